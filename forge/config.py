@@ -1,0 +1,308 @@
+"""The whole product's configuration: typed dataclasses, YAML files, dotlist overrides.
+
+A config file is YAML whose keys mirror `ForgeConfig`. A file may name one parent with
+`extends: other.yaml` (resolved relative to the file); the parent is merged first. Command-line
+overrides are OmegaConf dotlists (`env.max_steps=50`). Every merge is checked against the dataclasses,
+so an unknown key or a wrong type fails with a `ConfigError` naming the key and the file it came from.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+import yaml
+from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+ROLES = ("planner", "analyst", "action_chooser")
+LEARNER_ROLES = ("reflector", "exemplifier", "compiler")
+
+
+class ConfigError(ValueError):
+    """A configuration problem; the message names the key and the source (file or override)."""
+
+
+class RedAgent(str, enum.Enum):
+    b_line = "b_line"
+    meander = "meander"
+    sleep = "sleep"
+
+
+class Condition(str, enum.Enum):
+    zero_shot = "zero_shot"
+    reflexion = "reflexion"
+    forge = "forge"
+    forge_no_grad = "forge_no_grad"
+
+
+class Representation(str, enum.Enum):
+    rules = "rules"
+    examples = "examples"
+    mixed = "mixed"
+
+
+class StoreKind(str, enum.Enum):
+    sqlite = "sqlite"
+    redis = "redis"
+
+
+class Injection(str, enum.Enum):
+    full = "full"
+    rulebook = "rulebook"
+    none = "none"
+
+
+@dataclass
+class EnvConfig:
+    red_agent: RedAgent = RedAgent.b_line
+    max_steps: int = 30
+
+
+@dataclass
+class ProviderConfig:
+    """One model endpoint. `kind` picks the client; keys are read from the variable `api_key_env`."""
+
+    kind: str = "surrogate"  # surrogate | openai | gemini
+    base_url: Optional[str] = None
+    api_key_env: Optional[str] = None
+    timeout_s: float = 60.0
+    max_retries: int = 6
+    retry_budget: int = 200  # retries shared by all calls of this provider in one process
+    backoff_initial_s: float = 0.5
+    backoff_max_s: float = 30.0
+    max_concurrency: int = 8
+
+
+@dataclass
+class ModelConfig:
+    provider: str = "surrogate"
+    model: str = "forge-surrogate-1"
+    temperature: float = 0.0
+    max_tokens: int = 512
+
+
+@dataclass
+class ModelsConfig:
+    """The default model, and optional per-role replacements (None: use `default`)."""
+
+    default: ModelConfig = field(default_factory=ModelConfig)
+    planner: Optional[ModelConfig] = None
+    analyst: Optional[ModelConfig] = None
+    action_chooser: Optional[ModelConfig] = None
+    reflector: Optional[ModelConfig] = None
+    exemplifier: Optional[ModelConfig] = None
+    compiler: Optional[ModelConfig] = None
+
+    def for_role(self, role: str) -> ModelConfig:
+        if role not in ROLES + LEARNER_ROLES:
+            raise ConfigError(f"models: unknown role {role!r}; roles are {', '.join(ROLES + LEARNER_ROLES)}")
+        return getattr(self, role) or self.default
+
+
+@dataclass
+class SurrogateConfig:
+    """The scripted stand-in model (no model API is reachable here). Always labelled a surrogate."""
+
+    seed: int = 0
+    compliance: float = 0.9  # probability of following a learned rule whose condition matches
+    latency_ms: float = 0.0
+    latency_jitter_ms: float = 0.0
+    zero_shot_noise: float = 0.35  # how often, with nothing learned, it picks a passive action
+
+
+@dataclass
+class FaultConfig:
+    """Seeded fault injection around a provider (tests and reliability runs)."""
+
+    enabled: bool = False
+    seed: int = 0
+    transient_error_rate: float = 0.0
+    timeout_rate: float = 0.0
+    malformed_rate: float = 0.0
+    empty_rate: float = 0.0
+
+
+@dataclass
+class AgentConfig:
+    max_tool_calls_per_step: int = 3
+    history_steps: int = 4  # the Planner sees a bounded window of recent steps, never the whole episode
+    persistent_knowledge: dict[str, str] = field(default_factory=dict)  # role -> user-set text
+
+
+@dataclass
+class MemoryConfig:
+    store: StoreKind = StoreKind.sqlite
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    rules_capacity: int = 100
+    examples_capacity: int = 50
+    near_duplicate_threshold: float = 0.9
+    injection: Injection = Injection.full
+
+
+@dataclass
+class ProtocolConfig:
+    condition: Condition = Condition.forge
+    representation: Representation = Representation.rules
+    num_instances: int = 10
+    num_stages: int = 6
+    max_attempts: int = 3  # k_A
+    success_attempts: int = 1  # clean episodes that end a stage's training early
+    tau: float = -1.1
+    thresholds: list[float] = field(default_factory=list)  # multi-threshold triggering; empty: [tau]
+    theta: float = -15.0
+    checkpoint_runs: int = 1
+    num_evaluation_runs: int = 5
+    agents_to_improve: list[str] = field(default_factory=lambda: list(ROLES))
+    seed: int = 0
+
+
+@dataclass
+class RayConfig:
+    address: Optional[str] = None  # None: RAY_ADDRESS if set, else a local ray.init()
+    num_cpus_per_instance: float = 0.1
+    max_restarts: int = 2
+    stage_retries: int = 2
+
+
+@dataclass
+class TrackingConfig:
+    enabled: bool = True
+    tracking_uri: Optional[str] = None  # None: sqlite:///<run_dir>/mlflow.db
+    experiment: str = "forge"
+
+
+@dataclass
+class RulebookConfig:
+    embedding: str = "local"  # local | openai
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedding_provider: Optional[str] = None
+    rrf_k: int = 60
+    node_weight: float = 0.7
+    relevance_floor: float = 0.3
+    max_rules_per_injection: int = 5
+
+
+@dataclass
+class RunConfig:
+    runs_dir: str = "runs"
+    name: Optional[str] = None
+
+
+@dataclass
+class ForgeConfig:
+    env: EnvConfig = field(default_factory=EnvConfig)
+    providers: dict[str, ProviderConfig] = field(
+        default_factory=lambda: {"surrogate": ProviderConfig(kind="surrogate")}
+    )
+    models: ModelsConfig = field(default_factory=ModelsConfig)
+    surrogate: SurrogateConfig = field(default_factory=SurrogateConfig)
+    faults: FaultConfig = field(default_factory=FaultConfig)
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
+    protocol: ProtocolConfig = field(default_factory=ProtocolConfig)
+    ray: RayConfig = field(default_factory=RayConfig)
+    tracking: TrackingConfig = field(default_factory=TrackingConfig)
+    rulebook: RulebookConfig = field(default_factory=RulebookConfig)
+    run: RunConfig = field(default_factory=RunConfig)
+
+
+def _merge(base: DictConfig, update: Any, source: str) -> DictConfig:
+    try:
+        return OmegaConf.merge(base, update)  # type: ignore[return-value]
+    except OmegaConfBaseException as exc:
+        key = getattr(exc, "full_key", None) or "?"
+        reason = str(exc).splitlines()[0]
+        raise ConfigError(f"{source}: bad key {key!r}: {reason}") from None
+
+
+def _read_yaml(path: Path, seen: tuple[Path, ...]) -> list[tuple[str, dict]]:
+    """The file and its `extends` ancestors, oldest first, as (source name, mapping) pairs."""
+    path = path.resolve()
+    if path in seen:
+        raise ConfigError(f"{path}: `extends` cycle through {', '.join(str(p) for p in seen)}")
+    if not path.is_file():
+        raise ConfigError(f"config file not found: {path}")
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping, got {type(data).__name__}")
+    parent = data.pop("extends", None)
+    chain: list[tuple[str, dict]] = []
+    if parent is not None:
+        if not isinstance(parent, str):
+            raise ConfigError(f"{path}: bad key 'extends': expected a file name, got {parent!r}")
+        chain = _read_yaml(path.parent / parent, seen + (path,))
+    return chain + [(str(path), data)]
+
+
+def load_config(*files: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> ForgeConfig:
+    """Defaults, then each file (with its `extends` chain), then the dotlist overrides."""
+    cfg: DictConfig = OmegaConf.structured(ForgeConfig)
+    for file in files:
+        for source, data in _read_yaml(Path(file), ()):
+            cfg = _merge(cfg, data, source)
+    for item in overrides:
+        if "=" not in item:
+            raise ConfigError(f"command line: override {item!r} is not of the form key=value")
+        cfg = _merge(cfg, OmegaConf.from_dotlist([item]), f"command line override {item!r}")
+    _validate(cfg)
+    return OmegaConf.to_object(cfg)  # type: ignore[return-value]
+
+
+def _validate(cfg: DictConfig) -> None:
+    """Cross-field rules that the types alone cannot express."""
+    problems = []
+    if cfg.env.max_steps < 1:
+        problems.append(f"env.max_steps must be >= 1, got {cfg.env.max_steps}")
+    for role in cfg.protocol.agents_to_improve:
+        if role not in ROLES:
+            problems.append(f"protocol.agents_to_improve: unknown role {role!r} (roles: {', '.join(ROLES)})")
+    for name in ("num_instances", "num_stages", "max_attempts", "num_evaluation_runs", "checkpoint_runs"):
+        if getattr(cfg.protocol, name) < 1:
+            problems.append(f"protocol.{name} must be >= 1")
+    for role in ("default",) + ROLES + LEARNER_ROLES:
+        model = cfg.models[role]
+        if model is not None and model.provider not in cfg.providers:
+            problems.append(
+                f"models.{role}.provider: {model.provider!r} is not among providers ({', '.join(cfg.providers)})"
+            )
+    for name, provider in cfg.providers.items():
+        if provider.kind not in ("surrogate", "openai", "gemini"):
+            problems.append(f"providers.{name}.kind: {provider.kind!r} is not one of surrogate, openai, gemini")
+    for role in cfg.agent.persistent_knowledge:
+        if role not in ROLES:
+            problems.append(f"agent.persistent_knowledge: unknown role {role!r} (roles: {', '.join(ROLES)})")
+    if not 0.0 <= cfg.surrogate.compliance <= 1.0:
+        problems.append(f"surrogate.compliance must be in [0, 1], got {cfg.surrogate.compliance}")
+    if problems:
+        raise ConfigError("invalid configuration: " + "; ".join(problems))
+
+
+def to_yaml(cfg: ForgeConfig) -> str:
+    return OmegaConf.to_yaml(OmegaConf.structured(cfg))
+
+
+def to_flat_dict(cfg: ForgeConfig) -> dict[str, Any]:
+    """`section.key` -> value, for MLflow params. Secrets never live in the config (only env var names)."""
+    flat: dict[str, Any] = {}
+
+    def walk(prefix: str, node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), value)
+        else:
+            flat[prefix] = node
+
+    walk("", OmegaConf.to_container(OmegaConf.structured(cfg), enum_to_str=True))
+    return flat
+
+
+def from_yaml(text: str, source: str = "saved config") -> ForgeConfig:
+    cfg = _merge(OmegaConf.structured(ForgeConfig), yaml.safe_load(text) or {}, source)
+    _validate(cfg)
+    return OmegaConf.to_object(cfg)  # type: ignore[return-value]

@@ -1,0 +1,246 @@
+"""CAGE-2 Scenario 2 as a Gymnasium environment, on the real CybORG simulator (csle-cyborg).
+
+One blue step per `step()`: the red agent (B_line, Meander or Sleep) and the green agent act inside
+CybORG. Observations are the 52-bit BlueTable vector; everything a language agent needs (the blue
+table, which hosts changed, each host's baseline and current state) is read from `view()` and
+`host_state()`, and is built only when asked, so that stepping stays as fast as raw CybORG.
+
+All CybORG calls run under this environment's `PrivateRandom`, so a seed fixes the trajectory no
+matter what else in the process draws random numbers.
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import ipaddress
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import gymnasium as gym
+import numpy as np
+
+from forge.env.catalog import ACTIONS, HOSTS, action_name
+from forge.env.rng import PrivateRandom
+
+RED_AGENTS = ("b_line", "meander", "sleep")
+_EVIDENCE_KEYS = ("Processes", "Files", "Sessions")
+
+
+@dataclass(frozen=True)
+class HostRow:
+    """One line of the blue table, as CybORG's BlueTableWrapper derives it."""
+
+    hostname: str
+    subnet: str
+    ip: str
+    activity: str  # None | Scan | Exploit
+    compromised: str  # No | Unknown | User | Privileged
+
+    @property
+    def quiet(self) -> bool:
+        return self.activity == "None" and self.compromised == "No"
+
+
+@dataclass(frozen=True)
+class NetworkView:
+    """What the blue defender can see after a step."""
+
+    step: int
+    hosts: tuple[HostRow, ...]
+    changed: tuple[str, ...]  # hosts whose activity/compromise or evidence changed in the last step
+    last_action: Optional[str]
+
+    def row(self, hostname: str) -> HostRow:
+        for row in self.hosts:
+            if row.hostname == hostname:
+                return row
+        raise KeyError(f"unknown host {hostname!r}; valid hosts: {', '.join(HOSTS)}")
+
+
+@dataclass(frozen=True)
+class HostState:
+    """A host's baseline (at reset) and the newest evidence blue has about it, as plain data."""
+
+    hostname: str
+    baseline: dict[str, Any]
+    current: dict[str, Any]
+    row: HostRow
+
+
+def _plain(value: Any) -> Any:
+    """CybORG observation values (IP objects, enums) -> JSON-friendly data."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, (ipaddress.IPv4Address, ipaddress.IPv4Network)):
+        return str(value)
+    return value
+
+
+def _red_agent_class(name: str):
+    # Imported lazily: importing csle_cyborg pulls stable_baselines3 and torch (~2 s).
+    from csle_cyborg.agents.simple_agents.b_line import B_lineAgent
+    from csle_cyborg.agents.simple_agents.meander import RedMeanderAgent
+    from csle_cyborg.agents.simple_agents.sleep_agent import SleepAgent
+
+    return {"b_line": B_lineAgent, "meander": RedMeanderAgent, "sleep": SleepAgent}[name]
+
+
+def scenario_two() -> dict:
+    """A fresh copy of the Scenario 2 dict that gym-csle-cyborg ships (CybORG mutates what it is given)."""
+    try:
+        from gym_csle_cyborg.constants.constants import CYBORG
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise RuntimeError(
+            "the CAGE-2 Scenario 2 dict comes from gym-csle-cyborg; install it with "
+            "`pip install --no-deps gym-csle-cyborg==0.10.1` (scripts/setup.sh does this)"
+        ) from exc
+    return copy.deepcopy(CYBORG.CYBORG_SCENARIO_2_DICT)
+
+
+class Cage2Env(gym.Env):
+    """Gymnasium `Env` for the blue defender of CAGE-2 Scenario 2."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, red_agent: str = "b_line", max_steps: int = 30, seed: Optional[int] = None) -> None:
+        red_agent = getattr(red_agent, "value", red_agent)
+        if red_agent not in RED_AGENTS:
+            raise ValueError(f"unknown red agent {red_agent!r}; valid: {', '.join(RED_AGENTS)}")
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
+        self.red_agent = red_agent
+        self.max_steps = max_steps
+        self.action_space = gym.spaces.Discrete(len(ACTIONS))
+        self.observation_space = gym.spaces.MultiBinary(4 * len(HOSTS))
+        self._rng = PrivateRandom(seed)
+        from csle_cyborg.agents.wrappers.challenge_wrapper import ChallengeWrapper
+        from csle_cyborg.main import Main
+
+        with self._rng.active():
+            self._cyborg = Main(scenario_two(), "sim", agents={"Red": _red_agent_class(red_agent)})
+            self._wrapper = ChallengeWrapper(env=self._cyborg, agent_name="Blue", max_steps=max_steps)
+        # ChallengeWrapper -> OpenAIGymWrapper -> EnumActionWrapper -> BlueTableWrapper
+        self._table = self._wrapper.env.env.env
+        self._step = 0
+        self._rows: dict[str, tuple[str, str]] = {}
+        self._evidence: dict[str, tuple[int, dict]] = {}
+        self._changed: tuple[str, ...] = ()
+        self._last_action: Optional[str] = None
+
+    # -- Gymnasium API -------------------------------------------------------------------------
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng.reseed(seed)
+        with self._rng.active():
+            vector, _ = self._wrapper.reset()
+        self._step = 0
+        self._evidence = {}
+        self._changed = ()
+        self._last_action = None
+        self._rows = self._table_rows()
+        return vector.astype(np.int8), {"step": 0}
+
+    def step(self, action: int):
+        if not self.action_space.contains(int(action)):
+            raise ValueError(f"action {action!r} is not in 0..{self.action_space.n - 1}")
+        with self._rng.active():
+            vector, reward, _done, _info, _ = self._wrapper.step(int(action))
+            red = self._cyborg.get_last_action("Red")
+            raw = self._cyborg.get_observation("Blue")
+            breakdown = self._cyborg.get_reward_breakdown("Blue")
+        self._step += 1
+        self._last_action = action_name(int(action))
+        changed = self._update_state(raw, int(action))
+        info = {
+            "step": self._step,
+            "blue_action": self._last_action,
+            "red_action": str(red),
+            "reward_breakdown": {
+                host: {"confidentiality": float(score.confidentiality), "availability": float(score.availability)}
+                for host, score in breakdown.items()
+            },
+            "changed_hosts": changed,
+        }
+        truncated = self._step >= self.max_steps
+        # CybORG rewards are sums of 0.1 multiples; rounding removes float noise such as -1.1000000000000001,
+        # which would otherwise cross the failure threshold tau = -1.1.
+        return vector.astype(np.int8), round(float(reward), 1), False, truncated, info
+
+    def render(self) -> str:
+        from forge.env.text_view import render_blue_table
+
+        return render_blue_table(self.view())
+
+    # -- What a language agent reads ---------------------------------------------------------------
+
+    def view(self) -> NetworkView:
+        rows = tuple(
+            HostRow(
+                hostname=host,
+                subnet=str(self._table.info[host][0]),
+                ip=str(self._table.info[host][1]),
+                activity=self._table.info[host][3],
+                compromised=self._table.info[host][4],
+            )
+            for host in HOSTS
+        )
+        return NetworkView(step=self._step, hosts=rows, changed=self._changed, last_action=self._last_action)
+
+    def host_state(self, hostname: str) -> HostState:
+        if hostname not in HOSTS:
+            raise KeyError(f"unknown host {hostname!r}; valid hosts: {', '.join(HOSTS)}")
+        return HostState(
+            hostname=hostname,
+            baseline=_plain(self._table.baseline[hostname]),
+            current=self._current_evidence(hostname),
+            row=self.view().row(hostname),
+        )
+
+    def true_state(self) -> dict[str, str]:
+        """Red's real access per host (None / User / Privileged): ground truth for failure snapshots only."""
+        with self._rng.active():
+            state = self._cyborg.get_agent_state("True")
+        access: dict[str, str] = {}
+        for host in HOSTS:
+            red = [s for s in state.get(host, {}).get("Sessions", []) if s.get("Agent") == "Red"]
+            if any(s.get("Username") in ("root", "SYSTEM") for s in red):
+                access[host] = "Privileged"
+            else:
+                access[host] = "User" if red else "None"
+        return access
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _current_evidence(self, hostname: str) -> dict[str, Any]:
+        if hostname not in self._evidence:
+            return {}
+        step, data = self._evidence[hostname]
+        evidence = {k: _plain(v) for k, v in data.items() if k in _EVIDENCE_KEYS}
+        evidence["observed_at_step"] = step
+        return evidence
+
+    def _table_rows(self) -> dict[str, tuple[str, str]]:
+        return {host: (self._table.info[host][3], self._table.info[host][4]) for host in HOSTS}
+
+    def _update_state(self, raw: dict, action: int) -> tuple[str, ...]:
+        blue = ACTIONS[action]
+        if blue.verb == "Restore" and blue.host is not None:
+            self._evidence.pop(blue.host, None)
+        touched = set()
+        for host, data in raw.items():
+            # Kept raw and converted only when an agent asks (host_state): stepping stays cheap.
+            if host in HOSTS and isinstance(data, dict) and any(k in data for k in _EVIDENCE_KEYS):
+                self._evidence[host] = (self._step, data)
+                touched.add(host)
+        rows = self._table_rows()
+        touched.update(h for h in HOSTS if rows[h] != self._rows.get(h))
+        self._rows = rows
+        self._changed = tuple(h for h in HOSTS if h in touched)
+        return self._changed

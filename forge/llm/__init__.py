@@ -1,0 +1,1 @@
+"""Model providers behind one interface (`forge.llm.types.Provider`)."""
