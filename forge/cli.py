@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 
+import forge.commands
 from forge.config import ConfigError
 
-COMMANDS = ("baseline",)
+
+def command_modules() -> list[str]:
+    """Every `forge.commands.<name>` module that defines `register(subparsers)`; adding a command is adding a file."""
+    names = [m.name for m in pkgutil.iter_modules(forge.commands.__path__) if m.name != "common"]
+    return sorted(names)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="FORGE: population training of LLM agents that learn from failures, on CybORG CAGE-2",
     )
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for name in COMMANDS:
+    for name in command_modules():
         importlib.import_module(f"forge.commands.{name}").register(subparsers)
     return parser
 
