@@ -110,7 +110,7 @@ class SurrogateConfig:
     compliance: float = 0.9  # probability of following a learned rule whose condition matches
     latency_ms: float = 0.0
     latency_jitter_ms: float = 0.0
-    zero_shot_noise: float = 0.35  # how often, with nothing learned, it picks a passive action
+    reflector_error_rate: float = 0.1  # how often, as a learner, it prescribes a weaker fix than Restore
 
 
 @dataclass

@@ -1,0 +1,288 @@
+"""The hierarchical ReAct defender: a Planner that calls the Analyst and the ActionChooser as tools.
+
+One `act()` per environment step. A typical step is four model calls: the Planner asks for an analysis
+and a suggestion in one turn, the two sub-agents answer, the Planner answers. The Planner's history is
+a bounded window of recent steps, so prompts do not grow with the episode.
+
+Model output never crashes a step: a malformed reply gets one corrective re-prompt, then the step takes
+a fallback action (the ActionChooser's best valid suggestion if there is one, else Monitor) and the
+trace says so. A provider error (after the provider's own retries) is handled the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Protocol
+
+from agents.injection import InjectedMemory, MemoryInjection
+from agents.prompting import memory_sections, render
+from agents.react import TOOLS, PlannerTurn, Suggestion, ToolCall, parse_planner_turn, parse_suggestions
+from forge.config import AgentConfig
+from forge.env.cage2 import HostState, NetworkView
+from forge.env.catalog import HOSTS, ActionParseError, action_id, action_name, action_reference, parse_action
+from forge.env.text_view import render_alerts, render_changed_hosts, render_host_state
+from forge.llm.types import Completion, Message, ProviderError
+
+PLANNER_STOP = ("\nResult of", "\nObservation:")
+MAX_SUBAGENT_REPLY_CHARS = 800
+
+
+class Sensors(Protocol):
+    """What the defender may read of the environment (Cage2Env provides it)."""
+
+    def view(self) -> NetworkView: ...
+
+    def host_state(self, hostname: str) -> HostState: ...
+
+
+class ChatClient(Protocol):
+    def complete(self, messages, *, seed: Optional[int] = None, stop=None) -> Completion: ...
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One model call, as the trace records it."""
+
+    role: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    retries: int
+    injected: tuple[str, ...]
+    error: Optional[str] = None
+
+
+@dataclass
+class StepDecision:
+    action: int
+    action_text: str
+    observation: str
+    fallback: bool = False
+    fallback_reason: Optional[str] = None
+    calls: list[ModelCall] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+
+    @property
+    def injected(self) -> dict[str, list[str]]:
+        by_role: dict[str, list[str]] = {}
+        for call in self.calls:
+            ids = by_role.setdefault(call.role, [])
+            ids.extend(i for i in call.injected if i not in ids)
+        return by_role
+
+
+@dataclass
+class _StepState:
+    view: NetworkView
+    decision: StepDecision
+    analyses: list[str] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
+
+
+def _host_argument(argument: str) -> Optional[str]:
+    folded = argument.strip().lower()
+    return next((h for h in HOSTS if h.lower() == folded), None)
+
+
+class Defender:
+    def __init__(
+        self,
+        clients: Mapping[str, ChatClient],
+        injection: MemoryInjection,
+        config: AgentConfig,
+        max_steps: int,
+    ) -> None:
+        missing = {"planner", "analyst", "action_chooser"} - set(clients)
+        if missing:
+            raise ValueError(f"Defender needs model clients for roles {sorted(missing)}")
+        self.clients = clients
+        self.injection = injection
+        self.config = config
+        self.max_steps = max_steps
+        self._history: deque[str] = deque(maxlen=max(config.history_steps, 0) or None)
+        self._seed = 0
+        self._pending: Optional[str] = None
+
+    # -- episode lifecycle ------------------------------------------------------------------------
+
+    def start_episode(self, sensors: Sensors, seed: int) -> None:
+        self._history.clear()
+        self._seed = seed
+        self._pending = None
+        self.injection.start_episode(render_alerts(sensors.view()))
+
+    def record_outcome(self, reward: float) -> None:
+        """Called by the episode runner after the environment step, for the bounded history."""
+        if self._pending is not None:
+            self._history.append(f"{self._pending} -> reward {reward:+.1f}")
+            self._pending = None
+
+    # -- one step ---------------------------------------------------------------------------------
+
+    def act(self, sensors: Sensors) -> StepDecision:
+        view = sensors.view()
+        observation = self._observation(view)
+        state = _StepState(view, StepDecision(action=action_id("Monitor"), action_text="Monitor", observation=observation))
+        injected = self.injection.for_call("planner", observation)
+        messages = [
+            Message("system", render("planner", max_tools=self.config.max_tool_calls_per_step,
+                                     memory=memory_sections(injected, self._persistent("planner")))),
+            *injected.prefix,
+            Message("user", observation),
+        ]
+        tools_left = self.config.max_tool_calls_per_step
+        corrected = False
+        # Every turn either spends tool budget or the one correction, so this bound is never the one hit.
+        for turn in range(self.config.max_tool_calls_per_step + 3):
+            completion = self._call("planner", messages, injected, state, turn, stop=PLANNER_STOP)
+            if completion is None:
+                return self._fallback(state, "planner model error")
+            parsed = parse_planner_turn(completion.text)
+            if parsed.tool_calls:
+                calls = parsed.tool_calls[: max(tools_left, 0)]
+                if not calls:
+                    messages += [Message("assistant", parsed.kept_text),
+                                 Message("user", "No tool calls are left for this step. Reply with `Answer: <action>`.")]
+                    if corrected:
+                        return self._fallback(state, "tool budget exhausted")
+                    corrected = True
+                    continue
+                tools_left -= len(calls)
+                results = [self._run_tool(call, sensors, state) for call in calls]
+                follow_up = "\n\n".join(results) + "\n\n" + (
+                    f"Reply with `Answer: <action>`, or call another tool ({tools_left} left)."
+                    if tools_left > 0 else "Reply with `Answer: <action>`."
+                )
+                messages += [Message("assistant", parsed.kept_text), Message("user", follow_up)]
+                continue
+            problem = self._answer_problem(parsed)
+            if problem is None:
+                return self._decide(state, parse_action(parsed.answer or ""))
+            if corrected:
+                return self._fallback(state, f"malformed planner reply: {problem}")
+            corrected = True
+            messages += [Message("assistant", parsed.kept_text[:500] or "(empty reply)"),
+                         Message("user", f"That reply could not be used: {problem}. Reply with exactly one line "
+                                         "`Answer: <action>` or `Tool: <tool>(<argument>)`.")]
+        return self._fallback(state, "planner turn limit")
+
+    # -- tools ------------------------------------------------------------------------------------
+
+    def _run_tool(self, call: ToolCall, sensors: Sensors, state: _StepState) -> str:
+        state.decision.tools.append(str(call))
+        header = f"Result of {call}:"
+        if call.name == "get_updated_hosts":
+            return f"{header}\n{render_changed_hosts(state.view)}"
+        if call.name == "get_analysis_of_host_update":
+            host = _host_argument(call.argument)
+            if host is None:
+                return f"{header}\nUnknown host {call.argument!r}. Valid hosts: {', '.join(HOSTS)}."
+            analysis = self._analyse(sensors.host_state(host), state)
+            state.analyses.append(analysis)
+            return f"{header}\n{analysis}"
+        if call.name == "get_suggestion_for_next_action":
+            return f"{header}\n{self._suggest(call.argument, state)}"
+        return f"{header}\nUnknown tool {call.name!r}. Tools: {', '.join(TOOLS)}."
+
+    def _analyse(self, host: HostState, state: _StepState) -> str:
+        context = render_host_state(host)
+        injected = self.injection.for_call("analyst", context)
+        messages = [
+            Message("system", render("analyst", memory=memory_sections(injected, self._persistent("analyst")))),
+            *injected.prefix,
+            Message("user", context),
+        ]
+        completion = self._call("analyst", messages, injected, state, len(state.analyses))
+        if completion is None:
+            return "The Analyst is unavailable; no assessment."
+        return completion.text.strip()[:MAX_SUBAGENT_REPLY_CHARS] or "The Analyst gave no assessment."
+
+    def _suggest(self, situation: str, state: _StepState) -> str:
+        parts = [f"Situation (from the Planner): {situation.strip() or 'not given'}",
+                 f"Alerts:\n{render_alerts(state.view)}"]
+        if state.analyses:
+            parts.append("Analyses this step:\n" + "\n\n".join(state.analyses))
+        context = "\n\n".join(parts)
+        injected = self.injection.for_call("action_chooser", context)
+        messages = [
+            Message("system", render("action_chooser", reference=action_reference(),
+                                     memory=memory_sections(injected, self._persistent("action_chooser")))),
+            *injected.prefix,
+            Message("user", context),
+        ]
+        completion = self._call("action_chooser", messages, injected, state, len(state.suggestions))
+        if completion is None:
+            return "The ActionChooser is unavailable; no suggestion."
+        suggestions = parse_suggestions(completion.text)
+        state.suggestions.extend(s for s in suggestions if all(s.action != k.action for k in state.suggestions))
+        if not suggestions:
+            return "The ActionChooser gave no valid action."
+        return "\n".join(f"{i}. {action_name(s.action)}" + _justification(s.line) for i, s in enumerate(suggestions, 1))
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _call(self, role: str, messages: list[Message], injected: InjectedMemory, state: _StepState,
+              turn: int, stop=None) -> Optional[Completion]:
+        seed = _call_seed(self._seed, state.view.step, role, turn)
+        try:
+            completion = self.clients[role].complete(messages, seed=seed, stop=list(stop) if stop else None)
+        except ProviderError as exc:
+            state.decision.calls.append(ModelCall(role, 0, 0, 0.0, 0, injected.ids, error=_short_error(exc)))
+            return None
+        state.decision.calls.append(
+            ModelCall(role, completion.usage.prompt_tokens, completion.usage.completion_tokens,
+                      completion.latency_s, completion.retries, injected.ids)
+        )
+        return completion
+
+    def _answer_problem(self, parsed: PlannerTurn) -> Optional[str]:
+        if parsed.answer is None:
+            return "no `Answer:` line and no tool call"
+        try:
+            parse_action(parsed.answer)
+        except ActionParseError as exc:
+            return str(exc)
+        return None
+
+    def _decide(self, state: _StepState, action: int) -> StepDecision:
+        state.decision.action = action
+        state.decision.action_text = action_name(action)
+        self._pending = f"step {state.view.step + 1}: {state.decision.action_text}"
+        return state.decision
+
+    def _fallback(self, state: _StepState, reason: str) -> StepDecision:
+        action = state.suggestions[0].action if state.suggestions else action_id("Monitor")
+        decision = self._decide(state, action)
+        decision.fallback = True
+        decision.fallback_reason = reason
+        return decision
+
+    def _observation(self, view: NetworkView) -> str:
+        lines = [f"Step {view.step + 1} of {self.max_steps}."]
+        if self._history:
+            lines.append("Recent steps: " + " | ".join(self._history))
+        lines.append(f"Observation from get_updated_hosts(): {render_changed_hosts(view)}")
+        lines.append(f"Alerts:\n{render_alerts(view)}")
+        return "\n".join(lines)
+
+    def _persistent(self, role: str) -> Optional[str]:
+        return self.config.persistent_knowledge.get(role)
+
+
+def _justification(line: str) -> str:
+    for sep in (" - ", " \u2013 ", " \u2014 ", ": "):
+        if sep in line:
+            return " -" + line.split(sep, 1)[1][:120].rstrip()
+    return ""
+
+
+def _short_error(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:200]}"
+
+
+def _call_seed(episode_seed: int, step: int, role: str, turn: int) -> int:
+    """A distinct, reproducible seed per model call (what a seeded provider needs for determinism)."""
+    digest = hashlib.sha256(f"{episode_seed}:{step}:{role}:{turn}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")

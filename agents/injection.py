@@ -1,0 +1,76 @@
+"""Which memory goes into which model call (`memory.injection: full | rulebook | none`).
+
+An injection strategy is asked before every model call, with the calling role and the context the
+call is about; it answers with the items to place in that role's system prompt and, optionally,
+messages to prepend (the rulebook's stage-1 pair). Traces record the ids it returned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from forge.llm.types import Message
+
+
+@dataclass(frozen=True)
+class InjectedItem:
+    id: str
+    kind: str  # "rule" | "example"
+    text: str
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class InjectedMemory:
+    items: tuple[InjectedItem, ...] = ()
+    prefix: tuple[Message, ...] = ()  # prepended after the system prompt (rulebook stage 1)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(item.id for item in self.items)
+
+    def of_kind(self, kind: str) -> list[InjectedItem]:
+        return [item for item in self.items if item.kind == kind]
+
+
+class MemoryInjection(Protocol):
+    mode: str
+
+    def start_episode(self, initial_context: str) -> None: ...
+
+    def for_call(self, role: str, context: str) -> InjectedMemory: ...
+
+
+class NoInjection:
+    """Nothing learned reaches the prompt (zero-shot, and the `none` arm of `forge evaluate`)."""
+
+    mode = "none"
+
+    def start_episode(self, initial_context: str) -> None:
+        pass
+
+    def for_call(self, role: str, context: str) -> InjectedMemory:
+        return InjectedMemory()
+
+
+@dataclass
+class FullInjection:
+    """The paper's behaviour: every rule and example of the role, in every call of that role."""
+
+    snapshot: object  # forge.memory.model.MemorySnapshot
+    mode: str = "full"
+    _cache: dict[str, InjectedMemory] = field(default_factory=dict)
+
+    def start_episode(self, initial_context: str) -> None:
+        pass
+
+    def for_call(self, role: str, context: str) -> InjectedMemory:
+        if role not in self._cache:
+            items = [
+                InjectedItem(item.id, kind, item.text, item.title)
+                for kind in ("rule", "example")
+                for item in self.snapshot.items_for(role, kind)
+            ]
+            self._cache[role] = InjectedMemory(items=tuple(items))
+        return self._cache[role]

@@ -1,0 +1,148 @@
+"""How the surrogate reads a prompt: plain-text parsing of what the messages say, nothing else.
+
+The surrogate has no access to the environment, the memory store or the agent objects. Whatever it
+knows (its role, the alerts, its learned rules and examples, the tool results, a failure report) it
+finds here, in the text, by the section headers and line formats the prompts themselves state.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from forge.env.catalog import ActionParseError, parse_action
+from forge.llm.types import Message
+
+ROLE_NAMES = {
+    "planner": "Planner",
+    "analyst": "Analyst",
+    "action_chooser": "ActionChooser",
+    "reflector": "Reflector",
+    "exemplifier": "Exemplifier",
+    "compiler": "Rule Compiler",
+}
+_ROLE = re.compile(r"You are the (Planner|Analyst|ActionChooser|Reflector|Exemplifier|Rule Compiler)\b")
+_ALERT = re.compile(r"^\s*(?P<host>[A-Za-z_]+\d?): Activity (?P<activity>\w+), Compromised (?P<compromised>\w+)\s*$")
+_SECTION = re.compile(r"^## ")
+
+
+@dataclass(frozen=True)
+class Alert:
+    host: str
+    activity: str
+    compromised: str
+
+
+@dataclass(frozen=True)
+class Example:
+    title: str
+    situation: tuple[Alert, ...]
+    answer: str
+
+
+def detect_role(messages: Sequence[Message]) -> Optional[str]:
+    for message in messages:
+        if message.role == "system":
+            match = _ROLE.search(message.content)
+            if match:
+                return next(k for k, v in ROLE_NAMES.items() if v == match.group(1))
+    return None
+
+
+def _section(text: str, header: str) -> list[str]:
+    lines = text.splitlines()
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        if line.strip() == header:
+            inside = True
+            continue
+        if inside and _SECTION.match(line):
+            inside = False
+        if inside:
+            out.append(line)
+    return out
+
+
+def learned_rules(messages: Sequence[Message]) -> list[str]:
+    """Rules under a `## Learned rules` header, in any message (system prompt or a prepended pair)."""
+    rules: list[str] = []
+    for message in messages:
+        if message.role == "assistant":
+            continue
+        for line in _section(message.content, "## Learned rules"):
+            if line.lstrip().startswith("- "):
+                rules.append(line.lstrip()[2:].strip())
+    return rules
+
+
+def learned_examples(messages: Sequence[Message]) -> list[Example]:
+    examples: list[Example] = []
+    for message in messages:
+        if message.role == "assistant":
+            continue
+        body = "\n".join(_section(message.content, "## Learned examples"))
+        for block in re.split(r"^### ", body, flags=re.MULTILINE)[1:]:
+            title, _, rest = block.partition("\n")
+            situation = tuple(alerts_in(rest))
+            answer = re.search(r"^\s*Answer:\s*(.+)$", rest, re.MULTILINE)
+            if situation and answer:
+                examples.append(Example(title.strip(), situation, answer.group(1).strip()))
+    return examples
+
+
+def alerts_in(text: str) -> list[Alert]:
+    """Rows written as `Host: Activity X, Compromised Y`, one per line."""
+    found = []
+    for line in text.splitlines():
+        match = _ALERT.match(line)
+        if match:
+            found.append(Alert(match["host"], match["activity"], match["compromised"]))
+    return found
+
+
+def one_line_alerts(text: str) -> list[Alert]:
+    """The failure report's alerts: `User1: Activity Exploit, Compromised User; Enterprise1: ...`."""
+    return [a for part in text.split(";") for a in alerts_in(part.strip())]
+
+
+def last_user(messages: Sequence[Message]) -> str:
+    for message in reversed(messages):
+        if message.role == "user":
+            return message.content
+    return ""
+
+
+def first_user(messages: Sequence[Message]) -> str:
+    for message in messages:
+        if message.role == "user" and "## Learned rules" not in message.content:
+            return message.content
+    return ""
+
+
+def changed_hosts(text: str) -> list[str]:
+    match = re.search(r"Hosts changed since the last step: (.+)", text)
+    if not match:
+        return []
+    return re.findall(r"([A-Za-z_]+\d)\s*\(", match.group(1))
+
+
+def suggested_actions(text: str) -> list[str]:
+    """Actions listed as `1. <action> - why` after a suggestion tool result."""
+    _, _, after = text.partition("Result of get_suggestion_for_next_action")
+    actions = []
+    for line in after.splitlines():
+        match = re.match(r"^\s*\d+[.)]\s*([^-:\u2013\u2014]+)", line)
+        if match:
+            try:
+                parse_action(match.group(1))
+                actions.append(match.group(1).strip())
+            except ActionParseError:
+                continue
+    return actions
+
+
+def labelled_line(text: str, label: str) -> Optional[str]:
+    match = re.search(rf"^{re.escape(label)}\s*(.*)$", text, re.MULTILINE)
+    return match.group(1).strip() if match else None

@@ -1,0 +1,219 @@
+"""Algorithm 1 of FORGE, for one instance: play, fail, reflect, write memory, play again.
+
+Per stage: up to `k_A` attempts of the stage's episode (same seed, restarted from step 0). The first
+step whose reward crosses the failure trigger aborts the attempt; the trajectory up to that step, the
+environment state and the memory in use become a failure snapshot; the learners (Reflector for rules,
+Exemplifier for examples, both for `mixed`) read it and propose changes; the changes are applied to
+the instance's memory as new versions with provenance. Training for the stage ends early after
+`success_attempts` clean attempts.
+
+Frozen episodes (checkpoints, final evaluations) play the whole horizon with no trigger and no learning.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Optional
+
+from agents.defender import Defender, ModelCall
+from agents.injection import FullInjection, MemoryInjection, NoInjection
+from agents.learners import Exemplifier, LearnerOutput, Reflector
+from forge.config import ForgeConfig, Injection, Representation
+from forge.env.cage2 import Cage2Env
+from forge.memory import EMPTY_SNAPSHOT, Artifact, Capacities, MemoryManager, MemorySnapshot, Provenance, diff_snapshots
+from forge.memory.errors import MemoryFrozenError, UnknownItemError
+from forge.protocol.episode import EpisodeResult, play_episode
+from forge.protocol.failure import FailureSnapshot, failure_id
+from forge.protocol.trigger import FailureTrigger, thresholds_of
+
+
+@dataclass
+class AttemptRecord:
+    stage: int
+    attempt: int
+    seed: int
+    total_return: float
+    failed: bool
+    failing_step: Optional[int]
+    failure_id: Optional[str] = None
+    added: int = 0
+    reinforced: int = 0
+    evicted: int = 0
+    deleted: int = 0
+    memory_version: Optional[int] = None
+    memory_digest: str = ""
+    diff: str = ""
+    problems: list[str] = field(default_factory=list)
+    learner_calls: list[ModelCall] = field(default_factory=list)
+
+
+@dataclass
+class StageTraining:
+    stage: int
+    attempts: list[AttemptRecord] = field(default_factory=list)
+
+    @property
+    def failures(self) -> int:
+        return sum(a.failed for a in self.attempts)
+
+
+def default_injection(mode: Injection, snapshot: MemorySnapshot) -> MemoryInjection:
+    if mode is Injection.none:
+        return NoInjection()
+    if mode is Injection.full:
+        return FullInjection(snapshot)
+    raise ValueError(f"memory.injection={mode.value} needs a rulebook; build it with forge.rulebook.injection")
+
+
+class InstanceLearner:
+    """One population instance: its environment, its models, its memory lineage."""
+
+    def __init__(
+        self,
+        *,
+        instance: str,
+        session: str,
+        cfg: ForgeConfig,
+        clients: Mapping[str, object],
+        memory: MemoryManager,
+        run_dir: Optional[Path] = None,
+        env: Optional[Cage2Env] = None,
+        injection_factory=None,
+    ) -> None:
+        self.instance = instance
+        self.session = session
+        self.cfg = cfg
+        self.clients = clients
+        self.memory = memory
+        self.run_dir = Path(run_dir) if run_dir else None
+        self.env = env or Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
+        self._injection_factory = injection_factory or (lambda snap: default_injection(cfg.memory.injection, snap))
+
+    @property
+    def memory_key(self) -> str:
+        return f"{self.session}/{self.instance}"
+
+    def snapshot(self) -> MemorySnapshot:
+        return self.memory.snapshot(self.memory_key)
+
+    def defender(self, snapshot: Optional[MemorySnapshot] = None, injection: Optional[MemoryInjection] = None) -> Defender:
+        injection = injection or self._injection_factory(snapshot if snapshot is not None else self.snapshot())
+        return Defender(self.clients, injection, self.cfg.agent, self.cfg.env.max_steps)
+
+    # -- frozen play ------------------------------------------------------------------------------
+
+    def play_frozen(self, seed: int, *, label: str, injection: Optional[MemoryInjection] = None) -> EpisodeResult:
+        snapshot = self.snapshot()
+        result = play_episode(self.env, self.defender(snapshot, injection), seed=seed)
+        self._write_trace(label, result, snapshot.digest)
+        return result
+
+    # -- Algorithm 1 ------------------------------------------------------------------------------
+
+    def train_stage(self, stage: int, seed: int) -> StageTraining:
+        p = self.cfg.protocol
+        record = StageTraining(stage)
+        clean = 0
+        for attempt in range(1, p.max_attempts + 1):
+            snapshot = self.snapshot()
+            trigger = FailureTrigger(thresholds_of(p.tau, p.thresholds))
+            result = play_episode(self.env, self.defender(snapshot), seed=seed, trigger=trigger)
+            self._write_trace(f"s{stage}-train-a{attempt}", result, snapshot.digest)
+            outcome = AttemptRecord(stage, attempt, seed, result.total_return, result.failed,
+                                    result.events[-1].step if result.events else None, memory_digest=snapshot.digest)
+            record.attempts.append(outcome)
+            if not result.failed:
+                clean += 1
+                if clean >= p.success_attempts:
+                    break
+                continue
+            failure = self._failure_snapshot(stage, attempt, seed, result, snapshot)
+            outcome.failure_id = failure.failure_id
+            self._learn(failure, snapshot, outcome)
+        return record
+
+    def _failure_snapshot(self, stage: int, attempt: int, seed: int, result: EpisodeResult,
+                          snapshot: MemorySnapshot) -> FailureSnapshot:
+        failing = result.steps[-1]
+        failure = FailureSnapshot(
+            failure_id=failure_id(self.instance, stage, attempt),
+            session=self.session,
+            instance=self.instance,
+            stage=stage,
+            attempt=attempt,
+            seed=seed,
+            max_steps=self.cfg.env.max_steps,
+            events=tuple(result.events),
+            steps=result.step_records(),
+            reward_breakdown=dict(failing.reward_breakdown),
+            red_access=dict(result.red_access_at_abort),
+            memory_digest=snapshot.digest,
+            model=self.cfg.models.for_role("reflector").model,
+        )
+        if self.run_dir is not None:
+            failure.save(self.run_dir / "failures")
+        return failure
+
+    def _learners(self):
+        p = self.cfg.protocol
+        roles = list(p.agents_to_improve)
+        learners = []
+        if p.representation in (Representation.rules, Representation.mixed):
+            learners.append(Reflector(self.clients["reflector"], roles, self.cfg.memory.rules_capacity))
+        if p.representation in (Representation.examples, Representation.mixed):
+            learners.append(Exemplifier(self.clients["exemplifier"], roles, self.cfg.memory.examples_capacity))
+        return learners
+
+    def _learn(self, failure: FailureSnapshot, snapshot: MemorySnapshot, outcome: AttemptRecord) -> None:
+        before = self.memory.head(self.memory_key)
+        for learner in self._learners():
+            output = learner.learn(failure, snapshot, seed=failure.seed + failure.attempt)
+            outcome.learner_calls.extend(output.calls)
+            outcome.problems.extend(output.problems)
+            self._apply(learner.actor, failure, output, outcome)
+        after = self.memory.head(self.memory_key)
+        if after is not None and (before is None or after.number != before.number):
+            old = self.memory.snapshot_at(self.memory_key, before.number) if before else EMPTY_SNAPSHOT
+            outcome.memory_version = after.number
+            outcome.memory_digest = after.digest
+            outcome.diff = diff_snapshots(old, self.snapshot()).render()
+
+    def _apply(self, actor: str, failure: FailureSnapshot, output: LearnerOutput, outcome: AttemptRecord) -> None:
+        provenance = Provenance(
+            instance=self.instance, session=self.session, stage=failure.stage, attempt=failure.attempt,
+            episode_seed=failure.seed, failing_step=failure.failing_step, trigger_reward=failure.failing_reward,
+            model=failure.model, actor=actor,
+        )
+        try:
+            if output.deletions:
+                try:
+                    self.memory.delete(self.memory_key, output.deletions, provenance)
+                    outcome.deleted += len(set(output.deletions))
+                except UnknownItemError as exc:
+                    outcome.problems.append(f"deletion skipped: {exc}")
+            if output.proposals:
+                artifacts = [Artifact(p.kind, p.role, p.text, p.title) for p in output.proposals]
+                _, report = self.memory.apply_artifacts(
+                    self.memory_key, artifacts, Capacities.from_config(self.cfg.memory), provenance,
+                    self.cfg.memory.near_duplicate_threshold,
+                )
+                outcome.added += len(report.added)
+                outcome.reinforced += len(report.reinforced)
+                outcome.evicted += len(report.evicted)
+        except MemoryFrozenError:
+            outcome.problems.append("memory is frozen (graduated); nothing written")
+
+    # -- traces -----------------------------------------------------------------------------------
+
+    def _write_trace(self, label: str, result: EpisodeResult, digest: str) -> None:
+        if self.run_dir is None:
+            return
+        path = self.run_dir / "traces" / self.instance / f"{label}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = result.to_dict()
+        data.update(instance=self.instance, session=self.session, label=label, memory_digest=digest)
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(data, default=str))
+        tmp.replace(path)

@@ -1,0 +1,94 @@
+"""The run directory: everything one session writes, so that it can be inspected and resumed.
+
+    <run_dir>/config.yaml     the resolved configuration (no secrets: keys live in env vars only)
+    <run_dir>/forge.db        memory versions and the session ledger (SQLite store)
+    <run_dir>/traces/         one JSON file per episode
+    <run_dir>/failures/       failure snapshots (what the learners read; rulebook trigger nodes)
+    <run_dir>/reports/        evaluation report, tables, plots
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from forge.config import ConfigError, ForgeConfig, from_yaml, to_yaml
+
+
+@dataclass(frozen=True)
+class RunDirectory:
+    path: Path
+
+    @classmethod
+    def create(cls, cfg: ForgeConfig, name: Optional[str] = None) -> "RunDirectory":
+        root = Path(cfg.run.runs_dir)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        base = name or cfg.run.name or f"{stamp}-{cfg.protocol.condition.value}"
+        path = root / base
+        suffix = 1
+        while path.exists():
+            suffix += 1
+            path = root / f"{base}-{suffix}"
+        path.mkdir(parents=True)
+        run = cls(path.resolve())
+        for sub in ("traces", "failures", "reports"):
+            (run.path / sub).mkdir()
+        _atomic_write(run.config_path, to_yaml(cfg))
+        latest = root / "latest"
+        try:
+            if latest.is_symlink() or latest.exists():
+                latest.unlink()
+            latest.symlink_to(path.name)
+        except OSError:
+            pass  # a convenience only
+        return run
+
+    @classmethod
+    def open(cls, path: str | Path) -> "RunDirectory":
+        run = cls(Path(path).resolve())
+        if not run.config_path.is_file():
+            raise ConfigError(f"{run.path} is not a FORGE run directory (no config.yaml)")
+        return run
+
+    @property
+    def config_path(self) -> Path:
+        return self.path / "config.yaml"
+
+    @property
+    def store_spec(self) -> str:
+        return str(self.path / "forge.db")
+
+    @property
+    def traces(self) -> Path:
+        return self.path / "traces"
+
+    @property
+    def failures(self) -> Path:
+        return self.path / "failures"
+
+    @property
+    def reports(self) -> Path:
+        return self.path / "reports"
+
+    @property
+    def session_id(self) -> str:
+        return self.path.name
+
+    def load_config(self) -> ForgeConfig:
+        return from_yaml(self.config_path.read_text(), source=str(self.config_path))
+
+    def write_json(self, relative: str, data: Any) -> Path:
+        path = self.path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _atomic_write(path, json.dumps(data, indent=1, default=str))
+        return path
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
