@@ -24,6 +24,7 @@ MAX_RULE_CHARS = 300
 MAX_EXAMPLE_CHARS = 1200
 MAX_NAME_CHARS = 60
 MAX_REPLY_CHARS = 12000
+MAX_DELETIONS = 20
 FAILURE_REPORT_HEADER = "Failure report"
 
 
@@ -78,6 +79,10 @@ def _extract_json(text: str) -> Any:
         except (json.JSONDecodeError, ValueError):
             continue
     raise ValueError("no JSON object in the reply")
+
+
+def _as_list(value: Any) -> list:
+    return value if isinstance(value, list) else []
 
 
 def _one_line(text: Any, limit: int) -> Optional[str]:
@@ -168,7 +173,7 @@ class Reflector(_Learner):
         return "\n".join(parts)
 
     def _collect_role(self, role: str, block: dict, items: list, output: LearnerOutput) -> None:
-        for number in (block.get("delete") or [])[: len(items)]:
+        for number in _as_list(block.get("delete"))[:MAX_DELETIONS]:
             if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= len(items):
                 output.deletions.append(items[number - 1].id)
             else:
@@ -199,7 +204,7 @@ class Exemplifier(_Learner):
 
     def _collect_role(self, role: str, block: dict, items: list, output: LearnerOutput) -> None:
         by_name = {item.title: item.id for item in items if item.title}
-        for name in (block.get("delete_names") or [])[: len(items)]:
+        for name in _as_list(block.get("delete_names"))[:MAX_DELETIONS]:
             if isinstance(name, str) and name in by_name:
                 output.deletions.append(by_name[name])
             else:

@@ -30,10 +30,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from forge.memory.errors import MemoryStoreError
+
     try:
         return int(args.func(args) or 0)
     except ConfigError as exc:
         print(f"forge: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryStoreError as exc:
+        print(f"forge: {exc}", file=sys.stderr)
         return 2
 
 

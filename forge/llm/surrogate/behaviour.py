@@ -157,7 +157,7 @@ class _Lesson:
 
 def _lessons(report: str) -> list[_Lesson]:
     """Hosts that cost reward at the failing step, each with the clearest alert it showed before that:
-    its first compromise if the table ever showed one, else its first exploit. A host that was only ever
+    any compromise if the table ever showed one, else its first exploit. A host that was only ever
     scanned teaches nothing here (reimaging an uncompromised host does not stop the attack)."""
     costs_line = reading.labelled_line(report, "Reward at the failing step by host:") or ""
     costs = [(h, float(v)) for h, v in re.findall(r"([A-Za-z_]+\d)\s+([+-]\d+(?:\.\d+)?)", costs_line)]
@@ -177,8 +177,8 @@ def _lessons(report: str) -> list[_Lesson]:
         if cost >= 0:
             continue
         if host in compromise:
-            alert = compromise[host]
-            lessons.append(_Lesson(host, Condition("compromised", alert.compromised), cost, alert))
+            # The table flips between User, Unknown and Privileged as blue acts; the lesson is "compromised".
+            lessons.append(_Lesson(host, Condition("compromised", None), cost, compromise[host]))
         elif host in exploit:
             lessons.append(_Lesson(host, Condition("activity", "Exploit"), cost, exploit[host]))
     return lessons

@@ -1,0 +1,177 @@
+"""The learning agents and the inner loop (Algorithm 1) with the surrogate on real CybORG."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.injection import FullInjection
+from agents.learners import Exemplifier, Reflector
+from forge.config import load_config
+from forge.llm.types import Completion, Usage
+from forge.memory import EMPTY_SNAPSHOT, Artifact, MemoryManager, open_store
+from forge.protocol.episode import play_episode
+from forge.protocol.failure import FailureSnapshot
+from forge.protocol.inner_loop import InstanceLearner
+from forge.protocol.trigger import FailureTrigger
+from forge.wiring import build_clients
+
+
+def learner_for(tmp_path, *overrides: str) -> InstanceLearner:
+    cfg = load_config(overrides=["surrogate.reflector_error_rate=0.0", *overrides])
+    clients, _ = build_clients(cfg)
+    return InstanceLearner(instance="i0", session="sess", cfg=cfg, clients=clients,
+                           memory=MemoryManager(open_store(str(tmp_path))), run_dir=tmp_path)
+
+
+def test_reflected_rules_reduce_the_failure_that_produced_them(tmp_path):
+    learner = learner_for(tmp_path, "surrogate.compliance=1.0", "protocol.max_attempts=1")
+    seed = 21
+    before = play_episode(learner.env, learner.defender(), seed=seed, trigger=FailureTrigger([-1.1]))
+    assert before.failed
+    training = learner.train_stage(1, seed)
+    assert training.attempts[0].added >= 1
+    after = play_episode(learner.env, learner.defender(), seed=seed, trigger=FailureTrigger([-1.1]))
+    assert (not after.failed) or after.aborted_at > before.aborted_at
+    full_before = play_episode(learner.env, learner.defender(EMPTY_SNAPSHOT), seed=seed).total_return
+    full_after = play_episode(learner.env, learner.defender(), seed=seed).total_return
+    assert full_after > full_before
+
+
+def test_inner_loop_bounds_attempts_and_records_provenance(tmp_path):
+    learner = learner_for(tmp_path, "protocol.max_attempts=3", "protocol.success_attempts=1")
+    training = learner.train_stage(2, 5)
+    assert 1 <= len(training.attempts) <= 3
+    clean = [a for a in training.attempts if not a.failed]
+    assert len(clean) <= 1 and (not clean or clean[0] is training.attempts[-1])
+    failed = [a for a in training.attempts if a.failed]
+    assert failed, "zero-shot should fail on this seed"
+    snapshot = FailureSnapshot.load(tmp_path / "failures" / f"{failed[0].failure_id}.json")
+    assert snapshot.steps[-1].step == failed[0].failing_step and snapshot.reward_breakdown
+    items = learner.snapshot().items
+    assert items
+    first = min(items, key=lambda i: i.seq)
+    prov = first.provenance
+    assert (prov.instance, prov.session, prov.stage, prov.attempt) == ("i0", "sess", 2, 1)
+    assert prov.actor == "reflector" and prov.episode_seed == 5 and prov.failing_step == failed[0].failing_step
+    assert prov.trigger_reward is not None and prov.trigger_reward < -1.1
+    history = learner.memory.history(learner.memory_key)
+    assert [v.op for v in history][0] in ("apply", "init")
+    assert (tmp_path / "traces" / "i0" / "s2-train-a1.json").is_file()
+
+
+def test_agents_to_improve_confines_what_is_written(tmp_path):
+    learner = learner_for(tmp_path, "protocol.agents_to_improve=[planner]")
+    learner.train_stage(1, 5)
+    roles = {item.role for item in learner.snapshot().items}
+    assert roles == {"planner"}
+
+
+def test_examples_are_written_and_followed(tmp_path):
+    learner = learner_for(tmp_path, "protocol.representation=examples", "surrogate.compliance=1.0")
+    zero = play_episode(learner.env, learner.defender(EMPTY_SNAPSHOT), seed=9).total_return
+    learner.train_stage(1, 9)
+    items = learner.snapshot().items
+    assert items and all(i.kind == "example" and i.title for i in items)
+    assert all("Answer:" in i.text and "Situation:" in i.text for i in items)
+    after = play_episode(learner.env, learner.defender(), seed=9).total_return
+    assert after > zero
+
+
+def test_multi_threshold_snapshot_has_every_event(tmp_path):
+    learner = learner_for(tmp_path, "protocol.thresholds=[-1.1,-10.0]", "protocol.max_attempts=1")
+    training = learner.train_stage(1, 5)
+    snapshot = FailureSnapshot.load(tmp_path / "failures" / f"{training.attempts[0].failure_id}.json")
+    assert [e.threshold for e in snapshot.events] == [-1.1, -10.0]
+    assert snapshot.events[0].step < snapshot.events[1].step == snapshot.steps[-1].step
+
+
+class Scripted:
+    def __init__(self, *replies: str):
+        self.replies = list(replies)
+        self.prompts = []
+
+    def complete(self, messages, *, seed=None, stop=None):
+        self.prompts.append(messages)
+        return Completion(self.replies.pop(0), Usage(100, 20))
+
+
+def a_failure(tmp_path) -> FailureSnapshot:
+    learner = learner_for(tmp_path, "protocol.max_attempts=1")
+    training = learner.train_stage(1, 5)
+    return FailureSnapshot.load(tmp_path / "failures" / f"{training.attempts[0].failure_id}.json")
+
+
+def test_learner_output_is_confined_and_bounded(tmp_path):
+    failure = a_failure(tmp_path)
+    memory = EMPTY_SNAPSHOT.with_items([Artifact.rule("planner", "When User1 shows Activity Scan, then Monitor.").to_item(1)])
+    reply = json.dumps({
+        "planner": {"rationale": "r", "delete": [1, 7, "x"], "add": [f"rule number {i}" for i in range(5)]},
+        "analyst": {"add": ["sneaky"]},
+        "../../etc/passwd": {"add": ["no"]},
+    })
+    client = Scripted("I think... no JSON here", reply)
+    output = Reflector(client, ["planner", "action_chooser"], capacity=100, max_new=3).learn(failure, memory)
+    assert len(client.prompts) == 2  # one corrective re-prompt
+    assert [p.text for p in output.proposals] == ["rule number 0", "rule number 1", "rule number 2"]
+    assert all(p.role == "planner" for p in output.proposals)
+    assert output.deletions == [memory.items[0].id]
+    assert any("analyst" in p for p in output.problems) and any("passwd" in p for p in output.problems)
+    assert any("7" in p for p in output.problems)
+    prompt = client.prompts[0][1].content
+    assert "Failure report" in prompt and "1. When User1 shows Activity Scan, then Monitor." in prompt
+
+
+def test_learner_gives_up_after_one_correction(tmp_path):
+    failure = a_failure(tmp_path)
+    client = Scripted("nope", "still nope")
+    output = Exemplifier(client, ["planner"], capacity=50).learn(failure, EMPTY_SNAPSHOT)
+    assert output.proposals == [] and output.problems and len(client.prompts) == 2
+
+
+def test_failure_report_is_compact(tmp_path):
+    failure = a_failure(tmp_path)
+    from agents.learners import render_failure_report
+
+    report = render_failure_report(failure)
+    assert len(report.splitlines()) == 5 + len(failure.steps)
+    assert len(report) < 400 * len(failure.steps)  # one bounded line per step, not raw trajectories
+
+
+def test_full_injection_is_per_role():
+    memory = EMPTY_SNAPSHOT.with_items([
+        Artifact.rule("planner", "When User1 shows Activity Scan, then Monitor.").to_item(1),
+        Artifact.example("action_chooser", "ex", "Situation:\nUser1: Activity Scan, Compromised No\nAnswer: Monitor").to_item(2),
+    ])
+    injection = FullInjection(memory)
+    assert [i.kind for i in injection.for_call("planner", "").items] == ["rule"]
+    assert [i.kind for i in injection.for_call("action_chooser", "").items] == ["example"]
+    assert injection.for_call("analyst", "").items == ()
+
+
+@pytest.mark.slow
+def test_reflexion_command_improves_on_zero_shot(tmp_path, capsys):
+    from forge.cli import main
+
+    code = main(["reflexion", "--stages", "2", "--attempts", "2", "--eval-episodes", "4",
+                 f"run.runs_dir={tmp_path}"])
+    assert code == 0
+    report = json.loads(next(tmp_path.glob("*/reports/reflexion.json")).read_text())
+    assert report["after"]["mean"] > report["zero_shot"]["mean"]
+    assert "SURROGATE" in report["model"]
+    assert "stage 1 attempt 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("reply", [
+    '{"planner": {"delete": {"a": 1}, "add": {"x": 1}}}',
+    '{"planner": "add everything"}',
+    '["planner"]',
+    '{"planner": {"add": [null, 5, "", "   "], "delete": "1"}}',
+    '{"planner": {"add_examples": "x"}}',
+])
+def test_hostile_learner_json_never_crashes(tmp_path, reply):
+    failure = a_failure(tmp_path)
+    for learner in (Reflector(Scripted(reply, reply), ["planner"], 100), Exemplifier(Scripted(reply, reply), ["planner"], 50)):
+        output = learner.learn(failure, EMPTY_SNAPSHOT)
+        assert output.proposals == [] and output.deletions == []
