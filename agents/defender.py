@@ -52,6 +52,7 @@ class ModelCall:
     retries: int
     injected: tuple[str, ...]
     error: Optional[str] = None
+    injected_tokens: int = 0
 
 
 @dataclass
@@ -229,11 +230,12 @@ class Defender:
         try:
             completion = self.clients[role].complete(messages, seed=seed, stop=list(stop) if stop else None)
         except ProviderError as exc:
-            state.decision.calls.append(ModelCall(role, 0, 0, 0.0, 0, injected.ids, error=_short_error(exc)))
+            state.decision.calls.append(ModelCall(role, 0, 0, 0.0, 0, injected.ids, error=_short_error(exc),
+                                                  injected_tokens=injected.tokens))
             return None
         state.decision.calls.append(
             ModelCall(role, completion.usage.prompt_tokens, completion.usage.completion_tokens,
-                      completion.latency_s, completion.retries, injected.ids)
+                      completion.latency_s, completion.retries, injected.ids, injected_tokens=injected.tokens)
         )
         return completion
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from forge.llm.types import Message
+from forge.llm.types import Message, approx_tokens
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,13 @@ class InjectedMemory:
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(item.id for item in self.items)
+
+    @property
+    def tokens(self) -> int:
+        """Memory tokens this injection adds to a call (chars / 4, like every estimate here)."""
+        return sum(approx_tokens(item.text) + approx_tokens(item.title or "") for item in self.items) + sum(
+            approx_tokens(m.content) for m in self.prefix
+        )
 
     def of_kind(self, kind: str) -> list[InjectedItem]:
         return [item for item in self.items if item.kind == kind]

@@ -43,6 +43,11 @@ class StepTrace:
     def completion_tokens(self) -> int:
         return sum(c.completion_tokens for c in self.calls)
 
+    @property
+    def memory_tokens(self) -> int:
+        """Tokens of learned memory placed in this step's prompts, over all calls."""
+        return sum(c.injected_tokens for c in self.calls)
+
 
 @dataclass
 class EpisodeResult:

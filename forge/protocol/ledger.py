@@ -1,0 +1,182 @@
+"""The session ledger: what a session has finished, so a killed driver resumes without redoing it.
+
+One JSON document per key, per session, in the same store as the memory (the run's SQLite file, or
+Redis at scale). A stage is recorded once, after all of its work is durable (memory versions are
+written first), so a stage is either in the ledger with every outcome or not at all:
+
+    meta            condition, instances, stages, config digest, model label
+    stage:<n>       checkpoint returns, graduates, champion, broadcast, memory heads, tokens
+    evaluation      the final frozen evaluation per instance
+    status          running | finished
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+
+@dataclass
+class StageRecord:
+    stage: int
+    active_before: list[str]
+    checkpoint: dict[str, float]  # instance -> checkpoint return (mean over checkpoint runs)
+    graduated: list[str]  # newly frozen this stage
+    champion: Optional[str]  # whose memory was broadcast (None: no broadcast)
+    broadcast_to: list[str]
+    memory: dict[str, dict[str, Any]]  # instance -> {"version": n, "digest": d, "rules": r, "examples": e}
+    failures: dict[str, int]  # instance -> failures triggered this stage
+    tokens: dict[str, dict[str, dict[str, int]]]  # instance -> role -> {"prompt": p, "completion": c, "calls": k}
+    retries: dict[str, int] = field(default_factory=dict)  # instance -> times its stage work was retried
+    wall_s: float = 0.0
+
+    @property
+    def active_after(self) -> list[str]:
+        return [i for i in self.active_before if i not in self.graduated]
+
+
+@dataclass
+class EvaluationRecord:
+    returns: dict[str, list[float]]  # instance -> episode returns
+    seeds: list[int]
+    tokens: dict[str, dict[str, dict[str, int]]]
+
+
+class _SqliteDocs:
+    def __init__(self, path: Path) -> None:
+        self._db = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS ledger (session TEXT, key TEXT, doc TEXT, written REAL, PRIMARY KEY (session, key))"
+            )
+
+    def put(self, session: str, key: str, doc: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO ledger VALUES (?, ?, ?, ?)", (session, key, doc, time.time()))
+
+    def get(self, session: str, key: str) -> Optional[str]:
+        with self._lock:
+            row = self._db.execute("SELECT doc FROM ledger WHERE session=? AND key=?", (session, key)).fetchone()
+        return row[0] if row else None
+
+    def keys(self, session: str) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT key FROM ledger WHERE session=? ORDER BY key", (session,))]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class _RedisDocs:
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url)
+
+    def put(self, session: str, key: str, doc: str) -> None:
+        self._redis.hset(f"forge:ledger:{session}", key, doc)
+
+    def get(self, session: str, key: str) -> Optional[str]:
+        raw = self._redis.hget(f"forge:ledger:{session}", key)
+        return raw.decode() if raw is not None else None
+
+    def keys(self, session: str) -> list[str]:
+        return sorted(k.decode() for k in self._redis.hkeys(f"forge:ledger:{session}"))
+
+    def close(self) -> None:
+        self._redis.close()
+
+
+class SessionLedger:
+    def __init__(self, docs, session: str) -> None:
+        self._docs = docs
+        self.session = session
+
+    @classmethod
+    def open(cls, spec: str, session: str) -> "SessionLedger":
+        """`spec`: a run directory or .db file (SQLite), or a redis:// URL."""
+        if spec.startswith("redis://") or spec.startswith("rediss://"):
+            return cls(_RedisDocs(spec), session)
+        path = Path(spec)
+        if path.is_dir() or not path.suffix:
+            path = path / "forge.db"
+        return cls(_SqliteDocs(path), session)
+
+    def close(self) -> None:
+        self._docs.close()
+
+    def _put(self, key: str, value: Any) -> None:
+        self._docs.put(self.session, key, json.dumps(value, sort_keys=True))
+
+    def _get(self, key: str) -> Any:
+        raw = self._docs.get(self.session, key)
+        return None if raw is None else json.loads(raw)
+
+    # -- session ----------------------------------------------------------------------------------
+
+    def start(self, meta: dict[str, Any]) -> None:
+        existing = self._get("meta")
+        if existing is not None and existing.get("config_digest") != meta.get("config_digest"):
+            raise ValueError(
+                f"session {self.session} was started with a different configuration "
+                f"({existing.get('config_digest')} != {meta.get('config_digest')}); start a new run instead"
+            )
+        if existing is None:
+            self._put("meta", meta)
+        self._put("status", "running")
+
+    def meta(self) -> dict[str, Any]:
+        return self._get("meta") or {}
+
+    def status(self) -> Optional[str]:
+        return self._get("status")
+
+    def finish(self) -> None:
+        self._put("status", "finished")
+
+    # -- stages -----------------------------------------------------------------------------------
+
+    def record_stage(self, record: StageRecord) -> None:
+        self._put(f"stage:{record.stage:03d}", asdict(record))
+
+    def stages(self) -> list[StageRecord]:
+        keys = [k for k in self._docs.keys(self.session) if k.startswith("stage:")]
+        return [StageRecord(**self._get(k)) for k in keys]
+
+    def last_stage(self) -> Optional[StageRecord]:
+        stages = self.stages()
+        return stages[-1] if stages else None
+
+    def graduates(self) -> list[str]:
+        return [i for record in self.stages() for i in record.graduated]
+
+    # -- evaluation -------------------------------------------------------------------------------
+
+    def record_evaluation(self, record: EvaluationRecord) -> None:
+        self._put("evaluation", asdict(record))
+
+    def evaluation(self) -> Optional[EvaluationRecord]:
+        data = self._get("evaluation")
+        return EvaluationRecord(**data) if data else None
+
+    def champion(self) -> Optional[str]:
+        """The session's best instance: highest final-evaluation mean (ties: name), else the last stage champion,
+        else the best last checkpoint."""
+        evaluation = self.evaluation()
+        if evaluation and evaluation.returns:
+            return max(sorted(evaluation.returns), key=lambda i: sum(evaluation.returns[i]) / len(evaluation.returns[i]))
+        stages = self.stages()
+        for record in reversed(stages):
+            if record.champion:
+                return record.champion
+        if stages and stages[-1].checkpoint:
+            checkpoint = stages[-1].checkpoint
+            return max(sorted(checkpoint), key=checkpoint.get)
+        return None
