@@ -165,6 +165,9 @@ class RayConfig:
     num_cpus_per_instance: float = 0.1
     max_restarts: int = 2
     stage_retries: int = 2
+    # Chaos testing: "INSTANCE@STAGE" makes that instance's worker process exit once, in the middle of
+    # that stage's training (after its first attempt has written memory). Never set in real runs.
+    chaos_kill: Optional[str] = None
 
 
 @dataclass

@@ -6,8 +6,12 @@ A provider returns text or raises a `ProviderError`; it never returns an error a
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass
-from typing import Literal, Optional, Protocol, Sequence, runtime_checkable
+from email.utils import parsedate_to_datetime
+from typing import Literal, Mapping, Optional, Protocol, Sequence, runtime_checkable
+from urllib.parse import urlsplit
 
 ChatRole = Literal["system", "user", "assistant"]
 
@@ -55,6 +59,10 @@ class Provider(Protocol):
 class ProviderError(RuntimeError):
     """A model call failed. Messages never contain API keys."""
 
+    # Transient failures absorbed before this error was raised (set by the resilience layer), so the
+    # usage ledger can count the retries a failed call cost.
+    retries: int = 0
+
 
 class TransientProviderError(ProviderError):
     """Worth retrying: timeouts, connection errors, 429, 5xx. `retry_after_s` honours Retry-After."""
@@ -74,9 +82,100 @@ class AuthenticationError(ProviderError):
 
 
 class RetryBudgetExhausted(ProviderError):
-    """The provider's shared retry budget (or a call's max_retries) ran out."""
+    """The provider's shared retry budget (or a call's max_retries) ran out.
+
+    Raised from the last transient error, which stays reachable as `__cause__`.
+    """
 
 
 def approx_tokens(text: str) -> int:
     """Characters / 4, rounded up: the token estimate used where no tokenizer speaks for the model."""
     return (len(text) + 3) // 4
+
+
+# -- Helpers shared by the network providers ------------------------------------------------------
+
+
+class Secret:
+    """An API key that never shows itself: not in repr/str, not in pickles (Ray ships configs, not keys)."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str):
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def redact(self, text: str) -> str:
+        """`text` with every occurrence of the key replaced; for server messages that echo what they got."""
+        return text.replace(self._value, "[redacted]") if self._value else text
+
+    def __repr__(self) -> str:
+        return "Secret([redacted])"
+
+    __str__ = __repr__
+
+    def __reduce__(self):  # type: ignore[override]
+        raise TypeError("a Secret is not picklable; read the key from the environment where it is used")
+
+
+# Local OpenAI-compatible servers (vLLM, Ollama, llama.cpp) accept any key, but the client insists on one.
+PLACEHOLDER_API_KEY = "not-needed"
+
+
+def api_key_from_env(
+    api_key_env: Optional[str], provider_name: str, environ: Mapping[str, str] = os.environ
+) -> Secret:
+    """The key held in the variable `api_key_env`; with no variable named, a placeholder (local servers)."""
+    if api_key_env is None:
+        return Secret(PLACEHOLDER_API_KEY)
+    value = environ.get(api_key_env, "").strip()
+    if not value:
+        raise AuthenticationError(
+            f"provider {provider_name!r}: no API key: set the environment variable {api_key_env}"
+        )
+    return Secret(value)
+
+
+def parse_retry_after(headers: Mapping[str, str]) -> Optional[float]:
+    """Seconds to wait from `retry-after-ms`, or `Retry-After` (seconds, fractional accepted, or an HTTP date)."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    raw_ms = lowered.get("retry-after-ms")
+    if raw_ms is not None:
+        try:
+            return max(float(raw_ms) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    raw = lowered.get("retry-after")
+    if raw is None:
+        return None
+    try:
+        return max(float(raw), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - time.time(), 0.0)
+
+
+def safe_url(url: Optional[str]) -> str:
+    """`url` without any user:password part, for messages."""
+    if not url:
+        return "the default endpoint"
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return parts._replace(netloc=host, query="", fragment="").geturl()
+
+
+def key_rejected(provider_name: str, api_key_env: Optional[str], status: int) -> AuthenticationError:
+    """The error for an endpoint refusing our key: it says which variable to fix, never the key."""
+    if api_key_env:
+        hint = f"set the environment variable {api_key_env} to a valid key"
+    else:
+        hint = f"set providers.{provider_name}.api_key_env to the environment variable that holds the key"
+    return AuthenticationError(f"provider {provider_name!r} rejected the API key (HTTP {status}): {hint}")

@@ -112,7 +112,8 @@ class InstanceLearner:
 
     # -- Algorithm 1 ------------------------------------------------------------------------------
 
-    def train_stage(self, stage: int, seed: int) -> StageTraining:
+    def train_stage(self, stage: int, seed: int, after_attempt=None) -> StageTraining:
+        """`after_attempt(record)` is called once each attempt is fully written (tests use it to kill a worker)."""
         p = self.cfg.protocol
         record = StageTraining(stage)
         clean = 0
@@ -124,14 +125,16 @@ class InstanceLearner:
             outcome = AttemptRecord(stage, attempt, seed, result.total_return, result.failed,
                                     result.events[-1].step if result.events else None, memory_digest=snapshot.digest)
             record.attempts.append(outcome)
+            if result.failed:
+                failure = self._failure_snapshot(stage, attempt, seed, result, snapshot)
+                outcome.failure_id = failure.failure_id
+                self._learn(failure, snapshot, outcome)
+            if after_attempt is not None:
+                after_attempt(outcome)
             if not result.failed:
                 clean += 1
                 if clean >= p.success_attempts:
                     break
-                continue
-            failure = self._failure_snapshot(stage, attempt, seed, result, snapshot)
-            outcome.failure_id = failure.failure_id
-            self._learn(failure, snapshot, outcome)
         return record
 
     def _failure_snapshot(self, stage: int, attempt: int, seed: int, result: EpisodeResult,

@@ -5,7 +5,7 @@ Redis at scale). A stage is recorded once, after all of its work is durable (mem
 written first), so a stage is either in the ledger with every outcome or not at all:
 
     meta            condition, instances, stages, config digest, model label
-    stage:<n>       checkpoint returns, graduates, champion, broadcast, memory heads, tokens
+    stage:<n>       checkpoint returns, graduates, champion, broadcast, memory heads, tokens, attempts
     evaluation      the final frozen evaluation per instance
     status          running | finished
 """
@@ -34,6 +34,8 @@ class StageRecord:
     tokens: dict[str, dict[str, dict[str, int]]]  # instance -> role -> {"prompt": p, "completion": c, "calls": k}
     retries: dict[str, int] = field(default_factory=dict)  # instance -> times its stage work was retried
     wall_s: float = 0.0
+    applied: bool = False  # freezes and broadcast carried out (then `memory` holds the heads after them)
+    attempts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # instance -> attempt summaries
 
     @property
     def active_after(self) -> list[str]:
@@ -134,6 +136,9 @@ class SessionLedger:
 
     def meta(self) -> dict[str, Any]:
         return self._get("meta") or {}
+
+    def update_meta(self, meta: dict[str, Any]) -> None:
+        self._put("meta", meta)
 
     def status(self) -> Optional[str]:
         return self._get("status")

@@ -1,0 +1,113 @@
+"""`forge run`, `forge resume`, `forge report`, `forge compare`: the population session and its reports."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from forge.commands.common import add_config_arguments, config_from_args, console
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    run = subparsers.add_parser("run", help="run a FORGE population session (starts local Ray unless RAY_ADDRESS)")
+    run.add_argument("--baseline", action="append", default=[], metavar="CONDITION",
+                     choices=["zero_shot", "reflexion", "forge", "forge_no_grad"],
+                     help="also run this condition with the same settings and seeds, then compare (repeatable)")
+    add_config_arguments(run)
+    run.set_defaults(func=_run)
+
+    resume = subparsers.add_parser("resume", help="continue a session whose driver stopped or was killed")
+    resume.add_argument("run_dir", metavar="RUN_DIR")
+    resume.set_defaults(func=_resume)
+
+    report = subparsers.add_parser("report", help="summary table and plots of a session")
+    report.add_argument("run_dir", metavar="RUN_DIR")
+    report.set_defaults(func=_report)
+
+    compare = subparsers.add_parser("compare", help="compare sessions (the paper's Table 3)")
+    compare.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    compare.add_argument("--out", type=Path, help="where to write comparison.md/.png (default: next to the first run)")
+    compare.set_defaults(func=_compare)
+
+
+def _drive(cfg, run_dir) -> None:
+    from forge.reporting import SessionReport, summary_table, write_session_report
+    from forge.tracking import SessionTracker, default_tracking_uri
+    from workers.driver import SessionDriver
+
+    tracker = None
+    if cfg.tracking.enabled:
+        uri = cfg.tracking.tracking_uri or default_tracking_uri(run_dir.path)
+        tracker = SessionTracker(uri, cfg.tracking.experiment, run_dir.path / "mlartifacts")
+    console.print(f"[bold]FORGE session[/bold] {run_dir.session_id}: condition {cfg.protocol.condition.value}, "
+                  f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
+                  f"run directory {run_dir.path}")
+    SessionDriver(cfg, run_dir, console=console, tracker=tracker).run()
+    report = SessionReport.load(run_dir)
+    write_session_report(report)
+    console.print(summary_table(report))
+    if tracker:
+        console.print(f"stage curves: mlflow ui --backend-store-uri {tracker.tracking_uri}")
+    console.print(f"report: {run_dir.reports / 'evaluation.md'}")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from forge.rundir import RunDirectory
+
+    cfg = config_from_args(args)
+    runs = []
+    for condition in [cfg.protocol.condition.value, *args.baseline]:
+        if condition != cfg.protocol.condition.value:
+            args_cfg = argparse.Namespace(config=[*args.config, f"protocol.condition={condition}"])
+            this = config_from_args(args_cfg)
+        else:
+            this = cfg
+        run_dir = RunDirectory.create(this)
+        _drive(this, run_dir)
+        runs.append(run_dir)
+    if len(runs) > 1:
+        _print_comparison(runs, runs[0].path.parent / f"comparison-{runs[0].session_id}")
+    return 0
+
+
+def _resume(args: argparse.Namespace) -> int:
+    from forge.rundir import RunDirectory
+
+    run_dir = RunDirectory.open(args.run_dir)
+    _drive(run_dir.load_config(), run_dir)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from forge.reporting import SessionReport, summary_table, write_session_report
+    from forge.rundir import RunDirectory
+
+    report = SessionReport.load(RunDirectory.open(args.run_dir))
+    paths = write_session_report(report)
+    console.print(summary_table(report))
+    for path in paths:
+        console.print(f"wrote {path}")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from forge.rundir import RunDirectory
+
+    runs = [RunDirectory.open(p) for p in args.run_dirs]
+    _print_comparison(runs, args.out or runs[0].path.parent / f"comparison-{runs[0].session_id}")
+    return 0
+
+
+def _print_comparison(runs, out: Path) -> None:
+    from forge.reporting import SessionReport, compare_table, plot_comparison
+
+    reports = [SessionReport.load(r) for r in runs]
+    table = compare_table(reports)
+    console.print(table)
+    out.mkdir(parents=True, exist_ok=True)
+    from rich.console import Console
+
+    with open(out / "comparison.txt", "w") as handle:
+        Console(file=handle, width=160).print(table)
+    plot_comparison(reports, out / "comparison.png")
+    console.print(f"wrote {out / 'comparison.txt'} and {out / 'comparison.png'}")

@@ -1,0 +1,189 @@
+"""Token and latency accounting per agent role, and the per-role clients that keep it.
+
+`UsageLedger` records every model call (successful or not). It is thread-safe, and it pickles and
+exports to plain dicts, because the protocol ships each Ray actor's ledger back to the driver and
+merges them there.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
+
+from forge.config import LEARNER_ROLES, ROLES, ModelConfig
+from forge.llm.types import Completion, Message, Provider, ProviderError
+
+if TYPE_CHECKING:
+    from forge.config import ForgeConfig
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One model call as the ledger saw it. `failed`: it raised (after `retries` absorbed failures)."""
+
+    role: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    retries: int = 0
+    failed: bool = False
+
+
+@dataclass
+class RoleUsage:
+    """Totals over calls. `calls` includes failed ones, which `failures` counts separately."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    retries: int = 0
+    failures: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def add(self, record: CallRecord) -> None:
+        self.calls += 1
+        self.prompt_tokens += record.prompt_tokens
+        self.completion_tokens += record.completion_tokens
+        self.latency_s += record.latency_s
+        self.retries += record.retries
+        self.failures += int(record.failed)
+
+    def __add__(self, other: "RoleUsage") -> "RoleUsage":
+        return RoleUsage(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(RoleUsage)})
+
+
+LedgerLike = Union["UsageLedger", Mapping[str, Any]]
+
+
+class UsageLedger:
+    """Every model call of a session (or of one actor), with running totals per role."""
+
+    def __init__(self, records: Iterable[CallRecord] = ()):
+        self._lock = threading.Lock()
+        self._records: list[CallRecord] = []
+        self._by_role: dict[str, RoleUsage] = {}
+        for record in records:
+            self._add(record)
+
+    def __repr__(self) -> str:
+        total = self.total()
+        return f"UsageLedger(calls={total.calls}, tokens={total.total_tokens}, roles={sorted(self.totals_by_role())})"
+
+    def record(
+        self, role: str, completion: Completion, *, latency_s: Optional[float] = None, model: Optional[str] = None
+    ) -> CallRecord:
+        """Record a successful call; `latency_s` and `model` override the completion's own figures."""
+        rec = CallRecord(
+            role=role,
+            model=completion.model if model is None else model,
+            prompt_tokens=completion.usage.prompt_tokens,
+            completion_tokens=completion.usage.completion_tokens,
+            latency_s=completion.latency_s if latency_s is None else latency_s,
+            retries=completion.retries,
+        )
+        with self._lock:
+            self._add(rec)
+        return rec
+
+    def record_failure(self, role: str, model: str, *, latency_s: float, retries: int = 0) -> CallRecord:
+        rec = CallRecord(role, model, 0, 0, latency_s, retries, failed=True)
+        with self._lock:
+            self._add(rec)
+        return rec
+
+    def records(self) -> list[CallRecord]:
+        with self._lock:
+            return list(self._records)
+
+    def totals_by_role(self) -> dict[str, RoleUsage]:
+        with self._lock:
+            return {role: RoleUsage(**asdict(usage)) for role, usage in self._by_role.items()}
+
+    def total(self) -> RoleUsage:
+        total = RoleUsage()
+        for usage in self.totals_by_role().values():
+            total = total + usage
+        return total
+
+    def reset(self) -> None:
+        with self._lock:
+            self._records.clear()
+            self._by_role.clear()
+
+    def merge(self, other: LedgerLike) -> None:
+        """Append another ledger's calls (a ledger, or its `to_dict()` export as shipped from an actor)."""
+        incoming = other.records() if isinstance(other, UsageLedger) else UsageLedger.from_dict(other).records()
+        with self._lock:
+            for record in incoming:
+                self._add(record)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain lists and numbers only: JSON, MLflow and Ray can all carry it."""
+        return {"records": [asdict(r) for r in self.records()]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "UsageLedger":
+        return cls(CallRecord(**r) for r in data.get("records", ()))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.to_dict()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(CallRecord(**r) for r in state.get("records", ()))  # type: ignore[misc]
+
+    def _add(self, record: CallRecord) -> None:
+        self._records.append(record)
+        self._by_role.setdefault(record.role, RoleUsage()).add(record)
+
+
+class ModelClient:
+    """One agent role's handle on its model: the role's model settings, and usage into the ledger."""
+
+    def __init__(self, role: str, provider: Provider, model_cfg: ModelConfig, ledger: UsageLedger):
+        self.role = role
+        self.provider = provider
+        self.model_cfg = model_cfg
+        self.ledger = ledger
+
+    def __repr__(self) -> str:
+        return f"ModelClient(role={self.role!r}, model={self.model_cfg.model!r}, provider={self.model_cfg.provider!r})"
+
+    def complete(
+        self, messages: Sequence[Message], *, seed: Optional[int] = None, stop: Optional[Sequence[str]] = None
+    ) -> Completion:
+        cfg = self.model_cfg
+        started = time.perf_counter()
+        try:
+            completion = self.provider.complete(
+                messages, model=cfg.model, temperature=cfg.temperature, max_tokens=cfg.max_tokens, seed=seed, stop=stop
+            )
+        except ProviderError as exc:
+            self.ledger.record_failure(
+                self.role, cfg.model, latency_s=time.perf_counter() - started, retries=exc.retries
+            )
+            raise
+        # The ledger keeps the model the role asked for, so totals group by configuration, not by the
+        # endpoint's spelling of it (e.g. a dated snapshot name).
+        self.ledger.record(self.role, completion, latency_s=time.perf_counter() - started, model=cfg.model)
+        return completion
+
+
+def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelClient]:
+    """A client for every agent and learner role; roles on the same provider share one provider object."""
+    from forge.llm.registry import build_provider
+
+    providers: dict[str, Provider] = {}
+    clients = {}
+    for role in ROLES + LEARNER_ROLES:
+        model_cfg = cfg.models.for_role(role)
+        if model_cfg.provider not in providers:
+            providers[model_cfg.provider] = build_provider(model_cfg.provider, cfg)
+        clients[role] = ModelClient(role, providers[model_cfg.provider], model_cfg, ledger)
+    return clients

@@ -1,0 +1,95 @@
+"""Building providers from configuration, and the slot where in-process providers plug in.
+
+`build_provider(name, cfg)` gives the provider every caller should use: the client for
+`cfg.providers[name]`, inside fault injection when `cfg.faults.enabled`, inside `ResilientProvider`.
+
+In-process kinds (the surrogate model, test stubs) register a factory with
+`register_in_process_provider(kind, factory)`. The surrogate registers itself when
+`forge.llm.surrogate` is imported; that import happens here, on first use, so nothing else has to
+know the module exists.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import TYPE_CHECKING, Callable
+
+from forge.llm.types import Provider, ProviderError
+
+if TYPE_CHECKING:
+    from forge.config import ForgeConfig
+
+ProviderFactory = Callable[["ForgeConfig", str], Provider]
+
+NETWORK_KINDS = ("openai", "gemini")
+# In-process kinds whose module registers them on import.
+LAZY_MODULES: dict[str, str] = {"surrogate": "forge.llm.surrogate"}
+
+_factories: dict[str, ProviderFactory] = {}
+_lock = threading.Lock()
+
+
+def register_in_process_provider(kind: str, factory: ProviderFactory) -> None:
+    """Make `kind` buildable: `factory(cfg, provider_name)` returns a Provider. Registering again replaces."""
+    if kind in NETWORK_KINDS:
+        raise ValueError(f"provider kind {kind!r} is built in (network); pick another name for an in-process provider")
+    with _lock:
+        _factories[kind] = factory
+
+
+def in_process_factory(kind: str) -> ProviderFactory:
+    with _lock:
+        factory = _factories.get(kind)
+    if factory is not None:
+        return factory
+    module = LAZY_MODULES.get(kind)
+    if module is None:
+        known = ", ".join(sorted(set(NETWORK_KINDS) | set(_factories) | set(LAZY_MODULES)))
+        raise ProviderError(f"no provider kind {kind!r} is registered (known kinds: {known})")
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        # Only the module itself being absent is "not written yet"; a missing dependency inside it is a bug.
+        if exc.name is None or not (module == exc.name or module.startswith(exc.name + ".")):
+            raise
+        raise ProviderError(
+            f"provider kind {kind!r} is provided by the module {module}, which does not exist yet; "
+            f"it must call register_in_process_provider({kind!r}, factory) when imported"
+        ) from None
+    with _lock:
+        factory = _factories.get(kind)
+    if factory is None:
+        raise ProviderError(
+            f"{module} was imported but did not call register_in_process_provider({kind!r}, factory)"
+        )
+    return factory
+
+
+def build_client(name: str, cfg: "ForgeConfig") -> Provider:
+    """The bare client for `cfg.providers[name]`: no fault injection, no retries."""
+    provider_cfg = cfg.providers.get(name)
+    if provider_cfg is None:
+        configured = ", ".join(sorted(cfg.providers)) or "none"
+        raise ProviderError(f"no provider named {name!r} is configured (configured providers: {configured})")
+    # The network clients are imported only when used: each costs a noticeable import time.
+    if provider_cfg.kind == "openai":
+        from forge.llm.openai_provider import OpenAIProvider
+
+        return OpenAIProvider(name, provider_cfg)
+    if provider_cfg.kind == "gemini":
+        from forge.llm.gemini_provider import GeminiProvider
+
+        return GeminiProvider(name, provider_cfg)
+    return in_process_factory(provider_cfg.kind)(cfg, name)
+
+
+def build_provider(name: str, cfg: "ForgeConfig") -> Provider:
+    """The provider to call: client, then fault injection (if enabled), then retries/timeout/concurrency."""
+    from forge.llm.faults import FaultInjectingProvider
+    from forge.llm.resilience import ResilientProvider
+
+    inner = build_client(name, cfg)
+    if cfg.faults.enabled:
+        inner = FaultInjectingProvider(inner, cfg.faults, name=name)
+    return ResilientProvider(inner, cfg.providers[name], name)

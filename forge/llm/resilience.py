@@ -1,0 +1,240 @@
+"""Retries, timeouts and concurrency limits around any provider.
+
+`ResilientProvider` is the only place that retries: the network clients have their own retries off.
+
+- Transient errors (timeouts, connection errors, 429, 5xx) are retried with exponential backoff and
+  full jitter from a seeded RNG; a server's Retry-After wins over the computed delay (both capped
+  by `backoff_max_s`).
+- Two limits stop a failing endpoint from being hammered: `max_retries` per call, and `retry_budget`
+  per provider name per process, shared by every caller. When either runs out the call raises
+  `RetryBudgetExhausted` from the last transient error.
+- Authentication and other non-transient errors are raised at once.
+- At most `max_concurrency` calls per provider name are in flight in this process (one semaphore
+  per name, shared by all wrappers of that name); a slot is held only while a request is in flight,
+  never while backing off.
+- `timeout_s` (<= 0: none) is enforced by the HTTP clients themselves; for in-process providers
+  (no true `enforces_timeout` attribute) each call runs on a daemon thread and is abandoned when it
+  overruns (about 70 us per call; negligible beside any model).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+import zlib
+from dataclasses import replace
+from typing import Callable, Optional, Sequence
+
+from forge.config import ProviderConfig
+from forge.llm.types import (
+    Completion,
+    Message,
+    Provider,
+    ProviderError,
+    ProviderTimeout,
+    RetryBudgetExhausted,
+    TransientProviderError,
+)
+
+log = logging.getLogger(__name__)
+
+
+class ProviderLimits:
+    """One provider name's concurrency slots and retry budget."""
+
+    def __init__(self, max_concurrency: int, retry_budget: int):
+        self.max_concurrency = max(1, max_concurrency)
+        self.retry_budget = max(0, retry_budget)
+        self.concurrency = threading.BoundedSemaphore(self.max_concurrency)
+        self._lock = threading.Lock()
+        self._retries_used = 0
+
+    @property
+    def retries_used(self) -> int:
+        return self._retries_used
+
+    def take_retry(self) -> bool:
+        """Spend one retry; False when the budget is spent."""
+        with self._lock:
+            if self._retries_used >= self.retry_budget:
+                return False
+            self._retries_used += 1
+            return True
+
+
+class SharedLimits:
+    """Concurrency slots and retry budgets keyed by provider name; one instance serves a whole process.
+
+    The first wrapper of a name fixes its limits; a later one asking for different limits gets the
+    existing ones (a warning says so), because two caps for one endpoint would be no cap at all.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_name: dict[str, ProviderLimits] = {}
+
+    def get(self, name: str, cfg: ProviderConfig) -> ProviderLimits:
+        with self._lock:
+            limits = self._by_name.get(name)
+            if limits is None:
+                limits = self._by_name[name] = ProviderLimits(cfg.max_concurrency, cfg.retry_budget)
+            elif (limits.max_concurrency, limits.retry_budget) != (max(1, cfg.max_concurrency), max(0, cfg.retry_budget)):
+                log.warning(
+                    "provider %r: already limited to %d concurrent calls and %d retries in this process; "
+                    "ignoring a second configuration asking for %d and %d",
+                    name, limits.max_concurrency, limits.retry_budget, cfg.max_concurrency, cfg.retry_budget,
+                )
+            return limits
+
+    def reset(self, name: Optional[str] = None) -> None:
+        """Forget one provider's limits (or all): for tests, and for a driver starting a fresh session."""
+        with self._lock:
+            if name is None:
+                self._by_name.clear()
+            else:
+                self._by_name.pop(name, None)
+
+
+PROCESS_LIMITS = SharedLimits()
+
+
+def backoff_delay(failures: int, retry_after_s: Optional[float], cfg: ProviderConfig, rng: random.Random) -> float:
+    """Seconds to wait before retry number `failures + 1`.
+
+    Full jitter (uniform in [0, min(cap, initial * 2**failures)]) spreads out the retries of many
+    callers that failed together; a server-provided Retry-After is honoured as given, up to the cap.
+    """
+    cap = max(0.0, cfg.backoff_max_s)
+    if retry_after_s is not None:
+        return min(max(retry_after_s, 0.0), cap)
+    ceiling = min(cap, max(0.0, cfg.backoff_initial_s) * 2.0 ** min(failures, 62))
+    return rng.uniform(0.0, ceiling)
+
+
+def call_with_deadline(fn: Callable[[], Completion], timeout_s: float, what: str) -> Completion:
+    """`fn()` on a daemon thread; ProviderTimeout if it has not returned within `timeout_s`.
+
+    Python cannot stop a thread, so an overrunning call is abandoned and finishes on its own; a daemon
+    thread never keeps the process alive.
+    """
+    outcome: list = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append((True, fn()))
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome.append((False, exc))
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name=f"forge-call-{what}", daemon=True).start()
+    if not done.wait(timeout_s):
+        raise ProviderTimeout(f"provider {what!r}: no answer within {timeout_s:g}s")
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
+
+
+class ResilientProvider:
+    """Wraps `inner` (named `name`, configured by `cfg`) with the retry/timeout/concurrency policy above.
+
+    `sleep`, `clock`, `seed` and `limits` are injectable for tests; by default the jitter RNG is seeded
+    from the provider name, so a rerun backs off the same way.
+    """
+
+    def __init__(
+        self,
+        inner: Provider,
+        cfg: ProviderConfig,
+        name: str,
+        *,
+        seed: Optional[int] = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        limits: SharedLimits = PROCESS_LIMITS,
+    ):
+        self.name = name
+        self.inner = inner
+        self.cfg = cfg
+        self._rng = random.Random(zlib.crc32(name.encode()) if seed is None else seed)
+        self._rng_lock = threading.Lock()
+        self._sleep = sleep
+        self._clock = clock
+        self._limits = limits.get(name, cfg)
+        # Only in-process providers need the thread-based deadline; HTTP clients enforce timeout_s.
+        self._needs_deadline = not getattr(inner, "enforces_timeout", False) and cfg.timeout_s > 0
+
+    def __repr__(self) -> str:
+        return f"ResilientProvider(name={self.name!r}, inner={self.inner!r})"
+
+    @property
+    def enforces_timeout(self) -> bool:
+        return True
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str,
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        seed: Optional[int] = None,
+        stop: Optional[Sequence[str]] = None,
+    ) -> Completion:
+        def attempt() -> Completion:
+            return self.inner.complete(
+                messages, model=model, temperature=temperature, max_tokens=max_tokens, seed=seed, stop=stop
+            )
+
+        started = self._clock()
+        failures = 0
+        while True:
+            try:
+                completion = self._attempt(attempt)
+            except TransientProviderError as exc:
+                delay = self._plan_retry(exc, failures)
+                failures += 1
+                log.info(
+                    "provider %r: %s; retry %d/%d in %.2fs", self.name, exc, failures, self.cfg.max_retries, delay
+                )
+                if delay > 0:
+                    self._sleep(delay)
+                continue
+            except ProviderError as exc:
+                # AuthenticationError and other permanent failures: retrying cannot help.
+                exc.retries = failures
+                raise
+            return replace(completion, retries=completion.retries + failures, latency_s=self._clock() - started)
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
+
+    def _attempt(self, call: Callable[[], Completion]) -> Completion:
+        with self._limits.concurrency:
+            if self._needs_deadline:
+                return call_with_deadline(call, self.cfg.timeout_s, self.name)
+            return call()
+
+    def _plan_retry(self, exc: TransientProviderError, failures: int) -> float:
+        """The delay before the next attempt, or raise when this call or the provider may not retry."""
+        if failures >= self.cfg.max_retries:
+            err = RetryBudgetExhausted(
+                f"provider {self.name!r}: gave up after {failures + 1} attempts "
+                f"(max_retries={self.cfg.max_retries}); last error: {exc}"
+            )
+        elif not self._limits.take_retry():
+            err = RetryBudgetExhausted(
+                f"provider {self.name!r}: the process-wide retry budget ({self._limits.retry_budget}) is spent; "
+                f"last error: {exc}"
+            )
+        else:
+            with self._rng_lock:
+                return backoff_delay(failures, exc.retry_after_s, self.cfg, self._rng)
+        err.retries = failures
+        raise err from exc

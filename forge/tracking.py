@@ -1,0 +1,159 @@
+"""MLflow tracking of a session: a parent run, one nested run per instance, metrics indexed by stage.
+
+Uses `MlflowClient` (explicit run ids, no global active run), so the driver can log for every
+instance from one place and resume logging into the same runs after a restart. Everything is sent in
+batches. Params are the resolved configuration; keys never appear there (the config holds only the
+*names* of the environment variables that hold them), and any value equal to a secret found in the
+environment is masked anyway.
+
+Default store: `sqlite:///<run_dir>/mlflow.db`, artifacts under `<run_dir>/mlartifacts`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from forge.config import ForgeConfig, to_flat_dict
+from forge.protocol.ledger import StageRecord
+from forge.stats import ReturnStats
+
+_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
+_MAX_BATCH = 100  # MLflow accepts up to 100 params / 1000 metrics per batch
+
+
+def default_tracking_uri(run_dir: Path) -> str:
+    return f"sqlite:///{(run_dir / 'mlflow.db').resolve()}"
+
+
+def secret_values() -> set[str]:
+    """Values of environment variables whose names look like credentials (to mask, never to log)."""
+    return {v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v) >= 6}
+
+
+def scrub(value: Any, secrets: set[str]) -> str:
+    text = str(value)
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, "***")
+    return text[:5000]
+
+
+class SessionTracker:
+    """Logs one session. `ids` (parent and instance run ids) is kept in the ledger so a resumed session
+    continues the same runs."""
+
+    def __init__(self, tracking_uri: str, experiment: str, artifact_root: Path) -> None:
+        import logging
+
+        import mlflow
+        from mlflow import MlflowClient
+
+        # The SQLite store announces its schema migrations at INFO on every new run directory.
+        logging.getLogger("mlflow").setLevel(logging.WARNING)
+        mlflow.set_tracking_uri(tracking_uri)
+        self.tracking_uri = tracking_uri
+        self.client = MlflowClient(tracking_uri)
+        found = self.client.get_experiment_by_name(experiment)
+        if found is None:
+            artifact_root.mkdir(parents=True, exist_ok=True)
+            self.experiment_id = self.client.create_experiment(experiment, artifact_location=artifact_root.resolve().as_uri())
+        else:
+            self.experiment_id = found.experiment_id
+        self.ids: dict[str, Any] = {}
+
+    # -- runs ---------------------------------------------------------------------------------------
+
+    def start(self, session: str, cfg: ForgeConfig, instances: Iterable[str], tags: dict[str, str],
+              ids: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+        if ids:
+            self.ids = ids
+            for run_id in [ids["parent"], *ids["instances"].values()]:
+                self.client.update_run(run_id, status="RUNNING")
+            return self.ids
+        parent = self.client.create_run(self.experiment_id, run_name=session, tags={**tags, "forge.session": session})
+        parent_id = parent.info.run_id
+        secrets = secret_values()
+        from mlflow.entities import Param
+
+        params = [Param(k, scrub(v, secrets)) for k, v in sorted(to_flat_dict(cfg).items())]
+        for chunk in range(0, len(params), _MAX_BATCH):
+            self.client.log_batch(parent_id, params=params[chunk : chunk + _MAX_BATCH])
+        children = {}
+        for instance in instances:
+            child = self.client.create_run(
+                self.experiment_id, run_name=f"{session}/{instance}",
+                tags={**tags, "mlflow.parentRunId": parent_id, "forge.instance": instance, "forge.session": session},
+            )
+            children[instance] = child.info.run_id
+        self.ids = {"parent": parent_id, "instances": children}
+        return self.ids
+
+    def finish(self, status: str = "FINISHED") -> None:
+        for run_id in [self.ids["parent"], *self.ids["instances"].values()]:
+            self.client.set_terminated(run_id, status=status)
+
+    # -- metrics ------------------------------------------------------------------------------------
+
+    def _log(self, run_id: str, values: dict[str, float], step: int) -> None:
+        from mlflow.entities import Metric
+
+        now = int(time.time() * 1000)
+        metrics = [Metric(k, float(v), now, step) for k, v in values.items() if v is not None]
+        for chunk in range(0, len(metrics), 1000):
+            self.client.log_batch(run_id, metrics=metrics[chunk : chunk + 1000])
+
+    def log_stage(self, record: StageRecord, graduates_so_far: int) -> None:
+        step = record.stage
+        for instance, run_id in self.ids["instances"].items():
+            values: dict[str, float] = {"active": float(instance in record.active_after)}
+            if instance in record.checkpoint:
+                values["checkpoint_return"] = record.checkpoint[instance]
+            if instance in record.failures:
+                values["failures_triggered"] = record.failures[instance]
+            memory = record.memory.get(instance)
+            if memory:
+                values["memory_rules"] = memory["rules"]
+                values["memory_examples"] = memory["examples"]
+            for role, usage in record.tokens.get(instance, {}).items():
+                values[f"prompt_tokens.{role}"] = usage["prompt"]
+                values[f"completion_tokens.{role}"] = usage["completion"]
+            values["graduated"] = float(instance in record.graduated)
+            values["champion"] = float(instance == record.champion)
+            self._log(run_id, values, step)
+        scores = list(record.checkpoint.values())
+        totals: dict[str, float] = {}
+        for per_role in record.tokens.values():
+            for role, usage in per_role.items():
+                totals[f"prompt_tokens.{role}"] = totals.get(f"prompt_tokens.{role}", 0) + usage["prompt"]
+                totals[f"completion_tokens.{role}"] = totals.get(f"completion_tokens.{role}", 0) + usage["completion"]
+        self._log(self.ids["parent"], {
+            "active_instances": len(record.active_after),
+            "graduates": graduates_so_far,
+            "graduated_this_stage": len(record.graduated),
+            "checkpoint_mean": sum(scores) / len(scores) if scores else None,
+            "checkpoint_best": max(scores) if scores else None,
+            "failures_triggered": sum(record.failures.values()),
+            "stage_wall_s": record.wall_s,
+            **totals,
+        }, step)
+
+    def log_evaluation(self, per_instance: dict[str, ReturnStats], pooled: ReturnStats, step: int,
+                       extra: Optional[dict[str, float]] = None) -> None:
+        for instance, stats in per_instance.items():
+            self._log(self.ids["instances"][instance], _eval_metrics(stats), step)
+        self._log(self.ids["parent"], {**_eval_metrics(pooled), **(extra or {})}, step)
+
+    def log_artifact(self, path: Path, artifact_path: Optional[str] = None, instance: Optional[str] = None) -> None:
+        run_id = self.ids["instances"][instance] if instance else self.ids["parent"]
+        self.client.log_artifact(run_id, str(path), artifact_path)
+
+
+def _eval_metrics(stats: ReturnStats) -> dict[str, float]:
+    return {
+        "eval_mean": stats.mean, "eval_sd": stats.sd, "eval_min": stats.min, "eval_max": stats.max,
+        "eval_tail_lt_100": stats.tail_100, "eval_tail_lt_150": stats.tail_150,
+    }
