@@ -107,10 +107,11 @@ class SurrogateConfig:
     """The scripted stand-in model (no model API is reachable here). Always labelled a surrogate."""
 
     seed: int = 0
-    compliance: float = 0.9  # probability of following a learned rule whose condition matches
+    compliance: float = 0.85  # probability of following a learned rule whose condition matches
     latency_ms: float = 0.0
     latency_jitter_ms: float = 0.0
-    reflector_error_rate: float = 0.1  # how often, as a learner, it prescribes a weaker fix than Restore
+    reflector_error_rate: float = 0.2  # how often, as a learner, it prescribes a weaker fix than Restore
+    lessons_per_failure: int = 1  # hosts it draws a lesson from per failure (the costliest first)
 
 
 @dataclass
@@ -153,7 +154,7 @@ class ProtocolConfig:
     tau: float = -1.1
     thresholds: list[float] = field(default_factory=list)  # multi-threshold triggering; empty: [tau]
     theta: float = -15.0
-    checkpoint_runs: int = 1
+    checkpoint_runs: int = 3  # episodes per checkpoint: one episode is too noisy to rank or graduate on
     num_evaluation_runs: int = 5
     agents_to_improve: list[str] = field(default_factory=lambda: list(ROLES))
     seed: int = 0

@@ -198,12 +198,9 @@ class SessionDriver:
         for instance in record.graduated:
             self.memory.freeze(self._key(instance), provenance)
         if record.champion and record.broadcast_to:
-            champion_digest = self.memory.snapshot(self._key(record.champion)).digest
-            targets = [self._key(i) for i in record.broadcast_to
-                       if self.memory.snapshot(self._key(i)).digest != champion_digest]
-            if targets:
-                self.memory.broadcast(self._key(record.champion), targets,
-                                      Provenance(session=self.session, stage=record.stage, instance=record.champion))
+            # Recorded even where a target already holds the champion's memory: the history shows every broadcast.
+            self.memory.broadcast(self._key(record.champion), [self._key(i) for i in record.broadcast_to],
+                                  Provenance(session=self.session, stage=record.stage, instance=record.champion))
         for instance in record.active_before:
             head = self.memory.head(self._key(instance))
             snapshot = self.memory.snapshot(self._key(instance))

@@ -19,6 +19,7 @@ from forge.config import from_yaml
 from forge.llm.accounting import UsageLedger
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
+from forge.seeding import derive_seed
 from forge.wiring import build_clients, open_memory
 
 
@@ -26,6 +27,8 @@ class InstanceWorker:
     def __init__(self, instance: str, session: str, config_yaml: str, run_dir: str,
                  injection_factory=None) -> None:
         self.cfg = from_yaml(config_yaml, source=f"{run_dir}/config.yaml")
+        # Each instance samples its own way (as API models do even at temperature 0); still reproducible.
+        self.cfg.surrogate.seed = derive_seed(self.cfg.surrogate.seed, "instance", instance)
         self.instance = instance
         self.run_dir = Path(run_dir)
         clients, self.usage = build_clients(self.cfg, UsageLedger())

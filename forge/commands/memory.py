@@ -57,6 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _guarded(args: argparse.Namespace, action: Callable[[Any, argparse.Namespace], int]) -> int:
     """Open the store and run `action(manager, args)`; a memory error becomes one line and exit code 2."""
     from forge.memory import MemoryManager, MemoryStoreError, UnknownInstanceError, open_store
+    from forge.memory.refs import resolve_instance
 
     spec = args.store
     if spec is None:
@@ -68,6 +69,8 @@ def _guarded(args: argparse.Namespace, action: Callable[[Any, argparse.Namespace
         with open_store(spec, args.namespace, create=False) as store:
             manager = MemoryManager(store)
             try:
+                if getattr(args, "instance", None):
+                    args.instance = resolve_instance(manager, args.instance)
                 return action(manager, args)
             except UnknownInstanceError as exc:
                 known = manager.instances()

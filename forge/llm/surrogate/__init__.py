@@ -4,6 +4,7 @@ Importing this package registers it as the in-process provider kind "surrogate".
 """
 
 from forge.llm.surrogate.provider import SURROGATE_LABEL, SurrogateProvider
+import forge.llm.surrogate.compiler_role  # noqa: F401,E402  (teaches it the Rule Compiler role)
 
 
 def _factory(cfg, provider_name: str) -> SurrogateProvider:

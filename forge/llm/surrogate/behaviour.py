@@ -213,19 +213,24 @@ def reflector(mind: Mind, messages: Sequence[Message]) -> str:
     existing = [parse_rule(t) for t in existing_text]
     add: list[str] = []
     delete: list[int] = []
-    for lesson in _lessons(report)[:2]:
+    for lesson in _lessons(report)[: mind.settings.lessons_per_failure]:
         verb = "Restore"
         if mind.rng.random() < mind.settings.reflector_error_rate:
             verb = mind.rng.choice(["Remove", "Analyse"])  # a plausible but weaker fix
+        # A rule for this host and signal that prescribed something else was followed and still failed.
+        for i, r in enumerate(existing, 1):
+            if r is not None and lesson.host in r.hosts() and r.condition == lesson.condition and r.verb != verb \
+                    and i not in delete:
+                delete.append(i)
         rule = ConditionalRule(lesson.host, lesson.condition, verb, lesson.host)
         host_class = _class_of(lesson.host)
         siblings = [
             i for i, r in enumerate(existing, 1)
             if r is not None and r.subject in HOST_CLASSES.get(host_class or "", ()) and r.subject != lesson.host
-            and r.condition == lesson.condition and r.verb == verb
+            and r.condition == lesson.condition and r.verb == verb and i not in delete
         ]
         covered = any(r is not None and r.verb == verb and r.condition == lesson.condition and lesson.host in r.hosts()
-                      for r in existing)
+                      for i, r in enumerate(existing, 1) if i not in delete)
         if covered:
             continue
         if siblings and host_class:
@@ -245,7 +250,7 @@ def exemplifier(mind: Mind, messages: Sequence[Message]) -> str:
     if not roles:
         return json.dumps({})
     examples = []
-    for lesson in _lessons(report)[:2]:
+    for lesson in _lessons(report)[: mind.settings.lessons_per_failure]:
         verb = "Restore" if mind.rng.random() >= mind.settings.reflector_error_rate else "Remove"
         seen = lesson.first_alert
         shown = f"Activity {seen.activity}, Compromised {seen.compromised}"

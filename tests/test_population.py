@@ -1,0 +1,181 @@
+"""FORGE sessions on Ray with the surrogate on real CybORG: broadcast, graduation, resume, worker death, MLflow."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from forge.config import load_config
+from forge.memory import MemoryManager, open_store
+from forge.protocol.ledger import SessionLedger
+from forge.rundir import RunDirectory
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = [
+    "protocol.num_instances=3", "protocol.num_stages=2", "protocol.max_attempts=2", "protocol.checkpoint_runs=1",
+    "protocol.num_evaluation_runs=2", "env.max_steps=15", "tracking.enabled=false", "protocol.theta=-3.0",
+]
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    import ray
+
+    yield
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+def run_session(runs_dir: Path, *overrides: str, name: str = "session", tracker=None) -> RunDirectory:
+    from workers.driver import SessionDriver
+
+    cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[*SMALL, f"run.runs_dir={runs_dir}", f"run.name={name}",
+                                                                  *overrides])
+    run_dir = RunDirectory.create(cfg)
+    SessionDriver(cfg, run_dir, tracker=tracker).run()
+    return run_dir
+
+
+def heads(run_dir: RunDirectory) -> dict[str, str]:
+    with open_store(str(run_dir.path)) as store:
+        manager = MemoryManager(store)
+        return {key.rsplit("/", 1)[1]: manager.snapshot(key).digest for key in manager.instances()}
+
+
+def ledger_of(run_dir: RunDirectory) -> SessionLedger:
+    return SessionLedger.open(str(run_dir.path), run_dir.session_id)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, ray_session) -> RunDirectory:
+    return run_session(tmp_path_factory.mktemp("reference"))
+
+
+def test_forge_broadcasts_the_champion_and_leaves_graduates_alone(reference):
+    ledger = ledger_of(reference)
+    stages = ledger.stages()
+    assert [s.stage for s in stages] == [1, 2] or (stages and not stages[-1].active_after)
+    with open_store(str(reference.path)) as store:
+        manager = MemoryManager(store)
+        for record in stages:
+            assert record.applied
+            if record.champion and record.broadcast_to:
+                champion_digest = record.memory[record.champion]["digest"]
+                for target in record.broadcast_to:
+                    assert record.memory[target]["digest"] == champion_digest
+                    history = manager.history(f"{reference.session_id}/{target}")
+                    assert any(v.op == "broadcast" and v.provenance.actor == f"broadcast:{reference.session_id}/{record.champion}"
+                               and v.provenance.stage == record.stage for v in history)
+            for graduate in record.graduated:
+                key = f"{reference.session_id}/{graduate}"
+                assert manager.head(key).frozen
+                assert graduate not in record.broadcast_to
+    evaluation = ledger.evaluation()
+    assert set(evaluation.returns) == {"i00", "i01", "i02"} and all(len(r) == 2 for r in evaluation.returns.values())
+    assert ledger.status() == "finished"
+
+
+def test_reflexion_never_broadcasts(tmp_path, ray_session):
+    run_dir = run_session(tmp_path, "protocol.condition=reflexion", "protocol.num_instances=2", "protocol.num_stages=1")
+    with open_store(str(run_dir.path)) as store:
+        manager = MemoryManager(store)
+        for key in manager.instances():
+            assert all(v.op != "broadcast" for v in manager.history(key))
+    assert all(r.champion is None for r in ledger_of(run_dir).stages())
+
+
+def test_zero_shot_only_evaluates(tmp_path, ray_session):
+    run_dir = run_session(tmp_path, "protocol.condition=zero_shot", "protocol.num_instances=2")
+    ledger = ledger_of(run_dir)
+    assert ledger.stages() == [] and ledger.evaluation() is not None
+    assert all(digest == heads(run_dir).get(i, digest) for i, digest in heads(run_dir).items())
+
+
+def test_resume_after_sigkill_gives_the_same_memory(tmp_path, reference):
+    runs = tmp_path / "runs"
+    args = [sys.executable, "-m", "forge.cli", "run", str(ROOT / "configs" / "forge.yaml"), *SMALL,
+            f"run.runs_dir={runs}", "run.name=session"]
+    proc = subprocess.Popen(args, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run_dir_path = runs / "session"
+    deadline = time.time() + 300
+    try:
+        while time.time() < deadline:
+            if (run_dir_path / "forge.db").exists():
+                ledger = SessionLedger.open(str(run_dir_path), "session")
+                stages = ledger.stages()
+                ledger.close()
+                if stages and stages[0].applied:
+                    break
+            assert proc.poll() is None, "the session ended before it could be killed"
+            time.sleep(0.2)
+        else:
+            pytest.fail("stage 1 never completed")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    run_dir = RunDirectory.open(run_dir_path)
+    assert ledger_of(run_dir).status() == "running"
+    from workers.driver import SessionDriver
+
+    outcome = SessionDriver(run_dir.load_config(), run_dir).run()
+    assert 1 in outcome.stages_skipped  # the completed stage was not redone
+    assert heads(run_dir) == heads(reference)
+    assert ledger_of(run_dir).status() == "finished"
+
+
+def test_a_worker_that_dies_mid_stage_is_retried_from_its_stage_start(tmp_path, reference):
+    run_dir = run_session(tmp_path, "ray.chaos_kill=i01@1")
+    assert (run_dir.path / ".chaos-i01-1").exists()
+    stage1 = ledger_of(run_dir).stages()[0]
+    assert stage1.retries == {"i00": 0, "i01": 1, "i02": 0}
+    with open_store(str(run_dir.path)) as store:
+        history = MemoryManager(store).history(f"{run_dir.session_id}/i01")
+    assert any(v.op == "restore" and "retry of stage 1" in (v.provenance.actor or "") for v in history)
+    # Other instances lost nothing, and the retried one ends where an uninterrupted run ends.
+    assert heads(run_dir) == heads(reference)
+
+
+def test_mlflow_records_nested_runs_stage_metrics_and_artifacts(tmp_path, ray_session, monkeypatch):
+    from mlflow import MlflowClient
+
+    from forge.tracking import SessionTracker, default_tracking_uri
+
+    secret = "sk-forge-test-secret-0123456789"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    runs = tmp_path / "runs"
+    cfg = load_config(ROOT / "configs" / "forge.yaml", ROOT / "configs" / "providers" / "openai.yaml",
+                      overrides=[*SMALL, "models.default.provider=surrogate", f"run.runs_dir={runs}", "run.name=tracked",
+                                 "protocol.num_instances=2"])
+    run_dir = RunDirectory.create(cfg)
+    tracker = SessionTracker(default_tracking_uri(run_dir.path), "forge-test", run_dir.path / "mlartifacts")
+    from workers.driver import SessionDriver
+
+    SessionDriver(cfg, run_dir, tracker=tracker).run()
+    client = MlflowClient(default_tracking_uri(run_dir.path))
+    experiment = client.get_experiment_by_name("forge-test")
+    runs_found = client.search_runs([experiment.experiment_id])
+    parent = next(r for r in runs_found if "mlflow.parentRunId" not in r.data.tags)
+    children = [r for r in runs_found if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id]
+    assert len(children) == 2
+    assert parent.data.tags["forge.surrogate"] == "true" and parent.data.tags["forge.condition"] == "forge"
+    assert "SURROGATE" in parent.data.tags["forge.model"]
+    assert parent.data.params["protocol.num_instances"] == "2"
+    assert secret not in json.dumps(parent.data.params) and secret not in json.dumps(parent.data.tags)
+    history = client.get_metric_history(children[0].info.run_id, "checkpoint_return")
+    assert sorted(m.step for m in history) == [1, 2][: len(history)] and history
+    assert client.get_metric_history(parent.info.run_id, "active_instances")
+    assert "eval_mean" in children[0].data.metrics
+    artifacts = {a.path for a in client.list_artifacts(parent.info.run_id, "reports")}
+    assert {"reports/evaluation.md", "reports/stage_curves.png"} <= artifacts
+    assert client.list_artifacts(children[0].info.run_id, "memory/stage-1")
+    for path in (run_dir.path / "traces").rglob("*.json"):
+        assert secret not in path.read_text()
