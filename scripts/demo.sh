@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-exec .venv/bin/forge baseline --episodes 20 "$@"
+exec .venv/bin/forge run configs/demo.yaml --baseline zero_shot --baseline reflexion "$@"

@@ -23,9 +23,10 @@ command -v "$python" >/dev/null 2>&1 || python=python3
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 pip=(.venv/bin/python -m pip --quiet --disable-pip-version-check)
 "${pip[@]}" install --upgrade pip 2>&1 | grep -v 'is ignored' || true
-# torch first, pinned: the CPU wheel on local disk. An unpinned torch pulled in by a dependency
-# would download a multi-GB CUDA build.
-"${pip[@]}" install torch==2.13.0 2>&1 | grep -v 'is ignored' || true
+# torch first, pinned: an unpinned torch pulled in by a dependency would download a multi-GB CUDA
+# build. On the development machines the CPU wheel lies on local disk; elsewhere (Docker) set
+# TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu to get the CPU build.
+"${pip[@]}" install torch==2.13.0 ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"} 2>&1 | grep -v 'is ignored' || true
 "${pip[@]}" install -e ".[dev]" 2>&1 | grep -v 'is ignored' || true
 # The CAGE-2 Scenario 2 dict only: gym-csle-cyborg's declared dependencies are ~1.3 GB of unrelated
 # csle-* packages, none of which the constants module needs.

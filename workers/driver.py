@@ -163,6 +163,7 @@ class SessionDriver:
             broadcast_to=list(decision.broadcast_to), memory={},
             failures={i: results[i]["failures"] for i in active}, tokens=tokens, retries=retries,
             wall_s=round(time.perf_counter() - started, 2), applied=False,
+            work_s={i: round(results[i]["seconds"] + plays[i]["seconds"], 2) for i in active},
             attempts={i: results[i]["attempts"] for i in active},
         )
 

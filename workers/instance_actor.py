@@ -9,6 +9,7 @@ model never holds up another (each is its own process).
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Optional
@@ -40,17 +41,20 @@ class InstanceWorker:
         return os.getpid()
 
     def train_stage(self, stage: int, seed: int) -> dict[str, Any]:
+        started = time.perf_counter()
         training = self.learner.train_stage(stage, seed, after_attempt=self._chaos(stage))
         return {
             "attempts": [_attempt_summary(a) for a in training.attempts],
             "failures": training.failures,
             "usage": self._take_usage(),
             "head": self.head(),
+            "seconds": time.perf_counter() - started,
         }
 
     def play(self, seeds: list[int], label: str) -> dict[str, Any]:
+        started = time.perf_counter()
         returns = [self.learner.play_frozen(seed, label=f"{label}-{k}").total_return for k, seed in enumerate(seeds)]
-        return {"returns": returns, "usage": self._take_usage()}
+        return {"returns": returns, "usage": self._take_usage(), "seconds": time.perf_counter() - started}
 
     def head(self) -> dict[str, Any]:
         head = self.memory.head(self.learner.memory_key)

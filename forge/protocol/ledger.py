@@ -34,6 +34,7 @@ class StageRecord:
     tokens: dict[str, dict[str, dict[str, int]]]  # instance -> role -> {"prompt": p, "completion": c, "calls": k}
     retries: dict[str, int] = field(default_factory=dict)  # instance -> times its stage work was retried
     wall_s: float = 0.0
+    work_s: dict[str, float] = field(default_factory=dict)  # instance -> seconds inside its worker (train + checkpoint)
     applied: bool = False  # freezes and broadcast carried out (then `memory` holds the heads after them)
     attempts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # instance -> attempt summaries
 
