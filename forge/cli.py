@@ -29,7 +29,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    # argparse ends a `nargs="*"` positional at the first option; overrides given after options
+    # (`forge run cfg.yaml --baseline reflexion env.max_steps=50`) still belong to it.
+    if extra:
+        if hasattr(args, "config") and not any(item.startswith("-") for item in extra):
+            args.config = [*args.config, *extra]
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     from forge.memory.errors import MemoryStoreError
 
     try:

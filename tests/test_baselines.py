@@ -37,3 +37,9 @@ def test_baseline_command_prints_table(capsys):
 def test_baseline_command_reports_config_error(capsys):
     assert main(["baseline", "--episodes", "1", "env.colour=red"]) == 2
     assert "env.colour" in capsys.readouterr().err
+
+
+def test_overrides_may_come_before_and_after_options(capsys):
+    assert main(["baseline", "env.max_steps=5", "--policy", "sleep", "env.red_agent=sleep", "--episodes", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "red=sleep, 5 steps" in out
