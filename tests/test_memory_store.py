@@ -340,3 +340,18 @@ def test_sqlite_and_redis_behave_identically(tmp_path, clean_redis_url):
     assert results[0] == results[1]
     assert list(results[0]) == ["run/0", "run/1", "run/2"]
     assert [v["op"] for v in results[0]["run/1"][0]] == ["init", "apply", "delete", "broadcast", "restore", "update"]
+
+
+def test_a_learner_deletion_does_not_bar_relearning(tmp_path):
+    from forge.memory import Artifact, MemoryManager, open_store
+
+    manager = MemoryManager(open_store(str(tmp_path)))
+    rule = "When Enterprise1 shows any compromise, then Restore Enterprise1."
+    manager.apply_artifacts("s/i", [Artifact.rule("action_chooser", rule)])
+    item = manager.snapshot("s/i").items[0].id
+    manager.delete("s/i", [item], withdraw=False)
+    _, report = manager.apply_artifacts("s/i", [Artifact.rule("action_chooser", rule)])
+    assert item in manager.snapshot("s/i") and report.added
+    manager.delete("s/i", [item])  # a person's withdrawal sticks
+    _, report = manager.apply_artifacts("s/i", [Artifact.rule("action_chooser", rule)])
+    assert item not in manager.snapshot("s/i") and not report.added

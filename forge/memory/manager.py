@@ -124,9 +124,13 @@ class MemoryManager:
         version = self.edit(instance, change, "apply", provenance)
         return version, reports[-1]  # the report of the attempt that was committed
 
-    def delete(self, instance: str, item_ids: Iterable[str], provenance: Provenance = NO_PROVENANCE) -> MemoryVersion:
-        """Tombstone items: gone from the new head (and barred from being re-added), still in older
-        versions. `UnknownItemError` if the head lacks any of them (or the instance has no memory)."""
+    def delete(
+        self, instance: str, item_ids: Iterable[str], provenance: Provenance = NO_PROVENANCE, *, withdraw: bool = True
+    ) -> MemoryVersion:
+        """Tombstone items: gone from the new head, still in older versions. With `withdraw` (a person's
+        decision) they are also barred from being re-added; a learner's deletion passes `withdraw=False`,
+        because a later failure may rightly teach the same rule again. `UnknownItemError` if the head
+        lacks any of them (or the instance has no memory)."""
         ids = list(dict.fromkeys(item_ids))
         if not ids:
             raise ValueError(f"delete from {instance!r}: no item ids given")
@@ -135,7 +139,7 @@ class MemoryManager:
             missing = [item_id for item_id in ids if item_id not in snapshot]
             if missing:
                 raise UnknownItemError(instance, missing)
-            return snapshot.without(ids, withdraw=True)
+            return snapshot.without(ids, withdraw=withdraw)
 
         return self.edit(instance, change, "delete", provenance)
 

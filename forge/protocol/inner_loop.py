@@ -192,7 +192,8 @@ class InstanceLearner:
         try:
             if output.deletions:
                 try:
-                    self.memory.delete(self.memory_key, output.deletions, provenance)
+                    # An edit, not a withdrawal: a later failure may teach the same rule again.
+                    self.memory.delete(self.memory_key, output.deletions, provenance, withdraw=False)
                     outcome.deleted += len(set(output.deletions))
                 except UnknownItemError as exc:
                     outcome.problems.append(f"deletion skipped: {exc}")
