@@ -175,6 +175,7 @@ class SessionDriver:
         results: dict[str, Any] = {}
         with self._progress() as progress:
             task = progress.add_task(f"stage {stage}: training", total=len(active))
+            rows = {i: progress.add_task(f"  {i} training", total=1) for i in active}
             while pending:
                 ready, _ = ray.wait(list(pending.values()), num_returns=1)
                 instance = next(i for i, ref in pending.items() if ref == ready[0])
@@ -182,7 +183,12 @@ class SessionDriver:
                 try:
                     results[instance] = ray.get(ready[0])
                     progress.advance(task)
+                    failures = results[instance]["failures"]
+                    progress.update(rows[instance], completed=1,
+                                    description=f"  {instance} trained: {len(results[instance]['attempts'])} attempts, "
+                                                f"{failures} failures")
                 except ray.exceptions.RayActorError as exc:
+                    progress.update(rows[instance], description=f"  {instance} worker died; retrying")
                     retries[instance] += 1
                     if retries[instance] > self.cfg.ray.stage_retries:
                         raise RuntimeError(f"{instance}: stage {stage} failed {retries[instance]} times") from exc
@@ -261,6 +267,7 @@ class SessionDriver:
         results = {}
         with self._progress() as progress:
             task = progress.add_task(label, total=len(refs))
+            rows = {i: progress.add_task(f"  {i}", total=1) for i in refs}
             remaining = dict(refs)
             while remaining:
                 ready, _ = ray.wait(list(remaining.values()), num_returns=1)
@@ -268,6 +275,9 @@ class SessionDriver:
                 del remaining[instance]
                 results[instance] = ray.get(ready[0])
                 progress.advance(task)
+                returns = results[instance]["returns"]
+                progress.update(rows[instance], completed=1,
+                                description=f"  {instance} return {sum(returns) / len(returns):+.1f}")
         return results
 
     def _progress(self) -> Progress:
