@@ -187,6 +187,9 @@ class RulebookConfig:
     node_weight: float = 0.7
     relevance_floor: float = 0.3
     max_rules_per_injection: int = 5
+    store: str = "runs/rulebook.db"  # the rulebook: a .db file (SQLite) or a redis:// URL
+    condition_gate: bool = True  # a grammar rule is injected only when the context meets its When-clause
+    context_window: int = 4  # decision contexts in the accumulated context (queries and trigger nodes)
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 Like every surrogate role it knows only the prompt's text. Its habits, by design:
 - a rule already in the When/shows/then grammar is kept as written (canonical spelling), CONTENT;
-- a worked example becomes the grammar rule it demonstrates: the host in its situation, the clearest
-  signal that host shows (a compromise, else an exploit, else a scan), and its `Answer:` action;
+- a worked example becomes the grammar rule it demonstrates, no broader: the host in its situation,
+  the clearest signal that host shows (its compromise level, else its activity), and its `Answer:`;
 - a free-text instruction is kept with its reasons cut off ("because ...", "so that ..."): FORMAT when
   it is about how replies are written, CONTENT otherwise, grouped by the first host it names;
 - anything that is not an instruction (no imperative, no action) is dropped as noise, and so is an
@@ -64,8 +64,10 @@ def _from_example(body: str) -> Optional[ConditionalRule]:
     except ActionParseError:
         return None
     seen = alerts[0]
+    # As specific as the demonstration: the compromise it shows, else its activity (an example of
+    # what to do at "Compromised User" says nothing about "Compromised Privileged").
     if seen.compromised in ("User", "Privileged", "Unknown"):
-        condition = Condition("compromised", None)
+        condition = Condition("compromised", seen.compromised)
     elif seen.activity in ("Exploit", "Scan"):
         condition = Condition("activity", seen.activity)
     else:

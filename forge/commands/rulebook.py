@@ -1,0 +1,472 @@
+"""`forge rulebook export|add|list|show|history|withdraw|restore|query|calibrate`: the decision-context rulebook.
+
+The rulebook lives in one store (default `runs/rulebook.db`, or `--rulebook SPEC`: a .db file or a
+redis:// URL). Every change is a new version with provenance; `withdraw` is a tombstone, `restore`
+brings an earlier version back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+import time
+from datetime import datetime
+from functools import partial
+from typing import Any, Callable
+
+from rich.table import Table
+from rich.text import Text
+
+from forge.commands.common import console
+
+PROG = "forge rulebook"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--rulebook", metavar="SPEC", help="rulebook .db file or redis:// URL (default: rulebook.store, runs/rulebook.db)")
+    common.add_argument("--namespace", default="forge", help="key namespace in the rulebook store (default: forge)")
+    common.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="configuration override, e.g. --set rulebook.relevance_floor=0.5 (repeatable)")
+
+    parser = subparsers.add_parser("rulebook", help="compile, inspect, query and correct the decision-context rulebook")
+    actions = parser.add_subparsers(dest="rulebook_command", required=True)
+
+    export = actions.add_parser("export", parents=[common], help="compile a run's champion memory into the rulebook")
+    export.add_argument("run_dir", metavar="RUN_DIR")
+    export.add_argument("--instance", help="the instance whose memory to export (default: the ledger's champion)")
+    export.set_defaults(func=partial(_guarded, action=_export))
+
+    add = actions.add_parser("add", parents=[common], help="teach a rule: an explicit human correction")
+    add.add_argument("text", help="the correction, e.g. \"When Op_Server0 shows any compromise, then Restore Op_Server0\"")
+    add.add_argument("--actor", required=True, help="who teaches it: NAME (stored as user:NAME) or user:NAME")
+    add.add_argument("--role", required=True, help="the agent role it is for: planner, analyst or action_chooser")
+    add.add_argument("--context", help="the decision context it applies to (default: the situation the compiler states)")
+    add.set_defaults(func=partial(_guarded, action=_add))
+
+    listing = actions.add_parser("list", parents=[common], help="rules with status, support and actors")
+    listing.add_argument("--all", action="store_true", help="include superseded and withdrawn rules")
+    listing.add_argument("--role", help="only rules for this role")
+    listing.add_argument("--actor", help="only rules this actor teaches")
+    listing.set_defaults(func=partial(_guarded, action=_list))
+
+    show = actions.add_parser("show", parents=[common], help="one rule: its head version and its edges")
+    show.add_argument("rule", metavar="RULE", help="rule id (or a unique prefix, or <id>@v<n>)")
+    show.set_defaults(func=partial(_guarded, action=_show))
+
+    history = actions.add_parser("history", parents=[common], help="every version of a rule, or the book's commits")
+    history.add_argument("rule", metavar="RULE", nargs="?", help="a rule (default: the whole book)")
+    history.set_defaults(func=partial(_guarded, action=_history))
+
+    withdraw = actions.add_parser("withdraw", parents=[common], help="withdraw a rule (tombstone): never injected again")
+    withdraw.add_argument("rule", metavar="RULE")
+    withdraw.add_argument("--actor", help="who withdraws it (default: user:<login>)")
+    withdraw.add_argument("--note", default="", help="why")
+    withdraw.set_defaults(func=partial(_guarded, action=_withdraw))
+
+    restore = actions.add_parser("restore", parents=[common],
+                                 help="bring a rule back with an earlier version's content, or the whole book to a book version")
+    restore.add_argument("rule", metavar="RULE", nargs="?", help="the rule (omit with --book)")
+    restore.add_argument("--version", type=int, help="the rule version to restore (default: its newest active one)")
+    restore.add_argument("--book", type=int, metavar="N", help="restore every rule to how it was at book version N")
+    restore.add_argument("--actor", help="who restores it (default: user:<login>)")
+    restore.set_defaults(func=partial(_guarded, action=_restore))
+
+    query = actions.add_parser("query", parents=[common], help="which rules a decision context retrieves, with scores")
+    query.add_argument("context", help="the decision context (an observation, a host table, a situation)")
+    query.add_argument("--role", help="the calling role (default: any role)")
+    query.add_argument("--actor", help="the querying actor, for conflict resolution")
+    query.add_argument("--top", type=int, default=10, help="candidates to show (default 10)")
+    query.set_defaults(func=partial(_guarded, action=_query))
+
+    calibrate = actions.add_parser("calibrate", parents=[common],
+                                   help="measure the relevance floor against grammar-labelled contexts of real episodes")
+    calibrate.add_argument("run_dir", metavar="RUN_DIR")
+    calibrate.add_argument("--instance", help="the instance whose memory to use (default: the ledger's champion)")
+    calibrate.add_argument("--episodes", type=int, default=5)
+    calibrate.add_argument("--target-recall", type=float, default=0.95)
+    calibrate.set_defaults(func=partial(_guarded, action=_calibrate))
+
+
+# -- plumbing -----------------------------------------------------------------------------------------
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 2
+
+
+def _guarded(args: argparse.Namespace, action: Callable[[argparse.Namespace], int]) -> int:
+    """Every expected failure becomes one line on stderr and exit code 2."""
+    from forge.config import ConfigError
+    from forge.llm.types import ProviderError
+    from forge.memory.errors import MemoryStoreError
+    from forge.rulebook.embed import EmbeddingError
+    from forge.rulebook.model import RulebookError
+
+    import sqlite3
+
+    import redis
+
+    try:
+        return action(args)
+    except (RulebookError, ConfigError, MemoryStoreError, EmbeddingError, ProviderError) as exc:
+        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except (redis.RedisError, sqlite3.Error) as exc:
+        return _fail(f"rulebook store error ({type(exc).__name__}): {str(exc).splitlines()[0] if str(exc) else ''}")
+    except OSError as exc:
+        return _fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
+
+
+def _config(args: argparse.Namespace, base=None):
+    from forge.config import load_config
+
+    if base is not None:
+        return base
+    return load_config(overrides=list(args.overrides))
+
+
+def _open_book(args: argparse.Namespace, cfg, *, create: bool = True):
+    from forge.rulebook.book import Rulebook
+    from forge.rulebook.embed import embedder_from_config
+    from forge.rulebook.store import open_rulebook
+
+    spec = args.rulebook or cfg.rulebook.store
+    store = open_rulebook(spec, args.namespace, create=create)
+    return Rulebook(store, embedder_factory=lambda: embedder_from_config(cfg),
+                    near_duplicate_threshold=cfg.memory.near_duplicate_threshold)
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def _user_actor(name: str | None) -> str:
+    from forge.rulebook.model import check_actor
+
+    name = name or _login()
+    return check_actor(name if name.startswith("user:") else f"user:{name}")
+
+
+def _say(text) -> None:
+    """One line of output, never wrapped (tests and scripts read these lines)."""
+    console.print(text, soft_wrap=True)
+
+
+def _short(text: str, limit: int = 110) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _progress():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
+# -- export -------------------------------------------------------------------------------------------
+
+
+def _export(args: argparse.Namespace) -> int:
+    from forge.memory.model import Provenance
+    from forge.rulebook.compile import RuleCompiler
+    from forge.rulebook.runs import open_run_memory
+    from forge.rulebook.sync import MemorySync
+    from forge.rulebook.trigger import FailureLibrary
+    from forge.wiring import build_clients, model_label
+
+    found = open_run_memory(args.run_dir, args.instance, args.overrides)
+    cfg = found.cfg
+    snapshot = found.snapshot()
+    book = _open_book(args, cfg)
+    clients, _ = build_clients(cfg)
+    sync = MemorySync(book, lambda: RuleCompiler(clients["compiler"]), FailureLibrary(found.run.path),
+                      window=cfg.rulebook.context_window)
+    _say(f"[bold]Rulebook export[/bold] of {found.key} ({found.chosen_by}): {len(snapshot)} memory items, "
+                  f"digest {snapshot.digest[:12]}; compiler model {model_label(cfg)}\nrulebook {book.store.spec}")
+    with _progress() as progress:
+        tasks: dict[str, Any] = {}
+
+        def report(what: str, done: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = progress.add_task(what, total=total)
+            progress.update(tasks[what], completed=done)
+
+        result = sync.sync(snapshot, provenance=Provenance(session=found.session, instance=found.instance,
+                                                           actor=f"user:{_login()}", model=cfg.models.for_role("compiler").model),
+                           progress=report)
+    table = Table(title=f"{found.key}: {result.kept} rules kept, {result.dropped} dropped, "
+                        f"{result.already} already compiled", show_lines=False)
+    for column in ("item", "kind/role", "verdict", "by", "type", "group", "directive / reason", "trigger", "rule"):
+        table.add_column(column)
+    outcome_by_rule = {o.rule_id: o.result for o in (result.teach.outcomes if result.teach else ())}
+    for entry in result.items:
+        c = entry.compiled
+        table.add_row(entry.item.id[:10], f"{entry.item.kind}/{entry.item.role}", c.verdict, c.compiled_by,
+                      c.type if c.kept else "", c.group, Text(_short(c.directive if c.kept else c.reason, 90)),
+                      entry.trigger, f"{entry.rule_id[:10]} {outcome_by_rule.get(entry.rule_id, '')}" if entry.rule_id else "")
+    console.print(table)
+    for problem in result.compile.problems:
+        _say(Text(f"  compiler: {problem}"))
+    summary = {
+        "run_dir": str(found.run.path), "memory": found.key, "chosen_by": found.chosen_by,
+        "memory_digest": snapshot.digest, "rulebook": book.store.spec,
+        "book_version": result.teach.book_version.number if result.teach and result.teach.book_version else book.book_version(),
+        "already_compiled": result.already, "model": model_label(cfg),
+        "items": [{"item": e.item.id, "kind": e.item.kind, "role": e.item.role, "verdict": e.compiled.verdict,
+                   "compiled_by": e.compiled.compiled_by, "type": e.compiled.type, "roles": list(e.compiled.roles),
+                   "group": e.compiled.group, "directive": e.compiled.directive, "reason": e.compiled.reason,
+                   "trigger": e.trigger, "rule_id": e.rule_id} for e in result.items],
+        "problems": result.compile.problems,
+    }
+    path = found.run.write_json("reports/rulebook_export.json", summary)
+    _say(f"book version {summary['book_version']}; report {path}")
+    return 0
+
+
+# -- add ----------------------------------------------------------------------------------------------
+
+
+def _add(args: argparse.Namespace) -> int:
+    from forge.config import ROLES
+    from forge.memory.model import Provenance
+    from forge.rulebook.book import Lesson
+    from forge.rulebook.compile import RuleCompiler, SourceItem, compile_grammar
+    from forge.rulebook.model import Evidence
+    from forge.rulebook.trigger import stated_node
+    from forge.wiring import build_clients
+
+    if args.role not in ROLES:
+        return _fail(f"--role {args.role!r} is not an agent role ({', '.join(ROLES)})")
+    actor = _user_actor(args.actor)
+    if not args.text.strip():
+        return _fail("the correction text is empty")
+    cfg = _config(args)
+    book = _open_book(args, cfg)
+    source = SourceItem("correction", args.role, args.text.strip(), actor)
+    # A correction in the grammar compiles without a model; anything else goes to the compiler model.
+    client = None if compile_grammar(source) is not None else build_clients(cfg)[0]["compiler"]
+    compiled_report = RuleCompiler(client).compile([source])
+    compiled = compiled_report.rules[0]
+    if not compiled.kept:
+        return _fail(f"the compiler dropped {args.text.strip()!r:.80}: {compiled.reason or 'noise'}")
+    node = None
+    if compiled.type == "CONTENT":
+        node = stated_node(args.context or compiled.trigger or compiled.directive)
+    evidence = Evidence("correction", actor, f"cli:{time.time_ns()}", 1, _short(args.text, 200))
+    report = book.teach([Lesson(compiled, node, evidence)],
+                        Provenance(actor=actor, model=cfg.models.for_role("compiler").model if compiled.compiled_by == "model" else None),
+                        note="explicit correction")
+    outcome = report.outcomes[0]
+    if outcome.result == "refused":
+        return _fail(f"rule {outcome.rule_id} was not added: {outcome.detail}")
+    head = book.store.head(outcome.rule_id)
+    _say(Text(f"{outcome.result} {head.ref}: [{compiled.type} {','.join(compiled.roles)} group {compiled.group}] "
+              f"{compiled.directive} (compiled by {compiled.compiled_by}; book version {head.book_version})"))
+    for change in report.changes:
+        if change.record.rule_id != outcome.rule_id:
+            _say(Text(f"  {change.op} {change.record.rule_id}: {_short(change.record.directive, 90)} "
+                      f"(status {change.record.status})"))
+    for problem in compiled_report.problems:
+        _say(Text(f"  compiler: {problem}"))
+    return 0
+
+
+# -- reading ------------------------------------------------------------------------------------------
+
+
+def _list(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    book = _open_book(args, cfg, create=False)
+    heads = book.heads()
+    rows = [v for v in heads.values()
+            if (args.all or v.record.status == "active")
+            and (args.role is None or args.role in v.record.roles)
+            and (args.actor is None or args.actor in v.record.actors)]
+    if not rows:
+        _say(f"no rules ({len(heads)} in {book.store.spec}, book version {book.book_version()})")
+        return 0
+    table = Table(title=f"rulebook {book.store.spec}: {len(rows)} of {len(heads)} rules, book version {book.book_version()}")
+    for column in ("rule", "status", "type", "roles", "group", "support", "actors", "directive", "flags"):
+        table.add_column(column, justify="right" if column == "support" else "left")
+    for v in sorted(rows, key=lambda v: (v.record.group, v.rule_id)):
+        r = v.record
+        flags = ", ".join(f for f in (f"supersedes {len(r.supersedes)}" if r.supersedes else "",
+                                      f"conflicts {len(r.conflicts_with)}" if r.conflicts_with else "") if f)
+        table.add_row(v.ref, r.status, r.type, ",".join(r.roles), r.group, str(r.support), Text(", ".join(r.actors)),
+                      Text(_short(r.directive, 80)), flags)
+    console.print(table)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    book = _open_book(args, cfg, create=False)
+    rule_id = book.find(args.rule)
+    head = book.store.head(rule_id)
+    r = head.record
+    _say(Text(f"{head.ref}  status {r.status}  {r.type} for {', '.join(r.roles)}  group {r.group}  "
+              f"support {r.support}  compiled by {r.compiled_by}"))
+    _say(Text(f"directive: {r.directive}"))
+    nodes = book.store.nodes([*(e for e in r.evidence), *([r.trigger] if r.trigger else [])])
+    table = Table(title="edges")
+    table.add_column("edge")
+    table.add_column("target")
+    table.add_column("detail")
+    for _, edge, target in r.edges():
+        node = nodes.get(target)
+        detail = ""
+        if edge == "FORGED_FROM" and node is not None:
+            detail = _short(node.text, 140) + (f" (after {len(node.context)} earlier contexts)" if node.context else "")
+        elif edge == "SUPPORTED_BY" and node is not None:
+            detail = f"{node.kind} by {node.actor}: {node.source} (weight {node.weight})"
+        elif edge in ("SUPERSEDES", "CONFLICTS_WITH"):
+            other = book.store.head(target)
+            detail = f"{other.record.status}: {_short(other.record.directive, 100)}" if other else ""
+        table.add_row(edge, target, Text(detail))
+    console.print(table)
+    return 0
+
+
+def _history(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    book = _open_book(args, cfg, create=False)
+    if args.rule is None:
+        versions = book.store.book_history()
+        table = Table(title=f"book history of {book.store.spec}")
+        for column in ("book version", "op", "changes", "provenance", "note", "at"):
+            table.add_column(column)
+        for b in versions:
+            changes = ", ".join(f"{rid[:10]}@v{n} {op}" for rid, n, op in b.changes[:6]) + (
+                f", … ({len(b.changes)})" if len(b.changes) > 6 else "")
+            table.add_row(str(b.number), b.op, Text(changes), Text(b.provenance.summary()), Text(_short(b.note, 60)),
+                          datetime.fromtimestamp(b.created_at).strftime("%Y-%m-%d %H:%M:%S"))
+        console.print(table)
+        return 0
+    rule_id = book.find(args.rule)
+    table = Table(title=f"history of rule {rule_id}")
+    for column in ("version", "op", "status", "book version", "support", "actors", "edges", "provenance", "at"):
+        table.add_column(column)
+    for v in book.history(rule_id):
+        r = v.record
+        edges = f"sup {len(r.supersedes)} conf {len(r.conflicts_with)} ev {len(r.evidence)}"
+        table.add_row(str(v.number), v.op, r.status, str(v.book_version), str(r.support), Text(", ".join(r.actors)), edges,
+                      Text(v.provenance.summary()), datetime.fromtimestamp(v.created_at).strftime("%Y-%m-%d %H:%M:%S"))
+    console.print(table)
+    return 0
+
+
+def _withdraw(args: argparse.Namespace) -> int:
+    from forge.memory.model import Provenance
+
+    cfg = _config(args)
+    book = _open_book(args, cfg, create=False)
+    rule_id = book.find(args.rule)
+    actor = _user_actor(args.actor)
+    version = book.withdraw(rule_id, Provenance(actor=actor), note=args.note)
+    head = book.store.head(rule_id)
+    _say(Text(f"withdrew {head.ref} (book version {version.number}); it is never injected again unless restored"))
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from forge.memory.model import Provenance
+
+    if (args.rule is None) == (args.book is None):
+        return _fail("name a RULE to restore, or give --book N to restore the whole book (not both)")
+    cfg = _config(args)
+    book = _open_book(args, cfg, create=False)
+    if args.book is not None:
+        version = book.restore_book(args.book, Provenance(actor=_user_actor(args.actor)))
+        if version is None:
+            _say(f"the rulebook already is as it was at book version {args.book}")
+        else:
+            _say(f"book version {version.number} restores book version {args.book} ({len(version.changes)} rules changed)")
+        return 0
+    rule_id = book.find(args.rule)
+    version = book.restore(rule_id, args.version, Provenance(actor=_user_actor(args.actor)))
+    head = book.store.head(rule_id)
+    _say(Text(f"restored {head.ref} ({version.note}; book version {version.number})"))
+    return 0
+
+
+# -- query --------------------------------------------------------------------------------------------
+
+
+def _query(args: argparse.Namespace) -> int:
+    from forge.config import ROLES
+    from forge.rulebook.retrieve import RetrievalSettings
+
+    if args.role is not None and args.role not in ROLES:
+        return _fail(f"--role {args.role!r} is not an agent role ({', '.join(ROLES)})")
+    cfg = _config(args)
+    book = _open_book(args, cfg, create=False)
+    settings = RetrievalSettings.from_config(cfg.rulebook)
+    index = book.index(None)
+    formats = [v for v in index.format_rules if args.role is None or args.role in v.record.roles]
+    book.embedder.prepare()
+    started = time.perf_counter()
+    query = book.embedder.encode_one(args.context)
+    found = index.search(args.context, query, query, args.role, settings, args.actor, explain=max(args.top, 0))
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    table = Table(title=f"query against {len(index.content)} CONTENT rules (floor {settings.relevance_floor}, "
+                        f"k {settings.rrf_k}, node weight {settings.node_weight}, gate {'on' if settings.condition_gate else 'off'}); "
+                        f"{elapsed_ms:.1f} ms, query embedding included")
+    for column in ("rule", "bm25", "r_bm25", "cos node", "cos acc", "cosine", "r_emb", "fused", "floor", "gate", "directive"):
+        table.add_column(column, justify="left" if column in ("rule", "directive") else "right")
+    for c in found.candidates:
+        table.add_row(c.ref, f"{c.bm25:.3f}", str(c.r_bm25 or "-"), f"{c.node_cos:.3f}", f"{c.acc_cos:.3f}",
+                      f"{c.cosine:.3f}", str(c.r_emb), f"{c.fused:.5f}", "pass" if c.above_floor else "below",
+                      {None: "-", True: "holds", False: "fails"}[c.gate], Text(_short(c.directive, 70)))
+    console.print(table)
+    for decision in found.decisions:
+        members = ", ".join(m[:10] for m in decision.members)
+        outcome = f"winner {decision.winner[:10]}" if decision.winner else "abstain (none injected)"
+        _say(Text(f"conflict among {members}: {decision.tier}: {outcome} ({decision.detail})"))
+    if formats:
+        _say(Text("FORMAT rules (routed separately, always delivered at stage 1): "
+                  + "; ".join(f"{v.ref} {_short(v.record.directive, 60)}" for v in formats)))
+    if found.selected:
+        injected = [index.versions[rid] for rid in found.selected]
+        _say(Text("injected: " + "; ".join(f"{v.ref} {_short(v.record.directive, 80)}" for v in injected)))
+    else:
+        _say("injected: nothing (no rule applies)")
+    return 0
+
+
+# -- calibrate ----------------------------------------------------------------------------------------
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from forge.rulebook.calibrate import calibrate_run
+    from forge.rulebook.runs import open_run_memory
+    from forge.wiring import build_clients
+
+    if args.episodes < 1:
+        return _fail(f"--episodes must be >= 1, got {args.episodes}")
+    if not 0.0 < args.target_recall <= 1.0:
+        return _fail(f"--target-recall must be in (0, 1], got {args.target_recall}")
+    found = open_run_memory(args.run_dir, args.instance, args.overrides)
+    book = _open_book(args, found.cfg)
+    clients, _ = build_clients(found.cfg)
+    with _progress() as progress:
+        task = progress.add_task("episodes", total=args.episodes)
+        result = calibrate_run(found, book, clients, episodes=args.episodes, target_recall=args.target_recall,
+                               on_episode=lambda: progress.advance(task))
+    table = Table(title=f"relevance floor calibration on {found.key}: {result.positives} applying and "
+                        f"{result.negatives} non-applying (context, rule) pairs from {args.episodes} episodes")
+    for column in ("floor", "recall", "false positive rate"):
+        table.add_column(column, justify="right")
+    for floor, recall, fpr in result.curve:
+        table.add_row(f"{floor:.2f}", f"{recall:.3f}", f"{fpr:.3f}")
+    console.print(table)
+    _say(Text(result.summary()))
+    path = found.run.write_json("reports/rulebook_calibration.json", result.to_dict())
+    _say(f"written to {path}")
+    return 0
+

@@ -1,0 +1,22 @@
+"""The decision-context rulebook (DESIGN.md point 2).
+
+Learned artifacts (FORGE reflections, worked examples, human corrections) are compiled into bare RULE
+directives (compile.py) and kept in a versioned typed graph (model.py, store.py with SQLite and Redis
+backends, book.py), maintained by pure functions (maintain.py), retrieved by hybrid BM25 + cosine search
+fused with Reciprocal Rank Fusion (bm25.py, fusion.py, retrieve.py, embed.py), settled at injection time
+(resolve.py), and injected progressively (injection.py).
+
+What the rest of FORGE calls:
+    rulebook_injection_factory(cfg, rulebook_spec, *, run_dir, actor, clients)
+        -> Callable[[MemorySnapshot], MemoryInjection]      (`memory.injection: rulebook`)
+    open_rulebook(spec) / Rulebook(store)                    (the store and its operations)
+    MemorySync(book, compiler, FailureLibrary(run_dir)).sync(snapshot)   (compile a memory once)
+
+Modules are imported where used: importing this package does not load the embedding model.
+"""
+
+from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
+from forge.rulebook.model import RulebookError
+from forge.rulebook.store import DEFAULT_RULEBOOK, open_rulebook
+
+__all__ = ["DEFAULT_RULEBOOK", "RulebookError", "RulebookInjection", "open_rulebook", "rulebook_injection_factory"]

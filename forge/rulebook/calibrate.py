@@ -1,0 +1,154 @@
+"""Calibrating the relevance floor on real decision contexts, labelled by the rules' own conditions.
+
+Method (`forge rulebook calibrate RUN_DIR`):
+1. play frozen episodes of the memory under rulebook injection and record every (role, context,
+   accumulated context) an agent asked the rulebook about;
+2. for every such context and every rule of that role that is written in the grammar, the label is
+   whether the context shows a host row meeting the rule's When-clause (ground truth from the rule
+   itself), and the score is the mixed cosine retrieval would compute;
+3. the recommended floor is the highest floor that keeps recall (share of applying pairs scored at or
+   above it) at the target; its false-positive rate says how much retrieval alone would still inject
+   where nothing applies.
+`choose_floor` is the pure part. Free-text rules carry no label, so they are calibrated through the
+grammar rules that share their retrieval path.
+
+What it found on CAGE-2 (surrogate, B_line, all-MiniLM-L6-v2): every decision context of the game looks
+alike to a sentence embedding. Pairs where the rule applies score p5/p50/p95 = 0.68/0.69/0.71, pairs
+where it does not 0.38/0.66/0.74 (a one-rule memory, 5 episodes); a 20-rule memory gives 0.52/0.68/0.71
+against 0.40/0.62/0.70. The highest floor with recall >= 0.95 is 0.50-0.65 and still lets 60-90 % of the
+non-applying pairs through. So the floor silences what is unlike any trigger (a quiet network scores
+0.37-0.43, unrelated text < 0.1) and the condition gate does the rest; the default 0.3 loses no applying
+pair. Stated triggers (a human correction's situation, a few words) separate better: 0.5 against a
+context that shows the situation, 0.2-0.3 against other game contexts, so 0.45 is the floor to use when
+free-text corrections matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from forge.rulebook.embed import mean_direction
+from forge.rulebook.retrieve import RuleIndex
+from forge.rulebook.situation import condition_holds, condition_of, host_rows
+
+GRID = tuple(round(x, 2) for x in np.arange(0.0, 1.0001, 0.05))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    floor: float
+    target_recall: float
+    recall: float
+    false_positive_rate: float
+    positives: int
+    negatives: int
+    curve: tuple[tuple[float, float, float], ...]  # (floor, recall, false positive rate)
+    positive_quantiles: tuple[float, ...]  # 5th, 50th, 95th percentile of applying pairs' cosine
+    negative_quantiles: tuple[float, ...]
+
+    def summary(self) -> str:
+        return (f"recommended relevance floor {self.floor:.2f}: recall {self.recall:.3f} (target {self.target_recall}), "
+                f"false positive rate {self.false_positive_rate:.3f} without the condition gate; cosine of applying "
+                f"pairs p5/p50/p95 {'/'.join(f'{q:.3f}' for q in self.positive_quantiles)}, of non-applying "
+                f"{'/'.join(f'{q:.3f}' for q in self.negative_quantiles)}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _quantiles(values: np.ndarray) -> tuple[float, ...]:
+    return tuple(float(q) for q in np.percentile(values, [5, 50, 95])) if values.size else ()
+
+
+def choose_floor(positive: Sequence[float], negative: Sequence[float], target_recall: float = 0.95,
+                 grid: Sequence[float] = GRID) -> Calibration:
+    """The highest floor on `grid` whose recall on `positive` scores is at least `target_recall`."""
+    pos = np.asarray(positive, dtype=np.float64)
+    neg = np.asarray(negative, dtype=np.float64)
+    if pos.size == 0:
+        raise ValueError("no applying (context, rule) pairs to calibrate on: play more episodes or use a memory with grammar rules")
+    curve = []
+    for floor in grid:
+        recall = float((pos >= floor).mean())
+        fpr = float((neg >= floor).mean()) if neg.size else 0.0
+        curve.append((float(floor), recall, fpr))
+    admissible = [point for point in curve if point[1] >= target_recall]
+    floor, recall, fpr = max(admissible, key=lambda p: p[0]) if admissible else curve[0]
+    return Calibration(floor, target_recall, recall, fpr, int(pos.size), int(neg.size), tuple(curve),
+                       _quantiles(pos), _quantiles(neg))
+
+
+@dataclass(frozen=True)
+class AskedContext:
+    role: str
+    context: str
+    recent: tuple[str, ...]  # the accumulated context before it
+
+
+def labelled_scores(index: RuleIndex, asked: Sequence[AskedContext], embedder, node_weight: float) -> tuple[list[float], list[float]]:
+    """Mixed cosine of every (context, grammar rule of its role), split by whether the rule applies."""
+    positive: list[float] = []
+    negative: list[float] = []
+    conditions = [condition_of(v.record.directive) for v in index.content]
+    for entry in asked:
+        members = [i for i, v in enumerate(index.content) if entry.role in v.record.roles and conditions[i] is not None]
+        if not members:
+            continue
+        vectors = embedder.encode_cached([*entry.recent, entry.context])
+        query, accumulated = vectors[-1], mean_direction(vectors)
+        rows = host_rows(entry.context)
+        for i in members:
+            score = node_weight * float(index.node_matrix[i] @ query) + (1 - node_weight) * float(index.acc_matrix[i] @ accumulated)
+            (positive if condition_holds(conditions[i], rows) else negative).append(score)
+    return positive, negative
+
+
+class RecordingInjection:
+    """Delegates to an injection and remembers every context it was asked about."""
+
+    def __init__(self, inner, window: int) -> None:
+        self.inner = inner
+        self.mode = inner.mode
+        self.window = window
+        self.asked: list[AskedContext] = []
+        self._recent: list[str] = []
+
+    def start_episode(self, initial_context: str) -> None:
+        self._recent = []
+        self.inner.start_episode(initial_context)
+
+    def for_call(self, role: str, context: str):
+        self.asked.append(AskedContext(role, context, tuple(self._recent[-self.window:] if self.window else ())))
+        if role == "planner":
+            self._recent.append(context)
+        return self.inner.for_call(role, context)
+
+
+def calibrate_run(found, book, clients, *, episodes: int, target_recall: float,
+                  on_episode: Optional[Callable[[], None]] = None) -> Calibration:
+    """Steps 1-3 of the module docstring for the memory `found` (a `forge.rulebook.runs.RunMemory`)."""
+    from forge.protocol.inner_loop import InstanceLearner
+    from forge.rulebook.compile import RuleCompiler
+    from forge.rulebook.injection import RulebookInjection, scope_of
+    from forge.rulebook.retrieve import RetrievalSettings
+    from forge.rulebook.sync import MemorySync
+    from forge.rulebook.trigger import FailureLibrary
+    from forge.seeding import derive_seed
+
+    cfg = found.cfg
+    snapshot = found.snapshot()
+    window = cfg.rulebook.context_window
+    MemorySync(book, lambda: RuleCompiler(clients["compiler"]), FailureLibrary(found.run.path), window=window).sync(snapshot)
+    settings = RetrievalSettings.from_config(cfg.rulebook)
+    injection = RecordingInjection(RulebookInjection(book, settings, scope=scope_of(snapshot), actor=found.actor,
+                                                     window=window), window)
+    learner = InstanceLearner(instance=found.instance, session=found.session, cfg=cfg, clients=clients, memory=found.memory)
+    for i in range(episodes):
+        learner.play_frozen(derive_seed(cfg.protocol.seed, "calibrate", i), label=f"calibrate-{i}", injection=injection)
+        if on_episode:
+            on_episode()
+    positive, negative = labelled_scores(book.index(scope_of(snapshot)), injection.asked, book.embedder, settings.node_weight)
+    return choose_floor(positive, negative, target_recall)

@@ -1,0 +1,192 @@
+"""Progressive injection of rulebook rules (`memory.injection: rulebook`).
+
+Stage 1, at `start_episode(initial_context)`: every FORMAT rule of a role, plus the CONTENT rules the
+initial context triggers, go to that role through the user channel: a prepended user/assistant pair
+(the user message lists them under `## Learned rules`, one `- ` line each, so any model, the surrogate
+included, reads them as learned rules; the assistant acknowledges).
+
+Stage 2+, at each `for_call(role, context)`: re-retrieval against the call's context and the episode's
+accumulated context (the last `rulebook.context_window` Planner observations: the same window the
+trigger nodes were embedded with); the role's triggered rules that stage 1 did not already deliver go
+into that call's system prompt, as items whose ids name the rule version (`<rule id>@v<n>`). Nothing
+triggered, nothing injected.
+
+The index is checked against the book head at every call, so a rule withdrawn mid-episode is never
+injected again.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+from typing import Callable, Mapping, Optional
+
+from agents.injection import InjectedItem, InjectedMemory, MemoryInjection
+from agents.prompting import RULES_HEADER
+from forge.config import ROLES, ForgeConfig
+from forge.llm.types import Message
+from forge.memory.model import MemorySnapshot
+from forge.rulebook.book import Rulebook
+from forge.rulebook.embed import Embedder, mean_direction
+from forge.rulebook.model import RuleVersion
+from forge.rulebook.resolve import Scope
+from forge.rulebook.retrieve import RetrievalSettings, RuleIndex
+
+ACKNOWLEDGEMENT = "Understood. I will follow these rules whenever they apply."
+ACCUMULATING_ROLES = ("planner",)  # the Planner's observation is the step's decision context
+
+
+def stage_one_pair(versions: list[RuleVersion]) -> tuple[Message, ...]:
+    if not versions:
+        return ()
+    body = "\n".join(f"- {v.record.directive.strip()}" for v in versions)
+    return (Message("user", f"{RULES_HEADER}\n{body}"), Message("assistant", ACKNOWLEDGEMENT))
+
+
+class RulebookInjection:
+    mode = "rulebook"
+
+    def __init__(
+        self,
+        book: Rulebook,
+        settings: RetrievalSettings,
+        *,
+        scope: Optional[Scope] = None,
+        actor: Optional[str] = None,
+        window: int = 4,
+        embedder: Optional[Embedder] = None,
+    ) -> None:
+        self.book = book
+        self.settings = settings
+        self.scope = scope
+        self.actor = actor
+        self.window = max(window, 0)
+        self.embedder = embedder or book.embedder
+        # Texts, not vectors: a Planner observation is embedded only if some later call has rules to
+        # search (most calls of most roles have none), and then from the embedder's cache.
+        self._recent: deque[str] = deque(maxlen=self.window or None)
+        self._prefix: dict[str, tuple[Message, ...]] = {}
+        self._stage_one: dict[str, set[str]] = {}
+        self._index: Optional[RuleIndex] = None
+
+    def _current_index(self) -> RuleIndex:
+        if self._index is None or self._index.book_version != self.book.book_version():
+            self._index = self.book.index(self.scope)
+            self._drop_withdrawn_from_stage_one()
+        return self._index
+
+    def _drop_withdrawn_from_stage_one(self) -> None:
+        index = self._index
+        for role, ids in list(self._stage_one.items()):
+            alive = [rid for rid in ids if rid in index.versions]
+            if len(alive) != len(ids):
+                self._stage_one[role] = set(alive)
+                self._prefix[role] = stage_one_pair([index.versions[rid] for rid in alive])
+
+    def start_episode(self, initial_context: str) -> None:
+        self._recent.clear()
+        self._prefix, self._stage_one = {}, {}
+        index = self._current_index()
+        query = None
+        for role in ROLES:
+            chosen = list(index.format_for(role))
+            if index.could_apply(initial_context, role, self.settings):
+                query = self.embedder.encode_one(initial_context) if query is None else query
+                found = index.search(initial_context, query, query, role, self.settings, self.actor)
+                chosen += [index.versions[rid] for rid in found.selected]
+            self._stage_one[role] = {v.rule_id for v in chosen}
+            self._prefix[role] = stage_one_pair(chosen)
+
+    def for_call(self, role: str, context: str) -> InjectedMemory:
+        index = self._current_index()
+        prefix = self._prefix.get(role, ())
+        recent = list(self._recent)
+        if role in ACCUMULATING_ROLES and self.window:
+            self._recent.append(context)
+        if not index.could_apply(context, role, self.settings):
+            return InjectedMemory(prefix=prefix)
+        vectors = self.embedder.encode_cached([*recent, context])
+        query, accumulated = vectors[-1], mean_direction(vectors)
+        found = index.search(context, query, accumulated, role, self.settings, self.actor)
+        delivered = self._stage_one.get(role, set())
+        items = tuple(
+            InjectedItem(index.versions[rid].ref, "rule", index.versions[rid].record.directive)
+            for rid in found.selected if rid not in delivered
+        )
+        return InjectedMemory(items=items, prefix=prefix)
+
+
+def scope_of(snapshot: MemorySnapshot) -> Scope:
+    return Scope(frozenset(item.id for item in snapshot.items))
+
+
+def actor_of(snapshot: MemorySnapshot) -> Optional[str]:
+    """The instance whose memory this is, by who wrote most of it (None for an empty memory)."""
+    from forge.rulebook.sync import memory_actor
+
+    counts: dict[str, int] = {}
+    for item in snapshot.items:
+        counts[memory_actor(item)] = counts.get(memory_actor(item), 0) + 1
+    return max(sorted(counts), key=counts.get) if counts else None
+
+
+def rulebook_injection_factory(
+    cfg: ForgeConfig,
+    rulebook_spec: Optional[str] = None,
+    *,
+    run_dir: Optional[str | Path] = None,
+    actor: Optional[str] = None,
+    clients: Optional[Mapping[str, object]] = None,
+    embedder: Optional[Embedder] = None,
+    namespace: str = "forge",
+) -> Callable[[MemorySnapshot], MemoryInjection]:
+    """What `InstanceLearner(injection_factory=...)` takes for `memory.injection: rulebook`.
+
+    Each call compiles the snapshot's new items into the rulebook at `rulebook_spec` (default
+    `cfg.rulebook.store`), triggers from `<run_dir>/failures` (default `<runs_dir>/<session>` of the
+    items' provenance), then injects the rules in the snapshot's scope plus human corrections.
+    `actor` is the querying actor for conflict resolution (`<session>/<instance>`; default: whoever
+    wrote most of the snapshot). `clients`: the session's model clients (the "compiler" one is used for
+    artifacts outside the grammar; built from `cfg` on first need if not given).
+    """
+    from forge.rulebook.compile import RuleCompiler
+    from forge.rulebook.embed import embedder_from_config
+    from forge.rulebook.store import open_rulebook
+    from forge.rulebook.sync import MemorySync
+    from forge.rulebook.trigger import FailureLibrary
+
+    spec = rulebook_spec or getattr(cfg.rulebook, "store", None)
+    settings = RetrievalSettings.from_config(cfg.rulebook)
+    window = getattr(cfg.rulebook, "context_window", 4)
+    state: dict[str, object] = {}
+
+    def book() -> Rulebook:
+        if "book" not in state:
+            state["book"] = Rulebook(open_rulebook(spec, namespace), embedder,
+                                     embedder_factory=lambda: embedder_from_config(cfg),
+                                     near_duplicate_threshold=cfg.memory.near_duplicate_threshold)
+        return state["book"]  # type: ignore[return-value]
+
+    def compiler() -> RuleCompiler:
+        source = clients
+        if source is None:
+            from forge.wiring import build_clients
+
+            source, _ = build_clients(cfg)
+        return RuleCompiler(source["compiler"])  # type: ignore[index]
+
+    def failures_for(snapshot: MemorySnapshot) -> FailureLibrary:
+        if run_dir is not None:
+            return FailureLibrary(Path(run_dir))
+        sessions = {item.provenance.session for item in snapshot.items if item.provenance.session}
+        if len(sessions) == 1:
+            return FailureLibrary(Path(cfg.run.runs_dir) / sessions.pop())
+        return FailureLibrary(None)
+
+    def make(snapshot: MemorySnapshot) -> MemoryInjection:
+        rulebook = book()
+        MemorySync(rulebook, compiler, failures_for(snapshot), window=window).sync(snapshot)
+        return RulebookInjection(rulebook, settings, scope=scope_of(snapshot), actor=actor or actor_of(snapshot),
+                                 window=window)
+
+    return make

@@ -1,0 +1,256 @@
+"""Rulebook maintenance: how taught rules enter the book. Pure functions over head records.
+
+For each teaching, in order, against the book as the earlier teachings left it:
+1. the same rule (type, roles, normalised directive) exists:
+   - withdrawn: refused (a withdrawn rule never comes back by being taught again; restore it instead);
+   - otherwise it is reinforced: the teacher joins its actors, the evidence is added (support grows);
+2. a near duplicate exists (same type, roles and group, `forge.memory.text.similarity` >= threshold):
+   the teaching is merged into it, as a reinforcement;
+3. otherwise the rule is added.
+Then, in the rule's conflict group (same type, overlapping roles):
+4. the teacher's own other active rules are superseded: a rule backed only by the teacher gets status
+   `superseded` and a SUPERSEDES edge from the new rule; a rule others back too just loses the teacher;
+5. other actors' active rules with a different directive are flagged: CONFLICTS_WITH edges both ways.
+Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
+
+Each changed rule appears once in the plan, with its final record and its most telling op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Optional, Sequence
+
+from forge.memory.text import similarity
+from forge.rulebook.model import Evidence, RulebookError, RuleChange, RuleRecord, rule_id_for
+
+_OP_PRIORITY = ("add", "restore", "merge", "reinforce", "supersede", "conflict", "withdraw")
+
+
+@dataclass(frozen=True)
+class Teaching:
+    """A compiled rule that one actor teaches, with one piece of evidence for it."""
+
+    directive: str
+    type: str
+    roles: tuple[str, ...]
+    group: str
+    actor: str
+    evidence: Evidence
+    trigger: Optional[str] = None  # decision node id
+    sources: tuple[str, ...] = ()
+    compiled_by: str = "grammar"
+
+    @property
+    def rule_id(self) -> str:
+        return rule_id_for(self.type, self.roles, self.directive)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one teaching: `add`, `reinforce`, `merge` or `refused`, and on which rule."""
+
+    rule_id: str
+    result: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    changes: tuple[RuleChange, ...]
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.changes
+
+    def count(self, op: str) -> int:
+        return sum(1 for c in self.changes if c.op == op)
+
+
+def _same_scope(a: RuleRecord, b: RuleRecord) -> bool:
+    return a.group == b.group and a.type == b.type and bool(set(a.roles) & set(b.roles))
+
+
+def _union(a: tuple[str, ...], *more: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*a, *more)))
+
+
+def _without(a: tuple[str, ...], gone: set[str]) -> tuple[str, ...]:
+    return tuple(x for x in a if x not in gone)
+
+
+def _support(evidence: tuple[str, ...], weights: Mapping[str, Evidence]) -> int:
+    return sum(weights[e].weight for e in evidence if e in weights)
+
+
+class _Book:
+    """The evolving state of a plan: current records, and the ops applied to each rule."""
+
+    def __init__(self, heads: Mapping[str, RuleRecord], evidence: Mapping[str, Evidence]) -> None:
+        self.heads = heads
+        self.records = dict(heads)
+        self.evidence = dict(evidence)
+        self.ops: dict[str, list[str]] = {}
+        # Everything maintenance compares lives in one group, so it only ever scans that group.
+        self.by_group: dict[str, dict[str, None]] = {}
+        for rid, record in self.records.items():
+            self.by_group.setdefault(record.group, {})[rid] = None
+
+    def group(self, name: str) -> list[RuleRecord]:
+        return [self.records[rid] for rid in self.by_group.get(name, ())]
+
+    def put(self, record: RuleRecord, op: str) -> None:
+        self.records[record.rule_id] = record
+        self.by_group.setdefault(record.group, {})[record.rule_id] = None
+        self.ops.setdefault(record.rule_id, []).append(op)
+
+    def with_evidence(self, record: RuleRecord, actor: str, evidence: Evidence, sources: tuple[str, ...]) -> RuleRecord:
+        self.evidence[evidence.id] = evidence
+        evidence_ids = _union(record.evidence, evidence.id)
+        return record.with_(actors=_union(record.actors, actor), evidence=evidence_ids,
+                            support=_support(evidence_ids, self.evidence), sources=_union(record.sources, *sources))
+
+    def plan(self, outcomes: list[Outcome]) -> Plan:
+        changes = []
+        for rule_id, ops in self.ops.items():
+            if self.heads.get(rule_id) == self.records[rule_id]:
+                continue  # taught again with nothing new: no version
+            op = min(ops, key=_OP_PRIORITY.index)
+            changes.append(RuleChange(self.records[rule_id], op))
+        return Plan(tuple(changes), tuple(outcomes))
+
+
+def _near_duplicate(book: _Book, teaching: Teaching, threshold: float) -> Optional[RuleRecord]:
+    probe = RuleRecord(teaching.rule_id, teaching.directive, teaching.type, teaching.roles, teaching.group)
+    best: tuple[float, str] | None = None
+    for record in book.group(teaching.group):
+        if record.status == "withdrawn" or set(record.roles) != set(probe.roles) or not _same_scope(record, probe):
+            continue
+        score = similarity(record.directive, teaching.directive)
+        if score >= threshold and (best is None or score > best[0]):
+            best = (score, record.rule_id)
+    return book.records[best[1]] if best else None
+
+
+def plan_teachings(
+    heads: Mapping[str, RuleRecord],
+    teachings: Sequence[Teaching],
+    evidence: Mapping[str, Evidence],
+    *,
+    near_duplicate_threshold: float = 0.9,
+) -> Plan:
+    """The changes that bring `teachings` into the book whose head records are `heads`.
+
+    `evidence` holds the Evidence nodes the head records cite (support is recomputed from weights).
+    """
+    book = _Book(heads, evidence)
+    outcomes: list[Outcome] = []
+    for teaching in teachings:
+        target = book.records.get(teaching.rule_id)
+        if target is not None and target.status == "withdrawn":
+            outcomes.append(Outcome(teaching.rule_id, "refused", "the rule was withdrawn; restore it to bring it back"))
+            continue
+        result = "reinforce"
+        if target is None:
+            target = _near_duplicate(book, teaching, near_duplicate_threshold)
+            result = "merge" if target is not None else "add"
+        if target is None:
+            record = RuleRecord(
+                rule_id=teaching.rule_id, directive=teaching.directive, type=teaching.type,
+                roles=tuple(teaching.roles), group=teaching.group, trigger=teaching.trigger,
+                compiled_by=teaching.compiled_by,
+            )
+        else:
+            record = target
+            if record.status == "superseded":
+                record = _reactivated(book, record, teaching.actor)
+        record = book.with_evidence(record, teaching.actor, teaching.evidence, teaching.sources)
+        if record.trigger is None and teaching.trigger is not None:
+            record = record.with_(trigger=teaching.trigger)
+        book.put(record, result)
+        _supersede_own(book, record.rule_id, teaching.actor)
+        _flag_conflicts(book, record.rule_id, teaching.actor)
+        outcomes.append(Outcome(record.rule_id, result))
+    return book.plan(outcomes)
+
+
+def _reactivated(book: _Book, record: RuleRecord, teacher: str) -> RuleRecord:
+    """A superseded rule taught again: active, minus the actors who moved on to a newer rule (unless
+    the teacher is one of them and is coming back to it)."""
+    moved_on = {
+        actor
+        for other in book.group(record.group)
+        if other.active and record.rule_id in other.supersedes
+        for actor in other.actors
+    } - {teacher}
+    actors = _without(record.actors, moved_on)
+    evidence = tuple(e for e in record.evidence if e in book.evidence and book.evidence[e].actor not in moved_on)
+    return record.with_(status="active", actors=actors, evidence=evidence, support=_support(evidence, book.evidence))
+
+
+def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
+    rule = book.records[rule_id]
+    for other in book.group(rule.group):
+        if other.rule_id == rule_id or not other.active or actor not in other.actors or not _same_scope(rule, other):
+            continue
+        if other.directive == rule.directive:
+            continue
+        if set(other.actors) == {actor}:
+            book.put(other.with_(status="superseded"), "supersede")
+            rule = rule.with_(supersedes=_union(rule.supersedes, other.rule_id))
+        else:  # others still back it; the teacher's backing moves to the new rule
+            evidence = tuple(e for e in other.evidence if not (e in book.evidence and book.evidence[e].actor == actor))
+            book.put(other.with_(actors=_without(other.actors, {actor}), evidence=evidence,
+                                 support=_support(evidence, book.evidence)), "supersede")
+        book.put(rule, book.ops[rule_id][-1])
+    book.records[rule_id] = rule
+
+
+def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
+    rule = book.records[rule_id]
+    for other in book.group(rule.group):
+        if other.rule_id == rule_id or not other.active or not _same_scope(rule, other):
+            continue
+        if actor in other.actors or other.directive == rule.directive:
+            continue
+        if other.rule_id not in rule.conflicts_with:
+            rule = rule.with_(conflicts_with=_union(rule.conflicts_with, other.rule_id))
+            book.put(rule, book.ops[rule_id][-1])
+        if rule_id not in other.conflicts_with:
+            book.put(other.with_(conflicts_with=_union(other.conflicts_with, rule_id)), "conflict")
+
+
+def plan_withdraw(heads: Mapping[str, RuleRecord], rule_id: str) -> RuleChange:
+    record = heads.get(rule_id)
+    if record is None:
+        raise RulebookError(f"no rule {rule_id!r} in the rulebook")
+    if record.status == "withdrawn":
+        raise RulebookError(f"rule {rule_id} is already withdrawn")
+    return RuleChange(record.with_(status="withdrawn"), "withdraw")
+
+
+def plan_restore(heads: Mapping[str, RuleRecord], rule_id: str, earlier: RuleRecord, number: int) -> list[RuleChange]:
+    """Bring back rule `rule_id` with the content of its version `number` (`earlier`). Rules that
+    superseded it let go of it, so the restored rule is injected again."""
+    current = heads.get(rule_id)
+    if current is None:
+        raise RulebookError(f"no rule {rule_id!r} in the rulebook")
+    if earlier.status == "withdrawn":
+        raise RulebookError(f"version {number} of rule {rule_id} is itself withdrawn; restore an active version")
+    restored = earlier.with_(status="active")
+    if restored == current:
+        raise RulebookError(f"rule {rule_id} already has the content of version {number}")
+    changes = [RuleChange(restored, "restore")]
+    for other in heads.values():
+        if other.rule_id != rule_id and rule_id in other.supersedes:
+            changes.append(RuleChange(other.with_(supersedes=_without(other.supersedes, {rule_id})), "restore"))
+    return changes
+
+
+def last_active_version(history: Sequence[RuleRecord]) -> int:
+    """The 1-based number of the newest active version (what `restore` brings back by default)."""
+    for number in range(len(history), 0, -1):
+        if history[number - 1].status == "active":
+            return number
+    raise RulebookError("the rule was never active")

@@ -1,0 +1,311 @@
+"""The rulebook's data model: a typed graph whose rules are versioned, with provenance, and never lost.
+
+Nodes (immutable, content-addressed; written once):
+    DecisionNode  a decision context (e.g. the failing step's observation) and the bounded context
+                  before it; its node and accumulated embeddings live beside it, per embedder
+    Evidence      one reason to believe a rule (a failure snapshot, a human correction), with a weight
+    Actor         who teaches rules: `user:<name>` or `<session>/<instance>`
+    Group         what a rule decides about (`Enterprise0/any-compromise`); rules that may contradict
+                  each other share it
+Rules are the versioned part. A rule's identity is its type, roles and normalised directive; each
+change appends a `RuleVersion` whose `RuleRecord` holds the rule's content *and its outgoing edges*:
+
+    FORGED_FROM    rule -> DecisionNode   the trigger
+    TAUGHT_BY      rule -> Actor          (one or more: agreeing actors share a rule)
+    SUPPORTED_BY   rule -> Evidence
+    SUPERSEDES     rule -> Rule           the same actor's earlier rule in the group
+    CONFLICTS_WITH rule -> Rule           another actor's contradicting rule in the group
+    IN_GROUP       rule -> Group
+
+so the graph at any moment is the union of the head records, and every edge change is versioned with
+its rule. Withdrawal is a version with status `withdrawn` (a tombstone); restore appends a version that
+carries an earlier one's content. A commit changes any number of rules at once and is numbered as one
+book version (the global log), with one provenance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Iterable, Mapping, Optional
+
+from forge.config import ROLES
+from forge.memory.model import NO_PROVENANCE, Provenance
+from forge.memory.text import normalise
+
+RULE_TYPES = ("FORMAT", "CONTENT")
+STATUSES = ("active", "superseded", "withdrawn")
+RULE_OPS = ("add", "reinforce", "merge", "supersede", "conflict", "withdraw", "restore")
+EDGE_TYPES = ("FORGED_FROM", "TAUGHT_BY", "SUPPORTED_BY", "SUPERSEDES", "CONFLICTS_WITH", "IN_GROUP")
+EVIDENCE_KINDS = ("failure", "correction", "memory")
+
+
+class RulebookError(Exception):
+    """A rulebook problem; the message names the rule, version, actor or spec at fault."""
+
+
+class UnknownRuleError(RulebookError, KeyError):
+    def __init__(self, rule_id: str, hint: str = "") -> None:
+        super().__init__(f"no rule {rule_id!r} in the rulebook" + (f" ({hint})" if hint else ""))
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class ConcurrentBookUpdate(RulebookError):
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"the rulebook moved: expected book version {expected}, found {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def short_hash(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
+def rule_id_for(rule_type: str, roles: Iterable[str], directive: str) -> str:
+    return short_hash("rule", rule_type, ",".join(sorted(roles)), normalise(directive))
+
+
+def actor_kind(name: str) -> str:
+    return "user" if name.startswith("user:") else "instance"
+
+
+def check_actor(name: str) -> str:
+    """`user:<name>` or `<session>/<instance>`; anything else is refused with the reason."""
+    if name.startswith("user:") and len(name) > 5 and not any(ch.isspace() for ch in name):
+        return name
+    session, slash, instance = name.partition("/")
+    if slash and session and instance and "/" not in instance and not any(ch.isspace() for ch in name):
+        return name
+    raise RulebookError(f"actor {name!r} is neither user:<name> nor <session>/<instance>")
+
+
+# -- nodes --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecisionNode:
+    text: str  # the decision context at the node
+    context: tuple[str, ...] = ()  # the bounded context before it, oldest first
+    id: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "context", tuple(self.context))
+        object.__setattr__(self, "id", "dn-" + short_hash("decision", self.text, *self.context))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "decision", "id": self.id, "text": self.text, "context": list(self.context)}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    kind: str  # failure | correction | memory
+    actor: str
+    source: str  # a failure id, a memory item, a correction note
+    weight: int = 1
+    detail: str = ""
+    id: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVIDENCE_KINDS:
+            raise ValueError(f"evidence kind must be one of {', '.join(EVIDENCE_KINDS)}, got {self.kind!r}")
+        if self.weight < 1:
+            raise ValueError(f"evidence weight must be >= 1, got {self.weight}")
+        object.__setattr__(self, "id", "ev-" + short_hash("evidence", self.kind, self.actor, self.source,
+                                                           str(self.weight), self.detail))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "evidence", "id": self.id, "evidence_kind": self.kind, "actor": self.actor,
+                "source": self.source, "weight": self.weight, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Actor:
+    name: str
+
+    @property
+    def id(self) -> str:
+        return f"actor:{self.name}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "actor", "id": self.id, "name": self.name, "actor_kind": actor_kind(self.name)}
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+
+    @property
+    def id(self) -> str:
+        return f"group:{self.name}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "group", "id": self.id, "name": self.name}
+
+
+Node = DecisionNode | Evidence | Actor | Group
+
+
+def node_from_dict(data: Mapping[str, Any]) -> Node:
+    kind = data.get("kind")
+    if kind == "decision":
+        node: Node = DecisionNode(data["text"], tuple(data.get("context", ())))
+    elif kind == "evidence":
+        node = Evidence(data["evidence_kind"], data["actor"], data["source"], int(data["weight"]), data.get("detail", ""))
+    elif kind == "actor":
+        node = Actor(data["name"])
+    elif kind == "group":
+        node = Group(data["name"])
+    else:
+        raise RulebookError(f"unreadable rulebook node of kind {kind!r}")
+    if node.id != data.get("id"):
+        raise RulebookError(f"rulebook node stored as {data.get('id')!r} hashes to {node.id!r}")
+    return node
+
+
+# -- rules --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleRecord:
+    """One version's content: the directive and the rule's outgoing edges."""
+
+    rule_id: str
+    directive: str  # a bare imperative, no justification
+    type: str  # FORMAT | CONTENT
+    roles: tuple[str, ...]
+    group: str
+    status: str = "active"
+    trigger: Optional[str] = None  # DecisionNode id (FORGED_FROM); None for FORMAT rules
+    actors: tuple[str, ...] = ()  # TAUGHT_BY
+    evidence: tuple[str, ...] = ()  # SUPPORTED_BY (Evidence ids)
+    support: int = 0  # the summed weight of `evidence`
+    supersedes: tuple[str, ...] = ()
+    conflicts_with: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # memory item ids compiled into this rule
+    compiled_by: str = "grammar"  # grammar | model | fallback
+
+    def __post_init__(self) -> None:
+        for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        if self.type not in RULE_TYPES:
+            raise ValueError(f"rule type must be one of {', '.join(RULE_TYPES)}, got {self.type!r}")
+        if self.status not in STATUSES:
+            raise ValueError(f"rule status must be one of {', '.join(STATUSES)}, got {self.status!r}")
+        unknown = [r for r in self.roles if r not in ROLES]
+        if not self.roles or unknown:
+            raise ValueError(f"rule roles must be among {', '.join(ROLES)}, got {list(self.roles)}")
+        if not normalise(self.directive):
+            raise ValueError("a rule directive is empty")
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+    def with_(self, **changes: Any) -> "RuleRecord":
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources"):
+            data[name] = list(data[name])
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RuleRecord":
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise RulebookError(f"rule record has unknown keys {sorted(unknown)}")
+        try:
+            return cls(**data)
+        except (TypeError, ValueError) as exc:
+            raise RulebookError(f"unreadable rule record {data.get('rule_id')!r}: {exc}") from None
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(canonical_json(self.to_dict()).encode()).hexdigest()
+
+    def edges(self) -> list[tuple[str, str, str]]:
+        """(source, edge type, target) triples, targets as node ids (rules by rule id)."""
+        out = [(self.rule_id, "IN_GROUP", Group(self.group).id)]
+        if self.trigger:
+            out.append((self.rule_id, "FORGED_FROM", self.trigger))
+        out += [(self.rule_id, "TAUGHT_BY", Actor(a).id) for a in self.actors]
+        out += [(self.rule_id, "SUPPORTED_BY", e) for e in self.evidence]
+        out += [(self.rule_id, "SUPERSEDES", r) for r in self.supersedes]
+        out += [(self.rule_id, "CONFLICTS_WITH", r) for r in self.conflicts_with]
+        return out
+
+
+@dataclass(frozen=True)
+class RuleChange:
+    """What a commit does to one rule: its new content, and why."""
+
+    record: RuleRecord
+    op: str
+
+    def __post_init__(self) -> None:
+        if self.op not in RULE_OPS:
+            raise ValueError(f"rule op must be one of {', '.join(RULE_OPS)}, got {self.op!r}")
+
+
+@dataclass(frozen=True)
+class RuleVersion:
+    rule_id: str
+    number: int
+    record: RuleRecord
+    op: str
+    book_version: int
+    provenance: Provenance = NO_PROVENANCE
+    created_at: float = 0.0  # wall clock, informational
+
+    @property
+    def ref(self) -> str:
+        """How injection traces name this exact version."""
+        return f"{self.rule_id}@v{self.number}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule_id": self.rule_id, "number": self.number, "record": self.record.to_dict(), "op": self.op,
+                "book_version": self.book_version, "provenance": self.provenance.to_dict(),
+                "created_at": self.created_at}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RuleVersion":
+        try:
+            return cls(data["rule_id"], int(data["number"]), RuleRecord.from_dict(data["record"]), data["op"],
+                       int(data["book_version"]), Provenance.from_dict(data.get("provenance")),
+                       float(data.get("created_at", 0.0)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RulebookError(f"unreadable rule version: {exc}") from None
+
+
+@dataclass(frozen=True)
+class BookVersion:
+    """One commit: which rule versions it appended, under which provenance."""
+
+    number: int
+    op: str
+    changes: tuple[tuple[str, int, str], ...]  # (rule id, rule version, rule op)
+    provenance: Provenance = NO_PROVENANCE
+    note: str = ""
+    created_at: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "op": self.op, "changes": [list(c) for c in self.changes],
+                "provenance": self.provenance.to_dict(), "note": self.note, "created_at": self.created_at}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BookVersion":
+        try:
+            return cls(int(data["number"]), data["op"], tuple((c[0], int(c[1]), c[2]) for c in data["changes"]),
+                       Provenance.from_dict(data.get("provenance")), data.get("note", ""),
+                       float(data.get("created_at", 0.0)))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise RulebookError(f"unreadable book version: {exc}") from None

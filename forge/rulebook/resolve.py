@@ -1,0 +1,130 @@
+"""Which rules may be injected, and how a conflict is settled at injection time. Pure functions.
+
+Eligibility: a rule may be injected if it is in scope (its memory sources are in the querying memory,
+or a human taught it, or no scope is set) and it is active, or it is superseded but none of the rules
+that superseded it is itself eligible (an instance whose memory predates the newer rule still gets the
+older one). A withdrawn rule is never eligible.
+
+Conflicts (rules joined by CONFLICTS_WITH, among the eligible) are settled per connected group:
+1. the querying actor's rule, if the actor is a party to the conflict;
+2. else the majority: the rule with strictly the most supporting evidence (summed weights);
+3. else abstain: none of them is injected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Optional, Sequence
+
+from forge.rulebook.model import RuleRecord, actor_kind
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The memory a query speaks for: rules compiled from these memory items, plus human corrections."""
+
+    sources: frozenset[str]
+    include_users: bool = True
+
+    def covers(self, record: RuleRecord) -> bool:
+        if self.include_users and any(actor_kind(a) == "user" for a in record.actors):
+            return True
+        return bool(self.sources.intersection(record.sources))
+
+
+def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = None) -> set[str]:
+    in_scope = {rid for rid, r in records.items() if r.status != "withdrawn" and (scope is None or scope.covers(r))}
+    superseders: dict[str, list[str]] = {}
+    for rid in in_scope:
+        for old in records[rid].supersedes:
+            superseders.setdefault(old, []).append(rid)
+    memo: dict[str, bool] = {}
+
+    def ok(rid: str, visiting: frozenset[str]) -> bool:
+        if rid in memo:
+            return memo[rid]
+        if rid not in in_scope:
+            return False
+        record = records[rid]
+        if record.active:
+            result = True
+        else:  # superseded: eligible unless a newer eligible rule took its place
+            result = not any(ok(newer, visiting | {rid}) for newer in superseders.get(rid, ()) if newer not in visiting)
+        memo[rid] = result
+        return result
+
+    return {rid for rid in in_scope if ok(rid, frozenset())}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """How one conflict was settled: `tier` is `actor`, `majority` or `abstain`."""
+
+    members: tuple[str, ...]
+    winner: Optional[str]
+    tier: str
+    detail: str
+
+
+def conflict_component(rule_id: str, records: Mapping[str, RuleRecord], eligible: set[str]) -> tuple[str, ...]:
+    """The eligible rules reachable from `rule_id` over CONFLICTS_WITH edges, sorted. Maintenance always
+    writes the edge both ways, so following outgoing edges reaches the whole group (without scanning
+    the book: this runs on every injection)."""
+    seen = {rule_id}
+    frontier = [rule_id]
+    while frontier:
+        for nxt in records[frontier.pop()].conflicts_with:
+            if nxt in eligible and nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return tuple(sorted(seen))
+
+
+def settle(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Optional[str]) -> Decision:
+    members = tuple(sorted(members))
+    if actor is not None:
+        own = [rid for rid in members if actor in records[rid].actors]
+        if len(own) == 1:
+            return Decision(members, own[0], "actor", f"{actor} is a party")
+        if len(own) > 1:  # the actor backs several (only after a restore); its best supported one
+            members_for_majority = own
+        else:
+            members_for_majority = list(members)
+    else:
+        members_for_majority = list(members)
+    support = sorted(((records[rid].support, rid) for rid in members_for_majority), reverse=True)
+    if len(support) == 1 or support[0][0] > support[1][0]:
+        return Decision(members, support[0][1], "majority",
+                        f"support {support[0][0]} vs {support[1][0] if len(support) > 1 else 0}")
+    return Decision(members, None, "abstain", f"tied at support {support[0][0]}")
+
+
+def resolve_conflicts(
+    selected: Iterable[str],
+    records: Mapping[str, RuleRecord],
+    eligible: Iterable[str],
+    actor: Optional[str],
+    limit: Optional[int] = None,
+) -> tuple[list[str], list[Decision]]:
+    """`selected` (best first) with every conflict settled: each conflict group is replaced by its
+    winner, at the place of its first selected member, or dropped when the resolution abstains.
+    With `limit`, stops once that many rules are kept (later conflicts cannot change them)."""
+    eligible = eligible if isinstance(eligible, (set, frozenset)) else set(eligible)
+    kept: list[str] = []
+    decisions: list[Decision] = []
+    settled: set[str] = set()
+    for rid in selected:
+        if limit is not None and len(kept) >= limit:
+            break
+        if rid in settled:
+            continue
+        members = conflict_component(rid, records, eligible)
+        settled.update(members)
+        if len(members) == 1:
+            kept.append(rid)
+            continue
+        decision = settle(members, records, actor)
+        decisions.append(decision)
+        if decision.winner is not None and decision.winner not in kept:
+            kept.append(decision.winner)
+    return kept, decisions

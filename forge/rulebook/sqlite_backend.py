@@ -1,0 +1,223 @@
+"""The rulebook in one SQLite file (default `runs/rulebook.db`).
+
+WAL mode, synchronous=FULL, and every write one `BEGIN IMMEDIATE` transaction, so a commit is wholly
+on disk or absent and the compare-and-set of the book head never races another writer. Tables are
+prefixed `rulebook_` so the file can be shared with other parts of a run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable, Iterator, Mapping, Sequence
+
+from forge.rulebook.model import (
+    BookVersion,
+    ConcurrentBookUpdate,
+    Node,
+    RulebookError,
+    RuleVersion,
+    canonical_json,
+    node_from_dict,
+)
+from forge.rulebook.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
+
+SCHEMA_VERSION = "1"
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS rulebook_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+    """CREATE TABLE IF NOT EXISTS rulebook_nodes (
+        namespace TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (namespace, id)) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS rulebook_vectors (
+        namespace TEXT NOT NULL, embedder TEXT NOT NULL, id TEXT NOT NULL, data BLOB NOT NULL,
+        PRIMARY KEY (namespace, embedder, id)) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS rulebook_compilations (
+        namespace TEXT NOT NULL, item_id TEXT NOT NULL, body TEXT NOT NULL,
+        PRIMARY KEY (namespace, item_id)) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS rulebook_rule_versions (
+        namespace TEXT NOT NULL, rule_id TEXT NOT NULL, number INTEGER NOT NULL, record TEXT NOT NULL,
+        PRIMARY KEY (namespace, rule_id, number)) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS rulebook_heads (
+        namespace TEXT NOT NULL, rule_id TEXT NOT NULL, number INTEGER NOT NULL, record TEXT NOT NULL,
+        PRIMARY KEY (namespace, rule_id)) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS rulebook_book (
+        namespace TEXT NOT NULL, number INTEGER NOT NULL, record TEXT NOT NULL,
+        PRIMARY KEY (namespace, number)) WITHOUT ROWID""",
+)
+_CHUNK = 500  # below SQLite's bound-parameter limit
+
+
+class SqliteRulebookStore(RulebookStore):
+    def __init__(self, path: str | Path, namespace: str = "forge", *, busy_timeout_s: float = 60.0) -> None:
+        super().__init__(namespace)
+        self.path = Path(path)
+        self.spec = str(self.path)
+        self._timeout = busy_timeout_s
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._all_lock = threading.Lock()
+        self._closed = False
+        try:
+            self._create_schema()
+        except sqlite3.DatabaseError as exc:
+            raise RulebookError(f"{self.spec} is not a usable rulebook database: {exc}") from None
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._closed:
+            raise RulebookError(f"rulebook {self.spec} is closed")
+        conn = getattr(self._local, "conn", None)
+        if conn is None or self._local.pid != os.getpid():  # never reuse a connection across fork()
+            conn = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False)
+            conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            self._local.conn, self._local.pid = conn, os.getpid()
+            with self._all_lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _create_schema(self) -> None:
+        with self._write() as conn:
+            for statement in _SCHEMA:
+                conn.execute(statement)
+            conn.execute("INSERT OR IGNORE INTO rulebook_meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            (found,) = conn.execute("SELECT value FROM rulebook_meta WHERE key = 'schema'").fetchone()
+        if found != SCHEMA_VERSION:
+            raise RulebookError(f"{self.spec}: rulebook schema {found!r}, this code reads {SCHEMA_VERSION!r}")
+
+    def close(self) -> None:
+        self._closed = True
+        with self._all_lock:
+            connections, self._all = self._all, []
+        for conn in connections:
+            conn.close()
+
+    # -- nodes and vectors ----------------------------------------------------------------------
+
+    def put_nodes(self, nodes: Iterable[Node]) -> None:
+        rows = [(self.namespace, node.id, canonical_json(node.to_dict())) for node in nodes]
+        if rows:
+            with self._write() as conn:
+                conn.executemany("INSERT OR IGNORE INTO rulebook_nodes VALUES (?, ?, ?)", rows)
+
+    def nodes(self, ids: Iterable[str]) -> dict[str, Node]:
+        wanted = list(dict.fromkeys(ids))
+        found: dict[str, Node] = {}
+        conn = self._connection()
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start:start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for node_id, body in conn.execute(
+                f"SELECT id, body FROM rulebook_nodes WHERE namespace = ? AND id IN ({marks})", [self.namespace, *chunk]
+            ):
+                found[node_id] = node_from_dict(json.loads(body))
+        return found
+
+    def put_vectors(self, embedder: str, vectors: Mapping[str, Vectors]) -> None:
+        rows = [(self.namespace, embedder, node_id, pack_vectors(v)) for node_id, v in vectors.items()]
+        if rows:
+            with self._write() as conn:
+                conn.executemany("INSERT OR REPLACE INTO rulebook_vectors VALUES (?, ?, ?, ?)", rows)
+
+    def vectors(self, embedder: str, ids: Iterable[str]) -> dict[str, Vectors]:
+        wanted = list(dict.fromkeys(ids))
+        found: dict[str, Vectors] = {}
+        conn = self._connection()
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start:start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for node_id, data in conn.execute(
+                f"SELECT id, data FROM rulebook_vectors WHERE namespace = ? AND embedder = ? AND id IN ({marks})",
+                [self.namespace, embedder, *chunk],
+            ):
+                found[node_id] = unpack_vectors(data)
+        return found
+
+    def put_compilations(self, outcomes: Mapping[str, str]) -> None:
+        rows = [(self.namespace, item_id, body) for item_id, body in outcomes.items()]
+        if rows:
+            with self._write() as conn:
+                conn.executemany("INSERT OR REPLACE INTO rulebook_compilations VALUES (?, ?, ?)", rows)
+
+    def compilations(self, item_ids: Iterable[str]) -> dict[str, str]:
+        wanted = list(dict.fromkeys(item_ids))
+        found: dict[str, str] = {}
+        conn = self._connection()
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start:start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            found.update(conn.execute(
+                f"SELECT item_id, body FROM rulebook_compilations WHERE namespace = ? AND item_id IN ({marks})",
+                [self.namespace, *chunk],
+            ))
+        return found
+
+    # -- rules ----------------------------------------------------------------------------------
+
+    def book_head(self) -> int:
+        row = self._connection().execute(
+            "SELECT MAX(number) FROM rulebook_book WHERE namespace = ?", (self.namespace,)
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def _load_heads(self) -> dict[str, RuleVersion]:
+        rows = self._connection().execute("SELECT record FROM rulebook_heads WHERE namespace = ?", (self.namespace,))
+        versions = (RuleVersion.from_dict(json.loads(record)) for (record,) in rows)
+        return {v.rule_id: v for v in versions}
+
+    def _heads_of(self, rule_ids: Sequence[str]) -> dict[str, RuleVersion]:
+        found: dict[str, RuleVersion] = {}
+        conn = self._connection()
+        wanted = list(dict.fromkeys(rule_ids))
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start:start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for (record,) in conn.execute(
+                f"SELECT record FROM rulebook_heads WHERE namespace = ? AND rule_id IN ({marks})", [self.namespace, *chunk]
+            ):
+                version = RuleVersion.from_dict(json.loads(record))
+                found[version.rule_id] = version
+        return found
+
+    def rule_history(self, rule_id: str) -> list[RuleVersion]:
+        rows = self._connection().execute(
+            "SELECT record FROM rulebook_rule_versions WHERE namespace = ? AND rule_id = ? ORDER BY number",
+            (self.namespace, rule_id),
+        )
+        return [RuleVersion.from_dict(json.loads(record)) for (record,) in rows]
+
+    def book_history(self) -> list[BookVersion]:
+        rows = self._connection().execute(
+            "SELECT record FROM rulebook_book WHERE namespace = ? ORDER BY number", (self.namespace,)
+        )
+        return [BookVersion.from_dict(json.loads(record)) for (record,) in rows]
+
+    def _commit(self, book: BookVersion, versions: list[RuleVersion], expected_book: int) -> None:
+        with self._write() as conn:
+            (actual,) = conn.execute(
+                "SELECT COALESCE(MAX(number), 0) FROM rulebook_book WHERE namespace = ?", (self.namespace,)
+            ).fetchone()
+            if actual != expected_book:
+                raise ConcurrentBookUpdate(expected_book, actual)
+            for version in versions:
+                record = canonical_json(version.to_dict())
+                conn.execute("INSERT INTO rulebook_rule_versions VALUES (?, ?, ?, ?)",
+                             (self.namespace, version.rule_id, version.number, record))
+                conn.execute("INSERT OR REPLACE INTO rulebook_heads VALUES (?, ?, ?, ?)",
+                             (self.namespace, version.rule_id, version.number, record))
+            conn.execute("INSERT INTO rulebook_book VALUES (?, ?, ?)",
+                         (self.namespace, book.number, canonical_json(book.to_dict())))

@@ -1,0 +1,108 @@
+"""Compiling artifacts into RULE directives: the deterministic path, the surrogate compiler, bad model output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from forge.config import load_config
+from forge.llm.types import Completion, Usage
+from forge.rulebook.compile import RuleCompiler, SourceItem, render_artifacts, strip_justification
+from forge.wiring import build_clients
+
+
+class ScriptedClient:
+    def __init__(self, *replies: str) -> None:
+        self.replies = list(replies)
+        self.prompts: list[list] = []
+
+    def complete(self, messages, *, seed=None, stop=None):
+        self.prompts.append(list(messages))
+        if not self.replies:
+            raise AssertionError("the compiler model was called but no reply was scripted")
+        return Completion(self.replies.pop(0), Usage(10, 10))
+
+
+def test_grammar_rules_compile_without_a_model_call():
+    client = ScriptedClient()  # any call fails the test
+    items = [SourceItem("rule", "action_chooser", "when enterprise0 shows any compromise then restore enterprise0", "s/i00"),
+             SourceItem("rule", "planner", "- When a User host shows Activity Exploit, then Remove that host.", "s/i01")]
+    report = RuleCompiler(client).compile(items)
+    assert client.prompts == [] and report.calls == [] and not report.problems
+    first, second = report.rules
+    assert first.kept and first.compiled_by == "grammar" and first.type == "CONTENT" and first.roles == ("action_chooser",)
+    assert first.directive == "When Enterprise0 shows any compromise, then Restore Enterprise0."
+    assert first.group == "Enterprise0/any-compromise" and first.trigger == "Enterprise0 shows any compromise"
+    assert second.directive == "When a User host shows Activity Exploit, then Remove that host."
+    assert second.group == "User/activity-exploit" and second.roles == ("planner",)
+
+
+def test_the_surrogate_compiles_corrections_examples_and_drops_noise():
+    clients, ledger = build_clients(load_config())
+    items = [
+        SourceItem("correction", "action_chooser",
+                   "Restore Op_Server0 as soon as it shows any compromise, because losing it ends the game.", "user:alice"),
+        SourceItem("correction", "planner", "Always reply with exactly one `Answer:` line so that the parser can read it.", "user:alice"),
+        SourceItem("example", "planner", "Situation:\nUser1: Activity Exploit, Compromised User\nThought: it spreads.\nAnswer: Restore User1",
+                   "s/i00", title="restore-user1"),
+        SourceItem("correction", "analyst", "The network is large.", "user:bob"),
+        SourceItem("correction", "action_chooser", "Restore Op_Server0 as soon as it shows any compromise.", "user:carol"),
+    ]
+    report = RuleCompiler(clients["compiler"]).compile(items)
+    assert len(report.calls) == 1 and ledger.totals_by_role()["compiler"].calls == 1 and not report.problems
+    correction, fmt, example, noise, repeat = report.rules
+    assert correction.kept and correction.compiled_by == "model" and correction.type == "CONTENT"
+    assert correction.directive == "Restore Op_Server0 as soon as it shows any compromise" and "because" not in correction.directive
+    assert correction.group == "Op_Server0/general" and correction.roles == ("action_chooser",)
+    assert fmt.kept and fmt.type == "FORMAT" and fmt.directive == "Always reply with exactly one `Answer:` line"
+    assert fmt.group == "format/reply" and fmt.trigger == ""
+    assert example.kept and example.directive == "When User1 shows Compromised User, then Restore User1."
+    assert example.group == "User1/compromised-user" and example.roles == ("planner",)  # no broader than shown
+    assert not noise.kept and noise.reason
+    assert not repeat.kept and "repeats" in repeat.reason
+
+
+def test_the_compiler_prompt_lists_numbered_artifacts_with_their_actor():
+    text = render_artifacts([SourceItem("correction", "analyst", "Flag reverse shells.", "user:alice")])
+    assert "[1] correction for analyst, taught by user:alice\nFlag reverse shells." in text
+
+
+def test_unusable_model_output_is_reprompted_then_compiled_as_written():
+    client = ScriptedClient("I think these are fine.", "still no json")
+    items = [SourceItem("correction", "action_chooser", "Never Sleep while User hosts show Exploit, since it lets red in.", "user:a"),
+             SourceItem("example", "planner", "no alerts here", "s/i00")]
+    report = RuleCompiler(client).compile(items)
+    assert len(client.prompts) == 2 and "could not be used" in client.prompts[1][-1].content
+    assert any("unusable compiler reply" in p for p in report.problems)
+    kept, dropped = report.rules
+    assert kept.kept and kept.compiled_by == "fallback" and kept.directive == "Never Sleep while User hosts show Exploit"
+    assert not dropped.kept and dropped.compiled_by == "fallback"
+
+
+def test_model_entries_are_checked_field_by_field():
+    reply = json.dumps({"rules": [
+        {"item": 1, "verdict": "RULE", "directive": "Prefer Restore", "type": "CONTENT", "roles": ["janitor"]},
+        {"item": 2, "verdict": "MAYBE"},
+        {"item": 7, "verdict": "RULE", "directive": "x"},
+        {"item": 3, "verdict": "RULE", "directive": "When User2 shows Activity Scan then Analyse User2 because scans precede exploits",
+         "type": "content", "roles": ["planner", "analyst"], "group": "whatever"},
+    ]})
+    items = [SourceItem("correction", "planner", f"rule {i}", "user:a") for i in (1, 2, 3)]
+    report = RuleCompiler(ScriptedClient(reply)).compile(items)
+    assert any("roles" in p and "janitor" in p for p in report.problems)
+    assert any("MAYBE" in p for p in report.problems) and any("item 7" in p for p in report.problems)
+    first, second, third = report.rules
+    assert first.compiled_by == second.compiled_by == "fallback"
+    assert third.compiled_by == "model" and third.directive == "When User2 shows Activity Scan, then Analyse User2."
+    assert third.roles == ("planner", "analyst") and third.group == "User2/activity-scan"  # the grammar's own group
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Restore Enterprise1 now because red pivots through it.", "Restore Enterprise1 now"),
+    ("Remove User3 (so that the session dies).", "Remove User3"),
+    ("Monitor when quiet; otherwise act", "Monitor when quiet"),
+    ("Restore Op_Server0 as soon as it is compromised", "Restore Op_Server0 as soon as it is compromised"),
+])
+def test_justifications_are_cut(text, expected):
+    assert strip_justification(text) == expected
