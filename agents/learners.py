@@ -9,7 +9,6 @@ in the memory they were shown. Nothing here writes to memory; the inner loop app
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
@@ -17,6 +16,7 @@ from typing import Any, Optional, Sequence
 from agents.defender import ChatClient, ModelCall
 from agents.prompting import render
 from forge.env.catalog import action_reference
+from forge.llm.json_reply import first_json_object
 from forge.llm.types import Message, ProviderError
 from forge.protocol.failure import FailureSnapshot
 
@@ -65,22 +65,6 @@ def render_failure_report(failure: FailureSnapshot) -> str:
     return "\n".join(lines)
 
 
-def _extract_json(text: str) -> Any:
-    """The first JSON object in a reply, tolerating code fences and prose around it."""
-    text = (text or "")[:MAX_REPLY_CHARS]
-    fenced = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.DOTALL)
-    candidates = [fenced.group(1)] if fenced else []
-    start = text.find("{")
-    if start >= 0:
-        candidates.append(text[start : text.rfind("}") + 1])
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except (json.JSONDecodeError, ValueError):
-            continue
-    raise ValueError("no JSON object in the reply")
-
-
 def _as_list(value: Any) -> list:
     return value if isinstance(value, list) else []
 
@@ -126,7 +110,7 @@ class _Learner:
             output.calls.append(ModelCall(self.actor, completion.usage.prompt_tokens,
                                           completion.usage.completion_tokens, completion.latency_s, completion.retries, ()))
             try:
-                data = _extract_json(completion.text)
+                data = first_json_object(completion.text, MAX_REPLY_CHARS)
                 if not isinstance(data, dict):
                     raise ValueError("the reply's JSON is not an object keyed by role")
             except ValueError as exc:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
-from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, StoreKind
+from agents.injection import FullInjection, MemoryInjection, NoInjection
+from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, StoreKind
 from forge.llm.accounting import ModelClient, UsageLedger, model_clients
-from forge.memory import MemoryManager, open_store
+from forge.memory import MemoryManager, MemorySnapshot, open_store
 
 
 def build_clients(cfg: ForgeConfig, ledger: Optional[UsageLedger] = None) -> tuple[dict[str, ModelClient], UsageLedger]:
@@ -19,6 +20,22 @@ def open_memory(cfg: ForgeConfig, run_path: str, session: str) -> MemoryManager:
     if cfg.memory.store is StoreKind.redis:
         return MemoryManager(open_store(cfg.memory.redis_url, namespace=f"forge:{session}"))
     return MemoryManager(open_store(run_path))
+
+
+def injection_factory_for(
+    cfg: ForgeConfig, *, run_dir=None, actor: Optional[str] = None, clients=None
+) -> Callable[[MemorySnapshot], MemoryInjection]:
+    """How a memory snapshot reaches the prompts, per `memory.injection`: all of it (`full`), nothing
+    (`none`), or what the decision-context rulebook retrieves for each call (`rulebook`; the snapshot's
+    items are compiled into `rulebook.store` first). The rulebook factory holds a store connection:
+    build it where it is used (inside the Ray actor), never ship it."""
+    if cfg.memory.injection is Injection.none:
+        return lambda snapshot: NoInjection()
+    if cfg.memory.injection is Injection.full:
+        return FullInjection
+    from forge.rulebook import rulebook_injection_factory
+
+    return rulebook_injection_factory(cfg, cfg.rulebook.store, run_dir=run_dir, actor=actor, clients=clients)
 
 
 def uses_surrogate(cfg: ForgeConfig) -> bool:

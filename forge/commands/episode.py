@@ -24,9 +24,8 @@ def run(args: argparse.Namespace) -> int:
     from forge.memory import EMPTY_SNAPSHOT
     from forge.memory.refs import resolve_snapshot
     from forge.protocol.episode import play_episode
-    from forge.protocol.inner_loop import default_injection
     from agents.defender import Defender
-    from forge.wiring import build_clients, model_label
+    from forge.wiring import build_clients, injection_factory_for, model_label
 
     cfg = config_from_args(args)
     snapshot = EMPTY_SNAPSHOT
@@ -34,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         snapshot = resolve_snapshot(args.store, args.memory, namespace=args.namespace)
     clients, ledger = build_clients(cfg)
     env = Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
-    defender = Defender(clients, default_injection(cfg.memory.injection, snapshot), cfg.agent, cfg.env.max_steps)
+    injection = injection_factory_for(cfg, clients=clients)(snapshot)
+    defender = Defender(clients, injection, cfg.agent, cfg.env.max_steps)
     with console.status("playing..."):
         result = play_episode(env, defender, seed=args.seed)
     table = Table(title=f"Episode seed {args.seed}, red={cfg.env.red_agent.value}, model {model_label(cfg)}, "

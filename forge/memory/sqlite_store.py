@@ -11,14 +11,12 @@ the file is shared with other parts of a run.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import threading
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 from forge.memory.errors import CorruptMemoryError, UnknownSnapshotError
+from forge.sqlite_db import SqliteDatabase
 from forge.memory.model import MemorySnapshot, MemoryVersion, Provenance, canonical_json
 from forge.memory.store import (
     MemoryStore,
@@ -50,59 +48,24 @@ class SqliteMemoryStore(MemoryStore):
         super().__init__(namespace)
         self.path = Path(path)
         self.spec = str(self.path)
-        self._busy_timeout_s = busy_timeout_s
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
-        self._connections_lock = threading.Lock()
-        self._closed = False
+        self._db = SqliteDatabase(self.path, busy_timeout_s=busy_timeout_s, label="memory store")
         self._create_schema()
 
     # -- connections -------------------------------------------------------------------------
 
     def _connection(self) -> sqlite3.Connection:
-        if self._closed:
-            raise RuntimeError(f"memory store {self.spec} is closed")
-        conn = getattr(self._local, "conn", None)
-        # A connection inherited through fork() must not be used by the child.
-        if conn is None or self._local.pid != os.getpid():
-            conn = sqlite3.connect(
-                self.path, timeout=self._busy_timeout_s, isolation_level=None, check_same_thread=False
-            )
-            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_s * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            self._local.conn, self._local.pid = conn, os.getpid()
-            with self._connections_lock:
-                self._connections.append(conn)
-        return conn
+        return self._db.connection()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._connection()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _write(self):
+        return self._db.write()
 
     def _create_schema(self) -> None:
-        with self._write() as conn:
-            for statement in _SCHEMA:
-                conn.execute(statement)
-            conn.execute("INSERT OR IGNORE INTO memory_meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            (found,) = conn.execute("SELECT value FROM memory_meta WHERE key = 'schema'").fetchone()
+        found = self._db.ensure_schema(_SCHEMA, "memory_meta", SCHEMA_VERSION)
         if found != SCHEMA_VERSION:
             raise CorruptMemoryError(f"{self.spec}: memory schema {found!r}, this code reads {SCHEMA_VERSION!r}")
 
     def close(self) -> None:
-        self._closed = True
-        with self._connections_lock:
-            connections, self._connections = self._connections, []
-        for conn in connections:
-            conn.close()
+        self._db.close()
 
     # -- snapshots ---------------------------------------------------------------------------
 

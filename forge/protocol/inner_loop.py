@@ -18,15 +18,16 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from agents.defender import Defender, ModelCall
-from agents.injection import FullInjection, MemoryInjection, NoInjection
+from agents.injection import MemoryInjection
 from agents.learners import Exemplifier, LearnerOutput, Reflector
-from forge.config import ForgeConfig, Injection, Representation
+from forge.config import ForgeConfig, Representation
 from forge.env.cage2 import Cage2Env
 from forge.memory import EMPTY_SNAPSHOT, Artifact, Capacities, MemoryManager, MemorySnapshot, Provenance, diff_snapshots
 from forge.memory.errors import MemoryFrozenError, UnknownItemError
 from forge.protocol.episode import EpisodeResult, play_episode
 from forge.protocol.failure import FailureSnapshot, failure_id
 from forge.protocol.trigger import FailureTrigger, thresholds_of
+from forge.wiring import injection_factory_for
 
 
 @dataclass
@@ -59,14 +60,6 @@ class StageTraining:
         return sum(a.failed for a in self.attempts)
 
 
-def default_injection(mode: Injection, snapshot: MemorySnapshot) -> MemoryInjection:
-    if mode is Injection.none:
-        return NoInjection()
-    if mode is Injection.full:
-        return FullInjection(snapshot)
-    raise ValueError(f"memory.injection={mode.value} needs a rulebook; build it with forge.rulebook.injection")
-
-
 class InstanceLearner:
     """One population instance: its environment, its models, its memory lineage."""
 
@@ -89,7 +82,8 @@ class InstanceLearner:
         self.memory = memory
         self.run_dir = Path(run_dir) if run_dir else None
         self.env = env or Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
-        self._injection_factory = injection_factory or (lambda snap: default_injection(cfg.memory.injection, snap))
+        self._injection_factory = injection_factory or injection_factory_for(
+            cfg, run_dir=self.run_dir, actor=self.memory_key, clients=clients)
 
     @property
     def memory_key(self) -> str:

@@ -13,12 +13,12 @@ written first), so a stage is either in the ledger with every outcome or not at 
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
+
+from forge.sqlite_db import SqliteDatabase
 
 
 @dataclass
@@ -52,26 +52,23 @@ class EvaluationRecord:
 
 class _SqliteDocs:
     def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
-        self._lock = threading.Lock()
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(
+        self._db = SqliteDatabase(path, label="session ledger")
+        with self._db.write() as conn:
+            conn.execute(
                 "CREATE TABLE IF NOT EXISTS ledger (session TEXT, key TEXT, doc TEXT, written REAL, PRIMARY KEY (session, key))"
             )
 
     def put(self, session: str, key: str, doc: str) -> None:
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO ledger VALUES (?, ?, ?, ?)", (session, key, doc, time.time()))
+        with self._db.write() as conn:
+            conn.execute("INSERT OR REPLACE INTO ledger VALUES (?, ?, ?, ?)", (session, key, doc, time.time()))
 
     def get(self, session: str, key: str) -> Optional[str]:
-        with self._lock:
-            row = self._db.execute("SELECT doc FROM ledger WHERE session=? AND key=?", (session, key)).fetchone()
+        row = self._db.connection().execute("SELECT doc FROM ledger WHERE session=? AND key=?", (session, key)).fetchone()
         return row[0] if row else None
 
     def keys(self, session: str) -> list[str]:
-        with self._lock:
-            return [r[0] for r in self._db.execute("SELECT key FROM ledger WHERE session=? ORDER BY key", (session,))]
+        rows = self._db.connection().execute("SELECT key FROM ledger WHERE session=? ORDER BY key", (session,))
+        return [r[0] for r in rows]
 
     def close(self) -> None:
         self._db.close()

@@ -12,7 +12,6 @@ Two paths:
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
@@ -22,6 +21,7 @@ from agents.prompting import render
 from forge.config import ROLES
 from forge.env.catalog import HOSTS, action_reference
 from forge.grammar import ConditionalRule, parse_rule
+from forge.llm.json_reply import first_json_object
 from forge.llm.types import Message, ProviderError
 from forge.memory.text import normalise
 from forge.rulebook.model import short_hash
@@ -162,21 +162,6 @@ def render_artifacts(items: Sequence[SourceItem]) -> str:
     return "\n\n".join(blocks)
 
 
-def _extract_json(text: str) -> Any:
-    text = (text or "")[:MAX_REPLY_CHARS]
-    fenced = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.DOTALL)
-    candidates = [fenced.group(1)] if fenced else []
-    start = text.find("{")
-    if start >= 0:
-        candidates.append(text[start:text.rfind("}") + 1])
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except ValueError:
-            continue
-    raise ValueError("no JSON object in the reply")
-
-
 def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule], Optional[str]]:
     """One model entry checked field by field: (compiled rule, None) or (None, the problem)."""
     verdict = str(raw.get("verdict", "")).strip().upper()
@@ -249,7 +234,7 @@ class RuleCompiler:
             report.calls.append(ModelCall("compiler", completion.usage.prompt_tokens, completion.usage.completion_tokens,
                                           completion.latency_s, completion.retries, ()))
             try:
-                data = _extract_json(completion.text)
+                data = first_json_object(completion.text, MAX_REPLY_CHARS)
                 entries = data.get("rules") if isinstance(data, dict) else None
                 if not isinstance(entries, list):
                     raise ValueError('the JSON has no "rules" list')

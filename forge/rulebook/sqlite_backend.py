@@ -8,12 +8,9 @@ prefixed `rulebook_` so the file can be shared with other parts of a run.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import threading
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from forge.rulebook.model import (
     BookVersion,
@@ -25,6 +22,7 @@ from forge.rulebook.model import (
     node_from_dict,
 )
 from forge.rulebook.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
+from forge.sqlite_db import SqliteDatabase
 
 SCHEMA_VERSION = "1"
 _SCHEMA = (
@@ -55,56 +53,25 @@ class SqliteRulebookStore(RulebookStore):
         super().__init__(namespace)
         self.path = Path(path)
         self.spec = str(self.path)
-        self._timeout = busy_timeout_s
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._all_lock = threading.Lock()
-        self._closed = False
+        self._db = SqliteDatabase(self.path, busy_timeout_s=busy_timeout_s, label="rulebook")
         try:
             self._create_schema()
         except sqlite3.DatabaseError as exc:
             raise RulebookError(f"{self.spec} is not a usable rulebook database: {exc}") from None
 
     def _connection(self) -> sqlite3.Connection:
-        if self._closed:
-            raise RulebookError(f"rulebook {self.spec} is closed")
-        conn = getattr(self._local, "conn", None)
-        if conn is None or self._local.pid != os.getpid():  # never reuse a connection across fork()
-            conn = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False)
-            conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            self._local.conn, self._local.pid = conn, os.getpid()
-            with self._all_lock:
-                self._all.append(conn)
-        return conn
+        return self._db.connection()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._connection()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _write(self):
+        return self._db.write()
 
     def _create_schema(self) -> None:
-        with self._write() as conn:
-            for statement in _SCHEMA:
-                conn.execute(statement)
-            conn.execute("INSERT OR IGNORE INTO rulebook_meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            (found,) = conn.execute("SELECT value FROM rulebook_meta WHERE key = 'schema'").fetchone()
+        found = self._db.ensure_schema(_SCHEMA, "rulebook_meta", SCHEMA_VERSION)
         if found != SCHEMA_VERSION:
             raise RulebookError(f"{self.spec}: rulebook schema {found!r}, this code reads {SCHEMA_VERSION!r}")
 
     def close(self) -> None:
-        self._closed = True
-        with self._all_lock:
-            connections, self._all = self._all, []
-        for conn in connections:
-            conn.close()
+        self._db.close()
 
     # -- nodes and vectors ----------------------------------------------------------------------
 

@@ -1,0 +1,70 @@
+"""One SQLite file shared by threads and processes, as the memory store, the rulebook and the ledger use it.
+
+A connection per thread (and a new one after fork(): an inherited connection must not be used by the
+child), WAL so readers never block the writer, synchronous=FULL so a committed version survives a
+killed process, a busy timeout for concurrent writers, and `write()` transactions that take the write
+lock up front (BEGIN IMMEDIATE), so that a compare-and-set's read and write are one atomic step.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+
+class SqliteDatabase:
+    def __init__(self, path: str | Path, *, busy_timeout_s: float = 30.0, label: str = "database") -> None:
+        self.path = str(path)
+        self.label = label
+        self._busy_timeout_s = busy_timeout_s
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def connection(self) -> sqlite3.Connection:
+        if self._closed:
+            raise sqlite3.ProgrammingError(f"{self.label} {self.path} is closed")
+        conn = getattr(self._local, "conn", None)
+        if conn is None or self._local.pid != os.getpid():
+            conn = sqlite3.connect(self.path, timeout=self._busy_timeout_s, isolation_level=None, check_same_thread=False)
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_s * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            self._local.conn, self._local.pid = conn, os.getpid()
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        conn = self.connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def ensure_schema(self, statements, meta_table: str, version: str) -> str:
+        """Create the tables if needed and return the schema version the file records (which a newer or
+        older file may not share: the caller decides what a mismatch means)."""
+        with self.write() as conn:
+            for statement in statements:
+                conn.execute(statement)
+            conn.execute(f"INSERT OR IGNORE INTO {meta_table} VALUES ('schema', ?)", (version,))
+            (found,) = conn.execute(f"SELECT value FROM {meta_table} WHERE key = 'schema'").fetchone()
+        return found
+
+    def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            conn.close()
