@@ -155,9 +155,9 @@ def rulebook_injection_factory(
     from forge.rulebook.sync import MemorySync
     from forge.rulebook.trigger import FailureLibrary
 
-    spec = rulebook_spec or getattr(cfg.rulebook, "store", None)
+    spec = rulebook_spec or cfg.rulebook.store
     settings = RetrievalSettings.from_config(cfg.rulebook)
-    window = getattr(cfg.rulebook, "context_window", 4)
+    window = cfg.rulebook.context_window
     state: dict[str, object] = {}
 
     def book() -> Rulebook:
