@@ -16,8 +16,8 @@ from typing import Any, Optional, Sequence
 from agents.defender import ChatClient, ModelCall
 from agents.prompting import render
 from forge.env.catalog import action_reference
-from forge.llm.json_reply import first_json_object
-from forge.llm.types import Message, ProviderError
+from forge.llm.json_reply import JsonAnswer, ask_for_json
+from forge.llm.types import Message
 from forge.protocol.failure import FailureSnapshot
 
 MAX_RULE_CHARS = 300
@@ -65,6 +65,21 @@ def render_failure_report(failure: FailureSnapshot) -> str:
     return "\n".join(lines)
 
 
+def _object_keyed_by_role(data: Any) -> dict:
+    if not isinstance(data, dict):
+        raise ValueError("the reply's JSON is not an object keyed by role")
+    return data
+
+
+def call_records(role: str, answer: JsonAnswer) -> list[ModelCall]:
+    """Trace records of a JSON exchange: every completion, and the provider error that ended it."""
+    calls = [ModelCall(role, c.usage.prompt_tokens, c.usage.completion_tokens, c.latency_s, c.retries, ())
+             for c in answer.completions]
+    if answer.error is not None:
+        calls.append(ModelCall(role, 0, 0, 0.0, 0, (), error=f"{type(answer.error).__name__}: {str(answer.error)[:200]}"))
+    return calls
+
+
 def _as_list(value: Any) -> list:
     return value if isinstance(value, list) else []
 
@@ -100,28 +115,14 @@ class _Learner:
                                      capacity=self.capacity, max_new=self.max_new)),
             Message("user", render_failure_report(failure) + "\n\n" + self._render_memory(shown)),
         ]
-        for attempt in range(2):
-            try:
-                completion = self.client.complete(messages, seed=seed + attempt)
-            except ProviderError as exc:
-                output.calls.append(ModelCall(self.actor, 0, 0, 0.0, 0, (), error=f"{type(exc).__name__}: {str(exc)[:200]}"))
-                output.problems.append("model error")
-                return output
-            output.calls.append(ModelCall(self.actor, completion.usage.prompt_tokens,
-                                          completion.usage.completion_tokens, completion.latency_s, completion.retries, ()))
-            try:
-                data = first_json_object(completion.text, MAX_REPLY_CHARS)
-                if not isinstance(data, dict):
-                    raise ValueError("the reply's JSON is not an object keyed by role")
-            except ValueError as exc:
-                if attempt == 0:
-                    messages += [Message("assistant", completion.text[:2000] or "(empty reply)"),
-                                 Message("user", f"That reply could not be used ({exc}). Reply with the JSON object only.")]
-                    continue
-                output.problems.append(f"unusable reply: {exc}")
-                return output
-            self._collect(data, shown, output)
-            return output
+        answer = ask_for_json(self.client, messages, seed=seed, validate=_object_keyed_by_role, limit=MAX_REPLY_CHARS)
+        output.calls.extend(call_records(self.actor, answer))
+        if answer.error is not None:
+            output.problems.append("model error")
+        elif answer.value is None:
+            output.problems.append(f"unusable reply: {answer.problem}")
+        else:
+            self._collect(answer.value, shown, output)
         return output
 
     def _collect(self, data: dict, shown: dict[str, list], output: LearnerOutput) -> None:

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from agents.defender import ChatClient, ModelCall
+from agents.learners import call_records
 from agents.prompting import render
 from forge.config import ROLES
 from forge.env.catalog import HOSTS, action_reference
 from forge.grammar import ConditionalRule, parse_rule
-from forge.llm.json_reply import first_json_object
-from forge.llm.types import Message, ProviderError
+from forge.llm.json_reply import ask_for_json
+from forge.llm.types import Message
 from forge.memory.text import normalise
 from forge.rulebook.model import short_hash
 
@@ -162,6 +163,13 @@ def render_artifacts(items: Sequence[SourceItem]) -> str:
     return "\n\n".join(blocks)
 
 
+def _rules_list(data: Any) -> list:
+    entries = data.get("rules") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ValueError('the JSON has no "rules" list')
+    return entries
+
+
 def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule], Optional[str]]:
     """One model entry checked field by field: (compiled rule, None) or (None, the problem)."""
     verdict = str(raw.get("verdict", "")).strip().upper()
@@ -224,29 +232,15 @@ class RuleCompiler:
             Message("system", render("compiler", roles=", ".join(ROLES), reference=action_reference())),
             Message("user", render_artifacts(items)),
         ]
-        for attempt in range(2):
-            try:
-                completion = self.client.complete(messages, seed=seed + attempt)
-            except ProviderError as exc:
-                report.calls.append(ModelCall("compiler", 0, 0, 0.0, 0, (), error=f"{type(exc).__name__}: {str(exc)[:200]}"))
-                report.problems.append(f"compiler model error: {type(exc).__name__}")
-                return {}
-            report.calls.append(ModelCall("compiler", completion.usage.prompt_tokens, completion.usage.completion_tokens,
-                                          completion.latency_s, completion.retries, ()))
-            try:
-                data = first_json_object(completion.text, MAX_REPLY_CHARS)
-                entries = data.get("rules") if isinstance(data, dict) else None
-                if not isinstance(entries, list):
-                    raise ValueError('the JSON has no "rules" list')
-            except ValueError as exc:
-                if attempt == 0:
-                    messages += [Message("assistant", completion.text[:2000] or "(empty reply)"),
-                                 Message("user", f"That reply could not be used ({exc}). Reply with the JSON object only.")]
-                    continue
-                report.problems.append(f"unusable compiler reply: {exc}")
-                return {}
-            return self._collect(items, entries, report)
-        return {}
+        answer = ask_for_json(self.client, messages, seed=seed, validate=_rules_list, limit=MAX_REPLY_CHARS)
+        report.calls.extend(call_records("compiler", answer))
+        if answer.error is not None:
+            report.problems.append(f"compiler model error: {type(answer.error).__name__}")
+            return {}
+        if answer.value is None:
+            report.problems.append(f"unusable compiler reply: {answer.problem}")
+            return {}
+        return self._collect(items, answer.value, report)
 
     def _collect(self, items: list[SourceItem], entries: list, report: CompileReport) -> dict[int, CompiledRule]:
         answers: dict[int, CompiledRule] = {}

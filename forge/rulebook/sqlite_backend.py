@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from forge.rulebook.model import (
     BookVersion,
@@ -73,6 +73,14 @@ class SqliteRulebookStore(RulebookStore):
     def close(self) -> None:
         self._db.close()
 
+    def _select_in(self, sql: str, params: list, ids: Iterable[str]) -> Iterator[tuple]:
+        """Rows of `sql` (with an `IN ({marks})` slot) for every id, in chunks under SQLite's parameter limit."""
+        wanted = list(dict.fromkeys(ids))
+        conn = self._connection()
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start:start + _CHUNK]
+            yield from conn.execute(sql.format(marks=",".join("?" * len(chunk))), [*params, *chunk])
+
     # -- nodes and vectors ----------------------------------------------------------------------
 
     def put_nodes(self, nodes: Iterable[Node]) -> None:
@@ -82,17 +90,9 @@ class SqliteRulebookStore(RulebookStore):
                 conn.executemany("INSERT OR IGNORE INTO rulebook_nodes VALUES (?, ?, ?)", rows)
 
     def nodes(self, ids: Iterable[str]) -> dict[str, Node]:
-        wanted = list(dict.fromkeys(ids))
-        found: dict[str, Node] = {}
-        conn = self._connection()
-        for start in range(0, len(wanted), _CHUNK):
-            chunk = wanted[start:start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for node_id, body in conn.execute(
-                f"SELECT id, body FROM rulebook_nodes WHERE namespace = ? AND id IN ({marks})", [self.namespace, *chunk]
-            ):
-                found[node_id] = node_from_dict(json.loads(body))
-        return found
+        rows = self._select_in("SELECT id, body FROM rulebook_nodes WHERE namespace = ? AND id IN ({marks})",
+                               [self.namespace], ids)
+        return {node_id: node_from_dict(json.loads(body)) for node_id, body in rows}
 
     def put_vectors(self, embedder: str, vectors: Mapping[str, Vectors]) -> None:
         rows = [(self.namespace, embedder, node_id, pack_vectors(v)) for node_id, v in vectors.items()]
@@ -101,18 +101,10 @@ class SqliteRulebookStore(RulebookStore):
                 conn.executemany("INSERT OR REPLACE INTO rulebook_vectors VALUES (?, ?, ?, ?)", rows)
 
     def vectors(self, embedder: str, ids: Iterable[str]) -> dict[str, Vectors]:
-        wanted = list(dict.fromkeys(ids))
-        found: dict[str, Vectors] = {}
-        conn = self._connection()
-        for start in range(0, len(wanted), _CHUNK):
-            chunk = wanted[start:start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for node_id, data in conn.execute(
-                f"SELECT id, data FROM rulebook_vectors WHERE namespace = ? AND embedder = ? AND id IN ({marks})",
-                [self.namespace, embedder, *chunk],
-            ):
-                found[node_id] = unpack_vectors(data)
-        return found
+        rows = self._select_in(
+            "SELECT id, data FROM rulebook_vectors WHERE namespace = ? AND embedder = ? AND id IN ({marks})",
+            [self.namespace, embedder], ids)
+        return {node_id: unpack_vectors(data) for node_id, data in rows}
 
     def put_compilations(self, outcomes: Mapping[str, str]) -> None:
         rows = [(self.namespace, item_id, body) for item_id, body in outcomes.items()]
@@ -121,17 +113,9 @@ class SqliteRulebookStore(RulebookStore):
                 conn.executemany("INSERT OR REPLACE INTO rulebook_compilations VALUES (?, ?, ?)", rows)
 
     def compilations(self, item_ids: Iterable[str]) -> dict[str, str]:
-        wanted = list(dict.fromkeys(item_ids))
-        found: dict[str, str] = {}
-        conn = self._connection()
-        for start in range(0, len(wanted), _CHUNK):
-            chunk = wanted[start:start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            found.update(conn.execute(
-                f"SELECT item_id, body FROM rulebook_compilations WHERE namespace = ? AND item_id IN ({marks})",
-                [self.namespace, *chunk],
-            ))
-        return found
+        return dict(self._select_in(
+            "SELECT item_id, body FROM rulebook_compilations WHERE namespace = ? AND item_id IN ({marks})",
+            [self.namespace], item_ids))
 
     # -- rules ----------------------------------------------------------------------------------
 
@@ -147,18 +131,10 @@ class SqliteRulebookStore(RulebookStore):
         return {v.rule_id: v for v in versions}
 
     def _heads_of(self, rule_ids: Sequence[str]) -> dict[str, RuleVersion]:
-        found: dict[str, RuleVersion] = {}
-        conn = self._connection()
-        wanted = list(dict.fromkeys(rule_ids))
-        for start in range(0, len(wanted), _CHUNK):
-            chunk = wanted[start:start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for (record,) in conn.execute(
-                f"SELECT record FROM rulebook_heads WHERE namespace = ? AND rule_id IN ({marks})", [self.namespace, *chunk]
-            ):
-                version = RuleVersion.from_dict(json.loads(record))
-                found[version.rule_id] = version
-        return found
+        rows = self._select_in("SELECT record FROM rulebook_heads WHERE namespace = ? AND rule_id IN ({marks})",
+                               [self.namespace], rule_ids)
+        versions = (RuleVersion.from_dict(json.loads(record)) for (record,) in rows)
+        return {v.rule_id: v for v in versions}
 
     def rule_history(self, rule_id: str) -> list[RuleVersion]:
         rows = self._connection().execute(
