@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 from rich.table import Table
 
-from forge.protocol.ledger import EvaluationRecord, SessionLedger, StageRecord
+from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.rundir import RunDirectory
 from forge.stats import ReturnStats, pct_change
 
@@ -33,9 +33,9 @@ class SessionReport:
 
     @classmethod
     def load(cls, run_dir: RunDirectory) -> "SessionReport":
-        cfg = run_dir.load_config()
-        spec = cfg.memory.redis_url if cfg.memory.store.value == "redis" else str(run_dir.path)
-        ledger = SessionLedger.open(spec, run_dir.session_id)
+        from forge.wiring import open_ledger
+
+        ledger = open_ledger(run_dir.load_config(), str(run_dir.path), run_dir.session_id)
         try:
             report = cls(run_dir, ledger.meta(), ledger.stages(), ledger.evaluation(), ledger.status(), ledger.champion())
         finally:

@@ -59,10 +59,6 @@ class RunDirectory:
         return self.path / "config.yaml"
 
     @property
-    def store_spec(self) -> str:
-        return str(self.path / "forge.db")
-
-    @property
     def traces(self) -> Path:
         return self.path / "traces"
 

@@ -8,6 +8,7 @@ from agents.injection import FullInjection, MemoryInjection, NoInjection
 from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, StoreKind
 from forge.llm.accounting import ModelClient, UsageLedger, model_clients
 from forge.memory import MemoryManager, MemorySnapshot, open_store
+from forge.protocol.ledger import SessionLedger
 
 
 def build_clients(cfg: ForgeConfig, ledger: Optional[UsageLedger] = None) -> tuple[dict[str, ModelClient], UsageLedger]:
@@ -20,6 +21,12 @@ def open_memory(cfg: ForgeConfig, run_path: str, session: str) -> MemoryManager:
     if cfg.memory.store is StoreKind.redis:
         return MemoryManager(open_store(cfg.memory.redis_url, namespace=f"forge:{session}"))
     return MemoryManager(open_store(run_path))
+
+
+def open_ledger(cfg: ForgeConfig, run_path: str, session: str) -> SessionLedger:
+    """The session ledger lives beside the memory: in the run's SQLite file, or in the configured Redis."""
+    spec = cfg.memory.redis_url if cfg.memory.store is StoreKind.redis else run_path
+    return SessionLedger.open(spec, session)
 
 
 def injection_factory_for(

@@ -22,11 +22,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from forge.config import Condition, ForgeConfig, to_yaml
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError
-from forge.protocol.ledger import EvaluationRecord, SessionLedger, StageRecord
+from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.protocol.stages import decide_stage
 from forge.rundir import RunDirectory
 from forge.seeding import derive_seed
-from forge.wiring import model_label, open_memory, uses_surrogate
+from forge.wiring import model_label, open_ledger, open_memory, uses_surrogate
 from workers.instance_actor import actor_class
 
 
@@ -82,8 +82,7 @@ class SessionDriver:
         self.session = run_dir.session_id
         self.instances = instance_names(cfg.protocol.num_instances)
         self.memory: MemoryManager = open_memory(cfg, str(run_dir.path), self.session)
-        self.ledger = SessionLedger.open(cfg.memory.redis_url if cfg.memory.store.value == "redis" else str(run_dir.path),
-                                         self.session)
+        self.ledger = open_ledger(cfg, str(run_dir.path), self.session)
         self.tracker = tracker
         self._actors: dict[str, Any] = {}
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from forge.config import ForgeConfig, StoreKind, load_config
+from forge.config import ForgeConfig, load_config
 from forge.memory import MemoryManager, MemorySnapshot
 from forge.rulebook.model import RulebookError
 from forge.rundir import RunDirectory
@@ -39,8 +39,7 @@ class RunMemory:
 def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overrides: Sequence[str] = ()) -> RunMemory:
     """The run's configuration (with `overrides`), its memory, and the instance to use: `instance` if
     given, else the session ledger's champion. Errors name the run directory and the known instances."""
-    from forge.protocol.ledger import SessionLedger
-    from forge.wiring import open_memory
+    from forge.wiring import open_ledger, open_memory
 
     path = Path(run_path)
     if not path.is_dir():
@@ -52,8 +51,7 @@ def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overri
     known = sorted(k[len(prefix):] for k in memory.instances() if k.startswith(prefix))
     listed = ", ".join(known) or "none"
     if instance is None:
-        ledger_spec = cfg.memory.redis_url if cfg.memory.store is StoreKind.redis else str(run.path)
-        ledger = SessionLedger.open(ledger_spec, run.session_id)
+        ledger = open_ledger(cfg, str(run.path), run.session_id)
         try:
             champion = ledger.champion()
         finally:
