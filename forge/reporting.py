@@ -1,4 +1,5 @@
-"""Session reports: summary tables, the paper's Table 3 comparison, and stage-curve plots.
+"""Session reports: summary table, evaluation.md / summary.json, stage-curve plots, and the figure helpers
+(surrogate label included) that every FORGE plot uses. Comparing sessions is forge.comparison.
 
 Everything is read back from a run directory's ledger, so a report can be made at any time, of a
 finished, running or killed session.
@@ -7,17 +8,18 @@ finished, running or killed session.
 from __future__ import annotations
 
 import json
-import math
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional
 
 from rich.table import Table
 
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.rundir import RunDirectory
-from forge.stats import ReturnStats, pct_change
+from forge.stats import BOOTSTRAP_SEED, EPISODES, INSTANCES, MeanInterval, ReturnStats, mean_interval
+
+SURROGATE_BANNER = "SURROGATE model (a scripted stand-in, not an LLM): these are not LLM results"
 
 
 @dataclass
@@ -68,6 +70,28 @@ class SessionReport:
             return None
         return ReturnStats.of([s.mean for s in self.per_instance.values()])
 
+    @property
+    def surrogate(self) -> bool:
+        """Whether the session ran on the surrogate: the ledger says so; older ledgers, the config."""
+        if "surrogate" in self.meta:
+            return bool(self.meta["surrogate"])
+        from forge.wiring import uses_surrogate
+
+        return uses_surrogate(self.run_dir.load_config())
+
+    def instance_means(self) -> list[float]:
+        return [s.mean for s in self.per_instance.values()]
+
+    def episode_returns(self) -> list[float]:
+        return [x for r in (self.evaluation.returns.values() if self.evaluation else []) for x in r]
+
+    def estimates(self, seed: int = BOOTSTRAP_SEED) -> dict[str, MeanInterval]:
+        """The evaluation mean with its bootstrap interval, resampling instances and, apart, episodes."""
+        if not self.per_instance:
+            return {}
+        return {INSTANCES: mean_interval(self.instance_means(), INSTANCES, seed=seed),
+                EPISODES: mean_interval(self.episode_returns(), EPISODES, seed=seed)}
+
     def tokens_per_instance(self) -> dict[str, dict[str, int]]:
         """instance -> {"prompt", "completion", "calls"} over all stages and the final evaluation."""
         totals = {i: {"prompt": 0, "completion": 0, "calls": 0} for i in self.instances}
@@ -109,7 +133,9 @@ def summary_table(report: SessionReport) -> Table:
         ]
         table.add_row(*cells)
     if report.pooled:
-        table.caption = (f"all evaluation episodes: {report.pooled}; P(<-100) {report.pooled.tail_100:.2f}, "
+        estimate = report.estimates()[INSTANCES]
+        table.caption = (f"mean over instances {estimate} (95% bootstrap interval, resampling instances); "
+                         f"all evaluation episodes: {report.pooled}; P(<-100) {report.pooled.tail_100:.2f}, "
                          f"P(<-150) {report.pooled.tail_150:.2f}; graduation rate {report.graduation_rate:.0%}; "
                          f"* champion")
     return table
@@ -139,18 +165,54 @@ def markdown_report(report: SessionReport) -> str:
         p = report.pooled
         lines += ["", f"All episodes: {p.mean:.2f} ± {p.sd:.2f} (n={p.n}), P(<-100) {p.tail_100:.2f}, "
                       f"P(<-150) {p.tail_150:.2f}.", ""]
+        lines += ["## Mean return with its 95% bootstrap interval", "",
+                  "| resampled unit | n | mean | 95% interval |", "|---|---|---|---|"]
+        for estimate in report.estimates().values():
+            interval = "-" if estimate.low is None else f"[{estimate.low:.2f}, {estimate.high:.2f}]"
+            lines.append(f"| {estimate.unit} | {estimate.n} | {estimate.mean:.2f} | {interval} |")
+        lines += ["", "Percentile bootstrap, seeded. Instances are the independent unit: episodes of one instance "
+                      "share its memory, so the interval resampling episodes is too narrow.", ""]
+    if report.surrogate:
+        lines += [f"**{SURROGATE_BANNER}.**", ""]
     return "\n".join(lines)
 
 
-def plot_stage_curves(report: SessionReport, path: Path) -> Optional[Path]:
-    if not report.stages:
-        return None
+def new_figure(*subplots: int, figsize: tuple[float, float]):
+    """A figure on the file-only backend (reports are written on headless machines)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    return plt.subplots(*subplots, figsize=figsize)
+
+
+def label_figure(fig, title: str, *, surrogate: bool) -> None:
+    """Title the figure and, for surrogate sessions, put the surrogate banner on it where it cannot be missed."""
+    fig.suptitle(title, fontsize=8, y=0.995)
+    if surrogate:
+        fig.text(0.5, 0.005, SURROGATE_BANNER, ha="center", va="bottom", fontsize=9, fontweight="bold",
+                 color="darkred")
+    fig.tight_layout(rect=(0, 0.05 if surrogate else 0, 1, 0.97))
+
+
+def save_figure(fig, path: Path, *, surrogate: bool) -> Path:
+    """Write a PNG whose metadata repeats the surrogate label (a cropped image still says what it is)."""
+    import matplotlib.pyplot as plt
+
+    metadata = {"Title": fig.get_suptitle() or path.stem, "Software": "FORGE"}
+    if surrogate:
+        metadata["Description"] = SURROGATE_BANNER
+    fig.savefig(path, dpi=110, metadata=metadata)
+    plt.close(fig)
+    return path
+
+
+def stage_curves_figure(report: SessionReport):
+    """Checkpoint return per instance by stage, and the population's size; None before the first stage."""
+    if not report.stages:
+        return None
+    fig, (ax, ax2) = new_figure(1, 2, figsize=(11, 4.4))
     stages = [r.stage for r in report.stages]
     for instance in report.instances:
         xs = [r.stage for r in report.stages if instance in r.checkpoint]
@@ -160,6 +222,7 @@ def plot_stage_curves(report: SessionReport, path: Path) -> Optional[Path]:
     ax.plot(stages, means, color="black", linewidth=2.5, label="mean of active")
     theta = report.run_dir.load_config().protocol.theta
     ax.axhline(theta, color="green", linestyle="--", linewidth=1, label=f"theta {theta:g}")
+    ax.set_xticks(stages)
     ax.set_xlabel("stage")
     ax.set_ylabel("checkpoint return")
     ax.set_title(f"{report.condition}: checkpoint return per instance")
@@ -172,14 +235,17 @@ def plot_stage_curves(report: SessionReport, path: Path) -> Optional[Path]:
         cumulative.append(count)
     ax2.plot(stages, cumulative, marker="s", label="graduates")
     ax2.plot(stages, [sum(r.failures.values()) for r in report.stages], marker="^", label="failures triggered")
+    ax2.set_xticks(stages)
     ax2.set_xlabel("stage")
     ax2.set_title("population")
     ax2.legend(fontsize=8)
-    fig.suptitle(f"{report.run_dir.session_id} - {report.meta.get('model', '')}", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    label_figure(fig, f"{report.run_dir.session_id} - {report.meta.get('model', '')}", surrogate=report.surrogate)
+    return fig
+
+
+def plot_stage_curves(report: SessionReport, path: Path) -> Optional[Path]:
+    fig = stage_curves_figure(report)
+    return save_figure(fig, path, surrogate=report.surrogate) if fig is not None else None
 
 
 def write_session_report(report: SessionReport) -> list[Path]:
@@ -195,6 +261,8 @@ def write_session_report(report: SessionReport) -> list[Path]:
         "population": report.population.as_dict() if report.population else None,
         "tokens_per_instance": report.tokens_per_instance(),
     }
+    data["surrogate"] = report.surrogate
+    data["estimates"] = {unit: e.as_dict() for unit, e in report.estimates().items()}
     js = reports / "summary.json"
     js.write_text(json.dumps(data, indent=1))
     paths = [md, js]
@@ -202,54 +270,3 @@ def write_session_report(report: SessionReport) -> list[Path]:
     if png:
         paths.append(png)
     return paths
-
-
-# -- comparing conditions (the paper's Table 3) ------------------------------------------------------
-
-
-def compare_table(reports: Sequence[SessionReport]) -> Table:
-    by_condition = {r.condition: r for r in reports}
-    zero = by_condition.get("zero_shot")
-    reflexion = by_condition.get("reflexion")
-    models = {r.meta.get("model", "?") for r in reports}
-    table = Table(title="Final frozen evaluation by condition (mean ± sd over instances' means)\nmodel: "
-                        + "; ".join(sorted(models)))
-    for column in ("condition", "run", "mean ± sd", "Δ% vs zero-shot", "Δ% vs reflexion", "graduation",
-                   "tokens / instance", "P(<-100)", "P(<-150)"):
-        table.add_column(column, justify="left" if column in ("condition", "run") else "right")
-    for report in reports:
-        pop = report.population
-        if pop is None:
-            table.add_row(report.condition, report.run_dir.session_id, "(no evaluation)", "", "", "", "", "", "")
-            continue
-        zs = pct_change(pop.mean, zero.population.mean) if zero and zero.population and zero is not report else math.nan
-        rf = (pct_change(pop.mean, reflexion.population.mean)
-              if reflexion and reflexion.population and reflexion is not report else math.nan)
-        table.add_row(
-            report.condition, report.run_dir.session_id, f"{pop.mean:.2f} ± {pop.sd:.2f}",
-            _pct(zs), _pct(rf), f"{len(report.graduates)}/{len(report.instances)}",
-            f"{report.mean_tokens() / 1000:.0f}k", f"{report.pooled.tail_100:.2f}", f"{report.pooled.tail_150:.2f}",
-        )
-    return table
-
-
-def _pct(value: float) -> str:
-    return "-" if math.isnan(value) else f"{value:+.1f}%"
-
-
-def plot_comparison(reports: Sequence[SessionReport], path: Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    usable = [r for r in reports if r.population]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    names = [r.condition for r in usable]
-    ax.bar(names, [r.population.mean for r in usable], yerr=[r.population.sd for r in usable], capsize=6)
-    ax.set_ylabel("final evaluation return")
-    ax.set_title("FORGE conditions")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from forge.commands.common import add_config_arguments, config_from_args, console
+from forge.stats import BOOTSTRAP_SEED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,14 +21,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     resume.add_argument("run_dir", metavar="RUN_DIR")
     resume.set_defaults(func=_resume)
 
-    report = subparsers.add_parser("report", help="summary table and plots of a session")
-    report.add_argument("run_dir", metavar="RUN_DIR")
+    report = subparsers.add_parser("report", help="summary table and plots of a session (several: and their comparison)")
+    report.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    _add_comparison_arguments(report)
     report.set_defaults(func=_report)
 
-    compare = subparsers.add_parser("compare", help="compare sessions (the paper's Table 3)")
+    compare = subparsers.add_parser(
+        "compare", help="compare sessions (the paper's Table 3): intervals, permutation tests, verdicts")
     compare.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
-    compare.add_argument("--out", type=Path, help="where to write comparison.md/.png (default: next to the first run)")
+    _add_comparison_arguments(compare)
     compare.set_defaults(func=_compare)
+
+
+def _add_comparison_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", type=Path,
+                        help="where to write comparison.{txt,md,json,png} (default: next to the first run)")
+    parser.add_argument("--seed", type=int, default=BOOTSTRAP_SEED,
+                        help=f"bootstrap and permutation-test seed (default {BOOTSTRAP_SEED}; same seed, same numbers)")
 
 
 def _drive(cfg, run_dir) -> None:
@@ -82,11 +92,15 @@ def _report(args: argparse.Namespace) -> int:
     from forge.reporting import SessionReport, summary_table, write_session_report
     from forge.rundir import RunDirectory
 
-    report = SessionReport.load(RunDirectory.open(args.run_dir))
-    paths = write_session_report(report)
-    console.print(summary_table(report))
-    for path in paths:
-        console.print(f"wrote {path}")
+    runs = [RunDirectory.open(p) for p in args.run_dirs]
+    for run in runs:
+        report = SessionReport.load(run)
+        paths = write_session_report(report)
+        console.print(summary_table(report))
+        for path in paths:
+            console.print(f"wrote {path}")
+    if len(runs) > 1:
+        _print_comparison(runs, _comparison_dir(runs, args.out), seed=args.seed)
     return 0
 
 
@@ -94,20 +108,19 @@ def _compare(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
     runs = [RunDirectory.open(p) for p in args.run_dirs]
-    _print_comparison(runs, args.out or runs[0].path.parent / f"comparison-{runs[0].session_id}")
+    _print_comparison(runs, _comparison_dir(runs, args.out), seed=args.seed)
     return 0
 
 
-def _print_comparison(runs, out: Path) -> None:
-    from forge.reporting import SessionReport, compare_table, plot_comparison
+def _comparison_dir(runs, out: Path | None) -> Path:
+    return out or runs[0].path.parent / f"comparison-{runs[0].session_id}"
 
-    reports = [SessionReport.load(r) for r in runs]
-    table = compare_table(reports)
-    console.print(table)
-    out.mkdir(parents=True, exist_ok=True)
-    from rich.console import Console
 
-    with open(out / "comparison.txt", "w") as handle:
-        Console(file=handle, width=160).print(table)
-    plot_comparison(reports, out / "comparison.png")
-    console.print(f"wrote {out / 'comparison.txt'} and {out / 'comparison.png'}")
+def _print_comparison(runs, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
+    from forge.comparison import compare_sessions, print_comparison, write_comparison
+    from forge.reporting import SessionReport
+
+    comparison = compare_sessions([SessionReport.load(r) for r in runs], seed=seed)
+    paths = write_comparison(comparison, out)
+    console.print("wrote " + ", ".join(str(p) for p in paths))
+    print_comparison(comparison, console)

@@ -1,0 +1,142 @@
+"""`forge compare` / `forge report` end to end on session directories whose ledgers hold known returns,
+and the surrogate label on every plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from forge.cli import main
+from forge.comparison import compare_sessions, comparison_figure
+from forge.config import load_config
+from forge.protocol.ledger import EvaluationRecord, StageRecord
+from forge.reporting import SURROGATE_BANNER, SessionReport, stage_curves_figure
+from forge.rundir import RunDirectory
+from forge.stats import Verdict
+from forge.wiring import model_label, open_ledger, uses_surrogate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_session(runs: Path, condition: str, means: list[float], *, episodes: int = 3, spread: float = 1.0,
+                 seed: int = 0, provider: str | None = None, record_surrogate: bool = True) -> RunDirectory:
+    """A finished session as the driver leaves it in the ledger: meta, one stage, the final evaluation."""
+    files = [ROOT / "configs" / "demo.yaml"] + ([ROOT / "configs" / "providers" / f"{provider}.yaml"] if provider else [])
+    cfg = load_config(*files, overrides=[f"run.runs_dir={runs}", f"protocol.condition={condition}",
+                                         f"protocol.num_instances={len(means)}", f"run.name={condition}"])
+    run_dir = RunDirectory.create(cfg)
+    instances = [f"i{i:02d}" for i in range(len(means))]
+    rng = np.random.default_rng(seed)
+    returns = {i: [float(m + rng.normal(0, spread)) for _ in range(episodes)] for i, m in zip(instances, means)}
+    ledger = open_ledger(cfg, str(run_dir.path), run_dir.session_id)
+    meta = {"condition": condition, "representation": "rules", "instances": instances, "stages": 1,
+            "config_digest": "test", "model": model_label(cfg), "session": run_dir.session_id}
+    if record_surrogate:
+        meta["surrogate"] = uses_surrogate(cfg)
+    ledger.start(meta)
+    ledger.record_stage(StageRecord(1, instances, {i: r[0] for i, r in returns.items()}, [], None, [],
+                                    {i: {"version": 1, "digest": "d", "rules": 0, "examples": 0} for i in instances},
+                                    {i: 1 for i in instances}, {}))
+    ledger.record_evaluation(EvaluationRecord(returns, list(range(episodes)), {}))
+    ledger.finish()
+    ledger.close()
+    return run_dir
+
+
+@pytest.fixture
+def three_conditions(tmp_path) -> list[RunDirectory]:
+    """forge far above zero-shot; forge and reflexion the same distribution (5 instances each)."""
+    return [
+        make_session(tmp_path, "forge", [-20.0, -22.0, -18.0, -25.0, -21.0], seed=1),
+        make_session(tmp_path, "zero_shot", [-190.0, -180.0, -200.0, -185.0, -195.0], seed=2),
+        make_session(tmp_path, "reflexion", [-21.0, -19.0, -24.0, -20.0, -22.0], seed=3),
+    ]
+
+
+def test_compare_prints_intervals_and_verdicts_and_writes_them(three_conditions, tmp_path, capsys):
+    out = tmp_path / "cmp"
+    assert main(["compare", *[str(r.path) for r in three_conditions], "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Verdict on A - B" in printed and "Instances are the independent unit" in printed
+    assert "SURROGATE" in printed
+    data = json.loads((out / "comparison.json").read_text())
+    pairs = {(p["a"], p["b"]): p for p in data["pairs"]}
+    assert set(pairs) == {("reflexion", "zero_shot"), ("forge", "zero_shot"), ("forge", "reflexion")}
+    clear = pairs[("forge", "zero_shot")]
+    assert clear["instances"]["verdict"] == "better" and clear["instances"]["low"] > 0
+    assert clear["instances"]["n_a"] == 5 and clear["episodes"]["n_a"] == 15
+    assert clear["episodes"]["verdict"] == Verdict.not_independent.value
+    assert pairs[("forge", "reflexion")]["instances"]["verdict"] == "not significant at this size"
+    assert data["surrogate"] is True
+    # the printed table says the same, one verdict per pair and the unit of each row
+    assert printed.count("better") >= 2 and "not significant at this size" in printed
+    assert "episodes" in printed and "instances" in printed
+    markdown = (out / "comparison.md").read_text()
+    assert "| forge - zero_shot | instances | 5 / 5 |" in markdown and "better" in markdown
+    assert (out / "comparison.png").stat().st_size > 10_000 and (out / "comparison.txt").read_text().strip()
+
+    # same sessions, same seed: the same numbers; another seed moves the intervals, not the verdicts
+    assert main(["compare", *[str(r.path) for r in three_conditions], "--out", str(tmp_path / "again")]) == 0
+    assert json.loads((tmp_path / "again" / "comparison.json").read_text()) == data
+    assert main(["compare", *[str(r.path) for r in three_conditions], "--out", str(tmp_path / "s1"), "--seed", "1"]) == 0
+    other = {(p["a"], p["b"]): p for p in json.loads((tmp_path / "s1" / "comparison.json").read_text())["pairs"]}
+    assert other[("forge", "zero_shot")]["instances"]["low"] != clear["instances"]["low"]
+    assert other[("forge", "zero_shot")]["instances"]["verdict"] == "better"
+
+
+def test_too_few_instances_are_reported_as_such(tmp_path, capsys):
+    runs = [make_session(tmp_path, "forge", [-10.0, -12.0]), make_session(tmp_path, "zero_shot", [-190.0, -200.0])]
+    assert main(["compare", *[str(r.path) for r in runs], "--out", str(tmp_path / "cmp")]) == 0
+    assert "too few instances to test" in capsys.readouterr().out
+    pair = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["pairs"][0]
+    assert pair["instances"]["verdict"] == Verdict.too_few.value
+
+
+def test_report_of_several_sessions_writes_intervals_and_the_comparison(three_conditions, tmp_path, capsys):
+    assert main(["report", *[str(r.path) for r in three_conditions[:2]], "--out", str(tmp_path / "cmp")]) == 0
+    printed = capsys.readouterr().out
+    assert "95% bootstrap interval, resampling instances" in printed and "Verdict on A - B" in printed
+    forge = three_conditions[0]
+    summary = json.loads((forge.reports / "summary.json").read_text())
+    instances = summary["estimates"]["instances"]
+    assert instances["n"] == 5 and instances["low"] < instances["mean"] < instances["high"]
+    assert summary["estimates"]["episodes"]["n"] == 15 and summary["surrogate"] is True
+    evaluation = (forge.reports / "evaluation.md").read_text()
+    assert "| instances | 5 |" in evaluation and SURROGATE_BANNER in evaluation
+    assert (forge.reports / "stage_curves.png").is_file() and (tmp_path / "cmp" / "comparison.json").is_file()
+
+
+def test_a_bad_run_directory_is_named(tmp_path, capsys):
+    assert main(["compare", str(tmp_path / "nowhere")]) == 2
+    assert "nowhere" in capsys.readouterr().err
+
+
+def figure_texts(fig) -> list[str]:
+    return [fig.get_suptitle()] + [t.get_text() for t in fig.texts]
+
+
+def test_every_plot_carries_the_surrogate_label(three_conditions, tmp_path):
+    from PIL import Image
+
+    reports = [SessionReport.load(r) for r in three_conditions]
+    assert all(r.surrogate for r in reports)
+    figures = [comparison_figure(compare_sessions(reports)), stage_curves_figure(reports[0])]
+    for fig in figures:
+        assert SURROGATE_BANNER in figure_texts(fig)
+    # and the saved PNG says so in its metadata
+    assert main(["report", str(three_conditions[0].path)]) == 0
+    png = Image.open(three_conditions[0].reports / "stage_curves.png")
+    assert png.info.get("Description") == SURROGATE_BANNER and "SURROGATE" in png.info["Title"]
+
+
+def test_a_session_without_the_surrogate_has_no_banner_and_old_ledgers_fall_back_to_the_config(tmp_path):
+    openai = SessionReport.load(make_session(tmp_path, "forge", [-20.0, -21.0, -19.0], provider="openai"))
+    assert not openai.surrogate
+    assert SURROGATE_BANNER not in figure_texts(stage_curves_figure(openai))
+    old = SessionReport.load(make_session(tmp_path, "reflexion", [-20.0, -21.0, -19.0], record_surrogate=False))
+    assert "surrogate" not in old.meta and old.surrogate
+    mixed = compare_sessions([openai, old])
+    assert mixed.surrogate and SURROGATE_BANNER in figure_texts(comparison_figure(mixed))
