@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def make_session(runs: Path, condition: str, means: list[float], *, episodes: int = 3, spread: float = 1.0,
-                 seed: int = 0, provider: str | None = None, record_surrogate: bool = True) -> RunDirectory:
+                 seed: int = 0, provider: str | None = None, record_surrogate: bool = True,
+                 evaluated: bool = True) -> RunDirectory:
     """A finished session as the driver leaves it in the ledger: meta, one stage, the final evaluation."""
     files = [ROOT / "configs" / "demo.yaml"] + ([ROOT / "configs" / "providers" / f"{provider}.yaml"] if provider else [])
     cfg = load_config(*files, overrides=[f"run.runs_dir={runs}", f"protocol.condition={condition}",
@@ -40,8 +41,9 @@ def make_session(runs: Path, condition: str, means: list[float], *, episodes: in
     ledger.record_stage(StageRecord(1, instances, {i: r[0] for i, r in returns.items()}, [], None, [],
                                     {i: {"version": 1, "digest": "d", "rules": 0, "examples": 0} for i in instances},
                                     {i: 1 for i in instances}, {}))
-    ledger.record_evaluation(EvaluationRecord(returns, list(range(episodes)), {}))
-    ledger.finish()
+    if evaluated:
+        ledger.record_evaluation(EvaluationRecord(returns, list(range(episodes)), {}))
+        ledger.finish()
     ledger.close()
     return run_dir
 
@@ -140,3 +142,12 @@ def test_a_session_without_the_surrogate_has_no_banner_and_old_ledgers_fall_back
     assert "surrogate" not in old.meta and old.surrogate
     mixed = compare_sessions([openai, old])
     assert mixed.surrogate and SURROGATE_BANNER in figure_texts(comparison_figure(mixed))
+
+
+def test_a_session_still_running_is_listed_without_figures(three_conditions, tmp_path, capsys):
+    running = make_session(tmp_path, "forge_no_grad", [-30.0, -31.0, -29.0], evaluated=False)
+    assert main(["report", str(running.path), str(three_conditions[0].path), "--out", str(tmp_path / "cmp")]) == 0
+    assert "(no evaluation)" in capsys.readouterr().out
+    data = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
+    assert [c["estimate"] is None for c in data["conditions"]] == [True, False] and data["pairs"] == []
+    assert json.loads((running.reports / "summary.json").read_text())["estimates"] == {}
