@@ -78,7 +78,7 @@ DECISION_RULE = (
 )
 UNIT_NOTE = (
     "Instances are the independent unit. Episode rows resample episodes as if independent; episodes of "
-    "one instance share its memory, so their intervals and p-values are too optimistic and give no verdict."
+    "one instance share its memory, so their intervals and p-values tend to be too optimistic; they give no verdict."
 )
 
 
