@@ -55,9 +55,9 @@ def pct_change(value: float, reference: float) -> float:
 
 # -- intervals and tests: what a difference between conditions means -----------------------------------
 #
-# Instances are the independent unit of a session: episodes of one instance share its memory and its
-# seeds, so an interval or a test that resamples episodes treats correlated returns as independent and
-# comes out too narrow. Both are computed (and labelled by the unit they resample); only the instance
+# Instances are the independent unit of a session: episodes of one instance share its memory (what it
+# learned), so an interval or a test that resamples episodes treats correlated returns as independent and
+# tends to come out too narrow. Both are computed (and labelled by the unit they resample); only the instance
 # comparison gives a verdict.
 
 CONFIDENCE = 0.95
