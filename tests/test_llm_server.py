@@ -19,7 +19,7 @@ import pytest
 from google import genai
 from google.genai import types as genai_types
 
-from forge.llm.server import ModelServer
+from forge.llm.serve import ModelServer
 from forge.llm.types import (
     AuthenticationError,
     Completion,
@@ -110,7 +110,7 @@ def test_a_body_without_length_is_refused_and_the_connection_closed(server):
     ],
 )
 def test_provider_failures_become_gateway_statuses(error, status, retry_after):
-    with ModelServer(EchoProvider([error])) as srv:
+    with ModelServer(EchoProvider([error]), models=["echo-1"]) as srv:
         got, headers, body = post(http.client.HTTPConnection("127.0.0.1", srv.port), "/v1/chat/completions", CHAT)
     assert got == status
     assert headers.get("Retry-After") == retry_after
@@ -118,7 +118,7 @@ def test_provider_failures_become_gateway_statuses(error, status, retry_after):
 
 
 def test_required_key_accepts_bearer_goog_header_and_query():
-    with ModelServer(EchoProvider(), required_key=Secret(SENTINEL)) as srv:
+    with ModelServer(EchoProvider(), models=["echo-1", "g"], required_key=Secret(SENTINEL)) as srv:
         conn = http.client.HTTPConnection("127.0.0.1", srv.port)
         gemini = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
         assert post(conn, "/v1/chat/completions", CHAT)[0] == 401
@@ -134,9 +134,9 @@ def test_required_key_accepts_bearer_goog_header_and_query():
 def test_keys_and_bodies_are_never_logged_or_echoed(caplog):
     caplog.set_level(logging.DEBUG)
     bodies = []
-    with ModelServer(EchoProvider(), required_key=Secret(SENTINEL)) as srv:
+    with ModelServer(EchoProvider(), models=["echo-1", "g"], required_key=Secret(SENTINEL)) as srv:
         conn = http.client.HTTPConnection("127.0.0.1", srv.port)
-        secret_body = {"model": "m", "messages": [{"role": "user", "content": "body-SECRET-words"}]}
+        secret_body = {"model": "echo-1", "messages": [{"role": "user", "content": "body-SECRET-words"}]}
         for headers in ({"Authorization": f"Bearer {SENTINEL}-wrong"}, {"Authorization": f"Bearer {SENTINEL}"}):
             bodies.append(post(conn, "/v1/chat/completions", secret_body, headers)[2])
         bodies.append(post(conn, f"/v1beta/models/g:generateContent?key={SENTINEL}x", {"contents": []})[2])
@@ -172,7 +172,7 @@ def test_fault_plan_scripts_statuses_and_delays(server):
 
 
 def test_stop_is_prompt_even_with_a_request_in_flight():
-    srv = ModelServer(EchoProvider()).start()
+    srv = ModelServer(EchoProvider(), models=["echo-1"]).start()
     port = srv.port
     srv.faults.delay_next(1, 30.0)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -214,7 +214,7 @@ def start_forge_serve(args: list[str], env: dict[str, str]) -> tuple[subprocess.
 
 
 def test_forge_serve_end_to_end_with_both_sdks(monkeypatch):
-    with ModelServer(EchoProvider()) as upstream:
+    with ModelServer(EchoProvider(), models=["echo-1"]) as upstream:
         proc, url = start_forge_serve(
             [
                 "providers.up.kind=openai",
