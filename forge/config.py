@@ -70,7 +70,11 @@ class ProviderConfig:
     api_key_env: Optional[str] = None
     timeout_s: float = 60.0
     max_retries: int = 6
-    retry_budget: int = 200  # retries shared by all calls of this provider in one process
+    # Retries shared by all calls of this provider in one process: a token bucket of `retry_budget`
+    # retries refilled at `retry_budget_refill_per_s` (0: a lifetime count). A storm is bounded by the
+    # bucket; a long session with transient errors below the refill rate never runs out.
+    retry_budget: int = 200
+    retry_budget_refill_per_s: float = 1.0
     backoff_initial_s: float = 0.5
     backoff_max_s: float = 30.0
     max_concurrency: int = 8
@@ -281,6 +285,8 @@ def _validate(cfg: DictConfig) -> None:
     for name, provider in cfg.providers.items():
         if provider.kind not in ("surrogate", "openai", "gemini"):
             problems.append(f"providers.{name}.kind: {provider.kind!r} is not one of surrogate, openai, gemini")
+        if provider.retry_budget < 0 or provider.retry_budget_refill_per_s < 0:
+            problems.append(f"providers.{name}: retry_budget and retry_budget_refill_per_s must not be negative")
     for role in cfg.agent.persistent_knowledge:
         if role not in ROLES:
             problems.append(f"agent.persistent_knowledge: unknown role {role!r} (roles: {', '.join(ROLES)})")

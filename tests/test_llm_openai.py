@@ -205,8 +205,8 @@ def test_connection_refused_is_transient():
 def test_retry_budget_is_shared_and_bounded(server):
     server.faults.fail_next(100, 503)
     limits = SharedLimits()
-    a = make(server, name="budgeted", retry_budget=3, max_retries=5, limits=limits, backoff_initial_s=0.001)
-    b = make(server, name="budgeted", retry_budget=3, max_retries=5, limits=limits, backoff_initial_s=0.001)
+    a = make(server, name="budgeted", retry_budget=3, retry_budget_refill_per_s=0, max_retries=5, limits=limits, backoff_initial_s=0.001)
+    b = make(server, name="budgeted", retry_budget=3, retry_budget_refill_per_s=0, max_retries=5, limits=limits, backoff_initial_s=0.001)
     with pytest.raises(RetryBudgetExhausted, match="retry budget"):
         a.complete(HI, model="echo-1")
     assert server.stats.requests == 4  # 1 + the 3 budgeted retries
