@@ -17,6 +17,8 @@ import yaml
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from forge.redact import mask_urls_in, masked_fields
+
 ROLES = ("planner", "analyst", "action_chooser")
 LEARNER_ROLES = ("reflector", "exemplifier", "compiler")
 
@@ -298,6 +300,19 @@ def _validate(cfg: DictConfig) -> None:
 
 def to_yaml(cfg: ForgeConfig) -> str:
     return OmegaConf.to_yaml(OmegaConf.structured(cfg))
+
+
+def to_saved_yaml(cfg: ForgeConfig) -> str:
+    """The YAML a run directory keeps: `to_yaml` with credentials inside URLs masked (forge.redact).
+
+    Identical to `to_yaml` for a configuration without credentials."""
+    plain = OmegaConf.to_container(OmegaConf.structured(cfg), enum_to_str=True)
+    return OmegaConf.to_yaml(OmegaConf.create(mask_urls_in(plain)))
+
+
+def masked_credentials(cfg: ForgeConfig) -> list[str]:
+    """Keys whose URL lost its credentials when saved: a resumed session must be given them again."""
+    return masked_fields(to_flat_dict(cfg))
 
 
 def to_flat_dict(cfg: ForgeConfig) -> dict[str, Any]:

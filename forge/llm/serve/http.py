@@ -97,8 +97,7 @@ class _Handler(BaseHTTPRequestHandler):
         head = Head(self.command, split.path, split.query, {k.lower(): v for k, v in self.headers.items()})
         reply = app.check(head)
         if reply is not None:
-            self._skip_unread_body(head)
-            return self._send(reply)
+            return self._refuse(head, reply)
         size = int(head.headers["content-length"])  # check() has validated it
         body = self.rfile.read(size)
         app.stats.read_body(len(body))
@@ -111,21 +110,30 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(answer)
 
-    def _skip_unread_body(self, head: Head) -> None:
-        """After a refusal, skip a small unread body to keep the connection; close on a big or unsized one."""
+    def _refuse(self, head: Head, reply: Reply) -> None:
+        """Answer without having read the body; then skip a small body to keep the connection usable,
+        or close it (a big, oversized or unsized body is never read)."""
+        unread: Optional[int] = 0
         length = head.headers.get("content-length")
-        if length is None:
-            if head.headers.get("transfer-encoding"):
-                self.close_connection = True  # we cannot find the end of a body we were not told the size of
-            return
-        try:
-            size = int(length)
-        except ValueError:
-            size = -1
-        if 0 <= size <= _SKIP_BODY_BYTES:
-            self.rfile.read(size)
-        else:
+        if length is not None:
+            try:
+                unread = int(length)
+            except ValueError:
+                unread = None
+        elif head.headers.get("transfer-encoding"):
+            unread = None  # we cannot find the end of a body we were not told the size of
+        if unread is None or not 0 <= unread <= _SKIP_BODY_BYTES or reply.status == 413:
             self.close_connection = True
+        self._send(reply)
+        if self.close_connection or not unread:
+            return
+        self.connection.settimeout(_LINGER_S)  # a client that never sends the body does not hold us long
+        try:
+            self.rfile.read(unread)
+        except OSError:
+            self.close_connection = True
+        finally:
+            self.connection.settimeout(self.timeout)
 
     def _send(self, reply: Reply) -> None:
         self.wfile.write(_frame(reply.status, reply.payload, reply.headers, close=self.close_connection))
