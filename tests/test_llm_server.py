@@ -391,3 +391,14 @@ def test_max_tokens_is_capped_as_the_provider_sees_it():
                                        config=genai_types.GenerateContentConfig(max_output_tokens=9999))
     assert [c["max_tokens"] for c in echo.calls] == [100, 50, 100, 100]
     assert capped_max_tokens(None, 4096) == 512 and capped_max_tokens(-3, 4096) == 512
+
+
+@pytest.mark.parametrize("limits, named", [
+    (dict(models=[]), "at least one model"),
+    (dict(models=["m"], max_tokens=0), "max_tokens must be at least 1"),
+    (dict(models=["m"], max_connections=0), "max_connections must be at least 1"),
+    (dict(models=["m"], max_body_bytes=-1), "max_body_bytes must be at least 1"),
+])
+def test_bad_limits_are_refused_by_name(limits, named):
+    with pytest.raises(ConfigError, match=named):
+        ModelServer(EchoProvider(), **limits)
