@@ -2,15 +2,16 @@
 
     .venv/bin/python scripts/bench/serve_stack.py [--requests 1500] [--threads 8] [--seconds 3]
 
-Both stacks front the same `ModelApp` (forge.llm.serve.app: key, limits, wire translation) over the
+Each server runs in its own process (as `forge serve` does), so neither shares a GIL with the other or
+with the clients. Both stacks front the same `ModelApp` (forge.llm.serve.app: key, limits, wire translation) over the
 same fault-free surrogate model at zero latency, built as `forge serve` builds it. The uvicorn side is
 a minimal ASGI adapter (no framework routing), with the pinned stack's parser (h11, asyncio loop) and,
 when `httptools` and `uvloop` are importable (not FORGE dependencies: `pip install --target DIR
 httptools uvloop` and put DIR on PYTHONPATH), also uvicorn's fastest configuration. The sync model call
 runs on the thread pool, as any ASGI server must run it. Per stack, in alternating rounds so machine noise hits both alike:
 
-  - sequential latency, p50 and requests/s, through the real `openai` client (chat.completions.create)
-    and through a bare http.client keep-alive connection;
+  - sequential latency (p50, p90) and requests/s, through the real `openai` client
+    (chat.completions.create) and through a bare http.client keep-alive connection;
   - throughput with `--threads` concurrent keep-alive clients for `--seconds`.
 
 The figures are surrogate-model serving figures (no LLM involved).
@@ -19,7 +20,9 @@ The figures are surrogate-model serving figures (no LLM involved).
 from __future__ import annotations
 
 import argparse
-import contextlib
+import os
+import subprocess
+import sys
 import http.client
 import json
 import statistics
@@ -138,60 +141,91 @@ def concurrent(port: int, threads: int, seconds: float) -> float:
     return sum(counts) / (time.perf_counter() - started)
 
 
-def main() -> None:
-    import logging
+STACKS = ("stdlib", "uvicorn h11", "uvicorn httptools")
 
-    logging.basicConfig(level=logging.WARNING)
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--requests", type=int, default=1500, help="sequential requests per stack, client and round")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    args = parser.parse_args()
 
+def serve(stack: str) -> None:
+    """Child process: serve the surrogate on `stack`, print the port, run until stdin closes."""
     cfg = load_config(overrides=["surrogate.latency_ms=0", "faults.enabled=false"])
     provider = build_provider("surrogate", cfg)
-    policy = ServePolicy((MODEL,))
-    stdlib = ModelServer(provider, models=[MODEL])
-    servers: dict[str, object] = {"stdlib": stdlib, "uvicorn h11": UvicornServer(ModelApp(provider, policy))}
+    if stack == "stdlib":
+        server = ModelServer(provider, models=[MODEL])
+    else:
+        server = UvicornServer(ModelApp(provider, ServePolicy((MODEL,))), fast=stack == "uvicorn httptools")
+    with server:
+        print(f"PORT {server.port}", flush=True)
+        sys.stdin.read()
+
+
+def available(stack: str) -> bool:
+    if stack != "uvicorn httptools":
+        return True
     try:
         import httptools  # noqa: F401
         import uvloop  # noqa: F401
-
-        servers["uvicorn httptools"] = UvicornServer(ModelApp(provider, policy), fast=True)
     except ImportError:
-        pass
-    results = {s: {"openai": [], "bare": [], "rps_conc": []} for s in servers}
-    with contextlib.ExitStack() as stack:
-        ports = {}
-        for name, server in servers.items():
-            stack.enter_context(server)  # type: ignore[arg-type]
-            ports[name] = server.port  # type: ignore[attr-defined]
-        for name, port in ports.items():  # warm-up
+        return False
+    return True
+
+
+def start(stack: str) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen([sys.executable, __file__, "--serve", stack], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith("PORT "):
+        proc.kill()
+        raise SystemExit(f"the {stack} server did not start")
+    return proc, int(line.split()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=1500, help="sequential requests per stack and client")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--serve", choices=STACKS, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        return serve(args.serve)
+
+    names = [s for s in STACKS if available(s)]
+    results = {s: {"openai": [], "bare": [], "rps_conc": []} for s in names}
+    procs, ports = {}, {}
+    try:
+        for name in names:
+            procs[name], ports[name] = start(name)
+        for port in ports.values():  # warm-up
             sequential(port, 100, "openai")
             sequential(port, 100, "bare")
         for round_ in range(args.rounds):
-            order = list(ports) if round_ % 2 == 0 else list(reversed(ports))
+            order = names if round_ % 2 == 0 else list(reversed(names))
             for name in order:
                 for via in ("openai", "bare"):
                     results[name][via] += sequential(ports[name], args.requests // args.rounds, via)
                 results[name]["rps_conc"].append(concurrent(ports[name], args.threads, args.seconds / args.rounds))
+    finally:
+        for proc in procs.values():
+            proc.communicate(timeout=15)  # closing stdin stops it
 
-    def p50(xs: list[float]) -> float:
-        return statistics.median(xs) * 1000
+    def pct(xs: list[float], q: float) -> float:
+        return statistics.quantiles(xs, n=100)[q - 1] * 1000 if q != 50 else statistics.median(xs) * 1000
 
     def rps(xs: list[float]) -> float:
         return len(xs) / sum(xs)
 
     rows = {
-        "openai client p50 (ms)": lambda r: p50(r["openai"]),
+        "openai client p50 (ms)": lambda r: pct(r["openai"], 50),
+        "openai client p90 (ms)": lambda r: pct(r["openai"], 90),
         "openai client seq. req/s": lambda r: rps(r["openai"]),
-        "bare http p50 (ms)": lambda r: p50(r["bare"]),
+        "bare http p50 (ms)": lambda r: pct(r["bare"], 50),
+        "bare http p90 (ms)": lambda r: pct(r["bare"], 90),
         "bare http seq. req/s": lambda r: rps(r["bare"]),
         f"{args.threads} clients req/s": lambda r: statistics.mean(r["rps_conc"]),
     }
-    names = list(results)
-    print("forge serve HTTP stacks: surrogate model (not an LLM) at zero latency, same ModelApp, alternating rounds")
+    print("forge serve HTTP stacks: surrogate model (not an LLM) at zero latency, same ModelApp, one process per")
+    print(f"server, {args.requests} sequential requests per client kind, {args.rounds} alternating rounds")
     print(f"  {'':26s}" + "".join(f"{n:>20s}" for n in names) + "".join(f"{'stdlib/' + n:>27s}" for n in names[1:]))
     for label, get in rows.items():
         values = [get(results[n]) for n in names]
