@@ -97,7 +97,7 @@ class _Handler(BaseHTTPRequestHandler):
         head = Head(self.command, split.path, split.query, {k.lower(): v for k, v in self.headers.items()})
         reply = app.check(head)
         if reply is not None:
-            return self._refuse(head, reply)
+            return self._answer_unread(head, reply)
         size = int(head.headers["content-length"])  # check() has validated it
         body = self.rfile.read(size)
         app.stats.read_body(len(body))
@@ -110,9 +110,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(answer)
 
-    def _refuse(self, head: Head, reply: Reply) -> None:
-        """Answer without having read the body; then skip a small body to keep the connection usable,
-        or close it (a big, oversized or unsized body is never read)."""
+    def _answer_unread(self, head: Head, reply: Reply) -> None:
+        """Answer a request whose body (if any) was not read: then skip a small body to keep the
+        connection usable, or close it (a big, oversized or unsized body is never read)."""
         unread: Optional[int] = 0
         length = head.headers.get("content-length")
         if length is not None:
