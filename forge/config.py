@@ -17,6 +17,8 @@ import yaml
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from forge.redact import mask_urls_in, masked_fields
+
 ROLES = ("planner", "analyst", "action_chooser")
 LEARNER_ROLES = ("reflector", "exemplifier", "compiler")
 
@@ -70,7 +72,11 @@ class ProviderConfig:
     api_key_env: Optional[str] = None
     timeout_s: float = 60.0
     max_retries: int = 6
-    retry_budget: int = 200  # retries shared by all calls of this provider in one process
+    # Retries shared by all calls of this provider in one process: a token bucket of `retry_budget`
+    # retries refilled at `retry_budget_refill_per_s` (0: a lifetime count). A storm is bounded by the
+    # bucket; a long session with transient errors below the refill rate never runs out.
+    retry_budget: int = 200
+    retry_budget_refill_per_s: float = 1.0
     backoff_initial_s: float = 0.5
     backoff_max_s: float = 30.0
     max_concurrency: int = 8
@@ -281,6 +287,8 @@ def _validate(cfg: DictConfig) -> None:
     for name, provider in cfg.providers.items():
         if provider.kind not in ("surrogate", "openai", "gemini"):
             problems.append(f"providers.{name}.kind: {provider.kind!r} is not one of surrogate, openai, gemini")
+        if provider.retry_budget < 0 or provider.retry_budget_refill_per_s < 0:
+            problems.append(f"providers.{name}: retry_budget and retry_budget_refill_per_s must not be negative")
     for role in cfg.agent.persistent_knowledge:
         if role not in ROLES:
             problems.append(f"agent.persistent_knowledge: unknown role {role!r} (roles: {', '.join(ROLES)})")
@@ -292,6 +300,19 @@ def _validate(cfg: DictConfig) -> None:
 
 def to_yaml(cfg: ForgeConfig) -> str:
     return OmegaConf.to_yaml(OmegaConf.structured(cfg))
+
+
+def to_saved_yaml(cfg: ForgeConfig) -> str:
+    """The YAML a run directory keeps: `to_yaml` with credentials inside URLs masked (forge.redact).
+
+    Identical to `to_yaml` for a configuration without credentials."""
+    plain = OmegaConf.to_container(OmegaConf.structured(cfg), enum_to_str=True)
+    return OmegaConf.to_yaml(OmegaConf.create(mask_urls_in(plain)))
+
+
+def masked_credentials(cfg: ForgeConfig) -> list[str]:
+    """Keys whose URL lost its credentials when saved: a resumed session must be given them again."""
+    return masked_fields(to_flat_dict(cfg))
 
 
 def to_flat_dict(cfg: ForgeConfig) -> dict[str, Any]:

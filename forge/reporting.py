@@ -15,7 +15,9 @@ from typing import Optional
 
 from rich.table import Table
 
+from forge.config import ForgeConfig
 from forge.protocol.ledger import EvaluationRecord, StageRecord
+from forge.redact import mask_urls_in, mask_urls_in_text
 from forge.rundir import RunDirectory
 from forge.stats import BOOTSTRAP_SEED, EPISODES, INSTANCES, MeanInterval, ReturnStats, mean_interval
 
@@ -34,10 +36,11 @@ class SessionReport:
     pooled: Optional[ReturnStats] = None
 
     @classmethod
-    def load(cls, run_dir: RunDirectory) -> "SessionReport":
+    def load(cls, run_dir: RunDirectory, cfg: Optional[ForgeConfig] = None) -> "SessionReport":
+        """`cfg`: the session's live configuration (config.yaml has no credentials for a Redis ledger)."""
         from forge.wiring import open_ledger
 
-        ledger = open_ledger(run_dir.load_config(), str(run_dir.path), run_dir.session_id)
+        ledger = open_ledger(cfg or run_dir.load_config(), str(run_dir.path), run_dir.session_id)
         try:
             report = cls(run_dir, ledger.meta(), ledger.stages(), ledger.evaluation(), ledger.status(), ledger.champion())
         finally:
@@ -252,7 +255,7 @@ def write_session_report(report: SessionReport) -> list[Path]:
     reports = report.run_dir.reports
     reports.mkdir(exist_ok=True)
     md = reports / "evaluation.md"
-    md.write_text(markdown_report(report))
+    md.write_text(mask_urls_in_text(markdown_report(report)))
     data = {
         "session": report.run_dir.session_id, "meta": report.meta, "status": report.status,
         "champion": report.champion, "graduates": report.graduates,
@@ -264,7 +267,7 @@ def write_session_report(report: SessionReport) -> list[Path]:
     data["surrogate"] = report.surrogate
     data["estimates"] = {unit: e.as_dict() for unit, e in report.estimates().items()}
     js = reports / "summary.json"
-    js.write_text(json.dumps(data, indent=1))
+    js.write_text(json.dumps(mask_urls_in(data), indent=1))
     paths = [md, js]
     png = plot_stage_curves(report, reports / "stage_curves.png")
     if png:

@@ -1,6 +1,7 @@
 """The run directory: everything one session writes, so that it can be inspected and resumed.
 
-    <run_dir>/config.yaml     the resolved configuration (no secrets: keys live in env vars only)
+    <run_dir>/config.yaml     the resolved configuration (no secrets: keys live in env vars only, and
+                              credentials inside URLs are masked; `forge resume` is given them again)
     <run_dir>/forge.db        memory versions and the session ledger (SQLite store)
     <run_dir>/traces/         one JSON file per episode
     <run_dir>/failures/       failure snapshots (what the learners read; rulebook trigger nodes)
@@ -14,9 +15,10 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
-from forge.config import ConfigError, ForgeConfig, from_yaml, to_yaml
+from forge.config import ConfigError, ForgeConfig, from_yaml, load_config, masked_credentials, to_saved_yaml
+from forge.redact import mask_urls_in
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class RunDirectory:
         run = cls(path.resolve())
         for sub in ("traces", "failures", "reports"):
             (run.path / sub).mkdir()
-        _atomic_write(run.config_path, to_yaml(cfg))
+        _atomic_write(run.config_path, to_saved_yaml(cfg))
         latest = root / "latest"
         try:
             if latest.is_symlink() or latest.exists():
@@ -74,13 +76,30 @@ class RunDirectory:
     def session_id(self) -> str:
         return self.path.name
 
-    def load_config(self) -> ForgeConfig:
+    def load_config(self, overrides: Sequence[str] = ()) -> ForgeConfig:
+        """The saved configuration, with `key=value` overrides merged on top. URLs whose credentials
+        were masked when saved stay masked unless an override gives them (see `live_config`)."""
+        if overrides:
+            return load_config(self.config_path, overrides=list(overrides))
         return from_yaml(self.config_path.read_text(), source=str(self.config_path))
+
+    def live_config(self, overrides: Sequence[str] = ()) -> ForgeConfig:
+        """The saved configuration complete enough to reconnect to the session's stores: every masked
+        credential given again by an override (for `forge resume`, `forge report`)."""
+        cfg = self.load_config(overrides)
+        missing = masked_credentials(cfg)
+        if missing:
+            raise ConfigError(
+                f"{self.config_path}: {', '.join(missing)} held credentials, which are never stored; "
+                f"give {'it' if len(missing) == 1 else 'them'} again, e.g. "
+                f"forge resume {self.path} {missing[0]}=<the URL with its credentials> (forge report alike)"
+            )
+        return cfg
 
     def write_json(self, relative: str, data: Any) -> Path:
         path = self.path / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(path, json.dumps(data, indent=1, default=str))
+        _atomic_write(path, json.dumps(mask_urls_in(data), indent=1, default=str))
         return path
 
 

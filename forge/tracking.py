@@ -19,6 +19,7 @@ from typing import Any, Iterable, Optional
 
 from forge.config import ForgeConfig, to_flat_dict
 from forge.protocol.ledger import StageRecord
+from forge.redact import mask_urls_in_text
 from forge.stats import ReturnStats
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
@@ -35,7 +36,7 @@ def secret_values() -> set[str]:
 
 
 def scrub(value: Any, secrets: set[str]) -> str:
-    text = str(value)
+    text = mask_urls_in_text(str(value))
     for secret in secrets:
         if secret in text:
             text = text.replace(secret, "***")
@@ -74,9 +75,10 @@ class SessionTracker:
             for run_id in [ids["parent"], *ids["instances"].values()]:
                 self.client.update_run(run_id, status="RUNNING")
             return self.ids
+        secrets = secret_values()
+        tags = {k: scrub(v, secrets) for k, v in tags.items()}
         parent = self.client.create_run(self.experiment_id, run_name=session, tags={**tags, "forge.session": session})
         parent_id = parent.info.run_id
-        secrets = secret_values()
         from mlflow.entities import Param
 
         params = [Param(k, scrub(v, secrets)) for k, v in sorted(to_flat_dict(cfg).items())]

@@ -11,7 +11,7 @@ import pytest
 from forge.config import ProviderConfig
 from forge.llm.gemini_provider import GeminiProvider, _retry_delay_from_details
 from forge.llm.resilience import ResilientProvider, SharedLimits
-from forge.llm.server import ModelServer
+from forge.llm.serve import ModelServer
 from forge.llm.types import (
     AuthenticationError,
     Completion,
@@ -50,7 +50,7 @@ def echo():
 @pytest.fixture
 def server(echo, monkeypatch):
     monkeypatch.setenv(KEY_ENV, FAKE_KEY)
-    with ModelServer(echo, required_key=Secret(FAKE_KEY)) as srv:
+    with ModelServer(echo, models=["gemini-test", "g"], required_key=Secret(FAKE_KEY)) as srv:
         yield srv
 
 

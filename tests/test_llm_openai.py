@@ -15,7 +15,7 @@ from forge.config import ModelConfig, ProviderConfig
 from forge.llm.accounting import ModelClient, UsageLedger
 from forge.llm.openai_provider import OpenAIProvider
 from forge.llm.resilience import ResilientProvider, SharedLimits
-from forge.llm.server import ModelServer
+from forge.llm.serve import ModelServer
 from forge.llm.types import (
     AuthenticationError,
     Completion,
@@ -161,7 +161,7 @@ def test_timeout_without_retries_raises_from_provider_timeout(server):
 
 def test_401_names_the_env_var_and_is_not_retried(monkeypatch):
     monkeypatch.setenv(KEY_ENV, "sk-wrong-key")
-    with ModelServer(EchoProvider(), required_key=Secret("sk-the-right-key")) as srv:
+    with ModelServer(EchoProvider(), models=["echo-1"], required_key=Secret("sk-the-right-key")) as srv:
         provider = make(srv, api_key_env=KEY_ENV, max_retries=5)
         with pytest.raises(AuthenticationError) as info:
             provider.complete(HI, model="echo-1")
@@ -192,7 +192,7 @@ def test_other_4xx_is_permanent(server):
 
 
 def test_connection_refused_is_transient():
-    with ModelServer(EchoProvider()) as srv:
+    with ModelServer(EchoProvider(), models=["echo-1"]) as srv:
         url = srv.openai_base_url
     cfg = ProviderConfig(kind="openai", base_url=url, max_retries=1, backoff_initial_s=0.01)
     provider = ResilientProvider(OpenAIProvider("gone", cfg), cfg, "gone", limits=SharedLimits())
@@ -205,8 +205,8 @@ def test_connection_refused_is_transient():
 def test_retry_budget_is_shared_and_bounded(server):
     server.faults.fail_next(100, 503)
     limits = SharedLimits()
-    a = make(server, name="budgeted", retry_budget=3, max_retries=5, limits=limits, backoff_initial_s=0.001)
-    b = make(server, name="budgeted", retry_budget=3, max_retries=5, limits=limits, backoff_initial_s=0.001)
+    a = make(server, name="budgeted", retry_budget=3, retry_budget_refill_per_s=0, max_retries=5, limits=limits, backoff_initial_s=0.001)
+    b = make(server, name="budgeted", retry_budget=3, retry_budget_refill_per_s=0, max_retries=5, limits=limits, backoff_initial_s=0.001)
     with pytest.raises(RetryBudgetExhausted, match="retry budget"):
         a.complete(HI, model="echo-1")
     assert server.stats.requests == 4  # 1 + the 3 budgeted retries
@@ -242,7 +242,7 @@ def test_concurrency_cap_holds_at_the_server(server):
 def test_no_key_in_logs_errors_reprs_or_tracebacks(monkeypatch, caplog, capsys, fake_key):
     caplog.set_level(logging.DEBUG)  # every logger, including openai/httpx debug output
     seen: list[str] = []
-    with ModelServer(EchoProvider(), required_key=Secret(fake_key)) as srv:
+    with ModelServer(EchoProvider(), models=["echo-1"], required_key=Secret(fake_key)) as srv:
         provider = make(srv, api_key_env=KEY_ENV, max_retries=2)
         seen += [repr(provider), str(provider), repr(provider.inner)]
         provider.complete(HI, model="echo-1")
@@ -258,7 +258,7 @@ def test_no_key_in_logs_errors_reprs_or_tracebacks(monkeypatch, caplog, capsys, 
             if info.value.__cause__ is not None:
                 seen.append(str(info.value.__cause__))
     monkeypatch.setenv(KEY_ENV, fake_key + "-wrong")
-    with ModelServer(EchoProvider(), required_key=Secret(fake_key)) as srv:
+    with ModelServer(EchoProvider(), models=["echo-1"], required_key=Secret(fake_key)) as srv:
         with pytest.raises(AuthenticationError) as info:
             make(srv, api_key_env=KEY_ENV).complete(HI, model="echo-1")
         seen += [str(info.value), "".join(traceback.format_exception(info.value))]

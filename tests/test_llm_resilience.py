@@ -9,7 +9,7 @@ import time
 import pytest
 
 from forge.config import ProviderConfig
-from forge.llm.resilience import ResilientProvider, SharedLimits, backoff_delay
+from forge.llm.resilience import ResilientProvider, RetryBudget, SharedLimits, backoff_delay
 from forge.llm.types import (
     AuthenticationError,
     Completion,
@@ -75,7 +75,8 @@ def wrap(inner, *, name="p", seed=0, recorder=None, limits=None, **cfg) -> Resil
     recorder = recorder or Recorder()
     config = ProviderConfig(**{"backoff_initial_s": 0.5, "backoff_max_s": 30.0, "max_retries": 6, **cfg})
     return ResilientProvider(
-        inner, config, name, seed=seed, sleep=recorder.sleep, clock=recorder.clock, limits=limits or SharedLimits()
+        inner, config, name, seed=seed, sleep=recorder.sleep, clock=recorder.clock,
+        limits=limits or SharedLimits(clock=recorder.clock),
     )
 
 
@@ -149,20 +150,78 @@ def test_max_retries_per_call():
 
 
 def test_retry_budget_is_per_provider_name_and_shared():
-    limits = SharedLimits()
+    rec = Recorder()
+    limits = SharedLimits(clock=rec.clock)
     inner = ScriptedProvider(transient(100))
-    a = wrap(inner, name="shared", limits=limits, retry_budget=5, max_retries=4)
-    b = wrap(inner, name="shared", limits=limits, retry_budget=5, max_retries=4)
-    other = wrap(ScriptedProvider(transient(2)), name="other", limits=limits, retry_budget=5)
+    # No refill here: the bucket is then a plain count, which isolates the sharing.
+    a = wrap(inner, name="shared", recorder=rec, limits=limits, retry_budget=5, retry_budget_refill_per_s=0, max_retries=4)
+    b = wrap(inner, name="shared", recorder=rec, limits=limits, retry_budget=5, retry_budget_refill_per_s=0, max_retries=4)
+    other = wrap(ScriptedProvider(transient(2)), name="other", recorder=rec, limits=limits, retry_budget=5, retry_budget_refill_per_s=0)
     with pytest.raises(RetryBudgetExhausted, match="gave up after 5 attempts"):
         a.complete(HI, model="m")  # 4 retries, 1 left
     with pytest.raises(RetryBudgetExhausted, match="retry budget"):
         b.complete(HI, model="m")  # 1 retry, then the budget is spent
     assert inner.calls == 5 + 2
-    with pytest.raises(RetryBudgetExhausted, match=r"retry budget \(5\) is spent"):
+    with pytest.raises(RetryBudgetExhausted, match=r"retry budget \(5 retries, refilling 0/s\) is empty"):
         a.complete(HI, model="m")
     assert inner.calls == 8
     assert other.complete(HI, model="m").retries == 2  # another name has its own budget
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_retry_budget_refills_at_its_rate_up_to_its_capacity():
+    clock = Clock()
+    budget = RetryBudget(3, 0.5, clock)
+    assert [budget.take() for _ in range(4)] == [True, True, True, False]
+    clock.now = 1.9
+    assert not budget.take()  # 0.95 of a retry is not a retry
+    clock.now = 2.0
+    assert budget.take() and not budget.take()
+    clock.now = 1000.0
+    assert budget.available == 3.0  # a long quiet spell refills to capacity, no further
+    assert [budget.take() for _ in range(4)] == [True, True, True, False]
+    assert budget.taken == 7
+
+
+def test_a_lifetime_count_is_a_budget_that_never_refills():
+    clock = Clock()
+    budget = RetryBudget(2, 0.0, clock)
+    clock.now = 1e6
+    assert [budget.take() for _ in range(3)] == [True, True, False]
+
+
+def test_a_long_session_never_runs_out_of_retries_while_a_storm_stays_bounded():
+    """Spread-out transient errors (one per 2 s against a refill of 1/s) are all retried far past the
+    bucket's size, where a lifetime count of the same size would have run dry; a burst of failures at
+    one instant gets only the bucket."""
+    rec = Recorder()
+    limits = SharedLimits(clock=rec.clock)
+    cfg = dict(retry_budget=5, retry_budget_refill_per_s=1.0, max_retries=3, backoff_initial_s=0.0)
+    inner = ScriptedProvider()
+    provider = wrap(inner, name="long", recorder=rec, limits=limits, **cfg)
+    for _ in range(500):
+        inner.errors = transient(1)
+        assert provider.complete(HI, model="m").retries == 1
+        rec.now += 2.0  # the session's next call comes later
+    assert limits.get("long", provider.cfg).retries_used == 500  # 100 buckets' worth
+
+    storm = ScriptedProvider(transient(1000))
+    stormy = wrap(storm, name="storm", recorder=rec, limits=limits, **cfg)
+    for _ in range(50):  # fifty calls failing at the same moment
+        with pytest.raises(RetryBudgetExhausted):
+            stormy.complete(HI, model="m")
+    assert storm.calls == 50 + 5  # one attempt each, plus the bucket's five retries
+    rec.now += 3.0
+    with pytest.raises(RetryBudgetExhausted):
+        stormy.complete(HI, model="m")
+    assert storm.calls == 55 + 1 + 3  # three seconds refilled three retries
 
 
 def test_in_process_timeout_is_enforced_on_a_thread():
@@ -237,5 +296,6 @@ def test_conflicting_limits_for_one_name_keep_the_first(caplog):
     limits = SharedLimits()
     first = limits.get("x", ProviderConfig(max_concurrency=2, retry_budget=9))
     second = limits.get("x", ProviderConfig(max_concurrency=5, retry_budget=9))
-    assert first is second and second.max_concurrency == 2
+    third = limits.get("x", ProviderConfig(max_concurrency=2, retry_budget=9, retry_budget_refill_per_s=7.0))
+    assert first is second is third and third.max_concurrency == 2 and third.budget.refill_per_s == 1.0
     assert "ignoring a second configuration" in caplog.text

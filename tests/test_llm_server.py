@@ -19,7 +19,9 @@ import pytest
 from google import genai
 from google.genai import types as genai_types
 
-from forge.llm.server import ModelServer
+from forge.config import ConfigError
+from forge.llm.serve import ModelServer
+from forge.llm.serve.policy import bind_refusal, capped_max_tokens, is_loopback
 from forge.llm.types import (
     AuthenticationError,
     Completion,
@@ -35,12 +37,16 @@ SENTINEL = "sk-forge-test-SENTINEL-server-5e1d"
 
 
 class EchoProvider:
+    """Answers with the last message; records the options of every call it gets."""
+
     name = "echo"
 
     def __init__(self, errors=()):
         self.errors = list(errors)
+        self.calls: list[dict] = []
 
     def complete(self, messages, *, model, temperature=0.0, max_tokens=512, seed=None, stop=None):
+        self.calls.append(dict(model=model, max_tokens=max_tokens))
         if self.errors:
             raise self.errors.pop(0)
         text = f"echo: {messages[-1].content}"
@@ -110,7 +116,7 @@ def test_a_body_without_length_is_refused_and_the_connection_closed(server):
     ],
 )
 def test_provider_failures_become_gateway_statuses(error, status, retry_after):
-    with ModelServer(EchoProvider([error])) as srv:
+    with ModelServer(EchoProvider([error]), models=["echo-1"]) as srv:
         got, headers, body = post(http.client.HTTPConnection("127.0.0.1", srv.port), "/v1/chat/completions", CHAT)
     assert got == status
     assert headers.get("Retry-After") == retry_after
@@ -118,7 +124,7 @@ def test_provider_failures_become_gateway_statuses(error, status, retry_after):
 
 
 def test_required_key_accepts_bearer_goog_header_and_query():
-    with ModelServer(EchoProvider(), required_key=Secret(SENTINEL)) as srv:
+    with ModelServer(EchoProvider(), models=["echo-1", "g"], required_key=Secret(SENTINEL)) as srv:
         conn = http.client.HTTPConnection("127.0.0.1", srv.port)
         gemini = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
         assert post(conn, "/v1/chat/completions", CHAT)[0] == 401
@@ -134,9 +140,9 @@ def test_required_key_accepts_bearer_goog_header_and_query():
 def test_keys_and_bodies_are_never_logged_or_echoed(caplog):
     caplog.set_level(logging.DEBUG)
     bodies = []
-    with ModelServer(EchoProvider(), required_key=Secret(SENTINEL)) as srv:
+    with ModelServer(EchoProvider(), models=["echo-1", "g"], required_key=Secret(SENTINEL)) as srv:
         conn = http.client.HTTPConnection("127.0.0.1", srv.port)
-        secret_body = {"model": "m", "messages": [{"role": "user", "content": "body-SECRET-words"}]}
+        secret_body = {"model": "echo-1", "messages": [{"role": "user", "content": "body-SECRET-words"}]}
         for headers in ({"Authorization": f"Bearer {SENTINEL}-wrong"}, {"Authorization": f"Bearer {SENTINEL}"}):
             bodies.append(post(conn, "/v1/chat/completions", secret_body, headers)[2])
         bodies.append(post(conn, f"/v1beta/models/g:generateContent?key={SENTINEL}x", {"contents": []})[2])
@@ -172,7 +178,7 @@ def test_fault_plan_scripts_statuses_and_delays(server):
 
 
 def test_stop_is_prompt_even_with_a_request_in_flight():
-    srv = ModelServer(EchoProvider()).start()
+    srv = ModelServer(EchoProvider(), models=["echo-1"]).start()
     port = srv.port
     srv.faults.delay_next(1, 30.0)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -214,7 +220,8 @@ def start_forge_serve(args: list[str], env: dict[str, str]) -> tuple[subprocess.
 
 
 def test_forge_serve_end_to_end_with_both_sdks(monkeypatch):
-    with ModelServer(EchoProvider()) as upstream:
+    echo = EchoProvider()
+    with ModelServer(echo, models=["echo-1"]) as upstream:
         proc, url = start_forge_serve(
             [
                 "providers.up.kind=openai",
@@ -222,7 +229,7 @@ def test_forge_serve_end_to_end_with_both_sdks(monkeypatch):
                 "providers.up.backoff_initial_s=0.01",
                 "models.default.provider=up",
                 "models.default.model=echo-1",
-                "--port", "0", "--provider", "up", "--require-key-env", "FORGE_TEST_SERVE_KEY",
+                "--port", "0", "--provider", "up", "--require-key-env", "FORGE_TEST_SERVE_KEY", "--max-tokens", "64",
             ],
             {"FORGE_TEST_SERVE_KEY": SENTINEL},
         )
@@ -239,6 +246,12 @@ def test_forge_serve_end_to_end_with_both_sdks(monkeypatch):
             assert gemini.models.generate_content(model="echo-1", contents="pong").text == "echo: pong"
             with pytest.raises(openai.AuthenticationError):
                 openai.OpenAI(api_key="wrong", base_url=url + "/v1", max_retries=0).models.list()
+            # The operator's upstream sees only the served model, and at most the capped budget.
+            client.chat.completions.create(model="echo-1", messages=[{"role": "user", "content": "x"}], max_tokens=4000)
+            with pytest.raises(openai.NotFoundError, match="served models: echo-1"):
+                client.chat.completions.create(model="gpt-expensive", messages=[{"role": "user", "content": "x"}])
+            assert [c["max_tokens"] for c in echo.calls] == [64, 64, 64]
+            assert {c["model"] for c in echo.calls} == {"echo-1"}
         finally:
             proc.send_signal(signal.SIGINT)
             output, _ = proc.communicate(timeout=10)
@@ -253,3 +266,139 @@ def test_forge_serve_rejects_an_unknown_provider():
     )
     assert result.returncode == 2
     assert "'nope' is not among providers" in result.stderr
+
+
+def test_forge_serve_refuses_a_public_address_without_a_key():
+    result = subprocess.run(
+        [sys.executable, "-m", "forge.cli", "serve", "--port", "0", "--host", "0.0.0.0"],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert "refusing to serve on 0.0.0.0 without a key" in result.stderr and "--require-key-env" in result.stderr
+
+
+# -- hardening: key before body, body and connection caps, bind address, models, max_tokens -----------
+
+
+def raw_request(port: int, head: str, body: bytes = b"", timeout: float = 5.0) -> tuple[bytes, float]:
+    """Send a request head (and part of a body, maybe), then read whatever answer comes: (reply, seconds)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        started = time.monotonic()
+        sock.sendall(head.encode() + body)
+        reply = b""
+        try:
+            while chunk := sock.recv(65536):
+                reply += chunk
+                if b"\r\n\r\n" in reply and len(reply.split(b"\r\n\r\n", 1)[1]) >= content_length(reply):
+                    break
+        except socket.timeout:
+            pass
+        return reply, time.monotonic() - started
+
+
+def content_length(reply: bytes) -> int:
+    match = re.search(rb"Content-Length: (\d+)", reply)
+    return int(match.group(1)) if match else 0
+
+
+def test_a_client_without_the_key_is_refused_before_its_body_is_read():
+    with ModelServer(EchoProvider(), models=["echo-1"], required_key=Secret(SENTINEL)) as srv:
+        head = ("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                "Content-Length: 1000000\r\n\r\n")
+        # 16 KiB of a body announced as 1 MB: a server that read the body first would wait for the rest.
+        reply, seconds = raw_request(srv.port, head, b"x" * 16384)
+        assert reply.startswith(b"HTTP/1.1 401") and b"Connection: close" in reply
+        assert seconds < 2.0
+        assert srv.stats.body_bytes_read == 0 and srv.stats.statuses == [401]
+        # The same request with the key is not answered until its body arrives.
+        keyed = head.replace("Host: x", f"Host: x\r\nAuthorization: Bearer {SENTINEL}")
+        reply, seconds = raw_request(srv.port, keyed, b"x" * 16384, timeout=0.5)
+        assert reply == b"" and srv.stats.body_bytes_read == 0
+
+
+def test_an_oversized_body_gets_413_without_being_read():
+    with ModelServer(EchoProvider(), models=["echo-1"], max_body_bytes=2000) as srv:
+        reply, _ = raw_request(srv.port, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+        assert reply.startswith(b"HTTP/1.1 413") and b"over this server's limit of 2000 bytes" in reply
+        assert srv.stats.body_bytes_read == 0
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port)
+        status, _, _ = post(conn, "/v1/chat/completions", CHAT)
+        assert status == 200 and srv.stats.body_bytes_read == len(json.dumps(CHAT))
+
+
+def test_connections_beyond_the_cap_are_answered_503_until_one_closes():
+    with ModelServer(EchoProvider(), models=["echo-1"], max_connections=2) as srv:
+        held = [http.client.HTTPConnection("127.0.0.1", srv.port) for _ in range(2)]
+        for conn in held:
+            assert post(conn, "/v1/chat/completions", CHAT)[0] == 200  # open and kept alive
+        extra = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
+        status, headers, body = post(extra, "/v1/chat/completions", CHAT)
+        assert status == 503 and headers["Retry-After"] == "1"
+        assert "2 connections are open" in json.loads(body)["error"]["message"]
+        assert srv.stats.refused_connections == 1 and srv.stats.peak_connections == 2
+        held[0].close()
+        deadline = time.monotonic() + 5
+        while srv.stats.open_connections > 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert post(http.client.HTTPConnection("127.0.0.1", srv.port), "/v1/chat/completions", CHAT)[0] == 200
+        assert post(held[1], "/v1/chat/completions", CHAT)[0] == 200  # the held one was never disturbed
+        assert srv.stats.peak_connections == 2
+
+
+@pytest.mark.parametrize("host, loopback", [
+    ("127.0.0.1", True), ("::1", True), ("localhost", True), ("127.8.0.1", True),
+    ("0.0.0.0", False), ("::", False), ("10.1.2.3", False), ("gateway.internal", False),
+])
+def test_only_loopback_may_be_bound_without_a_key(host, loopback):
+    assert is_loopback(host) is loopback
+    assert (bind_refusal(host, has_key=False) is None) is loopback
+    assert bind_refusal(host, has_key=True) is None
+
+
+def test_a_server_without_a_key_refuses_a_public_address():
+    with pytest.raises(ConfigError, match=r"refusing to serve on 0\.0\.0\.0 without a key.*--require-key-env"):
+        ModelServer(EchoProvider(), models=["echo-1"], host="0.0.0.0")
+    with ModelServer(EchoProvider(), models=["echo-1"], host="0.0.0.0", required_key=Secret(SENTINEL)) as srv:
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port)
+        assert post(conn, "/v1/chat/completions", CHAT, {"Authorization": f"Bearer {SENTINEL}"})[0] == 200
+
+
+def test_only_the_served_models_reach_the_provider():
+    echo = EchoProvider()
+    with ModelServer(echo, models=["echo-1"]) as srv:
+        client = openai.OpenAI(api_key="unused", base_url=srv.openai_base_url, max_retries=0)
+        with pytest.raises(openai.NotFoundError, match=r"model 'gpt-4o' is not served here; served models: echo-1"):
+            client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}])
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port)
+        status, _, body = post(conn, "/v1beta/models/gemini-ultra:generateContent", {"contents": [{"parts": [{"text": "x"}]}]})
+        assert status == 404 and json.loads(body)["error"]["status"] == "NOT_FOUND"
+        assert post(conn, "/v1/chat/completions", {"messages": CHAT["messages"]})[0] == 404  # no model named
+        assert echo.calls == []
+        assert client.chat.completions.create(model="echo-1", messages=[{"role": "user", "content": "hi"}]).model == "echo-1"
+        assert echo.calls == [{"model": "echo-1", "max_tokens": 512}]
+
+
+def test_max_tokens_is_capped_as_the_provider_sees_it():
+    echo = EchoProvider()
+    with ModelServer(echo, models=["echo-1"], max_tokens=100) as srv:
+        client = openai.OpenAI(api_key="unused", base_url=srv.openai_base_url, max_retries=0)
+        for asked in (5000, 50, None):
+            extra = {} if asked is None else {"max_tokens": asked}
+            client.chat.completions.create(model="echo-1", messages=[{"role": "user", "content": "hi"}], **extra)
+        gemini = genai.Client(api_key="unused", vertexai=False,
+                              http_options=genai_types.HttpOptions(base_url=srv.url, api_version="v1beta"))
+        gemini.models.generate_content(model="echo-1", contents="hi",
+                                       config=genai_types.GenerateContentConfig(max_output_tokens=9999))
+    assert [c["max_tokens"] for c in echo.calls] == [100, 50, 100, 100]
+    assert capped_max_tokens(None, 4096) == 512 and capped_max_tokens(-3, 4096) == 512
+
+
+@pytest.mark.parametrize("limits, named", [
+    (dict(models=[]), "at least one model"),
+    (dict(models=["m"], max_tokens=0), "max_tokens must be at least 1"),
+    (dict(models=["m"], max_connections=0), "max_connections must be at least 1"),
+    (dict(models=["m"], max_body_bytes=-1), "max_body_bytes must be at least 1"),
+])
+def test_bad_limits_are_refused_by_name(limits, named):
+    with pytest.raises(ConfigError, match=named):
+        ModelServer(EchoProvider(), **limits)

@@ -19,7 +19,7 @@ import ray
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from forge.config import Condition, ForgeConfig, to_yaml
+from forge.config import Condition, ForgeConfig, to_saved_yaml, to_yaml
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError
 from forge.protocol.ledger import EvaluationRecord, StageRecord
@@ -59,7 +59,9 @@ def training_seed(cfg: ForgeConfig, instance: str, stage: int) -> int:
 def config_digest(cfg: ForgeConfig) -> str:
     import hashlib
 
-    return hashlib.sha256(to_yaml(cfg).encode()).hexdigest()[:16]
+    # Over the saved (credential-masked) form: a password given again on resume, or rotated, is not a
+    # different experiment.
+    return hashlib.sha256(to_saved_yaml(cfg).encode()).hexdigest()[:16]
 
 
 def connect_ray(cfg: ForgeConfig) -> None:
@@ -312,7 +314,7 @@ class SessionDriver:
     def _log_final(self, evaluation: EvaluationRecord) -> None:
         from forge.reporting import SessionReport, write_session_report
 
-        report = SessionReport.load(self.run_dir)
+        report = SessionReport.load(self.run_dir, self.cfg)
         paths = write_session_report(report)
         self.tracker.log_evaluation(report.per_instance, report.pooled, step=len(report.stages) + 1,
                                     extra={"graduation_rate": report.graduation_rate})

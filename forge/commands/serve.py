@@ -3,17 +3,21 @@
 Any OpenAI client can then talk to it (`base_url=http://HOST:PORT/v1`), and google-genai too
 (`HttpOptions(base_url="http://HOST:PORT")`). Calls go through the same retries, timeouts,
 concurrency limit and (if enabled) fault injection as in-process calls.
+
+The server spends the operator's provider key on behalf of its clients, so it serves only the models
+configured for the provider (or those named with --model), caps max_tokens, bounds body size and open
+connections, and refuses a non-loopback address unless clients must present a key.
 """
 
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import signal
 import sys
 
 from forge.commands.common import add_config_arguments, config_from_args, console
 from forge.config import LEARNER_ROLES, ROLES, ConfigError
+from forge.llm.serve.policy import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, bind_refusal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_config_arguments(parser)
     parser.add_argument("--port", type=int, required=True, help="TCP port (0: any free port, printed at start)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only; any other needs --require-key-env)")
     parser.add_argument("--provider", default=None, help="a name under `providers` (default: models.default.provider)")
     parser.add_argument(
         "--require-key-env",
@@ -30,16 +34,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="VAR",
         help="clients must present the key held in environment variable VAR (Bearer or x-goog-api-key)",
     )
+    parser.add_argument(
+        "--model", action="append", default=None, metavar="NAME",
+        help="serve this model name (repeatable; default: the models configured for the provider)",
+    )
+    parser.add_argument(
+        "--max-tokens", type=int, default=None, metavar="N",
+        help="cap on max_tokens per answer (default: the largest max_tokens configured for the served models)",
+    )
+    parser.add_argument("--max-body-bytes", type=int, default=DEFAULT_MAX_BODY_BYTES, metavar="N",
+                        help=f"larger request bodies get 413 (default {DEFAULT_MAX_BODY_BYTES})")
+    parser.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
+                        help=f"connections beyond this many open get 503 (default {DEFAULT_MAX_CONNECTIONS})")
     parser.set_defaults(func=run)
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _stop_on_sigterm(signum: int, frame: object) -> None:
@@ -48,28 +55,40 @@ def _stop_on_sigterm(signum: int, frame: object) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from forge.llm.registry import build_provider
-    from forge.llm.server import ModelServer
+    from forge.llm.serve import ModelServer
     from forge.llm.types import ProviderError, api_key_from_env
 
+    refusal = bind_refusal(args.host, args.require_key_env is not None)
+    if refusal is not None:
+        raise ConfigError(f"--host: {refusal}")
     cfg = config_from_args(args)
     name = args.provider or cfg.models.default.provider
     if name not in cfg.providers:
         raise ConfigError(f"--provider: {name!r} is not among providers ({', '.join(cfg.providers)})")
+    configured = [cfg.models.for_role(r) for r in ROLES + LEARNER_ROLES if cfg.models.for_role(r).provider == name]
+    models = sorted(set(args.model or [m.model for m in configured]))
+    if not models:
+        raise ConfigError(f"--provider: no model is configured for provider {name!r}; name one with --model")
+    max_tokens = args.max_tokens or max([m.max_tokens for m in configured] or [512])
     try:
         provider = build_provider(name, cfg)
         required_key = api_key_from_env(args.require_key_env, "serve") if args.require_key_env else None
     except ProviderError as exc:
         print(f"forge serve: {exc}", file=sys.stderr)
         return 1
-    models = sorted({cfg.models.for_role(r).model for r in ROLES + LEARNER_ROLES if cfg.models.for_role(r).provider == name})
-    server = ModelServer(provider, host=args.host, port=args.port, models=models, required_key=required_key)
+    server = ModelServer(
+        provider, host=args.host, port=args.port, models=models, required_key=required_key,
+        max_tokens=max_tokens, max_body_bytes=args.max_body_bytes, max_connections=args.max_connections,
+    )
     server.start()
     kind = cfg.providers[name].kind
     what = "the surrogate model (a scripted stand-in, not an LLM)" if kind == "surrogate" else f"a {kind} endpoint"
     console.print(f"forge serve: provider {name!r}, {what}")
     console.print(f"  OpenAI API: {server.openai_base_url}   Gemini API: {server.url}/v1beta   models: {', '.join(models)}")
-    if required_key is None and not _is_loopback(args.host):
-        console.print(f"  [yellow]warning:[/] {args.host} is not loopback and no --require-key-env is set: anyone who can reach it can use the provider")
+    console.print(
+        f"  limits: max_tokens {max_tokens}, body {args.max_body_bytes} bytes, {args.max_connections} connections; "
+        f"key {'required' if required_key else 'not required (loopback only)'}"
+    )
     console.print("  Ctrl-C stops.")
     signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `docker stop`, `kill`: shut down as cleanly as Ctrl-C
     try:

@@ -19,6 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     resume = subparsers.add_parser("resume", help="continue a session whose driver stopped or was killed")
     resume.add_argument("run_dir", metavar="RUN_DIR")
+    resume.add_argument("config", nargs="*", metavar="OVERRIDE",
+                        help="key=value overrides, e.g. the URLs whose credentials config.yaml does not keep")
     resume.set_defaults(func=_resume)
 
     report = subparsers.add_parser("report", help="summary table and plots of a session (several: and their comparison)")
@@ -53,11 +55,13 @@ def _drive(cfg, run_dir) -> None:
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
                   f"run directory {run_dir.path}")
     SessionDriver(cfg, run_dir, console=console, tracker=tracker).run()
-    report = SessionReport.load(run_dir)
+    report = SessionReport.load(run_dir, cfg)
     write_session_report(report)
     console.print(summary_table(report))
     if tracker:
-        console.print(f"stage curves: mlflow ui --backend-store-uri {tracker.tracking_uri}")
+        from forge.redact import mask_url
+
+        console.print(f"stage curves: mlflow ui --backend-store-uri {mask_url(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
 
 
@@ -84,7 +88,7 @@ def _resume(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
     run_dir = RunDirectory.open(args.run_dir)
-    _drive(run_dir.load_config(), run_dir)
+    _drive(run_dir.live_config(args.config), run_dir)
     return 0
 
 

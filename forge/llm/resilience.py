@@ -5,9 +5,12 @@
 - Transient errors (timeouts, connection errors, 429, 5xx) are retried with exponential backoff and
   full jitter from a seeded RNG; a server's Retry-After wins over the computed delay (both capped
   by `backoff_max_s`).
-- Two limits stop a failing endpoint from being hammered: `max_retries` per call, and `retry_budget`
-  per provider name per process, shared by every caller. When either runs out the call raises
-  `RetryBudgetExhausted` from the last transient error.
+- Two limits stop a failing endpoint from being hammered: `max_retries` per call, and a retry budget
+  per provider name per process, shared by every caller. The budget is a rate, not a lifetime count:
+  a token bucket holding up to `retry_budget` retries, refilled at `retry_budget_refill_per_s`
+  (defaults 200 and 1/s). A storm spends at most the bucket and then one retry per refill interval,
+  while a long session whose transient errors stay under the refill rate never runs out. When either
+  limit is reached the call raises `RetryBudgetExhausted` from the last transient error.
 - Authentication and other non-transient errors are raised at once.
 - At most `max_concurrency` calls per provider name are in flight in this process (one semaphore
   per name, shared by all wrappers of that name); a slot is held only while a request is in flight,
@@ -41,27 +44,70 @@ from forge.llm.types import (
 log = logging.getLogger(__name__)
 
 
+class RetryBudget:
+    """A token bucket of retries: up to `capacity` held, `refill_per_s` added per second of `clock`.
+
+    Full at creation. `refill_per_s=0` makes it a lifetime count of `capacity` retries.
+    """
+
+    def __init__(self, capacity: int, refill_per_s: float, clock: Callable[[], float] = time.monotonic):
+        self.capacity = max(0, capacity)
+        self.refill_per_s = max(0.0, refill_per_s)
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._tokens = float(self.capacity)
+        self._stamp = clock()
+        self.taken = 0  # retries granted so far (reporting only)
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(float(self.capacity), self._tokens + max(0.0, now - self._stamp) * self.refill_per_s)
+        self._stamp = now
+
+    @property
+    def available(self) -> float:
+        with self._lock:
+            self._refill()
+            return self._tokens
+
+    def take(self) -> bool:
+        """Spend one retry; False when the bucket holds less than one."""
+        with self._lock:
+            self._refill()
+            if self._tokens < 1.0:
+                return False
+            self._tokens -= 1.0
+            self.taken += 1
+            return True
+
+    def describe(self) -> str:
+        return f"{self.capacity} retries, refilling {self.refill_per_s:g}/s"
+
+
 class ProviderLimits:
     """One provider name's concurrency slots and retry budget."""
 
-    def __init__(self, max_concurrency: int, retry_budget: int):
+    def __init__(
+        self, max_concurrency: int, retry_budget: int, refill_per_s: float = 0.0, clock: Callable[[], float] = time.monotonic
+    ):
         self.max_concurrency = max(1, max_concurrency)
-        self.retry_budget = max(0, retry_budget)
         self.concurrency = threading.BoundedSemaphore(self.max_concurrency)
-        self._lock = threading.Lock()
-        self._retries_used = 0
+        self.budget = RetryBudget(retry_budget, refill_per_s, clock)
+
+    @property
+    def retry_budget(self) -> int:
+        return self.budget.capacity
 
     @property
     def retries_used(self) -> int:
-        return self._retries_used
+        return self.budget.taken
 
     def take_retry(self) -> bool:
-        """Spend one retry; False when the budget is spent."""
-        with self._lock:
-            if self._retries_used >= self.retry_budget:
-                return False
-            self._retries_used += 1
-            return True
+        """Spend one retry; False when the budget is empty for now."""
+        return self.budget.take()
+
+    def settings(self) -> tuple[int, int, float]:
+        return self.max_concurrency, self.budget.capacity, self.budget.refill_per_s
 
 
 class SharedLimits:
@@ -71,20 +117,22 @@ class SharedLimits:
     existing ones (a warning says so), because two caps for one endpoint would be no cap at all.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock  # drives the retry budgets' refill (injectable for tests)
         self._lock = threading.Lock()
         self._by_name: dict[str, ProviderLimits] = {}
 
     def get(self, name: str, cfg: ProviderConfig) -> ProviderLimits:
+        wanted = ProviderLimits(cfg.max_concurrency, cfg.retry_budget, cfg.retry_budget_refill_per_s, self._clock)
         with self._lock:
             limits = self._by_name.get(name)
             if limits is None:
-                limits = self._by_name[name] = ProviderLimits(cfg.max_concurrency, cfg.retry_budget)
-            elif (limits.max_concurrency, limits.retry_budget) != (max(1, cfg.max_concurrency), max(0, cfg.retry_budget)):
+                limits = self._by_name[name] = wanted
+            elif limits.settings() != wanted.settings():
                 log.warning(
-                    "provider %r: already limited to %d concurrent calls and %d retries in this process; "
-                    "ignoring a second configuration asking for %d and %d",
-                    name, limits.max_concurrency, limits.retry_budget, cfg.max_concurrency, cfg.retry_budget,
+                    "provider %r: already limited to %d concurrent calls and a retry budget of %s in this process; "
+                    "ignoring a second configuration asking for %d and %s",
+                    name, limits.max_concurrency, limits.budget.describe(), wanted.max_concurrency, wanted.budget.describe(),
                 )
             return limits
 
@@ -230,8 +278,8 @@ class ResilientProvider:
             )
         elif not self._limits.take_retry():
             err = RetryBudgetExhausted(
-                f"provider {self.name!r}: the process-wide retry budget ({self._limits.retry_budget}) is spent; "
-                f"last error: {exc}"
+                f"provider {self.name!r}: the process-wide retry budget ({self._limits.budget.describe()}) is empty "
+                f"for now; last error: {exc}"
             )
         else:
             with self._rng_lock:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from typing import Optional
-from urllib.parse import urlsplit, urlunsplit
 
 import redis
 
@@ -28,21 +27,13 @@ from forge.memory.store import (
     next_version,
     snapshot_from_storage,
 )
-
-
-def redacted(url: str) -> str:
-    """`url` without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = f"{parts.username or ''}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+from forge.redact import mask_url
 
 
 class RedisMemoryStore(MemoryStore):
     def __init__(self, url: str, namespace: str = "forge", *, socket_timeout_s: float = 30.0) -> None:
         super().__init__(namespace)
-        self.spec = redacted(url)
+        self.spec = mask_url(url)
         self._client = redis.Redis.from_url(
             url, decode_responses=True, socket_timeout=socket_timeout_s, socket_connect_timeout=socket_timeout_s
         )

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.protocol.trigger import FailureEvent
+from forge.redact import mask_urls_in
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class FailureSnapshot:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{self.failure_id}.json"
         tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1))
+        tmp.write_text(json.dumps(mask_urls_in(self.to_dict()), indent=1))
         tmp.replace(path)  # atomic: a killed process never leaves half a snapshot
         return path
 

@@ -27,6 +27,7 @@ from forge.memory.errors import MemoryFrozenError, UnknownItemError
 from forge.protocol.episode import EpisodeResult, play_episode
 from forge.protocol.failure import FailureSnapshot, failure_id
 from forge.protocol.trigger import FailureTrigger, thresholds_of
+from forge.redact import mask_urls_in
 from forge.wiring import injection_factory_for
 
 
@@ -213,5 +214,5 @@ class InstanceLearner:
         data = result.to_dict()
         data.update(instance=self.instance, session=self.session, label=label, memory_digest=digest)
         tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(data, default=str))
+        tmp.write_text(json.dumps(mask_urls_in(data), default=str))
         tmp.replace(path)

@@ -27,19 +27,14 @@ from forge.rulebook.model import (
     canonical_json,
     node_from_dict,
 )
+from forge.redact import mask_url
 from forge.rulebook.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
-
-
-def _redacted(url: str) -> str:
-    from forge.memory.redis_store import redacted
-
-    return redacted(url)
 
 
 class RedisRulebookStore(RulebookStore):
     def __init__(self, url: str, namespace: str = "forge", *, socket_timeout_s: float = 30.0) -> None:
         super().__init__(namespace)
-        self.spec = _redacted(url)
+        self.spec = mask_url(url)
         self._client = redis.Redis.from_url(url, socket_timeout=socket_timeout_s, socket_connect_timeout=socket_timeout_s)
         try:
             self._client.ping()

@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/bench/provider_overhead.py [--iterations 3000]
 
-The server (forge.llm.server, in-process) fronts an instant provider, so each measurement is pure
+The server (forge.llm.serve, in-process) fronts an instant provider, so each measurement is pure
 client + loopback + server cost. Per iteration, in turn (so machine noise hits all alike):
 
   (a) bare: http.client on one keep-alive connection, the same JSON body our stack sends, answer parsed;
@@ -29,7 +29,7 @@ from forge.config import ModelConfig, ProviderConfig
 from forge.llm.accounting import ModelClient, UsageLedger
 from forge.llm.openai_provider import OpenAIProvider
 from forge.llm.resilience import ResilientProvider, SharedLimits
-from forge.llm.server import ModelServer
+from forge.llm.serve import ModelServer
 from forge.llm.types import Completion, Message, Usage
 
 MODEL = "bench-1"
