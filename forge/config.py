@@ -44,6 +44,15 @@ class Representation(str, enum.Enum):
     mixed = "mixed"
 
 
+class Feedback(str, enum.Enum):
+    """What the learners read about a failure. paper: the trajectory (what the defender observed and did),
+    the failing step, its reward and the threshold. privileged: also CybORG's per-host reward breakdown
+    and red's true access at the failing step, which the defender never observes."""
+
+    paper = "paper"
+    privileged = "privileged"
+
+
 class StoreKind(str, enum.Enum):
     sqlite = "sqlite"
     redis = "redis"
@@ -144,6 +153,11 @@ class MemoryConfig:
 
 
 @dataclass
+class LearnerConfig:
+    feedback: Feedback = Feedback.paper
+
+
+@dataclass
 class ProtocolConfig:
     condition: Condition = Condition.forge
     representation: Representation = Representation.rules
@@ -210,6 +224,7 @@ class ForgeConfig:
     agent: AgentConfig = field(default_factory=AgentConfig)
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     protocol: ProtocolConfig = field(default_factory=ProtocolConfig)
+    learner: LearnerConfig = field(default_factory=LearnerConfig)
     ray: RayConfig = field(default_factory=RayConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
     rulebook: RulebookConfig = field(default_factory=RulebookConfig)

@@ -74,6 +74,7 @@ class SessionTracker:
             for run_id in [ids["parent"], *ids["instances"].values()]:
                 self.client.update_run(run_id, status="RUNNING")
             return self.ids
+        tags = {**tags, "forge.learner_feedback": cfg.learner.feedback.value}  # paper | privileged: what the learners read
         parent = self.client.create_run(self.experiment_id, run_name=session, tags={**tags, "forge.session": session})
         parent_id = parent.info.run_id
         secrets = secret_values()
