@@ -146,6 +146,8 @@ def action_chooser(mind: Mind, messages: Sequence[Message]) -> str:
     if taught:
         ranked.append((taught, "a learned rule covers this"))
     ranked.extend(_untaught_choices(mind, alerts))
+    # Next best when prohibitions rule out its instinct: look at the other hosts, else wait.
+    ranked += [(f"Analyse {a.host}", "look closer") for a in alerts[1:]]
     ranked += [("Monitor", "nothing else is allowed"), ("Sleep", "nothing else is allowed")]
     seen: set[str] = set()
     lines = []
