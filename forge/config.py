@@ -53,6 +53,11 @@ class Feedback(str, enum.Enum):
     privileged = "privileged"
 
 
+class RulePhrasing(str, enum.Enum):
+    varied = "varied"
+    grammar = "grammar"
+
+
 class StoreKind(str, enum.Enum):
     sqlite = "sqlite"
     redis = "redis"
@@ -121,6 +126,9 @@ class SurrogateConfig:
     latency_jitter_ms: float = 0.0
     reflector_error_rate: float = 0.2  # how often, as a learner, it prescribes a weaker fix than Restore
     lessons_per_failure: int = 1  # hosts it draws a lesson from per failure (the costliest first)
+    # How it words the rules it writes: `varied` (a seeded choice of natural phrasings, the grammar among
+    # them, so every session exercises the free-text path) or `grammar` (always `When X shows Y, then Z.`).
+    rule_phrasing: RulePhrasing = RulePhrasing.varied
 
 
 @dataclass

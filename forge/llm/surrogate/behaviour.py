@@ -316,7 +316,8 @@ def reflector(mind: Mind, messages: Sequence[Message]) -> str:
             delete.extend(i for i in siblings if i not in delete)
         if (subject, lesson.signal, verb) not in written:
             written.add((subject, lesson.signal, verb))
-            add.append(phrase_rule(subject, lesson.signal, verb, mind.rng, replaced=replaced))
+            add.append(phrase_rule(subject, lesson.signal, verb, mind.rng, replaced=replaced,
+                                   varied=mind.settings.rule_phrasing.value == "varied"))
     rationale = ("The failure came from hosts that showed alerts earlier and were left in the attacker's hands."
                  if add else "No earlier alert explains this failure; nothing new to add.")
     return json.dumps({role: {"rationale": rationale, "delete": delete, "add": add}})

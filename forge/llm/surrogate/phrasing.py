@@ -58,12 +58,15 @@ def _subject(subject: str, rng: random.Random) -> str:
     return subject if subject in HOSTS else rng.choice(_CLASS_NOUNS[subject])
 
 
-def phrase_rule(subject: str, signal: Signal, verb: str, rng: random.Random, *, replaced: Optional[str] = None) -> str:
+def phrase_rule(subject: str, signal: Signal, verb: str, rng: random.Random, *, replaced: Optional[str] = None,
+                varied: bool = True) -> str:
     """One rule: when `subject` (a host or class) shows `signal`, do `verb` to it.
 
     `replaced`: the verb of an earlier rule for the same situation that was followed and still failed;
     then the rule may say so ("... instead of removing it")."""
     host = subject in HOSTS
+    if not varied:
+        return in_grammar(subject, signal, verb, subject if host else None)
     shows = rng.choice(_SIGNAL_WORDS[signal][0])
     state = rng.choice(_SIGNAL_WORDS[signal][1])
     says = rng.choice(_VERB_WORDS[verb])
