@@ -125,7 +125,8 @@ class SurrogateConfig:
     latency_ms: float = 0.0
     latency_jitter_ms: float = 0.0
     reflector_error_rate: float = 0.2  # how often, as a learner, it prescribes a weaker fix than Restore
-    lessons_per_failure: int = 1  # hosts it draws a lesson from per failure (the costliest first)
+    lessons_per_failure: int = 1  # lessons it draws per failure (the costliest host first; its compromise, then its exploit)
+    generalise: bool = True  # a lesson for a host whose sibling has the same rule becomes a rule for the class
     # How it words the rules it writes: `varied` (a seeded choice of natural phrasings, the grammar among
     # them, so every session exercises the free-text path) or `grammar` (always `When X shows Y, then Z.`).
     rule_phrasing: RulePhrasing = RulePhrasing.varied

@@ -108,8 +108,8 @@ Current rules:
 {rules}"""
 
 
-def reflect(rules: list[str], seed: int = 0) -> dict:
-    cfg = load_config(overrides=["surrogate.reflector_error_rate=0.0"])
+def reflect(rules: list[str], seed: int = 0, *overrides: str) -> dict:
+    cfg = load_config(overrides=["surrogate.reflector_error_rate=0.0", *overrides])
     system_prompt = "You are the Reflector of a blue-team defender.\nYou may write rules for these roles only: action_chooser. Each"
     body = "\n".join(f"{i}. {r}" for i, r in enumerate(rules, 1)) or "(none)"
     reply = SurrogateProvider("s", cfg.surrogate).complete(
@@ -147,6 +147,15 @@ def test_the_reflector_generalises_from_a_free_text_sibling_rule_and_skips_what_
     assert out["delete"] == [1] and read(out["add"][0]) == ("do", "Enterprise", (None, "any"), "Restore")
     covered = reflect(["If an enterprise server has been compromised, rebuild it right away."])
     assert covered["add"] == [] and covered["delete"] == []
+    specific = reflect(["Reimage Enterprise0 as soon as it shows any sign of compromise."], 0, "surrogate.generalise=false")
+    assert specific["delete"] == [] and read(specific["add"][0]) == ("do", "Enterprise1", (None, "any"), "Restore")
+
+
+def test_more_lessons_per_failure_add_the_earlier_warning_and_the_next_host():
+    out = reflect([], 0, "surrogate.lessons_per_failure=3")
+    assert [read(t) for t in out["add"]] == [("do", "Enterprise1", (None, "any"), "Restore"),
+                                             ("do", "Enterprise1", ("Exploit", None), "Restore"),
+                                             ("do", "User2", (None, "any"), "Restore")]
 
 
 # -- the compiler role -------------------------------------------------------------------------------

@@ -231,11 +231,10 @@ def _lessons(report: str) -> list[_Lesson]:
         for alert in alerts:
             if alert.compromised in ("User", "Privileged"):
                 compromise.setdefault(alert.host, alert)
-            elif alert.activity == "Exploit":
+            if alert.activity == "Exploit":
                 exploit.setdefault(alert.host, alert)
-            else:
-                continue
-            last_alert[alert.host] = step
+            if alert.compromised in ("User", "Privileged") or alert.activity == "Exploit":
+                last_alert[alert.host] = step
         verb, _, host = action.partition(" ")
         if verb == "Restore" and host:
             last_restore[host] = step
@@ -253,7 +252,7 @@ def _lessons(report: str) -> list[_Lesson]:
         if host in compromise:
             # The table flips between User, Unknown and Privileged as blue acts; the lesson is "compromised".
             lessons.append(_Lesson(host, COMPROMISED, cost, compromise[host]))
-        elif host in exploit:
+        if host in exploit:  # second to the compromise lesson: the earlier warning the same host gave
             lessons.append(_Lesson(host, EXPLOITED, cost, exploit[host]))
     return lessons
 
@@ -311,7 +310,7 @@ def reflector(mind: Mind, messages: Sequence[Message]) -> str:
         if covered:
             continue
         subject = lesson.host
-        if siblings and host_class:
+        if siblings and host_class and mind.settings.generalise:
             subject = host_class
             delete.extend(i for i in siblings if i not in delete)
         if (subject, lesson.signal, verb) not in written:
