@@ -91,6 +91,9 @@ def test_context_rows_in_the_table_form_are_read_too():
     rows = "Situation: x\n\nHostname | Subnet | IP | Activity | Compromised\nUser2 | User | 10.0.0.2 | Exploit | Privileged"
     assert chooser([CLASS_RULE], 1, context=rows)[0] == "Restore User2"
     assert chooser([CLASS_RULE], 1, context="Situation: x\n\nUser2 | Activity Exploit | Compromised Privileged")[0] == "Restore User2"
+    prose = "Enterprise0 and User1 show Activity Scan; User3 shows Activity Exploit, Compromised Privileged."
+    assert chooser([CLASS_RULE], 1, context=prose)[0] == "Restore User3"
+    assert chooser(["If a workstation has been scanned, inspect it."], 1, context=prose)[0] == "Analyse User1"
 
 
 # -- the Reflector with free-text memory -------------------------------------------------------------

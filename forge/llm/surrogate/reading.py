@@ -93,13 +93,30 @@ def learned_examples(messages: Sequence[Message]) -> list[Example]:
 
 
 def alerts_in(text: str) -> list[Alert]:
-    """Rows written as `Host: Activity X, Compromised Y` or `Host | Activity X | Compromised Y`, one per line."""
+    """Rows written as `Host: Activity X, Compromised Y` or `Host | Activity X | Compromised Y`, one per line;
+    failing those, prose that names hosts and what they show (`Enterprise0 and User1 show Activity Scan`)."""
     found = []
     for line in text.splitlines():
         match = _ALERT.match(line) or _PIPE_ROW.match(line)
         if match:
             found.append(Alert(match["host"], match["activity"].capitalize(), match["compromised"].capitalize()))
-    return found
+    return found or _prose_alerts(text)
+
+
+_PROSE = re.compile(r"(?P<hosts>[A-Za-z_]+\d(?:\s*(?:,|and)\s*[A-Za-z_]+\d)*)\s+shows?\s+"
+                    r"(?:Activity\s+(?P<activity>None|Scan|Exploit))?(?:\s*(?:,|and)?\s*Compromised\s+(?P<compromised>No|Unknown|User|Privileged))?",
+                    re.IGNORECASE)
+
+
+def _prose_alerts(text: str) -> list[Alert]:
+    found: dict[str, Alert] = {}
+    for match in _PROSE.finditer(text):
+        if not (match["activity"] or match["compromised"]):
+            continue
+        for host in re.findall(r"[A-Za-z_]+\d", match["hosts"]):
+            found.setdefault(host, Alert(host, (match["activity"] or "None").capitalize(),
+                                         (match["compromised"] or "No").capitalize()))
+    return list(found.values())
 
 
 def one_line_alerts(text: str) -> list[Alert]:
