@@ -59,6 +59,10 @@ def test_a_free_text_correction_changes_the_surrogates_action(seed):
         assert planner([CLASS_RULE], seed, as_pair) == "Answer: Restore User0"
         assert planner([CLASS_RULE, FOOTHOLD], seed, as_pair) == "Answer: Restore User2"
     assert planner([], seed).startswith("Tool:")
+    # An operator's instruction in the persistent knowledge is followed like a rule.
+    persistent = system("ActionChooser", [CLASS_RULE]) + "## Persistent knowledge\nDo not restore User0, it is the foothold.\n"
+    reply = surrogate().complete([Message("system", persistent), Message("user", CONTEXT)], model="m", seed=seed).text
+    assert action_name(parse_suggestions(reply)[0].action) == "Restore User2"
 
 
 def test_a_prohibition_removes_the_zero_shot_choice_and_keeps_the_list_full():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional, Sequence
 
 from forge.env.catalog import DECOY_SERVICES, GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS
@@ -412,6 +413,7 @@ def _resolve(subject: Optional[str], target: Optional[str], verb: Optional[str],
     return subject, target
 
 
+@lru_cache(maxsize=4096)  # the same memory is re-read at every call of an episode
 def read_rule(text: str) -> Reading:
     """What a rule or correction asks for, as far as the surrogate can make it out."""
     flat = " ".join((text or "").split()).strip().lstrip("-*0123456789.) ").strip()

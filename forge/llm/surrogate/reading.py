@@ -66,15 +66,19 @@ def _section(text: str, header: str) -> list[str]:
 
 
 def learned_rules(messages: Sequence[Message]) -> list[str]:
-    """Rules under a `## Learned rules` header, in any message (system prompt or a prepended pair)."""
+    """Rules under a `## Learned rules` header, in any message (system prompt or a prepended pair), then the
+    lines of the operator's `## Persistent knowledge` (instructions there are followed like rules)."""
     rules: list[str] = []
+    persistent: list[str] = []
     for message in messages:
         if message.role == "assistant":
             continue
         for line in _section(message.content, "## Learned rules"):
             if line.lstrip().startswith("- "):
                 rules.append(line.lstrip()[2:].strip())
-    return rules
+        persistent += [line.strip().removeprefix("- ").strip()
+                       for line in _section(message.content, "## Persistent knowledge") if line.strip()]
+    return rules + persistent
 
 
 def learned_examples(messages: Sequence[Message]) -> list[Example]:
