@@ -231,20 +231,11 @@ _LEAD = re.compile(rf"^(?:{_LEAD_MARKERS})\b\s*(?P<cond>.+?)(?:\s*,\s*(?:then\s+
 _LEAD_NO_COMMA = re.compile(rf"^(?:{_LEAD_MARKERS})\b\s*(?P<cond>.+)$")
 _MID = re.compile(r"^(?P<main>.+?)\s+(?:whenever|when|if|as soon as|once|the moment|any ?time|every time|each time|"
                   r"in case|while|after|upon)\s+(?P<cond>.+)$")
-_IMPERATIVE = re.compile(r"^(?:never|always|do|don't|avoid|prefer|use|keep|be|make|reply|write|answer|stop|only|"
-                         r"try|consider|think|treat|focus|remember|watch|look)\b")
-_PASSIVE = re.compile(r"\b(?:should|must|needs? to|has to|have to|ought to)\s+be\s*$")
 
 
 @dataclass
 class _Refs:
-    values: list[str]
-
-    def name(self, token: str) -> Optional[str]:
-        m = _REF.fullmatch(token)
-        if not m or m[1] == "p":
-            return None
-        return self.values[int(m[2])]
+    values: list[str]  # the host or class each `zzhN` / `zzcN` token stands for
 
 
 def _tokenise(text: str) -> tuple[str, _Refs]:
@@ -293,7 +284,6 @@ class _Clause:
     over_verb: Optional[str] = None
     over_target: Optional[str] = None
     rest: str = ""  # the clause without its verb phrase, for signals written inline
-    instead: bool = False
 
 
 def _verb_at(match: re.Match) -> str:
@@ -341,8 +331,7 @@ def _main_clause(text: str, refs: _Refs) -> _Clause:
     before = _refs_in(body[:first.start()], refs)
     target = after[0] if after else before[0] if before else None
     rest = (body[:first.start()] + " " + own).strip()
-    instead = bool(re.search(r"\binstead\b", body))
-    return _Clause(negated, verb, target, over_verb, over_target, rest, instead)
+    return _Clause(negated, verb, target, over_verb, over_target, rest)
 
 
 def _split_condition(text: str) -> tuple[Optional[str], str]:
@@ -393,10 +382,7 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
         signal = _signal(_REF.sub(" ", cond))
     else:
         subject = clause.target if clause.target not in (None, "zzp") else None
-        signal = _signal(_REF.sub(" ", clause.rest))
-        if _PASSIVE.search(fragment[: fragment.find(" be ") + 4] if " be " in fragment else "") and subject is None:
-            named = _refs_in(fragment, refs)
-            subject = named[0] if named else None
+        signal = _signal(_REF.sub(" ", clause.rest))  # "reimage compromised user boxes", "X showing Y should be restored"
     return _Part(clause, subject, signal)
 
 
