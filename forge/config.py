@@ -127,6 +127,7 @@ class SurrogateConfig:
     reflector_error_rate: float = 0.2  # how often, as a learner, it prescribes a weaker fix than Restore
     lessons_per_failure: int = 1  # lessons it draws per failure (the costliest host first; its compromise, then its exploit)
     generalise: bool = True  # a lesson for a host whose sibling has the same rule becomes a rule for the class
+    lesson_roles: int = 1  # roles each lesson is written for, of those allowed (action_chooser first, then planner)
     # How it words the rules it writes: `varied` (a seeded choice of natural phrasings, the grammar among
     # them, so every session exercises the free-text path) or `grammar` (always `When X shows Y, then Z.`).
     rule_phrasing: RulePhrasing = RulePhrasing.varied

@@ -158,6 +158,15 @@ def test_the_reflector_generalises_from_a_free_text_sibling_rule_and_skips_what_
     assert specific["delete"] == [] and read(specific["add"][0]) == ("do", "Enterprise1", (None, "any"), "Restore")
 
 
+def test_a_lesson_can_be_written_for_each_role_the_reflector_may_change():
+    cfg = load_config(overrides=["surrogate.reflector_error_rate=0.0", "surrogate.lesson_roles=2"])
+    allowed = "You are the Reflector.\nYou may write rules for these roles only: planner, action_chooser. Each"
+    reply = json.loads(SurrogateProvider("s", cfg.surrogate).complete(
+        [Message("system", allowed), Message("user", REPORT.format(rules="(none)"))], model="m", seed=0).text)
+    assert set(reply) == {"planner", "action_chooser"}
+    assert {read(reply[r]["add"][0]) for r in reply} == {("do", "Enterprise1", (None, "any"), "Restore")}
+
+
 def test_more_lessons_per_failure_add_the_earlier_warning_and_the_next_host():
     out = reflect([], 0, "surrogate.lessons_per_failure=3")
     assert [read(t) for t in out["add"]] == [("do", "Enterprise1", (None, "any"), "Restore"),

@@ -282,16 +282,18 @@ def _acting(rule: Reading) -> bool:
 def reflector(mind: Mind, messages: Sequence[Message]) -> str:
     system = next((m.content for m in messages if m.role == "system"), "")
     report = reading.last_user(messages)
-    roles = _allowed_roles(system, ("action_chooser", "planner"))
-    if not roles:
-        return json.dumps({})
-    role = roles[0]
-    # Its own earlier rules, in whatever phrasing they were written, read with the same reader.
-    existing = list(enumerate((read_rule(t) for t in _current_rules(report, role)), 1))
+    roles = _allowed_roles(system, ("action_chooser", "planner"))[: max(1, mind.settings.lesson_roles)]
+    lessons = _lessons(report)[: mind.settings.lessons_per_failure]
+    return json.dumps({role: _reflect_for(mind, lessons, _current_rules(report, role)) for role in roles})
+
+
+def _reflect_for(mind: Mind, lessons: list[_Lesson], current: list[str]) -> dict:
+    """One role's rule changes: its own earlier rules, in whatever phrasing, read with the same reader."""
+    existing = list(enumerate((read_rule(t) for t in current), 1))
     add: list[str] = []
     written: set[tuple] = set()
     delete: list[int] = []
-    for lesson in _lessons(report)[: mind.settings.lessons_per_failure]:
+    for lesson in lessons:
         verb = "Restore"
         if mind.rng.random() < mind.settings.reflector_error_rate:
             verb = mind.rng.choice(["Remove", "Analyse"])  # a plausible but weaker fix
@@ -319,7 +321,7 @@ def reflector(mind: Mind, messages: Sequence[Message]) -> str:
                                    varied=mind.settings.rule_phrasing.value == "varied"))
     rationale = ("The failure came from hosts that showed alerts earlier and were left in the attacker's hands."
                  if add else "No earlier alert explains this failure; nothing new to add.")
-    return json.dumps({role: {"rationale": rationale, "delete": delete, "add": add}})
+    return {"rationale": rationale, "delete": delete, "add": add}
 
 
 def exemplifier(mind: Mind, messages: Sequence[Message]) -> str:
