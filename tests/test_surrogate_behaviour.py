@@ -208,3 +208,35 @@ def test_the_compiler_role_answers_the_contract():
     assert example["when"] == {"host": "User1", "compromise": "User"} and example["action"]["verb"] == "Restore"
     assert vague["type"] == "CONTENT" and vague["when"] is None and vague["action"] is None and vague["trigger"]
     assert noise["verdict"] == "DROP" and again["verdict"] == "DROP" and "repeats" in again["reason"]
+
+
+def test_every_compiled_rule_keeps_to_the_contracts_vocabulary():
+    from forge.env.catalog import HOST_CLASSES, HOSTS, VERBS
+
+    from tests.test_surrogate_reader import HELD_OUT, PHRASINGS
+
+    texts = [text for text, _ in PHRASINGS + HELD_OUT]
+    # In batches of five: the reply of a batch must fit the model's max_tokens (512 by default, ~280 chars an entry).
+    entries = [e for i in range(0, len(texts), 5) for e in compile_artifacts(*[("correction", "action_chooser", t) for t in texts[i:i + 5]])]
+    targets = set(HOSTS) | set(HOST_CLASSES) | {"any", "$matched", None}
+
+    def atoms(p):
+        if p is None or "always" in p:
+            return []
+        for key in ("any", "all"):
+            if key in p:
+                return [a for q in p[key] for a in atoms(q)]
+        return atoms(p["not"]) if "not" in p else [p]
+
+    rules = [e for e in entries if e["verdict"] == "RULE"]
+    assert len(rules) >= len(entries) - 4
+    for entry in rules:
+        assert entry["type"] in ("FORMAT", "CONTENT") and entry["roles"] == ["action_chooser"] and entry["directive"]
+        for atom in atoms(entry["when"]):
+            assert atom.get("host") in HOSTS or atom.get("class") in (*HOST_CLASSES, "any"), entry
+            assert atom.get("activity", "any") in ("None", "Scan", "Exploit", "any"), entry
+            assert atom.get("compromise", "any") in ("No", "Unknown", "User", "Privileged", "any"), entry
+        act = entry["action"]
+        if act is not None:
+            assert act["mode"] in ("do", "never", "prefer") and act["verb"] in VERBS and act["target"] in targets, entry
+            assert act["mode"] != "prefer" or (act["over"]["verb"] in VERBS and act["over"]["target"] in targets), entry

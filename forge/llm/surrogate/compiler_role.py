@@ -129,7 +129,7 @@ def compiler(mind, messages: Sequence[Message]) -> str:
             entry = {"item": number, "verdict": "DROP", "reason": "repeats an earlier artifact"}
         seen.add(key)
         entries.append(entry)
-    return json.dumps({"rules": entries})
+    return json.dumps({"rules": entries}, separators=(",", ":"))  # compact: a batch must fit max_tokens
 
 
 register_role("compiler", compiler)
