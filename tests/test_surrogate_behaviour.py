@@ -240,3 +240,12 @@ def test_every_compiled_rule_keeps_to_the_contracts_vocabulary():
         if act is not None:
             assert act["mode"] in ("do", "never", "prefer") and act["verb"] in VERBS and act["target"] in targets, entry
             assert act["mode"] != "prefer" or (act["over"]["verb"] in VERBS and act["over"]["target"] in targets), entry
+
+
+def test_a_corrective_re_prompt_is_answered_for_the_same_artifacts():
+    first = compile_artifacts(("correction", "action_chooser", "Never restore User0."))
+    body = "Artifacts to compile:\n\n[1] correction for action_chooser, taught by alice\nNever restore User0."
+    messages = [Message("system", "You are the Rule Compiler."), Message("user", body), Message("assistant", "oops"),
+                Message("user", "That reply could not be used (no JSON object in the reply). Reply with the JSON object only.")]
+    again = json.loads(surrogate().complete(messages, model="m", seed=0).text)["rules"]
+    assert again == first and again[0]["action"]["mode"] == "never"

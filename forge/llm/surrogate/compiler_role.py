@@ -119,10 +119,15 @@ def _entry(number: int, kind: str, role: str, body: str) -> dict:
             "trigger": trigger_text(rule.trigger)}
 
 
+def _artifacts_message(messages: Sequence[Message]) -> str:
+    """The user message listing the artifacts (on a corrective re-prompt it is no longer the last one)."""
+    return next((m.content for m in reversed(messages) if m.role == "user" and _HEADER.search(m.content)), "")
+
+
 def compiler(mind, messages: Sequence[Message]) -> str:
     entries = []
     seen: set[str] = set()
-    for number, kind, role, body in _artifacts(reading.last_user(messages)):
+    for number, kind, role, body in _artifacts(_artifacts_message(messages)):
         entry = _entry(number, kind, role, body)
         key = entry.get("directive", "").casefold().rstrip(".")
         if entry["verdict"] == "RULE" and key in seen:
