@@ -1,8 +1,10 @@
 """The learning agents: the Reflector writes rules, the Exemplifier writes worked examples.
 
-Both read a failure report (the trajectory up to the failing step, the per-host reward breakdown and
-red's real access at that moment) and the current memory of the roles they may change, and answer in
-JSON. Their output is untrusted: it is parsed defensively (one corrective re-prompt), bounded (a few
+Both read a failure report and the current memory of the roles they may change, and answer in JSON.
+The report is what the paper's Reflector gets (`learner.feedback=paper`, the default): the trajectory
+(what the defender observed and did at each step, and the reward), the failing step, its reward and the
+threshold. `learner.feedback=privileged` adds, labelled as ground truth, CybORG's per-host reward
+breakdown, red's real access at the failing step and red's action at each step. Their output is untrusted: it is parsed defensively (one corrective re-prompt), bounded (a few
 items per role, short texts), and confined to the roles in `agents_to_improve` and to items that exist
 in the memory they were shown. Nothing here writes to memory; the inner loop applies the proposals.
 """
@@ -47,21 +49,23 @@ class LearnerOutput:
 
 def render_failure_report(failure: FailureSnapshot) -> str:
     """One line per step: compact on purpose (the public artifact's reflection prompt was 98 % raw trajectory)."""
-    worst = sorted(((v, h) for h, v in failure.reward_breakdown.items() if v < 0))
     events = "; ".join(f"step {e.step} reward {e.reward:+.1f} below {e.threshold:+.1f}" for e in failure.events)
     lines = [
         f"{FAILURE_REPORT_HEADER} (stage {failure.stage}, attempt {failure.attempt}, episode of {failure.max_steps} steps):",
         f"Failure: {events}.",
-        "Reward at the failing step by host: " + (", ".join(f"{h} {v:+.1f}" for v, h in worst) or "none negative"),
-        "Attacker access at the failing step (ground truth): "
-        + (", ".join(f"{h} {a}" for h, a in failure.red_access.items() if a != "None") or "none"),
-        "Trajectory up to the failure (alerts are what the defender saw before acting):",
     ]
+    if failure.privileged:
+        worst = sorted(((v, h) for h, v in failure.reward_breakdown.items() if v < 0))
+        lines += [
+            "Reward at the failing step by host: " + (", ".join(f"{h} {v:+.1f}" for v, h in worst) or "none negative"),
+            "Attacker access at the failing step (ground truth): "
+            + (", ".join(f"{h} {a}" for h, a in failure.red_access.items() if a != "None") or "none"),
+        ]
+    lines.append("Trajectory up to the failure (alerts are what the defender saw before acting):")
     for s in failure.steps:
         fallback = " (fallback)" if s.fallback else ""
-        lines.append(
-            f"step {s.step} | alerts: {s.alerts} | action: {s.action}{fallback} | reward {s.reward:+.1f} | attacker: {s.red_action}"
-        )
+        attacker = f" | attacker: {s.red_action}" if failure.privileged else ""
+        lines.append(f"step {s.step} | alerts: {s.alerts} | action: {s.action}{fallback} | reward {s.reward:+.1f}{attacker}")
     return "\n".join(lines)
 
 

@@ -46,6 +46,20 @@ class Representation(str, enum.Enum):
     mixed = "mixed"
 
 
+class Feedback(str, enum.Enum):
+    """What the learners read about a failure. paper: the trajectory (what the defender observed and did),
+    the failing step, its reward and the threshold. privileged: also CybORG's per-host reward breakdown
+    and red's true access at the failing step, which the defender never observes."""
+
+    paper = "paper"
+    privileged = "privileged"
+
+
+class RulePhrasing(str, enum.Enum):
+    varied = "varied"
+    grammar = "grammar"
+
+
 class StoreKind(str, enum.Enum):
     sqlite = "sqlite"
     redis = "redis"
@@ -117,7 +131,12 @@ class SurrogateConfig:
     latency_ms: float = 0.0
     latency_jitter_ms: float = 0.0
     reflector_error_rate: float = 0.2  # how often, as a learner, it prescribes a weaker fix than Restore
-    lessons_per_failure: int = 1  # hosts it draws a lesson from per failure (the costliest first)
+    lessons_per_failure: int = 1  # lessons it draws per failure (the costliest host first; its compromise, then its exploit)
+    generalise: bool = True  # a lesson for a host whose sibling has the same rule becomes a rule for the class
+    lesson_roles: int = 1  # roles each lesson is written for, of those allowed (action_chooser first, then planner)
+    # How it words the rules it writes: `varied` (a seeded choice of natural phrasings, the grammar among
+    # them, so every session exercises the free-text path) or `grammar` (always `When X shows Y, then Z.`).
+    rule_phrasing: RulePhrasing = RulePhrasing.varied
 
 
 @dataclass
@@ -147,6 +166,11 @@ class MemoryConfig:
     examples_capacity: int = 50
     near_duplicate_threshold: float = 0.9
     injection: Injection = Injection.full
+
+
+@dataclass
+class LearnerConfig:
+    feedback: Feedback = Feedback.paper
 
 
 @dataclass
@@ -216,6 +240,7 @@ class ForgeConfig:
     agent: AgentConfig = field(default_factory=AgentConfig)
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     protocol: ProtocolConfig = field(default_factory=ProtocolConfig)
+    learner: LearnerConfig = field(default_factory=LearnerConfig)
     ray: RayConfig = field(default_factory=RayConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
     rulebook: RulebookConfig = field(default_factory=RulebookConfig)

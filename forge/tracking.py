@@ -76,6 +76,7 @@ class SessionTracker:
                 self.client.update_run(run_id, status="RUNNING")
             return self.ids
         secrets = secret_values()
+        tags = {**tags, "forge.learner_feedback": cfg.learner.feedback.value}  # paper | privileged: what the learners read
         tags = {k: scrub(v, secrets) for k, v in tags.items()}
         parent = self.client.create_run(self.experiment_id, run_name=session, tags={**tags, "forge.session": session})
         parent_id = parent.info.run_id

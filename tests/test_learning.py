@@ -25,15 +25,19 @@ def learner_for(tmp_path, *overrides: str) -> InstanceLearner:
                            memory=MemoryManager(open_store(str(tmp_path))), run_dir=tmp_path)
 
 
-def test_reflected_rules_reduce_the_failure_that_produced_them(tmp_path):
-    learner = learner_for(tmp_path, "surrogate.compliance=1.0", "protocol.max_attempts=1")
+@pytest.mark.parametrize("feedback", ["paper", "privileged"])
+def test_reflected_rules_reduce_the_failure_that_produced_them(tmp_path, feedback):
+    learner = learner_for(tmp_path, "surrogate.compliance=1.0", "protocol.max_attempts=1", f"learner.feedback={feedback}")
     seed = 21
     before = play_episode(learner.env, learner.defender(), seed=seed, trigger=FailureTrigger([-1.1]))
     assert before.failed
     training = learner.train_stage(1, seed)
     assert training.attempts[0].added >= 1
-    after = play_episode(learner.env, learner.defender(), seed=seed, trigger=FailureTrigger([-1.1]))
-    assert (not after.failed) or after.aborted_at > before.aborted_at
+    if feedback == "privileged":
+        after = play_episode(learner.env, learner.defender(), seed=seed, trigger=FailureTrigger([-1.1]))
+        assert (not after.failed) or after.aborted_at > before.aborted_at
+    # Paper feedback names no host: the lesson (the most valuable host left compromised) is inferred, and
+    # on this seed red's next target differs once blue acts differently, so only the whole episode is compared.
     full_before = play_episode(learner.env, learner.defender(EMPTY_SNAPSHOT), seed=seed).total_return
     full_after = play_episode(learner.env, learner.defender(), seed=seed).total_return
     assert full_after > full_before
@@ -48,7 +52,10 @@ def test_inner_loop_bounds_attempts_and_records_provenance(tmp_path):
     failed = [a for a in training.attempts if a.failed]
     assert failed, "zero-shot should fail on this seed"
     snapshot = FailureSnapshot.load(tmp_path / "failures" / f"{failed[0].failure_id}.json")
-    assert snapshot.steps[-1].step == failed[0].failing_step and snapshot.reward_breakdown
+    assert snapshot.steps[-1].step == failed[0].failing_step
+    # Paper feedback (the default): the snapshot holds only what the defender observed.
+    assert snapshot.feedback == "paper" and snapshot.reward_breakdown == {} and snapshot.red_access == {}
+    assert all(s.red_action == "" for s in snapshot.steps)
     learned = [a for a in failed if a.added][-1]  # earlier lessons may since have been replaced
     items = [i for i in learner.snapshot().items if i.provenance.attempt == learned.attempt]
     assert items
@@ -97,8 +104,8 @@ class Scripted:
         return Completion(self.replies.pop(0), Usage(100, 20))
 
 
-def a_failure(tmp_path) -> FailureSnapshot:
-    learner = learner_for(tmp_path, "protocol.max_attempts=1")
+def a_failure(tmp_path, *overrides: str) -> FailureSnapshot:
+    learner = learner_for(tmp_path, "protocol.max_attempts=1", *overrides)
     training = learner.train_stage(1, 5)
     return FailureSnapshot.load(tmp_path / "failures" / f"{training.attempts[0].failure_id}.json")
 
@@ -135,8 +142,44 @@ def test_failure_report_is_compact(tmp_path):
     from agents.learners import render_failure_report
 
     report = render_failure_report(failure)
-    assert len(report.splitlines()) == 5 + len(failure.steps)
+    assert len(report.splitlines()) == 3 + len(failure.steps)  # header, failure, trajectory title, one line per step
     assert len(report) < 400 * len(failure.steps)  # one bounded line per step, not raw trajectories
+
+
+def test_paper_feedback_is_what_the_defender_saw_and_privileged_adds_labelled_ground_truth(tmp_path):
+    from agents.learners import render_failure_report
+
+    paper = a_failure(tmp_path / "paper")
+    privileged = a_failure(tmp_path / "privileged", "learner.feedback=privileged")
+    assert (paper.feedback, privileged.feedback) == ("paper", "privileged")
+    assert [s.alerts for s in paper.steps] == [s.alerts for s in privileged.steps]  # same episode, same seed
+    shown = render_failure_report(paper)
+    assert f"step {paper.failing_step} reward {paper.failing_reward:+.1f} below {paper.threshold:+.1f}" in shown
+    assert all(f"step {s.step} | alerts: {s.alerts} | action: {s.action}" in shown for s in paper.steps)
+    assert "by host" not in shown and "ground truth" not in shown and "attacker:" not in shown
+    full = render_failure_report(privileged)
+    assert privileged.reward_breakdown and "Reward at the failing step by host:" in full
+    assert "Attacker access at the failing step (ground truth):" in full and "| attacker: " in full
+    # Snapshots written before the option carried the ground truth: they load as privileged.
+    legacy = privileged.to_dict()
+    del legacy["feedback"]
+    assert FailureSnapshot.from_dict(legacy).privileged
+
+
+def test_the_surrogate_reflector_learns_from_paper_feedback(tmp_path):
+    """No per-host reward: it infers the host from the alerts it saw and the actions it took."""
+    failure = a_failure(tmp_path)
+    clients, _ = build_clients(load_config(overrides=["surrogate.reflector_error_rate=0.0"]))
+    output = Reflector(clients["reflector"], ["action_chooser"], 100).learn(failure, EMPTY_SNAPSHOT)
+    assert len(output.proposals) == 1
+    from forge.llm.surrogate.free_text import read_rule
+
+    rule = read_rule(output.proposals[0].text)
+    compromised = {a.split(":")[0] for s in failure.steps for a in s.alerts.split("; ") if "Compromised User" in a
+                   or "Compromised Privileged" in a}
+    assert rule.kind == "do" and rule.act.verb == "Restore" and rule.trigger.subject in compromised
+    # Of the hosts left compromised, an enterprise host outranks the user host the attacker came through.
+    assert rule.trigger.subject.startswith("Enterprise") or not any(h.startswith("Enterprise") for h in compromised)
 
 
 def test_full_injection_is_per_role():

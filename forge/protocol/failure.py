@@ -1,8 +1,11 @@
 """The failure snapshot: what the learning agents read, and what the rulebook later takes trigger nodes from.
 
-Taken when the failure trigger aborts an episode: the trajectory up to and including the failing step,
-the environment's state at that moment (the per-host reward breakdown and red's real access), and which
-memory the agent ran with. Stored as JSON in the run directory (`failures/<failure_id>.json`).
+Taken when the failure trigger aborts an episode: the trajectory up to and including the failing step
+and which memory the agent ran with. With `learner.feedback=paper` (the default) that is all: what the
+defender observed and did, the failing step, its reward and the threshold. With `privileged` the snapshot
+also holds the environment's state at that moment (the per-host reward breakdown and red's real
+access), information the defender never observes; `feedback` records which. Stored as JSON in the run
+directory (`failures/<failure_id>.json`).
 """
 
 from __future__ import annotations
@@ -38,10 +41,15 @@ class FailureSnapshot:
     max_steps: int
     events: tuple[FailureEvent, ...]
     steps: tuple[StepRecord, ...]  # up to and including the failing step
-    reward_breakdown: dict[str, float]  # per host, at the failing step
-    red_access: dict[str, str]  # ground truth at the failing step: None / User / Privileged
+    reward_breakdown: dict[str, float]  # per host, at the failing step (privileged feedback only)
+    red_access: dict[str, str]  # ground truth at the failing step: None / User / Privileged (privileged only)
     memory_digest: str
     model: str
+    feedback: str = "paper"  # paper | privileged: what the learners were shown
+
+    @property
+    def privileged(self) -> bool:
+        return self.feedback == "privileged"
 
     @property
     def failing_step(self) -> int:
@@ -63,6 +71,7 @@ class FailureSnapshot:
         data = dict(data)
         data["events"] = tuple(FailureEvent(**e) for e in data["events"])
         data["steps"] = tuple(StepRecord(**s) for s in data["steps"])
+        data.setdefault("feedback", "privileged")  # snapshots from before the option always carried it
         return cls(**data)
 
     def save(self, directory: Path) -> Path:

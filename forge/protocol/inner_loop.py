@@ -13,14 +13,14 @@ Frozen episodes (checkpoints, final evaluations) play the whole horizon with no 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping, Optional
 
 from agents.defender import Defender, ModelCall
 from agents.injection import MemoryInjection
 from agents.learners import Exemplifier, LearnerOutput, Reflector
-from forge.config import ForgeConfig, Representation
+from forge.config import Feedback, ForgeConfig, Representation
 from forge.env.cage2 import Cage2Env
 from forge.memory import EMPTY_SNAPSHOT, Artifact, Capacities, MemoryManager, MemorySnapshot, Provenance, diff_snapshots
 from forge.memory.errors import MemoryFrozenError, UnknownItemError
@@ -135,6 +135,8 @@ class InstanceLearner:
     def _failure_snapshot(self, stage: int, attempt: int, seed: int, result: EpisodeResult,
                           snapshot: MemorySnapshot) -> FailureSnapshot:
         failing = result.steps[-1]
+        # Paper feedback: the learners get what the defender saw, never the simulator's ground truth.
+        privileged = self.cfg.learner.feedback is Feedback.privileged
         failure = FailureSnapshot(
             failure_id=failure_id(self.instance, stage, attempt),
             session=self.session,
@@ -144,11 +146,12 @@ class InstanceLearner:
             seed=seed,
             max_steps=self.cfg.env.max_steps,
             events=tuple(result.events),
-            steps=result.step_records(),
-            reward_breakdown=dict(failing.reward_breakdown),
-            red_access=dict(result.red_access_at_abort),
+            steps=result.step_records() if privileged else tuple(replace(s, red_action="") for s in result.step_records()),
+            reward_breakdown=dict(failing.reward_breakdown) if privileged else {},
+            red_access=dict(result.red_access_at_abort) if privileged else {},
             memory_digest=snapshot.digest,
             model=self.cfg.models.for_role("reflector").model,
+            feedback=self.cfg.learner.feedback.value,
         )
         if self.run_dir is not None:
             failure.save(self.run_dir / "failures")

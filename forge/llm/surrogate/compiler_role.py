@@ -1,14 +1,18 @@
-"""The surrogate as Rule Compiler: reads the numbered artifacts of the compiler prompt, answers its JSON.
+"""The surrogate as Rule Compiler: reads the numbered artifacts of the compiler prompt and answers the
+contract's JSON (type, directive, roles, `when` predicate, action, trigger) for each.
 
-Like every surrogate role it knows only the prompt's text. Its habits, by design:
-- a rule already in the When/shows/then grammar is kept as written (canonical spelling), CONTENT;
-- a worked example becomes the grammar rule it demonstrates, no broader: the host in its situation,
-  the clearest signal that host shows (its compromise level, else its activity), and its `Answer:`;
-- a free-text instruction is kept with its reasons cut off ("because ...", "so that ..."): FORMAT when
-  it is about how replies are written, CONTENT otherwise, grouped by the first host it names;
-- anything that is not an instruction (no imperative, no action) is dropped as noise, and so is an
-  artifact that repeats an earlier one's directive.
-It is registered as the surrogate's "compiler" role when this module is imported.
+Like every surrogate role it knows only the prompt's text, and it reads rules with its own reader
+(`free_text`), never the product's grammar or compiler. Its habits, by design:
+- a rule or correction, in any phrasing its reader makes out, becomes a predicate over host rows and a
+  prescribed, prohibited or preferred action; its directive is the text with its reasons cut off;
+- a rule about how replies are written is FORMAT, `{"always": true}`, no action;
+- a worked example becomes the rule it demonstrates, no broader: the host in its situation, the clearest
+  signal that host shows (its compromise level, else its activity), and its `Answer:`;
+- an instruction it cannot read (no action it recognises) stays semantic: CONTENT with a null predicate;
+  anything that is not an instruction at all is dropped as noise, and so is a repeat of an earlier
+  artifact's directive.
+It makes no deliberate errors: its misreadings are its reader's (see tests/test_surrogate_reader.py for
+the held-out accuracy). It is registered as the surrogate's "compiler" role when this module is imported.
 """
 
 from __future__ import annotations
@@ -17,19 +21,17 @@ import json
 import re
 from typing import Optional, Sequence
 
-from forge.env.catalog import HOSTS, ActionParseError, parse_action
-from forge.grammar import Condition, ConditionalRule, parse_rule
+from forge.env.catalog import HOST_CLASSES
 from forge.llm.surrogate import reading
+from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, Act, Reading, Trigger, read_action, read_rule
+from forge.llm.surrogate.phrasing import in_grammar
 from forge.llm.surrogate.provider import register_role
 from forge.llm.types import Message
 
 _HEADER = re.compile(r"^\[(?P<n>\d+)\] (?P<kind>rule|example|correction) for (?P<role>[a-z_]+), taught by (?P<actor>\S+)\s*$",
                      re.MULTILINE)
-_REASONS = re.compile(r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since|so that|in order to|otherwise|to (?:prevent|stop|avoid))\b.*$",
-                      re.IGNORECASE | re.DOTALL)
-_ABOUT_REPLIES = re.compile(r"\b(?:reply|replies|respond|format|json|syntax|one line|per line)\b|`(?:Answer|Tool):", re.IGNORECASE)
-_IMPERATIVE = re.compile(r"^(?:never|always|do|don't|avoid|prefer|use|keep|reply|write|answer|restore|remove|analyse|"
-                         r"analyze|monitor|sleep|decoy\w*|when|if|whenever|only)\b", re.IGNORECASE)
+_IMPERATIVE = re.compile(r"^(?:never|always|do|don't|avoid|prefer|use|keep|be|make|reply|write|answer|stop|only|when|"
+                         r"whenever|if|as soon as|once|try|treat|focus|remember)\b", re.IGNORECASE)
 
 
 def _artifacts(text: str) -> list[tuple[int, str, str, str]]:
@@ -42,73 +44,97 @@ def _artifacts(text: str) -> list[tuple[int, str, str, str]]:
     return found
 
 
-def _without_reasons(text: str) -> str:
-    return _REASONS.sub("", " ".join(text.split())).strip().rstrip(",;:-").strip()
+def predicate(trigger: Optional[Trigger], kind: str) -> dict:
+    if trigger is None:
+        return {"always": True}
+    atom: dict = {"host": trigger.subject} if trigger.subject not in (*HOST_CLASSES, "any") else {"class": trigger.subject}
+    if trigger.activity is not None:
+        atom["activity"] = trigger.activity
+    if trigger.compromise is not None:
+        atom["compromise"] = trigger.compromise
+    if "class" in atom and not trigger.has_signal:
+        # "Never reimage the user hosts": the prohibition holds everywhere; "analyse user hosts": when they show anything.
+        return {"always": True} if kind == "never" else {**atom, "activity": "any"}
+    return atom
 
 
-def _group(rule: ConditionalRule) -> str:
-    return f"{rule.subject}/{str(rule.condition).lower().replace(' ', '-')}"
+def _act(act: Act) -> dict:
+    verb = DEFAULT_DECOY if act.verb == ANY_DECOY else act.verb
+    return {"verb": verb, "target": act.target}
 
 
-def _trigger(rule: ConditionalRule) -> str:
-    return str(rule).split(", then ")[0].removeprefix("When ")
+def action(rule: Reading) -> Optional[dict]:
+    if rule.act is None or rule.act.verb is None:
+        return None  # "do not waste actions on User0": no single verb to name
+    if rule.kind == "prefer" and rule.over is not None and rule.over.verb is not None:
+        return {"mode": "prefer", **_act(rule.act), "over": _act(rule.over)}
+    return {"mode": "never" if rule.kind == "never" else "do", **_act(rule.act)}
 
 
-def _from_example(body: str) -> Optional[ConditionalRule]:
+def trigger_text(trigger: Optional[Trigger]) -> str:
+    """The situation in an observation's words: `User2: Activity Exploit`, `User host: Compromised Privileged`."""
+    if trigger is None:
+        return ""
+    who = trigger.subject if trigger.subject not in (*HOST_CLASSES, "any") else f"{trigger.subject.capitalize()} host"
+    parts = []
+    if trigger.activity is not None:
+        parts.append("Activity " + ("Scan or Exploit" if trigger.activity == "any" else trigger.activity))
+    if trigger.compromise is not None:
+        parts.append("Compromised " + ("User or Privileged" if trigger.compromise == "any" else trigger.compromise))
+    return f"{who}: {', '.join(parts)}" if parts else who
+
+
+def _from_example(body: str) -> Optional[Reading]:
     alerts = reading.alerts_in(body)
     answer = re.search(r"^\s*Answer:\s*(.+)$", body, re.MULTILINE)
-    if not alerts or not answer:
-        return None
-    try:
-        parse_action(answer.group(1))
-    except ActionParseError:
+    chosen = read_action(answer.group(1)) if answer else None
+    if not alerts or not chosen:
         return None
     seen = alerts[0]
     # As specific as the demonstration: the compromise it shows, else its activity (an example of
     # what to do at "Compromised User" says nothing about "Compromised Privileged").
     if seen.compromised in ("User", "Privileged", "Unknown"):
-        condition = Condition("compromised", seen.compromised)
+        trigger = Trigger(seen.host, None, seen.compromised)
     elif seen.activity in ("Exploit", "Scan"):
-        condition = Condition("activity", seen.activity)
+        trigger = Trigger(seen.host, seen.activity, None)
     else:
         return None
-    return parse_rule(f"When {seen.host} shows {condition}, then {answer.group(1).strip()}")
-
-
-def _first_host(text: str) -> Optional[str]:
-    folded = {h.lower(): h for h in HOSTS}
-    return next((folded[w.lower()] for w in re.findall(r"[A-Za-z_]+\d", text) if w.lower() in folded), None)
+    verb, _, host = chosen.partition(" ")
+    text = in_grammar(seen.host, trigger.signal(), verb, host or None)
+    return Reading("do", trigger, Act(verb, host or None), None, text)
 
 
 def _entry(number: int, kind: str, role: str, body: str) -> dict:
-    rule = _from_example(body) if kind == "example" else parse_rule(body.splitlines()[0] if body else "")
-    if rule is not None:
-        return {"item": number, "verdict": "RULE", "directive": str(rule), "type": "CONTENT", "roles": [role],
-                "group": _group(rule), "trigger": _trigger(rule)}
-    if kind == "example":
+    rule = _from_example(body) if kind == "example" else read_rule(body)
+    if rule is None:
         return {"item": number, "verdict": "DROP", "reason": "the example shows no alert and action to learn from"}
-    directive = _without_reasons(body)
-    if not directive or not _IMPERATIVE.match(directive):
-        return {"item": number, "verdict": "DROP", "reason": "not an instruction"}
-    if _ABOUT_REPLIES.search(directive):
-        return {"item": number, "verdict": "RULE", "directive": directive, "type": "FORMAT", "roles": [role],
-                "group": "format/reply", "trigger": ""}
-    host = _first_host(directive)
-    return {"item": number, "verdict": "RULE", "directive": directive, "type": "CONTENT", "roles": [role],
-            "group": f"{host}/general" if host else "general", "trigger": directive}
+    base = {"item": number, "verdict": "RULE", "directive": rule.text, "roles": [role]}
+    if rule.kind == "format":
+        return {**base, "type": "FORMAT", "when": {"always": True}, "action": None, "trigger": ""}
+    if rule.kind == "vague":
+        if not rule.text or not _IMPERATIVE.match(rule.text):
+            return {"item": number, "verdict": "DROP", "reason": "not an instruction"}
+        return {**base, "type": "CONTENT", "when": None, "action": None, "trigger": rule.text.rstrip(".")}
+    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind), "action": action(rule),
+            "trigger": trigger_text(rule.trigger)}
+
+
+def _artifacts_message(messages: Sequence[Message]) -> str:
+    """The user message listing the artifacts (on a corrective re-prompt it is no longer the last one)."""
+    return next((m.content for m in reversed(messages) if m.role == "user" and _HEADER.search(m.content)), "")
 
 
 def compiler(mind, messages: Sequence[Message]) -> str:
     entries = []
     seen: set[str] = set()
-    for number, kind, role, body in _artifacts(reading.last_user(messages)):
+    for number, kind, role, body in _artifacts(_artifacts_message(messages)):
         entry = _entry(number, kind, role, body)
         key = entry.get("directive", "").casefold().rstrip(".")
         if entry["verdict"] == "RULE" and key in seen:
             entry = {"item": number, "verdict": "DROP", "reason": "repeats an earlier artifact"}
         seen.add(key)
         entries.append(entry)
-    return json.dumps({"rules": entries})
+    return json.dumps({"rules": entries}, separators=(",", ":"))  # compact: a batch must fit max_tokens
 
 
 register_role("compiler", compiler)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from forge.env.catalog import ActionParseError, parse_action
+from forge.llm.surrogate.free_text import Row, read_action
 from forge.llm.types import Message
 
 ROLE_NAMES = {
@@ -24,14 +24,14 @@ ROLE_NAMES = {
 }
 _ROLE = re.compile(r"You are the (Planner|Analyst|ActionChooser|Reflector|Exemplifier|Rule Compiler)\b")
 _ALERT = re.compile(r"^\s*(?P<host>[A-Za-z_]+\d?): Activity (?P<activity>\w+), Compromised (?P<compromised>\w+)\s*$")
+# `User2 | Activity Exploit | Compromised User`, `User2 | Exploit | User`, or the blue table's
+# `User2 | subnet | ip | Exploit | User` (the last two cells are activity and compromise).
+_PIPE_ROW = re.compile(r"^\s*(?P<host>[A-Za-z_]+\d?)\s*\|(?:[^|\n]*\|)*?\s*(?:Activity\s+)?(?P<activity>None|Scan|Exploit)\s*\|"
+                       r"\s*(?:Compromised\s+)?(?P<compromised>No|Unknown|User|Privileged)\s*\|?\s*$", re.IGNORECASE)
 _SECTION = re.compile(r"^## ")
 
 
-@dataclass(frozen=True)
-class Alert:
-    host: str
-    activity: str
-    compromised: str
+Alert = Row  # one host row as the prompt shows it
 
 
 @dataclass(frozen=True)
@@ -66,15 +66,19 @@ def _section(text: str, header: str) -> list[str]:
 
 
 def learned_rules(messages: Sequence[Message]) -> list[str]:
-    """Rules under a `## Learned rules` header, in any message (system prompt or a prepended pair)."""
+    """Rules under a `## Learned rules` header, in any message (system prompt or a prepended pair), then the
+    lines of the operator's `## Persistent knowledge` (instructions there are followed like rules)."""
     rules: list[str] = []
+    persistent: list[str] = []
     for message in messages:
         if message.role == "assistant":
             continue
         for line in _section(message.content, "## Learned rules"):
             if line.lstrip().startswith("- "):
                 rules.append(line.lstrip()[2:].strip())
-    return rules
+        persistent += [line.strip().removeprefix("- ").strip()
+                       for line in _section(message.content, "## Persistent knowledge") if line.strip()]
+    return rules + persistent
 
 
 def learned_examples(messages: Sequence[Message]) -> list[Example]:
@@ -93,13 +97,30 @@ def learned_examples(messages: Sequence[Message]) -> list[Example]:
 
 
 def alerts_in(text: str) -> list[Alert]:
-    """Rows written as `Host: Activity X, Compromised Y`, one per line."""
+    """Rows written as `Host: Activity X, Compromised Y` or `Host | Activity X | Compromised Y`, one per line;
+    failing those, prose that names hosts and what they show (`Enterprise0 and User1 show Activity Scan`)."""
     found = []
     for line in text.splitlines():
-        match = _ALERT.match(line)
+        match = _ALERT.match(line) or _PIPE_ROW.match(line)
         if match:
-            found.append(Alert(match["host"], match["activity"], match["compromised"]))
-    return found
+            found.append(Alert(match["host"], match["activity"].capitalize(), match["compromised"].capitalize()))
+    return found or _prose_alerts(text)
+
+
+_PROSE = re.compile(r"(?P<hosts>[A-Za-z_]+\d(?:\s*(?:,|and)\s*[A-Za-z_]+\d)*)\s+shows?\s+"
+                    r"(?:Activity\s+(?P<activity>None|Scan|Exploit))?(?:\s*(?:,|and)?\s*Compromised\s+(?P<compromised>No|Unknown|User|Privileged))?",
+                    re.IGNORECASE)
+
+
+def _prose_alerts(text: str) -> list[Alert]:
+    found: dict[str, Alert] = {}
+    for match in _PROSE.finditer(text):
+        if not (match["activity"] or match["compromised"]):
+            continue
+        for host in re.findall(r"[A-Za-z_]+\d", match["hosts"]):
+            found.setdefault(host, Alert(host, (match["activity"] or "None").capitalize(),
+                                         (match["compromised"] or "No").capitalize()))
+    return list(found.values())
 
 
 def one_line_alerts(text: str) -> list[Alert]:
@@ -134,12 +155,9 @@ def suggested_actions(text: str) -> list[str]:
     actions = []
     for line in after.splitlines():
         match = re.match(r"^\s*\d+[.)]\s*([^-:\u2013\u2014]+)", line)
-        if match:
-            try:
-                parse_action(match.group(1))
-                actions.append(match.group(1).strip())
-            except ActionParseError:
-                continue
+        action = read_action(match.group(1)) if match else None
+        if action:
+            actions.append(action)
     return actions
 
 

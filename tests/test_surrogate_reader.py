@@ -1,0 +1,172 @@
+"""The surrogate's own reader of rules as people and models phrase them (no forge.grammar, no forge.rulebook).
+
+`PHRASINGS` were written before the reader was tuned and the reader was tuned on them; `HELD_OUT` was
+written at the same time and never tuned on: its accuracy is what the reader does on unseen phrasing.
+Each expectation is (kind, subject, activity, compromise, verb, target, over); verb "Decoy" is a decoy
+with no service named.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from forge.llm.surrogate.free_text import read_action, read_rule
+from forge.llm.surrogate.phrasing import LESSON_SIGNALS, phrase_rule
+
+M = "$matched"
+
+PHRASINGS = [
+    ("Never restore User0.", ("never", "User0", None, None, "Restore", "User0", None)),
+    ("Do not restore User0, it is the attacker's foothold", ("never", "User0", None, None, "Restore", "User0", None)),
+    ("Do not waste actions on User0; it is the attacker's foothold and cannot be cleaned.",
+     ("never", "User0", None, None, None, "User0", None)),
+    ("Whenever a user box shows root access, reimage it", ("do", "User", None, "Privileged", "Restore", M, None)),
+    ("Restore User0 whenever it shows a privileged compromise.", ("do", "User0", None, "Privileged", "Restore", "User0", None)),
+    ("When User2 shows Activity Exploit, then Restore User2.", ("do", "User2", "Exploit", None, "Restore", "User2", None)),
+    ("If Enterprise1 has been compromised, restore it.", ("do", "Enterprise1", None, "any", "Restore", "Enterprise1", None)),
+    ("As soon as Op_Server0 shows any compromise, reimage it.", ("do", "Op_Server0", None, "any", "Restore", "Op_Server0", None)),
+    ("Restore Op_Server0 as soon as it shows any compromise, because losing it ends the game.",
+     ("do", "Op_Server0", None, "any", "Restore", "Op_Server0", None)),
+    ("Don't bother analysing the user hosts.", ("never", "User", None, None, "Analyse", "User", None)),
+    ("Stop removing Enterprise0.", ("never", "Enterprise0", None, None, "Remove", "Enterprise0", None)),
+    ("Whenever an enterprise server is being exploited, evict the attacker from it.",
+     ("do", "Enterprise", "Exploit", None, "Remove", M, None)),
+    ("If a workstation has been scanned, inspect it.", ("do", "User", "Scan", None, "Analyse", M, None)),
+    ("When the op server shows any sign of compromise, restore it immediately.",
+     ("do", "Op_Server0", None, "any", "Restore", "Op_Server0", None)),
+    ("Kill the processes on User3 as soon as it is exploited.", ("do", "User3", "Exploit", None, "Remove", "User3", None)),
+    ("Put a decoy on Enterprise2 when it gets scanned.", ("do", "Enterprise2", "Scan", None, "Decoy", "Enterprise2", None)),
+    ("Prefer restoring over removing when a user host shows privileged compromise.",
+     ("prefer", "User", None, "Privileged", "Restore", M, ("Remove", M))),
+    ("Restore compromised user boxes rather than removing them.", ("prefer", "User", None, "any", "Restore", M, ("Remove", M))),
+    ("Never sleep while an operational host shows any activity.", ("never", "Operational", "any", None, "Sleep", None, None)),
+    ("Answer with exactly one action, written as the verb followed by the hostname, and nothing else.",
+     ("format", None, None, None, None, None, None)),
+    ("Be careful with the servers.", ("vague", None, None, None, None, None, None)),
+    ("If User1 is compromised then remove User1", ("do", "User1", None, "any", "Remove", "User1", None)),
+    ("When Enterprise0 shows Compromised User, then Analyse Enterprise0.",
+     ("do", "Enterprise0", None, "User", "Analyse", "Enterprise0", None)),
+    ("Reimage Enterprise1 the moment it shows root access.", ("do", "Enterprise1", None, "Privileged", "Restore", "Enterprise1", None)),
+    ("Whenever operational hosts show any activity, analyse them.", ("do", "Operational", "any", None, "Analyse", M, None)),
+    ("When any host shows Compromised Privileged, then Restore that host.", ("do", "any", None, "Privileged", "Restore", M, None)),
+    ("Once User4 is being exploited, restore it.", ("do", "User4", "Exploit", None, "Restore", "User4", None)),
+    ("Don't remove Op_Server0 when it shows privileged compromise; restore it instead.",
+     ("prefer", "Op_Server0", None, "Privileged", "Restore", "Op_Server0", ("Remove", "Op_Server0"))),
+    ("When a User host shows any compromise, then Restore that host.", ("do", "User", None, "any", "Restore", M, None)),
+    ("Do not analyse Enterprise2 if it is only being scanned.", ("never", "Enterprise2", "Scan", None, "Analyse", "Enterprise2", None)),
+    ("On any sign of compromise on Enterprise1, restore Enterprise1.", ("do", "Enterprise1", None, "any", "Restore", "Enterprise1", None)),
+    ("Enterprise1 showing Activity Exploit should be restored.", ("do", "Enterprise1", "Exploit", None, "Restore", "Enterprise1", None)),
+    ("Whenever User2 gets root, wipe it.", ("do", "User2", None, "Privileged", "Restore", "User2", None)),
+    ("In case Enterprise0 shows user-level access, remove it.", ("do", "Enterprise0", None, "User", "Remove", "Enterprise0", None)),
+    ("Always reply with exactly one `Answer:` line so that the parser can read it.", ("format", None, None, None, None, None, None)),
+    ("The network is large.", ("vague", None, None, None, None, None, None)),
+    ("Evict the attacker from User1 when it shows Activity Exploit.", ("do", "User1", "Exploit", None, "Remove", "User1", None)),
+    ("Never ever reimage the user workstations.", ("never", "User", None, None, "Restore", "User", None)),
+    ("when enterprise0 shows any compromise then restore enterprise0", ("do", "Enterprise0", None, "any", "Restore", "Enterprise0", None)),
+    ("- When an Enterprise host shows Activity Exploit, then Remove that host.",
+     ("do", "Enterprise", "Exploit", None, "Remove", M, None)),
+]
+
+HELD_OUT = [
+    ("If Op_Host2 gets exploited, reimage it right away.", ("do", "Op_Host2", "Exploit", None, "Restore", "Op_Host2", None)),
+    ("Don't restore Enterprise2 just because it was scanned.", ("never", "Enterprise2", "Scan", None, "Restore", "Enterprise2", None)),
+    ("Whenever the operational server shows root access, restore it.",
+     ("do", "Op_Server0", None, "Privileged", "Restore", "Op_Server0", None)),
+    ("Analyse any user machine that shows activity.", ("do", "User", "any", None, "Analyse", M, None)),
+    ("Avoid removing Op_Server0.", ("never", "Op_Server0", None, None, "Remove", "Op_Server0", None)),
+    ("Should User3 show a privileged compromise, restore User3.", ("do", "User3", None, "Privileged", "Restore", "User3", None)),
+    ("Remove User2 once it has been exploited.", ("do", "User2", "Exploit", None, "Remove", "User2", None)),
+    ("When Enterprise1 is compromised, restore Enterprise1 instead of removing it.",
+     ("prefer", "Enterprise1", None, "any", "Restore", "Enterprise1", ("Remove", "Enterprise1"))),
+    ("Deploy a decoy on Op_Server0 when it is scanned.", ("do", "Op_Server0", "Scan", None, "Decoy", "Op_Server0", None)),
+    ("Never analyse User0; the attacker always holds it.", ("never", "User0", None, None, "Analyse", "User0", None)),
+    ("If an enterprise host shows privileged compromise then restore that host.",
+     ("do", "Enterprise", None, "Privileged", "Restore", M, None)),
+    ("Inspect Enterprise0 as soon as it shows Activity Scan.", ("do", "Enterprise0", "Scan", None, "Analyse", "Enterprise0", None)),
+    ("Keep replies to a single line with no explanation.", ("format", None, None, None, None, None, None)),
+    ("Whenever User1 shows any compromise, kill the attacker's processes on it.",
+     ("do", "User1", None, "any", "Remove", "User1", None)),
+    ("Reimage every user box that shows root access.", ("do", "User", None, "Privileged", "Restore", M, None)),
+    ("Do not sleep when Op_Server0 is being exploited.", ("never", "Op_Server0", "Exploit", None, "Sleep", None, None)),
+    ("Think about the attacker's goals.", ("vague", None, None, None, None, None, None)),
+    ("When Enterprise2 shows Compromised Unknown, then Analyse Enterprise2.",
+     ("do", "Enterprise2", None, "Unknown", "Analyse", "Enterprise2", None)),
+    ("Restore the op server whenever it is breached.", ("do", "Op_Server0", None, "any", "Restore", "Op_Server0", None)),
+    ("Stop analysing Enterprise1 once it shows root access; reimage it.",
+     ("prefer", "Enterprise1", None, "Privileged", "Restore", "Enterprise1", ("Analyse", "Enterprise1"))),
+]
+
+
+def as_tuple(text: str) -> tuple:
+    r = read_rule(text)
+    t = r.trigger
+    over = (r.over.verb, r.over.target) if r.over else None
+    return (r.kind, t.subject if t else None, t.activity if t else None, t.compromise if t else None,
+            r.act.verb if r.act else None, r.act.target if r.act else None, over)
+
+
+@pytest.mark.parametrize("text, expected", PHRASINGS, ids=[p[0][:40] for p in PHRASINGS])
+def test_the_reader_understands_rules_as_people_write_them(text, expected):
+    assert as_tuple(text) == expected
+
+
+def held_out_accuracy() -> float:
+    return sum(as_tuple(text) == expected for text, expected in HELD_OUT) / len(HELD_OUT)
+
+
+def test_held_out_phrasings_are_mostly_read_right():
+    # Not tuned on: the figure is reported, the bar only guards against a collapse.
+    assert held_out_accuracy() >= 0.6
+
+
+def test_the_reader_reads_every_phrasing_the_reflector_writes():
+    rng = random.Random(0)
+    for subject in ("User1", "Enterprise0", "Op_Server0", "User", "Enterprise", "Operational"):
+        for signal in LESSON_SIGNALS:
+            for verb in ("Restore", "Remove", "Analyse"):
+                for replaced in (None, "Remove", "Analyse"):
+                    if replaced == verb:
+                        continue
+                    for _ in range(12):
+                        text = phrase_rule(subject, signal, verb, rng, replaced=replaced)
+                        reading = read_rule(text)
+                        target = subject if subject.startswith(("User", "Enterprise", "Op_")) and subject[-1].isdigit() else M
+                        assert reading.kind in ("do", "prefer"), text
+                        assert (reading.trigger.subject, reading.trigger.activity, reading.trigger.compromise) == \
+                            (subject, *signal), text
+                        assert (reading.act.verb, reading.act.target) == (verb, target), text
+
+
+def test_the_reflector_writes_in_several_phrasings():
+    rng = random.Random(3)
+    texts = {phrase_rule("User1", (None, "any"), "Restore", rng) for _ in range(60)}
+    assert len(texts) >= 5
+    assert any(t.startswith("When User1 shows") for t in texts)  # the grammar is one phrasing among several
+    assert sum(not t.startswith("When ") for t in texts) >= 4
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Restore User1", "Restore User1"), ("decoyapache user2", "DecoyApache User2"), ("Decoy Apache User2", "DecoyApache User2"),
+    ('Remove hostname="User1"', "Remove User1"), ("Monitor", "Monitor"), ("  sleep ", "Sleep"),
+    ("Restore", None), ("Fly away", None), ("Restore User9", None), ("Sleep User1", None),
+])
+def test_the_surrogate_reads_actions_its_own_way(text, expected):
+    assert read_action(text) == expected
+
+
+def test_the_surrogate_imports_neither_the_grammar_nor_the_rulebook():
+    """A stand-in that shares the product's parser grades the product with its own ruler."""
+    package = Path(__file__).resolve().parents[1] / "forge" / "llm" / "surrogate"
+    offenders = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) else []
+            offenders += [f"{path.name}: {n}" for n in names if n == "forge.grammar" or n.startswith("forge.rulebook")
+                          or n == "forge.env.catalog" and isinstance(node, ast.ImportFrom)
+                          and any(a.name in ("parse_action", "action_id", "ACTIONS") for a in node.names)]
+    assert not offenders, offenders
