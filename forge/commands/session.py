@@ -46,9 +46,19 @@ def _drive(cfg, run_dir) -> None:
     report = SessionReport.load(run_dir)
     write_session_report(report)
     console.print(summary_table(report))
+    _print_faults(run_dir, cfg)
     if tracker:
         console.print(f"stage curves: mlflow ui --backend-store-uri {tracker.tracking_uri}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
+
+
+def _print_faults(run_dir, cfg) -> None:
+    """The fault table, when there was anything to count (or fault injection was on)."""
+    from forge.fault_report import fault_section, fault_table
+
+    summary = fault_section(run_dir)
+    if summary["total"] or cfg.faults.enabled:
+        console.print(fault_table(summary))
 
 
 def _run(args: argparse.Namespace) -> int:
