@@ -119,7 +119,7 @@ class SessionDriver:
         self.console = console or Console()
         self.session = run_dir.session_id
         self.instances = instance_names(cfg.protocol.num_instances)
-        parse_worker_kills(cfg.ray.chaos_kill)  # a bad chaos spec fails here, before any work
+        self._worker_kills = parse_worker_kills(cfg.ray.chaos_kill)  # a bad chaos spec fails here, before any work
         self._driver_exits = parse_driver_exits(cfg.ray.chaos_driver_exit)
         self.memory: MemoryManager = open_memory(cfg, str(run_dir.path), self.session)
         self.ledger = open_ledger(cfg, str(run_dir.path), self.session)
@@ -159,6 +159,7 @@ class SessionDriver:
                     self._log_final(outcome.evaluation)
                     self.ledger.mark_done(FINAL_LOGGING)
                 self.tracker.finish()
+            self._warn_unfired_chaos()
         except BaseException:
             if self.tracker:
                 self.tracker.finish("KILLED")
@@ -361,6 +362,12 @@ class SessionDriver:
         if wanted in self._driver_exits and claim(self.run_dir.path, wanted.marker):
             self.console.file.flush()
             os._exit(CHAOS_EXIT_CODE)
+
+    def _warn_unfired_chaos(self) -> None:
+        """A chaos hook whose unit never ran (its instance graduated, the stage was not reached) tested nothing."""
+        for fault in [*self._worker_kills, *self._driver_exits]:
+            if not (self.run_dir.path / fault.marker).exists():
+                self.console.print(f"[yellow]chaos: {fault} never fired (that work did not run in this session)[/yellow]")
 
     def fault_summary(self) -> dict[str, Any]:
         return fault_summary(self.ledger.stages(), self.ledger.evaluation(), self.ledger.faults())
