@@ -182,3 +182,31 @@ def test_which_worker_failures_are_redone():
     assert retryable_failure(task_error(wrapped)) == "worker_store_error"
     assert retryable_failure(task_error(ValueError("a bug"))) is None  # redoing a bug would fail again
     assert retryable_failure(KeyError("x")) is None
+
+
+# -- MLflow re-logging -------------------------------------------------------------------------------------
+
+
+def test_relogging_a_stage_after_a_crash_adds_no_second_point(tmp_path):
+    from mlflow import MlflowClient
+
+    from forge.config import load_config
+    from forge.tracking import SessionTracker, default_tracking_uri
+
+    tracker = SessionTracker(default_tracking_uri(tmp_path), "relog", tmp_path / "mlartifacts")
+    ids = tracker.start("s", load_config(), ["i00", "i01"], {"forge.surrogate": "true"})
+    record = stage(1, applied=True, memory={i: {"version": 1, "digest": "d", "rules": 2, "examples": 0}
+                                            for i in ("i00", "i01")})
+    client = MlflowClient(default_tracking_uri(tmp_path))
+
+    def points(run: str, key: str) -> list[tuple[int, float]]:
+        return [(m.step, m.value) for m in client.get_metric_history(run, key)]
+
+    tracker.log_stage(record, graduates_so_far=0)
+    tracker.log_stage(record, graduates_so_far=0, only_missing=True)  # a resumed driver logging the stage again
+    assert points(ids["instances"]["i01"], "checkpoint_return") == [(1, -7.5)]
+    assert points(ids["instances"]["i01"], "provider_faults.malformed") == [(1, 2.0)]
+    assert points(ids["parent"], "provider_faults") == [(1, 4.0)]
+    # What only_missing prevents: MLflow keeps a second, identical point for the same step.
+    tracker.log_stage(record, graduates_so_far=0)
+    assert points(ids["instances"]["i01"], "checkpoint_return") == [(1, -7.5), (1, -7.5)]
