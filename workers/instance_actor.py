@@ -24,7 +24,7 @@ import ray
 
 from forge.config import from_yaml
 from forge.llm.accounting import UsageLedger
-from forge.llm.faults import FaultInjectingProvider
+from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
 from forge.seeding import derive_seed
@@ -104,7 +104,10 @@ class InstanceWorker:
             holder.inner = FaultInjectingProvider(injector.inner, replace(self.cfg.faults, seed=seed), name=injector.name)
 
     def _injected(self) -> dict[str, int]:
-        total: Counter[str] = Counter()
+        """Provider faults injected in this unit, every kind listed (with faults off: nothing)."""
+        if not self._fault_holders:
+            return {}
+        total: Counter[str] = Counter({kind: 0 for kind in FAULT_KINDS})
         for holder in self._fault_holders:
             total.update(holder.inner.injected)
         return dict(sorted(total.items()))
