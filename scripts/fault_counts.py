@@ -1,6 +1,6 @@
 """Faults injected into a finished session against what the session counted.
 
-    PYTHONPATH=$PWD .venv/bin/python scripts/fault_counts.py runs/<session>
+    PYTHONPATH=$PWD .venv/bin/python scripts/fault_counts.py runs/<session> [--reference runs/<same session, undisturbed>]
 
 Injected: provider faults as the fault injectors counted them (per unit of work the session kept, in the
 ledger), and the chaos hooks that fired (their marker files in the run directory). Counted: the `faults`
@@ -32,6 +32,8 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path)
+    parser.add_argument("--reference", type=Path, metavar="RUN_DIR",
+                        help="the same session without the infrastructure faults (same run.name): compare what both kept")
     args = parser.parse_args()
     run_dir = RunDirectory.open(args.run_dir)
     cfg = run_dir.load_config()
@@ -64,7 +66,32 @@ def main() -> int:
     Console(width=160).print(table)
     mismatched = [k for k, v in metrics.items() if logged.get(k) != v]
     print("MLflow faults.* metrics match summary.json" if not mismatched else f"MLflow differs on {mismatched}")
-    return 1 if mismatched else 0
+    differences = []
+    if args.reference:
+        ours, theirs = kept(run_dir), kept(RunDirectory.open(args.reference))
+        differences = [key for key in ours if ours[key] != theirs[key]]
+        print(f"against {args.reference}: " + (f"differs in {', '.join(differences)}" if differences else
+              "same final memory (every instance's digest), stage decisions, checkpoint and evaluation returns"))
+    return 1 if mismatched or differences else 0
+
+
+def kept(run_dir) -> dict:
+    """What a session kept: final memory digests, stage decisions and returns, evaluation returns."""
+    from forge.wiring import open_ledger, open_memory
+
+    cfg = run_dir.load_config()
+    ledger = open_ledger(cfg, str(run_dir.path), run_dir.session_id)
+    memory = open_memory(cfg, str(run_dir.path), run_dir.session_id)
+    try:
+        instances = ledger.meta()["instances"]
+        return {
+            "memory": {i: memory.snapshot(f"{run_dir.session_id}/{i}").digest for i in instances},
+            "stages": [(r.stage, r.checkpoint, r.graduated, r.champion, r.broadcast_to) for r in ledger.stages()],
+            "evaluation": ledger.evaluation().returns,
+        }
+    finally:
+        ledger.close()
+        memory.store.close()
 
 
 if __name__ == "__main__":

@@ -142,6 +142,7 @@ class SessionDriver:
             self.ledger.record_fault("driver_restart", phase=where.get("phase", "?"), stage=where.get("stage", 0))
             self.console.print(f"resuming: the previous driver stopped in {where.get('phase', '?')} "
                                f"(stage {where.get('stage', 0)})")
+        self.ledger.set_progress("starting")
         self._check_store()
         outcome = SessionOutcome(self.run_dir)
         connect_ray(self.cfg)
