@@ -1,5 +1,5 @@
-"""The faults a session met, read back from its run directory: summary.json's `faults` section and the
-table `forge run` / `forge resume` print. Counting rules: forge.protocol.fault_count."""
+"""The table of the faults a session met, as `forge run` / `forge resume` print it (the same figures as
+summary.json's `faults` section). Counting rules: forge.protocol.fault_count."""
 
 from __future__ import annotations
 
@@ -7,18 +7,7 @@ from typing import Any
 
 from rich.table import Table
 
-from forge.protocol.fault_count import PROVIDER_KINDS, WORKER_PHASES, fault_summary
-from forge.rundir import RunDirectory
-
-
-def fault_section(run_dir: RunDirectory) -> dict[str, Any]:
-    from forge.wiring import open_ledger
-
-    ledger = open_ledger(run_dir.load_config(), str(run_dir.path), run_dir.session_id)
-    try:
-        return fault_summary(ledger.stages(), ledger.evaluation(), ledger.faults())
-    finally:
-        ledger.close()
+from forge.protocol.fault_count import PROVIDER_KINDS, WORKER_PHASES
 
 
 def fault_table(summary: dict[str, Any]) -> Table:

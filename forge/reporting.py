@@ -183,12 +183,12 @@ def plot_stage_curves(report: SessionReport, path: Path) -> Optional[Path]:
 
 
 def write_session_report(report: SessionReport) -> list[Path]:
+    from forge.protocol.fault_count import fault_summary  # for the `faults` section: every fault the session met
+
     reports = report.run_dir.reports
     reports.mkdir(exist_ok=True)
     md = reports / "evaluation.md"
     md.write_text(markdown_report(report))
-    from forge.fault_report import fault_section  # every fault the session met (forge.protocol.fault_count)
-
     data = {
         "session": report.run_dir.session_id, "meta": report.meta, "status": report.status,
         "champion": report.champion, "graduates": report.graduates,
@@ -196,7 +196,7 @@ def write_session_report(report: SessionReport) -> list[Path]:
         "pooled": report.pooled.as_dict() if report.pooled else None,
         "population": report.population.as_dict() if report.population else None,
         "tokens_per_instance": report.tokens_per_instance(),
-        "faults": fault_section(report.run_dir),
+        "faults": fault_summary(report.stages, report.evaluation, report.meta.get("faults", [])),
     }
     js = reports / "summary.json"
     js.write_text(json.dumps(data, indent=1))

@@ -4,13 +4,14 @@ One JSON document per key, per session, in the same store as the memory (the run
 Redis at scale). A stage is recorded once, after all of its work is durable (memory versions are
 written first), so a stage is either in the ledger with every outcome or not at all:
 
-    meta            condition, instances, stages, config digest, model label
+    meta            condition, instances, stages, config digest, model label, MLflow run ids, and
+                    `faults`: every infrastructure fault the driver saw (worker death, driver restart,
+                    store restart), appended the moment it is seen
     stage:<n>       checkpoint returns, graduates, champion, broadcast, memory heads, tokens, attempts,
                     provider faults, and whether it was applied and logged to MLflow
     evaluation      the final frozen evaluation per instance
     status          running | finished
     progress        the phase the driver is in (where a killed driver stopped)
-    fault:<t>       one per infrastructure fault the driver saw (worker death, driver restart, store restart)
     done:<name>     one-off steps that are finished (the final MLflow logging)
     store           the identity of the Redis server last seen (a change means it restarted)
 """
@@ -191,11 +192,14 @@ class SessionLedger:
         return self._get("progress")
 
     def record_fault(self, kind: str, **details: Any) -> None:
-        """An infrastructure fault the driver saw, written at once (a later crash must not lose it)."""
-        self._put(f"fault:{time.time_ns():020d}", {"kind": kind, **details})
+        """An infrastructure fault the driver saw, written at once (a later crash must not lose it). Kept in
+        `meta`, so that whatever reads the session's meta (reports) has them without another look-up."""
+        meta = self.meta()
+        meta["faults"] = [*meta.get("faults", []), {"kind": kind, "at": round(time.time(), 3), **details}]
+        self.update_meta(meta)
 
     def faults(self) -> list[dict[str, Any]]:
-        return [self._get(k) for k in self._docs.keys(self.session) if k.startswith("fault:")]
+        return list(self.meta().get("faults", []))
 
     def mark_done(self, step: str) -> None:
         self._put(f"done:{step}", True)
