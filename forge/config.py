@@ -196,9 +196,11 @@ class RayConfig:
     num_cpus_per_instance: float = 0.1
     max_restarts: int = 2
     stage_retries: int = 2
-    # Chaos testing: "INSTANCE@STAGE" makes that instance's worker process exit once, in the middle of
-    # that stage's training (after its first attempt has written memory). Never set in real runs.
+    # Chaos testing, never set in real runs (syntax in workers/chaos.py). `chaos_kill`: worker processes
+    # that exit once, e.g. "i01@2" (stage 2 training), "i01@checkpoint:1", "i00@evaluation";
+    # `chaos_driver_exit`: the driver exits once at a phase boundary, e.g. "after_apply@1", "evaluation".
     chaos_kill: Optional[str] = None
+    chaos_driver_exit: Optional[str] = None
 
 
 @dataclass

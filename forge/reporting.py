@@ -252,6 +252,8 @@ def plot_stage_curves(report: SessionReport, path: Path) -> Optional[Path]:
 
 
 def write_session_report(report: SessionReport) -> list[Path]:
+    from forge.protocol.fault_count import fault_summary  # for the `faults` section: every fault the session met
+
     reports = report.run_dir.reports
     reports.mkdir(exist_ok=True)
     md = reports / "evaluation.md"
@@ -263,6 +265,7 @@ def write_session_report(report: SessionReport) -> list[Path]:
         "pooled": report.pooled.as_dict() if report.pooled else None,
         "population": report.population.as_dict() if report.population else None,
         "tokens_per_instance": report.tokens_per_instance(),
+        "faults": fault_summary(report.stages, report.evaluation, report.meta.get("faults", [])),
     }
     data["surrogate"] = report.surrogate
     data["estimates"] = {unit: e.as_dict() for unit, e in report.estimates().items()}

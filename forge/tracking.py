@@ -101,15 +101,22 @@ class SessionTracker:
 
     # -- metrics ------------------------------------------------------------------------------------
 
-    def _log(self, run_id: str, values: dict[str, float], step: int) -> None:
+    def _log(self, run_id: str, values: dict[str, float], step: int, only_missing: bool = False) -> None:
+        """`only_missing`: skip a metric that already has this value at this step (a re-log after a crash
+        mid-logging must not add a second point)."""
         from mlflow.entities import Metric
 
         now = int(time.time() * 1000)
         metrics = [Metric(k, float(v), now, step) for k, v in values.items() if v is not None]
+        if only_missing:
+            metrics = [m for m in metrics if not self._has_point(run_id, m.key, step, m.value)]
         for chunk in range(0, len(metrics), 1000):
             self.client.log_batch(run_id, metrics=metrics[chunk : chunk + 1000])
 
-    def log_stage(self, record: StageRecord, graduates_so_far: int) -> None:
+    def _has_point(self, run_id: str, key: str, step: int, value: float) -> bool:
+        return any(m.step == step and m.value == value for m in self.client.get_metric_history(run_id, key))
+
+    def log_stage(self, record: StageRecord, graduates_so_far: int, only_missing: bool = False) -> None:
         step = record.stage
         for instance, run_id in self.ids["instances"].items():
             values: dict[str, float] = {"active": float(instance in record.active_after)}
@@ -126,7 +133,11 @@ class SessionTracker:
                 values[f"completion_tokens.{role}"] = usage["completion"]
             values["graduated"] = float(instance in record.graduated)
             values["champion"] = float(instance == record.champion)
-            self._log(run_id, values, step)
+            if instance in record.active_before:
+                for kind, count in record.faults.get(instance, {}).items():
+                    values[f"provider_faults.{kind}"] = count
+                values["work_retries"] = record.retries.get(instance, 0)
+            self._log(run_id, values, step, only_missing)
         scores = list(record.checkpoint.values())
         totals: dict[str, float] = {}
         for per_role in record.tokens.values():
@@ -141,14 +152,16 @@ class SessionTracker:
             "checkpoint_best": max(scores) if scores else None,
             "failures_triggered": sum(record.failures.values()),
             "stage_wall_s": record.wall_s,
+            "provider_faults": sum(sum(kinds.values()) for kinds in record.faults.values()),
+            "work_retries": sum(record.retries.values()),
             **totals,
-        }, step)
+        }, step, only_missing)
 
     def log_evaluation(self, per_instance: dict[str, ReturnStats], pooled: ReturnStats, step: int,
-                       extra: Optional[dict[str, float]] = None) -> None:
+                       extra: Optional[dict[str, float]] = None, only_missing: bool = False) -> None:
         for instance, stats in per_instance.items():
-            self._log(self.ids["instances"][instance], _eval_metrics(stats), step)
-        self._log(self.ids["parent"], {**_eval_metrics(pooled), **(extra or {})}, step)
+            self._log(self.ids["instances"][instance], _eval_metrics(stats), step, only_missing)
+        self._log(self.ids["parent"], {**_eval_metrics(pooled), **(extra or {})}, step, only_missing)
 
     def log_artifact(self, path: Path, artifact_path: Optional[str] = None, instance: Optional[str] = None) -> None:
         run_id = self.ids["instances"][instance] if instance else self.ids["parent"]

@@ -2,10 +2,19 @@
 champion broadcast, then a final frozen evaluation of every instance.
 
 Durability: memory is versioned as it is written; a stage enters the ledger only after its training and
-checkpoint are complete (`applied=False`), and is marked applied once its freezes and broadcast are done.
-`forge resume` re-runs this same code: completed stages are skipped, a decided-but-unapplied stage is
-applied (freeze and broadcast are idempotent), and a stage that never reached the ledger starts over
-from the memory each active instance had when that stage began.
+checkpoint are complete (`applied=False`), is marked applied once its freezes and broadcast are done, and
+marked logged once its MLflow metrics and artifacts are written. `forge resume` re-runs this same code:
+finished stages are skipped, an applied-but-not-logged stage has what is missing of its logging redone
+(no metric point is written twice), a decided-but-unapplied stage is applied (freeze and broadcast are
+idempotent), and a stage that never reached the ledger starts over from the memory each active instance
+had when that stage began.
+
+Workers: every unit of work (a stage's training, its checkpoint, the final evaluation) whose worker
+dies, or fails because the memory store was unreachable, is redone (at most `ray.stage_retries` times
+per instance and unit) on a restarted worker; training is redone from the memory the instance had when
+the stage began. A redone unit draws the same seeds and the same provider faults, so the session ends
+as it would have without the death. Every such fault, a resumed driver and a restarted Redis are
+recorded in the ledger as they are seen (see forge.protocol.fault_count).
 """
 
 from __future__ import annotations
@@ -13,7 +22,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import ray
 from rich.console import Console
@@ -21,13 +30,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from forge.config import Condition, ForgeConfig, to_saved_yaml, to_yaml
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
-from forge.memory.errors import MemoryFrozenError
+from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
+from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.protocol.stages import decide_stage
 from forge.rundir import RunDirectory
 from forge.seeding import derive_seed
 from forge.wiring import model_label, open_ledger, open_memory, uses_surrogate
+from workers.chaos import (
+    CHAOS_EXIT_CODE, CHECKPOINT, EVALUATION, TRAINING, DriverExit, claim, parse_driver_exits, parse_worker_kills,
+)
 from workers.instance_actor import actor_class
+
+FINAL_LOGGING = "final-logging"
 
 
 @dataclass
@@ -75,6 +90,29 @@ def connect_ray(cfg: ForgeConfig) -> None:
                  configure_logging=True, log_to_driver=True)
 
 
+def retryable_failure(exc: BaseException) -> Optional[str]:
+    """Why a unit of work may be redone: "worker_death" (its process died), "worker_store_error" (it
+    raised because the memory store was unreachable), or None (a real error: redoing it would fail again)."""
+    if isinstance(exc, ray.exceptions.RayActorError):
+        return "worker_death"
+    cause: Optional[BaseException] = getattr(exc, "cause", None) if isinstance(exc, ray.exceptions.RayTaskError) else exc
+    seen = set()
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, StoreUnavailableError) or _is_redis_connection_error(cause):
+            return "worker_store_error"
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def _is_redis_connection_error(exc: BaseException) -> bool:
+    try:
+        import redis
+    except ImportError:  # pragma: no cover - redis is a dependency
+        return False
+    return isinstance(exc, (redis.ConnectionError, redis.TimeoutError))
+
+
 class SessionDriver:
     def __init__(self, cfg: ForgeConfig, run_dir: RunDirectory, console: Optional[Console] = None,
                  tracker=None) -> None:
@@ -83,6 +121,8 @@ class SessionDriver:
         self.console = console or Console()
         self.session = run_dir.session_id
         self.instances = instance_names(cfg.protocol.num_instances)
+        self._worker_kills = parse_worker_kills(cfg.ray.chaos_kill)  # a bad chaos spec fails here, before any work
+        self._driver_exits = parse_driver_exits(cfg.ray.chaos_driver_exit)
         self.memory: MemoryManager = open_memory(cfg, str(run_dir.path), self.session)
         self.ledger = open_ledger(cfg, str(run_dir.path), self.session)
         self.tracker = tracker
@@ -92,11 +132,20 @@ class SessionDriver:
 
     def run(self) -> SessionOutcome:
         p = self.cfg.protocol
+        previous_status = self.ledger.status()
         self.ledger.start({
             "condition": p.condition.value, "representation": p.representation.value,
             "instances": self.instances, "stages": p.num_stages, "config_digest": config_digest(self.cfg),
             "model": model_label(self.cfg), "surrogate": uses_surrogate(self.cfg), "session": self.session,
         })
+        if previous_status == "running":
+            # The last driver stopped before finishing (killed, crashed, interrupted): count it, say where.
+            where = self.ledger.progress() or {}
+            self.ledger.record_fault("driver_restart", phase=where.get("phase", "?"), stage=where.get("stage", 0))
+            self.console.print(f"resuming: the previous driver stopped in {where.get('phase', '?')} "
+                               f"(stage {where.get('stage', 0)})")
+        self.ledger.set_progress("starting")
+        self._check_store()
         outcome = SessionOutcome(self.run_dir)
         connect_ray(self.cfg)
         self._start_tracking()
@@ -105,10 +154,15 @@ class SessionDriver:
             if p.condition is not Condition.zero_shot:
                 self._stages(outcome)
             outcome.evaluation = self.ledger.evaluation() or self._evaluate()
+            self._check_store()
+            self.ledger.set_progress("finishing")
             self.ledger.finish()
             if self.tracker:
-                self._log_final(outcome.evaluation)
+                if not self.ledger.is_done(FINAL_LOGGING):
+                    self._log_final(outcome.evaluation)
+                    self.ledger.mark_done(FINAL_LOGGING)
                 self.tracker.finish()
+            self._warn_unfired_chaos()
         except BaseException:
             if self.tracker:
                 self.tracker.finish("KILLED")
@@ -128,6 +182,10 @@ class SessionDriver:
             if record is not None and record.applied:
                 outcome.stages_skipped.append(stage)
                 active = record.active_after
+                if self.tracker and not record.logged:
+                    # The driver died between the ledger and MLflow: log what is missing, never twice.
+                    self.console.print(f"stage {stage}: applied but not fully logged; logging what is missing")
+                    self._log_stage(record, done, only_missing=True)
                 continue
             if not active:
                 self.console.print(f"stage {stage}: every instance has graduated; stopping early")
@@ -136,12 +194,17 @@ class SessionDriver:
                 self._restore_stage_start(stage, active, done)
                 record = self._run_stage(stage, active)
                 self.ledger.record_stage(record)
+                self.ledger.set_progress("decided", stage)
+                self._chaos_exit("after_ledger", stage)
             self._apply(record)
             self.ledger.record_stage(record)
+            self.ledger.set_progress("applied", stage)
+            self._chaos_exit("after_apply", stage)
             done[stage] = record
             if self.tracker:
-                self.tracker.log_stage(record, graduates_so_far=len(self.ledger.graduates()))
-                self._log_stage_artifacts(record)
+                self._log_stage(record, done)
+                self.ledger.set_progress("logged", stage)
+                self._chaos_exit("after_logging", stage)
             outcome.stages_run.append(stage)
             active = record.active_after
             self.console.print(_stage_line(record))
@@ -151,10 +214,22 @@ class SessionDriver:
     def _run_stage(self, stage: int, active: list[str]) -> StageRecord:
         started = time.perf_counter()
         stage_start = {i: self.memory.snapshot(self._key(i)).digest for i in active}
-        results, retries = self._train_all(stage, active, stage_start)
+        self._check_store()
+        self.ledger.set_progress(TRAINING, stage)
+        results, retries = self._run_units(
+            TRAINING, stage, active, lambda i, a: a.train_stage.remote(stage, training_seed(self.cfg, i, stage)),
+            restore_to=stage_start)
+        self.ledger.set_progress("trained", stage)
+        self._chaos_exit("after_training", stage)
+        self._check_store()
+        self.ledger.set_progress(CHECKPOINT, stage)
         seeds = checkpoint_seeds(self.cfg, stage)
-        plays = self._parallel({i: (lambda a, i=i: a.play.remote(seeds, f"s{stage}-checkpoint")) for i in active},
-                               f"stage {stage}: checkpoint")
+        plays, play_retries = self._run_units(CHECKPOINT, stage, active,
+                                              lambda i, a: a.play.remote(seeds, CHECKPOINT, stage))
+        for i in active:
+            if plays[i]["digest"] != results[i]["head"]["digest"]:
+                raise RuntimeError(f"{i}: stage {stage} checkpoint played memory {plays[i]['digest'][:12]}, "
+                                   f"not the memory its training ended with ({results[i]['head']['digest'][:12]})")
         checkpoint = {i: round(sum(r["returns"]) / len(r["returns"]), 2) for i, r in plays.items()}
         decision = decide_stage(checkpoint, active, self.cfg.protocol.theta, self.cfg.protocol.condition)
         tokens = {i: _merge_usage(results[i]["usage"], plays[i]["usage"]) for i in active}
@@ -162,42 +237,54 @@ class SessionDriver:
             stage=stage, active_before=list(active), checkpoint=checkpoint,
             graduated=list(decision.graduated), champion=decision.champion,
             broadcast_to=list(decision.broadcast_to), memory={},
-            failures={i: results[i]["failures"] for i in active}, tokens=tokens, retries=retries,
+            failures={i: results[i]["failures"] for i in active}, tokens=tokens,
+            retries={i: retries[i] + play_retries[i] for i in active},
             wall_s=round(time.perf_counter() - started, 2), applied=False,
             work_s={i: round(results[i]["seconds"] + plays[i]["seconds"], 2) for i in active},
             attempts={i: results[i]["attempts"] for i in active},
+            faults={i: _add_counts(results[i]["faults"], plays[i]["faults"]) for i in active},
         )
 
-    def _train_all(self, stage: int, active: list[str], stage_start: dict[str, str]):
-        """Every active instance trains in parallel. A worker that dies is restarted by Ray; its memory
-        goes back to where the stage started and its stage work is retried (bounded)."""
-        retries = {i: 0 for i in active}
-        pending = {i: self._actors[i].train_stage.remote(stage, training_seed(self.cfg, i, stage)) for i in active}
+    def _run_units(self, phase: str, stage: int, instances: list[str], submit: Callable[[str, Any], Any],
+                   restore_to: Optional[dict[str, str]] = None) -> tuple[dict[str, Any], dict[str, int]]:
+        """One unit of `phase` work per instance, in parallel. A unit whose worker dies (or that fails on an
+        unreachable store) is recorded as a fault and redone on a restarted worker, after the instance's
+        memory goes back to `restore_to` (training); at most `ray.stage_retries` times per instance."""
+        retries = {i: 0 for i in instances}
+        pending = {i: submit(i, self._actors[i]) for i in instances}
         results: dict[str, Any] = {}
+        label = f"stage {stage}: {phase}" if phase != EVALUATION else "final evaluation"
         with self._progress() as progress:
-            task = progress.add_task(f"stage {stage}: training", total=len(active))
-            rows = {i: progress.add_task(f"  {i} training", total=1) for i in active}
+            task = progress.add_task(label, total=len(instances))
+            rows = {i: progress.add_task(f"  {i} {phase}", total=1) for i in instances}
             while pending:
                 ready, _ = ray.wait(list(pending.values()), num_returns=1)
                 instance = next(i for i, ref in pending.items() if ref == ready[0])
                 del pending[instance]
                 try:
                     results[instance] = ray.get(ready[0])
-                    progress.advance(task)
-                    failures = results[instance]["failures"]
-                    progress.update(rows[instance], completed=1,
-                                    description=f"  {instance} trained: {len(results[instance]['attempts'])} attempts, "
-                                                f"{failures} failures")
-                except ray.exceptions.RayActorError as exc:
-                    progress.update(rows[instance], description=f"  {instance} worker died; retrying")
+                except Exception as exc:  # noqa: BLE001 - classified below; anything else is re-raised
+                    reason = retryable_failure(exc)
+                    if reason is None:
+                        raise
                     retries[instance] += 1
+                    self.ledger.record_fault(reason, phase=phase, stage=stage, instance=instance,
+                                             error=type(exc).__name__)
+                    progress.update(rows[instance], description=f"  {instance} {reason.replace('_', ' ')}; retrying")
                     if retries[instance] > self.cfg.ray.stage_retries:
-                        raise RuntimeError(f"{instance}: stage {stage} failed {retries[instance]} times") from exc
-                    self.console.print(f"[yellow]{instance}: worker died in stage {stage} ({type(exc).__name__}); "
-                                       f"restoring its memory to the stage start and retrying[/yellow]")
-                    self._reset_memory(instance, stage_start[instance], f"retry of stage {stage}")
+                        raise RuntimeError(f"{instance}: {label} failed {retries[instance]} times "
+                                           f"(ray.stage_retries={self.cfg.ray.stage_retries})") from exc
+                    self.console.print(f"[yellow]{instance}: {reason.replace('_', ' ')} in {label} "
+                                       f"({type(exc).__name__}); redoing its {phase} work[/yellow]")
+                    if restore_to is not None:
+                        self._reset_memory(instance, restore_to[instance], f"retry of stage {stage} {phase}")
                     self._respawn(instance)
-                    pending[instance] = self._actors[instance].train_stage.remote(stage, training_seed(self.cfg, instance, stage))
+                    pending[instance] = submit(instance, self._actors[instance])
+                    continue
+                progress.advance(task)
+                progress.update(rows[instance], completed=1, description=f"  {instance} {_unit_line(results[instance])}")
+                if phase == EVALUATION:
+                    self._chaos_exit(EVALUATION, 0)
         return results, retries
 
     def _apply(self, record: StageRecord) -> None:
@@ -206,8 +293,12 @@ class SessionDriver:
         for instance in record.graduated:
             self.memory.freeze(self._key(instance), provenance)
         if record.champion and record.broadcast_to:
+            champion = self._key(record.champion)
+            if self.memory.head(champion) is None:
+                # A champion that never failed has no memory yet; what it broadcasts is the empty memory.
+                self.memory.set_snapshot(champion, EMPTY_SNAPSHOT, op="init", provenance=provenance)
             # Recorded even where a target already holds the champion's memory: the history shows every broadcast.
-            self.memory.broadcast(self._key(record.champion), [self._key(i) for i in record.broadcast_to],
+            self.memory.broadcast(champion, [self._key(i) for i in record.broadcast_to],
                                   Provenance(session=self.session, stage=record.stage, instance=record.champion))
         for instance in record.active_before:
             head = self.memory.head(self._key(instance))
@@ -228,6 +319,8 @@ class SessionDriver:
                 self._reset_memory(instance, digest, f"resume of stage {stage}")
 
     def _reset_memory(self, instance: str, digest: str, why: str) -> None:
+        if self.memory.snapshot(self._key(instance)).digest == digest:
+            return  # nothing was written since: no restore version needed
         snapshot = EMPTY_SNAPSHOT if digest == EMPTY_DIGEST else self.memory.store.get_snapshot(digest)
         try:
             self.memory.set_snapshot(self._key(instance), snapshot, op="restore",
@@ -238,12 +331,49 @@ class SessionDriver:
     # -- final evaluation -------------------------------------------------------------------------
 
     def _evaluate(self) -> EvaluationRecord:
+        self._check_store()
+        self.ledger.set_progress(EVALUATION)
         seeds = evaluation_seeds(self.cfg)
-        plays = self._parallel({i: (lambda a: a.play.remote(seeds, "eval")) for i in self.instances}, "final evaluation")
+        plays, retries = self._run_units(EVALUATION, 0, self.instances, lambda i, a: a.play.remote(seeds, EVALUATION))
         record = EvaluationRecord(returns={i: plays[i]["returns"] for i in self.instances}, seeds=seeds,
-                                  tokens={i: plays[i]["usage"] for i in self.instances})
+                                  tokens={i: plays[i]["usage"] for i in self.instances},
+                                  faults={i: plays[i]["faults"] for i in self.instances}, retries=retries)
         self.ledger.record_evaluation(record)
         return record
+
+    # -- faults the driver watches for ----------------------------------------------------------------
+
+    def _check_store(self) -> None:
+        """A Redis that restarted since the last look is counted; one that lost the session is an error."""
+        identity = self.ledger.store_identity()
+        if identity is None:
+            return
+        if not self.ledger.meta():
+            raise RuntimeError(f"the memory store no longer holds session {self.session}: Redis restarted without "
+                               f"persistence (run it with appendonly yes) or the data was removed")
+        last = self.ledger.last_store_identity()
+        if last is not None and last != identity:
+            where = self.ledger.progress() or {}
+            self.ledger.record_fault("store_restart", phase=where.get("phase", "?"), stage=where.get("stage", 0))
+            self.console.print("[yellow]the Redis server restarted; the session's data survived it[/yellow]")
+        if last != identity:
+            self.ledger.set_store_identity(identity)
+
+    def _chaos_exit(self, point: str, stage: int) -> None:
+        """Test hook (`ray.chaos_driver_exit`): die here like a SIGKILLed driver, once per run directory."""
+        wanted = DriverExit(point, stage)
+        if wanted in self._driver_exits and claim(self.run_dir.path, wanted.marker):
+            self.console.file.flush()
+            os._exit(CHAOS_EXIT_CODE)
+
+    def _warn_unfired_chaos(self) -> None:
+        """A chaos hook whose unit never ran (its instance graduated, the stage was not reached) tested nothing."""
+        for fault in [*self._worker_kills, *self._driver_exits]:
+            if not (self.run_dir.path / fault.marker).exists():
+                self.console.print(f"[yellow]chaos: {fault} never fired (that work did not run in this session)[/yellow]")
+
+    def fault_summary(self) -> dict[str, Any]:
+        return fault_summary(self.ledger.stages(), self.ledger.evaluation(), self.ledger.faults())
 
     # -- Ray plumbing --------------------------------------------------------------------------------
 
@@ -262,24 +392,6 @@ class SessionDriver:
                 pass
         cls = actor_class(self.cfg.ray.num_cpus_per_instance, self.cfg.ray.max_restarts)
         self._actors[instance] = cls.remote(instance, self.session, to_yaml(self.cfg), str(self.run_dir.path))
-
-    def _parallel(self, calls: dict[str, Any], label: str) -> dict[str, Any]:
-        refs = {i: call(self._actors[i]) for i, call in calls.items()}
-        results = {}
-        with self._progress() as progress:
-            task = progress.add_task(label, total=len(refs))
-            rows = {i: progress.add_task(f"  {i}", total=1) for i in refs}
-            remaining = dict(refs)
-            while remaining:
-                ready, _ = ray.wait(list(remaining.values()), num_returns=1)
-                instance = next(i for i, ref in remaining.items() if ref == ready[0])
-                del remaining[instance]
-                results[instance] = ray.get(ready[0])
-                progress.advance(task)
-                returns = results[instance]["returns"]
-                progress.update(rows[instance], completed=1,
-                                description=f"  {instance} return {sum(returns) / len(returns):+.1f}")
-        return results
 
     def _progress(self) -> Progress:
         return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -305,19 +417,30 @@ class SessionDriver:
             meta["mlflow"] = ids
             self.ledger.update_meta(meta)
 
-    def _log_stage_artifacts(self, record: StageRecord) -> None:
+    def _log_stage(self, record: StageRecord, done: dict[int, StageRecord], only_missing: bool = False) -> None:
+        """The stage's metrics and memory artifacts, then the ledger says it is logged. Re-logging after a
+        crash (`only_missing`) adds no second metric point; artifacts are overwritten with the same files."""
+        graduates = sum(len(r.graduated) for s, r in done.items() if s <= record.stage)
+        self.tracker.log_stage(record, graduates_so_far=graduates, only_missing=only_missing)
         for instance in record.active_before:
-            snapshot = self.memory.snapshot(self._key(instance))
+            # The memory the stage ended with, as the ledger recorded it (not whatever the head holds now).
+            snapshot = self.memory.store.get_snapshot(record.memory[instance]["digest"]) \
+                if record.memory[instance]["digest"] != EMPTY_DIGEST else EMPTY_SNAPSHOT
             path = self.run_dir.write_json(f"memory/stage-{record.stage}/{instance}.json", snapshot.to_dict())
             self.tracker.log_artifact(path, f"memory/stage-{record.stage}", instance=instance)
+        record.logged = True
+        self.ledger.record_stage(record)
 
     def _log_final(self, evaluation: EvaluationRecord) -> None:
         from forge.reporting import SessionReport, write_session_report
 
         report = SessionReport.load(self.run_dir, self.cfg)
         paths = write_session_report(report)
+        # Re-logged after a crash, a point already written with the same value is skipped.
         self.tracker.log_evaluation(report.per_instance, report.pooled, step=len(report.stages) + 1,
-                                    extra={"graduation_rate": report.graduation_rate})
+                                    extra={"graduation_rate": report.graduation_rate,
+                                           **fault_metrics(self.fault_summary())},
+                                    only_missing=True)
         for path in paths:
             self.tracker.log_artifact(path, "reports")
         champion = self.ledger.champion()
@@ -327,14 +450,29 @@ class SessionDriver:
             self.tracker.log_artifact(path, "champion")
 
 
+def _add_counts(*counts: dict[str, int]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for count in counts:
+        for key, n in count.items():
+            total[key] = total.get(key, 0) + n
+    return dict(sorted(total.items()))
+
+
 def _merge_usage(*usages: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
     merged: dict[str, dict[str, int]] = {}
     for usage in usages:
         for role, u in usage.items():
-            slot = merged.setdefault(role, {"prompt": 0, "completion": 0, "calls": 0})
+            slot = merged.setdefault(role, {"prompt": 0, "completion": 0, "calls": 0, "retries": 0, "failed": 0})
             for key in slot:
                 slot[key] += u.get(key, 0)
     return merged
+
+
+def _unit_line(result: dict[str, Any]) -> str:
+    if "returns" in result:
+        returns = result["returns"]
+        return f"return {sum(returns) / len(returns):+.1f}"
+    return f"trained: {len(result['attempts'])} attempts, {result['failures']} failures"
 
 
 def _stage_line(record: StageRecord) -> str:

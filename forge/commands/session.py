@@ -58,11 +58,22 @@ def _drive(cfg, run_dir) -> None:
     report = SessionReport.load(run_dir, cfg)
     write_session_report(report)
     console.print(summary_table(report))
+    _print_faults(report, cfg)
     if tracker:
         from forge.redact import mask_url
 
         console.print(f"stage curves: mlflow ui --backend-store-uri {mask_url(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
+
+
+def _print_faults(report, cfg) -> None:
+    """The fault table, when there was anything to count (or fault injection was on)."""
+    from forge.fault_report import fault_table
+    from forge.protocol.fault_count import fault_summary
+
+    summary = fault_summary(report.stages, report.evaluation, report.meta.get("faults", []))
+    if summary["total"] or cfg.faults.enabled:
+        console.print(fault_table(summary))
 
 
 def _run(args: argparse.Namespace) -> int:

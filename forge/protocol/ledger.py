@@ -4,10 +4,16 @@ One JSON document per key, per session, in the same store as the memory (the run
 Redis at scale). A stage is recorded once, after all of its work is durable (memory versions are
 written first), so a stage is either in the ledger with every outcome or not at all:
 
-    meta            condition, instances, stages, config digest, model label
-    stage:<n>       checkpoint returns, graduates, champion, broadcast, memory heads, tokens, attempts
+    meta            condition, instances, stages, config digest, model label, MLflow run ids, and
+                    `faults`: every infrastructure fault the driver saw (worker death, driver restart,
+                    store restart), appended the moment it is seen
+    stage:<n>       checkpoint returns, graduates, champion, broadcast, memory heads, tokens, attempts,
+                    provider faults, and whether it was applied and logged to MLflow
     evaluation      the final frozen evaluation per instance
     status          running | finished
+    progress        the phase the driver is in (where a killed driver stopped)
+    done:<name>     one-off steps that are finished (the final MLflow logging)
+    store           the identity of the Redis server last seen (a change means it restarted)
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ class StageRecord:
     work_s: dict[str, float] = field(default_factory=dict)  # instance -> seconds inside its worker (train + checkpoint)
     applied: bool = False  # freezes and broadcast carried out (then `memory` holds the heads after them)
     attempts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # instance -> attempt summaries
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)  # instance -> provider fault kind -> count
+    logged: bool = False  # its MLflow metrics and artifacts are all written
 
     @property
     def active_after(self) -> list[str]:
@@ -48,6 +56,8 @@ class EvaluationRecord:
     returns: dict[str, list[float]]  # instance -> episode returns
     seeds: list[int]
     tokens: dict[str, dict[str, dict[str, int]]]
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)  # instance -> provider fault kind -> count
+    retries: dict[str, int] = field(default_factory=dict)  # instance -> times its evaluation was redone
 
 
 class _SqliteDocs:
@@ -70,6 +80,9 @@ class _SqliteDocs:
         rows = self._db.connection().execute("SELECT key FROM ledger WHERE session=? ORDER BY key", (session,))
         return [r[0] for r in rows]
 
+    def identity(self) -> Optional[str]:
+        return None  # a file does not restart
+
     def close(self) -> None:
         self._db.close()
 
@@ -77,8 +90,14 @@ class _SqliteDocs:
 class _RedisDocs:
     def __init__(self, url: str) -> None:
         import redis
+        from redis.backoff import ExponentialWithJitterBackoff
+        from redis.retry import Retry
 
-        self._redis = redis.Redis.from_url(url)
+        # Rides out a Redis restart (some seconds of refused connections, then LOADING) instead of
+        # failing the driver on its first refused write.
+        self._redis = redis.Redis.from_url(
+            url, retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=2.0), retries=12),
+            retry_on_error=[redis.ConnectionError, redis.TimeoutError])
 
     def put(self, session: str, key: str, doc: str) -> None:
         self._redis.hset(f"forge:ledger:{session}", key, doc)
@@ -89,6 +108,10 @@ class _RedisDocs:
 
     def keys(self, session: str) -> list[str]:
         return sorted(k.decode() for k in self._redis.hkeys(f"forge:ledger:{session}"))
+
+    def identity(self) -> Optional[str]:
+        """The server's run id: Redis draws a new one at every start."""
+        return str(self._redis.info("server").get("run_id"))
 
     def close(self) -> None:
         self._redis.close()
@@ -159,6 +182,40 @@ class SessionLedger:
 
     def graduates(self) -> list[str]:
         return [i for record in self.stages() for i in record.graduated]
+
+    # -- progress, faults and one-off steps ---------------------------------------------------------
+
+    def set_progress(self, phase: str, stage: int = 0) -> None:
+        self._put("progress", {"phase": phase, "stage": stage})
+
+    def progress(self) -> Optional[dict[str, Any]]:
+        return self._get("progress")
+
+    def record_fault(self, kind: str, **details: Any) -> None:
+        """An infrastructure fault the driver saw, written at once (a later crash must not lose it). Kept in
+        `meta`, so that whatever reads the session's meta (reports) has them without another look-up."""
+        meta = self.meta()
+        meta["faults"] = [*meta.get("faults", []), {"kind": kind, "at": round(time.time(), 3), **details}]
+        self.update_meta(meta)
+
+    def faults(self) -> list[dict[str, Any]]:
+        return list(self.meta().get("faults", []))
+
+    def mark_done(self, step: str) -> None:
+        self._put(f"done:{step}", True)
+
+    def is_done(self, step: str) -> bool:
+        return bool(self._get(f"done:{step}"))
+
+    def store_identity(self) -> Optional[str]:
+        """Who holds the ledger now (Redis: its run id); None for a file."""
+        return self._docs.identity()
+
+    def last_store_identity(self) -> Optional[str]:
+        return self._get("store")
+
+    def set_store_identity(self, identity: str) -> None:
+        self._put("store", identity)
 
     # -- evaluation -------------------------------------------------------------------------------
 

@@ -1,0 +1,115 @@
+"""Chaos hooks for reliability tests: where a worker or the driver is made to die, parsed from the config.
+
+Never set in real runs. Each named fault fires once per run directory (a marker file records that it
+fired), so the retried work or the resumed driver runs on undisturbed.
+
+`ray.chaos_kill`: comma-separated worker kills, each
+
+    INSTANCE@STAGE              during that stage's training (after its first attempt wrote memory)
+    INSTANCE@training:STAGE     the same
+    INSTANCE@checkpoint:STAGE   during that stage's checkpoint (after its first checkpoint episode)
+    INSTANCE@evaluation         during the final evaluation (after its first evaluation episode)
+
+`ray.chaos_driver_exit`: comma-separated driver exits (`os._exit`, no cleanup: a SIGKILL's effect), each
+
+    after_training@STAGE   the stage's training is done, its checkpoint not started
+    after_ledger@STAGE     the stage's decision is in the ledger, not yet applied
+    after_apply@STAGE      freezes and broadcast done and recorded, MLflow logging not started
+    after_logging@STAGE    the stage's MLflow metrics and artifacts logged and recorded as logged
+    evaluation             during the final evaluation (after the first instance's result came back)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from forge.config import ConfigError
+
+TRAINING, CHECKPOINT, EVALUATION = "training", "checkpoint", "evaluation"
+WORKER_PHASES = (TRAINING, CHECKPOINT, EVALUATION)
+DRIVER_POINTS = ("after_training", "after_ledger", "after_apply", "after_logging", EVALUATION)
+# The exit status of a driver stopped by a chaos hook: tests tell it apart from a real crash.
+CHAOS_EXIT_CODE = 86
+WORKER_EXIT_CODE = 17
+
+
+@dataclass(frozen=True)
+class WorkerKill:
+    instance: str
+    phase: str
+    stage: int  # 0 for the final evaluation
+
+    @property
+    def marker(self) -> str:
+        return f".chaos-{self.instance}-{self.phase}-{self.stage}"
+
+
+@dataclass(frozen=True)
+class DriverExit:
+    point: str
+    stage: int  # 0 for the final evaluation
+
+    @property
+    def marker(self) -> str:
+        return f".chaos-driver-{self.point}-{self.stage}"
+
+
+def _items(spec: Optional[str]) -> list[str]:
+    return [part.strip() for part in (spec or "").split(",") if part.strip()]
+
+
+def _stage_number(text: str, key: str, item: str) -> int:
+    try:
+        stage = int(text)
+    except ValueError:
+        raise ConfigError(f"{key}: {item!r}: {text!r} is not a stage number") from None
+    if stage < 1:
+        raise ConfigError(f"{key}: {item!r}: stages are numbered from 1")
+    return stage
+
+
+def parse_worker_kills(spec: Optional[str]) -> list[WorkerKill]:
+    key = "ray.chaos_kill"
+    kills = []
+    for item in _items(spec):
+        instance, at, where = item.partition("@")
+        if not at or not instance or not where:
+            raise ConfigError(f"{key}: {item!r} is not INSTANCE@STAGE, INSTANCE@PHASE:STAGE or INSTANCE@evaluation")
+        phase, colon, stage = where.partition(":")
+        if not colon and phase.isdigit():
+            kills.append(WorkerKill(instance, TRAINING, _stage_number(phase, key, item)))
+        elif phase == EVALUATION and not colon:
+            kills.append(WorkerKill(instance, EVALUATION, 0))
+        elif phase in (TRAINING, CHECKPOINT) and colon:
+            kills.append(WorkerKill(instance, phase, _stage_number(stage, key, item)))
+        else:
+            raise ConfigError(f"{key}: {item!r}: the phase must be training:STAGE, checkpoint:STAGE or evaluation")
+    return kills
+
+
+def parse_driver_exits(spec: Optional[str]) -> list[DriverExit]:
+    key = "ray.chaos_driver_exit"
+    exits = []
+    for item in _items(spec):
+        point, at, stage = item.partition("@")
+        if point == EVALUATION and not at:
+            exits.append(DriverExit(EVALUATION, 0))
+        elif point in DRIVER_POINTS[:-1] and at:
+            exits.append(DriverExit(point, _stage_number(stage, key, item)))
+        else:
+            raise ConfigError(f"{key}: {item!r} is not POINT@STAGE (POINT one of {', '.join(DRIVER_POINTS[:-1])}) "
+                              f"or {EVALUATION}")
+    return exits
+
+
+def claim(run_dir: Path, marker: str) -> bool:
+    """True the first time a fault with this marker asks to fire in this run directory (and records it)."""
+    path = run_dir / marker
+    try:
+        with open(path, "x") as handle:
+            handle.write("fired\n")
+    except FileExistsError:
+        return False
+    return True
