@@ -32,7 +32,8 @@ import numpy as np
 
 from forge.rulebook.embed import mean_direction
 from forge.rulebook.retrieve import RuleIndex
-from forge.rulebook.situation import condition_holds, condition_of, host_rows
+from forge.rulebook.predicate import holds
+from forge.rulebook.situation import read_situation
 
 GRID = tuple(round(x, 2) for x in np.arange(0.0, 1.0001, 0.05))
 
@@ -89,20 +90,21 @@ class AskedContext:
 
 
 def labelled_scores(index: RuleIndex, asked: Sequence[AskedContext], embedder, node_weight: float) -> tuple[list[float], list[float]]:
-    """Mixed cosine of every (context, grammar rule of its role), split by whether the rule applies."""
+    """Mixed cosine of every (context, rule of its role that has a predicate), split by whether the
+    predicate holds on the context."""
     positive: list[float] = []
     negative: list[float] = []
-    conditions = [condition_of(v.record.directive) for v in index.content]
+    predicates = [m.when for m in index.meanings]
     for entry in asked:
-        members = [i for i, v in enumerate(index.content) if entry.role in v.record.roles and conditions[i] is not None]
+        members = [i for i, v in enumerate(index.content) if entry.role in v.record.roles and predicates[i] is not None]
         if not members:
             continue
         vectors = embedder.encode_cached([*entry.recent, entry.context])
         query, accumulated = vectors[-1], mean_direction(vectors)
-        rows = host_rows(entry.context)
+        situation = read_situation(entry.context)
         for i in members:
             score = node_weight * float(index.node_matrix[i] @ query) + (1 - node_weight) * float(index.acc_matrix[i] @ accumulated)
-            (positive if condition_holds(conditions[i], rows) else negative).append(score)
+            (positive if holds(predicates[i], situation) else negative).append(score)
     return positive, negative
 
 
