@@ -45,7 +45,8 @@ _JUSTIFICATION = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _FORMAT_WORDS = re.compile(
-    r"\b(?:reply|replies|respond|format|json|syntax|one line|per line|exactly one line|characters)\b|`(?:Answer|Tool):",
+    r"\b(?:reply|replies|respond|format|json|syntax|one line|per line|exactly one line|characters|answer with|"
+    r"nothing else|written as)\b|`(?:Answer|Tool):",
     re.IGNORECASE,
 )
 _HOST_WORD = {h.lower(): h for h in HOSTS}

@@ -11,9 +11,12 @@ For each teaching, in order, against the book as the earlier teachings left it:
 4. otherwise the rule is added.
 Then, among the rules of the same type with overlapping roles whose meaning *may conflict* with it
 (the triggers can hold in one context and the actions disagree there: meaning.may_conflict):
-5. the teacher's own active ones are superseded (the later rule wins): a rule backed only by the
-   teacher gets status `superseded` and a SUPERSEDES edge from the new rule; a rule others back too
-   just loses the teacher;
+5. the teacher's own active ones whose trigger the new rule's covers (wherever the old rule applies,
+   the new one does: predicate.implies) are superseded (the later rule wins): a rule backed only by
+   the teacher gets status `superseded` and a SUPERSEDES edge from the new rule; a rule others back
+   too just loses the teacher. A narrower new rule is the teacher's *exception* to the older one
+   ("restore every compromised user box" then "never restore User0"): both stay, and both are
+   injected where both apply, the narrower one saying where the broader stops;
 6. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
    among the rules that apply to the context: resolve.py).
 Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
@@ -31,6 +34,7 @@ from typing import Mapping, Optional, Sequence
 from forge.memory.text import similarity
 from forge.rulebook.meaning import meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RulebookError, RuleChange, RuleRecord, rule_id_for
+from forge.rulebook.predicate import implies
 
 _OP_PRIORITY = ("add", "restore", "merge", "reinforce", "supersede", "conflict", "withdraw")
 
@@ -234,9 +238,12 @@ def _disagreeing(book: _Book, rule: RuleRecord) -> list[RuleRecord]:
 
 def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
     rule = book.records[rule_id]
+    new_when = meaning_of(rule).when
     for other in _disagreeing(book, rule):
         if actor not in other.actors or other.directive == rule.directive:
             continue
+        if not implies(meaning_of(other).when, new_when):
+            continue  # an exception to the older rule, not a replacement
         if set(other.actors) == {actor}:
             book.put(other.with_(status="superseded"), "supersede")
             rule = rule.with_(supersedes=_union(rule.supersedes, other.rule_id))

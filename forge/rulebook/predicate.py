@@ -284,10 +284,24 @@ def _consistent(conjunction: tuple[Literal, ...]) -> bool:
         if x.host == y.host and (_values_exclude(x.activity, y.activity, "None")
                                  or _values_exclude(x.compromise, y.compromise, "No")):
             return False
-    for atom in positives:
-        if _values_exclude(atom.activity, atom.activity, "None"):
-            return False
     return True
+
+
+def implies(p: Predicate, q: Predicate) -> bool:
+    """Does every context meeting `p` meet `q`? Conservative: True only when the forms show it."""
+    if isinstance(q, Always) or p == q:
+        return True
+    if isinstance(p, AnyOf):
+        return all(implies(x, q) for x in p.parts)
+    if isinstance(q, AllOf):
+        return all(implies(p, x) for x in q.parts)
+    if isinstance(q, AnyOf):
+        return any(implies(p, x) for x in q.parts)
+    if isinstance(p, AllOf):
+        return any(implies(x, q) for x in p.parts)
+    if isinstance(p, Atom) and isinstance(q, Atom):
+        return _covers(q, p)
+    return False
 
 
 def may_overlap(p: Predicate, q: Predicate) -> bool:
