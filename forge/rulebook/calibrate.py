@@ -21,6 +21,16 @@ non-applying pairs through. So the floor silences what is unlike any trigger (a 
 pair. Stated triggers (a human correction's situation, a few words) separate better: 0.5 against a
 context that shows the situation, 0.2-0.3 against other game contexts, so 0.45 is the floor to use when
 free-text corrections matter.
+
+Since rules carry trigger predicates (predicate.py), the floor applies only to *semantic* rules (what the
+compiler could not express), and is calibrated for free text on the decision-context benchmark
+(`scripts/bench/dc_bench.py --split dev --calibrate`, labels: the cases' expected sets). Measured on the
+dev split (all-MiniLM-L6-v2): with the case authors' compilations, the semantic rules that apply score
+0.44-0.51 and those that do not 0.22, so the highest floor with full recall is 0.40; with every free-text
+rule left semantic (a compiler that writes no predicates), applying pairs score p5/p50/p95
+0.21/0.48/0.68 and non-applying 0.20/0.38/0.64: no floor separates them (exact-set accuracy 51-54 % for
+floors 0.3-0.6, silence 55 % at 0.3, 73 % at 0.4, 91 % at 0.6). Embeddings alone cannot scope free text
+on CAGE-2; the compiler's predicates do. Default: 0.4.
 """
 
 from __future__ import annotations

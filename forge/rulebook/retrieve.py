@@ -40,7 +40,7 @@ from forge.rulebook.situation import Situation, read_situation
 class RetrievalSettings:
     rrf_k: int = 60
     node_weight: float = 0.7
-    relevance_floor: float = 0.3
+    relevance_floor: float = 0.4
     max_rules: int = 5
     condition_gate: bool = True
 

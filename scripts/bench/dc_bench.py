@@ -44,8 +44,8 @@ DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout")
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
-VIEWS = ("alerts", "table", "planner", "chooser")
-ROLE_VIEW = {"planner": "planner", "action_chooser": "chooser", "analyst": "alerts"}
+VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
+ROLE_VIEW = {"planner": "planner", "action_chooser": "chooser", "analyst": "analyst"}
 
 
 class CaseError(ValueError):
@@ -117,6 +117,8 @@ def context_of(query: dict, observations: dict[str, dict]) -> str:
     view = query.get("view") or ROLE_VIEW.get(query["role"], "alerts")
     if view == "chooser":
         return f"Situation (from the Planner): see the alerts\n\nAlerts:\n{obs['alerts']}"
+    if view not in obs:
+        raise CaseError(f"observation {query['obs']!r} has no {view!r} view (a quiet network has no Analyst context)")
     return obs[view]
 
 
@@ -209,6 +211,8 @@ class Bench:
     workdir: Path
     redis_url: Optional[str] = None
     behaviour: bool = True
+    calibrate: bool = False
+    semantic_scores: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
     results: list[QueryResult] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -278,7 +282,21 @@ class Bench:
                              frozenset(expected), frozenset(got), injected.tokens, labels)
         if self.behaviour and role in ("action_chooser", "planner"):
             self.judge_behaviour(result, book, injected, context)
+        if self.calibrate:
+            self.score_semantic(book, context, role, actor, result.expected)
         self.results.append(result)
+
+    def score_semantic(self, book, context: str, role: str, actor: Optional[str], expected: frozenset[str]) -> None:
+        """The mixed cosine of every semantic rule of the role, labelled by whether the case expects it."""
+        from forge.rulebook.retrieve import RetrievalSettings
+
+        index = book.index(None)
+        vector = self.embedder.encode_one(context)
+        found = index.search(context, vector, vector, role, RetrievalSettings.from_config(self.cfg.rulebook), actor,
+                             explain=len(index.content))
+        for candidate in found.candidates:
+            if candidate.gate is None:
+                self.semantic_scores[0 if candidate.rule_id in expected else 1].append(candidate.cosine)
 
     def judge_behaviour(self, result: QueryResult, book, injected, context: str) -> None:
         """Surrogate compliance: its chosen action against each expected rule that has an action."""
@@ -468,7 +486,7 @@ class PrivateRedis:
 
 def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (), *, behaviour: bool = True,
               progress: bool = True, only: Optional[set[str]] = None,
-              compiler: str = "model") -> tuple[list[QueryResult], list[dict], list[str]]:
+              compiler: str = "model", calibrate: bool = False) -> tuple[list[QueryResult], list[dict], list[str]]:
     """Run the scenarios of `splits` (or only the ids in `only`); (query results, scenarios, problems).
     `compiler`: `model` (the configured compiler model) or `reference` (the case files' compilations)."""
     from rich.progress import Progress
@@ -489,7 +507,8 @@ def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (),
         redis = PrivateRedis(Path(tmp)) if any(s.get("backend") == "redis" for s in scenarios) else None
         embedder = CachingEmbedder(embedder_from_config(cfg))
         embedder.encode(likely_texts(scenarios, observations))
-        bench = Bench(observations, cfg, clients, embedder, Path(tmp), redis.url if redis else None, behaviour)
+        bench = Bench(observations, cfg, clients, embedder, Path(tmp), redis.url if redis else None, behaviour,
+                      calibrate)
         try:
             with Progress(disable=not progress, transient=True) as bar:
                 task = bar.add_task("scenarios", total=len(scenarios))
@@ -499,6 +518,12 @@ def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (),
         finally:
             if redis is not None:
                 redis.stop()
+    if calibrate:
+        from forge.rulebook.calibrate import choose_floor
+
+        positive, negative = bench.semantic_scores
+        bench.problems.append("semantic floor calibration: " + (
+            choose_floor(positive, negative).summary() if positive else "no applying semantic (context, rule) pairs"))
     return bench.results, scenarios, bench.problems
 
 
@@ -511,6 +536,8 @@ def main(argv=None) -> int:
                         help="configuration override, e.g. --set rulebook.relevance_floor=0.5 (repeatable)")
     parser.add_argument("--failures", action="store_true", help="print every query whose injected set is wrong")
     parser.add_argument("--no-behaviour", action="store_true", help="skip the surrogate behaviour column")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="measure the relevance floor for semantic rules (no predicate) on these cases")
     parser.add_argument("--compiler", choices=("model", "reference"), default="model",
                         help="model: the configured compiler model (default; the surrogate unless configured); "
                              "reference: the case files' own compilations (measures the rulebook apart from the compiler)")
@@ -519,7 +546,7 @@ def main(argv=None) -> int:
     splits = SPLITS if args.split == "all" else (args.split,)
     started = time.perf_counter()
     results, scenarios, problems = run_bench(splits, tuple(args.overrides), behaviour=not args.no_behaviour,
-                                             compiler=args.compiler)
+                                             compiler=args.compiler, calibrate=args.calibrate)
     elapsed = time.perf_counter() - started
     from forge.wiring import model_label
     from forge.config import load_config
@@ -532,6 +559,9 @@ def main(argv=None) -> int:
                             f"compiler: {compiler}", rows, [s for s in scenarios if s["split"] == split]))
     if len(splits) > 1:
         console.print(table(f"dc_bench all splits; compiler: {compiler}", results, scenarios))
+    for p in problems:
+        if p.startswith("semantic floor calibration"):
+            console.print(p, soft_wrap=True)
     if args.failures:
         for r in results:
             if not r.exact:

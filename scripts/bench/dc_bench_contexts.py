@@ -4,7 +4,7 @@ Plays seeded episodes on the real CybORG simulator (B_line and Meander red agent
 policy that mostly watches and sometimes restores or removes a host (so the table also shows recovered
 and re-compromised hosts), renders each step with the environment's own text view (forge/env/text_view.py:
 the alert lines, the blue table, the changed-hosts line; the Planner's observation as the defender
-builds it), and keeps one observation per distinct alert signature. Case files name observations by
+builds it; the Analyst's host context of one alerting host), and keeps one observation per distinct alert signature. Case files name observations by
 key; the signature beside each says what it shows, so a case author can pick the right ones.
 
     PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench_contexts.py [--episodes 6] [--out data/dc_bench/observations.yaml]
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from forge.env.cage2 import Cage2Env  # noqa: E402
 from forge.env.catalog import action_id, parse_action  # noqa: E402
-from forge.env.text_view import render_alerts, render_blue_table, render_changed_hosts  # noqa: E402
+from forge.env.text_view import render_alerts, render_blue_table, render_changed_hosts, render_host_state  # noqa: E402
 
 
 def planner_observation(view, max_steps: int) -> str:
@@ -72,6 +72,9 @@ def main(argv=None) -> int:
                     found[key] = {"red": red, "seed": seed, "step": view.step, "shows": sig,
                                   "alerts": render_alerts(view), "table": render_blue_table(view),
                                   "planner": planner_observation(view, args.steps)}
+                    alerting = [r.hostname for r in view.hosts if not r.quiet]
+                    if alerting:  # the Analyst's context for the last host that shows something
+                        found[key]["analyst"] = render_host_state(env.host_state(alerting[-1]))
                 env.step(blue_policy(rng, view))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     header = ("# Real CAGE-2 decision contexts, rendered by forge/env/text_view.py from seeded CybORG episodes.\n"
