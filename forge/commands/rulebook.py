@@ -431,14 +431,15 @@ def _query(args: argparse.Namespace) -> int:
     query = book.embedder.encode_one(args.context)
     found = index.search(args.context, query, query, args.role, settings, args.actor, explain=max(args.top, 0))
     elapsed_ms = (time.perf_counter() - started) * 1000
-    table = Table(title=f"query against {len(index.content)} CONTENT rules (floor {settings.relevance_floor}, "
+    table = Table(title=f"query against {len(index.content)} CONTENT rules (semantic floor {settings.relevance_floor}, "
                         f"k {settings.rrf_k}, node weight {settings.node_weight}, gate {'on' if settings.condition_gate else 'off'}); "
                         f"{elapsed_ms:.1f} ms, query embedding included")
     for column in ("rule", "bm25", "r_bm25", "cos node", "cos acc", "cosine", "r_emb", "fused", "floor", "gate", "directive"):
         table.add_column(column, justify="left" if column in ("rule", "directive") else "right")
     for c in found.candidates:
         table.add_row(c.ref, f"{c.bm25:.3f}", str(c.r_bm25 or "-"), f"{c.node_cos:.3f}", f"{c.acc_cos:.3f}",
-                      f"{c.cosine:.3f}", str(c.r_emb), f"{c.fused:.5f}", "pass" if c.above_floor else "below",
+                      f"{c.cosine:.3f}", str(c.r_emb), f"{c.fused:.5f}",
+                      "-" if c.gate is not None else ("pass" if c.above_floor else "below"),
                       {None: "-", True: "holds", False: "fails"}[c.gate], Text(_short(c.directive, 70)))
     console.print(table)
     for decision in found.decisions:

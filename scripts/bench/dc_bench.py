@@ -138,8 +138,6 @@ class ReferenceCompiler:
     benchmark then measures the rulebook's gate, scope and resolution apart from any compiler. Its
     figures are labelled `compiler: reference`, never presented as a model's."""
 
-    _HEADER = None
-
     def __init__(self, refs: dict[str, dict]) -> None:
         import re
 
