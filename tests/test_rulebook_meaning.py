@@ -193,3 +193,17 @@ def test_rulebook_show_prints_the_predicate_and_the_action(tmp_path, capsys):
     shown = capsys.readouterr().out
     assert 'when: {"class":"User","compromise":"Privileged"}  = a User host shows Compromised Privileged' in shown
     assert 'action: {"mode":"do","target":"$matched","verb":"Restore"}  = do Restore that host' in shown
+
+
+def test_rulebook_query_settles_a_conflict_for_the_named_user(tmp_path, capsys):
+    from forge.cli import main
+
+    db = str(tmp_path / "rb.db")
+    for actor, verb in (("bob", "Restore"), ("alice", "Remove")):
+        assert main(["rulebook", "add", "--rulebook", db, "--actor", actor, "--role", "action_chooser",
+                     f"When User0 shows any compromise, then {verb} User0."]) == 0
+    capsys.readouterr()
+    assert main(["rulebook", "query", "--rulebook", db, "--role", "action_chooser", "--actor", "alice",
+                 "User0 | Activity Exploit | Compromised User"]) == 0
+    out = capsys.readouterr().out
+    assert "user:alice is a party" in out and "injected: " in out and "Remove User0" in out.split("injected: ")[1]

@@ -421,6 +421,8 @@ def _query(args: argparse.Namespace) -> int:
 
     if args.role is not None and args.role not in ROLES:
         return _fail(f"--role {args.role!r} is not an agent role ({', '.join(ROLES)})")
+    # `--actor alice` means the human user:alice, as for `add`; an instance is <session>/<instance>.
+    actor = args.actor if args.actor is None or "/" in args.actor else _user_actor(args.actor)
     cfg = _config(args)
     book = _open_book(args, cfg, create=False)
     settings = RetrievalSettings.from_config(cfg.rulebook)
@@ -429,7 +431,7 @@ def _query(args: argparse.Namespace) -> int:
     book.embedder.prepare()
     started = time.perf_counter()
     query = book.embedder.encode_one(args.context)
-    found = index.search(args.context, query, query, args.role, settings, args.actor, explain=max(args.top, 0))
+    found = index.search(args.context, query, query, args.role, settings, actor, explain=max(args.top, 0))
     elapsed_ms = (time.perf_counter() - started) * 1000
     table = Table(title=f"query against {len(index.content)} CONTENT rules (semantic floor {settings.relevance_floor}, "
                         f"k {settings.rrf_k}, node weight {settings.node_weight}, gate {'on' if settings.condition_gate else 'off'}); "
