@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     query.set_defaults(func=partial(_guarded, action=_query))
 
     calibrate = actions.add_parser("calibrate", parents=[common],
-                                   help="measure the relevance floor against grammar-labelled contexts of real episodes")
+                                   help="measure the relevance floor against predicate-labelled contexts of real episodes")
     calibrate.add_argument("run_dir", metavar="RUN_DIR")
     calibrate.add_argument("--instance", help="the instance whose memory to use (default: the ledger's champion)")
     calibrate.add_argument("--episodes", type=int, default=5)

@@ -3,14 +3,14 @@
 Method (`forge rulebook calibrate RUN_DIR`):
 1. play frozen episodes of the memory under rulebook injection and record every (role, context,
    accumulated context) an agent asked the rulebook about;
-2. for every such context and every rule of that role that is written in the grammar, the label is
-   whether the context shows a host row meeting the rule's When-clause (ground truth from the rule
-   itself), and the score is the mixed cosine retrieval would compute;
+2. for every such context and every rule of that role that has a trigger predicate, the label is
+   whether the predicate holds on the context (ground truth from the rule itself), and the score is
+   the mixed cosine retrieval would compute;
 3. the recommended floor is the highest floor that keeps recall (share of applying pairs scored at or
    above it) at the target; its false-positive rate says how much retrieval alone would still inject
    where nothing applies.
-`choose_floor` is the pure part. Free-text rules carry no label, so they are calibrated through the
-grammar rules that share their retrieval path.
+`choose_floor` is the pure part. Semantic rules carry no label, so they are calibrated through the rules
+with predicates that share their retrieval path, or on labelled cases (the benchmark, below).
 
 What it found on CAGE-2 (surrogate, B_line, all-MiniLM-L6-v2): every decision context of the game looks
 alike to a sentence embedding. Pairs where the rule applies score p5/p50/p95 = 0.68/0.69/0.71, pairs

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from forge.env.catalog import HOSTS
-from forge.grammar import ConditionalRule, parse_rule
 from forge.rulebook.predicate import SOME
 
 _HOST_WORD = {h.lower(): h for h in HOSTS}
@@ -182,30 +181,3 @@ def read_situation(text: str) -> Situation:
             if clause and clause.strip():
                 _prose(clause, reading)
     return reading.situation()
-
-
-# -- the grammar's own check (calibrate.py labels contexts with it) ------------------------------------
-
-
-@dataclass(frozen=True)
-class HostRow:
-    host: str
-    activity: str
-    compromised: str
-
-
-def host_rows(text: str) -> tuple[HostRow, ...]:
-    """Every fully stated (host, activity, compromised) in the text, in order of appearance."""
-    rows = []
-    for host, states in read_situation(text).by_host.items():
-        rows += [HostRow(host, a, c) for a, c in states if a in _ACT_VALUES.values() and c in _COMP_VALUES.values()]
-    return tuple(rows)
-
-
-def condition_of(directive: str) -> Optional[ConditionalRule]:
-    """The mechanical trigger of a directive written in the grammar, else None."""
-    return parse_rule(directive)
-
-
-def condition_holds(rule: ConditionalRule, rows: tuple[HostRow, ...]) -> bool:
-    return any(rule.matches(row.host, row.activity, row.compromised) for row in rows)
