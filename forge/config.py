@@ -217,10 +217,13 @@ class RulebookConfig:
     embedding_provider: Optional[str] = None
     rrf_k: int = 60
     node_weight: float = 0.7
-    relevance_floor: float = 0.3
+    # The floor for semantic rules (no trigger predicate): calibrated on free text with the decision-context
+    # benchmark (scripts/bench/dc_bench.py --calibrate; forge/rulebook/calibrate.py has the figures).
+    # Rules with a predicate are judged by the gate on meaning instead.
+    relevance_floor: float = 0.4
     max_rules_per_injection: int = 5
     store: str = "runs/rulebook.db"  # the rulebook: a .db file (SQLite) or a redis:// URL
-    condition_gate: bool = True  # a grammar rule is injected only when the context meets its When-clause
+    condition_gate: bool = True  # a rule with a trigger predicate is injected only when the context meets it
     context_window: int = 4  # decision contexts in the accumulated context (queries and trigger nodes)
 
 

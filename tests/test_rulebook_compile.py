@@ -54,7 +54,9 @@ def test_the_surrogate_compiles_corrections_examples_and_drops_noise():
     correction, fmt, example, noise, repeat = report.rules
     assert correction.kept and correction.compiled_by == "model" and correction.type == "CONTENT"
     assert correction.directive == "Restore Op_Server0 as soon as it shows any compromise" and "because" not in correction.directive
-    assert correction.group == "Op_Server0/general" and correction.roles == ("action_chooser",)
+    # The group is derived from the rule's trigger when the compiler gives one (Op_Server0/any-compromise),
+    # else from the host it names (Op_Server0/general): either way it is about Op_Server0.
+    assert correction.group.startswith("Op_Server0/") and correction.roles == ("action_chooser",)
     assert fmt.kept and fmt.type == "FORMAT" and fmt.directive == "Always reply with exactly one `Answer:` line"
     assert fmt.group == "format/reply" and fmt.trigger == ""
     assert example.kept and example.directive == "When User1 shows Compromised User, then Restore User1."

@@ -10,7 +10,9 @@ import pytest
 from forge.grammar import parse_rule
 from forge.rulebook.bm25 import BM25Index, fold, tokenize
 from forge.rulebook.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.situation import HostRow, condition_holds, host_rows
+from forge.rulebook.meaning import grammar_meaning
+from forge.rulebook.predicate import holds, parse_predicate
+from forge.rulebook.situation import read_situation
 
 
 def test_rrf_is_the_sum_of_reciprocal_ranks_with_k_60():
@@ -57,14 +59,15 @@ def test_bm25_scores_follow_the_okapi_formula():
     assert fold("user1") == "user1" and fold("op_host0") == "op_host0"
 
 
-def test_host_rows_read_every_context_format():
+def test_the_situation_reader_reads_every_context_format():
     planner = ("Step 11 of 30.\nObservation from get_updated_hosts(): Hosts changed since the last step: "
                "Enterprise2 (Activity Exploit, Compromised User)\nAlerts:\nEnterprise0: Activity None, Compromised Privileged\n"
                "Enterprise2: Activity Exploit, Compromised User")
-    assert host_rows(planner) == (HostRow("Enterprise2", "Exploit", "User"), HostRow("Enterprise0", "None", "Privileged"))
-    assert host_rows("Host Op_Server0: table Activity Scan, Compromised No.\nBaseline: 3 processes") == (
-        HostRow("Op_Server0", "Scan", "No"),)
-    assert host_rows("Alerts:\nNo host shows activity or compromise.") == ()
-    rule = parse_rule("When an Enterprise host shows any compromise, then Restore that host")
-    assert condition_holds(rule, host_rows(planner))
-    assert not condition_holds(rule, (HostRow("Enterprise1", "Scan", "No"), HostRow("User1", "Exploit", "User")))
+    assert read_situation(planner).by_host == {"Enterprise2": (("Exploit", "User"),), "Enterprise0": (("None", "Privileged"),)}
+    assert read_situation("Host Op_Server0: table Activity Scan, Compromised No.\nBaseline: 3 processes").by_host == {
+        "Op_Server0": (("Scan", "No"),)}
+    assert read_situation("Alerts:\nNo host shows activity or compromise.").by_host == {}
+    when, _ = grammar_meaning(parse_rule("When an Enterprise host shows any compromise, then Restore that host"))
+    assert holds(parse_predicate(when), read_situation(planner))
+    assert not holds(parse_predicate(when), read_situation(
+        "Enterprise1: Activity Scan, Compromised No\nUser1: Activity Exploit, Compromised User"))

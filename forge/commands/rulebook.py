@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     query.set_defaults(func=partial(_guarded, action=_query))
 
     calibrate = actions.add_parser("calibrate", parents=[common],
-                                   help="measure the relevance floor against grammar-labelled contexts of real episodes")
+                                   help="measure the relevance floor against predicate-labelled contexts of real episodes")
     calibrate.add_argument("run_dir", metavar="RUN_DIR")
     calibrate.add_argument("--instance", help="the instance whose memory to use (default: the ledger's champion)")
     calibrate.add_argument("--episodes", type=int, default=5)
@@ -235,10 +235,8 @@ def _export(args: argparse.Namespace) -> int:
 def _add(args: argparse.Namespace) -> int:
     from forge.config import ROLES
     from forge.memory.model import Provenance
-    from forge.rulebook.book import Lesson
     from forge.rulebook.compile import RuleCompiler, SourceItem, compile_grammar
-    from forge.rulebook.model import Evidence
-    from forge.rulebook.trigger import stated_node
+    from forge.rulebook.teaching import Correction, teach_text
     from forge.wiring import build_clients
 
     if args.role not in ROLES:
@@ -248,26 +246,23 @@ def _add(args: argparse.Namespace) -> int:
         return _fail("the correction text is empty")
     cfg = _config(args)
     book = _open_book(args, cfg)
-    source = SourceItem("correction", args.role, args.text.strip(), actor)
+    correction = Correction(args.text.strip(), args.role, actor, f"cli:{time.time_ns()}", context=args.context)
     # A correction in the grammar compiles without a model; anything else goes to the compiler model.
-    client = None if compile_grammar(source) is not None else build_clients(cfg)[0]["compiler"]
-    compiled_report = RuleCompiler(client).compile([source])
-    compiled = compiled_report.rules[0]
+    probe = SourceItem("correction", args.role, correction.text, actor)
+    client = None if compile_grammar(probe) is not None else build_clients(cfg)[0]["compiler"]
+    taught = teach_text(book, RuleCompiler(client), [correction],
+                        provenance=Provenance(actor=actor, model=cfg.models.for_role("compiler").model if client else None))
+    compiled, report, compiled_report = taught.compiled[0], taught.teach, taught.compile
     if not compiled.kept:
         return _fail(f"the compiler dropped {args.text.strip()!r:.80}: {compiled.reason or 'noise'}")
-    node = None
-    if compiled.type == "CONTENT":
-        node = stated_node(args.context or compiled.trigger or compiled.directive)
-    evidence = Evidence("correction", actor, f"cli:{time.time_ns()}", 1, _short(args.text, 200))
-    report = book.teach([Lesson(compiled, node, evidence)],
-                        Provenance(actor=actor, model=cfg.models.for_role("compiler").model if compiled.compiled_by == "model" else None),
-                        note="explicit correction")
     outcome = report.outcomes[0]
     if outcome.result == "refused":
         return _fail(f"rule {outcome.rule_id} was not added: {outcome.detail}")
     head = book.store.head(outcome.rule_id)
     _say(Text(f"{outcome.result} {head.ref}: [{compiled.type} {','.join(compiled.roles)} group {compiled.group}] "
               f"{compiled.directive} (compiled by {compiled.compiled_by}; book version {head.book_version})"))
+    for line in _meaning_lines(head.record):
+        _say(Text(f"  {line}"))
     for change in report.changes:
         if change.record.rule_id != outcome.rule_id:
             _say(Text(f"  {change.op} {change.record.rule_id}: {_short(change.record.directive, 90)} "
@@ -313,6 +308,8 @@ def _show(args: argparse.Namespace) -> int:
     _say(Text(f"{head.ref}  status {r.status}  {r.type} for {', '.join(r.roles)}  group {r.group}  "
               f"support {r.support}  compiled by {r.compiled_by}"))
     _say(Text(f"directive: {r.directive}"))
+    for line in _meaning_lines(r):
+        _say(Text(line))
     nodes = book.store.nodes([*(e for e in r.evidence), *([r.trigger] if r.trigger else [])])
     table = Table(title="edges")
     table.add_column("edge")
@@ -331,6 +328,26 @@ def _show(args: argparse.Namespace) -> int:
         table.add_row(edge, target, Text(detail))
     console.print(table)
     return 0
+
+
+def _meaning_lines(record) -> list[str]:
+    """The rule's trigger predicate and action, as JSON and in words (or why it is semantic)."""
+    from forge.rulebook.meaning import meaning_of
+    from forge.rulebook.model import canonical_json
+    from forge.rulebook.predicate import describe, predicate_to_json
+    from forge.rulebook.action import rule_action_to_json
+
+    meaning = meaning_of(record)
+    if meaning.when is None:
+        why = record.semantic_reason or "no predicate"
+        return [f"when: semantic ({why}): applies by retrieval above the relevance floor"]
+    origin = "" if record.when is not None else " (read from the grammar directive)"
+    lines = [f"when: {canonical_json(predicate_to_json(meaning.when))}  = {describe(meaning.when)}{origin}"]
+    if meaning.action is not None:
+        lines.append(f"action: {canonical_json(rule_action_to_json(meaning.action))}  = {meaning.action}")
+    else:
+        lines.append("action: none")
+    return lines
 
 
 def _history(args: argparse.Namespace) -> int:
@@ -404,6 +421,8 @@ def _query(args: argparse.Namespace) -> int:
 
     if args.role is not None and args.role not in ROLES:
         return _fail(f"--role {args.role!r} is not an agent role ({', '.join(ROLES)})")
+    # `--actor alice` means the human user:alice, as for `add`; an instance is <session>/<instance>.
+    actor = args.actor if args.actor is None or "/" in args.actor else _user_actor(args.actor)
     cfg = _config(args)
     book = _open_book(args, cfg, create=False)
     settings = RetrievalSettings.from_config(cfg.rulebook)
@@ -412,16 +431,17 @@ def _query(args: argparse.Namespace) -> int:
     book.embedder.prepare()
     started = time.perf_counter()
     query = book.embedder.encode_one(args.context)
-    found = index.search(args.context, query, query, args.role, settings, args.actor, explain=max(args.top, 0))
+    found = index.search(args.context, query, query, args.role, settings, actor, explain=max(args.top, 0))
     elapsed_ms = (time.perf_counter() - started) * 1000
-    table = Table(title=f"query against {len(index.content)} CONTENT rules (floor {settings.relevance_floor}, "
+    table = Table(title=f"query against {len(index.content)} CONTENT rules (semantic floor {settings.relevance_floor}, "
                         f"k {settings.rrf_k}, node weight {settings.node_weight}, gate {'on' if settings.condition_gate else 'off'}); "
                         f"{elapsed_ms:.1f} ms, query embedding included")
     for column in ("rule", "bm25", "r_bm25", "cos node", "cos acc", "cosine", "r_emb", "fused", "floor", "gate", "directive"):
         table.add_column(column, justify="left" if column in ("rule", "directive") else "right")
     for c in found.candidates:
         table.add_row(c.ref, f"{c.bm25:.3f}", str(c.r_bm25 or "-"), f"{c.node_cos:.3f}", f"{c.acc_cos:.3f}",
-                      f"{c.cosine:.3f}", str(c.r_emb), f"{c.fused:.5f}", "pass" if c.above_floor else "below",
+                      f"{c.cosine:.3f}", str(c.r_emb), f"{c.fused:.5f}",
+                      "-" if c.gate is not None else ("pass" if c.above_floor else "below"),
                       {None: "-", True: "holds", False: "fails"}[c.gate], Text(_short(c.directive, 70)))
     console.print(table)
     for decision in found.decisions:

@@ -1,10 +1,13 @@
 """The decision-context rulebook (DESIGN.md point 2).
 
 Learned artifacts (FORGE reflections, worked examples, human corrections) are compiled into bare RULE
-directives (compile.py) and kept in a versioned typed graph (model.py, store.py with SQLite and Redis
-backends, book.py), maintained by pure functions (maintain.py), retrieved by hybrid BM25 + cosine search
-fused with Reciprocal Rank Fusion (bm25.py, fusion.py, retrieve.py, embed.py), settled at injection time
-(resolve.py), and injected progressively (injection.py).
+directives with a meaning: a trigger predicate and an action (compile.py; predicate.py, action.py,
+meaning.py) and kept in a versioned typed graph (model.py, store.py with SQLite and Redis backends,
+book.py; teaching.py for text corrections), maintained by pure functions (maintain.py: merge, supersede
+and conflict by meaning). At a decision, a rule applies when its predicate holds on what the context
+states (situation.py) or, for a semantic rule, when hybrid BM25 + cosine retrieval scores it above the
+floor (bm25.py, fusion.py, retrieve.py, embed.py); conflicts are settled among the applying rules only
+(resolve.py), and rules are injected progressively (injection.py).
 
 What the rest of FORGE calls:
     rulebook_injection_factory(cfg, rulebook_spec, *, run_dir, actor, clients)

@@ -144,17 +144,18 @@ class Rulebook:
                 group=lesson.compiled.group, actor=lesson.actor, evidence=lesson.evidence,
                 trigger=lesson.node.id if lesson.node is not None and lesson.compiled.type == "CONTENT" else None,
                 sources=(lesson.compiled.source.item_id,) if lesson.compiled.source.item_id else (),
-                compiled_by=lesson.compiled.compiled_by,
+                compiled_by=lesson.compiled.compiled_by, when=lesson.compiled.when,
+                action=lesson.compiled.action, semantic_reason=lesson.compiled.semantic_reason,
             )
             for lesson in kept
         ]
-        groups = {t.group for t in teachings}
 
         def attempt() -> TeachReport:
             expected = self.store.book_head()
             records = self.records()
-            involved = [r for r in records.values() if r.group in groups]
-            evidence = self.evidence_of(involved)
+            # Support is recomputed from evidence weights for any rule a plan may touch: rules now meet
+            # by meaning across groups, so every active rule's evidence is read.
+            evidence = self.evidence_of(r for r in records.values() if r.status != "withdrawn")
             evidence.update((t.evidence.id, t.evidence) for t in teachings)
             plan = plan_teachings(records, teachings, evidence, near_duplicate_threshold=self.near_duplicate_threshold)
             book = self.store.commit(plan.changes, expected_book=expected, op="teach", provenance=provenance, note=note)

@@ -3,14 +3,14 @@
 Method (`forge rulebook calibrate RUN_DIR`):
 1. play frozen episodes of the memory under rulebook injection and record every (role, context,
    accumulated context) an agent asked the rulebook about;
-2. for every such context and every rule of that role that is written in the grammar, the label is
-   whether the context shows a host row meeting the rule's When-clause (ground truth from the rule
-   itself), and the score is the mixed cosine retrieval would compute;
+2. for every such context and every rule of that role that has a trigger predicate, the label is
+   whether the predicate holds on the context (ground truth from the rule itself), and the score is
+   the mixed cosine retrieval would compute;
 3. the recommended floor is the highest floor that keeps recall (share of applying pairs scored at or
    above it) at the target; its false-positive rate says how much retrieval alone would still inject
    where nothing applies.
-`choose_floor` is the pure part. Free-text rules carry no label, so they are calibrated through the
-grammar rules that share their retrieval path.
+`choose_floor` is the pure part. Semantic rules carry no label, so they are calibrated through the rules
+with predicates that share their retrieval path, or on labelled cases (the benchmark, below).
 
 What it found on CAGE-2 (surrogate, B_line, all-MiniLM-L6-v2): every decision context of the game looks
 alike to a sentence embedding. Pairs where the rule applies score p5/p50/p95 = 0.68/0.69/0.71, pairs
@@ -21,6 +21,16 @@ non-applying pairs through. So the floor silences what is unlike any trigger (a 
 pair. Stated triggers (a human correction's situation, a few words) separate better: 0.5 against a
 context that shows the situation, 0.2-0.3 against other game contexts, so 0.45 is the floor to use when
 free-text corrections matter.
+
+Since rules carry trigger predicates (predicate.py), the floor applies only to *semantic* rules (what the
+compiler could not express), and is calibrated for free text on the decision-context benchmark
+(`scripts/bench/dc_bench.py --split dev --calibrate`, labels: the cases' expected sets). Measured on the
+dev split (all-MiniLM-L6-v2): with the case authors' compilations, the semantic rules that apply score
+0.44-0.51 and those that do not 0.22, so the highest floor with full recall is 0.40; with every free-text
+rule left semantic (a compiler that writes no predicates), applying pairs score p5/p50/p95
+0.21/0.48/0.68 and non-applying 0.20/0.38/0.64: no floor separates them (exact-set accuracy 51-54 % for
+floors 0.3-0.6, silence 55 % at 0.3, 73 % at 0.4, 91 % at 0.6). Embeddings alone cannot scope free text
+on CAGE-2; the compiler's predicates do. Default: 0.4.
 """
 
 from __future__ import annotations
@@ -32,7 +42,8 @@ import numpy as np
 
 from forge.rulebook.embed import mean_direction
 from forge.rulebook.retrieve import RuleIndex
-from forge.rulebook.situation import condition_holds, condition_of, host_rows
+from forge.rulebook.predicate import holds
+from forge.rulebook.situation import read_situation
 
 GRID = tuple(round(x, 2) for x in np.arange(0.0, 1.0001, 0.05))
 
@@ -89,20 +100,21 @@ class AskedContext:
 
 
 def labelled_scores(index: RuleIndex, asked: Sequence[AskedContext], embedder, node_weight: float) -> tuple[list[float], list[float]]:
-    """Mixed cosine of every (context, grammar rule of its role), split by whether the rule applies."""
+    """Mixed cosine of every (context, rule of its role that has a predicate), split by whether the
+    predicate holds on the context."""
     positive: list[float] = []
     negative: list[float] = []
-    conditions = [condition_of(v.record.directive) for v in index.content]
+    predicates = [m.when for m in index.meanings]
     for entry in asked:
-        members = [i for i, v in enumerate(index.content) if entry.role in v.record.roles and conditions[i] is not None]
+        members = [i for i, v in enumerate(index.content) if entry.role in v.record.roles and predicates[i] is not None]
         if not members:
             continue
         vectors = embedder.encode_cached([*entry.recent, entry.context])
         query, accumulated = vectors[-1], mean_direction(vectors)
-        rows = host_rows(entry.context)
+        situation = read_situation(entry.context)
         for i in members:
             score = node_weight * float(index.node_matrix[i] @ query) + (1 - node_weight) * float(index.acc_matrix[i] @ accumulated)
-            (positive if condition_holds(conditions[i], rows) else negative).append(score)
+            (positive if holds(predicates[i], situation) else negative).append(score)
     return positive, negative
 
 

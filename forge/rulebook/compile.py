@@ -1,13 +1,19 @@
-"""Compiling learned artifacts into RULE directives: bare imperative, TYPE, roles, conflict GROUP, trigger.
+"""Compiling learned artifacts into rules: TYPE, bare directive, roles, trigger PREDICATE, ACTION, trigger text.
 
 Two paths:
 - deterministic, no model call: a rule already written in the grammar (`When <subject> shows
   <condition>, then <action>`) is its own directive (canonical spelling), CONTENT, for the role that
-  learned it, grouped by subject and condition, triggered by its When-clause;
-- the Rule Compiler (agents/prompts/compiler.md) for everything else: free-text rules, worked
-  examples, human corrections. Its JSON answer is untrusted: parsed defensively (one corrective
-  re-prompt), every field checked, a justification that slipped through cut off. An artifact the
-  model leaves out or botches is compiled as written (`fallback`) and reported, never lost silently.
+  learned it; its predicate and action are the grammar's reading (meaning.grammar_meaning);
+- the Rule Compiler (agents/prompts/compiler.md; the wire format is RULE_CONTRACT) for everything
+  else: free-text rules, worked examples, human corrections. Its JSON answer is untrusted: parsed
+  defensively (one corrective re-prompt for unusable JSON), every field checked, a justification that
+  slipped through cut off. A predicate or action that does not fit the schema (an unknown host,
+  class, value or verb: the error names it) gets one corrective re-prompt for those entries; if it is
+  still invalid the rule is kept as *semantic* (no predicate: the embedding path) with the reason
+  recorded. An artifact the model leaves out or botches is compiled as written (`fallback`, semantic)
+  and reported, never lost silently.
+
+FORMAT rules get the predicate `always` and no action: they reach every call of their roles.
 """
 
 from __future__ import annotations
@@ -25,7 +31,10 @@ from forge.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json
 from forge.llm.types import Message
 from forge.memory.text import normalise
-from forge.rulebook.model import short_hash
+from forge.rulebook.meaning import grammar_meaning
+from forge.rulebook.model import canonical_json, short_hash
+from forge.rulebook.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
+from forge.rulebook.action import parse_rule_action, rule_action_to_json
 
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000
@@ -36,7 +45,8 @@ _JUSTIFICATION = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _FORMAT_WORDS = re.compile(
-    r"\b(?:reply|replies|respond|format|json|syntax|one line|per line|exactly one line|characters)\b|`(?:Answer|Tool):",
+    r"\b(?:reply|replies|respond|format|json|syntax|one line|per line|exactly one line|characters|answer with|"
+    r"nothing else|written as)\b|`(?:Answer|Tool):",
     re.IGNORECASE,
 )
 _HOST_WORD = {h.lower(): h for h in HOSTS}
@@ -65,7 +75,14 @@ class CompiledRule:
     group: str = ""
     trigger: str = ""  # the situation in words (used when no failure snapshot gives the context)
     compiled_by: str = "grammar"  # grammar | model | fallback
-    reason: str = ""
+    reason: str = ""  # a DROP's reason
+    when: Optional[dict] = None  # the trigger predicate's JSON; None: semantic
+    action: Optional[dict] = None  # the action's JSON; None for FORMAT rules and what cannot be expressed
+    semantic_reason: str = ""  # why a CONTENT rule has no predicate
+
+    @property
+    def semantic(self) -> bool:
+        return self.when is None
 
     @property
     def kept(self) -> bool:
@@ -130,8 +147,9 @@ def compile_grammar(item: SourceItem) -> Optional[CompiledRule]:
     parsed = parse_rule(item.text)
     if parsed is None:
         return None
+    when, action = grammar_meaning(parsed)
     return CompiledRule(item, "RULE", str(parsed), "CONTENT", (item.role,), grammar_group(parsed),
-                        when_clause(parsed), "grammar")
+                        when_clause(parsed), "grammar", when=when, action=action)
 
 
 def compile_as_written(item: SourceItem, reason: str) -> CompiledRule:
@@ -145,8 +163,11 @@ def compile_as_written(item: SourceItem, reason: str) -> CompiledRule:
     # No compiler judged what it decides about, so it gets a group of its own: lumping unrelated
     # free text under a host would flag every pair of it as a conflict.
     group = f"{host_group(directive, rule_type)}/{short_hash('group', normalise(directive))[:8]}"
-    return CompiledRule(item, "RULE", directive, rule_type, (item.role,), group,
-                        "" if rule_type == "FORMAT" else directive, "fallback", reason)
+    if rule_type == "FORMAT":
+        return CompiledRule(item, "RULE", directive, rule_type, (item.role,), group, "", "fallback", reason,
+                            when={"always": True})
+    return CompiledRule(item, "RULE", directive, rule_type, (item.role,), group, directive, "fallback", reason,
+                        semantic_reason=f"compiled as written: {reason}")
 
 
 # -- the model path -----------------------------------------------------------------------------------
@@ -170,8 +191,23 @@ def _rules_list(data: Any) -> list:
     return entries
 
 
+def _meaning(raw: dict[str, Any], rule_type: str) -> tuple[Optional[dict], Optional[dict]]:
+    """The entry's predicate and action, validated and in canonical JSON; PredicateError naming the fault."""
+    when_raw, action_raw = raw.get("when"), raw.get("action")
+    if rule_type == "FORMAT":
+        if when_raw not in (None, {"always": True}):
+            raise PredicateError(f"a FORMAT rule's predicate must be {{\"always\": true}}, got {canonical_json(when_raw)[:60]}")
+        return {"always": True}, None
+    when = predicate_to_json(parse_predicate(when_raw)) if when_raw is not None else None
+    action = rule_action_to_json(parse_rule_action(action_raw)) if action_raw is not None else None
+    if when is None and action is not None:
+        raise PredicateError("an action without a predicate: give the trigger in \"when\" (or {\"always\": true})")
+    return when, action
+
+
 def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule], Optional[str]]:
-    """One model entry checked field by field: (compiled rule, None) or (None, the problem)."""
+    """One model entry checked field by field: (compiled rule, None) or (None, the problem). A rule
+    whose predicate or action is invalid comes back semantic, with `semantic_reason` saying why."""
     verdict = str(raw.get("verdict", "")).strip().upper()
     if verdict == "DROP":
         return CompiledRule(item, "DROP", compiled_by="model", reason=str(raw.get("reason", ""))[:200]), None
@@ -190,12 +226,36 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
     group = re.sub(r"[^A-Za-z0-9_/\-]+", "-", str(raw.get("group", "")).strip())[:60].strip("-")
     trigger = " ".join(str(raw.get("trigger", "")).split())[:MAX_DIRECTIVE_CHARS]
     parsed = parse_rule(directive)
-    if parsed is not None:  # the grammar's own spelling, grouping and trigger: comparable across compilers
+    if parsed is not None and raw.get("when") is None:
+        # A grammar directive without a predicate: the grammar's own spelling, grouping and meaning.
+        when, action = grammar_meaning(parsed)
         return CompiledRule(item, "RULE", str(parsed), "CONTENT", roles, grammar_group(parsed),
-                            trigger or when_clause(parsed), "model"), None
-    group = group or host_group(directive, rule_type)
-    return CompiledRule(item, "RULE", directive, rule_type, roles, group,
-                        "" if rule_type == "FORMAT" else (trigger or directive), "model"), None
+                            trigger or when_clause(parsed), "model", when=when, action=action), None
+    try:
+        when, action = _meaning(raw, rule_type)
+        reason = "" if when is not None else "the compiler gave no predicate"
+    except PredicateError as exc:
+        when, action, reason = None, None, f"invalid predicate or action: {exc}"
+    if rule_type == "FORMAT":
+        return CompiledRule(item, "RULE", directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
+    if when is not None:
+        group = group_of(parse_predicate(when))
+    else:
+        group = f"{group or host_group(directive, rule_type)}"
+    return CompiledRule(item, "RULE", directive, rule_type, roles, group, trigger or directive, "model",
+                        when=when, action=action, semantic_reason=reason), None
+
+
+def _invalid_meaning(raw: Any) -> Optional[str]:
+    """The schema problem of an entry's predicate/action, if any (what the corrective re-prompt names)."""
+    if not isinstance(raw, dict) or str(raw.get("verdict", "")).strip().upper() != "RULE":
+        return None
+    rule_type = str(raw.get("type", "CONTENT")).strip().upper()
+    try:
+        _meaning(raw, rule_type if rule_type in ("FORMAT", "CONTENT") else "CONTENT")
+    except PredicateError as exc:
+        return str(exc)
+    return None
 
 
 class RuleCompiler:
@@ -240,7 +300,28 @@ class RuleCompiler:
         if answer.value is None:
             report.problems.append(f"unusable compiler reply: {answer.problem}")
             return {}
-        return self._collect(items, answer.value, report)
+        entries = answer.value
+        invalid = {i: p for i, p in ((e.get("item"), _invalid_meaning(e)) for e in entries if isinstance(e, dict)) if p}
+        if invalid:
+            entries = self._correct(messages, answer, entries, invalid, report, seed)
+        return self._collect(items, entries, report)
+
+    def _correct(self, messages: list[Message], answer, entries: list, invalid: dict, report: CompileReport,
+                 seed: int) -> list:
+        """One corrective re-prompt naming every invalid predicate/action; entries it fixes replace the
+        originals, the rest stay as they were (and compile as semantic rules, with the reason)."""
+        problems = "; ".join(f"item {item}: {problem}" for item, problem in invalid.items())
+        report.problems.append(f"compiler predicates rejected: {problems}")
+        follow_up = [*messages, Message("assistant", answer.completions[-1].text[:MAX_REPLY_CHARS]),
+                     Message("user", f"These entries do not fit the schema: {problems}. Reply with the whole JSON "
+                                     "again, correcting them (use null for a trigger that cannot be expressed).")]
+        second = ask_for_json(self.client, follow_up, seed=seed + 7, validate=_rules_list, limit=MAX_REPLY_CHARS)
+        report.calls.extend(call_records("compiler", second))
+        if second.value is None:
+            return entries
+        fixed = {e.get("item"): e for e in second.value if isinstance(e, dict) and e.get("item") in invalid
+                 and _invalid_meaning(e) is None}
+        return [fixed.get(e.get("item"), e) if isinstance(e, dict) else e for e in entries]
 
     def _collect(self, items: list[SourceItem], entries: list, report: CompileReport) -> dict[int, CompiledRule]:
         answers: dict[int, CompiledRule] = {}

@@ -97,8 +97,16 @@ class RulebookInjection:
             self._stage_one[role] = {v.rule_id for v in chosen}
             self._prefix[role] = stage_one_pair(chosen)
 
+    def stage_one_ids(self, role: str) -> frozenset[str]:
+        """The rule ids delivered to `role` through the stage-1 pair (FORMAT rules and initial triggers)."""
+        return frozenset(self._stage_one.get(role, ()))
+
     def for_call(self, role: str, context: str) -> InjectedMemory:
         index = self._current_index()
+        if role not in self._prefix:  # no start_episode yet: FORMAT rules still reach every call of their role
+            formats = list(index.format_for(role))
+            self._stage_one[role] = {v.rule_id for v in formats}
+            self._prefix[role] = stage_one_pair(formats)
         prefix = self._prefix.get(role, ())
         recent = list(self._recent)
         if role in ACCUMULATING_ROLES and self.window:

@@ -4,14 +4,24 @@ For each teaching, in order, against the book as the earlier teachings left it:
 1. the same rule (type, roles, normalised directive) exists:
    - withdrawn: refused (a withdrawn rule never comes back by being taught again; restore it instead);
    - otherwise it is reinforced: the teacher joins its actors, the evidence is added (support grows);
-2. a near duplicate exists (same type, roles and group, `forge.memory.text.similarity` >= threshold):
-   the teaching is merged into it, as a reinforcement;
-3. otherwise the rule is added.
-Then, in the rule's conflict group (same type, overlapping roles):
-4. the teacher's own other active rules are superseded: a rule backed only by the teacher gets status
-   `superseded` and a SUPERSEDES edge from the new rule; a rule others back too just loses the teacher;
-5. other actors' active rules with a different directive are flagged: CONFLICTS_WITH edges both ways.
+2. a rule with the same meaning exists (same type and roles, equal trigger predicate and action,
+   whatever the wording; meaning.py): the teaching is merged into it, as a reinforcement;
+3. a near duplicate exists among semantic rules (no predicate; same type, roles and group,
+   `forge.memory.text.similarity` >= threshold): merged likewise;
+4. otherwise the rule is added.
+Then, among the rules of the same type with overlapping roles whose meaning *may conflict* with it
+(the triggers can hold in one context and the actions disagree there: meaning.may_conflict):
+5. the teacher's own active ones whose trigger the new rule's covers (wherever the old rule applies,
+   the new one does: predicate.implies) are superseded (the later rule wins): a rule backed only by
+   the teacher gets status `superseded` and a SUPERSEDES edge from the new rule; a rule others back
+   too just loses the teacher. A narrower new rule is the teacher's *exception* to the older one
+   ("restore every compromised user box" then "never restore User0"): both stay, and both are
+   injected where both apply, the narrower one saying where the broader stops;
+6. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
+   among the rules that apply to the context: resolve.py).
 Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
+Semantic rules (no predicate) neither supersede nor conflict: their meaning is not known, and equal
+wording-derived group names are no evidence of disagreement.
 
 Each changed rule appears once in the plan, with its final record and its most telling op.
 """
@@ -22,7 +32,9 @@ from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
+from forge.rulebook.meaning import meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RulebookError, RuleChange, RuleRecord, rule_id_for
+from forge.rulebook.predicate import implies
 
 _OP_PRIORITY = ("add", "restore", "merge", "reinforce", "supersede", "conflict", "withdraw")
 
@@ -40,6 +52,9 @@ class Teaching:
     trigger: Optional[str] = None  # decision node id
     sources: tuple[str, ...] = ()
     compiled_by: str = "grammar"
+    when: Optional[dict] = None  # the trigger predicate's JSON (None: semantic)
+    action: Optional[dict] = None
+    semantic_reason: str = ""
 
     @property
     def rule_id(self) -> str:
@@ -121,11 +136,32 @@ class _Book:
         return Plan(tuple(changes), tuple(outcomes))
 
 
+def _probe(teaching: Teaching) -> RuleRecord:
+    return RuleRecord(teaching.rule_id, teaching.directive, teaching.type, teaching.roles, teaching.group,
+                      when=teaching.when, action=teaching.action)
+
+
+def _same_meaning(book: _Book, teaching: Teaching) -> Optional[RuleRecord]:
+    probe = _probe(teaching)
+    meaning = meaning_of(probe)
+    if meaning.semantic:
+        return None
+    for record in book.records.values():
+        if record.status != "withdrawn" and record.type == probe.type and set(record.roles) == set(probe.roles) \
+                and same_meaning(meaning_of(record), meaning):
+            return record
+    return None
+
+
 def _near_duplicate(book: _Book, teaching: Teaching, threshold: float) -> Optional[RuleRecord]:
-    probe = RuleRecord(teaching.rule_id, teaching.directive, teaching.type, teaching.roles, teaching.group)
+    probe = _probe(teaching)
+    if not meaning_of(probe).semantic:
+        return None  # a rule with a meaning merges by meaning (_same_meaning), never by wording
     best: tuple[float, str] | None = None
     for record in book.group(teaching.group):
         if record.status == "withdrawn" or set(record.roles) != set(probe.roles) or not _same_scope(record, probe):
+            continue
+        if not meaning_of(record).semantic:
             continue
         score = similarity(record.directive, teaching.directive)
         if score >= threshold and (best is None or score > best[0]):
@@ -153,13 +189,14 @@ def plan_teachings(
             continue
         result = "reinforce"
         if target is None:
-            target = _near_duplicate(book, teaching, near_duplicate_threshold)
+            target = _same_meaning(book, teaching) or _near_duplicate(book, teaching, near_duplicate_threshold)
             result = "merge" if target is not None else "add"
         if target is None:
             record = RuleRecord(
                 rule_id=teaching.rule_id, directive=teaching.directive, type=teaching.type,
                 roles=tuple(teaching.roles), group=teaching.group, trigger=teaching.trigger,
-                compiled_by=teaching.compiled_by,
+                compiled_by=teaching.compiled_by, when=teaching.when, action=teaching.action,
+                semantic_reason=teaching.semantic_reason,
             )
         else:
             record = target
@@ -189,13 +226,24 @@ def _reactivated(book: _Book, record: RuleRecord, teacher: str) -> RuleRecord:
     return record.with_(status="active", actors=actors, evidence=evidence, support=_support(evidence, book.evidence))
 
 
+def _disagreeing(book: _Book, rule: RuleRecord) -> list[RuleRecord]:
+    """The active rules of the same type and overlapping roles whose meaning may conflict with `rule`."""
+    meaning = meaning_of(rule)
+    if meaning.semantic or meaning.action is None:
+        return []
+    return [other for other in list(book.records.values())
+            if other.rule_id != rule.rule_id and other.active and other.type == rule.type
+            and set(other.roles) & set(rule.roles) and may_conflict(meaning, meaning_of(other))]
+
+
 def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
     rule = book.records[rule_id]
-    for other in book.group(rule.group):
-        if other.rule_id == rule_id or not other.active or actor not in other.actors or not _same_scope(rule, other):
+    new_when = meaning_of(rule).when
+    for other in _disagreeing(book, rule):
+        if actor not in other.actors or other.directive == rule.directive:
             continue
-        if other.directive == rule.directive:
-            continue
+        if not implies(meaning_of(other).when, new_when):
+            continue  # an exception to the older rule, not a replacement
         if set(other.actors) == {actor}:
             book.put(other.with_(status="superseded"), "supersede")
             rule = rule.with_(supersedes=_union(rule.supersedes, other.rule_id))
@@ -209,9 +257,8 @@ def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
 
 def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
     rule = book.records[rule_id]
-    for other in book.group(rule.group):
-        if other.rule_id == rule_id or not other.active or not _same_scope(rule, other):
-            continue
+    for other in _disagreeing(book, rule):
+        other = book.records[other.rule_id]
         if actor in other.actors or other.directive == rule.directive:
             continue
         if other.rule_id not in rule.conflicts_with:

@@ -190,6 +190,12 @@ class RuleRecord:
     conflicts_with: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # memory item ids compiled into this rule
     compiled_by: str = "grammar"  # grammar | model | fallback
+    # The rule's meaning (meaning.py): the trigger predicate and the action as their JSON (None: a
+    # semantic rule, judged by retrieval alone; why it is semantic is in `semantic_reason`). Records
+    # written before rules carried a meaning load without these keys.
+    when: Optional[dict] = None
+    action: Optional[dict] = None
+    semantic_reason: str = ""
 
     def __post_init__(self) -> None:
         for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources"):
@@ -203,6 +209,12 @@ class RuleRecord:
             raise ValueError(f"rule roles must be among {', '.join(ROLES)}, got {list(self.roles)}")
         if not normalise(self.directive):
             raise ValueError("a rule directive is empty")
+        for name in ("when", "action"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, dict):
+                raise ValueError(f"rule {name} must be a JSON object or null, got {type(value).__name__}")
+
+    __hash__ = None  # type: ignore[assignment]  # `when` / `action` are dicts: records are compared, never hashed
 
     @property
     def active(self) -> bool:

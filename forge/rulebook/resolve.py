@@ -5,7 +5,10 @@ or a human taught it, or no scope is set) and it is active, or it is superseded 
 that superseded it is itself eligible (an instance whose memory predates the newer rule still gets the
 older one). A withdrawn rule is never eligible.
 
-Conflicts (rules joined by CONFLICTS_WITH, among the eligible) are settled per connected group:
+Conflicts are settled only among the rules that apply to the current context (scope before
+resolution: a rule that does not apply is no party to anything). Two applying rules are in conflict
+when maintenance joined them by CONFLICTS_WITH and, if both have a meaning, their actions disagree in
+this context (`related`, from retrieve.py). Each connected group is settled:
 1. the querying actor's rule, if the actor is a party to the conflict;
 2. else the majority: the rule with strictly the most supporting evidence (summed weights);
 3. else abstain: none of them is injected.
@@ -14,7 +17,7 @@ Conflicts (rules joined by CONFLICTS_WITH, among the eligible) are settled per c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from forge.rulebook.model import RuleRecord, actor_kind
 
@@ -66,15 +69,20 @@ class Decision:
     detail: str
 
 
-def conflict_component(rule_id: str, records: Mapping[str, RuleRecord], eligible: set[str]) -> tuple[str, ...]:
-    """The eligible rules reachable from `rule_id` over CONFLICTS_WITH edges, sorted. Maintenance always
-    writes the edge both ways, so following outgoing edges reaches the whole group (without scanning
-    the book: this runs on every injection)."""
+Related = Callable[[str, str], bool]
+
+
+def conflict_component(rule_id: str, records: Mapping[str, RuleRecord], eligible: set[str],
+                       related: Optional[Related] = None) -> tuple[str, ...]:
+    """The eligible rules reachable from `rule_id` over CONFLICTS_WITH edges (that `related` confirms),
+    sorted. Maintenance always writes the edge both ways, so following outgoing edges reaches the whole
+    group (without scanning the book: this runs on every injection)."""
     seen = {rule_id}
     frontier = [rule_id]
     while frontier:
-        for nxt in records[frontier.pop()].conflicts_with:
-            if nxt in eligible and nxt not in seen:
+        here = frontier.pop()
+        for nxt in records[here].conflicts_with:
+            if nxt in eligible and nxt not in seen and (related is None or related(here, nxt)):
                 seen.add(nxt)
                 frontier.append(nxt)
     return tuple(sorted(seen))
@@ -105,6 +113,7 @@ def resolve_conflicts(
     eligible: Iterable[str],
     actor: Optional[str],
     limit: Optional[int] = None,
+    related: Optional[Related] = None,
 ) -> tuple[list[str], list[Decision]]:
     """`selected` (best first) with every conflict settled: each conflict group is replaced by its
     winner, at the place of its first selected member, or dropped when the resolution abstains.
@@ -118,7 +127,7 @@ def resolve_conflicts(
             break
         if rid in settled:
             continue
-        members = conflict_component(rid, records, eligible)
+        members = conflict_component(rid, records, eligible, related)
         settled.update(members)
         if len(members) == 1:
             kept.append(rid)

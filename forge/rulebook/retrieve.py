@@ -1,50 +1,53 @@
-"""Hybrid retrieval of the rules that apply to a decision context.
+"""Hybrid retrieval of the rules that apply to a decision context: scope first, then resolution.
 
-For the CONTENT rules scoped to the calling role (FORMAT rules share no vocabulary with a situation and
-are routed separately: they are delivered unconditionally at stage 1):
+For the CONTENT rules scoped to the calling role (FORMAT rules are routed separately: delivered to every
+call of their roles at stage 1):
 1. cosine: `0.7 * cos(context, trigger node) + 0.3 * cos(accumulated context, trigger's accumulated
    context)` over unit embeddings (the weight is `rulebook.node_weight`);
 2. BM25 of the context against each rule's document (directive + trigger text);
-3. fused by Reciprocal Rank Fusion, `1/(k + r_emb) + 1/(k + r_bm25)` with k = `rulebook.rrf_k`, ranks from 1;
-4. relevance floor: RRF scores are ranks and say nothing about whether anything applies, so the
-   absolute gate is the mixed cosine: a rule whose trigger is less similar than `rulebook.relevance_floor`
-   to the situation is not injected (calibrate.py: how the floor is chosen, and why on CAGE-2 it can
-   only silence contexts unlike any trigger: the game's contexts all embed alike);
-5. condition gate (`rulebook.condition_gate`): a rule written in the grammar also states its trigger
-   mechanically (`When Op_Server0 shows any compromise`); it applies only if the context shows a host
-   row that meets it. Free-text rules have no such gate;
-6. conflicts settled (resolve.py), best fused first, at most `rulebook.max_rules_per_injection`.
+3. fused by Reciprocal Rank Fusion, `1/(k + r_emb) + 1/(k + r_bm25)` with k = `rulebook.rrf_k`, ranks
+   from 1: the order in which applying rules are injected;
+4. whether a rule applies, each by its own test:
+   - a rule with a trigger predicate (every grammar rule, and what the compiler could express) applies
+     when the predicate holds on what the context states (situation.py reads the environment's table,
+     `host | activity | compromise` rows, alert lines and prose): the gate on meaning
+     (`rulebook.condition_gate`; off, such rules are judged by the floor like semantic ones);
+   - a semantic rule (no predicate) applies when its mixed cosine reaches `rulebook.relevance_floor`,
+     the floor calibrated for free text (calibrate.py);
+5. conflicts settled (resolve.py) among the applying rules only, and only where the rules' actions
+   disagree in this context; best fused first, at most `rulebook.max_rules_per_injection`.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
 from forge.config import ROLES
-from forge.env.catalog import HOSTS
-from forge.grammar import ConditionalRule
 from forge.rulebook.bm25 import BM25Index
 from forge.rulebook.fusion import mixed_cosine, ranks, rrf
+from forge.rulebook.meaning import Meaning, conflict_in, meaning_of
 from forge.rulebook.model import RuleRecord, RuleVersion
+from forge.rulebook.predicate import holds, predicate_to_json
 from forge.rulebook.resolve import Decision, resolve_conflicts
-from forge.rulebook.situation import HostRow, condition_of, host_rows
+from forge.rulebook.situation import Situation, read_situation
 
 
 @dataclass(frozen=True)
 class RetrievalSettings:
     rrf_k: int = 60
     node_weight: float = 0.7
-    relevance_floor: float = 0.3
+    relevance_floor: float = 0.4
     max_rules: int = 5
     condition_gate: bool = True
 
     @classmethod
     def from_config(cls, rulebook_config) -> "RetrievalSettings":
         return cls(rulebook_config.rrf_k, rulebook_config.node_weight, rulebook_config.relevance_floor,
-                   rulebook_config.max_rules_per_injection, getattr(rulebook_config, "condition_gate", True))
+                   rulebook_config.max_rules_per_injection, rulebook_config.condition_gate)
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class Candidate:
     r_emb: int
     fused: float
     above_floor: bool
-    gate: Optional[bool]  # None: free text, no mechanical condition (or the gate is off)
+    gate: Optional[bool]  # None: a semantic rule, no predicate (or the gate is off)
 
 
 @dataclass(frozen=True)
@@ -70,32 +73,6 @@ class Retrieval:
     candidates: tuple[Candidate, ...]  # every scoped rule, best fused first
     selected: tuple[str, ...]  # rule ids to inject, best first
     decisions: tuple[Decision, ...]
-
-
-_ACTIVITIES = ("None", "Scan", "Exploit", "?")  # "?": a value the grammar does not name
-_COMPROMISES = ("No", "Unknown", "User", "Privileged", "?")
-
-
-def _truth_table(condition: ConditionalRule) -> np.ndarray:
-    """Whether the condition holds, by (host, activity, compromised): the grammar's own `matches`,
-    tabulated once so that a query checks every rule at once."""
-    table = np.zeros((len(HOSTS), len(_ACTIVITIES), len(_COMPROMISES)), dtype=bool)
-    for h, host in enumerate(HOSTS):
-        for a, activity in enumerate(_ACTIVITIES):
-            for c, compromised in enumerate(_COMPROMISES):
-                table[h, a, c] = condition.matches(host, activity, compromised)
-    return table
-
-
-def _row_index(row: HostRow) -> Optional[tuple[int, int, int]]:
-    if row.host not in _HOST_INDEX:
-        return None
-    a = _ACTIVITIES.index(row.activity) if row.activity in _ACTIVITIES else len(_ACTIVITIES) - 1
-    c = _COMPROMISES.index(row.compromised) if row.compromised in _COMPROMISES else len(_COMPROMISES) - 1
-    return _HOST_INDEX[row.host], a, c
-
-
-_HOST_INDEX = {host: index for index, host in enumerate(HOSTS)}
 
 
 def _matvec(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
@@ -142,18 +119,34 @@ class RuleIndex:
         return positions, np.ascontiguousarray(self.node_matrix[positions]), np.ascontiguousarray(self.acc_matrix[positions])
 
     def _build_gate(self) -> None:
-        tables: dict[ConditionalRule, np.ndarray] = {}
-        shape = (len(self.content), len(HOSTS), len(_ACTIVITIES), len(_COMPROMISES))
-        self.gated = np.zeros(len(self.content), dtype=bool)  # rules with a mechanical condition
-        self.truth = np.ones(shape, dtype=bool)  # free-text rules: no condition, never blocked by the gate
-        for position, version in enumerate(self.content):
-            condition = condition_of(version.record.directive)
-            if condition is None:
+        self.meanings: list[Meaning] = [meaning_of(v.record) for v in self.content]
+        self.gated = np.array([not m.semantic for m in self.meanings], dtype=bool)
+        # Rules share predicates (a class rule taught by many): each distinct one is evaluated once per context.
+        keys: dict[str, int] = {}
+        self._predicates = []
+        self._predicate_of = np.full(len(self.content), -1, dtype=np.int64)
+        for position, meaning in enumerate(self.meanings):
+            if meaning.when is None:
                 continue
-            if condition not in tables:
-                tables[condition] = _truth_table(condition)
-            self.truth[position] = tables[condition]
-            self.gated[position] = True
+            key = str(predicate_to_json(meaning.when))
+            if key not in keys:
+                keys[key] = len(self._predicates)
+                self._predicates.append(meaning.when)
+            self._predicate_of[position] = keys[key]
+        self.semantic_for_role = {role: bool((~self.gated[self._slices[role][0]]).any()) for role in (*ROLES, None)}
+        self._situations: OrderedDict[str, tuple[Situation, np.ndarray]] = OrderedDict()
+
+    def situation(self, text: str) -> tuple[Situation, np.ndarray]:
+        """What the context states, and which distinct predicates hold on it (cached per text)."""
+        cached = self._situations.get(text)
+        if cached is not None:
+            return cached
+        situation = read_situation(text)
+        truth = np.array([holds(p, situation) for p in self._predicates], dtype=bool)
+        self._situations[text] = (situation, truth)
+        while len(self._situations) > 64:
+            self._situations.popitem(last=False)
+        return situation, truth
 
     def __len__(self) -> int:
         return len(self.versions)
@@ -162,21 +155,24 @@ class RuleIndex:
         return [v for v in self.format_rules if role in v.record.roles]
 
     def could_apply(self, text: str, role: str, settings: RetrievalSettings) -> bool:
-        """False when no rule of the role can pass the condition gate for this context, whatever its
-        scores: the caller may then skip embedding the context."""
+        """False when no rule of the role can apply to this context, whatever its scores (no semantic
+        rule, and no predicate holds): the caller may then skip embedding the context."""
         positions = self._slices[role][0]
         if positions.size == 0:
             return False
-        return not settings.condition_gate or bool(self.gate(text, positions).any())
+        if not settings.condition_gate or self.semantic_for_role[role]:
+            return True
+        return bool(self.gate(text, positions).any())
 
     def gate(self, text: str, positions: np.ndarray) -> np.ndarray:
-        """Per rule at `positions`: does the context show a host row that meets its condition?"""
-        holds = np.zeros(len(positions), dtype=bool)
-        for row in host_rows(text):
-            index = _row_index(row)
-            if index is not None:
-                holds |= self.truth[positions, index[0], index[1], index[2]]
-        return holds | ~self.gated[positions]
+        """Per rule at `positions`: does its predicate hold on the context? (True for semantic rules.)"""
+        _, truth = self.situation(text)
+        index = self._predicate_of[positions]
+        out = np.ones(len(positions), dtype=bool)
+        has = index >= 0
+        if truth.size:
+            out[has] = truth[index[has]]
+        return out
 
     def search(
         self,
@@ -201,21 +197,30 @@ class RuleIndex:
         r_bm25 = ranks(bm25, present=bm25 > 0)
         fused = rrf([r_emb, r_bm25], settings.rrf_k)
         above = cosine >= settings.relevance_floor
+        gated = self.gated[positions] if settings.condition_gate else np.zeros(len(positions), dtype=bool)
         gate = self.gate(text, positions) if settings.condition_gate else np.ones(len(positions), dtype=bool)
-        passes = above & gate
+        # Each rule by its own test: a predicate by the gate, a semantic rule by the floor.
+        passes = np.where(gated, gate, above)
         order = np.argsort(-fused, kind="stable")
         limit = max(settings.max_rules, 0)
-        scope = self.eligible_for_role[role] if role is not None else self.all_content
-        # Conflict resolution can only drop rules, so reading down the passing list lazily is enough.
-        passing = (self.content[positions[i]].rule_id for i in order[passes[order]])
-        kept, decisions = resolve_conflicts(passing, self.records, scope, actor, limit)
+        passing = [self.content[positions[i]].rule_id for i in order[passes[order]]]
+        situation, _ = self.situation(text) if settings.condition_gate else (Situation(), None)
+        meaning = {self.content[positions[i]].rule_id: self.meanings[positions[i]] for i in np.flatnonzero(passes)}
+
+        def related(a: str, b: str) -> bool:
+            ma, mb = meaning[a], meaning[b]
+            if ma.semantic or mb.semantic or ma.action is None or mb.action is None:
+                return True  # an edge maintenance drew without a meaning to check (older books)
+            return conflict_in(ma, mb, situation)
+
+        kept, decisions = resolve_conflicts(passing, self.records, set(passing), actor, limit, related)
         candidates = []
         for local in order[: max(explain, 0)]:
             version = self.content[positions[local]]
-            gated = settings.condition_gate and bool(self.gated[positions[local]])
+            gated_here = bool(gated[local])
             candidates.append(Candidate(
                 version.rule_id, version.ref, version.record.directive, float(bm25[local]), int(r_bm25[local]),
                 float(node_cos[local]), float(acc_cos[local]), float(cosine[local]), int(r_emb[local]),
-                float(fused[local]), bool(above[local]), bool(gate[local]) if gated else None,
+                float(fused[local]), bool(above[local]), bool(gate[local]) if gated_here else None,
             ))
         return Retrieval(tuple(candidates), tuple(kept[:limit]), tuple(decisions))

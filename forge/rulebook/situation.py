@@ -1,50 +1,183 @@
-"""What a decision context shows about the hosts, read from its text, and whether a rule's condition holds.
+"""What a decision context states about the hosts, read from its text. Pure.
 
-Every prompt context in FORGE states host status in one of three forms:
+The rulebook's gate evaluates each rule's trigger predicate (predicate.py) against this reading, so it
+must understand every way a context states host status:
 
-    User1: Activity Exploit, Compromised User                 (alert lines: Planner, ActionChooser)
-    Host User1: table Activity Exploit, Compromised User.     (the Analyst's host context)
-    User1 (Activity Exploit, Compromised User)                (the changed-hosts line)
+    Hostname | Subnet | IP | Activity | Compromised          the environment's blue table (text_view.py)
+    User1 | User | 10.0.96.3 | Exploit | User
+    User2 | Activity Exploit | Compromised User             operator-written `host | activity | compromise` rows
+    User1: Activity Exploit, Compromised User               alert lines (Planner, ActionChooser)
+    Host User1: table Activity Exploit, Compromised User.   the Analyst's host context
+    User1 (Activity Exploit, Compromised User)              the changed-hosts line
+    All 13 hosts: Activity None, Compromised No.            a quiet network; `(N other hosts: ...)`
+    Enterprise0, Enterprise1 and User1 show Activity Scan   prose: hosts and conditions in one clause
+    User0 is compromised.  Op_Server0 has been exploited.
 
-A rule written in the grammar (`When <subject> shows <condition>, then <action>`) carries its own
-trigger condition; this is the mechanical check of that condition against the rows a context shows,
-the same check a model performs when it reads the rule next to the alerts. Free-text rules have no
-such condition and are judged by retrieval alone.
+A host named without a status (`what about User0?`) is *shown* with nothing stated about it. The
+defender's own history line (`Recent steps: step 3: Restore User0 -> ...`) names hosts it acted on,
+not hosts the context shows, and is skipped.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
-from forge.grammar import ConditionalRule, parse_rule
+from forge.env.catalog import HOSTS
+from forge.rulebook.predicate import SOME
 
-_ROW = re.compile(
-    r"(?:^|\n|,\s|:\s)\s*(?:Host\s+)?(?P<host>[A-Za-z]+(?:_[A-Za-z]+)?\d)(?::\s*(?:table\s+)?|\s*\()"
-    r"Activity (?P<activity>\w+), Compromised (?P<compromised>\w+)"
+_HOST_WORD = {h.lower(): h for h in HOSTS}
+_HOST_RE = re.compile(r"\b(" + "|".join(sorted(HOSTS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_ACT_VALUES = {"none": "None", "scan": "Scan", "exploit": "Exploit"}
+_COMP_VALUES = {"no": "No", "unknown": "Unknown", "user": "User", "privileged": "Privileged"}
+_PAIR = re.compile(r"Activity:?\s+(?P<activity>\w+)\s*,?\s*(?:and\s+)?Compromised:?\s+(?P<compromised>\w+)", re.IGNORECASE)
+_ACTIVITY_ONLY = re.compile(r"\bActivity:?\s+(None|Scan|Exploit)\b", re.IGNORECASE)
+_COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(No|Unknown|User|Privileged)\b", re.IGNORECASE)
+_ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b")
+_OTHERS_QUIET = re.compile(r"\(\d+ other hosts: Activity None, Compromised No\)")
+_SKIPPED_LINES = re.compile(r"^\s*(?:Recent steps:|Step \d+ of \d+\.?\s*$)", re.IGNORECASE)
+
+# Prose vocabulary, checked in order: the first that matches a clause wins for its field.
+_PROSE_COMPROMISE = (
+    (re.compile(r"\b(?:not|un)[- ]?compromised\b|\bclean\b|\bno compromise\b", re.I), "No"),
+    (re.compile(r"\bprivileged\b|\broot\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
+    (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b", re.I), "User"),
+    (re.compile(r"\bunknown compromise\b|\bcompromise (?:is )?unknown\b", re.I), "Unknown"),
+    (re.compile(r"\bcompromis|\bowned\b|\binfected\b|\bfoothold\b|\bbreached\b|\btaken over\b|\bpwned\b|\binfiltrated\b", re.I), SOME),
 )
+_PROSE_ACTIVITY = (
+    (re.compile(r"\bno activity\b|\bquiet\b|\bidle\b", re.I), "None"),
+    (re.compile(r"\bexploit", re.I), "Exploit"),
+    (re.compile(r"\bscan", re.I), "Scan"),
+    (re.compile(r"\bactivity\b|\bactive\b|\bsuspicious\b|\balert", re.I), SOME),
+)
+_CLAUSE_SPLIT = re.compile(r"(?<=[.;!?])\s+|\n+|;\s*|\bwhile\b|\bwhereas\b|\bbut\b", re.IGNORECASE)
+
+State = tuple[Optional[str], Optional[str]]  # (activity, compromise); None: not stated
 
 
 @dataclass(frozen=True)
-class HostRow:
-    host: str
-    activity: str
-    compromised: str
+class Situation:
+    """Per host, every state the context states for it (a host named without status: (None, None))."""
+
+    by_host: dict[str, tuple[State, ...]] = field(default_factory=dict)
+
+    def states(self, host: str) -> tuple[State, ...]:
+        return self.by_host.get(host, ())
+
+    def shown(self) -> tuple[str, ...]:
+        return tuple(self.by_host)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_host)
 
 
-def host_rows(text: str) -> tuple[HostRow, ...]:
-    """Every (host, activity, compromised) the text states, deduplicated, in order of appearance."""
-    seen: dict[HostRow, None] = {}
-    for match in _ROW.finditer(text or ""):
-        seen.setdefault(HostRow(match["host"], match["activity"], match["compromised"]), None)
-    return tuple(seen)
+class _Reading:
+    def __init__(self) -> None:
+        self.by_host: dict[str, dict[State, None]] = {}
+
+    def add(self, host: str, activity: Optional[str], compromise: Optional[str]) -> None:
+        canonical = _HOST_WORD.get(host.lower())
+        if canonical is not None:
+            self.by_host.setdefault(canonical, {})[(activity, compromise)] = None
+
+    def situation(self) -> Situation:
+        out = {}
+        for host, states in self.by_host.items():
+            stated = [s for s in states if s != (None, None)]
+            out[host] = tuple(stated or states)
+        return Situation(out)
 
 
-def condition_of(directive: str) -> Optional[ConditionalRule]:
-    """The mechanical trigger of a directive written in the grammar, else None."""
-    return parse_rule(directive)
+def _canon(value: str, table: dict[str, str]) -> Optional[str]:
+    return table.get(value.strip().lower())
 
 
-def condition_holds(rule: ConditionalRule, rows: tuple[HostRow, ...]) -> bool:
-    return any(rule.matches(row.host, row.activity, row.compromised) for row in rows)
+def _table_row(cells: list[str], reading: _Reading) -> bool:
+    """`host | subnet | ip | activity | compromised` or `host | activity | compromise`."""
+    host = _HOST_WORD.get(cells[0].lower()) if cells else None
+    if host is None:
+        return False
+    tail = cells[1:]
+    if len(tail) >= 2:
+        activity = _field(tail[-2], _ACT_VALUES, "activity")
+        compromise = _field(tail[-1], _COMP_VALUES, "compromised")
+        if activity is not None or compromise is not None:
+            reading.add(host, activity, compromise)
+            return True
+    joined = " ".join(tail)
+    activity = _ACTIVITY_ONLY.search(joined)
+    compromise = _COMPROMISED_ONLY.search(joined)
+    if activity or compromise:
+        reading.add(host, _canon(activity.group(1), _ACT_VALUES) if activity else None,
+                    _canon(compromise.group(1), _COMP_VALUES) if compromise else None)
+        return True
+    return False
+
+
+def _field(cell: str, values: dict[str, str], label: str) -> Optional[str]:
+    words = cell.strip().split()
+    if len(words) == 2 and words[0].lower().rstrip(":") in (label, "compromise", "activity"):
+        words = words[1:]
+    return values.get(words[0].lower()) if len(words) == 1 else None
+
+
+def _status_lines(line: str, reading: _Reading) -> bool:
+    """Alert, host-context and changed-host forms: a host, then `Activity X, Compromised Y` after it."""
+    found = False
+    hosts = list(_HOST_RE.finditer(line))
+    for index, host in enumerate(hosts):
+        end = hosts[index + 1].start() if index + 1 < len(hosts) else len(line)
+        segment = line[host.end():end]
+        pair = _PAIR.match(segment.lstrip(" :(").removeprefix("table ").lstrip())
+        if pair:
+            reading.add(host.group(1), _canon(pair["activity"], _ACT_VALUES), _canon(pair["compromised"], _COMP_VALUES))
+            found = True
+    return found
+
+
+def _prose(clause: str, reading: _Reading) -> None:
+    hosts = [m.group(1) for m in _HOST_RE.finditer(clause)]
+    if not hosts:
+        return
+    activity = _canon(_ACTIVITY_ONLY.search(clause).group(1), _ACT_VALUES) if _ACTIVITY_ONLY.search(clause) else None
+    compromise = _canon(_COMPROMISED_ONLY.search(clause).group(1), _COMP_VALUES) if _COMPROMISED_ONLY.search(clause) else None
+    bare = _ACTIVITY_ONLY.sub(" ", _COMPROMISED_ONLY.sub(" ", clause))
+    bare = _HOST_RE.sub(" ", bare)  # "User0" must not read as "user level"
+    if compromise is None:
+        compromise = next((value for pattern, value in _PROSE_COMPROMISE if pattern.search(bare)), None)
+    if activity is None:
+        activity = next((value for pattern, value in _PROSE_ACTIVITY if pattern.search(bare)), None)
+    for host in hosts:
+        reading.add(host, activity, compromise)
+
+
+def read_situation(text: str) -> Situation:
+    """What `text` states about the hosts (see the module docstring for the forms it reads)."""
+    reading = _Reading()
+    for line in (text or "").splitlines():
+        if _SKIPPED_LINES.match(line):
+            continue
+        if _ALL_QUIET.search(line):
+            for host in HOSTS:
+                reading.add(host, "None", "No")
+            continue
+        if "|" in line:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if _table_row(cells, reading):
+                continue
+            if cells and cells[0].lower() in ("hostname", "host"):
+                continue  # the table's header
+        if _OTHERS_QUIET.search(line):
+            listed = set(reading.by_host)
+            for host in HOSTS:
+                if host not in listed:
+                    reading.add(host, "None", "No")
+            continue
+        if _status_lines(line, reading):
+            continue
+        for clause in _CLAUSE_SPLIT.split(line):
+            if clause and clause.strip():
+                _prose(clause, reading)
+    return reading.situation()

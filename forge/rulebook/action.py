@@ -1,0 +1,207 @@
+"""What a rule prescribes or prohibits, as data; whether two prescriptions clash; and `judge`. Pure.
+
+Wire form (RULE_CONTRACT.md):
+
+    {"mode": "do",     "verb": "Restore", "target": "Op_Server0"}
+    {"mode": "do",     "verb": "Restore", "target": "$matched"}      the host the trigger matched
+    {"mode": "never",  "verb": "Remove",  "target": "User"}          a class: every host of it
+    {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Remove", "target": "$matched"}}
+
+verb: a catalog verb (Sleep, Monitor, Analyse, Remove, Restore, Decoy<Service>); target: a host, a
+class (User | Enterprise | Operational | any), `$matched`, or null for Sleep / Monitor.
+
+`judge(action, chosen, matched_hosts)` grades one chosen action against one rule:
+- `do`:     followed if the chosen action is one the rule prescribes; contradicted if it does
+            something else *to a host the rule prescribes for* (Remove User1 where the rule says
+            Restore User1: the same kind of disagreement two conflicting rules have); ignored if it
+            acts elsewhere or takes a host-less verb (a `do` rule forbids nothing by itself).
+- `never`:  contradicted if the chosen action is the prohibited one; followed otherwise.
+- `prefer`: followed if the preferred action was chosen, contradicted if the dispreferred one was,
+            ignored otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional
+
+from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS, ActionParseError, action_name, parse_action
+from forge.rulebook.predicate import PredicateError
+
+MODES = ("do", "never", "prefer")
+MATCHED = "$matched"
+CLASS_TARGETS = (*HOST_CLASSES, "any")
+VERDICTS = ("followed", "ignored", "contradicted")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A verb and what it is aimed at (a host, a class, `$matched`, or None for Sleep / Monitor)."""
+
+    verb: str
+    target: Optional[str] = None
+
+    def hosts(self, matched: Iterable[str]) -> frozenset[str]:
+        """The concrete hosts this move aims at, given the hosts the trigger matched."""
+        if self.target is None:
+            return frozenset()
+        if self.target == MATCHED:
+            return frozenset(matched)
+        if self.target in CLASS_TARGETS:
+            return frozenset(HOSTS if self.target == "any" else HOST_CLASSES[self.target])
+        return frozenset({self.target})
+
+    def concrete(self, matched: Iterable[str]) -> frozenset[str]:
+        """The concrete actions (`Restore User1`, `Monitor`)."""
+        if self.verb in GLOBAL_VERBS:
+            return frozenset({self.verb})
+        return frozenset(f"{self.verb} {h}" for h in self.hosts(matched))
+
+    def __str__(self) -> str:
+        if self.target is None:
+            return self.verb
+        target = "that host" if self.target == MATCHED else (
+            f"every {self.target} host" if self.target in CLASS_TARGETS else self.target)
+        return f"{self.verb} {target}"
+
+
+@dataclass(frozen=True)
+class RuleAction:
+    mode: str
+    move: Move
+    over: Optional[Move] = None  # prefer only: what is dispreferred
+
+    def __str__(self) -> str:
+        if self.mode == "never":
+            return f"never {self.move}"
+        if self.mode == "prefer":
+            return f"prefer {self.move} over {self.over}"
+        return f"do {self.move}"
+
+
+def _verb(raw: Any) -> str:
+    folded = {v.lower(): v for v in VERBS}
+    if not isinstance(raw, str) or raw.strip().lower() not in folded:
+        raise PredicateError(f"unknown verb {raw!r:.40} in action (one of {', '.join(VERBS)})")
+    return folded[raw.strip().lower()]
+
+
+def _target(raw: Any, verb: str) -> Optional[str]:
+    if verb in GLOBAL_VERBS:
+        return None
+    if raw is None:
+        raise PredicateError(f"action verb {verb} needs a target (a host, a class or $matched)")
+    if not isinstance(raw, str):
+        raise PredicateError(f"action target must be a string, got {raw!r:.40}")
+    value = raw.strip()
+    if value.lower() in (MATCHED, "matched", "that host"):
+        return MATCHED
+    for name in (*HOSTS, *CLASS_TARGETS):
+        if value.lower() == name.lower():
+            return name
+    raise PredicateError(f"unknown target {raw!r:.40} in action (a CAGE-2 host, a class "
+                         f"{', '.join(CLASS_TARGETS)}, or $matched)")
+
+
+def _move(data: Any) -> Move:
+    if not isinstance(data, dict):
+        raise PredicateError(f"an action move must be an object with verb and target, got {data!r:.60}")
+    verb = _verb(data.get("verb"))
+    return Move(verb, _target(data.get("target"), verb))
+
+
+def parse_rule_action(data: Any) -> RuleAction:
+    """The action a JSON value describes; PredicateError naming what is wrong."""
+    if not isinstance(data, dict):
+        raise PredicateError(f"an action must be a JSON object, got {data!r:.60}")
+    unknown = set(data) - {"mode", "verb", "target", "over"}
+    if unknown:
+        raise PredicateError(f"unknown action key(s) {sorted(unknown)} (mode, verb, target, over)")
+    mode = str(data.get("mode", "")).strip().lower()
+    if mode not in MODES:
+        raise PredicateError(f"unknown action mode {data.get('mode')!r:.30} (one of {', '.join(MODES)})")
+    move = _move(data)
+    over = None
+    if mode == "prefer":
+        over = _move(data.get("over"))
+    elif data.get("over") is not None:
+        raise PredicateError(f"action mode {mode} takes no 'over'")
+    return RuleAction(mode, move, over)
+
+
+def rule_action_to_json(action: RuleAction) -> dict[str, Any]:
+    out: dict[str, Any] = {"mode": action.mode, "verb": action.move.verb, "target": action.move.target}
+    if action.over is not None:
+        out["over"] = {"verb": action.over.verb, "target": action.over.target}
+    return out
+
+
+# -- clashes ------------------------------------------------------------------------------------------
+
+
+def _prescribed(action: RuleAction) -> Optional[Move]:
+    return action.move if action.mode in ("do", "prefer") else None
+
+
+def _forbidden(action: RuleAction) -> Optional[Move]:
+    if action.mode == "never":
+        return action.move
+    return action.over if action.mode == "prefer" else None
+
+
+def clash_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_b: Iterable[str]) -> Optional[frozenset[str]]:
+    """Where two actions disagree: None if they never do; else the hosts they disagree about (empty
+    for a disagreement about host-less verbs). Disagreeing is: one prescribes what the other forbids,
+    or both prescribe different verbs for the same host, or one prescribes a host-less verb (Sleep,
+    Monitor) and the other a different action (one action per step)."""
+    matched_a, matched_b = tuple(matched_a), tuple(matched_b)
+    found: set[str] = set()
+    clash = False
+    for x, y, mx, my in ((a, b, matched_a, matched_b), (b, a, matched_b, matched_a)):
+        do, no = _prescribed(x), _forbidden(y)
+        if do is not None and no is not None and do.verb == no.verb:
+            if do.verb in GLOBAL_VERBS:
+                clash = True
+            shared = do.hosts(mx) & no.hosts(my)
+            if shared:
+                clash = True
+                found |= shared
+    da, db = _prescribed(a), _prescribed(b)
+    if da is not None and db is not None and da.verb != db.verb:
+        if da.verb in GLOBAL_VERBS or db.verb in GLOBAL_VERBS:
+            clash = True
+        else:
+            shared = da.hosts(matched_a) & db.hosts(matched_b)
+            if shared:
+                clash = True
+                found |= shared
+    return frozenset(found) if clash else None
+
+
+# -- judging ------------------------------------------------------------------------------------------
+
+
+def _canonical(text: str) -> Optional[str]:
+    try:
+        return action_name(parse_action(text))
+    except ActionParseError:
+        return None
+
+
+def judge(action: RuleAction, chosen_action_text: str, matched_hosts: Iterable[str]) -> str:
+    """Whether choosing `chosen_action_text` followed, ignored or contradicted the rule's action, where
+    the rule's trigger matched `matched_hosts` (what `$matched` stands for). See the module docstring."""
+    matched = tuple(matched_hosts)
+    chosen = _canonical(chosen_action_text)
+    if chosen is None:
+        return "ignored"
+    if action.mode == "never":
+        return "contradicted" if chosen in action.move.concrete(matched) else "followed"
+    if chosen in action.move.concrete(matched):
+        return "followed"
+    if action.mode == "prefer":
+        return "contradicted" if action.over is not None and chosen in action.over.concrete(matched) else "ignored"
+    verb, _, host = chosen.partition(" ")
+    if host and host in action.move.hosts(matched) and verb != action.move.verb:
+        return "contradicted"
+    return "ignored"

@@ -1,0 +1,128 @@
+"""What a rule means: its trigger predicate and its action, and how two meanings relate. Pure.
+
+A rule's meaning is what its record stores (`when`, `action`: the compiler's structured output); a
+record without them (written before rules carried them, or taught through an old path) whose
+directive is in the grammar gets the grammar's reading, so every grammar rule has a meaning. Anything
+else is *semantic*: no predicate, judged by retrieval alone.
+
+Relations, used by maintenance (teach time) and retrieval (query time):
+- `same_meaning`: equal trigger and action, whatever the wording: agreeing teachers share one rule;
+- `may_conflict`: the triggers can hold in one context and the actions disagree there (action.py's
+  `clash_hosts`): restore vs never restore the same host, different verbs for the same host, ...;
+- `conflict_in`: the actions disagree *in this context*, on the hosts the triggers matched here
+  ("never restore User0" and "restore any compromised User host" disagree only where User0 is one
+  of the compromised hosts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Optional
+
+from forge.grammar import ConditionalRule, parse_rule
+from forge.rulebook.action import MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
+from forge.rulebook.model import canonical_json
+from forge.rulebook.predicate import (
+    Predicate,
+    PredicateError,
+    holds,
+    matched_hosts,
+    may_overlap,
+    may_overlap_on,
+    parse_predicate,
+    positive_hosts,
+    predicate_to_json,
+)
+
+
+@dataclass(frozen=True)
+class Meaning:
+    when: Optional[Predicate] = None
+    action: Optional[RuleAction] = None
+
+    @property
+    def semantic(self) -> bool:
+        return self.when is None
+
+    def key(self) -> Optional[str]:
+        """Equal for equal meanings (None for semantic rules: their meaning is their wording)."""
+        if self.when is None:
+            return None
+        return canonical_json([predicate_to_json(self.when),
+                               rule_action_to_json(self.action) if self.action else None])
+
+
+def grammar_meaning(rule: ConditionalRule) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The predicate and action JSON of a rule written in the grammar (no model involved)."""
+    key = "activity" if rule.condition.field == "activity" else "compromise"
+    if rule.subject in ("User", "Enterprise", "Operational"):
+        when: dict[str, Any] = {"class": rule.subject}
+    elif rule.subject == "any":
+        when = {"class": "any"}
+    else:
+        when = {"host": rule.subject}
+    when[key] = rule.condition.value or "any"
+    if rule.verb in ("Sleep", "Monitor"):
+        target = None
+    else:
+        target = rule.target or MATCHED
+    return when, {"mode": "do", "verb": rule.verb, "target": target}
+
+
+@lru_cache(maxsize=4096)
+def _parsed(when_json: Optional[str], action_json: Optional[str], directive: str) -> Meaning:
+    import json
+
+    if when_json is None:
+        grammar = parse_rule(directive)
+        if grammar is None:
+            return Meaning()
+        when, action = grammar_meaning(grammar)
+        return Meaning(parse_predicate(when), parse_rule_action(action))
+    try:
+        when_p = parse_predicate(json.loads(when_json))
+        action_p = parse_rule_action(json.loads(action_json)) if action_json else None
+    except PredicateError:
+        return Meaning()  # a stored meaning this code no longer reads: the rule is judged as semantic
+    return Meaning(when_p, action_p)
+
+
+def meaning_of(record) -> Meaning:
+    """The meaning of a `RuleRecord` (see the module docstring)."""
+    when = canonical_json(record.when) if record.when is not None else None
+    action = canonical_json(record.action) if record.action is not None else None
+    return _parsed(when, action, record.directive)
+
+
+def same_meaning(a: Meaning, b: Meaning) -> bool:
+    return a.key() is not None and a.key() == b.key()
+
+
+def _uses_matched(action: RuleAction) -> bool:
+    return any(m is not None and m.target == MATCHED for m in (action.move, action.over))
+
+
+def may_conflict(a: Meaning, b: Meaning) -> bool:
+    """Can the two rules apply in one context and disagree there? Semantic rules never conflict by
+    meaning (their meaning is not known)."""
+    if a.when is None or b.when is None or a.action is None or b.action is None:
+        return False
+    hosts = clash_hosts(a.action, b.action, positive_hosts(a.when), positive_hosts(b.when))
+    if hosts is None:
+        return False
+    if not hosts:
+        return may_overlap(a.when, b.when)
+    return any(may_overlap_on(a.when, b.when, h, p_matched=_uses_matched(a.action), q_matched=_uses_matched(b.action))
+               for h in sorted(hosts))
+
+
+def conflict_in(a: Meaning, b: Meaning, situation) -> bool:
+    """Do the two rules, both applying to `situation`, disagree about what to do in it?"""
+    if a.when is None or b.when is None or a.action is None or b.action is None:
+        return False
+    return clash_hosts(a.action, b.action, matched_hosts(a.when, situation), matched_hosts(b.when, situation)) is not None
+
+
+def applies(meaning: Meaning, situation) -> bool:
+    return meaning.when is not None and holds(meaning.when, situation)

@@ -1,0 +1,63 @@
+"""Teaching the rulebook from what people (and instances) say: compile, forge the trigger node, commit.
+
+One call for the paths that start from text rather than from a memory snapshot (sync.py does
+snapshots): `forge rulebook add`, the decision-context benchmark, tests. Each `Correction` is compiled
+(grammar or the compiler model, in one batch), gets its trigger node (the failing step's observation
+for a rule learned from a failure; else the context the teacher gives; else the situation the compiler
+states) and one piece of evidence, and all of them are taught in one book version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from forge.memory.model import NO_PROVENANCE, Provenance
+from forge.rulebook.book import Lesson, Rulebook, TeachReport
+from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem
+from forge.rulebook.model import DecisionNode, Evidence, check_actor
+from forge.rulebook.trigger import stated_node
+
+
+@dataclass(frozen=True)
+class Correction:
+    text: str
+    role: str
+    actor: str  # user:<name> or <session>/<instance>
+    source: str  # what the evidence cites (a CLI timestamp, a failure id, a case label)
+    kind: str = "correction"  # correction | rule (an instance's rule, learned from a failure)
+    context: Optional[str] = None  # the decision context it applies to, if the teacher gives one
+    failure: Optional[DecisionNode] = None  # the failing step's observation (and the context before it)
+
+
+@dataclass
+class Taught:
+    compiled: list[CompiledRule]
+    compile: CompileReport
+    teach: TeachReport
+    rule_ids: list[Optional[str]]  # per correction: the rule it became (None: dropped or refused)
+    results: list[str]  # per correction: add | reinforce | merge | refused | dropped
+
+
+def _lesson(correction: Correction, compiled: CompiledRule) -> Lesson:
+    node = None
+    if compiled.type == "CONTENT":
+        node = correction.failure or stated_node(correction.context or compiled.trigger or compiled.directive)
+    kind = "failure" if correction.failure is not None else ("correction" if correction.kind == "correction" else "memory")
+    return Lesson(compiled, node, Evidence(kind, correction.actor, correction.source, 1, correction.text[:200]))
+
+
+def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Correction], *,
+               provenance: Provenance = NO_PROVENANCE, note: str = "explicit correction", seed: int = 0) -> Taught:
+    for correction in corrections:
+        check_actor(correction.actor)
+    sources = [SourceItem(c.kind, c.role, c.text.strip(), c.actor) for c in corrections]
+    report = compiler.compile(sources, seed=seed)
+    lessons = [(i, _lesson(c, r)) for i, (c, r) in enumerate(zip(corrections, report.rules)) if r.kept]
+    teach = book.teach([lesson for _, lesson in lessons], provenance, note=note)
+    rule_ids: list[Optional[str]] = [None] * len(corrections)
+    results = ["dropped"] * len(corrections)
+    for (index, _), outcome in zip(lessons, teach.outcomes):
+        results[index] = outcome.result
+        rule_ids[index] = None if outcome.result == "refused" else outcome.rule_id
+    return Taught(report.rules, report, teach, rule_ids, results)
