@@ -49,7 +49,7 @@ def test_the_surrogate_compiles_corrections_examples_and_drops_noise():
         SourceItem("correction", "analyst", "The network is large.", "user:bob"),
         SourceItem("correction", "action_chooser", "Restore Op_Server0 as soon as it shows any compromise.", "user:carol"),
     ]
-    report = RuleCompiler(clients["compiler"]).compile(items)
+    report = RuleCompiler(clients["compiler"], batch=len(items)).compile(items)  # one call: repeats are seen together
     assert len(report.calls) == 1 and ledger.totals_by_role()["compiler"].calls == 1 and not report.problems
     correction, fmt, example, noise, repeat = report.rules
     assert correction.kept and correction.compiled_by == "model" and correction.type == "CONTENT"
@@ -63,6 +63,18 @@ def test_the_surrogate_compiles_corrections_examples_and_drops_noise():
     assert example.group == "User1/compromised-user" and example.roles == ("planner",)  # no broader than shown
     assert not noise.kept and noise.reason
     assert not repeat.kept and "repeats" in repeat.reason
+
+
+def test_a_reply_cut_off_at_the_token_budget_splits_the_batch_instead_of_losing_rules():
+    # 512 tokens hold about four contract entries; ask for eight in one call with a budget of 300.
+    clients, _ = build_clients(load_config(overrides=["models.compiler.provider=surrogate", "models.compiler.max_tokens=300"]))
+    texts = [f"Whenever {host} shows any sign of compromise, reimage it." for host in
+             ("User1", "User2", "User3", "User4", "Enterprise0", "Enterprise1", "Enterprise2", "Op_Server0")]
+    items = [SourceItem("correction", "action_chooser", text, f"user:op{i}") for i, text in enumerate(texts)]
+    report = RuleCompiler(clients["compiler"], batch=8).compile(items)
+    assert report.unusable and report.unusable[0] == 8  # the first reply really was cut off
+    assert [r.compiled_by for r in report.rules] == ["model"] * 8
+    assert all(r.when is not None and r.action is not None for r in report.rules)
 
 
 def test_the_compiler_prompt_lists_numbered_artifacts_with_their_actor():

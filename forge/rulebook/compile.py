@@ -38,7 +38,10 @@ from forge.rulebook.action import parse_rule_action, rule_action_to_json
 
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000
-BATCH = 12  # artifacts per compiler call: enough context to spot duplicates, short enough to stay exact
+# Artifacts per compiler call. A contract entry is ~300 characters, so 4 entries fit a 512-token reply
+# with room to spare (12 did not: replies were cut off and every rule fell back to "as written"). A
+# batch whose reply is still unusable is split in halves and asked again (see `_ask_split`).
+BATCH = 4
 _JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since|so that|in order to|otherwise|"
     r"to (?:prevent|stop|avoid|keep|make sure)|which (?:is|would|will|means))\b.*$",
@@ -94,6 +97,7 @@ class CompileReport:
     rules: list[CompiledRule] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     calls: list[ModelCall] = field(default_factory=list)
+    unusable: list[int] = field(default_factory=list)  # batch sizes whose reply could not be used
 
     @property
     def kept(self) -> list[CompiledRule]:
@@ -258,6 +262,11 @@ def _invalid_meaning(raw: Any) -> Optional[str]:
     return None
 
 
+def _looks_cut_off(text: str) -> bool:
+    body = text.strip().removeprefix("```json").removeprefix("```").strip()
+    return body.startswith("{") and body.count("{") > body.count("}")
+
+
 class RuleCompiler:
     """Compiles artifacts; `client` is the "compiler" role's ModelClient (None: no model path)."""
 
@@ -277,12 +286,25 @@ class RuleCompiler:
                 pending.append(index)
         for start in range(0, len(pending), self.batch):
             chunk = pending[start:start + self.batch]
-            answers = self._ask([items[i] for i in chunk], report, seed + start)
+            answers = self._ask_split([items[i] for i in chunk], report, seed + start)
             for offset, index in enumerate(chunk):
                 compiled[index] = answers.get(offset) or compile_as_written(
                     items[index], "the compiler gave no usable entry for it")
         report.rules = [compiled[i] for i in range(len(items))]
         return report
+
+    def _ask_split(self, items: list[SourceItem], report: CompileReport, seed: int) -> dict[int, CompiledRule]:
+        """`_ask`, halving a batch whose reply was cut off (JSON begun and never closed: the reply budget
+        ran out), so a long batch degrades to smaller calls instead of to uncompiled rules. A reply that
+        is not JSON at all is not retried this way: smaller batches would not change it."""
+        unusable = len(report.unusable)
+        answers = self._ask(items, report, seed)
+        if answers or len(items) == 1 or len(report.unusable) == unusable:
+            return answers
+        half = len(items) // 2
+        first = self._ask_split(items[:half], report, seed + 101)
+        second = self._ask_split(items[half:], report, seed + 211)
+        return {**first, **{half + offset: rule for offset, rule in second.items()}}
 
     def _ask(self, items: list[SourceItem], report: CompileReport, seed: int) -> dict[int, CompiledRule]:
         if self.client is None:
@@ -299,6 +321,8 @@ class RuleCompiler:
             return {}
         if answer.value is None:
             report.problems.append(f"unusable compiler reply: {answer.problem}")
+            if _looks_cut_off(answer.completions[-1].text if answer.completions else ""):
+                report.unusable.append(len(items))
             return {}
         entries = answer.value
         invalid = {i: p for i, p in ((e.get("item"), _invalid_meaning(e)) for e in entries if isinstance(e, dict)) if p}
