@@ -21,7 +21,7 @@ def run_dir(tmp_path_factory):
     """One stage of failure-triggered learning for instance i00 (seed 21 fails zero-shot)."""
     root = tmp_path_factory.mktemp("runs")
     cfg = load_config(overrides=[f"run.runs_dir={root}", "surrogate.reflector_error_rate=0.0", "protocol.max_attempts=2",
-                                 "surrogate.rule_phrasing=grammar",  # grammar-compiled rules; free text: tests/test_surrogate_*
+                                 "surrogate.rule_phrasing=grammar",  # this file checks the grammar path; free text: tests/test_rulebook_meaning.py, test_dc_bench.py
                                  "tracking.enabled=false"])
     run = RunDirectory.create(cfg, name="sess")
     clients, _ = build_clients(cfg)

@@ -17,7 +17,7 @@ from forge.wiring import build_clients, open_memory
 def test_instance_learner_trains_with_rulebook_injection(tmp_path):
     cfg = load_config(overrides=[f"run.runs_dir={tmp_path}", "surrogate.reflector_error_rate=0.0", "surrogate.compliance=1.0",
                                  "protocol.max_attempts=3", "memory.injection=rulebook",
-                                 "surrogate.rule_phrasing=grammar"])  # grammar-compiled rules; free text: tests/test_surrogate_*
+                                 "surrogate.rule_phrasing=grammar"])  # this file checks the grammar path; free text: tests/test_rulebook_meaning.py, test_dc_bench.py
     run_dir = tmp_path / "sess"
     run_dir.mkdir()
     clients, _ = build_clients(cfg)
