@@ -31,7 +31,8 @@ from forge.llm.types import Message
 _HEADER = re.compile(r"^\[(?P<n>\d+)\] (?P<kind>rule|example|correction) for (?P<role>[a-z_]+), taught by (?P<actor>\S+)\s*$",
                      re.MULTILINE)
 _IMPERATIVE = re.compile(r"^(?:never|always|do|don't|avoid|prefer|use|keep|be|make|reply|write|answer|stop|only|when|"
-                         r"whenever|if|as soon as|once|try|treat|focus|remember)\b", re.IGNORECASE)
+                         r"whenever|if|as soon as|once|try|treat|focus|remember|flag|mark|report|consider|note|"
+                         r"escalate|ignore|prioriti[sz]e|watch for|look for)\b", re.IGNORECASE)
 
 
 def _artifacts(text: str) -> list[tuple[int, str, str, str]]:
@@ -47,6 +48,11 @@ def _artifacts(text: str) -> list[tuple[int, str, str, str]]:
 def predicate(trigger: Optional[Trigger], kind: str) -> dict:
     if trigger is None:
         return {"always": True}
+    if trigger.quiet:
+        return {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
+    if trigger.also:
+        return {"all": [predicate(Trigger(host, trigger.activity, trigger.compromise), kind)
+                        for host in (trigger.subject, *trigger.also)]}
     atom: dict = {"host": trigger.subject} if trigger.subject not in (*HOST_CLASSES, "any") else {"class": trigger.subject}
     if trigger.activity is not None:
         atom["activity"] = trigger.activity

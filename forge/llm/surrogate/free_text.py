@@ -46,10 +46,19 @@ class Trigger:
     subject: str
     activity: Optional[str] = None
     compromise: Optional[str] = None
+    also: tuple[str, ...] = ()  # "X and Y are both compromised": these hosts must show the signal too
+    quiet: bool = False  # "when nothing is going on": no host shows any activity or compromise
 
     @property
     def has_signal(self) -> bool:
         return self.activity is not None or self.compromise is not None
+
+    def holds_together(self, rows: Sequence[Row]) -> bool:
+        """The parts of the situation that are not about one row: every `also` host meets the signal,
+        or (quiet) no row shows anything."""
+        if self.quiet:
+            return not any(r.activity != "None" or r.compromised != "No" for r in rows)
+        return all(any(Trigger(host, self.activity, self.compromise).meets(r) for r in rows) for host in self.also)
 
     def hosts(self) -> tuple[str, ...]:
         if self.subject == "any":
@@ -114,6 +123,10 @@ class Reading:
     def matching_rows(self, rows: Sequence[Row]) -> list[Row]:
         if self.trigger is None:
             return list(rows)
+        if not self.trigger.holds_together(rows):
+            return []
+        if self.trigger.quiet:
+            return list(rows)
         if not self.trigger.has_signal and self.trigger.subject in HOST_CLASSES | {"any": ()}:
             return [r for r in rows if r.host in self.trigger.hosts()]
         return [r for r in rows if self.trigger.meets(r)]
@@ -123,6 +136,8 @@ class Reading:
         if self.kind not in ("do", "prefer") or self.act is None:
             return []
         found = []
+        if self.trigger is not None and self.trigger.quiet and self.act.verb in GLOBAL_VERBS:
+            return [self.act.verb] if self.trigger.holds_together(rows) else []
         for row in self.matching_rows(rows):
             action = self.act.concrete(row.host)
             if action and action not in found:
@@ -193,7 +208,7 @@ _PRONOUN = re.compile(r"\b(?:that host|this host|the host|that machine|this mach
                       r"the same host|those hosts|these hosts|such hosts?|the affected host|them|it)\b")
 _REF = re.compile(r"\bzz([hcp])(\d*)\b")
 
-_PRIVILEGED = re.compile(r"\bprivileged\b|\broot\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat\w*")
+_PRIVILEGED = re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat\w*")
 _USER_LEVEL = re.compile(r"\bcompromised user\b|\buser[- ]level\b|\buser (?:access|compromise|shell|privileges?|rights)\b")
 _UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\bsuspect\w* (?:of )?compromise\b|\bpossibly compromised\b")
 _COMPROMISE = re.compile(r"\bcompromis\w*|\bbreach\w*|\btaken over\b|\binfected\b|\bhacked\b|\bowned\b|\bpwned\b|\bintrusion\b|"
@@ -201,6 +216,9 @@ _COMPROMISE = re.compile(r"\bcompromis\w*|\bbreach\w*|\btaken over\b|\binfected\
 _EXPLOIT = re.compile(r"\bexploit\w*|\battacked\b|\bunder attack\b")
 _SCAN = re.compile(r"\bscan\w*|\bprob(?:ed|ing|e)\b|\brecon\w*|\bport sweep")
 _ACTIVITY = re.compile(r"\bactivity\b|\bsuspicious\b|\balerts?\b")
+_QUIET = re.compile(r"\bnothing (?:is |much )?(?:going on|happening|to see)\b|\b(?:all|everything) (?:is )?(?:quiet|calm|clean)\b|"
+                    r"\bno (?:alerts?|activity|signs? of (?:trouble|activity))\b|\bquiet\b")
+_TOGETHER = re.compile(r"\bboth\b|\ball (?:of them|compromised|show)|\btogether\b|\bat the same time\b")
 
 _VERB_PATTERNS = [
     ("Restore", r"restor\w*|re-?imag\w*|rebuild\w*|rebuilt|wip(?:e|es|ing|ed)\b|re-?install\w*|reset\w*|revert\w*|roll\w* back"),
@@ -369,6 +387,8 @@ class _Part:
     clause: _Clause
     subject: Optional[str]
     signal: tuple[Optional[str], Optional[str]]
+    also: tuple[str, ...] = ()
+    quiet: bool = False
 
 
 def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
@@ -379,7 +399,13 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
     if cond is not None:
         named = _refs_in(cond, refs)
         subject = named[0] if named else None
-        signal = _signal(_REF.sub(" ", cond))
+        plain = _REF.sub(" ", cond)
+        signal = _signal(plain)
+        hosts = [n for n in named if n in HOSTS]
+        if len(hosts) > 1 and hosts[0] == subject and (_TOGETHER.search(plain) or re.search(r"\band\b", plain)):
+            return _Part(clause, subject, signal, also=tuple(dict.fromkeys(hosts[1:])))
+        if not named and not any(signal) and _QUIET.search(plain):
+            return _Part(clause, None, signal, quiet=True)
     else:
         subject = clause.target if clause.target not in (None, "zzp") else None
         signal = _signal(_REF.sub(" ", clause.rest))  # "reimage compromised user boxes", "X showing Y should be restored"
@@ -433,19 +459,24 @@ def read_rule(text: str) -> Reading:
     verb = None if clause.verb == "*" else clause.verb
     if clause.over_verb is not None and not clause.negated:
         _, over_target = _resolve(subject, clause.over_target or clause.target, clause.over_verb, False)
-        return _reading("prefer", subject, first.signal, Act(verb, target), Act(clause.over_verb, over_target), flat)
+        return _reading("prefer", subject, first.signal, Act(verb, target), Act(clause.over_verb, over_target), flat,
+                        also=first.also, quiet=first.quiet)
     if verb is None and not clause.negated:
         return Reading("vague", text=instruction(flat))
-    return _reading("never" if clause.negated else "do", subject, first.signal, Act(verb, target), None, flat)
+    return _reading("never" if clause.negated else "do", subject, first.signal, Act(verb, target), None, flat,
+                    also=first.also, quiet=first.quiet)
 
 
-def _reading(kind: str, subject: Optional[str], signal, act: Act, over: Optional[Act], flat: str) -> Reading:
+def _reading(kind: str, subject: Optional[str], signal, act: Act, over: Optional[Act], flat: str, *,
+             also: tuple[str, ...] = (), quiet: bool = False) -> Reading:
     activity, compromise = signal
-    if subject is None:
+    if quiet:
+        trigger = Trigger("any", quiet=True)
+    elif subject is None:
         # No host named anywhere: a signal alone applies to any host; nothing at all applies always.
         trigger = Trigger("any", activity, compromise) if activity or compromise else None
     else:
-        trigger = Trigger(subject, activity, compromise)
+        trigger = Trigger(subject, activity, compromise, also=also)
     if act.target == MATCHED and (trigger is None or trigger.subject in HOSTS):
         act = Act(act.verb, trigger.subject if trigger else None)
     if over is not None and over.target == MATCHED and trigger is not None and trigger.subject in HOSTS:
