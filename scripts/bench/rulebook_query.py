@@ -33,6 +33,7 @@ import json
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -119,6 +120,7 @@ class EncoderRow:
     name: str
     load_s: Optional[float] = None
     cold_s: Optional[float] = None
+    cold_cpu_s: Optional[float] = None
     p50: dict[int, float] = field(default_factory=dict)
     p99: dict[int, float] = field(default_factory=dict)
     search_p50: dict[int, float] = field(default_factory=dict)
@@ -160,20 +162,24 @@ def load_time(encoder: str) -> float:
     return best
 
 
-def cold_cli(encoder: str, spec: str, namespace: str, runs: int) -> float:
-    """Best wall time of `forge rulebook query` in a fresh interpreter, after one warm-up run."""
+def cold_cli(encoder: str, spec: str, namespace: str, runs: int) -> tuple[float, float]:
+    """Best wall time and best CPU time (user + system: what the run costs whatever else the machine is
+    doing) of `forge rulebook query` in a fresh interpreter, after one warm-up run."""
     command = [sys.executable, "-m", "forge.cli", "rulebook", "query", CLI_CONTEXT, "--rulebook", spec, "--namespace", namespace,
                "--role", "action_chooser", "--set", f"rulebook.encoder={encoder}"]
-    times = []
+    times, cpu = [], []
     for attempt in range(runs + 1):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=900)
         elapsed = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
             raise EmbeddingError(f"forge rulebook query failed: {done.stderr.strip()[-300:]}")
         if attempt:  # the first run embeds the book's trigger nodes for this encoder
             times.append(elapsed)
-    return min(times)
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return min(times), min(cpu)
 
 
 def query_latency(book: Rulebook, embedder: Embedder, rng: random.Random, queries: int, settings: RetrievalSettings,
@@ -354,7 +360,8 @@ def main() -> int:
                 with console.status(f"{name}: load time and cold `forge rulebook query` ..."):
                     try:
                         rows[name].load_s = load_time(name)
-                        rows[name].cold_s = cold_cli(name, cold_spec, f"bench{COLD_SIZE}", max(args.cold_runs, 1))
+                        rows[name].cold_s, rows[name].cold_cpu_s = cold_cli(name, cold_spec, f"bench{COLD_SIZE}",
+                                                                             max(args.cold_runs, 1))
                     except (EmbeddingError, subprocess.TimeoutExpired) as exc:
                         rows[name].error = str(exc)
     with console.status("retrieval proxy ..."):
@@ -378,7 +385,7 @@ def main() -> int:
     middle = COLD_SIZE if COLD_SIZE in sizes else sizes[len(sizes) // 2]
     summary = Table(title="Encoders side by side (query = embedding the context + search; targets: p50 at 500 rules <= 5 ms, "
                           "cold CLI <= 1.5 s)")
-    columns = ["encoder", "dim", "load s", "cold CLI s"] + [f"p50 ms @{n}" for n in sizes] + [
+    columns = ["encoder", "dim", "load s", "cold CLI s", "cold CLI CPU s"] + [f"p50 ms @{n}" for n in sizes] + [
         f"p99 ms @{middle}", f"search p50 ms @{middle}", "proxy AUC", "unrelated cos", "top-10 vs minilm", "DC exact-set"]
     for column in columns:
         summary.add_column(column, justify="left" if column == "encoder" else "right")
@@ -388,7 +395,7 @@ def main() -> int:
         if name not in embedders:
             summary.add_row(label, *["-"] * (len(columns) - 2), r.error or "unavailable")
             continue
-        summary.add_row(label, str(embedders[name].dim), fmt(r.load_s, ".2f"), fmt(r.cold_s, ".2f"),
+        summary.add_row(label, str(embedders[name].dim), fmt(r.load_s, ".2f"), fmt(r.cold_s, ".2f"), fmt(r.cold_cpu_s, ".2f"),
                         *[fmt(r.p50.get(n), ".2f") for n in sizes], fmt(r.p99.get(middle), ".2f"),
                         fmt(r.search_p50.get(middle), ".2f"), fmt(r.auc, ".3f"), fmt(r.unrelated, ".2f"),
                         fmt(r.agreement, ".2f"), r.dc or ("not run (--dc)" if not args.dc else "-"))
@@ -396,8 +403,9 @@ def main() -> int:
     for name, r in rows.items():
         if r.error and name in embedders:
             console.print(f"[yellow]{name}: {r.error}[/yellow]")
-    console.print("load = fresh interpreter to first vector; cold CLI = `forge rulebook query` against "
-                  f"{COLD_SIZE} rules, fresh interpreter, best of {args.cold_runs}; proxy AUC: applying vs not applying "
+    console.print(f"load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times stretch with it; "
+                  "CPU times do not). load = fresh interpreter to first vector; cold CLI = `forge rulebook query` against "
+                  f"{COLD_SIZE} rules, fresh interpreter, best of {args.cold_runs} (wall, and user+system CPU); proxy AUC: applying vs not applying "
                   "grammar rule/context pairs ranked by cosine (0.5 = chance); unrelated cos: mean cosine of the rules "
                   "with non-CAGE-2 text (rulebook.relevance_floor must sit above it for that encoder).")
     if args.episode:
