@@ -15,20 +15,24 @@ Derived files (the traced encoders, the distilled table) live in the cache direc
 (`FORGE_CACHE_DIR`, default `~/.cache/forge/encoders`), built on first use or ahead by
 `prepare_encoders()` (scripts/setup.sh runs it for the default).
 
-Why `minilm-int8` is the default, measured on this machine (2 shared cores; scripts/bench/rulebook_query.py
-and the DC benchmark's held-out split, 65 queries, per encoder and floor):
-- query p50 at 500 rules, embedding included: int8 2-3 ms, float32 8-9 ms (17-19 ms before the
-  trace was run without the graph executor's re-profiling), static 0.25 ms;
+Why `minilm-int8` is the default, measured on this machine (2 cores shared with other work;
+scripts/bench/rulebook_query.py, and the DC benchmark's held-out split, 27 scenarios / 65 queries, run
+per encoder and floor):
+- query p50 at 500 rules, embedding included: int8 2.3-4.1 ms, float32 11.9-13.3 ms (17-19 ms before
+  the trace ran without the graph executor's re-profiling), minilm-static 0.3 ms, tokenlearn 0.2 ms;
+  search alone 0.1-0.15 ms;
 - retrieval proxy AUC (applying vs not applying rule/context pairs): int8 0.766, float32 0.763,
   minilm-static 0.705, tokenlearn-static 0.606;
-- DC exact-set accuracy at its best floor: float32 69.2 % (floor 0.45), int8 67.7 % (0.45),
-  minilm-static 61.5 % (0.6), tokenlearn-static 53.8 % (0.6); at the default floor 0.3: 56.9, 53.8,
-  52.3, 52.3 %. Static cosines run high (unrelated text ~0.2-0.4 against ~0.06 for MiniLM), so a
-  static encoder needs its own, higher floor;
-- cold `forge rulebook query` against 500 rules: static ~0.6 s; int8 and float32 ~2 s (was ~9 s):
-  importing torch alone is ~1 s of CPU, so only the static encoders meet a 1.5 s cold start.
-int8 keeps MiniLM's retrieval quality at a third of its query time; `minilm-static` is the choice when
-cold start matters more than ~6-8 points of DC accuracy (with `rulebook.relevance_floor` ~0.6).
+- DC exact-set accuracy at the best floor tried: float32 69.2 % (floor 0.45), int8 67.7 % (0.45),
+  minilm-static 61.5 % (0.6), tokenlearn-static 53.8 % (0.6); at the floor 0.3: 56.9, 53.8, 52.3,
+  52.3 %. Static cosines run high (unrelated text 0.19-0.23 against 0.06 for MiniLM), so a static
+  encoder needs its own, higher `rulebook.relevance_floor`;
+- cold `forge rulebook query` against 500 rules: int8 1.6-1.8 s wall (1.8 s CPU), float32 1.7 s,
+  minilm-static 0.5 s, tokenlearn-static 1.2 s (its 276k-token tokenizer takes 0.6 s to read); before
+  the traced encoder was cached on disk: 6-15 s. Importing torch alone is ~1 s of CPU, so only a
+  torch-free (static) encoder meets a 1.5 s cold start.
+int8 keeps MiniLM's retrieval quality at a third of its query time. `minilm-static` is the choice
+when cold start matters more than ~6-8 points of DC accuracy (with `rulebook.relevance_floor` ~0.6).
 
 Vectors are stored under the embedder's `name`, which names its vector space (model, variant and, for
 a distilled table, the recipe and source fingerprint): vectors of different encoders are never
