@@ -213,7 +213,10 @@ class TrackingConfig:
 @dataclass
 class RulebookConfig:
     embedding: str = "local"  # local | openai
-    embedding_model: str = "all-MiniLM-L6-v2"
+    # the local encoder (forge/rulebook/embed.py says why the default): minilm-int8 | minilm |
+    # minilm-static | tokenlearn-static. Vectors are stored per encoder and never compared across them.
+    encoder: str = "minilm-int8"
+    embedding_model: str = "all-MiniLM-L6-v2"  # the model of rulebook.embedding=openai
     embedding_provider: Optional[str] = None
     rrf_k: int = 60
     node_weight: float = 0.7

@@ -33,5 +33,9 @@ pip=(.venv/bin/python -m pip --quiet --disable-pip-version-check)
 "${pip[@]}" install --no-deps gym-csle-cyborg==0.10.1 2>&1 | grep -v 'is ignored' || true
 .venv/bin/python -c 'import forge, csle_cyborg.main, gym_csle_cyborg.constants.constants, ray, mlflow, redis' \
   || { echo "setup: the install is incomplete (see pip's messages above)" >&2; exit 1; }
+# The default rulebook encoder's derived file (MiniLM quantized to int8 and traced, ~20 s) into
+# ~/.cache/forge, so that the first `forge rulebook query` does not pay for it.
+.venv/bin/python -c 'from forge.rulebook.embed import prepare_encoders; raise SystemExit(prepare_encoders())' \
+  || { echo "setup: cannot prepare the rulebook encoder (see above)" >&2; exit 1; }
 rm -f .venv/.forge-setup-*
 touch "$stamp"

@@ -1,4 +1,6 @@
-"""The local embedding model loads offline (the network is made impossible), lazily, once per process."""
+"""Local encoders load offline (the network is made impossible), lazily, once per process; their derived
+files are cached on disk; vectors of different encoders are never compared; the CLI imports only what
+a rulebook query needs."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from forge.rulebook import embed
 
@@ -39,42 +42,119 @@ def no_download(*args, **kwargs):
 huggingface_hub.hf_hub_download = file_download.hf_hub_download = no_download
 huggingface_hub.snapshot_download = no_download
 
-from forge.rulebook.embed import LocalEmbedder
-embedder = LocalEmbedder()
-lazy = "sentence_transformers" not in sys.modules
+from forge.rulebook.embed import local_embedder
+embedder = local_embedder(sys.argv[1])
+lazy = "sentence_transformers" not in sys.modules and "torch" not in sys.modules
 texts = ["Enterprise0: Activity Exploit, Compromised User", "Enterprise0: Activity Exploit, Compromised User",
          "Reply with JSON only."]
 vectors = embedder.encode(texts)
 print(json.dumps({
     "lazy": lazy, "shape": list(vectors.shape), "attempts": attempts, "offline": os.environ.get("HF_HUB_OFFLINE"),
     "norms": [float(x) for x in (vectors ** 2).sum(axis=1)], "same": float(vectors[0] @ vectors[1]),
-    "different": float(vectors[0] @ vectors[2]), "name": embedder.name,
+    "different": float(vectors[0] @ vectors[2]), "name": embedder.name, "vectors": vectors.tolist(),
+    "library_loaded": "sentence_transformers" in sys.modules, "torch_loaded": "torch" in sys.modules,
 }))
 """
 
 
-def test_local_model_loads_with_the_network_impossible():
+def probe(encoder: str, cache: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "TRANSFORMERS_"))}
     env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run([sys.executable, "-c", OFFLINE_PROBE], capture_output=True, text=True, env=env, cwd=ROOT, timeout=180)
+    env["FORGE_CACHE_DIR"] = str(cache)
+    done = subprocess.run([sys.executable, "-c", OFFLINE_PROBE, encoder], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["attempts"] == []
-    assert result["lazy"] is True  # constructing the embedder loads nothing
-    assert result["offline"] == "1" and result["name"] == "local:all-MiniLM-L6-v2"
-    assert result["shape"] == [3, 384]
-    assert all(abs(n - 1.0) < 1e-4 for n in result["norms"])
-    assert result["same"] > 0.999 and result["different"] < 0.5
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_minilm_int8_builds_offline_then_loads_from_the_disk_cache_without_the_library(tmp_path):
+    first = probe("minilm-int8", tmp_path)  # empty cache: the model is loaded (offline), quantized, traced, saved
+    assert first["attempts"] == [] and first["lazy"] is True  # constructing the embedder loads nothing
+    assert first["offline"] == "1" and first["library_loaded"] is True
+    assert first["name"] == "local:all-MiniLM-L6-v2-int8" and first["shape"] == [3, 384]
+    assert all(abs(n - 1.0) < 1e-4 for n in first["norms"])
+    assert first["same"] > 0.999 and first["different"] < 0.5
+    assert [p.name for p in (tmp_path / "encoders").iterdir()][0].startswith("minilm-int8-traced-")
+
+    second = probe("minilm-int8", tmp_path)  # warm cache: torch.jit.load, the Rust tokenizer, no transformers
+    assert second["attempts"] == [] and second["library_loaded"] is False
+    assert np.allclose(np.array(second["vectors"]), np.array(first["vectors"]), atol=1e-5)
+
+
+def test_the_shipped_static_model_loads_offline_without_torch(tmp_path):
+    result = probe("tokenlearn-static", tmp_path)
+    assert result["attempts"] == [] and result["torch_loaded"] is False and result["library_loaded"] is False
+    assert result["name"] == "static:tokenlearn-static-model-0.1.1" and result["shape"] == [3, 64]
+    assert result["same"] > 0.999 and result["different"] < result["same"]
+
+
+def test_static_lookup_matches_the_packages_own_encoder():
+    static_model = pytest.importorskip("static_model")
+    texts = ["Restore Op_Server0 when it shows a privileged compromise", "User1: Activity Exploit, Compromised User"]
+    ours = embed.local_embedder("tokenlearn-static").encode(texts)
+    theirs = np.asarray(static_model.get_embeddings(texts), dtype=np.float32)  # the wheel's Rust encoder
+    assert np.allclose(ours, theirs, atol=1e-5)
+
+
+def test_static_embedder_is_a_weighted_mean_of_table_rows():
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordLevel
+    from tokenizers.pre_tokenizers import Whitespace
+
+    tokenizer = Tokenizer(WordLevel({"restore": 0, "user0": 1, "never": 2, "[UNK]": 3}, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = Whitespace()
+    table = np.array([[1.0, 0.0], [0.0, 1.0], [3.0, 3.0], [0.0, 0.0]], dtype=np.float16)
+    plain = embed.StaticEmbedder(lambda: "static:test", 2, lambda: embed.StaticTable(tokenizer, table))
+    vectors = plain.encode(["restore user0", "restore", ""])
+    assert np.allclose(vectors[0], [2 ** -0.5, 2 ** -0.5]) and np.allclose(vectors[1], [1.0, 0.0])
+    assert np.allclose(vectors[2], 0.0)  # no tokens: the zero vector, similar to nothing
+    mapped = embed.StaticEmbedder(lambda: "static:test-mapped", 2, lambda: embed.StaticTable(
+        tokenizer, table[:2], mapping=np.array([0, 1, 0, 1]), weights=np.array([1.0, 3.0, 1.0, 1.0], dtype=np.float32)))
+    assert np.allclose(mapped.encode(["restore user0"])[0], np.array([1.0, 3.0]) / 10 ** 0.5)
+
+
+def test_encoders_are_a_config_choice_with_distinct_vector_spaces():
+    from forge.config import load_config
+
+    chosen = embed.embedder_from_config(load_config(overrides=["rulebook.encoder=tokenlearn-static"]))
+    assert chosen is embed.local_embedder("tokenlearn-static")
+    assert embed.embedder_from_config(load_config()) is embed.local_embedder(embed.DEFAULT_ENCODER)
+    names = {embed.local_embedder(e).name for e in ("minilm", "minilm-int8", "tokenlearn-static")}
+    assert len(names) == 3  # vectors are stored under these names and never compared across them
+    with pytest.raises(embed.EmbeddingError, match=r"rulebook.encoder: 'bogus' is not one of minilm"):
+        embed.embedder_from_config(load_config(overrides=["rulebook.encoder=bogus"]))
+
+
+def test_a_book_opened_with_another_encoder_embeds_its_nodes_again_under_that_encoder(tmp_path):
+    from forge.rulebook.book import Rulebook
+    from forge.rulebook.model import DecisionNode
+    from forge.rulebook.store import open_rulebook
+
+    nodes = [DecisionNode("User1: Activity Exploit, Compromised User", ("Step 3 of 30.",)),
+             DecisionNode("Op_Server0: Activity Scan, Compromised No")]
+    store = open_rulebook(str(tmp_path / "book.db"))
+    static, minilm = embed.local_embedder("tokenlearn-static"), embed.local_embedder("minilm-int8")
+    Rulebook(store, static).ensure_vectors(nodes)
+    ids = [n.id for n in nodes]
+    assert set(store.vectors(static.name, ids)) == set(ids) and store.vectors(minilm.name, ids) == {}
+    Rulebook(store, minilm).ensure_vectors(nodes)
+    node_vec, _ = store.vectors(minilm.name, ids)[ids[0]]
+    assert len(node_vec) == 384 and len(store.vectors(static.name, ids)[ids[0]][0]) == 64
+    assert float(np.dot(node_vec, minilm.encode_one(nodes[0].text))) > 0.9999
+    store.close()
 
 
 def test_model_is_shared_and_queries_are_cached():
     a, b = embed.LocalEmbedder(), embed.LocalEmbedder()
     first = a.encode(["User1: Activity Scan, Compromised No"])
     second = b.encode_one("User1: Activity Scan, Compromised No")
-    assert len(embed._models) == 1 and a.model() is b.model()
+    assert a.model() is b.model() and a.query_encoder() is b.query_encoder()
     assert np.allclose(first[0], second, atol=1e-5)
+    before = b.cache_stats()
     batch = b.encode_cached(["User1: Activity Scan, Compromised No", "Op_Server0: Activity Exploit, Compromised User"])
     assert batch.shape == (2, 384) and np.allclose(batch[0], second)
+    after = b.cache_stats()
+    assert (after.hits - before.hits, after.misses - before.misses) == (1, 1)
     assert embed.local_embedder() is embed.local_embedder()
 
 
@@ -120,17 +200,72 @@ def test_openai_embedder_speaks_the_embeddings_api(monkeypatch):
     assert "sk-test" not in embedder.name
 
 
-def test_the_direct_query_path_matches_the_library_encode():
-    embedder = embed.local_embedder()
+TEXTS = ["Situation (from the Planner): x\n\nAlerts:\nUser1: Activity Exploit, Compromised User", "quiet",
+         "Host Op_Server0: table Activity Scan, Compromised No."]
+
+
+def test_the_traced_query_path_matches_the_library_encode():
+    embedder = embed.local_embedder("minilm")
     loaded = embedder.loaded_model()
-    model = loaded.model
-    texts = ["Situation (from the Planner): x\n\nAlerts:\nUser1: Activity Exploit, Compromised User", "quiet",
-             "Host Op_Server0: table Activity Scan, Compromised No."]
     assert loaded.direct  # Transformer -> mean Pooling -> Normalize, as shipped
-    assert loaded.optimised is not None  # the traced encoder matched the model on its probes
+    assert loaded.optimised is not None and embedder.query_encoder() is not None  # the trace matched the model
     import torch
 
-    assert not any(isinstance(m, torch.jit.ScriptModule) for m in model.modules())  # and is not one of its layers
-    direct = embedder.encode(texts)  # few texts: the direct (optimised) path
-    library = model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    assert not any(isinstance(m, torch.jit.ScriptModule) for m in loaded.model.modules())  # and is not one of its layers
+    direct = embedder.encode(TEXTS)  # few texts: the traced encoder and the Rust tokenizer
+    library = loaded.model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
     assert np.allclose((direct * library).sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_int8_gives_a_text_the_same_vector_alone_or_in_a_batch():
+    # dynamic quantization scales activations per tensor: a padded batch would change a text's vector
+    embedder = embed.local_embedder("minilm-int8")
+    batch = [*TEXTS, *[f"User{i}: Activity Scan, Compromised No" for i in range(10)]]
+    together = embedder.encode(batch)
+    alone = np.vstack([embedder.encode([text]) for text in TEXTS])
+    assert np.allclose(together[:3], alone, atol=1e-5)
+    float32 = embed.local_embedder("minilm").encode(TEXTS)
+    assert ((together[:3] * float32).sum(axis=1) > 0.8).all()  # int8 stays close to the float model
+
+
+CLI_PROBE = r"""
+import sys
+from forge.cli import main
+code = main(sys.argv[1:])
+heavy = ("torch", "sentence_transformers", "transformers", "ray", "mlflow")
+print("LOADED", ",".join(m for m in heavy if m in sys.modules), "EXIT", code)
+"""
+
+
+def test_a_rulebook_query_imports_no_training_stack(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FORGE_CACHE_DIR": str(tmp_path / "cache")}
+    book = str(tmp_path / "book.db")
+    base = [sys.executable, "-c", CLI_PROBE, "rulebook"]
+    added = subprocess.run([*base, "add", "--rulebook", book, "--actor", "alice", "--role", "action_chooser",
+                            "--set", "rulebook.encoder=tokenlearn-static", "When User1 shows Activity Exploit, then Restore User1"],
+                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert added.returncode == 0, added.stderr[-2000:]
+    done = subprocess.run([*base, "query", "--rulebook", book, "--set", "rulebook.encoder=tokenlearn-static",
+                           "User1: Activity Exploit, Compromised User"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Restore User1" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "LOADED  EXIT 0"  # a static encoder: no torch, no Ray, no MLflow
+
+
+@pytest.mark.slow
+def test_minilm_static_is_distilled_once_and_queried_without_torch(tmp_path):
+    # default cache directory: scripts/setup.sh builds the default encoder only, this builds the table once
+    embedder = embed.local_embedder("minilm-static")
+    embedder.prepare()
+    path = embed.distilled_table_path()
+    assert path.is_file() and embedder.name.endswith(embed.minilm_source_fingerprint())
+    table = np.load(path, mmap_mode="r")
+    assert table.shape == (30522, 384) and table.dtype == np.float16
+    vectors = embedder.encode(["User1 shows Activity Exploit", "User1: Activity Exploit, Compromised User",
+                               "Quarterly revenue grew by four percent."])
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = ("import sys; from forge.rulebook.embed import local_embedder; e = local_embedder('minilm-static'); "
+            "e.encode_one('User1 shows Activity Exploit'); print('torch' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr[-2000:]

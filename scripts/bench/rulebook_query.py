@@ -1,31 +1,52 @@
-"""Rulebook query latency (p50 / p99) and index build time at 5, 500 and 5,000 rules.
+"""Rulebook query speed per encoder, side by side in one run: load, query latency, cold CLI, retrieval proxy.
 
-    .venv/bin/python scripts/bench/rulebook_query.py [--sizes 5,500,5000] [--queries 200] [--rulebook SPEC]
+    .venv/bin/python scripts/bench/rulebook_query.py [--encoders minilm-static,minilm,minilm-int8,tokenlearn-static]
+        [--sizes 5,500,5000] [--queries 200] [--rulebook redis://...] [--cold-runs 3] [--no-cold] [--dc] [--episode]
+
+For every encoder (`rulebook.encoder`, forge/rulebook/embed.py):
+- load s: a fresh interpreter imports the embedder, loads the encoder and embeds one text (a derived
+  table, `minilm-static`, is built beforehand: that is a once-per-machine cost, printed when paid);
+- query p50 / p99 at each size, embedding included: what an injection does per model call, embed the
+  context (every query text is new, so the embedder's cache never answers) and search the index
+  (cosine mix, BM25, RRF, floor, gate, conflict resolution); search only: the same query with the
+  embedding precomputed;
+- cold CLI s: `forge rulebook query "..."` against the 500-rule book in a fresh interpreter (subprocess),
+  best of --cold-runs after one warm-up run (which embeds the book's trigger nodes for that encoder);
+- retrieval proxy (cheap, no model calls): for grammar rules "When H shows C, then ..." and synthetic
+  host tables, a pair applies when the table shows H with C. AUC = how well the cosine of rule and
+  context ranks applying pairs above the others (1.0 perfect, 0.5 chance); "unrelated" = mean cosine
+  of the rules with texts that have nothing to do with CAGE-2 (the relevance floor has to sit above
+  it); "top-10 vs minilm" = overlap of each context's 10 nearest rules with MiniLM's;
+- with --dc, `scripts/bench/dc_bench.py --set rulebook.encoder=<name>` per encoder (its last line);
+- with --episode, one surrogate episode with `memory.injection=rulebook` and the embedder's query-cache
+  hit rate (a step's context is embedded once for all of that step's calls).
 
 Each size gets a fresh rulebook (SQLite in a temporary directory, or `--rulebook redis://...`) filled
-with synthetic CAGE-2 rules: grammar rules (gated by their When-clause) and free-text rules, each forged
-from its own observation-like decision node. A query is what an injection does per model call: embed
-the context (every query text is new, so the embedder's cache never answers) and search the index
-(cosine mix, BM25, RRF, floor, condition gate, conflict resolution). "query" includes the embedding of
-the query; "search only" is the same query with the embedding precomputed.
-
-Build figures: "teach" stores the rules and embeds their trigger nodes (batch-encoded); "index" loads
-every head, its vectors and builds BM25 and the gate tables (what the first injection of a new book
-version pays).
+with synthetic CAGE-2 rules: grammar rules (gated) and free-text rules, each forged from its own
+observation-like decision node; every encoder embeds the same book's trigger nodes under its own name.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import re
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Optional
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
@@ -33,7 +54,7 @@ from forge.env.catalog import HOSTS  # noqa: E402
 from forge.memory.model import Provenance  # noqa: E402
 from forge.rulebook.book import Lesson, Rulebook  # noqa: E402
 from forge.rulebook.compile import RuleCompiler, SourceItem  # noqa: E402
-from forge.rulebook.embed import local_embedder  # noqa: E402
+from forge.rulebook.embed import DEFAULT_ENCODER, ENCODERS, Embedder, EmbeddingError, local_embedder  # noqa: E402
 from forge.rulebook.model import DecisionNode, Evidence  # noqa: E402
 from forge.rulebook.retrieve import RetrievalSettings  # noqa: E402
 from forge.rulebook.store import open_rulebook  # noqa: E402
@@ -43,6 +64,11 @@ VERBS = ("Restore", "Remove", "Analyse", "DecoyApache", "DecoySSHD", "DecoyFemit
 ROLES = ("action_chooser", "planner", "analyst")
 ACTIVITY = ("None", "Scan", "Exploit")
 COMPROMISED = ("No", "Unknown", "User", "Privileged")
+CLI_CONTEXT = "User1: Activity Exploit, Compromised User"
+COLD_SIZE = 500
+UNRELATED = ("Reply with JSON only.", "The weather in Lisbon is mild in spring.",
+             "Answer with exactly one action, written as the verb followed by the hostname, and nothing else.",
+             "Quarterly revenue grew by four percent.", "quiet")
 
 
 def alerts(rng: random.Random, count: int) -> str:
@@ -72,20 +98,16 @@ def synthetic_rules(n: int, rng: random.Random) -> list[tuple[str, str, str]]:
     return out
 
 
-def build(spec: str, n: int, rng: random.Random) -> tuple[Rulebook, float, float]:
-    store = open_rulebook(spec, namespace=f"bench{n}")
-    book = Rulebook(store, local_embedder())
+def build(spec: str, n: int, rng: random.Random, embedder: Embedder, namespace: str) -> tuple[Rulebook, float]:
+    store = open_rulebook(spec, namespace=namespace)
+    book = Rulebook(store, embedder)
     sources = [SourceItem("correction", role, text, actor) for text, role, actor in synthetic_rules(n, rng)]
     compiled = RuleCompiler(None).compile(sources).rules  # grammar or as written: no model in a latency bench
     lessons = [Lesson(c, DecisionNode(observation(rng), (observation(rng),)) if c.type == "CONTENT" else None,
                       Evidence("correction", c.source.actor, f"bench-{i}")) for i, c in enumerate(compiled)]
     started = time.perf_counter()
     book.teach(lessons, Provenance(actor="user:bench"), note=f"{n} synthetic rules")
-    teach_s = time.perf_counter() - started
-    started = time.perf_counter()
-    book.index(None)
-    index_s = time.perf_counter() - started
-    return book, teach_s, index_s
+    return book, time.perf_counter() - started
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -93,48 +115,301 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(round(q / 100 * (len(ordered) - 1)))))]
 
 
+@dataclass
+class EncoderRow:
+    name: str
+    load_s: Optional[float] = None
+    cold_s: Optional[float] = None
+    cold_cpu_s: Optional[float] = None
+    p50: dict[int, float] = field(default_factory=dict)
+    p99: dict[int, float] = field(default_factory=dict)
+    search_p50: dict[int, float] = field(default_factory=dict)
+    injected: dict[int, float] = field(default_factory=dict)
+    embed_nodes_s: dict[int, float] = field(default_factory=dict)
+    auc: Optional[float] = None
+    unrelated: Optional[float] = None
+    agreement: Optional[float] = None
+    dc: Optional[str] = None
+    error: Optional[str] = None
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
+    return env
+
+
+LOAD_PROBE = """
+import time, json
+started = time.perf_counter()
+from forge.rulebook.embed import local_embedder
+embedder = local_embedder({encoder!r})
+embedder.prepare()
+embedder.encode_one("Enterprise0: Activity Exploit, Compromised User")
+print(json.dumps({{"load_s": time.perf_counter() - started}}))
+"""
+
+
+def load_time(encoder: str) -> float:
+    """Seconds from a fresh interpreter's import of the embedder to its first vector (best of 2)."""
+    best = float("inf")
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", LOAD_PROBE.format(encoder=encoder)], capture_output=True, text=True,
+                              env=child_env(), cwd=ROOT, timeout=600)
+        if done.returncode != 0:
+            raise EmbeddingError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}")
+        best = min(best, json.loads(done.stdout.strip().splitlines()[-1])["load_s"])
+    return best
+
+
+def cold_cli(encoder: str, spec: str, namespace: str, runs: int) -> tuple[float, float]:
+    """Best wall time and best CPU time (user + system: what the run costs whatever else the machine is
+    doing) of `forge rulebook query` in a fresh interpreter, after one warm-up run."""
+    command = [sys.executable, "-m", "forge.cli", "rulebook", "query", CLI_CONTEXT, "--rulebook", spec, "--namespace", namespace,
+               "--role", "action_chooser", "--set", f"rulebook.encoder={encoder}"]
+    times, cpu = [], []
+    for attempt in range(runs + 1):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=900)
+        elapsed = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            raise EmbeddingError(f"forge rulebook query failed: {done.stderr.strip()[-300:]}")
+        if attempt:  # the first run embeds the book's trigger nodes for this encoder
+            times.append(elapsed)
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return min(times), min(cpu)
+
+
+def query_latency(book: Rulebook, embedder: Embedder, rng: random.Random, queries: int, settings: RetrievalSettings,
+                  row: EncoderRow, n: int) -> None:
+    started = time.perf_counter()
+    index = book.index(None)  # embeds the trigger nodes for this encoder if the book has none
+    row.embed_nodes_s[n] = time.perf_counter() - started
+    contexts = [f"Situation (from the Planner): query {i} for {embedder.name}\n\nAlerts:\n{alerts(rng, rng.randint(1, 4))}"
+                for i in range(queries)]
+    for warm in contexts[:5]:
+        vector = embedder.encode([warm])[0]
+        index.search(warm, vector, vector, "action_chooser", settings)
+    full, search_only, injected = [], [], []
+    for context in contexts:
+        started = time.perf_counter()
+        query = embedder.encode_one(context)
+        found = index.search(context, query, query, "action_chooser", settings, "bench/i00")
+        full.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        index.search(context, query, query, "action_chooser", settings, "bench/i00")
+        search_only.append((time.perf_counter() - started) * 1000)
+        injected.append(len(found.selected))
+    row.p50[n], row.p99[n] = statistics.median(full), percentile(full, 99)
+
+    row.search_p50[n], row.injected[n] = statistics.median(search_only), statistics.fmean(injected)
+
+
+# -- retrieval proxy ----------------------------------------------------------------------------------
+
+
+def proxy_cases(seed: int) -> tuple[list[str], list[str], np.ndarray]:
+    """Grammar rules, host-table contexts and which (context, rule) pairs apply."""
+    rng = random.Random(seed)
+    rules = [(h, c, f"When {h} shows {c}, then {v} {h}") for h in HOSTS for c in CONDITIONS for v in VERBS[:2]]
+    contexts, labels = [], []
+    for i in range(150):
+        rows = [(h, rng.choice(ACTIVITY), rng.choice(COMPROMISED)) for h in rng.sample(HOSTS, rng.randint(1, 4))]
+        contexts.append(f"Step {i % 30 + 1} of 30.\nAlerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
+        labels.append([any(host == h and (c == f"Activity {a}" or c == f"Compromised {comp}"
+                                          or (c == "any compromise" and comp in ("User", "Privileged")))
+                           for h, a, comp in rows) for host, c, _ in rules])
+    return [text for _, _, text in rules], contexts, np.array(labels)
+
+
+def auc(scores: np.ndarray, labels: np.ndarray) -> float:
+    """Probability that an applying pair outscores a non-applying one (Mann-Whitney, ties count half)."""
+    order = np.argsort(scores, kind="mergesort")
+    ranks = np.empty(len(scores), dtype=np.float64)
+    sorted_scores = scores[order]
+    i = 0
+    while i < len(scores):  # average ranks over ties
+        j = i
+        while j + 1 < len(scores) and sorted_scores[j + 1] == sorted_scores[i]:
+            j += 1
+        ranks[order[i:j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    positives = labels.sum()
+    negatives = len(labels) - positives
+    return float((ranks[labels].sum() - positives * (positives + 1) / 2) / (positives * negatives))
+
+
+def retrieval_proxy(rows: dict[str, EncoderRow], embedders: dict[str, Embedder], seed: int) -> None:
+    rules, contexts, labels = proxy_cases(seed)
+    nearest: dict[str, np.ndarray] = {}
+    for name, embedder in embedders.items():
+        rule_vectors = embedder.encode(rules)
+        scores = embedder.encode(contexts) @ rule_vectors.T
+        rows[name].auc = auc(scores.ravel(), labels.ravel())
+        rows[name].unrelated = float((embedder.encode(list(UNRELATED)) @ rule_vectors.T).mean())
+        nearest[name] = np.argsort(-scores, axis=1)[:, :10]
+    if "minilm" in nearest:
+        for name, top in nearest.items():
+            rows[name].agreement = float(np.mean([len(set(a) & set(b)) / 10 for a, b in zip(top, nearest["minilm"])]))
+
+
+# -- DC benchmark and episode cache -------------------------------------------------------------------
+
+
+def dc_score(encoder: str) -> str:
+    script = ROOT / "scripts" / "bench" / "dc_bench.py"
+    if not script.is_file():
+        return "no dc_bench.py"
+    done = subprocess.run([sys.executable, str(script), "--set", f"rulebook.encoder={encoder}"], capture_output=True, text=True,
+                          env=child_env(), cwd=ROOT, timeout=3600)
+    found = re.findall(r"overall exact-set accuracy: ([0-9.]+%)", done.stdout)
+    return found[-1] if found else f"failed (exit {done.returncode})"
+
+
+def episode_cache(console: Console, encoder: str, seed: int) -> None:
+    """One surrogate episode with rulebook injection over a small book of corrections; the query cache's
+    hits say how often a context was embedded once and reused by later calls."""
+    from agents.defender import Defender
+    from forge.config import load_config
+    from forge.env import Cage2Env
+    from forge.protocol.episode import play_episode
+    from forge.rulebook.injection import RulebookInjection
+    from forge.wiring import build_clients
+
+    cfg = load_config(overrides=[f"rulebook.encoder={encoder}", "memory.injection=rulebook"])
+    embedder = local_embedder(encoder)
+    with tempfile.TemporaryDirectory() as tmp:
+        book, _ = build(str(Path(tmp) / "episode.db"), 24, random.Random(seed), embedder, "episode")
+        before = embedder.cache_stats()
+        injection = RulebookInjection(book, RetrievalSettings.from_config(cfg.rulebook), window=cfg.rulebook.context_window)
+        clients, _ = build_clients(cfg)
+        env = Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
+        defender = Defender(clients, injection, cfg.agent, cfg.env.max_steps)
+        with console.status("one surrogate episode with memory.injection=rulebook ..."):
+            result = play_episode(env, defender, seed=seed)
+        after = embedder.cache_stats()
+        book.store.close()
+    hits, misses = after.hits - before.hits, after.misses - before.misses
+    calls = sum(len(s.calls) for s in result.steps)
+    console.print(f"episode cache ({encoder}, surrogate model, {len(result.steps)} steps, {calls} model calls, 24-rule book): "
+                  f"{hits + misses} context lookups, {hits} served from the cache, {misses} embedded; "
+                  f"hit rate {hits / max(hits + misses, 1):.1%}")
+
+
+# -- main ---------------------------------------------------------------------------------------------
+
+
+def fmt(value: Optional[float], spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--encoders", default=",".join(ENCODERS), help=f"comma-separated, from {', '.join(ENCODERS)}")
     parser.add_argument("--sizes", default="5,500,5000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rulebook", help="a redis:// URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--cold-runs", type=int, default=3, help="cold CLI runs per encoder (best is reported)")
+    parser.add_argument("--no-cold", action="store_true", help="skip the load and cold CLI measurements")
+    parser.add_argument("--dc", action="store_true", help="also run scripts/bench/dc_bench.py per encoder")
+    parser.add_argument("--episode", action="store_true", help="also measure the query-cache hit rate in one surrogate episode")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    encoders = [e.strip() for e in args.encoders.split(",") if e.strip()]
+    unknown = [e for e in encoders if e not in ENCODERS]
+    if unknown:
+        parser.error(f"--encoders: unknown {', '.join(unknown)} (known: {', '.join(ENCODERS)})")
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    console = Console(width=160)
-    embedder = local_embedder()
-    embedder.prepare()
+    console = Console(width=200)
     settings = RetrievalSettings()
-    table = Table(title=f"Rulebook query latency ({args.queries} queries per size, all-MiniLM-L6-v2 on CPU, "
-                        f"{'Redis' if args.rulebook else 'SQLite'})")
-    for column in ("rules", "teach s (store + embed triggers)", "index build ms", "query p50 ms", "query p99 ms",
-                   "search only p50 ms", "search only p99 ms", "injected / query"):
-        table.add_column(column, justify="right")
+    rows = {name: EncoderRow(name) for name in encoders}
+    embedders: dict[str, Embedder] = {}
+    for name in encoders:
+        try:
+            started = time.perf_counter()
+            with console.status(f"preparing {name} (a derived table is built once per machine) ..."):
+                embedder = local_embedder(name)
+                embedder.prepare()
+            embedders[name] = embedder
+            console.print(f"{name}: ready in {time.perf_counter() - started:.1f} s in this process ({embedder.name})")
+        except EmbeddingError as exc:
+            rows[name].error = str(exc)
+            console.print(f"[yellow]{name}: unavailable: {exc}[/yellow]")
+    first = next(iter(embedders.values()), None)
+    if first is None:
+        console.print("no encoder is available")
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
-        for n in sizes:
+        cold_spec = None
+        for n in sorted(set(sizes) | ({COLD_SIZE} if not args.no_cold else set())):
             rng = random.Random(args.seed + n)
             spec = args.rulebook or str(Path(tmp) / f"bench-{n}.db")
-            book, teach_s, index_s = build(spec, n, rng)
-            index = book.index(None)
-            contexts = [f"Situation (from the Planner): query {i}\n\nAlerts:\n{alerts(rng, rng.randint(1, 4))}" for i in range(args.queries)]
-            for warm in contexts[:5]:
-                index.search(warm, embedder.encode([warm])[0], embedder.encode([warm])[0], "action_chooser", settings)
-            full, search_only, injected = [], [], []
-            for context in contexts:
-                started = time.perf_counter()
-                query = embedder.encode_one(context)
-                found = index.search(context, query, query, "action_chooser", settings, "bench/i00")
-                full.append((time.perf_counter() - started) * 1000)
-                started = time.perf_counter()
-                index.search(context, query, query, "action_chooser", settings, "bench/i00")
-                search_only.append((time.perf_counter() - started) * 1000)
-                injected.append(len(found.selected))
-            table.add_row(str(n), f"{teach_s:.1f}", f"{index_s * 1000:.0f}", f"{statistics.median(full):.2f}",
-                          f"{percentile(full, 99):.2f}", f"{statistics.median(search_only):.2f}",
-                          f"{percentile(search_only, 99):.2f}", f"{statistics.fmean(injected):.2f}")
+            with console.status(f"teaching {n} rules ..."):
+                book, _ = build(spec, n, rng, first, f"bench{n}")
+            if n == COLD_SIZE:
+                cold_spec = spec
+            if n in sizes:
+                for name, embedder in embedders.items():
+                    with console.status(f"{name}: {args.queries} queries against {n} rules ..."):
+                        query_latency(Rulebook(book.store, embedder), embedder, rng, args.queries, settings, rows[name], n)
             book.store.close()
-    console.print(table)
-    console.print("query = embedding the context (uncached) + search; search only = the same with the embedding precomputed.")
+        if not args.no_cold and cold_spec is not None:
+            for name in embedders:
+                with console.status(f"{name}: load time and cold `forge rulebook query` ..."):
+                    try:
+                        rows[name].load_s = load_time(name)
+                        rows[name].cold_s, rows[name].cold_cpu_s = cold_cli(name, cold_spec, f"bench{COLD_SIZE}",
+                                                                             max(args.cold_runs, 1))
+                    except (EmbeddingError, subprocess.TimeoutExpired) as exc:
+                        rows[name].error = str(exc)
+    with console.status("retrieval proxy ..."):
+        retrieval_proxy(rows, embedders, args.seed)
+    if args.dc:
+        for name in embedders:
+            with console.status(f"{name}: DC benchmark ..."):
+                rows[name].dc = dc_score(name)
+
+    detail = Table(title=f"Rulebook query latency per encoder and book size ({args.queries} queries each, "
+                         f"{'Redis' if args.rulebook else 'SQLite'}, CPU, 2 cores)")
+    for column in ("encoder", "rules", "embed triggers s", "query p50 ms", "query p99 ms", "search only p50 ms", "injected / query"):
+        detail.add_column(column, justify="left" if column == "encoder" else "right")
+    for n in sizes:
+        for name in embedders:
+            r = rows[name]
+            detail.add_row(name, str(n), fmt(r.embed_nodes_s.get(n), ".2f"), fmt(r.p50.get(n), ".2f"), fmt(r.p99.get(n), ".2f"),
+                           fmt(r.search_p50.get(n), ".2f"), fmt(r.injected.get(n), ".2f"))
+    console.print(detail)
+
+    middle = COLD_SIZE if COLD_SIZE in sizes else sizes[len(sizes) // 2]
+    summary = Table(title="Encoders side by side (query = embedding the context + search; targets: p50 at 500 rules <= 5 ms, "
+                          "cold CLI <= 1.5 s)")
+    columns = ["encoder", "dim", "load s", "cold CLI s", "cold CLI CPU s"] + [f"p50 ms @{n}" for n in sizes] + [
+        f"p99 ms @{middle}", f"search p50 ms @{middle}", "proxy AUC", "unrelated cos", "top-10 vs minilm", "DC exact-set"]
+    for column in columns:
+        summary.add_column(column, justify="left" if column == "encoder" else "right")
+    for name in encoders:
+        r = rows[name]
+        label = name + (" (default)" if name == DEFAULT_ENCODER else "")
+        if name not in embedders:
+            summary.add_row(label, *["-"] * (len(columns) - 2), r.error or "unavailable")
+            continue
+        summary.add_row(label, str(embedders[name].dim), fmt(r.load_s, ".2f"), fmt(r.cold_s, ".2f"), fmt(r.cold_cpu_s, ".2f"),
+                        *[fmt(r.p50.get(n), ".2f") for n in sizes], fmt(r.p99.get(middle), ".2f"),
+                        fmt(r.search_p50.get(middle), ".2f"), fmt(r.auc, ".3f"), fmt(r.unrelated, ".2f"),
+                        fmt(r.agreement, ".2f"), r.dc or ("not run (--dc)" if not args.dc else "-"))
+    console.print(summary)
+    for name, r in rows.items():
+        if r.error and name in embedders:
+            console.print(f"[yellow]{name}: {r.error}[/yellow]")
+    console.print(f"load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times stretch with it; "
+                  "CPU times do not). load = fresh interpreter to first vector; cold CLI = `forge rulebook query` against "
+                  f"{COLD_SIZE} rules, fresh interpreter, best of {args.cold_runs} (wall, and user+system CPU); proxy AUC: applying vs not applying "
+                  "grammar rule/context pairs ranked by cosine (0.5 = chance); unrelated cos: mean cosine of the rules "
+                  "with non-CAGE-2 text (rulebook.relevance_floor must sit above it for that encoder).")
+    if args.episode:
+        episode_cache(console, DEFAULT_ENCODER if DEFAULT_ENCODER in embedders else next(iter(embedders)), args.seed)
     return 0
 
 
