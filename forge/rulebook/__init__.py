@@ -15,11 +15,33 @@ What the rest of FORGE calls:
     open_rulebook(spec) / Rulebook(store)                    (the store and its operations)
     MemorySync(book, compiler, FailureLibrary(run_dir)).sync(snapshot)   (compile a memory once)
 
-Modules are imported where used: importing this package does not load the embedding model.
+Importing this package loads nothing else: the names below are resolved on first use (PEP 562), so a
+`forge rulebook query` that needs only the store and the encoder does not pay for the agents, the
+compiler and gymnasium (~0.2 s of a cold CLI start).
 """
 
-from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
-from forge.rulebook.model import RulebookError
-from forge.rulebook.store import DEFAULT_RULEBOOK, open_rulebook
+from __future__ import annotations
 
-__all__ = ["DEFAULT_RULEBOOK", "RulebookError", "RulebookInjection", "open_rulebook", "rulebook_injection_factory"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
+    from forge.rulebook.model import RulebookError
+    from forge.rulebook.store import DEFAULT_RULEBOOK, open_rulebook
+
+_HOMES = {
+    "RulebookInjection": "forge.rulebook.injection",
+    "rulebook_injection_factory": "forge.rulebook.injection",
+    "RulebookError": "forge.rulebook.model",
+    "DEFAULT_RULEBOOK": "forge.rulebook.store",
+    "open_rulebook": "forge.rulebook.store",
+}
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'forge.rulebook' has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)
