@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = [
     "protocol.num_instances=3", "protocol.num_stages=2", "protocol.max_attempts=2", "protocol.checkpoint_runs=1",
-    "protocol.num_evaluation_runs=2", "env.max_steps=15", "tracking.enabled=false", "protocol.theta=-3.0",
+    "protocol.num_evaluation_runs=2", "env.max_steps=12", "tracking.enabled=false", "protocol.theta=-4.0",
 ]
 
 
