@@ -21,6 +21,7 @@ import gymnasium as gym
 import numpy as np
 
 from forge.env.catalog import ACTIONS, HOSTS, action_name
+from forge.env.cyborg_import import install_light_agents_package
 from forge.env.rng import PrivateRandom
 
 RED_AGENTS = ("b_line", "meander", "sleep")
@@ -82,7 +83,8 @@ def _plain(value: Any) -> Any:
 
 
 def _red_agent_class(name: str):
-    # Imported lazily: importing csle_cyborg pulls stable_baselines3 and torch (~2 s).
+    # Imported lazily, through the light agents package (no stable-baselines3 / torch: see cyborg_import).
+    install_light_agents_package()
     from csle_cyborg.agents.simple_agents.b_line import B_lineAgent
     from csle_cyborg.agents.simple_agents.meander import RedMeanderAgent
     from csle_cyborg.agents.simple_agents.sleep_agent import SleepAgent
@@ -118,6 +120,7 @@ class Cage2Env(gym.Env):
         self.action_space = gym.spaces.Discrete(len(ACTIONS))
         self.observation_space = gym.spaces.MultiBinary(4 * len(HOSTS))
         self._rng = PrivateRandom(seed)
+        install_light_agents_package()
         from csle_cyborg.agents.wrappers.challenge_wrapper import ChallengeWrapper
         from csle_cyborg.main import Main
 
