@@ -405,7 +405,7 @@ class SessionDriver:
         self.console.print(f"{len(instances)} instances in {len(self._hosts)} worker processes "
                            f"(up to {per_worker} each)")
 
-    def _respawn(self, instance: str, kill: bool = True) -> None:
+    def _respawn(self, instance: str) -> None:
         """Ray restarts a dead worker itself (max_restarts), with all its instances; a fresh one is made if
         it has given up. Only the dead worker's instances are redone (each after its own memory restore)."""
         k = self._host_of[instance]
