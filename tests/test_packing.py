@@ -135,3 +135,31 @@ def test_a_session_packed_one_or_five_per_worker_gives_the_same_results(tmp_path
     assert all(killed["retries"][i] == 0 for i in ("i02", "i03", "i04"))
     for key in ("digests", "checkpoint", "evaluation", "tokens", "files"):
         assert killed[key] == one[key], key
+
+
+# -- the rulebook's failure snapshots reach workers without the run directory ------------------------
+
+def test_the_driver_sends_a_worker_the_failure_snapshots_behind_its_memory(tmp_path):
+    from forge.memory import Artifact, Capacities, Provenance
+    from forge.rundir import failure_path
+    from workers.driver import SessionDriver
+    from workers.instance_actor import InstanceWorker
+
+    cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[
+        "memory.injection=rulebook", f"rulebook.store={tmp_path / 'rulebook.db'}", f"run.runs_dir={tmp_path}",
+        "run.name=rb"])
+    run_dir = RunDirectory.create(cfg)
+    driver = SessionDriver(cfg, run_dir)
+    learned = Provenance(session="rb", instance="i01", stage=1, attempt=2, actor="reflector")
+    driver.memory.apply_artifacts("rb/i00", [Artifact("rule", "analyst", "Restore a host running a red session.")],
+                                  Capacities(), learned, 0.9)
+    run_dir.write_json(failure_path("i01-s1-a2"), {"failure_id": "i01-s1-a2", "stage": 1})
+    run_dir.write_json(failure_path("i00-s1-a1"), {"failure_id": "i00-s1-a1"})  # behind no item of i00's memory
+    sent = driver._failures_behind("i00")
+    assert sent == {"failures/i01-s1-a2.json": {"failure_id": "i01-s1-a2", "stage": 1}}
+
+    worker = InstanceWorker("i00", "rb", to_yaml(cfg), sqlite_path=str(run_dir.path))
+    worker._begin_unit("training", 2, sent)
+    scratch = worker._scratch.path
+    assert scratch != run_dir.path and run_dir.path not in scratch.parents
+    assert (scratch / "failures" / "i01-s1-a2.json").is_file()
