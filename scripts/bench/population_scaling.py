@@ -12,6 +12,9 @@ cap would otherwise measure itself rather than the population layer. Reported pe
 - stage wall time (training + checkpoint, from the ledger) and its ratio to N=1 (target <= 1.5 at
   N=100 on 2 cores);
 - the slowest instance's own work time, and the stage wall time over it (parallel efficiency);
+- model calls of i00 and of the busiest instance: instances do different amounts of work (a clean
+  attempt ends a stage early), so with calls at a fixed latency even a perfect population layer has a
+  ratio near (most calls / i00's calls);
 - worker processes, the peak of the summed RSS of all worker processes (sampled every 0.25 s from
   /proc; shared pages are counted once per process, so this over-counts), and that peak per instance
   (target: <= 6 GB at N=100).
@@ -74,6 +77,8 @@ class Row:
     workers: int
     peak_rss: int
     session_s: float
+    i00_calls: int
+    max_calls: int
 
 
 def one_stage(n: int, latency_ms: float, per_worker: int, runs_dir: Path) -> Row:
@@ -95,8 +100,9 @@ def one_stage(n: int, latency_ms: float, per_worker: int, runs_dir: Path) -> Row
         driver.run()
     total = time.perf_counter() - started
     record = SessionLedger.open(str(run_dir.path), run_dir.session_id).stages()[0]
+    calls = {i: sum(u.get("calls", 0) for u in roles.values()) for i, roles in record.tokens.items()}
     return Row(n, record.wall_s, max(record.work_s.values()), record.work_s["i00"], len(driver.worker_pids()),
-               rss.peak, total)
+               rss.peak, total, calls["i00"], max(calls.values()))
 
 
 def main() -> None:
@@ -127,11 +133,12 @@ def main() -> None:
     table = Table(title=f"One FORGE stage (SURROGATE model), latency {args.latency_ms:.0f} ms per call, "
                         f"ray.instances_per_worker={args.instances_per_worker or 'auto'}")
     for col in ("N", "stage wall", "ratio to N=1", "slowest instance", "wall / slowest", "i00 work",
-                "workers", "peak RSS, all workers", "RSS per instance"):
+                "model calls i00 / most", "workers", "peak RSS, all workers", "RSS per instance"):
         table.add_column(col, justify="right")
     for row in rows:
         table.add_row(str(row.n), f"{row.wall_s:.1f} s", f"{row.wall_s / base.wall_s:.2f}", f"{row.slowest_s:.1f} s",
-                      f"{row.wall_s / row.slowest_s:.2f}", f"{row.i00_s:.1f} s", str(row.workers),
+                      f"{row.wall_s / row.slowest_s:.2f}", f"{row.i00_s:.1f} s", f"{row.i00_calls} / {row.max_calls}",
+                      str(row.workers),
                       f"{row.peak_rss / 2**20:,.0f} MB", f"{row.peak_rss / row.n / 2**20:,.1f} MB")
     console.print(table)
     console.print(f"load average after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
