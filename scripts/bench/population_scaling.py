@@ -143,7 +143,11 @@ def main() -> None:
     console.print(table)
     console.print(f"load average after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
                   f"targets: ratio <= 1.5, peak RSS of all workers <= 6 GB at N=100")
-    print(f"ratio N={rows[-1].n} / N={base.n}: {rows[-1].wall_s / base.wall_s:.2f}")
+    last = rows[-1]
+    console.print(f"of which the busiest instance's extra work (most calls / i00's calls): "
+                  f"{last.max_calls / base.i00_calls:.2f}; stage wall per call of the busiest instance, "
+                  f"N={last.n} / N={base.n}: {(last.wall_s / last.max_calls) / (base.wall_s / base.i00_calls):.2f}")
+    print(f"ratio N={last.n} / N={base.n}: {last.wall_s / base.wall_s:.2f}")
 
 
 if __name__ == "__main__":
