@@ -121,3 +121,4 @@ def test_a_session_whose_workers_cannot_see_the_run_directory(clean_redis_url):
     report = subprocess.run([sys.executable, "-m", "forge.cli", "report", str(run_path)], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=300)
     assert report.returncode == 0, (report.stdout + report.stderr)[-3000:]
+    shutil.rmtree(driver_only, ignore_errors=True)

@@ -163,3 +163,6 @@ def test_the_driver_sends_a_worker_the_failure_snapshots_behind_its_memory(tmp_p
     scratch = worker._scratch.path
     assert scratch != run_dir.path and run_dir.path not in scratch.parents
     assert (scratch / "failures" / "i01-s1-a2.json").is_file()
+    import shutil
+
+    shutil.rmtree(scratch)
