@@ -193,7 +193,11 @@ class ProtocolConfig:
 @dataclass
 class RayConfig:
     address: Optional[str] = None  # None: RAY_ADDRESS if set, else a local ray.init()
+    # CPU Ray reserves per worker process (a worker's instances wait on their models together).
     num_cpus_per_instance: float = 0.1
+    # Instances hosted per worker process, each in its own thread; 0: automatic (workers/packing.py:
+    # at least 2 x cluster CPUs processes, at least 4, instances spread evenly over them).
+    instances_per_worker: int = 0
     max_restarts: int = 2
     stage_retries: int = 2
     # Chaos testing, never set in real runs (syntax in workers/chaos.py). `chaos_kill`: worker processes

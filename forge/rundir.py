@@ -6,6 +6,10 @@
     <run_dir>/traces/         one JSON file per episode
     <run_dir>/failures/       failure snapshots (what the learners read; rulebook trigger nodes)
     <run_dir>/reports/        evaluation report, tables, plots
+
+Only the driver (and the single-process commands) write here. Ray workers never see this path: they
+hand their traces and failure snapshots to a `CollectingSink`, return them with each unit of work, and
+the driver writes them with `RunDirectory.write_artifacts`, so a cluster needs no shared filesystem.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Protocol, Sequence
 
 from forge.config import ConfigError, ForgeConfig, from_yaml, load_config, masked_credentials, to_saved_yaml
 from forge.redact import mask_urls_in
@@ -96,6 +100,11 @@ class RunDirectory:
             )
         return cfg
 
+    def write_artifacts(self, artifacts: "Artifacts") -> int:
+        """Write what a worker collected (traces, failure snapshots) where a local run would have; the count."""
+        DirectorySink(self.path).put_all(artifacts)
+        return len(artifacts.traces) + len(artifacts.failures)
+
     def write_json(self, relative: str, data: Any) -> Path:
         path = self.path / relative
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -107,3 +116,87 @@ def _atomic_write(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text)
     tmp.replace(path)
+
+
+# -- what an instance writes while it works ---------------------------------------------------------
+
+
+def trace_path(instance: str, label: str) -> str:
+    return f"traces/{instance}/{label}.json"
+
+
+def failure_path(failure_id: str) -> str:
+    return f"failures/{failure_id}.json"
+
+
+@dataclass
+class Artifacts:
+    """Traces and failure snapshots as plain data, keyed by their path relative to the run directory."""
+
+    traces: dict[str, dict] = field(default_factory=dict)
+    failures: dict[str, dict] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, dict[str, dict]]:
+        return {"traces": self.traces, "failures": self.failures}
+
+    @classmethod
+    def from_dict(cls, data: Optional[dict]) -> "Artifacts":
+        data = data or {}
+        return cls(dict(data.get("traces", {})), dict(data.get("failures", {})))
+
+
+class ArtifactSink(Protocol):
+    def trace(self, instance: str, label: str, data: dict) -> None: ...
+
+    def failure(self, failure_id: str, data: dict) -> None: ...
+
+
+class DirectorySink:
+    """Writes straight into a run directory (single-process commands, and the driver)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def trace(self, instance: str, label: str, data: dict) -> None:
+        self._write(trace_path(instance, label), data, indent=None)
+
+    def failure(self, failure_id: str, data: dict) -> None:
+        self._write(failure_path(failure_id), data, indent=1)
+
+    def put_all(self, artifacts: Artifacts) -> None:
+        for relative, data in artifacts.traces.items():
+            self._write(relative, data, indent=None)
+        for relative, data in artifacts.failures.items():
+            self._write(relative, data, indent=1)
+
+    def _write(self, relative: str, data: dict, indent: Optional[int]) -> None:
+        path = self.path / relative
+        if self.path.resolve() not in path.resolve().parents:
+            raise ValueError(f"artifact path {relative!r} leaves the run directory {self.path}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _atomic_write(path, json.dumps(mask_urls_in(data), indent=indent, default=str))
+
+
+class CollectingSink:
+    """Keeps an instance's traces and failure snapshots in memory until the driver takes them (workers).
+    Only what the finished unit produced is returned; a unit whose worker dies loses its artifacts with
+    the rest of its work, and the redone unit produces them again."""
+
+    def __init__(self, mirror: Optional[DirectorySink] = None) -> None:
+        self._artifacts = Artifacts()
+        self._mirror = mirror  # a worker-local copy of failure snapshots (the rulebook reads its triggers there)
+
+    def trace(self, instance: str, label: str, data: dict) -> None:
+        self._artifacts.traces[trace_path(instance, label)] = json.loads(json.dumps(mask_urls_in(data), default=str))
+
+    def failure(self, failure_id: str, data: dict) -> None:
+        self._artifacts.failures[failure_path(failure_id)] = json.loads(json.dumps(mask_urls_in(data), default=str))
+        if self._mirror is not None:
+            self._mirror.failure(failure_id, data)
+
+    def take(self) -> Artifacts:
+        taken, self._artifacts = self._artifacts, Artifacts()
+        return taken
+
+    def clear(self) -> None:
+        self._artifacts = Artifacts()

@@ -142,11 +142,14 @@ def test_text_view_shows_table_changes_and_host_state(env):
 def test_private_random_can_guard_numpy_too():
     from forge.env.rng import PrivateRandom
 
+    from forge.env.rng import current_generator
+
     guarded = PrivateRandom(5, isolate_numpy=True)
     with guarded.active():
-        first = (random.random(), float(np.random.rand()))
+        first = (current_generator().random(), float(np.random.rand()))
     np.random.seed(1)
     random.seed(1)
     again = PrivateRandom(5, isolate_numpy=True)
     with again.active():
-        assert (random.random(), float(np.random.rand())) == first
+        assert (current_generator().random(), float(np.random.rand())) == first
+    assert current_generator() is random._inst  # outside the block: the global generator again

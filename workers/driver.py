@@ -9,7 +9,9 @@ finished stages are skipped, an applied-but-not-logged stage has what is missing
 idempotent), and a stage that never reached the ledger starts over from the memory each active instance
 had when that stage began.
 
-Workers: every unit of work (a stage's training, its checkpoint, the final evaluation) whose worker
+Workers: instances are packed into Ray worker processes (`ray.instances_per_worker`, workers/packing.py);
+each returns its traces and failure snapshots with its results and the driver writes them, so workers
+never need the run directory. Every unit of work (a stage's training, its checkpoint, the final evaluation) whose worker
 dies, or fails because the memory store was unreachable, is redone (at most `ray.stage_retries` times
 per instance and unit) on a restarted worker; training is redone from the memory the instance had when
 the stage began. A redone unit draws the same seeds and the same provider faults, so the session ends
@@ -19,6 +21,7 @@ recorded in the ledger as they are seen (see forge.protocol.fault_count).
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -28,19 +31,22 @@ import ray
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from forge.config import Condition, ForgeConfig, to_saved_yaml, to_yaml
+from forge.config import Condition, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
 from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.protocol.stages import decide_stage
-from forge.rundir import RunDirectory
+from forge.protocol.failure import failure_id
+from forge.rundir import Artifacts, RunDirectory, failure_path
 from forge.seeding import derive_seed
 from forge.wiring import model_label, open_ledger, open_memory, uses_surrogate
 from workers.chaos import (
-    CHAOS_EXIT_CODE, CHECKPOINT, EVALUATION, TRAINING, DriverExit, claim, parse_driver_exits, parse_worker_kills,
+    CHAOS_EXIT_CODE, CHECKPOINT, EVALUATION, TRAINING, DriverExit, WorkerKill, claim, parse_driver_exits,
+    parse_worker_kills,
 )
-from workers.instance_actor import actor_class
+from workers.instance_actor import host_class
+from workers.packing import instances_per_worker, pack
 
 FINAL_LOGGING = "final-logging"
 
@@ -126,7 +132,10 @@ class SessionDriver:
         self.memory: MemoryManager = open_memory(cfg, str(run_dir.path), self.session)
         self.ledger = open_ledger(cfg, str(run_dir.path), self.session)
         self.tracker = tracker
-        self._actors: dict[str, Any] = {}
+        self._hosts: list[Any] = []  # Ray worker processes, each hosting the instances of one group
+        self._groups: list[list[str]] = []
+        self._host_of: dict[str, int] = {}
+        self._pids: dict[int, int] = {}  # host index -> its process id (benchmarks sample their RSS)
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -168,9 +177,9 @@ class SessionDriver:
                 self.tracker.finish("KILLED")
             raise
         finally:
-            for actor in self._actors.values():
-                ray.kill(actor)
-            self._actors.clear()
+            for host in self._hosts:
+                ray.kill(host)
+            self._hosts.clear()
         return outcome
 
     def _stages(self, outcome: SessionOutcome) -> None:
@@ -217,15 +226,19 @@ class SessionDriver:
         self._check_store()
         self.ledger.set_progress(TRAINING, stage)
         results, retries = self._run_units(
-            TRAINING, stage, active, lambda i, a: a.train_stage.remote(stage, training_seed(self.cfg, i, stage)),
+            TRAINING, stage, active,
+            lambda i, h: h.train_stage.remote(i, stage, training_seed(self.cfg, i, stage), self._armed(i, TRAINING, stage),
+                                              self._failures_behind(i)),
             restore_to=stage_start)
         self.ledger.set_progress("trained", stage)
         self._chaos_exit("after_training", stage)
         self._check_store()
         self.ledger.set_progress(CHECKPOINT, stage)
         seeds = checkpoint_seeds(self.cfg, stage)
-        plays, play_retries = self._run_units(CHECKPOINT, stage, active,
-                                              lambda i, a: a.play.remote(seeds, CHECKPOINT, stage))
+        plays, play_retries = self._run_units(
+            CHECKPOINT, stage, active,
+            lambda i, h: h.play.remote(i, seeds, CHECKPOINT, stage, self._armed(i, CHECKPOINT, stage),
+                                       self._failures_behind(i)))
         for i in active:
             if plays[i]["digest"] != results[i]["head"]["digest"]:
                 raise RuntimeError(f"{i}: stage {stage} checkpoint played memory {plays[i]['digest'][:12]}, "
@@ -251,7 +264,7 @@ class SessionDriver:
         unreachable store) is recorded as a fault and redone on a restarted worker, after the instance's
         memory goes back to `restore_to` (training); at most `ray.stage_retries` times per instance."""
         retries = {i: 0 for i in instances}
-        pending = {i: submit(i, self._actors[i]) for i in instances}
+        pending = {i: submit(i, self._host(i)) for i in instances}
         results: dict[str, Any] = {}
         label = f"stage {stage}: {phase}" if phase != EVALUATION else "final evaluation"
         with self._progress() as progress:
@@ -279,8 +292,10 @@ class SessionDriver:
                     if restore_to is not None:
                         self._reset_memory(instance, restore_to[instance], f"retry of stage {stage} {phase}")
                     self._respawn(instance)
-                    pending[instance] = submit(instance, self._actors[instance])
+                    pending[instance] = submit(instance, self._host(instance))
                     continue
+                # The worker's traces and failure snapshots: the driver is the only writer of the run directory.
+                self.run_dir.write_artifacts(Artifacts.from_dict(results[instance].pop("artifacts", None)))
                 progress.advance(task)
                 progress.update(rows[instance], completed=1, description=f"  {instance} {_unit_line(results[instance])}")
                 if phase == EVALUATION:
@@ -334,7 +349,9 @@ class SessionDriver:
         self._check_store()
         self.ledger.set_progress(EVALUATION)
         seeds = evaluation_seeds(self.cfg)
-        plays, retries = self._run_units(EVALUATION, 0, self.instances, lambda i, a: a.play.remote(seeds, EVALUATION))
+        plays, retries = self._run_units(
+            EVALUATION, 0, self.instances,
+            lambda i, h: h.play.remote(i, seeds, EVALUATION, 0, self._armed(i, EVALUATION, 0), self._failures_behind(i)))
         record = EvaluationRecord(returns={i: plays[i]["returns"] for i in self.instances}, seeds=seeds,
                                   tokens={i: plays[i]["usage"] for i in self.instances},
                                   faults={i: plays[i]["faults"] for i in self.instances}, retries=retries)
@@ -378,20 +395,61 @@ class SessionDriver:
     # -- Ray plumbing --------------------------------------------------------------------------------
 
     def _spawn(self, instances: list[str]) -> None:
-        for instance in instances:
-            self._respawn(instance, kill=False)
-        ray.get([a.ping.remote() for a in self._actors.values()])
+        """Instances packed into worker processes (`ray.instances_per_worker`; 0: workers/packing.py)."""
+        cpus = ray.cluster_resources().get("CPU", os.cpu_count() or 1)
+        per_worker = instances_per_worker(len(instances), self.cfg.ray.instances_per_worker, cpus)
+        self._groups = pack(instances, per_worker)
+        self._host_of = {i: k for k, group in enumerate(self._groups) for i in group}
+        self._hosts = [self._new_host(group) for group in self._groups]
+        self._pids = dict(enumerate(ray.get([h.ping.remote() for h in self._hosts])))
+        self.console.print(f"{len(instances)} instances in {len(self._hosts)} worker processes "
+                           f"(up to {per_worker} each)")
 
-    def _respawn(self, instance: str, kill: bool = True) -> None:
-        """Ray restarts a dead actor itself (max_restarts); a fresh one is made if it has given up."""
-        if kill and instance in self._actors:
-            try:
-                ray.get(self._actors[instance].ping.remote(), timeout=60)
-                return  # restarted by Ray and answering
-            except Exception:
-                pass
-        cls = actor_class(self.cfg.ray.num_cpus_per_instance, self.cfg.ray.max_restarts)
-        self._actors[instance] = cls.remote(instance, self.session, to_yaml(self.cfg), str(self.run_dir.path))
+    def _respawn(self, instance: str) -> None:
+        """Ray restarts a dead worker itself (max_restarts), with all its instances; a fresh one is made if
+        it has given up. Only the dead worker's instances are redone (each after its own memory restore)."""
+        k = self._host_of[instance]
+        try:
+            self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)
+            return  # restarted by Ray and answering
+        except Exception:
+            pass
+        self._hosts[k] = self._new_host(self._groups[k])
+
+    def _new_host(self, group: list[str]):
+        cls = host_class(self.cfg.ray.num_cpus_per_instance, self.cfg.ray.max_restarts, len(group))
+        # Workers get the SQLite store's path only when it is the memory store (one machine); never the run directory.
+        sqlite_path = str(self.run_dir.path) if self.cfg.memory.store is StoreKind.sqlite else None
+        return cls.remote(group, self.session, to_yaml(self.cfg), sqlite_path)
+
+    def _host(self, instance: str):
+        return self._hosts[self._host_of[instance]]
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes' ids as last seen (they change when a worker is restarted)."""
+        return list(self._pids.values())
+
+    def _armed(self, instance: str, phase: str, stage: int) -> bool:
+        """Whether this unit is to suffer a `ray.chaos_kill`: claimed here, in the driver's run directory,
+        so it fires once however often the unit is redone."""
+        kill = WorkerKill(instance, phase, stage)
+        return kill in self._worker_kills and claim(self.run_dir.path, kill.marker)
+
+    def _failures_behind(self, instance: str) -> Optional[dict[str, dict]]:
+        """For `memory.injection: rulebook`: the failure snapshots the instance's memory items were learned
+        from (the rulebook compiles their triggers from them); workers cannot read the run directory."""
+        if self.cfg.memory.injection is not Injection.rulebook:
+            return None
+        found: dict[str, dict] = {}
+        for item in self.memory.snapshot(self._key(instance)).items:
+            p = item.provenance
+            if p.instance is None or p.stage is None or p.attempt is None:
+                continue
+            relative = failure_path(failure_id(p.instance, p.stage, p.attempt))
+            path = self.run_dir.path / relative
+            if relative not in found and path.is_file():
+                found[relative] = json.loads(path.read_text())
+        return found
 
     def _progress(self) -> Progress:
         return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -1,9 +1,15 @@
-"""One population instance as a Ray actor: its own seeded environment, models and memory lineage.
+"""Population instances inside Ray workers: each with its own seeded environment, models and memory lineage.
 
-`InstanceWorker` is a plain class (tested without Ray); `InstanceActor` is the same class as a Ray
-actor. Everything it returns is plain data. Model calls are I/O-bound, so actors are sized with a
-fraction of a CPU: ten or more progress together on a two-core machine, and an actor blocked on its
-model never holds up another (each is its own process).
+`InstanceWorker` is one instance, a plain class (tested without Ray). `WorkerHost` holds several
+instances in one worker process (`ray.instances_per_worker`, see `packing`) and runs each unit of work
+in its own thread: model calls are I/O-bound, so one process serves many instances, and an instance
+blocked on its model never holds up another. The instance stays the unit of seeding (its own seeds,
+fault plan and `PrivateRandom`-guarded environment), of memory, of retry (a dead worker's instances are
+each redone from their stage start) and of accounting (its own usage ledger).
+
+Workers never touch the run directory: traces and failure snapshots are collected in memory and
+returned with each unit's result; the driver writes them. Chaos kills are armed by the driver (which
+records that they fired) and passed with the unit.
 
 Work comes in units (a stage's training, a stage's checkpoint, the final evaluation). With
 `faults.enabled`, each unit draws its provider faults from its own seed (instance, phase, stage), so a
@@ -14,48 +20,65 @@ faults it reports are those of the work the session keeps.
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 from collections import Counter
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import ray
 
-from forge.config import from_yaml
+from forge.config import Injection, StoreKind, from_yaml
 from forge.llm.accounting import UsageLedger
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
+from forge.rundir import Artifacts, CollectingSink, DirectorySink
 from forge.seeding import derive_seed
-from forge.wiring import build_clients, open_memory
-from workers.chaos import CHECKPOINT, EVALUATION, TRAINING, WORKER_EXIT_CODE, WorkerKill, claim, parse_worker_kills
+from forge.wiring import build_clients, injection_factory_for, open_memory
+from workers.chaos import CHECKPOINT, EVALUATION, TRAINING, WORKER_EXIT_CODE
+
+# A worker's own scratch space (never the run directory): failure snapshots the rulebook reads its
+# triggers from, the instance's own and those the driver sends for broadcast memory.
+_SCRATCH_PREFIX = "forge-worker-"
 
 
 class InstanceWorker:
-    def __init__(self, instance: str, session: str, config_yaml: str, run_dir: str,
+    def __init__(self, instance: str, session: str, config_yaml: str, sqlite_path: Optional[str] = None,
                  injection_factory=None) -> None:
-        self.cfg = from_yaml(config_yaml, source=f"{run_dir}/config.yaml")
+        """`sqlite_path`: the SQLite memory store (one machine only; a cluster uses memory.store=redis)."""
+        self.cfg = from_yaml(config_yaml, source=f"<config of session {session}>")
         # Each instance samples its own way (as API models do even at temperature 0); still reproducible.
         self.cfg.surrogate.seed = derive_seed(self.cfg.surrogate.seed, "instance", instance)
         self.instance = instance
-        self.run_dir = Path(run_dir)
         clients, self.usage = build_clients(self.cfg, UsageLedger())
         self._fault_holders = _fault_holders(clients) if self.cfg.faults.enabled else []
         if self.cfg.faults.enabled and not self._fault_holders:
             raise RuntimeError("faults.enabled, but no fault-injecting provider was found under the model clients")
-        self._kills = [k for k in parse_worker_kills(self.cfg.ray.chaos_kill) if k.instance == instance]
-        self.memory: MemoryManager = open_memory(self.cfg, run_dir, session)
+        if self.cfg.memory.store is StoreKind.sqlite and not sqlite_path:
+            raise ValueError("memory.store=sqlite: the worker needs the SQLite file's path (one machine only; "
+                             "a cluster without a shared filesystem uses memory.store=redis)")
+        self.memory: MemoryManager = open_memory(self.cfg, sqlite_path or "", session)
+        self._scratch: Optional[DirectorySink] = None
+        if injection_factory is None and self.cfg.memory.injection is Injection.rulebook:
+            self._scratch = DirectorySink(Path(tempfile.mkdtemp(prefix=_SCRATCH_PREFIX)))
+            injection_factory = injection_factory_for(self.cfg, run_dir=self._scratch.path,
+                                                      actor=f"{session}/{instance}", clients=clients)
+        self.sink = CollectingSink(mirror=self._scratch)
         self.learner = InstanceLearner(instance=instance, session=session, cfg=self.cfg, clients=clients,
-                                       memory=self.memory, run_dir=self.run_dir, injection_factory=injection_factory)
+                                       memory=self.memory, sink=self.sink, injection_factory=injection_factory)
 
     def ping(self) -> int:
         return os.getpid()
 
-    def train_stage(self, stage: int, seed: int) -> dict[str, Any]:
+    def train_stage(self, stage: int, seed: int, kill: bool = False,
+                    failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
+        """`kill` (chaos tests): exit the process after the first attempt. `failures`: failure snapshots
+        (relative path -> data) behind the instance's memory items, for the rulebook's triggers."""
         started = time.perf_counter()
-        self._begin_unit(TRAINING, stage)
-        kill = self._chaos(TRAINING, stage)
+        self._begin_unit(TRAINING, stage, failures)
+        kill = _exit_process if kill else None
         training = self.learner.train_stage(stage, seed, after_attempt=(lambda record: kill()) if kill else None)
         return {
             "attempts": [_attempt_summary(a) for a in training.attempts],
@@ -64,23 +87,26 @@ class InstanceWorker:
             "faults": self._injected(),
             "head": self.head(),
             "seconds": time.perf_counter() - started,
+            "artifacts": self.sink.take().to_dict(),
         }
 
-    def play(self, seeds: list[int], phase: str, stage: int = 0) -> dict[str, Any]:
+    def play(self, seeds: list[int], phase: str, stage: int = 0, kill: bool = False,
+             failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
         """Frozen episodes: a stage's checkpoint (`phase` "checkpoint") or the final evaluation."""
         if phase not in (CHECKPOINT, EVALUATION):
             raise ValueError(f"play: phase must be {CHECKPOINT!r} or {EVALUATION!r}, got {phase!r}")
         started = time.perf_counter()
-        self._begin_unit(phase, stage)
+        self._begin_unit(phase, stage, failures)
         label = f"s{stage}-checkpoint" if phase == CHECKPOINT else "eval"
-        kill = self._chaos(phase, stage)
+        kill = _exit_process if kill else None
         returns = []
         for k, seed in enumerate(seeds):
             returns.append(self.learner.play_frozen(seed, label=f"{label}-{k}").total_return)
             if kill:
                 kill()
         return {"returns": returns, "usage": self._take_usage(), "faults": self._injected(),
-                "digest": self.learner.snapshot().digest, "seconds": time.perf_counter() - started}
+                "digest": self.learner.snapshot().digest, "seconds": time.perf_counter() - started,
+                "artifacts": self.sink.take().to_dict()}
 
     def head(self) -> dict[str, Any]:
         head = self.memory.head(self.learner.memory_key)
@@ -95,9 +121,12 @@ class InstanceWorker:
 
     # -- work units -------------------------------------------------------------------------------
 
-    def _begin_unit(self, phase: str, stage: int) -> None:
+    def _begin_unit(self, phase: str, stage: int, failures: Optional[dict[str, dict]] = None) -> None:
         """A unit starts from a clean usage count and its own fault plan (same seed on every retry)."""
         self.usage.reset()
+        self.sink.clear()
+        if self._scratch is not None and failures:
+            self._scratch.put_all(Artifacts(failures=failures))
         for holder in self._fault_holders:
             injector = holder.inner
             seed = derive_seed(self.cfg.faults.seed, "faults", self.instance, phase, stage, holder.name)
@@ -119,18 +148,10 @@ class InstanceWorker:
                        "retries": u.retries, "failed": u.failures}
                 for role, u in totals.items()}
 
-    def _chaos(self, phase: str, stage: int) -> Optional[Callable[[], None]]:
-        """The kill this unit is to suffer, if `ray.chaos_kill` names it: a hard exit, no cleanup, after the
-        unit's first attempt or episode (for training, after that attempt's memory was written)."""
-        kill = WorkerKill(self.instance, phase, stage if phase != EVALUATION else 0)
-        if kill not in self._kills:
-            return None
 
-        def exit_once() -> None:
-            if claim(self.run_dir, kill.marker):
-                os._exit(WORKER_EXIT_CODE)
-
-        return exit_once
+def _exit_process() -> None:
+    """A chaos kill: a hard exit, no cleanup (every instance this worker hosts dies with it)."""
+    os._exit(WORKER_EXIT_CODE)
 
 
 def _fault_holders(clients) -> list:
@@ -149,5 +170,35 @@ def _attempt_summary(record: AttemptRecord) -> dict[str, Any]:
     return data
 
 
-def actor_class(num_cpus: float, max_restarts: int):
-    return ray.remote(num_cpus=num_cpus, max_restarts=max_restarts, max_task_retries=0)(InstanceWorker)
+class WorkerHost:
+    """The Ray worker: the instances packed into one process, each unit of work in its own thread.
+
+    Ray restarts a dead host by calling this constructor again, so all of its instances come back (with
+    the memory the driver restored them to); none of them keeps anything from before in the process."""
+
+    def __init__(self, instances: list[str], session: str, config_yaml: str, sqlite_path: Optional[str] = None) -> None:
+        self.instances = {i: InstanceWorker(i, session, config_yaml, sqlite_path) for i in instances}
+
+    def ping(self) -> int:
+        return os.getpid()
+
+    def train_stage(self, instance: str, stage: int, seed: int, kill: bool = False,
+                    failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
+        return self._instance(instance).train_stage(stage, seed, kill, failures)
+
+    def play(self, instance: str, seeds: list[int], phase: str, stage: int = 0, kill: bool = False,
+             failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
+        return self._instance(instance).play(seeds, phase, stage, kill, failures)
+
+    def _instance(self, instance: str) -> InstanceWorker:
+        try:
+            return self.instances[instance]
+        except KeyError:
+            raise KeyError(f"instance {instance!r} is not hosted by this worker "
+                           f"(it hosts {', '.join(self.instances)})") from None
+
+
+def host_class(num_cpus: float, max_restarts: int, instances_per_worker: int):
+    # One thread per hosted instance (each has at most one unit in flight) plus one for ping().
+    return ray.remote(num_cpus=num_cpus, max_restarts=max_restarts, max_task_retries=0,
+                      max_concurrency=instances_per_worker + 1)(WorkerHost)

@@ -6,7 +6,7 @@ table, which hosts changed, each host's baseline and current state) is read from
 `host_state()`, and is built only when asked, so that stepping stays as fast as raw CybORG.
 
 All CybORG calls run under this environment's `PrivateRandom`, so a seed fixes the trajectory no
-matter what else in the process draws random numbers.
+matter what else in the process draws random numbers, in this thread or any other (forge.env.rng).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ import gymnasium as gym
 import numpy as np
 
 from forge.env.catalog import ACTIONS, HOSTS, action_name
-from forge.env.rng import PrivateRandom
+from forge.env.cyborg_import import AGENT_MODULES, install_light_agents_package
+from forge.env.rng import PrivateRandom, route_module_randomness
 
 RED_AGENTS = ("b_line", "meander", "sleep")
 _EVIDENCE_KEYS = ("Processes", "Files", "Sessions")
@@ -82,12 +83,26 @@ def _plain(value: Any) -> Any:
 
 
 def _red_agent_class(name: str):
-    # Imported lazily: importing csle_cyborg pulls stable_baselines3 and torch (~2 s).
+    # Imported lazily, through the light agents package (no stable-baselines3 / torch: see cyborg_import).
+    install_light_agents_package()
     from csle_cyborg.agents.simple_agents.b_line import B_lineAgent
     from csle_cyborg.agents.simple_agents.meander import RedMeanderAgent
     from csle_cyborg.agents.simple_agents.sleep_agent import SleepAgent
 
     return {"b_line": B_lineAgent, "meander": RedMeanderAgent, "sleep": SleepAgent}[name]
+
+
+def _import_simulator() -> None:
+    """The simulator, its wrappers and the agents Scenario 2 can name, without torch (cyborg_import), with
+    every module's use of the global `random` routed to the calling thread's PrivateRandom (rng)."""
+    import importlib
+
+    install_light_agents_package()
+    importlib.import_module("csle_cyborg.main")
+    importlib.import_module("csle_cyborg.agents.wrappers.challenge_wrapper")
+    for module in sorted(set(AGENT_MODULES.values()) - {"blue_load_agent"}):  # the one that imports torch
+        importlib.import_module(f"csle_cyborg.agents.simple_agents.{module}")
+    route_module_randomness("csle_cyborg")
 
 
 def scenario_two() -> dict:
@@ -118,12 +133,14 @@ class Cage2Env(gym.Env):
         self.action_space = gym.spaces.Discrete(len(ACTIONS))
         self.observation_space = gym.spaces.MultiBinary(4 * len(HOSTS))
         self._rng = PrivateRandom(seed)
+        _import_simulator()
         from csle_cyborg.agents.wrappers.challenge_wrapper import ChallengeWrapper
         from csle_cyborg.main import Main
 
         with self._rng.active():
             self._cyborg = Main(scenario_two(), "sim", agents={"Red": _red_agent_class(red_agent)})
             self._wrapper = ChallengeWrapper(env=self._cyborg, agent_name="Blue", max_steps=max_steps)
+        route_module_randomness("csle_cyborg")  # anything CybORG imported while it was built
         # ChallengeWrapper -> OpenAIGymWrapper -> EnumActionWrapper -> BlueTableWrapper
         self._table = self._wrapper.env.env.env
         self._step = 0
@@ -138,6 +155,7 @@ class Cage2Env(gym.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng.reseed(seed)
+        route_module_randomness("csle_cyborg")  # cheap when nothing new was imported
         with self._rng.active():
             vector, _ = self._wrapper.reset()
         self._step = 0

@@ -1,27 +1,94 @@
 """A private random stream for code that only knows how to use the global `random` module.
 
-CybORG draws every random number from the process-wide `random` generator. Two environments in one
-process (or an agent that calls `random.random()`) would otherwise perturb each other's trajectories.
-A `PrivateRandom` owns its own generator state and swaps it in only around the calls it guards, so each
-environment sees exactly the stream its seed defines, whoever else runs in the process.
+CybORG draws every random number from the process-wide `random` generator (`random.choice(...)`,
+`from random import choice`). Two environments in one process, or anything else in the process that
+draws from `random`, would otherwise perturb each other's trajectories, and a worker process hosts
+many instances, each stepping its environment in its own thread.
 
-numpy's legacy global generator can be guarded too (`isolate_numpy=True`), but swapping its state costs
-about 90 us, half a CybORG step's budget; csle-cyborg 0.0.3 makes no `numpy.random` call (the tests
-perturb numpy's global state between steps and check the trajectory is unchanged), so the environment
-leaves it off.
+So CybORG's modules are *routed* (`route_module_randomness`): their references to the `random` module
+and to its functions are replaced by ones that draw from the generator of the `PrivateRandom` active
+in the calling thread (a thread-local; outside any `active()` block they use the global generator, as
+before). Each environment then sees exactly the stream its seed defines, whatever other threads of the
+process do at the same time, and no lock is needed. Nothing outside the routed modules is changed.
+
+numpy's legacy global generator can be guarded too (`isolate_numpy=True`): its state is swapped in
+around the guarded calls, under a process-wide lock (about 90 us a swap, half a CybORG step's budget);
+csle-cyborg 0.0.3 makes no `numpy.random` call (the tests perturb numpy's global state between steps
+and check the trajectory is unchanged), so the environment leaves it off.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 import threading
 from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 
-# Swapping global state is only safe when one guarded call runs at a time in the process.
+# Swapping numpy's global state is only safe when one guarded call runs at a time in the process.
 _GLOBAL_RNG_LOCK = threading.RLock()
+_active = threading.local()
+_GLOBAL: random.Random = random._inst  # type: ignore[attr-defined]  # what random.choice & co. are bound to
+
+
+def current_generator() -> random.Random:
+    """The generator of the `PrivateRandom` active in this thread, else the global one."""
+    return getattr(_active, "generator", None) or _GLOBAL
+
+
+class _RoutedRandomModule:
+    """Stands in for the `random` module inside a routed module: its functions draw from
+    `current_generator()`; everything else (classes, constants) is the module's own."""
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(random, name)
+        if getattr(value, "__self__", None) is _GLOBAL:
+            return getattr(current_generator(), name)
+        return value
+
+
+def _routed_function(name: str) -> Callable[..., Any]:
+    def draw(*args: Any, **kwargs: Any) -> Any:
+        return getattr(current_generator(), name)(*args, **kwargs)
+
+    draw.__name__ = draw.__qualname__ = name
+    draw.__forge_routed__ = True  # type: ignore[attr-defined]
+    return draw
+
+
+_ROUTED_MODULE = _RoutedRandomModule()
+_routed: set[str] = set()
+
+
+def route_module_randomness(prefix: str) -> int:
+    """Route every loaded module named `prefix` or `prefix.*` (idempotent); the number newly routed.
+    Call it again after more of those modules were imported (Cage2Env does, after building CybORG)."""
+    count = 0
+    for name, module in list(sys.modules.items()):
+        if name in _routed or module is None or not (name == prefix or name.startswith(prefix + ".")):
+            continue
+        for attr, value in list(vars(module).items()):
+            if value is random:
+                setattr(module, attr, _ROUTED_MODULE)
+            elif getattr(value, "__self__", None) is _GLOBAL and callable(value):
+                setattr(module, attr, _routed_function(value.__name__))
+        _routed.add(name)
+        count += 1
+    return count
+
+
+def unrouted_references(prefix: str) -> list[str]:
+    """`module.name` of every reference to the global `random` left in loaded `prefix` modules (tests)."""
+    found = []
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == prefix or name.startswith(prefix + ".")):
+            continue
+        for attr, value in list(vars(module).items()):
+            if value is random or (getattr(value, "__self__", None) is _GLOBAL and callable(value)):
+                found.append(f"{name}.{attr}")
+    return found
 
 
 class PrivateRandom:
@@ -30,24 +97,27 @@ class PrivateRandom:
         self.reseed(seed)
 
     def reseed(self, seed: Optional[int]) -> None:
-        self._py_state = random.Random(seed).getstate()
+        self.generator = random.Random(seed)
         self._np_state = (
             np.random.RandomState(None if seed is None else seed % 2**32).get_state() if self.isolate_numpy else None
         )
 
     @contextmanager
     def active(self) -> Iterator[None]:
-        with _GLOBAL_RNG_LOCK:
-            outer_py = random.getstate()
-            random.setstate(self._py_state)
+        """Routed modules called from this thread draw from this stream until the block ends."""
+        outer = getattr(_active, "generator", None)
+        _active.generator = self.generator
+        try:
             if self.isolate_numpy:
-                outer_np = np.random.get_state()
-                np.random.set_state(self._np_state)
-            try:
+                with _GLOBAL_RNG_LOCK:
+                    outer_np = np.random.get_state()
+                    np.random.set_state(self._np_state)
+                    try:
+                        yield
+                    finally:
+                        self._np_state = np.random.get_state()
+                        np.random.set_state(outer_np)
+            else:
                 yield
-            finally:
-                self._py_state = random.getstate()
-                random.setstate(outer_py)
-                if self.isolate_numpy:
-                    self._np_state = np.random.get_state()
-                    np.random.set_state(outer_np)
+        finally:
+            _active.generator = outer

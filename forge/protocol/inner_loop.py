@@ -12,7 +12,6 @@ Frozen episodes (checkpoints, final evaluations) play the whole horizon with no 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping, Optional
@@ -27,7 +26,7 @@ from forge.memory.errors import MemoryFrozenError, UnknownItemError
 from forge.protocol.episode import EpisodeResult, play_episode
 from forge.protocol.failure import FailureSnapshot, failure_id
 from forge.protocol.trigger import FailureTrigger, thresholds_of
-from forge.redact import mask_urls_in
+from forge.rundir import ArtifactSink, DirectorySink
 from forge.wiring import injection_factory_for
 
 
@@ -75,13 +74,17 @@ class InstanceLearner:
         run_dir: Optional[Path] = None,
         env: Optional[Cage2Env] = None,
         injection_factory=None,
+        sink: Optional[ArtifactSink] = None,
     ) -> None:
+        """Traces and failure snapshots go to `sink`; without one, into `run_dir` (if given). Ray workers
+        pass a `CollectingSink` and no run directory: the driver writes what they return."""
         self.instance = instance
         self.session = session
         self.cfg = cfg
         self.clients = clients
         self.memory = memory
         self.run_dir = Path(run_dir) if run_dir else None
+        self.sink: Optional[ArtifactSink] = sink or (DirectorySink(self.run_dir) if self.run_dir else None)
         self.env = env or Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
         self._injection_factory = injection_factory or injection_factory_for(
             cfg, run_dir=self.run_dir, actor=self.memory_key, clients=clients)
@@ -153,8 +156,8 @@ class InstanceLearner:
             model=self.cfg.models.for_role("reflector").model,
             feedback=self.cfg.learner.feedback.value,
         )
-        if self.run_dir is not None:
-            failure.save(self.run_dir / "failures")
+        if self.sink is not None:
+            self.sink.failure(failure.failure_id, failure.to_dict())
         return failure
 
     def _learners(self):
@@ -210,12 +213,8 @@ class InstanceLearner:
     # -- traces -----------------------------------------------------------------------------------
 
     def _write_trace(self, label: str, result: EpisodeResult, digest: str) -> None:
-        if self.run_dir is None:
+        if self.sink is None:
             return
-        path = self.run_dir / "traces" / self.instance / f"{label}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
         data = result.to_dict()
         data.update(instance=self.instance, session=self.session, label=label, memory_digest=digest)
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(mask_urls_in(data), default=str))
-        tmp.replace(path)
+        self.sink.trace(self.instance, label, data)

@@ -1,21 +1,34 @@
-"""Population scaling: one FORGE stage with N=10 instances against N=1, surrogate latency 200 ms per call.
+"""Population scaling: one FORGE stage with N = 1, 10 and 100 instances, surrogate latency 200 ms per call.
 
-    .venv/bin/python scripts/bench/population_scaling.py [--latency-ms 200] [--instances 10]
+    .venv/bin/python scripts/bench/population_scaling.py [--latency-ms 200] [--sizes 1,10,100]
+        [--instances-per-worker 0]
 
-Model calls are I/O-bound; each instance is a Ray actor with a tenth of a CPU, so ten instances should
-progress together on two cores. Both sessions run in this process, one after the other, on the same
-seeds (instance i00 does identical work in both). Reported:
-- stage wall time for N=1 and N=N, and their ratio (target <= 1.5 on 2 cores);
-- the slowest instance's own work time in the N run (instances do different amounts of work: a clean
-  attempt ends a stage early), and the stage wall time over it (parallel efficiency);
-- the driver's own overhead per stage: stage wall time minus the slowest instance's work time.
+SURROGATE results (the scripted stand-in model, not an LLM). Model calls are I/O-bound: instances are
+packed into Ray worker processes (`ray.instances_per_worker`, 0 = automatic, workers/packing.py), each
+unit of work in its own thread. The sessions run in this process one after the other on the same seeds
+(instance i00 does identical work in all of them). The surrogate's per-process concurrency cap is
+raised to N (`providers.surrogate.max_concurrency`): the stand-in has no endpoint to protect, and the
+cap would otherwise measure itself rather than the population layer. Reported per N:
+- stage wall time (training + checkpoint, from the ledger) and its ratio to N=1 (target <= 1.5 at
+  N=100 on 2 cores);
+- the slowest instance's own work time, and the stage wall time over it (parallel efficiency);
+- model calls of i00 and of the busiest instance: instances do different amounts of work (a clean
+  attempt ends a stage early), so with calls at a fixed latency even a perfect population layer has a
+  ratio near (most calls / i00's calls);
+- worker processes, the peak of the summed RSS of all worker processes (sampled every 0.25 s from
+  /proc; shared pages are counted once per process, so this over-counts), and that peak per instance
+  (target: <= 6 GB at N=100).
+The last line is `ratio N=100 / N=1: X.XX` (the largest N over N=1).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -24,7 +37,51 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def one_stage(n: int, latency_ms: float, runs_dir: Path):
+def rss_bytes(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass  # the process is gone (a finished session)
+    return 0
+
+
+class PeakRss:
+    """The peak, over samples, of the summed RSS of the driver's worker processes."""
+
+    def __init__(self, driver, interval_s: float = 0.25) -> None:
+        self.driver, self.interval_s, self.peak = driver, interval_s, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> "PeakRss":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            self.peak = max(self.peak, sum(rss_bytes(pid) for pid in self.driver.worker_pids()))
+
+
+@dataclass
+class Row:
+    n: int
+    wall_s: float
+    slowest_s: float
+    i00_s: float
+    workers: int
+    peak_rss: int
+    session_s: float
+    i00_calls: int
+    max_calls: int
+
+
+def one_stage(n: int, latency_ms: float, per_worker: int, runs_dir: Path) -> Row:
     from forge.config import load_config
     from forge.protocol.ledger import SessionLedger
     from forge.rundir import RunDirectory
@@ -33,50 +90,64 @@ def one_stage(n: int, latency_ms: float, runs_dir: Path):
     cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[
         f"protocol.num_instances={n}", "protocol.num_stages=1", "protocol.max_attempts=2", "protocol.checkpoint_runs=1",
         "protocol.num_evaluation_runs=1", f"surrogate.latency_ms={latency_ms}", "tracking.enabled=false",
+        f"providers.surrogate.max_concurrency={max(n, 8)}", f"ray.instances_per_worker={per_worker}",
         f"run.runs_dir={runs_dir}", f"run.name=n{n}",
     ])
     run_dir = RunDirectory.create(cfg)
+    driver = SessionDriver(cfg, run_dir, console=Console(quiet=True))
     started = time.perf_counter()
-    SessionDriver(cfg, run_dir, console=Console(quiet=True)).run()
+    with PeakRss(driver) as rss:
+        driver.run()
     total = time.perf_counter() - started
-    ledger = SessionLedger.open(str(run_dir.path), run_dir.session_id)
-    return ledger.stages()[0], total
+    record = SessionLedger.open(str(run_dir.path), run_dir.session_id).stages()[0]
+    calls = {i: sum(u.get("calls", 0) for u in roles.values()) for i, roles in record.tokens.items()}
+    return Row(n, record.wall_s, max(record.work_s.values()), record.work_s["i00"], len(driver.worker_pids()),
+               rss.peak, total, calls["i00"], max(calls.values()))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--latency-ms", type=float, default=200.0)
-    parser.add_argument("--instances", type=int, default=10)
+    parser.add_argument("--sizes", default="1,10,100", help="comma-separated population sizes; the first is the base")
+    parser.add_argument("--instances-per-worker", type=int, default=0, help="ray.instances_per_worker (0: automatic)")
     args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
     import ray
 
-    from workers.driver import connect_ray
     from forge.config import load_config
+    from workers.driver import connect_ray
 
+    console = Console(width=150)
+    console.print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
+                  f"on {os.cpu_count()} CPUs")
     connect_ray(load_config())
     runs = Path(tempfile.mkdtemp(prefix="forge-bench-"))
-    results = {}
-    for n in (1, args.instances):
-        record, total = one_stage(n, args.latency_ms, runs)
-        results[n] = (record, total)
-        print(f"N={n}: stage wall {record.wall_s:.1f} s, session {total:.1f} s")
+    rows = []
+    for n in sizes:
+        row = one_stage(n, args.latency_ms, args.instances_per_worker, runs)
+        rows.append(row)
+        console.print(f"N={n}: stage wall {row.wall_s:.1f} s, {row.workers} worker processes, "
+                      f"peak worker RSS {row.peak_rss / 2**20:.0f} MB, session {row.session_s:.1f} s")
     ray.shutdown()
-    r1, rn = results[1][0], results[args.instances][0]
-    slowest = max(rn.work_s.values())
-    table = Table(title=f"One FORGE stage, surrogate latency {args.latency_ms:.0f} ms per call, "
-                        f"Ray actors at {load_config().ray.num_cpus_per_instance} CPU each")
-    for col in ("measure", "value"):
-        table.add_column(col, justify="right" if col == "value" else "left")
-    table.add_row("stage wall time, N=1", f"{r1.wall_s:.1f} s")
-    table.add_row(f"stage wall time, N={args.instances}", f"{rn.wall_s:.1f} s")
-    table.add_row(f"ratio N={args.instances} / N=1 (target <= 1.5)", f"{rn.wall_s / r1.wall_s:.2f}")
-    table.add_row("i00 work time, N=1 / N=" + str(args.instances),
-                  f"{r1.work_s['i00']:.1f} s / {rn.work_s['i00']:.1f} s")
-    table.add_row(f"slowest instance's work time, N={args.instances}", f"{slowest:.1f} s")
-    table.add_row("stage wall / slowest instance's work", f"{rn.wall_s / slowest:.2f}")
-    table.add_row(f"driver overhead per stage, N=1 / N={args.instances}",
-                  f"{r1.wall_s - max(r1.work_s.values()):.2f} s / {rn.wall_s - slowest:.2f} s")
-    Console(width=140).print(table)
+    base = rows[0]
+    table = Table(title=f"One FORGE stage (SURROGATE model), latency {args.latency_ms:.0f} ms per call, "
+                        f"ray.instances_per_worker={args.instances_per_worker or 'auto'}")
+    for col in ("N", "stage wall", "ratio to N=1", "slowest instance", "wall / slowest", "i00 work",
+                "model calls i00 / most", "workers", "peak RSS, all workers", "RSS per instance"):
+        table.add_column(col, justify="right")
+    for row in rows:
+        table.add_row(str(row.n), f"{row.wall_s:.1f} s", f"{row.wall_s / base.wall_s:.2f}", f"{row.slowest_s:.1f} s",
+                      f"{row.wall_s / row.slowest_s:.2f}", f"{row.i00_s:.1f} s", f"{row.i00_calls} / {row.max_calls}",
+                      str(row.workers),
+                      f"{row.peak_rss / 2**20:,.0f} MB", f"{row.peak_rss / row.n / 2**20:,.1f} MB")
+    console.print(table)
+    console.print(f"load average after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
+                  f"targets: ratio <= 1.5, peak RSS of all workers <= 6 GB at N=100")
+    last = rows[-1]
+    console.print(f"of which the busiest instance's extra work (most calls / i00's calls): "
+                  f"{last.max_calls / base.i00_calls:.2f}; stage wall per call of the busiest instance, "
+                  f"N={last.n} / N={base.n}: {(last.wall_s / last.max_calls) / (base.wall_s / base.i00_calls):.2f}")
+    print(f"ratio N={last.n} / N={base.n}: {last.wall_s / base.wall_s:.2f}")
 
 
 if __name__ == "__main__":
