@@ -23,16 +23,18 @@ per encoder and floor):
   search alone 0.1-0.15 ms;
 - retrieval proxy AUC (applying vs not applying rule/context pairs): int8 0.766, float32 0.763,
   minilm-static 0.705, tokenlearn-static 0.606;
-- DC exact-set accuracy at the best floor tried: float32 69.2 % (floor 0.45), int8 67.7 % (0.45),
-  minilm-static 61.5 % (0.6), tokenlearn-static 53.8 % (0.6); at the floor 0.3: 56.9, 53.8, 52.3,
-  52.3 %. Static cosines run high (unrelated text 0.19-0.23 against 0.06 for MiniLM), so a static
-  encoder needs its own, higher `rulebook.relevance_floor`;
+- DC exact-set accuracy (scripts/bench/dc_bench.py, all 161 queries, floor 0.4): 98.1 % for int8,
+  float32 and minilm-static, 98.8 % for tokenlearn-static: the compiled predicates decide nearly every
+  query, so the benchmark cannot tell encoders apart. On rules without a predicate (semantic) it can:
+  `dc_bench.py --calibrate` separates applying from non-applying pairs with no false positive under
+  int8 and with 0.33 under minilm-static, whose cosines run high (unrelated text 0.19-0.23 against 0.06
+  for MiniLM);
 - cold `forge rulebook query` against 500 rules: int8 1.6-1.8 s wall (1.8 s CPU), float32 1.7 s,
   minilm-static 0.5 s, tokenlearn-static 1.2 s (its 276k-token tokenizer takes 0.6 s to read); before
   the traced encoder was cached on disk: 6-15 s. Importing torch alone is ~1 s of CPU, so only a
   torch-free (static) encoder meets a 1.5 s cold start.
 int8 keeps MiniLM's retrieval quality at a third of its query time. `minilm-static` is the choice
-when cold start matters more than ~6-8 points of DC accuracy (with `rulebook.relevance_floor` ~0.6).
+when cold start matters more than scoping free text that no predicate covers.
 
 Vectors are stored under the embedder's `name`, which names its vector space (model, variant and, for
 a distilled table, the recipe and source fingerprint): vectors of different encoders are never
