@@ -16,8 +16,7 @@ Derived files (the traced encoders, the distilled table) live in the cache direc
 `prepare_encoders()` (scripts/setup.sh runs it for the default).
 
 Why `minilm-int8` is the default, measured on this machine (2 cores shared with other work;
-scripts/bench/rulebook_query.py, and the DC benchmark's held-out split, 27 scenarios / 65 queries, run
-per encoder and floor):
+scripts/bench/rulebook_query.py and scripts/bench/dc_bench.py run per encoder):
 - query p50 at 500 rules, embedding included: int8 2.3-4.1 ms, float32 11.9-13.3 ms (17-19 ms before
   the trace ran without the graph executor's re-profiling), minilm-static 0.3 ms, tokenlearn 0.2 ms;
   search alone 0.1-0.15 ms;
