@@ -42,19 +42,26 @@ def _add_comparison_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"bootstrap and permutation-test seed (default {BOOTSTRAP_SEED}; same seed, same numbers)")
 
 
-def _drive(cfg, run_dir) -> None:
+BUDGET_EXHAUSTED_EXIT = 3  # `forge run` / `forge resume` stopped cleanly on the session budget
+
+
+def _drive(cfg, run_dir) -> bool:
+    """Run (or continue) one session; False when it stopped on its budget."""
     from forge.reporting import SessionReport, summary_table, write_session_report
-    from forge.tracking import SessionTracker, default_tracking_uri
+    from forge.tracking import SessionTracker, default_artifact_root, default_tracking_uri
     from workers.driver import SessionDriver
 
     tracker = None
     if cfg.tracking.enabled:
-        uri = cfg.tracking.tracking_uri or default_tracking_uri(run_dir.path)
-        tracker = SessionTracker(uri, cfg.tracking.experiment, run_dir.path / "mlartifacts")
+        # The study's store: shared by every session under the runs directory (the run directory's parent).
+        uri = cfg.tracking.tracking_uri or default_tracking_uri(run_dir.path.parent)
+        tracker = SessionTracker(uri, cfg.run.study, default_artifact_root(run_dir.path.parent))
     console.print(f"[bold]FORGE session[/bold] {run_dir.session_id}: condition {cfg.protocol.condition.value}, "
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
                   f"run directory {run_dir.path}")
-    SessionDriver(cfg, run_dir, console=console, tracker=tracker).run()
+    outcome = SessionDriver(cfg, run_dir, console=console, tracker=tracker).run()
+    if outcome.budget_exhausted:
+        return False  # the driver printed the figures and how to continue
     report = SessionReport.load(run_dir, cfg)
     write_session_report(report)
     console.print(summary_table(report))
@@ -64,6 +71,7 @@ def _drive(cfg, run_dir) -> None:
 
         console.print(f"stage curves: mlflow ui --backend-store-uri {mask_url(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
+    return True
 
 
 def _print_faults(report, cfg) -> None:
@@ -88,7 +96,8 @@ def _run(args: argparse.Namespace) -> int:
         else:
             this = cfg
         run_dir = RunDirectory.create(this)
-        _drive(this, run_dir)
+        if not _drive(this, run_dir):
+            return BUDGET_EXHAUSTED_EXIT
         runs.append(run_dir)
     if len(runs) > 1:
         _print_comparison(runs, runs[0].path.parent / f"comparison-{runs[0].session_id}")
@@ -99,8 +108,7 @@ def _resume(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
     run_dir = RunDirectory.open(args.run_dir)
-    _drive(run_dir.live_config(args.config), run_dir)
-    return 0
+    return 0 if _drive(run_dir.live_config(args.config), run_dir) else BUDGET_EXHAUSTED_EXIT
 
 
 def _report(args: argparse.Namespace) -> int:
