@@ -513,6 +513,9 @@ class SessionBudgetStop(Exception):
         super().__init__(describe_budget(figures))
         self.figures = figures
 
+    def __reduce__(self):
+        return (type(self), (self.figures,))
+
 
 def budget_limits(budget: BudgetConfig) -> BudgetLimits:
     return BudgetLimits(budget.max_prompt_tokens, budget.max_completion_tokens, budget.max_usd)

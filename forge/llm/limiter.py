@@ -40,6 +40,9 @@ class BudgetExhausted(RuntimeError):
         self.figures = figures
         super().__init__(f"session budget exhausted: {describe_budget(figures)}")
 
+    def __reduce__(self):  # travels from a worker to the driver with its figures
+        return (type(self), (self.figures,))
+
 
 @dataclass(frozen=True)
 class BudgetLimits:
