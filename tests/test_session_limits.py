@@ -7,7 +7,7 @@ and real sessions stopped by their budget and resumed, ending as an unbudgeted s
 
 from __future__ import annotations
 
-import threading
+import json
 import time
 from pathlib import Path
 
@@ -264,6 +264,8 @@ def _stop_then_resume(tmp_path, limit: str, raised: str, tracking: bool = False)
         extra = [limit, "tracking.enabled=true", "run.study=budget"]
         assert main(["run", str(ROOT / "configs" / "forge.yaml"), *SMALL, f"run.runs_dir={tmp_path}", "run.name=t", *extra]) == 3
         outcome, run_dir = None, RunDirectory.open(tmp_path / "t")
+        summary = json.loads((run_dir.reports / "summary.json").read_text())
+        assert summary["status"] == "budget_exhausted" and summary["meta"]["budget"]["reached"]
     else:
         cfg = session_config(tmp_path, "s", limit)
         run_dir = RunDirectory.create(cfg)

@@ -47,7 +47,7 @@ BUDGET_EXHAUSTED_EXIT = 3  # `forge run` / `forge resume` stopped cleanly on the
 
 def _drive(cfg, run_dir) -> bool:
     """Run (or continue) one session; False when it stopped on its budget."""
-    from forge.reporting import SessionReport, summary_table, write_session_report
+    from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
     from forge.tracking import SessionTracker, default_artifact_root, default_tracking_uri
     from workers.driver import SessionDriver
 
@@ -60,11 +60,12 @@ def _drive(cfg, run_dir) -> bool:
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
                   f"run directory {run_dir.path}")
     outcome = SessionDriver(cfg, run_dir, console=console, tracker=tracker).run()
+    report = SessionReport.load(run_dir, cfg)
+    write_session_report(report)  # also after a budget stop: summary.json holds the status and the figures
+    console.print(summary_table(report))
+    console.print(cost_table(report))
     if outcome.budget_exhausted:
         return False  # the driver printed the figures and how to continue
-    report = SessionReport.load(run_dir, cfg)
-    write_session_report(report)
-    console.print(summary_table(report))
     _print_faults(report, cfg)
     if tracker:
         from forge.redact import mask_url
@@ -112,7 +113,7 @@ def _resume(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from forge.reporting import SessionReport, summary_table, write_session_report
+    from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
     from forge.rundir import RunDirectory
 
     runs = [RunDirectory.open(p) for p in args.run_dirs]
@@ -120,6 +121,7 @@ def _report(args: argparse.Namespace) -> int:
         report = SessionReport.load(run)
         paths = write_session_report(report)
         console.print(summary_table(report))
+        console.print(cost_table(report))
         for path in paths:
             console.print(f"wrote {path}")
     if len(runs) > 1:
