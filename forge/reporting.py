@@ -327,6 +327,8 @@ def write_session_report(report: SessionReport) -> list[Path]:
         "population": report.population.as_dict() if report.population else None,
         "tokens_per_instance": report.tokens_per_instance(),
         "cost_by_stage": dict(report.cost_by_stage()),
+        # The raw returns, so that a comparison can be made from the tracking store alone (forge compare --mlflow).
+        "evaluation_returns": report.evaluation.returns if report.evaluation else None,
         "faults": fault_summary(report.stages, report.evaluation, report.meta.get("faults", [])),
     }
     data["surrogate"] = report.surrogate

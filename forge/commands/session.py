@@ -30,7 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     compare = subparsers.add_parser(
         "compare", help="compare sessions (the paper's Table 3): intervals, permutation tests, verdicts")
-    compare.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    compare.add_argument("run_dirs", nargs="*", metavar="RUN_DIR")
+    compare.add_argument("--mlflow", metavar="URI",
+                         help="read the sessions from this MLflow tracking store instead of run directories "
+                              "(e.g. sqlite:///$PWD/runs/mlflow.db)")
+    compare.add_argument("--study", default="forge", help="with --mlflow: the study (MLflow experiment) to compare")
     _add_comparison_arguments(compare)
     compare.set_defaults(func=_compare)
 
@@ -132,6 +136,22 @@ def _report(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
+    if args.mlflow:
+        from forge.comparison import sessions_from_mlflow
+
+        if args.run_dirs:
+            raise SystemExit("forge compare: give run directories or --mlflow URI --study NAME, not both")
+        try:
+            reports = sessions_from_mlflow(args.mlflow, args.study)
+        except LookupError as exc:
+            console.print(f"[red]{exc}[/red]")
+            return 2
+        console.print(f"{len(reports)} sessions of study {args.study!r}: "
+                      + ", ".join(f"{r.run_dir.session_id} ({r.condition})" for r in reports))
+        _print_reports_comparison(reports, args.out or Path(f"comparison-{args.study}"), seed=args.seed)
+        return 0
+    if not args.run_dirs:
+        raise SystemExit("forge compare: give run directories, or --mlflow URI --study NAME")
     runs = [RunDirectory.open(p) for p in args.run_dirs]
     _print_comparison(runs, _comparison_dir(runs, args.out), seed=args.seed)
     return 0
@@ -142,10 +162,15 @@ def _comparison_dir(runs, out: Path | None) -> Path:
 
 
 def _print_comparison(runs, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
-    from forge.comparison import compare_sessions, print_comparison, write_comparison
     from forge.reporting import SessionReport
 
-    comparison = compare_sessions([SessionReport.load(r) for r in runs], seed=seed)
+    _print_reports_comparison([SessionReport.load(r) for r in runs], out, seed)
+
+
+def _print_reports_comparison(reports, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
+    from forge.comparison import compare_sessions, print_comparison, write_comparison
+
+    comparison = compare_sessions(reports, seed=seed)
     paths = write_comparison(comparison, out)
     console.print("wrote " + ", ".join(str(p) for p in paths))
     print_comparison(comparison, console)
