@@ -321,3 +321,38 @@ def test_a_usd_budget_stops_the_session_and_forge_resume_with_a_higher_budget_co
     assert client.get_metric_history(parent.info.run_id, "spent_usd")[0].value >= limit
     costs = [m.value for m in client.get_metric_history(parent.info.run_id, "cost_usd")]
     assert len(costs) == 2 and all(c > 0 for c in costs)
+    # `forge compare` reads the finished session back from the study's store alone.
+    from forge.cli import main
+
+    assert main(["compare", "--mlflow", default_tracking_uri(tmp_path), "--study", "budget", "--out", str(tmp_path / "cmp")]) == 0
+    compared = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
+    means = [sum(r) / len(r) for r in reference["returns"].values()]
+    assert [c["session"] for c in compared["conditions"]] == ["t"]
+    assert compared["conditions"][0]["estimate"]["mean"] == pytest.approx(sum(means) / len(means))
+    assert main(["compare", "--mlflow", default_tracking_uri(tmp_path), "--study", "no-such-study"]) == 2
+
+
+# -- MLflow from the driver only ------------------------------------------------------------------------
+
+def test_a_worker_never_loads_mlflow(tmp_path):
+    """A worker's whole unit of work (training and play) runs without MLflow ever being imported."""
+    import subprocess
+    import sys
+
+    script = f"""
+import sys
+from forge.config import load_config, to_yaml
+from forge.rundir import RunDirectory
+from workers.instance_actor import InstanceWorker
+
+cfg = load_config(overrides=["env.max_steps=4", "protocol.max_attempts=1", "run.runs_dir={tmp_path}", "run.name=w"])
+run_dir = RunDirectory.create(cfg)
+worker = InstanceWorker("i00", "w", to_yaml(cfg), str(run_dir.path))
+worker.train_stage(1, 7)
+worker.play([3], "evaluation")
+print("loaded:", sorted(m for m in sys.modules if m.split(".")[0] == "mlflow" or m == "forge.tracking"))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "loaded: []" in done.stdout
