@@ -17,6 +17,7 @@ from forge.config import load_config, to_yaml
 from forge.llm.limiter import (
     BudgetLimits, EndpointGate, EndpointLimits, Spent, budget_figures, describe_budget, endpoint_key,
 )
+from forge.memory import EMPTY_DIGEST
 from forge.rundir import RunDirectory
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -289,6 +290,9 @@ def test_a_token_budget_stops_the_session_cleanly_and_a_resume_ends_as_without_i
     assert limit <= budget["spent"]["prompt_tokens"] < limit + stage2 // 3
     # Stage 1 is kept whole; stage 2 never reached the ledger (no half-applied stage).
     assert stopped["stages"] == reference["stages"][:1] and stopped["returns"] is None
+    # ...and the memory is what stage 1 left (the partial stage-2 training was rolled back at the stop).
+    stage1_memory = {i: d for i, d in reference["stages"][0][4].items() if d != EMPTY_DIGEST}
+    assert {i: d for i, d in stopped["heads"].items() if d != EMPTY_DIGEST} == stage1_memory
     # Resumed: stage 2 restarts from each instance's stage-1 memory and the session ends as the unbudgeted one.
     assert resumed["status"] == "finished"
     assert (resumed["stages"], resumed["heads"], resumed["returns"]) == \

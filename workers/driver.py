@@ -386,6 +386,11 @@ class SessionDriver:
         figures = {**self._save_spent(), "reached": figures["reached"]}
         where = self.ledger.progress() or {}
         figures["stopped_in"] = {"phase": where.get("phase", "?"), "stage": where.get("stage", 0)}
+        if where.get("phase") in (TRAINING, "trained", CHECKPOINT):
+            # Memory goes back to where the ledger's last stage left it, now rather than at the resume.
+            done = {r.stage: r for r in self.ledger.stages()}
+            previous = done.get(where["stage"] - 1)
+            self._restore_stage_start(where["stage"], previous.active_after if previous else list(self.instances), done)
         meta = self.ledger.meta()
         meta["budget"] = figures
         self.ledger.update_meta(meta)
