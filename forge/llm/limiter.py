@@ -229,8 +229,15 @@ def start_session_limiter(session: str, budget: BudgetLimits, spent: Optional[Sp
 class RemoteLimiter:
     """A worker's handle: `slot(key, limits)` around each attempt; `hold(key, s)` on a Retry-After."""
 
-    def __init__(self, actor) -> None:
+    def __init__(self, actor, counts_budget: bool) -> None:
         self.actor = actor
+        # With no budget, an in-process model (the surrogate) has no endpoint to protect: it skips the
+        # round trip (at N=100 instances, ~500 calls/s would queue on the one actor for nothing).
+        self.counts_budget = counts_budget
+
+    def governs(self, network: bool) -> bool:
+        """Whether a call to this kind of provider goes through the session limiter."""
+        return network or self.counts_budget
 
     @contextlib.contextmanager
     def slot(self, key: str, limits: EndpointLimits) -> Iterator["_Usage"]:
@@ -273,8 +280,9 @@ def install_session_limiter(session: str) -> bool:
         actor = ray.get_actor(limiter_name(session))
     except (ImportError, ValueError):
         return False
+    figures = ray.get(actor.figures.remote())
     with _installed_lock:
-        _installed = RemoteLimiter(actor)
+        _installed = RemoteLimiter(actor, counts_budget=BudgetLimits(**figures["limits"]).any)
     return True
 
 
