@@ -199,12 +199,6 @@ class SessionLimiter:
     async def hold(self, key: str, seconds: float) -> None:
         self.gate.hold(key, seconds, time.monotonic())
 
-    async def set_budget(self, budget: dict[str, Any]) -> None:
-        self.gate.budget = BudgetLimits(**budget)
-        changed = self._condition()
-        async with changed:
-            changed.notify_all()
-
     async def figures(self) -> dict[str, Any]:
         return {**budget_figures(self.gate.budget, self.gate.spent), "peak_in_flight": dict(self.gate.peak_in_flight)}
 
