@@ -248,7 +248,10 @@ class RemoteLimiter:
             self.actor.release.remote(key, usage.prompt_tokens, usage.completion_tokens, usage.usd)
 
     def hold(self, key: str, seconds: float) -> None:
-        self.actor.hold.remote(key, seconds)
+        import ray
+
+        # Waited for (only on a 429/503 with Retry-After): once this returns, no worker starts a call early.
+        ray.get(self.actor.hold.remote(key, seconds))
 
 
 @dataclass
