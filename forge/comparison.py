@@ -95,6 +95,51 @@ def compare_sessions(reports: Sequence[SessionReport], *, seed: int = BOOTSTRAP_
     return Comparison(conditions, pairs, seed)
 
 
+# -- sessions from a tracking store -------------------------------------------------------------------
+
+def sessions_from_mlflow(tracking_uri: str, study: str) -> list[SessionReport]:
+    """Every finished session of `study` (one MLflow experiment) in the store at `tracking_uri`, rebuilt
+    from the `reports/summary.json` artifact its driver logged (so no run directory is needed)."""
+    import tempfile
+
+    from mlflow import MlflowClient
+
+    from forge.protocol.ledger import EvaluationRecord
+    from forge.redact import mask_url
+    from forge.rundir import RunDirectory
+    from forge.stats import ReturnStats
+
+    client = MlflowClient(tracking_uri)
+    experiment = client.get_experiment_by_name(study)
+    if experiment is None:
+        known = ", ".join(sorted(e.name for e in client.search_experiments())) or "none"
+        raise LookupError(f"no study {study!r} in the MLflow store {mask_url(tracking_uri)} (studies there: {known})")
+    parents = [r for r in client.search_runs([experiment.experiment_id], filter_string="tags.`forge.status` = 'finished'",
+                                             order_by=["attributes.start_time ASC"])
+               if "mlflow.parentRunId" not in r.data.tags]
+    reports = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for run in parents:
+            try:
+                path = client.download_artifacts(run.info.run_id, "reports/summary.json", tmp)
+            except Exception as exc:  # noqa: BLE001 - mlflow raises several types for a missing artifact
+                raise LookupError(f"session {run.data.tags.get('forge.session')!r} in study {study!r} has no "
+                                  f"reports/summary.json artifact: {exc}") from None
+            summary = json.loads(Path(path).read_text())
+            returns = summary.get("evaluation_returns")
+            if not returns:
+                continue  # logged before the summary carried its returns
+            report = SessionReport(RunDirectory(Path(summary["session"])), summary["meta"], [],
+                                   EvaluationRecord(returns=returns, seeds=[], tokens={}), summary["status"],
+                                   summary.get("champion"))
+            report.per_instance = {i: ReturnStats.of(r) for i, r in sorted(returns.items())}
+            report.pooled = ReturnStats.of([x for r in returns.values() for x in r])
+            reports.append(report)
+    if not reports:
+        raise LookupError(f"study {study!r} in {mask_url(tracking_uri)} has no finished session with an evaluation")
+    return reports
+
+
 # -- rendering --------------------------------------------------------------------------------------
 
 

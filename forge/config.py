@@ -93,7 +93,13 @@ class ProviderConfig:
     retry_budget_refill_per_s: float = 1.0
     backoff_initial_s: float = 0.5
     backoff_max_s: float = 30.0
+    # Calls in flight at once: per process, and (in a Ray session) across all workers of the session for
+    # this endpoint (kind + base_url), enforced by the session's limiter (forge.llm.limiter).
     max_concurrency: int = 8
+    requests_per_minute: Optional[int] = None  # per endpoint, across the session (None: no rate cap)
+    # Prices (USD per million tokens) for the session budget and the cost figures; 0: free (local).
+    price_in_per_mtok: float = 0.0
+    price_out_per_mtok: float = 0.0
 
 
 @dataclass
@@ -210,8 +216,19 @@ class RayConfig:
 @dataclass
 class TrackingConfig:
     enabled: bool = True
-    tracking_uri: Optional[str] = None  # None: sqlite:///<run_dir>/mlflow.db
-    experiment: str = "forge"
+    # None: one store for every session under run.runs_dir (sqlite:///<runs_dir>/mlflow.db, artifacts in
+    # <runs_dir>/mlartifacts); the experiment is run.study.
+    tracking_uri: Optional[str] = None
+
+
+@dataclass
+class BudgetConfig:
+    """A session's spending limits, counted across all workers (None: no limit). When one is reached the
+    session stops cleanly with status budget_exhausted; `forge resume RUN_DIR budget.max_usd=...` continues."""
+
+    max_prompt_tokens: Optional[int] = None
+    max_completion_tokens: Optional[int] = None
+    max_usd: Optional[float] = None
 
 
 @dataclass
@@ -238,6 +255,7 @@ class RulebookConfig:
 class RunConfig:
     runs_dir: str = "runs"
     name: Optional[str] = None
+    study: str = "forge"  # the MLflow experiment all sessions of one study log to, side by side
 
 
 @dataclass
@@ -255,6 +273,7 @@ class ForgeConfig:
     learner: LearnerConfig = field(default_factory=LearnerConfig)
     ray: RayConfig = field(default_factory=RayConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
+    budget: BudgetConfig = field(default_factory=BudgetConfig)
     rulebook: RulebookConfig = field(default_factory=RulebookConfig)
     run: RunConfig = field(default_factory=RunConfig)
 
@@ -326,6 +345,14 @@ def _validate(cfg: DictConfig) -> None:
             problems.append(f"providers.{name}.kind: {provider.kind!r} is not one of surrogate, openai, gemini")
         if provider.retry_budget < 0 or provider.retry_budget_refill_per_s < 0:
             problems.append(f"providers.{name}: retry_budget and retry_budget_refill_per_s must not be negative")
+        if provider.price_in_per_mtok < 0 or provider.price_out_per_mtok < 0:
+            problems.append(f"providers.{name}: price_in_per_mtok and price_out_per_mtok must not be negative")
+        if provider.requests_per_minute is not None and provider.requests_per_minute < 1:
+            problems.append(f"providers.{name}.requests_per_minute must be >= 1 (or unset), got {provider.requests_per_minute}")
+    for key in ("max_prompt_tokens", "max_completion_tokens", "max_usd"):
+        value = cfg.budget[key]
+        if value is not None and value < 0:
+            problems.append(f"budget.{key} must not be negative, got {value}")
     for role in cfg.agent.persistent_knowledge:
         if role not in ROLES:
             problems.append(f"agent.persistent_knowledge: unknown role {role!r} (roles: {', '.join(ROLES)})")

@@ -34,17 +34,21 @@ class SessionReport:
     champion: Optional[str]
     per_instance: dict[str, ReturnStats] = field(default_factory=dict)
     pooled: Optional[ReturnStats] = None
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)  # role -> USD per M (in, out) tokens
 
     @classmethod
     def load(cls, run_dir: RunDirectory, cfg: Optional[ForgeConfig] = None) -> "SessionReport":
         """`cfg`: the session's live configuration (config.yaml has no credentials for a Redis ledger)."""
+        from forge.llm.accounting import role_prices
         from forge.wiring import open_ledger
 
-        ledger = open_ledger(cfg or run_dir.load_config(), str(run_dir.path), run_dir.session_id)
+        cfg = cfg or run_dir.load_config()
+        ledger = open_ledger(cfg, str(run_dir.path), run_dir.session_id)
         try:
             report = cls(run_dir, ledger.meta(), ledger.stages(), ledger.evaluation(), ledger.status(), ledger.champion())
         finally:
             ledger.close()
+        report.prices = role_prices(cfg)
         if report.evaluation:
             report.per_instance = {i: ReturnStats.of(r) for i, r in sorted(report.evaluation.returns.items())}
             report.pooled = ReturnStats.of([x for r in report.evaluation.returns.values() for x in r])
@@ -106,6 +110,26 @@ class SessionReport:
                         totals[instance][key] += usage.get(key, 0)
         return totals
 
+    def cost_by_stage(self) -> list[tuple[str, dict[str, dict[str, float]]]]:
+        """(phase label, role -> {"prompt", "completion", "usd"}) per stage, then the final evaluation."""
+        from forge.llm.accounting import cost_by_role
+
+        phases = [(f"s{r.stage}", r.tokens) for r in self.stages]
+        if self.evaluation:
+            phases.append(("eval", self.evaluation.tokens))
+        rows = []
+        for label, tokens in phases:
+            by_role: dict[str, dict[str, float]] = {}
+            for per_role in tokens.values():
+                usd = cost_by_role(per_role, self.prices)
+                for role, usage in per_role.items():
+                    slot = by_role.setdefault(role, {"prompt": 0, "completion": 0, "usd": 0.0})
+                    slot["prompt"] += usage.get("prompt", 0)
+                    slot["completion"] += usage.get("completion", 0)
+                    slot["usd"] += usd[role]
+            rows.append((label, dict(sorted(by_role.items()))))
+        return rows
+
     def mean_tokens(self) -> float:
         totals = [t["prompt"] + t["completion"] for t in self.tokens_per_instance().values()]
         return statistics.fmean(totals) if totals else 0.0
@@ -144,6 +168,29 @@ def summary_table(report: SessionReport) -> Table:
     return table
 
 
+def cost_table(report: SessionReport) -> Table:
+    """Tokens and cost per role per stage (prices from the providers' price_in/out_per_mtok)."""
+    rows = report.cost_by_stage()
+    roles = sorted({role for _, by_role in rows for role in by_role})
+    table = Table(title=f"{report.run_dir.session_id}: tokens (prompt/completion) and USD per role per stage")
+    for column in ["role", *[label for label, _ in rows], "total USD"]:
+        table.add_column(column, justify="left" if column == "role" else "right")
+    for role in roles:
+        cells = []
+        total = 0.0
+        for _, by_role in rows:
+            usage = by_role.get(role)
+            total += usage["usd"] if usage else 0.0
+            cells.append(f"{usage['prompt']}/{usage['completion']} ${usage['usd']:.4f}" if usage else "")
+        table.add_row(role, *cells, f"${total:.4f}")
+    budget = report.meta.get("budget") if report.status == "budget_exhausted" else None
+    if budget:
+        from forge.llm.limiter import describe_budget
+
+        table.caption = f"stopped: budget exhausted ({describe_budget(budget)})"
+    return table
+
+
 def markdown_report(report: SessionReport) -> str:
     lines = [f"# FORGE session {report.run_dir.session_id}", "",
              f"- condition: {report.condition}; representation: {report.meta.get('representation')}",
@@ -159,6 +206,20 @@ def markdown_report(report: SessionReport) -> str:
             cells = [f"{r.checkpoint[instance]:+.1f}" if instance in r.checkpoint else "" for r in report.stages]
             lines.append(f"| {instance} | " + " | ".join(cells) + " |")
         lines.append("")
+    cost_rows = report.cost_by_stage()
+    if cost_rows:
+        roles = sorted({role for _, by_role in cost_rows for role in by_role})
+        lines += ["## Tokens and cost per role per stage", "",
+                  "| role | " + " | ".join(label for label, _ in cost_rows) + " |", "|---|" + "---|" * len(cost_rows)]
+        for role in roles:
+            cells = [f"{u['prompt']}/{u['completion']} ${u['usd']:.4f}" if (u := by_role.get(role)) else ""
+                     for _, by_role in cost_rows]
+            lines.append(f"| {role} | " + " | ".join(cells) + " |")
+        lines += ["", "Prompt/completion tokens and USD at the providers' configured prices.", ""]
+    if report.status == "budget_exhausted" and report.meta.get("budget"):
+        from forge.llm.limiter import describe_budget
+
+        lines += [f"**Stopped: budget exhausted** ({describe_budget(report.meta['budget'])}).", ""]
     if report.per_instance:
         lines += ["## Final frozen evaluation", "", "| instance | mean | sd | min | max | P(<-100) | P(<-150) |",
                   "|---|---|---|---|---|---|---|"]
@@ -265,6 +326,9 @@ def write_session_report(report: SessionReport) -> list[Path]:
         "pooled": report.pooled.as_dict() if report.pooled else None,
         "population": report.population.as_dict() if report.population else None,
         "tokens_per_instance": report.tokens_per_instance(),
+        "cost_by_stage": dict(report.cost_by_stage()),
+        # The raw returns, so that a comparison can be made from the tracking store alone (forge compare --mlflow).
+        "evaluation_returns": report.evaluation.returns if report.evaluation else None,
         "faults": fault_summary(report.stages, report.evaluation, report.meta.get("faults", [])),
     }
     data["surrogate"] = report.surrogate

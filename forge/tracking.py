@@ -6,7 +6,10 @@ batches. Params are the resolved configuration; keys never appear there (the con
 *names* of the environment variables that hold them), and any value equal to a secret found in the
 environment is masked anyway.
 
-Default store: `sqlite:///<run_dir>/mlflow.db`, artifacts under `<run_dir>/mlartifacts`.
+One store per study: by default every session under a runs directory logs to
+`sqlite:///<runs_dir>/mlflow.db` (artifacts under `<runs_dir>/mlartifacts`), one experiment per study
+(`run.study`), one parent run per session with its instances nested, so conditions and repeats sit side
+by side in one `mlflow ui`. Only the driver logs; workers never call MLflow.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from forge.config import ForgeConfig, to_flat_dict
+from forge.llm.accounting import cost_by_role
 from forge.protocol.ledger import StageRecord
 from forge.redact import mask_urls_in_text
 from forge.stats import ReturnStats
@@ -26,8 +30,26 @@ _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
 _MAX_BATCH = 100  # MLflow accepts up to 100 params / 1000 metrics per batch
 
 
-def default_tracking_uri(run_dir: Path) -> str:
-    return f"sqlite:///{(run_dir / 'mlflow.db').resolve()}"
+def default_tracking_uri(runs_dir: Path) -> str:
+    """The study store shared by every session under `runs_dir` (the parent of each run directory)."""
+    return f"sqlite:///{(runs_dir / 'mlflow.db').resolve()}"
+
+
+def default_artifact_root(runs_dir: Path) -> Path:
+    return runs_dir / "mlartifacts"
+
+
+def session_runs(client, study: str, session: str) -> tuple[Any, list[Any]]:
+    """A session's parent run and its instance runs in the study's experiment (a store holds many sessions)."""
+    experiment = client.get_experiment_by_name(study)
+    if experiment is None:
+        raise LookupError(f"no MLflow experiment named {study!r} in {client.tracking_uri}")
+    runs = client.search_runs([experiment.experiment_id], filter_string=f"tags.`forge.session` = '{session}'")
+    parents = [r for r in runs if "mlflow.parentRunId" not in r.data.tags]
+    if not parents:
+        raise LookupError(f"no run of session {session!r} in experiment {study!r}")
+    parent = parents[0]
+    return parent, [r for r in runs if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id]
 
 
 def secret_values() -> set[str]:
@@ -65,11 +87,15 @@ class SessionTracker:
         else:
             self.experiment_id = found.experiment_id
         self.ids: dict[str, Any] = {}
+        self._prices: dict[str, tuple[float, float]] = {}
 
     # -- runs ---------------------------------------------------------------------------------------
 
     def start(self, session: str, cfg: ForgeConfig, instances: Iterable[str], tags: dict[str, str],
               ids: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+        from forge.llm.accounting import role_prices
+
+        self._prices = role_prices(cfg)
         if ids:
             self.ids = ids
             for run_id in [ids["parent"], *ids["instances"].values()]:
@@ -96,8 +122,21 @@ class SessionTracker:
         return self.ids
 
     def finish(self, status: str = "FINISHED") -> None:
+        if status == "FINISHED":
+            self.client.set_tag(self.ids["parent"], "forge.status", "finished")
         for run_id in [self.ids["parent"], *self.ids["instances"].values()]:
             self.client.set_terminated(run_id, status=status)
+
+    def stopped_for_budget(self, figures: dict[str, Any]) -> None:
+        """The session stopped on its budget: the figures on the parent run, every run ended KILLED
+        (a resume sets them running again)."""
+        parent = self.ids["parent"]
+        self.client.set_tag(parent, "forge.status", "budget_exhausted")
+        self.client.set_tag(parent, "forge.budget_reached", ",".join(figures["reached"]))
+        spent = figures["spent"]
+        self._log(parent, {"spent_prompt_tokens": spent["prompt_tokens"], "spent_completion_tokens": spent["completion_tokens"],
+                           "spent_usd": spent["usd"]}, figures["stopped_in"]["stage"])
+        self.finish("KILLED")
 
     # -- metrics ------------------------------------------------------------------------------------
 
@@ -131,6 +170,8 @@ class SessionTracker:
             for role, usage in record.tokens.get(instance, {}).items():
                 values[f"prompt_tokens.{role}"] = usage["prompt"]
                 values[f"completion_tokens.{role}"] = usage["completion"]
+            for role, usd in cost_by_role(record.tokens.get(instance, {}), self._prices).items():
+                values[f"cost_usd.{role}"] = usd
             values["graduated"] = float(instance in record.graduated)
             values["champion"] = float(instance == record.champion)
             if instance in record.active_before:
@@ -144,6 +185,9 @@ class SessionTracker:
             for role, usage in per_role.items():
                 totals[f"prompt_tokens.{role}"] = totals.get(f"prompt_tokens.{role}", 0) + usage["prompt"]
                 totals[f"completion_tokens.{role}"] = totals.get(f"completion_tokens.{role}", 0) + usage["completion"]
+            for role, usd in cost_by_role(per_role, self._prices).items():
+                totals[f"cost_usd.{role}"] = totals.get(f"cost_usd.{role}", 0.0) + usd
+        totals["cost_usd"] = sum(v for k, v in totals.items() if k.startswith("cost_usd."))
         self._log(self.ids["parent"], {
             "active_instances": len(record.active_after),
             "graduates": graduates_so_far,

@@ -27,7 +27,7 @@ def main() -> int:
 
     from forge.protocol.fault_count import PROVIDER_KINDS, fault_metrics
     from forge.rundir import RunDirectory
-    from forge.tracking import default_tracking_uri
+    from forge.tracking import default_tracking_uri, session_runs
     from workers.chaos import parse_driver_exits, parse_worker_kills
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -38,9 +38,8 @@ def main() -> int:
     run_dir = RunDirectory.open(args.run_dir)
     cfg = run_dir.load_config()
     summary = json.loads((run_dir.reports / "summary.json").read_text())["faults"]
-    client = MlflowClient(cfg.tracking.tracking_uri or default_tracking_uri(run_dir.path))
-    experiment = client.get_experiment_by_name(cfg.tracking.experiment)
-    parent = next(r for r in client.search_runs([experiment.experiment_id]) if "mlflow.parentRunId" not in r.data.tags)
+    client = MlflowClient(cfg.tracking.tracking_uri or default_tracking_uri(run_dir.path.parent))
+    parent, _ = session_runs(client, cfg.run.study, run_dir.session_id)
     logged = parent.data.metrics
     metrics = fault_metrics(summary)
 

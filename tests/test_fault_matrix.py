@@ -130,8 +130,10 @@ def mlflow_problems(run_path: Path, summary: dict[str, Any]) -> list[str]:
 
     from forge.tracking import default_tracking_uri
 
-    client = MlflowClient(default_tracking_uri(run_path))
-    runs = client.search_runs([client.get_experiment_by_name("forge").experiment_id])
+    # The study's store is shared by the sessions under the runs directory; this session's runs are tagged.
+    client = MlflowClient(default_tracking_uri(run_path.parent))
+    experiment = client.get_experiment_by_name("forge")
+    runs = client.search_runs([experiment.experiment_id], filter_string=f"tags.`forge.session` = '{run_path.name}'")
     parents = [r for r in runs if "mlflow.parentRunId" not in r.data.tags]
     if len(parents) != 1:
         return [f"{len(parents)} parent runs"]

@@ -175,24 +175,29 @@ def test_a_session_on_redis_keeps_what_the_same_session_on_sqlite_keeps(tmp_path
 def test_mlflow_records_nested_runs_stage_metrics_and_artifacts(tmp_path, ray_session, monkeypatch):
     from mlflow import MlflowClient
 
-    from forge.tracking import SessionTracker, default_tracking_uri
+    from forge.tracking import SessionTracker, default_artifact_root, default_tracking_uri, session_runs
 
     secret = "sk-forge-test-secret-0123456789"
     monkeypatch.setenv("OPENAI_API_KEY", secret)
     runs = tmp_path / "runs"
     cfg = load_config(ROOT / "configs" / "forge.yaml", ROOT / "configs" / "providers" / "openai.yaml",
                       overrides=[*SMALL, "models.default.provider=surrogate", f"run.runs_dir={runs}", "run.name=tracked",
-                                 "protocol.num_instances=2"])
+                                 "protocol.num_instances=2", "run.study=forge-test",
+                                 "providers.surrogate.price_in_per_mtok=2.5", "providers.surrogate.price_out_per_mtok=10"])
     run_dir = RunDirectory.create(cfg)
-    tracker = SessionTracker(default_tracking_uri(run_dir.path), "forge-test", run_dir.path / "mlartifacts")
+    # The study's store lives beside the run directories, shared by every session under `runs`.
+    tracker = SessionTracker(default_tracking_uri(runs), cfg.run.study, default_artifact_root(runs))
     from workers.driver import SessionDriver
 
     SessionDriver(cfg, run_dir, tracker=tracker).run()
-    client = MlflowClient(default_tracking_uri(run_dir.path))
-    experiment = client.get_experiment_by_name("forge-test")
-    runs_found = client.search_runs([experiment.experiment_id])
-    parent = next(r for r in runs_found if "mlflow.parentRunId" not in r.data.tags)
-    children = [r for r in runs_found if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id]
+    assert (runs / "mlflow.db").is_file() and not (run_dir.path / "mlflow.db").exists()
+    client = MlflowClient(default_tracking_uri(runs))
+    parent, children = session_runs(client, "forge-test", "tracked")
+    stage1 = next(r for r in ledger_of(run_dir).stages() if r.stage == 1)
+    chooser = [t["action_chooser"] for t in stage1.tokens.values() if "action_chooser" in t]
+    expected = sum(u["prompt"] * 2.5 + u["completion"] * 10 for u in chooser) / 1e6
+    cost = [m for m in client.get_metric_history(parent.info.run_id, "cost_usd.action_chooser") if m.step == 1]
+    assert expected > 0 and cost and abs(cost[0].value - expected) < 1e-9
     assert len(children) == 2
     assert parent.data.tags["forge.surrogate"] == "true" and parent.data.tags["forge.condition"] == "forge"
     assert "SURROGATE" in parent.data.tags["forge.model"]

@@ -128,16 +128,16 @@ def test_a_session_on_password_protected_redis_leaves_the_password_nowhere(tmp_p
     ]
     cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=overrides)
     run_dir = RunDirectory.create(cfg)
-    uri = default_tracking_uri(run_dir.path)
+    uri = default_tracking_uri(run_dir.path.parent)  # the study's store, beside the run directories
     try:
-        SessionDriver(cfg, run_dir, tracker=SessionTracker(uri, "masking", run_dir.path / "mlartifacts")).run()
+        SessionDriver(cfg, run_dir, tracker=SessionTracker(uri, "masking", run_dir.path.parent / "mlartifacts")).run()
         with pytest.raises(ConfigError, match="memory.redis_url"):
             run_dir.live_config()
         again = run_dir.live_config([
             f"memory.redis_url={real_url}", f"rulebook.store=redis://forge:{PASSWORD}@rulebook.example:6379/1",
             f"providers.remote.base_url=https://gateway:{PASSWORD}@llm.example/v1?key={PASSWORD}",
         ])
-        outcome = SessionDriver(again, run_dir, tracker=SessionTracker(uri, "masking", run_dir.path / "mlartifacts")).run()
+        outcome = SessionDriver(again, run_dir, tracker=SessionTracker(uri, "masking", run_dir.path.parent / "mlartifacts")).run()
     finally:
         if ray.is_initialized():
             ray.shutdown()

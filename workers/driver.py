@@ -31,7 +31,8 @@ import ray
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from forge.config import Condition, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
+from forge.config import BudgetConfig, Condition, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
+from forge.llm.limiter import BudgetExhausted, BudgetLimits, Spent, describe_budget, start_session_limiter
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
 from forge.protocol.fault_count import fault_metrics, fault_summary
@@ -57,6 +58,7 @@ class SessionOutcome:
     stages_run: list[int] = field(default_factory=list)
     stages_skipped: list[int] = field(default_factory=list)
     evaluation: Optional[EvaluationRecord] = None
+    budget_exhausted: Optional[dict[str, Any]] = None  # the figures, when the session stopped on its budget
 
 
 def instance_names(n: int) -> list[str]:
@@ -81,8 +83,10 @@ def config_digest(cfg: ForgeConfig) -> str:
     import hashlib
 
     # Over the saved (credential-masked) form: a password given again on resume, or rotated, is not a
-    # different experiment.
-    return hashlib.sha256(to_saved_yaml(cfg).encode()).hexdigest()[:16]
+    # different experiment. Nor is a budget raised to continue a session that spent its own.
+    from dataclasses import replace
+
+    return hashlib.sha256(to_saved_yaml(replace(cfg, budget=BudgetConfig())).encode()).hexdigest()[:16]
 
 
 def connect_ray(cfg: ForgeConfig) -> None:
@@ -136,6 +140,7 @@ class SessionDriver:
         self._groups: list[list[str]] = []
         self._host_of: dict[str, int] = {}
         self._pids: dict[int, int] = {}  # host index -> its process id (benchmarks sample their RSS)
+        self._limiter = None
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -157,12 +162,18 @@ class SessionDriver:
         self._check_store()
         outcome = SessionOutcome(self.run_dir)
         connect_ray(self.cfg)
+        self._start_limiter()
         self._start_tracking()
         try:
             self._spawn(self.instances)
-            if p.condition is not Condition.zero_shot:
-                self._stages(outcome)
-            outcome.evaluation = self.ledger.evaluation() or self._evaluate()
+            try:
+                if p.condition is not Condition.zero_shot:
+                    self._stages(outcome)
+                outcome.evaluation = self.ledger.evaluation() or self._evaluate()
+            except SessionBudgetStop as stop:
+                outcome.budget_exhausted = self._stop_for_budget(stop.figures)
+                return outcome
+            self._save_spent()
             self._check_store()
             self.ledger.set_progress("finishing")
             self.ledger.finish()
@@ -180,6 +191,9 @@ class SessionDriver:
             for host in self._hosts:
                 ray.kill(host)
             self._hosts.clear()
+            if self._limiter is not None:
+                ray.kill(self._limiter)
+                self._limiter = None
         return outcome
 
     def _stages(self, outcome: SessionOutcome) -> None:
@@ -208,6 +222,7 @@ class SessionDriver:
             self._apply(record)
             self.ledger.record_stage(record)
             self.ledger.set_progress("applied", stage)
+            self._save_spent()
             self._chaos_exit("after_apply", stage)
             done[stage] = record
             if self.tracker:
@@ -266,6 +281,7 @@ class SessionDriver:
         retries = {i: 0 for i in instances}
         pending = {i: submit(i, self._host(i)) for i in instances}
         results: dict[str, Any] = {}
+        refused: Optional[dict[str, Any]] = None  # the budget figures, once a unit was refused for budget
         label = f"stage {stage}: {phase}" if phase != EVALUATION else "final evaluation"
         with self._progress() as progress:
             task = progress.add_task(label, total=len(instances))
@@ -277,6 +293,12 @@ class SessionDriver:
                 try:
                     results[instance] = ray.get(ready[0])
                 except Exception as exc:  # noqa: BLE001 - classified below; anything else is re-raised
+                    figures = budget_refusal(exc)
+                    if figures is not None:
+                        # Let the other units' in-flight calls finish; none of this phase is kept.
+                        refused = figures
+                        progress.update(rows[instance], description=f"  {instance} stopped: budget exhausted")
+                        continue
                     reason = retryable_failure(exc)
                     if reason is None:
                         raise
@@ -300,6 +322,8 @@ class SessionDriver:
                 progress.update(rows[instance], completed=1, description=f"  {instance} {_unit_line(results[instance])}")
                 if phase == EVALUATION:
                     self._chaos_exit(EVALUATION, 0)
+        if refused is not None:
+            raise SessionBudgetStop(refused)
         return results, retries
 
     def _apply(self, record: StageRecord) -> None:
@@ -357,6 +381,43 @@ class SessionDriver:
                                   faults={i: plays[i]["faults"] for i in self.instances}, retries=retries)
         self.ledger.record_evaluation(record)
         return record
+
+    # -- the session's rate limit and budget ------------------------------------------------------------
+
+    def _start_limiter(self) -> None:
+        """The session-wide limiter every worker installs; it resumes from the spending the ledger kept."""
+        spent = self.ledger.meta().get("spent") or {}
+        self._limiter = start_session_limiter(self.session, budget_limits(self.cfg.budget), Spent(**spent))
+
+    def _save_spent(self) -> dict[str, Any]:
+        """The limiter's running totals into the ledger (a killed driver loses at most what was spent since)."""
+        figures = ray.get(self._limiter.figures.remote())
+        meta = self.ledger.meta()
+        meta["spent"] = figures["spent"]
+        self.ledger.update_meta(meta)
+        return figures
+
+    def _stop_for_budget(self, figures: dict[str, Any]) -> dict[str, Any]:
+        """A clean stop: the unfinished phase is dropped (its stage never reached the ledger, so a resume
+        restores each instance's memory to the stage start), the figures go to the ledger and MLflow."""
+        figures = {**self._save_spent(), "reached": figures["reached"]}
+        where = self.ledger.progress() or {}
+        figures["stopped_in"] = {"phase": where.get("phase", "?"), "stage": where.get("stage", 0)}
+        if where.get("phase") in (TRAINING, "trained", CHECKPOINT):
+            # Memory goes back to where the ledger's last stage left it, now rather than at the resume.
+            done = {r.stage: r for r in self.ledger.stages()}
+            previous = done.get(where["stage"] - 1)
+            self._restore_stage_start(where["stage"], previous.active_after if previous else list(self.instances), done)
+        meta = self.ledger.meta()
+        meta["budget"] = figures
+        self.ledger.update_meta(meta)
+        self.ledger.set_status("budget_exhausted")
+        if self.tracker:
+            self.tracker.stopped_for_budget(figures)
+        self.console.print(f"[bold yellow]budget exhausted[/bold yellow] in {figures['stopped_in']['phase']} "
+                           f"(stage {figures['stopped_in']['stage']}): {describe_budget(figures)}\n"
+                           f"continue with: forge resume {self.run_dir.path} budget.<limit>=<higher value>")
+        return figures
 
     # -- faults the driver watches for ----------------------------------------------------------------
 
@@ -506,6 +567,33 @@ class SessionDriver:
             path = self.run_dir.write_json("reports/champion_memory.json",
                                            self.memory.snapshot(self._key(champion)).to_dict())
             self.tracker.log_artifact(path, "champion")
+
+
+class SessionBudgetStop(Exception):
+    """Raised inside the driver when a unit of work was refused for budget; caught by `run`."""
+
+    def __init__(self, figures: dict[str, Any]):
+        super().__init__(describe_budget(figures))
+        self.figures = figures
+
+    def __reduce__(self):
+        return (type(self), (self.figures,))
+
+
+def budget_limits(budget: BudgetConfig) -> BudgetLimits:
+    return BudgetLimits(budget.max_prompt_tokens, budget.max_completion_tokens, budget.max_usd)
+
+
+def budget_refusal(exc: BaseException) -> Optional[dict[str, Any]]:
+    """The budget figures when `exc` (a worker's error as Ray delivers it) is a budget refusal."""
+    cause: Optional[BaseException] = getattr(exc, "cause", None) if isinstance(exc, ray.exceptions.RayTaskError) else exc
+    seen = set()
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, BudgetExhausted):
+            return cause.figures
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _add_counts(*counts: dict[str, int]) -> dict[str, int]:

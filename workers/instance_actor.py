@@ -32,6 +32,7 @@ import ray
 from forge.config import Injection, StoreKind, from_yaml
 from forge.llm.accounting import UsageLedger
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
+from forge.llm.limiter import install_session_limiter
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
 from forge.rundir import Artifacts, CollectingSink, DirectorySink
@@ -52,6 +53,8 @@ class InstanceWorker:
         # Each instance samples its own way (as API models do even at temperature 0); still reproducible.
         self.cfg.surrogate.seed = derive_seed(self.cfg.surrogate.seed, "instance", instance)
         self.instance = instance
+        # The session-wide rate limit and budget (the driver's limiter actor), if the driver started one.
+        install_session_limiter(session)
         clients, self.usage = build_clients(self.cfg, UsageLedger())
         self._fault_holders = _fault_holders(clients) if self.cfg.faults.enabled else []
         if self.cfg.faults.enabled and not self._fault_holders:

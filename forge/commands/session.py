@@ -30,7 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     compare = subparsers.add_parser(
         "compare", help="compare sessions (the paper's Table 3): intervals, permutation tests, verdicts")
-    compare.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    compare.add_argument("run_dirs", nargs="*", metavar="RUN_DIR")
+    compare.add_argument("--mlflow", metavar="URI",
+                         help="read the sessions from this MLflow tracking store instead of run directories "
+                              "(e.g. sqlite:///$PWD/runs/mlflow.db)")
+    compare.add_argument("--study", default="forge", help="with --mlflow: the study (MLflow experiment) to compare")
     _add_comparison_arguments(compare)
     compare.set_defaults(func=_compare)
 
@@ -42,28 +46,37 @@ def _add_comparison_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"bootstrap and permutation-test seed (default {BOOTSTRAP_SEED}; same seed, same numbers)")
 
 
-def _drive(cfg, run_dir) -> None:
-    from forge.reporting import SessionReport, summary_table, write_session_report
-    from forge.tracking import SessionTracker, default_tracking_uri
+BUDGET_EXHAUSTED_EXIT = 3  # `forge run` / `forge resume` stopped cleanly on the session budget
+
+
+def _drive(cfg, run_dir) -> bool:
+    """Run (or continue) one session; False when it stopped on its budget."""
+    from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
+    from forge.tracking import SessionTracker, default_artifact_root, default_tracking_uri
     from workers.driver import SessionDriver
 
     tracker = None
     if cfg.tracking.enabled:
-        uri = cfg.tracking.tracking_uri or default_tracking_uri(run_dir.path)
-        tracker = SessionTracker(uri, cfg.tracking.experiment, run_dir.path / "mlartifacts")
+        # The study's store: shared by every session under the runs directory (the run directory's parent).
+        uri = cfg.tracking.tracking_uri or default_tracking_uri(run_dir.path.parent)
+        tracker = SessionTracker(uri, cfg.run.study, default_artifact_root(run_dir.path.parent))
     console.print(f"[bold]FORGE session[/bold] {run_dir.session_id}: condition {cfg.protocol.condition.value}, "
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
                   f"run directory {run_dir.path}")
-    SessionDriver(cfg, run_dir, console=console, tracker=tracker).run()
+    outcome = SessionDriver(cfg, run_dir, console=console, tracker=tracker).run()
     report = SessionReport.load(run_dir, cfg)
-    write_session_report(report)
+    write_session_report(report)  # also after a budget stop: summary.json holds the status and the figures
     console.print(summary_table(report))
+    console.print(cost_table(report))
+    if outcome.budget_exhausted:
+        return False  # the driver printed the figures and how to continue
     _print_faults(report, cfg)
     if tracker:
         from forge.redact import mask_url
 
         console.print(f"stage curves: mlflow ui --backend-store-uri {mask_url(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
+    return True
 
 
 def _print_faults(report, cfg) -> None:
@@ -88,7 +101,8 @@ def _run(args: argparse.Namespace) -> int:
         else:
             this = cfg
         run_dir = RunDirectory.create(this)
-        _drive(this, run_dir)
+        if not _drive(this, run_dir):
+            return BUDGET_EXHAUSTED_EXIT
         runs.append(run_dir)
     if len(runs) > 1:
         _print_comparison(runs, runs[0].path.parent / f"comparison-{runs[0].session_id}")
@@ -99,12 +113,11 @@ def _resume(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
     run_dir = RunDirectory.open(args.run_dir)
-    _drive(run_dir.live_config(args.config), run_dir)
-    return 0
+    return 0 if _drive(run_dir.live_config(args.config), run_dir) else BUDGET_EXHAUSTED_EXIT
 
 
 def _report(args: argparse.Namespace) -> int:
-    from forge.reporting import SessionReport, summary_table, write_session_report
+    from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
     from forge.rundir import RunDirectory
 
     runs = [RunDirectory.open(p) for p in args.run_dirs]
@@ -112,6 +125,7 @@ def _report(args: argparse.Namespace) -> int:
         report = SessionReport.load(run)
         paths = write_session_report(report)
         console.print(summary_table(report))
+        console.print(cost_table(report))
         for path in paths:
             console.print(f"wrote {path}")
     if len(runs) > 1:
@@ -122,6 +136,22 @@ def _report(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
+    if args.mlflow:
+        from forge.comparison import sessions_from_mlflow
+
+        if args.run_dirs:
+            raise SystemExit("forge compare: give run directories or --mlflow URI --study NAME, not both")
+        try:
+            reports = sessions_from_mlflow(args.mlflow, args.study)
+        except LookupError as exc:
+            console.print(f"[red]{exc}[/red]")
+            return 2
+        console.print(f"{len(reports)} sessions of study {args.study!r}: "
+                      + ", ".join(f"{r.run_dir.session_id} ({r.condition})" for r in reports))
+        _print_reports_comparison(reports, args.out or Path(f"comparison-{args.study}"), seed=args.seed)
+        return 0
+    if not args.run_dirs:
+        raise SystemExit("forge compare: give run directories, or --mlflow URI --study NAME")
     runs = [RunDirectory.open(p) for p in args.run_dirs]
     _print_comparison(runs, _comparison_dir(runs, args.out), seed=args.seed)
     return 0
@@ -132,10 +162,15 @@ def _comparison_dir(runs, out: Path | None) -> Path:
 
 
 def _print_comparison(runs, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
-    from forge.comparison import compare_sessions, print_comparison, write_comparison
     from forge.reporting import SessionReport
 
-    comparison = compare_sessions([SessionReport.load(r) for r in runs], seed=seed)
+    _print_reports_comparison([SessionReport.load(r) for r in runs], out, seed)
+
+
+def _print_reports_comparison(reports, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
+    from forge.comparison import compare_sessions, print_comparison, write_comparison
+
+    comparison = compare_sessions(reports, seed=seed)
     paths = write_comparison(comparison, out)
     console.print("wrote " + ", ".join(str(p) for p in paths))
     print_comparison(comparison, console)

@@ -187,3 +187,20 @@ def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelCli
             providers[model_cfg.provider] = build_provider(model_cfg.provider, cfg)
         clients[role] = ModelClient(role, providers[model_cfg.provider], model_cfg, ledger)
     return clients
+
+
+def role_prices(cfg: "ForgeConfig") -> dict[str, tuple[float, float]]:
+    """USD per million (input, output) tokens for every role, from its provider's configuration."""
+    prices = {}
+    for role in ROLES + LEARNER_ROLES:
+        provider = cfg.providers[cfg.models.for_role(role).provider]
+        prices[role] = (provider.price_in_per_mtok, provider.price_out_per_mtok)
+    return prices
+
+
+def cost_by_role(tokens: Mapping[str, Mapping[str, int]], prices: Mapping[str, tuple[float, float]]) -> dict[str, float]:
+    """USD per role for usage as the ledger keeps it (`{role: {"prompt": n, "completion": m, ...}}`)."""
+    from forge.llm.limiter import call_cost_usd
+
+    return {role: call_cost_usd(u.get("prompt", 0), u.get("completion", 0), *prices.get(role, (0.0, 0.0)))
+            for role, u in tokens.items()}

@@ -15,6 +15,10 @@
 - At most `max_concurrency` calls per provider name are in flight in this process (one semaphore
   per name, shared by all wrappers of that name); a slot is held only while a request is in flight,
   never while backing off.
+- In a Ray session whose driver started a session limiter (forge.llm.limiter), each attempt also holds
+  one of the endpoint's session-wide slots (`max_concurrency`, `requests_per_minute`), reports its
+  tokens and cost when it ends, and a Retry-After is passed on so that every worker waits it out.
+  In-process providers (the surrogate) go through it only when the session has a budget to count.
 - `timeout_s` (<= 0: none) is enforced by the HTTP clients themselves; for in-process providers
   (no true `enforces_timeout` attribute) each call runs on a daemon thread and is abandoned when it
   overruns (about 70 us per call; negligible beside any model).
@@ -31,6 +35,8 @@ from dataclasses import replace
 from typing import Callable, Optional, Sequence
 
 from forge.config import ProviderConfig
+from forge.llm.limiter import EndpointLimits, call_cost_usd, endpoint_key, session_limiter
+from forge.llm.registry import NETWORK_KINDS
 from forge.llm.types import (
     Completion,
     Message,
@@ -213,6 +219,9 @@ class ResilientProvider:
         self._sleep = sleep
         self._clock = clock
         self._limits = limits.get(name, cfg)
+        self._endpoint = endpoint_key(cfg.kind, cfg.base_url)
+        self._endpoint_limits = EndpointLimits(cfg.max_concurrency, cfg.requests_per_minute)
+        self._network = cfg.kind in NETWORK_KINDS
         # Only in-process providers need the thread-based deadline; HTTP clients enforce timeout_s.
         self._needs_deadline = not getattr(inner, "enforces_timeout", False) and cfg.timeout_s > 0
 
@@ -244,6 +253,9 @@ class ResilientProvider:
             try:
                 completion = self._attempt(attempt)
             except TransientProviderError as exc:
+                shared = session_limiter()
+                if shared is not None and shared.governs(self._network) and exc.retry_after_s:
+                    shared.hold(self._endpoint, min(exc.retry_after_s, max(0.0, self.cfg.backoff_max_s)))
                 delay = self._plan_retry(exc, failures)
                 failures += 1
                 log.info(
@@ -264,6 +276,18 @@ class ResilientProvider:
             close()
 
     def _attempt(self, call: Callable[[], Completion]) -> Completion:
+        shared = session_limiter()
+        if shared is None or not shared.governs(self._network):
+            return self._attempt_here(call)
+        with shared.slot(self._endpoint, self._endpoint_limits) as usage:
+            completion = self._attempt_here(call)
+            usage.prompt_tokens = completion.usage.prompt_tokens
+            usage.completion_tokens = completion.usage.completion_tokens
+            usage.usd = call_cost_usd(usage.prompt_tokens, usage.completion_tokens,
+                                      self.cfg.price_in_per_mtok, self.cfg.price_out_per_mtok)
+            return completion
+
+    def _attempt_here(self, call: Callable[[], Completion]) -> Completion:
         with self._limits.concurrency:
             if self._needs_deadline:
                 return call_with_deadline(call, self.cfg.timeout_s, self.name)

@@ -10,7 +10,7 @@ written first), so a stage is either in the ledger with every outcome or not at 
     stage:<n>       checkpoint returns, graduates, champion, broadcast, memory heads, tokens, attempts,
                     provider faults, and whether it was applied and logged to MLflow
     evaluation      the final frozen evaluation per instance
-    status          running | finished
+    status          running | finished | budget_exhausted
     progress        the phase the driver is in (where a killed driver stopped)
     done:<name>     one-off steps that are finished (the final MLflow logging)
     store           the identity of the Redis server last seen (a change means it restarted)
@@ -166,6 +166,10 @@ class SessionLedger:
 
     def finish(self) -> None:
         self._put("status", "finished")
+
+    def set_status(self, status: str) -> None:
+        """A stop other than finishing (e.g. budget_exhausted); `start` sets running again on resume."""
+        self._put("status", status)
 
     # -- stages -----------------------------------------------------------------------------------
 

@@ -1,0 +1,364 @@
+"""One rate limit per endpoint and one budget per session, shared by every worker (forge.llm.limiter).
+
+The gate's decisions are tested as plain functions; then real Ray workers against a real `forge serve`
+HTTP server (peak in-flight as the server counts it, a Retry-After one worker sees slowing the others),
+and real sessions stopped by their budget and resumed, ending as an unbudgeted session does.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from forge.config import load_config, to_yaml
+from forge.llm.limiter import (
+    BudgetLimits, EndpointGate, EndpointLimits, Spent, budget_figures, describe_budget, endpoint_key,
+)
+from forge.memory import EMPTY_DIGEST
+from forge.rundir import RunDirectory
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# -- the gate's decisions ------------------------------------------------------------------------------
+
+def test_gate_caps_concurrency_per_endpoint_not_per_caller():
+    gate = EndpointGate()
+    cap = EndpointLimits(max_concurrency=2)
+    a, b = endpoint_key("openai", "http://127.0.0.1:9/v1"), endpoint_key("openai", "http://127.0.0.1:10/v1")
+    assert gate.try_acquire(a, cap, 0.0).granted and gate.try_acquire(a, cap, 0.0).granted
+    third = gate.try_acquire(a, cap, 0.0)
+    assert not third.granted and third.wait_s is None  # wait for a release, not for a time
+    assert gate.try_acquire(b, cap, 0.0).granted  # another endpoint has its own slots
+    gate.release(a, 10, 5, 0.001)
+    assert gate.try_acquire(a, cap, 0.0).granted
+    assert gate.peak_in_flight[a] == 2 and gate.spent == Spent(10, 5, 0.001, 1)
+
+
+def test_endpoint_key_names_kind_and_url_never_credentials():
+    key = endpoint_key("openai", "https://user:hunter2secret@llm.example/v1")
+    assert "hunter2secret" not in key and key.startswith("openai:https://") and "llm.example" in key
+
+
+def test_gate_requests_per_minute_waits_for_the_oldest_start_to_age_out():
+    gate = EndpointGate()
+    rpm = EndpointLimits(max_concurrency=10, requests_per_minute=2)
+    assert gate.try_acquire("e", rpm, 100.0).granted and gate.try_acquire("e", rpm, 130.0).granted
+    refused = gate.try_acquire("e", rpm, 140.0)
+    assert not refused.granted and refused.wait_s == pytest.approx(20.0)
+    assert gate.try_acquire("e", rpm, 160.5).granted  # the start at 100 s has left the window
+
+
+def test_gate_retry_after_holds_every_caller_of_the_endpoint():
+    gate = EndpointGate()
+    cap = EndpointLimits(max_concurrency=5)
+    gate.hold("e", 3.0, now=10.0)
+    gate.hold("e", 1.0, now=10.5)  # a shorter hold never shortens a longer one
+    refused = gate.try_acquire("e", cap, 11.0)
+    assert not refused.granted and refused.wait_s == pytest.approx(2.0)
+    assert gate.try_acquire("other", cap, 11.0).granted
+    assert gate.try_acquire("e", cap, 13.0).granted
+
+
+def test_gate_refuses_every_new_call_once_a_budget_is_reached():
+    gate = EndpointGate(BudgetLimits(max_usd=0.01), Spent(usd=0.004))
+    cap = EndpointLimits(max_concurrency=4)
+    assert gate.try_acquire("e", cap, 0.0).granted and gate.try_acquire("e", cap, 0.0).granted
+    gate.release("e", 1000, 200, 0.007)  # one call takes the total over the limit
+    refused = gate.try_acquire("e", cap, 0.0)
+    assert not refused.granted and refused.exhausted["reached"] == ["max_usd"]
+    gate.release("e", 1000, 200, 0.007)  # a call in flight when the limit was reached still counts
+    figures = budget_figures(gate.budget, gate.spent)
+    assert figures["spent"]["usd"] == pytest.approx(0.018) and figures["spent"]["prompt_tokens"] == 2000
+    assert "USD 0.0180/0.01" in describe_budget(figures) and "budget.max_usd" in describe_budget(figures)
+    gate.budget = BudgetLimits(max_usd=1.0)  # raised, as a resume with budget.max_usd=1 does
+    assert gate.try_acquire("e", cap, 0.0).granted
+
+
+def test_budget_config_rejects_negative_limits():
+    from forge.config import ConfigError
+
+    with pytest.raises(ConfigError, match="budget.max_usd"):
+        load_config(overrides=["budget.max_usd=-1"])
+    with pytest.raises(ConfigError, match="providers.surrogate.requests_per_minute"):
+        load_config(overrides=["providers.surrogate.requests_per_minute=0"])
+
+
+# -- real workers, a real server -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ray_local():
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    yield ray
+    ray.shutdown()
+
+
+class SlowEcho:
+    """An in-process model for the server: answers after `delay_s`, counting its words as tokens."""
+
+    name = "slow-echo"
+
+    def __init__(self, delay_s: float):
+        self.delay_s = delay_s
+
+    def complete(self, messages, *, model, temperature=0.0, max_tokens=512, seed=None, stop=None):
+        from forge.llm.types import Completion, Usage
+
+        time.sleep(self.delay_s)
+        return Completion(text="ok", usage=Usage(len(messages[-1].content.split()), 1), model=model)
+
+
+def served_config(base_url: str, cap: int) -> str:
+    cfg = load_config(overrides=[
+        "providers.served.kind=openai", f"providers.served.base_url={base_url}", f"providers.served.max_concurrency={cap}",
+        "providers.served.backoff_initial_s=0.01", "models.default.provider=served", "models.default.model=echo-1",
+    ])
+    return to_yaml(cfg)
+
+
+def caller_class(ray):
+    @ray.remote(num_cpus=0.1)
+    class Caller:
+        """What an instance worker does with its models: install the session limiter, build the provider."""
+
+        def __init__(self, session: str, config_yaml: str):
+            from forge.config import from_yaml
+            from forge.llm.limiter import install_session_limiter
+            from forge.llm.registry import build_provider
+
+            self.installed = install_session_limiter(session)
+            self.provider = build_provider("served", from_yaml(config_yaml))
+
+        def ready(self) -> bool:
+            return self.installed
+
+        def call(self, n: int) -> int:
+            from forge.llm.types import Message
+
+            for k in range(n):
+                self.provider.complete([Message("user", f"call {k} of this worker")], model="echo-1")
+            return n
+
+    return Caller
+
+
+def settled_figures(ray, limiter, calls: int) -> dict:
+    """The limiter's figures once `calls` releases arrived (a release is sent without waiting for it)."""
+    deadline = time.monotonic() + 10
+    figures = ray.get(limiter.figures.remote())
+    while figures["spent"]["calls"] < calls and time.monotonic() < deadline:
+        time.sleep(0.05)
+        figures = ray.get(limiter.figures.remote())
+    return figures
+
+
+@pytest.mark.slow
+def test_ten_workers_never_put_more_than_the_cap_in_flight(ray_local):
+    from forge.llm.limiter import start_session_limiter
+    from forge.llm.serve import ModelServer
+
+    ray = ray_local
+    with ModelServer(SlowEcho(0.15), models=["echo-1"]) as server:
+        limiter = start_session_limiter("cap-test", BudgetLimits())
+        config_yaml = served_config(server.openai_base_url, cap=3)
+        Caller = caller_class(ray)
+        callers = [Caller.remote("cap-test", config_yaml) for _ in range(10)]
+        assert all(ray.get([c.ready.remote() for c in callers]))
+        server.stats.reset()
+        assert sum(ray.get([c.call.remote(4) for c in callers])) == 40
+        figures = settled_figures(ray, limiter, calls=40)
+        ray.kill(limiter)
+        for c in callers:
+            ray.kill(c)
+    # Each worker process alone would allow 3: without the session limiter ten of them put up to 10 in flight.
+    assert server.stats.requests == 40
+    assert server.stats.max_in_flight == 3
+    assert figures["spent"]["calls"] == 40 and figures["spent"]["prompt_tokens"] == 40 * 5
+    assert max(figures["peak_in_flight"].values()) == 3
+
+
+@pytest.mark.slow
+def test_a_retry_after_seen_by_one_worker_holds_back_the_others(ray_local):
+    from forge.llm.limiter import start_session_limiter
+    from forge.llm.serve import ModelServer
+
+    ray = ray_local
+    with ModelServer(SlowEcho(0.0), models=["echo-1"]) as server:
+        limiter = start_session_limiter("retry-after-test", BudgetLimits())
+        config_yaml = served_config(server.openai_base_url, cap=8)
+        Caller = caller_class(ray)
+        first, other = Caller.remote("retry-after-test", config_yaml), Caller.remote("retry-after-test", config_yaml)
+        assert all(ray.get([first.ready.remote(), other.ready.remote()]))
+        server.stats.reset()
+        server.faults.fail_next(1, 429, retry_after=2)
+        pending = first.call.remote(1)
+        deadline = time.monotonic() + 30
+        while 429 not in list(server.stats.statuses) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert 429 in server.stats.statuses
+        # The server logs the 429 as it sends it; give the first worker a moment to read it and pass it on.
+        time.sleep(0.3)
+        ray.get(other.call.remote(1))  # a different worker that never saw the 429
+        ray.get(pending)
+        ray.kill(limiter)
+        ray.kill(first)
+        ray.kill(other)
+    arrivals = list(server.stats.arrivals)
+    assert len(arrivals) == 3 and server.stats.statuses.count(429) == 1
+    # Both later requests (the retry and the other worker's first call) waited out the 2 s.
+    assert min(arrivals[1:]) - arrivals[0] >= 1.9
+
+
+# -- sessions stopped by their budget and resumed --------------------------------------------------------
+
+SMALL = [
+    "protocol.num_instances=2", "protocol.num_stages=2", "protocol.max_attempts=2", "protocol.checkpoint_runs=1",
+    "protocol.num_evaluation_runs=1", "env.max_steps=10", "tracking.enabled=false", "protocol.theta=-3.0",
+    "providers.surrogate.price_in_per_mtok=3", "providers.surrogate.price_out_per_mtok=15",
+]
+
+
+def session_config(runs: Path, name: str, *extra: str):
+    return load_config(ROOT / "configs" / "forge.yaml", overrides=[*SMALL, f"run.runs_dir={runs}", f"run.name={name}", *extra])
+
+
+def kept(run_dir: RunDirectory) -> dict:
+    """What a session keeps: its stage decisions, every instance's final memory, its evaluation returns."""
+    from forge.memory import MemoryManager, open_store
+    from forge.protocol.ledger import SessionLedger
+
+    ledger = SessionLedger.open(str(run_dir.path), run_dir.session_id)
+    with open_store(str(run_dir.path), "forge") as store:
+        manager = MemoryManager(store)
+        heads = {key.rsplit("/", 1)[1]: manager.snapshot(key).digest for key in manager.instances()}
+    evaluation = ledger.evaluation()
+    return {
+        "status": ledger.status(), "meta": ledger.meta(), "heads": heads,
+        "stages": [(r.stage, r.checkpoint, r.graduated, r.champion, {i: m["digest"] for i, m in r.memory.items()})
+                   for r in ledger.stages()],
+        "returns": evaluation.returns if evaluation else None,
+        "tokens": [r.tokens for r in ledger.stages()],
+    }
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, ray_local):
+    from workers.driver import SessionDriver
+
+    runs = tmp_path_factory.mktemp("reference")
+    cfg = session_config(runs, "s")
+    run_dir = RunDirectory.create(cfg)
+    SessionDriver(cfg, run_dir).run()
+    return kept(run_dir)
+
+
+def _stop_then_resume(tmp_path, limit: str, raised: str, tracking: bool = False):
+    """A session under `limit` that stops, then `forge resume RUN_DIR raised` (in this process)."""
+    from forge.cli import main
+    from workers.driver import SessionDriver
+
+    if tracking:  # through the CLI: `forge run` exits 3 on a budget stop
+        extra = [limit, "tracking.enabled=true", "run.study=budget"]
+        assert main(["run", str(ROOT / "configs" / "forge.yaml"), *SMALL, f"run.runs_dir={tmp_path}", "run.name=t", *extra]) == 3
+        outcome, run_dir = None, RunDirectory.open(tmp_path / "t")
+        summary = json.loads((run_dir.reports / "summary.json").read_text())
+        assert summary["status"] == "budget_exhausted" and summary["meta"]["budget"]["reached"]
+    else:
+        cfg = session_config(tmp_path, "s", limit)
+        run_dir = RunDirectory.create(cfg)
+        outcome = SessionDriver(cfg, run_dir).run()
+    stopped = kept(run_dir)
+    assert main(["resume", str(run_dir.path), raised]) == 0
+    return outcome, stopped, kept(run_dir), run_dir
+
+
+@pytest.mark.slow
+def test_a_token_budget_stops_the_session_cleanly_and_a_resume_ends_as_without_it(tmp_path, reference):
+    stage1 = sum(u["prompt"] for per_role in reference["tokens"][0].values() for u in per_role.values())
+    stage2 = sum(u["prompt"] for per_role in reference["tokens"][1].values() for u in per_role.values())
+    limit = stage1 + stage2 // 3  # reached during stage 2
+    outcome, stopped, resumed, _ = _stop_then_resume(
+        tmp_path, f"budget.max_prompt_tokens={limit}", "budget.max_prompt_tokens=100000000")
+    budget = stopped["meta"]["budget"]
+    assert outcome.budget_exhausted == budget and stopped["status"] == "budget_exhausted"
+    assert budget["reached"] == ["max_prompt_tokens"] and budget["stopped_in"]["stage"] == 2
+    # Overshoot: only the calls in flight when the limit was reached (one per instance at most) go over it.
+    assert limit <= budget["spent"]["prompt_tokens"] < limit + stage2 // 3
+    # Stage 1 is kept whole; stage 2 never reached the ledger (no half-applied stage).
+    assert stopped["stages"] == reference["stages"][:1] and stopped["returns"] is None
+    # ...and the memory is what stage 1 left (the partial stage-2 training was rolled back at the stop).
+    stage1_memory = {i: d for i, d in reference["stages"][0][4].items() if d != EMPTY_DIGEST}
+    assert {i: d for i, d in stopped["heads"].items() if d != EMPTY_DIGEST} == stage1_memory
+    # Resumed: stage 2 restarts from each instance's stage-1 memory and the session ends as the unbudgeted one.
+    assert resumed["status"] == "finished"
+    assert (resumed["stages"], resumed["heads"], resumed["returns"]) == \
+        (reference["stages"], reference["heads"], reference["returns"])
+    # The spending survives the stop: the resumed total includes the dropped partial stage.
+    assert resumed["meta"]["spent"]["prompt_tokens"] > sum(
+        u["prompt"] for tokens in reference["tokens"] for per_role in tokens.values() for u in per_role.values())
+
+
+@pytest.mark.slow
+def test_a_usd_budget_stops_the_session_and_forge_resume_with_a_higher_budget_continues(tmp_path, reference):
+    from mlflow import MlflowClient
+
+    from forge.tracking import default_tracking_uri, session_runs
+
+    stage1 = reference["tokens"][0]
+    usd1 = sum(u["prompt"] * 3 + u["completion"] * 15 for per_role in stage1.values() for u in per_role.values()) / 1e6
+    limit = round(usd1 / 2, 6)  # reached during stage 1
+    _, stopped, resumed, run_dir = _stop_then_resume(tmp_path, f"budget.max_usd={limit}", "budget.max_usd=1000",
+                                                     tracking=True)
+    budget = stopped["meta"]["budget"]
+    assert stopped["status"] == "budget_exhausted" and budget["reached"] == ["max_usd"]
+    assert budget["spent"]["usd"] >= limit and budget["stopped_in"]["stage"] == 1 and stopped["stages"] == []
+    assert resumed["status"] == "finished"
+    assert (resumed["stages"], resumed["heads"], resumed["returns"]) == \
+        (reference["stages"], reference["heads"], reference["returns"])
+    client = MlflowClient(default_tracking_uri(tmp_path))
+    parent, children = session_runs(client, "budget", "t")
+    assert parent.data.tags["forge.status"] == "finished" and parent.info.status == "FINISHED" and len(children) == 2
+    assert client.get_metric_history(parent.info.run_id, "spent_usd")[0].value >= limit
+    costs = [m.value for m in client.get_metric_history(parent.info.run_id, "cost_usd")]
+    assert len(costs) == 2 and all(c > 0 for c in costs)
+    # `forge compare` reads the finished session back from the study's store alone.
+    from forge.cli import main
+
+    assert main(["compare", "--mlflow", default_tracking_uri(tmp_path), "--study", "budget", "--out", str(tmp_path / "cmp")]) == 0
+    compared = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
+    means = [sum(r) / len(r) for r in reference["returns"].values()]
+    assert [c["session"] for c in compared["conditions"]] == ["t"]
+    assert compared["conditions"][0]["estimate"]["mean"] == pytest.approx(sum(means) / len(means))
+    assert main(["compare", "--mlflow", default_tracking_uri(tmp_path), "--study", "no-such-study"]) == 2
+
+
+# -- MLflow from the driver only ------------------------------------------------------------------------
+
+def test_a_worker_never_loads_mlflow(tmp_path):
+    """A worker's whole unit of work (training and play) runs without MLflow ever being imported."""
+    import subprocess
+    import sys
+
+    script = f"""
+import sys
+from forge.config import load_config, to_yaml
+from forge.rundir import RunDirectory
+from workers.instance_actor import InstanceWorker
+
+cfg = load_config(overrides=["env.max_steps=4", "protocol.max_attempts=1", "run.runs_dir={tmp_path}", "run.name=w"])
+run_dir = RunDirectory.create(cfg)
+worker = InstanceWorker("i00", "w", to_yaml(cfg), str(run_dir.path))
+worker.train_stage(1, 7)
+worker.play([3], "evaluation")
+print("loaded:", sorted(m for m in sys.modules if m.split(".")[0] == "mlflow" or m == "forge.tracking"))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "loaded: []" in done.stdout
