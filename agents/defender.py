@@ -230,12 +230,12 @@ class Defender:
         try:
             completion = self.clients[role].complete(messages, seed=seed, stop=list(stop) if stop else None)
         except ProviderError as exc:
-            state.decision.calls.append(ModelCall(role, 0, 0, 0.0, 0, injected.ids, error=_short_error(exc),
+            state.decision.calls.append(ModelCall(role, 0, 0, 0.0, 0, injected.all_ids, error=_short_error(exc),
                                                   injected_tokens=injected.tokens))
             return None
         state.decision.calls.append(
             ModelCall(role, completion.usage.prompt_tokens, completion.usage.completion_tokens,
-                      completion.latency_s, completion.retries, injected.ids, injected_tokens=injected.tokens)
+                      completion.latency_s, completion.retries, injected.all_ids, injected_tokens=injected.tokens)
         )
         return completion
 
@@ -253,6 +253,13 @@ class Defender:
         state.decision.action_text = action_name(action)
         self._pending = f"step {state.view.step + 1}: {state.decision.action_text}"
         return state.decision
+
+    def override(self, decision: StepDecision, action: int, step: int) -> StepDecision:
+        """An operator's action replaces the proposed one; the Planner's history shows what was executed."""
+        decision.action = action
+        decision.action_text = action_name(action)
+        self._pending = f"step {step}: {decision.action_text}"
+        return decision
 
     def _fallback(self, state: _StepState, reason: str) -> StepDecision:
         action = state.suggestions[0].action if state.suggestions else action_id("Monitor")
