@@ -64,6 +64,7 @@ class StepDecision:
     fallback_reason: Optional[str] = None
     calls: list[ModelCall] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)  # the ActionChooser's ranked suggestions, for an operator
 
     @property
     def injected(self) -> dict[str, list[str]]:
@@ -220,6 +221,7 @@ class Defender:
         state.suggestions.extend(s for s in suggestions if all(s.action != k.action for k in state.suggestions))
         if not suggestions:
             return "The ActionChooser gave no valid action."
+        state.decision.reasons.extend(f"{action_name(s.action)}{_justification(s.line)}" for s in suggestions)
         return "\n".join(f"{i}. {action_name(s.action)}" + _justification(s.line) for i, s in enumerate(suggestions, 1))
 
     # -- helpers ----------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ class Correction:
     # is the trigger node, and `corrects` names learned rules the correction overrides there.
     anchor: Optional[DecisionNode] = None
     corrects: tuple[str, ...] = ()
+    reason: str = ""  # the teacher's one-line why, kept in the evidence
 
 
 @dataclass
@@ -49,7 +50,8 @@ def _lesson(correction: Correction, compiled: CompiledRule) -> Lesson:
         node = correction.anchor or correction.failure or stated_node(
             correction.context or compiled.trigger or compiled.directive)
     kind = "failure" if correction.failure is not None else ("correction" if correction.kind == "correction" else "memory")
-    return Lesson(compiled, node, Evidence(kind, correction.actor, correction.source, 1, correction.text[:200]),
+    detail = correction.text[:200] + (f" (reason: {correction.reason[:200]})" if correction.reason else "")
+    return Lesson(compiled, node, Evidence(kind, correction.actor, correction.source, 1, detail),
                   corrects=tuple(correction.corrects))
 
 
