@@ -518,12 +518,12 @@ def _chain(book, rule_id: str) -> int:
 
     links = correction_chain(book, rule_id)
     table = Table(title=f"correction chain of {rule_id[:10]}: {len(links)} rules, oldest first")
-    for column in ("#", "rule", "status", "link", "who", "when", "why", "directive"):
+    for column in ("#", "rule", "status", "link", "who", "when", "why", "where", "directive"):
         table.add_column(column)
     for i, link in enumerate(links, 1):
         table.add_row(str(i), link.rule_id[:10], link.status, link.link, Text(link.who),
-                      datetime.fromtimestamp(link.when).strftime("%Y-%m-%d %H:%M:%S"), Text(_short(link.why, 60)),
-                      Text(_short(link.directive, 60)))
+                      datetime.fromtimestamp(link.when).strftime("%Y-%m-%d %H:%M:%S"), Text(_short(link.why, 50)),
+                      Text(_short(link.where, 60)), Text(_short(link.directive, 70)))
     console.print(table)
     return 0
 

@@ -22,7 +22,8 @@ class ChainLink:
     link: str  # "first" | "supersedes <id>" | "corrects <id>"
     who: str
     when: float
-    why: str
+    why: str  # the teacher's reason if given, else the text taught
+    where: str  # the evidence's source (for an anchored correction: trace, step and seed)
 
 
 def chain_members(records: dict, rule_id: str) -> set[str]:
@@ -57,10 +58,11 @@ def correction_chain(book, rule_id: str) -> list[ChainLink]:
         earlier = [f"supersedes {o[:10]}" for o in head.supersedes if o in members]
         earlier += [f"corrects {o[:10]}" for o in head.corrects if o in members]
         taught = [evidence[e] for e in first.evidence if e in evidence]
-        why = taught[0].detail if taught else ""
-        if taught and taught[0].source:
-            why = f"{why} ({taught[0].source})" if why else taught[0].source
+        detail = taught[0].detail if taught else ""
+        text, _, reason = detail.partition(" (reason: ")
+        why = reason[:-1] if reason.endswith(")") else (reason or text)
+        where = taught[0].source if taught else ""
         who = ", ".join(first.actors) or (firsts[rid].provenance.actor or "?")
         links.append(ChainLink(rid, head.status, head.directive, "; ".join(earlier) or "first", who,
-                               firsts[rid].created_at, why))
+                               firsts[rid].created_at, why, where))
     return links
