@@ -195,3 +195,10 @@ def injection_rates(traces: Iterable[TraceAftermath]) -> dict[str, float]:
         if eff.followed_rate is not None:
             metrics[f"{key}.followed_rate"] = float(eff.followed_rate)
     return metrics
+
+
+def session_rule_rates(run_dir: str | Path) -> dict[str, float]:
+    """The per-rule injected / followed-rate metrics of a session's traces (`workers/driver.py` logs them
+    on the session's MLflow run when `memory.injection=rulebook`); unreadable traces are skipped."""
+    traces, _ = read_traces([run_dir])
+    return injection_rates(traces)
