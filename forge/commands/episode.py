@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             with console.status("playing..."):
                 result = play_episode(env, defender, seed=args.seed)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, EOFError):
         console.print(f"\ninterrupted; corrections kept in the rulebook: {', '.join(taught) or 'none'}", soft_wrap=True)
         return 130
     table = Table(title=f"Episode seed {args.seed}, red={cfg.env.red_agent.value}, model {model_label(cfg)}, "
@@ -167,8 +167,9 @@ class OperatorLoop:
         from forge.env.catalog import ActionParseError, action_name, parse_action
 
         console.rule(f"step {step}")
-        alerts = [line for line in decision.observation.splitlines() if ": Activity" in line]
-        console.print(Text("\n".join(alerts) or "no alerts"))
+        # The step's table rows: the Alerts block of what the Planner saw (one row per host with a status).
+        _, _, alerts = decision.observation.partition("Alerts:")
+        console.print(Text(alerts.strip() or "no alerts"))
         console.print(Text(f"proposed: {decision.action_text}" + (" (fallback)" if decision.fallback else ""), style="bold"))
         for reason in decision.reasons[:5]:
             console.print(Text(f"  because: {reason}"))

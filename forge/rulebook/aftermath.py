@@ -8,8 +8,9 @@ For every rule that reached any model call of a step (stage-1 pair or system pro
                `$matched` standing for the hosts the trigger matched), only when the trigger held and
                the rule has an action; None otherwise (a rule whose trigger does not hold asks nothing)
     reward     the step's reward
-    failure    whether a failure fired in the next `window` steps (a reward below the mildest failure
-               threshold, forge.protocol.trigger.is_failure); None when the episode ended before the
+    failure    whether a failure fired in the next `window` steps: a reward below the session's abort
+               level (its most severe failure threshold; `protocol.tau` unless `protocol.thresholds`
+               adds levels; forge.protocol.trigger.is_failure); None when the episode ended before the
                window did and no failure fired in what there was (the outcome is unknown)
 """
 

@@ -224,6 +224,6 @@ def rulebook_injection_factory(
         MemorySync(rulebook, compiler, failures_for(snapshot), window=window).sync(snapshot)
         return RulebookInjection(rulebook, settings, scope=scope_of(snapshot), actor=actor or actor_of(snapshot),
                                  window=window, aftermath_window=cfg.rulebook.aftermath_window,
-                                 failure_threshold=max(thresholds_of(cfg.protocol.tau, cfg.protocol.thresholds)))
+                                 failure_threshold=min(thresholds_of(cfg.protocol.tau, cfg.protocol.thresholds)))
 
     return make
