@@ -130,3 +130,89 @@ def test_a_correction_at_a_failing_step_is_retrieved_there_and_followed_on_a_rer
     result = rerun.play_frozen(seed, label="rerun")
     judged = [a["judged"] for a in result.aftermath if a["rule"].startswith(rule)]
     assert "followed" in judged, judged  # surrogate result
+
+
+GOOD = "When Op_Server0 shows any compromise, then Restore Op_Server0."
+WASTEFUL = "When any host shows Activity Scan, then Restore that host."
+INERT_RULE = "When Op_Host1 shows any compromise, then Restore Op_Host1."  # B_line never attacks Op_Host1
+
+
+def seeded_book(path) -> dict[str, str]:
+    ids = {}
+    for name, text in (("good", GOOD), ("wasteful", WASTEFUL), ("inert", INERT_RULE)):
+        assert main(["rulebook", "add", "--rulebook", str(path), "--actor", "alice", "--role", "action_chooser", text]) == 0
+    book = Rulebook(open_rulebook(str(path)))
+    for rid, head in book.heads().items():
+        ids[{GOOD: "good", WASTEFUL: "wasteful", INERT_RULE: "inert"}[head.record.directive]] = rid
+    return ids
+
+
+def write_trace(run_dir, label: str, eligible, aftermath) -> None:
+    path = run_dir / "traces" / "i0" / f"{label}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"label": label, "steps": [], "rulebook": {"eligible": list(eligible)},
+                                "aftermath": aftermath}))
+
+
+def test_stats_records_efficacy_as_evidence_and_review_lists_what_needs_a_person(tmp_path, capsys):
+    ids = seeded_book(tmp_path / "rb.db")
+    capsys.readouterr()
+    run = tmp_path / "run"
+    entries = []
+    for i in range(12):  # good: failures after ignoring it, none after following; wasteful: the reverse
+        entries += [{"step": i, "rule": f"{ids['good']}@v1", "held": True, "judged": "followed", "reward": -1, "failure": i == 0},
+                    {"step": i, "rule": f"{ids['good']}@v1", "held": True, "judged": "ignored", "reward": -3, "failure": i > 1},
+                    {"step": i, "rule": f"{ids['wasteful']}@v1", "held": True, "judged": "followed", "reward": -1, "failure": i > 1},
+                    {"step": i, "rule": f"{ids['wasteful']}@v1", "held": True, "judged": "contradicted", "reward": 0, "failure": i == 0}]
+    write_trace(run, "evaluate-rulebook-0", ids.values(), entries)
+    for k in range(1, 5):
+        write_trace(run, f"evaluate-rulebook-{k}", ids.values(), [])
+    (run / "traces" / "i0" / "broken.json").write_text("{not json")
+    rb = ["--rulebook", str(tmp_path / "rb.db")]
+    assert main(["rulebook", "stats", str(run), *rb, "--record", "--actor", "bob"]) == 0
+    out = capsys.readouterr().out
+    assert "recorded 2 efficacy evidence entries" in out and "skipped" in out and "broken.json" in out
+    report = {r["rule"]: r for r in json.loads((run / "reports" / "rulebook_stats.json").read_text())["rules"]}
+    assert [report[ids[n]]["verdict"] for n in ("good", "wasteful", "inert")] == ["helpful", "harmful", "inert"]
+    assert report[ids["good"]]["failure_after_followed"]["failures"] == 1
+    assert report[ids["inert"]]["episodes"] == 5 and report[ids["inert"]]["injected"] == 0
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    good, bad = book.heads()[ids["good"]].record, book.heads()[ids["wasteful"]].record
+    assert good.support == 2 and good.directive == GOOD and bad.support == 1 and len(bad.counter_evidence) == 1
+    (counter,) = book.store.nodes(bad.counter_evidence).values()
+    assert counter.kind == "efficacy" and counter.actor == "user:bob" and counter.detail.startswith("harmful")
+    assert main(["rulebook", "stats", str(run), *rb, "--record"]) == 0
+    assert "recorded: nothing new" in capsys.readouterr().out  # the same traces are evidence once
+    assert main(["rulebook", "review", str(run), *rb]) == 0
+    out = capsys.readouterr().out
+    assert ids["wasteful"][:10] in out and "harmful" in out
+    assert ids["inert"][:10] in out and "never triggered in 5" in out
+    assert f"forge rulebook withdraw {ids['wasteful'][:10]}" in out
+    assert main(["rulebook", "withdraw", ids["wasteful"][:10], *rb, "--actor", "bob"]) == 0
+    assert main(["rulebook", "stats", str(tmp_path / "missing"), *rb]) == 2
+
+
+@pytest.mark.slow
+def test_rulebook_episodes_record_aftermath_that_stats_reads(tmp_path, capsys):
+    """The efficacy acceptance at a small size: the three seeded rules, real episodes (surrogate), stats."""
+    rb = tmp_path / "rb.db"
+    ids = seeded_book(rb)
+    cfg = load_config(overrides=["env.max_steps=20", "memory.injection=rulebook", f"rulebook.store={rb}",
+                                 "surrogate.compliance=0.6"])
+    learner = InstanceLearner(instance="i0", session="sess", cfg=cfg, clients=build_clients(cfg)[0],
+                              memory=MemoryManager(open_store(str(tmp_path))), run_dir=tmp_path)
+    results = [learner.play_frozen(seed, label=f"evaluate-rulebook-{seed}") for seed in (3, 4, 5)]
+    for result in results:
+        assert set(result.rulebook["eligible"]) == set(ids.values())
+        for entry in result.aftermath:
+            step = next(s for s in result.steps if s.step == entry["step"])
+            assert entry["rule"] in {r for refs in step.injected.values() for r in refs}
+            assert (entry["judged"] is None) == (entry["held"] is not True)
+    injected = {a["rule"].split("@")[0] for r in results for a in r.aftermath}
+    assert ids["wasteful"] in injected and ids["inert"] not in injected
+    capsys.readouterr()
+    assert main(["rulebook", "stats", str(tmp_path), "--rulebook", str(rb), "--set", "rulebook.efficacy_min_episodes=3"]) == 0
+    report = {r["rule"]: r for r in json.loads((tmp_path / "reports" / "rulebook_stats.json").read_text())["rules"]}
+    assert report[ids["inert"]]["verdict"] == "inert" and report[ids["inert"]]["episodes"] == 3
+    wasteful = report[ids["wasteful"]]
+    assert wasteful["followed"] + wasteful["ignored"] + wasteful["contradicted"] == wasteful["triggered"] > 0

@@ -181,7 +181,8 @@ class Rulebook:
             expected = self.store.book_head()
             records = self.records()
             touched = [records[r] for r, _, _ in assessments if r in records]
-            changes = plan_assess(records, assessments, self.evidence_of(touched))
+            cited = self.store.nodes(e for r in touched for e in (*r.evidence, *r.counter_evidence))
+            changes = plan_assess(records, assessments, {k: v for k, v in cited.items() if isinstance(v, Evidence)})
             if not changes:
                 return None
             self.store.put_nodes([item for _, item, _ in assessments])

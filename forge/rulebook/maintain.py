@@ -276,15 +276,18 @@ def plan_assess(heads: Mapping[str, RuleRecord], assessments: Sequence[tuple[str
                 evidence: Mapping[str, Evidence]) -> list[RuleChange]:
     """Efficacy evidence on rules: (rule id, evidence, supporting?) -> the new versions. Supporting
     evidence joins SUPPORTED_BY (and the support count), counter-evidence joins COUNTERED_BY; the
-    directive, meaning and status never change. Evidence a rule already cites is not added twice."""
+    directive, meaning and status never change. Evidence a rule already cites (or efficacy from the same
+    traces, whoever recorded it) is not added twice. `evidence`: the Evidence nodes the records cite."""
     weights = dict(evidence)
     records: dict[str, RuleRecord] = {}
     for rule_id, item, supporting in assessments:
         record = records.get(rule_id) or heads.get(rule_id)
         if record is None:
             raise RulebookError(f"no rule {rule_id!r} in the rulebook")
-        if item.id in record.evidence or item.id in record.counter_evidence:
-            continue
+        cited = (*record.evidence, *record.counter_evidence)
+        if item.id in cited or any(e in weights and weights[e].kind == item.kind == "efficacy"
+                                   and weights[e].source == item.source for e in cited):
+            continue  # these traces already count for this rule, whoever recorded them
         weights[item.id] = item
         if supporting:
             ids = _union(record.evidence, item.id)
