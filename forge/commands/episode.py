@@ -127,6 +127,14 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"return {result.total_return:+.1f}; fallbacks {result.fallbacks}; model calls "
                   f"{sum(len(s.calls) for s in result.steps)}; tokens by role: "
                   + ", ".join(f"{r} {u.prompt_tokens}+{u.completion_tokens}" for r, u in ledger.totals_by_role().items()))
+    if result.aftermath:  # rulebook injection: what each injected rule asked and what the agent did
+        by_rule: dict[str, dict[str, list[int]]] = {}
+        for entry in result.aftermath:
+            if entry["judged"] is not None:
+                by_rule.setdefault(entry["rule"], {}).setdefault(entry["judged"], []).append(entry["step"])
+        for ref, judged in sorted(by_rule.items()):
+            console.print(f"rule {ref}: " + "; ".join(f"{k} at steps {', '.join(map(str, v))}"
+                                                       for k, v in sorted(judged.items())), soft_wrap=True)
     if operator is not None:
         path = operator.write_trace(result)
         console.print(f"trace {path}; corrections: {', '.join(taught) or 'none'}", soft_wrap=True)
