@@ -169,6 +169,11 @@ def test_stats_records_efficacy_as_evidence_and_review_lists_what_needs_a_person
         write_trace(run, f"evaluate-rulebook-{k}", ids.values(), [])
     (run / "traces" / "i0" / "broken.json").write_text("{not json")
     rb = ["--rulebook", str(tmp_path / "rb.db")]
+    from forge.rulebook.efficacy import session_rule_rates  # what the driver logs to MLflow
+
+    rates = session_rule_rates(run)
+    assert rates[f"rulebook.{ids['good'][:10]}.injected"] == 24 and rates[f"rulebook.{ids['good'][:10]}.followed_rate"] == 0.5
+    assert not any(ids["inert"][:10] in key for key in rates)
     assert main(["rulebook", "stats", str(run), *rb, "--record", "--actor", "bob"]) == 0
     out = capsys.readouterr().out
     assert "recorded 2 efficacy evidence entries" in out and "skipped" in out and "broken.json" in out
