@@ -568,7 +568,8 @@ def _stats(args: argparse.Namespace) -> int:
     table = Table(title=f"rule efficacy over {len(traces)} rulebook traces in {len(run_dirs)} run(s); "
                         f"outcome: a failure in the next {cfg.rulebook.aftermath_window} steps")
     for column in ("rule", "directive", "episodes", "injected", "triggered", "followed", "ignored", "contradicted",
-                   "failure after followed", "failure after not followed", "difference [95%]", "verdict"):
+                   "failure after followed", "failure after not followed", "difference [95%]",
+                   "step reward: followed - not [95%]", "verdict"):
         table.add_column(column, justify="left" if column in ("rule", "directive", "verdict") else "right")
     rows = []
     for rule_id, eff in sorted(efficacy.items(), key=lambda kv: (heads[kv[0]].record.status != "active", kv[0])):
@@ -577,11 +578,16 @@ def _stats(args: argparse.Namespace) -> int:
                                                                       if diff[1] is not None else ""))
         verdict = eff.verdict(lo, le)
         rows.append((rule_id, eff, verdict))
+        rdiff = eff.reward_difference()
+        reward_text = "-" if rdiff is None else (f"{rdiff[0]:+.2f}" + (f" [{rdiff[1]:+.2f}, {rdiff[2]:+.2f}]"
+                                                                          if rdiff[1] is not None else ""))
         table.add_row(heads[rule_id].ref, Text(_short(heads[rule_id].record.directive, 50)), str(eff.episodes),
                       str(eff.injected), str(eff.triggered), str(eff.followed), str(eff.ignored),
-                      str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()), diff_text, verdict)
+                      str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()), diff_text, reward_text,
+                      verdict)
     console.print(table)
-    _say(Text(verdict_rule(lo, le)))
+    _say(Text(verdict_rule(lo, le) + " The step-reward column (the immediate cost of what the rule asks) is "
+              "shown beside the verdict, not part of it."))
     for problem in problems:
         _say(Text(f"  skipped {problem}"))
     if args.record:

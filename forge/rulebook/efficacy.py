@@ -68,6 +68,8 @@ class RuleEfficacy:
     contradicted: int = 0
     after_followed: list[int] = field(default_factory=list)  # 1 = a failure followed, per judged decision point
     after_not: list[int] = field(default_factory=list)
+    reward_followed: list[float] = field(default_factory=list)  # the step's own reward, per judged point
+    reward_not: list[float] = field(default_factory=list)
 
     def add(self, entry: Aftermath) -> None:
         self.injected += 1
@@ -77,6 +79,7 @@ class RuleEfficacy:
         if entry.judged is None:
             return
         setattr(self, entry.judged, getattr(self, entry.judged) + 1)
+        (self.reward_followed if entry.judged == "followed" else self.reward_not).append(entry.reward)
         if entry.failure is None:
             return
         (self.after_followed if entry.judged == "followed" else self.after_not).append(int(entry.failure))
@@ -108,6 +111,17 @@ class RuleEfficacy:
             low = high = None
         return d.delta, low, high
 
+    def reward_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
+        """The step's mean reward after followed minus after not followed, with its bootstrap interval
+        (shown beside the verdict, not part of it: the immediate cost of what the rule asks)."""
+        if not self.reward_followed or not self.reward_not:
+            return None
+        from forge.stats import compare_samples
+
+        d = compare_samples(self.reward_followed, self.reward_not, "decision points", resamples=2000)
+        bad = d.low is None or math.isnan(d.low) or math.isnan(d.high)
+        return d.delta, None if bad else d.low, None if bad else d.high
+
     def verdict(self, min_count: int, min_episodes: int) -> str:
         if self.triggered == 0:
             return INERT if self.episodes >= min_episodes else INSUFFICIENT
@@ -131,7 +145,12 @@ class RuleEfficacy:
                 "failure_after_followed": _rate_dict(self.rate_followed()),
                 "failure_after_not_followed": _rate_dict(self.rate_not()),
                 "difference": None if diff is None else {"delta": diff[0], "low": diff[1], "high": diff[2]},
+                "step_reward_difference": _triple(self.reward_difference()),
                 "verdict": self.verdict(min_count, min_episodes)}
+
+
+def _triple(diff) -> Optional[dict]:
+    return None if diff is None else {"delta": diff[0], "low": diff[1], "high": diff[2]}
 
 
 def _rate_dict(rate: Rate) -> dict:
