@@ -64,6 +64,7 @@ class StepDecision:
     fallback_reason: Optional[str] = None
     calls: list[ModelCall] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)  # the ActionChooser's ranked suggestions, for an operator
 
     @property
     def injected(self) -> dict[str, list[str]]:
@@ -220,6 +221,7 @@ class Defender:
         state.suggestions.extend(s for s in suggestions if all(s.action != k.action for k in state.suggestions))
         if not suggestions:
             return "The ActionChooser gave no valid action."
+        state.decision.reasons.extend(f"{action_name(s.action)}{_justification(s.line)}" for s in suggestions)
         return "\n".join(f"{i}. {action_name(s.action)}" + _justification(s.line) for i, s in enumerate(suggestions, 1))
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -230,12 +232,12 @@ class Defender:
         try:
             completion = self.clients[role].complete(messages, seed=seed, stop=list(stop) if stop else None)
         except ProviderError as exc:
-            state.decision.calls.append(ModelCall(role, 0, 0, 0.0, 0, injected.ids, error=_short_error(exc),
+            state.decision.calls.append(ModelCall(role, 0, 0, 0.0, 0, injected.all_ids, error=_short_error(exc),
                                                   injected_tokens=injected.tokens))
             return None
         state.decision.calls.append(
             ModelCall(role, completion.usage.prompt_tokens, completion.usage.completion_tokens,
-                      completion.latency_s, completion.retries, injected.ids, injected_tokens=injected.tokens)
+                      completion.latency_s, completion.retries, injected.all_ids, injected_tokens=injected.tokens)
         )
         return completion
 
@@ -253,6 +255,13 @@ class Defender:
         state.decision.action_text = action_name(action)
         self._pending = f"step {state.view.step + 1}: {state.decision.action_text}"
         return state.decision
+
+    def override(self, decision: StepDecision, action: int, step: int) -> StepDecision:
+        """An operator's action replaces the proposed one; the Planner's history shows what was executed."""
+        decision.action = action
+        decision.action_text = action_name(action)
+        self._pending = f"step {step}: {decision.action_text}"
+        return decision
 
     def _fallback(self, state: _StepState, reason: str) -> StepDecision:
         action = state.suggestions[0].action if state.suggestions else action_id("Monitor")

@@ -25,10 +25,16 @@ class InjectedItem:
 class InjectedMemory:
     items: tuple[InjectedItem, ...] = ()
     prefix: tuple[Message, ...] = ()  # prepended after the system prompt (rulebook stage 1)
+    prefix_ids: tuple[str, ...] = ()  # what the prefix delivers (rule refs), for the trace
 
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(item.id for item in self.items)
+
+    @property
+    def all_ids(self) -> tuple[str, ...]:
+        """Everything learned that reached the call: the prefix's rules, then the system prompt's items."""
+        return (*self.prefix_ids, *(i for i in self.ids if i not in self.prefix_ids))
 
     @property
     def tokens(self) -> int:

@@ -249,6 +249,9 @@ class RulebookConfig:
     store: str = "runs/rulebook.db"  # the rulebook: a .db file (SQLite) or a redis:// URL
     condition_gate: bool = True  # a rule with a trigger predicate is injected only when the context meets it
     context_window: int = 4  # decision contexts in the accumulated context (queries and trigger nodes)
+    aftermath_window: int = 3  # an injection's outcome: did a failure fire in the next k steps
+    efficacy_min_count: int = 5  # decision points per side (followed / not) before a rule gets a verdict
+    efficacy_min_episodes: int = 5  # rulebook episodes before a never-triggered rule is called inert
 
 
 @dataclass
@@ -356,6 +359,9 @@ def _validate(cfg: DictConfig) -> None:
     for role in cfg.agent.persistent_knowledge:
         if role not in ROLES:
             problems.append(f"agent.persistent_knowledge: unknown role {role!r} (roles: {', '.join(ROLES)})")
+    for name in ("aftermath_window", "efficacy_min_count", "efficacy_min_episodes"):
+        if getattr(cfg.rulebook, name) < 1:
+            problems.append(f"rulebook.{name} must be >= 1, got {getattr(cfg.rulebook, name)}")
     if not 0.0 <= cfg.surrogate.compliance <= 1.0:
         problems.append(f"surrogate.compliance must be in [0, 1], got {cfg.surrogate.compliance}")
     if problems:

@@ -552,13 +552,16 @@ class SessionDriver:
 
     def _log_final(self, evaluation: EvaluationRecord) -> None:
         from forge.reporting import SessionReport, write_session_report
+        from forge.rulebook.efficacy import session_rule_rates
 
         report = SessionReport.load(self.run_dir, self.cfg)
         paths = write_session_report(report)
+        # Per rule, injected decision points and the share followed (`rulebook.<rule>.*`), rulebook sessions only.
+        rule_rates = session_rule_rates(self.run_dir.path) if self.cfg.memory.injection.value == "rulebook" else {}
         # Re-logged after a crash, a point already written with the same value is skipped.
         self.tracker.log_evaluation(report.per_instance, report.pooled, step=len(report.stages) + 1,
                                     extra={"graduation_rate": report.graduation_rate,
-                                           **fault_metrics(self.fault_summary())},
+                                           **fault_metrics(self.fault_summary()), **rule_rates},
                                     only_missing=True)
         for path in paths:
             self.tracker.log_artifact(path, "reports")

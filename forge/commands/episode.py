@@ -1,8 +1,18 @@
-"""`forge episode`: one episode of the defender, with a per-step table of what it did and what it cost."""
+"""`forge episode`: one episode of the defender, with a per-step table of what it did and what it cost.
+
+`--operator` pauses before each action: the step's alerts and the proposed action with the
+ActionChooser's reasons; Enter accepts, `ACTION: REASON` overrides. `--override STEP=ACTION:REASON`
+(repeatable) does the same without a terminal. Each override is executed, recorded in the trace
+(`<run-dir>/traces/operator/<label>.json`) and taught at once as a correction anchored at that step
+(forge correct), so nothing is lost if the episode is interrupted.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from dataclasses import dataclass
 
 from forge.commands.common import add_config_arguments, config_from_args, console
 
@@ -13,8 +23,52 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--memory", metavar="REF", help="INSTANCE, INSTANCE@VERSION or a snapshot digest (prefix) in --store")
     parser.add_argument("--store", metavar="SPEC", default="runs/latest", help="run dir, .db file or redis:// URL")
     parser.add_argument("--namespace", default="forge", help="key namespace of a Redis store")
+    parser.add_argument("--operator", action="store_true", help="pause before each action: accept (Enter) or override it")
+    parser.add_argument("--override", action="append", default=[], metavar="STEP=ACTION:REASON",
+                        help="override the action at STEP (repeatable), e.g. '7=Restore Enterprise1:reimage, don't evict'")
+    parser.add_argument("--actor", help="who overrides (default: user:<login>)")
+    parser.add_argument("--role", default="action_chooser", help="the role an override's correction is for")
+    parser.add_argument("--rulebook", metavar="SPEC", help="where corrections go (default: rulebook.store)")
+    parser.add_argument("--run-dir", metavar="DIR", help="where the trace goes (default: <run.runs_dir>/episodes)")
     add_config_arguments(parser)
     parser.set_defaults(func=run)
+
+
+@dataclass(frozen=True)
+class PlannedOverride:
+    step: int
+    action: int
+    action_text: str
+    reason: str
+
+
+def _fail(message: str) -> int:
+    print(f"forge episode: {message}", file=sys.stderr)
+    return 2
+
+
+def parse_overrides(specs: list[str]) -> dict[int, PlannedOverride]:
+    """`STEP=ACTION:REASON` each; ValueError naming the bad one (the action parser's message for an
+    unknown action). All are checked before anything runs."""
+    from forge.env.catalog import ActionParseError, action_name, parse_action
+
+    out: dict[int, PlannedOverride] = {}
+    for spec in specs:
+        step_text, eq, rest = spec.partition("=")
+        if not eq or not step_text.strip().isdigit() or int(step_text) < 1:
+            raise ValueError(f"--override {spec!r} is not STEP=ACTION:REASON with STEP a step number >= 1")
+        action_text, _, reason = rest.partition(":")
+        step = int(step_text)
+        if step in out:
+            raise ValueError(f"--override gives step {step} twice")
+        try:
+            action = parse_action(action_text)
+        except ActionParseError as exc:
+            raise ValueError(f"--override {step}: {exc}") from None
+        if not reason.strip():
+            raise ValueError(f"--override {step}: give a one-line reason after the action (STEP=ACTION:REASON)")
+        out[step] = PlannedOverride(step, action, action_name(action), " ".join(reason.split()))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,6 +81,12 @@ def run(args: argparse.Namespace) -> int:
     from agents.defender import Defender
     from forge.wiring import build_clients, injection_factory_for, model_label
 
+    try:
+        planned = parse_overrides(args.override)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if args.operator and not sys.stdin.isatty():
+        return _fail("--operator needs a terminal; use --override STEP=ACTION:REASON in scripts")
     cfg = config_from_args(args)
     snapshot = EMPTY_SNAPSHOT
     if args.memory:
@@ -35,16 +95,31 @@ def run(args: argparse.Namespace) -> int:
     env = Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
     injection = injection_factory_for(cfg, clients=clients)(snapshot)
     defender = Defender(clients, injection, cfg.agent, cfg.env.max_steps)
-    with console.status("playing..."):
-        result = play_episode(env, defender, seed=args.seed)
+    operator = None
+    taught: list[str] = []
+    label = f"seed{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
+    if args.operator or planned:
+        from forge.commands.rulebook import _user_actor
+
+        operator = OperatorLoop(args, cfg, planned, label, _user_actor(args.actor), taught)
+    try:
+        if operator is not None:
+            result = play_episode(env, defender, seed=args.seed, operator=operator)
+        else:
+            with console.status("playing..."):
+                result = play_episode(env, defender, seed=args.seed)
+    except (KeyboardInterrupt, EOFError):
+        console.print(f"\ninterrupted; corrections kept in the rulebook: {', '.join(taught) or 'none'}", soft_wrap=True)
+        return 130
     table = Table(title=f"Episode seed {args.seed}, red={cfg.env.red_agent.value}, model {model_label(cfg)}, "
                         f"memory {snapshot.digest[:12]} ({len(snapshot.items)} items)")
     for column in ("step", "hosts changed", "action", "reward", "calls", "prompt tok", "compl tok", "fallback", "memory in prompt"):
         table.add_column(column, justify="left" if column in ("hosts changed", "action") else "right")
     for s in result.steps:
         injected = sum(len(v) for v in s.injected.values())
+        action = s.action if s.override is None else f"{s.action} (operator; proposed {s.override['proposed']})"
         table.add_row(
-            str(s.step), ", ".join(s.changed) or "-", s.action, f"{s.reward:+.1f}", str(len(s.calls)),
+            str(s.step), ", ".join(s.changed) or "-", action, f"{s.reward:+.1f}", str(len(s.calls)),
             str(s.prompt_tokens), str(s.completion_tokens),
             f"yes ({s.fallback_reason})" if s.fallback else "no", str(injected),
         )
@@ -52,4 +127,98 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"return {result.total_return:+.1f}; fallbacks {result.fallbacks}; model calls "
                   f"{sum(len(s.calls) for s in result.steps)}; tokens by role: "
                   + ", ".join(f"{r} {u.prompt_tokens}+{u.completion_tokens}" for r, u in ledger.totals_by_role().items()))
+    if result.aftermath:  # rulebook injection: what each injected rule asked and what the agent did
+        by_rule: dict[str, dict[str, list[int]]] = {}
+        for entry in result.aftermath:
+            if entry["judged"] is not None:
+                by_rule.setdefault(entry["rule"], {}).setdefault(entry["judged"], []).append(entry["step"])
+        for ref, judged in sorted(by_rule.items()):
+            console.print(f"rule {ref}: " + "; ".join(f"{k} at steps {', '.join(map(str, v))}"
+                                                       for k, v in sorted(judged.items())), soft_wrap=True)
+    if operator is not None:
+        path = operator.write_trace(result)
+        console.print(f"trace {path}; corrections: {', '.join(taught) or 'none'}", soft_wrap=True)
     return 0
+
+
+class OperatorLoop:
+    """The play_episode operator: planned overrides, or a person at the terminal."""
+
+    def __init__(self, args, cfg, planned: dict[int, PlannedOverride], label: str, actor: str, taught: list[str]) -> None:
+        from pathlib import Path
+
+        self.args, self.cfg, self.planned, self.label, self.actor, self.taught = args, cfg, planned, label, actor, taught
+        self.run_dir = Path(args.run_dir or Path(cfg.run.runs_dir) / "episodes")
+        self.observations: list[str] = []
+        self._book = None
+
+    def book(self):
+        if self._book is None:
+            from forge.commands.rulebook import _open_book
+
+            self._book = _open_book(self.args, self.cfg)
+        return self._book
+
+    def __call__(self, step: int, decision, view):
+        from forge.protocol.episode import Override
+
+        self.observations.append(decision.observation)
+        chosen = self.planned.get(step) if not self.args.operator else self._ask(step, decision)
+        if chosen is None:
+            return None
+        self._teach(step, decision, chosen)
+        return Override(chosen.action, chosen.reason)
+
+    def _ask(self, step: int, decision):
+        from rich.text import Text
+
+        from forge.env.catalog import ActionParseError, action_name, parse_action
+
+        console.rule(f"step {step}")
+        # The step's table rows: the Alerts block of what the Planner saw (one row per host with a status).
+        _, _, alerts = decision.observation.partition("Alerts:")
+        console.print(Text(alerts.strip() or "no alerts"))
+        console.print(Text(f"proposed: {decision.action_text}" + (" (fallback)" if decision.fallback else ""), style="bold"))
+        for reason in decision.reasons[:5]:
+            console.print(Text(f"  because: {reason}"))
+        while True:
+            answer = input("Enter to accept, or ACTION: REASON > ").strip()
+            if not answer:
+                return self.planned.get(step)
+            action_text, _, reason = answer.partition(":")
+            try:
+                action = parse_action(action_text)
+            except ActionParseError as exc:
+                console.print(Text(f"{exc}", style="red"))
+                continue
+            while not reason.strip():
+                reason = input("reason (one line) > ")
+            return PlannedOverride(step, action, action_name(action), " ".join(reason.split()))
+
+    def _teach(self, step: int, decision, chosen: PlannedOverride) -> None:
+        from forge.commands.correct import teach_at_step
+        from forge.rulebook.anchor import decision_node, followed_at, override_rule_text, step_source
+
+        book = self.book()
+        node = decision_node(self.observations, len(self.observations) - 1, self.cfg.rulebook.context_window)
+        refs = tuple(dict.fromkeys(r for ids in decision.injected.values() for r in ids))
+        followed = followed_at(refs, book.records(), decision.observation, decision.action_text)
+        text = override_rule_text(chosen.action_text, decision.observation) or f"{chosen.action_text}. {chosen.reason}"
+        source = step_source("episodes", "operator", self.label, step, self.args.seed)
+        code = teach_at_step(book, self.cfg, node, source, text, self.args.role, self.actor, chosen.reason,
+                             followed=followed, agent_action=decision.action_text,
+                             corrected_action=chosen.action_text, quiet=True)
+        if code == 0:
+            self.taught.append(f"step {step}: {chosen.action_text}")
+
+    def write_trace(self, result):
+        import json
+
+        from forge.redact import mask_urls_in
+
+        path = self.run_dir / "traces" / "operator" / f"{self.label}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = result.to_dict()
+        data.update(instance="operator", session="episodes", label=self.label, memory_digest="")
+        path.write_text(json.dumps(mask_urls_in(data), default=str))
+        return path

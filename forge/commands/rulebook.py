@@ -1,4 +1,4 @@
-"""`forge rulebook export|add|list|show|history|withdraw|restore|query|calibrate`: the decision-context rulebook.
+"""`forge rulebook export|add|list|show|history|withdraw|restore|query|calibrate|stats|review`: the decision-context rulebook.
 
 The rulebook lives in one store (default `runs/rulebook.db`, or `--rulebook SPEC`: a .db file or a
 redis:// URL). Every change is a new version with provenance; `withdraw` is a tombstone, `restore`
@@ -57,6 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     history = actions.add_parser("history", parents=[common], help="every version of a rule, or the book's commits")
     history.add_argument("rule", metavar="RULE", nargs="?", help="a rule (default: the whole book)")
+    history.add_argument("--chain", action="store_true",
+                         help="the rule's correction chain (supersedes / corrects), oldest first, with who, when and why")
     history.set_defaults(func=partial(_guarded, action=_history))
 
     withdraw = actions.add_parser("withdraw", parents=[common], help="withdraw a rule (tombstone): never injected again")
@@ -87,6 +89,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     calibrate.add_argument("--episodes", type=int, default=5)
     calibrate.add_argument("--target-recall", type=float, default=0.95)
     calibrate.set_defaults(func=partial(_guarded, action=_calibrate))
+
+    stats = actions.add_parser("stats", parents=[common],
+                               help="efficacy per rule from the aftermath of its injections in runs' traces")
+    stats.add_argument("run_dirs", metavar="RUN_DIR", nargs="*",
+                       help="run directories whose traces to read (default: every run under run.runs_dir)")
+    stats.add_argument("--record", action="store_true",
+                       help="record each verdict as evidence on its rule (helpful: SUPPORTED_BY, harmful: COUNTERED_BY)")
+    stats.add_argument("--actor", help="who records the evidence (default: user:<login>)")
+    stats.set_defaults(func=partial(_guarded, action=_stats))
+
+    review = actions.add_parser("review", parents=[common],
+                                help="rules that need a person: harmful, never followed, never triggered, outdone by a conflicting rule")
+    review.add_argument("run_dirs", metavar="RUN_DIR", nargs="*", help="as for stats")
+    review.set_defaults(func=partial(_guarded, action=_review))
 
 
 # -- plumbing -----------------------------------------------------------------------------------------
@@ -371,6 +387,8 @@ def _history(args: argparse.Namespace) -> int:
         console.print(table)
         return 0
     rule_id = book.find(args.rule)
+    if args.chain:
+        return _chain(book, rule_id)
     table = Table(title=f"history of rule {rule_id}")
     for column in ("version", "op", "status", "book version", "support", "actors", "edges", "provenance", "at"):
         table.add_column(column)
@@ -495,3 +513,153 @@ def _calibrate(args: argparse.Namespace) -> int:
     _say(f"written to {path}")
     return 0
 
+
+
+# -- correction chains --------------------------------------------------------------------------------
+
+
+def _chain(book, rule_id: str) -> int:
+    from forge.rulebook.chains import correction_chain
+
+    links = correction_chain(book, rule_id)
+    table = Table(title=f"correction chain of {rule_id[:10]}: {len(links)} rules, oldest first")
+    for column in ("#", "rule", "status", "link", "who", "when", "why", "where", "directive"):
+        table.add_column(column)
+    for i, link in enumerate(links, 1):
+        table.add_row(str(i), link.rule_id[:10], link.status, link.link, Text(link.who),
+                      datetime.fromtimestamp(link.when).strftime("%Y-%m-%d %H:%M:%S"), Text(_short(link.why, 50)),
+                      Text(_short(link.where, 60)), Text(_short(link.directive, 70)))
+    console.print(table)
+    return 0
+
+
+# -- efficacy -----------------------------------------------------------------------------------------
+
+
+def _efficacy(args: argparse.Namespace):
+    """(config, book, efficacy by rule, traces read, problems) for stats and review."""
+    from pathlib import Path
+
+    from forge.rulebook.efficacy import RuleEfficacy, aggregate, read_traces
+    from forge.rulebook.model import RulebookError
+
+    cfg = _config(args)
+    book = _open_book(args, cfg, create=False)
+    run_dirs = list(args.run_dirs)
+    if not run_dirs:
+        root = Path(cfg.run.runs_dir)
+        run_dirs = sorted(str(p) for p in root.iterdir() if (p / "traces").is_dir()) if root.is_dir() else []
+    missing = [d for d in run_dirs if not Path(d).is_dir()]
+    if missing:
+        raise RulebookError(f"run directory {missing[0]!r} does not exist")
+    if not run_dirs:
+        raise RulebookError(f"no run directories with traces under {cfg.run.runs_dir}; name them: stats RUN_DIR ...")
+    traces, problems = read_traces(run_dirs)
+    efficacy = aggregate(traces)
+    heads = book.heads()
+    for rule_id in heads:  # rules never seen in any trace still get a row
+        efficacy.setdefault(rule_id, RuleEfficacy(rule_id))
+    return cfg, book, {r: e for r, e in efficacy.items() if r in heads}, traces, problems, run_dirs
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from forge.memory.model import Provenance
+    from forge.rulebook.efficacy import HARMFUL, HELPFUL, verdict_rule
+    from forge.rulebook.model import Evidence, short_hash
+
+    cfg, book, efficacy, traces, problems, run_dirs = _efficacy(args)
+    lo, le = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes
+    heads = book.heads()
+    table = Table(title=f"rule efficacy over {len(traces)} rulebook traces in {len(run_dirs)} run(s); "
+                        f"outcome: a failure in the next {cfg.rulebook.aftermath_window} steps")
+    for column in ("rule", "directive", "episodes", "injected", "triggered", "followed", "ignored", "contradicted",
+                   "failure after followed", "failure after not followed", "difference [95%]",
+                   "step reward: followed - not [95%]", "verdict"):
+        table.add_column(column, justify="left" if column in ("rule", "directive", "verdict") else "right")
+    rows = []
+    for rule_id, eff in sorted(efficacy.items(), key=lambda kv: (heads[kv[0]].record.status != "active", kv[0])):
+        diff = eff.difference()
+        diff_text = "-" if diff is None else (f"{diff[0]:+.2f}" + (f" [{diff[1]:+.2f}, {diff[2]:+.2f}]"
+                                                                      if diff[1] is not None else ""))
+        verdict = eff.verdict(lo, le)
+        rows.append((rule_id, eff, verdict))
+        rdiff = eff.reward_difference()
+        reward_text = "-" if rdiff is None else (f"{rdiff[0]:+.2f}" + (f" [{rdiff[1]:+.2f}, {rdiff[2]:+.2f}]"
+                                                                          if rdiff[1] is not None else ""))
+        table.add_row(heads[rule_id].ref, Text(_short(heads[rule_id].record.directive, 50)), str(eff.episodes),
+                      str(eff.injected), str(eff.triggered), str(eff.followed), str(eff.ignored),
+                      str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()), diff_text, reward_text,
+                      verdict)
+    console.print(table)
+    _say(Text(verdict_rule(lo, le) + " The step-reward column (the immediate cost of what the rule asks) is "
+              "shown beside the verdict, not part of it."))
+    for problem in problems:
+        _say(Text(f"  skipped {problem}"))
+    if args.record:
+        actor = _user_actor(args.actor)
+        sources = short_hash("stats", *sorted(t.path for t in traces))
+        assessments = []
+        for rule_id, eff, verdict in rows:
+            if verdict not in (HELPFUL, HARMFUL):
+                continue
+            diff = eff.difference()
+            detail = (f"{verdict}: failure after followed {eff.rate_followed()}, after not followed {eff.rate_not()}, "
+                      f"difference {diff[0]:+.2f} [{diff[1]:+.2f}, {diff[2]:+.2f}]")
+            evidence = Evidence("efficacy", actor, f"stats:{sources} over {len(traces)} traces in "
+                                + ", ".join(run_dirs), 1, detail[:300])
+            assessments.append((rule_id, evidence, verdict == HELPFUL))
+        version = book.assess(assessments, Provenance(actor=actor), note="efficacy from rulebook traces") if assessments else None
+        if version is None:
+            _say("recorded: nothing new (no helpful or harmful verdict, or already recorded from these traces)")
+        else:
+            _say(f"recorded {len(version.changes)} efficacy evidence entries (book version {version.number})")
+    if run_dirs:
+        import json
+        from pathlib import Path
+
+        out = {"run_dirs": run_dirs, "traces": len(traces), "window": cfg.rulebook.aftermath_window,
+               "rule": verdict_rule(lo, le), "rules": [eff.to_dict(lo, le) for _, eff, _ in rows]}
+        path = Path(run_dirs[0]) / "reports" / "rulebook_stats.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(out, indent=1))
+        _say(f"written to {path}")
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    from forge.rulebook.efficacy import HARMFUL, HELPFUL
+
+    cfg, book, efficacy, traces, problems, run_dirs = _efficacy(args)
+    lo, le = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes
+    heads = book.heads()
+    verdicts = {r: e.verdict(lo, le) for r, e in efficacy.items()}
+    found = []
+    for rule_id, eff in sorted(efficacy.items()):
+        record = heads[rule_id].record
+        if record.status != "active":
+            continue
+        reasons = []
+        if verdicts[rule_id] == HARMFUL:
+            reasons.append("harmful: failures more often after it was followed")
+        judged = eff.followed + eff.ignored + eff.contradicted
+        if judged >= lo and eff.followed == 0:
+            reasons.append(f"never followed in {judged} decision points where it applied")
+        if eff.triggered == 0 and eff.episodes >= le:
+            reasons.append(f"never triggered in {eff.episodes} rulebook episodes")
+        better = [o for o in record.conflicts_with if o in verdicts and verdicts[o] == HELPFUL
+                  and verdicts[rule_id] != HELPFUL and heads[o].record.status == "active"]
+        if better:
+            reasons.append("conflicts with a more helpful rule: " + ", ".join(o[:10] for o in better))
+        if reasons:
+            found.append((heads[rule_id], reasons))
+    if not found:
+        _say(f"no rule needs review ({len(heads)} rules, {len(traces)} rulebook traces)")
+        return 0
+    table = Table(title=f"{len(found)} rules need a person ({len(traces)} rulebook traces in {len(run_dirs)} run(s))")
+    for column in ("rule", "directive", "why", "to withdraw"):
+        table.add_column(column)
+    for head, reasons in found:
+        table.add_row(head.ref, Text(_short(head.record.directive, 60)), Text("; ".join(reasons)),
+                      f"forge rulebook withdraw {head.rule_id[:10]} --note \"review\"")
+    console.print(table)
+    return 0

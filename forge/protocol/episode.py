@@ -4,14 +4,18 @@ The trace records, per step: the observation text, every model call (role, token
 memory), the tools used, the action and whether it was a fallback, the reward and its per-host
 breakdown, and red's action. With a failure trigger the episode stops at the trigger's abort step and
 keeps red's real access at that moment for the failure snapshot.
+
+An `operator` (forge episode --operator / --override) sees each proposed action before it is taken and
+may replace it; the step then records the override (proposed action, executed action, reason). With
+rulebook injection the trace also keeps the aftermath of every injected rule (forge.rulebook.aftermath).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
-from agents.defender import Defender, ModelCall
+from agents.defender import Defender, ModelCall, StepDecision
 from forge.env.cage2 import Cage2Env
 from forge.env.text_view import render_alerts
 from forge.protocol.failure import StepRecord
@@ -34,6 +38,7 @@ class StepTrace:
     tools: list[str]
     calls: list[ModelCall]
     injected: dict[str, list[str]]
+    override: Optional[dict] = None  # {"proposed", "action", "reason"} when an operator replaced the action
 
     @property
     def prompt_tokens(self) -> int:
@@ -56,6 +61,8 @@ class EpisodeResult:
     events: list[FailureEvent] = field(default_factory=list)
     aborted_at: Optional[int] = None
     red_access_at_abort: dict[str, str] = field(default_factory=dict)
+    rulebook: dict = field(default_factory=dict)  # book version and eligible rules (rulebook injection)
+    aftermath: list[dict] = field(default_factory=list)  # one entry per (step, injected rule)
 
     @property
     def total_return(self) -> float:
@@ -85,7 +92,18 @@ def one_line_alerts(alerts_text: str) -> str:
     return "; ".join(lines) if lines else "none"
 
 
-def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optional[FailureTrigger] = None) -> EpisodeResult:
+@dataclass(frozen=True)
+class Override:
+    action: int  # the action id to execute instead
+    reason: str
+
+
+# (step number, the defender's proposed decision, the environment view it decided on) -> an override or None
+Operator = Callable[[int, StepDecision, object], Optional[Override]]
+
+
+def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optional[FailureTrigger] = None,
+                 operator: Optional[Operator] = None) -> EpisodeResult:
     env.reset(seed=seed)
     defender.start_episode(env, seed)
     result = EpisodeResult(seed=seed)
@@ -93,6 +111,13 @@ def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optio
     while not done:
         before = env.view()
         decision = defender.act(env)
+        override = None
+        if operator is not None:
+            chosen = operator(before.step + 1, decision, before)
+            if chosen is not None:
+                proposed = decision.action_text
+                decision = defender.override(decision, chosen.action, before.step + 1)
+                override = {"proposed": proposed, "action": decision.action_text, "reason": chosen.reason}
         _, reward, terminated, truncated, info = env.step(decision.action)
         defender.record_outcome(reward)
         done = terminated or truncated
@@ -113,6 +138,7 @@ def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optio
                 tools=decision.tools,
                 calls=decision.calls,
                 injected=decision.injected,
+                override=override,
             )
         )
         if trigger is not None:
@@ -121,4 +147,15 @@ def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optio
                 result.aborted_at = info["step"]
                 result.red_access_at_abort = env.true_state()
                 break
+    annotate = getattr(defender.injection, "annotate_episode", None)
+    if annotate is not None:
+        notes = annotate([_seen(s) for s in result.steps], complete=result.aborted_at is None)
+        result.rulebook, result.aftermath = notes["rulebook"], notes["aftermath"]
     return result
+
+
+def _seen(step: StepTrace):
+    from forge.rulebook.aftermath import StepSeen
+
+    refs = tuple(dict.fromkeys(ref for ids in step.injected.values() for ref in ids))
+    return StepSeen(step.step, step.observation, step.action, step.reward, refs)

@@ -18,7 +18,15 @@ import numpy as np
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.rulebook.compile import CompiledRule
 from forge.rulebook.embed import Embedder, mean_direction
-from forge.rulebook.maintain import Outcome, Teaching, last_active_version, plan_restore, plan_teachings, plan_withdraw
+from forge.rulebook.maintain import (
+    Outcome,
+    Teaching,
+    last_active_version,
+    plan_assess,
+    plan_restore,
+    plan_teachings,
+    plan_withdraw,
+)
 from forge.rulebook.model import (
     Actor,
     BookVersion,
@@ -45,6 +53,7 @@ class Lesson:
     compiled: CompiledRule
     node: Optional[DecisionNode]
     evidence: Evidence
+    corrects: tuple[str, ...] = ()  # learned rules an operator corrects with this lesson (CORRECTS)
 
     @property
     def actor(self) -> str:
@@ -146,6 +155,7 @@ class Rulebook:
                 sources=(lesson.compiled.source.item_id,) if lesson.compiled.source.item_id else (),
                 compiled_by=lesson.compiled.compiled_by, when=lesson.compiled.when,
                 action=lesson.compiled.action, semantic_reason=lesson.compiled.semantic_reason,
+                corrects=lesson.corrects,
             )
             for lesson in kept
         ]
@@ -160,6 +170,23 @@ class Rulebook:
             plan = plan_teachings(records, teachings, evidence, near_duplicate_threshold=self.near_duplicate_threshold)
             book = self.store.commit(plan.changes, expected_book=expected, op="teach", provenance=provenance, note=note)
             return TeachReport(book, plan.outcomes, plan.changes)
+
+        return self._retrying(attempt)
+
+    def assess(self, assessments: Sequence[tuple[str, Evidence, bool]], provenance: Provenance = NO_PROVENANCE,
+               note: str = "") -> Optional[BookVersion]:
+        """Record efficacy evidence on rules (see maintain.plan_assess); None if all of it was already there."""
+
+        def attempt() -> Optional[BookVersion]:
+            expected = self.store.book_head()
+            records = self.records()
+            touched = [records[r] for r, _, _ in assessments if r in records]
+            cited = self.store.nodes(e for r in touched for e in (*r.evidence, *r.counter_evidence))
+            changes = plan_assess(records, assessments, {k: v for k, v in cited.items() if isinstance(v, Evidence)})
+            if not changes:
+                return None
+            self.store.put_nodes([item for _, item, _ in assessments])
+            return self.store.commit(changes, expected_book=expected, op="assess", provenance=provenance, note=note)
 
         return self._retrying(attempt)
 

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
-from typing import Callable, Mapping, Optional
+from typing import Callable, Mapping, Optional, Sequence
 
 from agents.injection import InjectedItem, InjectedMemory, MemoryInjection
 from agents.prompting import RULES_HEADER
 from forge.config import ROLES, ForgeConfig
 from forge.llm.types import Message
 from forge.memory.model import MemorySnapshot
+from forge.rulebook.aftermath import StepSeen, episode_aftermath
 from forge.rulebook.book import Rulebook
+from forge.rulebook.meaning import meaning_of
 from forge.rulebook.embed import Embedder, mean_direction
 from forge.rulebook.model import RuleVersion
 from forge.rulebook.resolve import Scope
@@ -55,8 +57,13 @@ class RulebookInjection:
         actor: Optional[str] = None,
         window: int = 4,
         embedder: Optional[Embedder] = None,
+        aftermath_window: int = 3,
+        failure_threshold: float = -1.1,
     ) -> None:
         self.book = book
+        self.aftermath_window = aftermath_window
+        self.failure_threshold = failure_threshold
+        self._seen: dict[str, RuleVersion] = {}  # every rule version injected this episode, by ref
         self.settings = settings
         self.scope = scope
         self.actor = actor
@@ -66,6 +73,7 @@ class RulebookInjection:
         # search (most calls of most roles have none), and then from the embedder's cache.
         self._recent: deque[str] = deque(maxlen=self.window or None)
         self._prefix: dict[str, tuple[Message, ...]] = {}
+        self._prefix_ids: dict[str, tuple[str, ...]] = {}
         self._stage_one: dict[str, set[str]] = {}
         self._index: Optional[RuleIndex] = None
 
@@ -82,10 +90,17 @@ class RulebookInjection:
             if len(alive) != len(ids):
                 self._stage_one[role] = set(alive)
                 self._prefix[role] = stage_one_pair([index.versions[rid] for rid in alive])
+                self._prefix_ids[role] = tuple(index.versions[rid].ref for rid in alive)
+
+    def _deliver(self, role: str, chosen: list[RuleVersion]) -> None:
+        self._stage_one[role] = {v.rule_id for v in chosen}
+        self._prefix[role] = stage_one_pair(chosen)
+        self._prefix_ids[role] = tuple(v.ref for v in chosen)
+        self._seen.update((v.ref, v) for v in chosen)
 
     def start_episode(self, initial_context: str) -> None:
         self._recent.clear()
-        self._prefix, self._stage_one = {}, {}
+        self._prefix, self._stage_one, self._prefix_ids, self._seen = {}, {}, {}, {}
         index = self._current_index()
         query = None
         for role in ROLES:
@@ -94,8 +109,7 @@ class RulebookInjection:
                 query = self.embedder.encode_one(initial_context) if query is None else query
                 found = index.search(initial_context, query, query, role, self.settings, self.actor)
                 chosen += [index.versions[rid] for rid in found.selected]
-            self._stage_one[role] = {v.rule_id for v in chosen}
-            self._prefix[role] = stage_one_pair(chosen)
+            self._deliver(role, chosen)
 
     def stage_one_ids(self, role: str) -> frozenset[str]:
         """The rule ids delivered to `role` through the stage-1 pair (FORMAT rules and initial triggers)."""
@@ -104,24 +118,37 @@ class RulebookInjection:
     def for_call(self, role: str, context: str) -> InjectedMemory:
         index = self._current_index()
         if role not in self._prefix:  # no start_episode yet: FORMAT rules still reach every call of their role
-            formats = list(index.format_for(role))
-            self._stage_one[role] = {v.rule_id for v in formats}
-            self._prefix[role] = stage_one_pair(formats)
+            self._deliver(role, list(index.format_for(role)))
         prefix = self._prefix.get(role, ())
+        prefix_ids = self._prefix_ids.get(role, ())
         recent = list(self._recent)
         if role in ACCUMULATING_ROLES and self.window:
             self._recent.append(context)
         if not index.could_apply(context, role, self.settings):
-            return InjectedMemory(prefix=prefix)
+            return InjectedMemory(prefix=prefix, prefix_ids=prefix_ids)
         vectors = self.embedder.encode_cached([*recent, context])
         query, accumulated = vectors[-1], mean_direction(vectors)
         found = index.search(context, query, accumulated, role, self.settings, self.actor)
         delivered = self._stage_one.get(role, set())
-        items = tuple(
-            InjectedItem(index.versions[rid].ref, "rule", index.versions[rid].record.directive)
-            for rid in found.selected if rid not in delivered
-        )
-        return InjectedMemory(items=items, prefix=prefix)
+        fresh = [index.versions[rid] for rid in found.selected if rid not in delivered]
+        self._seen.update((v.ref, v) for v in fresh)
+        items = tuple(InjectedItem(v.ref, "rule", v.record.directive) for v in fresh)
+        return InjectedMemory(items=items, prefix=prefix, prefix_ids=prefix_ids)
+
+    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> dict:
+        """What the trace keeps of this episode's rulebook (the episode runner calls it at the end):
+        the book version, the CONTENT rules that could have been injected, and the aftermath of every
+        injection (aftermath.py)."""
+        index = self._current_index()
+        meanings = {ref: meaning_of(v.record) for ref, v in self._seen.items()}
+        entries = episode_aftermath(steps, meanings, window=self.aftermath_window,
+                                    threshold=self.failure_threshold, complete=complete)
+        return {
+            "rulebook": {"book_version": index.book_version, "window": self.aftermath_window,
+                         "threshold": self.failure_threshold,
+                         "eligible": sorted(v.rule_id for v in index.versions.values() if v.record.type == "CONTENT")},
+            "aftermath": [e.to_dict() for e in entries],
+        }
 
 
 def scope_of(snapshot: MemorySnapshot) -> Scope:
@@ -157,6 +184,7 @@ def rulebook_injection_factory(
     wrote most of the snapshot). `clients`: the session's model clients (the "compiler" one is used for
     artifacts outside the grammar; built from `cfg` on first need if not given).
     """
+    from forge.protocol.trigger import thresholds_of
     from forge.rulebook.compile import RuleCompiler
     from forge.rulebook.embed import embedder_from_config
     from forge.rulebook.store import open_rulebook
@@ -195,6 +223,7 @@ def rulebook_injection_factory(
         rulebook = book()
         MemorySync(rulebook, compiler, failures_for(snapshot), window=window).sync(snapshot)
         return RulebookInjection(rulebook, settings, scope=scope_of(snapshot), actor=actor or actor_of(snapshot),
-                                 window=window)
+                                 window=window, aftermath_window=cfg.rulebook.aftermath_window,
+                                 failure_threshold=min(thresholds_of(cfg.protocol.tau, cfg.protocol.thresholds)))
 
     return make

@@ -36,7 +36,7 @@ from forge.rulebook.meaning import meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RulebookError, RuleChange, RuleRecord, rule_id_for
 from forge.rulebook.predicate import implies
 
-_OP_PRIORITY = ("add", "restore", "merge", "reinforce", "supersede", "conflict", "withdraw")
+_OP_PRIORITY = ("add", "restore", "merge", "reinforce", "supersede", "conflict", "withdraw", "assess")
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ class Teaching:
     when: Optional[dict] = None  # the trigger predicate's JSON (None: semantic)
     action: Optional[dict] = None
     semantic_reason: str = ""
+    corrects: tuple[str, ...] = ()  # learned rules this (operator's) correction corrects
 
     @property
     def rule_id(self) -> str:
@@ -205,6 +206,9 @@ def plan_teachings(
         record = book.with_evidence(record, teaching.actor, teaching.evidence, teaching.sources)
         if record.trigger is None and teaching.trigger is not None:
             record = record.with_(trigger=teaching.trigger)
+        corrected = tuple(r for r in teaching.corrects if r != record.rule_id and r in book.records)
+        if corrected:
+            record = record.with_(corrects=_union(record.corrects, *corrected))
         book.put(record, result)
         _supersede_own(book, record.rule_id, teaching.actor)
         _flag_conflicts(book, record.rule_id, teaching.actor)
@@ -266,6 +270,32 @@ def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
             book.put(rule, book.ops[rule_id][-1])
         if rule_id not in other.conflicts_with:
             book.put(other.with_(conflicts_with=_union(other.conflicts_with, rule_id)), "conflict")
+
+
+def plan_assess(heads: Mapping[str, RuleRecord], assessments: Sequence[tuple[str, Evidence, bool]],
+                evidence: Mapping[str, Evidence]) -> list[RuleChange]:
+    """Efficacy evidence on rules: (rule id, evidence, supporting?) -> the new versions. Supporting
+    evidence joins SUPPORTED_BY (and the support count), counter-evidence joins COUNTERED_BY; the
+    directive, meaning and status never change. Evidence a rule already cites (or efficacy from the same
+    traces, whoever recorded it) is not added twice. `evidence`: the Evidence nodes the records cite."""
+    weights = dict(evidence)
+    records: dict[str, RuleRecord] = {}
+    for rule_id, item, supporting in assessments:
+        record = records.get(rule_id) or heads.get(rule_id)
+        if record is None:
+            raise RulebookError(f"no rule {rule_id!r} in the rulebook")
+        cited = (*record.evidence, *record.counter_evidence)
+        if item.id in cited or any(e in weights and weights[e].kind == item.kind == "efficacy"
+                                   and weights[e].source == item.source for e in cited):
+            continue  # these traces already count for this rule, whoever recorded them
+        weights[item.id] = item
+        if supporting:
+            ids = _union(record.evidence, item.id)
+            record = record.with_(evidence=ids, support=_support(ids, weights))
+        else:
+            record = record.with_(counter_evidence=_union(record.counter_evidence, item.id))
+        records[rule_id] = record
+    return [RuleChange(r, "assess") for r in records.values()]
 
 
 def plan_withdraw(heads: Mapping[str, RuleRecord], rule_id: str) -> RuleChange:

@@ -14,6 +14,8 @@ change appends a `RuleVersion` whose `RuleRecord` holds the rule's content *and 
     TAUGHT_BY      rule -> Actor          (one or more: agreeing actors share a rule)
     SUPPORTED_BY   rule -> Evidence
     SUPERSEDES     rule -> Rule           the same actor's earlier rule in the group
+    CORRECTS       rule -> Rule           a learned rule an operator corrected at a decision point
+    COUNTERED_BY   rule -> Evidence       evidence against the rule (efficacy: harmful after injection)
     CONFLICTS_WITH rule -> Rule           another actor's contradicting rule in the group
     IN_GROUP       rule -> Group
 
@@ -36,9 +38,12 @@ from forge.memory.text import normalise
 
 RULE_TYPES = ("FORMAT", "CONTENT")
 STATUSES = ("active", "superseded", "withdrawn")
-RULE_OPS = ("add", "reinforce", "merge", "supersede", "conflict", "withdraw", "restore")
-EDGE_TYPES = ("FORGED_FROM", "TAUGHT_BY", "SUPPORTED_BY", "SUPERSEDES", "CONFLICTS_WITH", "IN_GROUP")
-EVIDENCE_KINDS = ("failure", "correction", "memory")
+RULE_OPS = ("add", "reinforce", "merge", "supersede", "conflict", "withdraw", "restore", "assess")
+EDGE_TYPES = ("FORGED_FROM", "TAUGHT_BY", "SUPPORTED_BY", "SUPERSEDES", "CONFLICTS_WITH", "IN_GROUP", "CORRECTS",
+              "COUNTERED_BY")
+# `efficacy`: what happened after the rule was injected (forge rulebook stats --record): supporting
+# (SUPPORTED_BY) when the rule helped, counter-evidence (COUNTERED_BY) when it hurt.
+EVIDENCE_KINDS = ("failure", "correction", "memory", "efficacy")
 
 
 class RulebookError(Exception):
@@ -105,7 +110,7 @@ class DecisionNode:
 
 @dataclass(frozen=True)
 class Evidence:
-    kind: str  # failure | correction | memory
+    kind: str  # failure | correction | memory | efficacy
     actor: str
     source: str  # a failure id, a memory item, a correction note
     weight: int = 1
@@ -196,9 +201,13 @@ class RuleRecord:
     when: Optional[dict] = None
     action: Optional[dict] = None
     semantic_reason: str = ""
+    # Added with efficacy and correction chains; older records load without them.
+    counter_evidence: tuple[str, ...] = ()  # COUNTERED_BY (Evidence ids): never counted in `support`
+    corrects: tuple[str, ...] = ()  # CORRECTS: learned rules an operator corrected with this one
 
     def __post_init__(self) -> None:
-        for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources"):
+        for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources", "counter_evidence",
+                     "corrects"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         if self.type not in RULE_TYPES:
             raise ValueError(f"rule type must be one of {', '.join(RULE_TYPES)}, got {self.type!r}")
@@ -225,7 +234,8 @@ class RuleRecord:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources"):
+        for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources", "counter_evidence",
+                     "corrects"):
             data[name] = list(data[name])
         return data
 
@@ -253,6 +263,8 @@ class RuleRecord:
         out += [(self.rule_id, "SUPPORTED_BY", e) for e in self.evidence]
         out += [(self.rule_id, "SUPERSEDES", r) for r in self.supersedes]
         out += [(self.rule_id, "CONFLICTS_WITH", r) for r in self.conflicts_with]
+        out += [(self.rule_id, "CORRECTS", r) for r in self.corrects]
+        out += [(self.rule_id, "COUNTERED_BY", e) for e in self.counter_evidence]
         return out
 
 

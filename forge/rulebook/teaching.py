@@ -28,6 +28,11 @@ class Correction:
     kind: str = "correction"  # correction | rule (an instance's rule, learned from a failure)
     context: Optional[str] = None  # the decision context it applies to, if the teacher gives one
     failure: Optional[DecisionNode] = None  # the failing step's observation (and the context before it)
+    # A correction made at a recorded decision point (forge correct, operator mode): the step's context
+    # is the trigger node, and `corrects` names learned rules the correction overrides there.
+    anchor: Optional[DecisionNode] = None
+    corrects: tuple[str, ...] = ()
+    reason: str = ""  # the teacher's one-line why, kept in the evidence
 
 
 @dataclass
@@ -42,9 +47,12 @@ class Taught:
 def _lesson(correction: Correction, compiled: CompiledRule) -> Lesson:
     node = None
     if compiled.type == "CONTENT":
-        node = correction.failure or stated_node(correction.context or compiled.trigger or compiled.directive)
+        node = correction.anchor or correction.failure or stated_node(
+            correction.context or compiled.trigger or compiled.directive)
     kind = "failure" if correction.failure is not None else ("correction" if correction.kind == "correction" else "memory")
-    return Lesson(compiled, node, Evidence(kind, correction.actor, correction.source, 1, correction.text[:200]))
+    detail = correction.text[:200] + (f" (reason: {correction.reason[:200]})" if correction.reason else "")
+    return Lesson(compiled, node, Evidence(kind, correction.actor, correction.source, 1, detail),
+                  corrects=tuple(correction.corrects))
 
 
 def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Correction], *,

@@ -1,0 +1,97 @@
+"""What happened after each injection of a rule: did its trigger hold, did the agent follow it, what followed. Pure.
+
+For every rule that reached any model call of a step (stage-1 pair or system prompt), one entry:
+
+    held       the rule's trigger predicate on the step's decision context (the Planner's observation);
+               None for a semantic rule (no predicate: nothing to check)
+    judged     followed | ignored | contradicted (forge.rulebook.action.judge on the chosen action, with
+               `$matched` standing for the hosts the trigger matched), only when the trigger held and
+               the rule has an action; None otherwise (a rule whose trigger does not hold asks nothing)
+    reward     the step's reward
+    failure    whether a failure fired in the next `window` steps: a reward below the session's abort
+               level (its most severe failure threshold; `protocol.tau` unless `protocol.thresholds`
+               adds levels; forge.protocol.trigger.is_failure); None when the episode ended before the
+               window did and no failure fired in what there was (the outcome is unknown)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Mapping, Optional, Sequence
+
+from forge.protocol.trigger import is_failure
+from forge.rulebook.action import judge
+from forge.rulebook.meaning import Meaning
+from forge.rulebook.predicate import holds, matched_hosts
+from forge.rulebook.situation import read_situation
+
+JUDGEMENTS = ("followed", "ignored", "contradicted")
+
+
+@dataclass(frozen=True)
+class StepSeen:
+    """What aftermath needs of one step of a trace."""
+
+    step: int
+    context: str  # the decision context (the Planner's observation)
+    action: str  # the action taken (after an operator's override, if any)
+    reward: float
+    injected: tuple[str, ...]  # rule refs `<rule id>@v<n>` that reached any call of the step
+
+
+@dataclass(frozen=True)
+class Aftermath:
+    step: int
+    rule: str  # `<rule id>@v<n>`
+    held: Optional[bool]
+    judged: Optional[str]
+    reward: float
+    failure: Optional[bool]
+
+    @property
+    def rule_id(self) -> str:
+        return self.rule.split("@", 1)[0]
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Aftermath":
+        return cls(int(data["step"]), str(data["rule"]), data.get("held"), data.get("judged"),
+                   float(data.get("reward", 0.0)), data.get("failure"))
+
+
+def failure_ahead(rewards: Sequence[float], index: int, window: int, threshold: float, *,
+                  complete: bool) -> Optional[bool]:
+    """Whether a failure fires in the `window` steps after position `index`; None if unknown (the trace
+    stops before the window ends, e.g. an aborted attempt, and shows none in what it has)."""
+    ahead = rewards[index + 1: index + 1 + window]
+    if any(is_failure(r, threshold) for r in ahead):
+        return True
+    if len(ahead) < window and not complete:
+        return None
+    return False
+
+
+def episode_aftermath(steps: Sequence[StepSeen], meanings: Mapping[str, Meaning], *, window: int,
+                      threshold: float, complete: bool = True) -> list[Aftermath]:
+    """One entry per (step, injected rule) over an episode. `meanings`: rule ref -> its meaning (a ref
+    missing from it is recorded as semantic). `complete`: the episode ran to its horizon (a frozen
+    episode) rather than stopping at a failure."""
+    rewards = [s.reward for s in steps]
+    out: list[Aftermath] = []
+    for index, step in enumerate(steps):
+        if not step.injected:
+            continue
+        situation = read_situation(step.context)
+        failure = failure_ahead(rewards, index, window, threshold, complete=complete)
+        for ref in dict.fromkeys(step.injected):
+            meaning = meanings.get(ref, Meaning())
+            held: Optional[bool] = None
+            judged: Optional[str] = None
+            if meaning.when is not None:
+                held = holds(meaning.when, situation)
+                if held and meaning.action is not None:
+                    judged = judge(meaning.action, step.action, matched_hosts(meaning.when, situation))
+            out.append(Aftermath(step.step, ref, held, judged, step.reward, failure))
+    return out

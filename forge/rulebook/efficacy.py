@@ -1,0 +1,223 @@
+"""Efficacy per rule: the aftermath of its injections, aggregated over traces, and a verdict.
+
+Per rule: the episodes it could have been injected in, the decision points it was injected at, those
+where its trigger held, and of those how often the agent followed, ignored or contradicted it; the
+failure rate (a failure in the next `rulebook.aftermath_window` steps) after it was followed and after
+it was not (ignored or contradicted), each with a 95% Wilson interval, and their difference with a
+seeded 95% percentile-bootstrap interval (forge.stats). The verdict is a pure function of those counts
+(VERDICT_RULE says it in words; `forge rulebook stats` prints it under the table).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from forge.rulebook.aftermath import Aftermath
+
+HELPFUL, HARMFUL, INERT, INSUFFICIENT = "helpful", "harmful", "inert", "insufficient evidence"
+CONFIDENCE = 0.95
+
+
+def verdict_rule(min_count: int, min_episodes: int) -> str:
+    return (f"Verdict: judged decision points are those where the rule was injected and its trigger held; "
+            f"outcome = a failure in the next k steps. helpful = at least {min_count} followed and {min_count} "
+            f"not followed (ignored or contradicted) and the {CONFIDENCE:.0%} bootstrap interval of "
+            f"(failure rate after followed - after not followed) below 0; harmful = that interval above 0; "
+            f"inert = the interval contains 0, or the trigger never held in at least {min_episodes} rulebook "
+            f"episodes; otherwise insufficient evidence (no verdict).")
+
+
+@dataclass(frozen=True)
+class Rate:
+    failures: int
+    n: int
+    low: Optional[float]
+    high: Optional[float]
+
+    @property
+    def value(self) -> Optional[float]:
+        return self.failures / self.n if self.n else None
+
+    def __str__(self) -> str:
+        if not self.n:
+            return "-"
+        return f"{self.value:.0%} [{self.low:.0%}, {self.high:.0%}] ({self.failures}/{self.n})"
+
+
+def wilson(failures: int, n: int) -> Rate:
+    if n == 0:
+        return Rate(0, 0, None, None)
+    from scipy.stats import binomtest
+
+    ci = binomtest(failures, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    return Rate(failures, n, float(ci.low), float(ci.high))
+
+
+@dataclass
+class RuleEfficacy:
+    rule_id: str
+    episodes: int = 0  # rulebook episodes in which the rule was eligible
+    injected: int = 0  # decision points it reached
+    triggered: int = 0  # ... where its trigger held (or it has no predicate)
+    followed: int = 0
+    ignored: int = 0
+    contradicted: int = 0
+    after_followed: list[int] = field(default_factory=list)  # 1 = a failure followed, per judged decision point
+    after_not: list[int] = field(default_factory=list)
+    reward_followed: list[float] = field(default_factory=list)  # the step's own reward, per judged point
+    reward_not: list[float] = field(default_factory=list)
+
+    def add(self, entry: Aftermath) -> None:
+        self.injected += 1
+        if entry.held is False:
+            return
+        self.triggered += 1
+        if entry.judged is None:
+            return
+        setattr(self, entry.judged, getattr(self, entry.judged) + 1)
+        (self.reward_followed if entry.judged == "followed" else self.reward_not).append(entry.reward)
+        if entry.failure is None:
+            return
+        (self.after_followed if entry.judged == "followed" else self.after_not).append(int(entry.failure))
+
+    @property
+    def followed_rate(self) -> Optional[float]:
+        judged = self.followed + self.ignored + self.contradicted
+        return self.followed / judged if judged else None
+
+    def rate_followed(self) -> Rate:
+        return wilson(sum(self.after_followed), len(self.after_followed))
+
+    def rate_not(self) -> Rate:
+        return wilson(sum(self.after_not), len(self.after_not))
+
+    def difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
+        """(followed - not followed) failure rate with its bootstrap interval; None with a side empty."""
+        if not self.after_followed or not self.after_not:
+            return None
+        from forge.stats import compare_samples
+
+        if len(set(self.after_followed)) == 1 and len(set(self.after_not)) == 1:
+            # Both sides constant: every resample gives the same difference (scipy calls it degenerate).
+            delta = float(self.after_followed[0] - self.after_not[0])
+            return delta, delta, delta
+        d = compare_samples(self.after_followed, self.after_not, "decision points", resamples=2000)
+        low, high = d.low, d.high
+        if low is not None and (math.isnan(low) or math.isnan(high)):
+            low = high = None
+        return d.delta, low, high
+
+    def reward_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
+        """The step's mean reward after followed minus after not followed, with its bootstrap interval
+        (shown beside the verdict, not part of it: the immediate cost of what the rule asks)."""
+        if not self.reward_followed or not self.reward_not:
+            return None
+        from forge.stats import compare_samples
+
+        d = compare_samples(self.reward_followed, self.reward_not, "decision points", resamples=2000)
+        bad = d.low is None or math.isnan(d.low) or math.isnan(d.high)
+        return d.delta, None if bad else d.low, None if bad else d.high
+
+    def verdict(self, min_count: int, min_episodes: int) -> str:
+        if self.triggered == 0:
+            return INERT if self.episodes >= min_episodes else INSUFFICIENT
+        if len(self.after_followed) < min_count or len(self.after_not) < min_count:
+            return INSUFFICIENT
+        diff = self.difference()
+        if diff is None or diff[1] is None:
+            return INSUFFICIENT
+        _, low, high = diff
+        if high < 0:
+            return HELPFUL
+        if low > 0:
+            return HARMFUL
+        return INERT
+
+    def to_dict(self, min_count: int, min_episodes: int) -> dict:
+        diff = self.difference()
+        return {"rule": self.rule_id, "episodes": self.episodes, "injected": self.injected,
+                "triggered": self.triggered, "followed": self.followed, "ignored": self.ignored,
+                "contradicted": self.contradicted,
+                "failure_after_followed": _rate_dict(self.rate_followed()),
+                "failure_after_not_followed": _rate_dict(self.rate_not()),
+                "difference": None if diff is None else {"delta": diff[0], "low": diff[1], "high": diff[2]},
+                "step_reward_difference": _triple(self.reward_difference()),
+                "verdict": self.verdict(min_count, min_episodes)}
+
+
+def _triple(diff) -> Optional[dict]:
+    return None if diff is None else {"delta": diff[0], "low": diff[1], "high": diff[2]}
+
+
+def _rate_dict(rate: Rate) -> dict:
+    return {"failures": rate.failures, "n": rate.n, "rate": rate.value, "low": rate.low, "high": rate.high}
+
+
+@dataclass(frozen=True)
+class TraceAftermath:
+    """What efficacy reads of one trace file."""
+
+    path: str
+    label: str
+    eligible: tuple[str, ...]
+    entries: tuple[Aftermath, ...]
+
+
+def read_traces(run_dirs: Sequence[str | Path]) -> tuple[list[TraceAftermath], list[str]]:
+    """Every trace under `<run_dir>/traces/` that was played with rulebook injection; and the problems
+    met (an unreadable file is named and skipped, never fatal)."""
+    found: list[TraceAftermath] = []
+    problems: list[str] = []
+    for run_dir in run_dirs:
+        for path in sorted(Path(run_dir, "traces").glob("**/*.json")):
+            try:
+                data = json.loads(path.read_text())
+            except (OSError, ValueError) as exc:
+                problems.append(f"{path}: unreadable ({type(exc).__name__})")
+                continue
+            book = data.get("rulebook") if isinstance(data, dict) else None
+            if not book:
+                continue
+            try:
+                entries = tuple(Aftermath.from_dict(e) for e in data.get("aftermath", ()))
+            except (KeyError, TypeError, ValueError) as exc:
+                problems.append(f"{path}: unreadable aftermath ({exc})")
+                continue
+            found.append(TraceAftermath(str(path), str(data.get("label", path.stem)),
+                                        tuple(book.get("eligible", ())), entries))
+    return found, problems
+
+
+def aggregate(traces: Iterable[TraceAftermath]) -> dict[str, RuleEfficacy]:
+    rules: dict[str, RuleEfficacy] = {}
+    for trace in traces:
+        for rule_id in trace.eligible:
+            rules.setdefault(rule_id, RuleEfficacy(rule_id)).episodes += 1
+        for entry in trace.entries:
+            rules.setdefault(entry.rule_id, RuleEfficacy(entry.rule_id)).add(entry)
+    return rules
+
+
+def injection_rates(traces: Iterable[TraceAftermath]) -> dict[str, float]:
+    """MLflow metrics for one session's rulebook traces: per rule (first 10 characters of its id),
+    decision points injected and the share of judged ones followed."""
+    metrics: dict[str, float] = {}
+    for rule_id, eff in sorted(aggregate(traces).items()):
+        if not eff.injected:
+            continue
+        key = f"rulebook.{rule_id[:10]}"
+        metrics[f"{key}.injected"] = float(eff.injected)
+        if eff.followed_rate is not None:
+            metrics[f"{key}.followed_rate"] = float(eff.followed_rate)
+    return metrics
+
+
+def session_rule_rates(run_dir: str | Path) -> dict[str, float]:
+    """The per-rule injected / followed-rate metrics of a session's traces (`workers/driver.py` logs them
+    on the session's MLflow run when `memory.injection=rulebook`); unreadable traces are skipped."""
+    traces, _ = read_traces([run_dir])
+    return injection_rates(traces)

@@ -1,0 +1,223 @@
+"""Operators in the loop: overrides in an episode, corrections at a recorded step, chains, and a
+correction at a failing step that a rerun follows (real CybORG, the surrogate model, a real rulebook)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from forge.cli import main
+from forge.commands.episode import parse_overrides
+from forge.config import load_config
+from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
+from forge.protocol.failure import FailureSnapshot
+from forge.protocol.inner_loop import InstanceLearner
+from forge.rulebook.anchor import decision_node, override_rule_text
+from forge.rulebook.book import Rulebook
+from forge.rulebook.store import open_rulebook
+from forge.wiring import build_clients
+
+
+def rule_id_from(out: str) -> str:
+    return next(line.split()[1] for line in out.splitlines() if line.startswith("rule "))
+
+
+def test_overrides_are_checked_before_anything_runs():
+    planned = parse_overrides(["7=Restore Enterprise1:reimage, don't evict", "2=remove user1: evict it"])
+    assert planned[7].action_text == "Restore Enterprise1" and planned[7].reason == "reimage, don't evict"
+    assert planned[2].action_text == "Remove User1"
+    with pytest.raises(ValueError, match="unknown host 'Enterpise1'"):
+        parse_overrides(["7=Restore Enterpise1:typo"])
+    with pytest.raises(ValueError, match="one-line reason"):
+        parse_overrides(["7=Restore Enterprise1"])
+    with pytest.raises(ValueError, match="step 7 twice"):
+        parse_overrides(["7=Monitor:a", "7=Sleep:b"])
+    with pytest.raises(ValueError, match="STEP=ACTION:REASON"):
+        parse_overrides(["seven=Monitor:a"])
+
+
+@pytest.fixture(scope="module")
+def overridden(tmp_path_factory):
+    """`forge episode --seed 3 --override 7=...` once, for the tests that read what it left."""
+    root = tmp_path_factory.mktemp("op")
+    code = main(["episode", "--seed", "3", "--override", "7=Restore Enterprise1:reimage, don't evict", "--actor", "alice",
+                 "--run-dir", str(root / "episodes"), "--rulebook", str(root / "rb.db"), "env.max_steps=8"])
+    assert code == 0
+    return root
+
+
+def test_episode_override_is_executed_traced_and_taught(overridden, capsys):
+    trace_file = next((overridden / "episodes" / "traces" / "operator").glob("seed3-*.json"))
+    trace = json.loads(trace_file.read_text())
+    step7 = next(s for s in trace["steps"] if s["step"] == 7)
+    assert step7["action"] == "Restore Enterprise1"
+    assert step7["override"]["action"] == "Restore Enterprise1" and step7["override"]["reason"] == "reimage, don't evict"
+    assert all(s["override"] is None for s in trace["steps"] if s["step"] != 7)
+    book = Rulebook(open_rulebook(str(overridden / "rb.db")))
+    (head,) = book.heads().values()
+    assert head.record.actors == ("user:alice",)
+    node = book.trigger_nodes([head.record])[head.record.trigger]
+    assert node.text == step7["observation"]  # the trigger node is the step's recorded context
+    (evidence,) = book.evidence_of([head.record]).values()
+    assert "#step7, seed 3" in evidence.source and "reimage, don't evict" in evidence.detail
+
+
+def test_an_invalid_override_fails_with_the_parsers_message_and_changes_nothing(tmp_path, capsys):
+    code = main(["episode", "--seed", "3", "--override", "7=Restore Enterprize1:reimage", "--run-dir",
+                 str(tmp_path / "episodes"), "--rulebook", str(tmp_path / "rb.db"), "env.max_steps=8"])
+    assert code == 2
+    assert "unknown host 'Enterprize1'" in capsys.readouterr().err
+    assert not (tmp_path / "rb.db").exists() and not (tmp_path / "episodes").exists()
+
+
+def test_correct_names_what_exists_and_a_chain_prints_oldest_first(overridden, capsys):
+    run_dir = str(overridden / "episodes")
+    label = next((overridden / "episodes" / "traces" / "operator").glob("seed3-*.json")).stem
+    rb = str(overridden / "chain.db")
+    base = ["correct", run_dir, "--actor", "bob", "--rulebook", rb]
+    assert main([*base, "--instance", "nobody", "--episode", label, "--step", "7", "x"]) == 2
+    assert "instances: operator" in capsys.readouterr().err
+    assert main([*base, "--instance", "operator", "--episode", "nope", "--step", "7", "x"]) == 2
+    assert f"episodes: {label}" in capsys.readouterr().err
+    assert main([*base, "--instance", "operator", "--episode", label, "--step", "99", "x"]) == 2
+    assert "steps: 1..8" in capsys.readouterr().err
+    ids = []
+    for verb in ("Remove", "Restore", "Analyse"):
+        assert main([*base, "--instance", "operator", "--episode", label, "--step", "5", "--reason", f"then {verb}",
+                     f"When User4 shows any activity, then {verb} User4"]) == 0
+        ids.append(rule_id_from(capsys.readouterr().out))
+    assert main(["rulebook", "history", "--rulebook", rb, "--chain", ids[0][:10]]) == 0
+    out = capsys.readouterr().out
+    rule_cells = [line.split("│")[2].strip() for line in out.splitlines() if line.count("│") > 3]
+    assert [c for c in rule_cells if c] == [i[:10] for i in ids]  # oldest first
+    assert "supersedes " + ids[0][:10] in out and "supersedes " + ids[1][:10] in out
+    assert "then Remove" in out and "user:bob" in out
+
+
+@pytest.mark.slow
+def test_a_correction_at_a_failing_step_is_retrieved_there_and_followed_on_a_rerun(tmp_path, capsys):
+    cfg = load_config(overrides=["surrogate.reflector_error_rate=0.0", "protocol.max_attempts=1", "env.max_steps=15",
+                                 "memory.injection=none"])
+    clients, _ = build_clients(cfg)
+    learner = InstanceLearner(instance="i0", session="sess", cfg=cfg, clients=clients,
+                              memory=MemoryManager(open_store(str(tmp_path))), run_dir=tmp_path)
+    seed = 21
+    assert learner.train_stage(1, seed).attempts[0].failed
+    failure = FailureSnapshot.load(tmp_path / "failures" / "i0-s1-a1.json")
+    failing = next(s for s in failure.steps if s.step == failure.failing_step)
+    # Correct the agent at the failing step: reimage the most compromised host the step shows.
+    host = next(h for h in ("Op_Server0", "Enterprise2", "Enterprise1", "Enterprise0", "User1", "User2", "User3", "User4")
+                if f"{h}: Activity" in failing.observation and "Compromised No" not in failing.observation.split(f"{h}: Activity")[1].splitlines()[0])
+    text = override_rule_text(f"Restore {host}", failing.observation)
+    rb = str(tmp_path / "rb.db")
+    assert main(["correct", str(tmp_path), "--instance", "i0", "--episode", "s1-train-a1", "--step",
+                 str(failure.failing_step), "--actor", "alice", "--rulebook", rb, text]) == 0
+    rule = rule_id_from(capsys.readouterr().out)
+    book = Rulebook(open_rulebook(rb))
+    record = book.heads()[rule].record
+    node = decision_node([s.observation for s in failure.steps], len(failure.steps) - 1, cfg.rulebook.context_window)
+    assert record.trigger == node.id  # the failing step's context, with the steps before it
+    assert main(["rulebook", "query", "--rulebook", rb, "--role", "action_chooser", failing.observation]) == 0
+    injected = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("injected:"))
+    assert rule in injected
+    rerun_cfg = load_config(overrides=["surrogate.compliance=1.0", "env.max_steps=15", "memory.injection=rulebook",
+                                       f"rulebook.store={rb}"])
+    # The rerun starts from the memory the failing attempt had (empty: its first attempt), as the snapshot says.
+    assert failure.memory_digest == EMPTY_DIGEST
+    rerun = InstanceLearner(instance="i0", session="sess", cfg=rerun_cfg, clients=build_clients(rerun_cfg)[0],
+                            memory=MemoryManager(open_store(str(tmp_path / "rerun"))), run_dir=tmp_path)
+    result = rerun.play_frozen(seed, label="rerun")
+    judged = [a["judged"] for a in result.aftermath if a["rule"].startswith(rule)]
+    assert "followed" in judged, judged  # surrogate result
+
+
+GOOD = "When Op_Server0 shows any compromise, then Restore Op_Server0."
+WASTEFUL = "When any host shows Activity Scan, then Restore that host."
+INERT_RULE = "When Op_Host1 shows any compromise, then Restore Op_Host1."  # B_line never attacks Op_Host1
+
+
+def seeded_book(path) -> dict[str, str]:
+    ids = {}
+    for name, text in (("good", GOOD), ("wasteful", WASTEFUL), ("inert", INERT_RULE)):
+        assert main(["rulebook", "add", "--rulebook", str(path), "--actor", "alice", "--role", "action_chooser", text]) == 0
+    book = Rulebook(open_rulebook(str(path)))
+    for rid, head in book.heads().items():
+        ids[{GOOD: "good", WASTEFUL: "wasteful", INERT_RULE: "inert"}[head.record.directive]] = rid
+    return ids
+
+
+def write_trace(run_dir, label: str, eligible, aftermath) -> None:
+    path = run_dir / "traces" / "i0" / f"{label}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"label": label, "steps": [], "rulebook": {"eligible": list(eligible)},
+                                "aftermath": aftermath}))
+
+
+def test_stats_records_efficacy_as_evidence_and_review_lists_what_needs_a_person(tmp_path, capsys):
+    ids = seeded_book(tmp_path / "rb.db")
+    capsys.readouterr()
+    run = tmp_path / "run"
+    entries = []
+    for i in range(12):  # good: failures after ignoring it, none after following; wasteful: the reverse
+        entries += [{"step": i, "rule": f"{ids['good']}@v1", "held": True, "judged": "followed", "reward": -1, "failure": i == 0},
+                    {"step": i, "rule": f"{ids['good']}@v1", "held": True, "judged": "ignored", "reward": -3, "failure": i > 1},
+                    {"step": i, "rule": f"{ids['wasteful']}@v1", "held": True, "judged": "followed", "reward": -1, "failure": i > 1},
+                    {"step": i, "rule": f"{ids['wasteful']}@v1", "held": True, "judged": "contradicted", "reward": 0, "failure": i == 0}]
+    write_trace(run, "evaluate-rulebook-0", ids.values(), entries)
+    for k in range(1, 5):
+        write_trace(run, f"evaluate-rulebook-{k}", ids.values(), [])
+    (run / "traces" / "i0" / "broken.json").write_text("{not json")
+    rb = ["--rulebook", str(tmp_path / "rb.db")]
+    from forge.rulebook.efficacy import session_rule_rates  # what the driver logs to MLflow
+
+    rates = session_rule_rates(run)
+    assert rates[f"rulebook.{ids['good'][:10]}.injected"] == 24 and rates[f"rulebook.{ids['good'][:10]}.followed_rate"] == 0.5
+    assert not any(ids["inert"][:10] in key for key in rates)
+    assert main(["rulebook", "stats", str(run), *rb, "--record", "--actor", "bob"]) == 0
+    out = capsys.readouterr().out
+    assert "recorded 2 efficacy evidence entries" in out and "skipped" in out and "broken.json" in out
+    report = {r["rule"]: r for r in json.loads((run / "reports" / "rulebook_stats.json").read_text())["rules"]}
+    assert [report[ids[n]]["verdict"] for n in ("good", "wasteful", "inert")] == ["helpful", "harmful", "inert"]
+    assert report[ids["good"]]["failure_after_followed"]["failures"] == 1
+    assert report[ids["inert"]]["episodes"] == 5 and report[ids["inert"]]["injected"] == 0
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    good, bad = book.heads()[ids["good"]].record, book.heads()[ids["wasteful"]].record
+    assert good.support == 2 and good.directive == GOOD and bad.support == 1 and len(bad.counter_evidence) == 1
+    (counter,) = book.store.nodes(bad.counter_evidence).values()
+    assert counter.kind == "efficacy" and counter.actor == "user:bob" and counter.detail.startswith("harmful")
+    assert main(["rulebook", "stats", str(run), *rb, "--record"]) == 0
+    assert "recorded: nothing new" in capsys.readouterr().out  # the same traces are evidence once
+    assert main(["rulebook", "review", str(run), *rb]) == 0
+    out = capsys.readouterr().out
+    assert ids["wasteful"][:10] in out and "harmful" in out
+    assert ids["inert"][:10] in out and "never triggered in 5" in out
+    assert f"forge rulebook withdraw {ids['wasteful'][:10]}" in out
+    assert main(["rulebook", "withdraw", ids["wasteful"][:10], *rb, "--actor", "bob"]) == 0
+    assert main(["rulebook", "stats", str(tmp_path / "missing"), *rb]) == 2
+
+
+@pytest.mark.slow
+def test_rulebook_episodes_record_aftermath_that_stats_reads(tmp_path, capsys):
+    """The efficacy acceptance at a small size: the three seeded rules, real episodes (surrogate), stats."""
+    rb = tmp_path / "rb.db"
+    ids = seeded_book(rb)
+    cfg = load_config(overrides=["env.max_steps=20", "memory.injection=rulebook", f"rulebook.store={rb}",
+                                 "surrogate.compliance=0.6"])
+    learner = InstanceLearner(instance="i0", session="sess", cfg=cfg, clients=build_clients(cfg)[0],
+                              memory=MemoryManager(open_store(str(tmp_path))), run_dir=tmp_path)
+    results = [learner.play_frozen(seed, label=f"evaluate-rulebook-{seed}") for seed in (3, 4, 5)]
+    for result in results:
+        assert set(result.rulebook["eligible"]) == set(ids.values())
+        for entry in result.aftermath:
+            step = next(s for s in result.steps if s.step == entry["step"])
+            assert entry["rule"] in {r for refs in step.injected.values() for r in refs}
+            assert (entry["judged"] is None) == (entry["held"] is not True)
+    injected = {a["rule"].split("@")[0] for r in results for a in r.aftermath}
+    assert ids["wasteful"] in injected and ids["inert"] not in injected
+    capsys.readouterr()
+    assert main(["rulebook", "stats", str(tmp_path), "--rulebook", str(rb), "--set", "rulebook.efficacy_min_episodes=3"]) == 0
+    report = {r["rule"]: r for r in json.loads((tmp_path / "reports" / "rulebook_stats.json").read_text())["rules"]}
+    assert report[ids["inert"]]["verdict"] == "inert" and report[ids["inert"]]["episodes"] == 3
+    wasteful = report[ids["wasteful"]]
+    assert wasteful["followed"] + wasteful["ignored"] + wasteful["contradicted"] == wasteful["triggered"] > 0

@@ -1,0 +1,121 @@
+"""Aftermath of injections, efficacy verdicts, efficacy evidence and correction chains: pure parts."""
+
+from __future__ import annotations
+
+import pytest
+
+from forge.rulebook.aftermath import Aftermath, StepSeen, episode_aftermath, failure_ahead
+from forge.rulebook.chains import chain_members
+from forge.rulebook.efficacy import HARMFUL, HELPFUL, INERT, INSUFFICIENT, RuleEfficacy, TraceAftermath, aggregate
+from forge.rulebook.maintain import plan_assess
+from forge.rulebook.meaning import meaning_of
+from forge.rulebook.model import Evidence, RuleRecord, RulebookError
+
+OP = "Alerts:\nOp_Server0: Activity Exploit, Compromised User\nUser1: Activity Scan, Compromised No"
+QUIET = "Alerts:\nAll 13 hosts: Activity None, Compromised No."
+
+
+def record(rule_id: str, when: dict | None, action: dict | None, **kw) -> RuleRecord:
+    return RuleRecord(rule_id, f"directive {rule_id}", "CONTENT", ("action_chooser",), "g", when=when, action=action, **kw)
+
+
+RESTORE_OP = record("op", {"host": "Op_Server0", "compromise": "any"}, {"mode": "do", "verb": "Restore", "target": "Op_Server0"})
+NEVER_RESTORE_USER1 = record("nu1", {"host": "User1"}, {"mode": "never", "verb": "Restore", "target": "User1"})
+SEMANTIC = record("sem", None, None)
+
+
+def meanings():
+    return {"op@v1": meaning_of(RESTORE_OP), "nu1@v1": meaning_of(NEVER_RESTORE_USER1), "sem@v1": meaning_of(SEMANTIC)}
+
+
+def test_aftermath_judges_each_injected_rule_on_the_steps_context():
+    steps = [
+        StepSeen(1, OP, "Restore Op_Server0", -1.0, ("op@v1", "nu1@v1")),
+        StepSeen(2, OP, "Restore User1", -1.0, ("op@v1", "nu1@v1", "sem@v1")),
+        StepSeen(3, QUIET, "Monitor", -12.0, ("op@v1",)),  # a stage-1 rule still in the prompt, trigger gone
+        StepSeen(4, OP, "Remove Op_Server0", 0.0, ()),
+    ]
+    got = {(a.step, a.rule): a for a in episode_aftermath(steps, meanings(), window=2, threshold=-1.1)}
+    assert got[(1, "op@v1")].judged == "followed" and got[(1, "op@v1")].held is True
+    assert got[(1, "nu1@v1")].judged == "followed"  # avoided what it prohibits
+    assert got[(2, "op@v1")].judged == "ignored"
+    assert got[(2, "nu1@v1")].judged == "contradicted"
+    assert got[(2, "sem@v1")].held is None and got[(2, "sem@v1")].judged is None
+    assert got[(3, "op@v1")].held is False and got[(3, "op@v1")].judged is None
+    # outcome: a failure (reward < -1.1) in the next 2 steps; step 3's own -12 counts for steps 1 and 2 only
+    assert got[(1, "op@v1")].failure is True and got[(2, "op@v1")].failure is True
+    assert got[(3, "op@v1")].failure is False
+    assert (4, "op@v1") not in got
+    assert got[(1, "op@v1")].reward == -1.0
+
+
+def test_failure_window_is_unknown_when_an_aborted_trace_stops_short():
+    assert failure_ahead([0.0, 0.0], 0, 3, -1.1, complete=False) is None
+    assert failure_ahead([0.0, 0.0], 0, 3, -1.1, complete=True) is False
+    assert failure_ahead([0.0, -5.0], 0, 3, -1.1, complete=False) is True
+
+
+def _entries(rule: str, followed: tuple[int, int], not_followed: tuple[int, int]) -> list[Aftermath]:
+    """(failures, n) after followed / after ignored."""
+    out = []
+    for judged, (failures, n) in (("followed", followed), ("ignored", not_followed)):
+        out += [Aftermath(i, f"{rule}@v1", True, judged, 0.0, i < failures) for i in range(n)]
+    return out
+
+
+def test_verdicts_follow_the_stated_rule():
+    traces = [TraceAftermath("t", "evaluate-rulebook-0", ("good", "bad", "flat", "never", "few"),
+                             tuple(_entries("good", (1, 20), (15, 20)) + _entries("bad", (16, 20), (2, 20))
+                                   + _entries("flat", (5, 20), (5, 20)) + _entries("few", (0, 3), (3, 3))))]
+    traces += [TraceAftermath(f"t{i}", "e", ("never",), ()) for i in range(5)]
+    eff = aggregate(traces)
+    assert eff["good"].verdict(5, 5) == HELPFUL
+    assert eff["bad"].verdict(5, 5) == HARMFUL
+    assert eff["flat"].verdict(5, 5) == INERT
+    assert eff["few"].verdict(5, 5) == INSUFFICIENT  # 3 a side is under the minimum count
+    assert eff["never"].episodes == 6 and eff["never"].verdict(5, 5) == INERT
+    assert eff["never"].verdict(5, 7) == INSUFFICIENT  # not enough episodes to call it inert
+    rate = eff["good"].rate_followed()
+    assert rate.failures == 1 and rate.n == 20 and rate.low < 0.05 < rate.high < 0.3
+    delta, low, high = eff["good"].difference()
+    assert delta == pytest.approx(0.05 - 0.75) and low < delta < high < 0
+
+
+def test_held_false_and_unknown_outcomes_do_not_count_as_judged():
+    eff = RuleEfficacy("r")
+    eff.add(Aftermath(1, "r@v1", False, None, 0.0, True))
+    eff.add(Aftermath(2, "r@v1", True, "followed", 0.0, None))
+    assert (eff.injected, eff.triggered, eff.followed) == (2, 1, 1)
+    assert eff.after_followed == [] and eff.followed_rate == 1.0
+
+
+def test_efficacy_is_evidence_never_an_edit_of_the_directive():
+    heads = {"op": RESTORE_OP.with_(evidence=("ev-a",), support=1)}
+    base = {"ev-a": Evidence("correction", "user:alice", "cli", 1)}
+    good = Evidence("efficacy", "user:bob", "stats:abc", 1, "helpful")
+    bad = Evidence("efficacy", "user:bob", "stats:def", 1, "harmful")
+    changes = plan_assess(heads, [("op", good, True)], base)
+    assert len(changes) == 1 and changes[0].op == "assess"
+    after = changes[0].record
+    assert after.evidence == ("ev-a", good.id) and after.support == 2
+    assert (after.directive, after.when, after.action, after.status) == (RESTORE_OP.directive, RESTORE_OP.when,
+                                                                         RESTORE_OP.action, "active")
+    assert plan_assess({"op": after}, [("op", good, True)], {**base, good.id: good}) == []  # recorded once
+    countered = plan_assess({"op": after}, [("op", bad, False)], {**base, good.id: good})[0].record
+    assert countered.counter_evidence == (bad.id,) and countered.support == 2
+    assert ("op", "COUNTERED_BY", bad.id) in countered.edges()
+    with pytest.raises(RulebookError, match="no rule 'zz'"):
+        plan_assess(heads, [("zz", good, True)], base)
+
+
+def test_chain_members_follow_supersedes_and_corrects_both_ways():
+    a = record("a", None, None, status="superseded")
+    b = record("b", None, None, supersedes=("a",), status="superseded")
+    c = record("c", None, None, supersedes=("b",))
+    learned = record("l", None, None)
+    fix = record("f", None, None, corrects=("l",))
+    other = record("o", None, None)
+    records = {r.rule_id: r for r in (a, b, c, learned, fix, other)}
+    assert chain_members(records, "b") == {"a", "b", "c"}
+    assert chain_members(records, "l") == {"l", "f"}
+    assert chain_members(records, "o") == {"o"}
