@@ -36,7 +36,7 @@ import pytest
 
 from forge.protocol.fault_count import fault_metrics
 from forge.rundir import RunDirectory
-from tests.redis_server import PersistentRedis
+from forge.local_redis import LocalRedis
 from workers.chaos import CHAOS_EXIT_CODE
 
 pytestmark = pytest.mark.slow
@@ -273,7 +273,7 @@ def test_the_driver_killed_at_each_boundary_then_resumed(point, stopped_at, tmp_
 def test_redis_restarted_mid_session(tmp_path, reference, ray_address):
     import redis
 
-    server = PersistentRedis(tmp_path / "redis").start()
+    server = LocalRedis(tmp_path / "redis", appendonly=True).start()
     restarted: dict[str, float] = {}
     stop = threading.Event()
 

@@ -10,7 +10,7 @@ import pytest
 from forge.config import ConfigError
 from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, SessionLedger, StageRecord
-from tests.redis_server import PersistentRedis
+from forge.local_redis import LocalRedis
 from workers.chaos import DriverExit, WorkerKill, claim, parse_driver_exits, parse_worker_kills
 
 
@@ -86,7 +86,7 @@ def test_store_identity_is_none_for_a_file_and_the_server_run_id_for_redis(tmp_p
 
 
 def test_the_redis_ledger_rides_out_a_restart_and_sees_it(tmp_path):
-    server = PersistentRedis(tmp_path / "redis").start()
+    server = LocalRedis(tmp_path / "redis", appendonly=True).start()
     try:
         ledger = SessionLedger.open(server.url, "s1")
         ledger.start({"config_digest": "abc"})

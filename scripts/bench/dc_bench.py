@@ -24,9 +24,6 @@ The last line printed is `overall exact-set accuracy: NN.N%`.
 from __future__ import annotations
 
 import argparse
-import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +36,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from forge.local_redis import LocalRedis  # noqa: E402  (after the path set-up above)
 
 DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout")
@@ -450,38 +449,6 @@ def likely_texts(scenarios: list[dict], observations: dict[str, dict]) -> list[s
     return list(texts)
 
 
-class PrivateRedis:
-    """A redis-server on a free loopback port, for the `backend: redis` scenarios (stopped on exit)."""
-
-    def __init__(self, workdir: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            raise SystemExit("dc_bench: redis-server is not installed (scenarios with backend: redis need it)")
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                                      "--appendonly", "no", "--dir", str(workdir)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        import redis
-
-        client = redis.Redis(host="127.0.0.1", port=self.port)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        else:
-            self.stop()
-            raise SystemExit("dc_bench: redis-server did not start")
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
-
-
 def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (), *, behaviour: bool = True,
               progress: bool = True, only: Optional[set[str]] = None,
               compiler: str = "model", calibrate: bool = False) -> tuple[list[QueryResult], list[dict], list[str]]:
@@ -502,7 +469,8 @@ def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (),
     elif compiler != "model":
         raise ValueError(f"compiler must be model or reference, got {compiler!r}")
     with tempfile.TemporaryDirectory(prefix="dc-bench-") as tmp:
-        redis = PrivateRedis(Path(tmp)) if any(s.get("backend") == "redis" for s in scenarios) else None
+        # a private redis-server for the `backend: redis` scenarios (stopped below)
+        redis = LocalRedis(Path(tmp) / "redis").start() if any(s.get("backend") == "redis" for s in scenarios) else None
         embedder = CachingEmbedder(embedder_from_config(cfg))
         embedder.encode(likely_texts(scenarios, observations))
         bench = Bench(observations, cfg, clients, embedder, Path(tmp), redis.url if redis else None, behaviour,
