@@ -290,6 +290,22 @@ def _merge(base: DictConfig, update: Any, source: str) -> DictConfig:
         raise ConfigError(f"{source}: bad key {key!r}: {reason}") from None
 
 
+# Keys that moved, old -> new: configs saved by earlier versions (a run directory's config.yaml) must
+# still load, so that resume, evaluate and export keep working on what was learned before the move.
+_MOVED_KEYS = {("tracking", "experiment"): ("run", "study")}
+
+
+def _upgrade(data: dict) -> dict:
+    for (old_section, old_key), (new_section, new_key) in _MOVED_KEYS.items():
+        section = data.get(old_section)
+        if isinstance(section, dict) and old_key in section:
+            value = section.pop(old_key)
+            target = data.setdefault(new_section, {})
+            if isinstance(target, dict):
+                target.setdefault(new_key, value)
+    return data
+
+
 def _read_yaml(path: Path, seen: tuple[Path, ...]) -> list[tuple[str, dict]]:
     """The file and its `extends` ancestors, oldest first, as (source name, mapping) pairs."""
     path = path.resolve()
@@ -303,6 +319,7 @@ def _read_yaml(path: Path, seen: tuple[Path, ...]) -> list[tuple[str, dict]]:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the top level must be a mapping, got {type(data).__name__}")
+    data = _upgrade(data)
     parent = data.pop("extends", None)
     chain: list[tuple[str, dict]] = []
     if parent is not None:
@@ -401,6 +418,7 @@ def to_flat_dict(cfg: ForgeConfig) -> dict[str, Any]:
 
 
 def from_yaml(text: str, source: str = "saved config") -> ForgeConfig:
-    cfg = _merge(OmegaConf.structured(ForgeConfig), yaml.safe_load(text) or {}, source)
+    data = yaml.safe_load(text) or {}
+    cfg = _merge(OmegaConf.structured(ForgeConfig), _upgrade(data) if isinstance(data, dict) else data, source)
     _validate(cfg)
     return OmegaConf.to_object(cfg)  # type: ignore[return-value]

@@ -37,6 +37,15 @@ def test_unknown_key_in_file_names_key_and_file(tmp_path):
     assert "bad.yaml" in str(err.value) and "env.max_stepz" in str(err.value)
 
 
+def test_a_config_saved_before_a_key_moved_still_loads(tmp_path):
+    # Run directories written before `tracking.experiment` became `run.study` must stay usable.
+    from forge.config import from_yaml
+
+    old = write(tmp_path / "config.yaml", "tracking:\n  experiment: lab-a\nrun:\n  name: s1\n")
+    assert load_config(old).run.study == "lab-a"
+    assert from_yaml(old.read_text()).run.study == "lab-a"
+
+
 def test_wrong_type_names_key_and_file(tmp_path):
     bad = write(tmp_path / "typed.yaml", "protocol:\n  num_instances: many\n")
     with pytest.raises(ConfigError) as err:

@@ -49,6 +49,25 @@ def test_aftermath_judges_each_injected_rule_on_the_steps_context():
     assert got[(1, "op@v1")].reward == -1.0
 
 
+def test_window_return_sums_the_step_and_the_next_k_and_is_unknown_past_the_end():
+    steps = [StepSeen(i, OP, "Monitor", r, ("op@v1",)) for i, r in enumerate([-1.0, -10.0, -0.5, -2.0], 1)]
+    got = [a.window_return for a in episode_aftermath(steps, meanings(), window=2, threshold=-1.1)]
+    assert got == [-11.5, -12.5, None, None]
+
+
+def test_when_failures_saturate_the_window_return_still_tells_helpful_from_harmful():
+    # Every judged point is followed by a failure on both sides (a late CAGE-2 episode), so the failure
+    # rate cannot separate; the window return can.
+    def entries(rule, followed_return, not_return):
+        return ([Aftermath(i, f"{rule}@v1", True, "followed", -1.0, True, followed_return + i % 3) for i in range(12)]
+                + [Aftermath(i, f"{rule}@v1", True, "ignored", -1.0, True, not_return + i % 3) for i in range(12)])
+    trace = TraceAftermath("t", "evaluate-rulebook-0", ("good", "waste", "flat"),
+                           tuple(entries("good", -5.0, -25.0) + entries("waste", -9.0, -6.0) + entries("flat", -7.0, -7.0)))
+    eff = aggregate([trace])
+    assert eff["good"].difference()[0] == 0.0  # the failure rate alone sees nothing
+    assert [eff[r].verdict(5, 5) for r in ("good", "waste", "flat")] == [HELPFUL, HARMFUL, INERT]
+
+
 def test_failure_window_is_unknown_when_an_aborted_trace_stops_short():
     assert failure_ahead([0.0, 0.0], 0, 3, -1.1, complete=False) is None
     assert failure_ahead([0.0, 0.0], 0, 3, -1.1, complete=True) is False

@@ -562,6 +562,13 @@ def _efficacy(args: argparse.Namespace):
     return cfg, book, {r: e for r, e in efficacy.items() if r in heads}, traces, problems, run_dirs
 
 
+def _interval_text(diff) -> str:
+    """`+0.12 [-0.03, +0.27]`, or `-` when there is nothing to compare."""
+    if diff is None:
+        return "-"
+    return f"{diff[0]:+.2f}" + (f" [{diff[1]:+.2f}, {diff[2]:+.2f}]" if diff[1] is not None else "")
+
+
 def _stats(args: argparse.Namespace) -> int:
     from forge.memory.model import Provenance
     from forge.rulebook.efficacy import HARMFUL, HELPFUL, verdict_rule
@@ -570,29 +577,23 @@ def _stats(args: argparse.Namespace) -> int:
     cfg, book, efficacy, traces, problems, run_dirs = _efficacy(args)
     lo, le = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes
     heads = book.heads()
+    k = cfg.rulebook.aftermath_window
     table = Table(title=f"rule efficacy over {len(traces)} rulebook traces in {len(run_dirs)} run(s); "
-                        f"outcome: a failure in the next {cfg.rulebook.aftermath_window} steps")
+                        f"outcomes: a failure in the next {k} steps, and the return of the step and the next {k}")
     for column in ("rule", "directive", "episodes", "injected", "triggered", "followed", "ignored", "contradicted",
                    "failure after followed", "failure after not followed", "difference [95%]",
-                   "step reward: followed - not [95%]", "verdict"):
+                   "window return: followed - not [95%]", "verdict"):
         table.add_column(column, justify="left" if column in ("rule", "directive", "verdict") else "right")
     rows = []
     for rule_id, eff in sorted(efficacy.items(), key=lambda kv: (heads[kv[0]].record.status != "active", kv[0])):
-        diff = eff.difference()
-        diff_text = "-" if diff is None else (f"{diff[0]:+.2f}" + (f" [{diff[1]:+.2f}, {diff[2]:+.2f}]"
-                                                                      if diff[1] is not None else ""))
         verdict = eff.verdict(lo, le)
         rows.append((rule_id, eff, verdict))
-        rdiff = eff.reward_difference()
-        reward_text = "-" if rdiff is None else (f"{rdiff[0]:+.2f}" + (f" [{rdiff[1]:+.2f}, {rdiff[2]:+.2f}]"
-                                                                          if rdiff[1] is not None else ""))
         table.add_row(heads[rule_id].ref, Text(_short(heads[rule_id].record.directive, 50)), str(eff.episodes),
                       str(eff.injected), str(eff.triggered), str(eff.followed), str(eff.ignored),
-                      str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()), diff_text, reward_text,
-                      verdict)
+                      str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()),
+                      _interval_text(eff.difference()), _interval_text(eff.return_difference()), verdict)
     console.print(table)
-    _say(Text(verdict_rule(lo, le) + " The step-reward column (the immediate cost of what the rule asks) is "
-              "shown beside the verdict, not part of it."))
+    _say(Text(verdict_rule(lo, le)))
     for problem in problems:
         _say(Text(f"  skipped {problem}"))
     if args.record:
@@ -602,9 +603,9 @@ def _stats(args: argparse.Namespace) -> int:
         for rule_id, eff, verdict in rows:
             if verdict not in (HELPFUL, HARMFUL):
                 continue
-            diff = eff.difference()
             detail = (f"{verdict}: failure after followed {eff.rate_followed()}, after not followed {eff.rate_not()}, "
-                      f"difference {diff[0]:+.2f} [{diff[1]:+.2f}, {diff[2]:+.2f}]")
+                      f"difference {_interval_text(eff.difference())}; window return difference "
+                      f"{_interval_text(eff.return_difference())}")
             evidence = Evidence("efficacy", actor, f"stats:{sources} over {len(traces)} traces in "
                                 + ", ".join(run_dirs), 1, detail[:300])
             assessments.append((rule_id, evidence, verdict == HELPFUL))

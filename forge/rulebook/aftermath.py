@@ -8,6 +8,8 @@ For every rule that reached any model call of a step (stage-1 pair or system pro
                `$matched` standing for the hosts the trigger matched), only when the trigger held and
                the rule has an action; None otherwise (a rule whose trigger does not hold asks nothing)
     reward     the step's reward
+    window_return  the rewards of the step and the next `window` steps, summed: what the decision cost
+               over its aftermath (None when the episode ended before the window did)
     failure    whether a failure fired in the next `window` steps: a reward below the session's abort
                level (its most severe failure threshold; `protocol.tau` unless `protocol.thresholds`
                adds levels; forge.protocol.trigger.is_failure); None when the episode ended before the
@@ -47,6 +49,7 @@ class Aftermath:
     judged: Optional[str]
     reward: float
     failure: Optional[bool]
+    window_return: Optional[float] = None
 
     @property
     def rule_id(self) -> str:
@@ -57,8 +60,10 @@ class Aftermath:
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "Aftermath":
+        window_return = data.get("window_return")
         return cls(int(data["step"]), str(data["rule"]), data.get("held"), data.get("judged"),
-                   float(data.get("reward", 0.0)), data.get("failure"))
+                   float(data.get("reward", 0.0)), data.get("failure"),
+                   None if window_return is None else float(window_return))
 
 
 def failure_ahead(rewards: Sequence[float], index: int, window: int, threshold: float, *,
@@ -73,6 +78,12 @@ def failure_ahead(rewards: Sequence[float], index: int, window: int, threshold: 
     return False
 
 
+def window_return(rewards: Sequence[float], index: int, window: int) -> Optional[float]:
+    """The step's reward plus the next `window` rewards; None when the trace ends before the window does."""
+    span = rewards[index: index + 1 + window]
+    return round(sum(span), 6) if len(span) == window + 1 else None
+
+
 def episode_aftermath(steps: Sequence[StepSeen], meanings: Mapping[str, Meaning], *, window: int,
                       threshold: float, complete: bool = True) -> list[Aftermath]:
     """One entry per (step, injected rule) over an episode. `meanings`: rule ref -> its meaning (a ref
@@ -85,6 +96,7 @@ def episode_aftermath(steps: Sequence[StepSeen], meanings: Mapping[str, Meaning]
             continue
         situation = read_situation(step.context)
         failure = failure_ahead(rewards, index, window, threshold, complete=complete)
+        ahead = window_return(rewards, index, window)
         for ref in dict.fromkeys(step.injected):
             meaning = meanings.get(ref, Meaning())
             held: Optional[bool] = None
@@ -93,5 +105,5 @@ def episode_aftermath(steps: Sequence[StepSeen], meanings: Mapping[str, Meaning]
                 held = holds(meaning.when, situation)
                 if held and meaning.action is not None:
                     judged = judge(meaning.action, step.action, matched_hosts(meaning.when, situation))
-            out.append(Aftermath(step.step, ref, held, judged, step.reward, failure))
+            out.append(Aftermath(step.step, ref, held, judged, step.reward, failure, ahead))
     return out

@@ -23,12 +23,15 @@ CONFIDENCE = 0.95
 
 
 def verdict_rule(min_count: int, min_episodes: int) -> str:
-    return (f"Verdict: judged decision points are those where the rule was injected and its trigger held; "
-            f"outcome = a failure in the next k steps. helpful = at least {min_count} followed and {min_count} "
-            f"not followed (ignored or contradicted) and the {CONFIDENCE:.0%} bootstrap interval of "
-            f"(failure rate after followed - after not followed) below 0; harmful = that interval above 0; "
-            f"inert = the interval contains 0, or the trigger never held in at least {min_episodes} rulebook "
-            f"episodes; otherwise insufficient evidence (no verdict).")
+    return (f"Verdict: judged decision points are those where the rule was injected and its trigger held; two "
+            f"outcomes, each compared between followed and not followed (ignored or contradicted) points with "
+            f"at least {min_count} a side and a {CONFIDENCE:.0%} bootstrap interval of the difference: the "
+            f"failure rate in the next k steps, and the window return (the step's reward plus the next k). "
+            f"helpful = fewer failures (interval below 0) or a higher window return (interval above 0), and "
+            f"neither outcome says the opposite; harmful = the mirror image; inert = no outcome separates "
+            f"(or they disagree), or the trigger never held in at least {min_episodes} rulebook episodes; "
+            f"otherwise insufficient evidence (no verdict). The window return exists because in CAGE-2 a "
+            f"failure soon follows almost any late step, so the failure rate alone cannot see a rule's effect.")
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,8 @@ class RuleEfficacy:
     after_not: list[int] = field(default_factory=list)
     reward_followed: list[float] = field(default_factory=list)  # the step's own reward, per judged point
     reward_not: list[float] = field(default_factory=list)
+    return_followed: list[float] = field(default_factory=list)  # the window return, per judged point
+    return_not: list[float] = field(default_factory=list)
 
     def add(self, entry: Aftermath) -> None:
         self.injected += 1
@@ -80,6 +85,8 @@ class RuleEfficacy:
             return
         setattr(self, entry.judged, getattr(self, entry.judged) + 1)
         (self.reward_followed if entry.judged == "followed" else self.reward_not).append(entry.reward)
+        if entry.window_return is not None:
+            (self.return_followed if entry.judged == "followed" else self.return_not).append(entry.window_return)
         if entry.failure is None:
             return
         (self.after_followed if entry.judged == "followed" else self.after_not).append(int(entry.failure))
@@ -114,26 +121,26 @@ class RuleEfficacy:
     def reward_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
         """The step's mean reward after followed minus after not followed, with its bootstrap interval
         (shown beside the verdict, not part of it: the immediate cost of what the rule asks)."""
-        if not self.reward_followed or not self.reward_not:
-            return None
-        from forge.stats import compare_samples
+        return _mean_difference(self.reward_followed, self.reward_not)
 
-        d = compare_samples(self.reward_followed, self.reward_not, "decision points", resamples=2000)
-        bad = d.low is None or math.isnan(d.low) or math.isnan(d.high)
-        return d.delta, None if bad else d.low, None if bad else d.high
+    def return_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
+        """The mean window return after followed minus after not followed, with its bootstrap interval."""
+        return _mean_difference(self.return_followed, self.return_not)
 
     def verdict(self, min_count: int, min_episodes: int) -> str:
         if self.triggered == 0:
             return INERT if self.episodes >= min_episodes else INSUFFICIENT
-        if len(self.after_followed) < min_count or len(self.after_not) < min_count:
+        failures = self.difference() if _enough(self.after_followed, self.after_not, min_count) else None
+        returns = self.return_difference() if _enough(self.return_followed, self.return_not, min_count) else None
+        failures = failures if failures is not None and failures[1] is not None else None
+        returns = returns if returns is not None and returns[1] is not None else None
+        if failures is None and returns is None:
             return INSUFFICIENT
-        diff = self.difference()
-        if diff is None or diff[1] is None:
-            return INSUFFICIENT
-        _, low, high = diff
-        if high < 0:
+        helps = (failures is not None and failures[2] < 0) or (returns is not None and returns[1] > 0)
+        harms = (failures is not None and failures[1] > 0) or (returns is not None and returns[2] < 0)
+        if helps and not harms:
             return HELPFUL
-        if low > 0:
+        if harms and not helps:
             return HARMFUL
         return INERT
 
@@ -146,7 +153,25 @@ class RuleEfficacy:
                 "failure_after_not_followed": _rate_dict(self.rate_not()),
                 "difference": None if diff is None else {"delta": diff[0], "low": diff[1], "high": diff[2]},
                 "step_reward_difference": _triple(self.reward_difference()),
+                "window_return_difference": _triple(self.return_difference()),
                 "verdict": self.verdict(min_count, min_episodes)}
+
+
+def _enough(followed: list, not_followed: list, min_count: int) -> bool:
+    return len(followed) >= min_count and len(not_followed) >= min_count
+
+
+def _mean_difference(followed: list[float], not_followed: list[float]) -> Optional[tuple[float, Optional[float], Optional[float]]]:
+    if not followed or not not_followed:
+        return None
+    if len(set(followed)) == 1 and len(set(not_followed)) == 1:  # every resample the same (scipy: degenerate)
+        delta = float(followed[0] - not_followed[0])
+        return delta, delta, delta
+    from forge.stats import compare_samples
+
+    d = compare_samples(followed, not_followed, "decision points", resamples=2000)
+    bad = d.low is None or math.isnan(d.low) or math.isnan(d.high)
+    return d.delta, None if bad else d.low, None if bad else d.high
 
 
 def _triple(diff) -> Optional[dict]:
