@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from forge.local_redis import LocalRedis, free_port  # noqa: F401  (free_port: for tests that need a port)
+from forge.local_redis import LocalRedis
 
 
 @pytest.fixture(scope="session")

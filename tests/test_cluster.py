@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from forge.protocol.ledger import SessionLedger
-from tests.conftest import free_port
+from forge.local_redis import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 

@@ -25,7 +25,7 @@ import pytest
 
 from forge.protocol.failure import failure_id
 from forge.protocol.ledger import SessionLedger
-from tests.conftest import free_port
+from forge.local_redis import free_port
 from tests.test_cluster import BIN, stop_cluster
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]

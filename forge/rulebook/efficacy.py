@@ -104,19 +104,7 @@ class RuleEfficacy:
 
     def difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
         """(followed - not followed) failure rate with its bootstrap interval; None with a side empty."""
-        if not self.after_followed or not self.after_not:
-            return None
-        from forge.stats import compare_samples
-
-        if len(set(self.after_followed)) == 1 and len(set(self.after_not)) == 1:
-            # Both sides constant: every resample gives the same difference (scipy calls it degenerate).
-            delta = float(self.after_followed[0] - self.after_not[0])
-            return delta, delta, delta
-        d = compare_samples(self.after_followed, self.after_not, "decision points", resamples=2000)
-        low, high = d.low, d.high
-        if low is not None and (math.isnan(low) or math.isnan(high)):
-            low = high = None
-        return d.delta, low, high
+        return _mean_difference(self.after_followed, self.after_not)
 
     def reward_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
         """The step's mean reward after followed minus after not followed, with its bootstrap interval
