@@ -252,6 +252,8 @@ class RulebookConfig:
     aftermath_window: int = 3  # an injection's outcome: did a failure fire in the next k steps
     efficacy_min_count: int = 5  # decision points per side (followed / not) before a rule gets a verdict
     efficacy_min_episodes: int = 5  # rulebook episodes before a never-triggered rule is called inert
+    efficacy_min_pairs: int = 8  # ablation pairs (same seed, rule withheld or not) before they decide the verdict
+    ablation_max_rules: int = 4  # `forge evaluate` rulebook mode: the most-triggered rules replayed withheld (0 = none)
 
 
 @dataclass
@@ -376,7 +378,9 @@ def _validate(cfg: DictConfig) -> None:
     for role in cfg.agent.persistent_knowledge:
         if role not in ROLES:
             problems.append(f"agent.persistent_knowledge: unknown role {role!r} (roles: {', '.join(ROLES)})")
-    for name in ("aftermath_window", "efficacy_min_count", "efficacy_min_episodes"):
+    if cfg.rulebook.ablation_max_rules < 0:
+        problems.append(f"rulebook.ablation_max_rules must not be negative, got {cfg.rulebook.ablation_max_rules}")
+    for name in ("aftermath_window", "efficacy_min_count", "efficacy_min_episodes", "efficacy_min_pairs"):
         if getattr(cfg.rulebook, name) < 1:
             problems.append(f"rulebook.{name} must be >= 1, got {getattr(cfg.rulebook, name)}")
     if not 0.0 <= cfg.surrogate.compliance <= 1.0:

@@ -100,6 +100,17 @@ class RunDirectory:
             )
         return cfg
 
+    def keep_budget(self, cfg: ForgeConfig) -> bool:
+        """Write `cfg`'s budget into config.yaml when it differs from the saved one (a resume that raised
+        it), so a later plain `forge resume` keeps the raised budget; only the budget section changes, so
+        nothing else an override gave (a credential URL) is ever stored. True when it wrote."""
+        saved = self.load_config()
+        if saved.budget == cfg.budget:
+            return False
+        saved.budget = cfg.budget
+        _atomic_write(self.config_path, to_saved_yaml(saved))
+        return True
+
     def write_artifacts(self, artifacts: "Artifacts") -> int:
         """Write what a worker collected (traces, failure snapshots) where a local run would have; the count."""
         DirectorySink(self.path).put_all(artifacts)

@@ -221,3 +221,38 @@ def test_rulebook_episodes_record_aftermath_that_stats_reads(tmp_path, capsys):
     assert report[ids["inert"]]["verdict"] == "inert" and report[ids["inert"]]["episodes"] == 3
     wasteful = report[ids["wasteful"]]
     assert wasteful["followed"] + wasteful["ignored"] + wasteful["contradicted"] == wasteful["triggered"] > 0
+
+
+@pytest.mark.slow
+def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_small_size(tmp_path, capsys):
+    """The efficacy acceptance at a small size: the three seeded rules, each episode seed played with the
+    book as it is and with each triggered rule withheld (what `forge evaluate --injection rulebook`
+    does), then `forge rulebook stats` (surrogate)."""
+    from forge.rulebook.ablation import play_ablations, rules_to_ablate
+    from forge.rulebook.injection import rulebook_injection_factory
+
+    rb = tmp_path / "rb.db"
+    ids = seeded_book(rb)
+    cfg = load_config(overrides=["memory.injection=rulebook", f"rulebook.store={rb}"])
+    clients = build_clients(cfg)[0]
+    memory = MemoryManager(open_store(str(tmp_path)))
+    learner = InstanceLearner(instance="i0", session="sess", cfg=cfg, clients=clients, memory=memory, run_dir=tmp_path)
+    factory = rulebook_injection_factory(cfg, str(rb), run_dir=tmp_path, clients=clients)
+    snapshot = memory.snapshot("i0")
+    seeds = list(range(8))
+    book = factory(snapshot)
+    played = [learner.play_frozen(seed, label=f"evaluate-rulebook-{i}", injection=book) for i, seed in enumerate(seeds)]
+    rules = rules_to_ablate([a for r in played for a in r.aftermath], cfg.rulebook.ablation_max_rules)
+    assert set(rules) == {ids["good"], ids["wasteful"]}  # the inert rule never reached a decision point
+    returns = play_ablations(lambda seed, label, inj: learner.play_frozen(seed, label=label, injection=inj),
+                             lambda withheld: factory(snapshot, withheld), seeds, rules)
+    assert all(len(r) == len(seeds) for r in returns.values())
+    capsys.readouterr()
+    assert main(["rulebook", "stats", str(tmp_path), "--rulebook", str(rb)]) == 0
+    report = {r["rule"]: r for r in json.loads((tmp_path / "reports" / "rulebook_stats.json").read_text())["rules"]}
+    verdicts = {name: report[rid]["verdict"] for name, rid in ids.items()}
+    assert verdicts == {"good": "helpful", "wasteful": "harmful", "inert": "inert"}, report
+    assert report[ids["good"]]["ablation_pairs"] == len(seeds) and report[ids["inert"]]["ablation_pairs"] == 0
+    good = report[ids["good"]]["ablation_return_difference"]
+    assert good["low"] > 0 and good["delta"] == pytest.approx(
+        sum(p.total_return for p in played) / len(seeds) - sum(returns[ids["good"]]) / len(seeds))

@@ -138,3 +138,56 @@ def test_chain_members_follow_supersedes_and_corrects_both_ways():
     assert chain_members(records, "b") == {"a", "b", "c"}
     assert chain_members(records, "l") == {"l", "f"}
     assert chain_members(records, "o") == {"o"}
+
+
+def trace(label: str, seed: int, total: float, withheld=(), eligible=("good", "bad", "flat"), entries=(), book=7,
+          directory="run/traces/i0") -> TraceAftermath:
+    return TraceAftermath(f"{directory}/{label}.json", label, tuple(eligible), tuple(entries), seed, total, book,
+                          tuple(withheld))
+
+
+def test_ablation_pairs_episodes_by_directory_seed_and_book_version_and_decides_the_verdict():
+    # Withholding "good" costs 10 a seed, withholding "bad" gains 4, withholding "flat" changes -1..+1.
+    traces = []
+    for seed in range(10):
+        base = -50.0 - seed
+        traces += [trace(f"evaluate-rulebook-{seed}", seed, base),
+                   trace(f"without-good-{seed}", seed, base - 10 - seed % 3, withheld=("good",)),
+                   trace(f"without-bad-{seed}", seed, base + 4 + seed % 2, withheld=("bad",)),
+                   trace(f"without-flat-{seed}", seed, base + (seed % 3) - 1, withheld=("flat",))]
+    # Not twins: another book version, another directory, a missing seed.
+    traces += [trace("other-book", 0, -500.0, withheld=("good",), book=8),
+               trace("other-dir", 0, -500.0, withheld=("good",), directory="other/traces/i0"),
+               trace("no-twin", 99, -500.0, withheld=("good",))]
+    eff = aggregate(traces)
+    assert len(eff["good"].ablation) == 10 and min(eff["good"].ablation) >= 10
+    assert eff["good"].episodes == 10  # episodes with a rule withheld count only as ablation pairs
+    assert eff["good"].verdict(5, 5, 8) == HELPFUL
+    assert eff["bad"].verdict(5, 5, 8) == HARMFUL
+    assert eff["flat"].verdict(5, 5, 8) == INERT
+    assert eff["good"].verdict(5, 5, 11) == INERT  # under the minimum pairs: the decision points decide (none here)
+    delta, low, high = eff["good"].ablation_difference()
+    assert low <= delta <= high and low > 10
+
+
+def test_ablation_verdict_overrides_the_decision_points():
+    # Decision points say harmful (the window return after following is lower), the episodes say helpful:
+    # the paired episodes measure the whole effect, so they decide.
+    eff = RuleEfficacy("r", triggered=20, followed=10, ignored=10,
+                       return_followed=[-5.0, -6.0] * 5, return_not=[-1.0, -2.0] * 5,
+                       after_followed=[1] * 10, after_not=[1] * 10)
+    assert eff.verdict(5, 5, 8) == HARMFUL
+    eff.ablation.extend([3.0, 5.0, 4.0, 6.0, 2.0, 4.0, 5.0, 3.0])
+    assert eff.verdict(5, 5, 8) == HELPFUL
+    assert eff.to_dict(5, 5, 8)["ablation_pairs"] == 8
+
+
+def test_rules_to_ablate_are_the_triggered_ones_most_often_first():
+    from forge.rulebook.ablation import ablation_label, rules_to_ablate
+
+    aftermath = ([{"rule": "a@v1", "held": True}] * 3 + [{"rule": "b@v2", "held": None}] * 5
+                 + [{"rule": "c@v1", "held": False}] * 9 + [{"rule": "d@v1", "held": True}] * 3)
+    assert rules_to_ablate(aftermath, 4) == ["b", "a", "d"]  # c never held: withholding it changes nothing
+    assert rules_to_ablate(aftermath, 2) == ["b", "a"]
+    assert rules_to_ablate(aftermath, 0) == []
+    assert ablation_label("0123456789abcdef", 3) == "evaluate-rulebook-without-0123456789-3"

@@ -275,6 +275,9 @@ def _stop_then_resume(tmp_path, limit: str, raised: str, tracking: bool = False)
         outcome = SessionDriver(cfg, run_dir).run()
     stopped = kept(run_dir)
     assert main(["resume", str(run_dir.path), raised]) == 0
+    # The raised budget is kept in config.yaml: a later plain `forge resume` does not stop on the old one.
+    key, value = raised.removeprefix("budget.").split("=")
+    assert str(getattr(run_dir.load_config().budget, key)) in (value, f"{float(value)}")
     return outcome, stopped, kept(run_dir), run_dir
 
 

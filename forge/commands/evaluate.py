@@ -100,6 +100,7 @@ def _evaluate(args: argparse.Namespace, modes: list[str]) -> int:
 
     from agents.injection import FullInjection, NoInjection
     from forge.protocol.inner_loop import InstanceLearner
+    from forge.rulebook.ablation import play_ablations, rules_to_ablate
     from forge.rulebook.injection import rulebook_injection_factory
     from forge.rulebook.runs import open_run_memory
     from forge.seeding import derive_seed
@@ -116,6 +117,8 @@ def _evaluate(args: argparse.Namespace, modes: list[str]) -> int:
     console.print(f"[bold]Evaluate[/bold] {found.key} ({found.chosen_by}): memory {snapshot.digest[:12]} "
                   f"({len(snapshot)} items), {args.episodes} frozen episodes per mode, model {label}", soft_wrap=True)
     results: dict[str, ModeResult] = {}
+    aftermath: list[dict] = []  # of the rulebook episodes: which rules reached a decision point
+    ablations: dict[str, list[float]] = {}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
         for mode in modes:
@@ -125,7 +128,7 @@ def _evaluate(args: argparse.Namespace, modes: list[str]) -> int:
                 progress.update(task, description="rulebook (compiling the memory)")
                 factory = rulebook_injection_factory(cfg, args.rulebook, run_dir=found.run.path, actor=found.actor,
                                                      clients=clients, namespace=args.namespace)
-                injection = factory(snapshot)
+                injection = book_injection = factory(snapshot)
                 progress.update(task, description="rulebook")
             result = ModeResult(mode)
             for i, seed in enumerate(seeds):
@@ -134,14 +137,27 @@ def _evaluate(args: argparse.Namespace, modes: list[str]) -> int:
                 elif mode == "none":
                     injection = NoInjection()
                 episode = learner.play_frozen(seed, label=f"evaluate-{mode}-{i}", injection=injection)
+                if mode == "rulebook":
+                    aftermath.extend(episode.aftermath)
                 result.returns.append(episode.total_return)
                 result.memory_tokens.extend(step.memory_tokens for step in episode.steps)
                 result.prompt_tokens.extend(step.prompt_tokens for step in episode.steps)
                 progress.advance(task)
             result.wall_s = time.perf_counter() - started
             results[mode] = result
+        rules = rules_to_ablate(aftermath, cfg.rulebook.ablation_max_rules)
+        if rules:
+            task = progress.add_task(f"ablation: {len(rules)} rules withheld one at a time", total=len(rules) * len(seeds))
+            ablations = play_ablations(
+                lambda seed, label, inj: learner.play_frozen(seed, label=label, injection=inj),
+                lambda withheld: factory(snapshot, withheld), seeds, rules, lambda rule: progress.advance(task))
     table, report = _report(found, snapshot, results, seeds, label, args)
     console.print(table)
+    if ablations:
+        heads = book_injection.book.heads()
+        ablation_table, report["ablation"] = _ablation_report(results["rulebook"].returns, ablations, heads)
+        console.print(ablation_table)
+        report["markdown"] += "\n" + _markdown(ablation_table)
     reports = found.run.path / "reports"
     reports.mkdir(parents=True, exist_ok=True)
     (reports / "evaluate.md").write_text(report["markdown"])
@@ -183,3 +199,30 @@ def _report(found, snapshot, results: dict[str, ModeResult], seeds: list[int], l
         "markdown": "\n".join(lines),
     }
     return table, data
+
+
+def _ablation_report(with_book: list[float], ablations: dict[str, list[float]], heads: dict) -> tuple[Table, dict]:
+    """Per ablated rule: the return without it, and the paired difference (with - without) with its
+    bootstrap interval, computed as `forge rulebook stats` does when it turns them into a verdict."""
+    from forge.rulebook.efficacy import paired_difference
+
+    table = Table(title="ablation: the same seeds with one rule withheld (paired by seed)")
+    for column in ("rule", "directive", "return without it", "with the book - without it [95%]", "pairs"):
+        table.add_column(column, justify="left" if column in ("rule", "directive") else "right")
+    data = {}
+    for rule, without in ablations.items():
+        differences = [a - b for a, b in zip(with_book, without)]
+        mean, low, high = paired_difference(differences)
+        head = heads.get(rule)
+        table.add_row(head.ref if head else rule, head.record.directive[:60] if head else "?",
+                      f"{statistics.fmean(without):.2f}",
+                      f"{mean:+.2f}" + (f" [{low:+.2f}, {high:+.2f}]" if low is not None else ""), str(len(differences)))
+        data[rule] = {"returns_without": without, "differences": differences, "mean": mean, "low": low, "high": high}
+    return table, data
+
+
+def _markdown(table: Table) -> str:
+    headers = [str(c.header) for c in table.columns]
+    rows = zip(*[list(c.cells) for c in table.columns])
+    lines = [f"## {table.title}", "", "| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    return "\n".join(lines + ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]) + "\n"

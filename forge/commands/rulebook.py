@@ -575,25 +575,28 @@ def _stats(args: argparse.Namespace) -> int:
     from forge.rulebook.model import Evidence, short_hash
 
     cfg, book, efficacy, traces, problems, run_dirs = _efficacy(args)
-    lo, le = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes
+    lo, le, lp = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes, cfg.rulebook.efficacy_min_pairs
     heads = book.heads()
     k = cfg.rulebook.aftermath_window
     table = Table(title=f"rule efficacy over {len(traces)} rulebook traces in {len(run_dirs)} run(s); "
                         f"outcomes: a failure in the next {k} steps, and the return of the step and the next {k}")
     for column in ("rule", "directive", "episodes", "injected", "triggered", "followed", "ignored", "contradicted",
                    "failure after followed", "failure after not followed", "difference [95%]",
-                   "window return: followed - not [95%]", "verdict"):
+                   "window return: followed - not [95%]", "ablation: episode return with - without [95%]",
+                   "verdict"):
         table.add_column(column, justify="left" if column in ("rule", "directive", "verdict") else "right")
     rows = []
     for rule_id, eff in sorted(efficacy.items(), key=lambda kv: (heads[kv[0]].record.status != "active", kv[0])):
-        verdict = eff.verdict(lo, le)
+        verdict = eff.verdict(lo, le, lp)
         rows.append((rule_id, eff, verdict))
         table.add_row(heads[rule_id].ref, Text(_short(heads[rule_id].record.directive, 50)), str(eff.episodes),
                       str(eff.injected), str(eff.triggered), str(eff.followed), str(eff.ignored),
                       str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()),
-                      _interval_text(eff.difference()), _interval_text(eff.return_difference()), verdict)
+                      _interval_text(eff.difference()), _interval_text(eff.return_difference()),
+                      _interval_text(eff.ablation_difference()) + (f" ({len(eff.ablation)})" if eff.ablation else ""),
+                      verdict)
     console.print(table)
-    _say(Text(verdict_rule(lo, le)))
+    _say(Text(verdict_rule(lo, le, lp)))
     for problem in problems:
         _say(Text(f"  skipped {problem}"))
     if args.record:
@@ -605,7 +608,8 @@ def _stats(args: argparse.Namespace) -> int:
                 continue
             detail = (f"{verdict}: failure after followed {eff.rate_followed()}, after not followed {eff.rate_not()}, "
                       f"difference {_interval_text(eff.difference())}; window return difference "
-                      f"{_interval_text(eff.return_difference())}")
+                      f"{_interval_text(eff.return_difference())}; ablation (with - without, "
+                      f"{len(eff.ablation)} pairs) {_interval_text(eff.ablation_difference())}")
             evidence = Evidence("efficacy", actor, f"stats:{sources} over {len(traces)} traces in "
                                 + ", ".join(run_dirs), 1, detail[:300])
             assessments.append((rule_id, evidence, verdict == HELPFUL))
@@ -619,7 +623,7 @@ def _stats(args: argparse.Namespace) -> int:
         from pathlib import Path
 
         out = {"run_dirs": run_dirs, "traces": len(traces), "window": cfg.rulebook.aftermath_window,
-               "rule": verdict_rule(lo, le), "rules": [eff.to_dict(lo, le) for _, eff, _ in rows]}
+               "rule": verdict_rule(lo, le, lp), "rules": [eff.to_dict(lo, le, lp) for _, eff, _ in rows]}
         path = Path(run_dirs[0]) / "reports" / "rulebook_stats.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(out, indent=1))
@@ -631,9 +635,9 @@ def _review(args: argparse.Namespace) -> int:
     from forge.rulebook.efficacy import HARMFUL, HELPFUL
 
     cfg, book, efficacy, traces, problems, run_dirs = _efficacy(args)
-    lo, le = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes
+    lo, le, lp = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes, cfg.rulebook.efficacy_min_pairs
     heads = book.heads()
-    verdicts = {r: e.verdict(lo, le) for r, e in efficacy.items()}
+    verdicts = {r: e.verdict(lo, le, lp) for r, e in efficacy.items()}
     found = []
     for rule_id, eff in sorted(efficacy.items()):
         record = heads[rule_id].record
@@ -641,7 +645,8 @@ def _review(args: argparse.Namespace) -> int:
             continue
         reasons = []
         if verdicts[rule_id] == HARMFUL:
-            reasons.append("harmful: failures more often after it was followed")
+            reasons.append("harmful: episodes end worse with it than without it (ablation)" if len(eff.ablation) >= lp
+                           else "harmful: worse outcomes after it was followed")
         judged = eff.followed + eff.ignored + eff.contradicted
         if judged >= lo and eff.followed == 0:
             reasons.append(f"never followed in {judged} decision points where it applied")

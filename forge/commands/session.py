@@ -113,7 +113,15 @@ def _resume(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
     run_dir = RunDirectory.open(args.run_dir)
-    return 0 if _drive(run_dir.live_config(args.config), run_dir) else BUDGET_EXHAUSTED_EXIT
+    cfg = run_dir.live_config(args.config)
+    if run_dir.keep_budget(cfg):
+        console.print(f"budget now {_budget_text(cfg)} (kept in {run_dir.config_path})")
+    return 0 if _drive(cfg, run_dir) else BUDGET_EXHAUSTED_EXIT
+
+
+def _budget_text(cfg) -> str:
+    limits = {k: v for k, v in vars(cfg.budget).items() if v is not None}
+    return ", ".join(f"{k}={v}" for k, v in limits.items()) or "unlimited"
 
 
 def _report(args: argparse.Namespace) -> int:

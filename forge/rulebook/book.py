@@ -266,7 +266,7 @@ class Rulebook:
         """The searchable index of the rules eligible in `scope` (all rules if None), cached until the
         book moves."""
         book_version = self.store.book_head()
-        key = (book_version, self.embedder.name, None if scope is None else (scope.sources, scope.include_users))
+        key = (book_version, self.embedder.name, None if scope is None else (scope.sources, scope.include_users, scope.withheld))
         with self._lock:
             cached = self._indexes.get(key)
             if cached is not None:

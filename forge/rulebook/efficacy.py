@@ -4,8 +4,15 @@ Per rule: the episodes it could have been injected in, the decision points it wa
 where its trigger held, and of those how often the agent followed, ignored or contradicted it; the
 failure rate (a failure in the next `rulebook.aftermath_window` steps) after it was followed and after
 it was not (ignored or contradicted), each with a 95% Wilson interval, and their difference with a
-seeded 95% percentile-bootstrap interval (forge.stats). The verdict is a pure function of those counts
-(VERDICT_RULE says it in words; `forge rulebook stats` prints it under the table).
+seeded 95% percentile-bootstrap interval (forge.stats).
+
+Those step-level comparisons are observational and short-sighted: an ignored rule is often followed a
+step later, and in CAGE-2 a failure follows almost every late step whatever the agent did. So a rule
+can also be judged by ablation: episodes played on the same seed with the book as it is and with that
+one rule withheld (`forge evaluate --injection rulebook`, forge.rulebook.ablation), paired by run
+directory, seed and book version. The paired difference of episode returns is the rule's effect on the
+whole episode; when there are enough pairs it decides the verdict. The verdict is a pure function of
+these counts (`verdict_rule` says it in words; `forge rulebook stats` prints it under the table).
 """
 
 from __future__ import annotations
@@ -20,10 +27,14 @@ from forge.rulebook.aftermath import Aftermath
 
 HELPFUL, HARMFUL, INERT, INSUFFICIENT = "helpful", "harmful", "inert", "insufficient evidence"
 CONFIDENCE = 0.95
+MIN_PAIRS = 8  # ablation pairs before they decide the verdict (rulebook.efficacy_min_pairs)
 
 
-def verdict_rule(min_count: int, min_episodes: int) -> str:
-    return (f"Verdict: judged decision points are those where the rule was injected and its trigger held; two "
+def verdict_rule(min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS) -> str:
+    return (f"Verdict: with at least {min_pairs} ablation pairs (the same seed played with the book as it is "
+            f"and with the rule withheld), by the paired difference of episode returns (with - without) and "
+            f"its {CONFIDENCE:.0%} bootstrap interval: helpful = interval above 0, harmful = below 0, inert = "
+            f"it spans 0. Otherwise by the decision points: judged decision points are those where the rule was injected and its trigger held; two "
             f"outcomes, each compared between followed and not followed (ignored or contradicted) points with "
             f"at least {min_count} a side and a {CONFIDENCE:.0%} bootstrap interval of the difference: the "
             f"failure rate in the next k steps, and the window return (the step's reward plus the next k). "
@@ -75,6 +86,7 @@ class RuleEfficacy:
     reward_not: list[float] = field(default_factory=list)
     return_followed: list[float] = field(default_factory=list)  # the window return, per judged point
     return_not: list[float] = field(default_factory=list)
+    ablation: list[float] = field(default_factory=list)  # per seed: episode return with the rule - without it
 
     def add(self, entry: Aftermath) -> None:
         self.injected += 1
@@ -115,7 +127,18 @@ class RuleEfficacy:
         """The mean window return after followed minus after not followed, with its bootstrap interval."""
         return _mean_difference(self.return_followed, self.return_not)
 
-    def verdict(self, min_count: int, min_episodes: int) -> str:
+    def ablation_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
+        """The mean paired episode-return difference (with the rule - without it) and its bootstrap interval."""
+        return paired_difference(self.ablation) if self.ablation else None
+
+    def verdict(self, min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS) -> str:
+        if len(self.ablation) >= max(min_pairs, 2):  # an interval needs two pairs
+            _, low, high = self.ablation_difference()
+            if low is not None and low > 0:
+                return HELPFUL
+            if high is not None and high < 0:
+                return HARMFUL
+            return INERT
         if self.triggered == 0:
             return INERT if self.episodes >= min_episodes else INSUFFICIENT
         failures = self.difference() if _enough(self.after_followed, self.after_not, min_count) else None
@@ -132,7 +155,7 @@ class RuleEfficacy:
             return HARMFUL
         return INERT
 
-    def to_dict(self, min_count: int, min_episodes: int) -> dict:
+    def to_dict(self, min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS) -> dict:
         diff = self.difference()
         return {"rule": self.rule_id, "episodes": self.episodes, "injected": self.injected,
                 "triggered": self.triggered, "followed": self.followed, "ignored": self.ignored,
@@ -142,7 +165,21 @@ class RuleEfficacy:
                 "difference": None if diff is None else {"delta": diff[0], "low": diff[1], "high": diff[2]},
                 "step_reward_difference": _triple(self.reward_difference()),
                 "window_return_difference": _triple(self.return_difference()),
-                "verdict": self.verdict(min_count, min_episodes)}
+                "ablation_pairs": len(self.ablation),
+                "ablation_return_difference": _triple(self.ablation_difference()),
+                "verdict": self.verdict(min_count, min_episodes, min_pairs)}
+
+
+def paired_difference(differences: Sequence[float]) -> tuple[float, Optional[float], Optional[float]]:
+    """Mean of paired differences with its seeded bootstrap interval (None bounds from one pair). The
+    values are sorted first, so the interval does not depend on the order the pairs were read in."""
+    values = sorted(differences)
+    if len(set(values)) == 1:  # every resample the same (scipy: degenerate)
+        return values[0], values[0], values[0]
+    from forge.stats import mean_interval
+
+    m = mean_interval(values, "paired episodes")
+    return m.mean, m.low, m.high
 
 
 def _enough(followed: list, not_followed: list, min_count: int) -> bool:
@@ -178,6 +215,15 @@ class TraceAftermath:
     label: str
     eligible: tuple[str, ...]
     entries: tuple[Aftermath, ...]
+    seed: Optional[int] = None
+    total_return: Optional[float] = None
+    book_version: Optional[int] = None
+    withheld: tuple[str, ...] = ()  # rules taken out of the book for this episode (an ablation)
+
+    @property
+    def pairing_key(self) -> tuple:
+        """Episodes with this key differ only in what was withheld (same directory, seed and book)."""
+        return str(Path(self.path).parent), self.seed, self.book_version
 
 
 def read_traces(run_dirs: Sequence[str | Path]) -> tuple[list[TraceAftermath], list[str]]:
@@ -201,13 +247,45 @@ def read_traces(run_dirs: Sequence[str | Path]) -> tuple[list[TraceAftermath], l
                 problems.append(f"{path}: unreadable aftermath ({exc})")
                 continue
             found.append(TraceAftermath(str(path), str(data.get("label", path.stem)),
-                                        tuple(book.get("eligible", ())), entries))
+                                        tuple(book.get("eligible", ())), entries, _int_or_none(data.get("seed")),
+                                        _float_or_none(data.get("total_return")),
+                                        _int_or_none(book.get("book_version")), tuple(book.get("withheld", ()))))
     return found, problems
 
 
-def aggregate(traces: Iterable[TraceAftermath]) -> dict[str, RuleEfficacy]:
-    rules: dict[str, RuleEfficacy] = {}
+def _int_or_none(value) -> Optional[int]:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _float_or_none(value) -> Optional[float]:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def ablation_pairs(traces: Iterable[TraceAftermath]) -> dict[str, list[float]]:
+    """Per withheld rule, the paired episode-return differences (the book as it is - without the rule),
+    one per episode whose unablated twin (same directory, seed and book version) was found."""
+    traces = list(traces)
+    base = {t.pairing_key: t for t in traces if not t.withheld and t.seed is not None and t.total_return is not None}
+    pairs: dict[str, list[float]] = {}
     for trace in traces:
+        if len(trace.withheld) != 1 or trace.total_return is None:
+            continue
+        twin = base.get(trace.pairing_key)
+        if twin is not None:
+            pairs.setdefault(trace.withheld[0], []).append(twin.total_return - trace.total_return)
+    return pairs
+
+
+def aggregate(traces: Iterable[TraceAftermath]) -> dict[str, RuleEfficacy]:
+    """Efficacy per rule: decision points from the episodes played with the book as it is, and the
+    ablation pairs (episodes with a rule withheld count only there)."""
+    traces = list(traces)
+    rules: dict[str, RuleEfficacy] = {}
+    for rule_id, differences in ablation_pairs(traces).items():
+        rules.setdefault(rule_id, RuleEfficacy(rule_id)).ablation.extend(differences)
+    for trace in traces:
+        if trace.withheld:
+            continue
         for rule_id in trace.eligible:
             rules.setdefault(rule_id, RuleEfficacy(rule_id)).episodes += 1
         for entry in trace.entries:

@@ -146,13 +146,14 @@ class RulebookInjection:
         return {
             "rulebook": {"book_version": index.book_version, "window": self.aftermath_window,
                          "threshold": self.failure_threshold,
-                         "eligible": sorted(v.rule_id for v in index.versions.values() if v.record.type == "CONTENT")},
+                         "eligible": sorted(v.rule_id for v in index.versions.values() if v.record.type == "CONTENT"),
+                         "withheld": sorted(self.scope.withheld) if self.scope else []},
             "aftermath": [e.to_dict() for e in entries],
         }
 
 
-def scope_of(snapshot: MemorySnapshot) -> Scope:
-    return Scope(frozenset(item.id for item in snapshot.items))
+def scope_of(snapshot: MemorySnapshot, withheld: frozenset[str] = frozenset()) -> Scope:
+    return Scope(frozenset(item.id for item in snapshot.items), withheld=frozenset(withheld))
 
 
 def actor_of(snapshot: MemorySnapshot) -> Optional[str]:
@@ -219,10 +220,11 @@ def rulebook_injection_factory(
             return FailureLibrary(Path(cfg.run.runs_dir) / sessions.pop())
         return FailureLibrary(None)
 
-    def make(snapshot: MemorySnapshot) -> MemoryInjection:
+    def make(snapshot: MemorySnapshot, withheld: frozenset[str] = frozenset()) -> MemoryInjection:
+        """The injection for `snapshot`; `withheld` rule ids are taken out of the book (an ablation)."""
         rulebook = book()
         MemorySync(rulebook, compiler, failures_for(snapshot), window=window).sync(snapshot)
-        return RulebookInjection(rulebook, settings, scope=scope_of(snapshot), actor=actor or actor_of(snapshot),
+        return RulebookInjection(rulebook, settings, scope=scope_of(snapshot, withheld), actor=actor or actor_of(snapshot),
                                  window=window, aftermath_window=cfg.rulebook.aftermath_window,
                                  failure_threshold=min(thresholds_of(cfg.protocol.tau, cfg.protocol.thresholds)))
 

@@ -28,6 +28,9 @@ class Scope:
 
     sources: frozenset[str]
     include_users: bool = True
+    # Rule ids taken out of the book for this query: an ablation asks what the agent does without them.
+    # A withheld rule's supersession is withheld with it, so the rule it replaced is in force again.
+    withheld: frozenset[str] = frozenset()
 
     def covers(self, record: RuleRecord) -> bool:
         if self.include_users and any(actor_kind(a) == "user" for a in record.actors):
@@ -36,7 +39,8 @@ class Scope:
 
 
 def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = None) -> set[str]:
-    in_scope = {rid for rid, r in records.items() if r.status != "withdrawn" and (scope is None or scope.covers(r))}
+    in_scope = {rid for rid, r in records.items() if r.status != "withdrawn" and (scope is None or scope.covers(r))
+                and (scope is None or rid not in scope.withheld)}
     superseders: dict[str, list[str]] = {}
     for rid in in_scope:
         for old in records[rid].supersedes:
