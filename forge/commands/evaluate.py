@@ -101,9 +101,8 @@ def _evaluate(args: argparse.Namespace, modes: list[str]) -> int:
     from agents.injection import FullInjection, NoInjection
     from forge.protocol.inner_loop import InstanceLearner
     from forge.rulebook.injection import rulebook_injection_factory
-    from forge.rulebook.runs import open_run_memory
     from forge.seeding import derive_seed
-    from forge.wiring import build_clients, model_label
+    from forge.wiring import build_clients, model_label, open_run_memory
 
     found = open_run_memory(args.run_dir, args.instance, args.config)
     cfg = found.cfg

@@ -15,14 +15,13 @@ import importlib
 import threading
 from typing import TYPE_CHECKING, Callable
 
-from forge.llm.types import Provider, ProviderError
+from forge.llm.types import NETWORK_KINDS, Provider, ProviderError
 
 if TYPE_CHECKING:
     from forge.config import ForgeConfig
 
 ProviderFactory = Callable[["ForgeConfig", str], Provider]
 
-NETWORK_KINDS = ("openai", "gemini")
 # In-process kinds whose module registers them on import.
 LAZY_MODULES: dict[str, str] = {"surrogate": "forge.llm.surrogate"}
 
