@@ -85,7 +85,7 @@ def build_client(name: str, cfg: "ForgeConfig") -> Provider:
 
 def build_provider(name: str, cfg: "ForgeConfig") -> Provider:
     """The provider to call: client, then fault injection (if enabled), then retries/timeout/concurrency."""
-    from forge.llm.faults import FaultInjectingProvider
+    from forge.llm.faults import FaultInjectingProvider  # lazy: cold start (only a session builds providers)
     from forge.llm.resilience import ResilientProvider
 
     inner = build_client(name, cfg)

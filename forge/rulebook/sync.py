@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from forge.failure.snapshot import failure_id
+from forge.grammar import parse_rule
 from forge.memory.model import MemoryItem, MemorySnapshot, Provenance
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem
@@ -138,6 +139,4 @@ class MemorySync:
 
 
 def _grammar_free(source: SourceItem) -> bool:
-    from forge.grammar import parse_rule
-
     return parse_rule(source.text) is None
