@@ -185,8 +185,8 @@ def rulebook_injection_factory(
     items' provenance), then injects the rules in the snapshot's scope plus human corrections.
     `actor` is the querying actor for conflict resolution (`<session>/<instance>`; default: whoever
     wrote most of the snapshot). `clients`: the session's model clients (the "compiler" one is used for
-    artifacts outside the grammar), or a function that builds them on first need (forge.wiring passes
-    one: a session whose memory is all grammar rules never builds a compiler client).
+    artifacts outside the grammar), or a function that builds them on first need (what forge.wiring
+    passes when it was given none: a memory of grammar rules never needs the compiler).
     """
     spec = rulebook_spec or cfg.rulebook.store
     settings = RetrievalSettings.from_config(cfg.rulebook)
