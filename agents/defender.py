@@ -23,7 +23,7 @@ from forge.config import AgentConfig
 from forge.env.cage2 import HostState, NetworkView
 from forge.env.catalog import HOSTS, ActionParseError, action_id, action_name, action_reference, parse_action
 from forge.env.text_view import render_alerts, render_changed_hosts, render_host_state
-from forge.llm.types import Completion, Message, ProviderError
+from forge.llm.types import ChatClient, Completion, Message, ModelCall, ProviderError
 
 PLANNER_STOP = ("\nResult of", "\nObservation:")
 MAX_SUBAGENT_REPLY_CHARS = 800
@@ -35,24 +35,6 @@ class Sensors(Protocol):
     def view(self) -> NetworkView: ...
 
     def host_state(self, hostname: str) -> HostState: ...
-
-
-class ChatClient(Protocol):
-    def complete(self, messages, *, seed: Optional[int] = None, stop=None) -> Completion: ...
-
-
-@dataclass(frozen=True)
-class ModelCall:
-    """One model call, as the trace records it."""
-
-    role: str
-    prompt_tokens: int
-    completion_tokens: int
-    latency_s: float
-    retries: int
-    injected: tuple[str, ...]
-    error: Optional[str] = None
-    injected_tokens: int = 0
 
 
 @dataclass

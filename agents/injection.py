@@ -8,9 +8,13 @@ messages to prepend (the rulebook's stage-1 pair). Traces record the ids it retu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
+from forge.config import Injection
 from forge.llm.types import Message, approx_tokens
+
+if TYPE_CHECKING:
+    from forge.memory.model import MemorySnapshot
 
 
 @dataclass(frozen=True)
@@ -87,3 +91,19 @@ class FullInjection:
             ]
             self._cache[role] = InjectedMemory(items=tuple(items))
         return self._cache[role]
+
+
+def plain_injection_factory(mode: Injection) -> Callable[["MemorySnapshot"], "MemoryInjection"]:
+    """The injection of `memory.injection: full | none`, per memory snapshot. `rulebook` needs a store
+    connection and the model clients: forge.wiring.injection_factory_for builds that factory and the
+    caller hands it down (`InstanceLearner(injection_factory=...)`)."""
+    if mode is Injection.none:
+        return lambda snapshot: NoInjection()
+    if mode is Injection.full:
+        return FullInjection
+
+    def needs_wiring(snapshot: "MemorySnapshot") -> MemoryInjection:
+        raise ValueError("memory.injection=rulebook: pass the injection factory that "
+                         "forge.wiring.injection_factory_for builds")
+
+    return needs_wiring

@@ -15,12 +15,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from agents.defender import ChatClient, ModelCall
 from agents.prompting import render
 from forge.env.catalog import action_reference
+from forge.failure.snapshot import FailureSnapshot
 from forge.llm.json_reply import JsonAnswer, ask_for_json
-from forge.llm.types import Message
-from forge.protocol.failure import FailureSnapshot
+from forge.llm.types import ChatClient, Message, ModelCall
 
 MAX_RULE_CHARS = 300
 MAX_EXAMPLE_CHARS = 1200

@@ -18,9 +18,12 @@ from typing import Any, Optional, Sequence
 from rich.console import Console
 from rich.table import Table
 
+from forge.protocol.ledger import EvaluationRecord
+from forge.redact import mask_url
 from forge.reporting import SURROGATE_BANNER, SessionReport, label_figure, new_figure, save_figure
+from forge.rundir import RunDirectory
 from forge.stats import (ALPHA, BOOTSTRAP_SEED, CONFIDENCE, DECISION_RULE, EPISODES, INSTANCES, RESAMPLES,
-                         UNIT_NOTE, Difference, MeanInterval, Verdict, compare_samples, pct_change,
+                         UNIT_NOTE, Difference, MeanInterval, ReturnStats, Verdict, compare_samples, pct_change,
                          smallest_permutation_p)
 
 SMALL_SAMPLE = 10  # below this many instances a side, say that the bootstrap interval is optimistic
@@ -33,7 +36,7 @@ VERDICT_COLOURS = {Verdict.better: "tab:green", Verdict.worse: "tab:red", Verdic
 
 
 @dataclass(frozen=True)
-class Condition:
+class ArmResult:
     label: str  # the condition, with the session id when two sessions share a condition
     report: SessionReport
     estimate: Optional[MeanInterval]  # mean over instances; None without a final evaluation
@@ -54,7 +57,7 @@ class PairComparison:
 
 @dataclass(frozen=True)
 class Comparison:
-    conditions: list[Condition]
+    conditions: list[ArmResult]
     pairs: list[PairComparison]
     seed: int
 
@@ -78,7 +81,7 @@ def compare_sessions(reports: Sequence[SessionReport], *, seed: int = BOOTSTRAP_
     for r in ordered:
         counts[r.condition] = counts.get(r.condition, 0) + 1
     conditions = [
-        Condition(r.condition if counts[r.condition] == 1 else f"{r.condition} ({r.run_dir.session_id})", r,
+        ArmResult(r.condition if counts[r.condition] == 1 else f"{r.condition} ({r.run_dir.session_id})", r,
                   r.estimates(seed)[INSTANCES] if r.per_instance else None)
         for r in ordered
     ]
@@ -102,12 +105,7 @@ def sessions_from_mlflow(tracking_uri: str, study: str) -> list[SessionReport]:
     from the `reports/summary.json` artifact its driver logged (so no run directory is needed)."""
     import tempfile
 
-    from mlflow import MlflowClient
-
-    from forge.protocol.ledger import EvaluationRecord
-    from forge.redact import mask_url
-    from forge.rundir import RunDirectory
-    from forge.stats import ReturnStats
+    from mlflow import MlflowClient  # lazy: cold start (mlflow is slow to import)
 
     client = MlflowClient(tracking_uri)
     experiment = client.get_experiment_by_name(study)

@@ -33,7 +33,10 @@ class RedAgent(str, enum.Enum):
     sleep = "sleep"
 
 
-class Condition(str, enum.Enum):
+class Arm(str, enum.Enum):
+    """An experiment arm (the paper's "condition"; `protocol.condition` in YAML). Not a rule's condition
+    (`forge.grammar.Condition`)."""
+
     zero_shot = "zero_shot"
     reflexion = "reflexion"
     forge = "forge"
@@ -181,7 +184,7 @@ class LearnerConfig:
 
 @dataclass
 class ProtocolConfig:
-    condition: Condition = Condition.forge
+    condition: Arm = Arm.forge  # the experiment arm; the YAML key keeps the paper's word
     representation: Representation = Representation.rules
     num_instances: int = 10
     num_stages: int = 6

@@ -31,6 +31,8 @@ _COMPROMISE = {"no": "No", "unknown": "Unknown", "user": "User", "privileged": "
 
 @dataclass(frozen=True)
 class Condition:
+    """What a rule's When-clause asks of a host. Not the experiment arm (`forge.config.Arm`)."""
+
     field: str  # "activity" | "compromised"
     value: Optional[str]  # None: anything but the quiet value
 

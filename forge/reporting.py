@@ -16,10 +16,14 @@ from typing import Optional
 from rich.table import Table
 
 from forge.config import ForgeConfig
+from forge.llm.accounting import cost_by_role, role_prices
+from forge.llm.limiter import describe_budget
+from forge.protocol.fault_count import fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.redact import mask_urls_in, mask_urls_in_text
 from forge.rundir import RunDirectory
 from forge.stats import BOOTSTRAP_SEED, EPISODES, INSTANCES, MeanInterval, ReturnStats, mean_interval
+from forge.wiring import open_ledger, uses_surrogate
 
 SURROGATE_BANNER = "SURROGATE model (a scripted stand-in, not an LLM): these are not LLM results"
 
@@ -39,9 +43,6 @@ class SessionReport:
     @classmethod
     def load(cls, run_dir: RunDirectory, cfg: Optional[ForgeConfig] = None) -> "SessionReport":
         """`cfg`: the session's live configuration (config.yaml has no credentials for a Redis ledger)."""
-        from forge.llm.accounting import role_prices
-        from forge.wiring import open_ledger
-
         cfg = cfg or run_dir.load_config()
         ledger = open_ledger(cfg, str(run_dir.path), run_dir.session_id)
         try:
@@ -82,8 +83,6 @@ class SessionReport:
         """Whether the session ran on the surrogate: the ledger says so; older ledgers, the config."""
         if "surrogate" in self.meta:
             return bool(self.meta["surrogate"])
-        from forge.wiring import uses_surrogate
-
         return uses_surrogate(self.run_dir.load_config())
 
     def instance_means(self) -> list[float]:
@@ -112,8 +111,6 @@ class SessionReport:
 
     def cost_by_stage(self) -> list[tuple[str, dict[str, dict[str, float]]]]:
         """(phase label, role -> {"prompt", "completion", "usd"}) per stage, then the final evaluation."""
-        from forge.llm.accounting import cost_by_role
-
         phases = [(f"s{r.stage}", r.tokens) for r in self.stages]
         if self.evaluation:
             phases.append(("eval", self.evaluation.tokens))
@@ -185,8 +182,6 @@ def cost_table(report: SessionReport) -> Table:
         table.add_row(role, *cells, f"${total:.4f}")
     budget = report.meta.get("budget") if report.status == "budget_exhausted" else None
     if budget:
-        from forge.llm.limiter import describe_budget
-
         table.caption = f"stopped: budget exhausted ({describe_budget(budget)})"
     return table
 
@@ -217,8 +212,6 @@ def markdown_report(report: SessionReport) -> str:
             lines.append(f"| {role} | " + " | ".join(cells) + " |")
         lines += ["", "Prompt/completion tokens and USD at the providers' configured prices.", ""]
     if report.status == "budget_exhausted" and report.meta.get("budget"):
-        from forge.llm.limiter import describe_budget
-
         lines += [f"**Stopped: budget exhausted** ({describe_budget(report.meta['budget'])}).", ""]
     if report.per_instance:
         lines += ["## Final frozen evaluation", "", "| instance | mean | sd | min | max | P(<-100) | P(<-150) |",
@@ -313,8 +306,6 @@ def plot_stage_curves(report: SessionReport, path: Path) -> Optional[Path]:
 
 
 def write_session_report(report: SessionReport) -> list[Path]:
-    from forge.protocol.fault_count import fault_summary  # for the `faults` section: every fault the session met
-
     reports = report.run_dir.reports
     reports.mkdir(exist_ok=True)
     md = reports / "evaluation.md"

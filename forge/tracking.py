@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from forge.config import ForgeConfig, to_flat_dict
-from forge.llm.accounting import cost_by_role
+from forge.llm.accounting import cost_by_role, role_prices
 from forge.protocol.ledger import StageRecord
 from forge.redact import mask_urls_in_text
 from forge.stats import ReturnStats
@@ -93,8 +93,6 @@ class SessionTracker:
 
     def start(self, session: str, cfg: ForgeConfig, instances: Iterable[str], tags: dict[str, str],
               ids: Optional[dict[str, Any]] = None) -> dict[str, Any]:
-        from forge.llm.accounting import role_prices
-
         self._prices = role_prices(cfg)
         if ids:
             self.ids = ids

@@ -1,14 +1,20 @@
-"""Building the parts of a session from its configuration: models, memory, labels."""
+"""The composition root: building the parts of a session from its configuration (models, stores,
+memory injection, labels) and handing them down. Lower layers take what they need as arguments or
+factories and never import this module (tests/test_import_layers.py)."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional, Sequence
 
-from agents.injection import FullInjection, MemoryInjection, NoInjection
-from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, StoreKind
+from agents.injection import MemoryInjection, plain_injection_factory
+from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, StoreKind, load_config
 from forge.llm.accounting import ModelClient, UsageLedger, model_clients
 from forge.memory import MemoryManager, MemorySnapshot, open_store
 from forge.protocol.ledger import SessionLedger
+from forge.rulebook.model import RulebookError
+from forge.rundir import RunDirectory
 
 
 def build_clients(cfg: ForgeConfig, ledger: Optional[UsageLedger] = None) -> tuple[dict[str, ModelClient], UsageLedger]:
@@ -34,15 +40,70 @@ def injection_factory_for(
 ) -> Callable[[MemorySnapshot], MemoryInjection]:
     """How a memory snapshot reaches the prompts, per `memory.injection`: all of it (`full`), nothing
     (`none`), or what the decision-context rulebook retrieves for each call (`rulebook`; the snapshot's
-    items are compiled into `rulebook.store` first). The rulebook factory holds a store connection:
-    build it where it is used (inside the Ray actor), never ship it."""
-    if cfg.memory.injection is Injection.none:
-        return lambda snapshot: NoInjection()
-    if cfg.memory.injection is Injection.full:
-        return FullInjection
-    from forge.rulebook import rulebook_injection_factory
+    items are compiled into `rulebook.store` first, with `clients` or, if not given, clients built from
+    `cfg` on first need). The rulebook factory holds a store connection: build it where it is used
+    (inside the Ray actor), never ship it."""
+    if cfg.memory.injection is not Injection.rulebook:
+        return plain_injection_factory(cfg.memory.injection)
+    from forge.rulebook.injection import rulebook_injection_factory  # lazy: cold start (the compiler, the agents)
 
-    return rulebook_injection_factory(cfg, cfg.rulebook.store, run_dir=run_dir, actor=actor, clients=clients)
+    source = clients if clients is not None else (lambda: build_clients(cfg)[0])
+    return rulebook_injection_factory(cfg, cfg.rulebook.store, run_dir=run_dir, actor=actor, clients=source)
+
+
+@dataclass(frozen=True)
+class RunMemory:
+    """The memory a command compiles or evaluates: a run directory's configuration, memory and instance."""
+
+    run: RunDirectory
+    cfg: ForgeConfig
+    memory: MemoryManager
+    instance: str
+    chosen_by: str  # "ledger champion" | "--instance"
+
+    @property
+    def session(self) -> str:
+        return self.run.session_id
+
+    @property
+    def key(self) -> str:
+        return f"{self.session}/{self.instance}"
+
+    @property
+    def actor(self) -> str:
+        return self.key
+
+    def snapshot(self) -> MemorySnapshot:
+        return self.memory.snapshot(self.key)
+
+
+def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overrides: Sequence[str] = ()) -> RunMemory:
+    """The run's configuration (with `overrides`), its memory, and the instance to use: `instance` if
+    given, else the session ledger's champion. Errors name the run directory and the known instances."""
+    path = Path(run_path)
+    if not path.is_dir():
+        raise RulebookError(f"run directory {str(run_path)!r} does not exist")
+    run = RunDirectory.open(path)
+    cfg = load_config(run.config_path, overrides=list(overrides)) if overrides else run.load_config()
+    memory = open_memory(cfg, str(run.path), run.session_id)
+    prefix = f"{run.session_id}/"
+    known = sorted(k[len(prefix):] for k in memory.instances() if k.startswith(prefix))
+    listed = ", ".join(known) or "none"
+    if instance is None:
+        ledger = open_ledger(cfg, str(run.path), run.session_id)
+        try:
+            champion = ledger.champion()
+        finally:
+            ledger.close()
+        if champion is None:
+            raise RulebookError(f"the session ledger of {run.path} names no champion; "
+                                f"pick the memory with --instance (instances with memory: {listed})")
+        instance, chosen_by = champion, "ledger champion"
+    else:
+        chosen_by = "--instance"
+    if memory.head(f"{run.session_id}/{instance}") is None:
+        raise RulebookError(f"instance {instance!r} has no memory in {run.path} (instances with memory: {listed})")
+    return RunMemory(run, cfg, memory, instance, chosen_by)
 
 
 def uses_surrogate(cfg: ForgeConfig) -> bool:

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from forge.protocol.failure import failure_id
-from forge.protocol.ledger import SessionLedger
+from forge.failure.snapshot import failure_id
 from forge.local_redis import free_port
+from forge.protocol.ledger import SessionLedger
 from tests.test_cluster import BIN, stop_cluster
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]

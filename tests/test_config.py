@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.config import Condition, ConfigError, RedAgent, load_config, to_flat_dict
+from forge.config import Arm, ConfigError, RedAgent, load_config, to_flat_dict
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
@@ -95,8 +95,8 @@ def test_every_shipped_config_loads(name):
 
 
 def test_shipped_conditions():
-    conditions = {load_config(CONFIGS / f"{c.value}.yaml").protocol.condition for c in Condition}
-    assert conditions == set(Condition)
+    conditions = {load_config(CONFIGS / f"{c.value}.yaml").protocol.condition for c in Arm}
+    assert conditions == set(Arm)
 
 
 def test_flat_dict_has_no_secret_values(monkeypatch):

@@ -9,12 +9,12 @@ import pytest
 from agents.injection import FullInjection
 from agents.learners import Exemplifier, Reflector
 from forge.config import load_config
+from forge.failure.snapshot import FailureSnapshot
+from forge.failure.trigger import FailureTrigger
 from forge.llm.types import Completion, Usage
 from forge.memory import EMPTY_SNAPSHOT, Artifact, MemoryManager, open_store
 from forge.protocol.episode import play_episode
-from forge.protocol.failure import FailureSnapshot
 from forge.protocol.inner_loop import InstanceLearner
-from forge.protocol.trigger import FailureTrigger
 from forge.wiring import build_clients
 
 

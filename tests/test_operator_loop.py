@@ -10,13 +10,13 @@ import pytest
 from forge.cli import main
 from forge.commands.episode import parse_overrides
 from forge.config import load_config
+from forge.failure.snapshot import FailureSnapshot
 from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
-from forge.protocol.failure import FailureSnapshot
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.anchor import decision_node, override_rule_text
+from forge.rulebook.backends import open_rulebook
 from forge.rulebook.book import Rulebook
-from forge.rulebook.store import open_rulebook
-from forge.wiring import build_clients
+from forge.wiring import build_clients, injection_factory_for
 
 
 def rule_id_from(out: str) -> str:
@@ -125,8 +125,11 @@ def test_a_correction_at_a_failing_step_is_retrieved_there_and_followed_on_a_rer
                                        f"rulebook.store={rb}"])
     # The rerun starts from the memory the failing attempt had (empty: its first attempt), as the snapshot says.
     assert failure.memory_digest == EMPTY_DIGEST
-    rerun = InstanceLearner(instance="i0", session="sess", cfg=rerun_cfg, clients=build_clients(rerun_cfg)[0],
-                            memory=MemoryManager(open_store(str(tmp_path / "rerun"))), run_dir=tmp_path)
+    rerun_clients = build_clients(rerun_cfg)[0]
+    rerun = InstanceLearner(instance="i0", session="sess", cfg=rerun_cfg, clients=rerun_clients,
+                            memory=MemoryManager(open_store(str(tmp_path / "rerun"))), run_dir=tmp_path,
+                            injection_factory=injection_factory_for(rerun_cfg, run_dir=tmp_path, actor="sess/i0",
+                                                                    clients=rerun_clients))
     result = rerun.play_frozen(seed, label="rerun")
     judged = [a["judged"] for a in result.aftermath if a["rule"].startswith(rule)]
     assert "followed" in judged, judged  # surrogate result
@@ -204,8 +207,11 @@ def test_rulebook_episodes_record_aftermath_that_stats_reads(tmp_path, capsys):
     ids = seeded_book(rb)
     cfg = load_config(overrides=["env.max_steps=20", "memory.injection=rulebook", f"rulebook.store={rb}",
                                  "surrogate.compliance=0.6"])
-    learner = InstanceLearner(instance="i0", session="sess", cfg=cfg, clients=build_clients(cfg)[0],
-                              memory=MemoryManager(open_store(str(tmp_path))), run_dir=tmp_path)
+    clients = build_clients(cfg)[0]
+    learner = InstanceLearner(instance="i0", session="sess", cfg=cfg, clients=clients,
+                              memory=MemoryManager(open_store(str(tmp_path))), run_dir=tmp_path,
+                              injection_factory=injection_factory_for(cfg, run_dir=tmp_path, actor="sess/i0",
+                                                                      clients=clients))
     results = [learner.play_frozen(seed, label=f"evaluate-rulebook-{seed}") for seed in (3, 4, 5)]
     for result in results:
         assert set(result.rulebook["eligible"]) == set(ids.values())

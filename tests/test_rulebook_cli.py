@@ -8,10 +8,10 @@ import pytest
 
 from forge.cli import main
 from forge.config import load_config
-from forge.protocol.failure import FailureSnapshot
+from forge.failure.snapshot import FailureSnapshot
 from forge.protocol.inner_loop import InstanceLearner
 from forge.protocol.ledger import SessionLedger, StageRecord
-from forge.rulebook.store import open_rulebook
+from forge.rulebook.backends import open_rulebook
 from forge.rundir import RunDirectory
 from forge.wiring import build_clients, open_memory
 

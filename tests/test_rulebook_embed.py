@@ -128,7 +128,7 @@ def test_encoders_are_a_config_choice_with_distinct_vector_spaces():
 def test_a_book_opened_with_another_encoder_embeds_its_nodes_again_under_that_encoder(tmp_path):
     from forge.rulebook.book import Rulebook
     from forge.rulebook.model import DecisionNode
-    from forge.rulebook.store import open_rulebook
+    from forge.rulebook.backends import open_rulebook
 
     nodes = [DecisionNode("User1: Activity Exploit, Compromised User", ("Step 3 of 30.",)),
              DecisionNode("Op_Server0: Activity Scan, Compromised No")]

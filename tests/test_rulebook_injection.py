@@ -11,6 +11,7 @@ from forge.config import load_config
 from forge.llm.surrogate import reading
 from forge.llm.types import Message
 from forge.memory.model import Provenance
+from forge.rulebook.backends import open_rulebook
 from forge.rulebook.book import Lesson, Rulebook
 from forge.rulebook.compile import RuleCompiler, SourceItem
 from forge.rulebook.embed import local_embedder
@@ -18,7 +19,6 @@ from forge.rulebook.injection import ACKNOWLEDGEMENT, RulebookInjection
 from forge.rulebook.model import DecisionNode, Evidence
 from forge.rulebook.resolve import Scope
 from forge.rulebook.retrieve import RetrievalSettings
-from forge.rulebook.store import open_rulebook
 from forge.wiring import build_clients
 
 RESTORE_OP = "When Op_Server0 shows any compromise, then Restore Op_Server0."

@@ -8,9 +8,9 @@ import pytest
 
 from forge.config import load_config
 from forge.protocol.inner_loop import InstanceLearner
+from forge.rulebook.backends import open_rulebook
 from forge.rulebook.calibrate import choose_floor
 from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
-from forge.rulebook.store import open_rulebook
 from forge.wiring import build_clients, open_memory
 
 

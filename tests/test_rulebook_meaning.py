@@ -10,12 +10,12 @@ import pytest
 
 from forge.llm.types import Completion, Usage
 from forge.memory.model import Provenance
+from forge.rulebook.backends import open_rulebook
 from forge.rulebook.book import Rulebook
 from forge.rulebook.compile import RuleCompiler, SourceItem
 from forge.rulebook.injection import RulebookInjection
 from forge.rulebook.model import RuleRecord
 from forge.rulebook.retrieve import RetrievalSettings
-from forge.rulebook.store import open_rulebook
 from forge.rulebook.teaching import Correction, teach_text
 from tests.test_rulebook_store import HashEmbedder
 

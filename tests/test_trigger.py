@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.protocol.trigger import FailureTrigger, failure_events, is_failure, thresholds_of
+from forge.failure.trigger import FailureTrigger, failure_events, is_failure, thresholds_of
 
 
 def test_restore_cost_and_exact_threshold_do_not_trigger():

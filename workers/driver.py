@@ -31,14 +31,14 @@ import ray
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from forge.config import BudgetConfig, Condition, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
+from forge.config import Arm, BudgetConfig, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
+from forge.failure.snapshot import failure_id
 from forge.llm.limiter import BudgetExhausted, BudgetLimits, Spent, describe_budget, start_session_limiter
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
 from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.protocol.stages import decide_stage
-from forge.protocol.failure import failure_id
 from forge.rundir import Artifacts, RunDirectory, failure_path
 from forge.seeding import derive_seed
 from forge.wiring import model_label, open_ledger, open_memory, uses_surrogate
@@ -167,7 +167,7 @@ class SessionDriver:
         try:
             self._spawn(self.instances)
             try:
-                if p.condition is not Condition.zero_shot:
+                if p.condition is not Arm.zero_shot:
                     self._stages(outcome)
                 outcome.evaluation = self.ledger.evaluation() or self._evaluate()
             except SessionBudgetStop as stop:

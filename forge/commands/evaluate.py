@@ -102,9 +102,8 @@ def _evaluate(args: argparse.Namespace, modes: list[str]) -> int:
     from forge.protocol.inner_loop import InstanceLearner
     from forge.rulebook.ablation import play_ablations, rules_to_ablate
     from forge.rulebook.injection import rulebook_injection_factory
-    from forge.rulebook.runs import open_run_memory
     from forge.seeding import derive_seed
-    from forge.wiring import build_clients, model_label
+    from forge.wiring import build_clients, model_label, open_run_memory
 
     found = open_run_memory(args.run_dir, args.instance, args.config)
     cfg = found.cfg

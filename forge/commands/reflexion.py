@@ -25,15 +25,17 @@ def run(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
     from forge.seeding import derive_seed
     from forge.stats import ReturnStats
-    from forge.wiring import build_clients, model_label, open_memory
+    from forge.wiring import build_clients, injection_factory_for, model_label, open_memory
 
     args.config = [*args.config, f"protocol.num_stages={args.stages}", f"protocol.max_attempts={args.attempts}"]
     cfg = config_from_args(args)
     run_dir = RunDirectory.create(cfg, name=cfg.run.name)
     memory = open_memory(cfg, str(run_dir.path), run_dir.session_id)
     clients, ledger = build_clients(cfg)
+    injection_factory = injection_factory_for(cfg, run_dir=run_dir.path, actor=f"{run_dir.session_id}/{args.instance}",
+                                              clients=clients)
     learner = InstanceLearner(instance=args.instance, session=run_dir.session_id, cfg=cfg, clients=clients,
-                              memory=memory, run_dir=run_dir.path)
+                              memory=memory, run_dir=run_dir.path, injection_factory=injection_factory)
     console.print(f"[bold]Reflexion[/bold] for {args.instance}: {args.stages} stages x {args.attempts} attempts, "
                   f"model {model_label(cfg)}\nrun directory {run_dir.path}")
     eval_seeds = [derive_seed(cfg.protocol.seed, "eval", i) for i in range(args.eval_episodes)]

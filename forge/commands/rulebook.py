@@ -151,7 +151,7 @@ def _config(args: argparse.Namespace, base=None):
 def _open_book(args: argparse.Namespace, cfg, *, create: bool = True):
     from forge.rulebook.book import Rulebook
     from forge.rulebook.embed import embedder_from_config
-    from forge.rulebook.store import open_rulebook
+    from forge.rulebook.backends import open_rulebook
 
     spec = args.rulebook or cfg.rulebook.store
     store = open_rulebook(spec, args.namespace, create=create)
@@ -196,10 +196,9 @@ def _progress():
 def _export(args: argparse.Namespace) -> int:
     from forge.memory.model import Provenance
     from forge.rulebook.compile import RuleCompiler
-    from forge.rulebook.runs import open_run_memory
     from forge.rulebook.sync import MemorySync
-    from forge.rulebook.trigger import FailureLibrary
-    from forge.wiring import build_clients, model_label
+    from forge.rulebook.trigger_node import FailureLibrary
+    from forge.wiring import build_clients, model_label, open_run_memory
 
     found = open_run_memory(args.run_dir, args.instance, args.overrides)
     cfg = found.cfg
@@ -486,9 +485,8 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from forge.rulebook.calibrate import calibrate_run
-    from forge.rulebook.runs import open_run_memory
-    from forge.wiring import build_clients
+    from forge.calibration import calibrate_run
+    from forge.wiring import build_clients, open_run_memory
 
     if args.episodes < 1:
         return _fail(f"--episodes must be >= 1, got {args.episodes}")

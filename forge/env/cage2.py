@@ -23,6 +23,7 @@ import numpy as np
 from forge.env.catalog import ACTIONS, HOSTS, action_name
 from forge.env.cyborg_import import AGENT_MODULES, install_light_agents_package
 from forge.env.rng import PrivateRandom, route_module_randomness
+from forge.env.text_view import render_blue_table
 
 RED_AGENTS = ("b_line", "meander", "sleep")
 _EVIDENCE_KEYS = ("Processes", "Files", "Sessions")
@@ -192,8 +193,6 @@ class Cage2Env(gym.Env):
         return vector.astype(np.int8), round(float(reward), 1), False, truncated, info
 
     def render(self) -> str:
-        from forge.env.text_view import render_blue_table
-
         return render_blue_table(self.view())
 
     # -- What a language agent reads ---------------------------------------------------------------

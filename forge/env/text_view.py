@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from forge.env.cage2 import HostState, NetworkView
+if TYPE_CHECKING:  # types only: cage2 renders its table with this module
+    from forge.env.cage2 import HostState, NetworkView
 
 
 def render_blue_table(view: NetworkView, *, only_alerts: bool = False) -> str:

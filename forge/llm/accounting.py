@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
 from forge.config import LEARNER_ROLES, ROLES, ModelConfig
+from forge.llm.limiter import call_cost_usd
+from forge.llm.registry import build_provider
 from forge.llm.types import Completion, Message, Provider, ProviderError
 
 if TYPE_CHECKING:
@@ -177,8 +179,6 @@ class ModelClient:
 
 def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelClient]:
     """A client for every agent and learner role; roles on the same provider share one provider object."""
-    from forge.llm.registry import build_provider
-
     providers: dict[str, Provider] = {}
     clients = {}
     for role in ROLES + LEARNER_ROLES:
@@ -200,7 +200,5 @@ def role_prices(cfg: "ForgeConfig") -> dict[str, tuple[float, float]]:
 
 def cost_by_role(tokens: Mapping[str, Mapping[str, int]], prices: Mapping[str, tuple[float, float]]) -> dict[str, float]:
     """USD per role for usage as the ledger keeps it (`{role: {"prompt": n, "completion": m, ...}}`)."""
-    from forge.llm.limiter import call_cost_usd
-
     return {role: call_cost_usd(u.get("prompt", 0), u.get("completion", 0), *prices.get(role, (0.0, 0.0)))
             for role, u in tokens.items()}

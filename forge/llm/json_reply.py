@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from forge.llm.types import Message, ProviderError
+
 _FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
 
 
@@ -40,8 +42,6 @@ def ask_for_json(client, messages: Sequence, *, seed: int, validate: Callable[[A
 
     `validate(data)` returns what the caller wants from the object or raises ValueError saying what is
     wrong; that reason goes back to the model in the correction. Provider errors end the exchange."""
-    from forge.llm.types import Message, ProviderError
-
     answer = JsonAnswer()
     messages = list(messages)
     for attempt in range(2):

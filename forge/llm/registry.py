@@ -15,14 +15,13 @@ import importlib
 import threading
 from typing import TYPE_CHECKING, Callable
 
-from forge.llm.types import Provider, ProviderError
+from forge.llm.types import NETWORK_KINDS, Provider, ProviderError
 
 if TYPE_CHECKING:
     from forge.config import ForgeConfig
 
 ProviderFactory = Callable[["ForgeConfig", str], Provider]
 
-NETWORK_KINDS = ("openai", "gemini")
 # In-process kinds whose module registers them on import.
 LAZY_MODULES: dict[str, str] = {"surrogate": "forge.llm.surrogate"}
 
@@ -86,7 +85,7 @@ def build_client(name: str, cfg: "ForgeConfig") -> Provider:
 
 def build_provider(name: str, cfg: "ForgeConfig") -> Provider:
     """The provider to call: client, then fault injection (if enabled), then retries/timeout/concurrency."""
-    from forge.llm.faults import FaultInjectingProvider
+    from forge.llm.faults import FaultInjectingProvider  # lazy: cold start (only a session builds providers)
     from forge.llm.resilience import ResilientProvider
 
     inner = build_client(name, cfg)

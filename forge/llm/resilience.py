@@ -36,8 +36,8 @@ from typing import Callable, Optional, Sequence
 
 from forge.config import ProviderConfig
 from forge.llm.limiter import EndpointLimits, call_cost_usd, endpoint_key, session_limiter
-from forge.llm.registry import NETWORK_KINDS
 from forge.llm.types import (
+    NETWORK_KINDS,
     Completion,
     Message,
     Provider,

@@ -14,6 +14,7 @@ from typing import Literal, Mapping, Optional, Protocol, Sequence, runtime_check
 from urllib.parse import urlsplit
 
 ChatRole = Literal["system", "user", "assistant"]
+NETWORK_KINDS = ("openai", "gemini")  # provider kinds reached over HTTP; the rest run in-process
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,26 @@ class Provider(Protocol):
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
     ) -> Completion: ...
+
+
+class ChatClient(Protocol):
+    """What an agent calls: a provider bound to a model and its settings (`forge.llm.accounting.ModelClient`)."""
+
+    def complete(self, messages, *, seed: Optional[int] = None, stop=None) -> Completion: ...
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One model call, as the trace records it."""
+
+    role: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    retries: int
+    injected: tuple[str, ...]
+    error: Optional[str] = None
+    injected_tokens: int = 0
 
 
 class ProviderError(RuntimeError):

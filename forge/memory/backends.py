@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from forge.memory.errors import StoreUnavailableError
+from forge.memory.sqlite_store import SqliteMemoryStore
 from forge.memory.store import MemoryStore
 
 DB_NAME = "forge.db"
@@ -25,8 +26,6 @@ def open_store(spec: str | Path, namespace: str = "forge", *, create: bool = Tru
         from forge.memory.redis_store import RedisMemoryStore  # redis is only imported when used
 
         return RedisMemoryStore(spec, namespace)
-    from forge.memory.sqlite_store import SqliteMemoryStore
-
     path = sqlite_path(spec)
     if not path.exists():
         if not create:

@@ -15,11 +15,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Optional
 
-from agents.defender import Defender, ModelCall, StepDecision
+from agents.defender import Defender, StepDecision
 from forge.env.cage2 import Cage2Env
 from forge.env.text_view import render_alerts
-from forge.protocol.failure import StepRecord
-from forge.protocol.trigger import FailureEvent, FailureTrigger
+from forge.failure.snapshot import StepRecord
+from forge.failure.trigger import FailureEvent, FailureTrigger
+from forge.llm.types import ModelCall
+from forge.rulebook.aftermath import StepSeen
 
 
 @dataclass
@@ -154,8 +156,6 @@ def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optio
     return result
 
 
-def _seen(step: StepTrace):
-    from forge.rulebook.aftermath import StepSeen
-
+def _seen(step: StepTrace) -> StepSeen:
     refs = tuple(dict.fromkeys(ref for ids in step.injected.values() for ref in ids))
     return StepSeen(step.step, step.observation, step.action, step.reward, refs)

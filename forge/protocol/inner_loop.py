@@ -16,18 +16,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping, Optional
 
-from agents.defender import Defender, ModelCall
-from agents.injection import MemoryInjection
+from agents.defender import Defender
+from agents.injection import MemoryInjection, plain_injection_factory
 from agents.learners import Exemplifier, LearnerOutput, Reflector
 from forge.config import Feedback, ForgeConfig, Representation
 from forge.env.cage2 import Cage2Env
+from forge.failure.snapshot import FailureSnapshot, failure_id
+from forge.failure.trigger import FailureTrigger, thresholds_of
+from forge.llm.types import ModelCall
 from forge.memory import EMPTY_SNAPSHOT, Artifact, Capacities, MemoryManager, MemorySnapshot, Provenance, diff_snapshots
 from forge.memory.errors import MemoryFrozenError, UnknownItemError
 from forge.protocol.episode import EpisodeResult, play_episode
-from forge.protocol.failure import FailureSnapshot, failure_id
-from forge.protocol.trigger import FailureTrigger, thresholds_of
 from forge.rundir import ArtifactSink, DirectorySink
-from forge.wiring import injection_factory_for
 
 
 @dataclass
@@ -86,8 +86,9 @@ class InstanceLearner:
         self.run_dir = Path(run_dir) if run_dir else None
         self.sink: Optional[ArtifactSink] = sink or (DirectorySink(self.run_dir) if self.run_dir else None)
         self.env = env or Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
-        self._injection_factory = injection_factory or injection_factory_for(
-            cfg, run_dir=self.run_dir, actor=self.memory_key, clients=clients)
+        # The composition root builds the rulebook factory (forge.wiring.injection_factory_for) and hands it
+        # down; without one, the plain injections that need no store.
+        self._injection_factory = injection_factory or plain_injection_factory(cfg.memory.injection)
 
     @property
     def memory_key(self) -> str:

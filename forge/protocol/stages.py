@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
-from forge.config import Condition
+from forge.config import Arm
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,8 @@ def ranked(scores: Mapping[str, float], among: Sequence[str]) -> list[str]:
     return sorted(among, key=lambda i: (-scores[i], i))
 
 
-def graduates(scores: Mapping[str, float], active: Sequence[str], theta: float, condition: Condition) -> list[str]:
-    if condition not in (Condition.reflexion, Condition.forge):
+def graduates(scores: Mapping[str, float], active: Sequence[str], theta: float, arm: Arm) -> list[str]:
+    if arm not in (Arm.reflexion, Arm.forge):
         return []
     return sorted(i for i in active if scores[i] > theta)
 
@@ -48,15 +48,15 @@ def champion(scores: Mapping[str, float], active: Sequence[str]) -> Optional[str
     return order[0] if order else None
 
 
-def decide_stage(scores: Mapping[str, float], active: Sequence[str], theta: float, condition: Condition) -> StageDecision:
+def decide_stage(scores: Mapping[str, float], active: Sequence[str], theta: float, arm: Arm) -> StageDecision:
     missing = [i for i in active if i not in scores]
     if missing:
         raise ValueError(f"no checkpoint score for active instances {missing}")
-    graduated = graduates(scores, active, theta, condition)
+    graduated = graduates(scores, active, theta, arm)
     still_active = tuple(sorted(i for i in active if i not in graduated))
     best = None
     targets: tuple[str, ...] = ()
-    if condition in (Condition.forge, Condition.forge_no_grad):
+    if arm in (Arm.forge, Arm.forge_no_grad):
         best = champion(scores, active)
         targets = tuple(i for i in still_active if i != best)
     return StageDecision(tuple(graduated), best, targets, still_active)

@@ -2,7 +2,7 @@
 
 Learned artifacts (FORGE reflections, worked examples, human corrections) are compiled into bare RULE
 directives with a meaning: a trigger predicate and an action (compile.py; predicate.py, action.py,
-meaning.py) and kept in a versioned typed graph (model.py, store.py with SQLite and Redis backends,
+meaning.py) and kept in a versioned typed graph (model.py, store.py; backends.py opens SQLite or Redis,
 book.py; teaching.py for text corrections), maintained by pure functions (maintain.py: merge, supersede
 and conflict by meaning). At a decision, a rule applies when its predicate holds on what the context
 states (situation.py) or, for a semantic rule, when hybrid BM25 + cosine retrieval scores it above the
@@ -10,38 +10,37 @@ floor (bm25.py, fusion.py, retrieve.py, embed.py); conflicts are settled among t
 (resolve.py), and rules are injected progressively (injection.py).
 
 What the rest of FORGE calls:
-    rulebook_injection_factory(cfg, rulebook_spec, *, run_dir, actor, clients)
+    rulebook_injection_factory(cfg, rulebook_spec, *, run_dir, actor, clients)    (forge.wiring builds it)
         -> Callable[[MemorySnapshot], MemoryInjection]      (`memory.injection: rulebook`)
     open_rulebook(spec) / Rulebook(store)                    (the store and its operations)
     MemorySync(book, compiler, FailureLibrary(run_dir)).sync(snapshot)   (compile a memory once)
 
 Importing this package loads nothing else: the names below are resolved on first use (PEP 562), so a
 `forge rulebook query` that needs only the store and the encoder does not pay for the agents, the
-compiler and gymnasium (~0.2 s of a cold CLI start).
+compiler and gymnasium (~0.2 s of a cold CLI start). The imports are spelled out (not looked up by
+name) so that tests/test_import_layers.py sees them.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from forge.rulebook.backends import DEFAULT_RULEBOOK, open_rulebook
     from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
     from forge.rulebook.model import RulebookError
-    from forge.rulebook.store import DEFAULT_RULEBOOK, open_rulebook
 
-_HOMES = {
-    "RulebookInjection": "forge.rulebook.injection",
-    "rulebook_injection_factory": "forge.rulebook.injection",
-    "RulebookError": "forge.rulebook.model",
-    "DEFAULT_RULEBOOK": "forge.rulebook.store",
-    "open_rulebook": "forge.rulebook.store",
-}
-__all__ = sorted(_HOMES)
+__all__ = ["DEFAULT_RULEBOOK", "RulebookError", "RulebookInjection", "open_rulebook", "rulebook_injection_factory"]
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
+    # lazy: cold start (see the module docstring)
+    if name in ("RulebookInjection", "rulebook_injection_factory"):
+        from forge.rulebook import injection as home
+    elif name == "RulebookError":
+        from forge.rulebook import model as home
+    elif name in ("DEFAULT_RULEBOOK", "open_rulebook"):
+        from forge.rulebook import backends as home
+    else:
         raise AttributeError(f"module 'forge.rulebook' has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+    return getattr(home, name)

@@ -12,7 +12,7 @@ For every rule that reached any model call of a step (stage-1 pair or system pro
                over its aftermath (None when the episode ended before the window did)
     failure    whether a failure fired in the next `window` steps: a reward below the session's abort
                level (its most severe failure threshold; `protocol.tau` unless `protocol.thresholds`
-               adds levels; forge.protocol.trigger.is_failure); None when the episode ended before the
+               adds levels; forge.failure.trigger.is_failure); None when the episode ended before the
                window did and no failure fired in what there was (the outcome is unknown)
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Mapping, Optional, Sequence
 
-from forge.protocol.trigger import is_failure
+from forge.failure.trigger import is_failure
 from forge.rulebook.action import judge
 from forge.rulebook.meaning import Meaning
 from forge.rulebook.predicate import holds, matched_hosts

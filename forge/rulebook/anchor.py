@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Mapping, Optional, Sequence
 
 from forge.env.catalog import ACTIONS, ActionParseError, action_name, parse_action
+from forge.rulebook.aftermath import StepSeen, episode_aftermath
+from forge.rulebook.meaning import meaning_of
 from forge.rulebook.model import DecisionNode, RuleRecord, RulebookError
 from forge.rulebook.situation import read_situation
 
@@ -130,9 +132,6 @@ def override_rule_text(action_text: str, observation: str) -> Optional[str]:
 def followed_at(refs: Sequence[str], records: Mapping[str, RuleRecord], observation: str, action: str) -> tuple[str, ...]:
     """The injected rule refs whose trigger holds on `observation` and that `action` follows (live, for
     operator mode; a recorded trace has this in its aftermath)."""
-    from forge.rulebook.aftermath import StepSeen, episode_aftermath
-    from forge.rulebook.meaning import meaning_of
-
     meanings = {ref: meaning_of(records[ref.split("@", 1)[0]]) for ref in refs if ref.split("@", 1)[0] in records}
     entries = episode_aftermath([StepSeen(0, observation, action, 0.0, tuple(refs))], meanings, window=1,
                                 threshold=float("-inf"))

@@ -1,6 +1,6 @@
 """Calibrating the relevance floor on real decision contexts, labelled by the rules' own conditions.
 
-Method (`forge rulebook calibrate RUN_DIR`):
+Method (`forge rulebook calibrate RUN_DIR`; forge.calibration.calibrate_run plays the episodes):
 1. play frozen episodes of the memory under rulebook injection and record every (role, context,
    accumulated context) an agent asked the rulebook about;
 2. for every such context and every rule of that role that has a trigger predicate, the label is
@@ -36,13 +36,13 @@ on CAGE-2; the compiler's predicates do. Default: 0.4.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Callable, Optional, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from forge.rulebook.embed import mean_direction
-from forge.rulebook.retrieve import RuleIndex
 from forge.rulebook.predicate import holds
+from forge.rulebook.retrieve import RuleIndex
 from forge.rulebook.situation import read_situation
 
 GRID = tuple(round(x, 2) for x in np.arange(0.0, 1.0001, 0.05))
@@ -137,30 +137,3 @@ class RecordingInjection:
         if role == "planner":
             self._recent.append(context)
         return self.inner.for_call(role, context)
-
-
-def calibrate_run(found, book, clients, *, episodes: int, target_recall: float,
-                  on_episode: Optional[Callable[[], None]] = None) -> Calibration:
-    """Steps 1-3 of the module docstring for the memory `found` (a `forge.rulebook.runs.RunMemory`)."""
-    from forge.protocol.inner_loop import InstanceLearner
-    from forge.rulebook.compile import RuleCompiler
-    from forge.rulebook.injection import RulebookInjection, scope_of
-    from forge.rulebook.retrieve import RetrievalSettings
-    from forge.rulebook.sync import MemorySync
-    from forge.rulebook.trigger import FailureLibrary
-    from forge.seeding import derive_seed
-
-    cfg = found.cfg
-    snapshot = found.snapshot()
-    window = cfg.rulebook.context_window
-    MemorySync(book, lambda: RuleCompiler(clients["compiler"]), FailureLibrary(found.run.path), window=window).sync(snapshot)
-    settings = RetrievalSettings.from_config(cfg.rulebook)
-    injection = RecordingInjection(RulebookInjection(book, settings, scope=scope_of(snapshot), actor=found.actor,
-                                                     window=window), window)
-    learner = InstanceLearner(instance=found.instance, session=found.session, cfg=cfg, clients=clients, memory=found.memory)
-    for i in range(episodes):
-        learner.play_frozen(derive_seed(cfg.protocol.seed, "calibrate", i), label=f"calibrate-{i}", injection=injection)
-        if on_episode:
-            on_episode()
-    positive, negative = labelled_scores(book.index(scope_of(snapshot)), injection.asked, book.embedder, settings.node_weight)
-    return choose_floor(positive, negative, target_recall)

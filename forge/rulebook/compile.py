@@ -22,19 +22,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from agents.defender import ChatClient, ModelCall
 from agents.learners import call_records
 from agents.prompting import render
 from forge.config import ROLES
 from forge.env.catalog import HOSTS, action_reference
 from forge.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json
-from forge.llm.types import Message
+from forge.llm.types import ChatClient, Message, ModelCall
 from forge.memory.text import normalise
+from forge.rulebook.action import parse_rule_action, rule_action_to_json
 from forge.rulebook.meaning import grammar_meaning
 from forge.rulebook.model import canonical_json, short_hash
 from forge.rulebook.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
-from forge.rulebook.action import parse_rule_action, rule_action_to_json
 
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from forge.rulebook.aftermath import Aftermath
+from forge.stats import compare_samples
 
 HELPFUL, HARMFUL, INERT, INSUFFICIENT = "helpful", "harmful", "inert", "insufficient evidence"
 CONFIDENCE = 0.95
@@ -192,8 +193,6 @@ def _mean_difference(followed: list[float], not_followed: list[float]) -> Option
     if len(set(followed)) == 1 and len(set(not_followed)) == 1:  # every resample the same (scipy: degenerate)
         delta = float(followed[0] - not_followed[0])
         return delta, delta, delta
-    from forge.stats import compare_samples
-
     d = compare_samples(followed, not_followed, "decision points", resamples=2000)
     bad = d.low is None or math.isnan(d.low) or math.isnan(d.high)
     return d.delta, None if bad else d.low, None if bad else d.high

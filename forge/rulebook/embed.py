@@ -62,6 +62,8 @@ from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence
 
 import numpy as np
 
+from forge.llm.types import api_key_from_env, safe_url
+
 if TYPE_CHECKING:
     from forge.config import ForgeConfig
 
@@ -487,8 +489,6 @@ class OpenAIEmbedder:
     def __init__(self, model: str, *, base_url: Optional[str], api_key_env: Optional[str], provider_name: str,
                  timeout_s: float = 60.0, batch_size: int = 256, cache_size: int = 2048,
                  client_factory: Optional[Callable[..., object]] = None) -> None:
-        from forge.llm.types import api_key_from_env, safe_url
-
         self.name = f"openai:{model}@{safe_url(base_url)}"
         self.model_name = model
         self.batch_size = batch_size

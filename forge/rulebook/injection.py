@@ -24,15 +24,20 @@ from typing import Callable, Mapping, Optional, Sequence
 from agents.injection import InjectedItem, InjectedMemory, MemoryInjection
 from agents.prompting import RULES_HEADER
 from forge.config import ROLES, ForgeConfig
+from forge.failure.trigger import thresholds_of
 from forge.llm.types import Message
 from forge.memory.model import MemorySnapshot
 from forge.rulebook.aftermath import StepSeen, episode_aftermath
+from forge.rulebook.backends import open_rulebook
 from forge.rulebook.book import Rulebook
+from forge.rulebook.compile import RuleCompiler
+from forge.rulebook.embed import Embedder, embedder_from_config, mean_direction
 from forge.rulebook.meaning import meaning_of
-from forge.rulebook.embed import Embedder, mean_direction
 from forge.rulebook.model import RuleVersion
 from forge.rulebook.resolve import Scope
 from forge.rulebook.retrieve import RetrievalSettings, RuleIndex
+from forge.rulebook.sync import MemorySync, memory_actor
+from forge.rulebook.trigger_node import FailureLibrary
 
 ACKNOWLEDGEMENT = "Understood. I will follow these rules whenever they apply."
 ACCUMULATING_ROLES = ("planner",)  # the Planner's observation is the step's decision context
@@ -158,8 +163,6 @@ def scope_of(snapshot: MemorySnapshot, withheld: frozenset[str] = frozenset()) -
 
 def actor_of(snapshot: MemorySnapshot) -> Optional[str]:
     """The instance whose memory this is, by who wrote most of it (None for an empty memory)."""
-    from forge.rulebook.sync import memory_actor
-
     counts: dict[str, int] = {}
     for item in snapshot.items:
         counts[memory_actor(item)] = counts.get(memory_actor(item), 0) + 1
@@ -172,7 +175,7 @@ def rulebook_injection_factory(
     *,
     run_dir: Optional[str | Path] = None,
     actor: Optional[str] = None,
-    clients: Optional[Mapping[str, object]] = None,
+    clients: Mapping[str, object] | Callable[[], Mapping[str, object]],
     embedder: Optional[Embedder] = None,
     namespace: str = "forge",
 ) -> Callable[[MemorySnapshot], MemoryInjection]:
@@ -183,15 +186,9 @@ def rulebook_injection_factory(
     items' provenance), then injects the rules in the snapshot's scope plus human corrections.
     `actor` is the querying actor for conflict resolution (`<session>/<instance>`; default: whoever
     wrote most of the snapshot). `clients`: the session's model clients (the "compiler" one is used for
-    artifacts outside the grammar; built from `cfg` on first need if not given).
+    artifacts outside the grammar), or a function that builds them on first need (what forge.wiring
+    passes when it was given none: a memory of grammar rules never needs the compiler).
     """
-    from forge.protocol.trigger import thresholds_of
-    from forge.rulebook.compile import RuleCompiler
-    from forge.rulebook.embed import embedder_from_config
-    from forge.rulebook.store import open_rulebook
-    from forge.rulebook.sync import MemorySync
-    from forge.rulebook.trigger import FailureLibrary
-
     spec = rulebook_spec or cfg.rulebook.store
     settings = RetrievalSettings.from_config(cfg.rulebook)
     window = cfg.rulebook.context_window
@@ -205,11 +202,7 @@ def rulebook_injection_factory(
         return state["book"]  # type: ignore[return-value]
 
     def compiler() -> RuleCompiler:
-        source = clients
-        if source is None:
-            from forge.wiring import build_clients
-
-            source, _ = build_clients(cfg)
+        source = clients() if callable(clients) else clients
         return RuleCompiler(source["compiler"])  # type: ignore[index]
 
     def failures_for(snapshot: MemorySnapshot) -> FailureLibrary:

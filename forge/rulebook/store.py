@@ -1,4 +1,4 @@
-"""The rulebook store contract, what every backend shares, and `open_rulebook(spec)`.
+"""The rulebook store contract and what every backend shares (`open_rulebook(spec)` is in backends.py).
 
 A store keeps:
 - nodes (decision nodes, evidence, actors, groups): immutable JSON bodies under content-derived ids;
@@ -17,7 +17,6 @@ from __future__ import annotations
 import threading
 import time
 from abc import ABC, abstractmethod
-from pathlib import Path
 from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
@@ -31,9 +30,6 @@ from forge.rulebook.model import (
     RuleVersion,
     UnknownRuleError,
 )
-
-DEFAULT_RULEBOOK = "runs/rulebook.db"
-REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 Vectors = tuple[np.ndarray, np.ndarray]  # (node embedding, accumulated embedding), unit float32 rows
 
@@ -172,29 +168,3 @@ class RulebookStore(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def is_redis(spec: str) -> bool:
-    return isinstance(spec, str) and spec.startswith(REDIS_SCHEMES)
-
-
-def open_rulebook(spec: str | Path | None = None, namespace: str = "forge", *, create: bool = True) -> RulebookStore:
-    """`spec`: a redis:// URL, or a SQLite file (`.db`); None is `runs/rulebook.db`. With `create=False`
-    a missing file is an error instead of a new empty rulebook."""
-    spec = DEFAULT_RULEBOOK if spec is None else spec
-    if is_redis(str(spec)):
-        from forge.rulebook.redis_backend import RedisRulebookStore
-
-        return RedisRulebookStore(str(spec), namespace)
-    from forge.rulebook.sqlite_backend import SqliteRulebookStore
-
-    path = Path(spec)
-    if path.is_dir():
-        raise RulebookError(f"rulebook spec {str(spec)!r} is a directory; give a .db file or a redis:// URL")
-    if path.suffix != ".db" and not path.is_file():
-        raise RulebookError(f"rulebook spec {str(spec)!r} is neither a .db file nor a redis:// URL")
-    if not path.exists():
-        if not create:
-            raise RulebookError(f"no rulebook at {spec} (the file does not exist)")
-        path.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteRulebookStore(path, namespace)

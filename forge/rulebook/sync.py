@@ -13,12 +13,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from forge.failure.snapshot import failure_id
+from forge.grammar import parse_rule
 from forge.memory.model import MemoryItem, MemorySnapshot, Provenance
-from forge.protocol.failure import failure_id
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem
 from forge.rulebook.model import DecisionNode, Evidence
-from forge.rulebook.trigger import FailureLibrary, node_from_failure, stated_node
+from forge.rulebook.trigger_node import FailureLibrary, node_from_failure, stated_node
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
 
@@ -138,6 +139,4 @@ class MemorySync:
 
 
 def _grammar_free(source: SourceItem) -> bool:
-    from forge.grammar import parse_rule
-
     return parse_rule(source.text) is None

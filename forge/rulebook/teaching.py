@@ -16,7 +16,7 @@ from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem
 from forge.rulebook.model import DecisionNode, Evidence, check_actor
-from forge.rulebook.trigger import stated_node
+from forge.rulebook.trigger_node import stated_node
 
 
 @dataclass(frozen=True)

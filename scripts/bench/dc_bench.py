@@ -215,7 +215,7 @@ class Bench:
 
     def open_book(self, scenario: dict):
         from forge.rulebook.book import Rulebook
-        from forge.rulebook.store import open_rulebook
+        from forge.rulebook.backends import open_rulebook
 
         if scenario.get("backend") == "redis":
             spec, namespace = self.redis_url, f"dcb-{scenario['id']}-{time.time_ns()}"
@@ -228,7 +228,7 @@ class Bench:
         from forge.rulebook.book import Rulebook
         from forge.rulebook.compile import RuleCompiler
         from forge.rulebook.model import DecisionNode
-        from forge.rulebook.store import open_rulebook
+        from forge.rulebook.backends import open_rulebook
         from forge.rulebook.teaching import Correction, teach_text
 
         book, (spec, namespace) = self.open_book(scenario)

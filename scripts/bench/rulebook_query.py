@@ -52,12 +52,12 @@ from rich.table import Table  # noqa: E402
 
 from forge.env.catalog import HOSTS  # noqa: E402
 from forge.memory.model import Provenance  # noqa: E402
+from forge.rulebook.backends import open_rulebook  # noqa: E402
 from forge.rulebook.book import Lesson, Rulebook  # noqa: E402
 from forge.rulebook.compile import RuleCompiler, SourceItem  # noqa: E402
 from forge.rulebook.embed import DEFAULT_ENCODER, ENCODERS, Embedder, EmbeddingError, local_embedder  # noqa: E402
 from forge.rulebook.model import DecisionNode, Evidence  # noqa: E402
 from forge.rulebook.retrieve import RetrievalSettings  # noqa: E402
-from forge.rulebook.store import open_rulebook  # noqa: E402
 
 CONDITIONS = ("any compromise", "Activity Exploit", "Activity Scan", "Compromised User", "Compromised Privileged")
 VERBS = ("Restore", "Remove", "Analyse", "DecoyApache", "DecoySSHD", "DecoyFemitter", "DecoyTomcat", "DecoyVsftpd")

@@ -3,6 +3,7 @@
 Importing this package registers it as the in-process provider kind "surrogate".
 """
 
+from forge.llm.registry import register_in_process_provider
 from forge.llm.surrogate.provider import SURROGATE_LABEL, SurrogateProvider
 import forge.llm.surrogate.compiler_role  # noqa: F401,E402  (teaches it the Rule Compiler role)
 
@@ -12,8 +13,6 @@ def _factory(cfg, provider_name: str) -> SurrogateProvider:
 
 
 def _register() -> None:
-    from forge.llm.registry import register_in_process_provider
-
     register_in_process_provider("surrogate", _factory)
 
 

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from forge.protocol.trigger import FailureEvent
+from forge.failure.trigger import FailureEvent
 from forge.redact import mask_urls_in
 
 

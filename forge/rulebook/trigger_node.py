@@ -1,4 +1,8 @@
-"""Trigger nodes: the decision context just before a mistake, as a DecisionNode.
+"""Trigger nodes of rules: the decision context just before a mistake, as a DecisionNode.
+
+Not to be confused with the reward trigger (`forge.failure.trigger.FailureTrigger`), which decides
+during an episode that a step's reward is a failure; this module works afterwards, on the failure
+snapshot that decision left, and gives the rule written from it the context it is retrieved by.
 
 A FORGE rule was written from a failure snapshot; its trigger is the Planner's observation at the
 failing step (the context in which the costly action was chosen), with the observations of the steps
@@ -16,13 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from forge.failure.snapshot import FailureSnapshot, failure_id
 from forge.memory.model import MemoryItem
-from forge.protocol.failure import FailureSnapshot, failure_id
 from forge.rulebook.model import DecisionNode
 
 
 @dataclass(frozen=True)
-class FailureTrigger:
+class TriggerNode:
+    """A rule's trigger node taken from a failure: the failing step's decision node, the failure, the step."""
+
     node: DecisionNode
     failure: FailureSnapshot
     step: int
@@ -36,13 +42,13 @@ def failure_path(run_dir: Path, item: MemoryItem) -> Optional[Path]:
     return Path(run_dir) / "failures" / f"{failure_id(p.instance, p.stage, p.attempt)}.json"
 
 
-def node_from_failure(failure: FailureSnapshot, window: int) -> FailureTrigger:
+def node_from_failure(failure: FailureSnapshot, window: int) -> TriggerNode:
     """The failing step's observation, after up to `window` earlier observations."""
     steps = list(failure.steps)
     failing = next((s for s in reversed(steps) if s.step == failure.failing_step), steps[-1])
     index = steps.index(failing)
     before = tuple(s.observation for s in steps[max(0, index - max(window, 0)):index])
-    return FailureTrigger(DecisionNode(failing.observation, before), failure, failing.step)
+    return TriggerNode(DecisionNode(failing.observation, before), failure, failing.step)
 
 
 class FailureLibrary:
