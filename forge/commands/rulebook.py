@@ -17,8 +17,6 @@ from rich.text import Text
 from forge.commands.common import bar_per_name, check_role, console, login, progress_bars, user_actor
 from forge.errors import UsageError
 
-PROG = "forge rulebook"
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     common = argparse.ArgumentParser(add_help=False)
