@@ -94,7 +94,7 @@ def one_stage(n: int, latency_ms: float, per_worker: int, runs_dir: Path) -> Row
         f"run.runs_dir={runs_dir}", f"run.name=n{n}",
     ])
     run_dir = RunDirectory.create(cfg)
-    driver = SessionDriver(cfg, run_dir, console=Console(quiet=True))
+    driver = SessionDriver(cfg, run_dir)  # reports to the workers.driver logger, unconfigured here: quiet
     started = time.perf_counter()
     with PeakRss(driver) as rss:
         driver.run()
