@@ -12,7 +12,9 @@ floor (bm25.py, fusion.py, retrieve.py, embed.py); conflicts are settled among t
 What the rest of FORGE calls:
     rulebook_injection_factory(cfg, rulebook_spec, *, run_dir, actor, clients)
         -> Callable[[MemorySnapshot], MemoryInjection]      (`memory.injection: rulebook`)
-    open_rulebook(spec) / Rulebook(store)                    (the store and its operations)
+    open_book(cfg, spec) / open_rulebook(spec) / Rulebook(store)   (the book, the store and their operations)
+    add_correction(book, Correction(...), compiler_client=...)     (teach one correction: `forge rulebook add`)
+    query_rules(book, context, settings, role=..., actor=...)      (what a context retrieves: `forge rulebook query`)
     MemorySync(book, compiler, FailureLibrary(run_dir)).sync(snapshot)   (compile a memory once)
 
 Importing this package loads nothing else: the names below are resolved on first use (PEP 562), so a
@@ -26,11 +28,19 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from forge.rulebook.book import Rulebook, open_book
     from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
     from forge.rulebook.model import RulebookError
+    from forge.rulebook.query import query_rules
     from forge.rulebook.store import DEFAULT_RULEBOOK, open_rulebook
+    from forge.rulebook.teaching import Correction, add_correction
 
 _HOMES = {
+    "Rulebook": "forge.rulebook.book",
+    "open_book": "forge.rulebook.book",
+    "Correction": "forge.rulebook.teaching",
+    "add_correction": "forge.rulebook.teaching",
+    "query_rules": "forge.rulebook.query",
     "RulebookInjection": "forge.rulebook.injection",
     "rulebook_injection_factory": "forge.rulebook.injection",
     "RulebookError": "forge.rulebook.model",
