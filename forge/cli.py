@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import sqlite3
 import sys
 
 import forge.commands
-from forge.config import ConfigError
+from forge.errors import ForgeError
 
 
 def command_modules() -> list[str]:
@@ -45,16 +46,40 @@ def main(argv: list[str] | None = None) -> int:
             args.config = [*args.config, *extra]
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    from forge.memory.errors import MemoryStoreError
-
     try:
         return int(args.func(args) or 0)
-    except ConfigError as exc:
-        print(f"forge: configuration error: {exc}", file=sys.stderr)
+    except BaseException as exc:
+        message = expected_failure(exc)
+        if message is None:
+            raise  # a bug: its traceback is the report
+        print(f"forge {args.command}: error: {message}", file=sys.stderr)
         return 2
-    except MemoryStoreError as exc:
-        print(f"forge: {exc}", file=sys.stderr)
-        return 2
+
+
+def expected_failure(exc: BaseException) -> str | None:
+    """The one line to print for a failure the user can act on, or None for a bug.
+
+    Expected: every `ForgeError`; the stores' own errors (sqlite3, redis), which the stores pass through
+    unchanged; and an `OSError` that names a file (a path given that cannot be read or written)."""
+    if isinstance(exc, ForgeError):
+        return _first_line(exc)
+    if isinstance(exc, _store_errors()):
+        return f"store error ({type(exc).__name__}): {_first_line(exc)}"
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"{exc.strerror or exc}: {exc.filename}"
+    return None
+
+
+def _store_errors() -> tuple[type[BaseException], ...]:
+    """sqlite3's errors, and redis's once a Redis store was opened: a SQLite-only command should not
+    pay ~0.1 s of its cold start importing redis just to name its exceptions."""
+    redis = sys.modules.get("redis")
+    return (sqlite3.Error, redis.RedisError) if redis is not None else (sqlite3.Error,)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text.strip() else type(exc).__name__
 
 
 if __name__ == "__main__":

@@ -17,13 +17,14 @@ import yaml
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from forge.errors import ForgeError
 from forge.redact import mask_urls_in, masked_fields
 
 ROLES = ("planner", "analyst", "action_chooser")
 LEARNER_ROLES = ("reflector", "exemplifier", "compiler")
 
 
-class ConfigError(ValueError):
+class ConfigError(ForgeError, ValueError):
     """A configuration problem; the message names the key and the source (file or override)."""
 
 

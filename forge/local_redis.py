@@ -15,8 +15,10 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from forge.errors import ForgeError
 
-class LocalRedisError(RuntimeError):
+
+class LocalRedisError(ForgeError, RuntimeError):
     """redis-server is missing or did not start; the message says which and how to fix it."""
 
 

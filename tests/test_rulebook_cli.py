@@ -204,3 +204,18 @@ def test_restore_the_whole_book(tmp_path, capsys):
     assert_one_line_error(code, err, "--book N")
     code, _, err = run(capsys, "rulebook", "restore", "--book", "7", "--rulebook", db)
     assert_one_line_error(code, err, "no book version 7")
+
+
+def test_compare_injection_modes_plays_the_same_seeds_under_each_mode_and_reports_progress(run_dir):
+    from forge.evaluation import compare_injection_modes
+    from forge.wiring import open_run_memory
+
+    found = open_run_memory(run_dir, "i00", ["env.max_steps=4"])
+    seen = []
+    comparison = compare_injection_modes(found, found.snapshot(), ["none", "full"], 2,
+                                         on_progress=lambda what, done, total: seen.append((what, done, total)))
+    assert list(comparison.results) == ["none", "full"] and len(comparison.seeds) == 2
+    assert seen == [("none", 0, 2), ("none", 1, 2), ("none", 2, 2), ("full", 0, 2), ("full", 1, 2), ("full", 2, 2)]
+    none, full = comparison.results["none"], comparison.results["full"]
+    assert len(none.returns) == len(full.returns) == 2 and none.memory_per_step == 0 < full.memory_per_step
+    assert (run_dir / "traces" / "i00" / "evaluate-full-1.json").is_file()

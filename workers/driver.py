@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import ray
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from forge.config import Arm, BudgetConfig, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
 from forge.failure.snapshot import failure_id
@@ -48,6 +47,7 @@ from workers.chaos import (
 )
 from workers.instance_actor import host_class
 from workers.packing import instances_per_worker, pack
+from workers.progress import LoggingProgress, SessionProgress
 
 FINAL_LOGGING = "final-logging"
 
@@ -124,11 +124,12 @@ def _is_redis_connection_error(exc: BaseException) -> bool:
 
 
 class SessionDriver:
-    def __init__(self, cfg: ForgeConfig, run_dir: RunDirectory, console: Optional[Console] = None,
+    def __init__(self, cfg: ForgeConfig, run_dir: RunDirectory, progress: Optional[SessionProgress] = None,
                  tracker=None) -> None:
+        """`progress` hears what the session does (default: the `workers.driver` logger)."""
         self.cfg = cfg
         self.run_dir = run_dir
-        self.console = console or Console()
+        self.progress: SessionProgress = progress or LoggingProgress()
         self.session = run_dir.session_id
         self.instances = instance_names(cfg.protocol.num_instances)
         self._worker_kills = parse_worker_kills(cfg.ray.chaos_kill)  # a bad chaos spec fails here, before any work
@@ -156,8 +157,8 @@ class SessionDriver:
             # The last driver stopped before finishing (killed, crashed, interrupted): count it, say where.
             where = self.ledger.progress() or {}
             self.ledger.record_fault("driver_restart", phase=where.get("phase", "?"), stage=where.get("stage", 0))
-            self.console.print(f"resuming: the previous driver stopped in {where.get('phase', '?')} "
-                               f"(stage {where.get('stage', 0)})")
+            self.progress.notice(f"resuming: the previous driver stopped in {where.get('phase', '?')} "
+                                 f"(stage {where.get('stage', 0)})")
         self.ledger.set_progress("starting")
         self._check_store()
         outcome = SessionOutcome(self.run_dir)
@@ -207,11 +208,11 @@ class SessionDriver:
                 active = record.active_after
                 if self.tracker and not record.logged:
                     # The driver died between the ledger and MLflow: log what is missing, never twice.
-                    self.console.print(f"stage {stage}: applied but not fully logged; logging what is missing")
+                    self.progress.notice(f"stage {stage}: applied but not fully logged; logging what is missing")
                     self._log_stage(record, done, only_missing=True)
                 continue
             if not active:
-                self.console.print(f"stage {stage}: every instance has graduated; stopping early")
+                self.progress.notice(f"stage {stage}: every instance has graduated; stopping early")
                 break
             if record is None:
                 self._restore_stage_start(stage, active, done)
@@ -231,7 +232,7 @@ class SessionDriver:
                 self._chaos_exit("after_logging", stage)
             outcome.stages_run.append(stage)
             active = record.active_after
-            self.console.print(_stage_line(record))
+            self.progress.notice(_stage_line(record))
 
     # -- one stage -----------------------------------------------------------------------------
 
@@ -283,21 +284,17 @@ class SessionDriver:
         results: dict[str, Any] = {}
         refused: Optional[dict[str, Any]] = None  # the budget figures, once a unit was refused for budget
         label = f"stage {stage}: {phase}" if phase != EVALUATION else "final evaluation"
-        with self._progress() as progress:
-            task = progress.add_task(label, total=len(instances))
-            rows = {i: progress.add_task(f"  {i} {phase}", total=1) for i in instances}
-            while pending:
-                ready, _ = ray.wait(list(pending.values()), num_returns=1)
-                instance = next(i for i, ref in pending.items() if ref == ready[0])
-                del pending[instance]
+        self.progress.phase_started(label, phase, instances)
+        try:
+            for instance, ref in as_completed(pending):
                 try:
-                    results[instance] = ray.get(ready[0])
+                    results[instance] = ray.get(ref)
                 except Exception as exc:  # noqa: BLE001 - classified below; anything else is re-raised
                     figures = budget_refusal(exc)
                     if figures is not None:
                         # Let the other units' in-flight calls finish; none of this phase is kept.
                         refused = figures
-                        progress.update(rows[instance], description=f"  {instance} stopped: budget exhausted")
+                        self.progress.unit_changed(instance, "stopped: budget exhausted")
                         continue
                     reason = retryable_failure(exc)
                     if reason is None:
@@ -305,12 +302,12 @@ class SessionDriver:
                     retries[instance] += 1
                     self.ledger.record_fault(reason, phase=phase, stage=stage, instance=instance,
                                              error=type(exc).__name__)
-                    progress.update(rows[instance], description=f"  {instance} {reason.replace('_', ' ')}; retrying")
+                    self.progress.unit_changed(instance, f"{reason.replace('_', ' ')}; retrying")
                     if retries[instance] > self.cfg.ray.stage_retries:
                         raise RuntimeError(f"{instance}: {label} failed {retries[instance]} times "
                                            f"(ray.stage_retries={self.cfg.ray.stage_retries})") from exc
-                    self.console.print(f"[yellow]{instance}: {reason.replace('_', ' ')} in {label} "
-                                       f"({type(exc).__name__}); redoing its {phase} work[/yellow]")
+                    self.progress.notice(f"{instance}: {reason.replace('_', ' ')} in {label} "
+                                         f"({type(exc).__name__}); redoing its {phase} work", warning=True)
                     if restore_to is not None:
                         self._reset_memory(instance, restore_to[instance], f"retry of stage {stage} {phase}")
                     self._respawn(instance)
@@ -318,10 +315,11 @@ class SessionDriver:
                     continue
                 # The worker's traces and failure snapshots: the driver is the only writer of the run directory.
                 self.run_dir.write_artifacts(Artifacts.from_dict(results[instance].pop("artifacts", None)))
-                progress.advance(task)
-                progress.update(rows[instance], completed=1, description=f"  {instance} {_unit_line(results[instance])}")
+                self.progress.unit_changed(instance, _unit_line(results[instance]), done=True)
                 if phase == EVALUATION:
                     self._chaos_exit(EVALUATION, 0)
+        finally:
+            self.progress.phase_finished()
         if refused is not None:
             raise SessionBudgetStop(refused)
         return results, retries
@@ -354,7 +352,7 @@ class SessionDriver:
         for instance in active:
             digest = previous.memory[instance]["digest"] if previous and instance in previous.memory else EMPTY_DIGEST
             if self.memory.snapshot(self._key(instance)).digest != digest:
-                self.console.print(f"{instance}: memory changed by an unfinished stage {stage}; restoring {digest[:12]}")
+                self.progress.notice(f"{instance}: memory changed by an unfinished stage {stage}; restoring {digest[:12]}")
                 self._reset_memory(instance, digest, f"resume of stage {stage}")
 
     def _reset_memory(self, instance: str, digest: str, why: str) -> None:
@@ -414,9 +412,9 @@ class SessionDriver:
         self.ledger.set_status("budget_exhausted")
         if self.tracker:
             self.tracker.stopped_for_budget(figures)
-        self.console.print(f"[bold yellow]budget exhausted[/bold yellow] in {figures['stopped_in']['phase']} "
-                           f"(stage {figures['stopped_in']['stage']}): {describe_budget(figures)}\n"
-                           f"continue with: forge resume {self.run_dir.path} budget.<limit>=<higher value>")
+        self.progress.notice(f"budget exhausted in {figures['stopped_in']['phase']} "
+                             f"(stage {figures['stopped_in']['stage']}): {describe_budget(figures)}\n"
+                             f"continue with: forge resume {self.run_dir.path} budget.<limit>=<higher value>", warning=True)
         return figures
 
     # -- faults the driver watches for ----------------------------------------------------------------
@@ -433,7 +431,7 @@ class SessionDriver:
         if last is not None and last != identity:
             where = self.ledger.progress() or {}
             self.ledger.record_fault("store_restart", phase=where.get("phase", "?"), stage=where.get("stage", 0))
-            self.console.print("[yellow]the Redis server restarted; the session's data survived it[/yellow]")
+            self.progress.notice("the Redis server restarted; the session's data survived it", warning=True)
         if last != identity:
             self.ledger.set_store_identity(identity)
 
@@ -441,14 +439,15 @@ class SessionDriver:
         """Test hook (`ray.chaos_driver_exit`): die here like a SIGKILLed driver, once per run directory."""
         wanted = DriverExit(point, stage)
         if wanted in self._driver_exits and claim(self.run_dir.path, wanted.marker):
-            self.console.file.flush()
+            sys.stdout.flush()  # what was reported so far, as a killed driver's log would have it
+            sys.stderr.flush()
             os._exit(CHAOS_EXIT_CODE)
 
     def _warn_unfired_chaos(self) -> None:
         """A chaos hook whose unit never ran (its instance graduated, the stage was not reached) tested nothing."""
         for fault in [*self._worker_kills, *self._driver_exits]:
             if not (self.run_dir.path / fault.marker).exists():
-                self.console.print(f"[yellow]chaos: {fault} never fired (that work did not run in this session)[/yellow]")
+                self.progress.notice(f"chaos: {fault} never fired (that work did not run in this session)", warning=True)
 
     def fault_summary(self) -> dict[str, Any]:
         return fault_summary(self.ledger.stages(), self.ledger.evaluation(), self.ledger.faults())
@@ -463,8 +462,8 @@ class SessionDriver:
         self._host_of = {i: k for k, group in enumerate(self._groups) for i in group}
         self._hosts = [self._new_host(group) for group in self._groups]
         self._pids = dict(enumerate(ray.get([h.ping.remote() for h in self._hosts])))
-        self.console.print(f"{len(instances)} instances in {len(self._hosts)} worker processes "
-                           f"(up to {per_worker} each)")
+        self.progress.notice(f"{len(instances)} instances in {len(self._hosts)} worker processes "
+                             f"(up to {per_worker} each)")
 
     def _respawn(self, instance: str) -> None:
         """Ray restarts a dead worker itself (max_restarts), with all its instances; a fresh one is made if
@@ -511,10 +510,6 @@ class SessionDriver:
             if relative not in found and path.is_file():
                 found[relative] = json.loads(path.read_text())
         return found
-
-    def _progress(self) -> Progress:
-        return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=self.console, transient=True)
 
     def _key(self, instance: str) -> str:
         return f"{self.session}/{instance}"
@@ -599,6 +594,15 @@ def budget_refusal(exc: BaseException) -> Optional[dict[str, Any]]:
     return None
 
 
+def as_completed(pending: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Each key of `pending` with its object ref, as the refs complete (one `ray.wait` at a time); a key
+    put back into `pending` while iterating (work resubmitted) is waited for again."""
+    while pending:
+        ready, _ = ray.wait(list(pending.values()), num_returns=1)
+        key = next(k for k, ref in pending.items() if ref == ready[0])
+        yield key, pending.pop(key)
+
+
 def _add_counts(*counts: dict[str, int]) -> dict[str, int]:
     total: dict[str, int] = {}
     for count in counts:
@@ -626,7 +630,7 @@ def _unit_line(result: dict[str, Any]) -> str:
 
 def _stage_line(record: StageRecord) -> str:
     scores = ", ".join(f"{i} {v:+.1f}" for i, v in sorted(record.checkpoint.items()))
-    parts = [f"[bold]stage {record.stage}[/bold] checkpoint: {scores}"]
+    parts = [f"stage {record.stage} checkpoint: {scores}"]
     if record.graduated:
         parts.append(f"graduated: {', '.join(record.graduated)}")
     if record.champion:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from rich.progress import Progress
 from rich.table import Table
 
 from forge.baselines import POLICIES, REFERENCE_RETURNS_B_LINE_30, episode_seeds, run_episode
-from forge.commands.common import add_config_arguments, config_from_args, console
+from forge.commands.common import add_config_arguments, config_from_args, console, progress_bars
 from forge.env import Cage2Env
 from forge.stats import ReturnStats
 
@@ -27,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     names = list(POLICIES) if args.policy == "all" else [args.policy]
     env = Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
     results: dict[str, ReturnStats] = {}
-    with Progress(console=console, transient=True) as progress:
+    with progress_bars() as progress:
         for name in names:
             task = progress.add_task(f"{name}", total=args.episodes)
             policy = POLICIES[name]()

@@ -9,15 +9,13 @@ evidence names the trace, the episode seed and the step), and prints the rule id
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Optional
 
 from rich.panel import Panel
 from rich.text import Text
 
-from forge.commands.common import console
-
-PROG = "forge correct"
+from forge.commands.common import check_role, console, user_actor
+from forge.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,33 +34,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
-    from forge.commands.rulebook import _guarded
-
-    return _guarded(args, _correct)
-
-
-def _correct(args: argparse.Namespace) -> int:
-    from forge.commands.rulebook import _config, _open_book, _user_actor
-    from forge.config import ROLES
+    from forge.commands.rulebook import _config, _open_book
     from forge.rulebook.anchor import load_trace_step
 
-    if args.role not in ROLES:
-        return _fail(f"--role {args.role!r} is not an agent role ({', '.join(ROLES)})")
+    check_role(args.role)
     if not args.text.strip():
-        return _fail("the correction text is empty")
-    actor = _user_actor(args.actor)
+        raise UsageError("the correction text is empty")
+    actor = user_actor(args.actor)
     cfg = _config(args)
     step = load_trace_step(args.run_dir, args.instance, args.episode, args.step, cfg.rulebook.context_window)
     show_step(step.observation, step.action, step.reward, step.injected, title=f"{step.source}")
     book = _open_book(args, cfg)
-    return teach_at_step(book, cfg, step.node, step.source, args.text.strip(), args.role, actor, args.reason,
-                         followed=step.followed, agent_action=step.action, corrected_action=None)
+    teach_at_step(book, cfg, step.node, step.source, args.text.strip(), args.role, actor, args.reason,
+                  followed=step.followed, agent_action=step.action)
+    return 0
 
 
 def show_step(observation: str, action: str, reward: Optional[float], injected, *, title: str) -> None:
@@ -77,30 +63,18 @@ def show_step(observation: str, action: str, reward: Optional[float], injected, 
 
 def teach_at_step(book, cfg, node, source: str, text: str, role: str, actor: str, reason: str, *,
                   followed=(), agent_action: str = "", corrected_action: Optional[str] = None,
-                  quiet: bool = False) -> int:
-    """Compile `text` and teach it with the step's context as its trigger node; print the rule id.
-    Returns 0, or 2 with the reason when the compiler dropped it or the book refused it."""
-    from forge.memory.model import Provenance
-    from forge.rulebook.anchor import corrected_learned_rules
-    from forge.rulebook.compile import RuleCompiler, SourceItem, compile_grammar
-    from forge.rulebook.teaching import Correction, teach_text
-    from forge.wiring import build_clients
+                  quiet: bool = False) -> str:
+    """Teach `text` with the step's context as its trigger node and print what it became; the rule id.
+    Raises `CorrectionNotTaught` when the compiler dropped it or the book refused it."""
+    from forge.commands.rulebook import _compiler_client
+    from forge.rulebook.teaching import add_correction, step_correction
 
-    corrects = corrected_learned_rules(followed, book.records(), agent_action, corrected_action)
-    correction = Correction(text, role, actor, source, anchor=node, corrects=corrects, reason=reason)
-    probe = SourceItem("correction", role, text, actor)
-    client = None if compile_grammar(probe) is not None else build_clients(cfg)[0]["compiler"]
-    taught = teach_text(book, RuleCompiler(client), [correction],
-                        provenance=Provenance(actor=actor, model=cfg.models.for_role("compiler").model if client else None),
-                        note=f"correction at {source}")
-    compiled = taught.compiled[0]
-    if not compiled.kept:
-        return _fail(f"the compiler dropped {text!r:.80}: {compiled.reason or 'noise'}")
-    outcome = taught.teach.outcomes[0]
-    if outcome.result == "refused":
-        return _fail(f"rule {outcome.rule_id} was not added: {outcome.detail}")
-    head = book.store.head(outcome.rule_id)
-    console.print(Text(f"{outcome.result} {head.ref}: {compiled.directive} (trigger node {node.id}; "
+    correction = step_correction(book, node, source, text, role, actor, reason=reason, followed=followed,
+                                 agent_action=agent_action, corrected_action=corrected_action)
+    added = add_correction(book, correction, compiler_client=lambda: _compiler_client(cfg),
+                           compiler_model=cfg.models.for_role("compiler").model, note=f"correction at {source}")
+    head = added.head
+    console.print(Text(f"{added.outcome.result} {head.ref}: {added.compiled.directive} (trigger node {node.id}; "
                        f"book version {head.book_version})"), soft_wrap=True)
     if head.record.corrects:
         console.print(Text("  corrects " + ", ".join(head.record.corrects)), soft_wrap=True)
@@ -108,4 +82,4 @@ def teach_at_step(book, cfg, node, source: str, text: str, role: str, actor: str
         console.print(Text("  supersedes " + ", ".join(head.record.supersedes)), soft_wrap=True)
     if not quiet:
         console.print(f"rule {head.rule_id}", soft_wrap=True)
-    return 0
+    return head.rule_id

@@ -14,7 +14,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from forge.commands.common import add_config_arguments, config_from_args, console
+from forge.commands.common import add_config_arguments, config_from_args, console, user_actor
+from forge.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,11 +41,6 @@ class PlannedOverride:
     action: int
     action_text: str
     reason: str
-
-
-def _fail(message: str) -> int:
-    print(f"forge episode: {message}", file=sys.stderr)
-    return 2
 
 
 def parse_overrides(specs: list[str]) -> dict[int, PlannedOverride]:
@@ -84,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         planned = parse_overrides(args.override)
     except ValueError as exc:
-        return _fail(str(exc))
+        raise UsageError(str(exc)) from None
     if args.operator and not sys.stdin.isatty():
-        return _fail("--operator needs a terminal; use --override STEP=ACTION:REASON in scripts")
+        raise UsageError("--operator needs a terminal; use --override STEP=ACTION:REASON in scripts")
     cfg = config_from_args(args)
     snapshot = EMPTY_SNAPSHOT
     if args.memory:
@@ -99,9 +95,7 @@ def run(args: argparse.Namespace) -> int:
     taught: list[str] = []
     label = f"seed{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
     if args.operator or planned:
-        from forge.commands.rulebook import _user_actor
-
-        operator = OperatorLoop(args, cfg, planned, label, _user_actor(args.actor), taught)
+        operator = OperatorLoop(args, cfg, planned, label, user_actor(args.actor), taught)
     try:
         if operator is not None:
             result = play_episode(env, defender, seed=args.seed, operator=operator)
@@ -198,6 +192,7 @@ class OperatorLoop:
     def _teach(self, step: int, decision, chosen: PlannedOverride) -> None:
         from forge.commands.correct import teach_at_step
         from forge.rulebook.anchor import decision_node, followed_at, override_rule_text, step_source
+        from forge.rulebook.teaching import CorrectionNotTaught
 
         book = self.book()
         node = decision_node(self.observations, len(self.observations) - 1, self.cfg.rulebook.context_window)
@@ -205,11 +200,14 @@ class OperatorLoop:
         followed = followed_at(refs, book.records(), decision.observation, decision.action_text)
         text = override_rule_text(chosen.action_text, decision.observation) or f"{chosen.action_text}. {chosen.reason}"
         source = step_source("episodes", "operator", self.label, step, self.args.seed)
-        code = teach_at_step(book, self.cfg, node, source, text, self.args.role, self.actor, chosen.reason,
-                             followed=followed, agent_action=decision.action_text,
-                             corrected_action=chosen.action_text, quiet=True)
-        if code == 0:
-            self.taught.append(f"step {step}: {chosen.action_text}")
+        try:
+            teach_at_step(book, self.cfg, node, source, text, self.args.role, self.actor, chosen.reason,
+                          followed=followed, agent_action=decision.action_text,
+                          corrected_action=chosen.action_text, quiet=True)
+        except CorrectionNotTaught as exc:  # the override still runs; only the rule is missing
+            print(f"forge episode: {exc}", file=sys.stderr)
+            return
+        self.taught.append(f"step {step}: {chosen.action_text}")
 
     def write_trace(self, result):
         import json

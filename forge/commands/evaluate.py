@@ -8,16 +8,18 @@ Written to `<run_dir>/reports/evaluate.md` and `.json`; every episode's trace go
 from __future__ import annotations
 
 import argparse
-import statistics
-import sys
-import time
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 
-from forge.commands.common import console
+from forge.commands.common import bar_per_name, console, progress_bars
+from forge.config import Injection
+from forge.errors import UsageError
 
-MODES = ("full", "rulebook", "none")
+if TYPE_CHECKING:
+    from forge.evaluation import InjectionComparison
+
+MODES = tuple(mode.value for mode in Injection)  # full, rulebook, none
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,128 +36,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"forge evaluate: {message}", file=sys.stderr)
-    return 2
-
-
-@dataclass
-class ModeResult:
-    mode: str
-    returns: list[float] = field(default_factory=list)
-    memory_tokens: list[int] = field(default_factory=list)  # per step, over all episodes
-    prompt_tokens: list[int] = field(default_factory=list)
-    wall_s: float = 0.0
-
-    @property
-    def memory_per_step(self) -> float:
-        return statistics.fmean(self.memory_tokens) if self.memory_tokens else 0.0
-
-    @property
-    def prompt_per_step(self) -> float:
-        return statistics.fmean(self.prompt_tokens) if self.prompt_tokens else 0.0
-
-    def stats(self):
-        from forge.stats import ReturnStats
-
-        return ReturnStats.of(self.returns)
-
-    def to_dict(self) -> dict:
-        s = self.stats()
-        return {"mode": self.mode, "episodes": s.n, "return_mean": s.mean, "return_sd": s.sd, "return_min": s.min,
-                "return_max": s.max, "returns": self.returns, "memory_tokens_per_step": self.memory_per_step,
-                "prompt_tokens_per_step": self.prompt_per_step, "wall_s": self.wall_s}
-
-
 def run(args: argparse.Namespace) -> int:
-    from forge.config import ConfigError
-    from forge.llm.types import ProviderError
-    from forge.memory.errors import MemoryStoreError
-    from forge.rulebook.embed import EmbeddingError
-    from forge.rulebook.model import RulebookError
+    from forge.evaluation import compare_injection_modes
+    from forge.wiring import model_label, open_run_memory
 
-    modes = [m.strip() for m in args.injection.split(",") if m.strip()]
+    modes = list(dict.fromkeys(m.strip() for m in args.injection.split(",") if m.strip()))
     unknown = [m for m in modes if m not in MODES]
     if not modes or unknown:
-        return _fail(f"unknown injection mode {(unknown or [args.injection])[0]!r} (modes: {', '.join(MODES)})")
+        raise UsageError(f"unknown injection mode {(unknown or [args.injection])[0]!r} (modes: {', '.join(MODES)})")
     if args.episodes < 1:
-        return _fail(f"--episodes must be >= 1, got {args.episodes}")
+        raise UsageError(f"--episodes must be >= 1, got {args.episodes}")
     bad = [o for o in args.config if "=" not in o]
     if bad:
-        return _fail(f"override {bad[0]!r} is not of the form key=value")
-    import sqlite3
-
-    import redis
-
-    try:
-        return _evaluate(args, list(dict.fromkeys(modes)))
-    except (RulebookError, ConfigError, MemoryStoreError, EmbeddingError, ProviderError) as exc:
-        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    except (redis.RedisError, sqlite3.Error) as exc:
-        return _fail(f"store error ({type(exc).__name__}): {str(exc).splitlines()[0] if str(exc) else ''}")
-
-
-def _evaluate(args: argparse.Namespace, modes: list[str]) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from agents.injection import FullInjection, NoInjection
-    from forge.protocol.inner_loop import InstanceLearner
-    from forge.rulebook.ablation import play_ablations, rules_to_ablate
-    from forge.rulebook.injection import rulebook_injection_factory
-    from forge.seeding import derive_seed
-    from forge.wiring import build_clients, model_label, open_run_memory
-
+        raise UsageError(f"override {bad[0]!r} is not of the form key=value")
     found = open_run_memory(args.run_dir, args.instance, args.config)
-    cfg = found.cfg
     snapshot = found.snapshot()
-    clients, _ = build_clients(cfg)
-    learner = InstanceLearner(instance=found.instance, session=found.session, cfg=cfg, clients=clients,
-                              memory=found.memory, run_dir=found.run.path)
-    seeds = [derive_seed(cfg.protocol.seed, "evaluate", i) for i in range(args.episodes)]
-    label = model_label(cfg)
     console.print(f"[bold]Evaluate[/bold] {found.key} ({found.chosen_by}): memory {snapshot.digest[:12]} "
-                  f"({len(snapshot)} items), {args.episodes} frozen episodes per mode, model {label}", soft_wrap=True)
-    results: dict[str, ModeResult] = {}
-    aftermath: list[dict] = []  # of the rulebook episodes: which rules reached a decision point
-    ablations: dict[str, list[float]] = {}
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
-        for mode in modes:
-            task = progress.add_task(f"{mode}", total=args.episodes)
-            started = time.perf_counter()
-            if mode == "rulebook":
-                progress.update(task, description="rulebook (compiling the memory)")
-                factory = rulebook_injection_factory(cfg, args.rulebook, run_dir=found.run.path, actor=found.actor,
-                                                     clients=clients, namespace=args.namespace)
-                injection = book_injection = factory(snapshot)
-                progress.update(task, description="rulebook")
-            result = ModeResult(mode)
-            for i, seed in enumerate(seeds):
-                if mode == "full":
-                    injection = FullInjection(snapshot)
-                elif mode == "none":
-                    injection = NoInjection()
-                episode = learner.play_frozen(seed, label=f"evaluate-{mode}-{i}", injection=injection)
-                if mode == "rulebook":
-                    aftermath.extend(episode.aftermath)
-                result.returns.append(episode.total_return)
-                result.memory_tokens.extend(step.memory_tokens for step in episode.steps)
-                result.prompt_tokens.extend(step.prompt_tokens for step in episode.steps)
-                progress.advance(task)
-            result.wall_s = time.perf_counter() - started
-            results[mode] = result
-        rules = rules_to_ablate(aftermath, cfg.rulebook.ablation_max_rules)
-        if rules:
-            task = progress.add_task(f"ablation: {len(rules)} rules withheld one at a time", total=len(rules) * len(seeds))
-            ablations = play_ablations(
-                lambda seed, label, inj: learner.play_frozen(seed, label=label, injection=inj),
-                lambda withheld: factory(snapshot, withheld), seeds, rules, lambda rule: progress.advance(task))
-    table, report = _report(found, snapshot, results, seeds, label, args)
+                  f"({len(snapshot)} items), {args.episodes} frozen episodes per mode, model {model_label(found.cfg)}",
+                  soft_wrap=True)
+    with progress_bars() as progress:
+        comparison = compare_injection_modes(found, snapshot, modes, args.episodes, rulebook_spec=args.rulebook,
+                                             namespace=args.namespace, on_progress=bar_per_name(progress))
+    table, report = _report(comparison, args)
     console.print(table)
-    if ablations:
-        heads = book_injection.book.heads()
-        ablation_table, report["ablation"] = _ablation_report(results["rulebook"].returns, ablations, heads)
+    if comparison.ablations:
+        ablation_table = _ablation_table(comparison)
         console.print(ablation_table)
+        report["ablation"] = [a.to_dict() for a in comparison.ablations]
         report["markdown"] += "\n" + _markdown(ablation_table)
     reports = found.run.path / "reports"
     reports.mkdir(parents=True, exist_ok=True)
@@ -165,7 +72,9 @@ def _evaluate(args: argparse.Namespace, modes: list[str]) -> int:
     return 0
 
 
-def _report(found, snapshot, results: dict[str, ModeResult], seeds: list[int], label: str, args) -> tuple[Table, dict]:
+def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tuple[Table, dict]:
+    found, snapshot, results, label = comparison.found, comparison.snapshot, comparison.results, comparison.model
+    seeds = list(comparison.seeds)
     full = results.get("full")
     title = (f"{found.key}: {len(seeds)} frozen episodes per mode on the same seeds "
              f"({label}; red {found.cfg.env.red_agent.value}, {found.cfg.env.max_steps} steps)")
@@ -200,24 +109,16 @@ def _report(found, snapshot, results: dict[str, ModeResult], seeds: list[int], l
     return table, data
 
 
-def _ablation_report(with_book: list[float], ablations: dict[str, list[float]], heads: dict) -> tuple[Table, dict]:
-    """Per ablated rule: the return without it, and the paired difference (with - without) with its
-    bootstrap interval, computed as `forge rulebook stats` does when it turns them into a verdict."""
-    from forge.rulebook.efficacy import paired_difference
-
+def _ablation_table(comparison: "InjectionComparison") -> Table:
     table = Table(title="ablation: the same seeds with one rule withheld (paired by seed)")
     for column in ("rule", "directive", "return without it", "with the book - without it [95%]", "pairs"):
         table.add_column(column, justify="left" if column in ("rule", "directive") else "right")
-    data = {}
-    for rule, without in ablations.items():
-        differences = [a - b for a, b in zip(with_book, without)]
-        mean, low, high = paired_difference(differences)
-        head = heads.get(rule)
-        table.add_row(head.ref if head else rule, head.record.directive[:60] if head else "?",
-                      f"{statistics.fmean(without):.2f}",
-                      f"{mean:+.2f}" + (f" [{low:+.2f}, {high:+.2f}]" if low is not None else ""), str(len(differences)))
-        data[rule] = {"returns_without": without, "differences": differences, "mean": mean, "low": low, "high": high}
-    return table, data
+    for ablation in comparison.ablations:
+        mean, low, high = ablation.interval()
+        table.add_row(ablation.rule, ablation.directive[:60], f"{sum(ablation.returns_without) / len(ablation.returns_without):.2f}",
+                      f"{mean:+.2f}" + (f" [{low:+.2f}, {high:+.2f}]" if low is not None else ""),
+                      str(len(ablation.differences)))
+    return table
 
 
 def _markdown(table: Table) -> str:

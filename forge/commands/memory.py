@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
-import sys
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -13,7 +11,8 @@ from typing import Any, Callable
 from rich.table import Table
 from rich.text import Text
 
-from forge.commands.common import console
+from forge.commands.common import console, login
+from forge.errors import UsageError
 
 DEFAULT_STORE = Path("runs") / "latest"
 
@@ -30,57 +29,51 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="memory_command", required=True)
 
     listing = actions.add_parser("list", parents=[store_options], help="instances with their head version")
-    listing.set_defaults(func=partial(_guarded, action=_list))
+    listing.set_defaults(func=partial(_with_manager, action=_list))
 
     show = actions.add_parser("show", parents=[store_options], help="the items of one instance's memory")
     show.add_argument("instance")
     show.add_argument("--version", type=int, help="a past version (default: the head)")
     show.add_argument("--full", action="store_true", help="do not shorten long examples")
-    show.set_defaults(func=partial(_guarded, action=_show))
+    show.set_defaults(func=partial(_with_manager, action=_show))
 
     diff = actions.add_parser("diff", parents=[store_options], help="what changed between two versions")
     diff.add_argument("instance")
     diff.add_argument("a", type=int, metavar="A", help="older version")
     diff.add_argument("b", type=int, metavar="B", help="newer version")
-    diff.set_defaults(func=partial(_guarded, action=_diff))
+    diff.set_defaults(func=partial(_with_manager, action=_diff))
 
     history = actions.add_parser("history", parents=[store_options], help="every version of one instance")
     history.add_argument("instance")
-    history.set_defaults(func=partial(_guarded, action=_history))
+    history.set_defaults(func=partial(_with_manager, action=_history))
 
     restore = actions.add_parser("restore", parents=[store_options], help="make an old version the head again")
     restore.add_argument("instance")
     restore.add_argument("version", type=int, metavar="N")
-    restore.set_defaults(func=partial(_guarded, action=_restore))
+    restore.set_defaults(func=partial(_with_manager, action=_restore))
 
 
-def _guarded(args: argparse.Namespace, action: Callable[[Any, argparse.Namespace], int]) -> int:
-    """Open the store and run `action(manager, args)`; a memory error becomes one line and exit code 2."""
+def _with_manager(args: argparse.Namespace, action: Callable[[Any, argparse.Namespace], int]) -> int:
+    """Open the store and run `action(manager, args)`; an unknown instance is reported with the known ones."""
     from forge.memory import MemoryManager, MemoryStoreError, UnknownInstanceError, open_store
     from forge.memory.refs import resolve_instance
 
     spec = args.store
     if spec is None:
         if not DEFAULT_STORE.exists():
-            print(f"forge memory: no --store given and {DEFAULT_STORE} does not exist", file=sys.stderr)
-            return 2
+            raise UsageError(f"no --store given and {DEFAULT_STORE} does not exist")
         spec = str(DEFAULT_STORE)
-    try:
-        with open_store(spec, args.namespace, create=False) as store:
-            manager = MemoryManager(store)
-            try:
-                if getattr(args, "instance", None):
-                    args.instance = resolve_instance(manager, args.instance)
-                return action(manager, args)
-            except UnknownInstanceError as exc:
-                known = manager.instances()
-                listed = ", ".join(known[:8]) + (", …" if len(known) > 8 else "")
-                hint = f"known instances: {listed}" if known else f"namespace {args.namespace!r} of this store is empty"
-                print(f"forge memory: {exc} in {spec} ({hint})", file=sys.stderr)
-                return 2
-    except MemoryStoreError as exc:
-        print(f"forge memory: {exc}", file=sys.stderr)
-        return 2
+    with open_store(spec, args.namespace, create=False) as store:
+        manager = MemoryManager(store)
+        try:
+            if getattr(args, "instance", None):
+                args.instance = resolve_instance(manager, args.instance)
+            return action(manager, args)
+        except UnknownInstanceError as exc:
+            known = manager.instances()
+            listed = ", ".join(known[:8]) + (", …" if len(known) > 8 else "")
+            hint = f"known instances: {listed}" if known else f"namespace {args.namespace!r} of this store is empty"
+            raise MemoryStoreError(f"{exc} in {spec} ({hint})") from None
 
 
 def _head(manager: Any, instance: str) -> Any:
@@ -176,19 +169,12 @@ def _restore(manager: Any, args: argparse.Namespace) -> int:
     from forge.memory import Provenance
 
     _head(manager, args.instance)
-    version = manager.restore(args.instance, args.version, Provenance(actor=f"user:{_user()}"))
+    version = manager.restore(args.instance, args.version, Provenance(actor=f"user:{login()}"))
     console.print(Text(
         f"{args.instance}: version {version.number} restores the memory of version {args.version} "
         f"(digest {version.digest[:12]}; +{len(version.added)} -{len(version.removed)} ~{len(version.updated)})"
     ))
     return 0
-
-
-def _user() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no passwd entry and no LOGNAME/USER (containers)
-        return "unknown"
 
 
 def _shorten(text: str, limit: int) -> str:

@@ -8,19 +8,14 @@ brings an earlier version back.
 from __future__ import annotations
 
 import argparse
-import getpass
-import sys
 import time
 from datetime import datetime
-from functools import partial
-from typing import Any, Callable
 
 from rich.table import Table
 from rich.text import Text
 
-from forge.commands.common import console
-
-PROG = "forge rulebook"
+from forge.commands.common import bar_per_name, check_role, console, login, progress_bars, user_actor
+from forge.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,36 +31,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export = actions.add_parser("export", parents=[common], help="compile a run's champion memory into the rulebook")
     export.add_argument("run_dir", metavar="RUN_DIR")
     export.add_argument("--instance", help="the instance whose memory to export (default: the ledger's champion)")
-    export.set_defaults(func=partial(_guarded, action=_export))
+    export.set_defaults(func=_export)
 
     add = actions.add_parser("add", parents=[common], help="teach a rule: an explicit human correction")
     add.add_argument("text", help="the correction, e.g. \"When Op_Server0 shows any compromise, then Restore Op_Server0\"")
     add.add_argument("--actor", required=True, help="who teaches it: NAME (stored as user:NAME) or user:NAME")
     add.add_argument("--role", required=True, help="the agent role it is for: planner, analyst or action_chooser")
     add.add_argument("--context", help="the decision context it applies to (default: the situation the compiler states)")
-    add.set_defaults(func=partial(_guarded, action=_add))
+    add.set_defaults(func=_add)
 
     listing = actions.add_parser("list", parents=[common], help="rules with status, support and actors")
     listing.add_argument("--all", action="store_true", help="include superseded and withdrawn rules")
     listing.add_argument("--role", help="only rules for this role")
     listing.add_argument("--actor", help="only rules this actor teaches")
-    listing.set_defaults(func=partial(_guarded, action=_list))
+    listing.set_defaults(func=_list)
 
     show = actions.add_parser("show", parents=[common], help="one rule: its head version and its edges")
     show.add_argument("rule", metavar="RULE", help="rule id (or a unique prefix, or <id>@v<n>)")
-    show.set_defaults(func=partial(_guarded, action=_show))
+    show.set_defaults(func=_show)
 
     history = actions.add_parser("history", parents=[common], help="every version of a rule, or the book's commits")
     history.add_argument("rule", metavar="RULE", nargs="?", help="a rule (default: the whole book)")
     history.add_argument("--chain", action="store_true",
                          help="the rule's correction chain (supersedes / corrects), oldest first, with who, when and why")
-    history.set_defaults(func=partial(_guarded, action=_history))
+    history.set_defaults(func=_history)
 
     withdraw = actions.add_parser("withdraw", parents=[common], help="withdraw a rule (tombstone): never injected again")
     withdraw.add_argument("rule", metavar="RULE")
     withdraw.add_argument("--actor", help="who withdraws it (default: user:<login>)")
     withdraw.add_argument("--note", default="", help="why")
-    withdraw.set_defaults(func=partial(_guarded, action=_withdraw))
+    withdraw.set_defaults(func=_withdraw)
 
     restore = actions.add_parser("restore", parents=[common],
                                  help="bring a rule back with an earlier version's content, or the whole book to a book version")
@@ -73,14 +68,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     restore.add_argument("--version", type=int, help="the rule version to restore (default: its newest active one)")
     restore.add_argument("--book", type=int, metavar="N", help="restore every rule to how it was at book version N")
     restore.add_argument("--actor", help="who restores it (default: user:<login>)")
-    restore.set_defaults(func=partial(_guarded, action=_restore))
+    restore.set_defaults(func=_restore)
 
     query = actions.add_parser("query", parents=[common], help="which rules a decision context retrieves, with scores")
     query.add_argument("context", help="the decision context (an observation, a host table, a situation)")
     query.add_argument("--role", help="the calling role (default: any role)")
     query.add_argument("--actor", help="the querying actor, for conflict resolution")
     query.add_argument("--top", type=int, default=10, help="candidates to show (default 10)")
-    query.set_defaults(func=partial(_guarded, action=_query))
+    query.set_defaults(func=_query)
 
     calibrate = actions.add_parser("calibrate", parents=[common],
                                    help="measure the relevance floor against predicate-labelled contexts of real episodes")
@@ -88,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     calibrate.add_argument("--instance", help="the instance whose memory to use (default: the ledger's champion)")
     calibrate.add_argument("--episodes", type=int, default=5)
     calibrate.add_argument("--target-recall", type=float, default=0.95)
-    calibrate.set_defaults(func=partial(_guarded, action=_calibrate))
+    calibrate.set_defaults(func=_calibrate)
 
     stats = actions.add_parser("stats", parents=[common],
                                help="efficacy per rule from the aftermath of its injections in runs' traces")
@@ -97,47 +92,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     stats.add_argument("--record", action="store_true",
                        help="record each verdict as evidence on its rule (helpful: SUPPORTED_BY, harmful: COUNTERED_BY)")
     stats.add_argument("--actor", help="who records the evidence (default: user:<login>)")
-    stats.set_defaults(func=partial(_guarded, action=_stats))
+    stats.set_defaults(func=_stats)
 
     review = actions.add_parser("review", parents=[common],
                                 help="rules that need a person: harmful, never followed, never triggered, outdone by a conflicting rule")
     review.add_argument("run_dirs", metavar="RUN_DIR", nargs="*", help="as for stats")
-    review.set_defaults(func=partial(_guarded, action=_review))
+    review.set_defaults(func=_review)
 
 
 # -- plumbing -----------------------------------------------------------------------------------------
-
-
-def _fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
-
-
-def _store_errors() -> tuple[type[BaseException], ...]:
-    """sqlite3's errors, and redis's once a Redis store was opened: a SQLite-only command should not
-    pay ~0.1 s of its cold start importing redis just to name its exceptions."""
-    import sqlite3
-
-    redis = sys.modules.get("redis")
-    return (sqlite3.Error, redis.RedisError) if redis is not None else (sqlite3.Error,)
-
-
-def _guarded(args: argparse.Namespace, action: Callable[[argparse.Namespace], int]) -> int:
-    """Every expected failure becomes one line on stderr and exit code 2."""
-    from forge.config import ConfigError
-    from forge.llm.types import ProviderError
-    from forge.memory.errors import MemoryStoreError
-    from forge.rulebook.embed import EmbeddingError
-    from forge.rulebook.model import RulebookError
-
-    try:
-        return action(args)
-    except (RulebookError, ConfigError, MemoryStoreError, EmbeddingError, ProviderError) as exc:
-        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    except _store_errors() as exc:
-        return _fail(f"rulebook store error ({type(exc).__name__}): {str(exc).splitlines()[0] if str(exc) else ''}")
-    except OSError as exc:
-        return _fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
 
 
 def _config(args: argparse.Namespace, base=None):
@@ -149,28 +112,16 @@ def _config(args: argparse.Namespace, base=None):
 
 
 def _open_book(args: argparse.Namespace, cfg, *, create: bool = True):
-    from forge.rulebook.book import Rulebook
-    from forge.rulebook.embed import embedder_from_config
-    from forge.rulebook.backends import open_rulebook
+    from forge.rulebook.book import open_book
 
-    spec = args.rulebook or cfg.rulebook.store
-    store = open_rulebook(spec, args.namespace, create=create)
-    return Rulebook(store, embedder_factory=lambda: embedder_from_config(cfg),
-                    near_duplicate_threshold=cfg.memory.near_duplicate_threshold)
+    return open_book(cfg, args.rulebook, args.namespace, create=create)
 
 
-def _login() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "unknown"
+def _compiler_client(cfg):
+    """The compiler model's client, built only when a correction needs it (not in the grammar)."""
+    from forge.wiring import build_clients
 
-
-def _user_actor(name: str | None) -> str:
-    from forge.rulebook.model import check_actor
-
-    name = name or _login()
-    return check_actor(name if name.startswith("user:") else f"user:{name}")
+    return build_clients(cfg)[0]["compiler"]
 
 
 def _say(text) -> None:
@@ -181,13 +132,6 @@ def _say(text) -> None:
 def _short(text: str, limit: int = 110) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _progress():
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True)
 
 
 # -- export -------------------------------------------------------------------------------------------
@@ -209,17 +153,10 @@ def _export(args: argparse.Namespace) -> int:
                       window=cfg.rulebook.context_window)
     _say(f"[bold]Rulebook export[/bold] of {found.key} ({found.chosen_by}): {len(snapshot)} memory items, "
                   f"digest {snapshot.digest[:12]}; compiler model {model_label(cfg)}\nrulebook {book.store.spec}")
-    with _progress() as progress:
-        tasks: dict[str, Any] = {}
-
-        def report(what: str, done: int, total: int) -> None:
-            if what not in tasks:
-                tasks[what] = progress.add_task(what, total=total)
-            progress.update(tasks[what], completed=done)
-
+    with progress_bars() as progress:
         result = sync.sync(snapshot, provenance=Provenance(session=found.session, instance=found.instance,
-                                                           actor=f"user:{_login()}", model=cfg.models.for_role("compiler").model),
-                           progress=report)
+                                                           actor=f"user:{login()}", model=cfg.models.for_role("compiler").model),
+                           progress=bar_per_name(progress))
     table = Table(title=f"{found.key}: {result.kept} rules kept, {result.dropped} dropped, "
                         f"{result.already} already compiled", show_lines=False)
     for column in ("item", "kind/role", "verdict", "by", "type", "group", "directive / reason", "trigger", "rule"):
@@ -253,41 +190,26 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _add(args: argparse.Namespace) -> int:
-    from forge.config import ROLES
-    from forge.memory.model import Provenance
-    from forge.rulebook.compile import RuleCompiler, SourceItem, compile_grammar
-    from forge.rulebook.teaching import Correction, teach_text
-    from forge.wiring import build_clients
+    from forge.rulebook.teaching import Correction, add_correction
 
-    if args.role not in ROLES:
-        return _fail(f"--role {args.role!r} is not an agent role ({', '.join(ROLES)})")
-    actor = _user_actor(args.actor)
+    check_role(args.role)
+    actor = user_actor(args.actor)
     if not args.text.strip():
-        return _fail("the correction text is empty")
+        raise UsageError("the correction text is empty")
     cfg = _config(args)
-    book = _open_book(args, cfg)
     correction = Correction(args.text.strip(), args.role, actor, f"cli:{time.time_ns()}", context=args.context)
-    # A correction in the grammar compiles without a model; anything else goes to the compiler model.
-    probe = SourceItem("correction", args.role, correction.text, actor)
-    client = None if compile_grammar(probe) is not None else build_clients(cfg)[0]["compiler"]
-    taught = teach_text(book, RuleCompiler(client), [correction],
-                        provenance=Provenance(actor=actor, model=cfg.models.for_role("compiler").model if client else None))
-    compiled, report, compiled_report = taught.compiled[0], taught.teach, taught.compile
-    if not compiled.kept:
-        return _fail(f"the compiler dropped {args.text.strip()!r:.80}: {compiled.reason or 'noise'}")
-    outcome = report.outcomes[0]
-    if outcome.result == "refused":
-        return _fail(f"rule {outcome.rule_id} was not added: {outcome.detail}")
-    head = book.store.head(outcome.rule_id)
+    added = add_correction(_open_book(args, cfg), correction, compiler_client=lambda: _compiler_client(cfg),
+                           compiler_model=cfg.models.for_role("compiler").model)
+    compiled, outcome, head = added.compiled, added.outcome, added.head
     _say(Text(f"{outcome.result} {head.ref}: [{compiled.type} {','.join(compiled.roles)} group {compiled.group}] "
               f"{compiled.directive} (compiled by {compiled.compiled_by}; book version {head.book_version})"))
     for line in _meaning_lines(head.record):
         _say(Text(f"  {line}"))
-    for change in report.changes:
+    for change in added.teach.changes:
         if change.record.rule_id != outcome.rule_id:
             _say(Text(f"  {change.op} {change.record.rule_id}: {_short(change.record.directive, 90)} "
                       f"(status {change.record.status})"))
-    for problem in compiled_report.problems:
+    for problem in added.problems:
         _say(Text(f"  compiler: {problem}"))
     return 0
 
@@ -406,7 +328,7 @@ def _withdraw(args: argparse.Namespace) -> int:
     cfg = _config(args)
     book = _open_book(args, cfg, create=False)
     rule_id = book.find(args.rule)
-    actor = _user_actor(args.actor)
+    actor = user_actor(args.actor)
     version = book.withdraw(rule_id, Provenance(actor=actor), note=args.note)
     head = book.store.head(rule_id)
     _say(Text(f"withdrew {head.ref} (book version {version.number}); it is never injected again unless restored"))
@@ -417,18 +339,18 @@ def _restore(args: argparse.Namespace) -> int:
     from forge.memory.model import Provenance
 
     if (args.rule is None) == (args.book is None):
-        return _fail("name a RULE to restore, or give --book N to restore the whole book (not both)")
+        raise UsageError("name a RULE to restore, or give --book N to restore the whole book (not both)")
     cfg = _config(args)
     book = _open_book(args, cfg, create=False)
     if args.book is not None:
-        version = book.restore_book(args.book, Provenance(actor=_user_actor(args.actor)))
+        version = book.restore_book(args.book, Provenance(actor=user_actor(args.actor)))
         if version is None:
             _say(f"the rulebook already is as it was at book version {args.book}")
         else:
             _say(f"book version {version.number} restores book version {args.book} ({len(version.changes)} rules changed)")
         return 0
     rule_id = book.find(args.rule)
-    version = book.restore(rule_id, args.version, Provenance(actor=_user_actor(args.actor)))
+    version = book.restore(rule_id, args.version, Provenance(actor=user_actor(args.actor)))
     head = book.store.head(rule_id)
     _say(Text(f"restored {head.ref} ({version.note}; book version {version.number})"))
     return 0
@@ -438,44 +360,37 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _query(args: argparse.Namespace) -> int:
-    from forge.config import ROLES
+    from forge.rulebook.query import query_rules
     from forge.rulebook.retrieve import RetrievalSettings
 
-    if args.role is not None and args.role not in ROLES:
-        return _fail(f"--role {args.role!r} is not an agent role ({', '.join(ROLES)})")
+    if args.role is not None:
+        check_role(args.role)
     # `--actor alice` means the human user:alice, as for `add`; an instance is <session>/<instance>.
-    actor = args.actor if args.actor is None or "/" in args.actor else _user_actor(args.actor)
+    actor = args.actor if args.actor is None or "/" in args.actor else user_actor(args.actor)
     cfg = _config(args)
-    book = _open_book(args, cfg, create=False)
     settings = RetrievalSettings.from_config(cfg.rulebook)
-    index = book.index(None)
-    formats = [v for v in index.format_rules if args.role is None or args.role in v.record.roles]
-    book.embedder.prepare()
-    started = time.perf_counter()
-    query = book.embedder.encode_one(args.context)
-    found = index.search(args.context, query, query, args.role, settings, actor, explain=max(args.top, 0))
-    elapsed_ms = (time.perf_counter() - started) * 1000
-    table = Table(title=f"query against {len(index.content)} CONTENT rules (semantic floor {settings.relevance_floor}, "
+    result = query_rules(_open_book(args, cfg, create=False), args.context, settings, role=args.role, actor=actor,
+                         explain=args.top)
+    table = Table(title=f"query against {len(result.index.content)} CONTENT rules (semantic floor {settings.relevance_floor}, "
                         f"k {settings.rrf_k}, node weight {settings.node_weight}, gate {'on' if settings.condition_gate else 'off'}); "
-                        f"{elapsed_ms:.1f} ms, query embedding included")
+                        f"{result.elapsed_ms:.1f} ms, query embedding included")
     for column in ("rule", "bm25", "r_bm25", "cos node", "cos acc", "cosine", "r_emb", "fused", "floor", "gate", "directive"):
         table.add_column(column, justify="left" if column in ("rule", "directive") else "right")
-    for c in found.candidates:
+    for c in result.retrieval.candidates:
         table.add_row(c.ref, f"{c.bm25:.3f}", str(c.r_bm25 or "-"), f"{c.node_cos:.3f}", f"{c.acc_cos:.3f}",
                       f"{c.cosine:.3f}", str(c.r_emb), f"{c.fused:.5f}",
                       "-" if c.gate is not None else ("pass" if c.above_floor else "below"),
                       {None: "-", True: "holds", False: "fails"}[c.gate], Text(_short(c.directive, 70)))
     console.print(table)
-    for decision in found.decisions:
+    for decision in result.retrieval.decisions:
         members = ", ".join(m[:10] for m in decision.members)
         outcome = f"winner {decision.winner[:10]}" if decision.winner else "abstain (none injected)"
         _say(Text(f"conflict among {members}: {decision.tier}: {outcome} ({decision.detail})"))
-    if formats:
+    if result.formats:
         _say(Text("FORMAT rules (routed separately, always delivered at stage 1): "
-                  + "; ".join(f"{v.ref} {_short(v.record.directive, 60)}" for v in formats)))
-    if found.selected:
-        injected = [index.versions[rid] for rid in found.selected]
-        _say(Text("injected: " + "; ".join(f"{v.ref} {_short(v.record.directive, 80)}" for v in injected)))
+                  + "; ".join(f"{v.ref} {_short(v.record.directive, 60)}" for v in result.formats)))
+    if result.injected:
+        _say(Text("injected: " + "; ".join(f"{v.ref} {_short(v.record.directive, 80)}" for v in result.injected)))
     else:
         _say("injected: nothing (no rule applies)")
     return 0
@@ -489,13 +404,13 @@ def _calibrate(args: argparse.Namespace) -> int:
     from forge.wiring import build_clients, open_run_memory
 
     if args.episodes < 1:
-        return _fail(f"--episodes must be >= 1, got {args.episodes}")
+        raise UsageError(f"--episodes must be >= 1, got {args.episodes}")
     if not 0.0 < args.target_recall <= 1.0:
-        return _fail(f"--target-recall must be in (0, 1], got {args.target_recall}")
+        raise UsageError(f"--target-recall must be in (0, 1], got {args.target_recall}")
     found = open_run_memory(args.run_dir, args.instance, args.overrides)
     book = _open_book(args, found.cfg)
     clients, _ = build_clients(found.cfg)
-    with _progress() as progress:
+    with progress_bars() as progress:
         task = progress.add_task("episodes", total=args.episodes)
         result = calibrate_run(found, book, clients, episodes=args.episodes, target_recall=args.target_recall,
                                on_episode=lambda: progress.advance(task))
@@ -598,7 +513,7 @@ def _stats(args: argparse.Namespace) -> int:
     for problem in problems:
         _say(Text(f"  skipped {problem}"))
     if args.record:
-        actor = _user_actor(args.actor)
+        actor = user_actor(args.actor)
         sources = short_hash("stats", *sorted(t.path for t in traces))
         assessments = []
         for rule_id, eff, verdict in rows:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import signal
-import sys
 
 from forge.commands.common import add_config_arguments, config_from_args, console
 from forge.config import LEARNER_ROLES, ROLES, ConfigError
@@ -56,7 +55,7 @@ def _stop_on_sigterm(signum: int, frame: object) -> None:
 def run(args: argparse.Namespace) -> int:
     from forge.llm.registry import build_provider
     from forge.llm.serve import ModelServer
-    from forge.llm.types import ProviderError, api_key_from_env
+    from forge.llm.types import api_key_from_env
 
     refusal = bind_refusal(args.host, args.require_key_env is not None)
     if refusal is not None:
@@ -70,12 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if not models:
         raise ConfigError(f"--provider: no model is configured for provider {name!r}; name one with --model")
     max_tokens = args.max_tokens or max([m.max_tokens for m in configured] or [512])
-    try:
-        provider = build_provider(name, cfg)
-        required_key = api_key_from_env(args.require_key_env, "serve") if args.require_key_env else None
-    except ProviderError as exc:
-        print(f"forge serve: {exc}", file=sys.stderr)
-        return 1
+    provider = build_provider(name, cfg)
+    required_key = api_key_from_env(args.require_key_env, "serve") if args.require_key_env else None
     server = ModelServer(
         provider, host=args.host, port=args.port, models=models, required_key=required_key,
         max_tokens=max_tokens, max_body_bytes=args.max_body_bytes, max_connections=args.max_connections,

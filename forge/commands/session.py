@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from forge.commands.common import add_config_arguments, config_from_args, console
+from rich.text import Text
+
+from forge.commands.common import add_config_arguments, config_from_args, console, progress_bars
 from forge.stats import BOOTSTRAP_SEED
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,7 +69,7 @@ def _drive(cfg, run_dir) -> bool:
     console.print(f"[bold]FORGE session[/bold] {run_dir.session_id}: condition {cfg.protocol.condition.value}, "
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
                   f"run directory {run_dir.path}")
-    outcome = SessionDriver(cfg, run_dir, console=console, tracker=tracker).run()
+    outcome = SessionDriver(cfg, run_dir, progress=SessionView(), tracker=tracker).run()
     report = SessionReport.load(run_dir, cfg)
     write_session_report(report)  # also after a budget stop: summary.json holds the status and the figures
     console.print(summary_table(report))
@@ -77,6 +83,36 @@ def _drive(cfg, run_dir) -> bool:
         console.print(f"stage curves: mlflow ui --backend-store-uri {mask_url(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
     return True
+
+
+class SessionView:
+    """Draws what the session driver reports (workers.progress.SessionProgress): notices as lines,
+    warnings in yellow, and each phase as one bar for the phase plus one row per instance."""
+
+    def __init__(self) -> None:
+        self._bars: Optional[Progress] = None
+        self._phase: Any = None
+        self._rows: dict[str, Any] = {}
+
+    def notice(self, text: str, *, warning: bool = False) -> None:
+        console.print(Text(text, style="yellow" if warning else ""))
+
+    def phase_started(self, label: str, phase: str, instances: Sequence[str]) -> None:
+        self._bars = progress_bars()
+        self._bars.start()
+        self._phase = self._bars.add_task(label, total=len(instances))
+        self._rows = {i: self._bars.add_task(f"  {i} {phase}", total=1) for i in instances}
+
+    def unit_changed(self, instance: str, text: str, *, done: bool = False) -> None:
+        assert self._bars is not None, "unit_changed outside a phase"
+        self._bars.update(self._rows[instance], description=f"  {instance} {text}", completed=1 if done else 0)
+        if done:
+            self._bars.advance(self._phase)
+
+    def phase_finished(self) -> None:
+        if self._bars is not None:
+            self._bars.stop()
+        self._bars, self._phase, self._rows = None, None, {}
 
 
 def _print_faults(report, cfg) -> None:

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from forge.errors import ForgeError
+
 HOSTS: tuple[str, ...] = (
     "Defender",
     "Enterprise0",
@@ -58,7 +60,7 @@ VERB_MEANING: dict[str, str] = {
 }
 
 
-class ActionParseError(ValueError):
+class ActionParseError(ForgeError, ValueError):
     """Text that names no valid blue action; the message lists what would have been valid."""
 
 

@@ -30,10 +30,11 @@ from collections import deque
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator, Optional
 
+from forge.errors import ForgeError
 from forge.redact import mask_url
 
 
-class BudgetExhausted(RuntimeError):
+class BudgetExhausted(ForgeError, RuntimeError):
     """The session's budget is spent: no new model call may start. Carries the figures."""
 
     def __init__(self, figures: dict[str, Any]):

@@ -13,6 +13,8 @@ from email.utils import parsedate_to_datetime
 from typing import Literal, Mapping, Optional, Protocol, Sequence, runtime_checkable
 from urllib.parse import urlsplit
 
+from forge.errors import ForgeError
+
 ChatRole = Literal["system", "user", "assistant"]
 NETWORK_KINDS = ("openai", "gemini")  # provider kinds reached over HTTP; the rest run in-process
 
@@ -77,7 +79,7 @@ class ModelCall:
     injected_tokens: int = 0
 
 
-class ProviderError(RuntimeError):
+class ProviderError(ForgeError, RuntimeError):
     """A model call failed. Messages never contain API keys."""
 
     # Transient failures absorbed before this error was raised (set by the resilience layer), so the

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from forge.errors import ForgeError
 
-class MemoryStoreError(Exception):
+
+class MemoryStoreError(ForgeError):
     """Base of every memory error (not `MemoryError`, which is Python's out-of-memory)."""
 
 

@@ -11,7 +11,6 @@ step as the compare-and-set.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import replace
 from typing import Callable, Iterable, Optional
 
@@ -27,6 +26,7 @@ from forge.memory.model import (
 )
 from forge.memory.policy import ApplyReport, Capacities, apply_items
 from forge.memory.store import MemoryStore
+from forge.retrying import retry_on_conflict
 
 SnapshotChange = Callable[[MemorySnapshot], MemorySnapshot]
 
@@ -237,12 +237,6 @@ class MemoryManager:
         return EMPTY_SNAPSHOT if head is None else self.store.get_snapshot(head.digest)
 
     def _retrying(self, attempt: Callable[[], MemoryVersion]) -> MemoryVersion:
-        for tries in range(self.max_attempts):
-            try:
-                return attempt()
-            except ConcurrentUpdateError:
-                if tries == self.max_attempts - 1:
-                    raise
-                # Jittered, growing pause so that colliding writers fall out of step.
-                time.sleep(self._jitter.uniform(0, min(0.05, 0.0005 * 2 ** min(tries, 7))))
-        raise AssertionError("unreachable")
+        # Jittered, growing pause so that colliding writers fall out of step.
+        return retry_on_conflict(attempt, ConcurrentUpdateError, self.max_attempts,
+                                 pause=lambda tries: self._jitter.uniform(0, min(0.05, 0.0005 * 2 ** min(tries, 7))))

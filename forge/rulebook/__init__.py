@@ -12,7 +12,9 @@ floor (bm25.py, fusion.py, retrieve.py, embed.py); conflicts are settled among t
 What the rest of FORGE calls:
     rulebook_injection_factory(cfg, rulebook_spec, *, run_dir, actor, clients)    (forge.wiring builds it)
         -> Callable[[MemorySnapshot], MemoryInjection]      (`memory.injection: rulebook`)
-    open_rulebook(spec) / Rulebook(store)                    (the store and its operations)
+    open_book(cfg, spec) / open_rulebook(spec) / Rulebook(store)   (the book, the store and their operations)
+    add_correction(book, Correction(...), compiler_client=...)     (teach one correction: `forge rulebook add`)
+    query_rules(book, context, settings, role=..., actor=...)      (what a context retrieves: `forge rulebook query`)
     MemorySync(book, compiler, FailureLibrary(run_dir)).sync(snapshot)   (compile a memory once)
 
 Importing this package loads nothing else: the names below are resolved on first use (PEP 562), so a
@@ -27,10 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from forge.rulebook.backends import DEFAULT_RULEBOOK, open_rulebook
+    from forge.rulebook.book import Rulebook, open_book
     from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
     from forge.rulebook.model import RulebookError
+    from forge.rulebook.query import query_rules
+    from forge.rulebook.teaching import Correction, add_correction
 
-__all__ = ["DEFAULT_RULEBOOK", "RulebookError", "RulebookInjection", "open_rulebook", "rulebook_injection_factory"]
+__all__ = ["DEFAULT_RULEBOOK", "Correction", "Rulebook", "RulebookError", "RulebookInjection", "add_correction",
+           "open_book", "open_rulebook", "query_rules", "rulebook_injection_factory"]
 
 
 def __getattr__(name: str) -> Any:
@@ -39,6 +45,12 @@ def __getattr__(name: str) -> Any:
         from forge.rulebook import injection as home
     elif name == "RulebookError":
         from forge.rulebook import model as home
+    elif name in ("Rulebook", "open_book"):
+        from forge.rulebook import book as home
+    elif name in ("Correction", "add_correction"):
+        from forge.rulebook import teaching as home
+    elif name == "query_rules":
+        from forge.rulebook import query as home
     elif name in ("DEFAULT_RULEBOOK", "open_rulebook"):
         from forge.rulebook import backends as home
     else:

@@ -11,13 +11,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence, TypeVar
 
 import numpy as np
 
+from forge.config import ForgeConfig
 from forge.memory.model import NO_PROVENANCE, Provenance
+from forge.retrying import retry_on_conflict
 from forge.rulebook.compile import CompiledRule
-from forge.rulebook.embed import Embedder, mean_direction
+from forge.rulebook.embed import Embedder, embedder_from_config, mean_direction
 from forge.rulebook.maintain import (
     Outcome,
     Teaching,
@@ -43,7 +45,10 @@ from forge.rulebook.model import (
 )
 from forge.rulebook.resolve import Scope, eligible_rules
 from forge.rulebook.retrieve import RuleIndex
+from forge.rulebook.backends import open_rulebook
 from forge.rulebook.store import RulebookStore
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -233,14 +238,8 @@ class Rulebook:
 
         return self._retrying(attempt)
 
-    def _retrying(self, attempt):
-        for tries in range(self.max_attempts):
-            try:
-                return attempt()
-            except ConcurrentBookUpdate:
-                if tries == self.max_attempts - 1:
-                    raise
-        raise AssertionError("unreachable")
+    def _retrying(self, attempt: Callable[[], T]) -> T:
+        return retry_on_conflict(attempt, ConcurrentBookUpdate, self.max_attempts)
 
     # -- embeddings and the index ---------------------------------------------------------------
 
@@ -292,3 +291,12 @@ class Rulebook:
     def book_version(self) -> int:
         return self.store.book_head()
 
+
+
+def open_book(cfg: ForgeConfig, spec: Optional[str] = None, namespace: str = "forge", *, create: bool = True,
+              embedder: Optional[Embedder] = None) -> Rulebook:
+    """The rulebook at `spec` (default `cfg.rulebook.store`), embedding with `embedder` or, on first
+    need, the one `cfg` names. `create=False`: a missing rulebook is an error, not a new empty one."""
+    store = open_rulebook(spec or cfg.rulebook.store, namespace, create=create)
+    return Rulebook(store, embedder, embedder_factory=lambda: embedder_from_config(cfg),
+                    near_duplicate_threshold=cfg.memory.near_duplicate_threshold)

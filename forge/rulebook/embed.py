@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence
 
 import numpy as np
 
+from forge.errors import ForgeError
 from forge.llm.types import api_key_from_env, safe_url
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_
 QUIET_ENV = {"TRANSFORMERS_VERBOSITY": "error", "HF_HUB_DISABLE_PROGRESS_BARS": "1", "TOKENIZERS_PARALLELISM": "false"}
 
 
-class EmbeddingError(RuntimeError):
+class EmbeddingError(ForgeError, RuntimeError):
     """The embedding model cannot be loaded or the endpoint failed; the message says which and why."""
 
 

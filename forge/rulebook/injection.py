@@ -28,10 +28,9 @@ from forge.failure.trigger import thresholds_of
 from forge.llm.types import Message
 from forge.memory.model import MemorySnapshot
 from forge.rulebook.aftermath import StepSeen, episode_aftermath
-from forge.rulebook.backends import open_rulebook
-from forge.rulebook.book import Rulebook
+from forge.rulebook.book import Rulebook, open_book
 from forge.rulebook.compile import RuleCompiler
-from forge.rulebook.embed import Embedder, embedder_from_config, mean_direction
+from forge.rulebook.embed import Embedder, mean_direction
 from forge.rulebook.meaning import meaning_of
 from forge.rulebook.model import RuleVersion
 from forge.rulebook.resolve import Scope
@@ -196,9 +195,7 @@ def rulebook_injection_factory(
 
     def book() -> Rulebook:
         if "book" not in state:
-            state["book"] = Rulebook(open_rulebook(spec, namespace), embedder,
-                                     embedder_factory=lambda: embedder_from_config(cfg),
-                                     near_duplicate_threshold=cfg.memory.near_duplicate_threshold)
+            state["book"] = open_book(cfg, spec, namespace, embedder=embedder)
         return state["book"]  # type: ignore[return-value]
 
     def compiler() -> RuleCompiler:

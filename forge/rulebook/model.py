@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Iterable, Mapping, Optional
 
 from forge.config import ROLES
+from forge.errors import ForgeError
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.memory.text import normalise
 
@@ -46,7 +47,7 @@ EDGE_TYPES = ("FORGED_FROM", "TAUGHT_BY", "SUPPORTED_BY", "SUPERSEDES", "CONFLIC
 EVIDENCE_KINDS = ("failure", "correction", "memory", "efficacy")
 
 
-class RulebookError(Exception):
+class RulebookError(ForgeError):
     """A rulebook problem; the message names the rule, version, actor or spec at fault."""
 
 

@@ -1,7 +1,8 @@
 """Teaching the rulebook from what people (and instances) say: compile, forge the trigger node, commit.
 
 One call for the paths that start from text rather than from a memory snapshot (sync.py does
-snapshots): `forge rulebook add`, the decision-context benchmark, tests. Each `Correction` is compiled
+snapshots): `forge rulebook add` and `forge correct` (through `add_correction`), the decision-context
+benchmark, tests. Each `Correction` is compiled
 (grammar or the compiler model, in one batch), gets its trigger node (the failing step's observation
 for a rule learned from a failure; else the context the teacher gives; else the situation the compiler
 states) and one piece of evidence, and all of them are taught in one book version.
@@ -10,12 +11,15 @@ states) and one piece of evidence, and all of them are taught in one book versio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
+from forge.llm.types import ChatClient
 from forge.memory.model import NO_PROVENANCE, Provenance
+from forge.rulebook.anchor import corrected_learned_rules
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
-from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem
-from forge.rulebook.model import DecisionNode, Evidence, check_actor
+from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem, compile_grammar
+from forge.rulebook.maintain import Outcome
+from forge.rulebook.model import DecisionNode, Evidence, RulebookError, RuleVersion, check_actor
 from forge.rulebook.trigger_node import stated_node
 
 
@@ -69,3 +73,49 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
         results[index] = outcome.result
         rule_ids[index] = None if outcome.result == "refused" else outcome.rule_id
     return Taught(report.rules, report, teach, rule_ids, results)
+
+
+class CorrectionNotTaught(RulebookError):
+    """One correction did not become a rule: the compiler dropped it, or the book refused it."""
+
+
+@dataclass(frozen=True)
+class AddedCorrection:
+    """What one taught correction became: the compiled rule, the book's outcome and the rule's new head."""
+
+    compiled: CompiledRule
+    outcome: Outcome
+    head: RuleVersion
+    teach: TeachReport
+    problems: tuple[str, ...]  # what the compiler reported
+
+
+def add_correction(book: Rulebook, correction: Correction, *, compiler_client: Callable[[], "ChatClient"],
+                   compiler_model: Optional[str] = None, note: str = "explicit correction") -> AddedCorrection:
+    """Compile one correction and teach it, as one book version.
+
+    A correction in the grammar compiles without a model; only otherwise is `compiler_client()` called
+    (so a grammar correction never builds a model client), and `compiler_model` goes into the provenance.
+    Raises `CorrectionNotTaught` when the compiler dropped it or the book refused it."""
+    probe = SourceItem(correction.kind, correction.role, correction.text.strip(), correction.actor)
+    client = None if compile_grammar(probe) is not None else compiler_client()
+    taught = teach_text(book, RuleCompiler(client), [correction],
+                        provenance=Provenance(actor=correction.actor, model=compiler_model if client else None),
+                        note=note)
+    compiled = taught.compiled[0]
+    if not compiled.kept:
+        raise CorrectionNotTaught(f"the compiler dropped {correction.text.strip()!r:.80}: {compiled.reason or 'noise'}")
+    outcome = taught.teach.outcomes[0]
+    if outcome.result == "refused":
+        raise CorrectionNotTaught(f"rule {outcome.rule_id} was not added: {outcome.detail}")
+    return AddedCorrection(compiled, outcome, book.store.head(outcome.rule_id), taught.teach,
+                           tuple(taught.compile.problems))
+
+
+def step_correction(book: Rulebook, node: DecisionNode, source: str, text: str, role: str, actor: str, *,
+                    reason: str = "", followed: Sequence[str] = (), agent_action: str = "",
+                    corrected_action: Optional[str] = None) -> Correction:
+    """A correction made at a recorded decision point: the step's context is its trigger node, and it
+    CORRECTS the learned rules the agent followed there when it asks for another action."""
+    corrects = corrected_learned_rules(followed, book.records(), agent_action, corrected_action)
+    return Correction(text, role, actor, source, anchor=node, corrects=corrects, reason=reason)

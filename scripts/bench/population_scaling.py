@@ -101,7 +101,7 @@ def one_stage(n: int, latency_ms: float, per_worker: int, runs_dir: Path, alone:
         f"run.runs_dir={runs_dir}", f"run.name=n{n}" + (f"-{alone}" if alone else ""),
     ])
     run_dir = RunDirectory.create(cfg)
-    driver = SessionDriver(cfg, run_dir, console=Console(quiet=True))
+    driver = SessionDriver(cfg, run_dir)  # reports to the workers.driver logger, unconfigured here: quiet
     if alone:
         # An instance's seeds derive from its name (training, surrogate, faults), so this session
         # gives that instance exactly the work it had inside the population.
