@@ -231,3 +231,19 @@ def test_dynamic_imports_are_known():
                     unlisted.append(f"{module} line {node.lineno}")
     assert not unlisted, f"non-literal import_module calls (list them in DYNAMIC with the reason): {unlisted}"
     assert seen == set(DYNAMIC), f"DYNAMIC lists modules with no such call: {sorted(set(DYNAMIC) - seen)}"
+
+
+def test_every_lazy_project_import_says_why():
+    """A function-level import of a project module must say why it is not at module level (`# lazy: ...`
+    on its line or above it in the same function), so none is left whose only purpose was to dodge a
+    cycle (the walk above proves none hides one). forge.commands is exempt as a whole: each command imports its domain only
+    when it runs, so `forge <cmd>` loads what that command needs and nothing else (the CLI's cold start)."""
+    unexplained = []
+    for e in edges():
+        if not e.lazy or unit_of(e.source) in ("forge.commands", "forge.cli"):
+            continue
+        lines = MODULES[e.source].read_text().splitlines()[:e.line]
+        start = max(i for i, line in enumerate(lines) if line.lstrip().startswith(("def ", "async def ")))
+        if not any("lazy:" in line for line in lines[start:]):
+            unexplained.append(_where(e))
+    assert not unexplained, "function-level imports without a `# lazy: <why>`:\n" + "\n".join(sorted(set(unexplained)))

@@ -21,11 +21,12 @@ recorded in the ledger as they are seen (see forge.protocol.fault_count).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Optional
 
 import ray
@@ -38,6 +39,8 @@ from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
 from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.protocol.stages import decide_stage
+from forge.reporting import SessionReport, write_session_report
+from forge.rulebook.efficacy import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
 from forge.seeding import derive_seed
 from forge.wiring import model_label, open_ledger, open_memory, uses_surrogate
@@ -80,12 +83,8 @@ def training_seed(cfg: ForgeConfig, instance: str, stage: int) -> int:
 
 
 def config_digest(cfg: ForgeConfig) -> str:
-    import hashlib
-
     # Over the saved (credential-masked) form: a password given again on resume, or rotated, is not a
     # different experiment. Nor is a budget raised to continue a session that spent its own.
-    from dataclasses import replace
-
     return hashlib.sha256(to_saved_yaml(replace(cfg, budget=BudgetConfig())).encode()).hexdigest()[:16]
 
 
@@ -117,7 +116,7 @@ def retryable_failure(exc: BaseException) -> Optional[str]:
 
 def _is_redis_connection_error(exc: BaseException) -> bool:
     try:
-        import redis
+        import redis  # lazy: only a Redis store raises its errors; a SQLite session never loads redis
     except ImportError:  # pragma: no cover - redis is a dependency
         return False
     return isinstance(exc, (redis.ConnectionError, redis.TimeoutError))
@@ -546,9 +545,6 @@ class SessionDriver:
         self.ledger.record_stage(record)
 
     def _log_final(self, evaluation: EvaluationRecord) -> None:
-        from forge.reporting import SessionReport, write_session_report
-        from forge.rulebook.efficacy import session_rule_rates
-
         report = SessionReport.load(self.run_dir, self.cfg)
         paths = write_session_report(report)
         # Per rule, injected decision points and the share followed (`rulebook.<rule>.*`), rulebook sessions only.

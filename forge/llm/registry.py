@@ -71,13 +71,12 @@ def build_client(name: str, cfg: "ForgeConfig") -> Provider:
     if provider_cfg is None:
         configured = ", ".join(sorted(cfg.providers)) or "none"
         raise ProviderError(f"no provider named {name!r} is configured (configured providers: {configured})")
-    # The network clients are imported only when used: each costs a noticeable import time.
     if provider_cfg.kind == "openai":
-        from forge.llm.openai_provider import OpenAIProvider
+        from forge.llm.openai_provider import OpenAIProvider  # lazy: cold start (the HTTP client's import)
 
         return OpenAIProvider(name, provider_cfg)
     if provider_cfg.kind == "gemini":
-        from forge.llm.gemini_provider import GeminiProvider
+        from forge.llm.gemini_provider import GeminiProvider  # lazy: cold start; google-genai is optional
 
         return GeminiProvider(name, provider_cfg)
     return in_process_factory(provider_cfg.kind)(cfg, name)

@@ -23,7 +23,7 @@ def open_store(spec: str | Path, namespace: str = "forge", *, create: bool = Tru
     """Open the memory store `spec` names. With `create=False` a missing SQLite file is an error
     (`StoreUnavailableError`) instead of a new empty store, which is what readers want."""
     if isinstance(spec, str) and spec.startswith(REDIS_SCHEMES):
-        from forge.memory.redis_store import RedisMemoryStore  # redis is only imported when used
+        from forge.memory.redis_store import RedisMemoryStore  # lazy: redis is only imported when used
 
         return RedisMemoryStore(spec, namespace)
     path = sqlite_path(spec)

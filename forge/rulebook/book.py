@@ -19,7 +19,7 @@ from forge.config import ForgeConfig
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.retrying import retry_on_conflict
 from forge.rulebook.compile import CompiledRule
-from forge.rulebook.embed import Embedder, embedder_from_config, mean_direction
+from forge.rulebook.embed import Embedder, embedder_from_config, local_embedder, mean_direction
 from forge.rulebook.maintain import (
     Outcome,
     Teaching,
@@ -97,8 +97,6 @@ class Rulebook:
     def embedder(self) -> Embedder:
         if self._embedder is None:
             if self._embedder_factory is None:
-                from forge.rulebook.embed import local_embedder
-
                 self._embedder = local_embedder()
             else:
                 self._embedder = self._embedder_factory()

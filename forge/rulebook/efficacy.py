@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from forge.rulebook.aftermath import Aftermath
-from forge.stats import compare_samples
+from forge.stats import compare_samples, mean_interval
 
 HELPFUL, HARMFUL, INERT, INSUFFICIENT = "helpful", "harmful", "inert", "insufficient evidence"
 CONFIDENCE = 0.95
@@ -177,8 +177,6 @@ def paired_difference(differences: Sequence[float]) -> tuple[float, Optional[flo
     values = sorted(differences)
     if len(set(values)) == 1:  # every resample the same (scipy: degenerate)
         return values[0], values[0], values[0]
-    from forge.stats import mean_interval
-
     m = mean_interval(values, "paired episodes")
     return m.mean, m.low, m.high
 

@@ -16,6 +16,7 @@ Relations, used by maintenance (teach time) and retrieval (query time):
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional
@@ -72,8 +73,6 @@ def grammar_meaning(rule: ConditionalRule) -> tuple[dict[str, Any], dict[str, An
 
 @lru_cache(maxsize=4096)
 def _parsed(when_json: Optional[str], action_json: Optional[str], directive: str) -> Meaning:
-    import json
-
     if when_json is None:
         grammar = parse_rule(directive)
         if grammar is None:
