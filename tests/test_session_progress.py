@@ -57,3 +57,30 @@ def test_the_driver_reports_phases_units_and_stage_lines_to_its_progress(tmp_pat
     assert sorted(c[1] for c in progress.calls if c[0] == "unit" and c[2]) == ["i00", "i00", "i00", "i01", "i01", "i01"]
     notices = [c[1] for c in progress.calls if c[0] == "notice"]
     assert "2 instances in" in notices[0] and any(n.startswith("stage 1 checkpoint: i00") for n in notices)
+
+
+class StopAfterTraining(Recorded):
+    """Stands in for a driver killed at the end of stage 1's training (before any stage reached the ledger)."""
+
+    def phase_finished(self) -> None:
+        super().phase_finished()
+        if any(c[:2] == ("started", "stage 1: training") for c in self.calls):
+            raise KeyboardInterrupt
+
+
+def test_spending_is_in_the_ledger_after_every_unit_not_only_after_a_stage(tmp_path, ray_session):
+    from forge.protocol.ledger import SessionLedger
+    from workers.driver import SessionDriver
+
+    cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[
+        "protocol.num_instances=2", "protocol.num_stages=1", "protocol.max_attempts=1", "protocol.checkpoint_runs=1",
+        "protocol.num_evaluation_runs=1", "env.max_steps=5", "tracking.enabled=false", "surrogate.latency_ms=0",
+        # A budget, so that the surrogate's calls (in-process) are counted by the session limiter.
+        "budget.max_prompt_tokens=100000000", f"run.runs_dir={tmp_path}", "run.name=k"])
+    run_dir = RunDirectory.create(cfg)
+    with pytest.raises(KeyboardInterrupt):
+        SessionDriver(cfg, run_dir, progress=StopAfterTraining()).run()
+    ledger = SessionLedger.open(str(run_dir.path), run_dir.session_id)
+    assert ledger.stages() == []  # stopped before stage 1 was decided...
+    spent = ledger.meta()["spent"]
+    assert spent["prompt_tokens"] > 0 and spent["completion_tokens"] > 0  # ...yet its training's spending was kept

@@ -314,6 +314,9 @@ class SessionDriver:
                     continue
                 # The worker's traces and failure snapshots: the driver is the only writer of the run directory.
                 self.run_dir.write_artifacts(Artifacts.from_dict(results[instance].pop("artifacts", None)))
+                # After every unit, not every stage: a driver killed mid-stage loses no spending a resume
+                # should still count against the budget.
+                self._save_spent()
                 self.progress.unit_changed(instance, _unit_line(results[instance]), done=True)
                 if phase == EVALUATION:
                     self._chaos_exit(EVALUATION, 0)
@@ -387,7 +390,8 @@ class SessionDriver:
         self._limiter = start_session_limiter(self.session, budget_limits(self.cfg.budget), Spent(**spent))
 
     def _save_spent(self) -> dict[str, Any]:
-        """The limiter's running totals into the ledger (a killed driver loses at most what was spent since)."""
+        """The limiter's running totals into the ledger, after every unit of work (a killed driver loses at
+        most the spending of the units still in flight)."""
         figures = ray.get(self._limiter.figures.remote())
         meta = self.ledger.meta()
         meta["spent"] = figures["spent"]
