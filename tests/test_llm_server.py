@@ -195,11 +195,12 @@ def test_stop_is_prompt_even_with_a_request_in_flight():
 # -- `forge serve` as a real process, proxying to an upstream server through the openai client ----
 
 
-def start_forge_serve(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def start_forge_serve(args: list[str], env: dict[str, str], **popen) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "forge.cli", "serve", *args],
         cwd=REPO,
         env={**os.environ, "PYTHONUNBUFFERED": "1", **env},
+        **popen,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -257,6 +258,14 @@ def test_forge_serve_end_to_end_with_both_sdks(monkeypatch):
             output, _ = proc.communicate(timeout=10)
     assert proc.returncode == 0, output
     assert SENTINEL not in output
+
+
+def test_forge_serve_stops_on_sigint_even_when_started_with_sigint_ignored():
+    """As a background job of a non-interactive shell (`forge serve &` in a script) inherits it."""
+    proc, _ = start_forge_serve(["--port", "0"], {}, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    proc.send_signal(signal.SIGINT)
+    output, _ = proc.communicate(timeout=10)
+    assert proc.returncode == 0, output
 
 
 def test_forge_serve_rejects_an_unknown_provider():

@@ -75,18 +75,21 @@ def run(args: argparse.Namespace) -> int:
         provider, host=args.host, port=args.port, models=models, required_key=required_key,
         max_tokens=max_tokens, max_body_bytes=args.max_body_bytes, max_connections=args.max_connections,
     )
-    server.start()
-    kind = cfg.providers[name].kind
-    what = "the surrogate model (a scripted stand-in, not an LLM)" if kind == "surrogate" else f"a {kind} endpoint"
-    console.print(f"forge serve: provider {name!r}, {what}")
-    console.print(f"  OpenAI API: {server.openai_base_url}   Gemini API: {server.url}/v1beta   models: {', '.join(models)}")
-    console.print(
-        f"  limits: max_tokens {max_tokens}, body {args.max_body_bytes} bytes, {args.max_connections} connections; "
-        f"key {'required' if required_key else 'not required (loopback only)'}"
-    )
-    console.print("  Ctrl-C stops.")
     signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `docker stop`, `kill`: shut down as cleanly as Ctrl-C
-    try:
+    # A process started in the background by a non-interactive shell (`forge serve &` in a script, CI)
+    # inherits SIGINT ignored, and Python then installs no Ctrl-C handler: stop on SIGINT regardless.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    server.start()
+    try:  # Ctrl-C at any point after the start, the banner included, stops cleanly
+        kind = cfg.providers[name].kind
+        what = "the surrogate model (a scripted stand-in, not an LLM)" if kind == "surrogate" else f"a {kind} endpoint"
+        console.print(f"forge serve: provider {name!r}, {what}")
+        console.print(f"  OpenAI API: {server.openai_base_url}   Gemini API: {server.url}/v1beta   models: {', '.join(models)}")
+        console.print(
+            f"  limits: max_tokens {max_tokens}, body {args.max_body_bytes} bytes, {args.max_connections} connections; "
+            f"key {'required' if required_key else 'not required (loopback only)'}"
+        )
+        console.print("  Ctrl-C stops.")
         server.serve_forever()
     except KeyboardInterrupt:
         pass
