@@ -16,6 +16,7 @@ from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.anchor import decision_node, override_rule_text
 from forge.rulebook.backends import open_rulebook
 from forge.rulebook.book import Rulebook
+from forge.rulebook.model import RulebookError
 from forge.wiring import build_clients, injection_factory_for
 
 
@@ -157,10 +158,8 @@ def write_trace(run_dir, label: str, eligible, aftermath) -> None:
                                 "aftermath": aftermath}))
 
 
-def test_stats_records_efficacy_as_evidence_and_review_lists_what_needs_a_person(tmp_path, capsys):
-    ids = seeded_book(tmp_path / "rb.db")
-    capsys.readouterr()
-    run = tmp_path / "run"
+def write_efficacy_traces(run, ids: dict[str, str]) -> None:
+    """Five rulebook traces: good has failures after ignoring it, none after following; wasteful the reverse."""
     entries = []
     for i in range(12):  # good: failures after ignoring it, none after following; wasteful: the reverse
         entries += [{"step": i, "rule": f"{ids['good']}@v1", "held": True, "judged": "followed", "reward": -1, "failure": i == 0},
@@ -170,6 +169,13 @@ def test_stats_records_efficacy_as_evidence_and_review_lists_what_needs_a_person
     write_trace(run, "evaluate-rulebook-0", ids.values(), entries)
     for k in range(1, 5):
         write_trace(run, f"evaluate-rulebook-{k}", ids.values(), [])
+
+
+def test_stats_records_efficacy_as_evidence_and_review_lists_what_needs_a_person(tmp_path, capsys):
+    ids = seeded_book(tmp_path / "rb.db")
+    capsys.readouterr()
+    run = tmp_path / "run"
+    write_efficacy_traces(run, ids)
     (run / "traces" / "i0" / "broken.json").write_text("{not json")
     rb = ["--rulebook", str(tmp_path / "rb.db")]
     from forge.rulebook.efficacy import session_rule_rates  # what the driver logs to MLflow
@@ -262,3 +268,23 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     good = report[ids["good"]]["ablation_return_difference"]
     assert good["low"] > 0 and good["delta"] == pytest.approx(
         sum(p.total_return for p in played) / len(seeds) - sum(returns[ids["good"]]) / len(seeds))
+
+
+def test_efficacy_report_review_and_record_are_domain_calls(tmp_path):
+    from forge.rulebook.efficacy import HARMFUL, HELPFUL, INERT
+    from forge.rulebook.review import VerdictSettings, efficacy_report, needs_review, record_efficacy
+
+    ids = seeded_book(tmp_path / "rb.db")
+    run = tmp_path / "run"
+    write_efficacy_traces(run, ids)
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    report = efficacy_report(book, [str(run)], VerdictSettings(min_count=5, min_episodes=5, min_pairs=8, window=3))
+    assert [report.verdict(ids[n]) for n in ("good", "wasteful", "inert")] == [HELPFUL, HARMFUL, INERT]
+    reasons = {head.rule_id: why for head, why in needs_review(report)}
+    assert reasons[ids["wasteful"]][0].startswith("harmful") and "never triggered in 5" in reasons[ids["inert"]][0]
+    assert ids["good"] not in reasons
+    version = record_efficacy(book, report, "user:bob")
+    assert version is not None and len(version.changes) == 2
+    assert record_efficacy(book, efficacy_report(book, [str(run)], report.settings), "user:bob") is None  # once
+    with pytest.raises(RulebookError, match="does not exist"):
+        efficacy_report(book, [str(tmp_path / "missing")], report.settings)

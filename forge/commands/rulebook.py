@@ -450,131 +450,68 @@ def _chain(book, rule_id: str) -> int:
 
 
 def _efficacy(args: argparse.Namespace):
-    """(config, book, efficacy by rule, traces read, problems) for stats and review."""
-    from pathlib import Path
-
-    from forge.rulebook.efficacy import RuleEfficacy, aggregate, read_traces
+    """The book and its efficacy report over the named runs (default: every run with traces)."""
     from forge.rulebook.model import RulebookError
+    from forge.rulebook.review import VerdictSettings, efficacy_report, runs_with_traces
 
     cfg = _config(args)
     book = _open_book(args, cfg, create=False)
-    run_dirs = list(args.run_dirs)
-    if not run_dirs:
-        root = Path(cfg.run.runs_dir)
-        run_dirs = sorted(str(p) for p in root.iterdir() if (p / "traces").is_dir()) if root.is_dir() else []
-    missing = [d for d in run_dirs if not Path(d).is_dir()]
-    if missing:
-        raise RulebookError(f"run directory {missing[0]!r} does not exist")
+    run_dirs = list(args.run_dirs) or runs_with_traces(cfg.run.runs_dir)
     if not run_dirs:
         raise RulebookError(f"no run directories with traces under {cfg.run.runs_dir}; name them: stats RUN_DIR ...")
-    traces, problems = read_traces(run_dirs)
-    efficacy = aggregate(traces)
-    heads = book.heads()
-    for rule_id in heads:  # rules never seen in any trace still get a row
-        efficacy.setdefault(rule_id, RuleEfficacy(rule_id))
-    return cfg, book, {r: e for r, e in efficacy.items() if r in heads}, traces, problems, run_dirs
-
-
-def _interval_text(diff) -> str:
-    """`+0.12 [-0.03, +0.27]`, or `-` when there is nothing to compare."""
-    if diff is None:
-        return "-"
-    return f"{diff[0]:+.2f}" + (f" [{diff[1]:+.2f}, {diff[2]:+.2f}]" if diff[1] is not None else "")
+    return book, efficacy_report(book, run_dirs, VerdictSettings.from_config(cfg.rulebook))
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from forge.memory.model import Provenance
-    from forge.rulebook.efficacy import HARMFUL, HELPFUL, verdict_rule
-    from forge.rulebook.model import Evidence, short_hash
+    from forge.rulebook.review import interval_text, record_efficacy
 
-    cfg, book, efficacy, traces, problems, run_dirs = _efficacy(args)
-    lo, le, lp = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes, cfg.rulebook.efficacy_min_pairs
-    heads = book.heads()
-    k = cfg.rulebook.aftermath_window
-    table = Table(title=f"rule efficacy over {len(traces)} rulebook traces in {len(run_dirs)} run(s); "
+    book, report = _efficacy(args)
+    k = report.settings.window
+    table = Table(title=f"rule efficacy over {len(report.traces)} rulebook traces in {len(report.run_dirs)} run(s); "
                         f"outcomes: a failure in the next {k} steps, and the return of the step and the next {k}")
     for column in ("rule", "directive", "episodes", "injected", "triggered", "followed", "ignored", "contradicted",
                    "failure after followed", "failure after not followed", "difference [95%]",
                    "window return: followed - not [95%]", "ablation: episode return with - without [95%]",
                    "verdict"):
         table.add_column(column, justify="left" if column in ("rule", "directive", "verdict") else "right")
-    rows = []
-    for rule_id, eff in sorted(efficacy.items(), key=lambda kv: (heads[kv[0]].record.status != "active", kv[0])):
-        verdict = eff.verdict(lo, le, lp)
-        rows.append((rule_id, eff, verdict))
-        table.add_row(heads[rule_id].ref, Text(_short(heads[rule_id].record.directive, 50)), str(eff.episodes),
+    for rule_id in report.ordered():
+        eff, head = report.rules[rule_id], report.heads[rule_id]
+        table.add_row(head.ref, Text(_short(head.record.directive, 50)), str(eff.episodes),
                       str(eff.injected), str(eff.triggered), str(eff.followed), str(eff.ignored),
                       str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()),
-                      _interval_text(eff.difference()), _interval_text(eff.return_difference()),
-                      _interval_text(eff.ablation_difference()) + (f" ({len(eff.ablation)})" if eff.ablation else ""),
-                      verdict)
+                      interval_text(eff.difference()), interval_text(eff.return_difference()),
+                      interval_text(eff.ablation_difference()) + (f" ({len(eff.ablation)})" if eff.ablation else ""),
+                      report.verdict(rule_id))
     console.print(table)
-    _say(Text(verdict_rule(lo, le, lp)))
-    for problem in problems:
+    _say(Text(report.settings.rule()))
+    for problem in report.problems:
         _say(Text(f"  skipped {problem}"))
     if args.record:
-        actor = user_actor(args.actor)
-        sources = short_hash("stats", *sorted(t.path for t in traces))
-        assessments = []
-        for rule_id, eff, verdict in rows:
-            if verdict not in (HELPFUL, HARMFUL):
-                continue
-            detail = (f"{verdict}: failure after followed {eff.rate_followed()}, after not followed {eff.rate_not()}, "
-                      f"difference {_interval_text(eff.difference())}; window return difference "
-                      f"{_interval_text(eff.return_difference())}; ablation (with - without, "
-                      f"{len(eff.ablation)} pairs) {_interval_text(eff.ablation_difference())}")
-            evidence = Evidence("efficacy", actor, f"stats:{sources} over {len(traces)} traces in "
-                                + ", ".join(run_dirs), 1, detail[:300])
-            assessments.append((rule_id, evidence, verdict == HELPFUL))
-        version = book.assess(assessments, Provenance(actor=actor), note="efficacy from rulebook traces") if assessments else None
+        version = record_efficacy(book, report, user_actor(args.actor))
         if version is None:
             _say("recorded: nothing new (no helpful or harmful verdict, or already recorded from these traces)")
         else:
             _say(f"recorded {len(version.changes)} efficacy evidence entries (book version {version.number})")
-    if run_dirs:
-        import json
-        from pathlib import Path
+    import json
+    from pathlib import Path
 
-        out = {"run_dirs": run_dirs, "traces": len(traces), "window": cfg.rulebook.aftermath_window,
-               "rule": verdict_rule(lo, le, lp), "rules": [eff.to_dict(lo, le, lp) for _, eff, _ in rows]}
-        path = Path(run_dirs[0]) / "reports" / "rulebook_stats.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(out, indent=1))
-        _say(f"written to {path}")
+    path = Path(report.run_dirs[0]) / "reports" / "rulebook_stats.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report.to_dict(), indent=1))
+    _say(f"written to {path}")
     return 0
 
 
 def _review(args: argparse.Namespace) -> int:
-    from forge.rulebook.efficacy import HARMFUL, HELPFUL
+    from forge.rulebook.review import needs_review
 
-    cfg, book, efficacy, traces, problems, run_dirs = _efficacy(args)
-    lo, le, lp = cfg.rulebook.efficacy_min_count, cfg.rulebook.efficacy_min_episodes, cfg.rulebook.efficacy_min_pairs
-    heads = book.heads()
-    verdicts = {r: e.verdict(lo, le, lp) for r, e in efficacy.items()}
-    found = []
-    for rule_id, eff in sorted(efficacy.items()):
-        record = heads[rule_id].record
-        if record.status != "active":
-            continue
-        reasons = []
-        if verdicts[rule_id] == HARMFUL:
-            reasons.append("harmful: episodes end worse with it than without it (ablation)" if len(eff.ablation) >= lp
-                           else "harmful: worse outcomes after it was followed")
-        judged = eff.followed + eff.ignored + eff.contradicted
-        if judged >= lo and eff.followed == 0:
-            reasons.append(f"never followed in {judged} decision points where it applied")
-        if eff.triggered == 0 and eff.episodes >= le:
-            reasons.append(f"never triggered in {eff.episodes} rulebook episodes")
-        better = [o for o in record.conflicts_with if o in verdicts and verdicts[o] == HELPFUL
-                  and verdicts[rule_id] != HELPFUL and heads[o].record.status == "active"]
-        if better:
-            reasons.append("conflicts with a more helpful rule: " + ", ".join(o[:10] for o in better))
-        if reasons:
-            found.append((heads[rule_id], reasons))
+    _, report = _efficacy(args)
+    found = needs_review(report)
     if not found:
-        _say(f"no rule needs review ({len(heads)} rules, {len(traces)} rulebook traces)")
+        _say(f"no rule needs review ({len(report.heads)} rules, {len(report.traces)} rulebook traces)")
         return 0
-    table = Table(title=f"{len(found)} rules need a person ({len(traces)} rulebook traces in {len(run_dirs)} run(s))")
+    table = Table(title=f"{len(found)} rules need a person ({len(report.traces)} rulebook traces in "
+                        f"{len(report.run_dirs)} run(s))")
     for column in ("rule", "directive", "why", "to withdraw"):
         table.add_column(column)
     for head, reasons in found:
