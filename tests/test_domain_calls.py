@@ -20,7 +20,9 @@ from forge.rulebook.model import ConcurrentBookUpdate, RulebookError, UnknownRul
 from forge.rulebook.predicate import PredicateError
 from forge.rulebook.query import query_rules
 from forge.rulebook.retrieve import RetrievalSettings
-from forge.rulebook.teaching import Correction, CorrectionNotTaught, add_correction, step_correction
+from forge.rulebook.teaching import (
+    Correction, CorrectionNotTaught, add_correction, override_correction, step_correction,
+)
 from forge.rulebook.trigger_node import stated_node
 from forge.wiring import build_clients
 
@@ -82,6 +84,26 @@ def test_a_step_correction_anchors_on_the_step_and_query_finds_it_there(cfg):
     assert [v.rule_id for v in found.injected] == [added.head.rule_id]
     assert found.retrieval.candidates and found.elapsed_ms > 0 and found.formats == ()
     assert query_rules(book, CONTEXT, RetrievalSettings.from_config(cfg.rulebook), role="planner").injected == []
+
+
+def test_an_override_becomes_a_correction_anchored_at_its_step_that_corrects_the_rule_followed_there(cfg):
+    book = open_book(cfg)
+    analyse = add_correction(book, Correction("When Enterprise1 shows Compromised User, then Analyse Enterprise1",
+                                              "action_chooser", "demo/i00", "failure:i00-s1-a1", kind="rule"),
+                             compiler_client=no_model)
+    earlier = "Alerts:\nUser1: Activity Scan, Compromised No"
+    here = "Alerts:\nEnterprise1: Activity Exploit, Compromised User"
+    correction = override_correction(book, [earlier, here], 4, [analyse.head.ref, analyse.head.ref],
+                                     "Analyse Enterprise1", "Restore Enterprise1", "reimage it", "action_chooser",
+                                     "user:alice", "trace:episodes/operator/seed3#2")
+    # Written in the grammar from the step's own state of the acted-on host; anchored at that step.
+    assert correction.text == "When Enterprise1 shows Compromised User, then Restore Enterprise1."
+    assert correction.anchor.text == here and correction.anchor.context == (earlier,)
+    assert correction.corrects == (analyse.head.rule_id,) and correction.reason == "reimage it"
+    # A host the step does not show: the action and the reason, as free text.
+    elsewhere = override_correction(book, [earlier], 4, [], "Monitor", "Restore Op_Server0", "pre-empt",
+                                    "action_chooser", "user:alice", "trace:x#1")
+    assert elsewhere.text == "Restore Op_Server0. pre-empt" and elsewhere.corrects == ()
 
 
 def test_reading_a_missing_book_is_a_rulebook_error(cfg, tmp_path):

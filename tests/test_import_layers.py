@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("forge.protocol",),  # episodes and the inner loop: drive the agents, read the rulebook's aftermath
     ("forge.wiring",),  # the composition root: builds clients, stores and injection, hands them down
     # what runs or reads sessions
-    ("forge.calibration", "forge.evaluation", "forge.tracking", "forge.reporting", "forge.comparison",
+    ("forge.calibration", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
      "forge.baselines", "forge.fault_report"),
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
     ("forge.commands",),

@@ -206,6 +206,23 @@ def test_reflexion_command_improves_on_zero_shot(tmp_path, capsys):
     assert "stage 1 attempt 1" in capsys.readouterr().out
 
 
+@pytest.mark.slow
+def test_run_reflexion_is_a_domain_call_that_reports_through_its_callbacks(tmp_path):
+    from forge.config import load_config
+    from forge.reflexion import run_reflexion
+
+    cfg = load_config(overrides=["protocol.num_stages=1", "protocol.max_attempts=2", "env.max_steps=15",
+                                 f"run.runs_dir={tmp_path}", "run.name=r"])
+    phases, stages, evaluated = [], [], []
+    result = run_reflexion(cfg, "i00", 2, on_phase=phases.append, on_stage=stages.append,
+                           on_evaluated=lambda label, stats: evaluated.append((label, stats.n)))
+    assert evaluated == [("zero-shot", 2), ("after learning", 2)]
+    assert [t.stage for t in stages] == [1] and 1 <= len(stages[0].attempts) <= 2
+    assert phases[0].startswith("zero-shot") and phases[1].startswith("stage 1: training on seed")
+    assert json.loads((result.run_dir.reports / "reflexion.json").read_text()) == result.to_dict()
+    assert result.snapshot.digest == result.to_dict()["memory_digest"] and result.tokens_by_role
+
+
 @pytest.mark.parametrize("reply", [
     '{"planner": {"delete": {"a": 1}, "add": {"x": 1}}}',
     '{"planner": "add everything"}',

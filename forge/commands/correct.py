@@ -37,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from forge.commands.rulebook import _config, _open_book
     from forge.rulebook.anchor import load_trace_step
+    from forge.rulebook.teaching import step_correction
 
     check_role(args.role)
     if not args.text.strip():
@@ -46,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     step = load_trace_step(args.run_dir, args.instance, args.episode, args.step, cfg.rulebook.context_window)
     show_step(step.observation, step.action, step.reward, step.injected, title=f"{step.source}")
     book = _open_book(args, cfg)
-    teach_at_step(book, cfg, step.node, step.source, args.text.strip(), args.role, actor, args.reason,
-                  followed=step.followed, agent_action=step.action)
+    teach_and_show(book, cfg, step_correction(book, step.node, step.source, args.text.strip(), args.role, actor,
+                                              reason=args.reason, followed=step.followed, agent_action=step.action))
     return 0
 
 
@@ -61,20 +62,16 @@ def show_step(observation: str, action: str, reward: Optional[float], injected, 
     console.print(Panel(body, title=title, expand=False))
 
 
-def teach_at_step(book, cfg, node, source: str, text: str, role: str, actor: str, reason: str, *,
-                  followed=(), agent_action: str = "", corrected_action: Optional[str] = None,
-                  quiet: bool = False) -> str:
-    """Teach `text` with the step's context as its trigger node and print what it became; the rule id.
-    Raises `CorrectionNotTaught` when the compiler dropped it or the book refused it."""
+def teach_and_show(book, cfg, correction, *, quiet: bool = False) -> str:
+    """Teach `correction` and print what it became; the rule id. Raises `CorrectionNotTaught` when the
+    compiler dropped it or the book refused it."""
     from forge.commands.rulebook import _compiler_client
-    from forge.rulebook.teaching import add_correction, step_correction
+    from forge.rulebook.teaching import add_correction
 
-    correction = step_correction(book, node, source, text, role, actor, reason=reason, followed=followed,
-                                 agent_action=agent_action, corrected_action=corrected_action)
     added = add_correction(book, correction, compiler_client=lambda: _compiler_client(cfg),
-                           compiler_model=cfg.models.for_role("compiler").model, note=f"correction at {source}")
+                           compiler_model=cfg.models.for_role("compiler").model, note=f"correction at {correction.source}")
     head = added.head
-    console.print(Text(f"{added.outcome.result} {head.ref}: {added.compiled.directive} (trigger node {node.id}; "
+    console.print(Text(f"{added.outcome.result} {head.ref}: {added.compiled.directive} (trigger node {correction.anchor.id}; "
                        f"book version {head.book_version})"), soft_wrap=True)
     if head.record.corrects:
         console.print(Text("  corrects " + ", ".join(head.record.corrects)), soft_wrap=True)

@@ -190,20 +190,17 @@ class OperatorLoop:
             return PlannedOverride(step, action, action_name(action), " ".join(reason.split()))
 
     def _teach(self, step: int, decision, chosen: PlannedOverride) -> None:
-        from forge.commands.correct import teach_at_step
-        from forge.rulebook.anchor import decision_node, followed_at, override_rule_text, step_source
-        from forge.rulebook.teaching import CorrectionNotTaught
+        from forge.commands.correct import teach_and_show
+        from forge.rulebook.anchor import step_source
+        from forge.rulebook.teaching import CorrectionNotTaught, override_correction
 
         book = self.book()
-        node = decision_node(self.observations, len(self.observations) - 1, self.cfg.rulebook.context_window)
-        refs = tuple(dict.fromkeys(r for ids in decision.injected.values() for r in ids))
-        followed = followed_at(refs, book.records(), decision.observation, decision.action_text)
-        text = override_rule_text(chosen.action_text, decision.observation) or f"{chosen.action_text}. {chosen.reason}"
-        source = step_source("episodes", "operator", self.label, step, self.args.seed)
+        correction = override_correction(
+            book, self.observations, self.cfg.rulebook.context_window,
+            [r for ids in decision.injected.values() for r in ids], decision.action_text, chosen.action_text,
+            chosen.reason, self.args.role, self.actor, step_source("episodes", "operator", self.label, step, self.args.seed))
         try:
-            teach_at_step(book, self.cfg, node, source, text, self.args.role, self.actor, chosen.reason,
-                          followed=followed, agent_action=decision.action_text,
-                          corrected_action=chosen.action_text, quiet=True)
+            teach_and_show(book, self.cfg, correction, quiet=True)
         except CorrectionNotTaught as exc:  # the override still runs; only the rule is missing
             print(f"forge episode: {exc}", file=sys.stderr)
             return

@@ -21,62 +21,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from forge.protocol.inner_loop import InstanceLearner
-    from forge.rundir import RunDirectory
-    from forge.seeding import derive_seed
-    from forge.stats import ReturnStats
-    from forge.wiring import build_clients, injection_factory_for, model_label, open_memory
+    from forge.reflexion import run_reflexion
+    from forge.wiring import model_label
 
     args.config = [*args.config, f"protocol.num_stages={args.stages}", f"protocol.max_attempts={args.attempts}"]
     cfg = config_from_args(args)
-    run_dir = RunDirectory.create(cfg, name=cfg.run.name)
-    memory = open_memory(cfg, str(run_dir.path), run_dir.session_id)
-    clients, ledger = build_clients(cfg)
-    injection_factory = injection_factory_for(cfg, run_dir=run_dir.path, actor=f"{run_dir.session_id}/{args.instance}",
-                                              clients=clients)
-    learner = InstanceLearner(instance=args.instance, session=run_dir.session_id, cfg=cfg, clients=clients,
-                              memory=memory, run_dir=run_dir.path, injection_factory=injection_factory)
     console.print(f"[bold]Reflexion[/bold] for {args.instance}: {args.stages} stages x {args.attempts} attempts, "
-                  f"model {model_label(cfg)}\nrun directory {run_dir.path}")
-    eval_seeds = [derive_seed(cfg.protocol.seed, "eval", i) for i in range(args.eval_episodes)]
+                  f"model {model_label(cfg)}")
 
-    def evaluate(label: str) -> ReturnStats | None:
-        if not eval_seeds:
-            return None
-        with console.status(f"{label}: {len(eval_seeds)} frozen episodes"):
-            returns = [learner.play_frozen(seed, label=f"{label}-{i}").total_return for i, seed in enumerate(eval_seeds)]
-        stats = ReturnStats.of(returns)
-        console.print(f"{label}: {stats}")
-        return stats
-
-    before = evaluate("zero-shot")
-    for stage in range(1, args.stages + 1):
-        seed = derive_seed(cfg.protocol.seed, "train", args.instance, stage)
-        with console.status(f"stage {stage}: training on seed {seed}"):
-            training = learner.train_stage(stage, seed)
+    def show_stage(training) -> None:
         for a in training.attempts:
             outcome = f"failed at step {a.failing_step}" if a.failed else "clean"
-            console.print(f"[bold]stage {stage} attempt {a.attempt}[/bold]: return {a.total_return:+.1f}, {outcome}; "
-                          f"memory +{a.added} ~{a.reinforced} -{a.deleted} evicted {a.evicted}")
+            console.print(f"[bold]stage {training.stage} attempt {a.attempt}[/bold]: return {a.total_return:+.1f}, "
+                          f"{outcome}; memory +{a.added} ~{a.reinforced} -{a.deleted} evicted {a.evicted}")
             if a.diff:
                 console.print(a.diff, markup=False, highlight=False)
             for problem in a.problems:
                 console.print(f"  learner output rejected: {problem}", markup=False)
-    after = evaluate("after learning")
-    if before and after:
-        table = Table(title=f"Frozen evaluation on the same {len(eval_seeds)} seeds ({model_label(cfg)})")
+
+    with console.status("starting") as status:
+        result = run_reflexion(cfg, args.instance, args.eval_episodes, on_phase=status.update, on_stage=show_stage,
+                               on_evaluated=lambda label, stats: console.print(f"{label}: {stats}"))
+    console.print(f"run directory {result.run_dir.path}")
+    if result.before and result.after:
+        table = Table(title=f"Frozen evaluation on the same {args.eval_episodes} seeds ({result.model})")
         for column in ("memory", "mean", "sd", "min", "max", "P(<-100)", "P(<-150)"):
             table.add_column(column, justify="right")
-        for name, s in (("zero-shot (empty)", before), ("after reflexion", after)):
+        for name, s in (("zero-shot (empty)", result.before), ("after reflexion", result.after)):
             table.add_row(name, f"{s.mean:.2f}", f"{s.sd:.2f}", f"{s.min:.1f}", f"{s.max:.1f}",
                           f"{s.tail_100:.2f}", f"{s.tail_150:.2f}")
         console.print(table)
-    snapshot = learner.snapshot()
-    console.print(f"final memory {snapshot.digest[:12]}: {len(snapshot.items)} items; tokens by role: "
-                  + ", ".join(f"{r} {u.prompt_tokens}+{u.completion_tokens}" for r, u in ledger.totals_by_role().items()))
-    run_dir.write_json("reports/reflexion.json", {
-        "instance": args.instance, "zero_shot": before.as_dict() if before else None,
-        "after": after.as_dict() if after else None, "memory_digest": snapshot.digest,
-        "model": model_label(cfg),
-    })
+    console.print(f"final memory {result.snapshot.digest[:12]}: {len(result.snapshot.items)} items; tokens by role: "
+                  + ", ".join(f"{r} {u.prompt_tokens}+{u.completion_tokens}" for r, u in result.tokens_by_role.items()))
     return 0

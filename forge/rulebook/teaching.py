@@ -15,7 +15,7 @@ from typing import Callable, Optional, Sequence
 
 from forge.llm.types import ChatClient
 from forge.memory.model import NO_PROVENANCE, Provenance
-from forge.rulebook.anchor import corrected_learned_rules
+from forge.rulebook.anchor import corrected_learned_rules, decision_node, followed_at, override_rule_text
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem, compile_grammar
 from forge.rulebook.maintain import Outcome
@@ -119,3 +119,18 @@ def step_correction(book: Rulebook, node: DecisionNode, source: str, text: str, 
     CORRECTS the learned rules the agent followed there when it asks for another action."""
     corrects = corrected_learned_rules(followed, book.records(), agent_action, corrected_action)
     return Correction(text, role, actor, source, anchor=node, corrects=corrects, reason=reason)
+
+
+def override_correction(book: Rulebook, observations: Sequence[str], window: int, injected: Sequence[str],
+                        agent_action: str, corrected_action: str, reason: str, role: str, actor: str,
+                        source: str) -> Correction:
+    """An operator's override at the last of `observations` (the episode so far), as a correction
+    anchored at that decision point: `When <host> shows <its state there>, then <action>` when the step
+    shows the acted-on host, else the action and the reason as free text. It CORRECTS the learned
+    rules among `injected` that the agent followed there."""
+    observation = observations[-1]
+    node = decision_node(observations, len(observations) - 1, window)
+    followed = followed_at(tuple(dict.fromkeys(injected)), book.records(), observation, agent_action)
+    text = override_rule_text(corrected_action, observation) or f"{corrected_action}. {reason}"
+    return step_correction(book, node, source, text, role, actor, reason=reason, followed=followed,
+                           agent_action=agent_action, corrected_action=corrected_action)
