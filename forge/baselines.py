@@ -107,3 +107,19 @@ def run_episode(env: Cage2Env, policy: Policy, seed: int) -> EpisodeResult:
 
 def episode_seeds(base_seed: int, episodes: int) -> Sequence[int]:
     return range(base_seed, base_seed + episodes)
+
+
+def evaluate_policies(
+    env: Cage2Env, names: Sequence[str], base_seed: int, episodes: int,
+    on_episode: Callable[[str], None] = lambda name: None,
+) -> dict[str, list[float]]:
+    """Each named policy (POLICIES) on the same `episodes` seeds from `base_seed`: its returns.
+    `on_episode(name)` is called after each episode (progress; it must not raise)."""
+    returns: dict[str, list[float]] = {}
+    for name in names:
+        policy = POLICIES[name]()
+        returns[name] = []
+        for seed in episode_seeds(base_seed, episodes):
+            returns[name].append(run_episode(env, policy, seed).total_return)
+            on_episode(name)
+    return returns

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from agents.injection import MemoryInjection, plain_injection_factory
 from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, StoreKind, load_config
@@ -15,6 +15,10 @@ from forge.memory import MemoryManager, MemorySnapshot, open_store
 from forge.protocol.ledger import SessionLedger
 from forge.rulebook.model import RulebookError
 from forge.rundir import RunDirectory
+
+if TYPE_CHECKING:
+    from agents.defender import Defender
+    from forge.env import Cage2Env
 
 
 def build_clients(cfg: ForgeConfig, ledger: Optional[UsageLedger] = None) -> tuple[dict[str, ModelClient], UsageLedger]:
@@ -75,6 +79,18 @@ class RunMemory:
 
     def snapshot(self) -> MemorySnapshot:
         return self.memory.snapshot(self.key)
+
+
+def build_defender(cfg: ForgeConfig, clients: dict[str, ModelClient], snapshot: MemorySnapshot) -> tuple["Cage2Env", "Defender"]:
+    """One environment and a defender that plays `snapshot` under `cfg.memory.injection` (a single
+    episode outside a session: `forge episode`)."""
+    # lazy: cold start (CybORG's import costs ~0.1 s that every other command importing wiring would pay)
+    from agents.defender import Defender
+    from forge.env import Cage2Env
+
+    env = Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
+    injection = injection_factory_for(cfg, clients=clients)(snapshot)
+    return env, Defender(clients, injection, cfg.agent, cfg.env.max_steps)
 
 
 def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overrides: Sequence[str] = ()) -> RunMemory:

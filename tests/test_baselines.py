@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.baselines import POLICIES, episode_seeds, run_episode
+from forge.baselines import POLICIES, episode_seeds, evaluate_policies, run_episode
 from forge.cli import main
 from forge.env import Cage2Env
 from forge.stats import ReturnStats
@@ -21,6 +21,15 @@ def test_baseline_mean_in_documented_range(name):
     stats = ReturnStats.of(returns)
     low, high = RANGES[name]
     assert low <= stats.mean <= high, stats
+
+
+def test_evaluate_policies_plays_each_on_the_same_seeds_and_reports_each_episode():
+    env = Cage2Env(max_steps=8)
+    done = []
+    returns = evaluate_policies(env, ["sleep", "heuristic"], 5, 3, done.append)
+    assert done == ["sleep"] * 3 + ["heuristic"] * 3
+    assert returns["sleep"] == [run_episode(env, POLICIES["sleep"](), seed).total_return for seed in (5, 6, 7)]
+    assert len(returns["heuristic"]) == 3
 
 
 def test_stats_tail_rates():

@@ -6,7 +6,7 @@ import argparse
 
 from rich.table import Table
 
-from forge.baselines import POLICIES, REFERENCE_RETURNS_B_LINE_30, episode_seeds, run_episode
+from forge.baselines import POLICIES, REFERENCE_RETURNS_B_LINE_30, evaluate_policies
 from forge.commands.common import add_config_arguments, config_from_args, console, progress_bars
 from forge.env import Cage2Env
 from forge.stats import ReturnStats
@@ -25,16 +25,10 @@ def run(args: argparse.Namespace) -> int:
     cfg = config_from_args(args)
     names = list(POLICIES) if args.policy == "all" else [args.policy]
     env = Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
-    results: dict[str, ReturnStats] = {}
     with progress_bars() as progress:
-        for name in names:
-            task = progress.add_task(f"{name}", total=args.episodes)
-            policy = POLICIES[name]()
-            returns = []
-            for seed in episode_seeds(args.seed, args.episodes):
-                returns.append(run_episode(env, policy, seed).total_return)
-                progress.advance(task)
-            results[name] = ReturnStats.of(returns)
+        tasks = {name: progress.add_task(name, total=args.episodes) for name in names}
+        returns = evaluate_policies(env, names, args.seed, args.episodes, lambda name: progress.advance(tasks[name]))
+    results = {name: ReturnStats.of(values) for name, values in returns.items()}
     console.print(baseline_table(results, cfg.env.red_agent.value, cfg.env.max_steps, args.seed))
     return 0
 

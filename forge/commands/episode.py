@@ -70,12 +70,10 @@ def parse_overrides(specs: list[str]) -> dict[int, PlannedOverride]:
 def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from forge.env import Cage2Env
     from forge.memory import EMPTY_SNAPSHOT
     from forge.memory.refs import resolve_snapshot
     from forge.protocol.episode import play_episode
-    from agents.defender import Defender
-    from forge.wiring import build_clients, injection_factory_for, model_label
+    from forge.wiring import build_clients, build_defender, model_label
 
     try:
         planned = parse_overrides(args.override)
@@ -88,9 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if args.memory:
         snapshot = resolve_snapshot(args.store, args.memory, namespace=args.namespace)
     clients, ledger = build_clients(cfg)
-    env = Cage2Env(red_agent=cfg.env.red_agent.value, max_steps=cfg.env.max_steps)
-    injection = injection_factory_for(cfg, clients=clients)(snapshot)
-    defender = Defender(clients, injection, cfg.agent, cfg.env.max_steps)
+    env, defender = build_defender(cfg, clients, snapshot)
     operator = None
     taught: list[str] = []
     label = f"seed{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
