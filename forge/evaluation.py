@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from itertools import count
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
@@ -141,20 +142,25 @@ def compare_injection_modes(
         result.wall_s = time.perf_counter() - started
         results[mode] = result
     ablations: tuple[Ablation, ...] = ()
-    rules = rules_to_ablate(aftermath, cfg.rulebook.ablation_max_rules)
-    if rules:
-        what, total, done = f"ablation: {len(rules)} rules withheld one at a time", len(rules) * len(seeds), [0]
-
-        def advance(rule: str) -> None:
-            done[0] += 1
-            report(what, done[0], total)
-
-        report(what, 0, total)
-        without = play_ablations(lambda seed, label, inj: learner.play_frozen(seed, label=label, injection=inj),
-                                 lambda withheld: factory(snapshot, withheld), seeds, rules, advance)
-        heads = injection_book.book.heads()
-        ablations = tuple(
-            Ablation(heads[rule].ref, heads[rule].record.directive, tuple(returns),
-                     tuple(a - b for a, b in zip(results["rulebook"].returns, returns)))
-            for rule, returns in without.items())
+    if "rulebook" in results:
+        ablations = _ablate(learner, factory, injection_book.book, snapshot, seeds, aftermath,
+                            results["rulebook"].returns, cfg.rulebook.ablation_max_rules, report)
     return InjectionComparison(found, snapshot, seeds, model_label(cfg), results, ablations)
+
+
+def _ablate(learner: InstanceLearner, factory, book, snapshot: MemorySnapshot, seeds: Sequence[int],
+            aftermath: list[dict], with_book: list[float], limit: int,
+            report: Callable[[str, int, int], None]) -> tuple[Ablation, ...]:
+    """The rulebook's triggered rules, each withheld in turn on the same seeds (forge.rulebook.ablation)."""
+    rules = rules_to_ablate(aftermath, limit)
+    if not rules:
+        return ()
+    what, total, played = f"ablation: {len(rules)} rules withheld one at a time", len(rules) * len(seeds), count(1)
+    report(what, 0, total)
+    without = play_ablations(lambda seed, label, injection: learner.play_frozen(seed, label=label, injection=injection),
+                             lambda withheld: factory(snapshot, withheld), seeds, rules,
+                             lambda rule: report(what, next(played), total))
+    heads = book.heads()
+    return tuple(Ablation(heads[rule].ref, heads[rule].record.directive, tuple(returns),
+                          tuple(a - b for a, b in zip(with_book, returns)))
+                 for rule, returns in without.items())
