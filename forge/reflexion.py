@@ -14,8 +14,8 @@ from forge.config import ForgeConfig
 from forge.llm.accounting import RoleUsage
 from forge.memory import MemorySnapshot
 from forge.protocol.inner_loop import InstanceLearner, StageTraining
+from forge.protocol.seeds import evaluation_seeds, training_seed
 from forge.rundir import RunDirectory
-from forge.seeding import derive_seed
 from forge.stats import ReturnStats
 from forge.wiring import build_clients, injection_factory_for, model_label, open_memory
 
@@ -55,7 +55,7 @@ def run_reflexion(
     factory = injection_factory_for(cfg, run_dir=run_dir.path, actor=f"{run_dir.session_id}/{instance}", clients=clients)
     learner = InstanceLearner(instance=instance, session=run_dir.session_id, cfg=cfg, clients=clients,
                               memory=memory, run_dir=run_dir.path, injection_factory=factory)
-    eval_seeds = [derive_seed(cfg.protocol.seed, "eval", i) for i in range(eval_episodes)]
+    eval_seeds = evaluation_seeds(cfg, eval_episodes)
 
     def evaluate(label: str) -> Optional[ReturnStats]:
         if not eval_seeds:
@@ -69,7 +69,7 @@ def run_reflexion(
     before = evaluate("zero-shot")
     stages = []
     for stage in range(1, cfg.protocol.num_stages + 1):
-        seed = derive_seed(cfg.protocol.seed, "train", instance, stage)
+        seed = training_seed(cfg, instance, stage)
         on_phase(f"stage {stage}: training on seed {seed}")
         stages.append(learner.train_stage(stage, seed))
         on_stage(stages[-1])

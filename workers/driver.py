@@ -38,11 +38,11 @@ from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
 from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
+from forge.protocol.seeds import checkpoint_seeds, evaluation_seeds, training_seed
 from forge.protocol.stages import decide_stage
 from forge.reporting import SessionReport, write_session_report
 from forge.rulebook.efficacy import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
-from forge.seeding import derive_seed
 from forge.wiring import model_label, open_ledger, open_memory, uses_surrogate
 from workers.chaos import (
     CHAOS_EXIT_CODE, CHECKPOINT, EVALUATION, TRAINING, DriverExit, WorkerKill, claim, parse_driver_exits,
@@ -68,18 +68,6 @@ def instance_names(n: int) -> list[str]:
     return [f"i{k:02d}" for k in range(n)]
 
 
-def checkpoint_seeds(cfg: ForgeConfig, stage: int) -> list[int]:
-    """Common to all instances of a stage, so that ranking compares like with like."""
-    return [derive_seed(cfg.protocol.seed, "checkpoint", stage, k) for k in range(cfg.protocol.checkpoint_runs)]
-
-
-def evaluation_seeds(cfg: ForgeConfig) -> list[int]:
-    """Common to all instances and all conditions with the same protocol.seed."""
-    return [derive_seed(cfg.protocol.seed, "eval", k) for k in range(cfg.protocol.num_evaluation_runs)]
-
-
-def training_seed(cfg: ForgeConfig, instance: str, stage: int) -> int:
-    return derive_seed(cfg.protocol.seed, "train", instance, stage)
 
 
 def config_digest(cfg: ForgeConfig) -> str:

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         ablation_table = _ablation_table(comparison)
         console.print(ablation_table)
         report["ablation"] = [a.to_dict() for a in comparison.ablations]
-        report["markdown"] += "\n" + _markdown(ablation_table)
+        report["markdown"] += "\n".join(["", f"## {ablation_table.title}", "", *_markdown_table(ablation_table), ""])
     reports = found.run.path / "reports"
     reports.mkdir(parents=True, exist_ok=True)
     (reports / "evaluate.md").write_text(report["markdown"])
@@ -82,7 +82,6 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
     table = Table(title=title)
     for column in columns:
         table.add_column(column, justify="left" if column == "injection" else "right")
-    rows = []
     for mode, result in results.items():
         s = result.stats()
         ratio = "-"
@@ -92,13 +91,9 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
         row = (mode, str(s.n), f"{s.mean:.2f} ± {s.sd:.2f}", f"{s.min:.1f}", f"{s.max:.1f}",
                f"{result.memory_per_step:.2f}", ratio, f"{result.prompt_per_step:.0f}", f"{result.wall_s:.1f}")
         table.add_row(*row)
-        rows.append(row)
     lines = [f"# Injection comparison: {found.key}", "",
              f"Memory {snapshot.digest[:12]} ({len(snapshot)} items, chosen by {found.chosen_by}); model {label}.",
-             f"Seeds: {', '.join(map(str, seeds))}.", "",
-             "| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    lines.append("")
+             f"Seeds: {', '.join(map(str, seeds))}.", "", *_markdown_table(table), ""]
     data = {
         "run_dir": str(found.run.path), "memory": found.key, "chosen_by": found.chosen_by,
         "memory_digest": snapshot.digest, "memory_items": len(snapshot), "model": label, "seeds": seeds,
@@ -121,8 +116,9 @@ def _ablation_table(comparison: "InjectionComparison") -> Table:
     return table
 
 
-def _markdown(table: Table) -> str:
+def _markdown_table(table: Table) -> list[str]:
+    """The table's header and rows as a markdown table (what the report files keep of it)."""
     headers = [str(c.header) for c in table.columns]
     rows = zip(*[list(c.cells) for c in table.columns])
-    lines = [f"## {table.title}", "", "| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    return "\n".join(lines + ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]) + "\n"
+    return ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|",
+            *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows)]
