@@ -1,8 +1,10 @@
 """Decision-context benchmark for the CAGE-2 rulebook (DC-Bench, adapted): are the right rules injected at
 the right decision points, and nothing else?
 
-Case files (`data/dc_bench/{dev,heldout}.yaml`, format in their header) hold scenarios across nine
-dimensions. Every scenario starts from a fresh rulebook (SQLite in a temporary directory, or a
+Case files (`data/dc_bench/{dev,heldout,model_style}.yaml`, format in their header) hold scenarios across
+nine dimensions; `model_style` holds rules written the way models write reflections (negations, exceptions
+taught first, attack phases, history, plans, conditions the predicate language cannot express). Each
+split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite in a temporary directory, or a
 namespace of a private redis-server for `backend: redis`), teaches its rules through the product's own
 path (forge.rulebook.teaching: the grammar, else the configured compiler model: the surrogate by
 default), and runs its queries: a decision context (a real CAGE-2 observation from
@@ -16,7 +18,7 @@ behavioural compliance: the surrogate ActionChooser / Planner is called with wha
 `forge.rulebook.action.judge` says whether its chosen action followed each expected rule that has a
 structured action (rules the compiler left semantic have no action to judge and are counted apart).
 
-    PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout] [--failures] [--set KEY=VALUE]
+    PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout|model_style] [--failures] [--set KEY=VALUE]
 
 The last line printed is `overall exact-set accuracy: NN.N%`.
 """
@@ -40,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from forge.local_redis import LocalRedis  # noqa: E402  (after the path set-up above)
 
 DATA = ROOT / "data" / "dc_bench"
-SPLITS = ("dev", "heldout")
+SPLITS = ("dev", "heldout", "model_style")
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
