@@ -113,6 +113,9 @@ def test_corrections_list_show_query_withdraw_restore_history(tmp_path, capsys):
     code, out, _ = run(capsys, "rulebook", "query", context, "--role", "action_chooser", "--actor", "user:alice", "--rulebook", db)
     assert code == 0 and "fused" in out and "cosine" in out and "bm25" in out and "query embedding included" in out
     assert "actor: winner" in out and f"injected: {restore_id}@v2" in out  # v2: the conflict flag is a version
+    precedence = " ".join(out.split("precedence where applying rules disagree:")[1].split())
+    assert precedence.index("1. own actor") < precedence.index("2. specificity") < precedence.index("3. support") \
+        < precedence.index("4. recency") < precedence.index("5. abstain")
     code, out, _ = run(capsys, "rulebook", "query", context, "--role", "action_chooser", "--rulebook", db)
     assert "abstain" in out and "injected: nothing" in out
 

@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--actor", required=True, help="who corrects: NAME (stored as user:NAME) or user:NAME")
     parser.add_argument("--role", default="action_chooser", help="the agent role the rule is for (default action_chooser)")
     parser.add_argument("--reason", default="", help="why, in one line (kept in the rule's evidence)")
+    parser.add_argument("--replaces", action="append", default=[], metavar="RULE",
+                        help="a rule this correction replaces (id or unique prefix; repeatable)")
     parser.add_argument("--rulebook", metavar="SPEC", help="rulebook .db file or redis:// URL (default: rulebook.store)")
     parser.add_argument("--namespace", default="forge")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
@@ -48,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     show_step(step.observation, step.action, step.reward, step.injected, title=f"{step.source}")
     book = _open_book(args, cfg)
     teach_and_show(book, cfg, step_correction(book, step.node, step.source, args.text.strip(), args.role, actor,
-                                              reason=args.reason, followed=step.followed, agent_action=step.action))
+                                              reason=args.reason, followed=step.followed, agent_action=step.action,
+                                              replaces=tuple(book.find(ref) for ref in args.replaces)))
     return 0
 
 

@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("--actor", required=True, help="who teaches it: NAME (stored as user:NAME) or user:NAME")
     add.add_argument("--role", required=True, help="the agent role it is for: planner, analyst or action_chooser")
     add.add_argument("--context", help="the decision context it applies to (default: the situation the compiler states)")
+    add.add_argument("--replaces", action="append", default=[], metavar="RULE",
+                     help="a rule this one replaces (id or unique prefix; repeatable). Without it a new rule "
+                          "replaces only the teacher's own rule on an equivalent trigger")
     add.set_defaults(func=_add)
 
     listing = actions.add_parser("list", parents=[common], help="rules with status, support and actors")
@@ -197,8 +200,10 @@ def _add(args: argparse.Namespace) -> int:
     if not args.text.strip():
         raise UsageError("the correction text is empty")
     cfg = _config(args)
-    correction = Correction(args.text.strip(), args.role, actor, f"cli:{time.time_ns()}", context=args.context)
-    added = add_correction(_open_book(args, cfg), correction, compiler_client=lambda: _compiler_client(cfg),
+    book = _open_book(args, cfg)
+    correction = Correction(args.text.strip(), args.role, actor, f"cli:{time.time_ns()}", context=args.context,
+                            replaces=tuple(book.find(ref) for ref in args.replaces))
+    added = add_correction(book, correction, compiler_client=lambda: _compiler_client(cfg),
                            compiler_model=cfg.models.for_role("compiler").model)
     compiled, outcome, head = added.compiled, added.outcome, added.head
     _say(Text(f"{outcome.result} {head.ref}: [{compiled.type} {','.join(compiled.roles)} group {compiled.group}] "
@@ -361,6 +366,7 @@ def _restore(args: argparse.Namespace) -> int:
 
 def _query(args: argparse.Namespace) -> int:
     from forge.rulebook.query import query_rules
+    from forge.rulebook.resolve import PRECEDENCE
     from forge.rulebook.retrieve import RetrievalSettings
 
     if args.role is not None:
@@ -393,6 +399,8 @@ def _query(args: argparse.Namespace) -> int:
         _say(Text("injected: " + "; ".join(f"{v.ref} {_short(v.record.directive, 80)}" for v in result.injected)))
     else:
         _say("injected: nothing (no rule applies)")
+    _say(Text("precedence where applying rules disagree: "
+              + "; ".join(f"{n}. {tier}: {why}" for n, (tier, why) in enumerate(PRECEDENCE, 1))))
     return 0
 
 

@@ -59,6 +59,7 @@ class Lesson:
     node: Optional[DecisionNode]
     evidence: Evidence
     corrects: tuple[str, ...] = ()  # learned rules an operator corrects with this lesson (CORRECTS)
+    replaces: tuple[str, ...] = ()  # rules the teacher names as replaced by this one
 
     @property
     def actor(self) -> str:
@@ -158,7 +159,7 @@ class Rulebook:
                 sources=(lesson.compiled.source.item_id,) if lesson.compiled.source.item_id else (),
                 compiled_by=lesson.compiled.compiled_by, when=lesson.compiled.when,
                 action=lesson.compiled.action, semantic_reason=lesson.compiled.semantic_reason,
-                corrects=lesson.corrects,
+                corrects=lesson.corrects, replaces=lesson.replaces,
             )
             for lesson in kept
         ]

@@ -4,20 +4,25 @@ For each teaching, in order, against the book as the earlier teachings left it:
 1. the same rule (type, roles, normalised directive) exists:
    - withdrawn: refused (a withdrawn rule never comes back by being taught again; restore it instead);
    - otherwise it is reinforced: the teacher joins its actors, the evidence is added (support grows);
-2. a rule with the same meaning exists (same type and roles, equal trigger predicate and action,
+2. a withdrawn rule has the same *meaning* (same type and roles, and an equal trigger predicate and
+   action, or for semantic rules a near-duplicate text): refused likewise, naming the withdrawn rule
+   and how to restore it (teaching it again in other words does not bring it back);
+3. a rule with the same meaning exists (same type and roles, equal trigger predicate and action,
    whatever the wording; meaning.py): the teaching is merged into it, as a reinforcement;
-3. a near duplicate exists among semantic rules (no predicate; same type, roles and group,
+4. a near duplicate exists among semantic rules (no predicate; same type, roles and group,
    `forge.memory.text.similarity` >= threshold): merged likewise;
-4. otherwise the rule is added.
+5. otherwise the rule is added.
 Then, among the rules of the same type with overlapping roles whose meaning *may conflict* with it
 (the triggers can hold in one context and the actions disagree there: meaning.may_conflict):
-5. the teacher's own active ones whose trigger the new rule's covers (wherever the old rule applies,
-   the new one does: predicate.implies) are superseded (the later rule wins): a rule backed only by
-   the teacher gets status `superseded` and a SUPERSEDES edge from the new rule; a rule others back
-   too just loses the teacher. A narrower new rule is the teacher's *exception* to the older one
-   ("restore every compromised user box" then "never restore User0"): both stay, and both are
-   injected where both apply, the narrower one saying where the broader stops;
-6. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
+6. specificity, not recency: the teacher's own active ones are replaced only when their trigger is
+   *equivalent* to the new rule's (each implies the other: the teacher changed their mind about the
+   same situation), or when the teacher names them (`replaces`: `forge rulebook add/correct --replaces`).
+   A replaced rule backed only by the teacher gets status `superseded` and a SUPERSEDES edge from the
+   new rule; one others back too just loses the teacher. A broader or narrower rule replaces nothing:
+   both stay, and where both apply the narrower one takes precedence (resolve.PRECEDENCE). So the book
+   is a function of the set of teachings, not of their order, except for the one case a teacher
+   orders on purpose (a new word on an equivalent trigger);
+7. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
    among the rules that apply to the context: resolve.py).
 Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
 Semantic rules (no predicate) neither supersede nor conflict: their meaning is not known, and equal
@@ -36,6 +41,10 @@ from forge.rulebook.meaning import meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RulebookError, RuleChange, RuleRecord, rule_id_for
 from forge.rulebook.predicate import implies
 
+# A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
+# threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
+# admission silently undoes a withdrawal.
+WITHDRAWN_TEXT_THRESHOLD = 0.8
 _OP_PRIORITY = ("add", "restore", "merge", "reinforce", "supersede", "conflict", "withdraw", "assess")
 
 
@@ -56,6 +65,7 @@ class Teaching:
     action: Optional[dict] = None
     semantic_reason: str = ""
     corrects: tuple[str, ...] = ()  # learned rules this (operator's) correction corrects
+    replaces: tuple[str, ...] = ()  # rules the teacher names as replaced by this one (--replaces)
 
     @property
     def rule_id(self) -> str:
@@ -186,7 +196,11 @@ def plan_teachings(
     for teaching in teachings:
         target = book.records.get(teaching.rule_id)
         if target is not None and target.status == "withdrawn":
-            outcomes.append(Outcome(teaching.rule_id, "refused", "the rule was withdrawn; restore it to bring it back"))
+            outcomes.append(Outcome(teaching.rule_id, "refused", _refusal(target, "it")))
+            continue
+        withdrawn = None if target is not None else _withdrawn_meaning(book, teaching, WITHDRAWN_TEXT_THRESHOLD)
+        if withdrawn is not None:
+            outcomes.append(Outcome(teaching.rule_id, "refused", _refusal(withdrawn, "a rule with the same meaning")))
             continue
         result = "reinforce"
         if target is None:
@@ -210,10 +224,46 @@ def plan_teachings(
         if corrected:
             record = record.with_(corrects=_union(record.corrects, *corrected))
         book.put(record, result)
+        _replace_named(book, record.rule_id, teaching.replaces)
         _supersede_own(book, record.rule_id, teaching.actor)
         _flag_conflicts(book, record.rule_id, teaching.actor)
         outcomes.append(Outcome(record.rule_id, result))
     return book.plan(outcomes)
+
+
+def _refusal(withdrawn: RuleRecord, what: str) -> str:
+    return (f"{what} was withdrawn: rule {withdrawn.rule_id} ({withdrawn.directive[:80]!r}); "
+            f"`forge rulebook restore {withdrawn.rule_id}` brings it back")
+
+
+def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float) -> Optional[RuleRecord]:
+    """A withdrawn rule the teaching means again: equal predicate and action, or (both semantic) a
+    near-duplicate text. Scans the withdrawn rules only."""
+    probe = _probe(teaching)
+    meaning = meaning_of(probe)
+    for record in book.records.values():
+        if record.status != "withdrawn" or record.type != probe.type or set(record.roles) != set(probe.roles):
+            continue
+        theirs = meaning_of(record)
+        if not meaning.semantic and not theirs.semantic and same_meaning(theirs, meaning):
+            return record
+        if meaning.semantic and theirs.semantic and similarity(record.directive, teaching.directive) >= threshold:
+            return record
+    return None
+
+
+def _replace_named(book: _Book, rule_id: str, named: tuple[str, ...]) -> None:
+    """The rules the teacher says this one replaces: superseded, whatever their triggers."""
+    rule = book.records[rule_id]
+    for old_id in named:
+        old = book.records.get(old_id)
+        if old is None:
+            raise RulebookError(f"--replaces names no rule {old_id!r} in the rulebook")
+        if old_id == rule_id or old.status == "withdrawn" or old_id in rule.supersedes:
+            continue
+        book.put(old.with_(status="superseded"), "supersede")
+        rule = rule.with_(supersedes=_union(rule.supersedes, old_id))
+        book.put(rule, book.ops[rule_id][-1])
 
 
 def _reactivated(book: _Book, record: RuleRecord, teacher: str) -> RuleRecord:
@@ -246,8 +296,9 @@ def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
     for other in _disagreeing(book, rule):
         if actor not in other.actors or other.directive == rule.directive:
             continue
-        if not implies(meaning_of(other).when, new_when):
-            continue  # an exception to the older rule, not a replacement
+        old_when = meaning_of(other).when
+        if not (implies(old_when, new_when) and implies(new_when, old_when)):
+            continue  # broader or narrower: both stay (specificity settles them where both apply)
         if set(other.actors) == {actor}:
             book.put(other.with_(status="superseded"), "supersede")
             rule = rule.with_(supersedes=_union(rule.supersedes, other.rule_id))

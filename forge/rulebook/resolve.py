@@ -8,10 +8,8 @@ older one). A withdrawn rule is never eligible.
 Conflicts are settled only among the rules that apply to the current context (scope before
 resolution: a rule that does not apply is no party to anything). Two applying rules are in conflict
 when maintenance joined them by CONFLICTS_WITH and, if both have a meaning, their actions disagree in
-this context (`related`, from retrieve.py). Each connected group is settled:
-1. the querying actor's rule, if the actor is a party to the conflict;
-2. else the majority: the rule with strictly the most supporting evidence (summed weights);
-3. else abstain: none of them is injected.
+this context (`related`, from retrieve.py). Each connected group is settled by PRECEDENCE, the one
+place the order is written (`forge rulebook query` prints it).
 """
 
 from __future__ import annotations
@@ -19,7 +17,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
+from forge.rulebook.meaning import meaning_of
 from forge.rulebook.model import RuleRecord, actor_kind
+from forge.rulebook.predicate import Predicate, implies
+
+# How rules that apply to one context and disagree there are settled, first tier first.
+PRECEDENCE: tuple[tuple[str, str], ...] = (
+    ("own actor", "the querying actor's own rule, if it is a party (several of its own: the next tiers among them)"),
+    ("specificity", "the narrower rule: its trigger implies every other party's and not the reverse "
+                    "(an exception over the general rule); one teacher's narrower and broader rules are both "
+                    "injected, the narrower first"),
+    ("support", "the rule with strictly the most supporting evidence (summed weights)"),
+    ("recency", "only within one teacher: a later rule on an equivalent trigger replaced the earlier one when "
+                "it was taught (maintain.py), so no two such rules are ever both in force"),
+    ("abstain", "otherwise none of them is injected"),
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +77,7 @@ def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = N
 
 @dataclass(frozen=True)
 class Decision:
-    """How one conflict was settled: `tier` is `actor`, `majority` or `abstain`."""
+    """How one conflict was settled: `tier` is `actor`, `specificity`, `majority` or `abstain` (PRECEDENCE)."""
 
     members: tuple[str, ...]
     winner: Optional[str]
@@ -92,18 +104,30 @@ def conflict_component(rule_id: str, records: Mapping[str, RuleRecord], eligible
     return tuple(sorted(seen))
 
 
+def narrowest(members: Sequence[str], records: Mapping[str, RuleRecord]) -> Optional[str]:
+    """The member whose trigger implies every other member's, strictly (None if there is none)."""
+    triggers: dict[str, Optional[Predicate]] = {rid: meaning_of(records[rid]).when for rid in members}
+    if any(p is None for p in triggers.values()):
+        return None  # a semantic party: its scope is not known
+    for rid, mine in triggers.items():
+        others = [p for other, p in triggers.items() if other != rid]
+        if others and all(implies(mine, p) and not implies(p, mine) for p in others):
+            return rid
+    return None
+
+
 def settle(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Optional[str]) -> Decision:
     members = tuple(sorted(members))
+    members_for_majority = list(members)
     if actor is not None:
         own = [rid for rid in members if actor in records[rid].actors]
         if len(own) == 1:
             return Decision(members, own[0], "actor", f"{actor} is a party")
-        if len(own) > 1:  # the actor backs several (only after a restore); its best supported one
+        if len(own) > 1:  # the actor backs several (only after a restore): the next tiers among them
             members_for_majority = own
-        else:
-            members_for_majority = list(members)
-    else:
-        members_for_majority = list(members)
+    narrow = narrowest(members_for_majority, records)
+    if narrow is not None:
+        return Decision(members, narrow, "specificity", "its trigger is the narrowest")
     support = sorted(((records[rid].support, rid) for rid in members_for_majority), reverse=True)
     if len(support) == 1 or support[0][0] > support[1][0]:
         return Decision(members, support[0][1], "majority",
@@ -141,3 +165,20 @@ def resolve_conflicts(
         if decision.winner is not None and decision.winner not in kept:
             kept.append(decision.winner)
     return kept, decisions
+
+
+def narrower_first(kept: Sequence[str], triggers: Mapping[str, Optional[Predicate]]) -> list[str]:
+    """`kept` with each rule placed before any rule whose trigger strictly contains its own (the
+    specificity tier for one teacher's rules, which are injected together); otherwise in order."""
+    out: list[str] = []
+    for rid in kept:
+        mine = triggers.get(rid)
+        position = len(out)
+        if mine is not None:
+            for index, other in enumerate(out):
+                theirs = triggers.get(other)
+                if theirs is not None and implies(mine, theirs) and not implies(theirs, mine):
+                    position = index
+                    break
+        out.insert(position, rid)
+    return out

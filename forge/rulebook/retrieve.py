@@ -32,7 +32,7 @@ from forge.rulebook.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.meaning import Meaning, conflict_in, meaning_of
 from forge.rulebook.model import RuleRecord, RuleVersion
 from forge.rulebook.predicate import holds, predicate_to_json
-from forge.rulebook.resolve import Decision, resolve_conflicts
+from forge.rulebook.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.situation import Situation, read_situation
 
 
@@ -214,6 +214,7 @@ class RuleIndex:
             return conflict_in(ma, mb, situation)
 
         kept, decisions = resolve_conflicts(passing, self.records, set(passing), actor, limit, related)
+        kept = narrower_first(kept, {rid: meaning[rid].when for rid in kept})
         candidates = []
         for local in order[: max(explain, 0)]:
             version = self.content[positions[local]]

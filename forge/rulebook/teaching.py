@@ -37,6 +37,7 @@ class Correction:
     anchor: Optional[DecisionNode] = None
     corrects: tuple[str, ...] = ()
     reason: str = ""  # the teacher's one-line why, kept in the evidence
+    replaces: tuple[str, ...] = ()  # rule ids the teacher says this correction replaces (--replaces)
 
 
 @dataclass
@@ -56,7 +57,7 @@ def _lesson(correction: Correction, compiled: CompiledRule) -> Lesson:
     kind = "failure" if correction.failure is not None else ("correction" if correction.kind == "correction" else "memory")
     detail = correction.text[:200] + (f" (reason: {correction.reason[:200]})" if correction.reason else "")
     return Lesson(compiled, node, Evidence(kind, correction.actor, correction.source, 1, detail),
-                  corrects=tuple(correction.corrects))
+                  corrects=tuple(correction.corrects), replaces=tuple(correction.replaces))
 
 
 def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Correction], *,
@@ -114,11 +115,12 @@ def add_correction(book: Rulebook, correction: Correction, *, compiler_client: C
 
 def step_correction(book: Rulebook, node: DecisionNode, source: str, text: str, role: str, actor: str, *,
                     reason: str = "", followed: Sequence[str] = (), agent_action: str = "",
-                    corrected_action: Optional[str] = None) -> Correction:
+                    corrected_action: Optional[str] = None, replaces: Sequence[str] = ()) -> Correction:
     """A correction made at a recorded decision point: the step's context is its trigger node, and it
     CORRECTS the learned rules the agent followed there when it asks for another action."""
     corrects = corrected_learned_rules(followed, book.records(), agent_action, corrected_action)
-    return Correction(text, role, actor, source, anchor=node, corrects=corrects, reason=reason)
+    return Correction(text, role, actor, source, anchor=node, corrects=corrects, reason=reason,
+                      replaces=tuple(replaces))
 
 
 def override_correction(book: Rulebook, observations: Sequence[str], window: int, injected: Sequence[str],
