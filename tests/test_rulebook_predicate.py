@@ -7,6 +7,7 @@ import json
 import pytest
 
 from forge.env.cage2 import Cage2Env
+from forge.env.catalog import HOSTS
 from forge.env.text_view import render_alerts, render_blue_table, render_changed_hosts, render_host_state
 from forge.rulebook.action import clash_hosts, judge, parse_rule_action, rule_action_to_json
 from forge.rulebook.meaning import Meaning, conflict_in, grammar_meaning, may_conflict, same_meaning
@@ -83,7 +84,9 @@ def test_the_situation_reader_understands_every_context_form():
             {"Enterprise0": (("Scan", None),), "Enterprise1": (("Scan", None),), "User1": (("Scan", None),)},
         "User0 is compromised.": {"User0": ((None, "?"),)},
         "The attacker has root on User4; User3 is clean.": {"User4": ((None, "Privileged"),), "User3": ((None, "No"),)},
-        "Recent steps: step 3: Restore User0 -> reward -1.0\nAlerts:\nNo host shows activity or compromise.": {},
+        # the environment's quiet line states every host (issue 18: the gate is three-valued, so "quiet" must be stated)
+        "Recent steps: step 3: Restore User0 -> reward -1.0\nAlerts:\nNo host shows activity or compromise.":
+            {h: (("None", "No"),) for h in HOSTS},
     }
     for text, expected in forms.items():
         assert read_situation(text).by_host == expected, text

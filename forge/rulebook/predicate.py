@@ -12,7 +12,11 @@ activity: None | Scan | Exploit | any (anything but None); compromise: No | Unkn
 any (anything but No). An atom with both needs both on the same host. Anything else (an unknown host,
 class, value or key) is a `PredicateError` naming it.
 
-`holds(p, situation)` evaluates a predicate against what a context states (situation.py reads it);
+`truth(p, situation)` evaluates a predicate against what a context states (situation.py reads it), in
+three values: True, False, or None (unknown) for an atom about a host the context does not state (or a
+field of it the context does not state); `not unknown` is unknown, `all` is false if any part is false,
+`any` is true if any part is true. `holds` is `truth(...) is True`: a rule fires only on true, so "not
+(User0 compromised)" stays silent on a context that says nothing about User0;
 `may_overlap(p, q)` says whether two triggers can hold in one context: conservative, it answers True
 unless it can show they exclude each other (used to find conflicts and supersession).
 """
@@ -64,6 +68,13 @@ class Atom:
         """Whether one stated host state (None: not stated) meets this atom's conditions."""
         return _meets(self.activity, activity, "None") and _meets(self.compromise, compromise, "No")
 
+    def accepts3(self, activity: Optional[str], compromise: Optional[str]) -> Optional[bool]:
+        """As `accepts`, three-valued: None where a field the atom constrains is not stated."""
+        parts = (_meets3(self.activity, activity, "None"), _meets3(self.compromise, compromise, "No"))
+        if False in parts:
+            return False
+        return None if None in parts else True
+
 
 @dataclass(frozen=True)
 class AnyOf:
@@ -88,6 +99,18 @@ def _meets(wanted: Optional[str], actual: Optional[str], quiet: str) -> bool:
         return True
     if actual is None:
         return False  # the context names the host but does not state this field
+    if wanted == "any":
+        return actual != quiet
+    return actual == wanted
+
+
+def _meets3(wanted: Optional[str], actual: Optional[str], quiet: str) -> Optional[bool]:
+    if wanted is None:
+        return True
+    if actual is None:
+        return None  # the context names the host but does not state this field
+    if actual == SOME:
+        return True if wanted == "any" else (False if wanted == quiet else None)  # stated, level not known
     if wanted == "any":
         return actual != quiet
     return actual == wanted
@@ -179,16 +202,38 @@ def predicate_to_json(p: Predicate) -> dict[str, Any]:
 
 
 def holds(p: Predicate, situation) -> bool:
-    """Whether `situation` (a `forge.rulebook.situation.Situation`) meets the predicate."""
+    """Whether `situation` (a `forge.rulebook.situation.Situation`) meets the predicate: true, not
+    unknown (see `truth`)."""
+    return truth(p, situation) is True
+
+
+def truth(p: Predicate, situation) -> Optional[bool]:
+    """The predicate's value on what `situation` states: True, False, or None (unknown)."""
     if isinstance(p, Always):
         return True
-    if isinstance(p, AnyOf):
-        return any(holds(x, situation) for x in p.parts)
-    if isinstance(p, AllOf):
-        return all(holds(x, situation) for x in p.parts)
+    if isinstance(p, (AnyOf, AllOf)):
+        values = [truth(x, situation) for x in p.parts]
+        decisive = isinstance(p, AnyOf)  # any: one true decides; all: one false decides
+        if decisive in values:
+            return decisive
+        return None if None in values else not decisive
     if isinstance(p, Not):
-        return not holds(p.part, situation)
-    return bool(matched_hosts(p, situation))
+        inner = truth(p.part, situation)
+        return None if inner is None else not inner
+    if p.activity is None and p.compromise is None:
+        return bool(matched_hosts(p, situation))  # "the context shows this host": a fact about the context
+    unknown = False
+    for host in p.hosts():
+        states = situation.states(host)
+        if not states:
+            unknown = True  # the context does not state this host
+            continue
+        for activity, compromise in states:
+            value = p.accepts3(activity, compromise)
+            if value:
+                return True
+            unknown = unknown or value is None
+    return None if unknown else False
 
 
 def matched_hosts(p: Predicate, situation) -> tuple[str, ...]:

@@ -9,7 +9,8 @@ must understand every way a context states host status:
     User1: Activity Exploit, Compromised User               alert lines (Planner, ActionChooser)
     Host User1: table Activity Exploit, Compromised User.   the Analyst's host context
     User1 (Activity Exploit, Compromised User)              the changed-hosts line
-    All 13 hosts: Activity None, Compromised No.            a quiet network; `(N other hosts: ...)`
+    All 13 hosts: Activity None, Compromised No.            a quiet network; `(N other hosts: ...)`;
+    No host shows activity or compromise.                   the alerts' quiet line: every host stated quiet
     Enterprise0, Enterprise1 and User1 show Activity Scan   prose: hosts and conditions in one clause
     User0 is compromised.  Op_Server0 has been exploited.
 
@@ -34,7 +35,8 @@ _COMP_VALUES = {"no": "No", "unknown": "Unknown", "user": "User", "privileged": 
 _PAIR = re.compile(r"Activity:?\s+(?P<activity>\w+)\s*,?\s*(?:and\s+)?Compromised:?\s+(?P<compromised>\w+)", re.IGNORECASE)
 _ACTIVITY_ONLY = re.compile(r"\bActivity:?\s+(None|Scan|Exploit)\b", re.IGNORECASE)
 _COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(No|Unknown|User|Privileged)\b", re.IGNORECASE)
-_ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b")
+# The environment's own ways of saying every host is quiet (text_view.py): a statement about all hosts.
+_ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b|^\s*No host shows activity or compromise\.?\s*$")
 _OTHERS_QUIET = re.compile(r"\(\d+ other hosts: Activity None, Compromised No\)")
 _SKIPPED_LINES = re.compile(r"^\s*(?:Recent steps:|Step \d+ of \d+\.?\s*$)", re.IGNORECASE)
 
