@@ -294,6 +294,8 @@ def _meaning_lines(record) -> list[str]:
         lines.append(f"action: {canonical_json(rule_action_to_json(meaning.action))}  = {meaning.action}")
     else:
         lines.append("action: none")
+    if record.unexpressed:
+        lines.append(f"unexpressed: {record.unexpressed}  (guard: applies only where the context is also near its trigger)")
     return lines
 
 

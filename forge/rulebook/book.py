@@ -159,6 +159,7 @@ class Rulebook:
                 sources=(lesson.compiled.source.item_id,) if lesson.compiled.source.item_id else (),
                 compiled_by=lesson.compiled.compiled_by, when=lesson.compiled.when,
                 action=lesson.compiled.action, semantic_reason=lesson.compiled.semantic_reason,
+                unexpressed=lesson.compiled.unexpressed,
                 corrects=lesson.corrects, replaces=lesson.replaces,
             )
             for lesson in kept

@@ -13,6 +13,13 @@ Two paths:
   recorded. An artifact the model leaves out or botches is compiled as written (`fallback`, semantic)
   and reported, never lost silently.
 
+Never wider than the text (issue 18): the contract's `unexpressed` lists the part of the condition the
+predicate could not express; the rule keeps it and is then *guarded* (it applies where the predicate
+holds and the context is near its trigger). The validator refuses, with the same one corrective
+re-prompt, a predicate that drops the text's negation (a negated condition compiled without `not` or a
+quiet value) and a predicate that holds on every context when the text states a condition; still
+refused, the rule is kept semantic with the reason.
+
 FORMAT rules get the predicate `always` and no action: they reach every call of their roles.
 """
 
@@ -33,7 +40,9 @@ from forge.memory.text import normalise
 from forge.rulebook.action import parse_rule_action, rule_action_to_json
 from forge.rulebook.meaning import grammar_meaning
 from forge.rulebook.model import canonical_json, short_hash
-from forge.rulebook.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
+from forge.rulebook.predicate import (
+    AllOf, AnyOf, Atom, Not, PredicateError, dnf, group_of, parse_predicate, predicate_to_json,
+)
 
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000
@@ -52,6 +61,10 @@ _FORMAT_WORDS = re.compile(
     re.IGNORECASE,
 )
 _HOST_WORD = {h.lower(): h for h in HOSTS}
+# A condition clause, and the words that negate one (for the polarity check of `contract_problem`).
+_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
+                        re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:no|not|none|nothing|never|without|unless|nobody|neither|nor)\b|n't\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,7 @@ class CompiledRule:
     when: Optional[dict] = None  # the trigger predicate's JSON; None: semantic
     action: Optional[dict] = None  # the action's JSON; None for FORMAT rules and what cannot be expressed
     semantic_reason: str = ""  # why a CONTENT rule has no predicate
+    unexpressed: str = ""  # the condition's part the predicate does not express (the rule is then guarded)
 
     @property
     def semantic(self) -> bool:
@@ -208,6 +222,34 @@ def _meaning(raw: dict[str, Any], rule_type: str) -> tuple[Optional[dict], Optio
     return when, action
 
 
+def _has_negative(p) -> bool:
+    """Whether a predicate says anything negative: a `not`, or a quiet value (Activity None, Compromised No)."""
+    if isinstance(p, Not):
+        return True
+    if isinstance(p, (AnyOf, AllOf)):
+        return any(_has_negative(x) for x in p.parts)
+    return isinstance(p, Atom) and (p.activity == "None" or p.compromise == "No")
+
+
+def contract_problem(text: str, when: Optional[dict], unexpressed: str = "") -> Optional[str]:
+    """Why a CONTENT rule's predicate is wider than its text, or None: it drops the condition's negation,
+    or it holds on every context although the text states a condition. A compiler that listed an
+    unexpressed rest has said where the text goes beyond the predicate; it is not second-guessed."""
+    if when is None or unexpressed:
+        return None
+    body = _JUSTIFICATION.sub("", " ".join((text or "").split()))
+    conditions = [m.group(0) for m in _CONDITION.finditer(body)]
+    predicate = parse_predicate(when)
+    if conditions and any(conjunction == () for conjunction in (dnf(predicate) or [])):
+        return (f"the predicate holds on every context, but the text states a condition "
+                f"({conditions[0].strip()[:60]!r}): express it, or list it in \"unexpressed\"")
+    negated = next((c for c in conditions if _NEGATED.search(c)), None)
+    if negated is not None and not _has_negative(predicate):
+        return (f"the condition is negated ({negated.strip()[:60]!r}) but the predicate has no \"not\" and no quiet "
+                f"value: express the negation, or list it in \"unexpressed\"")
+    return None
+
+
 def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule], Optional[str]]:
     """One model entry checked field by field: (compiled rule, None) or (None, the problem). A rule
     whose predicate or action is invalid comes back semantic, with `semantic_reason` saying why."""
@@ -234,6 +276,7 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         when, action = grammar_meaning(parsed)
         return CompiledRule(item, "RULE", str(parsed), "CONTENT", roles, grammar_group(parsed),
                             trigger or when_clause(parsed), "model", when=when, action=action), None
+    unexpressed = " ".join(str(raw.get("unexpressed") or "").split())[:MAX_DIRECTIVE_CHARS]
     try:
         when, action = _meaning(raw, rule_type)
         reason = "" if when is not None else "the compiler gave no predicate"
@@ -241,23 +284,32 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         when, action, reason = None, None, f"invalid predicate or action: {exc}"
     if rule_type == "FORMAT":
         return CompiledRule(item, "RULE", directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
+    problem = contract_problem(item.text, when, unexpressed)
+    if problem is not None:
+        when, action, reason = None, None, f"predicate refused: {problem}"
+    if when is None:
+        unexpressed = ""  # a semantic rule: its whole text is the condition
     if when is not None:
         group = group_of(parse_predicate(when))
     else:
         group = f"{group or host_group(directive, rule_type)}"
     return CompiledRule(item, "RULE", directive, rule_type, roles, group, trigger or directive, "model",
-                        when=when, action=action, semantic_reason=reason), None
+                        when=when, action=action, semantic_reason=reason, unexpressed=unexpressed), None
 
 
-def _invalid_meaning(raw: Any) -> Optional[str]:
-    """The schema problem of an entry's predicate/action, if any (what the corrective re-prompt names)."""
+def _invalid_meaning(raw: Any, items: Sequence[SourceItem] = ()) -> Optional[str]:
+    """The schema or contract problem of an entry's predicate/action, if any (what the corrective
+    re-prompt names). `items`: the batch, for the text the contract check compares the predicate with."""
     if not isinstance(raw, dict) or str(raw.get("verdict", "")).strip().upper() != "RULE":
         return None
     rule_type = str(raw.get("type", "CONTENT")).strip().upper()
     try:
-        _meaning(raw, rule_type if rule_type in ("FORMAT", "CONTENT") else "CONTENT")
+        when, _ = _meaning(raw, rule_type if rule_type in ("FORMAT", "CONTENT") else "CONTENT")
     except PredicateError as exc:
         return str(exc)
+    number = raw.get("item")
+    if rule_type == "CONTENT" and isinstance(number, int) and 1 <= number <= len(items):
+        return contract_problem(items[number - 1].text, when, " ".join(str(raw.get("unexpressed") or "").split()))
     return None
 
 
@@ -324,26 +376,27 @@ class RuleCompiler:
                 report.unusable.append(len(items))
             return {}
         entries = answer.value
-        invalid = {i: p for i, p in ((e.get("item"), _invalid_meaning(e)) for e in entries if isinstance(e, dict)) if p}
+        invalid = {i: p for i, p in ((e.get("item"), _invalid_meaning(e, items)) for e in entries if isinstance(e, dict)) if p}
         if invalid:
-            entries = self._correct(messages, answer, entries, invalid, report, seed)
+            entries = self._correct(messages, answer, entries, invalid, report, seed, items)
         return self._collect(items, entries, report)
 
     def _correct(self, messages: list[Message], answer, entries: list, invalid: dict, report: CompileReport,
-                 seed: int) -> list:
+                 seed: int, items: Sequence[SourceItem] = ()) -> list:
         """One corrective re-prompt naming every invalid predicate/action; entries it fixes replace the
         originals, the rest stay as they were (and compile as semantic rules, with the reason)."""
         problems = "; ".join(f"item {item}: {problem}" for item, problem in invalid.items())
         report.problems.append(f"compiler predicates rejected: {problems}")
         follow_up = [*messages, Message("assistant", answer.completions[-1].text[:MAX_REPLY_CHARS]),
-                     Message("user", f"These entries do not fit the schema: {problems}. Reply with the whole JSON "
-                                     "again, correcting them (use null for a trigger that cannot be expressed).")]
+                     Message("user", f"These entries do not fit the schema or are wider than their text: {problems}. "
+                                     "Reply with the whole JSON again, correcting them (use null for a trigger that "
+                                     "cannot be expressed, or list what the predicate leaves out in \"unexpressed\").")]
         second = ask_for_json(self.client, follow_up, seed=seed + 7, validate=_rules_list, limit=MAX_REPLY_CHARS)
         report.calls.extend(call_records("compiler", second))
         if second.value is None:
             return entries
         fixed = {e.get("item"): e for e in second.value if isinstance(e, dict) and e.get("item") in invalid
-                 and _invalid_meaning(e) is None}
+                 and _invalid_meaning(e, items) is None}
         return [fixed.get(e.get("item"), e) if isinstance(e, dict) else e for e in entries]
 
     def _collect(self, items: list[SourceItem], entries: list, report: CompileReport) -> dict[int, CompiledRule]:

@@ -64,6 +64,7 @@ class Teaching:
     when: Optional[dict] = None  # the trigger predicate's JSON (None: semantic)
     action: Optional[dict] = None
     semantic_reason: str = ""
+    unexpressed: str = ""  # the condition's part the predicate does not express (a semantic guard)
     corrects: tuple[str, ...] = ()  # learned rules this (operator's) correction corrects
     replaces: tuple[str, ...] = ()  # rules the teacher names as replaced by this one (--replaces)
 
@@ -149,7 +150,7 @@ class _Book:
 
 def _probe(teaching: Teaching) -> RuleRecord:
     return RuleRecord(teaching.rule_id, teaching.directive, teaching.type, teaching.roles, teaching.group,
-                      when=teaching.when, action=teaching.action)
+                      when=teaching.when, action=teaching.action, unexpressed=teaching.unexpressed)
 
 
 def _same_meaning(book: _Book, teaching: Teaching) -> Optional[RuleRecord]:
@@ -159,7 +160,7 @@ def _same_meaning(book: _Book, teaching: Teaching) -> Optional[RuleRecord]:
         return None
     for record in book.records.values():
         if record.status != "withdrawn" and record.type == probe.type and set(record.roles) == set(probe.roles) \
-                and same_meaning(meaning_of(record), meaning):
+                and record.unexpressed == probe.unexpressed and same_meaning(meaning_of(record), meaning):
             return record
     return None
 
@@ -211,7 +212,7 @@ def plan_teachings(
                 rule_id=teaching.rule_id, directive=teaching.directive, type=teaching.type,
                 roles=tuple(teaching.roles), group=teaching.group, trigger=teaching.trigger,
                 compiled_by=teaching.compiled_by, when=teaching.when, action=teaching.action,
-                semantic_reason=teaching.semantic_reason,
+                semantic_reason=teaching.semantic_reason, unexpressed=teaching.unexpressed,
             )
         else:
             record = target
@@ -297,7 +298,7 @@ def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
         if actor not in other.actors or other.directive == rule.directive:
             continue
         old_when = meaning_of(other).when
-        if not (implies(old_when, new_when) and implies(new_when, old_when)):
+        if other.unexpressed != rule.unexpressed or not (implies(old_when, new_when) and implies(new_when, old_when)):
             continue  # broader or narrower: both stay (specificity settles them where both apply)
         if set(other.actors) == {actor}:
             book.put(other.with_(status="superseded"), "supersede")

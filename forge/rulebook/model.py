@@ -202,6 +202,9 @@ class RuleRecord:
     when: Optional[dict] = None
     action: Optional[dict] = None
     semantic_reason: str = ""
+    # The part of the rule's condition its predicate does not express (issue 18): non-empty, the rule is
+    # guarded: it applies where the predicate holds *and* the context is similar enough to its trigger.
+    unexpressed: str = ""
     # Added with efficacy and correction chains; older records load without them.
     counter_evidence: tuple[str, ...] = ()  # COUNTERED_BY (Evidence ids): never counted in `support`
     corrects: tuple[str, ...] = ()  # CORRECTS: learned rules an operator corrected with this one
@@ -238,6 +241,8 @@ class RuleRecord:
         for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources", "counter_evidence",
                      "corrects"):
             data[name] = list(data[name])
+        if not data["unexpressed"]:
+            del data["unexpressed"]  # records without one keep the digest they always had
         return data
 
     @classmethod

@@ -12,6 +12,8 @@ call of their roles at stage 1):
      when the predicate holds on what the context states (situation.py reads the environment's table,
      `host | activity | compromise` rows, alert lines and prose): the gate on meaning
      (`rulebook.condition_gate`; off, such rules are judged by the floor like semantic ones);
+   - a rule whose predicate leaves part of its condition unexpressed (`unexpressed`) applies when the
+     predicate holds and its mixed cosine reaches the floor as well (the semantic guard);
    - a semantic rule (no predicate) applies when its mixed cosine reaches `rulebook.relevance_floor`,
      the floor calibrated for free text (calibrate.py);
 5. conflicts settled (resolve.py) among the applying rules only, and only where the rules' actions
@@ -121,6 +123,8 @@ class RuleIndex:
     def _build_gate(self) -> None:
         self.meanings: list[Meaning] = [meaning_of(v.record) for v in self.content]
         self.gated = np.array([not m.semantic for m in self.meanings], dtype=bool)
+        # A predicate with an unexpressed rest must also be near its trigger: the semantic guard.
+        self.guarded = np.array([bool(v.record.unexpressed) for v in self.content], dtype=bool)
         # Rules share predicates (a class rule taught by many): each distinct one is evaluated once per context.
         keys: dict[str, int] = {}
         self._predicates = []
@@ -199,8 +203,9 @@ class RuleIndex:
         above = cosine >= settings.relevance_floor
         gated = self.gated[positions] if settings.condition_gate else np.zeros(len(positions), dtype=bool)
         gate = self.gate(text, positions) if settings.condition_gate else np.ones(len(positions), dtype=bool)
-        # Each rule by its own test: a predicate by the gate, a semantic rule by the floor.
-        passes = np.where(gated, gate, above)
+        # Each rule by its own test: a predicate by the gate (and the floor too, for a guarded one), a
+        # semantic rule by the floor.
+        passes = np.where(gated, gate & (above | ~self.guarded[positions]), above)
         order = np.argsort(-fused, kind="stable")
         limit = max(settings.max_rules, 0)
         passing = [self.content[positions[i]].rule_id for i in order[passes[order]]]

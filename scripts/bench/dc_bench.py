@@ -163,7 +163,7 @@ class ReferenceCompiler:
             rule_type = ref.get("type", "CONTENT")
             entries.append({"item": int(head[1]), "verdict": "RULE", "type": rule_type, "directive": text,
                             "roles": [head[3]], "when": ref.get("when", {"always": True} if rule_type == "FORMAT" else None),
-                            "action": ref.get("action"), "trigger": ""})
+                            "action": ref.get("action"), "unexpressed": ref.get("unexpressed", ""), "trigger": ""})
         return Completion(json.dumps({"rules": entries}), Usage(0, 0))
 
 

@@ -1,0 +1,57 @@
+"""Issue 18, item 2: a compiled rule is never wider than its text. The compiler lists what its predicate
+leaves out (the rule is then guarded), the validator refuses a dropped negation and an always-true
+predicate for a text that states a condition (one corrective re-prompt, then semantic with the reason),
+and `rulebook show` prints the unexpressed part."""
+
+from __future__ import annotations
+
+import json
+
+from forge.rulebook.compile import RuleCompiler, SourceItem, contract_problem
+from tests.test_rulebook_compile import ScriptedClient
+
+NEGATED = "When no alert fires during a step, then deploy DecoyApache on the Enterprise hosts."
+PERSIST = "When a host's alerts persist across repeated Analyse actions at critical priority, then Remove or Restore it."
+ANY_ACTIVITY = {"class": "any", "activity": "any"}
+QUIET = {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
+DECOY = {"mode": "do", "verb": "DecoyApache", "target": "Enterprise"}
+
+
+def entry(when, unexpressed="", action=DECOY, item=1):
+    return {"item": item, "verdict": "RULE", "type": "CONTENT", "directive": NEGATED, "roles": ["action_chooser"],
+            "when": when, "action": action, "unexpressed": unexpressed, "trigger": ""}
+
+
+def test_a_dropped_negation_and_an_always_true_predicate_are_refused():
+    assert "negated" in contract_problem(NEGATED, ANY_ACTIVITY)
+    assert contract_problem(NEGATED, QUIET) is None
+    assert contract_problem("If User0 is not compromised, do not restore it.", {"host": "User0", "compromise": "No"}) is None
+    assert "every context" in contract_problem(PERSIST, {"always": True})
+    assert contract_problem("Always answer with one action.", {"always": True}) is None  # no condition stated
+    assert contract_problem(PERSIST, ANY_ACTIVITY, "alerts persist across repeated Analyse actions") is None
+
+
+def test_a_refused_predicate_gets_one_corrective_reprompt_that_can_fix_it():
+    client = ScriptedClient(json.dumps({"rules": [entry(ANY_ACTIVITY)]}), json.dumps({"rules": [entry(QUIET)]}))
+    report = RuleCompiler(client).compile([SourceItem("rule", "action_chooser", NEGATED, "s2/i03")])
+    (rule,) = report.rules
+    assert rule.when == QUIET and not rule.semantic_reason
+    assert len(client.prompts) == 2 and "negated" in client.prompts[1][-1].content
+
+
+def test_still_refused_after_the_reprompt_the_rule_stays_semantic_with_the_reason():
+    wide = json.dumps({"rules": [entry(ANY_ACTIVITY)]})
+    report = RuleCompiler(ScriptedClient(wide, wide)).compile([SourceItem("rule", "action_chooser", NEGATED, "s2/i03")])
+    (rule,) = report.rules
+    assert rule.kept and rule.when is None and rule.action is None
+    assert rule.semantic_reason.startswith("predicate refused: the condition is negated")
+
+
+def test_the_unexpressed_rest_is_kept_with_the_expressible_predicate():
+    reply = json.dumps({"rules": [entry({"class": "any", "compromise": "any"},
+                                        "alerts persist across repeated Analyse actions at critical priority",
+                                        {"mode": "do", "verb": "Restore", "target": "$matched"})]})
+    report = RuleCompiler(ScriptedClient(reply)).compile([SourceItem("rule", "action_chooser", PERSIST, "s2/i07")])
+    (rule,) = report.rules
+    assert rule.when == {"class": "any", "compromise": "any"}
+    assert rule.unexpressed == "alerts persist across repeated Analyse actions at critical priority"
