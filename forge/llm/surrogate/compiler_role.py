@@ -50,6 +50,8 @@ def predicate(trigger: Optional[Trigger], kind: str) -> dict:
         return {"always": True}
     if trigger.quiet:
         return {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
+    if trigger.negated:
+        return {"not": predicate(Trigger(trigger.subject, trigger.activity, trigger.compromise), kind)}
     if trigger.also:
         return {"all": [predicate(Trigger(host, trigger.activity, trigger.compromise), kind)
                         for host in (trigger.subject, *trigger.also)]}
@@ -122,7 +124,7 @@ def _entry(number: int, kind: str, role: str, body: str) -> dict:
             return {"item": number, "verdict": "DROP", "reason": "not an instruction"}
         return {**base, "type": "CONTENT", "when": None, "action": None, "trigger": rule.text.rstrip(".")}
     return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind), "action": action(rule),
-            "trigger": trigger_text(rule.trigger)}
+            "unexpressed": rule.unread, "trigger": trigger_text(rule.trigger)}
 
 
 def _artifacts_message(messages: Sequence[Message]) -> str:

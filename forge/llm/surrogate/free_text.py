@@ -48,6 +48,7 @@ class Trigger:
     compromise: Optional[str] = None
     also: tuple[str, ...] = ()  # "X and Y are both compromised": these hosts must show the signal too
     quiet: bool = False  # "when nothing is going on": no host shows any activity or compromise
+    negated: bool = False  # "if User0 is not compromised": the subject does not show the signal
 
     @property
     def has_signal(self) -> bool:
@@ -58,6 +59,8 @@ class Trigger:
         or (quiet) no row shows anything."""
         if self.quiet:
             return not any(r.activity != "None" or r.compromised != "No" for r in rows)
+        if self.negated:
+            return not any(Trigger(self.subject, self.activity, self.compromise).meets(r) for r in rows)
         return all(any(Trigger(host, self.activity, self.compromise).meets(r) for r in rows) for host in self.also)
 
     def hosts(self) -> tuple[str, ...]:
@@ -68,6 +71,9 @@ class Trigger:
     def meets(self, row: Row) -> bool:
         if row.host not in self.hosts():
             return False
+        if self.negated:
+            return not (_value_holds(self.activity, row.activity, "None")
+                        and _value_holds(self.compromise, row.compromised, "No"))
         return _value_holds(self.activity, row.activity, "None") and _value_holds(self.compromise, row.compromised, "No")
 
     def signal(self) -> tuple[Optional[str], Optional[str]]:
@@ -119,6 +125,7 @@ class Reading:
     act: Optional[Act] = None
     over: Optional[Act] = None
     text: str = ""  # the instruction without its justification
+    unread: str = ""  # words of the condition this reader could not place (a model's "unexpressed" part)
 
     def matching_rows(self, rows: Sequence[Row]) -> list[Row]:
         if self.trigger is None:
@@ -244,6 +251,14 @@ _REASON = re.compile(r"\s*(?:[,;:(]\s*)?\b(?:because|since|so that|in order to|o
 _REASON_LEAD = re.compile(r"^(?:it|it's|its|they|they're|this|that|there|the attacker|red|these|those|as|which)\b")
 _FRAGMENT_SPLIT = re.compile(r"\s*;\s*|\s+[\u2013\u2014-]\s+|\.\s+|,\s*(?=(?:it is|it's|they are|this is|that is|"
                              r"the attacker|which)\b)")
+# Condition words the reader takes as negating its signal, and the filler it ignores in a condition:
+# whatever else a condition says is reported as unread.
+_NOT_IN_CONDITION = re.compile(r"(?:\b(?:not|no longer|never|without)|n't)\s+(?:[a-z]+\s+){0,2}?(?:compromis|exploit|scan|"
+                               r"root|privileged|breach|infect|owned|hacked|activ|alert|suspicious)|"
+                               r"\bun(?:compromised|exploited|touched)\b")
+_CONDITION_FILLER = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
+    has have had gets get got shows show showing shown still yet so and or of on in at to for from by with as
+    there host hosts machine box one do does did up sign signs kind""".split())
 _LEAD_MARKERS = r"whenever|when|if|as soon as|once|the moment|any ?time|every time|each time|in case|should|on|upon|after|while"
 _LEAD = re.compile(rf"^(?:{_LEAD_MARKERS})\b\s*(?P<cond>.+?)(?:\s*,\s*(?:then\s+)?|\s+then\s+)(?P<main>.+)$")
 _LEAD_NO_COMMA = re.compile(rf"^(?:{_LEAD_MARKERS})\b\s*(?P<cond>.+)$")
@@ -389,6 +404,18 @@ class _Part:
     signal: tuple[Optional[str], Optional[str]]
     also: tuple[str, ...] = ()
     quiet: bool = False
+    negated: bool = False
+    unread: str = ""
+
+
+def _unread(plain: str) -> str:
+    """The condition's words none of the reader's patterns placed (hosts are already tokens)."""
+    rest = plain
+    for pattern in (_PRIVILEGED, _USER_LEVEL, _UNKNOWN, _COMPROMISE, _EXPLOIT, _SCAN, _ACTIVITY, _QUIET, _TOGETHER,
+                    _NOT_IN_CONDITION, _REF):
+        rest = pattern.sub(" ", rest)
+    words = [w for w in re.findall(r"[a-z][a-z-]+", rest.replace("'s", " ")) if w not in _CONDITION_FILLER]
+    return " ".join(words) if len(words) >= 2 else ""
 
 
 def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
@@ -402,10 +429,14 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
         plain = _REF.sub(" ", cond)
         signal = _signal(plain)
         hosts = [n for n in named if n in HOSTS]
+        unread = _unread(plain)
         if len(hosts) > 1 and hosts[0] == subject and (_TOGETHER.search(plain) or re.search(r"\band\b", plain)):
-            return _Part(clause, subject, signal, also=tuple(dict.fromkeys(hosts[1:])))
-        if not named and not any(signal) and _QUIET.search(plain):
-            return _Part(clause, None, signal, quiet=True)
+            return _Part(clause, subject, signal, also=tuple(dict.fromkeys(hosts[1:])), unread=unread)
+        if not named and _QUIET.search(plain):  # "no alert fires": quiet, whatever signal words it uses
+            return _Part(clause, None, (None, None), quiet=True)  # the whole condition is the quiet
+        if any(signal) and _NOT_IN_CONDITION.search(plain):
+            return _Part(clause, subject, signal, negated=True, unread=unread)
+        return _Part(clause, subject, signal, unread=unread)
     else:
         subject = clause.target if clause.target not in (None, "zzp") else None
         signal = _signal(_REF.sub(" ", clause.rest))  # "reimage compromised user boxes", "X showing Y should be restored"
@@ -460,25 +491,25 @@ def read_rule(text: str) -> Reading:
     if clause.over_verb is not None and not clause.negated:
         _, over_target = _resolve(subject, clause.over_target or clause.target, clause.over_verb, False)
         return _reading("prefer", subject, first.signal, Act(verb, target), Act(clause.over_verb, over_target), flat,
-                        also=first.also, quiet=first.quiet)
+                        also=first.also, quiet=first.quiet, negated=first.negated, unread=first.unread)
     if verb is None and not clause.negated:
         return Reading("vague", text=instruction(flat))
     return _reading("never" if clause.negated else "do", subject, first.signal, Act(verb, target), None, flat,
-                    also=first.also, quiet=first.quiet)
+                    also=first.also, quiet=first.quiet, negated=first.negated, unread=first.unread)
 
 
 def _reading(kind: str, subject: Optional[str], signal, act: Act, over: Optional[Act], flat: str, *,
-             also: tuple[str, ...] = (), quiet: bool = False) -> Reading:
+             also: tuple[str, ...] = (), quiet: bool = False, negated: bool = False, unread: str = "") -> Reading:
     activity, compromise = signal
     if quiet:
         trigger = Trigger("any", quiet=True)
     elif subject is None:
         # No host named anywhere: a signal alone applies to any host; nothing at all applies always.
-        trigger = Trigger("any", activity, compromise) if activity or compromise else None
+        trigger = Trigger("any", activity, compromise, negated=negated) if activity or compromise else None
     else:
-        trigger = Trigger(subject, activity, compromise, also=also)
+        trigger = Trigger(subject, activity, compromise, also=also, negated=negated)
     if act.target == MATCHED and (trigger is None or trigger.subject in HOSTS):
         act = Act(act.verb, trigger.subject if trigger else None)
     if over is not None and over.target == MATCHED and trigger is not None and trigger.subject in HOSTS:
         over = Act(over.verb, trigger.subject)
-    return Reading(kind, trigger, act, over, instruction(flat))
+    return Reading(kind, trigger, act, over, instruction(flat), unread)
