@@ -98,8 +98,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             with console.status("playing..."):
                 result = play_episode(env, defender, seed=args.seed)
-    except (KeyboardInterrupt, EOFError):
+    except (KeyboardInterrupt, EOFError) as exc:
         console.print(f"\ninterrupted; corrections kept in the rulebook: {', '.join(taught) or 'none'}", soft_wrap=True)
+        partial = getattr(exc, "partial_result", None)
+        if operator is not None and partial is not None:  # the corrections' evidence cites this trace
+            console.print(f"trace up to the interruption: {operator.write_trace(partial)}", soft_wrap=True)
         return 130
     table = Table(title=f"Episode seed {args.seed}, red={cfg.env.red_agent.value}, model {model_label(cfg)}, "
                         f"memory {snapshot.digest[:12]} ({len(snapshot.items)} items)")

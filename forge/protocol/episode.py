@@ -65,6 +65,7 @@ class EpisodeResult:
     red_access_at_abort: dict[str, str] = field(default_factory=dict)
     rulebook: dict = field(default_factory=dict)  # book version and eligible rules (rulebook injection)
     aftermath: list[dict] = field(default_factory=list)  # one entry per (step, injected rule)
+    interrupted_at: Optional[int] = None  # the step an operator's Ctrl-C interrupted (its trace ends before it)
 
     @property
     def total_return(self) -> float:
@@ -109,46 +110,53 @@ def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optio
     env.reset(seed=seed)
     defender.start_episode(env, seed)
     result = EpisodeResult(seed=seed)
-    done = False
-    while not done:
-        before = env.view()
-        decision = defender.act(env)
-        override = None
-        if operator is not None:
-            chosen = operator(before.step + 1, decision, before)
-            if chosen is not None:
-                proposed = decision.action_text
-                decision = defender.override(decision, chosen.action, before.step + 1)
-                override = {"proposed": proposed, "action": decision.action_text, "reason": chosen.reason}
-        _, reward, terminated, truncated, info = env.step(decision.action)
-        defender.record_outcome(reward)
-        done = terminated or truncated
-        result.steps.append(
-            StepTrace(
-                step=info["step"],
-                observation=decision.observation,
-                alerts=one_line_alerts(render_alerts(before)),
-                action=decision.action_text,
-                action_id=decision.action,
-                fallback=decision.fallback,
-                fallback_reason=decision.fallback_reason,
-                reward=reward,
-                reward_breakdown={h: round(v["confidentiality"] + v["availability"], 1)
-                                  for h, v in info["reward_breakdown"].items()},
-                red_action=info["red_action"],
-                changed=list(info["changed_hosts"]),
-                tools=decision.tools,
-                calls=decision.calls,
-                injected=decision.injected,
-                override=override,
+    try:
+        done = False
+        while not done:
+            before = env.view()
+            decision = defender.act(env)
+            override = None
+            if operator is not None:
+                chosen = operator(before.step + 1, decision, before)
+                if chosen is not None:
+                    proposed = decision.action_text
+                    decision = defender.override(decision, chosen.action, before.step + 1)
+                    override = {"proposed": proposed, "action": decision.action_text, "reason": chosen.reason}
+            _, reward, terminated, truncated, info = env.step(decision.action)
+            defender.record_outcome(reward)
+            done = terminated or truncated
+            result.steps.append(
+                StepTrace(
+                    step=info["step"],
+                    observation=decision.observation,
+                    alerts=one_line_alerts(render_alerts(before)),
+                    action=decision.action_text,
+                    action_id=decision.action,
+                    fallback=decision.fallback,
+                    fallback_reason=decision.fallback_reason,
+                    reward=reward,
+                    reward_breakdown={h: round(v["confidentiality"] + v["availability"], 1)
+                                      for h, v in info["reward_breakdown"].items()},
+                    red_action=info["red_action"],
+                    changed=list(info["changed_hosts"]),
+                    tools=decision.tools,
+                    calls=decision.calls,
+                    injected=decision.injected,
+                    override=override,
+                )
             )
-        )
-        if trigger is not None:
-            result.events.extend(trigger.observe(info["step"], reward))
-            if trigger.aborted:
-                result.aborted_at = info["step"]
-                result.red_access_at_abort = env.true_state()
-                break
+            if trigger is not None:
+                result.events.extend(trigger.observe(info["step"], reward))
+                if trigger.aborted:
+                    result.aborted_at = info["step"]
+                    result.red_access_at_abort = env.true_state()
+                    break
+    except (KeyboardInterrupt, EOFError) as exc:
+        # An operator's Ctrl-C: the steps played so far go with the exception, so the caller can still
+        # write the trace the corrections taught at those steps cite as their evidence.
+        result.interrupted_at = len(result.steps) + 1
+        exc.partial_result = result  # type: ignore[attr-defined]
+        raise
     annotate = getattr(defender.injection, "annotate_episode", None)
     if annotate is not None:
         notes = annotate([_seen(s) for s in result.steps], complete=result.aborted_at is None)

@@ -129,6 +129,31 @@ def override_rule_text(action_text: str, observation: str) -> Optional[str]:
     return None
 
 
+QUIET_WHEN = {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
+
+
+def situation_trigger(observation: str) -> tuple[dict, str]:
+    """The trigger a step's situation gives, as (predicate JSON, the condition in words): every host the
+    step shows with a status, each by its clearest signal (compromise, else activity); a step that shows
+    none is quiet. For an override or a step correction that states no condition of its own: it meant
+    *that* situation, not every step that merely shows its target host."""
+    situation = read_situation(observation)
+    atoms, words = [], []
+    for host in situation.shown():
+        for activity, compromise in situation.states(host):
+            if compromise not in (None, "No", "?"):
+                atoms.append({"host": host, "compromise": compromise})
+                words.append(f"{host} shows Compromised {compromise}")
+                break
+            if activity not in (None, "None", "?"):
+                atoms.append({"host": host, "activity": activity})
+                words.append(f"{host} shows Activity {activity}")
+                break
+    if not atoms:
+        return QUIET_WHEN, "no host shows activity or compromise"
+    return (atoms[0] if len(atoms) == 1 else {"all": atoms}), " and ".join(words)
+
+
 def followed_at(refs: Sequence[str], records: Mapping[str, RuleRecord], observation: str, action: str) -> tuple[str, ...]:
     """The injected rule refs whose trigger holds on `observation` and that `action` follows (live, for
     operator mode; a recorded trace has this in its aftermath)."""

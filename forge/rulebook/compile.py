@@ -62,7 +62,7 @@ _FORMAT_WORDS = re.compile(
 )
 _HOST_WORD = {h.lower(): h for h in HOSTS}
 # A condition clause, and the words that negate one (for the polarity check of `contract_problem`).
-_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
+STATED_CONDITION = _CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
                         re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:no|not|none|nothing|never|without|unless|nobody|neither|nor)\b|n't\b", re.IGNORECASE)
 

@@ -10,16 +10,24 @@ states) and one piece of evidence, and all of them are taught in one book versio
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from forge.llm.types import ChatClient
 from forge.memory.model import NO_PROVENANCE, Provenance
-from forge.rulebook.anchor import corrected_learned_rules, decision_node, followed_at, override_rule_text
+from forge.env.catalog import ACTIONS, ActionParseError, parse_action
+from forge.rulebook.anchor import (
+    corrected_learned_rules, decision_node, followed_at, override_rule_text, situation_trigger,
+)
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
-from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem, compile_grammar
+from forge.rulebook.compile import (
+    MAX_DIRECTIVE_CHARS, STATED_CONDITION as _STATED_CONDITION, CompiledRule, CompileReport, RuleCompiler, SourceItem,
+    compile_grammar, strip_justification,
+)
 from forge.rulebook.maintain import Outcome
 from forge.rulebook.model import DecisionNode, Evidence, RulebookError, RuleVersion, check_actor
+from forge.rulebook.predicate import group_of, parse_predicate
 from forge.rulebook.trigger_node import stated_node
 
 
@@ -38,6 +46,9 @@ class Correction:
     corrects: tuple[str, ...] = ()
     reason: str = ""  # the teacher's one-line why, kept in the evidence
     replaces: tuple[str, ...] = ()  # rule ids the teacher says this correction replaces (--replaces)
+    # (when, action) JSON given by the step's situation (an override or step correction that states no
+    # condition): taught as is, no compiler call.
+    meaning: Optional[tuple[dict, dict]] = None
 
 
 @dataclass
@@ -65,7 +76,10 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
     for correction in corrections:
         check_actor(correction.actor)
     sources = [SourceItem(c.kind, c.role, c.text.strip(), c.actor) for c in corrections]
-    report = compiler.compile(sources, seed=seed)
+    to_compile = [i for i, c in enumerate(corrections) if c.meaning is None]
+    report = compiler.compile([sources[i] for i in to_compile], seed=seed)
+    compiled = dict(zip(to_compile, report.rules))
+    report.rules = [compiled.get(i) or _given(sources[i], c) for i, c in enumerate(corrections)]
     lessons = [(i, _lesson(c, r)) for i, (c, r) in enumerate(zip(corrections, report.rules)) if r.kept]
     teach = book.teach([lesson for _, lesson in lessons], provenance, note=note)
     rule_ids: list[Optional[str]] = [None] * len(corrections)
@@ -74,6 +88,13 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
         results[index] = outcome.result
         rule_ids[index] = None if outcome.result == "refused" else outcome.rule_id
     return Taught(report.rules, report, teach, rule_ids, results)
+
+
+def _given(item: SourceItem, correction: Correction) -> CompiledRule:
+    """A correction whose meaning the step's situation gave: compiled without a model."""
+    when, action = correction.meaning
+    return CompiledRule(item, "RULE", strip_justification(item.text)[:MAX_DIRECTIVE_CHARS], "CONTENT", (item.role,),
+                        group_of(parse_predicate(when)), item.text, "situation", when=when, action=action)
 
 
 class CorrectionNotTaught(RulebookError):
@@ -99,7 +120,7 @@ def add_correction(book: Rulebook, correction: Correction, *, compiler_client: C
     (so a grammar correction never builds a model client), and `compiler_model` goes into the provenance.
     Raises `CorrectionNotTaught` when the compiler dropped it or the book refused it."""
     probe = SourceItem(correction.kind, correction.role, correction.text.strip(), correction.actor)
-    client = None if compile_grammar(probe) is not None else compiler_client()
+    client = None if compile_grammar(probe) is not None or correction.meaning is not None else compiler_client()
     taught = teach_text(book, RuleCompiler(client), [correction],
                         provenance=Provenance(actor=correction.actor, model=compiler_model if client else None),
                         note=note)
@@ -115,12 +136,40 @@ def add_correction(book: Rulebook, correction: Correction, *, compiler_client: C
 
 def step_correction(book: Rulebook, node: DecisionNode, source: str, text: str, role: str, actor: str, *,
                     reason: str = "", followed: Sequence[str] = (), agent_action: str = "",
-                    corrected_action: Optional[str] = None, replaces: Sequence[str] = ()) -> Correction:
+                    corrected_action: Optional[str] = None, replaces: Sequence[str] = (),
+                    meaning: Optional[tuple[dict, dict]] = None) -> Correction:
     """A correction made at a recorded decision point: the step's context is its trigger node, and it
     CORRECTS the learned rules the agent followed there when it asks for another action."""
     corrects = corrected_learned_rules(followed, book.records(), agent_action, corrected_action)
+    action = _bare_action(text) if meaning is None else None
+    if action is not None:  # no condition stated: the trigger is the step's situation
+        meaning, situation_text = _situation_meaning(node.text, action)
+        text = situation_text + _after_action(text)
     return Correction(text, role, actor, source, anchor=node, corrects=corrects, reason=reason,
-                      replaces=tuple(replaces))
+                      replaces=tuple(replaces), meaning=meaning)
+
+
+def _situation_meaning(observation: str, action) -> tuple[tuple[dict, dict], str]:
+    """(when, action) for `action` at the step that shows `observation`, and the rule in words."""
+    when, words = situation_trigger(observation)
+    return (when, {"mode": "do", "verb": action.verb, "target": action.host}), f"When {words}, then {action}."
+
+
+def _bare_action(text: str):
+    """The action a correction names when it is only an action (`DecoyApache Enterprise0: bait them`,
+    `Restore User1 - reimage`), with no condition of its own; None otherwise."""
+    head = re.split(r"\s*(?::|\s-\s|\.\s|;)\s*", text.strip(), maxsplit=1)[0]
+    if _STATED_CONDITION.search(text):
+        return None
+    try:
+        return ACTIONS[parse_action(head)]
+    except ActionParseError:
+        return None
+
+
+def _after_action(text: str) -> str:
+    parts = re.split(r"\s*(?::|\s-\s|\.\s|;)\s*", text.strip(), maxsplit=1)
+    return f" ({parts[1].strip()})" if len(parts) > 1 and parts[1].strip() else ""
 
 
 def override_correction(book: Rulebook, observations: Sequence[str], window: int, injected: Sequence[str],
@@ -128,11 +177,15 @@ def override_correction(book: Rulebook, observations: Sequence[str], window: int
                         source: str) -> Correction:
     """An operator's override at the last of `observations` (the episode so far), as a correction
     anchored at that decision point: `When <host> shows <its state there>, then <action>` when the step
-    shows the acted-on host, else the action and the reason as free text. It CORRECTS the learned
-    rules among `injected` that the agent followed there."""
+    shows the acted-on host with a status, else the step's whole situation (quiet or not) is the trigger,
+    never the mere mention of the host. It CORRECTS the learned rules among `injected` that the agent
+    followed there."""
     observation = observations[-1]
     node = decision_node(observations, len(observations) - 1, window)
     followed = followed_at(tuple(dict.fromkeys(injected)), book.records(), observation, agent_action)
-    text = override_rule_text(corrected_action, observation) or f"{corrected_action}. {reason}"
+    text = override_rule_text(corrected_action, observation)
+    meaning = None
+    if text is None:  # the step does not show the acted-on host with a status: the step's situation is the trigger
+        meaning, text = _situation_meaning(observation, ACTIONS[parse_action(corrected_action)])
     return step_correction(book, node, source, text, role, actor, reason=reason, followed=followed,
-                           agent_action=agent_action, corrected_action=corrected_action)
+                           agent_action=agent_action, corrected_action=corrected_action, meaning=meaning)
