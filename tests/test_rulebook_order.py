@@ -192,3 +192,21 @@ def test_a_withdrawn_semantic_rule_taught_again_nearly_verbatim_is_refused():
     assert plan.outcomes[0].result == "refused" and first.rule_id in plan.outcomes[0].detail
     other = book.apply(rule("Flag logins from unknown users as suspicious.", "user:bob", None, None, roles=("analyst",)))
     assert other.outcomes[0].result == "add"  # a different text is no re-teaching
+
+
+# -- ablation against no rule ---------------------------------------------------------------------------------
+
+
+def test_withholding_a_rule_does_not_bring_back_the_rule_it_superseded():
+    from forge.rulebook.resolve import Scope
+
+    old = RuleRecord("old", "d1", "CONTENT", CHOOSER, "g", status="superseded", actors=("s/i00",), sources=("m1",))
+    new = RuleRecord("new", "d2", "CONTENT", CHOOSER, "g", actors=("s/i00",), supersedes=("old",), sources=("m2",))
+    other = RuleRecord("other", "d3", "CONTENT", CHOOSER, "g", actors=("s/i01",), sources=("m3",))
+    records = {"old": old, "new": new, "other": other}
+    scope = Scope(frozenset({"m1", "m2", "m3"}))
+    assert eligible_rules(records, scope) == {"new", "other"}
+    without_new = Scope(scope.sources, withheld=frozenset({"new"}))
+    assert eligible_rules(records, without_new) == {"other"}  # against no rule, not against "old"
+    # an instance whose memory predates the newer rule still gets the older one
+    assert eligible_rules(records, Scope(frozenset({"m1", "m3"}))) == {"old", "other"}

@@ -105,7 +105,7 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
 
 
 def _ablation_table(comparison: "InjectionComparison") -> Table:
-    table = Table(title="ablation: the same seeds with one rule withheld (paired by seed)")
+    table = Table(title="ablation: the same seeds with one rule withheld, against no rule (what it superseded stays out; paired by seed)")
     for column in ("rule", "directive", "return without it", "with the book - without it [95%]", "pairs"):
         table.add_column(column, justify="left" if column in ("rule", "directive") else "right")
     for ablation in comparison.ablations:

@@ -40,8 +40,9 @@ class Scope:
 
     sources: frozenset[str]
     include_users: bool = True
-    # Rule ids taken out of the book for this query: an ablation asks what the agent does without them.
-    # A withheld rule's supersession is withheld with it, so the rule it replaced is in force again.
+    # Rule ids taken out of the book for this query: an ablation asks what the agent does without them,
+    # against *no rule*: a withheld rule still keeps what it superseded out of force (issue 18), so the
+    # ablation never measures a rule against its predecessor.
     withheld: frozenset[str] = frozenset()
 
     def covers(self, record: RuleRecord) -> bool:
@@ -51,10 +52,11 @@ class Scope:
 
 
 def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = None) -> set[str]:
-    in_scope = {rid for rid, r in records.items() if r.status != "withdrawn" and (scope is None or scope.covers(r))
-                and (scope is None or rid not in scope.withheld)}
+    covered = {rid for rid, r in records.items() if r.status != "withdrawn" and (scope is None or scope.covers(r))}
+    withheld = frozenset() if scope is None else scope.withheld & covered
+    in_scope = covered - withheld
     superseders: dict[str, list[str]] = {}
-    for rid in in_scope:
+    for rid in covered:  # withheld rules too: withholding takes a rule out, it does not undo its supersession
         for old in records[rid].supersedes:
             superseders.setdefault(old, []).append(rid)
     memo: dict[str, bool] = {}
@@ -62,6 +64,8 @@ def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = N
     def ok(rid: str, visiting: frozenset[str]) -> bool:
         if rid in memo:
             return memo[rid]
+        if rid in withheld:
+            return True  # in force for supersession only; never injected (filtered below)
         if rid not in in_scope:
             return False
         record = records[rid]
