@@ -47,3 +47,19 @@ def test_all_is_false_on_one_false_part_and_any_true_on_one_true_part():
     either = parse_predicate({"any": [{"host": "User1", "activity": "Exploit"}, {"not": {"host": "User3", "activity": "Scan"}}]})
     gone = parse_predicate({"all": [{"host": "User1", "activity": "Scan"}, {"host": "User3", "activity": "Scan"}]})
     assert truth(both, situation) is None and truth(either, situation) is True and truth(gone, situation) is False
+
+
+def test_attack_phases_read_as_what_the_table_shows_in_the_gate_and_the_compiler_prompt():
+    from forge.rulebook.phases import PHASES, phase_lines
+    from forge.rulebook.predicate import PredicateError, predicate_to_json
+
+    recon = parse_predicate({"phase": "reconnaissance"})
+    assert holds(recon, read_situation("User1: Activity Scan, Compromised No"))
+    assert not holds(recon, read_situation("User1: Activity Exploit, Compromised User"))
+    exploitation = parse_predicate({"phase": "initial access"})
+    assert holds(exploitation, read_situation("User1: Activity None, Compromised User"))
+    assert holds(parse_predicate({"phase": "impact"}), read_situation("Op_Server0: Activity None, Compromised User"))
+    assert predicate_to_json(parse_predicate({"phase": "privilege escalation"})) == PHASES["privilege_escalation"]
+    with pytest.raises(PredicateError, match="lateral.*unexpressed"):
+        parse_predicate({"phase": "lateral movement"})
+    assert all(f'"phase": "{name}"' in phase_lines() for name in PHASES)

@@ -40,6 +40,7 @@ from forge.memory.text import normalise
 from forge.rulebook.action import parse_rule_action, rule_action_to_json
 from forge.rulebook.meaning import grammar_meaning
 from forge.rulebook.model import canonical_json, short_hash
+from forge.rulebook.phases import phase_lines
 from forge.rulebook.predicate import (
     AllOf, AnyOf, Atom, Not, PredicateError, dnf, group_of, parse_predicate, predicate_to_json,
 )
@@ -362,7 +363,8 @@ class RuleCompiler:
             report.problems.append(f"{len(items)} artifact(s) need the compiler model and none is configured")
             return {}
         messages = [
-            Message("system", render("compiler", roles=", ".join(ROLES), reference=action_reference())),
+            Message("system", render("compiler", roles=", ".join(ROLES), reference=action_reference(),
+                                     phases=phase_lines())),
             Message("user", render_artifacts(items)),
         ]
         answer = ask_for_json(self.client, messages, seed=seed, validate=_rules_list, limit=MAX_REPLY_CHARS)

@@ -7,6 +7,7 @@ The wire form (RULE_CONTRACT.md) is JSON:
     {"host": "User2", "activity": "Exploit"}          that host's row shows this activity
     {"class": "User", "compromise": "Privileged"}     some host of the class shows it
     {"any": [p, ...]}   {"all": [p, ...]}   {"not": p}
+    {"phase": "reconnaissance"}                       an attack phase, read as its predicate (phases.py)
 
 activity: None | Scan | Exploit | any (anything but None); compromise: No | Unknown | User | Privileged |
 any (anything but No). An atom with both needs both on the same host. Anything else (an unknown host,
@@ -29,6 +30,7 @@ from typing import Any, Optional, Union
 
 from forge.env.catalog import HOST_CLASSES, HOSTS
 from forge.rulebook.model import RulebookError
+from forge.rulebook.phases import phase_predicate
 
 ACTIVITIES = ("None", "Scan", "Exploit")
 COMPROMISES = ("No", "Unknown", "User", "Privileged")
@@ -165,13 +167,20 @@ def parse_predicate(data: Any, *, depth: int = 0) -> Predicate:
         if keys != {"not"}:
             raise PredicateError(f"predicate 'not' takes no other keys, got {sorted(keys)}")
         return Not(parse_predicate(data["not"], depth=depth + 1))
+    if "phase" in keys:
+        if keys != {"phase"} or not isinstance(data["phase"], str):
+            raise PredicateError('predicate "phase" takes one phase name and no other keys')
+        try:
+            return parse_predicate(phase_predicate(data["phase"]), depth=depth + 1)
+        except ValueError as exc:
+            raise PredicateError(str(exc)) from None
     if "always" in keys:
         if keys != {"always"} or data["always"] is not True:
             raise PredicateError('predicate "always" must be exactly {"always": true}')
         return Always()
     unknown = keys - {"host", "class", "activity", "compromise"}
     if unknown:
-        raise PredicateError(f"unknown predicate key(s) {sorted(unknown)} (always, host, class, activity, compromise, any, all, not)")
+        raise PredicateError(f"unknown predicate key(s) {sorted(unknown)} (always, host, class, activity, compromise, phase, any, all, not)")
     if ("host" in keys) == ("class" in keys):
         raise PredicateError(f"a predicate atom names exactly one of host or class, got {sorted(keys)}")
     activity = _value(data, "activity", ACTIVITIES)
