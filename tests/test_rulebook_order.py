@@ -210,3 +210,32 @@ def test_withholding_a_rule_does_not_bring_back_the_rule_it_superseded():
     assert eligible_rules(records, without_new) == {"other"}  # against no rule, not against "old"
     # an instance whose memory predates the newer rule still gets the older one
     assert eligible_rules(records, Scope(frozenset({"m1", "m3"}))) == {"old", "other"}
+
+
+def test_a_learners_reteaching_of_a_withdrawn_rule_is_counted_as_refused(tmp_path):
+    """Through the memory sync (what `forge rulebook export` runs): the re-taught item is refused, not kept."""
+    from forge.memory.model import MemoryItem, MemorySnapshot, Provenance
+    from forge.rulebook.backends import open_rulebook
+    from forge.rulebook.book import Rulebook
+    from forge.rulebook.compile import RuleCompiler
+    from forge.rulebook.embed import local_embedder
+    from forge.rulebook.sync import MemorySync
+    from forge.rulebook.trigger_node import FailureLibrary
+    from forge.config import load_config
+    from forge.wiring import build_clients
+
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")), local_embedder())
+    prov = Provenance(instance="i00", session="s1")
+    first = MemoryItem.create("rule", "action_chooser", "When User2 shows any compromise, then Restore User2.", provenance=prov)
+    sync = MemorySync(book, RuleCompiler(None), FailureLibrary(None))
+    (kept,) = sync.sync(MemorySnapshot((first,))).items
+    book.withdraw(kept.rule_id)
+    again = MemoryItem.create("rule", "action_chooser", "User2 stayed compromised; whenever User2 shows any compromise, reimage User2.",
+                              provenance=Provenance(instance="i01", session="s1"))
+    clients, _ = build_clients(load_config())
+    sync = MemorySync(book, RuleCompiler(clients["compiler"]), FailureLibrary(None))  # the surrogate compiles free text
+    report = sync.sync(MemorySnapshot((first, again)))
+    assert (report.kept, report.refused) == (0, 1)
+    (entry,) = report.items
+    assert entry.result == "refused" and entry.rule_id is None
+    assert book.store.head(kept.rule_id).record.status == "withdrawn"

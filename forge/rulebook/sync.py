@@ -42,6 +42,7 @@ class CompiledItem:
     compiled: CompiledRule
     trigger: str  # where the trigger came from: `<failure id> step <n>` or `stated`
     rule_id: Optional[str] = None
+    result: str = ""  # the book's outcome: add | reinforce | merge | refused ("" when dropped)
 
 
 @dataclass
@@ -53,7 +54,13 @@ class SyncReport:
 
     @property
     def kept(self) -> int:
-        return sum(1 for i in self.items if i.compiled.kept)
+        """Items that became (or reinforced) a rule; a refused re-teaching is not kept."""
+        return sum(1 for i in self.items if i.compiled.kept and i.result != "refused")
+
+    @property
+    def refused(self) -> int:
+        """Items the book refused: a withdrawn rule's meaning taught again."""
+        return sum(1 for i in self.items if i.result == "refused")
 
     @property
     def dropped(self) -> int:
@@ -104,15 +111,19 @@ class MemorySync:
             progress("embedding and storing", 0, 1)
         report.teach = self.book.teach(lessons, provenance or Provenance(actor="rulebook-sync"),
                                        note=f"{len(lessons)} rules from memory {snapshot.digest[:12]}")
-        rule_ids = iter(o.rule_id for o in report.teach.outcomes)
+        taught = iter(report.teach.outcomes)
         outcomes = {}
         for index, entry in enumerate(report.items):
             if entry.compiled.kept:
-                entry = CompiledItem(entry.item, entry.compiled, entry.trigger, next(rule_ids, None))
+                outcome = next(taught, None)
+                refused = outcome is not None and outcome.result == "refused"
+                entry = CompiledItem(entry.item, entry.compiled, entry.trigger,
+                                     None if outcome is None or refused else outcome.rule_id,
+                                     outcome.result if outcome is not None else "")
                 report.items[index] = entry
             outcomes[f"{memory_actor(entry.item)}:{entry.item.id}"] = json.dumps(
                 {"verdict": entry.compiled.verdict, "rule_id": entry.rule_id, "reason": entry.compiled.reason,
-                 "compiled_by": entry.compiled.compiled_by}, sort_keys=True)
+                 "compiled_by": entry.compiled.compiled_by, "result": entry.result}, sort_keys=True)
         self.book.store.put_compilations(outcomes)
         if progress:
             progress("embedding and storing", 1, 1)
