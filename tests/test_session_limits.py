@@ -541,6 +541,30 @@ def test_spending_is_committed_as_charged_and_a_restarted_limiter_starts_from_th
     assert kept["prompt_tokens"] == 80 and kept["calls"] == 2 and kept["usd"] == pytest.approx(0.002)
 
 
+def test_calls_in_flight_when_the_session_died_are_charged_by_the_next_limiter(tmp_path):
+    """A driver (and with it the limiter and every worker) killed mid-call: the next limiter finds the open
+    leases in the ledger and charges each at its prompt estimate; a call that lived is charged only the rest."""
+    import asyncio
+
+    from forge.llm.limiter import SessionLimiter
+    from workers.spending import LedgerSpending
+
+    async def open_two(limiter):
+        for lease_id in ("a", "b"):
+            assert (await limiter.acquire("e", 4, None, 5.0, lease_id, "pid 3 x", 250, 0.5)) == {"granted": True}
+
+    dead = SessionLimiter({}, LedgerSpending(str(tmp_path), "s"), restarted=False)
+    asyncio.run(open_two(dead))
+    assert dead.gate.spent.calls == 0
+    fresh = SessionLimiter({}, LedgerSpending(str(tmp_path), "s"), restarted=False)
+    assert fresh.orphans_charged == 2
+    assert fresh.gate.spent.failed_calls == 2 and fresh.gate.spent.prompt_tokens == 500 and fresh.gate.spent.usd == 1.0
+    asyncio.run(fresh.release("e", 300, 40, 0.6, "a"))  # "a" lived after all: only the rest is added
+    assert fresh.gate.spent.prompt_tokens == 550 and fresh.gate.spent.completion_tokens == 40
+    assert fresh.gate.spent.calls == 2 and fresh.gate.spent.usd == pytest.approx(1.1)
+    assert LedgerSpending(str(tmp_path), "s").load() == (fresh.gate.spent, {})
+
+
 def test_failed_attempts_are_shown_apart_in_the_budget_text():
     gate = EndpointGate(BudgetLimits(max_prompt_tokens=1000))
     cap = EndpointLimits(max_concurrency=2)
@@ -561,7 +585,7 @@ def test_the_overshoot_bound_holds_under_deaths_failures_and_a_limiter_restart(s
     rng = random.Random(seed)
     cap, limit, max_prompt, max_completion = 3, 20_000, 800, 300
     store = KeptInMemory()
-    gate = EndpointGate(BudgetLimits(max_prompt_tokens=limit), store.load())
+    gate = EndpointGate(BudgetLimits(max_prompt_tokens=limit), store.load()[0])
     limits = EndpointLimits(max_concurrency=cap)
     live: dict[str, Lease] = {}
     now, n, refused = 0.0, 0, False
@@ -585,9 +609,9 @@ def test_the_overshoot_bound_holds_under_deaths_failures_and_a_limiter_restart(s
             live = {i: lease for i, lease in live.items() if i in gate.leases}
         else:  # the limiter dies: a new gate from the store, adopting the leases still in flight
             store.commit(gate.spent)
-            gate = EndpointGate(gate.budget, store.load())
+            gate = EndpointGate(gate.budget, store.load()[0])
             gate.renew(list(live), list(live.values()), now, 30.0)
         store.commit(gate.spent)
         assert gate.leases.keys() <= live.keys() | set() and len(gate.leases) <= cap
-    spent = store.load()
+    spent = store.load()[0]
     assert limit <= spent.prompt_tokens <= limit + cap * (max_prompt + max_completion)

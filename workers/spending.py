@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from forge.llm.limiter import Spent
+from forge.llm.limiter import OpenLeases, Spent
 from forge.protocol.ledger import SessionLedger
 
 
@@ -29,8 +29,9 @@ class LedgerSpending:
             self._ledger = SessionLedger.open(self.spec, self.session)
         return self._ledger
 
-    def load(self) -> Spent:
-        return Spent.of(self._open().spending())
+    def load(self) -> tuple[Spent, OpenLeases]:
+        ledger = self._open()
+        return Spent.of(ledger.spending()), ledger.open_leases()
 
-    def commit(self, spent: Spent) -> Spent:
-        return Spent.of(self._open().commit_spending(vars(spent)))
+    def commit(self, spent: Spent, open_leases: OpenLeases) -> Spent:
+        return Spent.of(self._open().commit_spending(vars(spent), open_leases))

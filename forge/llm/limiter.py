@@ -8,10 +8,16 @@ finds it by name and installs it (`install_session_limiter`), after which each m
 - Per endpoint: at most `max_concurrency` calls in flight across the session, at most
   `requests_per_minute` starts in any 60 s window, and no start before the "not before" time a
   Retry-After from any caller set.
-- Budget: the limiter keeps the session's running prompt / completion tokens and USD. Once a limit is
-  reached it refuses every new call (`BudgetExhausted`); calls already in flight finish, so a budget is
-  overshot by at most what those in-flight calls use. The refusal is not a `ProviderError`: the agents
-  swallow provider errors (an episode survives a failed call), but a spent budget must stop the unit.
+- Slots are leases (`Lease`): held by a named holder (worker process and unit of work), renewed by the
+  holder's process while the call lives, reclaimed when they expire or when the driver reports the
+  holder's process dead. A caller waits at most `slot_wait_s`, then `SlotWaitTimeout` names the holders.
+- Budget: the limiter keeps the session's running prompt / completion tokens and USD, committed to a
+  `SpendingStore` (the session ledger) with the open leases at every change, and starts from it. Once a
+  limit is reached it refuses every new call (`BudgetExhausted`); calls already in flight finish, so the
+  counted spending exceeds a limit by at most max_concurrency calls per endpoint at their largest cost.
+  Failed attempts, reclaimed and orphaned leases are charged at their prompt tokens, shown apart. The
+  refusal is not a `ProviderError`: the agents swallow provider errors (an episode survives a failed
+  call), but a spent budget must stop the unit.
 
 Why an actor and not Redis: the session already runs on Ray, an actor needs no server of its own, and
 its round trip is measured by `scripts/bench/limiter_overhead.py`. Outside Ray (single-process
@@ -94,14 +100,18 @@ class Spent:
         return Spent(**{k: max(getattr(self, k), getattr(other, k)) for k in self.__dataclass_fields__})
 
 
+OpenLeases = dict[str, list]  # lease id -> [prompt estimate, USD estimate]: the calls in flight
+
+
 class SpendingStore(Protocol):
-    """Where the limiter commits spending (the session ledger). Picklable: Ray rebuilds a restarted
-    limiter from its constructor arguments, and the rebuilt one reads spending from here."""
+    """Where the limiter commits spending and the leases in flight (the session ledger). Picklable: Ray
+    rebuilds a restarted limiter from its constructor arguments, and the rebuilt one reads from here."""
 
-    def load(self) -> Spent: ...
+    def load(self) -> tuple[Spent, OpenLeases]: ...
 
-    def commit(self, spent: Spent) -> Spent:
-        """Keep at least `spent` (figure by figure the larger of it and what is kept); returns what is kept."""
+    def commit(self, spent: Spent, open_leases: OpenLeases) -> Spent:
+        """Keep at least `spent` (figure by figure the larger of it and what is kept) and these open
+        leases; returns the spending kept."""
         ...
 
 
@@ -110,12 +120,14 @@ class KeptInMemory:
 
     def __init__(self, spent: Optional[Spent] = None) -> None:
         self.spent = spent or Spent()
+        self.open_leases: OpenLeases = {}
 
-    def load(self) -> Spent:
-        return replace(self.spent)
+    def load(self) -> tuple[Spent, OpenLeases]:
+        return replace(self.spent), dict(self.open_leases)
 
-    def commit(self, spent: Spent) -> Spent:
+    def commit(self, spent: Spent, open_leases: Optional[OpenLeases] = None) -> Spent:
         self.spent = self.spent.at_least(spent)
+        self.open_leases = dict(open_leases or {})
         return replace(self.spent)
 
 
@@ -136,6 +148,7 @@ class Lease:
     expires: float  # monotonic
     prompt_estimate: int = 0  # what the call is charged if its holder dies with it in flight
     usd_estimate: float = 0.0
+    prepaid: bool = False  # its estimate is charged already (reclaimed or orphaned, then found alive)
 
 
 @dataclass
@@ -233,17 +246,18 @@ class EndpointGate:
     def release(self, key: str, prompt_tokens: int = 0, completion_tokens: int = 0, usd: float = 0.0,
                 lease_id: Optional[str] = None, failed: bool = False) -> None:
         """A call ended (`failed`: it raised or timed out; charged what it was given, its prompt tokens)."""
-        reclaimed = self._reclaimed.pop(lease_id, None) if lease_id else None
-        if reclaimed is not None:
-            # Its estimate was charged when it was reclaimed; the holder lived after all: charge the rest.
-            self._charge(max(0, int(prompt_tokens) - reclaimed.prompt_estimate), int(completion_tokens),
-                         max(0.0, float(usd) - reclaimed.usd_estimate), calls=0, failed=failed)
-            return
         held = self.leases.pop(lease_id, None) if lease_id else None
+        reclaimed = self._reclaimed.pop(lease_id, None) if lease_id else None
         if held is not None or lease_id is None:
             ep = self._endpoint(key)
             ep.in_flight = max(0, ep.in_flight - 1)
-        # else: a lease this gate never granted (granted before a limiter restart, never renewed since)
+        # else: a lease this gate does not hold (reclaimed, or granted before a limiter restart)
+        paid = held if held is not None and held.prepaid else reclaimed
+        if paid is not None:
+            # Its estimate was charged when it was reclaimed; the holder lived after all: charge the rest.
+            self._charge(max(0, int(prompt_tokens) - paid.prompt_estimate), int(completion_tokens),
+                         max(0.0, float(usd) - paid.usd_estimate), calls=0, failed=failed)
+            return
         self._charge(int(prompt_tokens), int(completion_tokens), float(usd), calls=1, failed=failed)
 
     def _charge(self, prompt_tokens: int, completion_tokens: int, usd: float, calls: int, failed: bool) -> None:
@@ -264,10 +278,24 @@ class EndpointGate:
             held = self.leases.get(lease.lease_id)
             if held is not None:
                 self.leases[lease.lease_id] = replace(held, expires=now + lease_s)
-            elif lease.lease_id not in self._reclaimed:
-                self._take(self._endpoint(lease.key), lease.key, replace(lease, expires=now + lease_s))
-                adopted += 1
+                continue
+            paid = self._reclaimed.pop(lease.lease_id, None)  # charged already: its slot counts again
+            lease = replace(paid or lease, expires=now + lease_s, prepaid=paid is not None)
+            self._take(self._endpoint(lease.key), lease.key, lease)
+            adopted += 1
         return adopted
+
+    def charge_orphans(self, open_leases: OpenLeases, key_of: str = "?") -> int:
+        """Leases a dead limiter (or a dead driver's) had open: each call is charged its estimate now, as a
+        failed attempt; if its holder still lives, its renewal or release finds it (charged the rest only)."""
+        for lease_id, (prompt, usd) in open_leases.items():
+            lease = Lease(lease_id, key_of, "(a limiter before a restart)", 0.0, int(prompt), float(usd))
+            self._charge(lease.prompt_estimate, 0, lease.usd_estimate, calls=1, failed=True)
+            self._reclaimed[lease_id] = lease
+        return len(open_leases)
+
+    def open_leases(self) -> OpenLeases:
+        return {i: [lease.prompt_estimate, lease.usd_estimate] for i, lease in self.leases.items()}
 
     def reclaim(self, lease_ids: list[str]) -> list[Lease]:
         """Takes the slots back, charging each call its prompt estimate as a failed attempt."""
@@ -279,8 +307,9 @@ class EndpointGate:
             ep = self._endpoint(lease.key)
             ep.in_flight = max(0, ep.in_flight - 1)
             ep.reclaimed += 1
-            self._charge(lease.prompt_estimate, 0, lease.usd_estimate, calls=1, failed=True)
-            self._reclaimed[lease_id] = lease
+            if not lease.prepaid:
+                self._charge(lease.prompt_estimate, 0, lease.usd_estimate, calls=1, failed=True)
+            self._reclaimed[lease_id] = replace(lease, prepaid=True)
             taken.append(lease)
         return taken
 
@@ -324,7 +353,11 @@ class SessionLimiter:
         """`restarted`: None asks Ray whether this actor is being rebuilt after a death."""
         self.store = store
         self.lease_s = lease_s
-        self.gate = EndpointGate(BudgetLimits(**budget), store.load())
+        spent, orphans = store.load()
+        self.gate = EndpointGate(BudgetLimits(**budget), spent)
+        # Calls in flight when the last limiter (or the whole session) died: charged now, never lost.
+        self.orphans_charged = self.gate.charge_orphans(orphans)
+        self._commit()
         self._changed: Optional[asyncio.Condition] = None
         restarted = _reconstructed() if restarted is None else restarted
         self._granting_from = time.monotonic() + (renew_every(lease_s) * 1.5 if restarted else 0.0)
@@ -335,7 +368,7 @@ class SessionLimiter:
         return self._changed
 
     def _commit(self) -> None:
-        self.gate.spent = self.store.commit(self.gate.spent)
+        self.gate.spent = self.store.commit(self.gate.spent, self.gate.open_leases())
 
     async def _wake(self) -> None:
         changed = self._condition()
@@ -360,6 +393,7 @@ class SessionLimiter:
                 if self.gate.spent.calls != before:  # expired leases were charged
                     self._commit()
             if decision.granted:
+                self._commit()  # the lease is in the journal before its call starts
                 return {"granted": True}
             if decision.exhausted is not None:
                 return {"exhausted": decision.exhausted}
@@ -382,6 +416,8 @@ class SessionLimiter:
     async def renew(self, leases: list[dict[str, Any]]) -> int:
         adopted = self.gate.renew([l["lease_id"] for l in leases], [Lease(**l) for l in leases],
                                   time.monotonic(), self.lease_s)
+        if adopted:
+            self._commit()
         return adopted
 
     async def reclaim_holder(self, holder_prefix: str) -> int:
@@ -400,7 +436,8 @@ class SessionLimiter:
             self._commit()
             await self._wake()
         return {**budget_figures(self.gate.budget, self.gate.spent), "peak_in_flight": dict(self.gate.peak_in_flight),
-                "reclaimed": self.gate.reclaimed_counts(), "lease_s": self.lease_s,
+                "reclaimed": self.gate.reclaimed_counts(), "lease_s": self.lease_s, "pid": os.getpid(),
+                "orphans_charged": self.orphans_charged,
                 "held": {lease.lease_id: lease.holder for lease in self.gate.leases.values()}}
 
 

@@ -217,16 +217,26 @@ class SessionLedger:
     # -- spending (written by the session limiter as it charges) --------------------------------------
 
     def spending(self) -> dict[str, Any]:
-        return self._get("spending") or dict(self.meta().get("spent") or {})
+        doc = self._get("spending") or {"spent": dict(self.meta().get("spent") or {})}
+        return doc["spent"]
 
-    def commit_spending(self, spent: dict[str, Any]) -> dict[str, Any]:
+    def open_leases(self) -> dict[str, list]:
+        """The model calls in flight when spending was last committed (lease id -> [prompt, USD] estimate)."""
+        return (self._get("spending") or {}).get("open_leases", {})
+
+    def commit_spending(self, spent: dict[str, Any], open_leases: Optional[dict[str, list]] = None) -> dict[str, Any]:
         """Keeps, figure by figure, the larger of `spent` and what is kept: a write never lowers spending
-        (a limiter restarted from stale figures, or a late writer, cannot undo a charge)."""
+        (a limiter restarted from stale figures, or a late writer, cannot undo a charge). `open_leases`
+        (None: unchanged) are the calls in flight, charged by the next limiter if this one dies."""
         def combine(raw: Optional[str]) -> str:
-            kept = json.loads(raw) if raw else {}
-            return json.dumps({k: max(v, kept.get(k, v)) for k, v in {**kept, **spent}.items()}, sort_keys=True)
+            doc = json.loads(raw) if raw else {"spent": {}, "open_leases": {}}
+            kept = doc["spent"]
+            doc["spent"] = {k: max(v, kept.get(k, v)) for k, v in {**kept, **spent}.items()}
+            if open_leases is not None:
+                doc["open_leases"] = open_leases
+            return json.dumps(doc, sort_keys=True)
 
-        return json.loads(self._docs.merge(self.session, "spending", combine))
+        return json.loads(self._docs.merge(self.session, "spending", combine))["spent"]
 
     # -- progress, faults and one-off steps ---------------------------------------------------------
 
