@@ -101,6 +101,8 @@ class ProviderConfig:
     # this endpoint (kind + base_url), enforced by the session's limiter (forge.llm.limiter).
     max_concurrency: int = 8
     requests_per_minute: Optional[int] = None  # per endpoint, across the session (None: no rate cap)
+    # The longest a call waits for a session slot on this endpoint; then it fails naming who holds them.
+    slot_wait_s: float = 600.0
     # Prices (USD per million tokens) for the session budget and the cost figures; 0: free (local).
     price_in_per_mtok: float = 0.0
     price_out_per_mtok: float = 0.0
@@ -210,6 +212,9 @@ class RayConfig:
     instances_per_worker: int = 0
     max_restarts: int = 2
     stage_retries: int = 2
+    # A model call's session slot is a lease its worker renews every slot_lease_s / 3 while the call
+    # lives: a worker that dies without the driver noticing frees its slots within slot_lease_s.
+    slot_lease_s: float = 30.0
     # Chaos testing, never set in real runs (syntax in workers/chaos.py). `chaos_kill`: worker processes
     # that exit once, e.g. "i01@2" (stage 2 training), "i01@checkpoint:1", "i00@evaluation";
     # `chaos_driver_exit`: the driver exits once at a phase boundary, e.g. "after_apply@1", "evaluation".
@@ -256,7 +261,9 @@ class RulebookConfig:
     aftermath_window: int = 3  # an injection's outcome: did a failure fire in the next k steps
     efficacy_min_count: int = 5  # decision points per side (followed / not) before a rule gets a verdict
     efficacy_min_episodes: int = 5  # rulebook episodes before a never-triggered rule is called inert
-    efficacy_min_pairs: int = 8  # ablation pairs (same seed, rule withheld or not) before they decide the verdict
+    # ablation pairs (same seed, rule withheld or not) before a verdict: from the coverage simulation in
+    # tests/test_efficacy_coverage.py (forge.rulebook.efficacy.MIN_PAIRS)
+    efficacy_min_pairs: int = 24
     ablation_max_rules: int = 4  # `forge evaluate` rulebook mode: the most-triggered rules replayed withheld (0 = none)
 
 
@@ -375,6 +382,10 @@ def _validate(cfg: DictConfig) -> None:
             problems.append(f"providers.{name}: price_in_per_mtok and price_out_per_mtok must not be negative")
         if provider.requests_per_minute is not None and provider.requests_per_minute < 1:
             problems.append(f"providers.{name}.requests_per_minute must be >= 1 (or unset), got {provider.requests_per_minute}")
+        if provider.slot_wait_s <= 0:
+            problems.append(f"providers.{name}.slot_wait_s must be > 0, got {provider.slot_wait_s}")
+    if cfg.ray.slot_lease_s <= 0:
+        problems.append(f"ray.slot_lease_s must be > 0, got {cfg.ray.slot_lease_s}")
     for key in ("max_prompt_tokens", "max_completion_tokens", "max_usd"):
         value = cfg.budget[key]
         if value is not None and value < 0:

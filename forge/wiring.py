@@ -33,10 +33,13 @@ def open_memory(cfg: ForgeConfig, run_path: str, session: str) -> MemoryManager:
     return MemoryManager(open_store(run_path))
 
 
-def open_ledger(cfg: ForgeConfig, run_path: str, session: str) -> SessionLedger:
+def ledger_spec(cfg: ForgeConfig, run_path: str) -> str:
     """The session ledger lives beside the memory: in the run's SQLite file, or in the configured Redis."""
-    spec = cfg.memory.redis_url if cfg.memory.store is StoreKind.redis else run_path
-    return SessionLedger.open(spec, session)
+    return cfg.memory.redis_url if cfg.memory.store is StoreKind.redis else run_path
+
+
+def open_ledger(cfg: ForgeConfig, run_path: str, session: str) -> SessionLedger:
+    return SessionLedger.open(ledger_spec(cfg, run_path), session)
 
 
 def injection_factory_for(

@@ -315,3 +315,74 @@ def test_redis_restarted_mid_session(tmp_path, reference, ray_address):
                {"deaths": NO_DEATHS, "driver": driver, "store": 1},
                f"{how} (down {restarted['down_s']:.2f}s, {sum(result['faults']['workers']['store_errors'].values())} "
                f"units redone after store errors)")
+
+
+# -- network rows: through `forge serve`, with the session limiter and a budget on (tests/served_chaos.py) --
+
+SERVED_BUDGET_USD = 5.0
+SERVED_BOUND_S = 900.0
+
+
+def check_served_row(fault: str, phase: str, run, expected) -> None:
+    """Finished (after a resume where the driver died) within the bound; nothing lost; spending monotone and
+    within the budget's bound; the fault counted."""
+    from tests.served_chaos import describe
+
+    try:
+        assert -999 not in run.returncodes, f"still running after {SERVED_BOUND_S:.0f} s: a hang"
+        assert not run.watch.errors, run.watch.errors
+        assert len(run.watch.landed) == expected["landed"], f"{len(run.watch.landed)} faults landed"
+        assert run.status == "finished", f"status {run.status}, exits {run.returncodes}: {run.logs[-800:]}"
+        assert run.stages == 2 and run.evaluated == ["i00", "i01", "i02"], "work lost"
+        assert run.watch.decreases() == [], f"spending went down: {run.watch.decreases()}"
+        assert len(run.watch.samples) >= 3
+        assert run.spent["usd"] <= SERVED_BUDGET_USD and run.spent["failed_calls"] > 0
+        for fault_landed in run.watch.landed:  # what was spent when the fault landed is still counted
+            assert all(run.spent[k] >= v for k, v in fault_landed["spent"].items() if isinstance(v, (int, float)))
+        expected["check"](run)
+    except AssertionError as exc:
+        MATRIX.append((fault, phase, f"FAIL: {str(exc).splitlines()[0][:150]}"))
+        raise
+    MATRIX.append((fault, phase, f"PASS {describe(run, SERVED_BUDGET_USD)}"))
+
+
+def test_served_workers_sigkilled_mid_call(tmp_path, ray_address):
+    """Today's main: the two killed workers' slots (max_concurrency=2) are never released; every later call
+    waits for ever, and the session hangs past the bound."""
+    from tests.served_chaos import run_served_session
+
+    run = run_served_session(tmp_path, ray_address, "workers", kills=2, budget_usd=SERVED_BUDGET_USD,
+                             bound_s=SERVED_BOUND_S)
+
+    def counted(run):
+        assert run.meta.get("slots_reclaimed", 0) >= 2, f"slots reclaimed {run.meta.get('slots_reclaimed')}"
+        assert sum(run.faults["workers"]["deaths"].values()) == 2
+
+    check_served_row("worker SIGKILLed mid-call (served)", "any, x2", run, {"landed": 2, "check": counted})
+
+
+def test_served_limiter_actor_killed(tmp_path, ray_address):
+    """Today's main: the restarted limiter starts from the spending the driver gave it at the start, and
+    the next save writes that lower figure over the ledger (spending goes down)."""
+    from tests.served_chaos import run_served_session
+
+    run = run_served_session(tmp_path, ray_address, "limiter", budget_usd=SERVED_BUDGET_USD, bound_s=SERVED_BOUND_S)
+
+    def counted(run):
+        assert run.faults["driver"]["restarts"] == 0
+
+    check_served_row("limiter actor SIGKILLed (served)", "mid-call", run, {"landed": 1, "check": counted})
+
+
+def test_served_driver_killed_mid_stage_then_resumed(tmp_path, ray_address):
+    """Today's main: the calls in flight when the driver died are never charged (the resumed limiter starts
+    from the last unit's save), so spending after the resume can start below what was spent."""
+    from tests.served_chaos import run_served_session
+
+    run = run_served_session(tmp_path, ray_address, "driver", budget_usd=SERVED_BUDGET_USD, bound_s=SERVED_BOUND_S)
+
+    def counted(run):
+        assert run.faults["driver"]["restarts"] == 1
+        assert run.returncodes[0] != 0 and run.returncodes[1] == 0
+
+    check_served_row("driver SIGKILLed mid-stage (served)", "mid-call -> forge resume", run, {"landed": 1, "check": counted})

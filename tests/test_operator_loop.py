@@ -158,8 +158,20 @@ def write_trace(run_dir, label: str, eligible, aftermath) -> None:
                                 "aftermath": aftermath}))
 
 
-def write_efficacy_traces(run, ids: dict[str, str]) -> None:
-    """Five rulebook traces: good has failures after ignoring it, none after following; wasteful the reverse."""
+def write_efficacy_traces(run, ids: dict[str, str], pairs: int = 24) -> None:
+    """Five rulebook traces: good has failures after ignoring it, none after following; wasteful the reverse.
+    And `pairs` ablation pairs per rule (what decides): episodes end better with good than without it, worse
+    with wasteful, and the same (+-1) with the inert rule."""
+    for seed in range(pairs):
+        base = -40.0 - seed
+        ablation = run / "traces" / "ablation"
+        ablation.mkdir(parents=True, exist_ok=True)
+        for label, withheld, total in (("evaluate-rulebook", (), base), ("without-good", (ids["good"],), base - 4 - seed % 3),
+                                       ("without-wasteful", (ids["wasteful"],), base + 3 + seed % 2),
+                                       ("without-inert", (ids["inert"],), base + (1 if seed % 2 else -1))):
+            (ablation / f"{label}-{seed}.json").write_text(json.dumps({
+                "label": f"{label}-{seed}", "steps": [], "seed": seed, "total_return": total, "aftermath": [],
+                "rulebook": {"eligible": [], "book_version": 1, "withheld": list(withheld)}}))
     entries = []
     for i in range(12):  # good: failures after ignoring it, none after following; wasteful: the reverse
         entries += [{"step": i, "rule": f"{ids['good']}@v1", "held": True, "judged": "followed", "reward": -1, "failure": i == 0},
@@ -260,7 +272,8 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
                              lambda withheld: factory(snapshot, withheld), seeds, rules)
     assert all(len(r) == len(seeds) for r in returns.values())
     capsys.readouterr()
-    assert main(["rulebook", "stats", str(tmp_path), "--rulebook", str(rb)]) == 0
+    # 8 pairs: under the minimum the coverage simulation chose (24), named here as the small size it is.
+    assert main(["rulebook", "stats", str(tmp_path), "--rulebook", str(rb), "--set", "rulebook.efficacy_min_pairs=8"]) == 0
     report = {r["rule"]: r for r in json.loads((tmp_path / "reports" / "rulebook_stats.json").read_text())["rules"]}
     verdicts = {name: report[rid]["verdict"] for name, rid in ids.items()}
     assert verdicts == {"good": "helpful", "wasteful": "harmful", "inert": "inert"}, report
@@ -278,7 +291,7 @@ def test_efficacy_report_review_and_record_are_domain_calls(tmp_path):
     run = tmp_path / "run"
     write_efficacy_traces(run, ids)
     book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
-    report = efficacy_report(book, [str(run)], VerdictSettings(min_count=5, min_episodes=5, min_pairs=8, window=3))
+    report = efficacy_report(book, [str(run)], VerdictSettings(min_count=5, min_episodes=5, min_pairs=24, window=3))
     assert [report.verdict(ids[n]) for n in ("good", "wasteful", "inert")] == [HELPFUL, HARMFUL, INERT]
     reasons = {head.rule_id: why for head, why in needs_review(report)}
     assert reasons[ids["wasteful"]][0].startswith("harmful") and "never triggered in 5" in reasons[ids["inert"]][0]

@@ -55,9 +55,9 @@ def test_window_return_sums_the_step_and_the_next_k_and_is_unknown_past_the_end(
     assert got == [-11.5, -12.5, None, None]
 
 
-def test_when_failures_saturate_the_window_return_still_tells_helpful_from_harmful():
+def test_when_failures_saturate_the_window_return_still_tells_them_apart_but_decides_nothing():
     # Every judged point is followed by a failure on both sides (a late CAGE-2 episode), so the failure
-    # rate cannot separate; the window return can.
+    # rate cannot separate; the window return can (descriptive: without ablation pairs, no verdict).
     def entries(rule, followed_return, not_return):
         return ([Aftermath(i, f"{rule}@v1", True, "followed", -1.0, True, followed_return + i % 3) for i in range(12)]
                 + [Aftermath(i, f"{rule}@v1", True, "ignored", -1.0, True, not_return + i % 3) for i in range(12)])
@@ -65,7 +65,10 @@ def test_when_failures_saturate_the_window_return_still_tells_helpful_from_harmf
                            tuple(entries("good", -5.0, -25.0) + entries("waste", -9.0, -6.0) + entries("flat", -7.0, -7.0)))
     eff = aggregate([trace])
     assert eff["good"].difference()[0] == 0.0  # the failure rate alone sees nothing
-    assert [eff[r].verdict(5, 5) for r in ("good", "waste", "flat")] == [HELPFUL, HARMFUL, INERT]
+    assert eff["good"].return_difference()[0] == pytest.approx(20.0) and eff["waste"].return_difference()[0] == pytest.approx(-3.0)
+    # One trace: one episode, so the episode-clustered interval has nothing to resample.
+    assert eff["good"].return_difference()[1] is None
+    assert [eff[r].verdict(5, 5) for r in ("good", "waste", "flat")] == [INSUFFICIENT] * 3
 
 
 def test_failure_window_is_unknown_when_an_aborted_trace_stops_short():
@@ -82,22 +85,28 @@ def _entries(rule: str, followed: tuple[int, int], not_followed: tuple[int, int]
     return out
 
 
-def test_verdicts_follow_the_stated_rule():
-    traces = [TraceAftermath("t", "evaluate-rulebook-0", ("good", "bad", "flat", "never", "few"),
-                             tuple(_entries("good", (1, 20), (15, 20)) + _entries("bad", (16, 20), (2, 20))
-                                   + _entries("flat", (5, 20), (5, 20)) + _entries("few", (0, 3), (3, 3))))]
-    traces += [TraceAftermath(f"t{i}", "e", ("never",), ()) for i in range(5)]
-    eff = aggregate(traces)
-    assert eff["good"].verdict(5, 5) == HELPFUL
-    assert eff["bad"].verdict(5, 5) == HARMFUL
-    assert eff["flat"].verdict(5, 5) == INERT
-    assert eff["few"].verdict(5, 5) == INSUFFICIENT  # 3 a side is under the minimum count
-    assert eff["never"].episodes == 6 and eff["never"].verdict(5, 5) == INERT
-    assert eff["never"].verdict(5, 7) == INSUFFICIENT  # not enough episodes to call it inert
-    rate = eff["good"].rate_followed()
+def test_decision_points_are_descriptive_with_intervals_clustered_by_episode():
+    # The same 40 judged points, each in an episode of its own or crowded into 4 episodes of neighbouring
+    # (alike) points: the difference is the same, but resampling whole episodes gives the crowded one
+    # (correlated points) the wider interval.
+    entries = _entries("good", (1, 20), (15, 20))
+    followed, ignored = entries[:20], entries[20:]
+
+    def episodes(size):
+        groups = [followed[k:k + size] + ignored[k:k + size] for k in range(0, 20, size)]
+        return [TraceAftermath(f"run/traces/e{k}.json", "evaluate-rulebook-0", ("good",), tuple(g))
+                for k, g in enumerate(groups)]
+
+    def spread(n_episodes):
+        return episodes(20 // n_episodes)
+
+    wide, narrow = aggregate(spread(4))["good"], aggregate(spread(20))["good"]
+    assert wide.difference()[0] == pytest.approx(narrow.difference()[0]) == pytest.approx(0.05 - 0.75)
+    assert wide.difference()[2] - wide.difference()[1] > narrow.difference()[2] - narrow.difference()[1]
+    assert narrow.difference()[2] < 0
+    rate = narrow.rate_followed()
     assert rate.failures == 1 and rate.n == 20 and rate.low < 0.05 < rate.high < 0.3
-    delta, low, high = eff["good"].difference()
-    assert delta == pytest.approx(0.05 - 0.75) and low < delta < high < 0
+    assert narrow.verdict(5, 5) == INSUFFICIENT  # no ablation pairs: the decision points decide nothing
 
 
 def test_held_false_and_unknown_outcomes_do_not_count_as_judged():
@@ -165,7 +174,8 @@ def test_ablation_pairs_episodes_by_directory_seed_and_book_version_and_decides_
     assert eff["good"].verdict(5, 5, 8) == HELPFUL
     assert eff["bad"].verdict(5, 5, 8) == HARMFUL
     assert eff["flat"].verdict(5, 5, 8) == INERT
-    assert eff["good"].verdict(5, 5, 11) == INERT  # under the minimum pairs: the decision points decide (none here)
+    assert eff["good"].verdict(5, 5, 11) == INSUFFICIENT  # under the minimum pairs: no verdict
+    assert eff["good"].ablation_p(8) == pytest.approx(2 / 2 ** 10)  # every sign pattern enumerated
     delta, low, high = eff["good"].ablation_difference()
     assert low <= delta <= high and low > 10
 
@@ -176,10 +186,28 @@ def test_ablation_verdict_overrides_the_decision_points():
     eff = RuleEfficacy("r", triggered=20, followed=10, ignored=10,
                        return_followed=[-5.0, -6.0] * 5, return_not=[-1.0, -2.0] * 5,
                        after_followed=[1] * 10, after_not=[1] * 10)
-    assert eff.verdict(5, 5, 8) == HARMFUL
+    assert eff.verdict(5, 5, 8) == INSUFFICIENT
     eff.ablation.extend([3.0, 5.0, 4.0, 6.0, 2.0, 4.0, 5.0, 3.0])
     assert eff.verdict(5, 5, 8) == HELPFUL
     assert eff.to_dict(5, 5, 8)["ablation_pairs"] == 8
+
+
+def test_rules_judged_in_one_report_are_holm_corrected():
+    from forge.rulebook.efficacy import holm_adjusted
+
+    # Alone, "edge" is helpful (sign-flip p = 8/256 = 0.031); beside two clear rules it ranks last and Holm
+    # leaves it; with a second borderline rule both are multiplied by 2 and neither is significant.
+    clear = [3.0, 5.0, 4.0, 6.0, 2.0, 4.0, 5.0, 3.0]
+    rules = {"a": RuleEfficacy("a", ablation=list(clear)), "b": RuleEfficacy("b", ablation=[-x for x in clear]),
+             "edge": RuleEfficacy("edge", ablation=[4.0, 4.0, 4.0, 4.0, 4.0, 4.0, -1.0, -1.0])}
+    alone = rules["edge"].ablation_p(8)
+    assert alone == pytest.approx(8 / 256) and rules["edge"].verdict(5, 5, 8) == HELPFUL
+    adjusted = holm_adjusted(rules, 8)
+    assert adjusted["a"] == pytest.approx(3 * 2 / 256) and adjusted["edge"] == pytest.approx(max(alone, adjusted["b"]))
+    rules["more"] = RuleEfficacy("more", ablation=[4.0, 4.0, 4.0, 4.0, 4.0, 4.0, -2.0, -1.0])
+    adjusted = holm_adjusted(rules, 8)  # two borderline rules now: each is multiplied by 2
+    assert adjusted["edge"] == pytest.approx(2 * alone) and adjusted["edge"] >= 0.05
+    assert rules["edge"].verdict(5, 5, 8, adjusted["edge"]) == INERT
 
 
 def test_rules_to_ablate_are_the_triggered_ones_most_often_first():

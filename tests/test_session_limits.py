@@ -114,10 +114,10 @@ class SlowEcho:
         return Completion(text="ok", usage=Usage(len(messages[-1].content.split()), 1), model=model)
 
 
-def served_config(base_url: str, cap: int) -> str:
+def served_config(base_url: str, cap: int, *extra: str) -> str:
     cfg = load_config(overrides=[
         "providers.served.kind=openai", f"providers.served.base_url={base_url}", f"providers.served.max_concurrency={cap}",
-        "providers.served.backoff_initial_s=0.01", "models.default.provider=served", "models.default.model=echo-1",
+        "providers.served.backoff_initial_s=0.01", "models.default.provider=served", "models.default.model=echo-1", *extra,
     ])
     return to_yaml(cfg)
 
@@ -137,6 +137,11 @@ def caller_class(ray):
 
         def ready(self) -> bool:
             return self.installed
+
+        def pid(self) -> int:
+            import os
+
+            return os.getpid()
 
         def call(self, n: int) -> int:
             from forge.llm.types import Message
@@ -213,6 +218,79 @@ def test_a_retry_after_seen_by_one_worker_holds_back_the_others(ray_local):
     assert len(arrivals) == 3 and server.stats.statuses.count(429) == 1
     # Both later requests (the retry and the other worker's first call) waited out the 2 s.
     assert min(arrivals[1:]) - arrivals[0] >= 1.9
+
+
+@pytest.mark.slow
+def test_workers_sigkilled_mid_call_leak_no_slot_and_their_calls_are_charged(ray_local):
+    """Today's main: the two killed calls' slots are never released, and the third call waits for ever."""
+    import os
+    import signal
+
+    from forge.llm.limiter import start_session_limiter
+    from forge.llm.serve import ModelServer
+
+    ray = ray_local
+    with ModelServer(SlowEcho(4.0), models=["echo-1"]) as server:
+        limiter = start_session_limiter("lease-test", BudgetLimits(), lease_s=1.5)
+        config_yaml = served_config(server.openai_base_url, 2, "providers.served.slot_wait_s=20",
+                                    "providers.served.price_in_per_mtok=1")
+        Caller = caller_class(ray)
+        doomed = [Caller.remote("lease-test", config_yaml) for _ in range(2)]
+        survivor = Caller.remote("lease-test", config_yaml)
+        assert all(ray.get([c.ready.remote() for c in [*doomed, survivor]]))
+        pids = ray.get([c.pid.remote() for c in doomed])
+        calls = [c.call.remote(1) for c in doomed]
+        deadline = time.monotonic() + 20
+        while server.stats.requests < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)  # both slots are held by calls in flight
+        started = time.monotonic()
+        assert ray.get(survivor.call.remote(1), timeout=30) == 1
+        waited = time.monotonic() - started
+        figures = settled_figures(ray, limiter, calls=3)
+        for c in [*calls]:
+            with pytest.raises(ray.exceptions.RayActorError):
+                ray.get(c)
+        ray.kill(limiter)
+        ray.kill(survivor)
+    # The lease runs out within 1.5 s of the last renewal; then the survivor's call takes 4 s.
+    assert waited < 1.5 + 4.0 + 2.0
+    assert figures["reclaimed"] and sum(figures["reclaimed"].values()) == 2
+    assert figures["spent"]["failed_calls"] == 2 and figures["spent"]["failed_prompt_tokens"] > 0
+    assert max(figures["peak_in_flight"].values()) == 2
+
+
+@pytest.mark.slow
+def test_a_killed_limiter_restarts_from_the_ledger_and_keeps_the_cap(ray_local, tmp_path):
+    """Today's main: the restarted limiter starts from its constructor's figures (zero here)."""
+    from forge.llm.limiter import limiter_name, start_session_limiter
+    from forge.llm.serve import ModelServer
+    from forge.protocol.ledger import SessionLedger
+    from workers.spending import LedgerSpending
+
+    ray = ray_local
+    with ModelServer(SlowEcho(0.2), models=["echo-1"]) as server:
+        limiter = start_session_limiter("restart-test", BudgetLimits(max_prompt_tokens=10**6),
+                                        LedgerSpending(str(tmp_path), "restart-test"), lease_s=1.5)
+        config_yaml = served_config(server.openai_base_url, 2)
+        Caller = caller_class(ray)
+        callers = [Caller.remote("restart-test", config_yaml) for _ in range(4)]
+        assert all(ray.get([c.ready.remote() for c in callers]))
+        server.stats.reset()
+        pending = [c.call.remote(6) for c in callers]
+        time.sleep(1.0)
+        before = ray.get(limiter.figures.remote())["spent"]["prompt_tokens"]
+        ray.kill(ray.get_actor(limiter_name("restart-test")), no_restart=False)
+        assert sum(ray.get(pending, timeout=60)) == 24
+        figures = settled_figures(ray, limiter, calls=24)
+        ray.kill(limiter)
+        for c in callers:
+            ray.kill(c)
+    kept = SessionLedger.open(str(tmp_path), "restart-test").spending()
+    assert before > 0 and figures["spent"]["prompt_tokens"] >= before
+    assert kept["calls"] >= 24 and kept["prompt_tokens"] >= 24 * 5  # nothing lost (a redelivered release may count twice)
+    assert server.stats.requests == 24 and server.stats.max_in_flight <= 2
 
 
 # -- sessions stopped by their budget and resumed --------------------------------------------------------
@@ -365,3 +443,175 @@ print("loaded:", sorted(m for m in sys.modules if m.split(".")[0] == "mlflow" or
                           cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr[-2000:]
     assert "loaded: []" in done.stdout
+
+
+# -- leases: named holders, expiry, reclaim, bounded waits -------------------------------------------------
+
+def _lease(i: str, holder: str, expires: float, prompt: int = 100) -> "Lease":
+    from forge.llm.limiter import Lease
+
+    return Lease(i, "e", holder, expires, prompt, prompt * 3e-6)
+
+
+def test_an_unrenewed_lease_expires_its_slot_comes_back_and_its_call_is_charged_as_failed():
+    gate = EndpointGate()
+    cap = EndpointLimits(max_concurrency=1)
+    assert gate.try_acquire("e", cap, 0.0, _lease("a", "pid 7 on h: i00 training:1", expires=30.0)).granted
+    refused = gate.try_acquire("e", cap, 10.0, _lease("b", "pid 8 on h: i01 training:1", expires=40.0))
+    assert not refused.granted and refused.wait_s == pytest.approx(20.0)  # look again when the lease runs out
+    gate.renew(["a"], [_lease("a", "pid 7 on h: i00 training:1", 0.0)], now=25.0, lease_s=30.0)
+    assert not gate.try_acquire("e", cap, 40.0, _lease("b", "pid 8 on h: i01 training:1", 70.0)).granted
+    assert gate.try_acquire("e", cap, 55.1, _lease("b", "pid 8 on h: i01 training:1", 85.0)).granted  # a's expired
+    assert gate.spent.failed_calls == 1 and gate.spent.failed_prompt_tokens == 100
+    assert gate.reclaimed_counts() == {"e": 1} and gate.peak_in_flight["e"] == 1
+    # The holder lived after all and reports its call: only the rest is charged, and no slot is freed twice.
+    gate.release("e", 150, 20, 150 * 3e-6, lease_id="a")
+    assert gate.spent.prompt_tokens == 150 and gate.spent.completion_tokens == 20 and gate.spent.calls == 1
+    assert not gate.try_acquire("e", cap, 56.0, _lease("c", "pid 9 on h: i02 training:1", 86.0)).granted
+
+
+def test_the_driver_reclaims_every_slot_of_a_dead_worker_by_its_process():
+    from forge.llm.limiter import holder_prefix
+
+    gate = EndpointGate()
+    cap = EndpointLimits(max_concurrency=3)
+    for i, holder in enumerate(["pid 41 on h: i00 training:1", "pid 41 on h: i01 training:1", "pid 5 on h: i02 training:1"]):
+        assert gate.try_acquire("e", cap, 0.0, _lease(str(i), holder, 30.0)).granted
+    assert [lease.holder for lease in gate.reclaim_holder(holder_prefix(41))] == [
+        "pid 41 on h: i00 training:1", "pid 41 on h: i01 training:1"]
+    assert gate.describe_holders("e") == "1 slot(s) held by: pid 5 on h: i02 training:1"
+    assert gate.spent.failed_calls == 2 and gate.spent.failed_prompt_tokens == 200
+
+
+def test_a_restarted_limiter_adopts_the_leases_still_in_flight_so_the_cap_holds():
+    gate = EndpointGate()  # a fresh gate, as a restarted limiter has
+    cap = EndpointLimits(max_concurrency=2)
+    adopted = gate.renew(["a", "b"], [_lease("a", "pid 1 x", 0.0), _lease("b", "pid 2 x", 0.0)], now=0.0, lease_s=30.0)
+    assert adopted == 2 and not gate.try_acquire("e", cap, 1.0, _lease("c", "pid 3 x", 31.0)).granted
+    gate.release("e", 10, 1, 0.0, lease_id="a")
+    assert gate.try_acquire("e", cap, 2.0, _lease("c", "pid 3 x", 32.0)).granted
+
+
+def test_a_wait_for_a_slot_is_bounded_and_names_the_endpoint_and_the_holders():
+    import asyncio
+
+    from forge.llm.limiter import KeptInMemory, SessionLimiter
+
+    async def scenario():
+        limiter = SessionLimiter({}, KeptInMemory(), lease_s=30.0, restarted=False)
+        first = await limiter.acquire("openai:http://127.0.0.1:9/v1", 1, None, 5.0, "a", "pid 7 on h: i00 training:1", 10, 0.0)
+        started = time.monotonic()
+        second = await limiter.acquire("openai:http://127.0.0.1:9/v1", 1, None, 0.3, "b", "pid 8 on h: i01 training:1", 10, 0.0)
+        return first, second, time.monotonic() - started
+
+    first, second, waited = asyncio.run(scenario())
+    assert first == {"granted": True} and 0.29 <= waited < 2.0
+    message = second["timeout"]
+    assert "openai:http://127.0.0.1:9/v1" in message and "slot_wait_s=0.3" in message
+    assert "1 slot(s) held by: pid 7 on h: i00 training:1" in message
+
+
+# -- spending: committed as charged, never lowered, the overshoot bound ----------------------------------------
+
+def test_spending_is_committed_as_charged_and_a_restarted_limiter_starts_from_the_ledger(tmp_path):
+    import asyncio
+
+    from forge.llm.limiter import SessionLimiter
+    from forge.protocol.ledger import SessionLedger
+    from workers.spending import LedgerSpending
+
+    store = LedgerSpending(str(tmp_path), "s")
+
+    async def charge(limiter, lease_id, failed=False):
+        assert (await limiter.acquire("e", 2, None, 5.0, lease_id, "pid 1 x", 40, 0.0)) == {"granted": True}
+        await limiter.release("e", 40, 0 if failed else 7, 0.001, lease_id, failed)
+
+    first = SessionLimiter({"max_usd": 1.0}, store, restarted=False)
+    asyncio.run(charge(first, "a"))
+    asyncio.run(charge(first, "b", failed=True))
+    # Ray rebuilds a dead limiter from its constructor arguments: the spending comes from the ledger.
+    import pickle
+
+    again = SessionLimiter({"max_usd": 1.0}, pickle.loads(pickle.dumps(store)), restarted=False)
+    assert again.gate.spent == first.gate.spent
+    assert again.gate.spent.calls == 2 and again.gate.spent.failed_calls == 1 and again.gate.spent.failed_prompt_tokens == 40
+    ledger = SessionLedger.open(str(tmp_path), "s")
+    # A stale writer (a limiter that lost its figures) cannot lower what is kept.
+    kept = ledger.commit_spending({"prompt_tokens": 1, "completion_tokens": 0, "usd": 0.0, "calls": 0})
+    assert kept["prompt_tokens"] == 80 and kept["calls"] == 2 and kept["usd"] == pytest.approx(0.002)
+
+
+def test_calls_in_flight_when_the_session_died_are_charged_by_the_next_limiter(tmp_path):
+    """A driver (and with it the limiter and every worker) killed mid-call: the next limiter finds the open
+    leases in the ledger and charges each at its prompt estimate; a call that lived is charged only the rest."""
+    import asyncio
+
+    from forge.llm.limiter import SessionLimiter
+    from workers.spending import LedgerSpending
+
+    async def open_two(limiter):
+        for lease_id in ("a", "b"):
+            assert (await limiter.acquire("e", 4, None, 5.0, lease_id, "pid 3 x", 250, 0.5)) == {"granted": True}
+
+    dead = SessionLimiter({}, LedgerSpending(str(tmp_path), "s"), restarted=False)
+    asyncio.run(open_two(dead))
+    assert dead.gate.spent.calls == 0
+    fresh = SessionLimiter({}, LedgerSpending(str(tmp_path), "s"), restarted=False)
+    assert fresh.orphans_charged == 2
+    assert fresh.gate.spent.failed_calls == 2 and fresh.gate.spent.prompt_tokens == 500 and fresh.gate.spent.usd == 1.0
+    asyncio.run(fresh.release("e", 300, 40, 0.6, "a"))  # "a" lived after all: only the rest is added
+    assert fresh.gate.spent.prompt_tokens == 550 and fresh.gate.spent.completion_tokens == 40
+    assert fresh.gate.spent.calls == 2 and fresh.gate.spent.usd == pytest.approx(1.1)
+    assert LedgerSpending(str(tmp_path), "s").load() == (fresh.gate.spent, {})
+
+
+def test_failed_attempts_are_shown_apart_in_the_budget_text():
+    gate = EndpointGate(BudgetLimits(max_prompt_tokens=1000))
+    cap = EndpointLimits(max_concurrency=2)
+    gate.try_acquire("e", cap, 0.0)
+    gate.release("e", 300, 0, 0.0009, failed=True)
+    text = describe_budget(budget_figures(gate.budget, gate.spent))
+    assert "prompt tokens 300/1000" in text and "of which failed attempts: 1 calls, 300 prompt tokens" in text
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_overshoot_bound_holds_under_deaths_failures_and_a_limiter_restart(seed, tmp_path):
+    """README's bound: spending known to FORGE <= limit + max_concurrency x the largest cost of one call, with
+    workers dying mid-call (reclaimed at their prompt), failed attempts, and the limiter restarted from the ledger."""
+    import random
+
+    from forge.llm.limiter import KeptInMemory, Lease
+
+    rng = random.Random(seed)
+    cap, limit, max_prompt, max_completion = 3, 20_000, 800, 300
+    store = KeptInMemory()
+    gate = EndpointGate(BudgetLimits(max_prompt_tokens=limit), store.load()[0])
+    limits = EndpointLimits(max_concurrency=cap)
+    live: dict[str, Lease] = {}
+    now, n, refused = 0.0, 0, False
+    while not (refused and not live):
+        now += rng.uniform(0.1, 2.0)
+        event = rng.random()
+        if event < 0.5 and not refused:
+            n += 1
+            lease = Lease(str(n), "e", f"pid {rng.randrange(4)} x", now + 30, rng.randint(1, max_prompt))
+            decision = gate.try_acquire("e", limits, now, lease)
+            refused = decision.exhausted is not None
+            if decision.granted:
+                live[lease.lease_id] = lease
+        elif live and event < 0.85:
+            lease = live.pop(rng.choice(sorted(live)))
+            failed = rng.random() < 0.2
+            gate.release("e", lease.prompt_estimate, 0 if failed else rng.randint(0, max_completion), 0.0,
+                         lease_id=lease.lease_id, failed=failed)
+        elif live and event < 0.92:
+            gate.reclaim_holder(live[rng.choice(sorted(live))].holder)  # its worker died
+            live = {i: lease for i, lease in live.items() if i in gate.leases}
+        else:  # the limiter dies: a new gate from the store, adopting the leases still in flight
+            store.commit(gate.spent)
+            gate = EndpointGate(gate.budget, store.load()[0])
+            gate.renew(list(live), list(live.values()), now, 30.0)
+        store.commit(gate.spent)
+        assert gate.leases.keys() <= live.keys() | set() and len(gate.leases) <= cap
+    spent = store.load()[0]
+    assert limit <= spent.prompt_tokens <= limit + cap * (max_prompt + max_completion)

@@ -33,7 +33,7 @@ import ray
 
 from forge.config import Arm, BudgetConfig, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
 from forge.failure.snapshot import failure_id
-from forge.llm.limiter import BudgetExhausted, BudgetLimits, Spent, describe_budget, start_session_limiter
+from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, holder_prefix, start_session_limiter
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
 from forge.protocol.fault_count import fault_metrics, fault_summary
@@ -43,7 +43,7 @@ from forge.protocol.stages import decide_stage
 from forge.reporting import SessionReport, write_session_report
 from forge.rulebook.efficacy import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
-from forge.wiring import model_label, open_ledger, open_memory, uses_surrogate
+from forge.wiring import ledger_spec, model_label, open_ledger, open_memory, uses_surrogate
 from workers.chaos import (
     CHAOS_EXIT_CODE, CHECKPOINT, EVALUATION, TRAINING, DriverExit, WorkerKill, claim, parse_driver_exits,
     parse_worker_kills,
@@ -51,6 +51,7 @@ from workers.chaos import (
 from workers.instance_actor import host_class
 from workers.packing import instances_per_worker, pack
 from workers.progress import LoggingProgress, SessionProgress
+from workers.spending import LedgerSpending
 
 FINAL_LOGGING = "final-logging"
 
@@ -373,18 +374,21 @@ class SessionDriver:
     # -- the session's rate limit and budget ------------------------------------------------------------
 
     def _start_limiter(self) -> None:
-        """The session-wide limiter every worker installs; it resumes from the spending the ledger kept."""
-        spent = self.ledger.meta().get("spent") or {}
-        self._limiter = start_session_limiter(self.session, budget_limits(self.cfg.budget), Spent(**spent))
+        """The session-wide limiter every worker installs. It commits every charge to the ledger and
+        starts (and restarts) from what the ledger kept, never from figures the driver hands it."""
+        store = LedgerSpending(ledger_spec(self.cfg, str(self.run_dir.path)), self.session)
+        self._limiter = start_session_limiter(self.session, budget_limits(self.cfg.budget), store,
+                                              self.cfg.ray.slot_lease_s)
 
     def _save_spent(self) -> dict[str, Any]:
-        """The limiter's running totals into the ledger, after every unit of work (a killed driver loses at
-        most the spending of the units still in flight)."""
+        """The limiter's figures, and its spending mirrored into the ledger's meta for the reports (the
+        limiter has already committed it: a figure there is never lower than one written before)."""
         figures = ray.get(self._limiter.figures.remote())
         meta = self.ledger.meta()
-        meta["spent"] = figures["spent"]
+        meta["spent"] = self.ledger.commit_spending(figures["spent"])
+        meta["slots_reclaimed"] = sum(figures.get("reclaimed", {}).values())
         self.ledger.update_meta(meta)
-        return figures
+        return {**figures, "spent": meta["spent"]}
 
     def _stop_for_budget(self, figures: dict[str, Any]) -> dict[str, Any]:
         """A clean stop: the unfinished phase is dropped (its stage never reached the ledger, so a resume
@@ -458,14 +462,17 @@ class SessionDriver:
 
     def _respawn(self, instance: str) -> None:
         """Ray restarts a dead worker itself (max_restarts), with all its instances; a fresh one is made if
-        it has given up. Only the dead worker's instances are redone (each after its own memory restore)."""
+        it has given up. Only the dead worker's instances are redone (each after its own memory restore).
+        The dead process's model-call slots come back now, not when their leases expire."""
         k = self._host_of[instance]
+        before = self._pids.get(k)
         try:
-            self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)
-            return  # restarted by Ray and answering
+            self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)  # restarted by Ray and answering
         except Exception:
-            pass
-        self._hosts[k] = self._new_host(self._groups[k])
+            self._hosts[k] = self._new_host(self._groups[k])
+            self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)
+        if before is not None and self._pids.get(k) != before and self._limiter is not None:
+            ray.get(self._limiter.reclaim_holder.remote(holder_prefix(before)))
 
     def _new_host(self, group: list[str]):
         cls = host_class(self.cfg.ray.num_cpus_per_instance, self.cfg.ray.max_restarts, len(group))

@@ -32,7 +32,7 @@ import ray
 from forge.config import Injection, StoreKind, from_yaml
 from forge.llm.accounting import UsageLedger
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
-from forge.llm.limiter import install_session_limiter
+from forge.llm.limiter import holding_for, install_session_limiter
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
 from forge.rundir import Artifacts, CollectingSink, DirectorySink
@@ -187,11 +187,13 @@ class WorkerHost:
 
     def train_stage(self, instance: str, stage: int, seed: int, kill: bool = False,
                     failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
-        return self._instance(instance).train_stage(stage, seed, kill, failures)
+        with holding_for(f"{instance} {TRAINING}:{stage}"):
+            return self._instance(instance).train_stage(stage, seed, kill, failures)
 
     def play(self, instance: str, seeds: list[int], phase: str, stage: int = 0, kill: bool = False,
              failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
-        return self._instance(instance).play(seeds, phase, stage, kill, failures)
+        with holding_for(f"{instance} {phase}:{stage}"):
+            return self._instance(instance).play(seeds, phase, stage, kill, failures)
 
     def _instance(self, instance: str) -> InstanceWorker:
         try:

@@ -8,10 +8,16 @@ finds it by name and installs it (`install_session_limiter`), after which each m
 - Per endpoint: at most `max_concurrency` calls in flight across the session, at most
   `requests_per_minute` starts in any 60 s window, and no start before the "not before" time a
   Retry-After from any caller set.
-- Budget: the limiter keeps the session's running prompt / completion tokens and USD. Once a limit is
-  reached it refuses every new call (`BudgetExhausted`); calls already in flight finish, so a budget is
-  overshot by at most what those in-flight calls use. The refusal is not a `ProviderError`: the agents
-  swallow provider errors (an episode survives a failed call), but a spent budget must stop the unit.
+- Slots are leases (`Lease`): held by a named holder (worker process and unit of work), renewed by the
+  holder's process while the call lives, reclaimed when they expire or when the driver reports the
+  holder's process dead. A caller waits at most `slot_wait_s`, then `SlotWaitTimeout` names the holders.
+- Budget: the limiter keeps the session's running prompt / completion tokens and USD, committed to a
+  `SpendingStore` (the session ledger) with the open leases at every change, and starts from it. Once a
+  limit is reached it refuses every new call (`BudgetExhausted`); calls already in flight finish, so the
+  counted spending exceeds a limit by at most max_concurrency calls per endpoint at their largest cost.
+  Failed attempts, reclaimed and orphaned leases are charged at their prompt tokens, shown apart. The
+  refusal is not a `ProviderError`: the agents swallow provider errors (an episode survives a failed
+  call), but a spent budget must stop the unit.
 
 Why an actor and not Redis: the session already runs on Ray, an actor needs no server of its own, and
 its round trip is measured by `scripts/bench/limiter_overhead.py`. Outside Ray (single-process
@@ -24,11 +30,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import socket
 import threading
 import time
+import uuid
 from collections import deque
-from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator, Optional
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Iterator, Optional, Protocol
 
 from forge.errors import ForgeError
 from forge.redact import mask_url
@@ -43,6 +52,17 @@ class BudgetExhausted(ForgeError, RuntimeError):
 
     def __reduce__(self):  # travels from a worker to the driver with its figures
         return (type(self), (self.figures,))
+
+
+class SlotWaitTimeout(ForgeError, RuntimeError):
+    """A caller waited `slot_wait_s` for a slot and got none: names the endpoint and who holds its slots."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+    def __reduce__(self):
+        return (type(self), (self.message,))
 
 
 @dataclass(frozen=True)
@@ -60,23 +80,83 @@ class BudgetLimits:
 
 @dataclass
 class Spent:
+    """A session's spending. The totals include failed attempts; the failed_* figures show them apart."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
     usd: float = 0.0
     calls: int = 0
+    failed_calls: int = 0  # attempts that raised or timed out, and slots reclaimed from dead holders
+    failed_prompt_tokens: int = 0  # charged at their prompt tokens (estimated: the endpoint did not say)
+    failed_usd: float = 0.0
+
+    @classmethod
+    def of(cls, data: Optional[dict[str, Any]]) -> "Spent":
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in (data or {}).items() if k in known})
+
+    def at_least(self, other: "Spent") -> "Spent":
+        """Figure by figure the larger: a write of spending never lowers it."""
+        return Spent(**{k: max(getattr(self, k), getattr(other, k)) for k in self.__dataclass_fields__})
+
+
+OpenLeases = dict[str, list]  # lease id -> [prompt estimate, USD estimate]: the calls in flight
+
+
+class SpendingStore(Protocol):
+    """Where the limiter commits spending and the leases in flight (the session ledger). Picklable: Ray
+    rebuilds a restarted limiter from its constructor arguments, and the rebuilt one reads from here."""
+
+    def load(self) -> tuple[Spent, OpenLeases]: ...
+
+    def commit(self, spent: Spent, open_leases: OpenLeases) -> Spent:
+        """Keep at least `spent` (figure by figure the larger of it and what is kept) and these open
+        leases; returns the spending kept."""
+        ...
+
+
+class KeptInMemory:
+    """A spending store for tests and single-process use: nothing survives the process."""
+
+    def __init__(self, spent: Optional[Spent] = None) -> None:
+        self.spent = spent or Spent()
+        self.open_leases: OpenLeases = {}
+
+    def load(self) -> tuple[Spent, OpenLeases]:
+        return replace(self.spent), dict(self.open_leases)
+
+    def commit(self, spent: Spent, open_leases: Optional[OpenLeases] = None) -> Spent:
+        self.spent = self.spent.at_least(spent)
+        self.open_leases = dict(open_leases or {})
+        return replace(self.spent)
 
 
 @dataclass(frozen=True)
 class EndpointLimits:
     max_concurrency: int
     requests_per_minute: Optional[int] = None
+    slot_wait_s: float = 600.0  # the longest a caller waits for a slot before SlotWaitTimeout
+
+
+@dataclass(frozen=True)
+class Lease:
+    """One slot, held by a named holder until released, reclaimed, or expired (not renewed in time)."""
+
+    lease_id: str
+    key: str
+    holder: str  # "pid 123@host i03 training:2": the worker process and the unit of work
+    expires: float  # monotonic
+    prompt_estimate: int = 0  # what the call is charged if its holder dies with it in flight
+    usd_estimate: float = 0.0
+    prepaid: bool = False  # its estimate is charged already (reclaimed or orphaned, then found alive)
 
 
 @dataclass
 class _Endpoint:
-    in_flight: int = 0
+    in_flight: int = 0  # anonymous slots (no lease) plus leases
     starts: deque = field(default_factory=deque)  # monotonic start times within the last minute
     not_before: float = 0.0
+    reclaimed: int = 0
 
 
 @dataclass(frozen=True)
@@ -104,7 +184,8 @@ def budget_figures(limits: BudgetLimits, spent: Spent) -> dict[str, Any]:
         reached.append("max_completion_tokens")
     if limits.max_usd is not None and spent.usd >= limits.max_usd:
         reached.append("max_usd")
-    return {"spent": {**asdict(spent), "usd": round(spent.usd, 6)}, "limits": asdict(limits), "reached": reached}
+    shown = {**asdict(spent), "usd": round(spent.usd, 6), "failed_usd": round(spent.failed_usd, 6)}
+    return {"spent": shown, "limits": asdict(limits), "reached": reached}
 
 
 def describe_budget(figures: dict[str, Any]) -> str:
@@ -113,24 +194,32 @@ def describe_budget(figures: dict[str, Any]) -> str:
              f"completion tokens {spent['completion_tokens']}" + (f"/{limits['max_completion_tokens']}" if limits["max_completion_tokens"] is not None else ""),
              f"USD {spent['usd']:.4f}" + (f"/{limits['max_usd']:g}" if limits["max_usd"] is not None else "")]
     reached = ", ".join(f"budget.{r}" for r in figures["reached"]) or "none"
-    return f"{'; '.join(parts)} (reached: {reached})"
+    failed = ""
+    if spent.get("failed_calls"):
+        failed = (f"; of which failed attempts: {spent['failed_calls']} calls, {spent['failed_prompt_tokens']} prompt "
+                  f"tokens, USD {spent['failed_usd']:.4f}")
+    return f"{'; '.join(parts)}{failed} (reached: {reached})"
 
 
 class EndpointGate:
-    """Slots, request rate, Retry-After holds and the budget, for every endpoint of one session.
+    """Slots (leases), request rate, Retry-After holds and the budget, for every endpoint of one session.
 
-    Not thread-safe on its own: the actor calls it from one event loop."""
+    Not thread-safe on its own: the actor calls it from one event loop. Pure: time comes in as `now`."""
 
     def __init__(self, budget: BudgetLimits = BudgetLimits(), spent: Optional[Spent] = None) -> None:
         self.budget = budget
         self.spent = spent or Spent()
         self._endpoints: dict[str, _Endpoint] = {}
+        self.leases: dict[str, Lease] = {}
+        # Leases reclaimed (expired, or their holder died), kept so that a late release is not charged twice.
+        self._reclaimed: dict[str, Lease] = {}
         self.peak_in_flight: dict[str, int] = {}
 
     def _endpoint(self, key: str) -> _Endpoint:
         return self._endpoints.setdefault(key, _Endpoint())
 
-    def try_acquire(self, key: str, limits: EndpointLimits, now: float) -> Decision:
+    def try_acquire(self, key: str, limits: EndpointLimits, now: float, lease: Optional[Lease] = None) -> Decision:
+        self.reclaim_expired(now)
         figures = budget_figures(self.budget, self.spent)
         if figures["reached"]:
             return Decision(False, exhausted=figures)
@@ -142,19 +231,107 @@ class EndpointGate:
         if limits.requests_per_minute is not None and len(ep.starts) >= limits.requests_per_minute:
             return Decision(False, wait_s=ep.starts[0] + 60.0 - now)
         if ep.in_flight >= max(1, limits.max_concurrency):
-            return Decision(False)
-        ep.in_flight += 1
+            expiry = self.next_expiry(key)
+            return Decision(False, wait_s=None if expiry is None else max(0.0, expiry - now))
+        self._take(ep, key, lease)
         ep.starts.append(now)
-        self.peak_in_flight[key] = max(self.peak_in_flight.get(key, 0), ep.in_flight)
         return Decision(True)
 
-    def release(self, key: str, prompt_tokens: int = 0, completion_tokens: int = 0, usd: float = 0.0) -> None:
-        ep = self._endpoint(key)
-        ep.in_flight = max(0, ep.in_flight - 1)
-        self.spent.prompt_tokens += int(prompt_tokens)
-        self.spent.completion_tokens += int(completion_tokens)
-        self.spent.usd += float(usd)
-        self.spent.calls += 1
+    def _take(self, ep: _Endpoint, key: str, lease: Optional[Lease]) -> None:
+        ep.in_flight += 1
+        if lease is not None:
+            self.leases[lease.lease_id] = lease
+        self.peak_in_flight[key] = max(self.peak_in_flight.get(key, 0), ep.in_flight)
+
+    def release(self, key: str, prompt_tokens: int = 0, completion_tokens: int = 0, usd: float = 0.0,
+                lease_id: Optional[str] = None, failed: bool = False) -> None:
+        """A call ended (`failed`: it raised or timed out; charged what it was given, its prompt tokens)."""
+        held = self.leases.pop(lease_id, None) if lease_id else None
+        reclaimed = self._reclaimed.pop(lease_id, None) if lease_id else None
+        if held is not None or lease_id is None:
+            ep = self._endpoint(key)
+            ep.in_flight = max(0, ep.in_flight - 1)
+        # else: a lease this gate does not hold (reclaimed, or granted before a limiter restart)
+        paid = held if held is not None and held.prepaid else reclaimed
+        if paid is not None:
+            # Its estimate was charged when it was reclaimed; the holder lived after all: charge the rest.
+            self._charge(max(0, int(prompt_tokens) - paid.prompt_estimate), int(completion_tokens),
+                         max(0.0, float(usd) - paid.usd_estimate), calls=0, failed=failed)
+            return
+        self._charge(int(prompt_tokens), int(completion_tokens), float(usd), calls=1, failed=failed)
+
+    def _charge(self, prompt_tokens: int, completion_tokens: int, usd: float, calls: int, failed: bool) -> None:
+        self.spent.prompt_tokens += prompt_tokens
+        self.spent.completion_tokens += completion_tokens
+        self.spent.usd += usd
+        self.spent.calls += calls
+        if failed:
+            self.spent.failed_calls += calls
+            self.spent.failed_prompt_tokens += prompt_tokens
+            self.spent.failed_usd += usd
+
+    def renew(self, lease_ids: list[str], leases: list[Lease], now: float, lease_s: float) -> int:
+        """Extends the named leases; a lease this gate does not know (granted by a limiter before its
+        restart) is adopted as held, so its slot counts. Returns how many were adopted."""
+        adopted = 0
+        for lease in leases:
+            held = self.leases.get(lease.lease_id)
+            if held is not None:
+                self.leases[lease.lease_id] = replace(held, expires=now + lease_s)
+                continue
+            paid = self._reclaimed.pop(lease.lease_id, None)  # charged already: its slot counts again
+            lease = replace(paid or lease, expires=now + lease_s, prepaid=paid is not None)
+            self._take(self._endpoint(lease.key), lease.key, lease)
+            adopted += 1
+        return adopted
+
+    def charge_orphans(self, open_leases: OpenLeases, key_of: str = "?") -> int:
+        """Leases a dead limiter (or a dead driver's) had open: each call is charged its estimate now, as a
+        failed attempt; if its holder still lives, its renewal or release finds it (charged the rest only)."""
+        for lease_id, (prompt, usd) in open_leases.items():
+            lease = Lease(lease_id, key_of, "(a limiter before a restart)", 0.0, int(prompt), float(usd))
+            self._charge(lease.prompt_estimate, 0, lease.usd_estimate, calls=1, failed=True)
+            self._reclaimed[lease_id] = lease
+        return len(open_leases)
+
+    def open_leases(self) -> OpenLeases:
+        return {i: [lease.prompt_estimate, lease.usd_estimate] for i, lease in self.leases.items()}
+
+    def reclaim(self, lease_ids: list[str]) -> list[Lease]:
+        """Takes the slots back, charging each call its prompt estimate as a failed attempt."""
+        taken = []
+        for lease_id in lease_ids:
+            lease = self.leases.pop(lease_id, None)
+            if lease is None:
+                continue
+            ep = self._endpoint(lease.key)
+            ep.in_flight = max(0, ep.in_flight - 1)
+            ep.reclaimed += 1
+            if not lease.prepaid:
+                self._charge(lease.prompt_estimate, 0, lease.usd_estimate, calls=1, failed=True)
+            self._reclaimed[lease_id] = replace(lease, prepaid=True)
+            taken.append(lease)
+        return taken
+
+    def reclaim_expired(self, now: float) -> list[Lease]:
+        return self.reclaim([i for i, lease in self.leases.items() if lease.expires <= now])
+
+    def reclaim_holder(self, holder_prefix: str) -> list[Lease]:
+        """The driver learned that a worker died: every slot its process held comes back now."""
+        return self.reclaim([i for i, lease in self.leases.items() if lease.holder.startswith(holder_prefix)])
+
+    def next_expiry(self, key: Optional[str] = None) -> Optional[float]:
+        times = [lease.expires for lease in self.leases.values() if key is None or lease.key == key]
+        return min(times) if times else None
+
+    def describe_holders(self, key: str) -> str:
+        held = sorted(lease.holder for lease in self.leases.values() if lease.key == key)
+        anonymous = self._endpoint(key).in_flight - len(held)
+        names = held + ([f"{anonymous} without a named holder"] if anonymous > 0 else [])
+        return f"{self._endpoint(key).in_flight} slot(s) held by: {'; '.join(names) or 'nobody'}"
+
+    def reclaimed_counts(self) -> dict[str, int]:
+        return {key: ep.reclaimed for key, ep in self._endpoints.items() if ep.reclaimed}
 
     def hold(self, key: str, seconds: float, now: float) -> None:
         """A Retry-After seen by any caller: nobody starts a call on this endpoint before now + seconds."""
@@ -164,89 +341,235 @@ class EndpointGate:
 
 class SessionLimiter:
     """The actor body (async: waiting callers cost no thread). Created by the driver with
-    `start_session_limiter`, found by workers with `install_session_limiter`."""
+    `start_session_limiter`, found by workers with `install_session_limiter`.
 
-    def __init__(self, budget: dict[str, Any], spent: dict[str, Any]) -> None:
-        self.gate = EndpointGate(BudgetLimits(**budget), Spent(**spent))
+    Spending comes from `store` (the session ledger), never from the constructor arguments, and every
+    charge is committed to it before the charge is acknowledged: a limiter Ray restarts resumes from what
+    was committed. A restarted limiter grants nothing for one renewal period while the calls still in
+    flight renew (and so re-register) their leases: the cap holds across a restart."""
+
+    def __init__(self, budget: dict[str, Any], store: SpendingStore, lease_s: float = 30.0,
+                 restarted: Optional[bool] = None) -> None:
+        """`restarted`: None asks Ray whether this actor is being rebuilt after a death."""
+        self.store = store
+        self.lease_s = lease_s
+        spent, orphans = store.load()
+        self.gate = EndpointGate(BudgetLimits(**budget), spent)
+        # Calls in flight when the last limiter (or the whole session) died: charged now, never lost.
+        self.orphans_charged = self.gate.charge_orphans(orphans)
+        self._commit()
         self._changed: Optional[asyncio.Condition] = None
+        restarted = _reconstructed() if restarted is None else restarted
+        self._granting_from = time.monotonic() + (renew_every(lease_s) * 1.5 if restarted else 0.0)
 
     def _condition(self) -> asyncio.Condition:
         if self._changed is None:
             self._changed = asyncio.Condition()
         return self._changed
 
-    async def acquire(self, key: str, max_concurrency: int, requests_per_minute: Optional[int]) -> Optional[dict]:
-        """Waits for a slot; None when granted, the budget figures when refused."""
-        limits = EndpointLimits(max_concurrency, requests_per_minute)
-        changed = self._condition()
-        while True:
-            decision = self.gate.try_acquire(key, limits, time.monotonic())
-            if decision.granted:
-                return None
-            if decision.exhausted is not None:
-                return decision.exhausted
-            async with changed:
-                try:
-                    await asyncio.wait_for(changed.wait(), timeout=decision.wait_s)
-                except asyncio.TimeoutError:
-                    pass
+    def _commit(self) -> None:
+        self.gate.spent = self.store.commit(self.gate.spent, self.gate.open_leases())
 
-    async def release(self, key: str, prompt_tokens: int, completion_tokens: int, usd: float) -> None:
-        self.gate.release(key, prompt_tokens, completion_tokens, usd)
+    async def _wake(self) -> None:
         changed = self._condition()
         async with changed:
             changed.notify_all()
+
+    async def acquire(self, key: str, max_concurrency: int, requests_per_minute: Optional[int], slot_wait_s: float,
+                      lease_id: str, holder: str, prompt_estimate: int, usd_estimate: float) -> dict[str, Any]:
+        """Waits for a slot, at most `slot_wait_s`: {"granted": True}, or {"exhausted": figures} when
+        refused for budget, or {"timeout": message} naming the endpoint and the slots' holders."""
+        limits = EndpointLimits(max_concurrency, requests_per_minute, slot_wait_s)
+        changed = self._condition()
+        deadline = time.monotonic() + slot_wait_s
+        while True:
+            now = time.monotonic()
+            if now < self._granting_from:
+                decision = Decision(False, wait_s=self._granting_from - now)
+            else:
+                before = self.gate.spent.calls
+                lease = Lease(lease_id, key, holder, now + self.lease_s, prompt_estimate, usd_estimate)
+                decision = self.gate.try_acquire(key, limits, now, lease)
+                if self.gate.spent.calls != before:  # expired leases were charged
+                    self._commit()
+            if decision.granted:
+                self._commit()  # the lease is in the journal before its call starts
+                return {"granted": True}
+            if decision.exhausted is not None:
+                return {"exhausted": decision.exhausted}
+            left = deadline - now
+            if left <= 0:
+                return {"timeout": (f"no slot on endpoint {key} within slot_wait_s={slot_wait_s:g} s "
+                                    f"(max_concurrency={max_concurrency}): {self.gate.describe_holders(key)}")}
+            async with changed:
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=min(x for x in (decision.wait_s, left) if x is not None))
+                except asyncio.TimeoutError:
+                    pass
+
+    async def release(self, key: str, prompt_tokens: int, completion_tokens: int, usd: float,
+                      lease_id: Optional[str] = None, failed: bool = False) -> None:
+        self.gate.release(key, prompt_tokens, completion_tokens, usd, lease_id, failed)
+        self._commit()
+        await self._wake()
+
+    async def renew(self, leases: list[dict[str, Any]]) -> int:
+        adopted = self.gate.renew([l["lease_id"] for l in leases], [Lease(**l) for l in leases],
+                                  time.monotonic(), self.lease_s)
+        if adopted:
+            self._commit()
+        return adopted
+
+    async def reclaim_holder(self, holder_prefix: str) -> int:
+        """The driver's call when a worker died: its slots come back now, its calls charged as failed."""
+        taken = self.gate.reclaim_holder(holder_prefix)
+        if taken:
+            self._commit()
+            await self._wake()
+        return len(taken)
 
     async def hold(self, key: str, seconds: float) -> None:
         self.gate.hold(key, seconds, time.monotonic())
 
     async def figures(self) -> dict[str, Any]:
-        return {**budget_figures(self.gate.budget, self.gate.spent), "peak_in_flight": dict(self.gate.peak_in_flight)}
+        if self.gate.reclaim_expired(time.monotonic()):
+            self._commit()
+            await self._wake()
+        return {**budget_figures(self.gate.budget, self.gate.spent), "peak_in_flight": dict(self.gate.peak_in_flight),
+                "reclaimed": self.gate.reclaimed_counts(), "lease_s": self.lease_s, "pid": os.getpid(),
+                "orphans_charged": self.orphans_charged,
+                "held": {lease.lease_id: lease.holder for lease in self.gate.leases.values()}}
+
+
+def renew_every(lease_s: float) -> float:
+    """How often a caller renews its leases: three chances before one expires."""
+    return lease_s / 3.0
+
+
+def _reconstructed() -> bool:
+    try:
+        import ray
+
+        return ray.is_initialized() and ray.get_runtime_context().was_current_actor_reconstructed
+    except Exception:  # noqa: BLE001 - outside an actor: a plain first start
+        return False
 
 
 def limiter_name(session: str) -> str:
     return f"forge-limiter:{session}"
 
 
-def start_session_limiter(session: str, budget: BudgetLimits, spent: Optional[Spent] = None):
-    """The driver's side: the session's limiter actor (a fresh one; a stale one of the name is replaced)."""
+def start_session_limiter(session: str, budget: BudgetLimits, store: Optional[SpendingStore] = None,
+                          lease_s: float = 30.0):
+    """The driver's side: the session's limiter actor (a fresh one; a stale one of the name is replaced).
+    Ray restarts it if it dies (spending from `store`) and redelivers the calls it had not answered."""
     import ray
 
     name = limiter_name(session)
     with contextlib.suppress(ValueError):
         ray.kill(ray.get_actor(name))
-    actor = ray.remote(num_cpus=0, max_restarts=-1)(SessionLimiter).options(name=name).remote(
-        asdict(budget), asdict(spent or Spent()))
+    actor = ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)(SessionLimiter).options(name=name).remote(
+        asdict(budget), store or KeptInMemory(), lease_s)
     ray.get(actor.figures.remote())
     return actor
+
+
+def holder_prefix(pid: int) -> str:
+    """The start of every holder name a worker process gives its leases (the driver reclaims by it)."""
+    return f"pid {pid} "
+
+
+_unit = threading.local()
+
+
+@contextlib.contextmanager
+def holding_for(unit: str) -> Iterator[None]:
+    """Names the unit of work (instance, phase, stage) the calls made in this thread are for."""
+    previous = getattr(_unit, "name", None)
+    _unit.name = unit
+    try:
+        yield
+    finally:
+        _unit.name = previous
+
+
+def _holder() -> str:
+    return f"{holder_prefix(os.getpid())}on {socket.gethostname()}: {getattr(_unit, 'name', None) or threading.current_thread().name}"
+
+
+class _Renewer:
+    """One thread per worker process that renews the leases of its calls in flight, in one round trip."""
+
+    def __init__(self, actor, lease_s: float) -> None:
+        self.actor = actor
+        self.every = renew_every(lease_s)
+        self._live: dict[str, Lease] = {}
+        self._lock = threading.Lock()
+        self._thread: Optional[threading.Thread] = None
+
+    def add(self, lease: Lease) -> None:
+        with self._lock:
+            self._live[lease.lease_id] = lease
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="forge-lease-renewer", daemon=True)
+                self._thread.start()
+
+    def remove(self, lease_id: str) -> None:
+        with self._lock:
+            self._live.pop(lease_id, None)
+
+    def _run(self) -> None:
+        import ray
+
+        while True:
+            time.sleep(self.every)
+            with self._lock:
+                live = [asdict(lease) for lease in self._live.values()]
+            if live:
+                with contextlib.suppress(Exception):  # a restarting limiter: the next round renews
+                    ray.get(self.actor.renew.remote(live), timeout=self.every)
 
 
 class RemoteLimiter:
     """A worker's handle: `slot(key, limits)` around each attempt; `hold(key, s)` on a Retry-After."""
 
-    def __init__(self, actor, counts_budget: bool) -> None:
+    def __init__(self, actor, counts_budget: bool, lease_s: float = 30.0) -> None:
         self.actor = actor
         # With no budget, an in-process model (the surrogate) has no endpoint to protect: it skips the
         # round trip (at N=100 instances, ~500 calls/s would queue on the one actor for nothing).
         self.counts_budget = counts_budget
+        self._renewer = _Renewer(actor, lease_s)
 
     def governs(self, network: bool) -> bool:
         """Whether a call to this kind of provider goes through the session limiter."""
         return network or self.counts_budget
 
     @contextlib.contextmanager
-    def slot(self, key: str, limits: EndpointLimits) -> Iterator["_Usage"]:
+    def slot(self, key: str, limits: EndpointLimits, prompt_estimate: int = 0, usd_estimate: float = 0.0) -> Iterator["_Usage"]:
+        """A leased slot for one attempt. If the attempt raises, it is charged as failed at the usage set
+        by the caller (its prompt tokens). Waits at most `limits.slot_wait_s`, then SlotWaitTimeout."""
         import ray
 
-        refused = ray.get(self.actor.acquire.remote(key, limits.max_concurrency, limits.requests_per_minute))
-        if refused is not None:
-            raise BudgetExhausted(refused)
-        usage = _Usage()
+        lease = Lease(uuid.uuid4().hex, key, _holder(), 0.0, prompt_estimate, usd_estimate)
+        answer = ray.get(self.actor.acquire.remote(
+            key, limits.max_concurrency, limits.requests_per_minute, limits.slot_wait_s,
+            lease.lease_id, lease.holder, prompt_estimate, usd_estimate))
+        if "exhausted" in answer:
+            raise BudgetExhausted(answer["exhausted"])
+        if "timeout" in answer:
+            raise SlotWaitTimeout(answer["timeout"])
+        self._renewer.add(lease)
+        usage = _Usage(prompt_tokens=prompt_estimate, usd=usd_estimate)
+        failed = True
         try:
             yield usage
+            failed = False
         finally:
-            # Fire and forget: the caller need not wait for the bookkeeping; the actor runs calls in order.
-            self.actor.release.remote(key, usage.prompt_tokens, usage.completion_tokens, usage.usd)
+            self._renewer.remove(lease.lease_id)
+            # Fire and forget: the caller need not wait for the bookkeeping; the actor runs calls in order,
+            # and redelivers this one if it restarts before running it (max_task_retries).
+            self.actor.release.remote(key, usage.prompt_tokens, usage.completion_tokens if not failed else 0,
+                                      usage.usd, lease.lease_id, failed)
 
     def hold(self, key: str, seconds: float) -> None:
         import ray
@@ -280,7 +603,8 @@ def install_session_limiter(session: str) -> bool:
         return False
     figures = ray.get(actor.figures.remote())
     with _installed_lock:
-        _installed = RemoteLimiter(actor, counts_budget=BudgetLimits(**figures["limits"]).any)
+        _installed = RemoteLimiter(actor, counts_budget=BudgetLimits(**figures["limits"]).any,
+                                   lease_s=figures["lease_s"])
     return True
 
 

@@ -45,6 +45,7 @@ from forge.llm.types import (
     ProviderTimeout,
     RetryBudgetExhausted,
     TransientProviderError,
+    approx_tokens,
 )
 
 log = logging.getLogger(__name__)
@@ -220,7 +221,7 @@ class ResilientProvider:
         self._clock = clock
         self._limits = limits.get(name, cfg)
         self._endpoint = endpoint_key(cfg.kind, cfg.base_url)
-        self._endpoint_limits = EndpointLimits(cfg.max_concurrency, cfg.requests_per_minute)
+        self._endpoint_limits = EndpointLimits(cfg.max_concurrency, cfg.requests_per_minute, cfg.slot_wait_s)
         self._network = cfg.kind in NETWORK_KINDS
         # Only in-process providers need the thread-based deadline; HTTP clients enforce timeout_s.
         self._needs_deadline = not getattr(inner, "enforces_timeout", False) and cfg.timeout_s > 0
@@ -251,7 +252,7 @@ class ResilientProvider:
         failures = 0
         while True:
             try:
-                completion = self._attempt(attempt)
+                completion = self._attempt(attempt, messages)
             except TransientProviderError as exc:
                 shared = session_limiter()
                 if shared is not None and shared.governs(self._network) and exc.retry_after_s:
@@ -275,11 +276,15 @@ class ResilientProvider:
         if close is not None:
             close()
 
-    def _attempt(self, call: Callable[[], Completion]) -> Completion:
+    def _attempt(self, call: Callable[[], Completion], messages: Sequence[Message]) -> Completion:
         shared = session_limiter()
         if shared is None or not shared.governs(self._network):
             return self._attempt_here(call)
-        with shared.slot(self._endpoint, self._endpoint_limits) as usage:
+        # Charged if the attempt fails or its holder dies (the endpoint never said what it used): a
+        # provider may bill a failed call's prompt.
+        prompt = sum(approx_tokens(m.content) for m in messages)
+        with shared.slot(self._endpoint, self._endpoint_limits, prompt,
+                         call_cost_usd(prompt, 0, self.cfg.price_in_per_mtok, 0.0)) as usage:
             completion = self._attempt_here(call)
             usage.prompt_tokens = completion.usage.prompt_tokens
             usage.completion_tokens = completion.usage.completion_tokens

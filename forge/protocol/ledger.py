@@ -11,6 +11,7 @@ written first), so a stage is either in the ledger with every outcome or not at 
                     provider faults, and whether it was applied and logged to MLflow
     evaluation      the final frozen evaluation per instance
     status          running | finished | budget_exhausted
+    spending        the session's spending, committed by the limiter with every charge (never lowered)
     progress        the phase the driver is in (where a killed driver stopped)
     done:<name>     one-off steps that are finished (the final MLflow logging)
     store           the identity of the Redis server last seen (a change means it restarted)
@@ -22,7 +23,7 @@ import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from forge.sqlite_db import SqliteDatabase
 
@@ -80,6 +81,14 @@ class _SqliteDocs:
         rows = self._db.connection().execute("SELECT key FROM ledger WHERE session=? ORDER BY key", (session,))
         return [r[0] for r in rows]
 
+    def merge(self, session: str, key: str, combine: Callable[[Optional[str]], str]) -> str:
+        """Read, combine and write one document in one transaction (no other writer in between)."""
+        with self._db.write() as conn:
+            row = conn.execute("SELECT doc FROM ledger WHERE session=? AND key=?", (session, key)).fetchone()
+            doc = combine(row[0] if row else None)
+            conn.execute("INSERT OR REPLACE INTO ledger VALUES (?, ?, ?, ?)", (session, key, doc, time.time()))
+        return doc
+
     def identity(self) -> Optional[str]:
         return None  # a file does not restart
 
@@ -108,6 +117,24 @@ class _RedisDocs:
 
     def keys(self, session: str) -> list[str]:
         return sorted(k.decode() for k in self._redis.hkeys(f"forge:ledger:{session}"))
+
+    def merge(self, session: str, key: str, combine: Callable[[Optional[str]], str]) -> str:
+        """Read, combine and write one field optimistically (WATCH): retried if another writer came between."""
+        import redis
+
+        name = f"forge:ledger:{session}"
+        with self._redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(name)
+                    raw = pipe.hget(name, key)
+                    doc = combine(raw.decode() if raw is not None else None)
+                    pipe.multi()
+                    pipe.hset(name, key, doc)
+                    pipe.execute()
+                    return doc
+                except redis.WatchError:
+                    continue
 
     def identity(self) -> Optional[str]:
         """The server's run id: Redis draws a new one at every start."""
@@ -186,6 +213,30 @@ class SessionLedger:
 
     def graduates(self) -> list[str]:
         return [i for record in self.stages() for i in record.graduated]
+
+    # -- spending (written by the session limiter as it charges) --------------------------------------
+
+    def spending(self) -> dict[str, Any]:
+        doc = self._get("spending") or {"spent": dict(self.meta().get("spent") or {})}
+        return doc["spent"]
+
+    def open_leases(self) -> dict[str, list]:
+        """The model calls in flight when spending was last committed (lease id -> [prompt, USD] estimate)."""
+        return (self._get("spending") or {}).get("open_leases", {})
+
+    def commit_spending(self, spent: dict[str, Any], open_leases: Optional[dict[str, list]] = None) -> dict[str, Any]:
+        """Keeps, figure by figure, the larger of `spent` and what is kept: a write never lowers spending
+        (a limiter restarted from stale figures, or a late writer, cannot undo a charge). `open_leases`
+        (None: unchanged) are the calls in flight, charged by the next limiter if this one dies."""
+        def combine(raw: Optional[str]) -> str:
+            doc = json.loads(raw) if raw else {"spent": {}, "open_leases": {}}
+            kept = doc["spent"]
+            doc["spent"] = {k: max(v, kept.get(k, v)) for k, v in {**kept, **spent}.items()}
+            if open_leases is not None:
+                doc["open_leases"] = open_leases
+            return json.dumps(doc, sort_keys=True)
+
+        return json.loads(self._docs.merge(self.session, "spending", combine))["spent"]
 
     # -- progress, faults and one-off steps ---------------------------------------------------------
 

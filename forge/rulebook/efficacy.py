@@ -6,13 +6,16 @@ failure rate (a failure in the next `rulebook.aftermath_window` steps) after it 
 it was not (ignored or contradicted), each with a 95% Wilson interval, and their difference with a
 seeded 95% percentile-bootstrap interval (forge.stats).
 
-Those step-level comparisons are observational and short-sighted: an ignored rule is often followed a
-step later, and in CAGE-2 a failure follows almost every late step whatever the agent did. So a rule
-can also be judged by ablation: episodes played on the same seed with the book as it is and with that
-one rule withheld (`forge evaluate --injection rulebook`, forge.rulebook.ablation), paired by run
-directory, seed and book version. The paired difference of episode returns is the rule's effect on the
-whole episode; when there are enough pairs it decides the verdict. The verdict is a pure function of
-these counts (`verdict_rule` says it in words; `forge rulebook stats` prints it under the table).
+Those step-level comparisons are observational and short-sighted (an ignored rule is often followed a
+step later; in CAGE-2 a failure follows almost every late step), and the steps of one episode are
+correlated: they are descriptive only, their intervals resample whole episodes (clustered). One primary
+outcome decides: the ablation. Episodes played on the same seed with the book as it is and with that one
+rule withheld (`forge evaluate --injection rulebook`, forge.rulebook.ablation), paired by run directory,
+seed and book version; the paired difference of episode returns is the rule's effect on the whole
+episode. With at least `rulebook.efficacy_min_pairs` pairs (chosen by the coverage simulation in
+tests/test_efficacy_coverage.py) it is tested by a sign-flip permutation test, Holm-corrected across the
+rules judged in one report (`holm_adjusted`); its Student-t interval is shown. `verdict_rule` says it in
+words; `forge rulebook stats` prints it under the table.
 """
 
 from __future__ import annotations
@@ -24,26 +27,26 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from forge.rulebook.aftermath import Aftermath
-from forge.stats import compare_samples, mean_interval
+from forge.stats import ALPHA, clustered_difference, holm, paired_test
 
 HELPFUL, HARMFUL, INERT, INSUFFICIENT = "helpful", "harmful", "inert", "insufficient evidence"
 CONFIDENCE = 0.95
-MIN_PAIRS = 8  # ablation pairs before they decide the verdict (rulebook.efficacy_min_pairs)
+# Ablation pairs before a verdict (rulebook.efficacy_min_pairs): the smallest size at which the paired
+# interval covers at least 92% (nominal 95%) in every family of tests/test_efficacy_coverage.py.
+MIN_PAIRS = 24
 
 
 def verdict_rule(min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS) -> str:
-    return (f"Verdict: with at least {min_pairs} ablation pairs (the same seed played with the book as it is "
-            f"and with the rule withheld), by the paired difference of episode returns (with - without) and "
-            f"its {CONFIDENCE:.0%} bootstrap interval: helpful = interval above 0, harmful = below 0, inert = "
-            f"it spans 0. Otherwise by the decision points: judged decision points are those where the rule was injected and its trigger held; two "
-            f"outcomes, each compared between followed and not followed (ignored or contradicted) points with "
-            f"at least {min_count} a side and a {CONFIDENCE:.0%} bootstrap interval of the difference: the "
-            f"failure rate in the next k steps, and the window return (the step's reward plus the next k). "
-            f"helpful = fewer failures (interval below 0) or a higher window return (interval above 0), and "
-            f"neither outcome says the opposite; harmful = the mirror image; inert = no outcome separates "
-            f"(or they disagree), or the trigger never held in at least {min_episodes} rulebook episodes; "
-            f"otherwise insufficient evidence (no verdict). The window return exists because in CAGE-2 a "
-            f"failure soon follows almost any late step, so the failure rate alone cannot see a rule's effect.")
+    return (f"Verdict, from one primary outcome: the ablation's paired difference of episode returns (the same "
+            f"seed played with the book as it is and with the rule withheld; with - without). With at least "
+            f"{min_pairs} pairs (the size where its {CONFIDENCE:.0%} interval covers, by simulation), a sign-flip "
+            f"permutation test, Holm-corrected across the rules judged in this report: helpful = corrected p < "
+            f"{ALPHA:g} and a positive mean difference, harmful = corrected p < {ALPHA:g} and a negative one, inert "
+            f"= not significant; fewer pairs: insufficient evidence (no verdict). The decision-point columns "
+            f"(failure rate in the next k steps and window return after followed vs not followed, at least "
+            f"{min_count} a side; {min_episodes} episodes before 'never triggered' is said) are descriptive: "
+            f"observational, with {CONFIDENCE:.0%} intervals that resample whole episodes (steps of one "
+            f"episode are correlated); they decide nothing.")
 
 
 @dataclass(frozen=True)
@@ -81,15 +84,17 @@ class RuleEfficacy:
     followed: int = 0
     ignored: int = 0
     contradicted: int = 0
-    after_followed: list[int] = field(default_factory=list)  # 1 = a failure followed, per judged decision point
+    # Per judged decision point, each value with the episode it came from (intervals resample episodes):
+    after_followed: list[int] = field(default_factory=list)  # 1 = a failure followed
     after_not: list[int] = field(default_factory=list)
-    reward_followed: list[float] = field(default_factory=list)  # the step's own reward, per judged point
+    reward_followed: list[float] = field(default_factory=list)  # the step's own reward
     reward_not: list[float] = field(default_factory=list)
-    return_followed: list[float] = field(default_factory=list)  # the window return, per judged point
+    return_followed: list[float] = field(default_factory=list)  # the window return
     return_not: list[float] = field(default_factory=list)
+    episodes_of: dict[str, list[str]] = field(default_factory=dict)  # list name -> episode of each value
     ablation: list[float] = field(default_factory=list)  # per seed: episode return with the rule - without it
 
-    def add(self, entry: Aftermath) -> None:
+    def add(self, entry: Aftermath, episode: str = "?") -> None:
         self.injected += 1
         if entry.held is False:
             return
@@ -97,12 +102,22 @@ class RuleEfficacy:
         if entry.judged is None:
             return
         setattr(self, entry.judged, getattr(self, entry.judged) + 1)
-        (self.reward_followed if entry.judged == "followed" else self.reward_not).append(entry.reward)
+        side = "followed" if entry.judged == "followed" else "not"
+        self._append(f"reward_{side}", entry.reward, episode)
         if entry.window_return is not None:
-            (self.return_followed if entry.judged == "followed" else self.return_not).append(entry.window_return)
-        if entry.failure is None:
-            return
-        (self.after_followed if entry.judged == "followed" else self.after_not).append(int(entry.failure))
+            self._append(f"return_{side}", entry.window_return, episode)
+        if entry.failure is not None:
+            self._append(f"after_{side}", int(entry.failure), episode)
+
+    def _append(self, name: str, value: float, episode: str) -> None:
+        getattr(self, name).append(value)
+        self.episodes_of.setdefault(name, []).append(episode)
+
+    def _clustered(self, name: str) -> list[tuple[str, float]]:
+        values = getattr(self, name)
+        episodes = self.episodes_of.get(name, [])
+        # Values set without episodes (built by hand) count as one episode each.
+        return [(episodes[i] if i < len(episodes) else f"#{i}", v) for i, v in enumerate(values)]
 
     @property
     def followed_rate(self) -> Optional[float]:
@@ -116,47 +131,41 @@ class RuleEfficacy:
         return wilson(sum(self.after_not), len(self.after_not))
 
     def difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
-        """(followed - not followed) failure rate with its bootstrap interval; None with a side empty."""
-        return _mean_difference(self.after_followed, self.after_not)
+        """(followed - not followed) failure rate with its episode-clustered interval; None with a side empty."""
+        return _mean_difference(self._clustered("after_followed"), self._clustered("after_not"))
 
     def reward_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
-        """The step's mean reward after followed minus after not followed, with its bootstrap interval
-        (shown beside the verdict, not part of it: the immediate cost of what the rule asks)."""
-        return _mean_difference(self.reward_followed, self.reward_not)
+        """The step's mean reward after followed minus after not followed, with its episode-clustered
+        interval (descriptive: the immediate cost of what the rule asks)."""
+        return _mean_difference(self._clustered("reward_followed"), self._clustered("reward_not"))
 
     def return_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
-        """The mean window return after followed minus after not followed, with its bootstrap interval."""
-        return _mean_difference(self.return_followed, self.return_not)
+        """The mean window return after followed minus after not followed, with its episode-clustered interval."""
+        return _mean_difference(self._clustered("return_followed"), self._clustered("return_not"))
 
     def ablation_difference(self) -> Optional[tuple[float, Optional[float], Optional[float]]]:
-        """The mean paired episode-return difference (with the rule - without it) and its bootstrap interval."""
+        """The mean paired episode-return difference (with the rule - without it) and its t interval."""
         return paired_difference(self.ablation) if self.ablation else None
 
-    def verdict(self, min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS) -> str:
-        if len(self.ablation) >= max(min_pairs, 2):  # an interval needs two pairs
-            _, low, high = self.ablation_difference()
-            if low is not None and low > 0:
-                return HELPFUL
-            if high is not None and high < 0:
-                return HARMFUL
-            return INERT
-        if self.triggered == 0:
-            return INERT if self.episodes >= min_episodes else INSUFFICIENT
-        failures = self.difference() if _enough(self.after_followed, self.after_not, min_count) else None
-        returns = self.return_difference() if _enough(self.return_followed, self.return_not, min_count) else None
-        failures = failures if failures is not None and failures[1] is not None else None
-        returns = returns if returns is not None and returns[1] is not None else None
-        if failures is None and returns is None:
+    def ablation_p(self, min_pairs: int = MIN_PAIRS) -> Optional[float]:
+        """The sign-flip p-value of the paired differences, once there are enough pairs to judge."""
+        if len(self.ablation) < max(min_pairs, 2):
+            return None
+        return paired_test(self.ablation).p_value
+
+    def verdict(self, min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS,
+                adjusted_p: Optional[float] = None) -> str:
+        """From the ablation alone. `adjusted_p`: this rule's p-value after the report's multiplicity
+        correction (`holm_adjusted`); without it the rule is judged alone (uncorrected)."""
+        p = adjusted_p if adjusted_p is not None else self.ablation_p(min_pairs)
+        if p is None:
             return INSUFFICIENT
-        helps = (failures is not None and failures[2] < 0) or (returns is not None and returns[1] > 0)
-        harms = (failures is not None and failures[1] > 0) or (returns is not None and returns[2] < 0)
-        if helps and not harms:
-            return HELPFUL
-        if harms and not helps:
-            return HARMFUL
+        if p < ALPHA:
+            return HELPFUL if paired_test(self.ablation).mean > 0 else HARMFUL
         return INERT
 
-    def to_dict(self, min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS) -> dict:
+    def to_dict(self, min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS,
+                adjusted_p: Optional[float] = None) -> dict:
         diff = self.difference()
         return {"rule": self.rule_id, "episodes": self.episodes, "injected": self.injected,
                 "triggered": self.triggered, "followed": self.followed, "ignored": self.ignored,
@@ -168,32 +177,37 @@ class RuleEfficacy:
                 "window_return_difference": _triple(self.return_difference()),
                 "ablation_pairs": len(self.ablation),
                 "ablation_return_difference": _triple(self.ablation_difference()),
-                "verdict": self.verdict(min_count, min_episodes, min_pairs)}
+                "ablation_p": self.ablation_p(min_pairs), "ablation_p_holm": adjusted_p,
+                "verdict": self.verdict(min_count, min_episodes, min_pairs, adjusted_p)}
+
+
+def holm_adjusted(rules: dict[str, "RuleEfficacy"], min_pairs: int = MIN_PAIRS) -> dict[str, float]:
+    """Holm-corrected ablation p-values of the rules judged together (those with enough pairs)."""
+    raw = {rule_id: eff.ablation_p(min_pairs) for rule_id, eff in rules.items()}
+    return holm({rule_id: p for rule_id, p in raw.items() if p is not None})
 
 
 def paired_difference(differences: Sequence[float]) -> tuple[float, Optional[float], Optional[float]]:
-    """Mean of paired differences with its seeded bootstrap interval (None bounds from one pair). The
-    values are sorted first, so the interval does not depend on the order the pairs were read in."""
+    """Mean of paired differences with its t interval (None bounds from one pair). The values are sorted
+    first, so nothing depends on the order the pairs were read in."""
     values = sorted(differences)
-    if len(set(values)) == 1:  # every resample the same (scipy: degenerate)
+    if len(set(values)) == 1:  # no spread: the interval is the point
         return values[0], values[0], values[0]
-    m = mean_interval(values, "paired episodes")
-    return m.mean, m.low, m.high
+    test = paired_test(values)
+    return test.mean, test.low, test.high
 
 
-def _enough(followed: list, not_followed: list, min_count: int) -> bool:
-    return len(followed) >= min_count and len(not_followed) >= min_count
-
-
-def _mean_difference(followed: list[float], not_followed: list[float]) -> Optional[tuple[float, Optional[float], Optional[float]]]:
+def _mean_difference(followed: list[tuple[str, float]], not_followed: list[tuple[str, float]]
+                     ) -> Optional[tuple[float, Optional[float], Optional[float]]]:
     if not followed or not not_followed:
         return None
-    if len(set(followed)) == 1 and len(set(not_followed)) == 1:  # every resample the same (scipy: degenerate)
-        delta = float(followed[0] - not_followed[0])
+    if len({v for _, v in followed}) == 1 and len({v for _, v in not_followed}) == 1:  # no spread
+        delta = float(followed[0][1] - not_followed[0][1])
         return delta, delta, delta
-    d = compare_samples(followed, not_followed, "decision points", resamples=2000)
-    bad = d.low is None or math.isnan(d.low) or math.isnan(d.high)
-    return d.delta, None if bad else d.low, None if bad else d.high
+    found = clustered_difference(followed, not_followed)
+    if found is None or found[1] is None or math.isnan(found[1]) or math.isnan(found[2]):
+        return None if found is None else (found[0], None, None)
+    return found
 
 
 def _triple(diff) -> Optional[dict]:
@@ -286,7 +300,7 @@ def aggregate(traces: Iterable[TraceAftermath]) -> dict[str, RuleEfficacy]:
         for rule_id in trace.eligible:
             rules.setdefault(rule_id, RuleEfficacy(rule_id)).episodes += 1
         for entry in trace.entries:
-            rules.setdefault(entry.rule_id, RuleEfficacy(entry.rule_id)).add(entry)
+            rules.setdefault(entry.rule_id, RuleEfficacy(entry.rule_id)).add(entry, trace.path)
     return rules
 
 

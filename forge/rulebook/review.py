@@ -7,7 +7,7 @@ verdicts, the efficacy evidence they record, and the rules that need a person.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -15,7 +15,7 @@ from forge.config import RulebookConfig
 from forge.memory.model import Provenance
 from forge.rulebook.book import Rulebook
 from forge.rulebook.efficacy import (
-    HARMFUL, HELPFUL, RuleEfficacy, TraceAftermath, aggregate, read_traces, verdict_rule,
+    HARMFUL, HELPFUL, RuleEfficacy, TraceAftermath, aggregate, holm_adjusted, read_traces, verdict_rule,
 )
 from forge.rulebook.model import BookVersion, Evidence, RulebookError, RuleVersion, short_hash
 
@@ -45,10 +45,17 @@ class EfficacyReport:
     heads: dict[str, RuleVersion]  # every rule of the book, seen in a trace or not
     rules: dict[str, RuleEfficacy]  # by rule id, one per head
     settings: VerdictSettings
+    _adjusted: Optional[dict[str, float]] = field(default=None, compare=False, repr=False)
 
     def verdict(self, rule_id: str) -> str:
         s = self.settings
-        return self.rules[rule_id].verdict(s.min_count, s.min_episodes, s.min_pairs)
+        return self.rules[rule_id].verdict(s.min_count, s.min_episodes, s.min_pairs, self.adjusted_p(rule_id))
+
+    def adjusted_p(self, rule_id: str) -> Optional[float]:
+        """The rule's ablation p-value, Holm-corrected across the rules this report judges."""
+        if self._adjusted is None:
+            object.__setattr__(self, "_adjusted", holm_adjusted(self.rules, self.settings.min_pairs))
+        return self._adjusted.get(rule_id)
 
     def ordered(self) -> list[str]:
         """Rule ids, active rules first."""
@@ -57,7 +64,8 @@ class EfficacyReport:
     def to_dict(self) -> dict:
         s = self.settings
         return {"run_dirs": list(self.run_dirs), "traces": len(self.traces), "window": s.window, "rule": s.rule(),
-                "rules": [self.rules[r].to_dict(s.min_count, s.min_episodes, s.min_pairs) for r in self.ordered()]}
+                "rules": [self.rules[r].to_dict(s.min_count, s.min_episodes, s.min_pairs, self.adjusted_p(r))
+                          for r in self.ordered()]}
 
 
 def runs_with_traces(runs_dir: str | Path) -> list[str]:
@@ -120,8 +128,7 @@ def needs_review(report: EfficacyReport) -> list[tuple[RuleVersion, list[str]]]:
             continue
         reasons = []
         if verdicts[rule_id] == HARMFUL:
-            reasons.append("harmful: episodes end worse with it than without it (ablation)"
-                           if len(eff.ablation) >= s.min_pairs else "harmful: worse outcomes after it was followed")
+            reasons.append("harmful: episodes end worse with it than without it (ablation)")
         judged = eff.followed + eff.ignored + eff.contradicted
         if judged >= s.min_count and eff.followed == 0:
             reasons.append(f"never followed in {judged} decision points where it applied")
