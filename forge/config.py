@@ -225,8 +225,8 @@ class RayConfig:
 @dataclass
 class TrackingConfig:
     enabled: bool = True
-    # None: one store for every session under run.runs_dir (sqlite:///<runs_dir>/mlflow.db, artifacts in
-    # <runs_dir>/mlartifacts); the experiment is run.study.
+    # None: $MLFLOW_TRACKING_URI if set, else one store for every session under the runs directory
+    # (sqlite:///<runs_dir>/mlflow.db, artifacts in <runs_dir>/mlartifacts); the experiment is run.study.
     tracking_uri: Optional[str] = None
 
 
@@ -270,6 +270,9 @@ class RulebookConfig:
 @dataclass
 class RunConfig:
     runs_dir: str = "runs"
+    # Where run directories are kept, if not in runs_dir: a path, file:// or s3:// URI (forge.storage).
+    # A remote one is written from a local working copy as the session goes.
+    storage: Optional[str] = None
     name: Optional[str] = None
     study: str = "forge"  # the MLflow experiment all sessions of one study log to, side by side
 

@@ -312,6 +312,8 @@ def write_session_report(report: SessionReport) -> list[Path]:
     md.write_text(mask_urls_in_text(markdown_report(report)))
     data = {
         "session": report.run_dir.session_id, "meta": report.meta, "status": report.status,
+        # Where the run is kept (a storage URI, or the path a Ray job's runs directory was moved to).
+        "run_dir": report.run_dir.location,
         "champion": report.champion, "graduates": report.graduates,
         "per_instance": {i: s.as_dict() for i, s in report.per_instance.items()},
         "pooled": report.pooled.as_dict() if report.pooled else None,

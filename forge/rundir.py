@@ -7,6 +7,12 @@
     <run_dir>/failures/       failure snapshots (what the learners read; rulebook trigger nodes)
     <run_dir>/reports/        evaluation report, tables, plots
 
+Where: under `run.runs_dir`, or `run.storage` (a path or a file:// / s3:// URI, forge.storage). A
+session in remote storage is worked on in a local working copy that the driver pushes to the storage as
+it goes (`RunDirectory.sync`); `RunDirectory.open` takes a path or such a URI. Inside a Ray job, a
+relative runs directory would be Ray's temporary copy of the job's working directory: it is moved to
+`~/forge_results/<runs_dir>` (forge.storage.job_runs_dir) and the run says so.
+
 Only the driver (and the single-process commands) write here. Ray workers never see this path: they
 hand their traces and failure snapshots to a `CollectingSink`, return them with each unit of work, and
 the driver writes them with `RunDirectory.write_artifacts`, so a cluster needs no shared filesystem.
@@ -16,49 +22,73 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Protocol, Sequence
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 from forge.config import ConfigError, ForgeConfig, from_yaml, load_config, masked_credentials, to_saved_yaml
 from forge.redact import mask_urls_in
+from forge.storage import RunMirror, Storage, is_remote, is_uri, job_runs_dir, local_path, working_copy
 
 
 @dataclass(frozen=True)
 class RunDirectory:
-    path: Path
+    path: Path  # the local directory (for a session in remote storage: its working copy)
+    mirror: Optional[RunMirror] = field(default=None, compare=False, repr=False)
+    notice: Optional[str] = field(default=None, compare=False)  # where the run went, if not where asked
 
     @classmethod
     def create(cls, cfg: ForgeConfig, name: Optional[str] = None) -> "RunDirectory":
-        root = Path(cfg.run.runs_dir)
+        notice = _keep_out_of_ray_job(cfg)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         base = name or cfg.run.name or f"{stamp}-{cfg.protocol.condition.value}"
-        path = root / base
-        suffix = 1
-        while path.exists():
-            suffix += 1
-            path = root / f"{base}-{suffix}"
-        path.mkdir(parents=True)
-        run = cls(path.resolve())
+        mirror = None
+        if is_remote(cfg.run.storage):
+            parent = Storage.open(cfg.run.storage)
+            storage = parent.child(_unique(base, parent.exists))
+            path = working_copy(storage)
+            if path.exists():
+                shutil.rmtree(path)  # left by a session of this name that the storage no longer holds
+            path.mkdir(parents=True)
+            mirror = RunMirror(storage, path)
+        else:
+            root = local_path(cfg.run.storage) if cfg.run.storage else Path(cfg.run.runs_dir)
+            path = root / _unique(base, lambda n: (root / n).exists())
+            path.mkdir(parents=True)
+            _point_latest(root, path)
+        run = cls(path.resolve(), mirror, notice)
         for sub in ("traces", "failures", "reports"):
             (run.path / sub).mkdir()
         _atomic_write(run.config_path, to_saved_yaml(cfg))
-        latest = root / "latest"
-        try:
-            if latest.is_symlink() or latest.exists():
-                latest.unlink()
-            latest.symlink_to(path.name)
-        except OSError:
-            pass  # a convenience only
+        run.sync()
         return run
 
     @classmethod
-    def open(cls, path: str | Path) -> "RunDirectory":
-        run = cls(Path(path).resolve())
+    def open(cls, location: str | Path) -> "RunDirectory":
+        """A run directory by its path, or by its storage URI (file://, s3://...): a remote one is pulled
+        into a fresh local working copy, and `sync` pushes what a command writes back."""
+        if is_remote(location):
+            storage = Storage.open(str(location))
+            mirror = RunMirror(storage, working_copy(storage))
+            mirror.pull()
+            return cls(mirror.local.resolve(), mirror)
+        run = cls(local_path(location) if is_uri(location) else Path(location).resolve())
         if not run.config_path.is_file():
             raise ConfigError(f"{run.path} is not a FORGE run directory (no config.yaml)")
         return run
+
+    @property
+    def location(self) -> str:
+        """Where the run is kept: its storage URI, or its path."""
+        return self.mirror.storage.uri if self.mirror else str(self.path)
+
+    def sync(self, databases: bool = False) -> None:
+        """Push what changed to the run's remote storage (nothing to do for a local run); `databases`:
+        the SQLite files too, at a point where no worker writes them (a stage boundary)."""
+        if self.mirror is not None:
+            self.mirror.push(databases)
 
     @property
     def config_path(self) -> Path:
@@ -121,6 +151,44 @@ class RunDirectory:
         path.parent.mkdir(parents=True, exist_ok=True)
         _atomic_write(path, json.dumps(mask_urls_in(data), indent=1, default=str))
         return path
+
+
+def local_run_path(location: str) -> str:
+    """A local path to read a run from: the path itself, or the working copy of a run given by its URI."""
+    return str(RunDirectory.open(location).path) if is_uri(location) else location
+
+
+def _unique(base: str, taken: Callable[[str], bool]) -> str:
+    name, suffix = base, 1
+    while taken(name):
+        suffix += 1
+        name = f"{base}-{suffix}"
+    return name
+
+
+def _point_latest(root: Path, path: Path) -> None:
+    latest = root / "latest"
+    try:
+        if latest.is_symlink() or latest.exists():
+            latest.unlink()
+        latest.symlink_to(path.name)
+    except OSError:
+        pass  # a convenience only
+
+
+def _keep_out_of_ray_job(cfg: ForgeConfig) -> Optional[str]:
+    """Inside a Ray job, a relative runs directory (or storage path) would be Ray's copy of the job's
+    working directory, deleted with Ray's session: it moves under ~/forge_results (set in `cfg`, so the
+    saved config.yaml says where). Redirected, not refused: the README's command keeps its results as
+    written, the way Tune keeps a job's results in ~/ray_results. The notice to print, if moved."""
+    key = "storage" if cfg.run.storage is not None else "runs_dir"
+    asked = getattr(cfg.run, key)
+    target = job_runs_dir(asked, Path.cwd(), Path.home())
+    if target is None:
+        return None
+    setattr(cfg.run, key, str(target))
+    return (f"inside a Ray job: run.{key}={asked} would be Ray's temporary copy of the working directory; "
+            f"results are kept in {target} instead (on the node running this job's driver)")
 
 
 def _atomic_write(path: Path, text: str) -> None:

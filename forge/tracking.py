@@ -6,7 +6,8 @@ batches. Params are the resolved configuration; keys never appear there (the con
 *names* of the environment variables that hold them), and any value equal to a secret found in the
 environment is masked anyway.
 
-One store per study: by default every session under a runs directory logs to
+Which store (`tracking_store`): `tracking.tracking_uri`, else `$MLFLOW_TRACKING_URI`, else one store
+per study: every session under a runs directory logs to
 `sqlite:///<runs_dir>/mlflow.db` (artifacts under `<runs_dir>/mlartifacts`), one experiment per study
 (`run.study`), one parent run per session with its instances nested, so conditions and repeats sit side
 by side in one `mlflow ui`. Only the driver logs; workers never call MLflow.
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from forge.config import ForgeConfig, to_flat_dict
+from forge.config import ConfigError, ForgeConfig, to_flat_dict
 from forge.llm.accounting import cost_by_role, role_prices
 from forge.protocol.ledger import StageRecord
 from forge.redact import mask_urls_in_text
@@ -28,6 +29,22 @@ from forge.stats import ReturnStats
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
 _MAX_BATCH = 100  # MLflow accepts up to 100 params / 1000 metrics per batch
+
+
+def tracking_store(cfg: ForgeConfig, runs_dir: Path, remote_storage: bool = False) -> tuple[str, Optional[Path]]:
+    """The tracking URI for a session whose run directory is under `runs_dir`, and the artifact root to
+    give a new experiment (None: the tracking server's own). `remote_storage`: the run directory is a
+    working copy of remote storage, where no SQLite store can be kept."""
+    uri = cfg.tracking.tracking_uri or os.environ.get("MLFLOW_TRACKING_URI")
+    if uri:
+        local = uri.startswith(("sqlite:", "file:")) or "://" not in uri
+        return uri, default_artifact_root(runs_dir) if local else None
+    if remote_storage:
+        raise ConfigError(
+            f"run.storage={cfg.run.storage} is remote and MLflow's default store is a SQLite file, which cannot "
+            f"live there: set tracking.tracking_uri (e.g. an `mlflow server`, http://host:5000) or "
+            f"MLFLOW_TRACKING_URI, or tracking.enabled=false")
+    return default_tracking_uri(runs_dir), default_artifact_root(runs_dir)
 
 
 def default_tracking_uri(runs_dir: Path) -> str:
@@ -69,7 +86,8 @@ class SessionTracker:
     """Logs one session. `ids` (parent and instance run ids) is kept in the ledger so a resumed session
     continues the same runs."""
 
-    def __init__(self, tracking_uri: str, experiment: str, artifact_root: Path) -> None:
+    def __init__(self, tracking_uri: str, experiment: str, artifact_root: Optional[Path]) -> None:
+        """`artifact_root`: where a new experiment keeps its artifacts (None: where the server says)."""
         import logging
 
         import mlflow
@@ -81,7 +99,9 @@ class SessionTracker:
         self.tracking_uri = tracking_uri
         self.client = MlflowClient(tracking_uri)
         found = self.client.get_experiment_by_name(experiment)
-        if found is None:
+        if found is None and artifact_root is None:
+            self.experiment_id = self.client.create_experiment(experiment)
+        elif found is None:
             artifact_root.mkdir(parents=True, exist_ok=True)
             self.experiment_id = self.client.create_experiment(experiment, artifact_location=artifact_root.resolve().as_uri())
         else:

@@ -15,6 +15,7 @@ from forge.memory import MemoryManager, MemorySnapshot, open_store
 from forge.protocol.ledger import SessionLedger
 from forge.rulebook.model import RulebookError
 from forge.rundir import RunDirectory
+from forge.storage import is_uri
 
 if TYPE_CHECKING:
     from agents.defender import Defender
@@ -99,10 +100,9 @@ def build_defender(cfg: ForgeConfig, clients: dict[str, ModelClient], snapshot: 
 def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overrides: Sequence[str] = ()) -> RunMemory:
     """The run's configuration (with `overrides`), its memory, and the instance to use: `instance` if
     given, else the session ledger's champion. Errors name the run directory and the known instances."""
-    path = Path(run_path)
-    if not path.is_dir():
+    if not is_uri(run_path) and not Path(run_path).is_dir():
         raise RulebookError(f"run directory {str(run_path)!r} does not exist")
-    run = RunDirectory.open(path)
+    run = RunDirectory.open(run_path)  # a path, or a storage URI (pulled into a working copy)
     cfg = load_config(run.config_path, overrides=list(overrides)) if overrides else run.load_config()
     memory = open_memory(cfg, str(run.path), run.session_id)
     prefix = f"{run.session_id}/"

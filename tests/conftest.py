@@ -1,4 +1,5 @@
-"""Shared fixtures: a real redis-server on a free loopback port, started once per test session."""
+"""Shared fixtures: a real redis-server and an S3-compatible server (moto) on free loopback ports, each
+started once per test session."""
 
 from __future__ import annotations
 
@@ -27,3 +28,60 @@ def clean_redis_url(redis_url) -> str:
 
     redis.Redis.from_url(redis_url).flushdb()
     return redis_url
+
+
+class S3Server:
+    """moto's S3-compatible server on a loopback port (a real HTTP server; pyarrow speaks S3 to it)."""
+
+    ENV = {"AWS_ACCESS_KEY_ID": "forge-test", "AWS_SECRET_ACCESS_KEY": "forge-test-secret",
+           "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true"}
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def uri(self, path: str) -> str:
+        return f"s3://{path}?endpoint_override=127.0.0.1:{self.port}&scheme=http"
+
+    def make_bucket(self, name: str) -> None:
+        import boto3
+
+        boto3.client("s3", endpoint_url=f"http://127.0.0.1:{self.port}", **{
+            "aws_access_key_id": self.ENV["AWS_ACCESS_KEY_ID"], "aws_secret_access_key": self.ENV["AWS_SECRET_ACCESS_KEY"],
+            "region_name": self.ENV["AWS_DEFAULT_REGION"]}).create_bucket(Bucket=name)
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """`python -m moto.server` on a free loopback port for the test session; its credentials in os.environ
+    (fake ones: moto accepts any)."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from forge.local_redis import free_port
+
+    port = free_port()
+    log = open(tmp_path_factory.mktemp("moto") / "server.log", "w")
+    server = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+                              stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"moto server did not start on port {port} (see {log.name})")
+            time.sleep(0.2)
+    saved = {k: os.environ.get(k) for k in S3Server.ENV}
+    os.environ.update(S3Server.ENV)
+    yield S3Server(port)
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    server.terminate()
+    server.wait(timeout=30)
+    log.close()

@@ -27,7 +27,7 @@ PACKAGES = ("forge", "agents", "workers")
 # Lowest first. A unit may import units of its own layer (without a cycle) and of the layers below.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # leaves: the standard library (and numpy-style dependencies) only
-    ("forge", "forge.errors", "forge.retrying", "forge.redact", "forge.seeding", "forge.stats", "forge.sqlite_db",
+    ("forge", "forge.errors", "forge.retrying", "forge.redact", "forge.seeding", "forge.stats", "forge.sqlite_db", "forge.storage",
      "forge.local_redis", "forge.llm.types"),
     ("forge.config",),
     # what the agents and the rulebook stand on: models, the environment, memory, failures, the rule grammar

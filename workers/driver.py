@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import ray
 
-from forge.config import Arm, BudgetConfig, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
+from forge.config import Arm, BudgetConfig, ConfigError, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
 from forge.failure.snapshot import failure_id
 from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, holder_prefix, start_session_limiter
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
@@ -148,9 +148,11 @@ class SessionDriver:
             self.progress.notice(f"resuming: the previous driver stopped in {where.get('phase', '?')} "
                                  f"(stage {where.get('stage', 0)})")
         self.ledger.set_progress("starting")
+        self.run_dir.sync(databases=True)
         self._check_store()
         outcome = SessionOutcome(self.run_dir)
         connect_ray(self.cfg)
+        self._check_sqlite_reach()
         self._start_limiter()
         self._start_tracking()
         try:
@@ -172,9 +174,11 @@ class SessionDriver:
                     self.ledger.mark_done(FINAL_LOGGING)
                 self.tracker.finish()
             self._warn_unfired_chaos()
+            self.run_dir.sync(databases=True)
         except BaseException:
             if self.tracker:
                 self.tracker.finish("KILLED")
+            self._sync_quietly()
             raise
         finally:
             for host in self._hosts:
@@ -212,11 +216,13 @@ class SessionDriver:
             self.ledger.record_stage(record)
             self.ledger.set_progress("applied", stage)
             self._save_spent()
+            self.run_dir.sync(databases=True)  # a stage boundary: no worker writes the SQLite files now
             self._chaos_exit("after_apply", stage)
             done[stage] = record
             if self.tracker:
                 self._log_stage(record, done)
                 self.ledger.set_progress("logged", stage)
+                self.run_dir.sync(databases=True)
                 self._chaos_exit("after_logging", stage)
             outcome.stages_run.append(stage)
             active = record.active_after
@@ -303,6 +309,7 @@ class SessionDriver:
                     continue
                 # The worker's traces and failure snapshots: the driver is the only writer of the run directory.
                 self.run_dir.write_artifacts(Artifacts.from_dict(results[instance].pop("artifacts", None)))
+                self.run_dir.sync()  # to the run's remote storage as they come (SQLite files at boundaries only)
                 # After every unit, not every stage: a driver killed mid-stage loses no spending a resume
                 # should still count against the budget.
                 self._save_spent()
@@ -369,6 +376,7 @@ class SessionDriver:
                                   tokens={i: plays[i]["usage"] for i in self.instances},
                                   faults={i: plays[i]["faults"] for i in self.instances}, retries=retries)
         self.ledger.record_evaluation(record)
+        self.run_dir.sync(databases=True)
         return record
 
     # -- the session's rate limit and budget ------------------------------------------------------------
@@ -405,6 +413,7 @@ class SessionDriver:
         meta["budget"] = figures
         self.ledger.update_meta(meta)
         self.ledger.set_status("budget_exhausted")
+        self.run_dir.sync(databases=True)
         if self.tracker:
             self.tracker.stopped_for_budget(figures)
         self.progress.notice(f"budget exhausted in {figures['stopped_in']['phase']} "
@@ -429,6 +438,23 @@ class SessionDriver:
             self.progress.notice("the Redis server restarted; the session's data survived it", warning=True)
         if last != identity:
             self.ledger.set_store_identity(identity)
+
+    def _check_sqlite_reach(self) -> None:
+        """SQLite memory is a file in the driver's run directory (for remote storage, a working copy pushed at
+        stage boundaries): a worker on another node can neither reach it nor be copied consistently with it."""
+        nodes = [n for n in ray.nodes() if n.get("Alive")]
+        if self.cfg.memory.store is StoreKind.sqlite and len(nodes) > 1:
+            raise ConfigError(
+                f"memory.store=sqlite keeps memory and ledger in {self.run_dir.path / 'forge.db'} on the driver's "
+                f"node, which workers on the other {len(nodes) - 1} node(s) of this Ray cluster cannot reach: "
+                f"use memory.store=redis memory.redis_url=redis://<host>:6379/0")
+
+    def _sync_quietly(self) -> None:
+        """After a failure: push what there is, without hiding the failure behind a storage error."""
+        try:
+            self.run_dir.sync(databases=True)
+        except Exception as exc:  # noqa: BLE001 - reported; the session's own error is the one raised
+            self.progress.notice(f"could not push the run directory to {self.run_dir.location}: {exc}", warning=True)
 
     def _chaos_exit(self, point: str, stage: int) -> None:
         """Test hook (`ray.chaos_driver_exit`): die here like a SIGKILLed driver, once per run directory."""

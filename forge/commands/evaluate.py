@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     reports.mkdir(parents=True, exist_ok=True)
     (reports / "evaluate.md").write_text(report["markdown"])
     found.run.write_json("reports/evaluate.json", {k: v for k, v in report.items() if k != "markdown"})
+    found.run.sync(databases=True)  # a run in remote storage keeps its evaluation traces and reports
     console.print(f"written to {reports / 'evaluate.md'} and evaluate.json", soft_wrap=True)
     return 0
 

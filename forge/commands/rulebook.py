@@ -464,10 +464,12 @@ def _efficacy(args: argparse.Namespace):
     """The book and its efficacy report over the named runs (default: every run with traces)."""
     from forge.rulebook.model import RulebookError
     from forge.rulebook.review import VerdictSettings, efficacy_report, runs_with_traces
+    from forge.rundir import local_run_path
 
     cfg = _config(args)
     book = _open_book(args, cfg, create=False)
-    run_dirs = list(args.run_dirs) or runs_with_traces(cfg.run.runs_dir)
+    # A run kept in remote storage is read from a working copy pulled from it.
+    run_dirs = [local_run_path(d) for d in args.run_dirs] or runs_with_traces(cfg.run.runs_dir)
     if not run_dirs:
         raise RulebookError(f"no run directories with traces under {cfg.run.runs_dir}; name them: stats RUN_DIR ...")
     return book, efficacy_report(book, run_dirs, VerdictSettings.from_config(cfg.rulebook))

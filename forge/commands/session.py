@@ -58,20 +58,24 @@ BUDGET_EXHAUSTED_EXIT = 3  # `forge run` / `forge resume` stopped cleanly on the
 def _drive(cfg, run_dir) -> bool:
     """Run (or continue) one session; False when it stopped on its budget."""
     from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
-    from forge.tracking import SessionTracker, default_artifact_root, default_tracking_uri
+    from forge.tracking import SessionTracker, tracking_store
     from workers.driver import SessionDriver
 
     tracker = None
     if cfg.tracking.enabled:
-        # The study's store: shared by every session under the runs directory (the run directory's parent).
-        uri = cfg.tracking.tracking_uri or default_tracking_uri(run_dir.path.parent)
-        tracker = SessionTracker(uri, cfg.run.study, default_artifact_root(run_dir.path.parent))
+        # By default the study's store: shared by every session under the runs directory (the run directory's parent).
+        uri, artifacts = tracking_store(cfg, run_dir.path.parent, remote_storage=run_dir.mirror is not None)
+        tracker = SessionTracker(uri, cfg.run.study, artifacts)
+    if run_dir.notice:
+        console.print(Text(run_dir.notice, style="yellow"))
+    kept = f" (kept in {run_dir.location})" if run_dir.mirror else ""
     console.print(f"[bold]FORGE session[/bold] {run_dir.session_id}: condition {cfg.protocol.condition.value}, "
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
-                  f"run directory {run_dir.path}")
+                  f"run directory {run_dir.path}{kept}")
     outcome = SessionDriver(cfg, run_dir, progress=SessionView(), tracker=tracker).run()
     report = SessionReport.load(run_dir, cfg)
     write_session_report(report)  # also after a budget stop: summary.json holds the status and the figures
+    run_dir.sync()
     console.print(summary_table(report))
     console.print(cost_table(report))
     if outcome.budget_exhausted:
@@ -82,6 +86,9 @@ def _drive(cfg, run_dir) -> bool:
 
         console.print(f"stage curves: mlflow ui --backend-store-uri {mask_url(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
+    if run_dir.mirror or run_dir.notice:
+        console.print(f"continue or report from anywhere that reaches it: forge resume {run_dir.location} | "
+                      f"forge report {run_dir.location}")
     return True
 
 
@@ -168,6 +175,7 @@ def _report(args: argparse.Namespace) -> int:
     for run in runs:
         report = SessionReport.load(run)
         paths = write_session_report(report)
+        run.sync()
         console.print(summary_table(report))
         console.print(cost_table(report))
         for path in paths:

@@ -1,0 +1,112 @@
+"""Session storage (forge.storage, forge.rundir): paths, file:// and a real S3-compatible server (moto on
+loopback); a Ray job's runs directory kept out of Ray's working-directory copy; the MLflow store's choice."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from forge.config import ConfigError, ForgeConfig, load_config
+from forge.rundir import RunDirectory
+from forge.storage import RunMirror, Storage, StorageError, in_ray_job_package, job_runs_dir, working_copy
+from forge.tracking import default_tracking_uri, tracking_store
+
+ROOT = Path(__file__).resolve().parents[1]
+RAY_PKG = "session_2026/runtime_resources/working_dir_files/_ray_pkg_3a5bad084432bd90"
+
+
+def test_a_ray_job_package_is_recognised_and_only_a_relative_runs_dir_moves(tmp_path):
+    package = tmp_path / RAY_PKG
+    package.mkdir(parents=True)
+    assert in_ray_job_package(package) and in_ray_job_package(package / "sub")
+    assert not in_ray_job_package(tmp_path) and not in_ray_job_package(tmp_path / "_ray_pkg_x")
+    home = tmp_path / "home"
+    assert job_runs_dir("runs", package, home) == home / "forge_results" / "runs"
+    assert job_runs_dir("/data/runs", package, home) is None
+    assert job_runs_dir("s3://bucket/runs", package, home) is None
+    assert job_runs_dir("runs", tmp_path, home) is None
+
+
+def test_a_session_created_inside_a_ray_job_is_kept_under_home(tmp_path, monkeypatch):
+    package = tmp_path / RAY_PKG
+    package.mkdir(parents=True)
+    monkeypatch.chdir(package)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    cfg = ForgeConfig()
+    run = RunDirectory.create(cfg, name="job")
+    kept = tmp_path / "home" / "forge_results" / "runs" / "job"
+    assert run.path == kept.resolve() and (kept / "config.yaml").is_file()
+    assert not (package / "runs").exists()
+    assert str(kept.parent) in run.notice and "run.runs_dir=runs" in run.notice
+    # The saved configuration says where the session went (a resume and the tracking store follow it).
+    assert Path(run.load_config().run.runs_dir) == kept.parent
+
+
+def test_storage_as_a_path_or_file_uri(tmp_path):
+    for storage in (str(tmp_path / "a"), (tmp_path / "b").as_uri()):
+        cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[f"run.storage={storage}", "run.name=s"])
+        run = RunDirectory.create(cfg)
+        assert run.path.parent.name == Path(storage.replace("file://", "")).name
+        assert run.mirror is None and RunDirectory.open(run.location).path == run.path
+        assert RunDirectory.open(run.path.as_uri()).path == run.path
+
+
+def test_credentials_in_a_storage_uri_are_refused():
+    with pytest.raises(StorageError, match="secret_key.*AWS_SECRET_ACCESS_KEY") as err:
+        Storage.open("s3://bucket/runs?secret_key=hunter2hunter2&endpoint_override=127.0.0.1:9")
+    assert "hunter2" not in str(err.value)
+
+
+def test_the_tracking_store_follows_env_then_default(tmp_path, monkeypatch):
+    cfg = ForgeConfig()
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    assert tracking_store(cfg, tmp_path) == (default_tracking_uri(tmp_path), tmp_path / "mlartifacts")
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", "http://127.0.0.1:5000")
+    assert tracking_store(cfg, tmp_path) == ("http://127.0.0.1:5000", None)  # the server keeps the artifacts
+    cfg.tracking.tracking_uri = f"sqlite:///{tmp_path}/other.db"
+    assert tracking_store(cfg, tmp_path) == (cfg.tracking.tracking_uri, tmp_path / "mlartifacts")
+    monkeypatch.delenv("MLFLOW_TRACKING_URI")
+    cfg.tracking.tracking_uri = None
+    cfg.run.storage = "s3://bucket/runs"
+    with pytest.raises(ConfigError, match="tracking.tracking_uri.*MLFLOW_TRACKING_URI.*tracking.enabled=false"):
+        tracking_store(cfg, tmp_path, remote_storage=True)
+
+
+def test_a_run_in_s3_is_pushed_as_it_goes_and_pulled_fresh(s3_server, tmp_path, monkeypatch):
+    s3_server.make_bucket("forge-unit")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "machine-a"))
+    cfg = load_config(ROOT / "configs" / "forge.yaml",
+                      overrides=[f"run.storage={s3_server.uri('forge-unit/runs')}", "run.name=unit"])
+    run = RunDirectory.create(cfg)
+    assert run.path == working_copy(run.mirror.storage).resolve()
+    assert str(tmp_path / "machine-a") in str(run.path)
+    assert run.location == s3_server.uri("forge-unit/runs/unit")
+    # A second session of the same name gets its own name: the storage, not the working copy, decides.
+    assert RunDirectory.create(cfg).location == s3_server.uri("forge-unit/runs/unit-2")
+
+    # A SQLite file with a committed write still in its WAL: the pushed copy has it.
+    db = sqlite3.connect(run.path / "forge.db")
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("CREATE TABLE t (x)")
+    db.execute("INSERT INTO t VALUES (42)")
+    db.commit()
+    run.write_json("traces/i00/a.json", {"step": 1})
+    run.sync()
+    assert not run.mirror.storage.exists("forge.db")  # databases only at stage boundaries
+    assert json.loads(run.mirror.storage.read_text("traces/i00/a.json")) == {"step": 1}
+    run.sync(databases=True)
+    db.close()
+    assert run.mirror.push() == 0  # nothing changed since
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "machine-b"))
+    again = RunDirectory.open(run.location)
+    assert str(tmp_path / "machine-b") in str(again.path)
+    assert sqlite3.connect(again.path / "forge.db").execute("SELECT x FROM t").fetchall() == [(42,)]
+    assert json.loads((again.path / "traces/i00/a.json").read_text()) == {"step": 1}
+    assert again.load_config().run.storage == cfg.run.storage
+
+    with pytest.raises(StorageError, match="not a FORGE run directory"):
+        RunMirror(Storage.open(s3_server.uri("forge-unit/nothing")), tmp_path / "x").pull()

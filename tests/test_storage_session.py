@@ -1,0 +1,130 @@
+"""A session whose storage is a real S3-compatible server on loopback (moto), its driver killed (SIGKILL)
+mid-stage and the session resumed from the storage URI on another "machine" (an empty working-copy
+cache): it keeps what the same session run without interruption keeps (memory digests, decisions,
+checkpoint and evaluation returns)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forge.memory import EMPTY_DIGEST
+from forge.protocol.ledger import SessionLedger
+from forge.rundir import RunDirectory
+from forge.storage import Storage, working_copy
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+SESSION = "s3cell"
+INSTANCES = ["i00", "i01"]
+SMALL = [
+    "protocol.num_instances=2", "protocol.num_stages=2", "protocol.max_attempts=2", "protocol.checkpoint_runs=1",
+    "protocol.num_evaluation_runs=1", "env.max_steps=15", "protocol.theta=1.0", "surrogate.latency_ms=5",
+    "tracking.enabled=false", f"run.name={SESSION}",
+]
+MID_STAGE_2 = [{"phase": p, "stage": 2} for p in ("training", "trained", "checkpoint")]
+
+
+@pytest.fixture(scope="module")
+def ray_address():
+    import ray
+
+    from forge.config import load_config
+    from workers.driver import connect_ray
+
+    connect_ray(load_config(ROOT / "configs" / "forge.yaml"))
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()
+
+
+def forge(*args: str) -> int:
+    from forge.cli import main
+
+    return main(list(args))
+
+
+def kept(location: str) -> dict[str, Any]:
+    """What the session kept, read from a fresh pull of its storage."""
+    from forge.wiring import open_ledger, open_memory
+
+    run = RunDirectory.open(location)
+    cfg = run.load_config()
+    ledger, memory = open_ledger(cfg, str(run.path), SESSION), open_memory(cfg, str(run.path), SESSION)
+    try:
+        evaluation = ledger.evaluation()
+        return {
+            "status": ledger.status(),
+            "memory": {i: memory.snapshot(f"{SESSION}/{i}").digest for i in INSTANCES},
+            "decisions": {r.stage: (r.champion, r.broadcast_to, r.graduated, r.checkpoint, r.memory) for r in ledger.stages()},
+            "returns": evaluation and evaluation.returns,
+            "faults": [f["kind"] for f in ledger.faults()],
+        }
+    finally:
+        ledger.close()
+        memory.store.close()
+
+
+def test_a_session_in_s3_killed_mid_stage_resumes_from_the_uri(s3_server, tmp_path, monkeypatch, ray_address):
+    s3_server.make_bucket("forge-session")
+    reference, killed = s3_server.uri("forge-session/reference"), s3_server.uri("forge-session/killed")
+    run = ["run", str(ROOT / "configs" / "forge.yaml"), *SMALL]
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "reference-machine"))
+    assert forge(*run, f"run.storage={reference}") == 0
+
+    # The killed driver runs on "machine A": its working copy is under A's cache.
+    machine_a = tmp_path / "machine-a"
+    env = dict(os.environ, RAY_ADDRESS=ray_address, XDG_CACHE_HOME=str(machine_a),
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    with open(tmp_path / "driver.log", "w") as log:
+        driver = subprocess.Popen([sys.executable, "-m", "forge.cli", *run, f"run.storage={killed}"],
+                                  cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(machine_a))
+    ledger_file = working_copy(Storage.open(killed).child(SESSION)) / "forge.db"
+    where = None
+    deadline = time.monotonic() + 600
+    try:
+        while where not in MID_STAGE_2 and driver.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            if ledger_file.exists():
+                ledger = SessionLedger.open(str(ledger_file.parent), SESSION)
+                try:
+                    where = ledger.progress()
+                finally:
+                    ledger.close()
+        assert where in MID_STAGE_2, f"the driver was not seen in stage 2 (last seen {where}); " \
+                                     f"{(tmp_path / 'driver.log').read_text()[-2000:]}"
+        driver.send_signal(signal.SIGKILL)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+        driver.wait(timeout=60)
+    assert driver.returncode == -signal.SIGKILL
+
+    # Resumed on "machine B", which has only the URI: nothing of A's working copy.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "machine-b"))
+    session_uri = Storage.open(killed).child(SESSION).uri
+    interrupted = kept(session_uri)
+    assert interrupted["status"] == "running" and len(interrupted["decisions"]) == 1  # stage 1's boundary
+    assert forge("resume", session_uri) == 0
+    assert forge("report", session_uri) == 0
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "machine-c"))
+    resumed, undisturbed = kept(session_uri), kept(Storage.open(reference).child(SESSION).uri)
+    assert resumed["status"] == undisturbed["status"] == "finished"
+    assert resumed["faults"] == ["driver_restart"] and undisturbed["faults"] == []
+    assert all(d != EMPTY_DIGEST for d in undisturbed["memory"].values()), "nothing was learned: a weak comparison"
+    for what in ("memory", "decisions", "returns"):
+        assert resumed[what] == undisturbed[what], what
+    print(f"\nS3 session killed at {where}, resumed from {session_uri}: memory "
+          f"{ {i: d[:12] for i, d in resumed['memory'].items()} }, returns {resumed['returns']} = undisturbed")
+    assert Storage.open(session_uri).exists("reports/summary.json")
+    assert Storage.open(session_uri).exists("reports/stage_curves.png")
