@@ -33,6 +33,7 @@ from forge.config import Injection, StoreKind, from_yaml
 from forge.llm.accounting import UsageLedger
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
 from forge.llm.limiter import install_session_limiter
+from forge.llm.replies import usage_keys
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
 from forge.rundir import Artifacts, CollectingSink, DirectorySink
@@ -146,9 +147,11 @@ class InstanceWorker:
 
     def _take_usage(self) -> dict[str, dict[str, int]]:
         totals = self.usage.totals_by_role()
+        replies = self.usage.replies_by_role()
         self.usage.reset()
         return {role: {"prompt": u.prompt_tokens, "completion": u.completion_tokens, "calls": u.calls,
-                       "retries": u.retries, "failed": u.failures}
+                       "retries": u.retries, "failed": u.failures, "cached_prompt": u.cached_prompt_tokens,
+                       "replayed": u.replayed, **usage_keys(replies.get(role, {}))}
                 for role, u in totals.items()}
 
 

@@ -57,7 +57,7 @@ BUDGET_EXHAUSTED_EXIT = 3  # `forge run` / `forge resume` stopped cleanly on the
 
 def _drive(cfg, run_dir) -> bool:
     """Run (or continue) one session; False when it stopped on its budget."""
-    from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
+    from forge.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
     from forge.tracking import SessionTracker, default_artifact_root, default_tracking_uri
     from workers.driver import SessionDriver
 
@@ -74,6 +74,8 @@ def _drive(cfg, run_dir) -> bool:
     write_session_report(report)  # also after a budget stop: summary.json holds the status and the figures
     console.print(summary_table(report))
     console.print(cost_table(report))
+    if (replies := replies_table(report)) is not None:
+        console.print(replies)
     if outcome.budget_exhausted:
         return False  # the driver printed the figures and how to continue
     _print_faults(report, cfg)
@@ -161,7 +163,7 @@ def _budget_text(cfg) -> str:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
+    from forge.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
     from forge.rundir import RunDirectory
 
     runs = [RunDirectory.open(p) for p in args.run_dirs]
@@ -170,6 +172,8 @@ def _report(args: argparse.Namespace) -> int:
         paths = write_session_report(report)
         console.print(summary_table(report))
         console.print(cost_table(report))
+        if (replies := replies_table(report)) is not None:
+            console.print(replies)
         for path in paths:
             console.print(f"wrote {path}")
     if len(runs) > 1:
