@@ -138,6 +138,26 @@ class SessionReport:
         phases = [r.tokens for r in self.stages] + ([self.evaluation.tokens] if self.evaluation else [])
         return replies_by_role(per_role for tokens in phases for per_role in tokens.values())
 
+    def record_figures(self) -> Optional[dict]:
+        """Calls served from the session record (forge.llm.record) and what they saved; None if none were."""
+        phases = [r.tokens for r in self.stages] + ([self.evaluation.tokens] if self.evaluation else [])
+        hits = sent = 0
+        saved: dict[str, dict[str, int]] = {}
+        for tokens in phases:
+            for per_role in tokens.values():
+                for role, u in per_role.items():
+                    hits += u.get("replayed", 0)
+                    sent += u.get("calls", 0) - u.get("replayed", 0)
+                    slot = saved.setdefault(role, {"prompt": 0, "completion": 0})
+                    slot["prompt"] += u.get("replayed_prompt", 0)
+                    slot["completion"] += u.get("replayed_completion", 0)
+        if not hits:
+            return None
+        return {"hits": hits, "sent": sent,
+                "prompt_tokens_saved": sum(s["prompt"] for s in saved.values()),
+                "completion_tokens_saved": sum(s["completion"] for s in saved.values()),
+                "usd_saved": round(sum(cost_by_role(saved, self.prices).values()), 6)}
+
     def mean_tokens(self) -> float:
         totals = [t["prompt"] + t["completion"] for t in self.tokens_per_instance().values()]
         return statistics.fmean(totals) if totals else 0.0
@@ -236,6 +256,11 @@ def markdown_report(report: SessionReport) -> str:
                      for _, by_role in cost_rows]
             lines.append(f"| {role} | " + " | ".join(cells) + " |")
         lines += ["", "Prompt/completion tokens and USD at the providers' configured prices.", ""]
+    served = report.record_figures()
+    if served:
+        lines += [f"Session record: {served['hits']} calls served from the record, {served['sent']} sent to the model; "
+                  f"saved {served['prompt_tokens_saved']} prompt + {served['completion_tokens_saved']} completion "
+                  f"tokens, ${served['usd_saved']:.4f}.", ""]
     replies = report.replies()
     if replies:
         lines += ["## Model replies per role", "", "| role | replies | " + " | ".join(OUTCOMES) + " | reasons |",
@@ -362,6 +387,7 @@ def write_session_report(report: SessionReport) -> list[Path]:
         "evaluation_returns": report.evaluation.returns if report.evaluation else None,
         "faults": fault_summary(report.stages, report.evaluation, report.meta.get("faults", [])),
         "replies": report.replies(),
+        "record": report.record_figures(),
         "caveat": report.banner,
     }
     data["surrogate"] = report.surrogate

@@ -76,6 +76,9 @@ def _drive(cfg, run_dir) -> bool:
     console.print(cost_table(report))
     if (replies := replies_table(report)) is not None:
         console.print(replies)
+    if (served := report.record_figures()) is not None:
+        console.print(f"session record: {served['hits']} calls served, {served['sent']} sent; saved "
+                      f"{served['prompt_tokens_saved']}+{served['completion_tokens_saved']} tokens, ${served['usd_saved']:.4f}")
     if outcome.budget_exhausted:
         return False  # the driver printed the figures and how to continue
     _print_faults(report, cfg)

@@ -48,7 +48,9 @@ class RoleUsage:
     retries: int = 0
     failures: int = 0
     cached_prompt_tokens: int = 0
-    replayed: int = 0
+    replayed: int = 0  # calls answered from the session record, and their tokens (not paid again)
+    replayed_prompt_tokens: int = 0
+    replayed_completion_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
@@ -63,6 +65,9 @@ class RoleUsage:
         self.failures += int(record.failed)
         self.cached_prompt_tokens += record.cached_prompt_tokens
         self.replayed += int(record.replayed)
+        if record.replayed:
+            self.replayed_prompt_tokens += record.prompt_tokens
+            self.replayed_completion_tokens += record.completion_tokens
 
     def __add__(self, other: "RoleUsage") -> "RoleUsage":
         return RoleUsage(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(RoleUsage)})
