@@ -132,7 +132,7 @@ class InstanceWorker:
         self.usage.reset()
         self.sink.clear()
         for recorder in self._recorders:
-            recorder.begin_unit()
+            recorder.begin_unit(f"{self.instance}/{phase}/s{stage}")
         if self._scratch is not None and failures:
             self._scratch.put_all(Artifacts(failures=failures))
         for holder in self._fault_holders:

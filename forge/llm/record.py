@@ -8,10 +8,11 @@ served call costs nothing and counts against no budget). Modes (`record.mode`):
 - `read_through`: answer from the record where it can, call (and record) the rest.
 
 The key of a call is the SHA-256 of its request as sent (provider name, model, messages, temperature,
-max_tokens, seed, stop sequences, JSON schema) and the draw's index: how many times this exact request
-was made before in the instance's current unit of work (`begin_unit` starts a unit). The agents seed
-each call from its place in the episode (episode seed, step, role, turn), so the key does not depend on
-which worker hosted the instance, on how instances were packed, or on the order in which they ran.
+max_tokens, seed, stop sequences, JSON schema), the unit of work it belongs to (instance, phase, stage:
+`begin_unit`) and the draw's index: how many times this exact request was made before in that unit.
+The agents seed each call from its place in the episode (episode seed, step, role, turn), so the key
+does not depend on which worker hosted the instance, on how instances were packed, or on the order in
+which they ran; and two instances asking the same thing each get their own reply back.
 
 Stores: SQLite (`<runs_dir>/calls.db` by default, beside the study's MLflow database) or Redis (a
 cluster). Records are written once (the first reply for a key stays), so concurrent recorders agree.
@@ -139,15 +140,18 @@ class RecordingProvider:
         self.name = name
         self.stats = RecordStats()
         self._draws: Counter = Counter()
+        self._unit = ""
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"RecordingProvider({self.inner!r}, mode={self.mode!r}, store={self.store.spec!r})"
 
-    def begin_unit(self) -> None:
-        """A new unit of work for this instance: draw indices count from zero again. Idempotent."""
+    def begin_unit(self, unit: str) -> None:
+        """A unit of work starts (`unit` names it: instance, phase, stage); draw indices count from zero
+        again. Idempotent: a unit redone after a worker's death meets the same keys."""
         with self._lock:
             self._draws.clear()
+            self._unit = unit
 
     def complete(self, messages: Sequence[Message], *, model: str, temperature: float = 0.0, max_tokens: int = 512,
                  seed: Optional[int] = None, stop: Optional[Sequence[str]] = None, **extra: Any) -> Completion:
@@ -157,7 +161,7 @@ class RecordingProvider:
         with self._lock:
             draw = self._draws[digest]
             self._draws[digest] += 1
-        key = f"{digest}#{draw}"
+            key = f"{digest}#{self._unit}#{draw}"
         if self.mode != "record":
             kept = self.store.get(key)
             if kept is not None:
