@@ -6,19 +6,23 @@ a bounded window of recent steps, so prompts do not grow with the episode.
 
 Model output never crashes a step: a malformed reply gets one corrective re-prompt, then the step takes
 a fallback action (the ActionChooser's best valid suggestion if there is one, else Monitor) and the
-trace says so. A provider error (after the provider's own retries) is handled the same way.
+trace says so. A provider error (after the provider's own retries) is handled the same way. Every
+reply's fate is noted per role (used / repaired / re-prompted / fallen back, with the reason) in the
+trace and in the usage ledger. With constrained decoding each call carries its role's JSON schema.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Optional, Protocol
 
 from agents.injection import InjectedMemory, MemoryInjection
 from agents.prompting import memory_sections, render
-from agents.react import TOOLS, PlannerTurn, Suggestion, ToolCall, parse_planner_turn, parse_suggestions
+from agents.react import (TOOLS, PlannerTurn, Suggestion, ToolCall, assessment_text, parse_planner_turn,
+                          parse_suggestions, suggestion_lines)
+from agents.schemas import JSON_FORMS, action_chooser_schema, analyst_schema, planner_schema
 from forge.config import AgentConfig
 from forge.env.cage2 import HostState, NetworkView
 from forge.env.catalog import HOSTS, ActionParseError, action_id, action_name, action_reference, parse_action
@@ -111,8 +115,8 @@ class Defender:
         state = _StepState(view, StepDecision(action=action_id("Monitor"), action_text="Monitor", observation=observation))
         injected = self.injection.for_call("planner", observation)
         messages = [
-            Message("system", render("planner", max_tools=self.config.max_tool_calls_per_step,
-                                     memory=memory_sections(injected, self._persistent("planner")))),
+            Message("system", self._system("planner", max_tools=self.config.max_tool_calls_per_step,
+                                           memory=memory_sections(injected, self._persistent("planner")))),
             *injected.prefix,
             Message("user", observation),
         ]
@@ -120,7 +124,8 @@ class Defender:
         corrected = False
         # Every turn either spends tool budget or the one correction, so this bound is never the one hit.
         for turn in range(self.config.max_tool_calls_per_step + 3):
-            completion = self._call("planner", messages, injected, state, turn, stop=PLANNER_STOP)
+            schema = planner_schema(TOOLS if tools_left > 0 else ())
+            completion = self._call("planner", messages, injected, state, turn, stop=PLANNER_STOP, schema=schema)
             if completion is None:
                 return self._fallback(state, "planner model error")
             parsed = parse_planner_turn(completion.text)
@@ -130,9 +135,12 @@ class Defender:
                     messages += [Message("assistant", parsed.kept_text),
                                  Message("user", "No tool calls are left for this step. Reply with `Answer: <action>`.")]
                     if corrected:
+                        self._note(state, "planner", "fallback: tool budget exhausted")
                         return self._fallback(state, "tool budget exhausted")
+                    self._note(state, "planner", "reprompted: tool budget exhausted")
                     corrected = True
                     continue
+                self._note(state, "planner", _used(parsed.repaired, len(calls) < len(parsed.tool_calls)))
                 tools_left -= len(calls)
                 results = [self._run_tool(call, sensors, state) for call in calls]
                 follow_up = "\n\n".join(results) + "\n\n" + (
@@ -143,9 +151,13 @@ class Defender:
                 continue
             problem = self._answer_problem(parsed)
             if problem is None:
+                self._note(state, "planner", _used(parsed.repaired))
                 return self._decide(state, parse_action(parsed.answer or ""))
+            reason = _reason(problem, completion)
             if corrected:
+                self._note(state, "planner", f"fallback: {reason}")
                 return self._fallback(state, f"malformed planner reply: {problem}")
+            self._note(state, "planner", f"reprompted: {reason}")
             corrected = True
             messages += [Message("assistant", parsed.kept_text[:500] or "(empty reply)"),
                          Message("user", f"That reply could not be used: {problem}. Reply with exactly one line "
@@ -174,14 +186,16 @@ class Defender:
         context = render_host_state(host)
         injected = self.injection.for_call("analyst", context)
         messages = [
-            Message("system", render("analyst", memory=memory_sections(injected, self._persistent("analyst")))),
+            Message("system", self._system("analyst", memory=memory_sections(injected, self._persistent("analyst")))),
             *injected.prefix,
             Message("user", context),
         ]
-        completion = self._call("analyst", messages, injected, state, len(state.analyses))
+        completion = self._call("analyst", messages, injected, state, len(state.analyses), schema=analyst_schema())
         if completion is None:
             return "The Analyst is unavailable; no assessment."
-        return completion.text.strip()[:MAX_SUBAGENT_REPLY_CHARS] or "The Analyst gave no assessment."
+        text = assessment_text(completion.text)[:MAX_SUBAGENT_REPLY_CHARS]
+        self._note(state, "analyst", "used" if text else f"fallback: {_reason('empty reply', completion)}")
+        return text or "The Analyst gave no assessment."
 
     def _suggest(self, situation: str, state: _StepState) -> str:
         parts = [f"Situation (from the Planner): {situation.strip() or 'not given'}",
@@ -191,28 +205,51 @@ class Defender:
         context = "\n\n".join(parts)
         injected = self.injection.for_call("action_chooser", context)
         messages = [
-            Message("system", render("action_chooser", reference=action_reference(),
-                                     memory=memory_sections(injected, self._persistent("action_chooser")))),
+            Message("system", self._system("action_chooser", reference=action_reference(),
+                                           memory=memory_sections(injected, self._persistent("action_chooser")))),
             *injected.prefix,
             Message("user", context),
         ]
-        completion = self._call("action_chooser", messages, injected, state, len(state.suggestions))
+        completion = self._call("action_chooser", messages, injected, state, len(state.suggestions),
+                                schema=action_chooser_schema())
         if completion is None:
             return "The ActionChooser is unavailable; no suggestion."
         suggestions = parse_suggestions(completion.text)
         state.suggestions.extend(s for s in suggestions if all(s.action != k.action for k in state.suggestions))
         if not suggestions:
+            self._note(state, "action_chooser", f"fallback: {_reason('no valid action', completion)}")
             return "The ActionChooser gave no valid action."
+        self._note(state, "action_chooser",
+                   _used("invalid entries skipped" if suggestion_lines(completion.text) > len(suggestions) else None))
         state.decision.reasons.extend(f"{action_name(s.action)}{_justification(s.line)}" for s in suggestions)
         return "\n".join(f"{i}. {action_name(s.action)}" + _justification(s.line) for i, s in enumerate(suggestions, 1))
 
     # -- helpers ----------------------------------------------------------------------------------
 
+    def _system(self, role: str, **fields: object) -> str:
+        """The role's system prompt (stable within an episode: it leads, for providers' prefix caches),
+        with the JSON form when the role's replies are constrained."""
+        text = render(role, **fields)
+        return text + "\n" + JSON_FORMS[role] + "\n" if _structured(self.clients[role]) else text
+
+    def _note(self, state: _StepState, role: str, outcome: str) -> None:
+        """The fate of the role's latest reply: on its trace record and in the client's usage ledger."""
+        for i in range(len(state.decision.calls) - 1, -1, -1):
+            call = state.decision.calls[i]
+            if call.role == role and call.error is None:
+                state.decision.calls[i] = replace(call, reply=outcome)
+                break
+        note = getattr(self.clients[role], "note_reply", None)
+        if note is not None:
+            note(outcome)
+
     def _call(self, role: str, messages: list[Message], injected: InjectedMemory, state: _StepState,
-              turn: int, stop=None) -> Optional[Completion]:
+              turn: int, stop=None, schema=None) -> Optional[Completion]:
         seed = _call_seed(self._seed, state.view.step, role, turn)
+        client = self.clients[role]
+        extra = {"schema": schema} if schema is not None and _structured(client) else {}
         try:
-            completion = self.clients[role].complete(messages, seed=seed, stop=list(stop) if stop else None)
+            completion = client.complete(messages, seed=seed, stop=list(stop) if stop else None, **extra)
         except ProviderError as exc:
             state.decision.calls.append(ModelCall(role, 0, 0, 0.0, 0, injected.all_ids, error=_short_error(exc),
                                                   injected_tokens=injected.tokens))
@@ -262,6 +299,27 @@ class Defender:
 
     def _persistent(self, role: str) -> Optional[str]:
         return self.config.persistent_knowledge.get(role)
+
+
+def _structured(client: ChatClient) -> bool:
+    return bool(getattr(client, "structured", False))
+
+
+def _used(repair: Optional[str], dropped_calls: bool = False) -> str:
+    if dropped_calls:
+        repair = "tool calls over the budget dropped"
+    return f"repaired: {repair}" if repair else "used"
+
+
+def _reason(problem: str, completion: Completion) -> str:
+    """A short, countable reason (details such as the offending text stay in the trace)."""
+    if completion.finish_reason == "length":
+        return "cut at max_tokens"
+    if problem.startswith("no `Answer:`"):
+        return "no answer and no tool call"
+    if "unknown" in problem or "needs a host" in problem or "takes no host" in problem or "no action" in problem:
+        return "not a valid action"
+    return problem[:60]
 
 
 def _justification(line: str) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from agents.prompting import render
+from agents.schemas import exemplifier_schema, reflector_schema
 from forge.env.catalog import action_reference
 from forge.failure.snapshot import FailureSnapshot
 from forge.llm.json_reply import JsonAnswer, ask_for_json
@@ -75,9 +76,11 @@ def _object_keyed_by_role(data: Any) -> dict:
 
 
 def call_records(role: str, answer: JsonAnswer) -> list[ModelCall]:
-    """Trace records of a JSON exchange: every completion, and the provider error that ended it."""
-    calls = [ModelCall(role, c.usage.prompt_tokens, c.usage.completion_tokens, c.latency_s, c.retries, ())
-             for c in answer.completions]
+    """Trace records of a JSON exchange: every completion (with its reply's fate), and the provider
+    error that ended it."""
+    outcomes = list(answer.outcomes) + [None] * (len(answer.completions) - len(answer.outcomes))
+    calls = [ModelCall(role, c.usage.prompt_tokens, c.usage.completion_tokens, c.latency_s, c.retries, (), reply=o)
+             for c, o in zip(answer.completions, outcomes)]
     if answer.error is not None:
         calls.append(ModelCall(role, 0, 0, 0.0, 0, (), error=f"{type(answer.error).__name__}: {str(answer.error)[:200]}"))
     return calls
@@ -118,7 +121,8 @@ class _Learner:
                                      capacity=self.capacity, max_new=self.max_new)),
             Message("user", render_failure_report(failure) + "\n\n" + self._render_memory(shown)),
         ]
-        answer = ask_for_json(self.client, messages, seed=seed, validate=_object_keyed_by_role, limit=MAX_REPLY_CHARS)
+        answer = ask_for_json(self.client, messages, seed=seed, validate=_object_keyed_by_role, limit=MAX_REPLY_CHARS,
+                              schema=self.schema(self.roles, self.max_new))
         output.calls.extend(call_records(self.actor, answer))
         if answer.error is not None:
             output.problems.append("model error")
@@ -152,6 +156,7 @@ class Reflector(_Learner):
     kind = "rule"
     template = "reflector"
     actor = "reflector"
+    schema = staticmethod(reflector_schema)
 
     def _render_memory(self, shown: dict[str, list]) -> str:
         parts = ["Current rules:"]
@@ -182,6 +187,7 @@ class Exemplifier(_Learner):
     kind = "example"
     template = "exemplifier"
     actor = "exemplifier"
+    schema = staticmethod(exemplifier_schema)
 
     def _render_memory(self, shown: dict[str, list]) -> str:
         parts = ["Current examples:"]

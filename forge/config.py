@@ -69,6 +69,13 @@ class StoreKind(str, enum.Enum):
     redis = "redis"
 
 
+class RecordMode(str, enum.Enum):
+    off = "off"
+    record = "record"  # call the model, keep every request and reply
+    replay = "replay"  # answer only from the record; a request not in it is an error (zero model calls)
+    read_through = "read_through"  # answer from the record where it can, call (and record) the rest
+
+
 class Injection(str, enum.Enum):
     full = "full"
     rulebook = "rulebook"
@@ -79,6 +86,9 @@ class Injection(str, enum.Enum):
 class EnvConfig:
     red_agent: RedAgent = RedAgent.b_line
     max_steps: int = 30
+
+
+STRUCTURED_OUTPUTS = ("off", "json_schema", "json_object")
 
 
 @dataclass
@@ -106,6 +116,16 @@ class ProviderConfig:
     # Prices (USD per million tokens) for the session budget and the cost figures; 0: free (local).
     price_in_per_mtok: float = 0.0
     price_out_per_mtok: float = 0.0
+    # Prompt tokens the endpoint reports as served from its prefix cache (usage's cached_tokens); None:
+    # priced as any prompt token.
+    price_cached_in_per_mtok: Optional[float] = None
+    # Constrained decoding: each role's JSON schema goes out as `response_format`, in the endpoint's
+    # spelling: `json_schema` (OpenAI, vLLM: {"type": "json_schema", "json_schema": {...}}) or
+    # `json_object` (llama.cpp's server: {"type": "json_object", "schema": ...}); `off` for endpoints
+    # without it. The agents read JSON and text replies alike.
+    structured_output: str = "off"
+    # What every result made with this provider must say about it (e.g. a tiny integration model).
+    caveat: Optional[str] = None
 
 
 @dataclass
@@ -268,6 +288,16 @@ class RulebookConfig:
 
 
 @dataclass
+class RecordConfig:
+    """Sessions on record (forge.llm.record): model calls kept content-addressed for exact replay."""
+
+    mode: RecordMode = RecordMode.off
+    # None: SQLite beside the study's MLflow database (<runs_dir>/calls.db), or, with memory.store=redis,
+    # the memory's Redis server. Otherwise a SQLite path or a redis:// URL.
+    store: Optional[str] = None
+
+
+@dataclass
 class RunConfig:
     runs_dir: str = "runs"
     # Where run directories are kept, if not in runs_dir: a path, file:// or s3:// URI (forge.storage).
@@ -295,6 +325,7 @@ class ForgeConfig:
     budget: BudgetConfig = field(default_factory=BudgetConfig)
     rulebook: RulebookConfig = field(default_factory=RulebookConfig)
     run: RunConfig = field(default_factory=RunConfig)
+    record: RecordConfig = field(default_factory=RecordConfig)
 
 
 def _merge(base: DictConfig, update: Any, source: str) -> DictConfig:
@@ -381,8 +412,11 @@ def _validate(cfg: DictConfig) -> None:
             problems.append(f"providers.{name}.kind: {provider.kind!r} is not one of surrogate, openai, gemini")
         if provider.retry_budget < 0 or provider.retry_budget_refill_per_s < 0:
             problems.append(f"providers.{name}: retry_budget and retry_budget_refill_per_s must not be negative")
-        if provider.price_in_per_mtok < 0 or provider.price_out_per_mtok < 0:
-            problems.append(f"providers.{name}: price_in_per_mtok and price_out_per_mtok must not be negative")
+        if provider.price_in_per_mtok < 0 or provider.price_out_per_mtok < 0 or (provider.price_cached_in_per_mtok or 0) < 0:
+            problems.append(f"providers.{name}: price_in_per_mtok, price_out_per_mtok and price_cached_in_per_mtok must not be negative")
+        if provider.structured_output not in STRUCTURED_OUTPUTS:
+            problems.append(f"providers.{name}.structured_output: {provider.structured_output!r} is not one of "
+                            f"{', '.join(STRUCTURED_OUTPUTS)}")
         if provider.requests_per_minute is not None and provider.requests_per_minute < 1:
             problems.append(f"providers.{name}.requests_per_minute must be >= 1 (or unset), got {provider.requests_per_minute}")
         if provider.slot_wait_s <= 0:

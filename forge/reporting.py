@@ -18,6 +18,7 @@ from rich.table import Table
 from forge.config import ForgeConfig
 from forge.llm.accounting import cost_by_role, role_prices
 from forge.llm.limiter import describe_budget
+from forge.llm.replies import OUTCOMES, replies_by_role
 from forge.protocol.fault_count import fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.redact import mask_urls_in, mask_urls_in_text
@@ -85,6 +86,11 @@ class SessionReport:
             return bool(self.meta["surrogate"])
         return uses_surrogate(self.run_dir.load_config())
 
+    @property
+    def banner(self) -> Optional[str]:
+        """The label every output of this session carries: the surrogate's, or its model's caveat."""
+        return SURROGATE_BANNER if self.surrogate else self.meta.get("caveat")
+
     def instance_means(self) -> list[float]:
         return [s.mean for s in self.per_instance.values()]
 
@@ -126,6 +132,31 @@ class SessionReport:
                     slot["usd"] += usd[role]
             rows.append((label, dict(sorted(by_role.items()))))
         return rows
+
+    def replies(self) -> dict[str, dict]:
+        """Per role, what became of the models' replies over the whole session (forge.llm.replies)."""
+        phases = [r.tokens for r in self.stages] + ([self.evaluation.tokens] if self.evaluation else [])
+        return replies_by_role(per_role for tokens in phases for per_role in tokens.values())
+
+    def record_figures(self) -> Optional[dict]:
+        """Calls served from the session record (forge.llm.record) and what they saved; None if none were."""
+        phases = [r.tokens for r in self.stages] + ([self.evaluation.tokens] if self.evaluation else [])
+        hits = sent = 0
+        saved: dict[str, dict[str, int]] = {}
+        for tokens in phases:
+            for per_role in tokens.values():
+                for role, u in per_role.items():
+                    hits += u.get("replayed", 0)
+                    sent += u.get("calls", 0) - u.get("replayed", 0)
+                    slot = saved.setdefault(role, {"prompt": 0, "completion": 0})
+                    slot["prompt"] += u.get("replayed_prompt", 0)
+                    slot["completion"] += u.get("replayed_completion", 0)
+        if not hits:
+            return None
+        return {"hits": hits, "sent": sent,
+                "prompt_tokens_saved": sum(s["prompt"] for s in saved.values()),
+                "completion_tokens_saved": sum(s["completion"] for s in saved.values()),
+                "usd_saved": round(sum(cost_by_role(saved, self.prices).values()), 6)}
 
     def mean_tokens(self) -> float:
         totals = [t["prompt"] + t["completion"] for t in self.tokens_per_instance().values()]
@@ -186,6 +217,20 @@ def cost_table(report: SessionReport) -> Table:
     return table
 
 
+def replies_table(report: SessionReport) -> Optional[Table]:
+    """Per role: replies used as they came, repaired, re-prompted, fallen back (share), and the reasons."""
+    replies = report.replies()
+    if not replies:
+        return None
+    table = Table(title="Model replies per role")
+    for column in ("role", "replies", *OUTCOMES, "reasons"):
+        table.add_column(column, justify="left" if column in ("role", "reasons") else "right")
+    for role, row in replies.items():
+        table.add_row(role, str(row["replies"]), *(f"{row[o]} ({row['shares'][o]:.0%})" for o in OUTCOMES),
+                      "; ".join(f"{k} x{n}" for k, n in row["reasons"].items()) or "-")
+    return table
+
+
 def markdown_report(report: SessionReport) -> str:
     lines = [f"# FORGE session {report.run_dir.session_id}", "",
              f"- condition: {report.condition}; representation: {report.meta.get('representation')}",
@@ -211,6 +256,21 @@ def markdown_report(report: SessionReport) -> str:
                      for _, by_role in cost_rows]
             lines.append(f"| {role} | " + " | ".join(cells) + " |")
         lines += ["", "Prompt/completion tokens and USD at the providers' configured prices.", ""]
+    served = report.record_figures()
+    if served:
+        lines += [f"Session record: {served['hits']} calls served from the record, {served['sent']} sent to the model; "
+                  f"saved {served['prompt_tokens_saved']} prompt + {served['completion_tokens_saved']} completion "
+                  f"tokens, ${served['usd_saved']:.4f}.", ""]
+    replies = report.replies()
+    if replies:
+        lines += ["## Model replies per role", "", "| role | replies | " + " | ".join(OUTCOMES) + " | reasons |",
+                  "|---|---|" + "---|" * len(OUTCOMES) + "---|"]
+        for role, row in replies.items():
+            cells = [f"{row[o]} ({row['shares'][o]:.0%})" for o in OUTCOMES]
+            reasons = "; ".join(f"{k} x{n}" for k, n in row["reasons"].items()) or "-"
+            lines.append(f"| {role} | {row['replies']} | " + " | ".join(cells) + f" | {reasons} |")
+        lines += ["", "Used: read as it came; repaired: usable after the parser fixed it; re-prompted: unusable, "
+                      "corrected once; fallback: unusable after the correction (the step took a fallback action).", ""]
     if report.status == "budget_exhausted" and report.meta.get("budget"):
         lines += [f"**Stopped: budget exhausted** ({describe_budget(report.meta['budget'])}).", ""]
     if report.per_instance:
@@ -229,8 +289,8 @@ def markdown_report(report: SessionReport) -> str:
             lines.append(f"| {estimate.unit} | {estimate.n} | {estimate.mean:.2f} | {interval} |")
         lines += ["", "Percentile bootstrap, seeded. Instances are the independent unit: episodes of one instance "
                       "share its memory, so the interval resampling episodes is too narrow.", ""]
-    if report.surrogate:
-        lines += [f"**{SURROGATE_BANNER}.**", ""]
+    if report.banner:
+        lines += [f"**{report.banner}.**", ""]
     return "\n".join(lines)
 
 
@@ -244,22 +304,26 @@ def new_figure(*subplots: int, figsize: tuple[float, float]):
     return plt.subplots(*subplots, figsize=figsize)
 
 
-def label_figure(fig, title: str, *, surrogate: bool) -> None:
-    """Title the figure and, for surrogate sessions, put the surrogate banner on it where it cannot be missed."""
+def label_figure(fig, title: str, *, surrogate: bool, banner: Optional[str] = None) -> None:
+    """Title the figure and, for surrogate sessions (or with a model's caveat as `banner`), put the
+    banner on it where it cannot be missed."""
     fig.suptitle(title, fontsize=8, y=0.995)
-    if surrogate:
-        fig.text(0.5, 0.005, SURROGATE_BANNER, ha="center", va="bottom", fontsize=9, fontweight="bold",
+    banner = SURROGATE_BANNER if surrogate else banner
+    if banner:
+        fig.text(0.5, 0.005, banner, ha="center", va="bottom", fontsize=9, fontweight="bold",
                  color="darkred")
-    fig.tight_layout(rect=(0, 0.05 if surrogate else 0, 1, 0.97))
+    fig.tight_layout(rect=(0, 0.05 if banner else 0, 1, 0.97))
 
 
-def save_figure(fig, path: Path, *, surrogate: bool) -> Path:
-    """Write a PNG whose metadata repeats the surrogate label (a cropped image still says what it is)."""
+def save_figure(fig, path: Path, *, surrogate: bool, banner: Optional[str] = None) -> Path:
+    """Write a PNG whose metadata repeats the surrogate label or the model's caveat (a cropped image
+    still says what it is)."""
     import matplotlib.pyplot as plt
 
     metadata = {"Title": fig.get_suptitle() or path.stem, "Software": "FORGE"}
-    if surrogate:
-        metadata["Description"] = SURROGATE_BANNER
+    banner = SURROGATE_BANNER if surrogate else banner
+    if banner:
+        metadata["Description"] = banner
     fig.savefig(path, dpi=110, metadata=metadata)
     plt.close(fig)
     return path
@@ -296,13 +360,14 @@ def stage_curves_figure(report: SessionReport):
     ax2.set_xlabel("stage")
     ax2.set_title("population")
     ax2.legend(fontsize=8)
-    label_figure(fig, f"{report.run_dir.session_id} - {report.meta.get('model', '')}", surrogate=report.surrogate)
+    label_figure(fig, f"{report.run_dir.session_id} - {report.meta.get('model', '')}", surrogate=report.surrogate,
+                 banner=report.banner)
     return fig
 
 
 def plot_stage_curves(report: SessionReport, path: Path) -> Optional[Path]:
     fig = stage_curves_figure(report)
-    return save_figure(fig, path, surrogate=report.surrogate) if fig is not None else None
+    return save_figure(fig, path, surrogate=report.surrogate, banner=report.banner) if fig is not None else None
 
 
 def write_session_report(report: SessionReport) -> list[Path]:
@@ -323,6 +388,9 @@ def write_session_report(report: SessionReport) -> list[Path]:
         # The raw returns, so that a comparison can be made from the tracking store alone (forge compare --mlflow).
         "evaluation_returns": report.evaluation.returns if report.evaluation else None,
         "faults": fault_summary(report.stages, report.evaluation, report.meta.get("faults", [])),
+        "replies": report.replies(),
+        "record": report.record_figures(),
+        "caveat": report.banner,
     }
     data["surrogate"] = report.surrogate
     data["estimates"] = {unit: e.as_dict() for unit, e in report.estimates().items()}

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Optional
 
 from forge.config import ConfigError, ForgeConfig, to_flat_dict
 from forge.llm.accounting import cost_by_role, role_prices
+from forge.llm.replies import OUTCOMES, replies_by_role
 from forge.protocol.ledger import StageRecord
 from forge.redact import mask_urls_in_text
 from forge.stats import ReturnStats
@@ -190,6 +191,9 @@ class SessionTracker:
                 values[f"completion_tokens.{role}"] = usage["completion"]
             for role, usd in cost_by_role(record.tokens.get(instance, {}), self._prices).items():
                 values[f"cost_usd.{role}"] = usd
+            for role, counts in replies_by_role([record.tokens.get(instance, {})]).items():
+                for outcome in OUTCOMES:
+                    values[f"replies.{outcome}.{role}"] = counts[outcome]
             values["graduated"] = float(instance in record.graduated)
             values["champion"] = float(instance == record.champion)
             if instance in record.active_before:
@@ -206,6 +210,9 @@ class SessionTracker:
             for role, usd in cost_by_role(per_role, self._prices).items():
                 totals[f"cost_usd.{role}"] = totals.get(f"cost_usd.{role}", 0.0) + usd
         totals["cost_usd"] = sum(v for k, v in totals.items() if k.startswith("cost_usd."))
+        for role, counts in replies_by_role(record.tokens.values()).items():
+            for outcome in OUTCOMES:
+                totals[f"replies.{outcome}.{role}"] = counts[outcome]
         self._log(self.ids["parent"], {
             "active_instances": len(record.active_after),
             "graduates": graduates_so_far,

@@ -129,8 +129,18 @@ def uses_surrogate(cfg: ForgeConfig) -> bool:
     return any(cfg.providers[cfg.models.for_role(r).provider].kind == "surrogate" for r in ROLES + LEARNER_ROLES)
 
 
+def model_caveat(cfg: ForgeConfig) -> Optional[str]:
+    """What every result of this configuration must say about its model: the surrogate's label, or the
+    providers' `caveat` (e.g. a 135M-parameter integration model); None for a plain model."""
+    if uses_surrogate(cfg):
+        return "SURROGATE: scripted stand-in, not an LLM"
+    caveats = sorted({c for r in ROLES + LEARNER_ROLES if (c := cfg.providers[cfg.models.for_role(r).provider].caveat)})
+    return "; ".join(caveats) or None
+
+
 def model_label(cfg: ForgeConfig) -> str:
-    """The model as reports name it; surrogate results are always labelled as such."""
+    """The model as reports name it; surrogate and integration-model results are always labelled as such."""
     names = sorted({cfg.models.for_role(r).model for r in ROLES + LEARNER_ROLES})
     label = ", ".join(names)
-    return f"{label} [SURROGATE: scripted stand-in, not an LLM]" if uses_surrogate(cfg) else label
+    caveat = model_caveat(cfg)
+    return f"{label} [{caveat}]" if caveat else label

@@ -43,7 +43,7 @@ from forge.protocol.stages import decide_stage
 from forge.reporting import SessionReport, write_session_report
 from forge.rulebook.efficacy import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
-from forge.wiring import ledger_spec, model_label, open_ledger, open_memory, uses_surrogate
+from forge.wiring import ledger_spec, model_caveat, model_label, open_ledger, open_memory, uses_surrogate
 from workers.chaos import (
     CHAOS_EXIT_CODE, CHECKPOINT, EVALUATION, TRAINING, DriverExit, WorkerKill, claim, parse_driver_exits,
     parse_worker_kills,
@@ -139,7 +139,8 @@ class SessionDriver:
         self.ledger.start({
             "condition": p.condition.value, "representation": p.representation.value,
             "instances": self.instances, "stages": p.num_stages, "config_digest": config_digest(self.cfg),
-            "model": model_label(self.cfg), "surrogate": uses_surrogate(self.cfg), "session": self.session,
+            "model": model_label(self.cfg), "surrogate": uses_surrogate(self.cfg), "caveat": model_caveat(self.cfg),
+            "session": self.session,
         })
         if previous_status == "running":
             # The last driver stopped before finishing (killed, crashed, interrupted): count it, say where.
@@ -548,6 +549,8 @@ class SessionDriver:
             "forge.condition": p.condition.value, "forge.representation": p.representation.value,
             "forge.model": model_label(self.cfg), "forge.surrogate": str(uses_surrogate(self.cfg)).lower(),
         }
+        if model_caveat(self.cfg):
+            tags["forge.caveat"] = model_caveat(self.cfg)
         ids = self.ledger.meta().get("mlflow")
         ids = self.tracker.start(self.session, self.cfg, self.instances, tags, ids=ids)
         meta = self.ledger.meta()
@@ -637,8 +640,8 @@ def _merge_usage(*usages: dict[str, dict[str, int]]) -> dict[str, dict[str, int]
     for usage in usages:
         for role, u in usage.items():
             slot = merged.setdefault(role, {"prompt": 0, "completion": 0, "calls": 0, "retries": 0, "failed": 0})
-            for key in slot:
-                slot[key] += u.get(key, 0)
+            for key, n in u.items():  # every count travels: reply outcomes, cached and replayed calls too
+                slot[key] = slot.get(key, 0) + n
     return merged
 
 

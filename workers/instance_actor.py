@@ -33,6 +33,8 @@ from forge.config import Injection, StoreKind, from_yaml
 from forge.llm.accounting import UsageLedger
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
 from forge.llm.limiter import holding_for, install_session_limiter
+from forge.llm.record import RecordingProvider, recorders_of
+from forge.llm.replies import usage_keys
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
 from forge.rundir import Artifacts, CollectingSink, DirectorySink
@@ -57,6 +59,7 @@ class InstanceWorker:
         install_session_limiter(session)
         clients, self.usage = build_clients(self.cfg, UsageLedger())
         self._fault_holders = _fault_holders(clients) if self.cfg.faults.enabled else []
+        self._recorders = recorders_of(clients)
         if self.cfg.faults.enabled and not self._fault_holders:
             raise RuntimeError("faults.enabled, but no fault-injecting provider was found under the model clients")
         if self.cfg.memory.store is StoreKind.sqlite and not sqlite_path:
@@ -128,6 +131,8 @@ class InstanceWorker:
         """A unit starts from a clean usage count and its own fault plan (same seed on every retry)."""
         self.usage.reset()
         self.sink.clear()
+        for recorder in self._recorders:
+            recorder.begin_unit(f"{self.instance}/{phase}/s{stage}")
         if self._scratch is not None and failures:
             self._scratch.put_all(Artifacts(failures=failures))
         for holder in self._fault_holders:
@@ -146,9 +151,12 @@ class InstanceWorker:
 
     def _take_usage(self) -> dict[str, dict[str, int]]:
         totals = self.usage.totals_by_role()
+        replies = self.usage.replies_by_role()
         self.usage.reset()
         return {role: {"prompt": u.prompt_tokens, "completion": u.completion_tokens, "calls": u.calls,
-                       "retries": u.retries, "failed": u.failures}
+                       "retries": u.retries, "failed": u.failures, "cached_prompt": u.cached_prompt_tokens,
+                       "replayed": u.replayed, "replayed_prompt": u.replayed_prompt_tokens,
+                       "replayed_completion": u.replayed_completion_tokens, **usage_keys(replies.get(role, {}))}
                 for role, u in totals.items()}
 
 
@@ -162,6 +170,8 @@ def _fault_holders(clients) -> list:
     holders = []
     for client in clients.values():
         provider = client.provider
+        if isinstance(provider, RecordingProvider):  # the session record sits outside retries and faults
+            provider = provider.inner
         if isinstance(getattr(provider, "inner", None), FaultInjectingProvider) and provider not in holders:
             holders.append(provider)
     return holders

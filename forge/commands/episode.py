@@ -120,6 +120,12 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"return {result.total_return:+.1f}; fallbacks {result.fallbacks}; model calls "
                   f"{sum(len(s.calls) for s in result.steps)}; tokens by role: "
                   + ", ".join(f"{r} {u.prompt_tokens}+{u.completion_tokens}" for r, u in ledger.totals_by_role().items()))
+    acted = len(result.steps) - result.fallbacks
+    latencies = sorted(r.latency_s for r in ledger.records() if not r.failed)
+    p50 = f"{latencies[len(latencies) // 2]:.2f} s" if latencies else "-"
+    console.print(f"acted on the model's own reply on {acted}/{len(result.steps)} steps; p50 latency per call {p50}")
+    for role, counts in ledger.replies_by_role().items():
+        console.print(f"  replies {role}: " + ", ".join(f"{k} {n}" for k, n in counts.items()), soft_wrap=True)
     if result.aftermath:  # rulebook injection: what each injected rule asked and what the agent did
         by_rule: dict[str, dict[str, list[int]]] = {}
         for entry in result.aftermath:

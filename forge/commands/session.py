@@ -57,7 +57,7 @@ BUDGET_EXHAUSTED_EXIT = 3  # `forge run` / `forge resume` stopped cleanly on the
 
 def _drive(cfg, run_dir) -> bool:
     """Run (or continue) one session; False when it stopped on its budget."""
-    from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
+    from forge.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
     from forge.tracking import SessionTracker, tracking_store
     from workers.driver import SessionDriver
 
@@ -78,6 +78,11 @@ def _drive(cfg, run_dir) -> bool:
     run_dir.sync()
     console.print(summary_table(report))
     console.print(cost_table(report))
+    if (replies := replies_table(report)) is not None:
+        console.print(replies)
+    if (served := report.record_figures()) is not None:
+        console.print(f"session record: {served['hits']} calls served, {served['sent']} sent; saved "
+                      f"{served['prompt_tokens_saved']}+{served['completion_tokens_saved']} tokens, ${served['usd_saved']:.4f}")
     if outcome.budget_exhausted:
         return False  # the driver printed the figures and how to continue
     _print_faults(report, cfg)
@@ -168,7 +173,7 @@ def _budget_text(cfg) -> str:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from forge.reporting import SessionReport, cost_table, summary_table, write_session_report
+    from forge.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
     from forge.rundir import RunDirectory
 
     runs = [RunDirectory.open(p) for p in args.run_dirs]
@@ -178,6 +183,8 @@ def _report(args: argparse.Namespace) -> int:
         run.sync()
         console.print(summary_table(report))
         console.print(cost_table(report))
+        if (replies := replies_table(report)) is not None:
+            console.print(replies)
         for path in paths:
             console.print(f"wrote {path}")
     if len(runs) > 1:

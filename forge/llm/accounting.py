@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
@@ -32,6 +33,8 @@ class CallRecord:
     latency_s: float
     retries: int = 0
     failed: bool = False
+    cached_prompt_tokens: int = 0  # of prompt_tokens, served from the endpoint's prefix cache
+    replayed: bool = False  # answered from the session record: no model call was made
 
 
 @dataclass
@@ -44,6 +47,10 @@ class RoleUsage:
     latency_s: float = 0.0
     retries: int = 0
     failures: int = 0
+    cached_prompt_tokens: int = 0
+    replayed: int = 0  # calls answered from the session record, and their tokens (not paid again)
+    replayed_prompt_tokens: int = 0
+    replayed_completion_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
@@ -56,6 +63,11 @@ class RoleUsage:
         self.latency_s += record.latency_s
         self.retries += record.retries
         self.failures += int(record.failed)
+        self.cached_prompt_tokens += record.cached_prompt_tokens
+        self.replayed += int(record.replayed)
+        if record.replayed:
+            self.replayed_prompt_tokens += record.prompt_tokens
+            self.replayed_completion_tokens += record.completion_tokens
 
     def __add__(self, other: "RoleUsage") -> "RoleUsage":
         return RoleUsage(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(RoleUsage)})
@@ -67,12 +79,28 @@ LedgerLike = Union["UsageLedger", Mapping[str, Any]]
 class UsageLedger:
     """Every model call of a session (or of one actor), with running totals per role."""
 
-    def __init__(self, records: Iterable[CallRecord] = ()):
+    def __init__(self, records: Iterable[CallRecord] = (), replies: Mapping[str, Mapping[str, int]] = ()):
         self._lock = threading.Lock()
         self._records: list[CallRecord] = []
         self._by_role: dict[str, RoleUsage] = {}
+        # role -> {"used": n, "repaired": n, "repaired: why": n, ...}: what became of the replies
+        self._replies: dict[str, Counter] = {role: Counter(counts) for role, counts in dict(replies).items()}
         for record in records:
             self._add(record)
+
+    def note_reply(self, role: str, outcome: str) -> None:
+        """What the agent made of a reply: "used", or "repaired|reprompted|fallback: why" (counted under
+        the outcome and under the outcome with its reason)."""
+        kind = outcome.split(":", 1)[0].strip()
+        with self._lock:
+            counts = self._replies.setdefault(role, Counter())
+            counts[kind] += 1
+            if kind != outcome:
+                counts[outcome] += 1
+
+    def replies_by_role(self) -> dict[str, dict[str, int]]:
+        with self._lock:
+            return {role: dict(sorted(c.items())) for role, c in self._replies.items()}
 
     def __repr__(self) -> str:
         total = self.total()
@@ -89,6 +117,8 @@ class UsageLedger:
             completion_tokens=completion.usage.completion_tokens,
             latency_s=completion.latency_s if latency_s is None else latency_s,
             retries=completion.retries,
+            cached_prompt_tokens=completion.usage.cached_prompt_tokens,
+            replayed=completion.replayed,
         )
         with self._lock:
             self._add(rec)
@@ -118,27 +148,31 @@ class UsageLedger:
         with self._lock:
             self._records.clear()
             self._by_role.clear()
+            self._replies.clear()
 
     def merge(self, other: LedgerLike) -> None:
         """Append another ledger's calls (a ledger, or its `to_dict()` export as shipped from an actor)."""
-        incoming = other.records() if isinstance(other, UsageLedger) else UsageLedger.from_dict(other).records()
+        other = other if isinstance(other, UsageLedger) else UsageLedger.from_dict(other)
+        incoming, replies = other.records(), other.replies_by_role()
         with self._lock:
             for record in incoming:
                 self._add(record)
+            for role, counts in replies.items():
+                self._replies.setdefault(role, Counter()).update(counts)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists and numbers only: JSON, MLflow and Ray can all carry it."""
-        return {"records": [asdict(r) for r in self.records()]}
+        return {"records": [asdict(r) for r in self.records()], "replies": self.replies_by_role()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "UsageLedger":
-        return cls(CallRecord(**r) for r in data.get("records", ()))
+        return cls((CallRecord(**r) for r in data.get("records", ())), data.get("replies", {}))
 
     def __getstate__(self) -> dict[str, Any]:
         return self.to_dict()
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(CallRecord(**r) for r in state.get("records", ()))  # type: ignore[misc]
+        self.__init__((CallRecord(**r) for r in state.get("records", ())), state.get("replies", {}))  # type: ignore[misc]
 
     def _add(self, record: CallRecord) -> None:
         self._records.append(record)
@@ -148,23 +182,30 @@ class UsageLedger:
 class ModelClient:
     """One agent role's handle on its model: the role's model settings, and usage into the ledger."""
 
-    def __init__(self, role: str, provider: Provider, model_cfg: ModelConfig, ledger: UsageLedger):
+    def __init__(self, role: str, provider: Provider, model_cfg: ModelConfig, ledger: UsageLedger,
+                 *, structured: bool = False):
         self.role = role
         self.provider = provider
         self.model_cfg = model_cfg
         self.ledger = ledger
+        # Whether the provider takes a JSON schema (constrained decoding); agents ask via `structured`.
+        self.structured = structured
 
     def __repr__(self) -> str:
         return f"ModelClient(role={self.role!r}, model={self.model_cfg.model!r}, provider={self.model_cfg.provider!r})"
 
     def complete(
-        self, messages: Sequence[Message], *, seed: Optional[int] = None, stop: Optional[Sequence[str]] = None
+        self, messages: Sequence[Message], *, seed: Optional[int] = None, stop: Optional[Sequence[str]] = None,
+        schema: Optional[Mapping[str, Any]] = None,
     ) -> Completion:
+        """`schema`: the JSON schema the reply should match; sent only where the provider constrains decoding."""
         cfg = self.model_cfg
+        extra = {"schema": schema} if schema is not None and self.structured else {}
         started = time.perf_counter()
         try:
             completion = self.provider.complete(
-                messages, model=cfg.model, temperature=cfg.temperature, max_tokens=cfg.max_tokens, seed=seed, stop=stop
+                messages, model=cfg.model, temperature=cfg.temperature, max_tokens=cfg.max_tokens, seed=seed, stop=stop,
+                **extra,
             )
         except ProviderError as exc:
             self.ledger.record_failure(
@@ -176,6 +217,9 @@ class ModelClient:
         self.ledger.record(self.role, completion, latency_s=time.perf_counter() - started, model=cfg.model)
         return completion
 
+    def note_reply(self, outcome: str) -> None:
+        self.ledger.note_reply(self.role, outcome)
+
 
 def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelClient]:
     """A client for every agent and learner role; roles on the same provider share one provider object."""
@@ -185,7 +229,8 @@ def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelCli
         model_cfg = cfg.models.for_role(role)
         if model_cfg.provider not in providers:
             providers[model_cfg.provider] = build_provider(model_cfg.provider, cfg)
-        clients[role] = ModelClient(role, providers[model_cfg.provider], model_cfg, ledger)
+        structured = cfg.providers[model_cfg.provider].structured_output != "off"
+        clients[role] = ModelClient(role, providers[model_cfg.provider], model_cfg, ledger, structured=structured)
     return clients
 
 

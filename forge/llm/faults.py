@@ -18,7 +18,7 @@ import random
 import threading
 from collections import Counter
 from dataclasses import replace
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from forge.config import FaultConfig
 from forge.llm.types import Completion, Message, Provider, ProviderTimeout, TransientProviderError, Usage
@@ -81,6 +81,7 @@ class FaultInjectingProvider:
         max_tokens: int = 512,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        **extra: Any,
     ) -> Completion:
         kind, damage_seed = self._draw()
         if kind == "transient":
@@ -88,7 +89,7 @@ class FaultInjectingProvider:
         if kind == "timeout":
             raise ProviderTimeout(f"provider {self.name!r}: injected timeout")
         completion = self.inner.complete(
-            messages, model=model, temperature=temperature, max_tokens=max_tokens, seed=seed, stop=stop
+            messages, model=model, temperature=temperature, max_tokens=max_tokens, seed=seed, stop=stop, **extra
         )
         if kind == "malformed":
             return replace(completion, text=garble(completion.text, random.Random(damage_seed)))

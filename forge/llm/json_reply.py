@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from forge.llm.types import Message, ProviderError
 
@@ -34,19 +34,24 @@ class JsonAnswer:
     completions: list = field(default_factory=list)  # every Completion received, in order
     error: Optional[Exception] = None  # the provider error that ended the exchange, if any
     problem: Optional[str] = None  # why the last reply was unusable, if it was
+    outcomes: list = field(default_factory=list)  # per reply: "used" | "repaired: why" | "reprompted: why" | "fallback: why"
 
 
 def ask_for_json(client, messages: Sequence, *, seed: int, validate: Callable[[Any], Any],
-                 limit: int = 12000) -> JsonAnswer:
+                 limit: int = 12000, schema: Optional[Mapping[str, Any]] = None) -> JsonAnswer:
     """Ask a model for a JSON object, with one corrective re-prompt if the reply is unusable.
 
     `validate(data)` returns what the caller wants from the object or raises ValueError saying what is
-    wrong; that reason goes back to the model in the correction. Provider errors end the exchange."""
+    wrong; that reason goes back to the model in the correction. Provider errors end the exchange.
+    `schema` goes with the call where the client constrains decoding (`client.structured`). Each reply's
+    fate (used / repaired / reprompted / fallback) is noted on the client (`note_reply`) and kept in
+    `answer.outcomes`."""
     answer = JsonAnswer()
     messages = list(messages)
+    extra = {"schema": schema} if schema is not None and getattr(client, "structured", False) else {}
     for attempt in range(2):
         try:
-            completion = client.complete(messages, seed=seed + attempt)
+            completion = client.complete(messages, seed=seed + attempt, **extra)
         except ProviderError as exc:
             answer.error = exc
             return answer
@@ -54,9 +59,21 @@ def ask_for_json(client, messages: Sequence, *, seed: int, validate: Callable[[A
         try:
             answer.value = validate(first_json_object(completion.text, limit))
             answer.problem = None
+            text = (completion.text or "")[:limit].strip()
+            _note(client, answer, "used" if text.startswith("{") and text.endswith("}") else "repaired: JSON inside other text")
             return answer
         except ValueError as exc:
             answer.problem = str(exc)
+            reason = "cut at max_tokens" if completion.finish_reason == "length" else (
+                "no JSON object" if str(exc) == "no JSON object in the reply" else "JSON of the wrong shape")
+            _note(client, answer, f"{'fallback' if attempt else 'reprompted'}: {reason}")
             messages += [Message("assistant", completion.text[:2000] or "(empty reply)"),
                          Message("user", f"That reply could not be used ({exc}). Reply with the JSON object only.")]
     return answer
+
+
+def _note(client, answer: JsonAnswer, outcome: str) -> None:
+    answer.outcomes.append(outcome)
+    note = getattr(client, "note_reply", None)
+    if note is not None:
+        note(outcome)

@@ -62,6 +62,7 @@ class OpenAIProvider:
         max_tokens: int = 512,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        schema: Optional[Mapping[str, Any]] = None,
     ) -> Completion:
         payload: dict[str, Any] = {
             "model": model,
@@ -73,6 +74,8 @@ class OpenAIProvider:
             payload["seed"] = seed
         if stop:
             payload["stop"] = list(stop)
+        if schema is not None and self._cfg.structured_output != "off":
+            payload["response_format"] = response_format(self._cfg.structured_output, schema)
         started = time.perf_counter()
         try:
             # The client's documented low-level `post` keeps its auth, base URL, connection pool, timeout
@@ -86,14 +89,15 @@ class OpenAIProvider:
         except ValueError:  # a body that claims to be JSON and is not
             raise ProviderError(f"provider {self.name!r}: the answer for model {model!r} is not valid JSON") from None
         latency = time.perf_counter() - started
-        text, usage, answered_model = self._read_answer(answer, model)
+        text, usage, answered_model, finish = self._read_answer(answer, model)
         if usage is None:  # some local servers omit usage
             usage = Usage(sum(approx_tokens(m.content) for m in messages), approx_tokens(text))
-        return Completion(text=text, usage=usage, model=answered_model, latency_s=latency)
+        return Completion(text=text, usage=usage, model=answered_model, latency_s=latency, finish_reason=finish)
 
-    def _read_answer(self, answer: Any, model: str) -> tuple[str, Optional[Usage], str]:
+    def _read_answer(self, answer: Any, model: str) -> tuple[str, Optional[Usage], str, Optional[str]]:
         try:
-            message = answer["choices"][0]["message"]
+            choice = answer["choices"][0]
+            message = choice["message"]
             text = message.get("content") or ""
             if isinstance(text, list):  # content parts, as a few compatible servers answer
                 text = "".join(p.get("text", "") for p in text if isinstance(p, dict))
@@ -101,12 +105,9 @@ class OpenAIProvider:
             raise ProviderError(
                 f"provider {self.name!r}: the answer for model {model!r} is not a chat completion (no choices[0].message)"
             ) from None
-        raw_usage = answer.get("usage")
-        try:
-            usage = Usage(int(raw_usage.get("prompt_tokens") or 0), int(raw_usage.get("completion_tokens") or 0))
-        except (AttributeError, TypeError, ValueError):  # absent or odd: the caller estimates instead
-            usage = None
-        return str(text), usage, str(answer.get("model") or model)
+        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
+        return str(text), read_usage(answer.get("usage")), str(answer.get("model") or model), \
+            str(finish) if finish else None
 
     def close(self) -> None:
         self._client.close()
@@ -135,3 +136,21 @@ class OpenAIProvider:
     def _detail(self, text: str) -> str:
         text = self._key.redact(text)
         return text if len(text) <= _DETAIL_CHARS else text[:_DETAIL_CHARS] + "..."
+
+
+def response_format(spelling: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`response_format` for a JSON schema, as the endpoint spells it (ProviderConfig.structured_output)."""
+    if spelling == "json_object":  # llama.cpp's server: its grammar is built from "schema"
+        return {"type": "json_object", "schema": dict(schema)}
+    return {"type": "json_schema", "json_schema": {"name": "reply", "schema": dict(schema), "strict": True}}
+
+
+def read_usage(raw: Any) -> Optional[Usage]:
+    """`usage` of an answer, cached prompt tokens included where reported (OpenAI's
+    `prompt_tokens_details.cached_tokens`); None when absent or odd, and the caller estimates."""
+    try:
+        details = raw.get("prompt_tokens_details") or {}
+        cached = int(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0
+        return Usage(int(raw.get("prompt_tokens") or 0), int(raw.get("completion_tokens") or 0), cached)
+    except (AttributeError, TypeError, ValueError):
+        return None

@@ -83,11 +83,17 @@ def build_client(name: str, cfg: "ForgeConfig") -> Provider:
 
 
 def build_provider(name: str, cfg: "ForgeConfig") -> Provider:
-    """The provider to call: client, then fault injection (if enabled), then retries/timeout/concurrency."""
+    """The provider to call: client, then fault injection (if enabled), then retries/timeout/concurrency,
+    then the session record (if `record.mode` is not off: a served call is never sent, retried or charged)."""
     from forge.llm.faults import FaultInjectingProvider  # lazy: cold start (only a session builds providers)
     from forge.llm.resilience import ResilientProvider
 
     inner = build_client(name, cfg)
     if cfg.faults.enabled:
         inner = FaultInjectingProvider(inner, cfg.faults, name=name)
-    return ResilientProvider(inner, cfg.providers[name], name)
+    provider: Provider = ResilientProvider(inner, cfg.providers[name], name)
+    if cfg.record.mode.value != "off":
+        from forge.llm.record import RecordingProvider, open_call_store, record_store_spec
+
+        provider = RecordingProvider(provider, open_call_store(record_store_spec(cfg)), cfg.record.mode.value, name=name)
+    return provider

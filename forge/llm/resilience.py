@@ -32,7 +32,7 @@ import threading
 import time
 import zlib
 from dataclasses import replace
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from forge.config import ProviderConfig
 from forge.llm.limiter import EndpointLimits, call_cost_usd, endpoint_key, session_limiter
@@ -242,10 +242,11 @@ class ResilientProvider:
         max_tokens: int = 512,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        **extra: Any,
     ) -> Completion:
         def attempt() -> Completion:
             return self.inner.complete(
-                messages, model=model, temperature=temperature, max_tokens=max_tokens, seed=seed, stop=stop
+                messages, model=model, temperature=temperature, max_tokens=max_tokens, seed=seed, stop=stop, **extra
             )
 
         started = self._clock()

@@ -2,6 +2,8 @@
 
 `Provider.complete(messages, *, model, temperature, max_tokens, seed, stop) -> Completion`.
 A provider returns text or raises a `ProviderError`; it never returns an error as if it were an answer.
+A provider that supports constrained decoding also takes `schema=` (a JSON schema the reply must
+match); callers pass it only to such providers (`ProviderConfig.structured_output`).
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ class Message:
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = 0  # of prompt_tokens, those the endpoint served from its prefix cache
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
+        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens,
+                     self.cached_prompt_tokens + other.cached_prompt_tokens)
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,8 @@ class Completion:
     model: str = ""
     latency_s: float = 0.0
     retries: int = 0  # transient failures absorbed before this answer
+    finish_reason: Optional[str] = None  # "stop" | "length" | ..., where the endpoint says
+    replayed: bool = False  # served from a session record (forge.llm.record), not by the model
 
 
 @runtime_checkable
@@ -77,6 +83,7 @@ class ModelCall:
     injected: tuple[str, ...]
     error: Optional[str] = None
     injected_tokens: int = 0
+    reply: Optional[str] = None  # what became of the reply: "used" | "repaired: why" | "reprompted: why" | "fallback: why"
 
 
 class ProviderError(ForgeError, RuntimeError):

@@ -111,6 +111,8 @@ def openai_request(body: Any) -> ChatRequest:
     max_tokens = body.get("max_completion_tokens")
     if max_tokens is None:
         max_tokens = body.get("max_tokens")
+    if max_tokens is not None and _number(max_tokens, int, "max_tokens") < 1:
+        raise BadRequest("'max_tokens' must be at least 1")  # as OpenAI and llama.cpp answer it
     return ChatRequest(
         messages=tuple(messages),
         model=str(body.get("model") or ""),
@@ -132,7 +134,7 @@ def openai_response(completion: Completion, model: str) -> dict:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": completion.text},
-                "finish_reason": "stop",
+                "finish_reason": completion.finish_reason or "stop",
                 "logprobs": None,
             }
         ],
@@ -192,7 +194,7 @@ def gemini_response(completion: Completion, model: str) -> dict:
         "candidates": [
             {
                 "content": {"role": "model", "parts": [{"text": completion.text}]},
-                "finishReason": "STOP",
+                "finishReason": "MAX_TOKENS" if completion.finish_reason == "length" else "STOP",
                 "index": 0,
             }
         ],

@@ -63,13 +63,15 @@ class SurrogateProvider:
         for marker in stop or ():
             if marker and marker in text:
                 text = text[: text.index(marker)]
+        cut = len(text) > max(1, max_tokens) * 4
         text = text[: max(1, max_tokens) * 4]
         self._simulate_latency(rng)
         usage = Usage(
             prompt_tokens=sum(approx_tokens(m.content) for m in messages),
             completion_tokens=approx_tokens(text),
         )
-        return Completion(text=text, usage=usage, model=model, latency_s=time.perf_counter() - start)
+        return Completion(text=text, usage=usage, model=model, latency_s=time.perf_counter() - start,
+                          finish_reason="length" if cut else "stop")
 
     def _seed_material(self, messages: Sequence[Message], seed: Optional[int]) -> int:
         digest = hashlib.sha256()
