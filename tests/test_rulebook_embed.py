@@ -1,6 +1,6 @@
 """Local encoders load offline (the network is made impossible), lazily, once per process; their derived
-files are cached on disk; vectors of different encoders are never compared; the CLI imports only what
-a rulebook query needs."""
+files are cached on disk; vectors of different encoders are never compared; the default encoder (MiniLM's
+ONNX graph) computes MiniLM's vectors without torch; the CLI imports only what a rulebook query needs."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import pytest
 from forge.rulebook import embed
 
 ROOT = Path(__file__).resolve().parents[1]
+TEXTS = ["Situation (from the Planner): x\n\nAlerts:\nUser1: Activity Exploit, Compromised User", "quiet",
+         "Host Op_Server0: table Activity Scan, Compromised No."]
 
 OFFLINE_PROBE = r"""
 import json, os, socket, sys
@@ -53,6 +55,7 @@ print(json.dumps({
     "norms": [float(x) for x in (vectors ** 2).sum(axis=1)], "same": float(vectors[0] @ vectors[1]),
     "different": float(vectors[0] @ vectors[2]), "name": embedder.name, "vectors": vectors.tolist(),
     "library_loaded": "sentence_transformers" in sys.modules, "torch_loaded": "torch" in sys.modules,
+    "onnx_loaded": "onnx" in sys.modules,
 }))
 """
 
@@ -67,18 +70,37 @@ def probe(encoder: str, cache: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_minilm_int8_builds_offline_then_loads_from_the_disk_cache_without_the_library(tmp_path):
-    first = probe("minilm-int8", tmp_path)  # empty cache: the model is loaded (offline), quantized, traced, saved
+def test_the_default_encoder_builds_its_graph_offline_then_loads_it_from_the_disk_cache_without_torch(tmp_path):
+    first = probe(embed.DEFAULT_ENCODER, tmp_path)  # empty cache: the graph is written from the weights, quantized, saved
     assert first["attempts"] == [] and first["lazy"] is True  # constructing the embedder loads nothing
-    assert first["offline"] == "1" and first["library_loaded"] is True
-    assert first["name"] == "local:all-MiniLM-L6-v2-int8" and first["shape"] == [3, 384]
+    assert first["torch_loaded"] is False and first["library_loaded"] is False
+    assert first["name"] == "local:all-MiniLM-L6-v2-onnx-int8" and first["shape"] == [3, 384]
     assert all(abs(n - 1.0) < 1e-4 for n in first["norms"])
     assert first["same"] > 0.999 and first["different"] < 0.5
-    assert [p.name for p in (tmp_path / "encoders").iterdir()][0].startswith("minilm-int8-traced-")
+    assert [p.name for p in (tmp_path / "encoders").iterdir()][0].startswith("minilm-int8-onnx-")
 
-    second = probe("minilm-int8", tmp_path)  # warm cache: torch.jit.load, the Rust tokenizer, no transformers
-    assert second["attempts"] == [] and second["library_loaded"] is False
-    assert np.allclose(np.array(second["vectors"]), np.array(first["vectors"]), atol=1e-5)
+    second = probe(embed.DEFAULT_ENCODER, tmp_path)  # warm cache: onnxruntime loads the file; onnx is not imported
+    assert second["attempts"] == [] and second["torch_loaded"] is False and second["onnx_loaded"] is False
+    assert np.allclose(np.array(second["vectors"]), np.array(first["vectors"]), atol=1e-6)
+
+
+REFERENCE = json.loads((ROOT / "tests" / "minilm_reference_vectors.json").read_text())
+
+
+def test_the_onnx_graph_computes_the_shipped_minilm():
+    # recorded from the package's model through sentence-transformers and torch (float32): the graph
+    # written from the weights must give the same vectors, and int8 must stay close to them
+    reference = np.array(REFERENCE["vectors"], dtype=np.float32)
+    ours = embed.local_embedder("minilm-onnx").encode(REFERENCE["texts"])
+    assert np.abs(ours - reference).max() < 1e-5
+    int8 = embed.local_embedder("minilm-onnx-int8").encode(REFERENCE["texts"])
+    assert ((int8 * reference).sum(axis=1) > 0.9).all()
+
+
+def test_the_onnx_graph_matches_the_torch_model_when_the_extra_is_installed():
+    pytest.importorskip("sentence_transformers")
+    texts = [*TEXTS, " ".join(["Step 12 of 30. Alerts: User1: Activity Exploit, Compromised User."] * 40)]  # truncated at 256
+    assert np.abs(embed.local_embedder("minilm-onnx").encode(texts) - embed.local_embedder("minilm").encode(texts)).max() < 1e-5
 
 
 def test_the_shipped_static_model_loads_offline_without_torch(tmp_path):
@@ -104,11 +126,13 @@ def test_static_embedder_is_a_weighted_mean_of_table_rows():
     tokenizer = Tokenizer(WordLevel({"restore": 0, "user0": 1, "never": 2, "[UNK]": 3}, unk_token="[UNK]"))
     tokenizer.pre_tokenizer = Whitespace()
     table = np.array([[1.0, 0.0], [0.0, 1.0], [3.0, 3.0], [0.0, 0.0]], dtype=np.float16)
-    plain = embed.StaticEmbedder(lambda: "static:test", 2, lambda: embed.StaticTable(tokenizer, table))
+    from forge.rulebook.embed_static import StaticEmbedder, StaticTable
+
+    plain = StaticEmbedder(lambda: "static:test", 2, lambda: StaticTable(tokenizer, table))
     vectors = plain.encode(["restore user0", "restore", ""])
     assert np.allclose(vectors[0], [2 ** -0.5, 2 ** -0.5]) and np.allclose(vectors[1], [1.0, 0.0])
     assert np.allclose(vectors[2], 0.0)  # no tokens: the zero vector, similar to nothing
-    mapped = embed.StaticEmbedder(lambda: "static:test-mapped", 2, lambda: embed.StaticTable(
+    mapped = StaticEmbedder(lambda: "static:test-mapped", 2, lambda: StaticTable(
         tokenizer, table[:2], mapping=np.array([0, 1, 0, 1]), weights=np.array([1.0, 3.0, 1.0, 1.0], dtype=np.float32)))
     assert np.allclose(mapped.encode(["restore user0"])[0], np.array([1.0, 3.0]) / 10 ** 0.5)
 
@@ -119,8 +143,8 @@ def test_encoders_are_a_config_choice_with_distinct_vector_spaces():
     chosen = embed.embedder_from_config(load_config(overrides=["rulebook.encoder=tokenlearn-static"]))
     assert chosen is embed.local_embedder("tokenlearn-static")
     assert embed.embedder_from_config(load_config()) is embed.local_embedder(embed.DEFAULT_ENCODER)
-    names = {embed.local_embedder(e).name for e in ("minilm", "minilm-int8", "tokenlearn-static")}
-    assert len(names) == 3  # vectors are stored under these names and never compared across them
+    names = {embed.local_embedder(e).name for e in ("minilm-onnx-int8", "minilm-int8", "minilm-onnx", "tokenlearn-static")}
+    assert len(names) == 4  # vectors are stored under these names and never compared across them
     with pytest.raises(embed.EmbeddingError, match=r"rulebook.encoder: 'bogus' is not one of minilm"):
         embed.embedder_from_config(load_config(overrides=["rulebook.encoder=bogus"]))
 
@@ -133,7 +157,7 @@ def test_a_book_opened_with_another_encoder_embeds_its_nodes_again_under_that_en
     nodes = [DecisionNode("User1: Activity Exploit, Compromised User", ("Step 3 of 30.",)),
              DecisionNode("Op_Server0: Activity Scan, Compromised No")]
     store = open_rulebook(str(tmp_path / "book.db"))
-    static, minilm = embed.local_embedder("tokenlearn-static"), embed.local_embedder("minilm-int8")
+    static, minilm = embed.local_embedder("tokenlearn-static"), embed.local_embedder(embed.DEFAULT_ENCODER)
     Rulebook(store, static).ensure_vectors(nodes)
     ids = [n.id for n in nodes]
     assert set(store.vectors(static.name, ids)) == set(ids) and store.vectors(minilm.name, ids) == {}
@@ -145,10 +169,12 @@ def test_a_book_opened_with_another_encoder_embeds_its_nodes_again_under_that_en
 
 
 def test_model_is_shared_and_queries_are_cached():
-    a, b = embed.LocalEmbedder(), embed.LocalEmbedder()
+    from forge.rulebook.onnx_minilm import OnnxEmbedder
+
+    a, b = OnnxEmbedder(quantized=True), OnnxEmbedder(quantized=True)
     first = a.encode(["User1: Activity Scan, Compromised No"])
     second = b.encode_one("User1: Activity Scan, Compromised No")
-    assert a.model() is b.model() and a.query_encoder() is b.query_encoder()
+    assert a.onnx_encoder() is b.onnx_encoder()  # one session per graph file in a process
     assert np.allclose(first[0], second, atol=1e-5)
     before = b.cache_stats()
     batch = b.encode_cached(["User1: Activity Scan, Compromised No", "Op_Server0: Activity Exploit, Compromised User"])
@@ -200,17 +226,14 @@ def test_openai_embedder_speaks_the_embeddings_api(monkeypatch):
     assert "sk-test" not in embedder.name
 
 
-TEXTS = ["Situation (from the Planner): x\n\nAlerts:\nUser1: Activity Exploit, Compromised User", "quiet",
-         "Host Op_Server0: table Activity Scan, Compromised No."]
+def test_the_torch_traced_query_path_matches_the_library_encode():
+    pytest.importorskip("sentence_transformers")
+    import torch
 
-
-def test_the_traced_query_path_matches_the_library_encode():
     embedder = embed.local_embedder("minilm")
     loaded = embedder.loaded_model()
     assert loaded.direct  # Transformer -> mean Pooling -> Normalize, as shipped
     assert loaded.optimised is not None and embedder.query_encoder() is not None  # the trace matched the model
-    import torch
-
     assert not any(isinstance(m, torch.jit.ScriptModule) for m in loaded.model.modules())  # and is not one of its layers
     direct = embedder.encode(TEXTS)  # few texts: the traced encoder and the Rust tokenizer
     library = loaded.model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
@@ -219,13 +242,13 @@ def test_the_traced_query_path_matches_the_library_encode():
 
 def test_int8_gives_a_text_the_same_vector_alone_or_in_a_batch():
     # dynamic quantization scales activations per tensor: a padded batch would change a text's vector
-    embedder = embed.local_embedder("minilm-int8")
+    embedder = embed.local_embedder("minilm-onnx-int8")
     batch = [*TEXTS, *[f"User{i}: Activity Scan, Compromised No" for i in range(10)]]
     together = embedder.encode(batch)
     alone = np.vstack([embedder.encode([text]) for text in TEXTS])
-    assert np.allclose(together[:3], alone, atol=1e-5)
-    float32 = embed.local_embedder("minilm").encode(TEXTS)
-    assert ((together[:3] * float32).sum(axis=1) > 0.8).all()  # int8 stays close to the float model
+    assert np.allclose(together[:3], alone, atol=1e-6)
+    float32 = embed.local_embedder("minilm-onnx").encode(TEXTS)
+    assert ((together[:3] * float32).sum(axis=1) > 0.9).all()  # int8 stays close to the float model
 
 
 CLI_PROBE = r"""
@@ -237,19 +260,31 @@ print("LOADED", ",".join(m for m in heavy if m in sys.modules), "EXIT", code)
 """
 
 
-def test_a_rulebook_query_imports_no_training_stack(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "FORGE_CACHE_DIR": str(tmp_path / "cache")}
+def test_a_rulebook_query_imports_no_training_stack_and_writes_nothing_to_stderr(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the default cache: scripts/setup.sh built the default encoder there
     book = str(tmp_path / "book.db")
     base = [sys.executable, "-c", CLI_PROBE, "rulebook"]
     added = subprocess.run([*base, "add", "--rulebook", book, "--actor", "alice", "--role", "action_chooser",
-                            "--set", "rulebook.encoder=tokenlearn-static", "When User1 shows Activity Exploit, then Restore User1"],
+                            "When User1 shows Activity Exploit, then Restore User1"],
                            capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert added.returncode == 0, added.stderr[-2000:]
-    done = subprocess.run([*base, "query", "--rulebook", book, "--set", "rulebook.encoder=tokenlearn-static",
-                           "User1: Activity Exploit, Compromised User"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    done = subprocess.run([*base, "query", "--rulebook", book, "User1: Activity Exploit, Compromised User"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Restore User1" in done.stdout
-    assert done.stdout.strip().splitlines()[-1] == "LOADED  EXIT 0"  # a static encoder: no torch, no Ray, no MLflow
+    assert done.stdout.strip().splitlines()[-1] == "LOADED  EXIT 0"  # the default encoder: no torch, no Ray, no MLflow
+    assert added.stderr == "" and done.stderr == ""
+
+
+def test_forge_help_imports_neither_the_simulator_nor_a_model_runtime():
+    probe = ("import sys, contextlib, io\nfrom forge.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+             "    try:\n        main(['--help'])\n    except SystemExit:\n        pass\n"
+             "heavy = ('gymnasium', 'CybORG', 'csle_cyborg', 'ray', 'mlflow', 'torch', 'onnxruntime', 'openai')\n"
+             "print('LOADED', ','.join(m for m in heavy if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "LOADED"
 
 
 @pytest.mark.slow
@@ -257,8 +292,10 @@ def test_minilm_static_is_distilled_once_and_queried_without_torch(tmp_path):
     # default cache directory: scripts/setup.sh builds the default encoder only, this builds the table once
     embedder = embed.local_embedder("minilm-static")
     embedder.prepare()
-    path = embed.distilled_table_path()
-    assert path.is_file() and embedder.name.endswith(embed.minilm_source_fingerprint())
+    from forge.rulebook import embed_static
+
+    path = embed_static.distilled_table_path()
+    assert path.is_file() and embedder.name.endswith(embed_static.minilm_source_fingerprint())
     table = np.load(path, mmap_mode="r")
     assert table.shape == (30522, 384) and table.dtype == np.float16
     vectors = embedder.encode(["User1 shows Activity Exploit", "User1: Activity Exploit, Compromised User",

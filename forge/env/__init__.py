@@ -1,7 +1,19 @@
 """CAGE-2 on real CybORG: the Gymnasium environment, its action catalog and its text view."""
 
+import importlib
+
 from forge.env.catalog import ACTIONS, HOSTS, ActionParseError, BlueAction, action_name, parse_action
-from forge.env.cage2 import Cage2Env, HostRow, HostState, NetworkView
+
+# The simulator's names load on first use: a module that needs only the action catalog (the rulebook's
+# compiler, `forge rulebook query`) must not pay for gymnasium and CybORG (~0.3 s of a cold start).
+_CAGE2_NAMES = ("Cage2Env", "HostRow", "HostState", "NetworkView")
+
+
+def __getattr__(name: str):
+    if name in _CAGE2_NAMES:
+        return getattr(importlib.import_module("forge.env.cage2"), name)  # lazy: cold start (gymnasium, CybORG)
+    raise AttributeError(f"module 'forge.env' has no attribute {name!r}")
+
 
 __all__ = [
     "ACTIONS",

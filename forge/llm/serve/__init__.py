@@ -11,8 +11,18 @@ Real clients (`openai`, `google-genai`) can then be driven end to end against wh
 - `server`: lifecycle (`ModelServer`).
 """
 
-from forge.llm.serve.faults import FaultPlan, PlannedFault, ServerStats
-from forge.llm.serve.policy import ServePolicy
-from forge.llm.serve.server import ModelServer
+from importlib import import_module
+
+# Loaded on first use: `forge serve --help` (and every `forge --help`) reads only `policy`'s defaults.
+_HOMES = {"FaultPlan": "faults", "PlannedFault": "faults", "ServerStats": "faults", "ServePolicy": "policy",
+          "ModelServer": "server"}
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'forge.llm.serve' has no attribute {name!r}")
+    return getattr(import_module(f"forge.llm.serve.{home}"), name)
+
 
 __all__ = ["FaultPlan", "ModelServer", "PlannedFault", "ServePolicy", "ServerStats"]
