@@ -133,3 +133,21 @@ def test_the_package_loop_plays_the_exported_agent_as_forge_evaluate_does(run_di
                               filter_string="tags.`forge.kind` = 'cage2_protocol'")
     assert runs and runs[0].data.metrics["cage2.champion.b_line_30.mean"] == pytest.approx(champion[(30, "b_line")])
     assert runs[0].data.tags["forge.surrogate"] == "true"
+
+
+def test_evaluate_on_another_attacker_is_a_labelled_transfer_beside_the_trained_setting(run_dir, capsys):
+    assert main(["evaluate", str(run_dir), "--instance", "i00", "--episodes", "1", "--injection", "none",
+                 "env.red_agent=meander"]) == 0
+    out = capsys.readouterr().out
+    assert "TRANSFER evaluation" in out and "trained on: red b_line, 30 steps" in out
+    data = json.loads((run_dir / "reports" / "evaluate.json").read_text())
+    assert data["transfer"]["trained_on"] == {"red_agent": "b_line", "max_steps": 30}
+    assert data["transfer"]["evaluated_on"] == {"red_agent": "meander", "max_steps": 30}
+    trained, transfer = data["transfer"]["trained_on_modes"]["none"], data["modes"]["none"]
+    assert trained["episodes"] == transfer["episodes"] == 1
+    assert trained["returns"] != transfer["returns"], "two settings on the same seed: different episodes"
+    assert "TRANSFER evaluation" in (run_dir / "reports" / "evaluate.md").read_text()
+    # the run's own setting is no transfer
+    assert main(["evaluate", str(run_dir), "--instance", "i00", "--episodes", "1", "--injection", "none"]) == 0
+    assert "TRANSFER" not in capsys.readouterr().out
+    assert "transfer" not in json.loads((run_dir / "reports" / "evaluate.json").read_text())

@@ -8,6 +8,7 @@ Written to `<run_dir>/reports/evaluate.md` and `.json`; every episode's trace go
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from forge.evaluation import compare_injection_modes
+    from forge.transfer import transfer_of
     from forge.wiring import model_label, open_run_memory
 
     modes = list(dict.fromkeys(m.strip() for m in args.injection.split(",") if m.strip()))
@@ -70,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
         console.print(ablation_table)
         report["ablation"] = [a.to_dict() for a in comparison.ablations]
         report["markdown"] += "\n".join(["", f"## {ablation_table.title}", "", *_markdown_table(ablation_table), ""])
+    transfer = transfer_of(found)
+    if transfer is not None:
+        _add_transfer(transfer, comparison, snapshot, modes, args, report)
     reports = found.run.path / "reports"
     reports.mkdir(parents=True, exist_ok=True)
     (reports / "evaluate.md").write_text(report["markdown"])
@@ -108,6 +113,31 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
         "markdown": "\n".join(lines),
     }
     return table, data
+
+
+def _add_transfer(transfer, comparison: "InjectionComparison", snapshot, modes: list[str], args: argparse.Namespace,
+                  report: dict) -> None:
+    """A transfer evaluation: the same memory, modes and seeds on the trained-on setting, beside the one asked."""
+    from forge.evaluation import compare_injection_modes
+
+    console.print(f"[bold]Transfer evaluation[/bold]: trained on {transfer.trained_setting}, evaluated on "
+                  f"{transfer.evaluated_setting}; now the trained-on setting on the same seeds", soft_wrap=True)
+    with progress_bars() as progress:
+        trained = compare_injection_modes(transfer.trained, snapshot, modes, args.episodes, rulebook_spec=args.rulebook,
+                                          namespace=args.namespace, on_progress=bar_per_name(progress))
+    table = Table(title=f"TRANSFER evaluation of {comparison.found.key}: trained on {transfer.trained_setting}, "
+                        f"evaluated on {transfer.evaluated_setting} ({comparison.model}; same memory and seeds)")
+    table.add_column("setting", justify="left")
+    for mode in modes:
+        table.add_column(f"{mode}: return mean ± sd", justify="right")
+    for name, result in (("trained on: " + str(transfer.trained_setting), trained),
+                         ("transfer: " + str(transfer.evaluated_setting), comparison)):
+        table.add_row(name, *(f"{result.results[m].stats().mean:.2f} ± {result.results[m].stats().sd:.2f}" for m in modes))
+    console.print(table)
+    report["transfer"] = {"trained_on": dataclasses.asdict(transfer.trained_setting),
+                          "evaluated_on": dataclasses.asdict(transfer.evaluated_setting),
+                          "trained_on_modes": {m: r.to_dict() for m, r in trained.results.items()}}
+    report["markdown"] += "\n".join(["", f"## {table.title}", "", *_markdown_table(table), ""])
 
 
 def _ablation_table(comparison: "InjectionComparison") -> Table:
