@@ -38,7 +38,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("forge.wiring",),  # the composition root: builds clients, stores and injection, hands them down
     # what runs or reads sessions
     ("forge.calibration", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
-     "forge.baselines", "forge.fault_report"),
+     "forge.baselines", "forge.fault_report", "forge.cage2_protocol", "forge.cage2_agent", "forge.cage2_report",
+     "forge.transfer"),
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
     ("forge.commands",),
     ("forge.cli",),
@@ -50,6 +51,7 @@ DYNAMIC = {
     "forge.llm.registry": "the in-process provider slot imports a registered kind's module by name (LAZY_MODULES)",
     "forge.llm.gemini_provider": "the optional google-genai SDK",
     "forge.env.cyborg_import": "CybORG's agent modules",
+    "forge.env.package_agents": "CybORG's blue agent modules (PACKAGE_BLUE_AGENTS)",
 }
 
 

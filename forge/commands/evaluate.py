@@ -8,6 +8,7 @@ Written to `<run_dir>/reports/evaluate.md` and `.json`; every episode's trace go
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -30,6 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--instance", help="the instance whose memory to evaluate (default: the ledger's champion)")
     parser.add_argument("--rulebook", metavar="SPEC", help="rulebook .db file or redis:// URL (default: rulebook.store)")
     parser.add_argument("--namespace", default="forge", help="key namespace in the rulebook store")
+    parser.add_argument("--protocol", choices=("cage2",),
+                        help="cage2: CAGE-2's official protocol (30/50/100 steps x B_line/Meander/Sleep) for the "
+                             "champion, the sleep policy and a package agent, instead of the injection comparison")
+    parser.add_argument("--scripted", default="BlueReactRemoveAgent", help="--protocol: the package's blue agent beside the champion")
     # `config` is the name forge.cli merges overrides given after options into.
     parser.add_argument("config", nargs="*", metavar="KEY=VALUE",
                         help="configuration overrides on the run's config, e.g. rulebook.relevance_floor=0.5")
@@ -38,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from forge.evaluation import compare_injection_modes
+    from forge.transfer import transfer_of
     from forge.wiring import model_label, open_run_memory
 
     modes = list(dict.fromkeys(m.strip() for m in args.injection.split(",") if m.strip()))
@@ -51,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"override {bad[0]!r} is not of the form key=value")
     found = open_run_memory(args.run_dir, args.instance, args.config)
     snapshot = found.snapshot()
+    if args.protocol == "cage2":
+        return _cage2_protocol(found, snapshot, args)
     console.print(f"[bold]Evaluate[/bold] {found.key} ({found.chosen_by}): memory {snapshot.digest[:12]} "
                   f"({len(snapshot)} items), {args.episodes} frozen episodes per mode, model {model_label(found.cfg)}",
                   soft_wrap=True)
@@ -64,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
         console.print(ablation_table)
         report["ablation"] = [a.to_dict() for a in comparison.ablations]
         report["markdown"] += "\n".join(["", f"## {ablation_table.title}", "", *_markdown_table(ablation_table), ""])
+    transfer = transfer_of(found)
+    if transfer is not None:
+        _add_transfer(transfer, comparison, snapshot, modes, args, report)
     reports = found.run.path / "reports"
     reports.mkdir(parents=True, exist_ok=True)
     (reports / "evaluate.md").write_text(report["markdown"])
@@ -105,6 +116,31 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
     return table, data
 
 
+def _add_transfer(transfer, comparison: "InjectionComparison", snapshot, modes: list[str], args: argparse.Namespace,
+                  report: dict) -> None:
+    """A transfer evaluation: the same memory, modes and seeds on the trained-on setting, beside the one asked."""
+    from forge.evaluation import compare_injection_modes
+
+    console.print(f"[bold]Transfer evaluation[/bold]: trained on {transfer.trained_setting}, evaluated on "
+                  f"{transfer.evaluated_setting}; now the trained-on setting on the same seeds", soft_wrap=True)
+    with progress_bars() as progress:
+        trained = compare_injection_modes(transfer.trained, snapshot, modes, args.episodes, rulebook_spec=args.rulebook,
+                                          namespace=args.namespace, on_progress=bar_per_name(progress))
+    table = Table(title=f"TRANSFER evaluation of {comparison.found.key}: trained on {transfer.trained_setting}, "
+                        f"evaluated on {transfer.evaluated_setting} ({comparison.model}; same memory and seeds)")
+    table.add_column("setting", justify="left")
+    for mode in modes:
+        table.add_column(f"{mode}: return mean ± sd", justify="right")
+    for name, result in (("trained on: " + str(transfer.trained_setting), trained),
+                         ("transfer: " + str(transfer.evaluated_setting), comparison)):
+        table.add_row(name, *(f"{result.results[m].stats().mean:.2f} ± {result.results[m].stats().sd:.2f}" for m in modes))
+    console.print(table)
+    report["transfer"] = {"trained_on": dataclasses.asdict(transfer.trained_setting),
+                          "evaluated_on": dataclasses.asdict(transfer.evaluated_setting),
+                          "trained_on_modes": {m: r.to_dict() for m, r in trained.results.items()}}
+    report["markdown"] += "\n".join(["", f"## {table.title}", "", *_markdown_table(table), ""])
+
+
 def _ablation_table(comparison: "InjectionComparison") -> Table:
     table = Table(title="ablation: the same seeds with one rule withheld, against no rule (what it superseded stays out; paired by seed)")
     for column in ("rule", "directive", "return without it", "with the book - without it [95%]", "pairs"):
@@ -123,3 +159,43 @@ def _markdown_table(table: Table) -> list[str]:
     rows = zip(*[list(c.cells) for c in table.columns])
     return ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|",
             *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows)]
+
+
+def _cage2_protocol(found, snapshot, args: argparse.Namespace) -> int:
+    """`--protocol cage2`: the champion, the sleep policy and a package agent through the official protocol."""
+    from forge.cage2_agent import ForgeBlueAgent
+    from forge.cage2_protocol import check_known_sleep, protocol_seeds, run_protocol
+    from forge.cage2_report import known_table, log_protocol, protocol_table, write_protocol_report
+    from forge.env.package_agents import RawBlueAgent, package_blue_agent
+    from forge.wiring import model_label, uses_surrogate
+
+    label = model_label(found.cfg)
+    policies = {
+        "champion": (f"{found.key} ({label})", lambda: ForgeBlueAgent(found.cfg, snapshot)),
+        "sleep": ("the package's SleepAgent", lambda: RawBlueAgent(package_blue_agent("SleepAgent"))),
+        "scripted": (f"the package's {args.scripted}", lambda: RawBlueAgent(package_blue_agent(args.scripted))),
+    }
+    seeds = protocol_seeds(found.cfg.protocol.seed, args.episodes)
+    console.print(f"[bold]CAGE-2 protocol[/bold] {found.key} ({found.chosen_by}): memory {snapshot.digest[:12]}, "
+                  f"{args.episodes} episodes per cell, model {label}", soft_wrap=True)
+    with progress_bars() as progress:
+        results = run_protocol(policies, seeds, on_progress=bar_per_name(progress))
+    checks = check_known_sleep(results["sleep"])
+    tables = [protocol_table(results, seeds), known_table(checks)]
+    for table in tables:
+        console.print(table)
+    lines = [f"# CAGE-2 official protocol: {found.key}", "",
+             f"Memory {snapshot.digest[:12]} ({len(snapshot)} items, chosen by {found.chosen_by}); model {label}.",
+             f"Seeds (every cell, every policy): {', '.join(map(str, seeds))}."]
+    for table in tables:
+        lines += ["", f"## {table.title}", "", *_markdown_table(table), *([f"", str(table.caption)] if table.caption else [])]
+    data = {"run_dir": str(found.run.path), "memory": found.key, "memory_digest": snapshot.digest, "model": label,
+            "surrogate": uses_surrogate(found.cfg), "seeds": list(seeds),
+            "policies": {name: result.to_dict() for name, result in results.items()},
+            "known_sleep": [check.to_dict() for check in checks]}
+    report = write_protocol_report(found.run, "\n".join(lines) + "\n", data)
+    run_id = log_protocol(found.cfg, found.run, results, report,
+                          {"forge.surrogate": str(uses_surrogate(found.cfg)).lower(), "forge.memory": found.key})
+    console.print(f"written to {report} and cage2_protocol.json" + (f"; MLflow run {run_id}" if run_id else ""),
+                  soft_wrap=True)
+    return 0

@@ -27,3 +27,18 @@ __all__ = [
     "action_name",
     "parse_action",
 ]
+
+# `gymnasium.make("forge/CAGE2-v0", red_agent="meander", max_steps=50)` once forge.env is imported (or, without
+# importing it first, `gymnasium.make("forge.env:forge/CAGE2-v0", ...)`). No max_episode_steps: the
+# environment truncates at its own `max_steps`.
+GYMNASIUM_ID = "forge/CAGE2-v0"
+
+
+def _register() -> None:
+    import gymnasium
+
+    if GYMNASIUM_ID not in gymnasium.registry:
+        gymnasium.register(id=GYMNASIUM_ID, entry_point="forge.env.cage2:Cage2Env", disable_env_checker=False)
+
+
+_register()

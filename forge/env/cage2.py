@@ -121,10 +121,14 @@ def scenario_two() -> dict:
 class Cage2Env(gym.Env):
     """Gymnasium `Env` for the blue defender of CAGE-2 Scenario 2."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # fps: gymnasium asks; a text table has no frame rate
 
-    def __init__(self, red_agent: str = "b_line", max_steps: int = 30, seed: Optional[int] = None) -> None:
+    def __init__(self, red_agent: str = "b_line", max_steps: int = 30, seed: Optional[int] = None,
+                 render_mode: Optional[str] = None) -> None:
         red_agent = getattr(red_agent, "value", red_agent)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not supported; valid: {', '.join(self.metadata['render_modes'])}")
+        self.render_mode = render_mode
         if red_agent not in RED_AGENTS:
             raise ValueError(f"unknown red agent {red_agent!r}; valid: {', '.join(RED_AGENTS)}")
         if max_steps < 1:
@@ -219,6 +223,15 @@ class Cage2Env(gym.Env):
             current=self._current_evidence(hostname),
             row=self.view().row(hostname),
         )
+
+    def get_observation(self, agent: str) -> dict:
+        """CybORG's raw last observation of `agent`, for agents written for CybORG's raw interface
+        (forge.env.package_agents); language agents read `view()` and `host_state()`."""
+        return self._cyborg.get_observation(agent)
+
+    def get_action_space(self, agent: str) -> dict:
+        """CybORG's raw action space of `agent` (dict of action classes and parameters)."""
+        return self._cyborg.get_action_space(agent)
 
     def true_state(self) -> dict[str, str]:
         """Red's real access per host (None / User / Privileged): ground truth for failure snapshots only."""
