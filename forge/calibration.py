@@ -1,6 +1,6 @@
 """Calibrating a run's relevance floor (`forge rulebook calibrate RUN_DIR`): play frozen episodes of its
 memory under rulebook injection and score what the agents asked (the method and the pure parts are in
-forge/rulebook/calibrate.py). Lives above the protocol because it plays episodes."""
+forge/rulebook/retrieval/calibrate.py). Lives above the protocol because it plays episodes."""
 
 from __future__ import annotations
 
@@ -8,19 +8,19 @@ from typing import Callable, Mapping, Optional
 
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.book import Rulebook
-from forge.rulebook.calibrate import Calibration, RecordingInjection, choose_floor, labelled_scores
-from forge.rulebook.compile import RuleCompiler
+from forge.rulebook.retrieval import Calibration, RecordingInjection, choose_floor, labelled_scores
+from forge.rulebook.authoring import RuleCompiler
 from forge.rulebook.injection import RulebookInjection, scope_of
-from forge.rulebook.retrieve import RetrievalSettings
-from forge.rulebook.sync import MemorySync
-from forge.rulebook.trigger_node import FailureLibrary
+from forge.rulebook.retrieval import RetrievalSettings
+from forge.rulebook.authoring import MemorySync
+from forge.rulebook.authoring import FailureLibrary
 from forge.seeding import derive_seed
 from forge.wiring import RunMemory
 
 
 def calibrate_run(found: RunMemory, book: Rulebook, clients: Mapping[str, object], *, episodes: int,
                   target_recall: float, on_episode: Optional[Callable[[], None]] = None) -> Calibration:
-    """Steps 1-3 of forge/rulebook/calibrate.py's docstring for the memory `found`."""
+    """Steps 1-3 of forge/rulebook/retrieval/calibrate.py's docstring for the memory `found`."""
     cfg = found.cfg
     snapshot = found.snapshot()
     window = cfg.rulebook.context_window

@@ -263,7 +263,7 @@ class BudgetConfig:
 @dataclass
 class RulebookConfig:
     embedding: str = "local"  # local | openai
-    # the local encoder (forge/rulebook/embed.py says why the default): minilm-onnx-int8 | minilm-onnx |
+    # the local encoder (forge/rulebook/retrieval/embed.py says why the default): minilm-onnx-int8 | minilm-onnx |
     # minilm-static | tokenlearn-static | minilm-int8 | minilm (the last two need the `torch` extra).
     # Vectors are stored per encoder and never compared across them.
     encoder: str = "minilm-onnx-int8"
@@ -272,7 +272,7 @@ class RulebookConfig:
     rrf_k: int = 60
     node_weight: float = 0.7
     # The floor for semantic rules (no trigger predicate): calibrated on free text with the decision-context
-    # benchmark (scripts/bench/dc_bench.py --calibrate; forge/rulebook/calibrate.py has the figures).
+    # benchmark (scripts/bench/dc_bench.py --calibrate; forge/rulebook/retrieval/calibrate.py has the figures).
     # Rules with a predicate are judged by the gate on meaning instead.
     relevance_floor: float = 0.4
     max_rules_per_injection: int = 5
@@ -283,7 +283,7 @@ class RulebookConfig:
     efficacy_min_count: int = 5  # decision points per side (followed / not) before a rule gets a verdict
     efficacy_min_episodes: int = 5  # rulebook episodes before a never-triggered rule is called inert
     # ablation pairs (same seed, rule withheld or not) before a verdict: from the coverage simulation in
-    # tests/test_efficacy_coverage.py (forge.rulebook.efficacy.MIN_PAIRS)
+    # tests/test_efficacy_coverage.py (forge.rulebook.outcomes.efficacy.MIN_PAIRS)
     efficacy_min_pairs: int = 24
     ablation_max_rules: int = 4  # `forge evaluate` rulebook mode: the most-triggered rules replayed withheld (0 = none)
 

@@ -25,9 +25,9 @@ that `except ValueError` / `except KeyError` / `except RuntimeError` callers sti
   x RulebookError                   - forge.rulebook.model
     - UnknownRuleError  + KeyError
     - ConcurrentBookUpdate
-    - PredicateError    + ValueError - forge.rulebook.predicate
-    - CorrectionNotTaught           - forge.rulebook.teaching
-  x EmbeddingError    + RuntimeError - forge.rulebook.embed
+    - PredicateError    + ValueError - forge.rulebook.language.predicate
+    - CorrectionNotTaught           - forge.rulebook.authoring.teaching
+  x EmbeddingError    + RuntimeError - forge.rulebook.retrieval.embed
   x ActionParseError  + ValueError  - forge.env.catalog
   x LocalRedisError   + RuntimeError - forge.local_redis
 """

@@ -5,7 +5,7 @@ One call, `compare_injection_modes`, plays every episode (traces go to
 `<run_dir>/traces/<instance>/evaluate-<mode>-<i>.json`, as the learner writes them) and returns the
 returns and token counts per mode; rendering and the report files are the command's. After the
 rulebook mode it replays the same seeds once per triggered rule, that rule withheld
-(forge.rulebook.ablation; `rulebook.ablation_max_rules`), so `forge rulebook stats` can judge each rule
+(forge.rulebook.outcomes.ablation; `rulebook.ablation_max_rules`), so `forge rulebook stats` can judge each rule
 by the paired difference of episode returns.
 """
 
@@ -21,8 +21,8 @@ from agents.injection import FullInjection, NoInjection
 from forge.config import Injection
 from forge.memory import MemorySnapshot
 from forge.protocol.inner_loop import InstanceLearner
-from forge.rulebook.ablation import play_ablations, rules_to_ablate
-from forge.rulebook.efficacy import paired_difference
+from forge.rulebook.outcomes import play_ablations, rules_to_ablate
+from forge.rulebook.outcomes import paired_difference
 from forge.rulebook.injection import rulebook_injection_factory
 from forge.seeding import derive_seed
 from forge.stats import ReturnStats
@@ -151,7 +151,7 @@ def compare_injection_modes(
 def _ablate(learner: InstanceLearner, factory, book, snapshot: MemorySnapshot, seeds: Sequence[int],
             aftermath: list[dict], with_book: list[float], limit: int,
             report: Callable[[str, int, int], None]) -> tuple[Ablation, ...]:
-    """The rulebook's triggered rules, each withheld in turn on the same seeds (forge.rulebook.ablation)."""
+    """The rulebook's triggered rules, each withheld in turn on the same seeds (forge.rulebook.outcomes.ablation)."""
     rules = rules_to_ablate(aftermath, limit)
     if not rules:
         return ()

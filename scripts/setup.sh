@@ -32,7 +32,7 @@ pip=(.venv/bin/python -m pip --quiet --disable-pip-version-check)
   || { echo "setup: the install is incomplete (see pip's messages above)" >&2; exit 1; }
 # The default rulebook encoder's derived file (MiniLM's ONNX graph, quantized to int8, a few seconds)
 # into ~/.cache/forge, so that the first `forge rulebook query` does not pay for it.
-.venv/bin/python -c 'from forge.rulebook.embed import prepare_encoders; raise SystemExit(prepare_encoders())' \
+.venv/bin/python -c 'from forge.rulebook.retrieval.embed import prepare_encoders; raise SystemExit(prepare_encoders())' \
   || { echo "setup: cannot prepare the rulebook encoder (see above)" >&2; exit 1; }
 rm -f .venv/.forge-setup-*
 touch "$stamp"

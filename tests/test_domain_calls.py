@@ -15,15 +15,15 @@ from forge.local_redis import LocalRedisError
 from forge.memory.errors import ConcurrentUpdateError, MemoryStoreError, UnknownInstanceError
 from forge.retrying import retry_on_conflict
 from forge.rulebook.book import open_book
-from forge.rulebook.embed import EmbeddingError
+from forge.rulebook.retrieval.embed import EmbeddingError
 from forge.rulebook.model import ConcurrentBookUpdate, RulebookError, UnknownRuleError
-from forge.rulebook.predicate import PredicateError
+from forge.rulebook.language.predicate import PredicateError
 from forge.rulebook.query import query_rules
-from forge.rulebook.retrieve import RetrievalSettings
-from forge.rulebook.teaching import (
+from forge.rulebook.retrieval.retrieve import RetrievalSettings
+from forge.rulebook.authoring.teaching import (
     Correction, CorrectionNotTaught, add_correction, override_correction, step_correction,
 )
-from forge.rulebook.trigger_node import stated_node
+from forge.rulebook.authoring.trigger_node import stated_node
 from forge.wiring import build_clients
 
 RULE = "When Enterprise1 shows Compromised User, then Restore Enterprise1"

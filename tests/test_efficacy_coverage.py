@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from forge.config import RulebookConfig
-from forge.rulebook.efficacy import MIN_PAIRS
+from forge.rulebook.outcomes.efficacy import MIN_PAIRS
 from forge.stats import interval_coverage
 
 NOMINAL = 0.95

@@ -13,8 +13,8 @@ from forge.config import load_config
 from forge.failure.snapshot import FailureSnapshot
 from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
 from forge.protocol.inner_loop import InstanceLearner
-from forge.rulebook.anchor import decision_node, override_rule_text
-from forge.rulebook.backends import open_rulebook
+from forge.rulebook.authoring.anchor import decision_node, override_rule_text
+from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.book import Rulebook
 from forge.rulebook.model import RulebookError
 from forge.wiring import build_clients, injection_factory_for
@@ -190,7 +190,7 @@ def test_stats_records_efficacy_as_evidence_and_review_lists_what_needs_a_person
     write_efficacy_traces(run, ids)
     (run / "traces" / "i0" / "broken.json").write_text("{not json")
     rb = ["--rulebook", str(tmp_path / "rb.db")]
-    from forge.rulebook.efficacy import session_rule_rates  # what the driver logs to MLflow
+    from forge.rulebook.outcomes.efficacy import session_rule_rates  # what the driver logs to MLflow
 
     rates = session_rule_rates(run)
     assert rates[f"rulebook.{ids['good'][:10]}.injected"] == 24 and rates[f"rulebook.{ids['good'][:10]}.followed_rate"] == 0.5
@@ -252,7 +252,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     """The efficacy acceptance at a small size: the three seeded rules, each episode seed played with the
     book as it is and with each triggered rule withheld (what `forge evaluate --injection rulebook`
     does), then `forge rulebook stats` (surrogate)."""
-    from forge.rulebook.ablation import play_ablations, rules_to_ablate
+    from forge.rulebook.outcomes.ablation import play_ablations, rules_to_ablate
     from forge.rulebook.injection import rulebook_injection_factory
 
     rb = tmp_path / "rb.db"
@@ -284,8 +284,8 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
 
 
 def test_efficacy_report_review_and_record_are_domain_calls(tmp_path):
-    from forge.rulebook.efficacy import HARMFUL, HELPFUL, INERT
-    from forge.rulebook.review import VerdictSettings, efficacy_report, needs_review, record_efficacy
+    from forge.rulebook.outcomes.efficacy import HARMFUL, HELPFUL, INERT
+    from forge.rulebook.outcomes.review import VerdictSettings, efficacy_report, needs_review, record_efficacy
 
     ids = seeded_book(tmp_path / "rb.db")
     run = tmp_path / "run"

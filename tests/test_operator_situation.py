@@ -12,11 +12,11 @@ from forge.cli import main
 from forge.commands.episode import OperatorLoop
 from forge.env.cage2 import Cage2Env
 from forge.env.text_view import render_alerts, render_blue_table
-from forge.rulebook.backends import open_rulebook
+from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.book import Rulebook
-from forge.rulebook.meaning import meaning_of
-from forge.rulebook.predicate import holds
-from forge.rulebook.situation import read_situation
+from forge.rulebook.language.meaning import meaning_of
+from forge.rulebook.language.predicate import holds
+from forge.rulebook.language.situation import read_situation
 
 
 def contexts_of_seed(seed: int, steps: int) -> list[tuple[str, str]]:

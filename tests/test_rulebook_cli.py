@@ -11,7 +11,7 @@ from forge.config import load_config
 from forge.failure.snapshot import FailureSnapshot
 from forge.protocol.inner_loop import InstanceLearner
 from forge.protocol.ledger import SessionLedger, StageRecord
-from forge.rulebook.backends import open_rulebook
+from forge.rulebook.store.backends import open_rulebook
 from forge.rundir import RunDirectory
 from forge.wiring import build_clients, open_memory
 

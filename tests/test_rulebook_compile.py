@@ -8,7 +8,7 @@ import pytest
 
 from forge.config import load_config
 from forge.llm.types import Completion, Usage
-from forge.rulebook.compile import RuleCompiler, SourceItem, render_artifacts, strip_justification
+from forge.rulebook.authoring.compile import RuleCompiler, SourceItem, render_artifacts, strip_justification
 from forge.wiring import build_clients
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from forge.rulebook.aftermath import Aftermath, StepSeen, episode_aftermath, failure_ahead
-from forge.rulebook.chains import chain_members
-from forge.rulebook.efficacy import HARMFUL, HELPFUL, INERT, INSUFFICIENT, RuleEfficacy, TraceAftermath, aggregate
-from forge.rulebook.maintain import plan_assess
-from forge.rulebook.meaning import meaning_of
+from forge.rulebook.outcomes.aftermath import Aftermath, StepSeen, episode_aftermath, failure_ahead
+from forge.rulebook.store.chains import chain_members
+from forge.rulebook.outcomes.efficacy import HARMFUL, HELPFUL, INERT, INSUFFICIENT, RuleEfficacy, TraceAftermath, aggregate
+from forge.rulebook.store.maintain import plan_assess
+from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import Evidence, RuleRecord, RulebookError
 
 OP = "Alerts:\nOp_Server0: Activity Exploit, Compromised User\nUser1: Activity Scan, Compromised No"
@@ -193,7 +193,7 @@ def test_ablation_verdict_overrides_the_decision_points():
 
 
 def test_rules_judged_in_one_report_are_holm_corrected():
-    from forge.rulebook.efficacy import holm_adjusted
+    from forge.rulebook.outcomes.efficacy import holm_adjusted
 
     # Alone, "edge" is helpful (sign-flip p = 8/256 = 0.031); beside two clear rules it ranks last and Holm
     # leaves it; with a second borderline rule both are multiplied by 2 and neither is significant.
@@ -211,7 +211,7 @@ def test_rules_judged_in_one_report_are_holm_corrected():
 
 
 def test_rules_to_ablate_are_the_triggered_ones_most_often_first():
-    from forge.rulebook.ablation import ablation_label, rules_to_ablate
+    from forge.rulebook.outcomes.ablation import ablation_label, rules_to_ablate
 
     aftermath = ([{"rule": "a@v1", "held": True}] * 3 + [{"rule": "b@v2", "held": None}] * 5
                  + [{"rule": "c@v1", "held": False}] * 9 + [{"rule": "d@v1", "held": True}] * 3)

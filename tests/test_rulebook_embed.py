@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from forge.rulebook import embed
+from forge.rulebook.retrieval import embed
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = ["Situation (from the Planner): x\n\nAlerts:\nUser1: Activity Exploit, Compromised User", "quiet",
@@ -44,7 +44,7 @@ def no_download(*args, **kwargs):
 huggingface_hub.hf_hub_download = file_download.hf_hub_download = no_download
 huggingface_hub.snapshot_download = no_download
 
-from forge.rulebook.embed import local_embedder
+from forge.rulebook.retrieval.embed import local_embedder
 embedder = local_embedder(sys.argv[1])
 lazy = "sentence_transformers" not in sys.modules and "torch" not in sys.modules
 texts = ["Enterprise0: Activity Exploit, Compromised User", "Enterprise0: Activity Exploit, Compromised User",
@@ -126,7 +126,7 @@ def test_static_embedder_is_a_weighted_mean_of_table_rows():
     tokenizer = Tokenizer(WordLevel({"restore": 0, "user0": 1, "never": 2, "[UNK]": 3}, unk_token="[UNK]"))
     tokenizer.pre_tokenizer = Whitespace()
     table = np.array([[1.0, 0.0], [0.0, 1.0], [3.0, 3.0], [0.0, 0.0]], dtype=np.float16)
-    from forge.rulebook.embed_static import StaticEmbedder, StaticTable
+    from forge.rulebook.retrieval.embed_static import StaticEmbedder, StaticTable
 
     plain = StaticEmbedder(lambda: "static:test", 2, lambda: StaticTable(tokenizer, table))
     vectors = plain.encode(["restore user0", "restore", ""])
@@ -152,7 +152,7 @@ def test_encoders_are_a_config_choice_with_distinct_vector_spaces():
 def test_a_book_opened_with_another_encoder_embeds_its_nodes_again_under_that_encoder(tmp_path):
     from forge.rulebook.book import Rulebook
     from forge.rulebook.model import DecisionNode
-    from forge.rulebook.backends import open_rulebook
+    from forge.rulebook.store.backends import open_rulebook
 
     nodes = [DecisionNode("User1: Activity Exploit, Compromised User", ("Step 3 of 30.",)),
              DecisionNode("Op_Server0: Activity Scan, Compromised No")]
@@ -169,7 +169,7 @@ def test_a_book_opened_with_another_encoder_embeds_its_nodes_again_under_that_en
 
 
 def test_model_is_shared_and_queries_are_cached():
-    from forge.rulebook.onnx_minilm import OnnxEmbedder
+    from forge.rulebook.retrieval.onnx_minilm import OnnxEmbedder
 
     a, b = OnnxEmbedder(quantized=True), OnnxEmbedder(quantized=True)
     first = a.encode(["User1: Activity Scan, Compromised No"])
@@ -292,7 +292,7 @@ def test_minilm_static_is_distilled_once_and_queried_without_torch(tmp_path):
     # default cache directory: scripts/setup.sh builds the default encoder only, this builds the table once
     embedder = embed.local_embedder("minilm-static")
     embedder.prepare()
-    from forge.rulebook import embed_static
+    from forge.rulebook.retrieval import embed_static
 
     path = embed_static.distilled_table_path()
     assert path.is_file() and embedder.name.endswith(embed_static.minilm_source_fingerprint())
@@ -302,7 +302,7 @@ def test_minilm_static_is_distilled_once_and_queried_without_torch(tmp_path):
                                "Quarterly revenue grew by four percent."])
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    code = ("import sys; from forge.rulebook.embed import local_embedder; e = local_embedder('minilm-static'); "
+    code = ("import sys; from forge.rulebook.retrieval.embed import local_embedder; e = local_embedder('minilm-static'); "
             "e.encode_one('User1 shows Activity Exploit'); print('torch' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr[-2000:]

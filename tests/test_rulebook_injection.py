@@ -11,14 +11,14 @@ from forge.config import load_config
 from forge.llm.surrogate import reading
 from forge.llm.types import Message
 from forge.memory.model import Provenance
-from forge.rulebook.backends import open_rulebook
+from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.book import Lesson, Rulebook
-from forge.rulebook.compile import RuleCompiler, SourceItem
-from forge.rulebook.embed import local_embedder
+from forge.rulebook.authoring.compile import RuleCompiler, SourceItem
+from forge.rulebook.retrieval.embed import local_embedder
 from forge.rulebook.injection import ACKNOWLEDGEMENT, RulebookInjection
 from forge.rulebook.model import DecisionNode, Evidence
-from forge.rulebook.resolve import Scope
-from forge.rulebook.retrieve import RetrievalSettings
+from forge.rulebook.retrieval.resolve import Scope
+from forge.rulebook.retrieval.retrieve import RetrievalSettings
 from forge.wiring import build_clients
 
 RESTORE_OP = "When Op_Server0 shows any compromise, then Restore Op_Server0."

@@ -8,8 +8,8 @@ import pytest
 
 from forge.config import load_config
 from forge.protocol.inner_loop import InstanceLearner
-from forge.rulebook.backends import open_rulebook
-from forge.rulebook.calibrate import choose_floor
+from forge.rulebook.store.backends import open_rulebook
+from forge.rulebook.retrieval.calibrate import choose_floor
 from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
 from forge.wiring import build_clients, open_memory
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from forge.rulebook.maintain import Teaching, plan_restore, plan_teachings, plan_withdraw
+from forge.rulebook.store.maintain import Teaching, plan_restore, plan_teachings, plan_withdraw
 from forge.rulebook.model import Evidence, RulebookError, RuleRecord
-from forge.rulebook.resolve import Scope, eligible_rules, resolve_conflicts, settle
+from forge.rulebook.retrieval.resolve import Scope, eligible_rules, resolve_conflicts, settle
 
 GROUP = "Op_Server0/any-compromise"
 RESTORE = "When Op_Server0 shows any compromise, then Restore Op_Server0."

@@ -10,13 +10,13 @@ import pytest
 
 from forge.llm.types import Completion, Usage
 from forge.memory.model import Provenance
-from forge.rulebook.backends import open_rulebook
+from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.book import Rulebook
-from forge.rulebook.compile import RuleCompiler, SourceItem
+from forge.rulebook.authoring.compile import RuleCompiler, SourceItem
 from forge.rulebook.injection import RulebookInjection
 from forge.rulebook.model import RuleRecord
-from forge.rulebook.retrieve import RetrievalSettings
-from forge.rulebook.teaching import Correction, teach_text
+from forge.rulebook.retrieval.retrieve import RetrievalSettings
+from forge.rulebook.authoring.teaching import Correction, teach_text
 from tests.test_rulebook_store import HashEmbedder
 
 FORMAT_TEXT = "Answer with exactly one action, written as the verb followed by the hostname, and nothing else."

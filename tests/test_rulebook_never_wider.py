@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from forge.rulebook.compile import RuleCompiler, SourceItem, contract_problem
+from forge.rulebook.authoring.compile import RuleCompiler, SourceItem, contract_problem
 from tests.test_rulebook_compile import ScriptedClient
 
 NEGATED = "When no alert fires during a step, then deploy DecoyApache on the Enterprise hosts."

@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from forge.rulebook.maintain import Teaching, plan_teachings, plan_withdraw
-from forge.rulebook.meaning import conflict_in, meaning_of
+from forge.rulebook.store.maintain import Teaching, plan_teachings, plan_withdraw
+from forge.rulebook.language.meaning import conflict_in, meaning_of
 from forge.rulebook.model import Evidence, RulebookError, RuleRecord
-from forge.rulebook.predicate import holds
-from forge.rulebook.resolve import PRECEDENCE, eligible_rules, resolve_conflicts, settle
-from forge.rulebook.situation import read_situation
+from forge.rulebook.language.predicate import holds
+from forge.rulebook.retrieval.resolve import PRECEDENCE, eligible_rules, resolve_conflicts, settle
+from forge.rulebook.language.situation import read_situation
 
 CHOOSER = ("action_chooser",)
 
@@ -198,7 +198,7 @@ def test_a_withdrawn_semantic_rule_taught_again_nearly_verbatim_is_refused():
 
 
 def test_withholding_a_rule_does_not_bring_back_the_rule_it_superseded():
-    from forge.rulebook.resolve import Scope
+    from forge.rulebook.retrieval.resolve import Scope
 
     old = RuleRecord("old", "d1", "CONTENT", CHOOSER, "g", status="superseded", actors=("s/i00",), sources=("m1",))
     new = RuleRecord("new", "d2", "CONTENT", CHOOSER, "g", actors=("s/i00",), supersedes=("old",), sources=("m2",))
@@ -215,12 +215,12 @@ def test_withholding_a_rule_does_not_bring_back_the_rule_it_superseded():
 def test_a_learners_reteaching_of_a_withdrawn_rule_is_counted_as_refused(tmp_path):
     """Through the memory sync (what `forge rulebook export` runs): the re-taught item is refused, not kept."""
     from forge.memory.model import MemoryItem, MemorySnapshot, Provenance
-    from forge.rulebook.backends import open_rulebook
+    from forge.rulebook.store.backends import open_rulebook
     from forge.rulebook.book import Rulebook
-    from forge.rulebook.compile import RuleCompiler
-    from forge.rulebook.embed import local_embedder
-    from forge.rulebook.sync import MemorySync
-    from forge.rulebook.trigger_node import FailureLibrary
+    from forge.rulebook.authoring.compile import RuleCompiler
+    from forge.rulebook.retrieval.embed import local_embedder
+    from forge.rulebook.authoring.sync import MemorySync
+    from forge.rulebook.authoring.trigger_node import FailureLibrary
     from forge.config import load_config
     from forge.wiring import build_clients
 

@@ -9,10 +9,10 @@ import pytest
 from forge.env.cage2 import Cage2Env
 from forge.env.catalog import HOSTS
 from forge.env.text_view import render_alerts, render_blue_table, render_changed_hosts, render_host_state
-from forge.rulebook.action import clash_hosts, judge, parse_rule_action, rule_action_to_json
-from forge.rulebook.meaning import Meaning, conflict_in, grammar_meaning, may_conflict, same_meaning
+from forge.rulebook.language.action import clash_hosts, judge, parse_rule_action, rule_action_to_json
+from forge.rulebook.language.meaning import Meaning, conflict_in, grammar_meaning, may_conflict, same_meaning
 from forge.grammar import parse_rule
-from forge.rulebook.predicate import (
+from forge.rulebook.language.predicate import (
     PredicateError,
     holds,
     implies,
@@ -21,7 +21,7 @@ from forge.rulebook.predicate import (
     parse_predicate,
     predicate_to_json,
 )
-from forge.rulebook.situation import read_situation
+from forge.rulebook.language.situation import read_situation
 
 
 def P(data):

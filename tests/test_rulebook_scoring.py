@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from forge.grammar import parse_rule
-from forge.rulebook.bm25 import BM25Index, fold, tokenize
-from forge.rulebook.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.meaning import grammar_meaning
-from forge.rulebook.predicate import holds, parse_predicate
-from forge.rulebook.situation import read_situation
+from forge.rulebook.retrieval.bm25 import BM25Index, fold, tokenize
+from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
+from forge.rulebook.language.meaning import grammar_meaning
+from forge.rulebook.language.predicate import holds, parse_predicate
+from forge.rulebook.language.situation import read_situation
 
 
 def test_rrf_is_the_sum_of_reciprocal_ranks_with_k_60():

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from forge.memory.model import Provenance
-from forge.rulebook.backends import open_rulebook
+from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.book import Lesson, Rulebook
-from forge.rulebook.compile import SourceItem, compile_as_written, compile_grammar
+from forge.rulebook.authoring.compile import SourceItem, compile_as_written, compile_grammar
 from forge.rulebook.model import ConcurrentBookUpdate, DecisionNode, Evidence, RulebookError, RuleChange, UnknownRuleError
-from forge.rulebook.resolve import Scope
-from forge.rulebook.retrieve import RetrievalSettings
+from forge.rulebook.retrieval.resolve import Scope
+from forge.rulebook.retrieval.retrieve import RetrievalSettings
 
 
 class HashEmbedder:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from forge.rulebook.predicate import holds, parse_predicate, truth
-from forge.rulebook.situation import read_situation
+from forge.rulebook.language.predicate import holds, parse_predicate, truth
+from forge.rulebook.language.situation import read_situation
 
 QUIET = parse_predicate({"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}})
 USER0_CLEAN = parse_predicate({"not": {"host": "User0", "compromise": "any"}})
@@ -50,8 +50,8 @@ def test_all_is_false_on_one_false_part_and_any_true_on_one_true_part():
 
 
 def test_attack_phases_read_as_what_the_table_shows_in_the_gate_and_the_compiler_prompt():
-    from forge.rulebook.phases import PHASES, phase_lines
-    from forge.rulebook.predicate import PredicateError, predicate_to_json
+    from forge.rulebook.language.phases import PHASES, phase_lines
+    from forge.rulebook.language.predicate import PredicateError, predicate_to_json
 
     recon = parse_predicate({"phase": "reconnaissance"})
     assert holds(recon, read_situation("User1: Activity Scan, Compromised No"))

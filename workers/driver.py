@@ -41,7 +41,7 @@ from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.protocol.seeds import checkpoint_seeds, evaluation_seeds, training_seed
 from forge.protocol.stages import decide_stage
 from forge.reporting import SessionReport, write_session_report
-from forge.rulebook.efficacy import session_rule_rates
+from forge.rulebook.outcomes import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
 from forge.wiring import ledger_spec, model_caveat, model_label, open_ledger, open_memory, uses_surrogate
 from workers.chaos import (

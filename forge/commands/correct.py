@@ -38,8 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from forge.commands.rulebook import _config, _open_book
-    from forge.rulebook.anchor import load_trace_step
-    from forge.rulebook.teaching import step_correction
+    from forge.rulebook.authoring import load_trace_step
+    from forge.rulebook.authoring import step_correction
 
     check_role(args.role)
     if not args.text.strip():
@@ -69,7 +69,7 @@ def teach_and_show(book, cfg, correction, *, quiet: bool = False) -> str:
     """Teach `correction` and print what it became; the rule id. Raises `CorrectionNotTaught` when the
     compiler dropped it or the book refused it."""
     from forge.commands.rulebook import _compiler_client
-    from forge.rulebook.teaching import add_correction
+    from forge.rulebook.authoring import add_correction
 
     added = add_correction(book, correction, compiler_client=lambda: _compiler_client(cfg),
                            compiler_model=cfg.models.for_role("compiler").model, note=f"correction at {correction.source}")

@@ -196,8 +196,8 @@ class OperatorLoop:
 
     def _teach(self, step: int, decision, chosen: PlannedOverride) -> None:
         from forge.commands.correct import teach_and_show
-        from forge.rulebook.anchor import step_source
-        from forge.rulebook.teaching import CorrectionNotTaught, override_correction
+        from forge.rulebook.authoring import step_source
+        from forge.rulebook.authoring import CorrectionNotTaught, override_correction
 
         book = self.book()
         correction = override_correction(

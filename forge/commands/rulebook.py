@@ -142,9 +142,9 @@ def _short(text: str, limit: int = 110) -> str:
 
 def _export(args: argparse.Namespace) -> int:
     from forge.memory.model import Provenance
-    from forge.rulebook.compile import RuleCompiler
-    from forge.rulebook.sync import MemorySync
-    from forge.rulebook.trigger_node import FailureLibrary
+    from forge.rulebook.authoring import RuleCompiler
+    from forge.rulebook.authoring import MemorySync
+    from forge.rulebook.authoring import FailureLibrary
     from forge.wiring import build_clients, model_label, open_run_memory
 
     found = open_run_memory(args.run_dir, args.instance, args.overrides)
@@ -194,7 +194,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _add(args: argparse.Namespace) -> int:
-    from forge.rulebook.teaching import Correction, add_correction
+    from forge.rulebook.authoring import Correction, add_correction
 
     check_role(args.role)
     actor = user_actor(args.actor)
@@ -280,10 +280,10 @@ def _show(args: argparse.Namespace) -> int:
 
 def _meaning_lines(record) -> list[str]:
     """The rule's trigger predicate and action, as JSON and in words (or why it is semantic)."""
-    from forge.rulebook.meaning import meaning_of
+    from forge.rulebook.language import meaning_of
     from forge.rulebook.model import canonical_json
-    from forge.rulebook.predicate import describe, predicate_to_json
-    from forge.rulebook.action import rule_action_to_json
+    from forge.rulebook.language import describe, predicate_to_json
+    from forge.rulebook.language import rule_action_to_json
 
     meaning = meaning_of(record)
     if meaning.when is None:
@@ -369,8 +369,8 @@ def _restore(args: argparse.Namespace) -> int:
 
 def _query(args: argparse.Namespace) -> int:
     from forge.rulebook.query import query_rules
-    from forge.rulebook.resolve import PRECEDENCE
-    from forge.rulebook.retrieve import RetrievalSettings
+    from forge.rulebook.retrieval import PRECEDENCE
+    from forge.rulebook.retrieval import RetrievalSettings
 
     if args.role is not None:
         check_role(args.role)
@@ -443,7 +443,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def _chain(book, rule_id: str) -> int:
-    from forge.rulebook.chains import correction_chain
+    from forge.rulebook.store import correction_chain
 
     links = correction_chain(book, rule_id)
     table = Table(title=f"correction chain of {rule_id[:10]}: {len(links)} rules, oldest first")
@@ -463,7 +463,7 @@ def _chain(book, rule_id: str) -> int:
 def _efficacy(args: argparse.Namespace):
     """The book and its efficacy report over the named runs (default: every run with traces)."""
     from forge.rulebook.model import RulebookError
-    from forge.rulebook.review import VerdictSettings, efficacy_report, runs_with_traces
+    from forge.rulebook.outcomes import VerdictSettings, efficacy_report, runs_with_traces
     from forge.rundir import local_run_path
 
     cfg = _config(args)
@@ -476,7 +476,7 @@ def _efficacy(args: argparse.Namespace):
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from forge.rulebook.review import interval_text, record_efficacy
+    from forge.rulebook.outcomes import interval_text, record_efficacy
 
     book, report = _efficacy(args)
     k = report.settings.window
@@ -516,7 +516,7 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _review(args: argparse.Namespace) -> int:
-    from forge.rulebook.review import needs_review
+    from forge.rulebook.outcomes import needs_review
 
     _, report = _efficacy(args)
     found = needs_review(report)

@@ -1,7 +1,7 @@
 """The reward trigger: when does a step count as a failure? Pure decisions over per-step rewards, tested without a model.
 
 (A rule's *trigger node*, the decision context it is retrieved by, is another thing:
-`forge.rulebook.trigger_node`.)
+`forge.rulebook.authoring.trigger_node`.)
 
 Single threshold (the paper): the first step whose reward is below `tau` aborts the episode.
 

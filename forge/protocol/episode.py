@@ -7,7 +7,7 @@ keeps red's real access at that moment for the failure snapshot.
 
 An `operator` (forge episode --operator / --override) sees each proposed action before it is taken and
 may replace it; the step then records the override (proposed action, executed action, reason). With
-rulebook injection the trace also keeps the aftermath of every injected rule (forge.rulebook.aftermath).
+rulebook injection the trace also keeps the aftermath of every injected rule (forge.rulebook.outcomes.aftermath).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from forge.env.text_view import render_alerts
 from forge.failure.snapshot import StepRecord
 from forge.failure.trigger import FailureEvent, FailureTrigger
 from forge.llm.types import ModelCall
-from forge.rulebook.aftermath import StepSeen
+from forge.rulebook.outcomes import StepSeen
 
 
 @dataclass

@@ -1,13 +1,29 @@
-"""The decision-context rulebook (DESIGN.md point 2).
+"""The decision-context rulebook (DESIGN.md point 2), in rooms.
 
-Learned artifacts (FORGE reflections, worked examples, human corrections) are compiled into bare RULE
-directives with a meaning: a trigger predicate and an action (compile.py; predicate.py, action.py,
-meaning.py) and kept in a versioned typed graph (model.py, store.py; backends.py opens SQLite or Redis,
-book.py; teaching.py for text corrections), maintained by pure functions (maintain.py: merge, supersede
-and conflict by meaning). At a decision, a rule applies when its predicate holds on what the context
-states (situation.py) or, for a semantic rule, when hybrid BM25 + cosine retrieval scores it above the
-floor (bm25.py, fusion.py, retrieve.py, embed.py); conflicts are settled among the applying rules only
-(resolve.py), and rules are injected progressively (injection.py).
+Where to look:
+- what a rule means .............. language/   predicate (the trigger and `holds`, the gate's three-valued
+                                               test), action (what it prescribes; `judge`), situation (what
+                                               a context states), phases (attack phases in terms of what the
+                                               defender sees), meaning (predicate + action). Pure functions.
+- how a rule is stored ........... store/      the versioned compare-and-set store and its SQLite / Redis
+                                               implementations (backends opens one), maintain (dedupe, merge,
+                                               supersede, conflict: pure), chains (a correction's versions).
+                                   model.py    the records themselves: rules, versions, decision nodes, the
+                                               compiler's output.
+- why a rule was injected ........ retrieval/  retrieve (the gate for predicate rules, the BM25 + cosine
+                                               floor for semantic ones), bm25, fusion, the encoders (embed and
+                                               its implementations), resolve (precedence among the applying
+                                               rules), calibrate (the floor); injection.py injects them into a
+                                               call progressively.
+- how a rule enters the book ..... authoring/  compile (the Rule Compiler), sync (a memory compiled once),
+                                               teaching (an operator's correction), trigger_node (the context
+                                               a rule was forged from), anchor (a correction at a trace step).
+- how a rule is judged ........... outcomes/   aftermath (followed / ignored / contradicted, and what
+                                               happened next), efficacy, ablation, review.
+- the facade ..................... book.py (the Rulebook: teach, query, withdraw, restore), query.py.
+
+"Trigger" has one meaning per place: a rule's trigger *predicate* (language), the *decision node* it was
+forged from (authoring.trigger_node), and the protocol's failure *trigger* (forge.failure, not here).
 
 What the rest of FORGE calls:
     rulebook_injection_factory(cfg, rulebook_spec, *, run_dir, actor, clients)    (forge.wiring builds it)
@@ -16,11 +32,12 @@ What the rest of FORGE calls:
     add_correction(book, Correction(...), compiler_client=...)     (teach one correction: `forge rulebook add`)
     query_rules(book, context, settings, role=..., actor=...)      (what a context retrieves: `forge rulebook query`)
     MemorySync(book, compiler, FailureLibrary(run_dir)).sync(snapshot)   (compile a memory once)
+Callers outside the rulebook import from this package or from a room's package, not from a room's modules.
 
-Importing this package loads nothing else: the names below are resolved on first use (PEP 562), so a
+Importing this package (or a room) loads nothing else: names are resolved on first use (PEP 562), so a
 `forge rulebook query` that needs only the store and the encoder does not pay for the agents, the
-compiler and gymnasium (~0.2 s of a cold CLI start). The imports are spelled out (not looked up by
-name) so that tests/test_import_layers.py sees them.
+compiler and gymnasium. The imports are spelled out (not looked up by name) so that
+tests/test_import_layers.py sees them.
 """
 
 from __future__ import annotations
@@ -28,12 +45,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from forge.rulebook.backends import DEFAULT_RULEBOOK, open_rulebook
+    from forge.rulebook.store.backends import DEFAULT_RULEBOOK, open_rulebook
     from forge.rulebook.book import Rulebook, open_book
     from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
     from forge.rulebook.model import RulebookError
     from forge.rulebook.query import query_rules
-    from forge.rulebook.teaching import Correction, add_correction
+    from forge.rulebook.authoring.teaching import Correction, add_correction
 
 __all__ = ["DEFAULT_RULEBOOK", "Correction", "Rulebook", "RulebookError", "RulebookInjection", "add_correction",
            "open_book", "open_rulebook", "query_rules", "rulebook_injection_factory"]
@@ -48,11 +65,11 @@ def __getattr__(name: str) -> Any:
     elif name in ("Rulebook", "open_book"):
         from forge.rulebook import book as home
     elif name in ("Correction", "add_correction"):
-        from forge.rulebook import teaching as home
+        from forge.rulebook.authoring import teaching as home
     elif name == "query_rules":
         from forge.rulebook import query as home
     elif name in ("DEFAULT_RULEBOOK", "open_rulebook"):
-        from forge.rulebook import backends as home
+        from forge.rulebook.store import backends as home
     else:
         raise AttributeError(f"module 'forge.rulebook' has no attribute {name!r}")
     return getattr(home, name)

@@ -18,9 +18,9 @@ import numpy as np
 from forge.config import ForgeConfig
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.retrying import retry_on_conflict
-from forge.rulebook.compile import CompiledRule
-from forge.rulebook.embed import Embedder, embedder_from_config, local_embedder, mean_direction
-from forge.rulebook.maintain import (
+from forge.rulebook.model import CompiledRule
+from forge.rulebook.retrieval.embed import Embedder, embedder_from_config, local_embedder, mean_direction
+from forge.rulebook.store.maintain import (
     Outcome,
     Teaching,
     last_active_version,
@@ -43,10 +43,10 @@ from forge.rulebook.model import (
     UnknownRuleError,
     check_actor,
 )
-from forge.rulebook.resolve import Scope, eligible_rules
-from forge.rulebook.retrieve import RuleIndex
-from forge.rulebook.backends import open_rulebook
-from forge.rulebook.store import RulebookStore
+from forge.rulebook.retrieval.resolve import Scope, eligible_rules
+from forge.rulebook.retrieval.retrieve import RuleIndex
+from forge.rulebook.store.backends import open_rulebook
+from forge.rulebook.store.store import RulebookStore
 
 T = TypeVar("T")
 

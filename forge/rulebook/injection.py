@@ -27,16 +27,16 @@ from forge.config import ROLES, ForgeConfig
 from forge.failure.trigger import thresholds_of
 from forge.llm.types import Message
 from forge.memory.model import MemorySnapshot
-from forge.rulebook.aftermath import StepSeen, episode_aftermath
+from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
 from forge.rulebook.book import Rulebook, open_book
-from forge.rulebook.compile import RuleCompiler
-from forge.rulebook.embed import Embedder, mean_direction
-from forge.rulebook.meaning import meaning_of
+from forge.rulebook.authoring.compile import RuleCompiler
+from forge.rulebook.retrieval.embed import Embedder, mean_direction
+from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import RuleVersion
-from forge.rulebook.resolve import Scope
-from forge.rulebook.retrieve import RetrievalSettings, RuleIndex
-from forge.rulebook.sync import MemorySync, memory_actor
-from forge.rulebook.trigger_node import FailureLibrary
+from forge.rulebook.retrieval.resolve import Scope
+from forge.rulebook.retrieval.retrieve import RetrievalSettings, RuleIndex
+from forge.rulebook.authoring.sync import MemorySync, memory_actor
+from forge.rulebook.authoring.trigger_node import FailureLibrary
 
 ACKNOWLEDGEMENT = "Understood. I will follow these rules whenever they apply."
 ACCUMULATING_ROLES = ("planner",)  # the Planner's observation is the step's decision context

@@ -339,3 +339,41 @@ class BookVersion:
                        float(data.get("created_at", 0.0)))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise RulebookError(f"unreadable book version: {exc}") from None
+
+
+@dataclass(frozen=True)
+class SourceItem:
+    """One artifact to compile, with who taught it."""
+
+    kind: str  # rule | example | correction
+    role: str
+    text: str
+    actor: str
+    title: Optional[str] = None
+    item_id: Optional[str] = None  # the memory item it came from
+    support: int = 1
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    source: SourceItem
+    verdict: str  # RULE | DROP
+    directive: str = ""
+    type: str = "CONTENT"
+    roles: tuple[str, ...] = ()
+    group: str = ""
+    trigger: str = ""  # the situation in words (used when no failure snapshot gives the context)
+    compiled_by: str = "grammar"  # grammar | model | fallback
+    reason: str = ""  # a DROP's reason
+    when: Optional[dict] = None  # the trigger predicate's JSON; None: semantic
+    action: Optional[dict] = None  # the action's JSON; None for FORMAT rules and what cannot be expressed
+    semantic_reason: str = ""  # why a CONTENT rule has no predicate
+    unexpressed: str = ""  # the condition's part the predicate does not express (the rule is then guarded)
+
+    @property
+    def semantic(self) -> bool:
+        return self.when is None
+
+    @property
+    def kept(self) -> bool:
+        return self.verdict == "RULE"

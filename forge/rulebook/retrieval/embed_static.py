@@ -18,7 +18,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from forge.rulebook.embed_base import CacheStats, EmbeddingError, QueryCache, cache_dir, local_model_path, plain_tokenizer, unit_rows
+from forge.rulebook.retrieval.embed_base import CacheStats, EmbeddingError, QueryCache, cache_dir, local_model_path, plain_tokenizer, unit_rows
 
 log = logging.getLogger(__name__)
 MINILM_DIM = 384
@@ -63,7 +63,7 @@ def build_distilled_table(model_path: Path, out: Path, *, batch: int = 1024) -> 
     principal components removed (every MiniLM output shares a large common direction: without this
     two unrelated texts score 0.8, with it ~0.4), then weighted by SIF a / (a + p(rank)) with Zipf's
     p, so frequent tokens (punctuation, "the") count less. Under a minute on 2 cores, once."""
-    from forge.rulebook.onnx_minilm import minilm_onnx_encoder  # lazy: a query of the table never needs onnxruntime
+    from forge.rulebook.retrieval.onnx_minilm import minilm_onnx_encoder  # lazy: a query of the table never needs onnxruntime
 
     log.info("building the minilm-static encoder table from %s (once per machine) -> %s", model_path, out)
     encoder = minilm_onnx_encoder(quantized=False, model_path=model_path)  # the float32 model: torch's to 1e-6

@@ -29,13 +29,13 @@ from typing import Mapping, Optional, Sequence
 import numpy as np
 
 from forge.config import ROLES
-from forge.rulebook.bm25 import BM25Index
-from forge.rulebook.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.meaning import Meaning, conflict_in, meaning_of
+from forge.rulebook.retrieval.bm25 import BM25Index
+from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
+from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of
 from forge.rulebook.model import RuleRecord, RuleVersion
-from forge.rulebook.predicate import holds, predicate_to_json
-from forge.rulebook.resolve import Decision, narrower_first, resolve_conflicts
-from forge.rulebook.situation import Situation, read_situation
+from forge.rulebook.language.predicate import holds, predicate_to_json
+from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
+from forge.rulebook.language.situation import Situation, read_situation
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from forge.rulebook.model import (
     canonical_json,
     node_from_dict,
 )
-from forge.rulebook.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
+from forge.rulebook.store.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
 from forge.sqlite_db import SqliteDatabase
 
 SCHEMA_VERSION = "1"

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from forge.env.catalog import HOSTS
-from forge.rulebook.predicate import SOME
+from forge.rulebook.language.predicate import SOME
 
 _HOST_WORD = {h.lower(): h for h in HOSTS}
 _HOST_RE = re.compile(r"\b(" + "|".join(sorted(HOSTS, key=len, reverse=True)) + r")\b", re.IGNORECASE)

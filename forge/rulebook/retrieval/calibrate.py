@@ -40,10 +40,10 @@ from typing import Sequence
 
 import numpy as np
 
-from forge.rulebook.embed import mean_direction
-from forge.rulebook.predicate import holds
-from forge.rulebook.retrieve import RuleIndex
-from forge.rulebook.situation import read_situation
+from forge.rulebook.retrieval.embed import mean_direction
+from forge.rulebook.language.predicate import holds
+from forge.rulebook.retrieval.retrieve import RuleIndex
+from forge.rulebook.language.situation import read_situation
 
 GRID = tuple(round(x, 2) for x in np.arange(0.0, 1.0001, 0.05))
 

@@ -17,9 +17,9 @@ from forge.failure.snapshot import failure_id
 from forge.grammar import parse_rule
 from forge.memory.model import MemoryItem, MemorySnapshot, Provenance
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
-from forge.rulebook.compile import CompiledRule, CompileReport, RuleCompiler, SourceItem
-from forge.rulebook.model import DecisionNode, Evidence
-from forge.rulebook.trigger_node import FailureLibrary, node_from_failure, stated_node
+from forge.rulebook.authoring.compile import CompileReport, RuleCompiler
+from forge.rulebook.model import CompiledRule, SourceItem, DecisionNode, Evidence
+from forge.rulebook.authoring.trigger_node import FailureLibrary, node_from_failure, stated_node
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
 

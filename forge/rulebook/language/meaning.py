@@ -22,9 +22,9 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from forge.grammar import ConditionalRule, parse_rule
-from forge.rulebook.action import MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
+from forge.rulebook.language.action import MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
 from forge.rulebook.model import canonical_json
-from forge.rulebook.predicate import (
+from forge.rulebook.language.predicate import (
     Predicate,
     PredicateError,
     holds,

@@ -1,6 +1,6 @@
 """The torch encoders (`pip install -e ".[torch]"`): all-MiniLM-L6-v2 through sentence-transformers,
 float32 (`minilm`) or with its Linear layers dynamically quantized to int8 (`minilm-int8`, the default
-until onnxruntime replaced it: forge/rulebook/onnx_minilm.py), traced and frozen for queries.
+until onnxruntime replaced it: forge/rulebook/retrieval/onnx_minilm.py), traced and frozen for queries.
 
 Kept for comparison (scripts/bench/rulebook_query.py prints them beside the default) and for whoever
 has torch anyway. The Hugging Face hub is switched offline before anything of `transformers` is
@@ -19,7 +19,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from forge.rulebook.embed_base import (LOCAL_MODEL_NAME, CacheStats, EmbeddingError, QueryCache, cache_dir, force_offline,
+from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, EmbeddingError, QueryCache, cache_dir, force_offline,
                                        local_model_path, max_seq_length, plain_tokenizer, unit_rows, weights_fingerprint)
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """What `forge rulebook stats` and `forge rulebook review` compute: efficacy over runs' traces, the
 verdicts, the efficacy evidence they record, and the rules that need a person.
 
-`efficacy_report` reads the traces (forge.rulebook.efficacy) once; everything after it is pure
+`efficacy_report` reads the traces (forge.rulebook.outcomes.efficacy) once; everything after it is pure
 (`needs_review`) or a single book commit (`record_efficacy`), so the commands only render.
 """
 
@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 from forge.config import RulebookConfig
 from forge.memory.model import Provenance
 from forge.rulebook.book import Rulebook
-from forge.rulebook.efficacy import (
+from forge.rulebook.outcomes.efficacy import (
     HARMFUL, HELPFUL, RuleEfficacy, TraceAftermath, aggregate, holm_adjusted, read_traces, verdict_rule,
 )
 from forge.rulebook.model import BookVersion, Evidence, RulebookError, RuleVersion, short_hash

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
-from forge.rulebook.meaning import meaning_of, may_conflict, same_meaning
+from forge.rulebook.language.meaning import meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RulebookError, RuleChange, RuleRecord, rule_id_for
-from forge.rulebook.predicate import implies
+from forge.rulebook.language.predicate import implies
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong

@@ -4,7 +4,7 @@ For every rule that reached any model call of a step (stage-1 pair or system pro
 
     held       the rule's trigger predicate on the step's decision context (the Planner's observation);
                None for a semantic rule (no predicate: nothing to check)
-    judged     followed | ignored | contradicted (forge.rulebook.action.judge on the chosen action, with
+    judged     followed | ignored | contradicted (forge.rulebook.language.action.judge on the chosen action, with
                `$matched` standing for the hosts the trigger matched), only when the trigger held and
                the rule has an action; None otherwise (a rule whose trigger does not hold asks nothing)
     reward     the step's reward
@@ -22,10 +22,10 @@ from dataclasses import asdict, dataclass
 from typing import Mapping, Optional, Sequence
 
 from forge.failure.trigger import is_failure
-from forge.rulebook.action import judge
-from forge.rulebook.meaning import Meaning
-from forge.rulebook.predicate import holds, matched_hosts
-from forge.rulebook.situation import read_situation
+from forge.rulebook.language.action import judge
+from forge.rulebook.language.meaning import Meaning
+from forge.rulebook.language.predicate import holds, matched_hosts
+from forge.rulebook.language.situation import read_situation
 
 JUDGEMENTS = ("followed", "ignored", "contradicted")
 

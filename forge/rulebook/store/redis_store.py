@@ -28,7 +28,7 @@ from forge.rulebook.model import (
     node_from_dict,
 )
 from forge.redact import mask_url
-from forge.rulebook.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
+from forge.rulebook.store.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
 
 
 class RedisRulebookStore(RulebookStore):

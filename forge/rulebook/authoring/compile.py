@@ -37,11 +37,11 @@ from forge.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json
 from forge.llm.types import ChatClient, Message, ModelCall
 from forge.memory.text import normalise
-from forge.rulebook.action import parse_rule_action, rule_action_to_json
-from forge.rulebook.meaning import grammar_meaning
-from forge.rulebook.model import canonical_json, short_hash
-from forge.rulebook.phases import phase_lines
-from forge.rulebook.predicate import (
+from forge.rulebook.language.action import parse_rule_action, rule_action_to_json
+from forge.rulebook.language.meaning import grammar_meaning
+from forge.rulebook.model import CompiledRule, SourceItem, canonical_json, short_hash
+from forge.rulebook.language.phases import phase_lines
+from forge.rulebook.language.predicate import (
     AllOf, AnyOf, Atom, Not, PredicateError, dnf, group_of, parse_predicate, predicate_to_json,
 )
 
@@ -66,44 +66,6 @@ _HOST_WORD = {h.lower(): h for h in HOSTS}
 STATED_CONDITION = _CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
                         re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:no|not|none|nothing|never|without|unless|nobody|neither|nor)\b|n't\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class SourceItem:
-    """One artifact to compile, with who taught it."""
-
-    kind: str  # rule | example | correction
-    role: str
-    text: str
-    actor: str
-    title: Optional[str] = None
-    item_id: Optional[str] = None  # the memory item it came from
-    support: int = 1
-
-
-@dataclass(frozen=True)
-class CompiledRule:
-    source: SourceItem
-    verdict: str  # RULE | DROP
-    directive: str = ""
-    type: str = "CONTENT"
-    roles: tuple[str, ...] = ()
-    group: str = ""
-    trigger: str = ""  # the situation in words (used when no failure snapshot gives the context)
-    compiled_by: str = "grammar"  # grammar | model | fallback
-    reason: str = ""  # a DROP's reason
-    when: Optional[dict] = None  # the trigger predicate's JSON; None: semantic
-    action: Optional[dict] = None  # the action's JSON; None for FORMAT rules and what cannot be expressed
-    semantic_reason: str = ""  # why a CONTENT rule has no predicate
-    unexpressed: str = ""  # the condition's part the predicate does not express (the rule is then guarded)
-
-    @property
-    def semantic(self) -> bool:
-        return self.when is None
-
-    @property
-    def kept(self) -> bool:
-        return self.verdict == "RULE"
 
 
 @dataclass

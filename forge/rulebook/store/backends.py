@@ -6,8 +6,8 @@ from pathlib import Path
 
 from forge.memory.backends import REDIS_SCHEMES
 from forge.rulebook.model import RulebookError
-from forge.rulebook.sqlite_backend import SqliteRulebookStore
-from forge.rulebook.store import RulebookStore
+from forge.rulebook.store.sqlite_store import SqliteRulebookStore
+from forge.rulebook.store.store import RulebookStore
 
 DEFAULT_RULEBOOK = "runs/rulebook.db"
 
@@ -17,7 +17,7 @@ def open_rulebook(spec: str | Path | None = None, namespace: str = "forge", *, c
     a missing file is an error instead of a new empty rulebook."""
     spec = DEFAULT_RULEBOOK if spec is None else spec
     if str(spec).startswith(REDIS_SCHEMES):
-        from forge.rulebook.redis_backend import RedisRulebookStore  # lazy: redis is only imported when used
+        from forge.rulebook.store.redis_store import RedisRulebookStore  # lazy: redis is only imported when used
 
         return RedisRulebookStore(str(spec), namespace)
     path = Path(spec)

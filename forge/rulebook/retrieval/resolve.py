@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
-from forge.rulebook.meaning import meaning_of
+from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import RuleRecord, actor_kind
-from forge.rulebook.predicate import Predicate, implies
+from forge.rulebook.language.predicate import Predicate, implies
 
 # How rules that apply to one context and disagree there are settled, first tier first.
 PRECEDENCE: tuple[tuple[str, str], ...] = (
