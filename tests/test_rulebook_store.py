@@ -160,3 +160,12 @@ def test_the_whole_book_can_be_restored_to_an_earlier_book_version(spec):
         book.restore_book(3)  # forward again: the history kept everything
         status = {v.record.directive: v.record.status for v in book.heads().values()}
         assert status[RESTORE] == "active" and status[REMOVE] == "superseded"
+
+
+def test_a_rule_reference_is_parsed_once_and_spelled_back_the_same():
+    from forge.rulebook.model import RuleRef, RulebookError
+
+    assert RuleRef.parse("r-1a2b@v3") == RuleRef("r-1a2b", 3) and str(RuleRef.parse("r-1a2b@v3")) == "r-1a2b@v3"
+    assert RuleRef.parse(" r-1a2b ") == RuleRef("r-1a2b") and str(RuleRef("r-1a2b")) == "r-1a2b"
+    with pytest.raises(RulebookError, match="r-1a2b@3"):
+        RuleRef.parse("r-1a2b@3")

@@ -18,7 +18,6 @@ import numpy as np
 from forge.config import ForgeConfig
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.retrying import retry_on_conflict
-from forge.rulebook.model import CompiledRule
 from forge.rulebook.retrieval.embed import Embedder, embedder_from_config, local_embedder, mean_direction
 from forge.rulebook.store.maintain import (
     Outcome,
@@ -32,14 +31,16 @@ from forge.rulebook.store.maintain import (
 from forge.rulebook.model import (
     Actor,
     BookVersion,
+    CompiledRule,
     ConcurrentBookUpdate,
     DecisionNode,
     Evidence,
     Group,
-    RulebookError,
     RuleChange,
     RuleRecord,
+    RuleRef,
     RuleVersion,
+    RulebookError,
     UnknownRuleError,
     check_actor,
 )
@@ -113,7 +114,7 @@ class Rulebook:
 
     def find(self, ref: str) -> str:
         """A rule id from an id, a unique prefix of one, or `<id>@v<n>`."""
-        wanted = ref.split("@", 1)[0].strip()
+        wanted = RuleRef.parse(ref).rule_id
         heads = self.store.heads()
         if wanted in heads:
             return wanted

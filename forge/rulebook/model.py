@@ -287,6 +287,26 @@ class RuleChange:
 
 
 @dataclass(frozen=True)
+class RuleRef:
+    """A rule, or one version of it, as traces, reports and commands spell it: `ID` or `ID@vN`."""
+
+    rule_id: str
+    number: Optional[int] = None  # None: the rule, whichever version
+
+    @classmethod
+    def parse(cls, text: str) -> "RuleRef":
+        rule_id, sep, version = str(text).strip().partition("@")
+        if not sep:
+            return cls(rule_id)
+        if not (version.startswith("v") and version[1:].isdigit()):
+            raise RulebookError(f"bad rule reference {text!r}: expected ID or ID@vN")
+        return cls(rule_id.strip(), int(version[1:]))
+
+    def __str__(self) -> str:
+        return self.rule_id if self.number is None else f"{self.rule_id}@v{self.number}"
+
+
+@dataclass(frozen=True)
 class RuleVersion:
     rule_id: str
     number: int
@@ -299,7 +319,7 @@ class RuleVersion:
     @property
     def ref(self) -> str:
         """How injection traces name this exact version."""
-        return f"{self.rule_id}@v{self.number}"
+        return str(RuleRef(self.rule_id, self.number))
 
     def to_dict(self) -> dict[str, Any]:
         return {"rule_id": self.rule_id, "number": self.number, "record": self.record.to_dict(), "op": self.op,

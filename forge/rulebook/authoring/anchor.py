@@ -17,7 +17,7 @@ from typing import Mapping, Optional, Sequence
 from forge.env.catalog import ACTIONS, ActionParseError, action_name, parse_action
 from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
 from forge.rulebook.language.meaning import meaning_of
-from forge.rulebook.model import DecisionNode, RuleRecord, RulebookError
+from forge.rulebook.model import DecisionNode, RuleRecord, RulebookError, RuleRef
 from forge.rulebook.language.situation import read_situation
 
 
@@ -96,7 +96,7 @@ def corrected_learned_rules(followed_refs: Sequence[str], records: Mapping[str, 
         return ()
     out = []
     for ref in followed_refs:
-        rid = ref.split("@", 1)[0]
+        rid = RuleRef.parse(ref).rule_id
         record = records.get(rid)
         if record is not None and record.actors and not any(a.startswith("user:") for a in record.actors):
             out.append(rid)
@@ -157,7 +157,7 @@ def situation_trigger(observation: str) -> tuple[dict, str]:
 def followed_at(refs: Sequence[str], records: Mapping[str, RuleRecord], observation: str, action: str) -> tuple[str, ...]:
     """The injected rule refs whose trigger holds on `observation` and that `action` follows (live, for
     operator mode; a recorded trace has this in its aftermath)."""
-    meanings = {ref: meaning_of(records[ref.split("@", 1)[0]]) for ref in refs if ref.split("@", 1)[0] in records}
+    meanings = {ref: meaning_of(records[RuleRef.parse(ref).rule_id]) for ref in refs if RuleRef.parse(ref).rule_id in records}
     entries = episode_aftermath([StepSeen(0, observation, action, 0.0, tuple(refs))], meanings, window=1,
                                 threshold=float("-inf"))
     return tuple(e.rule for e in entries if e.judged == "followed")

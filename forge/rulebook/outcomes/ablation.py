@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Iterable, Mapping, Sequence
 
+from forge.rulebook.model import RuleRef
+
 
 def ablation_label(rule_id: str, episode: int) -> str:
     """The trace label of episode `episode` played without `rule_id`."""
@@ -22,7 +24,7 @@ def rules_to_ablate(aftermath: Iterable[Mapping], limit: int) -> list[str]:
     """Rule ids worth ablating, most triggered first (ties by id), at most `limit`."""
     if limit <= 0:
         return []
-    triggered = Counter(str(entry["rule"]).split("@", 1)[0] for entry in aftermath if entry.get("held") is not False)
+    triggered = Counter(RuleRef.parse(entry["rule"]).rule_id for entry in aftermath if entry.get("held") is not False)
     return [rule for rule, _ in sorted(triggered.items(), key=lambda kv: (-kv[1], kv[0]))][:limit]
 
 

@@ -26,6 +26,7 @@ from forge.rulebook.language.action import judge
 from forge.rulebook.language.meaning import Meaning
 from forge.rulebook.language.predicate import holds, matched_hosts
 from forge.rulebook.language.situation import read_situation
+from forge.rulebook.model import RuleRef
 
 JUDGEMENTS = ("followed", "ignored", "contradicted")
 
@@ -53,7 +54,7 @@ class Aftermath:
 
     @property
     def rule_id(self) -> str:
-        return self.rule.split("@", 1)[0]
+        return RuleRef.parse(self.rule).rule_id
 
     def to_dict(self) -> dict:
         return asdict(self)
