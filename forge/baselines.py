@@ -85,14 +85,16 @@ POLICIES: dict[str, Callable[[], Policy]] = {
 
 
 @dataclass(frozen=True)
-class EpisodeResult:
+class PolicyEpisode:
+    """One episode of a scripted policy (the agents' episodes are forge.protocol.episode.EpisodeResult)."""
+
     seed: int
     total_return: float
     rewards: tuple[float, ...]
     actions: tuple[int, ...]
 
 
-def run_episode(env: Cage2Env, policy: Policy, seed: int) -> EpisodeResult:
+def run_episode(env: Cage2Env, policy: Policy, seed: int) -> PolicyEpisode:
     env.reset(seed=seed)
     policy.reset(seed)
     rewards, actions = [], []
@@ -102,7 +104,7 @@ def run_episode(env: Cage2Env, policy: Policy, seed: int) -> EpisodeResult:
         _, reward, terminated, truncated, _ = env.step(action)
         rewards.append(reward)
         actions.append(action)
-    return EpisodeResult(seed, round(sum(rewards), 1), tuple(rewards), tuple(actions))
+    return PolicyEpisode(seed, round(sum(rewards), 1), tuple(rewards), tuple(actions))
 
 
 def episode_seeds(base_seed: int, episodes: int) -> Sequence[int]:

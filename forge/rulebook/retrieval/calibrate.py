@@ -1,36 +1,16 @@
-"""Calibrating the relevance floor on real decision contexts, labelled by the rules' own conditions.
+"""Calibrating the relevance floor: the cosine score a semantic rule needs before it is injected.
 
-Method (`forge rulebook calibrate RUN_DIR`; forge.calibration.calibrate_run plays the episodes):
-1. play frozen episodes of the memory under rulebook injection and record every (role, context,
-   accumulated context) an agent asked the rulebook about;
-2. for every such context and every rule of that role that has a trigger predicate, the label is
-   whether the predicate holds on the context (ground truth from the rule itself), and the score is
-   the mixed cosine retrieval would compute;
-3. the recommended floor is the highest floor that keeps recall (share of applying pairs scored at or
-   above it) at the target; its false-positive rate says how much retrieval alone would still inject
-   where nothing applies.
-`choose_floor` is the pure part. Semantic rules carry no label, so they are calibrated through the rules
-with predicates that share their retrieval path, or on labelled cases (the benchmark, below).
-
-What it found on CAGE-2 (surrogate, B_line, all-MiniLM-L6-v2): every decision context of the game looks
-alike to a sentence embedding. Pairs where the rule applies score p5/p50/p95 = 0.68/0.69/0.71, pairs
-where it does not 0.38/0.66/0.74 (a one-rule memory, 5 episodes); a 20-rule memory gives 0.52/0.68/0.71
-against 0.40/0.62/0.70. The highest floor with recall >= 0.95 is 0.50-0.65 and still lets 60-90 % of the
-non-applying pairs through. So the floor silences what is unlike any trigger (a quiet network scores
-0.37-0.43, unrelated text < 0.1) and the condition gate does the rest; the default 0.3 loses no applying
-pair. Stated triggers (a human correction's situation, a few words) separate better: 0.5 against a
-context that shows the situation, 0.2-0.3 against other game contexts, so 0.45 is the floor to use when
-free-text corrections matter.
-
-Since rules carry trigger predicates (predicate.py), the floor applies only to *semantic* rules (what the
-compiler could not express), and is calibrated for free text on the decision-context benchmark
-(`scripts/bench/dc_bench.py --split dev --calibrate`, labels: the cases' expected sets). Measured on the
-dev split (all-MiniLM-L6-v2): with the case authors' compilations, the semantic rules that apply score
-0.44-0.51 and those that do not 0.22, so the highest floor with full recall is 0.40; with every free-text
-rule left semantic (a compiler that writes no predicates), applying pairs score p5/p50/p95
-0.21/0.48/0.68 and non-applying 0.20/0.38/0.64: no floor separates them (exact-set accuracy 51-54 % for
-floors 0.3-0.6, silence 55 % at 0.3, 73 % at 0.4, 91 % at 0.6). Embeddings alone cannot scope free text
-on CAGE-2; the compiler's predicates do. Default: 0.4.
+Two sources of labels, because semantic rules carry none of their own:
+- real decision contexts (`forge rulebook calibrate RUN_DIR`; forge.calibration plays the episodes):
+  every (role, context) an agent asked the rulebook about, labelled for each rule with a trigger
+  predicate by whether that predicate holds there, and scored with the cosine retrieval would compute;
+- the decision-context benchmark's cases (`scripts/bench/dc_bench.py --calibrate`), labelled by their
+  expected sets, which is how free-text (semantic) rules are calibrated.
+`choose_floor` (pure) picks the highest floor that keeps recall at the target and reports the
+false-positive rate left at that floor: what the floor alone would still inject where nothing applies.
+On CAGE-2 every decision context looks alike to a sentence encoder, so the floor only silences what is
+unlike any trigger; the compiler's predicates do the real scoping (the measured score distributions and
+the default's derivation are in the README's rulebook section and the encoder benchmark).
 """
 
 from __future__ import annotations
