@@ -164,6 +164,23 @@ class RuleIndex:
             return True
         return bool(self.gate(text, positions).any())
 
+    def needs_scores(self, text: str, role: str, settings: RetrievalSettings) -> bool:
+        """Whether the context's embedding can change what `search` selects for `role`: it does when a
+        semantic rule is in play (the floor) or when two or more rules pass the gate (their order, hence
+        conflicts and the limit). With the gate on, no semantic rule, and at most one rule passing, the
+        selection is that rule or nothing whatever the scores: the caller may skip embedding the context
+        (a transformer forward pass per call, the whole cost of rulebook injection on CPU)."""
+        positions = self._slices[role][0]
+        if positions.size == 0:
+            return False
+        if not settings.condition_gate or self.semantic_for_role[role]:
+            return True
+        return int(self.gate(text, positions).sum()) > 1
+
+    @property
+    def dim(self) -> int:
+        return int(self.node_matrix.shape[1])
+
     def gate(self, text: str, positions: np.ndarray) -> np.ndarray:
         """Per rule at `positions`: does its predicate hold on the context? (True for semantic rules.)"""
         _, truth = self.situation(text)
