@@ -219,6 +219,8 @@ def test_skipping_embeddings_that_cannot_change_the_selection_injects_the_same_r
     for i, host in enumerate(("Enterprise0", "Enterprise1", "Enterprise2", "User1", "User2", "User3", "User4", "Op_Server0")):
         teach(book, f"When {host} shows any compromise, then Restore {host}.", "s/i00", "action_chooser", source=f"r{i}")
         teach(book, f"When {host} shows Activity Exploit, then Remove {host}.", "s/i00", "planner", source=f"p{i}")
+        # and a conflicting rule by another actor: settled by evidence and actor, not by rank
+        teach(book, f"When {host} shows any compromise, then Remove {host}.", "s/i01", "action_chooser", source=f"c{i}")
     cfg = load_config(overrides=["env.max_steps=20", "surrogate.latency_ms=0"])
     clients, _ = build_clients(cfg)
 
@@ -232,7 +234,7 @@ def test_skipping_embeddings_that_cannot_change_the_selection_injects_the_same_r
         return recording.seen, after.misses - before.misses
 
     shipped, embedded_shipped = play()
-    monkeypatch.setattr(RuleIndex, "needs_scores", lambda self, text, role, settings: True)
+    monkeypatch.setattr(RuleIndex, "needs_scores", lambda self, *args: True)
     always, embedded_always = play()
     assert shipped == always
     assert sum(1 for _, ids, _ in shipped if ids) > 0

@@ -120,7 +120,7 @@ class RulebookInjection:
         """The context's vector and the accumulated one (the unit mean with the recent Planner
         observations), each text embedded once (the embedder's cache); zero vectors when the scores
         cannot change the selection (RuleIndex.needs_scores), so no forward pass is spent on them."""
-        if not index.needs_scores(context, role, self.settings):
+        if not index.needs_scores(context, role, self.settings, self.actor):
             zero = np.zeros(index.dim, dtype=np.float32)
             return zero, zero
         vectors = self.embedder.encode_cached([*recent, context])
