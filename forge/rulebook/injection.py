@@ -21,6 +21,8 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
 
+import numpy as np
+
 from agents.injection import InjectedItem, InjectedMemory, MemoryInjection
 from agents.prompting import RULES_HEADER
 from forge.config import ROLES, ForgeConfig
@@ -106,14 +108,23 @@ class RulebookInjection:
         self._recent.clear()
         self._prefix, self._stage_one, self._prefix_ids, self._seen = {}, {}, {}, {}
         index = self._current_index()
-        query = None
         for role in ROLES:
             chosen = list(index.format_for(role))
             if index.could_apply(initial_context, role, self.settings):
-                query = self.embedder.encode_one(initial_context) if query is None else query
+                query, _ = self._vectors(index, role, initial_context, [])
                 found = index.search(initial_context, query, query, role, self.settings, self.actor)
                 chosen += [index.versions[rid] for rid in found.selected]
             self._deliver(role, chosen)
+
+    def _vectors(self, index: RuleIndex, role: str, context: str, recent: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The context's vector and the accumulated one (the unit mean with the recent Planner
+        observations), each text embedded once (the embedder's cache); zero vectors when the scores
+        cannot change the selection (RuleIndex.needs_scores), so no forward pass is spent on them."""
+        if not index.needs_scores(context, role, self.settings, self.actor):
+            zero = np.zeros(index.dim, dtype=np.float32)
+            return zero, zero
+        vectors = self.embedder.encode_cached([*recent, context])
+        return vectors[-1], mean_direction(vectors)
 
     def stage_one_ids(self, role: str) -> frozenset[str]:
         """The rule ids delivered to `role` through the stage-1 pair (FORMAT rules and initial triggers)."""
@@ -130,8 +141,7 @@ class RulebookInjection:
             self._recent.append(context)
         if not index.could_apply(context, role, self.settings):
             return InjectedMemory(prefix=prefix, prefix_ids=prefix_ids)
-        vectors = self.embedder.encode_cached([*recent, context])
-        query, accumulated = vectors[-1], mean_direction(vectors)
+        query, accumulated = self._vectors(index, role, context, recent)
         found = index.search(context, query, accumulated, role, self.settings, self.actor)
         delivered = self._stage_one.get(role, set())
         fresh = [index.versions[rid] for rid in found.selected if rid not in delivered]

@@ -168,6 +168,31 @@ class RuleIndex:
             return True
         return bool(self.gate(text, positions).any())
 
+    def needs_scores(self, text: str, role: str, settings: RetrievalSettings, actor: Optional[str] = None) -> bool:
+        """Whether the context's embedding can change what `search` selects for `role`, or its order.
+        The scores only rank: a semantic rule's floor needs them, and so does the order of what is kept.
+        With the gate on and no semantic rule of the role, the rules passing the gate are fixed by the
+        gate; when no more pass than the limit, conflict settlement keeps the same set whatever their
+        order (each conflict group is settled by evidence and actor, not by rank), so the scores matter
+        only when two or more rules are kept. Otherwise the caller may skip embedding the context (a
+        transformer forward pass per call, the whole cost of rulebook injection on a CPU)."""
+        positions = self._slices[role][0]
+        if positions.size == 0:
+            return False
+        if not settings.condition_gate or self.semantic_for_role[role]:
+            return True
+        passing = int(self.gate(text, positions).sum())
+        if passing <= 1:
+            return False
+        if passing > max(settings.max_rules, 0):
+            return True  # the limit cuts by rank
+        zero = np.zeros(self.dim, dtype=np.float32)
+        return len(self.search(text, zero, zero, role, settings, actor).selected) > 1
+
+    @property
+    def dim(self) -> int:
+        return int(self.node_matrix.shape[1])
+
     def gate(self, text: str, positions: np.ndarray) -> np.ndarray:
         """Per rule at `positions`: does its predicate hold on the context? (True for semantic rules.)"""
         _, truth = self.situation(text)
