@@ -213,7 +213,7 @@ def test_skipping_embeddings_that_cannot_change_the_selection_injects_the_same_r
     from agents.defender import Defender
     from forge.env import Cage2Env
     from forge.protocol.episode import play_episode
-    from forge.rulebook.retrieve import RuleIndex
+    from forge.rulebook.retrieval.retrieve import RuleIndex
 
     book = make_book(tmp_path / "rb.db")
     for i, host in enumerate(("Enterprise0", "Enterprise1", "Enterprise2", "User1", "User2", "User3", "User4", "Op_Server0")):

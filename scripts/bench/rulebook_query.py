@@ -7,7 +7,7 @@ The torch encoders (minilm-int8, the default before onnxruntime, and minilm) nee
 without it their rows say so. Any interpreter with the extra installed can run this file against this
 checkout (PYTHONPATH=.) to put them beside the default.
 
-For every encoder (`rulebook.encoder`, forge/rulebook/embed.py):
+For every encoder (`rulebook.encoder`, forge/rulebook/retrieval/embed.py):
 - load s: a fresh interpreter imports the embedder, loads the encoder and embeds one text (a derived
   table, `minilm-static`, is built beforehand: that is a once-per-machine cost, printed when paid);
 - query p50 / p99 at each size, embedding included: what an injection does per model call, embed the
