@@ -39,7 +39,7 @@ class Server:
     name: str
     base_url: str
     model: str
-    structured_output: str  # how the server spells constrained decoding ("off": it has none)
+    structured_output: str  # how the server spells constrained decoding ("none": it has none)
     forge: Optional[ModelServer] = None  # for scripted faults and the server's own counts
 
 
@@ -47,7 +47,7 @@ class Server:
 def server(request) -> Iterator[Server]:
     if request.param == "forge-serve":
         with ModelServer(SurrogateProvider("surrogate", SurrogateConfig()), models=["forge-surrogate-1"]) as srv:
-            yield Server("forge-serve", srv.openai_base_url, "forge-surrogate-1", "off", srv)
+            yield Server("forge-serve", srv.openai_base_url, "forge-surrogate-1", "none", srv)
         return
     if not LLAMA_URL:
         pytest.skip("no llama.cpp server configured (set FORGE_LLAMA_URL, see scripts/local_model.sh)")
@@ -132,7 +132,7 @@ def test_constrained_decoding_gives_json_of_the_schema_where_the_server_has_it(s
               "properties": {"action": {"type": "string", "enum": ["Monitor", "Restore User1"]},
                              "reason": {"type": "string", "maxLength": 40}}}
     answer = complete(server, max_tokens=60, schema=schema)
-    if server.structured_output == "off":
+    if server.structured_output == "none":
         return  # forge serve ignores response_format (documented); the agents read text replies too
     data = json.loads(answer.text)
     assert data["action"] in ("Monitor", "Restore User1") and isinstance(data["reason"], str)

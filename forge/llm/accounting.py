@@ -229,7 +229,7 @@ def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelCli
         model_cfg = cfg.models.for_role(role)
         if model_cfg.provider not in providers:
             providers[model_cfg.provider] = build_provider(model_cfg.provider, cfg)
-        structured = cfg.providers[model_cfg.provider].structured_output != "off"
+        structured = cfg.providers[model_cfg.provider].structured_output != "none"
         clients[role] = ModelClient(role, providers[model_cfg.provider], model_cfg, ledger, structured=structured)
     return clients
 

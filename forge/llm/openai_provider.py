@@ -75,7 +75,7 @@ class OpenAIProvider:
             payload["seed"] = seed
         if stop:
             payload["stop"] = list(stop)
-        if schema is not None and self._cfg.structured_output != "off":
+        if schema is not None and self._cfg.structured_output != "none":
             payload["response_format"] = response_format(self._cfg.structured_output, schema)
         started = time.perf_counter()
         try:
