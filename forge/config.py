@@ -88,7 +88,7 @@ class EnvConfig:
     max_steps: int = 30
 
 
-STRUCTURED_OUTPUTS = ("off", "json_schema", "json_object")
+STRUCTURED_OUTPUTS = ("none", "json_schema", "json_object")
 
 
 @dataclass
@@ -121,9 +121,9 @@ class ProviderConfig:
     price_cached_in_per_mtok: Optional[float] = None
     # Constrained decoding: each role's JSON schema goes out as `response_format`, in the endpoint's
     # spelling: `json_schema` (OpenAI, vLLM: {"type": "json_schema", "json_schema": {...}}) or
-    # `json_object` (llama.cpp's server: {"type": "json_object", "schema": ...}); `off` for endpoints
+    # `json_object` (llama.cpp's server: {"type": "json_object", "schema": ...}); `none` (not "off", which YAML reads as false) for endpoints
     # without it. The agents read JSON and text replies alike.
-    structured_output: str = "off"
+    structured_output: str = "none"
     # What every result made with this provider must say about it (e.g. a tiny integration model).
     caveat: Optional[str] = None
 

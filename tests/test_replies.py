@@ -165,3 +165,32 @@ def test_the_local_model_is_labelled_an_integration_model_everywhere_a_label_goe
     assert "SURROGATE" in model_caveat(load_config())
     with pytest.raises(Exception, match="structured_output"):
         load_config("configs/local.yaml", overrides=["providers.local.structured_output=grammar"])
+
+
+def test_cached_prompt_tokens_are_priced_at_the_cached_price():
+    from forge.llm.accounting import cost_by_role, role_prices
+
+    cfg = load_config(overrides=["providers.surrogate.price_in_per_mtok=2.0", "providers.surrogate.price_out_per_mtok=8.0",
+                                 "providers.surrogate.price_cached_in_per_mtok=0.5"])
+    prices = role_prices(cfg)
+    usage = {"planner": {"prompt": 1_000_000, "completion": 100_000, "cached_prompt": 600_000}}
+    assert cost_by_role(usage, prices)["planner"] == pytest.approx(0.4 * 2.0 + 0.6 * 0.5 + 0.1 * 8.0)
+    plain = role_prices(load_config(overrides=["providers.surrogate.price_in_per_mtok=2.0"]))
+    assert cost_by_role(usage, plain)["planner"] == pytest.approx(2.0)  # no cached price: cached is input
+
+
+def test_prompts_put_the_stable_part_first_and_the_observation_last():
+    built, providers, _ = clients(['{"tool": "none", "argument": "", "answer": "Monitor"}',
+                                   '{"tool": "none", "argument": "", "answer": "Monitor"}'])
+    cfg = load_config()
+    defender = Defender(built, NoInjection(), cfg.agent, 10)
+    env = Cage2Env()
+    env.reset(seed=0)
+    defender.start_episode(env, 0)
+    defender.act(env)
+    defender.record_outcome(0.0)
+    env.step(0)
+    defender.act(env)
+    first, second = (asked["messages"] for asked in providers["planner"].asked)
+    assert first[0] == second[0]  # the system prompt (with memory) is the same from step to step: a cacheable prefix
+    assert first[-1].role == second[-1].role == "user" and "Step 1" in first[-1].content and "Step 2" in second[-1].content

@@ -229,21 +229,29 @@ def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelCli
         model_cfg = cfg.models.for_role(role)
         if model_cfg.provider not in providers:
             providers[model_cfg.provider] = build_provider(model_cfg.provider, cfg)
-        structured = cfg.providers[model_cfg.provider].structured_output != "off"
+        structured = cfg.providers[model_cfg.provider].structured_output != "none"
         clients[role] = ModelClient(role, providers[model_cfg.provider], model_cfg, ledger, structured=structured)
     return clients
 
 
-def role_prices(cfg: "ForgeConfig") -> dict[str, tuple[float, float]]:
-    """USD per million (input, output) tokens for every role, from its provider's configuration."""
+def role_prices(cfg: "ForgeConfig") -> dict[str, tuple[float, ...]]:
+    """USD per million (input, output, cached input) tokens for every role, from its provider's
+    configuration; cached input is priced as input unless `price_cached_in_per_mtok` says otherwise."""
     prices = {}
     for role in ROLES + LEARNER_ROLES:
         provider = cfg.providers[cfg.models.for_role(role).provider]
-        prices[role] = (provider.price_in_per_mtok, provider.price_out_per_mtok)
+        cached = provider.price_in_per_mtok if provider.price_cached_in_per_mtok is None else provider.price_cached_in_per_mtok
+        prices[role] = (provider.price_in_per_mtok, provider.price_out_per_mtok, cached)
     return prices
 
 
-def cost_by_role(tokens: Mapping[str, Mapping[str, int]], prices: Mapping[str, tuple[float, float]]) -> dict[str, float]:
-    """USD per role for usage as the ledger keeps it (`{role: {"prompt": n, "completion": m, ...}}`)."""
-    return {role: call_cost_usd(u.get("prompt", 0), u.get("completion", 0), *prices.get(role, (0.0, 0.0)))
-            for role, u in tokens.items()}
+def cost_by_role(tokens: Mapping[str, Mapping[str, int]], prices: Mapping[str, tuple[float, ...]]) -> dict[str, float]:
+    """USD per role for usage as the ledger keeps it (`{role: {"prompt": n, "completion": m,
+    "cached_prompt": k, ...}}`): the k prompt tokens served from a prefix cache at the cached price."""
+    costs = {}
+    for role, u in tokens.items():
+        price_in, price_out, *rest = prices.get(role, (0.0, 0.0))
+        cached = min(u.get("cached_prompt", 0), u.get("prompt", 0))
+        costs[role] = (call_cost_usd(u.get("prompt", 0) - cached, u.get("completion", 0), price_in, price_out)
+                       + call_cost_usd(cached, 0, rest[0] if rest else price_in, 0.0))
+    return costs

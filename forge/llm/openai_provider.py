@@ -31,6 +31,7 @@ from forge.llm.types import (
 # Statuses the openai client itself would retry: request timeout, conflict, rate limit, server errors.
 _TRANSIENT_STATUSES = frozenset({408, 409, 429})
 _DETAIL_CHARS = 300
+_VALIDATION_ERROR = "validation error"
 
 
 class OpenAIProvider:
@@ -74,7 +75,7 @@ class OpenAIProvider:
             payload["seed"] = seed
         if stop:
             payload["stop"] = list(stop)
-        if schema is not None and self._cfg.structured_output != "off":
+        if schema is not None and self._cfg.structured_output != "none":
             payload["response_format"] = response_format(self._cfg.structured_output, schema)
         started = time.perf_counter()
         try:
@@ -124,6 +125,10 @@ class OpenAIProvider:
             if status in (401, 403):
                 return key_rejected(self.name, self._cfg.api_key_env, status)
             detail = self._detail(exc.message)
+            # llama-cpp-python's server answers a request it cannot validate with a 500 (and says so):
+            # retrying it can never help, so it is an error like a 4xx.
+            if status == 500 and _VALIDATION_ERROR in detail:
+                return ProviderError(f"{where}: HTTP {status} (the server could not validate the request): {detail}")
             if status in _TRANSIENT_STATUSES or status >= 500:
                 return TransientProviderError(
                     f"{where}: HTTP {status}: {detail}",
