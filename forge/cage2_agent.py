@@ -58,16 +58,7 @@ class ForgeBlueAgent:
 
     @classmethod
     def from_bundle(cls, bundle: str | Path) -> "ForgeBlueAgent":
-        path = Path(bundle)
-        config, memory = path / CONFIG_FILE, path / MEMORY_FILE
-        for file in (config, memory):
-            if not file.is_file():
-                raise BundleError(f"agent bundle {path}: {file.name} is missing (write it with `forge export agent`)")
-        try:
-            snapshot = MemorySnapshot.from_dict(json.loads(memory.read_text()))
-        except (ForgeError, ValueError, KeyError, TypeError) as exc:
-            raise BundleError(f"agent bundle {path}: {MEMORY_FILE} is not a memory snapshot: {exc}") from None
-        return cls(load_config(config), snapshot)
+        return cls(*read_bundle(bundle))
 
     def get_action(self, observation: Any, action_space: Any = None) -> int:
         if self._last_action is None:
@@ -83,6 +74,20 @@ class ForgeBlueAgent:
     def end_episode(self) -> None:
         self.episodes += 1
         self._last_action = None
+
+
+def read_bundle(bundle: str | Path) -> tuple[ForgeConfig, MemorySnapshot]:
+    """The configuration and the memory a bundle holds; errors name the bundle and the file."""
+    path = Path(bundle)
+    config, memory = path / CONFIG_FILE, path / MEMORY_FILE
+    for file in (config, memory):
+        if not file.is_file():
+            raise BundleError(f"agent bundle {path}: {file.name} is missing (write it with `forge export agent`)")
+    try:
+        snapshot = MemorySnapshot.from_dict(json.loads(memory.read_text()))
+    except (ForgeError, ValueError, KeyError, TypeError) as exc:
+        raise BundleError(f"agent bundle {path}: {MEMORY_FILE} is not a memory snapshot: {exc}") from None
+    return load_config(config), snapshot
 
 
 def write_bundle(out: Path, cfg: ForgeConfig, snapshot: MemorySnapshot, *, source: str) -> Path:
@@ -105,15 +110,14 @@ Model: {label}. Written by `forge export agent`; load it in CAGE-2's evaluation 
 
 from pathlib import Path
 
-from forge.cage2_agent import ForgeBlueAgent
+from forge.cage2_agent import ForgeBlueAgent, read_bundle
 
 BUNDLE = Path(__file__).resolve().parent
 
 
 class {cls}(ForgeBlueAgent):
     def __init__(self, bundle=BUNDLE):
-        agent = ForgeBlueAgent.from_bundle(bundle)
-        self.__dict__.update(agent.__dict__)
+        super().__init__(*read_bundle(bundle))
 '''
 
 

@@ -151,3 +151,16 @@ def test_evaluate_on_another_attacker_is_a_labelled_transfer_beside_the_trained_
     assert main(["evaluate", str(run_dir), "--instance", "i00", "--episodes", "1", "--injection", "none"]) == 0
     assert "TRANSFER" not in capsys.readouterr().out
     assert "transfer" not in json.loads((run_dir / "reports" / "evaluate.json").read_text())
+
+
+def test_protocol_rows_can_be_chosen_and_the_sleep_row_is_checked(run_dir, capsys):
+    assert main(["evaluate", str(run_dir), "--instance", "i00", "--protocol", "cage2", "--episodes", "2",
+                 "--policies", "sleep"]) == 0
+    data = json.loads((run_dir / "reports" / "cage2_protocol.json").read_text())
+    assert list(data["policies"]) == ["sleep"]
+    checks = {(c["steps"], c["red"]): c for c in data["known_sleep"]}
+    assert all(checks[(steps, "sleep")]["within"] and checks[(steps, "sleep")]["mean"] == 0.0 for steps in (30, 50, 100))
+    assert checks[(30, "b_line")]["mean"] < -150  # no defence against B_line: heavy losses, as published
+    capsys.readouterr()
+    assert main(["evaluate", str(run_dir), "--instance", "i00", "--protocol", "cage2", "--policies", "sleep,nobody"]) == 2
+    assert "nobody" in capsys.readouterr().err

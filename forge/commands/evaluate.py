@@ -35,6 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="cage2: CAGE-2's official protocol (30/50/100 steps x B_line/Meander/Sleep) for the "
                              "champion, the sleep policy and a package agent, instead of the injection comparison")
     parser.add_argument("--scripted", default="BlueReactRemoveAgent", help="--protocol: the package's blue agent beside the champion")
+    parser.add_argument("--policies", default="champion,sleep,scripted",
+                        help="--protocol: which rows to play (e.g. sleep,scripted for the official 100 episodes without model cost)")
     # `config` is the name forge.cli merges overrides given after options into.
     parser.add_argument("config", nargs="*", metavar="KEY=VALUE",
                         help="configuration overrides on the run's config, e.g. rulebook.relevance_floor=0.5")
@@ -175,13 +177,17 @@ def _cage2_protocol(found, snapshot, args: argparse.Namespace) -> int:
         "sleep": ("the package's SleepAgent", lambda: RawBlueAgent(package_blue_agent("SleepAgent"))),
         "scripted": (f"the package's {args.scripted}", lambda: RawBlueAgent(package_blue_agent(args.scripted))),
     }
+    chosen = list(dict.fromkeys(p.strip() for p in args.policies.split(",") if p.strip()))
+    if not chosen or any(p not in policies for p in chosen):
+        raise UsageError(f"--policies {args.policies!r}: choose among {', '.join(policies)}")
+    policies = {name: policies[name] for name in chosen}
     seeds = protocol_seeds(found.cfg.protocol.seed, args.episodes)
     console.print(f"[bold]CAGE-2 protocol[/bold] {found.key} ({found.chosen_by}): memory {snapshot.digest[:12]}, "
                   f"{args.episodes} episodes per cell, model {label}", soft_wrap=True)
     with progress_bars() as progress:
         results = run_protocol(policies, seeds, on_progress=bar_per_name(progress))
-    checks = check_known_sleep(results["sleep"])
-    tables = [protocol_table(results, seeds), known_table(checks)]
+    checks = check_known_sleep(results["sleep"]) if "sleep" in results else ()
+    tables = [protocol_table(results, seeds), *([known_table(checks)] if checks else [])]
     for table in tables:
         console.print(table)
     lines = [f"# CAGE-2 official protocol: {found.key}", "",
