@@ -296,7 +296,7 @@ def _meaning_lines(record) -> list[str]:
     else:
         lines.append("action: none")
     if record.unexpressed:
-        lines.append(f"unexpressed: {record.unexpressed}  (guard: applies only where the context is also near its trigger)")
+        lines.append(f"unexpressed: {record.unexpressed}  (guard: applies only where the context is also near this text, rulebook.guard_floor)")
     return lines
 
 
