@@ -87,3 +87,23 @@ def test_a_guarded_rule_is_not_injected_where_only_its_expressible_part_holds(tm
                     "persist across repeated Analyse actions at critical priority.\nAlerts:\nEnterprise1: Activity None, "
                     "Compromised User")
     assert not injected("The alerts persist across repeated Analyse actions at critical priority.")  # nothing compromised
+
+
+def test_negated_rules_compiled_by_the_surrogate_fire_only_where_their_negation_holds():
+    from forge.config import load_config
+    from forge.rulebook.predicate import holds, parse_predicate
+    from forge.rulebook.situation import read_situation
+    from forge.wiring import build_clients
+
+    clients, _ = build_clients(load_config())
+    texts = [NEGATED, "If User0 is not compromised, do not restore it."]
+    report = RuleCompiler(clients["compiler"]).compile([SourceItem("rule", "action_chooser", t, "s2/i03") for t in texts])
+    quiet_rule, clean_rule = (parse_predicate(r.when) for r in report.rules)
+    fires = lambda p, context: holds(p, read_situation(context))  # noqa: E731
+    assert fires(quiet_rule, "Alerts:\nNo host shows activity or compromise.")
+    assert not fires(quiet_rule, "Alerts:\nUser1: Activity Scan, Compromised No")
+    assert not fires(quiet_rule, "Alerts:\nUser1: Activity None, Compromised User")
+    assert not fires(quiet_rule, "Choose the next action.")  # says nothing: unknown, silent
+    assert fires(clean_rule, "Alerts:\nUser0: Activity Scan, Compromised No")
+    assert not fires(clean_rule, "Alerts:\nUser0: Activity Exploit, Compromised User")
+    assert not fires(clean_rule, "Alerts:\nEnterprise2: Activity Exploit, Compromised User")  # User0 not stated
