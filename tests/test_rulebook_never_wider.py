@@ -107,3 +107,18 @@ def test_negated_rules_compiled_by_the_surrogate_fire_only_where_their_negation_
     assert fires(clean_rule, "Alerts:\nUser0: Activity Scan, Compromised No")
     assert not fires(clean_rule, "Alerts:\nUser0: Activity Exploit, Compromised User")
     assert not fires(clean_rule, "Alerts:\nEnterprise2: Activity Exploit, Compromised User")  # User0 not stated
+
+
+def test_rulebook_show_prints_what_was_left_unexpressed():
+    from forge.commands.rulebook import _meaning_lines
+    from forge.rulebook.model import RuleRecord
+
+    record = RuleRecord("r1", "Remove or Restore a host whose alerts persist.", "CONTENT", ("action_chooser",), "g",
+                        when={"class": "any", "compromise": "any"}, action={"mode": "do", "verb": "Restore", "target": "$matched"},
+                        unexpressed="alerts persist across repeated Analyse actions at critical priority")
+    lines = _meaning_lines(record)
+    assert any(line.startswith("unexpressed: alerts persist across repeated Analyse actions") for line in lines)
+    assert RuleRecord.from_dict(record.to_dict()) == record
+    plain = record.with_(unexpressed="")
+    assert "unexpressed" not in plain.to_dict()  # records without one keep the digest they always had
+    assert not any(line.startswith("unexpressed") for line in _meaning_lines(plain))
