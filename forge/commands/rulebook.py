@@ -160,8 +160,7 @@ def _export(args: argparse.Namespace) -> int:
         result = sync.sync(snapshot, provenance=Provenance(session=found.session, instance=found.instance,
                                                            actor=f"user:{login()}", model=cfg.models.for_role("compiler").model),
                            progress=bar_per_name(progress))
-    table = Table(title=f"{found.key}: {result.kept} rules kept, {result.refused} refused (a withdrawn rule's meaning), "
-                        f"{result.dropped} dropped, "
+    table = Table(title=f"{found.key}: {result.kept} rules kept, {result.refused} refused, {result.dropped} dropped, "
                         f"{result.already} already compiled", show_lines=False)
     for column in ("item", "kind/role", "verdict", "by", "type", "group", "directive / reason", "trigger", "rule"):
         table.add_column(column)
