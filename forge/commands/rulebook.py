@@ -160,8 +160,8 @@ def _export(args: argparse.Namespace) -> int:
         result = sync.sync(snapshot, provenance=Provenance(session=found.session, instance=found.instance,
                                                            actor=f"user:{login()}", model=cfg.models.for_role("compiler").model),
                            progress=bar_per_name(progress))
-    table = Table(title=f"{found.key}: {result.kept} rules kept, {result.refused} refused, {result.dropped} dropped, "
-                        f"{result.already} already compiled", show_lines=False)
+    table = Table(title=f"{found.key}: {result.kept} rules kept, {result.dropped} dropped, "
+                        f"{result.already} already compiled, {result.refused} refused", show_lines=False)
     for column in ("item", "kind/role", "verdict", "by", "type", "group", "directive / reason", "trigger", "rule"):
         table.add_column(column)
     outcome_by_rule = {o.rule_id: o.result for o in (result.teach.outcomes if result.teach else ())}
