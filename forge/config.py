@@ -275,6 +275,10 @@ class RulebookConfig:
     # benchmark (scripts/bench/dc_bench.py --calibrate; forge/rulebook/retrieval/calibrate.py has the figures).
     # Rules with a predicate are judged by the gate on meaning instead.
     relevance_floor: float = 0.4
+    # The semantic guard of a rule whose predicate leaves part of its condition unexpressed: the cosine of
+    # that part to the context must reach this. Above the floor because any CAGE-2 context already sits at
+    # ~0.4-0.5 to a text that mentions alerts (measured on a handful of pairs, not calibrated: issue 18).
+    guard_floor: float = 0.55
     max_rules_per_injection: int = 5
     store: str = "runs/rulebook.db"  # the rulebook: a .db file (SQLite) or a redis:// URL
     condition_gate: bool = True  # a rule with a trigger predicate is injected only when the context meets it

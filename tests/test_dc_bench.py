@@ -68,5 +68,15 @@ def test_the_configured_compiler_on_the_held_out_split():
     bench = load_bench()
     results, _, _ = bench.run_bench(("heldout",), progress=False)
     overall = bench.score(results)
-    assert overall["exact"] >= 50.0, overall
+    assert overall["exact"] >= 96.0 and overall["silence"] == 100.0, overall  # the figure this branch reports
     assert overall["judged"] > 0  # the surrogate's behaviour column was measured
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("compiler, exact", [("reference", 85.0), ("model", 76.0)])
+def test_the_model_style_split_at_the_figures_this_branch_reports(compiler, exact):
+    """Issue 18's split of rules written the way models write reflections. Below the issue's 95% target
+    (history atoms and plans are not built): these are the reported figures, so a regression fails."""
+    bench = load_bench()
+    results, _, _ = bench.run_bench(("model_style",), behaviour=False, progress=False, compiler=compiler)
+    assert bench.score(results)["exact"] >= exact, bench.score(results)

@@ -55,3 +55,70 @@ def test_the_unexpressed_rest_is_kept_with_the_expressible_predicate():
     (rule,) = report.rules
     assert rule.when == {"class": "any", "compromise": "any"}
     assert rule.unexpressed == "alerts persist across repeated Analyse actions at critical priority"
+
+
+def test_a_guarded_rule_is_not_injected_where_only_its_expressible_part_holds(tmp_path):
+    """The issue's rule with an inexpressible condition: never injected where its predicate alone holds
+    and its text does not fit the context; injected where both do (the real embedding model)."""
+    from forge.memory.model import Provenance
+    from forge.rulebook.backends import open_rulebook
+    from forge.rulebook.book import Rulebook
+    from forge.rulebook.embed import local_embedder
+    from forge.rulebook.injection import RulebookInjection
+    from forge.rulebook.retrieve import RetrievalSettings
+    from forge.rulebook.teaching import Correction, teach_text
+
+    rest = "alerts persist across repeated Analyse actions at critical priority"
+    reply = json.dumps({"rules": [entry({"class": "any", "compromise": "any"}, rest,
+                                        {"mode": "do", "verb": "Restore", "target": "$matched"})]})
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")), local_embedder())
+    taught = teach_text(book, RuleCompiler(ScriptedClient(reply)),
+                        [Correction(PERSIST, "action_chooser", "s2/i07", "t1", kind="rule")], provenance=Provenance())
+    (rule_id,) = taught.rule_ids
+    assert book.store.head(rule_id).record.unexpressed == rest
+    injection = RulebookInjection(book, RetrievalSettings(), window=0, embedder=book.embedder)
+
+    def injected(context: str) -> bool:
+        return any(i.id.split("@")[0] == rule_id for i in injection.for_call("action_chooser", context).items)
+
+    assert not injected("Alerts:\nEnterprise1: Activity None, Compromised User")  # the predicate alone holds
+    assert not injected("Alerts:\nEnterprise2: Activity Exploit, Compromised User")
+    assert injected("Recent steps: step 5: Analyse Enterprise1 | step 6: Analyse Enterprise1\nThe alerts on Enterprise1 "
+                    "persist across repeated Analyse actions at critical priority.\nAlerts:\nEnterprise1: Activity None, "
+                    "Compromised User")
+    assert not injected("The alerts persist across repeated Analyse actions at critical priority.")  # nothing compromised
+
+
+def test_negated_rules_compiled_by_the_surrogate_fire_only_where_their_negation_holds():
+    from forge.config import load_config
+    from forge.rulebook.predicate import holds, parse_predicate
+    from forge.rulebook.situation import read_situation
+    from forge.wiring import build_clients
+
+    clients, _ = build_clients(load_config())
+    texts = [NEGATED, "If User0 is not compromised, do not restore it."]
+    report = RuleCompiler(clients["compiler"]).compile([SourceItem("rule", "action_chooser", t, "s2/i03") for t in texts])
+    quiet_rule, clean_rule = (parse_predicate(r.when) for r in report.rules)
+    fires = lambda p, context: holds(p, read_situation(context))  # noqa: E731
+    assert fires(quiet_rule, "Alerts:\nNo host shows activity or compromise.")
+    assert not fires(quiet_rule, "Alerts:\nUser1: Activity Scan, Compromised No")
+    assert not fires(quiet_rule, "Alerts:\nUser1: Activity None, Compromised User")
+    assert not fires(quiet_rule, "Choose the next action.")  # says nothing: unknown, silent
+    assert fires(clean_rule, "Alerts:\nUser0: Activity Scan, Compromised No")
+    assert not fires(clean_rule, "Alerts:\nUser0: Activity Exploit, Compromised User")
+    assert not fires(clean_rule, "Alerts:\nEnterprise2: Activity Exploit, Compromised User")  # User0 not stated
+
+
+def test_rulebook_show_prints_what_was_left_unexpressed():
+    from forge.commands.rulebook import _meaning_lines
+    from forge.rulebook.model import RuleRecord
+
+    record = RuleRecord("r1", "Remove or Restore a host whose alerts persist.", "CONTENT", ("action_chooser",), "g",
+                        when={"class": "any", "compromise": "any"}, action={"mode": "do", "verb": "Restore", "target": "$matched"},
+                        unexpressed="alerts persist across repeated Analyse actions at critical priority")
+    lines = _meaning_lines(record)
+    assert any(line.startswith("unexpressed: alerts persist across repeated Analyse actions") for line in lines)
+    assert RuleRecord.from_dict(record.to_dict()) == record
+    plain = record.with_(unexpressed="")
+    assert "unexpressed" not in plain.to_dict()  # records without one keep the digest they always had
+    assert not any(line.startswith("unexpressed") for line in _meaning_lines(plain))

@@ -66,7 +66,8 @@ def test_the_situation_reader_reads_every_context_format():
     assert read_situation(planner).by_host == {"Enterprise2": (("Exploit", "User"),), "Enterprise0": (("None", "Privileged"),)}
     assert read_situation("Host Op_Server0: table Activity Scan, Compromised No.\nBaseline: 3 processes").by_host == {
         "Op_Server0": (("Scan", "No"),)}
-    assert read_situation("Alerts:\nNo host shows activity or compromise.").by_host == {}
+    quiet = read_situation("Alerts:\nNo host shows activity or compromise.")  # every host stated quiet, none shown
+    assert set(quiet.by_host.values()) == {(("None", "No"),)} and quiet.unnamed == frozenset(quiet.by_host)
     when, _ = grammar_meaning(parse_rule("When an Enterprise host shows any compromise, then Restore that host"))
     assert holds(parse_predicate(when), read_situation(planner))
     assert not holds(parse_predicate(when), read_situation(

@@ -63,3 +63,11 @@ def test_attack_phases_read_as_what_the_table_shows_in_the_gate_and_the_compiler
     with pytest.raises(PredicateError, match="lateral.*unexpressed"):
         parse_predicate({"phase": "lateral movement"})
     assert all(f'"phase": "{name}"' in phase_lines() for name in PHASES)
+
+
+def test_the_quiet_line_states_every_host_but_shows_none():
+    shows_defender = parse_predicate({"host": "Defender"})
+    assert not holds(shows_defender, read_situation("Alerts:\nNo host shows activity or compromise."))
+    assert holds(shows_defender, read_situation("All 13 hosts: Activity None, Compromised No."))
+    assert holds(parse_predicate({"host": "Defender", "compromise": "No"}),
+                 read_situation("Alerts:\nNo host shows activity or compromise."))

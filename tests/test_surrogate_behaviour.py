@@ -196,7 +196,7 @@ def test_the_compiler_role_answers_the_contract():
         ("correction", "analyst", "The network is large."),
         ("correction", "action_chooser", "Do not restore User0; it is the attacker's foothold."),
     )
-    keys = {"item", "verdict", "type", "directive", "roles", "when", "action", "trigger"}
+    keys = {"item", "verdict", "type", "directive", "roles", "when", "action", "unexpressed", "trigger"}
     assert fmt == {"item": 1, "verdict": "RULE", "type": "FORMAT", "roles": ["action_chooser"], "when": {"always": True},
                    "action": None, "trigger": "", "directive": fmt["directive"]}
     assert set(foothold) == keys and foothold["directive"] == "Do not restore User0"

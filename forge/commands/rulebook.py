@@ -160,9 +160,8 @@ def _export(args: argparse.Namespace) -> int:
         result = sync.sync(snapshot, provenance=Provenance(session=found.session, instance=found.instance,
                                                            actor=f"user:{login()}", model=cfg.models.for_role("compiler").model),
                            progress=bar_per_name(progress))
-    table = Table(title=f"{found.key}: {result.kept} rules kept, {result.refused} refused (a withdrawn rule's meaning), "
-                        f"{result.dropped} dropped, "
-                        f"{result.already} already compiled", show_lines=False)
+    table = Table(title=f"{found.key}: {result.kept} rules kept, {result.dropped} dropped, "
+                        f"{result.already} already compiled, {result.refused} refused", show_lines=False)
     for column in ("item", "kind/role", "verdict", "by", "type", "group", "directive / reason", "trigger", "rule"):
         table.add_column(column)
     outcome_by_rule = {o.rule_id: o.result for o in (result.teach.outcomes if result.teach else ())}
@@ -296,7 +295,7 @@ def _meaning_lines(record) -> list[str]:
     else:
         lines.append("action: none")
     if record.unexpressed:
-        lines.append(f"unexpressed: {record.unexpressed}  (guard: applies only where the context is also near its trigger)")
+        lines.append(f"unexpressed: {record.unexpressed}  (guard: applies only where the context is also near this text, rulebook.guard_floor)")
     return lines
 
 

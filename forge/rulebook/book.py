@@ -282,7 +282,10 @@ class Rulebook:
         if len(vectors) < len(nodes):  # stored under another embedder: embed once for this one
             self.ensure_vectors([n for nid, n in nodes.items() if nid not in vectors])
             vectors = self.store.vectors(self.embedder.name, nodes)
-        index = RuleIndex(versions, {nid: n.text for nid, n in nodes.items()}, vectors, records, book_version)
+        guards = {r.rule_id: r.unexpressed for r in content if r.unexpressed}
+        guard_vectors = dict(zip(guards, self.embedder.encode(list(guards.values())))) if guards else {}
+        index = RuleIndex(versions, {nid: n.text for nid, n in nodes.items()}, vectors, records, book_version,
+                          guard_vectors)
         with self._lock:
             self._indexes[key] = index
             while len(self._indexes) > 8:

@@ -409,8 +409,12 @@ class _Part:
 
 
 def _unread(plain: str) -> str:
-    """The condition's words none of the reader's patterns placed (hosts are already tokens)."""
-    rest = plain
+    """The condition's words none of the reader's patterns placed (hosts are already tokens). A condition
+    read mid-sentence can run on into the action ("once it is compromised, just restore it"): it ends at
+    its first comma or action word."""
+    rest = re.split(r",", plain, maxsplit=1)[0]
+    verb = _VERB.search(rest) or _NEGATION.search(rest)
+    rest = rest[:verb.start()] if verb and verb.start() > 0 else rest
     for pattern in (_PRIVILEGED, _USER_LEVEL, _UNKNOWN, _COMPROMISE, _EXPLOIT, _SCAN, _ACTIVITY, _QUIET, _TOGETHER,
                     _NOT_IN_CONDITION, _REF):
         rest = pattern.sub(" ", rest)

@@ -248,6 +248,8 @@ def truth(p: Predicate, situation) -> Optional[bool]:
 def matched_hosts(p: Predicate, situation) -> tuple[str, ...]:
     """The hosts whose stated state makes the predicate's positive atoms hold ("that host")."""
     if isinstance(p, Atom):
+        if p.activity is None and p.compromise is None:  # "shows this host": a host the context names
+            return tuple(h for h in p.hosts() if situation.states(h) and h not in situation.unnamed)
         return tuple(h for h in p.hosts() if any(p.accepts(a, c) for a, c in situation.states(h)))
     if isinstance(p, (AnyOf, AllOf)):
         if not holds(p, situation):

@@ -35,8 +35,10 @@ _COMP_VALUES = {"no": "No", "unknown": "Unknown", "user": "User", "privileged": 
 _PAIR = re.compile(r"Activity:?\s+(?P<activity>\w+)\s*,?\s*(?:and\s+)?Compromised:?\s+(?P<compromised>\w+)", re.IGNORECASE)
 _ACTIVITY_ONLY = re.compile(r"\bActivity:?\s+(None|Scan|Exploit)\b", re.IGNORECASE)
 _COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(No|Unknown|User|Privileged)\b", re.IGNORECASE)
-# The environment's own ways of saying every host is quiet (text_view.py): a statement about all hosts.
-_ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b|^\s*No host shows activity or compromise\.?\s*$")
+# The environment's own ways of saying every host is quiet (text_view.py): a statement about all hosts;
+# the alerts' line names none of them.
+_ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b")
+_NONE_ALERTED = re.compile(r"^\s*No host shows activity or compromise\.?\s*$")
 _OTHERS_QUIET = re.compile(r"\(\d+ other hosts: Activity None, Compromised No\)")
 _SKIPPED_LINES = re.compile(r"^\s*(?:Recent steps:|Step \d+ of \d+\.?\s*$)", re.IGNORECASE)
 
@@ -64,6 +66,9 @@ class Situation:
     """Per host, every state the context states for it (a host named without status: (None, None))."""
 
     by_host: dict[str, tuple[State, ...]] = field(default_factory=dict)
+    # Hosts stated only by a line that names none ("No host shows activity or compromise."): their state
+    # is known, but the context does not *show* them (a `{"host": X}` atom stays false).
+    unnamed: frozenset[str] = frozenset()
 
     def states(self, host: str) -> tuple[State, ...]:
         return self.by_host.get(host, ())
@@ -78,18 +83,21 @@ class Situation:
 class _Reading:
     def __init__(self) -> None:
         self.by_host: dict[str, dict[State, None]] = {}
+        self.named: set[str] = set()
 
-    def add(self, host: str, activity: Optional[str], compromise: Optional[str]) -> None:
+    def add(self, host: str, activity: Optional[str], compromise: Optional[str], *, named: bool = True) -> None:
         canonical = _HOST_WORD.get(host.lower())
         if canonical is not None:
             self.by_host.setdefault(canonical, {})[(activity, compromise)] = None
+            if named:
+                self.named.add(canonical)
 
     def situation(self) -> Situation:
         out = {}
         for host, states in self.by_host.items():
             stated = [s for s in states if s != (None, None)]
             out[host] = tuple(stated or states)
-        return Situation(out)
+        return Situation(out, frozenset(out) - frozenset(self.named))
 
 
 def _canon(value: str, table: dict[str, str]) -> Optional[str]:
@@ -161,9 +169,9 @@ def read_situation(text: str) -> Situation:
     for line in (text or "").splitlines():
         if _SKIPPED_LINES.match(line):
             continue
-        if _ALL_QUIET.search(line):
+        if _ALL_QUIET.search(line) or _NONE_ALERTED.search(line):
             for host in HOSTS:
-                reading.add(host, "None", "No")
+                reading.add(host, "None", "No", named=not _NONE_ALERTED.search(line))
             continue
         if "|" in line:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]

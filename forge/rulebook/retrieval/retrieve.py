@@ -13,7 +13,8 @@ call of their roles at stage 1):
      `host | activity | compromise` rows, alert lines and prose): the gate on meaning
      (`rulebook.condition_gate`; off, such rules are judged by the floor like semantic ones);
    - a rule whose predicate leaves part of its condition unexpressed (`unexpressed`) applies when the
-     predicate holds and its mixed cosine reaches the floor as well (the semantic guard);
+     predicate holds and the cosine of that unexpressed text to the context reaches `rulebook.guard_floor`
+     as well (the semantic guard);
    - a semantic rule (no predicate) applies when its mixed cosine reaches `rulebook.relevance_floor`,
      the floor calibrated for free text (calibrate.py);
 5. conflicts settled (resolve.py) among the applying rules only, and only where the rules' actions
@@ -45,11 +46,13 @@ class RetrievalSettings:
     relevance_floor: float = 0.4
     max_rules: int = 5
     condition_gate: bool = True
+    guard_floor: float = 0.55
 
     @classmethod
     def from_config(cls, rulebook_config) -> "RetrievalSettings":
         return cls(rulebook_config.rrf_k, rulebook_config.node_weight, rulebook_config.relevance_floor,
-                   rulebook_config.max_rules_per_injection, rulebook_config.condition_gate)
+                   rulebook_config.max_rules_per_injection, rulebook_config.condition_gate,
+                   rulebook_config.guard_floor)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class RuleIndex:
         vectors: Mapping[str, tuple[np.ndarray, np.ndarray]],
         records: Mapping[str, RuleRecord],
         book_version: int,
+        guard_vectors: Optional[Mapping[str, np.ndarray]] = None,
     ) -> None:
         self.book_version = book_version
         self.records = records
@@ -107,6 +111,9 @@ class RuleIndex:
         self.node_matrix = np.vstack([vectors.get(t, (zeros, zeros))[0] for t in triggers]) if triggers else empty
         self.acc_matrix = np.vstack([vectors.get(t, (zeros, zeros))[1] for t in triggers]) if triggers else empty
         self.trigger_texts = [trigger_texts.get(t or "", "") for t in triggers]
+        # The semantic guard: each guarded rule's unexpressed condition, embedded (zeros: not guarded).
+        guards = {rid: vec for rid, vec in (guard_vectors or {}).items() if len(vec) == dim}
+        self.guard_matrix = np.vstack([guards.get(v.rule_id, zeros) for v in self.content]) if self.content else empty
         self.bm25 = BM25Index.build([f"{v.record.directive}\n{text}" for v, text in zip(self.content, self.trigger_texts)])
         self.role_mask = {role: np.array([role in v.record.roles for v in self.content], dtype=bool) for role in ROLES}
         self.eligible_for_role = {role: {v.rule_id for v in self.content if role in v.record.roles} for role in ROLES}
@@ -125,6 +132,8 @@ class RuleIndex:
         self.gated = np.array([not m.semantic for m in self.meanings], dtype=bool)
         # A predicate with an unexpressed rest must also be near its trigger: the semantic guard.
         self.guarded = np.array([bool(v.record.unexpressed) for v in self.content], dtype=bool)
+        if len(self.guard_matrix) != len(self.content):
+            self.guard_matrix = np.zeros((len(self.content), self.node_matrix.shape[1]), np.float32)
         # Rules share predicates (a class rule taught by many): each distinct one is evaluated once per context.
         keys: dict[str, int] = {}
         self._predicates = []
@@ -230,7 +239,11 @@ class RuleIndex:
         gate = self.gate(text, positions) if settings.condition_gate else np.ones(len(positions), dtype=bool)
         # Each rule by its own test: a predicate by the gate (and the floor too, for a guarded one), a
         # semantic rule by the floor.
-        passes = np.where(gated, gate & (above | ~self.guarded[positions]), above)
+        guarded = self.guarded[positions]
+        guard_ok = np.ones(len(positions), dtype=bool)
+        if guarded.any():  # the unexpressed condition must be near the context too
+            guard_ok[guarded] = _matvec(self.guard_matrix[positions[guarded]], query_vec) >= settings.guard_floor
+        passes = np.where(gated, gate & guard_ok, above)
         order = np.argsort(-fused, kind="stable")
         limit = max(settings.max_rules, 0)
         passing = [self.content[positions[i]].rule_id for i in order[passes[order]]]
