@@ -61,12 +61,12 @@ def test_a_guarded_rule_is_not_injected_where_only_its_expressible_part_holds(tm
     """The issue's rule with an inexpressible condition: never injected where its predicate alone holds
     and its text does not fit the context; injected where both do (the real embedding model)."""
     from forge.memory.model import Provenance
-    from forge.rulebook.backends import open_rulebook
+    from forge.rulebook.store.backends import open_rulebook
     from forge.rulebook.book import Rulebook
-    from forge.rulebook.embed import local_embedder
+    from forge.rulebook.retrieval.embed import local_embedder
     from forge.rulebook.injection import RulebookInjection
-    from forge.rulebook.retrieve import RetrievalSettings
-    from forge.rulebook.teaching import Correction, teach_text
+    from forge.rulebook.retrieval.retrieve import RetrievalSettings
+    from forge.rulebook.authoring.teaching import Correction, teach_text
 
     rest = "alerts persist across repeated Analyse actions at critical priority"
     reply = json.dumps({"rules": [entry({"class": "any", "compromise": "any"}, rest,
@@ -91,8 +91,8 @@ def test_a_guarded_rule_is_not_injected_where_only_its_expressible_part_holds(tm
 
 def test_negated_rules_compiled_by_the_surrogate_fire_only_where_their_negation_holds():
     from forge.config import load_config
-    from forge.rulebook.predicate import holds, parse_predicate
-    from forge.rulebook.situation import read_situation
+    from forge.rulebook.language.predicate import holds, parse_predicate
+    from forge.rulebook.language.situation import read_situation
     from forge.wiring import build_clients
 
     clients, _ = build_clients(load_config())
