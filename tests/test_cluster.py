@@ -96,8 +96,23 @@ def start_mlflow_server(root: Path) -> tuple[subprocess.Popen, str]:
         server = subprocess.Popen(
             [BIN / "mlflow", "server", "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
              "--backend-store-uri", f"sqlite:///{root / 'mlflow.db'}", "--artifacts-destination", str(root / "artifacts")],
-            stdout=log, stderr=subprocess.STDOUT)
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)  # its own group: see stop_server
     return server, f"http://127.0.0.1:{port}"
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """`mlflow server` runs uvicorn and job consumers as children that outlive a terminated parent: the
+    whole process group this test started goes."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(server.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            server.wait(timeout=20)
+            time.sleep(1)
+        except subprocess.TimeoutExpired:
+            pass
 
 
 def wait_for_server(server: subprocess.Popen, url: str, log: Path) -> None:
@@ -127,6 +142,7 @@ def submit(dashboard: int, env: dict[str, str], *args: str) -> subprocess.Comple
     return job
 
 
+@pytest.mark.timeout(1800)  # two demo jobs, a head, an MLflow server and a resume: minutes on a loaded machine
 def test_the_readme_job_keeps_its_results_after_the_cluster_stops(tmp_path):
     """README's cluster commands as written: results in ~/forge_results on the head (HOME is a temporary
     directory here), never in Ray's copy of the working directory; MLflow in the durable default store
@@ -183,11 +199,10 @@ def test_the_readme_job_keeps_its_results_after_the_cluster_stops(tmp_path):
               f"{[(m.step, m.value) for m in sorted(curve, key=lambda m: m.step)]}; "
               f"{len(instances)} instance runs")
     finally:
-        if gcs:  # the head started, or half started, before a failure
+        if gcs:  # the head started before a failure
             stop_cluster(ray_tmp, gcs)
             shutil.rmtree(ray_tmp, ignore_errors=True)
-        server.terminate()
-        server.wait(timeout=30)
+        stop_server(server)
 
     # From the directory the jobs were submitted from, after the cluster is gone.
     local = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
