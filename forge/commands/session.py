@@ -67,7 +67,7 @@ def _drive(cfg, run_dir) -> bool:
         uri, artifacts = tracking_store(cfg, run_dir.path.parent, remote_storage=run_dir.mirror is not None)
         tracker = SessionTracker(uri, cfg.run.study, artifacts)
     if run_dir.notice:
-        console.print(Text(run_dir.notice, style="yellow"))
+        console.print(Text(run_dir.notice, style="yellow"), soft_wrap=True)  # one line: a job log is grepped for it
     kept = f" (kept in {run_dir.location})" if run_dir.mirror else ""
     console.print(f"[bold]FORGE session[/bold] {run_dir.session_id}: condition {cfg.protocol.condition.value}, "
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
