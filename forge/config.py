@@ -272,6 +272,9 @@ class RunConfig:
     runs_dir: str = "runs"
     name: Optional[str] = None
     study: str = "forge"  # the MLflow experiment all sessions of one study log to, side by side
+    # The arm of a study this session belongs to (a condition, or a sweep point such as "forge
+    # protocol.tau=-2"); set by `forge run --sessions/--sweep`; sessions of one arm are compared together.
+    arm: Optional[str] = None
 
 
 @dataclass
