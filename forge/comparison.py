@@ -18,9 +18,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+import yaml
 from rich.console import Console
 from rich.table import Table
 
+from forge.config import to_saved_yaml
 from forge.errors import ForgeError
 from forge.protocol.ledger import EvaluationRecord
 from forge.redact import mask_url
@@ -180,10 +182,6 @@ def compare_sessions(reports: Sequence[SessionReport], *, seed: int = BOOTSTRAP_
 
 
 def _flat(cfg) -> dict[str, Any]:
-    import yaml
-
-    from forge.config import to_saved_yaml
-
     out: dict[str, Any] = {}
 
     def walk(prefix: str, value: Any) -> None:

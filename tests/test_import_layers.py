@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("forge.wiring",),  # the composition root: builds clients, stores and injection, hands them down
     # what runs or reads sessions
     ("forge.calibration", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
-     "forge.baselines", "forge.fault_report"),
+     "forge.baselines", "forge.fault_report", "forge.study"),
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
     ("forge.commands",),
     ("forge.cli",),
