@@ -55,10 +55,10 @@ def pct_change(value: float, reference: float) -> float:
 
 # -- intervals and tests: what a difference between conditions means -----------------------------------
 #
-# Instances are the independent unit of a session: episodes of one instance share its memory (what it
-# learned), so an interval or a test that resamples episodes treats correlated returns as independent and
-# tends to come out too narrow. Both are computed (and labelled by the unit they resample); only the instance
-# comparison gives a verdict.
+# Episodes of one instance share its memory (what it learned), so an interval or a test that resamples
+# episodes treats correlated returns as independent and tends to come out too narrow. In a session that
+# broadcasts, the instances share the champion's memory as well, and only sessions are independent
+# (`compare_sessions_means`). Every unit is computed and labelled; only the independent one gives a verdict.
 
 CONFIDENCE = 0.95
 ALPHA = 0.05
