@@ -280,7 +280,8 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     assert verdicts == {"good": "helpful", "wasteful": "harmful", "inert": "insufficient evidence"}, report
     assert report[ids["good"]]["ablation_pairs"] == len(seeds) and report[ids["inert"]]["ablation_pairs"] == 0
     good = report[ids["good"]]["ablation_return_difference"]
-    assert good["low"] > 0 and good["delta"] == pytest.approx(
+    # 8 pairs is under the chosen minimum (24): the t interval may still span 0; the sign-flip test decided.
+    assert good["low"] <= good["delta"] <= good["high"] and good["delta"] == pytest.approx(
         sum(p.total_return for p in played) / len(seeds) - sum(returns[ids["good"]]) / len(seeds))
 
 
