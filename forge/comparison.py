@@ -1,9 +1,12 @@
 """Comparing sessions (the paper's Table 3), with what each difference is worth.
 
-Per condition: the mean of the instances' evaluation means with its bootstrap interval. Per pair of
-conditions: the difference in means with a bootstrap interval resampling instances (the independent unit)
-and, on its own row, resampling episodes (not independent; shown so that the gap between the two is
-visible), a permutation-test p-value, and a plain verdict under the rule in `forge.stats.DECISION_RULE`.
+Sessions are grouped into arms: a condition, or a point of a sweep (`run.arm`, set by a study). Per arm:
+the mean of its instances' evaluation means with its bootstrap interval. Per pair of arms: the
+difference in means on the unit that is independent (`unit_for`): sessions when either arm broadcasts
+(a FORGE session's instances share the champion's memory), with a two-level bootstrap and a permutation
+test over sessions; instances when neither does (zero-shot, Reflexion). The other rows (instances where
+they are not independent, episodes) are shown without a verdict, so the gap between them is visible.
+Sessions of different configurations are refused, naming the key that differs (`config_difference`).
 All numbers come from a seeded bootstrap: the same sessions give the same table.
 """
 
@@ -11,20 +14,23 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+import yaml
 from rich.console import Console
 from rich.table import Table
 
+from forge.config import to_saved_yaml
+from forge.errors import ForgeError
 from forge.protocol.ledger import EvaluationRecord
 from forge.redact import mask_url
 from forge.reporting import SURROGATE_BANNER, SessionReport, label_figure, new_figure, save_figure
 from forge.rundir import RunDirectory
 from forge.stats import (ALPHA, BOOTSTRAP_SEED, CONFIDENCE, DECISION_RULE, EPISODES, INSTANCES, RESAMPLES,
-                         UNIT_NOTE, Difference, MeanInterval, ReturnStats, Verdict, compare_samples, pct_change,
-                         smallest_permutation_p)
+                         SESSIONS, UNIT_NOTE, Difference, MeanInterval, ReturnStats, Verdict, compare_samples,
+                         compare_sessions_means, mean_interval, pct_change, smallest_permutation_p)
 
 SMALL_SAMPLE = 10  # below this many instances a side, say that the bootstrap interval is optimistic
 
@@ -32,14 +38,54 @@ SMALL_SAMPLE = 10  # below this many instances a side, say that the bootstrap in
 CONDITION_ORDER = ("zero_shot", "reflexion", "forge_no_grad", "forge")
 
 VERDICT_COLOURS = {Verdict.better: "tab:green", Verdict.worse: "tab:red", Verdict.not_significant: "tab:gray",
-                   Verdict.too_few: "lightgray", Verdict.not_independent: "lightgray"}
+                   Verdict.too_few: "lightgray", Verdict.too_few_sessions: "lightgray",
+                   Verdict.not_independent: "lightgray", Verdict.shared_memory: "lightgray"}
+
+# Conditions whose instances end a session sharing memory (the champion's, broadcast after each stage).
+BROADCASTING = frozenset({"forge", "forge_no_grad"})
+
+# Keys that may differ between the sessions of one comparison: how and where a session ran, its seeds,
+# its budget, and the condition itself (the arms). Any other difference makes the sessions incomparable,
+# unless it is the key a sweep varies (named in the arms' labels).
+INCIDENTAL = ("run.", "tracking.", "ray.", "budget.", "protocol.condition", "protocol.seed", "surrogate.seed",
+              "models.seed", "memory.redis_url", "rulebook.store")
+
+
+class IncomparableSessions(ForgeError, ValueError):
+    """Sessions of different configurations: the message names the key and the sessions."""
+
+
+def unit_for(a_condition: str, b_condition: str) -> tuple[str, str]:
+    """The unit a verdict on A - B rests on, and why."""
+    sharing = sorted({a_condition, b_condition} & BROADCASTING)
+    if sharing:
+        return SESSIONS, (f"{' and '.join(sharing)} broadcasts the champion's memory to its instances, so the "
+                          f"instances of one session are not independent; its sessions are")
+    return INSTANCES, f"neither {a_condition} nor {b_condition} broadcasts: their instances never share memory"
 
 
 @dataclass(frozen=True)
 class ArmResult:
-    label: str  # the condition, with the session id when two sessions share a condition
-    report: SessionReport
-    estimate: Optional[MeanInterval]  # mean over instances; None without a final evaluation
+    label: str  # the arm (a condition, or a sweep point), with the session id when sessions were not grouped
+    reports: list[SessionReport]  # its sessions
+    estimate: Optional[MeanInterval]  # mean over instances (pooled over sessions); None without an evaluation
+
+    @property
+    def report(self) -> SessionReport:
+        return self.reports[0]
+
+    @property
+    def condition(self) -> str:
+        return self.report.condition
+
+    def instance_means(self) -> list[float]:
+        return [m for r in self.reports for m in r.instance_means()]
+
+    def episode_returns(self) -> list[float]:
+        return [x for r in self.reports for x in r.episode_returns()]
+
+    def session_instance_means(self) -> list[list[float]]:
+        return [r.instance_means() for r in self.reports if r.per_instance]
 
 
 @dataclass(frozen=True)
@@ -49,10 +95,22 @@ class PairComparison:
     instances: Difference
     episodes: Difference
     pct: float  # the paper's relative change of the instance means, in percent (positive is better)
+    sessions: Optional[Difference] = None
+    unit: str = INSTANCES  # the unit the verdict rests on
+    why: str = ""
+
+    @property
+    def decisive(self) -> Difference:
+        return self.sessions if self.unit == SESSIONS and self.sessions is not None else self.instances
 
     @property
     def verdict(self) -> Verdict:
-        return self.instances.verdict
+        return self.decisive.verdict
+
+    def rows(self) -> list[Difference]:
+        """The decisive row first, then the others."""
+        rest = [d for d in (self.sessions, self.instances, self.episodes) if d is not None and d is not self.decisive]
+        return [self.decisive, *rest]
 
 
 @dataclass(frozen=True)
@@ -75,27 +133,97 @@ def _order(reports: Sequence[SessionReport]) -> list[SessionReport]:
     return sorted(reports, key=lambda r: rank.get(r.condition, len(rank)))  # stable: ties keep the given order
 
 
+def arm_of(report: SessionReport) -> str:
+    """The arm a session belongs to: `run.arm` (set by a study), else its condition."""
+    if report.run_dir.config_path.is_file():
+        arm = report.run_dir.load_config().run.arm
+        if arm:
+            return arm
+    return report.condition
+
+
 def compare_sessions(reports: Sequence[SessionReport], *, seed: int = BOOTSTRAP_SEED) -> Comparison:
+    """Sessions grouped by arm when they come from a study (`run.arm`), else one arm per session (labelled
+    with its session id when two share a condition)."""
     ordered = _order(reports)
-    counts: dict[str, int] = {}
-    for r in ordered:
-        counts[r.condition] = counts.get(r.condition, 0) + 1
-    conditions = [
-        ArmResult(r.condition if counts[r.condition] == 1 else f"{r.condition} ({r.run_dir.session_id})", r,
-                  r.estimates(seed)[INSTANCES] if r.per_instance else None)
-        for r in ordered
-    ]
+    arms_of = {id(r): arm_of(r) for r in ordered}
+    check_comparable(ordered, arms_of)
+    grouped = any(r.run_dir.config_path.is_file() and r.run_dir.load_config().run.arm for r in ordered)
+    groups: dict[str, list[SessionReport]] = {}
+    if grouped:
+        for r in ordered:
+            groups.setdefault(arms_of[id(r)], []).append(r)
+    else:
+        counts: dict[str, int] = {}
+        for r in ordered:
+            counts[r.condition] = counts.get(r.condition, 0) + 1
+        for r in ordered:
+            groups[r.condition if counts[r.condition] == 1 else f"{r.condition} ({r.run_dir.session_id})"] = [r]
+    conditions = []
+    for label, members in groups.items():
+        means = [m for r in members if r.per_instance for m in r.instance_means()]
+        conditions.append(ArmResult(label, members, mean_interval(means, INSTANCES, seed=seed) if means else None))
     evaluated = [c for c in conditions if c.estimate is not None]
     pairs = []
     for j, a in enumerate(evaluated):
         for b in evaluated[:j]:
+            unit, why = unit_for(a.condition, b.condition)
+            instances = compare_samples(a.instance_means(), b.instance_means(), INSTANCES, seed=seed)
+            if unit == SESSIONS:
+                instances = replace(instances, verdict=Verdict.shared_memory)
             pairs.append(PairComparison(
-                a.label, b.label,
-                compare_samples(a.report.instance_means(), b.report.instance_means(), INSTANCES, seed=seed),
-                compare_samples(a.report.episode_returns(), b.report.episode_returns(), EPISODES, seed=seed),
+                a.label, b.label, instances,
+                compare_samples(a.episode_returns(), b.episode_returns(), EPISODES, seed=seed),
                 pct_change(a.estimate.mean, b.estimate.mean),
+                compare_sessions_means(a.session_instance_means(), b.session_instance_means(), seed=seed),
+                unit, why,
             ))
     return Comparison(conditions, pairs, seed)
+
+
+def _flat(cfg) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(f"{prefix}{key}.", inner)
+        else:
+            out[prefix[:-1]] = value
+
+    walk("", yaml.safe_load(to_saved_yaml(cfg)))
+    return out
+
+
+def config_difference(configs: dict[str, Any], swept: Sequence[str] = ()) -> Optional[str]:
+    """The first key (other than INCIDENTAL ones and the swept keys) whose value differs between the
+    sessions' configurations, described with two sessions that differ; None when they agree."""
+    flats = {name: _flat(cfg) for name, cfg in configs.items()}
+    keys = sorted(set().union(*flats.values())) if flats else []
+    for key in keys:
+        if key.startswith(INCIDENTAL) or key in swept:
+            continue
+        values = {name: flat.get(key) for name, flat in flats.items()}
+        distinct = list(dict.fromkeys(json.dumps(v, sort_keys=True, default=str) for v in values.values()))
+        if len(distinct) > 1:
+            first = next(n for n, v in values.items() if json.dumps(v, sort_keys=True, default=str) == distinct[0])
+            other = next(n for n, v in values.items() if json.dumps(v, sort_keys=True, default=str) == distinct[1])
+            return f"{key}: {values[first]!r} in {first}, {values[other]!r} in {other}"
+    return None
+
+
+def swept_keys(arms: Sequence[str]) -> list[str]:
+    """The keys a sweep varies, read from its arms' labels (`forge protocol.tau=-2`)."""
+    return sorted({token.split("=", 1)[0] for arm in arms for token in arm.split() if "=" in token})
+
+
+def check_comparable(reports: Sequence[SessionReport], arms_of: dict[int, str]) -> None:
+    """Refuse sessions of different configurations (ones read back from MLflow have no config: not checked)."""
+    configs = {r.run_dir.session_id: r.run_dir.load_config() for r in reports if r.run_dir.config_path.is_file()}
+    differs = config_difference(configs, swept_keys(list(arms_of.values())))
+    if differs:
+        raise IncomparableSessions(f"sessions of different configurations cannot be compared; {differs} "
+                                   f"(only the condition, seeds, budget, where it ran and a sweep's keys may differ)")
 
 
 # -- sessions from a tracking store -------------------------------------------------------------------
@@ -167,17 +295,27 @@ def _interval(estimate: MeanInterval) -> str:
 
 
 def notes(comparison: Comparison) -> list[str]:
-    lines = [DECISION_RULE, UNIT_NOTE,
+    lines = [DECISION_RULE, UNIT_NOTE]
+    for pair in comparison.pairs:
+        lines.append(f"{pair.a} - {pair.b}: verdict on {pair.unit} ({pair.decisive.n_a} / {pair.decisive.n_b}), "
+                     f"because {pair.why}.")
+    lines += [
              f"Percentile bootstrap, {RESAMPLES:,} resamples, seed {comparison.seed}; two-sided permutation test "
              f"of the difference in means (exact when every split can be enumerated); "
              f"{len(comparison.pairs)} comparison(s), p-values not corrected for multiplicity."]
-    sizes = sorted({(p.instances.n_a, p.instances.n_b) for p in comparison.pairs})
-    if sizes and min(min(size) for size in sizes) < SMALL_SAMPLE:
-        lines.append(f"With fewer than {SMALL_SAMPLE} instances a side a bootstrap interval is too narrow (it "
+    sizes = sorted({(p.decisive.n_a, p.decisive.n_b, p.unit) for p in comparison.pairs})
+    if sizes and min(min(a, b) for a, b, _ in sizes) < SMALL_SAMPLE:
+        lines.append(f"With fewer than {SMALL_SAMPLE} units a side a bootstrap interval is too narrow (it "
                      f"resamples a handful of values); that is why a verdict also needs the permutation test.")
     if sizes:
         lines.append("Smallest p-value a permutation test can give at these sizes: " + ", ".join(
-            f"{smallest_permutation_p(a, b):.3f} ({a} vs {b} instances)" for a, b in sizes) + ".")
+            f"{smallest_permutation_p(a, b):.3f} ({a} vs {b} {unit})" for a, b, unit in sizes) + ".")
+    for a, b, unit in sizes:
+        if unit == SESSIONS and smallest_permutation_p(a, b) >= ALPHA:
+            need = next(k for k in range(2, 50) if smallest_permutation_p(k, k) < ALPHA)
+            lines.append(f"{a} vs {b} sessions: not testable at this size (the smallest attainable p is "
+                         f"{smallest_permutation_p(a, b):.2f}); at least {need} sessions per condition can reach "
+                         f"p < {ALPHA:g}.")
     if comparison.surrogate:
         lines.append(SURROGATE_BANNER + ".")
     return lines
@@ -185,19 +323,23 @@ def notes(comparison: Comparison) -> list[str]:
 
 def condition_table(comparison: Comparison) -> Table:
     table = Table(title=f"Final frozen evaluation by condition (mean of the instances' means, "
-                        f"{CONFIDENCE:.0%} bootstrap interval resampling instances)\nmodel: "
+                        f"{CONFIDENCE:.0%} bootstrap interval resampling instances; descriptive)\nmodel: "
                         + "; ".join(comparison.models))
-    for column in ("condition", "run", "instances", "mean", f"{CONFIDENCE:.0%} interval", "sd", "graduation",
-                   "tokens / instance", "P(<-100)", "P(<-150)"):
+    for column in ("condition", "run", "sessions", "instances", "mean", f"{CONFIDENCE:.0%} interval", "sd",
+                   "graduation", "tokens / instance", "P(<-100)", "P(<-150)"):
         table.add_column(column, justify="left" if column in ("condition", "run") else "right")
     for c in comparison.conditions:
         r = c.report
+        run = r.run_dir.session_id + (f" +{len(c.reports) - 1}" if len(c.reports) > 1 else "")
         if c.estimate is None:
-            table.add_row(c.label, r.run_dir.session_id, str(len(r.instances)), "(no evaluation)", *[""] * 6)
+            table.add_row(c.label, run, str(len(c.reports)), str(len(r.instances)), "(no evaluation)", *[""] * 6)
             continue
-        table.add_row(c.label, r.run_dir.session_id, str(c.estimate.n), f"{c.estimate.mean:.2f}",
-                      _interval(c.estimate), f"{r.population.sd:.2f}", f"{len(r.graduates)}/{len(r.instances)}",
-                      f"{r.mean_tokens() / 1000:.0f}k", f"{r.pooled.tail_100:.2f}", f"{r.pooled.tail_150:.2f}")
+        pooled = [x for s in c.reports if s.pooled for x in s.episode_returns()]
+        table.add_row(c.label, run, str(len(c.reports)), str(c.estimate.n), f"{c.estimate.mean:.2f}",
+                      _interval(c.estimate), f"{ReturnStats.of(c.instance_means()).sd:.2f}",
+                      f"{sum(len(s.graduates) for s in c.reports)}/{sum(len(s.instances) for s in c.reports)}",
+                      f"{sum(s.mean_tokens() for s in c.reports) / len(c.reports) / 1000:.0f}k",
+                      f"{ReturnStats.of(pooled).tail_100:.2f}", f"{ReturnStats.of(pooled).tail_150:.2f}")
     return table
 
 
@@ -207,12 +349,13 @@ def pairs_table(comparison: Comparison) -> Table:
     for column in ("A - B", "resamples", "n A / B", "Δ mean", f"{CONFIDENCE:.0%} interval", "Δ%", "p", "verdict"):
         table.add_column(column, justify="left" if column in ("A - B", "resamples", "verdict") else "right")
     for pair in comparison.pairs:
-        for difference in (pair.instances, pair.episodes):
-            first = difference.unit == INSTANCES
-            unit = "instances" if first else "episodes"
+        rows = pair.rows()
+        for k, difference in enumerate(rows):
+            first = k == 0
+            unit = difference.unit + (" (decides)" if first else "")
             table.add_row(f"{pair.a} - {pair.b}" if first else "", unit, f"{difference.n_a} / {difference.n_b}",
                           f"{difference.delta:+.2f}", difference.interval, _pct(pair.pct) if first else "",
-                          _p(difference), _verdict(difference), end_section=not first)
+                          _p(difference), _verdict(difference), end_section=k == len(rows) - 1)
     return table
 
 
@@ -241,9 +384,10 @@ def comparison_markdown(comparison: Comparison) -> str:
               f"| A - B | resamples | n A / B | Δ mean | {CONFIDENCE:.0%} interval | Δ% | p | verdict |",
               "|---|---|---|---|---|---|---|---|"]
     for pair in comparison.pairs:
-        for d in (pair.instances, pair.episodes):
-            first = d.unit == INSTANCES
-            lines.append(f"| {pair.a} - {pair.b} | {'instances' if first else 'episodes (not independent)'} | "
+        for k, d in enumerate(pair.rows()):
+            first = k == 0
+            unit = f"{d.unit} (decides)" if first else (f"{d.unit} (not independent)" if d.unit != SESSIONS else d.unit)
+            lines.append(f"| {pair.a} - {pair.b} | {unit} | "
                          f"{d.n_a} / {d.n_b} | {d.delta:+.2f} | {d.interval} | {_pct(pair.pct) if first else ''} | "
                          f"{_p(d)} | {_verdict(d)} |")
     lines += [""] + [f"- {line}" for line in notes(comparison)] + [""]
@@ -256,8 +400,10 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
         "resamples": RESAMPLES, "confidence": CONFIDENCE, "alpha": ALPHA, "decision_rule": DECISION_RULE,
         "unit_note": UNIT_NOTE,
         "conditions": [{"label": c.label, "session": c.report.run_dir.session_id, "condition": c.report.condition,
+                        "sessions": [r.run_dir.session_id for r in c.reports],
                         "estimate": c.estimate.as_dict() if c.estimate else None} for c in comparison.conditions],
-        "pairs": [{"a": p.a, "b": p.b, "pct": None if math.isnan(p.pct) else p.pct,
+        "pairs": [{"a": p.a, "b": p.b, "pct": None if math.isnan(p.pct) else p.pct, "unit": p.unit, "why": p.why,
+                   "verdict": p.verdict.value, "sessions": p.sessions.as_dict() if p.sessions else None,
                    "instances": p.instances.as_dict(), "episodes": p.episodes.as_dict()} for p in comparison.pairs],
     }
 
@@ -276,7 +422,7 @@ def comparison_figure(comparison: Comparison):
     ax.bar(xs, means, yerr=[below, above], capsize=8, color="tab:blue", alpha=0.5, error_kw={"linewidth": 1.5},
            label=f"mean, {CONFIDENCE:.0%} bootstrap interval")
     for x, c in zip(xs, usable):
-        points = c.report.instance_means()
+        points = c.instance_means()
         offsets = [(i - (len(points) - 1) / 2) * 0.06 for i in range(len(points))]
         ax.scatter([x + o for o in offsets], points, color="black", s=14, zorder=3,
                    label="instance means" if x == 0 else None)
@@ -288,7 +434,7 @@ def comparison_figure(comparison: Comparison):
     ys = list(range(len(comparison.pairs)))[::-1]
     row_text = blended_transform_factory(ax2.transAxes, ax2.transData)  # centred in the axes, at the row's height
     for y, pair in zip(ys, comparison.pairs):
-        d = pair.instances
+        d = pair.decisive
         colour = VERDICT_COLOURS[d.verdict]
         if d.low is not None:
             ax2.plot([d.low, d.high], [y, y], color=colour, linewidth=3)
@@ -299,7 +445,7 @@ def comparison_figure(comparison: Comparison):
     ax2.set_yticks(ys, [f"{p.a}\n- {p.b}" for p in comparison.pairs], fontsize=8)
     ax2.set_ylim(-0.7, max(len(comparison.pairs) - 0.3, 0.7))
     ax2.set_xlabel("difference in mean return, A - B")
-    ax2.set_title(f"differences ({CONFIDENCE:.0%} bootstrap interval over instances)", fontsize=9)
+    ax2.set_title(f"differences ({CONFIDENCE:.0%} bootstrap interval on the deciding unit)", fontsize=9)
     label_figure(fig, "FORGE conditions, final frozen evaluation - model: " + "; ".join(comparison.models),
                  surrogate=comparison.surrogate)
     return fig

@@ -280,7 +280,9 @@ class RulebookConfig:
     # ~0.4-0.5 to a text that mentions alerts (measured on a handful of pairs, not calibrated: issue 18).
     guard_floor: float = 0.55
     max_rules_per_injection: int = 5
-    store: str = "runs/rulebook.db"  # the rulebook: a .db file (SQLite) or a redis:// URL
+    # The rulebook: a .db file (SQLite) or a redis:// URL. None: a session's own (`rulebook_location`):
+    # <run_dir>/rulebook.db, or the session's Redis; outside a session, <runs_dir>/rulebook.db.
+    store: Optional[str] = None
     condition_gate: bool = True  # a rule with a trigger predicate is injected only when the context meets it
     context_window: int = 4  # decision contexts in the accumulated context (queries and trigger nodes)
     aftermath_window: int = 3  # an injection's outcome: did a failure fire in the next k steps
@@ -290,6 +292,20 @@ class RulebookConfig:
     # tests/test_efficacy_coverage.py (forge.rulebook.outcomes.efficacy.MIN_PAIRS)
     efficacy_min_pairs: int = 24
     ablation_max_rules: int = 4  # `forge evaluate` rulebook mode: the most-triggered rules replayed withheld (0 = none)
+
+
+SESSION_RULEBOOK = "rulebook.db"
+
+
+def rulebook_location(cfg: "ForgeConfig", run_path: Optional[str | Path] = None) -> str:
+    """Where a rulebook lives: `rulebook.store` when one is named; else the session's own, in its run
+    directory (its Redis with memory.store=redis, where workers may run on other machines), so no session
+    reads another's rules; outside a session, the operator's book <runs_dir>/rulebook.db."""
+    if cfg.rulebook.store:
+        return cfg.rulebook.store
+    if run_path is not None:
+        return cfg.memory.redis_url if cfg.memory.store is StoreKind.redis else str(Path(run_path) / SESSION_RULEBOOK)
+    return str(Path(cfg.run.runs_dir) / SESSION_RULEBOOK)
 
 
 @dataclass
@@ -310,6 +326,9 @@ class RunConfig:
     storage: Optional[str] = None
     name: Optional[str] = None
     study: str = "forge"  # the MLflow experiment all sessions of one study log to, side by side
+    # The arm of a study this session belongs to (a condition, or a sweep point such as "forge
+    # protocol.tau=-2"); set by `forge run --sessions/--sweep`; sessions of one arm are compared together.
+    arm: Optional[str] = None
 
 
 @dataclass

@@ -16,6 +16,8 @@ that `except ValueError` / `except KeyError` / `except RuntimeError` callers sti
     - AuthenticationError
     - RetryBudgetExhausted
   x BudgetExhausted   + RuntimeError - forge.llm.limiter
+  x SlotWaitTimeout   + RuntimeError - forge.llm.limiter
+  x IncomparableSessions + ValueError - forge.comparison
   x MemoryStoreError                - forge.memory.errors
     - ConcurrentUpdateError
     - MemoryFrozenError

@@ -98,6 +98,7 @@ def compare_injection_modes(
     *,
     rulebook_spec: Optional[str] = None,
     namespace: str = "forge",
+    operator_rules: bool = False,
     on_progress: Optional[Callable[[str, int, int], None]] = None,
 ) -> InjectionComparison:
     """Play `episodes` frozen episodes of `snapshot` (`found`'s memory) under each of `modes` (among MODES).
@@ -122,7 +123,7 @@ def compare_injection_modes(
             compiling = "rulebook: compiling the memory"
             report(compiling, 0, 1)
             factory = rulebook_injection_factory(cfg, rulebook_spec, run_dir=found.run.path, actor=found.actor,
-                                                 clients=clients, namespace=namespace)
+                                                 clients=clients, namespace=namespace, include_users=operator_rules)
             injection = injection_book = factory(snapshot)
             report(compiling, 1, 1)
         result = ModeResult(mode)

@@ -287,8 +287,10 @@ def markdown_report(report: SessionReport) -> str:
         for estimate in report.estimates().values():
             interval = "-" if estimate.low is None else f"[{estimate.low:.2f}, {estimate.high:.2f}]"
             lines.append(f"| {estimate.unit} | {estimate.n} | {estimate.mean:.2f} | {interval} |")
-        lines += ["", "Percentile bootstrap, seeded. Instances are the independent unit: episodes of one instance "
-                      "share its memory, so the interval resampling episodes is too narrow.", ""]
+        lines += ["", "Percentile bootstrap, seeded. Episodes of one instance share its memory, so the interval "
+                      "resampling episodes is too narrow; in a session that broadcasts (forge, forge_no_grad) the "
+                      "instances share the champion's memory too, and only sessions are independent "
+                      "(`forge run --sessions K`, `forge compare`).", ""]
     if report.banner:
         lines += [f"**{report.banner}.**", ""]
     return "\n".join(lines)

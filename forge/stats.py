@@ -55,10 +55,10 @@ def pct_change(value: float, reference: float) -> float:
 
 # -- intervals and tests: what a difference between conditions means -----------------------------------
 #
-# Instances are the independent unit of a session: episodes of one instance share its memory (what it
-# learned), so an interval or a test that resamples episodes treats correlated returns as independent and
-# tends to come out too narrow. Both are computed (and labelled by the unit they resample); only the instance
-# comparison gives a verdict.
+# Episodes of one instance share its memory (what it learned), so an interval or a test that resamples
+# episodes treats correlated returns as independent and tends to come out too narrow. In a session that
+# broadcasts, the instances share the champion's memory as well, and only sessions are independent
+# (`compare_sessions_means`). Every unit is computed and labelled; only the independent one gives a verdict.
 
 CONFIDENCE = 0.95
 ALPHA = 0.05
@@ -68,17 +68,23 @@ MIN_PER_SIDE = 3
 
 INSTANCES = "instances"
 EPISODES = "episodes"
+SESSIONS = "sessions"
 
 DECISION_RULE = (
-    f"Verdict on A - B (higher return is better), from the instance rows only: "
+    f"Verdict on A - B (higher return is better), on the unit that is independent: sessions when either "
+    f"condition broadcasts (forge, forge_no_grad), instances when neither does (zero_shot, reflexion). "
     f"better = {CONFIDENCE:.0%} bootstrap interval of the difference above 0 and permutation p < {ALPHA:g}; "
     f"worse = interval below 0 and p < {ALPHA:g}; otherwise not significant at this size. "
-    f"Too few instances to test: fewer than {MIN_PER_SIDE} on a side, or so few that no split reaches "
+    f"Too few to test: fewer than {MIN_PER_SIDE} units on a side, or so few that no split reaches "
     f"p < {ALPHA:g}."
 )
 UNIT_NOTE = (
-    "Instances are the independent unit. Episode rows resample episodes as if independent; episodes of "
-    "one instance share its memory, so their intervals and p-values tend to be too optimistic; they give no verdict."
+    "Why the unit: a FORGE session broadcasts its champion's memory to its instances, so their final "
+    "evaluations share what they learned and are not independent; its sessions are (each has its own "
+    "seeds). Sessions rows: permutation test over session means, two-level bootstrap (sessions, then "
+    "instances within each). Zero-shot and Reflexion instances never share memory, so instance rows decide "
+    "there. Episode rows resample episodes as if independent (episodes of one instance share its memory): "
+    "they give no verdict."
 )
 
 
@@ -87,7 +93,9 @@ class Verdict(str, Enum):
     worse = "worse"
     not_significant = "not significant at this size"
     too_few = "too few instances to test"
+    too_few_sessions = "too few sessions to test"
     not_independent = "none: episodes not independent"
+    shared_memory = "none: instances share memory (broadcast)"
 
 
 @dataclass(frozen=True)
@@ -200,7 +208,7 @@ def compare_samples(a: Sequence[float], b: Sequence[float], unit: str, *, seed: 
                                             rng=np.random.default_rng(seed))
         p_value = float(test.pvalue)
     n_a, n_b = int(x.size), int(y.size)
-    verdict = decide(low, high, p_value, n_a, n_b, independent=unit == INSTANCES, alpha=alpha)
+    verdict = decide(low, high, p_value, n_a, n_b, independent=unit in (INSTANCES, SESSIONS), alpha=alpha)
     return Difference(unit, n_a, n_b, delta, low, high, p_value, smallest_permutation_p(n_a, n_b, resamples),
                       math.comb(n_a + n_b, n_a) <= resamples, verdict)
 
@@ -299,3 +307,46 @@ def interval_coverage(draw, true_mean: float, n: int, *, sims: int = 10_000, see
     block = draw(np.random.default_rng(seed), (sims, n))
     low, high = t_intervals(block, confidence=confidence)
     return float(np.mean((low <= true_mean) & (true_mean <= high)))
+
+
+# -- sessions as the unit: when instances share what they learned --------------------------------------
+
+
+def two_level_interval(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]], *, seed: int = BOOTSTRAP_SEED,
+                       confidence: float = CONFIDENCE, resamples: int = RESAMPLES) -> tuple[Optional[float], Optional[float]]:
+    """Percentile-bootstrap interval of mean(A) - mean(B), where each side is a list of sessions and each
+    session a list of its instances' means: sessions are resampled, then the instances of each chosen
+    session (a two-level bootstrap: both the between-session and the within-session spread count).
+    None bounds with fewer than two sessions on a side."""
+    if min(len(a), len(b)) < 2:
+        return None, None
+    rng = np.random.default_rng(seed)
+
+    def arm_means(sessions: Sequence[Sequence[float]]) -> np.ndarray:
+        chosen = rng.integers(0, len(sessions), size=(resamples, len(sessions)))
+        totals = np.zeros(resamples)
+        for k, session in enumerate(sessions):
+            values = np.asarray(session, dtype=float)
+            picks = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
+            totals += (chosen == k).sum(axis=1) * picks  # each time session k was drawn, its resampled mean
+        return totals / len(sessions)
+
+    diffs = arm_means(a) - arm_means(b)
+    tail = (1.0 - confidence) / 2.0
+    return float(np.quantile(diffs, tail)), float(np.quantile(diffs, 1.0 - tail))
+
+
+def compare_sessions_means(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]], *, seed: int = BOOTSTRAP_SEED,
+                           alpha: float = ALPHA, resamples: int = RESAMPLES) -> Difference:
+    """The difference of two conditions with sessions as the unit: each session's mean (of its instances'
+    means), a permutation test over sessions, and the two-level bootstrap interval. The verdict needs at
+    least MIN_PER_SIDE sessions a side and a size at which the test can reach alpha."""
+    session_means_a = [float(np.mean(s)) for s in a]
+    session_means_b = [float(np.mean(s)) for s in b]
+    by_sessions = compare_samples(session_means_a, session_means_b, SESSIONS, seed=seed, alpha=alpha, resamples=resamples)
+    low, high = two_level_interval(a, b, seed=seed, resamples=resamples)
+    verdict = decide(low, high, by_sessions.p_value, len(a), len(b), independent=True, alpha=alpha)
+    if verdict is Verdict.too_few:
+        verdict = Verdict.too_few_sessions
+    return Difference(SESSIONS, len(a), len(b), by_sessions.delta, low, high, by_sessions.p_value,
+                      by_sessions.smallest_p, by_sessions.exact, verdict)

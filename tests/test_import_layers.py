@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # what runs or reads sessions
     ("forge.calibration", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
      "forge.baselines", "forge.fault_report", "forge.cage2_protocol", "forge.cage2_agent", "forge.cage2_report",
-     "forge.transfer"),
+     "forge.transfer", "forge.study"),
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
     ("forge.commands",),
     ("forge.cli",),

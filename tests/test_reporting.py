@@ -23,11 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def make_session(runs: Path, condition: str, means: list[float], *, episodes: int = 3, spread: float = 1.0,
                  seed: int = 0, provider: str | None = None, record_surrogate: bool = True,
-                 evaluated: bool = True) -> RunDirectory:
+                 evaluated: bool = True, name: str | None = None, overrides: tuple | list = ()) -> RunDirectory:
     """A finished session as the driver leaves it in the ledger: meta, one stage, the final evaluation."""
     files = [ROOT / "configs" / "demo.yaml"] + ([ROOT / "configs" / "providers" / f"{provider}.yaml"] if provider else [])
     cfg = load_config(*files, overrides=[f"run.runs_dir={runs}", f"protocol.condition={condition}",
-                                         f"protocol.num_instances={len(means)}", f"run.name={condition}"])
+                                         f"protocol.num_instances={len(means)}", f"run.name={name or condition}",
+                                         *overrides])
     run_dir = RunDirectory.create(cfg)
     instances = [f"i{i:02d}" for i in range(len(means))]
     rng = np.random.default_rng(seed)
@@ -62,22 +63,28 @@ def test_compare_prints_intervals_and_verdicts_and_writes_them(three_conditions,
     out = tmp_path / "cmp"
     assert main(["compare", *[str(r.path) for r in three_conditions], "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "Verdict on A - B" in printed and "Instances are the independent unit" in printed
+    assert "Verdict on A - B" in printed and "on the unit that is independent" in printed
     assert "SURROGATE" in printed
     data = json.loads((out / "comparison.json").read_text())
     pairs = {(p["a"], p["b"]): p for p in data["pairs"]}
     assert set(pairs) == {("reflexion", "zero_shot"), ("forge", "zero_shot"), ("forge", "reflexion")}
-    clear = pairs[("forge", "zero_shot")]
-    assert clear["instances"]["verdict"] == "better" and clear["instances"]["low"] > 0
+    # Neither Reflexion nor zero-shot broadcasts: their instances are independent and decide.
+    clear = pairs[("reflexion", "zero_shot")]
+    assert clear["unit"] == "instances" and clear["verdict"] == "better" and clear["instances"]["low"] > 0
     assert clear["instances"]["n_a"] == 5 and clear["episodes"]["n_a"] == 15
     assert clear["episodes"]["verdict"] == Verdict.not_independent.value
-    assert pairs[("forge", "reflexion")]["instances"]["verdict"] == "not significant at this size"
+    # FORGE broadcasts: one session a side is one unit a side, whatever the instances say.
+    forge = pairs[("forge", "zero_shot")]
+    assert forge["unit"] == "sessions" and forge["verdict"] == Verdict.too_few_sessions.value
+    assert forge["instances"]["verdict"] == Verdict.shared_memory.value and forge["instances"]["low"] > 0
+    assert forge["sessions"]["n_a"] == 1 and "broadcasts" in forge["why"]
     assert data["surrogate"] is True
     # the printed table says the same, one verdict per pair and the unit of each row
-    assert printed.count("better") >= 2 and "not significant at this size" in printed
-    assert "episodes" in printed and "instances" in printed
+    assert "better" in printed and "too few sessions to test" in printed and "instances share memory" in printed
+    assert "verdict on sessions (1 / 1), because forge broadcasts" in printed
+    assert "episodes" in printed and "instances (decides)" in printed
     markdown = (out / "comparison.md").read_text()
-    assert "| forge - zero_shot | instances | 5 / 5 |" in markdown and "better" in markdown
+    assert "| reflexion - zero_shot | instances (decides) | 5 / 5 |" in markdown and "better" in markdown
     assert (out / "comparison.png").stat().st_size > 10_000 and (out / "comparison.txt").read_text().strip()
 
     # same sessions, same seed: the same numbers; another seed moves the intervals, not the verdicts
@@ -85,12 +92,12 @@ def test_compare_prints_intervals_and_verdicts_and_writes_them(three_conditions,
     assert json.loads((tmp_path / "again" / "comparison.json").read_text()) == data
     assert main(["compare", *[str(r.path) for r in three_conditions], "--out", str(tmp_path / "s1"), "--seed", "1"]) == 0
     other = {(p["a"], p["b"]): p for p in json.loads((tmp_path / "s1" / "comparison.json").read_text())["pairs"]}
-    assert other[("forge", "zero_shot")]["instances"]["low"] != clear["instances"]["low"]
-    assert other[("forge", "zero_shot")]["instances"]["verdict"] == "better"
+    assert other[("reflexion", "zero_shot")]["instances"]["low"] != clear["instances"]["low"]
+    assert other[("reflexion", "zero_shot")]["instances"]["verdict"] == "better"
 
 
 def test_too_few_instances_are_reported_as_such(tmp_path, capsys):
-    runs = [make_session(tmp_path, "forge", [-10.0, -12.0]), make_session(tmp_path, "zero_shot", [-190.0, -200.0])]
+    runs = [make_session(tmp_path, "reflexion", [-10.0, -12.0]), make_session(tmp_path, "zero_shot", [-190.0, -200.0])]
     assert main(["compare", *[str(r.path) for r in runs], "--out", str(tmp_path / "cmp")]) == 0
     assert "too few instances to test" in capsys.readouterr().out
     pair = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["pairs"][0]
@@ -140,14 +147,72 @@ def test_a_session_without_the_surrogate_has_no_banner_and_old_ledgers_fall_back
     assert SURROGATE_BANNER not in figure_texts(stage_curves_figure(openai))
     old = SessionReport.load(make_session(tmp_path, "reflexion", [-20.0, -21.0, -19.0], record_surrogate=False))
     assert "surrogate" not in old.meta and old.surrogate
-    mixed = compare_sessions([openai, old])
+    from forge.comparison import IncomparableSessions
+
+    with pytest.raises(IncomparableSessions, match="models.default"):  # a model against another: refused
+        compare_sessions([openai, old])
+    mixed = compare_sessions([old, SessionReport.load(make_session(tmp_path, "forge", [-20.0, -21.0, -19.0]))])
     assert mixed.surrogate and SURROGATE_BANNER in figure_texts(comparison_figure(mixed))
 
 
 def test_a_session_still_running_is_listed_without_figures(three_conditions, tmp_path, capsys):
-    running = make_session(tmp_path, "forge_no_grad", [-30.0, -31.0, -29.0], evaluated=False)
+    running = make_session(tmp_path, "forge_no_grad", [-30.0, -31.0, -29.0, -30.0, -30.0], evaluated=False)
     assert main(["report", str(running.path), str(three_conditions[0].path), "--out", str(tmp_path / "cmp")]) == 0
     assert "(no evaluation)" in capsys.readouterr().out
     data = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
     assert [c["estimate"] is None for c in data["conditions"]] == [True, False] and data["pairs"] == []
     assert json.loads((running.reports / "summary.json").read_text())["estimates"] == {}
+
+
+def make_study(runs: Path, arms: dict[str, list[list[float]]], *extra: str) -> list[RunDirectory]:
+    """Sessions as a study leaves them: `run.arm` set, derived seeds; arm -> each session's instance means."""
+    out = []
+    for arm, sessions in arms.items():
+        for k, means in enumerate(sessions):
+            run_dir = make_session(runs, arm.split()[0], means, seed=len(out), name=f"{arm.replace(' ', '_')}-{k}",
+                                   overrides=[f"run.arm={arm}", f"protocol.seed={100 + k}", *extra])
+            out.append(run_dir)
+    return out
+
+
+def test_sessions_decide_when_instances_share_memory(tmp_path, capsys):
+    # Four sessions a side, FORGE far above Reflexion in every one: sessions decide (two-level bootstrap,
+    # permutation test over session means, exact: C(8, 4) = 70 splits, smallest p 2/70).
+    forge = [[-20.0 - k, -22.0, -18.0] for k in range(4)]
+    reflexion = [[-60.0 - k, -58.0, -63.0] for k in range(4)]
+    runs = make_study(tmp_path, {"forge": forge, "reflexion": reflexion})
+    assert main(["compare", *[str(r.path) for r in runs], "--out", str(tmp_path / "cmp")]) == 0
+    printed = capsys.readouterr().out
+    (pair,) = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["pairs"]
+    assert pair["unit"] == "sessions" and pair["verdict"] == "better"
+    assert pair["sessions"]["n_a"] == 4 and pair["sessions"]["exact"] and pair["sessions"]["p_value"] == pytest.approx(2 / 70)
+    assert pair["sessions"]["low"] > 0 and pair["instances"]["n_a"] == 12
+    assert "sessions (decides)" in printed and "verdict on sessions (4 / 4)" in printed
+
+
+def test_three_sessions_a_side_are_said_to_be_untestable(tmp_path, capsys):
+    runs = make_study(tmp_path, {"forge": [[-20.0, -21.0]] * 3, "reflexion": [[-60.0, -61.0]] * 3})
+    assert main(["compare", *[str(r.path) for r in runs], "--out", str(tmp_path / "cmp")]) == 0
+    printed = capsys.readouterr().out
+    assert "too few sessions to test" in printed
+    assert "3 vs 3 sessions: not testable at this size (the smallest attainable p is 0.10); at least 4" in printed
+
+
+def test_sessions_of_different_configurations_are_refused_naming_the_key(tmp_path, capsys):
+    runs = [make_session(tmp_path, "forge", [-20.0, -21.0, -19.0]),
+            make_session(tmp_path, "reflexion", [-20.0, -21.0, -19.0], overrides=["env.max_steps=50"])]
+    assert main(["compare", *[str(r.path) for r in runs]]) == 2
+    err = capsys.readouterr().err
+    assert "env.max_steps" in err and "30" in err and "50" in err
+    # A sweep's own key may differ (it names the arms); no other.
+    swept = make_study(tmp_path / "sweep", {"forge protocol.tau=-2": [[-20.0]] * 2, "forge protocol.tau=-3": [[-30.0]] * 2},
+                       )
+    from forge.comparison import IncomparableSessions
+
+    reports = [SessionReport.load(r) for r in swept]
+    for r, tau in zip(reports, ["-2", "-2", "-3", "-3"]):
+        r.run_dir.config_path.write_text(r.run_dir.config_path.read_text().replace("tau: -1.1", f"tau: {tau}"))
+    assert compare_sessions(reports).pairs[0].unit == "sessions"
+    reports[0].run_dir.config_path.write_text(reports[0].run_dir.config_path.read_text().replace("max_steps: 30", "max_steps: 10"))
+    with pytest.raises(IncomparableSessions, match="env.max_steps"):
+        compare_sessions(reports)

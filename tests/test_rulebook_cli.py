@@ -222,3 +222,31 @@ def test_compare_injection_modes_plays_the_same_seeds_under_each_mode_and_report
     none, full = comparison.results["none"], comparison.results["full"]
     assert len(none.returns) == len(full.returns) == 2 and none.memory_per_step == 0 < full.memory_per_step
     assert (run_dir / "traces" / "i00" / "evaluate-full-1.json").is_file()
+
+
+def test_evaluate_reads_the_runs_own_rulebook_and_operator_rules_only_when_told(run_dir, capsys):
+    code, out, err = run(capsys, "evaluate", str(run_dir), "--instance", "i00", "--episodes", "1",
+                         "--injection", "rulebook")
+    assert code == 0, err
+    own = run_dir / "rulebook.db"
+    assert own.is_file() and f"rulebook arm: {own}" in " ".join(out.split())
+    assert "operator rules not included" in out
+    data = json.loads((run_dir / "reports" / "evaluate.json").read_text())
+    assert data["rulebook"] == str(own) and data["operator_rules"] is False
+    code, out, err = run(capsys, "evaluate", str(run_dir), "--instance", "i00", "--episodes", "1",
+                         "--injection", "rulebook", "--operator-rules")
+    assert code == 0, err
+    assert "operator rules included (--operator-rules)" in out
+
+
+def test_a_sessions_rulebook_lives_with_it_unless_one_is_named(tmp_path):
+    from forge.config import load_config, rulebook_location
+
+    cfg = load_config(overrides=[f"run.runs_dir={tmp_path}"])
+    assert rulebook_location(cfg, tmp_path / "s1") == str(tmp_path / "s1" / "rulebook.db")
+    assert rulebook_location(cfg, tmp_path / "s2") != rulebook_location(cfg, tmp_path / "s1")
+    assert rulebook_location(cfg) == str(tmp_path / "rulebook.db")  # outside a session: the operator's book
+    redis = load_config(overrides=["memory.store=redis", "memory.redis_url=redis://127.0.0.1:7/0"])
+    assert rulebook_location(redis, tmp_path / "s1") == "redis://127.0.0.1:7/0"  # workers may be elsewhere
+    named = load_config(overrides=[f"rulebook.store={tmp_path / 'shared.db'}"])
+    assert rulebook_location(named, tmp_path / "s1") == str(tmp_path / "shared.db")

@@ -31,7 +31,9 @@ from typing import Any, Callable, Iterator, Optional
 
 import ray
 
-from forge.config import Arm, BudgetConfig, ConfigError, ForgeConfig, Injection, StoreKind, to_saved_yaml, to_yaml
+from forge.config import (
+    Arm, BudgetConfig, ConfigError, ForgeConfig, Injection, StoreKind, rulebook_location, to_saved_yaml, to_yaml,
+)
 from forge.failure.snapshot import failure_id
 from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, holder_prefix, start_session_limiter
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
@@ -503,9 +505,11 @@ class SessionDriver:
 
     def _new_host(self, group: list[str]):
         cls = host_class(self.cfg.ray.num_cpus_per_instance, self.cfg.ray.max_restarts, len(group))
+        # The session's own rulebook (unless one is named), resolved here: a worker has no run directory.
+        rulebook = replace(self.cfg.rulebook, store=rulebook_location(self.cfg, self.run_dir.path))
         # Workers get the SQLite store's path only when it is the memory store (one machine); never the run directory.
         sqlite_path = str(self.run_dir.path) if self.cfg.memory.store is StoreKind.sqlite else None
-        return cls.remote(group, self.session, to_yaml(self.cfg), sqlite_path)
+        return cls.remote(group, self.session, to_yaml(replace(self.cfg, rulebook=rulebook)), sqlite_path)
 
     def _host(self, instance: str):
         return self._hosts[self._host_of[instance]]

@@ -16,6 +16,7 @@ from rich.table import Table
 from forge.commands.common import bar_per_name, console, progress_bars
 from forge.config import Injection
 from forge.errors import UsageError
+from forge.redact import mask_url
 
 if TYPE_CHECKING:
     from forge.evaluation import InjectionComparison
@@ -29,7 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--injection", default=",".join(MODES), help=f"comma-separated modes among {', '.join(MODES)}")
     parser.add_argument("--episodes", type=int, default=10, help="frozen episodes per mode (same seeds for every mode)")
     parser.add_argument("--instance", help="the instance whose memory to evaluate (default: the ledger's champion)")
-    parser.add_argument("--rulebook", metavar="SPEC", help="rulebook .db file or redis:// URL (default: rulebook.store)")
+    parser.add_argument("--rulebook", metavar="SPEC",
+                        help="rulebook .db file or redis:// URL (default: rulebook.store if named, else the run's own)")
+    parser.add_argument("--operator-rules", action="store_true",
+                        help="the rulebook arm also injects operator (human-taught) rules (default: only the memory's)")
     parser.add_argument("--namespace", default="forge", help="key namespace in the rulebook store")
     parser.add_argument("--protocol", choices=("cage2",),
                         help="cage2: CAGE-2's official protocol (30/50/100 steps x B_line/Meander/Sleep) for the "
@@ -45,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from forge.evaluation import compare_injection_modes
+    from forge.config import rulebook_location
     from forge.transfer import transfer_of
     from forge.wiring import model_label, open_run_memory
 
@@ -59,14 +64,21 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"override {bad[0]!r} is not of the form key=value")
     found = open_run_memory(args.run_dir, args.instance, args.config)
     snapshot = found.snapshot()
+    args.rulebook = args.rulebook or rulebook_location(found.cfg, found.run.path)
     if args.protocol == "cage2":
         return _cage2_protocol(found, snapshot, args)
     console.print(f"[bold]Evaluate[/bold] {found.key} ({found.chosen_by}): memory {snapshot.digest[:12]} "
                   f"({len(snapshot)} items), {args.episodes} frozen episodes per mode, model {model_label(found.cfg)}",
                   soft_wrap=True)
+    if "rulebook" in modes:
+        console.print(f"rulebook arm: {mask_url(args.rulebook)}; operator rules "
+                      + ("included (--operator-rules)" if args.operator_rules else
+                         "not included (only the rules compiled from this memory; --operator-rules adds them)"),
+                      soft_wrap=True)
     with progress_bars() as progress:
         comparison = compare_injection_modes(found, snapshot, modes, args.episodes, rulebook_spec=args.rulebook,
-                                             namespace=args.namespace, on_progress=bar_per_name(progress))
+                                             namespace=args.namespace, operator_rules=args.operator_rules,
+                                             on_progress=bar_per_name(progress))
     table, report = _report(comparison, args)
     console.print(table)
     if comparison.ablations:
@@ -111,7 +123,7 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
     data = {
         "run_dir": str(found.run.path), "memory": found.key, "chosen_by": found.chosen_by,
         "memory_digest": snapshot.digest, "memory_items": len(snapshot), "model": label, "seeds": seeds,
-        "rulebook": args.rulebook or found.cfg.rulebook.store,
+        "rulebook": mask_url(args.rulebook), "operator_rules": args.operator_rules,
         "modes": {mode: result.to_dict() for mode, result in results.items()},
         "markdown": "\n".join(lines),
     }

@@ -474,6 +474,10 @@ def _efficacy(args: argparse.Namespace):
     return book, efficacy_report(book, run_dirs, VerdictSettings.from_config(cfg.rulebook))
 
 
+def _p_text(raw, adjusted) -> str:
+    return "-" if raw is None else f"{raw:.3g} ({adjusted:.3g})"
+
+
 def _stats(args: argparse.Namespace) -> int:
     from forge.rulebook.outcomes import interval_text, record_efficacy
 
@@ -482,9 +486,9 @@ def _stats(args: argparse.Namespace) -> int:
     table = Table(title=f"rule efficacy over {len(report.traces)} rulebook traces in {len(report.run_dirs)} run(s); "
                         f"outcomes: a failure in the next {k} steps, and the return of the step and the next {k}")
     for column in ("rule", "directive", "episodes", "injected", "triggered", "followed", "ignored", "contradicted",
-                   "failure after followed", "failure after not followed", "difference [95%]",
-                   "window return: followed - not [95%]", "ablation: episode return with - without [95%]",
-                   "verdict"):
+                   "failure after followed", "failure after not followed", "difference [95%, by episode]",
+                   "window return: followed - not [95%, by episode]", "ablation: episode return with - without [95%]",
+                   "p (Holm)", "verdict"):
         table.add_column(column, justify="left" if column in ("rule", "directive", "verdict") else "right")
     for rule_id in report.ordered():
         eff, head = report.rules[rule_id], report.heads[rule_id]
@@ -493,6 +497,7 @@ def _stats(args: argparse.Namespace) -> int:
                       str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()),
                       interval_text(eff.difference()), interval_text(eff.return_difference()),
                       interval_text(eff.ablation_difference()) + (f" ({len(eff.ablation)})" if eff.ablation else ""),
+                      _p_text(eff.ablation_p(report.settings.min_pairs), report.adjusted_p(rule_id)),
                       report.verdict(rule_id))
     console.print(table)
     _say(Text(report.settings.rule()))

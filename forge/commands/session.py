@@ -20,6 +20,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--baseline", action="append", default=[], metavar="CONDITION",
                      choices=["zero_shot", "reflexion", "forge", "forge_no_grad"],
                      help="also run this condition with the same settings and seeds, then compare (repeatable)")
+    run.add_argument("--sessions", type=int, default=1, metavar="K",
+                     help="run K sessions per condition (derived seeds) into one MLflow study, then compare on sessions")
+    run.add_argument("--sweep", action="append", default=[], metavar="KEY=V1,V2,...",
+                     help="run every value of KEY (a grid with several --sweep) as its own arm of the study")
     add_config_arguments(run)
     run.set_defaults(func=_run)
 
@@ -141,6 +145,8 @@ def _run(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
     cfg = config_from_args(args)
+    if args.sessions != 1 or args.sweep:
+        return _study(args, cfg)
     runs = []
     for condition in [cfg.protocol.condition.value, *args.baseline]:
         if condition != cfg.protocol.condition.value:
@@ -154,6 +160,31 @@ def _run(args: argparse.Namespace) -> int:
         runs.append(run_dir)
     if len(runs) > 1:
         _print_comparison(runs, runs[0].path.parent / f"comparison-{runs[0].session_id}")
+    return 0
+
+
+def _study(args: argparse.Namespace, cfg) -> int:
+    """Conditions x sweep grid x K sessions, one after another, then one comparison across them all."""
+    import time
+
+    from forge.rundir import RunDirectory
+    from forge.study import parse_sweep, plan_study
+
+    study = cfg.run.study if cfg.run.study != "forge" else f"study-{time.strftime('%Y%m%d-%H%M%S')}"
+    plan = plan_study(cfg, [cfg.protocol.condition.value, *args.baseline], [parse_sweep(s) for s in args.sweep],
+                      args.sessions, study)
+    arms = list(dict.fromkeys(s.arm for s in plan))
+    console.print(f"[bold]study[/bold] {study}: {len(arms)} arm(s) x {args.sessions} session(s) = {len(plan)} sessions "
+                  f"(MLflow experiment {study}); arms: {', '.join(arms)}")
+    runs = []
+    for n, session in enumerate(plan, 1):
+        console.print(f"[bold]session {n}/{len(plan)}[/bold]: {session.arm}, #{session.index + 1} of {args.sessions}")
+        this = config_from_args(argparse.Namespace(config=[*args.config, *session.overrides]))
+        run_dir = RunDirectory.create(this)
+        if not _drive(this, run_dir):
+            return BUDGET_EXHAUSTED_EXIT
+        runs.append(run_dir)
+    _print_comparison(runs, runs[0].path.parent / f"comparison-{study}")
     return 0
 
 

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Optional, Sequence, TypeVar
 
 import numpy as np
 
-from forge.config import ForgeConfig
+from forge.config import ForgeConfig, rulebook_location
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.retrying import retry_on_conflict
 from forge.rulebook.retrieval.embed import Embedder, embedder_from_config, local_embedder, mean_direction
@@ -299,8 +299,8 @@ class Rulebook:
 
 def open_book(cfg: ForgeConfig, spec: Optional[str] = None, namespace: str = "forge", *, create: bool = True,
               embedder: Optional[Embedder] = None) -> Rulebook:
-    """The rulebook at `spec` (default `cfg.rulebook.store`), embedding with `embedder` or, on first
+    """The rulebook at `spec` (default `rulebook_location(cfg)`), embedding with `embedder` or, on first
     need, the one `cfg` names. `create=False`: a missing rulebook is an error, not a new empty one."""
-    store = open_rulebook(spec or cfg.rulebook.store, namespace, create=create)
+    store = open_rulebook(spec or rulebook_location(cfg), namespace, create=create)
     return Rulebook(store, embedder, embedder_factory=lambda: embedder_from_config(cfg),
                     near_duplicate_threshold=cfg.memory.near_duplicate_threshold)

@@ -25,7 +25,7 @@ import numpy as np
 
 from agents.injection import InjectedItem, InjectedMemory, MemoryInjection
 from agents.prompting import RULES_HEADER
-from forge.config import ROLES, ForgeConfig
+from forge.config import ROLES, ForgeConfig, rulebook_location
 from forge.failure.trigger import thresholds_of
 from forge.llm.types import Message
 from forge.memory.model import MemorySnapshot
@@ -166,8 +166,8 @@ class RulebookInjection:
         }
 
 
-def scope_of(snapshot: MemorySnapshot, withheld: frozenset[str] = frozenset()) -> Scope:
-    return Scope(frozenset(item.id for item in snapshot.items), withheld=frozenset(withheld))
+def scope_of(snapshot: MemorySnapshot, withheld: frozenset[str] = frozenset(), include_users: bool = True) -> Scope:
+    return Scope(frozenset(item.id for item in snapshot.items), include_users=include_users, withheld=frozenset(withheld))
 
 
 def actor_of(snapshot: MemorySnapshot) -> Optional[str]:
@@ -187,18 +187,19 @@ def rulebook_injection_factory(
     clients: Mapping[str, object] | Callable[[], Mapping[str, object]],
     embedder: Optional[Embedder] = None,
     namespace: str = "forge",
+    include_users: bool = True,
 ) -> Callable[[MemorySnapshot], MemoryInjection]:
     """What `InstanceLearner(injection_factory=...)` takes for `memory.injection: rulebook`.
 
     Each call compiles the snapshot's new items into the rulebook at `rulebook_spec` (default
-    `cfg.rulebook.store`), triggers from `<run_dir>/failures` (default `<runs_dir>/<session>` of the
+    `rulebook_location(cfg, run_dir)`: the session's own unless one is named), triggers from `<run_dir>/failures` (default `<runs_dir>/<session>` of the
     items' provenance), then injects the rules in the snapshot's scope plus human corrections.
     `actor` is the querying actor for conflict resolution (`<session>/<instance>`; default: whoever
-    wrote most of the snapshot). `clients`: the session's model clients (the "compiler" one is used for
+    wrote most of the snapshot). `include_users`: operator (human) rules are injected too. `clients`: the session's model clients (the "compiler" one is used for
     artifacts outside the grammar), or a function that builds them on first need (what forge.wiring
     passes when it was given none: a memory of grammar rules never needs the compiler).
     """
-    spec = rulebook_spec or cfg.rulebook.store
+    spec = rulebook_spec or rulebook_location(cfg, run_dir)
     settings = RetrievalSettings.from_config(cfg.rulebook)
     window = cfg.rulebook.context_window
     state: dict[str, object] = {}
@@ -224,7 +225,7 @@ def rulebook_injection_factory(
         """The injection for `snapshot`; `withheld` rule ids are taken out of the book (an ablation)."""
         rulebook = book()
         MemorySync(rulebook, compiler, failures_for(snapshot), window=window).sync(snapshot)
-        return RulebookInjection(rulebook, settings, scope=scope_of(snapshot, withheld), actor=actor or actor_of(snapshot),
+        return RulebookInjection(rulebook, settings, scope=scope_of(snapshot, withheld, include_users), actor=actor or actor_of(snapshot),
                                  window=window, aftermath_window=cfg.rulebook.aftermath_window,
                                  failure_threshold=min(thresholds_of(cfg.protocol.tau, cfg.protocol.thresholds)))
 
