@@ -100,10 +100,12 @@ def test_an_override_becomes_a_correction_anchored_at_its_step_that_corrects_the
     assert correction.text == "When Enterprise1 shows Compromised User, then Restore Enterprise1."
     assert correction.anchor.text == here and correction.anchor.context == (earlier,)
     assert correction.corrects == (analyse.head.rule_id,) and correction.reason == "reimage it"
-    # A host the step does not show: the action and the reason, as free text.
+    # A host the step does not show: the trigger is the step's own situation (issue 18: never the mere
+    # mention of the target host), the reason kept apart.
     elsewhere = override_correction(book, [earlier], 4, [], "Monitor", "Restore Op_Server0", "pre-empt",
                                     "action_chooser", "user:alice", "trace:x#1")
-    assert elsewhere.text == "Restore Op_Server0. pre-empt" and elsewhere.corrects == ()
+    assert elsewhere.text == "When User1 shows Activity Scan, then Restore Op_Server0."
+    assert elsewhere.reason == "pre-empt" and elsewhere.corrects == ()
 
 
 def test_reading_a_missing_book_is_a_rulebook_error(cfg, tmp_path):
