@@ -21,10 +21,13 @@ parsed into the figures returned.
 from __future__ import annotations
 
 import builtins
+import importlib.util
 import inspect
 import random
 import re
+import sys
 import textwrap
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -68,6 +71,25 @@ def _split(source: str) -> tuple[str, str]:
     return head, textwrap.dedent(main.lstrip("\n"))
 
 
+def _stand_in_for_the_ppo_loader() -> None:
+    """The file imports `BlueLoadAgent`, whose module imports stable-baselines3 (hence torch) to load the
+    PPO agent the loop plays by default. The runner replaces that agent with the one given, so where
+    stable-baselines3 is not installed (the default install: it is in the `torch` extra) the module is
+    stood in for by one whose BlueLoadAgent says why it cannot load."""
+    name = "csle_cyborg.agents.simple_agents.blue_load_agent"
+    if name in sys.modules or importlib.util.find_spec("stable_baselines3") is not None:
+        return
+
+    class BlueLoadAgent:  # noqa: D401 - the package's name
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            raise PackageLoopError("csle-cyborg's BlueLoadAgent needs stable-baselines3 (the `torch` extra); "
+                                   "the package loop here plays the agent it is given instead")
+
+    stand_in = types.ModuleType(name)
+    stand_in.BlueLoadAgent = BlueLoadAgent  # type: ignore[attr-defined]
+    sys.modules[name] = stand_in
+
+
 def run_package_loop(agent: Any, episodes: int, seeds: Sequence[int], out_dir: Path, *,
                      answers: tuple[str, str, str] = ("forge", "forge", "forge export agent")) -> PackageRun:
     """Run the installed evaluation loop on `agent` with `episodes` episodes per cell; the i-th episode of
@@ -83,6 +105,7 @@ def run_package_loop(agent: Any, episodes: int, seeds: Sequence[int], out_dir: P
     out_dir.mkdir(parents=True, exist_ok=True)
     head, main = _split(evaluation_file().read_text())
     namespace: dict[str, Any] = {"__name__": "csle_cyborg_evaluation", "__file__": str(evaluation_file())}
+    _stand_in_for_the_ppo_loader()
     exec(compile(head, str(evaluation_file()), "exec"), namespace)  # the file's imports and definitions
 
     class SeededChallengeWrapper(ChallengeWrapper):
