@@ -4,6 +4,7 @@ started once per test session."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +86,16 @@ def s3_server(tmp_path_factory):
     server.terminate()
     server.wait(timeout=30)
     log.close()
+
+
+@pytest.fixture(scope="module")
+def ray_address():
+    """A local Ray for the tests of one module (the driver's own connect_ray, as a session makes it)."""
+    import ray
+
+    from forge.config import load_config
+    from workers.driver import connect_ray
+
+    connect_ray(load_config(Path(__file__).resolve().parents[1] / "configs" / "forge.yaml"))
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()

@@ -38,6 +38,7 @@ from forge.protocol.fault_count import fault_metrics
 from forge.rundir import RunDirectory
 from forge.local_redis import LocalRedis
 from workers.chaos import CHAOS_EXIT_CODE
+from tests.run_cli import forge
 
 pytestmark = pytest.mark.slow
 
@@ -76,22 +77,6 @@ def print_matrix():
     print("\n".join(lines))
 
 
-@pytest.fixture(scope="module")
-def ray_address():
-    import ray
-
-    from forge.config import load_config
-    from workers.driver import connect_ray
-
-    connect_ray(load_config(ROOT / "configs" / "forge.yaml"))
-    yield ray.get_runtime_context().gcs_address
-    ray.shutdown()
-
-
-def forge(*args: str) -> int:
-    from forge.cli import main
-
-    return main(list(args))
 
 
 def run_args(runs: Path, *extra: str) -> list[str]:

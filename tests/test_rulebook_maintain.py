@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from forge.rulebook.store.maintain import Teaching, plan_restore, plan_teachings, plan_withdraw
+from tests.plan_book import PlanBook
+from forge.rulebook.store.maintain import Teaching, plan_restore, plan_withdraw
 from forge.rulebook.model import Evidence, RulebookError, RuleRecord
 from forge.rulebook.retrieval.resolve import Scope, eligible_rules, resolve_conflicts, settle
 
@@ -20,27 +21,9 @@ def teach(directive: str, actor: str, source: str = "f1", weight: int = 1, group
                     trigger="dn-x", sources=(item,) if item else ())
 
 
-class Book:
-    """Applies plans to a dict of head records, like a store would."""
-
-    def __init__(self) -> None:
-        self.records: dict[str, RuleRecord] = {}
-        self.evidence: dict[str, Evidence] = {}
-
-    def apply(self, *teachings: Teaching):
-        for t in teachings:
-            self.evidence[t.evidence.id] = t.evidence
-        plan = plan_teachings(self.records, teachings, self.evidence)
-        for change in plan.changes:
-            self.records[change.record.rule_id] = change.record
-        return plan
-
-    def of(self, directive: str) -> RuleRecord:
-        return next(r for r in self.records.values() if r.directive == directive)
-
 
 def test_same_rule_taught_again_is_reinforced_not_duplicated():
-    book = Book()
+    book = PlanBook()
     book.apply(teach(RESTORE, "s/i00", "f1"))
     plan = book.apply(teach(RESTORE, "s/i00", "f2", weight=2), teach(RESTORE, "s/i01", "f3"))
     assert len(book.records) == 1
@@ -51,7 +34,7 @@ def test_same_rule_taught_again_is_reinforced_not_duplicated():
 
 
 def test_near_duplicate_wording_merges_into_the_existing_rule():
-    book = Book()
+    book = PlanBook()
     book.apply(teach("Restore Op_Server0 at once whenever the blue table shows that it is compromised in any way", "user:alice", group="Op_Server0/general"))
     plan = book.apply(teach("Restore Op_Server0 at once whenever the blue table shows that it is compromised in any way.", "user:bob", "c2", group="Op_Server0/general"))
     assert plan.outcomes[0].result in ("reinforce", "merge") and len(book.records) == 1
@@ -61,7 +44,7 @@ def test_near_duplicate_wording_merges_into_the_existing_rule():
 
 
 def test_an_actor_newer_rule_supersedes_its_own_older_one_in_the_group():
-    book = Book()
+    book = PlanBook()
     book.apply(teach(REMOVE, "s/i00", "f1"))
     plan = book.apply(teach(RESTORE, "s/i00", "f2"))
     old, new = book.of(REMOVE), book.of(RESTORE)
@@ -74,7 +57,7 @@ def test_an_actor_newer_rule_supersedes_its_own_older_one_in_the_group():
 
 
 def test_supersession_keeps_a_rule_others_still_back():
-    book = Book()
+    book = PlanBook()
     book.apply(teach(REMOVE, "s/i00", "f1"), teach(REMOVE, "s/i01", "f2"))
     book.apply(teach(RESTORE, "s/i00", "f3"))
     old = book.of(REMOVE)
@@ -84,7 +67,7 @@ def test_supersession_keeps_a_rule_others_still_back():
 
 
 def test_cross_actor_disagreement_is_flagged_both_ways():
-    book = Book()
+    book = PlanBook()
     book.apply(teach(RESTORE, "s/i00"))
     book.apply(teach(REMOVE, "user:alice", "c1"))
     a, b = book.of(RESTORE), book.of(REMOVE)
@@ -93,7 +76,7 @@ def test_cross_actor_disagreement_is_flagged_both_ways():
 
 
 def test_withdrawn_rule_is_not_brought_back_by_teaching_but_by_restore():
-    book = Book()
+    book = PlanBook()
     book.apply(teach(RESTORE, "s/i00"))
     rule = book.of(RESTORE)
     change = plan_withdraw(book.records, rule.rule_id)
@@ -109,7 +92,7 @@ def test_withdrawn_rule_is_not_brought_back_by_teaching_but_by_restore():
 
 
 def test_restoring_a_superseded_rule_releases_it_from_its_superseder():
-    book = Book()
+    book = PlanBook()
     book.apply(teach(REMOVE, "s/i00", "f1"))
     earlier = book.of(REMOVE)
     book.apply(teach(RESTORE, "s/i00", "f2"))
@@ -172,7 +155,7 @@ def test_eligibility_scope_supersession_and_withdrawal():
 
 
 def test_teaching_the_same_evidence_again_changes_nothing():
-    book = Book()
+    book = PlanBook()
     book.apply(teach(RESTORE, "s/i00", "f1", item="m1"))
     plan = book.apply(teach(RESTORE, "s/i00", "f1", item="m1"))
     assert plan.empty and plan.outcomes[0].result == "reinforce"

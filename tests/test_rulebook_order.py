@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from forge.rulebook.store.maintain import Teaching, plan_teachings, plan_withdraw
+from tests.plan_book import PlanBook
+from forge.rulebook.store.maintain import Teaching
 from forge.rulebook.language.meaning import conflict_in, meaning_of
 from forge.rulebook.model import Evidence, RulebookError, RuleRecord
 from forge.rulebook.language.predicate import holds
@@ -23,23 +24,6 @@ def rule(directive: str, actor: str, when, action, source: str = "", roles=CHOOS
                     trigger="dn-x", compiled_by="model", when=when, action=action)
 
 
-class Book:
-    def __init__(self) -> None:
-        self.records: dict[str, RuleRecord] = {}
-        self.evidence: dict[str, Evidence] = {}
-
-    def apply(self, *teachings: Teaching):
-        for t in teachings:
-            self.evidence[t.evidence.id] = t.evidence
-        plan = plan_teachings(self.records, teachings, self.evidence)
-        for change in plan.changes:
-            self.records[change.record.rule_id] = change.record
-        return plan
-
-    def withdraw(self, rule_id: str) -> None:
-        change = plan_withdraw(self.records, rule_id)
-        self.records[rule_id] = change.record
-
 
 # The issue's example: an actor's two correctly compiled host-class rules, then its own general rule.
 ENTERPRISE_RESTORE = rule("When an Enterprise host shows any compromise, restore it.", "s1/i00",
@@ -51,7 +35,7 @@ GENERAL = rule("When any host is compromised, Analyse it first.", "s1/i00",
 
 
 def test_two_specific_rules_of_an_actor_survive_its_later_general_rule():
-    book = Book()
+    book = PlanBook()
     book.apply(ENTERPRISE_RESTORE, USER_REMOVE)
     book.apply(GENERAL)
     assert {r.directive: r.status for r in book.records.values()} == {
@@ -60,7 +44,7 @@ def test_two_specific_rules_of_an_actor_survive_its_later_general_rule():
 
 
 def test_a_later_rule_on_an_equivalent_trigger_still_replaces_the_teachers_own():
-    book = Book()
+    book = PlanBook()
     book.apply(rule("When User4 shows a compromise, Restore User4.", "user:carol", {"host": "User4", "compromise": "any"},
                     {"mode": "do", "verb": "Restore", "target": "User4"}))
     book.apply(rule("Remove the attacker from User4 when it is compromised.", "user:carol",
@@ -70,7 +54,7 @@ def test_a_later_rule_on_an_equivalent_trigger_still_replaces_the_teachers_own()
 
 
 def test_replaces_names_the_rule_a_teaching_replaces_whatever_its_trigger():
-    book = Book()
+    book = PlanBook()
     book.apply(ENTERPRISE_RESTORE)
     old = ENTERPRISE_RESTORE.rule_id
     replacing = Teaching(**{**GENERAL.__dict__, "replaces": (old,)})
@@ -116,7 +100,7 @@ ACTORS = [None, "s1/i00", "user:bob", "s2/i01"]
 def outcome_of(order: list[int]) -> tuple:
     """Per teaching (by its index in TEACHINGS): the status of the rule it ended in, and per (context,
     actor) the set of teachings whose rule is injected."""
-    book = Book()
+    book = PlanBook()
     ended_in: dict[int, str] = {}
     for index in order:  # one teaching at a time: the order of teaching is the order of the permutation
         plan = book.apply(TEACHINGS[index])
@@ -168,7 +152,7 @@ def test_specificity_settles_a_conflict_before_support():
 
 
 def test_a_withdrawn_rule_taught_again_in_other_words_is_refused_naming_it():
-    book = Book()
+    book = PlanBook()
     first = rule("Restore User2 whenever it is compromised.", "user:alice", {"host": "User2", "compromise": "any"},
                  {"mode": "do", "verb": "Restore", "target": "User2"})
     book.apply(first)
@@ -183,7 +167,7 @@ def test_a_withdrawn_rule_taught_again_in_other_words_is_refused_naming_it():
 
 
 def test_a_withdrawn_semantic_rule_taught_again_nearly_verbatim_is_refused():
-    book = Book()
+    book = PlanBook()
     first = rule("Treat any outbound connection to port 4444 as a reverse shell.", "user:bob", None, None, roles=("analyst",))
     book.apply(first)
     book.withdraw(first.rule_id)

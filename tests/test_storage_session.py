@@ -19,6 +19,7 @@ from forge.memory import EMPTY_DIGEST
 from forge.protocol.ledger import SessionLedger
 from forge.rundir import RunDirectory
 from forge.storage import Storage, working_copy
+from tests.run_cli import forge
 
 pytestmark = pytest.mark.slow
 
@@ -33,22 +34,6 @@ SMALL = [
 MID_STAGE_2 = [{"phase": p, "stage": 2} for p in ("training", "trained", "checkpoint")]
 
 
-@pytest.fixture(scope="module")
-def ray_address():
-    import ray
-
-    from forge.config import load_config
-    from workers.driver import connect_ray
-
-    connect_ray(load_config(ROOT / "configs" / "forge.yaml"))
-    yield ray.get_runtime_context().gcs_address
-    ray.shutdown()
-
-
-def forge(*args: str) -> int:
-    from forge.cli import main
-
-    return main(list(args))
 
 
 def kept(location: str) -> dict[str, Any]:
