@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any, Iterable, Mapping, Optional
 
 from forge.config import ROLES
@@ -37,8 +38,23 @@ from forge.errors import ForgeError
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.memory.text import normalise
 
-RULE_TYPES = ("FORMAT", "CONTENT")
-STATUSES = ("active", "superseded", "withdrawn")
+
+
+class RuleType(StrEnum):
+    """FORMAT rules shape a reply and reach every call of their roles; CONTENT rules say what to do."""
+
+    FORMAT = "FORMAT"
+    CONTENT = "CONTENT"
+
+
+class RuleStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"  # replaced by a rule of the same decision (kept, never injected)
+    WITHDRAWN = "withdrawn"  # taken out by a person; only a restore brings it back
+
+
+RULE_TYPES = tuple(RuleType)
+STATUSES = tuple(RuleStatus)
 RULE_OPS = ("add", "reinforce", "merge", "supersede", "conflict", "withdraw", "restore", "assess")
 EDGE_TYPES = ("FORGED_FROM", "TAUGHT_BY", "SUPPORTED_BY", "SUPERSEDES", "CONFLICTS_WITH", "IN_GROUP", "CORRECTS",
               "COUNTERED_BY")
@@ -184,10 +200,10 @@ class RuleRecord:
 
     rule_id: str
     directive: str  # a bare imperative, no justification
-    type: str  # FORMAT | CONTENT
+    type: RuleType  # a plain string is accepted and converted
     roles: tuple[str, ...]
     group: str
-    status: str = "active"
+    status: RuleStatus = RuleStatus.ACTIVE  # a plain string is accepted and converted
     trigger: Optional[str] = None  # DecisionNode id (FORGED_FROM); None for FORMAT rules
     actors: tuple[str, ...] = ()  # TAUGHT_BY
     evidence: tuple[str, ...] = ()  # SUPPORTED_BY (Evidence ids)
@@ -213,10 +229,11 @@ class RuleRecord:
         for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources", "counter_evidence",
                      "corrects"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
-        if self.type not in RULE_TYPES:
-            raise ValueError(f"rule type must be one of {', '.join(RULE_TYPES)}, got {self.type!r}")
-        if self.status not in STATUSES:
-            raise ValueError(f"rule status must be one of {', '.join(STATUSES)}, got {self.status!r}")
+        for name, kind in (("type", RuleType), ("status", RuleStatus)):
+            try:
+                object.__setattr__(self, name, kind(getattr(self, name)))
+            except ValueError:
+                raise ValueError(f"rule {name} must be one of {', '.join(kind)}, got {getattr(self, name)!r}") from None
         unknown = [r for r in self.roles if r not in ROLES]
         if not self.roles or unknown:
             raise ValueError(f"rule roles must be among {', '.join(ROLES)}, got {list(self.roles)}")

@@ -183,14 +183,18 @@ class RuleIndex:
         With the gate on and no semantic rule of the role, the rules passing the gate are fixed by the
         gate; when no more pass than the limit, conflict settlement keeps the same set whatever their
         order (each conflict group is settled by evidence and actor, not by rank), so the scores matter
-        only when two or more rules are kept. Otherwise the caller may skip embedding the context (a
+        only when two or more rules are kept, or when a guarded rule passes the gate (its unexpressed rest
+        is judged by cosine). Otherwise the caller may skip embedding the context (a
         transformer forward pass per call, the whole cost of rulebook injection on a CPU)."""
         positions = self._slices[role][0]
         if positions.size == 0:
             return False
         if not settings.condition_gate or self.semantic_for_role[role]:
             return True
-        passing = int(self.gate(text, positions).sum())
+        gate = self.gate(text, positions)
+        if (gate & self.guarded[positions]).any():
+            return True  # a guarded rule's unexpressed condition is judged by its cosine to the context
+        passing = int(gate.sum())
         if passing <= 1:
             return False
         if passing > max(settings.max_rules, 0):
