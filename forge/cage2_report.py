@@ -17,7 +17,7 @@ from rich.table import Table
 from forge.cage2_protocol import KnownCheck, PolicyResult
 from forge.config import ForgeConfig
 from forge.rundir import RunDirectory
-from forge.tracking import default_artifact_root, default_tracking_uri, session_runs
+from forge.tracking import experiment_id, session_runs, tracking_store
 
 REPORT_NAME = "cage2_protocol"
 
@@ -73,22 +73,14 @@ def log_protocol(cfg: ForgeConfig, run: RunDirectory, results: Mapping[str, Poli
     (a run of its own in the study when the session logged none); its run id, or None with tracking off."""
     if not cfg.tracking.enabled:
         return None
-    import mlflow
     from mlflow import MlflowClient
     from mlflow.entities import Metric
 
     logging.getLogger("mlflow").setLevel(logging.WARNING)
     runs_dir = run.path.parent
-    uri = cfg.tracking.tracking_uri or default_tracking_uri(runs_dir)
-    mlflow.set_tracking_uri(uri)
+    uri, root = tracking_store(cfg, runs_dir)  # the store the session logged to
     client = MlflowClient(uri)
-    experiment = client.get_experiment_by_name(cfg.run.study)
-    if experiment is None:
-        root = default_artifact_root(runs_dir)
-        root.mkdir(parents=True, exist_ok=True)
-        experiment_id = client.create_experiment(cfg.run.study, artifact_location=root.resolve().as_uri())
-    else:
-        experiment_id = experiment.experiment_id
+    experiment = experiment_id(client, cfg.run.study, root)
     all_tags = {**tags, "forge.session": run.session_id, "forge.kind": REPORT_NAME}
     try:
         parent, _ = session_runs(client, cfg.run.study, run.session_id)
@@ -96,7 +88,7 @@ def log_protocol(cfg: ForgeConfig, run: RunDirectory, results: Mapping[str, Poli
             all_tags["mlflow.parentRunId"] = parent.info.run_id
     except LookupError:
         pass
-    created = client.create_run(experiment_id, run_name=f"{run.session_id}/{REPORT_NAME}", tags=all_tags)
+    created = client.create_run(experiment, run_name=f"{run.session_id}/{REPORT_NAME}", tags=all_tags)
     run_id = created.info.run_id
     metrics = [Metric(key, float(value), 0, 0) for key, value in sorted(protocol_metrics(results).items())]
     for chunk in range(0, len(metrics), 500):

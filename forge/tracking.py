@@ -57,6 +57,18 @@ def default_artifact_root(runs_dir: Path) -> Path:
     return runs_dir / "mlartifacts"
 
 
+def experiment_id(client, name: str, artifact_root: Optional[Path]) -> str:
+    """The id of the experiment `name`, created if missing (its artifacts under `artifact_root`, None: where
+    the tracking server keeps them)."""
+    found = client.get_experiment_by_name(name)
+    if found is not None:
+        return found.experiment_id
+    if artifact_root is None:
+        return client.create_experiment(name)
+    artifact_root.mkdir(parents=True, exist_ok=True)
+    return client.create_experiment(name, artifact_location=artifact_root.resolve().as_uri())
+
+
 def session_runs(client, study: str, session: str) -> tuple[Any, list[Any]]:
     """A session's parent run and its instance runs in the study's experiment (a store holds many sessions)."""
     experiment = client.get_experiment_by_name(study)
@@ -91,22 +103,15 @@ class SessionTracker:
         """`artifact_root`: where a new experiment keeps its artifacts (None: where the server says)."""
         import logging
 
-        import mlflow
         from mlflow import MlflowClient
 
         # The SQLite store announces its schema migrations at INFO on every new run directory.
         logging.getLogger("mlflow").setLevel(logging.WARNING)
-        mlflow.set_tracking_uri(tracking_uri)
+        # No mlflow.set_tracking_uri: it writes $MLFLOW_TRACKING_URI, which would send every later session of
+        # this process to this one's store. The client is given its store explicitly.
         self.tracking_uri = tracking_uri
         self.client = MlflowClient(tracking_uri)
-        found = self.client.get_experiment_by_name(experiment)
-        if found is None and artifact_root is None:
-            self.experiment_id = self.client.create_experiment(experiment)
-        elif found is None:
-            artifact_root.mkdir(parents=True, exist_ok=True)
-            self.experiment_id = self.client.create_experiment(experiment, artifact_location=artifact_root.resolve().as_uri())
-        else:
-            self.experiment_id = found.experiment_id
+        self.experiment_id = experiment_id(self.client, experiment, artifact_root)
         self.ids: dict[str, Any] = {}
         self._prices: dict[str, tuple[float, float]] = {}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict
 
 import pytest
@@ -210,3 +211,15 @@ def test_relogging_a_stage_after_a_crash_adds_no_second_point(tmp_path):
     # What only_missing prevents: MLflow keeps a second, identical point for the same step.
     tracker.log_stage(record, graduates_so_far=0)
     assert points(ids["instances"]["i01"], "checkpoint_return") == [(1, -7.5), (1, -7.5)]
+
+
+def test_a_session_store_is_not_left_to_the_next_session_of_the_process(tmp_path, monkeypatch):
+    """mlflow.set_tracking_uri writes $MLFLOW_TRACKING_URI; a tracker that called it would send every later
+    in-process session (tests, notebooks, sweeps) to the first session's store."""
+    from forge.config import load_config
+    from forge.tracking import SessionTracker, default_tracking_uri, tracking_store
+
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    SessionTracker(default_tracking_uri(tmp_path / "first"), "one", tmp_path / "first" / "mlartifacts")
+    assert "MLFLOW_TRACKING_URI" not in os.environ
+    assert tracking_store(load_config(), tmp_path / "second")[0] == default_tracking_uri(tmp_path / "second")
