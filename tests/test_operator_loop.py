@@ -286,7 +286,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
 
 
 def test_efficacy_report_review_and_record_are_domain_calls(tmp_path):
-    from forge.rulebook.outcomes.efficacy import HARMFUL, HELPFUL, INERT
+    from forge.rulebook.outcomes.efficacy import RuleVerdict
     from forge.rulebook.outcomes.review import VerdictSettings, efficacy_report, needs_review, record_efficacy
 
     ids = seeded_book(tmp_path / "rb.db")
@@ -294,7 +294,7 @@ def test_efficacy_report_review_and_record_are_domain_calls(tmp_path):
     write_efficacy_traces(run, ids)
     book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
     report = efficacy_report(book, [str(run)], VerdictSettings(min_count=5, min_episodes=5, min_pairs=24, window=3))
-    assert [report.verdict(ids[n]) for n in ("good", "wasteful", "inert")] == [HELPFUL, HARMFUL, INERT]
+    assert [report.verdict(ids[n]) for n in ("good", "wasteful", "inert")] == [RuleVerdict.HELPFUL, RuleVerdict.HARMFUL, RuleVerdict.INERT]
     reasons = {head.rule_id: why for head, why in needs_review(report)}
     assert reasons[ids["wasteful"]][0].startswith("harmful") and "never triggered in 5" in reasons[ids["inert"]][0]
     assert ids["good"] not in reasons

@@ -6,7 +6,7 @@ import pytest
 
 from forge.rulebook.outcomes.aftermath import Aftermath, StepSeen, episode_aftermath, failure_ahead
 from forge.rulebook.store.chains import chain_members
-from forge.rulebook.outcomes.efficacy import HARMFUL, HELPFUL, INERT, INSUFFICIENT, RuleEfficacy, TraceAftermath, aggregate
+from forge.rulebook.outcomes.efficacy import RuleEfficacy, RuleVerdict, TraceAftermath, aggregate
 from forge.rulebook.store.maintain import plan_assess
 from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import Evidence, RuleRecord, RulebookError
@@ -68,7 +68,7 @@ def test_when_failures_saturate_the_window_return_still_tells_them_apart_but_dec
     assert eff["good"].return_difference()[0] == pytest.approx(20.0) and eff["waste"].return_difference()[0] == pytest.approx(-3.0)
     # One trace: one episode, so the episode-clustered interval has nothing to resample.
     assert eff["good"].return_difference()[1] is None
-    assert [eff[r].verdict(5, 5) for r in ("good", "waste", "flat")] == [INSUFFICIENT] * 3
+    assert [eff[r].verdict(5, 5) for r in ("good", "waste", "flat")] == [RuleVerdict.INSUFFICIENT] * 3
 
 
 def test_failure_window_is_unknown_when_an_aborted_trace_stops_short():
@@ -106,7 +106,7 @@ def test_decision_points_are_descriptive_with_intervals_clustered_by_episode():
     assert narrow.difference()[2] < 0
     rate = narrow.rate_followed()
     assert rate.failures == 1 and rate.n == 20 and rate.low < 0.05 < rate.high < 0.3
-    assert narrow.verdict(5, 5) == INSUFFICIENT  # no ablation pairs: the decision points decide nothing
+    assert narrow.verdict(5, 5) == RuleVerdict.INSUFFICIENT  # no ablation pairs: the decision points decide nothing
 
 
 def test_held_false_and_unknown_outcomes_do_not_count_as_judged():
@@ -171,10 +171,10 @@ def test_ablation_pairs_episodes_by_directory_seed_and_book_version_and_decides_
     eff = aggregate(traces)
     assert len(eff["good"].ablation) == 10 and min(eff["good"].ablation) >= 10
     assert eff["good"].episodes == 10  # episodes with a rule withheld count only as ablation pairs
-    assert eff["good"].verdict(5, 5, 8) == HELPFUL
-    assert eff["bad"].verdict(5, 5, 8) == HARMFUL
-    assert eff["flat"].verdict(5, 5, 8) == INERT
-    assert eff["good"].verdict(5, 5, 11) == INSUFFICIENT  # under the minimum pairs: no verdict
+    assert eff["good"].verdict(5, 5, 8) == RuleVerdict.HELPFUL
+    assert eff["bad"].verdict(5, 5, 8) == RuleVerdict.HARMFUL
+    assert eff["flat"].verdict(5, 5, 8) == RuleVerdict.INERT
+    assert eff["good"].verdict(5, 5, 11) == RuleVerdict.INSUFFICIENT  # under the minimum pairs: no verdict
     assert eff["good"].ablation_p(8) == pytest.approx(2 / 2 ** 10)  # every sign pattern enumerated
     delta, low, high = eff["good"].ablation_difference()
     assert low <= delta <= high and low > 10
@@ -186,9 +186,9 @@ def test_ablation_verdict_overrides_the_decision_points():
     eff = RuleEfficacy("r", triggered=20, followed=10, ignored=10,
                        return_followed=[-5.0, -6.0] * 5, return_not=[-1.0, -2.0] * 5,
                        after_followed=[1] * 10, after_not=[1] * 10)
-    assert eff.verdict(5, 5, 8) == INSUFFICIENT
+    assert eff.verdict(5, 5, 8) == RuleVerdict.INSUFFICIENT
     eff.ablation.extend([3.0, 5.0, 4.0, 6.0, 2.0, 4.0, 5.0, 3.0])
-    assert eff.verdict(5, 5, 8) == HELPFUL
+    assert eff.verdict(5, 5, 8) == RuleVerdict.HELPFUL
     assert eff.to_dict(5, 5, 8)["ablation_pairs"] == 8
 
 
@@ -201,13 +201,13 @@ def test_rules_judged_in_one_report_are_holm_corrected():
     rules = {"a": RuleEfficacy("a", ablation=list(clear)), "b": RuleEfficacy("b", ablation=[-x for x in clear]),
              "edge": RuleEfficacy("edge", ablation=[4.0, 4.0, 4.0, 4.0, 4.0, 4.0, -1.0, -1.0])}
     alone = rules["edge"].ablation_p(8)
-    assert alone == pytest.approx(8 / 256) and rules["edge"].verdict(5, 5, 8) == HELPFUL
+    assert alone == pytest.approx(8 / 256) and rules["edge"].verdict(5, 5, 8) == RuleVerdict.HELPFUL
     adjusted = holm_adjusted(rules, 8)
     assert adjusted["a"] == pytest.approx(3 * 2 / 256) and adjusted["edge"] == pytest.approx(max(alone, adjusted["b"]))
     rules["more"] = RuleEfficacy("more", ablation=[4.0, 4.0, 4.0, 4.0, 4.0, 4.0, -2.0, -1.0])
     adjusted = holm_adjusted(rules, 8)  # two borderline rules now: each is multiplied by 2
     assert adjusted["edge"] == pytest.approx(2 * alone) and adjusted["edge"] >= 0.05
-    assert rules["edge"].verdict(5, 5, 8, adjusted["edge"]) == INERT
+    assert rules["edge"].verdict(5, 5, 8, adjusted["edge"]) == RuleVerdict.INERT
 
 
 def test_rules_to_ablate_are_the_triggered_ones_most_often_first():

@@ -391,10 +391,18 @@ class SourceItem:
     support: int = 1
 
 
+class CompileVerdict(StrEnum):
+    """The compiler's decision on one source item (its reply's `verdict`): keep it as a rule or drop it.
+    Not a verdict on a rule's effect (`forge.rulebook.outcomes.efficacy.RuleVerdict`)."""
+
+    RULE = "RULE"
+    DROP = "DROP"
+
+
 @dataclass(frozen=True)
 class CompiledRule:
     source: SourceItem
-    verdict: str  # RULE | DROP
+    verdict: CompileVerdict
     directive: str = ""
     type: str = "CONTENT"
     roles: tuple[str, ...] = ()
@@ -407,10 +415,13 @@ class CompiledRule:
     semantic_reason: str = ""  # why a CONTENT rule has no predicate
     unexpressed: str = ""  # the condition's part the predicate does not express (the rule is then guarded)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "verdict", CompileVerdict(self.verdict))
+
     @property
     def semantic(self) -> bool:
         return self.when is None
 
     @property
     def kept(self) -> bool:
-        return self.verdict == "RULE"
+        return self.verdict is CompileVerdict.RULE

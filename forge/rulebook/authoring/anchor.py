@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Mapping, Optional, Sequence
 
 from forge.env.catalog import ACTIONS, ActionParseError, action_name, parse_action
+from forge.rulebook.language.action import Adherence
 from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
 from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import DecisionNode, RuleRecord, RulebookError, RuleRef
@@ -80,7 +81,7 @@ def load_trace_step(run_dir: str | Path, instance: str, label: str, step: int, w
     chosen = steps[index]
     refs = tuple(dict.fromkeys(r for ids in (chosen.get("injected") or {}).values() for r in ids))
     followed = tuple(dict.fromkeys(a["rule"] for a in data.get("aftermath", ())
-                                   if a.get("step") == step and a.get("judged") == "followed"))
+                                   if a.get("step") == step and a.get("judged") == Adherence.FOLLOWED))
     session = str(data.get("session") or Path(run_dir).name)
     seed = int(data.get("seed", 0))
     return TraceStep(step_source(session, instance, label, step, seed), step, seed, chosen["observation"],
@@ -160,4 +161,4 @@ def followed_at(refs: Sequence[str], records: Mapping[str, RuleRecord], observat
     meanings = {ref: meaning_of(records[RuleRef.parse(ref).rule_id]) for ref in refs if RuleRef.parse(ref).rule_id in records}
     entries = episode_aftermath([StepSeen(0, observation, action, 0.0, tuple(refs))], meanings, window=1,
                                 threshold=float("-inf"))
-    return tuple(e.rule for e in entries if e.judged == "followed")
+    return tuple(e.rule for e in entries if e.judged is Adherence.FOLLOWED)

@@ -39,7 +39,7 @@ from forge.llm.types import ChatClient, Message, ModelCall
 from forge.memory.text import normalise
 from forge.rulebook.language.action import parse_rule_action, rule_action_to_json
 from forge.rulebook.language.meaning import grammar_meaning
-from forge.rulebook.model import CompiledRule, SourceItem, canonical_json, short_hash
+from forge.rulebook.model import CompiledRule, CompileVerdict, SourceItem, canonical_json, short_hash
 from forge.rulebook.language.phases import phase_lines
 from forge.rulebook.language.predicate import (
     AllOf, AnyOf, Atom, Not, PredicateError, dnf, group_of, parse_predicate, predicate_to_json,
@@ -128,25 +128,25 @@ def compile_grammar(item: SourceItem) -> Optional[CompiledRule]:
     if parsed is None:
         return None
     when, action = grammar_meaning(parsed)
-    return CompiledRule(item, "RULE", str(parsed), "CONTENT", (item.role,), grammar_group(parsed),
+    return CompiledRule(item, CompileVerdict.RULE, str(parsed), "CONTENT", (item.role,), grammar_group(parsed),
                         when_clause(parsed), "grammar", when=when, action=action)
 
 
 def compile_as_written(item: SourceItem, reason: str) -> CompiledRule:
     """The fallback when no usable model answer covers an artifact."""
     if item.kind == "example":
-        return CompiledRule(item, "DROP", compiled_by="fallback", reason=f"example not compiled: {reason}")
+        return CompiledRule(item, CompileVerdict.DROP, compiled_by="fallback", reason=f"example not compiled: {reason}")
     directive = strip_justification(item.text)[:MAX_DIRECTIVE_CHARS]
     if not directive:
-        return CompiledRule(item, "DROP", compiled_by="fallback", reason="empty after removing the justification")
+        return CompiledRule(item, CompileVerdict.DROP, compiled_by="fallback", reason="empty after removing the justification")
     rule_type = "FORMAT" if looks_like_format(directive) else "CONTENT"
     # No compiler judged what it decides about, so it gets a group of its own: lumping unrelated
     # free text under a host would flag every pair of it as a conflict.
     group = f"{host_group(directive, rule_type)}/{short_hash('group', normalise(directive))[:8]}"
     if rule_type == "FORMAT":
-        return CompiledRule(item, "RULE", directive, rule_type, (item.role,), group, "", "fallback", reason,
+        return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, (item.role,), group, "", "fallback", reason,
                             when={"always": True})
-    return CompiledRule(item, "RULE", directive, rule_type, (item.role,), group, directive, "fallback", reason,
+    return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, (item.role,), group, directive, "fallback", reason,
                         semantic_reason=f"compiled as written: {reason}")
 
 
@@ -217,9 +217,9 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
     """One model entry checked field by field: (compiled rule, None) or (None, the problem). A rule
     whose predicate or action is invalid comes back semantic, with `semantic_reason` saying why."""
     verdict = str(raw.get("verdict", "")).strip().upper()
-    if verdict == "DROP":
-        return CompiledRule(item, "DROP", compiled_by="model", reason=str(raw.get("reason", ""))[:200]), None
-    if verdict != "RULE":
+    if verdict == CompileVerdict.DROP:
+        return CompiledRule(item, CompileVerdict.DROP, compiled_by="model", reason=str(raw.get("reason", ""))[:200]), None
+    if verdict != CompileVerdict.RULE:
         return None, f"verdict {verdict[:20]!r} is neither RULE nor DROP"
     directive = strip_justification(str(raw.get("directive", "")))[:MAX_DIRECTIVE_CHARS]
     if not directive:
@@ -237,7 +237,7 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
     if parsed is not None and raw.get("when") is None:
         # A grammar directive without a predicate: the grammar's own spelling, grouping and meaning.
         when, action = grammar_meaning(parsed)
-        return CompiledRule(item, "RULE", str(parsed), "CONTENT", roles, grammar_group(parsed),
+        return CompiledRule(item, CompileVerdict.RULE, str(parsed), "CONTENT", roles, grammar_group(parsed),
                             trigger or when_clause(parsed), "model", when=when, action=action), None
     unexpressed = " ".join(str(raw.get("unexpressed") or "").split())[:MAX_DIRECTIVE_CHARS]
     try:
@@ -246,7 +246,7 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
     except PredicateError as exc:
         when, action, reason = None, None, f"invalid predicate or action: {exc}"
     if rule_type == "FORMAT":
-        return CompiledRule(item, "RULE", directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
+        return CompiledRule(item, CompileVerdict.RULE, directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
     problem = contract_problem(item.text, when, unexpressed)
     if problem is not None:
         when, action, reason = None, None, f"predicate refused: {problem}"
@@ -256,14 +256,14 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         group = group_of(parse_predicate(when))
     else:
         group = f"{group or host_group(directive, rule_type)}"
-    return CompiledRule(item, "RULE", directive, rule_type, roles, group, trigger or directive, "model",
+    return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, roles, group, trigger or directive, "model",
                         when=when, action=action, semantic_reason=reason, unexpressed=unexpressed), None
 
 
 def _invalid_meaning(raw: Any, items: Sequence[SourceItem] = ()) -> Optional[str]:
     """The schema or contract problem of an entry's predicate/action, if any (what the corrective
     re-prompt names). `items`: the batch, for the text the contract check compares the predicate with."""
-    if not isinstance(raw, dict) or str(raw.get("verdict", "")).strip().upper() != "RULE":
+    if not isinstance(raw, dict) or str(raw.get("verdict", "")).strip().upper() != CompileVerdict.RULE:
         return None
     rule_type = str(raw.get("type", "CONTENT")).strip().upper()
     try:

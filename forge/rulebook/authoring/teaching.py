@@ -26,7 +26,7 @@ from forge.rulebook.authoring.compile import (
     compile_grammar, strip_justification,
 )
 from forge.rulebook.store.maintain import Outcome
-from forge.rulebook.model import CompiledRule, SourceItem, DecisionNode, Evidence, RulebookError, RuleVersion, check_actor
+from forge.rulebook.model import CompiledRule, CompileVerdict, SourceItem, DecisionNode, Evidence, RulebookError, RuleVersion, check_actor
 from forge.rulebook.language.predicate import group_of, parse_predicate
 from forge.rulebook.authoring.trigger_node import stated_node
 
@@ -93,7 +93,7 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
 def _given(item: SourceItem, correction: Correction) -> CompiledRule:
     """A correction whose meaning the step's situation gave: compiled without a model."""
     when, action = correction.meaning
-    return CompiledRule(item, "RULE", strip_justification(item.text)[:MAX_DIRECTIVE_CHARS], "CONTENT", (item.role,),
+    return CompiledRule(item, CompileVerdict.RULE, strip_justification(item.text)[:MAX_DIRECTIVE_CHARS], "CONTENT", (item.role,),
                         group_of(parse_predicate(when)), item.text, "situation", when=when, action=action)
 
 

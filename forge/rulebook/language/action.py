@@ -23,6 +23,7 @@ class (User | Enterprise | Operational | any), `$matched`, or null for Sleep / M
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Iterable, Optional
 
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS, ActionParseError, action_name, parse_action
@@ -31,7 +32,6 @@ from forge.rulebook.language.predicate import PredicateError
 MODES = ("do", "never", "prefer")
 MATCHED = "$matched"
 CLASS_TARGETS = (*HOST_CLASSES, "any")
-VERDICTS = ("followed", "ignored", "contradicted")
 
 
 @dataclass(frozen=True)
@@ -181,6 +181,15 @@ def clash_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_
 # -- judging ------------------------------------------------------------------------------------------
 
 
+class Adherence(StrEnum):
+    """How one chosen action stood to one rule (`judge`). Not a verdict on the rule: that is
+    `forge.rulebook.outcomes.efficacy.RuleVerdict`, from its ablation."""
+
+    FOLLOWED = "followed"
+    IGNORED = "ignored"
+    CONTRADICTED = "contradicted"
+
+
 def _canonical(text: str) -> Optional[str]:
     try:
         return action_name(parse_action(text))
@@ -188,20 +197,20 @@ def _canonical(text: str) -> Optional[str]:
         return None
 
 
-def judge(action: RuleAction, chosen_action_text: str, matched_hosts: Iterable[str]) -> str:
+def judge(action: RuleAction, chosen_action_text: str, matched_hosts: Iterable[str]) -> Adherence:
     """Whether choosing `chosen_action_text` followed, ignored or contradicted the rule's action, where
     the rule's trigger matched `matched_hosts` (what `$matched` stands for). See the module docstring."""
     matched = tuple(matched_hosts)
     chosen = _canonical(chosen_action_text)
     if chosen is None:
-        return "ignored"
+        return Adherence.IGNORED
     if action.mode == "never":
-        return "contradicted" if chosen in action.move.concrete(matched) else "followed"
+        return Adherence.CONTRADICTED if chosen in action.move.concrete(matched) else Adherence.FOLLOWED
     if chosen in action.move.concrete(matched):
-        return "followed"
+        return Adherence.FOLLOWED
     if action.mode == "prefer":
-        return "contradicted" if action.over is not None and chosen in action.over.concrete(matched) else "ignored"
+        return Adherence.CONTRADICTED if action.over is not None and chosen in action.over.concrete(matched) else Adherence.IGNORED
     verb, _, host = chosen.partition(" ")
     if host and host in action.move.hosts(matched) and verb != action.move.verb:
-        return "contradicted"
-    return "ignored"
+        return Adherence.CONTRADICTED
+    return Adherence.IGNORED

@@ -22,13 +22,11 @@ from dataclasses import asdict, dataclass
 from typing import Mapping, Optional, Sequence
 
 from forge.failure.trigger import is_failure
-from forge.rulebook.language.action import judge
+from forge.rulebook.language.action import Adherence, judge
 from forge.rulebook.language.meaning import Meaning
 from forge.rulebook.language.predicate import holds, matched_hosts
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.model import RuleRef
-
-JUDGEMENTS = ("followed", "ignored", "contradicted")
 
 
 @dataclass(frozen=True)
@@ -47,10 +45,14 @@ class Aftermath:
     step: int
     rule: str  # `<rule id>@v<n>`
     held: Optional[bool]
-    judged: Optional[str]
+    judged: Optional[Adherence]
     reward: float
     failure: Optional[bool]
     window_return: Optional[float] = None
+
+    def __post_init__(self) -> None:
+        if self.judged is not None:  # a trace's JSON gives the plain string
+            object.__setattr__(self, "judged", Adherence(self.judged))
 
     @property
     def rule_id(self) -> str:
@@ -101,7 +103,7 @@ def episode_aftermath(steps: Sequence[StepSeen], meanings: Mapping[str, Meaning]
         for ref in dict.fromkeys(step.injected):
             meaning = meanings.get(ref, Meaning())
             held: Optional[bool] = None
-            judged: Optional[str] = None
+            judged: Optional[Adherence] = None
             if meaning.when is not None:
                 held = holds(meaning.when, situation)
                 if held and meaning.action is not None:

@@ -23,17 +23,29 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
+from forge.config import RulebookConfig
+from forge.rulebook.language.action import Adherence
 from forge.rulebook.outcomes.aftermath import Aftermath
 from forge.stats import ALPHA, clustered_difference, holm, paired_test
 
-HELPFUL, HARMFUL, INERT, INSUFFICIENT = "helpful", "harmful", "inert", "insufficient evidence"
+
+class RuleVerdict(StrEnum):
+    """A rule's verdict from its ablation (`verdict_rule`). Not `forge.stats.Verdict`, which judges the
+    difference between two conditions, nor `Adherence`, how one action stood to the rule."""
+
+    HELPFUL = "helpful"
+    HARMFUL = "harmful"
+    INERT = "inert"
+    INSUFFICIENT = "insufficient evidence"
+
+
 CONFIDENCE = 0.95
-# Ablation pairs before a verdict (rulebook.efficacy_min_pairs): the smallest size at which the paired
-# interval covers at least 92% (nominal 95%) in every family of tests/test_efficacy_coverage.py.
-MIN_PAIRS = 24
+# The configuration's default is the one source (forge.config says how it was chosen).
+MIN_PAIRS = RulebookConfig.efficacy_min_pairs
 
 
 def verdict_rule(min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS) -> str:
@@ -102,7 +114,7 @@ class RuleEfficacy:
         if entry.judged is None:
             return
         setattr(self, entry.judged, getattr(self, entry.judged) + 1)
-        side = "followed" if entry.judged == "followed" else "not"
+        side = "followed" if entry.judged is Adherence.FOLLOWED else "not"
         self._append(f"reward_{side}", entry.reward, episode)
         if entry.window_return is not None:
             self._append(f"return_{side}", entry.window_return, episode)
@@ -154,15 +166,15 @@ class RuleEfficacy:
         return paired_test(self.ablation).p_value
 
     def verdict(self, min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS,
-                adjusted_p: Optional[float] = None) -> str:
+                adjusted_p: Optional[float] = None) -> RuleVerdict:
         """From the ablation alone. `adjusted_p`: this rule's p-value after the report's multiplicity
         correction (`holm_adjusted`); without it the rule is judged alone (uncorrected)."""
         p = adjusted_p if adjusted_p is not None else self.ablation_p(min_pairs)
         if p is None:
-            return INSUFFICIENT
+            return RuleVerdict.INSUFFICIENT
         if p < ALPHA:
-            return HELPFUL if paired_test(self.ablation).mean > 0 else HARMFUL
-        return INERT
+            return RuleVerdict.HELPFUL if paired_test(self.ablation).mean > 0 else RuleVerdict.HARMFUL
+        return RuleVerdict.INERT
 
     def to_dict(self, min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS,
                 adjusted_p: Optional[float] = None) -> dict:

@@ -15,7 +15,7 @@ from forge.config import RulebookConfig
 from forge.memory.model import Provenance
 from forge.rulebook.book import Rulebook
 from forge.rulebook.outcomes.efficacy import (
-    HARMFUL, HELPFUL, RuleEfficacy, TraceAftermath, aggregate, holm_adjusted, read_traces, verdict_rule,
+    RuleEfficacy, RuleVerdict, TraceAftermath, aggregate, holm_adjusted, read_traces, verdict_rule,
 )
 from forge.rulebook.model import BookVersion, Evidence, RulebookError, RuleVersion, short_hash
 
@@ -47,7 +47,7 @@ class EfficacyReport:
     settings: VerdictSettings
     _adjusted: Optional[dict[str, float]] = field(default=None, compare=False, repr=False)
 
-    def verdict(self, rule_id: str) -> str:
+    def verdict(self, rule_id: str) -> RuleVerdict:
         s = self.settings
         return self.rules[rule_id].verdict(s.min_count, s.min_episodes, s.min_pairs, self.adjusted_p(rule_id))
 
@@ -104,13 +104,13 @@ def record_efficacy(book: Rulebook, report: EfficacyReport, actor: str) -> Optio
     assessments = []
     for rule_id in report.ordered():
         verdict, eff = report.verdict(rule_id), report.rules[rule_id]
-        if verdict not in (HELPFUL, HARMFUL):
+        if verdict not in (RuleVerdict.HELPFUL, RuleVerdict.HARMFUL):
             continue
         detail = (f"{verdict}: failure after followed {eff.rate_followed()}, after not followed {eff.rate_not()}, "
                   f"difference {interval_text(eff.difference())}; window return difference "
                   f"{interval_text(eff.return_difference())}; ablation (with - without, "
                   f"{len(eff.ablation)} pairs) {interval_text(eff.ablation_difference())}")
-        assessments.append((rule_id, Evidence("efficacy", actor, where, 1, detail[:300]), verdict == HELPFUL))
+        assessments.append((rule_id, Evidence("efficacy", actor, where, 1, detail[:300]), verdict is RuleVerdict.HELPFUL))
     if not assessments:
         return None
     return book.assess(assessments, Provenance(actor=actor), note="efficacy from rulebook traces")
@@ -127,14 +127,14 @@ def needs_review(report: EfficacyReport) -> list[tuple[RuleVersion, list[str]]]:
         if record.status != "active":
             continue
         reasons = []
-        if verdicts[rule_id] == HARMFUL:
+        if verdicts[rule_id] is RuleVerdict.HARMFUL:
             reasons.append("harmful: episodes end worse with it than without it (ablation)")
         judged = eff.followed + eff.ignored + eff.contradicted
         if judged >= s.min_count and eff.followed == 0:
             reasons.append(f"never followed in {judged} decision points where it applied")
         if eff.triggered == 0 and eff.episodes >= s.min_episodes:
             reasons.append(f"never triggered in {eff.episodes} rulebook episodes")
-        better = [o for o in record.conflicts_with if verdicts.get(o) == HELPFUL and verdicts[rule_id] != HELPFUL
+        better = [o for o in record.conflicts_with if verdicts.get(o) is RuleVerdict.HELPFUL and verdicts[rule_id] is not RuleVerdict.HELPFUL
                   and report.heads[o].record.status == "active"]
         if better:
             reasons.append("conflicts with a more helpful rule: " + ", ".join(o[:10] for o in better))
