@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import yaml
 from omegaconf import DictConfig, OmegaConf
@@ -82,20 +82,50 @@ class Injection(str, enum.Enum):
     none = "none"
 
 
+# The choices below are StrEnums: they format as their value (an f-string gives "openai", not
+# "ProviderKind.openai"), so endpoint keys, banners and messages read as the plain strings did.
+
+
+class ProviderKind(enum.StrEnum):
+    """The client a provider config gets (forge.llm.registry). In code, an in-process kind registered
+    with `register_in_process_provider` (a test stub) may stand in; a config file names one of these."""
+
+    surrogate = "surrogate"
+    openai = "openai"
+    gemini = "gemini"
+
+
+class StructuredOutput(enum.StrEnum):
+    """How an endpoint spells constrained decoding (`response_format`); `none` for endpoints without it."""
+
+    none = "none"
+    json_schema = "json_schema"
+    json_object = "json_object"
+
+
+class EmbeddingKind(enum.StrEnum):
+    local = "local"  # a local encoder (`rulebook.encoder`)
+    openai = "openai"  # an OpenAI-compatible embeddings endpoint (`rulebook.embedding_provider`)
+
+
+def _unknown_roles(key: str, roles: Iterable[str]) -> list[str]:
+    return [f"{key}: unknown role {role!r} (roles: {', '.join(ROLES)})" for role in roles if role not in ROLES]
+
+
 @dataclass
 class EnvConfig:
     red_agent: RedAgent = RedAgent.b_line
     max_steps: int = 30
 
-
-STRUCTURED_OUTPUTS = ("none", "json_schema", "json_object")
+    def problems(self, key: str) -> list[str]:
+        return [f"{key}.max_steps must be >= 1, got {self.max_steps}"] if self.max_steps < 1 else []
 
 
 @dataclass
 class ProviderConfig:
     """One model endpoint. `kind` picks the client; keys are read from the variable `api_key_env`."""
 
-    kind: str = "surrogate"  # surrogate | openai | gemini
+    kind: ProviderKind = ProviderKind.surrogate
     base_url: Optional[str] = None
     api_key_env: Optional[str] = None
     timeout_s: float = 60.0
@@ -123,9 +153,21 @@ class ProviderConfig:
     # spelling: `json_schema` (OpenAI, vLLM: {"type": "json_schema", "json_schema": {...}}) or
     # `json_object` (llama.cpp's server: {"type": "json_object", "schema": ...}); `none` (not "off", which YAML reads as false) for endpoints
     # without it. The agents read JSON and text replies alike.
-    structured_output: str = "none"
+    structured_output: StructuredOutput = StructuredOutput.none
     # What every result made with this provider must say about it (e.g. a tiny integration model).
     caveat: Optional[str] = None
+
+    def problems(self, key: str) -> list[str]:
+        found = []
+        if self.retry_budget < 0 or self.retry_budget_refill_per_s < 0:
+            found.append(f"{key}: retry_budget and retry_budget_refill_per_s must not be negative")
+        if self.price_in_per_mtok < 0 or self.price_out_per_mtok < 0 or (self.price_cached_in_per_mtok or 0) < 0:
+            found.append(f"{key}: price_in_per_mtok, price_out_per_mtok and price_cached_in_per_mtok must not be negative")
+        if self.requests_per_minute is not None and self.requests_per_minute < 1:
+            found.append(f"{key}.requests_per_minute must be >= 1 (or unset), got {self.requests_per_minute}")
+        if self.slot_wait_s <= 0:
+            found.append(f"{key}.slot_wait_s must be > 0, got {self.slot_wait_s}")
+        return found
 
 
 @dataclass
@@ -147,6 +189,12 @@ class ModelsConfig:
     reflector: Optional[ModelConfig] = None
     exemplifier: Optional[ModelConfig] = None
     compiler: Optional[ModelConfig] = None
+
+    def problems(self, key: str, providers: Iterable[str]) -> list[str]:
+        providers = list(providers)
+        return [f"{key}.{role}.provider: {model.provider!r} is not among providers ({', '.join(providers)})"
+                for role in ("default",) + ROLES + LEARNER_ROLES
+                if (model := getattr(self, role)) is not None and model.provider not in providers]
 
     def for_role(self, role: str) -> ModelConfig:
         if role not in ROLES + LEARNER_ROLES:
@@ -170,6 +218,9 @@ class SurrogateConfig:
     # them, so every session exercises the free-text path) or `grammar` (always `When X shows Y, then Z.`).
     rule_phrasing: RulePhrasing = RulePhrasing.varied
 
+    def problems(self, key: str) -> list[str]:
+        return [] if 0.0 <= self.compliance <= 1.0 else [f"{key}.compliance must be in [0, 1], got {self.compliance}"]
+
 
 @dataclass
 class FaultConfig:
@@ -188,6 +239,9 @@ class AgentConfig:
     max_tool_calls_per_step: int = 3
     history_steps: int = 4  # the Planner sees a bounded window of recent steps, never the whole episode
     persistent_knowledge: dict[str, str] = field(default_factory=dict)  # role -> user-set text
+
+    def problems(self, key: str) -> list[str]:
+        return _unknown_roles(f"{key}.persistent_knowledge", self.persistent_knowledge)
 
 
 @dataclass
@@ -221,6 +275,12 @@ class ProtocolConfig:
     agents_to_improve: list[str] = field(default_factory=lambda: list(ROLES))
     seed: int = 0
 
+    def problems(self, key: str) -> list[str]:
+        return _unknown_roles(f"{key}.agents_to_improve", self.agents_to_improve) + [
+            f"{key}.{name} must be >= 1"
+            for name in ("num_instances", "num_stages", "max_attempts", "num_evaluation_runs", "checkpoint_runs")
+            if getattr(self, name) < 1]
+
 
 @dataclass
 class RayConfig:
@@ -241,6 +301,9 @@ class RayConfig:
     chaos_kill: Optional[str] = None
     chaos_driver_exit: Optional[str] = None
 
+    def problems(self, key: str) -> list[str]:
+        return [] if self.slot_lease_s > 0 else [f"{key}.slot_lease_s must be > 0, got {self.slot_lease_s}"]
+
 
 @dataclass
 class TrackingConfig:
@@ -259,10 +322,15 @@ class BudgetConfig:
     max_completion_tokens: Optional[int] = None
     max_usd: Optional[float] = None
 
+    def problems(self, key: str) -> list[str]:
+        return [f"{key}.{name} must not be negative, got {value}"
+                for name in ("max_prompt_tokens", "max_completion_tokens", "max_usd")
+                if (value := getattr(self, name)) is not None and value < 0]
+
 
 @dataclass
 class RulebookConfig:
-    embedding: str = "local"  # local | openai
+    embedding: EmbeddingKind = EmbeddingKind.local
     # the local encoder (forge/rulebook/retrieval/embed.py says why the default): minilm-onnx-int8 | minilm-onnx |
     # minilm-static | tokenlearn-static | minilm-int8 | minilm (the last two need the `torch` extra).
     # Vectors are stored per encoder and never compared across them.
@@ -293,6 +361,15 @@ class RulebookConfig:
     # The one source of the figure (forge.rulebook.outcomes.efficacy.MIN_PAIRS reads it).
     efficacy_min_pairs: int = 24
     ablation_max_rules: int = 4  # `forge evaluate` rulebook mode: the most-triggered rules replayed withheld (0 = none)
+
+    def problems(self, key: str) -> list[str]:
+        found = []
+        if self.ablation_max_rules < 0:
+            found.append(f"{key}.ablation_max_rules must not be negative, got {self.ablation_max_rules}")
+        for name in ("aftermath_window", "efficacy_min_count", "efficacy_min_episodes", "efficacy_min_pairs"):
+            if getattr(self, name) < 1:
+                found.append(f"{key}.{name} must be >= 1, got {getattr(self, name)}")
+        return found
 
 
 SESSION_RULEBOOK = "rulebook.db"
@@ -336,7 +413,7 @@ class RunConfig:
 class ForgeConfig:
     env: EnvConfig = field(default_factory=EnvConfig)
     providers: dict[str, ProviderConfig] = field(
-        default_factory=lambda: {"surrogate": ProviderConfig(kind="surrogate")}
+        default_factory=lambda: {"surrogate": ProviderConfig(kind=ProviderKind.surrogate)}
     )
     models: ModelsConfig = field(default_factory=ModelsConfig)
     surrogate: SurrogateConfig = field(default_factory=SurrogateConfig)
@@ -351,6 +428,14 @@ class ForgeConfig:
     rulebook: RulebookConfig = field(default_factory=RulebookConfig)
     run: RunConfig = field(default_factory=RunConfig)
     record: RecordConfig = field(default_factory=RecordConfig)
+
+    def problems(self) -> list[str]:
+        """What the types alone cannot say, every section's checks (each beside its fields) in one list."""
+        return [*self.env.problems("env"), *self.protocol.problems("protocol"),
+                *self.models.problems("models", self.providers),
+                *(p for name, provider in self.providers.items() for p in provider.problems(f"providers.{name}")),
+                *self.ray.problems("ray"), *self.budget.problems("budget"), *self.agent.problems("agent"),
+                *self.rulebook.problems("rulebook"), *self.surrogate.problems("surrogate")]
 
 
 def _merge(base: DictConfig, update: Any, source: str) -> DictConfig:
@@ -411,59 +496,16 @@ def load_config(*files: str | Path, overrides: list[str] | tuple[str, ...] = ())
         if "=" not in item:
             raise ConfigError(f"command line: override {item!r} is not of the form key=value")
         cfg = _merge(cfg, OmegaConf.from_dotlist([item]), f"command line override {item!r}")
-    _validate(cfg)
-    return OmegaConf.to_object(cfg)  # type: ignore[return-value]
+    return _checked(cfg)
 
 
-def _validate(cfg: DictConfig) -> None:
-    """Cross-field rules that the types alone cannot express."""
-    problems = []
-    if cfg.env.max_steps < 1:
-        problems.append(f"env.max_steps must be >= 1, got {cfg.env.max_steps}")
-    for role in cfg.protocol.agents_to_improve:
-        if role not in ROLES:
-            problems.append(f"protocol.agents_to_improve: unknown role {role!r} (roles: {', '.join(ROLES)})")
-    for name in ("num_instances", "num_stages", "max_attempts", "num_evaluation_runs", "checkpoint_runs"):
-        if getattr(cfg.protocol, name) < 1:
-            problems.append(f"protocol.{name} must be >= 1")
-    for role in ("default",) + ROLES + LEARNER_ROLES:
-        model = cfg.models[role]
-        if model is not None and model.provider not in cfg.providers:
-            problems.append(
-                f"models.{role}.provider: {model.provider!r} is not among providers ({', '.join(cfg.providers)})"
-            )
-    for name, provider in cfg.providers.items():
-        if provider.kind not in ("surrogate", "openai", "gemini"):
-            problems.append(f"providers.{name}.kind: {provider.kind!r} is not one of surrogate, openai, gemini")
-        if provider.retry_budget < 0 or provider.retry_budget_refill_per_s < 0:
-            problems.append(f"providers.{name}: retry_budget and retry_budget_refill_per_s must not be negative")
-        if provider.price_in_per_mtok < 0 or provider.price_out_per_mtok < 0 or (provider.price_cached_in_per_mtok or 0) < 0:
-            problems.append(f"providers.{name}: price_in_per_mtok, price_out_per_mtok and price_cached_in_per_mtok must not be negative")
-        if provider.structured_output not in STRUCTURED_OUTPUTS:
-            problems.append(f"providers.{name}.structured_output: {provider.structured_output!r} is not one of "
-                            f"{', '.join(STRUCTURED_OUTPUTS)}")
-        if provider.requests_per_minute is not None and provider.requests_per_minute < 1:
-            problems.append(f"providers.{name}.requests_per_minute must be >= 1 (or unset), got {provider.requests_per_minute}")
-        if provider.slot_wait_s <= 0:
-            problems.append(f"providers.{name}.slot_wait_s must be > 0, got {provider.slot_wait_s}")
-    if cfg.ray.slot_lease_s <= 0:
-        problems.append(f"ray.slot_lease_s must be > 0, got {cfg.ray.slot_lease_s}")
-    for key in ("max_prompt_tokens", "max_completion_tokens", "max_usd"):
-        value = cfg.budget[key]
-        if value is not None and value < 0:
-            problems.append(f"budget.{key} must not be negative, got {value}")
-    for role in cfg.agent.persistent_knowledge:
-        if role not in ROLES:
-            problems.append(f"agent.persistent_knowledge: unknown role {role!r} (roles: {', '.join(ROLES)})")
-    if cfg.rulebook.ablation_max_rules < 0:
-        problems.append(f"rulebook.ablation_max_rules must not be negative, got {cfg.rulebook.ablation_max_rules}")
-    for name in ("aftermath_window", "efficacy_min_count", "efficacy_min_episodes", "efficacy_min_pairs"):
-        if getattr(cfg.rulebook, name) < 1:
-            problems.append(f"rulebook.{name} must be >= 1, got {getattr(cfg.rulebook, name)}")
-    if not 0.0 <= cfg.surrogate.compliance <= 1.0:
-        problems.append(f"surrogate.compliance must be in [0, 1], got {cfg.surrogate.compliance}")
+def _checked(cfg: DictConfig) -> ForgeConfig:
+    """The typed configuration, or one ConfigError naming every bad key."""
+    typed: ForgeConfig = OmegaConf.to_object(cfg)  # type: ignore[assignment]
+    problems = typed.problems()
     if problems:
         raise ConfigError("invalid configuration: " + "; ".join(problems))
+    return typed
 
 
 def to_yaml(cfg: ForgeConfig) -> str:
@@ -501,5 +543,4 @@ def to_flat_dict(cfg: ForgeConfig) -> dict[str, Any]:
 def from_yaml(text: str, source: str = "saved config") -> ForgeConfig:
     data = yaml.safe_load(text) or {}
     cfg = _merge(OmegaConf.structured(ForgeConfig), _upgrade(data) if isinstance(data, dict) else data, source)
-    _validate(cfg)
-    return OmegaConf.to_object(cfg)  # type: ignore[return-value]
+    return _checked(cfg)

@@ -15,7 +15,7 @@ import argparse
 import signal
 
 from forge.commands.common import add_config_arguments, config_from_args, console
-from forge.config import LEARNER_ROLES, ROLES, ConfigError
+from forge.config import LEARNER_ROLES, ROLES, ConfigError, ProviderKind
 from forge.llm.serve.policy import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, bind_refusal
 
 
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     server.start()
     try:  # Ctrl-C at any point after the start, the banner included, stops cleanly
         kind = cfg.providers[name].kind
-        what = "the surrogate model (a scripted stand-in, not an LLM)" if kind == "surrogate" else f"a {kind} endpoint"
+        what = "the surrogate model (a scripted stand-in, not an LLM)" if kind == ProviderKind.surrogate else f"a {kind} endpoint"
         console.print(f"forge serve: provider {name!r}, {what}")
         console.print(f"  OpenAI API: {server.openai_base_url}   Gemini API: {server.url}/v1beta   models: {', '.join(models)}")
         console.print(

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
-from forge.config import LEARNER_ROLES, ROLES, ModelConfig
+from forge.config import LEARNER_ROLES, ROLES, ModelConfig, StructuredOutput
 from forge.llm.limiter import call_cost_usd
 from forge.llm.registry import build_provider
 from forge.llm.types import Completion, Message, Provider, ProviderError
@@ -229,7 +229,7 @@ def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelCli
         model_cfg = cfg.models.for_role(role)
         if model_cfg.provider not in providers:
             providers[model_cfg.provider] = build_provider(model_cfg.provider, cfg)
-        structured = cfg.providers[model_cfg.provider].structured_output != "none"
+        structured = cfg.providers[model_cfg.provider].structured_output != StructuredOutput.none
         clients[role] = ModelClient(role, providers[model_cfg.provider], model_cfg, ledger, structured=structured)
     return clients
 

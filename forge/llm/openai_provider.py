@@ -13,7 +13,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 import openai
 
-from forge.config import ProviderConfig
+from forge.config import ProviderConfig, StructuredOutput
 from forge.llm.types import (
     Completion,
     Message,
@@ -75,7 +75,7 @@ class OpenAIProvider:
             payload["seed"] = seed
         if stop:
             payload["stop"] = list(stop)
-        if schema is not None and self._cfg.structured_output != "none":
+        if schema is not None and self._cfg.structured_output != StructuredOutput.none:
             payload["response_format"] = response_format(self._cfg.structured_output, schema)
         started = time.perf_counter()
         try:
@@ -143,9 +143,9 @@ class OpenAIProvider:
         return text if len(text) <= _DETAIL_CHARS else text[:_DETAIL_CHARS] + "..."
 
 
-def response_format(spelling: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+def response_format(spelling: StructuredOutput, schema: Mapping[str, Any]) -> dict[str, Any]:
     """`response_format` for a JSON schema, as the endpoint spells it (ProviderConfig.structured_output)."""
-    if spelling == "json_object":  # llama.cpp's server: its grammar is built from "schema"
+    if spelling == StructuredOutput.json_object:  # llama.cpp's server: its grammar is built from "schema"
         return {"type": "json_object", "schema": dict(schema)}
     return {"type": "json_schema", "json_schema": {"name": "reply", "schema": dict(schema), "strict": True}}
 

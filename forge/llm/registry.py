@@ -15,6 +15,7 @@ import importlib
 import threading
 from typing import TYPE_CHECKING, Callable
 
+from forge.config import ProviderKind
 from forge.llm.types import NETWORK_KINDS, Provider, ProviderError
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 ProviderFactory = Callable[["ForgeConfig", str], Provider]
 
 # In-process kinds whose module registers them on import.
-LAZY_MODULES: dict[str, str] = {"surrogate": "forge.llm.surrogate"}
+LAZY_MODULES: dict[str, str] = {ProviderKind.surrogate: "forge.llm.surrogate"}
 
 _factories: dict[str, ProviderFactory] = {}
 _lock = threading.Lock()
@@ -71,11 +72,11 @@ def build_client(name: str, cfg: "ForgeConfig") -> Provider:
     if provider_cfg is None:
         configured = ", ".join(sorted(cfg.providers)) or "none"
         raise ProviderError(f"no provider named {name!r} is configured (configured providers: {configured})")
-    if provider_cfg.kind == "openai":
+    if provider_cfg.kind == ProviderKind.openai:
         from forge.llm.openai_provider import OpenAIProvider  # lazy: cold start (the HTTP client's import)
 
         return OpenAIProvider(name, provider_cfg)
-    if provider_cfg.kind == "gemini":
+    if provider_cfg.kind == ProviderKind.gemini:
         from forge.llm.gemini_provider import GeminiProvider  # lazy: cold start; google-genai is optional
 
         return GeminiProvider(name, provider_cfg)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 import numpy as np
 
+from forge.config import EmbeddingKind
 from forge.llm.types import api_key_from_env, safe_url
 from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, Embedder, EmbeddingError, QueryCache, cache_dir,
                                        mean_direction, unit_rows)
@@ -136,9 +137,9 @@ def local_embedder(encoder: str = DEFAULT_ENCODER) -> Embedder:
 
 def embedder_from_config(cfg: "ForgeConfig") -> Embedder:
     rb = cfg.rulebook
-    if rb.embedding == "local":
+    if rb.embedding == EmbeddingKind.local:
         return local_embedder(rb.encoder)
-    if rb.embedding == "openai":
+    if rb.embedding == EmbeddingKind.openai:
         provider_name = rb.embedding_provider
         if not provider_name or provider_name not in cfg.providers:
             known = ", ".join(sorted(cfg.providers)) or "none"
@@ -149,7 +150,7 @@ def embedder_from_config(cfg: "ForgeConfig") -> Embedder:
         provider = cfg.providers[provider_name]
         return OpenAIEmbedder(rb.embedding_model, base_url=provider.base_url, api_key_env=provider.api_key_env,
                               provider_name=provider_name, timeout_s=provider.timeout_s)
-    raise EmbeddingError(f"rulebook.embedding: {rb.embedding!r} is not one of local, openai")
+    raise EmbeddingError(f"rulebook.embedding: {rb.embedding!r} is not one of {', '.join(EmbeddingKind)}")
 
 
 def prepare_encoders(argv: Optional[Sequence[str]] = None) -> int:
