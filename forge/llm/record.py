@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Protocol, Sequence
 
+from forge.config import StoreKind
 from forge.errors import ForgeError
 from forge.llm.types import Completion, Message, Provider, Usage
 from forge.sqlite_db import SqliteDatabase
@@ -108,7 +109,7 @@ def record_store_spec(cfg: "ForgeConfig") -> str:
     MLflow database."""
     if cfg.record.store:
         return cfg.record.store
-    if cfg.memory.store.value == "redis":
+    if cfg.memory.store is StoreKind.redis:
         return cfg.memory.redis_url
     return str(Path(cfg.run.runs_dir) / SQLITE_FILE)
 

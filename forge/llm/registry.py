@@ -15,7 +15,7 @@ import importlib
 import threading
 from typing import TYPE_CHECKING, Callable
 
-from forge.config import ProviderKind
+from forge.config import ProviderKind, RecordMode
 from forge.llm.types import NETWORK_KINDS, Provider, ProviderError
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def build_provider(name: str, cfg: "ForgeConfig") -> Provider:
     if cfg.faults.enabled:
         inner = FaultInjectingProvider(inner, cfg.faults, name=name)
     provider: Provider = ResilientProvider(inner, cfg.providers[name], name)
-    if cfg.record.mode.value != "off":
+    if cfg.record.mode is not RecordMode.off:
         from forge.llm.record import RecordingProvider, open_call_store, record_store_spec
 
         provider = RecordingProvider(provider, open_call_store(record_store_spec(cfg)), cfg.record.mode.value, name=name)

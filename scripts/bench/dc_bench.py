@@ -39,7 +39,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from forge.local_redis import LocalRedis  # noqa: E402  (after the path set-up above)
+from forge.config import StoreKind  # noqa: E402  (after the path set-up above)
+from forge.local_redis import LocalRedis  # noqa: E402
 
 DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout", "model_style")
@@ -79,7 +80,7 @@ def check_scenario(s: dict, path: Path, observations: dict[str, dict]) -> None:
     where = f"{path.name}: scenario {s.get('id', '?')}"
     if s.get("dimension") not in DIMENSIONS:
         raise CaseError(f"{where}: dimension {s.get('dimension')!r} is not one of {', '.join(DIMENSIONS)}")
-    if s.get("backend", "sqlite") not in ("sqlite", "redis"):
+    if s.get("backend", StoreKind.sqlite) not in tuple(StoreKind):
         raise CaseError(f"{where}: backend {s.get('backend')!r} is neither sqlite nor redis")
     labels: set[str] = set()
     for step in s.get("steps") or []:
@@ -219,7 +220,7 @@ class Bench:
         from forge.rulebook.book import Rulebook
         from forge.rulebook.store import open_rulebook
 
-        if scenario.get("backend") == "redis":
+        if scenario.get("backend") == StoreKind.redis:
             spec, namespace = self.redis_url, f"dcb-{scenario['id']}-{time.time_ns()}"
         else:
             spec, namespace = str(self.workdir / f"{scenario['split']}-{scenario['id']}.db"), "forge"
@@ -472,7 +473,7 @@ def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (),
         raise ValueError(f"compiler must be model or reference, got {compiler!r}")
     with tempfile.TemporaryDirectory(prefix="dc-bench-") as tmp:
         # a private redis-server for the `backend: redis` scenarios (stopped below)
-        redis = LocalRedis(Path(tmp) / "redis").start() if any(s.get("backend") == "redis" for s in scenarios) else None
+        redis = LocalRedis(Path(tmp) / "redis").start() if any(s.get("backend") == StoreKind.redis for s in scenarios) else None
         embedder = CachingEmbedder(embedder_from_config(cfg))
         embedder.encode(likely_texts(scenarios, observations))
         bench = Bench(observations, cfg, clients, embedder, Path(tmp), redis.url if redis else None, behaviour,
