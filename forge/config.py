@@ -4,6 +4,8 @@ A config file is YAML whose keys mirror `ForgeConfig`. A file may name one paren
 `extends: other.yaml` (resolved relative to the file); the parent is merged first. Command-line
 overrides are OmegaConf dotlists (`env.max_steps=50`). Every merge is checked against the dataclasses,
 so an unknown key or a wrong type fails with a `ConfigError` naming the key and the file it came from.
+What the types cannot say (ranges, roles, provider names) each section checks beside its fields
+(`problems`); `ForgeConfig.problems` collects them, and loading raises one `ConfigError` naming them all.
 """
 
 from __future__ import annotations
