@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Sequence
 
-from forge.env.catalog import ACTIONS, HOSTS
+from forge.env.catalog import ACTIONS, ACTIVITIES, COMPROMISE_LEVELS, HOSTS
 
 TOOL_NONE = "none"
 
@@ -39,8 +39,8 @@ def planner_schema(tools: Sequence[str]) -> dict[str, Any]:
 def analyst_schema() -> dict[str, Any]:
     return _object({
         "host": {"type": "string", "enum": list(HOSTS)},
-        "activity": {"type": "string", "enum": ["None", "Scan", "Exploit"]},
-        "compromise": {"type": "string", "enum": ["No", "Unknown", "User", "Privileged"]},
+        "activity": {"type": "string", "enum": list(ACTIVITIES)},
+        "compromise": {"type": "string", "enum": list(COMPROMISE_LEVELS)},
         "evidence": {"type": "string", "maxLength": 120},
         "risk": {"type": "string", "enum": ["low", "medium", "high"]},
     })

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from forge.env.cage2 import Cage2Env, NetworkView
-from forge.env.catalog import action_id
+from forge.env.catalog import QUIET_COMPROMISE, action_id
 
 # CAGE-2 B_line, 30 steps, published means: the figures a baseline table is read against.
 REFERENCE_RETURNS_B_LINE_30 = {
@@ -72,7 +72,7 @@ class HeuristicPolicy:
     def act(self, view: NetworkView) -> int:
         rows = {r.hostname: r for r in view.hosts}
         for host in _PRIORITY:
-            if rows[host].compromised != "No":
+            if rows[host].compromised != QUIET_COMPROMISE:
                 return action_id("Restore", host)
         return action_id("Monitor")
 

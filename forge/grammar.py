@@ -7,7 +7,7 @@ surrogate model writes and follows rules in it, the rulebook compiles them witho
     subject   := a hostname (User1) | a host class (a User host, an Enterprise host, an Operational
                  host) | any host
     condition := Activity <None|Scan|Exploit> | Compromised <No|Unknown|User|Privileged>
-                 | any activity | any compromise
+                 | any activity | any compromise          (the values of forge.env.catalog)
     target    := a hostname | that host
 """
 
@@ -17,16 +17,27 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from forge.env.catalog import ACTIONS, HOST_CLASSES, HOSTS, ActionParseError, parse_action
+from forge.env.catalog import (
+    ACTIONS,
+    ACTIVITIES,
+    COMPROMISE_LEVELS,
+    GLOBAL_VERBS,
+    HOST_CLASSES,
+    HOSTS,
+    QUIET_ACTIVITY,
+    QUIET_COMPROMISE,
+    ActionParseError,
+    parse_action,
+)
 
-_CLASS_WORDS = {"user": "User", "enterprise": "Enterprise", "operational": "Operational", "op": "Operational"}
+_CLASS_WORDS = {**{c.lower(): c for c in HOST_CLASSES}, "op": "Operational"}
 _RULE = re.compile(
     r"^\s*(?:[-*\d.)\s]*)when\s+(?P<subject>.+?)\s+shows?\s+(?P<condition>.+?)\s*,?\s*then\s+(?P<action>.+?)\s*\.?\s*$",
     re.IGNORECASE,
 )
 _CLASS_PHRASES = {"User": "a User host", "Enterprise": "an Enterprise host", "Operational": "an Operational host"}
-_ACTIVITY = {"none": "None", "scan": "Scan", "exploit": "Exploit"}
-_COMPROMISE = {"no": "No", "unknown": "Unknown", "user": "User", "privileged": "Privileged"}
+_ACTIVITY = {v.lower(): v for v in ACTIVITIES}
+_COMPROMISE = {v.lower(): v for v in COMPROMISE_LEVELS}
 
 
 @dataclass(frozen=True)
@@ -39,7 +50,7 @@ class Condition:
     def holds(self, activity: str, compromised: str) -> bool:
         actual = activity if self.field == "activity" else compromised
         if self.value is None:
-            return actual != ("None" if self.field == "activity" else "No")
+            return actual != (QUIET_ACTIVITY if self.field == "activity" else QUIET_COMPROMISE)
         return actual == self.value
 
     def __str__(self) -> str:
@@ -64,7 +75,7 @@ class ConditionalRule:
 
     def action_for(self, host: str) -> str:
         """The concrete action this rule prescribes when `host` is the one that matched."""
-        if self.verb in ("Sleep", "Monitor"):
+        if self.verb in GLOBAL_VERBS:
             return self.verb
         return f"{self.verb} {self.target or host}"
 
@@ -73,7 +84,7 @@ class ConditionalRule:
 
     def __str__(self) -> str:
         subject = self.subject if self.subject in HOSTS else _CLASS_PHRASES.get(self.subject, "any host")
-        target = "" if self.verb in ("Sleep", "Monitor") else f" {self.target or 'that host'}"
+        target = "" if self.verb in GLOBAL_VERBS else f" {self.target or 'that host'}"
         return f"When {subject} shows {self.condition}, then {self.verb}{target}."
 
 

@@ -20,7 +20,7 @@ from typing import Any, Optional
 import gymnasium as gym
 import numpy as np
 
-from forge.env.catalog import ACTIONS, HOSTS, action_name
+from forge.env.catalog import ACTIONS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_name
 from forge.env.cyborg_import import AGENT_MODULES, install_light_agents_package
 from forge.env.rng import PrivateRandom, route_module_randomness
 from forge.env.text_view import render_blue_table
@@ -36,12 +36,12 @@ class HostRow:
     hostname: str
     subnet: str
     ip: str
-    activity: str  # None | Scan | Exploit
-    compromised: str  # No | Unknown | User | Privileged
+    activity: str  # one of catalog.ACTIVITIES: None | Scan | Exploit
+    compromised: str  # one of catalog.COMPROMISE_LEVELS: No | Unknown | User | Privileged
 
     @property
     def quiet(self) -> bool:
-        return self.activity == "None" and self.compromised == "No"
+        return self.activity == QUIET_ACTIVITY and self.compromised == QUIET_COMPROMISE
 
 
 @dataclass(frozen=True)

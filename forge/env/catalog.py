@@ -1,7 +1,10 @@
-"""The 145 blue actions of CAGE-2 (ChallengeWrapper order) and a tolerant text parser for them.
+"""The CAGE-2 vocabulary: hosts, host classes, the blue table's values, verbs, and the 145 blue actions
+(ChallengeWrapper order) with a tolerant text parser for them.
 
-The order mirrors CybORG's EnumActionWrapper: Sleep, Monitor, then one 13-host block per host verb.
-A test checks every id against the real environment's `possible_actions`.
+The one place these names are defined: the environment, the rule grammar, the rule language and the
+reply schemas import them (the surrogate model keeps its own, deliberately independent wording).
+The action order mirrors CybORG's EnumActionWrapper: Sleep, Monitor, then one 13-host block per host
+verb. A test checks every id against the real environment's `possible_actions`.
 """
 
 from __future__ import annotations
@@ -34,6 +37,11 @@ HOST_CLASSES: dict[str, tuple[str, ...]] = {
     "Enterprise": ("Enterprise0", "Enterprise1", "Enterprise2", "Defender"),
     "Operational": tuple(h for h in HOSTS if h.startswith("Op_")),
 }
+
+# The blue table's two columns, as CybORG's BlueTableWrapper writes them; the first value of each is quiet.
+ACTIVITIES: tuple[str, ...] = ("None", "Scan", "Exploit")
+COMPROMISE_LEVELS: tuple[str, ...] = ("No", "Unknown", "User", "Privileged")
+QUIET_ACTIVITY, QUIET_COMPROMISE = ACTIVITIES[0], COMPROMISE_LEVELS[0]
 
 DECOY_SERVICES: tuple[str, ...] = (
     "Apache",

@@ -18,11 +18,12 @@ from typing import Any, Optional
 import numpy as np
 
 from forge.env.cage2 import HostRow, HostState, NetworkView
-from forge.env.catalog import HOSTS, action_name
+from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOSTS, action_name
 from forge.errors import ForgeError
 
-_ACTIVITY = {(0, 0): "None", (1, 0): "Scan", (1, 1): "Exploit"}
-_COMPROMISED = {(0, 0): "No", (1, 0): "Unknown", (0, 1): "User", (1, 1): "Privileged"}
+# The bit pairs of the docstring's table, in the catalog's order of values.
+_ACTIVITY = dict(zip(((0, 0), (1, 0), (1, 1)), ACTIVITIES, strict=True))
+_COMPROMISED = dict(zip(((0, 0), (1, 0), (0, 1), (1, 1)), COMPROMISE_LEVELS, strict=True))
 VECTOR_LENGTH = 4 * len(HOSTS)
 UNSEEN = "-"  # subnet and IP: not in the vector
 

@@ -57,7 +57,7 @@ import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from forge.env.catalog import HOSTS  # noqa: E402
+from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOSTS  # noqa: E402
 from forge.memory.model import Provenance  # noqa: E402
 from forge.rulebook.store import open_rulebook  # noqa: E402
 from forge.rulebook.book import Lesson, Rulebook  # noqa: E402
@@ -69,8 +69,6 @@ from forge.rulebook.retrieval import RetrievalSettings  # noqa: E402
 CONDITIONS = ("any compromise", "Activity Exploit", "Activity Scan", "Compromised User", "Compromised Privileged")
 VERBS = ("Restore", "Remove", "Analyse", "DecoyApache", "DecoySSHD", "DecoyFemitter", "DecoyTomcat", "DecoyVsftpd")
 ROLES = ("action_chooser", "planner", "analyst")
-ACTIVITY = ("None", "Scan", "Exploit")
-COMPROMISED = ("No", "Unknown", "User", "Privileged")
 CLI_CONTEXT = "User1: Activity Exploit, Compromised User"
 COLD_SIZE = 500
 UNRELATED = ("Reply with JSON only.", "The weather in Lisbon is mild in spring.",
@@ -80,7 +78,7 @@ UNRELATED = ("Reply with JSON only.", "The weather in Lisbon is mild in spring."
 
 def alerts(rng: random.Random, count: int) -> str:
     hosts = rng.sample(HOSTS, count)
-    return "\n".join(f"{h}: Activity {rng.choice(ACTIVITY)}, Compromised {rng.choice(COMPROMISED)}" for h in hosts)
+    return "\n".join(f"{h}: Activity {rng.choice(ACTIVITIES)}, Compromised {rng.choice(COMPROMISE_LEVELS)}" for h in hosts)
 
 
 def observation(rng: random.Random) -> str:
@@ -100,7 +98,7 @@ def synthetic_rules(n: int, rng: random.Random) -> list[tuple[str, str, str]]:
             out.append((grammar[i], role, actor))
         else:
             host = rng.choice(HOSTS)
-            out.append((f"Prefer {rng.choice(VERBS)} {host} over Monitor while {rng.choice(HOSTS)} looks {rng.choice(COMPROMISED).lower()} "
+            out.append((f"Prefer {rng.choice(VERBS)} {host} over Monitor while {rng.choice(HOSTS)} looks {rng.choice(COMPROMISE_LEVELS).lower()} "
                         f"(case {i})", role, actor))
     return out
 
@@ -224,7 +222,7 @@ def proxy_cases(seed: int) -> tuple[list[str], list[str], np.ndarray]:
     rules = [(h, c, f"When {h} shows {c}, then {v} {h}") for h in HOSTS for c in CONDITIONS for v in VERBS[:2]]
     contexts, labels = [], []
     for i in range(150):
-        rows = [(h, rng.choice(ACTIVITY), rng.choice(COMPROMISED)) for h in rng.sample(HOSTS, rng.randint(1, 4))]
+        rows = [(h, rng.choice(ACTIVITIES), rng.choice(COMPROMISE_LEVELS)) for h in rng.sample(HOSTS, rng.randint(1, 4))]
         contexts.append(f"Step {i % 30 + 1} of 30.\nAlerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
         labels.append([any(host == h and (c == f"Activity {a}" or c == f"Compromised {comp}"
                                           or (c == "any compromise" and comp in ("User", "Privileged")))

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional, Sequence
 
-from forge.env.catalog import ACTIONS, ActionParseError, action_name, parse_action
+from forge.env.catalog import ACTIONS, QUIET_ACTIVITY, QUIET_COMPROMISE, ActionParseError, action_name, parse_action
 from forge.rulebook.language.action import Adherence
 from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
 from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import DecisionNode, RuleRecord, RulebookError, RuleRef
-from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.situation import SOME, read_situation
 
 
 @dataclass(frozen=True)
@@ -122,10 +122,10 @@ def override_rule_text(action_text: str, observation: str) -> Optional[str]:
     action_text = action_name(action.id)
     states = read_situation(observation).states(host)
     for activity, compromise in states:
-        if compromise not in (None, "No", "?"):
+        if compromise not in (None, QUIET_COMPROMISE, SOME):
             return f"When {host} shows Compromised {compromise}, then {action_text}."
     for activity, compromise in states:
-        if activity not in (None, "None", "?"):
+        if activity not in (None, QUIET_ACTIVITY, SOME):
             return f"When {host} shows Activity {activity}, then {action_text}."
     return None
 
@@ -142,11 +142,11 @@ def situation_trigger(observation: str) -> tuple[dict, str]:
     atoms, words = [], []
     for host in situation.shown():
         for activity, compromise in situation.states(host):
-            if compromise not in (None, "No", "?"):
+            if compromise not in (None, QUIET_COMPROMISE, SOME):
                 atoms.append({"host": host, "compromise": compromise})
                 words.append(f"{host} shows Compromised {compromise}")
                 break
-            if activity not in (None, "None", "?"):
+            if activity not in (None, QUIET_ACTIVITY, SOME):
                 atoms.append({"host": host, "activity": activity})
                 words.append(f"{host} shows Activity {activity}")
                 break

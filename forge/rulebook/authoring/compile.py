@@ -32,7 +32,7 @@ from typing import Any, Optional, Sequence
 from agents.learners import call_records
 from agents.prompting import render
 from forge.config import ROLES
-from forge.env.catalog import HOSTS, action_reference
+from forge.env.catalog import HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_reference
 from forge.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json
 from forge.llm.types import ChatClient, Message, ModelCall
@@ -191,7 +191,7 @@ def _has_negative(p) -> bool:
         return True
     if isinstance(p, (AnyOf, AllOf)):
         return any(_has_negative(x) for x in p.parts)
-    return isinstance(p, Atom) and (p.activity == "None" or p.compromise == "No")
+    return isinstance(p, Atom) and (p.activity == QUIET_ACTIVITY or p.compromise == QUIET_COMPROMISE)
 
 
 def contract_problem(text: str, when: Optional[dict], unexpressed: str = "") -> Optional[str]:

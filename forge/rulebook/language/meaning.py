@@ -35,6 +35,7 @@ from forge.rulebook.language.predicate import (
     positive_hosts,
     predicate_to_json,
 )
+from forge.rulebook.language.situation import Situation
 
 
 @dataclass(frozen=True)
@@ -116,12 +117,12 @@ def may_conflict(a: Meaning, b: Meaning) -> bool:
                for h in sorted(hosts))
 
 
-def conflict_in(a: Meaning, b: Meaning, situation) -> bool:
+def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
     """Do the two rules, both applying to `situation`, disagree about what to do in it?"""
     if a.when is None or b.when is None or a.action is None or b.action is None:
         return False
     return clash_hosts(a.action, b.action, matched_hosts(a.when, situation), matched_hosts(b.when, situation)) is not None
 
 
-def applies(meaning: Meaning, situation) -> bool:
+def applies(meaning: Meaning, situation: Situation) -> bool:
     return meaning.when is not None and holds(meaning.when, situation)

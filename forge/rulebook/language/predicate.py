@@ -10,7 +10,7 @@ The wire form (RULE_CONTRACT.md) is JSON:
     {"phase": "reconnaissance"}                       an attack phase, read as its predicate (phases.py)
 
 activity: None | Scan | Exploit | any (anything but None); compromise: No | Unknown | User | Privileged |
-any (anything but No). An atom with both needs both on the same host. Anything else (an unknown host,
+any (anything but No): the values of `forge.env.catalog`. An atom with both needs both on the same host. Anything else (an unknown host,
 class, value or key) is a `PredicateError` naming it.
 
 `truth(p, situation)` evaluates a predicate against what a context states (situation.py reads it), in
@@ -28,15 +28,12 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Optional, Union
 
-from forge.env.catalog import HOST_CLASSES, HOSTS
+from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.model import RulebookError
 from forge.rulebook.language.phases import phase_predicate
+from forge.rulebook.language.situation import SOME, Situation
 
-ACTIVITIES = ("None", "Scan", "Exploit")
-COMPROMISES = ("No", "Unknown", "User", "Privileged")
 CLASSES = (*HOST_CLASSES, "any")
-QUIET = {"activity": "None", "compromise": "No"}
-SOME = "?"  # a stated level we do not know ("User0 is compromised"): not quiet, level unknown
 _MAX_DNF = 64  # conjunctions; beyond it the overlap test gives up and says "may overlap"
 
 
@@ -68,11 +65,11 @@ class Atom:
 
     def accepts(self, activity: Optional[str], compromise: Optional[str]) -> bool:
         """Whether one stated host state (None: not stated) meets this atom's conditions."""
-        return _meets(self.activity, activity, "None") and _meets(self.compromise, compromise, "No")
+        return _meets(self.activity, activity, QUIET_ACTIVITY) and _meets(self.compromise, compromise, QUIET_COMPROMISE)
 
     def accepts3(self, activity: Optional[str], compromise: Optional[str]) -> Optional[bool]:
         """As `accepts`, three-valued: None where a field the atom constrains is not stated."""
-        parts = (_meets3(self.activity, activity, "None"), _meets3(self.compromise, compromise, "No"))
+        parts = (_meets3(self.activity, activity, QUIET_ACTIVITY), _meets3(self.compromise, compromise, QUIET_COMPROMISE))
         if False in parts:
             return False
         return None if None in parts else True
@@ -184,7 +181,7 @@ def parse_predicate(data: Any, *, depth: int = 0) -> Predicate:
     if ("host" in keys) == ("class" in keys):
         raise PredicateError(f"a predicate atom names exactly one of host or class, got {sorted(keys)}")
     activity = _value(data, "activity", ACTIVITIES)
-    compromise = _value(data, "compromise", COMPROMISES)
+    compromise = _value(data, "compromise", COMPROMISE_LEVELS)
     if "host" in keys:
         return Atom(host=_host(data["host"]), activity=activity, compromise=compromise)
     return Atom(host_class=_class(data["class"]), activity=activity, compromise=compromise)
@@ -210,13 +207,12 @@ def predicate_to_json(p: Predicate) -> dict[str, Any]:
 # -- evaluation ---------------------------------------------------------------------------------------
 
 
-def holds(p: Predicate, situation) -> bool:
-    """Whether `situation` (a `forge.rulebook.language.situation.Situation`) meets the predicate: true, not
-    unknown (see `truth`)."""
+def holds(p: Predicate, situation: Situation) -> bool:
+    """Whether `situation` meets the predicate: true, not unknown (see `truth`)."""
     return truth(p, situation) is True
 
 
-def truth(p: Predicate, situation) -> Optional[bool]:
+def truth(p: Predicate, situation: Situation) -> Optional[bool]:
     """The predicate's value on what `situation` states: True, False, or None (unknown)."""
     if isinstance(p, Always):
         return True
@@ -245,7 +241,7 @@ def truth(p: Predicate, situation) -> Optional[bool]:
     return None if unknown else False
 
 
-def matched_hosts(p: Predicate, situation) -> tuple[str, ...]:
+def matched_hosts(p: Predicate, situation: Situation) -> tuple[str, ...]:
     """The hosts whose stated state makes the predicate's positive atoms hold ("that host")."""
     if isinstance(p, Atom):
         if p.activity is None and p.compromise is None:  # "shows this host": a host the context names
@@ -320,7 +316,7 @@ def _covers(general: Atom, specific: Atom) -> bool:
     """Every situation meeting `specific` meets `general`."""
     if not set(specific.hosts()) <= set(general.hosts()):
         return False
-    for field, quiet in (("activity", "None"), ("compromise", "No")):
+    for field, quiet in (("activity", QUIET_ACTIVITY), ("compromise", QUIET_COMPROMISE)):
         g, s = getattr(general, field), getattr(specific, field)
         if g is None:
             continue
@@ -337,8 +333,8 @@ def _consistent(conjunction: tuple[Literal, ...]) -> bool:
             return False
     singles = [a for a in positives if a.host is not None]
     for x, y in ((x, y) for i, x in enumerate(singles) for y in singles[i + 1:]):
-        if x.host == y.host and (_values_exclude(x.activity, y.activity, "None")
-                                 or _values_exclude(x.compromise, y.compromise, "No")):
+        if x.host == y.host and (_values_exclude(x.activity, y.activity, QUIET_ACTIVITY)
+                                 or _values_exclude(x.compromise, y.compromise, QUIET_COMPROMISE)):
             return False
     return True
 

@@ -25,16 +25,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from forge.env.catalog import HOSTS
-from forge.rulebook.language.predicate import SOME
+from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
+
+SOME = "?"  # a stated level we do not know ("User0 is compromised"): not quiet, level unknown
 
 _HOST_WORD = {h.lower(): h for h in HOSTS}
 _HOST_RE = re.compile(r"\b(" + "|".join(sorted(HOSTS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
-_ACT_VALUES = {"none": "None", "scan": "Scan", "exploit": "Exploit"}
-_COMP_VALUES = {"no": "No", "unknown": "Unknown", "user": "User", "privileged": "Privileged"}
+_ACT_VALUES = {v.lower(): v for v in ACTIVITIES}
+_COMP_VALUES = {v.lower(): v for v in COMPROMISE_LEVELS}
 _PAIR = re.compile(r"Activity:?\s+(?P<activity>\w+)\s*,?\s*(?:and\s+)?Compromised:?\s+(?P<compromised>\w+)", re.IGNORECASE)
-_ACTIVITY_ONLY = re.compile(r"\bActivity:?\s+(None|Scan|Exploit)\b", re.IGNORECASE)
-_COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(No|Unknown|User|Privileged)\b", re.IGNORECASE)
+_ACTIVITY_ONLY = re.compile(r"\bActivity:?\s+(" + "|".join(ACTIVITIES) + r")\b", re.IGNORECASE)
+_COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(" + "|".join(COMPROMISE_LEVELS) + r")\b", re.IGNORECASE)
 # The environment's own ways of saying every host is quiet (text_view.py): a statement about all hosts;
 # the alerts' line names none of them.
 _ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b")
@@ -42,7 +43,8 @@ _NONE_ALERTED = re.compile(r"^\s*No host shows activity or compromise\.?\s*$")
 _OTHERS_QUIET = re.compile(r"\(\d+ other hosts: Activity None, Compromised No\)")
 _SKIPPED_LINES = re.compile(r"^\s*(?:Recent steps:|Step \d+ of \d+\.?\s*$)", re.IGNORECASE)
 
-# Prose vocabulary, checked in order: the first that matches a clause wins for its field.
+# Prose vocabulary, checked in order: the first that matches a clause wins for its field. The values are
+# the catalog's (ACTIVITIES, COMPROMISE_LEVELS) or SOME.
 _PROSE_COMPROMISE = (
     (re.compile(r"\b(?:not|un)[- ]?compromised\b|\bclean\b|\bno compromise\b", re.I), "No"),
     (re.compile(r"\bprivileged\b|\broot\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
@@ -171,7 +173,7 @@ def read_situation(text: str) -> Situation:
             continue
         if _ALL_QUIET.search(line) or _NONE_ALERTED.search(line):
             for host in HOSTS:
-                reading.add(host, "None", "No", named=not _NONE_ALERTED.search(line))
+                reading.add(host, QUIET_ACTIVITY, QUIET_COMPROMISE, named=not _NONE_ALERTED.search(line))
             continue
         if "|" in line:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -183,7 +185,7 @@ def read_situation(text: str) -> Situation:
             listed = set(reading.by_host)
             for host in HOSTS:
                 if host not in listed:
-                    reading.add(host, "None", "No")
+                    reading.add(host, QUIET_ACTIVITY, QUIET_COMPROMISE)
             continue
         if _status_lines(line, reading):
             continue
