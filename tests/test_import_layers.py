@@ -45,7 +45,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("forge.protocol",),  # episodes and the inner loop: drive the agents, read the rulebook's aftermath
     ("forge.wiring",),  # the composition root: builds clients, stores and injection, hands them down
     # what runs or reads sessions
-    ("forge.calibration", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
+    ("forge.calibrate_run", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
      "forge.baselines", "forge.fault_report", "forge.cage2_protocol", "forge.cage2_agent", "forge.cage2_report",
      "forge.transfer", "forge.study"),
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
