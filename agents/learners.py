@@ -19,7 +19,7 @@ from agents.prompting import render
 from agents.schemas import exemplifier_schema, reflector_schema
 from forge.env.catalog import action_reference
 from forge.failure.snapshot import FailureSnapshot
-from forge.llm.json_reply import JsonAnswer, ask_for_json
+from forge.llm.json_reply import ask_for_json, call_records
 from forge.llm.types import ChatClient, Message, ModelCall
 
 MAX_RULE_CHARS = 300
@@ -73,17 +73,6 @@ def _object_keyed_by_role(data: Any) -> dict:
     if not isinstance(data, dict):
         raise ValueError("the reply's JSON is not an object keyed by role")
     return data
-
-
-def call_records(role: str, answer: JsonAnswer) -> list[ModelCall]:
-    """Trace records of a JSON exchange: every completion (with its reply's fate), and the provider
-    error that ended it."""
-    outcomes = list(answer.outcomes) + [None] * (len(answer.completions) - len(answer.outcomes))
-    calls = [ModelCall(role, c.usage.prompt_tokens, c.usage.completion_tokens, c.latency_s, c.retries, (), reply=o)
-             for c, o in zip(answer.completions, outcomes)]
-    if answer.error is not None:
-        calls.append(ModelCall(role, 0, 0, 0.0, 0, (), error=f"{type(answer.error).__name__}: {str(answer.error)[:200]}"))
-    return calls
 
 
 def _as_list(value: Any) -> list:

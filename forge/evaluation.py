@@ -23,7 +23,7 @@ from forge.memory import MemorySnapshot
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.outcomes import play_ablations, rules_to_ablate
 from forge.rulebook.outcomes import paired_difference
-from forge.rulebook.injection import rulebook_injection_factory
+from forge.rulebook.injection import RulebookInjectionFactory
 from forge.seeding import derive_seed
 from forge.stats import ReturnStats
 from forge.wiring import RunMemory, build_clients, model_label
@@ -122,8 +122,8 @@ def compare_injection_modes(
         if mode == "rulebook":
             compiling = "rulebook: compiling the memory"
             report(compiling, 0, 1)
-            factory = rulebook_injection_factory(cfg, rulebook_spec, run_dir=found.run.path, actor=found.actor,
-                                                 clients=clients, namespace=namespace, include_users=operator_rules)
+            factory = RulebookInjectionFactory(cfg, rulebook_spec, run_dir=found.run.path, actor=found.actor,
+                                               clients=clients, namespace=namespace, include_users=operator_rules)
             injection = injection_book = factory(snapshot)
             report(compiling, 1, 1)
         result = ModeResult(mode)
@@ -149,7 +149,7 @@ def compare_injection_modes(
     return InjectionComparison(found, snapshot, seeds, model_label(cfg), results, ablations)
 
 
-def _ablate(learner: InstanceLearner, factory, book, snapshot: MemorySnapshot, seeds: Sequence[int],
+def _ablate(learner: InstanceLearner, factory: RulebookInjectionFactory, book, snapshot: MemorySnapshot, seeds: Sequence[int],
             aftermath: list[dict], with_book: list[float], limit: int,
             report: Callable[[str, int, int], None]) -> tuple[Ablation, ...]:
     """The rulebook's triggered rules, each withheld in turn on the same seeds (forge.rulebook.outcomes.ablation)."""
@@ -159,7 +159,7 @@ def _ablate(learner: InstanceLearner, factory, book, snapshot: MemorySnapshot, s
     what, total, played = f"ablation: {len(rules)} rules withheld one at a time", len(rules) * len(seeds), count(1)
     report(what, 0, total)
     without = play_ablations(lambda seed, label, injection: learner.play_frozen(seed, label=label, injection=injection),
-                             lambda withheld: factory(snapshot, withheld), seeds, rules,
+                             lambda withheld: factory(snapshot, withheld=withheld), seeds, rules,
                              lambda rule: report(what, next(played), total))
     heads = book.heads()
     return tuple(Ablation(heads[rule].ref, heads[rule].record.directive, tuple(returns),

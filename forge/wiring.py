@@ -53,10 +53,10 @@ def injection_factory_for(
     (inside the Ray actor), never ship it."""
     if cfg.memory.injection is not Injection.rulebook:
         return plain_injection_factory(cfg.memory.injection)
-    from forge.rulebook.injection import rulebook_injection_factory  # lazy: cold start (the compiler, the agents)
+    from forge.rulebook.injection import RulebookInjectionFactory  # lazy: cold start (the compiler, the agents)
 
     source = clients if clients is not None else (lambda: build_clients(cfg)[0])
-    return rulebook_injection_factory(cfg, cfg.rulebook.store, run_dir=run_dir, actor=actor, clients=source)
+    return RulebookInjectionFactory(cfg, cfg.rulebook.store, run_dir=run_dir, actor=actor, clients=source)
 
 
 @dataclass(frozen=True)

@@ -32,19 +32,20 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("forge.config",),
     # what the agents and the rulebook stand on: models, the environment, memory, failures, the rule grammar
     ("forge.llm", "forge.env", "forge.memory", "forge.failure", "forge.grammar", "forge.rundir"),
-    ("agents",),  # the defender and the learners; memory injection's interface
-    # the rulebook's rooms, lowest first (forge/rulebook/__init__.py is their map)
+    # the rulebook's rooms, lowest first (forge/rulebook/__init__.py is their map); all but authoring and
+    # injection stand without the agents
     ("forge.rulebook.model",),  # the records: rules, versions, decision nodes, compiled rules
     ("forge.rulebook.language",),  # pure: predicates, actions, situations, meanings, attack phases
     ("forge.rulebook.store", "forge.rulebook.retrieval"),  # how a rule is kept; which rules reach a decision
     ("forge.rulebook.book",),  # the facade over store and retrieval
     ("forge.rulebook.outcomes",),  # how a rule is judged
+    ("agents",),  # the defender and the learners; memory injection's interface
     ("forge.rulebook.authoring",),  # how rules enter: compiles with the agents' prompts
     ("forge.rulebook",),  # injection (through the agents' interface) and query
     ("forge.protocol",),  # episodes and the inner loop: drive the agents, read the rulebook's aftermath
     ("forge.wiring",),  # the composition root: builds clients, stores and injection, hands them down
     # what runs or reads sessions
-    ("forge.calibration", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
+    ("forge.calibrate_run", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
      "forge.baselines", "forge.fault_report", "forge.cage2_protocol", "forge.cage2_agent", "forge.cage2_report",
      "forge.transfer", "forge.study"),
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)

@@ -253,7 +253,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     book as it is and with each triggered rule withheld (what `forge evaluate --injection rulebook`
     does), then `forge rulebook stats` (surrogate)."""
     from forge.rulebook.outcomes.ablation import play_ablations, rules_to_ablate
-    from forge.rulebook.injection import rulebook_injection_factory
+    from forge.rulebook.injection import RulebookInjectionFactory
 
     rb = tmp_path / "rb.db"
     ids = seeded_book(rb)
@@ -261,7 +261,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     clients = build_clients(cfg)[0]
     memory = MemoryManager(open_store(str(tmp_path)))
     learner = InstanceLearner(instance="i0", session="sess", cfg=cfg, clients=clients, memory=memory, run_dir=tmp_path)
-    factory = rulebook_injection_factory(cfg, str(rb), run_dir=tmp_path, clients=clients)
+    factory = RulebookInjectionFactory(cfg, str(rb), run_dir=tmp_path, clients=clients)
     snapshot = memory.snapshot("i0")
     seeds = list(range(8))
     book = factory(snapshot)

@@ -10,7 +10,7 @@ from forge.config import load_config
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.retrieval.calibrate import choose_floor
-from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
+from forge.rulebook.injection import RulebookInjection, RulebookInjectionFactory
 from forge.wiring import build_clients, open_memory
 
 
@@ -22,7 +22,7 @@ def test_instance_learner_trains_with_rulebook_injection(tmp_path):
     run_dir.mkdir()
     clients, _ = build_clients(cfg)
     db = str(tmp_path / "rulebook.db")
-    factory = rulebook_injection_factory(cfg, db, clients=clients, actor="sess/i00")
+    factory = RulebookInjectionFactory(cfg, db, clients=clients, actor="sess/i00")
     learner = InstanceLearner(instance="i00", session="sess", cfg=cfg, clients=clients,
                               memory=open_memory(cfg, str(run_dir), "sess"), run_dir=run_dir, injection_factory=factory)
     assert isinstance(learner.defender().injection, RulebookInjection)

@@ -410,7 +410,7 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from forge.calibration import calibrate_run
+    from forge.calibrate_run import calibrate_run
     from forge.wiring import build_clients, open_run_memory
 
     if args.episodes < 1:

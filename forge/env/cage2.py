@@ -15,10 +15,11 @@ import copy
 import enum
 import ipaddress
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, TypeAlias
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 
 from forge.env.catalog import ACTIONS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_name
 from forge.env.cyborg_import import AGENT_MODULES, install_light_agents_package
@@ -118,7 +119,11 @@ def scenario_two() -> dict:
     return copy.deepcopy(CYBORG.CYBORG_SCENARIO_2_DICT)
 
 
-class Cage2Env(gym.Env):
+# The blue observation: the challenge wrapper's 4 bits per host (observation_space, MultiBinary).
+Observation: TypeAlias = npt.NDArray[np.int8]
+
+
+class Cage2Env(gym.Env[Observation, int]):
     """Gymnasium `Env` for the blue defender of CAGE-2 Scenario 2."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # fps: gymnasium asks; a text table has no frame rate
@@ -156,7 +161,9 @@ class Cage2Env(gym.Env):
 
     # -- Gymnasium API -------------------------------------------------------------------------
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._rng.reseed(seed)
@@ -170,7 +177,9 @@ class Cage2Env(gym.Env):
         self._rows = self._table_rows()
         return vector.astype(np.int8), {"step": 0}
 
-    def step(self, action: int):
+    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Gymnasium's (observation, reward, terminated, truncated, info); CAGE-2 never terminates, it
+        truncates at `max_steps`. The reward is a float rounded to 0.1 (below)."""
         if not self.action_space.contains(int(action)):
             raise ValueError(f"action {action!r} is not in 0..{self.action_space.n - 1}")
         with self._rng.active():

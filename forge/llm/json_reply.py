@@ -1,4 +1,5 @@
-"""Reading a JSON object out of a model's reply: models wrap JSON in code fences and prose."""
+"""Asking a model for a JSON object and reading it out of the reply (models wrap JSON in code fences and
+prose), and the trace records of that exchange. Shared by the learners and the rule compiler."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from forge.llm.types import Message, ProviderError
+from forge.llm.types import Message, ModelCall, ProviderError
 
 _FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
 
@@ -77,3 +78,14 @@ def _note(client, answer: JsonAnswer, outcome: str) -> None:
     note = getattr(client, "note_reply", None)
     if note is not None:
         note(outcome)
+
+
+def call_records(role: str, answer: JsonAnswer) -> list[ModelCall]:
+    """Trace records of a JSON exchange: every completion (with its reply's fate), and the provider
+    error that ended it."""
+    outcomes = list(answer.outcomes) + [None] * (len(answer.completions) - len(answer.outcomes))
+    calls = [ModelCall(role, c.usage.prompt_tokens, c.usage.completion_tokens, c.latency_s, c.retries, (), reply=o)
+             for c, o in zip(answer.completions, outcomes)]
+    if answer.error is not None:
+        calls.append(ModelCall(role, 0, 0, 0.0, 0, (), error=f"{type(answer.error).__name__}: {str(answer.error)[:200]}"))
+    return calls

@@ -160,7 +160,9 @@ class _Endpoint:
 
 
 @dataclass(frozen=True)
-class Decision:
+class SlotGrant:
+    """The gate's answer to one slot request: granted, or not yet (when to look again), or refused for budget."""
+
     granted: bool
     wait_s: Optional[float] = None  # when not granted: a time to look again (None: when a slot is released)
     exhausted: Optional[dict[str, Any]] = None  # the budget figures, when refused for budget
@@ -218,24 +220,24 @@ class EndpointGate:
     def _endpoint(self, key: str) -> _Endpoint:
         return self._endpoints.setdefault(key, _Endpoint())
 
-    def try_acquire(self, key: str, limits: EndpointLimits, now: float, lease: Optional[Lease] = None) -> Decision:
+    def try_acquire(self, key: str, limits: EndpointLimits, now: float, lease: Optional[Lease] = None) -> SlotGrant:
         self.reclaim_expired(now)
         figures = budget_figures(self.budget, self.spent)
         if figures["reached"]:
-            return Decision(False, exhausted=figures)
+            return SlotGrant(False, exhausted=figures)
         ep = self._endpoint(key)
         if now < ep.not_before:
-            return Decision(False, wait_s=ep.not_before - now)
+            return SlotGrant(False, wait_s=ep.not_before - now)
         while ep.starts and ep.starts[0] <= now - 60.0:
             ep.starts.popleft()
         if limits.requests_per_minute is not None and len(ep.starts) >= limits.requests_per_minute:
-            return Decision(False, wait_s=ep.starts[0] + 60.0 - now)
+            return SlotGrant(False, wait_s=ep.starts[0] + 60.0 - now)
         if ep.in_flight >= max(1, limits.max_concurrency):
             expiry = self.next_expiry(key)
-            return Decision(False, wait_s=None if expiry is None else max(0.0, expiry - now))
+            return SlotGrant(False, wait_s=None if expiry is None else max(0.0, expiry - now))
         self._take(ep, key, lease)
         ep.starts.append(now)
-        return Decision(True)
+        return SlotGrant(True)
 
     def _take(self, ep: _Endpoint, key: str, lease: Optional[Lease]) -> None:
         ep.in_flight += 1
@@ -385,7 +387,7 @@ class SessionLimiter:
         while True:
             now = time.monotonic()
             if now < self._granting_from:
-                decision = Decision(False, wait_s=self._granting_from - now)
+                decision = SlotGrant(False, wait_s=self._granting_from - now)
             else:
                 before = self.gate.spent.calls
                 lease = Lease(lease_id, key, holder, now + self.lease_s, prompt_estimate, usd_estimate)

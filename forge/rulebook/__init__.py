@@ -26,8 +26,8 @@ Where to look:
 forged from (authoring.trigger_node), and the protocol's failure *trigger* (forge.failure, not here).
 
 What the rest of FORGE calls:
-    rulebook_injection_factory(cfg, rulebook_spec, *, run_dir, actor, clients)    (forge.wiring builds it)
-        -> Callable[[MemorySnapshot], MemoryInjection]      (`memory.injection: rulebook`)
+    RulebookInjectionFactory(cfg, rulebook_spec, *, run_dir, actor, clients)    (forge.wiring builds it)
+        (snapshot, *, withheld=frozenset()) -> RulebookInjection      (`memory.injection: rulebook`)
     open_book(cfg, spec) / open_rulebook(spec) / Rulebook(store)   (the book, the store and their operations)
     add_correction(book, Correction(...), compiler_client=...)     (teach one correction: `forge rulebook add`)
     query_rules(book, context, settings, role=..., actor=...)      (what a context retrieves: `forge rulebook query`)
@@ -47,18 +47,18 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from forge.rulebook.store.backends import DEFAULT_RULEBOOK, open_rulebook
     from forge.rulebook.book import Rulebook, open_book
-    from forge.rulebook.injection import RulebookInjection, rulebook_injection_factory
+    from forge.rulebook.injection import RulebookInjection, RulebookInjectionFactory
     from forge.rulebook.model import RulebookError
     from forge.rulebook.query import query_rules
     from forge.rulebook.authoring.teaching import Correction, add_correction
 
-__all__ = ["DEFAULT_RULEBOOK", "Correction", "Rulebook", "RulebookError", "RulebookInjection", "add_correction",
-           "open_book", "open_rulebook", "query_rules", "rulebook_injection_factory"]
+__all__ = ["DEFAULT_RULEBOOK", "Correction", "Rulebook", "RulebookError", "RulebookInjection", "RulebookInjectionFactory",
+           "add_correction", "open_book", "open_rulebook", "query_rules"]
 
 
 def __getattr__(name: str) -> Any:
     # lazy: cold start (see the module docstring)
-    if name in ("RulebookInjection", "rulebook_injection_factory"):
+    if name in ("RulebookInjection", "RulebookInjectionFactory"):
         from forge.rulebook import injection as home
     elif name == "RulebookError":
         from forge.rulebook import model as home

@@ -29,12 +29,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from agents.learners import call_records
 from agents.prompting import render
 from forge.config import ROLES
 from forge.env.catalog import HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_reference
 from forge.grammar import ConditionalRule, parse_rule
-from forge.llm.json_reply import ask_for_json
+from forge.llm.json_reply import ask_for_json, call_records
 from forge.llm.types import ChatClient, Message, ModelCall
 from forge.memory.text import normalise
 from forge.rulebook.language.action import parse_rule_action, rule_action_to_json

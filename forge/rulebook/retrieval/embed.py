@@ -9,16 +9,16 @@ Local encoders (`rulebook.embedding: local`), all offline, all from weights a Py
   (forge/rulebook/retrieval/onnx_minilm.py). No torch.
 - `minilm-onnx`: the same graph in float32 (the torch model's vectors to 1e-6).
 - `minilm-static`, `tokenlearn-static`: static token tables (forge/rulebook/retrieval/embed_static.py).
-- `minilm-int8`, `minilm`: the torch encoders that were the default before (forge/rulebook/retrieval/embed_torch.py),
-  only with the `torch` extra installed; kept for comparison.
+- `minilm-int8`, `minilm`: the torch encoders (forge/rulebook/retrieval/embed_torch.py), only with the
+  `torch` extra installed; kept for comparison.
 
 Derived files (the ONNX graphs, the distilled table, the traced torch encoders) live in the cache
 directory (`FORGE_CACHE_DIR`, default `~/.cache/forge/encoders`), built on first use or ahead by
 `prepare_encoders()` (scripts/setup.sh runs it for the default).
 
-Why `minilm-onnx-int8` is the default: see the figures in forge/rulebook/retrieval/onnx_minilm.py and
-scripts/bench/rulebook_query.py (query p50, cold start, DC benchmark, semantic-floor separation, each
-beside the torch int8 encoder it replaced).
+Why `minilm-onnx-int8` is the default: it needs no torch, starts and queries faster than the torch
+encoders, and retrieves at least as well (the figures: `scripts/bench/rulebook_query.py --dc` and the
+README's encoder table).
 
 Vectors are stored under the embedder's `name`, which names its vector space (model, variant and, for
 a distilled table, the recipe and source fingerprint): vectors of different encoders are never

@@ -1,6 +1,6 @@
 """The torch encoders (`pip install -e ".[torch]"`): all-MiniLM-L6-v2 through sentence-transformers,
-float32 (`minilm`) or with its Linear layers dynamically quantized to int8 (`minilm-int8`, the default
-until onnxruntime replaced it: forge/rulebook/retrieval/onnx_minilm.py), traced and frozen for queries.
+float32 (`minilm`) or with its Linear layers dynamically quantized to int8 (`minilm-int8`), traced and
+frozen for queries.
 
 Kept for comparison (scripts/bench/rulebook_query.py prints them beside the default) and for whoever
 has torch anyway. The Hugging Face hub is switched offline before anything of `transformers` is

@@ -8,11 +8,10 @@ feed-forward, post-layer norms) and the masked mean, which is what the package's
 (tests/test_rulebook_embed.py checks it against the torch model when the `torch` extra is installed,
 and against vectors recorded from it otherwise). With `quantized`, onnxruntime's dynamic quantization
 turns every MatMul weight into int8 (activations quantized per tensor at run time, as torch's dynamic
-int8 did). The file is built once per machine into the cache directory (scripts/setup.sh does it;
-~5 s), keyed by the recipe, the weights and onnxruntime's version; a query process only loads it.
+int8 did). The file is built once per machine into the cache directory (scripts/setup.sh does it),
+keyed by the recipe, the weights and onnxruntime's version; a query process only loads it.
 
-Why onnxruntime and not a numpy forward pass (measured on this 2-core machine,
-scripts/bench/rulebook_query.py): numpy's float32 BERT costs several ms per short query in Python
+Why onnxruntime and not a numpy forward pass: a numpy BERT spends a short query's time in Python
 overhead and BLAS calls on small matrices, where onnxruntime runs the fused graph (layer norm, GELU,
 MatMul+Add, int8 MatMulInteger) in one native call.
 """

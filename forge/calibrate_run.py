@@ -1,6 +1,8 @@
-"""Calibrating a run's relevance floor (`forge rulebook calibrate RUN_DIR`): play frozen episodes of its
-memory under rulebook injection and score what the agents asked (the method and the pure parts are in
-forge/rulebook/retrieval/calibrate.py). Lives above the protocol because it plays episodes."""
+"""Collecting a run's calibration labels by playing it (`forge rulebook calibrate RUN_DIR`): frozen
+episodes of its memory under rulebook injection, recording every context the agents asked the rulebook
+about. How those contexts are labelled and scored, and how the floor is chosen from them, is the
+method in forge.rulebook.retrieval.calibrate; this module only plays the episodes, which is why it
+lives above the protocol."""
 
 from __future__ import annotations
 
@@ -8,19 +10,17 @@ from typing import Callable, Mapping, Optional
 
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.book import Rulebook
-from forge.rulebook.retrieval import Calibration, RecordingInjection, choose_floor, labelled_scores
-from forge.rulebook.authoring import RuleCompiler
+from forge.rulebook.authoring import FailureLibrary, MemorySync, RuleCompiler
 from forge.rulebook.injection import RulebookInjection, scope_of
-from forge.rulebook.retrieval import RetrievalSettings
-from forge.rulebook.authoring import MemorySync
-from forge.rulebook.authoring import FailureLibrary
+from forge.rulebook.retrieval import Calibration, RecordingInjection, RetrievalSettings, choose_floor, labelled_scores
 from forge.seeding import derive_seed
 from forge.wiring import RunMemory
 
 
 def calibrate_run(found: RunMemory, book: Rulebook, clients: Mapping[str, object], *, episodes: int,
                   target_recall: float, on_episode: Optional[Callable[[], None]] = None) -> Calibration:
-    """Steps 1-3 of forge/rulebook/retrieval/calibrate.py's docstring for the memory `found`."""
+    """The relevance floor for the memory `found`: compile it into `book`, play `episodes` frozen
+    episodes recording what the agents asked, and choose the floor at `target_recall`."""
     cfg = found.cfg
     snapshot = found.snapshot()
     window = cfg.rulebook.context_window
