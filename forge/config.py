@@ -342,7 +342,7 @@ class RulebookConfig:
     rrf_k: int = 60
     node_weight: float = 0.7
     # The floor for semantic rules (no trigger predicate): calibrated on free text with the decision-context
-    # benchmark (scripts/bench/dc_bench.py --calibrate; forge/rulebook/retrieval/calibrate.py has the figures).
+    # benchmark (scripts/bench/dc_bench.py --calibrate; the README's rulebook section has the figures).
     # Rules with a predicate are judged by the gate on meaning instead.
     relevance_floor: float = 0.4
     # The semantic guard of a rule whose predicate leaves part of its condition unexpressed: the cosine of
