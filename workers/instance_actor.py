@@ -4,7 +4,7 @@
 instances in one worker process (`ray.instances_per_worker`, see `packing`) and runs each unit of work
 in its own thread: model calls are I/O-bound, so one process serves many instances, and an instance
 blocked on its model never holds up another. The instance stays the unit of seeding (its own seeds,
-fault plan and `PrivateRandom`-guarded environment), of memory, of retry (a dead worker's instances are
+provider faults and `PrivateRandom`-guarded environment), of memory, of retry (a dead worker's instances are
 each redone from their stage start) and of accounting (its own usage ledger).
 
 Workers never touch the run directory: traces and failure snapshots are collected in memory and
@@ -132,7 +132,7 @@ class InstanceWorker:
     # -- work units -------------------------------------------------------------------------------
 
     def _begin_unit(self, phase: str, stage: int, failures: Optional[dict[str, dict]] = None) -> None:
-        """A unit starts from a clean usage count and its own fault plan (same seed on every retry)."""
+        """A unit starts from a clean usage count and its own provider faults (same seed on every retry)."""
         self.usage.reset()
         self.sink.clear()
         for recorder in self._recorders:
