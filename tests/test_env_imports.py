@@ -77,7 +77,7 @@ from workers.instance_actor import InstanceWorker
 cfg = load_config({str(ROOT / 'configs' / 'forge.yaml')!r}, overrides=["env.max_steps=5", "surrogate.latency_ms=0"])
 worker = InstanceWorker("i00", "s", to_yaml(cfg), sqlite_path={str(tmp_path)!r})
 result = worker.play([3], "evaluation")
-print(json.dumps({{"torch": "torch" in sys.modules, "traces": sorted(result["artifacts"]["traces"])}}))
+print(json.dumps({{"torch": "torch" in sys.modules, "traces": sorted(result.artifacts.traces)}}))
 """
     found = run_python(code, tmp_path)
     assert found == {"torch": False, "traces": ["traces/i00/eval-0.json"]}

@@ -32,11 +32,11 @@ def _unit(worker, instance: str, stages=(1,)) -> dict:
         trained = worker.train_stage(stage, seed=100 * stage + int(instance[1:]))
         played = worker.play([7, 8], "evaluation", stage=stage)
         figures[stage] = {
-            "attempts": [(a["total_return"], a["failed"]) for a in trained["attempts"]],
-            "digest": played["digest"], "returns": played["returns"],
+            "attempts": [(a["total_return"], a["failed"]) for a in trained.attempts],
+            "digest": played.digest, "returns": played.returns,
             "tokens": [{role: (u["prompt"], u["completion"], u["calls"]) for role, u in usage.items()}
-                       for usage in (trained["usage"], played["usage"])],
-            **{key: sum(u[field] for usage in (trained["usage"], played["usage"]) for u in usage.values())
+                       for usage in (trained.usage, played.usage)],
+            **{key: sum(u[field] for usage in (trained.usage, played.usage) for u in usage.values())
                for key, field in (("served", "replayed"), ("failed", "failed"), ("calls", "calls"))},
         }
     return figures

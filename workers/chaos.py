@@ -1,4 +1,5 @@
-"""Chaos hooks for reliability tests: where a worker or the driver is made to die, parsed from the config.
+"""Chaos for reliability tests: where a worker or the driver is made to die, parsed from the config into
+a `FaultPlan` the driver is given (with no chaos configured, a plan that never fires).
 
 Never set in real runs. Each named fault fires once per run directory (a marker file records that it
 fired), so the retried work or the resumed driver runs on undisturbed.
@@ -21,11 +22,13 @@ fired), so the retried work or the resumed driver runs on undisturbed.
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
-from forge.config import ConfigError
+from forge.config import ConfigError, RayConfig
 
 TRAINING, CHECKPOINT, EVALUATION = "training", "checkpoint", "evaluation"
 WORKER_PHASES = (TRAINING, CHECKPOINT, EVALUATION)
@@ -113,3 +116,51 @@ def claim(run_dir: Path, marker: str) -> bool:
     except FileExistsError:
         return False
     return True
+
+
+@dataclass(frozen=True)
+class FaultPlan:
+    """The chaos of one session, driver side: which units kill their worker and where the driver exits.
+
+    The driver asks it at the protocol's boundaries (`driver_exit`) and submits every unit through it
+    (`submit`); markers in `run_dir` make each fault fire once however often the work is redone."""
+
+    run_dir: Path
+    worker_kills: tuple[WorkerKill, ...] = ()
+    driver_exits: tuple[DriverExit, ...] = ()
+
+    @classmethod
+    def from_config(cls, ray_cfg: RayConfig, run_dir: Path) -> "FaultPlan":
+        """From `ray.chaos_kill` and `ray.chaos_driver_exit` (a bad spec raises ConfigError)."""
+        return cls(Path(run_dir), tuple(parse_worker_kills(ray_cfg.chaos_kill)),
+                   tuple(parse_driver_exits(ray_cfg.chaos_driver_exit)))
+
+    def submit(self, host: Any, method: str, instance: str, args: tuple, phase: str, stage: int) -> Any:
+        """`host.<method>(instance, *args)` as a Ray task; a unit this plan kills runs through `host.doomed`,
+        which exits the worker after the unit's first attempt or episode."""
+        if self._armed(instance, phase, stage):
+            return host.doomed.remote(method, instance, *args)
+        return getattr(host, method).remote(instance, *args)
+
+    def driver_exit(self, point: str, stage: int) -> None:
+        """Die here like a SIGKILLed driver, if the plan says so (once per run directory)."""
+        wanted = DriverExit(point, stage)
+        if wanted in self.driver_exits and claim(self.run_dir, wanted.marker):
+            sys.stdout.flush()  # what was reported so far, as a killed driver's log would have it
+            sys.stderr.flush()
+            os._exit(CHAOS_EXIT_CODE)
+
+    def unit_done(self, phase: str) -> None:
+        """A unit's result is in (and written): the final evaluation's exit point is after the first one."""
+        if phase == EVALUATION:
+            self.driver_exit(EVALUATION, 0)
+
+    def unfired(self) -> list[WorkerKill | DriverExit]:
+        """The faults whose work never ran (an instance graduated, a stage was not reached): they tested nothing."""
+        return [fault for fault in (*self.worker_kills, *self.driver_exits)
+                if not (self.run_dir / fault.marker).exists()]
+
+    def _armed(self, instance: str, phase: str, stage: int) -> bool:
+        """Claimed here, in the driver's run directory, so a kill fires once however often its unit is redone."""
+        kill = WorkerKill(instance, phase, stage)
+        return kill in self.worker_kills and claim(self.run_dir, kill.marker)

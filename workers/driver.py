@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Optional
@@ -46,16 +45,16 @@ from forge.reporting import SessionReport, write_session_report
 from forge.rulebook.outcomes import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
 from forge.wiring import ledger_spec, model_caveat, model_label, open_ledger, open_memory, uses_surrogate
-from workers.chaos import (
-    CHAOS_EXIT_CODE, CHECKPOINT, EVALUATION, TRAINING, DriverExit, WorkerKill, claim, parse_driver_exits,
-    parse_worker_kills,
-)
+from workers.chaos import CHECKPOINT, EVALUATION, TRAINING, FaultPlan
 from workers.instance_actor import host_class
 from workers.packing import instances_per_worker, pack
 from workers.progress import LoggingProgress, SessionProgress
+from workers.results import PlayResult, TrainingResult, UnitResult
 from workers.spending import LedgerSpending
 
 FINAL_LOGGING = "final-logging"
+# A unit of work as the driver submits it: a WorkerHost method and its arguments after the instance.
+UnitCall = tuple[str, tuple]
 
 
 @dataclass
@@ -115,15 +114,17 @@ def _is_redis_connection_error(exc: BaseException) -> bool:
 
 class SessionDriver:
     def __init__(self, cfg: ForgeConfig, run_dir: RunDirectory, progress: Optional[SessionProgress] = None,
-                 tracker=None) -> None:
-        """`progress` hears what the session does (default: the `workers.driver` logger)."""
+                 tracker=None, faults: Optional[FaultPlan] = None) -> None:
+        """`progress` hears what the session does (default: the `workers.driver` logger). `faults`: where
+        workers and the driver are made to die (reliability tests; default: the config's chaos settings,
+        without which nothing is made to die)."""
         self.cfg = cfg
         self.run_dir = run_dir
         self.progress: SessionProgress = progress or LoggingProgress()
         self.session = run_dir.session_id
         self.instances = instance_names(cfg.protocol.num_instances)
-        self._worker_kills = parse_worker_kills(cfg.ray.chaos_kill)  # a bad chaos spec fails here, before any work
-        self._driver_exits = parse_driver_exits(cfg.ray.chaos_driver_exit)
+        # A bad chaos spec fails here, before any work.
+        self.faults = faults if faults is not None else FaultPlan.from_config(cfg.ray, run_dir.path)
         self.memory: MemoryManager = open_memory(cfg, str(run_dir.path), self.session)
         self.ledger = open_ledger(cfg, str(run_dir.path), self.session)
         self.tracker = tracker
@@ -210,82 +211,106 @@ class SessionDriver:
                 self.progress.notice(f"stage {stage}: every instance has graduated; stopping early")
                 break
             if record is None:
-                self._restore_stage_start(stage, active, done)
-                record = self._run_stage(stage, active)
-                self.ledger.record_stage(record)
-                self.ledger.set_progress("decided", stage)
-                self._chaos_exit("after_ledger", stage)
-            self._apply(record)
-            self.ledger.record_stage(record)
-            self.ledger.set_progress("applied", stage)
-            self._save_spent()
-            self.run_dir.sync(databases=True)  # a stage boundary: no worker writes the SQLite files now
-            self._chaos_exit("after_apply", stage)
+                record = self._decide_stage(stage, active, done)  # train, checkpoint, decide: into the ledger
+            self._apply_stage(record)  # graduate, broadcast
             done[stage] = record
             if self.tracker:
-                self._log_stage(record, done)
-                self.ledger.set_progress("logged", stage)
-                self.run_dir.sync(databases=True)
-                self._chaos_exit("after_logging", stage)
+                self._log_applied_stage(record, done)
             outcome.stages_run.append(stage)
             active = record.active_after
             self.progress.notice(_stage_line(record))
 
     # -- one stage -----------------------------------------------------------------------------
 
+    def _decide_stage(self, stage: int, active: list[str], done: dict[int, StageRecord]) -> StageRecord:
+        """The stage from its start (the memory the last one left): training, checkpoint and the graduation
+        decision, recorded in the ledger as not yet applied."""
+        self._restore_stage_start(stage, active, done)
+        record = self._run_stage(stage, active)
+        self.ledger.record_stage(record)
+        self.ledger.set_progress("decided", stage)
+        self.faults.driver_exit("after_ledger", stage)
+        return record
+
+    def _apply_stage(self, record: StageRecord) -> None:
+        """The decision carried out (freezes and broadcast) and recorded as applied: a stage boundary."""
+        self._apply(record)
+        self.ledger.record_stage(record)
+        self.ledger.set_progress("applied", record.stage)
+        self._save_spent()
+        self.run_dir.sync(databases=True)  # a stage boundary: no worker writes the SQLite files now
+        self.faults.driver_exit("after_apply", record.stage)
+
+    def _log_applied_stage(self, record: StageRecord, done: dict[int, StageRecord]) -> None:
+        """The stage's metrics and memory artifacts in MLflow, then the ledger says it is logged."""
+        self._log_stage(record, done)
+        self.ledger.set_progress("logged", record.stage)
+        self.run_dir.sync(databases=True)
+        self.faults.driver_exit("after_logging", record.stage)
+
     def _run_stage(self, stage: int, active: list[str]) -> StageRecord:
         started = time.perf_counter()
-        stage_start = {i: self.memory.snapshot(self._key(i)).digest for i in active}
-        self._check_store()
-        self.ledger.set_progress(TRAINING, stage)
-        results, retries = self._run_units(
-            TRAINING, stage, active,
-            lambda i, h: h.train_stage.remote(i, stage, training_seed(self.cfg, i, stage), self._armed(i, TRAINING, stage),
-                                              self._failures_behind(i)),
-            restore_to=stage_start)
-        self.ledger.set_progress("trained", stage)
-        self._chaos_exit("after_training", stage)
-        self._check_store()
-        self.ledger.set_progress(CHECKPOINT, stage)
-        seeds = checkpoint_seeds(self.cfg, stage)
-        plays, play_retries = self._run_units(
-            CHECKPOINT, stage, active,
-            lambda i, h: h.play.remote(i, seeds, CHECKPOINT, stage, self._armed(i, CHECKPOINT, stage),
-                                       self._failures_behind(i)))
-        for i in active:
-            if plays[i]["digest"] != results[i]["head"]["digest"]:
-                raise RuntimeError(f"{i}: stage {stage} checkpoint played memory {plays[i]['digest'][:12]}, "
-                                   f"not the memory its training ended with ({results[i]['head']['digest'][:12]})")
-        checkpoint = {i: round(sum(r["returns"]) / len(r["returns"]), 2) for i, r in plays.items()}
+        trained, retries = self._train(stage, active)
+        played, play_retries = self._checkpoint(stage, active, trained)
+        checkpoint = {i: round(r.mean_return, 2) for i, r in played.items()}
         decision = decide_stage(checkpoint, active, self.cfg.protocol.theta, self.cfg.protocol.condition)
-        tokens = {i: _merge_usage(results[i]["usage"], plays[i]["usage"]) for i in active}
+        tokens = {i: _merge_usage(trained[i].usage, played[i].usage) for i in active}
         return StageRecord(
             stage=stage, active_before=list(active), checkpoint=checkpoint,
             graduated=list(decision.graduated), champion=decision.champion,
             broadcast_to=list(decision.broadcast_to), memory={},
-            failures={i: results[i]["failures"] for i in active}, tokens=tokens,
+            failures={i: trained[i].failures for i in active}, tokens=tokens,
             retries={i: retries[i] + play_retries[i] for i in active},
             wall_s=round(time.perf_counter() - started, 2), applied=False,
-            work_s={i: round(results[i]["seconds"] + plays[i]["seconds"], 2) for i in active},
-            attempts={i: results[i]["attempts"] for i in active},
-            faults={i: _add_counts(results[i]["faults"], plays[i]["faults"]) for i in active},
+            work_s={i: round(trained[i].seconds + played[i].seconds, 2) for i in active},
+            attempts={i: trained[i].attempts for i in active},
+            faults={i: _add_counts(trained[i].faults, played[i].faults) for i in active},
         )
 
-    def _run_units(self, phase: str, stage: int, instances: list[str], submit: Callable[[str, Any], Any],
+    def _train(self, stage: int, active: list[str]) -> tuple[dict[str, TrainingResult], dict[str, int]]:
+        """Algorithm 1 for every active instance; a redone unit starts from the memory the stage began with."""
+        stage_start = {i: self.memory.snapshot(self._key(i)).digest for i in active}
+        self._check_store()
+        self.ledger.set_progress(TRAINING, stage)
+        trained, retries = self._run_units(
+            TRAINING, stage, active,
+            lambda i: ("train_stage", (stage, training_seed(self.cfg, i, stage), self._failures_behind(i))),
+            restore_to=stage_start)
+        self.ledger.set_progress("trained", stage)
+        self.faults.driver_exit("after_training", stage)
+        return trained, retries
+
+    def _checkpoint(self, stage: int, active: list[str],
+                    trained: dict[str, TrainingResult]) -> tuple[dict[str, PlayResult], dict[str, int]]:
+        """Frozen episodes of the memory each instance's training ended with."""
+        self._check_store()
+        self.ledger.set_progress(CHECKPOINT, stage)
+        seeds = checkpoint_seeds(self.cfg, stage)
+        played, retries = self._run_units(
+            CHECKPOINT, stage, active, lambda i: ("play", (seeds, CHECKPOINT, stage, self._failures_behind(i))))
+        for i in active:
+            if played[i].digest != trained[i].head.digest:
+                raise RuntimeError(f"{i}: stage {stage} checkpoint played memory {played[i].digest[:12]}, "
+                                   f"not the memory its training ended with ({trained[i].head.digest[:12]})")
+        return played, retries
+
+    # -- units of work ----------------------------------------------------------------------------
+
+    def _run_units(self, phase: str, stage: int, instances: list[str], unit: Callable[[str], UnitCall],
                    restore_to: Optional[dict[str, str]] = None) -> tuple[dict[str, Any], dict[str, int]]:
         """One unit of `phase` work per instance, in parallel. A unit whose worker dies (or that fails on an
         unreachable store) is recorded as a fault and redone on a restarted worker, after the instance's
-        memory goes back to `restore_to` (training); at most `ray.stage_retries` times per instance."""
+        memory goes back to `restore_to` (training); at most `ray.stage_retries` times per instance. A unit
+        refused for budget lets the others finish, then stops the session (SessionBudgetStop)."""
         retries = {i: 0 for i in instances}
-        pending = {i: submit(i, self._host(i)) for i in instances}
+        pending = {i: self._submit(i, unit, phase, stage) for i in instances}
         results: dict[str, Any] = {}
         refused: Optional[dict[str, Any]] = None  # the budget figures, once a unit was refused for budget
-        label = f"stage {stage}: {phase}" if phase != EVALUATION else "final evaluation"
-        self.progress.phase_started(label, phase, instances)
+        self.progress.phase_started(_phase_label(phase, stage), phase, instances)
         try:
             for instance, ref in as_completed(pending):
                 try:
-                    results[instance] = ray.get(ref)
+                    result = ray.get(ref)
                 except Exception as exc:  # noqa: BLE001 - classified below; anything else is re-raised
                     figures = budget_refusal(exc)
                     if figures is not None:
@@ -297,33 +322,47 @@ class SessionDriver:
                     if reason is None:
                         raise
                     retries[instance] += 1
-                    self.ledger.record_fault(reason, phase=phase, stage=stage, instance=instance,
-                                             error=type(exc).__name__)
-                    self.progress.unit_changed(instance, f"{reason.replace('_', ' ')}; retrying")
-                    if retries[instance] > self.cfg.ray.stage_retries:
-                        raise RuntimeError(f"{instance}: {label} failed {retries[instance]} times "
-                                           f"(ray.stage_retries={self.cfg.ray.stage_retries})") from exc
-                    self.progress.notice(f"{instance}: {reason.replace('_', ' ')} in {label} "
-                                         f"({type(exc).__name__}); redoing its {phase} work", warning=True)
-                    if restore_to is not None:
-                        self._reset_memory(instance, restore_to[instance], f"retry of stage {stage} {phase}")
-                    self._respawn(instance)
-                    pending[instance] = submit(instance, self._host(instance))
+                    self._prepare_redo(instance, phase, stage, reason, exc, retries[instance], restore_to)
+                    pending[instance] = self._submit(instance, unit, phase, stage)
                     continue
-                # The worker's traces and failure snapshots: the driver is the only writer of the run directory.
-                self.run_dir.write_artifacts(Artifacts.from_dict(results[instance].pop("artifacts", None)))
-                self.run_dir.sync()  # to the run's remote storage as they come (SQLite files at boundaries only)
-                # After every unit, not every stage: a driver killed mid-stage loses no spending a resume
-                # should still count against the budget.
-                self._save_spent()
-                self.progress.unit_changed(instance, _unit_line(results[instance]), done=True)
-                if phase == EVALUATION:
-                    self._chaos_exit(EVALUATION, 0)
+                results[instance] = self._keep(instance, phase, result)
         finally:
             self.progress.phase_finished()
         if refused is not None:
             raise SessionBudgetStop(refused)
         return results, retries
+
+    def _submit(self, instance: str, unit: Callable[[str], UnitCall], phase: str, stage: int):
+        method, args = unit(instance)
+        return self.faults.submit(self._host(instance), method, instance, args, phase, stage)
+
+    def _prepare_redo(self, instance: str, phase: str, stage: int, reason: str, exc: BaseException, retries: int,
+                      restore_to: Optional[dict[str, str]]) -> None:
+        """A unit failed for `reason` (its `retries`-th time): recorded as a fault; unless it has failed too
+        often, its memory is restored (training) and its worker is back for the unit to be redone."""
+        label = _phase_label(phase, stage)
+        self.ledger.record_fault(reason, phase=phase, stage=stage, instance=instance, error=type(exc).__name__)
+        self.progress.unit_changed(instance, f"{reason.replace('_', ' ')}; retrying")
+        if retries > self.cfg.ray.stage_retries:
+            raise RuntimeError(f"{instance}: {label} failed {retries} times "
+                               f"(ray.stage_retries={self.cfg.ray.stage_retries})") from exc
+        self.progress.notice(f"{instance}: {reason.replace('_', ' ')} in {label} "
+                             f"({type(exc).__name__}); redoing its {phase} work", warning=True)
+        if restore_to is not None:
+            self._reset_memory(instance, restore_to[instance], f"retry of stage {stage} {phase}")
+        self._respawn(instance)
+
+    def _keep(self, instance: str, phase: str, result: UnitResult) -> UnitResult:
+        """A unit's result is in: its traces and failure snapshots written (the driver is the only writer of
+        the run directory), its spending saved. Kept without them."""
+        self.run_dir.write_artifacts(result.artifacts)
+        self.run_dir.sync()  # to the run's remote storage as they come (SQLite files at boundaries only)
+        # After every unit, not every stage: a driver killed mid-stage loses no spending a resume
+        # should still count against the budget.
+        self._save_spent()
+        self.progress.unit_changed(instance, result.line(), done=True)
+        self.faults.unit_done(phase)
+        return replace(result, artifacts=Artifacts())
 
     def _apply(self, record: StageRecord) -> None:
         """Graduation freezes, then the champion broadcast (a pointer copy). Both are idempotent."""
@@ -372,12 +411,11 @@ class SessionDriver:
         self._check_store()
         self.ledger.set_progress(EVALUATION)
         seeds = evaluation_seeds(self.cfg)
-        plays, retries = self._run_units(
-            EVALUATION, 0, self.instances,
-            lambda i, h: h.play.remote(i, seeds, EVALUATION, 0, self._armed(i, EVALUATION, 0), self._failures_behind(i)))
-        record = EvaluationRecord(returns={i: plays[i]["returns"] for i in self.instances}, seeds=seeds,
-                                  tokens={i: plays[i]["usage"] for i in self.instances},
-                                  faults={i: plays[i]["faults"] for i in self.instances}, retries=retries)
+        played, retries = self._run_units(
+            EVALUATION, 0, self.instances, lambda i: ("play", (seeds, EVALUATION, 0, self._failures_behind(i))))
+        record = EvaluationRecord(returns={i: played[i].returns for i in self.instances}, seeds=seeds,
+                                  tokens={i: played[i].usage for i in self.instances},
+                                  faults={i: played[i].faults for i in self.instances}, retries=retries)
         self.ledger.record_evaluation(record)
         self.run_dir.sync(databases=True)
         return record
@@ -459,19 +497,10 @@ class SessionDriver:
         except Exception as exc:  # noqa: BLE001 - reported; the session's own error is the one raised
             self.progress.notice(f"could not push the run directory to {self.run_dir.location}: {exc}", warning=True)
 
-    def _chaos_exit(self, point: str, stage: int) -> None:
-        """Test hook (`ray.chaos_driver_exit`): die here like a SIGKILLed driver, once per run directory."""
-        wanted = DriverExit(point, stage)
-        if wanted in self._driver_exits and claim(self.run_dir.path, wanted.marker):
-            sys.stdout.flush()  # what was reported so far, as a killed driver's log would have it
-            sys.stderr.flush()
-            os._exit(CHAOS_EXIT_CODE)
-
     def _warn_unfired_chaos(self) -> None:
         """A chaos hook whose unit never ran (its instance graduated, the stage was not reached) tested nothing."""
-        for fault in [*self._worker_kills, *self._driver_exits]:
-            if not (self.run_dir.path / fault.marker).exists():
-                self.progress.notice(f"chaos: {fault} never fired (that work did not run in this session)", warning=True)
+        for fault in self.faults.unfired():
+            self.progress.notice(f"chaos: {fault} never fired (that work did not run in this session)", warning=True)
 
     def fault_summary(self) -> dict[str, Any]:
         return fault_summary(self.ledger.stages(), self.ledger.evaluation(), self.ledger.faults())
@@ -517,12 +546,6 @@ class SessionDriver:
     def worker_pids(self) -> list[int]:
         """The worker processes' ids as last seen (they change when a worker is restarted)."""
         return list(self._pids.values())
-
-    def _armed(self, instance: str, phase: str, stage: int) -> bool:
-        """Whether this unit is to suffer a `ray.chaos_kill`: claimed here, in the driver's run directory,
-        so it fires once however often the unit is redone."""
-        kill = WorkerKill(instance, phase, stage)
-        return kill in self._worker_kills and claim(self.run_dir.path, kill.marker)
 
     def _failures_behind(self, instance: str) -> Optional[dict[str, dict]]:
         """For `memory.injection: rulebook`: the failure snapshots the instance's memory items were learned
@@ -649,11 +672,8 @@ def _merge_usage(*usages: dict[str, dict[str, int]]) -> dict[str, dict[str, int]
     return merged
 
 
-def _unit_line(result: dict[str, Any]) -> str:
-    if "returns" in result:
-        returns = result["returns"]
-        return f"return {sum(returns) / len(returns):+.1f}"
-    return f"trained: {len(result['attempts'])} attempts, {result['failures']} failures"
+def _phase_label(phase: str, stage: int) -> str:
+    return f"stage {stage}: {phase}" if phase != EVALUATION else "final evaluation"
 
 
 def _stage_line(record: StageRecord) -> str:

@@ -4,12 +4,12 @@
 instances in one worker process (`ray.instances_per_worker`, see `packing`) and runs each unit of work
 in its own thread: model calls are I/O-bound, so one process serves many instances, and an instance
 blocked on its model never holds up another. The instance stays the unit of seeding (its own seeds,
-fault plan and `PrivateRandom`-guarded environment), of memory, of retry (a dead worker's instances are
+provider faults and `PrivateRandom`-guarded environment), of memory, of retry (a dead worker's instances are
 each redone from their stage start) and of accounting (its own usage ledger).
 
 Workers never touch the run directory: traces and failure snapshots are collected in memory and
-returned with each unit's result; the driver writes them. Chaos kills are armed by the driver (which
-records that they fired) and passed with the unit.
+returned with each unit's result (workers/results.py); the driver writes them. A chaos kill is armed by
+the driver's fault plan (which records that it fired), which sends the unit through `WorkerHost.doomed`.
 
 Work comes in units (a stage's training, a stage's checkpoint, the final evaluation). With
 `faults.enabled`, each unit draws its provider faults from its own seed (instance, phase, stage), so a
@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import ray
 
@@ -41,6 +41,7 @@ from forge.rundir import Artifacts, CollectingSink, DirectorySink
 from forge.seeding import derive_seed
 from forge.wiring import build_clients, injection_factory_for, open_memory
 from workers.chaos import CHECKPOINT, EVALUATION, TRAINING, WORKER_EXIT_CODE
+from workers.results import MemoryHead, PlayResult, TrainingResult, UnitResult
 
 # A worker's own scratch space (never the run directory): failure snapshots the rulebook reads its
 # triggers from, the instance's own and those the driver sends for broadcast memory.
@@ -74,61 +75,64 @@ class InstanceWorker:
         self.sink = CollectingSink(mirror=self._scratch)
         self.learner = InstanceLearner(instance=instance, session=session, cfg=self.cfg, clients=clients,
                                        memory=self.memory, sink=self.sink, injection_factory=injection_factory)
+        # Called after each training attempt and each frozen episode of a unit; only chaos tests set it
+        # (WorkerHost.doomed), to kill the worker part-way through a unit.
+        self.after_step: Optional[Callable[[], None]] = None
 
     def ping(self) -> int:
         return os.getpid()
 
-    def train_stage(self, stage: int, seed: int, kill: bool = False,
-                    failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
-        """`kill` (chaos tests): exit the process after the first attempt. `failures`: failure snapshots
-        (relative path -> data) behind the instance's memory items, for the rulebook's triggers."""
+    def train_stage(self, stage: int, seed: int, failures: Optional[dict[str, dict]] = None) -> TrainingResult:
+        """`failures`: failure snapshots (relative path -> data) behind the instance's memory items, for the
+        rulebook's triggers."""
         started = time.perf_counter()
         self._begin_unit(TRAINING, stage, failures)
-        kill = _exit_process if kill else None
-        training = self.learner.train_stage(stage, seed, after_attempt=(lambda record: kill()) if kill else None)
-        return {
-            "attempts": [_attempt_summary(a) for a in training.attempts],
-            "failures": training.failures,
-            "usage": self._take_usage(),
-            "faults": self._injected(),
-            "head": self.head(),
-            "seconds": time.perf_counter() - started,
-            "artifacts": self.sink.take().to_dict(),
-        }
+        after_step = self.after_step
+        training = self.learner.train_stage(stage, seed,
+                                            after_attempt=(lambda record: after_step()) if after_step else None)
+        return TrainingResult(
+            attempts=[_attempt_summary(a) for a in training.attempts],
+            failures=training.failures,
+            usage=self._take_usage(),
+            faults=self._injected(),
+            head=self.head(),
+            seconds=time.perf_counter() - started,
+            artifacts=self.sink.take(),
+        )
 
-    def play(self, seeds: list[int], phase: str, stage: int = 0, kill: bool = False,
-             failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
+    def play(self, seeds: list[int], phase: str, stage: int = 0,
+             failures: Optional[dict[str, dict]] = None) -> PlayResult:
         """Frozen episodes: a stage's checkpoint (`phase` "checkpoint") or the final evaluation."""
         if phase not in (CHECKPOINT, EVALUATION):
             raise ValueError(f"play: phase must be {CHECKPOINT!r} or {EVALUATION!r}, got {phase!r}")
         started = time.perf_counter()
         self._begin_unit(phase, stage, failures)
         label = f"s{stage}-checkpoint" if phase == CHECKPOINT else "eval"
-        kill = _exit_process if kill else None
+        after_step = self.after_step
         returns = []
         for k, seed in enumerate(seeds):
             returns.append(self.learner.play_frozen(seed, label=f"{label}-{k}").total_return)
-            if kill:
-                kill()
-        return {"returns": returns, "usage": self._take_usage(), "faults": self._injected(),
-                "digest": self.learner.snapshot().digest, "seconds": time.perf_counter() - started,
-                "artifacts": self.sink.take().to_dict()}
+            if after_step:
+                after_step()
+        return PlayResult(returns=returns, usage=self._take_usage(), faults=self._injected(),
+                          digest=self.learner.snapshot().digest, seconds=time.perf_counter() - started,
+                          artifacts=self.sink.take())
 
-    def head(self) -> dict[str, Any]:
+    def head(self) -> MemoryHead:
         head = self.memory.head(self.learner.memory_key)
         snapshot = self.learner.snapshot()
-        return {
-            "version": head.number if head else 0,
-            "digest": snapshot.digest,
-            "frozen": bool(head and head.frozen),
-            "rules": snapshot.count(kind="rule"),
-            "examples": snapshot.count(kind="example"),
-        }
+        return MemoryHead(
+            version=head.number if head else 0,
+            digest=snapshot.digest,
+            frozen=bool(head and head.frozen),
+            rules=snapshot.count(kind="rule"),
+            examples=snapshot.count(kind="example"),
+        )
 
     # -- work units -------------------------------------------------------------------------------
 
     def _begin_unit(self, phase: str, stage: int, failures: Optional[dict[str, dict]] = None) -> None:
-        """A unit starts from a clean usage count and its own fault plan (same seed on every retry)."""
+        """A unit starts from a clean usage count and its own provider faults (same seed on every retry)."""
         self.usage.reset()
         self.sink.clear()
         for recorder in self._recorders:
@@ -195,15 +199,27 @@ class WorkerHost:
     def ping(self) -> int:
         return os.getpid()
 
-    def train_stage(self, instance: str, stage: int, seed: int, kill: bool = False,
-                    failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
+    def train_stage(self, instance: str, stage: int, seed: int,
+                    failures: Optional[dict[str, dict]] = None) -> TrainingResult:
         with holding_for(f"{instance} {TRAINING}:{stage}"):
-            return self._instance(instance).train_stage(stage, seed, kill, failures)
+            return self._instance(instance).train_stage(stage, seed, failures)
 
-    def play(self, instance: str, seeds: list[int], phase: str, stage: int = 0, kill: bool = False,
-             failures: Optional[dict[str, dict]] = None) -> dict[str, Any]:
+    def play(self, instance: str, seeds: list[int], phase: str, stage: int = 0,
+             failures: Optional[dict[str, dict]] = None) -> PlayResult:
         with holding_for(f"{instance} {phase}:{stage}"):
-            return self._instance(instance).play(seeds, phase, stage, kill, failures)
+            return self._instance(instance).play(seeds, phase, stage, failures)
+
+    def doomed(self, method: str, instance: str, *args: Any) -> UnitResult:
+        """Chaos tests (`ray.chaos_kill`, armed by the driver's FaultPlan): `method` (train_stage or play)
+        for `instance`, with the process exiting after the unit's first attempt or episode."""
+        if method not in ("train_stage", "play"):
+            raise ValueError(f"doomed: method must be 'train_stage' or 'play', got {method!r}")
+        worker = self._instance(instance)
+        worker.after_step = _exit_process
+        try:
+            return getattr(self, method)(instance, *args)
+        finally:
+            worker.after_step = None
 
     def _instance(self, instance: str) -> InstanceWorker:
         try:
