@@ -79,6 +79,15 @@ def _as_list(value: Any) -> list:
     return value if isinstance(value, list) else []
 
 
+# A template slot echoed back ("<rule>", "<rule number>"): what small models write when they copy the prompt's
+# shape. Text that is nothing but such slots is not a rule or an example.
+_SLOT = re.compile(r"<[^<>]*>")
+
+
+def _is_placeholder(text: str) -> bool:
+    return not re.search(r"[A-Za-z]", _SLOT.sub("", text))
+
+
 def _one_line(text: Any, limit: int) -> Optional[str]:
     if not isinstance(text, str):
         return None
@@ -166,7 +175,9 @@ class Reflector(_Learner):
             return
         for text in added[: self.max_new]:
             rule = _one_line(text, MAX_RULE_CHARS)
-            if rule:
+            if rule and _is_placeholder(rule):
+                output.problems.append(f"{role}: {rule[:40]!r} is a template slot, not a rule; dropped")
+            elif rule:
                 output.proposals.append(Proposal(role, "rule", rule))
         if len(added) > self.max_new:
             output.problems.append(f"{role}: {len(added) - self.max_new} rules over the limit of {self.max_new} dropped")
@@ -210,7 +221,7 @@ def _render_example(example: Any) -> Optional[tuple[str, str]]:
     name = _one_line(example.get("name"), MAX_NAME_CHARS)
     situation = example.get("situation")
     steps = example.get("steps")
-    if not name or not isinstance(situation, str) or not isinstance(steps, list):
+    if not name or not isinstance(situation, str) or not isinstance(steps, list) or _is_placeholder(situation):
         return None
     step_lines = [_one_line(s, 300) for s in steps[:6]]
     step_lines = [s for s in step_lines if s]

@@ -130,6 +130,19 @@ def test_learner_output_is_confined_and_bounded(tmp_path):
     assert "Failure report" in prompt and "1. When User1 shows Activity Scan, then Monitor." in prompt
 
 
+def test_a_template_slot_echoed_back_is_not_learned(tmp_path):
+    """SmolLM2-135M, asked to reflect through llama.cpp, filled `add` with the prompt's slots ("<rule>")."""
+    failure = a_failure(tmp_path)
+    rules = json.dumps({"planner": {"rationale": "r", "delete": [], "add": ["<rule>", " <rule number> ", "Restore <host> first"]}})
+    output = Reflector(Scripted(rules), ["planner"], capacity=100).learn(failure, EMPTY_SNAPSHOT)
+    assert [p.text for p in output.proposals] == ["Restore <host> first"]
+    assert sum("template slot" in p for p in output.problems) == 2
+    examples = json.dumps({"planner": {"rationale": "r", "delete_names": [], "add_examples": [
+        {"name": "slot", "situation": "<situation>", "steps": ["Answer: Monitor"]}]}})
+    output = Exemplifier(Scripted(examples), ["planner"], capacity=50).learn(failure, EMPTY_SNAPSHOT)
+    assert output.proposals == [] and any("dropped" in p for p in output.problems)
+
+
 def test_learner_gives_up_after_one_correction(tmp_path):
     failure = a_failure(tmp_path)
     client = Scripted("nope", "still nope")
