@@ -143,6 +143,23 @@ def test_a_template_slot_echoed_back_is_not_learned(tmp_path):
     assert output.proposals == [] and any("dropped" in p for p in output.problems)
 
 
+def test_the_local_models_reflections_are_parsed_and_teach_nothing(tmp_path):
+    """Real output: SmolLM2-135M's four reflections (tests/data/local_session/reflector_replies.json) are
+    well-formed JSON whose `add` holds only template slots and whose `delete` names rules that do not exist."""
+    from pathlib import Path
+
+    recorded = json.loads((Path(__file__).parent / "data" / "local_session" / "reflector_replies.json").read_text())
+    failure = a_failure(tmp_path)
+    roles = ["planner", "analyst", "action_chooser"]
+    for reply in recorded["replies"]:
+        client = Scripted(reply)
+        output = Reflector(client, roles, capacity=100).learn(failure, EMPTY_SNAPSHOT)
+        assert len(client.prompts) == 1  # parsed as it came: no corrective re-prompt
+        assert output.proposals == [] and output.deletions == []
+        assert sum("template slot" in p for p in output.problems) == 3
+        assert sum("no rule number" in p for p in output.problems) == 3
+
+
 def test_learner_gives_up_after_one_correction(tmp_path):
     failure = a_failure(tmp_path)
     client = Scripted("nope", "still nope")
