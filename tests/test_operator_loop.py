@@ -242,7 +242,9 @@ def test_rulebook_episodes_record_aftermath_that_stats_reads(tmp_path, capsys):
     capsys.readouterr()
     assert main(["rulebook", "stats", str(tmp_path), "--rulebook", str(rb), "--set", "rulebook.efficacy_min_episodes=3"]) == 0
     report = {r["rule"]: r for r in json.loads((tmp_path / "reports" / "rulebook_stats.json").read_text())["rules"]}
-    assert report[ids["inert"]]["verdict"] == "inert" and report[ids["inert"]]["episodes"] == 3
+    # Never triggered, so never ablated: no verdict under the ablation-only rule (issue 19); review names it.
+    inert = report[ids["inert"]]
+    assert inert["verdict"] == "insufficient evidence" and inert["episodes"] == 3 and inert["triggered"] == 0
     wasteful = report[ids["wasteful"]]
     assert wasteful["followed"] + wasteful["ignored"] + wasteful["contradicted"] == wasteful["triggered"] > 0
 
@@ -269,7 +271,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     rules = rules_to_ablate([a for r in played for a in r.aftermath], cfg.rulebook.ablation_max_rules)
     assert set(rules) == {ids["good"], ids["wasteful"]}  # the inert rule never reached a decision point
     returns = play_ablations(lambda seed, label, inj: learner.play_frozen(seed, label=label, injection=inj),
-                             lambda withheld: factory(snapshot, withheld), seeds, rules)
+                             lambda withheld: factory(snapshot, withheld=withheld), seeds, rules)
     assert all(len(r) == len(seeds) for r in returns.values())
     capsys.readouterr()
     # 8 pairs: under the minimum the coverage simulation chose (24), named here as the small size it is.
