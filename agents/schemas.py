@@ -75,6 +75,29 @@ def exemplifier_schema(roles: Sequence[str], max_new: int) -> dict[str, Any]:
     return _object({role: block for role in roles})
 
 
+def compiler_schema(roles: Sequence[str], rule_types: Sequence[str]) -> dict[str, Any]:
+    """The rulebook compiler's reply: one entry per artifact. Only the shape is constrained: a trigger
+    predicate and an action are nested JSON the compiler's own validator checks (and re-prompts on), so
+    they are any object or null here; free text is bounded."""
+    entry = {
+        "type": "object",
+        "properties": {
+            "item": {"type": "integer"},
+            "verdict": {"type": "string", "enum": ["RULE", "DROP"]},
+            "type": {"type": "string", "enum": list(rule_types)},
+            "directive": {"type": "string", "maxLength": 300},
+            "roles": {"type": "array", "items": {"type": "string", "enum": list(roles)}, "maxItems": len(roles)},
+            "when": {"type": ["object", "null"]},
+            "action": {"type": ["object", "null"]},
+            "unexpressed": {"type": "string", "maxLength": 200},
+            "trigger": {"type": "string", "maxLength": 200},
+            "reason": {"type": "string", "maxLength": 120},
+        },
+        "required": ["item", "verdict"],
+    }
+    return _object({"rules": {"type": "array", "items": entry}})
+
+
 # What the system prompt adds when replies are constrained: the model sees the shape it must fill.
 JSON_FORMS = {
     "planner": 'Your replies are JSON: {"tool": "<tool or none>", "argument": "<host or situation>", '

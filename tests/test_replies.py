@@ -11,7 +11,7 @@ import pytest
 from agents.defender import Defender
 from agents.injection import NoInjection
 from agents.react import assessment_text, parse_planner_turn, parse_suggestions
-from agents.schemas import action_chooser_schema, action_names, planner_schema, reflector_schema
+from agents.schemas import action_chooser_schema, action_names, compiler_schema, planner_schema, reflector_schema
 from forge.config import load_config
 from forge.env import Cage2Env
 from forge.env.catalog import parse_action
@@ -85,6 +85,8 @@ def test_schemas_enumerate_only_valid_actions_and_narrow_when_no_tools_are_left(
     item = action_chooser_schema()["properties"]["actions"]["items"]
     assert item["properties"]["reason"]["maxLength"] <= 120
     assert set(reflector_schema(("planner",), 2)["properties"]) == {"planner"}
+    entry = compiler_schema(("planner",), ("CONTENT",))["properties"]["rules"]["items"]
+    assert entry["properties"]["roles"]["items"]["enum"] == ["planner"] and entry["required"] == ["item", "verdict"]
 
 
 def test_constrained_step_acts_on_the_models_reply_and_counts_it_as_used():

@@ -122,3 +122,36 @@ def test_rulebook_show_prints_what_was_left_unexpressed():
     plain = record.with_(unexpressed="")
     assert "unexpressed" not in plain.to_dict()  # records without one keep the digest they always had
     assert not any(line.startswith("unexpressed") for line in _meaning_lines(plain))
+
+
+# What SmolLM2-135M answered through llama.cpp for three operator texts: the prompt's own example entry.
+EXAMPLE_COPY = {"item": 1, "verdict": "RULE", "type": "CONTENT", "roles": ["action_chooser"],
+                "directive": "Restore a User host that shows a privileged compromise.",
+                "when": {"class": "User", "compromise": "Privileged"},
+                "action": {"mode": "do", "verb": "Restore", "target": "$matched"}, "unexpressed": "",
+                "trigger": "User1: Activity Exploit, Compromised Privileged"}
+
+
+def test_an_entry_about_places_the_text_does_not_name_is_refused_and_the_rule_keeps_its_authors_words():
+    from forge.rulebook.authoring.compile import grounding_problem
+
+    text = "Restore Op_Server0 as soon as it is compromised"
+    assert "User hosts" in grounding_problem(text, EXAMPLE_COPY["when"], EXAMPLE_COPY["action"])
+    assert "names User1" in grounding_problem(text, {"host": "User1", "compromise": "any"}, None)
+    assert grounding_problem(text, {"host": "Op_Server0", "compromise": "any"}, {"target": "Op_Server0"}) is None
+    assert grounding_problem("Restore any workstation with a compromise.", EXAMPLE_COPY["when"], None) is None
+    assert grounding_problem("If Op_Server0 is quiet but a user host is exploited, restore the user host",
+                             {"class": "User", "activity": "Exploit"}, None) is None
+    copied = json.dumps({"rules": [EXAMPLE_COPY]})
+    report = RuleCompiler(ScriptedClient(copied, copied)).compile([SourceItem("rule", "action_chooser", text, "user:ops")])
+    (rule,) = report.rules
+    assert rule.when is None and rule.semantic_reason.startswith("predicate refused: the entry is about User hosts")
+    assert rule.directive == text and rule.trigger == text  # a semantic rule is matched by its author's words
+
+
+def test_a_semantic_entry_keeps_its_authors_words_not_the_models_rewrite():
+    text = "If User2 is scanned but nothing is compromised yet, deploy a decoy on User2 rather than restoring it"
+    copied = json.dumps({"rules": [dict(EXAMPLE_COPY, when=None, action=None)]})
+    report = RuleCompiler(ScriptedClient(copied)).compile([SourceItem("rule", "action_chooser", text, "user:ops")])
+    (rule,) = report.rules
+    assert rule.when is None and rule.directive == text

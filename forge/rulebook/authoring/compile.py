@@ -30,15 +30,16 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from agents.prompting import render
+from agents.schemas import compiler_schema
 from forge.config import ROLES
-from forge.env.catalog import HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_reference
+from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_reference
 from forge.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json, call_records
 from forge.llm.types import ChatClient, Message, ModelCall
 from forge.memory.text import normalise
 from forge.rulebook.language.action import parse_rule_action, rule_action_to_json
 from forge.rulebook.language.meaning import grammar_meaning
-from forge.rulebook.model import CompiledRule, CompileVerdict, SourceItem, canonical_json, short_hash
+from forge.rulebook.model import CompiledRule, CompileVerdict, RuleType, SourceItem, canonical_json, short_hash
 from forge.rulebook.language.phases import phase_lines
 from forge.rulebook.language.predicate import (
     AllOf, AnyOf, Atom, Not, PredicateError, dnf, group_of, parse_predicate, predicate_to_json,
@@ -46,6 +47,8 @@ from forge.rulebook.language.predicate import (
 
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000
+# The reply's shape, for endpoints that constrain decoding (providers.<p>.structured_output).
+COMPILER_SCHEMA = compiler_schema(ROLES, [t.value for t in RuleType])
 # Artifacts per compiler call. A contract entry is ~300 characters, so 4 entries fit a 512-token reply
 # with room to spare (12 did not: replies were cut off and every rule fell back to "as written"). A
 # batch whose reply is still unusable is split in halves and asked again (see `_ask_split`).
@@ -212,6 +215,40 @@ def contract_problem(text: str, when: Optional[dict], unexpressed: str = "") -> 
     return None
 
 
+# How a text names a host class when it names none of its hosts.
+_CLASS_WORDS = {
+    "User": re.compile(r"\buser", re.IGNORECASE),
+    "Enterprise": re.compile(r"\benterprise", re.IGNORECASE),
+    "Operational": re.compile(r"\bop(?:erational|_|\b)", re.IGNORECASE),
+}
+
+
+def _places(raw: Any) -> list[tuple[str, str]]:
+    """The hosts and classes a predicate's or action's JSON names outright (a phase names none)."""
+    if isinstance(raw, list):
+        return [place for part in raw for place in _places(part)]
+    if not isinstance(raw, dict):
+        return []
+    found = [(key, value) for key in ("host", "class", "target") if isinstance(value := raw.get(key), str)]
+    return found + [place for key in ("any", "all", "not", "over") for place in _places(raw.get(key))]
+
+
+def grounding_problem(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
+    """Why an entry's predicate or action is about a place other than the hosts its text names, or None. A
+    small model answered a text about Op_Server0 with the prompt's own example ("a User host ..."). Only a
+    text that names hosts is checked: plain words for places ("a workstation") are the compiler's to read."""
+    named = {h for h in HOSTS if re.search(rf"\b{re.escape(h)}\b", text or "", re.IGNORECASE)}
+    if not named:
+        return None
+    for key, value in _places(when_raw) + _places(action_raw):
+        if key in ("host", "target") and value in HOSTS and value not in named:
+            return f"the entry names {value}, which the text does not: keep to the hosts the text names"
+        if key == "class" and value in HOST_CLASSES and not named & set(HOST_CLASSES[value]) \
+                and not _CLASS_WORDS[value].search(text or ""):
+            return f"the entry is about {value} hosts, which the text does not name: keep to what the text names"
+    return None
+
+
 def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule], Optional[str]]:
     """One model entry checked field by field: (compiled rule, None) or (None, the problem). A rule
     whose predicate or action is invalid comes back semantic, with `semantic_reason` saying why."""
@@ -246,15 +283,19 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         when, action, reason = None, None, f"invalid predicate or action: {exc}"
     if rule_type == "FORMAT":
         return CompiledRule(item, CompileVerdict.RULE, directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
-    problem = contract_problem(item.text, when, unexpressed)
+    problem = contract_problem(item.text, when, unexpressed) if when is not None else None
+    problem = problem or (grounding_problem(item.text, raw.get("when"), raw.get("action")) if when is not None else None)
     if problem is not None:
         when, action, reason = None, None, f"predicate refused: {problem}"
     if when is None:
-        unexpressed = ""  # a semantic rule: its whole text is the condition
-    if when is not None:
-        group = group_of(parse_predicate(when))
-    else:
+        # A semantic rule is matched by its words alone, so they stay its author's: a model's rewrite adds no
+        # checked meaning, only room to change it (SmolLM2-135M answered an operator's "deploy a decoy on
+        # User2 rather than restoring it" with the prompt's own example, "Restore a User host ...").
+        directive = strip_justification(item.text)[:MAX_DIRECTIVE_CHARS] or directive
+        trigger, unexpressed = "", ""
         group = f"{group or host_group(directive, rule_type)}"
+    else:
+        group = group_of(parse_predicate(when))
     return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, roles, group, trigger or directive, "model",
                         when=when, action=action, semantic_reason=reason, unexpressed=unexpressed), None
 
@@ -271,7 +312,9 @@ def _invalid_meaning(raw: Any, items: Sequence[SourceItem] = ()) -> Optional[str
         return str(exc)
     number = raw.get("item")
     if rule_type == "CONTENT" and isinstance(number, int) and 1 <= number <= len(items):
-        return contract_problem(items[number - 1].text, when, " ".join(str(raw.get("unexpressed") or "").split()))
+        text = items[number - 1].text
+        return contract_problem(text, when, " ".join(str(raw.get("unexpressed") or "").split())) or \
+            (grounding_problem(text, raw.get("when"), raw.get("action")) if when is not None else None)
     return None
 
 
@@ -328,7 +371,8 @@ class RuleCompiler:
                                      phases=phase_lines())),
             Message("user", render_artifacts(items)),
         ]
-        answer = ask_for_json(self.client, messages, seed=seed, validate=_rules_list, limit=MAX_REPLY_CHARS)
+        answer = ask_for_json(self.client, messages, seed=seed, validate=_rules_list, limit=MAX_REPLY_CHARS,
+                              schema=COMPILER_SCHEMA)
         report.calls.extend(call_records("compiler", answer))
         if answer.error is not None:
             report.problems.append(f"compiler model error: {type(answer.error).__name__}")
@@ -354,7 +398,8 @@ class RuleCompiler:
                      Message("user", f"These entries do not fit the schema or are wider than their text: {problems}. "
                                      "Reply with the whole JSON again, correcting them (use null for a trigger that "
                                      "cannot be expressed, or list what the predicate leaves out in \"unexpressed\").")]
-        second = ask_for_json(self.client, follow_up, seed=seed + 7, validate=_rules_list, limit=MAX_REPLY_CHARS)
+        second = ask_for_json(self.client, follow_up, seed=seed + 7, validate=_rules_list, limit=MAX_REPLY_CHARS,
+                              schema=COMPILER_SCHEMA)
         report.calls.extend(call_records("compiler", second))
         if second.value is None:
             return entries
