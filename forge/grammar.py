@@ -26,11 +26,11 @@ from forge.env.catalog import (
     HOSTS,
     QUIET_ACTIVITY,
     QUIET_COMPROMISE,
+    CLASS_WORDS,
     ActionParseError,
     parse_action,
 )
 
-_CLASS_WORDS = {**{c.lower(): c for c in HOST_CLASSES}, "op": "Operational"}
 _RULE = re.compile(
     r"^\s*(?:[-*\d.)\s]*)when\s+(?P<subject>.+?)\s+shows?\s+(?P<condition>.+?)\s*,?\s*then\s+(?P<action>.+?)\s*\.?\s*$",
     re.IGNORECASE,
@@ -98,8 +98,8 @@ def _subject(text: str) -> Optional[str]:
     if "any" in lowered and "host" in lowered and len(lowered) <= 3:
         return "any"
     for word in lowered:
-        if word in _CLASS_WORDS and "host" in lowered:
-            return _CLASS_WORDS[word]
+        if word in CLASS_WORDS and "host" in lowered:
+            return CLASS_WORDS[word]
     return None
 
 

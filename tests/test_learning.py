@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -146,8 +147,6 @@ def test_a_template_slot_echoed_back_is_not_learned(tmp_path):
 def test_the_local_models_reflections_are_parsed_and_teach_nothing(tmp_path):
     """Real output: SmolLM2-135M's four reflections (tests/data/local_session/reflector_replies.json) are
     well-formed JSON whose `add` holds only template slots and whose `delete` names rules that do not exist."""
-    from pathlib import Path
-
     recorded = json.loads((Path(__file__).parent / "data" / "local_session" / "reflector_replies.json").read_text())
     failure = a_failure(tmp_path)
     roles = ["planner", "analyst", "action_chooser"]

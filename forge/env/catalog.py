@@ -37,6 +37,8 @@ HOST_CLASSES: dict[str, tuple[str, ...]] = {
     "Enterprise": ("Enterprise0", "Enterprise1", "Enterprise2", "Defender"),
     "Operational": tuple(h for h in HOSTS if h.startswith("Op_")),
 }
+# The words a text uses for a class ("a user host", "the op hosts").
+CLASS_WORDS: dict[str, str] = {**{c.lower(): c for c in HOST_CLASSES}, "op": "Operational"}
 
 # The blue table's two columns, as CybORG's BlueTableWrapper writes them; the first value of each is quiet.
 ACTIVITIES: tuple[str, ...] = ("None", "Scan", "Exploit")

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from agents.prompting import render
 from agents.schemas import compiler_schema
 from forge.config import ROLES
-from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_reference
+from forge.env.catalog import CLASS_WORDS, HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_reference
 from forge.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json, call_records
 from forge.llm.types import ChatClient, Message, ModelCall
@@ -215,14 +215,6 @@ def contract_problem(text: str, when: Optional[dict], unexpressed: str = "") -> 
     return None
 
 
-# How a text names a host class when it names none of its hosts.
-_CLASS_WORDS = {
-    "User": re.compile(r"\buser", re.IGNORECASE),
-    "Enterprise": re.compile(r"\benterprise", re.IGNORECASE),
-    "Operational": re.compile(r"\bop(?:erational|_|\b)", re.IGNORECASE),
-}
-
-
 def _places(raw: Any) -> list[tuple[str, str]]:
     """The hosts and classes a predicate's or action's JSON names outright (a phase names none)."""
     if isinstance(raw, list):
@@ -237,16 +229,24 @@ def grounding_problem(text: str, when_raw: Any, action_raw: Any) -> Optional[str
     """Why an entry's predicate or action is about a place other than the hosts its text names, or None. A
     small model answered a text about Op_Server0 with the prompt's own example ("a User host ..."). Only a
     text that names hosts is checked: plain words for places ("a workstation") are the compiler's to read."""
-    named = {h for h in HOSTS if re.search(rf"\b{re.escape(h)}\b", text or "", re.IGNORECASE)}
+    words = re.findall(r"\w+", (text or "").lower())
+    named = {_HOST_WORD[w] for w in words if w in _HOST_WORD}
     if not named:
         return None
+    classes = {CLASS_WORDS.get(w.removesuffix("s")) for w in words} | {c for c, hosts in HOST_CLASSES.items() if named & set(hosts)}
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in HOSTS and value not in named:
             return f"the entry names {value}, which the text does not: keep to the hosts the text names"
-        if key == "class" and value in HOST_CLASSES and not named & set(HOST_CLASSES[value]) \
-                and not _CLASS_WORDS[value].search(text or ""):
+        if key == "class" and value in HOST_CLASSES and value not in classes:
             return f"the entry is about {value} hosts, which the text does not name: keep to what the text names"
     return None
+
+
+def text_problem(text: str, raw: Mapping[str, Any], when: Optional[dict], unexpressed: str) -> Optional[str]:
+    """Why an entry's predicate says more than its text, or about other places (None: it does neither)."""
+    if when is None:
+        return None
+    return contract_problem(text, when, unexpressed) or grounding_problem(text, raw.get("when"), raw.get("action"))
 
 
 def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule], Optional[str]]:
@@ -283,8 +283,7 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         when, action, reason = None, None, f"invalid predicate or action: {exc}"
     if rule_type == "FORMAT":
         return CompiledRule(item, CompileVerdict.RULE, directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
-    problem = contract_problem(item.text, when, unexpressed) if when is not None else None
-    problem = problem or (grounding_problem(item.text, raw.get("when"), raw.get("action")) if when is not None else None)
+    problem = text_problem(item.text, raw, when, unexpressed)
     if problem is not None:
         when, action, reason = None, None, f"predicate refused: {problem}"
     if when is None:
@@ -312,9 +311,7 @@ def _invalid_meaning(raw: Any, items: Sequence[SourceItem] = ()) -> Optional[str
         return str(exc)
     number = raw.get("item")
     if rule_type == "CONTENT" and isinstance(number, int) and 1 <= number <= len(items):
-        text = items[number - 1].text
-        return contract_problem(text, when, " ".join(str(raw.get("unexpressed") or "").split())) or \
-            (grounding_problem(text, raw.get("when"), raw.get("action")) if when is not None else None)
+        return text_problem(items[number - 1].text, raw, when, " ".join(str(raw.get("unexpressed") or "").split()))
     return None
 
 
