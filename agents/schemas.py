@@ -75,10 +75,18 @@ def exemplifier_schema(roles: Sequence[str], max_new: int) -> dict[str, Any]:
     return _object({role: block for role in roles})
 
 
-def compiler_schema(roles: Sequence[str], rule_types: Sequence[str]) -> dict[str, Any]:
+def compiler_schema(roles: Sequence[str], rule_types: Sequence[str], *, modes: Sequence[str] = (),
+                    max_then: int = 0) -> dict[str, Any]:
     """The rulebook compiler's reply: one entry per artifact. Only the shape is constrained: a trigger
     predicate and an action are nested JSON the compiler's own validator checks (and re-prompts on), so
-    they are any object or null here; free text is bounded."""
+    they are any object or null here, except that an action's `mode` is one of `modes` (when given) and
+    a plan's `then` holds at most `max_then` moves; free text is bounded."""
+    move = {"type": "object", "properties": {"verb": {"type": "string"}, "target": {"type": ["string", "null"]}}}
+    action: dict[str, Any] = {"type": ["object", "null"], "properties": {
+        "verb": {"type": "string"}, "target": {"type": ["string", "null"]}, "over": move,
+        "then": {"type": "array", "items": move, "maxItems": max_then}}}
+    if modes:
+        action["properties"]["mode"] = {"type": "string", "enum": list(modes)}
     entry = {
         "type": "object",
         "properties": {
@@ -88,7 +96,7 @@ def compiler_schema(roles: Sequence[str], rule_types: Sequence[str]) -> dict[str
             "directive": {"type": "string", "maxLength": 300},
             "roles": {"type": "array", "items": {"type": "string", "enum": list(roles)}, "maxItems": len(roles)},
             "when": {"type": ["object", "null"]},
-            "action": {"type": ["object", "null"]},
+            "action": action,
             "unexpressed": {"type": "string", "maxLength": 200},
             "trigger": {"type": "string", "maxLength": 200},
             "reason": {"type": "string", "maxLength": 120},

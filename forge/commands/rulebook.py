@@ -398,7 +398,8 @@ def _query(args: argparse.Namespace) -> int:
         _say(Text("FORMAT rules (routed separately, always delivered at stage 1): "
                   + "; ".join(f"{v.ref} {_short(v.record.directive, 60)}" for v in result.formats)))
     if result.injected:
-        _say(Text("injected: " + "; ".join(f"{v.ref} {_short(v.record.directive, 80)}" for v in result.injected)))
+        from forge.rulebook.language.meaning import in_words
+        _say(Text("injected: " + "; ".join(f"{v.ref} {_short(in_words(v.record), 160)}" for v in result.injected)))
     else:
         _say("injected: nothing (no rule applies)")
     _say(Text("precedence where applying rules disagree: "

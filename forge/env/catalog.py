@@ -37,6 +37,8 @@ HOST_CLASSES: dict[str, tuple[str, ...]] = {
     "Enterprise": ("Enterprise0", "Enterprise1", "Enterprise2", "Defender"),
     "Operational": tuple(h for h in HOSTS if h.startswith("Op_")),
 }
+# The subnets (the classes above) in the order the red agent crosses them: a rule's "next hop".
+ATTACK_PATH: tuple[str, ...] = ("User", "Enterprise", "Operational")
 # The words a text uses for a class ("a user host", "the op hosts").
 CLASS_WORDS: dict[str, str] = {**{c.lower(): c for c in HOST_CLASSES}, "op": "Operational"}
 

@@ -33,7 +33,7 @@ from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
 from forge.rulebook.book import Rulebook, open_book
 from forge.rulebook.authoring.compile import RuleCompiler
 from forge.rulebook.retrieval.embed import Embedder, mean_direction
-from forge.rulebook.language.meaning import meaning_of
+from forge.rulebook.language.meaning import in_words, meaning_of
 from forge.rulebook.model import RuleVersion
 from forge.rulebook.retrieval.resolve import Scope
 from forge.rulebook.retrieval.retrieve import RetrievalSettings, RuleIndex
@@ -47,7 +47,7 @@ ACCUMULATING_ROLES = ("planner",)  # the Planner's observation is the step's dec
 def stage_one_pair(versions: list[RuleVersion]) -> tuple[Message, ...]:
     if not versions:
         return ()
-    body = "\n".join(f"- {v.record.directive.strip()}" for v in versions)
+    body = "\n".join(f"- {in_words(v.record).strip()}" for v in versions)
     return (Message("user", f"{RULES_HEADER}\n{body}"), Message("assistant", ACKNOWLEDGEMENT))
 
 
@@ -146,7 +146,7 @@ class RulebookInjection:
         delivered = self._stage_one.get(role, set())
         fresh = [index.versions[rid] for rid in found.selected if rid not in delivered]
         self._seen.update((v.ref, v) for v in fresh)
-        items = tuple(InjectedItem(v.ref, "rule", v.record.directive) for v in fresh)
+        items = tuple(InjectedItem(v.ref, "rule", in_words(v.record)) for v in fresh)
         return InjectedMemory(items=items, prefix=prefix, prefix_ids=prefix_ids)
 
     def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> dict:

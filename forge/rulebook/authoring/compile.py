@@ -37,7 +37,7 @@ from forge.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json, call_records
 from forge.llm.types import ChatClient, Message, ModelCall
 from forge.memory.text import normalise
-from forge.rulebook.language.action import parse_rule_action, rule_action_to_json
+from forge.rulebook.language.action import MAX_PLAN, MODES, parse_rule_action, rule_action_to_json
 from forge.rulebook.language.meaning import grammar_meaning
 from forge.rulebook.model import CompiledRule, CompileVerdict, RuleType, SourceItem, canonical_json, short_hash
 from forge.rulebook.language.phases import phase_lines
@@ -48,7 +48,7 @@ from forge.rulebook.language.predicate import (
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000
 # The reply's shape, for endpoints that constrain decoding (providers.<p>.structured_output).
-COMPILER_SCHEMA = compiler_schema(ROLES, [t.value for t in RuleType])
+COMPILER_SCHEMA = compiler_schema(ROLES, [t.value for t in RuleType], modes=MODES, max_then=MAX_PLAN - 1)
 # Artifacts per compiler call. A contract entry is ~300 characters, so 4 entries fit a 512-token reply
 # with room to spare (12 did not: replies were cut off and every rule fell back to "as written"). A
 # batch whose reply is still unusable is split in halves and asked again (see `_ask_split`).
@@ -222,7 +222,7 @@ def _places(raw: Any) -> list[tuple[str, str]]:
     if not isinstance(raw, dict):
         return []
     found = [(key, value) for key in ("host", "class", "target") if isinstance(value := raw.get(key), str)]
-    return found + [place for key in ("any", "all", "not", "over") for place in _places(raw.get(key))]
+    return found + [place for key in ("any", "all", "not", "over", "then") for place in _places(raw.get(key))]
 
 
 def grounding_problem(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:

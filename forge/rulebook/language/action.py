@@ -6,15 +6,23 @@ Wire form (RULE_CONTRACT.md):
     {"mode": "do",     "verb": "Restore", "target": "$matched"}      the host the trigger matched
     {"mode": "never",  "verb": "Remove",  "target": "User"}          a class: every host of it
     {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Remove", "target": "$matched"}}
+    {"mode": "do",     "verb": "Remove",  "target": "$matched", "then": [{"verb": "DecoyApache", "target": "$next_subnet"}]}
 
 verb: a catalog verb (Sleep, Monitor, Analyse, Remove, Restore, Decoy<Service>); target: a host, a
-class (User | Enterprise | Operational | any), `$matched`, or null for Sleep / Monitor.
+class (User | Enterprise | Operational | any), `$matched`, a host set relative to the matched hosts
+(`$subnet`: the rest of their subnet; `$next_subnet`: the next subnet on the attack path, User ->
+Enterprise -> Operational), or null for Sleep / Monitor.
+
+A plan (issue 18) is a `do` action with `then`: up to MAX_PLAN moves in all, in the order the rule
+gives them ("Remove it, then decoy the next hop"). A step's one action cannot be the whole plan, so
+the plan is followed by a chosen action that is any one of its moves.
 
 `judge(action, chosen, matched_hosts)` grades one chosen action against one rule:
-- `do`:     followed if the chosen action is one the rule prescribes; contradicted if it does
-            something else *to a host the rule prescribes for* (Remove User1 where the rule says
-            Restore User1: the same kind of disagreement two conflicting rules have); ignored if it
-            acts elsewhere or takes a host-less verb (a `do` rule forbids nothing by itself).
+- `do`:     followed if the chosen action is one the rule prescribes (for a plan: any of its moves);
+            contradicted if it does something else *to a host the rule prescribes for* (Remove User1
+            where the rule says Restore User1: the same kind of disagreement two conflicting rules
+            have); ignored if it acts elsewhere or takes a host-less verb (a `do` rule forbids nothing
+            by itself).
 - `never`:  contradicted if the chosen action is the prohibited one; followed otherwise.
 - `prefer`: followed if the preferred action was chosen, contradicted if the dispreferred one was,
             ignored otherwise.
@@ -26,12 +34,29 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Iterable, Optional
 
-from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS, ActionParseError, action_name, parse_action
+from forge.env.catalog import ATTACK_PATH, GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS, ActionParseError, action_name, parse_action
 from forge.rulebook.language.predicate import PredicateError
 
 MODES = ("do", "never", "prefer")
 MATCHED = "$matched"
+SUBNET = "$subnet"  # the rest of the matched hosts' subnet ("its neighbours")
+NEXT_SUBNET = "$next_subnet"  # the next subnet on the attack path after the matched hosts' ("the next hop")
+RELATIVE_TARGETS = (SUBNET, NEXT_SUBNET)
 CLASS_TARGETS = (*HOST_CLASSES, "any")
+MAX_PLAN = 3  # moves in one plan: a rule longer than this is a procedure, not a rule
+_SUBNET_OF = {host: subnet for subnet, hosts in HOST_CLASSES.items() for host in hosts}
+_RELATIVE_WORDS = {SUBNET: "the rest of that host's subnet",
+                   NEXT_SUBNET: "the next subnet on the attack path (" + " -> ".join(ATTACK_PATH) + ")"}
+
+
+def relative_hosts(target: str, matched: Iterable[str]) -> frozenset[str]:
+    """The hosts a relative target stands for, given the hosts the trigger matched."""
+    matched = frozenset(matched)
+    subnets = {_SUBNET_OF[h] for h in matched if h in _SUBNET_OF}
+    if target == SUBNET:
+        return frozenset(h for s in subnets for h in HOST_CLASSES[s]) - matched
+    following = {ATTACK_PATH[i + 1] for i, s in enumerate(ATTACK_PATH[:-1]) if s in subnets}
+    return frozenset(h for s in following for h in HOST_CLASSES[s])
 
 
 @dataclass(frozen=True)
@@ -47,6 +72,8 @@ class Move:
             return frozenset()
         if self.target == MATCHED:
             return frozenset(matched)
+        if self.target in RELATIVE_TARGETS:
+            return relative_hosts(self.target, matched)
         if self.target in CLASS_TARGETS:
             return frozenset(HOSTS if self.target == "any" else HOST_CLASSES[self.target])
         return frozenset({self.target})
@@ -60,7 +87,7 @@ class Move:
     def __str__(self) -> str:
         if self.target is None:
             return self.verb
-        target = "that host" if self.target == MATCHED else (
+        target = "that host" if self.target == MATCHED else _RELATIVE_WORDS.get(self.target) or (
             f"every {self.target} host" if self.target in CLASS_TARGETS else self.target)
         return f"{self.verb} {target}"
 
@@ -70,13 +97,24 @@ class RuleAction:
     mode: str
     move: Move
     over: Optional[Move] = None  # prefer only: what is dispreferred
+    then: tuple[Move, ...] = ()  # do only: the plan's later moves, in order
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """What the rule prescribes or prohibits, in order (a plan's every move)."""
+        return (self.move, *self.then)
+
+    @property
+    def is_plan(self) -> bool:
+        """Several moves, or a target relative to the matched host: worth spelling out where it is shown."""
+        return bool(self.then) or any(m.target in RELATIVE_TARGETS for m in (self.move, self.over) if m is not None)
 
     def __str__(self) -> str:
         if self.mode == "never":
             return f"never {self.move}"
         if self.mode == "prefer":
             return f"prefer {self.move} over {self.over}"
-        return f"do {self.move}"
+        return "do " + ", then ".join(str(m) for m in self.moves)
 
 
 def _verb(raw: Any) -> str:
@@ -90,17 +128,18 @@ def _target(raw: Any, verb: str) -> Optional[str]:
     if verb in GLOBAL_VERBS:
         return None
     if raw is None:
-        raise PredicateError(f"action verb {verb} needs a target (a host, a class or $matched)")
+        raise PredicateError(f"action verb {verb} needs a target (a host, a class, $matched, "
+                             f"or one relative to it: {', '.join(RELATIVE_TARGETS)})")
     if not isinstance(raw, str):
         raise PredicateError(f"action target must be a string, got {raw!r:.40}")
     value = raw.strip()
     if value.lower() in (MATCHED, "matched", "that host"):
         return MATCHED
-    for name in (*HOSTS, *CLASS_TARGETS):
-        if value.lower() == name.lower():
+    for name in (*HOSTS, *CLASS_TARGETS, *RELATIVE_TARGETS):
+        if value.lower() in (name.lower(), name.lower().removeprefix("$")):
             return name
     raise PredicateError(f"unknown target {raw!r:.40} in action (a CAGE-2 host, a class "
-                         f"{', '.join(CLASS_TARGETS)}, or $matched)")
+                         f"{', '.join(CLASS_TARGETS)}, $matched, or {', '.join(RELATIVE_TARGETS)})")
 
 
 def _move(data: Any) -> Move:
@@ -114,9 +153,9 @@ def parse_rule_action(data: Any) -> RuleAction:
     """The action a JSON value describes; PredicateError naming what is wrong."""
     if not isinstance(data, dict):
         raise PredicateError(f"an action must be a JSON object, got {data!r:.60}")
-    unknown = set(data) - {"mode", "verb", "target", "over"}
+    unknown = set(data) - {"mode", "verb", "target", "over", "then"}
     if unknown:
-        raise PredicateError(f"unknown action key(s) {sorted(unknown)} (mode, verb, target, over)")
+        raise PredicateError(f"unknown action key(s) {sorted(unknown)} (mode, verb, target, over, then)")
     mode = str(data.get("mode", "")).strip().lower()
     if mode not in MODES:
         raise PredicateError(f"unknown action mode {data.get('mode')!r:.30} (one of {', '.join(MODES)})")
@@ -126,21 +165,38 @@ def parse_rule_action(data: Any) -> RuleAction:
         over = _move(data.get("over"))
     elif data.get("over") is not None:
         raise PredicateError(f"action mode {mode} takes no 'over'")
-    return RuleAction(mode, move, over)
+    return RuleAction(mode, move, over, _plan(data.get("then"), mode))
+
+
+def _plan(raw: Any, mode: str) -> tuple[Move, ...]:
+    """A plan's later moves ("then"); empty when there is none."""
+    if raw is None or raw == []:
+        return ()
+    if mode != "do":
+        raise PredicateError(f"action mode {mode} takes no 'then' (only a 'do' action is a plan)")
+    if not isinstance(raw, list):
+        raise PredicateError(f"'then' must be a list of moves (verb, target), got {raw!r:.60}")
+    if len(raw) + 1 > MAX_PLAN:
+        raise PredicateError(f"a plan has at most {MAX_PLAN} moves, got {len(raw) + 1}")
+    return tuple(_move(step) for step in raw)
 
 
 def rule_action_to_json(action: RuleAction) -> dict[str, Any]:
     out: dict[str, Any] = {"mode": action.mode, "verb": action.move.verb, "target": action.move.target}
     if action.over is not None:
         out["over"] = {"verb": action.over.verb, "target": action.over.target}
+    if action.then:  # absent for a single move: the JSON (and digest) of every earlier rule is unchanged
+        out["then"] = [{"verb": m.verb, "target": m.target} for m in action.then]
     return out
 
 
 # -- clashes ------------------------------------------------------------------------------------------
 
 
-def _prescribed(action: RuleAction) -> Optional[Move]:
-    return action.move if action.mode in ("do", "prefer") else None
+def _prescribed(action: RuleAction) -> tuple[Move, ...]:
+    if action.mode == "do":
+        return action.moves
+    return (action.move,) if action.mode == "prefer" else ()
 
 
 def _forbidden(action: RuleAction) -> Optional[Move]:
@@ -158,24 +214,36 @@ def clash_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_
     found: set[str] = set()
     clash = False
     for x, y, mx, my in ((a, b, matched_a, matched_b), (b, a, matched_b, matched_a)):
-        do, no = _prescribed(x), _forbidden(y)
-        if do is not None and no is not None and do.verb == no.verb:
-            if do.verb in GLOBAL_VERBS:
-                clash = True
-            shared = do.hosts(mx) & no.hosts(my)
-            if shared:
-                clash = True
-                found |= shared
+        no = _forbidden(y)
+        for do in _prescribed(x):
+            if no is not None and do.verb == no.verb:
+                if do.verb in GLOBAL_VERBS:
+                    clash = True
+                shared = do.hosts(mx) & no.hosts(my)
+                if shared:
+                    clash = True
+                    found |= shared
     da, db = _prescribed(a), _prescribed(b)
-    if da is not None and db is not None and da.verb != db.verb:
-        if da.verb in GLOBAL_VERBS or db.verb in GLOBAL_VERBS:
+    if da and db:
+        verbs_a, verbs_b = {m.verb for m in da}, {m.verb for m in db}
+        if not verbs_a & verbs_b and (verbs_a | verbs_b) & set(GLOBAL_VERBS):
             clash = True
-        else:
-            shared = da.hosts(matched_a) & db.hosts(matched_b)
-            if shared:
-                clash = True
-                found |= shared
+        # Per host, the verbs each prescribes for it; disjoint sets are a disagreement about that host.
+        on_a, on_b = _verbs_by_host(da, matched_a), _verbs_by_host(db, matched_b)
+        shared = {h for h in on_a.keys() & on_b.keys() if not on_a[h] & on_b[h]}
+        if shared:
+            clash = True
+            found |= shared
     return frozenset(found) if clash else None
+
+
+def _verbs_by_host(moves: Iterable[Move], matched: tuple[str, ...]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for move in moves:
+        if move.verb not in GLOBAL_VERBS:
+            for host in move.hosts(matched):
+                out.setdefault(host, set()).add(move.verb)
+    return out
 
 
 # -- judging ------------------------------------------------------------------------------------------
@@ -206,11 +274,11 @@ def judge(action: RuleAction, chosen_action_text: str, matched_hosts: Iterable[s
         return Adherence.IGNORED
     if action.mode == "never":
         return Adherence.CONTRADICTED if chosen in action.move.concrete(matched) else Adherence.FOLLOWED
-    if chosen in action.move.concrete(matched):
+    if any(chosen in move.concrete(matched) for move in _prescribed(action)):
         return Adherence.FOLLOWED
     if action.mode == "prefer":
         return Adherence.CONTRADICTED if action.over is not None and chosen in action.over.concrete(matched) else Adherence.IGNORED
     verb, _, host = chosen.partition(" ")
-    if host and host in action.move.hosts(matched) and verb != action.move.verb:
+    if host and verb not in _verbs_by_host(action.moves, matched).get(host, {verb}):
         return Adherence.CONTRADICTED
     return Adherence.IGNORED

@@ -95,12 +95,27 @@ def meaning_of(record) -> Meaning:
     return _parsed(when, action, record.directive)
 
 
+def in_words(record) -> str:
+    """The rule as an agent reads it: its directive, and for a plan (several moves, or a target relative
+    to the matched host) the plan spelled out, so "decoy the next hop" names which hosts and in what order."""
+    action = meaning_of(record).action
+    if action is None or not action.is_plan:
+        return record.directive
+    return f"{record.directive.rstrip()} (plan: {action})"
+
+
 def same_meaning(a: Meaning, b: Meaning) -> bool:
     return a.key() is not None and a.key() == b.key()
 
 
 def _uses_matched(action: RuleAction) -> bool:
-    return any(m is not None and m.target == MATCHED for m in (action.move, action.over))
+    """Whether the hosts the action disagrees about must be ones its trigger matched. A plan's later
+    moves and relative targets reach other hosts, so a plan qualifies only when all its moves are on
+    the matched host."""
+    moves = [m for m in (action.move, action.over, *action.then) if m is not None]
+    if action.is_plan:
+        return all(m.target in (MATCHED, None) for m in moves)
+    return any(m.target == MATCHED for m in moves)
 
 
 def may_conflict(a: Meaning, b: Meaning) -> bool:
