@@ -6,6 +6,11 @@ Like every surrogate role it knows only the prompt's text, and it reads rules wi
 - a rule or correction, in any phrasing its reader makes out, becomes a predicate over host rows and a
   prescribed, prohibited or preferred action; its directive is the text with its reasons cut off;
 - a rule about how replies are written is FORMAT, `{"always": true}`, no action;
+- a condition on several subjects becomes an `all` of their atoms (a negated one under `not`), a
+  condition that only names an attack phase becomes the contract's phase atom when the prompt offers
+  it, and what it cannot place of a condition is its `unexpressed` part;
+- an order with several moves ("remove it, then decoy the next hop") is a plan: `then`, with the
+  contract's relative targets for "the rest of that subnet" and "the next hop";
 - a worked example becomes the rule it demonstrates, no broader: the host in its situation, the clearest
   signal that host shows (its compromise level, else its activity), and its `Answer:`;
 - an instruction it cannot read (no action it recognises) stays semantic: CONTENT with a null predicate;
@@ -19,11 +24,12 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Optional, Sequence
 
 from forge.env.catalog import HOST_CLASSES
 from forge.llm.surrogate import reading
-from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, Act, Reading, Trigger, read_action, read_rule
+from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, MATCHED, Act, Reading, Trigger, read_action, read_rule
 from forge.llm.surrogate.phrasing import in_grammar
 from forge.llm.surrogate.provider import register_role
 from forge.llm.types import Message
@@ -45,13 +51,18 @@ def _artifacts(text: str) -> list[tuple[int, str, str, str]]:
     return found
 
 
-def predicate(trigger: Optional[Trigger], kind: str) -> dict:
+def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = ()) -> dict:
+    """The contract's predicate for a trigger; `phases`: the phase atoms the prompt offers."""
     if trigger is None:
         return {"always": True}
+    if trigger.extra:
+        return {"all": [predicate(replace(trigger, extra=()), kind, phases), *(predicate(t, kind, phases) for t in trigger.extra)]}
     if trigger.quiet:
         return {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
     if trigger.negated:
         return {"not": predicate(Trigger(trigger.subject, trigger.activity, trigger.compromise), kind)}
+    if trigger.phase is not None and trigger.phase in phases and not trigger.also:
+        return {"phase": trigger.phase}
     if trigger.also:
         return {"all": [predicate(Trigger(host, trigger.activity, trigger.compromise), kind)
                         for host in (trigger.subject, *trigger.also)]}
@@ -74,9 +85,17 @@ def _act(act: Act) -> dict:
 def action(rule: Reading) -> Optional[dict]:
     if rule.act is None or rule.act.verb is None:
         return None  # "do not waste actions on User0": no single verb to name
+    act = rule.act
+    trigger = rule.trigger
+    if act.target == MATCHED and trigger is not None and trigger.subject in HOST_CLASSES \
+            and any(not t.negated for t in trigger.extra):
+        # "Restore the Enterprise host" where a User host must be compromised too: the Enterprise hosts, not both.
+        act = Act(act.verb, trigger.subject)
     if rule.kind == "prefer" and rule.over is not None and rule.over.verb is not None:
-        return {"mode": "prefer", **_act(rule.act), "over": _act(rule.over)}
-    return {"mode": "never" if rule.kind == "never" else "do", **_act(rule.act)}
+        return {"mode": "prefer", **_act(act), "over": _act(rule.over)}
+    if rule.kind == "do" and rule.then:
+        return {"mode": "do", **_act(act), "then": [_act(m) for m in rule.then]}
+    return {"mode": "never" if rule.kind == "never" else "do", **_act(act)}
 
 
 def trigger_text(trigger: Optional[Trigger]) -> str:
@@ -112,7 +131,7 @@ def _from_example(body: str) -> Optional[Reading]:
     return Reading("do", trigger, Act(verb, host or None), None, text)
 
 
-def _entry(number: int, kind: str, role: str, body: str) -> dict:
+def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] = ()) -> dict:
     rule = _from_example(body) if kind == "example" else read_rule(body)
     if rule is None:
         return {"item": number, "verdict": "DROP", "reason": "the example shows no alert and action to learn from"}
@@ -122,8 +141,11 @@ def _entry(number: int, kind: str, role: str, body: str) -> dict:
     if rule.kind == "vague":
         if not rule.text or not _IMPERATIVE.match(rule.text):
             return {"item": number, "verdict": "DROP", "reason": "not an instruction"}
+        if rule.unread:  # a condition of history it cannot state: nothing expressed, the rest listed
+            return {**base, "type": "CONTENT", "when": {"always": True}, "action": None, "unexpressed": rule.unread,
+                    "trigger": rule.text.rstrip(".")}
         return {**base, "type": "CONTENT", "when": None, "action": None, "trigger": rule.text.rstrip(".")}
-    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind), "action": action(rule),
+    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind, phases), "action": action(rule),
             "unexpressed": rule.unread, "trigger": trigger_text(rule.trigger)}
 
 
@@ -132,11 +154,18 @@ def _artifacts_message(messages: Sequence[Message]) -> str:
     return next((m.content for m in reversed(messages) if m.role == "user" and _HEADER.search(m.content)), "")
 
 
+def offered_phases(messages: Sequence[Message]) -> tuple[str, ...]:
+    """The phase atoms the contract offers (`{"phase": "reconnaissance"}` in the system prompt)."""
+    system = "\n".join(m.content for m in messages if m.role == "system")
+    return tuple(dict.fromkeys(re.findall(r'\{"phase": "([a-z_]+)"\}', system)))
+
+
 def compiler(mind, messages: Sequence[Message]) -> str:
     entries = []
     seen: set[str] = set()
+    phases = offered_phases(messages)
     for number, kind, role, body in _artifacts(_artifacts_message(messages)):
-        entry = _entry(number, kind, role, body)
+        entry = _entry(number, kind, role, body, phases)
         key = entry.get("directive", "").casefold().rstrip(".")
         if entry["verdict"] == "RULE" and key in seen:
             entry = {"item": number, "verdict": "DROP", "reason": "repeats an earlier artifact"}

@@ -6,9 +6,19 @@ Written for the ways people and models phrase rules: prohibitions ("never", "do 
 access", "being exploited", "any sign of compromise") and verb synonyms ("reimage", "evict", "kill the
 processes", "inspect", "put a decoy"). The product's grammar is one phrasing among many here.
 
+Reflections and operator notes are read the way a reader takes them in general: a narrative sentence
+("I wasted a turn restoring User0 ...") is context and the instruction is the sentence that gives an
+order; "it" is the host the condition is about (or whichever host the rule matches); "not", "no",
+"none of" and "unless" negate the clause they stand in; a second subject joined by "while" is a
+second condition; "then" chains a plan, whose targets may be relative to the matched host ("the rest
+of that subnet", "the next hop"); attack-phase words name phases; and what the reader cannot place of a
+condition (history: "still ... after Remove", "for three steps") is reported as unread, in the
+condition's own words.
+
 It deliberately shares nothing with the product's rule parser, gate or compiler (forge.grammar,
 forge.rulebook): the surrogate stands in for a model, and a model reads text its own way. It uses only
-environment facts (host names, verbs, host classes). What it cannot make out stays `vague`.
+environment facts (host names, verbs, host classes, the subnets' order). What it cannot make out stays
+`vague`.
 """
 
 from __future__ import annotations
@@ -18,9 +28,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from forge.env.catalog import DECOY_SERVICES, GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS
+from forge.env.catalog import ATTACK_PATH, DECOY_SERVICES, GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS
 
 MATCHED = "$matched"  # "that host": whichever host the trigger matched
+SUBNET = "$subnet"  # "the rest of that subnet": the matched host's subnet, the host itself left out
+NEXT_SUBNET = "$next_subnet"  # "the next hop": the subnet after the matched host's on the way to the op server
+RELATIVE = (SUBNET, NEXT_SUBNET)
 ANY_DECOY = "Decoy"  # a decoy with no service named: any decoy service
 DEFAULT_DECOY = "DecoyApache"  # what it deploys when no service is named
 CLASSES = tuple(HOST_CLASSES) + ("any",)
@@ -49,6 +62,8 @@ class Trigger:
     also: tuple[str, ...] = ()  # "X and Y are both compromised": these hosts must show the signal too
     quiet: bool = False  # "when nothing is going on": no host shows any activity or compromise
     negated: bool = False  # "if User0 is not compromised": the subject does not show the signal
+    extra: tuple["Trigger", ...] = ()  # further conditions on other subjects ("... while a User host already is")
+    phase: Optional[str] = None  # the attack phase the condition names ("during reconnaissance"), if that is all it names
 
     @property
     def has_signal(self) -> bool:
@@ -59,6 +74,8 @@ class Trigger:
         or (quiet) no row shows anything."""
         if self.quiet:
             return not any(r.activity != "None" or r.compromised != "No" for r in rows)
+        if not all(t.holds_together(rows) and (t.negated or any(t.meets(r) for r in rows)) for t in self.extra):
+            return False
         if self.negated:
             return not any(Trigger(self.subject, self.activity, self.compromise).meets(r) for r in rows)
         return all(any(Trigger(host, self.activity, self.compromise).meets(r) for r in rows) for host in self.also)
@@ -101,6 +118,8 @@ class Act:
             return host is None or self.verb is None
         if self.target == MATCHED:
             return host is not None and host == matched
+        if self.target in RELATIVE:
+            return host is not None and host in relative_hosts(self.target, matched)
         return host is not None and host in HOST_CLASSES.get(self.target, HOSTS if self.target == "any" else (self.target,))
 
     def concrete(self, matched: Optional[str]) -> Optional[str]:
@@ -109,11 +128,25 @@ class Act:
             return None
         if verb in GLOBAL_VERBS:
             return verb
+        if self.target in RELATIVE:
+            hosts = sorted(relative_hosts(self.target, matched))
+            return f"{verb} {hosts[0]}" if hosts else None
         if self.target == MATCHED or self.target in CLASSES:
             if matched is None or (self.target in HOST_CLASSES and matched not in HOST_CLASSES[self.target]):
                 return None
             return f"{verb} {matched}"
         return f"{verb} {self.target}" if self.target in HOSTS else None
+
+
+def relative_hosts(target: str, matched: Optional[str]) -> tuple[str, ...]:
+    """The hosts "the rest of that subnet" / "the next hop" stand for, seen from host `matched`."""
+    subnet = next((name for name, hosts in HOST_CLASSES.items() if matched in hosts), None)
+    if subnet is None:
+        return ()
+    if target == SUBNET:
+        return tuple(h for h in HOST_CLASSES[subnet] if h != matched)
+    index = ATTACK_PATH.index(subnet)
+    return HOST_CLASSES[ATTACK_PATH[index + 1]] if index + 1 < len(ATTACK_PATH) else ()
 
 
 @dataclass(frozen=True)
@@ -125,7 +158,8 @@ class Reading:
     act: Optional[Act] = None
     over: Optional[Act] = None
     text: str = ""  # the instruction without its justification
-    unread: str = ""  # words of the condition this reader could not place (a model's "unexpressed" part)
+    unread: str = ""  # the condition this reader could not place, in its words (a model's "unexpressed" part)
+    then: tuple[Act, ...] = ()  # a plan's later moves, in order ("remove it, then decoy the next hop")
 
     def matching_rows(self, rows: Sequence[Row]) -> list[Row]:
         if self.trigger is None:
@@ -200,8 +234,9 @@ _HOST_PATTERNS = [
     (re.compile(r"\bop[\s_-]?host[\s_-]?(\d)\b"), lambda m: f"Op_Host{m[1]}"),
     (re.compile(r"\bop[\s_-]?server[\s_-]?(\d)\b"), lambda m: f"Op_Server{m[1]}"),
     (re.compile(r"\b(?:the\s+)?(?:op|operational|ot|operations)[\s_-]?server\b(?!s)"), lambda m: "Op_Server0"),
+    (re.compile(r"\b(?:the\s+)?defender(?:\s+host)?\b(?!'s)"), lambda m: "Defender"),
 ]
-_DET = r"(?:(?:the|a|an|any|every|each|all(?: the)?|all of the|one of the|some)\s+)?"
+_DET = r"(?:\b(?:the|a|an|any|every|each|all(?: the)?|all of the|one of the|some)\s+)?"
 _CLASS_PATTERNS = [
     (re.compile(_DET + r"user[\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|desktops?|laptops?|computers?|nodes?|"
                 r"endpoints?|systems?|subnet)\b"), "User"),
@@ -211,21 +246,55 @@ _CLASS_PATTERNS = [
                 r"subnet|network)\b"), "Operational"),
     (re.compile(r"\b(?:any|a|every|each|all)\s+(?:hosts?|machines?|box(?:es)?|systems?|nodes?)\b"), "any"),
 ]
+# Host sets named relative to the host a rule is about (a plan's targets).
+_RELATIVE_PATTERNS = [
+    (re.compile(r"\b(?:the\s+)?rest\s+of\s+(?:that|this|its|the|their)\s+(?:host'?s\s+)?(?:subnet|network|segment|zone)\b|"
+                r"\b(?:its|their)\s+neighbou?r(?:s|ing\s+hosts?)\b|"
+                r"\b(?:the\s+)?other\s+hosts\s+(?:on|in|of)\s+(?:that|this|its|the\s+same)\s+(?:subnet|network|segment)\b|"
+                r"\b(?:every|each|all)\s+(?:other\s+)?hosts?\s+(?:on|in)\s+the\s+same\s+(?:subnet|network|segment)\b"), SUBNET),
+    (re.compile(r"\b(?:the\s+)?next\s+(?:hop|subnet|network|segment|zone|tier)\b|"
+                r"\bthe\s+(?:subnet|network|segment)\s+(?:after|behind|beyond)\s+(?:it|that|this)\b"), NEXT_SUBNET),
+]
 _PRONOUN = re.compile(r"\b(?:that host|this host|the host|that machine|this machine|the machine|that box|the box|"
                       r"the same host|those hosts|these hosts|such hosts?|the affected host|them|it)\b")
-_REF = re.compile(r"\bzz([hcp])(\d*)\b")
+# "the most valuable compromised host": a host picked by what it shows; its describing words stay in the text.
+_SOME_HOST = re.compile(r"\b(?P<pre>(?:the|a|an|any|every|each)\s+(?:(?!zz)[a-z-]+\s+){1,3}?)(?:hosts?|machines?|box(?:es)?)\b")
+_REF = re.compile(r"\bzz([hcpr])(\d*)\b")
 
-_PRIVILEGED = re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat\w*")
+_PRIVILEGED = re.compile(r"\bprivileged\b|\bprivilege escalation\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|"
+                         r"\bescalat\w*")
 _USER_LEVEL = re.compile(r"\bcompromised user\b|\buser[- ]level\b|\buser (?:access|compromise|shell|privileges?|rights)\b")
 _UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\bsuspect\w* (?:of )?compromise\b|\bpossibly compromised\b")
 _COMPROMISE = re.compile(r"\bcompromis\w*|\bbreach\w*|\btaken over\b|\binfected\b|\bhacked\b|\bowned\b|\bpwned\b|\bintrusion\b|"
-                         r"\battacker (?:access|foothold)|\binfiltrat\w*")
+                         r"\battacker (?:access|foothold)|\binfiltrat\w*|\breach(?:es|ed|ing)?\b|\bgets? into\b|"
+                         r"\blands? on\b")
+# A compromise that is new this step: what the table shows then is the exploit.
+_NEWLY = re.compile(r"\b(?:newly|just|freshly)\s+(?:been\s+)?(?:compromis\w*|exploit\w*|breach\w*|infect\w*|hacked|owned)")
 _EXPLOIT = re.compile(r"\bexploit\w*|\battacked\b|\bunder attack\b")
 _SCAN = re.compile(r"\bscan\w*|\bprob(?:ed|ing|e)\b|\brecon\w*|\bport sweep")
 _ACTIVITY = re.compile(r"\bactivity\b|\bsuspicious\b|\balerts?\b")
 _QUIET = re.compile(r"\bnothing (?:is |much )?(?:going on|happening|to see)\b|\b(?:all|everything) (?:is )?(?:quiet|calm|clean)\b|"
                     r"\bno (?:alerts?|activity|signs? of (?:trouble|activity))\b|\bquiet\b")
+# "bait before they arrive": an order for the time before any attack shows, i.e. a quiet step.
+_PREEMPT = re.compile(r"\bbefore\s+(?:they|the attackers?|the attack|red|anyone|anything)\s+(?:arrives?|gets?\s+(?:here|there|in)|"
+                      r"starts?|begins?|shows?\s+up|moves?\s+in)\b|\bpre-?emptive(?:ly)?\b|\bahead of (?:the|any) attack\b")
 _TOGETHER = re.compile(r"\bboth\b|\ball (?:of them|compromised|show)|\btogether\b|\bat the same time\b")
+# Attack phases by the words reflections use for them, and what each looks like from the blue side
+# (the surrogate's own reading: a subject and a signal); lateral movement is history, not a table state.
+_PHASE_WORDS = (
+    ("reconnaissance", re.compile(r"\brecon(?:naissance)?\b|\b(?:discovery|scanning) phase\b")),
+    ("privilege_escalation", re.compile(r"\bprivilege escalation\b|\bescalation phase\b")),
+    ("exploitation", re.compile(r"\binitial access\b|\bexploitation\b")),
+    ("impact", re.compile(r"\bimpact(?: phase)?\b")),
+    ("lateral_movement", re.compile(r"\blateral(?:ly)?\b")),
+)
+_PHASE_MEANING = {"reconnaissance": ("any", ("Scan", None)), "exploitation": ("any", ("Exploit", None)),
+                  "privilege_escalation": ("any", (None, "Privileged")), "impact": ("Op_Server0", (None, "any"))}
+# What only the defender's history can show: a condition that says it is unread, in its own words.
+_HISTORY = re.compile(r"\bafter\s+(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:remov|restor|analy[sz]|decoy|monitor)\w*|\bagain\b|"
+                      r"\bpreviously\b|\bearlier\b|\brepeated\w*|\btwice\b|\bin a row\b|\bfor\s+(?:\w+\s+)?(?:steps|turns|rounds)\b|"
+                      r"\b(?:last|previous|past)\s+(?:\w+\s+)?(?:steps?|turns?)\b|\bunchanged\b|\bha(?:s|ve)(?:n't| not)\s+changed\b|"
+                      r"\bbefore\s+(?:zzp|it|that host)\s+\w+|\balready\s+(?:analy[sz]ed|removed|restored|scanned|decoyed)\b")
 
 _VERB_PATTERNS = [
     ("Restore", r"restor\w*|re-?imag\w*|rebuild\w*|rebuilt|wip(?:e|es|ing|ed)\b|re-?install\w*|reset\w*|revert\w*|roll\w* back"),
@@ -243,6 +312,8 @@ _NEGATION = re.compile(r"^(?:(?:and|but|so|please|you should|we should|also)\s+)
                        r"stop|avoid|refrain from|no need to|must not|mustn't|should not|shouldn't|quit|cease)\b(?:\s+bother(?:ing)?)?"
                        r"(?:\s+(?:to|with))?")
 _PREFER = re.compile(r"\b(?:rather than|instead of|in preference to|over|and not|but not|not)\b")
+# "X, then Y" / "X and then Y" / "X; after that Y": a plan's next move.
+_THEN = re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:then|after that|afterwards|next)\b")
 _FORMAT = re.compile(r"\b(?:reply|replies|respond\w*|responses?|answer with|your answer|formatt?\w*|written as|"
                      r"write (?:your|each|the|exactly|one|only)|one line|single line|per line|nothing else|json|syntax|"
                      r"no explanations?|without explanations?|followed by the hostname)\b|`(?:answer|tool):")
@@ -253,26 +324,38 @@ _FRAGMENT_SPLIT = re.compile(r"\s*;\s*|\s+[\u2013\u2014-]\s+|\.\s+|,\s*(?=(?:it 
                              r"the attacker|which)\b)")
 # Condition words the reader takes as negating its signal, and the filler it ignores in a condition:
 # whatever else a condition says is reported as unread.
-_NOT_IN_CONDITION = re.compile(r"(?:\b(?:not|no longer|never|without)|n't)\s+(?:[a-z]+\s+){0,2}?(?:compromis|exploit|scan|"
+_NOT_IN_CONDITION = re.compile(r"(?:\b(?:not|no|no longer|never|without)|n't)\s+(?:[a-z]+\s+){0,2}?(?:compromis|exploit|scan|"
                                r"root|privileged|breach|infect|owned|hacked|activ|alert|suspicious)|"
                                r"\bun(?:compromised|exploited|touched)\b")
+# "none of the Enterprise hosts is ...", "no User host is ...": the negation is of the whole clause.
+_NONE_OF = re.compile(r"^(?:none\s+of(?:\s+the)?|no|not\s+(?:a\s+single|any|one)(?:\s+of(?:\s+the)?)?|neither(?:\s+of(?:\s+the)?)?)\s+zz[hc]")
+# "... while a User host already is": the second subject's signal is the first's.
+_ELLIPSIS = re.compile(r"\b(?:already|also|too|as well)\s*(?:is|are)?\s*$|\b(?:is|are)\s+(?:already|also|too)\s*$")
+_JOIN = re.compile(r"\s+(?:while|whereas|and|but)\s+(?=(?:(?:a|an|the|some|any|one|at least one|none of the|no)\s+)*zz[hc]\d)")
 _CONDITION_FILLER = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
-    has have had gets get got shows show showing shown still yet so and or of on in at to for from by with as
-    there host hosts machine box one do does did up sign signs kind""".split())
-_LEAD_MARKERS = r"whenever|when|if|as soon as|once|the moment|any ?time|every time|each time|in case|should|on|upon|after|while"
-_LEAD = re.compile(rf"^(?:{_LEAD_MARKERS})\b\s*(?P<cond>.+?)(?:\s*,\s*(?:then\s+)?|\s+then\s+)(?P<main>.+)$")
-_LEAD_NO_COMMA = re.compile(rf"^(?:{_LEAD_MARKERS})\b\s*(?P<cond>.+)$")
-_MID = re.compile(r"^(?P<main>.+?)\s+(?:whenever|when|if|as soon as|once|the moment|any ?time|every time|each time|"
-                  r"in case|while|after|upon)\s+(?P<cond>.+)$")
+    has have had gets get got shows show showing shown showed still yet so and or of on in at to for from by with as
+    there host hosts machine box one do does did up sign signs kind attacker""".split())
+_LEAD_MARKERS = (r"whenever|when|if|unless|as soon as|once|the moment|any ?time|every time|each time|in case|should|on|upon|"
+                 r"after|while|during")
+_LEAD = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)(?:\s*,\s*(?:then\s+)?|\s+then\s+)(?P<main>.+)$")
+_LEAD_NO_COMMA = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+)$")
+_MID = re.compile(r"^(?P<main>.+?)\s+(?P<marker>whenever|when|if|unless|as soon as|once|the moment|any ?time|every time|"
+                  r"each time|in case|while|after|upon|during)\s+(?P<cond>.+)$")
+# An order: a conditional, a prohibition, or an imperative verb (not "Restoring X cost ...", not "Remove did not ...").
+_ORDER_START = re.compile(rf"^(?:(?:{_LEAD_MARKERS})\b|(?:never|always|please|prefer|make sure|be sure to|remember to|try to|"
+                          r"do not|don't|dont|avoid|stop|refrain)\b)")
+_NOT_AN_ORDER_AFTER_VERB = re.compile(r"^\s*(?:did|does|do|was|were|is|are|has|had|failed|worked|cleared|only|alone|"
+                                      r"cost|costs|let|lets|made|makes|won't|didn't|doesn't|wasn't)\b")
 
 
 @dataclass
 class _Refs:
-    values: list[str]  # the host or class each `zzhN` / `zzcN` token stands for
+    values: list[str]  # what each `zzhN` / `zzcN` / `zzrN` token stands for: a host, a class, a relative set
 
 
 def _tokenise(text: str) -> tuple[str, _Refs]:
-    """Lower-case text with hosts as `zzhN`, classes as `zzcN` and "it / that host" as `zzp`."""
+    """Lower-case text with hosts as `zzhN`, classes as `zzcN`, relative host sets as `zzrN` and "it /
+    that host" as `zzp`."""
     refs = _Refs([])
     out = text.lower().replace("\u2019", "'")
 
@@ -282,14 +365,18 @@ def _tokenise(text: str) -> tuple[str, _Refs]:
 
     for pattern, name in _HOST_PATTERNS:
         out = pattern.sub(lambda m, name=name: keep("h", name(m)), out)
-    out = re.sub(r"\bDefender\b", lambda m: keep("h", "Defender"), out)
+    for pattern, relative in _RELATIVE_PATTERNS:
+        out = pattern.sub(lambda m, relative=relative: keep("r", relative), out)
     for pattern, cls in _CLASS_PATTERNS:
         out = pattern.sub(lambda m, cls=cls: keep("c", cls), out)
     out = _PRONOUN.sub(" zzp ", out)
+    out = _SOME_HOST.sub(lambda m: m["pre"] + keep("c", "any"), out)
     return " ".join(out.split()), refs
 
 
 def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
+    if _NEWLY.search(text) and not _PRIVILEGED.search(text):
+        return "Exploit", None
     compromise = ("Privileged" if _PRIVILEGED.search(text) else "User" if _USER_LEVEL.search(text)
                   else "Unknown" if _UNKNOWN.search(text) else "any" if _COMPROMISE.search(text) else None)
     activity = "Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None
@@ -302,21 +389,28 @@ def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
 
 
 def _refs_in(text: str, refs: _Refs) -> list[str]:
-    """Hosts and classes named in `text`, in order; "zzp" for a pronoun."""
+    """Hosts, classes and relative sets named in `text`, in order; "zzp" for a pronoun."""
     found = []
     for m in _REF.finditer(text):
         found.append("zzp" if m[1] == "p" else refs.values[int(m[2])])
     return found
 
 
+def _subjects_in(text: str, refs: _Refs) -> list[str]:
+    """What a condition can be about: hosts, classes and pronouns (a relative set is a target only)."""
+    return [n for n in _refs_in(text, refs) if n not in RELATIVE]
+
+
 @dataclass
 class _Clause:
     negated: bool
     verb: Optional[str]  # None: no action word; "*": any action (a prohibition on a host)
-    target: Optional[str]  # host / class / "zzp" / None
+    target: Optional[str]  # host / class / relative set / "zzp" / None
     over_verb: Optional[str] = None
     over_target: Optional[str] = None
     rest: str = ""  # the clause without its verb phrase, for signals written inline
+    own: str = ""  # the words of the first move's object ("a compromised User host")
+    then: tuple[tuple[str, Optional[str]], ...] = ()  # a plan's later moves: (verb, target or None: the same)
 
 
 def _verb_at(match: re.Match) -> str:
@@ -334,6 +428,18 @@ def _decoy(verb: str, text: str) -> str:
     return next((f"Decoy{s}" for s in DECOY_SERVICES if s.lower().startswith(word[:4])), ANY_DECOY)
 
 
+def _gives_order(text: str) -> bool:
+    """Whether a fragment is an instruction rather than a report ("I wasted a turn ...", "Restoring X cost ...")."""
+    text = text.strip()
+    if _ORDER_START.match(text):
+        return True
+    verb = _VERB.match(text)
+    if verb is None:
+        return False
+    word = verb.group(0).split()[0]
+    return not (word.endswith("ing") or word.endswith("ed")) and not _NOT_AN_ORDER_AFTER_VERB.match(text[verb.end():])
+
+
 def _main_clause(text: str, refs: _Refs) -> _Clause:
     negation = _NEGATION.match(text)
     negated = negation is not None
@@ -347,41 +453,78 @@ def _main_clause(text: str, refs: _Refs) -> _Clause:
         return _Clause(negated, "*", after[0] if after else None, rest=body[any_action.end():])
     first = verbs[0]
     verb = _decoy(_verb_at(first), body)
-    # A second action after "rather than / instead of / over / not": prefer the first over the second.
+    # A second action after "rather than / instead of / over / not": prefer the first over the second;
+    # after "then": the plan's next move.
     over_verb = over_target = None
     cut = len(body)
-    for later in verbs[1:]:
-        between = body[first.end():later.start()]
+    then: list[tuple[str, Optional[str]]] = []
+    previous = first
+    for index, later in enumerate(verbs[1:], 1):
+        between = body[previous.end():later.start()]
         marker = list(_PREFER.finditer(between))
-        if marker:
+        if marker and not then:
             over_verb = _decoy(_verb_at(later), body[later.start():])
             tail = _refs_in(body[later.end():], refs)
             over_target = tail[0] if tail else None
             cut = first.end() + marker[-1].start()
             break
+        chain = _THEN.search(between)
+        if chain is None:
+            continue
+        if not then:
+            cut = previous.end() + chain.start()
+        end = verbs[index + 1].start() if index + 1 < len(verbs) else len(body)
+        span = body[later.end():end]
+        named = _refs_in(span, refs)
+        then.append((_decoy(_verb_at(later), body[later.start():end]), named[0] if named else None))
+        previous = later
     own = body[first.end():cut]
     after = _refs_in(own, refs)
     before = _refs_in(body[:first.start()], refs)
     target = after[0] if after else before[0] if before else None
     rest = (body[:first.start()] + " " + own).strip()
-    return _Clause(negated, verb, target, over_verb, over_target, rest)
+    return _Clause(negated, verb, target, over_verb, over_target, rest, own, tuple(then[:2]))
 
 
-def _split_condition(text: str) -> tuple[Optional[str], str]:
+def _split_condition(text: str) -> tuple[Optional[str], str, bool]:
+    """(condition, main clause, whether the condition is an "unless")."""
     lead = _LEAD.match(text)
-    if lead and _VERB.search(lead["main"]) or lead and _NEGATION.match(lead["main"]):
-        return lead["cond"], lead["main"]
+    if lead and (_VERB.search(lead["main"]) or _NEGATION.match(lead["main"])):
+        return lead["cond"], lead["main"], lead["marker"] == "unless"
     lead = _LEAD_NO_COMMA.match(text)
     if lead:
         # "when User1 is compromised restore it": the main clause starts at its first action word.
         body = lead["cond"]
         start = _NEGATION.search(body) or _VERB.search(body)
         if start and start.start() > 0:
-            return body[: start.start()].strip(), body[start.start():].strip()
+            return body[: start.start()].strip(), body[start.start():].strip(), lead["marker"] == "unless"
     mid = _MID.match(text)
     if mid and (_VERB.search(mid["main"]) or _ANY_ACTION.search(mid["main"])):
-        return mid["cond"], mid["main"]
-    return None, text
+        return mid["cond"], mid["main"], mid["marker"] == "unless"
+    return None, text, False
+
+
+def _split_at_colon(text: str) -> Optional[tuple[Optional[str], str, bool]]:
+    """"<situation>: <order>" or "<heading order>: <order>": the order after the colon, and the situation
+    before it as the condition (a lead condition of the heading is the condition). None: no such colon."""
+    head, colon, tail = text.partition(": ")
+    if not colon or not _gives_order(tail):
+        return None
+    lead = _LEAD.match(head) or _LEAD_NO_COMMA.match(head)
+    if lead:
+        return lead["cond"], tail, lead["marker"] == "unless"
+    if _gives_order(head) or not _REF.search(head):
+        return _split_condition(tail)
+    return head, tail, False
+
+
+def _order_text(flat: str) -> str:
+    """The text from its first sentence that gives an order on (a reflection's report before it left out)."""
+    sentences = re.split(r"(?<=[.!?])\s+", flat)
+    for index, sentence in enumerate(sentences):
+        if _gives_order(_tokenise(sentence)[0]):
+            return " ".join(sentences[index:])
+    return flat
 
 
 def _without_reason(fragment: str) -> str:
@@ -398,6 +541,18 @@ def instruction(text: str) -> str:
 
 
 @dataclass
+class _Condition:
+    subject: Optional[str]
+    signal: tuple[Optional[str], Optional[str]]
+    also: tuple[str, ...] = ()
+    quiet: bool = False
+    negated: bool = False
+    extra: tuple[Trigger, ...] = ()
+    phase: Optional[str] = None
+    unread: str = ""
+
+
+@dataclass
 class _Part:
     clause: _Clause
     subject: Optional[str]
@@ -406,58 +561,136 @@ class _Part:
     quiet: bool = False
     negated: bool = False
     unread: str = ""
+    extra: tuple[Trigger, ...] = ()
+    phase: Optional[str] = None
+    stated: bool = False  # the fragment states a condition of its own
 
 
-def _unread(plain: str) -> str:
+def _unread(plain: str, history: bool = False) -> str:
     """The condition's words none of the reader's patterns placed (hosts are already tokens). A condition
     read mid-sentence can run on into the action ("once it is compromised, just restore it"): it ends at
-    its first comma or action word."""
+    its first comma or action word, unless it speaks of history, where an action word is part of the
+    condition ("still compromised after Remove") and so are "still" and "yet"."""
     rest = re.split(r",", plain, maxsplit=1)[0]
-    verb = _VERB.search(rest) or _NEGATION.search(rest)
+    verb = None if history else _VERB.search(rest) or _NEGATION.search(rest)
     rest = rest[:verb.start()] if verb and verb.start() > 0 else rest
-    for pattern in (_PRIVILEGED, _USER_LEVEL, _UNKNOWN, _COMPROMISE, _EXPLOIT, _SCAN, _ACTIVITY, _QUIET, _TOGETHER,
-                    _NOT_IN_CONDITION, _REF):
+    for pattern in (_NEWLY, _PRIVILEGED, _USER_LEVEL, _UNKNOWN, _COMPROMISE, _EXPLOIT, _SCAN, _ACTIVITY, _QUIET, _TOGETHER,
+                    _NOT_IN_CONDITION, _ELLIPSIS, *(p for name, p in _PHASE_WORDS if name in _PHASE_MEANING), _REF):
         rest = pattern.sub(" ", rest)
-    words = [w for w in re.findall(r"[a-z][a-z-]+", rest.replace("'s", " ")) if w not in _CONDITION_FILLER]
+    filler = _CONDITION_FILLER - {"still", "yet"} if history else _CONDITION_FILLER
+    words = [w for w in re.findall(r"[a-z][a-z-]+", rest.replace("'s", " ")) if w not in filler]
     return " ".join(words) if len(words) >= 2 else ""
 
 
+def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _Condition:
+    """One subject's condition: its subject, signal and whether it is negated."""
+    named = _subjects_in(text, refs)
+    plain = _REF.sub(" ", text)
+    signal = _signal(plain)
+    if not any(signal) and inherit is not None and _ELLIPSIS.search(plain):
+        signal = inherit
+    negated = bool(_NONE_OF.match(text)) or any(signal) and bool(_NOT_IN_CONDITION.search(plain))
+    return _Condition(named[0] if named else None, signal, negated=negated)
+
+
+def _read_condition(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
+    """What a condition clause asks of the situation (see the module docstring)."""
+    named = _subjects_in(cond, refs)
+    plain = _REF.sub(" ", cond)
+    unread = _unread(plain, history=bool(_HISTORY.search(cond)))
+    if not named and _QUIET.search(plain) and not unless:  # "no alert fires": quiet, whatever signal words it uses
+        return _Condition(None, (None, None), quiet=True)
+    pieces = _JOIN.split(cond)
+    if len(pieces) > 1:  # "an Enterprise host is compromised while a User host already is": one condition each
+        first = _one_condition(pieces[0], refs)
+        # "... while a User host already is": already compromised, whatever the first said was new about it
+        inherit = (None, "any") if _NEWLY.search(pieces[0]) else first.signal
+        others = [_one_condition(p, refs, inherit=inherit) for p in pieces[1:]]
+        if first.subject and any(first.signal) and all(o.subject and any(o.signal) for o in others):
+            first.extra = tuple(Trigger(o.subject, *o.signal, negated=o.negated) for o in others)
+            first.negated ^= unless
+            first.unread = unread
+            return first
+    subject = named[0] if named else None
+    signal = _signal(plain)
+    phase = None
+    if subject is None:
+        phase = next((name for name, words in _PHASE_WORDS if words.search(plain)), None)
+        if phase in _PHASE_MEANING:
+            subject, signal = _PHASE_MEANING[phase][0], signal if any(signal) else _PHASE_MEANING[phase][1]
+    hosts = [n for n in named if n in HOSTS]
+    if len(hosts) > 1 and hosts[0] == subject and (_TOGETHER.search(plain) or re.search(r"\band\b", plain)):
+        return _Condition(subject, signal, also=tuple(dict.fromkeys(hosts[1:])), negated=unless, unread=unread)
+    one = _one_condition(cond, refs)
+    negated = (one.negated if subject == one.subject else bool(any(signal) and _NOT_IN_CONDITION.search(plain))) ^ unless
+    return _Condition(subject, signal, negated=negated, phase=phase if phase in _PHASE_MEANING else None, unread=unread)
+
+
 def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
-    cond, main = _split_condition(fragment)
+    split = _split_at_colon(fragment)
+    cond, main, unless = split if split is not None else _split_condition(fragment)
     clause = _main_clause(main, refs)
     if clause.verb is None:
         return None
-    if cond is not None:
-        named = _refs_in(cond, refs)
-        subject = named[0] if named else None
-        plain = _REF.sub(" ", cond)
-        signal = _signal(plain)
-        hosts = [n for n in named if n in HOSTS]
-        unread = _unread(plain)
-        if len(hosts) > 1 and hosts[0] == subject and (_TOGETHER.search(plain) or re.search(r"\band\b", plain)):
-            return _Part(clause, subject, signal, also=tuple(dict.fromkeys(hosts[1:])), unread=unread)
-        if not named and _QUIET.search(plain):  # "no alert fires": quiet, whatever signal words it uses
-            return _Part(clause, None, (None, None), quiet=True)  # the whole condition is the quiet
-        if any(signal) and _NOT_IN_CONDITION.search(plain):
-            return _Part(clause, subject, signal, negated=True, unread=unread)
-        return _Part(clause, subject, signal, unread=unread)
-    else:
-        subject = clause.target if clause.target not in (None, "zzp") else None
+    if cond is None:
+        subject = clause.target if clause.target not in (None, "zzp", *RELATIVE) else None
         signal = _signal(_REF.sub(" ", clause.rest))  # "reimage compromised user boxes", "X showing Y should be restored"
-    return _Part(clause, subject, signal)
+        # "a host you already analysed in the last two steps": the object's own condition
+        unread = _unread(_REF.sub(" ", clause.own), history=True) if _HISTORY.search(clause.own) else ""
+        return _Part(clause, subject, signal, unread=unread)
+    c = _read_condition(cond, refs, unless)
+    own_signal = _signal(_REF.sub(" ", clause.own))
+    if clause.target in CLASSES and clause.target != c.subject and any(own_signal) and (c.subject or c.quiet):
+        # "While no Enterprise host is compromised, remove the attacker from a compromised User host": the
+        # object names the rule's subject; the stated condition is a further one.
+        stated = Trigger("any", quiet=True) if c.quiet else Trigger(c.subject, *c.signal, also=c.also, negated=c.negated)
+        return _Part(clause, clause.target, own_signal, extra=(stated, *c.extra), unread=c.unread, stated=True)
+    if c.subject is None and not c.quiet and not any(c.signal) and clause.target in CLASSES and any(own_signal):
+        # "When the reward drops, restore the most valuable compromised host": the object carries the signal.
+        return _Part(clause, clause.target, own_signal, unread=c.unread or _unread(_REF.sub(" ", cond), history=True),
+                     stated=True)
+    return _Part(clause, c.subject, c.signal, also=c.also, quiet=c.quiet, negated=c.negated, unread=c.unread,
+                 extra=c.extra, phase=c.phase, stated=True)
+
+
+def _loose_condition(fragments: Sequence[str], refs: _Refs) -> Optional[_Condition]:
+    """A condition stated in a fragment that gives no order ("Remove Enterprise2 - catch it the moment it
+    is exploited"), or a pre-emptive order's quiet ("... bait before they arrive")."""
+    for fragment in fragments:
+        found = re.search(rf"\b(?:{_LEAD_MARKERS})\b\s+(?P<cond>.+)$", fragment)
+        if found and not _PREEMPT.search(fragment):
+            c = _read_condition(found["cond"], refs)
+            if any(c.signal) or c.quiet:
+                return c
+        if _PREEMPT.search(fragment):
+            return _Condition(None, (None, None), quiet=True)
+    return None
 
 
 def _resolve(subject: Optional[str], target: Optional[str], verb: Optional[str], negated: bool) -> tuple[Optional[str], Optional[str]]:
-    """(trigger subject, act target) with pronouns resolved: "it" is whichever the other side names."""
+    """(trigger subject, act target) with pronouns resolved: "it" is whichever the other side names, and
+    with nothing named, whichever host the rule matches."""
     if subject == "zzp":
-        subject = target if target not in (None, "zzp") else None
+        subject = target if target not in (None, "zzp", *RELATIVE) else None
     if target == "zzp" or target is None and verb not in (None, *GLOBAL_VERBS):
-        target = subject
+        target = subject if subject is not None else MATCHED
     if verb in GLOBAL_VERBS:
         target = None
     if target in CLASSES and not (negated and target == subject and target != "any"):
         target = MATCHED
     return subject, target
+
+
+def _plan(clause: _Clause, first_target: Optional[str]) -> tuple[Act, ...]:
+    """A plan's later moves; "it" and an unnamed object are the first move's target, a class stays a class."""
+    moves = []
+    for verb, target in clause.then:
+        if verb in GLOBAL_VERBS:
+            target = None
+        elif target in (None, "zzp"):
+            target = first_target
+        moves.append(Act(verb, target))
+    return tuple(moves)
 
 
 @lru_cache(maxsize=4096)  # the same memory is re-read at every call of an episode
@@ -471,49 +704,78 @@ def read_rule(text: str) -> Reading:
         return Reading("format", text=instruction(flat))
     tokens, refs = _tokenise(flat)
     fragments = [f for f in _FRAGMENT_SPLIT.split(tokens) if f]
-    parts = []
+    parts: list[tuple[_Part, bool]] = []
+    loose: list[str] = []
+    unreadable_order: Optional[str] = None  # an order in words this reader has no action for ("pick another action")
     for index, fragment in enumerate(fragments):
         if index and _REASON_LEAD.match(fragment) and not fragment.startswith("zz"):
             continue
         part = _read_fragment(_without_reason(fragment), refs)
-        if part is not None:
-            parts.append(part)
+        if part is None:
+            loose.append(fragment)
+            if unreadable_order is None and _gives_order(fragment):
+                unreadable_order = fragment
+        else:
+            parts.append((part, _gives_order(fragment)))
+    text = instruction(_order_text(flat))
+    if not any(order for _, order in parts) and unreadable_order is not None:
+        # The order is one it cannot act on: semantic, unless its condition speaks of history, which the
+        # contract wants listed as unexpressed (the rule is then matched by that condition's words).
+        cond, _, _ = _split_condition(unreadable_order)
+        lead = cond or (_LEAD_NO_COMMA.match(unreadable_order) or {"cond": None})["cond"]
+        unread = _unread(_REF.sub(" ", lead), history=True) if lead and _HISTORY.search(lead) else ""
+        return Reading("vague", text=text, unread=unread)
     if not parts:
         return Reading("vague", text=instruction(flat))
-    first = parts[0]
+    # A reflection reports before it instructs: the rule starts at its first order, if it gives one.
+    start = next((i for i, (_, order) in enumerate(parts) if order), 0)
+    chosen = [part for part, _ in parts[start:]]
+    first = chosen[0]
+    if not first.stated and not first.quiet and _PREEMPT.search(tokens):
+        first = _Part(first.clause, first.subject, (None, None), quiet=True, stated=True)
+    elif not first.stated and not first.quiet and (found := _loose_condition(loose, refs)) is not None:
+        subject = first.subject if found.subject in (None, "zzp") else found.subject
+        first = _Part(first.clause, subject, found.signal, quiet=found.quiet, negated=found.negated, unread=found.unread,
+                      stated=True)
     # "Don't remove X when ...; restore it instead." -> prefer the second action over the first.
-    if first.clause.negated and len(parts) > 1 and not parts[1].clause.negated and parts[1].clause.verb not in (None, "*"):
-        second = parts[1]
+    if first.clause.negated and len(chosen) > 1 and not chosen[1].clause.negated and chosen[1].clause.verb not in (None, "*"):
+        second = chosen[1]
         subject, over_target = _resolve(first.subject, first.clause.target, first.clause.verb, False)
         subject, target = _resolve(subject or second.subject, second.clause.target, second.clause.verb, False)
         signal = first.signal if any(first.signal) else second.signal
         return _reading("prefer", subject, signal, Act(second.clause.verb, target),
-                        Act(first.clause.verb if first.clause.verb != "*" else None, over_target), flat)
+                        Act(first.clause.verb if first.clause.verb != "*" else None, over_target), flat,
+                        negated=first.negated, unread=first.unread, extra=first.extra, phase=first.phase)
     clause = first.clause
     subject, target = _resolve(first.subject, clause.target, clause.verb, clause.negated)
     verb = None if clause.verb == "*" else clause.verb
+    common = dict(also=first.also, quiet=first.quiet, negated=first.negated, unread=first.unread, extra=first.extra,
+                  phase=first.phase)
     if clause.over_verb is not None and not clause.negated:
         _, over_target = _resolve(subject, clause.over_target or clause.target, clause.over_verb, False)
-        return _reading("prefer", subject, first.signal, Act(verb, target), Act(clause.over_verb, over_target), flat,
-                        also=first.also, quiet=first.quiet, negated=first.negated, unread=first.unread)
+        return _reading("prefer", subject, first.signal, Act(verb, target), Act(clause.over_verb, over_target), flat, **common)
     if verb is None and not clause.negated:
         return Reading("vague", text=instruction(flat))
+    then = _plan(clause, target) if not clause.negated else ()
     return _reading("never" if clause.negated else "do", subject, first.signal, Act(verb, target), None, flat,
-                    also=first.also, quiet=first.quiet, negated=first.negated, unread=first.unread)
+                    then=then, **common)
 
 
 def _reading(kind: str, subject: Optional[str], signal, act: Act, over: Optional[Act], flat: str, *,
-             also: tuple[str, ...] = (), quiet: bool = False, negated: bool = False, unread: str = "") -> Reading:
+             also: tuple[str, ...] = (), quiet: bool = False, negated: bool = False, unread: str = "",
+             extra: tuple[Trigger, ...] = (), phase: Optional[str] = None, then: tuple[Act, ...] = ()) -> Reading:
     activity, compromise = signal
     if quiet:
         trigger = Trigger("any", quiet=True)
     elif subject is None:
         # No host named anywhere: a signal alone applies to any host; nothing at all applies always.
-        trigger = Trigger("any", activity, compromise, negated=negated) if activity or compromise else None
+        trigger = Trigger("any", activity, compromise, negated=negated, extra=extra) if activity or compromise else None
     else:
-        trigger = Trigger(subject, activity, compromise, also=also, negated=negated)
+        trigger = Trigger(subject, activity, compromise, also=also, negated=negated, extra=extra, phase=phase)
     if act.target == MATCHED and (trigger is None or trigger.subject in HOSTS):
         act = Act(act.verb, trigger.subject if trigger else None)
     if over is not None and over.target == MATCHED and trigger is not None and trigger.subject in HOSTS:
         over = Act(over.verb, trigger.subject)
-    return Reading(kind, trigger, act, over, instruction(flat), unread)
+    then = tuple(Act(m.verb, trigger.subject) if m.target == MATCHED and trigger is not None and trigger.subject in HOSTS
+                 else m for m in then)
+    return Reading(kind, trigger, act, over, instruction(_order_text(flat)), unread, then)
