@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.llm.surrogate.free_text import read_action, read_rule
+from forge.llm.surrogate.free_text import Act, Row, read_action, read_rule
 from forge.llm.surrogate.phrasing import LESSON_SIGNALS, phrase_rule
 
 M = "$matched"
@@ -170,3 +170,91 @@ def test_the_surrogate_imports_neither_the_grammar_nor_the_rulebook():
                           or n == "forge.env.catalog" and isinstance(node, ast.ImportFrom)
                           and any(a.name in ("parse_action", "action_id", "ACTIONS") for a in node.names)]
     assert not offenders, offenders
+
+
+# -- how reflections and operators phrase things (issue 18): written for the reader's general habits, not
+# taken from any benchmark split. Each case: the text and what the compiler role answers for it.
+
+def compiled(text: str, phases: tuple[str, ...] = ()) -> dict:
+    from forge.llm.surrogate.compiler_role import _entry
+
+    entry = _entry(1, "rule", "action_chooser", text, phases)
+    return {key: entry.get(key) for key in ("when", "action", "unexpressed")}
+
+
+NOT_QUIET = {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
+GENERAL = [
+    # a report first, the order after it: the order is the rule
+    ("We lost two steps reimaging Enterprise1 for nothing. If Enterprise1 is not compromised, never reimage it.",
+     {"when": {"not": {"host": "Enterprise1", "compromise": "any"}}, "action": {"mode": "never", "verb": "Restore", "target": "Enterprise1"},
+      "unexpressed": ""}),
+    ("Removing User3 did nothing against root. Once User3 has root access, restore it.",
+     {"when": {"host": "User3", "compromise": "Privileged"}, "action": {"mode": "do", "verb": "Restore", "target": "User3"}, "unexpressed": ""}),
+    # "it" with no host named: the host the rule matches
+    ("A host that is being exploited should be isolated quickly: remove the attacker from it.",
+     {"when": {"class": "any", "activity": "Exploit"}, "action": {"mode": "do", "verb": "Remove", "target": "$matched"}, "unexpressed": ""}),
+    # negation scope: "unless", "no ... is", "shows no ..."
+    ("Unless Op_Host1 is compromised, do not remove anything from it.",
+     {"when": {"not": {"host": "Op_Host1", "compromise": "any"}}, "action": {"mode": "never", "verb": "Remove", "target": "Op_Host1"},
+      "unexpressed": ""}),
+    ("As long as no User host is compromised, put a decoy on any Enterprise host that gets scanned.",
+     {"when": {"all": [{"class": "Enterprise", "activity": "Scan"}, {"not": {"class": "User", "compromise": "any"}}]},
+      "action": {"mode": "do", "verb": "DecoyApache", "target": "$matched"}, "unexpressed": ""}),
+    ("Never analyse User2 while it shows no exploit.",
+     {"when": {"not": {"host": "User2", "activity": "Exploit"}}, "action": {"mode": "never", "verb": "Analyse", "target": "User2"},
+      "unexpressed": ""}),
+    # two subjects, the second elliptical
+    ("When Op_Server0 is scanned while an Enterprise host is too, analyse Op_Server0.",
+     {"when": {"all": [{"host": "Op_Server0", "activity": "Scan"}, {"class": "Enterprise", "activity": "Scan"}]},
+      "action": {"mode": "do", "verb": "Analyse", "target": "Op_Server0"}, "unexpressed": ""}),
+    # plans and relative targets
+    ("If Enterprise1 gets exploited, evict the attacker and then inspect its neighbours.",
+     {"when": {"host": "Enterprise1", "activity": "Exploit"},
+      "action": {"mode": "do", "verb": "Remove", "target": "Enterprise1", "then": [{"verb": "Analyse", "target": "$subnet"}]},
+      "unexpressed": ""}),
+    ("Whenever a workstation is compromised, reimage it, then put a honeypot on the next subnet.",
+     {"when": {"class": "User", "compromise": "any"},
+      "action": {"mode": "do", "verb": "Restore", "target": "$matched", "then": [{"verb": "DecoyApache", "target": "$next_subnet"}]},
+      "unexpressed": ""}),
+    # a condition stated after a dash, a pre-emptive order
+    ("Restore Op_Host2 - do it as soon as it shows root access",
+     {"when": {"host": "Op_Host2", "compromise": "Privileged"}, "action": {"mode": "do", "verb": "Restore", "target": "Op_Host2"},
+      "unexpressed": ""}),
+    ("DecoyTomcat User4, pre-emptively",
+     {"when": NOT_QUIET, "action": {"mode": "do", "verb": "DecoyTomcat", "target": "User4"}, "unexpressed": ""}),
+    # history: what the table cannot show is listed, not dropped
+    ("If Enterprise0 is compromised again after a Restore, remove the attacker from it.",
+     {"when": {"host": "Enterprise0", "compromise": "any"}, "action": {"mode": "do", "verb": "Remove", "target": "Enterprise0"},
+      "unexpressed": "again after restore"}),
+]
+
+
+@pytest.mark.parametrize("text, expected", GENERAL, ids=[g[0][:40] for g in GENERAL])
+def test_the_compiler_role_reads_reflections_and_operator_notes_as_people_write_them(text, expected):
+    assert compiled(text) == expected
+
+
+def test_phase_words_become_the_contracts_phase_atoms_only_when_the_prompt_offers_them():
+    text = "During privilege escalation, reimage the host that got root."
+    assert compiled(text, ("reconnaissance", "privilege_escalation"))["when"] == {"phase": "privilege_escalation"}
+    assert compiled(text)["when"] == {"class": "any", "compromise": "Privileged"}  # not offered: the plain atom
+    named = compiled("When exploitation starts on an operational host, remove the attacker from it.", ("exploitation",))
+    assert named["when"] == {"class": "Operational", "activity": "Exploit"}  # a named subject is more specific than a phase
+
+
+def test_the_surrogate_reads_the_phases_its_contract_offers():
+    from forge.llm.surrogate.compiler_role import offered_phases
+    from forge.llm.types import Message
+
+    system = 'Attack phases (use {"phase": NAME}): {"phase": "reconnaissance"} = {...}; {"phase": "impact"} = {...}'
+    assert offered_phases([Message("system", system), Message("user", "[1] rule for planner, taught by a/b")]) == \
+        ("reconnaissance", "impact")
+
+
+def test_a_plan_the_reader_makes_out_is_followed_by_its_first_move_on_the_matched_host():
+    reading = read_rule("When a user box is exploited, remove the attacker, then decoy the next hop.")
+    rows = [Row("User2", "Exploit", "User")]
+    assert reading.prescribes(rows) == ["Remove User2"]
+    assert [(m.verb, m.target) for m in reading.then] == [("Decoy", "$next_subnet")]
+    assert Act("Analyse", "$next_subnet").covers("Analyse", "Enterprise1", "User2")
+    assert not Act("Analyse", "$subnet").covers("Analyse", "User2", "User2")  # the rest of the subnet, not the host

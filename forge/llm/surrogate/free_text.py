@@ -307,7 +307,7 @@ _VERB_PATTERNS = [
 _VERB = re.compile("|".join(f"(?P<v{i}>\\b(?:{p}))" for i, (_, p) in enumerate(_VERB_PATTERNS)))
 _ANY_ACTION = re.compile(r"\b(?:wast\w* (?:\w+ )?(?:actions?|time|steps?|effort|moves?) on|touch\w*|bother\w* with|"
                          r"spend\w* (?:\w+ )?(?:actions?|time|steps?) on|act\w* on)\b")
-_SERVICE = re.compile(r"\b(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)\b")
+_SERVICE = re.compile(r"(?:\b|(?<=decoy))(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)\b")
 _NEGATION = re.compile(r"^(?:(?:and|but|so|please|you should|we should|also)\s+)?(?:never(?: ever)?|do not|don't|dont|"
                        r"stop|avoid|refrain from|no need to|must not|mustn't|should not|shouldn't|quit|cease)\b(?:\s+bother(?:ing)?)?"
                        r"(?:\s+(?:to|with))?")
@@ -335,11 +335,11 @@ _JOIN = re.compile(r"\s+(?:while|whereas|and|but)\s+(?=(?:(?:a|an|the|some|any|o
 _CONDITION_FILLER = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
     has have had gets get got shows show showing shown showed still yet so and or of on in at to for from by with as
     there host hosts machine box one do does did up sign signs kind attacker""".split())
-_LEAD_MARKERS = (r"whenever|when|if|unless|as soon as|once|the moment|any ?time|every time|each time|in case|should|on|upon|"
-                 r"after|while|during")
+_LEAD_MARKERS = (r"whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|each time|in case|"
+                 r"should|on|upon|after|while|during")
 _LEAD = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)(?:\s*,\s*(?:then\s+)?|\s+then\s+)(?P<main>.+)$")
 _LEAD_NO_COMMA = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+)$")
-_MID = re.compile(r"^(?P<main>.+?)\s+(?P<marker>whenever|when|if|unless|as soon as|once|the moment|any ?time|every time|"
+_MID = re.compile(r"^(?P<main>.+?)\s+(?P<marker>whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|"
                   r"each time|in case|while|after|upon|during)\s+(?P<cond>.+)$")
 # An order: a conditional, a prohibition, or an imperative verb (not "Restoring X cost ...", not "Remove did not ...").
 _ORDER_START = re.compile(rf"^(?:(?:{_LEAD_MARKERS})\b|(?:never|always|please|prefer|make sure|be sure to|remember to|try to|"
@@ -515,7 +515,10 @@ def _split_at_colon(text: str) -> Optional[tuple[Optional[str], str, bool]]:
         return lead["cond"], tail, lead["marker"] == "unless"
     if _gives_order(head) or not _REF.search(head):
         return _split_condition(tail)
-    return head, tail, False
+    # "A host that shows X should be isolated: ..." -- the situation is the relative clause, not the comment on it.
+    relative = re.search(r"\b(?:that|which|who)\b", head)
+    comment = list(re.finditer(r"\s(?:is|are|should|must|needs?|deserves?)\s", head[relative.end():])) if relative else []
+    return (head[:relative.end() + comment[-1].start()] if comment else head), tail, False
 
 
 def _order_text(flat: str) -> str:
@@ -579,6 +582,8 @@ def _unread(plain: str, history: bool = False) -> str:
         rest = pattern.sub(" ", rest)
     filler = _CONDITION_FILLER - {"still", "yet"} if history else _CONDITION_FILLER
     words = [w for w in re.findall(r"[a-z][a-z-]+", rest.replace("'s", " ")) if w not in filler]
+    if history:  # never expressible, so never too short to report
+        return " ".join(words)
     return " ".join(words) if len(words) >= 2 else ""
 
 
