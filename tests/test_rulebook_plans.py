@@ -129,3 +129,25 @@ def test_a_plan_is_shown_in_words_in_show_and_in_the_injected_text():
     plain = record.with_(action={"mode": "do", "verb": "Remove", "target": "$matched"})
     assert in_words(plain) == plain.directive  # a single move on the matched host needs no spelling out
     assert "then" not in plain.to_dict()["action"]
+
+
+def test_a_plan_taught_at_the_console_is_shown_and_injected_in_words(tmp_path, capsys):
+    """The default (surrogate) compiler turns a plan into `then` and a relative target; show and query say it."""
+    from forge.cli import main
+    from forge.rulebook.store.backends import open_rulebook
+
+    db = str(tmp_path / "book.db")
+    text = "When User1 is exploited, remove the attacker from it, then put a decoy on the next hop."
+    assert main(["rulebook", "add", "--actor", "alice", "--role", "action_chooser", "--rulebook", db, text]) == 0
+    with open_rulebook(db) as store:
+        (rule_id, head), = store.heads().items()
+    assert head.record.action == {"mode": "do", "verb": "Remove", "target": "User1",
+                                  "then": [{"verb": "DecoyApache", "target": "$next_subnet"}]}
+    capsys.readouterr()
+    assert main(["rulebook", "show", rule_id[:8], "--rulebook", db]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "= do Remove User1, then DecoyApache the next subnet on the attack path" in out
+    context = "Situation (from the Planner): look\n\nAlerts:\nUser1: Activity Exploit, Compromised User"
+    assert main(["rulebook", "query", context, "--role", "action_chooser", "--rulebook", db]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"injected: {rule_id}@v1" in out and "(plan: do Remove User1, then DecoyApache the next subnet" in out
