@@ -96,13 +96,14 @@ def compiler_schema(roles: Sequence[str], rule_types: Sequence[str], *, modes: S
             "directive": {"type": "string", "maxLength": 300},
             "roles": {"type": "array", "items": {"type": "string", "enum": list(roles)}, "maxItems": len(roles)},
             "when": {"type": ["object", "null"]},
-            "action": action,
+            "action": {"type": ["object", "null"]},
             "unexpressed": {"type": "string", "maxLength": 200},
             "trigger": {"type": "string", "maxLength": 200},
             "reason": {"type": "string", "maxLength": 120},
         },
         "required": ["item", "verdict"],
     }
+    entry["properties"]["action"] = action
     return _object({"rules": {"type": "array", "items": entry}})
 
 
