@@ -225,7 +225,7 @@ GENERAL = [
     # history: what the table cannot show is listed, not dropped
     ("If Enterprise0 is compromised again after a Restore, remove the attacker from it.",
      {"when": {"host": "Enterprise0", "compromise": "any"}, "action": {"mode": "do", "verb": "Remove", "target": "Enterprise0"},
-      "unexpressed": "again after restore"}),
+      "unexpressed": "after a restore again"}),
 ]
 
 
@@ -258,3 +258,28 @@ def test_a_plan_the_reader_makes_out_is_followed_by_its_first_move_on_the_matche
     assert [(m.verb, m.target) for m in reading.then] == [("Decoy", "$next_subnet")]
     assert Act("Analyse", "$next_subnet").covers("Analyse", "Enterprise1", "User2")
     assert not Act("Analyse", "$subnet").covers("Analyse", "User2", "User2")  # the rest of the subnet, not the host
+
+
+def test_history_becomes_the_contracts_history_atoms_only_when_the_prompt_offers_them():
+    from forge.llm.surrogate.compiler_role import _entry, offered_history
+    from forge.llm.types import Message
+
+    offered = ("newly_compromised", "unchanged_for", "acted", "scan_before_exploit")
+    cases = [
+        ("If User3 is still compromised after a Remove, reimage it.",
+         {"host": "User3", "compromise": "any", "acted": "Remove", "within": 3, "changed": False}, "still compromised after a remove"),
+        ("Never inspect a machine you already inspected within the last three steps.",
+         {"class": "any", "acted": "Analyse", "within": 3}, "already inspected within the last three steps you"),
+        ("When an Enterprise host was scanned and then exploited, restore it.",
+         {"class": "Enterprise", "activity": "Exploit", "scan_before_exploit": True}, "scanned and then exploited"),
+        ("Once Op_Host1's compromise has been unchanged for 4 steps, restore it.",
+         {"host": "Op_Host1", "compromise": "any", "unchanged_for": 4}, "unchanged for 4 steps"),
+    ]
+    for text, atom, unread in cases:
+        entry = _entry(1, "rule", "planner", text, (), offered)
+        assert (entry["when"], entry["unexpressed"]) == (atom, ""), text
+        plain = _entry(1, "rule", "planner", text)  # not offered: the table's part, and the rest listed
+        assert "acted" not in plain["when"] and "unchanged_for" not in plain["when"], text
+        assert plain["unexpressed"] == unread, text
+    system = 'History atoms: {"class": "any", "newly_compromised": true} ... {"class": "any", "acted": "Remove", "within": 2}'
+    assert offered_history([Message("system", system)]) == ("newly_compromised", "acted")

@@ -27,7 +27,7 @@ import re
 from dataclasses import replace
 from typing import Optional, Sequence
 
-from forge.env.catalog import HOST_CLASSES
+from forge.env.catalog import HOST_CLASSES, HOSTS
 from forge.llm.surrogate import reading
 from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, MATCHED, Act, Reading, Trigger, read_action, read_rule
 from forge.llm.surrogate.phrasing import in_grammar
@@ -51,16 +51,24 @@ def _artifacts(text: str) -> list[tuple[int, str, str, str]]:
     return found
 
 
-def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = ()) -> dict:
-    """The contract's predicate for a trigger; `phases`: the phase atoms the prompt offers."""
+def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = (), history: bool = False) -> dict:
+    """The contract's predicate for a trigger; `phases`: the phase atoms the prompt offers; `history`: whether
+    it offers the history atoms the trigger needs (else its history stays in `unexpressed`)."""
     if trigger is None:
         return {"always": True}
     if trigger.extra:
-        return {"all": [predicate(replace(trigger, extra=()), kind, phases), *(predicate(t, kind, phases) for t in trigger.extra)]}
+        return {"all": [predicate(replace(trigger, extra=()), kind, phases, history),
+                        *(predicate(t, kind, phases) for t in trigger.extra)]}
     if trigger.quiet:
         return {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
     if trigger.negated:
-        return {"not": predicate(Trigger(trigger.subject, trigger.activity, trigger.compromise), kind)}
+        return {"not": predicate(replace(trigger, negated=False), kind, (), history)}
+    if history and trigger.history and not trigger.also:
+        atom = {"host": trigger.subject} if trigger.subject in HOSTS else {"class": trigger.subject}
+        for key, value in (("activity", trigger.activity), ("compromise", trigger.compromise)):
+            if value is not None:
+                atom[key] = value
+        return {**atom, **dict(trigger.history)}
     if trigger.phase is not None and trigger.phase in phases and not trigger.also:
         return {"phase": trigger.phase}
     if trigger.also:
@@ -131,7 +139,7 @@ def _from_example(body: str) -> Optional[Reading]:
     return Reading("do", trigger, Act(verb, host or None), None, text)
 
 
-def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] = ()) -> dict:
+def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] = (), history: Sequence[str] = ()) -> dict:
     rule = _from_example(body) if kind == "example" else read_rule(body)
     if rule is None:
         return {"item": number, "verdict": "DROP", "reason": "the example shows no alert and action to learn from"}
@@ -145,8 +153,10 @@ def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] =
             return {**base, "type": "CONTENT", "when": {"always": True}, "action": None, "unexpressed": rule.unread,
                     "trigger": rule.text.rstrip(".")}
         return {**base, "type": "CONTENT", "when": None, "action": None, "trigger": rule.text.rstrip(".")}
-    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind, phases), "action": action(rule),
-            "unexpressed": rule.unread, "trigger": trigger_text(rule.trigger)}
+    stated = rule.trigger is not None and bool(rule.trigger.history) and \
+        {key for key, _ in rule.trigger.history} - {"within", "changed"} <= set(history)
+    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind, phases, stated), "action": action(rule),
+            "unexpressed": rule.unread_beyond_history if stated else rule.unread, "trigger": trigger_text(rule.trigger)}
 
 
 def _artifacts_message(messages: Sequence[Message]) -> str:
@@ -160,12 +170,21 @@ def offered_phases(messages: Sequence[Message]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(re.findall(r'\{"phase": "([a-z_]+)"\}', system)))
 
 
+_HISTORY_KEYS = ("newly_compromised", "unchanged_for", "acted", "scan_before_exploit")
+
+
+def offered_history(messages: Sequence[Message]) -> tuple[str, ...]:
+    """The history conditions the contract offers as predicate keys (`"acted": ...` in its examples)."""
+    system = "\n".join(m.content for m in messages if m.role == "system")
+    return tuple(key for key in _HISTORY_KEYS if f'"{key}":' in system)
+
+
 def compiler(mind, messages: Sequence[Message]) -> str:
     entries = []
     seen: set[str] = set()
-    phases = offered_phases(messages)
+    phases, history = offered_phases(messages), offered_history(messages)
     for number, kind, role, body in _artifacts(_artifacts_message(messages)):
-        entry = _entry(number, kind, role, body, phases)
+        entry = _entry(number, kind, role, body, phases, history)
         key = entry.get("directive", "").casefold().rstrip(".")
         if entry["verdict"] == "RULE" and key in seen:
             entry = {"item": number, "verdict": "DROP", "reason": "repeats an earlier artifact"}

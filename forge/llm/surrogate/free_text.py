@@ -64,6 +64,9 @@ class Trigger:
     negated: bool = False  # "if User0 is not compromised": the subject does not show the signal
     extra: tuple["Trigger", ...] = ()  # further conditions on other subjects ("... while a User host already is")
     phase: Optional[str] = None  # the attack phase the condition names ("during reconnaissance"), if that is all it names
+    # What the condition says of the defender's history, as (fact, value): ("acted", "Remove"), ("within", 3),
+    # ("changed", False), ("unchanged_for", 3), ("scan_before_exploit", True). The rows cannot show it.
+    history: tuple[tuple[str, object], ...] = ()
 
     @property
     def has_signal(self) -> bool:
@@ -160,6 +163,7 @@ class Reading:
     text: str = ""  # the instruction without its justification
     unread: str = ""  # the condition this reader could not place, in its words (a model's "unexpressed" part)
     then: tuple[Act, ...] = ()  # a plan's later moves, in order ("remove it, then decoy the next hop")
+    unread_beyond_history: str = ""  # what stays unread once the trigger's history is stated
 
     def matching_rows(self, rows: Sequence[Row]) -> list[Row]:
         if self.trigger is None:
@@ -295,7 +299,6 @@ _HISTORY = re.compile(r"\bafter\s+(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:remov|re
                       r"\bpreviously\b|\bearlier\b|\brepeated\w*|\btwice\b|\bin a row\b|\bfor\s+(?:\w+\s+)?(?:steps|turns|rounds)\b|"
                       r"\b(?:last|previous|past)\s+(?:\w+\s+)?(?:steps?|turns?)\b|\bunchanged\b|\bha(?:s|ve)(?:n't| not)\s+changed\b|"
                       r"\bbefore\s+(?:zzp|it|that host)\s+\w+|\balready\s+(?:analy[sz]ed|removed|restored|scanned|decoyed)\b")
-
 _VERB_PATTERNS = [
     ("Restore", r"restor\w*|re-?imag\w*|rebuild\w*|rebuilt|wip(?:e|es|ing|ed)\b|re-?install\w*|reset\w*|revert\w*|roll\w* back"),
     ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w* out|terminat\w*|clean(?:s|ing)? (?:out|up)|get rid of"),
@@ -305,6 +308,55 @@ _VERB_PATTERNS = [
     ("Sleep", r"sleep\w*|do nothing|idl(?:e|ing)\b|sit tight|stand(?:ing)? by"),
 ]
 _VERB = re.compile("|".join(f"(?P<v{i}>\\b(?:{p}))" for i, (_, p) in enumerate(_VERB_PATTERNS)))
+_HOST_VERB = "|".join(p for verb, p in _VERB_PATTERNS if verb not in (ANY_DECOY, "Monitor", "Sleep"))
+_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2, "a few": 3}
+_COUNT = r"(\d+|one|two|three|four|five|six|a couple of|a few)"
+_HISTORY_FACTS = (
+    # "still compromised after Remove", "after a Restore": an action taken lately and what followed it
+    re.compile(r"\b(?P<still>still\s+(?:\w+\s+){0,2}?)?after\s+(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?P<verb>" + _HOST_VERB + r")"),
+    # "already analysed in the last two steps", "analysed it twice"
+    re.compile(r"\balready\s+(?P<verb>" + _HOST_VERB + r")(?:\s+\S+){0,2}?(?:\s+(?:in|within|over)\s+the\s+"
+               r"(?:last|past|previous)\s+" + _COUNT + r"\s+(?:steps|turns))?"),
+    # "showed Scan before it showed Exploit", "scanned and then exploited"
+    re.compile(r"\bscan\w*\s+(?:\S+\s+){0,4}?(?:before|and then|then)\s+(?:\S+\s+){0,3}?exploit\w*"),
+    # "has not changed for three steps", "unchanged for 3 steps"
+    re.compile(r"\b(?:ha(?:s|ve)(?:n't| not)\s+changed|unchanged|stayed the same)\s+(?:for\s+)?(?:the\s+(?:last|past)\s+)?" + _COUNT
+               + r"\s+(?:steps|turns)"),
+)
+_RECENT = 3  # "after Remove" with no count: the last few steps
+
+
+def _history_words(text: str) -> str:
+    """A condition's history in its own words ("still compromised after Remove"), then whatever else of it is
+    unplaced: what a compiler without history atoms lists as unexpressed."""
+    spans = [" ".join(_REF.sub("it", found.group(0)).split()) for p in _HISTORY_FACTS if (found := p.search(text))]
+    _, beyond = _history_facts(text)
+    return " ".join([*spans, _unread(_REF.sub(" ", beyond), history=True)]).strip()
+
+
+def _history_facts(text: str) -> tuple[tuple[tuple[str, object], ...], str]:
+    """What a condition says of the defender's history, and the text with those words taken out."""
+    facts: list[tuple[str, object]] = []
+    acted, after, scan_first, unchanged = _HISTORY_FACTS
+    for pattern in _HISTORY_FACTS:
+        found = pattern.search(text)
+        if found is None:
+            continue
+        if pattern is acted or pattern is after:
+            count = found.groups()[-1] if pattern is after else None
+            facts += [("acted", _verb_at(_VERB.match(found["verb"]))), ("within", _NUMBER.get(count, int(count) if count and count.isdigit() else _RECENT))]
+            if pattern is acted and found["still"]:
+                facts.append(("changed", False))
+        elif pattern is scan_first:
+            facts.append(("scan_before_exploit", True))
+        else:
+            count = found.group(1)
+            facts.append(("unchanged_for", _NUMBER.get(count, int(count) if count.isdigit() else _RECENT)))
+        text = text[:found.start()] + " " + text[found.end():]
+        if pattern is acted and found["still"]:
+            text += " compromised"  # "still compromised after Remove" keeps its signal
+    return tuple(dict(facts).items()), text
+
 _ANY_ACTION = re.compile(r"\b(?:wast\w* (?:\w+ )?(?:actions?|time|steps?|effort|moves?) on|touch\w*|bother\w* with|"
                          r"spend\w* (?:\w+ )?(?:actions?|time|steps?) on|act\w* on)\b")
 _SERVICE = re.compile(r"(?:\b|(?<=decoy))(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)\b")
@@ -337,7 +389,8 @@ _CONDITION_FILLER = frozenset("""a an the any some every each all its it it's th
     there host hosts machine box one do does did up sign signs kind attacker""".split())
 _LEAD_MARKERS = (r"whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|each time|in case|"
                  r"should|on|upon|after|while|during")
-_LEAD = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)(?:\s*,\s*(?:then\s+)?|\s+then\s+)(?P<main>.+)$")
+_LEAD = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)\s*,\s*(?:then\s+)?(?P<main>.+)$")
+_LEAD_THEN = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)\s+then\s+(?P<main>.+)$")
 _LEAD_NO_COMMA = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+)$")
 _MID = re.compile(r"^(?P<main>.+?)\s+(?P<marker>whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|"
                   r"each time|in case|while|after|upon|during)\s+(?P<cond>.+)$")
@@ -488,9 +541,10 @@ def _main_clause(text: str, refs: _Refs) -> _Clause:
 
 def _split_condition(text: str) -> tuple[Optional[str], str, bool]:
     """(condition, main clause, whether the condition is an "unless")."""
-    lead = _LEAD.match(text)
-    if lead and (_VERB.search(lead["main"]) or _NEGATION.match(lead["main"])):
-        return lead["cond"], lead["main"], lead["marker"] == "unless"
+    for form in (_LEAD, _LEAD_THEN):  # "when X, then Y" before "when X then Y": "scanned and then exploited" is one condition
+        lead = form.match(text)
+        if lead and (_VERB.search(lead["main"]) or _NEGATION.match(lead["main"])):
+            return lead["cond"], lead["main"], lead["marker"] == "unless"
     lead = _LEAD_NO_COMMA.match(text)
     if lead:
         # "when User1 is compromised restore it": the main clause starts at its first action word.
@@ -553,6 +607,8 @@ class _Condition:
     extra: tuple[Trigger, ...] = ()
     phase: Optional[str] = None
     unread: str = ""
+    history: tuple[tuple[str, object], ...] = ()
+    unread_beyond_history: str = ""
 
 
 @dataclass
@@ -567,6 +623,8 @@ class _Part:
     extra: tuple[Trigger, ...] = ()
     phase: Optional[str] = None
     stated: bool = False  # the fragment states a condition of its own
+    history: tuple[tuple[str, object], ...] = ()
+    unread_beyond_history: str = ""
 
 
 def _unread(plain: str, history: bool = False) -> str:
@@ -599,7 +657,17 @@ def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _
 
 
 def _read_condition(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
-    """What a condition clause asks of the situation (see the module docstring)."""
+    """What a condition clause asks of the situation (see the module docstring), with what it says of history."""
+    read = _read_situation(cond, refs, unless)
+    history, beyond = _history_facts(cond)
+    if history and not read.quiet:
+        read.unread = _history_words(cond)
+        read.history, read.unread_beyond_history = history, _unread(_REF.sub(" ", beyond))
+    return read
+
+
+def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
+    """What a condition clause asks of the table."""
     named = _subjects_in(cond, refs)
     plain = _REF.sub(" ", cond)
     unread = _unread(plain, history=bool(_HISTORY.search(cond)))
@@ -641,21 +709,25 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
         subject = clause.target if clause.target not in (None, "zzp", *RELATIVE) else None
         signal = _signal(_REF.sub(" ", clause.rest))  # "reimage compromised user boxes", "X showing Y should be restored"
         # "a host you already analysed in the last two steps": the object's own condition
-        unread = _unread(_REF.sub(" ", clause.own), history=True) if _HISTORY.search(clause.own) else ""
-        return _Part(clause, subject, signal, unread=unread)
+        history, beyond = _history_facts(clause.own)
+        unread = _history_words(clause.own) if history else \
+            _unread(_REF.sub(" ", clause.own), history=True) if _HISTORY.search(clause.own) else ""
+        return _Part(clause, subject, signal, unread=unread, history=history,
+                     unread_beyond_history=_unread(_REF.sub(" ", beyond)) if history else "")
     c = _read_condition(cond, refs, unless)
     own_signal = _signal(_REF.sub(" ", clause.own))
     if clause.target in CLASSES and clause.target != c.subject and any(own_signal) and (c.subject or c.quiet):
         # "While no Enterprise host is compromised, remove the attacker from a compromised User host": the
         # object names the rule's subject; the stated condition is a further one.
         stated = Trigger("any", quiet=True) if c.quiet else Trigger(c.subject, *c.signal, also=c.also, negated=c.negated)
-        return _Part(clause, clause.target, own_signal, extra=(stated, *c.extra), unread=c.unread, stated=True)
+        return _Part(clause, clause.target, own_signal, extra=(stated, *c.extra), unread=c.unread, stated=True,
+                     history=c.history, unread_beyond_history=c.unread_beyond_history)
     if c.subject is None and not c.quiet and not any(c.signal) and clause.target in CLASSES and any(own_signal):
         # "When the reward drops, restore the most valuable compromised host": the object carries the signal.
         return _Part(clause, clause.target, own_signal, unread=c.unread or _unread(_REF.sub(" ", cond), history=True),
                      stated=True)
     return _Part(clause, c.subject, c.signal, also=c.also, quiet=c.quiet, negated=c.negated, unread=c.unread,
-                 extra=c.extra, phase=c.phase, stated=True)
+                 extra=c.extra, phase=c.phase, stated=True, history=c.history, unread_beyond_history=c.unread_beyond_history)
 
 
 def _loose_condition(fragments: Sequence[str], refs: _Refs) -> Optional[_Condition]:
@@ -750,12 +822,13 @@ def read_rule(text: str) -> Reading:
         signal = first.signal if any(first.signal) else second.signal
         return _reading("prefer", subject, signal, Act(second.clause.verb, target),
                         Act(first.clause.verb if first.clause.verb != "*" else None, over_target), flat,
-                        negated=first.negated, unread=first.unread, extra=first.extra, phase=first.phase)
+                        negated=first.negated, unread=first.unread, extra=first.extra, phase=first.phase,
+                        history=first.history, unread_beyond_history=first.unread_beyond_history)
     clause = first.clause
     subject, target = _resolve(first.subject, clause.target, clause.verb, clause.negated)
     verb = None if clause.verb == "*" else clause.verb
     common = dict(also=first.also, quiet=first.quiet, negated=first.negated, unread=first.unread, extra=first.extra,
-                  phase=first.phase)
+                  phase=first.phase, history=first.history, unread_beyond_history=first.unread_beyond_history)
     if clause.over_verb is not None and not clause.negated:
         _, over_target = _resolve(subject, clause.over_target or clause.target, clause.over_verb, False)
         return _reading("prefer", subject, first.signal, Act(verb, target), Act(clause.over_verb, over_target), flat, **common)
@@ -768,19 +841,22 @@ def read_rule(text: str) -> Reading:
 
 def _reading(kind: str, subject: Optional[str], signal, act: Act, over: Optional[Act], flat: str, *,
              also: tuple[str, ...] = (), quiet: bool = False, negated: bool = False, unread: str = "",
-             extra: tuple[Trigger, ...] = (), phase: Optional[str] = None, then: tuple[Act, ...] = ()) -> Reading:
+             extra: tuple[Trigger, ...] = (), phase: Optional[str] = None, then: tuple[Act, ...] = (),
+             history: tuple[tuple[str, object], ...] = (), unread_beyond_history: str = "") -> Reading:
     activity, compromise = signal
     if quiet:
         trigger = Trigger("any", quiet=True)
     elif subject is None:
         # No host named anywhere: a signal alone applies to any host; nothing at all applies always.
-        trigger = Trigger("any", activity, compromise, negated=negated, extra=extra) if activity or compromise else None
+        trigger = Trigger("any", activity, compromise, negated=negated, extra=extra, history=history) \
+            if activity or compromise or history else None
     else:
-        trigger = Trigger(subject, activity, compromise, also=also, negated=negated, extra=extra, phase=phase)
+        trigger = Trigger(subject, activity, compromise, also=also, negated=negated, extra=extra, phase=phase, history=history)
     if act.target == MATCHED and (trigger is None or trigger.subject in HOSTS):
         act = Act(act.verb, trigger.subject if trigger else None)
     if over is not None and over.target == MATCHED and trigger is not None and trigger.subject in HOSTS:
         over = Act(over.verb, trigger.subject)
     then = tuple(Act(m.verb, trigger.subject) if m.target == MATCHED and trigger is not None and trigger.subject in HOSTS
                  else m for m in then)
-    return Reading(kind, trigger, act, over, instruction(_order_text(flat)), unread, then)
+    return Reading(kind, trigger, act, over, instruction(_order_text(flat)), unread, then,
+                   unread_beyond_history if trigger is not None and trigger.history else unread)
