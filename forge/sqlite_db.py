@@ -4,6 +4,8 @@ A connection per thread (and a new one after fork(): an inherited connection mus
 child), WAL so readers never block the writer, synchronous=FULL so a committed version survives a
 killed process, a busy timeout for concurrent writers, and `write()` transactions that take the write
 lock up front (BEGIN IMMEDIATE), so that a compare-and-set's read and write are one atomic step.
+`change_token()` says, without reading any table, whether the file may have changed since it was last
+asked: a reader caches what it read under the token and reads again only when the token moves.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class SqliteDatabase:
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._commits = 0  # transactions committed through write(), by any thread of this object
 
     def connection(self) -> sqlite3.Connection:
         if self._closed:
@@ -51,6 +54,18 @@ class SqliteDatabase:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+        with self._lock:
+            self._commits += 1
+
+    def change_token(self) -> tuple[int, int, int]:
+        """Equal to an earlier token only if no transaction was committed to the file in between: SQLite's
+        `PRAGMA data_version` (of this thread's connection) moves when any other connection, in this
+        process or another, commits; it does not move for this connection's own commits, which the
+        write counter counts. The connection's identity is part of it: a new connection (after fork())
+        starts its own data_version."""
+        conn = self.connection()
+        (version,) = conn.execute("PRAGMA data_version").fetchone()
+        return id(conn), int(version), self._commits
 
     def ensure_schema(self, statements, meta_table: str, version: str) -> str:
         """Create the tables if needed and return the schema version the file records (which a newer or
