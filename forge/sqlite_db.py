@@ -19,8 +19,11 @@ from typing import Iterator
 
 
 class SqliteDatabase:
-    def __init__(self, path: str | Path, *, busy_timeout_s: float = 30.0, label: str = "database") -> None:
+    def __init__(self, path: str | Path, *, busy_timeout_s: float = 30.0, label: str = "database",
+                 durable: bool = True) -> None:
         self.path = str(path)
+        # durable=False (a cache whose rows can be computed again): no fsync per commit, synchronous=OFF
+        self._synchronous = "FULL" if durable else "OFF"
         self.label = label
         self._busy_timeout_s = busy_timeout_s
         self._local = threading.local()
@@ -37,7 +40,7 @@ class SqliteDatabase:
             conn = sqlite3.connect(self.path, timeout=self._busy_timeout_s, isolation_level=None, check_same_thread=False)
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_s * 1000)}")
             conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute(f"PRAGMA synchronous = {self._synchronous}")
             conn.execute("PRAGMA foreign_keys = ON")
             self._local.conn, self._local.pid = conn, os.getpid()
             with self._lock:

@@ -29,6 +29,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from forge.rulebook.retrieval import vector_cache
 from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, EmbeddingError, QueryCache, cache_dir,
                                        local_model_path, max_seq_length, plain_tokenizer, unit_rows, weights_fingerprint)
 
@@ -173,10 +174,26 @@ def read_shape(model_path: Path) -> BertShape:
         raise OnnxBuildError(f"cannot read {model_path / 'config.json'}: {exc}") from None
 
 
-def onnx_file_name(fingerprint: str, quantized: bool) -> str:
-    import onnxruntime
+def onnxruntime_version() -> str:
+    """onnxruntime's installed version, without importing it (naming the graph file is the vector cache's
+    key, which a query answered from the cache needs) or scanning every distribution (importlib.metadata,
+    ~30 ms): the name of its .dist-info directory beside the package."""
+    import importlib.util
 
-    key = hashlib.sha256(f"{ONNX_RECIPE}|{fingerprint}|{quantized}|{onnxruntime.__version__}".encode()).hexdigest()[:12]
+    spec = importlib.util.find_spec("onnxruntime")
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddingError("onnxruntime is not installed (the default encoder runs on it)")
+    site = Path(next(iter(spec.submodule_search_locations))).parent
+    found = sorted(site.glob("onnxruntime-*.dist-info"))
+    if len(found) != 1:  # not a plain wheel install: ask the package itself
+        import onnxruntime
+
+        return onnxruntime.__version__
+    return found[0].name[len("onnxruntime-"):-len(".dist-info")]
+
+
+def onnx_file_name(fingerprint: str, quantized: bool) -> str:
+    key = hashlib.sha256(f"{ONNX_RECIPE}|{fingerprint}|{quantized}|{onnxruntime_version()}".encode()).hexdigest()[:12]
     return f"minilm{'-int8' if quantized else ''}-onnx-{key}.onnx"
 
 
@@ -278,6 +295,15 @@ def minilm_onnx_encoder(quantized: bool, model_path: Optional[Path] = None) -> O
         raise EmbeddingError(f"cannot load the ONNX encoder {path}: {exc} (delete it to rebuild)") from None
 
 
+def disk_cache(name: str, quantized: bool, dim: int):
+    """The on-disk vector cache of this encoder (None if FORGE_VECTOR_CACHE=0), keyed by the graph file
+    it runs: a query answered from it loads neither onnxruntime nor the tokenizer."""
+    if not vector_cache.enabled():
+        return None
+    return vector_cache.DiskVectorCache(cache_dir() / "vectors.db",
+                                        lambda: f"{name}|{onnx_file_name(weights_fingerprint(), quantized)}", dim)
+
+
 class OnnxEmbedder:
     """all-MiniLM-L6-v2 on onnxruntime, float32 (`minilm-onnx`, the same vectors as the torch model to
     1e-6, so the same vector space name) or int8 (`minilm-onnx-int8`, the default); loaded lazily, once
@@ -290,7 +316,7 @@ class OnnxEmbedder:
         self.name = f"local:{LOCAL_MODEL_NAME}" + ("-onnx-int8" if quantized else "")
         self._encoder: Optional[OnnxEncoder] = None
         self._lock = threading.Lock()
-        self._cache = QueryCache(cache_size)
+        self._cache = QueryCache(cache_size, disk_cache(self.name, quantized, self.dim))
 
     @property
     def loaded(self) -> bool:
@@ -315,6 +341,10 @@ class OnnxEmbedder:
 
     def encode_one(self, text: str) -> np.ndarray:
         return self._cache.through([text], self.encode)[0]
+
+    def known_vector(self, text: str) -> Optional[np.ndarray]:
+        """The vector of `text` if a cache (this process's or the disk's) has it; the model is not loaded."""
+        return self._cache.known(text)
 
     def encode_cached(self, texts: Sequence[str]) -> np.ndarray:
         return self._cache.through(list(texts), self.encode)
