@@ -21,7 +21,7 @@ CLI_PROBE = """
 import sys
 from forge.cli import main
 code = main(sys.argv[1:])
-watched = ("omegaconf", "yaml", "torch", "transformers", "ray", "mlflow", "openai", "onnx", "onnxruntime", "tokenizers")
+watched = ("omegaconf", "yaml", "gymnasium", "torch", "transformers", "ray", "mlflow", "openai", "onnx", "onnxruntime", "tokenizers")
 print("LOADED", ",".join(m for m in watched if m in sys.modules), "EXIT", code)
 """
 
@@ -46,7 +46,8 @@ def test_a_cold_query_imports_only_what_it_uses_and_a_repeated_context_skips_the
     first = cli("rulebook", "query", "--rulebook", book, context)
     assert first.returncode == 0 and first.stderr == "", first.stderr[-2000:]
     assert "Restore User1" in first.stdout
-    # no configuration file or override: OmegaConf and PyYAML stay out; the model runs, on onnxruntime
+    # no configuration file or override: OmegaConf and PyYAML stay out; the action catalog comes without
+    # gymnasium; the model runs, on onnxruntime
     assert loaded(first) == {"onnxruntime", "tokenizers"}
     second = cli("rulebook", "query", "--rulebook", book, context)
     assert second.returncode == 0 and second.stderr == "", second.stderr[-2000:]
@@ -101,3 +102,13 @@ def test_the_cache_keeps_spaces_apart_and_drops_the_oldest_rows(tmp_path, monkey
         a.put_many({f"t{i}": np.array([i, 1], np.float32)})
     kept = a.get_many(["x", "t0", "t1", "t2", "t3"])
     assert sorted(kept) == ["t1", "t2", "t3"] and np.array_equal(kept["t3"], [3, 1])
+
+
+def test_the_environment_is_registered_with_gymnasium_when_gymnasium_is_imported_after_forge_env():
+    probe = ("import sys\nimport forge.env\nassert 'gymnasium' not in sys.modules\nimport gymnasium\n"
+             "env = gymnasium.make(forge.env.GYMNASIUM_ID, red_agent='meander', max_steps=3)\n"
+             "print(type(env.unwrapped).__name__, gymnasium.__loader__ is gymnasium.__spec__.loader)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["Cage2Env", "True"]

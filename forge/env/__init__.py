@@ -1,6 +1,10 @@
 """CAGE-2 on real CybORG: the Gymnasium environment, its action catalog and its text view."""
 
 import importlib
+import importlib.abc
+import importlib.util
+import sys
+from typing import Optional
 
 from forge.env.catalog import ACTIONS, HOSTS, ActionParseError, BlueAction, action_name, parse_action
 
@@ -41,4 +45,35 @@ def _register() -> None:
         gymnasium.register(id=GYMNASIUM_ID, entry_point="forge.env.cage2:Cage2Env", disable_env_checker=False)
 
 
-_register()
+class _RegisterWhenImported(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Registers the environment the moment gymnasium is first imported, not before: importing forge.env
+    for its action catalog (the rulebook, `forge rulebook query`) must not pay for gymnasium (~0.08 s of a
+    cold start), and `gymnasium.make(GYMNASIUM_ID)` must still work after `import forge.env`. Finds
+    gymnasium's own spec, runs its loader, then registers; it leaves sys.meta_path at the first import."""
+
+    def __init__(self) -> None:
+        self._loader: Optional[importlib.abc.Loader] = None
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "gymnasium":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        self._loader, spec.loader = spec.loader, self
+        return spec
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        module.__loader__ = module.__spec__.loader = self._loader  # the module keeps its own loader
+        self._loader.exec_module(module)
+        _register()
+
+
+if "gymnasium" in sys.modules:
+    _register()
+else:
+    sys.meta_path.insert(0, _RegisterWhenImported())
