@@ -219,8 +219,9 @@ def query_latency(book: Rulebook, embedder: Embedder, rng: random.Random, querie
     started = time.perf_counter()
     index = book.index(None)  # embeds the trigger nodes for this encoder if the book has none
     row.embed_nodes_s[n] = time.perf_counter() - started
-    contexts = [f"Situation (from the Planner): query {i} for {embedder.name}\n\nAlerts:\n{alerts(rng, rng.randint(1, 4))}"
-                for i in range(queries)]
+    run = uuid.uuid4().hex[:8]  # texts of this run only: no cache (memory or disk, vector_cache.py) has seen them
+    contexts = [f"Situation (from the Planner): query {i} of run {run} for {embedder.name}\n\nAlerts:\n"
+                f"{alerts(rng, rng.randint(1, 4))}" for i in range(queries)]
     for warm in contexts[:5]:
         vector = embedder.encode([warm])[0]
         index.search(warm, vector, vector, "action_chooser", settings)
