@@ -36,7 +36,8 @@ from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, E
 log = logging.getLogger(__name__)
 
 # Part of the cached file's name: a changed recipe builds a new file.
-ONNX_RECIPE = "minilm-onnx/v1: bert encoder + masked mean, opset 17; int8: quantize_dynamic QInt8 MatMul, per tensor"
+ONNX_RECIPE = ("minilm-onnx/v2: bert encoder + masked mean, opset 17; int8: quantize_dynamic QInt8 MatMul, per tensor; "
+               "weights as external data")
 OPSET = 17
 
 
@@ -198,7 +199,13 @@ def onnx_file_name(fingerprint: str, quantized: bool) -> str:
 
 
 def build_onnx_file(model_path: Path, out: Path, *, quantized: bool, fused_attention: bool = True) -> Path:
-    """Write the graph (int8-quantized if asked) to `out`, atomically."""
+    """Write the graph (int8-quantized if asked) to `out`, its weights beside it in `<out>.data`
+    (external data: onnxruntime maps that file instead of parsing 58 MB of protobuf, ~0.1 s of every
+    cold start; the vectors are the same to the bit). Atomic: both files are written in a build
+    directory, the weights moved into place first, the graph last, so a reader that finds the graph
+    finds its weights."""
+    import shutil
+
     import onnx
     from safetensors.numpy import load_file
 
@@ -208,25 +215,29 @@ def build_onnx_file(model_path: Path, out: Path, *, quantized: bool, fused_atten
         raise OnnxBuildError(f"cannot read {model_path / 'model.safetensors'}: {exc}") from None
     model = build_graph(weights, read_shape(model_path), fused_attention=fused_attention)
     out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(f"{out.stem}.{os.getpid()}.partial.onnx")
-    if quantized:
-        import logging
+    build = out.parent / f".build-{out.stem}-{os.getpid()}"
+    build.mkdir(exist_ok=True)
+    try:
+        if quantized:
+            from onnxruntime.quantization import QuantType, quantize_dynamic
 
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        plain = out.with_name(f"{out.stem}.{os.getpid()}.float.onnx")
-        onnx.save(model, str(plain))
-        # the quantizer logs a notice per model about pre-processing; it is not advice this graph needs
-        logging.getLogger("root").setLevel(logging.ERROR)
-        try:
+            plain, quantized_file = build / "float.onnx", build / "int8.onnx"
+            onnx.save(model, str(plain))
+            # the quantizer logs a notice per model about pre-processing; it is not advice this graph needs
+            logging.getLogger("root").setLevel(logging.ERROR)
             # onnx's shape inference cannot type the outputs of onnxruntime's own ops (Attention): say float
-            quantize_dynamic(str(plain), str(partial), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Attention"],
+            quantize_dynamic(str(plain), str(quantized_file), weight_type=QuantType.QInt8,
+                             op_types_to_quantize=["MatMul", "Attention"],
                              extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
-        finally:
-            plain.unlink(missing_ok=True)
-    else:
-        onnx.save(model, str(partial))
-    os.replace(partial, out)  # a concurrent reader sees no file or the whole file
+            model = onnx.load(str(quantized_file))
+        data = f"{out.name}.data"
+        onnx.save_model(model, str(build / out.name), save_as_external_data=True, all_tensors_to_one_file=True,
+                        location=data, size_threshold=1024)
+        shutil.copymode(build / out.name, build / data)  # onnx writes the weights owner-only; readable as the graph is
+        os.replace(build / data, out.parent / data)
+        os.replace(build / out.name, out)
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
     return out
 
 
