@@ -48,17 +48,22 @@ def _register() -> None:
 class _RegisterWhenImported(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Registers the environment the moment gymnasium is first imported, not before: importing forge.env
     for its action catalog (the rulebook, `forge rulebook query`) must not pay for gymnasium (~0.08 s of a
-    cold start), and `gymnasium.make(GYMNASIUM_ID)` must still work after `import forge.env`. Finds
-    gymnasium's own spec, runs its loader, then registers; it leaves sys.meta_path at the first import."""
+    cold start), and `gymnasium.make(GYMNASIUM_ID)` must still work after `import forge.env`. It finds
+    gymnasium's own spec, runs its loader, registers, and leaves sys.meta_path once gymnasium has run (a
+    mere `find_spec("gymnasium")` probe leaves it in place)."""
 
     def __init__(self) -> None:
         self._loader: Optional[importlib.abc.Loader] = None
+        self._finding = False
 
     def find_spec(self, fullname, path, target=None):
-        if fullname != "gymnasium":
+        if fullname != "gymnasium" or self._finding:
             return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
+        self._finding = True  # the search below asks every finder again, this one included
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            self._finding = False
         if spec is None or spec.loader is None:
             return spec
         self._loader, spec.loader = spec.loader, self
@@ -68,6 +73,8 @@ class _RegisterWhenImported(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return self._loader.create_module(spec)
 
     def exec_module(self, module) -> None:
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
         module.__loader__ = module.__spec__.loader = self._loader  # the module keeps its own loader
         self._loader.exec_module(module)
         _register()
