@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -85,6 +86,9 @@ def connect_ray(cfg: ForgeConfig) -> None:
     if address:
         ray.init(address=address, logging_level="WARNING")
     else:
+        # Ray enables token authentication for a new local cluster and warns on stderr that it did; the
+        # notice is no news for a cluster this process starts and stops (its other warnings still show).
+        logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
         ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="WARNING",
                  configure_logging=True, log_to_driver=True)
 

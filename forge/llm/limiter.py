@@ -35,6 +35,7 @@ import socket
 import threading
 import time
 import uuid
+import warnings
 from collections import deque
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Iterator, Optional, Protocol
@@ -452,7 +453,9 @@ def _reconstructed() -> bool:
     try:
         import ray
 
-        return ray.is_initialized() and ray.get_runtime_context().was_current_actor_reconstructed
+        with warnings.catch_warnings():  # Ray's own property reads its deprecated `actor_id`: a warning on stderr
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return ray.is_initialized() and ray.get_runtime_context().was_current_actor_reconstructed
     except Exception:  # noqa: BLE001 - outside an actor: a plain first start
         return False
 

@@ -35,8 +35,13 @@ def query_rules(book: Rulebook, context: str, settings: RetrievalSettings, *, ro
     conflict resolution; the `explain` best candidates keep their scores."""
     index = book.index(None)
     formats = tuple(v for v in index.format_rules if role is None or role in v.record.roles)
-    book.embedder.prepare()  # loading the model is not part of the query's time
+    embedder = book.embedder
+    known = getattr(embedder, "known_vector", None)  # a context embedded before, by any process: no model load
     started = time.perf_counter()
-    vector = book.embedder.encode_one(context)
+    vector = known(context) if known is not None else None
+    if vector is None:
+        embedder.prepare()  # loading the model is not part of the query's time
+        started = time.perf_counter()
+        vector = embedder.encode_one(context)
     retrieval = index.search(context, vector, vector, role, settings, actor, explain=max(explain, 0))
     return QueryResult(index, retrieval, formats, settings, (time.perf_counter() - started) * 1000)

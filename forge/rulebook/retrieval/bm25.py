@@ -16,6 +16,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -28,6 +29,7 @@ _STOP = frozenset(
 _SUFFIXES = ("ing", "ed", "es", "s", "e")
 
 
+@lru_cache(maxsize=1 << 16)  # rule documents and contexts share a small vocabulary: each word is folded once
 def fold(word: str) -> str:
     """A crude stem: enough to meet inflections of the same word, never merging names with digits."""
     if any(ch.isdigit() or ch == "_" for ch in word) or len(word) <= 4:

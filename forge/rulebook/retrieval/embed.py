@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 import numpy as np
 
 from forge.config import EmbeddingKind
-from forge.llm.types import api_key_from_env, safe_url
 from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, Embedder, EmbeddingError, QueryCache, cache_dir,
                                        mean_direction, unit_rows)
 
@@ -58,6 +57,8 @@ class OpenAIEmbedder:
     def __init__(self, model: str, *, base_url: Optional[str], api_key_env: Optional[str], provider_name: str,
                  timeout_s: float = 60.0, batch_size: int = 256, cache_size: int = 2048,
                  client_factory: Optional[Callable[..., object]] = None) -> None:
+        from forge.llm.types import api_key_from_env, safe_url  # lazy: a local encoder's cold start skips email/socket
+
         self.name = f"openai:{model}@{safe_url(base_url)}"
         self.model_name = model
         self.batch_size = batch_size

@@ -16,11 +16,14 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence
 
 import numpy as np
 
 from forge.errors import ForgeError
+
+if TYPE_CHECKING:
+    from forge.rulebook.retrieval.vector_cache import DiskVectorCache
 
 LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
 log = logging.getLogger(__name__)
@@ -75,8 +78,12 @@ def mean_direction(vectors: np.ndarray) -> np.ndarray:
 
 
 class QueryCache:
-    def __init__(self, size: int) -> None:
+    """Recent texts' vectors in memory (`size` of them), in front of an optional on-disk cache shared
+    between processes (vector_cache.py). `hits`/`misses` count the memory level."""
+
+    def __init__(self, size: int, disk: Optional["DiskVectorCache"] = None) -> None:
         self._size = size
+        self.disk = disk
         self._items: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
@@ -95,12 +102,28 @@ class QueryCache:
     def stats(self) -> CacheStats:
         return CacheStats(self.hits, self.misses)
 
+    def known(self, text: str) -> Optional[np.ndarray]:
+        """The vector of `text` if memory or disk has it, without computing it."""
+        with self._lock:
+            vector = self._items.get(text)
+        if vector is None and self.disk is not None:
+            vector = self.disk.get_many([text]).get(text)
+            if vector is not None:
+                self.put(text, vector)
+        return vector
+
     def through(self, texts: Sequence[str], encode: Callable[[Sequence[str]], np.ndarray]) -> np.ndarray:
         """Rows for `texts`, encoding the ones not cached in one batch."""
         found = [self.get(text) for text in texts]
         missing = list(dict.fromkeys(t for t, v in zip(texts, found) if v is None))
         if missing:
-            fresh = dict(zip(missing, encode(missing)))
+            fresh = self.disk.get_many(missing) if self.disk is not None else {}
+            computed = [t for t in missing if t not in fresh]
+            if computed:
+                made = dict(zip(computed, encode(computed)))
+                if self.disk is not None:
+                    self.disk.put_many(made)
+                fresh.update(made)
             for text, vector in fresh.items():
                 self.put(text, vector)
             found = [v if v is not None else fresh[t] for t, v in zip(texts, found)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Sequence
 
@@ -54,6 +55,7 @@ class SqliteRulebookStore(RulebookStore):
         self.path = Path(path)
         self.spec = str(self.path)
         self._db = SqliteDatabase(self.path, busy_timeout_s=busy_timeout_s, label="rulebook")
+        self._head_cache = threading.local()  # (change token, book head): the token is per connection, so per thread
         try:
             self._create_schema()
         except sqlite3.DatabaseError as exc:
@@ -120,10 +122,19 @@ class SqliteRulebookStore(RulebookStore):
     # -- rules ----------------------------------------------------------------------------------
 
     def book_head(self) -> int:
+        """Read once per change of the file: an injection asks at every model call, and the book rarely
+        moves during an episode (the token is taken before the read, so a commit racing the read makes
+        the next call read again)."""
+        token = self._db.change_token()
+        cached = getattr(self._head_cache, "value", None)
+        if cached is not None and cached[0] == token:
+            return cached[1]
         row = self._connection().execute(
             "SELECT MAX(number) FROM rulebook_book WHERE namespace = ?", (self.namespace,)
         ).fetchone()
-        return int(row[0] or 0)
+        head = int(row[0] or 0)
+        self._head_cache.value = (token, head)
+        return head
 
     def _load_heads(self) -> dict[str, RuleVersion]:
         rows = self._connection().execute("SELECT record FROM rulebook_heads WHERE namespace = ?", (self.namespace,))
