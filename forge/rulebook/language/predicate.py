@@ -329,10 +329,12 @@ def _history_truth(p: Atom, name: str, wanted, host: str, states, history: Optio
         return None
     if name == "acted":
         return _acted(p, host, history, {c for _, c in states if c is not None and c != SOME})
+    levels_now = {c for _, c in states if c is not None and c != SOME}
+    if name == "newly_compromised" and levels_now and not any(_compromised(c) for c in levels_now):
+        return False  # not compromised now: neither newly nor since before
     past = history.past(host)
     if not past:
         return None
-    levels_now = {c for _, c in states if c is not None and c != SOME}
     if name == "scan_before_exploit":
         sequence = [a for _, a, _ in past] + [a for a, _ in states if a is not None]
         first_scan = next((i for i, a in enumerate(sequence) if a == "Scan"), None)

@@ -21,7 +21,7 @@ is read into `Situation.history`, not into the hosts the context shows:
 
     Step 8 of 30.                                                          the current step
     Recent steps: step 6: Remove User1 -> reward -1.1 | step 7: Monitor -> reward -1.1
-    Host history (last 3 steps): User1: step 5 Exploit/User, step 6 None/User; User2: step 7 Scan/No
+    Host history (last 3 steps): User1: step 5 Exploit/User, step 6 None/User; every other host: None/No
 
 `step N` in both lines is the step whose observation the defender saw before acting (the effect of the
 step-6 Remove shows at step 7). A context without these lines carries no history: every history atom is
@@ -56,6 +56,7 @@ _RECENT_LINE = re.compile(r"^\s*Recent steps:\s*(.*)$", re.IGNORECASE)
 _RECENT_ENTRY = re.compile(r"step (\d+):\s*([A-Za-z_]+)(?:\s+([A-Za-z_]+\d*))?(?:\s*->\s*reward\s*([-+]?\d+(?:\.\d+)?))?",
                            re.IGNORECASE)
 _HOST_HISTORY_LINE = re.compile(r"^\s*Host history(?:\s*\(last (\d+) steps?\))?:\s*(.*)$", re.IGNORECASE)
+_OTHER_HOSTS = re.compile(r"^\s*(?:every|all) other hosts?:\s*None\s*/\s*No\s*$", re.IGNORECASE)
 _HOST_HISTORY_ENTRY = re.compile(r"step (\d+)\s+(\w+)\s*/\s*(\w+)", re.IGNORECASE)
 
 # Prose vocabulary, checked in order: the first that matches a clause wins for its field. The values are
@@ -210,6 +211,7 @@ def _prose(clause: str, reading: _Reading) -> None:
 def _history(lines: list[str]) -> Optional[History]:
     """The defender's history lines, if the context has them."""
     step: Optional[int] = None
+    others: Optional[int] = None  # `every other host: None/No` closes the line: the unlisted hosts were quiet
     actions: Optional[list[StepAction]] = None
     hosts: Optional[dict[str, tuple[tuple[int, str, str], ...]]] = None
     for line in lines:
@@ -223,7 +225,11 @@ def _history(lines: list[str]) -> Optional[History]:
                 actions.append(StepAction(int(entry.group(1)), entry.group(2), target, reward))
         elif m := _HOST_HISTORY_LINE.match(line):
             hosts = hosts if hosts is not None else {}
+            window = int(m.group(1)) if m.group(1) else None
             for part in re.split(r";|\|", m.group(2)):
+                if _OTHER_HOSTS.match(part):
+                    others = others or window or 0  # filled in below, once the steps are known
+                    continue
                 host = _HOST_RE.match(part.strip())
                 if host is None:
                     continue
@@ -238,6 +244,12 @@ def _history(lines: list[str]) -> Optional[History]:
     if step is None:
         recorded = [a.step for a in actions or ()] + [s for states in (hosts or {}).values() for s, _, _ in states]
         step = max(recorded) + 1 if recorded else None
+    if others is not None and hosts is not None:
+        steps = sorted({s for states in hosts.values() for s, _, _ in states})
+        if not steps and step is not None and others:
+            steps = list(range(max(step - others, 1), step))
+        for host in HOSTS:
+            hosts.setdefault(host, tuple((s, QUIET_ACTIVITY, QUIET_COMPROMISE) for s in steps))
     return History(step, None if actions is None else tuple(sorted(actions, key=lambda a: a.step)), hosts)
 
 
