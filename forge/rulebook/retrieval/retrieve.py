@@ -50,7 +50,7 @@ class RetrievalSettings:
     relevance_floor: float = 0.4
     max_rules: int = 5
     condition_gate: bool = True
-    guard_floor: float = 0.55
+    guard_floor: float = 0.15
 
     @classmethod
     def from_config(cls, rulebook_config) -> "RetrievalSettings":
