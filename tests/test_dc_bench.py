@@ -73,10 +73,13 @@ def test_the_configured_compiler_on_the_held_out_split():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("compiler, exact", [("reference", 85.0), ("model", 76.0)])
-def test_the_model_style_split_at_the_figures_this_branch_reports(compiler, exact):
-    """Issue 18's split of rules written the way models write reflections. Below the issue's 95% target
-    (history atoms and plans are not built): these are the reported figures, so a regression fails."""
+@pytest.mark.parametrize("compiler, exact, silence", [("reference", 95.0, 100.0), ("model", 83.0, 80.0)])
+def test_the_model_style_split_at_the_figures_this_branch_reports(compiler, exact, silence):
+    """Issue 18's split of rules written the way models write reflections. With the case files'
+    compilations it meets the issue's targets (semantic rules about history or unstated facts stay silent
+    where the context does not state them); with the surrogate's compiler these are the reported figures
+    (83.6 / 80.6; plans are not built), so a regression fails."""
     bench = load_bench()
     results, _, _ = bench.run_bench(("model_style",), behaviour=False, progress=False, compiler=compiler)
-    assert bench.score(results)["exact"] >= exact, bench.score(results)
+    overall = bench.score(results)
+    assert overall["exact"] >= exact and overall["silence"] >= silence, overall

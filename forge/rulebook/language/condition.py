@@ -56,7 +56,7 @@ FACTS: tuple[Fact, ...] = (
     Fact("history", re.compile(
         r"\b(?:still|again|already|previously|earlier|no longer|anymore|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed)|remain(?:s|ed)|unchanged|(?:has|have|had)(?: not|n't) changed|newly|"
-        r"recently|last (?:step|turn)|previous (?:step|turn)|prior (?:step|turn)|step before|"
+        r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
         rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns)|for {_NUMBER} (?:more )?(?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it)\s+)?{_VERBS}|since (?:the|step|it))\b",
