@@ -137,10 +137,11 @@ class RuleIndex:
         # A predicate with an unexpressed rest must also be near its trigger: the semantic guard.
         self.guarded = np.array([bool(v.record.unexpressed) for v in self.content], dtype=bool)
         # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
-        self.needs: list[frozenset[str]] = [
-            facts_needed(v.record.unexpressed) if v.record.unexpressed else
-            facts_needed(condition_of(v.record.directive)) if m.semantic else frozenset()
-            for v, m in zip(self.content, self.meanings)]
+        needs = [facts_needed(v.record.unexpressed) if v.record.unexpressed else
+                 facts_needed(condition_of(v.record.directive)) if m.semantic else frozenset()
+                 for v, m in zip(self.content, self.meanings)]
+        self._needs = sorted(set(needs), key=sorted)  # few distinct sets: each is checked once per context
+        self._needs_of = np.array([self._needs.index(n) for n in needs], dtype=np.int64)
         if len(self.guard_matrix) != len(self.content):
             self.guard_matrix = np.zeros((len(self.content), self.node_matrix.shape[1]), np.float32)
         # Rules share predicates (a class rule taught by many): each distinct one is evaluated once per context.
@@ -170,7 +171,8 @@ class RuleIndex:
         situation = read_situation(text)
         truth = np.array([holds(p, situation) for p in self._predicates], dtype=bool)
         stated = facts_stated(text, situation)
-        stated_all = np.array([needs <= stated for needs in self.needs], dtype=bool)
+        stated_all = np.array([needs <= stated for needs in self._needs], dtype=bool)[self._needs_of] \
+            if self._needs else np.ones(0, dtype=bool)
         self._situations[text] = (situation, truth, stated_all)
         while len(self._situations) > 64:
             self._situations.popitem(last=False)
