@@ -174,3 +174,13 @@ def test_a_semantic_rule_about_history_or_unstated_facts_is_silent_where_the_con
     assert injected(WITHOUT_HISTORY) == set()
     assert injected(WITH_HISTORY) == {ids["history"]}  # no context of CAGE-2 states a severity
     assert injected(WITH_HISTORY + "\nEnterprise2 alert severity: critical") == set(ids.values())
+
+
+def test_a_history_condition_of_absence_satisfies_the_polarity_check():
+    from forge.rulebook.authoring.compile import contract_problem
+
+    text = "When a host has not changed for two steps and is still compromised, Restore it."
+    assert contract_problem(text, {"class": "any", "compromise": "any", "unchanged_for": 2}) is None
+    assert contract_problem("If Remove did not clear a host, Restore it.",
+                            {"class": "any", "compromise": "any", "acted": "Remove", "within": 2, "changed": False}) is None
+    assert "negated" in contract_problem(text, {"class": "any", "compromise": "any"})
