@@ -26,7 +26,8 @@ from agents.schemas import JSON_FORMS, action_chooser_schema, analyst_schema, pl
 from forge.config import AgentConfig
 from forge.env.cage2 import HostState, NetworkView
 from forge.env.catalog import HOSTS, ActionParseError, action_id, action_name, action_reference, parse_action
-from forge.env.text_view import render_alerts, render_changed_hosts, render_host_state
+from forge.env.text_view import (HostStates, render_alerts, render_changed_hosts, render_host_history, render_host_state,
+                                 table_states)
 from forge.llm.types import ChatClient, Completion, Message, ModelCall, ProviderError
 
 PLANNER_STOP = ("\nResult of", "\nObservation:")
@@ -67,6 +68,7 @@ class _StepState:
     decision: StepDecision
     analyses: list[str] = field(default_factory=list)
     suggestions: list[Suggestion] = field(default_factory=list)
+    history: str = ""  # the step's `Recent steps:` and `Host history` lines (empty at the first step)
 
 
 def _host_argument(argument: str) -> Optional[str]:
@@ -90,6 +92,9 @@ class Defender:
         self.config = config
         self.max_steps = max_steps
         self._history: deque[str] = deque(maxlen=max(config.history_steps, 0) or None)
+        # What the defender saw at its last steps (step number, table), for the `Host history` line: its own
+        # observations, as the trace records them, never the environment's hidden state.
+        self._seen: deque[tuple[int, HostStates]] = deque(maxlen=max(config.history_steps, 0) or None)
         self._seed = 0
         self._pending: Optional[str] = None
 
@@ -97,6 +102,7 @@ class Defender:
 
     def start_episode(self, sensors: Sensors, seed: int) -> None:
         self._history.clear()
+        self._seen.clear()
         self._seed = seed
         self._pending = None
         self.injection.start_episode(render_alerts(sensors.view()))
@@ -111,8 +117,12 @@ class Defender:
 
     def act(self, sensors: Sensors) -> StepDecision:
         view = sensors.view()
-        observation = self._observation(view)
-        state = _StepState(view, StepDecision(action=action_id("Monitor"), action_text="Monitor", observation=observation))
+        state_lines = self._history_lines(view)
+        observation = self._observation(view, state_lines)
+        if self.config.history_steps > 0:
+            self._seen.append((view.step + 1, table_states(view)))
+        state = _StepState(view, StepDecision(action=action_id("Monitor"), action_text="Monitor", observation=observation),
+                           history=state_lines)
         injected = self.injection.for_call("planner", observation)
         messages = [
             Message("system", self._system("planner", max_tools=self.config.max_tool_calls_per_step,
@@ -199,6 +209,7 @@ class Defender:
 
     def _suggest(self, situation: str, state: _StepState) -> str:
         parts = [f"Situation (from the Planner): {situation.strip() or 'not given'}",
+                 *([state.history] if state.history else []),
                  f"Alerts:\n{render_alerts(state.view)}"]
         if state.analyses:
             parts.append("Analyses this step:\n" + "\n\n".join(state.analyses))
@@ -289,10 +300,17 @@ class Defender:
         decision.fallback_reason = reason
         return decision
 
-    def _observation(self, view: NetworkView) -> str:
+    def _history_lines(self, view: NetworkView) -> str:
+        """What the defender did and saw over its last steps: the lines a rule about history is judged on
+        (forge/rulebook/language/situation.py reads them)."""
+        lines = ["Recent steps: " + " | ".join(self._history)] if self._history else []
+        seen = render_host_history(tuple(self._seen), view)
+        return "\n".join(lines + ([seen] if seen else []))
+
+    def _observation(self, view: NetworkView, history: str) -> str:
         lines = [f"Step {view.step + 1} of {self.max_steps}."]
-        if self._history:
-            lines.append("Recent steps: " + " | ".join(self._history))
+        if history:
+            lines.append(history)
         lines.append(f"Observation from get_updated_hosts(): {render_changed_hosts(view)}")
         lines.append(f"Alerts:\n{render_alerts(view)}")
         return "\n".join(lines)

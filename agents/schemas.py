@@ -95,7 +95,9 @@ def compiler_schema(roles: Sequence[str], rule_types: Sequence[str], *, modes: S
             "type": {"type": "string", "enum": list(rule_types)},
             "directive": {"type": "string", "maxLength": 300},
             "roles": {"type": "array", "items": {"type": "string", "enum": list(roles)}, "maxItems": len(roles)},
-            "when": {"type": ["object", "null"]},
+            "when": {"type": ["object", "null"],
+                     "description": "a predicate: host or class, activity, compromise, newly_compromised, unchanged_for, "
+                                    "acted, within, changed, scan_before_exploit, phase, any, all, not"},
             "action": {"type": ["object", "null"]},
             "unexpressed": {"type": "string", "maxLength": 200},
             "trigger": {"type": "string", "maxLength": 200},

@@ -29,7 +29,7 @@ def learner_for(tmp_path, *overrides: str) -> InstanceLearner:
 @pytest.mark.parametrize("feedback", ["paper", "privileged"])
 def test_reflected_rules_reduce_the_failure_that_produced_them(tmp_path, feedback):
     learner = learner_for(tmp_path, "surrogate.compliance=1.0", "protocol.max_attempts=1", f"learner.feedback={feedback}")
-    seed = 21
+    seed = 22  # the surrogate's trajectory follows its prompts; the contexts carry history since issue 18
     before = play_episode(learner.env, learner.defender(), seed=seed, trigger=FailureTrigger([-1.1]))
     assert before.failed
     training = learner.train_stage(1, seed)

@@ -221,6 +221,8 @@ def test_skipping_embeddings_that_cannot_change_the_selection_injects_the_same_r
         teach(book, f"When {host} shows Activity Exploit, then Remove {host}.", "s/i00", "planner", source=f"p{i}")
         # and a conflicting rule by another actor: settled by evidence and actor, not by rank
         teach(book, f"When {host} shows any compromise, then Remove {host}.", "s/i01", "action_chooser", source=f"c{i}")
+        if host == "Enterprise2":  # and one that agrees with it: two rules kept at once, so their order needs the scores
+            teach(book, f"When {host} shows any compromise, then Analyse Op_Server0.", "s/i00", "action_chooser", source=f"a{i}")
     cfg = load_config(overrides=["env.max_steps=20", "surrogate.latency_ms=0"])
     clients, _ = build_clients(cfg)
 
@@ -231,7 +233,8 @@ def test_skipping_embeddings_that_cannot_change_the_selection_injects_the_same_r
         defender = Defender(clients, recording, cfg.agent, cfg.env.max_steps)
         play_episode(Cage2Env(red_agent="b_line", max_steps=cfg.env.max_steps), defender, seed=7)
         after = embedder.cache_stats()
-        return recording.seen, after.misses - before.misses
+        # texts asked of the embedder (hits and misses: the second play finds the first one's in the cache)
+        return recording.seen, (after.misses + after.hits) - (before.misses + before.hits)
 
     shipped, embedded_shipped = play()
     monkeypatch.setattr(RuleIndex, "needs_scores", lambda self, *args: True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
 
 if TYPE_CHECKING:  # types only: cage2 renders its table with this module
     from forge.env.cage2 import HostState, NetworkView
@@ -34,6 +36,31 @@ def render_changed_hosts(view: NetworkView) -> str:
     return "Hosts changed since the last step: " + ", ".join(
         f"{h} (Activity {view.row(h).activity}, Compromised {view.row(h).compromised})" for h in view.changed
     )
+
+
+HostStates = Mapping[str, tuple[str, str]]  # host -> (activity, compromised), as one step's table showed them
+
+
+def table_states(view: NetworkView) -> dict[str, tuple[str, str]]:
+    """The step's table as host -> (activity, compromised): what the defender keeps of it for its history."""
+    return {r.hostname: (r.activity, r.compromised) for r in view.hosts}
+
+
+def render_host_history(past: Sequence[tuple[int, HostStates]], now: NetworkView) -> str:
+    """`Host history (last k steps): User1: step 5 Exploit/User, step 6 None/User; every other host: None/No`.
+
+    `past` is what the defender saw at its last k steps (1-based step numbers, oldest first). Listed: every
+    host that was not quiet at one of those steps or is not quiet now (so a host compromised this step shows
+    its quiet past); the tail states the rest, so a reader knows their history too."""
+    if not past:
+        return ""
+    quiet = (QUIET_ACTIVITY, QUIET_COMPROMISE)
+    listed = [r.hostname for r in now.hosts if not r.quiet or any(states.get(r.hostname, quiet) != quiet for _, states in past)]
+    parts = [f"{host}: " + ", ".join(f"step {step} {'/'.join(states.get(host, quiet))}" for step, states in past)
+             for host in listed]
+    if len(listed) < len(now.hosts):
+        parts.append(f"every other host: {'/'.join(quiet)}")
+    return f"Host history (last {len(past)} steps): " + "; ".join(parts)
 
 
 def _describe_processes(processes: list[dict[str, Any]]) -> list[str]:

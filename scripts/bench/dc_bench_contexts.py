@@ -28,7 +28,8 @@ from forge.env.text_view import render_alerts, render_blue_table, render_changed
 
 
 def planner_observation(view, max_steps: int) -> str:
-    """The Planner's observation as agents/defender.py builds it (without the history line)."""
+    """The Planner's observation as agents/defender.py builds it, without its history lines (a case that needs
+    history writes its context)."""
     return "\n".join([f"Step {view.step + 1} of {max_steps}.",
                       f"Observation from get_updated_hosts(): {render_changed_hosts(view)}",
                       f"Alerts:\n{render_alerts(view)}"])

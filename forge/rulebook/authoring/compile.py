@@ -188,12 +188,15 @@ def _meaning(raw: dict[str, Any], rule_type: str) -> tuple[Optional[dict], Optio
 
 
 def _has_negative(p) -> bool:
-    """Whether a predicate says anything negative: a `not`, or a quiet value (Activity None, Compromised No)."""
+    """Whether a predicate says anything negative: a `not`, a quiet value (Activity None, Compromised No), or
+    a history condition of absence ("has not changed": unchanged_for; "did not clear": changed false)."""
     if isinstance(p, Not):
         return True
     if isinstance(p, (AnyOf, AllOf)):
         return any(_has_negative(x) for x in p.parts)
-    return isinstance(p, Atom) and (p.activity == QUIET_ACTIVITY or p.compromise == QUIET_COMPROMISE)
+    return isinstance(p, Atom) and (p.activity == QUIET_ACTIVITY or p.compromise == QUIET_COMPROMISE
+                                    or p.unchanged_for is not None or False in (p.changed, p.newly_compromised,
+                                                                                p.scan_before_exploit))
 
 
 def contract_problem(text: str, when: Optional[dict], unexpressed: str = "") -> Optional[str]:

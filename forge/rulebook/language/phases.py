@@ -1,25 +1,59 @@
 """Attack phases as the defender sees them: the one mapping the compiler's contract and the gate share.
 
 A model's reflection names phases ("during reconnaissance", "once the attacker escalates"), not table
-values. Each phase here is what the blue table can show of it; the predicate language accepts
-`{"phase": NAME}` and reads it as this predicate (predicate.py), and the compiler prompt lists the same
-mapping (compile.py renders it into agents/prompts/compiler.md). Lateral movement is a phase of
-history (a host newly compromised while a host of another subnet already is): one table cannot show
-it, so it has no predicate here and goes in a rule's `unexpressed` part.
+values. Each phase here is what the blue table, and the defender's history of it, can show; the predicate
+language accepts `{"phase": NAME}` and reads it as this predicate (predicate.py), and the compiler prompt
+lists the same mapping (compile.py renders it into agents/prompts/compiler.md). The README's rulebook
+section prints it in words.
+
+What an Analyse result can show (CybORG's BlueTableWrapper, the table the defender reads): Analyse lists
+a host's files; a malware file (density >= 0.9) turns the host's Compromised value to Privileged. That is
+all it can show: no Activity, nothing of a user-level compromise, and a host with nothing found keeps
+its row (no finding is not a clean bill). Remove turns a compromised row to Unknown (the table cannot tell
+whether it worked), Restore turns it to No. So "the analysis confirmed escalation" is Compromised
+Privileged newly shown after an Analyse of that host (`escalation_confirmed`), a phase of history.
+
+Phases of history (lateral movement, escalation_confirmed) need the context's history lines; on a
+context without them they are unknown, so a rule on them is silent there.
 """
 
 from __future__ import annotations
 
 import json
 
+from forge.env.catalog import HOST_CLASSES
+
+ANALYSE_SHOWS = ("an Analyse of a host can show malware (Compromised turns Privileged: escalation confirmed); "
+                 "it shows no Activity and nothing of a user-level compromise, and finding nothing leaves the row as it was")
+
+
+def _lateral_movement() -> dict:
+    """A host newly compromised while a host of another subnet (CAGE-2's host classes) already is."""
+    return {"any": [{"all": [{"class": subnet, "newly_compromised": True},
+                             {"any": [{"class": other, "compromise": "any", "newly_compromised": False}
+                                      for other in HOST_CLASSES if other != subnet]}]}
+                    for subnet in HOST_CLASSES]}
+
+
 PHASES: dict[str, dict] = {
     "reconnaissance": {"class": "any", "activity": "Scan"},
     "exploitation": {"any": [{"class": "any", "activity": "Exploit"}, {"class": "any", "compromise": "User"}]},
     "privilege_escalation": {"class": "any", "compromise": "Privileged"},
+    "escalation_confirmed": {"class": "any", "compromise": "Privileged", "acted": "Analyse", "within": 1, "changed": True},
+    "lateral_movement": _lateral_movement(),
     "impact": {"host": "Op_Server0", "compromise": "any"},
 }
-ALIASES = {"recon": "reconnaissance", "initial_access": "exploitation", "escalation": "privilege_escalation"}
-NOT_A_TABLE_PHASE = {"lateral_movement": "a host newly compromised while a host of another subnet already is (history)"}
+ALIASES = {"recon": "reconnaissance", "initial_access": "exploitation", "escalation": "privilege_escalation",
+           "lateral": "lateral_movement", "analysis_confirmed_escalation": "escalation_confirmed"}
+HISTORY_PHASES = ("escalation_confirmed", "lateral_movement")
+WORDS = {
+    "reconnaissance": "some host shows Activity Scan",
+    "exploitation": "some host shows Activity Exploit or Compromised User",
+    "privilege_escalation": "some host shows Compromised Privileged",
+    "escalation_confirmed": "a host turned Compromised Privileged right after the defender analysed it (history)",
+    "lateral_movement": "a host newly compromised while a host of another subnet already is (history)",
+    "impact": "Op_Server0 shows any compromise",
+}
 
 
 def phase_predicate(name: str) -> dict:
@@ -28,13 +62,13 @@ def phase_predicate(name: str) -> dict:
     key = ALIASES.get(folded, folded)
     if key in PHASES:
         return PHASES[key]
-    why = NOT_A_TABLE_PHASE.get(key)
-    raise ValueError(f"phase {name!r:.40} " + (f"is not shown by one table ({why}): list it in unexpressed" if why else
-                                                f"is unknown (phases: {', '.join(PHASES)})"))
+    raise ValueError(f"phase {name!r:.40} is unknown (phases: {', '.join(PHASES)})")
 
 
 def phase_lines() -> str:
-    """The mapping in the compiler prompt's words."""
-    lines = [f'{{"phase": "{name}"}} = {json.dumps(p)}' for name, p in PHASES.items()]
-    lines += [f"{name}: {why}; cannot be a predicate" for name, why in NOT_A_TABLE_PHASE.items()]
-    return "; ".join(lines)
+    """The mapping in the compiler prompt's words (with its predicate where that is short)."""
+    lines = []
+    for name, predicate in PHASES.items():
+        form = json.dumps(predicate)
+        lines.append(f'{{"phase": "{name}"}}: {WORDS[name]}' + (f" = {form}" if len(form) <= 120 else ""))
+    return "; ".join(lines) + f". What Analyse can show: {ANALYSE_SHOWS}"

@@ -13,6 +13,20 @@ activity: None | Scan | Exploit | any (anything but None); compromise: No | Unkn
 any (anything but No): the values of `forge.env.catalog`. An atom with both needs both on the same host. Anything else (an unknown host,
 class, value or key) is a `PredicateError` naming it.
 
+History atoms: the same host or class, with conditions on the defender's recent steps as the context
+states them (situation.History: the `Recent steps:` and `Host history` lines); all conditions of an atom
+hold on one host:
+
+    {"class": "any", "newly_compromised": true}      compromised now, not at the last recorded step
+    {"class": "any", "newly_compromised": false}     compromised now and already at the last recorded step
+    {"host": "User1", "unchanged_for": 3}            its Compromised value now equals its last 3 recorded ones
+    {"class": "any", "acted": "Remove", "within": 2}  the defender took Remove on it in the last 2 steps
+    {"class": "any", "acted": "Remove", "within": 2, "changed": false}
+                                                      ... and its Compromised value did not change after
+    {"class": "any", "scan_before_exploit": true}    its history shows Activity Scan before Activity Exploit
+
+A history condition on a context without the line it needs is unknown, like an unstated host.
+
 `truth(p, situation)` evaluates a predicate against what a context states (situation.py reads it), in
 three values: True, False, or None (unknown) for an atom about a host the context does not state (or a
 field of it the context does not state); `not unknown` is unknown, `all` is false if any part is false,
@@ -24,16 +38,18 @@ unless it can show they exclude each other (used to find conflicts and supersess
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any, Optional, Union
 
-from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.model import RulebookError
 from forge.rulebook.language.phases import phase_predicate
-from forge.rulebook.language.situation import SOME, Situation
+from forge.rulebook.language.situation import SOME, History, Situation
 
 CLASSES = (*HOST_CLASSES, "any")
+HISTORY_FIELDS = ("newly_compromised", "unchanged_for", "acted", "within", "changed", "scan_before_exploit")
+MAX_HISTORY_STEPS = 30  # an episode's length: a longer window is a typo
 _MAX_DNF = 64  # conjunctions; beyond it the overlap test gives up and says "may overlap"
 
 
@@ -54,6 +70,13 @@ class Atom:
     host_class: Optional[str] = None
     activity: Optional[str] = None
     compromise: Optional[str] = None
+    # History conditions (None: not constrained); see the module docstring.
+    newly_compromised: Optional[bool] = None
+    unchanged_for: Optional[int] = None
+    acted: Optional[str] = None  # a host verb, or "any"
+    within: Optional[int] = None  # with `acted`: the last n steps (default 1)
+    changed: Optional[bool] = None  # with `acted`: whether its Compromised value changed after the action
+    scan_before_exploit: Optional[bool] = None
 
     def hosts(self) -> tuple[str, ...]:
         if self.host is not None:
@@ -61,7 +84,15 @@ class Atom:
         return HOSTS if self.host_class == "any" else HOST_CLASSES[self.host_class]
 
     def on(self, host: str) -> "Atom":
-        return Atom(host=host, activity=self.activity, compromise=self.compromise)
+        return replace(self, host=host, host_class=None)
+
+    def history(self) -> tuple[tuple[str, object], ...]:
+        """The atom's history conditions, as (field, value) pairs."""
+        return tuple((name, getattr(self, name)) for name in HISTORY_FIELDS if getattr(self, name) is not None)
+
+    def bare(self) -> bool:
+        """No condition at all: "the context shows this host"."""
+        return self.activity is None and self.compromise is None and not self.history()
 
     def accepts(self, activity: Optional[str], compromise: Optional[str]) -> bool:
         """Whether one stated host state (None: not stated) meets this atom's conditions."""
@@ -175,16 +206,46 @@ def parse_predicate(data: Any, *, depth: int = 0) -> Predicate:
         if keys != {"always"} or data["always"] is not True:
             raise PredicateError('predicate "always" must be exactly {"always": true}')
         return Always()
-    unknown = keys - {"host", "class", "activity", "compromise"}
+    unknown = keys - {"host", "class", "activity", "compromise", *HISTORY_FIELDS}
     if unknown:
-        raise PredicateError(f"unknown predicate key(s) {sorted(unknown)} (always, host, class, activity, compromise, phase, any, all, not)")
+        raise PredicateError(f"unknown predicate key(s) {sorted(unknown)} (always, host, class, activity, compromise, "
+                             f"{', '.join(HISTORY_FIELDS)}, phase, any, all, not)")
     if ("host" in keys) == ("class" in keys):
         raise PredicateError(f"a predicate atom names exactly one of host or class, got {sorted(keys)}")
     activity = _value(data, "activity", ACTIVITIES)
     compromise = _value(data, "compromise", COMPROMISE_LEVELS)
-    if "host" in keys:
-        return Atom(host=_host(data["host"]), activity=activity, compromise=compromise)
-    return Atom(host_class=_class(data["class"]), activity=activity, compromise=compromise)
+    where = {"host": _host(data["host"])} if "host" in keys else {"host_class": _class(data["class"])}
+    return Atom(**where, activity=activity, compromise=compromise, **_history_conditions(data))
+
+
+def _flag(data: dict, key: str) -> Optional[bool]:
+    if data.get(key) is None:
+        return None
+    if not isinstance(data[key], bool):
+        raise PredicateError(f"predicate {key} must be true or false, got {data[key]!r:.40}")
+    return data[key]
+
+
+def _steps(data: dict, key: str) -> Optional[int]:
+    if data.get(key) is None:
+        return None
+    raw = data[key]
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= MAX_HISTORY_STEPS:
+        raise PredicateError(f"predicate {key} must be a whole number of steps from 1 to {MAX_HISTORY_STEPS}, got {raw!r:.40}")
+    return raw
+
+
+def _history_conditions(data: dict) -> dict[str, Any]:
+    out: dict[str, Any] = {"newly_compromised": _flag(data, "newly_compromised"),
+                           "unchanged_for": _steps(data, "unchanged_for"),
+                           "scan_before_exploit": _flag(data, "scan_before_exploit")}
+    if data.get("acted") is not None:
+        out["acted"] = _value(data, "acted", HOST_VERBS)
+        out["within"] = _steps(data, "within") or 1
+        out["changed"] = _flag(data, "changed")
+    elif data.get("within") is not None or data.get("changed") is not None:
+        raise PredicateError('predicate "within" and "changed" qualify "acted": name the action too')
+    return out
 
 
 def predicate_to_json(p: Predicate) -> dict[str, Any]:
@@ -201,6 +262,7 @@ def predicate_to_json(p: Predicate) -> dict[str, Any]:
         out["activity"] = p.activity
     if p.compromise is not None:
         out["compromise"] = p.compromise
+    out.update(p.history())
     return out
 
 
@@ -225,28 +287,100 @@ def truth(p: Predicate, situation: Situation) -> Optional[bool]:
     if isinstance(p, Not):
         inner = truth(p.part, situation)
         return None if inner is None else not inner
-    if p.activity is None and p.compromise is None:
+    if p.bare():
         return bool(matched_hosts(p, situation))  # "the context shows this host": a fact about the context
     unknown = False
     for host in p.hosts():
-        states = situation.states(host)
-        if not states:
-            unknown = True  # the context does not state this host
-            continue
-        for activity, compromise in states:
-            value = p.accepts3(activity, compromise)
-            if value:
-                return True
-            unknown = unknown or value is None
+        value = host_truth(p, host, situation)
+        if value:
+            return True
+        unknown = unknown or value is None
     return None if unknown else False
+
+
+def host_truth(p: Atom, host: str, situation: Situation) -> Optional[bool]:
+    """The atom's value on one host: its stated state now, and its history where the atom asks for it."""
+    history = p.history()
+    states = situation.states(host)
+    needs_now = p.activity is not None or p.compromise is not None or p.newly_compromised is not None or p.unchanged_for is not None
+    if needs_now and not states:
+        return None  # the context does not state this host
+    values = [p.accepts3(a, c) for a, c in states] if (p.activity is not None or p.compromise is not None) else [True]
+    now = True if True in values else (None if None in values else False)
+    if not history or now is False:
+        return now
+    parts = [now]
+    for name, wanted in history:
+        if name in ("within", "changed"):
+            continue  # qualifiers of `acted`
+        parts.append(_history_truth(p, name, wanted, host, states, situation.history))
+    if False in parts:
+        return False
+    return None if None in parts else True
+
+
+def _compromised(level: Optional[str]) -> Optional[bool]:
+    return None if level is None else level != QUIET_COMPROMISE
+
+
+def _history_truth(p: Atom, name: str, wanted, host: str, states, history: Optional[History]) -> Optional[bool]:
+    """One history condition on one host, three-valued: unknown where the context lacks the line it needs."""
+    if history is None or history.step is None:
+        return None
+    if name == "acted":
+        return _acted(p, host, history, {c for _, c in states if c is not None and c != SOME})
+    levels_now = {c for _, c in states if c is not None and c != SOME}
+    if name == "newly_compromised" and levels_now and not any(_compromised(c) for c in levels_now):
+        return False  # not compromised now: neither newly nor since before
+    past = history.past(host)
+    if not past:
+        return None
+    if name == "scan_before_exploit":
+        sequence = [a for _, a, _ in past] + [a for a, _ in states if a is not None]
+        first_scan = next((i for i, a in enumerate(sequence) if a == "Scan"), None)
+        shown = first_scan is not None and "Exploit" in sequence[first_scan + 1:]
+        return shown == wanted
+    if not levels_now:
+        return None
+    if name == "newly_compromised":
+        if not any(_compromised(c) for c in levels_now):
+            return False
+        before = _compromised(past[-1][2])
+        return (not before) == wanted
+    if name == "unchanged_for":
+        if len(past) < wanted:
+            return None
+        return any(all(c == level for _, _, c in past[-wanted:]) for level in levels_now)
+    raise PredicateError(f"unknown history condition {name!r}")
+
+
+def _acted(p: Atom, host: str, history: History, levels_now: set[str]) -> Optional[bool]:
+    """`acted` (with `within`, `changed`) on one host."""
+    if history.actions is None:
+        return None
+    since = history.step - (p.within or 1)
+    taken = [a for a in history.actions if a.step >= since and a.host == host and (p.acted == "any" or a.verb == p.acted)]
+    if not taken:
+        earliest = min((a.step for a in history.actions), default=history.step)
+        return False if earliest <= max(since, 1) else None  # the line may not reach back far enough
+    if p.changed is None:
+        return True
+    past = {s: {c} for s, _, c in history.past(host) or ()}
+    if levels_now:
+        past[history.step] = levels_now
+    values = []
+    for action in taken:  # the step-s action shows its effect in the step s+1 observation
+        before, after = past.get(action.step), past.get(action.step + 1)
+        values.append(None if not before or not after else (before != after) == p.changed)
+    return True if True in values else (None if None in values else False)
 
 
 def matched_hosts(p: Predicate, situation: Situation) -> tuple[str, ...]:
     """The hosts whose stated state makes the predicate's positive atoms hold ("that host")."""
     if isinstance(p, Atom):
-        if p.activity is None and p.compromise is None:  # "shows this host": a host the context names
+        if p.bare():  # "shows this host": a host the context names
             return tuple(h for h in p.hosts() if situation.states(h) and h not in situation.unnamed)
-        return tuple(h for h in p.hosts() if any(p.accepts(a, c) for a, c in situation.states(h)))
+        return tuple(h for h in p.hosts() if host_truth(p, h, situation) is True)
     if isinstance(p, (AnyOf, AllOf)):
         if not holds(p, situation):
             return ()
@@ -316,6 +450,11 @@ def _covers(general: Atom, specific: Atom) -> bool:
     """Every situation meeting `specific` meets `general`."""
     if not set(specific.hosts()) <= set(general.hosts()):
         return False
+    if not set(general.history()) <= set(specific.history()):
+        return False  # history conditions only narrow: the general one's must all be the specific one's
+    if general.bare() and not specific.bare() and specific.activity is None and specific.compromise is None \
+            and specific.newly_compromised is None and specific.unchanged_for is None:
+        return False  # "shown" needs the host in the context; an `acted` condition alone does not
     for field, quiet in (("activity", QUIET_ACTIVITY), ("compromise", QUIET_COMPROMISE)):
         g, s = getattr(general, field), getattr(specific, field)
         if g is None:
@@ -398,6 +537,7 @@ def _slug(atom: Atom) -> str:
         parts.append("any-activity" if atom.activity == "any" else f"activity-{atom.activity.lower()}")
     if atom.compromise is not None:
         parts.append("any-compromise" if atom.compromise == "any" else f"compromised-{atom.compromise.lower()}")
+    parts += [f"{name.replace('_', '-')}-{str(value).lower()}" for name, value in atom.history()]
     return "+".join(parts) or "shown"
 
 
@@ -413,6 +553,21 @@ def group_of(p: Predicate) -> str:
     return joiner.join(group_of(x) for x in p.parts)[:80]
 
 
+def _history_words(p: Atom) -> list[str]:
+    words = []
+    if p.newly_compromised is not None:
+        words.append("newly compromised this step" if p.newly_compromised else "compromised since before this step")
+    if p.unchanged_for is not None:
+        words.append(f"with Compromised unchanged for {p.unchanged_for} steps")
+    if p.acted is not None:
+        verb = "any action" if p.acted == "any" else p.acted
+        after = "" if p.changed is None else (", its state changing after" if p.changed else ", its state unchanged after")
+        words.append(f"after {verb} on it in the last {p.within or 1} steps{after}")
+    if p.scan_before_exploit is not None:
+        words.append("showing Scan before Exploit" if p.scan_before_exploit else "not showing Scan before Exploit")
+    return words
+
+
 def describe(p: Predicate) -> str:
     """The predicate in words, for `forge rulebook show`."""
     if isinstance(p, Always):
@@ -424,7 +579,8 @@ def describe(p: Predicate) -> str:
             conditions.append("any activity" if p.activity == "any" else f"Activity {p.activity}")
         if p.compromise is not None:
             conditions.append("any compromise" if p.compromise == "any" else f"Compromised {p.compromise}")
-        return f"{subject} shows {' and '.join(conditions)}" if conditions else f"{subject} is shown"
+        text = f"{subject} shows {' and '.join(conditions)}" if conditions else (f"{subject} is shown" if p.bare() else subject)
+        return " ".join([text, *_history_words(p)])
     if isinstance(p, Not):
         return f"not ({describe(p.part)})"
     joiner = " or " if isinstance(p, AnyOf) else " and "

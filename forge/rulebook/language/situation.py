@@ -14,15 +14,24 @@ must understand every way a context states host status:
     Enterprise0, Enterprise1 and User1 show Activity Scan   prose: hosts and conditions in one clause
     User0 is compromised.  Op_Server0 has been exploited.
 
-A host named without a status (`what about User0?`) is *shown* with nothing stated about it. The
-defender's own history line (`Recent steps: step 3: Restore User0 -> ...`) names hosts it acted on,
-not hosts the context shows, and is skipped.
+A host named without a status (`what about User0?`) is *shown* with nothing stated about it.
+
+The defender's own history (agents/defender.py writes it from what it saw and did; never hidden state)
+is read into `Situation.history`, not into the hosts the context shows:
+
+    Step 8 of 30.                                                          the current step
+    Recent steps: step 6: Remove User1 -> reward -1.1 | step 7: Monitor -> reward -1.1
+    Host history (last 3 steps): User1: step 5 Exploit/User, step 6 None/User; every other host: None/No
+
+`step N` in both lines is the step whose observation the defender saw before acting (the effect of the
+step-6 Remove shows at step 7). A context without these lines carries no history: every history atom is
+unknown on it (predicate.py).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
@@ -41,7 +50,14 @@ _COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(" + "|".join(COMPROMISE_LEVE
 _ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b")
 _NONE_ALERTED = re.compile(r"^\s*No host shows activity or compromise\.?\s*$")
 _OTHERS_QUIET = re.compile(r"\(\d+ other hosts: Activity None, Compromised No\)")
-_SKIPPED_LINES = re.compile(r"^\s*(?:Recent steps:|Step \d+ of \d+\.?\s*$)", re.IGNORECASE)
+_SKIPPED_LINES = re.compile(r"^\s*(?:Recent steps:|Host history\b|Step \d+ of \d+\.?\s*$)", re.IGNORECASE)
+_STEP_LINE = re.compile(r"^\s*Step (\d+) of \d+\b", re.IGNORECASE)
+_RECENT_LINE = re.compile(r"^\s*Recent steps:\s*(.*)$", re.IGNORECASE)
+_RECENT_ENTRY = re.compile(r"step (\d+):\s*([A-Za-z_]+)(?:\s+([A-Za-z_]+\d*))?(?:\s*->\s*reward\s*([-+]?\d+(?:\.\d+)?))?",
+                           re.IGNORECASE)
+_HOST_HISTORY_LINE = re.compile(r"^\s*Host history(?:\s*\(last (\d+) steps?\))?:\s*(.*)$", re.IGNORECASE)
+_OTHER_HOSTS = re.compile(r"^\s*(?:every|all) other hosts?:\s*None\s*/\s*No\s*$", re.IGNORECASE)
+_HOST_HISTORY_ENTRY = re.compile(r"step (\d+)\s+(\w+)\s*/\s*(\w+)", re.IGNORECASE)
 
 # Prose vocabulary, checked in order: the first that matches a clause wins for its field. The values are
 # the catalog's (ACTIVITIES, COMPROMISE_LEVELS) or SOME.
@@ -64,6 +80,32 @@ State = tuple[Optional[str], Optional[str]]  # (activity, compromise); None: not
 
 
 @dataclass(frozen=True)
+class StepAction:
+    """One of the defender's recent actions, as its `Recent steps:` line states it."""
+
+    step: int
+    verb: str
+    host: Optional[str]  # None: a global action (Monitor, Sleep)
+    reward: Optional[float]
+
+
+@dataclass(frozen=True)
+class History:
+    """What the context states of the defender's recent steps. `actions` is None without a `Recent
+    steps:` line, `hosts` None without a `Host history` line: atoms needing them are then unknown."""
+
+    step: Optional[int]  # the current step (`Step N of M.`), or one after the last recorded step
+    actions: Optional[tuple[StepAction, ...]]
+    hosts: Optional[dict[str, tuple[tuple[int, str, str], ...]]]  # host -> ((step, activity, compromise), ...)
+
+    def past(self, host: str) -> Optional[tuple[tuple[int, str, str], ...]]:
+        """The host's recorded states, oldest first; None where the context states no history of it."""
+        if self.hosts is None or host not in self.hosts:
+            return None
+        return self.hosts[host]
+
+
+@dataclass(frozen=True)
 class Situation:
     """Per host, every state the context states for it (a host named without status: (None, None))."""
 
@@ -71,6 +113,7 @@ class Situation:
     # Hosts stated only by a line that names none ("No host shows activity or compromise."): their state
     # is known, but the context does not *show* them (a `{"host": X}` atom stays false).
     unnamed: frozenset[str] = frozenset()
+    history: Optional[History] = None  # None: the context carries no history of the defender's steps
 
     def states(self, host: str) -> tuple[State, ...]:
         return self.by_host.get(host, ())
@@ -165,10 +208,56 @@ def _prose(clause: str, reading: _Reading) -> None:
         reading.add(host, activity, compromise)
 
 
+def _history(lines: list[str]) -> Optional[History]:
+    """The defender's history lines, if the context has them."""
+    step: Optional[int] = None
+    others: Optional[int] = None  # `every other host: None/No` closes the line: the unlisted hosts were quiet
+    actions: Optional[list[StepAction]] = None
+    hosts: Optional[dict[str, tuple[tuple[int, str, str], ...]]] = None
+    for line in lines:
+        if step is None and (m := _STEP_LINE.match(line)):
+            step = int(m.group(1))
+        elif m := _RECENT_LINE.match(line):
+            actions = actions or []
+            for entry in _RECENT_ENTRY.finditer(m.group(1)):
+                target = _HOST_WORD.get((entry.group(3) or "").lower())
+                reward = float(entry.group(4)) if entry.group(4) is not None else None
+                actions.append(StepAction(int(entry.group(1)), entry.group(2), target, reward))
+        elif m := _HOST_HISTORY_LINE.match(line):
+            hosts = hosts if hosts is not None else {}
+            window = int(m.group(1)) if m.group(1) else None
+            for part in re.split(r";|\|", m.group(2)):
+                if _OTHER_HOSTS.match(part):
+                    others = others or window or 0  # filled in below, once the steps are known
+                    continue
+                host = _HOST_RE.match(part.strip())
+                if host is None:
+                    continue
+                states = []
+                for entry in _HOST_HISTORY_ENTRY.finditer(part[host.end():]):
+                    activity, compromise = _canon(entry.group(2), _ACT_VALUES), _canon(entry.group(3), _COMP_VALUES)
+                    if activity is not None and compromise is not None:
+                        states.append((int(entry.group(1)), activity, compromise))
+                hosts[_HOST_WORD[host.group(1).lower()]] = tuple(sorted(states))
+    if actions is None and hosts is None:
+        return None
+    if step is None:
+        recorded = [a.step for a in actions or ()] + [s for states in (hosts or {}).values() for s, _, _ in states]
+        step = max(recorded) + 1 if recorded else None
+    if others is not None and hosts is not None:
+        steps = sorted({s for states in hosts.values() for s, _, _ in states})
+        if not steps and step is not None and others:
+            steps = list(range(max(step - others, 1), step))
+        for host in HOSTS:
+            hosts.setdefault(host, tuple((s, QUIET_ACTIVITY, QUIET_COMPROMISE) for s in steps))
+    return History(step, None if actions is None else tuple(sorted(actions, key=lambda a: a.step)), hosts)
+
+
 def read_situation(text: str) -> Situation:
     """What `text` states about the hosts (see the module docstring for the forms it reads)."""
     reading = _Reading()
-    for line in (text or "").splitlines():
+    lines = (text or "").splitlines()
+    for line in lines:
         if _SKIPPED_LINES.match(line):
             continue
         if _ALL_QUIET.search(line) or _NONE_ALERTED.search(line):
@@ -192,4 +281,4 @@ def read_situation(text: str) -> Situation:
         for clause in _CLAUSE_SPLIT.split(line):
             if clause and clause.strip():
                 _prose(clause, reading)
-    return reading.situation()
+    return replace(reading.situation(), history=_history(lines))

@@ -17,6 +17,9 @@ call of their roles at stage 1):
      as well (the semantic guard);
    - a semantic rule (no predicate) applies when its mixed cosine reaches `rulebook.relevance_floor`,
      the floor calibrated for free text (calibrate.py);
+   - either free-text part (a semantic rule's condition, a guarded rule's unexpressed rest) is unknown,
+     so silent, on a context that does not state a kind of fact it speaks of (condition.py: history,
+     rewards, an action's outcome, priority, traffic), whatever its cosine;
 5. conflicts settled (resolve.py) among the applying rules only, and only where the rules' actions
    disagree in this context; best fused first, at most `rulebook.max_rules_per_injection`.
 """
@@ -32,6 +35,7 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
+from forge.rulebook.language.condition import condition_of, facts_needed, facts_stated
 from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of
 from forge.rulebook.model import RuleRecord, RuleVersion
 from forge.rulebook.language.predicate import holds, predicate_to_json
@@ -46,7 +50,7 @@ class RetrievalSettings:
     relevance_floor: float = 0.4
     max_rules: int = 5
     condition_gate: bool = True
-    guard_floor: float = 0.55
+    guard_floor: float = 0.15
 
     @classmethod
     def from_config(cls, rulebook_config) -> "RetrievalSettings":
@@ -132,6 +136,12 @@ class RuleIndex:
         self.gated = np.array([not m.semantic for m in self.meanings], dtype=bool)
         # A predicate with an unexpressed rest must also be near its trigger: the semantic guard.
         self.guarded = np.array([bool(v.record.unexpressed) for v in self.content], dtype=bool)
+        # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
+        needs = [facts_needed(v.record.unexpressed) if v.record.unexpressed else
+                 facts_needed(condition_of(v.record.directive)) if m.semantic else frozenset()
+                 for v, m in zip(self.content, self.meanings)]
+        self._needs = sorted(set(needs), key=sorted)  # few distinct sets: each is checked once per context
+        self._needs_of = np.array([self._needs.index(n) for n in needs], dtype=np.int64)
         if len(self.guard_matrix) != len(self.content):
             self.guard_matrix = np.zeros((len(self.content), self.node_matrix.shape[1]), np.float32)
         # Rules share predicates (a class rule taught by many): each distinct one is evaluated once per context.
@@ -147,19 +157,26 @@ class RuleIndex:
                 self._predicates.append(meaning.when)
             self._predicate_of[position] = keys[key]
         self.semantic_for_role = {role: bool((~self.gated[self._slices[role][0]]).any()) for role in (*ROLES, None)}
-        self._situations: OrderedDict[str, tuple[Situation, np.ndarray]] = OrderedDict()
+        self._situations: OrderedDict[str, tuple[Situation, np.ndarray, np.ndarray]] = OrderedDict()
 
     def situation(self, text: str) -> tuple[Situation, np.ndarray]:
         """What the context states, and which distinct predicates hold on it (cached per text)."""
+        return self._reading(text)[:2]
+
+    def _reading(self, text: str) -> tuple[Situation, np.ndarray, np.ndarray]:
+        """As `situation`, and per rule whether the context states every kind of fact its free text needs."""
         cached = self._situations.get(text)
         if cached is not None:
             return cached
         situation = read_situation(text)
         truth = np.array([holds(p, situation) for p in self._predicates], dtype=bool)
-        self._situations[text] = (situation, truth)
+        stated = facts_stated(text, situation)
+        stated_all = np.array([needs <= stated for needs in self._needs], dtype=bool)[self._needs_of] \
+            if self._needs else np.ones(0, dtype=bool)
+        self._situations[text] = (situation, truth, stated_all)
         while len(self._situations) > 64:
             self._situations.popitem(last=False)
-        return situation, truth
+        return self._situations[text]
 
     def __len__(self) -> int:
         return len(self.versions)
@@ -247,7 +264,8 @@ class RuleIndex:
         guard_ok = np.ones(len(positions), dtype=bool)
         if guarded.any():  # the unexpressed condition must be near the context too
             guard_ok[guarded] = _matvec(self.guard_matrix[positions[guarded]], query_vec) >= settings.guard_floor
-        passes = np.where(gated, gate & guard_ok, above)
+        stated = self._reading(text)[2][positions]  # free text about what the context does not state: unknown
+        passes = np.where(gated, gate & guard_ok, above) & stated
         order = np.argsort(-fused, kind="stable")
         limit = max(settings.max_rules, 0)
         passing = [self.content[positions[i]].rule_id for i in order[passes[order]]]
