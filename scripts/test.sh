@@ -3,4 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-exec .venv/bin/python -m pytest "$@"
+# Three worker processes on two cores: much of the suite waits (Ray start-up, served latency, subprocesses),
+# so a third process keeps the cores busy. Module fixtures (a local Ray, the fault matrix's reference) are
+# made once per worker that runs the module's tests. FORGE_TEST_WORKERS=0 runs in one process.
+exec .venv/bin/python -m pytest -n "${FORGE_TEST_WORKERS:-3}" --dist load "$@"

@@ -121,7 +121,9 @@ def test_resume_after_sigkill_gives_the_same_memory(tmp_path, reference):
     runs = tmp_path / "runs"
     args = [sys.executable, "-m", "forge.cli", "run", str(ROOT / "configs" / "forge.yaml"), *SMALL,
             f"run.runs_dir={runs}", "run.name=session"]
-    proc = subprocess.Popen(args, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = tmp_path / "session.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(args, cwd=ROOT, start_new_session=True, stdout=out, stderr=subprocess.STDOUT)
     run_dir_path = runs / "session"
     deadline = time.time() + 300
     try:
@@ -132,7 +134,7 @@ def test_resume_after_sigkill_gives_the_same_memory(tmp_path, reference):
                 ledger.close()
                 if stages and stages[0].applied:
                     break
-            assert proc.poll() is None, "the session ended before it could be killed"
+            assert proc.poll() is None, f"the session ended before it could be killed: {log.read_text()[-3000:]}"
             time.sleep(0.2)
         else:
             pytest.fail("stage 1 never completed")
