@@ -11,6 +11,13 @@ import pytest
 from forge.local_redis import LocalRedis
 
 
+def pytest_collection_modifyitems(items):
+    """The longest tests first (a cluster, then the other slow ones), each group in its own order: the suite
+    runs in worker processes (scripts/test.sh), and one long test started last would run on alone."""
+    rank = lambda item: 0 if item.get_closest_marker("cluster") else 1 if item.get_closest_marker("slow") else 2
+    items.sort(key=rank)
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory) -> str:
     """FORGE_TEST_REDIS_URL if set (CI may start its own server), else a private redis-server."""

@@ -25,8 +25,10 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import time
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 import ray
@@ -89,8 +91,46 @@ def connect_ray(cfg: ForgeConfig) -> None:
         # Ray enables token authentication for a new local cluster and warns on stderr that it did; the
         # notice is no news for a cluster this process starts and stops (its other warnings still show).
         logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
-        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="WARNING",
-                 configure_logging=True, log_to_driver=True)
+        _start_local_ray()
+
+
+# Ray gives a new node's raylet a fixed 30 s to register with the GCS; a loaded machine (a test suite in
+# several processes, other sessions) sometimes misses it, and the whole session would fail before any work.
+LOCAL_RAY_ATTEMPTS = 3
+
+
+def _start_local_ray() -> None:
+    for attempt in range(1, LOCAL_RAY_ATTEMPTS + 1):
+        before = _descendants(os.getpid())
+        try:
+            ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="WARNING",
+                     configure_logging=True, log_to_driver=True)
+            return
+        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception for this one
+            if "timed out during startup" not in str(exc) or attempt == LOCAL_RAY_ATTEMPTS:
+                raise
+        # The failed attempt's GCS and raylet are this process's children that Ray no longer tracks.
+        for pid in _descendants(os.getpid()) - before:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _descendants(root: int) -> set[int]:
+    """The processes below `root` (from /proc; empty where there is none)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+    found: set[int] = set()
+    frontier = {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
+        found |= frontier
+    return found
 
 
 def retryable_failure(exc: BaseException) -> Optional[str]:
