@@ -12,9 +12,15 @@ from forge.local_redis import LocalRedis
 
 
 def pytest_collection_modifyitems(items):
-    """The longest tests first (a cluster, then the other slow ones), each group in its own order: the suite
-    runs in worker processes (scripts/test.sh), and one long test started last would run on alone."""
-    rank = lambda item: 0 if item.get_closest_marker("cluster") else 1 if item.get_closest_marker("slow") else 2
+    """The longest tests first (a cluster, the ones marked long, the other slow ones), each group in its own
+    order: the suite runs in worker processes that take one test at a time (scripts/test.sh), and a long
+    test started last would run on alone."""
+    def rank(item) -> int:
+        for position, marker in enumerate(("cluster", "long", "slow")):
+            if item.get_closest_marker(marker):
+                return position
+        return 3
+
     items.sort(key=rank)
 
 

@@ -100,6 +100,7 @@ def test_export_writes_a_self_contained_bundle(run_dir, tmp_path, capsys):
     assert "nobody" in capsys.readouterr().err
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_the_package_loop_plays_the_exported_agent_as_forge_evaluate_does(run_dir, tmp_path, capsys):
     """The bundle loaded by the installed evaluation.py's own loop, and the champion through `forge evaluate

@@ -26,6 +26,7 @@ def test_each_setting_has_its_own_graduation_threshold_and_the_same_per_step_tri
     assert cfg.protocol.tau == -1.1
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_100_step_meander_session_resumes_checkpoints_and_reports(tmp_path):
     from forge.cli import main

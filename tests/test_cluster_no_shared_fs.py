@@ -53,6 +53,7 @@ def ray_start(args: list[str], env: dict, namespace_over: Path | None = None) ->
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=180)
 
 
+@pytest.mark.long
 @pytest.mark.skipif(shutil.which("unshare") is None or os.geteuid() != 0,
                     reason="needs unshare -m (root) to give the worker node its own view of the filesystem")
 def test_a_session_whose_workers_cannot_see_the_run_directory(clean_redis_url):

@@ -331,6 +331,7 @@ def check_served_row(fault: str, phase: str, run, expected) -> None:
     MATRIX.append((fault, phase, f"PASS {describe(run, SERVED_BUDGET_USD)}"))
 
 
+@pytest.mark.long
 def test_served_workers_sigkilled_mid_call(tmp_path, ray_address):
     """Today's main: the two killed workers' slots (max_concurrency=2) are never released; every later call
     waits for ever, and the session hangs past the bound."""
@@ -346,6 +347,7 @@ def test_served_workers_sigkilled_mid_call(tmp_path, ray_address):
     check_served_row("worker SIGKILLed mid-call (served)", "any, x2", run, {"landed": 2, "check": counted})
 
 
+@pytest.mark.long
 def test_served_limiter_actor_killed(tmp_path, ray_address):
     """Today's main: the restarted limiter starts from the spending the driver gave it at the start, and
     the next save writes that lower figure over the ledger (spending goes down)."""
@@ -359,6 +361,7 @@ def test_served_limiter_actor_killed(tmp_path, ray_address):
     check_served_row("limiter actor SIGKILLed (served)", "mid-call", run, {"landed": 1, "check": counted})
 
 
+@pytest.mark.long
 def test_served_driver_killed_mid_stage_then_resumed(tmp_path, ray_address):
     """Today's main: the calls in flight when the driver died are never charged (the resumed limiter starts
     from the last unit's save), so spending after the resume can start below what was spent."""

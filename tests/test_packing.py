@@ -118,6 +118,7 @@ def session(runs: Path, *overrides: str) -> dict:
                             if p.parts[-2] != "reports")}
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_session_packed_one_or_five_per_worker_gives_the_same_results(tmp_path, ray_session):
     one = session(tmp_path / "one", "ray.instances_per_worker=1")

@@ -60,6 +60,7 @@ def kept(path: Path, session: str) -> dict[str, Any]:
         memory.store.close()
 
 
+@pytest.mark.long
 def test_a_recorded_session_replays_exactly_and_an_extended_one_sends_only_new_calls(tmp_path, ray_address):
     record = tmp_path / "calls.db"
     recorded = run(tmp_path / "recorded", record, "record", "protocol.num_stages=2")

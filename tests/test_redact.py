@@ -105,6 +105,7 @@ def test_run_directory_json_writers_mask_urls(tmp_path):
     assert json.loads(path.read_text()) == {"error": "redis://u:***@h/0 refused", "n": 1}
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_a_session_on_password_protected_redis_leaves_the_password_nowhere(tmp_path, clean_redis_url, monkeypatch):
     """A whole (small) session: memory and ledger in Redis behind an ACL password, MLflow on, an unused

@@ -57,6 +57,7 @@ def kept(location: str) -> dict[str, Any]:
         memory.store.close()
 
 
+@pytest.mark.long
 def test_a_session_in_s3_killed_mid_stage_resumes_from_the_uri(s3_server, tmp_path, monkeypatch, ray_address):
     s3_server.make_bucket("forge-session")
     reference, killed = s3_server.uri("forge-session/reference"), s3_server.uri("forge-session/killed")

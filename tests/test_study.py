@@ -44,6 +44,7 @@ def test_bad_study_specs_are_named():
         load_config(overrides=list(plan_study(cfg, ["forge"], [parse_sweep("protocol.nonsense=1,2")], 1, "st")[0].overrides))
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_forge_run_sweep_runs_the_grid_into_one_study_and_compares_on_sessions(tmp_path, capsys):
     from forge.cli import main
