@@ -37,9 +37,9 @@ def test_a_start_up_time_out_is_tried_again_and_its_leftovers_stopped(monkeypatc
             raise Exception("The current node timed out during startup. This could happen because ...")
         return real_init(*args, **kwargs)
 
+    ray.shutdown()  # a Ray an earlier test of this worker process left running (no fixture of it is live here)
     monkeypatch.setattr(ray, "init", init_that_times_out_once)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    assert not ray.is_initialized()
     try:
         driver.connect_ray(load_config())
         assert ray.is_initialized()
@@ -55,6 +55,7 @@ def test_other_start_up_errors_are_not_retried(monkeypatch):
         calls.append(1)
         raise RuntimeError("some other failure")
 
+    ray.shutdown()
     monkeypatch.setattr(ray, "init", failing_init)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     with pytest.raises(RuntimeError, match="some other failure"):
