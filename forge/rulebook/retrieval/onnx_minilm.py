@@ -266,23 +266,27 @@ _sessions: dict[str, OnnxEncoder] = {}
 _sessions_lock = threading.Lock()
 
 
+def new_session(path: Path, threads: int = 1):
+    """An onnxruntime session for the graph at `path`, errors only on stderr, no spinning."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3  # errors only: no notices on stderr
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
 def load_onnx_encoder(path: Path, tokenizer) -> OnnxEncoder:
-    """The process-wide session for the graph at `path`: one intra-op thread, no spinning (a query is
-    a fraction of a millisecond of work per op; a second thread costs more in hand-over than it saves
-    on a machine whose other core is busy)."""
+    """The process-wide session for the graph at `path`: one intra-op thread (a query is a fraction of a
+    millisecond of work per op; a second thread costs more in hand-over than it saves on a machine whose
+    other core is busy)."""
     with _sessions_lock:
         loaded = _sessions.get(str(path))
         if loaded is None:
-            import onnxruntime
-
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = 1
-            options.inter_op_num_threads = 1
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-            options.log_severity_level = 3  # errors only: no notices on stderr
-            session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-            loaded = _sessions[str(path)] = OnnxEncoder(tokenizer, session)
+            loaded = _sessions[str(path)] = OnnxEncoder(tokenizer, new_session(path))
         return loaded
 
 
