@@ -38,6 +38,7 @@ from forge.protocol.fault_count import fault_metrics
 from forge.rundir import RunDirectory
 from forge.local_redis import LocalRedis
 from workers.chaos import CHAOS_EXIT_CODE
+from tests.made_once import made_once
 from tests.run_cli import forge
 
 pytestmark = pytest.mark.slow
@@ -163,10 +164,12 @@ QUIET_DRIVER = {"restarts": 0, "stopped_at": []}
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory, ray_address) -> dict[str, Any]:
-    """The same session with the same provider-fault plan and no infrastructure fault."""
-    runs = tmp_path_factory.mktemp("reference")
-    assert forge(*run_args(runs)) == 0
-    return observe(runs / SESSION)
+    """The same session with the same provider-fault plan and no infrastructure fault (made once per test
+    run; every cell only reads it)."""
+    def make(runs: Path) -> None:
+        assert forge(*run_args(runs)) == 0
+
+    return observe(made_once(tmp_path_factory, "fault-matrix-reference", make) / SESSION)
 
 
 def check_cell(fault: str, phase: str, result: dict[str, Any], reference: dict[str, Any],

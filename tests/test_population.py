@@ -17,6 +17,7 @@ from forge.config import load_config
 from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
 from forge.protocol.ledger import SessionLedger
 from forge.rundir import RunDirectory
+from tests.made_once import made_once
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +61,8 @@ def ledger_of(run_dir: RunDirectory) -> SessionLedger:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory, ray_session) -> RunDirectory:
-    return run_session(tmp_path_factory.mktemp("reference"))
+    """The small session every test here compares with (made once per test run; the tests only read it)."""
+    return RunDirectory.open(made_once(tmp_path_factory, "population-reference", run_session) / "session")
 
 
 def test_forge_broadcasts_the_champion_and_leaves_graduates_alone(reference):

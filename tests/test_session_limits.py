@@ -19,6 +19,7 @@ from forge.llm.limiter import (
 )
 from forge.memory import EMPTY_DIGEST
 from forge.rundir import RunDirectory
+from tests.made_once import made_once
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -327,13 +328,14 @@ def kept(run_dir: RunDirectory) -> dict:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory, ray_local):
+    """The session without a limit (made once per test run; the tests only read it)."""
     from workers.driver import SessionDriver
 
-    runs = tmp_path_factory.mktemp("reference")
-    cfg = session_config(runs, "s")
-    run_dir = RunDirectory.create(cfg)
-    SessionDriver(cfg, run_dir).run()
-    return kept(run_dir)
+    def make(runs: Path) -> None:
+        cfg = session_config(runs, "s")
+        SessionDriver(cfg, RunDirectory.create(cfg)).run()
+
+    return kept(RunDirectory.open(made_once(tmp_path_factory, "session-limits-reference", make) / "s"))
 
 
 def _stop_then_resume(tmp_path, limit: str, raised: str, tracking: bool = False):
