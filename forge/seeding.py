@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
+# The seed of every bootstrap and permutation test (forge.stats): same seed, same intervals. Kept here, with
+# no numpy, so that parsers can show it as a default without importing the statistics.
+BOOTSTRAP_SEED = 0
+
 
 def derive_seed(base: int, *parts: object) -> int:
     """A 31-bit seed from a base seed and any labels (`derive_seed(0, "train", "i03", 2)`)."""

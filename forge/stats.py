@@ -11,6 +11,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from forge.seeding import BOOTSTRAP_SEED
+
 TAIL_THRESHOLDS = (-100.0, -150.0)
 
 
@@ -63,7 +65,6 @@ def pct_change(value: float, reference: float) -> float:
 CONFIDENCE = 0.95
 ALPHA = 0.05
 RESAMPLES = 10_000
-BOOTSTRAP_SEED = 0
 MIN_PER_SIDE = 3
 
 INSTANCES = "instances"

@@ -277,10 +277,11 @@ def test_a_rulebook_query_imports_no_training_stack_and_writes_nothing_to_stderr
     assert added.stderr == "" and done.stderr == ""
 
 
-def test_forge_help_imports_neither_the_simulator_nor_a_model_runtime():
+def test_forge_help_imports_neither_the_simulator_nor_a_model_runtime_nor_numpy():
     probe = ("import sys, contextlib, io\nfrom forge.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
              "    try:\n        main(['--help'])\n    except SystemExit:\n        pass\n"
-             "heavy = ('gymnasium', 'CybORG', 'csle_cyborg', 'ray', 'mlflow', 'torch', 'onnxruntime', 'openai')\n"
+             "heavy = ('gymnasium', 'CybORG', 'csle_cyborg', 'ray', 'mlflow', 'torch', 'onnxruntime', 'openai',\n"
+             "         'numpy', 'omegaconf')\n"
              "print('LOADED', ','.join(m for m in heavy if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
                           cwd=ROOT, timeout=300)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from rich.text import Text
 
 from forge.commands.common import add_config_arguments, config_from_args, console, progress_bars
-from forge.stats import BOOTSTRAP_SEED
+from forge.seeding import BOOTSTRAP_SEED
 
 if TYPE_CHECKING:
     from rich.progress import Progress

@@ -136,7 +136,7 @@ def reference_compilations(scenarios: list[dict]) -> dict[str, dict]:
 
 
 class ReferenceCompiler:
-    """Answers the Rule Compiler's prompt (RULE_CONTRACT) with the case author's compilations: the
+    """Answers the Rule Compiler's prompt (agents/prompts/compiler.md) with the case author's compilations: the
     benchmark then measures the rulebook's gate, scope and resolution apart from any compiler. Its
     figures are labelled `compiler: reference`, never presented as a model's."""
 

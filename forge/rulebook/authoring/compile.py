@@ -4,7 +4,7 @@ Two paths:
 - deterministic, no model call: a rule already written in the grammar (`When <subject> shows
   <condition>, then <action>`) is its own directive (canonical spelling), CONTENT, for the role that
   learned it; its predicate and action are the grammar's reading (meaning.grammar_meaning);
-- the Rule Compiler (agents/prompts/compiler.md; the wire format is RULE_CONTRACT) for everything
+- the Rule Compiler (agents/prompts/compiler.md, which also states the wire format) for everything
   else: free-text rules, worked examples, human corrections. Its JSON answer is untrusted: parsed
   defensively (one corrective re-prompt for unusable JSON), every field checked, a justification that
   slipped through cut off. A predicate or action that does not fit the schema (an unknown host,
