@@ -19,6 +19,7 @@ from forge.llm.limiter import (
 )
 from forge.memory import EMPTY_DIGEST
 from forge.rundir import RunDirectory
+from tests.local_ray import local_ray
 from tests.made_once import made_once
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,14 +91,12 @@ def test_budget_config_rejects_negative_limits():
 
 # -- real workers, a real server -----------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def ray_local():
     import ray
 
-    if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
-    yield ray
-    ray.shutdown()
+    local_ray()
+    return ray
 
 
 class SlowEcho:
@@ -327,11 +326,12 @@ def kept(run_dir: RunDirectory) -> dict:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory, ray_local):
+def reference(tmp_path_factory):
     """The session without a limit (made once per test run; the tests only read it)."""
     from workers.driver import SessionDriver
 
     def make(runs: Path) -> None:
+        local_ray()
         cfg = session_config(runs, "s")
         SessionDriver(cfg, RunDirectory.create(cfg)).run()
 
