@@ -65,12 +65,14 @@ def build_distilled_table(model_path: Path, out: Path, *, batch: int = 1024) -> 
     p, so frequent tokens (punctuation, "the") count less. Once per machine, on every core: about 50 s of
     CPU, 25 s on 2 cores."""
     # lazy: a query of the table never needs onnxruntime
-    from forge.rulebook.retrieval.onnx_minilm import OnnxEncoder, minilm_onnx_encoder, new_session, onnx_path
+    from forge.rulebook.retrieval.onnx_minilm import OnnxEncoder, ensure_onnx_file, new_session
 
     log.info("building the minilm-static encoder table from %s (once per machine) -> %s", model_path, out)
-    tokenizer = minilm_onnx_encoder(quantized=False, model_path=model_path).tokenizer  # builds the float32 graph if needed
-    # A batch job, unlike a query: its own session with a thread per core (the same vectors as one thread).
-    encoder = OnnxEncoder(tokenizer, new_session(onnx_path(False, model_path), threads=os.cpu_count() or 1))
+    graph = ensure_onnx_file(False, model_path)  # the float32 model: torch's to 1e-6
+    # A batch job, unlike a query: a session with a thread per core (the same vectors as one thread), and the
+    # tokenizer only for its vocabulary (every input is [CLS] t [SEP], built here).
+    tokenizer = plain_tokenizer(model_path / "tokenizer.json")
+    encoder = OnnxEncoder(tokenizer, new_session(graph, threads=os.cpu_count() or 1))
     vocab = int(tokenizer.get_vocab_size())
     cls, sep = int(tokenizer.token_to_id("[CLS]")), int(tokenizer.token_to_id("[SEP]"))
     table = np.zeros((vocab, MINILM_DIM), dtype=np.float32)

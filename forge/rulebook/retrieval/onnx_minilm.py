@@ -294,14 +294,20 @@ def onnx_path(quantized: bool, model_path: Optional[Path] = None) -> Path:
     return cache_dir() / "encoders" / onnx_file_name(weights_fingerprint(model_path), quantized)
 
 
-def minilm_onnx_encoder(quantized: bool, model_path: Optional[Path] = None) -> OnnxEncoder:
-    """The loaded graph for the shipped MiniLM, built into the cache directory first if it is not there."""
-    model_path = model_path or local_model_path()
+def ensure_onnx_file(quantized: bool, model_path: Path) -> Path:
+    """The graph file of the shipped MiniLM, built into the cache directory first if it is not there."""
     path = onnx_path(quantized, model_path)
     if not path.is_file():
         log.info("building MiniLM's ONNX graph%s from %s -> %s (once per machine)", " (int8)" if quantized else "",
                  model_path, path)
         build_onnx_file(model_path, path, quantized=quantized)
+    return path
+
+
+def minilm_onnx_encoder(quantized: bool, model_path: Optional[Path] = None) -> OnnxEncoder:
+    """The loaded graph for the shipped MiniLM, built into the cache directory first if it is not there."""
+    model_path = model_path or local_model_path()
+    path = ensure_onnx_file(quantized, model_path)
     tokenizer = plain_tokenizer(model_path / "tokenizer.json")
     tokenizer.enable_truncation(max_length=max_seq_length(model_path))
     try:
