@@ -4,13 +4,11 @@ started once per test session."""
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 from forge.local_redis import LocalRedis
-from tests.local_ray import local_ray
 
 
 def pytest_collection_modifyitems(items):
@@ -103,29 +101,14 @@ def s3_server(tmp_path_factory):
     log.close()
 
 
-RAY_FIXTURES = frozenset({"ray_address", "ray_session", "ray_local"})
+@pytest.fixture(scope="module")
+def ray_address():
+    """A local Ray for the tests of one module (the driver's own connect_ray, as a session makes it)."""
+    import ray
 
+    from forge.config import load_config
+    from workers.driver import connect_ray
 
-@pytest.fixture
-def ray_address() -> str:
-    """A local Ray's address, for the subprocesses a test starts (RAY_ADDRESS) and its in-process sessions."""
-    return local_ray()
-
-
-@pytest.fixture
-def ray_session() -> None:
-    """A local Ray for in-process sessions (they would start one themselves; this one outlives them)."""
-    local_ray()
-
-
-def _stop_local_ray() -> None:
-    ray = sys.modules.get("ray")
-    if ray is not None and ray.is_initialized():
-        ray.shutdown()
-
-
-@pytest.hookimpl(trylast=True)  # after the test's fixtures are finalized: none of them finds Ray gone
-def pytest_runtest_teardown(item, nextitem):
-    """Keep this process's local Ray (tests/local_ray.py) only while the next test asks for one."""
-    if nextitem is None or not RAY_FIXTURES & set(nextitem.fixturenames):
-        _stop_local_ray()
+    connect_ray(load_config(Path(__file__).resolve().parents[1] / "configs" / "forge.yaml"))
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()

@@ -28,7 +28,7 @@ def test_each_setting_has_its_own_graduation_threshold_and_the_same_per_step_tri
 
 @pytest.mark.long
 @pytest.mark.slow
-def test_a_100_step_meander_session_resumes_checkpoints_and_reports(tmp_path, ray_session):
+def test_a_100_step_meander_session_resumes_checkpoints_and_reports(tmp_path):
     from forge.cli import main
     from forge.protocol.ledger import SessionLedger
     from workers.chaos import CHAOS_EXIT_CODE
@@ -47,7 +47,13 @@ def test_a_100_step_meander_session_resumes_checkpoints_and_reports(tmp_path, ra
         assert ledger.status() == "running" and [s.stage for s in ledger.stages()] == [1]
     finally:
         ledger.close()
-    assert main(["resume", str(run_path)]) == 0  # in this process: its local Ray stays for the next test
+    try:
+        assert main(["resume", str(run_path)]) == 0
+    finally:
+        import ray
+
+        if ray.is_initialized():
+            ray.shutdown()
     ledger = SessionLedger.open(str(run_path), "long")
     try:
         assert ledger.status() == "finished" and [s.stage for s in ledger.stages()] == [1, 2]

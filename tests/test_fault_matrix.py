@@ -38,7 +38,6 @@ from forge.protocol.fault_count import fault_metrics
 from forge.rundir import RunDirectory
 from forge.local_redis import LocalRedis
 from workers.chaos import CHAOS_EXIT_CODE
-from tests.local_ray import local_ray
 from tests.made_once import made_once
 from tests.run_cli import forge
 
@@ -164,11 +163,10 @@ QUIET_DRIVER = {"restarts": 0, "stopped_at": []}
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> dict[str, Any]:
+def reference(tmp_path_factory, ray_address) -> dict[str, Any]:
     """The same session with the same provider-fault plan and no infrastructure fault (made once per test
     run; every cell only reads it)."""
     def make(runs: Path) -> None:
-        local_ray()
         assert forge(*run_args(runs)) == 0
 
     return observe(made_once(tmp_path_factory, "fault-matrix-reference", make) / SESSION)
@@ -236,7 +234,7 @@ def test_transient_errors_and_timeouts_change_nothing(tmp_path, ray_address):
 
 @pytest.mark.parametrize("phase,kill", [
     ("training", "i01@training:1"), ("checkpoint", "i00@checkpoint:2"), ("evaluation", "i01@evaluation")])
-def test_a_worker_killed_in_each_phase(phase, kill, tmp_path, reference, ray_session):
+def test_a_worker_killed_in_each_phase(phase, kill, tmp_path, reference):
     assert forge(*run_args(tmp_path, f"ray.chaos_kill={kill}")) == 0
     instance = kill.split("@")[0]
     stage = "" if phase == "evaluation" else kill.rsplit(":", 1)[1]

@@ -91,6 +91,15 @@ SMALL = ["protocol.num_instances=5", "protocol.num_stages=1", "protocol.max_atte
          "surrogate.latency_ms=0"]
 
 
+@pytest.fixture(scope="module")
+def ray_session():
+    import ray
+
+    yield
+    if ray.is_initialized():
+        ray.shutdown()
+
+
 def session(runs: Path, *overrides: str) -> dict:
     from workers.driver import SessionDriver
 

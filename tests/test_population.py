@@ -28,6 +28,15 @@ SMALL = [
 ]
 
 
+@pytest.fixture(scope="module")
+def ray_session():
+    import ray
+
+    yield
+    if ray.is_initialized():
+        ray.shutdown()
+
+
 def run_session(runs_dir: Path, *overrides: str, name: str = "session", tracker=None) -> RunDirectory:
     from workers.driver import SessionDriver
 
@@ -51,7 +60,7 @@ def ledger_of(run_dir: RunDirectory) -> SessionLedger:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> RunDirectory:
+def reference(tmp_path_factory, ray_session) -> RunDirectory:
     """The small session every test here compares with (made once per test run; the tests only read it)."""
     return RunDirectory.open(made_once(tmp_path_factory, "population-reference", run_session) / "session")
 
@@ -110,7 +119,7 @@ def test_zero_shot_only_evaluates(tmp_path, ray_session):
     assert all(json.loads(t.read_text())["memory_digest"] == EMPTY_DIGEST for t in traces)
 
 
-def test_resume_after_sigkill_gives_the_same_memory(tmp_path, reference, ray_session):
+def test_resume_after_sigkill_gives_the_same_memory(tmp_path, reference):
     runs = tmp_path / "runs"
     args = [sys.executable, "-m", "forge.cli", "run", str(ROOT / "configs" / "forge.yaml"), *SMALL,
             f"run.runs_dir={runs}", "run.name=session"]
@@ -149,7 +158,7 @@ def test_resume_after_sigkill_gives_the_same_memory(tmp_path, reference, ray_ses
 KILLED = "i02"
 
 
-def test_a_worker_that_dies_mid_stage_is_retried_from_its_stage_start(tmp_path, reference, ray_session):
+def test_a_worker_that_dies_mid_stage_is_retried_from_its_stage_start(tmp_path, reference):
     killed = KILLED
     run_dir = run_session(tmp_path, f"ray.chaos_kill={killed}@1")
     assert (run_dir.path / f".chaos-{killed}-training-1").exists()
@@ -162,7 +171,7 @@ def test_a_worker_that_dies_mid_stage_is_retried_from_its_stage_start(tmp_path, 
     assert heads(run_dir) == heads(reference)
 
 
-def test_a_session_on_redis_keeps_what_the_same_session_on_sqlite_keeps(tmp_path, reference, clean_redis_url, ray_session):
+def test_a_session_on_redis_keeps_what_the_same_session_on_sqlite_keeps(tmp_path, reference, clean_redis_url):
     run_dir = run_session(tmp_path, "memory.store=redis", f"memory.redis_url={clean_redis_url}")
     assert not (run_dir.path / "forge.db").exists()  # memory and ledger went to Redis
     ledger = SessionLedger.open(clean_redis_url, run_dir.session_id)

@@ -107,10 +107,11 @@ def test_run_directory_json_writers_mask_urls(tmp_path):
 
 @pytest.mark.long
 @pytest.mark.slow
-def test_a_session_on_password_protected_redis_leaves_the_password_nowhere(tmp_path, clean_redis_url, monkeypatch, ray_session):
+def test_a_session_on_password_protected_redis_leaves_the_password_nowhere(tmp_path, clean_redis_url, monkeypatch):
     """A whole (small) session: memory and ledger in Redis behind an ACL password, MLflow on, an unused
     provider whose base URL has credentials. Afterwards no file in the run directory and no MLflow
     param or tag holds the password; resuming needs the URL again and loses nothing."""
+    import ray
     import redis
     from mlflow import MlflowClient
 
@@ -129,14 +130,18 @@ def test_a_session_on_password_protected_redis_leaves_the_password_nowhere(tmp_p
     cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=overrides)
     run_dir = RunDirectory.create(cfg)
     uri = default_tracking_uri(run_dir.path.parent)  # the study's store, beside the run directories
-    SessionDriver(cfg, run_dir, tracker=SessionTracker(uri, "masking", run_dir.path.parent / "mlartifacts")).run()
-    with pytest.raises(ConfigError, match="memory.redis_url"):
-        run_dir.live_config()
-    again = run_dir.live_config([
-        f"memory.redis_url={real_url}", f"rulebook.store=redis://forge:{PASSWORD}@rulebook.example:6379/1",
-        f"providers.remote.base_url=https://gateway:{PASSWORD}@llm.example/v1?key={PASSWORD}",
-    ])
-    outcome = SessionDriver(again, run_dir, tracker=SessionTracker(uri, "masking", run_dir.path.parent / "mlartifacts")).run()
+    try:
+        SessionDriver(cfg, run_dir, tracker=SessionTracker(uri, "masking", run_dir.path.parent / "mlartifacts")).run()
+        with pytest.raises(ConfigError, match="memory.redis_url"):
+            run_dir.live_config()
+        again = run_dir.live_config([
+            f"memory.redis_url={real_url}", f"rulebook.store=redis://forge:{PASSWORD}@rulebook.example:6379/1",
+            f"providers.remote.base_url=https://gateway:{PASSWORD}@llm.example/v1?key={PASSWORD}",
+        ])
+        outcome = SessionDriver(again, run_dir, tracker=SessionTracker(uri, "masking", run_dir.path.parent / "mlartifacts")).run()
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
     assert outcome.evaluation is not None  # the resumed session found its finished work in Redis
     files = [p for p in run_dir.path.rglob("*") if p.is_file()]
     assert any(p.parent.name == "traces" or "traces" in p.parts for p in files)

@@ -19,7 +19,6 @@ from forge.llm.limiter import (
 )
 from forge.memory import EMPTY_DIGEST
 from forge.rundir import RunDirectory
-from tests.local_ray import local_ray
 from tests.made_once import made_once
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,12 +90,14 @@ def test_budget_config_rejects_negative_limits():
 
 # -- real workers, a real server -----------------------------------------------------------------------
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def ray_local():
     import ray
 
-    local_ray()
-    return ray
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    yield ray
+    ray.shutdown()
 
 
 class SlowEcho:
@@ -326,12 +327,11 @@ def kept(run_dir: RunDirectory) -> dict:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory):
+def reference(tmp_path_factory, ray_local):
     """The session without a limit (made once per test run; the tests only read it)."""
     from workers.driver import SessionDriver
 
     def make(runs: Path) -> None:
-        local_ray()
         cfg = session_config(runs, "s")
         SessionDriver(cfg, RunDirectory.create(cfg)).run()
 

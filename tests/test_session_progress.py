@@ -31,6 +31,15 @@ class Recorded:
         self.calls.append(("finished",))
 
 
+@pytest.fixture()
+def ray_session():
+    import ray
+
+    yield
+    if ray.is_initialized():
+        ray.shutdown()
+
+
 def test_the_driver_reports_phases_units_and_stage_lines_to_its_progress(tmp_path, ray_session):
     from workers.driver import SessionDriver
 

@@ -46,7 +46,7 @@ def test_bad_study_specs_are_named():
 
 @pytest.mark.long
 @pytest.mark.slow
-def test_forge_run_sweep_runs_the_grid_into_one_study_and_compares_on_sessions(tmp_path, capsys, ray_session):
+def test_forge_run_sweep_runs_the_grid_into_one_study_and_compares_on_sessions(tmp_path, capsys):
     from forge.cli import main
 
     small = ["protocol.num_instances=2", "protocol.num_stages=1", "protocol.max_attempts=1", "protocol.checkpoint_runs=1",
