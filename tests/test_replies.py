@@ -86,7 +86,9 @@ def test_schemas_enumerate_only_valid_actions_and_narrow_when_no_tools_are_left(
     assert item["properties"]["reason"]["maxLength"] <= 120
     assert set(reflector_schema(("planner",), 2)["properties"]) == {"planner"}
     entry = compiler_schema(("planner",), ("CONTENT",))["properties"]["rules"]["items"]
-    assert entry["properties"]["roles"]["items"]["enum"] == ["planner"] and entry["required"] == ["item", "verdict"]
+    roles = entry["properties"]["roles"]  # optional: every field is required, the optional ones nullable
+    assert roles["items"]["enum"] == ["planner"] and roles["type"] == ["array", "null"]
+    assert entry["required"] == list(entry["properties"]) and entry["properties"]["item"] == {"type": "integer"}
 
 
 def test_constrained_step_acts_on_the_models_reply_and_counts_it_as_used():
