@@ -156,13 +156,13 @@ GEMINI_THINKING: tuple[tuple[str, Optional[ThinkingRange]], ...] = (
 
 
 def gemini_thinking(model: str) -> Optional[ThinkingRange]:
-    """The thinking range of `model` (None: it does not think); an unlisted Gemini model is taken as a
-    thinking one with the widest documented range."""
+    """The thinking range of `model` (None: it does not think). A later Gemini (`gemini-<n>...`) the table
+    does not list is taken as a thinking one with the widest documented range; any other name does not think."""
     name = _model_name(model)
     for prefix, thinking in GEMINI_THINKING:
         if name.startswith(prefix):
             return thinking
-    return ThinkingRange(0, 32768, True, levels=True)
+    return ThinkingRange(0, 32768, True, levels=True) if re.match(r"gemini-\d", name) else None
 
 
 def gemini_request_refusals(body: Mapping[str, Any], model: str) -> list[ApiRefusal]:

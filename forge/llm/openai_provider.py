@@ -86,7 +86,8 @@ class OpenAIProvider:
         payload, local_stop = chat_body(self._cfg, messages, model=model, temperature=temperature,
                                         max_tokens=max_tokens, seed=seed, stop=stop, schema=schema,
                                         reasoning=reasoning, provider_name=self.name)
-        refused = openai_request_refusals(payload, reasoning)
+        # Checked as the API sees the model: a known reasoning family is one whatever the config says.
+        refused = openai_request_refusals(payload, reasoning or openai_reasoning_model(model))
         if refused:
             raise ProviderError(f"provider {self.name!r}: a request for model {model!r} was not sent: the API would "
                                 f"refuse it ({refused[0].param or 'request'}): {refused[0].message}")

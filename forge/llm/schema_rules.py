@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
@@ -257,6 +258,8 @@ GEMINI_OPENAPI_FIELDS = frozenset({
     "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering",
     "default", "items", "minimum", "maximum",
 })
+# The API parses a message's fields by their JSON (lowerCamel) or proto (snake_case) names; the SDK sends the latter.
+GEMINI_OPENAPI_FIELDS |= frozenset(re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower() for name in GEMINI_OPENAPI_FIELDS)
 GEMINI_OPENAPI_TYPES = frozenset({"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"})
 # How deep a recursive definition is unrolled where an API takes no cycle; below it, any object.
 UNROLL_DEPTH = 2
@@ -448,7 +451,8 @@ def gemini_openapi_problems(schema: Any, path: str = "generation_config.response
             problems += gemini_openapi_problems(sub, f"{path}.properties[{name!r}].value")
     if "items" in schema:
         problems += gemini_openapi_problems(schema["items"], f"{path}.items")
-    for i, sub in enumerate(schema.get("anyOf") or []) if isinstance(schema.get("anyOf"), list) else ():
+    branches = schema.get("anyOf", schema.get("any_of"))
+    for i, sub in enumerate(branches) if isinstance(branches, list) else ():
         problems += gemini_openapi_problems(sub, f"{path}.any_of[{i}]")
     return problems
 
