@@ -20,24 +20,34 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
+from urllib.parse import urlsplit
 
+from agents.defender import PLANNER_STOP, Defender
+from agents.learners import MAX_RULE_CHARS, Exemplifier, Reflector
+from agents.react import TOOLS
+from agents.schemas import action_chooser_schema, analyst_schema, exemplifier_schema, planner_schema, reflector_schema
 from forge.config import LEARNER_ROLES, ROLES, Arm, ForgeConfig, Representation, StructuredOutput
 from forge.llm.prices import Price, price_for
 from forge.llm.registry import build_client
 from forge.llm.schema_rules import openai_form
+from forge.failure.snapshot import FailureSnapshot, StepRecord
+from forge.failure.trigger import FailureEvent
+from forge.llm.accounting import ModelClient, UsageLedger
+from forge.llm.serve.policy import is_loopback
+from forge.llm.surrogate import SurrogateProvider
 from forge.llm.types import Completion, Message, Provider, ProviderError, TransientProviderError, Usage, approx_tokens
+from forge.memory import EMPTY_SNAPSHOT
+from forge.rulebook.authoring.compile import COMPILER_SCHEMA
+from forge.wiring import injection_factory_for
 
 ALL_ROLES = ROLES + LEARNER_ROLES
 CHECK_SEED = 7
-# A rule in memory, as the learners may write it (agents.learners.MAX_RULE_CHARS, in tokens).
-RULE_TOKENS = 300 // 4
+# A rule in memory at its longest (agents.learners.MAX_RULE_CHARS characters), in tokens.
+RULE_TOKENS = MAX_RULE_CHARS // 4
 
 
 def role_schema(cfg: ForgeConfig, role: str) -> dict[str, Any]:
     """The reply schema the session sends for `role` (the planner's first turn, with tools left)."""
-    from agents.react import TOOLS
-    from agents.schemas import action_chooser_schema, analyst_schema, exemplifier_schema, planner_schema, reflector_schema
-
     roles = list(cfg.protocol.agents_to_improve)
     if role == "planner":
         return planner_schema(TOOLS)
@@ -49,8 +59,6 @@ def role_schema(cfg: ForgeConfig, role: str) -> dict[str, Any]:
         return reflector_schema(roles, 3)
     if role == "exemplifier":
         return exemplifier_schema(roles, 3)
-    from forge.rulebook.authoring.compile import COMPILER_SCHEMA
-
     return COMPILER_SCHEMA
 
 
@@ -70,7 +78,6 @@ class RoleRequest:
 def role_request(cfg: ForgeConfig, role: str) -> RoleRequest:
     """The minimal request for `role`: its model, temperature, max_tokens, stop sequences and schema as
     the session sends them, around a two-line prompt."""
-    from agents.defender import PLANNER_STOP
 
     model = cfg.models.for_role(role)
     spelling = cfg.providers[model.provider].structured_output
@@ -180,16 +187,8 @@ def dry_step(cfg: ForgeConfig, seed: int = 0, max_steps: int = 5) -> DryStep:
     """Defender steps until every defender role has been called (at most `max_steps`: the Analyst is
     called only when the Planner asks for an analysis), then one call per learner, with the surrogate
     answering every role (offline)."""
-    from agents.learners import Exemplifier, Reflector
-    from forge.env import Cage2Env
-    from forge.failure.snapshot import FailureSnapshot, StepRecord
-    from forge.failure.trigger import FailureEvent
-    from forge.llm.accounting import ModelClient, UsageLedger
-    from forge.llm.surrogate import SurrogateProvider
-    from forge.memory import EMPTY_SNAPSHOT
-    from forge.wiring import injection_factory_for
+    from forge.env import Cage2Env  # lazy: CybORG (~0.1 s of import) only for the dry step
 
-    from agents.defender import Defender
 
     dry = _DryProvider(SurrogateProvider("dry", cfg.surrogate))
     ledger = UsageLedger()
@@ -345,9 +344,7 @@ def summary_dict(checks: Sequence[RoleCheck], estimate: Optional[SessionEstimate
 
 def offline(cfg: ForgeConfig) -> bool:
     """Whether every configured role's endpoint is this machine (loopback) or in-process."""
-    from urllib.parse import urlsplit
 
-    from forge.llm.serve.policy import is_loopback
 
     for role in ALL_ROLES:
         provider = cfg.providers[cfg.models.for_role(role).provider]
