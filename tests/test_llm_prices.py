@@ -4,6 +4,7 @@ budget charging cached input and reasoning / thinking at their own prices."""
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 
 import pytest
@@ -118,3 +119,31 @@ def test_thinking_at_the_tables_price_spends_a_budget(served, monkeypatch):
     assert gate.spent.usd == pytest.approx((first.usage.prompt_tokens * 0.30 + first.usage.completion_tokens * 2.50) / 1e6)
     with pytest.raises(BudgetExhausted):  # the thoughts alone (200 x $2.50/M) spent the budget
         provider.complete([Message("user", "again")], model="gemini-2.5-flash", max_tokens=400)
+
+
+def test_forge_report_shows_each_kind_of_token_and_prices_it(tmp_path, capsys):
+    from pathlib import Path
+
+    from forge.protocol.ledger import EvaluationRecord, StageRecord
+    from forge.rundir import RunDirectory
+    from forge.wiring import open_ledger
+    from tests.run_cli import forge
+
+    root = Path(__file__).resolve().parents[1]
+    cfg = load_config(root / "configs" / "demo.yaml", overrides=[
+        f"run.runs_dir={tmp_path}", "protocol.num_instances=1", "providers.surrogate.price_in_per_mtok=1",
+        "providers.surrogate.price_cached_in_per_mtok=0.1", "providers.surrogate.price_out_per_mtok=10",
+        "providers.surrogate.price_reasoning_per_mtok=20"])
+    run_dir = RunDirectory.create(cfg)
+    ledger = open_ledger(cfg, str(run_dir.path), run_dir.session_id)
+    ledger.start({"condition": "forge", "instances": ["i00"], "stages": 1, "session": run_dir.session_id})
+    tokens = {"i00": {"planner": {"prompt": 2000, "cached_prompt": 1200, "completion": 500, "reasoning": 300, "calls": 3}}}
+    ledger.record_stage(StageRecord(1, ["i00"], {"i00": -5.0}, [], None, [], {}, {"i00": 0}, tokens))
+    ledger.record_evaluation(EvaluationRecord({"i00": [-5.0]}, [0], {}))
+    ledger.finish()
+    ledger.close()
+    assert forge("report", str(run_dir.path)) == 0
+    out = capsys.readouterr().out
+    assert "2000 (1200 cached)/500 (300 reasoning) $0.0089" in out  # 800x1 + 1200x0.1 + 200x10 + 300x20 per million
+    summary = json.loads((run_dir.reports / "summary.json").read_text())
+    assert summary["cost_by_stage"]["s1"]["planner"]["reasoning"] == 300

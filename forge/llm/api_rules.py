@@ -111,7 +111,8 @@ def _response_format_refusals(body: Mapping[str, Any]) -> list[ApiRefusal]:
     if kind not in OPENAI_RESPONSE_FORMATS:
         return [ApiRefusal(f"Invalid value for 'response_format.type': {kind!r}; expected one of "
                            f"{', '.join(OPENAI_RESPONSE_FORMATS)}", "response_format.type", "invalid_value")]
-    if kind == "json_object" and "json" not in _messages_text(body).lower():
+    # OpenAI's JSON mode; llama.cpp's spelling carries a "schema" and has no such rule.
+    if kind == "json_object" and "schema" not in fmt and "json" not in _messages_text(body).lower():
         return [ApiRefusal("'messages' must contain the word 'json' in some form to use 'response_format' of type "
                            "'json_object'", "messages", None)]
     if kind != "json_schema":
