@@ -131,6 +131,11 @@ def test_a_reasoning_model_refuses_the_chat_models_parameters(server):
     with pytest.raises(openai.BadRequestError) as refused:
         client.chat.completions.create(model=CHAT_MODEL, messages=[{"role": "user", "content": "x"}], reasoning_effort="low")
     assert refused.value.body["param"] == "reasoning_effort"
+    answer = client.chat.completions.create(model=REASONING_MODEL, messages=[{"role": "user", "content": "x"}],
+                                            max_completion_tokens=300, reasoning_effort="high")
+    details = answer.usage.completion_tokens_details
+    assert details.reasoning_tokens == 300 and answer.choices[0].finish_reason == "length"  # high effort: 512 > 300
+    assert answer.choices[0].message.content == "" and answer.usage.completion_tokens == 300
 
 
 def test_the_provider_speaks_the_reasoning_dialect_and_reads_the_reasoning_tokens(server, stub):
