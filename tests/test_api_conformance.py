@@ -288,3 +288,14 @@ def test_a_gemini_request_the_api_would_refuse_is_never_sent(server):
     with pytest.raises(ProviderError, match="not sent.*thinking_level"):
         gemini_provider(server, thinking_level="low").complete(ASK, model=FLASH)
     assert server.stats.requests == 0
+
+
+def test_a_schema_that_cannot_be_strict_goes_not_strict_and_the_log_says_so_once(server, stub, caplog):
+    open_payload = {"type": "object", "properties": {"payload": {"type": "object"}}, "required": ["payload"]}
+    provider = openai_provider(server)
+    with caplog.at_level("WARNING", logger="forge.llm.openai_provider"):
+        for _ in range(3):
+            assert provider.complete(ASK, model=CHAT_MODEL, schema=open_payload).finish_reason == STOP
+    notes = [r for r in caplog.records if "cannot be made strict" in r.getMessage()]
+    assert len(notes) == 1 and "'payload'" in notes[0].getMessage()
+    assert stub.calls[-1]["schema"] == open_payload  # sent as it is, with strict: false, and accepted
