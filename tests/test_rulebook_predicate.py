@@ -171,3 +171,29 @@ def test_conflicts_by_meaning_whatever_the_wording():
 ])
 def test_judge(action, chosen, matched, verdict):
     assert judge(A(action), chosen, matched) == verdict
+
+
+def test_an_atom_that_names_neither_host_nor_class_is_about_some_host_whichever():
+    """The rule language (README): `{"activity": "Exploit"}` is `{"class": "any", "activity": "Exploit"}` ("when some
+    host is exploited"); a strict schema's null host and class mean the same; naming both, or nothing at all, is an
+    error naming it."""
+    assert P({"activity": "Exploit"}) == P({"class": "any", "activity": "Exploit"})
+    assert P({"host": None, "class": None, "compromise": "any", "newly_compromised": True}) == \
+        P({"class": "any", "compromise": "any", "newly_compromised": True})
+    assert P({"not": {"compromise": "any"}}) == P({"not": {"class": "any", "compromise": "any"}})
+    with pytest.raises(PredicateError, match="not both"):
+        P({"host": "User1", "class": "User", "activity": "Scan"})
+    with pytest.raises(PredicateError, match="nothing but nulls"):
+        P({"host": None, "class": None, "activity": None})
+
+
+def test_a_some_host_atom_is_never_wider_than_a_text_that_names_a_host_or_a_class():
+    """The checks treat it as any host: refused for a text about User2 or about user hosts, accepted for "some host"."""
+    from forge.rulebook.authoring.checks import text_problem
+
+    remove = {"mode": "do", "verb": "Remove", "target": "$matched"}
+    assert text_problem("When User2 gets exploited, remove the attacker from it.", {"activity": "Exploit"}, remove) \
+        .startswith("host:")
+    assert text_problem("When a user host gets exploited, remove the attacker from it.", {"activity": "Exploit"}, remove) \
+        .startswith("class:")
+    assert text_problem("When some host gets exploited, remove the attacker from it.", {"activity": "Exploit"}, remove) is None

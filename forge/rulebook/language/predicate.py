@@ -6,6 +6,7 @@ The wire form (the compiler's contract, agents/prompts/compiler.md) is JSON:
     {"host": "User0"}                                 the context shows or names this host (any state)
     {"host": "User2", "activity": "Exploit"}          that host's row shows this activity
     {"class": "User", "compromise": "Privileged"}     some host of the class shows it
+    {"compromise": "Privileged"}                      some host, whichever (no host and no class: class "any")
     {"any": [p, ...]}   {"all": [p, ...]}   {"not": p}
     {"phase": "reconnaissance"}                       an attack phase, read as its predicate (phases.py)
 
@@ -47,7 +48,8 @@ from forge.rulebook.model import RulebookError
 from forge.rulebook.language.phases import phase_predicate
 from forge.rulebook.language.situation import SOME, History, Situation
 
-CLASSES = (*HOST_CLASSES, "any")
+ANY_CLASS = "any"  # the class of every host: an atom that names no host and no class
+CLASSES = (*HOST_CLASSES, ANY_CLASS)
 HISTORY_FIELDS = ("newly_compromised", "unchanged_for", "acted", "within", "changed", "scan_before_exploit")
 MAX_HISTORY_STEPS = 30  # an episode's length: a longer window is a typo
 _MAX_DNF = 64  # conjunctions; beyond it the overlap test gives up and says "may overlap"
@@ -210,11 +212,16 @@ def parse_predicate(data: Any, *, depth: int = 0) -> Predicate:
     if unknown:
         raise PredicateError(f"unknown predicate key(s) {sorted(unknown)} (always, host, class, activity, compromise, "
                              f"{', '.join(HISTORY_FIELDS)}, phase, any, all, not)")
-    if ("host" in keys) == ("class" in keys):
-        raise PredicateError(f"a predicate atom names exactly one of host or class, got {sorted(keys)}")
+    named = {key for key in ("host", "class") if data.get(key) is not None}  # null: not named (a strict schema's absent)
+    if len(named) == 2:
+        raise PredicateError(f"a predicate atom names one of host or class, not both, got {sorted(keys)}")
+    if not named and all(data.get(key) is None for key in keys):
+        raise PredicateError("a predicate atom names a host, a class or a condition, got nothing but nulls")
     activity = _value(data, "activity", ACTIVITIES)
     compromise = _value(data, "compromise", COMPROMISE_LEVELS)
-    where = {"host": _host(data["host"])} if "host" in keys else {"host_class": _class(data["class"])}
+    # An atom that names neither is about some host, whichever: `{"activity": "Exploit"}` is `{"class": "any",
+    # "activity": "Exploit"}` ("when some host is exploited"), never a host in particular.
+    where = {"host": _host(data["host"])} if "host" in named else {"host_class": _class(data.get("class") or ANY_CLASS)}
     return Atom(**where, activity=activity, compromise=compromise, **_history_conditions(data))
 
 
