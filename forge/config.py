@@ -397,13 +397,9 @@ class RulebookConfig:
     # benchmark (scripts/bench/dc_bench.py --calibrate; the README's rulebook section has the figures).
     # Rules with a predicate are judged by the gate on meaning instead.
     relevance_floor: float = 0.4
-    # The semantic guard of a rule whose predicate leaves part of its condition unexpressed: the cosine of
-    # that part to the context must reach this. Calibrated on the dev split (dc_bench.py --split dev
-    # --calibrate, "guard proxy": every rule's condition phrase against every query context, labelled by
-    # the case's expected set): the highest floor keeping recall >= 0.95 is 0.15. The cosine separates
-    # little (p50 0.46 fitting vs 0.39 not), so the floor only drops what is unlike the condition; a
-    # condition about facts the context does not state is silenced by the three-valued check instead
-    # (forge/rulebook/language/condition.py).
+    # Retired: a guarded rule's unexpressed rest was once judged by its cosine to the context (p50 0.46 where
+    # it fitted vs 0.39 where not: it separated little); it is now judged by what it claims, three-valued
+    # (condition.guard_claims). The key stays so that the configurations runs keep on record still load.
     guard_floor: float = 0.15
     max_rules_per_injection: int = 5
     # The rulebook: a .db file (SQLite) or a redis:// URL. None: a session's own (`rulebook_location`):

@@ -61,8 +61,9 @@ def test_the_unexpressed_rest_is_kept_with_the_expressible_predicate():
 
 
 def test_a_guarded_rule_is_not_injected_where_only_its_expressible_part_holds(tmp_path):
-    """The issue's rule with an inexpressible condition: never injected where its predicate alone holds
-    and its text does not fit the context; injected where both do (the real embedding model)."""
+    """The issue's rule with an inexpressible condition: never injected where its predicate alone holds, nor where
+    the context states the rest's very words (persistence across steps, a priority): the product cannot judge them,
+    so the guard is unknown and the rule silent, whatever its cosine (it used to be injected there)."""
     from forge.memory.model import Provenance
     from forge.rulebook.store.backends import open_rulebook
     from forge.rulebook.book import Rulebook
@@ -86,7 +87,7 @@ def test_a_guarded_rule_is_not_injected_where_only_its_expressible_part_holds(tm
 
     assert not injected("Alerts:\nEnterprise1: Activity None, Compromised User")  # the predicate alone holds
     assert not injected("Alerts:\nEnterprise2: Activity Exploit, Compromised User")
-    assert injected("Recent steps: step 5: Analyse Enterprise1 | step 6: Analyse Enterprise1\nThe alerts on Enterprise1 "
+    assert not injected("Recent steps: step 5: Analyse Enterprise1 | step 6: Analyse Enterprise1\nThe alerts on Enterprise1 "
                     "persist across repeated Analyse actions at critical priority.\nAlerts:\nEnterprise1: Activity None, "
                     "Compromised User")
     assert not injected("The alerts persist across repeated Analyse actions at critical priority.")  # nothing compromised

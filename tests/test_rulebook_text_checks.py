@@ -206,17 +206,55 @@ def test_a_rest_that_is_a_story_a_justification_or_a_restatement_never_guards(tm
     assert ids("Alerts:\nUser2: Activity Exploit, Compromised User") == set()
 
 
-def test_a_rest_that_is_a_condition_guards_three_valued(tmp_path):
-    text = "When a user host shows any compromise at critical priority, restore it."
-    client = ScriptedClient(reply(entry({"class": "User", "compromise": "any"}, do("Restore", "$matched"), "at critical priority")))
+def test_a_rest_taken_from_the_texts_story_or_justification_never_guards(tmp_path):
+    """A compiler that lists words of the text's explanation as unexpressed ("spread attack") adds no condition: the
+    rest is dropped, and the rule applies where its predicate holds (a rest the product cannot judge would silence it)."""
+    text = "Compromised user workstations spread the attack. Restore any User host that shows a compromise."
+    client = ScriptedClient(reply(entry({"class": "User", "compromise": "any"}, do("Restore", "$matched"), "spread attack")))
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    (rule_id,) = teach_text(book, RuleCompiler(client), [Correction(text, CHOOSER, "s1/i00", "t", kind="rule")],
+                            provenance=Provenance()).rule_ids
+    assert book.store.head(rule_id).record.unexpressed == ""
+    injection = RulebookInjection(book, RetrievalSettings(), window=0, embedder=book.embedder)
+    assert {i.id.split("@")[0] for i in injection.for_call(CHOOSER, "User2: Activity None, Compromised User").items} == {rule_id}
+
+
+def test_a_rest_that_is_a_condition_guards_three_valued_by_what_it_claims():
+    """A guard is judged like a semantic rule's condition, by its claims (three-valued), never by its cosine: "only
+    while Op_Server0 is clean" holds where Op_Server0 shows Compromised No, is false where it is compromised, and
+    unknown (silent) where the context does not show it; "it" is the one host the predicate names."""
+    from forge.rulebook.language.condition import guard_claims
+    from forge.rulebook.language.predicate import parse_predicate, truth
+    from forge.rulebook.language.situation import read_situation
+
+    when = parse_predicate({"host": "Enterprise1", "compromise": "any"})
+    clean = guard_claims("only while Op_Server0 is clean", when)
+    value = lambda guard, context: truth(guard, read_situation(context))  # noqa: E731
+    assert value(clean, "Enterprise1: Activity None, Compromised User\nOp_Server0: Activity None, Compromised No") is True
+    assert value(clean, "Enterprise1: Activity None, Compromised User\nOp_Server0: Activity Exploit, Compromised User") is False
+    assert value(clean, "Enterprise1: Activity None, Compromised User") is None  # Op_Server0 not stated: unknown
+    exploited = guard_claims("and it shows an exploit", when)
+    assert value(exploited, "Enterprise1: Activity Exploit, Compromised User") is True
+    assert value(exploited, "Enterprise1: Activity None, Compromised User") is False
+    assert guard_claims("because an early look saves a restore later", when) is None  # a justification: no guard
+
+
+@pytest.mark.parametrize("rest, context", [
+    # contexts that state the very words of the rest: a cosine guard passed them, the product cannot judge them
+    ("at critical priority", "User1: Activity None, Compromised User (alert priority: critical)"),
+    ("when the attacker seems to be moving fast", "User1: Activity None, Compromised User. The attacker seems to be "
+                                                  "moving fast."),
+    ("if it has been compromised for three steps", "User1: Activity None, Compromised User"),
+])
+def test_a_rest_the_product_cannot_judge_leaves_its_rule_silent_whatever_its_cosine(tmp_path, rest, context):
+    text = f"When a user host shows any compromise {rest}, restore it."
+    client = ScriptedClient(reply(entry({"class": "User", "compromise": "any"}, do("Restore", "$matched"), rest)))
     book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
     (rule_id,) = teach_text(book, RuleCompiler(client), [Correction(text, CHOOSER, "user:gina", "t")],
                             provenance=Provenance()).rule_ids
-    assert book.store.head(rule_id).record.unexpressed == "at critical priority"
+    assert book.store.head(rule_id).record.unexpressed == rest
     injection = RulebookInjection(book, RetrievalSettings(), window=0, embedder=book.embedder)
-    ids = lambda context: {i.id.split("@")[0] for i in injection.for_call(CHOOSER, context).items}  # noqa: E731
-    assert ids("User1: Activity None, Compromised User") == set()  # no priority stated: unknown, silent
-    assert ids("User1: Activity None, Compromised User (alert priority: critical)") == {rule_id}
+    assert not injection.for_call(CHOOSER, context).items
 
 
 # -- item 5: withdrawal by meaning compares texts -----------------------------------------------------------

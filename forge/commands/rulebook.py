@@ -295,7 +295,13 @@ def _meaning_lines(record) -> list[str]:
     else:
         lines.append("action: none")
     if record.unexpressed:
-        lines.append(f"unexpressed: {record.unexpressed}  (guard: applies only where the context is also near this text, rulebook.guard_floor)")
+        from forge.rulebook.language.condition import guard_claims
+
+        guard = guard_claims(record.unexpressed, meaning.when)
+        judged = "no guard: a story, a justification or a restatement" if guard is None else \
+            "guard: applies only where this also holds: " + describe(guard).replace("not (always)", "never (the product "
+                                                                                 "cannot judge it from a context)")
+        lines.append(f"unexpressed: {record.unexpressed}  ({judged})")
     return lines
 
 

@@ -44,7 +44,6 @@ from forge.rulebook.model import (
     UnknownRuleError,
     check_actor,
 )
-from forge.rulebook.language.condition import guard_rest
 from forge.rulebook.retrieval.resolve import Scope, eligible_rules
 from forge.rulebook.retrieval.retrieve import RuleIndex
 from forge.rulebook.store.backends import open_rulebook
@@ -289,10 +288,7 @@ class Rulebook:
         if len(vectors) < len(nodes):  # stored under another embedder: embed once for this one
             self.ensure_vectors([n for nid, n in nodes.items() if nid not in vectors])
             vectors = self.store.vectors(self.embedder.name, nodes)
-        guards = {r.rule_id: rest for r in content if (rest := guard_rest(r.unexpressed))}
-        guard_vectors = dict(zip(guards, self.embedder.encode(list(guards.values())))) if guards else {}
-        index = RuleIndex(versions, {nid: n.text for nid, n in nodes.items()}, vectors, records, book_version,
-                          guard_vectors)
+        index = RuleIndex(versions, {nid: n.text for nid, n in nodes.items()}, vectors, records, book_version)
         with self._lock:
             self._indexes[key] = index
             while len(self._indexes) > 8:

@@ -340,8 +340,6 @@ class Bench:
     behaviour: bool = True
     calibrate: bool = False
     semantic_scores: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
-    guard_scores: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
-    condition_scores: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
     results: list[QueryResult] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     refusals: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))  # (split, check) -> rules
@@ -431,26 +429,16 @@ class Bench:
         self.results.append(result)
 
     def score_semantic(self, book, context: str, role: str, actor: Optional[str], expected: frozenset[str]) -> None:
-        """The mixed cosine of every semantic rule of the role, and the guard cosine (unexpressed text to the
-        context) of every guarded rule whose predicate holds here, each labelled by whether the case expects it."""
+        """The mixed cosine of every semantic rule of the role, labelled by whether the case expects it."""
         from forge.rulebook.retrieval import RetrievalSettings
 
         index = book.index(None)
         vector = self.embedder.encode_one(context)
         found = index.search(context, vector, vector, role, RetrievalSettings.from_config(self.cfg.rulebook), actor,
                              explain=len(index.content))
-        from forge.rulebook.language.condition import condition_of
-
-        position = {v.rule_id: i for i, v in enumerate(index.content)}
         for candidate in found.candidates:
-            label = 0 if candidate.rule_id in expected else 1
-            # The guard's proxy: the rule's own condition phrase against the context (what a guard compares).
-            condition = condition_of(index.content[position[candidate.rule_id]].record.directive)
-            self.condition_scores[label].append(float(self.embedder.encode_one(condition) @ vector))
             if candidate.gate is None:
-                self.semantic_scores[label].append(candidate.cosine)
-            elif candidate.gate and index.guarded[position[candidate.rule_id]]:
-                self.guard_scores[label].append(float(index.guard_matrix[position[candidate.rule_id]] @ vector))
+                self.semantic_scores[0 if candidate.rule_id in expected else 1].append(candidate.cosine)
 
     def judge_behaviour(self, result: QueryResult, book, injected, context: str) -> None:
         """Surrogate compliance: its chosen action against each expected rule that has an action."""
@@ -700,17 +688,6 @@ def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (),
         positive, negative = bench.semantic_scores
         bench.problems.append("semantic floor calibration: " + (
             choose_floor(positive, negative).summary() if positive else "no applying semantic (context, rule) pairs"))
-        positive, negative = bench.guard_scores
-        bench.problems.append("semantic floor calibration, guard (rulebook.guard_floor; cosine of a guarded rule's "
-                              f"unexpressed text to contexts where its predicate holds; {len(positive)} expected, "
-                              f"{len(negative)} not): " + (
-            choose_floor(positive, negative).summary().replace("relevance floor", "guard floor")
-            if positive else "no expected guarded (context, rule) pairs"))
-        positive, negative = bench.condition_scores
-        bench.problems.append("semantic floor calibration, guard proxy (cosine of every rule's condition phrase to "
-                              f"each context; {len(positive)} expected, {len(negative)} not): " + (
-            choose_floor(positive, negative).summary().replace("relevance floor", "guard floor")
-            if positive else "no expected (context, rule) pairs"))
     return bench.results, scenarios, bench.problems
 
 

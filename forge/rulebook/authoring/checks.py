@@ -39,19 +39,8 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import complete_claims, facts_needed, rule_claims
-from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, describe, dnf, implies, parse_predicate, positive_hosts
+from forge.rulebook.language.predicate import Atom, atoms_of, describe, dnf, implies, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
-
-
-def _atoms(p, negated: bool = False) -> Iterable[tuple[Atom, bool]]:
-    """Every atom of a predicate with whether it stands negated (under an odd number of `not`)."""
-    if isinstance(p, Atom):
-        yield p, negated
-    elif isinstance(p, Not):
-        yield from _atoms(p.part, not negated)
-    elif isinstance(p, (AnyOf, AllOf)):
-        for part in p.parts:
-            yield from _atoms(part, negated)
 
 
 def _says_absence(atom: Atom, negated: bool) -> bool:
@@ -99,7 +88,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
     if conditions and any(conjunction == () for conjunction in (dnf(predicate) or [])):
         return (f"always: the predicate holds on every context, but the text states a condition "
                 f"({conditions[0].text[:60]!r}): express it")
-    absent = [(atom, neg) for atom, neg in _atoms(predicate) if _says_absence(atom, neg)]
+    absent = [(atom, neg) for atom, neg in atoms_of(predicate) if _says_absence(atom, neg)]
     found = rule_claims(words.text)
     expressed = found is not None and complete_claims(words.text, found) and implies(predicate, found)
     for condition in () if expressed else words.negated_conditions:
@@ -176,7 +165,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         named = ", ".join((*words.hosts, *words.classes))
         return (f"always: the text is about {named}, but the predicate holds on every context: an order about a host "
                 f"applies where the context shows it ({{\"host\": ...}} or {{\"class\": ...}})")
-    trigger_hosts = {h for atom, _ in _atoms(predicate) for h in ([atom.host] if atom.host else [])}
+    trigger_hosts = {h for atom, _ in atoms_of(predicate) for h in ([atom.host] if atom.host else [])}
     targets = _targets(action)
     for host in words.hosts:
         if host in words.excepted:
@@ -184,10 +173,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         if host not in trigger_hosts and host not in targets:
             return (f"host: the text names {host}, but the entry neither restricts its trigger to {host} nor aims its "
                     f"action at it: keep to the hosts the text names")
-    generic = any(atom.host_class == "any" and not neg for atom, neg in _atoms(predicate))
+    generic = any(atom.host_class == "any" and not neg for atom, neg in atoms_of(predicate))
     for cls in words.classes:
         members = set(HOST_CLASSES[cls])
-        restricted = any(set(atom.hosts()) <= members for atom, _ in _atoms(predicate))
+        restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))
         # The class may be only the action's object where the trigger is about something else ("when Op_Server0 is
         # compromised, restore the Enterprise hosts"), never where the trigger is about any host at all.
         aimed = not generic and any(t == cls or t in members for t in targets)
@@ -196,7 +185,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                     f"aimed at them): keep to what the text names")
     matched = isinstance(action, dict) and MATCHED in targets
     for host in words.excepted:
-        excluded = any(h == host for atom, neg in _atoms(predicate) if neg or _says_absence(atom, neg)
+        excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
                        for h in atom.hosts() if atom.host is not None)
         if matched and host in positive_hosts(predicate) and not excluded:
             return f"except: the text excepts {host}, but the trigger can match it: leave {host} out"
@@ -249,7 +238,7 @@ def _bare(words: Wording, predicate) -> Optional[str]:
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
                                                                 " ", condition.text).lower()) if w not in _NAMING]
         for host in condition.hosts:
-            atoms = [atom for atom, _ in _atoms(predicate) if host in atom.hosts()]
+            atoms = [atom for atom, _ in atoms_of(predicate) if host in atom.hosts()]
             if said and atoms and all(atom.bare() for atom in atoms):
                 return (f"bare: the condition says something of {host} ({condition.text[:60]!r}) but the predicate only "
                         f"asks that the context shows it: express what it says")
@@ -267,7 +256,7 @@ def _claims(text: str, predicate) -> Optional[str]:
 
 
 def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
-    if unexpressed or any(atom.history() for atom, _ in _atoms(predicate)):
+    if unexpressed or any(atom.history() for atom, _ in atoms_of(predicate)):
         return None
     # the conditions, and the order itself ("restore any host stuck at Unknown for two steps"; not its "before
     # anything else", which orders, or "before they arrive", which is the future)

@@ -270,7 +270,8 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         group = f"{group or host_group(directive, rule_type)}"
     else:
         action = completed_action(item.text, action)
-        unexpressed = guard_rest(unexpressed)  # a justification, a story or a restatement never guards
+        # a justification, a story (or words taken from them) or a restatement never guards
+        unexpressed = guard_rest(unexpressed, parse_predicate(when), item.text)
         group = group_of(parse_predicate(when))
     return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, roles, group, trigger or directive, "model",
                         when=when, action=action, semantic_reason=reason, unexpressed=unexpressed), None

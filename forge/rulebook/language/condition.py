@@ -35,7 +35,7 @@ from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
-from forge.rulebook.language.wording import classes_in, read_wording, sentences
+from forge.rulebook.language.wording import classes_in, negations_in, read_wording, sentences
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -257,15 +257,20 @@ def complete_claims(text: str, found) -> bool:
     """Whether `claims` read the whole of a rule's conditions: every negation placed, no word it does not account
     for, and no kind of fact it cannot judge (history, rewards, ...). Judged on claims that are not the whole of
     the condition, a rule would be wider than its text."""
+    words = read_wording(text)
+    return reads_whole("; ".join(c.text for c in words.conditions), found, negated=bool(words.negated_conditions))
+
+
+def reads_whole(condition: str, found, *, negated: Optional[bool] = None) -> bool:
+    """Whether claims `found` are the whole of `condition` (see `complete_claims`); `negated`: whether it negates
+    or restricts (None: read from its words)."""
     from forge.rulebook.language.predicate import AllOf, Atom, Not  # lazy: as in `claims`
 
     if found is None:
         return False
-    words = read_wording(text)
-    condition = "; ".join(c.text for c in words.conditions)
     if unplaced(condition) or facts_needed(condition) or _EITHER_STATE.search(condition):
         return False
-    if not words.negated_conditions:
+    if not (bool(negations_in(condition)) if negated is None else negated):
         return True
     parts = found.parts if isinstance(found, AllOf) else (found,)
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
@@ -286,21 +291,65 @@ _RESTATED = frozenset("""a an the any some every each all its it it's that this 
     begun begins starts phase stage only yet nothing none never without but""".split())
 
 
-def guard_rest(rest: str) -> str:
+def guard_rest(rest: str, when=None, source: str = "") -> str:
     """The part of an `unexpressed` rest that is a condition and so guards ("" if it is none): a rest that
-    speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is, and
-    neither is one that only restates hosts and states (the predicate's business)."""
+    speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is (nor a
+    rest whose words all come from the story or justification of the rule's `source` text, none from its
+    instruction: "Compromised workstations spread the attack. Restore any ..." listed as "spread attack"), and
+    neither is a restatement of the predicate `when` (what the rest claims, read whole, the predicate already
+    implies: "the moment it is compromised"), nor, where the rest claims nothing this reading can place, one made
+    only of the words of hosts and states."""
     text = " ".join((rest or "").split())
-    if not text:
+    if not text or source and _outside_instruction(text, source):
         return ""
     if facts_needed(text):
         return text
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
         return ""
+    found = _rest_claims(text, when)
+    if found is not None:
+        from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
+
+        return "" if when is not None and implies(when, found) else text
     words = [w for w in re.findall(r"[a-z][a-z'-]*", text.lower()) if not re.fullmatch(r"(?:user|enterprise|op_host|op_server)\d", w)]
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+def _outside_instruction(rest: str, source: str) -> bool:
+    """Whether every word of a rest is in its source text but none is in that text's instruction (or opening
+    situation): the rest was taken from the text's story or justification."""
+    def content(text: str) -> set[str]:
+        return {w for w in re.findall(r"[a-z][a-z'-]{2,}", (text or "").lower()) if w not in _RESTATED}
+    words = read_wording(source)
+    said = content(f"{words.situation} {words.instruction}")
+    rest_words = content(rest)
+    return bool(rest_words) and rest_words <= content(source) and not rest_words & said
+
+
+def _rest_claims(rest: str, when):
+    """What a rest claims, read whole (None: this reading cannot place all of it); "it" is the predicate's one host."""
+    from forge.rulebook.language.predicate import named_host  # lazy: as in `claims`
+
+    found = claims(rest, named_host(when) if when is not None else None)
+    return found if reads_whole(rest, found) else None
+
+
+def guard_claims(rest: str, when):
+    """What a guarded rule's unexpressed rest claims, for the gate (None: the rest is no condition, nothing guards).
+    It is read like a semantic rule's condition (`claims`, three-valued; its "it" is the one host the predicate
+    names): "only while Op_Server0 is clean" must hold on the context. A rest this reading cannot place whole (a word
+    it does not know, a kind of fact it cannot judge, a negation it did not read: "at critical priority", "when the
+    attacker moves fast") is a condition the product cannot judge, so the rule stays silent: it is never passed by
+    its likeness to the context."""
+    from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
+
+    guard = guard_rest(rest, when)
+    if not guard:
+        return None
+    found = _rest_claims(guard, when)
+    return found if found is not None else Not(Always())
 
 
 _STORYLIKE = re.compile(r"\b(?:i|we|my|our)\b|\b(?:was|were|had|did|got|lost|cost|wasted|went|happened)\b", re.IGNORECASE)

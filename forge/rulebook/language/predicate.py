@@ -400,6 +400,23 @@ def matched_hosts(p: Predicate, situation: Situation) -> tuple[str, ...]:
     return ()
 
 
+def atoms_of(p: Predicate, negated: bool = False):
+    """Every atom of a predicate with whether it stands negated (under an odd number of `not`)."""
+    if isinstance(p, Atom):
+        yield p, negated
+    elif isinstance(p, Not):
+        yield from atoms_of(p.part, not negated)
+    elif isinstance(p, (AnyOf, AllOf)):
+        for part in p.parts:
+            yield from atoms_of(part, negated)
+
+
+def named_host(p: Predicate) -> Optional[str]:
+    """The one host a predicate is about ("it" in its rule's words): its atoms name that host and no class."""
+    hosts = {atom.host for atom, _ in atoms_of(p)}
+    return next(iter(hosts)) if len(hosts) == 1 and None not in hosts else None
+
+
 def positive_hosts(p: Predicate) -> frozenset[str]:
     """Every host a positive atom of the predicate can match (all hosts for `always`)."""
     if isinstance(p, Always):

@@ -332,6 +332,13 @@ def _clause_end(text: str, start: int) -> int:
     return start + end
 
 
+def negations_in(condition: str) -> tuple[str, ...]:
+    """The words that negate or restrict a condition ("not", "no", "only", "clean", ...), in order; "only when" or
+    "not sure" restrict nothing."""
+    cleaned = _NOT_A_RESTRICTION.sub(" ", condition or "")
+    return tuple(m.group(0).lower() for m in _NEGATION.finditer(cleaned))
+
+
 def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     spans: list[str] = []
     for marker in _CONDITION.finditer(instruction):
@@ -346,9 +353,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     unique = list(dict.fromkeys(s.strip() for s in spans if s.strip()))
     for span in (u for u in unique if not any(u != other and u in other for other in unique)):  # "during a step" in
         # "When no alert fires during a step" is part of that condition, not another one
-        cleaned = _NOT_A_RESTRICTION.sub(" ", span)
-        negations = tuple(m.group(0).lower() for m in _NEGATION.finditer(cleaned))
-        out.append(Condition(span, negations, hosts_in(span), classes_in(span)))
+        out.append(Condition(span, negations_in(span), hosts_in(span), classes_in(span)))
     return tuple(out)
 
 
@@ -408,5 +413,5 @@ def class_of(host: str) -> Optional[str]:
     return next((c for c, hosts in HOST_CLASSES.items() if host in hosts), None)
 
 
-__all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "gives_order", "hosts_in", "read_wording",
+__all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "gives_order", "hosts_in", "negations_in", "read_wording",
            "same_verb", "sentences", "verbs_in", "without_justification"]

@@ -13,8 +13,9 @@ call of their roles at stage 1):
      `host | activity | compromise` rows, alert lines and prose): the gate on meaning
      (`rulebook.condition_gate`; off, such rules are judged by the floor like semantic ones);
    - a rule whose predicate leaves part of its condition unexpressed (`unexpressed`) applies when the
-     predicate holds and the cosine of that unexpressed text to the context reaches `rulebook.guard_floor`
-     as well (the semantic guard);
+     predicate holds and what that rest claims holds as well (condition.guard_claims, three-valued like
+     the predicate: "only while Op_Server0 is clean"); a rest the product cannot judge from a context
+     ("at critical priority") leaves the rule silent, whatever its cosine;
    - a semantic rule (no predicate) applies when its mixed cosine reaches `rulebook.relevance_floor`,
      the floor calibrated for free text (calibrate.py);
    - either free-text part (a semantic rule's condition, a guarded rule's unexpressed rest) is unknown,
@@ -41,8 +42,8 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (condition_of, facts_needed, facts_stated, guard_rest, refused_predicate,
-                                               semantic_claims)
+from forge.rulebook.language.condition import (condition_of, facts_needed, facts_stated, guard_claims, guard_rest,
+                                               refused_predicate, semantic_claims)
 from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of
 from forge.rulebook.model import RuleRecord, RuleVersion
 from forge.rulebook.language.predicate import holds, predicate_to_json, truth as value_of
@@ -57,13 +58,11 @@ class RetrievalSettings:
     relevance_floor: float = 0.4
     max_rules: int = 5
     condition_gate: bool = True
-    guard_floor: float = 0.15
 
     @classmethod
     def from_config(cls, rulebook_config) -> "RetrievalSettings":
         return cls(rulebook_config.rrf_k, rulebook_config.node_weight, rulebook_config.relevance_floor,
-                   rulebook_config.max_rules_per_injection, rulebook_config.condition_gate,
-                   rulebook_config.guard_floor)
+                   rulebook_config.max_rules_per_injection, rulebook_config.condition_gate)
 
 
 @dataclass(frozen=True)
@@ -108,7 +107,6 @@ class RuleIndex:
         vectors: Mapping[str, tuple[np.ndarray, np.ndarray]],
         records: Mapping[str, RuleRecord],
         book_version: int,
-        guard_vectors: Optional[Mapping[str, np.ndarray]] = None,
     ) -> None:
         self.book_version = book_version
         self.records = records
@@ -122,9 +120,6 @@ class RuleIndex:
         self.node_matrix = np.vstack([vectors.get(t, (zeros, zeros))[0] for t in triggers]) if triggers else empty
         self.acc_matrix = np.vstack([vectors.get(t, (zeros, zeros))[1] for t in triggers]) if triggers else empty
         self.trigger_texts = [trigger_texts.get(t or "", "") for t in triggers]
-        # The semantic guard: each guarded rule's unexpressed condition, embedded (zeros: not guarded).
-        guards = {rid: vec for rid, vec in (guard_vectors or {}).items() if len(vec) == dim}
-        self.guard_matrix = np.vstack([guards.get(v.rule_id, zeros) for v in self.content]) if self.content else empty
         self.bm25 = BM25Index.build([f"{v.record.directive}\n{text}" for v, text in zip(self.content, self.trigger_texts)])
         self.role_mask = {role: np.array([role in v.record.roles for v in self.content], dtype=bool) for role in ROLES}
         self.eligible_for_role = {role: {v.rule_id for v in self.content if role in v.record.roles} for role in ROLES}
@@ -141,16 +136,17 @@ class RuleIndex:
     def _build_gate(self) -> None:
         self.meanings: list[Meaning] = [meaning_of(v.record) for v in self.content]
         self.gated = np.array([not m.semantic for m in self.meanings], dtype=bool)
-        # A predicate with an unexpressed rest that is a condition must also be near it: the semantic guard.
-        rests = [guard_rest(v.record.unexpressed) for v in self.content]
-        self.guarded = np.array([bool(r) for r in rests], dtype=bool)
+        # A predicate with an unexpressed rest that is a condition: what the rest claims must hold too (the guard).
+        rests = [guard_rest(v.record.unexpressed, m.when) for v, m in zip(self.content, self.meanings)]
         # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
         conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
         needs = [facts_needed(rest) if rest else facts_needed(condition) if m.semantic else frozenset()
                  for rest, condition, m in zip(rests, conditions, self.meanings)]
-        # What a semantic rule's condition says of the hosts it names: it must hold (three-valued) as well.
-        claimed = [semantic_claims(v.record.directive, v.record.semantic_reason) if m.semantic else None
-                   for v, m in zip(self.content, self.meanings)]
+        # What a semantic rule's condition says of the hosts it names, and what a guarded rule's rest claims: it must
+        # hold (three-valued) as well.
+        claimed = [semantic_claims(v.record.directive, v.record.semantic_reason) if m.semantic
+                   else guard_claims(rest, m.when) if rest else None
+                   for v, m, rest in zip(self.content, self.meanings, rests)]
         # A rule whose compiled predicate was refused is judged by its claims, which read the whole of its condition:
         # its cosine to the context adds nothing (and the floor would only silence it).
         self.checked = np.array([m.semantic and refused_predicate(v.record.semantic_reason)
@@ -159,8 +155,6 @@ class RuleIndex:
         self._claim_of = np.array([self._claims.index(c) if c is not None else -1 for c in claimed], dtype=np.int64)
         self._needs = sorted(set(needs), key=sorted)  # few distinct sets: each is checked once per context
         self._needs_of = np.array([self._needs.index(n) for n in needs], dtype=np.int64)
-        if len(self.guard_matrix) != len(self.content):
-            self.guard_matrix = np.zeros((len(self.content), self.node_matrix.shape[1]), np.float32)
         # Rules share predicates (a class rule taught by many): each distinct one is evaluated once per context.
         keys: dict[str, int] = {}
         self._predicates = []
@@ -220,8 +214,7 @@ class RuleIndex:
         With the gate on and no semantic rule of the role, the rules passing the gate are fixed by the
         gate; when no more pass than the limit, conflict settlement keeps the same set whatever their
         order (each conflict group is settled by evidence and actor, not by rank), so the scores matter
-        only when two or more rules are kept, or when a guarded rule passes the gate (its unexpressed rest
-        is judged by cosine). Otherwise the caller may skip embedding the context (a
+        only when two or more rules are kept. Otherwise the caller may skip embedding the context (a
         transformer forward pass per call, the whole cost of rulebook injection on a CPU)."""
         positions = self._slices[role][0]
         if positions.size == 0:
@@ -229,8 +222,6 @@ class RuleIndex:
         if not settings.condition_gate or self.semantic_for_role[role]:
             return True
         gate = self.gate(text, positions)
-        if (gate & self.guarded[positions]).any():
-            return True  # a guarded rule's unexpressed condition is judged by its cosine to the context
         passing = int(gate.sum())
         if passing <= 1:
             return False
@@ -278,14 +269,10 @@ class RuleIndex:
         above = cosine >= settings.relevance_floor
         gated = self.gated[positions] if settings.condition_gate else np.zeros(len(positions), dtype=bool)
         gate = self.gate(text, positions) if settings.condition_gate else np.ones(len(positions), dtype=bool)
-        # Each rule by its own test: a predicate by the gate (and the floor too, for a guarded one), a
+        # Each rule by its own test: a predicate by the gate (a guarded one's rest by its claims, in `stated`), a
         # semantic rule by the floor.
-        guarded = self.guarded[positions]
-        guard_ok = np.ones(len(positions), dtype=bool)
-        if guarded.any():  # the unexpressed condition must be near the context too
-            guard_ok[guarded] = _matvec(self.guard_matrix[positions[guarded]], query_vec) >= settings.guard_floor
         stated = self._reading(text)[2][positions]  # free text about what the context does not state: unknown
-        passes = np.where(gated, gate & guard_ok, above | self.checked[positions]) & stated
+        passes = np.where(gated, gate, above | self.checked[positions]) & stated
         order = np.argsort(-fused, kind="stable")
         limit = max(settings.max_rules, 0)
         passing = [self.content[positions[i]].rule_id for i in order[passes[order]]]
