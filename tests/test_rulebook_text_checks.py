@@ -188,6 +188,85 @@ def test_a_prohibition_with_no_verb_forbids_every_verb_and_conflicts_with_an_ord
     assert injected("user:carol") == {b}  # specificity: User0 compromised is narrower than User0 shown
 
 
+# -- inversions that used to slip through (issue 29b): the checks hold whatever the compiler ----------------------
+
+U1_TO_4 = {"any": [{"host": f"User{n}", "compromise": "any"} for n in range(1, 5)]}
+BOTH = {"all": [{"host": "Op_Server0", "compromise": "any"}, {"host": "Enterprise2", "compromise": "any"}]}
+
+
+def prefer(verb, target, over_verb, over_target):
+    return {"mode": "prefer", "verb": verb, "target": target, "over": {"verb": over_verb, "target": over_target}}
+
+
+def never(verb, target):
+    return {"mode": "never", "verb": verb, "target": target}
+
+
+@pytest.mark.parametrize("text, when, action, check", [
+    # an order with an exception turned into a prohibition of its own verb (a negative word elsewhere let it pass)
+    ("Restore the compromised user hosts, but not User0.", {"host": "User0", "compromise": "any"}, never("Restore", "User0"),
+     "inverted"),
+    # a priority between two hosts, reversed
+    ("When Op_Server0 and Enterprise2 are both compromised, restore Op_Server0 before Enterprise2.", BOTH,
+     prefer("Restore", "Enterprise2", "Restore", "Op_Server0"), "target"),
+    # the target swapped for the host the text contrasts it with
+    ("When Enterprise1 is compromised, restore Enterprise1 rather than Enterprise2.", {"host": "Enterprise1", "compromise": "any"},
+     do("Restore", "Enterprise2"), "target"),
+    ("When User2 is scanned, put a decoy on it, not on User3.", {"host": "User2", "activity": "Scan"}, do("DecoyApache", "User3"),
+     "target"),
+    # a prohibition moved to another host
+    ("Never restore User0; restore User1 instead when both are compromised.",
+     {"all": [{"host": "User0", "compromise": "any"}, {"host": "User1", "compromise": "any"}]}, never("Restore", "User1"),
+     "inverted"),
+    # a dispreference the product did not read before ("as a last resort", "better than"), reversed
+    ("If Enterprise0 is compromised, remove the attacker; restore it only as a last resort.",
+     {"host": "Enterprise0", "compromise": "any"}, prefer("Restore", "Enterprise0", "Remove", "Enterprise0"), "disprefer"),
+    ("On Enterprise2, Remove is better than Restore when it shows a user-level compromise.",
+     {"host": "Enterprise2", "compromise": "User"}, prefer("Restore", "Enterprise2", "Remove", "Enterprise2"), "disprefer"),
+    # a prohibition in words the product did not read before, turned into an order
+    ("Never pick Remove for User0 when it is compromised.", {"host": "User0", "compromise": "any"}, do("Remove", "User0"),
+     "prohibition"),
+    ("Do not use Restore on Enterprise1, even when it is compromised.", {"host": "Enterprise1", "compromise": "any"},
+     do("Restore", "Enterprise1"), "prohibition"),
+    ("Restoring Enterprise1 is pointless when it only has user-level access.", {"host": "Enterprise1", "compromise": "User"},
+     do("Restore", "Enterprise1"), "prohibition"),
+    ("User1 should never be restored while it is only scanned.", {"host": "User1", "activity": "Scan", "compromise": "No"},
+     do("Restore", "User1"), "prohibition"),
+    # a preference the text does not state (an invented "over")
+    ("When Op_Server0 and Enterprise2 are both compromised, restore Op_Server0.", BOTH,
+     prefer("Restore", "Op_Server0", "Restore", "Enterprise2"), "prefer"),
+])
+def test_an_inverted_compilation_is_refused_whatever_the_compiler(text, when, action, check):
+    from forge.rulebook.authoring.checks import text_problem
+
+    problem = text_problem(text, when, action)
+    assert problem is not None and problem.split(":")[0] == check, problem
+
+
+@pytest.mark.parametrize("text, when, action", [
+    ("Restore the compromised user hosts, but not User0.", U1_TO_4, do("Restore", "$matched")),
+    ("When Op_Server0 and Enterprise2 are both compromised, restore Op_Server0 before Enterprise2.", BOTH,
+     prefer("Restore", "Op_Server0", "Restore", "Enterprise2")),
+    ("When Op_Server0 and Enterprise2 are both compromised, restore Op_Server0 before Enterprise2.", BOTH,
+     do("Restore", "Op_Server0")),
+    ("When User2 is scanned, put a decoy on it, not on User3.", {"host": "User2", "activity": "Scan"}, do("DecoyApache", "User2")),
+    ("Never restore User0; restore User1 instead when both are compromised.",
+     {"all": [{"host": "User0", "compromise": "any"}, {"host": "User1", "compromise": "any"}]},
+     prefer("Restore", "User1", "Restore", "User0")),
+    ("If Enterprise0 is compromised, remove the attacker; restore it only as a last resort.",
+     {"host": "Enterprise0", "compromise": "any"}, prefer("Remove", "Enterprise0", "Restore", "Enterprise0")),
+    ("Never pick Remove for User0 when it is compromised.", {"host": "User0", "compromise": "any"}, never("Remove", "User0")),
+    ("Never hesitate to restore Op_Server0 once it is compromised.", {"host": "Op_Server0", "compromise": "any"},
+     do("Restore", "Op_Server0")),
+    ("Decoy Enterprise2 before Enterprise2 gets exploited, while it only shows a scan.",
+     {"host": "Enterprise2", "activity": "Scan", "compromise": "No"}, do("DecoyApache", "Enterprise2")),
+])
+def test_a_compilation_that_keeps_its_texts_direction_passes(text, when, action):
+    from forge.rulebook.authoring.checks import text_problem
+
+    assert text_problem(text, when, action) is None
+
+
 # -- item 3: guards ---------------------------------------------------------------------------------------
 
 

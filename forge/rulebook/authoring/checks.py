@@ -9,7 +9,10 @@ names the first disagreement, or returns None:
   quiet) with no negative in the predicate about what it negates (a `not`, a quiet value, or a history
   condition of absence); a prohibition ("never / do not / stop / avoid VERB") compiled as anything but a
   `never` of that verb or a `prefer ... over` it (never a `do`); a dispreferred verb ("rather than restoring")
-  prescribed; an order compiled as a `never` by a text that forbids nothing;
+  prescribed; an order compiled as a `never` by a text that forbids nothing, or as a `never` of the verb it orders;
+  a `never` aimed at another host than the one the text forbids it on; a `prefer ... over` whose dispreferred side
+  the text does not disprefer (reversed, or invented); an order aimed at a host the text contrasts it with
+  ("restore Op_Server0 before Enterprise2", "decoy User2, not User3") or excepts;
 - *scope*: every host the instruction names restricts the trigger or is the action's target; every class it
   names ("a user box") restricts the trigger or is the target; a host it excepts ("every user host except
   User0") can not be matched; and the entry names no host or class the text does not (a small model answered
@@ -123,13 +126,45 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")
-    if isinstance(action, dict) and str(action.get("mode", "")).lower() == "never":
-        forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred)
-        if not forbidden and not words.negated_conditions and not _NEGATIVE_WORD(words.instruction):
-            return "inverted: the text gives an order and forbids nothing, but the action is a \"never\": it inverts the text"
-        verb = str(action.get("verb"))
+    return _inversion(words, action, ordered)
+
+
+def _inversion(words: Wording, action: Optional[dict], ordered: set[str]) -> Optional[str]:
+    """An action that turns the text around, whatever the compiler: a `never` of what the text orders, or aimed
+    at another host than the one it forbids it on; a `prefer` whose dispreferred side the text does not
+    disprefer; an order aimed at the host the text contrasts it with ("restore Op_Server0 before Enterprise2",
+    "decoy User2, not User3") or excepts."""
+    if not isinstance(action, dict):
+        return None
+    mode = str(action.get("mode", "")).lower()
+    done, banned = _moves(action)
+    forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred)
+    spared = set(words.contrasted) | set(words.excepted)
+    for verb, target in done:
+        if isinstance(target, str) and target in spared:
+            return (f"target: the text contrasts its order with {target} (\"before\", \"rather than\", \"not\", \"except\"), "
+                    f"but the action orders {verb} {target}: aim it at the host the text orders it for")
+    if mode == "never":
+        verb, target = banned[0]
+        if not forbidden and (any(same_verb(o, verb) for o in ordered)
+                              or not words.negated_conditions and not _NEGATIVE_WORD(words.instruction)):
+            return (f"inverted: the text orders {', '.join(sorted(ordered)) or 'something'} and forbids nothing, but the "
+                    f"action is a \"never\" of {verb}: it inverts the text")
         if forbidden and None not in forbidden and verb != ANY_VERB and not any(same_verb(f, verb) for f in forbidden):
             return f"verb: the action forbids {verb}, but the text forbids {', '.join(sorted(set(forbidden)))}"
+        places = _hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb)
+                           for h in (*p.hosts, *p.classes))
+        if places and not _aims_at(target, places):
+            return (f"inverted: the text forbids {verb if verb != ANY_VERB else 'every action'} on "
+                    f"{', '.join(sorted(places))[:60]}, but the action forbids it on {target}")
+    if mode == "prefer":
+        verb, target = banned[0] if banned else ("", None)
+        disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
+            or isinstance(target, str) and target in spared
+        if not disfavoured:
+            return (f"prefer: the action prefers {done[0][0]} over {verb} {target or ''}".rstrip() + ", but the text "
+                    "disprefers neither that verb nor that host (\"rather than\", \"instead of\", \"before\", \"never\"): "
+                    "keep to what the text prefers")
     return None
 
 
@@ -168,8 +203,8 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     trigger_hosts = {h for atom, _ in atoms_of(predicate) for h in ([atom.host] if atom.host else [])}
     targets = _targets(action)
     for host in words.hosts:
-        if host in words.excepted:
-            continue
+        if host in words.excepted or host in words.contrasted and host not in {h for c in words.conditions for h in c.hosts}:
+            continue  # named to be left out ("except User0", "decoy User2, not User3")
         if host not in trigger_hosts and host not in targets:
             return (f"host: the text names {host}, but the entry neither restricts its trigger to {host} nor aims its "
                     f"action at it: keep to the hosts the text names")

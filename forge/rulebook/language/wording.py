@@ -68,16 +68,44 @@ _SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vs
 # Words that, standing before a verb, forbid it.
 _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
-           r"not|no\s+more|no|without")
-_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b(?:\s+(?:\w+ly|ever|again|even|bother(?:ing)?(?:\s+(?:to|with))?|"
-                             rf"try(?:ing)?\s+to|to|be|being|go(?:ing)?\s+(?:to|for)|keep|waste\s+(?:a\s+)?\w+\s+on|"
-                             rf"any|the|a|an)){{0,3}}\s+(?={_VERB.pattern})", re.IGNORECASE)
+           r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
+           r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
+           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|no|without")
+# Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
+# for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
+# hesitate to restore", "don't wait to restore").
+_FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|until|so|because|hesitate\w*|forget\w*|fail\w*|"
+                  r"wait\w*|delay\w*|neglect\w*|omit\w*|postpone\w*|hurry\w*|be\s+afraid|be\s+slow|hold\s+back)\b)"
+                  r"[\w'][\w'-]*){0,3}?")
+_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pattern})", re.IGNORECASE)
+# After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
+# not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
+_BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
+                       r"futile|wasteful|waste(?:\s+of\s+\w+)?|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
+                       r"forbidden|not\s+allowed|banned|off[- ]limits|(?:not|never)\s+(?:the|a)\s+(?:answer|fix|solution|way)|"
+                       r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
+                       r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
 # The prohibition words that start an order (a bare "not" or "without" inside a condition does not).
 _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|"
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
 # "X rather than / instead of / in preference to / over / not / before Y": Y is what the text disprefers.
 _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|and\s+not|but\s+not|"
                         r"not)\s+(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
+# "... as a last resort", "fall back to Restore", "restore only if that fails": the verb so named is dispreferred.
+_VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  # _VERB without its groups
+_LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r"))|"
+                          r"(?:" + _VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
+                          r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)))", re.IGNORECASE)
+# "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
+_COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:is|are|works?|does)\s+(?:\w+\s+)?"
+                       r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+than\s+(?:\w+\s+)?(?P<second>" + _VERB_WORD + r")",
+                       re.IGNORECASE)
+# Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
+_CONTRAST = re.compile(r"(?:\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|before|ahead\s+of|"
+                       r"and\s+not|but\s+not|not|never)|,\s*not)\s+(?:(?:on|to|for|at|with|from)\s+)?(?:the\s+)?", re.IGNORECASE)
+# After a contrasted host, words that make it a condition ("before Enterprise2 gets exploited"), not a contrast.
+_STATED_AFTER = re.compile(r"^\s*(?:is|are|was|were|gets?|got|shows?|showed|becomes?|became|has|have|had|does|did|turns?|"
+                           r"goes|falls|ends\s+up|starts?|stays?|remains?|can|could|will|would|may|might)\b", re.IGNORECASE)
 # A prohibition that names no verb: every verb on what follows it is forbidden.
 _ANY_VERB = re.compile(
     r"\b(?:spend|waste|use|burn)\w*\s+(?:no|zero|nothing|not\s+(?:a\s+single|any|one))\s+(?:more\s+)?(?:actions?|time|"
@@ -134,7 +162,7 @@ _STORY = re.compile(
     r"^\s*\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
-                                rf"isn't|only|alone|{_PAST})\b", re.IGNORECASE)
+                                rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b)|alone|{_PAST})\b", re.IGNORECASE)
 _IMPERATIVE_START = re.compile(
     rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|only|just|first|then|also|so|now|instead|rather|prefer|"
     rf"make\s+sure|be\s+sure\s+to|remember\s+to|try\s+to|do\s+not|don'?t|avoid|stop|refrain|keep|leave|put|place|"
@@ -219,6 +247,7 @@ class Wording:
     prohibitions: tuple[Prohibition, ...]
     dispreferred: tuple[str, ...]  # verbs the text disprefers ("rather than restoring")
     verbs: tuple[str, ...]  # every catalog verb the instruction names
+    contrasted: tuple[str, ...] = ()  # hosts the order is contrasted with ("before Enterprise2", "not User3")
 
     @property
     def negated_conditions(self) -> tuple[Condition, ...]:
@@ -252,6 +281,9 @@ def gives_order(sentence: str) -> bool:
     lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    bad = _BAD_IDEA.search(body)
+    if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
+        return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
     start = _IMPERATIVE_START.match(body)
     if start:
         if _CONDITION.match(body):
@@ -360,6 +392,19 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
 
 
+def _contrasted(instruction: str) -> tuple[str, ...]:
+    """The hosts the order is contrasted with: named right after "rather than / instead of / before / over / not"
+    ("restore Op_Server0 before Enterprise2", "put a decoy on User2, not User3"), unless what follows states
+    something of them ("before Enterprise2 gets exploited" is a condition)."""
+    found = []
+    for match in _CONTRAST.finditer(instruction):
+        after = instruction[match.end():]
+        host = next(((h, m) for pattern, h in _HOST_FORMS if (m := pattern.match(after))), None)
+        if host is not None and not _STATED_AFTER.match(after[host[1].end():]):
+            found.append(host[0])
+    return tuple(dict.fromkeys(found))
+
+
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not _OTHERWISE.search(p))
@@ -375,20 +420,41 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(None, hosts, classes))
     for match in _FORBIDDEN_VERB.finditer(instruction):
-        if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
-                r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", instruction[:match.start()], re.IGNORECASE):
-            continue  # "if it is not restored": a condition, not an order
+        before = instruction[:match.start()]
+        if re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
+                r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", before, re.IGNORECASE):
+            continue  # "if it is not restored", "if it has never been restored": a condition, not an order
         verb = _VERB.match(instruction, match.end())
         if verb is None:
             continue
         after = instruction[verb.end():]
         scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b", after, maxsplit=1)[0]
-        found.append(Prohibition(_canonical_verb(verb, after), hosts_in(scope), classes_in(scope)))
+        hosts, classes = hosts_in(scope), classes_in(scope)
+        if not hosts and not classes and re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.I):
+            subject = re.split(r"[.;:!?,]", before)[-1]  # "User1 should never be restored": the host before it
+            hosts, classes = hosts_in(subject), classes_in(subject)
+        found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
+    for clause in re.split(r"[.;:!?]", instruction):
+        bad = _BAD_IDEA.search(clause)
+        verb = _VERB.search(clause[:bad.start()]) if bad else None
+        if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
+            found.append(Prohibition(_canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
     dispreferred = []
     for match in _DISPREFER.finditer(instruction):
         verb = _VERB.match(instruction, match.end())
+        if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
+                r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", instruction[:match.start()], re.IGNORECASE):
+            continue  # "if User1 is not compromised restore User0": a condition
         if verb is not None:
             dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
+    for match in _LAST_RESORT.finditer(instruction):
+        verb = _VERB.search(instruction, match.start())
+        if verb is not None:
+            dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
+    for match in _COMPARED.finditer(instruction):
+        first, second = verbs_in(match["first"]), verbs_in(match["second"])
+        worse = first if match["how"].lower() in ("worse", "riskier", "costlier") else second
+        dispreferred += list(worse[:1])
     if re.search(r"\binstead\b", instruction, re.IGNORECASE):
         # "Don't restore X; remove it instead": the forbidden verb is the dispreferred one.
         dispreferred += [p.verb for p in found if p.verb is not None]
@@ -406,7 +472,8 @@ def read_wording(text: str) -> Wording:
     if excepted:  # "restore the user hosts, except User0, which we never reimage": the prohibition is about User0
         prohibitions = tuple(p if p.hosts or p.classes else Prohibition(p.verb, excepted) for p in prohibitions)
     return Wording(flat, instruction, situation, order, hosts_in(whole), classes_in(whole), excepted,
-                   _conditions(instruction, situation), prohibitions, dispreferred, verbs_in(instruction))
+                   _conditions(instruction, situation), prohibitions, dispreferred, verbs_in(instruction),
+                   _contrasted(instruction))
 
 
 def class_of(host: str) -> Optional[str]:
