@@ -202,11 +202,12 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                 f"applies where the context shows it ({{\"host\": ...}} or {{\"class\": ...}})")
     trigger_hosts = {h for atom, _ in atoms_of(predicate) for h in ([atom.host] if atom.host else [])}
     targets = _targets(action)
-    for host in words.hosts:
+    for host in (*words.hosts, *((words.referent,) if words.referent else ())):  # "it", said of the host its story names
         if host in words.excepted or host in words.contrasted and host not in {h for c in words.conditions for h in c.hosts}:
             continue  # named to be left out ("except User0", "decoy User2, not User3")
         if host not in trigger_hosts and host not in targets:
-            return (f"host: the text names {host}, but the entry neither restricts its trigger to {host} nor aims its "
+            said = "names" if host in words.hosts else "means by 'it'"
+            return (f"host: the text {said} {host}, but the entry neither restricts its trigger to {host} nor aims its "
                     f"action at it: keep to the hosts the text names")
     generic = any(atom.host_class == "any" and not neg for atom, neg in atoms_of(predicate))
     for cls in words.classes:
@@ -263,7 +264,7 @@ def _places(raw: Any) -> list[tuple[str, str]]:
 _NAMING = frozenset("""a an the any some that this it its is are was were be been being has have had when whenever if
     once while as soon long until unless during host machine box server one there here you we see sees seen appear
     appears appeared show shows shown up listed mentioned named present visible reported in view alerts alert table
-    context situation anything at all whatever state any""".split())
+    context situation anything at all whatever state any for only just about applies apply""".split())
 
 
 def _bare(words: Wording, predicate) -> Optional[str]:

@@ -35,7 +35,7 @@ from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
-from forge.rulebook.language.wording import classes_in, negations_in, read_wording, sentences
+from forge.rulebook.language.wording import classes_in, conditions_left_out, hosts_in, negations_in, read_wording, sentences
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -140,14 +140,16 @@ _NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if))\b"
 _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\s+of\s+the)?|neither\s+of\s+the)\b", re.IGNORECASE)
 
 
-def claims(condition: str, subject: Optional[str] = None):
+def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can
     place). A host named with a state must show it ("User0 is compromised"), with a negated one must not
     ("User0 is not being scanned"); a host named bare must be shown; a class with a state ("a user host is
     compromised") needs some host of it to show it, "no user host is ..." none; "no host shows any activity"
     needs every host quiet. A clause that names no host but states a state ("... but not yet compromised", "when
     it only shows a scan") is about the host named before it, else about `subject` (the one host the rule names).
-    Everything else is left to the cosine."""
+    Everything else is left to the cosine. A clause that states a state of a host this reading cannot tell (an "it"
+    with no host before it, in a text that names several) is appended to `unresolved`, if given: claims without it
+    are not the whole of the condition."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
 
     quiet = Not(AnyOfQuiet())
@@ -160,15 +162,18 @@ def claims(condition: str, subject: Optional[str] = None):
         if not clause:
             continue
         if _NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
-            inner = claims(_NOT_YET.sub("", clause), last)
+            inner = claims(_NOT_YET.sub("", clause), last, unresolved)
             if inner is not None:
                 parts.append(Not(inner))
             continue
         statements = host_statements(clause)
-        if not statements and last is not None and not classes_in(clause) and not _ALL_QUIET.search(clause):
+        if not statements and not classes_in(clause) and not _ALL_QUIET.search(clause):
             state, negated = _state_of(clause)
-            if state != (None, None) or negated:
+            if (state != (None, None) or negated) and last is not None:
                 statements = [(last, state, negated)]
+            elif (state != (None, None) or negated) and unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
+                    and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
+                unresolved.append(clause)  # "if it is compromised", said of one of several hosts
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
         atoms = []
@@ -258,17 +263,27 @@ def complete_claims(text: str, found) -> bool:
     for, and no kind of fact it cannot judge (history, rewards, ...). Judged on claims that are not the whole of
     the condition, a rule would be wider than its text."""
     words = read_wording(text)
-    return reads_whole("; ".join(c.text for c in words.conditions), found, negated=bool(words.negated_conditions))
+    unresolved: list = []
+    _condition_claims(words, unresolved)
+    return not unresolved and reads_whole("; ".join(c.text for c in words.conditions), found,
+                                          negated=bool(words.negated_conditions), resolved=True) \
+        and not conditions_left_out(text)
 
 
-def reads_whole(condition: str, found, *, negated: Optional[bool] = None) -> bool:
+def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subject: Optional[str] = None,
+                resolved: bool = False) -> bool:
     """Whether claims `found` are the whole of `condition` (see `complete_claims`); `negated`: whether it negates
-    or restricts (None: read from its words)."""
+    or restricts (None: read from its words); `subject`: the host its "it" stands for (`resolved`: the caller has
+    tied every "it" already)."""
     from forge.rulebook.language.predicate import AllOf, Atom, Not  # lazy: as in `claims`
 
     if found is None:
         return False
     if unplaced(condition) or facts_needed(condition) or _EITHER_STATE.search(condition):
+        return False
+    unresolved: list = []
+    claims(condition, subject, unresolved)
+    if unresolved and not resolved:
         return False
     if not (bool(negations_in(condition)) if negated is None else negated):
         return True
@@ -332,8 +347,12 @@ def _rest_claims(rest: str, when):
     """What a rest claims, read whole (None: this reading cannot place all of it); "it" is the predicate's one host."""
     from forge.rulebook.language.predicate import named_host  # lazy: as in `claims`
 
-    found = claims(rest, named_host(when) if when is not None else None)
-    return found if reads_whole(rest, found) else None
+    subject = named_host(when) if when is not None else None
+    found = claims(rest, subject)
+    return found if reads_whole(rest, found, subject=subject) else None
+
+
+
 
 
 def guard_claims(rest: str, when):
@@ -363,6 +382,8 @@ _REFUSED = ("predicate refused", "invalid predicate", "compiled as written: the 
 def subject_of(words):
     """The host "it" stands for: the one host a text names, unless it excepts it or also names a class."""
     hosts = [h for h in words.hosts if h not in words.excepted]
+    if not words.hosts and words.referent:
+        return words.referent  # "I restored Enterprise1 too late. Restore it as soon as it is compromised."
     return hosts[0] if len(hosts) == 1 and not words.classes and not words.excepted else None
 
 
@@ -385,10 +406,9 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
 
     words = read_wording(_CONCESSION.sub(" ", text))
     subject = subject_of(words)
-    condition = "; ".join(c.text for c in words.conditions)
-    found = claims(condition, subject) if condition else None
+    found = _condition_claims(words)
     if not with_instruction:
-        return found
+        return excepting(found, words.excepted)
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     rest = words.instruction
     for c in words.conditions:
@@ -401,9 +421,46 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             # A host the order only acts on is a target, not a condition, unless the rule states none at all.
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
                 continue
-            if isinstance(part, Atom) and part.host in words.excepted:
-                continue
             parts.append(part)
+    return excepting(None if not parts else parts[0] if len(parts) == 1 else AllOf(tuple(parts)), words.excepted)
+
+
+def excepting(found, excepted):
+    """Claims with the hosts a text excepts left out ("restore compromised user hosts; User0 is the exception"): no
+    claim on an excepted host, and a class stands for its other hosts (`any` of each)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    if found is None or not excepted:
+        return found
+    if isinstance(found, Atom):
+        if found.host is not None:
+            return None if found.host in excepted else found
+        kept = [h for h in found.hosts() if h not in excepted]
+        if len(kept) == len(found.hosts()):
+            return found
+        return AnyOf(tuple(found.on(h) for h in kept)) if kept else None
+    if isinstance(found, Not):
+        inner = excepting(found.part, excepted)
+        return None if inner is None else Not(inner)
+    parts = tuple(p for p in (excepting(x, excepted) for x in found.parts) if p is not None)
+    return None if not parts else parts[0] if len(parts) == 1 else type(found)(parts)
+
+
+def _condition_claims(words, unresolved: Optional[list] = None):
+    """The claims of a text's conditions, each read with its own "it": the one host its sentence names ("Restore
+    Enterprise1 if it is compromised. ... while Op_Server0 is clean": "it" is Enterprise1), else the text's subject."""
+    from forge.rulebook.language.predicate import AllOf  # lazy: as in `claims`
+
+    subject = subject_of(words)
+    parts = []
+    for condition in words.conditions:
+        sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
+                         if condition.text in s), "")
+        named = [h for h in hosts_in(sentence) if h not in words.excepted]
+        own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
+        found = claims(condition.text, own, unresolved)
+        parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
+    parts = list(dict.fromkeys(parts))
     return None if not parts else parts[0] if len(parts) == 1 else AllOf(tuple(parts))
 
 
@@ -422,7 +479,8 @@ def semantic_claims(directive: str, semantic_reason: str = ""):
     if refused_predicate(semantic_reason):
         found = rule_claims(directive, with_instruction=True)
         return found if complete_claims(directive, found) else Not(Always())
-    return claims(condition_of(directive), subject_of(read_wording(directive)))
+    words = read_wording(directive)
+    return excepting(claims(condition_of(directive), subject_of(words)), words.excepted)
 
 
 def words_key(text: str) -> tuple:

@@ -125,7 +125,9 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear)\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
-                                r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b", re.IGNORECASE)
+                                r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b|"
+                                # "for Enterprise2 only", "applies to User1 only": the same, said after
+                                r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b", re.IGNORECASE)
 _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
@@ -134,10 +136,23 @@ _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with)\b",
                        re.IGNORECASE)
+_EXCEPT_WORDS = (r"except(?:\s+(?:for|on))?|other\s+than|apart\s+from|aside\s+from|but\s+not|excluding|save\s+for|besides|"
+                 r"with\s+the\s+(?:sole\s+)?exception\s+of|not\s+counting|leaving\s+out|barring")
 _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?|systems?|subnet|"
-                     r"network|everything|everywhere|all)\b[^.;:]*?\b(?:except(?:\s+for)?|other\s+than|apart\s+from|but\s+not|excluding|save\s+for|besides)\b\s+"
+                     r"network|everything|everywhere|all|ones)\b[^.;:]*?\b(?:" + _EXCEPT_WORDS + r")\b\s+"
                      r"(?:(?:the|for)\s+)?(?P<what>[\w\s,]+?)(?=[.;:,)]|$|\s+(?:when|if|while|whenever|and\s+(?:restore|"
                      r"remove|analy)))", re.IGNORECASE)
+# An exception said on its own: "User0 is the exception", "this does not apply to User0", "except for User0" (a host
+# right after it: "except when ..." is a condition), "leave User0 out of it", "exclude User0".
+_HOST_LIST = r"(?P<what>(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?(?:\s*(?:,|and|or|nor)\s*(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d)*)"
+_EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
+    rf"\b(?:{_EXCEPT_WORDS})\s+{_HOST_LIST}\b",
+    rf"{_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
+    rf"\b(?:this|that|it|the\s+(?:rule|above|same))(?:\s+(?:rule|order|lesson|advice|one))?\s+(?:does\s+not|doesn't|should\s+not|shouldn't|must\s+not|won't|"
+    rf"will\s+not|cannot|can't)\s+(?:\w+\s+)?apply\s+to\s+{_HOST_LIST}",
+    rf"\b(?:leave|leaving)\s+{_HOST_LIST}\s+out\b",
+    rf"\b(?:exclude|excluding|exempt)\s+{_HOST_LIST}\b",
+    rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
@@ -162,7 +177,10 @@ _STORY = re.compile(
     r"^\s*\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
-                                rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b)|alone|{_PAST})\b", re.IGNORECASE)
+                                rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b)|alone|{_PAST})\b"
+                                # a participle before what it describes is no report: "restore compromised user hosts"
+                                rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
+                                rf"desktops?|laptops?|(?:user|enterprise|op_host|op_server)\d))", re.IGNORECASE)
 _IMPERATIVE_START = re.compile(
     rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|only|just|first|then|also|so|now|instead|rather|prefer|"
     rf"make\s+sure|be\s+sure\s+to|remember\s+to|try\s+to|do\s+not|don'?t|avoid|stop|refrain|keep|leave|put|place|"
@@ -248,6 +266,9 @@ class Wording:
     dispreferred: tuple[str, ...]  # verbs the text disprefers ("rather than restoring")
     verbs: tuple[str, ...]  # every catalog verb the instruction names
     contrasted: tuple[str, ...] = ()  # hosts the order is contrasted with ("before Enterprise2", "not User3")
+    # The host "it" stands for when the order names none: the one host its story names ("I restored Enterprise1 too
+    # late. Restore it as soon as it is compromised."): a rule learned on one host, said of that host.
+    referent: Optional[str] = None
 
     @property
     def negated_conditions(self) -> tuple[Condition, ...]:
@@ -274,10 +295,15 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
                         re.IGNORECASE)
 
 
+_FROM_NOW_ON = re.compile(r"^(?:next\s+time|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
+                          r"from\s+here\s+on)\b\s*,?\s*", re.IGNORECASE)
+
+
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
     body = _LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
+    body = _FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
     lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
@@ -461,24 +487,66 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
     return tuple(found), tuple(dict.fromkeys(dispreferred))
 
 
+def _heading(text: str, match: re.Match) -> bool:
+    """An exception that heads the rule ("Except for User0: do not restore it ..."): the rule is about that host."""
+    starts = re.search(r"(?:^|[.!?;]\s*)$", text[:match.start()].rstrip(" \"'("))
+    return bool(starts) and bool(re.match(r"\s*[:\u2013\u2014]|\s+-\s", text[match.end():]))
+
+
+# "it", "that host", "the same machine": a host the sentence does not name.
+_PRONOUN = re.compile(r"\b(?:it|its|it's|there|(?:that|this|the\s+same)\s+(?:host|machine|box|server|workstation|one|node))\b",
+                      re.IGNORECASE)
+# "a host", "any machine", "hosts that ...": the order is about hosts in general.
+_GENERAL_HOST = re.compile(r"\b(?:a|an|any|some|every|each|all|whichever|whatever)\s+(?:\w+\s+){0,2}?(?:hosts?|machines?|box(?:es)?|"
+                           r"servers?|workstations?|nodes?|systems?)\b|\b(?:hosts|machines|boxes|servers|nodes)\b|"
+                           r"\bthe\s+(?:host|machine|box|server)\s+(?:that|which|showing|with|where)\b", re.IGNORECASE)
+
+
+def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> Optional[str]:
+    """The host an order that names none refers to by "it" or "that host": the one host the rest of the text names."""
+    if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order):
+        return None
+    rest = hosts_in(text)
+    return rest[0] if len(rest) == 1 else None
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = " ".join((text or "").split())
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
-    excepted = tuple(h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"]))
+    excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
+                                   + [h for p in _EXCEPTED_ALONE for m in p.finditer(flat) if not _heading(flat, m)
+                                      for h in hosts_in(m["what"])]))
     prohibitions, dispreferred = _prohibitions(instruction)
     if excepted:  # "restore the user hosts, except User0, which we never reimage": the prohibition is about User0
         prohibitions = tuple(p if p.hosts or p.classes else Prohibition(p.verb, excepted) for p in prohibitions)
     return Wording(flat, instruction, situation, order, hosts_in(whole), classes_in(whole), excepted,
                    _conditions(instruction, situation), prohibitions, dispreferred, verbs_in(instruction),
-                   _contrasted(instruction))
+                   _contrasted(instruction), _referent(flat, whole, hosts_in(whole), classes_in(whole)))
+
+
+def conditions_left_out(text: str) -> tuple[str, ...]:
+    """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
+    and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
+    clean."): claims read from the instruction alone are not the whole of such a rule."""
+    words = read_wording(text)
+    kept = f"{words.situation} {words.instruction}"
+    left = []
+    for sentence in sentences(words.text):
+        if _STORY.search(sentence):
+            continue
+        for condition in _conditions(_JUSTIFICATION.sub("", sentence), ""):
+            if condition.text not in kept:
+                left.append(condition.text)
+    return tuple(left)
 
 
 def class_of(host: str) -> Optional[str]:
     return next((c for c, hosts in HOST_CLASSES.items() if host in hosts), None)
 
 
-__all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "gives_order", "hosts_in", "negations_in", "read_wording",
+__all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "conditions_left_out", "gives_order", "hosts_in",
+           "negations_in", "read_wording",
            "same_verb", "sentences", "verbs_in", "without_justification"]

@@ -1,0 +1,108 @@
+"""Issue 29, second round: a rule the product's checks keep back (semantic) is judged by its own words' claims, and
+must fire only where every condition its words state is read and true: an exception ("except", "other than", "User0
+is the exception", "this does not apply to User0") is honoured, a rule taught on one host ("I restored Enterprise1
+too late. Restore it as soon as it is compromised.") does not reach a sibling, and an "it" the reading cannot tie to
+one host leaves the rule silent. The compilations are scripted (what a compiler answered), so the product's own
+checks and claims are what is tested."""
+
+from __future__ import annotations
+
+import pytest
+
+from forge.memory.model import Provenance
+from forge.rulebook.authoring.compile import RuleCompiler
+from forge.rulebook.authoring.teaching import Correction, teach_text
+from forge.rulebook.book import Rulebook
+from forge.rulebook.injection import RulebookInjection
+from forge.rulebook.retrieval.retrieve import RetrievalSettings
+from forge.rulebook.store.backends import open_rulebook
+from tests.test_rulebook_compile import ScriptedClient
+from tests.test_rulebook_text_checks import CHOOSER, do, entry, reply
+
+
+def taught(tmp_path, text: str, *entries_json: str, kind: str = "correction"):
+    """The rule `text` compiles to with these scripted replies, and a function naming whether it is injected."""
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    (rule_id,) = teach_text(book, RuleCompiler(ScriptedClient(*entries_json)), [Correction(text, CHOOSER, "user:ann", "t",
+                                                                                            kind=kind)],
+                            provenance=Provenance()).rule_ids
+    injection = RulebookInjection(book, RetrievalSettings(), window=0, embedder=book.embedder)
+
+    def injected(context: str) -> bool:
+        return any(i.id.split("@")[0] == rule_id for i in injection.for_call(CHOOSER, context).items)
+    return book.store.head(rule_id).record, injected
+
+
+WIDE_USER = reply(entry({"class": "User", "compromise": "any"}, do("Restore", "$matched")))
+
+
+@pytest.mark.parametrize("text", [
+    "Restore compromised user hosts. User0 is the exception.",
+    "Restore compromised user hosts; this does not apply to User0.",
+    "Reimage any compromised workstation, with the exception of User0.",
+    "Except for User0, restore every compromised user host.",
+    "Restore the compromised user hosts and leave User0 out of it.",
+])
+def test_an_exception_is_honoured_by_the_check_and_by_the_claims_of_the_rule_it_keeps_back(tmp_path, text):
+    """The compiler dropped the exception (a class-wide restore): refused, and the semantic rule's claims leave User0
+    out, so it is silent where only User0 is compromised (it fired there)."""
+    record, injected = taught(tmp_path, text, WIDE_USER, WIDE_USER)
+    assert record.when is None and record.semantic_reason.startswith("predicate refused: except")
+    assert not injected("User0: Activity None, Compromised User\nUser1: Activity Scan, Compromised No")
+    assert injected("User0: Activity None, Compromised No\nUser3: Activity None, Compromised User")
+
+
+@pytest.mark.parametrize("text, verb, host, sibling", [
+    ("I restored Enterprise1 too late and the attacker got root. Restore it as soon as it is compromised.", "Restore",
+     "Enterprise1", "Enterprise2"),
+    ("The attacker got into User3 and I waited. Remove the attacker from that host as soon as it is exploited.", "Remove",
+     "User3", "User1"),
+    ("User2 was exploited twice while I monitored. Next time remove the attacker from it the moment it shows an exploit.",
+     "Remove", "User2", "User4"),
+])
+def test_a_rule_taught_on_one_host_does_not_reach_a_sibling(tmp_path, text, verb, host, sibling):
+    """The host is named only in the lesson's story; "it" in the order is that host. A compilation to any host is
+    refused, and the rule's claims keep to that host."""
+    wide = reply(entry({"class": "any", "compromise": "any"}, do(verb, "$matched")))
+    record, injected = taught(tmp_path, text, wide, wide, kind="rule")
+    assert record.when is None and f"means by 'it' {host}" in record.semantic_reason
+    assert not injected(f"{sibling}: Activity Exploit, Compromised User")
+    assert injected(f"{host}: Activity Exploit, Compromised User")
+
+
+def test_a_compilation_kept_to_the_host_of_the_story_passes(tmp_path):
+    text = "I restored Enterprise1 too late and the attacker got root. Restore it as soon as it is compromised."
+    record, injected = taught(tmp_path, text, reply(entry({"host": "Enterprise1", "compromise": "any"}, do("Restore", "$matched"))),
+                              kind="rule")
+    assert record.when == {"host": "Enterprise1", "compromise": "any"}
+    assert injected("Enterprise1: Activity None, Compromised User") and not injected("Enterprise2: Activity None, Compromised User")
+
+
+def test_an_it_is_the_host_its_sentence_names_and_the_condition_about_it_must_be_expressed(tmp_path):
+    """Two hosts named in the text, one per sentence: "it" is Enterprise1. A compilation that keeps only Op_Server0's
+    condition is refused (it used to pass: the claims check skipped a text whose "it" it could not place), and the
+    rule's claims hold both conditions."""
+    text = "Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is clean."
+    wide = reply(entry({"host": "Op_Server0", "compromise": "No"}, do("Restore", "Enterprise1")))
+    record, injected = taught(tmp_path, text, wide, wide)
+    assert record.when is None and record.semantic_reason.startswith("predicate refused: claims")
+    assert not injected("Enterprise1: Activity None, Compromised No\nOp_Server0: Activity None, Compromised No")
+    assert injected("Enterprise1: Activity None, Compromised User\nOp_Server0: Activity None, Compromised No")
+    assert not injected("Enterprise1: Activity None, Compromised User\nOp_Server0: Activity None, Compromised User")
+
+
+def test_an_it_the_reading_cannot_tie_to_one_host_leaves_the_rule_silent(tmp_path):
+    text = "When Enterprise1 or Enterprise2 shows a scan and it is not yet compromised, put a DecoyApache on Enterprise2."
+    wide = reply(entry({"class": "Enterprise", "activity": "Scan"}, do("DecoyApache", "Enterprise2")))
+    record, injected = taught(tmp_path, text, wide, wide)
+    assert record.when is None
+    assert not injected("Enterprise1: Activity Scan, Compromised No\nEnterprise2: Activity Scan, Compromised No")
+
+
+def test_an_order_about_compromised_hosts_is_an_order_not_a_report():
+    """"Restore compromised user hosts" used to read as a report (its participle taken for the past tense), so the
+    sentence after it was its instruction."""
+    from forge.rulebook.language.wording import read_wording
+
+    words = read_wording("Restore compromised user hosts. User0 is the exception.")
+    assert words.gives_order and words.instruction == "Restore compromised user hosts." and words.excepted == ("User0",)
