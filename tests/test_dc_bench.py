@@ -82,6 +82,13 @@ def test_harm_counts_what_its_own_text_says_does_not_apply_and_what_was_inverted
     assert not bench.inverted(never, never) and not bench.inverted(prefer, prefer)
     assert not bench.inverted({"mode": "do", "verb": "Restore", "target": "User1"}, never)  # another host
     assert bench.inverted({"mode": "never", "verb": "any", "target": "User"}, do)  # every verb on the class
+    # a $matched target names only the hosts its own trigger can match: restoring "any of User1-4" is not the opposite of
+    # "never restore User0" (it was counted inverted: $matched met every host)
+    matched = {"mode": "do", "verb": "Restore", "target": "$matched"}
+    others = {"any": [{"host": f"User{n}", "compromise": "any"} for n in range(1, 5)]}
+    assert not bench.inverted(matched, never, others, {"host": "User0"})
+    assert bench.inverted(matched, never, {"class": "User", "compromise": "any"}, {"host": "User0"})
+    assert bench.inverted(matched, never)  # no trigger given: any host
 
 
 def test_also_applies_is_checked_and_the_blind_split_never_prints_its_cases(capsys):

@@ -306,26 +306,39 @@ def _moves(action: Optional[dict]) -> tuple[list[tuple[str, Optional[str]]], lis
     return [first, *then], []
 
 
-def _targets_meet(a: Optional[str], b: Optional[str]) -> bool:
-    """Whether two targets can name one host (a relative target or a class may be any of its hosts)."""
+def _hosts_named(target: Optional[str], when: Optional[dict]) -> Optional[set]:
+    """The hosts a move's target can name (None: any): `$matched` the hosts its own trigger can match, a class its
+    hosts, a relative target (`$subnet`, `$next_subnet`) or none any."""
     from forge.env.catalog import HOST_CLASSES
+    from forge.rulebook.language.predicate import parse_predicate, positive_hosts
 
-    def hosts(t):
-        if t is None or str(t).startswith("$") or t == "any":
-            return None  # every host, or the one the trigger matched
-        return set(HOST_CLASSES.get(t, (t,)))
-    ha, hb = hosts(a), hosts(b)
+    if target == "$matched" and isinstance(when, dict):
+        try:
+            return set(positive_hosts(parse_predicate(when)))
+        except ValueError:
+            return None
+    if target is None or str(target).startswith("$") or target == "any":
+        return None
+    return set(HOST_CLASSES.get(target, (target,)))
+
+
+def _targets_meet(a: Optional[str], b: Optional[str], when_a: Optional[dict] = None, when_b: Optional[dict] = None) -> bool:
+    """Whether two targets can name one host (a relative target or a class may be any of its hosts; `$matched`, with
+    its trigger given, only the hosts that trigger can match: "restore any of User1-4" never restores User0)."""
+    ha, hb = _hosts_named(a, when_a), _hosts_named(b, when_b)
     return ha is None or hb is None or bool(ha & hb)
 
 
-def inverted(compiled: Optional[dict], ref: Optional[dict]) -> bool:
+def inverted(compiled: Optional[dict], ref: Optional[dict], compiled_when: Optional[dict] = None,
+             ref_when: Optional[dict] = None) -> bool:
     """Whether a compiled action is the opposite of the case author's (`ref`): it prescribes what the ref
-    forbids, or forbids what the ref prescribes, on a host both can name (verb `any`: every verb)."""
+    forbids, or forbids what the ref prescribes, on a host both can name (verb `any`: every verb; `$matched`: the
+    hosts its own trigger can match, where the trigger is given)."""
     done, banned = _moves(compiled)
     ref_done, ref_banned = _moves(ref)
 
     def meets(x, y):
-        return (x[0] == y[0] or "any" in (x[0], y[0])) and _targets_meet(x[1], y[1])
+        return (x[0] == y[0] or "any" in (x[0], y[0])) and _targets_meet(x[1], y[1], compiled_when, ref_when)
     return any(meets(x, y) for x in done for y in ref_banned) or any(meets(x, y) for x in banned for y in ref_done)
 
 
@@ -366,7 +379,7 @@ class Bench:
         compiler = RuleCompiler(self.clients["compiler"])
         label_rule: dict[str, Optional[str]] = {}
         outcome: dict[str, str] = {}  # label -> what the compiler made of it
-        refs: dict[str, Optional[dict]] = {}  # label -> the case author's action
+        refs: dict[str, dict] = {}  # label -> the case author's compilation (its when and action)
         try:
             for number, step in enumerate(scenario["steps"]):
                 (op, body), = step.items()
@@ -385,7 +398,7 @@ class Bench:
                         if outcome[item["as"]] == "semantic/checked":
                             self.refusals[(scenario["split"], refusal_check(heads[rule_id].record.semantic_reason))] += 1
                         if "ref" in item:
-                            refs[item["as"]] = (item["ref"] or {}).get("action")
+                            refs[item["as"]] = item["ref"] or {}
                         if rule_id is None:
                             self.problems.append(f"{scenario['id']}: {item['as']} was {result}")
                     self.problems += [f"{scenario['id']}: {p}" for p in taught.compile.problems]
@@ -402,7 +415,7 @@ class Bench:
             book.store.close()
 
     def query(self, scenario: dict, query: dict, book, label_rule: dict[str, Optional[str]],
-              outcome: dict[str, str], refs: dict[str, Optional[dict]]) -> None:
+              outcome: dict[str, str], refs: dict[str, dict]) -> None:
         from forge.rulebook.injection import RulebookInjection
         from forge.rulebook.retrieval import RetrievalSettings
 
@@ -418,7 +431,8 @@ class Bench:
         also = {label_rule[label] for label in query.get("also_applies") or [] if label_rule.get(label)}
         heads = book.heads()
         turned = {rid for rid in got if rid in heads and any(
-            inverted(heads[rid].record.action, refs[label]) for label, r in label_rule.items() if r == rid and label in refs)}
+            inverted(heads[rid].record.action, refs[label].get("action"), heads[rid].record.when, refs[label].get("when"))
+            for label, r in label_rule.items() if r == rid and label in refs)}
         result = QueryResult(scenario["id"], scenario["split"], scenario["dimension"], role, context,
                              frozenset(expected), frozenset(got), injected.tokens, labels, frozenset(also),
                              frozenset(turned), dict(outcome))

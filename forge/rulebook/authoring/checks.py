@@ -95,6 +95,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
     found = rule_claims(words.text)
     expressed = found is not None and complete_claims(words.text, found) and implies(predicate, found)
     for condition in () if expressed else words.negated_conditions:
+        if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
+            continue  # "unless it is User0": the exception, which the except check keeps
         about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
             return (f"negation: the condition is negated or restricted ({condition.text[:60]!r}: "

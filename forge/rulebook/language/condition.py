@@ -140,7 +140,7 @@ _NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if))\b"
 _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\s+of\s+the)?|neither\s+of\s+the)\b", re.IGNORECASE)
 
 
-def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None):
+def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = ()):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can
     place). A host named with a state must show it ("User0 is compromised"), with a negated one must not
     ("User0 is not being scanned"); a host named bare must be shown; a class with a state ("a user host is
@@ -149,7 +149,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     it only shows a scan") is about the host named before it, else about `subject` (the one host the rule names).
     Everything else is left to the cosine. A clause that states a state of a host this reading cannot tell (an "it"
     with no host before it, in a text that names several) is appended to `unresolved`, if given: claims without it
-    are not the whole of the condition."""
+    are not the whole of the condition. `group`: the hosts "both" or "they" stand for (the hosts of its sentence):
+    "when both are compromised" claims each of them compromised, "when either is" one of them."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
 
     quiet = Not(AnyOfQuiet())
@@ -169,7 +170,11 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         statements = host_statements(clause)
         if not statements and not classes_in(clause) and not _ALL_QUIET.search(clause):
             state, negated = _state_of(clause)
-            if (state != (None, None) or negated) and last is not None:
+            together = re.search(r"\b(?:both|all\s+of\s+them|each\s+of\s+them|they|them|either|any\s+of\s+them|one\s+of\s+them)\b",
+                                 clause, re.I)
+            if (state != (None, None) or negated) and together and len(group) > 1:
+                statements = [(h, state, negated) for h in group]  # "when both are compromised"
+            elif (state != (None, None) or negated) and last is not None:
                 statements = [(last, state, negated)]
             elif (state != (None, None) or negated) and unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
                     and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
@@ -183,7 +188,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
                 atoms.append(atom)
             if negated is not None:  # "User0 is not being scanned", "User1 has user-level access but not root"
                 atoms.append(Not(_negated_atom(Atom, negated, host=host)))
-        if statements and re.search(r"\bor\b|\beither\b", clause) and len(atoms) > 1:
+        if statements and re.search(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b", clause) and len(atoms) > 1:
             parts.append(AnyOf(tuple(atoms)))  # "if Enterprise0 or Enterprise1 is compromised"
         else:
             parts.extend(atoms)
@@ -240,7 +245,8 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun
     status state unknown system going on shows anything everything anywhere at least long right away first until till
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
-    anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack""".split())
+    anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
+    them also too well""".split())
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -265,8 +271,10 @@ def complete_claims(text: str, found) -> bool:
     words = read_wording(text)
     unresolved: list = []
     _condition_claims(words, unresolved)
+    negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
+               if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes)]
     return not unresolved and reads_whole("; ".join(c.text for c in words.conditions), found,
-                                          negated=bool(words.negated_conditions), resolved=True) \
+                                          negated=bool(negated), resolved=True) \
         and not conditions_left_out(text)
 
 
@@ -458,7 +466,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
                          if condition.text in s), "")
         named = [h for h in hosts_in(sentence) if h not in words.excepted]
         own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
-        found = claims(condition.text, own, unresolved)
+        found = claims(condition.text, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     parts = list(dict.fromkeys(parts))
     return None if not parts else parts[0] if len(parts) == 1 else AllOf(tuple(parts))

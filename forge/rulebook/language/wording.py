@@ -95,7 +95,8 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
 _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  # _VERB without its groups
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r"))|"
                           r"(?:" + _VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
-                          r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)))", re.IGNORECASE)
+                          r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
+                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))", re.IGNORECASE)
 # "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
 _COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:is|are|works?|does)\s+(?:\w+\s+)?"
                        r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+than\s+(?:\w+\s+)?(?P<second>" + _VERB_WORD + r")",
@@ -125,7 +126,9 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear)\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
-                                r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b|"
+                                r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b"
+                                # ("when only user hosts are compromised" restricts the situation: no other host is)
+                                r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b", re.IGNORECASE)
 _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
@@ -152,7 +155,8 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"will\s+not|cannot|can't)\s+(?:\w+\s+)?apply\s+to\s+{_HOST_LIST}",
     rf"\b(?:leave|leaving)\s+{_HOST_LIST}\s+out\b",
     rf"\b(?:exclude|excluding|exempt)\s+{_HOST_LIST}\b",
-    rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b"))
+    rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
+    rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
