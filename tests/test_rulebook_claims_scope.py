@@ -106,3 +106,35 @@ def test_an_order_about_compromised_hosts_is_an_order_not_a_report():
 
     words = read_wording("Restore compromised user hosts. User0 is the exception.")
     assert words.gives_order and words.instruction == "Restore compromised user hosts." and words.excepted == ("User0",)
+
+
+@pytest.mark.parametrize("text, when, action, check", [
+    # "when both are compromised" compiled as any host compromised: "both" is the two hosts its sentence names
+    ("Restore User1 but never User2 when both are compromised.", {"class": "any", "compromise": "any"},
+     do("Restore", "User1"), "claims"),
+    # "only user hosts are compromised" restricts the situation (no other host is), it does not name the rule's scope
+    ("Don't reimage enterprise boxes when only user hosts are compromised.", {"class": "User", "compromise": "any"},
+     {"mode": "never", "verb": "Restore", "target": "Enterprise"}, "negation"),
+    # "unless it is User0" is an exception
+    ("When a user host is compromised, restore it, unless it is User0.", {"class": "User", "compromise": "any"},
+     do("Restore", "$matched"), "except"),
+])
+def test_a_wider_compilation_of_a_group_a_restriction_or_an_exception_is_refused(text, when, action, check):
+    from forge.rulebook.authoring.checks import text_problem
+
+    problem = text_problem(text, when, action)
+    assert problem is not None and problem.split(":")[0] == check, problem
+
+
+def test_what_both_and_an_unless_exception_claim():
+    from forge.rulebook.language.condition import complete_claims, rule_claims
+    from forge.rulebook.language.predicate import parse_predicate
+
+    both = "Restore User1 but never User2 when both are compromised."
+    found = rule_claims(both, with_instruction=True)
+    assert complete_claims(both, found) and found == parse_predicate(
+        {"all": [{"host": "User1", "compromise": "any"}, {"host": "User2", "compromise": "any"}]})
+    unless = "When a user host is compromised, restore it, unless it is User0."
+    found = rule_claims(unless, with_instruction=True)
+    assert complete_claims(unless, found) and found == parse_predicate(
+        {"any": [{"host": f"User{n}", "compromise": "any"} for n in range(1, 5)]})
