@@ -104,16 +104,25 @@ def test_stage_1_delivers_rules_the_initial_context_triggers(book):
 
 
 def test_the_relevance_floor_silences_free_text_rules_in_unrelated_contexts(tmp_path):
+    """A free-text rule whose condition the product's claims cannot place whole ("the way the attacker usually does")
+    is judged by its cosine; one whose claims read all of it is judged by them alone, whatever the floor."""
     book = make_book(tmp_path / "rb.db")
-    teach(book, "Restore Op_Server0 as soon as it shows any compromise", "user:alice", "action_chooser")
+    loose = "Restore Op_Server0 as soon as it shows a compromise the way the attacker usually does"
+    teach(book, loose, "user:alice", "action_chooser")
     inj = injection(book)
     inj.start_episode(QUIET)
     assert inj.for_call("action_chooser", "Reply in JSON. The weather is nice today.").items == ()
     related = inj.for_call("action_chooser", chooser_context("Op_Server0: Activity Exploit, Compromised User"))
-    assert [i.text for i in related.items] == ["Restore Op_Server0 as soon as it shows any compromise"]
+    assert [i.text for i in related.items] == [loose]
     strict = injection(book, settings=RetrievalSettings(relevance_floor=0.95))
     strict.start_episode(QUIET)
     assert strict.for_call("action_chooser", chooser_context("Op_Server0: Activity Exploit, Compromised User")).items == ()
+    placed = make_book(tmp_path / "placed.db")
+    teach(placed, "Restore Op_Server0 as soon as it shows any compromise", "user:alice", "action_chooser")
+    strict = injection(placed, settings=RetrievalSettings(relevance_floor=0.95))
+    strict.start_episode(QUIET)
+    assert len(strict.for_call("action_chooser", chooser_context("Op_Server0: Activity Exploit, Compromised User")).items) == 1
+    assert strict.for_call("action_chooser", chooser_context("Op_Server0: Activity Scan, Compromised No")).items == ()
 
 
 def test_a_withdrawn_rule_is_never_injected_again_even_mid_episode(tmp_path):

@@ -323,7 +323,7 @@ def test_a_rest_that_is_a_condition_guards_three_valued_by_what_it_claims():
     ("at critical priority", "User1: Activity None, Compromised User (alert priority: critical)"),
     ("when the attacker seems to be moving fast", "User1: Activity None, Compromised User. The attacker seems to be "
                                                   "moving fast."),
-    ("if it has been compromised for three steps", "User1: Activity None, Compromised User"),
+    ("if the SOC ticket for it is urgent", "User1: Activity None, Compromised User. The SOC ticket for User1 is urgent."),
 ])
 def test_a_rest_the_product_cannot_judge_leaves_its_rule_silent_whatever_its_cosine(tmp_path, rest, context):
     text = f"When a user host shows any compromise {rest}, restore it."

@@ -32,6 +32,7 @@ from typing import Callable
 from typing import Optional
 
 from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
@@ -115,8 +116,9 @@ def condition_of(text: str) -> str:
 
 
 def facts_needed(condition: str) -> frozenset[str]:
-    """The kinds of fact (FACTS names) a condition speaks of."""
-    return frozenset(f.name for f in FACTS if f.spoken.search(condition or ""))
+    """The kinds of fact (FACTS names) a condition speaks of (history also where history_words reads some)."""
+    found = frozenset(f.name for f in FACTS if f.spoken.search(condition or ""))
+    return found if "history" in found or not history_conditions(condition or "") else found | {"history"}
 
 
 def facts_stated(text: str, situation: Situation) -> frozenset[str]:
@@ -156,8 +158,16 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     quiet = Not(AnyOfQuiet())
     parts = []
     last = subject
-    coarse = [c for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or "") if "history" not in facts_needed(c)]
-    # (a clause about what a host showed at earlier steps is no claim on what it shows now)
+    coarse = []
+    for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+        if "history" not in facts_needed(c):
+            coarse.append(c)
+            continue
+        # a clause about earlier steps claims what the history lines show ("clean at the previous step"): a history atom
+        atom = _history_claim(c, last, group)
+        if atom is not None:
+            parts.append(atom)
+            last = atom.host if atom.host is not None else last
     for clause in (piece for c in coarse
                    for piece in re.split(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)", c)):
         if not clause:
@@ -214,6 +224,56 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     return parts[0] if len(parts) == 1 else AllOf(tuple(dict.fromkeys(parts)))
 
 
+def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()):
+    """The history atom one clause states (history_words), on the host it names, else its class or "a host", else the
+    host before it (None: history this reading cannot place, or no host to place it on)."""
+    from forge.rulebook.language.predicate import PredicateError, parse_predicate  # lazy: as in `claims`
+
+    history = history_conditions(clause)
+    rest = without_history(clause)
+    if not history or "history" in facts_needed(rest) or negations_in(rest):
+        return None
+    statements = host_statements(rest)
+    state, _ = _state_of(rest)
+    if len({h for h, _, _ in statements}) == 1:
+        where: dict = {"host": statements[0][0]}
+        state = statements[0][1] if statements[0][1] != (None, None) else state
+    elif statements:
+        return None
+    elif classes_in(rest):
+        if len(classes_in(rest)) > 1:
+            return None
+        where = {"class": classes_in(rest)[0]}
+    elif _SOME_HOST.search(rest) or re.search(r"\b(?:a|any)\s+(?:\w+\s+)?(?:host|machine|box|server)\b", rest, re.I):
+        where = {"class": "any"}
+    elif last is not None:
+        where = {"host": last}
+    else:
+        return None
+    activity, compromise = state
+    values = {"activity": None if activity is None else "any" if activity == SOME else activity,
+              "compromise": None if compromise is None else "any" if compromise == SOME else compromise}
+    if history.get("newly_compromised") is not None or history.get("unchanged_for") is not None:
+        values["compromise"] = values["compromise"] or ("any" if history.get("newly_compromised") is not False
+                                                        or re.search(r"compromis|exploit|breach|infect|root|owned", clause, re.I)
+                                                        else None)
+    try:
+        return parse_predicate({**where, **{k: v for k, v in values.items() if v is not None}, **history})
+    except PredicateError:
+        return None
+
+
+def _history_unread(condition: str) -> bool:
+    """Whether a clause of the condition speaks of history `_history_claim` cannot read (the host aside)."""
+    for clause in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+        if "history" in facts_needed(clause):
+            history = history_conditions(clause)
+            rest = without_history(clause)
+            if not history or "history" in facts_needed(rest) or negations_in(rest):
+                return True
+    return False
+
+
 def AnyOfQuiet():
     """Some host shows activity or a compromise."""
     from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
@@ -246,7 +306,8 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     status state unknown system going on shows anything everything anywhere at least long right away first until till
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
-    them also too well""".split())
+    them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
+    detected observe observes observed turn turns turned up appear appears appeared case should provided""".split())
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -261,7 +322,8 @@ def unplaced(condition: str) -> list[str]:
     for pattern in (r"\b(?:user|enterprise)[\s_-]?\d\b", r"\bop[\s_-]?(?:host|server)[\s_-]?\d\b", r"\bdefender\b",
                     r"\buser[- ]level\b", r"\bsystem[- ]level\b"):
         spared = re.sub(pattern, " ", spared, flags=re.IGNORECASE)
-    return [w for w in re.findall(r"[a-z][a-z'-]+", spared.lower()) if w not in _PLACED and not w.endswith("'s")]
+    return [w for w in re.findall(r"[a-z][a-z'-]+", spared.lower()) if w not in _PLACED and not w.endswith("'s")
+            and not ("-" in w and all(part in _PLACED for part in w.split("-") if part))]  # "admin-level"
 
 
 def complete_claims(text: str, found) -> bool:
@@ -287,7 +349,9 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
 
     if found is None:
         return False
-    if unplaced(condition) or facts_needed(condition) or _EITHER_STATE.search(condition):
+    clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or "")
+    if any(unplaced(without_history(c) if "history" in facts_needed(c) else c) for c in clauses) \
+            or facts_needed(condition) - {"history"} or _history_unread(condition) or _EITHER_STATE.search(condition):
         return False
     unresolved: list = []
     claims(condition, subject, unresolved)
@@ -297,11 +361,14 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
         return True
     parts = found.parts if isinstance(found, AllOf) else (found,)
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
-               or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY for p in parts)
+               or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY
+               # a history of absence: clean before ("newly"), unchanged, not changed by an action
+               or isinstance(p, Atom) and (p.newly_compromised is not None or p.unchanged_for is not None
+                                           or False in (p.changed, p.scan_before_exploit)) for p in parts)
 
 
 _REASON_OR_STORY = re.compile(
-    r"^\s*(?:because|since|as\b|so\s+that|so\b|in\s+order\s+to|to\s+(?:avoid|prevent|stop|keep|make\s+sure|save)|"
+    r"^\s*(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\b|so\s+that|so\b|in\s+order\s+to|to\s+(?:avoid|prevent|stop|keep|make\s+sure|save)|"
     r"otherwise|lesson|the\s+lesson|learn[te]d|last\s+time|earlier|that\s+way|this\s+(?:way|cost|happened)|"
     r"which|it\s+(?:is|was)\s+(?:the|a|our|their)\b|(?:i|we|my|our)\b)", re.IGNORECASE)
 _RESTATED = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
@@ -327,6 +394,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""
     if facts_needed(text):
         return text
+    if source and when is not None and _said_whole(source, when):
+        return ""  # the predicate says all the text's condition says (the product's reading of it): nothing is left
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
         return ""
     found = _rest_claims(text, when)
@@ -338,6 +407,14 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+def _said_whole(source: str, when) -> bool:
+    """Whether the product reads the whole of a text's condition and the predicate implies it."""
+    from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
+
+    found = rule_claims(source, with_instruction=True, bare=False)
+    return found is not None and complete_claims(source, found) and implies(when, found)
 
 
 def _outside_instruction(rest: str, source: str) -> bool:
@@ -479,16 +556,26 @@ def refused_predicate(semantic_reason: str) -> bool:
 
 
 def semantic_claims(directive: str, semantic_reason: str = ""):
-    """The claims a semantic rule must meet (None: none, its cosine decides). A rule whose compiled predicate was
-    refused (checks.py) is held to them strictly: claims of its condition and order that do not place every
-    negation of it, or no claims at all, leave it unknown, so silent (a predicate that never holds)."""
+    """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
+    condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
+    compiled predicate was refused (checks.py) is held to them strictly: claims that are not the whole of it, or no
+    claims at all, leave it unknown, so silent (a predicate that never holds). Otherwise, what its condition claims
+    only narrows where its cosine lets it apply."""
     from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
 
+    found = rule_claims(directive, with_instruction=True)
+    if complete_claims(directive, found):
+        return found
     if refused_predicate(semantic_reason):
-        found = rule_claims(directive, with_instruction=True)
-        return found if complete_claims(directive, found) else Not(Always())
+        return Not(Always())
     words = read_wording(directive)
     return excepting(claims(condition_of(directive), subject_of(words)), words.excepted)
+
+
+def claims_decide(directive: str, semantic_reason: str = "") -> bool:
+    """Whether a semantic rule is judged by its claims alone, whatever its cosine: its predicate was refused, or its
+    claims read the whole of its condition."""
+    return refused_predicate(semantic_reason) or complete_claims(directive, rule_claims(directive, with_instruction=True))
 
 
 def words_key(text: str) -> tuple:

@@ -472,12 +472,33 @@ def _values_exclude(a: Optional[str], b: Optional[str], quiet: str) -> bool:
     return a != b
 
 
+def _history_covers(general: Atom, specific: Atom) -> bool:
+    """Every history the specific atom's conditions allow meets the general one's: equal flags, a longer
+    unchanged run, the same action (or `any`) within fewer steps, the same `changed`."""
+    held = specific.unchanged_for is not None and specific.compromise not in (None, QUIET_COMPROMISE)
+    if general.newly_compromised is not None and specific.newly_compromised != general.newly_compromised \
+            and not (general.newly_compromised is False and held):  # compromised and unchanged: compromised before
+        return False
+    if general.scan_before_exploit is not None and specific.scan_before_exploit != general.scan_before_exploit:
+        return False
+    if general.unchanged_for is not None and (specific.unchanged_for or 0) < general.unchanged_for:
+        return False
+    if general.acted is not None:
+        if specific.acted is None or general.acted not in ("any", specific.acted):
+            return False
+        if (specific.within or 1) > (general.within or 1):
+            return False
+        if general.changed is not None and specific.changed != general.changed:
+            return False
+    return True
+
+
 def _covers(general: Atom, specific: Atom) -> bool:
     """Every situation meeting `specific` meets `general`."""
     if not set(specific.hosts()) <= set(general.hosts()):
         return False
-    if not set(general.history()) <= set(specific.history()):
-        return False  # history conditions only narrow: the general one's must all be the specific one's
+    if not _history_covers(general, specific):
+        return False  # history conditions only narrow: the general one's must all hold where the specific one's do
     if general.bare() and not specific.bare() and specific.activity is None and specific.compromise is None \
             and specific.newly_compromised is None and specific.unchanged_for is None:
         return False  # "shown" needs the host in the context; an `acted` condition alone does not

@@ -123,7 +123,7 @@ _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|un
                        r"\b(?:clean|quiet|idle|calm|untouched)\b", re.IGNORECASE)
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 r"\bonly\s+(?:\w+\s+){0,2}?(?:user[- ]level|privileged|root\w*|admin\w*|system[- ]level)\b|"
-                                r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear)\b|(?:do\s+not|don'?t)\s+know\b|"
+                                r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
                                 r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b"
@@ -158,7 +158,7 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
     r"lesson(?:\s+learn[te]d)?\s*:|the\s+lesson\s+is)\b.*$|,\s*so\s+(?!that\b).*$", re.IGNORECASE | re.DOTALL)
 # A clause after the order that explains rather than instructs: "; it is the attacker's foothold".

@@ -42,8 +42,8 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (condition_of, facts_needed, facts_stated, guard_claims, guard_rest,
-                                               refused_predicate, semantic_claims)
+from forge.rulebook.language.condition import (claims_decide, condition_of, facts_needed, facts_stated, guard_claims,
+                                               guard_rest, semantic_claims)
 from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of
 from forge.rulebook.model import RuleRecord, RuleVersion
 from forge.rulebook.language.predicate import holds, predicate_to_json, truth as value_of
@@ -147,9 +147,9 @@ class RuleIndex:
         claimed = [semantic_claims(v.record.directive, v.record.semantic_reason) if m.semantic
                    else guard_claims(rest, m.when) if rest else None
                    for v, m, rest in zip(self.content, self.meanings, rests)]
-        # A rule whose compiled predicate was refused is judged by its claims, which read the whole of its condition:
-        # its cosine to the context adds nothing (and the floor would only silence it).
-        self.checked = np.array([m.semantic and refused_predicate(v.record.semantic_reason)
+        # A rule whose compiled predicate was refused, or whose claims read the whole of its condition, is judged by its
+        # claims: its cosine to the context adds nothing (and the floor would only silence it).
+        self.checked = np.array([m.semantic and claims_decide(v.record.directive, v.record.semantic_reason)
                                  for v, m in zip(self.content, self.meanings)], dtype=bool)
         self._claims = list(dict.fromkeys(c for c in claimed if c is not None))
         self._claim_of = np.array([self._claims.index(c) if c is not None else -1 for c in claimed], dtype=np.int64)

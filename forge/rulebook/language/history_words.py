@@ -1,0 +1,120 @@
+"""What a condition's words say of the defender's history, as the history conditions of predicate.py. Pure.
+
+condition.py reads what a condition claims of what the hosts show now; a clause about earlier steps ("clean at the
+previous step", "compromised for three steps in a row", "still compromised after we removed it", "scanned before it
+was exploited") is a claim on the context's history lines instead (`Recent steps:`, `Host history`), and the gate
+judges it three-valued like any history atom: unknown, so silent, on a context without those lines. This module turns
+such a clause into the atom's history keys, in the product's own vocabulary (the surrogate keeps its own):
+
+- `newly_compromised: true`: newly / just / freshly compromised, for the first time, clean at the previous step (or a
+  step ago), went from clean to ...; `false`: already / still compromised (not "after" an action), compromised since
+  before;
+- `unchanged_for: n`: a state held for n steps (in a row, running, straight; "a couple of" is 2);
+- `acted: VERB` (`within` the last n steps, else `RECENT_STEPS`, the language's default: the last step): after we removed it,
+  following a Restore, once it has been reimaged; with `changed: false` where the action did not change it ("still
+  compromised after a Remove", "a Remove did not clear it");
+- `scan_before_exploit: true`: scanned before (it was) exploited, scanned and then exploited.
+
+Anything else about the past ("keeps coming back", "again", "the reward dropped") is history this reading cannot
+place: `history_conditions` answers None, and a rule judged by its claims stays silent.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from forge.rulebook.language.wording import verbs_in
+
+RECENT_STEPS = 4  # "after a Remove" with no count: any step the context's history lines show (agent.history_steps)
+
+_COUNT = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "a couple of": 2,
+          "a few": 3, "several": 3}
+_N = r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|several)"
+_STATE = r"(?:compromis\w*|exploit\w*|breach\w*|infect\w*|hit|owned|popped|rooted|hacked|taken\s+over)"
+_DONE = r"(?P<verb>remov\w*|restor\w*|re-?imag\w*|analy[sz]\w*|decoy\w*|clean\w*|evict\w*|kill\w*|kick\w*|wip\w*|rebuil\w*)"
+
+def _any(*patterns: str) -> tuple[re.Pattern, ...]:
+    """Alternatives kept apart (each names its own groups)."""
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
+_NEWLY = _any(
+    rf"\b(?:newly|just|freshly)\s+(?:been\s+|got\s+|gotten\s+|become\s+|turned\s+)?{_STATE}", r"\bfor\s+the\s+first\s+time\b",
+    r"\b(?:was|were)\s+(?:still\s+)?(?:clean|uncompromised|fine|untouched)\s+(?:at|in|on|during)\s+the\s+(?:previous|last|prior)\s+"
+    r"(?:step|turn)\b",
+    r"\b(?:was|were)\s+(?:still\s+)?(?:clean|uncompromised|fine|untouched)\s+(?:a|one)\s+(?:step|turn)\s+(?:ago|earlier|before)\b",
+    r"\bwent\s+from\s+(?:clean|no|compromised\s+no|uncompromised)\s+to\b", rf"\bhas\s+just\s+(?:been\s+|become\s+|got\s+)?{_STATE}")
+_SINCE_BEFORE = _any(
+    rf"\b(?:already|still)\s+(?:been\s+)?{_STATE}(?!\s+(?:\w+\s+){{0,2}}?(?:after|following|despite|in\s+spite))",
+    rf"\b{_STATE}\s+since\s+(?:before|the\s+(?:previous|last|prior)\s+step|earlier)\b",
+    rf"\b(?:was|were)\s+already\s+{_STATE}\s+(?:at|in|on)\s+the\s+(?:previous|last|prior)\s+step\b")
+_HELD = _any(
+    rf"\b(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?{_N}\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)"
+    rf"(?:\s+(?:in\s+a\s+row|running|straight|on\s+end))?\b",
+    rf"\b{_N}\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b")
+_HELD_WORDS = _any(r"\b(?:stay(?:s|ed)?|remain(?:s|ed)?|(?:has|have|had)\s+been|sat|sits?|stuck|unchanged|"
+                   r"(?:has|have)(?:\s+not|n't)\s+changed|keeps?\s+showing|kept\s+showing|still|consecutive(?:ly)?)\b")
+_WITHIN = _any(rf"\b(?:within|in)\s+the\s+(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b")
+_ACTED = _any(
+    rf"\b(?:after|following|since|once)\s+(?:(?:we|you|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
+    rf"(?:(?:a|an|the|our|my|one|your)\s+)?(?:been\s+)?{_DONE}",
+    rf"\b(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+|already\s+)*{_DONE}(?:(?<=ed)|(?<=lt))\b",  # past: "we removed it"
+    rf"\b(?:it|that\s+host|the\s+host)\s+(?:was|has\s+been|had\s+been)\s+(?:just\s+|already\s+)?{_DONE}")
+# the action did not change it: "still compromised after a Remove", "a Remove did not clear it", "despite a Restore"
+_UNCHANGED_AFTER = _any(
+    rf"\b(?:still|remains?|remained|stays?|stayed)\s+{_STATE}\s+(?:even\s+)?(?:after|following|despite|in\s+spite\s+of)\s+"
+    rf"(?:(?:we|you|i)\s+)?(?:(?:a|an|the|our|my|your)\s+)?{_DONE}",
+    rf"\b{_DONE}\s+(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't|won't|did\s+nothing\s+to)\s+"
+    rf"(?:clear|fix|clean|help|work|stick|change|evict|remove|get\s+rid)",
+    rf"\bdespite\s+(?:a|an|the|our|my)?\s*{_DONE}")
+_SCAN_FIRST = _any(r"\bscanned\s+(?:first|before|and\s+then|then)\b", r"\bscan(?:ned)?\s+(?:and\s+)?then\s+exploit\w*",
+                   r"\bafter\s+(?:a\s+|being\s+)?scan(?:ned)?\b.*\bexploit\w*", r"\bprobed\s+(?:first|before)\b")
+_PATTERNS = (*_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN, *_SCAN_FIRST)
+
+
+def _search(patterns: tuple[re.Pattern, ...], text: str) -> Optional[re.Match]:
+    return next((m for p in patterns if (m := p.search(text))), None)
+
+
+def _count(found: re.Match) -> int:
+    word = " ".join(found["n"].lower().split())
+    return int(word) if word.isdigit() else _COUNT[word]
+
+
+def history_conditions(clause: str) -> Optional[dict]:
+    """The history conditions one clause states, as predicate keys (`{}`: none), or None where it speaks of
+    history this reading cannot place. `remaining` words are checked by the caller (condition.py)."""
+    out: dict = {}
+    if _search(_SCAN_FIRST, clause):
+        out["scan_before_exploit"] = True
+    unchanged = _search(_UNCHANGED_AFTER, clause)
+    acted = unchanged or _search(_ACTED, clause)
+    if acted is not None:
+        verb = next(iter(verbs_in(acted["verb"] or "")), None)
+        if verb is None or verb == "Decoy":
+            return None  # a verb the product cannot name ("after we cleaned it", "after a decoy")
+        out["acted"] = verb
+        within = _search(_WITHIN, clause)
+        out["within"] = min(_count(within), 30) if within else RECENT_STEPS
+        if unchanged is not None:
+            out["changed"] = False
+    if _search(_NEWLY, clause):
+        out["newly_compromised"] = True
+    elif _search(_SINCE_BEFORE, clause) and "acted" not in out:
+        out["newly_compromised"] = False
+    held = _search(_HELD, clause)
+    if held is not None and "acted" not in out:
+        out["unchanged_for"] = min(_count(held), 30)
+    return out
+
+
+def without_history(clause: str) -> str:
+    """The clause with the words `history_conditions` read taken out (what is left must be read as a state, or is
+    history it could not place)."""
+    for pattern in _PATTERNS:
+        clause = pattern.sub(" ", clause)
+    return clause
+
+
+__all__ = ["RECENT_STEPS", "history_conditions", "without_history"]
