@@ -138,3 +138,17 @@ def test_what_both_and_an_unless_exception_claim():
     found = rule_claims(unless, with_instruction=True)
     assert complete_claims(unless, found) and found == parse_predicate(
         {"any": [{"host": f"User{n}", "compromise": "any"} for n in range(1, 5)]})
+
+
+def test_a_negated_class_clause_does_not_negate_the_clause_about_other_hosts_after_and():
+    """"When no enterprise host is compromised and a user host is being exploited": the "no" is the enterprise hosts'
+    (it used to negate the user host's exploit too, so the rule applied where no user host was exploited)."""
+    from forge.rulebook.language.condition import complete_claims, rule_claims
+    from forge.rulebook.language.predicate import parse_predicate
+
+    text = "When no enterprise host is compromised and a user host is being exploited, remove the attacker from that user host."
+    found = rule_claims(text, with_instruction=True)
+    assert complete_claims(text, found) and found == parse_predicate(
+        {"all": [{"not": {"class": "Enterprise", "compromise": "any"}}, {"class": "User", "activity": "Exploit"}]})
+    both = rule_claims("If User1 and User2 are compromised, restore Op_Server0.", with_instruction=True)
+    assert both == parse_predicate({"all": [{"host": "User1", "compromise": "any"}, {"host": "User2", "compromise": "any"}]})

@@ -142,6 +142,15 @@ _NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if))\b"
 _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\s+of\s+the)?|neither\s+of\s+the)\b", re.IGNORECASE)
 
 
+# Where a condition's clause ends: before "until / unless ..." (a negated clause of its own), and before "and" that
+# opens a clause about other hosts ("no enterprise host is compromised and a user host is being exploited"); never
+# inside a list of hosts ("User1 and User2 are compromised" share their state).
+_NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)|"
+                          r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?"
+                          r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
+                          r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
+
+
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = ()):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can
     place). A host named with a state must show it ("User0 is compromised"), with a negated one must not
@@ -169,7 +178,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             parts.append(atom)
             last = atom.host if atom.host is not None else last
     for clause in (piece for c in coarse
-                   for piece in re.split(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)", c)):
+                   for piece in _NEW_SUBJECT.split(c)):
         if not clause:
             continue
         if _NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
