@@ -152,3 +152,22 @@ def test_a_negated_class_clause_does_not_negate_the_clause_about_other_hosts_aft
         {"all": [{"not": {"class": "Enterprise", "compromise": "any"}}, {"class": "User", "activity": "Exploit"}]})
     both = rule_claims("If User1 and User2 are compromised, restore Op_Server0.", with_instruction=True)
     assert both == parse_predicate({"all": [{"host": "User1", "compromise": "any"}, {"host": "User2", "compromise": "any"}]})
+
+
+@pytest.mark.parametrize("text, claimed", [
+    # a universal condition claims each host of the class (it used to claim some host of it: wider)
+    ("When all user hosts are compromised, restore Op_Server0.",
+     {"all": [{"host": f"User{n}", "compromise": "any"} for n in range(5)]}),
+    ("When the user subnet is clean, put a DecoyApache on User2.",
+     {"all": [{"host": f"User{n}", "compromise": "No"} for n in range(5)]}),
+    # what an order acts on, and "at all", stay existential
+    ("Restore all compromised user hosts.", {"class": "User", "compromise": "any"}),
+    ("If any machine at all is rooted, reimage that machine.", {"class": "any", "compromise": "Privileged"}),
+    ("If the user subnet is being scanned, put a DecoyApache on User2.", {"class": "User", "activity": "Scan"}),
+])
+def test_a_universal_condition_claims_each_host_of_its_class(text, claimed):
+    from forge.rulebook.language.condition import complete_claims, rule_claims
+    from forge.rulebook.language.predicate import parse_predicate
+
+    found = rule_claims(text, with_instruction=True)
+    assert complete_claims(text, found) and found == parse_predicate(claimed)

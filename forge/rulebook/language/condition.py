@@ -129,7 +129,7 @@ def facts_stated(text: str, situation: Situation) -> frozenset[str]:
 # "no host shows any activity", "nothing is going on", "the network is quiet", "no alert fires": every host quiet.
 _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|hosts|machine|machines|alerts?)\b[^.;]*?"
                         r"\b(?:activ|compromis|alert|scan|exploit|fires?|shows?)|\bnothing\s+(?:is\s+)?(?:going\s+on|happening)\b|"
-                        r"\b(?:the\s+)?(?:network|everything|all)\s+(?:is\s+|looks\s+)?(?:quiet|calm|clean)\b|\bno\s+alerts?\b|"
+                        r"\b(?:the\s+)?(?<!user\s)(?<!enterprise\s)(?<!operational\s)(?<!op\s)(?:network|everything|all)\s+(?:is\s+|looks\s+)?(?:quiet|calm|clean)\b|\bno\s+alerts?\b|"
                         r"\b(?:quiet|calm|clean)\s+network\b",
                         re.IGNORECASE)
 # "a host", "any machine", "nothing", "no host": a statement about hosts of no class in particular
@@ -137,6 +137,11 @@ _SOME_HOST = re.compile(r"\b(?:a|an|any|some|every|each)\s+(?:host|machine|box|s
                         r"\b(?:host|machine|box)s?\s+(?:that|which|whose|with|showing)\b", re.IGNORECASE)
 _NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|the|them))|no\s+(?:host|machine|box)s?|"
                       r"none\s+of\s+the\s+(?:host|machine)s)\b", re.IGNORECASE)
+# "all / every / each user host", "the whole user subnet", "the user subnet is clean": a statement about each host of
+# the class, not about some host of it.
+_EVERY = re.compile(r"\b(?<!at\s)(?<!after\s)(?:all|every|each|the\s+(?:whole|entire))\b"
+                    r"(?!\s+(?:of\s+)?(?:them|it|the\s+time|times|right|along|at\s+once))", re.IGNORECASE)
+_SUBNET = re.compile(r"\b(?:user|enterprise|op|operational)[\s-]+(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
 _NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if))\b", re.IGNORECASE)
 # "no user host is compromised", "none of the Enterprise hosts is ...": a class statement, negated.
 _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\s+of\s+the)?|neither\s+of\s+the)\b", re.IGNORECASE)
@@ -151,7 +156,8 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
 
-def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = ()):
+def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
+           universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can
     place). A host named with a state must show it ("User0 is compromised"), with a negated one must not
     ("User0 is not being scanned"); a host named bare must be shown; a class with a state ("a user host is
@@ -161,7 +167,9 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     Everything else is left to the cosine. A clause that states a state of a host this reading cannot tell (an "it"
     with no host before it, in a text that names several) is appended to `unresolved`, if given: claims without it
     are not the whole of the condition. `group`: the hosts "both" or "they" stand for (the hosts of its sentence):
-    "when both are compromised" claims each of them compromised, "when either is" one of them."""
+    "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
+    hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
+    compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
 
     quiet = Not(AnyOfQuiet())
@@ -221,10 +229,18 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             parts.append(parse_predicate(phase_predicate(phase)))
             continue
         none_of = _NONE_OF.search(clause) or _NOTHING.search(clause)
+        every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
         for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) else []):
             state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
             atom = _atom(Atom, state, host_class=cls)
-            if not atom.bare():
+            quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY
+            if (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
+                # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
+                # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender
+                # that sits in their subnet)
+                named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
+                parts.append(AllOf(tuple(atom.on(h) for h in named)))
+            elif not atom.bare():
                 parts.append(Not(atom) if none_of else atom)
             if negated is not None:
                 parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
@@ -510,7 +526,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
     # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
     for piece in [m.group(0) for m in _STATED_OBJECT.finditer(rest)] + ([rest] if not words.conditions and bare else []):
-        order = claims(piece, subject)
+        order = claims(piece, subject, universal=False)
         for part in order.parts if isinstance(order, AllOf) else (order,) if order is not None else ():
             # A host the order only acts on is a target, not a condition, unless the rule states none at all.
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
