@@ -171,3 +171,21 @@ def test_a_universal_condition_claims_each_host_of_its_class(text, claimed):
 
     found = rule_claims(text, with_instruction=True)
     assert complete_claims(text, found) and found == parse_predicate(claimed)
+
+
+def test_an_order_with_its_condition_after_it_and_a_sentence_that_scopes_it_are_read():
+    """"reimage User1 whenever it is compromised" is an order (its condition's "is" made it read as a report, so the
+    surrogate's trigger on the other host passed), and "This only matters while Op_Server0 is clean." is a condition
+    of the rule (it was left out, so a compilation without it passed)."""
+    from forge.rulebook.authoring.checks import text_problem
+    from forge.rulebook.language.wording import read_wording
+
+    two = "Don't reimage User2; reimage User1 whenever it is compromised."
+    assert read_wording(two).hosts == ("User2", "User1")
+    assert text_problem(two, {"host": "User2", "compromise": "any"},
+                        {"mode": "prefer", "verb": "Restore", "target": "User1", "over": {"verb": "Restore", "target": "User2"}}) \
+        .startswith("claims")
+    assert text_problem(two, {"host": "User1", "compromise": "any"}, do("Restore", "User1")) is None
+    scoped = "Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is clean."
+    assert [c.text for c in read_wording(scoped).conditions] == ["if it is compromised", "while Op_Server0 is clean"]
+    assert text_problem(scoped, {"host": "Enterprise1", "compromise": "any"}, do("Restore", "Enterprise1")) is not None

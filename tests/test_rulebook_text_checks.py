@@ -232,6 +232,9 @@ def never(verb, target):
      do("Restore", "Enterprise1"), "prohibition"),
     ("User1 should never be restored while it is only scanned.", {"host": "User1", "activity": "Scan", "compromise": "No"},
      do("Restore", "User1"), "prohibition"),
+    # a prohibition on one host widened to whatever the trigger matches (it forbids the restore the text orders)
+    ("Don't restore User2; restore User1 when it is compromised.", {"class": "User", "compromise": "any"},
+     never("Restore", "$matched"), "inverted"),
     # a preference the text does not state (an invented "over")
     ("When Op_Server0 and Enterprise2 are both compromised, restore Op_Server0.", BOTH,
      prefer("Restore", "Op_Server0", "Restore", "Enterprise2"), "prefer"),

@@ -128,10 +128,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")
-    return _inversion(words, action, ordered)
+    return _inversion(words, action, ordered, reachable)
 
 
-def _inversion(words: Wording, action: Optional[dict], ordered: set[str]) -> Optional[str]:
+def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reachable: set[str]) -> Optional[str]:
     """An action that turns the text around, whatever the compiler: a `never` of what the text orders, or aimed
     at another host than the one it forbids it on; a `prefer` whose dispreferred side the text does not
     disprefer; an order aimed at the host the text contrasts it with ("restore Op_Server0 before Enterprise2",
@@ -159,6 +159,12 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str]) -> Opt
         if places and not _aims_at(target, places):
             return (f"inverted: the text forbids {verb if verb != ANY_VERB else 'every action'} on "
                     f"{', '.join(sorted(places))[:60]}, but the action forbids it on {target}")
+        if places and target == MATCHED and reachable - places - set(words.excepted):
+            # "don't restore User2; restore User1" compiled as "never restore the matched user host": it forbids
+            # the restore the text orders on User1
+            return (f"inverted: the text forbids {verb if verb != ANY_VERB else 'every action'} on "
+                    f"{', '.join(sorted(places))[:60]}, but the action forbids it on whatever the trigger matches "
+                    f"({', '.join(sorted(reachable - places))[:60]}): aim it at what the text forbids it on")
     if mode == "prefer":
         verb, target = banned[0] if banned else ("", None)
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
@@ -207,6 +213,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     for host in (*words.hosts, *((words.referent,) if words.referent else ())):  # "it", said of the host its story names
         if host in words.excepted or host in words.contrasted and host not in {h for c in words.conditions for h in c.hosts}:
             continue  # named to be left out ("except User0", "decoy User2, not User3")
+        if host in {h for p in words.prohibitions for h in p.hosts} and isinstance(action, dict) \
+                and str(action.get("mode", "")).lower() == "do" and host not in {h for c in words.conditions for h in c.hosts} \
+                and targets and all(t in HOSTS and t != host for t in targets):
+            continue  # "don't reimage User2; reimage User1 ...": the order, kept apart from the prohibition (never on User2)
         if host not in trigger_hosts and host not in targets:
             said = "names" if host in words.hosts else "means by 'it'"
             return (f"host: the text {said} {host}, but the entry neither restricts its trigger to {host} nor aims its "

@@ -320,7 +320,7 @@ def gives_order(sentence: str) -> bool:
             return True
         first = body.split()[0].lower()
         verb = _VERB.match(body)
-        if first.endswith(("ed", "ing")) or (verb and (first.endswith("s") or _REPORT_AFTER_VERB.match(body[verb.end():]))):
+        if first.endswith(("ed", "ing")) or (verb and (first.endswith("s") or _REPORT_AFTER_VERB.match(_CONDITION.split(body[verb.end():])[0]))):
             return False  # "Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X"
         return True
     if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _FORBIDDEN_VERB.search(body):
@@ -345,6 +345,12 @@ def _parts(text: str) -> list[str]:
     return [p.strip() for s in sentences(text) for p in re.split(r"\s*;\s*", s) if p.strip()]
 
 
+# A sentence after the order that states when it holds: "This only matters while Op_Server0 is clean." (a condition
+# of the rule, not an explanation).
+_SCOPE_NOTE = re.compile(rf"^(?:this|that|it|the\s+(?:rule|above|order))\s+(?:(?:only|just)\s+)?(?:matters|applies|holds|counts|"
+                         rf"is\s+(?:valid|true|meant|needed|for)|works|makes\s+sense)\b[^.;]*?\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     parts = _parts(text)
@@ -366,7 +372,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
                 situation = head
                 break
     # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
-    orders = [order] + [p for p in parts[first + 1:] if gives_order(p) and not _EXPLANATION_LEAD.match(p)
+    orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not _EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p))
                         and not _OTHERWISE.search(p)]
     instruction = "; ".join(j for j in (without_justification(_LEAD_WORD.sub("", o)) for o in orders) if j)
     heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)
