@@ -235,6 +235,9 @@ def never(verb, target):
     # a prohibition on one host widened to whatever the trigger matches (it forbids the restore the text orders)
     ("Don't restore User2; restore User1 when it is compromised.", {"class": "User", "compromise": "any"},
      never("Restore", "$matched"), "inverted"),
+    # a prohibition on "the other user hosts" widened to the whole class, User1 included (the order is on User1)
+    ("Restore User1 when it is compromised, but never restore the other user hosts.", {"host": "User1", "compromise": "any"},
+     never("Restore", "User"), "inverted"),
     # a preference the text does not state (an invented "over")
     ("When Op_Server0 and Enterprise2 are both compromised, restore Op_Server0.", BOTH,
      prefer("Restore", "Op_Server0", "Restore", "Enterprise2"), "prefer"),
@@ -259,6 +262,8 @@ def test_an_inverted_compilation_is_refused_whatever_the_compiler(text, when, ac
     ("If Enterprise0 is compromised, remove the attacker; restore it only as a last resort.",
      {"host": "Enterprise0", "compromise": "any"}, prefer("Remove", "Enterprise0", "Restore", "Enterprise0")),
     ("Never pick Remove for User0 when it is compromised.", {"host": "User0", "compromise": "any"}, never("Remove", "User0")),
+    ("Restore User1 when it is compromised, but never restore the other user hosts.", {"host": "User1", "compromise": "any"},
+     do("Restore", "User1")),
     ("Never hesitate to restore Op_Server0 once it is compromised.", {"host": "Op_Server0", "compromise": "any"},
      do("Restore", "Op_Server0")),
     ("Decoy Enterprise2 before Enterprise2 gets exploited, while it only shows a scan.",

@@ -156,7 +156,8 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
             return f"verb: the action forbids {verb}, but the text forbids {', '.join(sorted(set(forbidden)))}"
         places = _hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb)
                            for h in (*p.hosts, *p.classes))
-        if places and not _aims_at(target, places):
+        concrete = target in HOSTS or target in HOST_CLASSES
+        if places and (not _aims_at(target, places) or concrete and not _hosts_of([target]) <= places):
             return (f"inverted: the text forbids {verb if verb != ANY_VERB else 'every action'} on "
                     f"{', '.join(sorted(places))[:60]}, but the action forbids it on {target}")
         if places and target == MATCHED and reachable - places - set(words.excepted):

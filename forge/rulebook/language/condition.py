@@ -70,7 +70,7 @@ FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
         r"\b(?:still|again|already|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
-        r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed|ing)?|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
+        r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|running|straight|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"

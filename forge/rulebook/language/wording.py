@@ -441,6 +441,18 @@ def _contrasted(instruction: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:other|rest\s+of\s+the|remaining|every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)
+
+
+def _others(scope: str, instruction: str, hosts: tuple[str, ...], classes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A prohibition on "the other user hosts" ("restore User1, but never the other user hosts"): the hosts of the
+    class the text does not name, not the whole class."""
+    if not classes or not _OTHERS.search(scope):
+        return hosts, classes
+    named = set(hosts_in(instruction))
+    return tuple(dict.fromkeys([*hosts, *(h for c in classes for h in HOST_CLASSES[c] if h not in named)])), ()
+
+
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not _OTHERWISE.search(p))
@@ -452,7 +464,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         scope = re.split(r"[.;:!?]|,\s*(?:but|and|then|instead)\b", after, maxsplit=1)[0]
         if match.group(0).lower().startswith("leave"):
             scope = after[:after.lower().find("alone")]
-        hosts, classes = hosts_in(scope), classes_in(scope)
+        hosts, classes = _others(scope, instruction, hosts_in(scope), classes_in(scope))
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(None, hosts, classes))
     for match in _FORBIDDEN_VERB.finditer(instruction):
@@ -469,6 +481,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         if not hosts and not classes and re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.I):
             subject = re.split(r"[.;:!?,]", before)[-1]  # "User1 should never be restored": the host before it
             hosts, classes = hosts_in(subject), classes_in(subject)
+        hosts, classes = _others(scope, instruction, hosts, classes)
         found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
     for clause in re.split(r"[.;:!?]", instruction):
         bad = _BAD_IDEA.search(clause)
