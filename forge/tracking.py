@@ -100,7 +100,7 @@ def check_server(uri: str, experiment: str) -> None:
 
 def _transport_reason(text: str) -> str:
     """The cause at the end of a requests error chain ("Connection refused", "Name or service not known")."""
-    for pattern in (r"\[Errno -?\d+\] ([^')\]]+)", r"(Connection refused|timed out|Name or service not known)"):
+    for pattern in (r"\[Errno -?\d+\] ([^'\")\]]+)", r"(Connection refused|timed out|Name or service not known)"):
         found = re.search(pattern, text)
         if found:
             return found.group(1).strip()
