@@ -58,7 +58,7 @@ def ui_hint(uri: str) -> str:
     return f"mlflow ui --backend-store-uri {mask_url(uri)}"
 
 
-def refusal(uri: str, status: Optional[int], detail: str) -> TrackingError:
+def _refusal(uri: str, status: Optional[int], detail: str) -> TrackingError:
     """The one-line error for a server at `uri` that answered `status` (None: no answer) with `detail`."""
     where = f"MLflow tracking server {mask_url(uri)}"
     detail = " ".join(mask_urls_in_text(detail).split())[:200]
@@ -92,15 +92,16 @@ def check_server(uri: str, experiment: str) -> None:
                                 params={"experiment_name": experiment}, max_retries=1, backoff_factor=1,
                                 timeout=_PROBE_TIMEOUT_S, raise_on_status=False)
     except Exception as exc:  # noqa: BLE001 - MLflow wraps every transport error in an MlflowException
-        raise refusal(uri, None, _transport_reason(str(exc))) from None
+        raise _refusal(uri, None, _transport_reason(str(exc))) from None
     if response.status_code == 200 or (response.status_code == 404 and "RESOURCE_DOES_NOT_EXIST" in response.text):
         return
-    raise refusal(uri, response.status_code, response.text or response.reason)
+    raise _refusal(uri, response.status_code, response.text or response.reason)
 
 
 def _transport_reason(text: str) -> str:
     """The cause at the end of a requests error chain ("Connection refused", "Name or service not known")."""
-    for pattern in (r"\[Errno -?\d+\] ([^'\")\]]+)", r"(Connection refused|timed out|Name or service not known)"):
+    for pattern in (r"\[Errno -?\d+\] ([^'\")\]]+)", r"(Connection refused|timed out|Name or service not known)",
+                    r"(CERTIFICATE_VERIFY_FAILED[^'\"]*)", r"Caused by (\w+)"):
         found = re.search(pattern, text)
         if found:
             return found.group(1).strip()
@@ -139,12 +140,12 @@ def _server_refusal(uri: str, exc) -> Optional[TrackingError]:
     text = str(exc)
     if "failed with exception" in text:  # requests gave up: no answer, or the same 5xx after every retry
         status = re.search(r"too many (\d{3}) error responses", text)
-        return refusal(uri, int(status.group(1)) if status else None,
+        return _refusal(uri, int(status.group(1)) if status else None,
                        "retries exhausted" if status else _transport_reason(text))
     status = exc.get_http_status_code()
     if status in (401, 403) or status >= 500:
         body = re.search(r"Response body: '(.*)'", text, re.DOTALL)
-        return refusal(uri, status, body.group(1) if body else text)
+        return _refusal(uri, status, body.group(1) if body else text)
     return None
 
 
