@@ -197,8 +197,11 @@ run_cluster() {
   "$@" -p "$project" -f "$compose_file" exec -T ray-head forge run configs/forge.yaml configs/cluster.yaml \
     > "$state/session.log" 2>&1 || { tail -60 "$state/session.log" >&2; exit 1; }
   sed -n '/instances in\|instances per node\|status finished\|stage curves/{s/^ *//; s/^/  /p}' "$state/session.log"
-  phase "$label: check MLflow, Redis, placement"
+  docker stats --no-stream --format '{{.Name}} {{.MemUsage}}' | sed "s/^$project[_-]/  memory after the session: /"
+  phase "$label: check MLflow, Redis, placement, report"
   "$@" -p "$project" -f "$compose_file" exec -T ray-head python - < docker/check_session.py | sed 's/^/  /'
+  "$@" -p "$project" -f "$compose_file" exec -T ray-head forge report runs/latest > "$state/report.log" 2>&1 \
+    || { tail -20 "$state/report.log" >&2; exit 1; }
   grep -q "instances per node:" "$state/session.log" || { echo "the session summary has no 'instances per node' line" >&2; exit 1; }
   phase "$label: down"
   "$@" -p "$project" -f "$compose_file" down -v --remove-orphans -t 10 >/dev/null 2>&1
