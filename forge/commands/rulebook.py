@@ -629,7 +629,7 @@ _ORIGIN = {"file": "meaning stated in the file", "kept": "compiled before; kept 
            "compiled": "compiled now"}
 
 
-def _render_plan(planned) -> None:
+def _render_plan(planned, compiler: str = "") -> None:
     """The plan rule by rule: each changed rule's meaning in words (as `show` prints it), then its consequences."""
     plan = planned.plan
     _say(Text(f"Plan for rulebook {planned.rulebook} at book version {plan.book_version}, from "
@@ -652,7 +652,7 @@ def _render_plan(planned) -> None:
         if record is not None and step.kind != "withdraw":
             origin = _ORIGIN.get(step.origin, step.origin)
             if step.origin == "compiled":
-                origin += f" by {record.compiled_by}"
+                origin += f" by the {record.compiled_by}" + (f" ({compiler})" if record.compiled_by == "model" and compiler else "")
             for line in _meaning_lines(record):
                 _say(Text(f"     {line}"))
             _say(Text(f"     ({origin})"))
@@ -674,6 +674,12 @@ def _render_plan(planned) -> None:
     _say(Text(f"Plan: {plan.summary()}."))
 
 
+def _compiler_label(cfg) -> str:
+    from forge.wiring import model_label
+
+    return f"compiler model {model_label(cfg)}"
+
+
 def _plan(args: argparse.Namespace) -> int:
     from forge.rulebook.code.workflow import plan_files, save_plan
 
@@ -681,7 +687,7 @@ def _plan(args: argparse.Namespace) -> int:
     book = _open_book(args, cfg)
     planned = plan_files(book, args.files, compiler_client=lambda: _compiler_client(cfg),
                          compiler_model=cfg.models.for_role("compiler").model)
-    _render_plan(planned)
+    _render_plan(planned, _compiler_label(cfg))
     if planned.plan.errors:
         raise UsageError(f"the plan has {len(planned.plan.errors)} error(s) (above): the files cannot be applied as they are")
     if args.out:
@@ -706,7 +712,7 @@ def _apply(args: argparse.Namespace) -> int:
     else:
         planned = plan_files(book, args.files, compiler_client=lambda: _compiler_client(cfg),
                              compiler_model=cfg.models.for_role("compiler").model)
-    _render_plan(planned)
+    _render_plan(planned, _compiler_label(cfg))
     applied = apply_planned(book, planned, actor=user_actor(args.actor), allow_uncommitted=args.allow_uncommitted,
                             expected_version=args.plan_version)
     if applied.book_version is None:
@@ -721,7 +727,7 @@ def _apply(args: argparse.Namespace) -> int:
 def _test(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from forge.rulebook.code.ruletest import PASS, junit_xml
+    from forge.rulebook.code.ruletest import PASS, context_summary, junit_xml
     from forge.rulebook.code.workflow import run_rule_tests
     from forge.rulebook.model import RulebookError
     from forge.rulebook.retrieval import RetrievalSettings
@@ -751,7 +757,7 @@ def _test(args: argparse.Namespace) -> int:
         verdict = Text("pass", style="green") if result.verdict == PASS else Text(
             f"{result.verdict.upper()}: {result.why()}", style="red")
         table.add_row(f"{Path(case.path).name}:{case.line}", Text(case.name), case.role,
-                      Text(_short(case.trace or result.context, 50)), Text(expected),
+                      Text(_short(case.trace or context_summary(result.context), 60)), Text(expected),
                       Text(", ".join(result.injected) or "nothing"), verdict)
     console.print(table)
     if args.junit:

@@ -49,6 +49,12 @@ class CaseResult:
         return "; ".join(parts)
 
 
+def context_summary(text: str) -> str:
+    """A context in one line for a table: its host lines (what a rule's trigger reads), else its first line."""
+    lines = [line.strip() for line in text.splitlines() if ": Activity" in line or "No host shows" in line]
+    return "; ".join(lines) if lines else " ".join(text.split())
+
+
 def rule_name(record: RuleRecord) -> str:
     """How a result names a rule: its entry id, else its rule id."""
     managed = entry_ids(record)
