@@ -745,8 +745,7 @@ def _test(args: argparse.Namespace) -> int:
     run = run_rule_tests(book, args.tests, args.rules, settings=RetrievalSettings.from_config(cfg.rulebook),
                          compiler_client=lambda: _compiler_client(cfg), embedder_factory=lambda: embedder_from_config(cfg),
                          near_duplicate_threshold=cfg.memory.near_duplicate_threshold)
-    table = Table(title=f"rule tests against {run.book} (book version {run.book_version}): "
-                        f"{len(run.results) - run.failed} passed, {run.failed} failed")
+    table = Table(title=f"rule tests against {run.book} (book version {run.book_version})")
     for column in ("file", "case", "role", "context", "expected", "injected", "result"):
         table.add_column(column)
     for result in run.results:
@@ -754,12 +753,16 @@ def _test(args: argparse.Namespace) -> int:
         expected = (f"exactly {', '.join(case.expect) or 'nothing'}" if case.expect is not None else
                     "; ".join(p for p in (f"must {', '.join(case.must)}" if case.must else "",
                                           f"must not {', '.join(case.must_not)}" if case.must_not else "") if p))
-        verdict = Text("pass", style="green") if result.verdict == PASS else Text(
-            f"{result.verdict.upper()}: {result.why()}", style="red")
+        verdict = Text("pass", style="green") if result.verdict == PASS else Text(result.verdict.upper(), style="red")
         table.add_row(f"{Path(case.path).name}:{case.line}", Text(case.name), case.role,
                       Text(_short(case.trace or context_summary(result.context), 60)), Text(expected),
                       Text(", ".join(result.injected) or "nothing"), verdict)
     console.print(table)
+    for result in run.results:
+        if not result.passed:
+            _say(Text(f"{result.verdict.upper()}: {result.case.path}:{result.case.line}: {result.case.name}: {result.why()}",
+                      style="red"))
+    _say(f"{len(run.results) - run.failed} passed, {run.failed} failed ({len(run.results)} cases)")
     if args.junit:
         path = Path(args.junit)
         path.parent.mkdir(parents=True, exist_ok=True)

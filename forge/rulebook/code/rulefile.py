@@ -252,9 +252,9 @@ def _message(error) -> tuple[str, str]:
         return f"role {error.instance!r} is not an agent role or a list of them (planner, analyst, action_chooser)", "unknown-name"
     if validator == "oneOf" and isinstance(error.instance, dict) and ({"host", "class"} & set(error.instance) or not error.instance):
         return "an atom names exactly one of `host` or `class`", "schema"
-    if validator == "oneOf" and isinstance(error.instance, dict) and {"context", "trace"} & set(error.instance):
+    if validator == "oneOf" and path and path[0] == "cases" and len(path) == 2:
         return "a case gives exactly one of `context` or `trace`", "schema"
-    if validator == "anyOf" and isinstance(error.instance, dict) and "role" in error.instance:
+    if validator == "anyOf" and path and path[0] == "cases" and len(path) == 2:
         return "a case needs `expect`, `must` or `must_not`", "schema"
     if validator == "const" and key == "when":
         return "a FORMAT rule's `when` is {always: true} (or left out)", "schema"

@@ -61,17 +61,20 @@ def rule_name(record: RuleRecord) -> str:
     return managed[-1] if managed else record.rule_id
 
 
-def resolve_names(names: Sequence[str], heads: Mapping[str, RuleRecord]) -> dict[str, frozenset[str]]:
+def resolve_names(names: Sequence[str], heads: Mapping[str, RuleRecord],
+                  entries: frozenset[str] = frozenset()) -> dict[str, frozenset[str]]:
     """Each name's rule ids: the rules an entry id manages (any status), else the rule a rule id (or a
-    unique prefix) names. RulebookError naming the first name that means nothing."""
+    unique prefix) names. An id among `entries` (the rule files' own) that no rule carries stands for no
+    rule: a withdrawn entry the book never held is never injected. RulebookError naming the first name
+    that means nothing."""
     by_entry: dict[str, set[str]] = {}
     for rule_id, record in heads.items():
         for entry_id in entry_ids(record):
             by_entry.setdefault(entry_id, set()).add(rule_id)
     out = {}
     for name in names:
-        if name in by_entry:
-            out[name] = frozenset(by_entry[name])
+        if name in by_entry or name in entries:
+            out[name] = frozenset(by_entry.get(name, ()))
             continue
         matches = [r for r in heads if r.startswith(name)]
         if len(matches) != 1:
@@ -108,16 +111,17 @@ def trace_context(spec: str, load_step: Callable[[str, str, str, int], str]) -> 
 
 def run_cases(files: Sequence[TestFile], heads: Mapping[str, RuleRecord],
               injected_for: Callable[[str, str, Optional[str]], Sequence[str]],
-              load_step: Callable[[str, str, str, int], str]) -> list[CaseResult]:
+              load_step: Callable[[str, str, str, int], str], entries: frozenset[str] = frozenset()) -> list[CaseResult]:
     """Every case of every file: its context (inline, or a trace step's observation), what the book
-    injects for it (`injected_for(context, role, actor)` -> rule ids) and the verdict."""
+    injects for it (`injected_for(context, role, actor)` -> rule ids) and the verdict. `entries`: the
+    entry ids of the rule files applied (resolve_names)."""
     results = []
     for test_file in files:
         for case in test_file.cases:
             started = time.perf_counter()
             try:
                 context = case.context if case.context is not None else trace_context(case.trace, load_step)
-                names = resolve_names([*(case.expect or ()), *case.must, *case.must_not], heads)
+                names = resolve_names([*(case.expect or ()), *case.must, *case.must_not], heads, entries)
                 result = replace(judge(case, injected_for(context, case.role, case.actor), names, heads), context=context)
             except RulebookError as exc:
                 result = CaseResult(case, ERROR, error=str(exc), context=case.context or case.trace or "")
