@@ -258,7 +258,7 @@ def run_rule_tests(book: Optional[Rulebook], test_paths: Sequence[str | Path], r
         def load_step(run: str, instance: str, episode: str, step: int) -> str:
             return load_trace_step(local_run_path(run), instance, episode, step, 0).observation
 
-        entries = frozenset(e.id for rf in read_rule_files(rule_paths) for e in rf.entries) if rule_paths else frozenset()
+        entries = frozenset(s.entry for s in planned.plan.steps) if planned is not None else frozenset()
         results = run_cases(files, heads, injected_for, load_step, entries)
         return RuleTestRun(tuple(results), files, described, target.store.book_head(), planned)
 
