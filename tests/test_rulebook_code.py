@@ -136,6 +136,18 @@ def test_a_stated_trigger_skips_the_compiler_and_keeps_the_authors_words():
     assert grammar.when == {"host": "Enterprise1", "compromise": "User"}
 
 
+def test_an_entry_the_compiler_gives_no_usable_answer_for_is_an_error_not_a_semantic_rule():
+    from tests.test_rulebook_compile import ScriptedClient
+
+    free = entry("free", "Whenever a user box is rooted, reimage it.", actor="user:dave")
+    parsed = parse_rule_file(rules(free), "r.yaml")
+    client = ScriptedClient("I cannot help with that.", "Still no JSON, sorry.")
+    (meaning,), problems = entry_meanings(parsed.entries, {}, lambda: client, entry_rule_id)
+    assert meaning.compiled is None and "the compiler gave no usable answer" in meaning.problem and problems
+    plan = plan_rule_files(0, {}, [meaning], trigger_texts={}, evidence={})
+    assert plan.empty and [(f.entry, f.check) for f in plan.errors] == [("free", "compile")]
+
+
 # -- the plan -------------------------------------------------------------------------------------------
 
 
@@ -267,23 +279,23 @@ def test_lint_finds_a_teacher_whose_equivalent_trigger_would_supersede_its_own_e
 
 def test_verdicts_for_exact_sets_and_must_and_must_not():
     heads = {r.rule_id: r for r in (
-        RuleRecord("aaaa1111", "A", "CONTENT", ("planner",), "g", sources=("rulefile:a",)),
-        RuleRecord("bbbb2222", "B", "CONTENT", ("planner",), "g", sources=("rulefile:b",)),
-        RuleRecord("cccc3333", "C", "CONTENT", ("planner",), "g"),
+        RuleRecord("aaaa1111aaaa1111", "A", "CONTENT", ("planner",), "g", sources=("rulefile:a",)),
+        RuleRecord("bbbb2222bbbb2222", "B", "CONTENT", ("planner",), "g", sources=("rulefile:b",)),
+        RuleRecord("cccc3333cccc3333", "C", "CONTENT", ("planner",), "g"),
     )}
     cases = parse_test_file(
         "cases:\n"
         "  - {name: exact, role: planner, context: x, expect: [a, b]}\n"
         "  - {name: nothing, role: planner, context: x, expect: []}\n"
-        "  - {name: must, role: planner, context: x, must: [a], must_not: [cccc]}\n", "t.yaml").cases
-    names = resolve_names(["a", "b", "cccc"], heads)
+        "  - {name: must, role: planner, context: x, must: [a], must_not: [cccc33]}\n", "t.yaml").cases
+    names = resolve_names(["a", "b", "cccc33"], heads)
     verdict = lambda case, injected: judge(case, injected, names, heads)  # noqa: E731
-    assert verdict(cases[0], ["bbbb2222", "aaaa1111"]).verdict == PASS
-    missing = verdict(cases[0], ["aaaa1111", "cccc3333"])
-    assert missing.verdict == FAIL and missing.missing == ("b",) and missing.unexpected == ("cccc3333",)
-    assert verdict(cases[1], []).passed and not verdict(cases[1], ["aaaa1111"]).passed
-    assert verdict(cases[2], ["aaaa1111", "bbbb2222"]).passed
-    assert verdict(cases[2], ["aaaa1111", "cccc3333"]).unexpected == ("cccc",)
+    assert verdict(cases[0], ["bbbb2222bbbb2222", "aaaa1111aaaa1111"]).verdict == PASS
+    missing = verdict(cases[0], ["aaaa1111aaaa1111", "cccc3333cccc3333"])
+    assert missing.verdict == FAIL and missing.missing == ("b",) and missing.unexpected == ("cccc3333cccc3333",)
+    assert verdict(cases[1], []).passed and not verdict(cases[1], ["aaaa1111aaaa1111"]).passed
+    assert verdict(cases[2], ["aaaa1111aaaa1111", "bbbb2222bbbb2222"]).passed
+    assert verdict(cases[2], ["aaaa1111aaaa1111", "cccc3333cccc3333"]).unexpected == ("cccc33",)
     with pytest.raises(RulebookError, match="'zzz' names no rule-file entry"):
         resolve_names(["zzz"], heads)
 

@@ -88,6 +88,10 @@ def compiled_meaning(entry: RuleEntry, compiled: CompiledRule, origin: str = "co
     """The compiler's rule, in the file's words and for the file's roles and type. Pure."""
     if not compiled.kept:
         return EntryMeaning(entry, None, f"the compiler dropped it: {compiled.reason or 'not an instruction'}", origin)
+    if compiled.compiled_by == "fallback":  # no usable answer (a model error, a botched reply): not a decision to keep
+        why = compiled.semantic_reason.removeprefix("compiled as written: ") or compiled.reason
+        return EntryMeaning(entry, None, f"the compiler gave no usable answer ({why}): plan again, state the trigger "
+                                         f"(`when`), or mark it `semantic: true`", origin)
     rule_type = entry.type or compiled.type
     if rule_type == "FORMAT":
         compiled = replace(compiled, when={"always": True}, action=None, unexpressed="", group="format/reply")
@@ -110,7 +114,7 @@ def compiled_before(entry: RuleEntry, heads: Mapping[str, RuleRecord], rule_ids:
     """The book's rule for this entry's words, compiled (not stated) by an earlier plan, if any."""
     for rule_type in ((entry.type,) if entry.type else ("CONTENT", "FORMAT")):
         record = heads.get(rule_ids(entry, rule_type))
-        if record is not None and record.compiled_by != FROM_FILE:
+        if record is not None and record.compiled_by not in (FROM_FILE, "fallback"):
             return record
     return None
 

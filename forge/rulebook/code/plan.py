@@ -36,6 +36,7 @@ from forge.rulebook.retrieval.resolve import settle
 from forge.rulebook.store.maintain import Teaching, plan_teachings
 
 MARK = "rulefile:"
+MIN_PREFIX = 6  # a rule id named by its prefix: at least this long, so that a mistyped entry id does not match one
 ADD, NEW_VERSION, WITHDRAW, UNCHANGED = "add", "new version", "withdraw", "unchanged"
 KINDS = (ADD, NEW_VERSION, WITHDRAW, UNCHANGED)
 _MEANING_FIELDS = ("when", "action", "unexpressed", "semantic_reason", "compiled_by", "group")
@@ -244,7 +245,7 @@ class _Planner:
             return []
         if name in self.managed:
             return [r for r in self.managed[name] if self.heads[r].status != "withdrawn"]
-        matches = sorted(r for r in self.heads if r.startswith(name))
+        matches = sorted(r for r in self.heads if len(name) >= MIN_PREFIX and r.startswith(name))
         if len(matches) == 1:
             return matches
         self.errors.append(entry.finding(f"{name!r} names no entry the book knows and no rule"

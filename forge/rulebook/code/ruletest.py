@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Optional, Sequence
 
-from forge.rulebook.code.plan import entry_ids
+from forge.rulebook.code.plan import MIN_PREFIX, entry_ids
 from forge.rulebook.code.rulefile import TestCase, TestFile
 from forge.rulebook.model import RuleRecord, RulebookError
 
@@ -76,7 +76,7 @@ def resolve_names(names: Sequence[str], heads: Mapping[str, RuleRecord],
         if name in by_entry or name in entries:
             out[name] = frozenset(by_entry.get(name, ()))
             continue
-        matches = [r for r in heads if r.startswith(name)]
+        matches = [r for r in heads if len(name) >= MIN_PREFIX and r.startswith(name)]
         if len(matches) != 1:
             raise RulebookError(f"{name!r} names no rule-file entry and no rule in the book"
                                 + (f" (ambiguous prefix: {', '.join(sorted(matches)[:4])})" if matches else ""))
