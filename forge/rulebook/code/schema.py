@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from forge.config import ROLES
-from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, GLOBAL_VERBS, HOST_CLASSES, HOST_VERBS, HOSTS, VERBS
+from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, GLOBAL_VERBS, HOST_VERBS, HOSTS, VERBS
 from forge.rulebook.language.action import MATCHED, MAX_PLAN, MODES, RELATIVE_TARGETS
 from forge.rulebook.language.phases import ALIASES, PHASES, WORDS
 from forge.rulebook.language.predicate import CLASSES, MAX_HISTORY_STEPS

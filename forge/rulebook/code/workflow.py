@@ -24,19 +24,19 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from forge.llm.types import ChatClient
 from forge.memory.model import Provenance
+from forge.rulebook.authoring.anchor import load_trace_step
 from forge.rulebook.book import Rulebook
 from forge.rulebook.code.export import book_entries, dump_rule_file
 from forge.rulebook.code.meaning import entry_meanings
 from forge.rulebook.code.origin import FileOrigin, file_origin
 from forge.rulebook.code.plan import FilePlan, entry_rule_id, plan_rule_files
-from forge.rulebook.authoring.anchor import load_trace_step
 from forge.rulebook.code.rulefile import RuleFile, TestFile, read_rule_file, read_test_file
 from forge.rulebook.code.ruletest import CaseResult, run_cases
+from forge.rulebook.model import BookVersion, ConcurrentBookUpdate, DecisionNode, RuleChange, RuleRecord, RulebookError, check_actor
 from forge.rulebook.query import query_rules
 from forge.rulebook.retrieval.retrieve import RetrievalSettings
-from forge.rundir import local_run_path
-from forge.rulebook.model import BookVersion, ConcurrentBookUpdate, DecisionNode, RuleChange, RuleRecord, RulebookError, check_actor
 from forge.rulebook.store.backends import open_rulebook
+from forge.rundir import local_run_path
 
 PLAN_FORMAT = "forge-rulebook-plan"
 PLAN_FORMAT_VERSION = 1
