@@ -282,3 +282,13 @@ def test_a_learners_champion_exported_as_yaml_round_trips(tmp_path, capsys):
     assert run(capsys, "rulebook", "export", "--format", "yaml", "--rulebook", db, "--out", str(again))[0] == 0
     assert exported.read_text() == again.read_text()
     assert all(r.actors == ("sess/i00",) for r in heads(db).values())
+
+
+def test_a_redis_book_is_planned_applied_and_copied_for_rule_tests(clean_redis_url, capsys):
+    rules = [*RULES]
+    code, out, err = run(capsys, "rulebook", "apply", *rules, "--rulebook", clean_redis_url, "--allow-uncommitted")
+    assert code == 0 and "applied: book version 1 (8 rule versions" in out, err
+    code, out, _ = run(capsys, "rulebook", "test", TESTS, "--rulebook", clean_redis_url, "--rules", *rules)
+    assert code == 0 and "8 passed, 0 failed" in out and "(on a scratch copy)" in " ".join(out.split())
+    with open_rulebook(clean_redis_url) as store:
+        assert store.book_head() == 1  # the tests' scratch copy left the book as it was
