@@ -18,6 +18,7 @@ from forge.rulebook.book import open_book
 from forge.rulebook.code.plan import entry_ids
 from forge.rulebook.code.workflow import PlanRefused, apply_planned, load_plan, plan_files
 from forge.rulebook.store.backends import open_rulebook
+from forge.wiring import build_clients
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "rulebook"
@@ -118,8 +119,6 @@ def test_plan_equals_what_apply_does_and_applying_twice_changes_nothing(example,
     git(example, "commit", "-qam", "decoy apache")
     cfg = load_config(overrides=[f"rulebook.store={db}"])
     book = open_book(cfg)
-    from forge.wiring import build_clients
-
     planned = plan_files(book, rules, compiler_client=lambda: build_clients(cfg)[0]["compiler"])
     (changed,) = [s for s in planned.plan.steps if s.kind != "unchanged"]
     assert changed.kind == "new version" and "supersedes rule" in changed.detail  # new words: a new rule replaces the old
@@ -145,7 +144,7 @@ def test_apply_refuses_when_the_book_moved_since_the_plan(example, tmp_path, cap
     # The compare-and-set itself: another writer commits while apply embeds the trigger nodes.
     cfg = load_config(overrides=[f"rulebook.store={db}"])
     book = open_book(cfg)
-    planned = plan_files(book, rules, compiler_client=lambda: None)
+    planned = plan_files(book, rules, compiler_client=lambda: build_clients(cfg)[0]["compiler"])
     embed = book.ensure_vectors
 
     def racing(nodes):
