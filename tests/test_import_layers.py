@@ -48,7 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # what runs or reads sessions
     ("forge.calibrate_run", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
      "forge.baselines", "forge.fault_report", "forge.cage2_protocol", "forge.cage2_agent", "forge.cage2_report",
-     "forge.transfer", "forge.study"),
+     "forge.transfer", "forge.study", "forge.preflight"),
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
     ("forge.commands",),
     ("forge.cli",),

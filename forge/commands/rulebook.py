@@ -570,6 +570,7 @@ def _stats(args: argparse.Namespace) -> int:
     table = Table(title=f"rule efficacy over {len(report.traces)} rulebook traces in {len(report.run_dirs)} run(s); "
                         f"outcomes: a failure in the next {k} steps, and the return of the step and the next {k}")
     for column in ("rule", "directive", "episodes", "injected", "triggered", "followed", "ignored", "contradicted",
+                   "operator contradicted (overridden)",
                    "failure after followed", "failure after not followed", "difference [95%, by episode]",
                    "window return: followed - not [95%, by episode]", "ablation: episode return with - without [95%]",
                    "p (Holm)", "verdict"):
@@ -578,12 +579,17 @@ def _stats(args: argparse.Namespace) -> int:
         eff, head = report.rules[rule_id], report.heads[rule_id]
         table.add_row(head.ref, Text(_short(head.record.directive, 50)), str(eff.episodes),
                       str(eff.injected), str(eff.triggered), str(eff.followed), str(eff.ignored),
-                      str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()),
+                      str(eff.contradicted), f"{eff.operator_contradicted} ({eff.overridden})",
+                      str(eff.rate_followed()), str(eff.rate_not()),
                       interval_text(eff.difference()), interval_text(eff.return_difference()),
                       interval_text(eff.ablation_difference()) + (f" ({len(eff.ablation)})" if eff.ablation else ""),
                       _p_text(eff.ablation_p(report.settings.min_pairs), report.adjusted_p(rule_id)),
                       report.verdict(rule_id))
     console.print(table)
+    harm = report.live_harm()
+    _say(Text(f"live harm: {harm['contradicted_injections']} of {harm['injections']} injections were contradicted by an "
+              f"operator ({len(harm['contradicted_rules'])} rules; {harm['overridden_injections']} injections at steps an "
+              f"operator overrode); {len(harm['corrected_rules'])} rules corrected by an operator's `forge correct`"))
     _say(Text(report.settings.rule()))
     for problem in report.problems:
         _say(Text(f"  skipped {problem}"))
