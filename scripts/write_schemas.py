@@ -1,7 +1,7 @@
 """Write the published JSON Schemas (schemas/*.schema.json) from forge.rulebook.code.schema.
 
 The schemas are built from the vocabulary the product reads (hosts, verbs, values, phases); run this after
-changing it, and commit the result (tests/test_rulebook_code_schema.py fails while they differ).
+changing it, and commit the result (tests/test_rulebook_code.py fails while they differ).
 
     PYTHONPATH=. .venv/bin/python scripts/write_schemas.py
 """

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from forge.rulebook.authoring.compile import RuleCompiler, SourceItem
 from forge.rulebook.code.lint import lint_entries
 from forge.rulebook.code.meaning import entry_meanings, explicit_meaning
 from forge.rulebook.code.plan import ADD, NEW_VERSION, UNCHANGED, WITHDRAW, FilePlan, entry_rule_id, plan_rule_files
@@ -17,6 +18,7 @@ from forge.rulebook.code.rulefile import parse_rule_file, parse_test_file
 from forge.rulebook.code.ruletest import FAIL, PASS, judge, resolve_names
 from forge.rulebook.code import schema as schemas
 from forge.rulebook.model import Evidence, RuleRecord, RulebookError, rule_id_for
+from tests.test_rulebook_compile import ScriptedClient
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "rulebook"
@@ -103,26 +105,78 @@ def test_a_file_that_is_not_yaml_is_one_finding_with_its_line():
 # -- stated triggers pass the compiler's own checks ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, when, action, why", [
+@pytest.mark.parametrize("text, when, action, check", [
     # a negated condition stated without its negation
     ("If User0 is not compromised, do not restore it.", {"host": "User0", "compromise": "any"},
-     {"mode": "never", "verb": "Restore", "target": "User0"}, "negated"),
+     {"mode": "never", "verb": "Restore", "target": "User0"}, "negation"),
     # a text about Op_Server0 whose trigger is about User hosts
     ("Restore Op_Server0 when it shows Compromised Privileged.", {"class": "User", "compromise": "Privileged"},
-     {"mode": "do", "verb": "Restore", "target": "Op_Server0"}, "User hosts"),
+     {"mode": "do", "verb": "Restore", "target": "Op_Server0"}, "grounding"),
     # a condition stated, a trigger that holds on every context
     ("When Enterprise2 shows Activity Exploit, remove the attacker from it.", {"always": True},
-     {"mode": "do", "verb": "Remove", "target": "Enterprise2"}, "every context"),
+     {"mode": "do", "verb": "Remove", "target": "Enterprise2"}, "always"),
+    # Only the never-wider checks of issue 29 catch the next four (the stated trigger was accepted before them):
+    # a text naming Op_Server0, a trigger on any host at all
+    ("Restore Op_Server0 when it shows Compromised Privileged.", {"class": "any", "compromise": "Privileged"},
+     {"mode": "do", "verb": "Restore", "target": "$matched"}, "host"),
+    # a prohibition stated as an order
+    ("When User2 shows Activity Exploit, do not remove the attacker from it.", {"host": "User2", "activity": "Exploit"},
+     {"mode": "do", "verb": "Remove", "target": "User2"}, "prohibition"),
+    # a negated condition said without "not" ("clean"), stated as its opposite
+    ("While Op_Server0 is clean, deploy a decoy on it.", {"host": "Op_Server0", "compromise": "any"},
+     {"mode": "do", "verb": "DecoyApache", "target": "Op_Server0"}, "negation"),
+    # a condition on a host stated as the host merely shown
+    ("When User2 is compromised, never restore it.", {"host": "User2"},
+     {"mode": "never", "verb": "Restore", "target": "User2"}, "bare"),
 ])
-def test_an_explicit_trigger_that_is_wider_than_its_text_is_refused(text, when, action, why):
+def test_an_explicit_trigger_that_is_wider_than_its_text_is_refused(text, when, action, check):
     yaml_entry = entry("wide", text, extra=f"when: {json.dumps(when)}\naction: {json.dumps(action)}")
     parsed = parse_rule_file(rules(yaml_entry), "r.yaml")
     assert parsed.ok  # well-formed: the refusal is the product's validation, not the schema
     meaning = explicit_meaning(parsed.entries[0])
-    assert meaning.compiled is None and why in meaning.problem
+    assert meaning.compiled is None and meaning.problem.startswith(f"the trigger is refused: {check}: ")
+    # a compiler's entry of the same meaning is refused by the same check (and kept semantic)
+    (compiled,) = RuleCompiler(ScriptedClient(*[compiler_reply(when, action)] * 2)).compile(
+        [SourceItem("correction", "action_chooser", text, "user:alice")]).rules
+    assert compiled.when is None and compiled.semantic_reason.startswith(f"predicate refused: {check}: ")
     plan = Book().plan(rules(yaml_entry))
     assert plan.empty and [(f.entry, f.check) for f in plan.errors] == [("wide", "validation")]
     assert [f.check for f in lint_entries([parsed]) if f.error] == ["validation"]
+
+
+@pytest.mark.parametrize("text, when, action, unexpressed", [
+    # a prohibition with no verb: every verb on its host (stated without an action, or forbidding one verb)
+    ("Spend no actions at all on User0.", {"host": "User0"}, None, None),
+    ("Leave User0 alone.", {"host": "User0"}, {"mode": "never", "verb": "Restore", "target": "User0"}, None),
+    # an unexpressed rest that is a justification never guards; one that is a condition does
+    ("When a user host shows Compromised Privileged, restore it (because an early look saves a restore later).",
+     {"class": "User", "compromise": "Privileged"}, {"mode": "do", "verb": "Restore", "target": "$matched"},
+     "because an early look saves a restore later"),
+    ("When a user host shows any compromise at critical priority, restore it.", {"class": "User", "compromise": "any"},
+     {"mode": "do", "verb": "Restore"}, "at critical priority"),
+])
+def test_a_stated_trigger_is_kept_as_the_compiler_keeps_the_same_entry(text, when, action, unexpressed):
+    """Stated in a file or answered by a compiler, one meaning is stored one way: the action a verb-less
+    prohibition gives, a target left out read as the matched host, only a conditional rest kept as a guard."""
+    extra = f"when: {json.dumps(when)}" + (f"\naction: {json.dumps(action)}" if action else "") + \
+        (f"\nunexpressed: {json.dumps(unexpressed)}" if unexpressed else "")
+    parsed = parse_rule_file(rules(entry("stated", text, extra=extra)), "r.yaml")
+    assert parsed.ok, [str(f) for f in parsed.findings]
+    stated = explicit_meaning(parsed.entries[0]).compiled
+    (compiled,) = RuleCompiler(ScriptedClient(compiler_reply(when, action, unexpressed or ""))).compile(
+        [SourceItem("correction", "action_chooser", text, "user:alice")]).rules
+    assert compiled.when is not None, compiled.semantic_reason
+    assert (stated.when, stated.action, stated.unexpressed, stated.group) == \
+        (compiled.when, compiled.action, compiled.unexpressed, compiled.group)
+    assert stated.action is not None and stated.action["target"] in ("User0", "$matched")
+    if "User0" in text:
+        assert stated.action["verb"] == "any"
+
+
+def compiler_reply(when, action, unexpressed: str = "") -> str:
+    """A compiler model's answer for one artifact: this predicate and action (the compiler's wire format)."""
+    return json.dumps({"rules": [{"item": 1, "verdict": "RULE", "type": "CONTENT", "directive": "the rule",
+                                  "roles": ["action_chooser"], "when": when, "action": action, "unexpressed": unexpressed}]})
 
 
 def test_a_stated_trigger_skips_the_compiler_and_keeps_the_authors_words():
@@ -137,8 +191,6 @@ def test_a_stated_trigger_skips_the_compiler_and_keeps_the_authors_words():
 
 
 def test_an_entry_the_compiler_gives_no_usable_answer_for_is_an_error_not_a_semantic_rule():
-    from tests.test_rulebook_compile import ScriptedClient
-
     free = entry("free", "Whenever a user box is rooted, reimage it.", actor="user:dave")
     parsed = parse_rule_file(rules(free), "r.yaml")
     client = ScriptedClient("I cannot help with that.", "Still no JSON, sorry.")
@@ -250,15 +302,23 @@ def test_lint_finds_triggers_that_never_or_always_fire_and_conflicts_nothing_set
     never = entry("never-fires", "When User1 shows Activity Scan, analyse it.",
                   extra="when: {all: [{host: User1, activity: Scan}, {not: {host: User1, activity: any}}]}\n"
                         "action: {mode: do, verb: Analyse, target: User1}")
+    # a host merely shown for a condition on it: the never-wider checks refuse it (apply would too)
     shown = entry("shown-only", "When User2 is compromised, never restore it.",
                   extra="when: {host: User2}\naction: {mode: never, verb: Restore, target: User2}")
+    # a tautology the checks let through (it is no literal `always`): lint's own trigger check finds it
+    tautology = entry("tautology", "When in doubt, monitor.",
+                      extra="when: {any: [{class: any, activity: any}, {not: {class: any, activity: any}}]}\n"
+                            "action: {mode: do, verb: Monitor}")
     restore_users = entry("restore-users", "Restore User hosts that show Compromised User.", actor="user:dave",
                           extra="when: {class: User, compromise: User}\naction: {mode: do, verb: Restore, target: $matched}")
     unknown_host = entry("ghost", "Never restore Op_Server7.", extra="semantic: true")
-    parsed = parse_rule_file(rules(never, shown, NEVER_USER0, restore_users, unknown_host), "lint.yaml")
+    parsed = parse_rule_file(rules(never, shown, tautology, NEVER_USER0, restore_users, unknown_host), "lint.yaml")
     found = {(f.entry, f.check): f for f in lint_entries([parsed])}
     assert found[("never-fires", "never-fires")].error
-    assert found[("shown-only", "always-fires")].severity == "warning"
+    refused = found[("shown-only", "validation")]
+    assert refused.error and refused.key == "when" and refused.message.startswith("the trigger is refused: bare: ")
+    assert ("shown-only", "always-fires") not in found
+    assert found[("tautology", "always-fires")].error and ("tautology", "validation") not in found
     conflict = found[("restore-users", "conflict")]
     assert conflict.error and "never-user0" in conflict.message and conflict.key == "action"
     assert found[("ghost", "text-host")].severity == "warning"
@@ -356,10 +416,17 @@ def test_the_schema_and_the_parser_agree_on_the_rule_language():
         refs += [t["ref"] for s in data["scenarios"] for step in s["steps"] for t in step.get("teach", ()) if t.get("ref")]
     whens = [r["when"] for r in refs if r.get("when")] + [{"host": "User9"}, {"class": "User", "host": "User1"},
                                                            {"host": "User1", "within": 2}, {"phase": "impact"}, {"any": []}]
-    actions = [r["action"] for r in refs if r.get("action")] + [{"mode": "do", "verb": "Sleep", "target": None},
-                                                                 {"mode": "never", "verb": "Restore"},
-                                                                 {"mode": "prefer", "verb": "Remove", "target": "User1"}]
+    actions = [r["action"] for r in refs if r.get("action")] + [
+        {"mode": "do", "verb": "Sleep", "target": None},
+        {"mode": "never", "verb": "Restore"},  # a host verb's target left out: the matched host
+        {"mode": "never", "verb": "any"},  # every verb on the matched host
+        {"mode": "do", "verb": "any", "target": "User0"},  # `any` is a prohibition's only
+        {"mode": "prefer", "verb": "Restore", "target": "User1", "over": {"verb": "any", "target": "User1"}},
+        {"mode": "do", "verb": "Remove", "then": [{"verb": "Restore"}]},
+        {"mode": "do", "verb": "Remove", "target": "User1", "then": [{"verb": "any", "target": "User1"}]},
+        {"mode": "prefer", "verb": "Remove", "target": "User1"}]
     assert len(whens) > 40 and len(actions) > 40
+    assert any(a.get("verb") == "any" for a in actions[:-8])  # the bench's compilations use it
     for value, validator, parse in [(w, predicate, parse_predicate) for w in whens] + [(a, action, parse_rule_action) for a in actions]:
         try:
             parse(value)

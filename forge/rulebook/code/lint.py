@@ -3,11 +3,12 @@
 Checks, each a `Finding` naming the file, the line, the entry id and the key:
 - schema (and YAML) errors; unknown hosts, classes, values and verbs (`unknown-name`);
 - duplicated ids, and two entries that are one rule (the same text, type and roles);
-- `validation`: a stated trigger the product refuses (the checks every compiled rule passes, so `apply`
-  would refuse it too: meaning.explicit_problem);
+- `validation`: a stated trigger (or FORMAT rule) the product refuses (the checks every compiled rule passes,
+  so `apply` would refuse it too: meaning.explicit_meaning);
 - `never-fires`: a trigger no context can satisfy (it contradicts itself);
-- `always-fires`: a trigger that holds on every context, or wherever some host is merely shown, although
-  the text states a condition;
+- `always-fires`: a trigger that holds on every context although the text states a condition (a trigger
+  narrower than always but wider than its text, such as a host merely shown for "when User2 is compromised",
+  is the checks' to refuse: `validation`);
 - `conflict`: two entries whose actions can disagree where both apply, and which nothing settles: not
   the same teacher (whose equivalent trigger would replace the other: `supersedes`), neither narrower
   than the other, equal support. For any actor but their own, neither would be injected there;
@@ -28,7 +29,7 @@ from forge.rulebook.code.meaning import EntryMeaning, explicit_meaning
 from forge.rulebook.code.plan import entry_rule_id
 from forge.rulebook.code.rulefile import Finding, RuleEntry, RuleFile
 from forge.rulebook.language.meaning import meaning_of, may_conflict
-from forge.rulebook.language.predicate import Always, Not, PredicateError, dnf, implies, may_overlap, parse_predicate
+from forge.rulebook.language.predicate import Always, Not, PredicateError, implies, may_overlap, parse_predicate
 from forge.rulebook.model import RuleRecord
 from forge.rulebook.retrieval.resolve import settle
 
@@ -40,13 +41,6 @@ def _record(meaning: EntryMeaning) -> RuleRecord:
     return RuleRecord(entry_rule_id(entry, compiled.type), entry.text, compiled.type, entry.roles, compiled.group,
                       actors=entry.actors, support=len(entry.actors), when=compiled.when, action=compiled.action,
                       unexpressed=compiled.unexpressed)
-
-
-def _shown_only(when: dict) -> bool:
-    """Every way the trigger can hold is some host merely being shown (no state, no history)."""
-    form = dnf(parse_predicate(when))
-    return bool(form) and all(conjunction and all(positive and atom.bare() for atom, positive in conjunction)
-                              for conjunction in form)
 
 
 def trigger_findings(entry: RuleEntry, when: dict) -> list[Finding]:
@@ -61,9 +55,6 @@ def trigger_findings(entry: RuleEntry, when: dict) -> list[Finding]:
     if not may_overlap(Not(predicate), Always()):
         return [entry.finding(f"the trigger holds on every context, but the text states a condition ({stated!r})",
                               "always-fires", "when")]
-    if _shown_only(when):
-        return [entry.finding(f"the trigger holds wherever the host is merely shown, but the text states a condition "
-                              f"({stated!r}): state the condition too", "always-fires", "when", "warning")]
     return []
 
 
@@ -121,6 +112,8 @@ def lint_entries(files: Sequence[RuleFile]) -> list[Finding]:
         meaning = explicit_meaning(entry)
         meanings.append(meaning)
         if entry.when is None:
+            if not meaning.ok:
+                findings.append(entry.finding(meaning.problem, "validation", "type"))
             continue
         try:
             triggers = trigger_findings(entry, entry.when)

@@ -1,12 +1,14 @@
 """What each rule-file entry means: a trigger the file states, checked as a compiled one is; else compiled.
 
-- An entry with `when` (and optionally `action`, `unexpressed`) skips the compiler, and its meaning passes
-  the checks every compiled entry passes (`explicit_problem`: the rule language's parser, then the
-  compiler's own never-wider-than-its-text validation, `authoring.compile.text_problem`). A refused
-  trigger is an error naming the entry: it never falls back to a semantic rule, since its author said
-  exactly what they meant.
+- An entry with `when` (and optionally `action`, `unexpressed`) skips the compiler, and its meaning goes
+  through exactly what a compiler's entry goes through (`authoring.compile.content_meaning`: the rule
+  language's parser, the never-wider-than-its-text checks of `authoring.checks.text_problem`, then the
+  completion the book keeps: a prohibition with no verb forbids every verb, only an `unexpressed` rest
+  that is a condition guards). A refused trigger is an error naming the entry: it never falls back to a
+  semantic rule, since its author said exactly what they meant.
 - `semantic: true` is a rule without a predicate (it applies by the similarity of its words); a FORMAT
-  entry reaches every call of its roles. Neither is compiled.
+  entry reaches every call of its roles, so its text must state no condition on hosts (the compiler's
+  `format_problem`). Neither is compiled.
 - Any other entry is compiled (the grammar, else the configured compiler model), once: an entry whose
   rule is already in the book with the same words, roles and type keeps the meaning it was compiled to
   (so a plan is repeatable, and a model is not asked twice about a text it answered).
@@ -21,9 +23,9 @@ from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Optional, Sequence
 
 from forge.llm.types import ChatClient
-from forge.rulebook.authoring.compile import RuleCompiler, compile_as_written, compile_grammar, text_problem
-from forge.rulebook.language.action import parse_rule_action, rule_action_to_json
-from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
+from forge.rulebook.authoring.compile import (RuleCompiler, compile_as_written, compile_grammar, content_meaning,
+                                              format_problem)
+from forge.rulebook.language.predicate import group_of, parse_predicate
 from forge.rulebook.model import CompiledRule, CompileVerdict, RuleRecord, SourceItem, actor_kind
 from forge.rulebook.code.rulefile import RuleEntry
 
@@ -51,22 +53,13 @@ def source_item(entry: RuleEntry) -> SourceItem:
     return SourceItem(kind, entry.roles[0], entry.text, entry.actors[0])
 
 
-def explicit_problem(text: str, when_raw: dict, action_raw: Optional[dict], unexpressed: str = "") -> Optional[str]:
-    """Why a stated trigger and action are refused, or None: the checks a compiled entry passes (the
-    language's parser, then the compiler's validation that a predicate is never wider than its text)."""
-    try:
-        when = predicate_to_json(parse_predicate(when_raw))
-        if action_raw is not None:
-            rule_action_to_json(parse_rule_action(action_raw))
-    except PredicateError as exc:
-        return str(exc)
-    return text_problem(text, {"when": when_raw, "action": action_raw}, when, unexpressed)
-
-
 def explicit_meaning(entry: RuleEntry) -> EntryMeaning:
-    """The meaning an entry states (FORMAT, semantic, or a trigger): no compiler. Pure."""
+    """The meaning an entry states (FORMAT, semantic, or a trigger): no compiler, the compiler's checks. Pure."""
     item = source_item(entry)
     if entry.type == "FORMAT":
+        problem = format_problem(entry.text)
+        if problem is not None:
+            return EntryMeaning(entry, None, f"the FORMAT rule is refused: {problem}")
         return EntryMeaning(entry, CompiledRule(item, CompileVerdict.RULE, entry.text, "FORMAT", entry.roles,
                                                 "format/reply", "", FROM_FILE, when={"always": True}))
     if entry.semantic:
@@ -74,14 +67,12 @@ def explicit_meaning(entry: RuleEntry) -> EntryMeaning:
         return EntryMeaning(entry, replace(written, directive=entry.text, type="CONTENT", roles=entry.roles,
                                            trigger=entry.context or entry.text, compiled_by=FROM_FILE,
                                            reason="", semantic_reason=SEMANTIC_REASON))
-    problem = explicit_problem(entry.text, entry.when, entry.action, entry.unexpressed)
-    if problem is not None:
-        return EntryMeaning(entry, None, f"the trigger is refused: {problem}")
-    when = predicate_to_json(parse_predicate(entry.when))
-    action = rule_action_to_json(parse_rule_action(entry.action)) if entry.action is not None else None
+    when, action, unexpressed, problem = content_meaning(entry.text, entry.when, entry.action, entry.unexpressed)
+    if when is None:
+        return EntryMeaning(entry, None, f"the trigger is refused: {problem.removeprefix('predicate refused: ')}")
     return EntryMeaning(entry, CompiledRule(item, CompileVerdict.RULE, entry.text, "CONTENT", entry.roles,
                                             group_of(parse_predicate(when)), entry.context or entry.text, FROM_FILE,
-                                            when=when, action=action, unexpressed=entry.unexpressed))
+                                            when=when, action=action, unexpressed=unexpressed))
 
 
 def compiled_meaning(entry: RuleEntry, compiled: CompiledRule, origin: str = "compiled") -> EntryMeaning:

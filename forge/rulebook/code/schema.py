@@ -6,9 +6,13 @@ editors validate and complete the files (a YAML file opts in with a first line
 keeps the published files equal to what this module builds. The loader validates every file against the
 same dict, so an editor, `forge rulebook lint` and `apply` agree on what a well-formed file is.
 
-The rule language part is stricter than the product's parser in one way, on purpose: names must be
-spelled as the catalog spells them (`Op_Server0`, `Restore`, `Compromised` values), where the parser
-also folds case. A reviewed file has one spelling; `export` writes it.
+The rule language part is stricter than the product's parser on spelling only, on purpose: names must be
+spelled as the catalog spells them (`Op_Server0`, `Restore`, `Compromised` values, `$matched`), where the
+parser also folds case and reads aliases (`matched`, `that host`); a key is given a value or left out
+(never null), except a target, which is null (or left out) exactly for Sleep and Monitor, whose target the
+parser ignores; an `any` / `all` has at most 16 parts (the parser reads no more). A reviewed file has one
+spelling; `export` writes it. Everything else the parser reads, the schema accepts, and the other way round
+(a test compares the two on the DC bench's development compilations and on broken ones).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 
 from forge.config import ROLES
 from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, GLOBAL_VERBS, HOST_VERBS, HOSTS, VERBS
-from forge.rulebook.language.action import MATCHED, MAX_PLAN, MODES, RELATIVE_TARGETS
+from forge.rulebook.language.action import ANY_VERB, MATCHED, MAX_PLAN, MODES, RELATIVE_TARGETS
 from forge.rulebook.language.phases import ALIASES, PHASES, WORDS
 from forge.rulebook.language.predicate import CLASSES, MAX_HISTORY_STEPS
 
@@ -88,16 +92,17 @@ def language_defs() -> dict[str, Any]:
     }
     parts = {"type": "array", "minItems": 1, "maxItems": MAX_COMBINED, "items": {"$ref": "#/$defs/predicate"}}
     targets = (*HOSTS, *CLASSES, MATCHED, *RELATIVE_TARGETS)
+    # Sleep and Monitor take no target (null or left out); a host verb's target is a name, or left out for the
+    # host the trigger matched ("restore it"), never null: null is the host-less verbs' spelling.
+    aimed = {"if": {"properties": {"verb": {"enum": list(GLOBAL_VERBS)}}, "required": ["verb"]},
+             "then": {"properties": {"target": {"type": "null"}}},
+             "else": {"properties": {"target": {"type": "string"}}}}
     move = {
         "type": "object",
         "additionalProperties": False,
         "required": ["verb"],
         "properties": {"verb": {"$ref": "#/$defs/verb"}, "target": {"$ref": "#/$defs/target"}},
-        "allOf": [
-            {"if": {"properties": {"verb": {"enum": list(GLOBAL_VERBS)}}},
-             "then": {"properties": {"target": {"type": "null"}}},
-             "else": {"required": ["target"], "properties": {"target": {"type": "string"}}}},
-        ],
+        "allOf": [aimed],
     }
     return {
         "predicate": predicate,
@@ -115,8 +120,9 @@ def language_defs() -> dict[str, Any]:
         "host": _enum(HOSTS, "a CAGE-2 host"),
         "verb": _enum(VERBS, "a CAGE-2 blue verb"),
         "target": {"enum": [*targets, None],
-                   "description": f"a host, a class, {MATCHED} (the host the trigger matched), or "
-                                  f"{' / '.join(RELATIVE_TARGETS)}; null for {' and '.join(GLOBAL_VERBS)}"},
+                   "description": f"a host, a class, {MATCHED} (the host the trigger matched; also what a host verb "
+                                  f"without a target acts on), or {' / '.join(RELATIVE_TARGETS)}; null for "
+                                  f"{' and '.join(GLOBAL_VERBS)}"},
         "move": move,
         "action": {
             "type": "object",
@@ -125,7 +131,8 @@ def language_defs() -> dict[str, Any]:
             "required": ["mode", "verb"],
             "properties": {
                 "mode": _enum(MODES, "do: prescribe; never: prohibit; prefer: this move over `over`"),
-                "verb": {"$ref": "#/$defs/verb"},
+                "verb": _enum((*VERBS, ANY_VERB), f"a CAGE-2 blue verb; in a `never` also {ANY_VERB}: every verb on "
+                                                  "the target (\"spend no actions on User0\")"),
                 "target": {"$ref": "#/$defs/target"},
                 "over": {"$ref": "#/$defs/move"},
                 "then": {"type": "array", "maxItems": MAX_PLAN - 1, "items": {"$ref": "#/$defs/move"},
@@ -136,9 +143,9 @@ def language_defs() -> dict[str, Any]:
                  "then": {"required": ["over"]}, "else": {"not": {"required": ["over"]}}},
                 {"if": {"properties": {"mode": {"const": "do"}}, "required": ["mode"]},
                  "else": {"not": {"required": ["then"]}}},
-                {"if": {"properties": {"verb": {"enum": list(GLOBAL_VERBS)}}, "required": ["verb"]},
-                 "then": {"properties": {"target": {"type": "null"}}},
-                 "else": {"required": ["target"], "properties": {"target": {"type": "string"}}}},
+                {"if": {"properties": {"verb": {"const": ANY_VERB}}, "required": ["verb"]},
+                 "then": {"properties": {"mode": {"const": "never"}}}},
+                aimed,
             ],
         },
     }
