@@ -184,9 +184,9 @@ def test_rule_tests_pass_on_the_example_and_fail_when_a_rule_is_withdrawn(exampl
     junit = tmp_path / "junit.xml"
     code, out, err = run(capsys, "rulebook", "test", str(example / "tests" / "injection.yaml"), "--rules", *rules,
                          "--no-book", "--junit", str(junit))
-    assert code == 0 and "8 passed, 0 failed" in out, out + err
+    assert code == 0 and "9 passed, 0 failed" in out, out + err
     suite = ET.parse(junit).getroot()
-    assert suite.get("tests") == "8" and suite.get("failures") == "0"
+    assert suite.get("tests") == "9" and suite.get("failures") == "0"
 
     operators = example / "rules" / "operators.yaml"
     operators.write_text(operators.read_text().replace(
@@ -194,7 +194,7 @@ def test_rule_tests_pass_on_the_example_and_fail_when_a_rule_is_withdrawn(exampl
         "    action: {mode: do, verb: Restore, target: Op_Server0}\n    status: withdrawn\n"))
     code, out, _ = run(capsys, "rulebook", "test", str(example / "tests" / "injection.yaml"), "--rules", *rules,
                        "--no-book", "--junit", str(junit))
-    assert code == 1 and "7 passed, 1 failed" in out and "the restore rule: not injected: restore-op-server" in out
+    assert code == 1 and "8 passed, 1 failed" in out and "the restore rule: not injected: restore-op-server" in out
     failed = [c for c in ET.parse(junit).getroot().iter("testcase") if c.find("failure") is not None]
     assert [c.get("name") for c in failed] == ["an exploited Op_Server0 gets the restore rule"]
     assert failed[0].find("failure").get("message") == "not injected: restore-op-server"
@@ -289,6 +289,6 @@ def test_a_redis_book_is_planned_applied_and_copied_for_rule_tests(clean_redis_u
     code, out, err = run(capsys, "rulebook", "apply", *rules, "--rulebook", clean_redis_url, "--allow-uncommitted")
     assert code == 0 and "applied: book version 1 (8 rule versions" in out, err
     code, out, _ = run(capsys, "rulebook", "test", TESTS, "--rulebook", clean_redis_url, "--rules", *rules)
-    assert code == 0 and "8 passed, 0 failed" in out and "(on a scratch copy)" in " ".join(out.split())
+    assert code == 0 and "9 passed, 0 failed" in out and "(on a scratch copy)" in " ".join(out.split())
     with open_rulebook(clean_redis_url) as store:
         assert store.book_head() == 1  # the tests' scratch copy left the book as it was

@@ -476,6 +476,8 @@ def _query(args: argparse.Namespace) -> int:
     for decision in result.retrieval.decisions:
         members = ", ".join(m[:10] for m in decision.members)
         outcome = f"winner {decision.winner[:10]}" if decision.winner else "abstain (none injected)"
+        if decision.elsewhere:
+            outcome += f"; {', '.join(m[:10] for m in decision.elsewhere)} kept for the hosts the winner does not dispute"
         _say(Text(f"conflict among {members}: {decision.tier}: {outcome} ({decision.detail})"))
     if result.formats:
         _say(Text("FORMAT rules (routed separately, always delivered at stage 1): "

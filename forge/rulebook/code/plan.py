@@ -416,6 +416,9 @@ class _Planner:
                 how = (f"where both apply, {name(decision.winner)} wins by {decision.tier}" if decision.winner else
                        f"nothing settles it ({decision.detail}, neither trigger narrower): where both apply, only their "
                        f"own teachers get either")
+                if decision.tier == "specificity":
+                    loser = other if decision.winner == rule_id else rule_id
+                    how += f" on the hosts they disagree about ({name(loser)} still speaks for its other hosts)"
                 out.append(Consequence(rule_id, "conflict", f"{name(rule_id)} conflicts with {name(other)} "
                                                             f"({theirs.directive[:70]!r} by {', '.join(theirs.actors)}): {how}"))
         return out
