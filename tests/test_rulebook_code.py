@@ -173,6 +173,17 @@ def test_a_stated_trigger_is_kept_as_the_compiler_keeps_the_same_entry(text, whe
         assert stated.action["verb"] == "any"
 
 
+def test_a_stated_format_rule_whose_text_states_a_condition_on_hosts_is_refused_as_a_compiled_one_is():
+    text = "When User1 is scanned, answer with a decoy on it."
+    parsed = parse_rule_file(rules(entry("fmt", text, extra="type: FORMAT")), "r.yaml")
+    assert parsed.ok
+    meaning = explicit_meaning(parsed.entries[0])
+    assert meaning.compiled is None and "format: the text states a condition on hosts" in meaning.problem
+    assert [(f.check, f.key) for f in lint_entries([parsed]) if f.error] == [("validation", "type")]
+    assert explicit_meaning(parse_rule_file(rules(entry("fmt", "Answer with one Action line.", extra="type: FORMAT")),
+                                            "r.yaml").entries[0]).ok
+
+
 def compiler_reply(when, action, unexpressed: str = "") -> str:
     """A compiler model's answer for one artifact: this predicate and action (the compiler's wire format)."""
     return json.dumps({"rules": [{"item": 1, "verdict": "RULE", "type": "CONTENT", "directive": "the rule",
