@@ -232,7 +232,7 @@ class SessionTracker:
         self.client = _GuardedClient(MlflowClient(tracking_uri), tracking_uri)
         self.experiment_id = experiment_id(self.client, experiment, artifact_root)
         self.ids: dict[str, Any] = {}
-        self._prices: dict[str, tuple[float, float]] = {}
+        self._prices: dict = {}  # role -> forge.llm.prices.Price
 
     # -- runs ---------------------------------------------------------------------------------------
 
@@ -313,6 +313,8 @@ class SessionTracker:
             for role, usage in record.tokens.get(instance, {}).items():
                 values[f"prompt_tokens.{role}"] = usage["prompt"]
                 values[f"completion_tokens.{role}"] = usage["completion"]
+                values[f"cached_prompt_tokens.{role}"] = usage.get("cached_prompt", 0)
+                values[f"reasoning_tokens.{role}"] = usage.get("reasoning", 0)
             for role, usd in cost_by_role(record.tokens.get(instance, {}), self._prices).items():
                 values[f"cost_usd.{role}"] = usd
             for role, counts in replies_by_role([record.tokens.get(instance, {})]).items():
@@ -331,6 +333,8 @@ class SessionTracker:
             for role, usage in per_role.items():
                 totals[f"prompt_tokens.{role}"] = totals.get(f"prompt_tokens.{role}", 0) + usage["prompt"]
                 totals[f"completion_tokens.{role}"] = totals.get(f"completion_tokens.{role}", 0) + usage["completion"]
+                for kind in ("cached_prompt", "reasoning"):
+                    totals[f"{kind}_tokens.{role}"] = totals.get(f"{kind}_tokens.{role}", 0) + usage.get(kind, 0)
             for role, usd in cost_by_role(per_role, self._prices).items():
                 totals[f"cost_usd.{role}"] = totals.get(f"cost_usd.{role}", 0.0) + usd
         totals["cost_usd"] = sum(v for k, v in totals.items() if k.startswith("cost_usd."))

@@ -163,6 +163,7 @@ class InstanceWorker:
         self.usage.reset()
         return {role: {"prompt": u.prompt_tokens, "completion": u.completion_tokens, "calls": u.calls,
                        "retries": u.retries, "failed": u.failures, "cached_prompt": u.cached_prompt_tokens,
+                       "reasoning": u.reasoning_tokens,
                        "replayed": u.replayed, "replayed_prompt": u.replayed_prompt_tokens,
                        "replayed_completion": u.replayed_completion_tokens, **usage_keys(replies.get(role, {}))}
                 for role, u in totals.items()}
