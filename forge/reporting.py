@@ -191,13 +191,23 @@ def summary_table(report: SessionReport) -> Table:
             f"{(tokens[instance]['prompt'] + tokens[instance]['completion']) / 1000:.0f}k",
         ]
         table.add_row(*cells)
+    captions = []
     if report.pooled:
         estimate = report.estimates()[INSTANCES]
-        table.caption = (f"mean over instances {estimate} (95% bootstrap interval, resampling instances); "
-                         f"all evaluation episodes: {report.pooled}; P(<-100) {report.pooled.tail_100:.2f}, "
-                         f"P(<-150) {report.pooled.tail_150:.2f}; graduation rate {report.graduation_rate:.0%}; "
-                         f"* champion")
+        captions.append(f"mean over instances {estimate} (95% bootstrap interval, resampling instances); "
+                        f"all evaluation episodes: {report.pooled}; P(<-100) {report.pooled.tail_100:.2f}, "
+                        f"P(<-150) {report.pooled.tail_150:.2f}; graduation rate {report.graduation_rate:.0%}; "
+                        f"* champion")
+    if report.meta.get("nodes"):
+        captions.append(describe_nodes(report.meta["nodes"]))
+    table.caption = "\n".join(captions) or None
     return table
+
+
+def describe_nodes(shares: list[dict]) -> str:
+    """Every Ray node's share of the instances, as workers/placement.py records it, in one line."""
+    parts = [f"{s['node']}{' (head)' if s['head'] else ''} {len(s['instances'])}" for s in shares]
+    return f"instances per node: {', '.join(parts)}"
 
 
 def tokens_cell(usage: dict) -> str:

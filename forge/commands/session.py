@@ -93,9 +93,9 @@ def _drive(cfg, run_dir) -> bool:
         return False  # the driver printed the figures and how to continue
     _print_faults(report, cfg)
     if tracker:
-        from forge.redact import mask_url
+        from forge.tracking import ui_hint
 
-        console.print(f"stage curves: mlflow ui --backend-store-uri {mask_url(tracker.tracking_uri)}")
+        console.print(f"stage curves: {ui_hint(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
     if run_dir.mirror or run_dir.notice:
         console.print(f"continue or report from anywhere that reaches it: forge resume {run_dir.location} | "

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
 from agents.prompting import render
 from agents.schemas import compiler_schema
@@ -206,6 +206,34 @@ def _meaning(raw: dict[str, Any], rule_type: str) -> tuple[Optional[dict], Optio
     return when, action
 
 
+class ContentMeaning(NamedTuple):
+    """A CONTENT entry's predicate and action as the book keeps them, or (when None) why they are refused."""
+
+    when: Optional[dict]
+    action: Optional[dict]
+    unexpressed: str
+    problem: str
+
+
+def content_meaning(text: str, when_raw: Any, action_raw: Any, unexpressed_raw: Any = "") -> ContentMeaning:
+    """What a CONTENT rule's stated predicate and action mean, whoever stated them (a compiler's entry, or an
+    operator's rule file): parsed into canonical JSON, checked against the text (checks.text_problem), then
+    completed as the book keeps them (a prohibition with no verb forbids every verb; only an `unexpressed`
+    rest that is a condition guards). No predicate: `when` None and no problem (the caller says why)."""
+    unexpressed = " ".join(str(unexpressed_raw or "").split())[:MAX_DIRECTIVE_CHARS]
+    try:
+        when, action = _meaning({"when": when_raw, "action": action_raw}, "CONTENT")
+    except PredicateError as exc:
+        return ContentMeaning(None, None, "", f"invalid predicate or action: {exc}")
+    if when is None:
+        return ContentMeaning(None, None, "", "")
+    problem = text_problem(text, when_raw, action, unexpressed)
+    if problem is not None:
+        return ContentMeaning(None, None, "", f"predicate refused: {problem}")
+    # a justification, a story (or words taken from them) or a restatement of the predicate never guards
+    return ContentMeaning(when, completed_action(text, action), guard_rest(unexpressed, parse_predicate(when), text), "")
+
+
 def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
     """Why a DROP of this artifact is refused (None: accepted): an instruction is no noise, whatever it opens
     with ("Op_Server0 compromised. That is the impact phase. Restore it right away."). A drop that says the
@@ -248,30 +276,27 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         when, action = grammar_meaning(parsed)
         return CompiledRule(item, CompileVerdict.RULE, str(parsed), "CONTENT", roles, grammar_group(parsed),
                             trigger or when_clause(parsed), "model", when=when, action=action), None
-    unexpressed = " ".join(str(raw.get("unexpressed") or "").split())[:MAX_DIRECTIVE_CHARS]
-    try:
-        when, action = _meaning(raw, rule_type)
-        reason = "" if when is not None else "the compiler gave no predicate"
-    except PredicateError as exc:
-        when, action, reason = None, None, f"invalid predicate or action: {exc}"
     if rule_type == "FORMAT":
+        try:
+            when, _ = _meaning(raw, rule_type)
+        except PredicateError:
+            when = None
         if format_problem(item.text) is None:
             return CompiledRule(item, CompileVerdict.RULE, directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
-        rule_type, when, action, reason = "CONTENT", None, None, f"predicate refused: {format_problem(item.text)}"
-    problem = text_problem(item.text, raw.get("when"), action, unexpressed) if when is not None else None
-    if problem is not None:
-        when, action, reason = None, None, f"predicate refused: {problem}"
+        rule_type, meaning = "CONTENT", ContentMeaning(None, None, "", f"predicate refused: {format_problem(item.text)}")
+    else:
+        meaning = content_meaning(item.text, raw.get("when"), raw.get("action"), raw.get("unexpressed"))
+        if meaning.when is None and not meaning.problem:
+            meaning = meaning._replace(problem="the compiler gave no predicate")
+    when, action, unexpressed, reason = meaning
     if when is None:
         # A semantic rule is matched by its words alone, so they stay its author's: a model's rewrite adds no
         # checked meaning, only room to change it (SmolLM2-135M answered an operator's "deploy a decoy on
         # User2 rather than restoring it" with the prompt's own example, "Restore a User host ...").
         directive = strip_justification(item.text)[:MAX_DIRECTIVE_CHARS] or directive
-        trigger, unexpressed = "", ""
+        trigger = ""
         group = f"{group or host_group(directive, rule_type)}"
     else:
-        action = completed_action(item.text, action)
-        # a justification, a story (or words taken from them) or a restatement never guards
-        unexpressed = guard_rest(unexpressed, parse_predicate(when), item.text)
         group = group_of(parse_predicate(when))
     return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, roles, group, trigger or directive, "model",
                         when=when, action=action, semantic_reason=reason, unexpressed=unexpressed), None

@@ -28,7 +28,8 @@ call of their roles at stage 1):
    - an unexpressed rest that is a justification, a story or a restatement (condition.guard_rest) never
      guards: the rule is judged by its predicate alone;
 5. conflicts settled (resolve.py) among the applying rules only, and only where the rules' actions
-   disagree in this context; best fused first, at most `rulebook.max_rules_per_injection`.
+   disagree in this context; a general rule whose exception won still speaks for the hosts the exception
+   does not dispute here; best fused first, at most `rulebook.max_rules_per_injection`.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, condition_of, facts_needed, facts_stated, guard_claims,
                                                guard_rest, semantic_claims)
-from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of
+from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleVersion
 from forge.rulebook.language.predicate import holds, predicate_to_json, truth as value_of
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
@@ -285,7 +286,10 @@ class RuleIndex:
                 return True  # an edge maintenance drew without a meaning to check (older books)
             return conflict_in(ma, mb, situation)
 
-        kept, decisions = resolve_conflicts(passing, self.records, set(passing), actor, limit, related)
+        def undisputed(rid: str, others) -> bool:
+            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation))
+
+        kept, decisions = resolve_conflicts(passing, self.records, set(passing), actor, limit, related, undisputed)
         kept = narrower_first(kept, {rid: meaning[rid].when for rid in kept})
         candidates = []
         for local in order[: max(explain, 0)]:
