@@ -59,7 +59,8 @@ def language_defs() -> dict[str, Any]:
     phases = sorted({*PHASES, *ALIASES})
     atom = {
         "type": "object",
-        "description": "A host, or some host of a class, in a state; with history conditions on the same host.",
+        "description": "A host, or some host of a class (neither: some host, whichever), in a state; with history "
+                       "conditions on the same host.",
         "additionalProperties": False,
         "properties": {
             "host": {"$ref": "#/$defs/host"},
@@ -74,7 +75,7 @@ def language_defs() -> dict[str, Any]:
             "changed": {"type": "boolean", "description": "with `acted`: whether its Compromised value changed after the action"},
             "scan_before_exploit": {"type": "boolean", "description": "its history shows Activity Scan before Activity Exploit"},
         },
-        "oneOf": [{"required": ["host"]}, {"required": ["class"]}],
+        "not": {"required": ["host", "class"]},  # one or the other, or neither (the class any), never both
         "dependentRequired": {"within": ["acted"], "changed": ["acted"]},
     }
     predicate = {
