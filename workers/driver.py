@@ -37,7 +37,7 @@ from forge.config import (
     Arm, BudgetConfig, ConfigError, ForgeConfig, Injection, StoreKind, rulebook_location, to_saved_yaml, to_yaml,
 )
 from forge.failure.snapshot import failure_id
-from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, holder_prefix, start_session_limiter
+from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, start_session_limiter
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
 from forge.protocol.fault_count import fault_metrics, fault_summary
@@ -176,6 +176,7 @@ class SessionDriver:
         self._groups: list[list[str]] = []
         self._host_of: dict[str, int] = {}
         self._pids: dict[int, int] = {}  # host index -> its process id (benchmarks sample their RSS)
+        self._processes: dict[int, str] = {}  # host index -> its process as its leases name it (pid and node)
         self._limiter = None
 
     # -- the session ----------------------------------------------------------------------------
@@ -559,6 +560,7 @@ class SessionDriver:
         self._host_of = {i: k for k, group in enumerate(self._groups) for i in group}
         self._hosts = [self._new_host(group) for group in self._groups]
         self._pids = dict(enumerate(ray.get([h.ping.remote() for h in self._hosts])))
+        self._processes = dict(enumerate(ray.get([h.process.remote() for h in self._hosts])))
         self.progress.notice(f"{len(instances)} instances in {len(self._hosts)} worker processes "
                              f"(up to {per_worker} each)")
 
@@ -567,14 +569,16 @@ class SessionDriver:
         it has given up. Only the dead worker's instances are redone (each after its own memory restore).
         The dead process's model-call slots come back now, not when their leases expire."""
         k = self._host_of[instance]
-        before = self._pids.get(k)
+        before = self._processes.get(k)
         try:
             self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)  # restarted by Ray and answering
         except Exception:
             self._hosts[k] = self._new_host(self._groups[k])
             self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)
-        if before is not None and self._pids.get(k) != before and self._limiter is not None:
-            ray.get(self._limiter.reclaim_holder.remote(holder_prefix(before)))
+        self._processes[k] = ray.get(self._hosts[k].process.remote(), timeout=60)
+        if before is not None and self._processes[k] != before and self._limiter is not None:
+            # By pid and node: a worker of the same pid on another node keeps its slots.
+            ray.get(self._limiter.reclaim_holder.remote(before))
 
     def _new_host(self, group: list[str]):
         cls = host_class(self.cfg.ray.num_cpus_per_instance, self.cfg.ray.max_restarts, len(group))

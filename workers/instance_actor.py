@@ -32,7 +32,7 @@ import ray
 from forge.config import Injection, StoreKind, from_yaml
 from forge.llm.accounting import UsageLedger
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
-from forge.llm.limiter import holding_for, install_session_limiter
+from forge.llm.limiter import holding_for, install_session_limiter, worker_process
 from forge.llm.record import RecordingProvider, recorders_of
 from forge.llm.replies import usage_keys
 from forge.memory import MemoryManager
@@ -198,6 +198,10 @@ class WorkerHost:
 
     def ping(self) -> int:
         return os.getpid()
+
+    def process(self) -> str:
+        """This process as its model-call leases name it (the driver reclaims a dead one's slots by it)."""
+        return worker_process()
 
     def train_stage(self, instance: str, stage: int, seed: int,
                     failures: Optional[dict[str, dict]] = None) -> TrainingResult:
