@@ -659,6 +659,8 @@ class SessionDriver:
                                     only_missing=True)
         for path in paths:
             self.tracker.log_artifact(path, "reports")
+        # Its configuration (credentials masked), so that `forge compare --mlflow` groups, pairs and checks it.
+        self.tracker.log_artifact(self.run_dir.config_path)
         champion = self.ledger.champion()
         if champion:
             path = self.run_dir.write_json("reports/champion_memory.json",

@@ -231,14 +231,15 @@ def _compare(args: argparse.Namespace) -> int:
 
         if args.run_dirs:
             raise SystemExit("forge compare: give run directories or --mlflow URI --study NAME, not both")
+        out = args.out or Path(f"comparison-{args.study}")
         try:
-            reports = sessions_from_mlflow(args.mlflow, args.study)
+            reports = sessions_from_mlflow(args.mlflow, args.study, out / "sessions")
         except LookupError as exc:
             console.print(f"[red]{exc}[/red]")
             return 2
-        console.print(f"{len(reports)} sessions of study {args.study!r}: "
-                      + ", ".join(f"{r.run_dir.session_id} ({r.condition})" for r in reports))
-        _print_reports_comparison(reports, args.out or Path(f"comparison-{args.study}"), seed=args.seed)
+        console.print(f"{len(reports)} sessions of study {args.study!r} (their summaries and configurations in "
+                      f"{out / 'sessions'}): " + ", ".join(f"{r.run_dir.session_id} ({r.condition})" for r in reports))
+        _print_reports_comparison(reports, out, seed=args.seed)
         return 0
     if not args.run_dirs:
         raise SystemExit("forge compare: give run directories, or --mlflow URI --study NAME")
