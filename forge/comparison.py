@@ -274,10 +274,11 @@ def sessions_from_mlflow(tracking_uri: str, study: str, into: Path) -> list[Sess
     for run in parents:
         session = run.data.tags.get("forge.session") or run.info.run_id
         local = into / session
-        local.mkdir(parents=True, exist_ok=True)
         for artifact in ("reports/summary.json", "config.yaml"):
+            where = (local / artifact).parent  # mlflow writes a file artifact into the directory given
+            where.mkdir(parents=True, exist_ok=True)
             try:
-                client.download_artifacts(run.info.run_id, artifact, str(local))
+                client.download_artifacts(run.info.run_id, artifact, str(where))
             except Exception as exc:  # noqa: BLE001 - mlflow raises several types for a missing artifact
                 raise LookupError(f"session {session!r} in study {study!r} has no {artifact} artifact (logged "
                                   f"before FORGE kept it there?): compare its run directories instead; {exc}") from None

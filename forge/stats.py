@@ -235,9 +235,8 @@ def compare_samples(a: Sequence[float], b: Sequence[float], unit: str, *, seed: 
 # -- paired differences, clustered intervals, multiplicity, coverage ----------------------------------------
 
 def t_intervals(samples: np.ndarray, *, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    """Student-t intervals of the mean, one per row of `samples` (rows: independent samples of one size).
-    One implementation for the paired differences of an ablation and for its coverage simulation
-    (tests/test_efficacy_coverage.py), where it covers better at small sizes than a percentile bootstrap."""
+    """Student-t intervals of the mean, one per row of `samples` (rows: independent samples of one size):
+    the interval shown with a paired test (an ablation's, a study's paired sessions)."""
     from scipy import stats as scipy_stats
 
     data = np.atleast_2d(np.asarray(samples, dtype=float))
@@ -258,10 +257,31 @@ class PairedTest:
     p_value: Optional[float]
 
 
+def sign_flip_p_values(samples: np.ndarray, *, seed: int = BOOTSTRAP_SEED, flips: int = RESAMPLES) -> np.ndarray:
+    """The two-sided sign-flip p-value of the mean, one per row of `samples` (rows: samples of one size n):
+    under no effect each paired difference is as likely negative as positive. Exact, over all 2^n sign
+    patterns, when there are at most `flips`; else `flips` random patterns (seeded, shared by the rows),
+    the observed one counted in. One implementation for a rule's ablation (`paired_test`) and for the
+    simulation that validates it (tests/test_efficacy_coverage.py)."""
+    data = np.atleast_2d(np.asarray(samples, dtype=float))
+    n = data.shape[1]
+    exact = 2 ** n <= flips
+    if exact:
+        signs = (((np.arange(2 ** n)[:, None] >> np.arange(n)) & 1) * 2 - 1).astype(float)
+    else:
+        signs = np.random.default_rng(seed).choice([-1.0, 1.0], size=(flips, n))
+    observed = np.abs(data.sum(axis=1))
+    counts = np.empty(len(data))
+    for start in range(0, len(data), 512):  # (patterns x rows) at a time: bounded memory
+        rows = data[start:start + 512]
+        flipped = np.abs(signs @ rows.T)
+        counts[start:start + 512] = (flipped >= observed[start:start + 512] * (1 - 1e-12) - 1e-12).sum(axis=0)
+    return counts / len(signs) if exact else (counts + 1) / (len(signs) + 1)
+
+
 def paired_test(differences: Sequence[float], *, seed: int = BOOTSTRAP_SEED, flips: int = RESAMPLES) -> PairedTest:
     """The paired differences are sorted first, so nothing depends on the order they were read in. The
-    p-value flips signs (exactly, over every pattern, when there are at most `flips` of them): under no
-    effect a pair's difference is as likely negative as positive."""
+    p-value is `sign_flip_p_values`'; the interval Student's t."""
     values = np.sort(np.asarray(differences, dtype=float))
     if values.size == 0:
         raise ValueError("no paired differences")
@@ -269,14 +289,8 @@ def paired_test(differences: Sequence[float], *, seed: int = BOOTSTRAP_SEED, fli
     if values.size < 2:
         return PairedTest(1, mean, None, None, None)
     low, high = t_intervals(values[None, :])
-    n = values.size
-    if 2 ** n <= flips:
-        signs = ((np.arange(2 ** n)[:, None] >> np.arange(n)) & 1) * 2 - 1
-    else:
-        signs = np.random.default_rng(seed).choice([-1, 1], size=(flips, n))
-    flipped = np.abs((signs * values).mean(axis=1))
-    p = float((np.sum(flipped >= abs(mean) - 1e-12) + (0 if 2 ** n <= flips else 1)) / (len(signs) + (0 if 2 ** n <= flips else 1)))
-    return PairedTest(n, mean, float(low[0]), float(high[0]), min(1.0, p))
+    p = float(sign_flip_p_values(values[None, :], seed=seed, flips=flips)[0])
+    return PairedTest(values.size, mean, float(low[0]), float(high[0]), min(1.0, p))
 
 
 def holm(p_values: dict[str, float]) -> dict[str, float]:
@@ -317,15 +331,6 @@ def clustered_difference(a: Sequence[tuple[str, float]], b: Sequence[tuple[str, 
     diffs = (weights @ sums[0])[ok] / n_a[ok] - (weights @ sums[1])[ok] / n_b[ok]
     tail = (1.0 - confidence) / 2.0
     return delta, float(np.quantile(diffs, tail)), float(np.quantile(diffs, 1.0 - tail))
-
-
-def interval_coverage(draw, true_mean: float, n: int, *, sims: int = 10_000, seed: int = BOOTSTRAP_SEED,
-                      confidence: float = CONFIDENCE) -> float:
-    """The share of `sims` samples of size `n` (drawn by `draw(rng, shape)`) whose interval (`t_intervals`)
-    covers `true_mean`: the interval's actual coverage at that size, against its nominal one."""
-    block = draw(np.random.default_rng(seed), (sims, n))
-    low, high = t_intervals(block, confidence=confidence)
-    return float(np.mean((low <= true_mean) & (true_mean <= high)))
 
 
 # -- sessions as the unit: when instances share what they learned --------------------------------------

@@ -53,7 +53,7 @@ from workers.instance_actor import host_class
 from workers.packing import instances_per_worker, pack
 from workers.progress import LoggingProgress, SessionProgress
 from workers.results import PlayResult, TrainingResult, UnitResult
-from workers.spending import LedgerSpending
+from workers.spending import PUSHED_SPENDING, LedgerSpending, fold_pushed_spending, spending_document
 
 FINAL_LOGGING = "final-logging"
 # A unit of work as the driver submits it: a WorkerHost method and its arguments after the instance.
@@ -178,6 +178,7 @@ class SessionDriver:
         self._pids: dict[int, int] = {}  # host index -> its process id (benchmarks sample their RSS)
         self._processes: dict[int, str] = {}  # host index -> its process as its leases name it (pid and node)
         self._limiter = None
+        self._stop_pushing: Optional[Callable[[], None]] = None  # the spending pushed to remote storage
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -236,6 +237,9 @@ class SessionDriver:
             if self._limiter is not None:
                 ray.kill(self._limiter)
                 self._limiter = None
+            if self._stop_pushing is not None:
+                self._stop_pushing()
+                self._stop_pushing = None
         return outcome
 
     def _stages(self, outcome: SessionOutcome) -> None:
@@ -469,10 +473,14 @@ class SessionDriver:
 
     def _start_limiter(self) -> None:
         """The session-wide limiter every worker installs. It commits every charge to the ledger and
-        starts (and restarts) from what the ledger kept, never from figures the driver hands it."""
+        starts (and restarts) from what the ledger kept, never from figures the driver hands it. In remote
+        storage a SQLite ledger's spending is pushed as it changes (workers/spending.py)."""
+        fold_pushed_spending(self.ledger, self.run_dir.path)
         store = LedgerSpending(ledger_spec(self.cfg, str(self.run_dir.path)), self.session)
         self._limiter = start_session_limiter(self.session, budget_limits(self.cfg.budget), store,
                                               self.cfg.ray.slot_lease_s)
+        if self.run_dir.mirror is not None and self.cfg.memory.store is StoreKind.sqlite:
+            self._stop_pushing = self.run_dir.mirror.keep_pushed(PUSHED_SPENDING, lambda: spending_document(self.ledger))
 
     def _save_spent(self) -> dict[str, Any]:
         """The limiter's figures, and its spending mirrored into the ledger's meta for the reports (the
