@@ -8,6 +8,7 @@ and real sessions stopped by their budget and resumed, ending as an unbudgeted s
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -267,8 +268,11 @@ def test_workers_sigkilled_mid_call_leak_no_slot_and_their_calls_are_charged(ray
     assert max(figures["peak_in_flight"].values()) == 2
 
 
+# FORGE_LIMITER_RESTART_RUNS=20 runs it 20 times against the module's one Ray (after the module's other Ray
+# tests, as one Ray shared across tests exposed it): the acceptance figure of issue 31.
 @pytest.mark.slow
-def test_a_killed_limiter_restarts_from_the_ledger_and_keeps_the_cap(ray_local, tmp_path):
+@pytest.mark.parametrize("run", range(int(os.environ.get("FORGE_LIMITER_RESTART_RUNS", "1"))))
+def test_a_killed_limiter_restarts_from_the_ledger_and_keeps_the_cap(ray_local, tmp_path, run):
     """Today's main: the rebuilt limiter took the slots of the calls in flight for free after a fixed wait and
     adopted a renewal that came later on top of new grants: 3 calls in flight under a cap of 2 (one Ray shared
     across tests); and a release Ray delivered again was charged again. `-s` prints the peak in flight."""
@@ -297,7 +301,7 @@ def test_a_killed_limiter_restarts_from_the_ledger_and_keeps_the_cap(ray_local, 
         for c in callers:
             ray.kill(c)
     kept = SessionLedger.open(str(tmp_path), "restart-test").spending()
-    print(f"\nlimiter restart: peak in flight {server.stats.max_in_flight} (cap 2); limiter pid {before['pid']} -> "
+    print(f"\nlimiter restart run {run + 1}: peak in flight {server.stats.max_in_flight} (cap 2); limiter pid {before['pid']} -> "
           f"{figures['pid']}, leases restored {figures['restored']}, adopted late {figures['adopted']}, "
           f"calls {kept['calls']}")
     assert figures["pid"] != before["pid"] and figures["restored"] >= 1  # rebuilt, holding the calls in flight
@@ -520,16 +524,23 @@ def test_an_unrenewed_lease_expires_its_slot_comes_back_and_its_call_is_charged_
     assert not gate.try_acquire("e", cap, 56.0, _lease("c", "pid 9 on h: i02 training:1", 86.0)).granted
 
 
-def test_the_driver_reclaims_the_slots_of_a_dead_worker_by_its_pid_and_node():
-    """Today's main matched on "pid 41 " alone: the worker of pid 41 on the other node lost its slot too."""
+def test_the_driver_reclaims_the_slots_of_a_dead_worker_by_its_pid_and_node(monkeypatch):
+    """Today's main reclaimed by "pid N " alone (holder_prefix(pid)): a worker of the same pid on another node
+    lost its slots too."""
+    from forge.llm import limiter
+
     gate = EndpointGate()
     cap = EndpointLimits(max_concurrency=4)
-    here, there = "pid 41 on h1 node aaaa", "pid 41 on h2 node bbbb"
-    for i, holder in enumerate([f"{here}: i00 training:1", f"{here}: i01 training:1", f"{there}: i02 training:1",
-                                "pid 5 on h1 node aaaa: i03 training:1"]):
-        assert gate.try_acquire("e", cap, 0.0, _lease(str(i), holder, 30.0)).granted
-    assert [lease.holder for lease in gate.reclaim_holder(here)] == [f"{here}: i00 training:1", f"{here}: i01 training:1"]
-    assert gate.describe_holders("e") == f"2 slot(s) held by: {there}: i02 training:1; pid 5 on h1 node aaaa: i03 training:1"
+    processes = {}
+    for k, node in enumerate(("aaaa", "aaaa", "bbbb")):  # one pid, two nodes: two workers on node aaaa's process
+        monkeypatch.setattr(limiter, "_node_id", lambda node=node: node)
+        processes[node] = limiter.worker_process()  # what WorkerHost.process() tells the driver
+        with limiter.holding_for(f"i0{k} training:1"):
+            assert gate.try_acquire("e", cap, 0.0, _lease(str(k), limiter._holder(), 30.0)).granted
+    assert processes["aaaa"] != processes["bbbb"] and processes["aaaa"].split(" on ")[0] == processes["bbbb"].split(" on ")[0]
+    taken = gate.reclaim_holder(processes["aaaa"])  # the driver's call: the worker on node aaaa died
+    assert [lease.lease_id for lease in taken] == ["0", "1"]
+    assert gate.describe_holders("e") == f"1 slot(s) held by: {processes['bbbb']}: i02 training:1"
     assert gate.spent.failed_calls == 2 and gate.spent.failed_prompt_tokens == 200
 
 
