@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from forge.config import RulebookConfig
 from forge.rulebook.outcomes.efficacy import MIN_PAIRS
@@ -105,6 +106,7 @@ def test_the_simulation_uses_the_verdict_s_own_test():
     assert list(sign_flip_p_values(exact)) == [paired_test(row).p_value for row in exact]
 
 
+@pytest.mark.slow  # no Ray nor CybORG, but about a CPU-minute: kept out of the quick suite
 def test_the_verdict_s_size_and_power_choose_the_minimum_number_of_pairs():
     tables = simulate()
     table = worst(tables)

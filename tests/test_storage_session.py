@@ -130,6 +130,8 @@ def test_a_session_in_s3_killed_mid_stage_resumes_from_the_uri(s3_server, tmp_pa
     # The work the killed driver did in stage 2 was paid for: the resumed session counts it on top.
     assert resumed["spent"]["calls"] >= undisturbed["spent"]["calls"] + pushed["calls"] - interrupted["spent"]["calls"]
     print(f"\nS3 session killed at {where}, resumed from {session_uri}: memory "
-          f"{ {i: d[:12] for i, d in resumed['memory'].items()} }, returns {resumed['returns']} = undisturbed")
+          f"{ {i: d[:12] for i, d in resumed['memory'].items()} }, returns {resumed['returns']} = undisturbed; "
+          f"calls charged: {interrupted['spent']['calls']} at the stage-1 boundary, {pushed['calls']} pushed by the "
+          f"kill, {resumed['spent']['calls']} resumed, {undisturbed['spent']['calls']} undisturbed")
     assert Storage.open(session_uri).exists("reports/summary.json")
     assert Storage.open(session_uri).exists("reports/stage_curves.png")
