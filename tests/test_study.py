@@ -90,7 +90,7 @@ def test_a_recorded_study_replays_session_by_session_and_compares_alike_from_mlf
 
     record = tmp_path / "calls.db"
     small = ["protocol.num_instances=2", "protocol.num_stages=1", "protocol.max_attempts=2", "protocol.checkpoint_runs=1",
-             "protocol.num_evaluation_runs=1", "env.max_steps=8", "protocol.theta=1.0", "run.study=onrecord",
+             "protocol.num_evaluation_runs=1", "env.max_steps=8", "protocol.theta=1.0", "protocol.tau=-0.5", "run.study=onrecord",
              f"record.store={record}"]
     study = ["run", str(ROOT / "configs" / "forge.yaml"), "--baseline", "zero_shot", "--sessions", "4", *small]
     assert forge(*study, f"run.runs_dir={tmp_path / 'recorded'}", "record.mode=record") == 0

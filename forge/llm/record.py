@@ -36,8 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Protocol, Sequence
 
-from forge.config import (BudgetConfig, RayConfig, RecordConfig, RunConfig, StoreKind, TrackingConfig,
-                          to_saved_yaml)
+from forge.config import BudgetConfig, RayConfig, RecordConfig, RunConfig, StoreKind, TrackingConfig, to_flat_dict
 from forge.errors import ForgeError
 from forge.llm.types import (AuthenticationError, Completion, Message, Provider, ProviderError, ProviderTimeout,
                              RetryBudgetExhausted, TransientProviderError, Usage)
@@ -169,15 +168,23 @@ _SCOPE_NEUTRAL = {"run": RunConfig(), "record": RecordConfig(), "tracking": Trac
                   "budget": BudgetConfig(), "providers": {}}
 
 
+def _experiment(cfg: "ForgeConfig") -> dict[str, Any]:
+    experiment = replace(cfg, **_SCOPE_NEUTRAL, memory=replace(cfg.memory, store=StoreKind.sqlite, redis_url=""),
+                         protocol=replace(cfg.protocol, num_stages=0), rulebook=replace(cfg.rulebook, store=None))
+    return to_flat_dict(experiment)
+
+
 def record_scope(cfg: "ForgeConfig", session: Optional[str] = None) -> str:
     """The digest of what makes one session's calls its own: its name (`session`, else run.name), its
-    study arm (run.arm) and its configuration (all of it but `_SCOPE_NEUTRAL`'s sections, the memory's
-    store and the number of stages)."""
-    experiment = replace(cfg, **_SCOPE_NEUTRAL, memory=replace(cfg.memory, store=StoreKind.sqlite, redis_url=""),
-                         protocol=replace(cfg.protocol, num_stages=0),
-                         rulebook=replace(cfg.rulebook, store=None))
-    body = {"session": session or cfg.run.name, "arm": cfg.run.arm, "config": to_saved_yaml(experiment)}
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
+    study arm (run.arm) and its configuration: the settings that differ from the defaults, but for
+    `_SCOPE_NEUTRAL`'s sections, the memory's store and the number of stages. Only what is set counts, so
+    a setting FORGE adds later (at its default) leaves every record readable."""
+    from forge.config import ForgeConfig
+
+    defaults = _experiment(ForgeConfig())
+    settings = {k: v for k, v in _experiment(cfg).items() if k not in defaults or defaults[k] != v}
+    body = {"session": session or cfg.run.name, "arm": cfg.run.arm, "settings": settings}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def request_digest(provider: str, messages: Sequence[Message], params: Mapping[str, Any]) -> str:
