@@ -34,17 +34,15 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Protocol, Sequence
+from typing import Any, Mapping, Optional, Protocol, Sequence
 
-from forge.config import BudgetConfig, RayConfig, RecordConfig, RunConfig, StoreKind, TrackingConfig, to_flat_dict
+from forge.config import (BudgetConfig, ForgeConfig, RayConfig, RecordConfig, RunConfig, StoreKind, TrackingConfig,
+                          to_flat_dict)
 from forge.errors import ForgeError
 from forge.llm.types import (AuthenticationError, Completion, Message, Provider, ProviderError, ProviderTimeout,
                              RetryBudgetExhausted, TransientProviderError, Usage)
 from forge.redact import mask_url
 from forge.sqlite_db import SqliteDatabase
-
-if TYPE_CHECKING:
-    from forge.config import ForgeConfig
 
 MODES = ("off", "record", "replay", "read_through")
 SQLITE_FILE = "calls.db"
@@ -149,7 +147,7 @@ def open_call_store(spec: str) -> CallStore:
     return SqliteCallStore(spec)
 
 
-def record_store_spec(cfg: "ForgeConfig") -> str:
+def record_store_spec(cfg: ForgeConfig) -> str:
     """`record.store`, else the memory's Redis on a cluster, else `<runs_dir>/calls.db` beside the study's
     MLflow database."""
     if cfg.record.store:
@@ -168,19 +166,17 @@ _SCOPE_NEUTRAL = {"run": RunConfig(), "record": RecordConfig(), "tracking": Trac
                   "budget": BudgetConfig(), "providers": {}}
 
 
-def _experiment(cfg: "ForgeConfig") -> dict[str, Any]:
+def _experiment(cfg: ForgeConfig) -> dict[str, Any]:
     experiment = replace(cfg, **_SCOPE_NEUTRAL, memory=replace(cfg.memory, store=StoreKind.sqlite, redis_url=""),
                          protocol=replace(cfg.protocol, num_stages=0), rulebook=replace(cfg.rulebook, store=None))
     return to_flat_dict(experiment)
 
 
-def record_scope(cfg: "ForgeConfig", session: Optional[str] = None) -> str:
+def record_scope(cfg: ForgeConfig, session: Optional[str] = None) -> str:
     """The digest of what makes one session's calls its own: its name (`session`, else run.name), its
     study arm (run.arm) and its configuration: the settings that differ from the defaults, but for
     `_SCOPE_NEUTRAL`'s sections, the memory's store and the number of stages. Only what is set counts, so
     a setting FORGE adds later (at its default) leaves every record readable."""
-    from forge.config import ForgeConfig
-
     defaults = _experiment(ForgeConfig())
     settings = {k: v for k, v in _experiment(cfg).items() if k not in defaults or defaults[k] != v}
     body = {"session": session or cfg.run.name, "arm": cfg.run.arm, "settings": settings}
