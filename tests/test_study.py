@@ -116,6 +116,7 @@ def test_a_recorded_study_replays_session_by_session_and_compares_alike_from_mlf
         scope = record_scope(RunDirectory.open(tmp_path / "recorded" / s).load_config(), s)
         calls[scope] = sum(t["calls"] for t in summary["tokens_per_instance"].values())
     assert {scope: sum(f"#{scope}#" in k for k in keys) for scope in calls} == calls and len(keys) == sum(calls.values())
+    print(f"record: {len(keys)} keys for {sum(calls.values())} calls of 8 sessions, each under its own scope")
 
     assert forge(*study, f"run.runs_dir={tmp_path / 'replayed'}", "record.mode=replay", "tracking.enabled=false",
                  *NO_MODEL) == 0
@@ -123,6 +124,10 @@ def test_a_recorded_study_replays_session_by_session_and_compares_alike_from_mlf
     for s in sessions:
         recorded, replayed = kept(tmp_path / "recorded" / s, s), kept(tmp_path / "replayed" / s, s)
         learned += sum(d != EMPTY_DIGEST for d in recorded["memory"].values())
+        print(f"{s}: memory {[d[:8] for d in recorded['memory'].values()]}, returns {recorded['returns']}, "
+              f"{sum(t['calls'] for t in recorded['tokens'].values())} calls; replayed: the same "
+              f"{[w for w in ('memory', 'decisions', 'returns', 'tokens') if replayed[w] == recorded[w]]}, "
+              f"{replayed['record']['hits']} served, {replayed['record']['sent']} sent")
         for what in ("memory", "decisions", "returns", "tokens"):
             assert replayed[what] == recorded[what], (s, what)
         assert replayed["record"]["sent"] == 0 and replayed["record"]["hits"] == calls[
