@@ -101,11 +101,27 @@ class ProviderKind(enum.StrEnum):
 
 
 class StructuredOutput(enum.StrEnum):
-    """How an endpoint spells constrained decoding (`response_format`); `none` for endpoints without it."""
+    """How an endpoint spells constrained decoding; `none` for endpoints without it (forge.llm.openai_provider,
+    forge.llm.gemini_provider)."""
 
     none = "none"
-    json_schema = "json_schema"
-    json_object = "json_object"
+    json_schema = "json_schema"  # OpenAI (strict), Ollama: response_format json_schema; Gemini: response_json_schema
+    json_object = "json_object"  # llama.cpp's server: response_format {"type": "json_object", "schema": ...}
+    vllm = "vllm"  # vLLM >= 0.12: the extra parameter {"structured_outputs": {"json": schema}}
+    openapi = "openapi"  # Gemini's response_schema (an OpenAPI 3.0 subset)
+
+
+class Reasoning(enum.StrEnum):
+    """Whether an OpenAI model takes the reasoning models' parameters (max_completion_tokens, no sampling
+    settings, no stop sequences): `auto` by its family (o1, o3, o4, gpt-5), or `on` / `off` for every model."""
+
+    auto = "auto"
+    on = "on"
+    off = "off"
+
+
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")  # OpenAI's reasoning_effort values
+THINKING_LEVELS = ("minimal", "low", "medium", "high")  # Gemini 3's thinking_level values
 
 
 class EmbeddingKind(enum.StrEnum):
@@ -124,6 +140,16 @@ class EnvConfig:
 
     def problems(self, key: str) -> list[str]:
         return [f"{key}.max_steps must be >= 1, got {self.max_steps}"] if self.max_steps < 1 else []
+
+
+@dataclass
+class ModelPrice:
+    """One model's prices (USD per million tokens) where they differ from the provider's (ProviderConfig)."""
+
+    price_in_per_mtok: Optional[float] = None
+    price_out_per_mtok: Optional[float] = None
+    price_cached_in_per_mtok: Optional[float] = None
+    price_reasoning_per_mtok: Optional[float] = None
 
 
 @dataclass
@@ -148,16 +174,28 @@ class ProviderConfig:
     requests_per_minute: Optional[int] = None  # per endpoint, across the session (None: no rate cap)
     # The longest a call waits for a session slot on this endpoint; then it fails naming who holds them.
     slot_wait_s: float = 600.0
-    # Prices (USD per million tokens) for the session budget and the cost figures; 0: free (local).
-    price_in_per_mtok: float = 0.0
-    price_out_per_mtok: float = 0.0
-    # Prompt tokens the endpoint reports as served from its prefix cache (usage's cached_tokens); None:
-    # priced as any prompt token.
-    price_cached_in_per_mtok: Optional[float] = None
-    # Constrained decoding: each role's JSON schema goes out as `response_format`, in the endpoint's
-    # spelling: `json_schema` (OpenAI, vLLM: {"type": "json_schema", "json_schema": {...}}) or
-    # `json_object` (llama.cpp's server: {"type": "json_object", "schema": ...}); `none` (not "off", which YAML reads as false) for endpoints
-    # without it. The agents read JSON and text replies alike.
+    # Prices (USD per million tokens) for the session budget and the cost figures, by kind of token. Unset:
+    # the per-model table (forge/llm/prices.py, dated, with its source) for OpenAI and Gemini models, else 0.
+    # Set here they hold for every model of this provider; `prices.<model>` sets them for one model.
+    price_in_per_mtok: Optional[float] = None
+    price_out_per_mtok: Optional[float] = None
+    price_cached_in_per_mtok: Optional[float] = None  # prompt tokens served from the prefix cache; unset: as input
+    price_reasoning_per_mtok: Optional[float] = None  # reasoning / thinking tokens; unset: as output
+    prices: dict[str, ModelPrice] = field(default_factory=dict)
+    # Reasoning models (OpenAI): whether a model takes max_completion_tokens and no sampling settings,
+    # and how hard it thinks (`reasoning_effort`; None: the model's default).
+    reasoning: Reasoning = Reasoning.auto
+    reasoning_effort: Optional[str] = None
+    # Thinking models (Gemini): `thinking_budget` tokens (0: off where the model allows it, -1: the model
+    # decides; None: the model's default) or, for Gemini 3, `thinking_level`; `include_thoughts` asks for
+    # the thought summaries (kept out of the reply; their tokens are billed either way).
+    thinking_budget: Optional[int] = None
+    thinking_level: Optional[str] = None
+    include_thoughts: bool = False
+    # Constrained decoding: each role's JSON schema goes out in the endpoint's spelling (StructuredOutput):
+    # `json_schema` (OpenAI strict, Ollama; Gemini's response_json_schema), `json_object` (llama.cpp's
+    # server), `vllm` (vLLM's structured_outputs), `openapi` (Gemini's response_schema); `none` (not "off",
+    # which YAML reads as false) for endpoints without it. The agents read JSON and text replies alike.
     structured_output: StructuredOutput = StructuredOutput.none
     # What every result made with this provider must say about it (e.g. a tiny integration model).
     caveat: Optional[str] = None
@@ -166,8 +204,19 @@ class ProviderConfig:
         found = []
         if self.retry_budget < 0 or self.retry_budget_refill_per_s < 0:
             found.append(f"{key}: retry_budget and retry_budget_refill_per_s must not be negative")
-        if self.price_in_per_mtok < 0 or self.price_out_per_mtok < 0 or (self.price_cached_in_per_mtok or 0) < 0:
-            found.append(f"{key}: price_in_per_mtok, price_out_per_mtok and price_cached_in_per_mtok must not be negative")
+        for where, prices in [(key, self), *((f"{key}.prices.{model}", p) for model, p in self.prices.items())]:
+            negative = [name for name in ModelPrice.__dataclass_fields__ if (getattr(prices, name) or 0) < 0]
+            if negative:
+                found.append(f"{where}: {', '.join(negative)} must not be negative")
+        if self.reasoning_effort is not None and self.reasoning_effort not in REASONING_EFFORTS:
+            found.append(f"{key}.reasoning_effort must be one of {', '.join(REASONING_EFFORTS)}, got {self.reasoning_effort!r}")
+        if self.thinking_level is not None and self.thinking_level not in THINKING_LEVELS:
+            found.append(f"{key}.thinking_level must be one of {', '.join(THINKING_LEVELS)}, got {self.thinking_level!r}")
+        if self.thinking_budget is not None and self.thinking_budget < -1:
+            found.append(f"{key}.thinking_budget must be -1 (the model decides), 0 (off) or a number of tokens, "
+                         f"got {self.thinking_budget}")
+        if self.thinking_budget is not None and self.thinking_level is not None:
+            found.append(f"{key}: set thinking_budget or thinking_level, not both (Gemini refuses the pair)")
         if self.requests_per_minute is not None and self.requests_per_minute < 1:
             found.append(f"{key}.requests_per_minute must be >= 1 (or unset), got {self.requests_per_minute}")
         if self.slot_wait_s <= 0:

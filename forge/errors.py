@@ -32,6 +32,7 @@ that `except ValueError` / `except KeyError` / `except RuntimeError` callers sti
   x EmbeddingError    + RuntimeError - forge.rulebook.retrieval.embed
   x ActionParseError  + ValueError  - forge.env.catalog
   x LocalRedisError   + RuntimeError - forge.local_redis
+  x TrackingError                   - forge.tracking (an MLflow server that refuses or cannot be reached)
 """
 
 from __future__ import annotations

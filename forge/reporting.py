@@ -17,6 +17,7 @@ from rich.table import Table
 
 from forge.config import ForgeConfig
 from forge.llm.accounting import cost_by_role, role_prices
+from forge.llm.prices import Price
 from forge.llm.limiter import describe_budget
 from forge.llm.replies import OUTCOMES, replies_by_role
 from forge.protocol.fault_count import fault_summary
@@ -26,6 +27,8 @@ from forge.rundir import RunDirectory
 from forge.stats import BOOTSTRAP_SEED, EPISODES, INSTANCES, MeanInterval, ReturnStats, mean_interval
 from forge.wiring import open_ledger, uses_surrogate
 
+# The ledger's token kinds, as summed per role: prompt (of which cached), completion (of which reasoning).
+TOKEN_KINDS = ("prompt", "cached_prompt", "completion", "reasoning")
 SURROGATE_BANNER = "SURROGATE model (a scripted stand-in, not an LLM): these are not LLM results"
 
 
@@ -39,7 +42,7 @@ class SessionReport:
     champion: Optional[str]
     per_instance: dict[str, ReturnStats] = field(default_factory=dict)
     pooled: Optional[ReturnStats] = None
-    prices: dict[str, tuple[float, float]] = field(default_factory=dict)  # role -> USD per M (in, out) tokens
+    prices: dict[str, Price] = field(default_factory=dict)  # role -> USD per million tokens of each kind
     summary: Optional[dict] = None  # read back from its summary.json (a tracking store), not from its ledger
 
     @classmethod
@@ -132,7 +135,8 @@ class SessionReport:
         return totals
 
     def cost_by_stage(self) -> list[tuple[str, dict[str, dict[str, float]]]]:
-        """(phase label, role -> {"prompt", "completion", "usd"}) per stage, then the final evaluation."""
+        """(phase label, role -> {"prompt", "cached_prompt", "completion", "reasoning", "usd"}) per stage,
+        then the final evaluation: every billed kind of token (cached of prompt, reasoning of completion)."""
         phases = [(f"s{r.stage}", r.tokens) for r in self.stages]
         if self.evaluation:
             phases.append(("eval", self.evaluation.tokens))
@@ -142,9 +146,9 @@ class SessionReport:
             for per_role in tokens.values():
                 usd = cost_by_role(per_role, self.prices)
                 for role, usage in per_role.items():
-                    slot = by_role.setdefault(role, {"prompt": 0, "completion": 0, "usd": 0.0})
-                    slot["prompt"] += usage.get("prompt", 0)
-                    slot["completion"] += usage.get("completion", 0)
+                    slot = by_role.setdefault(role, {kind: 0 for kind in TOKEN_KINDS} | {"usd": 0.0})
+                    for kind in TOKEN_KINDS:
+                        slot[kind] += usage.get(kind, 0)
                     slot["usd"] += usd[role]
             rows.append((label, dict(sorted(by_role.items()))))
         return rows
@@ -203,20 +207,38 @@ def summary_table(report: SessionReport) -> Table:
             f"{(tokens[instance]['prompt'] + tokens[instance]['completion']) / 1000:.0f}k",
         ]
         table.add_row(*cells)
+    captions = []
     if report.pooled:
         estimate = report.estimates()[INSTANCES]
-        table.caption = (f"mean over instances {estimate} (95% bootstrap interval, resampling instances); "
-                         f"all evaluation episodes: {report.pooled}; P(<-100) {report.pooled.tail_100:.2f}, "
-                         f"P(<-150) {report.pooled.tail_150:.2f}; graduation rate {report.graduation_rate:.0%}; "
-                         f"* champion")
+        captions.append(f"mean over instances {estimate} (95% bootstrap interval, resampling instances); "
+                        f"all evaluation episodes: {report.pooled}; P(<-100) {report.pooled.tail_100:.2f}, "
+                        f"P(<-150) {report.pooled.tail_150:.2f}; graduation rate {report.graduation_rate:.0%}; "
+                        f"* champion")
+    if report.meta.get("nodes"):
+        captions.append(describe_nodes(report.meta["nodes"]))
+    table.caption = "\n".join(captions) or None
     return table
 
 
+def describe_nodes(shares: list[dict]) -> str:
+    """Every Ray node's share of the instances, as workers/placement.py records it, in one line."""
+    parts = [f"{s['node']}{' (head)' if s['head'] else ''} {len(s['instances'])}" for s in shares]
+    return f"instances per node: {', '.join(parts)}"
+
+
+def tokens_cell(usage: dict) -> str:
+    """`prompt (cached) / completion (reasoning) $usd`: every billed kind of token, and the cost."""
+    prompt = f"{usage['prompt']}" + (f" ({usage['cached_prompt']} cached)" if usage.get("cached_prompt") else "")
+    completion = f"{usage['completion']}" + (f" ({usage['reasoning']} reasoning)" if usage.get("reasoning") else "")
+    return f"{prompt}/{completion} ${usage['usd']:.4f}"
+
+
 def cost_table(report: SessionReport) -> Table:
-    """Tokens and cost per role per stage (prices from the providers' price_in/out_per_mtok)."""
+    """Tokens by kind and cost per role per stage (forge.llm.prices: the config's prices, else the table's)."""
     rows = report.cost_by_stage()
     roles = sorted({role for _, by_role in rows for role in by_role})
-    table = Table(title=f"{report.run_dir.session_id}: tokens (prompt/completion) and USD per role per stage")
+    table = Table(title=f"{report.run_dir.session_id}: tokens (prompt, of which cached / completion, of which "
+                        f"reasoning) and USD per role per stage")
     for column in ["role", *[label for label, _ in rows], "total USD"]:
         table.add_column(column, justify="left" if column == "role" else "right")
     for role in roles:
@@ -225,7 +247,7 @@ def cost_table(report: SessionReport) -> Table:
         for _, by_role in rows:
             usage = by_role.get(role)
             total += usage["usd"] if usage else 0.0
-            cells.append(f"{usage['prompt']}/{usage['completion']} ${usage['usd']:.4f}" if usage else "")
+            cells.append(tokens_cell(usage) if usage else "")
         table.add_row(role, *cells, f"${total:.4f}")
     budget = report.meta.get("budget") if report.status == "budget_exhausted" else None
     if budget:
@@ -268,10 +290,10 @@ def markdown_report(report: SessionReport) -> str:
         lines += ["## Tokens and cost per role per stage", "",
                   "| role | " + " | ".join(label for label, _ in cost_rows) + " |", "|---|" + "---|" * len(cost_rows)]
         for role in roles:
-            cells = [f"{u['prompt']}/{u['completion']} ${u['usd']:.4f}" if (u := by_role.get(role)) else ""
-                     for _, by_role in cost_rows]
+            cells = [tokens_cell(u) if (u := by_role.get(role)) else "" for _, by_role in cost_rows]
             lines.append(f"| {role} | " + " | ".join(cells) + " |")
-        lines += ["", "Prompt/completion tokens and USD at the providers' configured prices.", ""]
+        lines += ["", "Prompt (of which cached) / completion (of which reasoning) tokens, and USD with each kind at "
+                      "its price (the config's, else the dated table in forge/llm/prices.py).", ""]
     served = report.record_figures()
     if served:
         lines += [f"Session record: {served['hits']} calls served from the record, {served['sent']} sent to the model; "

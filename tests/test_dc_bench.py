@@ -40,7 +40,7 @@ def test_case_files_cover_the_nine_dimensions_with_enough_free_text():
     observations = bench.load_observations()
     from forge.grammar import parse_rule
 
-    scenarios = [s for split in bench.SPLITS for s in bench.load_split(split, observations)]
+    scenarios = [s for split in bench.SPLITS if split not in bench.BLIND for s in bench.load_split(split, observations)]
     assert len(scenarios) >= 60 and {s["dimension"] for s in scenarios} == set(bench.DIMENSIONS)
     texts = [item["text"] for s in scenarios for step in s["steps"] for item in step.get("teach", [])]
     assert sum(parse_rule(t) is None for t in texts) >= len(texts) / 2  # at least half free text
@@ -61,6 +61,51 @@ def test_reference_compilation_meets_the_targets_on_every_dimension():
         by_dimension[r.dimension].append(r)
     for dimension, rows in by_dimension.items():
         assert bench.score(rows)["exact"] >= 90.0, (dimension, [(r.scenario, r.expected, r.injected) for r in rows])
+
+
+def test_harm_counts_what_its_own_text_says_does_not_apply_and_what_was_inverted():
+    """Issue 29, item 2: harm first. A harmful injection is one neither expected nor in `also_applies`, or one whose
+    compiled action is the opposite of the case author's; an outranked rule injected is wrong, not harmful."""
+    bench = load_bench()
+    result = bench.QueryResult("s", "dev", "exception_handling", "action_chooser", "ctx", frozenset({"a"}),
+                               frozenset({"a", "b", "c"}), 0, {"a": "a", "b": "b", "c": "c"}, also=frozenset({"b"}),
+                               inverted=frozenset({"a"}), outcome={"a": "predicate", "b": "predicate", "c": "semantic"})
+    assert result.not_applicable == {"c"} and result.harmful == {"a", "c"} and result.outranked == {"b"}
+    assert sorted(result.failure_classes()) == [("harmful/inverted", "predicate"), ("harmful/not-applicable", "semantic"),
+                                                ("outranked-injected", "predicate")]
+    score = bench.score([result])
+    assert (score["harmful"], score["inverted"], score["missed"], score["outranked"]) == (2, 1, 0, 1)
+    never, do = {"mode": "never", "verb": "Restore", "target": "User0"}, {"mode": "do", "verb": "Restore", "target": "User0"}
+    prefer = {"mode": "prefer", "verb": "Remove", "target": "$matched", "over": {"verb": "Restore", "target": "$matched"}}
+    reversed_ = {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Remove", "target": "$matched"}}
+    assert bench.inverted(do, never) and bench.inverted(never, do) and bench.inverted(reversed_, prefer)
+    assert not bench.inverted(never, never) and not bench.inverted(prefer, prefer)
+    assert not bench.inverted({"mode": "do", "verb": "Restore", "target": "User1"}, never)  # another host
+    assert bench.inverted({"mode": "never", "verb": "any", "target": "User"}, do)  # every verb on the class
+
+
+def test_also_applies_is_checked_and_the_blind_split_never_prints_its_cases(capsys):
+    bench = load_bench()
+    scenario = {"id": "x", "dimension": "recall", "steps": [
+        {"teach": [{"as": "a", "actor": "alice", "role": "planner", "text": "t"}]},
+        {"query": {"context": "c", "role": "planner", "expect": [], "also_applies": ["b"]}}]}
+    with pytest.raises(bench.CaseError, match="also_applies names labels not taught before it"):
+        bench.check_scenario(scenario, Path("x.yaml"), {})
+    assert bench.main(["--split", "blind", "--failures"]) == 2
+    assert "refused on the blind split" in capsys.readouterr().err
+    assert "(development)" in bench.SPLIT_NAMES["model_style"] and "(development)" in bench.SPLIT_NAMES["dev"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("compiler, exact", [("reference", 90.0), ("model", 80.0)])
+def test_the_blind_split_harm_silence_and_accuracy(compiler, exact):
+    """Issue 29's acceptance on the blind split, read as aggregates only: no harmful injection, every silent query
+    silent, exact-set at least 90 % with the case author's compilations and 80 % with the surrogate compiler."""
+    bench = load_bench()
+    results, _, _ = bench.run_bench(("blind",), behaviour=False, progress=False, compiler=compiler)
+    score = bench.score(results)
+    assert (score["harmful"], score["silence"]) == (0, 100.0) and score["exact"] >= exact, \
+        {k: score[k] for k in ("harmful", "silence", "exact", "missed")}  # figures only, never a case
 
 
 @pytest.mark.slow

@@ -42,12 +42,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agents",),  # the defender and the learners; memory injection's interface
     ("forge.rulebook.authoring",),  # how rules enter: compiles with the agents' prompts
     ("forge.rulebook",),  # injection (through the agents' interface) and query
+    ("forge.rulebook.code",),  # the rulebook as code: rule files, plans, rule tests, lint (over the book and authoring)
     ("forge.protocol",),  # episodes and the inner loop: drive the agents, read the rulebook's aftermath
     ("forge.wiring",),  # the composition root: builds clients, stores and injection, hands them down
     # what runs or reads sessions
     ("forge.calibrate_run", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
      "forge.baselines", "forge.fault_report", "forge.cage2_protocol", "forge.cage2_agent", "forge.cage2_report",
-     "forge.transfer", "forge.study"),
+     "forge.transfer", "forge.study", "forge.preflight"),
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
     ("forge.commands",),
     ("forge.cli",),

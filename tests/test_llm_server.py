@@ -79,8 +79,10 @@ def test_models_health_and_chat_share_one_keep_alive_connection(server):
     status, headers, body = post(conn, "/v1/chat/completions", CHAT)
     answer = json.loads(body)
     assert status == 200 and int(headers["Content-Length"]) == len(body)
-    assert answer["choices"][0]["message"] == {"role": "assistant", "content": "echo: hello"}
-    assert answer["usage"] == {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}
+    assert answer["choices"][0]["message"] == {"role": "assistant", "content": "echo: hello", "refusal": None}
+    usage = answer["usage"]
+    assert (usage["prompt_tokens"], usage["completion_tokens"], usage["total_tokens"]) == (1, 2, 3)
+    assert usage["prompt_tokens_details"]["cached_tokens"] == usage["completion_tokens_details"]["reasoning_tokens"] == 0
     assert server.stats.connections == 1
 
 

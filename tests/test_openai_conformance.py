@@ -1,7 +1,9 @@
 """Conformance of the OpenAI-compatible path, run against each server alike: `forge serve` (the
-surrogate over HTTP, always) and llama.cpp's server (when `FORGE_LLAMA_URL` names one, e.g.
-`FORGE_LLAMA_URL=http://127.0.0.1:8089/v1 FORGE_LLAMA_MODEL=smollm2-135m-instruct`, after
-`scripts/local_model.sh start`; skipped otherwise: CI does not build llama.cpp).
+surrogate over HTTP, always) and, when a URL variable names one (skipped otherwise: CI builds none),
+llama.cpp's server (`FORGE_LLAMA_URL=http://127.0.0.1:8089/v1 FORGE_LLAMA_MODEL=smollm2-135m-instruct`,
+after `scripts/local_model.sh start`), a vLLM server (`FORGE_VLLM_URL`, `FORGE_VLLM_MODEL`; its
+`structured_outputs` parameter) and Ollama (`FORGE_OLLAMA_URL`, `FORGE_OLLAMA_MODEL`; `response_format`
+json_schema). The OpenAI and Gemini APIs' own rules are in tests/test_api_conformance.py.
 
 What is checked is what FORGE relies on: usage figures, stop sequences, `max_tokens` cut-offs with
 `finish_reason=length`, 4xx errors as non-retried errors, a timeout as a timeout, constrained decoding
@@ -28,8 +30,10 @@ from forge.llm.serve import ModelServer
 from forge.llm.surrogate import SurrogateProvider
 from forge.llm.types import Message, ProviderError, ProviderTimeout, TransientProviderError
 
-LLAMA_URL = os.environ.get("FORGE_LLAMA_URL")
-LLAMA_MODEL = os.environ.get("FORGE_LLAMA_MODEL", "smollm2-135m-instruct")
+# name -> (URL variable, model variable, default model, how the server spells constrained decoding)
+SERVERS = {"llama.cpp": ("FORGE_LLAMA_URL", "FORGE_LLAMA_MODEL", "smollm2-135m-instruct", "json_object"),
+           "vllm": ("FORGE_VLLM_URL", "FORGE_VLLM_MODEL", "Qwen/Qwen2.5-0.5B-Instruct", "vllm"),
+           "ollama": ("FORGE_OLLAMA_URL", "FORGE_OLLAMA_MODEL", "qwen2.5:0.5b", "json_schema")}
 PROMPT = [Message("system", "You are a helpful assistant."),
           Message("user", "Describe in three sentences what a firewall does on a network.")]
 
@@ -43,15 +47,16 @@ class Server:
     forge: Optional[ModelServer] = None  # for scripted faults and the server's own counts
 
 
-@pytest.fixture(params=["forge-serve", "llama.cpp"])
+@pytest.fixture(params=["forge-serve", *SERVERS])
 def server(request) -> Iterator[Server]:
     if request.param == "forge-serve":
         with ModelServer(SurrogateProvider("surrogate", SurrogateConfig()), models=["forge-surrogate-1"]) as srv:
             yield Server("forge-serve", srv.openai_base_url, "forge-surrogate-1", "none", srv)
         return
-    if not LLAMA_URL:
-        pytest.skip("no llama.cpp server configured (set FORGE_LLAMA_URL, see scripts/local_model.sh)")
-    yield Server("llama.cpp", LLAMA_URL.rstrip("/"), LLAMA_MODEL, "json_object")
+    url_var, model_var, default_model, spelling = SERVERS[request.param]
+    if not os.environ.get(url_var):
+        pytest.skip(f"no {request.param} server configured (set {url_var}{', see scripts/local_model.sh' if request.param == 'llama.cpp' else ''})")
+    yield Server(request.param, os.environ[url_var].rstrip("/"), os.environ.get(model_var, default_model), spelling)
 
 
 def provider(server: Server, **overrides) -> OpenAIProvider:
@@ -119,7 +124,7 @@ def test_a_slow_answer_is_a_timeout(server):
         server.forge.faults.delay_next(1, 2.0)
         timeout = 0.3
     else:
-        timeout = 0.05  # llama.cpp on a CPU: a 200-token answer takes seconds
+        timeout = 0.05  # a local server on a CPU: a 200-token answer takes seconds
     slow = provider(server, timeout_s=timeout)
     started = time.perf_counter()
     with pytest.raises(ProviderTimeout):

@@ -86,7 +86,9 @@ def test_schemas_enumerate_only_valid_actions_and_narrow_when_no_tools_are_left(
     assert item["properties"]["reason"]["maxLength"] <= 120
     assert set(reflector_schema(("planner",), 2)["properties"]) == {"planner"}
     entry = compiler_schema(("planner",), ("CONTENT",))["properties"]["rules"]["items"]
-    assert entry["properties"]["roles"]["items"]["enum"] == ["planner"] and entry["required"] == ["item", "verdict"]
+    roles = entry["properties"]["roles"]  # optional: every field is required, the optional ones nullable
+    assert roles["items"]["enum"] == ["planner"] and roles["type"] == ["array", "null"]
+    assert entry["required"] == list(entry["properties"]) and entry["properties"]["item"] == {"type": "integer"}
 
 
 def test_constrained_step_acts_on_the_models_reply_and_counts_it_as_used():
@@ -196,3 +198,15 @@ def test_prompts_put_the_stable_part_first_and_the_observation_last():
     first, second = (asked["messages"] for asked in providers["planner"].asked)
     assert first[0] == second[0]  # the system prompt (with memory) is the same from step to step: a cacheable prefix
     assert first[-1].role == second[-1].role == "user" and "Step 1" in first[-1].content and "Step 2" in second[-1].content
+
+
+def test_a_refused_reply_is_counted_refused_and_the_step_takes_its_fallback_not_an_empty_answer():
+    built, providers, ledger = clients([], finish_reason="refusal")
+    decision = one_step(built)
+    assert decision.fallback and decision.action_text == "Monitor" and decision.fallback_reason == "planner model error"
+    assert ledger.replies_by_role() == {"planner": {"refused": 1, "refused: refusal": 1}}
+    assert "ModelRefusal" in decision.calls[0].error and ledger.totals_by_role()["planner"].prompt_tokens == 10  # billed
+    reflector = ModelClient("reflector", ScriptedProvider([], finish_reason="refusal"), load_config().models.default, ledger)
+    answer = ask_for_json(reflector, [Message("user", "reflect")], seed=0, validate=dict)
+    assert answer.value is None and answer.error is not None and answer.outcomes == []  # noted once, by the client
+    assert ledger.replies_by_role()["reflector"] == {"refused": 1, "refused: refusal": 1}

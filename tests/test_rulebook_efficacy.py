@@ -219,3 +219,37 @@ def test_rules_to_ablate_are_the_triggered_ones_most_often_first():
     assert rules_to_ablate(aftermath, 2) == ["b", "a"]
     assert rules_to_ablate(aftermath, 0) == []
     assert ablation_label("0123456789abcdef", 3) == "evaluate-rulebook-without-0123456789-3"
+
+
+def test_the_live_harm_figure_counts_injected_rules_an_operator_then_contradicted():
+    """Issue 29, item 2: `forge rulebook stats` shows, from aftermath, the injections an operator contradicted: an
+    override against the rule, or one that replaced an action following it; not an override that agrees."""
+    from forge.rulebook.outcomes.review import EfficacyReport, VerdictSettings
+    from forge.rulebook.model import RuleVersion
+
+    steps = [
+        # the agent followed "restore Op_Server0"; the operator replaced it: contradicted
+        StepSeen(1, OP, "Monitor", -1.0, ("op@v1", "nu1@v1"), proposed="Restore Op_Server0"),
+        # the operator restored User1 against "never restore User1": contradicted
+        StepSeen(2, OP, "Restore User1", -1.0, ("op@v1", "nu1@v1"), proposed="Monitor"),
+        # an override the rule agrees with
+        StepSeen(3, OP, "Restore Op_Server0", -1.0, ("op@v1", "sem@v1"), proposed="Monitor"),
+        StepSeen(4, OP, "Restore Op_Server0", -1.0, ("op@v1",)),  # nobody overrode
+    ]
+    entries = {(a.step, a.rule): a for a in episode_aftermath(steps, meanings(), window=1, threshold=-1.1)}
+    assert entries[(1, "op@v1")].operator == "contradicted" and entries[(1, "nu1@v1")].operator == "agreed"
+    assert entries[(2, "nu1@v1")].operator == "contradicted" and entries[(2, "op@v1")].operator == "agreed"
+    assert entries[(3, "op@v1")].operator == "agreed" and entries[(3, "sem@v1")].operator is None
+    assert entries[(4, "op@v1")].operator is None
+    assert Aftermath.from_dict(entries[(1, "op@v1")].to_dict()) == entries[(1, "op@v1")]
+    trace = TraceAftermath("t.json", "e", ("op", "nu1", "sem"), tuple(entries.values()))
+    rules = aggregate([trace])
+    assert (rules["op"].operator_contradicted, rules["op"].overridden) == (1, 3)
+    assert (rules["nu1"].operator_contradicted, rules["nu1"].overridden) == (1, 2)
+    heads = {r.rule_id: RuleVersion(r.rule_id, 1, r, "add", 1, None, 0.0) for r in (RESTORE_OP, NEVER_RESTORE_USER1, SEMANTIC)}
+    heads["fix"] = RuleVersion("fix", 1, record("fix", None, None, corrects=("op",)), "add", 1, None, 0.0)
+    report = EfficacyReport(("run",), (trace,), (), heads, rules | {"fix": RuleEfficacy("fix")}, VerdictSettings(1, 1, 24, 1))
+    harm = report.live_harm()
+    assert harm["contradicted_injections"] == 2 and harm["contradicted_rules"] == ["nu1", "op"]
+    assert harm["overridden_injections"] == 5 and harm["corrected_rules"] == ["op"]  # (a semantic rule: no action to judge)
+    assert report.to_dict()["live_harm"] == harm

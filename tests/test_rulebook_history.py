@@ -39,12 +39,26 @@ def value(predicate: dict, context: str):
     ({"host": "Op_Host1", "acted": "Analyse", "changed": True}, True),  # the Analyse showed Privileged
     ({"class": "User", "acted": "any", "within": 3}, False),
     ({"host": "User3", "scan_before_exploit": True}, True),
-    ({"host": "Enterprise2", "scan_before_exploit": True}, False),
+    ({"host": "Enterprise2", "scan_before_exploit": True}, None),  # its exploit opens the window: the scan is older
 ])
 def test_history_atoms_are_true_or_false_with_history_and_unknown_without(predicate, with_history):
     assert value(predicate, WITH_HISTORY) is with_history
     assert value(predicate, WITHOUT_HISTORY) is None  # no history lines: unknown, never fires
     assert value({"not": predicate}, WITHOUT_HISTORY) is None
+
+
+def test_a_scan_older_than_the_window_is_unknown_and_only_a_window_from_the_first_step_says_false():
+    """Issue 31, item 10: Enterprise2's history starts with its exploit at step 7; a scan before it may lie
+    outside the window, so "scanned before it was exploited" is unknown there, not false. A window that
+    reaches back to the episode's first step sees everything: there, no scan before the exploit is false."""
+    assert value({"host": "Enterprise2", "scan_before_exploit": True}, WITH_HISTORY) is None
+    assert value({"host": "Enterprise2", "scan_before_exploit": False}, WITH_HISTORY) is None
+    assert value({"host": "User3", "scan_before_exploit": True}, WITH_HISTORY) is True  # seen inside the window
+    whole = ("Step 3 of 30.\nRecent steps: step 1: Monitor -> reward 0.0 | step 2: Monitor -> reward -0.1\n"
+             "Host history (last 2 steps): User1: step 1 None/No, step 2 Exploit/User; every other host: None/No\n"
+             "Alerts:\nUser1: Activity None, Compromised User")
+    assert value({"host": "User1", "scan_before_exploit": True}, whole) is False
+    assert value({"host": "User1", "scan_before_exploit": False}, whole) is True
 
 
 def test_a_window_too_short_for_the_question_is_unknown_and_a_host_quiet_now_is_not_newly_compromised():
@@ -177,10 +191,11 @@ def test_a_semantic_rule_about_history_or_unstated_facts_is_silent_where_the_con
 
 
 def test_a_history_condition_of_absence_satisfies_the_polarity_check():
-    from forge.rulebook.authoring.compile import contract_problem
+    from forge.rulebook.authoring.checks import text_problem
 
+    restore = {"mode": "do", "verb": "Restore", "target": "$matched"}
     text = "When a host has not changed for two steps and is still compromised, Restore it."
-    assert contract_problem(text, {"class": "any", "compromise": "any", "unchanged_for": 2}) is None
-    assert contract_problem("If Remove did not clear a host, Restore it.",
-                            {"class": "any", "compromise": "any", "acted": "Remove", "within": 2, "changed": False}) is None
-    assert "negated" in contract_problem(text, {"class": "any", "compromise": "any"})
+    assert text_problem(text, {"class": "any", "compromise": "any", "unchanged_for": 2}, restore) is None
+    assert text_problem("If Remove did not clear a host, Restore it.",
+                        {"class": "any", "compromise": "any", "acted": "Remove", "within": 2, "changed": False}, restore) is None
+    assert "negated" in text_problem(text, {"class": "any", "compromise": "any"}, restore)

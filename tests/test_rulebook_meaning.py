@@ -105,8 +105,13 @@ def test_user0_rules_stay_silent_on_contexts_without_user0(book):
         for context in ("Op_Server0: Activity Exploit, Compromised User", "User3 | Activity Scan | Compromised No",
                         "Enterprise0: Activity Scan, Compromised No\nEnterprise1: Activity Scan, Compromised No"):
             assert injected(book, "action_chooser", context, actor) == [], (actor, context)
-    assert sorted(injected(book, "action_chooser", "User0: Activity Exploit, Compromised Privileged", "user:alice")) == \
-        sorted([USER0_WASTE, USER0_RESTORE])
+    # Issue 29: "do not waste actions on User0" forbids every verb on User0 (the compiler gave no action; the
+    # product completes it), so it disagrees with bob's Restore there: each teacher gets their own, a third
+    # actor the narrower rule (bob's: User0 privileged).
+    privileged = "User0: Activity Exploit, Compromised Privileged"
+    assert injected(book, "action_chooser", privileged, "user:alice") == [USER0_WASTE]
+    assert injected(book, "action_chooser", privileged, "user:bob") == [USER0_RESTORE]
+    assert injected(book, "action_chooser", privileged, "user:carol") == [USER0_RESTORE]
     assert injected(book, "action_chooser", "User0: Activity Exploit, Compromised User", "user:bob") == [USER0_WASTE]
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 
-from forge.rulebook.authoring.compile import RuleCompiler, SourceItem, contract_problem
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.authoring.compile import RuleCompiler, SourceItem
 from tests.test_rulebook_compile import ScriptedClient
 
 NEGATED = "When no alert fires during a step, then deploy DecoyApache on the Enterprise hosts."
@@ -23,12 +24,14 @@ def entry(when, unexpressed="", action=DECOY, item=1):
 
 
 def test_a_dropped_negation_and_an_always_true_predicate_are_refused():
-    assert "negated" in contract_problem(NEGATED, ANY_ACTIVITY)
-    assert contract_problem(NEGATED, QUIET) is None
-    assert contract_problem("If User0 is not compromised, do not restore it.", {"host": "User0", "compromise": "No"}) is None
-    assert "every context" in contract_problem(PERSIST, {"always": True})
-    assert contract_problem("Always answer with one action.", {"always": True}) is None  # no condition stated
-    assert contract_problem(PERSIST, ANY_ACTIVITY, "alerts persist across repeated Analyse actions") is None
+    assert "negated" in text_problem(NEGATED, ANY_ACTIVITY, DECOY)
+    assert text_problem(NEGATED, QUIET, DECOY) is None
+    never_restore = {"mode": "never", "verb": "Restore", "target": "User0"}
+    assert text_problem("If User0 is not compromised, do not restore it.", {"host": "User0", "compromise": "No"},
+                        never_restore) is None
+    assert "every context" in text_problem(PERSIST, {"always": True}, None)
+    assert text_problem("Always answer with one action.", {"always": True}, None) is None  # no condition stated
+    assert text_problem(PERSIST, ANY_ACTIVITY, None, "alerts persist across repeated Analyse actions") is None
 
 
 def test_a_refused_predicate_gets_one_corrective_reprompt_that_can_fix_it():
@@ -44,7 +47,7 @@ def test_still_refused_after_the_reprompt_the_rule_stays_semantic_with_the_reaso
     report = RuleCompiler(ScriptedClient(wide, wide)).compile([SourceItem("rule", "action_chooser", NEGATED, "s2/i03")])
     (rule,) = report.rules
     assert rule.kept and rule.when is None and rule.action is None
-    assert rule.semantic_reason.startswith("predicate refused: the condition is negated")
+    assert rule.semantic_reason.startswith("predicate refused: negation: the condition is negated")
 
 
 def test_the_unexpressed_rest_is_kept_with_the_expressible_predicate():
@@ -133,19 +136,20 @@ EXAMPLE_COPY = {"item": 1, "verdict": "RULE", "type": "CONTENT", "roles": ["acti
 
 
 def test_an_entry_about_places_the_text_does_not_name_is_refused_and_the_rule_keeps_its_authors_words():
-    from forge.rulebook.authoring.compile import grounding_problem
-
     text = "Restore Op_Server0 as soon as it is compromised"
-    assert "User hosts" in grounding_problem(text, EXAMPLE_COPY["when"], EXAMPLE_COPY["action"])
-    assert "names User1" in grounding_problem(text, {"host": "User1", "compromise": "any"}, None)
-    assert grounding_problem(text, {"host": "Op_Server0", "compromise": "any"}, {"target": "Op_Server0"}) is None
-    assert grounding_problem("Restore any workstation with a compromise.", EXAMPLE_COPY["when"], None) is None
-    assert grounding_problem("If Op_Server0 is quiet but a user host is exploited, restore the user host",
-                             {"class": "User", "activity": "Exploit"}, None) is None
+    restore = {"mode": "do", "verb": "Restore", "target": "Op_Server0"}
+    assert "Op_Server0" in text_problem(text, EXAMPLE_COPY["when"], EXAMPLE_COPY["action"])
+    assert "names User1" in text_problem(text, {"all": [{"host": "User1", "compromise": "any"},
+                                                         {"host": "Op_Server0", "compromise": "any"}]}, restore)
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, restore) is None
+    assert text_problem("Restore any workstation with a compromise.", EXAMPLE_COPY["when"], EXAMPLE_COPY["action"]) is None
+    assert text_problem("If Op_Server0 is quiet but a user host is exploited, restore the user host",
+                        {"all": [{"class": "User", "activity": "Exploit"}, {"host": "Op_Server0", "activity": "None"}]},
+                        EXAMPLE_COPY["action"]) is None
     copied = json.dumps({"rules": [EXAMPLE_COPY]})
     report = RuleCompiler(ScriptedClient(copied, copied)).compile([SourceItem("rule", "action_chooser", text, "user:ops")])
     (rule,) = report.rules
-    assert rule.when is None and rule.semantic_reason.startswith("predicate refused: the entry is about User hosts")
+    assert rule.when is None and rule.semantic_reason.startswith("predicate refused: host: the text names Op_Server0")
     assert rule.directive == text and rule.trigger == text  # a semantic rule is matched by its author's words
 
 

@@ -223,3 +223,62 @@ def test_a_learners_reteaching_of_a_withdrawn_rule_is_counted_as_refused(tmp_pat
     (entry,) = report.items
     assert entry.result == "refused" and entry.rule_id is None
     assert book.store.head(kept.rule_id).record.status == "withdrawn"
+
+
+# -- per host: the exception over the general rule -----------------------------------------------------------
+
+CLASS_RESTORE = rule("When a User host shows Compromised User, restore it.", "user:bob",
+                     {"class": "User", "compromise": "User"}, {"mode": "do", "verb": "Restore", "target": "$matched"})
+USER0_EXCEPTION = rule("When User0 shows Compromised User, remove the attacker from it rather than restoring it.", "user:alice",
+                       {"host": "User0", "compromise": "User"},
+                       {"mode": "prefer", "verb": "Remove", "target": "User0", "over": {"verb": "Restore", "target": "User0"}})
+# Not per host: an order about a fixed host, whose exception disputes the one host it acts on.
+OP_RESTORE = rule("When a User host shows Compromised User, restore Op_Server0.", "user:dave",
+                  {"class": "User", "compromise": "User"}, {"mode": "do", "verb": "Restore", "target": "Op_Server0"})
+OP_EXCEPTION = rule("When User0 shows Compromised User, never restore Op_Server0.", "user:erin",
+                    {"host": "User0", "compromise": "User"}, {"mode": "never", "verb": "Restore", "target": "Op_Server0"})
+# Nor one that disagrees about a host-less verb (one action per step).
+USER0_SLEEP = rule("When User0 shows Compromised User, sleep.", "user:erin",
+                   {"host": "User0", "compromise": "User"}, {"mode": "do", "verb": "Sleep", "target": None})
+
+
+def injected(teachings, context: str, actor=None) -> tuple[list[str], list]:
+    """What resolution keeps of the teachings' rules that apply to `context`, by directive, in order."""
+    from forge.rulebook.language.meaning import undisputed_hosts
+    from forge.rulebook.retrieval.resolve import narrower_first
+
+    book = PlanBook()
+    for teaching in teachings:
+        book.apply(teaching)
+    records, situation = book.records, read_situation(context)
+    meanings = {rid: meaning_of(r) for rid, r in records.items()}
+    applying = sorted(rid for rid, m in meanings.items() if holds(m.when, situation))
+    kept, decisions = resolve_conflicts(
+        applying, records, set(applying), actor, related=lambda a, b: conflict_in(meanings[a], meanings[b], situation),
+        undisputed=lambda rid, others: bool(undisputed_hosts(meanings[rid], [meanings[o] for o in others], situation)))
+    kept = narrower_first(kept, {rid: meanings[rid].when for rid in kept})
+    return [records[rid].directive for rid in kept], decisions
+
+
+BOTH = "Alerts:\nUser0: Activity None, Compromised User\nUser4: Activity Exploit, Compromised User"
+ONLY_USER0 = "Alerts:\nUser0: Activity None, Compromised User"
+
+
+def test_an_exception_wins_on_its_host_and_the_general_rule_still_speaks_for_the_other_hosts():
+    teachings = (CLASS_RESTORE, USER0_EXCEPTION)
+    # User0 and User4 compromised: the exception on User0, then the general rule, which alone speaks for User4
+    kept, (decision,) = injected(teachings, BOTH, "user:carol")
+    assert kept == [USER0_EXCEPTION.directive, CLASS_RESTORE.directive]
+    assert decision.tier == "specificity" and len(decision.elsewhere) == 1
+    # only User0: the general rule says nothing the exception does not overrule, so it stays out
+    assert injected(teachings, ONLY_USER0, "user:carol")[0] == [USER0_EXCEPTION.directive]
+    # the general rule's teacher: their own rule wins; the exception speaks for no other host
+    assert injected(teachings, BOTH, "user:bob")[0] == [CLASS_RESTORE.directive]
+    # the exception's teacher: their own (narrower) rule wins on User0, the general rule keeps User4
+    assert injected(teachings, BOTH, "user:alice")[0] == [USER0_EXCEPTION.directive, CLASS_RESTORE.directive]
+
+
+@pytest.mark.parametrize("general, exception", [(OP_RESTORE, OP_EXCEPTION), (CLASS_RESTORE, USER0_SLEEP)])
+def test_a_loser_that_would_speak_for_the_disputed_action_again_stays_out(general, exception):
+    kept, (decision,) = injected((general, exception), BOTH, "user:carol")
+    assert kept == [exception.directive] and decision.elsewhere == ()

@@ -43,6 +43,7 @@ def test_a_plan_parses_round_trips_and_a_single_move_keeps_its_json():
     single = {"mode": "do", "verb": "Restore", "target": "$matched"}
     assert rule_action_to_json(parse_rule_action(single)) == single  # no "then" key: old digests unchanged
     assert "then" not in rule_action_to_json(parse_rule_action({**single, "then": []}))
+    assert parse_rule_action({"mode": "do", "verb": "Restore"}).move.target == "$matched"  # "restore it"
     relative = parse_rule_action({"mode": "do", "verb": "Analyse", "target": "subnet"})  # the "$" is optional
     assert relative.move.target == SUBNET and relative.is_plan
 
@@ -51,7 +52,7 @@ def test_a_plan_parses_round_trips_and_a_single_move_keeps_its_json():
     ({**PLAN, "mode": "never"}, "only a 'do' action is a plan"),
     ({**PLAN, "then": {"verb": "Analyse"}}, "'then' must be a list"),
     ({**PLAN, "then": [{"verb": "Analyse", "target": "$matched"}] * 3}, "at most 3 moves"),
-    ({**PLAN, "then": [{"verb": "Analyse"}]}, "action verb Analyse needs a target"),
+    ({**PLAN, "then": [{"verb": "Analyse", "target": 7}]}, "action target must be a string"),
     ({**PLAN, "then": [{"verb": "Analyse", "target": "$elsewhere"}]}, "unknown target '$elsewhere'"),
 ])
 def test_a_bad_plan_is_refused_naming_the_fault(bad, words):

@@ -57,7 +57,7 @@ PHRASINGS = [
     ("Don't remove Op_Server0 when it shows privileged compromise; restore it instead.",
      ("prefer", "Op_Server0", None, "Privileged", "Restore", "Op_Server0", ("Remove", "Op_Server0"))),
     ("When a User host shows any compromise, then Restore that host.", ("do", "User", None, "any", "Restore", M, None)),
-    ("Do not analyse Enterprise2 if it is only being scanned.", ("never", "Enterprise2", "Scan", None, "Analyse", "Enterprise2", None)),
+    ("Do not analyse Enterprise2 if it is only being scanned.", ("never", "Enterprise2", "Scan", "No", "Analyse", "Enterprise2", None)),
     ("On any sign of compromise on Enterprise1, restore Enterprise1.", ("do", "Enterprise1", None, "any", "Restore", "Enterprise1", None)),
     ("Enterprise1 showing Activity Exploit should be restored.", ("do", "Enterprise1", "Exploit", None, "Restore", "Enterprise1", None)),
     ("Whenever User2 gets root, wipe it.", ("do", "User2", None, "Privileged", "Restore", "User2", None)),
@@ -186,7 +186,7 @@ NOT_QUIET = {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any
 GENERAL = [
     # a report first, the order after it: the order is the rule
     ("We lost two steps reimaging Enterprise1 for nothing. If Enterprise1 is not compromised, never reimage it.",
-     {"when": {"not": {"host": "Enterprise1", "compromise": "any"}}, "action": {"mode": "never", "verb": "Restore", "target": "Enterprise1"},
+     {"when": {"host": "Enterprise1", "compromise": "No"}, "action": {"mode": "never", "verb": "Restore", "target": "Enterprise1"},
       "unexpressed": ""}),
     ("Removing User3 did nothing against root. Once User3 has root access, restore it.",
      {"when": {"host": "User3", "compromise": "Privileged"}, "action": {"mode": "do", "verb": "Restore", "target": "User3"}, "unexpressed": ""}),

@@ -44,13 +44,15 @@ from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.protocol.seeds import checkpoint_seeds, evaluation_seeds, training_seed
 from forge.protocol.stages import decide_stage
-from forge.reporting import SessionReport, write_session_report
+from forge.reporting import SessionReport, describe_nodes, write_session_report
 from forge.rulebook.outcomes import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
+from forge.tracking import TrackingError
 from forge.wiring import ledger_spec, model_caveat, model_label, open_ledger, open_memory, uses_surrogate
 from workers.chaos import CHECKPOINT, EVALUATION, TRAINING, FaultPlan
 from workers.instance_actor import host_class
 from workers.packing import instances_per_worker, pack
+from workers.placement import node_shares
 from workers.progress import LoggingProgress, SessionProgress
 from workers.results import PlayResult, TrainingResult, UnitResult
 from workers.spending import PUSHED_SPENDING, LedgerSpending, fold_pushed_spending, spending_document
@@ -225,8 +227,8 @@ class SessionDriver:
                 self.tracker.finish()
             self._warn_unfired_chaos()
             self.run_dir.sync(databases=True)
-        except BaseException:
-            if self.tracker:
+        except BaseException as exc:
+            if self.tracker and not isinstance(exc, TrackingError):  # a server that just refused is not asked again
                 self.tracker.finish("KILLED")
             self._sync_quietly()
             raise
@@ -571,6 +573,19 @@ class SessionDriver:
         self._processes = dict(enumerate(ray.get([h.process.remote() for h in self._hosts])))
         self.progress.notice(f"{len(instances)} instances in {len(self._hosts)} worker processes "
                              f"(up to {per_worker} each)")
+        self._record_placement()
+
+    def _record_placement(self) -> None:
+        """Every node's share of the instances (workers/placement.py): in the ledger's meta (the summary and
+        summary.json read it), in MLflow and on the console. A resumed driver records its own placement."""
+        on_node = ray.get([h.node_id.remote() for h in self._hosts])
+        shares = node_shares(ray.nodes(), {i: on_node[k] for i, k in self._host_of.items()})
+        meta = self.ledger.meta()
+        meta["nodes"] = shares
+        self.ledger.update_meta(meta)
+        if self.tracker:
+            self.tracker.log_nodes(shares)
+        self.progress.notice(describe_nodes(shares))
 
     def _respawn(self, instance: str) -> None:
         """Ray restarts a dead worker itself (max_restarts), with all its instances; a fresh one is made if

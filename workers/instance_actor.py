@@ -85,6 +85,10 @@ class InstanceWorker:
     def ping(self) -> int:
         return os.getpid()
 
+    def node_id(self) -> str:
+        """The Ray node this process runs on (the session's placement, workers/placement.py)."""
+        return ray.get_runtime_context().get_node_id()
+
     def train_stage(self, stage: int, seed: int, failures: Optional[dict[str, dict]] = None) -> TrainingResult:
         """`failures`: failure snapshots (relative path -> data) behind the instance's memory items, for the
         rulebook's triggers."""
@@ -162,6 +166,7 @@ class InstanceWorker:
         self.usage.reset()
         return {role: {"prompt": u.prompt_tokens, "completion": u.completion_tokens, "calls": u.calls,
                        "retries": u.retries, "failed": u.failures, "cached_prompt": u.cached_prompt_tokens,
+                       "reasoning": u.reasoning_tokens,
                        "replayed": u.replayed, "replayed_prompt": u.replayed_prompt_tokens,
                        "replayed_completion": u.replayed_completion_tokens, **usage_keys(replies.get(role, {}))}
                 for role, u in totals.items()}
@@ -206,6 +211,10 @@ class WorkerHost:
         """This process as its model-call leases name it (the driver reclaims a dead one's slots by it)."""
         return worker_process()
 
+    def node_id(self) -> str:
+        """The Ray node this process runs on (the session's placement, workers/placement.py)."""
+        return ray.get_runtime_context().get_node_id()
+
     def train_stage(self, instance: str, stage: int, seed: int,
                     failures: Optional[dict[str, dict]] = None) -> TrainingResult:
         with holding_for(f"{instance} {TRAINING}:{stage}"):
@@ -238,5 +247,8 @@ class WorkerHost:
 
 def host_class(num_cpus: float, max_restarts: int, instances_per_worker: int):
     # One thread per hosted instance (each has at most one unit in flight) plus one for ping().
+    # SPREAD: over every node that offers the CPU asked for. Ray's default placement packs small requests
+    # (0.1 CPU each) onto few nodes: on a compose cluster every worker process ran on the head, and the worker
+    # nodes did nothing. A head started with --num-cpus=0 offers no CPU, so it gets no instance.
     return ray.remote(num_cpus=num_cpus, max_restarts=max_restarts, max_task_retries=0,
-                      max_concurrency=instances_per_worker + 1)(WorkerHost)
+                      max_concurrency=instances_per_worker + 1, scheduling_strategy="SPREAD")(WorkerHost)

@@ -1,8 +1,10 @@
-"""`forge rulebook export|add|list|show|history|withdraw|restore|query|calibrate|stats|review`: the decision-context rulebook.
+"""`forge rulebook export|add|list|show|history|withdraw|restore|query|calibrate|stats|review|plan|apply|test|lint`:
+the decision-context rulebook.
 
 The rulebook lives in one store (default `runs/rulebook.db`, or `--rulebook SPEC`: a .db file or a
 redis:// URL). Every change is a new version with provenance; `withdraw` is a tombstone, `restore`
-brings an earlier version back.
+brings an earlier version back. `plan`, `apply`, `test`, `lint` and `export --format yaml` keep rules in
+reviewed files (the rulebook as code: forge/rulebook/code, docs/rulebook-as-code.md).
 """
 
 from __future__ import annotations
@@ -28,9 +30,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("rulebook", help="compile, inspect, query and correct the decision-context rulebook")
     actions = parser.add_subparsers(dest="rulebook_command", required=True)
 
-    export = actions.add_parser("export", parents=[common], help="compile a run's champion memory into the rulebook")
-    export.add_argument("run_dir", metavar="RUN_DIR")
+    export = actions.add_parser("export", parents=[common],
+                                help="compile a run's champion memory into the rulebook; or write a book (or a champion) as a rule file")
+    export.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
+                        help="the run whose champion to compile (optional with --format yaml: then the book is written)")
     export.add_argument("--instance", help="the instance whose memory to export (default: the ledger's champion)")
+    export.add_argument("--format", choices=("book", "yaml"), default="book",
+                        help="book: compile into the rulebook (default); yaml: write a rule file for review (a run's "
+                             "champion is compiled into a scratch book: the rulebook is not changed)")
+    export.add_argument("--out", metavar="FILE", default="-", help="with --format yaml: the file to write (default: stdout)")
     export.set_defaults(func=_export)
 
     add = actions.add_parser("add", parents=[common], help="teach a rule: an explicit human correction")
@@ -102,6 +110,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     review.add_argument("run_dirs", metavar="RUN_DIR", nargs="*", help="as for stats")
     review.set_defaults(func=_review)
 
+    plan = actions.add_parser("plan", parents=[common], help="what applying rule files would change, rule by rule")
+    plan.add_argument("files", metavar="FILE", nargs="+", help="rule files (YAML): together, every rule they manage")
+    plan.add_argument("--out", metavar="PLAN", help="save the plan (JSON): `apply --plan PLAN` applies exactly it, or nothing")
+    plan.set_defaults(func=_plan)
+
+    apply = actions.add_parser("apply", parents=[common], help="apply rule files to the rulebook: one versioned change")
+    apply.add_argument("files", metavar="FILE", nargs="*", help="rule files (omit with --plan)")
+    apply.add_argument("--plan", dest="plan_file", metavar="PLAN", help="apply a plan saved by `plan --out`, exactly")
+    apply.add_argument("--plan-version", type=int, metavar="V",
+                       help="refuse unless the rulebook is still at book version V (the plan you reviewed was made at V)")
+    apply.add_argument("--actor", help="who applies (default: user:<login>)")
+    apply.add_argument("--allow-uncommitted", action="store_true",
+                       help="apply files with changes git has not committed (the provenance says so)")
+    apply.set_defaults(func=_apply)
+
+    test = actions.add_parser("test", parents=[common], help="rule tests: which rules decision contexts must (not) receive")
+    test.add_argument("tests", metavar="TESTS", nargs="+", help="rule-test files (YAML)")
+    test.add_argument("--rules", action="extend", nargs="+", default=[], metavar="FILE",
+                      help="rule files applied to a scratch copy of the rulebook before the cases run")
+    test.add_argument("--no-book", action="store_true", help="start from an empty book: only the rules of --rules")
+    test.add_argument("--junit", metavar="PATH", help="also write the results as JUnit XML")
+    test.set_defaults(func=_test)
+
+    lint = actions.add_parser("lint", help="check rule files: schema, names, triggers that never or always fire, conflicts")
+    lint.add_argument("files", metavar="FILE", nargs="+")
+    lint.add_argument("--strict", action="store_true", help="warnings fail too")
+    lint.set_defaults(func=_lint)
+
 
 # -- plumbing -----------------------------------------------------------------------------------------
 
@@ -141,21 +177,36 @@ def _short(text: str, limit: int = 110) -> str:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if args.format == "yaml":
+        return _export_yaml(args)
+    if args.run_dir is None:
+        raise UsageError("name the RUN_DIR whose champion to compile (or --format yaml to write the rulebook as a rule file)")
+    found = _run_memory(args)
+    _export_run(found, _open_book(args, found.cfg), console)
+    return 0
+
+
+def _run_memory(args: argparse.Namespace):
+    from forge.wiring import open_run_memory
+
+    return open_run_memory(args.run_dir, args.instance, args.overrides)
+
+
+def _export_run(found, book, out) -> None:
+    """Compile the run's champion memory into `book`, and print (to `out`) what became of each item."""
     from forge.memory.model import Provenance
     from forge.rulebook.authoring import RuleCompiler
     from forge.rulebook.authoring import MemorySync
     from forge.rulebook.authoring import FailureLibrary
-    from forge.wiring import build_clients, model_label, open_run_memory
+    from forge.wiring import build_clients, model_label
 
-    found = open_run_memory(args.run_dir, args.instance, args.overrides)
     cfg = found.cfg
     snapshot = found.snapshot()
-    book = _open_book(args, cfg)
     clients, _ = build_clients(cfg)
     sync = MemorySync(book, lambda: RuleCompiler(clients["compiler"]), FailureLibrary(found.run.path),
                       window=cfg.rulebook.context_window)
-    _say(f"[bold]Rulebook export[/bold] of {found.key} ({found.chosen_by}): {len(snapshot)} memory items, "
-                  f"digest {snapshot.digest[:12]}; compiler model {model_label(cfg)}\nrulebook {book.store.spec}")
+    out.print(f"[bold]Rulebook export[/bold] of {found.key} ({found.chosen_by}): {len(snapshot)} memory items, "
+              f"digest {snapshot.digest[:12]}; compiler model {model_label(cfg)}\nrulebook {book.store.spec}", soft_wrap=True)
     with progress_bars() as progress:
         result = sync.sync(snapshot, provenance=Provenance(session=found.session, instance=found.instance,
                                                            actor=f"user:{login()}", model=cfg.models.for_role("compiler").model),
@@ -170,9 +221,9 @@ def _export(args: argparse.Namespace) -> int:
         table.add_row(entry.item.id[:10], f"{entry.item.kind}/{entry.item.role}", c.verdict, c.compiled_by,
                       c.type if c.kept else "", c.group, Text(_short(c.directive if c.kept else c.reason, 90)),
                       entry.trigger, f"{entry.rule_id[:10]} {outcome_by_rule.get(entry.rule_id, '')}" if entry.rule_id else "")
-    console.print(table)
+    out.print(table)
     for problem in result.compile.problems:
-        _say(Text(f"  compiler: {problem}"))
+        out.print(Text(f"  compiler: {problem}"), soft_wrap=True)
     summary = {
         "run_dir": str(found.run.path), "memory": found.key, "chosen_by": found.chosen_by,
         "memory_digest": snapshot.digest, "rulebook": book.store.spec,
@@ -185,7 +236,39 @@ def _export(args: argparse.Namespace) -> int:
         "problems": result.compile.problems,
     }
     path = found.run.write_json("reports/rulebook_export.json", summary)
-    _say(f"book version {summary['book_version']}; report {path}")
+    out.print(f"book version {summary['book_version']}; report {path}", soft_wrap=True)
+
+
+def _export_yaml(args: argparse.Namespace) -> int:
+    """The rulebook, or a run's champion compiled into a scratch book, as a rule file."""
+    import tempfile
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from forge.rulebook.book import open_book
+    from forge.rulebook.code.workflow import book_as_rule_file
+
+    to_stdout = args.out == "-"
+    status = Console(stderr=True, width=console.width) if to_stdout else console
+    target = None if to_stdout else args.out
+    if args.run_dir is None:
+        written = book_as_rule_file(_open_book(args, _config(args), create=False), target)
+    else:
+        if args.rulebook:
+            raise UsageError("--format yaml compiles the champion into a scratch book (the rulebook is changed only by "
+                             "`apply`): drop --rulebook, or export into it without --format yaml")
+        found = _run_memory(args)
+        with tempfile.TemporaryDirectory(prefix="forge-export-") as scratch:
+            book = open_book(found.cfg, str(Path(scratch) / "champion.db"))
+            _export_run(found, book, status)
+            written = book_as_rule_file(book, target)
+    if to_stdout:
+        print(written.text, end="")
+    else:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(written.text)
+        status.print(f"wrote {written.rules} rules to {args.out}", soft_wrap=True)
     return 0
 
 
@@ -393,6 +476,8 @@ def _query(args: argparse.Namespace) -> int:
     for decision in result.retrieval.decisions:
         members = ", ".join(m[:10] for m in decision.members)
         outcome = f"winner {decision.winner[:10]}" if decision.winner else "abstain (none injected)"
+        if decision.elsewhere:
+            outcome += f"; {', '.join(m[:10] for m in decision.elsewhere)} kept for the hosts the winner does not dispute"
         _say(Text(f"conflict among {members}: {decision.tier}: {outcome} ({decision.detail})"))
     if result.formats:
         _say(Text("FORMAT rules (routed separately, always delivered at stage 1): "
@@ -487,6 +572,7 @@ def _stats(args: argparse.Namespace) -> int:
     table = Table(title=f"rule efficacy over {len(report.traces)} rulebook traces in {len(report.run_dirs)} run(s); "
                         f"outcomes: a failure in the next {k} steps, and the return of the step and the next {k}")
     for column in ("rule", "directive", "episodes", "injected", "triggered", "followed", "ignored", "contradicted",
+                   "operator contradicted (overridden)",
                    "failure after followed", "failure after not followed", "difference [95%, by episode]",
                    "window return: followed - not [95%, by episode]", "ablation: episode return with - without [95%]",
                    "p (Holm)", "verdict"):
@@ -495,12 +581,17 @@ def _stats(args: argparse.Namespace) -> int:
         eff, head = report.rules[rule_id], report.heads[rule_id]
         table.add_row(head.ref, Text(_short(head.record.directive, 50)), str(eff.episodes),
                       str(eff.injected), str(eff.triggered), str(eff.followed), str(eff.ignored),
-                      str(eff.contradicted), str(eff.rate_followed()), str(eff.rate_not()),
+                      str(eff.contradicted), f"{eff.operator_contradicted} ({eff.overridden})",
+                      str(eff.rate_followed()), str(eff.rate_not()),
                       interval_text(eff.difference()), interval_text(eff.return_difference()),
                       interval_text(eff.ablation_difference()) + (f" ({len(eff.ablation)})" if eff.ablation else ""),
                       _p_text(eff.ablation_p(report.settings.min_pairs), report.adjusted_p(rule_id)),
                       report.verdict(rule_id))
     console.print(table)
+    harm = report.live_harm()
+    _say(Text(f"live harm: {harm['contradicted_injections']} of {harm['injections']} injections were contradicted by an "
+              f"operator ({len(harm['contradicted_rules'])} rules; {harm['overridden_injections']} injections at steps an "
+              f"operator overrode); {len(harm['corrected_rules'])} rules corrected by an operator's `forge correct`"))
     _say(Text(report.settings.rule()))
     for problem in report.problems:
         _say(Text(f"  skipped {problem}"))
@@ -537,3 +628,169 @@ def _review(args: argparse.Namespace) -> int:
                       f"forge rulebook withdraw {head.rule_id[:10]} --note \"review\"")
     console.print(table)
     return 0
+
+
+# -- the rulebook as code: plan, apply, test, lint ------------------------------------------------------
+
+_KIND_MARK = {"add": ("+", "green"), "new version": ("~", "yellow"), "withdraw": ("-", "red"), "unchanged": ("=", "dim")}
+_ORIGIN = {"file": "meaning stated in the file", "kept": "compiled before; kept from the book",
+           "compiled": "compiled now"}
+
+
+def _render_plan(planned, compiler: str = "") -> None:
+    """The plan rule by rule: each changed rule's meaning in words (as `show` prints it), then its consequences."""
+    plan = planned.plan
+    _say(Text(f"Plan for rulebook {planned.rulebook} at book version {plan.book_version}, from "
+              + "; ".join(o.describe() for o in planned.origins)))
+    unchanged = [s for s in plan.steps if s.kind == "unchanged"]
+    for step in plan.steps:
+        if step.kind == "unchanged":
+            continue
+        sign, colour = _KIND_MARK[step.kind]
+        record = step.record
+        head = Text(f" {sign} {step.kind:<12}", style=colour)
+        head.append(f" {step.entry}  rule {step.rule_id}")
+        if record is not None:
+            head.append(f"  [{record.type} {','.join(record.roles)}; {', '.join(record.actors)}]")
+        _say(head)
+        if record is not None:
+            _say(Text(f"     {_short(record.directive, 150)}"))
+        if step.detail:
+            _say(Text(f"     ({step.detail})"))
+        if record is not None and step.kind != "withdraw":
+            origin = _ORIGIN.get(step.origin, step.origin)
+            if step.origin == "compiled":
+                origin += f" by the {record.compiled_by}" + (f" ({compiler})" if record.compiled_by == "model" and compiler else "")
+            for line in _meaning_lines(record):
+                _say(Text(f"     {line}"))
+            _say(Text(f"     ({origin})"))
+            if step.before is not None and (step.before.when, step.before.action) != (record.when, record.action):
+                for line in _meaning_lines(step.before)[:2]:
+                    _say(Text(f"     was {line}", style="dim"))
+        for note in step.notes:
+            _say(Text(f"     note: {note}"))
+    if unchanged:
+        _say(Text(f" = unchanged    {len(unchanged)}: " + ", ".join(s.entry for s in unchanged), style="dim"))
+    if plan.consequences:
+        _say("consequences (rule maintenance, as for any teaching):")
+        for consequence in plan.consequences:
+            _say(Text(f"   {consequence.op:<10} {consequence.detail}"))
+    for problem in plan.compiler_problems:
+        _say(Text(f"   compiler: {problem}"))
+    for error in plan.errors:
+        _say(Text(f"error: {error}", style="red"))
+    _say(Text(f"Plan: {plan.summary()}."))
+
+
+def _compiler_label(cfg) -> str:
+    from forge.wiring import model_label
+
+    return f"compiler model {model_label(cfg)}"
+
+
+def _plan(args: argparse.Namespace) -> int:
+    from forge.rulebook.code.workflow import plan_files, save_plan
+
+    cfg = _config(args)
+    book = _open_book(args, cfg)
+    planned = plan_files(book, args.files, compiler_client=lambda: _compiler_client(cfg),
+                         compiler_model=cfg.models.for_role("compiler").model)
+    _render_plan(planned, _compiler_label(cfg))
+    if planned.plan.errors:
+        raise UsageError(f"the plan has {len(planned.plan.errors)} error(s) (above): the files cannot be applied as they are")
+    if args.out:
+        path = save_plan(planned, args.out)
+        _say(f"saved to {path}: `forge rulebook apply --plan {path}` applies exactly this plan, or nothing")
+    elif not planned.plan.empty:
+        _say(f"apply it with `forge rulebook apply {' '.join(args.files)} --plan-version {planned.plan.book_version}`"
+             f" (refused if the book moved), or save it with --out")
+    return 0
+
+
+def _apply(args: argparse.Namespace) -> int:
+    from forge.rulebook.code.workflow import apply_planned, check_files_unchanged, load_plan, plan_files
+
+    if (args.plan_file is None) == (not args.files):
+        raise UsageError("name the rule files to apply, or --plan PLAN (a plan saved by `forge rulebook plan --out`)")
+    cfg = _config(args)
+    book = _open_book(args, cfg)
+    if args.plan_file is not None:
+        planned = load_plan(args.plan_file)
+        check_files_unchanged(planned)
+    else:
+        planned = plan_files(book, args.files, compiler_client=lambda: _compiler_client(cfg),
+                             compiler_model=cfg.models.for_role("compiler").model)
+    _render_plan(planned, _compiler_label(cfg))
+    applied = apply_planned(book, planned, actor=user_actor(args.actor), allow_uncommitted=args.allow_uncommitted,
+                            expected_version=args.plan_version)
+    if applied.book_version is None:
+        _say(f"nothing to apply: the rulebook already holds what the files state (book version {planned.plan.book_version})")
+    else:
+        version = applied.book_version
+        _say(Text(f"applied: book version {version.number} ({len(version.changes)} rule versions, op {version.op}); "
+                  f"provenance {version.provenance.summary()}; {version.note}"))
+    return 0
+
+
+def _test(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from forge.rulebook.code.ruletest import PASS, context_summary, junit_xml
+    from forge.rulebook.code.workflow import run_rule_tests
+    from forge.rulebook.model import RulebookError
+    from forge.rulebook.retrieval import RetrievalSettings
+    from forge.rulebook.retrieval.embed import embedder_from_config
+
+    cfg = _config(args)
+    book = None
+    if not args.no_book:
+        try:
+            book = _open_book(args, cfg, create=False)
+        except RulebookError:
+            if not args.rules:
+                raise
+            _say(f"no rulebook at {args.rulebook or 'the default location'}: the rules of {', '.join(args.rules)} alone")
+    run = run_rule_tests(book, args.tests, args.rules, settings=RetrievalSettings.from_config(cfg.rulebook),
+                         compiler_client=lambda: _compiler_client(cfg), embedder_factory=lambda: embedder_from_config(cfg),
+                         near_duplicate_threshold=cfg.memory.near_duplicate_threshold)
+    table = Table(title=f"rule tests against {run.book} (book version {run.book_version})")
+    for column in ("file", "case", "role", "context", "expected", "injected", "result"):
+        table.add_column(column)
+    for result in run.results:
+        case = result.case
+        expected = (f"exactly {', '.join(case.expect) or 'nothing'}" if case.expect is not None else
+                    "; ".join(p for p in (f"must {', '.join(case.must)}" if case.must else "",
+                                          f"must not {', '.join(case.must_not)}" if case.must_not else "") if p))
+        verdict = Text("pass", style="green") if result.verdict == PASS else Text(result.verdict.upper(), style="red")
+        table.add_row(f"{Path(case.path).name}:{case.line}", Text(case.name), case.role,
+                      Text(_short(case.trace or context_summary(result.context), 60)), Text(expected),
+                      Text(", ".join(result.injected) or "nothing"), verdict)
+    console.print(table)
+    for result in run.results:
+        if not result.passed:
+            _say(Text(f"{result.verdict.upper()}: {result.case.path}:{result.case.line}: {result.case.name}: {result.why()}",
+                      style="red"))
+    _say(f"{len(run.results) - run.failed} passed, {run.failed} failed ({len(run.results)} cases)")
+    if args.junit:
+        path = Path(args.junit)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(junit_xml(run.results, {tf.path: Path(tf.path).stem for tf in run.files}))
+        _say(f"JUnit XML: {path}")
+    return 1 if run.failed else 0
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from forge.rulebook.code.lint import lint_entries, unlinted
+    from forge.rulebook.code.workflow import read_rule_files
+
+    files = read_rule_files(args.files)
+    findings = lint_entries(files)
+    for finding in findings:
+        _say(Text(str(finding), style="red" if finding.error else "yellow"))
+    errors = sum(1 for f in findings if f.error)
+    warnings = len(findings) - errors
+    entries = sum(len(rf.entries) for rf in files)
+    compiled = unlinted(files)
+    _say(f"{errors} error(s), {warnings} warning(s) in {len(files)} file(s), {entries} entries"
+         + (f" ({compiled} without a stated trigger: compiled at plan time, their text checked only)" if compiled else ""))
+    return 1 if errors or (args.strict and warnings) else 0

@@ -4,6 +4,11 @@ Any OpenAI client can then talk to it (`base_url=http://HOST:PORT/v1`), and goog
 (`HttpOptions(base_url="http://HOST:PORT")`). Calls go through the same retries, timeouts,
 concurrency limit and (if enabled) fault injection as in-process calls.
 
+It answers as the API it emulates: a request that API would refuse (a parameter a reasoning model does
+not take, a schema strict mode or Gemini refuses, a thinking budget out of range) gets the API's status
+and error body; reasoning and thinking, a prompt prefix cache and their usage fields are emulated
+(forge.llm.serve.emulation).
+
 The server spends the operator's provider key on behalf of its clients, so it serves only the models
 configured for the provider (or those named with --model), caps max_tokens, bounds body size and open
 connections, and refuses a non-loopback address unless clients must present a key.
@@ -15,7 +20,7 @@ import argparse
 import signal
 
 from forge.commands.common import add_config_arguments, config_from_args, console
-from forge.config import LEARNER_ROLES, ROLES, ConfigError, ProviderKind
+from forge.config import LEARNER_ROLES, ROLES, ConfigError, ProviderKind, StructuredOutput
 from forge.llm.serve.policy import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, bind_refusal
 
 
@@ -74,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     server = ModelServer(
         provider, host=args.host, port=args.port, models=models, required_key=required_key,
         max_tokens=max_tokens, max_body_bytes=args.max_body_bytes, max_connections=args.max_connections,
+        # A provider that decodes under a schema gets the client's; the surrogate cannot (it answers in text).
+        pass_schema=cfg.providers[name].structured_output != StructuredOutput.none,
     )
     signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `docker stop`, `kill`: shut down as cleanly as Ctrl-C
     # A process started in the background by a non-interactive shell (`forge serve &` in a script, CI)

@@ -24,6 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="run K sessions per condition (derived seeds) into one MLflow study, then compare on sessions")
     run.add_argument("--sweep", action="append", default=[], metavar="KEY=V1,V2,...",
                      help="run every value of KEY (a grid with several --sweep) as its own arm of the study")
+    run.add_argument("--preflight", action="store_true",
+                     help="first send one request per role in the session's shape (forge providers check); stop if one is refused")
     add_config_arguments(run)
     run.set_defaults(func=_run)
 
@@ -94,7 +96,9 @@ def _drive(cfg, run_dir) -> bool:
         return False  # the driver printed the figures and how to continue
     _print_faults(report, cfg)
     if tracker:
-        console.print(f"stage curves: mlflow ui --backend-store-uri {mask_url(tracker.tracking_uri)}")
+        from forge.tracking import ui_hint
+
+        console.print(f"stage curves: {ui_hint(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
     if run_dir.mirror or run_dir.notice:
         console.print(f"continue or report from anywhere that reaches it: forge resume {where} | forge report {where}")
@@ -145,6 +149,10 @@ def _run(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
     cfg = config_from_args(args)
+    if args.preflight:  # refused: PreflightRefused, and nothing is spent or created
+        from forge.commands.providers import preflight
+
+        preflight(cfg)
     if args.sessions != 1 or args.sweep:
         return _study(args, cfg)
     runs = []

@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
 from forge.config import LEARNER_ROLES, ROLES, ModelConfig, StructuredOutput
-from forge.llm.limiter import call_cost_usd
+from forge.llm.prices import Price, price_for
 from forge.llm.registry import build_provider
-from forge.llm.types import Completion, Message, Provider, ProviderError
+from forge.llm.types import REFUSAL, TOOL_CALL, Completion, Message, ModelRefusal, Provider, ProviderError, Usage
 
 if TYPE_CHECKING:
     from forge.config import ForgeConfig
@@ -35,6 +35,7 @@ class CallRecord:
     failed: bool = False
     cached_prompt_tokens: int = 0  # of prompt_tokens, served from the endpoint's prefix cache
     replayed: bool = False  # answered from the session record: no model call was made
+    reasoning_tokens: int = 0  # of completion_tokens, the model's reasoning / thinking
 
 
 @dataclass
@@ -48,6 +49,7 @@ class RoleUsage:
     retries: int = 0
     failures: int = 0
     cached_prompt_tokens: int = 0
+    reasoning_tokens: int = 0
     replayed: int = 0  # calls answered from the session record, and their tokens (not paid again)
     replayed_prompt_tokens: int = 0
     replayed_completion_tokens: int = 0
@@ -64,6 +66,7 @@ class RoleUsage:
         self.retries += record.retries
         self.failures += int(record.failed)
         self.cached_prompt_tokens += record.cached_prompt_tokens
+        self.reasoning_tokens += record.reasoning_tokens
         self.replayed += int(record.replayed)
         if record.replayed:
             self.replayed_prompt_tokens += record.prompt_tokens
@@ -119,6 +122,7 @@ class UsageLedger:
             retries=completion.retries,
             cached_prompt_tokens=completion.usage.cached_prompt_tokens,
             replayed=completion.replayed,
+            reasoning_tokens=completion.usage.reasoning_tokens,
         )
         with self._lock:
             self._add(rec)
@@ -216,6 +220,12 @@ class ModelClient:
         # The ledger keeps the model the role asked for, so totals group by configuration, not by the
         # endpoint's spelling of it (e.g. a dated snapshot name).
         self.ledger.record(self.role, completion, latency_s=time.perf_counter() - started, model=cfg.model)
+        declined = declined_reply(completion)
+        if declined is not None:
+            # Billed, counted, and never read as an empty answer: the caller takes its fallback.
+            outcome, message = declined
+            self.ledger.note_reply(self.role, outcome)
+            raise ModelRefusal(f"{self.role} ({cfg.model}): {message}", completion)
         return completion
 
     def note_reply(self, outcome: str) -> None:
@@ -235,24 +245,26 @@ def model_clients(cfg: "ForgeConfig", ledger: UsageLedger) -> dict[str, ModelCli
     return clients
 
 
-def role_prices(cfg: "ForgeConfig") -> dict[str, tuple[float, ...]]:
-    """USD per million (input, output, cached input) tokens for every role, from its provider's
-    configuration; cached input is priced as input unless `price_cached_in_per_mtok` says otherwise."""
-    prices = {}
-    for role in ROLES + LEARNER_ROLES:
-        provider = cfg.providers[cfg.models.for_role(role).provider]
-        cached = provider.price_in_per_mtok if provider.price_cached_in_per_mtok is None else provider.price_cached_in_per_mtok
-        prices[role] = (provider.price_in_per_mtok, provider.price_out_per_mtok, cached)
-    return prices
+def declined_reply(completion: Completion) -> Optional[tuple[str, str]]:
+    """(the reply's noted outcome, a message) for a reply with nothing to use: a refusal or block, or a
+    tool call without text; None for a reply to read."""
+    if completion.finish_reason == REFUSAL:
+        raw = (completion.raw_finish_reason or "refusal").lower().replace("_", " ")
+        return f"refused: {raw}", f"the model refused or was blocked ({raw}): {(completion.refusal or '')[:200]}"
+    if completion.finish_reason == TOOL_CALL and not completion.text.strip():
+        return "fallback: a tool call instead of a reply", "the model answered with a tool call, and FORGE offers no tools"
+    return None
 
 
-def cost_by_role(tokens: Mapping[str, Mapping[str, int]], prices: Mapping[str, tuple[float, ...]]) -> dict[str, float]:
+def role_prices(cfg: "ForgeConfig") -> dict[str, Price]:
+    """Every role's price by kind of token (forge.llm.prices: the config's figures, else the dated table)."""
+    return {role: price_for(cfg.providers[cfg.models.for_role(role).provider], cfg.models.for_role(role).model)
+            for role in ROLES + LEARNER_ROLES}
+
+
+def cost_by_role(tokens: Mapping[str, Mapping[str, int]], prices: Mapping[str, Price]) -> dict[str, float]:
     """USD per role for usage as the ledger keeps it (`{role: {"prompt": n, "completion": m,
-    "cached_prompt": k, ...}}`): the k prompt tokens served from a prefix cache at the cached price."""
-    costs = {}
-    for role, u in tokens.items():
-        price_in, price_out, *rest = prices.get(role, (0.0, 0.0))
-        cached = min(u.get("cached_prompt", 0), u.get("prompt", 0))
-        costs[role] = (call_cost_usd(u.get("prompt", 0) - cached, u.get("completion", 0), price_in, price_out)
-                       + call_cost_usd(cached, 0, rest[0] if rest else price_in, 0.0))
-    return costs
+    "cached_prompt": k, "reasoning": r, ...}}`): each kind of token at its price."""
+    return {role: prices.get(role, Price()).cost_usd(
+                Usage(u.get("prompt", 0), u.get("completion", 0), u.get("cached_prompt", 0), u.get("reasoning", 0)))
+            for role, u in tokens.items()}

@@ -1,5 +1,11 @@
 """Google Gemini via `google-genai`, with the same error contract as the OpenAI-compatible provider.
 
+A reply schema goes as `response_json_schema` (or, with `structured_output: openapi`, as
+`response_schema` in its OpenAPI subset) with `response_mime_type: application/json`, in the form Gemini
+takes (forge.llm.schema_rules); the thinking budget or level from the provider's config. A request the
+API would refuse (forge.llm.api_rules) is never sent. Replies are read whole: thought parts kept out of
+the text, the finish reason and a blocked prompt on FORGE's one set of outcomes, every kind of token.
+
 The SDK's retries stay off (it retries only when given `retry_options`), so `ResilientProvider`
 alone decides. `base_url` points the SDK anywhere, e.g. at `forge serve`.
 """
@@ -10,14 +16,21 @@ import importlib
 import os
 import re
 import time
+from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
 from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types as genai_types
 
-from forge.config import ProviderConfig
+from forge.config import ProviderConfig, StructuredOutput
+from forge.llm.api_rules import gemini_request_refusals
+from forge.llm.schema_rules import gemini_json_form, gemini_openapi_form
 from forge.llm.types import (
+    LENGTH,
+    REFUSAL,
+    STOP,
+    TOOL_CALL,
     Completion,
     Message,
     ProviderError,
@@ -101,6 +114,7 @@ class GeminiProvider:
         max_tokens: int = 512,
         seed: Optional[int] = None,
         stop: Optional[Sequence[str]] = None,
+        schema: Optional[Mapping[str, Any]] = None,
     ) -> Completion:
         system = "\n\n".join(m.content for m in messages if m.role == "system")
         contents = [
@@ -110,6 +124,11 @@ class GeminiProvider:
         ]
         if not contents:  # Gemini needs at least one turn; a system-only prompt becomes the user turn
             contents, system = [genai_types.Content(role="user", parts=[genai_types.Part(text=system)])], ""
+        fields = generation_fields(self._cfg, schema)
+        refused = gemini_request_refusals({"generation_config": fields}, model)
+        if refused:
+            raise ProviderError(f"provider {self.name!r}: a request for model {model!r} was not sent: the API would "
+                                f"refuse it: {refused[0].message}")
         config = genai_types.GenerateContentConfig(
             system_instruction=system or None,
             temperature=temperature,
@@ -117,6 +136,7 @@ class GeminiProvider:
             seed=seed,
             stop_sequences=list(stop) if stop else None,
             automatic_function_calling=genai_types.AutomaticFunctionCallingConfig(disable=True),
+            **fields,
         )
         started = time.perf_counter()
         try:
@@ -128,18 +148,11 @@ class GeminiProvider:
             # `from None`: the SDK's exception chain holds the request, whose headers hold the key.
             raise translated from None
         latency = time.perf_counter() - started
-        if not response.candidates:
-            feedback = response.prompt_feedback
-            reason = getattr(feedback, "block_reason", None) if feedback else None
-            raise ProviderError(f"provider {self.name!r}: no candidates for model {model!r} (block reason: {reason})")
-        content = response.candidates[0].content
-        text = "".join(part.text or "" for part in (content.parts or [])) if content else ""
-        meta = response.usage_metadata
-        if meta is not None and meta.prompt_token_count is not None:
-            usage = Usage(meta.prompt_token_count or 0, meta.candidates_token_count or 0)
-        else:
-            usage = Usage(sum(approx_tokens(m.content) for m in messages), approx_tokens(text))
-        return Completion(text=text, usage=usage, model=response.model_version or model, latency_s=latency)
+        completion = read_response(response, model)
+        if completion.usage is None:
+            usage = Usage(sum(approx_tokens(m.content) for m in messages), approx_tokens(completion.text))
+            completion = replace(completion, usage=usage)
+        return replace(completion, latency_s=latency)
 
     def close(self) -> None:
         self._client.close()
@@ -170,3 +183,73 @@ class GeminiProvider:
     def _detail(self, text: str) -> str:
         text = self._key.redact(text)
         return text if len(text) <= _DETAIL_CHARS else text[:_DETAIL_CHARS] + "..."
+
+
+def generation_fields(cfg: ProviderConfig, schema: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+    """The generation config's structured-output and thinking fields, as the provider's config asks:
+    `json_schema` -> response_json_schema, `openapi` -> response_schema (each in the form Gemini takes,
+    forge.llm.schema_rules), and the thinking budget or level. Pure."""
+    fields: dict[str, Any] = {}
+    if schema is not None and cfg.structured_output in (StructuredOutput.json_schema, StructuredOutput.json_object):
+        fields.update(response_mime_type="application/json", response_json_schema=gemini_json_form(schema))
+    elif schema is not None and cfg.structured_output == StructuredOutput.openapi:
+        fields.update(response_mime_type="application/json", response_schema=gemini_openapi_form(schema))
+    thinking: dict[str, Any] = {}
+    if cfg.thinking_budget is not None:
+        thinking["thinking_budget"] = cfg.thinking_budget
+    if cfg.thinking_level is not None:
+        thinking["thinking_level"] = cfg.thinking_level.upper()
+    if cfg.include_thoughts:
+        thinking["include_thoughts"] = True
+    if thinking:
+        fields["thinking_config"] = thinking
+    return fields
+
+
+# Gemini's finish reasons on FORGE's outcomes (forge.llm.types.FINISH_OUTCOMES); any other reason with
+# text is read as a stop, without text as what it is (counted by its name).
+_GEMINI_FINISH = {
+    "STOP": STOP, "MAX_TOKENS": LENGTH,
+    **{reason: REFUSAL for reason in ("SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII",
+                                      "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "MODEL_ARMOR")},
+    **{reason: TOOL_CALL for reason in ("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS")},
+}
+
+
+def _name(value: Any) -> Optional[str]:
+    """An SDK enum's name (or a plain string the SDK did not know)."""
+    if value is None:
+        return None
+    return str(getattr(value, "name", None) or getattr(value, "value", None) or value)
+
+
+def read_response(response: Any, model: str) -> Completion:
+    """A generateContent response read whole: the reply's text without thought parts; how it ended on
+    FORGE's one set of outcomes (a blocked prompt, with no candidate, is a refusal); every kind of token
+    (thoughts are billed as output; cached content is part of the prompt). `usage` is None when absent."""
+    meta = response.usage_metadata
+    usage = None
+    if meta is not None and meta.prompt_token_count is not None:
+        thoughts = meta.thoughts_token_count or 0
+        usage = Usage(prompt_tokens=(meta.prompt_token_count or 0) + (meta.tool_use_prompt_token_count or 0),
+                      completion_tokens=(meta.candidates_token_count or 0) + thoughts,
+                      cached_prompt_tokens=meta.cached_content_token_count or 0, reasoning_tokens=thoughts)
+    version = response.model_version or model
+    if not response.candidates:
+        feedback = response.prompt_feedback
+        reason = _name(getattr(feedback, "block_reason", None)) if feedback else None
+        return Completion(text="", usage=usage or Usage(), model=version, finish_reason=REFUSAL,
+                          refusal=f"the prompt was blocked ({reason or 'no reason given'})",
+                          raw_finish_reason=f"PROMPT_BLOCKED_{reason}" if reason else "PROMPT_BLOCKED")
+    candidate = response.candidates[0]
+    parts = (candidate.content.parts or []) if candidate.content else []
+    text = "".join(part.text or "" for part in parts if not part.thought)
+    raw = _name(candidate.finish_reason)
+    outcome = _GEMINI_FINISH.get(raw or "", STOP if raw else None)
+    if any(part.function_call for part in parts):
+        outcome = TOOL_CALL
+    refusal = None
+    if outcome == REFUSAL:
+        refusal = candidate.finish_message or f"finish reason {raw}"
+    return Completion(text=text, usage=usage, model=version, finish_reason=outcome, refusal=refusal,
+                      raw_finish_reason=raw)

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from forge.llm.schema_rules import drop_nulls
 from forge.llm.types import Message, ModelCall, ProviderError
 
 _FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
@@ -43,7 +44,8 @@ def ask_for_json(client, messages: Sequence, *, seed: int, validate: Callable[[A
     """Ask a model for a JSON object, with one corrective re-prompt if the reply is unusable.
 
     `validate(data)` returns what the caller wants from the object or raises ValueError saying what is
-    wrong; that reason goes back to the model in the correction. Provider errors end the exchange.
+    wrong; that reason goes back to the model in the correction. Null members are dropped first: under
+    OpenAI's strict mode every property of a schema is required, so an optional one comes back null. Provider errors end the exchange.
     `schema` goes with the call where the client constrains decoding (`client.structured`). Each reply's
     fate (used / repaired / reprompted / fallback) is noted on the client (`note_reply`) and kept in
     `answer.outcomes`."""
@@ -58,7 +60,7 @@ def ask_for_json(client, messages: Sequence, *, seed: int, validate: Callable[[A
             return answer
         answer.completions.append(completion)
         try:
-            answer.value = validate(first_json_object(completion.text, limit))
+            answer.value = validate(drop_nulls(first_json_object(completion.text, limit)))
             answer.problem = None
             text = (completion.text or "")[:limit].strip()
             _note(client, answer, "used" if text.startswith("{") and text.endswith("}") else "repaired: JSON inside other text")

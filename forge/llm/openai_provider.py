@@ -1,5 +1,11 @@
 """Any OpenAI-compatible chat endpoint (OpenAI, OpenRouter, vLLM, Ollama, llama.cpp server) via `openai`.
 
+Requests are written in the model's dialect (forge.llm.api_rules): a reasoning model gets
+`max_completion_tokens`, `reasoning_effort` and no sampling settings or stop sequences (those are
+applied here); a reply schema goes in the endpoint's spelling, strict for OpenAI
+(forge.llm.schema_rules). A request the API would refuse is never sent. Replies are read whole: the
+refusal, the finish reason on FORGE's one set of outcomes, every kind of billed token.
+
 The client's own retries are off: `ResilientProvider` owns retrying, so that backoff, Retry-After and
 the shared retry budget are applied once, in one place. Every client error is translated into the
 `forge.llm.types` errors with a message that names the provider and never contains the key.
@@ -7,14 +13,24 @@ the shared retry budget are applied once, in one place. Every client error is tr
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import threading
 import time
+from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
 import openai
 
 from forge.config import ProviderConfig, StructuredOutput
+from forge.llm.api_rules import OPENAI_MAX_STOP, openai_reasoning_model, openai_request_refusals
+from forge.llm.schema_rules import openai_form
 from forge.llm.types import (
+    LENGTH,
+    REFUSAL,
+    STOP,
+    TOOL_CALL,
     Completion,
     Message,
     ProviderError,
@@ -32,6 +48,7 @@ from forge.llm.types import (
 _TRANSIENT_STATUSES = frozenset({408, 409, 429})
 _DETAIL_CHARS = 300
 _VALIDATION_ERROR = "validation error"
+log = logging.getLogger(__name__)
 
 
 class OpenAIProvider:
@@ -65,24 +82,21 @@ class OpenAIProvider:
         stop: Optional[Sequence[str]] = None,
         schema: Optional[Mapping[str, Any]] = None,
     ) -> Completion:
-        payload: dict[str, Any] = {
-            "model": model,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "temperature": temperature,
-            "max_tokens": max_tokens,
-        }
-        if seed is not None:
-            payload["seed"] = seed
-        if stop:
-            payload["stop"] = list(stop)
-        if schema is not None and self._cfg.structured_output != StructuredOutput.none:
-            payload["response_format"] = response_format(self._cfg.structured_output, schema)
+        reasoning = openai_reasoning_model(model, self._cfg.reasoning)
+        payload, local_stop = chat_body(self._cfg, messages, model=model, temperature=temperature,
+                                        max_tokens=max_tokens, seed=seed, stop=stop, schema=schema,
+                                        reasoning=reasoning, provider_name=self.name)
+        # Checked as the API sees the model: a known reasoning family is one whatever the config says.
+        refused = openai_request_refusals(payload, reasoning or openai_reasoning_model(model))
+        if refused:
+            raise ProviderError(f"provider {self.name!r}: a request for model {model!r} was not sent: the API would "
+                                f"refuse it ({refused[0].param or 'request'}): {refused[0].message}")
         started = time.perf_counter()
         try:
             # The client's documented low-level `post` keeps its auth, base URL, connection pool, timeout
             # and status errors, but skips the typed request transform and response model construction:
             # together 0.5 ms of pure Python per call (scripts/bench/provider_overhead.py), and we read
-            # three fields of the answer.
+            # a few fields of the answer.
             answer = self._client.post("/chat/completions", body=payload, cast_to=dict)
         except openai.OpenAIError as exc:
             # `from None`: the client's exception holds the request, whose headers hold the key.
@@ -90,25 +104,13 @@ class OpenAIProvider:
         except ValueError:  # a body that claims to be JSON and is not
             raise ProviderError(f"provider {self.name!r}: the answer for model {model!r} is not valid JSON") from None
         latency = time.perf_counter() - started
-        text, usage, answered_model, finish = self._read_answer(answer, model)
-        if usage is None:  # some local servers omit usage
-            usage = Usage(sum(approx_tokens(m.content) for m in messages), approx_tokens(text))
-        return Completion(text=text, usage=usage, model=answered_model, latency_s=latency, finish_reason=finish)
-
-    def _read_answer(self, answer: Any, model: str) -> tuple[str, Optional[Usage], str, Optional[str]]:
-        try:
-            choice = answer["choices"][0]
-            message = choice["message"]
-            text = message.get("content") or ""
-            if isinstance(text, list):  # content parts, as a few compatible servers answer
-                text = "".join(p.get("text", "") for p in text if isinstance(p, dict))
-        except (TypeError, KeyError, IndexError, AttributeError):
-            raise ProviderError(
-                f"provider {self.name!r}: the answer for model {model!r} is not a chat completion (no choices[0].message)"
-            ) from None
-        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
-        return str(text), read_usage(answer.get("usage")), str(answer.get("model") or model), \
-            str(finish) if finish else None
+        completion = read_chat_completion(answer, model, self.name)
+        if local_stop:  # stop sequences the model may not take are applied here, as the API would
+            completion = cut_at_stop(completion, local_stop)
+        if completion.usage is None:  # some local servers omit usage
+            usage = Usage(sum(approx_tokens(m.content) for m in messages), approx_tokens(completion.text))
+            completion = replace(completion, usage=usage)
+        return replace(completion, latency_s=latency)
 
     def close(self) -> None:
         self._client.close()
@@ -143,19 +145,110 @@ class OpenAIProvider:
         return text if len(text) <= _DETAIL_CHARS else text[:_DETAIL_CHARS] + "..."
 
 
-def response_format(spelling: StructuredOutput, schema: Mapping[str, Any]) -> dict[str, Any]:
-    """`response_format` for a JSON schema, as the endpoint spells it (ProviderConfig.structured_output)."""
+def response_format(spelling: StructuredOutput, schema: Mapping[str, Any], *, provider_name: str = "") -> dict[str, Any]:
+    """`response_format` for a JSON schema, as the endpoint spells it (ProviderConfig.structured_output).
+
+    OpenAI's `json_schema` goes strict, in the form strict mode takes (forge.llm.schema_rules.openai_form);
+    a schema that cannot be strict goes as it is with `strict: false`, and the log says so once."""
     if spelling == StructuredOutput.json_object:  # llama.cpp's server: its grammar is built from "schema"
         return {"type": "json_object", "schema": dict(schema)}
-    return {"type": "json_schema", "json_schema": {"name": "reply", "schema": dict(schema), "strict": True}}
+    form = openai_form(schema)
+    if not form.strict:
+        _note_not_strict(provider_name, schema, form.why)
+    return {"type": "json_schema", "json_schema": {"name": "reply", "schema": form.schema, "strict": form.strict}}
+
+
+_not_strict_seen: set[str] = set()
+_not_strict_lock = threading.Lock()
+
+
+def _note_not_strict(provider_name: str, schema: Mapping[str, Any], why: Sequence[str]) -> None:
+    key = provider_name + json.dumps(schema, sort_keys=True)
+    with _not_strict_lock:
+        if key in _not_strict_seen:
+            return
+        _not_strict_seen.add(key)
+    log.warning("provider %r: a reply schema cannot be made strict (%s); it goes with strict: false, so the "
+                "endpoint may answer outside it (the reply is still validated)", provider_name, why[0] if why else "?")
+
+
+def chat_body(cfg: ProviderConfig, messages: Sequence[Message], *, model: str, temperature: float, max_tokens: int,
+              seed: Optional[int], stop: Optional[Sequence[str]], schema: Optional[Mapping[str, Any]],
+              reasoning: bool, provider_name: str = "") -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The chat completions body in the model's dialect, and the stop sequences to apply here because the
+    model takes none (a reasoning model) or not that many (over 4). Pure."""
+    body: dict[str, Any] = {"model": model, "messages": [{"role": m.role, "content": m.content} for m in messages]}
+    stops = tuple(s for s in (stop or ()) if s)
+    if reasoning:
+        # Reasoning models: max_completion_tokens (it counts their reasoning too), no sampling settings.
+        body["max_completion_tokens"] = max_tokens
+        if cfg.reasoning_effort is not None:
+            body["reasoning_effort"] = cfg.reasoning_effort
+        local_stop = stops
+    else:
+        body["temperature"] = temperature
+        body["max_tokens"] = max_tokens
+        if stops:
+            body["stop"] = list(stops[:OPENAI_MAX_STOP])
+        local_stop = stops[OPENAI_MAX_STOP:]
+    if seed is not None:
+        body["seed"] = seed
+    if schema is not None and cfg.structured_output == StructuredOutput.vllm:
+        body["structured_outputs"] = {"json": dict(schema)}  # vLLM's extra parameter (>= 0.12)
+    elif schema is not None and cfg.structured_output != StructuredOutput.none:
+        body["response_format"] = response_format(cfg.structured_output, schema, provider_name=provider_name)
+    return body, local_stop
+
+
+def read_chat_completion(answer: Any, model: str, provider_name: str = "") -> Completion:
+    """A chat completion read whole: the text (or the refusal), how it ended on FORGE's one set of
+    outcomes, and every kind of token. `usage` is None when the answer has none (the caller estimates)."""
+    try:
+        choice = answer["choices"][0]
+        message = choice["message"]
+        text = message.get("content") or ""
+        if isinstance(text, list):  # content parts, as a few compatible servers answer
+            text = "".join(p.get("text", "") for p in text if isinstance(p, dict))
+    except (TypeError, KeyError, IndexError, AttributeError):
+        raise ProviderError(
+            f"provider {provider_name!r}: the answer for model {model!r} is not a chat completion (no choices[0].message)"
+        ) from None
+    raw = choice.get("finish_reason") if isinstance(choice, dict) else None
+    refusal = message.get("refusal") if isinstance(message.get("refusal"), str) and message.get("refusal") else None
+    outcome = _OPENAI_FINISH.get(str(raw)) if raw else None
+    if refusal is not None:
+        outcome, raw = REFUSAL, "refusal"
+    elif message.get("tool_calls") or message.get("function_call"):
+        outcome = TOOL_CALL
+    if outcome == REFUSAL and refusal is None:
+        refusal = f"finish_reason {raw}"
+    return Completion(text=str(text), usage=read_usage(answer.get("usage")), model=str(answer.get("model") or model),
+                      finish_reason=outcome, refusal=refusal, raw_finish_reason=str(raw) if raw else None)
+
+
+# OpenAI's finish reasons on FORGE's outcomes (forge.llm.types.FINISH_OUTCOMES).
+_OPENAI_FINISH = {"stop": STOP, "length": LENGTH, "content_filter": REFUSAL, "tool_calls": TOOL_CALL,
+                  "function_call": TOOL_CALL}
+
+
+def cut_at_stop(completion: Completion, stops: Sequence[str]) -> Completion:
+    """The reply ended before the first of `stops`, as an endpoint that takes stop sequences returns it."""
+    text = completion.text
+    at = min((text.index(s) for s in stops if s in text), default=-1)
+    if at < 0:
+        return completion
+    return replace(completion, text=text[:at], finish_reason=STOP if completion.finish_reason == LENGTH else completion.finish_reason)
 
 
 def read_usage(raw: Any) -> Optional[Usage]:
-    """`usage` of an answer, cached prompt tokens included where reported (OpenAI's
-    `prompt_tokens_details.cached_tokens`); None when absent or odd, and the caller estimates."""
+    """`usage` of an answer with its parts: cached prompt tokens (`prompt_tokens_details.cached_tokens`)
+    and reasoning tokens (`completion_tokens_details.reasoning_tokens`, billed as output and counted in
+    `completion_tokens`); None when absent or odd, and the caller estimates."""
     try:
-        details = raw.get("prompt_tokens_details") or {}
-        cached = int(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0
-        return Usage(int(raw.get("prompt_tokens") or 0), int(raw.get("completion_tokens") or 0), cached)
+        prompt_details = raw.get("prompt_tokens_details") or {}
+        completion_details = raw.get("completion_tokens_details") or {}
+        cached = int(prompt_details.get("cached_tokens") or 0) if isinstance(prompt_details, dict) else 0
+        reasoning = int(completion_details.get("reasoning_tokens") or 0) if isinstance(completion_details, dict) else 0
+        return Usage(int(raw.get("prompt_tokens") or 0), int(raw.get("completion_tokens") or 0), cached, reasoning)
     except (AttributeError, TypeError, ValueError):
         return None

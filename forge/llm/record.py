@@ -293,14 +293,17 @@ def _reply(completion: Completion) -> dict:
     return {"text": completion.text, "prompt_tokens": completion.usage.prompt_tokens,
             "completion_tokens": completion.usage.completion_tokens,
             "cached_prompt_tokens": completion.usage.cached_prompt_tokens, "model": completion.model,
-            "finish_reason": completion.finish_reason, "latency_s": round(completion.latency_s, 4)}
+            "finish_reason": completion.finish_reason, "latency_s": round(completion.latency_s, 4),
+            "reasoning_tokens": completion.usage.reasoning_tokens, "refusal": completion.refusal,
+            "raw_finish_reason": completion.raw_finish_reason}
 
 
 def _completion(reply: dict) -> Completion:
     usage = Usage(int(reply.get("prompt_tokens", 0)), int(reply.get("completion_tokens", 0)),
-                  int(reply.get("cached_prompt_tokens", 0)))
+                  int(reply.get("cached_prompt_tokens", 0)), int(reply.get("reasoning_tokens", 0)))
     return Completion(text=str(reply.get("text", "")), usage=usage, model=str(reply.get("model", "")),
-                      latency_s=0.0, finish_reason=reply.get("finish_reason"), replayed=True)
+                      latency_s=0.0, finish_reason=reply.get("finish_reason"), replayed=True,
+                      refusal=reply.get("refusal"), raw_finish_reason=reply.get("raw_finish_reason"))
 
 
 def recorders_of(clients: Mapping[str, Any]) -> list[RecordingProvider]:

@@ -1,4 +1,5 @@
-"""What became of the models' replies, per role: used as they came, repaired, re-prompted, fallen back.
+"""What became of the models' replies, per role: used as they came, repaired, re-prompted, fallen back,
+refused (the model refused or was blocked: a billed call with no reply, forge.llm.accounting.declined_reply).
 
 The agents note each reply's fate (`UsageLedger.note_reply`); a unit's usage carries the counts per
 role under `reply.<outcome>` and `reply.<outcome>: <reason>` keys, beside its token counts, so they
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-OUTCOMES = ("used", "repaired", "reprompted", "fallback")
+OUTCOMES = ("used", "repaired", "reprompted", "fallback", "refused")
 PREFIX = "reply."
 
 

@@ -35,7 +35,8 @@ from dataclasses import replace
 from typing import Any, Callable, Optional, Sequence
 
 from forge.config import ProviderConfig
-from forge.llm.limiter import EndpointLimits, call_cost_usd, endpoint_key, session_limiter
+from forge.llm.limiter import EndpointLimits, endpoint_key, session_limiter
+from forge.llm.prices import price_for
 from forge.llm.types import (
     NETWORK_KINDS,
     Completion,
@@ -253,7 +254,7 @@ class ResilientProvider:
         failures = 0
         while True:
             try:
-                completion = self._attempt(attempt, messages)
+                completion = self._attempt(attempt, messages, model)
             except TransientProviderError as exc:
                 shared = session_limiter()
                 if shared is not None and shared.governs(self._network) and exc.retry_after_s:
@@ -277,20 +278,20 @@ class ResilientProvider:
         if close is not None:
             close()
 
-    def _attempt(self, call: Callable[[], Completion], messages: Sequence[Message]) -> Completion:
+    def _attempt(self, call: Callable[[], Completion], messages: Sequence[Message], model: str) -> Completion:
         shared = session_limiter()
         if shared is None or not shared.governs(self._network):
             return self._attempt_here(call)
         # Charged if the attempt fails or its holder dies (the endpoint never said what it used): a
-        # provider may bill a failed call's prompt.
+        # provider may bill a failed call's prompt. A call that ends is charged each kind of token
+        # (cached input, reasoning) at its own price.
+        price = price_for(self.cfg, model)
         prompt = sum(approx_tokens(m.content) for m in messages)
-        with shared.slot(self._endpoint, self._endpoint_limits, prompt,
-                         call_cost_usd(prompt, 0, self.cfg.price_in_per_mtok, 0.0)) as usage:
+        with shared.slot(self._endpoint, self._endpoint_limits, prompt, price.prompt_cost_usd(prompt)) as usage:
             completion = self._attempt_here(call)
             usage.prompt_tokens = completion.usage.prompt_tokens
             usage.completion_tokens = completion.usage.completion_tokens
-            usage.usd = call_cost_usd(usage.prompt_tokens, usage.completion_tokens,
-                                      self.cfg.price_in_per_mtok, self.cfg.price_out_per_mtok)
+            usage.usd = price.cost_usd(completion.usage)
             return completion
 
     def _attempt_here(self, call: Callable[[], Completion]) -> Completion:

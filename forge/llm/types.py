@@ -29,13 +29,25 @@ class Message:
 
 @dataclass(frozen=True)
 class Usage:
+    """Every billed token of one call, by kind. `prompt_tokens` and `completion_tokens` are the totals
+    billed as input and as output; the other two are parts of them with prices of their own."""
+
     prompt_tokens: int = 0
-    completion_tokens: int = 0
+    completion_tokens: int = 0  # every output token billed: the reply and, for a reasoning model, its thoughts
     cached_prompt_tokens: int = 0  # of prompt_tokens, those the endpoint served from its prefix cache
+    reasoning_tokens: int = 0  # of completion_tokens, the reasoning / thinking the model did before replying
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens,
-                     self.cached_prompt_tokens + other.cached_prompt_tokens)
+                     self.cached_prompt_tokens + other.cached_prompt_tokens, self.reasoning_tokens + other.reasoning_tokens)
+
+
+# How a reply ended, one set for every provider (each maps its own finish reasons onto it):
+STOP = "stop"  # the model finished its reply (or met a stop sequence)
+LENGTH = "length"  # cut at the completion budget (max_tokens / max_completion_tokens / max_output_tokens)
+REFUSAL = "refusal"  # refused or blocked: OpenAI's message.refusal or content filter, Gemini's safety stops
+TOOL_CALL = "tool_call"  # asked to call a tool instead of replying (FORGE offers none)
+FINISH_OUTCOMES = (STOP, LENGTH, REFUSAL, TOOL_CALL)
 
 
 @dataclass(frozen=True)
@@ -45,8 +57,10 @@ class Completion:
     model: str = ""
     latency_s: float = 0.0
     retries: int = 0  # transient failures absorbed before this answer
-    finish_reason: Optional[str] = None  # "stop" | "length" | ..., where the endpoint says
+    finish_reason: Optional[str] = None  # one of FINISH_OUTCOMES, where the endpoint says
     replayed: bool = False  # served from a session record (forge.llm.record), not by the model
+    refusal: Optional[str] = None  # with finish_reason "refusal": what the endpoint said (its message or reason)
+    raw_finish_reason: Optional[str] = None  # the endpoint's own word for how the reply ended
 
 
 @runtime_checkable
@@ -106,6 +120,15 @@ class TransientProviderError(ProviderError):
 
 class ProviderTimeout(TransientProviderError):
     """The per-call timeout fired."""
+
+
+class ModelRefusal(ProviderError):
+    """The model refused or was blocked (finish_reason "refusal"), or answered with a tool call: a billed
+    call with no reply to use. Raised by the role's client after counting it, never retried."""
+
+    def __init__(self, message: str, completion: Optional[Completion] = None):
+        super().__init__(message)
+        self.completion = completion
 
 
 class AuthenticationError(ProviderError):

@@ -166,4 +166,5 @@ def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optio
 
 def _seen(step: StepTrace) -> StepSeen:
     refs = tuple(dict.fromkeys(ref for ids in step.injected.values() for ref in ids))
-    return StepSeen(step.step, step.observation, step.action, step.reward, refs)
+    return StepSeen(step.step, step.observation, step.action, step.reward, refs,
+                    step.override["proposed"] if step.override else None)

@@ -21,6 +21,9 @@ Where to look:
 - how a rule is judged ........... outcomes/   aftermath (followed / ignored / contradicted, and what
                                                happened next), efficacy, ablation, review.
 - the facade ..................... book.py (the Rulebook: teach, query, withdraw, restore), query.py.
+- rules kept as code ............. code/       rule files (YAML, a published JSON Schema), the plan of applying
+                                               them (pure), apply by compare-and-set, rule tests, lint, YAML
+                                               export (docs/rulebook-as-code.md); it stands on all of the above.
 
 "Trigger" has one meaning per place: a rule's trigger *predicate* (language), the *decision node* it was
 forged from (authoring.trigger_node), and the protocol's failure *trigger* (forge.failure, not here).

@@ -44,6 +44,7 @@ from forge.rulebook.model import (
     UnknownRuleError,
     check_actor,
 )
+from forge.rulebook.language.condition import guard_rest
 from forge.rulebook.retrieval.resolve import Scope, eligible_rules
 from forge.rulebook.retrieval.retrieve import RuleIndex
 from forge.rulebook.store.backends import open_rulebook
@@ -161,7 +162,7 @@ class Rulebook:
                 compiled_by=lesson.compiled.compiled_by, when=lesson.compiled.when,
                 action=lesson.compiled.action, semantic_reason=lesson.compiled.semantic_reason,
                 unexpressed=lesson.compiled.unexpressed,
-                corrects=lesson.corrects, replaces=lesson.replaces,
+                corrects=lesson.corrects, replaces=lesson.replaces, text=lesson.compiled.source.text,
             )
             for lesson in kept
         ]
@@ -173,7 +174,8 @@ class Rulebook:
             # by meaning across groups, so every active rule's evidence is read.
             evidence = self.evidence_of(r for r in records.values() if r.status != "withdrawn")
             evidence.update((t.evidence.id, t.evidence) for t in teachings)
-            plan = plan_teachings(records, teachings, evidence, near_duplicate_threshold=self.near_duplicate_threshold)
+            plan = plan_teachings(records, teachings, evidence, near_duplicate_threshold=self.near_duplicate_threshold,
+                                  cosine=self._cosine if any(r.status == "withdrawn" for r in records.values()) else None)
             book = self.store.commit(plan.changes, expected_book=expected, op="teach", provenance=provenance, note=note)
             return TeachReport(book, plan.outcomes, plan.changes)
 
@@ -239,6 +241,11 @@ class Rulebook:
 
         return self._retrying(attempt)
 
+    def _cosine(self, a: str, b: str) -> float:
+        """The encoder's cosine of two texts (their vectors are unit length)."""
+        first, second = self.embedder.encode([a, b])
+        return float(first @ second)
+
     def _retrying(self, attempt: Callable[[], T]) -> T:
         return retry_on_conflict(attempt, ConcurrentBookUpdate, self.max_attempts)
 
@@ -282,7 +289,7 @@ class Rulebook:
         if len(vectors) < len(nodes):  # stored under another embedder: embed once for this one
             self.ensure_vectors([n for nid, n in nodes.items() if nid not in vectors])
             vectors = self.store.vectors(self.embedder.name, nodes)
-        guards = {r.rule_id: r.unexpressed for r in content if r.unexpressed}
+        guards = {r.rule_id: rest for r in content if (rest := guard_rest(r.unexpressed))}
         guard_vectors = dict(zip(guards, self.embedder.encode(list(guards.values())))) if guards else {}
         index = RuleIndex(versions, {nid: n.text for nid, n in nodes.items()}, vectors, records, book_version,
                           guard_vectors)

@@ -55,7 +55,8 @@ class RuleStatus(StrEnum):
 
 RULE_TYPES = tuple(RuleType)
 STATUSES = tuple(RuleStatus)
-RULE_OPS = ("add", "reinforce", "merge", "supersede", "conflict", "withdraw", "restore", "assess")
+# `revise`: a rule file gave a rule new meaning or words of the same normal form (forge rulebook apply).
+RULE_OPS = ("add", "reinforce", "merge", "supersede", "conflict", "withdraw", "restore", "assess", "revise")
 EDGE_TYPES = ("FORGED_FROM", "TAUGHT_BY", "SUPPORTED_BY", "SUPERSEDES", "CONFLICTS_WITH", "IN_GROUP", "CORRECTS",
               "COUNTERED_BY")
 # `efficacy`: what happened after the rule was injected (forge rulebook stats --record): supporting

@@ -1,24 +1,36 @@
 """Decision-context benchmark for the CAGE-2 rulebook (DC-Bench, adapted): are the right rules injected at
-the right decision points, and nothing else?
+the right decision points, nothing else, and never one that says the opposite of its text?
 
-Case files (`data/dc_bench/{dev,heldout,model_style}.yaml`, format in their header) hold scenarios across
-nine dimensions; `model_style` holds rules written the way models write reflections (negations, exceptions
-taught first, attack phases, history, plans, conditions the predicate language cannot express). Each
-split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite in a temporary directory, or a
-namespace of a private redis-server for `backend: redis`), teaches its rules through the product's own
-path (forge.rulebook.authoring.teaching: the grammar, else the configured compiler model: the surrogate by
-default), and runs its queries: a decision context (a real CAGE-2 observation from
-`data/dc_bench/observations.yaml`, rendered by the environment's text view, or an operator-written
-one), a role and a querying actor, with the set of rules that must be injected (FORMAT rules of the
-role included) and nothing else.
+Case files (`data/dc_bench/{dev,heldout,model_style,blind,blind2}.yaml`, format in heldout.yaml's header) hold
+scenarios across nine dimensions. `dev` and `model_style` are development splits (the product was changed on
+their failures); `heldout` was written before tuning; `blind` and `blind2` were each written by an author who
+read only the README's rule language and real contexts (`data/dc_bench/blind*_author_pack/`), and nobody who
+changes the product reads them: for them the bench prints aggregate figures and failure classes only, never a
+case's text, label or context (`--failures` refuses). `blind` is development all the same: issue 29's work was
+steered by its aggregates, failure classes and the shapes of its compiled predicates. `blind2` is the held-out
+measure.
+Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
+in a temporary directory, or a namespace of a private redis-server for `backend: redis`), teaches its rules
+through the product's own path (forge.rulebook.authoring.teaching: the grammar, else the configured compiler
+model: the surrogate by default; `--compiler reference`: the case files' own compilations, `ref`), and runs
+its queries: a decision context (a real CAGE-2 observation from `data/dc_bench/observations.yaml`, rendered
+by the environment's text view in the role's own format, or an operator-written one), a role and a querying
+actor, with the set of rules that must be injected (`expect`, FORMAT rules of the role included) and,
+optionally, `also_applies`: rules whose own text applies there but that must still stay out (outranked in a
+disagreement, replaced by their teacher's newer rule).
 
-Scores per dimension and overall: exact-set accuracy, precision, recall, silence accuracy (queries
-that expect nothing and get nothing), injected tokens per query; and, labelled as surrogate results,
-behavioural compliance: the surrogate ActionChooser / Planner is called with what was injected, and
-`forge.rulebook.language.action.judge` says whether its chosen action followed each expected rule that has a
-structured action (rules the compiler left semantic have no action to judge and are counted apart).
+Harm first. A *harmful* injection is (i) a rule injected where its own text says it does not apply: neither
+expected nor in `also_applies` (a withdrawn rule, one whose condition does not hold), or (ii) an injected rule
+whose compiled action is the opposite of its text: against the case's `ref`, what the compiled action
+prescribes the ref forbids, or the reverse (a `never` compiled as a `do`, a `prefer X over Y` reversed).
+Then per split: missed injections (expected, not injected), exact-set accuracy (with its 95% interval),
+silence accuracy (queries that expect nothing and get nothing), per dimension precision / recall and
+injected tokens per query, and, labelled as surrogate results, behavioural compliance (the surrogate
+ActionChooser / Planner called with what was injected, graded by `forge.rulebook.language.action.judge`).
+Failure classes: harmful/not-applicable, harmful/inverted, missed, outranked-injected, each by dimension and
+by what the compiler made of the rule (grammar, predicate, guarded, semantic, refused, dropped).
 
-    PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout|model_style] [--failures] [--set KEY=VALUE]
+    PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout|model_style|blind|blind2] [--failures] [--set KEY=VALUE]
 
 The last line printed is `overall exact-set accuracy: NN.N%`.
 """
@@ -26,6 +38,7 @@ The last line printed is `overall exact-set accuracy: NN.N%`.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
@@ -43,7 +56,12 @@ from forge.config import StoreKind  # noqa: E402  (after the path set-up above)
 from forge.local_redis import LocalRedis  # noqa: E402
 
 DATA = ROOT / "data" / "dc_bench"
-SPLITS = ("dev", "heldout", "model_style")
+SPLITS = ("dev", "heldout", "model_style", "blind", "blind2")
+# What each split is, as the report names it: a split whose failures shaped a change is development.
+SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style": "model-style (development)",
+               "blind": "blind-1 (unread, but development: steered by its aggregates)",
+               "blind2": "blind-2 (held out, unread: aggregates only)"}
+BLIND = frozenset({"blind", "blind2"})  # splits whose cases are never printed
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
@@ -105,9 +123,12 @@ def check_scenario(s: dict, path: Path, observations: dict[str, dict]) -> None:
                 raise CaseError(f"{where}: unknown observation {body['obs']!r}")
             if body.get("view", "alerts") not in VIEWS:
                 raise CaseError(f"{where}: view {body.get('view')!r} is not one of {', '.join(VIEWS)}")
-            unknown = set(body.get("expect") or []) - labels
-            if unknown:
-                raise CaseError(f"{where}: expect names labels not taught before it: {sorted(unknown)}")
+            for key in ("expect", "also_applies"):
+                if not isinstance(body.get(key) or [], list):
+                    raise CaseError(f"{where}: {key} must be a list of labels")
+                unknown = set(body.get(key) or []) - labels
+                if unknown:
+                    raise CaseError(f"{where}: {key} names labels not taught before it: {sorted(unknown)}")
         elif op != "reopen":
             raise CaseError(f"{where}: unknown step {op!r} (teach, withdraw, restore, reopen, query)")
 
@@ -118,10 +139,17 @@ def context_of(query: dict, observations: dict[str, dict]) -> str:
     obs = observations[query["obs"]]
     view = query.get("view") or ROLE_VIEW.get(query["role"], "alerts")
     if view == "chooser":
-        return f"Situation (from the Planner): see the alerts\n\nAlerts:\n{obs['alerts']}"
+        return chooser_context(obs["alerts"])
     if view not in obs:
         raise CaseError(f"observation {query['obs']!r} has no {view!r} view (a quiet network has no Analyst context)")
     return obs[view]
+
+
+def chooser_context(alerts: str) -> str:
+    """The ActionChooser's context as agents/defender.py builds it: the Planner's situation line (the hosts it
+    names, each with its state, as the Planner writes them), then the alert lines."""
+    rows = [line.replace(": Activity", " shows Activity", 1) for line in alerts.splitlines() if ": Activity" in line]
+    return f"Situation (from the Planner): {', '.join(rows[:3]) or 'the network is quiet'}\n\nAlerts:\n{alerts}"
 
 
 def reference_compilations(scenarios: list[dict]) -> dict[str, dict]:
@@ -186,6 +214,9 @@ class QueryResult:
     injected: frozenset[str]
     tokens: int
     labels: dict[str, str]  # rule id -> label, for reports
+    also: frozenset[str] = frozenset()  # rules whose text applies here but that must stay out (also_applies)
+    inverted: frozenset[str] = frozenset()  # injected rules whose compiled action is the opposite of their ref's
+    outcome: dict[str, str] = field(default_factory=dict)  # label -> what the compiler made of it (COMPILE_OUTCOMES)
     verdicts: list[str] = field(default_factory=list)  # surrogate behaviour, one per judged rule
     unjudged: int = 0  # expected rules with no structured action
 
@@ -194,12 +225,108 @@ class QueryResult:
         return self.expected == self.injected
 
     @property
+    def not_applicable(self) -> frozenset[str]:
+        """Harm (i): injected where the rule's own text says it does not apply."""
+        return self.injected - self.expected - self.also
+
+    @property
+    def harmful(self) -> frozenset[str]:
+        """Every harmful injection: not applicable here, or inverted (harm ii)."""
+        return self.not_applicable | (self.inverted & self.injected)
+
+    @property
+    def missed(self) -> frozenset[str]:
+        return self.expected - self.injected
+
+    @property
+    def outranked(self) -> frozenset[str]:
+        """Injected although its text applies here, where precedence or replacement keeps it out (not harm)."""
+        return (self.injected & self.also) - self.expected
+
+    @property
     def precision(self) -> float:
         return len(self.expected & self.injected) / len(self.injected) if self.injected else 1.0
 
     @property
     def recall(self) -> float:
         return len(self.expected & self.injected) / len(self.expected) if self.expected else 1.0
+
+    def failure_classes(self) -> list[tuple[str, str]]:
+        """(class, what the compiler made of the rule) for every wrong injection or miss of this query."""
+        made = lambda rid: self.outcome.get(self.labels.get(rid, ""), "refused" if rid.startswith("<") else "?")  # noqa: E731
+        found = [("harmful/not-applicable", made(r)) for r in sorted(self.not_applicable)]
+        found += [("harmful/inverted", made(r)) for r in sorted(self.inverted & self.injected)]
+        found += [("missed", made(r)) for r in sorted(self.missed)]
+        found += [("outranked-injected", made(r)) for r in sorted(self.outranked)]
+        return found
+
+
+# What the compiler made of a taught rule, as the failure classes name it.
+COMPILE_OUTCOMES = ("grammar", "predicate", "guarded", "semantic", "semantic/checked", "refused", "dropped")
+
+
+def compile_outcome(record, result: str) -> str:
+    """`grammar` | `predicate` | `guarded` (a predicate with an unexpressed rest) | `semantic` (no predicate) for a
+    rule in the book; `refused` (the book refused it) or `dropped` (the compiler dropped it) for one that is not."""
+    if record is None:
+        return "dropped" if result == "dropped" else "refused"
+    if record.compiled_by == "grammar":
+        return "grammar"
+    if record.when is None:
+        # semantic/checked: the compiler's predicate failed the product's checks (wider than its text, the opposite,
+        # or invalid), so the rule is judged by its words' claims alone
+        return "semantic/checked" if record.semantic_reason.startswith(("predicate refused", "invalid predicate")) \
+            else "semantic"
+    return "guarded" if record.unexpressed else "predicate"
+
+
+def refusal_check(reason: str) -> str:
+    """Which of the product's checks refused a compiled predicate (forge.rulebook.authoring.checks.CHECKS), from
+    the rule's semantic reason; `schema` for an invalid predicate or action."""
+    if reason.startswith("invalid predicate"):
+        # the error's words without the values it names (a verb, a host): a class of fault, not a case's text
+        words = re.sub(r"'[^']*'|\"[^\"]*\"|\([^)]*\)|\b[A-Z][\w$]*\b|\$\w+|\d+", "_", reason.split(":", 1)[-1])
+        return "schema(" + "_".join(w for w in words.split() if w.isalpha())[:40] + ")"
+    tag = reason.removeprefix("predicate refused: ").split(":", 1)[0]
+    return tag if tag.isidentifier() else "other"
+
+
+def _moves(action: Optional[dict]) -> tuple[list[tuple[str, Optional[str]]], list[tuple[str, Optional[str]]]]:
+    """(prescribed, forbidden) (verb, target) pairs of an action's JSON."""
+    if not isinstance(action, dict):
+        return [], []
+    first = (str(action.get("verb")), action.get("target"))
+    over = action.get("over") if isinstance(action.get("over"), dict) else None
+    then = [(str(m.get("verb")), m.get("target")) for m in action.get("then") or [] if isinstance(m, dict)]
+    mode = str(action.get("mode", "")).lower()
+    if mode == "never":
+        return [], [first]
+    if mode == "prefer":
+        return [first], [(str(over.get("verb")), over.get("target"))] if over else []
+    return [first, *then], []
+
+
+def _targets_meet(a: Optional[str], b: Optional[str]) -> bool:
+    """Whether two targets can name one host (a relative target or a class may be any of its hosts)."""
+    from forge.env.catalog import HOST_CLASSES
+
+    def hosts(t):
+        if t is None or str(t).startswith("$") or t == "any":
+            return None  # every host, or the one the trigger matched
+        return set(HOST_CLASSES.get(t, (t,)))
+    ha, hb = hosts(a), hosts(b)
+    return ha is None or hb is None or bool(ha & hb)
+
+
+def inverted(compiled: Optional[dict], ref: Optional[dict]) -> bool:
+    """Whether a compiled action is the opposite of the case author's (`ref`): it prescribes what the ref
+    forbids, or forbids what the ref prescribes, on a host both can name (verb `any`: every verb)."""
+    done, banned = _moves(compiled)
+    ref_done, ref_banned = _moves(ref)
+
+    def meets(x, y):
+        return (x[0] == y[0] or "any" in (x[0], y[0])) and _targets_meet(x[1], y[1])
+    return any(meets(x, y) for x in done for y in ref_banned) or any(meets(x, y) for x in banned for y in ref_done)
 
 
 @dataclass
@@ -217,6 +344,7 @@ class Bench:
     condition_scores: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
     results: list[QueryResult] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    refusals: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))  # (split, check) -> rules
 
     def open_book(self, scenario: dict):
         from forge.rulebook.book import Rulebook
@@ -239,6 +367,8 @@ class Bench:
         book, (spec, namespace) = self.open_book(scenario)
         compiler = RuleCompiler(self.clients["compiler"])
         label_rule: dict[str, Optional[str]] = {}
+        outcome: dict[str, str] = {}  # label -> what the compiler made of it
+        refs: dict[str, Optional[dict]] = {}  # label -> the case author's action
         try:
             for number, step in enumerate(scenario["steps"]):
                 (op, body), = step.items()
@@ -250,8 +380,14 @@ class Bench:
                     ) for item in body]
                     taught = teach_text(book, compiler, corrections, provenance=Provenance(actor="dc-bench"),
                                         seed=number)
+                    heads = book.heads()
                     for item, rule_id, result in zip(body, taught.rule_ids, taught.results):
                         label_rule[item["as"]] = rule_id
+                        outcome[item["as"]] = compile_outcome(heads[rule_id].record if rule_id in heads else None, result)
+                        if outcome[item["as"]] == "semantic/checked":
+                            self.refusals[(scenario["split"], refusal_check(heads[rule_id].record.semantic_reason))] += 1
+                        if "ref" in item:
+                            refs[item["as"]] = (item["ref"] or {}).get("action")
                         if rule_id is None:
                             self.problems.append(f"{scenario['id']}: {item['as']} was {result}")
                     self.problems += [f"{scenario['id']}: {p}" for p in taught.compile.problems]
@@ -263,11 +399,12 @@ class Bench:
                     book.store.close()
                     book = Rulebook(open_rulebook(spec, namespace, create=False), self.embedder)
                 elif op == "query":
-                    self.query(scenario, body, book, label_rule)
+                    self.query(scenario, body, book, label_rule, outcome, refs)
         finally:
             book.store.close()
 
-    def query(self, scenario: dict, query: dict, book, label_rule: dict[str, Optional[str]]) -> None:
+    def query(self, scenario: dict, query: dict, book, label_rule: dict[str, Optional[str]],
+              outcome: dict[str, str], refs: dict[str, Optional[dict]]) -> None:
         from forge.rulebook.injection import RulebookInjection
         from forge.rulebook.retrieval import RetrievalSettings
 
@@ -280,11 +417,16 @@ class Bench:
         got = set(injection.stage_one_ids(role)) | {item.id.split("@", 1)[0] for item in injected.items}
         expected = {label_rule.get(label) or f"<{label}: not in the book>" for label in query.get("expect") or []}
         labels = {rid: label for label, rid in label_rule.items() if rid}
+        also = {label_rule[label] for label in query.get("also_applies") or [] if label_rule.get(label)}
+        heads = book.heads()
+        turned = {rid for rid in got if rid in heads and any(
+            inverted(heads[rid].record.action, refs[label]) for label, r in label_rule.items() if r == rid and label in refs)}
         result = QueryResult(scenario["id"], scenario["split"], scenario["dimension"], role, context,
-                             frozenset(expected), frozenset(got), injected.tokens, labels)
+                             frozenset(expected), frozenset(got), injected.tokens, labels, frozenset(also),
+                             frozenset(turned), dict(outcome))
         if self.behaviour and role in ("action_chooser", "planner"):
             self.judge_behaviour(result, book, injected, context)
-        if self.calibrate:
+        if self.calibrate and scenario["split"] not in BLIND:  # calibrating on the blind split would tune to it
             self.score_semantic(book, context, role, actor, result.expected)
         self.results.append(result)
 
@@ -365,10 +507,17 @@ def score(results: list[QueryResult]) -> dict[str, float]:
     return {
         "queries": n,
         "exact": 100.0 * sum(r.exact for r in results) / n if n else 0.0,
+        "exact_n": sum(r.exact for r in results),
         "precision": 100.0 * sum(r.precision for r in results) / n if n else 0.0,
         "recall": 100.0 * sum(r.recall for r in results) / n if n else 0.0,
         "silence": 100.0 * sum(not r.injected for r in silent) / len(silent) if silent else 100.0,
         "silent_queries": len(silent),
+        "harmful": sum(len(r.harmful) for r in results),
+        "harmful_queries": sum(bool(r.harmful) for r in results),
+        "not_applicable": sum(len(r.not_applicable) for r in results),
+        "inverted": sum(len(r.inverted & r.injected) for r in results),
+        "missed": sum(len(r.missed) for r in results),
+        "outranked": sum(len(r.outranked) for r in results),
         "tokens": sum(r.tokens for r in results) / n if n else 0.0,
         "compliance": 100.0 * sum(v == "followed" for v in verdicts) / len(verdicts) if verdicts else float("nan"),
         "judged": len(verdicts),
@@ -408,6 +557,49 @@ def table(title: str, results: list[QueryResult], scenarios: list[dict]):
                   interval(sum(r.exact for r in rows), len(rows)), f"{s['precision']:.1f}", f"{s['recall']:.1f}",
                   f"{s['silence']:.1f} ({s['silent_queries']})", f"{s['tokens']:.1f}", compliance,
                   style="bold" if dimension == "overall" else None)
+    return t
+
+
+def harm_table(title: str, results: list[QueryResult], splits: tuple[str, ...]):
+    """Per split: harm first, then misses and accuracy."""
+    from rich.table import Table
+
+    t = Table(title=title)
+    for column in ("split", "queries", "harmful injections", "queries with harm", "not applicable", "inverted",
+                   "missed", "outranked injected", "exact-set %", "95% CI", "silence %"):
+        t.add_column(column, justify="left" if column == "split" else "right")
+    for split in splits:
+        rows = [r for r in results if r.split == split]
+        if not rows:
+            continue
+        s = score(rows)
+        t.add_row(SPLIT_NAMES.get(split, split), str(s["queries"]), str(s["harmful"]),
+                  f"{s['harmful_queries']} ({s['harmful'] / s['queries']:.2f}/query)", str(s["not_applicable"]),
+                  str(s["inverted"]), str(s["missed"]), str(s["outranked"]), f"{s['exact']:.1f}",
+                  interval(s["exact_n"], s["queries"]), f"{s['silence']:.1f} ({s['silent_queries']})",
+                  style="bold red" if s["harmful"] else None)
+    return t
+
+
+def class_table(title: str, results: list[QueryResult]):
+    """Failure classes (what went wrong, and what the compiler had made of the rule), by dimension: counts only."""
+    from rich.table import Table
+
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in results:
+        for kind, made in r.failure_classes():
+            counts[(kind, made)][r.dimension] += 1
+    t = Table(title=title)
+    t.add_column("failure class", no_wrap=True)
+    t.add_column("compiled as", no_wrap=True)
+    t.add_column("total", justify="right")
+    dims = [d for d in DIMENSIONS if any(d in c for c in counts.values())]
+    for d in dims:
+        t.add_column("".join(w[:4] for w in d.split("_")), justify="right")  # behachan = behavioural_change
+    for (kind, made), by_dim in sorted(counts.items()):
+        t.add_row(kind, made, str(sum(by_dim.values())), *(str(by_dim.get(d, "")) for d in dims))
+    if not counts:
+        t.add_row("none", "-", "0")
     return t
 
 
@@ -465,9 +657,10 @@ def likely_texts(scenarios: list[dict], observations: dict[str, dict]) -> list[s
 
 
 def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (), *, behaviour: bool = True,
-              progress: bool = True, only: Optional[set[str]] = None,
-              compiler: str = "model", calibrate: bool = False) -> tuple[list[QueryResult], list[dict], list[str]]:
-    """Run the scenarios of `splits` (or only the ids in `only`); (query results, scenarios, problems).
+              progress: bool = True, only: Optional[set[str]] = None, compiler: str = "model", calibrate: bool = False,
+              refusals: Optional[dict] = None) -> tuple[list[QueryResult], list[dict], list[str]]:
+    """Run the scenarios of `splits` (or only the ids in `only`); (query results, scenarios, problems). `refusals`,
+    if given, receives per (split, check) how many taught rules the product's checks kept semantic.
     `compiler`: `model` (the configured compiler model) or `reference` (the case files' compilations)."""
     from rich.progress import Progress
 
@@ -499,6 +692,8 @@ def run_bench(splits: tuple[str, ...] = SPLITS, overrides: tuple[str, ...] = (),
         finally:
             if redis is not None:
                 redis.stop()
+    if refusals is not None:
+        refusals.update(bench.refusals)
     if calibrate:
         from forge.rulebook.retrieval import choose_floor
 
@@ -536,9 +731,14 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     console = Console(width=170)
     splits = SPLITS if args.split == "all" else (args.split,)
+    if args.failures and set(splits) <= BLIND:
+        print("dc_bench: --failures is refused on the blind splits: its cases stay unread by anyone who changes the "
+              "product; it reports aggregate figures and failure classes only", file=sys.stderr)
+        return 2
     started = time.perf_counter()
+    refusals: dict[tuple[str, str], int] = {}
     results, scenarios, problems = run_bench(splits, tuple(args.overrides), behaviour=not args.no_behaviour,
-                                             compiler=args.compiler, calibrate=args.calibrate)
+                                             compiler=args.compiler, calibrate=args.calibrate, refusals=refusals)
     elapsed = time.perf_counter() - started
     from forge.wiring import model_label
     from forge.config import load_config
@@ -547,24 +747,39 @@ def main(argv=None) -> int:
                 else "reference (the case files' compilations, not a model)")
     for split in splits:
         rows = [r for r in results if r.split == split]
-        console.print(table(f"dc_bench {split} split ({sum(s['split'] == split for s in scenarios)} scenarios); "
-                            f"compiler: {compiler}", rows, [s for s in scenarios if s["split"] == split]))
+        console.print(table(f"dc_bench {SPLIT_NAMES[split]} split ({sum(s['split'] == split for s in scenarios)} "
+                            f"scenarios); compiler: {compiler}", rows, [s for s in scenarios if s["split"] == split]))
     if len(splits) > 1:
         console.print(table(f"dc_bench all splits; compiler: {compiler}", results, scenarios))
+    console.print(harm_table(f"dc_bench harm first; compiler: {compiler}", results, splits))
+    for split in splits:
+        console.print(class_table(f"failure classes, {SPLIT_NAMES[split]}; compiler: {compiler}",
+                                  [r for r in results if r.split == split]))
+    for split in splits:
+        taught = sum(1 for sc in scenarios if sc["split"] == split for st in sc["steps"] for _ in st.get("teach") or [])
+        kinds = {check: n for (sp, check), n in sorted(refusals.items()) if sp == split}
+        console.print(f"{SPLIT_NAMES[split]}: {sum(kinds.values())} of {taught} taught rules kept semantic by the product's "
+                      f"checks ({', '.join(f'{k} {n}' for k, n in kinds.items()) or 'none'})", soft_wrap=True)
     for p in problems:
         if p.startswith("semantic floor calibration"):
             console.print(p, soft_wrap=True)
     if args.failures:
+        open_ids = {s["id"] for s in scenarios if s["split"] not in BLIND}
         for r in results:
-            if not r.exact:
+            if not r.exact and r.split not in BLIND:
                 name = lambda ids: sorted(r.labels.get(i, i) for i in ids)  # noqa: E731
-                console.print(f"[red]{r.scenario}[/red] {r.role}: expected {name(r.expected)} got {name(r.injected)} "
-                              f"| {' '.join(r.context.split())[:140]}", soft_wrap=True)
+                harm = f" HARMFUL {name(r.harmful)}" if r.harmful else ""
+                console.print(f"[red]{r.scenario}[/red] {r.role}: expected {name(r.expected)} got {name(r.injected)}"
+                              f"{harm} | {' '.join(r.context.split())[:140]}", soft_wrap=True)
         for p in problems:
-            console.print(f"[yellow]{p}[/yellow]", soft_wrap=True)
+            if p.split(":", 1)[0] in open_ids:
+                console.print(f"[yellow]{p}[/yellow]", soft_wrap=True)
+        if set(splits) & BLIND:
+            console.print("(the blind split's failures are not printed: its classes are in the table above)")
     for split in splits:
         s = score([r for r in results if r.split == split])
-        print(f"{split} exact-set accuracy: {s['exact']:.1f}% ({s['queries']} queries); silence {s['silence']:.1f}%")
+        print(f"{split} exact-set accuracy: {s['exact']:.1f}% ({s['queries']} queries); harmful {s['harmful']}; "
+              f"missed {s['missed']}; silence {s['silence']:.1f}%")
     print(f"{len(scenarios)} scenarios, {len(results)} queries in {elapsed:.1f} s "
           f"(behaviour column: surrogate results, not an LLM's)")
     print(f"overall exact-set accuracy: {score(results)['exact']:.1f}%")

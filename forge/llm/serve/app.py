@@ -1,5 +1,9 @@
 """The model endpoint, independent of how HTTP is framed: a request head, then (maybe) its body, then a reply.
 
+A model call is checked as the emulated API checks it (forge.llm.api_rules: parameters by model, reply
+schemas by the API's rules) and refused with its status and error shape; then answered by the served
+provider with the emulated thinking, prefix cache and scripted endings (forge.llm.serve.emulation).
+
 `ModelApp.check(head)` decides everything that can be decided from the request line and headers:
 the key, the route, the body size. Only when it returns None does the transport read the body and
 call `answer(head, body)`. So a client without the key, or with an oversized body, costs the
@@ -14,7 +18,8 @@ import threading
 from dataclasses import dataclass
 from typing import Mapping, NamedTuple, Optional
 
-from forge.llm.serve import wire
+from forge.llm.api_rules import gemini_request_refusals, openai_reasoning_model, openai_request_refusals
+from forge.llm.serve import emulation, wire
 from forge.llm.serve.faults import FaultPlan, ServerStats
 from forge.llm.serve.policy import (
     ServePolicy,
@@ -24,7 +29,7 @@ from forge.llm.serve.policy import (
     model_refusal,
     offered_key,
 )
-from forge.llm.types import Provider, ProviderError, Secret
+from forge.llm.types import Completion, Provider, ProviderError, Secret
 
 log = logging.getLogger("forge.llm.serve")
 
@@ -61,6 +66,7 @@ class ModelApp:
         faults: Optional[FaultPlan] = None,
         stats: Optional[ServerStats] = None,
         stopping: Optional[threading.Event] = None,
+        pass_schema: bool = False,
     ):
         self.provider = provider
         self.provider_label = getattr(provider, "name", type(provider).__name__)
@@ -69,6 +75,9 @@ class ModelApp:
         self.faults = faults or FaultPlan()
         self.stats = stats or ServerStats()
         self.stopping = stopping or threading.Event()
+        # Whether a request's reply schema is passed on (a served provider that decodes under a schema).
+        self.pass_schema = pass_schema
+        self.cache = emulation.PrefixCache()
 
     def check(self, head: Head) -> Optional[Reply]:
         """The reply decided before any body byte is read, or None: read the body and call `answer`."""
@@ -128,22 +137,56 @@ class ModelApp:
         refusal = model_refusal(request.model, self.policy.models)
         if refusal is not None:
             return _error(gemini, 404, refusal)
-        try:
-            completion = self.provider.complete(
-                list(request.messages),
-                model=request.model,
-                temperature=request.temperature,
-                max_tokens=capped_max_tokens(request.max_tokens, self.policy.max_tokens),
-                seed=request.seed,
-                stop=None if request.stop is None else list(request.stop),
-            )
-        except ProviderError as exc:
-            status, headers = wire.provider_failure(exc)
-            log.warning("serve: provider %r failed: %s", self.provider_label, exc)
-            return _error(gemini, status, f"upstream provider failed: {exc}", headers)
-        except Exception:
-            log.exception("serve: provider %r raised unexpectedly", self.provider_label)
-            return _error(gemini, 500, "internal error in the served provider")
+        refused = self._refusals(gemini, body, request)
+        if refused is not None:
+            return refused
+        if fault is not None and fault.outcome is not None:
+            return self._render(gemini, request, emulation.scripted(fault.outcome, gemini, request, fault.message), 0)
+        thoughts = emulation.thinking_tokens(gemini, request)
+        budget = capped_max_tokens(request.max_tokens, self.policy.max_tokens)
+        if thoughts >= budget:
+            completion = emulation.spent_thinking(request, budget, thoughts)
+        else:
+            extra = {"schema": request.schema} if self.pass_schema and request.schema is not None else {}
+            try:
+                completion = self.provider.complete(
+                    list(request.messages),
+                    model=request.model,
+                    temperature=request.temperature,
+                    max_tokens=budget - thoughts,  # the reasoning counts against the completion budget
+                    seed=request.seed,
+                    stop=None if request.stop is None else list(request.stop),
+                    **extra,
+                )
+            except ProviderError as exc:
+                status, headers = wire.provider_failure(exc)
+                log.warning("serve: provider %r failed: %s", self.provider_label, exc)
+                return _error(gemini, status, f"upstream provider failed: {exc}", headers)
+            except Exception:
+                log.exception("serve: provider %r raised unexpectedly", self.provider_label)
+                return _error(gemini, 500, "internal error in the served provider")
+            completion = emulation.with_thinking_and_cache(completion, thoughts, 0)
+        cached = self.cache.cached_tokens(gemini, request.model, emulation.prompt_text(request))
+        completion = emulation.with_thinking_and_cache(completion, 0, cached)
+        return self._render(gemini, request, completion, thoughts)
+
+    def _refusals(self, gemini: bool, body: dict, request: "wire.ChatRequest") -> Optional[Reply]:
+        """The API's own refusal of a request it would not take (status, error shape), or None."""
         if gemini:
-            return Reply(200, wire.gemini_response(completion, request.model))
+            refused = gemini_request_refusals(body, request.model)
+            if refused:
+                messages = [r.message for r in refused]
+                return Reply(refused[0].status, wire.error_body(True, refused[0].status, "\n".join(messages),
+                                                                violations=messages))
+            return None
+        refused = openai_request_refusals(body, openai_reasoning_model(request.model))
+        if refused:
+            first = refused[0]
+            return Reply(first.status, wire.error_body(False, first.status, first.message, param=first.param, code=first.code))
+        return None
+
+    def _render(self, gemini: bool, request: "wire.ChatRequest", completion: Completion, thoughts: int) -> Reply:
+        if gemini:
+            summary = f"(thought summary: {thoughts} tokens of emulated reasoning)" if request.include_thoughts and thoughts else None
+            return Reply(200, wire.gemini_response(completion, request.model, thoughts=summary))
         return Reply(200, wire.openai_response(completion, request.model))

@@ -1,7 +1,7 @@
 """Server-side fault scripting and counters: what tests use to make `forge serve` misbehave and to watch it.
 
 A `FaultPlan` is consumed in arrival order by model-call requests (429 + Retry-After, 5xx, slow
-answers); `ServerStats` records what arrived, how it was answered and how many connections were open.
+answers, refusals and blocks); `ServerStats` records what arrived, how it was answered and how many connections were open.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ class PlannedFault:
     retry_after: Optional[str] = None  # Retry-After header value sent with `status`
     delay_s: float = 0.0  # wait this long first (a slow model; lets client timeouts fire)
     message: Optional[str] = None  # error message in the body (default: "injected fault: HTTP <status>")
+    # answer with this ending instead of asking the model (forge.llm.serve.emulation.SCRIPTED): "refusal"
+    # (OpenAI's message.refusal / Gemini's SAFETY), "content_filter", "SAFETY", "RECITATION", "PROMPT_BLOCKED"
+    outcome: Optional[str] = None
 
 
 class FaultPlan:
@@ -41,6 +44,10 @@ class FaultPlan:
     ) -> "FaultPlan":
         header = None if retry_after is None else (retry_after if isinstance(retry_after, str) else f"{retry_after:g}")
         return self.add(PlannedFault(status=status, retry_after=header, message=message), times)
+
+    def refuse_next(self, times: int, outcome: str = "refusal", message: Optional[str] = None) -> "FaultPlan":
+        """The next model calls end as refused or blocked, in the emulated API's words."""
+        return self.add(PlannedFault(outcome=outcome, message=message), times)
 
     def delay_next(self, times: int, seconds: float) -> "FaultPlan":
         return self.add(PlannedFault(delay_s=seconds), times)

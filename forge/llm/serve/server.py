@@ -26,7 +26,8 @@ class ModelServer:
     Only `models` are served (others: 404 naming them); answers are capped at `max_tokens`.
     `required_key`: when set, clients must present it (Bearer, `x-goog-api-key` or `?key=`), else 401;
     without one, only a loopback address may be bound (`ConfigError` otherwise).
-    `faults` scripts misbehaviour for tests; `stats` counts what arrived.
+    `faults` scripts misbehaviour for tests; `stats` counts what arrived. `pass_schema`: a request's reply
+    schema is passed on to the provider (one that decodes under a schema); else only checked.
     """
 
     def __init__(
@@ -41,6 +42,7 @@ class ModelServer:
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
+        pass_schema: bool = False,
     ):
         refusal = bind_refusal(host, required_key is not None)
         if refusal is not None:
@@ -57,7 +59,8 @@ class ModelServer:
         self.stats = ServerStats()
         self._stopping = threading.Event()
         self.app = ModelApp(
-            provider, policy, required_key=required_key, faults=self.faults, stats=self.stats, stopping=self._stopping
+            provider, policy, required_key=required_key, faults=self.faults, stats=self.stats, stopping=self._stopping,
+            pass_schema=pass_schema,
         )
         self._requested_port = port
         self._httpd: Optional[StdlibHTTPServer] = None

@@ -1,8 +1,11 @@
 """Wire translation: OpenAI chat completions and Gemini generateContent bodies to and from FORGE's types.
 
 Pure functions, no I/O. A request body becomes a `ChatRequest`; a `Completion` becomes the body the
-client's SDK expects; a `ProviderError` becomes the status a gateway should answer with. Problems a
-client caused raise `BadRequest` with a message that never quotes what the client sent.
+client's SDK expects, each outcome in the API's own words (OpenAI: `message.refusal`, `finish_reason`
+length / content_filter / tool_calls, usage with cached and reasoning tokens; Gemini: `finishReason`
+MAX_TOKENS / SAFETY / ..., a blocked prompt's `promptFeedback`, thought parts, `usageMetadata` with
+cached content and thoughts); a `ProviderError` becomes the status a gateway should answer with.
+Problems a client caused raise `BadRequest` with a message that never quotes what the client sent.
 """
 
 from __future__ import annotations
@@ -11,10 +14,13 @@ import re
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 from urllib.parse import unquote
 
 from forge.llm.types import (
+    LENGTH,
+    REFUSAL,
+    TOOL_CALL,
     Completion,
     Message,
     ProviderError,
@@ -55,6 +61,11 @@ class ChatRequest:
     max_tokens: Optional[int] = None
     seed: Optional[int] = None
     stop: Optional[tuple[str, ...]] = None
+    schema: Optional[dict] = None  # the reply schema asked for (passed on to a served provider that takes one)
+    reasoning_effort: Optional[str] = None  # OpenAI reasoning models
+    thinking_budget: Optional[int] = None  # Gemini thinking models
+    thinking_level: Optional[str] = None
+    include_thoughts: bool = False
 
 
 def gemini_model(path: str) -> Optional[tuple[str, bool]]:
@@ -113,6 +124,12 @@ def openai_request(body: Any) -> ChatRequest:
         max_tokens = body.get("max_tokens")
     if max_tokens is not None and _number(max_tokens, int, "max_tokens") < 1:
         raise BadRequest("'max_tokens' must be at least 1")  # as OpenAI and llama.cpp answer it
+    fmt = body.get("response_format") if isinstance(body.get("response_format"), dict) else {}
+    spec = fmt.get("json_schema") if isinstance(fmt.get("json_schema"), dict) else {}
+    schema = spec.get("schema") if fmt.get("type") == "json_schema" else fmt.get("schema")
+    if schema is None and isinstance(body.get("structured_outputs"), dict):  # vLLM's spelling
+        schema = body["structured_outputs"].get("json")
+    effort = body.get("reasoning_effort")
     return ChatRequest(
         messages=tuple(messages),
         model=str(body.get("model") or ""),
@@ -120,28 +137,37 @@ def openai_request(body: Any) -> ChatRequest:
         max_tokens=_number(max_tokens, int, "max_tokens"),
         seed=_number(body.get("seed"), int, "seed"),
         stop=_stop(body.get("stop")),
+        schema=schema if isinstance(schema, dict) else None,
+        reasoning_effort=effort if isinstance(effort, str) else None,
     )
+
+
+def openai_finish(completion: Completion) -> str:
+    """OpenAI's finish_reason for an outcome: a refusal message ends with "stop" (the refusal is in the
+    message), a content filter with "content_filter"."""
+    if completion.finish_reason == REFUSAL:
+        return "content_filter" if completion.raw_finish_reason == "content_filter" else "stop"
+    return {LENGTH: "length", TOOL_CALL: "tool_calls"}.get(completion.finish_reason or "", "stop")
 
 
 def openai_response(completion: Completion, model: str) -> dict:
     usage = completion.usage
+    refused = completion.finish_reason == REFUSAL and completion.raw_finish_reason != "content_filter"
+    message = {"role": "assistant", "content": None if refused else completion.text,
+               "refusal": (completion.refusal or "I can't help with that.") if refused else None}
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": completion.model or model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": completion.text},
-                "finish_reason": completion.finish_reason or "stop",
-                "logprobs": None,
-            }
-        ],
+        "choices": [{"index": 0, "message": message, "finish_reason": openai_finish(completion), "logprobs": None}],
         "usage": {
             "prompt_tokens": usage.prompt_tokens,
             "completion_tokens": usage.completion_tokens,
             "total_tokens": usage.prompt_tokens + usage.completion_tokens,
+            "prompt_tokens_details": {"cached_tokens": usage.cached_prompt_tokens, "audio_tokens": 0},
+            "completion_tokens_details": {"reasoning_tokens": usage.reasoning_tokens, "audio_tokens": 0,
+                                          "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
         },
     }
 
@@ -178,6 +204,14 @@ def gemini_request(body: Any, model: str) -> ChatRequest:
     def pick(camel: str, snake: str) -> Any:
         return gen.get(camel, gen.get(snake))
 
+    schema = pick("responseJsonSchema", "response_json_schema")
+    if schema is None:
+        schema = pick("responseSchema", "response_schema")
+    thinking = pick("thinkingConfig", "thinking_config") or {}
+    if not isinstance(thinking, dict):
+        raise BadRequest("'thinkingConfig' must be an object")
+    budget = thinking.get("thinkingBudget", thinking.get("thinking_budget"))
+    level = thinking.get("thinkingLevel", thinking.get("thinking_level"))
     return ChatRequest(
         messages=tuple(messages),
         model=model,
@@ -185,36 +219,63 @@ def gemini_request(body: Any, model: str) -> ChatRequest:
         max_tokens=_number(pick("maxOutputTokens", "max_output_tokens"), int, "maxOutputTokens"),
         seed=_number(pick("seed", "seed"), int, "seed"),
         stop=_stop(pick("stopSequences", "stop_sequences")),
+        schema=schema if isinstance(schema, dict) else None,
+        thinking_budget=_number(budget, int, "thinkingBudget"),
+        thinking_level=str(level).lower() if isinstance(level, str) else None,
+        include_thoughts=bool(thinking.get("includeThoughts", thinking.get("include_thoughts"))),
     )
 
 
-def gemini_response(completion: Completion, model: str) -> dict:
+PROMPT_BLOCKED = "PROMPT_BLOCKED"  # raw_finish_reason prefix of a prompt Gemini blocked (no candidate)
+_GEMINI_REFUSALS = ("SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII")
+
+
+def gemini_response(completion: Completion, model: str, thoughts: Optional[str] = None) -> dict:
+    """`thoughts`: a thought summary, sent as a thought part before the reply (include_thoughts)."""
     usage = completion.usage
-    return {
-        "candidates": [
-            {
-                "content": {"role": "model", "parts": [{"text": completion.text}]},
-                "finishReason": "MAX_TOKENS" if completion.finish_reason == "length" else "STOP",
-                "index": 0,
-            }
-        ],
-        "usageMetadata": {
-            "promptTokenCount": usage.prompt_tokens,
-            "candidatesTokenCount": usage.completion_tokens,
-            "totalTokenCount": usage.prompt_tokens + usage.completion_tokens,
-        },
-        "modelVersion": completion.model or model,
-        "responseId": uuid.uuid4().hex[:24],
-    }
+    visible = usage.completion_tokens - usage.reasoning_tokens
+    metadata = {"promptTokenCount": usage.prompt_tokens, "candidatesTokenCount": visible,
+                "totalTokenCount": usage.prompt_tokens + usage.completion_tokens}
+    if usage.reasoning_tokens:
+        metadata["thoughtsTokenCount"] = usage.reasoning_tokens
+    if usage.cached_prompt_tokens:
+        metadata["cachedContentTokenCount"] = usage.cached_prompt_tokens
+    body: dict[str, Any] = {"usageMetadata": metadata, "modelVersion": completion.model or model,
+                            "responseId": uuid.uuid4().hex[:24]}
+    raw = completion.raw_finish_reason or ""
+    if completion.finish_reason == REFUSAL and raw.startswith(PROMPT_BLOCKED):
+        reason = raw.removeprefix(PROMPT_BLOCKED).strip("_") or "SAFETY"
+        return {**body, "promptFeedback": {"blockReason": reason, "safetyRatings": _safety_ratings()}}
+    candidate: dict[str, Any] = {"index": 0}
+    if completion.finish_reason == REFUSAL:
+        candidate.update(finishReason=raw if raw in _GEMINI_REFUSALS else "SAFETY", safetyRatings=_safety_ratings())
+        if completion.refusal:
+            candidate["finishMessage"] = completion.refusal
+    else:
+        parts = ([{"text": thoughts, "thought": True}] if thoughts else []) + ([{"text": completion.text}] if completion.text else [])
+        candidate["content"] = {"role": "model", "parts": parts}
+        candidate["finishReason"] = {LENGTH: "MAX_TOKENS", TOOL_CALL: "UNEXPECTED_TOOL_CALL"}.get(completion.finish_reason or "", "STOP")
+    return {"candidates": [candidate], **body}
 
 
-def error_body(gemini: bool, status: int, message: str) -> dict:
+def _safety_ratings() -> list[dict]:
+    return [{"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "probability": "HIGH", "blocked": True}]
+
+
+def error_body(gemini: bool, status: int, message: str, *, param: Optional[str] = None, code: Optional[str] = None,
+               violations: Sequence[str] = ()) -> dict:
+    """The API's error shape. OpenAI: message, type, param, code. Gemini: code, message, status, and for
+    an invalid request body a google.rpc.BadRequest detail listing each violation."""
     if gemini:
-        return {"error": {"code": status, "message": message, "status": _GEMINI_STATUS.get(status, "UNKNOWN")}}
+        error: dict[str, Any] = {"code": status, "message": message, "status": _GEMINI_STATUS.get(status, "UNKNOWN")}
+        if violations:
+            error["details"] = [{"@type": "type.googleapis.com/google.rpc.BadRequest",
+                                 "fieldViolations": [{"field": "generation_config", "description": v} for v in violations]}]
+        return {"error": error}
     kind = {401: "authentication_error", 403: "permission_error", 404: "not_found_error", 429: "rate_limit_error"}.get(status)
     if kind is None:
         kind = "server_error" if status >= 500 else "invalid_request_error"
-    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
 
 
 def provider_failure(exc: ProviderError) -> tuple[int, tuple[tuple[str, str], ...]]:

@@ -56,6 +56,16 @@ def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = (),
     it offers the history atoms the trigger needs (else its history stays in `unexpressed`)."""
     if trigger is None:
         return {"always": True}
+    if trigger.excluded and trigger.subject in (*HOST_CLASSES, "any"):
+        # "every user host other than User0": each host of the class that is not left out
+        # (by name, as people count them: "the Enterprise hosts" are Enterprise0-2, not the Defender in their subnet)
+        members = HOSTS if trigger.subject == "any" else [h for h in HOST_CLASSES[trigger.subject]
+                                                           if h.lower().startswith(trigger.subject.lower()[:2])]
+        kept = [h for h in members if h not in trigger.excluded]
+        return {"any": [predicate(replace(trigger, subject=h, excluded=()), kind, phases, history) for h in kept]}
+    if trigger.either:
+        return {"any": [predicate(replace(trigger, subject=h, either=()), kind, phases, history)
+                        for h in (trigger.subject, *trigger.either)]}
     if trigger.extra:
         return {"all": [predicate(replace(trigger, extra=()), kind, phases, history),
                         *(predicate(t, kind, phases) for t in trigger.extra)]}
@@ -80,8 +90,8 @@ def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = (),
     if trigger.compromise is not None:
         atom["compromise"] = trigger.compromise
     if "class" in atom and not trigger.has_signal:
-        # "Never reimage the user hosts": the prohibition holds everywhere; "analyse user hosts": when they show anything.
-        return {"always": True} if kind == "never" else {**atom, "activity": "any"}
+        # "Never reimage the user hosts": wherever a user host is in view; "analyse user hosts": when they show anything.
+        return atom if kind == "never" else {**atom, "activity": "any"}
     return atom
 
 
@@ -90,9 +100,12 @@ def _act(act: Act) -> dict:
     return {"verb": verb, "target": act.target}
 
 
-def action(rule: Reading) -> Optional[dict]:
+def action(rule: Reading, any_verb: bool = False) -> Optional[dict]:
+    """The contract's action; `any_verb`: the prompt offers `"verb": "any"` for a prohibition with no verb."""
+    if rule.act is not None and rule.act.verb is None and rule.kind == "never" and any_verb and rule.act.target is not None:
+        return {"mode": "never", "verb": "any", "target": rule.act.target}  # "spend no actions on User0": every verb
     if rule.act is None or rule.act.verb is None:
-        return None  # "do not waste actions on User0": no single verb to name
+        return None  # "do not waste actions on User0", and the prompt offers no word for every verb
     act = rule.act
     trigger = rule.trigger
     if act.target == MATCHED and trigger is not None and trigger.subject in HOST_CLASSES \
@@ -139,7 +152,8 @@ def _from_example(body: str) -> Optional[Reading]:
     return Reading("do", trigger, Act(verb, host or None), None, text)
 
 
-def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] = (), history: Sequence[str] = ()) -> dict:
+def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] = (), history: Sequence[str] = (),
+           any_verb: bool = False) -> dict:
     rule = _from_example(body) if kind == "example" else read_rule(body)
     if rule is None:
         return {"item": number, "verdict": "DROP", "reason": "the example shows no alert and action to learn from"}
@@ -155,7 +169,7 @@ def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] =
         return {**base, "type": "CONTENT", "when": None, "action": None, "trigger": rule.text.rstrip(".")}
     stated = rule.trigger is not None and bool(rule.trigger.history) and \
         {key for key, _ in rule.trigger.history} - {"within", "changed"} <= set(history)
-    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind, phases, stated), "action": action(rule),
+    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind, phases, stated), "action": action(rule, any_verb),
             "unexpressed": rule.unread_beyond_history if stated else rule.unread, "trigger": trigger_text(rule.trigger)}
 
 
@@ -179,12 +193,17 @@ def offered_history(messages: Sequence[Message]) -> tuple[str, ...]:
     return tuple(key for key in _HISTORY_KEYS if f'"{key}":' in system)
 
 
+def offered_any_verb(messages: Sequence[Message]) -> bool:
+    """Whether the contract offers a prohibition of every verb (`"verb": "any"` in its examples)."""
+    return any('"verb": "any"' in m.content for m in messages if m.role == "system")
+
+
 def compiler(mind, messages: Sequence[Message]) -> str:
     entries = []
     seen: set[str] = set()
-    phases, history = offered_phases(messages), offered_history(messages)
+    phases, history, any_verb = offered_phases(messages), offered_history(messages), offered_any_verb(messages)
     for number, kind, role, body in _artifacts(_artifacts_message(messages)):
-        entry = _entry(number, kind, role, body, phases, history)
+        entry = _entry(number, kind, role, body, phases, history, any_verb)
         key = entry.get("directive", "").casefold().rstrip(".")
         if entry["verdict"] == "RULE" and key in seen:
             entry = {"item": number, "verdict": "DROP", "reason": "repeats an earlier artifact"}

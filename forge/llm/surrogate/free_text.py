@@ -24,7 +24,7 @@ environment facts (host names, verbs, host classes, the subnets' order). What it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Optional, Sequence
 
@@ -67,6 +67,8 @@ class Trigger:
     # What the condition says of the defender's history, as (fact, value): ("acted", "Remove"), ("within", 3),
     # ("changed", False), ("unchanged_for", 3), ("scan_before_exploit", True). The rows cannot show it.
     history: tuple[tuple[str, object], ...] = ()
+    excluded: tuple[str, ...] = ()  # "every user host other than User0": hosts of the class left out
+    either: tuple[str, ...] = ()  # "User0 or User1": further hosts, any of which will do
 
     @property
     def has_signal(self) -> bool:
@@ -268,7 +270,9 @@ _REF = re.compile(r"\bzz([hcpr])(\d*)\b")
 _PRIVILEGED = re.compile(r"\bprivileged\b|\bprivilege escalation\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|"
                          r"\bescalat\w*")
 _USER_LEVEL = re.compile(r"\bcompromised user\b|\buser[- ]level\b|\buser (?:access|compromise|shell|privileges?|rights)\b")
-_UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\bsuspect\w* (?:of )?compromise\b|\bpossibly compromised\b")
+_UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\b(?:not sure|unsure|unclear|uncertain|(?:do not|don't) know)\b"
+                      r"[^,.;]*\bcompromis|\bsuspect\w* (?:of )?compromise\b|\bpossibly compromised\b|"
+                      r"\bcompromise\w* (?:status |level |state )?(?:is |remains |stays )?unknown\b|\bunknown (?:status|state|level)\b")
 _COMPROMISE = re.compile(r"\bcompromis\w*|\bbreach\w*|\btaken over\b|\binfected\b|\bhacked\b|\bowned\b|\bpwned\b|\bintrusion\b|"
                          r"\battacker (?:access|foothold)|\binfiltrat\w*|\breach(?:es|ed|ing)?\b|\bgets? into\b|"
                          r"\blands? on\b")
@@ -278,7 +282,10 @@ _EXPLOIT = re.compile(r"\bexploit\w*|\battacked\b|\bunder attack\b")
 _SCAN = re.compile(r"\bscan\w*|\bprob(?:ed|ing|e)\b|\brecon\w*|\bport sweep")
 _ACTIVITY = re.compile(r"\bactivity\b|\bsuspicious\b|\balerts?\b")
 _QUIET = re.compile(r"\bnothing (?:is |much )?(?:going on|happening|to see)\b|\b(?:all|everything) (?:is )?(?:quiet|calm|clean)\b|"
-                    r"\bno (?:alerts?|activity|signs? of (?:trouble|activity))\b|\bquiet\b")
+                    r"\bno (?:alerts?|activity|signs? of (?:trouble|activity))\b|\bquiet\b|"
+                    r"\b(?:no|not a single|none of the) (?:host|hosts|machine|machines|box|boxes)\b[^,.;]*?\b(?:activ\w*|compromis\w*|alerts?|"
+                    r"anything)\b|\bnothing (?:anywhere|at all) is\b|\b(?:the )?network (?:is |looks )?(?:quiet|calm|clean)\b")
+_NOTHING = re.compile(r"\b(?:nothing|no (?:host|machine)s?|none of the (?:host|machine)s)\b(?: \w+)? (?:is|are|was|has been|shows?|gets?)\b")
 # "bait before they arrive": an order for the time before any attack shows, i.e. a quiet step.
 _PREEMPT = re.compile(r"\bbefore\s+(?:they|the attackers?|the attack|red|anyone|anything)\s+(?:arrives?|gets?\s+(?:here|there|in)|"
                       r"starts?|begins?|shows?\s+up|moves?\s+in)\b|\bpre-?emptive(?:ly)?\b|\bahead of (?:the|any) attack\b")
@@ -286,10 +293,13 @@ _TOGETHER = re.compile(r"\bboth\b|\ball (?:of them|compromised|show)|\btogether\
 # Attack phases by the words reflections use for them, and what each looks like from the blue side
 # (the surrogate's own reading: a subject and a signal); lateral movement is history, not a table state.
 _PHASE_WORDS = (
-    ("reconnaissance", re.compile(r"\brecon(?:naissance)?\b|\b(?:discovery|scanning) phase\b")),
-    ("privilege_escalation", re.compile(r"\bprivilege escalation\b|\bescalation phase\b")),
-    ("exploitation", re.compile(r"\binitial access\b|\bexploitation\b")),
-    ("impact", re.compile(r"\bimpact(?: phase)?\b")),
+    ("escalation_confirmed", re.compile(r"\b(?:analys[ie]s|analy[sz]ed?)\b[^.;]{0,40}\bconfirm\w*\b[^.;]{0,20}\bescalat")),
+    ("reconnaissance", re.compile(r"\brecon(?:naissance)?\b|\b(?:discovery|scanning|probing|mapping|enumeration) (?:phase|stage)\b|"
+                                  r"\b(?:mapping|enumerating) the network\b")),
+    ("privilege_escalation", re.compile(r"\bprivilege escalation\b|\bescalation (?:phase|stage)\b|\bescalat\w* (?:its |their )?"
+                                        r"privileges?\b|\bpriv-?esc\b")),
+    ("exploitation", re.compile(r"\binitial access\b|\bexploitation\b|\bfoothold (?:phase|stage)\b|\bbreak-?in (?:phase|stage)\b")),
+    ("impact", re.compile(r"\bimpact(?: phase| stage)?\b")),
     ("lateral_movement", re.compile(r"\blateral(?:ly)?\b")),
 )
 _PHASE_MEANING = {"reconnaissance": ("any", ("Scan", None)), "exploitation": ("any", ("Exploit", None)),
@@ -298,10 +308,13 @@ _PHASE_MEANING = {"reconnaissance": ("any", ("Scan", None)), "exploitation": ("a
 _HISTORY = re.compile(r"\bafter\s+(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:remov|restor|analy[sz]|decoy|monitor)\w*|\bagain\b|"
                       r"\bpreviously\b|\bearlier\b|\brepeated\w*|\btwice\b|\bin a row\b|\bfor\s+(?:\w+\s+)?(?:steps|turns|rounds)\b|"
                       r"\b(?:last|previous|past)\s+(?:\w+\s+)?(?:steps?|turns?)\b|\bunchanged\b|\bha(?:s|ve)(?:n't| not)\s+changed\b|"
-                      r"\bbefore\s+(?:zzp|it|that host)\s+\w+|\balready\s+(?:analy[sz]ed|removed|restored|scanned|decoyed)\b")
+                      r"\bbefore\s+(?:zzp|it|that host)\s+\w+|\balready\s+(?:analy[sz]ed|removed|restored|scanned|decoyed)\b|"
+                      r"\b(?:newly|freshly)\b|\bjust\s+been\b|\bclean\s+(?:at|on|in)\s+the\s+(?:previous|last|prior)\b|"
+                      r"\bfor\s+the\s+first\s+time\b|\b(?:stay|stays|stayed|remain\w*|stuck|been)\b[^,.;]*\b(?:steps|turns)\b")
 _VERB_PATTERNS = [
     ("Restore", r"restor\w*|re-?imag\w*|rebuild\w*|rebuilt|wip(?:e|es|ing|ed)\b|re-?install\w*|reset\w*|revert\w*|roll\w* back"),
-    ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w* out|terminat\w*|clean(?:s|ing)? (?:out|up)|get rid of"),
+    ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w* (?:\w+ ){0,2}?(?:out|off)|boot\w* (?:\w+ ){0,2}?out|terminat\w*|"
+               r"clean(?:s|ing)? (?:out|up)|get rid of|throw\w* (?:\w+ ){0,2}?out"),
     ("Analyse", r"analy[sz]\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:ing)? (?:at|into)|triag\w*"),
     (ANY_DECOY, r"decoy\w*|honey ?pot\w*|lure\w*"),
     ("Monitor", r"monitor\w*|watch\w*|observ\w*"),
@@ -309,19 +322,36 @@ _VERB_PATTERNS = [
 ]
 _VERB = re.compile("|".join(f"(?P<v{i}>\\b(?:{p}))" for i, (_, p) in enumerate(_VERB_PATTERNS)))
 _HOST_VERB = "|".join(p for verb, p in _VERB_PATTERNS if verb not in (ANY_DECOY, "Monitor", "Sleep"))
-_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2, "a few": 3}
+_NUMBER = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2, "a few": 3}
 _COUNT = r"(\d+|one|two|three|four|five|six|a couple of|a few)"
 _HISTORY_FACTS = (
     # "still compromised after Remove", "after a Restore": an action taken lately and what followed it
-    re.compile(r"\b(?P<still>still\s+(?:\w+\s+){0,2}?)?after\s+(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?P<verb>" + _HOST_VERB + r")"),
+    re.compile(r"\b(?P<still>still\s+(?:\w+\s+){0,2}?)?(?:right\s+|just\s+)?after\s+(?:a\s+|an\s+|the\s+|my\s+|our\s+|you\s+|we\s+|i\s+)?"
+               r"(?:have\s+|had\s+)?(?P<verb>" + _HOST_VERB + r")"),
     # "already analysed in the last two steps", "analysed it twice"
     re.compile(r"\balready\s+(?P<verb>" + _HOST_VERB + r")(?:\s+\S+){0,2}?(?:\s+(?:in|within|over)\s+the\s+"
                r"(?:last|past|previous)\s+" + _COUNT + r"\s+(?:steps|turns))?"),
+    # "a host you analysed in the previous step", "was restored in the last two steps"
+    re.compile(r"\b(?:you|we|i|was|were|been|got|has been|have been)\s+(?:already\s+|just\s+)?(?P<verb>" + _HOST_VERB +
+               r")(?:\s+zzp|\s+it)?\s+(?:in|on|at|during|within|over)\s+the\s+(?:previous|last|prior|past)\s+(?:(?P<count>"
+               + _COUNT[1:-1] + r")\s+)?(?:steps?|turns?)"),
     # "showed Scan before it showed Exploit", "scanned and then exploited"
     re.compile(r"\bscan\w*\s+(?:\S+\s+){0,4}?(?:before|and then|then)\s+(?:\S+\s+){0,3}?exploit\w*"),
     # "has not changed for three steps", "unchanged for 3 steps"
     re.compile(r"\b(?:ha(?:s|ve)(?:n't| not)\s+changed|unchanged|stayed the same)\s+(?:for\s+)?(?:the\s+(?:last|past)\s+)?" + _COUNT
                + r"\s+(?:steps|turns)"),
+    # "compromised over the last two steps", "on two consecutive steps": the state stays
+    re.compile(r"\b(?:over|during|in|across|on|at|for)\s+(?:the\s+(?:last|past|previous)\s+)?" + _COUNT +
+               r"\s+(?:consecutive\s+|successive\s+|straight\s+)?(?:steps|turns|rounds)\b(?!\s+ago)(?:\s+in\s+a\s+row|\s+running|"
+               r"\s+straight)?"),
+    # "stays compromised for three steps in a row", "has remained exploited for 2 turns": the state stays
+    re.compile(r"\b(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?|kept|keeps?|been|is|was|stuck|sits?|sat|shows?|showed|shown)\s+"
+               r"(?P<state>(?:still\s+)?(?:(?!for\b)[a-z-]+\s+){1,3}?)?"
+               r"(?:for\s+)?(?:the\s+(?:last|past)\s+)?" + _COUNT + r"\s+(?:consecutive\s+)?(?:steps|turns|rounds)"
+               r"(?:\s+in\s+a\s+row|\s+running|\s+straight)?"),
+    # "newly compromised", "was clean at the previous step and is compromised now", "just been breached"
+    re.compile(r"\b(?:newly|freshly|just(?:\s+been)?)\s+(?:compromis\w*|breach\w*|infect\w*|hacked|owned|exploited)|"
+               r"\bclean\s+(?:at|on|in)\s+the\s+(?:previous|last|prior)\s+(?:step|turn)|\bfor\s+the\s+first\s+time\b"),
 )
 _RECENT = 3  # "after Remove" with no count: the last few steps
 
@@ -329,7 +359,12 @@ _RECENT = 3  # "after Remove" with no count: the last few steps
 def _history_words(text: str) -> str:
     """A condition's history in its own words ("still compromised after Remove"), then whatever else of it is
     unplaced: what a compiler without history atoms lists as unexpressed."""
-    spans = [" ".join(_REF.sub("it", found.group(0)).split()) for p in _HISTORY_FACTS if (found := p.search(text))]
+    spans: list[str] = []
+    for pattern in _HISTORY_FACTS:
+        found = pattern.search(text)
+        span = " ".join(_REF.sub("it", found.group(0)).split()) if found else ""
+        if span and not any(span in other or other in span for other in spans):
+            spans.append(span)
     _, beyond = _history_facts(text)
     return " ".join([*spans, _unread(_REF.sub(" ", beyond), history=True)]).strip()
 
@@ -337,38 +372,64 @@ def _history_words(text: str) -> str:
 def _history_facts(text: str) -> tuple[tuple[tuple[str, object], ...], str]:
     """What a condition says of the defender's history, and the text with those words taken out."""
     facts: list[tuple[str, object]] = []
-    acted, after, scan_first, unchanged = _HISTORY_FACTS
+    acted, after, previous, scan_first, unchanged, over, stays, newly = _HISTORY_FACTS
     for pattern in _HISTORY_FACTS:
         found = pattern.search(text)
         if found is None:
             continue
-        if pattern is acted or pattern is after:
+        if pattern is previous:
+            count = found["count"]
+            facts += [("acted", _verb_at(_VERB.match(found["verb"]))),
+                      ("within", _NUMBER.get(count, int(count) if count and count.isdigit() else 1))]
+        elif pattern is acted or pattern is after:
             count = found.groups()[-1] if pattern is after else None
+            if pattern is acted and re.match(r"(?:right|just)\s+after", found.group(0)[len(found["still"] or ""):]):
+                count = "one"
             facts += [("acted", _verb_at(_VERB.match(found["verb"]))), ("within", _NUMBER.get(count, int(count) if count and count.isdigit() else _RECENT))]
             if pattern is acted and found["still"]:
                 facts.append(("changed", False))
         elif pattern is scan_first:
             facts.append(("scan_before_exploit", True))
+        elif pattern is newly:
+            facts.append(("newly_compromised", True))
+        elif pattern is over:
+            if any(name == "unchanged_for" for name, _ in facts):
+                continue
+            count = found.group(1)
+            facts.append(("unchanged_for", _NUMBER.get(count, int(count) if count.isdigit() else _RECENT)))
+        elif pattern is stays:
+            count = found.group(2)
+            facts.append(("unchanged_for", _NUMBER.get(count, int(count) if count.isdigit() else _RECENT)))
         else:
             count = found.group(1)
             facts.append(("unchanged_for", _NUMBER.get(count, int(count) if count.isdigit() else _RECENT)))
         text = text[:found.start()] + " " + text[found.end():]
-        if pattern is acted and found["still"]:
-            text += " compromised"  # "still compromised after Remove" keeps its signal
+        if pattern is acted and found["still"] or pattern is newly:
+            text += " compromised"  # "still compromised after Remove", "newly compromised" keep their signal
+        elif pattern is stays and found["state"]:
+            text += " " + found["state"]  # "stays compromised for three steps": still compromised
     return tuple(dict(facts).items()), text
 
-_ANY_ACTION = re.compile(r"\b(?:wast\w* (?:\w+ )?(?:actions?|time|steps?|effort|moves?) on|touch\w*|bother\w* with|"
-                         r"spend\w* (?:\w+ )?(?:actions?|time|steps?) on|act\w* on)\b")
+_ANY_ACTION = re.compile(r"\b(?:wast\w* (?:\w+ )?(?:actions?|time|steps?|effort|moves?|turns?)(?: at all)? on|touch\w*|"
+                         r"bother\w* with|spend\w* (?:\w+ )?(?:more )?(?:actions?|time|steps?|effort|moves?|turns?)(?: at all)? on|"
+                         r"act\w* on|leave|do anything (?:to|on|with|about)|mess\w* with|interfer\w* with)\b")
+# "spend no actions on X", "waste nothing on X", "leave X alone": a prohibition of every action, with no "never".
+_NO_ACTION = re.compile(r"^(?:spend|waste|use|burn)\w*\s+(?:no|zero|nothing|not\s+(?:a\s+single|any|one))\b|^leave\b.*\b(?:alone|be)\b|"
+                        r"^hands\s+off\b|^(?:keep|stay)\s+(?:off|away\s+from|clear\s+of|out\s+of)\b|^steer\s+clear\s+of\b")
 _SERVICE = re.compile(r"(?:\b|(?<=decoy))(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)\b")
-_NEGATION = re.compile(r"^(?:(?:and|but|so|please|you should|we should|also)\s+)?(?:never(?: ever)?|do not|don't|dont|"
-                       r"stop|avoid|refrain from|no need to|must not|mustn't|should not|shouldn't|quit|cease)\b(?:\s+bother(?:ing)?)?"
-                       r"(?:\s+(?:to|with))?")
+_NEGATION = re.compile(r"^(?:(?:and|but|so|please|you should|we should|you|we|one|the defender|also)\s+)?(?:never(?: ever)?|do not|"
+                       r"don't|dont|stop|avoid|refrain from|no need to|must not|mustn't|should not|shouldn't|cannot|can't|may not|"
+                       r"quit|cease|hold off(?: on)?|no more|no)\b(?:\s+bother(?:ing)?\b)?(?:\s+(?:to|with)\b)?")
 _PREFER = re.compile(r"\b(?:rather than|instead of|in preference to|over|and not|but not|not)\b")
 # "X, then Y" / "X and then Y" / "X; after that Y": a plan's next move.
 _THEN = re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:then|after that|afterwards|next)\b")
 _FORMAT = re.compile(r"\b(?:reply|replies|respond\w*|responses?|answer with|your answer|formatt?\w*|written as|"
                      r"write (?:your|each|the|exactly|one|only)|one line|single line|per line|nothing else|json|syntax|"
-                     r"no explanations?|without explanations?|followed by the hostname)\b|`(?:answer|tool):")
+                     r"no explanations?|without explanations?|followed by the hostname|(?:reasons?|justifications?|explanations?)"
+                     r" (?:\w+ ){0,3}?(?:short|brief|under|below|at most|to)|in (?:at most|under|fewer than|no more than) \w+ words|"
+                     r"one (?:action|suggestion) per line|numbered list|bullet|exactly (?:one|two|three) (?:actions?|suggestions?)|"
+                     r"(?:list|rank) (?:your |the )?(?:actions?|suggestions?)|(?:start|begin|end) (?:each |every |your )?"
+                     r"(?:line|reply|answer|suggestion) with)\b|`(?:answer|tool):")
 _REASON = re.compile(r"\s*(?:[,;:(]\s*)?\b(?:because|since|so that|in order to|otherwise|given that|as otherwise|"
                      r"to (?:prevent|stop|avoid|keep)|just because)\b.*$")
 _REASON_LEAD = re.compile(r"^(?:it|it's|its|they|they're|this|that|there|the attacker|red|these|those|as|which)\b")
@@ -382,20 +443,24 @@ _NOT_IN_CONDITION = re.compile(r"(?:\b(?:not|no|no longer|never|without)|n't)\s+
 # "none of the Enterprise hosts is ...", "no User host is ...": the negation is of the whole clause.
 _NONE_OF = re.compile(r"^(?:none\s+of(?:\s+the)?|no|not\s+(?:a\s+single|any|one)(?:\s+of(?:\s+the)?)?|neither(?:\s+of(?:\s+the)?)?)\s+zz[hc]")
 # "... while a User host already is": the second subject's signal is the first's.
-_ELLIPSIS = re.compile(r"\b(?:already|also|too|as well)\s*(?:is|are)?\s*$|\b(?:is|are)\s+(?:already|also|too)\s*$")
+_ELLIPSIS = re.compile(r"\b(?:already|also|too|as well)\s*(?:is|are)?\s*$|\b(?:is|are)\s+(?:already|also|too)\s*$|"
+                       r"\b(?:is|are|was|were)\s*(?:not|n't)(?:\s+(?:yet|either))?\s*$|\b(?:isn't|aren't|wasn't)\s*$")
+_ELLIPSIS_NOT = re.compile(r"(?:\bnot|n't)(?:\s+(?:yet|either))?\s*$")
 _JOIN = re.compile(r"\s+(?:while|whereas|and|but)\s+(?=(?:(?:a|an|the|some|any|one|at least one|none of the|no)\s+)*zz[hc]\d)")
 _CONDITION_FILLER = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
     has have had gets get got shows show showing shown showed still yet so and or of on in at to for from by with as
-    there host hosts machine box one do does did up sign signs kind attacker""".split())
+    there host hosts machine box one do does did up sign signs kind attacker under way underway ongoing progress
+    going happening started begun begins starts phase stage only nothing none but not yet stays stay stayed remain remains
+    remained row running straight consecutive successive""".split())
 _LEAD_MARKERS = (r"whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|each time|in case|"
-                 r"should|on|upon|after|while|during")
+                 r"should|on|upon|after|while|during|for")
 _LEAD = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)\s*,\s*(?:then\s+)?(?P<main>.+)$")
 _LEAD_THEN = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)\s+then\s+(?P<main>.+)$")
 _LEAD_NO_COMMA = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+)$")
 _MID = re.compile(r"^(?P<main>.+?)\s+(?P<marker>whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|"
                   r"each time|in case|while|after|upon|during)\s+(?P<cond>.+)$")
 # An order: a conditional, a prohibition, or an imperative verb (not "Restoring X cost ...", not "Remove did not ...").
-_ORDER_START = re.compile(rf"^(?:(?:{_LEAD_MARKERS})\b|(?:never|always|please|prefer|make sure|be sure to|remember to|try to|"
+_ORDER_START = re.compile(rf"^(?:(?:{_LEAD_MARKERS})\b|(?:never|always|please|prefer|only|next time|from now on|make sure|be sure to|remember to|try to|"
                           r"do not|don't|dont|avoid|stop|refrain)\b)")
 _NOT_AN_ORDER_AFTER_VERB = re.compile(r"^\s*(?:did|does|do|was|were|is|are|has|had|failed|worked|cleared|only|alone|"
                                       r"cost|costs|let|lets|made|makes|won't|didn't|doesn't|wasn't)\b")
@@ -427,9 +492,26 @@ def _tokenise(text: str) -> tuple[str, _Refs]:
     return " ".join(out.split()), refs
 
 
+_TABLE_ACTIVITY = re.compile(r"\bactivity\s+(none|scan|exploit)\b")
+_TABLE_COMPROMISE = re.compile(r"(?<!not )(?<!but not )\bcompromised\s+(no|unknown|user|privileged)\b(?![\s-]*(?:hosts?|box|"
+                               r"boxes|machines?|workstations?|desktops?|laptops?|nodes?|systems?|subnet|zzc))")
+_CLEAN = re.compile(r"\b(?:clean|uncompromised|not (?:yet )?compromised|no compromise|nothing on it (?:is )?compromised)\b")
+
+
 def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
+    table_activity, table_compromise = _TABLE_ACTIVITY.search(text), _TABLE_COMPROMISE.search(text)
+    if table_activity or table_compromise:  # the table's own words: "shows Activity Scan and Compromised No"
+        levels = {m.group(1) for m in _TABLE_COMPROMISE.finditer(text)}
+        either = len(levels) > 1 and re.search(r"\bor\b", text) and "no" not in levels  # "Compromised User or Privileged"
+        return (table_activity.group(1).capitalize() if table_activity else None,
+                "any" if either else table_compromise.group(1).capitalize() if table_compromise else None)
     if _NEWLY.search(text) and not _PRIVILEGED.search(text):
         return "Exploit", None
+    if _CLEAN.search(text):  # "scanned but uncompromised": the scan, and no compromise
+        return ("Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None), "No"
+    if re.search(r"\b(?:quiet|idle|calm)\b", text) and not _EXPLOIT.search(text) and not _SCAN.search(text) \
+            and not _COMPROMISE.search(text):
+        return "None", "No"  # "while Enterprise2 is still quiet": nothing shows on it
     compromise = ("Privileged" if _PRIVILEGED.search(text) else "User" if _USER_LEVEL.search(text)
                   else "Unknown" if _UNKNOWN.search(text) else "any" if _COMPROMISE.search(text) else None)
     activity = "Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None
@@ -482,9 +564,13 @@ def _decoy(verb: str, text: str) -> str:
 
 
 def _gives_order(text: str) -> bool:
-    """Whether a fragment is an instruction rather than a report ("I wasted a turn ...", "Restoring X cost ...")."""
+    """Whether a fragment is an instruction rather than a report ("I wasted a turn ...", "Restoring X cost ..."),
+    also after a heading or a situation and a colon ("Except for User0: do not restore it")."""
     text = text.strip()
-    if _ORDER_START.match(text):
+    if _ORDER_START.match(text) or _NO_ACTION.match(text):
+        return True
+    head, colon, tail = text.partition(": ")
+    if colon and tail and _gives_order(tail):
         return True
     verb = _VERB.match(text)
     if verb is None:
@@ -496,6 +582,9 @@ def _gives_order(text: str) -> bool:
 def _main_clause(text: str, refs: _Refs) -> _Clause:
     negation = _NEGATION.match(text)
     negated = negation is not None
+    if not negated and _NO_ACTION.match(text):
+        after = _refs_in(text, refs)
+        return _Clause(True, "*", after[0] if after else None, rest=text)
     body = text[negation.end():].strip() if negation else re.sub(r"^(?:always|please|prefer(?:ably)?)\s+", "", text)
     verbs = list(_VERB.finditer(body))
     any_action = _ANY_ACTION.search(body)
@@ -534,7 +623,7 @@ def _main_clause(text: str, refs: _Refs) -> _Clause:
     own = body[first.end():cut]
     after = _refs_in(own, refs)
     before = _refs_in(body[:first.start()], refs)
-    target = after[0] if after else before[0] if before else None
+    target = after[0] if after else before[0] if before else over_target
     rest = (body[:first.start()] + " " + own).strip()
     return _Clause(negated, verb, target, over_verb, over_target, rest, own, tuple(then[:2]))
 
@@ -554,7 +643,9 @@ def _split_condition(text: str) -> tuple[Optional[str], str, bool]:
             return body[: start.start()].strip(), body[start.start():].strip(), lead["marker"] == "unless"
     mid = _MID.match(text)
     if mid and (_VERB.search(mid["main"]) or _ANY_ACTION.search(mid["main"])):
-        return mid["cond"], mid["main"], mid["marker"] == "unless"
+        # "... right after analysing it": the marker is part of a condition of history
+        cond = f"{mid['marker']} {mid['cond']}" if mid["marker"] in ("after", "upon") else mid["cond"]
+        return cond, re.sub(r"\s+(?:right|just|immediately)$", "", mid["main"]), mid["marker"] == "unless"
     return None, text, False
 
 
@@ -564,6 +655,11 @@ def _split_at_colon(text: str) -> Optional[tuple[Optional[str], str, bool]]:
     head, colon, tail = text.partition(": ")
     if not colon or not _gives_order(tail):
         return None
+    if re.match(r"^(?:except(?:ion)?|but|note|important|rule|update|correction|this rule)\b", head) or \
+            _split_condition(tail)[0] and re.search(r"\b(?:rule|only for|applies)\b", head):
+        return _split_condition(tail)  # "Except for User0: do not restore it when ...": a heading, not a situation
+    if not _REF.search(head) and not _split_condition(tail)[0] and _situation_words(head):
+        return head, tail, False  # "Reconnaissance under way: deploy a decoy on User2"
     lead = _LEAD.match(head) or _LEAD_NO_COMMA.match(head)
     if lead:
         return lead["cond"], tail, lead["marker"] == "unless"
@@ -645,14 +741,43 @@ def _unread(plain: str, history: bool = False) -> str:
     return " ".join(words) if len(words) >= 2 else ""
 
 
+# A negation right before one signal word: "not yet compromised", "nothing on it is compromised", "no exploit".
+_NEGATED_COMPROMISE = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n't)(?!\s+sure)\s+(?:[a-z]+\s+){0,4}?(?:compromis|breach|infect|"
+                                 r"root|privileged|owned|hacked)|\bun(?:infected|breached)\b")
+_NEGATED_ACTIVITY = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n't)\s+(?:[a-z]+\s+){0,3}?(?:exploit|scan|probe|activ|"
+                               r"alert)|\bun(?:exploited|scanned)\b")
+_ONLY_ACTIVITY = re.compile(r"\bonly\s+(?!when|if|once|after|while|as)(?:[a-z]+\s+){0,3}?(?:scan|prob|recon|exploit)")
+
+
+def _polar_signal(plain: str) -> tuple[tuple[Optional[str], Optional[str]], bool]:
+    """(signal, whether the whole of it is negated). A condition with one signal negated and another not says
+    the negated one is absent: "scanned but not yet compromised" is Scan and Compromised No; "only shows a scan"
+    is Scan and no compromise; a condition whose every signal is negated is a negation ("not compromised")."""
+    activity, compromise = _signal(plain)
+    if _TABLE_ACTIVITY.search(plain) or _TABLE_COMPROMISE.search(plain):
+        return (activity, compromise), False  # the table's own words, as written ("Compromised User but not ...")
+    if "No" == compromise or "None" == activity:
+        return (activity, compromise), False  # "clean", "no compromise": the quiet value already says the negation
+    compromise_negated = compromise is not None and bool(_NEGATED_COMPROMISE.search(plain))
+    activity_negated = activity is not None and bool(_NEGATED_ACTIVITY.search(plain))
+    if compromise is None and activity is not None and _ONLY_ACTIVITY.search(plain):
+        return (activity, "No"), False
+    if compromise_negated and activity is not None and not activity_negated:
+        return (activity, "No"), False
+    if activity_negated and compromise is not None and not compromise_negated:
+        return ("None", compromise), False
+    return (activity, compromise), (compromise_negated or activity_negated) or (
+        any((activity, compromise)) and bool(_NOT_IN_CONDITION.search(plain)))
+
+
 def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _Condition:
     """One subject's condition: its subject, signal and whether it is negated."""
     named = _subjects_in(text, refs)
     plain = _REF.sub(" ", text)
-    signal = _signal(plain)
+    signal, negated = _polar_signal(plain)
     if not any(signal) and inherit is not None and _ELLIPSIS.search(plain):
-        signal = inherit
-    negated = bool(_NONE_OF.match(text)) or any(signal) and bool(_NOT_IN_CONDITION.search(plain))
+        signal, negated = inherit, bool(_ELLIPSIS_NOT.search(plain))  # "... and Enterprise1 is not"
+    negated = bool(_NONE_OF.match(text)) or any(signal) and negated
     return _Condition(named[0] if named else None, signal, negated=negated)
 
 
@@ -663,6 +788,8 @@ def _read_condition(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     if history and not read.quiet:
         read.unread = _history_words(cond)
         read.history, read.unread_beyond_history = history, _unread(_REF.sub(" ", beyond))
+        if ("newly_compromised", True) in history:
+            read.signal = (None, "any")  # compromised now, not at the step before: whatever it shows now
     return read
 
 
@@ -671,6 +798,11 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     named = _subjects_in(cond, refs)
     plain = _REF.sub(" ", cond)
     unread = _unread(plain, history=bool(_HISTORY.search(cond)))
+    if not named and _NOTHING.search(plain) and not _QUIET.search(plain) and not unless:
+        # "while nothing is compromised", "as long as no host is exploited": no host shows it
+        activity, compromise = _signal(re.sub(r"\b(?:nothing|no host|no machine|none of the hosts)\b", " ", plain))
+        if activity not in (None, "None") or compromise not in (None, "No"):
+            return _Condition("any", (activity, None if activity and compromise == "No" else compromise or None), negated=True)
     if not named and _QUIET.search(plain) and not unless:  # "no alert fires": quiet, whatever signal words it uses
         return _Condition(None, (None, None), quiet=True)
     pieces = _JOIN.split(cond)
@@ -691,12 +823,17 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
         phase = next((name for name, words in _PHASE_WORDS if words.search(plain)), None)
         if phase in _PHASE_MEANING:
             subject, signal = _PHASE_MEANING[phase][0], signal if any(signal) else _PHASE_MEANING[phase][1]
+        elif phase is not None:
+            subject = "any"  # a phase of history ("lateral movement"): only its name says it
     hosts = [n for n in named if n in HOSTS]
     if len(hosts) > 1 and hosts[0] == subject and (_TOGETHER.search(plain) or re.search(r"\band\b", plain)):
         return _Condition(subject, signal, also=tuple(dict.fromkeys(hosts[1:])), negated=unless, unread=unread)
     one = _one_condition(cond, refs)
-    negated = (one.negated if subject == one.subject else bool(any(signal) and _NOT_IN_CONDITION.search(plain))) ^ unless
-    return _Condition(subject, signal, negated=negated, phase=phase if phase in _PHASE_MEANING else None, unread=unread)
+    polar, whole = _polar_signal(plain)
+    if not whole and polar != signal and phase is None:
+        signal = polar  # "scanned but not yet compromised": Scan and Compromised No
+    negated = (one.negated if subject == one.subject else bool(any(signal) and whole)) ^ unless
+    return _Condition(subject, signal, negated=negated, phase=phase, unread=unread)
 
 
 def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
@@ -707,12 +844,15 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
         return None
     if cond is None:
         subject = clause.target if clause.target not in (None, "zzp", *RELATIVE) else None
-        signal = _signal(_REF.sub(" ", clause.rest))  # "reimage compromised user boxes", "X showing Y should be restored"
+        # "reimage compromised user boxes", "X showing Y should be restored", "a host that shows no compromise"
+        signal, negated = _polar_signal(_REF.sub(" ", clause.rest))
         # "a host you already analysed in the last two steps": the object's own condition
         history, beyond = _history_facts(clause.own)
+        if ("newly_compromised", True) in history:
+            signal = (None, "any")
         unread = _history_words(clause.own) if history else \
             _unread(_REF.sub(" ", clause.own), history=True) if _HISTORY.search(clause.own) else ""
-        return _Part(clause, subject, signal, unread=unread, history=history,
+        return _Part(clause, subject, signal, negated=negated and any(signal), unread=unread, history=history,
                      unread_beyond_history=_unread(_REF.sub(" ", beyond)) if history else "")
     c = _read_condition(cond, refs, unless)
     own_signal = _signal(_REF.sub(" ", clause.own))
@@ -730,9 +870,11 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
                  extra=c.extra, phase=c.phase, stated=True, history=c.history, unread_beyond_history=c.unread_beyond_history)
 
 
-def _loose_condition(fragments: Sequence[str], refs: _Refs) -> Optional[_Condition]:
+def _loose_condition(fragments: Sequence[str], refs: _Refs, before: Sequence[str] = ()) -> Optional[_Condition]:
     """A condition stated in a fragment that gives no order ("Remove Enterprise2 - catch it the moment it
-    is exploited"), or a pre-emptive order's quiet ("... bait before they arrive")."""
+    is exploited"), a pre-emptive order's quiet ("... bait before they arrive"), or the situation a note opens
+    with, before its order (`before`: "Op_Server0 compromised. That is the impact phase. Restore it.";
+    "Reconnaissance under way: the attacker is mapping the network. Deploy a decoy.")."""
     for fragment in fragments:
         found = re.search(rf"\b(?:{_LEAD_MARKERS})\b\s+(?P<cond>.+)$", fragment)
         if found and not _PREEMPT.search(fragment):
@@ -741,7 +883,32 @@ def _loose_condition(fragments: Sequence[str], refs: _Refs) -> Optional[_Conditi
                 return c
         if _PREEMPT.search(fragment):
             return _Condition(None, (None, None), quiet=True)
+    for fragment in before:
+        head = fragment.partition(": ")[0]
+        if _situation_words(head) and not _TOLD.search(head):
+            c = _read_condition(head, refs)
+            if any(c.signal) or c.quiet or c.phase:
+                return c
     return None
+
+
+# A report of what happened, not the situation now: "I wasted a turn", "it was compromised", "we lost".
+_TOLD = re.compile(r"\b(?:i|we|my|our|was|were|had|did|got|went|cost|lost|wasted|spent)\b")
+
+
+def _about_the_network(tokens: str) -> bool:
+    """Whether a text speaks of hosts or their state ("respond to a scan on User1 with a decoy"): then it says what
+    to do, whatever words of replying it uses, and is no rule about the reply's form. An example ("e.g. `Restore
+    User1`") speaks of nothing."""
+    plain = re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'|\b(?:e\.g\.|for example|for instance|such as|like)\b[^.;]*", " ", tokens)
+    return bool(re.search(r"\bzz[hcr]\d", plain)) and any(_signal(_REF.sub(" ", plain))) or bool(
+        re.search(r"\b(?:when|if|whenever|once|while)\b[^.;]*\bzz[hc]\d", plain))
+
+
+def _situation_words(text: str) -> bool:
+    """Whether a piece states a situation: a signal word or an attack phase."""
+    plain = _REF.sub(" ", text)
+    return any(_signal(plain)) or bool(_QUIET.search(plain)) or any(w.search(plain) for _, w in _PHASE_WORDS)
 
 
 def _resolve(subject: Optional[str], target: Optional[str], verb: Optional[str], negated: bool) -> tuple[Optional[str], Optional[str]]:
@@ -753,7 +920,9 @@ def _resolve(subject: Optional[str], target: Optional[str], verb: Optional[str],
         target = subject if subject is not None else MATCHED
     if verb in GLOBAL_VERBS:
         target = None
-    if target in CLASSES and not (negated and target == subject and target != "any"):
+    # "restore that user host" (the class the rule is about): the matched host; "deploy decoys on the Enterprise
+    # hosts" when the rule is about something else (a quiet network, another class): that class itself.
+    if target in CLASSES and (target == "any" or target == subject and not negated):
         target = MATCHED
     return subject, target
 
@@ -777,19 +946,55 @@ def read_rule(text: str) -> Reading:
     if not flat:
         return VAGUE
     lowered = flat.lower()
-    if _FORMAT.search(lowered):
-        return Reading("format", text=instruction(flat))
     tokens, refs = _tokenise(flat)
+    if _FORMAT.search(lowered) and not _about_the_network(tokens):
+        return Reading("format", text=instruction(flat))
+    reading = _read_tokens(_leading_preference(tokens), refs, flat)
+    return _with_exceptions(reading, tokens, refs)
+
+
+# "Instead of restoring User1 when it is scanned, put a decoy on it": the order comes last, the dispreferred move first.
+_LEADING_PREFERENCE = re.compile(r"^(?:instead of|rather than)\s+(?P<verb>\w+ing)\b(?P<obj>[^,]*?)(?P<cond>\s+(?:when|whenever|if|while|"
+                                 r"once|as soon as|the moment)\b[^,]*)?,\s*(?P<main>.+?)\s*\.?$")
+# "every user host other than User0", "any Enterprise host except Enterprise0": hosts the class leaves out.
+_EXCEPT = re.compile(r"(?<=zzc\d)(?P<between>[^.;:]*?)\s*,?\s*\b(?:except(?: for)?|other than|apart from|but not|excluding|save for)\s+"
+                     r"(?P<hosts>zzh\d+(?:\s*(?:,|and|or)\s*zzh\d+)*)\s*,?")
+
+
+def _leading_preference(tokens: str) -> str:
+    found = _LEADING_PREFERENCE.match(tokens)
+    if found is None:
+        return tokens
+    move = f"{found['main']} rather than {found['verb']}{found['obj']}"
+    return f"{found['cond'].strip()}, {move}." if found["cond"] else f"{move}."
+
+
+def _with_exceptions(reading: Reading, tokens: str, refs: _Refs) -> Reading:
+    """A rule about a class with hosts left out ("restore every compromised user host other than User0")."""
+    found = _EXCEPT.search(tokens)
+    trigger = reading.trigger
+    if found is None or trigger is None or trigger.subject not in (*HOST_CLASSES, "any"):
+        return reading
+    left_out = tuple(refs.values[int(n)] for n in re.findall(r"zzh(\d+)", found["hosts"]))
+    return replace(reading, trigger=replace(trigger, excluded=left_out))
+
+
+def _read_tokens(tokens: str, refs: _Refs, flat: str) -> Reading:
+    tokens = _EXCEPT.sub(lambda m: m["between"] + " ", tokens)  # the left-out hosts are no subject of the rule
     fragments = [f for f in _FRAGMENT_SPLIT.split(tokens) if f]
     parts: list[tuple[_Part, bool]] = []
     loose: list[str] = []
     unreadable_order: Optional[str] = None  # an order in words this reader has no action for ("pick another action")
+    opening: list[str] = []  # fragments that give no order before the first one that does: a note's situation
     for index, fragment in enumerate(fragments):
-        if index and _REASON_LEAD.match(fragment) and not fragment.startswith("zz"):
+        if index and (_REASON_LEAD.match(fragment) and not fragment.startswith("zz")
+                      or re.match(r"zzp (?:is|was|'s|has|keeps|stays)\b", fragment)):
             continue
         part = _read_fragment(_without_reason(fragment), refs)
         if part is None:
             loose.append(fragment)
+            if not any(order for _, order in parts) and not _gives_order(fragment):
+                opening.append(fragment)
             if unreadable_order is None and _gives_order(fragment):
                 unreadable_order = fragment
         else:
@@ -810,10 +1015,10 @@ def read_rule(text: str) -> Reading:
     first = chosen[0]
     if not first.stated and not first.quiet and _PREEMPT.search(tokens):
         first = _Part(first.clause, first.subject, (None, None), quiet=True, stated=True)
-    elif not first.stated and not first.quiet and (found := _loose_condition(loose, refs)) is not None:
+    elif not first.stated and not first.quiet and (found := _loose_condition(loose, refs, opening)) is not None:
         subject = first.subject if found.subject in (None, "zzp") else found.subject
         first = _Part(first.clause, subject, found.signal, quiet=found.quiet, negated=found.negated, unread=found.unread,
-                      stated=True)
+                      stated=True, phase=found.phase if subject == found.subject else None)
     # "Don't remove X when ...; restore it instead." -> prefer the second action over the first.
     if first.clause.negated and len(chosen) > 1 and not chosen[1].clause.negated and chosen[1].clause.verb not in (None, "*"):
         second = chosen[1]

@@ -13,12 +13,16 @@ Two paths:
   recorded. An artifact the model leaves out or botches is compiled as written (`fallback`, semantic)
   and reported, never lost silently.
 
-Never wider than the text (issue 18): the contract's `unexpressed` lists the part of the condition the
-predicate could not express; the rule keeps it and is then *guarded* (it applies where the predicate
-holds and the context is near its trigger). The validator refuses, with the same one corrective
-re-prompt, a predicate that drops the text's negation (a negated condition compiled without `not` or a
-quiet value) and a predicate that holds on every context when the text states a condition; still
-refused, the rule is kept semantic with the reason.
+Never wider than its text, nor the opposite of it (issues 18 and 29): checks.py compares every entry's
+predicate and action with what the text's own words say (polarity, prohibitions, the hosts and classes it
+names, history), whatever the compiler; a failing entry gets the same one corrective re-prompt, and still
+failing it is kept semantic with the reason (judged by its words, three-valued), never stored as a predicate
+rule. The contract's `unexpressed` lists the part of the condition the predicate could not express; a rest
+that is a condition is kept and *guards* the rule (it applies where the predicate holds and the context is
+near that rest, three-valued: condition.py), a rest that is a justification, a story or a restatement is
+dropped (condition.guard_rest). A prohibition with no verb ("spend no actions on User0") is a `never` of
+every verb on its host (checks.completed_action). An instruction the compiler drops as noise (a note that
+opens with its situation, then orders) is named in the re-prompt, and still dropped it is kept as written.
 
 FORMAT rules get the predicate `always` and no action: they reach every call of their roles.
 """
@@ -27,12 +31,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
 from agents.prompting import render
 from agents.schemas import compiler_schema
 from forge.config import ROLES
-from forge.env.catalog import CLASS_WORDS, HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_reference
+from forge.env.catalog import HOSTS, action_reference
 from forge.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json, call_records
 from forge.llm.types import ChatClient, Message, ModelCall
@@ -41,9 +45,10 @@ from forge.rulebook.language.action import MAX_PLAN, MODES, parse_rule_action, r
 from forge.rulebook.language.meaning import grammar_meaning
 from forge.rulebook.model import CompiledRule, CompileVerdict, RuleType, SourceItem, canonical_json, short_hash
 from forge.rulebook.language.phases import phase_lines
-from forge.rulebook.language.predicate import (
-    AllOf, AnyOf, Atom, Not, PredicateError, dnf, group_of, parse_predicate, predicate_to_json,
-)
+from forge.rulebook.authoring.checks import completed_action, text_problem
+from forge.rulebook.language.condition import guard_rest
+from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
+from forge.rulebook.language.wording import read_wording
 
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000
@@ -64,10 +69,13 @@ _FORMAT_WORDS = re.compile(
     re.IGNORECASE,
 )
 _HOST_WORD = {h.lower(): h for h in HOSTS}
-# A condition clause, and the words that negate one (for the polarity check of `contract_problem`).
-STATED_CONDITION = _CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
-                        re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:no|not|none|nothing|never|without|unless|nobody|neither|nor)\b|n't\b", re.IGNORECASE)
+# A condition clause (a correction that states one is not a bare action: teaching.py).
+STATED_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
+                              re.IGNORECASE)
+_EXAMPLE = re.compile(r"`[^`]*`|\"[^\"]*\"|\b(?:e\.g\.|for example|for instance|such as|like)\b[^.;]*", re.IGNORECASE)
+_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|breach\w*|infect\w*|activity|quiet|clean)\b", re.I)
+# A drop the product accepts whatever the text: the compiler says it repeats another artifact.
+_REPEAT = re.compile(r"\b(?:repeat\w*|duplicate\w*|same\s+(?:rule|as)|already\s+(?:listed|given|covered))\b", re.IGNORECASE)
 
 
 @dataclass
@@ -110,7 +118,19 @@ def when_clause(rule: ConditionalRule) -> str:
 
 
 def looks_like_format(text: str) -> bool:
-    return bool(_FORMAT_WORDS.search(text or ""))
+    """A rule about the reply's form: words of replying, and nothing about hosts or what they show."""
+    return bool(_FORMAT_WORDS.search(text or "")) and format_problem(text) is None
+
+
+def format_problem(text: str) -> Optional[str]:
+    """Why a text is no FORMAT rule (None: it may be): it states a condition on hosts or what they show ("when
+    User1 is scanned, answer with a decoy on it"); a FORMAT rule reaches every call of its roles, so one that
+    holds only in some situations would be injected everywhere."""
+    plain = _EXAMPLE.sub(" ", text or "")  # "reply with the action only, e.g. `Restore User1`": an example, no subject
+    words = read_wording(plain)
+    if any(c.hosts or c.classes or _STATE.search(c.text) for c in words.conditions):
+        return "format: the text states a condition on hosts: a rule about what to decide, not the reply's form"
+    return None
 
 
 def host_group(text: str, rule_type: str) -> str:
@@ -181,82 +201,59 @@ def _meaning(raw: dict[str, Any], rule_type: str) -> tuple[Optional[dict], Optio
             raise PredicateError(f"a FORMAT rule's predicate must be {{\"always\": true}}, got {canonical_json(when_raw)[:60]}")
         return {"always": True}, None
     when = predicate_to_json(parse_predicate(when_raw)) if when_raw is not None else None
-    action = rule_action_to_json(parse_rule_action(action_raw)) if action_raw is not None else None
-    if when is None and action is not None:
-        raise PredicateError("an action without a predicate: give the trigger in \"when\" (or {\"always\": true})")
+    # A rule without a predicate is semantic: an action without one would be judged nowhere, so it is dropped.
+    action = rule_action_to_json(parse_rule_action(action_raw)) if action_raw is not None and when is not None else None
     return when, action
 
 
-def _has_negative(p) -> bool:
-    """Whether a predicate says anything negative: a `not`, a quiet value (Activity None, Compromised No), or
-    a history condition of absence ("has not changed": unchanged_for; "did not clear": changed false)."""
-    if isinstance(p, Not):
-        return True
-    if isinstance(p, (AnyOf, AllOf)):
-        return any(_has_negative(x) for x in p.parts)
-    return isinstance(p, Atom) and (p.activity == QUIET_ACTIVITY or p.compromise == QUIET_COMPROMISE
-                                    or p.unchanged_for is not None or False in (p.changed, p.newly_compromised,
-                                                                                p.scan_before_exploit))
+class ContentMeaning(NamedTuple):
+    """A CONTENT entry's predicate and action as the book keeps them, or (when None) why they are refused."""
+
+    when: Optional[dict]
+    action: Optional[dict]
+    unexpressed: str
+    problem: str
 
 
-def contract_problem(text: str, when: Optional[dict], unexpressed: str = "") -> Optional[str]:
-    """Why a CONTENT rule's predicate is wider than its text, or None: it drops the condition's negation,
-    or it holds on every context although the text states a condition. A compiler that listed an
-    unexpressed rest has said where the text goes beyond the predicate; it is not second-guessed."""
-    if when is None or unexpressed:
-        return None
-    body = _JUSTIFICATION.sub("", " ".join((text or "").split()))
-    conditions = [m.group(0) for m in _CONDITION.finditer(body)]
-    predicate = parse_predicate(when)
-    if conditions and any(conjunction == () for conjunction in (dnf(predicate) or [])):
-        return (f"the predicate holds on every context, but the text states a condition "
-                f"({conditions[0].strip()[:60]!r}): express it, or list it in \"unexpressed\"")
-    negated = next((c for c in conditions if _NEGATED.search(c)), None)
-    if negated is not None and not _has_negative(predicate):
-        return (f"the condition is negated ({negated.strip()[:60]!r}) but the predicate has no \"not\" and no quiet "
-                f"value: express the negation, or list it in \"unexpressed\"")
-    return None
-
-
-def _places(raw: Any) -> list[tuple[str, str]]:
-    """The hosts and classes a predicate's or action's JSON names outright (a phase names none)."""
-    if isinstance(raw, list):
-        return [place for part in raw for place in _places(part)]
-    if not isinstance(raw, dict):
-        return []
-    found = [(key, value) for key in ("host", "class", "target") if isinstance(value := raw.get(key), str)]
-    return found + [place for key in ("any", "all", "not", "over", "then") for place in _places(raw.get(key))]
-
-
-def grounding_problem(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
-    """Why an entry's predicate or action is about a place other than the hosts its text names, or None. A
-    small model answered a text about Op_Server0 with the prompt's own example ("a User host ..."). Only a
-    text that names hosts is checked: plain words for places ("a workstation") are the compiler's to read."""
-    words = re.findall(r"\w+", (text or "").lower())
-    named = {_HOST_WORD[w] for w in words if w in _HOST_WORD}
-    if not named:
-        return None
-    classes = {CLASS_WORDS.get(w.removesuffix("s")) for w in words} | {c for c, hosts in HOST_CLASSES.items() if named & set(hosts)}
-    for key, value in _places(when_raw) + _places(action_raw):
-        if key in ("host", "target") and value in HOSTS and value not in named:
-            return f"the entry names {value}, which the text does not: keep to the hosts the text names"
-        if key == "class" and value in HOST_CLASSES and value not in classes:
-            return f"the entry is about {value} hosts, which the text does not name: keep to what the text names"
-    return None
-
-
-def text_problem(text: str, raw: Mapping[str, Any], when: Optional[dict], unexpressed: str) -> Optional[str]:
-    """Why an entry's predicate says more than its text, or about other places (None: it does neither)."""
+def content_meaning(text: str, when_raw: Any, action_raw: Any, unexpressed_raw: Any = "") -> ContentMeaning:
+    """What a CONTENT rule's stated predicate and action mean, whoever stated them (a compiler's entry, or an
+    operator's rule file): parsed into canonical JSON, checked against the text (checks.text_problem), then
+    completed as the book keeps them (a prohibition with no verb forbids every verb; only an `unexpressed`
+    rest that is a condition guards). No predicate: `when` None and no problem (the caller says why)."""
+    unexpressed = " ".join(str(unexpressed_raw or "").split())[:MAX_DIRECTIVE_CHARS]
+    try:
+        when, action = _meaning({"when": when_raw, "action": action_raw}, "CONTENT")
+    except PredicateError as exc:
+        return ContentMeaning(None, None, "", f"invalid predicate or action: {exc}")
     if when is None:
+        return ContentMeaning(None, None, "", "")
+    problem = text_problem(text, when_raw, action, unexpressed)
+    if problem is not None:
+        return ContentMeaning(None, None, "", f"predicate refused: {problem}")
+    return ContentMeaning(when, completed_action(text, action), guard_rest(unexpressed), "")
+
+
+def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
+    """Why a DROP of this artifact is refused (None: accepted): an instruction is no noise, whatever it opens
+    with ("Op_Server0 compromised. That is the impact phase. Restore it right away."). A drop that says the
+    artifact repeats another is accepted, and so is a worked example's (its rule is what it demonstrates)."""
+    if item.kind == "example" or _REPEAT.search(str(raw.get("reason", ""))):
         return None
-    return contract_problem(text, when, unexpressed) or grounding_problem(text, raw.get("when"), raw.get("action"))
+    words = read_wording(item.text)
+    if words.gives_order and not looks_like_format(item.text):
+        return (f"it was dropped, but it gives an order ({words.instruction[:60]!r}"
+                f"{', in the situation ' + repr(words.situation[:40]) if words.situation else ''}): compile it")
+    return None
 
 
 def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule], Optional[str]]:
     """One model entry checked field by field: (compiled rule, None) or (None, the problem). A rule
-    whose predicate or action is invalid comes back semantic, with `semantic_reason` saying why."""
+    whose predicate or action is invalid, or says more than its text or the opposite, comes back semantic,
+    with `semantic_reason` saying why."""
     verdict = str(raw.get("verdict", "")).strip().upper()
     if verdict == CompileVerdict.DROP:
+        if _drop_problem(item, raw) is not None:
+            return compile_as_written(item, f"the compiler dropped an instruction ({str(raw.get('reason', ''))[:80]})"), None
         return CompiledRule(item, CompileVerdict.DROP, compiled_by="model", reason=str(raw.get("reason", ""))[:200]), None
     if verdict != CompileVerdict.RULE:
         return None, f"verdict {verdict[:20]!r} is neither RULE nor DROP"
@@ -278,23 +275,25 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         when, action = grammar_meaning(parsed)
         return CompiledRule(item, CompileVerdict.RULE, str(parsed), "CONTENT", roles, grammar_group(parsed),
                             trigger or when_clause(parsed), "model", when=when, action=action), None
-    unexpressed = " ".join(str(raw.get("unexpressed") or "").split())[:MAX_DIRECTIVE_CHARS]
-    try:
-        when, action = _meaning(raw, rule_type)
-        reason = "" if when is not None else "the compiler gave no predicate"
-    except PredicateError as exc:
-        when, action, reason = None, None, f"invalid predicate or action: {exc}"
     if rule_type == "FORMAT":
-        return CompiledRule(item, CompileVerdict.RULE, directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
-    problem = text_problem(item.text, raw, when, unexpressed)
-    if problem is not None:
-        when, action, reason = None, None, f"predicate refused: {problem}"
+        try:
+            when, _ = _meaning(raw, rule_type)
+        except PredicateError:
+            when = None
+        if format_problem(item.text) is None:
+            return CompiledRule(item, CompileVerdict.RULE, directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
+        rule_type, meaning = "CONTENT", ContentMeaning(None, None, "", f"predicate refused: {format_problem(item.text)}")
+    else:
+        meaning = content_meaning(item.text, raw.get("when"), raw.get("action"), raw.get("unexpressed"))
+        if meaning.when is None and not meaning.problem:
+            meaning = meaning._replace(problem="the compiler gave no predicate")
+    when, action, unexpressed, reason = meaning
     if when is None:
         # A semantic rule is matched by its words alone, so they stay its author's: a model's rewrite adds no
         # checked meaning, only room to change it (SmolLM2-135M answered an operator's "deploy a decoy on
         # User2 rather than restoring it" with the prompt's own example, "Restore a User host ...").
         directive = strip_justification(item.text)[:MAX_DIRECTIVE_CHARS] or directive
-        trigger, unexpressed = "", ""
+        trigger = ""
         group = f"{group or host_group(directive, rule_type)}"
     else:
         group = group_of(parse_predicate(when))
@@ -304,17 +303,23 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
 
 def _invalid_meaning(raw: Any, items: Sequence[SourceItem] = ()) -> Optional[str]:
     """The schema or contract problem of an entry's predicate/action, if any (what the corrective
-    re-prompt names). `items`: the batch, for the text the contract check compares the predicate with."""
-    if not isinstance(raw, dict) or str(raw.get("verdict", "")).strip().upper() != CompileVerdict.RULE:
+    re-prompt names). `items`: the batch, for the text the checks compare the predicate with."""
+    number = raw.get("item") if isinstance(raw, dict) else None
+    item = items[number - 1] if isinstance(number, int) and 1 <= number <= len(items) else None
+    verdict = str(raw.get("verdict", "")).strip().upper() if isinstance(raw, dict) else ""
+    if verdict == CompileVerdict.DROP:
+        return _drop_problem(item, raw) if item is not None else None
+    if verdict != CompileVerdict.RULE:
         return None
     rule_type = str(raw.get("type", "CONTENT")).strip().upper()
+    if rule_type == "FORMAT" and item is not None:
+        return format_problem(item.text)
     try:
-        when, _ = _meaning(raw, rule_type if rule_type in ("FORMAT", "CONTENT") else "CONTENT")
+        when, action = _meaning(raw, rule_type if rule_type in ("FORMAT", "CONTENT") else "CONTENT")
     except PredicateError as exc:
         return str(exc)
-    number = raw.get("item")
-    if rule_type == "CONTENT" and isinstance(number, int) and 1 <= number <= len(items):
-        return text_problem(items[number - 1].text, raw, when, " ".join(str(raw.get("unexpressed") or "").split()))
+    if rule_type == "CONTENT" and item is not None and when is not None:
+        return text_problem(item.text, raw.get("when"), action, " ".join(str(raw.get("unexpressed") or "").split()))
     return None
 
 
@@ -395,9 +400,10 @@ class RuleCompiler:
         problems = "; ".join(f"item {item}: {problem}" for item, problem in invalid.items())
         report.problems.append(f"compiler predicates rejected: {problems}")
         follow_up = [*messages, Message("assistant", answer.completions[-1].text[:MAX_REPLY_CHARS]),
-                     Message("user", f"These entries do not fit the schema or are wider than their text: {problems}. "
-                                     "Reply with the whole JSON again, correcting them (use null for a trigger that "
-                                     "cannot be expressed, or list what the predicate leaves out in \"unexpressed\").")]
+                     Message("user", f"These entries do not fit the schema, say more than their text or the "
+                                     f"opposite of it: {problems}. Reply with the whole JSON again, correcting them (use "
+                                     "null for a trigger that cannot be expressed, or list what the predicate leaves out "
+                                     "in \"unexpressed\").")]
         second = ask_for_json(self.client, follow_up, seed=seed + 7, validate=_rules_list, limit=MAX_REPLY_CHARS,
                               schema=COMPILER_SCHEMA)
         report.calls.extend(call_records("compiler", second))

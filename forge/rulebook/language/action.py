@@ -8,10 +8,12 @@ Wire form (the compiler's contract, agents/prompts/compiler.md):
     {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Remove", "target": "$matched"}}
     {"mode": "do",     "verb": "Remove",  "target": "$matched", "then": [{"verb": "DecoyApache", "target": "$next_subnet"}]}
 
-verb: a catalog verb (Sleep, Monitor, Analyse, Remove, Restore, Decoy<Service>); target: a host, a
+verb: a catalog verb (Sleep, Monitor, Analyse, Remove, Restore, Decoy<Service>), or in a `never` only `any`: a
+prohibition with no verb ("spend no actions on User0", "leave User0 alone") forbids every verb on its target,
+so it disagrees with any order about that host; target: a host, a
 class (User | Enterprise | Operational | any), `$matched`, a host set relative to the matched hosts
 (`$subnet`: the rest of their subnet; `$next_subnet`: the next subnet on the attack path, User ->
-Enterprise -> Operational), or null for Sleep / Monitor.
+Enterprise -> Operational), or null for Sleep / Monitor (a host verb without a target acts on `$matched`).
 
 A plan (issue 18) is a `do` action with `then`: up to MAX_PLAN moves in all, in the order the rule
 gives them ("Remove it, then decoy the next hop"). A step's one action cannot be the whole plan, so
@@ -34,10 +36,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Iterable, Optional
 
-from forge.env.catalog import ATTACK_PATH, GLOBAL_VERBS, HOST_CLASSES, HOSTS, VERBS, ActionParseError, action_name, parse_action
+from forge.env.catalog import (ATTACK_PATH, GLOBAL_VERBS, HOST_CLASSES, HOST_VERBS, HOSTS, VERBS, ActionParseError, action_name,
+                               parse_action)
 from forge.rulebook.language.predicate import PredicateError
 
 MODES = ("do", "never", "prefer")
+ANY_VERB = "any"  # a `never` of every verb: "spend no actions on User0"
 MATCHED = "$matched"
 SUBNET = "$subnet"  # the rest of the matched hosts' subnet ("its neighbours")
 NEXT_SUBNET = "$next_subnet"  # the next subnet on the attack path after the matched hosts' ("the next hop")
@@ -79,14 +83,22 @@ class Move:
         return frozenset({self.target})
 
     def concrete(self, matched: Iterable[str]) -> frozenset[str]:
-        """The concrete actions (`Restore User1`, `Monitor`)."""
+        """The concrete actions (`Restore User1`, `Monitor`; for `any`, every host verb on its hosts)."""
         if self.verb in GLOBAL_VERBS:
             return frozenset({self.verb})
-        return frozenset(f"{self.verb} {h}" for h in self.hosts(matched))
+        verbs = HOST_VERBS if self.verb == ANY_VERB else (self.verb,)
+        return frozenset(f"{verb} {h}" for verb in verbs for h in self.hosts(matched))
+
+    def covers(self, verb: str) -> bool:
+        """Whether this move's verb is `verb` (`any` covers every verb but Sleep and Monitor)."""
+        return self.verb == verb or (self.verb == ANY_VERB and verb not in GLOBAL_VERBS)
 
     def __str__(self) -> str:
         if self.target is None:
             return self.verb
+        if self.verb == ANY_VERB:
+            return "any action on " + ("that host" if self.target == MATCHED else _RELATIVE_WORDS.get(self.target) or (
+                f"every {self.target} host" if self.target in CLASS_TARGETS else self.target))
         target = "that host" if self.target == MATCHED else _RELATIVE_WORDS.get(self.target) or (
             f"every {self.target} host" if self.target in CLASS_TARGETS else self.target)
         return f"{self.verb} {target}"
@@ -128,8 +140,7 @@ def _target(raw: Any, verb: str) -> Optional[str]:
     if verb in GLOBAL_VERBS:
         return None
     if raw is None:
-        raise PredicateError(f"action verb {verb} needs a target (a host, a class, $matched, "
-                             f"or one relative to it: {', '.join(RELATIVE_TARGETS)})")
+        return MATCHED  # "restore it": the host the trigger matched
     if not isinstance(raw, str):
         raise PredicateError(f"action target must be a string, got {raw!r:.40}")
     value = raw.strip()
@@ -142,9 +153,13 @@ def _target(raw: Any, verb: str) -> Optional[str]:
                          f"{', '.join(CLASS_TARGETS)}, $matched, or {', '.join(RELATIVE_TARGETS)})")
 
 
-def _move(data: Any) -> Move:
+def _move(data: Any, *, any_verb: bool = False) -> Move:
     if not isinstance(data, dict):
         raise PredicateError(f"an action move must be an object with verb and target, got {data!r:.60}")
+    if isinstance(data.get("verb"), str) and data["verb"].strip().lower() == ANY_VERB:
+        if not any_verb:
+            raise PredicateError('verb "any" is a prohibition of every verb: only a "never" action takes it')
+        return Move(ANY_VERB, _target(data.get("target"), ANY_VERB))
     verb = _verb(data.get("verb"))
     return Move(verb, _target(data.get("target"), verb))
 
@@ -159,7 +174,7 @@ def parse_rule_action(data: Any) -> RuleAction:
     mode = str(data.get("mode", "")).strip().lower()
     if mode not in MODES:
         raise PredicateError(f"unknown action mode {data.get('mode')!r:.30} (one of {', '.join(MODES)})")
-    move = _move(data)
+    move = _move(data, any_verb=mode == "never")
     over = None
     if mode == "prefer":
         over = _move(data.get("over"))
@@ -216,7 +231,7 @@ def clash_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_
     for x, y, mx, my in ((a, b, matched_a, matched_b), (b, a, matched_b, matched_a)):
         no = _forbidden(y)
         for do in _prescribed(x):
-            if no is not None and do.verb == no.verb:
+            if no is not None and no.covers(do.verb):
                 if do.verb in GLOBAL_VERBS:
                     clash = True
                 shared = do.hosts(mx) & no.hosts(my)

@@ -8,9 +8,19 @@ and a rule fires only on *true*. For free text this module supplies the unknown 
 a condition speaks of (`FACTS`), and whether a context states each kind at all. A condition that needs
 a kind the context does not state is unknown there, whatever its cosine.
 
-The condition of a text is its stated condition clauses ("when ...", "if ..."), or, when it states none,
-its last sentence (the rule after the reflection's narrative): the narrative ("my Restore failed") says
-why the rule was written, not when it applies.
+The condition of a text is what wording.py reads as its conditions (its "when / if ..." clauses, a relative
+clause on what the order is about, a note's opening situation), or, when it states none, its instruction (the
+rule after the reflection's narrative): the narrative ("my Restore failed") says why the rule was written,
+not when it applies.
+
+Two more parts of the three-valued check on free text:
+- `claims`: what a condition says of the hosts it names ("if User0 is not compromised"), as a predicate the
+  gate evaluates like any other: a semantic rule whose condition names a host the context does not state is
+  unknown there, and false where that host shows the opposite. It only narrows: a condition that names no
+  host claims nothing, and its cosine decides as before.
+- `guard_rest`: which part of a compiler's `unexpressed` rest is a condition. A justification or a story
+  ("because ...", "lesson: ...", "last time we waited") and a restatement of what the predicate already says
+  ("the moment it is compromised") never guard: a rule is not silenced by its author's reasons.
 """
 
 from __future__ import annotations
@@ -19,10 +29,14 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from forge.rulebook.language.situation import Situation
+from typing import Optional
 
-_CLAUSE = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*", re.IGNORECASE)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.rulebook.language.phases import phase_named, phase_predicate
+from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
+from forge.rulebook.language.situation import state_of as _state_of
+from forge.rulebook.language.wording import classes_in, read_wording, sentences
+
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
 
@@ -54,8 +68,21 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
-        r"\b(?:still|again|already|previously|earlier|no longer|anymore|in a row|twice|thrice|repeated\w*|"
-        r"persist\w*|stay(?:s|ed)|remain(?:s|ed)|unchanged|(?:has|have|had)(?: not|n't) changed|newly|"
+        r"\b(?:still|again|already|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed|ing)?|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
+        r"(?:has|have) been (?:\w+ ){0,3}?for|running|straight|on end|lingers?|linger(?:ed|ing)|"
+        r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
+        r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
+        r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
+        r"several|many)|(?:has|have) just been|just (?:got|been|became)|fresh(?:ly)?|for the first time|was clean|"
+        r"were clean|at the (?:previous|last|prior) step|a step ago|steps? ago|since then|by now|yet again|"
+        # what the defender did: "a host we removed the attacker from", "once it has been reimaged", "following a Remove"
+        rf"(?:we|you|i|the defender)\s+(?:have\s+|had\s+|just\s+|already\s+)?(?:remov|restor|analy[sz]|decoy|reimag|clean)\w*ed|"
+        rf"(?:was|were|has been|have been|had been)\s+(?:just\s+|already\s+)?(?:removed|restored|analy[sz]ed|cleaned|reimaged|"
+        rf"decoyed)|(?:following|since)\s+(?:a|an|the|our|my)\s+(?:remov|restor|analy[sz]|reimag)\w*|"
+        # a change of state: "went from Compromised User to Compromised Unknown", "a Remove has turned it to Unknown"
+        rf"(?:went|changed|turned|moved|dropped|fell)\s+(?:\w+\s+){{0,3}}?(?:from|to|into)\b|"
+        rf"(?:a|an|the|our|my)\s+(?:remove|restore|analyse|analysis|removal|reimage)\s+(?:has|had)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
         rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns)|for {_NUMBER} (?:more )?(?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
@@ -78,12 +105,13 @@ FACTS: tuple[Fact, ...] = (
 
 def condition_of(text: str) -> str:
     """The part of a rule's text that says when it applies (see the module docstring)."""
-    body = " ".join((text or "").split())
-    clauses = [m.group(0).strip() for m in _CLAUSE.finditer(body)]
-    if clauses:
-        return "; ".join(clauses)
-    sentences = [s for s in _SENTENCES.split(body) if s.strip()]
-    return sentences[-1] if sentences else body
+    words = read_wording(text)
+    if words.conditions:
+        return "; ".join(c.text for c in words.conditions)
+    if words.instruction:
+        return words.instruction
+    parts = sentences(text)
+    return parts[-1] if parts else " ".join((text or "").split())
 
 
 def facts_needed(condition: str) -> frozenset[str]:
@@ -94,3 +122,286 @@ def facts_needed(condition: str) -> frozenset[str]:
 def facts_stated(text: str, situation: Situation) -> frozenset[str]:
     """The kinds of fact a decision context states."""
     return frozenset(f.name for f in FACTS if f.stated(text or "", situation))
+
+
+# "no host shows any activity", "nothing is going on", "the network is quiet", "no alert fires": every host quiet.
+_ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|hosts|machine|machines|alerts?)\b[^.;]*?"
+                        r"\b(?:activ|compromis|alert|scan|exploit|fires?|shows?)|\bnothing\s+(?:is\s+)?(?:going\s+on|happening)\b|"
+                        r"\b(?:the\s+)?(?:network|everything|all)\s+(?:is\s+|looks\s+)?(?:quiet|calm|clean)\b|\bno\s+alerts?\b|"
+                        r"\b(?:quiet|calm|clean)\s+network\b",
+                        re.IGNORECASE)
+# "a host", "any machine", "nothing", "no host": a statement about hosts of no class in particular
+_SOME_HOST = re.compile(r"\b(?:a|an|any|some|every|each)\s+(?:host|machine|box|server|node)s?\b|"
+                        r"\b(?:host|machine|box)s?\s+(?:that|which|whose|with|showing)\b", re.IGNORECASE)
+_NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|the|them))|no\s+(?:host|machine|box)s?|"
+                      r"none\s+of\s+the\s+(?:host|machine)s)\b", re.IGNORECASE)
+_NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if))\b", re.IGNORECASE)
+# "no user host is compromised", "none of the Enterprise hosts is ...": a class statement, negated.
+_NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\s+of\s+the)?|neither\s+of\s+the)\b", re.IGNORECASE)
+
+
+def claims(condition: str, subject: Optional[str] = None):
+    """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can
+    place). A host named with a state must show it ("User0 is compromised"), with a negated one must not
+    ("User0 is not being scanned"); a host named bare must be shown; a class with a state ("a user host is
+    compromised") needs some host of it to show it, "no user host is ..." none; "no host shows any activity"
+    needs every host quiet. A clause that names no host but states a state ("... but not yet compromised", "when
+    it only shows a scan") is about the host named before it, else about `subject` (the one host the rule names).
+    Everything else is left to the cosine."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
+
+    quiet = Not(AnyOfQuiet())
+    parts = []
+    last = subject
+    coarse = [c for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or "") if "history" not in facts_needed(c)]
+    # (a clause about what a host showed at earlier steps is no claim on what it shows now)
+    for clause in (piece for c in coarse
+                   for piece in re.split(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)", c)):
+        if not clause:
+            continue
+        if _NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
+            inner = claims(_NOT_YET.sub("", clause), last)
+            if inner is not None:
+                parts.append(Not(inner))
+            continue
+        statements = host_statements(clause)
+        if not statements and last is not None and not classes_in(clause) and not _ALL_QUIET.search(clause):
+            state, negated = _state_of(clause)
+            if state != (None, None) or negated:
+                statements = [(last, state, negated)]
+        if len({h for h, _, _ in statements}) == 1:
+            last = statements[0][0]
+        atoms = []
+        for host, state, negated in statements:
+            atom = _atom(Atom, state, host=host)
+            if not atom.bare() or negated is None:
+                atoms.append(atom)
+            if negated is not None:  # "User0 is not being scanned", "User1 has user-level access but not root"
+                atoms.append(Not(_negated_atom(Atom, negated, host=host)))
+        if statements and re.search(r"\bor\b|\beither\b", clause) and len(atoms) > 1:
+            parts.append(AnyOf(tuple(atoms)))  # "if Enterprise0 or Enterprise1 is compromised"
+        else:
+            parts.extend(atoms)
+        if statements:
+            continue
+        if _ALL_QUIET.search(clause):
+            parts.append(quiet)
+            continue
+        phase = phase_named(clause)
+        if phase is not None and not classes_in(clause):
+            parts.append(parse_predicate(phase_predicate(phase)))
+            continue
+        none_of = _NONE_OF.search(clause) or _NOTHING.search(clause)
+        for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) else []):
+            state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
+            atom = _atom(Atom, state, host_class=cls)
+            if not atom.bare():
+                parts.append(Not(atom) if none_of else atom)
+            if negated is not None:
+                parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else AllOf(tuple(dict.fromkeys(parts)))
+
+
+def AnyOfQuiet():
+    """Some host shows activity or a compromise."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
+
+    return AnyOf((Atom(host_class="any", activity="any"), Atom(host_class="any", compromise="any")))
+
+
+def _negated_atom(atom_type, negated, **where):
+    field, value = negated
+    return atom_type(**where, **{field: "any" if value == SOME else value})
+
+
+def _atom(atom_type, state, **where):
+    activity, compromise = state
+    return atom_type(**where, activity=None if activity is None else ("any" if activity == SOME else activity),
+                     compromise=None if compromise is None else ("any" if compromise == SOME else compromise))
+
+
+# Words a condition may use that the product's reading of it accounts for (hosts and classes are tokens).
+_PLACED = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
+    has have had gets get got becomes become became shows show showing shown showed still so and or of on in at to
+    for from by with as when whenever if once while during until unless moment soon now then there here host hosts
+    machine machines box boxes server servers node nodes system systems one ones compromised compromise compromises
+    exploited exploit exploits exploiting scanned scan scans scanning privileged privilege privileges root rooted admin
+    administrator level user enterprise operational op ot workstation workstations desktop desktops laptop laptops
+    subnet network quiet clean idle calm no not none nothing never without except only yet but either neither nor
+    activity active suspicious alert alerts sign signs attacker attackers red access rights foothold owned infected
+    breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
+    exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun
+    status state unknown system going on shows anything everything anywhere at least long right away first until till
+    before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
+    anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack""".split())
+
+
+# Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
+_EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity)\b[^.;,]{0,30}\bor\b"
+                           r"[^.;,]{0,30}\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity|unknown)\b", re.I)
+
+
+def unplaced(condition: str) -> list[str]:
+    """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
+    there are any, what it read of the condition is not the whole of it."""
+    spared = condition or ""
+    for pattern in (r"\b(?:user|enterprise)[\s_-]?\d\b", r"\bop[\s_-]?(?:host|server)[\s_-]?\d\b", r"\bdefender\b",
+                    r"\buser[- ]level\b", r"\bsystem[- ]level\b"):
+        spared = re.sub(pattern, " ", spared, flags=re.IGNORECASE)
+    return [w for w in re.findall(r"[a-z][a-z'-]+", spared.lower()) if w not in _PLACED and not w.endswith("'s")]
+
+
+def complete_claims(text: str, found) -> bool:
+    """Whether `claims` read the whole of a rule's conditions: every negation placed, no word it does not account
+    for, and no kind of fact it cannot judge (history, rewards, ...). Judged on claims that are not the whole of
+    the condition, a rule would be wider than its text."""
+    from forge.rulebook.language.predicate import AllOf, Atom, Not  # lazy: as in `claims`
+
+    if found is None:
+        return False
+    words = read_wording(text)
+    condition = "; ".join(c.text for c in words.conditions)
+    if unplaced(condition) or facts_needed(condition) or _EITHER_STATE.search(condition):
+        return False
+    if not words.negated_conditions:
+        return True
+    parts = found.parts if isinstance(found, AllOf) else (found,)
+    return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
+               or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY for p in parts)
+
+
+_REASON_OR_STORY = re.compile(
+    r"^\s*(?:because|since|as\b|so\s+that|so\b|in\s+order\s+to|to\s+(?:avoid|prevent|stop|keep|make\s+sure|save)|"
+    r"otherwise|lesson|the\s+lesson|learn[te]d|last\s+time|earlier|that\s+way|this\s+(?:way|cost|happened)|"
+    r"which|it\s+(?:is|was)\s+(?:the|a|our|their)\b|(?:i|we|my|our)\b)", re.IGNORECASE)
+_RESTATED = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
+    has have had gets get got becomes become shows show showing shown showed still so and or of on in at to for from by
+    with as when whenever if once while moment soon immediately right away now then there host hosts machine machines
+    box boxes server servers one sign signs kind attacker red compromised compromise compromises exploited exploit
+    exploits exploiting scanned scan scans scanning probed probing breached breach infected hacked owned attacked
+    activity active alert alerts privileged privilege root rooted admin user-level level user enterprise operational
+    op workstation workstations quiet clean no not up under way underway ongoing progress going happening started
+    begun begins starts phase stage only yet nothing none never without but""".split())
+
+
+def guard_rest(rest: str) -> str:
+    """The part of an `unexpressed` rest that is a condition and so guards ("" if it is none): a rest that
+    speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is, and
+    neither is one that only restates hosts and states (the predicate's business)."""
+    text = " ".join((rest or "").split())
+    if not text:
+        return ""
+    if facts_needed(text):
+        return text
+    if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
+        return ""
+    words = [w for w in re.findall(r"[a-z][a-z'-]*", text.lower()) if not re.fullmatch(r"(?:user|enterprise|op_host|op_server)\d", w)]
+    if all(w in _RESTATED for w in words):
+        return ""
+    return text
+
+
+_STORYLIKE = re.compile(r"\b(?:i|we|my|our)\b|\b(?:was|were|had|did|got|lost|cost|wasted|went|happened)\b", re.IGNORECASE)
+
+
+# A semantic rule whose predicate a check refused, or whose instruction the compiler dropped: its text is about
+# what the table shows, and the cosine cannot keep its scope or polarity. It is judged by its claims alone.
+_REFUSED = ("predicate refused", "invalid predicate", "compiled as written: the compiler dropped an instruction")
+
+
+def subject_of(words):
+    """The host "it" stands for: the one host a text names, unless it excepts it or also names a class."""
+    hosts = [h for h in words.hosts if h not in words.excepted]
+    return hosts[0] if len(hosts) == 1 and not words.classes and not words.excepted else None
+
+
+_STATE_ADJECTIVE = (r"(?:exploited|compromised|scanned|probed|infected|breached|rooted|privileged|owned|hacked|quiet|clean|"
+                    r"uncompromised|idle|active|alerting)")
+_STATED_OBJECT = re.compile(rf"\b{_STATE_ADJECTIVE}(?:\s+(?:and|but|or)\s+{_STATE_ADJECTIVE})*\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
+                            rf"(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?|"
+                            rf"(?:user|enterprise)\d|op_(?:host|server)\d)\b", re.IGNORECASE)
+# A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
+_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though)|whatever|regardless\s+of|no\s+matter)\b[^.;]*", re.IGNORECASE)
+
+
+def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True):
+    """The claims of a rule's condition (its subject: the one host it names, for "it"); `with_instruction`: also
+    what its order says of the states of what it acts on ("remove the attacker from any exploited user host"),
+    though not the bare mention of a host it acts on ("deploy a decoy on User2" does not need User2 shown)
+    unless the rule states no condition at all and `bare` (for a semantic rule: "Never restore User0" applies
+    where User0 is shown). Nothing is claimed of a host the text excepts."""
+    from forge.rulebook.language.predicate import AllOf, Atom  # lazy: as in `claims`
+
+    words = read_wording(_CONCESSION.sub(" ", text))
+    subject = subject_of(words)
+    condition = "; ".join(c.text for c in words.conditions)
+    found = claims(condition, subject) if condition else None
+    if not with_instruction:
+        return found
+    parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
+    rest = words.instruction
+    for c in words.conditions:
+        rest = rest.replace(c.text, " ")
+    # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
+    # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
+    for piece in [m.group(0) for m in _STATED_OBJECT.finditer(rest)] + ([rest] if not words.conditions and bare else []):
+        order = claims(piece, subject)
+        for part in order.parts if isinstance(order, AllOf) else (order,) if order is not None else ():
+            # A host the order only acts on is a target, not a condition, unless the rule states none at all.
+            if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
+                continue
+            if isinstance(part, Atom) and part.host in words.excepted:
+                continue
+            parts.append(part)
+    return None if not parts else parts[0] if len(parts) == 1 else AllOf(tuple(parts))
+
+
+def refused_predicate(semantic_reason: str) -> bool:
+    """Whether a semantic rule is one whose compiled predicate the product refused (or whose instruction the
+    compiler dropped): judged by its claims alone (`semantic_claims`)."""
+    return (semantic_reason or "").startswith(_REFUSED)
+
+
+def semantic_claims(directive: str, semantic_reason: str = ""):
+    """The claims a semantic rule must meet (None: none, its cosine decides). A rule whose compiled predicate was
+    refused (checks.py) is held to them strictly: claims of its condition and order that do not place every
+    negation of it, or no claims at all, leave it unknown, so silent (a predicate that never holds)."""
+    from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
+
+    if refused_predicate(semantic_reason):
+        found = rule_claims(directive, with_instruction=True)
+        return found if complete_claims(directive, found) else Not(Always())
+    return claims(condition_of(directive), subject_of(read_wording(directive)))
+
+
+def words_key(text: str) -> tuple:
+    """What two wordings of one rule share (maintain.py: a withdrawn rule taught again in other words): the hosts
+    and classes named, the verbs with whether each is forbidden, what its condition and the objects of its order
+    claim, and the kinds of fact it needs. Equal keys: the same rule."""
+    words = read_wording(text)
+    banned = {p.verb or "any" for p in words.prohibitions} | set(words.dispreferred)
+
+    def kind(verb: str) -> str:  # "put a decoy" and "deploy DecoyApache" are one move
+        return "Decoy" if verb.startswith("Decoy") else verb
+    verbs = frozenset((kind(v), v in banned) for v in words.verbs) | frozenset(("any", True) for p in words.prohibitions
+                                                                               if p.verb is None)
+    found = rule_claims(text, with_instruction=True, bare=False)
+    return (frozenset(words.hosts), frozenset(words.classes), verbs, None if found is None else repr(found),
+            facts_needed(condition_of(text)))
+
+
+def skeleton(text: str) -> tuple:
+    """The marked part of `words_key`: hosts, classes and verbs (with whether each is forbidden)."""
+    return words_key(text)[:3]
+
+
+def same_condition(a: str, b: str) -> bool:
+    """Whether two texts state one condition (the same hosts and classes, equal claims of their conditions, the
+    same kinds of fact), whatever they order: a teacher's second word on the same situation."""
+    first, second = read_wording(a), read_wording(b)
+    claims_a, claims_b = rule_claims(a), rule_claims(b)
+    return claims_a is not None and claims_a == claims_b and complete_claims(a, claims_a) and complete_claims(b, claims_b) \
+        and set(first.hosts) == set(second.hosts) and set(first.classes) == set(second.classes) \
+        and facts_needed(condition_of(a)) == facts_needed(condition_of(b))

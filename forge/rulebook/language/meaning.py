@@ -11,7 +11,8 @@ Relations, used by maintenance (teach time) and retrieval (query time):
   `clash_hosts`): restore vs never restore the same host, different verbs for the same host, ...;
 - `conflict_in`: the actions disagree *in this context*, on the hosts the triggers matched here
   ("never restore User0" and "restore any compromised User host" disagree only where User0 is one
-  of the compromised hosts).
+  of the compromised hosts); `undisputed_hosts`: the hosts a rule acts on here that no other disagrees
+  about (User4, where User0 and User4 are the compromised ones).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from forge.grammar import ConditionalRule, parse_rule
 from forge.rulebook.language.action import MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
@@ -137,6 +138,24 @@ def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
     if a.when is None or b.when is None or a.action is None or b.action is None:
         return False
     return clash_hosts(a.action, b.action, matched_hosts(a.when, situation), matched_hosts(b.when, situation)) is not None
+
+
+def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation) -> frozenset[str]:
+    """The hosts `rule` acts on in `situation` (its moves' hosts, given what its trigger matched here) about which
+    none of `others` disagrees with it: where it is the only word. Empty when a disagreement is not about hosts
+    (a host-less verb: one action per step) or a meaning is not known."""
+    if rule.when is None or rule.action is None:
+        return frozenset()
+    mine = matched_hosts(rule.when, situation)
+    free = set().union(*(m.hosts(mine) for m in (*rule.action.moves, rule.action.over) if m is not None))
+    for other in others:
+        if other.when is None or other.action is None:
+            return frozenset()
+        disputed = clash_hosts(rule.action, other.action, mine, matched_hosts(other.when, situation))
+        if disputed is not None and not disputed:
+            return frozenset()
+        free -= disputed or frozenset()
+    return frozenset(free)
 
 
 def applies(meaning: Meaning, situation: Situation) -> bool:

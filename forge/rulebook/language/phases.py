@@ -20,6 +20,7 @@ context without them they are unknown, so a rule on them is silent there.
 from __future__ import annotations
 
 import json
+import re
 
 from forge.env.catalog import HOST_CLASSES
 
@@ -46,6 +47,17 @@ PHASES: dict[str, dict] = {
 ALIASES = {"recon": "reconnaissance", "initial_access": "exploitation", "escalation": "privilege_escalation",
            "lateral": "lateral_movement", "analysis_confirmed_escalation": "escalation_confirmed"}
 HISTORY_PHASES = ("escalation_confirmed", "lateral_movement")
+# How texts name the phases (the product's reading of a condition: condition.claims; most specific first).
+NAMED_BY = (
+    ("escalation_confirmed", re.compile(r"\b(?:analys[ie]s|analy[sz]ed?)\b[^.;]{0,40}\bconfirm\w*\b[^.;]{0,20}\bescalat", re.I)),
+    ("lateral_movement", re.compile(r"\blateral(?:ly)?\s+(?:movement|move\w*|spread\w*)\b|\bmov\w+\s+laterally\b", re.I)),
+    ("privilege_escalation", re.compile(r"\bprivilege\s+escalation\b|\bescalation\s+phase\b|\bescalat\w*\s+(?:its\s+|their\s+)?"
+                                        r"privileges?\b", re.I)),
+    ("impact", re.compile(r"\bimpact\s+(?:phase|stage)\b|\b(?:in|during|at|reaches?|reached)\s+(?:the\s+)?impact\b", re.I)),
+    ("exploitation", re.compile(r"\bexploitation\s+(?:phase|stage|begins|starts|under\s+way)\b|\binitial\s+access\b|"
+                                r"\b(?:during|in)\s+(?:the\s+)?exploitation\b", re.I)),
+    ("reconnaissance", re.compile(r"\brecon(?:naissance)?\b|\b(?:discovery|scanning)\s+(?:phase|stage)\b", re.I)),
+)
 WORDS = {
     "reconnaissance": "some host shows Activity Scan",
     "exploitation": "some host shows Activity Exploit or Compromised User",
@@ -72,3 +84,8 @@ def phase_lines() -> str:
         form = json.dumps(predicate)
         lines.append(f'{{"phase": "{name}"}}: {WORDS[name]}' + (f" = {form}" if len(form) <= 120 else ""))
     return "; ".join(lines) + f". What Analyse can show: {ANALYSE_SHOWS}"
+
+
+def phase_named(text: str):
+    """The phase a text names ("reconnaissance under way", "during initial access"), or None."""
+    return next((name for name, words in NAMED_BY if words.search(text or "")), None)

@@ -339,6 +339,8 @@ def _history_truth(p: Atom, name: str, wanted, host: str, states, history: Optio
         sequence = [a for _, a, _ in past] + [a for a, _ in states if a is not None]
         first_scan = next((i for i, a in enumerate(sequence) if a == "Scan"), None)
         shown = first_scan is not None and "Exploit" in sequence[first_scan + 1:]
+        if not shown and past[0][0] > 1:
+            return None  # the scan may be older than the window: not seeing it is not seeing its absence
         return shown == wanted
     if not levels_now:
         return None
@@ -478,8 +480,23 @@ def _consistent(conjunction: tuple[Literal, ...]) -> bool:
     return True
 
 
+def _quiet_form(p: Predicate) -> Predicate:
+    """`not (User1 shows any activity)` as `User1 shows Activity None` (equal wherever User1 is stated, and unknown
+    together where it is not): one host, one field."""
+    if isinstance(p, Not) and isinstance(p.part, Atom) and p.part.host is not None and not p.part.history():
+        atom = p.part
+        if atom.activity == "any" and atom.compromise is None:
+            return replace(atom, activity=QUIET_ACTIVITY)
+        if atom.compromise == "any" and atom.activity is None:
+            return replace(atom, compromise=QUIET_COMPROMISE)
+    if isinstance(p, (AnyOf, AllOf)):
+        return type(p)(tuple(_quiet_form(x) for x in p.parts))
+    return p
+
+
 def implies(p: Predicate, q: Predicate) -> bool:
     """Does every context meeting `p` meet `q`? Conservative: True only when the forms show it."""
+    p, q = _quiet_form(p), _quiet_form(q)
     if isinstance(q, Always) or p == q:
         return True
     if isinstance(p, AnyOf):
@@ -492,6 +509,8 @@ def implies(p: Predicate, q: Predicate) -> bool:
         return any(implies(x, q) for x in p.parts)
     if isinstance(p, Atom) and isinstance(q, Atom):
         return _covers(q, p)
+    if isinstance(q, Not):
+        return not may_overlap(p, q.part)  # "Compromised User" implies "not Compromised Privileged"
     return False
 
 

@@ -42,9 +42,11 @@ _HOST_WORD = {h.lower(): h for h in HOSTS}
 _HOST_RE = re.compile(r"\b(" + "|".join(sorted(HOSTS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _ACT_VALUES = {v.lower(): v for v in ACTIVITIES}
 _COMP_VALUES = {v.lower(): v for v in COMPROMISE_LEVELS}
-_PAIR = re.compile(r"Activity:?\s+(?P<activity>\w+)\s*,?\s*(?:and\s+)?Compromised:?\s+(?P<compromised>\w+)", re.IGNORECASE)
 _ACTIVITY_ONLY = re.compile(r"\bActivity:?\s+(" + "|".join(ACTIVITIES) + r")\b", re.IGNORECASE)
-_COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(" + "|".join(COMPROMISE_LEVELS) + r")\b", re.IGNORECASE)
+# (not "compromised user hosts": prose about a class, not the table's value)
+_COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(" + "|".join(COMPROMISE_LEVELS) + r")\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|"
+                               r"workstations?|desktops?|laptops?|computers?|nodes?|endpoints?|systems?|subnet|accounts?))",
+                               re.IGNORECASE)
 # The environment's own ways of saying every host is quiet (text_view.py): a statement about all hosts;
 # the alerts' line names none of them.
 _ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b")
@@ -63,16 +65,19 @@ _HOST_HISTORY_ENTRY = re.compile(r"step (\d+)\s+(\w+)\s*/\s*(\w+)", re.IGNORECAS
 # the catalog's (ACTIVITIES, COMPROMISE_LEVELS) or SOME.
 _PROSE_COMPROMISE = (
     (re.compile(r"\b(?:not|un)[- ]?compromised\b|\bclean\b|\bno compromise\b", re.I), "No"),
-    (re.compile(r"\bprivileged\b|\broot\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
+    (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
     (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b", re.I), "User"),
-    (re.compile(r"\bunknown compromise\b|\bcompromise (?:is )?unknown\b", re.I), "Unknown"),
-    (re.compile(r"\bcompromis|\bowned\b|\binfected\b|\bfoothold\b|\bbreached\b|\btaken over\b|\bpwned\b|\binfiltrated\b", re.I), SOME),
+    (re.compile(r"\bunknown (?:compromise|status|state|level)\b|\b(?:compromise|status|state|level)(?: \w+)? (?:is |remains |still )?"
+                r"unknown\b", re.I), "Unknown"),
+    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
+                r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got) hit\b|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
+                r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b", re.I), SOME),
 )
 _PROSE_ACTIVITY = (
     (re.compile(r"\bno activity\b|\bquiet\b|\bidle\b", re.I), "None"),
     (re.compile(r"\bexploit", re.I), "Exploit"),
     (re.compile(r"\bscan", re.I), "Scan"),
-    (re.compile(r"\bactivity\b|\bactive\b|\bsuspicious\b|\balert", re.I), SOME),
+    (re.compile(r"\bactivity\b|\bactive\b|\bsuspicious\b|\balert|\balarm|\banomal|\bnoisy\b|\bunder attack\b|\battacked\b", re.I), SOME),
 )
 _CLAUSE_SPLIT = re.compile(r"(?<=[.;!?])\s+|\n+|;\s*|\bwhile\b|\bwhereas\b|\bbut\b", re.IGNORECASE)
 
@@ -178,33 +183,92 @@ def _field(cell: str, values: dict[str, str], label: str) -> Optional[str]:
     return values.get(words[0].lower()) if len(words) == 1 else None
 
 
-def _status_lines(line: str, reading: _Reading) -> bool:
-    """Alert, host-context and changed-host forms: a host, then `Activity X, Compromised Y` after it."""
-    found = False
-    hosts = list(_HOST_RE.finditer(line))
-    for index, host in enumerate(hosts):
-        end = hosts[index + 1].start() if index + 1 < len(hosts) else len(line)
-        segment = line[host.end():end]
-        pair = _PAIR.match(segment.lstrip(" :(").removeprefix("table ").lstrip())
-        if pair:
-            reading.add(host.group(1), _canon(pair["activity"], _ACT_VALUES), _canon(pair["compromised"], _COMP_VALUES))
-            found = True
-    return found
+# What may stand between hosts that share one state ("Enterprise0, Enterprise1 and User1 show Activity Scan").
+_LIST_JOINER = re.compile(r"^[\s,&/]*(?:(?:and|or|as well as|plus)\b[\s,]*)?$", re.IGNORECASE)
 
 
-def _prose(clause: str, reading: _Reading) -> None:
-    hosts = [m.group(1) for m in _HOST_RE.finditer(clause)]
+# A negation within a few words before a state word negates that word ("is not being scanned", "nothing on it is
+# compromised", "shows no exploit"); "only" before an activity word says there is nothing more ("only shows a scan").
+_NEGATION_BEFORE = re.compile(r"(?:\b(?:not|no|never|without|nor|neither|nothing|none)|n['\u2019]t)(?:\s+\w+){0,4}\s*$",
+                              re.IGNORECASE)
+_ONLY_BEFORE = re.compile(r"\bonly(?:\s+\w+){0,3}\s*$", re.IGNORECASE)
+
+
+def _prose_word(text: str, table) -> tuple[Optional[str], Optional[re.Match]]:
+    for pattern, value in table:
+        found = pattern.search(text)
+        if found:
+            return value, found
+    return None, None
+
+
+Negated = Optional[tuple[str, str]]  # ("activity", "Scan"), ("compromise", "Privileged"): what a piece says is not so
+
+
+def _stated(text: str) -> tuple[State, Negated]:
+    """The state a piece of a clause states: `Activity X` / `Compromised Y` as the environment writes them, else
+    the prose vocabulary; and what it negates, if anything ("is not being scanned": no activity is stated, and
+    Scan is negated; "not root": Privileged is negated). A negated word for compromise in general states the
+    quiet level ("nothing on it is compromised": Compromised No); "only" before an activity word states it and
+    the quiet level ("only shows a scan"). The piece holds no host name ("User0" must not read as "user level")."""
+    activity = _ACTIVITY_ONLY.search(text)
+    compromise = _COMPROMISED_ONLY.search(text)
+    bare = _ACTIVITY_ONLY.sub(" ", _COMPROMISED_ONLY.sub(" ", text))
+    negated: Negated = None
+    # The table's own words negated ("but not Compromised Privileged"): that value is not so.
+    if compromise and _NEGATION_BEFORE.search(text[:compromise.start()]):
+        negated, compromise = ("compromise", _canon(compromise.group(1), _COMP_VALUES)), None
+    if activity and _NEGATION_BEFORE.search(text[:activity.start()]):
+        negated, activity = negated or ("activity", _canon(activity.group(1), _ACT_VALUES)), None
+    prose_activity, found = _prose_word(bare, _PROSE_ACTIVITY)
+    if found is not None and prose_activity != QUIET_ACTIVITY and _NEGATION_BEFORE.search(bare[:found.start()]):
+        prose_activity, negated = None, ("activity", prose_activity)
+    prose_compromise, found_c = _prose_word(bare, _PROSE_COMPROMISE)
+    if found_c is not None and prose_compromise not in (None, QUIET_COMPROMISE) and \
+            _NEGATION_BEFORE.search(bare[:found_c.start()]):
+        if prose_compromise == SOME:
+            prose_compromise = QUIET_COMPROMISE
+        else:  # "not root": some other level, or none
+            prose_compromise, negated = None, negated or ("compromise", prose_compromise)
+    if found is not None and prose_activity not in (None, QUIET_ACTIVITY) and prose_compromise is None \
+            and negated is None and _ONLY_BEFORE.search(bare[:found.start()]):
+        prose_compromise = QUIET_COMPROMISE
+    return (_canon(activity.group(1), _ACT_VALUES) if activity else prose_activity,
+            _canon(compromise.group(1), _COMP_VALUES) if compromise else prose_compromise), negated
+
+
+def state_of(text: str) -> tuple[State, Negated]:
+    """The state a phrase states and what it negates, if anything (`host_statements` reads it per host)."""
+    return _stated(_HOST_RE.sub(" ", text))
+
+
+def host_statements(clause: str) -> list[tuple[str, State, Negated]]:
+    """Each host a clause names, with the state the clause states *for it* and what it negates, host by
+    host: in `User1 shows Activity Exploit, Enterprise0 shows Activity Scan` each host has its own, and only
+    hosts joined by a list ("A, B and C show Activity Scan") share one. A clause written state first ("Exploit on
+    User1, Scan on Enterprise0") gives each host the state before it. A host named without a state: (None, None)."""
+    hosts = list(_HOST_RE.finditer(clause))
     if not hosts:
-        return
-    activity = _canon(_ACTIVITY_ONLY.search(clause).group(1), _ACT_VALUES) if _ACTIVITY_ONLY.search(clause) else None
-    compromise = _canon(_COMPROMISED_ONLY.search(clause).group(1), _COMP_VALUES) if _COMPROMISED_ONLY.search(clause) else None
-    bare = _ACTIVITY_ONLY.sub(" ", _COMPROMISED_ONLY.sub(" ", clause))
-    bare = _HOST_RE.sub(" ", bare)  # "User0" must not read as "user level"
-    if compromise is None:
-        compromise = next((value for pattern, value in _PROSE_COMPROMISE if pattern.search(bare)), None)
-    if activity is None:
-        activity = next((value for pattern, value in _PROSE_ACTIVITY if pattern.search(bare)), None)
-    for host in hosts:
+        return []
+    lead = clause[:hosts[0].start()]
+    pieces = [clause[h.end():(hosts[i + 1].start() if i + 1 < len(hosts) else len(clause))] for i, h in enumerate(hosts)]
+    none: tuple[State, Negated] = ((None, None), None)
+    lead_state, states = _stated(lead), [_stated(p) for p in pieces]
+    found: list[tuple[State, Negated]] = [none] * len(hosts)
+    if lead_state != none and states[-1] == none:
+        for i in range(len(hosts)):  # state first: each host takes what is written before it
+            before, state = (lead, lead_state) if i == 0 else (pieces[i - 1], states[i - 1])
+            found[i] = found[i - 1] if i and _LIST_JOINER.match(before) else state
+    else:
+        for i in reversed(range(len(hosts))):  # host first: each host takes what follows it, a list its last member's
+            following = found[i + 1] if i + 1 < len(hosts) else none
+            found[i] = states[i] if states[i] != none else following if _LIST_JOINER.match(pieces[i]) else none
+    return [(_HOST_WORD[h.group(1).lower()], state, negated) for h, (state, negated) in zip(hosts, found)]
+
+
+def _hosts_in(clause: str, reading: _Reading) -> None:
+    """Each host of a clause with the state the clause states for it (`host_statements`)."""
+    for host, (activity, compromise), _ in host_statements(clause):
         reading.add(host, activity, compromise)
 
 
@@ -276,9 +340,7 @@ def read_situation(text: str) -> Situation:
                 if host not in listed:
                     reading.add(host, QUIET_ACTIVITY, QUIET_COMPROMISE)
             continue
-        if _status_lines(line, reading):
-            continue
         for clause in _CLAUSE_SPLIT.split(line):
             if clause and clause.strip():
-                _prose(clause, reading)
+                _hosts_in(clause, reading)
     return replace(reading.situation(), history=_history(lines))

@@ -10,6 +10,11 @@ For every rule that reached any model call of a step (stage-1 pair or system pro
     reward     the step's reward
     window_return  the rewards of the step and the next `window` steps, summed: what the decision cost
                over its aftermath (None when the episode ended before the window did)
+    operator   at a step an operator overrode (`forge episode --operator / --override`): `contradicted`
+               when the operator's action contradicts the rule, or the agent's proposal followed it and the
+               operator replaced it (the operator rejected what the rule said); `agreed` otherwise; None at a
+               step nobody overrode, or for a rule with no action to judge. The live harm figure of
+               `forge rulebook stats`: injected rules the operator then contradicted.
     failure    whether a failure fired in the next `window` steps: a reward below the session's abort
                level (its most severe failure threshold; `protocol.tau` unless `protocol.thresholds`
                adds levels; forge.failure.trigger.is_failure); None when the episode ended before the
@@ -38,6 +43,7 @@ class StepSeen:
     action: str  # the action taken (after an operator's override, if any)
     reward: float
     injected: tuple[str, ...]  # rule refs `<rule id>@v<n>` that reached any call of the step
+    proposed: Optional[str] = None  # the agent's action, where an operator replaced it
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,7 @@ class Aftermath:
     reward: float
     failure: Optional[bool]
     window_return: Optional[float] = None
+    operator: Optional[str] = None  # contradicted | agreed, at a step an operator overrode
 
     def __post_init__(self) -> None:
         if self.judged is not None:  # a trace's JSON gives the plain string
@@ -64,9 +71,11 @@ class Aftermath:
     @classmethod
     def from_dict(cls, data: Mapping) -> "Aftermath":
         window_return = data.get("window_return")
+        operator = data.get("operator")
         return cls(int(data["step"]), str(data["rule"]), data.get("held"), data.get("judged"),
                    float(data.get("reward", 0.0)), data.get("failure"),
-                   None if window_return is None else float(window_return))
+                   None if window_return is None else float(window_return),
+                   operator if operator in ("contradicted", "agreed") else None)
 
 
 def failure_ahead(rewards: Sequence[float], index: int, window: int, threshold: float, *,
@@ -87,6 +96,17 @@ def window_return(rewards: Sequence[float], index: int, window: int) -> Optional
     return round(sum(span), 6) if len(span) == window + 1 else None
 
 
+def operator_verdict(action, proposed: str, executed: str, matched: Sequence[str]) -> str:
+    """How an operator's override at a step stood to an injected rule: `contradicted` when the executed action
+    contradicts it, or the proposal did what the rule prescribes and the operator chose something else (a
+    prohibition is followed by any other action, so replacing one is no disagreement); else `agreed`."""
+    if judge(action, executed, matched) is Adherence.CONTRADICTED:
+        return "contradicted"
+    if action.mode != "never" and judge(action, proposed, matched) is Adherence.FOLLOWED and proposed != executed:
+        return "contradicted"  # the agent did what the rule asks and the operator would not have it
+    return "agreed"
+
+
 def episode_aftermath(steps: Sequence[StepSeen], meanings: Mapping[str, Meaning], *, window: int,
                       threshold: float, complete: bool = True) -> list[Aftermath]:
     """One entry per (step, injected rule) over an episode. `meanings`: rule ref -> its meaning (a ref
@@ -104,9 +124,13 @@ def episode_aftermath(steps: Sequence[StepSeen], meanings: Mapping[str, Meaning]
             meaning = meanings.get(ref, Meaning())
             held: Optional[bool] = None
             judged: Optional[Adherence] = None
+            operator: Optional[str] = None
             if meaning.when is not None:
                 held = holds(meaning.when, situation)
+                matched = matched_hosts(meaning.when, situation)
                 if held and meaning.action is not None:
-                    judged = judge(meaning.action, step.action, matched_hosts(meaning.when, situation))
-            out.append(Aftermath(step.step, ref, held, judged, step.reward, failure, ahead))
+                    judged = judge(meaning.action, step.action, matched)
+                if step.proposed is not None and meaning.action is not None:
+                    operator = operator_verdict(meaning.action, step.proposed, step.action, matched)
+            out.append(Aftermath(step.step, ref, held, judged, step.reward, failure, ahead, operator))
     return out

@@ -105,9 +105,14 @@ class RuleEfficacy:
     return_not: list[float] = field(default_factory=list)
     episodes_of: dict[str, list[str]] = field(default_factory=dict)  # list name -> episode of each value
     ablation: list[float] = field(default_factory=list)  # per seed: episode return with the rule - without it
+    overridden: int = 0  # decision points it reached that an operator overrode
+    operator_contradicted: int = 0  # ... where the operator then contradicted it (live harm)
 
     def add(self, entry: Aftermath, episode: str = "?") -> None:
         self.injected += 1
+        if entry.operator is not None:
+            self.overridden += 1
+            self.operator_contradicted += entry.operator == "contradicted"
         if entry.held is False:
             return
         self.triggered += 1
@@ -182,6 +187,7 @@ class RuleEfficacy:
         return {"rule": self.rule_id, "episodes": self.episodes, "injected": self.injected,
                 "triggered": self.triggered, "followed": self.followed, "ignored": self.ignored,
                 "contradicted": self.contradicted,
+                "overridden": self.overridden, "operator_contradicted": self.operator_contradicted,
                 "failure_after_followed": _rate_dict(self.rate_followed()),
                 "failure_after_not_followed": _rate_dict(self.rate_not()),
                 "difference": None if diff is None else {"delta": diff[0], "low": diff[1], "high": diff[2]},

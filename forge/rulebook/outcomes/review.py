@@ -61,9 +61,20 @@ class EfficacyReport:
         """Rule ids, active rules first."""
         return sorted(self.rules, key=lambda r: (self.heads[r].record.status != "active", r))
 
+    def live_harm(self) -> dict:
+        """The harm operators saw: injections they then contradicted (an override against the rule, or replacing
+        an action that followed it), and rules an operator's correction (`forge correct`) corrects."""
+        corrected = sorted({rid for head in self.heads.values() if head.record.active for rid in head.record.corrects
+                            if rid in self.heads})
+        contradicted = {rid: eff.operator_contradicted for rid, eff in self.rules.items() if eff.operator_contradicted}
+        return {"overridden_injections": sum(eff.overridden for eff in self.rules.values()),
+                "contradicted_injections": sum(contradicted.values()), "contradicted_rules": sorted(contradicted),
+                "injections": sum(eff.injected for eff in self.rules.values()), "corrected_rules": corrected}
+
     def to_dict(self) -> dict:
         s = self.settings
         return {"run_dirs": list(self.run_dirs), "traces": len(self.traces), "window": s.window, "rule": s.rule(),
+                "live_harm": self.live_harm(),
                 "rules": [self.rules[r].to_dict(s.min_count, s.min_episodes, s.min_pairs, self.adjusted_p(r))
                           for r in self.ordered()]}
 

@@ -10,11 +10,19 @@ resolution: a rule that does not apply is no party to anything). Two applying ru
 when maintenance joined them by CONFLICTS_WITH and, if both have a meaning, their actions disagree in
 this context (`related`, from retrieve.py). Each connected group is settled by PRECEDENCE, the one
 place the order is written (`forge rulebook query` prints it).
+
+Per host, the exception over the general rule: a party whose trigger strictly contains the winner's (the
+winner is its exception) and that disagrees here with no other party is kept too, after the winner, when it
+acts on a host the winner does not dispute (`undisputed`, from retrieve.py): "restore compromised User
+hosts" still speaks for User4 where an exception for User0 won (both User0 and User4 compromised), as one
+teacher's broader and narrower rules are both injected. Any other loser is left out whole: a rule is
+injected as its text, which cannot be cut down to the hosts it would win on, so a loser that is not the
+general rule of its winner's exception would speak for the disputed host again.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from forge.rulebook.language.meaning import meaning_of
@@ -25,8 +33,8 @@ from forge.rulebook.language.predicate import Predicate, implies
 PRECEDENCE: tuple[tuple[str, str], ...] = (
     ("own actor", "the querying actor's own rule, if it is a party (several of its own: the next tiers among them)"),
     ("specificity", "the narrower rule: its trigger implies every other party's and not the reverse "
-                    "(an exception over the general rule); one teacher's narrower and broader rules are both "
-                    "injected, the narrower first"),
+                    "(an exception over the general rule, which still speaks for the hosts the exception does not "
+                    "dispute here); one teacher's narrower and broader rules are both injected, the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
     ("recency", "only within one teacher: a later rule on an equivalent trigger replaced the earlier one when "
                 "it was taught (maintain.py), so no two such rules are ever both in force"),
@@ -81,15 +89,19 @@ def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = N
 
 @dataclass(frozen=True)
 class Decision:
-    """How one conflict was settled: `tier` is `actor`, `specificity`, `majority` or `abstain` (PRECEDENCE)."""
+    """How one conflict was settled: `tier` is `actor`, `specificity`, `majority` or `abstain` (PRECEDENCE);
+    `elsewhere`: the parties kept for the hosts the winner (their exception) does not dispute."""
 
     members: tuple[str, ...]
     winner: Optional[str]
     tier: str
     detail: str
+    elsewhere: tuple[str, ...] = ()
 
 
 Related = Callable[[str, str], bool]
+# Whether a rule, in this context, acts on a host none of the given parties disagrees with it about.
+Undisputed = Callable[[str, Sequence[str]], bool]
 
 
 def conflict_component(rule_id: str, records: Mapping[str, RuleRecord], eligible: set[str],
@@ -139,6 +151,26 @@ def settle(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Opt
     return Decision(members, None, "abstain", f"tied at support {support[0][0]}")
 
 
+def general_rules_kept(decision: Decision, records: Mapping[str, RuleRecord], related: Optional[Related],
+                       undisputed: Undisputed) -> tuple[str, ...]:
+    """The losers a winner leaves in force for other hosts: each whose trigger strictly contains the winner's,
+    that disagrees with no party but the winner here, and that acts on a host the winner does not dispute."""
+    if decision.winner is None:
+        return ()
+    narrow = meaning_of(records[decision.winner]).when
+    kept = []
+    for rid in decision.members:
+        broad = meaning_of(records[rid]).when
+        if rid == decision.winner or narrow is None or broad is None or not implies(narrow, broad) or implies(broad, narrow):
+            continue
+        rivals = [o for o in records[rid].conflicts_with if o in decision.members and o not in (rid, decision.winner)]
+        if any(related is None or related(rid, o) for o in rivals):
+            continue
+        if undisputed(rid, (decision.winner,)):
+            kept.append(rid)
+    return tuple(kept)
+
+
 def resolve_conflicts(
     selected: Iterable[str],
     records: Mapping[str, RuleRecord],
@@ -146,10 +178,13 @@ def resolve_conflicts(
     actor: Optional[str],
     limit: Optional[int] = None,
     related: Optional[Related] = None,
+    undisputed: Optional[Undisputed] = None,
 ) -> tuple[list[str], list[Decision]]:
     """`selected` (best first) with every conflict settled: each conflict group is replaced by its
-    winner, at the place of its first selected member, or dropped when the resolution abstains.
-    With `limit`, stops once that many rules are kept (later conflicts cannot change them)."""
+    winner, at the place of its first selected member, or dropped when the resolution abstains; with
+    `undisputed` (the context's hosts), the winner is followed by the general rules it is an exception to
+    that still speak for other hosts (`general_rules_kept`). With `limit`, stops once that many rules are
+    kept (later conflicts cannot change them)."""
     eligible = eligible if isinstance(eligible, (set, frozenset)) else set(eligible)
     kept: list[str] = []
     decisions: list[Decision] = []
@@ -165,9 +200,12 @@ def resolve_conflicts(
             kept.append(rid)
             continue
         decision = settle(members, records, actor)
+        if undisputed is not None:
+            decision = replace(decision, elsewhere=general_rules_kept(decision, records, related, undisputed))
         decisions.append(decision)
-        if decision.winner is not None and decision.winner not in kept:
-            kept.append(decision.winner)
+        for winner in (decision.winner, *decision.elsewhere):
+            if winner is not None and winner not in kept:
+                kept.append(winner)
     return kept, decisions
 
 

@@ -19,9 +19,16 @@ call of their roles at stage 1):
      the floor calibrated for free text (calibrate.py);
    - either free-text part (a semantic rule's condition, a guarded rule's unexpressed rest) is unknown,
      so silent, on a context that does not state a kind of fact it speaks of (condition.py: history,
-     rewards, an action's outcome, priority, traffic), whatever its cosine;
+     rewards, an action's outcome, priority, traffic), whatever its cosine; and a semantic rule's condition
+     must hold where it speaks of hosts (condition.claims: "if User0 is not compromised" is unknown on a
+     context that does not state User0, false where User0 shows a compromise); a rule whose compiled
+     predicate a check refused is judged by those claims alone, and is silent where they cannot place its
+     condition (condition.semantic_claims);
+   - an unexpressed rest that is a justification, a story or a restatement (condition.guard_rest) never
+     guards: the rule is judged by its predicate alone;
 5. conflicts settled (resolve.py) among the applying rules only, and only where the rules' actions
-   disagree in this context; best fused first, at most `rulebook.max_rules_per_injection`.
+   disagree in this context; a general rule whose exception won still speaks for the hosts the exception
+   does not dispute here; best fused first, at most `rulebook.max_rules_per_injection`.
 """
 
 from __future__ import annotations
@@ -35,10 +42,11 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import condition_of, facts_needed, facts_stated
-from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of
+from forge.rulebook.language.condition import (condition_of, facts_needed, facts_stated, guard_rest, refused_predicate,
+                                               semantic_claims)
+from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleVersion
-from forge.rulebook.language.predicate import holds, predicate_to_json
+from forge.rulebook.language.predicate import holds, predicate_to_json, truth as value_of
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
 
@@ -134,12 +142,22 @@ class RuleIndex:
     def _build_gate(self) -> None:
         self.meanings: list[Meaning] = [meaning_of(v.record) for v in self.content]
         self.gated = np.array([not m.semantic for m in self.meanings], dtype=bool)
-        # A predicate with an unexpressed rest must also be near its trigger: the semantic guard.
-        self.guarded = np.array([bool(v.record.unexpressed) for v in self.content], dtype=bool)
+        # A predicate with an unexpressed rest that is a condition must also be near it: the semantic guard.
+        rests = [guard_rest(v.record.unexpressed) for v in self.content]
+        self.guarded = np.array([bool(r) for r in rests], dtype=bool)
         # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
-        needs = [facts_needed(v.record.unexpressed) if v.record.unexpressed else
-                 facts_needed(condition_of(v.record.directive)) if m.semantic else frozenset()
-                 for v, m in zip(self.content, self.meanings)]
+        conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
+        needs = [facts_needed(rest) if rest else facts_needed(condition) if m.semantic else frozenset()
+                 for rest, condition, m in zip(rests, conditions, self.meanings)]
+        # What a semantic rule's condition says of the hosts it names: it must hold (three-valued) as well.
+        claimed = [semantic_claims(v.record.directive, v.record.semantic_reason) if m.semantic else None
+                   for v, m in zip(self.content, self.meanings)]
+        # A rule whose compiled predicate was refused is judged by its claims, which read the whole of its condition:
+        # its cosine to the context adds nothing (and the floor would only silence it).
+        self.checked = np.array([m.semantic and refused_predicate(v.record.semantic_reason)
+                                 for v, m in zip(self.content, self.meanings)], dtype=bool)
+        self._claims = list(dict.fromkeys(c for c in claimed if c is not None))
+        self._claim_of = np.array([self._claims.index(c) if c is not None else -1 for c in claimed], dtype=np.int64)
         self._needs = sorted(set(needs), key=sorted)  # few distinct sets: each is checked once per context
         self._needs_of = np.array([self._needs.index(n) for n in needs], dtype=np.int64)
         if len(self.guard_matrix) != len(self.content):
@@ -173,6 +191,9 @@ class RuleIndex:
         stated = facts_stated(text, situation)
         stated_all = np.array([needs <= stated for needs in self._needs], dtype=bool)[self._needs_of] \
             if self._needs else np.ones(0, dtype=bool)
+        if self._claims:
+            claimed = np.array([value_of(c, situation) is True for c in self._claims] + [True], dtype=bool)
+            stated_all = stated_all & claimed[self._claim_of]  # -1: no claim, the appended True
         self._situations[text] = (situation, truth, stated_all)
         while len(self._situations) > 64:
             self._situations.popitem(last=False)
@@ -265,7 +286,7 @@ class RuleIndex:
         if guarded.any():  # the unexpressed condition must be near the context too
             guard_ok[guarded] = _matvec(self.guard_matrix[positions[guarded]], query_vec) >= settings.guard_floor
         stated = self._reading(text)[2][positions]  # free text about what the context does not state: unknown
-        passes = np.where(gated, gate & guard_ok, above) & stated
+        passes = np.where(gated, gate & guard_ok, above | self.checked[positions]) & stated
         order = np.argsort(-fused, kind="stable")
         limit = max(settings.max_rules, 0)
         passing = [self.content[positions[i]].rule_id for i in order[passes[order]]]
@@ -278,7 +299,10 @@ class RuleIndex:
                 return True  # an edge maintenance drew without a meaning to check (older books)
             return conflict_in(ma, mb, situation)
 
-        kept, decisions = resolve_conflicts(passing, self.records, set(passing), actor, limit, related)
+        def undisputed(rid: str, others) -> bool:
+            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation))
+
+        kept, decisions = resolve_conflicts(passing, self.records, set(passing), actor, limit, related, undisputed)
         kept = narrower_first(kept, {rid: meaning[rid].when for rid in kept})
         candidates = []
         for local in order[: max(explain, 0)]:

@@ -5,8 +5,11 @@ For each teaching, in order, against the book as the earlier teachings left it:
    - withdrawn: refused (a withdrawn rule never comes back by being taught again; restore it instead);
    - otherwise it is reinforced: the teacher joins its actors, the evidence is added (support grows);
 2. a withdrawn rule has the same *meaning* (same type and roles, and an equal trigger predicate and
-   action, or for semantic rules a near-duplicate text): refused likewise, naming the withdrawn rule
-   and how to restore it (teaching it again in other words does not bring it back);
+   action), or the same *words* in other words (the same hosts, verbs, states and condition:
+   condition.words_key; or the same hosts and verbs and a near-duplicate text, cosine >=
+   WITHDRAWN_COSINE; or, both semantic, a near-duplicate wording): refused likewise, naming the withdrawn
+   rule and `forge rulebook restore` (teaching it again in other words does not bring it back, even when
+   the two wordings compiled differently, one of them wrongly);
 3. a rule with the same meaning exists (same type and roles, equal trigger predicate and action,
    whatever the wording; meaning.py): the teaching is merged into it, as a reinforcement;
 4. a near duplicate exists among semantic rules (no predicate; same type, roles and group,
@@ -15,8 +18,9 @@ For each teaching, in order, against the book as the earlier teachings left it:
 Then, among the rules of the same type with overlapping roles whose meaning *may conflict* with it
 (the triggers can hold in one context and the actions disagree there: meaning.may_conflict):
 6. specificity, not recency: the teacher's own active ones are replaced only when their trigger is
-   *equivalent* to the new rule's (each implies the other: the teacher changed their mind about the
-   same situation), or when the teacher names them (`replaces`: `forge rulebook add/correct --replaces`).
+   *equivalent* to the new rule's (each implies the other, or the two texts state the same condition in
+   other words, whatever the two compiled to: the teacher changed their mind about the same situation), or
+   when the teacher names them (`replaces`: `forge rulebook add/correct --replaces`).
    A replaced rule backed only by the teacher gets status `superseded` and a SUPERSEDES edge from the
    new rule; one others back too just loses the teacher. A broader or narrower rule replaces nothing:
    both stay, and where both apply the narrower one takes precedence (resolve.PRECEDENCE). So the book
@@ -34,9 +38,10 @@ Each changed rule appears once in the plan, with its final record and its most t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
+from forge.rulebook.language.condition import same_condition, skeleton, words_key
 from forge.rulebook.language.meaning import meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RulebookError, RuleChange, RuleRecord, rule_id_for
 from forge.rulebook.language.predicate import implies
@@ -45,6 +50,13 @@ from forge.rulebook.language.predicate import implies
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
 # admission silently undoes a withdrawal.
 WITHDRAWN_TEXT_THRESHOLD = 0.8
+# Two texts with the same hosts and verbs this close by the encoder's cosine are one rule in other words. Measured
+# on the dev and model-style splits with minilm-onnx-int8 (rulebook.encoder): pairs of one rule in two wordings
+# (equal reference compilations) reach 0.39-0.97; pairs of different rules with the same hosts and verbs reach
+# 0.93 ("While no Enterprise host is compromised, remove the attacker from any exploited user host" against
+# the same order for "a compromised User host"); 0.95 is above every such pair. The words' key (same states and
+# condition) finds the rest.
+WITHDRAWN_COSINE = 0.95
 _OP_PRIORITY = ("add", "restore", "merge", "reinforce", "supersede", "conflict", "withdraw", "assess")
 
 
@@ -67,6 +79,7 @@ class Teaching:
     unexpressed: str = ""  # the condition's part the predicate does not express (a semantic guard)
     corrects: tuple[str, ...] = ()  # learned rules this (operator's) correction corrects
     replaces: tuple[str, ...] = ()  # rules the teacher names as replaced by this one (--replaces)
+    text: str = ""  # what the teacher wrote (the directive may be a compiler's rewrite of it)
 
     @property
     def rule_id(self) -> str:
@@ -187,10 +200,12 @@ def plan_teachings(
     evidence: Mapping[str, Evidence],
     *,
     near_duplicate_threshold: float = 0.9,
+    cosine: Optional[Callable[[str, str], float]] = None,
 ) -> Plan:
     """The changes that bring `teachings` into the book whose head records are `heads`.
 
-    `evidence` holds the Evidence nodes the head records cite (support is recomputed from weights).
+    `evidence` holds the Evidence nodes the head records cite (support is recomputed from weights). `cosine`
+    (two texts -> their encoder cosine) lets a near-duplicate wording of a withdrawn rule be found by meaning.
     """
     book = _Book(heads, evidence)
     outcomes: list[Outcome] = []
@@ -199,7 +214,7 @@ def plan_teachings(
         if target is not None and target.status == "withdrawn":
             outcomes.append(Outcome(teaching.rule_id, "refused", _refusal(target, "it")))
             continue
-        withdrawn = None if target is not None else _withdrawn_meaning(book, teaching, WITHDRAWN_TEXT_THRESHOLD)
+        withdrawn = None if target is not None else _withdrawn_meaning(book, teaching, WITHDRAWN_TEXT_THRESHOLD, cosine)
         if withdrawn is not None:
             outcomes.append(Outcome(teaching.rule_id, "refused", _refusal(withdrawn, "a rule with the same meaning")))
             continue
@@ -237,11 +252,15 @@ def _refusal(withdrawn: RuleRecord, what: str) -> str:
             f"`forge rulebook restore {withdrawn.rule_id}` brings it back")
 
 
-def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float) -> Optional[RuleRecord]:
-    """A withdrawn rule the teaching means again: equal predicate and action, or (both semantic) a
-    near-duplicate text. Scans the withdrawn rules only."""
+def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
+                       cosine: Optional[Callable[[str, str], float]] = None) -> Optional[RuleRecord]:
+    """A withdrawn rule the teaching means again: equal predicate and action; or the same words in other words
+    (equal `words_key` of the two texts, or equal hosts and verbs and a cosine >= WITHDRAWN_COSINE); or (both
+    semantic) a near-duplicate wording. Scans the withdrawn rules only: texts are compared whatever the two
+    compiled to, so a rewording that compiled differently (or wrongly) is still found."""
     probe = _probe(teaching)
     meaning = meaning_of(probe)
+    texts = tuple(dict.fromkeys(t for t in (teaching.text, teaching.directive) if t))
     for record in book.records.values():
         if record.status != "withdrawn" or record.type != probe.type or set(record.roles) != set(probe.roles):
             continue
@@ -250,7 +269,21 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float) -> Opt
             return record
         if meaning.semantic and theirs.semantic and similarity(record.directive, teaching.directive) >= threshold:
             return record
+        if record.type == "CONTENT" and any(_same_words(record.directive, text, cosine) for text in texts):
+            return record
     return None
+
+
+def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str], float]]) -> bool:
+    # Leaning to refusal on purpose (a wrong refusal names the rule and `forge rulebook restore`; a wrong admission
+    # silently undoes a withdrawal): the same hosts, verbs and claims on what the hosts show now, whatever the
+    # wordings add about history.
+    key = words_key(withdrawn)[:4]
+    if not any(key):
+        return False  # no host, class, verb or claim to compare: the wording's similarity decides (above)
+    if key == words_key(text)[:4]:
+        return True
+    return cosine is not None and skeleton(withdrawn) == skeleton(text) and cosine(withdrawn, text) >= WITHDRAWN_COSINE
 
 
 def _replace_named(book: _Book, rule_id: str, named: tuple[str, ...]) -> None:
@@ -298,7 +331,8 @@ def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
         if actor not in other.actors or other.directive == rule.directive:
             continue
         old_when = meaning_of(other).when
-        if other.unexpressed != rule.unexpressed or not (implies(old_when, new_when) and implies(new_when, old_when)):
+        equivalent = other.unexpressed == rule.unexpressed and implies(old_when, new_when) and implies(new_when, old_when)
+        if not equivalent and not same_condition(other.directive, rule.directive):
             continue  # broader or narrower: both stay (specificity settles them where both apply)
         if set(other.actors) == {actor}:
             book.put(other.with_(status="superseded"), "supersede")

@@ -1,0 +1,316 @@
+"""A compiled rule never says more than its text, nor the opposite of it: the checks, whatever the compiler.
+
+The compiler (a model, the surrogate, or a case author's reference compilation) answers with a predicate and
+an action; `text_problem` compares them with what the text's own words say (language.wording reads them) and
+names the first disagreement, or returns None:
+
+- *polarity*: a condition that holds on every context for a text that states one; a negation or restriction
+  inside a condition (no, none, nothing, not, never, without, unless, except, only, yet, rather than; clean,
+  quiet) with no negative in the predicate about what it negates (a `not`, a quiet value, or a history
+  condition of absence); a prohibition ("never / do not / stop / avoid VERB") compiled as anything but a
+  `never` of that verb or a `prefer ... over` it (never a `do`); a dispreferred verb ("rather than restoring")
+  prescribed; an order compiled as a `never` by a text that forbids nothing;
+- *scope*: every host the instruction names restricts the trigger or is the action's target; every class it
+  names ("a user box") restricts the trigger or is the target; a host it excepts ("every user host except
+  User0") can not be matched; and the entry names no host or class the text does not (a small model answered
+  a text about Op_Server0 with the prompt's own example, "a User host ...");
+- *bare*: a condition that says something of a host it names is not compiled as that host merely shown;
+- *claims*: the predicate implies what the product reads of the condition itself (condition.claims: the hosts
+  it names with their states, a class with a state, a quiet network, a named phase), where that reading
+  places every negation ("If Enterprise1 is scanned but not yet compromised" is not `not (scanned and
+  compromised)`);
+- *target*: an action aimed at the matched host under a trigger that matches none (`always`, a quiet network);
+- *history*: a condition about the defender's history ("clean at the previous step", "for three steps in a
+  row") needs a history atom, or its words listed as unexpressed (the rule is then guarded).
+
+An `unexpressed` rest never switches a check off: it says where the predicate stops, never that the text's
+negation or scope may be dropped. A failing check gets one corrective re-prompt (compile.py); still failing,
+the rule is kept semantic with the reason, never stored as a predicate rule.
+
+`completed_action` fills in what a prohibition with no verb means ("spend no actions on User0": every verb on
+User0, `{"mode": "never", "verb": "any", "target": "User0"}`), so it conflicts with an order about that host.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Optional
+
+from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
+from forge.rulebook.language.condition import complete_claims, facts_needed, rule_claims
+from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, describe, dnf, implies, parse_predicate, positive_hosts
+from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
+
+
+def _atoms(p, negated: bool = False) -> Iterable[tuple[Atom, bool]]:
+    """Every atom of a predicate with whether it stands negated (under an odd number of `not`)."""
+    if isinstance(p, Atom):
+        yield p, negated
+    elif isinstance(p, Not):
+        yield from _atoms(p.part, not negated)
+    elif isinstance(p, (AnyOf, AllOf)):
+        for part in p.parts:
+            yield from _atoms(part, negated)
+
+
+def _says_absence(atom: Atom, negated: bool) -> bool:
+    """Whether an atom says something is absent: negated, a quiet value, or a history condition of absence."""
+    return negated or atom.activity == QUIET_ACTIVITY or atom.compromise == QUIET_COMPROMISE \
+        or atom.unchanged_for is not None or atom.newly_compromised is not None \
+        or False in (atom.changed, atom.scan_before_exploit)
+
+
+def _hosts_of(names: Iterable[str]) -> set[str]:
+    return {h for n in names for h in (HOST_CLASSES.get(n) or (n,))}
+
+
+def _moves(action: Optional[dict]) -> tuple[list[tuple[str, Optional[str]]], list[tuple[str, Optional[str]]]]:
+    """(prescribed, forbidden) (verb, target) moves of an action's JSON."""
+    if not isinstance(action, dict):
+        return [], []
+    first = (str(action.get("verb")), action.get("target"))
+    mode = str(action.get("mode", "")).lower()
+    if mode == "never":
+        return [], [first]
+    if mode == "prefer":
+        over = action.get("over") if isinstance(action.get("over"), dict) else {}
+        return [first], [(str(over.get("verb")), over.get("target"))]
+    return [first, *((str(m.get("verb")), m.get("target")) for m in action.get("then") or () if isinstance(m, dict))], []
+
+
+def _targets(action: Optional[dict]) -> set[str]:
+    done, banned = _moves(action)
+    return {t for _, t in done + banned if isinstance(t, str)}
+
+
+def _aims_at(target: Optional[str], hosts: set[str]) -> bool:
+    """Whether a move's target can be one of `hosts` (a relative target or `$matched` may be any)."""
+    if not hosts or target is None or target == MATCHED or target in RELATIVE_TARGETS or target == "any":
+        return True
+    return bool(_hosts_of([target]) & hosts)
+
+
+# -- the checks ---------------------------------------------------------------------------------------
+
+
+def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    conditions = [c for c in words.conditions]
+    if conditions and any(conjunction == () for conjunction in (dnf(predicate) or [])):
+        return (f"always: the predicate holds on every context, but the text states a condition "
+                f"({conditions[0].text[:60]!r}): express it")
+    absent = [(atom, neg) for atom, neg in _atoms(predicate) if _says_absence(atom, neg)]
+    found = rule_claims(words.text)
+    expressed = found is not None and complete_claims(words.text, found) and implies(predicate, found)
+    for condition in () if expressed else words.negated_conditions:
+        about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
+        if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
+            return (f"negation: the condition is negated or restricted ({condition.text[:60]!r}: "
+                    f"{', '.join(dict.fromkeys(condition.negations))}) but the predicate says nothing is absent"
+                    f"{' about ' + ', '.join(sorted(about))[:60] if about else ''}: express it with \"not\" or a quiet "
+                    f"value (Activity None, Compromised No)")
+    done, banned = _moves(action)
+    reachable = set(positive_hosts(predicate))
+    for prohibition in words.prohibitions:
+        hosts = _hosts_of([*prohibition.hosts, *prohibition.classes])
+        verb = prohibition.verb or "any"
+        for move_verb, target in done:
+            if same_verb(verb, move_verb) or (verb == "any" and prohibition.verb is None):
+                if target == MATCHED and hosts and not hosts & reachable:
+                    continue  # "restore every user host except User0, which we never reimage": User0 is never matched
+                if _aims_at(target, hosts) and not any(same_verb(verb, b) or b == ANY_VERB for b, _ in banned):
+                    return (f"prohibition: the text forbids {'every action' if prohibition.verb is None else prohibition.verb}"
+                            f"{' on ' + ', '.join(sorted(hosts)) if hosts else ''} but the action orders "
+                            f"{move_verb} {target or ''}".rstrip() + ": a prohibition is a \"never\" (or a \"prefer ... "
+                            "over\" it), never a \"do\"")
+    for verb in words.dispreferred:
+        if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
+            return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
+                    f"prefer the other action over {verb}")
+    ordered = _ordered_verbs(words)
+    if ordered and isinstance(action, dict):
+        stray = [v for v, _ in done + banned if not any(same_verb(o, v) for o in ordered)
+                 and not (v == ANY_VERB and any(p.verb is None for p in words.prohibitions))]
+        if stray:
+            return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
+                    "named in its condition, \"after a Remove\", is no part of its order)")
+    if isinstance(action, dict) and str(action.get("mode", "")).lower() == "never":
+        forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred)
+        if not forbidden and not words.negated_conditions and not _NEGATIVE_WORD(words.instruction):
+            return "inverted: the text gives an order and forbids nothing, but the action is a \"never\": it inverts the text"
+        verb = str(action.get("verb"))
+        if forbidden and None not in forbidden and verb != ANY_VERB and not any(same_verb(f, verb) for f in forbidden):
+            return f"verb: the action forbids {verb}, but the text forbids {', '.join(sorted(set(forbidden)))}"
+    return None
+
+
+def _ordered_verbs(words: Wording) -> set[str]:
+    """The catalog verbs the order itself names: the instruction without its conditions ("Restore User1 if it is
+    still compromised after a Remove" orders Restore only). Empty when the order names none."""
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    return set(verbs_in(order))
+
+
+def _NEGATIVE_WORD(text: str) -> bool:
+    return bool(re.search(r"\b(?:no|not|never|none|nothing|without|avoid|stop|refrain|forbid\w*|prohibit\w*|banned|"
+                          r"off[- ]limits|not\s+allowed|leave|alone|ignore|skip|spare|instead|rather|hold\s+off)\b|n['\u2019]t\b",
+                          text, re.IGNORECASE))
+
+
+def _matched(predicate, action: Optional[dict]) -> Optional[str]:
+    """An action aimed at the host the trigger matched (or its subnet) under a trigger that matches no host (`always`,
+    a quiet network): it aims at nothing, or at whatever the model guesses."""
+    done, banned = _moves(action)
+    relative = [t for _, t in done + banned if t == MATCHED or t in RELATIVE_TARGETS]
+    form = dnf(predicate) or []
+    if relative and form and all(not any(pos for _, pos in conjunction) for conjunction in form):
+        return (f"target: the action is aimed at {relative[0]}, but the trigger matches no host: name the host or class "
+                "the action is for")
+    return None
+
+
+def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> Optional[str]:
+    if (words.hosts or words.classes) and any(conjunction == () for conjunction in (dnf(predicate) or [])):
+        named = ", ".join((*words.hosts, *words.classes))
+        return (f"always: the text is about {named}, but the predicate holds on every context: an order about a host "
+                f"applies where the context shows it ({{\"host\": ...}} or {{\"class\": ...}})")
+    trigger_hosts = {h for atom, _ in _atoms(predicate) for h in ([atom.host] if atom.host else [])}
+    targets = _targets(action)
+    for host in words.hosts:
+        if host in words.excepted:
+            continue
+        if host not in trigger_hosts and host not in targets:
+            return (f"host: the text names {host}, but the entry neither restricts its trigger to {host} nor aims its "
+                    f"action at it: keep to the hosts the text names")
+    generic = any(atom.host_class == "any" and not neg for atom, neg in _atoms(predicate))
+    for cls in words.classes:
+        members = set(HOST_CLASSES[cls])
+        restricted = any(set(atom.hosts()) <= members for atom, _ in _atoms(predicate))
+        # The class may be only the action's object where the trigger is about something else ("when Op_Server0 is
+        # compromised, restore the Enterprise hosts"), never where the trigger is about any host at all.
+        aimed = not generic and any(t == cls or t in members for t in targets)
+        if not restricted and not aimed:
+            return (f"class: the text speaks of {cls} hosts, but the trigger is not restricted to them (nor is the action "
+                    f"aimed at them): keep to what the text names")
+    matched = isinstance(action, dict) and MATCHED in targets
+    for host in words.excepted:
+        excluded = any(h == host for atom, neg in _atoms(predicate) if neg or _says_absence(atom, neg)
+                       for h in atom.hosts() if atom.host is not None)
+        if matched and host in positive_hosts(predicate) and not excluded:
+            return f"except: the text excepts {host}, but the trigger can match it: leave {host} out"
+    return _grounding(words.text, when_raw, action)
+
+
+def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
+    """The entry names a place the text does not: a host it never names, or a class none of its hosts or
+    class words belong to. Only a text that names hosts is checked (plain words for places are the compiler's)."""
+    named = set(hosts_in(text))
+    if not named:
+        return None
+    spoken = set(classes_in(text))
+    classes = spoken | {c for c, hosts in HOST_CLASSES.items() if named & set(hosts)}
+    # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours").
+    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(text) else set())
+    for key, value in _places(when_raw) + _places(action_raw):
+        if key in ("host", "target") and value in HOSTS and value not in allowed:
+            return f"grounding: the entry names {value}, which the text does not: keep to the hosts the text names"
+        if key in ("class", "target") and value in HOST_CLASSES and value not in classes:
+            return f"grounding: the entry is about {value} hosts, which the text does not name: keep to what the text names"
+    return None
+
+
+_RELATIVE_WORDS = re.compile(r"\b(?:neighbou?r\w*|rest\s+of|same\s+(?:subnet|network|segment)|other\s+hosts?|next\s+hop|"
+                             r"subnet|segment|every\s+other|siblings?)\b", re.IGNORECASE)
+
+
+def _places(raw: Any) -> list[tuple[str, str]]:
+    """The hosts and classes a predicate's or action's JSON names outright (a phase names none)."""
+    if isinstance(raw, list):
+        return [place for part in raw for place in _places(part)]
+    if not isinstance(raw, dict):
+        return []
+    found = [(key, value) for key in ("host", "class", "target") if isinstance(value := raw.get(key), str)]
+    return found + [place for key in ("any", "all", "not", "over", "then") for place in _places(raw.get(key))]
+
+
+# What a condition may say of a host that is no more than naming it.
+_NAMING = frozenset("""a an the any some that this it its is are was were be been being has have had when whenever if
+    once while as soon long until unless during host machine box server one there here you we see sees seen appear
+    appears appeared show shows shown up listed mentioned named present visible reported in view alerts alert table
+    context situation anything at all whatever state any""".split())
+
+
+def _bare(words: Wording, predicate) -> Optional[str]:
+    """A condition that says something of a host it names ("if User3 gets hit") compiled as the bare host (the
+    context merely shows it): wider than the text, whatever the words the product does not know."""
+    for condition in words.conditions:
+        said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
+                                                                " ", condition.text).lower()) if w not in _NAMING]
+        for host in condition.hosts:
+            atoms = [atom for atom, _ in _atoms(predicate) if host in atom.hosts()]
+            if said and atoms and all(atom.bare() for atom in atoms):
+                return (f"bare: the condition says something of {host} ({condition.text[:60]!r}) but the predicate only "
+                        f"asks that the context shows it: express what it says")
+    return None
+
+
+def _claims(text: str, predicate) -> Optional[str]:
+    """The predicate must imply what the product reads of the condition (condition.claims: the hosts it names
+    with their states, a class with a state, a quiet network, a named phase), where that reading places every
+    negation of it: a predicate that does not is wider than the text, or says something else."""
+    found = rule_claims(text, with_instruction=True, bare=False)
+    if found is None or not complete_claims(text, found) or implies(predicate, found):
+        return None
+    return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
+
+
+def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
+    if unexpressed or any(atom.history() for atom, _ in _atoms(predicate)):
+        return None
+    # the conditions, and the order itself ("restore any host stuck at Unknown for two steps"; not its "before
+    # anything else", which orders, or "before they arrive", which is the future)
+    said = [c.text for c in words.conditions] + [re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction)]
+    spoken = next((t for t in said if "history" in facts_needed(re.sub(r"\bstill\b", " ", t))), None)
+    if spoken is not None:
+        return (f"history: the condition speaks of the defender's history ({spoken[:60]!r}) but the predicate has no history "
+                "condition: use newly_compromised, unchanged_for, acted or scan_before_exploit, or list it in "
+                "\"unexpressed\"")
+    return None
+
+
+CHECKS = ("format", "always", "negation", "prohibition", "disprefer", "inverted", "verb", "host", "class", "except", "grounding",
+          "bare", "claims", "history", "target")
+
+
+def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "") -> Optional[str]:
+    """Why a CONTENT rule's predicate or action says more than its text, or the opposite (None: neither), as
+    `<check>: <why>` (the check is one of CHECKS).
+    `when_raw` / `action_raw`: the entry's JSON, already valid (compile.py parses it first)."""
+    if when_raw is None:
+        return None
+    words = read_wording(text)
+    predicate = parse_predicate(when_raw)
+    action = completed_action(text, action_raw)
+    return _polarity(words, predicate, action) or _matched(predicate, action) or _scope(words, predicate, when_raw, action) \
+        or _bare(words, predicate) or _claims(text, predicate) or _history(words, predicate, unexpressed)
+
+
+def completed_action(text: str, action: Optional[dict]) -> Optional[dict]:
+    """The action a text's prohibition with no verb gives ("spend no actions on User0", "leave User0 alone"):
+    every verb on that host forbidden. A compiler that gave no action, or forbade one verb only, gets it; any
+    other action is returned as it was."""
+    words = read_wording(text)
+    verbless = [p for p in words.prohibitions if p.verb is None]
+    if not verbless or any(p.verb is not None for p in words.prohibitions):
+        return action
+    named = [h for p in verbless for h in (*p.hosts, *p.classes)]
+    if action is None and len(named) == 1:
+        return {"mode": "never", "verb": ANY_VERB, "target": named[0]}
+    if isinstance(action, dict) and str(action.get("mode", "")).lower() == "never" and action.get("target") in named:
+        return {**action, "verb": ANY_VERB}
+    return action
+
+
+__all__ = ["completed_action", "text_problem"]

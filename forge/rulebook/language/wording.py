@@ -1,0 +1,412 @@
+"""What a rule's own words say, read by the product to check a compilation against its text. Pure.
+
+A compiler (a model, the surrogate or a case author's reference) turns a text into a predicate and an action;
+the product never trusts it to have kept the text's scope or polarity. This module reads the few things a
+compilation must agree with, in the product's own vocabulary (the surrogate keeps its own: a stand-in must
+not share the product's reader):
+
+- the *instruction*: the text without its story (a reflection's report of what happened, in the past, before
+  it gives an order), without its justification ("because ...", "so that ...", "lesson: ...", "; it is the
+  attacker's foothold") and without an explanation that follows an opening situation ("Enterprise2 showing an
+  exploit: the attacker is one hop from the op server. Remove ..."). A note that opens with its situation
+  keeps that situation: it is the condition (`situation`).
+- the hosts and host classes the instruction names (`hosts`, `classes`), and the hosts it excepts ("every
+  user host except User0");
+- its conditions: "when / if / while / unless / as long as / once ..." clauses, a relative clause on what the
+  order is about ("a host that is not compromised"), and the opening situation; and the negations and
+  restrictions inside them (no, none, nothing, not, never, without, unless, except, only, yet, rather than,
+  and the words of absence: clean, quiet, idle, uncompromised);
+- its prohibitions ("never / do not / don't / stop / avoid VERB"), with the verb (None: a prohibition with no
+  verb, "spend no actions on User0", forbids every verb) and the host they are about; and its preferences
+  ("X rather than / instead of Y": Y is dispreferred);
+- whether it gives an order at all (`gives_order`): a note that only reports gives none.
+
+It never decides what a rule means: it only says what a compilation must not contradict (checks.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
+from forge.env.catalog import DECOY_SERVICES, HOST_CLASSES, HOSTS
+
+# -- vocabulary ---------------------------------------------------------------------------------------
+
+_HOST_FORMS: tuple[tuple[re.Pattern, str], ...] = tuple(
+    [(re.compile(rf"\b{name}[\s_-]?{n}\b", re.IGNORECASE), f"{name.capitalize()}{n}")
+     for name in ("user", "enterprise") for n in range(5 if name == "user" else 3)]
+    + [(re.compile(rf"\bop[\s_-]?host[\s_-]?{n}\b", re.IGNORECASE), f"Op_Host{n}") for n in range(3)]
+    + [(re.compile(r"\bop[\s_-]?server[\s_-]?0\b|\b(?:the\s+)?(?:op|operational|ot|operations)[\s_-]*server\b(?!s)", re.IGNORECASE),
+        "Op_Server0"),
+       (re.compile(r"\bDefender\b(?!'s)"), "Defender"),
+       (re.compile(r"\bdefender[\s-]+(?:host|machine|box|server)\b", re.IGNORECASE), "Defender")])
+_CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
+    (re.compile(r"\buser[\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|desktops?|laptops?|computers?|nodes?|"
+                r"endpoints?|systems?|subnet|network|zone|segment|side|tier)\b|\b(?:workstations?|desktops?|laptops?)\b",
+                re.IGNORECASE), "User"),
+    (re.compile(r"\benterprise[\s-]*(?:hosts?|servers?|box(?:es)?|machines?|nodes?|systems?|subnet|network|zone|"
+                r"segment|side|tier)\b", re.IGNORECASE), "Enterprise"),
+    (re.compile(r"\b(?:op|operational|ot|operations)[\s-]*(?:hosts?|servers|box(?:es)?|machines?|nodes?|systems?|"
+                r"subnet|network|zone|segment|side|tier)\b", re.IGNORECASE), "Operational"),
+)
+# Catalog verbs by the words people use for them (the product's own list; the surrogate keeps another).
+_VERB_FORMS: tuple[tuple[str, str], ...] = (
+    ("Restore", r"restor\w*|re-?imag\w*|rebuild\w*|rebuilt|wip(?:e|es|ed|ing)\b|re-?install\w*|reset\w*|revert\w*|"
+                r"roll(?:s|ed|ing)? (?:it |them )?back|recover\w*"),
+    ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w*|terminat\w*|expel\w*|get(?:ting)? rid of|"
+               r"clean(?:s|ed|ing)? (?:out|up|off)|throw\w* (?:the attacker )?out"),
+    ("Analyse", r"analy[sz]\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*"),
+    ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
+    ("Monitor", r"monitor\w*|watch\w*|observ\w*"),
+    ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! for)"),
+)
+_VERB = re.compile("|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in _VERB_FORMS), re.IGNORECASE)
+_SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)", re.IGNORECASE)
+# Words that, standing before a verb, forbid it.
+_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+           r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
+           r"not|no\s+more|no|without")
+_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b(?:\s+(?:\w+ly|ever|again|even|bother(?:ing)?(?:\s+(?:to|with))?|"
+                             rf"try(?:ing)?\s+to|to|be|being|go(?:ing)?\s+(?:to|for)|keep|waste\s+(?:a\s+)?\w+\s+on|"
+                             rf"any|the|a|an)){{0,3}}\s+(?={_VERB.pattern})", re.IGNORECASE)
+# The prohibition words that start an order (a bare "not" or "without" inside a condition does not).
+_ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|"
+                 r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
+# "X rather than / instead of / in preference to / over / not / before Y": Y is what the text disprefers.
+_DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|and\s+not|but\s+not|"
+                        r"not)\s+(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
+# A prohibition that names no verb: every verb on what follows it is forbidden.
+_ANY_VERB = re.compile(
+    r"\b(?:spend|waste|use|burn)\w*\s+(?:no|zero|nothing|not\s+(?:a\s+single|any|one))\s+(?:more\s+)?(?:actions?|time|"
+    r"steps?|turns?|effort|moves?)?\s*(?:at\s+all\s+)?on\b|"
+    r"\b(?:never|do\s+not|don'?t|stop|avoid|no\s+need\s+to)\s+(?:\w+\s+)?(?:touch\w*|bother\w*(?:\s+with)?|"
+    r"(?:waste|spend|use|burn)\w*\s+(?:\w+\s+){0,2}?(?:actions?|time|steps?|turns?|effort|moves?)\s+(?:at\s+all\s+)?on|"
+    r"act\w*\s+on|do\s+anything\s+(?:to|on|with|about)|interfere\w*\s+with|mess\w*\s+with)\b|"
+    r"\bleave\b(?=[^.;:]*\b(?:alone|be)\b)|\bhands\s+off\b|\bno\s+actions?\s+(?:at\s+all\s+)?on\b|\bignore\b|"
+    r"\b(?:keep|stay)\s+(?:off|away\s+from|clear\s+of|out\s+of)\b|\bsteer\s+clear\s+of\b|\boff[- ]limits\b",
+    re.IGNORECASE)
+# What negates or restricts a condition (the issue's list, and the words of absence).
+_NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|until|except|neither|nor|no\s+longer|"
+                       r"rather\s+than|yet|only)\b|n['\u2019]t\b|\bun(?:compromised|exploited|touched|scanned|infected|breached)\b|"
+                       r"\b(?:clean|quiet|idle|calm|untouched)\b", re.IGNORECASE)
+_NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
+                                r"\bonly\s+(?:\w+\s+){0,2}?(?:user[- ]level|privileged|root\w*|admin\w*|system[- ]level)\b|"
+                                r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear)\b|(?:do\s+not|don'?t)\s+know\b|"
+                                # "only for User3", "and only Op_Server0": the rule's scope, said twice
+                                r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
+                                r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b", re.IGNORECASE)
+_CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
+                     r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
+                     r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
+                     r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when")
+_CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
+_RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
+                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with)\b",
+                       re.IGNORECASE)
+_EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?|systems?|subnet|"
+                     r"network|everything|everywhere|all)\b[^.;:]*?\b(?:except(?:\s+for)?|other\s+than|apart\s+from|but\s+not|excluding|save\s+for|besides)\b\s+"
+                     r"(?:(?:the|for)\s+)?(?P<what>[\w\s,]+?)(?=[.;:,)]|$|\s+(?:when|if|while|whenever|and\s+(?:restore|"
+                     r"remove|analy)))", re.IGNORECASE)
+_JUSTIFICATION = re.compile(
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
+    r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
+    r"lesson(?:\s+learn[te]d)?\s*:|the\s+lesson\s+is)\b.*$|,\s*so\s+(?!that\b).*$", re.IGNORECASE | re.DOTALL)
+# A clause after the order that explains rather than instructs: "; it is the attacker's foothold".
+_EXPLANATION_LEAD = re.compile(r"^(?:it|it's|its|they|they're|this|that|that's|there|the\s+attacker|red|these|those|"
+                               r"which|as|we|i|our|my)\b", re.IGNORECASE)
+_PAST = (r"was|were|had|did|got|went|lost|spent|left|took|made|kept|forgot|saw|caught|fell|ran|came|became|began|"
+         r"brought|found|held|knew|led|meant|met|paid|said|sent|sat|stood|thought|told|won|wrote|gave|cost|happened|"
+         r"wasted|missed|waited|tried|failed|worked|cleared|stayed|remained|looked|seemed|showed|reached|moved|"
+         r"spread|escalated|exploited|compromised|scanned|re-?entered|returned|succeeded")
+# Verbs that tell what happened (not participles that state a situation: "Op_Server0 compromised").
+_TOLD_VERB = (r"was|were|had|did|didn't|got|went|came|became|stayed|remained|cost|lost|wasted|spent|fell|ran|kept|"
+              r"showed|reached|moved|spread|escalated|re-?entered|returned|failed|worked|cleared|let|made|took")
+_STORY = re.compile(
+    # what the author did ("I restored User0", "we waited"), or when ("last time")
+    rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:\w+ed|{_PAST})\b|\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
+    # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
+    rf"^\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
+    rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
+    # a report that opens with what was done ("Restoring User0 cost ...")
+    r"^\s*\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
+# After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
+_REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
+                                rf"isn't|only|alone|{_PAST})\b", re.IGNORECASE)
+_IMPERATIVE_START = re.compile(
+    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|only|just|first|then|also|so|now|instead|rather|prefer|"
+    rf"make\s+sure|be\s+sure\s+to|remember\s+to|try\s+to|do\s+not|don'?t|avoid|stop|refrain|keep|leave|put|place|"
+    rf"deploy|set\s+up|plant|use|spend|waste|take|treat|consider|prioriti[sz]e|focus|respond|handle|ignore|go|"
+    rf"kick|throw|get\s+rid|clean|isolate|contain|block|quarantine|hands\s+off|flag|mark|report|raise|escalate|note|record|"
+    rf"assume|expect|answer|reply|choose|pick|select|wait|hold|act|trust|verify|confirm|double-check|give|apply|"
+    rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let)\b|(?:{_VERB.pattern}))", re.IGNORECASE)
+_MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?)\s+(?:be\s+|get\s+)?"
+                          r"(?:\w+\s+)?(?=" + _VERB.pattern + ")", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
+_OPENING = re.compile(r"^(?P<situation>[^:;\u2013\u2014]{3,160}?)\s*(?::|\s[\u2013\u2014-]{1,2}\s)\s*(?P<rest>.+)$")
+
+
+def _canonical_verb(match: re.Match, text_after: str = "") -> str:
+    name = next(k for k, v in match.groupdict().items() if v is not None)
+    if name == "Decoy":
+        service = _SERVICE.search(match.group(0) + " " + text_after[:30])
+        if service:
+            word = service.group(1).lower()
+            return next((f"Decoy{s}" for s in DECOY_SERVICES if s.lower().startswith(word[:4])), "Decoy")
+    return name
+
+
+def hosts_in(text: str) -> tuple[str, ...]:
+    """The CAGE-2 hosts a text names, in order of first mention."""
+    found: list[tuple[int, str]] = []
+    for pattern, host in _HOST_FORMS:
+        found += [(m.start(), host) for m in pattern.finditer(text or "")]
+    return tuple(dict.fromkeys(host for _, host in sorted(found)))
+
+
+def classes_in(text: str) -> tuple[str, ...]:
+    """The host classes (User, Enterprise, Operational) a text names by a class word ("user boxes")."""
+    spared = text or ""
+    for pattern, _ in _HOST_FORMS:  # "the op server" is a host, not the Operational class
+        spared = pattern.sub(" ", spared)
+    return tuple(dict.fromkeys(cls for pattern, cls in _CLASS_FORMS if pattern.search(spared)))
+
+
+def verbs_in(text: str) -> tuple[str, ...]:
+    """The catalog verbs a text names (`Decoy` for a decoy of no named service)."""
+    return tuple(dict.fromkeys(_canonical_verb(m, (text or "")[m.end():]) for m in _VERB.finditer(text or "")))
+
+
+def same_verb(named: str, verb: str) -> bool:
+    """Whether a verb the text names (`Decoy`: any decoy) is this catalog verb (`any`: every verb)."""
+    return verb == "any" or named == verb or (named == "Decoy" and verb.startswith("Decoy"))
+
+
+# -- the reading --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prohibition:
+    """A verb the text forbids (None: every verb), on the hosts named right after it (empty: not named)."""
+
+    verb: Optional[str]
+    hosts: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of the text, with the negation or restriction words inside it."""
+
+    text: str
+    negations: tuple[str, ...]
+    hosts: tuple[str, ...]
+    classes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Wording:
+    text: str  # the whole text, one line
+    instruction: str  # story, justification and explanation left out; the opening situation kept
+    situation: str  # the opening situation of a note ("Op_Server0 compromised."), "" if none
+    gives_order: bool
+    hosts: tuple[str, ...]
+    classes: tuple[str, ...]
+    excepted: tuple[str, ...]  # hosts the text excepts ("... except User0")
+    conditions: tuple[Condition, ...]
+    prohibitions: tuple[Prohibition, ...]
+    dispreferred: tuple[str, ...]  # verbs the text disprefers ("rather than restoring")
+    verbs: tuple[str, ...]  # every catalog verb the instruction names
+
+    @property
+    def negated_conditions(self) -> tuple[Condition, ...]:
+        return tuple(c for c in self.conditions if c.negations)
+
+    @property
+    def forbids(self) -> bool:
+        return bool(self.prohibitions or self.dispreferred)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(" ".join((text or "").replace("\n", " \n ").split(" ")).strip()) if s.strip()]
+
+
+def without_justification(text: str) -> str:
+    """The clause before any "because / so that / lesson: ..." (and an explanation after a semicolon)."""
+    parts = re.split(r"\s*;\s*", " ".join((text or "").split()))
+    kept = [parts[0]] + [p for p in parts[1:] if not _EXPLANATION_LEAD.match(p) and gives_order(p)]
+    return "; ".join(_JUSTIFICATION.sub("", p).strip(" ,") for p in kept if _JUSTIFICATION.sub("", p).strip(" ,"))
+
+
+_LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|note|important|update|new\s+rule|"
+                        r"rule|reminder|tip|please\s+note|heads\s+up|fyi|team|operators?|defenders?|folks|all)\s*[,:!\u2013\u2014-]\s*",
+                        re.IGNORECASE)
+
+
+def gives_order(sentence: str) -> bool:
+    """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
+    rather than reports ("I restored User0 and lost the step")."""
+    body = _LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
+    lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
+    if lead and gives_order(lead["rest"]):
+        return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    start = _IMPERATIVE_START.match(body)
+    if start:
+        if _CONDITION.match(body):
+            return True
+        first = body.split()[0].lower()
+        verb = _VERB.match(body)
+        if first.endswith(("ed", "ing")) or (verb and (first.endswith("s") or _REPORT_AFTER_VERB.match(body[verb.end():]))):
+            return False  # "Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X"
+        return True
+    if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _FORBIDDEN_VERB.search(body):
+        return not _STORY.match(body) or bool(_ANY_VERB.search(body))
+    opening = _OPENING.match(body)
+    return bool(opening and gives_order(opening["rest"]))
+
+
+def _opening(sentence: str) -> tuple[str, str]:
+    """(situation, rest) of a sentence that opens with a situation before a colon or dash ("Op_Server0
+    compromised: restore it", "Reconnaissance under way: the attacker is mapping the network"), else ("", it).
+    A story before the colon ("The op server was compromised while I analysed other hosts: ...") is no
+    situation, and neither is an exception heading ("Except for User0: ...")."""
+    found = _OPENING.match(sentence)
+    if found and not gives_order(found["situation"]) and not _STORY.search(found["situation"]):
+        return found["situation"].strip(), found["rest"]
+    return "", sentence
+
+
+def _parts(text: str) -> list[str]:
+    """Sentences, and the clauses of a sentence joined by semicolons."""
+    return [p.strip() for s in sentences(text) for p in re.split(r"\s*;\s*", s) if p.strip()]
+
+
+def _instruction(text: str) -> tuple[str, str, bool]:
+    """(instruction, opening situation, gives an order)."""
+    parts = _parts(text)
+    first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
+    if first is None:
+        return without_justification(" ".join(parts)), "", False
+    found = _OPENING.match(parts[first])
+    situation, order = "", parts[first]
+    if found and not gives_order(found["situation"]) and gives_order(found["rest"]):
+        situation, order = ("" if _STORY.search(found["situation"]) else found["situation"].strip()), found["rest"]
+    if not situation and first > 0 and not _CONDITION.search(order) and not _RELATIVE.search(order):
+        # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
+        # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
+        # explains, and is left out).
+        for part in parts[:first]:
+            head = _opening(part)[0] or part
+            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and \
+                    (hosts_in(head) or classes_in(head) or _STATE_WORDS.search(head)):
+                situation = head
+                break
+    # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
+    orders = [order] + [p for p in parts[first + 1:] if gives_order(p) and not _EXPLANATION_LEAD.match(p)
+                        and not _OTHERWISE.search(p)]
+    instruction = "; ".join(j for j in (without_justification(_LEAD_WORD.sub("", o)) for o in orders) if j)
+    heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)
+    return instruction, "" if heading else without_justification(situation).rstrip("."), True
+
+
+_STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infect\w*|root\w*|privileged|"
+                          r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?)\b",
+                          re.IGNORECASE)
+
+
+def _clause_end(text: str, start: int) -> int:
+    """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
+    order that follows it."""
+    rest = text[start:]
+    stop = re.search(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest)
+    end = stop.start() if stop else len(rest)
+    order = re.search(rf"\s(?:{_ORDER_FORBID}|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
+    # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
+    # subject-less imperative: a verb that is not preceded by an auxiliary.
+    if order and not re.search(r"\b(?:is|are|was|were|been|be|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
+                               r"since|with|without|from|of|any|an?|the|repeated|its)\s*$",
+                               rest[:order.start()], re.IGNORECASE) and order.start() > 0:
+        end = min(end, order.start())
+    return start + end
+
+
+def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
+    spans: list[str] = []
+    for marker in _CONDITION.finditer(instruction):
+        if re.search(r"\b(?:even|even\s+though)\s*$", instruction[:marker.start()], re.IGNORECASE):
+            continue  # "never restore Enterprise1, even if it is compromised": a concession, not a condition
+        spans.append(instruction[marker.start():_clause_end(instruction, marker.end())])
+    for relative in _RELATIVE.finditer(instruction):
+        spans.append(instruction[relative.start():_clause_end(instruction, relative.end())])
+    if situation:
+        spans.append(situation)
+    out = []
+    unique = list(dict.fromkeys(s.strip() for s in spans if s.strip()))
+    for span in (u for u in unique if not any(u != other and u in other for other in unique)):  # "during a step" in
+        # "When no alert fires during a step" is part of that condition, not another one
+        cleaned = _NOT_A_RESTRICTION.sub(" ", span)
+        negations = tuple(m.group(0).lower() for m in _NEGATION.finditer(cleaned))
+        out.append(Condition(span, negations, hosts_in(span), classes_in(span)))
+    return tuple(out)
+
+
+_OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
+
+
+def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
+    # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
+    instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not _OTHERWISE.search(p))
+    found: list[Prohibition] = []
+    for match in _ANY_VERB.finditer(instruction):
+        after = instruction[match.end():]
+        if _VERB.match(after.lstrip()):
+            continue  # "don't bother analysing X": a prohibition of that verb (below)
+        scope = re.split(r"[.;:!?]|,\s*(?:but|and|then|instead)\b", after, maxsplit=1)[0]
+        if match.group(0).lower().startswith("leave"):
+            scope = after[:after.lower().find("alone")]
+        hosts, classes = hosts_in(scope), classes_in(scope)
+        if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
+            found.append(Prohibition(None, hosts, classes))
+    for match in _FORBIDDEN_VERB.finditer(instruction):
+        if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
+                r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", instruction[:match.start()], re.IGNORECASE):
+            continue  # "if it is not restored": a condition, not an order
+        verb = _VERB.match(instruction, match.end())
+        if verb is None:
+            continue
+        after = instruction[verb.end():]
+        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b", after, maxsplit=1)[0]
+        found.append(Prohibition(_canonical_verb(verb, after), hosts_in(scope), classes_in(scope)))
+    dispreferred = []
+    for match in _DISPREFER.finditer(instruction):
+        verb = _VERB.match(instruction, match.end())
+        if verb is not None:
+            dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
+    if re.search(r"\binstead\b", instruction, re.IGNORECASE):
+        # "Don't restore X; remove it instead": the forbidden verb is the dispreferred one.
+        dispreferred += [p.verb for p in found if p.verb is not None]
+    return tuple(found), tuple(dict.fromkeys(dispreferred))
+
+
+@lru_cache(maxsize=4096)
+def read_wording(text: str) -> Wording:
+    """What the text says that a compilation must agree with (see the module docstring)."""
+    flat = " ".join((text or "").split())
+    instruction, situation, order = _instruction(flat)
+    whole = f"{situation} {instruction}".strip()
+    excepted = tuple(h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"]))
+    prohibitions, dispreferred = _prohibitions(instruction)
+    if excepted:  # "restore the user hosts, except User0, which we never reimage": the prohibition is about User0
+        prohibitions = tuple(p if p.hosts or p.classes else Prohibition(p.verb, excepted) for p in prohibitions)
+    return Wording(flat, instruction, situation, order, hosts_in(whole), classes_in(whole), excepted,
+                   _conditions(instruction, situation), prohibitions, dispreferred, verbs_in(instruction))
+
+
+def class_of(host: str) -> Optional[str]:
+    return next((c for c, hosts in HOST_CLASSES.items() if host in hosts), None)
+
+
+__all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "gives_order", "hosts_in", "read_wording",
+           "same_verb", "sentences", "verbs_in", "without_justification"]

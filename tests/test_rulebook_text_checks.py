@@ -1,0 +1,274 @@
+"""Issue 29: the rulebook on text it has never seen. A compiled rule never says more than its text, nor the
+opposite of it, whatever the compiler (items 1 and 7); guards (item 3); withdrawal by meaning compares texts
+(item 5); a note that opens with its situation is an instruction (item 6). Item 4 (contexts read host by
+host) is tests/test_rulebook_contexts_read.py; item 2 (harm measured) is tests/test_dc_bench.py and the live
+figure tests/test_rulebook_efficacy.py.
+
+The compilations below are what a compiler answered for the classes of failure the issue names (a model, the
+surrogate or a case author can each give them); every one is scripted, so the product's own checks are what
+is tested."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from forge.memory.model import Provenance
+from forge.rulebook.authoring.compile import RuleCompiler, SourceItem
+from forge.rulebook.authoring.teaching import Correction, teach_text
+from forge.rulebook.book import Rulebook
+from forge.rulebook.injection import RulebookInjection
+from forge.rulebook.retrieval.retrieve import RetrievalSettings
+from forge.rulebook.store.backends import open_rulebook
+from tests.test_rulebook_compile import ScriptedClient
+
+QUIET = {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
+ACTIVE = {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}
+CHOOSER = "action_chooser"
+
+
+def entry(when, action, unexpressed="", item=1, verdict="RULE", directive=None, type_="CONTENT"):
+    directive = directive or f"rule {json.dumps([when, action], sort_keys=True)}"
+    return {"item": item, "verdict": verdict, "type": type_, "directive": directive, "roles": [CHOOSER], "when": when,
+            "action": action, "unexpressed": unexpressed, "trigger": ""}
+
+
+def reply(*entries) -> str:
+    return json.dumps({"rules": list(entries)})
+
+
+def do(verb, target):
+    return {"mode": "do", "verb": verb, "target": target}
+
+
+# -- item 1: never wider, never the opposite -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, when, action, unexpressed, check", [
+    # a condition of absence stored as its opposite, with an unexpressed rest (which used to switch the check off)
+    ("When no host shows any activity, deploy DecoyApache on Enterprise0.", ACTIVE, do("DecoyApache", "Enterprise0"),
+     "no host shows any activity", "negation"),
+    # an exception that forbids a verb on a named host and offers another, compiled from its last sentence: the
+    # prohibition became an order, the host became any host
+    ("Except for User0: do not restore User0 when it is compromised. Remove the attacker from it instead.",
+     {"class": "any", "compromise": "any"}, do("Remove", "$matched"), "", "host"),
+    ("Except for User0: do not restore User0 when it is compromised. Remove the attacker from it instead.",
+     {"host": "User0", "compromise": "any"}, do("Restore", "User0"), "", "prohibition"),
+    ("Except for User0: do not restore User0 when it is compromised. Remove the attacker from it instead.",
+     {"class": "any", "compromise": "any"}, {"mode": "prefer", "verb": "Remove", "target": "$matched",
+                                             "over": {"verb": "Restore", "target": "$matched"}}, "", "host"),
+    # a named host became any host
+    ("When User2 gets exploited, kick the attacker off User2.", {"class": "any", "activity": "Exploit"},
+     do("Remove", "$matched"), "", "host"),
+    # scanned and nothing compromised became "any scan"
+    ("If Enterprise1 is scanned but not yet compromised, deploy DecoyTomcat on Enterprise1.",
+     {"host": "Enterprise1", "activity": "Scan"}, do("DecoyTomcat", "Enterprise1"), "", "negation"),
+    # a fresh compromise (clean at the previous step) became "shows Exploit"
+    ("A host that was clean at the previous step and is compromised now has just been breached: analyse it.",
+     {"class": "any", "activity": "Exploit"}, do("Analyse", "$matched"), "", "negation|history"),
+    # a class word must restrict the trigger
+    ("No restores on the operational hosts while they only show scans.", {"class": "any", "activity": "Scan",
+     "compromise": "No"}, {"mode": "never", "verb": "Restore", "target": "Operational"}, "", "class"),
+    # "prefer X over Y" reversed
+    ("Use Remove rather than Restore on Enterprise2 when it has user-level access.",
+     {"host": "Enterprise2", "compromise": "User"}, {"mode": "prefer", "verb": "Restore", "target": "Enterprise2",
+                                                    "over": {"verb": "Remove", "target": "Enterprise2"}}, "", "disprefer"),
+    # an order compiled as a prohibition
+    ("Restore Op_Server0 when it is compromised.", {"host": "Op_Server0", "compromise": "any"},
+     {"mode": "never", "verb": "Restore", "target": "Op_Server0"}, "", "inverted"),
+    # a negated condition with its negation in the wrong place ("not (scanned and compromised)")
+    ("Avoid restoring Op_Server0 while it only shows a scan and no compromise.",
+     {"not": {"host": "Op_Server0", "activity": "Scan", "compromise": "any"}},
+     {"mode": "never", "verb": "Restore", "target": "Op_Server0"}, "", "claims"),
+    # "clean" stored as its opposite
+    ("As long as Op_Server0 is clean, keep monitoring.", {"not": {"host": "Op_Server0", "compromise": "No"}},
+     do("Monitor", None), "", "claims"),
+    # an order about a host that holds everywhere
+    ("Never restore the user hosts.", {"always": True}, {"mode": "never", "verb": "Restore", "target": "User"}, "", "always"),
+    # a condition that says something of a host compiled as "the context shows it"
+    ("If User3 gets hit, reimage User3.", {"host": "User3"}, do("Restore", "User3"), "", "bare"),
+])
+def test_a_compilation_wider_than_its_text_or_its_opposite_is_refused_naming_the_check(text, when, action, unexpressed,
+                                                                                         check):
+    from forge.rulebook.authoring.checks import text_problem
+
+    problem = text_problem(text, when, action, unexpressed)
+    assert problem is not None and problem.split(":")[0] in check.split("|"), problem
+
+
+@pytest.mark.parametrize("text, when, action", [
+    ("When no host shows any activity, deploy DecoyApache on Enterprise0.", QUIET, do("DecoyApache", "Enterprise0")),
+    ("Except for User0: do not restore User0 when it is compromised. Remove the attacker from it instead.",
+     {"host": "User0", "compromise": "any"}, {"mode": "prefer", "verb": "Remove", "target": "User0",
+                                              "over": {"verb": "Restore", "target": "User0"}}),
+    ("If Enterprise1 is scanned but not yet compromised, deploy DecoyTomcat on Enterprise1.",
+     {"host": "Enterprise1", "activity": "Scan", "compromise": "No"}, do("DecoyTomcat", "Enterprise1")),
+    ("A host that was clean at the previous step and is compromised now has just been breached: analyse it.",
+     {"class": "any", "compromise": "any", "newly_compromised": True}, do("Analyse", "$matched")),
+    ("Never restore Enterprise1, even if it is compromised.", {"host": "Enterprise1"},
+     {"mode": "never", "verb": "Restore", "target": "Enterprise1"}),
+    ("Always analyse Enterprise0 when it shows Compromised User but not Compromised Privileged.",
+     {"host": "Enterprise0", "compromise": "User"}, do("Analyse", "Enterprise0")),
+    ("Restore User1 if it shows Compromised Privileged; leave it alone otherwise.",
+     {"host": "User1", "compromise": "Privileged"}, do("Restore", "User1")),
+    ("Spend no actions at all on User0; it is a honeypot we watch.", {"host": "User0"}, None),
+])
+def test_a_compilation_that_says_what_its_text_says_passes(text, when, action):
+    from forge.rulebook.authoring.checks import text_problem
+
+    assert text_problem(text, when, action) is None
+
+
+def test_every_reference_compilation_of_the_development_splits_passes_the_checks():
+    """The case authors' own compilations of the dev, held-out and model-style splits: the checks refuse none
+    (a check that refused correct compilations would turn good rules into silent ones)."""
+    from forge.rulebook.authoring.checks import text_problem
+    from tests.test_dc_bench import load_bench
+
+    bench = load_bench()
+    observations = bench.load_observations()
+    refused = []
+    for split in ("dev", "heldout", "model_style"):
+        for scenario in bench.load_split(split, observations):
+            for step in scenario["steps"]:
+                for item in step.get("teach") or []:
+                    ref = item.get("ref") or {}
+                    if ref.get("when") is not None and ref.get("type") != "FORMAT":
+                        problem = text_problem(item["text"], ref["when"], ref.get("action"), ref.get("unexpressed", ""))
+                        if problem:
+                            refused.append((scenario["id"], item["as"], problem))
+    assert not refused, refused
+
+
+def test_a_refused_compilation_gets_one_reprompt_then_stays_semantic_and_silent_where_its_text_does_not_apply(tmp_path):
+    """The inverted exception, twice: kept semantic with the reason, never stored as a predicate rule, and judged by
+    its own words (three-valued): silent where User0 is not compromised, and where User0 is not shown."""
+    text = "Except for User0: do not restore User0 when it is compromised. Remove the attacker from it instead."
+    inverted = reply(entry({"class": "any", "compromise": "any"}, do("Remove", "$matched")))
+    client = ScriptedClient(inverted, inverted)
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    taught = teach_text(book, RuleCompiler(client), [Correction(text, CHOOSER, "user:alice", "t")], provenance=Provenance())
+    (rule_id,) = taught.rule_ids
+    record = book.store.head(rule_id).record
+    assert len(client.prompts) == 2 and "the text names User0" in client.prompts[1][-1].content
+    assert record.when is None and record.action is None and record.semantic_reason.startswith("predicate refused: host")
+    injection = RulebookInjection(book, RetrievalSettings(relevance_floor=0.0), window=0, embedder=book.embedder)
+
+    def injected(context: str) -> bool:
+        return any(i.id.split("@")[0] == rule_id for i in injection.for_call(CHOOSER, context).items)
+
+    assert not injected("User1: Activity Exploit, Compromised User")  # another host: the wide compile fired here
+    assert not injected("User0: Activity Scan, Compromised No")  # User0 not compromised
+    assert injected("User0: Activity None, Compromised User")
+
+
+def test_a_prohibition_with_no_verb_forbids_every_verb_and_conflicts_with_an_order_about_that_host(tmp_path):
+    """Two teachers who disagree: alice's "spend no actions on User0" (compiled with no action, as the issue
+    saw) and bob's order to restore it. The product completes the prohibition to every verb on User0, so the
+    two conflict and the precedence table settles them: each teacher gets their own, a third the narrower."""
+    spend = "Spend no actions at all on User0; it is a honeypot we watch."
+    restore = "When User0 is compromised, restore User0."
+    client = ScriptedClient(reply(entry({"host": "User0"}, None)),
+                            reply(entry({"host": "User0", "compromise": "any"}, do("Restore", "User0"))))
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    compiler = RuleCompiler(client)
+    (a,) = teach_text(book, compiler, [Correction(spend, CHOOSER, "user:alice", "t1")], provenance=Provenance()).rule_ids
+    (b,) = teach_text(book, compiler, [Correction(restore, CHOOSER, "user:bob", "t2")], provenance=Provenance()).rule_ids
+    assert book.store.head(a).record.action == {"mode": "never", "verb": "any", "target": "User0"}
+    assert b in book.store.head(a).record.conflicts_with
+    context = "User0: Activity None, Compromised User"
+
+    def injected(actor):
+        injection = RulebookInjection(book, RetrievalSettings(), actor=actor, window=0, embedder=book.embedder)
+        return {i.id.split("@")[0] for i in injection.for_call(CHOOSER, context).items}
+
+    assert injected("user:alice") == {a}
+    assert injected("user:bob") == {b}
+    assert injected("user:carol") == {b}  # specificity: User0 compromised is narrower than User0 shown
+
+
+# -- item 3: guards ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rest", ["last time we waited and the attacker got root", "the moment it is compromised",
+                                  "because an early look saves a restore later", "lesson: do not wait"])
+def test_a_rest_that_is_a_story_a_justification_or_a_restatement_never_guards(tmp_path, rest):
+    text = f"When a user host shows Compromised Privileged, restore it ({rest})."
+    client = ScriptedClient(reply(entry({"class": "User", "compromise": "Privileged"}, do("Restore", "$matched"), rest)))
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    (rule_id,) = teach_text(book, RuleCompiler(client), [Correction(text, CHOOSER, "s1/i00", "t", kind="rule")],
+                            provenance=Provenance()).rule_ids
+    assert book.store.head(rule_id).record.unexpressed == ""
+    injection = RulebookInjection(book, RetrievalSettings(), window=0, embedder=book.embedder)
+    ids = lambda context: {i.id.split("@")[0] for i in injection.for_call(CHOOSER, context).items}  # noqa: E731
+    assert ids("Alerts:\nUser2: Activity None, Compromised Privileged") == {rule_id}  # the predicate holds: injected
+    assert ids("Alerts:\nUser2: Activity Exploit, Compromised User") == set()
+
+
+def test_a_rest_that_is_a_condition_guards_three_valued(tmp_path):
+    text = "When a user host shows any compromise at critical priority, restore it."
+    client = ScriptedClient(reply(entry({"class": "User", "compromise": "any"}, do("Restore", "$matched"), "at critical priority")))
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    (rule_id,) = teach_text(book, RuleCompiler(client), [Correction(text, CHOOSER, "user:gina", "t")],
+                            provenance=Provenance()).rule_ids
+    assert book.store.head(rule_id).record.unexpressed == "at critical priority"
+    injection = RulebookInjection(book, RetrievalSettings(), window=0, embedder=book.embedder)
+    ids = lambda context: {i.id.split("@")[0] for i in injection.for_call(CHOOSER, context).items}  # noqa: E731
+    assert ids("User1: Activity None, Compromised User") == set()  # no priority stated: unknown, silent
+    assert ids("User1: Activity None, Compromised User (alert priority: critical)") == {rule_id}
+
+
+# -- item 5: withdrawal by meaning compares texts -----------------------------------------------------------
+
+
+def test_a_withdrawn_rule_taught_again_in_other_words_is_refused_even_when_the_wordings_compile_differently(tmp_path):
+    first = "Put a DecoyApache on User1 as soon as it is scanned."
+    again = "User1 was probed first. Whenever User1 shows a scan, deploy DecoyApache on User1."
+    client = ScriptedClient(reply(entry({"host": "User1", "activity": "Scan"}, do("DecoyApache", "User1"))),
+                            # the rewording, compiled differently (a meaning of its own: only while clean)
+                            reply(entry({"host": "User1", "activity": "Scan", "compromise": "No"}, do("DecoyApache", "User1"))))
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    compiler = RuleCompiler(client)
+    (rule_id,) = teach_text(book, compiler, [Correction(first, CHOOSER, "user:carol", "t1")], provenance=Provenance()).rule_ids
+    book.withdraw(rule_id, Provenance(actor="user:carol"))
+    taught = teach_text(book, compiler, [Correction(again, CHOOSER, "s2/i04", "t2", kind="rule")], provenance=Provenance())
+    assert taught.results == ["refused"]
+    detail = taught.teach.outcomes[0].detail
+    assert rule_id in detail and f"forge rulebook restore {rule_id}" in detail
+    different = "Analyse User1 as soon as it is scanned."  # another verb: another rule
+    client.replies.append(reply(entry({"host": "User1", "activity": "Scan"}, do("Analyse", "User1"))))
+    assert teach_text(book, compiler, [Correction(different, CHOOSER, "user:carol", "t3")], provenance=Provenance()).results == ["add"]
+
+
+# -- item 6: a note that opens with its situation is an instruction ---------------------------------------
+
+
+def test_a_note_that_opens_with_its_situation_is_an_instruction_not_noise():
+    note = "Op_Server0 compromised. That is the impact phase and it costs the most. Restore Op_Server0 right away."
+    drop = reply({"item": 1, "verdict": "DROP", "reason": "not an instruction"})
+    client = ScriptedClient(drop, drop)
+    report = RuleCompiler(client).compile([SourceItem("correction", CHOOSER, note, "user:harry")])
+    (rule,) = report.rules
+    assert rule.kept and len(client.prompts) == 2 and "gives an order" in client.prompts[1][-1].content
+    from forge.rulebook.language.condition import semantic_claims
+    from forge.rulebook.language.predicate import predicate_to_json
+
+    # kept as written: judged by what its words claim, its opening situation
+    assert predicate_to_json(semantic_claims(rule.directive, rule.semantic_reason)) == {"host": "Op_Server0", "compromise": "any"}
+    repeat = reply({"item": 1, "verdict": "DROP", "reason": "repeats an earlier artifact"})
+    kept = RuleCompiler(ScriptedClient(repeat)).compile([SourceItem("correction", CHOOSER, note, "user:harry")]).rules[0]
+    assert not kept.kept  # a repeat is dropped
+
+
+def test_the_surrogate_reads_a_note_that_opens_with_its_situation():
+    from forge.config import load_config
+    from forge.wiring import build_clients
+
+    clients, _ = build_clients(load_config())
+    notes = ["Op_Server0 compromised. That is the impact phase and it costs the most. Restore Op_Server0 right away.",
+             "Reconnaissance under way: the attacker is mapping the network. Deploy a DecoyApache on User2."]
+    first, second = RuleCompiler(clients["compiler"]).compile([SourceItem("correction", CHOOSER, n, "user:harry") for n in notes]).rules
+    assert first.when == {"host": "Op_Server0", "compromise": "any"} and first.action == do("Restore", "Op_Server0")
+    assert second.when == {"phase": "reconnaissance"} or second.when == {"class": "any", "activity": "Scan"}
+    assert second.action == do("DecoyApache", "User2")
