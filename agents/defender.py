@@ -82,7 +82,7 @@ class Defender:
         clients: Mapping[str, ChatClient],
         injection: MemoryInjection,
         config: AgentConfig,
-        max_steps: int,
+        max_steps: Optional[int],
     ) -> None:
         missing = {"planner", "analyst", "action_chooser"} - set(clients)
         if missing:
@@ -308,7 +308,8 @@ class Defender:
         return "\n".join(lines + ([seen] if seen else []))
 
     def _observation(self, view: NetworkView, history: str) -> str:
-        lines = [f"Step {view.step + 1} of {self.max_steps}."]
+        # An exported agent may not know how long its episodes are (forge.cage2_agent): never a wrong "of N".
+        lines = [f"Step {view.step + 1} of {self.max_steps}." if self.max_steps else f"Step {view.step + 1}."]
         if history:
             lines.append(history)
         lines.append(f"Observation from get_updated_hosts(): {render_changed_hosts(view)}")

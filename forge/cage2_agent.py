@@ -11,6 +11,10 @@ the Analyst gets that row and no process or file evidence, which the vector does
 official loop gives a blue agent no reward, so the Planner's window of recent steps (action -> reward)
 stays empty. Episodes are told apart by `end_episode()`;
 the model seeds of the i-th episode come from the bundle's seed and i, so a replay is the same.
+
+The official loop plays one agent at 30, 50 and 100 steps and never says which: the loops that run it
+here tell it (`set_horizon`: forge.cage2_protocol, forge.env.package_evaluation), so its prompts say
+"Step 31 of 50", never the run's own `env.max_steps`; a loop that does not tell it gets "Step 31.".
 """
 
 from __future__ import annotations
@@ -40,7 +44,9 @@ class BundleError(ForgeError, ValueError):
 class ForgeBlueAgent:
     """The champion's defender behind ChallengeWrapper's interface."""
 
-    def __init__(self, cfg: ForgeConfig, snapshot: MemorySnapshot, *, seed: Optional[int] = None) -> None:
+    def __init__(self, cfg: ForgeConfig, snapshot: MemorySnapshot, *, seed: Optional[int] = None,
+                 horizon: Optional[int] = None) -> None:
+        """`horizon`: the steps of the episodes it will play, when known (`set_horizon` changes it)."""
         if cfg.memory.injection is Injection.rulebook:
             raise BundleError("an exported agent injects its memory itself: use memory.injection=full or none "
                               "(the rulebook mode needs the rulebook store)")
@@ -50,7 +56,7 @@ class ForgeBlueAgent:
         self.seed = cfg.protocol.seed if seed is None else seed
         self.clients, self.ledger = build_clients(cfg)
         injection = injection_factory_for(cfg, clients=self.clients)(snapshot)
-        self.defender = Defender(self.clients, injection, cfg.agent, cfg.env.max_steps)
+        self.defender = Defender(self.clients, injection, cfg.agent, horizon)
         self.sensors = VectorSensors()
         self.episodes = 0  # finished episodes
         self.fallbacks = 0
@@ -59,6 +65,10 @@ class ForgeBlueAgent:
     @classmethod
     def from_bundle(cls, bundle: str | Path) -> "ForgeBlueAgent":
         return cls(*read_bundle(bundle))
+
+    def set_horizon(self, steps: Optional[int]) -> None:
+        """The episodes from now on last `steps` steps (what a cell of the protocol plays)."""
+        self.defender.max_steps = steps
 
     def get_action(self, observation: Any, action_space: Any = None) -> int:
         if self._last_action is None:

@@ -120,10 +120,14 @@ def check_known_sleep(result: PolicyResult) -> tuple[KnownCheck, ...]:
 def play_cell(agent: Any, env: Cage2Env, seeds: Sequence[int]) -> tuple[float, ...]:
     """The package loop's inner part: per episode, `max_steps` calls of `get_action(vector, 145)` (the
     action space as ChallengeWrapper's `get_action_space` gives it), then `end_episode()`. An agent with
-    `bind()` (a raw-interface package agent) is bound to this environment first."""
+    `bind()` (a raw-interface package agent) is bound to this environment first; one with `set_horizon()`
+    (the exported FORGE agent) is told the cell's number of steps."""
     bind = getattr(agent, "bind", None)
     if bind is not None:
         bind(env)
+    set_horizon = getattr(agent, "set_horizon", None)  # a FORGE agent's prompts say how long the episode is
+    if set_horizon is not None:
+        set_horizon(env.max_steps)
     action_space = int(env.action_space.n)
     returns = []
     for seed in seeds:

@@ -4,7 +4,9 @@ Sessions are grouped into arms: a condition, or a point of a sweep (`run.arm`, s
 the mean of its instances' evaluation means with its bootstrap interval. Per pair of arms: the
 difference in means on the unit that is independent (`unit_for`): sessions when either arm broadcasts
 (a FORGE session's instances share the champion's memory), with a two-level bootstrap and a permutation
-test over sessions; instances when neither does (zero-shot, Reflexion). The other rows (instances where
+test over sessions, or, when the arms' sessions are paired by their index k (a study: session k of every
+arm runs on the same seeds, `paired_sessions`), a sign-flip test over the paired differences; instances
+when neither does (zero-shot, Reflexion). The other rows (instances where
 they are not independent, episodes) are shown without a verdict, so the gap between them is visible.
 Sessions of different configurations are refused, naming the key that differs (`config_difference`).
 All numbers come from a seeded bootstrap: the same sessions give the same table.
@@ -24,13 +26,14 @@ from rich.table import Table
 
 from forge.config import to_saved_yaml
 from forge.errors import ForgeError
-from forge.protocol.ledger import EvaluationRecord
 from forge.redact import mask_url
 from forge.reporting import SURROGATE_BANNER, SessionReport, label_figure, new_figure, save_figure
 from forge.rundir import RunDirectory
 from forge.stats import (ALPHA, BOOTSTRAP_SEED, CONFIDENCE, DECISION_RULE, EPISODES, INSTANCES, RESAMPLES,
-                         SESSIONS, UNIT_NOTE, Difference, MeanInterval, ReturnStats, Verdict, compare_samples,
-                         compare_sessions_means, mean_interval, pct_change, smallest_permutation_p)
+                         SESSIONS, UNIT_NOTE, Difference, MeanInterval, ReturnStats, Verdict, compare_paired_sessions,
+                         compare_samples, compare_sessions_means, mean_interval, pct_change, smallest_permutation_p,
+                         smallest_sign_flip_p)
+from forge.study import SEED_KEYS
 
 SMALL_SAMPLE = 10  # below this many instances a side, say that the bootstrap interval is optimistic
 
@@ -142,16 +145,38 @@ def arm_of(report: SessionReport) -> str:
     return report.condition
 
 
+def paired_sessions(a: ArmResult, b: ArmResult) -> Optional[list[tuple[SessionReport, SessionReport]]]:
+    """The sessions of two arms paired by their index k: each session of A with the one of B that ran on
+    the same seeds (a study derives session k's seeds from k, the same in every arm). None unless every
+    session has exactly one partner (and there are at least two pairs)."""
+    def by_seeds(arm: ArmResult) -> Optional[dict[tuple, SessionReport]]:
+        seeds = {}
+        for r in arm.reports:
+            if not r.per_instance or not r.run_dir.config_path.is_file():
+                return None
+            cfg = r.run_dir.load_config()
+            seeds[tuple(getattr(getattr(cfg, section), name) for section, name in
+                        (key.split(".") for key in SEED_KEYS))] = r
+        return seeds if len(seeds) == len(arm.reports) else None
+
+    seeds_a, seeds_b = by_seeds(a), by_seeds(b)
+    if seeds_a is None or seeds_b is None or seeds_a.keys() != seeds_b.keys() or len(seeds_a) < 2:
+        return None
+    return [(seeds_a[k], seeds_b[k]) for k in seeds_a]
+
+
 def compare_sessions(reports: Sequence[SessionReport], *, seed: int = BOOTSTRAP_SEED) -> Comparison:
     """Sessions grouped by arm when they come from a study (`run.arm`), else one arm per session (labelled
-    with its session id when two share a condition)."""
+    with its session id when two share a condition). A study's arms and sessions are put in one order
+    (condition, arm, session id), so the same sessions give the same table in whatever order they come."""
     ordered = _order(reports)
     arms_of = {id(r): arm_of(r) for r in ordered}
     check_comparable(ordered, arms_of)
     grouped = any(r.run_dir.config_path.is_file() and r.run_dir.load_config().run.arm for r in ordered)
     groups: dict[str, list[SessionReport]] = {}
     if grouped:
-        for r in ordered:
+        rank = {name: i for i, name in enumerate(CONDITION_ORDER)}
+        for r in sorted(ordered, key=lambda r: (rank.get(r.condition, len(rank)), arms_of[id(r)], r.run_dir.session_id)):
             groups.setdefault(arms_of[id(r)], []).append(r)
     else:
         counts: dict[str, int] = {}
@@ -171,12 +196,14 @@ def compare_sessions(reports: Sequence[SessionReport], *, seed: int = BOOTSTRAP_
             instances = compare_samples(a.instance_means(), b.instance_means(), INSTANCES, seed=seed)
             if unit == SESSIONS:
                 instances = replace(instances, verdict=Verdict.shared_memory)
+            paired = paired_sessions(a, b)
+            sessions = (compare_paired_sessions([(x.instance_means(), y.instance_means()) for x, y in paired], seed=seed)
+                        if paired else
+                        compare_sessions_means(a.session_instance_means(), b.session_instance_means(), seed=seed))
             pairs.append(PairComparison(
                 a.label, b.label, instances,
                 compare_samples(a.episode_returns(), b.episode_returns(), EPISODES, seed=seed),
-                pct_change(a.estimate.mean, b.estimate.mean),
-                compare_sessions_means(a.session_instance_means(), b.session_instance_means(), seed=seed),
-                unit, why,
+                pct_change(a.estimate.mean, b.estimate.mean), sessions, unit, why,
             ))
     return Comparison(conditions, pairs, seed)
 
@@ -228,11 +255,11 @@ def check_comparable(reports: Sequence[SessionReport], arms_of: dict[int, str]) 
 
 # -- sessions from a tracking store -------------------------------------------------------------------
 
-def sessions_from_mlflow(tracking_uri: str, study: str) -> list[SessionReport]:
+def sessions_from_mlflow(tracking_uri: str, study: str, into: Path) -> list[SessionReport]:
     """Every finished session of `study` (one MLflow experiment) in the store at `tracking_uri`, rebuilt
-    from the `reports/summary.json` artifact its driver logged (so no run directory is needed)."""
-    import tempfile
-
+    from the artifacts its driver logged (so no run directory is needed): `config.yaml` (its arm, seeds
+    and configuration: the study's sessions are grouped, paired and checked as from their run directories)
+    and `reports/summary.json`, both kept under `into/<session>/`."""
     from mlflow import MlflowClient  # lazy: cold start (mlflow is slow to import)
 
     client = MlflowClient(tracking_uri)
@@ -244,23 +271,21 @@ def sessions_from_mlflow(tracking_uri: str, study: str) -> list[SessionReport]:
                                              order_by=["attributes.start_time ASC"])
                if "mlflow.parentRunId" not in r.data.tags]
     reports = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for run in parents:
+    for run in parents:
+        session = run.data.tags.get("forge.session") or run.info.run_id
+        local = into / session
+        for artifact in ("reports/summary.json", "config.yaml"):
+            where = (local / artifact).parent  # mlflow writes a file artifact into the directory given
+            where.mkdir(parents=True, exist_ok=True)
             try:
-                path = client.download_artifacts(run.info.run_id, "reports/summary.json", tmp)
+                client.download_artifacts(run.info.run_id, artifact, str(where))
             except Exception as exc:  # noqa: BLE001 - mlflow raises several types for a missing artifact
-                raise LookupError(f"session {run.data.tags.get('forge.session')!r} in study {study!r} has no "
-                                  f"reports/summary.json artifact: {exc}") from None
-            summary = json.loads(Path(path).read_text())
-            returns = summary.get("evaluation_returns")
-            if not returns:
-                continue  # logged before the summary carried its returns
-            report = SessionReport(RunDirectory(Path(summary["session"])), summary["meta"], [],
-                                   EvaluationRecord(returns=returns, seeds=[], tokens={}), summary["status"],
-                                   summary.get("champion"))
-            report.per_instance = {i: ReturnStats.of(r) for i, r in sorted(returns.items())}
-            report.pooled = ReturnStats.of([x for r in returns.values() for x in r])
-            reports.append(report)
+                raise LookupError(f"session {session!r} in study {study!r} has no {artifact} artifact (logged "
+                                  f"before FORGE kept it there?): compare its run directories instead; {exc}") from None
+        summary = json.loads((local / "reports" / "summary.json").read_text())
+        if not summary.get("evaluation_returns"):
+            continue  # logged before the summary carried its returns
+        reports.append(SessionReport.from_summary(RunDirectory(local.resolve()), summary))
     if not reports:
         raise LookupError(f"study {study!r} in {mask_url(tracking_uri)} has no finished session with an evaluation")
     return reports
@@ -297,25 +322,32 @@ def _interval(estimate: MeanInterval) -> str:
 def notes(comparison: Comparison) -> list[str]:
     lines = [DECISION_RULE, UNIT_NOTE]
     for pair in comparison.pairs:
-        lines.append(f"{pair.a} - {pair.b}: verdict on {pair.unit} ({pair.decisive.n_a} / {pair.decisive.n_b}), "
-                     f"because {pair.why}.")
+        if pair.decisive.paired:
+            lines.append(f"{pair.a} - {pair.b}: verdict on sessions paired by their index k ({pair.decisive.n_a} "
+                         f"pairs: session k of both arms ran on the same seeds), a sign-flip test over the paired "
+                         f"differences of session means with a Student-t interval, because {pair.why}.")
+        else:
+            lines.append(f"{pair.a} - {pair.b}: verdict on {pair.unit} ({pair.decisive.n_a} / {pair.decisive.n_b}), "
+                         f"because {pair.why}.")
     lines += [
              f"Percentile bootstrap, {RESAMPLES:,} resamples, seed {comparison.seed}; two-sided permutation test "
              f"of the difference in means (exact when every split can be enumerated); "
              f"{len(comparison.pairs)} comparison(s), p-values not corrected for multiplicity."]
-    sizes = sorted({(p.decisive.n_a, p.decisive.n_b, p.unit) for p in comparison.pairs})
-    if sizes and min(min(a, b) for a, b, _ in sizes) < SMALL_SAMPLE:
+    sizes = sorted({(p.decisive.n_a, p.decisive.n_b, p.unit, p.decisive.paired) for p in comparison.pairs})
+    if sizes and min(min(a, b) for a, b, _, _ in sizes) < SMALL_SAMPLE:
         lines.append(f"With fewer than {SMALL_SAMPLE} units a side a bootstrap interval is too narrow (it "
                      f"resamples a handful of values); that is why a verdict also needs the permutation test.")
     if sizes:
-        lines.append("Smallest p-value a permutation test can give at these sizes: " + ", ".join(
-            f"{smallest_permutation_p(a, b):.3f} ({a} vs {b} {unit})" for a, b, unit in sizes) + ".")
-    for a, b, unit in sizes:
-        if unit == SESSIONS and smallest_permutation_p(a, b) >= ALPHA:
-            need = next(k for k in range(2, 50) if smallest_permutation_p(k, k) < ALPHA)
-            lines.append(f"{a} vs {b} sessions: not testable at this size (the smallest attainable p is "
-                         f"{smallest_permutation_p(a, b):.2f}); at least {need} sessions per condition can reach "
-                         f"p < {ALPHA:g}.")
+        lines.append("Smallest p-value the test can give at these sizes: " + ", ".join(
+            f"{smallest_sign_flip_p(a):.3f} ({a} pairs of sessions, sign-flip)" if paired else
+            f"{smallest_permutation_p(a, b):.3f} ({a} vs {b} {unit})" for a, b, unit, paired in sizes) + ".")
+    for a, b, unit, paired in sizes:
+        reach = smallest_sign_flip_p(a) if paired else smallest_permutation_p(a, b)
+        if unit == SESSIONS and reach >= ALPHA:
+            need = next(k for k in range(2, 50) if (smallest_sign_flip_p(k) if paired else smallest_permutation_p(k, k)) < ALPHA)
+            what = f"{a} pairs of sessions" if paired else f"{a} vs {b} sessions"
+            lines.append(f"{what}: not testable at this size (the smallest attainable p is {reach:.2f}); at least "
+                         f"{need} sessions per {'arm, paired,' if paired else 'condition'} can reach p < {ALPHA:g}.")
     if comparison.surrogate:
         lines.append(SURROGATE_BANNER + ".")
     return lines
@@ -352,7 +384,7 @@ def pairs_table(comparison: Comparison) -> Table:
         rows = pair.rows()
         for k, difference in enumerate(rows):
             first = k == 0
-            unit = difference.unit + (" (decides)" if first else "")
+            unit = difference.label + (" (decides)" if first else "")
             table.add_row(f"{pair.a} - {pair.b}" if first else "", unit, f"{difference.n_a} / {difference.n_b}",
                           f"{difference.delta:+.2f}", difference.interval, _pct(pair.pct) if first else "",
                           _p(difference), _verdict(difference), end_section=k == len(rows) - 1)
@@ -386,7 +418,7 @@ def comparison_markdown(comparison: Comparison) -> str:
     for pair in comparison.pairs:
         for k, d in enumerate(pair.rows()):
             first = k == 0
-            unit = f"{d.unit} (decides)" if first else (f"{d.unit} (not independent)" if d.unit != SESSIONS else d.unit)
+            unit = f"{d.label} (decides)" if first else (f"{d.unit} (not independent)" if d.unit != SESSIONS else d.label)
             lines.append(f"| {pair.a} - {pair.b} | {unit} | "
                          f"{d.n_a} / {d.n_b} | {d.delta:+.2f} | {d.interval} | {_pct(pair.pct) if first else ''} | "
                          f"{_p(d)} | {_verdict(d)} |")

@@ -43,6 +43,7 @@ class SessionReport:
     per_instance: dict[str, ReturnStats] = field(default_factory=dict)
     pooled: Optional[ReturnStats] = None
     prices: dict[str, Price] = field(default_factory=dict)  # role -> USD per million tokens of each kind
+    summary: Optional[dict] = None  # read back from its summary.json (a tracking store), not from its ledger
 
     @classmethod
     def load(cls, run_dir: RunDirectory, cfg: Optional[ForgeConfig] = None) -> "SessionReport":
@@ -59,6 +60,17 @@ class SessionReport:
             report.pooled = ReturnStats.of([x for r in report.evaluation.returns.values() for x in r])
         return report
 
+    @classmethod
+    def from_summary(cls, run_dir: RunDirectory, summary: dict) -> "SessionReport":
+        """A finished session as its `reports/summary.json` tells it (`write_session_report`), for a
+        comparison read from a tracking store: no ledger, no stages; its graduates and tokens as summarised."""
+        returns = summary["evaluation_returns"]
+        report = cls(run_dir, summary["meta"], [], EvaluationRecord(returns=returns, seeds=[], tokens={}),
+                     summary["status"], summary.get("champion"), summary=summary)
+        report.per_instance = {i: ReturnStats.of(r) for i, r in sorted(returns.items())}
+        report.pooled = ReturnStats.of([x for r in returns.values() for x in r])
+        return report
+
     @property
     def condition(self) -> str:
         return self.meta.get("condition", "?")
@@ -69,6 +81,8 @@ class SessionReport:
 
     @property
     def graduates(self) -> list[str]:
+        if self.summary is not None:
+            return list(self.summary.get("graduates", []))
         return [i for r in self.stages for i in r.graduated]
 
     @property
@@ -109,6 +123,8 @@ class SessionReport:
 
     def tokens_per_instance(self) -> dict[str, dict[str, int]]:
         """instance -> {"prompt", "completion", "calls"} over all stages and the final evaluation."""
+        if self.summary is not None:
+            return {i: dict(t) for i, t in self.summary.get("tokens_per_instance", {}).items()}
         totals = {i: {"prompt": 0, "completion": 0, "calls": 0} for i in self.instances}
         sources = [r.tokens for r in self.stages] + ([self.evaluation.tokens] if self.evaluation else [])
         for tokens in sources:

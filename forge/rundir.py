@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence
 
 from forge.config import ConfigError, ForgeConfig, from_yaml, load_config, masked_credentials, to_saved_yaml
 from forge.redact import mask_urls_in
-from forge.storage import RunMirror, Storage, is_remote, is_uri, job_runs_dir, local_path, working_copy
+from forge.storage import RunMirror, Storage, is_remote, is_uri, job_runs_dir, local_path
 
 
 @dataclass(frozen=True)
@@ -48,11 +48,11 @@ class RunDirectory:
         if is_remote(cfg.run.storage):
             parent = Storage.open(cfg.run.storage)
             storage = parent.child(_unique(base, parent.exists))
-            path = working_copy(storage)
+            mirror = RunMirror(storage, writer=True)  # its working copy, locked while this process runs it
+            path = mirror.local
             if path.exists():
                 shutil.rmtree(path)  # left by a session of this name that the storage no longer holds
             path.mkdir(parents=True)
-            mirror = RunMirror(storage, path)
         else:
             root = local_path(cfg.run.storage) if cfg.run.storage else Path(cfg.run.runs_dir)
             path = root / _unique(base, lambda n: (root / n).exists())
@@ -66,12 +66,13 @@ class RunDirectory:
         return run
 
     @classmethod
-    def open(cls, location: str | Path) -> "RunDirectory":
+    def open(cls, location: str | Path, *, writer: bool = False) -> "RunDirectory":
         """A run directory by its path, or by its storage URI (file://, s3://...): a remote one is pulled
-        into a fresh local working copy, and `sync` pushes what a command writes back."""
+        fresh, and `sync` pushes what a command writes back. `writer` (a driver: `forge resume`) works in
+        the URI's working copy and locks it; a reader gets a copy of its own, so that it never touches a
+        running driver's files. A path or file:// URI is read in place."""
         if is_remote(location):
-            storage = Storage.open(str(location))
-            mirror = RunMirror(storage, working_copy(storage))
+            mirror = RunMirror(Storage.open(str(location)), writer=writer)
             mirror.pull()
             return cls(mirror.local.resolve(), mirror)
         run = cls(local_path(location) if is_uri(location) else Path(location).resolve())

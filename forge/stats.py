@@ -74,10 +74,13 @@ SESSIONS = "sessions"
 DECISION_RULE = (
     f"Verdict on A - B (higher return is better), on the unit that is independent: sessions when either "
     f"condition broadcasts (forge, forge_no_grad), instances when neither does (zero_shot, reflexion). "
-    f"better = {CONFIDENCE:.0%} bootstrap interval of the difference above 0 and permutation p < {ALPHA:g}; "
+    f"better = {CONFIDENCE:.0%} interval of the difference above 0 and test p < {ALPHA:g}; "
     f"worse = interval below 0 and p < {ALPHA:g}; otherwise not significant at this size. "
-    f"Too few to test: fewer than {MIN_PER_SIDE} units on a side, or so few that no split reaches "
-    f"p < {ALPHA:g}."
+    f"Sessions of a study are paired by their index k (session k of every arm runs on the same seeds): then "
+    f"a sign-flip test over the K paired differences and their Student-t interval decide; otherwise a "
+    f"permutation test and a bootstrap interval. "
+    f"Too few to test: fewer than {MIN_PER_SIDE} units on a side, or so few that no split (no sign pattern) "
+    f"reaches p < {ALPHA:g}."
 )
 UNIT_NOTE = (
     "Why the unit: a FORGE session broadcasts its champion's memory to its instances, so their final "
@@ -132,9 +135,15 @@ class Difference:
     smallest_p: Optional[float]  # the smallest p-value the permutation test can return at these sizes
     exact: bool  # the permutation test enumerated every split (else: `resamples` random ones, seeded)
     verdict: Verdict
+    paired: bool = False  # n_a = n_b pairs (study sessions paired by k): sign-flip test, Student-t interval
 
     def as_dict(self) -> dict[str, Any]:
         return {**asdict(self), "verdict": self.verdict.value}
+
+    @property
+    def label(self) -> str:
+        """The unit as a table names it: "sessions, paired by k" for paired sessions."""
+        return f"{self.unit}, paired by k" if self.paired else self.unit
 
     @property
     def interval(self) -> str:
@@ -166,12 +175,21 @@ def smallest_permutation_p(n_a: int, n_b: int, resamples: int = RESAMPLES) -> fl
     return min(1.0, 2.0 / splits) if splits <= resamples else min(1.0, 2.0 / (resamples + 1))
 
 
+def smallest_sign_flip_p(pairs: int, flips: int = RESAMPLES) -> float:
+    """The smallest two-sided p-value of the sign-flip test of `pairs` paired differences (`paired_test`):
+    exact over every sign pattern when there are at most `flips`, where all signs alike and their mirror
+    are the two most extreme of 2^pairs; otherwise one draw in `flips` + 1."""
+    return min(1.0, 2.0 / 2 ** pairs) if 2 ** pairs <= flips else 1.0 / (flips + 1)
+
+
 def decide(low: Optional[float], high: Optional[float], p_value: Optional[float], n_a: int, n_b: int,
-           *, independent: bool, alpha: float = ALPHA) -> Verdict:
-    """The plain verdict on A - B (see DECISION_RULE); a pure function of the interval and the test."""
+           *, independent: bool, alpha: float = ALPHA, smallest_p: Optional[float] = None) -> Verdict:
+    """The plain verdict on A - B (see DECISION_RULE); a pure function of the interval and the test.
+    `smallest_p`: what the test can reach at these sizes (default: the two-sample permutation test's)."""
     if not independent:
         return Verdict.not_independent
-    if min(n_a, n_b) < MIN_PER_SIDE or smallest_permutation_p(n_a, n_b) >= alpha:
+    reachable = smallest_permutation_p(n_a, n_b) if smallest_p is None else smallest_p
+    if min(n_a, n_b) < MIN_PER_SIDE or reachable >= alpha:
         return Verdict.too_few
     if low is None or p_value is None or p_value >= alpha:
         return Verdict.not_significant
@@ -217,9 +235,8 @@ def compare_samples(a: Sequence[float], b: Sequence[float], unit: str, *, seed: 
 # -- paired differences, clustered intervals, multiplicity, coverage ----------------------------------------
 
 def t_intervals(samples: np.ndarray, *, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    """Student-t intervals of the mean, one per row of `samples` (rows: independent samples of one size).
-    One implementation for the paired differences of an ablation and for its coverage simulation
-    (tests/test_efficacy_coverage.py), where it covers better at small sizes than a percentile bootstrap."""
+    """Student-t intervals of the mean, one per row of `samples` (rows: independent samples of one size):
+    the interval shown with a paired test (an ablation's, a study's paired sessions)."""
     from scipy import stats as scipy_stats
 
     data = np.atleast_2d(np.asarray(samples, dtype=float))
@@ -240,10 +257,31 @@ class PairedTest:
     p_value: Optional[float]
 
 
+def sign_flip_p_values(samples: np.ndarray, *, seed: int = BOOTSTRAP_SEED, flips: int = RESAMPLES) -> np.ndarray:
+    """The two-sided sign-flip p-value of the mean, one per row of `samples` (rows: samples of one size n):
+    under no effect each paired difference is as likely negative as positive. Exact, over all 2^n sign
+    patterns, when there are at most `flips`; else `flips` random patterns (seeded, shared by the rows),
+    the observed one counted in. One implementation for a rule's ablation (`paired_test`) and for the
+    simulation that validates it (tests/test_efficacy_coverage.py)."""
+    data = np.atleast_2d(np.asarray(samples, dtype=float))
+    n = data.shape[1]
+    exact = 2 ** n <= flips
+    if exact:
+        signs = (((np.arange(2 ** n)[:, None] >> np.arange(n)) & 1) * 2 - 1).astype(float)
+    else:
+        signs = np.random.default_rng(seed).choice([-1.0, 1.0], size=(flips, n))
+    observed = np.abs(data.sum(axis=1))
+    counts = np.empty(len(data))
+    for start in range(0, len(data), 512):  # (patterns x rows) at a time: bounded memory
+        rows = data[start:start + 512]
+        flipped = np.abs(signs @ rows.T)
+        counts[start:start + 512] = (flipped >= observed[start:start + 512] * (1 - 1e-12) - 1e-12).sum(axis=0)
+    return counts / len(signs) if exact else (counts + 1) / (len(signs) + 1)
+
+
 def paired_test(differences: Sequence[float], *, seed: int = BOOTSTRAP_SEED, flips: int = RESAMPLES) -> PairedTest:
     """The paired differences are sorted first, so nothing depends on the order they were read in. The
-    p-value flips signs (exactly, over every pattern, when there are at most `flips` of them): under no
-    effect a pair's difference is as likely negative as positive."""
+    p-value is `sign_flip_p_values`'; the interval Student's t."""
     values = np.sort(np.asarray(differences, dtype=float))
     if values.size == 0:
         raise ValueError("no paired differences")
@@ -251,14 +289,8 @@ def paired_test(differences: Sequence[float], *, seed: int = BOOTSTRAP_SEED, fli
     if values.size < 2:
         return PairedTest(1, mean, None, None, None)
     low, high = t_intervals(values[None, :])
-    n = values.size
-    if 2 ** n <= flips:
-        signs = ((np.arange(2 ** n)[:, None] >> np.arange(n)) & 1) * 2 - 1
-    else:
-        signs = np.random.default_rng(seed).choice([-1, 1], size=(flips, n))
-    flipped = np.abs((signs * values).mean(axis=1))
-    p = float((np.sum(flipped >= abs(mean) - 1e-12) + (0 if 2 ** n <= flips else 1)) / (len(signs) + (0 if 2 ** n <= flips else 1)))
-    return PairedTest(n, mean, float(low[0]), float(high[0]), min(1.0, p))
+    p = float(sign_flip_p_values(values[None, :], seed=seed, flips=flips)[0])
+    return PairedTest(values.size, mean, float(low[0]), float(high[0]), min(1.0, p))
 
 
 def holm(p_values: dict[str, float]) -> dict[str, float]:
@@ -299,15 +331,6 @@ def clustered_difference(a: Sequence[tuple[str, float]], b: Sequence[tuple[str, 
     diffs = (weights @ sums[0])[ok] / n_a[ok] - (weights @ sums[1])[ok] / n_b[ok]
     tail = (1.0 - confidence) / 2.0
     return delta, float(np.quantile(diffs, tail)), float(np.quantile(diffs, 1.0 - tail))
-
-
-def interval_coverage(draw, true_mean: float, n: int, *, sims: int = 10_000, seed: int = BOOTSTRAP_SEED,
-                      confidence: float = CONFIDENCE) -> float:
-    """The share of `sims` samples of size `n` (drawn by `draw(rng, shape)`) whose interval (`t_intervals`)
-    covers `true_mean`: the interval's actual coverage at that size, against its nominal one."""
-    block = draw(np.random.default_rng(seed), (sims, n))
-    low, high = t_intervals(block, confidence=confidence)
-    return float(np.mean((low <= true_mean) & (true_mean <= high)))
 
 
 # -- sessions as the unit: when instances share what they learned --------------------------------------
@@ -351,3 +374,21 @@ def compare_sessions_means(a: Sequence[Sequence[float]], b: Sequence[Sequence[fl
         verdict = Verdict.too_few_sessions
     return Difference(SESSIONS, len(a), len(b), by_sessions.delta, low, high, by_sessions.p_value,
                       by_sessions.smallest_p, by_sessions.exact, verdict)
+
+
+def compare_paired_sessions(pairs: Sequence[tuple[Sequence[float], Sequence[float]]], *, seed: int = BOOTSTRAP_SEED,
+                            alpha: float = ALPHA, flips: int = RESAMPLES) -> Difference:
+    """The difference of two arms of a study whose sessions are paired by their index k (session k of each
+    arm ran on the same seeds): per pair, the difference of the session means (each the mean of its
+    instances' means); a sign-flip test over the K differences (`paired_test`: under no difference each is
+    as likely negative as positive) and their Student-t interval. Pairing takes out what the seeds do to
+    both arms alike; at small K the test can reach less (4 pairs: p >= 0.125, 6: p >= 0.031)."""
+    differences = [float(np.mean(a)) - float(np.mean(b)) for a, b in pairs]
+    test = paired_test(differences, seed=seed, flips=flips)
+    k = len(differences)
+    smallest = smallest_sign_flip_p(k, flips)
+    verdict = decide(test.low, test.high, test.p_value, k, k, independent=True, alpha=alpha, smallest_p=smallest)
+    if verdict is Verdict.too_few:
+        verdict = Verdict.too_few_sessions
+    return Difference(SESSIONS, k, k, test.mean, test.low, test.high, test.p_value, smallest, 2 ** k <= flips,
+                      verdict, paired=True)

@@ -100,6 +100,41 @@ def test_export_writes_a_self_contained_bundle(run_dir, tmp_path, capsys):
     assert "nobody" in capsys.readouterr().err
 
 
+def test_the_exported_agent_s_prompts_count_the_steps_of_the_cell_it_plays(run_dir, tmp_path):
+    """Today's main built the defender with the run's env.max_steps (30): at 50 steps its prompts said
+    "Step 31 of 30"."""
+    import re
+
+    from forge.cage2_agent import ForgeBlueAgent, read_bundle
+    from forge.cage2_protocol import play_cell
+    from forge.env import Cage2Env
+
+    out = tmp_path / "bundle"
+    assert main(["export", "agent", str(run_dir), "--instance", "i00", "--out", str(out)]) == 0
+    cfg, snapshot = read_bundle(out)
+    assert cfg.env.max_steps == 30
+    agent = ForgeBlueAgent(cfg, snapshot)
+    said: list[str] = []
+
+    class Listening:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def complete(self, messages, **params):
+            said.extend(m.content for m in messages)
+            return self.inner.complete(messages, **params)
+
+    for client in agent.clients.values():
+        client.provider = Listening(client.provider)
+    play_cell(agent, Cage2Env(red_agent="b_line", max_steps=50), [3])
+    counted = {(int(m[1]), int(m[2])) for text in said for m in re.finditer(r"Step (\d+) of (\d+)\.", text)}
+    assert (31, 50) in counted and (50, 50) in counted and {total for _, total in counted} == {50}
+    agent.set_horizon(None)  # a loop that does not say: no count at all, rather than a wrong one
+    said.clear()
+    agent.get_action((np.zeros(52, dtype=int), {}), 145)
+    assert any("Step 1." in text for text in said) and not any(re.search(r"Step 1 of", text) for text in said)
+
+
 @pytest.mark.long
 @pytest.mark.slow
 def test_the_package_loop_plays_the_exported_agent_as_forge_evaluate_does(run_dir, tmp_path, capsys):
@@ -111,7 +146,9 @@ def test_the_package_loop_plays_the_exported_agent_as_forge_evaluate_does(run_di
 
     out = tmp_path / "bundle"
     assert main(["export", "agent", str(run_dir), "--instance", "i00", "--out", str(out)]) == 0
-    package = run_package_loop(load_bundle_agent(out), 2, protocol_seeds(0, 2), tmp_path / "official")
+    agent = load_bundle_agent(out)
+    package = run_package_loop(agent, 2, protocol_seeds(0, 2), tmp_path / "official")
+    assert agent.defender.max_steps == 100  # the loop's last cell, told to the agent (today's main: the run's 30)
     assert "Average reward for red agent B_lineAgent and steps 30" in package.output
     assert len(package.cells) == 9
     capsys.readouterr()

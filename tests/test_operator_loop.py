@@ -13,6 +13,7 @@ from forge.config import load_config
 from forge.failure.snapshot import FailureSnapshot
 from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
 from forge.protocol.inner_loop import InstanceLearner
+from forge.rulebook.outcomes.efficacy import MIN_PAIRS
 from forge.rulebook.authoring.anchor import decision_node, override_rule_text
 from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.book import Rulebook
@@ -158,7 +159,7 @@ def write_trace(run_dir, label: str, eligible, aftermath) -> None:
                                 "aftermath": aftermath}))
 
 
-def write_efficacy_traces(run, ids: dict[str, str], pairs: int = 24) -> None:
+def write_efficacy_traces(run, ids: dict[str, str], pairs: int = MIN_PAIRS) -> None:
     """Five rulebook traces: good has failures after ignoring it, none after following; wasteful the reverse.
     And `pairs` ablation pairs per rule (what decides): episodes end better with good than without it, worse
     with wasteful, and the same (+-1) with the inert rule."""
@@ -277,7 +278,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
                              lambda withheld: factory(snapshot, withheld=withheld), seeds, rules)
     assert all(len(r) == len(seeds) for r in returns.values())
     capsys.readouterr()
-    # 8 pairs: under the minimum the coverage simulation chose (24), named here as the small size it is.
+    # 8 pairs: under the minimum the simulation chose (rulebook.efficacy_min_pairs), named here as the small size it is.
     assert main(["rulebook", "stats", str(tmp_path), "--rulebook", str(rb), "--set", "rulebook.efficacy_min_pairs=8"]) == 0
     report = {r["rule"]: r for r in json.loads((tmp_path / "reports" / "rulebook_stats.json").read_text())["rules"]}
     verdicts = {name: report[rid]["verdict"] for name, rid in ids.items()}
@@ -285,7 +286,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     assert verdicts == {"good": "helpful", "wasteful": "harmful", "inert": "insufficient evidence"}, report
     assert report[ids["good"]]["ablation_pairs"] == len(seeds) and report[ids["inert"]]["ablation_pairs"] == 0
     good = report[ids["good"]]["ablation_return_difference"]
-    # 8 pairs is under the chosen minimum (24): the t interval may still span 0; the sign-flip test decided.
+    # 8 pairs is under the chosen minimum: the t interval may still span 0; the sign-flip test decided.
     assert good["low"] <= good["delta"] <= good["high"] and good["delta"] == pytest.approx(
         sum(p.total_return for p in played) / len(seeds) - sum(returns[ids["good"]]) / len(seeds))
 

@@ -176,18 +176,40 @@ def make_study(runs: Path, arms: dict[str, list[list[float]]], *extra: str) -> l
 
 
 def test_sessions_decide_when_instances_share_memory(tmp_path, capsys):
-    # Four sessions a side, FORGE far above Reflexion in every one: sessions decide (two-level bootstrap,
-    # permutation test over session means, exact: C(8, 4) = 70 splits, smallest p 2/70).
+    # Four sessions a side on seeds of their own (not paired), FORGE far above Reflexion in every one: sessions
+    # decide (two-level bootstrap, permutation test over session means, exact: C(8, 4) = 70 splits, smallest p 2/70).
     forge = [[-20.0 - k, -22.0, -18.0] for k in range(4)]
     reflexion = [[-60.0 - k, -58.0, -63.0] for k in range(4)]
-    runs = make_study(tmp_path, {"forge": forge, "reflexion": reflexion})
+    runs = make_study(tmp_path, {"forge": forge}) + make_study(tmp_path, {"reflexion": reflexion}, "surrogate.seed=7")
     assert main(["compare", *[str(r.path) for r in runs], "--out", str(tmp_path / "cmp")]) == 0
     printed = capsys.readouterr().out
     (pair,) = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["pairs"]
-    assert pair["unit"] == "sessions" and pair["verdict"] == "better"
+    assert pair["unit"] == "sessions" and pair["verdict"] == "better" and not pair["sessions"]["paired"]
     assert pair["sessions"]["n_a"] == 4 and pair["sessions"]["exact"] and pair["sessions"]["p_value"] == pytest.approx(2 / 70)
     assert pair["sessions"]["low"] > 0 and pair["instances"]["n_a"] == 12
     assert "sessions (decides)" in printed and "verdict on sessions (4 / 4)" in printed
+
+
+def test_a_study_s_sessions_paired_by_k_are_compared_by_the_paired_test_and_say_so(tmp_path, capsys):
+    """Today's main compared a study's arms as independent samples, though session k of each ran on the same
+    seeds: a session-k effect both arms share (here a large one) hid a small, consistent difference."""
+    forge = [[-20.0 - 15 * k, -22.0 - 15 * k, -18.0 - 15 * k] for k in range(6)]
+    reflexion = [[m - 2.0 - 0.1 * k for m in means] for k, means in enumerate(forge)]
+    runs = make_study(tmp_path, {"forge": forge, "reflexion": reflexion})
+    assert main(["compare", *[str(r.path) for r in reversed(runs)], "--out", str(tmp_path / "cmp")]) == 0
+    printed = capsys.readouterr().out
+    (pair,) = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["pairs"]
+    sessions = pair["sessions"]
+    assert sessions["paired"] and sessions["n_a"] == 6 and sessions["exact"]
+    assert sessions["p_value"] == pytest.approx(2 / 64) and sessions["smallest_p"] == pytest.approx(2 / 64)
+    assert pair["verdict"] == "better" and 0 < sessions["low"] < sessions["delta"] < sessions["high"]
+    assert "sessions, paired by k (decides)" in printed
+    assert "verdict on sessions paired by their index k (6 pairs: session k of both arms ran on the same seeds)" in printed
+    # Unpaired, the spread between sessions drowns it.
+    from forge.stats import SESSIONS, compare_samples
+
+    means = [[sum(m) / len(m) for m in arm] for arm in (forge, reflexion)]
+    assert compare_samples(*means, SESSIONS).verdict is Verdict.not_significant
 
 
 def test_three_sessions_a_side_are_said_to_be_untestable(tmp_path, capsys):
@@ -195,7 +217,13 @@ def test_three_sessions_a_side_are_said_to_be_untestable(tmp_path, capsys):
     assert main(["compare", *[str(r.path) for r in runs], "--out", str(tmp_path / "cmp")]) == 0
     printed = capsys.readouterr().out
     assert "too few sessions to test" in printed
-    assert "3 vs 3 sessions: not testable at this size (the smallest attainable p is 0.10); at least 4" in printed
+    assert ("3 pairs of sessions: not testable at this size (the smallest attainable p is 0.25); at least 6 sessions "
+            "per arm, paired, can reach p < 0.05") in printed
+    unpaired = make_study(tmp_path / "u", {"forge": [[-20.0, -21.0]] * 3}) + \
+        make_study(tmp_path / "u", {"reflexion": [[-60.0, -61.0]] * 3}, "surrogate.seed=7")
+    assert main(["compare", *[str(r.path) for r in unpaired], "--out", str(tmp_path / "cmp2")]) == 0
+    assert ("3 vs 3 sessions: not testable at this size (the smallest attainable p is 0.10); at least 4"
+            in capsys.readouterr().out)
 
 
 def test_sessions_of_different_configurations_are_refused_naming_the_key(tmp_path, capsys):

@@ -8,6 +8,7 @@ and real sessions stopped by their budget and resumed, ending as an unbudgeted s
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -154,6 +155,14 @@ def caller_class(ray):
     return Caller
 
 
+def wait_until(happened, what: str, timeout_s: float = 30.0) -> None:
+    """Waits for an event (`happened()` turns true), never for a fixed time; fails naming it."""
+    deadline = time.monotonic() + timeout_s
+    while not happened():
+        assert time.monotonic() < deadline, f"waited {timeout_s:g} s for {what}"
+        time.sleep(0.01)
+
+
 def settled_figures(ray, limiter, calls: int) -> dict:
     """The limiter's figures once `calls` releases arrived (a release is sent without waiting for it)."""
     deadline = time.monotonic() + 10
@@ -204,12 +213,9 @@ def test_a_retry_after_seen_by_one_worker_holds_back_the_others(ray_local):
         server.stats.reset()
         server.faults.fail_next(1, 429, retry_after=2)
         pending = first.call.remote(1)
-        deadline = time.monotonic() + 30
-        while 429 not in list(server.stats.statuses) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert 429 in server.stats.statuses
-        # The server logs the 429 as it sends it; give the first worker a moment to read it and pass it on.
-        time.sleep(0.3)
+        # The first worker read the 429 and passed its Retry-After on: the limiter holds the endpoint back.
+        wait_until(lambda: ray.get(limiter.figures.remote())["held_back"], "the limiter to hold the endpoint back")
+        assert server.stats.statuses.count(429) == 1
         ray.get(other.call.remote(1))  # a different worker that never saw the 429
         ray.get(pending)
         ray.kill(limiter)
@@ -262,16 +268,22 @@ def test_workers_sigkilled_mid_call_leak_no_slot_and_their_calls_are_charged(ray
     assert max(figures["peak_in_flight"].values()) == 2
 
 
+# FORGE_LIMITER_RESTART_RUNS=20 runs it 20 times against the module's one Ray (after the module's other Ray
+# tests, as one Ray shared across tests exposed it): the acceptance figure of issue 31.
 @pytest.mark.slow
-def test_a_killed_limiter_restarts_from_the_ledger_and_keeps_the_cap(ray_local, tmp_path):
-    """Today's main: the restarted limiter starts from its constructor's figures (zero here)."""
+@pytest.mark.parametrize("run", range(int(os.environ.get("FORGE_LIMITER_RESTART_RUNS", "1"))))
+def test_a_killed_limiter_restarts_from_the_ledger_and_keeps_the_cap(ray_local, tmp_path, run):
+    """Today's main: the rebuilt limiter took the slots of the calls in flight for free after a fixed wait (0.75 s
+    here) and adopted their renewals on top of new grants: with calls that outlast the restart, 4 in flight under
+    a cap of 2; with short ones only now and then (3 under 2, once, with one Ray shared across tests). A release
+    Ray delivered again was charged again. `-s` prints the peak in flight."""
     from forge.llm.limiter import limiter_name, start_session_limiter
     from forge.llm.serve import ModelServer
     from forge.protocol.ledger import SessionLedger
     from workers.spending import LedgerSpending
 
     ray = ray_local
-    with ModelServer(SlowEcho(0.2), models=["echo-1"]) as server:
+    with ModelServer(SlowEcho(3.0), models=["echo-1"]) as server:  # each call outlasts the limiter's restart
         limiter = start_session_limiter("restart-test", BudgetLimits(max_prompt_tokens=10**6),
                                         LedgerSpending(str(tmp_path), "restart-test"), lease_s=1.5)
         config_yaml = served_config(server.openai_base_url, 2)
@@ -279,19 +291,60 @@ def test_a_killed_limiter_restarts_from_the_ledger_and_keeps_the_cap(ray_local, 
         callers = [Caller.remote("restart-test", config_yaml) for _ in range(4)]
         assert all(ray.get([c.ready.remote() for c in callers]))
         server.stats.reset()
-        pending = [c.call.remote(6) for c in callers]
-        time.sleep(1.0)
-        before = ray.get(limiter.figures.remote())["spent"]["prompt_tokens"]
+        pending = [c.call.remote(2) for c in callers]
+        # Killed while both slots are held by calls in flight (and the other two callers wait for one).
+        wait_until(lambda: server.stats.in_flight == 2 and server.stats.requests >= 3, "two calls in flight")
+        before = ray.get(limiter.figures.remote())
         ray.kill(ray.get_actor(limiter_name("restart-test")), no_restart=False)
-        assert sum(ray.get(pending, timeout=60)) == 24
-        figures = settled_figures(ray, limiter, calls=24)
+        assert sum(ray.get(pending, timeout=120)) == 8
+        figures = settled_figures(ray, limiter, calls=8)
         ray.kill(limiter)
         for c in callers:
             ray.kill(c)
     kept = SessionLedger.open(str(tmp_path), "restart-test").spending()
-    assert before > 0 and figures["spent"]["prompt_tokens"] >= before
-    assert kept["calls"] >= 24 and kept["prompt_tokens"] >= 24 * 5  # nothing lost (a redelivered release may count twice)
-    assert server.stats.requests == 24 and server.stats.max_in_flight <= 2
+    print(f"\nlimiter restart run {run + 1}: peak in flight {server.stats.max_in_flight} (cap 2); limiter pid {before['pid']} -> "
+          f"{figures['pid']}, leases restored {figures['restored']}, adopted late {figures['adopted']}, "
+          f"calls {kept['calls']}")
+    assert figures["pid"] != before["pid"] and figures["restored"] >= 1  # rebuilt, holding the calls in flight
+    assert before["spent"]["prompt_tokens"] > 0 and figures["spent"]["prompt_tokens"] >= before["spent"]["prompt_tokens"]
+    assert kept["calls"] == 8 and kept["prompt_tokens"] >= 8 * 5  # every call charged once, nothing lost
+    assert server.stats.requests == 8 and server.stats.max_in_flight <= 2
+
+
+@pytest.mark.slow
+def test_a_caller_stops_waiting_when_the_limiter_does_not_answer(ray_local):
+    """Today's main: `ray.get` without a timeout: a caller waited for as long as the limiter did not answer."""
+    import asyncio
+
+    from forge.llm.limiter import ANSWER_GRACE_S, RemoteLimiter, SlotWaitTimeout
+
+    ray = ray_local
+
+    @ray.remote(num_cpus=0)
+    class SilentLimiter:
+        def __init__(self) -> None:
+            self.abandoned: list[str] = []
+
+        async def acquire(self, *args, **kwargs) -> dict:
+            await asyncio.sleep(3600)  # restarting, or unreachable, for longer than any wait
+            return {"granted": True}
+
+        async def abandon(self, lease_id: str) -> None:
+            self.abandoned.append(lease_id)
+
+        async def abandoned_leases(self) -> list:
+            return self.abandoned
+
+    silent = SilentLimiter.remote()
+    limiter = RemoteLimiter(silent, counts_budget=True, lease_s=30.0)
+    started = time.monotonic()
+    with pytest.raises(SlotWaitTimeout, match="no answer from the session limiter.*slot_wait_s=0.5"):
+        with limiter.slot("openai:http://127.0.0.1:9/v1", EndpointLimits(1, None, slot_wait_s=0.5)):
+            pass
+    waited = time.monotonic() - started
+    wait_until(lambda: ray.get(silent.abandoned_leases.remote()), "the abandoned request to reach the limiter")
+    ray.kill(silent)
+    assert 0.5 + ANSWER_GRACE_S - 0.1 <= waited < 0.5 + ANSWER_GRACE_S + 2.0
 
 
 # -- sessions stopped by their budget and resumed --------------------------------------------------------
@@ -449,10 +502,10 @@ print("loaded:", sorted(m for m in sys.modules if m.split(".")[0] == "mlflow" or
 
 # -- leases: named holders, expiry, reclaim, bounded waits -------------------------------------------------
 
-def _lease(i: str, holder: str, expires: float, prompt: int = 100) -> "Lease":
+def _lease(i: str, holder: str, expires: float, prompt: int = 100, key: str = "e") -> "Lease":
     from forge.llm.limiter import Lease
 
-    return Lease(i, "e", holder, expires, prompt, prompt * 3e-6)
+    return Lease(i, key, holder, expires, prompt, prompt * 3e-6)
 
 
 def test_an_unrenewed_lease_expires_its_slot_comes_back_and_its_call_is_charged_as_failed():
@@ -472,26 +525,128 @@ def test_an_unrenewed_lease_expires_its_slot_comes_back_and_its_call_is_charged_
     assert not gate.try_acquire("e", cap, 56.0, _lease("c", "pid 9 on h: i02 training:1", 86.0)).granted
 
 
-def test_the_driver_reclaims_every_slot_of_a_dead_worker_by_its_process():
-    from forge.llm.limiter import holder_prefix
+def test_the_driver_reclaims_the_slots_of_a_dead_worker_by_its_pid_and_node(monkeypatch):
+    """Today's main reclaimed by "pid N " alone (holder_prefix(pid)): a worker of the same pid on another node
+    lost its slots too."""
+    from forge.llm import limiter
 
     gate = EndpointGate()
-    cap = EndpointLimits(max_concurrency=3)
-    for i, holder in enumerate(["pid 41 on h: i00 training:1", "pid 41 on h: i01 training:1", "pid 5 on h: i02 training:1"]):
-        assert gate.try_acquire("e", cap, 0.0, _lease(str(i), holder, 30.0)).granted
-    assert [lease.holder for lease in gate.reclaim_holder(holder_prefix(41))] == [
-        "pid 41 on h: i00 training:1", "pid 41 on h: i01 training:1"]
-    assert gate.describe_holders("e") == "1 slot(s) held by: pid 5 on h: i02 training:1"
+    cap = EndpointLimits(max_concurrency=4)
+    processes = {}
+    for k, node in enumerate(("aaaa", "aaaa", "bbbb")):  # one pid, two nodes: two workers on node aaaa's process
+        monkeypatch.setattr(limiter, "_node_id", lambda node=node: node)
+        processes[node] = limiter.worker_process()  # what WorkerHost.process() tells the driver
+        with limiter.holding_for(f"i0{k} training:1"):
+            assert gate.try_acquire("e", cap, 0.0, _lease(str(k), limiter._holder(), 30.0)).granted
+    assert processes["aaaa"] != processes["bbbb"] and processes["aaaa"].split(" on ")[0] == processes["bbbb"].split(" on ")[0]
+    taken = gate.reclaim_holder(processes["aaaa"])  # the driver's call: the worker on node aaaa died
+    assert [lease.lease_id for lease in taken] == ["0", "1"]
+    assert gate.describe_holders("e") == f"1 slot(s) held by: {processes['bbbb']}: i02 training:1"
     assert gate.spent.failed_calls == 2 and gate.spent.failed_prompt_tokens == 200
 
 
-def test_a_restarted_limiter_adopts_the_leases_still_in_flight_so_the_cap_holds():
-    gate = EndpointGate()  # a fresh gate, as a restarted limiter has
+def test_a_worker_names_its_leases_by_pid_host_and_node():
+    import os
+    import socket
+
+    from forge.llm.limiter import _holder, holder_prefix, holding_for, worker_process
+
+    process = worker_process()
+    assert process.startswith(f"pid {os.getpid()} on {socket.gethostname()} node ")
+    with holding_for("i03 training:2"):
+        assert _holder() == f"{holder_prefix(process)}i03 training:2"
+
+
+def _restarted(store, budget: BudgetLimits, now: float, lease_s: float = 30.0) -> EndpointGate:
+    """What a limiter Ray rebuilds does with the ledger: its spending, and the leases still open held."""
+    spent, open_leases = store.load()
+    gate = EndpointGate(budget, spent)
+    gate.restore(open_leases, now, lease_s)
+    return gate
+
+
+def test_a_restarted_limiter_holds_every_open_lease_on_its_endpoint_until_renewed_or_expired():
+    """Today's main: the ledger kept no endpoint, the restarted gate treated the slots as free (and waited a
+    fixed time instead), and a renewal arriving after that was adopted on top of new grants."""
+    from forge.llm.limiter import KeptInMemory
+
+    store = KeptInMemory()
+    gate = EndpointGate()
     cap = EndpointLimits(max_concurrency=2)
-    adopted = gate.renew(["a", "b"], [_lease("a", "pid 1 x", 0.0), _lease("b", "pid 2 x", 0.0)], now=0.0, lease_s=30.0)
-    assert adopted == 2 and not gate.try_acquire("e", cap, 1.0, _lease("c", "pid 3 x", 31.0)).granted
-    gate.release("e", 10, 1, 0.0, lease_id="a")
-    assert gate.try_acquire("e", cap, 2.0, _lease("c", "pid 3 x", 32.0)).granted
+    assert gate.try_acquire("e", cap, 0.0, _lease("a", "pid 1 on h node n: i00", 30.0)).granted
+    assert gate.try_acquire("e", cap, 0.0, _lease("b", "pid 2 on h node n: i01", 30.0)).granted
+    assert gate.try_acquire("f", cap, 0.0, _lease("c", "pid 2 on h node n: i01", 30.0, key="f")).granted
+    store.commit(gate.spent, gate.open_leases())
+    assert store.load()[1]["a"]["key"] == "e" and store.load()[1]["c"]["key"] == "f"  # the endpoint is kept
+
+    again = _restarted(store, BudgetLimits(), now=100.0)  # the monotonic clock of another process
+    assert again.restored == 3 and again.spent.calls == 0  # held, not charged: their holders may live
+    refused = again.try_acquire("e", cap, 100.5, _lease("d", "pid 3 on h node n: i02", 130.5))
+    assert not refused.granted and refused.wait_s == pytest.approx(29.5)  # until the held ones could expire
+    assert again.renew(["a"], [_lease("a", "pid 1 on h node n: i00", 0.0)], now=110.0, lease_s=30.0) == 0
+    assert again.leases["a"].expires == 140.0  # re-adopted: the slot it held all along, no second one
+    again.release("e", 120, 10, 0.0, lease_id="a")
+    assert again.spent.calls == 1 and again.spent.prompt_tokens == 120  # charged in full, once
+    assert again.try_acquire("e", cap, 111.0, _lease("d", "pid 3 on h node n: i02", 141.0)).granted
+    assert not again.try_acquire("e", cap, 111.0, _lease("x", "pid 3 on h node n: i02", 141.0)).granted
+    # "b" never renews (its holder died with the old limiter's calls): it expires lease_s after the restart.
+    assert not again.try_acquire("e", cap, 129.9, _lease("x", "pid 3 on h node n: i02", 159.9)).granted
+    assert again.try_acquire("e", cap, 130.0, _lease("x", "pid 3 on h node n: i02", 160.0)).granted
+    assert again.spent.failed_calls == 2 and again.spent.failed_prompt_tokens == 200  # "b" and "c", expired
+    assert max(again.peak_in_flight.values()) == 2
+
+
+def test_a_late_renewal_is_adopted_and_nothing_new_starts_until_the_endpoint_is_under_its_cap():
+    gate = EndpointGate()
+    cap = EndpointLimits(max_concurrency=2)
+    for i in ("a", "b"):
+        assert gate.try_acquire("e", cap, 0.0, _lease(i, f"pid 1 on h node n: {i}", 30.0)).granted
+    gate.reclaim_expired(30.0)  # both holders silent for a whole lease: their slots come back
+    assert gate.try_acquire("e", cap, 31.0, _lease("c", "pid 2 on h node n: c", 61.0)).granted
+    # "a" was alive after all: its renewal comes late; its call is in flight, so its slot counts again...
+    assert gate.renew(["a"], [_lease("a", "pid 1 on h node n: a", 0.0)], now=32.0, lease_s=30.0) == 1
+    # ...the endpoint is full, and the next call waits for a release, not for the expired "b".
+    refused = gate.try_acquire("e", cap, 33.0, _lease("d", "pid 2 on h node n: d", 63.0))
+    assert not refused.granted and gate.describe_holders("e").startswith("2 slot(s)")
+    # A renewal that crossed its own release adopts nothing.
+    gate.release("e", 100, 5, 0.0, lease_id="c")
+    assert gate.renew(["c"], [_lease("c", "pid 2 on h node n: c", 0.0)], now=34.0, lease_s=30.0) == 0
+    assert gate.try_acquire("e", cap, 35.0, _lease("d", "pid 2 on h node n: d", 65.0)).granted
+    assert not gate.try_acquire("e", cap, 35.0, _lease("x", "pid 2 on h node n: x", 65.0)).granted
+
+
+def test_a_release_delivered_twice_is_charged_once():
+    """Today's main: a release Ray delivers again (the limiter died before acknowledging it) was charged again."""
+    from forge.llm.limiter import KeptInMemory
+
+    store = KeptInMemory()
+    gate = EndpointGate()
+    cap = EndpointLimits(max_concurrency=2)
+    assert gate.try_acquire("e", cap, 0.0, _lease("a", "pid 1 on h node n: i00", 30.0)).granted
+    gate.release("e", 300, 20, 0.003, lease_id="a")
+    store.commit(gate.spent, gate.open_leases())
+    again = _restarted(store, BudgetLimits(), now=5.0)
+    assert again.release("e", 300, 20, 0.003, lease_id="a") is False
+    assert again.spent == Spent(300, 20, 0.003, 1) and again.try_acquire("e", cap, 6.0).granted
+
+
+def test_a_request_delivered_again_after_a_restart_is_granted_the_slot_it_holds():
+    from forge.llm.limiter import KeptInMemory
+
+    store = KeptInMemory()
+    gate = EndpointGate()
+    cap = EndpointLimits(max_concurrency=1)
+    assert gate.try_acquire("e", cap, 0.0, _lease("a", "pid 1 on h node n: i00", 30.0)).granted
+    store.commit(gate.spent, gate.open_leases())  # granted and journaled; the answer was lost with the limiter
+    again = _restarted(store, BudgetLimits(), now=50.0)
+    assert again.try_acquire("e", cap, 50.5, _lease("a", "pid 1 on h node n: i00", 80.5)).granted
+    assert again.describe_holders("e") == "1 slot(s) held by: pid 1 on h node n: i00"
+
+
+def test_an_older_ledger_s_leases_without_an_endpoint_are_charged_as_orphans():
+    gate = EndpointGate()
+    assert gate.restore({"a": [250, 0.5]}, now=0.0, lease_s=30.0) == 0
+    assert gate.spent.failed_calls == 1 and gate.spent.prompt_tokens == 250 and not gate.leases
 
 
 def test_a_wait_for_a_slot_is_bounded_and_names_the_endpoint_and_the_holders():
@@ -511,6 +666,34 @@ def test_a_wait_for_a_slot_is_bounded_and_names_the_endpoint_and_the_holders():
     message = second["timeout"]
     assert "openai:http://127.0.0.1:9/v1" in message and "slot_wait_s=0.3" in message
     assert "1 slot(s) held by: pid 7 on h: i00 training:1" in message
+
+
+def test_a_wait_is_bounded_by_slot_wait_s_in_all_across_a_limiter_restart(tmp_path):
+    """Today's main: the request Ray delivers again to the rebuilt limiter started a whole slot_wait_s over."""
+    import asyncio
+    import pickle
+
+    from forge.llm.limiter import SessionLimiter
+    from workers.spending import LedgerSpending
+
+    store = LedgerSpending(str(tmp_path), "s")
+    key = "openai:http://127.0.0.1:9/v1"
+
+    async def scenario():
+        first = SessionLimiter({}, store, lease_s=30.0, restarted=False)
+        assert await first.acquire(key, 1, None, 5.0, "a", "pid 7 on h node n: i00 training:1", 10, 0.0) == {"granted": True}
+        started = time.time()
+        request = (key, 1, None, 1.0, "b", "pid 8 on h node n: i01 training:1", 10, 0.0)
+        waiting = asyncio.ensure_future(first.acquire(*request, deadline=started + 1.0))
+        await asyncio.sleep(0.6)  # the limiter dies here, its request unanswered...
+        waiting.cancel()
+        again = SessionLimiter({}, pickle.loads(pickle.dumps(store)), lease_s=30.0, restarted=True)
+        answer = await again.acquire(*request, deadline=started + 1.0)  # ...and Ray delivers it again
+        return answer, time.time() - started
+
+    answer, waited = asyncio.run(scenario())
+    assert "timeout" in answer and "1 slot(s) held by: pid 7 on h node n: i00 training:1" in answer["timeout"]
+    assert 0.95 <= waited < 1.4  # the caller's one second, not 0.6 + 1
 
 
 # -- spending: committed as charged, never lowered, the overshoot bound ----------------------------------------
@@ -577,43 +760,102 @@ def test_failed_attempts_are_shown_apart_in_the_budget_text():
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_the_overshoot_bound_holds_under_deaths_failures_and_a_limiter_restart(seed, tmp_path):
-    """README's bound: spending known to FORGE <= limit + max_concurrency x the largest cost of one call, with
-    workers dying mid-call (reclaimed at their prompt), failed attempts, and the limiter restarted from the ledger."""
+def test_the_cap_and_the_overshoot_bound_hold_under_deaths_failures_and_limiter_restarts(seed):
+    """The cap (never more calls running than max_concurrency) and README's overshoot bound (spending known to
+    FORGE <= limit + max_concurrency x the largest cost of one call), with workers dying mid-call (the driver
+    reclaims their slots by process), failed attempts, and the limiter dying and rebuilt from the ledger the
+    way Ray does it: while it is down, releases and renewals queue and reach the rebuilt limiter in order;
+    a holder's renewal comes only at its next renewal time (every lease_s / 3), never at once; a release
+    or a grant whose answer was lost with the limiter is delivered again.
+
+    Today's main (its restarted gate granted after a fixed wait, with the ledger's slots free) put 4 calls in
+    flight under a cap of 3 in this simulation (see the closing note of issue 31)."""
+    import heapq
     import random
+    from dataclasses import replace
 
     from forge.llm.limiter import KeptInMemory, Lease
 
     rng = random.Random(seed)
-    cap, limit, max_prompt, max_completion = 3, 20_000, 800, 300
-    store = KeptInMemory()
-    gate = EndpointGate(BudgetLimits(max_prompt_tokens=limit), store.load()[0])
+    cap, limit, max_prompt, max_completion, lease_s = 3, 20_000, 800, 300, 30.0
+    every = lease_s / 3.0
+    budget = BudgetLimits(max_prompt_tokens=limit)
     limits = EndpointLimits(max_concurrency=cap)
-    live: dict[str, Lease] = {}
-    now, n, refused = 0.0, 0, False
-    while not (refused and not live):
-        now += rng.uniform(0.1, 2.0)
+    store = KeptInMemory()
+    gate = EndpointGate(budget, store.load()[0])
+    processes = ["pid 7 on a node A", "pid 7 on b node B", "pid 9 on a node A", "pid 11 on b node B"]
+    running: dict[str, tuple[Lease, float]] = {}  # calls running at the endpoint: lease, when the call ends
+    waiting: dict[str, Lease] = {}  # granted, but the answer was lost with the limiter: delivered again
+    queued: list[tuple[str, tuple]] = []  # sent to the limiter while it was down
+    renewals: list[tuple[float, str]] = []  # (when, lease id): each holder's next renewal
+    down_until, last_release, now, n, refused, peak = None, None, 0.0, 0, False, 0
+
+    def send(kind: str, args: tuple) -> None:
+        nonlocal last_release
+        if down_until is not None:
+            queued.append((kind, args))
+            return
+        if kind == "release":
+            gate.release(*args)
+            last_release = args
+        elif kind == "renew":
+            gate.renew([args[0].lease_id], [args[0]], now, lease_s)
+        elif kind == "reclaim":
+            gate.reclaim_holder(args[0])
+        elif kind == "acquire":  # a request delivered again: its grant was journaled before the answer was lost
+            assert gate.try_acquire("e", limits, now, replace(args[0], expires=now + lease_s)).granted
+            running[args[0].lease_id] = (args[0], now + rng.uniform(0.5, 60.0))
+        store.commit(gate.spent, gate.open_leases())  # the actor commits every change
+
+    while not (refused and not running and not waiting and down_until is None):
+        now += rng.uniform(0.05, 1.5)
+        if down_until is not None and now >= down_until:  # Ray rebuilt the limiter: from the ledger
+            down_until, (spent, open_leases) = None, store.load()
+            gate = EndpointGate(budget, spent)
+            gate.restore(open_leases, now, lease_s)
+            for kind, args in queued:
+                send(kind, args)
+            queued.clear()
+        for lease_id, (lease, ends) in list(running.items()):
+            if ends <= now:
+                del running[lease_id]
+                failed = rng.random() < 0.2
+                send("release", ("e", lease.prompt_estimate, 0 if failed else rng.randint(0, max_completion), 0.0,
+                                 lease_id, failed))
+        while renewals and renewals[0][0] <= now:
+            _, lease_id = heapq.heappop(renewals)
+            if lease_id in running:
+                send("renew", (running[lease_id][0],))
+                heapq.heappush(renewals, (now + every, lease_id))
         event = rng.random()
-        if event < 0.5 and not refused:
+        if event < 0.5 and not refused and down_until is None:
             n += 1
-            lease = Lease(str(n), "e", f"pid {rng.randrange(4)} x", now + 30, rng.randint(1, max_prompt))
+            lease = Lease(str(n), "e", f"{rng.choice(processes)}: i{n % 5:02d}", now + lease_s, rng.randint(1, max_prompt))
             decision = gate.try_acquire("e", limits, now, lease)
             refused = decision.exhausted is not None
             if decision.granted:
-                live[lease.lease_id] = lease
-        elif live and event < 0.85:
-            lease = live.pop(rng.choice(sorted(live)))
-            failed = rng.random() < 0.2
-            gate.release("e", lease.prompt_estimate, 0 if failed else rng.randint(0, max_completion), 0.0,
-                         lease_id=lease.lease_id, failed=failed)
-        elif live and event < 0.92:
-            gate.reclaim_holder(live[rng.choice(sorted(live))].holder)  # its worker died
-            live = {i: lease for i, lease in live.items() if i in gate.leases}
-        else:  # the limiter dies: a new gate from the store, adopting the leases still in flight
-            store.commit(gate.spent)
-            gate = EndpointGate(gate.budget, store.load()[0])
-            gate.renew(list(live), list(live.values()), now, 30.0)
-        store.commit(gate.spent)
-        assert gate.leases.keys() <= live.keys() | set() and len(gate.leases) <= cap
+                store.commit(gate.spent, gate.open_leases())
+                running[lease.lease_id] = (lease, now + rng.uniform(0.5, 60.0))
+                heapq.heappush(renewals, (now + every, lease.lease_id))
+        elif event < 0.53 and running:  # a worker process dies with its calls; the driver reclaims its slots
+            process = running[rng.choice(sorted(running))][0].holder.split(": ")[0]
+            running = {i: c for i, c in running.items() if not c[0].holder.startswith(process + ": ")}
+            waiting = {i: lease for i, lease in waiting.items() if not lease.holder.startswith(process + ": ")}
+            send("reclaim", (process,))
+        elif event < 0.56 and down_until is None:  # the limiter dies; Ray rebuilds it a little later
+            down_until = now + rng.uniform(0.5, 10.0)
+            if last_release is not None and rng.random() < 0.5:
+                queued.append(("release", last_release))  # answered, but the answer was lost: delivered again
+            if running and rng.random() < 0.5:  # the last grant's answer was lost: its caller has not started
+                lease_id = max(running, key=int)
+                waiting[lease_id] = running.pop(lease_id)[0]
+        for lease_id, lease in list(waiting.items()):
+            if down_until is None:
+                del waiting[lease_id]
+                send("acquire", (lease,))
+                heapq.heappush(renewals, (now + every, lease_id))
+        peak = max(peak, len(running))
+        assert len(running) <= cap, f"{len(running)} calls running under a cap of {cap} at t={now:.1f}"
     spent = store.load()[0]
     assert limit <= spent.prompt_tokens <= limit + cap * (max_prompt + max_completion)
+    assert peak == cap

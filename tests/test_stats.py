@@ -107,3 +107,17 @@ def test_smallest_attainable_p():
 def test_decision_rule(low, high, p, n, expected):
     assert decide(low, high, p, n, n, independent=True) is expected
     assert decide(low, high, p, n, n, independent=False) is Verdict.not_independent
+
+
+def test_paired_sessions_are_judged_by_the_sign_flip_test_at_the_p_it_can_reach():
+    from forge.stats import compare_paired_sessions, smallest_sign_flip_p
+
+    assert smallest_sign_flip_p(4) == 0.125 and smallest_sign_flip_p(6) == pytest.approx(2 / 64)
+    assert smallest_sign_flip_p(20) == pytest.approx(1 / (RESAMPLES + 1))  # sampled patterns: one in flips + 1
+    pairs = [([x + 1.0, x + 1.2], [x, x + 0.1]) for x in (0.0, 5.0, 10.0, 15.0)]  # +1.05 in every pair
+    four = compare_paired_sessions(pairs)
+    assert four.paired and four.n_a == four.n_b == 4 and four.delta == pytest.approx(1.05)
+    assert four.p_value == pytest.approx(0.125) and four.verdict is Verdict.too_few_sessions
+    six = compare_paired_sessions(pairs + [([21.05], [20.0]), ([26.05], [25.0])])
+    assert six.p_value == pytest.approx(2 / 64) and six.verdict is Verdict.better and six.low > 0
+    assert compare_paired_sessions([(b, a) for a, b in pairs] + [([20.0], [21.05]), ([25.0], [26.05])]).verdict is Verdict.worse

@@ -60,6 +60,73 @@ def test_credentials_in_a_storage_uri_are_refused():
     assert "hunter2" not in str(err.value)
 
 
+def test_credentials_in_a_storage_uri_s_user_part_are_refused_and_never_printed(tmp_path, capsys):
+    """Today's main looked at the query only: s3://KEY:SECRET@bucket passed, and `forge run` printed it whole."""
+    from forge.cli import main
+
+    uri = "s3://AKIAEXAMPLEKEY:hunter2secret@bucket/runs?endpoint_override=127.0.0.1:9&scheme=http"
+    with pytest.raises(StorageError, match=r"user part \(KEY:SECRET@\).*AWS_ACCESS_KEY_ID") as err:
+        Storage.open(uri)
+    assert "hunter2secret" not in str(err.value) and "AKIAEXAMPLEKEY:***@bucket" in str(err.value)
+    assert main(["run", str(ROOT / "configs" / "forge.yaml"), f"run.storage={uri}", f"run.runs_dir={tmp_path}",
+                 "tracking.enabled=false"]) == 2
+    printed = capsys.readouterr()
+    assert "user part" in printed.err and "hunter2secret" not in printed.out + printed.err
+    assert not list(tmp_path.rglob("config.yaml"))  # nothing saved
+
+
+def remote_session(s3_server, bucket: str, name: str):
+    """A session created in a bucket of the S3 server, as `forge run run.storage=s3://...` creates it."""
+    s3_server.make_bucket(bucket)
+    cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[f"run.storage={s3_server.uri(bucket + '/runs')}",
+                                                                  f"run.name={name}"])
+    return cfg, RunDirectory.create(cfg)
+
+
+def test_a_reader_of_a_running_session_in_s3_never_touches_the_driver_s_working_copy(s3_server, tmp_path, monkeypatch):
+    """Today's main: `forge report s3://...` on the driver's machine pulled into the driver's own working copy,
+    deleting it first: the live SQLite files, and everything not pushed yet, went with it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    _, driver = remote_session(s3_server, "forge-readers", "live")
+    live = sqlite3.connect(driver.path / "forge.db")  # the driver's ledger, written mid-stage, not pushed yet
+    live.execute("CREATE TABLE t (x)")
+    live.execute("INSERT INTO t VALUES (1)")
+    live.commit()
+    reader = RunDirectory.open(driver.location)  # forge report / compare / evaluate
+    assert reader.path != driver.path and driver.path not in reader.path.parents
+    assert live.execute("SELECT x FROM t").fetchall() == [(1,)] and (driver.path / "config.yaml").is_file()
+    assert not (reader.path / "forge.db").exists()  # the reader sees what the storage holds, and only that
+    reader.write_json("reports/summary.json", {"read": True})
+    reader.sync(databases=True)  # a reader sends back what it wrote, never a database it only read
+    assert not driver.mirror.storage.exists("forge.db")
+    # A second driver of the session on this machine is refused, naming the first.
+    with pytest.raises(StorageError, match=r"being run from this machine \(driver pid \d+ on .*working copy"):
+        RunDirectory.open(driver.location, writer=True)
+    # A reader's copy lasts until the next reader, once its process no longer holds it.
+    first = reader.path
+    reader.mirror.lock.release()
+    again = RunDirectory.open(driver.location)
+    assert not first.exists() and again.path.is_dir()
+    live.close()
+
+
+def test_a_small_file_is_pushed_whenever_it_changes(s3_server, tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    _, run = remote_session(s3_server, "forge-pushed", "p")
+    value = {"calls": 1}
+    stop = run.mirror.keep_pushed("spending.json", lambda: json.dumps(value), every_s=0.05)
+    storage = run.mirror.storage
+    wait = time.monotonic() + 20
+    while not storage.exists("spending.json") and time.monotonic() < wait:
+        time.sleep(0.05)
+    assert json.loads(storage.read_text("spending.json")) == {"calls": 1}
+    value["calls"] = 2
+    stop()  # a last push on the way out
+    assert json.loads(storage.read_text("spending.json")) == {"calls": 2}
+
+
 def test_the_tracking_store_follows_env_then_default(tmp_path, monkeypatch):
     cfg = ForgeConfig()
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
@@ -76,11 +143,8 @@ def test_the_tracking_store_follows_env_then_default(tmp_path, monkeypatch):
 
 
 def test_a_run_in_s3_is_pushed_as_it_goes_and_pulled_fresh(s3_server, tmp_path, monkeypatch):
-    s3_server.make_bucket("forge-unit")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "machine-a"))
-    cfg = load_config(ROOT / "configs" / "forge.yaml",
-                      overrides=[f"run.storage={s3_server.uri('forge-unit/runs')}", "run.name=unit"])
-    run = RunDirectory.create(cfg)
+    cfg, run = remote_session(s3_server, "forge-unit", "unit")
     assert run.path == working_copy(run.mirror.storage).resolve()
     assert str(tmp_path / "machine-a") in str(run.path)
     assert run.location == s3_server.uri("forge-unit/runs/unit")

@@ -5,6 +5,7 @@ checkpoint and evaluation returns)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -30,6 +31,7 @@ SMALL = [
     "protocol.num_instances=2", "protocol.num_stages=2", "protocol.max_attempts=2", "protocol.checkpoint_runs=1",
     "protocol.num_evaluation_runs=1", "env.max_steps=15", "protocol.theta=1.0", "surrogate.latency_ms=5",
     "tracking.enabled=false", f"run.name={SESSION}",
+    "budget.max_prompt_tokens=100000000",  # the surrogate's calls are counted (what the budget would stop on)
 ]
 MID_STAGE_2 = [{"phase": p, "stage": 2} for p in ("training", "trained", "checkpoint")]
 
@@ -51,6 +53,7 @@ def kept(location: str) -> dict[str, Any]:
             "decisions": {r.stage: (r.champion, r.broadcast_to, r.graduated, r.checkpoint, r.memory) for r in ledger.stages()},
             "returns": evaluation and evaluation.returns,
             "faults": [f["kind"] for f in ledger.faults()],
+            "spent": ledger.spending(),
         }
     finally:
         ledger.close()
@@ -88,6 +91,17 @@ def test_a_session_in_s3_killed_mid_stage_resumes_from_the_uri(s3_server, tmp_pa
                     ledger.close()
         assert where in MID_STAGE_2, f"the driver was not seen in stage 2 (last seen {where}); " \
                                      f"{(tmp_path / 'driver.log').read_text()[-2000:]}"
+        # Killed once stage 2's first charges have reached the storage (pushed within a second of each).
+        ledger = SessionLedger.open(str(ledger_file.parent), SESSION)
+        try:
+            at_boundary = ledger.spending().get("calls", 0)
+        finally:
+            ledger.close()
+        killed_storage = Storage.open(killed).child(SESSION)
+        while driver.poll() is None and time.monotonic() < deadline and not (
+                killed_storage.exists("spending.json") and
+                json.loads(killed_storage.read_text("spending.json"))["spent"]["calls"] > at_boundary):
+            time.sleep(0.05)
         driver.send_signal(signal.SIGKILL)
     finally:
         if driver.poll() is None:
@@ -100,6 +114,9 @@ def test_a_session_in_s3_killed_mid_stage_resumes_from_the_uri(s3_server, tmp_pa
     session_uri = Storage.open(killed).child(SESSION).uri
     interrupted = kept(session_uri)
     assert interrupted["status"] == "running" and len(interrupted["decisions"]) == 1  # stage 1's boundary
+    # The ledger in the storage is stage 1's; the spending since was pushed as it changed (today's main: lost).
+    pushed = json.loads(Storage.open(session_uri).read_text("spending.json"))["spent"]
+    assert pushed["calls"] > interrupted["spent"]["calls"] > 0
     assert forge("resume", session_uri) == 0
     assert forge("report", session_uri) == 0
 
@@ -110,7 +127,11 @@ def test_a_session_in_s3_killed_mid_stage_resumes_from_the_uri(s3_server, tmp_pa
     assert all(d != EMPTY_DIGEST for d in undisturbed["memory"].values()), "nothing was learned: a weak comparison"
     for what in ("memory", "decisions", "returns"):
         assert resumed[what] == undisturbed[what], what
+    # The work the killed driver did in stage 2 was paid for: the resumed session counts it on top.
+    assert resumed["spent"]["calls"] >= undisturbed["spent"]["calls"] + pushed["calls"] - interrupted["spent"]["calls"]
     print(f"\nS3 session killed at {where}, resumed from {session_uri}: memory "
-          f"{ {i: d[:12] for i, d in resumed['memory'].items()} }, returns {resumed['returns']} = undisturbed")
+          f"{ {i: d[:12] for i, d in resumed['memory'].items()} }, returns {resumed['returns']} = undisturbed; "
+          f"calls charged: {interrupted['spent']['calls']} at the stage-1 boundary, {pushed['calls']} pushed by the "
+          f"kill, {resumed['spent']['calls']} resumed, {undisturbed['spent']['calls']} undisturbed")
     assert Storage.open(session_uri).exists("reports/summary.json")
     assert Storage.open(session_uri).exists("reports/stage_curves.png")

@@ -37,7 +37,7 @@ from forge.config import (
     Arm, BudgetConfig, ConfigError, ForgeConfig, Injection, StoreKind, rulebook_location, to_saved_yaml, to_yaml,
 )
 from forge.failure.snapshot import failure_id
-from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, holder_prefix, start_session_limiter
+from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, start_session_limiter
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
 from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
 from forge.protocol.fault_count import fault_metrics, fault_summary
@@ -55,7 +55,7 @@ from workers.packing import instances_per_worker, pack
 from workers.placement import node_shares
 from workers.progress import LoggingProgress, SessionProgress
 from workers.results import PlayResult, TrainingResult, UnitResult
-from workers.spending import LedgerSpending
+from workers.spending import PUSHED_SPENDING, LedgerSpending, fold_pushed_spending, spending_document
 
 FINAL_LOGGING = "final-logging"
 # A unit of work as the driver submits it: a WorkerHost method and its arguments after the instance.
@@ -178,7 +178,9 @@ class SessionDriver:
         self._groups: list[list[str]] = []
         self._host_of: dict[str, int] = {}
         self._pids: dict[int, int] = {}  # host index -> its process id (benchmarks sample their RSS)
+        self._processes: dict[int, str] = {}  # host index -> its process as its leases name it (pid and node)
         self._limiter = None
+        self._stop_pushing: Optional[Callable[[], None]] = None  # the spending pushed to remote storage
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -237,6 +239,9 @@ class SessionDriver:
             if self._limiter is not None:
                 ray.kill(self._limiter)
                 self._limiter = None
+            if self._stop_pushing is not None:
+                self._stop_pushing()
+                self._stop_pushing = None
         return outcome
 
     def _stages(self, outcome: SessionOutcome) -> None:
@@ -470,10 +475,14 @@ class SessionDriver:
 
     def _start_limiter(self) -> None:
         """The session-wide limiter every worker installs. It commits every charge to the ledger and
-        starts (and restarts) from what the ledger kept, never from figures the driver hands it."""
+        starts (and restarts) from what the ledger kept, never from figures the driver hands it. In remote
+        storage a SQLite ledger's spending is pushed as it changes (workers/spending.py)."""
+        fold_pushed_spending(self.ledger, self.run_dir.path)
         store = LedgerSpending(ledger_spec(self.cfg, str(self.run_dir.path)), self.session)
         self._limiter = start_session_limiter(self.session, budget_limits(self.cfg.budget), store,
                                               self.cfg.ray.slot_lease_s)
+        if self.run_dir.mirror is not None and self.cfg.memory.store is StoreKind.sqlite:
+            self._stop_pushing = self.run_dir.mirror.keep_pushed(PUSHED_SPENDING, lambda: spending_document(self.ledger))
 
     def _save_spent(self) -> dict[str, Any]:
         """The limiter's figures, and its spending mirrored into the ledger's meta for the reports (the
@@ -561,6 +570,7 @@ class SessionDriver:
         self._host_of = {i: k for k, group in enumerate(self._groups) for i in group}
         self._hosts = [self._new_host(group) for group in self._groups]
         self._pids = dict(enumerate(ray.get([h.ping.remote() for h in self._hosts])))
+        self._processes = dict(enumerate(ray.get([h.process.remote() for h in self._hosts])))
         self.progress.notice(f"{len(instances)} instances in {len(self._hosts)} worker processes "
                              f"(up to {per_worker} each)")
         self._record_placement()
@@ -582,14 +592,16 @@ class SessionDriver:
         it has given up. Only the dead worker's instances are redone (each after its own memory restore).
         The dead process's model-call slots come back now, not when their leases expire."""
         k = self._host_of[instance]
-        before = self._pids.get(k)
+        before = self._processes.get(k)
         try:
             self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)  # restarted by Ray and answering
         except Exception:
             self._hosts[k] = self._new_host(self._groups[k])
             self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)
-        if before is not None and self._pids.get(k) != before and self._limiter is not None:
-            ray.get(self._limiter.reclaim_holder.remote(holder_prefix(before)))
+        self._processes[k] = ray.get(self._hosts[k].process.remote(), timeout=60)
+        if before is not None and self._processes[k] != before and self._limiter is not None:
+            # By pid and node: a worker of the same pid on another node keeps its slots.
+            ray.get(self._limiter.reclaim_holder.remote(before))
 
     def _new_host(self, group: list[str]):
         cls = host_class(self.cfg.ray.num_cpus_per_instance, self.cfg.ray.max_restarts, len(group))
@@ -670,6 +682,8 @@ class SessionDriver:
                                     only_missing=True)
         for path in paths:
             self.tracker.log_artifact(path, "reports")
+        # Its configuration (credentials masked), so that `forge compare --mlflow` groups, pairs and checks it.
+        self.tracker.log_artifact(self.run_dir.config_path)
         champion = self.ledger.champion()
         if champion:
             path = self.run_dir.write_json("reports/champion_memory.json",

@@ -32,8 +32,8 @@ import ray
 from forge.config import Injection, StoreKind, from_yaml
 from forge.llm.accounting import UsageLedger
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
-from forge.llm.limiter import holding_for, install_session_limiter
-from forge.llm.record import RecordingProvider, recorders_of
+from forge.llm.limiter import holding_for, install_session_limiter, worker_process
+from forge.llm.record import RecordingProvider, record_scope, recorders_of
 from forge.llm.replies import usage_keys
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
@@ -53,6 +53,7 @@ class InstanceWorker:
                  injection_factory=None) -> None:
         """`sqlite_path`: the SQLite memory store (one machine only; a cluster uses memory.store=redis)."""
         self.cfg = from_yaml(config_yaml, source=f"<config of session {session}>")
+        scope = record_scope(self.cfg, session)  # before the instance's own seed below
         # Each instance samples its own way (as API models do even at temperature 0); still reproducible.
         self.cfg.surrogate.seed = derive_seed(self.cfg.surrogate.seed, "instance", instance)
         self.instance = instance
@@ -61,6 +62,8 @@ class InstanceWorker:
         clients, self.usage = build_clients(self.cfg, UsageLedger())
         self._fault_holders = _fault_holders(clients) if self.cfg.faults.enabled else []
         self._recorders = recorders_of(clients)
+        for recorder in self._recorders:
+            recorder.scope = scope
         if self.cfg.faults.enabled and not self._fault_holders:
             raise RuntimeError("faults.enabled, but no fault-injecting provider was found under the model clients")
         if self.cfg.memory.store is StoreKind.sqlite and not sqlite_path:
@@ -203,6 +206,10 @@ class WorkerHost:
 
     def ping(self) -> int:
         return os.getpid()
+
+    def process(self) -> str:
+        """This process as its model-call leases name it (the driver reclaims a dead one's slots by it)."""
+        return worker_process()
 
     def node_id(self) -> str:
         """The Ray node this process runs on (the session's placement, workers/placement.py)."""

@@ -74,7 +74,10 @@ def _drive(cfg, run_dir) -> bool:
         tracker = SessionTracker(uri, cfg.run.study, artifacts)
     if run_dir.notice:
         console.print(Text(run_dir.notice, style="yellow"), soft_wrap=True)  # one line: a job log is grepped for it
-    kept = f" (kept in {run_dir.location})" if run_dir.mirror else ""
+    from forge.redact import mask_url
+
+    where = mask_url(run_dir.location)  # a storage URI holds no credentials (forge.storage refuses them); masked all the same
+    kept = f" (kept in {where})" if run_dir.mirror else ""
     console.print(f"[bold]FORGE session[/bold] {run_dir.session_id}: condition {cfg.protocol.condition.value}, "
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
                   f"run directory {run_dir.path}{kept}")
@@ -98,8 +101,7 @@ def _drive(cfg, run_dir) -> bool:
         console.print(f"stage curves: {ui_hint(tracker.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
     if run_dir.mirror or run_dir.notice:
-        console.print(f"continue or report from anywhere that reaches it: forge resume {run_dir.location} | "
-                      f"forge report {run_dir.location}")
+        console.print(f"continue or report from anywhere that reaches it: forge resume {where} | forge report {where}")
     return True
 
 
@@ -197,7 +199,7 @@ def _study(args: argparse.Namespace, cfg) -> int:
 def _resume(args: argparse.Namespace) -> int:
     from forge.rundir import RunDirectory
 
-    run_dir = RunDirectory.open(args.run_dir)
+    run_dir = RunDirectory.open(args.run_dir, writer=True)  # a remote one: its working copy, locked
     cfg = run_dir.live_config(args.config)
     if run_dir.keep_budget(cfg):
         console.print(f"budget now {_budget_text(cfg)} (kept in {run_dir.config_path})")
@@ -237,14 +239,15 @@ def _compare(args: argparse.Namespace) -> int:
 
         if args.run_dirs:
             raise SystemExit("forge compare: give run directories or --mlflow URI --study NAME, not both")
+        out = args.out or Path(f"comparison-{args.study}")
         try:
-            reports = sessions_from_mlflow(args.mlflow, args.study)
+            reports = sessions_from_mlflow(args.mlflow, args.study, out / "sessions")
         except LookupError as exc:
             console.print(f"[red]{exc}[/red]")
             return 2
-        console.print(f"{len(reports)} sessions of study {args.study!r}: "
-                      + ", ".join(f"{r.run_dir.session_id} ({r.condition})" for r in reports))
-        _print_reports_comparison(reports, args.out or Path(f"comparison-{args.study}"), seed=args.seed)
+        console.print(f"{len(reports)} sessions of study {args.study!r} (their summaries and configurations in "
+                      f"{out / 'sessions'}): " + ", ".join(f"{r.run_dir.session_id} ({r.condition})" for r in reports))
+        _print_reports_comparison(reports, out, seed=args.seed)
         return 0
     if not args.run_dirs:
         raise SystemExit("forge compare: give run directories, or --mlflow URI --study NAME")

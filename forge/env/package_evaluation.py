@@ -5,7 +5,8 @@ given values that make it run here, each for a stated reason:
 
 - `Main`: the file builds the scenario from `.../Shared/Scenarios/Scenario2.yaml`, which csle-cyborg
   0.0.3 does not ship; Scenario 2 comes from the dict gym-csle-cyborg ships (forge.env.cage2). A blue
-  agent written for CybORG's raw interface is bound to each simulator built (package_agents).
+  agent written for CybORG's raw interface is bound to each simulator built (package_agents); an agent
+  with `set_horizon` (the exported FORGE agent) is told the loop's `num_steps` for the cell.
 - `wrap`: csle-cyborg's ChallengeWrapper returns 5 values from `step()`, the loop unpacks 4; and the
   loop seeds nothing, so each `reset()` first seeds Python's global `random` (all the simulator's
   randomness) with the next episode seed. `reset()` still returns csle's `(vector, {})` pair, which the
@@ -127,6 +128,8 @@ def run_package_loop(agent: Any, episodes: int, seeds: Sequence[int], out_dir: P
         cyborg = CybORGMain(scenario_two(), mode, agents=agents)
         if hasattr(agent, "bind"):
             agent.bind(cyborg)
+        if hasattr(agent, "set_horizon"):  # the cell's steps, from the loop's own `for num_steps in ...`
+            agent.set_horizon(namespace.get("num_steps"))
         return cyborg
 
     def wrap(env):

@@ -128,8 +128,9 @@ class UsageLedger:
             self._add(rec)
         return rec
 
-    def record_failure(self, role: str, model: str, *, latency_s: float, retries: int = 0) -> CallRecord:
-        rec = CallRecord(role, model, 0, 0, latency_s, retries, failed=True)
+    def record_failure(self, role: str, model: str, *, latency_s: float, retries: int = 0,
+                       replayed: bool = False) -> CallRecord:
+        rec = CallRecord(role, model, 0, 0, latency_s, retries, failed=True, replayed=replayed)
         with self._lock:
             self._add(rec)
         return rec
@@ -213,7 +214,7 @@ class ModelClient:
             )
         except ProviderError as exc:
             self.ledger.record_failure(
-                self.role, cfg.model, latency_s=time.perf_counter() - started, retries=exc.retries
+                self.role, cfg.model, latency_s=time.perf_counter() - started, retries=exc.retries, replayed=exc.replayed
             )
             raise
         # The ledger keeps the model the role asked for, so totals group by configuration, not by the

@@ -8,9 +8,15 @@ finds it by name and installs it (`install_session_limiter`), after which each m
 - Per endpoint: at most `max_concurrency` calls in flight across the session, at most
   `requests_per_minute` starts in any 60 s window, and no start before the "not before" time a
   Retry-After from any caller set.
-- Slots are leases (`Lease`): held by a named holder (worker process and unit of work), renewed by the
-  holder's process while the call lives, reclaimed when they expire or when the driver reports the
-  holder's process dead. A caller waits at most `slot_wait_s`, then `SlotWaitTimeout` names the holders.
+- Slots are leases (`Lease`): held by a named holder (worker process on its node, and unit of work),
+  renewed by the holder's process while the call lives, reclaimed when they expire or when the driver
+  reports the holder's process dead. A caller waits at most `slot_wait_s` in all (the deadline travels
+  with the request, so a limiter restarted mid-wait keeps it), then `SlotWaitTimeout` names the holders.
+- Restarts: every lease is in the ledger, with its endpoint, before its call starts. A limiter Ray
+  rebuilds holds each of them on its endpoint until its holder renews it (re-adopted) or it could have
+  expired (`lease_s` after the restart), so the cap holds across the restart; a release Ray delivers
+  twice is charged once (the second finds no lease). A fresh limiter (a resumed session: every worker
+  of the dead one died with it) charges them at once as failed attempts.
 - Budget: the limiter keeps the session's running prompt / completion tokens and USD, committed to a
   `SpendingStore` (the session ledger) with the open leases at every change, and starts from it. Once a
   limit is reached it refuses every new call (`BudgetExhausted`); calls already in flight finish, so the
@@ -101,7 +107,9 @@ class Spent:
         return Spent(**{k: max(getattr(self, k), getattr(other, k)) for k in self.__dataclass_fields__})
 
 
-OpenLeases = dict[str, list]  # lease id -> [prompt estimate, USD estimate]: the calls in flight
+# lease id -> {"key": endpoint, "holder": ..., "prompt": estimate, "usd": estimate, "prepaid": bool}: the
+# calls in flight, each on its endpoint (an entry of an older ledger is [prompt, USD], endpoint unknown).
+OpenLeases = dict[str, Any]
 
 
 class SpendingStore(Protocol):
@@ -167,6 +175,7 @@ class SlotGrant:
     granted: bool
     wait_s: Optional[float] = None  # when not granted: a time to look again (None: when a slot is released)
     exhausted: Optional[dict[str, Any]] = None  # the budget figures, when refused for budget
+    abandoned: bool = False  # its caller gave up waiting before this request was answered
 
 
 def endpoint_key(kind: str, base_url: Optional[str]) -> str:
@@ -216,13 +225,25 @@ class EndpointGate:
         self.leases: dict[str, Lease] = {}
         # Leases reclaimed (expired, or their holder died), kept so that a late release is not charged twice.
         self._reclaimed: dict[str, Lease] = {}
+        # Lease ids whose caller gave up waiting before its grant: a late grant of one would hold a slot for nobody.
+        self._abandoned: set[str] = set()
         self.peak_in_flight: dict[str, int] = {}
+        self.restored = 0  # leases a restarted limiter took over from the ledger
+        self.adopted = 0  # leases it did not hold that a holder renewed (reclaimed ones whose holder lived)
 
     def _endpoint(self, key: str) -> _Endpoint:
         return self._endpoints.setdefault(key, _Endpoint())
 
     def try_acquire(self, key: str, limits: EndpointLimits, now: float, lease: Optional[Lease] = None) -> SlotGrant:
         self.reclaim_expired(now)
+        if lease is not None and lease.lease_id in self.leases:
+            # Ray delivered this request again (to a limiter restarted after granting it): already held.
+            held = self.leases[lease.lease_id]
+            self.leases[lease.lease_id] = replace(held, expires=max(held.expires, lease.expires))
+            return SlotGrant(True)
+        if lease is not None and lease.lease_id in self._abandoned:
+            self._abandoned.discard(lease.lease_id)
+            return SlotGrant(False, abandoned=True)
         figures = budget_figures(self.budget, self.spent)
         if figures["reached"]:
             return SlotGrant(False, exhausted=figures)
@@ -247,21 +268,25 @@ class EndpointGate:
         self.peak_in_flight[key] = max(self.peak_in_flight.get(key, 0), ep.in_flight)
 
     def release(self, key: str, prompt_tokens: int = 0, completion_tokens: int = 0, usd: float = 0.0,
-                lease_id: Optional[str] = None, failed: bool = False) -> None:
-        """A call ended (`failed`: it raised or timed out; charged what it was given, its prompt tokens)."""
+                lease_id: Optional[str] = None, failed: bool = False) -> bool:
+        """A call ended (`failed`: it raised or timed out; charged what it was given, its prompt tokens).
+        False when nothing was charged: a lease this gate no longer knows was released already (Ray
+        delivers a release again when the limiter died before acknowledging it)."""
         held = self.leases.pop(lease_id, None) if lease_id else None
         reclaimed = self._reclaimed.pop(lease_id, None) if lease_id else None
+        if lease_id is not None and held is None and reclaimed is None:
+            return False
         if held is not None or lease_id is None:
             ep = self._endpoint(key)
             ep.in_flight = max(0, ep.in_flight - 1)
-        # else: a lease this gate does not hold (reclaimed, or granted before a limiter restart)
         paid = held if held is not None and held.prepaid else reclaimed
         if paid is not None:
             # Its estimate was charged when it was reclaimed; the holder lived after all: charge the rest.
             self._charge(max(0, int(prompt_tokens) - paid.prompt_estimate), int(completion_tokens),
                          max(0.0, float(usd) - paid.usd_estimate), calls=0, failed=failed)
-            return
+            return True
         self._charge(int(prompt_tokens), int(completion_tokens), float(usd), calls=1, failed=failed)
+        return True
 
     def _charge(self, prompt_tokens: int, completion_tokens: int, usd: float, calls: int, failed: bool) -> None:
         self.spent.prompt_tokens += prompt_tokens
@@ -274,8 +299,9 @@ class EndpointGate:
             self.spent.failed_usd += usd
 
     def renew(self, lease_ids: list[str], leases: list[Lease], now: float, lease_s: float) -> int:
-        """Extends the named leases; a lease this gate does not know (granted by a limiter before its
-        restart) is adopted as held, so its slot counts. Returns how many were adopted."""
+        """Extends the named leases. A lease this gate does not hold was reclaimed while its holder lived
+        (it renewed too late): its call is in flight, so it is adopted and its slot counts again (no new
+        call starts until the endpoint is under its cap). Returns how many were adopted."""
         adopted = 0
         for lease in leases:
             held = self.leases.get(lease.lease_id)
@@ -283,22 +309,54 @@ class EndpointGate:
                 self.leases[lease.lease_id] = replace(held, expires=now + lease_s)
                 continue
             paid = self._reclaimed.pop(lease.lease_id, None)  # charged already: its slot counts again
-            lease = replace(paid or lease, expires=now + lease_s, prepaid=paid is not None)
-            self._take(self._endpoint(lease.key), lease.key, lease)
+            if paid is None:
+                continue  # released already (a renewal that crossed its release): nothing in flight
+            self._take(self._endpoint(paid.key), paid.key, replace(paid, expires=now + lease_s, prepaid=True))
             adopted += 1
+        self.adopted += adopted
         return adopted
 
-    def charge_orphans(self, open_leases: OpenLeases, key_of: str = "?") -> int:
-        """Leases a dead limiter (or a dead driver's) had open: each call is charged its estimate now, as a
-        failed attempt; if its holder still lives, its renewal or release finds it (charged the rest only)."""
-        for lease_id, (prompt, usd) in open_leases.items():
-            lease = Lease(lease_id, key_of, "(a limiter before a restart)", 0.0, int(prompt), float(usd))
-            self._charge(lease.prompt_estimate, 0, lease.usd_estimate, calls=1, failed=True)
-            self._reclaimed[lease_id] = lease
+    def restore(self, open_leases: OpenLeases, now: float, lease_s: float) -> int:
+        """A restarted limiter takes over the leases its predecessor had open: each holds its slot on its
+        endpoint until its holder renews it or until `now + lease_s`, when it could have expired (its last
+        renewal was before the restart). One whose endpoint is unknown (an older ledger) cannot hold a
+        slot: it is charged as an orphan."""
+        unknown = {}
+        for lease_id, entry in open_leases.items():
+            lease = lease_from_ledger(lease_id, entry, expires=now + lease_s)
+            if lease.key == UNKNOWN_ENDPOINT:
+                unknown[lease_id] = entry
+                continue
+            self._take(self._endpoint(lease.key), lease.key, lease)
+            self.restored += 1
+        self.charge_orphans(unknown)
+        return len(open_leases) - len(unknown)
+
+    def charge_orphans(self, open_leases: OpenLeases) -> int:
+        """Leases a dead session had open (a fresh limiter: their holders died with it): each call is
+        charged its estimate now, as a failed attempt; if its holder still lives, its renewal or release
+        finds it (charged the rest only)."""
+        for lease_id, entry in open_leases.items():
+            lease = lease_from_ledger(lease_id, entry, expires=0.0)
+            if not lease.prepaid:
+                self._charge(lease.prompt_estimate, 0, lease.usd_estimate, calls=1, failed=True)
+            self._reclaimed[lease_id] = replace(lease, prepaid=True)
         return len(open_leases)
 
     def open_leases(self) -> OpenLeases:
-        return {i: [lease.prompt_estimate, lease.usd_estimate] for i, lease in self.leases.items()}
+        return {i: {"key": lease.key, "holder": lease.holder, "prompt": lease.prompt_estimate,
+                    "usd": lease.usd_estimate, "prepaid": lease.prepaid} for i, lease in self.leases.items()}
+
+    def abandon(self, lease_id: str) -> bool:
+        """The caller gave up waiting for this lease (its call never started): a held one frees its slot
+        uncharged; one not granted yet never will be. True when a slot came back."""
+        lease = self.leases.pop(lease_id, None)
+        if lease is None:
+            self._abandoned.add(lease_id)
+            return False
+        ep = self._endpoint(lease.key)
+        ep.in_flight = max(0, ep.in_flight - 1)
+        return True
 
     def reclaim(self, lease_ids: list[str]) -> list[Lease]:
         """Takes the slots back, charging each call its prompt estimate as a failed attempt."""
@@ -319,9 +377,11 @@ class EndpointGate:
     def reclaim_expired(self, now: float) -> list[Lease]:
         return self.reclaim([i for i, lease in self.leases.items() if lease.expires <= now])
 
-    def reclaim_holder(self, holder_prefix: str) -> list[Lease]:
-        """The driver learned that a worker died: every slot its process held comes back now."""
-        return self.reclaim([i for i, lease in self.leases.items() if lease.holder.startswith(holder_prefix)])
+    def reclaim_holder(self, process: str) -> list[Lease]:
+        """The driver learned that a worker process died (`process`: as `worker_process` named it, pid and
+        node): every slot it held comes back now; a process of the same pid on another node keeps its own."""
+        prefix = holder_prefix(process)
+        return self.reclaim([i for i, lease in self.leases.items() if lease.holder.startswith(prefix)])
 
     def next_expiry(self, key: Optional[str] = None) -> Optional[float]:
         times = [lease.expires for lease in self.leases.values() if key is None or lease.key == key]
@@ -341,29 +401,48 @@ class EndpointGate:
         ep = self._endpoint(key)
         ep.not_before = max(ep.not_before, now + max(0.0, seconds))
 
+    def held_back(self, now: float) -> dict[str, float]:
+        """Seconds left of each endpoint's Retry-After hold (those still holding)."""
+        return {key: round(ep.not_before - now, 3) for key, ep in self._endpoints.items() if ep.not_before > now}
+
+
+UNKNOWN_ENDPOINT = "?"
+
+
+def lease_from_ledger(lease_id: str, entry: Any, expires: float) -> Lease:
+    """A lease as the ledger keeps it (`OpenLeases`); an older ledger's [prompt, USD] has no endpoint."""
+    if isinstance(entry, dict):
+        return Lease(lease_id, str(entry.get("key", UNKNOWN_ENDPOINT)), str(entry.get("holder", "")), expires,
+                     int(entry.get("prompt", 0)), float(entry.get("usd", 0.0)), bool(entry.get("prepaid", False)))
+    prompt, usd = entry
+    return Lease(lease_id, UNKNOWN_ENDPOINT, "(a limiter before a restart)", expires, int(prompt), float(usd))
+
 
 class SessionLimiter:
     """The actor body (async: waiting callers cost no thread). Created by the driver with
     `start_session_limiter`, found by workers with `install_session_limiter`.
 
     Spending comes from `store` (the session ledger), never from the constructor arguments, and every
-    charge is committed to it before the charge is acknowledged: a limiter Ray restarts resumes from what
-    was committed. A restarted limiter grants nothing for one renewal period while the calls still in
-    flight renew (and so re-register) their leases: the cap holds across a restart."""
+    charge is committed to it before the charge is acknowledged, every lease before its call starts: a
+    limiter Ray restarts resumes from what was committed and holds the leases still open (`restore`)."""
 
     def __init__(self, budget: dict[str, Any], store: SpendingStore, lease_s: float = 30.0,
                  restarted: Optional[bool] = None) -> None:
         """`restarted`: None asks Ray whether this actor is being rebuilt after a death."""
         self.store = store
         self.lease_s = lease_s
-        spent, orphans = store.load()
+        spent, open_leases = store.load()
         self.gate = EndpointGate(BudgetLimits(**budget), spent)
-        # Calls in flight when the last limiter (or the whole session) died: charged now, never lost.
-        self.orphans_charged = self.gate.charge_orphans(orphans)
+        restarted = _reconstructed() if restarted is None else restarted
+        if restarted:
+            # Their holders may live (only this actor died): each slot stays held until renewed or expired.
+            self.orphans_charged = 0
+            self.gate.restore(open_leases, time.monotonic(), lease_s)
+        else:
+            # A new session limiter (a resumed session): the calls in flight died with the last one, charged now.
+            self.orphans_charged = self.gate.charge_orphans(open_leases)
         self._commit()
         self._changed: Optional[asyncio.Condition] = None
-        restarted = _reconstructed() if restarted is None else restarted
-        self._granting_from = time.monotonic() + (renew_every(lease_s) * 1.5 if restarted else 0.0)
 
     def _condition(self) -> asyncio.Condition:
         if self._changed is None:
@@ -379,29 +458,30 @@ class SessionLimiter:
             changed.notify_all()
 
     async def acquire(self, key: str, max_concurrency: int, requests_per_minute: Optional[int], slot_wait_s: float,
-                      lease_id: str, holder: str, prompt_estimate: int, usd_estimate: float) -> dict[str, Any]:
-        """Waits for a slot, at most `slot_wait_s`: {"granted": True}, or {"exhausted": figures} when
-        refused for budget, or {"timeout": message} naming the endpoint and the slots' holders."""
+                      lease_id: str, holder: str, prompt_estimate: int, usd_estimate: float,
+                      deadline: Optional[float] = None) -> dict[str, Any]:
+        """Waits for a slot until `deadline` (wall-clock, set by the caller: Ray delivers this request
+        again to a restarted limiter, which must not start the wait over; None: `slot_wait_s` from now):
+        {"granted": True}, or {"exhausted": figures} when refused for budget, or {"timeout": message}
+        naming the endpoint and the slots' holders."""
         limits = EndpointLimits(max_concurrency, requests_per_minute, slot_wait_s)
         changed = self._condition()
-        deadline = time.monotonic() + slot_wait_s
+        left_at_start = slot_wait_s if deadline is None else deadline - time.time()
+        ends = time.monotonic() + left_at_start
         while True:
             now = time.monotonic()
-            if now < self._granting_from:
-                decision = SlotGrant(False, wait_s=self._granting_from - now)
-            else:
-                before = self.gate.spent.calls
-                lease = Lease(lease_id, key, holder, now + self.lease_s, prompt_estimate, usd_estimate)
-                decision = self.gate.try_acquire(key, limits, now, lease)
-                if self.gate.spent.calls != before:  # expired leases were charged
-                    self._commit()
+            before = self.gate.spent.calls
+            lease = Lease(lease_id, key, holder, now + self.lease_s, prompt_estimate, usd_estimate)
+            decision = self.gate.try_acquire(key, limits, now, lease)
+            if self.gate.spent.calls != before:  # expired leases were charged
+                self._commit()
             if decision.granted:
                 self._commit()  # the lease is in the journal before its call starts
                 return {"granted": True}
             if decision.exhausted is not None:
                 return {"exhausted": decision.exhausted}
-            left = deadline - now
-            if left <= 0:
+            left = ends - now
+            if left <= 0 or decision.abandoned:
                 return {"timeout": (f"no slot on endpoint {key} within slot_wait_s={slot_wait_s:g} s "
                                     f"(max_concurrency={max_concurrency}): {self.gate.describe_holders(key)}")}
             async with changed:
@@ -412,9 +492,15 @@ class SessionLimiter:
 
     async def release(self, key: str, prompt_tokens: int, completion_tokens: int, usd: float,
                       lease_id: Optional[str] = None, failed: bool = False) -> None:
-        self.gate.release(key, prompt_tokens, completion_tokens, usd, lease_id, failed)
-        self._commit()
-        await self._wake()
+        if self.gate.release(key, prompt_tokens, completion_tokens, usd, lease_id, failed):
+            self._commit()
+            await self._wake()
+
+    async def abandon(self, lease_id: str) -> None:
+        """The caller stopped waiting for `lease_id` (its own bound ran out first)."""
+        if self.gate.abandon(lease_id):
+            self._commit()
+            await self._wake()
 
     async def renew(self, leases: list[dict[str, Any]]) -> int:
         adopted = self.gate.renew([l["lease_id"] for l in leases], [Lease(**l) for l in leases],
@@ -423,9 +509,9 @@ class SessionLimiter:
             self._commit()
         return adopted
 
-    async def reclaim_holder(self, holder_prefix: str) -> int:
-        """The driver's call when a worker died: its slots come back now, its calls charged as failed."""
-        taken = self.gate.reclaim_holder(holder_prefix)
+    async def reclaim_holder(self, process: str) -> int:
+        """The driver's call when a worker process died: its slots come back now, its calls charged as failed."""
+        taken = self.gate.reclaim_holder(process)
         if taken:
             self._commit()
             await self._wake()
@@ -435,12 +521,14 @@ class SessionLimiter:
         self.gate.hold(key, seconds, time.monotonic())
 
     async def figures(self) -> dict[str, Any]:
-        if self.gate.reclaim_expired(time.monotonic()):
+        now = time.monotonic()
+        if self.gate.reclaim_expired(now):
             self._commit()
             await self._wake()
         return {**budget_figures(self.gate.budget, self.gate.spent), "peak_in_flight": dict(self.gate.peak_in_flight),
                 "reclaimed": self.gate.reclaimed_counts(), "lease_s": self.lease_s, "pid": os.getpid(),
-                "orphans_charged": self.orphans_charged,
+                "orphans_charged": self.orphans_charged, "restored": self.gate.restored, "adopted": self.gate.adopted,
+                "held_back": self.gate.held_back(now),
                 "held": {lease.lease_id: lease.holder for lease in self.gate.leases.values()}}
 
 
@@ -479,9 +567,26 @@ def start_session_limiter(session: str, budget: BudgetLimits, store: Optional[Sp
     return actor
 
 
-def holder_prefix(pid: int) -> str:
-    """The start of every holder name a worker process gives its leases (the driver reclaims by it)."""
-    return f"pid {pid} "
+def worker_process() -> str:
+    """This process as its leases' holder names it: its pid on its host and Ray node (a pid alone repeats
+    across the nodes of a cluster; so can a host name, across containers)."""
+    return f"pid {os.getpid()} on {socket.gethostname()} node {_node_id()}"
+
+
+def holder_prefix(process: str) -> str:
+    """The start of every holder name a worker process (`worker_process`) gives its leases."""
+    return f"{process}: "
+
+
+def _node_id() -> str:
+    try:
+        import ray
+
+        if ray.is_initialized():
+            return ray.get_runtime_context().get_node_id()[:16]
+    except Exception:  # noqa: BLE001 - outside Ray: the host alone names the node
+        pass
+    return "-"
 
 
 _unit = threading.local()
@@ -499,7 +604,7 @@ def holding_for(unit: str) -> Iterator[None]:
 
 
 def _holder() -> str:
-    return f"{holder_prefix(os.getpid())}on {socket.gethostname()}: {getattr(_unit, 'name', None) or threading.current_thread().name}"
+    return f"{holder_prefix(worker_process())}{getattr(_unit, 'name', None) or threading.current_thread().name}"
 
 
 class _Renewer:
@@ -535,6 +640,10 @@ class _Renewer:
                     ray.get(self.actor.renew.remote(live), timeout=self.every)
 
 
+# How long past `slot_wait_s` a caller waits for the limiter's own answer (its timeout) to arrive.
+ANSWER_GRACE_S = 2.0
+
+
 class RemoteLimiter:
     """A worker's handle: `slot(key, limits)` around each attempt; `hold(key, s)` on a Retry-After."""
 
@@ -556,9 +665,17 @@ class RemoteLimiter:
         import ray
 
         lease = Lease(uuid.uuid4().hex, key, _holder(), 0.0, prompt_estimate, usd_estimate)
-        answer = ray.get(self.actor.acquire.remote(
+        request = self.actor.acquire.remote(
             key, limits.max_concurrency, limits.requests_per_minute, limits.slot_wait_s,
-            lease.lease_id, lease.holder, prompt_estimate, usd_estimate))
+            lease.lease_id, lease.holder, prompt_estimate, usd_estimate, deadline=time.time() + limits.slot_wait_s)
+        try:
+            # The limiter answers by the deadline; this bound holds when it cannot (restarting, unreachable).
+            answer = ray.get(request, timeout=limits.slot_wait_s + ANSWER_GRACE_S)
+        except ray.exceptions.GetTimeoutError:
+            self.actor.abandon.remote(lease.lease_id)  # a grant that comes later holds no slot for nobody
+            raise SlotWaitTimeout(f"no answer from the session limiter about a slot on endpoint {key} within "
+                                  f"slot_wait_s={limits.slot_wait_s:g} s (+{ANSWER_GRACE_S:g} s): it is restarting "
+                                  f"or unreachable") from None
         if "exhausted" in answer:
             raise BudgetExhausted(answer["exhausted"])
         if "timeout" in answer:

@@ -94,7 +94,8 @@ def build_provider(name: str, cfg: "ForgeConfig") -> Provider:
         inner = FaultInjectingProvider(inner, cfg.faults, name=name)
     provider: Provider = ResilientProvider(inner, cfg.providers[name], name)
     if cfg.record.mode is not RecordMode.off:
-        from forge.llm.record import RecordingProvider, open_call_store, record_store_spec
+        from forge.llm.record import RecordingProvider, open_call_store, record_scope, record_store_spec
 
-        provider = RecordingProvider(provider, open_call_store(record_store_spec(cfg)), cfg.record.mode.value, name=name)
+        provider = RecordingProvider(provider, open_call_store(record_store_spec(cfg)), cfg.record.mode.value, name=name,
+                                     scope=record_scope(cfg))
     return provider

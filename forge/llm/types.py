@@ -106,6 +106,7 @@ class ProviderError(ForgeError, RuntimeError):
     # Transient failures absorbed before this error was raised (set by the resilience layer), so the
     # usage ledger can count the retries a failed call cost.
     retries: int = 0
+    replayed: bool = False  # raised again from the session record (forge.llm.record): no model call was made
 
 
 class TransientProviderError(ProviderError):

@@ -220,11 +220,12 @@ class SessionLedger:
         doc = self._get("spending") or {"spent": dict(self.meta().get("spent") or {})}
         return doc["spent"]
 
-    def open_leases(self) -> dict[str, list]:
-        """The model calls in flight when spending was last committed (lease id -> [prompt, USD] estimate)."""
+    def open_leases(self) -> dict[str, Any]:
+        """The model calls in flight when spending was last committed (lease id -> its endpoint, holder and
+        estimates, as forge.llm.limiter.OpenLeases keeps them)."""
         return (self._get("spending") or {}).get("open_leases", {})
 
-    def commit_spending(self, spent: dict[str, Any], open_leases: Optional[dict[str, list]] = None) -> dict[str, Any]:
+    def commit_spending(self, spent: dict[str, Any], open_leases: Optional[dict[str, Any]] = None) -> dict[str, Any]:
         """Keeps, figure by figure, the larger of `spent` and what is kept: a write never lowers spending
         (a limiter restarted from stale figures, or a late writer, cannot undo a charge). `open_leases`
         (None: unchanged) are the calls in flight, charged by the next limiter if this one dies."""

@@ -12,8 +12,8 @@ correlated: they are descriptive only, their intervals resample whole episodes (
 outcome decides: the ablation. Episodes played on the same seed with the book as it is and with that one
 rule withheld (`forge evaluate --injection rulebook`, forge.rulebook.outcomes.ablation), paired by run directory,
 seed and book version; the paired difference of episode returns is the rule's effect on the whole
-episode. With at least `rulebook.efficacy_min_pairs` pairs (chosen by the coverage simulation in
-tests/test_efficacy_coverage.py) it is tested by a sign-flip permutation test, Holm-corrected across the
+episode. With at least `rulebook.efficacy_min_pairs` pairs (chosen by the simulation of this verdict's
+size and power in tests/test_efficacy_coverage.py) it is tested by a sign-flip permutation test, Holm-corrected across the
 rules judged in one report (`holm_adjusted`); its Student-t interval is shown. `verdict_rule` says it in
 words; `forge rulebook stats` prints it under the table.
 """
@@ -51,7 +51,7 @@ MIN_PAIRS = RulebookConfig.efficacy_min_pairs
 def verdict_rule(min_count: int, min_episodes: int, min_pairs: int = MIN_PAIRS) -> str:
     return (f"Verdict, from one primary outcome: the ablation's paired difference of episode returns (the same "
             f"seed played with the book as it is and with the rule withheld; with - without). With at least "
-            f"{min_pairs} pairs (the size where its {CONFIDENCE:.0%} interval covers, by simulation), a sign-flip "
+            f"{min_pairs} pairs (by simulation, the size from which the test's size and power hold), a sign-flip "
             f"permutation test, Holm-corrected across the rules judged in this report: helpful = corrected p < "
             f"{ALPHA:g} and a positive mean difference, harmful = corrected p < {ALPHA:g} and a negative one, inert "
             f"= not significant; fewer pairs: insufficient evidence (no verdict). The decision-point columns "
