@@ -199,6 +199,9 @@ class ProviderConfig:
     structured_output: StructuredOutput = StructuredOutput.none
     # What every result made with this provider must say about it (e.g. a tiny integration model).
     caveat: Optional[str] = None
+    # The endpoint serves FORGE's surrogate model (`forge serve`), so its results are surrogate results and are
+    # labelled so. Read from the endpoint itself when a command starts (forge.wiring.with_served_labels).
+    serves_surrogate: bool = False
 
     def problems(self, key: str) -> list[str]:
         found = []

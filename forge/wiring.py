@@ -4,12 +4,12 @@ factories and never import this module (tests/test_import_layers.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from agents.injection import MemoryInjection, plain_injection_factory
-from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, StoreKind, load_config
+from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, ProviderKind, StoreKind, load_config
 from forge.llm.accounting import ModelClient, UsageLedger, model_clients
 from forge.memory import MemoryManager, MemorySnapshot, open_store
 from forge.protocol.ledger import SessionLedger
@@ -103,7 +103,7 @@ def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overri
     if not is_uri(run_path) and not Path(run_path).is_dir():
         raise RulebookError(f"run directory {str(run_path)!r} does not exist")
     run = RunDirectory.open(run_path)  # a path, or a storage URI (pulled into a working copy)
-    cfg = load_config(run.config_path, overrides=list(overrides)) if overrides else run.load_config()
+    cfg = with_served_labels(load_config(run.config_path, overrides=list(overrides)) if overrides else run.load_config())
     memory = open_memory(cfg, str(run.path), run.session_id)
     prefix = f"{run.session_id}/"
     known = sorted(k[len(prefix):] for k in memory.instances() if k.startswith(prefix))
@@ -126,7 +126,30 @@ def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overri
 
 
 def uses_surrogate(cfg: ForgeConfig) -> bool:
-    return any(cfg.providers[cfg.models.for_role(r).provider].kind == "surrogate" for r in ROLES + LEARNER_ROLES)
+    """Whether a role's model is the surrogate: in-process, or served (`providers.<name>.serves_surrogate`)."""
+    return any(p.kind == ProviderKind.surrogate or p.serves_surrogate
+               for p in (cfg.providers[cfg.models.for_role(r).provider] for r in ROLES + LEARNER_ROLES))
+
+
+def with_served_labels(cfg: ForgeConfig) -> ForgeConfig:
+    """`cfg` with every OpenAI-compatible provider whose endpoint says it serves FORGE's surrogate (`forge
+    serve`: GET /v1/models owned_by "forge-surrogate") marked `serves_surrogate`: its results are surrogate
+    results, and every output labels them so (CLI, reports, plots, MLflow tags). The label is decided here,
+    once, where a command or a session starts, and kept with the run (config.yaml, the ledger's meta)."""
+    models_of: dict[str, set[str]] = {}
+    for role in ROLES + LEARNER_ROLES:
+        model = cfg.models.for_role(role)
+        models_of.setdefault(model.provider, set()).add(model.model)
+    asked = {name: sorted(models) for name, models in models_of.items()
+             if cfg.providers[name].kind == ProviderKind.openai and cfg.providers[name].base_url
+             and not cfg.providers[name].serves_surrogate}
+    if not asked:
+        return cfg
+    from forge.llm.openai_provider import declares_surrogate  # lazy: cold start (the HTTP client's import)
+
+    marked = {name: replace(cfg.providers[name], serves_surrogate=True) for name, models in asked.items()
+              if declares_surrogate(name, cfg.providers[name], models)}
+    return replace(cfg, providers={**cfg.providers, **marked}) if marked else cfg
 
 
 def model_caveat(cfg: ForgeConfig) -> Optional[str]:

@@ -48,7 +48,8 @@ from forge.reporting import SessionReport, describe_nodes, write_session_report
 from forge.rulebook.outcomes import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
 from forge.tracking import TrackingError
-from forge.wiring import ledger_spec, model_caveat, model_label, open_ledger, open_memory, uses_surrogate
+from forge.wiring import (ledger_spec, model_caveat, model_label, open_ledger, open_memory, uses_surrogate,
+                          with_served_labels)
 from workers.chaos import CHECKPOINT, EVALUATION, TRAINING, FaultPlan
 from workers.instance_actor import host_class
 from workers.packing import instances_per_worker, pack
@@ -164,7 +165,7 @@ class SessionDriver:
         """`progress` hears what the session does (default: the `workers.driver` logger). `faults`: where
         workers and the driver are made to die (reliability tests; default: the config's chaos settings,
         without which nothing is made to die)."""
-        self.cfg = cfg
+        self.cfg = with_served_labels(cfg)  # a served surrogate's session is labelled one (a CLI config already is)
         self.run_dir = run_dir
         self.progress: SessionProgress = progress or LoggingProgress()
         self.session = run_dir.session_id

@@ -33,7 +33,10 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> ForgeConfig:
     files = [item for item in args.config if "=" not in item]
     overrides = [item for item in args.config if "=" in item]
-    return load_config(*[Path(f) for f in files], overrides=overrides)
+    from forge.wiring import with_served_labels
+
+    # A served surrogate is labelled as the surrogate from here on, in everything the command writes.
+    return with_served_labels(load_config(*[Path(f) for f in files], overrides=overrides))
 
 
 def check_role(role: str) -> str:

@@ -60,7 +60,7 @@ def _stop_on_sigterm(signum: int, frame: object) -> None:
 def run(args: argparse.Namespace) -> int:
     from forge.llm.registry import build_provider
     from forge.llm.serve import ModelServer
-    from forge.llm.types import api_key_from_env
+    from forge.llm.types import SURROGATE_OWNER, api_key_from_env
 
     refusal = bind_refusal(args.host, args.require_key_env is not None)
     if refusal is not None:
@@ -75,12 +75,15 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--provider: no model is configured for provider {name!r}; name one with --model")
     max_tokens = args.max_tokens or max([m.max_tokens for m in configured] or [512])
     provider = build_provider(name, cfg)
+    # The surrogate (also one served by another `forge serve` upstream) says so on the wire, so clients label it.
+    surrogate = cfg.providers[name].kind == ProviderKind.surrogate or cfg.providers[name].serves_surrogate
     required_key = api_key_from_env(args.require_key_env, "serve") if args.require_key_env else None
     server = ModelServer(
         provider, host=args.host, port=args.port, models=models, required_key=required_key,
         max_tokens=max_tokens, max_body_bytes=args.max_body_bytes, max_connections=args.max_connections,
         # A provider that decodes under a schema gets the client's; the surrogate cannot (it answers in text).
         pass_schema=cfg.providers[name].structured_output != StructuredOutput.none,
+        owned_by=SURROGATE_OWNER if surrogate else "forge",
     )
     signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `docker stop`, `kill`: shut down as cleanly as Ctrl-C
     # A process started in the background by a non-interactive shell (`forge serve &` in a script, CI)
@@ -89,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     server.start()
     try:  # Ctrl-C at any point after the start, the banner included, stops cleanly
         kind = cfg.providers[name].kind
-        what = "the surrogate model (a scripted stand-in, not an LLM)" if kind == ProviderKind.surrogate else f"a {kind} endpoint"
+        what = "the surrogate model (a scripted stand-in, not an LLM)" if surrogate else f"a {kind} endpoint"
         console.print(f"forge serve: provider {name!r}, {what}")
         console.print(f"  OpenAI API: {server.openai_base_url}   Gemini API: {server.url}/v1beta   models: {', '.join(models)}")
         console.print(

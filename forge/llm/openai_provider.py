@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from dataclasses import replace
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 import openai
 
@@ -30,6 +30,7 @@ from forge.llm.types import (
     LENGTH,
     REFUSAL,
     STOP,
+    SURROGATE_OWNER,
     TOOL_CALL,
     Completion,
     Message,
@@ -112,6 +113,17 @@ class OpenAIProvider:
             completion = replace(completion, usage=usage)
         return replace(completion, latency_s=latency)
 
+    def model_owners(self, timeout_s: float = 5.0) -> dict[str, str]:
+        """What the endpoint's GET /models lists: each model id with its `owned_by`; empty when it lists none
+        or cannot be asked now (one try, at most `timeout_s`: this is a label, not a call the session needs)."""
+        timeout = min(timeout_s, self._cfg.timeout_s) if self._cfg.timeout_s > 0 else timeout_s
+        try:
+            answer = self._client.get("/models", cast_to=dict, options={"timeout": timeout})
+        except (openai.OpenAIError, ValueError):
+            return {}
+        listed = answer.get("data") if isinstance(answer, dict) else None
+        return {str(m["id"]): str(m.get("owned_by") or "") for m in listed or [] if isinstance(m, dict) and "id" in m}
+
     def close(self) -> None:
         self._client.close()
 
@@ -170,6 +182,24 @@ def _note_not_strict(provider_name: str, schema: Mapping[str, Any], why: Sequenc
         _not_strict_seen.add(key)
     log.warning("provider %r: a reply schema cannot be made strict (%s); it goes with strict: false, so the "
                 "endpoint may answer outside it (the reply is still validated)", provider_name, why[0] if why else "?")
+
+
+def declares_surrogate(name: str, cfg: ProviderConfig, models: Iterable[str]) -> bool:
+    """Whether the endpoint says on the wire that it serves one of `models` as FORGE's surrogate (`forge serve`
+    lists the surrogate's models as owned by SURROGATE_OWNER). Only an endpoint with its own `base_url` is
+    asked (a hosted API never serves the surrogate); one without the key it needs, or that cannot be asked
+    now, says nothing (the session's first call reports what is wrong with it)."""
+    if not cfg.base_url:
+        return False
+    try:
+        provider = OpenAIProvider(name, cfg)
+    except ProviderError:
+        return False
+    try:
+        owners = provider.model_owners()
+    finally:
+        provider.close()
+    return any(owners.get(model) == SURROGATE_OWNER for model in models)
 
 
 def chat_body(cfg: ProviderConfig, messages: Sequence[Message], *, model: str, temperature: float, max_tokens: int,

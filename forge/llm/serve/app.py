@@ -67,6 +67,7 @@ class ModelApp:
         stats: Optional[ServerStats] = None,
         stopping: Optional[threading.Event] = None,
         pass_schema: bool = False,
+        owned_by: str = "forge",
     ):
         self.provider = provider
         self.provider_label = getattr(provider, "name", type(provider).__name__)
@@ -77,6 +78,9 @@ class ModelApp:
         self.stopping = stopping or threading.Event()
         # Whether a request's reply schema is passed on (a served provider that decodes under a schema).
         self.pass_schema = pass_schema
+        # Who GET /v1/models says owns the served models: SURROGATE_OWNER when serving the surrogate, so that a
+        # client labels its results as surrogate results (forge.wiring.with_served_labels).
+        self.owned_by = owned_by
         self.cache = emulation.PrefixCache()
 
     def check(self, head: Head) -> Optional[Reply]:
@@ -90,7 +94,7 @@ class ModelApp:
             return _error(gemini, 401, "missing or wrong API key")
         if head.method == "GET":
             if head.path in wire.OPENAI_MODELS_PATHS:
-                return Reply(200, wire.openai_models(self.policy.models))
+                return Reply(200, wire.openai_models(self.policy.models, self.owned_by))
             if head.path == "/health":
                 return Reply(200, {"status": "ok"})
             return _error(False, 404, f"no route for GET {head.path}")

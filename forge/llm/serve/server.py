@@ -28,6 +28,7 @@ class ModelServer:
     without one, only a loopback address may be bound (`ConfigError` otherwise).
     `faults` scripts misbehaviour for tests; `stats` counts what arrived. `pass_schema`: a request's reply
     schema is passed on to the provider (one that decodes under a schema); else only checked.
+    `owned_by`: what GET /v1/models says owns the models (`SURROGATE_OWNER` when `provider` is the surrogate).
     """
 
     def __init__(
@@ -43,6 +44,7 @@ class ModelServer:
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
         pass_schema: bool = False,
+        owned_by: str = "forge",
     ):
         refusal = bind_refusal(host, required_key is not None)
         if refusal is not None:
@@ -60,7 +62,7 @@ class ModelServer:
         self._stopping = threading.Event()
         self.app = ModelApp(
             provider, policy, required_key=required_key, faults=self.faults, stats=self.stats, stopping=self._stopping,
-            pass_schema=pass_schema,
+            pass_schema=pass_schema, owned_by=owned_by,
         )
         self._requested_port = port
         self._httpd: Optional[StdlibHTTPServer] = None

@@ -172,8 +172,8 @@ def openai_response(completion: Completion, model: str) -> dict:
     }
 
 
-def openai_models(models: tuple[str, ...]) -> dict:
-    return {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "forge"} for m in models]}
+def openai_models(models: tuple[str, ...], owned_by: str = "forge") -> dict:
+    return {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": owned_by} for m in models]}
 
 
 def _parts_text(node: Any) -> str:
