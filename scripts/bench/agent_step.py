@@ -58,6 +58,9 @@ def raw_step_seconds(episodes: int) -> float:
     import copy
     import random
 
+    from forge.env.cyborg_import import install_light_agents_package
+
+    install_light_agents_package()  # csle_cyborg.agents' own __init__ imports stable-baselines3 (torch)
     from csle_cyborg.agents.simple_agents.b_line import B_lineAgent
     from csle_cyborg.agents.wrappers.challenge_wrapper import ChallengeWrapper
     from csle_cyborg.main import Main

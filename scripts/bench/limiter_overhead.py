@@ -2,7 +2,7 @@
 
     PYTHONPATH=$PWD .venv/bin/python scripts/bench/limiter_overhead.py [--iterations 2000] [--workers 4]
 
-Starts local Ray and the session limiter actor (forge.llm.limiter), then times, side by side in one
+Starts local Ray as a session does (or joins the cluster at RAY_ADDRESS) and the session limiter actor (forge.llm.limiter), then times, side by side in one
 run, from inside a Ray worker (where instances make their calls):
 
   (a) in-process only: `ResilientProvider` around an instant in-process provider, no limiter installed;
@@ -64,7 +64,10 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    from forge.config import load_config
+    from workers.driver import connect_ray
+
+    connect_ray(load_config())  # a session's own start (retried on a loaded machine), or RAY_ADDRESS's cluster
     limiter = start_session_limiter("bench", BudgetLimits(max_usd=1e9))
     try:
         rows = []

@@ -1,6 +1,6 @@
 """`forge serve` HTTP stacks side by side: the standard-library server FORGE ships vs uvicorn + ASGI.
 
-    .venv/bin/python scripts/bench/serve_stack.py [--requests 1500] [--threads 8] [--seconds 3]
+    .venv/bin/python scripts/bench/serve_stack.py [--requests 1500] [--threads 8] [--seconds 3] [--warmup 100]
 
 Each server runs in its own process (as `forge serve` does), so neither shares a GIL with the other or
 with the clients. Both stacks front the same `ModelApp` (forge.llm.serve.app: key, limits, wire translation) over the
@@ -185,6 +185,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--warmup", type=int, default=100, help="requests per stack and client kind before timing")
     parser.add_argument("--serve", choices=STACKS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -197,8 +198,8 @@ def main() -> None:
         for name in names:
             procs[name], ports[name] = start(name)
         for port in ports.values():  # warm-up
-            sequential(port, 100, "openai")
-            sequential(port, 100, "bare")
+            sequential(port, args.warmup, "openai")
+            sequential(port, args.warmup, "bare")
         for round_ in range(args.rounds):
             order = names if round_ % 2 == 0 else list(reversed(names))
             for name in order:
