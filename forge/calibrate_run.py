@@ -6,15 +6,41 @@ lives above the protocol."""
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Optional
+from typing import Callable, Mapping, Optional, Sequence
 
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.book import Rulebook
 from forge.rulebook.authoring import FailureLibrary, MemorySync, RuleCompiler
 from forge.rulebook.injection import RulebookInjection, scope_of
-from forge.rulebook.retrieval import Calibration, RecordingInjection, RetrievalSettings, choose_floor, labelled_scores
+from forge.rulebook.outcomes.aftermath import EpisodeNotes, StepSeen
+from forge.rulebook.retrieval import Calibration, RetrievalSettings, choose_floor, labelled_scores
+from forge.rulebook.retrieval.calibrate import AskedContext
 from forge.seeding import derive_seed
 from forge.wiring import RunMemory
+
+
+class RecordingInjection:
+    """Delegates to an injection and remembers every context it was asked about."""
+
+    def __init__(self, inner, window: int) -> None:
+        self.inner = inner
+        self.mode = inner.mode
+        self.window = window
+        self.asked: list[AskedContext] = []
+        self._recent: list[str] = []
+
+    def start_episode(self, initial_context: str) -> None:
+        self._recent = []
+        self.inner.start_episode(initial_context)
+
+    def for_call(self, role: str, context: str):
+        self.asked.append(AskedContext(role, context, tuple(self._recent[-self.window:] if self.window else ())))
+        if role == "planner":
+            self._recent.append(context)
+        return self.inner.for_call(role, context)
+
+    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> EpisodeNotes:
+        return EpisodeNotes()  # calibration episodes measure retrieval; their traces are no rulebook evidence
 
 
 def calibrate_run(found: RunMemory, book: Rulebook, clients: Mapping[str, object], *, episodes: int,

@@ -23,6 +23,7 @@ from forge.memory import MemorySnapshot
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.outcomes import play_ablations, rules_to_ablate
 from forge.rulebook.outcomes import paired_difference
+from forge.rulebook.outcomes.aftermath import Aftermath
 from forge.rulebook.injection import RulebookInjectionFactory
 from forge.seeding import derive_seed
 from forge.stats import ReturnStats
@@ -116,7 +117,7 @@ def compare_injection_modes(
                               memory=found.memory, run_dir=found.run.path)
     seeds = evaluation_seeds(found, episodes)
     results: dict[str, ModeResult] = {}
-    aftermath: list[dict] = []  # of the rulebook episodes: which rules reached a decision point
+    aftermath: list[Aftermath] = []  # of the rulebook episodes: which rules reached a decision point
     for mode in modes:
         started = time.perf_counter()
         if mode == "rulebook":
@@ -150,7 +151,7 @@ def compare_injection_modes(
 
 
 def _ablate(learner: InstanceLearner, factory: RulebookInjectionFactory, book, snapshot: MemorySnapshot, seeds: Sequence[int],
-            aftermath: list[dict], with_book: list[float], limit: int,
+            aftermath: list[Aftermath], with_book: list[float], limit: int,
             report: Callable[[str, int, int], None]) -> tuple[Ablation, ...]:
     """The rulebook's triggered rules, each withheld in turn on the same seeds (forge.rulebook.outcomes.ablation)."""
     rules = rules_to_ablate(aftermath, limit)

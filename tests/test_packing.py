@@ -54,7 +54,7 @@ def _workers(store_dir: Path, instances: list[str]):
 def _unit(worker, instance: str) -> dict:
     trained = worker.train_stage(1, seed=100 + int(instance[1:]))
     played = worker.play([7, 8], "evaluation")
-    return {"attempts": [(a["total_return"], a["failed"]) for a in trained.attempts],
+    return {"attempts": [(a.total_return, a.failed) for a in trained.attempts],
             "digest": played.digest, "returns": played.returns,
             "traces": {k: v["total_return"] for k, v in {**trained.artifacts.traces,
                                                           **played.artifacts.traces}.items()}}

@@ -32,12 +32,12 @@ def _unit(worker, instance: str, stages=(1,)) -> dict:
         trained = worker.train_stage(stage, seed=100 * stage + int(instance[1:]))
         played = worker.play([7, 8], "evaluation", stage=stage)
         figures[stage] = {
-            "attempts": [(a["total_return"], a["failed"]) for a in trained.attempts],
+            "attempts": [(a.total_return, a.failed) for a in trained.attempts],
             "digest": played.digest, "returns": played.returns,
-            "tokens": [{role: (u["prompt"], u["completion"], u["calls"]) for role, u in usage.items()}
+            "tokens": [{role: (u.prompt_tokens, u.completion_tokens, u.calls) for role, u in usage.roles.items()}
                        for usage in (trained.usage, played.usage)],
-            **{key: sum(u[field] for usage in (trained.usage, played.usage) for u in usage.values())
-               for key, field in (("served", "replayed"), ("failed", "failed"), ("calls", "calls"))},
+            **{key: sum(getattr(u, field) for usage in (trained.usage, played.usage) for u in usage.roles.values())
+               for key, field in (("served", "replayed"), ("failed", "failures"), ("calls", "calls"))},
         }
     return figures
 

@@ -305,7 +305,7 @@ class SessionDriver:
         played, play_retries = self._checkpoint(stage, active, trained)
         checkpoint = {i: round(r.mean_return, 2) for i, r in played.items()}
         decision = decide_stage(checkpoint, active, self.cfg.protocol.theta, self.cfg.protocol.condition)
-        tokens = {i: _merge_usage(trained[i].usage, played[i].usage) for i in active}
+        tokens = {i: (trained[i].usage + played[i].usage).ledger_counts() for i in active}
         return StageRecord(
             stage=stage, active_before=list(active), checkpoint=checkpoint,
             graduated=list(decision.graduated), champion=decision.champion,
@@ -314,7 +314,7 @@ class SessionDriver:
             retries={i: retries[i] + play_retries[i] for i in active},
             wall_s=round(time.perf_counter() - started, 2), applied=False,
             work_s={i: round(trained[i].seconds + played[i].seconds, 2) for i in active},
-            attempts={i: trained[i].attempts for i in active},
+            attempts={i: [a.summary() for a in trained[i].attempts] for i in active},
             faults={i: _add_counts(trained[i].faults, played[i].faults) for i in active},
         )
 
@@ -465,7 +465,7 @@ class SessionDriver:
         played, retries = self._run_units(
             EVALUATION, 0, self.instances, lambda i: ("play", (seeds, EVALUATION, 0, self._failures_behind(i))))
         record = EvaluationRecord(returns={i: played[i].returns for i in self.instances}, seeds=seeds,
-                                  tokens={i: played[i].usage for i in self.instances},
+                                  tokens={i: played[i].usage.ledger_counts() for i in self.instances},
                                   faults={i: played[i].faults for i in self.instances}, retries=retries)
         self.ledger.record_evaluation(record)
         self.run_dir.sync(databases=True)
@@ -733,16 +733,6 @@ def _add_counts(*counts: dict[str, int]) -> dict[str, int]:
         for key, n in count.items():
             total[key] = total.get(key, 0) + n
     return dict(sorted(total.items()))
-
-
-def _merge_usage(*usages: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
-    merged: dict[str, dict[str, int]] = {}
-    for usage in usages:
-        for role, u in usage.items():
-            slot = merged.setdefault(role, {"prompt": 0, "completion": 0, "calls": 0, "retries": 0, "failed": 0})
-            for key, n in u.items():  # every count travels: reply outcomes, cached and replayed calls too
-                slot[key] = slot.get(key, 0) + n
-    return merged
 
 
 def _phase_label(phase: str, stage: int) -> str:

@@ -23,20 +23,19 @@ import os
 import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 import ray
 
 from forge.config import Injection, StoreKind, from_yaml
-from forge.llm.accounting import UsageLedger
+from forge.llm.accounting import UsageLedger, UsageTotals
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
 from forge.llm.limiter import holding_for, install_session_limiter, worker_process
 from forge.llm.record import RecordingProvider, record_scope, recorders_of
-from forge.llm.replies import usage_keys
 from forge.memory import MemoryManager
-from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
+from forge.protocol.inner_loop import InstanceLearner
 from forge.rundir import Artifacts, CollectingSink, DirectorySink
 from forge.seeding import derive_seed
 from forge.wiring import build_clients, injection_factory_for, open_memory
@@ -98,7 +97,7 @@ class InstanceWorker:
         training = self.learner.train_stage(stage, seed,
                                             after_attempt=(lambda record: after_step()) if after_step else None)
         return TrainingResult(
-            attempts=[_attempt_summary(a) for a in training.attempts],
+            attempts=tuple(replace(a, learner_calls=[]) for a in training.attempts),
             failures=training.failures,
             usage=self._take_usage(),
             faults=self._injected(),
@@ -160,16 +159,10 @@ class InstanceWorker:
             total.update(holder.inner.injected)
         return dict(sorted(total.items()))
 
-    def _take_usage(self) -> dict[str, dict[str, int]]:
-        totals = self.usage.totals_by_role()
-        replies = self.usage.replies_by_role()
+    def _take_usage(self) -> UsageTotals:
+        totals = self.usage.totals()
         self.usage.reset()
-        return {role: {"prompt": u.prompt_tokens, "completion": u.completion_tokens, "calls": u.calls,
-                       "retries": u.retries, "failed": u.failures, "cached_prompt": u.cached_prompt_tokens,
-                       "reasoning": u.reasoning_tokens,
-                       "replayed": u.replayed, "replayed_prompt": u.replayed_prompt_tokens,
-                       "replayed_completion": u.replayed_completion_tokens, **usage_keys(replies.get(role, {}))}
-                for role, u in totals.items()}
+        return totals
 
 
 def _exit_process() -> None:
@@ -187,12 +180,6 @@ def _fault_holders(clients) -> list:
         if isinstance(getattr(provider, "inner", None), FaultInjectingProvider) and provider not in holders:
             holders.append(provider)
     return holders
-
-
-def _attempt_summary(record: AttemptRecord) -> dict[str, Any]:
-    data = asdict(record)
-    data.pop("learner_calls")
-    return data
 
 
 class WorkerHost:

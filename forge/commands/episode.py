@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     from forge.memory import EMPTY_SNAPSHOT
     from forge.memory.refs import resolve_snapshot
-    from forge.protocol.episode import play_episode
+    from forge.protocol.episode import EpisodeInterrupted, play_episode
     from forge.wiring import build_clients, build_defender, model_label
 
     try:
@@ -98,11 +98,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             with console.status("playing..."):
                 result = play_episode(env, defender, seed=args.seed)
-    except (KeyboardInterrupt, EOFError) as exc:
+    except KeyboardInterrupt as exc:
         console.print(f"\ninterrupted; corrections kept in the rulebook: {', '.join(taught) or 'none'}", soft_wrap=True)
-        partial = getattr(exc, "partial_result", None)
-        if operator is not None and partial is not None:  # the corrections' evidence cites this trace
-            console.print(f"trace up to the interruption: {operator.write_trace(partial)}", soft_wrap=True)
+        if operator is not None and isinstance(exc, EpisodeInterrupted):  # the corrections' evidence cites this trace
+            console.print(f"trace up to the interruption: {operator.write_trace(exc.partial)}", soft_wrap=True)
         return 130
     table = Table(title=f"Episode seed {args.seed}, red={cfg.env.red_agent.value}, model {model_label(cfg)}, "
                         f"memory {snapshot.digest[:12]} ({len(snapshot.items)} items)")
@@ -110,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_column(column, justify="left" if column in ("hosts changed", "action") else "right")
     for s in result.steps:
         injected = sum(len(v) for v in s.injected.values())
-        action = s.action if s.override is None else f"{s.action} (operator; proposed {s.override['proposed']})"
+        action = s.action if s.override is None else f"{s.action} (operator; proposed {s.override.proposed})"
         table.add_row(
             str(s.step), ", ".join(s.changed) or "-", action, f"{s.reward:+.1f}", str(len(s.calls)),
             str(s.prompt_tokens), str(s.completion_tokens),
@@ -129,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
     if result.aftermath:  # rulebook injection: what each injected rule asked and what the agent did
         by_rule: dict[str, dict[str, list[int]]] = {}
         for entry in result.aftermath:
-            if entry["judged"] is not None:
-                by_rule.setdefault(entry["rule"], {}).setdefault(entry["judged"], []).append(entry["step"])
+            if entry.judged is not None:
+                by_rule.setdefault(entry.rule, {}).setdefault(entry.judged, []).append(entry.step)
         for ref, judged in sorted(by_rule.items()):
             console.print(f"rule {ref}: " + "; ".join(f"{k} at steps {', '.join(map(str, v))}"
                                                        for k, v in sorted(judged.items())), soft_wrap=True)

@@ -29,7 +29,7 @@ from forge.config import ROLES, ForgeConfig, rulebook_location
 from forge.failure.trigger import thresholds_of
 from forge.llm.types import ChatClient, Message
 from forge.memory.model import MemorySnapshot
-from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
+from forge.rulebook.outcomes.aftermath import BookNotes, EpisodeNotes, StepSeen, episode_aftermath
 from forge.rulebook.book import Rulebook, open_book
 from forge.rulebook.authoring.compile import RuleCompiler
 from forge.rulebook.retrieval.embed import Embedder, mean_direction
@@ -149,7 +149,7 @@ class RulebookInjection:
         items = tuple(InjectedItem(v.ref, "rule", in_words(v.record)) for v in fresh)
         return InjectedMemory(items=items, prefix=prefix, prefix_ids=prefix_ids)
 
-    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> dict:
+    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> EpisodeNotes:
         """What the trace keeps of this episode's rulebook (the episode runner calls it at the end):
         the book version, the CONTENT rules that could have been injected, and the aftermath of every
         injection (aftermath.py)."""
@@ -157,13 +157,10 @@ class RulebookInjection:
         meanings = {ref: meaning_of(v.record) for ref, v in self._seen.items()}
         entries = episode_aftermath(steps, meanings, window=self.aftermath_window,
                                     threshold=self.failure_threshold, complete=complete)
-        return {
-            "rulebook": {"book_version": index.book_version, "window": self.aftermath_window,
-                         "threshold": self.failure_threshold,
-                         "eligible": sorted(v.rule_id for v in index.versions.values() if v.record.type == "CONTENT"),
-                         "withheld": sorted(self.scope.withheld) if self.scope else []},
-            "aftermath": [e.to_dict() for e in entries],
-        }
+        eligible = sorted(v.rule_id for v in index.versions.values() if v.record.type == "CONTENT")
+        book = BookNotes(index.book_version, self.aftermath_window, self.failure_threshold, tuple(eligible),
+                         tuple(sorted(self.scope.withheld)) if self.scope else ())
+        return EpisodeNotes(book, tuple(entries))
 
 
 def scope_of(snapshot: MemorySnapshot, withheld: frozenset[str] = frozenset(), include_users: bool = True) -> Scope:

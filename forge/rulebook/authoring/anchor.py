@@ -16,7 +16,7 @@ from typing import Mapping, Optional, Sequence
 
 from forge.env.catalog import ACTIONS, QUIET_ACTIVITY, QUIET_COMPROMISE, ActionParseError, action_name, parse_action
 from forge.rulebook.language.action import Adherence
-from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
+from forge.rulebook.outcomes.aftermath import Aftermath, StepSeen, episode_aftermath
 from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import DecisionNode, RuleRecord, RulebookError, RuleRef
 from forge.rulebook.language.situation import SOME, read_situation
@@ -80,8 +80,11 @@ def load_trace_step(run_dir: str | Path, instance: str, label: str, step: int, w
     index = numbers.index(step)
     chosen = steps[index]
     refs = tuple(dict.fromkeys(r for ids in (chosen.get("injected") or {}).values() for r in ids))
-    followed = tuple(dict.fromkeys(a["rule"] for a in data.get("aftermath", ())
-                                   if a.get("step") == step and a.get("judged") == Adherence.FOLLOWED))
+    try:
+        aftermath = [Aftermath.from_dict(a) for a in data.get("aftermath", ())]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RulebookError(f"trace {path}: unreadable aftermath ({exc})") from None
+    followed = tuple(dict.fromkeys(a.rule for a in aftermath if a.step == step and a.judged is Adherence.FOLLOWED))
     session = str(data.get("session") or Path(run_dir).name)
     seed = int(data.get("seed", 0))
     return TraceStep(step_source(session, instance, label, step, seed), step, seed, chosen["observation"],
