@@ -7,7 +7,8 @@ from typing import Any
 
 from rich.table import Table
 
-from forge.protocol.fault_count import PROVIDER_KINDS, WORKER_PHASES
+from forge.llm.faults import FAULT_KINDS
+from forge.protocol.phases import WORKER_PHASES
 
 
 def fault_table(summary: dict[str, Any]) -> Table:
@@ -17,7 +18,7 @@ def fault_table(summary: dict[str, Any]) -> Table:
     table.add_column("seen as")
     provider = summary["provider"]
     observed = provider["observed"]
-    for kind in PROVIDER_KINDS:
+    for kind in FAULT_KINDS:
         seen = ""
         if kind == "transient":
             seen = f"{observed['retried']} retried + {observed['failed_calls']} failed calls (transient + timeout)"

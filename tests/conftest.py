@@ -107,7 +107,7 @@ def ray_address():
     import ray
 
     from forge.config import load_config
-    from workers.driver import connect_ray
+    from workers.ray_runtime import connect_ray
 
     connect_ray(load_config(Path(__file__).resolve().parents[1] / "configs" / "forge.yaml"))
     yield ray.get_runtime_context().gcs_address

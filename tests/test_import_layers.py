@@ -52,6 +52,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
     ("forge.commands",),
     ("forge.cli",),
+    ("workers.chaos",),  # the reliability tests' harness: the command line with hooks that kill workers and the driver
 )
 LAYER = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
 
@@ -133,11 +134,12 @@ def _imported_names(module: str, node: ast.AST) -> Iterator[str]:
 
 
 @lru_cache(maxsize=None)
-def edges() -> tuple[Edge, ...]:
+def edges(type_checking: bool = False) -> tuple[Edge, ...]:
+    """Every import between project modules; `type_checking`: those under `if TYPE_CHECKING:` too."""
     found: list[Edge] = []
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(), str(path))
-        skipped, lazy = _type_checking_only(tree), _in_functions(tree)
+        skipped, lazy = set() if type_checking else _type_checking_only(tree), _in_functions(tree)
         for node in ast.walk(tree):
             if id(node) in skipped:
                 continue
@@ -228,6 +230,14 @@ def test_no_cycle_between_modules():
     cycles = _cycles(graph)
     detail = [_where(e) for e in edges() for c in cycles if e.source in c and e.target in c]
     assert not cycles, f"import cycles between modules {cycles}:\n" + "\n".join(detail)
+
+
+def test_nothing_in_the_product_imports_the_chaos_harness():
+    """A test double is something the caller passes in (workers/hooks.py), never a module the product loads:
+    nothing under forge/, agents/ or workers/ but workers/chaos.py itself imports it, at any level, not even
+    for a type."""
+    importers = [_where(e) for e in edges(type_checking=True) if e.target == "workers.chaos" and e.source != "workers.chaos"]
+    assert not importers, "the product imports the chaos harness:\n" + "\n".join(importers)
 
 
 def test_dynamic_imports_are_known():

@@ -164,24 +164,24 @@ def test_a_chaos_marker_fires_once(tmp_path):
     assert claim(tmp_path, ".chaos-x") and not claim(tmp_path, ".chaos-x") and claim(tmp_path, ".chaos-y")
 
 
-def test_a_fault_plan_sends_a_killed_unit_through_doomed_once_and_lists_what_never_fired(tmp_path):
+def test_chaos_hooks_kill_a_unit_once_and_list_what_never_fired(tmp_path):
     from forge.config import RayConfig
-    from workers.chaos import FaultPlan
+    from workers.chaos import ChaosHooks, exit_worker
+    from workers.hooks import SessionHooks
 
-    class Host:  # a Ray actor handle's shape: host.<method>.remote(...)
-        def __getattr__(self, method):
-            return type("Method", (), {"remote": staticmethod(lambda *args: (method, *args))})()
-
-    plan = FaultPlan.from_config(RayConfig(chaos_kill="i01@1,i02@evaluation", chaos_driver_exit="after_apply@2"),
-                                 tmp_path)
-    unit = ("train_stage", "i01", (1, 7, None), "training", 1)
-    assert plan.submit(Host(), *unit) == ("doomed", "train_stage", "i01", 1, 7, None)
-    assert plan.submit(Host(), *unit) == ("train_stage", "i01", 1, 7, None)  # the redone unit runs undisturbed
-    assert plan.submit(Host(), "play", "i00", ([3], "evaluation", 0, None), "evaluation", 0) == \
-        ("play", "i00", [3], "evaluation", 0, None)
-    plan.driver_exit("after_apply", 1)  # not a point of this plan: nothing happens
-    assert plan.unfired() == [WorkerKill("i02", "evaluation", 0), DriverExit("after_apply", 2)]
-    assert FaultPlan.from_config(RayConfig(), tmp_path / "none").unfired() == []
+    hooks = ChaosHooks.from_config(RayConfig(chaos_kill="i01@1,i02@evaluation", chaos_driver_exit="after_apply@2"),
+                                   tmp_path)
+    assert hooks.after_step("i01", "training", 1) is exit_worker
+    assert hooks.after_step("i01", "training", 1) is None  # the redone unit runs undisturbed
+    assert hooks.after_step("i00", "evaluation", 0) is None
+    hooks.at("after_apply", 1)  # not a point of this plan: nothing happens
+    hooks.unit_done("i00", "checkpoint", 1)
+    assert hooks.unfired() == [WorkerKill("i02", "evaluation", 0), DriverExit("after_apply", 2)]
+    assert hooks.warnings() == [f"chaos: {fault} never fired (that work did not run in this session)"
+                                for fault in hooks.unfired()]
+    assert ChaosHooks.from_config(RayConfig(), tmp_path / "none").unfired() == []
+    quiet = SessionHooks()  # what a real session runs with: nothing, anywhere
+    assert quiet.after_step("i01", "training", 1) is None and quiet.warnings() == []
 
 
 def test_which_worker_failures_are_redone():
@@ -189,7 +189,7 @@ def test_which_worker_failures_are_redone():
     import redis
 
     from forge.memory.errors import StoreUnavailableError
-    from workers.driver import retryable_failure
+    from workers.ray_runtime import retryable_failure
 
     assert retryable_failure(ray.exceptions.RayActorError()) == "worker_death"
 

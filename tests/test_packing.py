@@ -101,11 +101,12 @@ def ray_session():
 
 
 def session(runs: Path, *overrides: str) -> dict:
+    from workers.chaos import chaos_hooks
     from workers.driver import SessionDriver
 
     cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[*SMALL, f"run.runs_dir={runs}", "run.name=s", *overrides])
     run_dir = RunDirectory.create(cfg)
-    driver = SessionDriver(cfg, run_dir)
+    driver = SessionDriver(cfg, run_dir, hooks=chaos_hooks(cfg, run_dir.path))  # the chaos settings some give
     driver.run()
     ledger = SessionLedger.open(str(run_dir.path), "s")
     with open_store(str(run_dir.path)) as store:

@@ -128,7 +128,7 @@ def main() -> None:
     import ray
 
     from forge.config import load_config
-    from workers.driver import connect_ray
+    from workers.ray_runtime import connect_ray
 
     console = Console(width=150)
     console.print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "

@@ -66,6 +66,22 @@ class SyncReport:
     def dropped(self) -> int:
         return sum(1 for i in self.items if not i.compiled.kept)
 
+    @property
+    def book_version(self) -> Optional[int]:
+        """The book version this sync's teaching made (None: it changed nothing)."""
+        return self.teach.book_version.number if self.teach and self.teach.book_version else None
+
+    def to_dict(self) -> dict:
+        """What became of each item, as `forge rulebook export` reports it (reports/rulebook_export.json)."""
+        return {
+            "book_version": self.book_version, "already_compiled": self.already,
+            "items": [{"item": e.item.id, "kind": e.item.kind, "role": e.item.role, "verdict": e.compiled.verdict,
+                       "compiled_by": e.compiled.compiled_by, "type": e.compiled.type, "roles": list(e.compiled.roles),
+                       "group": e.compiled.group, "directive": e.compiled.directive, "reason": e.compiled.reason,
+                       "trigger": e.trigger, "rule_id": e.rule_id} for e in self.items],
+            "problems": self.compile.problems,
+        }
+
 
 class MemorySync:
     def __init__(self, book: Rulebook, compiler: RuleCompiler | Callable[[], RuleCompiler],
