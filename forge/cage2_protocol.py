@@ -15,20 +15,19 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from forge.baselines import REFERENCE_RETURNS_B_LINE_30
+from forge.env.attackers import NAMES as ATTACKER_NAMES
 from forge.env.cage2 import Cage2Env
 from forge.seeding import derive_seed
 from forge.stats import mean_interval
 
-HORIZONS: tuple[int, ...] = (30, 50, 100)
-ATTACKERS: tuple[str, ...] = ("b_line", "meander", "sleep")
-# The package's names for the attackers, as its evaluation prints them.
-PACKAGE_RED_NAMES = {"b_line": "B_lineAgent", "meander": "RedMeanderAgent", "sleep": "SleepAgent"}
+HORIZONS: tuple[int, ...] = (30, 50, 100)  # the attackers are forge/env/attackers.py's, in its order
 
 # Published returns of the sleep (do-nothing) blue agent, per cell, with their source. B_line at 30
 # steps is the CAGE-2 paper's figure (and the one forge baseline checks); against the Sleep attacker
 # nothing happens, so every step's reward is 0. No published sleep figure for the other cells was found.
 KNOWN_SLEEP_RETURNS: dict[tuple[int, str], tuple[float, str]] = {
-    (30, "b_line"): (-218.65, "CAGE-2 paper"),
+    (30, "b_line"): (REFERENCE_RETURNS_B_LINE_30["sleep"], "CAGE-2 paper"),
     **{(steps, "sleep"): (0.0, "no attacker: every reward is 0") for steps in HORIZONS},
 }
 
@@ -146,7 +145,7 @@ def run_protocol(
     seeds: Sequence[int],
     *,
     horizons: Sequence[int] = HORIZONS,
-    attackers: Sequence[str] = ATTACKERS,
+    attackers: Sequence[str] = ATTACKER_NAMES,
     on_progress: Optional[Callable[[str, int, int], None]] = None,
 ) -> dict[str, PolicyResult]:
     """Every policy (name -> (label, factory of a blue agent)) in every cell, on the same seeds.

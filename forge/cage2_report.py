@@ -17,7 +17,7 @@ from rich.table import Table
 from forge.cage2_protocol import KnownCheck, PolicyResult
 from forge.config import ForgeConfig
 from forge.rundir import RunDirectory
-from forge.tracking import experiment_id, session_runs, tracking_store
+from forge.tracking import Tags, experiment_id, session_runs, tracking_store
 
 REPORT_NAME = "cage2_protocol"
 
@@ -81,11 +81,11 @@ def log_protocol(cfg: ForgeConfig, run: RunDirectory, results: Mapping[str, Poli
     uri, root = tracking_store(cfg, runs_dir)  # the store the session logged to
     client = MlflowClient(uri)
     experiment = experiment_id(client, cfg.run.study, root)
-    all_tags = {**tags, "forge.session": run.session_id, "forge.kind": REPORT_NAME}
+    all_tags = {**tags, Tags.SESSION: run.session_id, Tags.KIND: REPORT_NAME}
     try:
         parent, _ = session_runs(client, cfg.run.study, run.session_id)
-        if parent.data.tags.get("forge.kind") != REPORT_NAME:  # not an earlier report's own run
-            all_tags["mlflow.parentRunId"] = parent.info.run_id
+        if parent.data.tags.get(Tags.KIND) != REPORT_NAME:  # not an earlier report's own run
+            all_tags[Tags.PARENT_RUN] = parent.info.run_id
     except LookupError:
         pass
     created = client.create_run(experiment, run_name=f"{run.session_id}/{REPORT_NAME}", tags=all_tags)

@@ -34,6 +34,7 @@ from forge.stats import (ALPHA, BOOTSTRAP_SEED, CONFIDENCE, DECISION_RULE, EPISO
                          compare_samples, compare_sessions_means, mean_interval, pct_change, smallest_permutation_p,
                          smallest_sign_flip_p)
 from forge.study import SEED_KEYS
+from forge.tracking import Tags
 
 SMALL_SAMPLE = 10  # below this many instances a side, say that the bootstrap interval is optimistic
 
@@ -267,12 +268,12 @@ def sessions_from_mlflow(tracking_uri: str, study: str, into: Path) -> list[Sess
     if experiment is None:
         known = ", ".join(sorted(e.name for e in client.search_experiments())) or "none"
         raise LookupError(f"no study {study!r} in the MLflow store {mask_url(tracking_uri)} (studies there: {known})")
-    parents = [r for r in client.search_runs([experiment.experiment_id], filter_string="tags.`forge.status` = 'finished'",
+    parents = [r for r in client.search_runs([experiment.experiment_id], filter_string=f"tags.`{Tags.STATUS}` = 'finished'",
                                              order_by=["attributes.start_time ASC"])
-               if "mlflow.parentRunId" not in r.data.tags]
+               if Tags.PARENT_RUN not in r.data.tags]
     reports = []
     for run in parents:
-        session = run.data.tags.get("forge.session") or run.info.run_id
+        session = run.data.tags.get(Tags.SESSION) or run.info.run_id
         local = into / session
         for artifact in ("reports/summary.json", "config.yaml"):
             where = (local / artifact).parent  # mlflow writes a file artifact into the directory given

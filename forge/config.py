@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
+from forge.env.attackers import NAMES as ATTACKER_NAMES
 from forge.errors import ForgeError
+from forge.llm.kinds import PROVIDER_CLASSES
 from forge.redact import mask_urls_in, masked_fields
 
 if TYPE_CHECKING:
@@ -33,10 +35,8 @@ class ConfigError(ForgeError, ValueError):
     """A configuration problem; the message names the key and the source (file or override)."""
 
 
-class RedAgent(str, enum.Enum):
-    b_line = "b_line"
-    meander = "meander"
-    sleep = "sleep"
+# The attackers `env.red_agent` may name: the rows of forge/env/attackers.py (RedAgent.b_line, ...).
+RedAgent = enum.Enum("RedAgent", [(name, name) for name in ATTACKER_NAMES], type=str, module=__name__)
 
 
 class Arm(str, enum.Enum):
@@ -91,13 +91,10 @@ class Injection(str, enum.Enum):
 # "ProviderKind.openai"), so endpoint keys, banners and messages read as the plain strings did.
 
 
-class ProviderKind(enum.StrEnum):
-    """The client a provider config gets (forge.llm.registry). In code, an in-process kind registered
-    with `register_in_process_provider` (a test stub) may stand in; a config file names one of these."""
-
-    surrogate = "surrogate"
-    openai = "openai"
-    gemini = "gemini"
+# The client a provider config gets: the rows of forge/llm/kinds.py (ProviderKind.openai, ...). In code,
+# an in-process kind registered with `register_in_process_provider` (a test stub) may stand in; a config
+# file names one of these.
+ProviderKind = enum.StrEnum("ProviderKind", [(kind, kind) for kind in PROVIDER_CLASSES], module=__name__)
 
 
 class StructuredOutput(enum.StrEnum):

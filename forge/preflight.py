@@ -26,7 +26,8 @@ from agents.defender import PLANNER_STOP, Defender
 from agents.learners import MAX_RULE_CHARS, Exemplifier, Reflector
 from agents.react import TOOLS
 from agents.schemas import action_chooser_schema, analyst_schema, exemplifier_schema, planner_schema, reflector_schema
-from forge.config import LEARNER_ROLES, ROLES, Arm, ForgeConfig, Representation, StructuredOutput
+from forge.config import LEARNER_ROLES, ROLES, Arm, ForgeConfig, ProviderKind, Representation, StructuredOutput
+from forge.llm.kinds import NETWORK_KINDS
 from forge.llm.prices import Price, price_for
 from forge.llm.registry import build_client
 from forge.llm.schema_rules import openai_form
@@ -118,7 +119,7 @@ def check_roles(cfg: ForgeConfig, roles: Sequence[str] = ALL_ROLES,
             request = role_request(cfg, role)
             check = RoleCheck(request, price=price_for(cfg.providers[request.provider], request.model))
             if request.schema is not None and request.spelling == StructuredOutput.json_schema \
-                    and cfg.providers[request.provider].kind == "openai":
+                    and cfg.providers[request.provider].kind == ProviderKind.openai:
                 form = openai_form(request.schema)
                 check.strict, check.strict_why = form.strict, "; ".join(form.why[:1])
             try:
@@ -348,7 +349,7 @@ def offline(cfg: ForgeConfig) -> bool:
 
     for role in ALL_ROLES:
         provider = cfg.providers[cfg.models.for_role(role).provider]
-        if provider.kind in ("openai", "gemini"):
+        if provider.kind in NETWORK_KINDS:
             host = urlsplit(provider.base_url or "").hostname
             if not host or not is_loopback(host):
                 return False

@@ -35,6 +35,25 @@ from forge.protocol.ledger import StageRecord
 from forge.redact import mask_url, mask_urls_in_text
 from forge.stats import ReturnStats
 
+
+class Tags:
+    """The MLflow tags FORGE sets and reads back (forge compare --mlflow, a report's nesting), in one place."""
+
+    SESSION = "forge.session"
+    INSTANCE = "forge.instance"
+    STATUS = "forge.status"  # finished | budget_exhausted
+    BUDGET_REACHED = "forge.budget_reached"
+    LEARNER_FEEDBACK = "forge.learner_feedback"  # paper | privileged: what the learners read
+    CONDITION = "forge.condition"
+    REPRESENTATION = "forge.representation"
+    MODEL = "forge.model"
+    SURROGATE = "forge.surrogate"  # "true" when the surrogate answered any role
+    CAVEAT = "forge.caveat"
+    KIND = "forge.kind"  # a report's own run (e.g. cage2_protocol)
+    MEMORY = "forge.memory"  # the memory a report evaluated
+    PARENT_RUN = "mlflow.parentRunId"  # MLflow's own: a nested run's parent
+
+
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
 _MAX_BATCH = 100  # MLflow accepts up to 100 params / 1000 metrics per batch
 _PROBE_TIMEOUT_S = 10
@@ -191,12 +210,12 @@ def session_runs(client, study: str, session: str) -> tuple[Any, list[Any]]:
     experiment = client.get_experiment_by_name(study)
     if experiment is None:
         raise LookupError(f"no MLflow experiment named {study!r} in {client.tracking_uri}")
-    runs = client.search_runs([experiment.experiment_id], filter_string=f"tags.`forge.session` = '{session}'")
-    parents = [r for r in runs if "mlflow.parentRunId" not in r.data.tags]
+    runs = client.search_runs([experiment.experiment_id], filter_string=f"tags.`{Tags.SESSION}` = '{session}'")
+    parents = [r for r in runs if Tags.PARENT_RUN not in r.data.tags]
     if not parents:
         raise LookupError(f"no run of session {session!r} in experiment {study!r}")
     parent = parents[0]
-    return parent, [r for r in runs if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id]
+    return parent, [r for r in runs if r.data.tags.get(Tags.PARENT_RUN) == parent.info.run_id]
 
 
 def secret_values() -> set[str]:
@@ -245,9 +264,9 @@ class SessionTracker:
                 self.client.update_run(run_id, status="RUNNING")
             return self.ids
         secrets = secret_values()
-        tags = {**tags, "forge.learner_feedback": cfg.learner.feedback.value}  # paper | privileged: what the learners read
+        tags = {**tags, Tags.LEARNER_FEEDBACK: cfg.learner.feedback.value}
         tags = {k: scrub(v, secrets) for k, v in tags.items()}
-        parent = self.client.create_run(self.experiment_id, run_name=session, tags={**tags, "forge.session": session})
+        parent = self.client.create_run(self.experiment_id, run_name=session, tags={**tags, Tags.SESSION: session})
         parent_id = parent.info.run_id
         from mlflow.entities import Param
 
@@ -258,7 +277,7 @@ class SessionTracker:
         for instance in instances:
             child = self.client.create_run(
                 self.experiment_id, run_name=f"{session}/{instance}",
-                tags={**tags, "mlflow.parentRunId": parent_id, "forge.instance": instance, "forge.session": session},
+                tags={**tags, Tags.PARENT_RUN: parent_id, Tags.INSTANCE: instance, Tags.SESSION: session},
             )
             children[instance] = child.info.run_id
         self.ids = {"parent": parent_id, "instances": children}
@@ -266,7 +285,7 @@ class SessionTracker:
 
     def finish(self, status: str = "FINISHED") -> None:
         if status == "FINISHED":
-            self.client.set_tag(self.ids["parent"], "forge.status", "finished")
+            self.client.set_tag(self.ids["parent"], Tags.STATUS, "finished")
         for run_id in [self.ids["parent"], *self.ids["instances"].values()]:
             self.client.set_terminated(run_id, status=status)
 
@@ -274,8 +293,8 @@ class SessionTracker:
         """The session stopped on its budget: the figures on the parent run, every run ended KILLED
         (a resume sets them running again)."""
         parent = self.ids["parent"]
-        self.client.set_tag(parent, "forge.status", "budget_exhausted")
-        self.client.set_tag(parent, "forge.budget_reached", ",".join(figures["reached"]))
+        self.client.set_tag(parent, Tags.STATUS, "budget_exhausted")
+        self.client.set_tag(parent, Tags.BUDGET_REACHED, ",".join(figures["reached"]))
         spent = figures["spent"]
         self._log(parent, {"spent_prompt_tokens": spent["prompt_tokens"], "spent_completion_tokens": spent["completion_tokens"],
                            "spent_usd": spent["usd"]}, figures["stopped_in"]["stage"])

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from agents.injection import MemoryInjection, plain_injection_factory
-from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, StoreKind, load_config
+from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, ProviderKind, StoreKind, load_config
 from forge.llm.accounting import ModelClient, UsageLedger, model_clients
 from forge.memory import MemoryManager, MemorySnapshot, open_store
 from forge.protocol.ledger import SessionLedger
@@ -126,7 +126,7 @@ def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overri
 
 
 def uses_surrogate(cfg: ForgeConfig) -> bool:
-    return any(cfg.providers[cfg.models.for_role(r).provider].kind == "surrogate" for r in ROLES + LEARNER_ROLES)
+    return any(cfg.providers[cfg.models.for_role(r).provider].kind == ProviderKind.surrogate for r in ROLES + LEARNER_ROLES)
 
 
 def model_caveat(cfg: ForgeConfig) -> Optional[str]:

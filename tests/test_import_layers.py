@@ -28,7 +28,7 @@ PACKAGES = ("forge", "agents", "workers")
 LAYERS: tuple[tuple[str, ...], ...] = (
     # leaves: the standard library (and numpy-style dependencies) only
     ("forge", "forge.errors", "forge.retrying", "forge.redact", "forge.seeding", "forge.stats", "forge.sqlite_db", "forge.storage",
-     "forge.local_redis", "forge.llm.types"),
+     "forge.local_redis", "forge.llm.types", "forge.llm.kinds", "forge.env.attackers"),
     ("forge.config",),
     # what the agents and the rulebook stand on: models, the environment, memory, failures, the rule grammar
     ("forge.llm", "forge.env", "forge.memory", "forge.failure", "forge.grammar", "forge.rundir"),
@@ -58,10 +58,9 @@ LAYER = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
 
 # import_module calls whose argument is not a literal: (module, why it is safe).
 DYNAMIC = {
-    "forge.llm.registry": "the in-process provider slot imports a registered kind's module by name (LAZY_MODULES)",
+    "forge.llm.registry": "a provider kind's module, named by its row of forge/llm/kinds.py",
     "forge.llm.gemini_provider": "the optional google-genai SDK",
     "forge.env.cyborg_import": "CybORG's agent modules",
-    "forge.env.package_agents": "CybORG's blue agent modules (PACKAGE_BLUE_AGENTS)",
 }
 
 

@@ -45,7 +45,7 @@ from forge.protocol.stages import decide_stage
 from forge.reporting import SessionReport, describe_nodes, write_session_report
 from forge.rulebook.outcomes import session_rule_rates
 from forge.rundir import Artifacts, RunDirectory, failure_path
-from forge.tracking import TrackingError
+from forge.tracking import Tags, TrackingError
 from forge.wiring import model_caveat, model_label, open_ledger, open_memory, uses_surrogate
 from workers.budget import SessionBudgetStop, SessionLimiter, budget_refusal
 from workers.hooks import SessionHooks
@@ -501,11 +501,11 @@ class SessionDriver:
             return
         p = self.cfg.protocol
         tags = {
-            "forge.condition": p.condition.value, "forge.representation": p.representation.value,
-            "forge.model": model_label(self.cfg), "forge.surrogate": str(uses_surrogate(self.cfg)).lower(),
+            Tags.CONDITION: p.condition.value, Tags.REPRESENTATION: p.representation.value,
+            Tags.MODEL: model_label(self.cfg), Tags.SURROGATE: str(uses_surrogate(self.cfg)).lower(),
         }
         if model_caveat(self.cfg):
-            tags["forge.caveat"] = model_caveat(self.cfg)
+            tags[Tags.CAVEAT] = model_caveat(self.cfg)
         ids = self.ledger.meta().get("mlflow")
         ids = self.tracker.start(self.session, self.cfg, self.instances, tags, ids=ids)
         meta = self.ledger.meta()

@@ -181,6 +181,7 @@ def _cage2_protocol(found, snapshot, args: argparse.Namespace) -> int:
     from forge.cage2_protocol import check_known_sleep, protocol_seeds, run_protocol
     from forge.cage2_report import known_table, log_protocol, protocol_table, write_protocol_report
     from forge.env.package_agents import RawBlueAgent, package_blue_agent
+    from forge.tracking import Tags
     from forge.wiring import model_label, uses_surrogate
 
     label = model_label(found.cfg)
@@ -213,7 +214,7 @@ def _cage2_protocol(found, snapshot, args: argparse.Namespace) -> int:
             "known_sleep": [check.to_dict() for check in checks]}
     report = write_protocol_report(found.run, "\n".join(lines) + "\n", data)
     run_id = log_protocol(found.cfg, found.run, results, report,
-                          {"forge.surrogate": str(uses_surrogate(found.cfg)).lower(), "forge.memory": found.key})
+                          {Tags.SURROGATE: str(uses_surrogate(found.cfg)).lower(), Tags.MEMORY: found.key})
     console.print(f"written to {report} and cage2_protocol.json" + (f"; MLflow run {run_id}" if run_id else ""),
                   soft_wrap=True)
     return 0

@@ -280,11 +280,13 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from forge.rulebook.model import RuleStatus
+
     cfg = rulebook_config(args)
     book = open_rulebook(args, cfg, create=False)
     heads = book.heads()
     rows = [v for v in heads.values()
-            if (args.all or v.record.status == "active")
+            if (args.all or v.record.status == RuleStatus.ACTIVE)
             and (args.role is None or args.role in v.record.roles)
             and (args.actor is None or args.actor in v.record.actors)]
     if not rows:

@@ -29,20 +29,7 @@ from forge.rulebook.store.maintain import (
     plan_withdraw,
 )
 from forge.rulebook.model import (
-    Actor,
-    BookVersion,
-    CompiledRule,
-    ConcurrentBookUpdate,
-    DecisionNode,
-    Evidence,
-    Group,
-    RuleChange,
-    RuleRecord,
-    RuleRef,
-    RuleVersion,
-    RulebookError,
-    UnknownRuleError,
-    check_actor,
+    Actor, BookVersion, CompiledRule, ConcurrentBookUpdate, DecisionNode, Evidence, Group, RuleChange, RuleRecord, RuleRef, RuleStatus, RuleType, RuleVersion, RulebookError, UnknownRuleError, check_actor,
 )
 from forge.rulebook.retrieval.resolve import Scope, eligible_rules
 from forge.rulebook.retrieval.retrieve import RuleIndex
@@ -148,7 +135,7 @@ class Rulebook:
             return TeachReport(None, (), ())
         for lesson in kept:
             check_actor(lesson.actor)
-        nodes = [lesson.node for lesson in kept if lesson.node is not None and lesson.compiled.type == "CONTENT"]
+        nodes = [lesson.node for lesson in kept if lesson.node is not None and lesson.compiled.type == RuleType.CONTENT]
         self.ensure_vectors(nodes)
         self.store.put_nodes([*nodes, *(lesson.evidence for lesson in kept), *(Actor(lesson.actor) for lesson in kept),
                               *(Group(lesson.compiled.group) for lesson in kept)])
@@ -156,7 +143,7 @@ class Rulebook:
             Teaching(
                 directive=lesson.compiled.directive, type=lesson.compiled.type, roles=tuple(sorted(lesson.compiled.roles)),
                 group=lesson.compiled.group, actor=lesson.actor, evidence=lesson.evidence,
-                trigger=lesson.node.id if lesson.node is not None and lesson.compiled.type == "CONTENT" else None,
+                trigger=lesson.node.id if lesson.node is not None and lesson.compiled.type == RuleType.CONTENT else None,
                 sources=(lesson.compiled.source.item_id,) if lesson.compiled.source.item_id else (),
                 compiled_by=lesson.compiled.compiled_by, when=lesson.compiled.when,
                 action=lesson.compiled.action, semantic_reason=lesson.compiled.semantic_reason,
@@ -171,10 +158,10 @@ class Rulebook:
             records = self.records()
             # Support is recomputed from evidence weights for any rule a plan may touch: rules now meet
             # by meaning across groups, so every active rule's evidence is read.
-            evidence = self.evidence_of(r for r in records.values() if r.status != "withdrawn")
+            evidence = self.evidence_of(r for r in records.values() if r.status != RuleStatus.WITHDRAWN)
             evidence.update((t.evidence.id, t.evidence) for t in teachings)
             plan = plan_teachings(records, teachings, evidence, near_duplicate_threshold=self.near_duplicate_threshold,
-                                  cosine=self._cosine if any(r.status == "withdrawn" for r in records.values()) else None)
+                                  cosine=self._cosine if any(r.status == RuleStatus.WITHDRAWN for r in records.values()) else None)
             book = self.store.commit(plan.changes, expected_book=expected, op="teach", provenance=provenance, note=note)
             return TeachReport(book, plan.outcomes, plan.changes)
 
@@ -232,9 +219,9 @@ class Rulebook:
             changes = []
             for rule_id, head in self.store.heads().items():
                 then = [v for v in self.store.rule_history(rule_id) if v.book_version <= number]
-                target = then[-1].record if then else head.record.with_(status="withdrawn")
+                target = then[-1].record if then else head.record.with_(status=RuleStatus.WITHDRAWN)
                 if target != head.record:
-                    changes.append(RuleChange(target, "withdraw" if target.status == "withdrawn" else "restore"))
+                    changes.append(RuleChange(target, "withdraw" if target.status == RuleStatus.WITHDRAWN else "restore"))
             return self.store.commit(changes, expected_book=expected, op="restore", provenance=provenance,
                                      note=f"restore the book to version {number}")
 
@@ -282,7 +269,7 @@ class Rulebook:
         records = {rid: v.record for rid, v in heads.items()}
         eligible = eligible_rules(records, scope)
         versions = [heads[rid] for rid in sorted(eligible)]
-        content = [v.record for v in versions if v.record.type == "CONTENT"]
+        content = [v.record for v in versions if v.record.type == RuleType.CONTENT]
         nodes = self.trigger_nodes(content)
         vectors = self.store.vectors(self.embedder.name, nodes)
         if len(vectors) < len(nodes):  # stored under another embedder: embed once for this one

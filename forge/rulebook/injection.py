@@ -34,7 +34,7 @@ from forge.rulebook.book import Rulebook, open_book
 from forge.rulebook.authoring.compile import RuleCompiler
 from forge.rulebook.retrieval.embed import Embedder, mean_direction
 from forge.rulebook.language.meaning import in_words, meaning_of
-from forge.rulebook.model import RuleVersion
+from forge.rulebook.model import RuleType, RuleVersion
 from forge.rulebook.retrieval.resolve import Scope
 from forge.rulebook.retrieval.retrieve import RetrievalSettings, RuleIndex
 from forge.rulebook.authoring.sync import MemorySync, memory_actor
@@ -157,7 +157,7 @@ class RulebookInjection:
         meanings = {ref: meaning_of(v.record) for ref, v in self._seen.items()}
         entries = episode_aftermath(steps, meanings, window=self.aftermath_window,
                                     threshold=self.failure_threshold, complete=complete)
-        eligible = sorted(v.rule_id for v in index.versions.values() if v.record.type == "CONTENT")
+        eligible = sorted(v.rule_id for v in index.versions.values() if v.record.type == RuleType.CONTENT)
         book = BookNotes(index.book_version, self.aftermath_window, self.failure_threshold, tuple(eligible),
                          tuple(sorted(self.scope.withheld)) if self.scope else ())
         return EpisodeNotes(book, tuple(entries))

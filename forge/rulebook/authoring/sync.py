@@ -18,7 +18,7 @@ from forge.grammar import parse_rule
 from forge.memory.model import MemoryItem, MemorySnapshot, Provenance
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.authoring.compile import CompileReport, RuleCompiler
-from forge.rulebook.model import CompiledRule, SourceItem, DecisionNode, Evidence
+from forge.rulebook.model import CompiledRule, DecisionNode, Evidence, RuleType, SourceItem
 from forge.rulebook.authoring.trigger_node import FailureLibrary, node_from_failure, stated_node
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
@@ -158,7 +158,7 @@ class MemorySync:
         else:
             evidence = Evidence("memory", actor, f"memory:{item.id}", item.support, item.id)
             origin = "stated"
-        if compiled.type != "CONTENT":
+        if compiled.type != RuleType.CONTENT:
             return None, "unconditional", evidence
         if node is None:
             node = stated_node(compiled.trigger or compiled.directive)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from forge.rulebook.language.meaning import meaning_of
-from forge.rulebook.model import RuleRecord, actor_kind
+from forge.rulebook.model import RuleRecord, RuleStatus, actor_kind
 from forge.rulebook.language.predicate import Predicate, implies
 
 # How rules that apply to one context and disagree there are settled, first tier first.
@@ -60,7 +60,7 @@ class Scope:
 
 
 def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = None) -> set[str]:
-    covered = {rid for rid, r in records.items() if r.status != "withdrawn" and (scope is None or scope.covers(r))}
+    covered = {rid for rid, r in records.items() if r.status != RuleStatus.WITHDRAWN and (scope is None or scope.covers(r))}
     withheld = frozenset() if scope is None else scope.withheld & covered
     in_scope = covered - withheld
     superseders: dict[str, list[str]] = {}

@@ -43,7 +43,7 @@ from typing import Callable, Mapping, Optional, Sequence
 from forge.memory.text import similarity
 from forge.rulebook.language.condition import same_condition, skeleton, words_key
 from forge.rulebook.language.meaning import meaning_of, may_conflict, same_meaning
-from forge.rulebook.model import Evidence, RulebookError, RuleChange, RuleRecord, rule_id_for
+from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import implies
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
@@ -172,7 +172,7 @@ def _same_meaning(book: _Book, teaching: Teaching) -> Optional[RuleRecord]:
     if meaning.semantic:
         return None
     for record in book.records.values():
-        if record.status != "withdrawn" and record.type == probe.type and set(record.roles) == set(probe.roles) \
+        if record.status != RuleStatus.WITHDRAWN and record.type == probe.type and set(record.roles) == set(probe.roles) \
                 and record.unexpressed == probe.unexpressed and same_meaning(meaning_of(record), meaning):
             return record
     return None
@@ -184,7 +184,7 @@ def _near_duplicate(book: _Book, teaching: Teaching, threshold: float) -> Option
         return None  # a rule with a meaning merges by meaning (_same_meaning), never by wording
     best: tuple[float, str] | None = None
     for record in book.group(teaching.group):
-        if record.status == "withdrawn" or set(record.roles) != set(probe.roles) or not _same_scope(record, probe):
+        if record.status == RuleStatus.WITHDRAWN or set(record.roles) != set(probe.roles) or not _same_scope(record, probe):
             continue
         if not meaning_of(record).semantic:
             continue
@@ -211,7 +211,7 @@ def plan_teachings(
     outcomes: list[Outcome] = []
     for teaching in teachings:
         target = book.records.get(teaching.rule_id)
-        if target is not None and target.status == "withdrawn":
+        if target is not None and target.status == RuleStatus.WITHDRAWN:
             outcomes.append(Outcome(teaching.rule_id, "refused", _refusal(target, "it")))
             continue
         withdrawn = None if target is not None else _withdrawn_meaning(book, teaching, WITHDRAWN_TEXT_THRESHOLD, cosine)
@@ -231,7 +231,7 @@ def plan_teachings(
             )
         else:
             record = target
-            if record.status == "superseded":
+            if record.status == RuleStatus.SUPERSEDED:
                 record = _reactivated(book, record, teaching.actor)
         record = book.with_evidence(record, teaching.actor, teaching.evidence, teaching.sources)
         if record.trigger is None and teaching.trigger is not None:
@@ -262,14 +262,14 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
     meaning = meaning_of(probe)
     texts = tuple(dict.fromkeys(t for t in (teaching.text, teaching.directive) if t))
     for record in book.records.values():
-        if record.status != "withdrawn" or record.type != probe.type or set(record.roles) != set(probe.roles):
+        if record.status != RuleStatus.WITHDRAWN or record.type != probe.type or set(record.roles) != set(probe.roles):
             continue
         theirs = meaning_of(record)
         if not meaning.semantic and not theirs.semantic and same_meaning(theirs, meaning):
             return record
         if meaning.semantic and theirs.semantic and similarity(record.directive, teaching.directive) >= threshold:
             return record
-        if record.type == "CONTENT" and any(_same_words(record.directive, text, cosine) for text in texts):
+        if record.type == RuleType.CONTENT and any(_same_words(record.directive, text, cosine) for text in texts):
             return record
     return None
 
@@ -293,9 +293,9 @@ def _replace_named(book: _Book, rule_id: str, named: tuple[str, ...]) -> None:
         old = book.records.get(old_id)
         if old is None:
             raise RulebookError(f"--replaces names no rule {old_id!r} in the rulebook")
-        if old_id == rule_id or old.status == "withdrawn" or old_id in rule.supersedes:
+        if old_id == rule_id or old.status == RuleStatus.WITHDRAWN or old_id in rule.supersedes:
             continue
-        book.put(old.with_(status="superseded"), "supersede")
+        book.put(old.with_(status=RuleStatus.SUPERSEDED), "supersede")
         rule = rule.with_(supersedes=_union(rule.supersedes, old_id))
         book.put(rule, book.ops[rule_id][-1])
 
@@ -311,7 +311,7 @@ def _reactivated(book: _Book, record: RuleRecord, teacher: str) -> RuleRecord:
     } - {teacher}
     actors = _without(record.actors, moved_on)
     evidence = tuple(e for e in record.evidence if e in book.evidence and book.evidence[e].actor not in moved_on)
-    return record.with_(status="active", actors=actors, evidence=evidence, support=_support(evidence, book.evidence))
+    return record.with_(status=RuleStatus.ACTIVE, actors=actors, evidence=evidence, support=_support(evidence, book.evidence))
 
 
 def _disagreeing(book: _Book, rule: RuleRecord) -> list[RuleRecord]:
@@ -335,7 +335,7 @@ def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
         if not equivalent and not same_condition(other.directive, rule.directive):
             continue  # broader or narrower: both stay (specificity settles them where both apply)
         if set(other.actors) == {actor}:
-            book.put(other.with_(status="superseded"), "supersede")
+            book.put(other.with_(status=RuleStatus.SUPERSEDED), "supersede")
             rule = rule.with_(supersedes=_union(rule.supersedes, other.rule_id))
         else:  # others still back it; the teacher's backing moves to the new rule
             evidence = tuple(e for e in other.evidence if not (e in book.evidence and book.evidence[e].actor == actor))
@@ -388,9 +388,9 @@ def plan_withdraw(heads: Mapping[str, RuleRecord], rule_id: str) -> RuleChange:
     record = heads.get(rule_id)
     if record is None:
         raise RulebookError(f"no rule {rule_id!r} in the rulebook")
-    if record.status == "withdrawn":
+    if record.status == RuleStatus.WITHDRAWN:
         raise RulebookError(f"rule {rule_id} is already withdrawn")
-    return RuleChange(record.with_(status="withdrawn"), "withdraw")
+    return RuleChange(record.with_(status=RuleStatus.WITHDRAWN), "withdraw")
 
 
 def plan_restore(heads: Mapping[str, RuleRecord], rule_id: str, earlier: RuleRecord, number: int) -> list[RuleChange]:
@@ -399,9 +399,9 @@ def plan_restore(heads: Mapping[str, RuleRecord], rule_id: str, earlier: RuleRec
     current = heads.get(rule_id)
     if current is None:
         raise RulebookError(f"no rule {rule_id!r} in the rulebook")
-    if earlier.status == "withdrawn":
+    if earlier.status == RuleStatus.WITHDRAWN:
         raise RulebookError(f"version {number} of rule {rule_id} is itself withdrawn; restore an active version")
-    restored = earlier.with_(status="active")
+    restored = earlier.with_(status=RuleStatus.ACTIVE)
     if restored == current:
         raise RulebookError(f"rule {rule_id} already has the content of version {number}")
     changes = [RuleChange(restored, "restore")]
@@ -414,6 +414,6 @@ def plan_restore(heads: Mapping[str, RuleRecord], rule_id: str, earlier: RuleRec
 def last_active_version(history: Sequence[RuleRecord]) -> int:
     """The 1-based number of the newest active version (what `restore` brings back by default)."""
     for number in range(len(history), 0, -1):
-        if history[number - 1].status == "active":
+        if history[number - 1].status == RuleStatus.ACTIVE:
             return number
     raise RulebookError("the rule was never active")
