@@ -28,7 +28,7 @@ from forge.config import ForgeConfig, Injection, load_config, to_saved_yaml
 from forge.env.challenge_vector import VectorSensors
 from forge.errors import ForgeError
 from forge.memory import MemorySnapshot
-from forge.seeding import derive_seed
+from forge.plumbing.seeding import derive_seed
 from forge.wiring import build_clients, injection_factory_for, model_label
 
 CONFIG_FILE = "config.yaml"

@@ -15,7 +15,7 @@ from forge.rulebook.injection import RulebookInjection, scope_of
 from forge.rulebook.outcomes.aftermath import EpisodeNotes, StepSeen
 from forge.rulebook.retrieval import Calibration, RetrievalSettings, choose_floor, labelled_scores
 from forge.rulebook.retrieval.calibrate import AskedContext
-from forge.seeding import derive_seed
+from forge.plumbing.seeding import derive_seed
 from forge.wiring import RunMemory
 
 

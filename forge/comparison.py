@@ -26,7 +26,7 @@ from rich.table import Table
 
 from forge.config import to_saved_yaml
 from forge.errors import ForgeError
-from forge.redact import mask_url
+from forge.plumbing.redact import mask_url
 from forge.reporting import SURROGATE_BANNER, SessionReport, label_figure, new_figure, save_figure
 from forge.rundir import RunDirectory
 from forge.stats import (ALPHA, BOOTSTRAP_SEED, CONFIDENCE, DECISION_RULE, EPISODES, INSTANCES, RESAMPLES,

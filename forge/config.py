@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 from forge.env.attackers import NAMES as ATTACKER_NAMES
 from forge.errors import ForgeError
 from forge.llm.kinds import PROVIDER_CLASSES
-from forge.redact import mask_urls_in, masked_fields
+from forge.plumbing.redact import mask_urls_in, masked_fields
 
 if TYPE_CHECKING:
     from omegaconf import DictConfig
@@ -451,7 +451,7 @@ class RecordConfig:
 @dataclass
 class RunConfig:
     runs_dir: str = "runs"
-    # Where run directories are kept, if not in runs_dir: a path, file:// or s3:// URI (forge.storage).
+    # Where run directories are kept, if not in runs_dir: a path, file:// or s3:// URI (forge.plumbing.storage).
     # A remote one is written from a local working copy as the session goes.
     storage: Optional[str] = None
     name: Optional[str] = None
@@ -581,7 +581,7 @@ def to_yaml(cfg: ForgeConfig) -> str:
 
 
 def to_saved_yaml(cfg: ForgeConfig) -> str:
-    """The YAML a run directory keeps: `to_yaml` with credentials inside URLs masked (forge.redact).
+    """The YAML a run directory keeps: `to_yaml` with credentials inside URLs masked (forge.plumbing.redact).
 
     Identical to `to_yaml` for a configuration without credentials."""
     from omegaconf import OmegaConf

@@ -31,7 +31,7 @@ that `except ValueError` / `except KeyError` / `except RuntimeError` callers sti
     - CorrectionNotTaught           - forge.rulebook.authoring.teaching
   x EmbeddingError    + RuntimeError - forge.rulebook.retrieval.embed
   x ActionParseError  + ValueError  - forge.env.catalog
-  x LocalRedisError   + RuntimeError - forge.local_redis
+  x LocalRedisError   + RuntimeError - forge.plumbing.local_redis
   x TrackingError                   - forge.tracking (an MLflow server that refuses or cannot be reached)
 """
 

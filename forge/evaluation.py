@@ -25,7 +25,7 @@ from forge.rulebook.outcomes import play_ablations, rules_to_ablate
 from forge.rulebook.outcomes import paired_difference
 from forge.rulebook.outcomes.aftermath import Aftermath
 from forge.rulebook.injection import RulebookInjectionFactory
-from forge.seeding import derive_seed
+from forge.plumbing.seeding import derive_seed
 from forge.stats import ReturnStats
 from forge.wiring import RunMemory, build_clients, model_label
 

@@ -22,7 +22,7 @@ from forge.llm.limiter import describe_budget
 from forge.llm.replies import OUTCOMES, replies_by_role
 from forge.protocol.fault_count import fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
-from forge.redact import mask_urls_in, mask_urls_in_text
+from forge.plumbing.redact import mask_urls_in, mask_urls_in_text
 from forge.rundir import RunDirectory
 from forge.stats import BOOTSTRAP_SEED, EPISODES, INSTANCES, MeanInterval, ReturnStats, mean_interval
 from forge.wiring import open_ledger, uses_surrogate

@@ -7,11 +7,11 @@
     <run_dir>/failures/       failure snapshots (what the learners read; rulebook trigger nodes)
     <run_dir>/reports/        evaluation report, tables, plots
 
-Where: under `run.runs_dir`, or `run.storage` (a path or a file:// / s3:// URI, forge.storage). A
+Where: under `run.runs_dir`, or `run.storage` (a path or a file:// / s3:// URI, forge.plumbing.storage). A
 session in remote storage is worked on in a local working copy that the driver pushes to the storage as
 it goes (`RunDirectory.sync`); `RunDirectory.open` takes a path or such a URI. Inside a Ray job, a
 relative runs directory would be Ray's temporary copy of the job's working directory: it is moved to
-`~/forge_results/<runs_dir>` (forge.storage.job_runs_dir) and the run says so.
+`~/forge_results/<runs_dir>` (forge.plumbing.storage.job_runs_dir) and the run says so.
 
 Only the driver (and the single-process commands) write here. Ray workers never see this path: they
 hand their traces and failure snapshots to a `CollectingSink`, return them with each unit of work, and
@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Protocol, Sequence
 
 from forge.config import ConfigError, ForgeConfig, from_yaml, load_config, masked_credentials, to_saved_yaml
-from forge.redact import mask_urls_in
-from forge.storage import RunMirror, Storage, is_remote, is_uri, job_runs_dir, local_path
+from forge.plumbing.redact import mask_urls_in
+from forge.plumbing.storage import RunMirror, Storage, is_remote, is_uri, job_runs_dir, local_path
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from forge.seeding import BOOTSTRAP_SEED
+from forge.plumbing.seeding import BOOTSTRAP_SEED
 
 TAIL_THRESHOLDS = (-100.0, -150.0)
 

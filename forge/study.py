@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from forge.config import ConfigError, ForgeConfig
-from forge.seeding import derive_seed
+from forge.plumbing.seeding import derive_seed
 
 SEED_KEYS = ("protocol.seed", "surrogate.seed")
 

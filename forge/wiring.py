@@ -15,7 +15,7 @@ from forge.memory import MemoryManager, MemorySnapshot, open_store
 from forge.protocol.ledger import SessionLedger
 from forge.rulebook.model import RulebookError
 from forge.rundir import RunDirectory
-from forge.storage import is_uri
+from forge.plumbing.storage import is_uri
 
 if TYPE_CHECKING:
     from agents.defender import Defender

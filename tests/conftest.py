@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.local_redis import LocalRedis
+from forge.plumbing.local_redis import LocalRedis
 
 
 def pytest_collection_modifyitems(items):
@@ -73,7 +73,7 @@ def s3_server(tmp_path_factory):
     import sys
     import time
 
-    from forge.local_redis import free_port
+    from forge.plumbing.local_redis import free_port
 
     port = free_port()
     log = open(tmp_path_factory.mktemp("moto") / "server.log", "w")

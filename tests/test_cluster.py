@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from forge.protocol.ledger import SessionLedger
-from forge.local_redis import free_port
+from forge.plumbing.local_redis import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 

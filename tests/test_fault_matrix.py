@@ -36,7 +36,7 @@ import pytest
 
 from forge.protocol.fault_count import fault_metrics
 from forge.rundir import RunDirectory
-from forge.local_redis import LocalRedis
+from forge.plumbing.local_redis import LocalRedis
 from workers.chaos import CHAOS_EXIT_CODE
 from tests.made_once import made_once
 from tests.run_cli import chaos, forge

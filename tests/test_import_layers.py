@@ -27,8 +27,7 @@ PACKAGES = ("forge", "agents", "workers")
 # Lowest first. A unit may import units of its own layer (without a cycle) and of the layers below.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # leaves: the standard library (and numpy-style dependencies) only
-    ("forge", "forge.errors", "forge.retrying", "forge.redact", "forge.seeding", "forge.stats", "forge.sqlite_db", "forge.storage",
-     "forge.local_redis", "forge.llm.types", "forge.llm.kinds", "forge.env.attackers"),
+    ("forge", "forge.errors", "forge.plumbing", "forge.stats", "forge.llm.types", "forge.llm.kinds", "forge.env.attackers"),
     ("forge.config",),
     # what the agents and the rulebook stand on: models, the environment, memory, failures, the rule grammar
     ("forge.llm", "forge.env", "forge.memory", "forge.failure", "forge.grammar", "forge.rundir"),

@@ -11,7 +11,7 @@ import pytest
 from forge.config import ConfigError
 from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, SessionLedger, StageRecord
-from forge.local_redis import LocalRedis
+from forge.plumbing.local_redis import LocalRedis
 from workers.chaos import DriverExit, WorkerKill, claim, parse_driver_exits, parse_worker_kills
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from forge.config import load_config, to_yaml
 from forge.llm.record import RecordConflict, ReplayMiss, SqliteCallStore, open_call_store, record_store_spec
-from forge.local_redis import free_port
+from forge.plumbing.local_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 # Where the model was, nothing listens: a call that reached it would fail (and be counted as failed).

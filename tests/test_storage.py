@@ -1,4 +1,4 @@
-"""Session storage (forge.storage, forge.rundir): paths, file:// and a real S3-compatible server (moto on
+"""Session storage (forge.plumbing.storage, forge.rundir): paths, file:// and a real S3-compatible server (moto on
 loopback); a Ray job's runs directory kept out of Ray's working-directory copy; the MLflow store's choice."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from forge.config import ConfigError, ForgeConfig, load_config
 from forge.rundir import RunDirectory
-from forge.storage import RunMirror, Storage, StorageError, in_ray_job_package, job_runs_dir, working_copy
+from forge.plumbing.storage import RunMirror, Storage, StorageError, in_ray_job_package, job_runs_dir, working_copy
 from forge.tracking import default_tracking_uri, tracking_store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.local_redis import free_port
+from forge.plumbing.local_redis import free_port
 from forge.tracking import SessionTracker, TrackingError, ui_hint
 from tests.test_cluster import BIN, stop_server, wait_for_server
 

@@ -38,7 +38,7 @@ from forge.llm.record import RecordingProvider, record_scope, recorders_of
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rundir import Artifacts, CollectingSink, DirectorySink
-from forge.seeding import derive_seed
+from forge.plumbing.seeding import derive_seed
 from forge.wiring import build_clients, injection_factory_for, open_memory
 from forge.protocol.phases import CHECKPOINT, EVALUATION, TRAINING
 from workers.hooks import AfterStep

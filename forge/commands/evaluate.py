@@ -16,7 +16,7 @@ from rich.table import Table
 from forge.commands.common import bar_per_name, console, progress_bars
 from forge.config import Injection
 from forge.errors import UsageError
-from forge.redact import mask_url
+from forge.plumbing.redact import mask_url
 
 if TYPE_CHECKING:
     from forge.evaluation import InjectionComparison

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from rich.text import Text
 
 from forge.commands.common import add_config_arguments, config_from_args, console, progress_bars
-from forge.seeding import BOOTSTRAP_SEED
+from forge.plumbing.seeding import BOOTSTRAP_SEED
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -63,7 +63,7 @@ BUDGET_EXHAUSTED_EXIT = 3  # `forge run` / `forge resume` stopped cleanly on the
 
 def _announce(cfg, run_dir) -> None:
     """A session's first lines: what runs, and where it is kept."""
-    from forge.redact import mask_url
+    from forge.plumbing.redact import mask_url
 
     if run_dir.notice:
         console.print(Text(run_dir.notice, style="yellow"), soft_wrap=True)  # one line: a job log is grepped for it
@@ -75,7 +75,7 @@ def _announce(cfg, run_dir) -> None:
 
 def _show_session(run) -> None:
     """A session's tables and where to look next (after a budget stop the driver said how to continue)."""
-    from forge.redact import mask_url
+    from forge.plumbing.redact import mask_url
     from forge.reporting import cost_table, replies_table, summary_table
     from forge.tracking import ui_hint
 
@@ -94,7 +94,7 @@ def _show_session(run) -> None:
         console.print(f"stage curves: {ui_hint(run.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
     if run_dir.mirror or run_dir.notice:
-        where = mask_url(run_dir.location)  # a storage URI holds no credentials (forge.storage refuses them); masked all the same
+        where = mask_url(run_dir.location)  # a storage URI holds no credentials (forge.plumbing.storage refuses them); masked all the same
         console.print(f"continue or report from anywhere that reaches it: forge resume {where} | forge report {where}")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Optional
 
 from agents.defender import StepDecision
-from forge.redact import mask_urls_in
+from forge.plumbing.redact import mask_urls_in
 from forge.protocol.episode import EpisodeResult, Override
 from forge.rulebook.authoring import Correction, CorrectionNotTaught, override_correction, step_source
 from forge.rulebook.book import Rulebook

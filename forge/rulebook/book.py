@@ -17,7 +17,7 @@ import numpy as np
 
 from forge.config import ForgeConfig, rulebook_location
 from forge.memory.model import NO_PROVENANCE, Provenance
-from forge.retrying import retry_on_conflict
+from forge.plumbing.retrying import retry_on_conflict
 from forge.rulebook.retrieval.embed import Embedder, embedder_from_config, local_embedder, mean_direction
 from forge.rulebook.store.maintain import (
     Outcome,

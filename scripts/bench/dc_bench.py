@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from forge.config import StoreKind  # noqa: E402  (after the path set-up above)
-from forge.local_redis import LocalRedis  # noqa: E402
+from forge.plumbing.local_redis import LocalRedis  # noqa: E402
 
 DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout", "model_style", "blind", "blind2")

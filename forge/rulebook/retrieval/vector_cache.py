@@ -26,7 +26,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
-from forge.sqlite_db import SqliteDatabase
+from forge.plumbing.sqlite_db import SqliteDatabase
 
 log = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ from typing import IO, Any, Callable, Optional
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from forge.errors import ForgeError
-from forge.redact import mask_url
+from forge.plumbing.redact import mask_url
 
 SECRET_QUERY_KEYS = ("access_key", "secret_key", "session_token")
 # Written by SQLite next to a database; the database itself is pushed as a backup, never file by file.
