@@ -13,8 +13,8 @@ from pathlib import Path
 
 from mlflow import MlflowClient
 
-from forge.rundir import RunDirectory
-from forge.tracking import Tags, session_runs
+from forge.runs.rundir import RunDirectory
+from forge.runs.tracking import Tags, session_runs
 from forge.wiring import open_ledger, open_memory
 
 run = RunDirectory.open(Path("runs/latest").resolve())

@@ -41,7 +41,7 @@ RedAgent = enum.Enum("RedAgent", [(name, name) for name in ATTACKER_NAMES], type
 
 class Arm(str, enum.Enum):
     """An experiment arm (the paper's "condition"; `protocol.condition` in YAML). Not a rule's condition
-    (`forge.grammar.Condition`)."""
+    (`forge.rulebook.language.grammar.Condition`)."""
 
     zero_shot = "zero_shot"
     reflexion = "reflexion"

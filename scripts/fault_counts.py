@@ -28,8 +28,8 @@ def main() -> int:
     from forge.llm.faults import FAULT_KINDS
     from forge.protocol.fault_count import fault_metrics
     from forge.protocol.phases import WORKER_PHASES
-    from forge.rundir import RunDirectory
-    from forge.tracking import default_tracking_uri, session_runs
+    from forge.runs.rundir import RunDirectory
+    from forge.runs.tracking import default_tracking_uri, session_runs
     from workers.chaos import parse_driver_exits, parse_worker_kills
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -72,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
             unit_graph.setdefault(unit_of(e.source), set()).add(unit_of(e.target))
     upward = [e for e in all_edges if LAYER[unit_of(e.target)] > LAYER[unit_of(e.source)]]
     module_cycles, unit_cycles = _cycles(module_graph), _cycles(unit_graph)
+    typed_graph: dict[str, set[str]] = {}
+    for e in edges(type_checking=True):
+        typed_graph.setdefault(e.source, set()).add(e.target)
+    typed_cycles = _cycles(typed_graph)
     sizes = {m: len(p.read_text().splitlines()) for m, p in MODULES.items()}
     every = [f for m, p in MODULES.items() for f in functions(m, p)]
     long = sorted((f for f in every if f.lines > args.function_lines), key=lambda f: -f.lines)
@@ -83,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({len({(e.source, e.target) for e in all_edges})} module pairs, "
           f"{sum(len(v) for v in unit_graph.values())} between units)")
     print(f"cycles between modules: {len(module_cycles)}" + "".join(f"\n  {' <-> '.join(c)}" for c in module_cycles))
+    print(f"cycles between modules, counting imports made for types only: {len(typed_cycles)}"
+          + "".join(f"\n  {' <-> '.join(c)}" for c in typed_cycles))
     print(f"cycles between units: {len(unit_cycles)}" + "".join(f"\n  {' <-> '.join(c)}" for c in unit_cycles))
     print(f"imports against the layers: {len(upward)}"
           + "".join(f"\n  {e.source} -> {e.target} (line {e.line})" for e in upward))
@@ -93,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"modules over {args.module_lines} lines: {len(big)}")
     for m in big:
         print(f"  {sizes[m]:5d}  {MODULES[m].relative_to(ROOT)}: {job(MODULES[m])}")
-    return 1 if module_cycles or unit_cycles or upward or long else 0
+    return 1 if module_cycles or typed_cycles or unit_cycles or upward or long else 0
 
 
 if __name__ == "__main__":

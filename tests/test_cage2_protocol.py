@@ -1,4 +1,4 @@
-"""CAGE-2's official protocol (forge.cage2_protocol) against the package's own evaluation loop, the
+"""CAGE-2's official protocol (forge.cage2.protocol) against the package's own evaluation loop, the
 known sleep figures, and the Gymnasium registration (real CybORG)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from forge.env.attackers import ATTACKERS
-from forge.cage2_protocol import HORIZONS, CellResult, PolicyResult, check_known_sleep, protocol_seeds, run_protocol
+from forge.cage2.protocol import HORIZONS, CellResult, PolicyResult, check_known_sleep, protocol_seeds, run_protocol
 from forge.env import GYMNASIUM_ID
 from forge.env.package_agents import PackageAgentError, RawBlueAgent, challenge_index, package_blue_agent
 

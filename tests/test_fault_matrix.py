@@ -35,7 +35,7 @@ from typing import Any
 import pytest
 
 from forge.protocol.fault_count import fault_metrics
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from forge.plumbing.local_redis import LocalRedis
 from workers.chaos import CHAOS_EXIT_CODE
 from tests.made_once import made_once
@@ -114,7 +114,7 @@ def mlflow_problems(run_path: Path, summary: dict[str, Any]) -> list[str]:
     """Missing or doubled stage metrics, missing artifacts, fault metrics unlike the summary (empty: none)."""
     from mlflow import MlflowClient
 
-    from forge.tracking import default_tracking_uri
+    from forge.runs.tracking import default_tracking_uri
 
     # The study's store is shared by the sessions under the runs directory; this session's runs are tagged.
     client = MlflowClient(default_tracking_uri(run_path.parent))

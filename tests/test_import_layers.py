@@ -26,29 +26,27 @@ PACKAGES = ("forge", "agents", "workers")
 
 # Lowest first. A unit may import units of its own layer (without a cycle) and of the layers below.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # leaves: the standard library (and numpy-style dependencies) only
-    ("forge", "forge.errors", "forge.plumbing", "forge.stats", "forge.llm.types", "forge.llm.kinds", "forge.env.attackers"),
+    # leaves: the standard library (and numpy-style dependencies) only; the tables config reads
+    ("forge", "forge.errors", "forge.plumbing", "forge.analysis.stats", "forge.llm.types", "forge.llm.kinds",
+     "forge.env.attackers"),
     ("forge.config",),
-    # what the agents and the rulebook stand on: models, the environment, memory, failures, the rule grammar
-    ("forge.llm", "forge.env", "forge.memory", "forge.failure", "forge.grammar", "forge.rundir"),
-    # the rulebook's rooms, lowest first (forge/rulebook/__init__.py is their map); all but authoring and
-    # injection stand without the agents
+    # what the agents and the rulebook stand on: models, the environment, memory, failures, the run directory
+    ("forge.llm", "forge.env", "forge.memory", "forge.failure", "forge.runs.rundir"),
+    # the rulebook's rooms, lowest first (forge/rulebook/__init__.py is their map); all stand without the agents
     ("forge.rulebook.model",),  # the records: rules, versions, decision nodes, compiled rules
-    ("forge.rulebook.language",),  # pure: predicates, actions, situations, meanings, attack phases
+    ("forge.rulebook.language",),  # pure: the grammar, predicates, actions, situations, meanings, attack phases
     ("forge.rulebook.store", "forge.rulebook.retrieval"),  # how a rule is kept; which rules reach a decision
     ("forge.rulebook.book",),  # the facade over store and retrieval
     ("forge.rulebook.outcomes",),  # how a rule is judged
-    ("agents",),  # the defender and the learners; memory injection's interface
-    ("forge.rulebook.authoring",),  # how rules enter: compiles with the agents' prompts
+    ("forge.rulebook.authoring",),  # how rules enter: the compiler (its prompt and schema), sync, teaching
+    ("agents",),  # the defender and the learners; memory injection's interface (with the aftermath it returns)
     ("forge.rulebook",),  # injection (through the agents' interface) and query
     ("forge.rulebook.code",),  # the rulebook as code: rule files, plans, rule tests, lint (over the book and authoring)
-    ("forge.protocol",),  # episodes and the inner loop: drive the agents, read the rulebook's aftermath
-    ("forge.wiring",),  # the composition root: builds clients, stores and injection, hands them down
-    # what runs or reads sessions
-    ("forge.calibrate_run", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
-     "forge.baselines", "forge.fault_report", "forge.cage2_protocol", "forge.cage2_agent", "forge.cage2_report",
-     "forge.transfer", "forge.study", "forge.preflight"),
-    ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
+    ("forge.protocol",),  # episodes, the operator, the inner loop: drive the agents, read the rulebook's aftermath
+    ("forge.wiring", "forge.injection_factory"),  # the composition root: builds clients, stores and injection
+    # what runs or reads sessions: runs of one instance, tracking, analysis, CAGE-2's protocol and baselines
+    ("forge.runs", "forge.analysis", "forge.cage2", "forge.cage2_agent"),
+    ("workers",),  # Ray actors, the session driver and the sessions it runs (which write the reports at the end)
     ("forge.commands",),
     ("forge.cli",),
     ("workers.chaos",),  # the reliability tests' harness: the command line with hooks that kill workers and the driver
@@ -196,8 +194,8 @@ def _where(edge: Edge) -> str:
 
 
 def test_the_walk_sees_lazy_imports():
-    """A function-level import is an edge like any other (forge.wiring imports the rulebook's injection lazily)."""
-    assert any(e.source == "forge.wiring" and e.target == "forge.rulebook.injection" and e.lazy for e in edges())
+    """A function-level import is an edge like any other (forge.wiring imports the rulebook's injection factory lazily)."""
+    assert any(e.source == "forge.wiring" and e.target == "forge.injection_factory" and e.lazy for e in edges())
 
 
 def test_every_module_has_a_layer():

@@ -212,7 +212,7 @@ def test_relogging_a_stage_after_a_crash_adds_no_second_point(tmp_path):
     from mlflow import MlflowClient
 
     from forge.config import load_config
-    from forge.tracking import SessionTracker, default_tracking_uri
+    from forge.runs.tracking import SessionTracker, default_tracking_uri
 
     tracker = SessionTracker(default_tracking_uri(tmp_path), "relog", tmp_path / "mlartifacts")
     ids = tracker.start("s", load_config(), ["i00", "i01"], {"forge.surrogate": "true"})
@@ -237,7 +237,7 @@ def test_a_session_store_is_not_left_to_the_next_session_of_the_process(tmp_path
     """mlflow.set_tracking_uri writes $MLFLOW_TRACKING_URI; a tracker that called it would send every later
     in-process session (tests, notebooks, sweeps) to the first session's store."""
     from forge.config import load_config
-    from forge.tracking import SessionTracker, default_tracking_uri, tracking_store
+    from forge.runs.tracking import SessionTracker, default_tracking_uri, tracking_store
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     SessionTracker(default_tracking_uri(tmp_path / "first"), "one", tmp_path / "first" / "mlartifacts")

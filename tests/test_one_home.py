@@ -22,7 +22,7 @@ from forge.env.attackers import ATTACKERS
 from forge.llm.kinds import PROVIDER_CLASSES
 from forge.protocol import phases
 from forge.rulebook.model import RuleStatus, RuleType
-from forge.tracking import Tags
+from forge.runs.tracking import Tags
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("forge", "agents", "workers")
@@ -44,7 +44,7 @@ FAMILIES = (
     Family("provider kinds", "forge/llm/kinds.py", frozenset(PROVIDER_CLASSES)),
     Family("rule types", "forge/rulebook/model.py", frozenset(RuleType), frozenset(RuleType)),
     Family("rule statuses", "forge/rulebook/model.py", frozenset(RuleStatus)),
-    Family("MLflow tag keys", "forge/tracking.py", frozenset(v for k, v in vars(Tags).items() if k.isupper()),
+    Family("MLflow tag keys", "forge/runs/tracking.py", frozenset(v for k, v in vars(Tags).items() if k.isupper()),
            frozenset(v for k, v in vars(Tags).items() if k.isupper())),
     Family("worker phases", "forge/protocol/phases.py", frozenset(phases.WORKER_PHASES)),
     Family("stage boundaries", "forge/protocol/phases.py", frozenset(phases.STAGE_BOUNDARIES),

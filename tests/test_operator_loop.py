@@ -14,7 +14,7 @@ from forge.failure.snapshot import FailureSnapshot
 from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.outcomes.efficacy import MIN_PAIRS
-from forge.rulebook.authoring.anchor import decision_node, override_rule_text
+from forge.rulebook.authoring.step_corrections import decision_node, override_rule_text
 from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.book import Rulebook
 from forge.rulebook.model import RulebookError
@@ -256,7 +256,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     book as it is and with each triggered rule withheld (what `forge evaluate --injection rulebook`
     does), then `forge rulebook stats` (surrogate)."""
     from forge.rulebook.outcomes.ablation import play_ablations, rules_to_ablate
-    from forge.rulebook.injection import RulebookInjectionFactory
+    from forge.injection_factory import RulebookInjectionFactory
 
     rb = tmp_path / "rb.db"
     ids = seeded_book(rb)

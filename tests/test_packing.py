@@ -12,7 +12,7 @@ import pytest
 from forge.config import load_config, to_yaml
 from forge.memory import MemoryManager, open_store
 from forge.protocol.ledger import SessionLedger
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from workers.packing import instances_per_worker, pack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,7 +143,7 @@ def test_a_session_packed_one_or_five_per_worker_gives_the_same_results(tmp_path
 
 def test_the_driver_sends_a_worker_the_failure_snapshots_behind_its_memory(tmp_path):
     from forge.memory import Artifact, Capacities, Provenance
-    from forge.rundir import failure_path
+    from forge.runs.rundir import failure_path
     from workers.driver import SessionDriver
     from workers.instance_actor import InstanceWorker
 

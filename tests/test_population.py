@@ -16,7 +16,7 @@ import pytest
 from forge.config import load_config
 from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
 from forge.protocol.ledger import SessionLedger
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from tests.made_once import made_once
 
 pytestmark = pytest.mark.slow
@@ -187,7 +187,7 @@ def test_a_session_on_redis_keeps_what_the_same_session_on_sqlite_keeps(tmp_path
 def test_mlflow_records_nested_runs_stage_metrics_and_artifacts(tmp_path, ray_session, monkeypatch):
     from mlflow import MlflowClient
 
-    from forge.tracking import SessionTracker, default_artifact_root, default_tracking_uri, session_runs
+    from forge.runs.tracking import SessionTracker, default_artifact_root, default_tracking_uri, session_runs
 
     secret = "sk-forge-test-secret-0123456789"
     monkeypatch.setenv("OPENAI_API_KEY", secret)

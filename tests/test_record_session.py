@@ -13,7 +13,7 @@ import pytest
 
 from forge.plumbing.local_redis import free_port
 from forge.memory import EMPTY_DIGEST
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from tests.run_cli import forge
 
 pytestmark = pytest.mark.slow

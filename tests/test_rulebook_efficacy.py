@@ -7,7 +7,7 @@ import pytest
 from forge.rulebook.outcomes.aftermath import Aftermath, StepSeen, episode_aftermath, failure_ahead
 from forge.rulebook.store.chains import chain_members
 from forge.rulebook.outcomes.efficacy import RuleEfficacy, RuleVerdict, TraceAftermath, aggregate
-from forge.rulebook.store.maintain import plan_assess
+from forge.rulebook.store.curation import plan_assess
 from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import Evidence, RuleRecord, RulebookError
 

@@ -18,7 +18,7 @@ import pytest
 
 from forge.memory import EMPTY_DIGEST
 from forge.protocol.ledger import SessionLedger
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from forge.plumbing.storage import Storage, working_copy
 from tests.run_cli import forge
 

@@ -15,7 +15,7 @@ import ray
 from forge.config import BudgetConfig, ForgeConfig, StoreKind
 from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, start_session_limiter
 from forge.protocol.ledger import SessionLedger
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from forge.wiring import ledger_spec
 from workers.ray_runtime import causes
 from workers.spending import PUSHED_SPENDING, LedgerSpending, fold_pushed_spending, spending_document

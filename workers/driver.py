@@ -42,10 +42,10 @@ from forge.protocol.phases import (
 )
 from forge.protocol.seeds import checkpoint_seeds, evaluation_seeds, training_seed
 from forge.protocol.stages import decide_stage
-from forge.reporting import SessionReport, describe_nodes, write_session_report
+from forge.analysis.reporting import SessionReport, describe_nodes, write_session_report
 from forge.rulebook.outcomes import session_rule_rates
-from forge.rundir import Artifacts, RunDirectory, failure_path
-from forge.tracking import Tags, TrackingError
+from forge.runs.rundir import Artifacts, RunDirectory, failure_path
+from forge.runs.tracking import Tags, TrackingError
 from forge.wiring import model_caveat, model_label, open_ledger, open_memory, uses_surrogate
 from workers.budget import SessionBudgetStop, SessionLimiter, budget_refusal
 from workers.hooks import SessionHooks

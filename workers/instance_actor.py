@@ -37,7 +37,7 @@ from forge.llm.limiter import holding_for, install_session_limiter, worker_proce
 from forge.llm.record import RecordingProvider, record_scope, recorders_of
 from forge.memory import MemoryManager
 from forge.protocol.inner_loop import InstanceLearner
-from forge.rundir import Artifacts, CollectingSink, DirectorySink
+from forge.runs.rundir import Artifacts, CollectingSink, DirectorySink
 from forge.plumbing.seeding import derive_seed
 from forge.wiring import build_clients, injection_factory_for, open_memory
 from forge.protocol.phases import CHECKPOINT, EVALUATION, TRAINING

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from forge.llm.accounting import UsageTotals
 from forge.protocol.inner_loop import AttemptRecord
-from forge.rundir import Artifacts
+from forge.runs.rundir import Artifacts
 
 
 @dataclass(frozen=True)

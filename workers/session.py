@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from forge.config import ForgeConfig
-from forge.reporting import SessionReport, write_session_report
-from forge.rundir import RunDirectory
-from forge.tracking import SessionTracker, tracking_store
+from forge.analysis.reporting import SessionReport, write_session_report
+from forge.runs.rundir import RunDirectory
+from forge.runs.tracking import SessionTracker, tracking_store
 from workers.driver import SessionDriver, SessionOutcome
 from workers.hooks import SessionHooks
 from workers.progress import SessionProgress

@@ -151,7 +151,7 @@ def preflight(cfg, *, roles=None, estimate: bool = True, as_json: bool = False) 
     """Check every role (print the tables); PreflightRefused when any is refused."""
     import json
 
-    from forge.preflight import ALL_ROLES, check_roles, dry_step, estimate_session, offline, refused, summary_dict
+    from forge.runs.preflight import ALL_ROLES, check_roles, dry_step, estimate_session, offline, refused, summary_dict
 
     unknown = [r for r in roles or () if r not in ALL_ROLES]
     if unknown:
@@ -190,7 +190,7 @@ def _tokens(usage) -> str:
 def checks_table(checks, where: str) -> "Table":
     from rich.table import Table
 
-    from forge.preflight import describe_strict
+    from forge.runs.preflight import describe_strict
 
     table = Table(title=f"providers check: one request per role, as the session sends it ({where})")
     for column in ("role", "provider / model", "reply format", "result", "latency", "tokens in / out", "USD per call", "prices"):

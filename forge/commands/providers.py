@@ -1,5 +1,5 @@
 """`forge providers check [CONFIG]`: before money is spent, one minimal request per configured role in the
-exact shape the session sends, and an estimate of the session's cost (forge.preflight).
+exact shape the session sends, and an estimate of the session's cost (forge.runs.preflight).
 
 Per role it prints: accepted, or refused with the API's message; latency; tokens by kind (prompt, of
 which cached; completion, of which reasoning); the cost of the call at the role's prices and where the

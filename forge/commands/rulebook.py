@@ -478,7 +478,7 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from forge.calibrate_run import calibrate_run
+    from forge.runs.calibration import calibrate_run
     from forge.wiring import build_clients, open_run_memory
 
     if args.episodes < 1:
@@ -531,7 +531,7 @@ def _efficacy(args: argparse.Namespace):
     """The book and its efficacy report over the named runs (default: every run with traces)."""
     from forge.rulebook.model import RulebookError
     from forge.rulebook.outcomes import VerdictSettings, efficacy_report, runs_with_traces
-    from forge.rundir import local_run_path
+    from forge.runs.rundir import local_run_path
 
     cfg = rulebook_config(args)
     book = open_rulebook(args, cfg, create=False)

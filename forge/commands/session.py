@@ -76,8 +76,8 @@ def _announce(cfg, run_dir) -> None:
 def _show_session(run) -> None:
     """A session's tables and where to look next (after a budget stop the driver said how to continue)."""
     from forge.plumbing.redact import mask_url
-    from forge.reporting import cost_table, replies_table, summary_table
-    from forge.tracking import ui_hint
+    from forge.analysis.reporting import cost_table, replies_table, summary_table
+    from forge.runs.tracking import ui_hint
 
     report, run_dir = run.report, run.run_dir
     console.print(summary_table(report))
@@ -130,7 +130,7 @@ class SessionView:
 
 def _print_faults(report, cfg) -> None:
     """The fault table, when there was anything to count (or fault injection was on)."""
-    from forge.fault_report import fault_table
+    from forge.analysis.fault_report import fault_table
     from forge.protocol.fault_count import fault_summary
 
     summary = fault_summary(report.stages, report.evaluation, report.meta.get("faults", []))
@@ -172,11 +172,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _study(args: argparse.Namespace, cfg, conditions: list[str]) -> tuple[list, str, list[str]]:
-    """Conditions x sweep grid x K sessions (forge.study): the configurations to run, the study's name and
+    """Conditions x sweep grid x K sessions (forge.analysis.study): the configurations to run, the study's name and
     a heading for each session."""
     import time
 
-    from forge.study import parse_sweep, plan_study
+    from forge.analysis.study import parse_sweep, plan_study
 
     study = cfg.run.study if cfg.run.study != "forge" else f"study-{time.strftime('%Y%m%d-%H%M%S')}"
     plan = plan_study(cfg, conditions, [parse_sweep(s) for s in args.sweep], args.sessions, study)
@@ -190,7 +190,7 @@ def _study(args: argparse.Namespace, cfg, conditions: list[str]) -> tuple[list, 
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
     from workers.session import run_session
 
     run_dir = RunDirectory.open(args.run_dir, writer=True)  # a remote one: its working copy, locked
@@ -209,8 +209,8 @@ def _budget_text(cfg) -> str:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from forge.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
-    from forge.rundir import RunDirectory
+    from forge.analysis.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
+    from forge.runs.rundir import RunDirectory
 
     runs = [RunDirectory.open(p) for p in args.run_dirs]
     for run in runs:
@@ -229,10 +229,10 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
 
     if args.mlflow:
-        from forge.comparison import sessions_from_mlflow
+        from forge.analysis.comparison import sessions_from_mlflow
 
         if args.run_dirs:
             raise SystemExit("forge compare: give run directories or --mlflow URI --study NAME, not both")
@@ -258,13 +258,13 @@ def _comparison_dir(runs, out: Path | None) -> Path:
 
 
 def _print_comparison(runs, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
-    from forge.reporting import SessionReport
+    from forge.analysis.reporting import SessionReport
 
     _print_reports_comparison([SessionReport.load(r) for r in runs], out, seed)
 
 
 def _print_reports_comparison(reports, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
-    from forge.comparison import compare_sessions, print_comparison, write_comparison
+    from forge.analysis.comparison import compare_sessions, print_comparison, write_comparison
 
     comparison = compare_sessions(reports, seed=seed)
     paths = write_comparison(comparison, out)

@@ -1,7 +1,7 @@
 """The red agents a CAGE-2 environment can face, in one table.
 
 Everything that names an attacker reads it: the configuration (`env.red_agent`, forge.config.RedAgent),
-the environment (which csle-cyborg class plays red), the official protocol's cells (forge.cage2_protocol)
+the environment (which csle-cyborg class plays red), the official protocol's cells (forge.cage2.protocol)
 and the light import of CybORG's agents (forge.env.cyborg_import). Adding an attacker is adding a row
 here (docs/extending.md). Standard library only: the configuration, below every other layer, reads it.
 """

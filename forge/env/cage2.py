@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 import enum
 import ipaddress
-from dataclasses import dataclass
 from typing import Any, Optional, TypeAlias
 
 import gymnasium as gym
@@ -22,53 +21,13 @@ import numpy as np
 import numpy.typing as npt
 
 from forge.env import attackers
-from forge.env.catalog import ACTIONS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_name
+from forge.env.catalog import ACTIONS, HOSTS, action_name
 from forge.env.cyborg_import import AGENT_MODULES, agent_class, install_light_agents_package
 from forge.env.rng import PrivateRandom, route_module_randomness
 from forge.env.text_view import render_blue_table
+from forge.env.view import HostRow, HostState, NetworkView
 
 _EVIDENCE_KEYS = ("Processes", "Files", "Sessions")
-
-
-@dataclass(frozen=True)
-class HostRow:
-    """One line of the blue table, as CybORG's BlueTableWrapper derives it."""
-
-    hostname: str
-    subnet: str
-    ip: str
-    activity: str  # one of catalog.ACTIVITIES: None | Scan | Exploit
-    compromised: str  # one of catalog.COMPROMISE_LEVELS: No | Unknown | User | Privileged
-
-    @property
-    def quiet(self) -> bool:
-        return self.activity == QUIET_ACTIVITY and self.compromised == QUIET_COMPROMISE
-
-
-@dataclass(frozen=True)
-class NetworkView:
-    """What the blue defender can see after a step."""
-
-    step: int
-    hosts: tuple[HostRow, ...]
-    changed: tuple[str, ...]  # hosts whose activity/compromise or evidence changed in the last step
-    last_action: Optional[str]
-
-    def row(self, hostname: str) -> HostRow:
-        for row in self.hosts:
-            if row.hostname == hostname:
-                return row
-        raise KeyError(f"unknown host {hostname!r}; valid hosts: {', '.join(HOSTS)}")
-
-
-@dataclass(frozen=True)
-class HostState:
-    """A host's baseline (at reset) and the newest evidence blue has about it, as plain data."""
-
-    hostname: str
-    baseline: dict[str, Any]
-    current: dict[str, Any]
-    row: HostRow
 
 
 def _plain(value: Any) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-# The seed of every bootstrap and permutation test (forge.stats): same seed, same intervals. Kept here, with
+# The seed of every bootstrap and permutation test (forge.analysis.stats): same seed, same intervals. Kept here, with
 # no numpy, so that parsers can show it as a default without importing the statistics.
 BOOTSTRAP_SEED = 0
 

@@ -27,7 +27,7 @@ from forge.llm.types import ModelCall
 from forge.memory import EMPTY_SNAPSHOT, Artifact, Capacities, MemoryManager, MemorySnapshot, Provenance, diff_snapshots
 from forge.memory.errors import MemoryFrozenError, UnknownItemError
 from forge.protocol.episode import EpisodeResult, play_episode
-from forge.rundir import ArtifactSink, DirectorySink
+from forge.runs.rundir import ArtifactSink, DirectorySink
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The rulebook as the rest of FORGE uses it: teach, withdraw, restore, read, and index for retrieval.
 
-Writes read the head records, plan with the pure functions of maintain.py and commit one book version
+Writes read the head records, plan with the pure functions of curation.py and commit one book version
 by compare-and-set; a lost race re-plans on the fresh book. Decision nodes are embedded when they are
 first stored (node text, and the unit mean of the node and its context for the accumulated embedding),
 so building an index only loads vectors.
@@ -19,7 +19,7 @@ from forge.config import ForgeConfig, rulebook_location
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.plumbing.retrying import retry_on_conflict
 from forge.rulebook.retrieval.embed import Embedder, embedder_from_config, local_embedder, mean_direction
-from forge.rulebook.store.maintain import (
+from forge.rulebook.store.curation import (
     Outcome,
     Teaching,
     last_active_version,
@@ -169,7 +169,7 @@ class Rulebook:
 
     def assess(self, assessments: Sequence[tuple[str, Evidence, bool]], provenance: Provenance = NO_PROVENANCE,
                note: str = "") -> Optional[BookVersion]:
-        """Record efficacy evidence on rules (see maintain.plan_assess); None if all of it was already there."""
+        """Record efficacy evidence on rules (see curation.plan_assess); None if all of it was already there."""
 
         def attempt() -> Optional[BookVersion]:
             expected = self.store.book_head()

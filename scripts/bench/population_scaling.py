@@ -91,7 +91,7 @@ def one_stage(n: int, latency_ms: float, per_worker: int, runs_dir: Path, alone:
     """One stage of n instances; with `alone`, a one-instance session of that instance only."""
     from forge.config import load_config
     from forge.protocol.ledger import SessionLedger
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
     from workers.driver import SessionDriver
 
     cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[

@@ -4,7 +4,7 @@ Two paths:
 - deterministic, no model call: a rule already written in the grammar (`When <subject> shows
   <condition>, then <action>`) is its own directive (canonical spelling), CONTENT, for the role that
   learned it; its predicate and action are the grammar's reading (meaning.grammar_meaning);
-- the Rule Compiler (agents/prompts/compiler.md, which also states the wire format) for everything
+- the Rule Compiler (compiler_prompt.md beside this module, which also states the wire format) for everything
   else: free-text rules, worked examples, human corrections. Its JSON answer is untrusted: parsed
   defensively (one corrective re-prompt for unusable JSON), every field checked, a justification that
   slipped through cut off. A predicate or action that does not fit the schema (an unknown host,
@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
-from agents.prompting import render
-from agents.schemas import compiler_schema
 from forge.config import ROLES
 from forge.env.catalog import HOSTS, action_reference
-from forge.grammar import ConditionalRule, parse_rule
+from forge.rulebook.language.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json, call_records
+from forge.llm.templates import render
 from forge.llm.types import ChatClient, Message, ModelCall
 from forge.memory.text import normalise
 from forge.rulebook.language.action import MAX_PLAN, MODES, parse_rule_action, rule_action_to_json
@@ -46,10 +46,12 @@ from forge.rulebook.language.meaning import grammar_meaning
 from forge.rulebook.model import CompileVerdict, CompiledRule, RuleType, SourceItem, canonical_json, short_hash
 from forge.rulebook.language.phases import phase_lines
 from forge.rulebook.authoring.checks import completed_action, text_problem
+from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.condition import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
 from forge.rulebook.language.wording import read_wording
 
+COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000
 # The reply's shape, for endpoints that constrain decoding (providers.<p>.structured_output).
@@ -373,7 +375,7 @@ class RuleCompiler:
             report.problems.append(f"{len(items)} artifact(s) need the compiler model and none is configured")
             return {}
         messages = [
-            Message("system", render("compiler", roles=", ".join(ROLES), reference=action_reference(),
+            Message("system", render(COMPILER_PROMPT, roles=", ".join(ROLES), reference=action_reference(),
                                      phases=phase_lines())),
             Message("user", render_artifacts(items)),
         ]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from forge.failure.snapshot import failure_id
-from forge.grammar import parse_rule
+from forge.rulebook.language.grammar import parse_rule
 from forge.memory.model import MemoryItem, MemorySnapshot, Provenance
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.authoring.compile import CompileReport, RuleCompiler

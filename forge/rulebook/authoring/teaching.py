@@ -17,7 +17,7 @@ from typing import Callable, Optional, Sequence
 from forge.llm.types import ChatClient
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.env.catalog import ACTIONS, ActionParseError, parse_action
-from forge.rulebook.authoring.anchor import (
+from forge.rulebook.authoring.step_corrections import (
     corrected_learned_rules, decision_node, followed_at, override_rule_text, situation_trigger,
 )
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
@@ -25,7 +25,7 @@ from forge.rulebook.authoring.compile import (
     MAX_DIRECTIVE_CHARS, STATED_CONDITION as _STATED_CONDITION, CompiledRule, CompileReport, RuleCompiler, SourceItem,
     compile_grammar, strip_justification,
 )
-from forge.rulebook.store.maintain import Outcome
+from forge.rulebook.store.curation import Outcome
 from forge.rulebook.model import (
     CompileVerdict, CompiledRule, DecisionNode, Evidence, RuleType, RuleVersion, RulebookError, SourceItem, check_actor,
 )

@@ -14,7 +14,7 @@ The files are the whole desired state of the rules they manage (as a Terraform c
 - **unchanged**: teaching the entry again would change nothing.
 Entries are never merged into another rule of the same meaning (the file's words stay the rule's): the
 plan notes such a rule, and `replaces` takes its place. Everything maintenance does when rules are taught
-follows from `store.maintain.plan_teachings`, run over the book with the entries' rules in it: a
+follows from `store.curation.plan_teachings`, run over the book with the entries' rules in it: a
 teacher's equivalent trigger superseded, `replaces` honoured, conflicts with other teachers flagged.
 Those are the plan's consequences. Rules no file manages are left alone, except by those consequences.
 
@@ -32,7 +32,7 @@ from forge.rulebook.model import (
     Actor, CompiledRule, DecisionNode, Evidence, Group, Node, RuleChange, RuleRecord, RuleStatus, RuleType, actor_kind, canonical_json, node_from_dict, rule_id_for,
 )
 from forge.rulebook.retrieval.resolve import settle
-from forge.rulebook.store.maintain import Teaching, plan_teachings
+from forge.rulebook.store.curation import Teaching, plan_teachings
 
 MARK = "rulefile:"
 MIN_PREFIX = 6  # a rule id named by its prefix: at least this long, so that a mistyped entry id does not match one

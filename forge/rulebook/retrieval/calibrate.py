@@ -1,7 +1,7 @@
 """Calibrating the relevance floor: the cosine score a semantic rule needs before it is injected.
 
 Two sources of labels, because semantic rules carry none of their own:
-- real decision contexts (`forge rulebook calibrate RUN_DIR`; forge.calibrate_run plays the episodes):
+- real decision contexts (`forge rulebook calibrate RUN_DIR`; forge.runs.calibration plays the episodes):
   every (role, context) an agent asked the rulebook about, labelled for each rule with a trigger
   predicate by whether that predicate holds there, and scored with the cosine retrieval would compute;
 - the decision-context benchmark's cases (`scripts/bench/dc_bench.py --calibrate`), labelled by their

@@ -37,7 +37,7 @@ PRECEDENCE: tuple[tuple[str, str], ...] = (
                     "dispute here); one teacher's narrower and broader rules are both injected, the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
     ("recency", "only within one teacher: a later rule on an equivalent trigger replaced the earlier one when "
-                "it was taught (maintain.py), so no two such rules are ever both in force"),
+                "it was taught (curation.py), so no two such rules are ever both in force"),
     ("abstain", "otherwise none of them is injected"),
 )
 

@@ -33,7 +33,7 @@ from forge.llm.accounting import cost_by_role, role_prices
 from forge.llm.replies import OUTCOMES, replies_by_role
 from forge.protocol.ledger import StageRecord
 from forge.plumbing.redact import mask_url, mask_urls_in_text
-from forge.stats import ReturnStats
+from forge.analysis.stats import ReturnStats
 
 
 class Tags:

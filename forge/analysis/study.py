@@ -1,5 +1,5 @@
 """A study: every arm (a condition, or a point of a sweep grid) run as K sessions with derived seeds,
-into one MLflow study, then compared on sessions (forge.comparison). The one way to run several sessions:
+into one MLflow study, then compared on sessions (forge.analysis.comparison). The one way to run several sessions:
 `forge run CONFIG --sessions K [--baseline C ...] [--sweep KEY=V1,V2,...]`.
 
 Session k of every arm gets the same seeds (derived from the config's seeds and k), so arms are compared

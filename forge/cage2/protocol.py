@@ -15,11 +15,11 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from forge.baselines import REFERENCE_RETURNS_B_LINE_30
+from forge.cage2.baselines import REFERENCE_RETURNS_B_LINE_30
 from forge.env.attackers import NAMES as ATTACKER_NAMES
 from forge.env.cage2 import Cage2Env
 from forge.plumbing.seeding import derive_seed
-from forge.stats import mean_interval
+from forge.analysis.stats import mean_interval
 
 HORIZONS: tuple[int, ...] = (30, 50, 100)  # the attackers are forge/env/attackers.py's, in its order
 

@@ -2,7 +2,7 @@
 after on the same seeds: what `forge reflexion` runs and shows.
 
 `run_reflexion` does the work and reports through callbacks (the phase it is in, each stage's
-attempts, each evaluation); rendering is the command's, as in forge.evaluation.
+attempts, each evaluation); rendering is the command's, as in forge.runs.evaluation.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from forge.llm.accounting import RoleUsage
 from forge.memory import MemorySnapshot
 from forge.protocol.inner_loop import InstanceLearner, StageTraining
 from forge.protocol.seeds import evaluation_seeds, training_seed
-from forge.rundir import RunDirectory
-from forge.stats import ReturnStats
+from forge.runs.rundir import RunDirectory
+from forge.analysis.stats import ReturnStats
 from forge.wiring import build_clients, injection_factory_for, model_label, open_memory
 
 

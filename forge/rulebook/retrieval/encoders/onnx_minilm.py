@@ -29,8 +29,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from forge.rulebook.retrieval import vector_cache
-from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, EmbeddingError, QueryCache, cache_dir,
+from forge.rulebook.retrieval.encoders import vector_cache
+from forge.rulebook.retrieval.encoders.base import (LOCAL_MODEL_NAME, CacheStats, EmbeddingError, QueryCache, cache_dir,
                                        local_model_path, max_seq_length, plain_tokenizer, unit_rows, weights_fingerprint)
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,8 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
-from forge.env.cage2 import Cage2Env, NetworkView
+from forge.env.cage2 import Cage2Env
+from forge.env.view import NetworkView
 from forge.env.catalog import QUIET_COMPROMISE, action_id
 
 # CAGE-2 B_line, 30 steps, published means: the figures a baseline table is read against.

@@ -27,14 +27,14 @@ from rich.table import Table
 from forge.config import to_saved_yaml
 from forge.errors import ForgeError
 from forge.plumbing.redact import mask_url
-from forge.reporting import SURROGATE_BANNER, SessionReport, label_figure, new_figure, save_figure
-from forge.rundir import RunDirectory
-from forge.stats import (ALPHA, BOOTSTRAP_SEED, CONFIDENCE, DECISION_RULE, EPISODES, INSTANCES, RESAMPLES,
+from forge.analysis.reporting import SURROGATE_BANNER, SessionReport, label_figure, new_figure, save_figure
+from forge.runs.rundir import RunDirectory
+from forge.analysis.stats import (ALPHA, BOOTSTRAP_SEED, CONFIDENCE, DECISION_RULE, EPISODES, INSTANCES, RESAMPLES,
                          SESSIONS, UNIT_NOTE, Difference, MeanInterval, ReturnStats, Verdict, compare_paired_sessions,
                          compare_samples, compare_sessions_means, mean_interval, pct_change, smallest_permutation_p,
                          smallest_sign_flip_p)
-from forge.study import SEED_KEYS
-from forge.tracking import Tags
+from forge.analysis.study import SEED_KEYS
+from forge.runs.tracking import Tags
 
 SMALL_SAMPLE = 10  # below this many instances a side, say that the bootstrap interval is optimistic
 

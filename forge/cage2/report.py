@@ -14,10 +14,10 @@ from typing import Any, Mapping, Optional, Sequence
 
 from rich.table import Table
 
-from forge.cage2_protocol import KnownCheck, PolicyResult
+from forge.cage2.protocol import KnownCheck, PolicyResult
 from forge.config import ForgeConfig
-from forge.rundir import RunDirectory
-from forge.tracking import Tags, experiment_id, session_runs, tracking_store
+from forge.runs.rundir import RunDirectory
+from forge.runs.tracking import Tags, experiment_id, session_runs, tracking_store
 
 REPORT_NAME = "cage2_protocol"
 

@@ -24,9 +24,9 @@ from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.outcomes import play_ablations, rules_to_ablate
 from forge.rulebook.outcomes import paired_difference
 from forge.rulebook.outcomes.aftermath import Aftermath
-from forge.rulebook.injection import RulebookInjectionFactory
+from forge.injection_factory import RulebookInjectionFactory
 from forge.plumbing.seeding import derive_seed
-from forge.stats import ReturnStats
+from forge.analysis.stats import ReturnStats
 from forge.wiring import RunMemory, build_clients, model_label
 
 MODES = tuple(mode.value for mode in Injection)  # full, rulebook, none

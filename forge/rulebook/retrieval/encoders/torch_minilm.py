@@ -19,7 +19,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, EmbeddingError, QueryCache, cache_dir, force_offline,
+from forge.rulebook.retrieval.encoders.base import (LOCAL_MODEL_NAME, CacheStats, EmbeddingError, QueryCache, cache_dir, force_offline,
                                        local_model_path, max_seq_length, plain_tokenizer, unit_rows, weights_fingerprint)
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """Session reports: summary table, evaluation.md / summary.json, stage-curve plots, and the figure helpers
-(surrogate label included) that every FORGE plot uses. Comparing sessions is forge.comparison.
+(surrogate label included) that every FORGE plot uses. Comparing sessions is forge.analysis.comparison.
 
 Everything is read back from a run directory's ledger, so a report can be made at any time, of a
 finished, running or killed session.
@@ -23,8 +23,8 @@ from forge.llm.replies import OUTCOMES, replies_by_role
 from forge.protocol.fault_count import fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
 from forge.plumbing.redact import mask_urls_in, mask_urls_in_text
-from forge.rundir import RunDirectory
-from forge.stats import BOOTSTRAP_SEED, EPISODES, INSTANCES, MeanInterval, ReturnStats, mean_interval
+from forge.runs.rundir import RunDirectory
+from forge.analysis.stats import BOOTSTRAP_SEED, EPISODES, INSTANCES, MeanInterval, ReturnStats, mean_interval
 from forge.wiring import open_ledger, uses_surrogate
 
 # The ledger's token kinds, as summed per role: prompt (of which cached), completion (of which reasoning).

@@ -23,7 +23,7 @@ import numpy as np
 from forge.errors import ForgeError
 
 if TYPE_CHECKING:
-    from forge.rulebook.retrieval.vector_cache import DiskVectorCache
+    from forge.rulebook.retrieval.encoders.vector_cache import DiskVectorCache
 
 LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
 log = logging.getLogger(__name__)
