@@ -60,7 +60,7 @@ def test_forge_run_sweep_runs_the_grid_into_one_study_and_compares_on_sessions(t
     assert all(len(c["sessions"]) == 2 for c in data["conditions"])
     (pair,) = data["pairs"]
     assert pair["unit"] == "sessions" and pair["verdict"] == "too few sessions to test"
-    assert "2 vs 2 sessions: not testable at this size" in printed
+    assert "2 pairs of sessions: not testable at this size" in printed  # arms are paired by session index k
     from mlflow import MlflowClient
 
     from forge.runs.tracking import default_tracking_uri
