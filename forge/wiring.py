@@ -14,8 +14,8 @@ from forge.llm.accounting import ModelClient, UsageLedger, model_clients
 from forge.memory import MemoryManager, MemorySnapshot, open_store
 from forge.protocol.ledger import SessionLedger
 from forge.rulebook.model import RulebookError
-from forge.rundir import RunDirectory
-from forge.storage import is_uri
+from forge.runs.rundir import RunDirectory
+from forge.plumbing.storage import is_uri
 
 if TYPE_CHECKING:
     from agents.defender import Defender
@@ -53,7 +53,7 @@ def injection_factory_for(
     (inside the Ray actor), never ship it."""
     if cfg.memory.injection is not Injection.rulebook:
         return plain_injection_factory(cfg.memory.injection)
-    from forge.rulebook.injection import RulebookInjectionFactory  # lazy: cold start (the compiler, the agents)
+    from forge.injection_factory import RulebookInjectionFactory  # lazy: cold start (the compiler, the agents)
 
     source = clients if clients is not None else (lambda: build_clients(cfg)[0])
     return RulebookInjectionFactory(cfg, cfg.rulebook.store, run_dir=run_dir, actor=actor, clients=source)

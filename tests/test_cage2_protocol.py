@@ -1,4 +1,4 @@
-"""CAGE-2's official protocol (forge.cage2_protocol) against the package's own evaluation loop, the
+"""CAGE-2's official protocol (forge.cage2.protocol) against the package's own evaluation loop, the
 known sleep figures, and the Gymnasium registration (real CybORG)."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import gymnasium
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from forge.cage2_protocol import ATTACKERS, HORIZONS, PACKAGE_RED_NAMES, CellResult, PolicyResult, check_known_sleep, protocol_seeds, run_protocol
+from forge.env.attackers import ATTACKERS
+from forge.cage2.protocol import HORIZONS, CellResult, PolicyResult, check_known_sleep, protocol_seeds, run_protocol
 from forge.env import GYMNASIUM_ID
 from forge.env.package_agents import PackageAgentError, RawBlueAgent, challenge_index, package_blue_agent
 
@@ -62,7 +63,7 @@ def test_a_scripted_agent_scores_as_in_the_package_loop(tmp_path):
     seeds = protocol_seeds(0, 2)
     ours = run_protocol({"react": ("pkg", lambda: RawBlueAgent(package_blue_agent("BlueReactRemoveAgent")))}, seeds)["react"]
     package = run_package_loop(RawBlueAgent(package_blue_agent("BlueReactRemoveAgent")), 2, seeds, tmp_path)
-    assert [(c.steps, c.adversary) for c in package.cells] == [(s, PACKAGE_RED_NAMES[r]) for s in HORIZONS for r in ATTACKERS]
+    assert [(c.steps, c.adversary) for c in package.cells] == [(s, red.package_class) for s in HORIZONS for red in ATTACKERS]
     for cell, theirs in zip(ours.cells, package.cells):
         assert (cell.mean, cell.sd) == pytest.approx((theirs.mean, theirs.sd), abs=1e-6), (cell.steps, cell.red)
     assert len({c.mean for c in ours.cells}) > 3, "the cells differ: the comparison is not of constants"

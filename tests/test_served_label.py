@@ -59,9 +59,9 @@ def test_a_session_against_the_served_surrogate_is_labelled_surrogate_everywhere
     from mlflow import MlflowClient
     from PIL import Image
 
-    from forge.reporting import SURROGATE_BANNER
-    from forge.rundir import RunDirectory
-    from forge.tracking import default_tracking_uri, session_runs
+    from forge.analysis.reporting import SURROGATE_BANNER
+    from forge.runs.rundir import RunDirectory
+    from forge.runs.tracking import default_tracking_uri, session_runs
 
     tiny = ["protocol.num_instances=2", "protocol.num_stages=1", "protocol.max_attempts=1", "protocol.checkpoint_runs=1",
             "protocol.num_evaluation_runs=1", "env.max_steps=5", "ray.instances_per_worker=2"]

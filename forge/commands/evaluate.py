@@ -16,10 +16,10 @@ from rich.table import Table
 from forge.commands.common import bar_per_name, console, progress_bars
 from forge.config import Injection
 from forge.errors import UsageError
-from forge.redact import mask_url
+from forge.plumbing.redact import mask_url
 
 if TYPE_CHECKING:
-    from forge.evaluation import InjectionComparison
+    from forge.runs.evaluation import InjectionComparison
 
 MODES = tuple(mode.value for mode in Injection)  # full, rulebook, none
 
@@ -48,9 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from forge.evaluation import compare_injection_modes
+    from forge.runs.evaluation import compare_injection_modes
     from forge.config import rulebook_location
-    from forge.transfer import transfer_of
+    from forge.cage2.transfer import transfer_of
     from forge.wiring import model_label, open_run_memory
 
     modes = list(dict.fromkeys(m.strip() for m in args.injection.split(",") if m.strip()))
@@ -133,7 +133,7 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
 def _add_transfer(transfer, comparison: "InjectionComparison", snapshot, modes: list[str], args: argparse.Namespace,
                   report: dict) -> None:
     """A transfer evaluation: the same memory, modes and seeds on the trained-on setting, beside the one asked."""
-    from forge.evaluation import compare_injection_modes
+    from forge.runs.evaluation import compare_injection_modes
 
     console.print(f"[bold]Transfer evaluation[/bold]: trained on {transfer.trained_setting}, evaluated on "
                   f"{transfer.evaluated_setting}; now the trained-on setting on the same seeds", soft_wrap=True)
@@ -177,10 +177,11 @@ def _markdown_table(table: Table) -> list[str]:
 
 def _cage2_protocol(found, snapshot, args: argparse.Namespace) -> int:
     """`--protocol cage2`: the champion, the sleep policy and a package agent through the official protocol."""
-    from forge.cage2_agent import ForgeBlueAgent
-    from forge.cage2_protocol import check_known_sleep, protocol_seeds, run_protocol
-    from forge.cage2_report import known_table, log_protocol, protocol_table, write_protocol_report
+    from forge.cage2.agent import ForgeBlueAgent
+    from forge.cage2.protocol import check_known_sleep, protocol_seeds, run_protocol
+    from forge.cage2.report import known_table, log_protocol, protocol_table, write_protocol_report
     from forge.env.package_agents import RawBlueAgent, package_blue_agent
+    from forge.runs.tracking import Tags
     from forge.wiring import model_label, uses_surrogate
 
     label = model_label(found.cfg)
@@ -213,7 +214,7 @@ def _cage2_protocol(found, snapshot, args: argparse.Namespace) -> int:
             "known_sleep": [check.to_dict() for check in checks]}
     report = write_protocol_report(found.run, "\n".join(lines) + "\n", data)
     run_id = log_protocol(found.cfg, found.run, results, report,
-                          {"forge.surrogate": str(uses_surrogate(found.cfg)).lower(), "forge.memory": found.key})
+                          {Tags.SURROGATE: str(uses_surrogate(found.cfg)).lower(), Tags.MEMORY: found.key})
     console.print(f"written to {report} and cage2_protocol.json" + (f"; MLflow run {run_id}" if run_id else ""),
                   soft_wrap=True)
     return 0

@@ -10,12 +10,11 @@ from forge.env.catalog import ACTIONS, HOSTS, ActionParseError, BlueAction, acti
 
 # The simulator's names load on first use: a module that needs only the action catalog (the rulebook's
 # compiler, `forge rulebook query`) must not pay for gymnasium and CybORG (~0.3 s of a cold start).
-_CAGE2_NAMES = ("Cage2Env", "HostRow", "HostState", "NetworkView")
-
-
 def __getattr__(name: str):
-    if name in _CAGE2_NAMES:
+    if name == "Cage2Env":
         return getattr(importlib.import_module("forge.env.cage2"), name)  # lazy: cold start (gymnasium, CybORG)
+    if name in ("HostRow", "HostState", "NetworkView"):
+        return getattr(importlib.import_module("forge.env.view"), name)  # lazy: the view's records are light
     raise AttributeError(f"module 'forge.env' has no attribute {name!r}")
 
 

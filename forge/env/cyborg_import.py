@@ -22,13 +22,16 @@ import sys
 import types
 from pathlib import Path
 
+from forge.env.attackers import ATTACKERS
+
 AGENTS = "csle_cyborg.agents"
 SIMPLE_AGENTS = "csle_cyborg.agents.simple_agents"
 
 # The classes csle-cyborg 0.0.3's agents/__init__.py exports, by the module that defines each
-# (tests/test_env_imports.py checks this against the installed package's __init__).
+# (tests/test_env_imports.py checks this against the installed package's __init__): the attackers'
+# (forge/env/attackers.py), then the rest.
 AGENT_MODULES: dict[str, str] = {
-    "B_lineAgent": "b_line",
+    **{red.package_class: red.module for red in ATTACKERS},
     "BaseAgent": "base_agent",
     "BlueLoadAgent": "blue_load_agent",
     "BlueMonitorAgent": "blue_monitor_agent",
@@ -39,8 +42,6 @@ AGENT_MODULES: dict[str, str] = {
     "HeuristicRed": "heuristic_red",
     "KeyboardAgent": "keyboard_agent",
     "KillchainAgent": "killchain_agent",
-    "RedMeanderAgent": "meander",
-    "SleepAgent": "sleep_agent",
     "TestAgent": "test_agent",
 }
 
@@ -83,3 +84,9 @@ def install_light_agents_package() -> bool:
     csle_cyborg.agents = agents  # type: ignore[attr-defined]
     agents.simple_agents = simple  # type: ignore[attr-defined]
     return True
+
+
+def agent_class(name: str) -> type:
+    """One of the package's agent classes (AGENT_MODULES), imported from its own module without torch."""
+    install_light_agents_package()
+    return getattr(importlib.import_module(f"{SIMPLE_AGENTS}.{AGENT_MODULES[name]}"), name)

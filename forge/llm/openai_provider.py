@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 import openai
 
-from forge.config import ProviderConfig, StructuredOutput
+from forge.config import ForgeConfig, ProviderConfig, StructuredOutput
 from forge.llm.api_rules import OPENAI_MAX_STOP, openai_reasoning_model, openai_request_refusals
 from forge.llm.schema_rules import openai_form
 from forge.llm.types import (
@@ -57,6 +57,10 @@ class OpenAIProvider:
 
     # The HTTP client enforces `timeout_s` itself, so the resilience layer need not run calls in a thread.
     enforces_timeout = True
+
+    @classmethod
+    def from_config(cls, name: str, cfg: ForgeConfig) -> "OpenAIProvider":
+        return cls(name, cfg.providers[name])
 
     def __init__(self, name: str, cfg: ProviderConfig, *, environ: Mapping[str, str] = os.environ):
         self.name = name

@@ -36,9 +36,9 @@ from typing import Any, Callable, Optional, Sequence
 
 from forge.config import ProviderConfig
 from forge.llm.limiter import EndpointLimits, endpoint_key, session_limiter
+from forge.llm.kinds import NETWORK_KINDS
 from forge.llm.prices import price_for
 from forge.llm.types import (
-    NETWORK_KINDS,
     Completion,
     Message,
     Provider,

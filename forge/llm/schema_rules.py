@@ -21,7 +21,8 @@ Gemini, `response_schema`: an OpenAPI 3.0 Schema object, parsed as a message wit
 other key is an unknown field (HTTP 400), `type` is one name (STRING, NUMBER, INTEGER, BOOLEAN, ARRAY,
 OBJECT) and `nullable` says null; no `$ref`, no `additionalProperties`.
 
-The product writes its schemas (agents/schemas.py) in the strict shape already; `openai_form`,
+The product writes its schemas (agents/schemas.py, forge/rulebook/authoring/compiler_schema.py) in the strict
+shape already (`strict_object`, `nullable`); `openai_form`,
 `gemini_json_form` and `gemini_openapi_form` only move what an API does not take (a string length) into
 the description, and inline references where an API takes none.
 """
@@ -210,8 +211,14 @@ def _said_not_enforced(schema: JsonSchema, allowed: frozenset) -> None:
                 _describe(node, words.format(value))
 
 
-def _nullable(node: JsonSchema) -> JsonSchema:
-    """`node` that also admits null (OpenAI's spelling of an optional field)."""
+def strict_object(properties: dict[str, Any]) -> JsonSchema:
+    """An object in the strict shape: closed, every property required (the product writes its schemas so)."""
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def nullable(node: JsonSchema) -> JsonSchema:
+    """`node` that also admits null (OpenAI's spelling of an optional field: required, and null when absent;
+    the reader drops the nulls, forge.llm.json_reply)."""
     kinds = node.get("type")
     if isinstance(kinds, str) and "enum" not in node and "const" not in node:
         return {**node, "type": [kinds, "null"]}
@@ -237,7 +244,7 @@ def openai_form(schema: Mapping[str, Any]) -> SchemaForm:
             required = list(node.get("required") or [])
             for name in properties:
                 if name not in required:
-                    properties[name] = _nullable(properties[name])
+                    properties[name] = nullable(properties[name])
                     required.append(name)
             node["required"] = required
     problems = openai_strict_problems(form)

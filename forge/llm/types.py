@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 from forge.errors import ForgeError
 
 ChatRole = Literal["system", "user", "assistant"]
-NETWORK_KINDS = ("openai", "gemini")  # provider kinds reached over HTTP; the rest run in-process
 # The `owned_by` of a model in GET /v1/models when the endpoint serves FORGE's surrogate (`forge serve`): how a
 # client learns from the wire that its results are surrogate results (forge.wiring.with_served_labels).
 SURROGATE_OWNER = "forge-surrogate"

@@ -1,7 +1,7 @@
 """Figures behind the per-horizon failure trigger (tau) and graduation threshold (theta) in configs/.
 
 For red B_line and Meander at 30, 50 and 100 steps: the episode return of the sleep policy and of the
-reactive restore heuristic (forge.baselines) on the same seeds, and for the heuristic the share of
+reactive restore heuristic (forge.cage2.baselines) on the same seeds, and for the heuristic the share of
 episodes with a step below tau and the median step of the first such step. configs/horizons.md reads them.
 
     PYTHONPATH=. .venv/bin/python scripts/bench/horizon_thresholds.py --episodes 30
@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from forge.baselines import POLICIES, run_episode
+from forge.cage2.baselines import POLICIES, run_episode
 from forge.env import Cage2Env
 
 

@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
     from forge.config import load_config
-    from workers.driver import connect_ray
+    from workers.ray_runtime import connect_ray
 
     connect_ray(load_config())  # a session's own start (retried on a loaded machine), or RAY_ADDRESS's cluster
     limiter = start_session_limiter("bench", BudgetLimits(max_usd=1e9))

@@ -24,6 +24,7 @@ from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, GLOBAL_VERBS, HOST_
 from forge.rulebook.language.action import ANY_VERB, MATCHED, MAX_PLAN, MODES, RELATIVE_TARGETS
 from forge.rulebook.language.phases import ALIASES, PHASES, WORDS
 from forge.rulebook.language.predicate import CLASSES, MAX_HISTORY_STEPS
+from forge.rulebook.model import RuleStatus, RuleType
 
 FORMAT_VERSION = 1
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -173,7 +174,7 @@ def rule_file_schema() -> dict[str, Any]:
             "role": _roles("the agent role(s) the rule is for"),
             "actor": {"description": "who teaches it: user:<name> or <session>/<instance>",
                       "oneOf": [actor, {"type": "array", "minItems": 1, "uniqueItems": True, "items": actor}]},
-            "type": _enum(("CONTENT", "FORMAT"), "CONTENT: what to do (default); FORMAT: how to answer, every call"),
+            "type": _enum((RuleType.CONTENT, RuleType.FORMAT), "CONTENT: what to do (default); FORMAT: how to answer, every call"),
             "when": {"$ref": "#/$defs/predicate",
                      "description": "the trigger in the rule language; given, the compiler is skipped (the same checks apply)"},
             "action": {"$ref": "#/$defs/action"},
@@ -185,12 +186,12 @@ def rule_file_schema() -> dict[str, Any]:
                         "description": "the decision context the rule was forged from (default: its text)"},
             "replaces": {"type": "array", "uniqueItems": True, "items": {"type": "string", "minLength": 1},
                          "description": "entry ids (of entries no longer in the files) or book rule ids this rule replaces"},
-            "status": _enum(("active", "withdrawn"), "withdrawn: taken out of the book (a tombstone); default active"),
+            "status": _enum((RuleStatus.ACTIVE, RuleStatus.WITHDRAWN), "withdrawn: taken out of the book (a tombstone); default active"),
         },
         "dependentRequired": {"action": ["when"], "unexpressed": ["when"]},
         "allOf": [
             {"if": {"required": ["semantic"]}, "then": {"not": {"anyOf": [{"required": ["when"]}, {"required": ["action"]}]}}},
-            {"if": {"properties": {"type": {"const": "FORMAT"}}, "required": ["type"]},
+            {"if": {"properties": {"type": {"const": RuleType.FORMAT}}, "required": ["type"]},
              "then": {"not": {"anyOf": [{"required": ["action"]}, {"required": ["unexpressed"]}, {"required": ["semantic"]}]},
                       "properties": {"when": {"const": {"always": True}}}}},
         ],

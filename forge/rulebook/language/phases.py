@@ -3,7 +3,7 @@
 A model's reflection names phases ("during reconnaissance", "once the attacker escalates"), not table
 values. Each phase here is what the blue table, and the defender's history of it, can show; the predicate
 language accepts `{"phase": NAME}` and reads it as this predicate (predicate.py), and the compiler prompt
-lists the same mapping (compile.py renders it into agents/prompts/compiler.md). The README's rulebook
+lists the same mapping (compile.py renders it into forge/rulebook/authoring/compiler_prompt.md). The README's rulebook
 section prints it in words.
 
 What an Analyse result can show (CybORG's BlueTableWrapper, the table the defender reads): Analyse lists

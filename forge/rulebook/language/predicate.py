@@ -1,6 +1,6 @@
 """A rule's trigger as a small typed predicate over what the agent observes. Pure.
 
-The wire form (the compiler's contract, agents/prompts/compiler.md) is JSON:
+The wire form (the compiler's contract, forge/rulebook/authoring/compiler_prompt.md) is JSON:
 
     {"always": true}                                  every decision of the rule's roles
     {"host": "User0"}                                 the context shows or names this host (any state)

@@ -1,0 +1,36 @@
+"""The red agents a CAGE-2 environment can face, in one table.
+
+Everything that names an attacker reads it: the configuration (`env.red_agent`, forge.config.RedAgent),
+the environment (which csle-cyborg class plays red), the official protocol's cells (forge.cage2.protocol)
+and the light import of CybORG's agents (forge.env.cyborg_import). Adding an attacker is adding a row
+here (docs/extending.md). Standard library only: the configuration, below every other layer, reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Attacker:
+    name: str  # as the configuration names it (`env.red_agent`)
+    package_class: str  # csle-cyborg's class, as the package's own evaluation prints it
+    module: str  # the module under csle_cyborg.agents.simple_agents that defines it
+
+
+# In the order the official evaluation plays them (and the first is the default).
+ATTACKERS: tuple[Attacker, ...] = (
+    Attacker("b_line", "B_lineAgent", "b_line"),
+    Attacker("meander", "RedMeanderAgent", "meander"),
+    Attacker("sleep", "SleepAgent", "sleep_agent"),
+)
+NAMES: tuple[str, ...] = tuple(a.name for a in ATTACKERS)
+DEFAULT = NAMES[0]
+
+
+def attacker(name: str) -> Attacker:
+    """The attacker `name` names; ValueError listing the valid names."""
+    for candidate in ATTACKERS:
+        if candidate.name == name:
+            return candidate
+    raise ValueError(f"unknown red agent {name!r}; valid: {', '.join(NAMES)}")
