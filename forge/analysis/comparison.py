@@ -321,6 +321,12 @@ def _interval(estimate: MeanInterval) -> str:
 
 
 def notes(comparison: Comparison) -> list[str]:
+    """What a comparison's reader needs under its tables: how it decides, then what its sizes allow."""
+    return method_notes(comparison) + size_notes(comparison)
+
+
+def method_notes(comparison: Comparison) -> list[str]:
+    """The decision rule, why each pair is decided on its unit, and the tests' settings."""
     lines = [DECISION_RULE, UNIT_NOTE]
     for pair in comparison.pairs:
         if pair.decisive.paired:
@@ -334,6 +340,12 @@ def notes(comparison: Comparison) -> list[str]:
              f"Percentile bootstrap, {RESAMPLES:,} resamples, seed {comparison.seed}; two-sided permutation test "
              f"of the difference in means (exact when every split can be enumerated); "
              f"{len(comparison.pairs)} comparison(s), p-values not corrected for multiplicity."]
+    return lines
+
+
+def size_notes(comparison: Comparison) -> list[str]:
+    """What these sizes allow (the smallest p each test can give; how many sessions could), and the label."""
+    lines = []
     sizes = sorted({(p.decisive.n_a, p.decisive.n_b, p.unit, p.decisive.paired) for p in comparison.pairs})
     if sizes and min(min(a, b) for a, b, _, _ in sizes) < SMALL_SAMPLE:
         lines.append(f"With fewer than {SMALL_SAMPLE} units a side a bootstrap interval is too narrow (it "
@@ -345,13 +357,18 @@ def notes(comparison: Comparison) -> list[str]:
     for a, b, unit, paired in sizes:
         reach = smallest_sign_flip_p(a) if paired else smallest_permutation_p(a, b)
         if unit == SESSIONS and reach >= ALPHA:
-            need = next(k for k in range(2, 50) if (smallest_sign_flip_p(k) if paired else smallest_permutation_p(k, k)) < ALPHA)
             what = f"{a} pairs of sessions" if paired else f"{a} vs {b} sessions"
             lines.append(f"{what}: not testable at this size (the smallest attainable p is {reach:.2f}); at least "
-                         f"{need} sessions per {'arm, paired,' if paired else 'condition'} can reach p < {ALPHA:g}.")
+                         f"{sessions_needed(paired)} sessions per {'arm, paired,' if paired else 'condition'} can "
+                         f"reach p < {ALPHA:g}.")
     if comparison.surrogate:
         lines.append(SURROGATE_BANNER + ".")
     return lines
+
+
+def sessions_needed(paired: bool) -> int:
+    """The fewest sessions per arm at which the sessions' test can reach p < ALPHA (paired: 6; unpaired: 4)."""
+    return next(k for k in range(2, 50) if (smallest_sign_flip_p(k) if paired else smallest_permutation_p(k, k)) < ALPHA)
 
 
 def condition_table(comparison: Comparison) -> Table:
@@ -400,6 +417,118 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
         console.print("no two evaluated sessions to compare")
     for line in notes(comparison):
         console.print(line, highlight=False)
+    print_verdict_sentences(comparison, console)
+
+
+# -- the verdict: what a terminal shows (the wide tables above go to comparison.txt) ----------------------
+
+DISPLAY_WIDTH = 100  # the verdict's tables fit this many columns; the full tables go to the report file
+# How a condition is named in a verdict sentence.
+CONDITION_NAMES = {"forge": "FORGE", "forge_no_grad": "FORGE without graduation", "reflexion": "Reflexion",
+                   "zero_shot": "zero-shot"}
+SURROGATE_VERDICT = "SURROGATE results (a scripted stand-in), not an LLM's"
+
+
+def _untestable(d: Difference) -> bool:
+    return d.verdict in (Verdict.too_few, Verdict.too_few_sessions)
+
+
+def _decided_on(d: Difference) -> str:
+    return f"{d.n_a} session pairs" if d.paired else f"{d.n_a} vs {d.n_b} {d.unit}"
+
+
+def verdict_sentence(pair: PairComparison, *, surrogate: bool) -> str:
+    """One pair's verdict as a line: better, worse, or not significant at this size, always (a size whose
+    test cannot reach p < ALPHA, e.g. 4 pairs of sessions at p >= 0.125, says it cannot tell them apart);
+    the unit, the difference with its interval and p; and, on the surrogate, that it is not an LLM's result."""
+    def name(label: str) -> str:
+        return CONDITION_NAMES.get(label, label)
+
+    d = pair.decisive
+    figures = f"difference {d.delta:+.2f}" + ("" if d.low is None else f", {CONFIDENCE:.0%} interval {d.interval}") + \
+        ("" if d.p_value is None else f", p {_p_text(d.p_value)}")
+    if _untestable(d):
+        could = (f"; {sessions_needed(d.paired)} sessions per arm{', paired,' if d.paired else ''} can"
+                 if d.unit == SESSIONS else "")
+        smallest = "" if d.smallest_p is None else f" (the smallest p they can give is {d.smallest_p:.3f}{could})"
+        said = (f"{Verdict.not_significant.value}: {_decided_on(d)} cannot tell them apart at {ALPHA:.0%}"
+                f"{smallest}; {figures}")
+    else:
+        said = f"{d.verdict.value}, on {_decided_on(d)}: {figures}"
+    line = f"{name(pair.a)} vs {name(pair.b)}: {said}"
+    return f"[{SURROGATE_VERDICT}] {line}" if surrogate else line
+
+
+def _verdict_order(pairs: Sequence[PairComparison]) -> list[PairComparison]:
+    """FORGE's pairs first (the headline: FORGE against each baseline), then the baselines' own."""
+    return sorted(pairs, key=lambda p: (p.a not in BROADCASTING and p.b not in BROADCASTING))
+
+
+def arms_table(comparison: Comparison) -> Table:
+    """Each arm's mean with its interval, narrow (the full table: `condition_table`, in comparison.txt)."""
+    table = Table(title=f"By condition: mean of the instances' means, {CONFIDENCE:.0%} bootstrap interval")
+    for column in ("condition", "sessions", "instances", "mean", f"{CONFIDENCE:.0%} interval", "graduated"):
+        table.add_column(column, justify="left" if column == "condition" else "right")
+    for c in comparison.conditions:
+        if c.estimate is None:
+            table.add_row(c.label, str(len(c.reports)), str(sum(len(r.instances) for r in c.reports)), "-", "-", "-")
+            continue
+        table.add_row(c.label, str(len(c.reports)), str(c.estimate.n), f"{c.estimate.mean:.2f}", _interval(c.estimate),
+                      f"{sum(len(s.graduates) for s in c.reports)}/{sum(len(s.instances) for s in c.reports)}")
+    return table
+
+
+def _table_verdict(d: Difference) -> str:
+    """The verdict in a narrow cell: "not significant" stands for "not significant at this size" (the title
+    says so), with a * where the size cannot reach p < ALPHA at all."""
+    if _untestable(d):
+        return "not significant*"
+    return "not significant" if d.verdict is Verdict.not_significant else d.verdict.value
+
+
+def verdict_table(comparison: Comparison) -> Table:
+    """One row per pair: its verdict on the independent unit (every row: `pairs_table`, in comparison.txt).
+    A size too small to reach p < ALPHA reads "not significant*": the verdict sentences say why."""
+    title = f"Verdict on A - B at this size (higher return is better; * this size cannot reach p < {ALPHA:g})"
+    if comparison.surrogate:
+        title += f": {SURROGATE_VERDICT}"
+    table = Table(title=title)
+    for column in ("A - B", "decided on", f"Δ mean [{CONFIDENCE:.0%} interval]", "p", "verdict"):
+        table.add_column(column, justify="right" if column.startswith(("Δ", "p")) else "left")
+    for pair in _verdict_order(comparison.pairs):
+        d = pair.decisive
+        table.add_row(f"{pair.a} - {pair.b}", _decided_on(d),
+                      f"{d.delta:+.1f}" + ("" if d.low is None else f" [{d.low:+.1f}, {d.high:+.1f}]"),
+                      "-" if d.p_value is None else _p_text(d.p_value),
+                      _table_verdict(d))
+    return table
+
+
+def print_verdict(comparison: Comparison, console: Console, full_report: Optional[Path] = None) -> None:
+    """What a terminal shows of a comparison: the arms and the verdicts in tables that fit DISPLAY_WIDTH
+    columns, the notes on units and sizes, and one verdict sentence per pair, labelled as surrogate
+    results when they are. `full_report`: where the wide tables and the decision rule are."""
+    width = min(console.width, DISPLAY_WIDTH)
+    console.print(arms_table(comparison), width=width)
+    if not comparison.pairs:
+        console.print("no two evaluated sessions to compare")
+        return
+    console.print(verdict_table(comparison), width=width)
+    for line in size_notes(comparison):
+        console.print(line, highlight=False, width=width)
+    if full_report is not None:
+        console.print(f"Every row (sessions, instances, episodes), the decision rule and why each unit: {full_report}",
+                      highlight=False, width=width)
+    print_verdict_sentences(comparison, console, width)
+
+
+def print_verdict_sentences(comparison: Comparison, console: Console, width: Optional[int] = None) -> None:
+    """The last lines of every comparison: one verdict sentence per pair, FORGE's first."""
+    if not comparison.pairs:
+        return
+    console.print("[bold]Verdict[/bold]", width=width)
+    for pair in _verdict_order(comparison.pairs):
+        console.print(verdict_sentence(pair, surrogate=comparison.surrogate), highlight=False, markup=False, width=width)
 
 
 def comparison_markdown(comparison: Comparison) -> str:

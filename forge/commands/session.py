@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
@@ -156,26 +157,46 @@ def _run(args: argparse.Namespace) -> int:
                    for condition in conditions]
         label = None
 
+    started = time.monotonic()
+
     def announce(n: int, this, run_dir) -> None:
         if headings:
-            console.print(headings[n - 1])
+            console.print(f"{headings[n - 1]} ({_clock(time.monotonic() - started)} elapsed)")
         _announce(this, run_dir)
 
+    # Several sessions: one line each (their tables are in each session's reports/evaluation.md), then the verdict.
     runs = run_sessions(configs, progress=SessionView(), hooks=args.session_hooks, on_start=announce,
-                        on_end=_show_session)
+                        on_end=_show_session if len(configs) == 1 else _show_session_line)
     if runs[-1].budget_exhausted:
         return BUDGET_EXHAUSTED_EXIT
     if len(runs) > 1:
         first = runs[0].run_dir
-        _print_comparison([r.run_dir for r in runs], first.path.parent / f"comparison-{label or first.session_id}")
+        _print_comparison([r.run_dir for r in runs], first.path.parent / f"comparison-{label or first.session_id}",
+                          verdict_only=True)
+        console.print(f"{len(runs)} sessions in {_clock(time.monotonic() - started)}", highlight=False)
     return 0
+
+
+def _clock(seconds: float) -> str:
+    return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+
+
+def _show_session_line(run) -> None:
+    """A session of several, in one line: its evaluation mean with the interval over its instances."""
+    from forge.analysis.stats import INSTANCES
+
+    report = run.report
+    estimate = report.estimates().get(INSTANCES)
+    figures = ("no evaluation" if estimate is None else
+               f"mean {estimate.mean:.2f} over {estimate.n} instances, 95% interval "
+               f"{'-' if estimate.low is None else f'[{estimate.low:.2f}, {estimate.high:.2f}]'}")
+    console.print(f"  {report.run_dir.session_id}: {figures}; graduated {len(report.graduates)}/{len(report.instances)}"
+                  + (" (budget exhausted)" if run.budget_exhausted else ""), highlight=False)
 
 
 def _study(args: argparse.Namespace, cfg, conditions: list[str]) -> tuple[list, str, list[str]]:
     """Conditions x sweep grid x K sessions (forge.analysis.study): the configurations to run, the study's name and
     a heading for each session."""
-    import time
-
     from forge.analysis.study import parse_sweep, plan_study
 
     study = cfg.run.study if cfg.run.study != "forge" else f"study-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -257,16 +278,20 @@ def _comparison_dir(runs, out: Path | None) -> Path:
     return out or runs[0].path.parent / f"comparison-{runs[0].session_id}"
 
 
-def _print_comparison(runs, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
+def _print_comparison(runs, out: Path, seed: int = BOOTSTRAP_SEED, *, verdict_only: bool = False) -> None:
     from forge.analysis.reporting import SessionReport
 
-    _print_reports_comparison([SessionReport.load(r) for r in runs], out, seed)
+    _print_reports_comparison([SessionReport.load(r) for r in runs], out, seed, verdict_only=verdict_only)
 
 
-def _print_reports_comparison(reports, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
-    from forge.analysis.comparison import compare_sessions, print_comparison, write_comparison
+def _print_reports_comparison(reports, out: Path, seed: int = BOOTSTRAP_SEED, *, verdict_only: bool = False) -> None:
+    """`verdict_only` (the main job): the narrow tables and the verdict; the wide ones only in the files."""
+    from forge.analysis.comparison import compare_sessions, print_comparison, print_verdict, write_comparison
 
     comparison = compare_sessions(reports, seed=seed)
     paths = write_comparison(comparison, out)
     console.print("wrote " + ", ".join(str(p) for p in paths))
-    print_comparison(comparison, console)
+    if verdict_only:
+        print_verdict(comparison, console, full_report=paths[0])
+    else:
+        print_comparison(comparison, console)
