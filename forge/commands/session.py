@@ -290,7 +290,7 @@ def _print_reports_comparison(reports, out: Path, seed: int = BOOTSTRAP_SEED, *,
 
     comparison = compare_sessions(reports, seed=seed)
     paths = write_comparison(comparison, out)
-    console.print("wrote " + ", ".join(str(p) for p in paths))
+    console.print(f"wrote {', '.join(p.name for p in paths)} in {out}", highlight=False)
     if verdict_only:
         print_verdict(comparison, console, full_report=paths[0])
     else:
