@@ -67,5 +67,5 @@ def test_four_pairs_say_they_cannot_tell_the_conditions_apart(tmp_path):
     runs = make_study(tmp_path, {"forge": [[-15.0, -16.0]] * 4, "zero_shot": [[-200.0, -190.0]] * 4})
     (line,) = verdict_lines(rendered(runs, tmp_path / "comparison.txt"))
     assert ("FORGE vs zero-shot: not significant at this size: 4 session pairs cannot tell them apart at 5% "
-            "(the smallest p they can give is 0.125; 6 sessions per arm, paired, can)") in line
+            "(the smallest p they can give is 0.125; 6 sessions per arm can)") in line
     assert "too few" not in line

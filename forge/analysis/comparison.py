@@ -448,8 +448,8 @@ def verdict_sentence(pair: PairComparison, *, surrogate: bool) -> str:
     figures = f"difference {d.delta:+.2f}" + ("" if d.low is None else f", {CONFIDENCE:.0%} interval {d.interval}") + \
         ("" if d.p_value is None else f", p {_p_text(d.p_value)}")
     if _untestable(d):
-        could = (f"; {sessions_needed(d.paired)} sessions per arm{', paired,' if d.paired else ''} can"
-                 if d.unit == SESSIONS else "")
+        # A study pairs its arms' sessions (the paired test needs the most), so that many always suffice.
+        could = f"; {sessions_needed(paired=True)} sessions per arm can" if d.unit == SESSIONS else ""
         smallest = "" if d.smallest_p is None else f" (the smallest p they can give is {d.smallest_p:.3f}{could})"
         said = (f"{Verdict.not_significant.value}: {_decided_on(d)} cannot tell them apart at {ALPHA:.0%}"
                 f"{smallest}; {figures}")
