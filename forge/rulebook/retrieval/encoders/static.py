@@ -65,7 +65,8 @@ def build_distilled_table(model_path: Path, out: Path, *, batch: int = 1024) -> 
     p, so frequent tokens (punctuation, "the") count less. Once per machine, on every core: about 50 s of
     CPU, 25 s on 2 cores."""
     # lazy: a query of the table never needs onnxruntime
-    from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEncoder, ensure_onnx_file, new_session
+    from forge.rulebook.retrieval.encoders.onnx_graph import ensure_onnx_file
+    from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEncoder, new_session
 
     log.info("building the minilm-static encoder table from %s (once per machine) -> %s", model_path, out)
     graph = ensure_onnx_file(False, model_path)  # the float32 model: torch's to 1e-6
