@@ -199,7 +199,7 @@ def read_shape(model_path: Path) -> BertShape:
 def onnxruntime_version() -> str:
     """onnxruntime's installed version, without importing it (naming the graph file is the vector cache's
     key, which a query answered from the cache needs) or scanning every distribution (importlib.metadata,
-    ~30 ms): the name of its .dist-info directory beside the package."""
+    slow at a cold start): the name of its .dist-info directory beside the package."""
     import importlib.util
 
     spec = importlib.util.find_spec("onnxruntime")
@@ -221,8 +221,8 @@ def onnx_file_name(fingerprint: str, quantized: bool) -> str:
 
 def build_onnx_file(model_path: Path, out: Path, *, quantized: bool, fused_attention: bool = True) -> Path:
     """Write the graph (int8-quantized if asked) to `out`, its weights beside it in `<out>.data`
-    (external data: onnxruntime maps that file instead of parsing 58 MB of protobuf, ~0.1 s of every
-    cold start; the vectors are the same to the bit). Atomic: both files are written in a build
+    (external data: onnxruntime maps that file instead of parsing the weights as protobuf at every cold
+    start; the vectors are the same to the bit). Atomic: both files are written in a build
     directory, the weights moved into place first, the graph last, so a reader that finds the graph
     finds its weights."""
     import shutil
