@@ -2,7 +2,8 @@
 
 For red B_line and Meander at 30, 50 and 100 steps: the episode return of the sleep policy and of the
 reactive restore heuristic (forge.cage2.baselines) on the same seeds, and for the heuristic the share of
-episodes with a step below tau and the median step of the first such step. configs/horizons.md reads them.
+episodes with a step below tau and the median step of the first such step. The configs quote them in their
+comments (configs/meander*.yaml, configs/horizon*.yaml).
 
     PYTHONPATH=. .venv/bin/python scripts/bench/horizon_thresholds.py --episodes 30 [--red b_line,meander]
 """
