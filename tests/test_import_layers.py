@@ -58,6 +58,7 @@ DYNAMIC = {
     "forge.llm.registry": "a provider kind's module, named by its row of forge/llm/kinds.py",
     "forge.llm.gemini_provider": "the optional google-genai SDK",
     "forge.env.cyborg_import": "CybORG's agent modules",
+    "forge.env.cage2": "an external attacker's module, named by its row of forge/env/attackers.py",
 }
 
 

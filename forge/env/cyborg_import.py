@@ -23,7 +23,7 @@ import sys
 import types
 from pathlib import Path
 
-from forge.env.attackers import ATTACKERS
+from forge.env.attackers import PACKAGE as PACKAGE_ATTACKERS
 
 AGENTS = "csle_cyborg.agents"
 SIMPLE_AGENTS = "csle_cyborg.agents.simple_agents"
@@ -32,7 +32,7 @@ SIMPLE_AGENTS = "csle_cyborg.agents.simple_agents"
 # (tests/test_env_imports.py checks this against the installed package's __init__): the attackers'
 # (forge/env/attackers.py), then the rest.
 AGENT_MODULES: dict[str, str] = {
-    **{red.package_class: red.module for red in ATTACKERS},
+    **{red.package_class: red.module for red in PACKAGE_ATTACKERS},
     "BaseAgent": "base_agent",
     "BlueLoadAgent": "blue_load_agent",
     "BlueMonitorAgent": "blue_monitor_agent",
