@@ -24,7 +24,7 @@ from agents.react import (TOOLS, PlannerTurn, Suggestion, ToolCall, assessment_t
                           parse_suggestions, suggestion_lines)
 from agents.schemas import JSON_FORMS, action_chooser_schema, analyst_schema, planner_schema
 from forge.config import AgentConfig
-from forge.env.cage2 import HostState, NetworkView
+from forge.env.view import HostState, NetworkView
 from forge.env.catalog import HOSTS, ActionParseError, action_id, action_name, action_reference, parse_action
 from forge.env.text_view import (HostStates, render_alerts, render_changed_hosts, render_host_history, render_host_state,
                                  table_states)
@@ -308,7 +308,7 @@ class Defender:
         return "\n".join(lines + ([seen] if seen else []))
 
     def _observation(self, view: NetworkView, history: str) -> str:
-        # An exported agent may not know how long its episodes are (forge.cage2_agent): never a wrong "of N".
+        # An exported agent may not know how long its episodes are (forge.cage2.agent): never a wrong "of N".
         lines = [f"Step {view.step + 1} of {self.max_steps}." if self.max_steps else f"Step {view.step + 1}."]
         if history:
             lines.append(history)

@@ -2,16 +2,18 @@
 
 An injection strategy is asked before every model call, with the calling role and the context the
 call is about; it answers with the items to place in that role's system prompt and, optionally,
-messages to prepend (the rulebook's stage-1 pair). Traces record the ids it returned.
+messages to prepend (the rulebook's stage-1 pair). Traces record the ids it returned. When the episode
+ends it is asked what the trace should keep of it (`annotate_episode`: the rulebook's aftermath).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from forge.config import Injection
 from forge.llm.types import Message, approx_tokens
+from forge.rulebook.outcomes.aftermath import EpisodeNotes, StepSeen
 
 if TYPE_CHECKING:
     from forge.memory.model import MemorySnapshot
@@ -58,6 +60,11 @@ class MemoryInjection(Protocol):
 
     def for_call(self, role: str, context: str) -> InjectedMemory: ...
 
+    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> EpisodeNotes:
+        """What the trace keeps of this episode's injections, asked once when the episode ends (`complete`:
+        it ran to its horizon rather than stopping at a failure)."""
+        ...
+
 
 class NoInjection:
     """Nothing learned reaches the prompt (zero-shot, and the `none` arm of `forge evaluate`)."""
@@ -69,6 +76,9 @@ class NoInjection:
 
     def for_call(self, role: str, context: str) -> InjectedMemory:
         return InjectedMemory()
+
+    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> EpisodeNotes:
+        return EpisodeNotes()
 
 
 @dataclass
@@ -91,6 +101,9 @@ class FullInjection:
             ]
             self._cache[role] = InjectedMemory(items=tuple(items))
         return self._cache[role]
+
+    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> EpisodeNotes:
+        return EpisodeNotes()  # the same items at every call: nothing per step to judge
 
 
 def plain_injection_factory(mode: Injection) -> Callable[["MemorySnapshot"], "MemoryInjection"]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import string
-from functools import lru_cache
 from pathlib import Path
 
 from agents.injection import InjectedMemory
+from forge.llm import templates
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 
@@ -16,17 +16,13 @@ RULES_HEADER = "## Learned rules"
 EXAMPLES_HEADER = "## Learned examples"
 
 
-@lru_cache(maxsize=None)
 def template(name: str) -> string.Template:
-    path = PROMPTS_DIR / f"{name}.md"
-    if not path.is_file():
-        raise FileNotFoundError(f"no prompt template {path}")
-    return string.Template(path.read_text())
+    return templates.template(PROMPTS_DIR / f"{name}.md")
 
 
 def render(name: str, **fields: object) -> str:
-    """Fill a template; a missing field is an error here, not a literal `$field` in a model's prompt."""
-    return template(name).substitute(**{k: str(v) for k, v in fields.items()}).rstrip() + "\n"
+    """Fill the role's template (forge.llm.templates: a missing field is an error)."""
+    return templates.render(PROMPTS_DIR / f"{name}.md", **fields)
 
 
 def memory_sections(injected: InjectedMemory, persistent: str | None) -> str:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from mlflow import MlflowClient
 
-from forge.rundir import RunDirectory
-from forge.tracking import session_runs
+from forge.runs.rundir import RunDirectory
+from forge.runs.tracking import Tags, session_runs
 from forge.wiring import open_ledger, open_memory
 
 run = RunDirectory.open(Path("runs/latest").resolve())
@@ -46,8 +46,8 @@ on_nodes = {k: v for k, v in metrics.items() if k.startswith("instances_on_node.
 artifacts = [a.path for a in client.list_artifacts(parent.info.run_id, "reports")]
 print(f"MLflow {cfg.tracking.tracking_uri}: run {parent.info.run_id} {parent.info.status}, "
       f"{len(children)} instance runs, eval_mean {metrics.get('eval_mean')}, {on_nodes}, artifacts {artifacts}")
-if parent.info.status != "FINISHED" or tags.get("forge.status") != "finished":
-    problems.append(f"MLflow parent run is {parent.info.status} / forge.status={tags.get('forge.status')}")
+if parent.info.status != "FINISHED" or tags.get(Tags.STATUS) != "finished":
+    problems.append(f"MLflow parent run is {parent.info.status} / {Tags.STATUS}={tags.get(Tags.STATUS)}")
 if len(children) != len(instances):
     problems.append(f"MLflow has {len(children)} instance runs, expected {len(instances)}")
 if "eval_mean" not in metrics or not any(client.get_metric_history(c.info.run_id, "checkpoint_return") for c in children):

@@ -7,6 +7,7 @@ import importlib
 import pkgutil
 import sqlite3
 import sys
+from typing import Any, Optional
 
 import forge.commands
 from forge.errors import ForgeError
@@ -32,7 +33,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, session_hooks: Optional[Any] = None) -> int:
+    """`session_hooks`: what builds the hooks of each session a command runs, from its configuration and run
+    directory (workers.session.HooksFactory); a reliability test's (workers/chaos.py). None: no hooks."""
     argv = sys.argv[1:] if argv is None else list(argv)
     # The first word names a command module (rulebook, memory, episode, ...): register only its commands.
     # Anything else (--help, run, a typo) gets the whole parser and its full usage message.
@@ -46,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
             args.config = [*args.config, *extra]
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.session_hooks = session_hooks
     try:
         return int(args.func(args) or 0)
     except BaseException as exc:
@@ -72,7 +76,7 @@ def expected_failure(exc: BaseException) -> str | None:
 
 def _store_errors() -> tuple[type[BaseException], ...]:
     """sqlite3's errors, and redis's once a Redis store was opened: a SQLite-only command should not
-    pay ~0.1 s of its cold start importing redis just to name its exceptions."""
+    pay for importing redis at its cold start just to name its exceptions."""
     redis = sys.modules.get("redis")
     return (sqlite3.Error, redis.RedisError) if redis is not None else (sqlite3.Error,)
 

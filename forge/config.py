@@ -15,15 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
+from forge.env.attackers import NAMES as ATTACKER_NAMES
 from forge.errors import ForgeError
-from forge.redact import mask_urls_in, masked_fields
+from forge.llm.kinds import PROVIDER_CLASSES
+from forge.plumbing.redact import mask_urls_in, masked_fields
 
 if TYPE_CHECKING:
     from omegaconf import DictConfig
 
 # OmegaConf and PyYAML are imported where a file or an override is read, not here: every module that
 # names a role imports this one, and a command run with the defaults (`forge rulebook query`) should not
-# pay ~0.15 s of its cold start for them.
+# pay for them at its cold start (scripts/bench/rulebook_query.py times the cold CLI).
 
 ROLES = ("planner", "analyst", "action_chooser")
 LEARNER_ROLES = ("reflector", "exemplifier", "compiler")
@@ -33,15 +35,13 @@ class ConfigError(ForgeError, ValueError):
     """A configuration problem; the message names the key and the source (file or override)."""
 
 
-class RedAgent(str, enum.Enum):
-    b_line = "b_line"
-    meander = "meander"
-    sleep = "sleep"
+# The attackers `env.red_agent` may name: the rows of forge/env/attackers.py (RedAgent.b_line, ...).
+RedAgent = enum.Enum("RedAgent", [(name, name) for name in ATTACKER_NAMES], type=str, module=__name__)
 
 
 class Arm(str, enum.Enum):
     """An experiment arm (the paper's "condition"; `protocol.condition` in YAML). Not a rule's condition
-    (`forge.grammar.Condition`)."""
+    (`forge.rulebook.language.grammar.Condition`)."""
 
     zero_shot = "zero_shot"
     reflexion = "reflexion"
@@ -91,13 +91,10 @@ class Injection(str, enum.Enum):
 # "ProviderKind.openai"), so endpoint keys, banners and messages read as the plain strings did.
 
 
-class ProviderKind(enum.StrEnum):
-    """The client a provider config gets (forge.llm.registry). In code, an in-process kind registered
-    with `register_in_process_provider` (a test stub) may stand in; a config file names one of these."""
-
-    surrogate = "surrogate"
-    openai = "openai"
-    gemini = "gemini"
+# The client a provider config gets: the rows of forge/llm/kinds.py (ProviderKind.openai, ...). In code,
+# an in-process kind registered with `register_in_process_provider` (a test stub) may stand in; a config
+# file names one of these.
+ProviderKind = enum.StrEnum("ProviderKind", [(kind, kind) for kind in PROVIDER_CLASSES], module=__name__)
 
 
 class StructuredOutput(enum.StrEnum):
@@ -454,7 +451,7 @@ class RecordConfig:
 @dataclass
 class RunConfig:
     runs_dir: str = "runs"
-    # Where run directories are kept, if not in runs_dir: a path, file:// or s3:// URI (forge.storage).
+    # Where run directories are kept, if not in runs_dir: a path, file:// or s3:// URI (forge.plumbing.storage).
     # A remote one is written from a local working copy as the session goes.
     storage: Optional[str] = None
     name: Optional[str] = None
@@ -584,7 +581,7 @@ def to_yaml(cfg: ForgeConfig) -> str:
 
 
 def to_saved_yaml(cfg: ForgeConfig) -> str:
-    """The YAML a run directory keeps: `to_yaml` with credentials inside URLs masked (forge.redact).
+    """The YAML a run directory keeps: `to_yaml` with credentials inside URLs masked (forge.plumbing.redact).
 
     Identical to `to_yaml` for a configuration without credentials."""
     from omegaconf import OmegaConf

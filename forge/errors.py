@@ -17,7 +17,7 @@ that `except ValueError` / `except KeyError` / `except RuntimeError` callers sti
     - RetryBudgetExhausted
   x BudgetExhausted   + RuntimeError - forge.llm.limiter
   x SlotWaitTimeout   + RuntimeError - forge.llm.limiter
-  x IncomparableSessions + ValueError - forge.comparison
+  x IncomparableSessions + ValueError - forge.analysis.comparison
   x MemoryStoreError                - forge.memory.errors
     - ConcurrentUpdateError
     - MemoryFrozenError
@@ -31,8 +31,8 @@ that `except ValueError` / `except KeyError` / `except RuntimeError` callers sti
     - CorrectionNotTaught           - forge.rulebook.authoring.teaching
   x EmbeddingError    + RuntimeError - forge.rulebook.retrieval.embed
   x ActionParseError  + ValueError  - forge.env.catalog
-  x LocalRedisError   + RuntimeError - forge.local_redis
-  x TrackingError                   - forge.tracking (an MLflow server that refuses or cannot be reached)
+  x LocalRedisError   + RuntimeError - forge.plumbing.local_redis
+  x TrackingError                   - forge.runs.tracking (an MLflow server that refuses or cannot be reached)
 """
 
 from __future__ import annotations

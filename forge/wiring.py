@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from agents.injection import MemoryInjection, plain_injection_factory
-from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, StoreKind, load_config
+from forge.config import LEARNER_ROLES, ROLES, ForgeConfig, Injection, ProviderKind, StoreKind, load_config
 from forge.llm.accounting import ModelClient, UsageLedger, model_clients
 from forge.memory import MemoryManager, MemorySnapshot, open_store
 from forge.protocol.ledger import SessionLedger
 from forge.rulebook.model import RulebookError
-from forge.rundir import RunDirectory
-from forge.storage import is_uri
+from forge.runs.rundir import RunDirectory
+from forge.plumbing.storage import is_uri
 
 if TYPE_CHECKING:
     from agents.defender import Defender
@@ -53,7 +53,7 @@ def injection_factory_for(
     (inside the Ray actor), never ship it."""
     if cfg.memory.injection is not Injection.rulebook:
         return plain_injection_factory(cfg.memory.injection)
-    from forge.rulebook.injection import RulebookInjectionFactory  # lazy: cold start (the compiler, the agents)
+    from forge.injection_factory import RulebookInjectionFactory  # lazy: cold start (the compiler, the agents)
 
     source = clients if clients is not None else (lambda: build_clients(cfg)[0])
     return RulebookInjectionFactory(cfg, cfg.rulebook.store, run_dir=run_dir, actor=actor, clients=source)
@@ -88,7 +88,7 @@ class RunMemory:
 def build_defender(cfg: ForgeConfig, clients: dict[str, ModelClient], snapshot: MemorySnapshot) -> tuple["Cage2Env", "Defender"]:
     """One environment and a defender that plays `snapshot` under `cfg.memory.injection` (a single
     episode outside a session: `forge episode`)."""
-    # lazy: cold start (CybORG's import costs ~0.1 s that every other command importing wiring would pay)
+    # lazy: cold start (CybORG's import, which every other command importing wiring would pay)
     from agents.defender import Defender
     from forge.env import Cage2Env
 
@@ -126,7 +126,7 @@ def open_run_memory(run_path: str | Path, instance: Optional[str] = None, overri
 
 
 def uses_surrogate(cfg: ForgeConfig) -> bool:
-    return any(cfg.providers[cfg.models.for_role(r).provider].kind == "surrogate" for r in ROLES + LEARNER_ROLES)
+    return any(cfg.providers[cfg.models.for_role(r).provider].kind == ProviderKind.surrogate for r in ROLES + LEARNER_ROLES)
 
 
 def model_caveat(cfg: ForgeConfig) -> Optional[str]:

@@ -24,12 +24,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="runs/cage2-official", help="directory for the loop's results file")
     args = parser.parse_args(argv)
 
-    from forge.cage2_protocol import protocol_seeds
+    from forge.cage2.protocol import protocol_seeds
     from forge.env.package_agents import PACKAGE_BLUE_AGENTS, RawBlueAgent, package_blue_agent
     from forge.env.package_evaluation import run_package_loop
 
     if Path(args.agent).is_dir():
-        from forge.cage2_agent import load_bundle_agent
+        from forge.cage2.agent import load_bundle_agent
 
         agent = load_bundle_agent(args.agent)
         print(f"agent: {type(agent).__name__} from {args.agent} (model: {agent.label})")

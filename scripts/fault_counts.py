@@ -25,9 +25,11 @@ sys.path.insert(0, str(ROOT))
 def main() -> int:
     from mlflow import MlflowClient
 
-    from forge.protocol.fault_count import PROVIDER_KINDS, fault_metrics
-    from forge.rundir import RunDirectory
-    from forge.tracking import default_tracking_uri, session_runs
+    from forge.llm.faults import FAULT_KINDS
+    from forge.protocol.fault_count import fault_metrics
+    from forge.protocol.phases import WORKER_PHASES
+    from forge.runs.rundir import RunDirectory
+    from forge.runs.tracking import default_tracking_uri, session_runs
     from workers.chaos import parse_driver_exits, parse_worker_kills
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -50,11 +52,11 @@ def main() -> int:
         table.add_column(column, justify="left" if column == "fault" else "right")
     provider = summary["provider"]
     observed = provider["observed"]
-    for kind in PROVIDER_KINDS:
+    for kind in FAULT_KINDS:
         seen = f"{observed['retried']} retried + {observed['failed_calls']} failed" if kind == "transient" else ""
         table.add_row(f"provider {kind}", str(provider["injected"][kind]), str(provider["injected"][kind]),
                       f"{logged.get(f'faults.provider.{kind}', float('nan')):g}", seen)
-    for phase in ("training", "checkpoint", "evaluation"):
+    for phase in WORKER_PHASES:
         injected = sum(1 for k in fired_kills if k.phase == phase)
         table.add_row(f"worker killed in {phase}", str(injected), str(summary["workers"]["deaths"][phase]),
                       f"{logged.get(f'faults.worker_deaths.{phase}', float('nan')):g}", "")

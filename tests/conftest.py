@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.local_redis import LocalRedis
+from forge.plumbing.local_redis import LocalRedis
 
 
 def pytest_collection_modifyitems(items):
@@ -73,7 +73,7 @@ def s3_server(tmp_path_factory):
     import sys
     import time
 
-    from forge.local_redis import free_port
+    from forge.plumbing.local_redis import free_port
 
     port = free_port()
     log = open(tmp_path_factory.mktemp("moto") / "server.log", "w")
@@ -107,7 +107,7 @@ def ray_address():
     import ray
 
     from forge.config import load_config
-    from workers.driver import connect_ray
+    from workers.ray_runtime import connect_ray
 
     connect_ray(load_config(Path(__file__).resolve().parents[1] / "configs" / "forge.yaml"))
     yield ray.get_runtime_context().gcs_address

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forge.rulebook.model import Evidence, RuleRecord
-from forge.rulebook.store.maintain import Teaching, plan_teachings, plan_withdraw
+from forge.rulebook.store.curation import Teaching, plan_teachings, plan_withdraw
 
 
 class PlanBook:

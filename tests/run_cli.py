@@ -7,3 +7,10 @@ def forge(*args: str) -> int:
     from forge.cli import main
 
     return main(list(args))
+
+
+def chaos(*args: str) -> int:
+    """The forge command with the config's chaos settings in force (workers/chaos.py)."""
+    from workers.chaos import main
+
+    return main(list(args))

@@ -55,7 +55,7 @@ class ForgeServe:
     """`forge serve` in its own process: the surrogate, every answer `latency_ms` late."""
 
     def __init__(self, latency_ms: int, log: Path) -> None:
-        from forge.local_redis import free_port
+        from forge.plumbing.local_redis import free_port
 
         self.port = free_port()
         self.latency_ms = latency_ms

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from forge.baselines import POLICIES, episode_seeds, evaluate_policies, run_episode
+from forge.cage2.baselines import POLICIES, episode_seeds, evaluate_policies, run_episode
 from forge.cli import main
 from forge.env import Cage2Env
-from forge.stats import ReturnStats
+from forge.analysis.stats import ReturnStats
 
 # Published CAGE-2 means: sleep -218.65, random -154.06; our reactive heuristic is far better than the
 # published rule heuristic (-58.83), see README.

@@ -64,7 +64,7 @@ def test_bad_vectors_are_refused_with_the_reason():
 def run_dir(tmp_path_factory):
     """One stage of failure-triggered learning for i00 (seed 21 fails zero-shot): a champion with memory."""
     from forge.protocol.inner_loop import InstanceLearner
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
     from forge.wiring import build_clients, open_memory
 
     root = tmp_path_factory.mktemp("runs")
@@ -80,7 +80,7 @@ def run_dir(tmp_path_factory):
 
 
 def test_export_writes_a_self_contained_bundle(run_dir, tmp_path, capsys):
-    from forge.cage2_agent import BundleError, ForgeBlueAgent, load_bundle_agent
+    from forge.cage2.agent import BundleError, ForgeBlueAgent, load_bundle_agent
 
     out = tmp_path / "bundle"
     assert main(["export", "agent", str(run_dir), "--instance", "i00", "--out", str(out)]) == 0
@@ -100,13 +100,26 @@ def test_export_writes_a_self_contained_bundle(run_dir, tmp_path, capsys):
     assert "nobody" in capsys.readouterr().err
 
 
+def test_a_bundle_written_before_the_cage2_room_still_loads(run_dir, tmp_path):
+    """Bundles on record import their agent from forge.cage2_agent (the module's name before forge/cage2/)."""
+    from forge.cage2.agent import AGENT_FILE, ForgeBlueAgent, load_bundle_agent
+
+    out = tmp_path / "bundle"
+    assert main(["export", "agent", str(run_dir), "--instance", "i00", "--out", str(out)]) == 0
+    source = (out / AGENT_FILE).read_text()
+    assert "from forge.cage2.agent import ForgeBlueAgent, read_bundle" in source
+    (out / AGENT_FILE).write_text(source.replace("from forge.cage2.agent import", "from forge.cage2_agent import"))
+    agent = load_bundle_agent(out)
+    assert isinstance(agent, ForgeBlueAgent) and 0 <= agent.get_action((np.zeros(52, dtype=int), {}), 145) < 145
+
+
 def test_the_exported_agent_s_prompts_count_the_steps_of_the_cell_it_plays(run_dir, tmp_path):
     """Today's main built the defender with the run's env.max_steps (30): at 50 steps its prompts said
     "Step 31 of 30"."""
     import re
 
-    from forge.cage2_agent import ForgeBlueAgent, read_bundle
-    from forge.cage2_protocol import play_cell
+    from forge.cage2.agent import ForgeBlueAgent, read_bundle
+    from forge.cage2.protocol import play_cell
     from forge.env import Cage2Env
 
     out = tmp_path / "bundle"
@@ -140,8 +153,8 @@ def test_the_exported_agent_s_prompts_count_the_steps_of_the_cell_it_plays(run_d
 def test_the_package_loop_plays_the_exported_agent_as_forge_evaluate_does(run_dir, tmp_path, capsys):
     """The bundle loaded by the installed evaluation.py's own loop, and the champion through `forge evaluate
     --protocol cage2`, on the same seeds: the same figures in all nine cells."""
-    from forge.cage2_agent import load_bundle_agent
-    from forge.cage2_protocol import protocol_seeds
+    from forge.cage2.agent import load_bundle_agent
+    from forge.cage2.protocol import protocol_seeds
     from forge.env.package_evaluation import run_package_loop
 
     out = tmp_path / "bundle"

@@ -38,7 +38,7 @@ def test_a_100_step_meander_session_resumes_checkpoints_and_reports(tmp_path):
             "protocol.max_attempts=1", "protocol.checkpoint_runs=1", "protocol.num_evaluation_runs=1",
             "tracking.enabled=false", f"run.runs_dir={runs}", "run.name=long"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    killed = subprocess.run([sys.executable, "-m", "forge.cli", *args, "ray.chaos_driver_exit=after_apply@1"],
+    killed = subprocess.run([sys.executable, "-m", "workers.chaos", *args, "ray.chaos_driver_exit=after_apply@1"],
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert killed.returncode == CHAOS_EXIT_CODE, (killed.stdout + killed.stderr)[-3000:]
     run_path = runs / "long"

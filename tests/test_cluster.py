@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from forge.protocol.ledger import SessionLedger
-from forge.local_redis import free_port
+from forge.plumbing.local_redis import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 
@@ -149,7 +149,7 @@ def test_the_readme_job_keeps_its_results_after_the_cluster_stops(tmp_path):
     and, for the second job, a local `mlflow server` over HTTP; report and resume from the repository."""
     from mlflow import MlflowClient
 
-    from forge.tracking import default_tracking_uri, session_runs
+    from forge.runs.tracking import default_tracking_uri, session_runs
 
     # Ray's socket paths must stay under 108 bytes: pytest's tmp_path is too deep for them.
     ray_tmp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from forge.failure.snapshot import failure_id
-from forge.local_redis import free_port
+from forge.plumbing.local_redis import free_port
 from forge.protocol.ledger import SessionLedger
 from tests.test_cluster import BIN, stop_cluster
 

@@ -38,7 +38,7 @@ def one_per_dimension(bench, splits=("dev", "heldout")) -> set[str]:
 def test_case_files_cover_the_nine_dimensions_with_enough_free_text():
     bench = load_bench()
     observations = bench.load_observations()
-    from forge.grammar import parse_rule
+    from forge.rulebook.language.grammar import parse_rule
 
     scenarios = [s for split in bench.SPLITS if split not in bench.BLIND for s in bench.load_split(split, observations)]
     assert len(scenarios) >= 60 and {s["dimension"] for s in scenarios} == set(bench.DIMENSIONS)

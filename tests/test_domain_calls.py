@@ -11,9 +11,9 @@ from forge.env.catalog import ActionParseError
 from forge.errors import ForgeError, UsageError
 from forge.llm.limiter import BudgetExhausted
 from forge.llm.types import AuthenticationError, ProviderError
-from forge.local_redis import LocalRedisError
+from forge.plumbing.local_redis import LocalRedisError
 from forge.memory.errors import ConcurrentUpdateError, MemoryStoreError, UnknownInstanceError
-from forge.retrying import retry_on_conflict
+from forge.plumbing.retrying import retry_on_conflict
 from forge.rulebook.book import open_book
 from forge.rulebook.retrieval.embed import EmbeddingError
 from forge.rulebook.model import ConcurrentBookUpdate, RulebookError, UnknownRuleError

@@ -2,7 +2,7 @@
 (rulebook.efficacy_min_pairs).
 
 A rule's verdict comes from the paired differences of episode returns (with the rule - without it): the
-sign-flip test of their mean (forge.stats.sign_flip_p_values, what `paired_test` and so the verdict use),
+sign-flip test of their mean (forge.analysis.stats.sign_flip_p_values, what `paired_test` and so the verdict use),
 helpful or harmful when p < 0.05. Here that rule is simulated, per number of pairs n, for the shapes
 paired differences of returns take:
 - normal; heavy-tailed (t, 3 df); strongly skewed (exponential - 1, skewness 2);
@@ -34,7 +34,7 @@ import pytest
 
 from forge.config import RulebookConfig
 from forge.rulebook.outcomes.efficacy import MIN_PAIRS
-from forge.stats import ALPHA, paired_test, sign_flip_p_values
+from forge.analysis.stats import ALPHA, paired_test, sign_flip_p_values
 
 SIZES = (8, 12, 16, 20, 24, 32, 40, 48, 56, 64)
 SEEDS = (0, 1, 2)

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from forge.baselines import RandomPolicy, SleepPolicy, run_episode
+from forge.cage2.baselines import RandomPolicy, SleepPolicy, run_episode
 from forge.env import HOSTS, Cage2Env
 from forge.env.catalog import action_id
 from forge.env.text_view import render_alerts, render_blue_table, render_changed_hosts, render_host_state

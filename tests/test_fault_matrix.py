@@ -35,11 +35,11 @@ from typing import Any
 import pytest
 
 from forge.protocol.fault_count import fault_metrics
-from forge.rundir import RunDirectory
-from forge.local_redis import LocalRedis
+from forge.runs.rundir import RunDirectory
+from forge.plumbing.local_redis import LocalRedis
 from workers.chaos import CHAOS_EXIT_CODE
 from tests.made_once import made_once
-from tests.run_cli import forge
+from tests.run_cli import chaos, forge
 
 pytestmark = pytest.mark.slow
 
@@ -114,7 +114,7 @@ def mlflow_problems(run_path: Path, summary: dict[str, Any]) -> list[str]:
     """Missing or doubled stage metrics, missing artifacts, fault metrics unlike the summary (empty: none)."""
     from mlflow import MlflowClient
 
-    from forge.tracking import default_tracking_uri
+    from forge.runs.tracking import default_tracking_uri
 
     # The study's store is shared by the sessions under the runs directory; this session's runs are tagged.
     client = MlflowClient(default_tracking_uri(run_path.parent))
@@ -235,7 +235,7 @@ def test_transient_errors_and_timeouts_change_nothing(tmp_path, ray_address):
 @pytest.mark.parametrize("phase,kill", [
     ("training", "i01@training:1"), ("checkpoint", "i00@checkpoint:2"), ("evaluation", "i01@evaluation")])
 def test_a_worker_killed_in_each_phase(phase, kill, tmp_path, reference):
-    assert forge(*run_args(tmp_path, f"ray.chaos_kill={kill}")) == 0
+    assert chaos(*run_args(tmp_path, f"ray.chaos_kill={kill}")) == 0
     instance = kill.split("@")[0]
     stage = "" if phase == "evaluation" else kill.rsplit(":", 1)[1]
     assert (tmp_path / SESSION / f".chaos-{instance}-{phase}-{stage or 0}").exists(), "the worker was never killed"
@@ -249,7 +249,7 @@ def test_a_worker_killed_in_each_phase(phase, kill, tmp_path, reference):
 def test_the_driver_killed_at_each_boundary_then_resumed(point, stopped_at, tmp_path, reference, ray_address):
     env = dict(os.environ, RAY_ADDRESS=ray_address,
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    killed = subprocess.run([sys.executable, "-m", "forge.cli", *run_args(tmp_path, f"ray.chaos_driver_exit={point}")],
+    killed = subprocess.run([sys.executable, "-m", "workers.chaos", *run_args(tmp_path, f"ray.chaos_driver_exit={point}")],
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert killed.returncode == CHAOS_EXIT_CODE, (killed.stdout + killed.stderr)[-3000:]
     assert forge("resume", str(tmp_path / SESSION)) == 0

@@ -26,41 +26,39 @@ PACKAGES = ("forge", "agents", "workers")
 
 # Lowest first. A unit may import units of its own layer (without a cycle) and of the layers below.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # leaves: the standard library (and numpy-style dependencies) only
-    ("forge", "forge.errors", "forge.retrying", "forge.redact", "forge.seeding", "forge.stats", "forge.sqlite_db", "forge.storage",
-     "forge.local_redis", "forge.llm.types"),
+    # leaves: the standard library (and numpy-style dependencies) only; the tables config reads
+    ("forge", "forge.errors", "forge.plumbing", "forge.analysis.stats", "forge.llm.types", "forge.llm.kinds",
+     "forge.env.attackers"),
     ("forge.config",),
-    # what the agents and the rulebook stand on: models, the environment, memory, failures, the rule grammar
-    ("forge.llm", "forge.env", "forge.memory", "forge.failure", "forge.grammar", "forge.rundir"),
-    # the rulebook's rooms, lowest first (forge/rulebook/__init__.py is their map); all but authoring and
-    # injection stand without the agents
+    # what the agents and the rulebook stand on: models, the environment, memory, failures, the run directory
+    ("forge.llm", "forge.env", "forge.memory", "forge.failure", "forge.runs.rundir"),
+    # the rulebook's rooms, lowest first (forge/rulebook/__init__.py is their map); all stand without the agents
     ("forge.rulebook.model",),  # the records: rules, versions, decision nodes, compiled rules
-    ("forge.rulebook.language",),  # pure: predicates, actions, situations, meanings, attack phases
+    ("forge.rulebook.language",),  # pure: the grammar, predicates, actions, situations, meanings, attack phases
     ("forge.rulebook.store", "forge.rulebook.retrieval"),  # how a rule is kept; which rules reach a decision
     ("forge.rulebook.book",),  # the facade over store and retrieval
     ("forge.rulebook.outcomes",),  # how a rule is judged
-    ("agents",),  # the defender and the learners; memory injection's interface
-    ("forge.rulebook.authoring",),  # how rules enter: compiles with the agents' prompts
+    ("forge.rulebook.authoring",),  # how rules enter: the compiler (its prompt and schema), sync, teaching
+    ("agents",),  # the defender and the learners; memory injection's interface (with the aftermath it returns)
     ("forge.rulebook",),  # injection (through the agents' interface) and query
     ("forge.rulebook.code",),  # the rulebook as code: rule files, plans, rule tests, lint (over the book and authoring)
-    ("forge.protocol",),  # episodes and the inner loop: drive the agents, read the rulebook's aftermath
-    ("forge.wiring",),  # the composition root: builds clients, stores and injection, hands them down
-    # what runs or reads sessions
-    ("forge.calibrate_run", "forge.evaluation", "forge.reflexion", "forge.tracking", "forge.reporting", "forge.comparison",
-     "forge.baselines", "forge.fault_report", "forge.cage2_protocol", "forge.cage2_agent", "forge.cage2_report",
-     "forge.transfer", "forge.study", "forge.preflight"),
-    ("workers",),  # Ray actors and the session driver (which writes the reports at the end)
+    ("forge.protocol",),  # episodes, the operator, the inner loop: drive the agents, read the rulebook's aftermath
+    ("forge.wiring", "forge.injection_factory"),  # the composition root: builds clients, stores and injection
+    # what runs or reads sessions: runs of one instance, tracking, analysis, CAGE-2's protocol and baselines
+    ("forge.runs", "forge.analysis", "forge.cage2", "forge.cage2_agent"),
+    ("workers",),  # Ray actors, the session driver and the sessions it runs (which write the reports at the end)
     ("forge.commands",),
     ("forge.cli",),
+    ("workers.chaos",),  # the reliability tests' harness: the command line with hooks that kill workers and the driver
 )
 LAYER = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
 
 # import_module calls whose argument is not a literal: (module, why it is safe).
 DYNAMIC = {
-    "forge.llm.registry": "the in-process provider slot imports a registered kind's module by name (LAZY_MODULES)",
+    "forge.llm.registry": "a provider kind's module, named by its row of forge/llm/kinds.py",
     "forge.llm.gemini_provider": "the optional google-genai SDK",
     "forge.env.cyborg_import": "CybORG's agent modules",
-    "forge.env.package_agents": "CybORG's blue agent modules (PACKAGE_BLUE_AGENTS)",
+    "forge.env.cage2": "an external attacker's module, named by its row of forge/env/attackers.py",
 }
 
 
@@ -133,11 +131,12 @@ def _imported_names(module: str, node: ast.AST) -> Iterator[str]:
 
 
 @lru_cache(maxsize=None)
-def edges() -> tuple[Edge, ...]:
+def edges(type_checking: bool = False) -> tuple[Edge, ...]:
+    """Every import between project modules; `type_checking`: those under `if TYPE_CHECKING:` too."""
     found: list[Edge] = []
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(), str(path))
-        skipped, lazy = _type_checking_only(tree), _in_functions(tree)
+        skipped, lazy = set() if type_checking else _type_checking_only(tree), _in_functions(tree)
         for node in ast.walk(tree):
             if id(node) in skipped:
                 continue
@@ -196,8 +195,8 @@ def _where(edge: Edge) -> str:
 
 
 def test_the_walk_sees_lazy_imports():
-    """A function-level import is an edge like any other (forge.wiring imports the rulebook's injection lazily)."""
-    assert any(e.source == "forge.wiring" and e.target == "forge.rulebook.injection" and e.lazy for e in edges())
+    """A function-level import is an edge like any other (forge.wiring imports the rulebook's injection factory lazily)."""
+    assert any(e.source == "forge.wiring" and e.target == "forge.injection_factory" and e.lazy for e in edges())
 
 
 def test_every_module_has_a_layer():
@@ -228,6 +227,14 @@ def test_no_cycle_between_modules():
     cycles = _cycles(graph)
     detail = [_where(e) for e in edges() for c in cycles if e.source in c and e.target in c]
     assert not cycles, f"import cycles between modules {cycles}:\n" + "\n".join(detail)
+
+
+def test_nothing_in_the_product_imports_the_chaos_harness():
+    """A test double is something the caller passes in (workers/hooks.py), never a module the product loads:
+    nothing under forge/, agents/ or workers/ but workers/chaos.py itself imports it, at any level, not even
+    for a type."""
+    importers = [_where(e) for e in edges(type_checking=True) if e.target == "workers.chaos" and e.source != "workers.chaos"]
+    assert not importers, "the product imports the chaos harness:\n" + "\n".join(importers)
 
 
 def test_dynamic_imports_are_known():

@@ -238,7 +238,7 @@ def test_reflexion_command_improves_on_zero_shot(tmp_path, capsys):
 @pytest.mark.slow
 def test_run_reflexion_is_a_domain_call_that_reports_through_its_callbacks(tmp_path):
     from forge.config import load_config
-    from forge.reflexion import run_reflexion
+    from forge.runs.reflexion import run_reflexion
 
     cfg = load_config(overrides=["protocol.num_stages=1", "protocol.max_attempts=2", "env.max_steps=15",
                                  f"run.runs_dir={tmp_path}", "run.name=r"])

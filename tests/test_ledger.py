@@ -11,7 +11,7 @@ import pytest
 from forge.config import ConfigError
 from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, SessionLedger, StageRecord
-from forge.local_redis import LocalRedis
+from forge.plumbing.local_redis import LocalRedis
 from workers.chaos import DriverExit, WorkerKill, claim, parse_driver_exits, parse_worker_kills
 
 
@@ -164,24 +164,24 @@ def test_a_chaos_marker_fires_once(tmp_path):
     assert claim(tmp_path, ".chaos-x") and not claim(tmp_path, ".chaos-x") and claim(tmp_path, ".chaos-y")
 
 
-def test_a_fault_plan_sends_a_killed_unit_through_doomed_once_and_lists_what_never_fired(tmp_path):
+def test_chaos_hooks_kill_a_unit_once_and_list_what_never_fired(tmp_path):
     from forge.config import RayConfig
-    from workers.chaos import FaultPlan
+    from workers.chaos import ChaosHooks, exit_worker
+    from workers.hooks import SessionHooks
 
-    class Host:  # a Ray actor handle's shape: host.<method>.remote(...)
-        def __getattr__(self, method):
-            return type("Method", (), {"remote": staticmethod(lambda *args: (method, *args))})()
-
-    plan = FaultPlan.from_config(RayConfig(chaos_kill="i01@1,i02@evaluation", chaos_driver_exit="after_apply@2"),
-                                 tmp_path)
-    unit = ("train_stage", "i01", (1, 7, None), "training", 1)
-    assert plan.submit(Host(), *unit) == ("doomed", "train_stage", "i01", 1, 7, None)
-    assert plan.submit(Host(), *unit) == ("train_stage", "i01", 1, 7, None)  # the redone unit runs undisturbed
-    assert plan.submit(Host(), "play", "i00", ([3], "evaluation", 0, None), "evaluation", 0) == \
-        ("play", "i00", [3], "evaluation", 0, None)
-    plan.driver_exit("after_apply", 1)  # not a point of this plan: nothing happens
-    assert plan.unfired() == [WorkerKill("i02", "evaluation", 0), DriverExit("after_apply", 2)]
-    assert FaultPlan.from_config(RayConfig(), tmp_path / "none").unfired() == []
+    hooks = ChaosHooks.from_config(RayConfig(chaos_kill="i01@1,i02@evaluation", chaos_driver_exit="after_apply@2"),
+                                   tmp_path)
+    assert hooks.after_step("i01", "training", 1) is exit_worker
+    assert hooks.after_step("i01", "training", 1) is None  # the redone unit runs undisturbed
+    assert hooks.after_step("i00", "evaluation", 0) is None
+    hooks.at("after_apply", 1)  # not a point of this plan: nothing happens
+    hooks.unit_done("i00", "checkpoint", 1)
+    assert hooks.unfired() == [WorkerKill("i02", "evaluation", 0), DriverExit("after_apply", 2)]
+    assert hooks.warnings() == [f"chaos: {fault} never fired (that work did not run in this session)"
+                                for fault in hooks.unfired()]
+    assert ChaosHooks.from_config(RayConfig(), tmp_path / "none").unfired() == []
+    quiet = SessionHooks()  # what a real session runs with: nothing, anywhere
+    assert quiet.after_step("i01", "training", 1) is None and quiet.warnings() == []
 
 
 def test_which_worker_failures_are_redone():
@@ -189,7 +189,7 @@ def test_which_worker_failures_are_redone():
     import redis
 
     from forge.memory.errors import StoreUnavailableError
-    from workers.driver import retryable_failure
+    from workers.ray_runtime import retryable_failure
 
     assert retryable_failure(ray.exceptions.RayActorError()) == "worker_death"
 
@@ -212,7 +212,7 @@ def test_relogging_a_stage_after_a_crash_adds_no_second_point(tmp_path):
     from mlflow import MlflowClient
 
     from forge.config import load_config
-    from forge.tracking import SessionTracker, default_tracking_uri
+    from forge.runs.tracking import SessionTracker, default_tracking_uri
 
     tracker = SessionTracker(default_tracking_uri(tmp_path), "relog", tmp_path / "mlartifacts")
     ids = tracker.start("s", load_config(), ["i00", "i01"], {"forge.surrogate": "true"})
@@ -237,7 +237,7 @@ def test_a_session_store_is_not_left_to_the_next_session_of_the_process(tmp_path
     """mlflow.set_tracking_uri writes $MLFLOW_TRACKING_URI; a tracker that called it would send every later
     in-process session (tests, notebooks, sweeps) to the first session's store."""
     from forge.config import load_config
-    from forge.tracking import SessionTracker, default_tracking_uri, tracking_store
+    from forge.runs.tracking import SessionTracker, default_tracking_uri, tracking_store
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     SessionTracker(default_tracking_uri(tmp_path / "first"), "one", tmp_path / "first" / "mlartifacts")

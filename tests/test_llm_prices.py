@@ -125,7 +125,7 @@ def test_forge_report_shows_each_kind_of_token_and_prices_it(tmp_path, capsys):
     from pathlib import Path
 
     from forge.protocol.ledger import EvaluationRecord, StageRecord
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
     from forge.wiring import open_ledger
     from tests.run_cli import forge
 

@@ -1,4 +1,5 @@
-"""build_provider and the in-process provider slot (including the lazily imported surrogate module)."""
+"""build_provider: a kind's client from its row of forge/llm/kinds.py (its module imported on first use), and
+the in-process slot test providers plug into."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from forge.config import FaultConfig, ForgeConfig, ProviderConfig
 from forge.llm import registry
+from forge.llm.kinds import NETWORK_KINDS, PROVIDER_CLASSES, ProviderClass
 from forge.llm.faults import FaultInjectingProvider
 from forge.llm.gemini_provider import GeminiProvider
 from forge.llm.openai_provider import OpenAIProvider
@@ -26,9 +28,8 @@ class Echo:
 
 @pytest.fixture(autouse=True)
 def isolated_registry(monkeypatch):
-    """Registrations and lazy modules made by a test vanish with it."""
+    """Registrations made by a test vanish with it (rows it adds to the kinds table: monkeypatch.setitem)."""
     monkeypatch.setattr(registry, "_factories", dict(registry._factories))
-    monkeypatch.setattr(registry, "LAZY_MODULES", dict(registry.LAZY_MODULES))
     PROCESS_LIMITS.reset()
     yield
     PROCESS_LIMITS.reset()
@@ -70,9 +71,15 @@ def test_network_kinds_build_their_clients(monkeypatch):
     assert isinstance(registry.build_provider("g", cfg).inner, GeminiProvider)
 
 
-def test_network_kinds_cannot_be_replaced():
-    with pytest.raises(ValueError):
-        registry.register_in_process_provider("openai", lambda cfg, name: Echo(name))
+def test_table_kinds_cannot_be_replaced():
+    for kind in ("openai", "surrogate"):
+        with pytest.raises(ValueError, match="built in"):
+            registry.register_in_process_provider(kind, lambda cfg, name: Echo(name))
+
+
+def test_network_kinds_are_the_table_s_network_rows():
+    assert NETWORK_KINDS == ("openai", "gemini")
+    assert set(PROVIDER_CLASSES) == {"surrogate", "openai", "gemini"}
 
 
 def test_unregistered_kind_is_a_clear_error():
@@ -80,11 +87,10 @@ def test_unregistered_kind_is_a_clear_error():
         registry.build_provider("x", config(x=ProviderConfig(kind="mystery")))
 
 
-def test_surrogate_module_missing_is_a_clear_error(monkeypatch):
-    registry._factories.pop("surrogate", None)
-    registry.LAZY_MODULES["surrogate"] = "forge.llm._surrogate_not_written_yet"
-    with pytest.raises(ProviderError, match=r"forge\.llm\._surrogate_not_written_yet, which does not exist yet"):
-        registry.build_provider("surrogate", ForgeConfig())
+def test_a_kind_whose_module_is_missing_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(PROVIDER_CLASSES, "ghost", ProviderClass("forge.llm._not_written_yet:Ghost", network=False))
+    with pytest.raises(ProviderError, match=r"forge\.llm\._not_written_yet, which does not exist"):
+        registry.build_provider("g", config(g=ProviderConfig(kind="ghost")))
 
 
 @pytest.fixture
@@ -95,38 +101,39 @@ def module_dir(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
-def test_lazy_module_registers_itself_on_first_use(module_dir):
+def test_a_kind_is_built_from_its_class_on_first_use(module_dir, monkeypatch):
     (module_dir / "forge_test_lazy_ok.py").write_text(
         textwrap.dedent(
             """
-            from forge.llm.registry import register_in_process_provider
             from forge.llm.types import Completion, Usage
 
             class Lazy:
                 def __init__(self, name, seed):
                     self.name, self.seed = name, seed
+                @classmethod
+                def from_config(cls, name, cfg):
+                    return cls(name, cfg.surrogate.seed)
                 def complete(self, messages, *, model, **kw):
                     return Completion(f"lazy {self.seed}", Usage(0, 0), model)
-
-            register_in_process_provider("lazy", lambda cfg, name: Lazy(name, cfg.surrogate.seed))
             """
         )
     )
-    registry.LAZY_MODULES["lazy"] = "forge_test_lazy_ok"
+    monkeypatch.setitem(PROVIDER_CLASSES, "lazy", ProviderClass("forge_test_lazy_ok:Lazy", network=False))
     cfg = config(lz=ProviderConfig(kind="lazy"))
     cfg.surrogate.seed = 17
+    assert "forge_test_lazy_ok" not in sys.modules
     assert registry.build_provider("lz", cfg).complete([Message("user", "x")], model="m").text == "lazy 17"
 
 
-def test_lazy_module_that_does_not_register(module_dir):
+def test_a_module_without_its_class_is_a_clear_error(module_dir, monkeypatch):
     (module_dir / "forge_test_lazy_silent.py").write_text("VALUE = 1\n")
-    registry.LAZY_MODULES["silent"] = "forge_test_lazy_silent"
-    with pytest.raises(ProviderError, match="did not call register_in_process_provider"):
+    monkeypatch.setitem(PROVIDER_CLASSES, "silent", ProviderClass("forge_test_lazy_silent:Silent", network=False))
+    with pytest.raises(ProviderError, match="forge_test_lazy_silent has no class Silent"):
         registry.build_provider("s", config(s=ProviderConfig(kind="silent")))
 
 
-def test_lazy_module_with_a_missing_dependency_is_not_hidden(module_dir):
+def test_a_module_with_a_missing_dependency_is_not_hidden(module_dir, monkeypatch):
     (module_dir / "forge_test_lazy_broken.py").write_text("import forge_test_no_such_dependency\n")
-    registry.LAZY_MODULES["broken"] = "forge_test_lazy_broken"
+    monkeypatch.setitem(PROVIDER_CLASSES, "broken", ProviderClass("forge_test_lazy_broken:Broken", network=False))
     with pytest.raises(ModuleNotFoundError, match="forge_test_no_such_dependency"):
         registry.build_provider("b", config(b=ProviderConfig(kind="broken")))

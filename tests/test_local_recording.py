@@ -21,7 +21,7 @@ if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
 
 from forge.config import load_config  # noqa: E402
-from forge.local_redis import free_port  # noqa: E402
+from forge.plumbing.local_redis import free_port  # noqa: E402
 from forge.memory import EMPTY_SNAPSHOT  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "local_session"

@@ -14,7 +14,7 @@ from forge.failure.snapshot import FailureSnapshot
 from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.outcomes.efficacy import MIN_PAIRS
-from forge.rulebook.authoring.anchor import decision_node, override_rule_text
+from forge.rulebook.authoring.step_corrections import decision_node, override_rule_text
 from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.book import Rulebook
 from forge.rulebook.model import RulebookError
@@ -133,7 +133,7 @@ def test_a_correction_at_a_failing_step_is_retrieved_there_and_followed_on_a_rer
                             injection_factory=injection_factory_for(rerun_cfg, run_dir=tmp_path, actor="sess/i0",
                                                                     clients=rerun_clients))
     result = rerun.play_frozen(seed, label="rerun")
-    judged = [a["judged"] for a in result.aftermath if a["rule"].startswith(rule)]
+    judged = [a.judged for a in result.aftermath if a.rule.startswith(rule)]
     assert "followed" in judged, judged  # surrogate result
 
 
@@ -233,12 +233,12 @@ def test_rulebook_episodes_record_aftermath_that_stats_reads(tmp_path, capsys):
                                                                       clients=clients))
     results = [learner.play_frozen(seed, label=f"evaluate-rulebook-{seed}") for seed in (3, 4, 5)]
     for result in results:
-        assert set(result.rulebook["eligible"]) == set(ids.values())
+        assert set(result.rulebook.eligible) == set(ids.values())
         for entry in result.aftermath:
-            step = next(s for s in result.steps if s.step == entry["step"])
-            assert entry["rule"] in {r for refs in step.injected.values() for r in refs}
-            assert (entry["judged"] is None) == (entry["held"] is not True)
-    injected = {a["rule"].split("@")[0] for r in results for a in r.aftermath}
+            step = next(s for s in result.steps if s.step == entry.step)
+            assert entry.rule in {r for refs in step.injected.values() for r in refs}
+            assert (entry.judged is None) == (entry.held is not True)
+    injected = {a.rule_id for r in results for a in r.aftermath}
     assert ids["wasteful"] in injected and ids["inert"] not in injected
     capsys.readouterr()
     assert main(["rulebook", "stats", str(tmp_path), "--rulebook", str(rb), "--set", "rulebook.efficacy_min_episodes=3"]) == 0
@@ -256,7 +256,7 @@ def test_ablation_tells_the_helpful_the_harmful_and_the_inert_rule_apart_at_a_sm
     book as it is and with each triggered rule withheld (what `forge evaluate --injection rulebook`
     does), then `forge rulebook stats` (surrogate)."""
     from forge.rulebook.outcomes.ablation import play_ablations, rules_to_ablate
-    from forge.rulebook.injection import RulebookInjectionFactory
+    from forge.injection_factory import RulebookInjectionFactory
 
     rb = tmp_path / "rb.db"
     ids = seeded_book(rb)

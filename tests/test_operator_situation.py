@@ -9,7 +9,7 @@ import json
 import pytest
 
 from forge.cli import main
-from forge.commands.episode import OperatorLoop
+from forge.protocol.operator import OperatorLoop
 from forge.env.cage2 import Cage2Env
 from forge.env.text_view import render_alerts, render_blue_table
 from forge.rulebook.store.backends import open_rulebook

@@ -12,7 +12,7 @@ import pytest
 from forge.config import load_config, to_yaml
 from forge.memory import MemoryManager, open_store
 from forge.protocol.ledger import SessionLedger
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from workers.packing import instances_per_worker, pack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +54,7 @@ def _workers(store_dir: Path, instances: list[str]):
 def _unit(worker, instance: str) -> dict:
     trained = worker.train_stage(1, seed=100 + int(instance[1:]))
     played = worker.play([7, 8], "evaluation")
-    return {"attempts": [(a["total_return"], a["failed"]) for a in trained.attempts],
+    return {"attempts": [(a.total_return, a.failed) for a in trained.attempts],
             "digest": played.digest, "returns": played.returns,
             "traces": {k: v["total_return"] for k, v in {**trained.artifacts.traces,
                                                           **played.artifacts.traces}.items()}}
@@ -101,11 +101,12 @@ def ray_session():
 
 
 def session(runs: Path, *overrides: str) -> dict:
+    from workers.chaos import chaos_hooks
     from workers.driver import SessionDriver
 
     cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[*SMALL, f"run.runs_dir={runs}", "run.name=s", *overrides])
     run_dir = RunDirectory.create(cfg)
-    driver = SessionDriver(cfg, run_dir)
+    driver = SessionDriver(cfg, run_dir, hooks=chaos_hooks(cfg, run_dir.path))  # the chaos settings some give
     driver.run()
     ledger = SessionLedger.open(str(run_dir.path), "s")
     with open_store(str(run_dir.path)) as store:
@@ -142,7 +143,7 @@ def test_a_session_packed_one_or_five_per_worker_gives_the_same_results(tmp_path
 
 def test_the_driver_sends_a_worker_the_failure_snapshots_behind_its_memory(tmp_path):
     from forge.memory import Artifact, Capacities, Provenance
-    from forge.rundir import failure_path
+    from forge.runs.rundir import failure_path
     from workers.driver import SessionDriver
     from workers.instance_actor import InstanceWorker
 

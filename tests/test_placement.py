@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forge.reporting import describe_nodes
+from forge.analysis.reporting import describe_nodes
 from workers.placement import HEAD_RESOURCE, node_shares
 
 

@@ -16,7 +16,7 @@ import pytest
 from forge.config import load_config
 from forge.memory import EMPTY_DIGEST, MemoryManager, open_store
 from forge.protocol.ledger import SessionLedger
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from tests.made_once import made_once
 
 pytestmark = pytest.mark.slow
@@ -37,13 +37,15 @@ def ray_session():
         ray.shutdown()
 
 
-def run_session(runs_dir: Path, *overrides: str, name: str = "session", tracker=None) -> RunDirectory:
+def run_session(runs_dir: Path, *overrides: str, name: str = "session", tracker=None, chaos: bool = False) -> RunDirectory:
+    """`chaos`: the config's chaos settings in force (workers/chaos.py)."""
+    from workers.chaos import chaos_hooks
     from workers.driver import SessionDriver
 
     cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[*SMALL, f"run.runs_dir={runs_dir}", f"run.name={name}",
                                                                   *overrides])
     run_dir = RunDirectory.create(cfg)
-    SessionDriver(cfg, run_dir, tracker=tracker).run()
+    SessionDriver(cfg, run_dir, tracker=tracker, hooks=chaos_hooks(cfg, run_dir.path) if chaos else None).run()
     return run_dir
 
 
@@ -160,7 +162,7 @@ KILLED = "i02"
 
 def test_a_worker_that_dies_mid_stage_is_retried_from_its_stage_start(tmp_path, reference):
     killed = KILLED
-    run_dir = run_session(tmp_path, f"ray.chaos_kill={killed}@1")
+    run_dir = run_session(tmp_path, f"ray.chaos_kill={killed}@1", chaos=True)
     assert (run_dir.path / f".chaos-{killed}-training-1").exists()
     stage1 = ledger_of(run_dir).stages()[0]
     assert stage1.retries == {i: int(i == killed) for i in ("i00", "i01", "i02")}
@@ -185,7 +187,7 @@ def test_a_session_on_redis_keeps_what_the_same_session_on_sqlite_keeps(tmp_path
 def test_mlflow_records_nested_runs_stage_metrics_and_artifacts(tmp_path, ray_session, monkeypatch):
     from mlflow import MlflowClient
 
-    from forge.tracking import SessionTracker, default_artifact_root, default_tracking_uri, session_runs
+    from forge.runs.tracking import SessionTracker, default_artifact_root, default_tracking_uri, session_runs
 
     secret = "sk-forge-test-secret-0123456789"
     monkeypatch.setenv("OPENAI_API_KEY", secret)

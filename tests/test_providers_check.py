@@ -13,7 +13,7 @@ from forge.llm.prices import table_price
 from forge.llm.serve import ModelServer
 from forge.llm.surrogate import SurrogateProvider
 from forge.llm.types import Usage
-from forge.preflight import ALL_ROLES, DryStep, check_roles, estimate_session, role_request, session_plan
+from forge.runs.preflight import ALL_ROLES, DryStep, check_roles, estimate_session, role_request, session_plan
 from tests.run_cli import forge
 
 MODELS = ["gpt-4o-mini", "gpt-5-mini", "gemini-2.5-flash", "gemini-2.5-pro"]

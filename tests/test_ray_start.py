@@ -10,18 +10,18 @@ import pytest
 import ray
 
 from forge.config import load_config
-from workers import driver
+from workers import ray_runtime
 
 
 def test_descendants_are_found_through_proc():
     child = subprocess.Popen(["sh", "-c", "sleep 60 & wait"])
     try:
         deadline = time.monotonic() + 10
-        while len(driver._descendants(child.pid)) < 1 and time.monotonic() < deadline:
+        while len(ray_runtime._descendants(child.pid)) < 1 and time.monotonic() < deadline:
             time.sleep(0.05)
-        grandchildren = driver._descendants(child.pid)
+        grandchildren = ray_runtime._descendants(child.pid)
         assert len(grandchildren) == 1
-        assert {child.pid} | grandchildren <= driver._descendants(driver.os.getpid())
+        assert {child.pid} | grandchildren <= ray_runtime._descendants(ray_runtime.os.getpid())
     finally:
         child.kill()
         child.wait()
@@ -41,7 +41,7 @@ def test_a_start_up_time_out_is_tried_again_and_its_leftovers_stopped(monkeypatc
     monkeypatch.setattr(ray, "init", init_that_times_out_once)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     try:
-        driver.connect_ray(load_config())
+        ray_runtime.connect_ray(load_config())
         assert ray.is_initialized()
         assert leftovers[0].wait(timeout=10) == -9  # SIGKILLed by the retry
     finally:
@@ -59,5 +59,5 @@ def test_other_start_up_errors_are_not_retried(monkeypatch):
     monkeypatch.setattr(ray, "init", failing_init)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     with pytest.raises(RuntimeError, match="some other failure"):
-        driver.connect_ray(load_config())
+        ray_runtime.connect_ray(load_config())
     assert calls == [1]

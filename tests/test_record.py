@@ -10,7 +10,7 @@ import pytest
 
 from forge.config import load_config, to_yaml
 from forge.llm.record import RecordConflict, ReplayMiss, SqliteCallStore, open_call_store, record_store_spec
-from forge.local_redis import free_port
+from forge.plumbing.local_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 # Where the model was, nothing listens: a call that reached it would fail (and be counted as failed).
@@ -32,12 +32,12 @@ def _unit(worker, instance: str, stages=(1,)) -> dict:
         trained = worker.train_stage(stage, seed=100 * stage + int(instance[1:]))
         played = worker.play([7, 8], "evaluation", stage=stage)
         figures[stage] = {
-            "attempts": [(a["total_return"], a["failed"]) for a in trained.attempts],
+            "attempts": [(a.total_return, a.failed) for a in trained.attempts],
             "digest": played.digest, "returns": played.returns,
-            "tokens": [{role: (u["prompt"], u["completion"], u["calls"]) for role, u in usage.items()}
+            "tokens": [{role: (u.prompt_tokens, u.completion_tokens, u.calls) for role, u in usage.roles.items()}
                        for usage in (trained.usage, played.usage)],
-            **{key: sum(u[field] for usage in (trained.usage, played.usage) for u in usage.values())
-               for key, field in (("served", "replayed"), ("failed", "failed"), ("calls", "calls"))},
+            **{key: sum(getattr(u, field) for usage in (trained.usage, played.usage) for u in usage.roles.values())
+               for key, field in (("served", "replayed"), ("failed", "failures"), ("calls", "calls"))},
         }
     return figures
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from forge.local_redis import free_port
+from forge.plumbing.local_redis import free_port
 from forge.memory import EMPTY_DIGEST
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from tests.run_cli import forge
 
 pytestmark = pytest.mark.slow

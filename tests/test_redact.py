@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from forge.config import ConfigError, load_config, masked_credentials, to_saved_yaml, to_yaml
-from forge.redact import is_masked, mask_url, mask_urls_in, mask_urls_in_text
-from forge.rundir import RunDirectory
+from forge.plumbing.redact import is_masked, mask_url, mask_urls_in, mask_urls_in_text
+from forge.runs.rundir import RunDirectory
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "FORGE-FAKE-PASSWORD-9c41e7"
@@ -82,7 +82,7 @@ def test_a_config_without_credentials_saves_exactly_as_before():
 def test_mlflow_params_and_tags_carry_no_credentials(tmp_path):
     from mlflow import MlflowClient
 
-    from forge.tracking import SessionTracker, default_tracking_uri
+    from forge.runs.tracking import SessionTracker, default_tracking_uri
 
     tracking = f"http://mlflow:{PASSWORD}@tracking.example:5000"
     cfg = load_config(overrides=[f"tracking.tracking_uri={tracking}", *credentialed_overrides(f"redis://:{PASSWORD}@h/0")])
@@ -115,7 +115,7 @@ def test_a_session_on_password_protected_redis_leaves_the_password_nowhere(tmp_p
     import redis
     from mlflow import MlflowClient
 
-    from forge.tracking import SessionTracker, default_tracking_uri
+    from forge.runs.tracking import SessionTracker, default_tracking_uri
     from workers.driver import SessionDriver
 
     admin = redis.Redis.from_url(clean_redis_url)

@@ -11,7 +11,8 @@ import pytest
 from agents.defender import Defender
 from agents.injection import NoInjection
 from agents.react import assessment_text, parse_planner_turn, parse_suggestions
-from agents.schemas import action_chooser_schema, action_names, compiler_schema, planner_schema, reflector_schema
+from agents.schemas import action_chooser_schema, action_names, planner_schema, reflector_schema
+from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.config import load_config
 from forge.env import Cage2Env
 from forge.env.catalog import parse_action

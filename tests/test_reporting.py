@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from forge.cli import main
-from forge.comparison import compare_sessions, comparison_figure
+from forge.analysis.comparison import compare_sessions, comparison_figure
 from forge.config import load_config
 from forge.protocol.ledger import EvaluationRecord, StageRecord
-from forge.reporting import SURROGATE_BANNER, SessionReport, stage_curves_figure
-from forge.rundir import RunDirectory
-from forge.stats import Verdict
+from forge.analysis.reporting import SURROGATE_BANNER, SessionReport, stage_curves_figure
+from forge.runs.rundir import RunDirectory
+from forge.analysis.stats import Verdict
 from forge.wiring import model_label, open_ledger, uses_surrogate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,7 +147,7 @@ def test_a_session_without_the_surrogate_has_no_banner_and_old_ledgers_fall_back
     assert SURROGATE_BANNER not in figure_texts(stage_curves_figure(openai))
     old = SessionReport.load(make_session(tmp_path, "reflexion", [-20.0, -21.0, -19.0], record_surrogate=False))
     assert "surrogate" not in old.meta and old.surrogate
-    from forge.comparison import IncomparableSessions
+    from forge.analysis.comparison import IncomparableSessions
 
     with pytest.raises(IncomparableSessions, match="models.default"):  # a model against another: refused
         compare_sessions([openai, old])
@@ -206,7 +206,7 @@ def test_a_study_s_sessions_paired_by_k_are_compared_by_the_paired_test_and_say_
     assert "sessions, paired by k (decides)" in printed
     assert "verdict on sessions paired by their index k (6 pairs: session k of both arms ran on the same seeds)" in printed
     # Unpaired, the spread between sessions drowns it.
-    from forge.stats import SESSIONS, compare_samples
+    from forge.analysis.stats import SESSIONS, compare_samples
 
     means = [[sum(m) / len(m) for m in arm] for arm in (forge, reflexion)]
     assert compare_samples(*means, SESSIONS).verdict is Verdict.not_significant
@@ -235,7 +235,7 @@ def test_sessions_of_different_configurations_are_refused_naming_the_key(tmp_pat
     # A sweep's own key may differ (it names the arms); no other.
     swept = make_study(tmp_path / "sweep", {"forge protocol.tau=-2": [[-20.0]] * 2, "forge protocol.tau=-3": [[-30.0]] * 2},
                        )
-    from forge.comparison import IncomparableSessions
+    from forge.analysis.comparison import IncomparableSessions
 
     reports = [SessionReport.load(r) for r in swept]
     for r, tau in zip(reports, ["-2", "-2", "-3", "-3"]):

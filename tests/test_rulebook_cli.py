@@ -12,7 +12,7 @@ from forge.failure.snapshot import FailureSnapshot
 from forge.protocol.inner_loop import InstanceLearner
 from forge.protocol.ledger import SessionLedger, StageRecord
 from forge.rulebook.store.backends import open_rulebook
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from forge.wiring import build_clients, open_memory
 
 
@@ -210,7 +210,7 @@ def test_restore_the_whole_book(tmp_path, capsys):
 
 
 def test_compare_injection_modes_plays_the_same_seeds_under_each_mode_and_reports_progress(run_dir):
-    from forge.evaluation import compare_injection_modes
+    from forge.runs.evaluation import compare_injection_modes
     from forge.wiring import open_run_memory
 
     found = open_run_memory(run_dir, "i00", ["env.max_steps=4"])

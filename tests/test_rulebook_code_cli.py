@@ -259,7 +259,7 @@ def test_export_round_trips_through_apply_into_an_empty_book(example, tmp_path, 
 def test_a_learners_champion_exported_as_yaml_round_trips(tmp_path, capsys):
     """A real learner (one stage of failure-triggered learning, surrogate model) exported straight to a rule file."""
     from forge.protocol.inner_loop import InstanceLearner
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
     from forge.wiring import build_clients, open_memory
 
     cfg = load_config(overrides=[f"run.runs_dir={tmp_path / 'runs'}", "surrogate.reflector_error_rate=0.0",

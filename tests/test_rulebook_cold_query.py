@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from forge.rulebook.retrieval.onnx_minilm import OnnxEmbedder
-from forge.rulebook.retrieval.vector_cache import DiskVectorCache
+from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEmbedder
+from forge.rulebook.retrieval.encoders.vector_cache import DiskVectorCache
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,7 +65,7 @@ def test_an_override_is_still_checked_against_the_configuration(tmp_path):
 
 
 def test_vectors_read_back_from_disk_are_the_computed_ones_and_skip_the_model(tmp_path, monkeypatch):
-    from forge.rulebook.retrieval import onnx_minilm
+    from forge.rulebook.retrieval.encoders import onnx_minilm
 
     texts = ["Enterprise0: Activity Exploit, Compromised User", "quiet"]
     first, second = OnnxEmbedder(quantized=True), OnnxEmbedder(quantized=True)  # second: as in a new process
@@ -91,7 +91,7 @@ def test_a_broken_cache_file_turns_the_cache_off_and_embedding_goes_on(tmp_path)
 
 
 def test_the_cache_keeps_spaces_apart_and_drops_the_oldest_rows(tmp_path, monkeypatch):
-    from forge.rulebook.retrieval import vector_cache
+    from forge.rulebook.retrieval.encoders import vector_cache
 
     monkeypatch.setattr(vector_cache, "PRUNE_EVERY", 1)
     a = DiskVectorCache(tmp_path / "v.db", "encoder-a", 2, max_rows=3)

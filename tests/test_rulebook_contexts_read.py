@@ -10,6 +10,7 @@ import pytest
 
 from agents.defender import Defender
 from agents.injection import InjectedMemory
+from forge.rulebook.outcomes.aftermath import EpisodeNotes
 from forge.config import load_config
 from forge.env import Cage2Env
 from forge.env.catalog import HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
@@ -36,6 +37,9 @@ class Recorded:
     def for_call(self, role: str, context: str) -> InjectedMemory:
         self.calls.append((len(self.tables) - 1, role, context))
         return InjectedMemory()
+
+    def annotate_episode(self, steps, *, complete: bool) -> EpisodeNotes:
+        return EpisodeNotes()
 
 
 class Watched:

@@ -7,7 +7,7 @@ import pytest
 from forge.rulebook.outcomes.aftermath import Aftermath, StepSeen, episode_aftermath, failure_ahead
 from forge.rulebook.store.chains import chain_members
 from forge.rulebook.outcomes.efficacy import RuleEfficacy, RuleVerdict, TraceAftermath, aggregate
-from forge.rulebook.store.maintain import plan_assess
+from forge.rulebook.store.curation import plan_assess
 from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.model import Evidence, RuleRecord, RulebookError
 
@@ -213,8 +213,10 @@ def test_rules_judged_in_one_report_are_holm_corrected():
 def test_rules_to_ablate_are_the_triggered_ones_most_often_first():
     from forge.rulebook.outcomes.ablation import ablation_label, rules_to_ablate
 
-    aftermath = ([{"rule": "a@v1", "held": True}] * 3 + [{"rule": "b@v2", "held": None}] * 5
-                 + [{"rule": "c@v1", "held": False}] * 9 + [{"rule": "d@v1", "held": True}] * 3)
+    def entries(ref: str, held, n: int) -> list[Aftermath]:
+        return [Aftermath(step, ref, held, None, 0.0, False) for step in range(n)]
+
+    aftermath = entries("a@v1", True, 3) + entries("b@v2", None, 5) + entries("c@v1", False, 9) + entries("d@v1", True, 3)
     assert rules_to_ablate(aftermath, 4) == ["b", "a", "d"]  # c never held: withholding it changes nothing
     assert rules_to_ablate(aftermath, 2) == ["b", "a"]
     assert rules_to_ablate(aftermath, 0) == []

@@ -127,7 +127,7 @@ def test_static_embedder_is_a_weighted_mean_of_table_rows():
     tokenizer = Tokenizer(WordLevel({"restore": 0, "user0": 1, "never": 2, "[UNK]": 3}, unk_token="[UNK]"))
     tokenizer.pre_tokenizer = Whitespace()
     table = np.array([[1.0, 0.0], [0.0, 1.0], [3.0, 3.0], [0.0, 0.0]], dtype=np.float16)
-    from forge.rulebook.retrieval.embed_static import StaticEmbedder, StaticTable
+    from forge.rulebook.retrieval.encoders.static import StaticEmbedder, StaticTable
 
     plain = StaticEmbedder(lambda: "static:test", 2, lambda: StaticTable(tokenizer, table))
     vectors = plain.encode(["restore user0", "restore", ""])
@@ -170,7 +170,7 @@ def test_a_book_opened_with_another_encoder_embeds_its_nodes_again_under_that_en
 
 
 def test_model_is_shared_and_queries_are_cached():
-    from forge.rulebook.retrieval.onnx_minilm import OnnxEmbedder
+    from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEmbedder
 
     a, b = OnnxEmbedder(quantized=True), OnnxEmbedder(quantized=True)
     first = a.encode(["User1: Activity Scan, Compromised No"])
@@ -294,10 +294,10 @@ def test_minilm_static_is_distilled_once_and_queried_without_torch(tmp_path):
     # default cache directory: scripts/setup.sh builds the default encoder only, this builds the table once
     embedder = embed.local_embedder("minilm-static")
     embedder.prepare()
-    from forge.rulebook.retrieval import embed_static
+    from forge.rulebook.retrieval.encoders import static
 
-    path = embed_static.distilled_table_path()
-    assert path.is_file() and embedder.name.endswith(embed_static.minilm_source_fingerprint())
+    path = static.distilled_table_path()
+    assert path.is_file() and embedder.name.endswith(static.minilm_source_fingerprint())
     table = np.load(path, mmap_mode="r")
     assert table.shape == (30522, 384) and table.dtype == np.float16
     vectors = embedder.encode(["User1 shows Activity Exploit", "User1: Activity Exploit, Compromised User",

@@ -103,7 +103,7 @@ def test_the_defender_contexts_of_a_real_episode_carry_its_history():
     from forge.config import load_config
     from forge.env.cage2 import Cage2Env
     from forge.protocol.episode import play_episode
-    from forge.rulebook.retrieval.calibrate import RecordingInjection
+    from forge.runs.calibration import RecordingInjection
     from forge.wiring import build_clients
 
     cfg = load_config()

@@ -10,7 +10,8 @@ from forge.config import load_config
 from forge.protocol.inner_loop import InstanceLearner
 from forge.rulebook.store.backends import open_rulebook
 from forge.rulebook.retrieval.calibrate import choose_floor
-from forge.rulebook.injection import RulebookInjection, RulebookInjectionFactory
+from forge.injection_factory import RulebookInjectionFactory
+from forge.rulebook.injection import RulebookInjection
 from forge.wiring import build_clients, open_memory
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.plan_book import PlanBook
-from forge.rulebook.store.maintain import Teaching, plan_restore, plan_withdraw
+from forge.rulebook.store.curation import Teaching, plan_restore, plan_withdraw
 from forge.rulebook.model import Evidence, RulebookError, RuleRecord
 from forge.rulebook.retrieval.resolve import Scope, eligible_rules, resolve_conflicts, settle
 

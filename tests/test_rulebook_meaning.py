@@ -26,7 +26,7 @@ CLASS_RESTORE = "When a User host shows any compromise, then Restore that host."
 
 
 class ContractCompiler:
-    """A compiler model answering per the compiler's contract (agents/prompts/compiler.md) from a table text ->
+    """A compiler model answering per the compiler's contract (forge/rulebook/authoring/compiler_prompt.md) from a table text ->
     entry (scripted, per test)."""
 
     def __init__(self, table: dict[str, dict], *, broken_first: bool = False) -> None:

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tests.plan_book import PlanBook
-from forge.rulebook.store.maintain import Teaching
+from forge.rulebook.store.curation import Teaching
 from forge.rulebook.language.meaning import conflict_in, meaning_of
 from forge.rulebook.model import Evidence, RulebookError, RuleRecord
 from forge.rulebook.language.predicate import holds

@@ -11,7 +11,7 @@ from forge.env.catalog import HOSTS
 from forge.env.text_view import render_alerts, render_blue_table, render_changed_hosts, render_host_state
 from forge.rulebook.language.action import clash_hosts, judge, parse_rule_action, rule_action_to_json
 from forge.rulebook.language.meaning import Meaning, conflict_in, grammar_meaning, may_conflict, same_meaning
-from forge.grammar import parse_rule
+from forge.rulebook.language.grammar import parse_rule
 from forge.rulebook.language.predicate import (
     PredicateError,
     holds,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from forge.grammar import parse_rule
+from forge.rulebook.language.grammar import parse_rule
 from forge.rulebook.retrieval.bm25 import BM25Index, fold, tokenize
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.meaning import grammar_meaning

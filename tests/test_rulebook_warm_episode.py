@@ -9,9 +9,9 @@ import pytest
 
 from forge.config import load_config
 from forge.rulebook.book import Rulebook
-from forge.rulebook.retrieval import onnx_minilm
-from forge.rulebook.retrieval.onnx_minilm import OnnxEmbedder
-from forge.rulebook.retrieval.vector_cache import DiskVectorCache
+from forge.rulebook.retrieval.encoders import onnx_minilm
+from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEmbedder
+from forge.rulebook.retrieval.encoders.vector_cache import DiskVectorCache
 from forge.rulebook.store.backends import open_rulebook
 from forge.wiring import build_clients
 from tests.test_rulebook_injection import RecordingInjection, injection, teach

@@ -19,7 +19,7 @@ from forge.llm.limiter import (
     BudgetLimits, EndpointGate, EndpointLimits, Spent, budget_figures, describe_budget, endpoint_key,
 )
 from forge.memory import EMPTY_DIGEST
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from tests.made_once import made_once
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -444,7 +444,7 @@ def test_a_token_budget_stops_the_session_cleanly_and_a_resume_ends_as_without_i
 def test_a_usd_budget_stops_the_session_and_forge_resume_with_a_higher_budget_continues(tmp_path, reference):
     from mlflow import MlflowClient
 
-    from forge.tracking import default_tracking_uri, session_runs
+    from forge.runs.tracking import default_tracking_uri, session_runs
 
     stage1 = reference["tokens"][0]
     usd1 = sum(u["prompt"] * 3 + u["completion"] * 15 for per_role in stage1.values() for u in per_role.values()) / 1e6
@@ -484,7 +484,7 @@ def test_a_worker_never_loads_mlflow(tmp_path):
     script = f"""
 import sys
 from forge.config import load_config, to_yaml
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 from workers.instance_actor import InstanceWorker
 
 cfg = load_config(overrides=["env.max_steps=4", "protocol.max_attempts=1", "run.runs_dir={tmp_path}", "run.name=w"])
@@ -492,7 +492,7 @@ run_dir = RunDirectory.create(cfg)
 worker = InstanceWorker("i00", "w", to_yaml(cfg), str(run_dir.path))
 worker.train_stage(1, 7)
 worker.play([3], "evaluation")
-print("loaded:", sorted(m for m in sys.modules if m.split(".")[0] == "mlflow" or m == "forge.tracking"))
+print("loaded:", sorted(m for m in sys.modules if m.split(".")[0] == "mlflow" or m == "forge.runs.tracking"))
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
                           cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})

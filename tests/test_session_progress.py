@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from forge.config import load_config
-from forge.rundir import RunDirectory
+from forge.runs.rundir import RunDirectory
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from forge.stats import (ALPHA, EPISODES, INSTANCES, RESAMPLES, Verdict, compare_samples, decide, mean_interval,
+from forge.analysis.stats import (ALPHA, EPISODES, INSTANCES, RESAMPLES, Verdict, compare_samples, decide, mean_interval,
                          smallest_permutation_p)
 
 
@@ -110,7 +110,7 @@ def test_decision_rule(low, high, p, n, expected):
 
 
 def test_paired_sessions_are_judged_by_the_sign_flip_test_at_the_p_it_can_reach():
-    from forge.stats import compare_paired_sessions, smallest_sign_flip_p
+    from forge.analysis.stats import compare_paired_sessions, smallest_sign_flip_p
 
     assert smallest_sign_flip_p(4) == 0.125 and smallest_sign_flip_p(6) == pytest.approx(2 / 64)
     assert smallest_sign_flip_p(20) == pytest.approx(1 / (RESAMPLES + 1))  # sampled patterns: one in flips + 1

@@ -1,4 +1,4 @@
-"""Session storage (forge.storage, forge.rundir): paths, file:// and a real S3-compatible server (moto on
+"""Session storage (forge.plumbing.storage, forge.runs.rundir): paths, file:// and a real S3-compatible server (moto on
 loopback); a Ray job's runs directory kept out of Ray's working-directory copy; the MLflow store's choice."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from forge.config import ConfigError, ForgeConfig, load_config
-from forge.rundir import RunDirectory
-from forge.storage import RunMirror, Storage, StorageError, in_ray_job_package, job_runs_dir, working_copy
-from forge.tracking import default_tracking_uri, tracking_store
+from forge.runs.rundir import RunDirectory
+from forge.plumbing.storage import RunMirror, Storage, StorageError, in_ray_job_package, job_runs_dir, working_copy
+from forge.runs.tracking import default_tracking_uri, tracking_store
 
 ROOT = Path(__file__).resolve().parents[1]
 RAY_PKG = "session_2026/runtime_resources/working_dir_files/_ray_pkg_3a5bad084432bd90"

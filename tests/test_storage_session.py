@@ -18,8 +18,8 @@ import pytest
 
 from forge.memory import EMPTY_DIGEST
 from forge.protocol.ledger import SessionLedger
-from forge.rundir import RunDirectory
-from forge.storage import Storage, working_copy
+from forge.runs.rundir import RunDirectory
+from forge.plumbing.storage import Storage, working_copy
 from tests.run_cli import forge
 
 pytestmark = pytest.mark.slow

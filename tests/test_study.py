@@ -1,4 +1,4 @@
-"""A study (forge.study): conditions x sweep grid x K sessions with derived seeds; run by `forge run
+"""A study (forge.analysis.study): conditions x sweep grid x K sessions with derived seeds; run by `forge run
 --sessions K --sweep KEY=...` and compared on sessions."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from forge.config import ConfigError, load_config
-from forge.study import parse_sweep, plan_study
+from forge.analysis.study import parse_sweep, plan_study
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,7 +63,7 @@ def test_forge_run_sweep_runs_the_grid_into_one_study_and_compares_on_sessions(t
     assert "2 pairs of sessions: not testable at this size" in printed  # arms are paired by session index k
     from mlflow import MlflowClient
 
-    from forge.tracking import default_tracking_uri
+    from forge.runs.tracking import default_tracking_uri
 
     client = MlflowClient(default_tracking_uri(tmp_path))
     experiment = client.get_experiment_by_name("sweep-test")
@@ -83,8 +83,8 @@ def test_a_recorded_study_replays_session_by_session_and_compares_alike_from_mlf
     `--mlflow` made each session an arm of its own, unpaired and unchecked."""
     from forge.llm.record import SqliteCallStore, record_scope
     from forge.memory import EMPTY_DIGEST
-    from forge.rundir import RunDirectory
-    from forge.tracking import default_tracking_uri
+    from forge.runs.rundir import RunDirectory
+    from forge.runs.tracking import default_tracking_uri
     from tests.run_cli import forge
     from tests.test_record_session import NO_MODEL, kept
 

@@ -1,4 +1,4 @@
-"""The surrogate's own reader of rules as people and models phrase them (no forge.grammar, no forge.rulebook).
+"""The surrogate's own reader of rules as people and models phrase them (no forge.rulebook.language.grammar, no forge.rulebook).
 
 `PHRASINGS` were written before the reader was tuned and the reader was tuned on them; `HELD_OUT` was
 written at the same time and never tuned on: its accuracy is what the reader does on unseen phrasing.
@@ -166,7 +166,7 @@ def test_the_surrogate_imports_neither_the_grammar_nor_the_rulebook():
         for node in ast.walk(ast.parse(path.read_text())):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) else []
-            offenders += [f"{path.name}: {n}" for n in names if n == "forge.grammar" or n.startswith("forge.rulebook")
+            offenders += [f"{path.name}: {n}" for n in names if n == "forge.rulebook.language.grammar" or n.startswith("forge.rulebook")
                           or n == "forge.env.catalog" and isinstance(node, ast.ImportFrom)
                           and any(a.name in ("parse_action", "action_id", "ACTIONS") for a in node.names)]
     assert not offenders, offenders

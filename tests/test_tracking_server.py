@@ -1,5 +1,5 @@
 """An MLflow tracking server that refuses or cannot be reached: `forge run` says so in one line naming the
-tracking URI and what to check (forge.tracking.TrackingError), never with MLflow's traceback, and within
+tracking URI and what to check (forge.runs.tracking.TrackingError), never with MLflow's traceback, and within
 seconds, not after MLflow's minutes of retries. The stage-curve hint points at a server's own UI.
 
 The refusals come from real HTTP: `mlflow server` itself for the Host-header check (the 403 a compose
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from forge.local_redis import free_port
-from forge.tracking import SessionTracker, TrackingError, ui_hint
+from forge.plumbing.local_redis import free_port
+from forge.runs.tracking import SessionTracker, TrackingError, ui_hint
 from tests.test_cluster import BIN, stop_server, wait_for_server
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,8 +1,10 @@
-"""Chaos for reliability tests: where a worker or the driver is made to die, parsed from the config into
-a `FaultPlan` the driver is given (with no chaos configured, a plan that never fires).
+"""Chaos for reliability tests: session hooks (workers/hooks.py) that make a worker or the driver die.
 
-Never set in real runs. Each named fault fires once per run directory (a marker file records that it
-fired), so the retried work or the resumed driver runs on undisturbed.
+The product never imports this module: a test passes `ChaosHooks` to the driver, or runs the `forge`
+command line through this module (`python -m workers.chaos run ...`, or `main([...])` in-process), which
+builds them from the config's chaos settings; `forge` itself never reads those settings. Each named fault
+fires once per run directory (a marker file records that it fired), so the retried work or the resumed
+driver runs on undisturbed.
 
 `ray.chaos_kill`: comma-separated worker kills, each
 
@@ -26,13 +28,13 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
-from forge.config import ConfigError, RayConfig
+from forge.config import ConfigError, ForgeConfig, RayConfig
+from forge.protocol.phases import CHECKPOINT, EVALUATION, STAGE_BOUNDARIES, TRAINING
+from workers.hooks import AfterStep, SessionHooks
 
-TRAINING, CHECKPOINT, EVALUATION = "training", "checkpoint", "evaluation"
-WORKER_PHASES = (TRAINING, CHECKPOINT, EVALUATION)
-DRIVER_POINTS = ("after_training", "after_ledger", "after_apply", "after_logging", EVALUATION)
+DRIVER_POINTS = (*STAGE_BOUNDARIES, EVALUATION)
 # The exit status of a driver stopped by a chaos hook: tests tell it apart from a real crash.
 CHAOS_EXIT_CODE = 86
 WORKER_EXIT_CODE = 17
@@ -118,49 +120,66 @@ def claim(run_dir: Path, marker: str) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class FaultPlan:
-    """The chaos of one session, driver side: which units kill their worker and where the driver exits.
+def exit_worker() -> None:
+    """A chaos kill, run in the worker after a unit's first attempt or episode: a hard exit, no cleanup
+    (every instance this worker hosts dies with it)."""
+    os._exit(WORKER_EXIT_CODE)
 
-    The driver asks it at the protocol's boundaries (`driver_exit`) and submits every unit through it
-    (`submit`); markers in `run_dir` make each fault fire once however often the work is redone."""
+
+@dataclass(frozen=True)
+class ChaosHooks(SessionHooks):
+    """The chaos of one session: which units kill their worker and where the driver exits. Markers in
+    `run_dir` make each fault fire once however often the work is redone."""
 
     run_dir: Path
     worker_kills: tuple[WorkerKill, ...] = ()
     driver_exits: tuple[DriverExit, ...] = ()
 
     @classmethod
-    def from_config(cls, ray_cfg: RayConfig, run_dir: Path) -> "FaultPlan":
+    def from_config(cls, ray_cfg: RayConfig, run_dir: Path) -> "ChaosHooks":
         """From `ray.chaos_kill` and `ray.chaos_driver_exit` (a bad spec raises ConfigError)."""
         return cls(Path(run_dir), tuple(parse_worker_kills(ray_cfg.chaos_kill)),
                    tuple(parse_driver_exits(ray_cfg.chaos_driver_exit)))
 
-    def submit(self, host: Any, method: str, instance: str, args: tuple, phase: str, stage: int) -> Any:
-        """`host.<method>(instance, *args)` as a Ray task; a unit this plan kills runs through `host.doomed`,
-        which exits the worker after the unit's first attempt or episode."""
-        if self._armed(instance, phase, stage):
-            return host.doomed.remote(method, instance, *args)
-        return getattr(host, method).remote(instance, *args)
+    def after_step(self, instance: str, phase: str, stage: int) -> Optional[AfterStep]:
+        """`exit_worker` for a unit this plan kills. Claimed here, in the driver's run directory, so a kill
+        fires once however often its unit is redone."""
+        kill = WorkerKill(instance, phase, stage)
+        return exit_worker if kill in self.worker_kills and claim(self.run_dir, kill.marker) else None
 
-    def driver_exit(self, point: str, stage: int) -> None:
+    def at(self, boundary: str, stage: int) -> None:
         """Die here like a SIGKILLed driver, if the plan says so (once per run directory)."""
-        wanted = DriverExit(point, stage)
+        wanted = DriverExit(boundary, stage)
         if wanted in self.driver_exits and claim(self.run_dir, wanted.marker):
             sys.stdout.flush()  # what was reported so far, as a killed driver's log would have it
             sys.stderr.flush()
             os._exit(CHAOS_EXIT_CODE)
 
-    def unit_done(self, phase: str) -> None:
-        """A unit's result is in (and written): the final evaluation's exit point is after the first one."""
+    def unit_done(self, instance: str, phase: str, stage: int) -> None:
+        """The final evaluation's exit point is after its first unit's result is in (and written)."""
         if phase == EVALUATION:
-            self.driver_exit(EVALUATION, 0)
+            self.at(EVALUATION, 0)
 
     def unfired(self) -> list[WorkerKill | DriverExit]:
         """The faults whose work never ran (an instance graduated, a stage was not reached): they tested nothing."""
         return [fault for fault in (*self.worker_kills, *self.driver_exits)
                 if not (self.run_dir / fault.marker).exists()]
 
-    def _armed(self, instance: str, phase: str, stage: int) -> bool:
-        """Claimed here, in the driver's run directory, so a kill fires once however often its unit is redone."""
-        kill = WorkerKill(instance, phase, stage)
-        return kill in self.worker_kills and claim(self.run_dir, kill.marker)
+    def warnings(self) -> list[str]:
+        return [f"chaos: {fault} never fired (that work did not run in this session)" for fault in self.unfired()]
+
+
+def chaos_hooks(cfg: ForgeConfig, run_dir: Path) -> ChaosHooks:
+    """The session hooks the config's chaos settings ask for (a bad spec fails here, before any work)."""
+    return ChaosHooks.from_config(cfg.ray, run_dir)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """The `forge` command line with the config's chaos settings in force (`forge run` / `forge resume`)."""
+    from forge.cli import main as forge_main  # lazy: the command line only where this harness runs it
+
+    return forge_main(argv, session_hooks=chaos_hooks)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -23,39 +23,36 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
-import os
-import signal
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Optional
 
 import ray
 
-from forge.config import (
-    Arm, BudgetConfig, ConfigError, ForgeConfig, Injection, StoreKind, rulebook_location, to_saved_yaml, to_yaml,
-)
+from forge.config import Arm, BudgetConfig, ConfigError, ForgeConfig, Injection, StoreKind, to_saved_yaml
 from forge.failure.snapshot import failure_id
-from forge.llm.limiter import BudgetExhausted, BudgetLimits, describe_budget, start_session_limiter
+from forge.llm.limiter import describe_budget
 from forge.memory import EMPTY_DIGEST, EMPTY_SNAPSHOT, MemoryManager, Provenance
-from forge.memory.errors import MemoryFrozenError, StoreUnavailableError
+from forge.memory.errors import MemoryFrozenError
 from forge.protocol.fault_count import fault_metrics, fault_summary
 from forge.protocol.ledger import EvaluationRecord, StageRecord
+from forge.protocol.phases import (
+    AFTER_APPLY, AFTER_LEDGER, AFTER_LOGGING, AFTER_TRAINING, APPLIED, CHECKPOINT, DECIDED, EVALUATION, FINISHING,
+    LOGGED, STARTING, TRAINED, TRAINING, UNFINISHED_STAGE,
+)
 from forge.protocol.seeds import checkpoint_seeds, evaluation_seeds, training_seed
 from forge.protocol.stages import decide_stage
-from forge.reporting import SessionReport, describe_nodes, write_session_report
+from forge.analysis.reporting import SessionReport, describe_nodes, write_session_report
 from forge.rulebook.outcomes import session_rule_rates
-from forge.rundir import Artifacts, RunDirectory, failure_path
-from forge.tracking import TrackingError
-from forge.wiring import ledger_spec, model_caveat, model_label, open_ledger, open_memory, uses_surrogate
-from workers.chaos import CHECKPOINT, EVALUATION, TRAINING, FaultPlan
-from workers.instance_actor import host_class
-from workers.packing import instances_per_worker, pack
+from forge.runs.rundir import Artifacts, RunDirectory, failure_path
+from forge.runs.tracking import Tags, TrackingError
+from forge.wiring import model_caveat, model_label, open_ledger, open_memory, uses_surrogate
+from workers.budget import SessionBudgetStop, SessionLimiter, budget_refusal
+from workers.hooks import SessionHooks
 from workers.placement import node_shares
 from workers.progress import LoggingProgress, SessionProgress
+from workers.ray_runtime import WorkerPool, as_completed, connect_ray, retryable_failure
 from workers.results import PlayResult, TrainingResult, UnitResult
-from workers.spending import PUSHED_SPENDING, LedgerSpending, fold_pushed_spending, spending_document
 
 FINAL_LOGGING = "final-logging"
 # A unit of work as the driver submits it: a WorkerHost method and its arguments after the instance.
@@ -83,104 +80,22 @@ def config_digest(cfg: ForgeConfig) -> str:
     return hashlib.sha256(to_saved_yaml(replace(cfg, budget=BudgetConfig())).encode()).hexdigest()[:16]
 
 
-def connect_ray(cfg: ForgeConfig) -> None:
-    if ray.is_initialized():
-        return
-    address = cfg.ray.address or os.environ.get("RAY_ADDRESS")
-    if address:
-        ray.init(address=address, logging_level="WARNING")
-    else:
-        # Ray enables token authentication for a new local cluster and warns on stderr that it did; the
-        # notice is no news for a cluster this process starts and stops (its other warnings still show).
-        logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
-        _start_local_ray()
-
-
-# Ray gives a new node's raylet a fixed 30 s to register with the GCS; a loaded machine (a test suite in
-# several processes, other sessions) sometimes misses it, and the whole session would fail before any work.
-LOCAL_RAY_ATTEMPTS = 3
-
-
-def _start_local_ray() -> None:
-    for attempt in range(1, LOCAL_RAY_ATTEMPTS + 1):
-        before = _descendants(os.getpid())
-        try:
-            ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="WARNING",
-                     configure_logging=True, log_to_driver=True)
-            return
-        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception for this one
-            if "timed out during startup" not in str(exc) or attempt == LOCAL_RAY_ATTEMPTS:
-                raise
-        # The failed attempt's GCS and raylet are this process's children that Ray no longer tracks.
-        for pid in _descendants(os.getpid()) - before:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-
-def _descendants(root: int) -> set[int]:
-    """The processes below `root` (from /proc; empty where there is none)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue  # gone meanwhile
-    found: set[int] = set()
-    frontier = {root}
-    while frontier:
-        frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
-        found |= frontier
-    return found
-
-
-def retryable_failure(exc: BaseException) -> Optional[str]:
-    """Why a unit of work may be redone: "worker_death" (its process died), "worker_store_error" (it
-    raised because the memory store was unreachable), or None (a real error: redoing it would fail again)."""
-    if isinstance(exc, ray.exceptions.RayActorError):
-        return "worker_death"
-    cause: Optional[BaseException] = getattr(exc, "cause", None) if isinstance(exc, ray.exceptions.RayTaskError) else exc
-    seen = set()
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        if isinstance(cause, StoreUnavailableError) or _is_redis_connection_error(cause):
-            return "worker_store_error"
-        cause = cause.__cause__ or cause.__context__
-    return None
-
-
-def _is_redis_connection_error(exc: BaseException) -> bool:
-    try:
-        import redis  # lazy: only a Redis store raises its errors; a SQLite session never loads redis
-    except ImportError:  # pragma: no cover - redis is a dependency
-        return False
-    return isinstance(exc, (redis.ConnectionError, redis.TimeoutError))
-
-
 class SessionDriver:
     def __init__(self, cfg: ForgeConfig, run_dir: RunDirectory, progress: Optional[SessionProgress] = None,
-                 tracker=None, faults: Optional[FaultPlan] = None) -> None:
-        """`progress` hears what the session does (default: the `workers.driver` logger). `faults`: where
-        workers and the driver are made to die (reliability tests; default: the config's chaos settings,
-        without which nothing is made to die)."""
+                 tracker=None, hooks: Optional[SessionHooks] = None) -> None:
+        """`progress` hears what the session does (default: the `workers.driver` logger). `hooks`: where a
+        test reaches in (workers/hooks.py; default: hooks that do nothing)."""
         self.cfg = cfg
         self.run_dir = run_dir
         self.progress: SessionProgress = progress or LoggingProgress()
         self.session = run_dir.session_id
         self.instances = instance_names(cfg.protocol.num_instances)
-        # A bad chaos spec fails here, before any work.
-        self.faults = faults if faults is not None else FaultPlan.from_config(cfg.ray, run_dir.path)
+        self.hooks = hooks or SessionHooks()
         self.memory: MemoryManager = open_memory(cfg, str(run_dir.path), self.session)
         self.ledger = open_ledger(cfg, str(run_dir.path), self.session)
         self.tracker = tracker
-        self._hosts: list[Any] = []  # Ray worker processes, each hosting the instances of one group
-        self._groups: list[list[str]] = []
-        self._host_of: dict[str, int] = {}
-        self._pids: dict[int, int] = {}  # host index -> its process id (benchmarks sample their RSS)
-        self._processes: dict[int, str] = {}  # host index -> its process as its leases name it (pid and node)
-        self._limiter = None
-        self._stop_pushing: Optional[Callable[[], None]] = None  # the spending pushed to remote storage
+        self.workers = WorkerPool(cfg, self.session, run_dir.path)
+        self.limiter = SessionLimiter(cfg, self.ledger, run_dir)
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -199,13 +114,13 @@ class SessionDriver:
             self.ledger.record_fault("driver_restart", phase=where.get("phase", "?"), stage=where.get("stage", 0))
             self.progress.notice(f"resuming: the previous driver stopped in {where.get('phase', '?')} "
                                  f"(stage {where.get('stage', 0)})")
-        self.ledger.set_progress("starting")
+        self.ledger.set_progress(STARTING)
         self.run_dir.sync(databases=True)
         self._check_store()
         outcome = SessionOutcome(self.run_dir)
         connect_ray(self.cfg)
         self._check_sqlite_reach()
-        self._start_limiter()
+        self.limiter.start()
         self._start_tracking()
         try:
             self._spawn(self.instances)
@@ -216,16 +131,17 @@ class SessionDriver:
             except SessionBudgetStop as stop:
                 outcome.budget_exhausted = self._stop_for_budget(stop.figures)
                 return outcome
-            self._save_spent()
+            self.limiter.save_spent()
             self._check_store()
-            self.ledger.set_progress("finishing")
+            self.ledger.set_progress(FINISHING)
             self.ledger.finish()
             if self.tracker:
                 if not self.ledger.is_done(FINAL_LOGGING):
                     self._log_final(outcome.evaluation)
                     self.ledger.mark_done(FINAL_LOGGING)
                 self.tracker.finish()
-            self._warn_unfired_chaos()
+            for warning in self.hooks.warnings():
+                self.progress.notice(warning, warning=True)
             self.run_dir.sync(databases=True)
         except BaseException as exc:
             if self.tracker and not isinstance(exc, TrackingError):  # a server that just refused is not asked again
@@ -233,15 +149,8 @@ class SessionDriver:
             self._sync_quietly()
             raise
         finally:
-            for host in self._hosts:
-                ray.kill(host)
-            self._hosts.clear()
-            if self._limiter is not None:
-                ray.kill(self._limiter)
-                self._limiter = None
-            if self._stop_pushing is not None:
-                self._stop_pushing()
-                self._stop_pushing = None
+            self.workers.kill()
+            self.limiter.stop()
         return outcome
 
     def _stages(self, outcome: SessionOutcome) -> None:
@@ -279,25 +188,25 @@ class SessionDriver:
         self._restore_stage_start(stage, active, done)
         record = self._run_stage(stage, active)
         self.ledger.record_stage(record)
-        self.ledger.set_progress("decided", stage)
-        self.faults.driver_exit("after_ledger", stage)
+        self.ledger.set_progress(DECIDED, stage)
+        self.hooks.at(AFTER_LEDGER, stage)
         return record
 
     def _apply_stage(self, record: StageRecord) -> None:
         """The decision carried out (freezes and broadcast) and recorded as applied: a stage boundary."""
         self._apply(record)
         self.ledger.record_stage(record)
-        self.ledger.set_progress("applied", record.stage)
-        self._save_spent()
+        self.ledger.set_progress(APPLIED, record.stage)
+        self.limiter.save_spent()
         self.run_dir.sync(databases=True)  # a stage boundary: no worker writes the SQLite files now
-        self.faults.driver_exit("after_apply", record.stage)
+        self.hooks.at(AFTER_APPLY, record.stage)
 
     def _log_applied_stage(self, record: StageRecord, done: dict[int, StageRecord]) -> None:
         """The stage's metrics and memory artifacts in MLflow, then the ledger says it is logged."""
         self._log_stage(record, done)
-        self.ledger.set_progress("logged", record.stage)
+        self.ledger.set_progress(LOGGED, record.stage)
         self.run_dir.sync(databases=True)
-        self.faults.driver_exit("after_logging", record.stage)
+        self.hooks.at(AFTER_LOGGING, record.stage)
 
     def _run_stage(self, stage: int, active: list[str]) -> StageRecord:
         started = time.perf_counter()
@@ -305,7 +214,7 @@ class SessionDriver:
         played, play_retries = self._checkpoint(stage, active, trained)
         checkpoint = {i: round(r.mean_return, 2) for i, r in played.items()}
         decision = decide_stage(checkpoint, active, self.cfg.protocol.theta, self.cfg.protocol.condition)
-        tokens = {i: _merge_usage(trained[i].usage, played[i].usage) for i in active}
+        tokens = {i: (trained[i].usage + played[i].usage).ledger_counts() for i in active}
         return StageRecord(
             stage=stage, active_before=list(active), checkpoint=checkpoint,
             graduated=list(decision.graduated), champion=decision.champion,
@@ -314,7 +223,7 @@ class SessionDriver:
             retries={i: retries[i] + play_retries[i] for i in active},
             wall_s=round(time.perf_counter() - started, 2), applied=False,
             work_s={i: round(trained[i].seconds + played[i].seconds, 2) for i in active},
-            attempts={i: trained[i].attempts for i in active},
+            attempts={i: [a.summary() for a in trained[i].attempts] for i in active},
             faults={i: _add_counts(trained[i].faults, played[i].faults) for i in active},
         )
 
@@ -327,8 +236,8 @@ class SessionDriver:
             TRAINING, stage, active,
             lambda i: ("train_stage", (stage, training_seed(self.cfg, i, stage), self._failures_behind(i))),
             restore_to=stage_start)
-        self.ledger.set_progress("trained", stage)
-        self.faults.driver_exit("after_training", stage)
+        self.ledger.set_progress(TRAINED, stage)
+        self.hooks.at(AFTER_TRAINING, stage)
         return trained, retries
 
     def _checkpoint(self, stage: int, active: list[str],
@@ -376,7 +285,7 @@ class SessionDriver:
                     self._prepare_redo(instance, phase, stage, reason, exc, retries[instance], restore_to)
                     pending[instance] = self._submit(instance, unit, phase, stage)
                     continue
-                results[instance] = self._keep(instance, phase, result)
+                results[instance] = self._keep(instance, phase, stage, result)
         finally:
             self.progress.phase_finished()
         if refused is not None:
@@ -385,7 +294,8 @@ class SessionDriver:
 
     def _submit(self, instance: str, unit: Callable[[str], UnitCall], phase: str, stage: int):
         method, args = unit(instance)
-        return self.faults.submit(self._host(instance), method, instance, args, phase, stage)
+        after_step = self.hooks.after_step(instance, phase, stage)
+        return getattr(self.workers.host(instance), method).remote(instance, *args, after_step=after_step)
 
     def _prepare_redo(self, instance: str, phase: str, stage: int, reason: str, exc: BaseException, retries: int,
                       restore_to: Optional[dict[str, str]]) -> None:
@@ -403,16 +313,16 @@ class SessionDriver:
             self._reset_memory(instance, restore_to[instance], f"retry of stage {stage} {phase}")
         self._respawn(instance)
 
-    def _keep(self, instance: str, phase: str, result: UnitResult) -> UnitResult:
+    def _keep(self, instance: str, phase: str, stage: int, result: UnitResult) -> UnitResult:
         """A unit's result is in: its traces and failure snapshots written (the driver is the only writer of
         the run directory), its spending saved. Kept without them."""
         self.run_dir.write_artifacts(result.artifacts)
         self.run_dir.sync()  # to the run's remote storage as they come (SQLite files at boundaries only)
         # After every unit, not every stage: a driver killed mid-stage loses no spending a resume
         # should still count against the budget.
-        self._save_spent()
+        self.limiter.save_spent()
         self.progress.unit_changed(instance, result.line(), done=True)
-        self.faults.unit_done(phase)
+        self.hooks.unit_done(instance, phase, stage)
         return replace(result, artifacts=Artifacts())
 
     def _apply(self, record: StageRecord) -> None:
@@ -465,42 +375,21 @@ class SessionDriver:
         played, retries = self._run_units(
             EVALUATION, 0, self.instances, lambda i: ("play", (seeds, EVALUATION, 0, self._failures_behind(i))))
         record = EvaluationRecord(returns={i: played[i].returns for i in self.instances}, seeds=seeds,
-                                  tokens={i: played[i].usage for i in self.instances},
+                                  tokens={i: played[i].usage.ledger_counts() for i in self.instances},
                                   faults={i: played[i].faults for i in self.instances}, retries=retries)
         self.ledger.record_evaluation(record)
         self.run_dir.sync(databases=True)
         return record
 
-    # -- the session's rate limit and budget ------------------------------------------------------------
-
-    def _start_limiter(self) -> None:
-        """The session-wide limiter every worker installs. It commits every charge to the ledger and
-        starts (and restarts) from what the ledger kept, never from figures the driver hands it. In remote
-        storage a SQLite ledger's spending is pushed as it changes (workers/spending.py)."""
-        fold_pushed_spending(self.ledger, self.run_dir.path)
-        store = LedgerSpending(ledger_spec(self.cfg, str(self.run_dir.path)), self.session)
-        self._limiter = start_session_limiter(self.session, budget_limits(self.cfg.budget), store,
-                                              self.cfg.ray.slot_lease_s)
-        if self.run_dir.mirror is not None and self.cfg.memory.store is StoreKind.sqlite:
-            self._stop_pushing = self.run_dir.mirror.keep_pushed(PUSHED_SPENDING, lambda: spending_document(self.ledger))
-
-    def _save_spent(self) -> dict[str, Any]:
-        """The limiter's figures, and its spending mirrored into the ledger's meta for the reports (the
-        limiter has already committed it: a figure there is never lower than one written before)."""
-        figures = ray.get(self._limiter.figures.remote())
-        meta = self.ledger.meta()
-        meta["spent"] = self.ledger.commit_spending(figures["spent"])
-        meta["slots_reclaimed"] = sum(figures.get("reclaimed", {}).values())
-        self.ledger.update_meta(meta)
-        return {**figures, "spent": meta["spent"]}
+    # -- a stop for budget -------------------------------------------------------------------------
 
     def _stop_for_budget(self, figures: dict[str, Any]) -> dict[str, Any]:
         """A clean stop: the unfinished phase is dropped (its stage never reached the ledger, so a resume
         restores each instance's memory to the stage start), the figures go to the ledger and MLflow."""
-        figures = {**self._save_spent(), "reached": figures["reached"]}
+        figures = {**self.limiter.save_spent(), "reached": figures["reached"]}
         where = self.ledger.progress() or {}
         figures["stopped_in"] = {"phase": where.get("phase", "?"), "stage": where.get("stage", 0)}
-        if where.get("phase") in (TRAINING, "trained", CHECKPOINT):
+        if where.get("phase") in UNFINISHED_STAGE:
             # Memory goes back to where the ledger's last stage left it, now rather than at the resume.
             done = {r.stage: r for r in self.ledger.stages()}
             previous = done.get(where["stage"] - 1)
@@ -552,34 +441,21 @@ class SessionDriver:
         except Exception as exc:  # noqa: BLE001 - reported; the session's own error is the one raised
             self.progress.notice(f"could not push the run directory to {self.run_dir.location}: {exc}", warning=True)
 
-    def _warn_unfired_chaos(self) -> None:
-        """A chaos hook whose unit never ran (its instance graduated, the stage was not reached) tested nothing."""
-        for fault in self.faults.unfired():
-            self.progress.notice(f"chaos: {fault} never fired (that work did not run in this session)", warning=True)
-
     def fault_summary(self) -> dict[str, Any]:
         return fault_summary(self.ledger.stages(), self.ledger.evaluation(), self.ledger.faults())
 
     # -- Ray plumbing --------------------------------------------------------------------------------
 
     def _spawn(self, instances: list[str]) -> None:
-        """Instances packed into worker processes (`ray.instances_per_worker`; 0: workers/packing.py)."""
-        cpus = ray.cluster_resources().get("CPU", os.cpu_count() or 1)
-        per_worker = instances_per_worker(len(instances), self.cfg.ray.instances_per_worker, cpus)
-        self._groups = pack(instances, per_worker)
-        self._host_of = {i: k for k, group in enumerate(self._groups) for i in group}
-        self._hosts = [self._new_host(group) for group in self._groups]
-        self._pids = dict(enumerate(ray.get([h.ping.remote() for h in self._hosts])))
-        self._processes = dict(enumerate(ray.get([h.process.remote() for h in self._hosts])))
-        self.progress.notice(f"{len(instances)} instances in {len(self._hosts)} worker processes "
+        per_worker = self.workers.spawn(instances)
+        self.progress.notice(f"{len(instances)} instances in {self.workers.size} worker processes "
                              f"(up to {per_worker} each)")
         self._record_placement()
 
     def _record_placement(self) -> None:
         """Every node's share of the instances (workers/placement.py): in the ledger's meta (the summary and
         summary.json read it), in MLflow and on the console. A resumed driver records its own placement."""
-        on_node = ray.get([h.node_id.remote() for h in self._hosts])
-        shares = node_shares(ray.nodes(), {i: on_node[k] for i, k in self._host_of.items()})
+        shares = node_shares(ray.nodes(), self.workers.nodes())
         meta = self.ledger.meta()
         meta["nodes"] = shares
         self.ledger.update_meta(meta)
@@ -588,35 +464,16 @@ class SessionDriver:
         self.progress.notice(describe_nodes(shares))
 
     def _respawn(self, instance: str) -> None:
-        """Ray restarts a dead worker itself (max_restarts), with all its instances; a fresh one is made if
-        it has given up. Only the dead worker's instances are redone (each after its own memory restore).
-        The dead process's model-call slots come back now, not when their leases expire."""
-        k = self._host_of[instance]
-        before = self._processes.get(k)
-        try:
-            self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)  # restarted by Ray and answering
-        except Exception:
-            self._hosts[k] = self._new_host(self._groups[k])
-            self._pids[k] = ray.get(self._hosts[k].ping.remote(), timeout=60)
-        self._processes[k] = ray.get(self._hosts[k].process.remote(), timeout=60)
-        if before is not None and self._processes[k] != before and self._limiter is not None:
-            # By pid and node: a worker of the same pid on another node keeps its slots.
-            ray.get(self._limiter.reclaim_holder.remote(before))
-
-    def _new_host(self, group: list[str]):
-        cls = host_class(self.cfg.ray.num_cpus_per_instance, self.cfg.ray.max_restarts, len(group))
-        # The session's own rulebook (unless one is named), resolved here: a worker has no run directory.
-        rulebook = replace(self.cfg.rulebook, store=rulebook_location(self.cfg, self.run_dir.path))
-        # Workers get the SQLite store's path only when it is the memory store (one machine); never the run directory.
-        sqlite_path = str(self.run_dir.path) if self.cfg.memory.store is StoreKind.sqlite else None
-        return cls.remote(group, self.session, to_yaml(replace(self.cfg, rulebook=rulebook)), sqlite_path)
-
-    def _host(self, instance: str):
-        return self._hosts[self._host_of[instance]]
+        """Only the dead worker's instances are redone (each after its own memory restore). The dead process's
+        model-call slots come back now, not when their leases expire (by pid and node: a worker of the same
+        pid on another node keeps its slots)."""
+        dead = self.workers.respawn(instance)
+        if dead is not None:
+            self.limiter.reclaim(dead)
 
     def worker_pids(self) -> list[int]:
         """The worker processes' ids as last seen (they change when a worker is restarted)."""
-        return list(self._pids.values())
+        return list(self.workers.pids.values())
 
     def _failures_behind(self, instance: str) -> Optional[dict[str, dict]]:
         """For `memory.injection: rulebook`: the failure snapshots the instance's memory items were learned
@@ -644,11 +501,11 @@ class SessionDriver:
             return
         p = self.cfg.protocol
         tags = {
-            "forge.condition": p.condition.value, "forge.representation": p.representation.value,
-            "forge.model": model_label(self.cfg), "forge.surrogate": str(uses_surrogate(self.cfg)).lower(),
+            Tags.CONDITION: p.condition.value, Tags.REPRESENTATION: p.representation.value,
+            Tags.MODEL: model_label(self.cfg), Tags.SURROGATE: str(uses_surrogate(self.cfg)).lower(),
         }
         if model_caveat(self.cfg):
-            tags["forge.caveat"] = model_caveat(self.cfg)
+            tags[Tags.CAVEAT] = model_caveat(self.cfg)
         ids = self.ledger.meta().get("mlflow")
         ids = self.tracker.start(self.session, self.cfg, self.instances, tags, ids=ids)
         meta = self.ledger.meta()
@@ -691,58 +548,12 @@ class SessionDriver:
             self.tracker.log_artifact(path, "champion")
 
 
-class SessionBudgetStop(Exception):
-    """Raised inside the driver when a unit of work was refused for budget; caught by `run`."""
-
-    def __init__(self, figures: dict[str, Any]):
-        super().__init__(describe_budget(figures))
-        self.figures = figures
-
-    def __reduce__(self):
-        return (type(self), (self.figures,))
-
-
-def budget_limits(budget: BudgetConfig) -> BudgetLimits:
-    return BudgetLimits(budget.max_prompt_tokens, budget.max_completion_tokens, budget.max_usd)
-
-
-def budget_refusal(exc: BaseException) -> Optional[dict[str, Any]]:
-    """The budget figures when `exc` (a worker's error as Ray delivers it) is a budget refusal."""
-    cause: Optional[BaseException] = getattr(exc, "cause", None) if isinstance(exc, ray.exceptions.RayTaskError) else exc
-    seen = set()
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        if isinstance(cause, BudgetExhausted):
-            return cause.figures
-        cause = cause.__cause__ or cause.__context__
-    return None
-
-
-def as_completed(pending: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    """Each key of `pending` with its object ref, as the refs complete (one `ray.wait` at a time); a key
-    put back into `pending` while iterating (work resubmitted) is waited for again."""
-    while pending:
-        ready, _ = ray.wait(list(pending.values()), num_returns=1)
-        key = next(k for k, ref in pending.items() if ref == ready[0])
-        yield key, pending.pop(key)
-
-
 def _add_counts(*counts: dict[str, int]) -> dict[str, int]:
     total: dict[str, int] = {}
     for count in counts:
         for key, n in count.items():
             total[key] = total.get(key, 0) + n
     return dict(sorted(total.items()))
-
-
-def _merge_usage(*usages: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
-    merged: dict[str, dict[str, int]] = {}
-    for usage in usages:
-        for role, u in usage.items():
-            slot = merged.setdefault(role, {"prompt": 0, "completion": 0, "calls": 0, "retries": 0, "failed": 0})
-            for key, n in u.items():  # every count travels: reply outcomes, cached and replayed calls too
-                slot[key] = slot.get(key, 0) + n
-    return merged
 
 
 def _phase_label(phase: str, stage: int) -> str:

@@ -8,8 +8,9 @@ provider faults and `PrivateRandom`-guarded environment), of memory, of retry (a
 each redone from their stage start) and of accounting (its own usage ledger).
 
 Workers never touch the run directory: traces and failure snapshots are collected in memory and
-returned with each unit's result (workers/results.py); the driver writes them. A chaos kill is armed by
-the driver's fault plan (which records that it fired), which sends the unit through `WorkerHost.doomed`.
+returned with each unit's result (workers/results.py); the driver writes them. A unit may be given an
+`after_step` callable, run after each of its attempts or episodes: only the session's test hooks give one
+(workers/hooks.py; the chaos hooks' kills the worker part-way through a unit).
 
 Work comes in units (a stage's training, a stage's checkpoint, the final evaluation). With
 `faults.enabled`, each unit draws its provider faults from its own seed (instance, phase, stage), so a
@@ -23,25 +24,25 @@ import os
 import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Optional
 
 import ray
 
 from forge.config import Injection, StoreKind, from_yaml
-from forge.llm.accounting import UsageLedger
+from forge.llm.accounting import UsageLedger, UsageTotals
 from forge.llm.faults import FAULT_KINDS, FaultInjectingProvider
 from forge.llm.limiter import holding_for, install_session_limiter, worker_process
 from forge.llm.record import RecordingProvider, record_scope, recorders_of
-from forge.llm.replies import usage_keys
 from forge.memory import MemoryManager
-from forge.protocol.inner_loop import AttemptRecord, InstanceLearner
-from forge.rundir import Artifacts, CollectingSink, DirectorySink
-from forge.seeding import derive_seed
+from forge.protocol.inner_loop import InstanceLearner
+from forge.runs.rundir import Artifacts, CollectingSink, DirectorySink
+from forge.plumbing.seeding import derive_seed
 from forge.wiring import build_clients, injection_factory_for, open_memory
-from workers.chaos import CHECKPOINT, EVALUATION, TRAINING, WORKER_EXIT_CODE
-from workers.results import MemoryHead, PlayResult, TrainingResult, UnitResult
+from forge.protocol.phases import CHECKPOINT, EVALUATION, TRAINING
+from workers.hooks import AfterStep
+from workers.results import MemoryHead, PlayResult, TrainingResult
 
 # A worker's own scratch space (never the run directory): failure snapshots the rulebook reads its
 # triggers from, the instance's own and those the driver sends for broadcast memory.
@@ -78,9 +79,6 @@ class InstanceWorker:
         self.sink = CollectingSink(mirror=self._scratch)
         self.learner = InstanceLearner(instance=instance, session=session, cfg=self.cfg, clients=clients,
                                        memory=self.memory, sink=self.sink, injection_factory=injection_factory)
-        # Called after each training attempt and each frozen episode of a unit; only chaos tests set it
-        # (WorkerHost.doomed), to kill the worker part-way through a unit.
-        self.after_step: Optional[Callable[[], None]] = None
 
     def ping(self) -> int:
         return os.getpid()
@@ -89,16 +87,16 @@ class InstanceWorker:
         """The Ray node this process runs on (the session's placement, workers/placement.py)."""
         return ray.get_runtime_context().get_node_id()
 
-    def train_stage(self, stage: int, seed: int, failures: Optional[dict[str, dict]] = None) -> TrainingResult:
+    def train_stage(self, stage: int, seed: int, failures: Optional[dict[str, dict]] = None, *,
+                    after_step: Optional[AfterStep] = None) -> TrainingResult:
         """`failures`: failure snapshots (relative path -> data) behind the instance's memory items, for the
-        rulebook's triggers."""
+        rulebook's triggers. `after_step`: run after each attempt (a test's hook)."""
         started = time.perf_counter()
         self._begin_unit(TRAINING, stage, failures)
-        after_step = self.after_step
         training = self.learner.train_stage(stage, seed,
                                             after_attempt=(lambda record: after_step()) if after_step else None)
         return TrainingResult(
-            attempts=[_attempt_summary(a) for a in training.attempts],
+            attempts=tuple(replace(a, learner_calls=[]) for a in training.attempts),
             failures=training.failures,
             usage=self._take_usage(),
             faults=self._injected(),
@@ -107,15 +105,15 @@ class InstanceWorker:
             artifacts=self.sink.take(),
         )
 
-    def play(self, seeds: list[int], phase: str, stage: int = 0,
-             failures: Optional[dict[str, dict]] = None) -> PlayResult:
-        """Frozen episodes: a stage's checkpoint (`phase` "checkpoint") or the final evaluation."""
+    def play(self, seeds: list[int], phase: str, stage: int = 0, failures: Optional[dict[str, dict]] = None, *,
+             after_step: Optional[AfterStep] = None) -> PlayResult:
+        """Frozen episodes: a stage's checkpoint (`phase` "checkpoint") or the final evaluation. `after_step`:
+        run after each episode (a test's hook)."""
         if phase not in (CHECKPOINT, EVALUATION):
             raise ValueError(f"play: phase must be {CHECKPOINT!r} or {EVALUATION!r}, got {phase!r}")
         started = time.perf_counter()
         self._begin_unit(phase, stage, failures)
         label = f"s{stage}-checkpoint" if phase == CHECKPOINT else "eval"
-        after_step = self.after_step
         returns = []
         for k, seed in enumerate(seeds):
             returns.append(self.learner.play_frozen(seed, label=f"{label}-{k}").total_return)
@@ -160,21 +158,10 @@ class InstanceWorker:
             total.update(holder.inner.injected)
         return dict(sorted(total.items()))
 
-    def _take_usage(self) -> dict[str, dict[str, int]]:
-        totals = self.usage.totals_by_role()
-        replies = self.usage.replies_by_role()
+    def _take_usage(self) -> UsageTotals:
+        totals = self.usage.totals()
         self.usage.reset()
-        return {role: {"prompt": u.prompt_tokens, "completion": u.completion_tokens, "calls": u.calls,
-                       "retries": u.retries, "failed": u.failures, "cached_prompt": u.cached_prompt_tokens,
-                       "reasoning": u.reasoning_tokens,
-                       "replayed": u.replayed, "replayed_prompt": u.replayed_prompt_tokens,
-                       "replayed_completion": u.replayed_completion_tokens, **usage_keys(replies.get(role, {}))}
-                for role, u in totals.items()}
-
-
-def _exit_process() -> None:
-    """A chaos kill: a hard exit, no cleanup (every instance this worker hosts dies with it)."""
-    os._exit(WORKER_EXIT_CODE)
+        return totals
 
 
 def _fault_holders(clients) -> list:
@@ -187,12 +174,6 @@ def _fault_holders(clients) -> list:
         if isinstance(getattr(provider, "inner", None), FaultInjectingProvider) and provider not in holders:
             holders.append(provider)
     return holders
-
-
-def _attempt_summary(record: AttemptRecord) -> dict[str, Any]:
-    data = asdict(record)
-    data.pop("learner_calls")
-    return data
 
 
 class WorkerHost:
@@ -215,27 +196,15 @@ class WorkerHost:
         """The Ray node this process runs on (the session's placement, workers/placement.py)."""
         return ray.get_runtime_context().get_node_id()
 
-    def train_stage(self, instance: str, stage: int, seed: int,
-                    failures: Optional[dict[str, dict]] = None) -> TrainingResult:
+    def train_stage(self, instance: str, stage: int, seed: int, failures: Optional[dict[str, dict]] = None, *,
+                    after_step: Optional[AfterStep] = None) -> TrainingResult:
         with holding_for(f"{instance} {TRAINING}:{stage}"):
-            return self._instance(instance).train_stage(stage, seed, failures)
+            return self._instance(instance).train_stage(stage, seed, failures, after_step=after_step)
 
     def play(self, instance: str, seeds: list[int], phase: str, stage: int = 0,
-             failures: Optional[dict[str, dict]] = None) -> PlayResult:
+             failures: Optional[dict[str, dict]] = None, *, after_step: Optional[AfterStep] = None) -> PlayResult:
         with holding_for(f"{instance} {phase}:{stage}"):
-            return self._instance(instance).play(seeds, phase, stage, failures)
-
-    def doomed(self, method: str, instance: str, *args: Any) -> UnitResult:
-        """Chaos tests (`ray.chaos_kill`, armed by the driver's FaultPlan): `method` (train_stage or play)
-        for `instance`, with the process exiting after the unit's first attempt or episode."""
-        if method not in ("train_stage", "play"):
-            raise ValueError(f"doomed: method must be 'train_stage' or 'play', got {method!r}")
-        worker = self._instance(instance)
-        worker.after_step = _exit_process
-        try:
-            return getattr(self, method)(instance, *args)
-        finally:
-            worker.after_step = None
+            return self._instance(instance).play(seeds, phase, stage, failures, after_step=after_step)
 
     def _instance(self, instance: str) -> InstanceWorker:
         try:

@@ -1,19 +1,16 @@
 """What a worker's unit of work sends back to the driver (workers/instance_actor.py -> workers/driver.py).
 
-Frozen values, pickled by Ray. The counts they carry (attempt summaries, usage by role, provider faults)
-keep the plain-dict form the ledger stores them in (forge.protocol.ledger.StageRecord), so the driver
-copies them into its records as they are.
+Frozen values, pickled by Ray: typed records (the attempts, the usage by role); the driver turns them
+into the plain counts the session ledger stores (forge.protocol.ledger.StageRecord) when it writes them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from forge.rundir import Artifacts
-
-# role -> counts ("prompt", "completion", "calls", "retries", "failed", cached, replayed, reply outcomes)
-Usage = dict[str, dict[str, int]]
+from forge.llm.accounting import UsageTotals
+from forge.protocol.inner_loop import AttemptRecord
+from forge.runs.rundir import Artifacts
 
 
 @dataclass(frozen=True)
@@ -31,9 +28,9 @@ class MemoryHead:
 class TrainingResult:
     """A stage's training (Algorithm 1) of one instance."""
 
-    attempts: list[dict[str, Any]]  # one summary per attempt, as the ledger's StageRecord.attempts keeps it
+    attempts: tuple[AttemptRecord, ...]  # without their learner calls (the traces keep those)
     failures: int
-    usage: Usage
+    usage: UsageTotals
     faults: dict[str, int]  # provider faults injected, by kind (empty with faults off)
     head: MemoryHead
     seconds: float
@@ -48,7 +45,7 @@ class PlayResult:
     """Frozen episodes of one instance: a stage's checkpoint or the final evaluation."""
 
     returns: list[float]
-    usage: Usage
+    usage: UsageTotals
     faults: dict[str, int]
     digest: str  # the memory played
     seconds: float

@@ -10,9 +10,9 @@ from rich.table import Table
 from forge.commands.common import add_config_arguments, config_from_args, console, progress_bars
 
 if TYPE_CHECKING:
-    from forge.stats import ReturnStats
+    from forge.analysis.stats import ReturnStats
 
-# The policies of forge.baselines.POLICIES, named here so that registering the command (every
+# The policies of forge.cage2.baselines.POLICIES, named here so that registering the command (every
 # `forge --help`) does not import the simulator; tests/test_baselines.py checks the two agree.
 POLICY_NAMES = ("sleep", "random", "heuristic")
 
@@ -27,9 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from forge.baselines import POLICIES, evaluate_policies
+    from forge.cage2.baselines import POLICIES, evaluate_policies
     from forge.env import Cage2Env
-    from forge.stats import ReturnStats
+    from forge.analysis.stats import ReturnStats
 
     cfg = config_from_args(args)
     names = list(POLICIES) if args.policy == "all" else [args.policy]
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def baseline_table(results: dict[str, ReturnStats], red_agent: str, max_steps: int, seed: int) -> Table:
-    from forge.baselines import REFERENCE_RETURNS_B_LINE_30
+    from forge.cage2.baselines import REFERENCE_RETURNS_B_LINE_30
 
     comparable = red_agent == "b_line" and max_steps == 30
     table = Table(title=f"Baselines on CAGE-2, red={red_agent}, {max_steps} steps, seeds {seed}..")

@@ -9,12 +9,9 @@ evidence names the trace, the episode seed and the step), and prints the rule id
 from __future__ import annotations
 
 import argparse
-from typing import Optional
-
-from rich.panel import Panel
-from rich.text import Text
-
-from forge.commands.common import check_role, console, user_actor
+from forge.commands.common import (
+    check_role, open_rulebook, rulebook_config, show_step, teach_and_show, user_actor,
+)
 from forge.errors import UsageError
 
 
@@ -37,7 +34,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from forge.commands.rulebook import _config, _open_book
     from forge.rulebook.authoring import load_trace_step
     from forge.rulebook.authoring import step_correction
 
@@ -45,41 +41,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.text.strip():
         raise UsageError("the correction text is empty")
     actor = user_actor(args.actor)
-    cfg = _config(args)
+    cfg = rulebook_config(args)
     step = load_trace_step(args.run_dir, args.instance, args.episode, args.step, cfg.rulebook.context_window)
     show_step(step.observation, step.action, step.reward, step.injected, title=f"{step.source}")
-    book = _open_book(args, cfg)
+    book = open_rulebook(args, cfg)
     teach_and_show(book, cfg, step_correction(book, step.node, step.source, args.text.strip(), args.role, actor,
                                               reason=args.reason, followed=step.followed, agent_action=step.action,
                                               replaces=tuple(book.find(ref) for ref in args.replaces)))
     return 0
-
-
-def show_step(observation: str, action: str, reward: Optional[float], injected, *, title: str) -> None:
-    body = Text(observation.strip() + "\n\n")
-    body.append(f"agent's action: {action}", style="bold")
-    if reward is not None:
-        body.append(f"   reward {reward:+.1f}")
-    if injected:
-        body.append("\nrules injected: " + ", ".join(injected))
-    console.print(Panel(body, title=title, expand=False))
-
-
-def teach_and_show(book, cfg, correction, *, quiet: bool = False) -> str:
-    """Teach `correction` and print what it became; the rule id. Raises `CorrectionNotTaught` when the
-    compiler dropped it or the book refused it."""
-    from forge.commands.rulebook import _compiler_client
-    from forge.rulebook.authoring import add_correction
-
-    added = add_correction(book, correction, compiler_client=lambda: _compiler_client(cfg),
-                           compiler_model=cfg.models.for_role("compiler").model, note=f"correction at {correction.source}")
-    head = added.head
-    console.print(Text(f"{added.outcome.result} {head.ref}: {added.compiled.directive} (trigger node {correction.anchor.id}; "
-                       f"book version {head.book_version})"), soft_wrap=True)
-    if head.record.corrects:
-        console.print(Text("  corrects " + ", ".join(head.record.corrects)), soft_wrap=True)
-    if head.record.supersedes:
-        console.print(Text("  supersedes " + ", ".join(head.record.supersedes)), soft_wrap=True)
-    if not quiet:
-        console.print(f"rule {head.rule_id}", soft_wrap=True)
-    return head.rule_id

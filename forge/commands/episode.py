@@ -12,10 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from forge.commands.common import add_config_arguments, config_from_args, console, user_actor
+from forge.commands.common import add_config_arguments, config_from_args, console, open_rulebook, teach_and_show, user_actor
 from forge.errors import UsageError
+
+if TYPE_CHECKING:
+    from forge.protocol.operator import PlannedOverride
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,18 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-@dataclass(frozen=True)
-class PlannedOverride:
-    step: int
-    action: int
-    action_text: str
-    reason: str
-
-
-def parse_overrides(specs: list[str]) -> dict[int, PlannedOverride]:
+def parse_overrides(specs: list[str]) -> dict[int, "PlannedOverride"]:
     """`STEP=ACTION:REASON` each; ValueError naming the bad one (the action parser's message for an
     unknown action). All are checked before anything runs."""
     from forge.env.catalog import ActionParseError, action_name, parse_action
+    from forge.protocol.operator import PlannedOverride
 
     out: dict[int, PlannedOverride] = {}
     for spec in specs:
@@ -68,12 +65,10 @@ def parse_overrides(specs: list[str]) -> dict[int, PlannedOverride]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.table import Table
-
     from forge.memory import EMPTY_SNAPSHOT
     from forge.memory.refs import resolve_snapshot
-    from forge.protocol.episode import play_episode
-    from forge.wiring import build_clients, build_defender, model_label
+    from forge.protocol.episode import EpisodeInterrupted, play_episode
+    from forge.wiring import build_clients, build_defender
 
     try:
         planned = parse_overrides(args.override)
@@ -88,29 +83,49 @@ def run(args: argparse.Namespace) -> int:
     clients, ledger = build_clients(cfg)
     env, defender = build_defender(cfg, clients, snapshot)
     operator = None
-    taught: list[str] = []
-    label = f"seed{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
     if args.operator or planned:
-        operator = OperatorLoop(args, cfg, planned, label, user_actor(args.actor), taught)
+        from forge.protocol.operator import OperatorLoop
+
+        operator = OperatorLoop(
+            book=lambda: open_rulebook(args, cfg), teach=lambda book, c: teach_and_show(book, cfg, c, quiet=True),
+            window=cfg.rulebook.context_window, role=args.role, actor=user_actor(args.actor), seed=args.seed,
+            label=f"seed{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}",
+            run_dir=Path(args.run_dir or Path(cfg.run.runs_dir) / "episodes"), planned=planned,
+            ask=_ask if args.operator else None,
+            on_not_taught=lambda why: print(f"forge episode: {why}", file=sys.stderr))
+    taught = operator.taught if operator is not None else []
     try:
         if operator is not None:
             result = play_episode(env, defender, seed=args.seed, operator=operator)
         else:
             with console.status("playing..."):
                 result = play_episode(env, defender, seed=args.seed)
-    except (KeyboardInterrupt, EOFError) as exc:
+    except KeyboardInterrupt as exc:
         console.print(f"\ninterrupted; corrections kept in the rulebook: {', '.join(taught) or 'none'}", soft_wrap=True)
-        partial = getattr(exc, "partial_result", None)
-        if operator is not None and partial is not None:  # the corrections' evidence cites this trace
-            console.print(f"trace up to the interruption: {operator.write_trace(partial)}", soft_wrap=True)
+        if operator is not None and isinstance(exc, EpisodeInterrupted):  # the corrections' evidence cites this trace
+            console.print(f"trace up to the interruption: {operator.write_trace(exc.partial)}", soft_wrap=True)
         return 130
-    table = Table(title=f"Episode seed {args.seed}, red={cfg.env.red_agent.value}, model {model_label(cfg)}, "
+    _show_episode(result, args.seed, cfg, snapshot, ledger)
+    if operator is not None:
+        path = operator.write_trace(result)
+        console.print(f"trace {path}; corrections: {', '.join(taught) or 'none'}", soft_wrap=True)
+    return 0
+
+
+def _show_episode(result, seed: int, cfg, snapshot, ledger) -> None:
+    """The per-step table, the totals, the replies per role and, under rulebook injection, what each
+    injected rule asked and what the agent did."""
+    from rich.table import Table
+
+    from forge.wiring import model_label
+
+    table = Table(title=f"Episode seed {seed}, red={cfg.env.red_agent.value}, model {model_label(cfg)}, "
                         f"memory {snapshot.digest[:12]} ({len(snapshot.items)} items)")
     for column in ("step", "hosts changed", "action", "reward", "calls", "prompt tok", "compl tok", "fallback", "memory in prompt"):
         table.add_column(column, justify="left" if column in ("hosts changed", "action") else "right")
     for s in result.steps:
         injected = sum(len(v) for v in s.injected.values())
-        action = s.action if s.override is None else f"{s.action} (operator; proposed {s.override['proposed']})"
+        action = s.action if s.override is None else f"{s.action} (operator; proposed {s.override.proposed})"
         table.add_row(
             str(s.step), ", ".join(s.changed) or "-", action, f"{s.reward:+.1f}", str(len(s.calls)),
             str(s.prompt_tokens), str(s.completion_tokens),
@@ -129,96 +144,38 @@ def run(args: argparse.Namespace) -> int:
     if result.aftermath:  # rulebook injection: what each injected rule asked and what the agent did
         by_rule: dict[str, dict[str, list[int]]] = {}
         for entry in result.aftermath:
-            if entry["judged"] is not None:
-                by_rule.setdefault(entry["rule"], {}).setdefault(entry["judged"], []).append(entry["step"])
+            if entry.judged is not None:
+                by_rule.setdefault(entry.rule, {}).setdefault(entry.judged, []).append(entry.step)
         for ref, judged in sorted(by_rule.items()):
             console.print(f"rule {ref}: " + "; ".join(f"{k} at steps {', '.join(map(str, v))}"
                                                        for k, v in sorted(judged.items())), soft_wrap=True)
-    if operator is not None:
-        path = operator.write_trace(result)
-        console.print(f"trace {path}; corrections: {', '.join(taught) or 'none'}", soft_wrap=True)
-    return 0
 
 
-class OperatorLoop:
-    """The play_episode operator: planned overrides, or a person at the terminal."""
+def _ask(step: int, decision):
+    """The operator at the terminal: the step's alerts, the proposed action and its reasons; Enter accepts,
+    `ACTION: REASON` overrides."""
+    from rich.text import Text
 
-    def __init__(self, args, cfg, planned: dict[int, PlannedOverride], label: str, actor: str, taught: list[str]) -> None:
-        from pathlib import Path
+    from forge.env.catalog import ActionParseError, action_name, parse_action
+    from forge.protocol.operator import PlannedOverride
 
-        self.args, self.cfg, self.planned, self.label, self.actor, self.taught = args, cfg, planned, label, actor, taught
-        self.run_dir = Path(args.run_dir or Path(cfg.run.runs_dir) / "episodes")
-        self.observations: list[str] = []
-        self._book = None
-
-    def book(self):
-        if self._book is None:
-            from forge.commands.rulebook import _open_book
-
-            self._book = _open_book(self.args, self.cfg)
-        return self._book
-
-    def __call__(self, step: int, decision, view):
-        from forge.protocol.episode import Override
-
-        self.observations.append(decision.observation)
-        chosen = self.planned.get(step) if not self.args.operator else self._ask(step, decision)
-        if chosen is None:
+    console.rule(f"step {step}")
+    # The step's table rows: the Alerts block of what the Planner saw (one row per host with a status).
+    _, _, alerts = decision.observation.partition("Alerts:")
+    console.print(Text(alerts.strip() or "no alerts"))
+    console.print(Text(f"proposed: {decision.action_text}" + (" (fallback)" if decision.fallback else ""), style="bold"))
+    for reason in decision.reasons[:5]:
+        console.print(Text(f"  because: {reason}"))
+    while True:
+        answer = input("Enter to accept, or ACTION: REASON > ").strip()
+        if not answer:
             return None
-        self._teach(step, decision, chosen)
-        return Override(chosen.action, chosen.reason)
-
-    def _ask(self, step: int, decision):
-        from rich.text import Text
-
-        from forge.env.catalog import ActionParseError, action_name, parse_action
-
-        console.rule(f"step {step}")
-        # The step's table rows: the Alerts block of what the Planner saw (one row per host with a status).
-        _, _, alerts = decision.observation.partition("Alerts:")
-        console.print(Text(alerts.strip() or "no alerts"))
-        console.print(Text(f"proposed: {decision.action_text}" + (" (fallback)" if decision.fallback else ""), style="bold"))
-        for reason in decision.reasons[:5]:
-            console.print(Text(f"  because: {reason}"))
-        while True:
-            answer = input("Enter to accept, or ACTION: REASON > ").strip()
-            if not answer:
-                return self.planned.get(step)
-            action_text, _, reason = answer.partition(":")
-            try:
-                action = parse_action(action_text)
-            except ActionParseError as exc:
-                console.print(Text(f"{exc}", style="red"))
-                continue
-            while not reason.strip():
-                reason = input("reason (one line) > ")
-            return PlannedOverride(step, action, action_name(action), " ".join(reason.split()))
-
-    def _teach(self, step: int, decision, chosen: PlannedOverride) -> None:
-        from forge.commands.correct import teach_and_show
-        from forge.rulebook.authoring import step_source
-        from forge.rulebook.authoring import CorrectionNotTaught, override_correction
-
-        book = self.book()
-        correction = override_correction(
-            book, self.observations, self.cfg.rulebook.context_window,
-            [r for ids in decision.injected.values() for r in ids], decision.action_text, chosen.action_text,
-            chosen.reason, self.args.role, self.actor, step_source("episodes", "operator", self.label, step, self.args.seed))
+        action_text, _, reason = answer.partition(":")
         try:
-            teach_and_show(book, self.cfg, correction, quiet=True)
-        except CorrectionNotTaught as exc:  # the override still runs; only the rule is missing
-            print(f"forge episode: {exc}", file=sys.stderr)
-            return
-        self.taught.append(f"step {step}: {chosen.action_text}")
-
-    def write_trace(self, result):
-        import json
-
-        from forge.redact import mask_urls_in
-
-        path = self.run_dir / "traces" / "operator" / f"{self.label}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = result.to_dict()
-        data.update(instance="operator", session="episodes", label=self.label, memory_digest="")
-        path.write_text(json.dumps(mask_urls_in(data), default=str))
-        return path
+            action = parse_action(action_text)
+        except ActionParseError as exc:
+            console.print(Text(f"{exc}", style="red"))
+            continue
+        while not reason.strip():
+            reason = input("reason (one line) > ")
+        return PlannedOverride(step, action, action_name(action), " ".join(reason.split()))

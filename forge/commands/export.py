@@ -1,6 +1,6 @@
 """`forge export agent RUN_DIR [--instance I] [--out DIR]`: a run's champion as a CAGE-2 blue agent.
 
-Writes a bundle (forge.cage2_agent): `agent.py` with `ForgeChampionAgent` (get_action / end_episode),
+Writes a bundle (forge.cage2.agent): `agent.py` with `ForgeChampionAgent` (get_action / end_episode),
 the champion's frozen memory and the run's configuration. Load it in CAGE-2's evaluation script with
 `agent = ForgeChampionAgent()`, or run the package's loop on it with `scripts/cage2_official_eval.py`.
 """
@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _agent(args: argparse.Namespace) -> int:
-    from forge.cage2_agent import AGENT_CLASS, write_bundle
+    from forge.cage2.agent import AGENT_CLASS, write_bundle
     from forge.wiring import model_label, open_run_memory
 
     bad = [o for o in args.config if "=" not in o]

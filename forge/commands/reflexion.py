@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from forge.reflexion import run_reflexion
+    from forge.runs.reflexion import run_reflexion
     from forge.wiring import model_label
 
     args.config = [*args.config, f"protocol.num_stages={args.stages}", f"protocol.max_attempts={args.attempts}"]

@@ -16,7 +16,9 @@ from datetime import datetime
 from rich.table import Table
 from rich.text import Text
 
-from forge.commands.common import bar_per_name, check_role, console, login, progress_bars, user_actor
+from forge.commands.common import (
+    bar_per_name, check_role, compiler_client, console, login, open_rulebook, progress_bars, rulebook_config, user_actor,
+)
 from forge.errors import UsageError
 
 
@@ -29,7 +31,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     parser = subparsers.add_parser("rulebook", help="compile, inspect, query and correct the decision-context rulebook")
     actions = parser.add_subparsers(dest="rulebook_command", required=True)
+    _register_teaching(actions, common)
+    _register_reading(actions, common)
+    _register_judging(actions, common)
+    _register_code(actions, common)
 
+
+def _register_teaching(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """export, add: how rules enter the book."""
     export = actions.add_parser("export", parents=[common],
                                 help="compile a run's champion memory into the rulebook; or write a book (or a champion) as a rule file")
     export.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
@@ -51,6 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           "replaces only the teacher's own rule on an equivalent trigger")
     add.set_defaults(func=_add)
 
+
+def _register_reading(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """list, show, history, withdraw, restore, query: the book as it is and as it was."""
     listing = actions.add_parser("list", parents=[common], help="rules with status, support and actors")
     listing.add_argument("--all", action="store_true", help="include superseded and withdrawn rules")
     listing.add_argument("--role", help="only rules for this role")
@@ -88,6 +100,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     query.add_argument("--top", type=int, default=10, help="candidates to show (default 10)")
     query.set_defaults(func=_query)
 
+
+def _register_judging(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """calibrate, stats, review: how well the rules are found and what they did."""
     calibrate = actions.add_parser("calibrate", parents=[common],
                                    help="measure the relevance floor against predicate-labelled contexts of real episodes")
     calibrate.add_argument("run_dir", metavar="RUN_DIR")
@@ -110,6 +125,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     review.add_argument("run_dirs", metavar="RUN_DIR", nargs="*", help="as for stats")
     review.set_defaults(func=_review)
 
+
+def _register_code(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """plan, apply, test, lint: the rulebook as code."""
     plan = actions.add_parser("plan", parents=[common], help="what applying rule files would change, rule by rule")
     plan.add_argument("files", metavar="FILE", nargs="+", help="rule files (YAML): together, every rule they manage")
     plan.add_argument("--out", metavar="PLAN", help="save the plan (JSON): `apply --plan PLAN` applies exactly it, or nothing")
@@ -142,27 +160,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # -- plumbing -----------------------------------------------------------------------------------------
 
 
-def _config(args: argparse.Namespace, base=None):
-    from forge.config import load_config
-
-    if base is not None:
-        return base
-    return load_config(overrides=list(args.overrides))
-
-
-def _open_book(args: argparse.Namespace, cfg, *, create: bool = True):
-    from forge.rulebook.book import open_book
-
-    return open_book(cfg, args.rulebook, args.namespace, create=create)
-
-
-def _compiler_client(cfg):
-    """The compiler model's client, built only when a correction needs it (not in the grammar)."""
-    from forge.wiring import build_clients
-
-    return build_clients(cfg)[0]["compiler"]
-
-
 def _say(text) -> None:
     """One line of output, never wrapped (tests and scripts read these lines)."""
     console.print(text, soft_wrap=True)
@@ -182,7 +179,7 @@ def _export(args: argparse.Namespace) -> int:
     if args.run_dir is None:
         raise UsageError("name the RUN_DIR whose champion to compile (or --format yaml to write the rulebook as a rule file)")
     found = _run_memory(args)
-    _export_run(found, _open_book(args, found.cfg), console)
+    _export_run(found, open_rulebook(args, found.cfg), console)
     return 0
 
 
@@ -224,17 +221,10 @@ def _export_run(found, book, out) -> None:
     out.print(table)
     for problem in result.compile.problems:
         out.print(Text(f"  compiler: {problem}"), soft_wrap=True)
-    summary = {
-        "run_dir": str(found.run.path), "memory": found.key, "chosen_by": found.chosen_by,
-        "memory_digest": snapshot.digest, "rulebook": book.store.spec,
-        "book_version": result.teach.book_version.number if result.teach and result.teach.book_version else book.book_version(),
-        "already_compiled": result.already, "model": model_label(cfg),
-        "items": [{"item": e.item.id, "kind": e.item.kind, "role": e.item.role, "verdict": e.compiled.verdict,
-                   "compiled_by": e.compiled.compiled_by, "type": e.compiled.type, "roles": list(e.compiled.roles),
-                   "group": e.compiled.group, "directive": e.compiled.directive, "reason": e.compiled.reason,
-                   "trigger": e.trigger, "rule_id": e.rule_id} for e in result.items],
-        "problems": result.compile.problems,
-    }
+    summary = {"run_dir": str(found.run.path), "memory": found.key, "chosen_by": found.chosen_by,
+               "memory_digest": snapshot.digest, "rulebook": book.store.spec, "model": model_label(cfg), **result.to_dict()}
+    if summary["book_version"] is None:  # nothing new was taught: the book as it stands
+        summary["book_version"] = book.book_version()
     path = found.run.write_json("reports/rulebook_export.json", summary)
     out.print(f"book version {summary['book_version']}; report {path}", soft_wrap=True)
 
@@ -253,7 +243,7 @@ def _export_yaml(args: argparse.Namespace) -> int:
     status = Console(stderr=True, width=console.width) if to_stdout else console
     target = None if to_stdout else args.out
     if args.run_dir is None:
-        written = book_as_rule_file(_open_book(args, _config(args), create=False), target)
+        written = book_as_rule_file(open_rulebook(args, rulebook_config(args), create=False), target)
     else:
         if args.rulebook:
             raise UsageError("--format yaml compiles the champion into a scratch book (the rulebook is changed only by "
@@ -282,11 +272,11 @@ def _add(args: argparse.Namespace) -> int:
     actor = user_actor(args.actor)
     if not args.text.strip():
         raise UsageError("the correction text is empty")
-    cfg = _config(args)
-    book = _open_book(args, cfg)
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg)
     correction = Correction(args.text.strip(), args.role, actor, f"cli:{time.time_ns()}", context=args.context,
                             replaces=tuple(book.find(ref) for ref in args.replaces))
-    added = add_correction(book, correction, compiler_client=lambda: _compiler_client(cfg),
+    added = add_correction(book, correction, compiler_client=lambda: compiler_client(cfg),
                            compiler_model=cfg.models.for_role("compiler").model)
     compiled, outcome, head = added.compiled, added.outcome, added.head
     _say(Text(f"{outcome.result} {head.ref}: [{compiled.type} {','.join(compiled.roles)} group {compiled.group}] "
@@ -306,11 +296,13 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    cfg = _config(args)
-    book = _open_book(args, cfg, create=False)
+    from forge.rulebook.model import RuleStatus
+
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg, create=False)
     heads = book.heads()
     rows = [v for v in heads.values()
-            if (args.all or v.record.status == "active")
+            if (args.all or v.record.status == RuleStatus.ACTIVE)
             and (args.role is None or args.role in v.record.roles)
             and (args.actor is None or args.actor in v.record.actors)]
     if not rows:
@@ -330,8 +322,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    cfg = _config(args)
-    book = _open_book(args, cfg, create=False)
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg, create=False)
     rule_id = book.find(args.rule)
     head = book.store.head(rule_id)
     r = head.record
@@ -389,8 +381,8 @@ def _meaning_lines(record) -> list[str]:
 
 
 def _history(args: argparse.Namespace) -> int:
-    cfg = _config(args)
-    book = _open_book(args, cfg, create=False)
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg, create=False)
     if args.rule is None:
         versions = book.store.book_history()
         table = Table(title=f"book history of {book.store.spec}")
@@ -421,8 +413,8 @@ def _history(args: argparse.Namespace) -> int:
 def _withdraw(args: argparse.Namespace) -> int:
     from forge.memory.model import Provenance
 
-    cfg = _config(args)
-    book = _open_book(args, cfg, create=False)
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg, create=False)
     rule_id = book.find(args.rule)
     actor = user_actor(args.actor)
     version = book.withdraw(rule_id, Provenance(actor=actor), note=args.note)
@@ -436,8 +428,8 @@ def _restore(args: argparse.Namespace) -> int:
 
     if (args.rule is None) == (args.book is None):
         raise UsageError("name a RULE to restore, or give --book N to restore the whole book (not both)")
-    cfg = _config(args)
-    book = _open_book(args, cfg, create=False)
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg, create=False)
     if args.book is not None:
         version = book.restore_book(args.book, Provenance(actor=user_actor(args.actor)))
         if version is None:
@@ -464,9 +456,9 @@ def _query(args: argparse.Namespace) -> int:
         check_role(args.role)
     # `--actor alice` means the human user:alice, as for `add`; an instance is <session>/<instance>.
     actor = args.actor if args.actor is None or "/" in args.actor else user_actor(args.actor)
-    cfg = _config(args)
+    cfg = rulebook_config(args)
     settings = RetrievalSettings.from_config(cfg.rulebook)
-    result = query_rules(_open_book(args, cfg, create=False), args.context, settings, role=args.role, actor=actor,
+    result = query_rules(open_rulebook(args, cfg, create=False), args.context, settings, role=args.role, actor=actor,
                          explain=args.top)
     table = Table(title=f"query against {len(result.index.content)} CONTENT rules (semantic floor {settings.relevance_floor}, "
                         f"k {settings.rrf_k}, node weight {settings.node_weight}, gate {'on' if settings.condition_gate else 'off'}); "
@@ -502,7 +494,7 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from forge.calibrate_run import calibrate_run
+    from forge.runs.calibration import calibrate_run
     from forge.wiring import build_clients, open_run_memory
 
     if args.episodes < 1:
@@ -510,7 +502,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     if not 0.0 < args.target_recall <= 1.0:
         raise UsageError(f"--target-recall must be in (0, 1], got {args.target_recall}")
     found = open_run_memory(args.run_dir, args.instance, args.overrides)
-    book = _open_book(args, found.cfg)
+    book = open_rulebook(args, found.cfg)
     clients, _ = build_clients(found.cfg)
     with progress_bars() as progress:
         task = progress.add_task("episodes", total=args.episodes)
@@ -555,10 +547,10 @@ def _efficacy(args: argparse.Namespace):
     """The book and its efficacy report over the named runs (default: every run with traces)."""
     from forge.rulebook.model import RulebookError
     from forge.rulebook.outcomes import VerdictSettings, efficacy_report, runs_with_traces
-    from forge.rundir import local_run_path
+    from forge.runs.rundir import local_run_path
 
-    cfg = _config(args)
-    book = _open_book(args, cfg, create=False)
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg, create=False)
     # A run kept in remote storage is read from a working copy pulled from it.
     run_dirs = [local_run_path(d) for d in args.run_dirs] or runs_with_traces(cfg.run.runs_dir)
     if not run_dirs:
@@ -697,9 +689,9 @@ def _compiler_label(cfg) -> str:
 def _plan(args: argparse.Namespace) -> int:
     from forge.rulebook.code.workflow import plan_files, save_plan
 
-    cfg = _config(args)
-    book = _open_book(args, cfg)
-    planned = plan_files(book, args.files, compiler_client=lambda: _compiler_client(cfg),
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg)
+    planned = plan_files(book, args.files, compiler_client=lambda: compiler_client(cfg),
                          compiler_model=cfg.models.for_role("compiler").model)
     _render_plan(planned, _compiler_label(cfg))
     if planned.plan.errors:
@@ -718,13 +710,13 @@ def _apply(args: argparse.Namespace) -> int:
 
     if (args.plan_file is None) == (not args.files):
         raise UsageError("name the rule files to apply, or --plan PLAN (a plan saved by `forge rulebook plan --out`)")
-    cfg = _config(args)
-    book = _open_book(args, cfg)
+    cfg = rulebook_config(args)
+    book = open_rulebook(args, cfg)
     if args.plan_file is not None:
         planned = load_plan(args.plan_file)
         check_files_unchanged(planned)
     else:
-        planned = plan_files(book, args.files, compiler_client=lambda: _compiler_client(cfg),
+        planned = plan_files(book, args.files, compiler_client=lambda: compiler_client(cfg),
                              compiler_model=cfg.models.for_role("compiler").model)
     _render_plan(planned, _compiler_label(cfg))
     applied = apply_planned(book, planned, actor=user_actor(args.actor), allow_uncommitted=args.allow_uncommitted,
@@ -747,17 +739,17 @@ def _test(args: argparse.Namespace) -> int:
     from forge.rulebook.retrieval import RetrievalSettings
     from forge.rulebook.retrieval.embed import embedder_from_config
 
-    cfg = _config(args)
+    cfg = rulebook_config(args)
     book = None
     if not args.no_book:
         try:
-            book = _open_book(args, cfg, create=False)
+            book = open_rulebook(args, cfg, create=False)
         except RulebookError:
             if not args.rules:
                 raise
             _say(f"no rulebook at {args.rulebook or 'the default location'}: the rules of {', '.join(args.rules)} alone")
     run = run_rule_tests(book, args.tests, args.rules, settings=RetrievalSettings.from_config(cfg.rulebook),
-                         compiler_client=lambda: _compiler_client(cfg), embedder_factory=lambda: embedder_from_config(cfg),
+                         compiler_client=lambda: compiler_client(cfg), embedder_factory=lambda: embedder_from_config(cfg),
                          near_duplicate_threshold=cfg.memory.near_duplicate_threshold)
     table = Table(title=f"rule tests against {run.book} (book version {run.book_version})")
     for column in ("file", "case", "role", "context", "expected", "injected", "result"):

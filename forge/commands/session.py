@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from rich.text import Text
 
 from forge.commands.common import add_config_arguments, config_from_args, console, progress_bars
-from forge.seeding import BOOTSTRAP_SEED
+from forge.plumbing.seeding import BOOTSTRAP_SEED
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -61,30 +61,25 @@ def _add_comparison_arguments(parser: argparse.ArgumentParser) -> None:
 BUDGET_EXHAUSTED_EXIT = 3  # `forge run` / `forge resume` stopped cleanly on the session budget
 
 
-def _drive(cfg, run_dir) -> bool:
-    """Run (or continue) one session; False when it stopped on its budget."""
-    from forge.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
-    from forge.tracking import SessionTracker, tracking_store
-    from workers.driver import SessionDriver
+def _announce(cfg, run_dir) -> None:
+    """A session's first lines: what runs, and where it is kept."""
+    from forge.plumbing.redact import mask_url
 
-    tracker = None
-    if cfg.tracking.enabled:
-        # By default the study's store: shared by every session under the runs directory (the run directory's parent).
-        uri, artifacts = tracking_store(cfg, run_dir.path.parent, remote_storage=run_dir.mirror is not None)
-        tracker = SessionTracker(uri, cfg.run.study, artifacts)
     if run_dir.notice:
         console.print(Text(run_dir.notice, style="yellow"), soft_wrap=True)  # one line: a job log is grepped for it
-    from forge.redact import mask_url
-
-    where = mask_url(run_dir.location)  # a storage URI holds no credentials (forge.storage refuses them); masked all the same
-    kept = f" (kept in {where})" if run_dir.mirror else ""
+    kept = f" (kept in {mask_url(run_dir.location)})" if run_dir.mirror else ""
     console.print(f"[bold]FORGE session[/bold] {run_dir.session_id}: condition {cfg.protocol.condition.value}, "
                   f"{cfg.protocol.num_instances} instances x {cfg.protocol.num_stages} stages\n"
                   f"run directory {run_dir.path}{kept}")
-    outcome = SessionDriver(cfg, run_dir, progress=SessionView(), tracker=tracker).run()
-    report = SessionReport.load(run_dir, cfg)
-    write_session_report(report)  # also after a budget stop: summary.json holds the status and the figures
-    run_dir.sync()
+
+
+def _show_session(run) -> None:
+    """A session's tables and where to look next (after a budget stop the driver said how to continue)."""
+    from forge.plumbing.redact import mask_url
+    from forge.analysis.reporting import cost_table, replies_table, summary_table
+    from forge.runs.tracking import ui_hint
+
+    report, run_dir = run.report, run.run_dir
     console.print(summary_table(report))
     console.print(cost_table(report))
     if (replies := replies_table(report)) is not None:
@@ -92,17 +87,15 @@ def _drive(cfg, run_dir) -> bool:
     if (served := report.record_figures()) is not None:
         console.print(f"session record: {served['hits']} calls served, {served['sent']} sent; saved "
                       f"{served['prompt_tokens_saved']}+{served['completion_tokens_saved']} tokens, ${served['usd_saved']:.4f}")
-    if outcome.budget_exhausted:
-        return False  # the driver printed the figures and how to continue
-    _print_faults(report, cfg)
-    if tracker:
-        from forge.tracking import ui_hint
-
-        console.print(f"stage curves: {ui_hint(tracker.tracking_uri)}")
+    if run.budget_exhausted:
+        return
+    _print_faults(report, run.cfg)
+    if run.tracking_uri:
+        console.print(f"stage curves: {ui_hint(run.tracking_uri)}")
     console.print(f"report: {run_dir.reports / 'evaluation.md'}")
     if run_dir.mirror or run_dir.notice:
+        where = mask_url(run_dir.location)  # a storage URI holds no credentials (forge.plumbing.storage refuses them); masked all the same
         console.print(f"continue or report from anywhere that reaches it: forge resume {where} | forge report {where}")
-    return True
 
 
 class SessionView:
@@ -137,7 +130,7 @@ class SessionView:
 
 def _print_faults(report, cfg) -> None:
     """The fault table, when there was anything to count (or fault injection was on)."""
-    from forge.fault_report import fault_table
+    from forge.analysis.fault_report import fault_table
     from forge.protocol.fault_count import fault_summary
 
     summary = fault_summary(report.stages, report.evaluation, report.meta.get("faults", []))
@@ -146,64 +139,68 @@ def _print_faults(report, cfg) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from forge.rundir import RunDirectory
+    from workers.session import run_sessions
 
     cfg = config_from_args(args)
     if args.preflight:  # refused: PreflightRefused, and nothing is spent or created
-        from forge.commands.providers import preflight
+        from forge.commands.common import preflight
 
         preflight(cfg)
+    conditions = [cfg.protocol.condition.value, *args.baseline]
+    headings: list[str] = []  # a line before each session of a study
     if args.sessions != 1 or args.sweep:
-        return _study(args, cfg)
-    runs = []
-    for condition in [cfg.protocol.condition.value, *args.baseline]:
-        if condition != cfg.protocol.condition.value:
-            args_cfg = argparse.Namespace(config=[*args.config, f"protocol.condition={condition}"])
-            this = config_from_args(args_cfg)
-        else:
-            this = cfg
-        run_dir = RunDirectory.create(this)
-        if not _drive(this, run_dir):
-            return BUDGET_EXHAUSTED_EXIT
-        runs.append(run_dir)
+        configs, label, headings = _study(args, cfg, conditions)
+    else:
+        configs = [cfg if condition == cfg.protocol.condition.value else
+                   config_from_args(argparse.Namespace(config=[*args.config, f"protocol.condition={condition}"]))
+                   for condition in conditions]
+        label = None
+
+    def announce(n: int, this, run_dir) -> None:
+        if headings:
+            console.print(headings[n - 1])
+        _announce(this, run_dir)
+
+    runs = run_sessions(configs, progress=SessionView(), hooks=args.session_hooks, on_start=announce,
+                        on_end=_show_session)
+    if runs[-1].budget_exhausted:
+        return BUDGET_EXHAUSTED_EXIT
     if len(runs) > 1:
-        _print_comparison(runs, runs[0].path.parent / f"comparison-{runs[0].session_id}")
+        first = runs[0].run_dir
+        _print_comparison([r.run_dir for r in runs], first.path.parent / f"comparison-{label or first.session_id}")
     return 0
 
 
-def _study(args: argparse.Namespace, cfg) -> int:
-    """Conditions x sweep grid x K sessions, one after another, then one comparison across them all."""
+def _study(args: argparse.Namespace, cfg, conditions: list[str]) -> tuple[list, str, list[str]]:
+    """Conditions x sweep grid x K sessions (forge.analysis.study): the configurations to run, the study's name and
+    a heading for each session."""
     import time
 
-    from forge.rundir import RunDirectory
-    from forge.study import parse_sweep, plan_study
+    from forge.analysis.study import parse_sweep, plan_study
 
     study = cfg.run.study if cfg.run.study != "forge" else f"study-{time.strftime('%Y%m%d-%H%M%S')}"
-    plan = plan_study(cfg, [cfg.protocol.condition.value, *args.baseline], [parse_sweep(s) for s in args.sweep],
-                      args.sessions, study)
+    plan = plan_study(cfg, conditions, [parse_sweep(s) for s in args.sweep], args.sessions, study)
     arms = list(dict.fromkeys(s.arm for s in plan))
     console.print(f"[bold]study[/bold] {study}: {len(arms)} arm(s) x {args.sessions} session(s) = {len(plan)} sessions "
                   f"(MLflow experiment {study}); arms: {', '.join(arms)}")
-    runs = []
-    for n, session in enumerate(plan, 1):
-        console.print(f"[bold]session {n}/{len(plan)}[/bold]: {session.arm}, #{session.index + 1} of {args.sessions}")
-        this = config_from_args(argparse.Namespace(config=[*args.config, *session.overrides]))
-        run_dir = RunDirectory.create(this)
-        if not _drive(this, run_dir):
-            return BUDGET_EXHAUSTED_EXIT
-        runs.append(run_dir)
-    _print_comparison(runs, runs[0].path.parent / f"comparison-{study}")
-    return 0
+    headings = [f"[bold]session {n}/{len(plan)}[/bold]: {session.arm}, #{session.index + 1} of {args.sessions}"
+                for n, session in enumerate(plan, 1)]
+    configs = [config_from_args(argparse.Namespace(config=[*args.config, *session.overrides])) for session in plan]
+    return configs, study, headings
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
+    from workers.session import run_session
 
     run_dir = RunDirectory.open(args.run_dir, writer=True)  # a remote one: its working copy, locked
     cfg = run_dir.live_config(args.config)
     if run_dir.keep_budget(cfg):
         console.print(f"budget now {_budget_text(cfg)} (kept in {run_dir.config_path})")
-    return 0 if _drive(cfg, run_dir) else BUDGET_EXHAUSTED_EXIT
+    _announce(cfg, run_dir)
+    run = run_session(cfg, run_dir, progress=SessionView(), hooks=args.session_hooks)
+    _show_session(run)
+    return BUDGET_EXHAUSTED_EXIT if run.budget_exhausted else 0
 
 
 def _budget_text(cfg) -> str:
@@ -212,8 +209,8 @@ def _budget_text(cfg) -> str:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from forge.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
-    from forge.rundir import RunDirectory
+    from forge.analysis.reporting import SessionReport, cost_table, replies_table, summary_table, write_session_report
+    from forge.runs.rundir import RunDirectory
 
     runs = [RunDirectory.open(p) for p in args.run_dirs]
     for run in runs:
@@ -232,10 +229,10 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
 
     if args.mlflow:
-        from forge.comparison import sessions_from_mlflow
+        from forge.analysis.comparison import sessions_from_mlflow
 
         if args.run_dirs:
             raise SystemExit("forge compare: give run directories or --mlflow URI --study NAME, not both")
@@ -261,13 +258,13 @@ def _comparison_dir(runs, out: Path | None) -> Path:
 
 
 def _print_comparison(runs, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
-    from forge.reporting import SessionReport
+    from forge.analysis.reporting import SessionReport
 
     _print_reports_comparison([SessionReport.load(r) for r in runs], out, seed)
 
 
 def _print_reports_comparison(reports, out: Path, seed: int = BOOTSTRAP_SEED) -> None:
-    from forge.comparison import compare_sessions, print_comparison, write_comparison
+    from forge.analysis.comparison import compare_sessions, print_comparison, write_comparison
 
     comparison = compare_sessions(reports, seed=seed)
     paths = write_comparison(comparison, out)

@@ -12,63 +12,23 @@ matter what else in the process draws random numbers, in this thread or any othe
 from __future__ import annotations
 
 import copy
+import importlib
 import enum
 import ipaddress
-from dataclasses import dataclass
 from typing import Any, Optional, TypeAlias
 
 import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 
-from forge.env.catalog import ACTIONS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, action_name
-from forge.env.cyborg_import import AGENT_MODULES, install_light_agents_package
+from forge.env import attackers
+from forge.env.catalog import ACTIONS, HOSTS, action_name
+from forge.env.cyborg_import import AGENT_MODULES, agent_class, install_light_agents_package
 from forge.env.rng import PrivateRandom, route_module_randomness
 from forge.env.text_view import render_blue_table
+from forge.env.view import HostRow, HostState, NetworkView
 
-RED_AGENTS = ("b_line", "meander", "sleep")
 _EVIDENCE_KEYS = ("Processes", "Files", "Sessions")
-
-
-@dataclass(frozen=True)
-class HostRow:
-    """One line of the blue table, as CybORG's BlueTableWrapper derives it."""
-
-    hostname: str
-    subnet: str
-    ip: str
-    activity: str  # one of catalog.ACTIVITIES: None | Scan | Exploit
-    compromised: str  # one of catalog.COMPROMISE_LEVELS: No | Unknown | User | Privileged
-
-    @property
-    def quiet(self) -> bool:
-        return self.activity == QUIET_ACTIVITY and self.compromised == QUIET_COMPROMISE
-
-
-@dataclass(frozen=True)
-class NetworkView:
-    """What the blue defender can see after a step."""
-
-    step: int
-    hosts: tuple[HostRow, ...]
-    changed: tuple[str, ...]  # hosts whose activity/compromise or evidence changed in the last step
-    last_action: Optional[str]
-
-    def row(self, hostname: str) -> HostRow:
-        for row in self.hosts:
-            if row.hostname == hostname:
-                return row
-        raise KeyError(f"unknown host {hostname!r}; valid hosts: {', '.join(HOSTS)}")
-
-
-@dataclass(frozen=True)
-class HostState:
-    """A host's baseline (at reset) and the newest evidence blue has about it, as plain data."""
-
-    hostname: str
-    baseline: dict[str, Any]
-    current: dict[str, Any]
-    row: HostRow
 
 
 def _plain(value: Any) -> Any:
@@ -86,12 +46,16 @@ def _plain(value: Any) -> Any:
 
 def _red_agent_class(name: str):
     # Imported lazily, through the light agents package (no stable-baselines3 / torch: see cyborg_import).
-    install_light_agents_package()
-    from csle_cyborg.agents.simple_agents.b_line import B_lineAgent
-    from csle_cyborg.agents.simple_agents.meander import RedMeanderAgent
-    from csle_cyborg.agents.simple_agents.sleep_agent import SleepAgent
-
-    return {"b_line": B_lineAgent, "meander": RedMeanderAgent, "sleep": SleepAgent}[name]
+    red = attackers.attacker(name)
+    if not red.external:
+        return agent_class(red.package_class)
+    try:
+        found = getattr(importlib.import_module(red.module), red.package_class)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"red agent {name!r}: cannot import {red.package_class} from {red.module} "
+                         f"(forge/env/attackers.py): {exc}") from None
+    route_module_randomness(red.module)  # its `random` draws from the environment's seeded stream, as CybORG's do
+    return found
 
 
 def _import_simulator() -> None:
@@ -128,14 +92,13 @@ class Cage2Env(gym.Env[Observation, int]):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # fps: gymnasium asks; a text table has no frame rate
 
-    def __init__(self, red_agent: str = "b_line", max_steps: int = 30, seed: Optional[int] = None,
+    def __init__(self, red_agent: str = attackers.DEFAULT, max_steps: int = 30, seed: Optional[int] = None,
                  render_mode: Optional[str] = None) -> None:
         red_agent = getattr(red_agent, "value", red_agent)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not supported; valid: {', '.join(self.metadata['render_modes'])}")
         self.render_mode = render_mode
-        if red_agent not in RED_AGENTS:
-            raise ValueError(f"unknown red agent {red_agent!r}; valid: {', '.join(RED_AGENTS)}")
+        attackers.attacker(red_agent)  # an unknown name: ValueError listing the valid ones
         if max_steps < 1:
             raise ValueError(f"max_steps must be >= 1, got {max_steps}")
         self.red_agent = red_agent

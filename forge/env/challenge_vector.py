@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from forge.env.cage2 import HostRow, HostState, NetworkView
+from forge.env.view import HostRow, HostState, NetworkView
 from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOSTS, action_name
 from forge.errors import ForgeError
 

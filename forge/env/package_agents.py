@@ -9,11 +9,10 @@ order as `forge.env.catalog.ACTIONS`). The agent's decisions are its own, unchan
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Optional, Protocol
 
 from forge.env.catalog import ACTIONS, HOSTS, action_id
-from forge.env.cyborg_import import AGENT_MODULES, SIMPLE_AGENTS, install_light_agents_package
+from forge.env.cyborg_import import agent_class
 from forge.errors import ForgeError
 
 # The package's blue agents that run without a model file, by the name the package gives them.
@@ -47,9 +46,7 @@ def package_blue_agent(name: str) -> Any:
     """A fresh instance of one of the package's blue agents (PACKAGE_BLUE_AGENTS), imported without torch."""
     if name not in PACKAGE_BLUE_AGENTS:
         raise PackageAgentError(f"unknown package blue agent {name!r}; choose one of {', '.join(PACKAGE_BLUE_AGENTS)}")
-    install_light_agents_package()
-    module = importlib.import_module(f"{SIMPLE_AGENTS}.{AGENT_MODULES[name]}")
-    return getattr(module, name)()
+    return agent_class(name)()
 
 
 class RawBlueAgent:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
-
-if TYPE_CHECKING:  # types only: cage2 renders its table with this module
-    from forge.env.cage2 import HostState, NetworkView
+from forge.env.view import HostState, NetworkView
 
 
 def render_blue_table(view: NetworkView, *, only_alerts: bool = False) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.failure.trigger import FailureEvent
-from forge.redact import mask_urls_in
+from forge.plumbing.redact import mask_urls_in
 
 
 @dataclass(frozen=True)

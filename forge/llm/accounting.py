@@ -10,11 +10,12 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
 from forge.config import LEARNER_ROLES, ROLES, ModelConfig, StructuredOutput
 from forge.llm.prices import Price, price_for
+from forge.llm.replies import usage_keys
 from forge.llm.registry import build_provider
 from forge.llm.types import REFUSAL, TOOL_CALL, Completion, Message, ModelRefusal, Provider, ProviderError, Usage
 
@@ -74,6 +75,38 @@ class RoleUsage:
 
     def __add__(self, other: "RoleUsage") -> "RoleUsage":
         return RoleUsage(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(RoleUsage)})
+
+
+# RoleUsage's counts as the session ledger names them (forge.protocol.ledger.StageRecord.tokens): the
+# recorded form, read back by the reports.
+LEDGER_KEYS = {"prompt_tokens": "prompt", "completion_tokens": "completion", "calls": "calls", "retries": "retries",
+               "failures": "failed", "cached_prompt_tokens": "cached_prompt", "reasoning_tokens": "reasoning",
+               "replayed": "replayed", "replayed_prompt_tokens": "replayed_prompt",
+               "replayed_completion_tokens": "replayed_completion"}
+
+
+@dataclass(frozen=True)
+class UsageTotals:
+    """A ledger's totals: per role its usage and what became of its replies (outcome -> count). What a
+    unit of work sends back from its worker; added up over units, written to the session ledger as counts."""
+
+    roles: Mapping[str, RoleUsage] = field(default_factory=dict)
+    replies: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+    def __add__(self, other: "UsageTotals") -> "UsageTotals":
+        roles = dict(self.roles)
+        for role, usage in other.roles.items():
+            roles[role] = roles[role] + usage if role in roles else usage
+        replies = {role: Counter(counts) for role, counts in self.replies.items()}
+        for role, counts in other.replies.items():
+            replies.setdefault(role, Counter()).update(counts)
+        return UsageTotals(roles, {role: dict(counts) for role, counts in replies.items()})
+
+    def ledger_counts(self) -> dict[str, dict[str, int]]:
+        """role -> counts under LEDGER_KEYS' names, and the reply outcomes as `reply.<outcome>` keys."""
+        return {role: {key: getattr(usage, name) for name, key in LEDGER_KEYS.items()}
+                      | usage_keys(self.replies.get(role, {}))
+                for role, usage in self.roles.items()}
 
 
 LedgerLike = Union["UsageLedger", Mapping[str, Any]]
@@ -142,6 +175,9 @@ class UsageLedger:
     def totals_by_role(self) -> dict[str, RoleUsage]:
         with self._lock:
             return {role: RoleUsage(**asdict(usage)) for role, usage in self._by_role.items()}
+
+    def totals(self) -> UsageTotals:
+        return UsageTotals(self.totals_by_role(), self.replies_by_role())
 
     def total(self) -> RoleUsage:
         total = RoleUsage()

@@ -23,7 +23,7 @@ from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types as genai_types
 
-from forge.config import ProviderConfig, StructuredOutput
+from forge.config import ForgeConfig, ProviderConfig, StructuredOutput
 from forge.llm.api_rules import gemini_request_refusals
 from forge.llm.schema_rules import gemini_json_form, gemini_openapi_form
 from forge.llm.types import (
@@ -86,6 +86,10 @@ class GeminiProvider:
     """One `genai.Client` (one connection pool) per provider instance."""
 
     enforces_timeout = True  # the SDK's HTTP client enforces timeout_s
+
+    @classmethod
+    def from_config(cls, name: str, cfg: ForgeConfig) -> "GeminiProvider":
+        return cls(name, cfg.providers[name])
 
     def __init__(self, name: str, cfg: ProviderConfig, *, environ: Mapping[str, str] = os.environ):
         self.name = name

@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Iterator, Optional, Protocol
 
 from forge.errors import ForgeError
-from forge.redact import mask_url
+from forge.plumbing.redact import mask_url
 
 
 class BudgetExhausted(ForgeError, RuntimeError):

@@ -23,7 +23,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 import openai
 
-from forge.config import ProviderConfig, StructuredOutput
+from forge.config import ForgeConfig, ProviderConfig, StructuredOutput
 from forge.llm.api_rules import OPENAI_MAX_STOP, openai_reasoning_model, openai_request_refusals
 from forge.llm.schema_rules import openai_form
 from forge.llm.types import (
@@ -56,6 +56,10 @@ class OpenAIProvider:
 
     # The HTTP client enforces `timeout_s` itself, so the resilience layer need not run calls in a thread.
     enforces_timeout = True
+
+    @classmethod
+    def from_config(cls, name: str, cfg: ForgeConfig) -> "OpenAIProvider":
+        return cls(name, cfg.providers[name])
 
     def __init__(self, name: str, cfg: ProviderConfig, *, environ: Mapping[str, str] = os.environ):
         self.name = name
@@ -94,9 +98,9 @@ class OpenAIProvider:
         started = time.perf_counter()
         try:
             # The client's documented low-level `post` keeps its auth, base URL, connection pool, timeout
-            # and status errors, but skips the typed request transform and response model construction:
-            # together 0.5 ms of pure Python per call (scripts/bench/provider_overhead.py), and we read
-            # a few fields of the answer.
+            # and status errors, but skips the typed request transform and response model construction,
+            # pure Python on every call (scripts/bench/provider_overhead.py measures it), and we read a few
+            # fields of the answer.
             answer = self._client.post("/chat/completions", body=payload, cast_to=dict)
         except openai.OpenAIError as exc:
             # `from None`: the client's exception holds the request, whose headers hold the key.

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from forge.llm.kinds import GEMINI, OPENAI
 from forge.llm.types import Usage
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class Price:
 
 # kind -> model name -> (input, cached input, output). Reasoning is billed as output by both.
 TABLE: dict[str, dict[str, tuple[float, float, float]]] = {
-    "openai": {
+    OPENAI: {
         "gpt-4o": (2.50, 1.25, 10.00),
         "gpt-4o-mini": (0.15, 0.075, 0.60),
         "gpt-4.1": (2.00, 0.50, 8.00),
@@ -90,7 +91,7 @@ TABLE: dict[str, dict[str, tuple[float, float, float]]] = {
         "gpt-5.4-nano": (0.20, 0.02, 1.25),
         "gpt-5.5": (5.00, 0.50, 30.00),
     },
-    "gemini": {
+    GEMINI: {
         "gemini-2.0-flash": (0.10, 0.025, 0.40),
         "gemini-2.5-flash-lite": (0.10, 0.01, 0.40),
         "gemini-2.5-flash": (0.30, 0.03, 2.50),

@@ -41,8 +41,8 @@ from forge.config import (BudgetConfig, ForgeConfig, RayConfig, RecordConfig, Ru
 from forge.errors import ForgeError
 from forge.llm.types import (AuthenticationError, Completion, Message, Provider, ProviderError, ProviderTimeout,
                              RetryBudgetExhausted, TransientProviderError, Usage)
-from forge.redact import mask_url
-from forge.sqlite_db import SqliteDatabase
+from forge.plumbing.redact import mask_url
+from forge.plumbing.sqlite_db import SqliteDatabase
 
 MODES = ("off", "record", "replay", "read_through")
 SQLITE_FILE = "calls.db"

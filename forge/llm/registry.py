@@ -1,12 +1,11 @@
-"""Building providers from configuration, and the slot where in-process providers plug in.
+"""Building providers from configuration, and the slot where in-process test providers plug in.
 
 `build_provider(name, cfg)` gives the provider every caller should use: the client for
 `cfg.providers[name]`, inside fault injection when `cfg.faults.enabled`, inside `ResilientProvider`.
 
-In-process kinds (the surrogate model, test stubs) register a factory with
-`register_in_process_provider(kind, factory)`. The surrogate registers itself when
-`forge.llm.surrogate` is imported; that import happens here, on first use, so nothing else has to
-know the module exists.
+The client is built from its kind's row of forge/llm/kinds.py (`module:Class`, imported on first use,
+so nothing pays for an HTTP client or an SDK it does not use): `Class.from_config(name, cfg)`. Kinds that
+are not in the table (test stubs) register a factory with `register_in_process_provider(kind, factory)`.
 """
 
 from __future__ import annotations
@@ -15,16 +14,14 @@ import importlib
 import threading
 from typing import TYPE_CHECKING, Callable
 
-from forge.config import ProviderKind, RecordMode
-from forge.llm.types import NETWORK_KINDS, Provider, ProviderError
+from forge.config import RecordMode
+from forge.llm.kinds import PROVIDER_CLASSES
+from forge.llm.types import Provider, ProviderError
 
 if TYPE_CHECKING:
     from forge.config import ForgeConfig
 
 ProviderFactory = Callable[["ForgeConfig", str], Provider]
-
-# In-process kinds whose module registers them on import.
-LAZY_MODULES: dict[str, str] = {ProviderKind.surrogate: "forge.llm.surrogate"}
 
 _factories: dict[str, ProviderFactory] = {}
 _lock = threading.Lock()
@@ -32,38 +29,27 @@ _lock = threading.Lock()
 
 def register_in_process_provider(kind: str, factory: ProviderFactory) -> None:
     """Make `kind` buildable: `factory(cfg, provider_name)` returns a Provider. Registering again replaces."""
-    if kind in NETWORK_KINDS:
-        raise ValueError(f"provider kind {kind!r} is built in (network); pick another name for an in-process provider")
+    if kind in PROVIDER_CLASSES:
+        raise ValueError(f"provider kind {kind!r} is built in (forge/llm/kinds.py); pick another name for an "
+                         f"in-process provider")
     with _lock:
         _factories[kind] = factory
 
 
-def in_process_factory(kind: str) -> ProviderFactory:
-    with _lock:
-        factory = _factories.get(kind)
-    if factory is not None:
-        return factory
-    module = LAZY_MODULES.get(kind)
-    if module is None:
-        known = ", ".join(sorted(set(NETWORK_KINDS) | set(_factories) | set(LAZY_MODULES)))
-        raise ProviderError(f"no provider kind {kind!r} is registered (known kinds: {known})")
+def provider_class(kind: str) -> type:
+    """The class of a kind of forge/llm/kinds.py, imported (ProviderError when its module or class is missing;
+    a missing dependency inside the module is raised as it is: a bug, or an optional package not installed)."""
+    module_name, _, class_name = PROVIDER_CLASSES[kind].path.partition(":")
     try:
-        importlib.import_module(module)
+        module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        # Only the module itself being absent is "not written yet"; a missing dependency inside it is a bug.
-        if exc.name is None or not (module == exc.name or module.startswith(exc.name + ".")):
+        if exc.name is None or not (module_name == exc.name or module_name.startswith(exc.name + ".")):
             raise
-        raise ProviderError(
-            f"provider kind {kind!r} is provided by the module {module}, which does not exist yet; "
-            f"it must call register_in_process_provider({kind!r}, factory) when imported"
-        ) from None
-    with _lock:
-        factory = _factories.get(kind)
-    if factory is None:
-        raise ProviderError(
-            f"{module} was imported but did not call register_in_process_provider({kind!r}, factory)"
-        )
-    return factory
+        raise ProviderError(f"provider kind {kind!r} is built by {module_name}, which does not exist") from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise ProviderError(f"provider kind {kind!r}: {module_name} has no class {class_name}")
+    return cls
 
 
 def build_client(name: str, cfg: "ForgeConfig") -> Provider:
@@ -72,15 +58,15 @@ def build_client(name: str, cfg: "ForgeConfig") -> Provider:
     if provider_cfg is None:
         configured = ", ".join(sorted(cfg.providers)) or "none"
         raise ProviderError(f"no provider named {name!r} is configured (configured providers: {configured})")
-    if provider_cfg.kind == ProviderKind.openai:
-        from forge.llm.openai_provider import OpenAIProvider  # lazy: cold start (the HTTP client's import)
-
-        return OpenAIProvider(name, provider_cfg)
-    if provider_cfg.kind == ProviderKind.gemini:
-        from forge.llm.gemini_provider import GeminiProvider  # lazy: cold start; google-genai is optional
-
-        return GeminiProvider(name, provider_cfg)
-    return in_process_factory(provider_cfg.kind)(cfg, name)
+    kind = str(provider_cfg.kind)
+    if kind in PROVIDER_CLASSES:
+        return provider_class(kind).from_config(name, cfg)
+    with _lock:
+        factory = _factories.get(kind)
+    if factory is None:
+        known = ", ".join(sorted(set(PROVIDER_CLASSES) | set(_factories)))
+        raise ProviderError(f"no provider kind {kind!r} is registered (known kinds: {known})")
+    return factory(cfg, name)
 
 
 def build_provider(name: str, cfg: "ForgeConfig") -> Provider:

@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 from forge.errors import ForgeError
 
 ChatRole = Literal["system", "user", "assistant"]
-NETWORK_KINDS = ("openai", "gemini")  # provider kinds reached over HTTP; the rest run in-process
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from forge.memory.model import (
 )
 from forge.memory.policy import ApplyReport, Capacities, apply_items
 from forge.memory.store import MemoryStore
-from forge.retrying import retry_on_conflict
+from forge.plumbing.retrying import retry_on_conflict
 
 SnapshotChange = Callable[[MemorySnapshot], MemorySnapshot]
 

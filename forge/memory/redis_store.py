@@ -27,7 +27,7 @@ from forge.memory.store import (
     next_version,
     snapshot_from_storage,
 )
-from forge.redact import mask_url
+from forge.plumbing.redact import mask_url
 
 
 class RedisMemoryStore(MemoryStore):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 from forge.memory.errors import CorruptMemoryError, UnknownSnapshotError
-from forge.sqlite_db import SqliteDatabase
+from forge.plumbing.sqlite_db import SqliteDatabase
 from forge.memory.model import MemorySnapshot, MemoryVersion, Provenance, canonical_json
 from forge.memory.store import (
     MemoryStore,

@@ -6,8 +6,10 @@ breakdown, and red's action. With a failure trigger the episode stops at the tri
 keeps red's real access at that moment for the failure snapshot.
 
 An `operator` (forge episode --operator / --override) sees each proposed action before it is taken and
-may replace it; the step then records the override (proposed action, executed action, reason). With
-rulebook injection the trace also keeps the aftermath of every injected rule (forge.rulebook.outcomes.aftermath).
+may replace it; the step then records the override (proposed action, executed action, reason). An
+operator's Ctrl-C ends the episode with `EpisodeInterrupted`, which carries the steps played so far. When
+the episode ends, its memory injection says what the trace keeps of it (`annotate_episode`: with rulebook
+injection, the aftermath of every injected rule, forge.rulebook.outcomes.aftermath).
 """
 
 from __future__ import annotations
@@ -21,7 +23,24 @@ from forge.env.text_view import render_alerts
 from forge.failure.snapshot import StepRecord
 from forge.failure.trigger import FailureEvent, FailureTrigger
 from forge.llm.types import ModelCall
-from forge.rulebook.outcomes import StepSeen
+from forge.rulebook.outcomes.aftermath import Aftermath, BookNotes, StepSeen
+
+
+@dataclass(frozen=True)
+class Override:
+    """An operator's answer at a step: execute this action instead of the proposed one."""
+
+    action: int  # the action id to execute instead
+    reason: str
+
+
+@dataclass(frozen=True)
+class Overridden:
+    """What a step's trace keeps of an override (the keys recorded traces have always had)."""
+
+    proposed: str  # the agent's action, in words
+    action: str  # the action executed instead
+    reason: str
 
 
 @dataclass
@@ -40,7 +59,7 @@ class StepTrace:
     tools: list[str]
     calls: list[ModelCall]
     injected: dict[str, list[str]]
-    override: Optional[dict] = None  # {"proposed", "action", "reason"} when an operator replaced the action
+    override: Optional[Overridden] = None  # when an operator replaced the action
 
     @property
     def prompt_tokens(self) -> int:
@@ -63,8 +82,8 @@ class EpisodeResult:
     events: list[FailureEvent] = field(default_factory=list)
     aborted_at: Optional[int] = None
     red_access_at_abort: dict[str, str] = field(default_factory=dict)
-    rulebook: dict = field(default_factory=dict)  # book version and eligible rules (rulebook injection)
-    aftermath: list[dict] = field(default_factory=list)  # one entry per (step, injected rule)
+    rulebook: Optional[BookNotes] = None  # book version and eligible rules (rulebook injection)
+    aftermath: tuple[Aftermath, ...] = ()  # one entry per (step, injected rule)
     interrupted_at: Optional[int] = None  # the step an operator's Ctrl-C interrupted (its trace ends before it)
 
     @property
@@ -95,10 +114,14 @@ def one_line_alerts(alerts_text: str) -> str:
     return "; ".join(lines) if lines else "none"
 
 
-@dataclass(frozen=True)
-class Override:
-    action: int  # the action id to execute instead
-    reason: str
+class EpisodeInterrupted(KeyboardInterrupt):
+    """An operator's Ctrl-C (or end of input) during an episode. A KeyboardInterrupt still (whoever did
+    not ask for the partial episode stops as before), carrying the steps played so far: the corrections
+    taught at those steps cite their trace as evidence, so the caller can still write it."""
+
+    def __init__(self, partial: "EpisodeResult") -> None:
+        super().__init__(f"interrupted at step {partial.interrupted_at}")
+        self.partial = partial
 
 
 # (step number, the defender's proposed decision, the environment view it decided on) -> an override or None
@@ -121,7 +144,7 @@ def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optio
                 if chosen is not None:
                     proposed = decision.action_text
                     decision = defender.override(decision, chosen.action, before.step + 1)
-                    override = {"proposed": proposed, "action": decision.action_text, "reason": chosen.reason}
+                    override = Overridden(proposed, decision.action_text, chosen.reason)
             _, reward, terminated, truncated, info = env.step(decision.action)
             defender.record_outcome(reward)
             done = terminated or truncated
@@ -152,19 +175,16 @@ def play_episode(env: Cage2Env, defender: Defender, *, seed: int, trigger: Optio
                     result.red_access_at_abort = env.true_state()
                     break
     except (KeyboardInterrupt, EOFError) as exc:
-        # An operator's Ctrl-C: the steps played so far go with the exception, so the caller can still
-        # write the trace the corrections taught at those steps cite as their evidence.
+        if isinstance(exc, EOFError) and operator is None:
+            raise  # no operator's input ended: not an interruption
         result.interrupted_at = len(result.steps) + 1
-        exc.partial_result = result  # type: ignore[attr-defined]
-        raise
-    annotate = getattr(defender.injection, "annotate_episode", None)
-    if annotate is not None:
-        notes = annotate([_seen(s) for s in result.steps], complete=result.aborted_at is None)
-        result.rulebook, result.aftermath = notes["rulebook"], notes["aftermath"]
+        raise EpisodeInterrupted(result) from exc
+    notes = defender.injection.annotate_episode([_seen(s) for s in result.steps], complete=result.aborted_at is None)
+    result.rulebook, result.aftermath = notes.rulebook, notes.aftermath
     return result
 
 
 def _seen(step: StepTrace) -> StepSeen:
     refs = tuple(dict.fromkeys(ref for ids in step.injected.values() for ref in ids))
     return StepSeen(step.step, step.observation, step.action, step.reward, refs,
-                    step.override["proposed"] if step.override else None)
+                    step.override.proposed if step.override else None)

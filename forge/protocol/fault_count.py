@@ -18,14 +18,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping, Optional
 
+from forge.llm.faults import FAULT_KINDS
 from forge.protocol.ledger import EvaluationRecord, StageRecord
-
-PROVIDER_KINDS = ("transient", "timeout", "malformed", "empty")
-WORKER_PHASES = ("training", "checkpoint", "evaluation")
+from forge.protocol.phases import WORKER_PHASES
 
 
 def _provider(sources: Iterable[Mapping[str, Mapping[str, int]]]) -> Counter[str]:
-    total: Counter[str] = Counter({kind: 0 for kind in PROVIDER_KINDS})
+    total: Counter[str] = Counter({kind: 0 for kind in FAULT_KINDS})
     for per_instance in sources:
         for kinds in per_instance.values():
             total.update(kinds)

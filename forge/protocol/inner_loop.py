@@ -12,7 +12,7 @@ Frozen episodes (checkpoints, final evaluations) play the whole horizon with no 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping, Optional
 
@@ -27,7 +27,7 @@ from forge.llm.types import ModelCall
 from forge.memory import EMPTY_SNAPSHOT, Artifact, Capacities, MemoryManager, MemorySnapshot, Provenance, diff_snapshots
 from forge.memory.errors import MemoryFrozenError, UnknownItemError
 from forge.protocol.episode import EpisodeResult, play_episode
-from forge.rundir import ArtifactSink, DirectorySink
+from forge.runs.rundir import ArtifactSink, DirectorySink
 
 
 @dataclass
@@ -48,6 +48,11 @@ class AttemptRecord:
     diff: str = ""
     problems: list[str] = field(default_factory=list)
     learner_calls: list[ModelCall] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        """The attempt as the session ledger keeps it (StageRecord.attempts): everything but the learner calls."""
+        return {f.name: list(value) if isinstance(value := getattr(self, f.name), list) else value
+                for f in fields(self) if f.name != "learner_calls"}
 
 
 @dataclass

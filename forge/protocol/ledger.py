@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from forge.sqlite_db import SqliteDatabase
+from forge.plumbing.sqlite_db import SqliteDatabase
 
 
 @dataclass

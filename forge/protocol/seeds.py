@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from forge.config import ForgeConfig
-from forge.seeding import derive_seed
+from forge.plumbing.seeding import derive_seed
 
 
 def checkpoint_seeds(cfg: ForgeConfig, stage: int) -> list[int]:

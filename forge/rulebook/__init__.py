@@ -6,18 +6,20 @@ Where to look:
                                                a context states), phases (attack phases in terms of what the
                                                defender sees), meaning (predicate + action). Pure functions.
 - how a rule is stored ........... store/      the versioned compare-and-set store and its SQLite / Redis
-                                               implementations (backends opens one), maintain (dedupe, merge,
+                                               implementations (backends opens one), curation (dedupe, merge,
                                                supersede, conflict: pure), chains (a correction's versions).
                                    model.py    the records themselves: rules, versions, decision nodes, the
                                                compiler's output.
 - why a rule was injected ........ retrieval/  retrieve (the gate for predicate rules, the BM25 + cosine
-                                               floor for semantic ones), bm25, fusion, the encoders (embed and
-                                               its implementations), resolve (precedence among the applying
-                                               rules), calibrate (the floor); injection.py injects them into a
-                                               call progressively.
-- how a rule enters the book ..... authoring/  compile (the Rule Compiler), sync (a memory compiled once),
+                                               floor for semantic ones), bm25, fusion, embed (which encoder a
+                                               configuration gets; encoders/ holds them), resolve (precedence
+                                               among the applying rules), calibrate (the floor); injection.py
+                                               injects them into a call progressively.
+- how a rule enters the book ..... authoring/  compile (the Rule Compiler; its prompt and reply schema are
+                                               compiler_prompt.md and compiler_schema), checks (never wider than
+                                               its text), sync (a memory compiled once),
                                                teaching (an operator's correction), trigger_node (the context
-                                               a rule was forged from), anchor (a correction at a trace step).
+                                               a rule was forged from), step_corrections (a correction at a trace step).
 - how a rule is judged ........... outcomes/   aftermath (followed / ignored / contradicted, and what
                                                happened next), efficacy, ablation, review.
 - the facade ..................... book.py (the Rulebook: teach, query, withdraw, restore), query.py.
@@ -29,8 +31,8 @@ Where to look:
 forged from (authoring.trigger_node), and the protocol's failure *trigger* (forge.failure, not here).
 
 What the rest of FORGE calls:
-    RulebookInjectionFactory(cfg, rulebook_spec, *, run_dir, actor, clients)    (forge.wiring builds it)
-        (snapshot, *, withheld=frozenset()) -> RulebookInjection      (`memory.injection: rulebook`)
+    RulebookInjection(book, settings, *, scope, actor, window)      (`memory.injection: rulebook`; built per
+                                                                    memory by forge.injection_factory)
     open_book(cfg, spec) / open_rulebook(spec) / Rulebook(store)   (the book, the store and their operations)
     add_correction(book, Correction(...), compiler_client=...)     (teach one correction: `forge rulebook add`)
     query_rules(book, context, settings, role=..., actor=...)      (what a context retrieves: `forge rulebook query`)
@@ -50,18 +52,17 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from forge.rulebook.store.backends import DEFAULT_RULEBOOK, open_rulebook
     from forge.rulebook.book import Rulebook, open_book
-    from forge.rulebook.injection import RulebookInjection, RulebookInjectionFactory
+    from forge.rulebook.injection import RulebookInjection
     from forge.rulebook.model import RulebookError
     from forge.rulebook.query import query_rules
     from forge.rulebook.authoring.teaching import Correction, add_correction
 
-__all__ = ["DEFAULT_RULEBOOK", "Correction", "Rulebook", "RulebookError", "RulebookInjection", "RulebookInjectionFactory",
-           "add_correction", "open_book", "open_rulebook", "query_rules"]
+__all__ = ["DEFAULT_RULEBOOK", "Correction", "Rulebook", "RulebookError", "RulebookInjection", "add_correction", "open_book", "open_rulebook", "query_rules"]
 
 
 def __getattr__(name: str) -> Any:
     # lazy: cold start (see the module docstring)
-    if name in ("RulebookInjection", "RulebookInjectionFactory"):
+    if name == "RulebookInjection":
         from forge.rulebook import injection as home
     elif name == "RulebookError":
         from forge.rulebook import model as home

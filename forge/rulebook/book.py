@@ -1,6 +1,6 @@
 """The rulebook as the rest of FORGE uses it: teach, withdraw, restore, read, and index for retrieval.
 
-Writes read the head records, plan with the pure functions of maintain.py and commit one book version
+Writes read the head records, plan with the pure functions of curation.py and commit one book version
 by compare-and-set; a lost race re-plans on the fresh book. Decision nodes are embedded when they are
 first stored (node text, and the unit mean of the node and its context for the accumulated embedding),
 so building an index only loads vectors.
@@ -17,9 +17,9 @@ import numpy as np
 
 from forge.config import ForgeConfig, rulebook_location
 from forge.memory.model import NO_PROVENANCE, Provenance
-from forge.retrying import retry_on_conflict
+from forge.plumbing.retrying import retry_on_conflict
 from forge.rulebook.retrieval.embed import Embedder, embedder_from_config, local_embedder, mean_direction
-from forge.rulebook.store.maintain import (
+from forge.rulebook.store.curation import (
     Outcome,
     Teaching,
     last_active_version,
@@ -29,20 +29,7 @@ from forge.rulebook.store.maintain import (
     plan_withdraw,
 )
 from forge.rulebook.model import (
-    Actor,
-    BookVersion,
-    CompiledRule,
-    ConcurrentBookUpdate,
-    DecisionNode,
-    Evidence,
-    Group,
-    RuleChange,
-    RuleRecord,
-    RuleRef,
-    RuleVersion,
-    RulebookError,
-    UnknownRuleError,
-    check_actor,
+    Actor, BookVersion, CompiledRule, ConcurrentBookUpdate, DecisionNode, Evidence, Group, RuleChange, RuleRecord, RuleRef, RuleStatus, RuleType, RuleVersion, RulebookError, UnknownRuleError, check_actor,
 )
 from forge.rulebook.retrieval.resolve import Scope, eligible_rules
 from forge.rulebook.retrieval.retrieve import RuleIndex
@@ -148,7 +135,7 @@ class Rulebook:
             return TeachReport(None, (), ())
         for lesson in kept:
             check_actor(lesson.actor)
-        nodes = [lesson.node for lesson in kept if lesson.node is not None and lesson.compiled.type == "CONTENT"]
+        nodes = [lesson.node for lesson in kept if lesson.node is not None and lesson.compiled.type == RuleType.CONTENT]
         self.ensure_vectors(nodes)
         self.store.put_nodes([*nodes, *(lesson.evidence for lesson in kept), *(Actor(lesson.actor) for lesson in kept),
                               *(Group(lesson.compiled.group) for lesson in kept)])
@@ -156,7 +143,7 @@ class Rulebook:
             Teaching(
                 directive=lesson.compiled.directive, type=lesson.compiled.type, roles=tuple(sorted(lesson.compiled.roles)),
                 group=lesson.compiled.group, actor=lesson.actor, evidence=lesson.evidence,
-                trigger=lesson.node.id if lesson.node is not None and lesson.compiled.type == "CONTENT" else None,
+                trigger=lesson.node.id if lesson.node is not None and lesson.compiled.type == RuleType.CONTENT else None,
                 sources=(lesson.compiled.source.item_id,) if lesson.compiled.source.item_id else (),
                 compiled_by=lesson.compiled.compiled_by, when=lesson.compiled.when,
                 action=lesson.compiled.action, semantic_reason=lesson.compiled.semantic_reason,
@@ -171,10 +158,10 @@ class Rulebook:
             records = self.records()
             # Support is recomputed from evidence weights for any rule a plan may touch: rules now meet
             # by meaning across groups, so every active rule's evidence is read.
-            evidence = self.evidence_of(r for r in records.values() if r.status != "withdrawn")
+            evidence = self.evidence_of(r for r in records.values() if r.status != RuleStatus.WITHDRAWN)
             evidence.update((t.evidence.id, t.evidence) for t in teachings)
             plan = plan_teachings(records, teachings, evidence, near_duplicate_threshold=self.near_duplicate_threshold,
-                                  cosine=self._cosine if any(r.status == "withdrawn" for r in records.values()) else None)
+                                  cosine=self._cosine if any(r.status == RuleStatus.WITHDRAWN for r in records.values()) else None)
             book = self.store.commit(plan.changes, expected_book=expected, op="teach", provenance=provenance, note=note)
             return TeachReport(book, plan.outcomes, plan.changes)
 
@@ -182,7 +169,7 @@ class Rulebook:
 
     def assess(self, assessments: Sequence[tuple[str, Evidence, bool]], provenance: Provenance = NO_PROVENANCE,
                note: str = "") -> Optional[BookVersion]:
-        """Record efficacy evidence on rules (see maintain.plan_assess); None if all of it was already there."""
+        """Record efficacy evidence on rules (see curation.plan_assess); None if all of it was already there."""
 
         def attempt() -> Optional[BookVersion]:
             expected = self.store.book_head()
@@ -232,9 +219,9 @@ class Rulebook:
             changes = []
             for rule_id, head in self.store.heads().items():
                 then = [v for v in self.store.rule_history(rule_id) if v.book_version <= number]
-                target = then[-1].record if then else head.record.with_(status="withdrawn")
+                target = then[-1].record if then else head.record.with_(status=RuleStatus.WITHDRAWN)
                 if target != head.record:
-                    changes.append(RuleChange(target, "withdraw" if target.status == "withdrawn" else "restore"))
+                    changes.append(RuleChange(target, "withdraw" if target.status == RuleStatus.WITHDRAWN else "restore"))
             return self.store.commit(changes, expected_book=expected, op="restore", provenance=provenance,
                                      note=f"restore the book to version {number}")
 
@@ -282,7 +269,7 @@ class Rulebook:
         records = {rid: v.record for rid, v in heads.items()}
         eligible = eligible_rules(records, scope)
         versions = [heads[rid] for rid in sorted(eligible)]
-        content = [v.record for v in versions if v.record.type == "CONTENT"]
+        content = [v.record for v in versions if v.record.type == RuleType.CONTENT]
         nodes = self.trigger_nodes(content)
         vectors = self.store.vectors(self.embedder.name, nodes)
         if len(vectors) < len(nodes):  # stored under another embedder: embed once for this one

@@ -18,27 +18,23 @@ injected again.
 from __future__ import annotations
 
 from collections import deque
-from pathlib import Path
-from typing import Callable, Mapping, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from agents.injection import InjectedItem, InjectedMemory
 from agents.prompting import RULES_HEADER
-from forge.config import ROLES, ForgeConfig, rulebook_location
-from forge.failure.trigger import thresholds_of
-from forge.llm.types import ChatClient, Message
+from forge.config import ROLES
+from forge.llm.types import Message
 from forge.memory.model import MemorySnapshot
-from forge.rulebook.outcomes.aftermath import StepSeen, episode_aftermath
-from forge.rulebook.book import Rulebook, open_book
-from forge.rulebook.authoring.compile import RuleCompiler
+from forge.rulebook.outcomes.aftermath import BookNotes, EpisodeNotes, StepSeen, episode_aftermath
+from forge.rulebook.book import Rulebook
 from forge.rulebook.retrieval.embed import Embedder, mean_direction
 from forge.rulebook.language.meaning import in_words, meaning_of
-from forge.rulebook.model import RuleVersion
+from forge.rulebook.model import RuleType, RuleVersion
 from forge.rulebook.retrieval.resolve import Scope
 from forge.rulebook.retrieval.retrieve import RetrievalSettings, RuleIndex
-from forge.rulebook.authoring.sync import MemorySync, memory_actor
-from forge.rulebook.authoring.trigger_node import FailureLibrary
+from forge.rulebook.authoring.sync import memory_actor
 
 ACKNOWLEDGEMENT = "Understood. I will follow these rules whenever they apply."
 ACCUMULATING_ROLES = ("planner",)  # the Planner's observation is the step's decision context
@@ -149,7 +145,7 @@ class RulebookInjection:
         items = tuple(InjectedItem(v.ref, "rule", in_words(v.record)) for v in fresh)
         return InjectedMemory(items=items, prefix=prefix, prefix_ids=prefix_ids)
 
-    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> dict:
+    def annotate_episode(self, steps: Sequence[StepSeen], *, complete: bool) -> EpisodeNotes:
         """What the trace keeps of this episode's rulebook (the episode runner calls it at the end):
         the book version, the CONTENT rules that could have been injected, and the aftermath of every
         injection (aftermath.py)."""
@@ -157,13 +153,10 @@ class RulebookInjection:
         meanings = {ref: meaning_of(v.record) for ref, v in self._seen.items()}
         entries = episode_aftermath(steps, meanings, window=self.aftermath_window,
                                     threshold=self.failure_threshold, complete=complete)
-        return {
-            "rulebook": {"book_version": index.book_version, "window": self.aftermath_window,
-                         "threshold": self.failure_threshold,
-                         "eligible": sorted(v.rule_id for v in index.versions.values() if v.record.type == "CONTENT"),
-                         "withheld": sorted(self.scope.withheld) if self.scope else []},
-            "aftermath": [e.to_dict() for e in entries],
-        }
+        eligible = sorted(v.rule_id for v in index.versions.values() if v.record.type == RuleType.CONTENT)
+        book = BookNotes(index.book_version, self.aftermath_window, self.failure_threshold, tuple(eligible),
+                         tuple(sorted(self.scope.withheld)) if self.scope else ())
+        return EpisodeNotes(book, tuple(entries))
 
 
 def scope_of(snapshot: MemorySnapshot, withheld: frozenset[str] = frozenset(), include_users: bool = True) -> Scope:
@@ -176,69 +169,3 @@ def actor_of(snapshot: MemorySnapshot) -> Optional[str]:
     for item in snapshot.items:
         counts[memory_actor(item)] = counts.get(memory_actor(item), 0) + 1
     return max(sorted(counts), key=counts.get) if counts else None
-
-
-class RulebookInjectionFactory:
-    """What `InstanceLearner(injection_factory=...)` takes for `memory.injection: rulebook`.
-
-    Each call compiles the snapshot's new items into the rulebook at `rulebook_spec` (default
-    `rulebook_location(cfg, run_dir)`: the session's own unless one is named), triggers from
-    `<run_dir>/failures` (default `<runs_dir>/<session>` of the items' provenance), then injects the
-    rules in the snapshot's scope plus human corrections. `actor` is the querying actor for conflict
-    resolution (`<session>/<instance>`; default: whoever wrote most of the snapshot). `include_users`:
-    operator (human) rules are injected too. `clients`: the session's model clients (the "compiler"
-    one is used for artifacts outside the grammar), or a function that builds them on first need
-    (what forge.wiring passes when it was given none: a memory of grammar rules never needs the
-    compiler). The book is opened on first call and kept: the factory holds a store connection.
-    """
-
-    def __init__(
-        self,
-        cfg: ForgeConfig,
-        rulebook_spec: Optional[str] = None,
-        *,
-        run_dir: Optional[str | Path] = None,
-        actor: Optional[str] = None,
-        clients: Mapping[str, ChatClient] | Callable[[], Mapping[str, ChatClient]],
-        embedder: Optional[Embedder] = None,
-        namespace: str = "forge",
-        include_users: bool = True,
-    ) -> None:
-        self.cfg = cfg
-        self.spec: str = rulebook_spec or rulebook_location(cfg, run_dir)
-        self.run_dir: Optional[Path] = None if run_dir is None else Path(run_dir)
-        self.actor = actor
-        self.clients = clients
-        self.embedder = embedder
-        self.namespace = namespace
-        self.include_users = include_users
-        self.settings = RetrievalSettings.from_config(cfg.rulebook)
-        self.window = cfg.rulebook.context_window
-        self._book: Optional[Rulebook] = None
-
-    @property
-    def book(self) -> Rulebook:
-        if self._book is None:
-            self._book = open_book(self.cfg, self.spec, self.namespace, embedder=self.embedder)
-        return self._book
-
-    def compiler(self) -> RuleCompiler:
-        source = self.clients() if callable(self.clients) else self.clients
-        return RuleCompiler(source["compiler"])
-
-    def failures_for(self, snapshot: MemorySnapshot) -> FailureLibrary:
-        if self.run_dir is not None:
-            return FailureLibrary(self.run_dir)
-        sessions = {item.provenance.session for item in snapshot.items if item.provenance.session}
-        if len(sessions) == 1:
-            return FailureLibrary(Path(self.cfg.run.runs_dir) / sessions.pop())
-        return FailureLibrary(None)
-
-    def __call__(self, snapshot: MemorySnapshot, *, withheld: frozenset[str] = frozenset()) -> RulebookInjection:
-        """The injection for `snapshot`; `withheld` rule ids are taken out of the book (an ablation)."""
-        rulebook = self.book
-        MemorySync(rulebook, self.compiler, self.failures_for(snapshot), window=self.window).sync(snapshot)
-        return RulebookInjection(rulebook, self.settings, scope=scope_of(snapshot, withheld, self.include_users),
-                                 actor=self.actor or actor_of(snapshot), window=self.window,
-                                 aftermath_window=self.cfg.rulebook.aftermath_window,
-                                 failure_threshold=min(thresholds_of(self.cfg.protocol.tau, self.cfg.protocol.thresholds)))

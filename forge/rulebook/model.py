@@ -53,12 +53,8 @@ class RuleStatus(StrEnum):
     WITHDRAWN = "withdrawn"  # taken out by a person; only a restore brings it back
 
 
-RULE_TYPES = tuple(RuleType)
-STATUSES = tuple(RuleStatus)
 # `revise`: a rule file gave a rule new meaning or words of the same normal form (forge rulebook apply).
 RULE_OPS = ("add", "reinforce", "merge", "supersede", "conflict", "withdraw", "restore", "assess", "revise")
-EDGE_TYPES = ("FORGED_FROM", "TAUGHT_BY", "SUPPORTED_BY", "SUPERSEDES", "CONFLICTS_WITH", "IN_GROUP", "CORRECTS",
-              "COUNTERED_BY")
 # `efficacy`: what happened after the rule was injected (forge rulebook stats --record): supporting
 # (SUPPORTED_BY) when the rule helped, counter-evidence (COUNTERED_BY) when it hurt.
 EVIDENCE_KINDS = ("failure", "correction", "memory", "efficacy")
@@ -249,7 +245,7 @@ class RuleRecord:
 
     @property
     def active(self) -> bool:
-        return self.status == "active"
+        return self.status == RuleStatus.ACTIVE
 
     def with_(self, **changes: Any) -> "RuleRecord":
         return replace(self, **changes)
@@ -405,7 +401,7 @@ class CompiledRule:
     source: SourceItem
     verdict: CompileVerdict
     directive: str = ""
-    type: str = "CONTENT"
+    type: str = RuleType.CONTENT
     roles: tuple[str, ...] = ()
     group: str = ""
     trigger: str = ""  # the situation in words (used when no failure snapshot gives the context)

@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from forge.config import StoreKind  # noqa: E402  (after the path set-up above)
-from forge.local_redis import LocalRedis  # noqa: E402
+from forge.plumbing.local_redis import LocalRedis  # noqa: E402
 
 DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3", "blind4")
@@ -168,7 +168,7 @@ def reference_compilations(scenarios: list[dict]) -> dict[str, dict]:
 
 
 class ReferenceCompiler:
-    """Answers the Rule Compiler's prompt (agents/prompts/compiler.md) with the case author's compilations: the
+    """Answers the Rule Compiler's prompt (forge/rulebook/authoring/compiler_prompt.md) with the case author's compilations: the
     benchmark then measures the rulebook's gate, scope and resolution apart from any compiler. Its
     figures are labelled `compiler: reference`, never presented as a model's."""
 
@@ -640,7 +640,7 @@ class CachingEmbedder:
 def likely_texts(scenarios: list[dict], observations: dict[str, dict]) -> list[str]:
     """Every text the run will probably embed: query contexts, failure observations, and the forms a
     taught text's trigger takes (as written, without its justification, a grammar When-clause)."""
-    from forge.grammar import parse_rule
+    from forge.rulebook.language.grammar import parse_rule
     from forge.rulebook.authoring import strip_justification, when_clause
 
     texts: dict[str, None] = {}

@@ -91,7 +91,7 @@ def one_stage(n: int, latency_ms: float, per_worker: int, runs_dir: Path, alone:
     """One stage of n instances; with `alone`, a one-instance session of that instance only."""
     from forge.config import load_config
     from forge.protocol.ledger import SessionLedger
-    from forge.rundir import RunDirectory
+    from forge.runs.rundir import RunDirectory
     from workers.driver import SessionDriver
 
     cfg = load_config(ROOT / "configs" / "forge.yaml", overrides=[
@@ -128,7 +128,7 @@ def main() -> None:
     import ray
 
     from forge.config import load_config
-    from workers.driver import connect_ray
+    from workers.ray_runtime import connect_ray
 
     console = Console(width=150)
     console.print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "

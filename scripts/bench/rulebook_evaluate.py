@@ -3,7 +3,7 @@
     PYTHONPATH=. .venv/bin/python scripts/bench/rulebook_evaluate.py RUN_DIR [--episodes 20] [--rulebook SPEC]
         [--modes full,rulebook] [--vector-cache on|off|both] [KEY=VALUE ...]
 
-For each mode, what `forge evaluate RUN_DIR --injection <mode>` does (forge.evaluation.compare_injection_modes:
+For each mode, what `forge evaluate RUN_DIR --injection <mode>` does (forge.runs.evaluation.compare_injection_modes:
 the rulebook arm compiles the memory into the book if it is not there, loads the encoder, plays the
 episodes; the ablation episodes are off here, `rulebook.ablation_max_rules=0`): wall seconds, CPU seconds
 of this process (user + system: what the mode costs whatever else the machine runs), the encoder's
@@ -33,13 +33,13 @@ from rich.table import Table  # noqa: E402
 
 
 def forward_passes() -> int:
-    from forge.rulebook.retrieval import onnx_minilm
+    from forge.rulebook.retrieval.encoders import onnx_minilm
 
     return getattr(onnx_minilm.OnnxEncoder, "runs", 0)
 
 
 def count_forward_passes() -> None:
-    from forge.rulebook.retrieval import onnx_minilm
+    from forge.rulebook.retrieval.encoders import onnx_minilm
 
     original = onnx_minilm.OnnxEncoder.run
 
@@ -74,7 +74,7 @@ def main() -> int:
     args, extra = parser.parse_known_args()
     args.overrides = [*args.overrides, *extra]  # overrides after options still belong to them
     from forge.config import rulebook_location
-    from forge.evaluation import compare_injection_modes
+    from forge.runs.evaluation import compare_injection_modes
     from forge.rulebook.retrieval import embed
     from forge.wiring import open_run_memory
 

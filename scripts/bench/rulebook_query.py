@@ -15,7 +15,7 @@ For every encoder (`rulebook.encoder`, forge/rulebook/retrieval/embed.py):
   floor, gate, conflict resolution); search only: the same query with the embedding precomputed;
   p50 (seen): the same contexts again from a new embedder of the encoder (empty memory, as a new
   process): a context embedded before by any process is read from the on-disk vector cache
-  (forge/rulebook/retrieval/vector_cache.py), not computed;
+  (forge/rulebook/retrieval/encoders/vector_cache.py), not computed;
 - cold CLI s: `forge rulebook query "..."` against the 500-rule book in a fresh interpreter (subprocess),
   best of --cold-runs after one warm-up run (which embeds the book's trigger nodes for that encoder),
   each run with a context never embedded before (the model loads and runs); (seen): the same context
@@ -208,7 +208,7 @@ def cold_cli(encoder: str, spec: str, namespace: str, runs: int, *, new_text: bo
 def new_embedder(embedder: Embedder) -> Optional[Embedder]:
     """Another embedder of the same encoder with its own (empty) memory cache and the shared disk cache;
     None for an encoder without a disk cache."""
-    from forge.rulebook.retrieval.onnx_minilm import OnnxEmbedder
+    from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEmbedder
 
     if not isinstance(embedder, OnnxEmbedder) or embedder._cache.disk is None:
         return None

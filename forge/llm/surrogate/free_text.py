@@ -15,7 +15,7 @@ of that subnet", "the next hop"); attack-phase words name phases; and what the r
 condition (history: "still ... after Remove", "for three steps") is reported as unread, in the
 condition's own words.
 
-It deliberately shares nothing with the product's rule parser, gate or compiler (forge.grammar,
+It deliberately shares nothing with the product's rule parser, gate or compiler (forge.rulebook.language.grammar,
 forge.rulebook): the surrogate stands in for a model, and a model reads text its own way. It uses only
 environment facts (host names, verbs, host classes, the subnets' order). What it cannot make out stays
 `vague`.

@@ -12,7 +12,7 @@ import random
 import time
 from typing import Optional, Sequence
 
-from forge.config import SurrogateConfig
+from forge.config import ForgeConfig, SurrogateConfig
 from forge.llm.surrogate import behaviour, reading
 from forge.llm.types import Completion, Message, Usage, approx_tokens
 
@@ -38,6 +38,10 @@ class SurrogateProvider:
     def __init__(self, name: str, settings: SurrogateConfig) -> None:
         self.name = name
         self.settings = settings
+
+    @classmethod
+    def from_config(cls, name: str, cfg: ForgeConfig) -> "SurrogateProvider":
+        return cls(name, cfg.surrogate)
 
     def __repr__(self) -> str:
         return f"SurrogateProvider(name={self.name!r}, seed={self.settings.seed})"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from forge.rulebook.authoring.anchor import load_trace_step, step_source
+    from forge.rulebook.authoring.step_corrections import load_trace_step, step_source
     from forge.rulebook.authoring.compile import RuleCompiler, SourceItem, strip_justification, when_clause
     from forge.rulebook.authoring.sync import MemorySync
     from forge.rulebook.authoring.teaching import Correction, CorrectionNotTaught, add_correction, override_correction, step_correction, teach_text
@@ -27,7 +27,7 @@ __all__ = ["Correction", "CorrectionNotTaught", "FailureLibrary", "MemorySync", 
 def __getattr__(name: str) -> Any:
     # lazy: cold start (see the module docstring)
     if name in ("load_trace_step", "step_source"):
-        from forge.rulebook.authoring import anchor as home
+        from forge.rulebook.authoring import step_corrections as home
     elif name in ("RuleCompiler", "SourceItem", "strip_justification", "when_clause"):
         from forge.rulebook.authoring import compile as home
     elif name == "MemorySync":

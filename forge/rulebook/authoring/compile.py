@@ -4,7 +4,7 @@ Two paths:
 - deterministic, no model call: a rule already written in the grammar (`When <subject> shows
   <condition>, then <action>`) is its own directive (canonical spelling), CONTENT, for the role that
   learned it; its predicate and action are the grammar's reading (meaning.grammar_meaning);
-- the Rule Compiler (agents/prompts/compiler.md, which also states the wire format) for everything
+- the Rule Compiler (compiler_prompt.md beside this module, which also states the wire format) for everything
   else: free-text rules, worked examples, human corrections. Its JSON answer is untrusted: parsed
   defensively (one corrective re-prompt for unusable JSON), every field checked, a justification that
   slipped through cut off. A predicate or action that does not fit the schema (an unknown host,
@@ -31,25 +31,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
-from agents.prompting import render
-from agents.schemas import compiler_schema
 from forge.config import ROLES
 from forge.env.catalog import HOSTS, action_reference
-from forge.grammar import ConditionalRule, parse_rule
+from forge.rulebook.language.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json, call_records
+from forge.llm.templates import render
 from forge.llm.types import ChatClient, Message, ModelCall
 from forge.memory.text import normalise
 from forge.rulebook.language.action import MAX_PLAN, MODES, parse_rule_action, rule_action_to_json
 from forge.rulebook.language.meaning import grammar_meaning
-from forge.rulebook.model import CompiledRule, CompileVerdict, RuleType, SourceItem, canonical_json, short_hash
+from forge.rulebook.model import CompileVerdict, CompiledRule, RuleType, SourceItem, canonical_json, short_hash
 from forge.rulebook.language.phases import phase_lines
 from forge.rulebook.authoring.checks import completed_action, text_problem
+from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.condition import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
 from forge.rulebook.language.wording import read_wording
 
+COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300
 MAX_REPLY_CHARS = 20000
 # The reply's shape, for endpoints that constrain decoding (providers.<p>.structured_output).
@@ -134,7 +136,7 @@ def format_problem(text: str) -> Optional[str]:
 
 
 def host_group(text: str, rule_type: str) -> str:
-    if rule_type == "FORMAT":
+    if rule_type == RuleType.FORMAT:
         return "format/reply"
     for word in re.findall(r"[A-Za-z_]+\d", text or ""):
         if word.lower() in _HOST_WORD:
@@ -150,7 +152,7 @@ def compile_grammar(item: SourceItem) -> Optional[CompiledRule]:
     if parsed is None:
         return None
     when, action = grammar_meaning(parsed)
-    return CompiledRule(item, CompileVerdict.RULE, str(parsed), "CONTENT", (item.role,), grammar_group(parsed),
+    return CompiledRule(item, CompileVerdict.RULE, str(parsed), RuleType.CONTENT, (item.role,), grammar_group(parsed),
                         when_clause(parsed), "grammar", when=when, action=action)
 
 
@@ -161,11 +163,11 @@ def compile_as_written(item: SourceItem, reason: str) -> CompiledRule:
     directive = strip_justification(item.text)[:MAX_DIRECTIVE_CHARS]
     if not directive:
         return CompiledRule(item, CompileVerdict.DROP, compiled_by="fallback", reason="empty after removing the justification")
-    rule_type = "FORMAT" if looks_like_format(directive) else "CONTENT"
+    rule_type = RuleType.FORMAT if looks_like_format(directive) else RuleType.CONTENT
     # No compiler judged what it decides about, so it gets a group of its own: lumping unrelated
     # free text under a host would flag every pair of it as a conflict.
     group = f"{host_group(directive, rule_type)}/{short_hash('group', normalise(directive))[:8]}"
-    if rule_type == "FORMAT":
+    if rule_type == RuleType.FORMAT:
         return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, (item.role,), group, "", "fallback", reason,
                             when={"always": True})
     return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, (item.role,), group, directive, "fallback", reason,
@@ -196,7 +198,7 @@ def _rules_list(data: Any) -> list:
 def _meaning(raw: dict[str, Any], rule_type: str) -> tuple[Optional[dict], Optional[dict]]:
     """The entry's predicate and action, validated and in canonical JSON; PredicateError naming the fault."""
     when_raw, action_raw = raw.get("when"), raw.get("action")
-    if rule_type == "FORMAT":
+    if rule_type == RuleType.FORMAT:
         if when_raw not in (None, {"always": True}):
             raise PredicateError(f"a FORMAT rule's predicate must be {{\"always\": true}}, got {canonical_json(when_raw)[:60]}")
         return {"always": True}, None
@@ -222,7 +224,7 @@ def content_meaning(text: str, when_raw: Any, action_raw: Any, unexpressed_raw: 
     rest that is a condition guards). No predicate: `when` None and no problem (the caller says why)."""
     unexpressed = " ".join(str(unexpressed_raw or "").split())[:MAX_DIRECTIVE_CHARS]
     try:
-        when, action = _meaning({"when": when_raw, "action": action_raw}, "CONTENT")
+        when, action = _meaning({"when": when_raw, "action": action_raw}, RuleType.CONTENT)
     except PredicateError as exc:
         return ContentMeaning(None, None, "", f"invalid predicate or action: {exc}")
     if when is None:
@@ -261,8 +263,8 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
     directive = strip_justification(str(raw.get("directive", "")))[:MAX_DIRECTIVE_CHARS]
     if not directive:
         return None, "empty directive"
-    rule_type = str(raw.get("type", "CONTENT")).strip().upper()
-    if rule_type not in ("FORMAT", "CONTENT"):
+    rule_type = str(raw.get("type", RuleType.CONTENT)).strip().upper()
+    if rule_type not in tuple(RuleType):
         return None, f"type {rule_type[:20]!r} is neither FORMAT nor CONTENT"
     roles_raw = raw.get("roles") or [item.role]
     roles = tuple(dict.fromkeys(r for r in roles_raw if isinstance(r, str) and r in ROLES)) if isinstance(roles_raw, list) else ()
@@ -274,16 +276,16 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
     if parsed is not None and raw.get("when") is None:
         # A grammar directive without a predicate: the grammar's own spelling, grouping and meaning.
         when, action = grammar_meaning(parsed)
-        return CompiledRule(item, CompileVerdict.RULE, str(parsed), "CONTENT", roles, grammar_group(parsed),
+        return CompiledRule(item, CompileVerdict.RULE, str(parsed), RuleType.CONTENT, roles, grammar_group(parsed),
                             trigger or when_clause(parsed), "model", when=when, action=action), None
-    if rule_type == "FORMAT":
+    if rule_type == RuleType.FORMAT:
         try:
             when, _ = _meaning(raw, rule_type)
         except PredicateError:
             when = None
         if format_problem(item.text) is None:
-            return CompiledRule(item, CompileVerdict.RULE, directive, "FORMAT", roles, "format/reply", "", "model", when=when), None
-        rule_type, meaning = "CONTENT", ContentMeaning(None, None, "", f"predicate refused: {format_problem(item.text)}")
+            return CompiledRule(item, CompileVerdict.RULE, directive, RuleType.FORMAT, roles, "format/reply", "", "model", when=when), None
+        rule_type, meaning = RuleType.CONTENT, ContentMeaning(None, None, "", f"predicate refused: {format_problem(item.text)}")
     else:
         meaning = content_meaning(item.text, raw.get("when"), raw.get("action"), raw.get("unexpressed"))
         if meaning.when is None and not meaning.problem:
@@ -312,14 +314,14 @@ def _invalid_meaning(raw: Any, items: Sequence[SourceItem] = ()) -> Optional[str
         return _drop_problem(item, raw) if item is not None else None
     if verdict != CompileVerdict.RULE:
         return None
-    rule_type = str(raw.get("type", "CONTENT")).strip().upper()
-    if rule_type == "FORMAT" and item is not None:
+    rule_type = str(raw.get("type", RuleType.CONTENT)).strip().upper()
+    if rule_type == RuleType.FORMAT and item is not None:
         return format_problem(item.text)
     try:
-        when, action = _meaning(raw, rule_type if rule_type in ("FORMAT", "CONTENT") else "CONTENT")
+        when, action = _meaning(raw, rule_type if rule_type in tuple(RuleType) else RuleType.CONTENT)
     except PredicateError as exc:
         return str(exc)
-    if rule_type == "CONTENT" and item is not None and when is not None:
+    if rule_type == RuleType.CONTENT and item is not None and when is not None:
         return text_problem(item.text, raw.get("when"), action, " ".join(str(raw.get("unexpressed") or "").split()))
     return None
 
@@ -373,7 +375,7 @@ class RuleCompiler:
             report.problems.append(f"{len(items)} artifact(s) need the compiler model and none is configured")
             return {}
         messages = [
-            Message("system", render("compiler", roles=", ".join(ROLES), reference=action_reference(),
+            Message("system", render(COMPILER_PROMPT, roles=", ".join(ROLES), reference=action_reference(),
                                      phases=phase_lines())),
             Message("user", render_artifacts(items)),
         ]

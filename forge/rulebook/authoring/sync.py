@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from forge.failure.snapshot import failure_id
-from forge.grammar import parse_rule
+from forge.rulebook.language.grammar import parse_rule
 from forge.memory.model import MemoryItem, MemorySnapshot, Provenance
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.authoring.compile import CompileReport, RuleCompiler
-from forge.rulebook.model import CompiledRule, SourceItem, DecisionNode, Evidence
+from forge.rulebook.model import CompiledRule, DecisionNode, Evidence, RuleType, SourceItem
 from forge.rulebook.authoring.trigger_node import FailureLibrary, node_from_failure, stated_node
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
@@ -65,6 +65,22 @@ class SyncReport:
     @property
     def dropped(self) -> int:
         return sum(1 for i in self.items if not i.compiled.kept)
+
+    @property
+    def book_version(self) -> Optional[int]:
+        """The book version this sync's teaching made (None: it changed nothing)."""
+        return self.teach.book_version.number if self.teach and self.teach.book_version else None
+
+    def to_dict(self) -> dict:
+        """What became of each item, as `forge rulebook export` reports it (reports/rulebook_export.json)."""
+        return {
+            "book_version": self.book_version, "already_compiled": self.already,
+            "items": [{"item": e.item.id, "kind": e.item.kind, "role": e.item.role, "verdict": e.compiled.verdict,
+                       "compiled_by": e.compiled.compiled_by, "type": e.compiled.type, "roles": list(e.compiled.roles),
+                       "group": e.compiled.group, "directive": e.compiled.directive, "reason": e.compiled.reason,
+                       "trigger": e.trigger, "rule_id": e.rule_id} for e in self.items],
+            "problems": self.compile.problems,
+        }
 
 
 class MemorySync:
@@ -142,7 +158,7 @@ class MemorySync:
         else:
             evidence = Evidence("memory", actor, f"memory:{item.id}", item.support, item.id)
             origin = "stated"
-        if compiled.type != "CONTENT":
+        if compiled.type != RuleType.CONTENT:
             return None, "unconditional", evidence
         if node is None:
             node = stated_node(compiled.trigger or compiled.directive)

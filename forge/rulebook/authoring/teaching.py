@@ -17,7 +17,7 @@ from typing import Callable, Optional, Sequence
 from forge.llm.types import ChatClient
 from forge.memory.model import NO_PROVENANCE, Provenance
 from forge.env.catalog import ACTIONS, ActionParseError, parse_action
-from forge.rulebook.authoring.anchor import (
+from forge.rulebook.authoring.step_corrections import (
     corrected_learned_rules, decision_node, followed_at, override_rule_text, situation_trigger,
 )
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
@@ -25,8 +25,10 @@ from forge.rulebook.authoring.compile import (
     MAX_DIRECTIVE_CHARS, STATED_CONDITION as _STATED_CONDITION, CompiledRule, CompileReport, RuleCompiler, SourceItem,
     compile_grammar, strip_justification,
 )
-from forge.rulebook.store.maintain import Outcome
-from forge.rulebook.model import CompiledRule, CompileVerdict, SourceItem, DecisionNode, Evidence, RulebookError, RuleVersion, check_actor
+from forge.rulebook.store.curation import Outcome
+from forge.rulebook.model import (
+    CompileVerdict, CompiledRule, DecisionNode, Evidence, RuleType, RuleVersion, RulebookError, SourceItem, check_actor,
+)
 from forge.rulebook.language.predicate import group_of, parse_predicate
 from forge.rulebook.authoring.trigger_node import stated_node
 
@@ -62,7 +64,7 @@ class Taught:
 
 def _lesson(correction: Correction, compiled: CompiledRule) -> Lesson:
     node = None
-    if compiled.type == "CONTENT":
+    if compiled.type == RuleType.CONTENT:
         node = correction.anchor or correction.failure or stated_node(
             correction.context or compiled.trigger or compiled.directive)
     kind = "failure" if correction.failure is not None else ("correction" if correction.kind == "correction" else "memory")
@@ -93,7 +95,7 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
 def _given(item: SourceItem, correction: Correction) -> CompiledRule:
     """A correction whose meaning the step's situation gave: compiled without a model."""
     when, action = correction.meaning
-    return CompiledRule(item, CompileVerdict.RULE, strip_justification(item.text)[:MAX_DIRECTIVE_CHARS], "CONTENT", (item.role,),
+    return CompiledRule(item, CompileVerdict.RULE, strip_justification(item.text)[:MAX_DIRECTIVE_CHARS], RuleType.CONTENT, (item.role,),
                         group_of(parse_predicate(when)), item.text, "situation", when=when, action=action)
 
 

@@ -20,7 +20,7 @@ from forge.rulebook.code.schema import FORMAT_VERSION
 from forge.rulebook.language.action import rule_action_to_json
 from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.language.predicate import predicate_to_json
-from forge.rulebook.model import RuleRecord
+from forge.rulebook.model import RuleRecord, RuleType
 
 HEADER = "# FORGE rule file: one rule per entry (docs/rulebook-as-code.md). `forge rulebook plan` shows what applying it changes."
 
@@ -42,8 +42,8 @@ def rule_entry(record: RuleRecord, entry_id: str, trigger_text: Optional[str]) -
     """One rule as a rule-file entry (keys in the order a reviewer reads them)."""
     entry: dict[str, Any] = {"id": entry_id, "text": record.directive, "role": _one_or_list(tuple(record.roles)),
                              "actor": _one_or_list(tuple(record.actors))}
-    if record.type == "FORMAT":
-        entry["type"] = "FORMAT"
+    if record.type == RuleType.FORMAT:
+        entry["type"] = str(RuleType.FORMAT)
     else:
         meaning = meaning_of(record)
         if meaning.when is None:

@@ -30,7 +30,7 @@ from forge.rulebook.code.plan import entry_rule_id
 from forge.rulebook.code.rulefile import Finding, RuleEntry, RuleFile
 from forge.rulebook.language.meaning import meaning_of, may_conflict
 from forge.rulebook.language.predicate import Always, Not, PredicateError, implies, may_overlap, parse_predicate
-from forge.rulebook.model import RuleRecord
+from forge.rulebook.model import RuleRecord, RuleStatus, RuleType
 from forge.rulebook.retrieval.resolve import settle
 
 _HOST_LIKE = re.compile(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d+\b|\bOp_\w+\d\b")
@@ -62,7 +62,7 @@ def conflict_findings(meanings: Sequence[EntryMeaning]) -> list[Finding]:
     """Pairs of active CONTENT entries that disagree where both apply and that nothing settles."""
     found = []
     rules = [(m, _record(m)) for m in meanings
-             if m.ok and m.entry.status == "active" and m.compiled.type == "CONTENT" and m.compiled.when is not None]
+             if m.ok and m.entry.status == RuleStatus.ACTIVE and m.compiled.type == RuleType.CONTENT and m.compiled.when is not None]
     for (a, ra), (b, rb) in combinations(rules, 2):
         if not set(ra.roles) & set(rb.roles) or not may_conflict(meaning_of(ra), meaning_of(rb)):
             continue
@@ -94,7 +94,7 @@ def lint_entries(files: Sequence[RuleFile]) -> list[Finding]:
             first = ids[entry.id]
             findings.append(entry.finding(f"the id is used twice (first at {first.path}:{first.line})", "duplicate", "id"))
         ids.setdefault(entry.id, entry)
-        rule_id = entry_rule_id(entry, entry.type or "CONTENT")
+        rule_id = entry_rule_id(entry, entry.type or RuleType.CONTENT)
         if rule_id in rules and entry.status == rules[rule_id].status:
             other = rules[rule_id]
             findings.append(entry.finding(f"is the same rule as entry {other.id!r} ({other.path}:{other.line}): the same "

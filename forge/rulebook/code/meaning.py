@@ -26,7 +26,7 @@ from forge.llm.types import ChatClient
 from forge.rulebook.authoring.compile import (RuleCompiler, compile_as_written, compile_grammar, content_meaning,
                                               format_problem)
 from forge.rulebook.language.predicate import group_of, parse_predicate
-from forge.rulebook.model import CompiledRule, CompileVerdict, RuleRecord, SourceItem, actor_kind
+from forge.rulebook.model import CompileVerdict, CompiledRule, RuleRecord, RuleType, SourceItem, actor_kind
 from forge.rulebook.code.rulefile import RuleEntry
 
 FROM_FILE = "rulefile"  # `compiled_by` of a meaning the file states
@@ -56,21 +56,21 @@ def source_item(entry: RuleEntry) -> SourceItem:
 def explicit_meaning(entry: RuleEntry) -> EntryMeaning:
     """The meaning an entry states (FORMAT, semantic, or a trigger): no compiler, the compiler's checks. Pure."""
     item = source_item(entry)
-    if entry.type == "FORMAT":
+    if entry.type == RuleType.FORMAT:
         problem = format_problem(entry.text)
         if problem is not None:
             return EntryMeaning(entry, None, f"the FORMAT rule is refused: {problem}")
-        return EntryMeaning(entry, CompiledRule(item, CompileVerdict.RULE, entry.text, "FORMAT", entry.roles,
+        return EntryMeaning(entry, CompiledRule(item, CompileVerdict.RULE, entry.text, RuleType.FORMAT, entry.roles,
                                                 "format/reply", "", FROM_FILE, when={"always": True}))
     if entry.semantic:
         written = compile_as_written(item, SEMANTIC_REASON)
-        return EntryMeaning(entry, replace(written, directive=entry.text, type="CONTENT", roles=entry.roles,
+        return EntryMeaning(entry, replace(written, directive=entry.text, type=RuleType.CONTENT, roles=entry.roles,
                                            trigger=entry.context or entry.text, compiled_by=FROM_FILE,
                                            reason="", semantic_reason=SEMANTIC_REASON))
     when, action, unexpressed, problem = content_meaning(entry.text, entry.when, entry.action, entry.unexpressed)
     if when is None:
         return EntryMeaning(entry, None, f"the trigger is refused: {problem.removeprefix('predicate refused: ')}")
-    return EntryMeaning(entry, CompiledRule(item, CompileVerdict.RULE, entry.text, "CONTENT", entry.roles,
+    return EntryMeaning(entry, CompiledRule(item, CompileVerdict.RULE, entry.text, RuleType.CONTENT, entry.roles,
                                             group_of(parse_predicate(when)), entry.context or entry.text, FROM_FILE,
                                             when=when, action=action, unexpressed=unexpressed))
 
@@ -84,9 +84,9 @@ def compiled_meaning(entry: RuleEntry, compiled: CompiledRule, origin: str = "co
         return EntryMeaning(entry, None, f"the compiler gave no usable answer ({why}): plan again, state the trigger "
                                          f"(`when`), or mark it `semantic: true`", origin)
     rule_type = entry.type or compiled.type
-    if rule_type == "FORMAT":
+    if rule_type == RuleType.FORMAT:
         compiled = replace(compiled, when={"always": True}, action=None, unexpressed="", group="format/reply")
-    elif compiled.type == "FORMAT":  # the file says CONTENT; a FORMAT reading has no trigger to keep
+    elif compiled.type == RuleType.FORMAT:  # the file says CONTENT; a FORMAT reading has no trigger to keep
         compiled = replace(compiled, when=None, action=None, semantic_reason="the compiler read a FORMAT rule; "
                                                                                "the file says CONTENT")
     return EntryMeaning(entry, replace(compiled, directive=entry.text, type=rule_type, roles=entry.roles,
@@ -103,7 +103,7 @@ def kept_meaning(entry: RuleEntry, record: RuleRecord) -> EntryMeaning:
 
 def compiled_before(entry: RuleEntry, heads: Mapping[str, RuleRecord], rule_ids: Callable[[RuleEntry, str], str]) -> Optional[RuleRecord]:
     """The book's rule for this entry's words, compiled (not stated) by an earlier plan, if any."""
-    for rule_type in ((entry.type,) if entry.type else ("CONTENT", "FORMAT")):
+    for rule_type in ((entry.type,) if entry.type else (RuleType.CONTENT, RuleType.FORMAT)):
         record = heads.get(rule_ids(entry, rule_type))
         if record is not None and record.compiled_by not in (FROM_FILE, "fallback"):
             return record

@@ -14,7 +14,7 @@ The files are the whole desired state of the rules they manage (as a Terraform c
 - **unchanged**: teaching the entry again would change nothing.
 Entries are never merged into another rule of the same meaning (the file's words stay the rule's): the
 plan notes such a rule, and `replaces` takes its place. Everything maintenance does when rules are taught
-follows from `store.maintain.plan_teachings`, run over the book with the entries' rules in it: a
+follows from `store.curation.plan_teachings`, run over the book with the entries' rules in it: a
 teacher's equivalent trigger superseded, `replaces` honoured, conflicts with other teachers flagged.
 Those are the plan's consequences. Rules no file manages are left alone, except by those consequences.
 
@@ -29,11 +29,10 @@ from typing import Any, Mapping, Optional, Sequence
 from forge.rulebook.code.meaning import EntryMeaning
 from forge.rulebook.code.rulefile import Finding, RuleEntry
 from forge.rulebook.model import (
-    Actor, CompiledRule, DecisionNode, Evidence, Group, Node, RuleChange, RuleRecord, actor_kind, canonical_json,
-    node_from_dict, rule_id_for,
+    Actor, CompiledRule, DecisionNode, Evidence, Group, Node, RuleChange, RuleRecord, RuleStatus, RuleType, actor_kind, canonical_json, node_from_dict, rule_id_for,
 )
 from forge.rulebook.retrieval.resolve import settle
-from forge.rulebook.store.maintain import Teaching, plan_teachings
+from forge.rulebook.store.curation import Teaching, plan_teachings
 
 MARK = "rulefile:"
 MIN_PREFIX = 6  # a rule id named by its prefix: at least this long, so that a mistyped entry id does not match one
@@ -181,9 +180,9 @@ def _updated(current: RuleRecord, entry: RuleEntry, compiled: CompiledRule, node
         changed.append(f"actors {', '.join(current.actors)} -> {', '.join(actors)}")
     sources = tuple(dict.fromkeys([*(s for s in current.sources if not s.startswith(MARK) or s[len(MARK):] in present),
                                    mark(entry.id)]))
-    updates: dict[str, Any] = {"actors": actors, "evidence": evidence_ids, "status": "active", "directive": entry.text,
+    updates: dict[str, Any] = {"actors": actors, "evidence": evidence_ids, "status": RuleStatus.ACTIVE, "directive": entry.text,
                                "support": sum(weights[e].weight for e in evidence_ids if e in weights), "sources": sources}
-    if current.status != "active":
+    if current.status != RuleStatus.ACTIVE:
         changed.append(f"restores a {current.status} rule")
     if mark(entry.id) not in current.sources:
         changed.append(f"adopts rule {current.rule_id}: the file manages it from now on")
@@ -204,9 +203,9 @@ def _updated(current: RuleRecord, entry: RuleEntry, compiled: CompiledRule, node
 def _op(before: Optional[RuleRecord], after: RuleRecord) -> str:
     if before is None:
         return "add"
-    if after.status == "withdrawn":
+    if after.status == RuleStatus.WITHDRAWN:
         return "withdraw"
-    if before.status != "active":
+    if before.status != RuleStatus.ACTIVE:
         return "restore"
     if _meaning_key(before) != _meaning_key(after) or before.directive != after.directive:
         return "revise"
@@ -244,7 +243,7 @@ class _Planner:
                                              f"or drop it from replaces", "replaces", "replaces"))
             return []
         if name in self.managed:
-            return [r for r in self.managed[name] if self.heads[r].status != "withdrawn"]
+            return [r for r in self.managed[name] if self.heads[r].status != RuleStatus.WITHDRAWN]
         matches = sorted(r for r in self.heads if len(name) >= MIN_PREFIX and r.startswith(name))
         if len(matches) == 1:
             return matches
@@ -256,18 +255,18 @@ class _Planner:
     def withdraw_entry(self, entry: RuleEntry) -> None:
         """`status: withdrawn`: the entry's rules (and an unmanaged rule of its words) are withdrawn."""
         ids = list(self.managed.get(entry.id, ()))
-        ids += [r for r in (entry_rule_id(entry, t) for t in ((entry.type,) if entry.type else ("CONTENT", "FORMAT")))
+        ids += [r for r in (entry_rule_id(entry, t) for t in ((entry.type,) if entry.type else (RuleType.CONTENT, RuleType.FORMAT)))
                 if r in self.heads and r not in ids]
         own = [self.heads[r] for r in ids]
         self.claimed.update(ids)
-        targets = [r for r in own if r.status != "withdrawn"]
+        targets = [r for r in own if r.status != RuleStatus.WITHDRAWN]
         if not targets:
             record = own[0] if own else None
             self.steps.append(Step(UNCHANGED, entry.id, entry.path, record.rule_id if record else "",
                                    "withdrawn" if own else "withdrawn, and not in the book", record, record, "file"))
             return
         for record in targets:
-            after = record.with_(status="withdrawn", sources=tuple(dict.fromkeys([*record.sources, mark(entry.id)])))
+            after = record.with_(status=RuleStatus.WITHDRAWN, sources=tuple(dict.fromkeys([*record.sources, mark(entry.id)])))
             self.pre[record.rule_id] = after
             self.owner.setdefault(record.rule_id, entry)
             self.steps.append(Step(WITHDRAW, entry.id, entry.path, record.rule_id, "status: withdrawn in the file",
@@ -284,10 +283,10 @@ class _Planner:
         self.owner[rule_id] = entry
         self.claimed.add(rule_id)
         own = [self.heads[r] for r in self.managed.get(entry.id, ())]
-        previous = [r.rule_id for r in own if r.rule_id != rule_id and r.status == "active"]
+        previous = [r.rule_id for r in own if r.rule_id != rule_id and r.status == RuleStatus.ACTIVE]
         named = [r for name in entry.replaces for r in self.resolve(entry, name, present)]
         self.replaced.update(previous + named)
-        node = entry_node(entry) if compiled.type == "CONTENT" else None
+        node = entry_node(entry) if compiled.type == RuleType.CONTENT else None
         self.weights.update((e.id, e) for e in (entry_evidence(entry, actor) for actor in entry.actors))
         current = self.heads.get(rule_id)
         notes: list[str] = []
@@ -306,7 +305,7 @@ class _Planner:
             kind = NEW_VERSION if previous else ADD
             detail = f"its words, type or roles changed: supersedes rule {', '.join(previous)}" if previous else ""
         else:
-            if current.status == "withdrawn" and mark(entry.id) not in current.sources:
+            if current.status == RuleStatus.WITHDRAWN and mark(entry.id) not in current.sources:
                 self.errors.append(entry.finding(
                     f"the book refuses it: rule {rule_id} ({current.directive[:60]!r}) was withdrawn; "
                     f"`forge rulebook restore {rule_id}` brings it back", "withdrawn", "text"))
@@ -346,9 +345,9 @@ class _Planner:
         for entry_id in sorted(set(self.managed) - present):
             for rule_id in self.managed[entry_id]:
                 record = self.heads[rule_id]
-                if rule_id in self.claimed or rule_id in self.replaced or record.status != "active" or rule_id in self.pre:
+                if rule_id in self.claimed or rule_id in self.replaced or record.status != RuleStatus.ACTIVE or rule_id in self.pre:
                     continue
-                after = record.with_(status="withdrawn")
+                after = record.with_(status=RuleStatus.WITHDRAWN)
                 self.pre[rule_id] = after
                 self.steps.append(Step(WITHDRAW, entry_id, "", rule_id, "its entry is no longer in the files", after,
                                        record, ""))
@@ -363,7 +362,7 @@ class _Planner:
             maintenance_op[change.record.rule_id] = change.op
         for rule_id, entry in self.owner.items():
             record = final.get(rule_id)
-            if record is not None and record.status == "superseded":
+            if record is not None and record.status == RuleStatus.SUPERSEDED:
                 by = [self.owner[r].id for r, rec in final.items() if rule_id in rec.supersedes and r in self.owner]
                 self.errors.append(entry.finding(
                     f"would be superseded by entry {', '.join(by) or '?'}: the same actor, an equivalent trigger and "
@@ -402,7 +401,7 @@ class _Planner:
         said: set[frozenset] = set()
         for rule_id, after in sorted(final.items()):
             before = self.heads.get(rule_id)
-            if rule_id not in own and before is not None and after.status == "superseded" and before.status == "active":
+            if rule_id not in own and before is not None and after.status == RuleStatus.SUPERSEDED and before.status == RuleStatus.ACTIVE:
                 by = [name(r) for r, rec in final.items() if rule_id in rec.supersedes]
                 out.append(Consequence(rule_id, "supersede", f"{name(rule_id)} ({before.directive[:70]!r}) is superseded by "
                                                               f"{', '.join(by)}"))
@@ -440,7 +439,7 @@ def plan_rule_files(book_version: int, heads: Mapping[str, RuleRecord], meanings
             planner.errors.append(entry.finding(f"the id is used twice (first at {first.path}:{first.line})", "duplicate", "id"))
             continue
         seen[entry.id] = entry
-        if entry.status == "withdrawn":
+        if entry.status == RuleStatus.WITHDRAWN:
             planner.withdraw_entry(entry)
         elif not meaning.ok:
             planner.errors.append(entry.finding(meaning.problem, "validation" if entry.explicit else "compile",

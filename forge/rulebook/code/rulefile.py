@@ -30,6 +30,7 @@ from typing import Any, Iterable, Optional, Sequence
 import yaml
 
 from forge.rulebook.code.schema import NAME_KEYS, rule_file_schema, tests_file_schema
+from forge.rulebook.model import RuleStatus, RuleType
 
 SEVERITIES = ("error", "warning")
 
@@ -77,7 +78,7 @@ class RuleEntry:
     semantic: bool = False
     context: Optional[str] = None
     replaces: tuple[str, ...] = ()
-    status: str = "active"
+    status: str = RuleStatus.ACTIVE
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # key -> line, for findings
 
     __hash__ = None  # type: ignore[assignment]  # when / action are dicts
@@ -85,7 +86,7 @@ class RuleEntry:
     @property
     def explicit(self) -> bool:
         """Whether the file states the meaning (a trigger, `semantic`, or a FORMAT rule): no compiler."""
-        return self.when is not None or self.semantic or self.type == "FORMAT"
+        return self.when is not None or self.semantic or self.type == RuleType.FORMAT
 
     def line_of(self, key: str) -> int:
         return self.lines.get(key, self.line)
@@ -302,7 +303,7 @@ def _entry(raw: dict, path: str, line: int, lines: dict, where: tuple) -> RuleEn
         line=line, type=raw.get("type"), when=raw.get("when"), action=raw.get("action"),
         unexpressed=" ".join(raw.get("unexpressed", "").split()), semantic=bool(raw.get("semantic", False)),
         context=raw["context"].strip() if raw.get("context") else None, replaces=tuple(raw.get("replaces", ())),
-        status=raw.get("status", "active"), lines=own,
+        status=raw.get("status", RuleStatus.ACTIVE), lines=own,
     )
 
 

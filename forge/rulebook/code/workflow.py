@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from forge.llm.types import ChatClient
 from forge.memory.model import Provenance
-from forge.rulebook.authoring.anchor import load_trace_step
+from forge.rulebook.authoring.step_corrections import load_trace_step
 from forge.rulebook.book import Rulebook
 from forge.rulebook.code.export import book_entries, dump_rule_file
 from forge.rulebook.code.meaning import entry_meanings
@@ -36,7 +36,7 @@ from forge.rulebook.model import BookVersion, ConcurrentBookUpdate, DecisionNode
 from forge.rulebook.query import query_rules
 from forge.rulebook.retrieval.retrieve import RetrievalSettings
 from forge.rulebook.store.backends import open_rulebook
-from forge.rundir import local_run_path
+from forge.runs.rundir import local_run_path
 
 PLAN_FORMAT = "forge-rulebook-plan"
 PLAN_FORMAT_VERSION = 1

@@ -1,6 +1,6 @@
 """What a rule prescribes or prohibits, as data; whether two prescriptions clash; and `judge`. Pure.
 
-Wire form (the compiler's contract, agents/prompts/compiler.md):
+Wire form (the compiler's contract, forge/rulebook/authoring/compiler_prompt.md):
 
     {"mode": "do",     "verb": "Restore", "target": "Op_Server0"}
     {"mode": "do",     "verb": "Restore", "target": "$matched"}      the host the trigger matched

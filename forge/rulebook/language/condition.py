@@ -604,7 +604,7 @@ def claims_decide(directive: str, semantic_reason: str = "") -> bool:
 
 
 def words_key(text: str) -> tuple:
-    """What two wordings of one rule share (maintain.py: a withdrawn rule taught again in other words): the hosts
+    """What two wordings of one rule share (curation.py: a withdrawn rule taught again in other words): the hosts
     and classes named, the verbs with whether each is forbidden, what its condition and the objects of its order
     claim, and the kinds of fact it needs. Equal keys: the same rule."""
     words = read_wording(text)

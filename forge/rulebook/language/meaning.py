@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional, Sequence
 
-from forge.grammar import ConditionalRule, parse_rule
+from forge.rulebook.language.grammar import ConditionalRule, parse_rule
 from forge.rulebook.language.action import MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
 from forge.rulebook.model import canonical_json
 from forge.rulebook.language.predicate import (

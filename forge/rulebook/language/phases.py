@@ -3,7 +3,7 @@
 A model's reflection names phases ("during reconnaissance", "once the attacker escalates"), not table
 values. Each phase here is what the blue table, and the defender's history of it, can show; the predicate
 language accepts `{"phase": NAME}` and reads it as this predicate (predicate.py), and the compiler prompt
-lists the same mapping (compile.py renders it into agents/prompts/compiler.md). The README's rulebook
+lists the same mapping (compile.py renders it into forge/rulebook/authoring/compiler_prompt.md). The README's rulebook
 section prints it in words.
 
 What an Analyse result can show (CybORG's BlueTableWrapper, the table the defender reads): Analyse lists
@@ -46,7 +46,6 @@ PHASES: dict[str, dict] = {
 }
 ALIASES = {"recon": "reconnaissance", "initial_access": "exploitation", "escalation": "privilege_escalation",
            "lateral": "lateral_movement", "analysis_confirmed_escalation": "escalation_confirmed"}
-HISTORY_PHASES = ("escalation_confirmed", "lateral_movement")
 # How texts name the phases (the product's reading of a condition: condition.claims; most specific first).
 NAMED_BY = (
     ("escalation_confirmed", re.compile(r"\b(?:analys[ie]s|analy[sz]ed?)\b[^.;]{0,40}\bconfirm\w*\b[^.;]{0,20}\bescalat", re.I)),

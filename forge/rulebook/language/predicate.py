@@ -1,6 +1,6 @@
 """A rule's trigger as a small typed predicate over what the agent observes. Pure.
 
-The wire form (the compiler's contract, agents/prompts/compiler.md) is JSON:
+The wire form (the compiler's contract, forge/rulebook/authoring/compiler_prompt.md) is JSON:
 
     {"always": true}                                  every decision of the rule's roles
     {"host": "User0"}                                 the context shows or names this host (any state)
@@ -454,10 +454,6 @@ def dnf(p: Predicate, positive: bool = True) -> Optional[list[tuple[Literal, ...
         if len(out) > _MAX_DNF:
             return None
     return out
-
-
-def _exact(value: Optional[str]) -> Optional[str]:
-    return value if value not in (None, "any") else None
 
 
 def _values_exclude(a: Optional[str], b: Optional[str], quiet: str) -> bool:

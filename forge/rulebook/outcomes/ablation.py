@@ -10,9 +10,9 @@ episodes; the most often triggered go first, at most `limit` of them (`rulebook.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Sequence
 
-from forge.rulebook.model import RuleRef
+from forge.rulebook.outcomes.aftermath import Aftermath
 
 
 def ablation_label(rule_id: str, episode: int) -> str:
@@ -20,11 +20,11 @@ def ablation_label(rule_id: str, episode: int) -> str:
     return f"evaluate-rulebook-without-{rule_id[:10]}-{episode}"
 
 
-def rules_to_ablate(aftermath: Iterable[Mapping], limit: int) -> list[str]:
+def rules_to_ablate(aftermath: Iterable[Aftermath], limit: int) -> list[str]:
     """Rule ids worth ablating, most triggered first (ties by id), at most `limit`."""
     if limit <= 0:
         return []
-    triggered = Counter(RuleRef.parse(entry["rule"]).rule_id for entry in aftermath if entry.get("held") is not False)
+    triggered = Counter(entry.rule_id for entry in aftermath if entry.held is not False)
     return [rule for rule, _ in sorted(triggered.items(), key=lambda kv: (-kv[1], kv[0]))][:limit]
 
 

@@ -78,6 +78,26 @@ class Aftermath:
                    operator if operator in ("contradicted", "agreed") else None)
 
 
+@dataclass(frozen=True)
+class BookNotes:
+    """What a trace keeps of the rulebook an episode was played with (its `rulebook` entry)."""
+
+    book_version: int
+    window: int  # the aftermath window
+    threshold: float  # the failure threshold the aftermath judged with
+    eligible: tuple[str, ...]  # the CONTENT rules that could have been injected
+    withheld: tuple[str, ...] = ()  # rule ids taken out of the book (an ablation)
+
+
+@dataclass(frozen=True)
+class EpisodeNotes:
+    """What an injection adds to an episode's trace when the episode ends: the rulebook it read (None
+    without a rulebook) and one aftermath entry per (step, injected rule)."""
+
+    rulebook: Optional[BookNotes] = None
+    aftermath: tuple[Aftermath, ...] = ()
+
+
 def failure_ahead(rewards: Sequence[float], index: int, window: int, threshold: float, *,
                   complete: bool) -> Optional[bool]:
     """Whether a failure fires in the `window` steps after position `index`; None if unknown (the trace

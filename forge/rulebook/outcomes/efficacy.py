@@ -4,7 +4,7 @@ Per rule: the episodes it could have been injected in, the decision points it wa
 where its trigger held, and of those how often the agent followed, ignored or contradicted it; the
 failure rate (a failure in the next `rulebook.aftermath_window` steps) after it was followed and after
 it was not (ignored or contradicted), each with a 95% Wilson interval, and their difference with a
-seeded 95% percentile-bootstrap interval (forge.stats).
+seeded 95% percentile-bootstrap interval (forge.analysis.stats).
 
 Those step-level comparisons are observational and short-sighted (an ignored rule is often followed a
 step later; in CAGE-2 a failure follows almost every late step), and the steps of one episode are
@@ -30,11 +30,11 @@ from typing import Iterable, Optional, Sequence
 from forge.config import RulebookConfig
 from forge.rulebook.language.action import Adherence
 from forge.rulebook.outcomes.aftermath import Aftermath
-from forge.stats import ALPHA, clustered_difference, holm, paired_test
+from forge.analysis.stats import ALPHA, clustered_difference, holm, paired_test
 
 
 class RuleVerdict(StrEnum):
-    """A rule's verdict from its ablation (`verdict_rule`). Not `forge.stats.Verdict`, which judges the
+    """A rule's verdict from its ablation (`verdict_rule`). Not `forge.analysis.stats.Verdict`, which judges the
     difference between two conditions, nor `Adherence`, how one action stood to the rule."""
 
     HELPFUL = "helpful"

@@ -17,7 +17,7 @@ from forge.rulebook.book import Rulebook
 from forge.rulebook.outcomes.efficacy import (
     RuleEfficacy, RuleVerdict, TraceAftermath, aggregate, holm_adjusted, read_traces, verdict_rule,
 )
-from forge.rulebook.model import BookVersion, Evidence, RulebookError, RuleVersion, short_hash
+from forge.rulebook.model import BookVersion, Evidence, RuleStatus, RuleVersion, RulebookError, short_hash
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class EfficacyReport:
 
     def ordered(self) -> list[str]:
         """Rule ids, active rules first."""
-        return sorted(self.rules, key=lambda r: (self.heads[r].record.status != "active", r))
+        return sorted(self.rules, key=lambda r: (self.heads[r].record.status != RuleStatus.ACTIVE, r))
 
     def live_harm(self) -> dict:
         """The harm operators saw: injections they then contradicted (an override against the rule, or replacing
@@ -135,7 +135,7 @@ def needs_review(report: EfficacyReport) -> list[tuple[RuleVersion, list[str]]]:
     found = []
     for rule_id in sorted(report.rules):
         eff, record = report.rules[rule_id], report.heads[rule_id].record
-        if record.status != "active":
+        if record.status != RuleStatus.ACTIVE:
             continue
         reasons = []
         if verdicts[rule_id] is RuleVerdict.HARMFUL:
@@ -146,7 +146,7 @@ def needs_review(report: EfficacyReport) -> list[tuple[RuleVersion, list[str]]]:
         if eff.triggered == 0 and eff.episodes >= s.min_episodes:
             reasons.append(f"never triggered in {eff.episodes} rulebook episodes")
         better = [o for o in record.conflicts_with if verdicts.get(o) is RuleVerdict.HELPFUL and verdicts[rule_id] is not RuleVerdict.HELPFUL
-                  and report.heads[o].record.status == "active"]
+                  and report.heads[o].record.status == RuleStatus.ACTIVE]
         if better:
             reasons.append("conflicts with a more helpful rule: " + ", ".join(o[:10] for o in better))
         if reasons:

@@ -15,17 +15,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from forge.rulebook.retrieval.calibrate import Calibration, RecordingInjection, choose_floor, labelled_scores
+    from forge.rulebook.retrieval.calibrate import Calibration, choose_floor, labelled_scores
     from forge.rulebook.retrieval.embed import DEFAULT_ENCODER, ENCODERS, Embedder, EmbeddingError, embedder_from_config, local_embedder
     from forge.rulebook.retrieval.resolve import PRECEDENCE
     from forge.rulebook.retrieval.retrieve import RetrievalSettings
 
-__all__ = ["Calibration", "DEFAULT_ENCODER", "ENCODERS", "Embedder", "EmbeddingError", "PRECEDENCE", "RecordingInjection", "RetrievalSettings", "choose_floor", "embedder_from_config", "labelled_scores", "local_embedder"]
+__all__ = ["Calibration", "DEFAULT_ENCODER", "ENCODERS", "Embedder", "EmbeddingError", "PRECEDENCE", "RetrievalSettings", "choose_floor", "embedder_from_config", "labelled_scores", "local_embedder"]
 
 
 def __getattr__(name: str) -> Any:
     # lazy: cold start (see the module docstring)
-    if name in ("Calibration", "RecordingInjection", "choose_floor", "labelled_scores"):
+    if name in ("Calibration", "choose_floor", "labelled_scores"):
         from forge.rulebook.retrieval import calibrate as home
     elif name in ("DEFAULT_ENCODER", "ENCODERS", "Embedder", "EmbeddingError", "embedder_from_config", "local_embedder"):
         from forge.rulebook.retrieval import embed as home

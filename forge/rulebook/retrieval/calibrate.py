@@ -1,7 +1,7 @@
 """Calibrating the relevance floor: the cosine score a semantic rule needs before it is injected.
 
 Two sources of labels, because semantic rules carry none of their own:
-- real decision contexts (`forge rulebook calibrate RUN_DIR`; forge.calibrate_run plays the episodes):
+- real decision contexts (`forge rulebook calibrate RUN_DIR`; forge.runs.calibration plays the episodes):
   every (role, context) an agent asked the rulebook about, labelled for each rule with a trigger
   predicate by whether that predicate holds there, and scored with the cosine retrieval would compute;
 - the decision-context benchmark's cases (`scripts/bench/dc_bench.py --calibrate`), labelled by their
@@ -96,24 +96,3 @@ def labelled_scores(index: RuleIndex, asked: Sequence[AskedContext], embedder, n
             score = node_weight * float(index.node_matrix[i] @ query) + (1 - node_weight) * float(index.acc_matrix[i] @ accumulated)
             (positive if holds(predicates[i], situation) else negative).append(score)
     return positive, negative
-
-
-class RecordingInjection:
-    """Delegates to an injection and remembers every context it was asked about."""
-
-    def __init__(self, inner, window: int) -> None:
-        self.inner = inner
-        self.mode = inner.mode
-        self.window = window
-        self.asked: list[AskedContext] = []
-        self._recent: list[str] = []
-
-    def start_episode(self, initial_context: str) -> None:
-        self._recent = []
-        self.inner.start_episode(initial_context)
-
-    def for_call(self, role: str, context: str):
-        self.asked.append(AskedContext(role, context, tuple(self._recent[-self.window:] if self.window else ())))
-        if role == "planner":
-            self._recent.append(context)
-        return self.inner.for_call(role, context)

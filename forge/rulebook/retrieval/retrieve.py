@@ -46,7 +46,7 @@ from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, condition_of, facts_needed, facts_stated, guard_claims,
                                                guard_rest, semantic_claims)
 from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of, undisputed_hosts
-from forge.rulebook.model import RuleRecord, RuleVersion
+from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.predicate import holds, predicate_to_json, truth as value_of
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
@@ -112,8 +112,8 @@ class RuleIndex:
         self.book_version = book_version
         self.records = records
         self.versions = {v.rule_id: v for v in versions}
-        self.format_rules = [v for v in versions if v.record.type == "FORMAT"]
-        self.content = [v for v in versions if v.record.type == "CONTENT"]
+        self.format_rules = [v for v in versions if v.record.type == RuleType.FORMAT]
+        self.content = [v for v in versions if v.record.type == RuleType.CONTENT]
         dim = next((len(vec[0]) for vec in vectors.values()), 0)
         zeros = np.zeros(dim, dtype=np.float32)
         triggers = [v.record.trigger for v in self.content]

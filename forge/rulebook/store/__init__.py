@@ -2,7 +2,7 @@
 
 - store: the versioned compare-and-set store interface (RulebookStore)
 - sqlite_store / redis_store: its two implementations; backends: opens one from a spec
-- maintain: dedupe, merge, supersede and conflict, by meaning (pure)
+- curation: dedupe, merge, supersede and conflict, by meaning (pure)
 - chains: a correction's chain of versions
 
 Names callers outside the rulebook use are exported here and resolved on first use (PEP 562), so

@@ -27,7 +27,7 @@ from forge.rulebook.model import (
     canonical_json,
     node_from_dict,
 )
-from forge.redact import mask_url
+from forge.plumbing.redact import mask_url
 from forge.rulebook.store.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
 
 

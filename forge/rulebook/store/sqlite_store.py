@@ -23,7 +23,7 @@ from forge.rulebook.model import (
     node_from_dict,
 )
 from forge.rulebook.store.store import RulebookStore, Vectors, pack_vectors, unpack_vectors
-from forge.sqlite_db import SqliteDatabase
+from forge.plumbing.sqlite_db import SqliteDatabase
 
 SCHEMA_VERSION = "1"
 _SCHEMA = (

@@ -1,0 +1,419 @@
+"""Rulebook maintenance: how taught rules enter the book. Pure functions over head records.
+
+For each teaching, in order, against the book as the earlier teachings left it:
+1. the same rule (type, roles, normalised directive) exists:
+   - withdrawn: refused (a withdrawn rule never comes back by being taught again; restore it instead);
+   - otherwise it is reinforced: the teacher joins its actors, the evidence is added (support grows);
+2. a withdrawn rule has the same *meaning* (same type and roles, and an equal trigger predicate and
+   action), or the same *words* in other words (the same hosts, verbs, states and condition:
+   condition.words_key; or the same hosts and verbs and a near-duplicate text, cosine >=
+   WITHDRAWN_COSINE; or, both semantic, a near-duplicate wording): refused likewise, naming the withdrawn
+   rule and `forge rulebook restore` (teaching it again in other words does not bring it back, even when
+   the two wordings compiled differently, one of them wrongly);
+3. a rule with the same meaning exists (same type and roles, equal trigger predicate and action,
+   whatever the wording; meaning.py): the teaching is merged into it, as a reinforcement;
+4. a near duplicate exists among semantic rules (no predicate; same type, roles and group,
+   `forge.memory.text.similarity` >= threshold): merged likewise;
+5. otherwise the rule is added.
+Then, among the rules of the same type with overlapping roles whose meaning *may conflict* with it
+(the triggers can hold in one context and the actions disagree there: meaning.may_conflict):
+6. specificity, not recency: the teacher's own active ones are replaced only when their trigger is
+   *equivalent* to the new rule's (each implies the other, or the two texts state the same condition in
+   other words, whatever the two compiled to: the teacher changed their mind about the same situation), or
+   when the teacher names them (`replaces`: `forge rulebook add/correct --replaces`).
+   A replaced rule backed only by the teacher gets status `superseded` and a SUPERSEDES edge from the
+   new rule; one others back too just loses the teacher. A broader or narrower rule replaces nothing:
+   both stay, and where both apply the narrower one takes precedence (resolve.PRECEDENCE). So the book
+   is a function of the set of teachings, not of their order, except for the one case a teacher
+   orders on purpose (a new word on an equivalent trigger);
+7. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
+   among the rules that apply to the context: resolve.py).
+Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
+Semantic rules (no predicate) neither supersede nor conflict: their meaning is not known, and equal
+wording-derived group names are no evidence of disagreement.
+
+Each changed rule appears once in the plan, with its final record and its most telling op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping, Optional, Sequence
+
+from forge.memory.text import similarity
+from forge.rulebook.language.condition import same_condition, skeleton, words_key
+from forge.rulebook.language.meaning import meaning_of, may_conflict, same_meaning
+from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
+from forge.rulebook.language.predicate import implies
+
+# A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
+# threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
+# admission silently undoes a withdrawal.
+WITHDRAWN_TEXT_THRESHOLD = 0.8
+# Two texts with the same hosts and verbs this close by the encoder's cosine are one rule in other words. Measured
+# on the dev and model-style splits with minilm-onnx-int8 (rulebook.encoder): pairs of one rule in two wordings
+# (equal reference compilations) reach 0.39-0.97; pairs of different rules with the same hosts and verbs reach
+# 0.93 ("While no Enterprise host is compromised, remove the attacker from any exploited user host" against
+# the same order for "a compromised User host"); 0.95 is above every such pair. The words' key (same states and
+# condition) finds the rest.
+WITHDRAWN_COSINE = 0.95
+_OP_PRIORITY = ("add", "restore", "merge", "reinforce", "supersede", "conflict", "withdraw", "assess")
+
+
+@dataclass(frozen=True)
+class Teaching:
+    """A compiled rule that one actor teaches, with one piece of evidence for it."""
+
+    directive: str
+    type: str
+    roles: tuple[str, ...]
+    group: str
+    actor: str
+    evidence: Evidence
+    trigger: Optional[str] = None  # decision node id
+    sources: tuple[str, ...] = ()
+    compiled_by: str = "grammar"
+    when: Optional[dict] = None  # the trigger predicate's JSON (None: semantic)
+    action: Optional[dict] = None
+    semantic_reason: str = ""
+    unexpressed: str = ""  # the condition's part the predicate does not express (a semantic guard)
+    corrects: tuple[str, ...] = ()  # learned rules this (operator's) correction corrects
+    replaces: tuple[str, ...] = ()  # rules the teacher names as replaced by this one (--replaces)
+    text: str = ""  # what the teacher wrote (the directive may be a compiler's rewrite of it)
+
+    @property
+    def rule_id(self) -> str:
+        return rule_id_for(self.type, self.roles, self.directive)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one teaching: `add`, `reinforce`, `merge` or `refused`, and on which rule."""
+
+    rule_id: str
+    result: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    changes: tuple[RuleChange, ...]
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.changes
+
+    def count(self, op: str) -> int:
+        return sum(1 for c in self.changes if c.op == op)
+
+
+def _same_scope(a: RuleRecord, b: RuleRecord) -> bool:
+    return a.group == b.group and a.type == b.type and bool(set(a.roles) & set(b.roles))
+
+
+def _union(a: tuple[str, ...], *more: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*a, *more)))
+
+
+def _without(a: tuple[str, ...], gone: set[str]) -> tuple[str, ...]:
+    return tuple(x for x in a if x not in gone)
+
+
+def _support(evidence: tuple[str, ...], weights: Mapping[str, Evidence]) -> int:
+    return sum(weights[e].weight for e in evidence if e in weights)
+
+
+class _Book:
+    """The evolving state of a plan: current records, and the ops applied to each rule."""
+
+    def __init__(self, heads: Mapping[str, RuleRecord], evidence: Mapping[str, Evidence]) -> None:
+        self.heads = heads
+        self.records = dict(heads)
+        self.evidence = dict(evidence)
+        self.ops: dict[str, list[str]] = {}
+        # Everything maintenance compares lives in one group, so it only ever scans that group.
+        self.by_group: dict[str, dict[str, None]] = {}
+        for rid, record in self.records.items():
+            self.by_group.setdefault(record.group, {})[rid] = None
+
+    def group(self, name: str) -> list[RuleRecord]:
+        return [self.records[rid] for rid in self.by_group.get(name, ())]
+
+    def put(self, record: RuleRecord, op: str) -> None:
+        self.records[record.rule_id] = record
+        self.by_group.setdefault(record.group, {})[record.rule_id] = None
+        self.ops.setdefault(record.rule_id, []).append(op)
+
+    def with_evidence(self, record: RuleRecord, actor: str, evidence: Evidence, sources: tuple[str, ...]) -> RuleRecord:
+        self.evidence[evidence.id] = evidence
+        evidence_ids = _union(record.evidence, evidence.id)
+        return record.with_(actors=_union(record.actors, actor), evidence=evidence_ids,
+                            support=_support(evidence_ids, self.evidence), sources=_union(record.sources, *sources))
+
+    def plan(self, outcomes: list[Outcome]) -> Plan:
+        changes = []
+        for rule_id, ops in self.ops.items():
+            if self.heads.get(rule_id) == self.records[rule_id]:
+                continue  # taught again with nothing new: no version
+            op = min(ops, key=_OP_PRIORITY.index)
+            changes.append(RuleChange(self.records[rule_id], op))
+        return Plan(tuple(changes), tuple(outcomes))
+
+
+def _probe(teaching: Teaching) -> RuleRecord:
+    return RuleRecord(teaching.rule_id, teaching.directive, teaching.type, teaching.roles, teaching.group,
+                      when=teaching.when, action=teaching.action, unexpressed=teaching.unexpressed)
+
+
+def _same_meaning(book: _Book, teaching: Teaching) -> Optional[RuleRecord]:
+    probe = _probe(teaching)
+    meaning = meaning_of(probe)
+    if meaning.semantic:
+        return None
+    for record in book.records.values():
+        if record.status != RuleStatus.WITHDRAWN and record.type == probe.type and set(record.roles) == set(probe.roles) \
+                and record.unexpressed == probe.unexpressed and same_meaning(meaning_of(record), meaning):
+            return record
+    return None
+
+
+def _near_duplicate(book: _Book, teaching: Teaching, threshold: float) -> Optional[RuleRecord]:
+    probe = _probe(teaching)
+    if not meaning_of(probe).semantic:
+        return None  # a rule with a meaning merges by meaning (_same_meaning), never by wording
+    best: tuple[float, str] | None = None
+    for record in book.group(teaching.group):
+        if record.status == RuleStatus.WITHDRAWN or set(record.roles) != set(probe.roles) or not _same_scope(record, probe):
+            continue
+        if not meaning_of(record).semantic:
+            continue
+        score = similarity(record.directive, teaching.directive)
+        if score >= threshold and (best is None or score > best[0]):
+            best = (score, record.rule_id)
+    return book.records[best[1]] if best else None
+
+
+def plan_teachings(
+    heads: Mapping[str, RuleRecord],
+    teachings: Sequence[Teaching],
+    evidence: Mapping[str, Evidence],
+    *,
+    near_duplicate_threshold: float = 0.9,
+    cosine: Optional[Callable[[str, str], float]] = None,
+) -> Plan:
+    """The changes that bring `teachings` into the book whose head records are `heads`.
+
+    `evidence` holds the Evidence nodes the head records cite (support is recomputed from weights). `cosine`
+    (two texts -> their encoder cosine) lets a near-duplicate wording of a withdrawn rule be found by meaning.
+    """
+    book = _Book(heads, evidence)
+    outcomes: list[Outcome] = []
+    for teaching in teachings:
+        target = book.records.get(teaching.rule_id)
+        if target is not None and target.status == RuleStatus.WITHDRAWN:
+            outcomes.append(Outcome(teaching.rule_id, "refused", _refusal(target, "it")))
+            continue
+        withdrawn = None if target is not None else _withdrawn_meaning(book, teaching, WITHDRAWN_TEXT_THRESHOLD, cosine)
+        if withdrawn is not None:
+            outcomes.append(Outcome(teaching.rule_id, "refused", _refusal(withdrawn, "a rule with the same meaning")))
+            continue
+        result = "reinforce"
+        if target is None:
+            target = _same_meaning(book, teaching) or _near_duplicate(book, teaching, near_duplicate_threshold)
+            result = "merge" if target is not None else "add"
+        if target is None:
+            record = RuleRecord(
+                rule_id=teaching.rule_id, directive=teaching.directive, type=teaching.type,
+                roles=tuple(teaching.roles), group=teaching.group, trigger=teaching.trigger,
+                compiled_by=teaching.compiled_by, when=teaching.when, action=teaching.action,
+                semantic_reason=teaching.semantic_reason, unexpressed=teaching.unexpressed,
+            )
+        else:
+            record = target
+            if record.status == RuleStatus.SUPERSEDED:
+                record = _reactivated(book, record, teaching.actor)
+        record = book.with_evidence(record, teaching.actor, teaching.evidence, teaching.sources)
+        if record.trigger is None and teaching.trigger is not None:
+            record = record.with_(trigger=teaching.trigger)
+        corrected = tuple(r for r in teaching.corrects if r != record.rule_id and r in book.records)
+        if corrected:
+            record = record.with_(corrects=_union(record.corrects, *corrected))
+        book.put(record, result)
+        _replace_named(book, record.rule_id, teaching.replaces)
+        _supersede_own(book, record.rule_id, teaching.actor)
+        _flag_conflicts(book, record.rule_id, teaching.actor)
+        outcomes.append(Outcome(record.rule_id, result))
+    return book.plan(outcomes)
+
+
+def _refusal(withdrawn: RuleRecord, what: str) -> str:
+    return (f"{what} was withdrawn: rule {withdrawn.rule_id} ({withdrawn.directive[:80]!r}); "
+            f"`forge rulebook restore {withdrawn.rule_id}` brings it back")
+
+
+def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
+                       cosine: Optional[Callable[[str, str], float]] = None) -> Optional[RuleRecord]:
+    """A withdrawn rule the teaching means again: equal predicate and action; or the same words in other words
+    (equal `words_key` of the two texts, or equal hosts and verbs and a cosine >= WITHDRAWN_COSINE); or (both
+    semantic) a near-duplicate wording. Scans the withdrawn rules only: texts are compared whatever the two
+    compiled to, so a rewording that compiled differently (or wrongly) is still found."""
+    probe = _probe(teaching)
+    meaning = meaning_of(probe)
+    texts = tuple(dict.fromkeys(t for t in (teaching.text, teaching.directive) if t))
+    for record in book.records.values():
+        if record.status != RuleStatus.WITHDRAWN or record.type != probe.type or set(record.roles) != set(probe.roles):
+            continue
+        theirs = meaning_of(record)
+        if not meaning.semantic and not theirs.semantic and same_meaning(theirs, meaning):
+            return record
+        if meaning.semantic and theirs.semantic and similarity(record.directive, teaching.directive) >= threshold:
+            return record
+        if record.type == RuleType.CONTENT and any(_same_words(record.directive, text, cosine) for text in texts):
+            return record
+    return None
+
+
+def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str], float]]) -> bool:
+    # Leaning to refusal on purpose (a wrong refusal names the rule and `forge rulebook restore`; a wrong admission
+    # silently undoes a withdrawal): the same hosts, verbs and claims on what the hosts show now, whatever the
+    # wordings add about history.
+    key = words_key(withdrawn)[:4]
+    if not any(key):
+        return False  # no host, class, verb or claim to compare: the wording's similarity decides (above)
+    if key == words_key(text)[:4]:
+        return True
+    return cosine is not None and skeleton(withdrawn) == skeleton(text) and cosine(withdrawn, text) >= WITHDRAWN_COSINE
+
+
+def _replace_named(book: _Book, rule_id: str, named: tuple[str, ...]) -> None:
+    """The rules the teacher says this one replaces: superseded, whatever their triggers."""
+    rule = book.records[rule_id]
+    for old_id in named:
+        old = book.records.get(old_id)
+        if old is None:
+            raise RulebookError(f"--replaces names no rule {old_id!r} in the rulebook")
+        if old_id == rule_id or old.status == RuleStatus.WITHDRAWN or old_id in rule.supersedes:
+            continue
+        book.put(old.with_(status=RuleStatus.SUPERSEDED), "supersede")
+        rule = rule.with_(supersedes=_union(rule.supersedes, old_id))
+        book.put(rule, book.ops[rule_id][-1])
+
+
+def _reactivated(book: _Book, record: RuleRecord, teacher: str) -> RuleRecord:
+    """A superseded rule taught again: active, minus the actors who moved on to a newer rule (unless
+    the teacher is one of them and is coming back to it)."""
+    moved_on = {
+        actor
+        for other in book.group(record.group)
+        if other.active and record.rule_id in other.supersedes
+        for actor in other.actors
+    } - {teacher}
+    actors = _without(record.actors, moved_on)
+    evidence = tuple(e for e in record.evidence if e in book.evidence and book.evidence[e].actor not in moved_on)
+    return record.with_(status=RuleStatus.ACTIVE, actors=actors, evidence=evidence, support=_support(evidence, book.evidence))
+
+
+def _disagreeing(book: _Book, rule: RuleRecord) -> list[RuleRecord]:
+    """The active rules of the same type and overlapping roles whose meaning may conflict with `rule`."""
+    meaning = meaning_of(rule)
+    if meaning.semantic or meaning.action is None:
+        return []
+    return [other for other in list(book.records.values())
+            if other.rule_id != rule.rule_id and other.active and other.type == rule.type
+            and set(other.roles) & set(rule.roles) and may_conflict(meaning, meaning_of(other))]
+
+
+def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
+    rule = book.records[rule_id]
+    new_when = meaning_of(rule).when
+    for other in _disagreeing(book, rule):
+        if actor not in other.actors or other.directive == rule.directive:
+            continue
+        old_when = meaning_of(other).when
+        equivalent = other.unexpressed == rule.unexpressed and implies(old_when, new_when) and implies(new_when, old_when)
+        if not equivalent and not same_condition(other.directive, rule.directive):
+            continue  # broader or narrower: both stay (specificity settles them where both apply)
+        if set(other.actors) == {actor}:
+            book.put(other.with_(status=RuleStatus.SUPERSEDED), "supersede")
+            rule = rule.with_(supersedes=_union(rule.supersedes, other.rule_id))
+        else:  # others still back it; the teacher's backing moves to the new rule
+            evidence = tuple(e for e in other.evidence if not (e in book.evidence and book.evidence[e].actor == actor))
+            book.put(other.with_(actors=_without(other.actors, {actor}), evidence=evidence,
+                                 support=_support(evidence, book.evidence)), "supersede")
+        book.put(rule, book.ops[rule_id][-1])
+    book.records[rule_id] = rule
+
+
+def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
+    rule = book.records[rule_id]
+    for other in _disagreeing(book, rule):
+        other = book.records[other.rule_id]
+        if actor in other.actors or other.directive == rule.directive:
+            continue
+        if other.rule_id not in rule.conflicts_with:
+            rule = rule.with_(conflicts_with=_union(rule.conflicts_with, other.rule_id))
+            book.put(rule, book.ops[rule_id][-1])
+        if rule_id not in other.conflicts_with:
+            book.put(other.with_(conflicts_with=_union(other.conflicts_with, rule_id)), "conflict")
+
+
+def plan_assess(heads: Mapping[str, RuleRecord], assessments: Sequence[tuple[str, Evidence, bool]],
+                evidence: Mapping[str, Evidence]) -> list[RuleChange]:
+    """Efficacy evidence on rules: (rule id, evidence, supporting?) -> the new versions. Supporting
+    evidence joins SUPPORTED_BY (and the support count), counter-evidence joins COUNTERED_BY; the
+    directive, meaning and status never change. Evidence a rule already cites (or efficacy from the same
+    traces, whoever recorded it) is not added twice. `evidence`: the Evidence nodes the records cite."""
+    weights = dict(evidence)
+    records: dict[str, RuleRecord] = {}
+    for rule_id, item, supporting in assessments:
+        record = records.get(rule_id) or heads.get(rule_id)
+        if record is None:
+            raise RulebookError(f"no rule {rule_id!r} in the rulebook")
+        cited = (*record.evidence, *record.counter_evidence)
+        if item.id in cited or any(e in weights and weights[e].kind == item.kind == "efficacy"
+                                   and weights[e].source == item.source for e in cited):
+            continue  # these traces already count for this rule, whoever recorded them
+        weights[item.id] = item
+        if supporting:
+            ids = _union(record.evidence, item.id)
+            record = record.with_(evidence=ids, support=_support(ids, weights))
+        else:
+            record = record.with_(counter_evidence=_union(record.counter_evidence, item.id))
+        records[rule_id] = record
+    return [RuleChange(r, "assess") for r in records.values()]
+
+
+def plan_withdraw(heads: Mapping[str, RuleRecord], rule_id: str) -> RuleChange:
+    record = heads.get(rule_id)
+    if record is None:
+        raise RulebookError(f"no rule {rule_id!r} in the rulebook")
+    if record.status == RuleStatus.WITHDRAWN:
+        raise RulebookError(f"rule {rule_id} is already withdrawn")
+    return RuleChange(record.with_(status=RuleStatus.WITHDRAWN), "withdraw")
+
+
+def plan_restore(heads: Mapping[str, RuleRecord], rule_id: str, earlier: RuleRecord, number: int) -> list[RuleChange]:
+    """Bring back rule `rule_id` with the content of its version `number` (`earlier`). Rules that
+    superseded it let go of it, so the restored rule is injected again."""
+    current = heads.get(rule_id)
+    if current is None:
+        raise RulebookError(f"no rule {rule_id!r} in the rulebook")
+    if earlier.status == RuleStatus.WITHDRAWN:
+        raise RulebookError(f"version {number} of rule {rule_id} is itself withdrawn; restore an active version")
+    restored = earlier.with_(status=RuleStatus.ACTIVE)
+    if restored == current:
+        raise RulebookError(f"rule {rule_id} already has the content of version {number}")
+    changes = [RuleChange(restored, "restore")]
+    for other in heads.values():
+        if other.rule_id != rule_id and rule_id in other.supersedes:
+            changes.append(RuleChange(other.with_(supersedes=_without(other.supersedes, {rule_id})), "restore"))
+    return changes
+
+
+def last_active_version(history: Sequence[RuleRecord]) -> int:
+    """The 1-based number of the newest active version (what `restore` brings back by default)."""
+    for number in range(len(history), 0, -1):
+        if history[number - 1].status == RuleStatus.ACTIVE:
+            return number
+    raise RulebookError("the rule was never active")
