@@ -3,10 +3,11 @@ the right decision points, nothing else, and never one that says the opposite of
 
 Case files (`data/dc_bench/{dev,heldout,model_style,blind,blind2,blind3,blind4}.yaml`, format in heldout.yaml's header) hold
 scenarios across nine dimensions. `dev` and `model_style` are development splits (the product was changed on
-their failures); `heldout` was written before tuning; `blind`, `blind2`, `blind3` and `blind4` were each written by an author who
-read only the README's rule language and real contexts (`data/dc_bench/blind*_author_pack/`), and nobody who
-changes the product reads them: for them the bench prints aggregate figures and failure classes only, never a
-case's text, label or context (`--failures` refuses). `blind` is development all the same: issue 29's work was
+their failures); `heldout` was written before tuning; `blind`, `blind2`, `blind3` and `blind4` were each written by
+an author who read only the rule language (then a section of the README, now docs/rule-language.md and
+docs/rulebook.md) and real contexts (`data/dc_bench/blind*_author_pack/`), and nobody who changes the product reads
+them: for them the bench prints aggregate figures and failure classes only, never a case's text, label or context
+(`--failures` refuses). `blind` is development all the same: issue 29's work was
 steered by its aggregates, failure classes and the shapes of its compiled predicates; `blind2` too: its first run
 was the held-out measure of that work, and the second round was steered by its aggregates and failure classes (never
 its cases). `blind3`, written after that round and committed before its first run, measured it; `blind4`, written from
