@@ -10,7 +10,7 @@ repair a reply to use it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from agents.schemas import TOOL_NONE
@@ -172,22 +172,3 @@ def assessment_text(text: str) -> str:
     if data is None or not any(k in data for k in ASSESSMENT_FIELDS):
         return (text or "").strip()
     return "\n".join(f"{k.capitalize()}: {' '.join(str(data[k]).split())[:200]}" for k in ASSESSMENT_FIELDS if k in data)
-
-
-@dataclass(frozen=True)
-class Assessment:
-    fields: dict[str, str] = field(default_factory=dict)
-
-    def get(self, key: str, default: str = "?") -> str:
-        return self.fields.get(key.lower(), default)
-
-
-def parse_assessment(text: str) -> Assessment:
-    fields = {}
-    for line in (text or "")[:MAX_REPLY_CHARS].splitlines():
-        if ":" in line:
-            key, value = line.split(":", 1)
-            key = key.strip().lower()
-            if key in ("host", "activity", "compromise", "evidence", "risk"):
-                fields[key] = value.strip()[:200]
-    return Assessment(fields)

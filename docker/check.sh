@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Docker check (run by .ci/run; as root): builds docker/Dockerfile and runs the README's cluster session
+# The Docker check (run by .ci/run; as root): builds docker/Dockerfile and runs docs/docker.md's cluster session
 # on docker/compose.yaml (a Ray head, two Ray worker nodes, Redis, MLflow), then looks at what it left: the
 # session's summary (instances on every worker node, none on the head), its runs on the MLflow server, its
 # ledger and memory in Redis (docker/check_session.py). With Debian's Compose v1 (docker-compose 1.29) and,
@@ -178,7 +178,7 @@ docker run --rm --network none "$IMAGE" sh -c \
   'du -sh /app/.venv /root/.cache/forge; echo "$(ls /app/.venv/lib/python3.11/site-packages | grep -c dist-info) Python distributions; $(redis-server --version | cut -d" " -f1-3); /app: $(ls /app | tr "\n" " ")"' \
   | sed 's/^/  /'
 
-# --- one compose: the cluster, the README's session, the checks ----------------------------------------
+# --- one compose: the cluster, docs/docker.md's session, the checks ---------------------------------------
 run_cluster() {
   local label=$1
   shift
@@ -193,7 +193,7 @@ run_cluster() {
       | sed -n '/Started\|Healthy\|Built\|rror/s/^/  /p'
   fi
   "$@" -p "$project" -f "$compose_file" exec -T ray-head python - "$NODES" < docker/cluster_ready.py
-  phase "$label: README cluster session"
+  phase "$label: cluster session (docs/docker.md)"
   "$@" -p "$project" -f "$compose_file" exec -T ray-head forge run configs/forge.yaml configs/cluster.yaml \
     > "$state/session.log" 2>&1 || { tail -60 "$state/session.log" >&2; exit 1; }
   sed -n '/instances in\|instances per node\|status finished\|stage curves/{s/^ *//; s/^/  /p}' "$state/session.log"

@@ -76,7 +76,7 @@ def expected_failure(exc: BaseException) -> str | None:
 
 def _store_errors() -> tuple[type[BaseException], ...]:
     """sqlite3's errors, and redis's once a Redis store was opened: a SQLite-only command should not
-    pay ~0.1 s of its cold start importing redis just to name its exceptions."""
+    pay for importing redis at its cold start just to name its exceptions."""
     redis = sys.modules.get("redis")
     return (sqlite3.Error, redis.RedisError) if redis is not None else (sqlite3.Error,)
 

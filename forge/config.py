@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 # OmegaConf and PyYAML are imported where a file or an override is read, not here: every module that
 # names a role imports this one, and a command run with the defaults (`forge rulebook query`) should not
-# pay ~0.15 s of its cold start for them.
+# pay for them at its cold start (scripts/bench/rulebook_query.py times the cold CLI).
 
 ROLES = ("planner", "analyst", "action_chooser")
 LEARNER_ROLES = ("reflector", "exemplifier", "compiler")

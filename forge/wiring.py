@@ -88,7 +88,7 @@ class RunMemory:
 def build_defender(cfg: ForgeConfig, clients: dict[str, ModelClient], snapshot: MemorySnapshot) -> tuple["Cage2Env", "Defender"]:
     """One environment and a defender that plays `snapshot` under `cfg.memory.injection` (a single
     episode outside a session: `forge episode`)."""
-    # lazy: cold start (CybORG's import costs ~0.1 s that every other command importing wiring would pay)
+    # lazy: cold start (CybORG's import, which every other command importing wiring would pay)
     from agents.defender import Defender
     from forge.env import Cage2Env
 

@@ -100,6 +100,19 @@ def test_export_writes_a_self_contained_bundle(run_dir, tmp_path, capsys):
     assert "nobody" in capsys.readouterr().err
 
 
+def test_a_bundle_written_before_the_cage2_room_still_loads(run_dir, tmp_path):
+    """Bundles on record import their agent from forge.cage2_agent (the module's name before forge/cage2/)."""
+    from forge.cage2.agent import AGENT_FILE, ForgeBlueAgent, load_bundle_agent
+
+    out = tmp_path / "bundle"
+    assert main(["export", "agent", str(run_dir), "--instance", "i00", "--out", str(out)]) == 0
+    source = (out / AGENT_FILE).read_text()
+    assert "from forge.cage2.agent import ForgeBlueAgent, read_bundle" in source
+    (out / AGENT_FILE).write_text(source.replace("from forge.cage2.agent import", "from forge.cage2_agent import"))
+    agent = load_bundle_agent(out)
+    assert isinstance(agent, ForgeBlueAgent) and 0 <= agent.get_action((np.zeros(52, dtype=int), {}), 145) < 145
+
+
 def test_the_exported_agent_s_prompts_count_the_steps_of_the_cell_it_plays(run_dir, tmp_path):
     """Today's main built the defender with the run's env.max_steps (30): at 50 steps its prompts said
     "Step 31 of 30"."""

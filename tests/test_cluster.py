@@ -1,4 +1,4 @@
-"""README's `ray job submit --working-dir . -- forge run ...` against a cluster started with `ray start --head`."""
+"""docs/cluster.md's `ray job submit --working-dir . -- forge run ...` against a cluster started with `ray start --head`."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def wait_for_server(server: subprocess.Popen, url: str, log: Path) -> None:
 
 
 def submit(dashboard: int, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    """README's `ray job submit` (its address on this cluster's dashboard port), from the repository."""
+    """docs/cluster.md's `ray job submit` (its address on this cluster's dashboard port), from the repository."""
     deadline = time.monotonic() + 300
     while True:
         job = subprocess.run([BIN / "ray", "job", "submit", "--address", f"http://127.0.0.1:{dashboard}", *args],
@@ -144,7 +144,7 @@ def submit(dashboard: int, env: dict[str, str], *args: str) -> subprocess.Comple
 
 @pytest.mark.timeout(1800)  # two demo jobs, a head, an MLflow server and a resume: minutes on a loaded machine
 def test_the_readme_job_keeps_its_results_after_the_cluster_stops(tmp_path):
-    """README's cluster commands as written: results in ~/forge_results on the head (HOME is a temporary
+    """docs/cluster.md's cluster commands as written: results in ~/forge_results on the head (HOME is a temporary
     directory here), never in Ray's copy of the working directory; MLflow in the durable default store
     and, for the second job, a local `mlflow server` over HTTP; report and resume from the repository."""
     from mlflow import MlflowClient
@@ -169,7 +169,7 @@ def test_the_readme_job_keeps_its_results_after_the_cluster_stops(tmp_path):
             submit(dashboard, env, "--working-dir", ".", "--runtime-env-json",
                    json.dumps({"env_vars": {"MLFLOW_TRACKING_URI": server_url}}),
                    "--", "forge", "run", "configs/demo.yaml", "run.name=jobhttp",
-                   # Smaller than the README's: this job is about where MLflow writes, not the session.
+                   # Smaller than the docs': this job is about where MLflow writes, not the session.
                    "protocol.num_instances=2", "protocol.num_evaluation_runs=1")
             # Nothing was written into Ray's unpacked copy of the working directory.
             assert not list(ray_tmp.glob("**/_ray_pkg_*/runs")), "a job wrote into Ray's working-directory copy"

@@ -1,4 +1,4 @@
-"""The import layers of forge/, agents/ and workers/ (README, "Layout"), checked statically.
+"""The import layers of forge/, agents/ and workers/ (docs/layout.md, "Import layers"), checked statically.
 
 Every .py file is parsed (ast, nothing is imported) and every import it makes becomes an edge: module
 level and function level alike (a lazy import kept for cold-start speed is still an import), and
@@ -58,6 +58,7 @@ DYNAMIC = {
     "forge.llm.registry": "a provider kind's module, named by its row of forge/llm/kinds.py",
     "forge.llm.gemini_provider": "the optional google-genai SDK",
     "forge.env.cyborg_import": "CybORG's agent modules",
+    "forge.env.cage2": "an external attacker's module, named by its row of forge/env/attackers.py",
 }
 
 
@@ -200,7 +201,7 @@ def test_the_walk_sees_lazy_imports():
 
 def test_every_module_has_a_layer():
     unplaced = [m for m in MODULES if unit_of(m) in ("", "forge") and m != "forge"]
-    assert not unplaced, f"add these to LAYERS in {Path(__file__).name} (and the README layout): {unplaced}"
+    assert not unplaced, f"add these to LAYERS in {Path(__file__).name} (and the diagram in docs/layout.md): {unplaced}"
 
 
 def test_no_import_goes_up_a_layer():

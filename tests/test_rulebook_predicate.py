@@ -174,7 +174,7 @@ def test_judge(action, chosen, matched, verdict):
 
 
 def test_an_atom_that_names_neither_host_nor_class_is_about_some_host_whichever():
-    """The rule language (README): `{"activity": "Exploit"}` is `{"class": "any", "activity": "Exploit"}` ("when some
+    """The rule language (docs/rule-language.md): `{"activity": "Exploit"}` is `{"class": "any", "activity": "Exploit"}` ("when some
     host is exploited"); a strict schema's null host and class mean the same; naming both, or nothing at all, is an
     error naming it."""
     assert P({"activity": "Exploit"}) == P({"class": "any", "activity": "Exploit"})

@@ -761,7 +761,7 @@ def test_failed_attempts_are_shown_apart_in_the_budget_text():
 
 @pytest.mark.parametrize("seed", range(20))
 def test_the_cap_and_the_overshoot_bound_hold_under_deaths_failures_and_limiter_restarts(seed):
-    """The cap (never more calls running than max_concurrency) and README's overshoot bound (spending known to
+    """The cap (never more calls running than max_concurrency) and docs/budget.md's overshoot bound (spending known to
     FORGE <= limit + max_concurrency x the largest cost of one call), with workers dying mid-call (the driver
     reclaims their slots by process), failed attempts, and the limiter dying and rebuilt from the ledger the
     way Ray does it: while it is down, releases and renewals queue and reach the rebuilt limiter in order;

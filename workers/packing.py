@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 
-AUTOMATIC = 0
 MIN_WORKERS = 4
 
 

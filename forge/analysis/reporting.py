@@ -334,6 +334,14 @@ def markdown_report(report: SessionReport) -> str:
     return "\n".join(lines)
 
 
+def markdown_table(table: Table) -> list[str]:
+    """A console table's header and rows as a markdown table (what report files keep of it)."""
+    headers = [str(c.header) for c in table.columns]
+    rows = zip(*[list(c.cells) for c in table.columns])
+    return ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|",
+            *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows)]
+
+
 def new_figure(*subplots: int, figsize: tuple[float, float]):
     """A figure on the file-only backend (reports are written on headless machines)."""
     import matplotlib

@@ -60,9 +60,9 @@ _PRIORITY = ("Op_Server0", "Enterprise2", "Enterprise1", "Enterprise0", "Defende
 class HeuristicPolicy:
     """React-and-restore: reimage the most valuable host the blue table shows as compromised.
 
-    User0 is left alone: it is red's foothold, and restoring it only costs reward. Variants tried when
-    this was written (60 seeds each, B_line, 30 steps): adding Remove on exploited user hosts (-15.7)
-    or decoys on the attack path (-16.0) did not beat plain restoring (-15.2).
+    User0 is left alone: it is red's foothold, and restoring it only costs reward. Adding Remove on
+    exploited user hosts, or decoys on the attack path, did not beat plain restoring (B_line, 30
+    steps, 60 seeds).
     """
 
     name = "heuristic"

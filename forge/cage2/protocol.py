@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from forge.cage2.baselines import REFERENCE_RETURNS_B_LINE_30
-from forge.env.attackers import NAMES as ATTACKER_NAMES
+from forge.env.attackers import OFFICIAL as OFFICIAL_ATTACKERS
 from forge.env.cage2 import Cage2Env
 from forge.plumbing.seeding import derive_seed
 from forge.analysis.stats import mean_interval
 
-HORIZONS: tuple[int, ...] = (30, 50, 100)  # the attackers are forge/env/attackers.py's, in its order
+HORIZONS: tuple[int, ...] = (30, 50, 100)  # the attackers: forge/env/attackers.py's official rows, in order
 
 # Published returns of the sleep (do-nothing) blue agent, per cell, with their source. B_line at 30
 # steps is the CAGE-2 paper's figure (and the one forge baseline checks); against the Sleep attacker
@@ -145,7 +145,7 @@ def run_protocol(
     seeds: Sequence[int],
     *,
     horizons: Sequence[int] = HORIZONS,
-    attackers: Sequence[str] = ATTACKER_NAMES,
+    attackers: Sequence[str] = OFFICIAL_ATTACKERS,
     on_progress: Optional[Callable[[str, int, int], None]] = None,
 ) -> dict[str, PolicyResult]:
     """Every policy (name -> (label, factory of a blue agent)) in every cell, on the same seeds.

@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from forge.analysis.reporting import markdown_table  # lazy: cold start (the reports)
     from forge.runs.evaluation import compare_injection_modes
     from forge.config import rulebook_location
     from forge.cage2.transfer import transfer_of
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         ablation_table = _ablation_table(comparison)
         console.print(ablation_table)
         report["ablation"] = [a.to_dict() for a in comparison.ablations]
-        report["markdown"] += "\n".join(["", f"## {ablation_table.title}", "", *_markdown_table(ablation_table), ""])
+        report["markdown"] += "\n".join(["", f"## {ablation_table.title}", "", *markdown_table(ablation_table), ""])
     transfer = transfer_of(found)
     if transfer is not None:
         _add_transfer(transfer, comparison, snapshot, modes, args, report)
@@ -99,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tuple[Table, dict]:
+    from forge.analysis.reporting import markdown_table  # lazy: cold start (the reports)
     found, snapshot, results, label = comparison.found, comparison.snapshot, comparison.results, comparison.model
     seeds = list(comparison.seeds)
     full = results.get("full")
@@ -119,7 +121,7 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
         table.add_row(*row)
     lines = [f"# Injection comparison: {found.key}", "",
              f"Memory {snapshot.digest[:12]} ({len(snapshot)} items, chosen by {found.chosen_by}); model {label}.",
-             f"Seeds: {', '.join(map(str, seeds))}.", "", *_markdown_table(table), ""]
+             f"Seeds: {', '.join(map(str, seeds))}.", "", *markdown_table(table), ""]
     data = {
         "run_dir": str(found.run.path), "memory": found.key, "chosen_by": found.chosen_by,
         "memory_digest": snapshot.digest, "memory_items": len(snapshot), "model": label, "seeds": seeds,
@@ -133,6 +135,7 @@ def _report(comparison: "InjectionComparison", args: argparse.Namespace) -> tupl
 def _add_transfer(transfer, comparison: "InjectionComparison", snapshot, modes: list[str], args: argparse.Namespace,
                   report: dict) -> None:
     """A transfer evaluation: the same memory, modes and seeds on the trained-on setting, beside the one asked."""
+    from forge.analysis.reporting import markdown_table  # lazy: cold start (the reports)
     from forge.runs.evaluation import compare_injection_modes
 
     console.print(f"[bold]Transfer evaluation[/bold]: trained on {transfer.trained_setting}, evaluated on "
@@ -152,7 +155,7 @@ def _add_transfer(transfer, comparison: "InjectionComparison", snapshot, modes: 
     report["transfer"] = {"trained_on": dataclasses.asdict(transfer.trained_setting),
                           "evaluated_on": dataclasses.asdict(transfer.evaluated_setting),
                           "trained_on_modes": {m: r.to_dict() for m, r in trained.results.items()}}
-    report["markdown"] += "\n".join(["", f"## {table.title}", "", *_markdown_table(table), ""])
+    report["markdown"] += "\n".join(["", f"## {table.title}", "", *markdown_table(table), ""])
 
 
 def _ablation_table(comparison: "InjectionComparison") -> Table:
@@ -167,54 +170,22 @@ def _ablation_table(comparison: "InjectionComparison") -> Table:
     return table
 
 
-def _markdown_table(table: Table) -> list[str]:
-    """The table's header and rows as a markdown table (what the report files keep of it)."""
-    headers = [str(c.header) for c in table.columns]
-    rows = zip(*[list(c.cells) for c in table.columns])
-    return ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|",
-            *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows)]
-
-
 def _cage2_protocol(found, snapshot, args: argparse.Namespace) -> int:
     """`--protocol cage2`: the champion, the sleep policy and a package agent through the official protocol."""
-    from forge.cage2.agent import ForgeBlueAgent
-    from forge.cage2.protocol import check_known_sleep, protocol_seeds, run_protocol
-    from forge.cage2.report import known_table, log_protocol, protocol_table, write_protocol_report
-    from forge.env.package_agents import RawBlueAgent, package_blue_agent
-    from forge.runs.tracking import Tags
-    from forge.wiring import model_label, uses_surrogate
+    from forge.cage2.evaluation import UnknownPolicy, evaluate_champion, protocol_policies
+    from forge.wiring import model_label
 
-    label = model_label(found.cfg)
-    policies = {
-        "champion": (f"{found.key} ({label})", lambda: ForgeBlueAgent(found.cfg, snapshot)),
-        "sleep": ("the package's SleepAgent", lambda: RawBlueAgent(package_blue_agent("SleepAgent"))),
-        "scripted": (f"the package's {args.scripted}", lambda: RawBlueAgent(package_blue_agent(args.scripted))),
-    }
-    chosen = list(dict.fromkeys(p.strip() for p in args.policies.split(",") if p.strip()))
-    if not chosen or any(p not in policies for p in chosen):
-        raise UsageError(f"--policies {args.policies!r}: choose among {', '.join(policies)}")
-    policies = {name: policies[name] for name in chosen}
-    seeds = protocol_seeds(found.cfg.protocol.seed, args.episodes)
+    try:
+        policies = protocol_policies(found, snapshot, [p.strip() for p in args.policies.split(",") if p.strip()],
+                                     args.scripted)
+    except UnknownPolicy as exc:
+        raise UsageError(f"--policies {args.policies!r}: {exc}") from None
     console.print(f"[bold]CAGE-2 protocol[/bold] {found.key} ({found.chosen_by}): memory {snapshot.digest[:12]}, "
-                  f"{args.episodes} episodes per cell, model {label}", soft_wrap=True)
+                  f"{args.episodes} episodes per cell, model {model_label(found.cfg)}", soft_wrap=True)
     with progress_bars() as progress:
-        results = run_protocol(policies, seeds, on_progress=bar_per_name(progress))
-    checks = check_known_sleep(results["sleep"]) if "sleep" in results else ()
-    tables = [protocol_table(results, seeds), *([known_table(checks)] if checks else [])]
-    for table in tables:
+        played = evaluate_champion(found, snapshot, policies, episodes=args.episodes, on_progress=bar_per_name(progress))
+    for table in played.tables():
         console.print(table)
-    lines = [f"# CAGE-2 official protocol: {found.key}", "",
-             f"Memory {snapshot.digest[:12]} ({len(snapshot)} items, chosen by {found.chosen_by}); model {label}.",
-             f"Seeds (every cell, every policy): {', '.join(map(str, seeds))}."]
-    for table in tables:
-        lines += ["", f"## {table.title}", "", *_markdown_table(table), *([f"", str(table.caption)] if table.caption else [])]
-    data = {"run_dir": str(found.run.path), "memory": found.key, "memory_digest": snapshot.digest, "model": label,
-            "surrogate": uses_surrogate(found.cfg), "seeds": list(seeds),
-            "policies": {name: result.to_dict() for name, result in results.items()},
-            "known_sleep": [check.to_dict() for check in checks]}
-    report = write_protocol_report(found.run, "\n".join(lines) + "\n", data)
-    run_id = log_protocol(found.cfg, found.run, results, report,
-                          {Tags.SURROGATE: str(uses_surrogate(found.cfg)).lower(), Tags.MEMORY: found.key})
-    console.print(f"written to {report} and cage2_protocol.json" + (f"; MLflow run {run_id}" if run_id else ""),
+    console.print(f"written to {played.report} and cage2_protocol.json" + (f"; MLflow run {played.run_id}" if played.run_id else ""),
                   soft_wrap=True)
     return 0

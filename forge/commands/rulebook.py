@@ -31,7 +31,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     parser = subparsers.add_parser("rulebook", help="compile, inspect, query and correct the decision-context rulebook")
     actions = parser.add_subparsers(dest="rulebook_command", required=True)
+    _register_teaching(actions, common)
+    _register_reading(actions, common)
+    _register_judging(actions, common)
+    _register_code(actions, common)
 
+
+def _register_teaching(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """export, add: how rules enter the book."""
     export = actions.add_parser("export", parents=[common],
                                 help="compile a run's champion memory into the rulebook; or write a book (or a champion) as a rule file")
     export.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
@@ -53,6 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           "replaces only the teacher's own rule on an equivalent trigger")
     add.set_defaults(func=_add)
 
+
+def _register_reading(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """list, show, history, withdraw, restore, query: the book as it is and as it was."""
     listing = actions.add_parser("list", parents=[common], help="rules with status, support and actors")
     listing.add_argument("--all", action="store_true", help="include superseded and withdrawn rules")
     listing.add_argument("--role", help="only rules for this role")
@@ -90,6 +100,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     query.add_argument("--top", type=int, default=10, help="candidates to show (default 10)")
     query.set_defaults(func=_query)
 
+
+def _register_judging(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """calibrate, stats, review: how well the rules are found and what they did."""
     calibrate = actions.add_parser("calibrate", parents=[common],
                                    help="measure the relevance floor against predicate-labelled contexts of real episodes")
     calibrate.add_argument("run_dir", metavar="RUN_DIR")
@@ -112,6 +125,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     review.add_argument("run_dirs", metavar="RUN_DIR", nargs="*", help="as for stats")
     review.set_defaults(func=_review)
 
+
+def _register_code(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """plan, apply, test, lint: the rulebook as code."""
     plan = actions.add_parser("plan", parents=[common], help="what applying rule files would change, rule by rule")
     plan.add_argument("files", metavar="FILE", nargs="+", help="rule files (YAML): together, every rule they manage")
     plan.add_argument("--out", metavar="PLAN", help="save the plan (JSON): `apply --plan PLAN` applies exactly it, or nothing")

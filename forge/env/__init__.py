@@ -9,7 +9,7 @@ from typing import Optional
 from forge.env.catalog import ACTIONS, HOSTS, ActionParseError, BlueAction, action_name, parse_action
 
 # The simulator's names load on first use: a module that needs only the action catalog (the rulebook's
-# compiler, `forge rulebook query`) must not pay for gymnasium and CybORG (~0.3 s of a cold start).
+# compiler, `forge rulebook query`) must not pay for gymnasium and CybORG at its cold start.
 def __getattr__(name: str):
     if name == "Cage2Env":
         return getattr(importlib.import_module("forge.env.cage2"), name)  # lazy: cold start (gymnasium, CybORG)
@@ -46,8 +46,8 @@ def _register() -> None:
 
 class _RegisterWhenImported(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Registers the environment the moment gymnasium is first imported, not before: importing forge.env
-    for its action catalog (the rulebook, `forge rulebook query`) must not pay for gymnasium (~0.08 s of a
-    cold start), and `gymnasium.make(GYMNASIUM_ID)` must still work after `import forge.env`. It finds
+    for its action catalog (the rulebook, `forge rulebook query`) must not pay for gymnasium at its cold
+    start, and `gymnasium.make(GYMNASIUM_ID)` must still work after `import forge.env`. It finds
     gymnasium's own spec, runs its loader, registers, and leaves sys.meta_path once gymnasium has run (a
     mere `find_spec("gymnasium")` probe leaves it in place)."""
 

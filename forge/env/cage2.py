@@ -12,6 +12,7 @@ matter what else in the process draws random numbers, in this thread or any othe
 from __future__ import annotations
 
 import copy
+import importlib
 import enum
 import ipaddress
 from typing import Any, Optional, TypeAlias
@@ -45,7 +46,16 @@ def _plain(value: Any) -> Any:
 
 def _red_agent_class(name: str):
     # Imported lazily, through the light agents package (no stable-baselines3 / torch: see cyborg_import).
-    return agent_class(attackers.attacker(name).package_class)
+    red = attackers.attacker(name)
+    if not red.external:
+        return agent_class(red.package_class)
+    try:
+        found = getattr(importlib.import_module(red.module), red.package_class)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"red agent {name!r}: cannot import {red.package_class} from {red.module} "
+                         f"(forge/env/attackers.py): {exc}") from None
+    route_module_randomness(red.module)  # its `random` draws from the environment's seeded stream, as CybORG's do
+    return found
 
 
 def _import_simulator() -> None:

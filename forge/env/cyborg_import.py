@@ -1,8 +1,9 @@
 """Importing csle-cyborg's simulator without stable-baselines3 and torch.
 
 `csle_cyborg.agents/__init__.py` and `csle_cyborg.agents.simple_agents/__init__.py` import every agent
-the package ships, among them `BlueLoadAgent`, which imports stable-baselines3 and so torch: ~1 s and
-~250 MB of RSS in every process that builds an environment, for an agent CAGE-2 Scenario 2 never uses.
+the package ships, among them `BlueLoadAgent`, which imports stable-baselines3 and so torch: seconds of
+import and hundreds of MB of RSS in every process that builds an environment, for an agent CAGE-2
+Scenario 2 never uses.
 The simulator itself needs only the agent classes the scenario names (it looks them up by name as
 attributes of `csle_cyborg.agents`, see csle_cyborg/shared/environment_controller.py) and the wrappers.
 
@@ -22,7 +23,7 @@ import sys
 import types
 from pathlib import Path
 
-from forge.env.attackers import ATTACKERS
+from forge.env.attackers import PACKAGE as PACKAGE_ATTACKERS
 
 AGENTS = "csle_cyborg.agents"
 SIMPLE_AGENTS = "csle_cyborg.agents.simple_agents"
@@ -31,7 +32,7 @@ SIMPLE_AGENTS = "csle_cyborg.agents.simple_agents"
 # (tests/test_env_imports.py checks this against the installed package's __init__): the attackers'
 # (forge/env/attackers.py), then the rest.
 AGENT_MODULES: dict[str, str] = {
-    **{red.package_class: red.module for red in ATTACKERS},
+    **{red.package_class: red.module for red in PACKAGE_ATTACKERS},
     "BaseAgent": "base_agent",
     "BlueLoadAgent": "blue_load_agent",
     "BlueMonitorAgent": "blue_monitor_agent",

@@ -12,7 +12,7 @@ before). Each environment then sees exactly the stream its seed defines, whateve
 process do at the same time, and no lock is needed. Nothing outside the routed modules is changed.
 
 numpy's legacy global generator can be guarded too (`isolate_numpy=True`): its state is swapped in
-around the guarded calls, under a process-wide lock (about 90 us a swap, half a CybORG step's budget);
+around the guarded calls, under a process-wide lock (a cost on every step, scripts/bench/env_speed.py);
 csle-cyborg 0.0.3 makes no `numpy.random` call (the tests perturb numpy's global state between steps
 and check the trajectory is unchanged), so the environment leaves it off.
 """

@@ -99,9 +99,9 @@ class OpenAIProvider:
         started = time.perf_counter()
         try:
             # The client's documented low-level `post` keeps its auth, base URL, connection pool, timeout
-            # and status errors, but skips the typed request transform and response model construction:
-            # together 0.5 ms of pure Python per call (scripts/bench/provider_overhead.py), and we read
-            # a few fields of the answer.
+            # and status errors, but skips the typed request transform and response model construction,
+            # pure Python on every call (scripts/bench/provider_overhead.py measures it), and we read a few
+            # fields of the answer.
             answer = self._client.post("/chat/completions", body=payload, cast_to=dict)
         except openai.OpenAIError as exc:
             # `from None`: the client's exception holds the request, whose headers hold the key.

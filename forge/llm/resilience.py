@@ -21,7 +21,7 @@
   In-process providers (the surrogate) go through it only when the session has a budget to count.
 - `timeout_s` (<= 0: none) is enforced by the HTTP clients themselves; for in-process providers
   (no true `enforces_timeout` attribute) each call runs on a daemon thread and is abandoned when it
-  overruns (about 70 us per call; negligible beside any model).
+  overruns (a thread per call: negligible beside any model).
 """
 
 from __future__ import annotations

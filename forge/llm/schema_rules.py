@@ -95,14 +95,31 @@ def openai_strict_problems(schema: Any) -> list[str]:
     """Why OpenAI's strict mode would refuse `schema` (empty: it is accepted), each naming where."""
     if not isinstance(schema, dict):
         return ["the schema must be a JSON object"]
-    problems: list[str] = []
+    check = _StrictCheck(_definitions(schema))
     if "anyOf" in schema or _types(schema) != ["object"]:
-        problems.append("the root must be an object schema (type \"object\"), not anyOf or another type")
-    definitions = _definitions(schema)
-    counts = {"properties": 0, "enum": 0, "chars": 0}
-    seen_refs: set[str] = set()
+        check.problems.append("the root must be an object schema (type \"object\"), not anyOf or another type")
+    check.walk(schema, (), 1)
+    for key in ("$defs", "definitions"):
+        for name in (schema.get(key) or {}) if isinstance(schema.get(key), dict) else {}:
+            check.counts["chars"] += len(name)
+            ref = f"#/{key}/{name}"
+            if ref not in check.seen_refs:
+                check.seen_refs.add(ref)
+                check.walk(schema[key][name], (key, name), 1)
+    return check.problems + check.totals()
 
-    def walk(node: Any, path: tuple, depth: int) -> None:
+
+class _StrictCheck:
+    """One walk of a schema for openai_strict_problems: what each node breaks, and the totals the limits count."""
+
+    def __init__(self, definitions: dict[str, Any]) -> None:
+        self.definitions = definitions
+        self.problems: list[str] = []
+        self.counts = {"properties": 0, "enum": 0, "chars": 0}
+        self.seen_refs: set[str] = set()
+
+    def walk(self, node: Any, path: tuple, depth: int) -> None:
+        problems = self.problems
         if not isinstance(node, dict):
             problems.append(f"In context={_at(path)}: a schema must be an object")
             return
@@ -111,11 +128,11 @@ def openai_strict_problems(schema: Any) -> list[str]:
                 problems.append(f"In context={_at(path)}: '{key}' is not permitted")
         if "$ref" in node:
             ref = node["$ref"]
-            if ref != "#" and ref not in definitions:
+            if ref != "#" and ref not in self.definitions:
                 problems.append(f"In context={_at(path)}: reference {ref!r} can't be resolved")
-            elif ref in definitions and ref not in seen_refs:  # recursion is allowed: each definition once
-                seen_refs.add(ref)
-                walk(definitions[ref], ("$defs", ref.rsplit("/", 1)[-1]), depth)
+            elif ref in self.definitions and ref not in self.seen_refs:  # recursion is allowed: each definition once
+                self.seen_refs.add(ref)
+                self.walk(self.definitions[ref], ("$defs", ref.rsplit("/", 1)[-1]), depth)
             return
         kinds = _types(node)
         if "type" in node and (not kinds or any(k not in OPENAI_TYPES for k in kinds)):
@@ -123,64 +140,65 @@ def openai_strict_problems(schema: Any) -> list[str]:
         if "format" in node and node["format"] not in OPENAI_FORMATS:
             problems.append(f"In context={_at(path)}: format {node['format']!r} is not supported")
         if "enum" in node:
-            values = node["enum"]
-            if not isinstance(values, list) or not values:
-                problems.append(f"In context={_at(path)}: 'enum' must be a non-empty array")
-            else:
-                counts["enum"] += len(values)
-                chars = sum(len(str(v)) for v in values)
-                counts["chars"] += chars
-                if len(values) > OPENAI_BIG_ENUM and chars > OPENAI_BIG_ENUM_CHARS:
-                    problems.append(f"In context={_at(path)}: an enum of {len(values)} values may hold at most "
-                                    f"{OPENAI_BIG_ENUM_CHARS} characters, got {chars}")
+            self._enum(node["enum"], path)
         if "const" in node:
-            counts["chars"] += len(str(node["const"]))
+            self.counts["chars"] += len(str(node["const"]))
         if "anyOf" in node:
             branches = node["anyOf"]
             if not isinstance(branches, list) or not branches:
                 problems.append(f"In context={_at(path)}: 'anyOf' must be a non-empty array")
             else:
                 for i, branch in enumerate(branches):
-                    walk(branch, path + ("anyOf", i), depth)
+                    self.walk(branch, path + ("anyOf", i), depth)
         if "object" in kinds:
-            if depth > OPENAI_MAX_DEPTH:
-                problems.append(f"In context={_at(path)}: objects nested deeper than {OPENAI_MAX_DEPTH} levels")
-            properties = node.get("properties")
-            if not isinstance(properties, dict):
-                problems.append(f"In context={_at(path)}: an object must declare its 'properties'")
-                properties = {}
-            if node.get("additionalProperties", True) is not False:
-                problems.append(f"In context={_at(path)}: 'additionalProperties' is required to be supplied and to be false")
-            required = node.get("required")
-            missing = [name for name in properties if not isinstance(required, list) or name not in required]
-            if missing or not isinstance(required, list):
-                problems.append(f"In context={_at(path)}: 'required' is required to be supplied and to be an array "
-                                f"including every key in properties. Missing {', '.join(map(repr, missing)) or 'the array'}")
-            elif any(name not in properties for name in required):
-                extra = [name for name in required if name not in properties]
-                problems.append(f"In context={_at(path)}: 'required' names keys that are not properties: {extra}")
-            counts["properties"] += len(properties)
-            for name, sub in properties.items():
-                counts["chars"] += len(name)
-                walk(sub, path + ("properties", name), depth + 1)
+            self._object(node, path, depth)
         if "array" in kinds and "items" in node:
-            walk(node["items"], path + ("items",), depth)
+            self.walk(node["items"], path + ("items",), depth)
 
-    walk(schema, (), 1)
-    for key in ("$defs", "definitions"):
-        for name in (schema.get(key) or {}) if isinstance(schema.get(key), dict) else {}:
-            counts["chars"] += len(name)
-            ref = f"#/{key}/{name}"
-            if ref not in seen_refs:
-                seen_refs.add(ref)
-                walk(schema[key][name], (key, name), 1)
-    if counts["properties"] > OPENAI_MAX_PROPERTIES:
-        problems.append(f"the schema has {counts['properties']} object properties, over {OPENAI_MAX_PROPERTIES}")
-    if counts["enum"] > OPENAI_MAX_ENUM_VALUES:
-        problems.append(f"the schema has {counts['enum']} enum values, over {OPENAI_MAX_ENUM_VALUES}")
-    if counts["chars"] > OPENAI_MAX_STRING_TOTAL:
-        problems.append(f"the schema's names and values hold {counts['chars']} characters, over {OPENAI_MAX_STRING_TOTAL}")
-    return problems
+    def _enum(self, values: Any, path: tuple) -> None:
+        if not isinstance(values, list) or not values:
+            self.problems.append(f"In context={_at(path)}: 'enum' must be a non-empty array")
+            return
+        self.counts["enum"] += len(values)
+        chars = sum(len(str(v)) for v in values)
+        self.counts["chars"] += chars
+        if len(values) > OPENAI_BIG_ENUM and chars > OPENAI_BIG_ENUM_CHARS:
+            self.problems.append(f"In context={_at(path)}: an enum of {len(values)} values may hold at most "
+                                 f"{OPENAI_BIG_ENUM_CHARS} characters, got {chars}")
+
+    def _object(self, node: dict, path: tuple, depth: int) -> None:
+        problems = self.problems
+        if depth > OPENAI_MAX_DEPTH:
+            problems.append(f"In context={_at(path)}: objects nested deeper than {OPENAI_MAX_DEPTH} levels")
+        properties = node.get("properties")
+        if not isinstance(properties, dict):
+            problems.append(f"In context={_at(path)}: an object must declare its 'properties'")
+            properties = {}
+        if node.get("additionalProperties", True) is not False:
+            problems.append(f"In context={_at(path)}: 'additionalProperties' is required to be supplied and to be false")
+        required = node.get("required")
+        missing = [name for name in properties if not isinstance(required, list) or name not in required]
+        if missing or not isinstance(required, list):
+            problems.append(f"In context={_at(path)}: 'required' is required to be supplied and to be an array "
+                            f"including every key in properties. Missing {', '.join(map(repr, missing)) or 'the array'}")
+        elif any(name not in properties for name in required):
+            extra = [name for name in required if name not in properties]
+            problems.append(f"In context={_at(path)}: 'required' names keys that are not properties: {extra}")
+        self.counts["properties"] += len(properties)
+        for name, sub in properties.items():
+            self.counts["chars"] += len(name)
+            self.walk(sub, path + ("properties", name), depth + 1)
+
+    def totals(self) -> list[str]:
+        """The limits over the whole schema."""
+        counts, problems = self.counts, []
+        if counts["properties"] > OPENAI_MAX_PROPERTIES:
+            problems.append(f"the schema has {counts['properties']} object properties, over {OPENAI_MAX_PROPERTIES}")
+        if counts["enum"] > OPENAI_MAX_ENUM_VALUES:
+            problems.append(f"the schema has {counts['enum']} enum values, over {OPENAI_MAX_ENUM_VALUES}")
+        if counts["chars"] > OPENAI_MAX_STRING_TOTAL:
+            problems.append(f"the schema's names and values hold {counts['chars']} characters, over {OPENAI_MAX_STRING_TOTAL}")
+        return problems
 
 
 def _describe(node: JsonSchema, note: str) -> None:

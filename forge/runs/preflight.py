@@ -188,7 +188,7 @@ def dry_step(cfg: ForgeConfig, seed: int = 0, max_steps: int = 5) -> DryStep:
     """Defender steps until every defender role has been called (at most `max_steps`: the Analyst is
     called only when the Planner asks for an analysis), then one call per learner, with the surrogate
     answering every role (offline)."""
-    from forge.env import Cage2Env  # lazy: CybORG (~0.1 s of import) only for the dry step
+    from forge.env import Cage2Env  # lazy: CybORG's import only for the dry step
 
 
     dry = _DryProvider(SurrogateProvider("dry", cfg.surrogate))

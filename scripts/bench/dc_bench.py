@@ -1,15 +1,17 @@
 """Decision-context benchmark for the CAGE-2 rulebook (DC-Bench, adapted): are the right rules injected at
 the right decision points, nothing else, and never one that says the opposite of its text?
 
-Case files (`data/dc_bench/{dev,heldout,model_style,blind,blind2,blind3}.yaml`, format in heldout.yaml's header) hold
+Case files (`data/dc_bench/{dev,heldout,model_style,blind,blind2,blind3,blind4}.yaml`, format in heldout.yaml's header) hold
 scenarios across nine dimensions. `dev` and `model_style` are development splits (the product was changed on
-their failures); `heldout` was written before tuning; `blind`, `blind2` and `blind3` were each written by an author who
-read only the README's rule language and real contexts (`data/dc_bench/blind*_author_pack/`), and nobody who
-changes the product reads them: for them the bench prints aggregate figures and failure classes only, never a
-case's text, label or context (`--failures` refuses). `blind` is development all the same: issue 29's work was
+their failures); `heldout` was written before tuning; `blind`, `blind2`, `blind3` and `blind4` were each written by
+an author who read only the rule language (then a section of the README, now docs/rule-language.md and
+docs/rulebook.md) and real contexts (`data/dc_bench/blind*_author_pack/`), and nobody who changes the product reads
+them: for them the bench prints aggregate figures and failure classes only, never a case's text, label or context
+(`--failures` refuses). `blind` is development all the same: issue 29's work was
 steered by its aggregates, failure classes and the shapes of its compiled predicates; `blind2` too: its first run
 was the held-out measure of that work, and the second round was steered by its aggregates and failure classes (never
-its cases). `blind3`, written after that round and committed before its first run, is the held-out measure.
+its cases). `blind3`, written after that round and committed before its first run, measured it; `blind4`, written from
+the rule language before issue 29's third round and committed before its first run, is the held-out measure.
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
 in a temporary directory, or a namespace of a private redis-server for `backend: redis`), teaches its rules
 through the product's own path (forge.rulebook.authoring.teaching: the grammar, else the configured compiler
@@ -31,7 +33,7 @@ ActionChooser / Planner called with what was injected, graded by `forge.rulebook
 Failure classes: harmful/not-applicable, harmful/inverted, missed, outranked-injected, each by dimension and
 by what the compiler made of the rule (grammar, predicate, guarded, semantic, refused, dropped).
 
-    PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout|model_style|blind|blind2|blind3] [--failures] [--set KEY=VALUE]
+    PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout|model_style|blind|blind2|blind3|blind4] [--failures] [--set KEY=VALUE]
 
 The last line printed is `overall exact-set accuracy: NN.N%`.
 """
@@ -57,13 +59,14 @@ from forge.config import StoreKind  # noqa: E402  (after the path set-up above)
 from forge.plumbing.local_redis import LocalRedis  # noqa: E402
 
 DATA = ROOT / "data" / "dc_bench"
-SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3")
+SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3", "blind4")
 # What each split is, as the report names it: a split whose failures shaped a change is development.
 SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style": "model-style (development)",
                "blind": "blind-1 (unread, but development: steered by its aggregates)",
                "blind2": "blind-2 (unread, but development: issue 29's second round was steered by its aggregates)",
-               "blind3": "blind-3 (held out, unread: aggregates only)"}
-BLIND = frozenset({"blind", "blind2", "blind3"})  # splits whose cases are never printed
+               "blind3": "blind-3 (held out, unread: aggregates only)",
+               "blind4": "blind-4 (held out, unread: aggregates only)"}
+BLIND = frozenset({"blind", "blind2", "blind3", "blind4"})  # splits whose cases are never printed
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")

@@ -56,9 +56,12 @@ def _names(keys: tuple[str, ...]) -> dict[str, Any]:
 
 def language_defs() -> dict[str, Any]:
     """`$defs` of the rule language: a trigger predicate (`when`) and an action."""
-    combinators = ("any", "all", "not", "phase", "always")
-    phases = sorted({*PHASES, *ALIASES})
-    atom = {
+    return {**_predicate_defs(), **_action_defs()}
+
+
+def _atom_def() -> dict[str, Any]:
+    """An atom: a host or a class in a state, with history conditions on the same host."""
+    return {
         "type": "object",
         "description": "A host, or some host of a class (neither: some host, whichever), in a state; with history "
                        "conditions on the same host.",
@@ -79,6 +82,12 @@ def language_defs() -> dict[str, Any]:
         "not": {"required": ["host", "class"]},  # one or the other, or neither (the class any), never both
         "dependentRequired": {"within": ["acted"], "changed": ["acted"]},
     }
+
+
+def _predicate_defs() -> dict[str, Any]:
+    """A trigger predicate: an atom, or a combinator of predicates, a phase, always."""
+    combinators = ("any", "all", "not", "phase", "always")
+    phases = sorted({*PHASES, *ALIASES})
     predicate = {
         "type": "object",
         "description": "A trigger predicate over what the decision context states (README, the rule language).",
@@ -93,6 +102,24 @@ def language_defs() -> dict[str, Any]:
         ],
     }
     parts = {"type": "array", "minItems": 1, "maxItems": MAX_COMBINED, "items": {"$ref": "#/$defs/predicate"}}
+    return {
+        "predicate": predicate,
+        "atom": _atom_def(),
+        "any_of": {"type": "object", "additionalProperties": False, "required": ["any"],
+                   "properties": {"any": {**parts, "description": "true when any part is true"}}},
+        "all_of": {"type": "object", "additionalProperties": False, "required": ["all"],
+                   "properties": {"all": {**parts, "description": "true when every part is true"}}},
+        "negation": {"type": "object", "additionalProperties": False, "required": ["not"],
+                     "properties": {"not": {"$ref": "#/$defs/predicate"}}},
+        "phase": {"type": "object", "additionalProperties": False, "required": ["phase"],
+                  "properties": {"phase": _enum(phases, "; ".join(f"{n}: {WORDS[n]}" for n in PHASES))}},
+        "always": {"type": "object", "additionalProperties": False, "required": ["always"],
+                   "properties": {"always": {"const": True, "description": "every decision of the rule's roles"}}},
+    }
+
+
+def _action_defs() -> dict[str, Any]:
+    """An action: a mode, a verb, a target, and a preference's other move or a plan's later moves."""
     targets = (*HOSTS, *CLASSES, MATCHED, *RELATIVE_TARGETS)
     # Sleep and Monitor take no target (null or left out); a host verb's target is a name, or left out for the
     # host the trigger matched ("restore it"), never null: null is the host-less verbs' spelling.
@@ -107,18 +134,6 @@ def language_defs() -> dict[str, Any]:
         "allOf": [aimed],
     }
     return {
-        "predicate": predicate,
-        "atom": atom,
-        "any_of": {"type": "object", "additionalProperties": False, "required": ["any"],
-                   "properties": {"any": {**parts, "description": "true when any part is true"}}},
-        "all_of": {"type": "object", "additionalProperties": False, "required": ["all"],
-                   "properties": {"all": {**parts, "description": "true when every part is true"}}},
-        "negation": {"type": "object", "additionalProperties": False, "required": ["not"],
-                     "properties": {"not": {"$ref": "#/$defs/predicate"}}},
-        "phase": {"type": "object", "additionalProperties": False, "required": ["phase"],
-                  "properties": {"phase": _enum(phases, "; ".join(f"{n}: {WORDS[n]}" for n in PHASES))}},
-        "always": {"type": "object", "additionalProperties": False, "required": ["always"],
-                   "properties": {"always": {"const": True, "description": "every decision of the rule's roles"}}},
         "host": _enum(HOSTS, "a CAGE-2 host"),
         "verb": _enum(VERBS, "a CAGE-2 blue verb"),
         "target": {"enum": [*targets, None],

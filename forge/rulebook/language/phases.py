@@ -46,7 +46,6 @@ PHASES: dict[str, dict] = {
 }
 ALIASES = {"recon": "reconnaissance", "initial_access": "exploitation", "escalation": "privilege_escalation",
            "lateral": "lateral_movement", "analysis_confirmed_escalation": "escalation_confirmed"}
-HISTORY_PHASES = ("escalation_confirmed", "lateral_movement")
 # How texts name the phases (the product's reading of a condition: condition.claims; most specific first).
 NAMED_BY = (
     ("escalation_confirmed", re.compile(r"\b(?:analys[ie]s|analy[sz]ed?)\b[^.;]{0,40}\bconfirm\w*\b[^.;]{0,20}\bescalat", re.I)),

@@ -456,10 +456,6 @@ def dnf(p: Predicate, positive: bool = True) -> Optional[list[tuple[Literal, ...
     return out
 
 
-def _exact(value: Optional[str]) -> Optional[str]:
-    return value if value not in (None, "any") else None
-
-
 def _values_exclude(a: Optional[str], b: Optional[str], quiet: str) -> bool:
     """No single stated value meets both conditions."""
     if a is None or b is None:

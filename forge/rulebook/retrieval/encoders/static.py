@@ -62,10 +62,11 @@ def build_distilled_table(model_path: Path, out: Path, *, batch: int = 1024) -> 
     `[CLS] t [SEP]`, its row is the mean of the three outputs; the rows are centred and their top 3
     principal components removed (every MiniLM output shares a large common direction: without this
     two unrelated texts score 0.8, with it ~0.4), then weighted by SIF a / (a + p(rank)) with Zipf's
-    p, so frequent tokens (punctuation, "the") count less. Once per machine, on every core: about 50 s of
-    CPU, 25 s on 2 cores."""
+    p, so frequent tokens (punctuation, "the") count less. Once per machine, on every core (scripts/setup.sh
+    does it)."""
     # lazy: a query of the table never needs onnxruntime
-    from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEncoder, ensure_onnx_file, new_session
+    from forge.rulebook.retrieval.encoders.onnx_graph import ensure_onnx_file
+    from forge.rulebook.retrieval.encoders.onnx_minilm import OnnxEncoder, new_session
 
     log.info("building the minilm-static encoder table from %s (once per machine) -> %s", model_path, out)
     graph = ensure_onnx_file(False, model_path)  # the float32 model: torch's to 1e-6

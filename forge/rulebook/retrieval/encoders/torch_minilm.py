@@ -87,9 +87,9 @@ _PROBES = ("quiet", "Situation (from the Planner): Enterprise0 shows Activity No
 
 def _optimised_encoder(model):
     """The transformer traced for one unpadded text, frozen and fused for oneDNN
-    (`torch.jit.optimize_for_inference`): about 40 % faster per query on a CPU. Used only if it
-    matches the eager model (max |difference| < 1e-4) on texts of three lengths; None otherwise, or if
-    FORGE_RULEBOOK_OPTIMISE=0."""
+    (`torch.jit.optimize_for_inference`): faster per query on a CPU (scripts/bench/rulebook_query.py).
+    Used only if it matches the eager model (max |difference| < 1e-4) on texts of three lengths; None
+    otherwise, or if FORGE_RULEBOOK_OPTIMISE=0."""
     if os.environ.get("FORGE_RULEBOOK_OPTIMISE", "1") == "0":
         return None
     import warnings
@@ -127,7 +127,7 @@ def _optimised_encoder(model):
 
 def _direct_encode(loaded: LoadedModel, texts: list[str]) -> Optional[np.ndarray]:
     """Tokenizer, transformer, masked mean, unit length: what the model's modules (Transformer, mean
-    Pooling, Normalize) compute, without `encode`'s sorting and batching, which cost a query ~1.5 ms.
+    Pooling, Normalize) compute, without `encode`'s sorting and batching, which a single query does not need.
     One forward per text: a few texts of very different lengths (an observation and a short context)
     cost less unpadded on a CPU. None if the model is not laid out that way (use `encode` then)."""
     import torch
@@ -166,8 +166,8 @@ def _uses_mean_pooling(model) -> bool:
 
 
 # -- the traced query encoder, cached on disk -----------------------------------------------------------
-# Loading sentence-transformers and tracing costs ~8 s per process; torch.jit.load of the saved trace
-# plus the Rust tokenizer ~0.3 s (torch's own import, ~1 s, remains). Keyed by the model's fingerprint,
+# Loading sentence-transformers and tracing costs seconds per process; torch.jit.load of the saved trace
+# plus the Rust tokenizer a fraction of that (torch's own import remains). Keyed by the model's fingerprint,
 # int8 or not, and the torch version; validated against the eager model when it is built.
 TRACE_RECIPE = "minilm-traced/v1: frozen, optimize_for_inference, last hidden state; masked mean outside"
 
@@ -185,8 +185,8 @@ class QueryEncoder:
 
         rows = []
         # The graph executor's profiling re-specializes the graph for every new sequence length, and
-        # query lengths rarely repeat: with it, the first call costs ~1 s of CPU and a query ~17 ms at
-        # p50; without it (the graph is already frozen and fused), a few ms (scripts/bench/rulebook_query.py).
+        # query lengths rarely repeat: with it, every query pays a re-specialization; without it (the graph
+        # is already frozen and fused) it does not (scripts/bench/rulebook_query.py measures the latency).
         with torch.jit.optimized_execution(False), torch.inference_mode():
             for text in texts:  # one unpadded forward per text: cheaper on a CPU than a padded batch
                 ids = torch.tensor([self.tokenizer.encode(text).ids], dtype=torch.long)
