@@ -16,7 +16,7 @@ README = ROOT / "README.md"
 
 # The README's two commands, exactly as a newcomer copies them (CI runs the second).
 TWO_COMMANDS = (
-    "./scripts/demo.sh     # set-up, then the main job: a small FORGE session + zero-shot and Reflexion baselines",
+    "./scripts/demo.sh     # set-up, then the main job: FORGE, zero-shot and Reflexion, 6 sessions each, and a verdict",
     "./scripts/test.sh     # set-up, then the whole test suite (real CybORG, Ray, MLflow, Redis, HTTP)",
 )
 README_MAX_LINES = 220
