@@ -192,7 +192,15 @@ class Watcher(threading.Thread):
                 return False
             os.kill(pids[0], signal.SIGKILL)
             killed.add(pids[0])
-            self.watch.landed.append({"killed": "worker", "pid": pids[0], "held": held, "spent": spent})
+            # What the dead process still held: read after the kill, since its call may have ended between the
+            # figures above and the signal (on a loaded machine it often has). A dead process releases nothing,
+            # so a lease of its pid still held now was held at its death and must come back.
+            import ray
+
+            after = ray.get(_limiter(SESSION).figures.remote(), timeout=30)
+            at_death = sum(1 for h in after["held"].values() if _holder_pid(h) == pids[0])
+            self.watch.landed.append({"killed": "worker", "pid": pids[0], "held": held, "held_at_death": at_death,
+                                      "spent": spent})
         elif self.action == "limiter":
             os.kill(figures["pid"], signal.SIGKILL)
             self.watch.landed.append({"killed": "limiter", "pid": figures["pid"], "held": held, "spent": spent})

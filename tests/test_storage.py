@@ -174,3 +174,49 @@ def test_a_run_in_s3_is_pushed_as_it_goes_and_pulled_fresh(s3_server, tmp_path, 
 
     with pytest.raises(StorageError, match="not a FORGE run directory"):
         RunMirror(Storage.open(s3_server.uri("forge-unit/nothing")), tmp_path / "x").pull()
+
+
+def test_a_local_file_written_while_a_reader_reads_is_read_whole(tmp_path):
+    """Storage.write_text on a local directory: a reader never sees part of a document (the pushed spending is
+    read while the driver rewrites it, and a driver killed mid-write must not leave half of one)."""
+    import threading
+
+    (tmp_path / "store").mkdir()
+    storage = Storage.open(str(tmp_path / "store"))
+    storage.write_text("doc.json", json.dumps({"n": 0, "pad": "x" * 200_000}))
+    stop, torn = threading.Event(), []
+
+    def read_all() -> None:
+        while not stop.is_set():
+            try:
+                json.loads(storage.read_text("doc.json"))
+            except ValueError as exc:
+                torn.append(str(exc))
+
+    reader = threading.Thread(target=read_all)
+    reader.start()
+    try:
+        for n in range(1, 150):
+            storage.write_text("doc.json", json.dumps({"n": n, "pad": "x" * 200_000}))
+    finally:
+        stop.set()
+        reader.join()
+    assert not torn, f"{len(torn)} reads saw part of a document: {torn[0]}"
+    assert json.loads(storage.read_text("doc.json"))["n"] == 149
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["doc.json"]
+
+
+def test_a_pushed_spending_that_is_not_a_document_keeps_the_ledgers_and_the_resume_goes_on(tmp_path):
+    from forge.protocol.ledger import SessionLedger
+    from workers.spending import PUSHED_SPENDING, fold_pushed_spending
+
+    ledger = SessionLedger.open(str(tmp_path), "s")
+    try:
+        ledger.commit_spending({"calls": 7, "usd": 0.5})
+        (tmp_path / PUSHED_SPENDING).write_text('{"open_leases": {"a": {"holder": "pid 1 on')
+        assert fold_pushed_spending(ledger, tmp_path) is None
+        assert ledger.spending()["calls"] == 7
+        (tmp_path / PUSHED_SPENDING).write_text(json.dumps({"spent": {"calls": 9, "usd": 0.6}, "open_leases": {}}))
+        assert fold_pushed_spending(ledger, tmp_path)["calls"] == 9
+    finally:
+        ledger.close()

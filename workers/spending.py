@@ -12,11 +12,14 @@ second, `RunMirror.keep_pushed`), and folded back into the ledger when a driver 
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Optional
 
 from forge.llm.limiter import OpenLeases, Spent
 from forge.protocol.ledger import SessionLedger
+
+log = logging.getLogger(__name__)
 
 PUSHED_SPENDING = "spending.json"
 
@@ -59,7 +62,14 @@ def fold_pushed_spending(ledger: SessionLedger, run_path: Path) -> Optional[dict
     path = run_path / PUSHED_SPENDING
     if not path.is_file():
         return None
-    pushed = json.loads(path.read_text())
+    try:
+        pushed = json.loads(path.read_text())
+        pushed["spent"].items()
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        # Storage writes it whole; a copy that is not (a store without atomic writes) costs the charges since
+        # the last stage boundary, never the resume.
+        log.warning("%s is not a spending document (%s): the ledger's spending is kept", path, exc)
+        return None
     kept = ledger.spending()
     newer = all(pushed["spent"].get(k, 0) >= v for k, v in kept.items())
     return ledger.commit_spending(pushed["spent"], pushed.get("open_leases", {}) if newer else None)

@@ -110,9 +110,19 @@ class Storage:
         return self._call(read)
 
     def write_text(self, relative: str, text: str) -> None:
+        """Whole or not at all, for a reader at any moment and after a crash: an object store's PUT is that
+        already; a local file is written beside its name and moved onto it."""
         def put() -> None:
-            with self.fs.open_output_stream(self._path(relative)) as out:
+            target = self._path(relative)
+            if self.scheme != "file":
+                with self.fs.open_output_stream(target) as out:
+                    out.write(text.encode())
+                return
+            partial = f"{target}.partial-{os.getpid()}"
+            self.fs.create_dir(target.rsplit("/", 1)[0], recursive=True)
+            with self.fs.open_output_stream(partial) as out:
                 out.write(text.encode())
+            self.fs.move(partial, target)
         self._call(put)
 
     def upload(self, local: Path, relative: str) -> None:
