@@ -131,7 +131,7 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b", re.IGNORECASE)
-_CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
+_CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when")
@@ -181,7 +181,7 @@ _STORY = re.compile(
     r"^\s*\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
-                                rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b)|alone|{_PAST})\b"
+                                rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b|\s*$)|alone|{_PAST})\b"
                                 # a participle before what it describes is no report: "restore compromised user hosts"
                                 rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
                                 rf"desktops?|laptops?|(?:user|enterprise|op_host|op_server)\d))", re.IGNORECASE)
@@ -208,9 +208,34 @@ def _canonical_verb(match: re.Match, text_after: str = "") -> str:
     return name
 
 
+# A range of hosts of one kind: "User1-User4", "User1 through User4", "User1 to 4", "Op_Host0-2".
+_RANGE = re.compile(r"\b(?P<kind>user|enterprise|op[\s_-]?host)[\s_-]?(?P<first>\d)\s*(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
+                    r"(?:(?P=kind)[\s_-]?)?(?P<last>\d)\b", re.IGNORECASE)
+_ONE_OF = re.compile(r"\b(?:one|any|either|each|whichever|some|none)\s+of\s+(?:the\s+(?:hosts\s+)?)?$", re.IGNORECASE)
+
+
+def expand_ranges(text: str) -> str:
+    """A text with each range of hosts written as the list it stands for ("one of User1-User3" -> "one of User1, User2
+    or User3"; "User1 to User3 are compromised" -> "User1, User2 and User3 are compromised")."""
+    def listed(match: re.Match) -> str:
+        kind = {"user": "User", "enterprise": "Enterprise"}.get(match["kind"].lower(), "Op_Host")
+        first, last = int(match["first"]), int(match["last"])
+        if last <= first or (kind, last) not in _HOST_LIMITS:
+            return match.group(0)
+        names = [f"{kind}{n}" for n in range(first, last + 1)]
+        joiner = " or " if _ONE_OF.search(match.string[:match.start()]) or \
+            re.match(r"\s*(?:is|shows|has|gets|was)\b", match.string[match.end():], re.IGNORECASE) else " and "
+        return ", ".join(names[:-1]) + joiner + names[-1]
+    return _RANGE.sub(listed, text or "")
+
+
+_HOST_LIMITS = frozenset((name, n) for name, count in (("User", 5), ("Enterprise", 3), ("Op_Host", 3)) for n in range(count))
+
+
 def hosts_in(text: str) -> tuple[str, ...]:
-    """The CAGE-2 hosts a text names, in order of first mention."""
+    """The CAGE-2 hosts a text names, in order of first mention (a range names each host in it)."""
     found: list[tuple[int, str]] = []
+    text = expand_ranges(text)
     for pattern, host in _HOST_FORMS:
         found += [(m.start(), host) for m in pattern.finditer(text or "")]
     return tuple(dict.fromkeys(host for _, host in sorted(found)))
@@ -299,7 +324,7 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
                         re.IGNORECASE)
 
 
-_FROM_NOW_ON = re.compile(r"^(?:next\s+time|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
+_FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
                           r"from\s+here\s+on)\b\s*,?\s*", re.IGNORECASE)
 
 
@@ -384,12 +409,21 @@ _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infec
                           re.IGNORECASE)
 
 
+_HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
+_HOST_BEFORE = re.compile(rf"\b{_HOST_NAME}\s*$", re.IGNORECASE)
+_HOST_AFTER = re.compile(rf"\s*(?:(?:and|or|as\s+well\s+as|plus)\s+)?{_HOST_NAME}\b", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
     rest = text[start:]
-    stop = re.search(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest)
-    end = stop.start() if stop else len(rest)
+    end = len(rest)
+    for stop in re.finditer(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest):
+        if stop.group(0) == "," and _HOST_BEFORE.search(rest[:stop.start()]) and _HOST_AFTER.match(rest[stop.end():]):
+            continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
+        end = stop.start()
+        break
     order = re.search(rf"\s(?:{_ORDER_FORBID}|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
@@ -536,7 +570,7 @@ def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str,
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
-    flat = " ".join((text or "").split())
+    flat = expand_ranges(" ".join((text or "").split()))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
