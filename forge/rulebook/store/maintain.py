@@ -228,6 +228,7 @@ def plan_teachings(
                 roles=tuple(teaching.roles), group=teaching.group, trigger=teaching.trigger,
                 compiled_by=teaching.compiled_by, when=teaching.when, action=teaching.action,
                 semantic_reason=teaching.semantic_reason, unexpressed=teaching.unexpressed,
+                text=teaching.text if teaching.text != teaching.directive else "",
             )
         else:
             record = target

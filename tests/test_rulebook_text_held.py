@@ -1,0 +1,110 @@
+"""Issue 29, third round: a predicate rule fires only where the product's own reading of its teacher's words is not
+false. The teacher's text stays on the record (the directive may be a compiler's rewrite) and the gate holds a compiled
+predicate to what the product reads of it; the reading knows counted conditions ("two or more user hosts"), ranges
+("User1-User3") and lists of hosts ("User2, User3 or User4"), conditions about hosts in general, a lesson apart from
+its story, and conditions on kinds of fact no context states (the step of the episode). The compilations are scripted
+(what a compiler answered), so the product's own checks, claims and gate are what is tested."""
+
+from __future__ import annotations
+
+import pytest
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import text_claims
+from forge.rulebook.language.predicate import truth
+from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.wording import hosts_in
+from forge.rulebook.model import RuleRecord
+from tests.test_rulebook_claims_scope import taught
+from tests.test_rulebook_text_checks import do, entry, reply
+
+
+def table(**hosts: str) -> str:
+    """Alert lines: host=\"Activity,Compromised\"."""
+    return "Alerts:\n" + "\n".join(f"{h}: Activity {s.split(',')[0]}, Compromised {s.split(',')[1]}" for h, s in hosts.items())
+
+
+def claimed(text: str, context: str):
+    found, _ = text_claims(text)
+    return truth(found, read_situation(context))
+
+
+def test_a_range_or_a_list_of_hosts_names_each_host_in_it():
+    assert hosts_in("any of User1-User3") == ("User1", "User2", "User3")
+    assert hosts_in("User1 through User4 and Enterprise0") == ("User1", "User2", "User3", "User4", "Enterprise0")
+    assert hosts_in("Op_Host0-2") == ("Op_Host0", "Op_Host1", "Op_Host2")
+    ranged = "When any of User1-User3 is being exploited, remove the attacker from it."
+    assert text_claims(ranged)[1]
+    assert claimed(ranged, table(User2="Exploit,No")) is True
+    assert claimed(ranged, table(User4="Exploit,User", User0="Exploit,User")) is not True
+    # a predicate over the whole class, or over the range's ends only, is wider than the text
+    assert text_problem(ranged, {"class": "User", "activity": "Exploit"}, do("Remove", "$matched")) is not None
+    listed = "If User2, User3 or User4 is compromised, restore it."
+    assert text_claims(listed)[1]
+    assert claimed(listed, table(User4="None,User")) is True
+    assert claimed(listed, table(User2="Exploit,No")) is not True  # exploited is not compromised
+    both_ends = "When User1 through User3 are all compromised, restore Enterprise0."
+    assert text_problem(both_ends, {"all": [{"host": "User1", "compromise": "any"}, {"host": "User3", "compromise": "any"}]},
+                        do("Restore", "Enterprise0")) is not None
+
+
+@pytest.mark.parametrize("text, held, not_held", [
+    ("If two or more user hosts are compromised, put a DecoyApache on Enterprise1.",
+     {"User1": "None,User", "User3": "None,Privileged"}, {"User1": "None,User", "User2": "None,No"}),
+    ("When at least two user hosts show exploit activity, restore Op_Server0.",
+     {"User1": "Exploit,User", "User2": "Exploit,No"}, {"User1": "Exploit,User", "User2": "Scan,No"}),
+    ("Whenever more than one enterprise host shows exploit activity, restore Op_Server0.",
+     {"Enterprise0": "Exploit,User", "Enterprise2": "Exploit,User"}, {"Enterprise1": "Exploit,User", "User1": "Exploit,User"}),
+])
+def test_a_counted_condition_claims_that_many_hosts(text, held, not_held):
+    assert text_claims(text)[1]  # the whole condition is read
+    assert claimed(text, table(**held)) is True
+    assert claimed(text, table(**not_held)) is not True
+
+
+def test_a_condition_about_hosts_in_general_is_not_about_the_host_named_before_it():
+    text = "Put a DecoyApache on Enterprise0 when the attacker is scanning hosts."
+    assert claimed(text, table(User1="Scan,No", Enterprise0="None,No")) is True
+    assert claimed(text, table(Enterprise0="None,No", User1="None,No")) is not True
+    general = "Analyse Enterprise1 whenever two or more hosts show an exploit."
+    assert claimed(general, table(Enterprise1="Exploit,User", User1="None,No")) is not True
+    assert claimed(general, table(Enterprise1="None,No", User1="Exploit,User", Op_Host0="Exploit,User")) is True
+
+
+def test_a_lesson_is_about_its_own_subject_never_a_host_only_its_story_names():
+    text = "User1 was exploited and the attacker moved on. When Enterprise0 is scanned, put a DecoyApache on it."
+    story = {"all": [{"host": "Enterprise0", "activity": "Scan"}, {"host": "User1", "compromise": "any"}]}
+    problem = text_problem(text, story, do("DecoyApache", "Enterprise0"))
+    assert problem is not None and "story" in problem
+    assert text_problem(text, {"host": "Enterprise0", "activity": "Scan"}, do("DecoyApache", "Enterprise0")) is None
+
+
+def test_a_condition_on_the_step_of_the_episode_is_stated_or_the_rule_is_silent(tmp_path):
+    text = "In the first five steps of the episode, restore any user host that is compromised."
+    wide = {"class": "User", "compromise": "any"}
+    assert text_problem(text, wide, do("Restore", "$matched")).startswith("facts")
+    assert text_problem(text, wide, do("Restore", "$matched"), "in the first five steps of the episode") is None
+    # a record the checks never saw (a rule written before them): its words still keep it silent
+    record, injected = taught(tmp_path, text, reply(entry(wide, do("Restore", "$matched"), "in the first five steps")))
+    assert record.when == wide
+    assert not injected(table(User1="None,User"))
+
+
+def test_a_compiled_predicate_is_held_to_what_the_product_reads_of_its_teachers_words(tmp_path):
+    """The predicate passes every check (the reading of the condition is partial: "at the same moment" is not placed),
+    but the part the product does read (two or more user hosts) must hold: where one user host is compromised its own
+    words say the rule does not apply. The teacher's text is kept on the record beside the compiler's directive."""
+    text = "If two or more user hosts are compromised at the same moment, restore Op_Server0."
+    wide = {"class": "User", "compromise": "any"}
+    record, injected = taught(tmp_path, text, reply(entry(wide, do("Restore", "Op_Server0"))))
+    assert record.when == wide and record.text == text and record.directive != text
+    assert not injected(table(User1="None,User", User2="None,No"))
+    assert injected(table(User1="None,User", User2="None,User"))
+
+
+def test_the_teachers_text_is_on_the_record_and_records_without_it_keep_their_digest():
+    record = RuleRecord("r1", "Restore a compromised user host.", "CONTENT", ("action_chooser",), "g",
+                        when={"class": "User", "compromise": "any"}, action=do("Restore", "$matched"),
+                        text="Restore any user box that got popped.")
+    assert RuleRecord.from_dict(record.to_dict()) == record
+    assert "text" not in record.with_(text="").to_dict()
