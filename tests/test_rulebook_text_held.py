@@ -108,3 +108,38 @@ def test_the_teachers_text_is_on_the_record_and_records_without_it_keep_their_di
                         text="Restore any user box that got popped.")
     assert RuleRecord.from_dict(record.to_dict()) == record
     assert "text" not in record.with_(text="").to_dict()
+
+
+def test_one_teachers_exception_taught_first_speaks_alone_where_it_applies(tmp_path):
+    """One teacher: an exception (a trigger strictly inside the general rule's), then the general rule. Where the
+    exception applies it is injected alone; the general rule still speaks for the hosts the exception does not
+    dispute, and alone where the exception does not apply. (It used to be injected beside its exception.)"""
+    from forge.memory.model import Provenance
+    from forge.rulebook.authoring.compile import RuleCompiler
+    from forge.rulebook.authoring.teaching import Correction, teach_text
+    from forge.rulebook.book import Rulebook
+    from forge.rulebook.injection import RulebookInjection
+    from forge.rulebook.retrieval.retrieve import RetrievalSettings
+    from forge.rulebook.store.backends import open_rulebook
+    from tests.test_rulebook_compile import ScriptedClient
+
+    exception = "When User0 is compromised, remove the attacker from it instead of restoring it."
+    general = "Restore any user host that is compromised."
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    ids = []
+    for text, compiled in ((exception, entry({"host": "User0", "compromise": "any"},
+                                             {"mode": "prefer", "verb": "Remove", "target": "User0",
+                                              "over": {"verb": "Restore", "target": "User0"}})),
+                           (general, entry({"class": "User", "compromise": "any"}, do("Restore", "$matched")))):
+        ids += teach_text(book, RuleCompiler(ScriptedClient(reply(compiled))),
+                          [Correction(text, "action_chooser", "user:ann", "t")], provenance=Provenance()).rule_ids
+    for actor in (None, "user:ann", "user:bob"):
+        injection = RulebookInjection(book, RetrievalSettings(), actor=actor, window=0, embedder=book.embedder)
+
+        def injected(context: str) -> list[str]:
+            got = {i.id.split("@")[0] for i in injection.for_call("action_chooser", context).items}
+            return ["exception" if rid == ids[0] else "general" for rid in ids if rid in got]
+
+        assert injected(table(User0="None,User")) == ["exception"]
+        assert injected(table(User0="None,User", User3="None,User")) == ["exception", "general"]
+        assert injected(table(User3="None,User")) == ["general"]
