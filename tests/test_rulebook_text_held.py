@@ -24,6 +24,13 @@ def table(**hosts: str) -> str:
     return "Alerts:\n" + "\n".join(f"{h}: Activity {s.split(',')[0]}, Compromised {s.split(',')[1]}" for h, s in hosts.items())
 
 
+def every_host(**hosts: str) -> str:
+    """Every host's line, quiet and clean unless given."""
+    from forge.env.catalog import HOSTS
+
+    return table(**{h: hosts.get(h, "None,No") for h in HOSTS})
+
+
 def claimed(text: str, context: str):
     found, _ = text_claims(text)
     return truth(found, read_situation(context))
@@ -143,3 +150,35 @@ def test_one_teachers_exception_taught_first_speaks_alone_where_it_applies(tmp_p
         assert injected(table(User0="None,User")) == ["exception"]
         assert injected(table(User0="None,User", User3="None,User")) == ["exception", "general"]
         assert injected(table(User3="None,User")) == ["general"]
+
+
+@pytest.mark.parametrize("text, wide, held, not_held", [
+    # a second, negated state of the same host: both are claimed (the surrogate kept only the negation)
+    ("When User1 shows a user-level compromise and no privileged access yet, remove the attacker from User1.",
+     {"not": {"host": "User1", "compromise": "Privileged"}}, {"User1": "None,User"}, {"User1": "None,No"}),
+    # "nothing is compromised" is about every host, not the host named after it
+    ("If nothing is compromised yet and User2 is scanned, put a DecoyApache on User2.",
+     {"host": "User2", "activity": "Scan", "compromise": "No"}, {"User2": "Scan,No", "User1": "None,No"},
+     {"User2": "Scan,No", "User1": "None,User"}),
+    # a bare count ("two user hosts") is at least that many
+    ("When two user hosts are compromised, restore Enterprise0.", {"class": "User", "compromise": "any"},
+     {"User1": "None,User", "User4": "None,User"}, {"User1": "None,User", "User4": "None,No"}),
+    # a named phase opened by "in the ... phase" is a condition (it was read as no condition at all)
+    ("In the impact phase, restore Op_Server0.", {"host": "Op_Server0"}, {"Op_Server0": "None,User"},
+     {"Op_Server0": "None,No"}),
+])
+def test_more_conditions_are_read_whole_and_a_wider_predicate_is_refused(text, wide, held, not_held):
+    found, whole = text_claims(text)
+    assert whole
+    assert claimed(text, every_host(**held)) is True
+    assert claimed(text, every_host(**not_held)) is False
+    action = {"mode": "do", "verb": "Restore", "target": "Op_Server0"}  # the check is on the trigger
+    assert text_problem(text, wide, action) is not None
+
+
+def test_a_change_of_state_said_in_words_is_history():
+    from forge.rulebook.language.condition import facts_needed
+
+    assert "history" in facts_needed("when a user host goes from scanned to exploited")
+    assert text_problem("When a user host goes from scanned to exploited, remove the attacker from it.",
+                        {"class": "User", "activity": "Exploit"}, do("Remove", "$matched")).startswith("history")

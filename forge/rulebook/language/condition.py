@@ -70,7 +70,7 @@ FACTS: tuple[Fact, ...] = (
     Fact("history", re.compile(
         r"\b(?:still|again|already|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
-        r"(?:has|have) been (?:\w+ ){0,3}?for|running|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
+        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
@@ -162,7 +162,7 @@ _EVERY = re.compile(r"\b(?<!at\s)(?<!after\s)(?:all|every|each|the\s+(?:whole|en
 _SUBNET = re.compile(r"\b(?:user|enterprise|op|operational)[\s-]+(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
 # A clause about hosts in general ("when two or more hosts show an exploit", "if anything is compromised"): not about the
 # host named before it.
-_GENERAL_SUBJECT = re.compile(r"\b(?:hosts|machines|boxes|servers|workstations|nodes|systems|anything|something|everything|"
+_GENERAL_SUBJECT = re.compile(r"\b(?:hosts|machines|boxes|servers|workstations|nodes|systems|anything|something|everything|nothing|"
                               r"anywhere|somewhere|everywhere)\b|" + r"\b(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b"
                               r"(?![^.;]*\b(?:it|its|there|that\s+(?:host|machine|box|one))\b)", re.IGNORECASE)
 _NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if))\b", re.IGNORECASE)
@@ -174,6 +174,11 @@ _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\
 # opens a clause about other hosts ("no enterprise host is compromised and a user host is being exploited"); never
 # inside a list of hosts ("User1 and User2 are compromised" share their state).
 _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)|"
+                          # "User1 shows a user-level compromise and no privileged access yet": a second, negated state
+                          # "nothing is compromised yet and User2 is scanned": a clause about a named host
+                          r"\band\s+(?=(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d\s+(?:is|shows|gets|was|has|becomes|appears)\b)|"
+                          r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
+                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)|"
                           r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
@@ -280,6 +285,9 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 # "exactly one", "a single", "only one", "just one".
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
 _COUNT = re.compile(r"\b(?:at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<more>two|three|four|[2-4])\s+or\s+more|"
+                    # "when two user hosts are compromised": at least that many
+                    r"(?P<bare>two|three|four|[2-4])(?=\s+(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts|machines|boxes|servers|"
+                    r"workstations|nodes|systems)\b)|"
                     r"more\s+than\s+(?P<than>one|two|three|[1-3])|(?P<several>several|multiple|many|a\s+few|a\s+couple\s+of)|"
                     r"(?P<exactly>exactly\s+one|a\s+single|only\s+one|just\s+one|one\s+and\s+only\s+one|one\s+single))\b",
                     re.IGNORECASE)
@@ -296,7 +304,7 @@ def _counted(clause: str) -> Optional[tuple[int, bool]]:
         return 2, False
     if found["than"]:
         return _NUMBERS[found["than"].lower()] + 1, False
-    return _NUMBERS[(found["least"] or found["more"]).lower()], False
+    return _NUMBERS[(found["least"] or found["more"] or found["bare"]).lower()], False
 
 
 def _of_count(atom, hosts: list[str], n: int, exactly: bool):

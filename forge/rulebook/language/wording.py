@@ -133,6 +133,9 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b", re.IGNORECASE)
 _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
+                     # "in the impact phase", "at the reconnaissance stage"
+                     r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
+                     r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when")
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
