@@ -163,6 +163,12 @@ def test_one_teachers_exception_taught_first_speaks_alone_where_it_applies(tmp_p
     # a bare count ("two user hosts") is at least that many
     ("When two user hosts are compromised, restore Enterprise0.", {"class": "User", "compromise": "any"},
      {"User1": "None,User", "User4": "None,User"}, {"User1": "None,User", "User4": "None,No"}),
+    # what people leave out: "neither ... nor", "... but Enterprise0 is not" (read as Enterprise1 compromised, and as
+    # Enterprise0 merely shown)
+    ("If neither Enterprise0 nor Enterprise1 is compromised, put a DecoyApache on Enterprise1.",
+     {"not": {"host": "Enterprise0", "compromise": "any"}}, {}, {"Enterprise1": "None,User"}),
+    ("When Enterprise1 is scanned but Enterprise0 is not, put a DecoyApache on Enterprise0.",
+     {"host": "Enterprise1", "activity": "Scan"}, {"Enterprise1": "Scan,No"}, {"Enterprise1": "Scan,No", "Enterprise0": "Scan,No"}),
     # a named phase opened by "in the ... phase" is a condition (it was read as no condition at all)
     ("In the impact phase, restore Op_Server0.", {"host": "Op_Server0"}, {"Op_Server0": "None,User"},
      {"Op_Server0": "None,No"}),

@@ -184,6 +184,22 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
 
+_HOST_WORD = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
+# "neither Enterprise0 nor Enterprise1 is compromised"; "Enterprise1 is scanned but Enterprise0 is not"
+_NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>is|are|was|were|gets?|got)\s+"
+                      r"(?P<state>[^,;.]+)", re.IGNORECASE)
+_ELLIPSIS = re.compile(rf"\b(?P<a>{_HOST_WORD})\s+(?P<verb>is|was|are|were)\s+(?P<state>(?:(?!\b(?:but|and|while|whereas)\b)[^,;.])+?)\s*,?\s+"
+                       rf"(?P<join>but|and|while|whereas)\s+(?P<b>{_HOST_WORD})\s+(?:is|was|are|were)\s*(?:not|n't)(?=\s*(?:[,;.]|$))",
+                       re.IGNORECASE)
+
+
+def spelled_out(condition: str) -> str:
+    """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
+    and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"."""
+    text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}", condition or "")
+    return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
+
+
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
            universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can
@@ -200,6 +216,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
 
+    condition = spelled_out(condition)
     quiet = Not(AnyOfQuiet())
     parts = []
     last = subject
