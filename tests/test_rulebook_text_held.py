@@ -188,3 +188,16 @@ def test_a_change_of_state_said_in_words_is_history():
     assert "history" in facts_needed("when a user host goes from scanned to exploited")
     assert text_problem("When a user host goes from scanned to exploited, remove the attacker from it.",
                         {"class": "User", "activity": "Exploit"}, do("Remove", "$matched")).startswith("history")
+
+
+@pytest.mark.parametrize("text, host, state, verb", [
+    ("Condition: User2 shows exploit activity. Action: remove the attacker from User2.", "User2", "Exploit,No", "Remove"),
+    ("Situation: Op_Server0 is compromised. What to do: restore Op_Server0.", "Op_Server0", "None,User", "Restore"),
+])
+def test_a_form_with_labelled_parts_has_its_condition(text, host, state, verb):
+    """The condition of a form ("Condition: ... Action: ...") was not read: a predicate that merely asks that the
+    context shows the host (true in every table, which lists every host) passed."""
+    assert text_claims(text)[1]
+    assert claimed(text, every_host(**{host: state})) is True
+    assert claimed(text, every_host()) is False
+    assert text_problem(text, {"host": host}, do(verb, host)).startswith("bare")

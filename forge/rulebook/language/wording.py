@@ -570,10 +570,16 @@ def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str,
     return rest[0] if len(rest) == 1 else None
 
 
+# A form's labels before its parts ("Condition: User2 shows an exploit. Action: remove the attacker from User2.",
+# "Trigger - ...; response - ..."): the parts are a situation and an order as any note writes them.
+_FORM_LABEL = re.compile(r"(^|[.;!?]\s+|;\s*)(?:condition|trigger|situation|context|case|action|response|reaction|"
+                         r"what\s+to\s+do|do\s+this)\s*(?::|\s[\u2013\u2014-]|->)\s*(?P<first>\w)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
-    flat = expand_ranges(" ".join((text or "").split()))
+    flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), expand_ranges(" ".join((text or "").split())))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
