@@ -201,3 +201,18 @@ def test_a_form_with_labelled_parts_has_its_condition(text, host, state, verb):
     assert claimed(text, every_host(**{host: state})) is True
     assert claimed(text, every_host()) is False
     assert text_problem(text, {"host": host}, do(verb, host)).startswith("bare")
+
+
+@pytest.mark.parametrize("text, late", [
+    ("Put a DecoyApache on Enterprise2 before the attacker reaches it.", {"host": "Enterprise2", "compromise": "any"}),
+    ("Restore Enterprise1 before the attacker escalates on it.", {"host": "Enterprise1", "compromise": "Privileged"}),
+    ("Deploy a DecoyApache on User3 before it gets exploited.", {"host": "User3", "activity": "Exploit"}),
+])
+def test_an_order_given_before_something_happens_is_never_triggered_by_it(text, late):
+    action = do("Restore" if "Restore" in text else "DecoyApache", late["host"])
+    assert text_problem(text, late, action).startswith("before")
+    # an order of two hosts, or a trigger the before-clause does not state, passes
+    assert text_problem(text, {"host": late["host"], "compromise": "No"}, action) is None
+    assert text_problem("If Op_Server0 and Enterprise2 are both compromised, restore Op_Server0 before Enterprise2.",
+                        {"all": [{"host": "Op_Server0", "compromise": "any"}, {"host": "Enterprise2", "compromise": "any"}]},
+                        do("Restore", "Op_Server0")) is None

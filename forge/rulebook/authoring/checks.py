@@ -41,8 +41,8 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import complete_claims, facts_needed, rule_claims, spoken_facts
-from forge.rulebook.language.predicate import Atom, atoms_of, describe, dnf, implies, parse_predicate, positive_hosts
+from forge.rulebook.language.condition import claims, complete_claims, facts_needed, rule_claims, spoken_facts, subject_of
+from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
 
 
@@ -310,6 +310,23 @@ def _bare(words: Wording, predicate) -> Optional[str]:
     return None
 
 
+_BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?P<what>[^,;.]+)", re.IGNORECASE)
+
+
+def _before(words: Wording, predicate) -> Optional[str]:
+    """An order given before something happens ("put a decoy on Enterprise2 before the attacker reaches it", "restore
+    Enterprise1 before the attacker escalates on it") applies while it has not: a trigger that requires it fires only
+    once it is too late, the opposite of the text."""
+    for found in _BEFORE.finditer(words.instruction):
+        what = claims(found["what"], subject_of(words))
+        # (a state, not a host merely named: "restore Op_Server0 before Enterprise2" orders one before the other)
+        if what is not None and any(not atom.bare() for atom, _ in atoms_of(what)) and not isinstance(predicate, Always) \
+                and implies(predicate, what):
+            return (f"before: the order comes before {describe(what)[:60]} ({found.group(0)[:50]!r}), but the trigger "
+                    "requires it: express the condition the order is given in, or leave it out")
+    return None
+
+
 def _claims(text: str, predicate) -> Optional[str]:
     """The predicate must imply what the product reads of the condition (condition.claims: the hosts it names
     with their states, a class with a state, a quiet network, a named phase), where that reading places every
@@ -341,7 +358,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
 
 
 CHECKS = ("format", "always", "negation", "prohibition", "disprefer", "inverted", "verb", "host", "class", "except", "grounding",
-          "bare", "claims", "history", "facts", "target")
+          "bare", "before", "claims", "history", "facts", "target")
 
 
 def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "") -> Optional[str]:
@@ -354,7 +371,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _polarity(words, predicate, action) or _matched(predicate, action) or _scope(words, predicate, when_raw, action) \
-        or _bare(words, predicate) or _claims(text, predicate) or _history(words, predicate, unexpressed)
+        or _bare(words, predicate) or _before(words, predicate) or _claims(text, predicate) \
+        or _history(words, predicate, unexpressed)
 
 
 def completed_action(text: str, action: Optional[dict]) -> Optional[dict]:
