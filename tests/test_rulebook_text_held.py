@@ -216,3 +216,24 @@ def test_an_order_given_before_something_happens_is_never_triggered_by_it(text, 
     assert text_problem("If Op_Server0 and Enterprise2 are both compromised, restore Op_Server0 before Enterprise2.",
                         {"all": [{"host": "Op_Server0", "compromise": "any"}, {"host": "Enterprise2", "compromise": "any"}]},
                         do("Restore", "Op_Server0")) is None
+
+
+def test_a_semantic_rule_whose_condition_the_product_cannot_read_is_silent_whatever_its_likeness(tmp_path):
+    """The compiler gave no predicate (kept it semantic) for a lesson whose condition the product cannot read in full:
+    it used to fire on its cosine to any context that resembles it, also where its condition plainly does not hold
+    (Enterprise1 quiet and clean). A rule that states no condition is still left to its likeness."""
+    def semantic(text: str) -> str:
+        return reply({"item": 1, "verdict": "RULE", "type": "CONTENT", "directive": text, "roles": ["action_chooser"],
+                      "when": None, "action": None, "unexpressed": "", "trigger": ""})
+
+    text = "I waited too long on Enterprise1. Restore Enterprise1 when the attacker seems focused on it."
+    record, injected = taught(tmp_path, text, semantic(text), kind="rule")
+    assert record.when is None
+    assert not injected(table(Enterprise1="None,No"))
+    assert not injected(table(Enterprise1="Scan,No"))
+
+
+def test_scan_before_exploit_in_the_words_of_the_alerts():
+    from forge.rulebook.language.history_words import history_conditions
+
+    assert history_conditions("a host that showed Scan before it showed Exploit") == {"scan_before_exploit": True}

@@ -674,8 +674,9 @@ def semantic_claims(directive: str, semantic_reason: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
     compiled predicate was refused (checks.py) is held to them strictly: claims that are not the whole of it, or no
-    claims at all, leave it unknown, so silent (a predicate that never holds). Otherwise, what its condition claims
-    only narrows where its cosine lets it apply."""
+    claims at all, leave it unknown, so silent (a predicate that never holds); so does a condition it states that they
+    cannot read in full, whoever compiled it (a reflection's lesson the compiler kept semantic used to fire on its likeness
+    to the context). Only a rule that states no condition at all is left to its cosine."""
     from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
 
     found = rule_claims(directive, with_instruction=True)
@@ -684,6 +685,8 @@ def semantic_claims(directive: str, semantic_reason: str = ""):
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)
+    if words.conditions:  # a condition the product cannot read in full: never judged by likeness alone
+        return Not(Always())
     return excepting(claims(condition_of(directive), subject_of(words)), words.excepted)
 
 
