@@ -237,3 +237,17 @@ def test_scan_before_exploit_in_the_words_of_the_alerts():
     from forge.rulebook.language.history_words import history_conditions
 
     assert history_conditions("a host that showed Scan before it showed Exploit") == {"scan_before_exploit": True}
+
+
+@pytest.mark.parametrize("text, host, state", [
+    ("Should Op_Host2 be compromised, restore Op_Host2.", "Op_Host2", "None,User"),
+    ("Enterprise2 exploited -> remove the attacker from Enterprise2.", "Enterprise2", "Exploit,User"),
+    ("For any privileged compromise on an enterprise host, restore that host.", "Enterprise1", "None,Privileged"),
+    ("Kick the attacker off User3 as it gets exploited.", "User3", "Exploit,No"),
+])
+def test_conditions_in_more_forms_are_read(text, host, state):
+    """Conditions without "if" or "when" were not seen at all: a compiled predicate went unchecked, and the gate had
+    nothing of the text to hold it to."""
+    assert text_claims(text)[1]
+    assert claimed(text, every_host(**{host: state})) is True
+    assert claimed(text, every_host()) is False

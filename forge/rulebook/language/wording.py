@@ -137,6 +137,13 @@ _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+ti
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
                      r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
+                     # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
+                     # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
+                     r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
+                     r"for\s+(?:any|every|each)(?=\s+(?:\w+[\s-]+){0,2}?(?:compromise|exploit|scan|alert|breach|intrusion)s?\b)|"
+                     r"where(?=\s+(?:a|an|any|some|the)\s+(?:\w+\s+)?(?:host|box|machine|server|workstation)s?\b)|"
+                     r"(?<!such\s)as(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
+                     r"the\s+(?:step|turn|instant|minute)(?=\s+(?:it|they|\w+\d)\s+(?:gets?|is|becomes|shows))|"
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when")
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
@@ -576,10 +583,14 @@ _FORM_LABEL = re.compile(r"(^|[.;!?]\s+|;\s*)(?:condition|trigger|situation|cont
                          r"what\s+to\s+do|do\s+this)\s*(?::|\s[\u2013\u2014-]|->)\s*(?P<first>\w)", re.IGNORECASE)
 
 
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
-    flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), expand_ranges(" ".join((text or "").split())))
+    flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
+                           _ARROW.sub(": ", expand_ranges(" ".join((text or "").split()))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
