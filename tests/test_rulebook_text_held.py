@@ -251,3 +251,9 @@ def test_conditions_in_more_forms_are_read(text, host, state):
     assert text_claims(text)[1]
     assert claimed(text, every_host(**{host: state})) is True
     assert claimed(text, every_host()) is False
+
+
+def test_a_condition_about_it_is_about_the_host_it_stands_for():
+    text = "Op_Server0 must be restored the moment it is touched."
+    assert text_problem(text, {"host": "Op_Server0"}, do("Restore", "Op_Server0")).startswith("bare")
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, do("Restore", "Op_Server0")) is None

@@ -299,10 +299,13 @@ _NAMING = frozenset("""a an the any some that this it its is are was were be bee
 def _bare(words: Wording, predicate) -> Optional[str]:
     """A condition that says something of a host it names ("if User3 gets hit") compiled as the bare host (the
     context merely shows it): wider than the text, whatever the words the product does not know."""
+    subject = subject_of(words)
     for condition in words.conditions:
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
                                                                 " ", condition.text).lower()) if w not in _NAMING]
-        for host in condition.hosts:
+        # (and the host its "it" stands for: "Op_Server0 must be restored the moment it is touched")
+        named = condition.hosts or ((subject,) if subject and re.search(r"\b(?:it|its)\b", condition.text, re.I) else ())
+        for host in named:
             atoms = [atom for atom, _ in atoms_of(predicate) if host in atom.hosts()]
             if said and atoms and all(atom.bare() for atom in atoms):
                 return (f"bare: the condition says something of {host} ({condition.text[:60]!r}) but the predicate only "
