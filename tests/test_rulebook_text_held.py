@@ -257,3 +257,12 @@ def test_a_condition_about_it_is_about_the_host_it_stands_for():
     text = "Op_Server0 must be restored the moment it is touched."
     assert text_problem(text, {"host": "Op_Server0"}, do("Restore", "Op_Server0")).startswith("bare")
     assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, do("Restore", "Op_Server0")) is None
+
+
+def test_contractions_in_a_condition_are_read():
+    """"the attacker's on Enterprise1" was read as Enterprise1 merely shown: the claims held in every table."""
+    text = "If the attacker's on Enterprise1, kick them off."
+    assert text_claims(text)[1]
+    assert claimed(text, every_host(Enterprise1="None,User")) is True
+    assert claimed(text, every_host()) is False
+    assert claimed("Restore User1 if it's been breached.", every_host(User1="None,No")) is False

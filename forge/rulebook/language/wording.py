@@ -583,6 +583,20 @@ _FORM_LABEL = re.compile(r"(^|[.;!?]\s+|;\s*)(?:condition|trigger|situation|cont
                          r"what\s+to\s+do|do\s+this)\s*(?::|\s[\u2013\u2014-]|->)\s*(?P<first>\w)", re.IGNORECASE)
 
 
+# Contractions in conditions, written out ("isn't clean" -> "is not clean", "the attacker's on it" -> "the attacker is on
+# it", "it's been breached" -> "it has been breached"); the forms of "do" stay, as the prohibitions are read in them.
+_NOT_CONTRACTED = re.compile(r"\b(is|are|was|were|has|have|had)n['\u2019]t\b", re.IGNORECASE)
+_IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intruder|adversary|host|server|box|machine|"
+                            r"(?:user|enterprise)\d|op_(?:host|server)\d|defender)['\u2019]s\s+(?=(?P<has>been|got|gotten)?)",
+                            re.IGNORECASE)
+
+
+def without_contractions(text: str) -> str:
+    """`text` with the contractions of "be" and "have" written out (see _NOT_CONTRACTED, _IS_CONTRACTED)."""
+    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", text or "")
+    return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
+
+
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
 
 
@@ -590,7 +604,7 @@ _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remo
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
-                           _ARROW.sub(": ", expand_ranges(" ".join((text or "").split()))))
+                           _ARROW.sub(": ", expand_ranges(without_contractions(" ".join((text or "").split())))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
