@@ -266,3 +266,12 @@ def test_contractions_in_a_condition_are_read():
     assert claimed(text, every_host(Enterprise1="None,User")) is True
     assert claimed(text, every_host()) is False
     assert claimed("Restore User1 if it's been breached.", every_host(User1="None,No")) is False
+
+
+def test_a_relative_clause_without_that_is_a_condition(tmp_path):
+    """"any user host the attacker controls" was no condition: a predicate on any activity fired on a scanned host."""
+    text = "Restore any user host the attacker controls."
+    record, injected = taught(tmp_path, text, reply(entry({"class": "User", "activity": "any"}, do("Restore", "$matched"))))
+    assert record.when == {"class": "User", "activity": "any"}
+    assert not injected(every_host(User2="Scan,No"))
+    assert injected(every_host(User2="Exploit,User"))

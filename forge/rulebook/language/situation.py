@@ -74,6 +74,7 @@ _PROSE_COMPROMISE = (
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"
                 # "the attacker is on it", "once red reaches Enterprise2", "spreads to", "pivots to"
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:is|was|are|sits?|remains?)\s+(?:still\s+|already\s+)?(?:on|in|inside)\b|"
+                r"\b(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|has\s+(?:access|a\s+shell|a\s+foothold))\b|"
                 r"\breach(?:es|ed)?\b|\b(?:gets?|got|spreads?|moves?|moved|pivots?|pivoted|jumps?|jumped)\s+to\b", re.I), SOME),
 )
 _PROSE_ACTIVITY = (

@@ -147,7 +147,10 @@ _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+ti
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when")
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
-                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with)\b",
+                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with|"
+                       # "any user host the attacker controls"
+                       r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|is\s+on|has|probes?|"
+                       r"is\s+probing|scans?|is\s+scanning|exploits?|is\s+exploiting)\b))",
                        re.IGNORECASE)
 _EXCEPT_WORDS = (r"except(?:\s+(?:for|on))?|other\s+than|apart\s+from|aside\s+from|but\s+not|excluding|save\s+for|besides|"
                  r"with\s+the\s+(?:sole\s+)?exception\s+of|not\s+counting|leaving\s+out|barring")
