@@ -275,3 +275,15 @@ def test_a_relative_clause_without_that_is_a_condition(tmp_path):
     assert record.when == {"class": "User", "activity": "any"}
     assert not injected(every_host(User2="Scan,No"))
     assert injected(every_host(User2="Exploit,User"))
+
+
+@pytest.mark.parametrize("text, host, only, worse", [
+    ("Do not restore Op_Server0 just because it was scanned.", "Op_Server0", "Scan,No", "Scan,User"),
+    ("No restoring User0 for a mere scan.", "User0", "Scan,No", "Scan,Privileged"),
+    ("Do not restore Enterprise0 for an exploit attempt that did not land.", "Enterprise0", "Exploit,No", "Exploit,User"),
+])
+def test_a_prohibition_for_a_mere_scan_does_not_reach_a_compromised_host(text, host, only, worse):
+    """"X alone is no reason" is a condition (only X): the prohibition was compiled on the bare host or on the scan,
+    and fired also where the host was compromised, where the text lets the order stand."""
+    assert claimed(text, every_host(**{host: only})) is True
+    assert claimed(text, every_host(**{host: worse})) is False

@@ -194,9 +194,24 @@ _ELLIPSIS = re.compile(rf"\b(?P<a>{_HOST_WORD})\s+(?P<verb>is|was|are|were)\s+(?
                        re.IGNORECASE)
 
 
+# "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
+_ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
+                           re.IGNORECASE), r"\g<subject> \g<verb> only "),
+               (re.compile(r"\b(?:merely|just|simply|solely)\b(?=\s+(?:\w+\s+)?(?:scann|exploit|prob|shows?|showing|being|a\s+scan))",
+                           re.IGNORECASE), "only"),
+               (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
+               (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
+               (re.compile(r"\bnothing\s+but\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               (re.compile(r"\b(?:an?\s+)?(exploit\w*(?:\s+attempt)?)\s+that\s+(?:did\s+not|didn't|failed\s+to)\s+(?:land|succeed|work|stick)\b",
+                           re.IGNORECASE), r"only an \1"))
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
-    and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"."""
+    and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
+    "only a scan"."""
+    for pattern, replacement in _ONLY_FORMS:
+        condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
                         without_contractions(condition or ""))
     return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)

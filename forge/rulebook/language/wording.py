@@ -139,6 +139,9 @@ _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+ti
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
+                     # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
+                     r"(?:just|only|merely|simply|solely)\s+because|(?:for|on)(?=\s+(?:a|an|one)\s+(?:(?:mere|single|lone|simple)\s+)?"
+                     r"(?:scan|exploit|probe)\w*\b)|"
                      r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
                      r"for\s+(?:any|every|each)(?=\s+(?:\w+[\s-]+){0,2}?(?:compromise|exploit|scan|alert|breach|intrusion)s?\b)|"
                      r"where(?=\s+(?:a|an|any|some|the)\s+(?:\w+\s+)?(?:host|box|machine|server|workstation)s?\b)|"
@@ -171,7 +174,7 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
     r"lesson(?:\s+learn[te]d)?\s*:|the\s+lesson\s+is)\b.*$|,\s*so\s+(?!that\b).*$", re.IGNORECASE | re.DOTALL)
 # A clause after the order that explains rather than instructs: "; it is the attacker's foothold".
