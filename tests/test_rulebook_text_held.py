@@ -281,6 +281,8 @@ def test_a_relative_clause_without_that_is_a_condition(tmp_path):
     ("Do not restore Op_Server0 just because it was scanned.", "Op_Server0", "Scan,No", "Scan,User"),
     ("No restoring User0 for a mere scan.", "User0", "Scan,No", "Scan,Privileged"),
     ("Do not restore Enterprise0 for an exploit attempt that did not land.", "Enterprise0", "Exploit,No", "Exploit,User"),
+    ("Don't restore Enterprise1 on scan activity.", "Enterprise1", "Scan,No", "Scan,User"),
+    ("Do not restore a host the attacker merely scanned.", "User3", "Scan,No", "Scan,User"),
 ])
 def test_a_prohibition_for_a_mere_scan_does_not_reach_a_compromised_host(text, host, only, worse):
     """"X alone is no reason" is a condition (only X): the prohibition was compiled on the bare host or on the scan,

@@ -202,6 +202,9 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\bnothing\s+but\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
+               (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
+                r"on only a \1"),
                (re.compile(r"\b(?:an?\s+)?(exploit\w*(?:\s+attempt)?)\s+that\s+(?:did\s+not|didn't|failed\s+to)\s+(?:land|succeed|work|stick)\b",
                            re.IGNORECASE), r"only an \1"))
 

@@ -140,7 +140,7 @@ _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+ti
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
                      # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
-                     r"(?:just|only|merely|simply|solely)\s+because|(?:for|on)(?=\s+(?:a|an|one)\s+(?:(?:mere|single|lone|simple)\s+)?"
+                     r"(?:just|only|merely|simply|solely)\s+because|(?:for|on)(?=\s+(?:(?:a|an|one)\s+)?(?:(?:mere|single|lone|simple)\s+)?"
                      r"(?:scan|exploit|probe)\w*\b)|"
                      r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
                      r"for\s+(?:any|every|each)(?=\s+(?:\w+[\s-]+){0,2}?(?:compromise|exploit|scan|alert|breach|intrusion)s?\b)|"
@@ -152,8 +152,9 @@ _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with|"
                        # "any user host the attacker controls"
-                       r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|is\s+on|has|probes?|"
-                       r"is\s+probing|scans?|is\s+scanning|exploits?|is\s+exploiting)\b))",
+                       r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:(?:merely|only|just|already|has)\s+)?"
+                       r"(?:controls?|owns?|holds?|is\s+on|has|probes?|probed|is\s+probing|scans?|scanned|is\s+scanning|exploits?|"
+                       r"exploited|is\s+exploiting|compromised|hit|touched)\b))",
                        re.IGNORECASE)
 _EXCEPT_WORDS = (r"except(?:\s+(?:for|on))?|other\s+than|apart\s+from|aside\s+from|but\s+not|excluding|save\s+for|besides|"
                  r"with\s+the\s+(?:sole\s+)?exception\s+of|not\s+counting|leaving\s+out|barring")
