@@ -187,7 +187,9 @@ def test_a_semantic_rule_about_history_or_unstated_facts_is_silent_where_the_con
 
     assert injected(WITHOUT_HISTORY) == set()
     assert injected(WITH_HISTORY) == {ids["history"]}  # no context of CAGE-2 states a severity
-    assert injected(WITH_HISTORY + "\nEnterprise2 alert severity: critical") == set(ids.values())
+    # a severity is no fact the product judges: the rule is silent also where a context states it in words (issue 29,
+    # third round: a condition the claims cannot read in full is never judged by its likeness to the context)
+    assert injected(WITH_HISTORY + "\nEnterprise2 alert severity: critical") == {ids["history"]}
 
 
 def test_a_history_condition_of_absence_satisfies_the_polarity_check():

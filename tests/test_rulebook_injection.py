@@ -104,16 +104,20 @@ def test_stage_1_delivers_rules_the_initial_context_triggers(book):
 
 
 def test_the_relevance_floor_silences_free_text_rules_in_unrelated_contexts(tmp_path):
-    """A free-text rule whose condition the product's claims cannot place whole ("the way the attacker usually does")
-    is judged by its cosine; one whose claims read all of it is judged by them alone, whatever the floor."""
+    """A free-text rule that states no condition is judged by its cosine; one whose claims read all of its condition is
+    judged by them alone, whatever the floor; one whose condition they cannot place whole ("the way the attacker
+    usually does") is silent (issue 29, third round: it used to fire on its cosine, also where its condition did not
+    hold)."""
     book = make_book(tmp_path / "rb.db")
     loose = "Restore Op_Server0 as soon as it shows a compromise the way the attacker usually does"
+    plain = "Keep the operational server patched, restored and watched closely."
     teach(book, loose, "user:alice", "action_chooser")
+    teach(book, plain, "user:alice", "action_chooser")
     inj = injection(book)
     inj.start_episode(QUIET)
     assert inj.for_call("action_chooser", "Reply in JSON. The weather is nice today.").items == ()
     related = inj.for_call("action_chooser", chooser_context("Op_Server0: Activity Exploit, Compromised User"))
-    assert [i.text for i in related.items] == [loose]
+    assert [i.text for i in related.items] == [plain]
     strict = injection(book, settings=RetrievalSettings(relevance_floor=0.95))
     strict.start_episode(QUIET)
     assert strict.for_call("action_chooser", chooser_context("Op_Server0: Activity Exploit, Compromised User")).items == ()

@@ -31,7 +31,10 @@ def test_a_dropped_negation_and_an_always_true_predicate_are_refused():
                         never_restore) is None
     assert "every context" in text_problem(PERSIST, {"always": True}, None)
     assert text_problem("Always answer with one action.", {"always": True}, None) is None  # no condition stated
-    assert text_problem(PERSIST, ANY_ACTIVITY, None, "alerts persist across repeated Analyse actions") is None
+    # a rest that leaves out a kind of fact the condition speaks of (the priority) does not cover it
+    assert text_problem(PERSIST, ANY_ACTIVITY, None, "alerts persist across repeated Analyse actions").startswith("facts")
+    assert text_problem(PERSIST, ANY_ACTIVITY, None, "alerts persist across repeated Analyse actions at critical priority") \
+        is None
 
 
 def test_a_refused_predicate_gets_one_corrective_reprompt_that_can_fix_it():

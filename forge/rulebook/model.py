@@ -221,6 +221,9 @@ class RuleRecord:
     # Added with efficacy and correction chains; older records load without them.
     counter_evidence: tuple[str, ...] = ()  # COUNTERED_BY (Evidence ids): never counted in `support`
     corrects: tuple[str, ...] = ()  # CORRECTS: learned rules an operator corrected with this one
+    # The teacher's own words (the directive may be a compiler's rewrite of them): the gate holds a compiled predicate
+    # to what the product reads of them (retrieve.py). "" on records written before, and where the directive is them.
+    text: str = ""
 
     def __post_init__(self) -> None:
         for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources", "counter_evidence",
@@ -255,8 +258,9 @@ class RuleRecord:
         for name in ("roles", "actors", "evidence", "supersedes", "conflicts_with", "sources", "counter_evidence",
                      "corrects"):
             data[name] = list(data[name])
-        if not data["unexpressed"]:
-            del data["unexpressed"]  # records without one keep the digest they always had
+        for name in ("unexpressed", "text"):
+            if not data[name]:
+                del data[name]  # records without one keep the digest they always had
         return data
 
     @classmethod

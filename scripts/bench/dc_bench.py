@@ -10,8 +10,10 @@ them: for them the bench prints aggregate figures and failure classes only, neve
 (`--failures` refuses). `blind` is development all the same: issue 29's work was
 steered by its aggregates, failure classes and the shapes of its compiled predicates; `blind2` too: its first run
 was the held-out measure of that work, and the second round was steered by its aggregates and failure classes (never
-its cases). `blind3`, written after that round and committed before its first run, measured it; `blind4`, written from
-the rule language before issue 29's third round and committed before its first run, is the held-out measure.
+its cases). `blind3`, written after that round and committed before its first run, was its held-out measure; it is
+development now: issue 29's third round was steered by its aggregates and failure classes (never its cases).
+`blind4`, written from the rule language before that third round and committed before its first run, is the held-out
+measure.
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
 in a temporary directory, or a namespace of a private redis-server for `backend: redis`), teaches its rules
 through the product's own path (forge.rulebook.authoring.teaching: the grammar, else the configured compiler
@@ -64,7 +66,7 @@ SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3", "blind4"
 SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style": "model-style (development)",
                "blind": "blind-1 (unread, but development: steered by its aggregates)",
                "blind2": "blind-2 (unread, but development: issue 29's second round was steered by its aggregates)",
-               "blind3": "blind-3 (held out, unread: aggregates only)",
+               "blind3": "blind-3 (unread, but development: issue 29's third round was steered by its aggregates)",
                "blind4": "blind-4 (held out, unread: aggregates only)"}
 BLIND = frozenset({"blind", "blind2", "blind3", "blind4"})  # splits whose cases are never printed
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",

@@ -41,8 +41,8 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import complete_claims, facts_needed, rule_claims
-from forge.rulebook.language.predicate import Atom, atoms_of, describe, dnf, implies, parse_predicate, positive_hosts
+from forge.rulebook.language.condition import claims, complete_claims, facts_needed, rule_claims, spoken_facts, subject_of
+from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
 
 
@@ -238,7 +238,23 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                        for h in atom.hosts() if atom.host is not None)
         if matched and host in positive_hosts(predicate) and not excluded:
             return f"except: the text excepts {host}, but the trigger can match it: leave {host} out"
-    return _grounding(words.text, when_raw, action)
+    return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action)
+
+
+def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str]:
+    """A lesson with its own subject (a host or class it names, or the host its "it" stands for) is about that, never
+    about a host only its story names ("User1 was exploited and the attacker moved on. When Enterprise0 is scanned, put a
+    decoy on it.": nothing about User1). A lesson with no subject of its own ("When this happens again, ...") may take
+    the story's."""
+    lesson = set(words.hosts) | set(words.excepted) | ({words.referent} if words.referent else set())
+    if not lesson and not words.classes:
+        return None
+    story = set(hosts_in(words.text)) - lesson - _hosts_of(words.classes)
+    for key, value in _places(when_raw) + _places(action_raw):
+        if key in ("host", "target") and value in story:
+            return (f"grounding: the entry names {value}, which only the text's story names: the rule is its lesson's "
+                    f"({', '.join(sorted(lesson) or words.classes)})")
+    return None
 
 
 def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
@@ -283,14 +299,34 @@ _NAMING = frozenset("""a an the any some that this it its is are was were be bee
 def _bare(words: Wording, predicate) -> Optional[str]:
     """A condition that says something of a host it names ("if User3 gets hit") compiled as the bare host (the
     context merely shows it): wider than the text, whatever the words the product does not know."""
+    subject = subject_of(words)
     for condition in words.conditions:
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
                                                                 " ", condition.text).lower()) if w not in _NAMING]
-        for host in condition.hosts:
+        # (and the host its "it" stands for: "Op_Server0 must be restored the moment it is touched")
+        named = condition.hosts or ((subject,) if subject and re.search(r"\b(?:it|its)\b", condition.text, re.I) else ())
+        for host in named:
             atoms = [atom for atom, _ in atoms_of(predicate) if host in atom.hosts()]
             if said and atoms and all(atom.bare() for atom in atoms):
                 return (f"bare: the condition says something of {host} ({condition.text[:60]!r}) but the predicate only "
                         f"asks that the context shows it: express what it says")
+    return None
+
+
+_BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?P<what>[^,;.]+)", re.IGNORECASE)
+
+
+def _before(words: Wording, predicate) -> Optional[str]:
+    """An order given before something happens ("put a decoy on Enterprise2 before the attacker reaches it", "restore
+    Enterprise1 before the attacker escalates on it") applies while it has not: a trigger that requires it fires only
+    once it is too late, the opposite of the text."""
+    for found in _BEFORE.finditer(words.instruction):
+        what = claims(found["what"], subject_of(words))
+        # (a state, not a host merely named: "restore Op_Server0 before Enterprise2" orders one before the other)
+        if what is not None and any(not atom.bare() for atom, _ in atoms_of(what)) and not isinstance(predicate, Always) \
+                and implies(predicate, what):
+            return (f"before: the order comes before {describe(what)[:60]} ({found.group(0)[:50]!r}), but the trigger "
+                    "requires it: express the condition the order is given in, or leave it out")
     return None
 
 
@@ -305,21 +341,27 @@ def _claims(text: str, predicate) -> Optional[str]:
 
 
 def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
-    if unexpressed or any(atom.history() for atom, _ in atoms_of(predicate)):
-        return None
-    # the conditions, and the order itself ("restore any host stuck at Unknown for two steps"; not its "before
-    # anything else", which orders, or "before they arrive", which is the future)
-    said = [c.text for c in words.conditions] + [re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction)]
-    spoken = next((t for t in said if "history" in facts_needed(re.sub(r"\bstill\b", " ", t))), None)
-    if spoken is not None:
-        return (f"history: the condition speaks of the defender's history ({spoken[:60]!r}) but the predicate has no history "
-                "condition: use newly_compromised, unchanged_for, acted or scan_before_exploit, or list it in "
-                "\"unexpressed\"")
+    """A condition that speaks of a kind of fact a predicate over the table cannot state (the defender's history,
+    rewards, an action's outcome, priority, traffic, the step of the episode) needs it stated: history by a history
+    atom, and any kind by an `unexpressed` rest that speaks of it (the rule is then guarded, and silent where the product
+    cannot judge that rest). Any other rest does not cover it: an unexpressed rest never switches a check off."""
+    kept = facts_needed(unexpressed)
+    if any(atom.history() for atom, _ in atoms_of(predicate)):
+        kept |= {"history"}
+    for spoken, kinds in spoken_facts(words):
+        missing = sorted(kinds - kept)
+        if missing == ["history"]:
+            return (f"history: the condition speaks of the defender's history ({spoken[:60]!r}) but the predicate has no "
+                    "history condition: use newly_compromised, unchanged_for, acted or scan_before_exploit, or list it in "
+                    "\"unexpressed\"")
+        if missing:
+            return (f"facts: the condition speaks of {', '.join(m for m in missing if m != 'history')} ({spoken[:60]!r}), which "
+                    "no predicate states: list it in \"unexpressed\"")
     return None
 
 
 CHECKS = ("format", "always", "negation", "prohibition", "disprefer", "inverted", "verb", "host", "class", "except", "grounding",
-          "bare", "claims", "history", "target")
+          "bare", "before", "claims", "history", "facts", "target")
 
 
 def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "") -> Optional[str]:
@@ -332,7 +374,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _polarity(words, predicate, action) or _matched(predicate, action) or _scope(words, predicate, when_raw, action) \
-        or _bare(words, predicate) or _claims(text, predicate) or _history(words, predicate, unexpressed)
+        or _bare(words, predicate) or _before(words, predicate) or _claims(text, predicate) \
+        or _history(words, predicate, unexpressed)
 
 
 def completed_action(text: str, action: Optional[dict]) -> Optional[dict]:

@@ -27,16 +27,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
-
-from typing import Optional
+from functools import lru_cache
+from typing import Callable, Optional
 
 from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
-from forge.rulebook.language.wording import classes_in, conditions_left_out, hosts_in, negations_in, read_wording, sentences
+from forge.rulebook.language.wording import (classes_in, conditions_left_out, hosts_in, negations_in, read_wording,
+                                            sentences, without_contractions)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -71,7 +71,7 @@ FACTS: tuple[Fact, ...] = (
     Fact("history", re.compile(
         r"\b(?:still|again|already|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
-        r"(?:has|have) been (?:\w+ ){0,3}?for|running|straight|on end|lingers?|linger(?:ed|ing)|"
+        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
@@ -91,9 +91,19 @@ FACTS: tuple[Fact, ...] = (
         re.IGNORECASE), _history_stated),
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
     Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|points?)\b", re.IGNORECASE), _rewards_stated),
+    # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
+    # form this product judges (the Planner's "Step 13 of 30." is not read as a condition on the step).
+    Fact("episode time", re.compile(
+        r"\b(?:(?:early|late|later)\s+(?:in|on)\s+(?:the\s+)?(?:episode|game|run|match)|(?:at|near|towards?)\s+the\s+(?:start|beginning|end|outset)\s+"
+        r"of\s+(?:the\s+)?(?:episode|game|run|match)|in\s+the\s+(?:first|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
+        r"(?:before|after|until|till|by|from|past|beyond)\s+step\s+\d+|steps?\s+\d+\s*(?:-|to|through|and)\s*\d+|"
+        r"(?:first|opening|last|final)\s+(?:few\s+|\w+\s+)?(?:steps|turns|moves)\s+of\s+(?:the\s+)?(?:episode|game|run))\b",
+        re.IGNORECASE), lambda text, situation: False),
     # Whether an action succeeded: CAGE-2's blue table does not say; a context must state it in words.
     Fact("action outcome", re.compile(
-        r"\b(?:fail\w*|succe\w*|unsuccessful|did not work|didn't work|had no effect|was rejected|errored)\b",
+        # (the attacker's success is a state: "successfully exploited", "the exploit succeeded")
+        r"\b(?:fail\w*|succe\w*(?!\s+(?:in\s+)?(?:exploit|compromis|scann|breach|escalat|gett|gain|root))|unsuccessful|did not work|"
+        r"didn't work|had no effect|was rejected|errored)\b(?<!exploit\ssucceeded)(?<!exploit\ssucceeds)(?<!attack\ssucceeded)",
         re.IGNORECASE), _words(r"\b(?:fail\w*|succe\w*|unsuccessful)\b")),
     # Alert priority or severity: not a column of the blue table.
     Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical|high[- ]risk|low[- ]risk)\b", re.IGNORECASE),
@@ -121,6 +131,15 @@ def facts_needed(condition: str) -> frozenset[str]:
     return found if "history" in found or not history_conditions(condition or "") else found | {"history"}
 
 
+def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
+    """Each part of a rule's words that speaks of kinds of fact (FACTS), with them: its conditions, and its order itself
+    ("restore any host stuck at Unknown for two steps"; not the order's "before anything else", which orders, or
+    "before they arrive", which is the future; nor "still", which mostly says "now")."""
+    said = [c.text for c in words.conditions] + [re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction)]
+    found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
+    return [(t, kinds) for t, kinds in found if kinds]
+
+
 def facts_stated(text: str, situation: Situation) -> frozenset[str]:
     """The kinds of fact a decision context states."""
     return frozenset(f.name for f in FACTS if f.stated(text or "", situation))
@@ -142,6 +161,11 @@ _NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|the|the
 _EVERY = re.compile(r"\b(?<!at\s)(?<!after\s)(?:all|every|each|the\s+(?:whole|entire))\b"
                     r"(?!\s+(?:of\s+)?(?:them|it|the\s+time|times|right|along|at\s+once))", re.IGNORECASE)
 _SUBNET = re.compile(r"\b(?:user|enterprise|op|operational)[\s-]+(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
+# A clause about hosts in general ("when two or more hosts show an exploit", "if anything is compromised"): not about the
+# host named before it.
+_GENERAL_SUBJECT = re.compile(r"\b(?:hosts|machines|boxes|servers|workstations|nodes|systems|anything|something|everything|nothing|"
+                              r"anywhere|somewhere|everywhere)\b|" + r"\b(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b"
+                              r"(?![^.;]*\b(?:it|its|there|that\s+(?:host|machine|box|one))\b)", re.IGNORECASE)
 _NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if))\b", re.IGNORECASE)
 # "no user host is compromised", "none of the Enterprise hosts is ...": a class statement, negated.
 _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\s+of\s+the)?|neither\s+of\s+the)\b", re.IGNORECASE)
@@ -151,9 +175,49 @@ _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\
 # opens a clause about other hosts ("no enterprise host is compromised and a user host is being exploited"); never
 # inside a list of hosts ("User1 and User2 are compromised" share their state).
 _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)|"
+                          # "User1 shows a user-level compromise and no privileged access yet": a second, negated state
+                          # "nothing is compromised yet and User2 is scanned": a clause about a named host
+                          r"\band\s+(?=(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d\s+(?:is|shows|gets|was|has|becomes|appears)\b)|"
+                          r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
+                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)|"
                           r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
+
+
+_HOST_WORD = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
+# "neither Enterprise0 nor Enterprise1 is compromised"; "Enterprise1 is scanned but Enterprise0 is not"
+_NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>is|are|was|were|gets?|got)\s+"
+                      r"(?P<state>[^,;.]+)", re.IGNORECASE)
+_ELLIPSIS = re.compile(rf"\b(?P<a>{_HOST_WORD})\s+(?P<verb>is|was|are|were)\s+(?P<state>(?:(?!\b(?:but|and|while|whereas)\b)[^,;.])+?)\s*,?\s+"
+                       rf"(?P<join>but|and|while|whereas)\s+(?P<b>{_HOST_WORD})\s+(?:is|was|are|were)\s*(?:not|n't)(?=\s*(?:[,;.]|$))",
+                       re.IGNORECASE)
+
+
+# "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
+_ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
+                           re.IGNORECASE), r"\g<subject> \g<verb> only "),
+               (re.compile(r"\b(?:merely|just|simply|solely)\b(?=\s+(?:\w+\s+)?(?:scann|exploit|prob|shows?|showing|being|a\s+scan))",
+                           re.IGNORECASE), "only"),
+               (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
+               (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
+               (re.compile(r"\bnothing\s+but\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
+               (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
+                r"on only a \1"),
+               (re.compile(r"\b(?:an?\s+)?(exploit\w*(?:\s+attempt)?)\s+that\s+(?:did\s+not|didn't|failed\s+to)\s+(?:land|succeed|work|stick)\b",
+                           re.IGNORECASE), r"only an \1"))
+
+
+def spelled_out(condition: str) -> str:
+    """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
+    and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
+    "only a scan"."""
+    for pattern, replacement in _ONLY_FORMS:
+        condition = pattern.sub(replacement, condition or "")
+    text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
+                        without_contractions(condition or ""))
+    return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
 
 
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
@@ -172,6 +236,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
 
+    condition = spelled_out(condition)
     quiet = Not(AnyOfQuiet())
     parts = []
     last = subject
@@ -201,7 +266,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
                                  clause, re.I)
             if (state != (None, None) or negated) and together and len(group) > 1:
                 statements = [(h, state, negated) for h in group]  # "when both are compromised"
-            elif (state != (None, None) or negated) and last is not None:
+            elif (state != (None, None) or negated) and last is not None and not _GENERAL_SUBJECT.search(clause):
                 statements = [(last, state, negated)]
             elif (state != (None, None) or negated) and unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
                     and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
@@ -230,15 +295,19 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             continue
         none_of = _NONE_OF.search(clause) or _NOTHING.search(clause)
         every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
-        for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) else []):
+        count = _counted(clause)
+        for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) or count
+                                           or _GENERAL_SUBJECT.search(clause) else []):
             state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
             atom = _atom(Atom, state, host_class=cls)
             quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY
-            if (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
+            # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
+            # sits in their subnet)
+            named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
+            if count is not None and not atom.bare() and not none_of and negated is None:
+                parts.append(_of_count(atom, named, *count))  # "two or more user hosts are compromised"
+            elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
                 # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
-                # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender
-                # that sits in their subnet)
-                named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
                 parts.append(AllOf(tuple(atom.on(h) for h in named)))
             elif not atom.bare():
                 parts.append(Not(atom) if none_of else atom)
@@ -247,6 +316,46 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else AllOf(tuple(dict.fromkeys(parts)))
+
+
+# How many hosts of a class a condition counts: "two or more", "at least two", "more than one", "several", "multiple";
+# "exactly one", "a single", "only one", "just one".
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
+_COUNT = re.compile(r"\b(?:at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<more>two|three|four|[2-4])\s+or\s+more|"
+                    # "when two user hosts are compromised": at least that many
+                    r"(?P<bare>two|three|four|[2-4])(?=\s+(?:(?:compromised|exploited|scanned|infected|privileged|rooted|active)\s+)?"
+                    r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts|machines|boxes|servers|"
+                    r"workstations|nodes|systems)\b)|"
+                    r"more\s+than\s+(?P<than>one|two|three|[1-3])|(?P<several>several|multiple|many|a\s+few|a\s+couple\s+of)|"
+                    r"(?P<exactly>exactly\s+one|a\s+single|only\s+one|just\s+one|one\s+and\s+only\s+one|one\s+single))\b",
+                    re.IGNORECASE)
+
+
+def _counted(clause: str) -> Optional[tuple[int, bool]]:
+    """(n, exactly) for a condition that counts hosts ("at least two user hosts", "exactly one"), else None."""
+    found = _COUNT.search(clause)
+    if found is None:
+        return None
+    if found["exactly"]:
+        return 1, True
+    if found["several"]:
+        return 2, False
+    if found["than"]:
+        return _NUMBERS[found["than"].lower()] + 1, False
+    return _NUMBERS[(found["least"] or found["more"] or found["bare"]).lower()], False
+
+
+def _of_count(atom, hosts: list[str], n: int, exactly: bool):
+    """Some n of `hosts` (each in the atom's state) hold, or exactly that many (the others do not)."""
+    from itertools import combinations
+
+    from forge.rulebook.language.predicate import AllOf, Always, AnyOf, Not  # lazy: as in `claims`
+
+    groups = []
+    for chosen in combinations(hosts, n):
+        held = [atom.on(h) for h in chosen] + ([Not(atom.on(h)) for h in hosts if h not in chosen] if exactly else [])
+        groups.append(held[0] if len(held) == 1 else AllOf(tuple(held)))
+    return Not(Always()) if not groups else groups[0] if len(groups) == 1 else AnyOf(tuple(groups))
 
 
 def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()):
@@ -347,6 +456,8 @@ def unplaced(condition: str) -> list[str]:
     for pattern in (r"\b(?:user|enterprise)[\s_-]?\d\b", r"\bop[\s_-]?(?:host|server)[\s_-]?\d\b", r"\bdefender\b",
                     r"\buser[- ]level\b", r"\bsystem[- ]level\b"):
         spared = re.sub(pattern, " ", spared, flags=re.IGNORECASE)
+    # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition
+    spared = re.sub(r"\b(?:the\s+)?next\s+time\b", " ", _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     return [w for w in re.findall(r"[a-z][a-z'-]+", spared.lower()) if w not in _PLACED and not w.endswith("'s")
             and not ("-" in w and all(part in _PLACED for part in w.split("-") if part))]  # "admin-level"
 
@@ -584,8 +695,9 @@ def semantic_claims(directive: str, semantic_reason: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
     compiled predicate was refused (checks.py) is held to them strictly: claims that are not the whole of it, or no
-    claims at all, leave it unknown, so silent (a predicate that never holds). Otherwise, what its condition claims
-    only narrows where its cosine lets it apply."""
+    claims at all, leave it unknown, so silent (a predicate that never holds); so does a condition it states that they
+    cannot read in full, whoever compiled it (a reflection's lesson the compiler kept semantic used to fire on its likeness
+    to the context). Only a rule that states no condition at all is left to its cosine."""
     from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
 
     found = rule_claims(directive, with_instruction=True)
@@ -594,7 +706,28 @@ def semantic_claims(directive: str, semantic_reason: str = ""):
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)
+    if words.conditions:  # a condition the product cannot read in full: never judged by likeness alone
+        return Not(Always())
     return excepting(claims(condition_of(directive), subject_of(words)), words.excepted)
+
+
+@lru_cache(maxsize=8192)
+def text_claims(text: str):
+    """What a rule's own words claim of its condition, for the gate on a compiled predicate: (claims, whole), claims
+    None where this reading places nothing. A predicate is the compiler's reading of the text, and may be wider than it
+    in ways no check sees (a word the product does not know may hide a history, a level, a phase); where the product
+    reads the whole of the condition, what it reads must hold (the checks already refuse a predicate that does not imply
+    it), and where it reads only part, that part must not be false: a rule never fires where its own words, as the
+    product reads them, say it does not apply."""
+    found = rule_claims(text, with_instruction=True, bare=False)
+    return (None, False) if found is None else (found, complete_claims(text, found))
+
+
+@lru_cache(maxsize=8192)
+def text_facts(text: str) -> frozenset[str]:
+    """The kinds of fact (FACTS) a rule's own words speak of in its conditions and order (`spoken_facts`): a compiled
+    predicate that states none of them (no history atom for history) leaves them unjudged."""
+    return frozenset(kind for _, kinds in spoken_facts(read_wording(text)) for kind in kinds)
 
 
 def claims_decide(directive: str, semantic_reason: str = "") -> bool:

@@ -68,7 +68,9 @@ _UNCHANGED_AFTER = _any(
     rf"\b{_DONE}\s+(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't|won't|did\s+nothing\s+to)\s+"
     rf"(?:clear|fix|clean|help|work|stick|change|evict|remove|get\s+rid)",
     rf"\bdespite\s+(?:a|an|the|our|my)?\s*{_DONE}")
-_SCAN_FIRST = _any(r"\bscanned\s+(?:first|before|and\s+then|then)\b", r"\bscan(?:ned)?\s+(?:and\s+)?then\s+exploit\w*",
+_SCAN_FIRST = _any(r"\bscanned\s+(?:first|before|and\s+then|then)\b",
+                   r"\b(?:showed|shows|showing)\s+(?:a\s+)?scan\s+(?:before|and\s+then|then)\s+(?:it\s+)?(?:showed|shows|showing|was|got)?\s*"
+                   r"(?:an?\s+)?exploit\w*", r"\bscan(?:ned)?\s+(?:and\s+)?then\s+exploit\w*",
                    r"\bafter\s+(?:a\s+|being\s+)?scan(?:ned)?\b.*\bexploit\w*", r"\bprobed\s+(?:first|before)\b")
 _PATTERNS = (*_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN, *_SCAN_FIRST)
 

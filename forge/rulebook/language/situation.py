@@ -71,12 +71,16 @@ _PROSE_COMPROMISE = (
                 r"unknown\b", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got) hit\b|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
-                r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b", re.I), SOME),
+                r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"
+                # "the attacker is on it", "once red reaches Enterprise2", "spreads to", "pivots to"
+                r"\b(?:attacker|red|intruder|adversary)\s+(?:is|was|are|sits?|remains?)\s+(?:still\s+|already\s+)?(?:on|in|inside)\b|"
+                r"\b(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|has\s+(?:access|a\s+shell|a\s+foothold))\b|"
+                r"\breach(?:es|ed)?\b|\b(?:gets?|got|spreads?|moves?|moved|pivots?|pivoted|jumps?|jumped)\s+to\b", re.I), SOME),
 )
 _PROSE_ACTIVITY = (
     (re.compile(r"\bno activity\b|\bquiet\b|\bidle\b", re.I), "None"),
     (re.compile(r"\bexploit", re.I), "Exploit"),
-    (re.compile(r"\bscan", re.I), "Scan"),
+    (re.compile(r"\bscan|\bprob(?:e|es|ed|ing)\b|\bport[- ]?sweep|\benumerat|\bfingerprint", re.I), "Scan"),
     (re.compile(r"\bactivity\b|\bactive\b|\bsuspicious\b|\balert|\balarm|\banomal|\bnoisy\b|\bunder attack\b|\battacked\b", re.I), SOME),
 )
 _CLAUSE_SPLIT = re.compile(r"(?<=[.;!?])\s+|\n+|;\s*|\bwhile\b|\bwhereas\b|\bbut\b", re.IGNORECASE)

@@ -131,13 +131,30 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b", re.IGNORECASE)
-_CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
+_CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
+                     # "in the impact phase", "at the reconnaissance stage"
+                     r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
+                     r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
+                     # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
+                     # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
+                     # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
+                     r"(?:just|only|merely|simply|solely)\s+because|(?:for|on)(?=\s+(?:(?:a|an|one)\s+)?(?:(?:mere|single|lone|simple)\s+)?"
+                     r"(?:scan|exploit|probe)\w*\b)|"
+                     r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
+                     r"for\s+(?:any|every|each)(?=\s+(?:\w+[\s-]+){0,2}?(?:compromise|exploit|scan|alert|breach|intrusion)s?\b)|"
+                     r"where(?=\s+(?:a|an|any|some|the)\s+(?:\w+\s+)?(?:host|box|machine|server|workstation)s?\b)|"
+                     r"(?<!such\s)as(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
+                     r"the\s+(?:step|turn|instant|minute)(?=\s+(?:it|they|\w+\d)\s+(?:gets?|is|becomes|shows))|"
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when")
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
-                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with)\b",
+                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with|"
+                       # "any user host the attacker controls"
+                       r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:(?:merely|only|just|already|has)\s+)?"
+                       r"(?:controls?|owns?|holds?|is\s+on|has|probes?|probed|is\s+probing|scans?|scanned|is\s+scanning|exploits?|"
+                       r"exploited|is\s+exploiting|compromised|hit|touched)\b))",
                        re.IGNORECASE)
 _EXCEPT_WORDS = (r"except(?:\s+(?:for|on))?|other\s+than|apart\s+from|aside\s+from|but\s+not|excluding|save\s+for|besides|"
                  r"with\s+the\s+(?:sole\s+)?exception\s+of|not\s+counting|leaving\s+out|barring")
@@ -158,7 +175,7 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
     r"lesson(?:\s+learn[te]d)?\s*:|the\s+lesson\s+is)\b.*$|,\s*so\s+(?!that\b).*$", re.IGNORECASE | re.DOTALL)
 # A clause after the order that explains rather than instructs: "; it is the attacker's foothold".
@@ -181,7 +198,7 @@ _STORY = re.compile(
     r"^\s*\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
-                                rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b)|alone|{_PAST})\b"
+                                rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b|\s*$)|alone|{_PAST})\b"
                                 # a participle before what it describes is no report: "restore compromised user hosts"
                                 rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
                                 rf"desktops?|laptops?|(?:user|enterprise|op_host|op_server)\d))", re.IGNORECASE)
@@ -208,9 +225,34 @@ def _canonical_verb(match: re.Match, text_after: str = "") -> str:
     return name
 
 
+# A range of hosts of one kind: "User1-User4", "User1 through User4", "User1 to 4", "Op_Host0-2".
+_RANGE = re.compile(r"\b(?P<kind>user|enterprise|op[\s_-]?host)[\s_-]?(?P<first>\d)\s*(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
+                    r"(?:(?P=kind)[\s_-]?)?(?P<last>\d)\b", re.IGNORECASE)
+_ONE_OF = re.compile(r"\b(?:one|any|either|each|whichever|some|none)\s+of\s+(?:the\s+(?:hosts\s+)?)?$", re.IGNORECASE)
+
+
+def expand_ranges(text: str) -> str:
+    """A text with each range of hosts written as the list it stands for ("one of User1-User3" -> "one of User1, User2
+    or User3"; "User1 to User3 are compromised" -> "User1, User2 and User3 are compromised")."""
+    def listed(match: re.Match) -> str:
+        kind = {"user": "User", "enterprise": "Enterprise"}.get(match["kind"].lower(), "Op_Host")
+        first, last = int(match["first"]), int(match["last"])
+        if last <= first or (kind, last) not in _HOST_LIMITS:
+            return match.group(0)
+        names = [f"{kind}{n}" for n in range(first, last + 1)]
+        joiner = " or " if _ONE_OF.search(match.string[:match.start()]) or \
+            re.match(r"\s*(?:is|shows|has|gets|was)\b", match.string[match.end():], re.IGNORECASE) else " and "
+        return ", ".join(names[:-1]) + joiner + names[-1]
+    return _RANGE.sub(listed, text or "")
+
+
+_HOST_LIMITS = frozenset((name, n) for name, count in (("User", 5), ("Enterprise", 3), ("Op_Host", 3)) for n in range(count))
+
+
 def hosts_in(text: str) -> tuple[str, ...]:
-    """The CAGE-2 hosts a text names, in order of first mention."""
+    """The CAGE-2 hosts a text names, in order of first mention (a range names each host in it)."""
     found: list[tuple[int, str]] = []
+    text = expand_ranges(text)
     for pattern, host in _HOST_FORMS:
         found += [(m.start(), host) for m in pattern.finditer(text or "")]
     return tuple(dict.fromkeys(host for _, host in sorted(found)))
@@ -299,7 +341,7 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
                         re.IGNORECASE)
 
 
-_FROM_NOW_ON = re.compile(r"^(?:next\s+time|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
+_FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
                           r"from\s+here\s+on)\b\s*,?\s*", re.IGNORECASE)
 
 
@@ -384,12 +426,21 @@ _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infec
                           re.IGNORECASE)
 
 
+_HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
+_HOST_BEFORE = re.compile(rf"\b{_HOST_NAME}\s*$", re.IGNORECASE)
+_HOST_AFTER = re.compile(rf"\s*(?:(?:and|or|as\s+well\s+as|plus)\s+)?{_HOST_NAME}\b", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
     rest = text[start:]
-    stop = re.search(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest)
-    end = stop.start() if stop else len(rest)
+    end = len(rest)
+    for stop in re.finditer(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest):
+        if stop.group(0) == "," and _HOST_BEFORE.search(rest[:stop.start()]) and _HOST_AFTER.match(rest[stop.end():]):
+            continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
+        end = stop.start()
+        break
     order = re.search(rf"\s(?:{_ORDER_FORBID}|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
@@ -533,10 +584,34 @@ def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str,
     return rest[0] if len(rest) == 1 else None
 
 
+# A form's labels before its parts ("Condition: User2 shows an exploit. Action: remove the attacker from User2.",
+# "Trigger - ...; response - ..."): the parts are a situation and an order as any note writes them.
+_FORM_LABEL = re.compile(r"(^|[.;!?]\s+|;\s*)(?:condition|trigger|situation|context|case|action|response|reaction|"
+                         r"what\s+to\s+do|do\s+this)\s*(?::|\s[\u2013\u2014-]|->)\s*(?P<first>\w)", re.IGNORECASE)
+
+
+# Contractions in conditions, written out ("isn't clean" -> "is not clean", "the attacker's on it" -> "the attacker is on
+# it", "it's been breached" -> "it has been breached"); the forms of "do" stay, as the prohibitions are read in them.
+_NOT_CONTRACTED = re.compile(r"\b(is|are|was|were|has|have|had)n['\u2019]t\b", re.IGNORECASE)
+_IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intruder|adversary|host|server|box|machine|"
+                            r"(?:user|enterprise)\d|op_(?:host|server)\d|defender)['\u2019]s\s+(?=(?P<has>been|got|gotten)?)",
+                            re.IGNORECASE)
+
+
+def without_contractions(text: str) -> str:
+    """`text` with the contractions of "be" and "have" written out (see _NOT_CONTRACTED, _IS_CONTRACTED)."""
+    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", text or "")
+    return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
+
+
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
-    flat = " ".join((text or "").split())
+    flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
+                           _ARROW.sub(": ", expand_ranges(without_contractions(" ".join((text or "").split())))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]

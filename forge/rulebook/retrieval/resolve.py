@@ -14,8 +14,8 @@ place the order is written (`forge rulebook query` prints it).
 Per host, the exception over the general rule: a party whose trigger strictly contains the winner's (the
 winner is its exception) and that disagrees here with no other party is kept too, after the winner, when it
 acts on a host the winner does not dispute (`undisputed`, from retrieve.py): "restore compromised User
-hosts" still speaks for User4 where an exception for User0 won (both User0 and User4 compromised), as one
-teacher's broader and narrower rules are both injected. Any other loser is left out whole: a rule is
+hosts" still speaks for User4 where an exception for User0 won (both User0 and User4 compromised), also when one
+teacher taught both (maintenance flags one teacher's nested rules too). Any other loser is left out whole: a rule is
 injected as its text, which cannot be cut down to the hosts it would win on, so a loser that is not the
 general rule of its winner's exception would speak for the disputed host again.
 """
@@ -34,7 +34,8 @@ PRECEDENCE: tuple[tuple[str, str], ...] = (
     ("own actor", "the querying actor's own rule, if it is a party (several of its own: the next tiers among them)"),
     ("specificity", "the narrower rule: its trigger implies every other party's and not the reverse "
                     "(an exception over the general rule, which still speaks for the hosts the exception does not "
-                    "dispute here); one teacher's narrower and broader rules are both injected, the narrower first"),
+                    "dispute here, whoever taught the two); one teacher's rules that disagree without one trigger "
+                    "inside the other are both injected, the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
     ("recency", "only within one teacher: a later rule on an equivalent trigger replaced the earlier one when "
                 "it was taught (curation.py), so no two such rules are ever both in force"),
@@ -211,7 +212,7 @@ def resolve_conflicts(
 
 def narrower_first(kept: Sequence[str], triggers: Mapping[str, Optional[Predicate]]) -> list[str]:
     """`kept` with each rule placed before any rule whose trigger strictly contains its own (the
-    specificity tier for one teacher's rules, which are injected together); otherwise in order."""
+    specificity tier for one teacher's rules that are not nested, which are injected together); otherwise in order."""
     out: list[str] = []
     for rid in kept:
         mine = triggers.get(rid)

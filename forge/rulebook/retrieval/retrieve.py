@@ -44,10 +44,10 @@ from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, condition_of, facts_needed, facts_stated, guard_claims,
-                                               guard_rest, semantic_claims)
+                                               guard_rest, semantic_claims, text_claims, text_facts)
 from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
-from forge.rulebook.language.predicate import holds, predicate_to_json, truth as value_of
+from forge.rulebook.language.predicate import AllOf, Always, Not, atoms_of, holds, predicate_to_json, truth as value_of
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
 
@@ -96,6 +96,47 @@ def _matvec(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
     fight the embedding model's still-spinning OpenMP threads for the same cores: measured 25 ms
     instead of 1 ms per query at 5,000 rules on 2 cores."""
     return np.einsum("ij,j->i", matrix, vector)
+
+
+def _held_to(text: str, when):
+    """What a compiled predicate is held to at the gate: the claims of its text (condition.text_claims), and whether
+    they are the whole condition. A condition that speaks of a kind of fact neither the predicate (a history atom) nor
+    those claims (history said in words) state, and that the product cannot judge (a reward, a priority, the step of the
+    episode, history in words it does not read), leaves the rule unknown, so silent, like a guard it cannot judge."""
+    found, whole = text_claims(text)
+    if whole:
+        return found, whole
+    stated = {"history"} if any(a.history() for a, _ in atoms_of(when)) or found is not None and \
+        any(a.history() for a, _ in atoms_of(found)) else set()
+    if text_facts(text) - stated:
+        return Not(Always()), True
+    return found, whole
+
+
+def _parts(found) -> tuple:
+    return () if found is None else found.parts if isinstance(found, AllOf) else (found,)
+
+
+def _shown(found):
+    """Of claims that are part of a condition, what they say a context shows (no negation in it): it must be shown,
+    as a faithful predicate would need it (a host a context does not show does not show that state)."""
+    kept = [p for p in _parts(found) if not _negates(p)]
+    return None if not kept else kept[0] if len(kept) == 1 else AllOf(tuple(kept))
+
+
+def _denied(found):
+    """Of claims that are part of a condition, what they deny: it must not be shown (unknown passes)."""
+    kept = [p for p in _parts(found) if _negates(p)]
+    return None if not kept else kept[0] if len(kept) == 1 else AllOf(tuple(kept))
+
+
+def _negates(part) -> bool:
+    return isinstance(part, Not) or any(_negates(p) for p in getattr(part, "parts", ()))
+
+
+def _both(first, second):
+    """Two claims that must both hold (either may be None: no claim)."""
+    return second if first is None else first if second is None or second == first else AllOf((first, second))
 
 
 class RuleIndex:
@@ -148,6 +189,15 @@ class RuleIndex:
         claimed = [semantic_claims(v.record.directive, v.record.semantic_reason) if m.semantic
                    else guard_claims(rest, m.when) if rest else None
                    for v, m, rest in zip(self.content, self.meanings, rests)]
+        # A compiled predicate is held to its text as the product reads it (condition.text_claims): where that reading is
+        # the whole condition it must hold, where it is a part that part must not be false.
+        read = [_held_to(v.record.text or v.record.directive, m.when)
+                if not m.semantic and v.record.compiled_by != "grammar" else (None, False)
+                for v, m in zip(self.content, self.meanings)]
+        claimed = [_both(c, found if whole else _shown(found)) for c, (found, whole) in zip(claimed, read)]
+        loose = [_denied(found) if not whole else None for found, whole in read]
+        self._loose = list(dict.fromkeys(c for c in loose if c is not None))
+        self._loose_of = np.array([self._loose.index(c) if c is not None else -1 for c in loose], dtype=np.int64)
         # A rule whose compiled predicate was refused, or whose claims read the whole of its condition, is judged by its
         # claims: its cosine to the context adds nothing (and the floor would only silence it).
         self.checked = np.array([m.semantic and claims_decide(v.record.directive, v.record.semantic_reason)
@@ -188,6 +238,9 @@ class RuleIndex:
         if self._claims:
             claimed = np.array([value_of(c, situation) is True for c in self._claims] + [True], dtype=bool)
             stated_all = stated_all & claimed[self._claim_of]  # -1: no claim, the appended True
+        if self._loose:
+            not_false = np.array([value_of(c, situation) is not False for c in self._loose] + [True], dtype=bool)
+            stated_all = stated_all & not_false[self._loose_of]
         self._situations[text] = (situation, truth, stated_all)
         while len(self._situations) > 64:
             self._situations.popitem(last=False)

@@ -27,7 +27,8 @@ Then, among the rules of the same type with overlapping roles whose meaning *may
    is a function of the set of teachings, not of their order, except for the one case a teacher
    orders on purpose (a new word on an equivalent trigger);
 7. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
-   among the rules that apply to the context: resolve.py).
+   among the rules that apply to the context: resolve.py); so are the teacher's own broader or narrower ones
+   (one trigger strictly inside the other): where both apply the exception speaks alone.
 Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
 Semantic rules (no predicate) neither supersede nor conflict: their meaning is not known, and equal
 wording-derived group names are no evidence of disagreement.
@@ -228,6 +229,7 @@ def plan_teachings(
                 roles=tuple(teaching.roles), group=teaching.group, trigger=teaching.trigger,
                 compiled_by=teaching.compiled_by, when=teaching.when, action=teaching.action,
                 semantic_reason=teaching.semantic_reason, unexpressed=teaching.unexpressed,
+                text=teaching.text if teaching.text != teaching.directive else "",
             )
         else:
             record = target
@@ -349,13 +351,21 @@ def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
     rule = book.records[rule_id]
     for other in _disagreeing(book, rule):
         other = book.records[other.rule_id]
-        if actor in other.actors or other.directive == rule.directive:
+        if other.directive == rule.directive or actor in other.actors and not _strictly_nested(rule, other):
             continue
         if other.rule_id not in rule.conflicts_with:
             rule = rule.with_(conflicts_with=_union(rule.conflicts_with, other.rule_id))
             book.put(rule, book.ops[rule_id][-1])
         if rule_id not in other.conflicts_with:
             book.put(other.with_(conflicts_with=_union(other.conflicts_with, rule_id)), "conflict")
+
+
+def _strictly_nested(rule: RuleRecord, other: RuleRecord) -> bool:
+    """Whether one rule's trigger strictly implies the other's: one teacher's exception and general rule, flagged so
+    that where both apply the exception speaks (resolve: specificity), and the general rule still speaks for the hosts
+    the exception does not dispute. One teacher's rules that are not nested stay unflagged: both are injected."""
+    a, b = meaning_of(rule).when, meaning_of(other).when
+    return a is not None and b is not None and implies(a, b) != implies(b, a)
 
 
 def plan_assess(heads: Mapping[str, RuleRecord], assessments: Sequence[tuple[str, Evidence, bool]],
