@@ -234,22 +234,9 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
     hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
     compromised user hosts" applies where some is)."""
-    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
+    from forge.rulebook.language.predicate import AllOf, Not  # lazy: beside this module
 
-    condition = spelled_out(condition)
-    quiet = Not(AnyOfQuiet())
-    parts = []
-    last = subject
-    coarse = []
-    for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
-        if "history" not in facts_needed(c):
-            coarse.append(c)
-            continue
-        # a clause about earlier steps claims what the history lines show ("clean at the previous step"): a history atom
-        atom = _history_claim(c, last, group)
-        if atom is not None:
-            parts.append(atom)
-            last = atom.host if atom.host is not None else last
+    parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     for clause in (piece for c in coarse
                    for piece in _NEW_SUBJECT.split(c)):
         if not clause:
@@ -259,63 +246,105 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             if inner is not None:
                 parts.append(Not(inner))
             continue
-        statements = host_statements(clause)
-        if not statements and not classes_in(clause) and not _ALL_QUIET.search(clause):
-            state, negated = _state_of(clause)
-            together = re.search(r"\b(?:both|all\s+of\s+them|each\s+of\s+them|they|them|either|any\s+of\s+them|one\s+of\s+them)\b",
-                                 clause, re.I)
-            if (state != (None, None) or negated) and together and len(group) > 1:
-                statements = [(h, state, negated) for h in group]  # "when both are compromised"
-            elif (state != (None, None) or negated) and last is not None and not _GENERAL_SUBJECT.search(clause):
-                statements = [(last, state, negated)]
-            elif (state != (None, None) or negated) and unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
-                    and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
-                unresolved.append(clause)  # "if it is compromised", said of one of several hosts
+        statements = host_statements(clause) or _unnamed_statements(clause, last, group, unresolved)
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
-        atoms = []
-        for host, state, negated in statements:
-            atom = _atom(Atom, state, host=host)
-            if not atom.bare() or negated is None:
-                atoms.append(atom)
-            if negated is not None:  # "User0 is not being scanned", "User1 has user-level access but not root"
-                atoms.append(Not(_negated_atom(Atom, negated, host=host)))
-        if statements and re.search(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b", clause) and len(atoms) > 1:
-            parts.append(AnyOf(tuple(atoms)))  # "if Enterprise0 or Enterprise1 is compromised"
-        else:
-            parts.extend(atoms)
         if statements:
-            continue
-        if _ALL_QUIET.search(clause):
-            parts.append(quiet)
-            continue
-        phase = phase_named(clause)
-        if phase is not None and not classes_in(clause):
-            parts.append(parse_predicate(phase_predicate(phase)))
-            continue
-        none_of = _NONE_OF.search(clause) or _NOTHING.search(clause)
-        every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
-        count = _counted(clause)
-        for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) or count
-                                           or _GENERAL_SUBJECT.search(clause) else []):
-            state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
-            atom = _atom(Atom, state, host_class=cls)
-            quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY
-            # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
-            # sits in their subnet)
-            named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
-            if count is not None and not atom.bare() and not none_of and negated is None:
-                parts.append(_of_count(atom, named, *count))  # "two or more user hosts are compromised"
-            elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
-                # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
-                parts.append(AllOf(tuple(atom.on(h) for h in named)))
-            elif not atom.bare():
-                parts.append(Not(atom) if none_of else atom)
-            if negated is not None:
-                parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
+            parts.extend(_statement_parts(clause, statements))
+        else:
+            parts.extend(_general_parts(clause, universal))
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else AllOf(tuple(dict.fromkeys(parts)))
+
+
+def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...]) -> tuple[list, list[str], Optional[str]]:
+    """`claims`' first pass: the history atoms of the clauses about earlier steps ("clean at the previous step"),
+    the other clauses (read by the second pass), and the host the last history atom named (else `subject`)."""
+    parts, coarse, last = [], [], subject
+    for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+        if "history" not in facts_needed(c):
+            coarse.append(c)
+            continue
+        # a clause about earlier steps claims what the history lines show: a history atom
+        atom = _history_claim(c, last, group)
+        if atom is not None:
+            parts.append(atom)
+            last = atom.host if atom.host is not None else last
+    return parts, coarse, last
+
+
+def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...],
+                        unresolved: Optional[list]) -> list:
+    """The (host, state, negated) statements of a clause that names no host and no class but states a state: about
+    each host of `group` ("when both are compromised"), else about `last`, the host named before it. A clause about
+    an "it" this reading cannot place is appended to `unresolved` (if given), and states nothing."""
+    if classes_in(clause) or _ALL_QUIET.search(clause):
+        return []
+    state, negated = _state_of(clause)
+    if state == (None, None) and not negated:
+        return []
+    together = re.search(r"\b(?:both|all\s+of\s+them|each\s+of\s+them|they|them|either|any\s+of\s+them|one\s+of\s+them)\b",
+                         clause, re.I)
+    if together and len(group) > 1:
+        return [(h, state, negated) for h in group]  # "when both are compromised"
+    if last is not None and not _GENERAL_SUBJECT.search(clause):
+        return [(last, state, negated)]
+    if unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
+            and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
+        unresolved.append(clause)  # "if it is compromised", said of one of several hosts
+    return []
+
+
+def _statement_parts(clause: str, statements: list) -> list:
+    """What a clause's statements about named hosts claim: each host shows its state ("User0 is compromised") and
+    not its negated one ("User0 is not being scanned", "User1 has user-level access but not root"); a bare host
+    only where nothing is negated. Joined by "or" / "either": one of them."""
+    from forge.rulebook.language.predicate import AnyOf, Atom, Not  # lazy: beside this module
+    atoms = []
+    for host, state, negated in statements:
+        atom = _atom(Atom, state, host=host)
+        if not atom.bare() or negated is None:
+            atoms.append(atom)
+        if negated is not None:
+            atoms.append(Not(_negated_atom(Atom, negated, host=host)))
+    if re.search(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b", clause) and len(atoms) > 1:
+        return [AnyOf(tuple(atoms))]  # "if Enterprise0 or Enterprise1 is compromised"
+    return atoms
+
+
+def _general_parts(clause: str, universal: bool) -> list:
+    """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
+    state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
+    ...": each, where `universal`; "two or more user hosts ...": that many)."""
+    from forge.rulebook.language.predicate import AllOf, Atom, Not, parse_predicate  # lazy: beside this module
+    if _ALL_QUIET.search(clause):
+        return [Not(AnyOfQuiet())]
+    phase = phase_named(clause)
+    if phase is not None and not classes_in(clause):
+        return [parse_predicate(phase_predicate(phase))]
+    parts = []
+    none_of = _NONE_OF.search(clause) or _NOTHING.search(clause)
+    every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
+    count = _counted(clause)
+    for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) or count
+                                       or _GENERAL_SUBJECT.search(clause) else []):
+        state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
+        atom = _atom(Atom, state, host_class=cls)
+        quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY
+        # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
+        # sits in their subnet)
+        named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
+        if count is not None and not atom.bare() and not none_of and negated is None:
+            parts.append(_of_count(atom, named, *count))  # "two or more user hosts are compromised"
+        elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
+            # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
+            parts.append(AllOf(tuple(atom.on(h) for h in named)))
+        elif not atom.bare():
+            parts.append(Not(atom) if none_of else atom)
+        if negated is not None:
+            parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
+    return parts
 
 
 # How many hosts of a class a condition counts: "two or more", "at least two", "more than one", "several", "multiple";
