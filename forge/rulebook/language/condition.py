@@ -36,7 +36,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, hosts_in, negations_in, read_wording,
-                                            sentences, without_contractions)
+                                            sentences, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -201,7 +201,7 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                            re.IGNORECASE), "only"),
                (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
-               (re.compile(r"\bnothing\s+but\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
                 r"on only a \1"),
@@ -216,7 +216,7 @@ def spelled_out(condition: str) -> str:
     for pattern, replacement in _ONLY_FORMS:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
-                        without_contractions(condition or ""))
+                        written_out(condition or ""))
     return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
 
 
@@ -470,7 +470,10 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
-    detected observe observes observed turn turns turned up appear appears appeared case should provided""".split())
+    detected observe observes observed turn turns turned up appear appears appeared case should provided
+    real actual genuine confirmed evidence proof trace traces indication indications far currently presently""".split())
+# (the last line: words that say a state is shown, as in "without evidence of a real compromise", or that it is
+# shown now, "so far")
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -515,7 +518,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if found is None:
         return False
     clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or "")
-    if any(unplaced(without_history(c) if "history" in facts_needed(c) else c) for c in clauses) \
+    if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
             or facts_needed(condition) - {"history"} or _history_unread(condition) or _EITHER_STATE.search(condition):
         return False
     unresolved: list = []
