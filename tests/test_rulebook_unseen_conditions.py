@@ -90,3 +90,33 @@ def test_nothing_more_than_a_scan_is_only_a_scan():
     text = "Never restore User4 with nothing more than a scan on it."
     assert claimed(text, every_host(User4="Scan,No")) is True
     assert claimed(text, every_host(User4="Exploit,User")) is False
+
+
+def test_a_condition_about_the_other_hosts_leaves_the_named_one_out():
+    """"another host" was read as the host the order names ("do not restore User1 when another host is compromised"
+    claimed User1 compromised), "other hosts" and "something else" as any host (User1 itself met them), and "no other
+    host" as the named host clean: a prohibition fired where only its own host was compromised."""
+    alone, with_user2 = every_host(User1="None,User"), every_host(User1="None,User", User2="None,User")
+    for text in ("Do not restore User1 when another host is compromised.",
+                 "Do not restore User1 while something else is compromised.",
+                 "Do not restore User1 if any other user host is compromised.",
+                 "Do not restore User1 when other hosts are also compromised."):
+        assert text_claims(text)[1] or "something" in text, text  # ("something" is read, but not counted as read)
+        assert claimed(text, alone) is False, text
+        assert claimed(text, with_user2) is True, text
+    # "also": the named host is compromised too
+    assert claimed("Do not restore User1 when other hosts are also compromised.", every_host(User2="None,User")) is False
+    only = "Restore Enterprise2 only if no other host is compromised."
+    assert claimed(only, every_host(Enterprise2="None,User")) is True
+    assert claimed(only, every_host(Enterprise2="None,User", User0="None,User")) is False
+    # the class is the class: a second enterprise host is no Defender
+    second = "Do not restore Enterprise0 when a second enterprise host is compromised."
+    assert claimed(second, every_host(Enterprise0="None,User", Defender="None,User")) is False
+    assert claimed(second, every_host(Enterprise0="None,User", Enterprise2="None,User")) is True
+
+
+def test_a_prohibition_is_held_to_its_condition_on_the_other_hosts(tmp_path):
+    bare = reply(entry({"host": "User1", "compromise": "any"}, never("Restore", "User1")))
+    _, injected = taught(tmp_path, "Do not restore User1 when another host is compromised.", bare, bare)
+    assert not injected(every_host(User1="None,User"))
+    assert injected(every_host(User1="None,User", Enterprise1="None,User"))

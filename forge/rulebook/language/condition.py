@@ -246,7 +246,12 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             if inner is not None:
                 parts.append(Not(inner))
             continue
-        statements = host_statements(clause) or _unnamed_statements(clause, last, group, unresolved)
+        statements = host_statements(clause)
+        besides = last if last is not None else group[0] if len(group) == 1 else None
+        if not statements and besides is not None and _OTHER.search(clause):  # "when another host is compromised"
+            parts.extend(_general_parts(clause, universal, besides=besides))
+            continue
+        statements = statements or _unnamed_statements(clause, last, group, unresolved)
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
         if statements:
@@ -313,11 +318,20 @@ def _statement_parts(clause: str, statements: list) -> list:
     return atoms
 
 
-def _general_parts(clause: str, universal: bool) -> list:
+def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
     """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
     state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
-    ...": each, where `universal`; "two or more user hosts ...": that many)."""
-    from forge.rulebook.language.predicate import AllOf, Atom, Not, parse_predicate  # lazy: beside this module
+    ...": each, where `universal`; "two or more user hosts ...": that many). `besides`: the host the clause's "other"
+    leaves out ("another host", "no other user host", "something else"): the claim is about the rest of the class."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
+    if besides is not None:
+        parts = _general_parts(_OTHER.sub(" ", clause) if _SOME_HOST.search(_OTHER.sub(" ", clause)) or classes_in(clause)
+                               else _OTHER.sub(" any host ", clause), universal)
+        others = [_besides(p, besides, AllOf, AnyOf, Not, Atom) for p in parts]
+        # "when other hosts are also compromised": the named host is, too
+        also = [p.on(besides) for p in parts if isinstance(p, Atom) and p.host_class is not None] \
+            if re.search(r"\b(?:also|too|as\s+well)\b", clause, re.IGNORECASE) else []
+        return also + others
     if _ALL_QUIET.search(clause):
         return [Not(AnyOfQuiet())]
     phase = phase_named(clause)
@@ -345,6 +359,26 @@ def _general_parts(clause: str, universal: bool) -> list:
         if negated is not None:
             parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
     return parts
+
+
+# A clause about the hosts other than the one named before it: "another host", "any other user host", "other hosts",
+# "something else", "a second enterprise host", "the rest of the network".
+_OTHER = re.compile(r"\b(?:an\s*other|other(?!\s+than)|(?:some|any|no)thing\s+else|(?:a\s+)?second|the\s+rest(?:\s+of)?)\b", re.IGNORECASE)
+
+
+def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
+    """A claim about a class of hosts, said of the others than `host`: a class atom becomes some other host of the
+    class in that state; every or none of the class, every or none of the others."""
+    if isinstance(part, Atom) and part.host_class is not None:
+        others = [part.on(h) for h in part.hosts() if h != host and (part.host_class == "any" or
+                                                                     h.lower().startswith(part.host_class.lower()[:2]))]
+        return others[0] if len(others) == 1 else AnyOf(tuple(others))
+    if isinstance(part, Not):
+        return Not(_besides(part.part, host, AllOf, AnyOf, Not, Atom))
+    if isinstance(part, (AllOf, AnyOf)):
+        kept = [p for p in part.parts if not (isinstance(p, Atom) and p.host == host)]
+        return type(part)(tuple(_besides(p, host, AllOf, AnyOf, Not, Atom) for p in kept))
+    return part
 
 
 # How many hosts of a class a condition counts: "two or more", "at least two", "more than one", "several", "multiple";
@@ -471,9 +505,10 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
-    real actual genuine confirmed evidence proof trace traces indication indications far currently presently""".split())
-# (the last line: words that say a state is shown, as in "without evidence of a real compromise", or that it is
-# shown now, "so far")
+    real actual genuine confirmed evidence proof trace traces indication indications far currently presently
+    other another else second rest""".split())
+# (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
+# shown now, "so far"; the hosts other than the one named, `_OTHER`)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
