@@ -36,7 +36,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, hosts_in, negations_in, read_wording,
-                                            sentences, without_contractions)
+                                            sentences, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -201,7 +201,7 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                            re.IGNORECASE), "only"),
                (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
-               (re.compile(r"\bnothing\s+but\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
                 r"on only a \1"),
@@ -216,7 +216,7 @@ def spelled_out(condition: str) -> str:
     for pattern, replacement in _ONLY_FORMS:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
-                        without_contractions(condition or ""))
+                        written_out(condition or ""))
     return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
 
 
@@ -234,22 +234,9 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
     hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
     compromised user hosts" applies where some is)."""
-    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
+    from forge.rulebook.language.predicate import AllOf, Not  # lazy: beside this module
 
-    condition = spelled_out(condition)
-    quiet = Not(AnyOfQuiet())
-    parts = []
-    last = subject
-    coarse = []
-    for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
-        if "history" not in facts_needed(c):
-            coarse.append(c)
-            continue
-        # a clause about earlier steps claims what the history lines show ("clean at the previous step"): a history atom
-        atom = _history_claim(c, last, group)
-        if atom is not None:
-            parts.append(atom)
-            last = atom.host if atom.host is not None else last
+    parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     for clause in (piece for c in coarse
                    for piece in _NEW_SUBJECT.split(c)):
         if not clause:
@@ -260,62 +247,138 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
                 parts.append(Not(inner))
             continue
         statements = host_statements(clause)
-        if not statements and not classes_in(clause) and not _ALL_QUIET.search(clause):
-            state, negated = _state_of(clause)
-            together = re.search(r"\b(?:both|all\s+of\s+them|each\s+of\s+them|they|them|either|any\s+of\s+them|one\s+of\s+them)\b",
-                                 clause, re.I)
-            if (state != (None, None) or negated) and together and len(group) > 1:
-                statements = [(h, state, negated) for h in group]  # "when both are compromised"
-            elif (state != (None, None) or negated) and last is not None and not _GENERAL_SUBJECT.search(clause):
-                statements = [(last, state, negated)]
-            elif (state != (None, None) or negated) and unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
-                    and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
-                unresolved.append(clause)  # "if it is compromised", said of one of several hosts
+        besides = last if last is not None else group[0] if len(group) == 1 else None
+        if not statements and besides is not None and _OTHER.search(clause):  # "when another host is compromised"
+            parts.extend(_general_parts(clause, universal, besides=besides))
+            continue
+        statements = statements or _unnamed_statements(clause, last, group, unresolved)
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
-        atoms = []
-        for host, state, negated in statements:
-            atom = _atom(Atom, state, host=host)
-            if not atom.bare() or negated is None:
-                atoms.append(atom)
-            if negated is not None:  # "User0 is not being scanned", "User1 has user-level access but not root"
-                atoms.append(Not(_negated_atom(Atom, negated, host=host)))
-        if statements and re.search(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b", clause) and len(atoms) > 1:
-            parts.append(AnyOf(tuple(atoms)))  # "if Enterprise0 or Enterprise1 is compromised"
-        else:
-            parts.extend(atoms)
         if statements:
-            continue
-        if _ALL_QUIET.search(clause):
-            parts.append(quiet)
-            continue
-        phase = phase_named(clause)
-        if phase is not None and not classes_in(clause):
-            parts.append(parse_predicate(phase_predicate(phase)))
-            continue
-        none_of = _NONE_OF.search(clause) or _NOTHING.search(clause)
-        every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
-        count = _counted(clause)
-        for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) or count
-                                           or _GENERAL_SUBJECT.search(clause) else []):
-            state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
-            atom = _atom(Atom, state, host_class=cls)
-            quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY
-            # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
-            # sits in their subnet)
-            named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
-            if count is not None and not atom.bare() and not none_of and negated is None:
-                parts.append(_of_count(atom, named, *count))  # "two or more user hosts are compromised"
-            elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
-                # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
-                parts.append(AllOf(tuple(atom.on(h) for h in named)))
-            elif not atom.bare():
-                parts.append(Not(atom) if none_of else atom)
-            if negated is not None:
-                parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
+            parts.extend(_statement_parts(clause, statements))
+        else:
+            parts.extend(_general_parts(clause, universal))
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else AllOf(tuple(dict.fromkeys(parts)))
+
+
+def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...]) -> tuple[list, list[str], Optional[str]]:
+    """`claims`' first pass: the history atoms of the clauses about earlier steps ("clean at the previous step"),
+    the other clauses (read by the second pass), and the host the last history atom named (else `subject`)."""
+    parts, coarse, last = [], [], subject
+    for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+        if "history" not in facts_needed(c):
+            coarse.append(c)
+            continue
+        # a clause about earlier steps claims what the history lines show: a history atom
+        atom = _history_claim(c, last, group)
+        if atom is not None:
+            parts.append(atom)
+            last = atom.host if atom.host is not None else last
+    return parts, coarse, last
+
+
+def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...],
+                        unresolved: Optional[list]) -> list:
+    """The (host, state, negated) statements of a clause that names no host and no class but states a state: about
+    each host of `group` ("when both are compromised"), else about `last`, the host named before it. A clause about
+    an "it" this reading cannot place is appended to `unresolved` (if given), and states nothing."""
+    if classes_in(clause) or _ALL_QUIET.search(clause):
+        return []
+    state, negated = _state_of(clause)
+    if state == (None, None) and not negated:
+        return []
+    together = re.search(r"\b(?:both|all\s+of\s+them|each\s+of\s+them|they|them|either|any\s+of\s+them|one\s+of\s+them)\b",
+                         clause, re.I)
+    if together and len(group) > 1:
+        return [(h, state, negated) for h in group]  # "when both are compromised"
+    if last is not None and not _GENERAL_SUBJECT.search(clause):
+        return [(last, state, negated)]
+    if unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
+            and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
+        unresolved.append(clause)  # "if it is compromised", said of one of several hosts
+    return []
+
+
+def _statement_parts(clause: str, statements: list) -> list:
+    """What a clause's statements about named hosts claim: each host shows its state ("User0 is compromised") and
+    not its negated one ("User0 is not being scanned", "User1 has user-level access but not root"); a bare host
+    only where nothing is negated. Joined by "or" / "either": one of them."""
+    from forge.rulebook.language.predicate import AnyOf, Atom, Not  # lazy: beside this module
+    atoms = []
+    for host, state, negated in statements:
+        atom = _atom(Atom, state, host=host)
+        if not atom.bare() or negated is None:
+            atoms.append(atom)
+        if negated is not None:
+            atoms.append(Not(_negated_atom(Atom, negated, host=host)))
+    if re.search(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b", clause) and len(atoms) > 1:
+        return [AnyOf(tuple(atoms))]  # "if Enterprise0 or Enterprise1 is compromised"
+    return atoms
+
+
+def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
+    """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
+    state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
+    ...": each, where `universal`; "two or more user hosts ...": that many). `besides`: the host the clause's "other"
+    leaves out ("another host", "no other user host", "something else"): the claim is about the rest of the class."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
+    if besides is not None:
+        parts = _general_parts(_OTHER.sub(" ", clause) if _SOME_HOST.search(_OTHER.sub(" ", clause)) or classes_in(clause)
+                               else _OTHER.sub(" any host ", clause), universal)
+        others = [_besides(p, besides, AllOf, AnyOf, Not, Atom) for p in parts]
+        # "when other hosts are also compromised": the named host is, too
+        also = [p.on(besides) for p in parts if isinstance(p, Atom) and p.host_class is not None] \
+            if re.search(r"\b(?:also|too|as\s+well)\b", clause, re.IGNORECASE) else []
+        return also + others
+    if _ALL_QUIET.search(clause):
+        return [Not(AnyOfQuiet())]
+    phase = phase_named(clause)
+    if phase is not None and not classes_in(clause):
+        return [parse_predicate(phase_predicate(phase))]
+    parts = []
+    none_of = _NONE_OF.search(clause) or _NOTHING.search(clause)
+    every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
+    count = _counted(clause)
+    for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) or count
+                                       or _GENERAL_SUBJECT.search(clause) else []):
+        state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
+        atom = _atom(Atom, state, host_class=cls)
+        quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY
+        # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
+        # sits in their subnet)
+        named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
+        if count is not None and not atom.bare() and not none_of and negated is None:
+            parts.append(_of_count(atom, named, *count))  # "two or more user hosts are compromised"
+        elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
+            # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
+            parts.append(AllOf(tuple(atom.on(h) for h in named)))
+        elif not atom.bare():
+            parts.append(Not(atom) if none_of else atom)
+        if negated is not None:
+            parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
+    return parts
+
+
+# A clause about the hosts other than the one named before it: "another host", "any other user host", "other hosts",
+# "something else", "a second enterprise host", "the rest of the network".
+_OTHER = re.compile(r"\b(?:an\s*other|other(?!\s+than)|(?:some|any|no)thing\s+else|(?:a\s+)?second|the\s+rest(?:\s+of)?)\b", re.IGNORECASE)
+
+
+def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
+    """A claim about a class of hosts, said of the others than `host`: a class atom becomes some other host of the
+    class in that state; every or none of the class, every or none of the others."""
+    if isinstance(part, Atom) and part.host_class is not None:
+        others = [part.on(h) for h in part.hosts() if h != host and (part.host_class == "any" or
+                                                                     h.lower().startswith(part.host_class.lower()[:2]))]
+        return others[0] if len(others) == 1 else AnyOf(tuple(others))
+    if isinstance(part, Not):
+        return Not(_besides(part.part, host, AllOf, AnyOf, Not, Atom))
+    if isinstance(part, (AllOf, AnyOf)):
+        kept = [p for p in part.parts if not (isinstance(p, Atom) and p.host == host)]
+        return type(part)(tuple(_besides(p, host, AllOf, AnyOf, Not, Atom) for p in kept))
+    return part
 
 
 # How many hosts of a class a condition counts: "two or more", "at least two", "more than one", "several", "multiple";
@@ -441,7 +504,11 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
-    detected observe observes observed turn turns turned up appear appears appeared case should provided""".split())
+    detected observe observes observed turn turns turned up appear appears appeared case should provided
+    real actual genuine confirmed evidence proof trace traces indication indications far currently presently
+    other another else second rest""".split())
+# (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
+# shown now, "so far"; the hosts other than the one named, `_OTHER`)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -486,7 +553,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if found is None:
         return False
     clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or "")
-    if any(unplaced(without_history(c) if "history" in facts_needed(c) else c) for c in clauses) \
+    if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
             or facts_needed(condition) - {"history"} or _history_unread(condition) or _EITHER_STATE.search(condition):
         return False
     unresolved: list = []

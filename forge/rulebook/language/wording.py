@@ -131,6 +131,16 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b", re.IGNORECASE)
+# What a condition of absence is about: "absent any exploitation", "barring a real compromise", "without root access".
+_ABSENT_WHAT = (r"(?=\s+(?:[\w-]+\s+){0,3}?(?:exploit\w*|compromis\w*|access|root|privilege\w*|admin\w*|scan\w*|activity|"
+                r"signs?|evidence|breach\w*|intrusion|foothold|alerts?|attack\w*|escalation|infection)\b)")
+# Prepositions of absence, written as the one the reader knows ("without"): "do not restore Op_Host1 absent any
+# exploitation", "in the absence of a compromise", "barring an exploit", "short of privileged access", "failing /
+# lacking / pending a confirmed compromise". Only before what a host shows: "barring User0" is an exception.
+_ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|short\s+of|failing|lacking|pending)\b"
+                      + _ABSENT_WHAT, re.IGNORECASE)
+
+
 _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
                      # "in the impact phase", "at the reconnaissance stage"
@@ -147,7 +157,10 @@ _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+ti
                      r"where(?=\s+(?:a|an|any|some|the)\s+(?:\w+\s+)?(?:host|box|machine|server|workstation)s?\b)|"
                      r"(?<!such\s)as(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
                      r"the\s+(?:step|turn|instant|minute)(?=\s+(?:it|they|\w+\d)\s+(?:gets?|is|becomes|shows))|"
-                     r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when")
+                     r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when|"
+                     # a situation opened by its absence: "without an exploit on it, never restore User2" (after a word,
+                     # "without" is read where it stands: "Op_Host2 without privileged access" is a relative clause)
+                     r"(?<![\w-]\s)without" + _ABSENT_WHAT)
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with|"
@@ -413,6 +426,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
                     (hosts_in(head) or classes_in(head) or _STATE_WORDS.search(head)):
                 situation = head
                 break
+    if not situation and not _CONDITION.search(order) and not _RELATIVE.search(order):
+        order, situation = _situation_after(order, parts[first + 1:first + 2])
     # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
     orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not _EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p))
                         and not _OTHERWISE.search(p)]
@@ -429,6 +444,36 @@ _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infec
 _HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
 _HOST_BEFORE = re.compile(rf"\b{_HOST_NAME}\s*$", re.IGNORECASE)
 _HOST_AFTER = re.compile(rf"\s*(?:(?:and|or|as\s+well\s+as|plus)\s+)?{_HOST_NAME}\b", re.IGNORECASE)
+
+
+# A statement after an order, of how far things have gone on its host: "do not restore User1 yet; it only shows a
+# scan", "don't restore Enterprise0: the attacker has only user-level access there". Said of the host the order is
+# about, in the present, it is the situation the order is given in (the order says nothing of the host once it stands
+# otherwise).
+_TRAILING = re.compile(r"^(?P<order>.+?)(?:\s*[,:]\s*|\s+[\u2013\u2014-]{1,2}\s+)(?P<tail>(?:it|the\s+(?:host|machine|box|server)|the\s+attacker|"
+                       r"red|" + _HOST_NAME + r")\b[^,;:]+)$", re.IGNORECASE)
+_NOW = re.compile(r"^(?:it|the\s+(?:host|machine|box|server)|the\s+attacker|red|" + _HOST_NAME + r")(?:'s|\s+(?:is|are|has|only|just|"
+                  r"merely|still|shows|has\s+only|is\s+only|(?:only|just|merely|still)\s+(?:shows|has|is)))\b", re.IGNORECASE)
+
+# What makes such a statement the bound of the order rather than its reason ("it is the attacker's foothold"): it
+# says how far things have gone, and no further.
+_HOLDS_BACK = re.compile(r"\b(?:only|just|merely|simply|solely|still|yet|not|no|nothing)\b", re.IGNORECASE)
+_ACCESS_WORDS = re.compile(r"\b(?:access|foothold|user[\s-]level|admin\w*|system[\s-]level)\b", re.IGNORECASE)
+
+
+def _situation_after(order: str, following: list[str]) -> tuple[str, str]:
+    """(order, situation) where the order is followed by a statement of how its host stands now (_TRAILING): in the
+    same sentence after a comma, colon or dash, or as the next clause; else (order, "")."""
+    tail = _TRAILING.match(order)
+    for candidate, rest in ([(tail["tail"], tail["order"])] if tail else []) + [(f, order) for f in following]:
+        candidate = candidate.strip().rstrip(".!")
+        if _NOW.match(candidate) and _HOLDS_BACK.search(candidate) \
+                and (_STATE_WORDS.search(candidate) or _ACCESS_WORDS.search(candidate)) \
+                and not gives_order(candidate) \
+                and not _STORY.search(candidate) and not _JUSTIFICATION.match(candidate) \
+                and not _CONDITION.search(candidate):
+            return rest, candidate
+    return order, ""
 
 
 def _clause_end(text: str, start: int) -> int:
@@ -598,9 +643,11 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
                             re.IGNORECASE)
 
 
-def without_contractions(text: str) -> str:
-    """`text` with the contractions of "be" and "have" written out (see _NOT_CONTRACTED, _IS_CONTRACTED)."""
+def written_out(text: str) -> str:
+    """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
+    _IS_CONTRACTED), and the prepositions of absence as "without" (_ABSENCE)."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", text or "")
+    text = _ABSENCE.sub(lambda m: "Without" if m[0][0].isupper() else "without", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
 
@@ -611,7 +658,7 @@ _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remo
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
-                           _ARROW.sub(": ", expand_ranges(without_contractions(" ".join((text or "").split())))))
+                           _ARROW.sub(": ", expand_ranges(written_out(" ".join((text or "").split())))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]

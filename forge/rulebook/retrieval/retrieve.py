@@ -93,8 +93,10 @@ class Retrieval:
 
 def _matvec(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
     """matrix @ vector on this thread. A BLAS call this size fans out to OpenBLAS threads, which then
-    fight the embedding model's still-spinning OpenMP threads for the same cores: measured 25 ms
-    instead of 1 ms per query at 5,000 rules on 2 cores."""
+    fight the embedding model's still-spinning OpenMP threads for the same cores: on a small machine the
+    product waits on that contention many times longer than it takes, once per query, in a book of
+    thousands of rules. scripts/bench/rulebook_query.py measures the query latency this keeps down
+    (query p50 at --sizes 5000; put `matrix @ vector` back to see the difference side by side)."""
     return np.einsum("ij,j->i", matrix, vector)
 
 
