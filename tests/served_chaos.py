@@ -192,13 +192,18 @@ class Watcher(threading.Thread):
                 return False
             os.kill(pids[0], signal.SIGKILL)
             killed.add(pids[0])
-            # What the dead process still held: read after the kill, since its call may have ended between the
-            # figures above and the signal (on a loaded machine it often has). A dead process releases nothing,
-            # so a lease of its pid still held now was held at its death and must come back.
+            # What the dead process still held: its call may have ended between the figures above and the
+            # signal (on a loaded machine it often has), and a release it sent just before dying can reach the
+            # limiter a little later. So a moment after the kill: its leases still held, plus those the limiter
+            # reclaimed in that moment (the driver's reclaim or an expiry), were held at its death and must come back.
             import ray
 
+            time.sleep(1.0)
             after = ray.get(_limiter(SESSION).figures.remote(), timeout=30)
-            at_death = sum(1 for h in after["held"].values() if _holder_pid(h) == pids[0])
+            still = sum(1 for h in after["held"].values() if _holder_pid(h) == pids[0])
+            taken_since = sum(after["reclaimed"].values()) - sum(figures["reclaimed"].values())
+            mine = sum(1 for h in figures["held"].values() if _holder_pid(h) == pids[0])
+            at_death = min(mine, still + max(0, taken_since))
             self.watch.landed.append({"killed": "worker", "pid": pids[0], "held": held, "held_at_death": at_death,
                                       "spent": spent})
         elif self.action == "limiter":
