@@ -40,7 +40,7 @@ def test_case_files_cover_the_nine_dimensions_with_enough_free_text():
     observations = bench.load_observations()
     from forge.rulebook.language.grammar import parse_rule
 
-    scenarios = [s for split in bench.SPLITS if split not in bench.BLIND for s in bench.load_split(split, observations)]
+    scenarios = [s for split in bench.SPLITS if split not in bench.UNREAD for s in bench.load_split(split, observations)]
     assert len(scenarios) >= 60 and {s["dimension"] for s in scenarios} == set(bench.DIMENSIONS)
     texts = [item["text"] for s in scenarios for step in s["steps"] for item in step.get("teach", [])]
     assert sum(parse_rule(t) is None for t in texts) >= len(texts) / 2  # at least half free text
@@ -91,16 +91,20 @@ def test_harm_counts_what_its_own_text_says_does_not_apply_and_what_was_inverted
     assert bench.inverted(matched, never)  # no trigger given: any host
 
 
-def test_also_applies_is_checked_and_the_blind_split_never_prints_its_cases(capsys):
+def test_also_applies_is_checked_and_an_unread_split_never_prints_its_cases(capsys, monkeypatch):
     bench = load_bench()
     scenario = {"id": "x", "dimension": "recall", "steps": [
         {"teach": [{"as": "a", "actor": "alice", "role": "planner", "text": "t"}]},
         {"query": {"context": "c", "role": "planner", "expect": [], "also_applies": ["b"]}}]}
     with pytest.raises(bench.CaseError, match="also_applies names labels not taught before it"):
         bench.check_scenario(scenario, Path("x.yaml"), {})
-    assert bench.main(["--split", "blind", "--failures"]) == 2
-    assert "refused on the blind split" in capsys.readouterr().err
     assert "(development)" in bench.SPLIT_NAMES["model_style"] and "(development)" in bench.SPLIT_NAMES["dev"]
+    # the four blind splits steered rounds of issue 29: development, their failures readable
+    assert all("development" in bench.SPLIT_NAMES[s] for s in ("blind", "blind2", "blind3", "blind4"))
+    assert not {"blind", "blind2", "blind3", "blind4"} & bench.UNREAD
+    monkeypatch.setattr(bench, "UNREAD", frozenset({"blind"}))  # as a held-out blind split is labelled once committed
+    assert bench.main(["--split", "blind", "--failures"]) == 2
+    assert "refused on an unread held-out split" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -5,15 +5,12 @@ Case files (`data/dc_bench/{dev,heldout,model_style,blind,blind2,blind3,blind4}.
 scenarios across nine dimensions. `dev` and `model_style` are development splits (the product was changed on
 their failures); `heldout` was written before tuning; `blind`, `blind2`, `blind3` and `blind4` were each written by
 an author who read only the rule language (then a section of the README, now docs/rule-language.md and
-docs/rulebook.md) and real contexts (`data/dc_bench/blind*_author_pack/`), and nobody who changes the product reads
-them: for them the bench prints aggregate figures and failure classes only, never a case's text, label or context
-(`--failures` refuses). `blind` is development all the same: issue 29's work was
-steered by its aggregates, failure classes and the shapes of its compiled predicates; `blind2` too: its first run
-was the held-out measure of that work, and the second round was steered by its aggregates and failure classes (never
-its cases). `blind3`, written after that round and committed before its first run, was its held-out measure; it is
-development now: issue 29's third round was steered by its aggregates and failure classes (never its cases).
-`blind4`, written from the rule language before that third round and committed before its first run, is the held-out
-measure.
+docs/rulebook.md) and real contexts (`data/dc_bench/blind*_author_pack/`) and was committed before its first run; each
+was a held-out measure until a round was steered by it. Each is development now: `blind` steered issue 29's first round,
+`blind2` the second, `blind3` the third (their aggregates and failure classes), and `blind4` the fifth, whose
+work read its failures (`--failures`). A split in `UNREAD` (the next held-out blind split, once committed) is read
+by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
+case's text, label or context (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
 in a temporary directory, or a namespace of a private redis-server for `backend: redis`), teaches its rules
 through the product's own path (forge.rulebook.authoring.teaching: the grammar, else the configured compiler
@@ -64,11 +61,13 @@ DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3", "blind4")
 # What each split is, as the report names it: a split whose failures shaped a change is development.
 SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style": "model-style (development)",
-               "blind": "blind-1 (unread, but development: steered by its aggregates)",
-               "blind2": "blind-2 (unread, but development: issue 29's second round was steered by its aggregates)",
-               "blind3": "blind-3 (unread, but development: issue 29's third round was steered by its aggregates)",
-               "blind4": "blind-4 (held out, unread: aggregates only)"}
-BLIND = frozenset({"blind", "blind2", "blind3", "blind4"})  # splits whose cases are never printed
+               "blind": "blind-1 (written blind; development: issue 29's first round was steered by it)",
+               "blind2": "blind-2 (written blind; development: issue 29's second round was steered by it)",
+               "blind3": "blind-3 (written blind; development: issue 29's third round was steered by it)",
+               "blind4": "blind-4 (written blind; development: issue 29's fifth round read its failures)"}
+# Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
+# when it is committed, and leaves it (relabelled development) once a change has been steered by it.
+UNREAD: frozenset[str] = frozenset()
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
@@ -445,7 +444,7 @@ class Bench:
                              frozenset(turned), dict(outcome))
         if self.behaviour and role in ("action_chooser", "planner"):
             self.judge_behaviour(result, book, injected, context)
-        if self.calibrate and scenario["split"] not in BLIND:  # calibrating on the blind split would tune to it
+        if self.calibrate and scenario["split"] not in UNREAD:  # calibrating on a held-out split would tune to it
             self.score_semantic(book, context, role, actor, result.expected)
         self.results.append(result)
 
@@ -729,9 +728,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     console = Console(width=170)
     splits = SPLITS if args.split == "all" else (args.split,)
-    if args.failures and set(splits) <= BLIND:
-        print("dc_bench: --failures is refused on the blind splits: its cases stay unread by anyone who changes the "
-              "product; it reports aggregate figures and failure classes only", file=sys.stderr)
+    if args.failures and set(splits) <= UNREAD:
+        print("dc_bench: --failures is refused on an unread held-out split: its cases stay unread by anyone who "
+              "changes the product; it reports aggregate figures and failure classes only", file=sys.stderr)
         return 2
     started = time.perf_counter()
     refusals: dict[tuple[str, str], int] = {}
@@ -762,9 +761,9 @@ def main(argv=None) -> int:
         if p.startswith("semantic floor calibration"):
             console.print(p, soft_wrap=True)
     if args.failures:
-        open_ids = {s["id"] for s in scenarios if s["split"] not in BLIND}
+        open_ids = {s["id"] for s in scenarios if s["split"] not in UNREAD}
         for r in results:
-            if not r.exact and r.split not in BLIND:
+            if not r.exact and r.split not in UNREAD:
                 name = lambda ids: sorted(r.labels.get(i, i) for i in ids)  # noqa: E731
                 harm = f" HARMFUL {name(r.harmful)}" if r.harmful else ""
                 console.print(f"[red]{r.scenario}[/red] {r.role}: expected {name(r.expected)} got {name(r.injected)}"
@@ -772,8 +771,8 @@ def main(argv=None) -> int:
         for p in problems:
             if p.split(":", 1)[0] in open_ids:
                 console.print(f"[yellow]{p}[/yellow]", soft_wrap=True)
-        if set(splits) & BLIND:
-            console.print("(the blind split's failures are not printed: its classes are in the table above)")
+        if set(splits) & UNREAD:
+            console.print("(an unread held-out split's failures are not printed: its classes are in the table above)")
     for split in splits:
         s = score([r for r in results if r.split == split])
         print(f"{split} exact-set accuracy: {s['exact']:.1f}% ({s['queries']} queries); harmful {s['harmful']}; "
