@@ -175,6 +175,8 @@ _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\
 # opens a clause about other hosts ("no enterprise host is compromised and a user host is being exploited"); never
 # inside a list of hosts ("User1 and User2 are compromised" share their state).
 _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)|"
+                          # "user hosts are scanned and none of them is compromised": a clause about all of the class
+                          r"(?:\band\s+|,\s*)(?=(?:none|all|each|neither|both|any|some|one)\s+of\s+them\b)|"
                           # "User1 shows a user-level compromise and no privileged access yet": a second, negated state
                           # "nothing is compromised yet and User2 is scanned": a clause about a named host
                           r"\band\s+(?=(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d\s+(?:is|shows|gets|was|has|becomes|appears)\b)|"
@@ -237,10 +239,13 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     from forge.rulebook.language.predicate import AllOf, Not  # lazy: beside this module
 
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
+    named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse
                    for piece in _NEW_SUBJECT.split(c)):
         if not clause:
             continue
+        clause = _their_class(clause, named_class)
+        named_class = classes_in(clause)[0] if len(classes_in(clause)) == 1 and not hosts_in(clause) else named_class
         if _NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
             inner = claims(_NOT_YET.sub("", clause), last, unresolved)
             if inner is not None:
@@ -261,6 +266,21 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else AllOf(tuple(dict.fromkeys(parts)))
+
+
+# "they", "none of them", "each of them": the hosts of a class the clause before named ("user hosts getting scanned
+# while none of them is compromised yet": no user host is).
+_THEM = re.compile(r"\b(?P<q>none|all|each|every\s+one|any|either|one|some|neither|both)\s+of\s+them\b|\b(?P<they>they)\b",
+                   re.IGNORECASE)
+_CLASS_WORD = {"User": "user hosts", "Enterprise": "enterprise hosts", "Operational": "operational hosts"}
+
+
+def _their_class(clause: str, named_class: Optional[str]) -> str:
+    """A clause that names no host and no class, with "they" / "X of them" written as the class named before it."""
+    if named_class is None or hosts_in(clause) or classes_in(clause):
+        return clause
+    return _THEM.sub(lambda m: f"{m['q']} of the {_CLASS_WORD[named_class]}" if m["q"] else f"the {_CLASS_WORD[named_class]}",
+                     clause)
 
 
 def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...]) -> tuple[list, list[str], Optional[str]]:
@@ -491,7 +511,7 @@ def _atom(atom_type, state, **where):
 
 # Words a condition may use that the product's reading of it accounts for (hosts and classes are tokens).
 _PLACED = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
-    has have had gets get got becomes become became shows show showing shown showed still so and or of on in at to
+    has have had gets get got getting becomes become became shows show showing shown showed still so and or of on in at to
     for from by with as when whenever if once while during until unless moment soon now then there here host hosts
     machine machines box boxes server servers node nodes system systems one ones compromised compromise compromises
     exploited exploit exploits exploiting scanned scan scans scanning privileged privilege privileges root rooted admin
@@ -499,7 +519,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     subnet network quiet clean idle calm no not none nothing never without except only yet but either neither nor
     activity active suspicious alert alerts sign signs attacker attackers red access rights foothold owned infected
     breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
-    exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun
+    exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun initial
     status state unknown system going on shows anything everything anywhere at least long right away first until till
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they

@@ -207,8 +207,9 @@ _STORY = re.compile(
     # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
     rf"^\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
     rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
-    # a report that opens with what was done ("Restoring User0 cost ...")
-    r"^\s*\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
+    # a report that opens with what was done ("Restoring User0 cost ..."); words that only end like a gerund
+    # ("Nothing is happening ...", "Something on User1 ...", "During a scan ...") open no report
+    r"^\s*(?!(?:no|some|any|every)thing\b|during\b)\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
                                 rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b|\s*$)|alone|{_PAST})\b"
@@ -221,7 +222,9 @@ _IMPERATIVE_START = re.compile(
     rf"deploy|set\s+up|plant|use|spend|waste|take|treat|consider|prioriti[sz]e|focus|respond|handle|ignore|go|"
     rf"kick|throw|get\s+rid|clean|isolate|contain|block|quarantine|hands\s+off|flag|mark|report|raise|escalate|note|record|"
     rf"assume|expect|answer|reply|choose|pick|select|wait|hold|act|trust|verify|confirm|double-check|give|apply|"
-    rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let)\b|(?:{_VERB.pattern}))", re.IGNORECASE)
+    rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let|"
+    # the Planner's and the Analyst's orders: "plan a DecoyTomcat on ...", "recommend Remove"
+    rf"plan|recommend|suggest|propose|schedule|queue|advise)\b|(?:{_VERB.pattern}))", re.IGNORECASE)
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?)\s+(?:be\s+|get\s+)?"
                           r"(?:\w+\s+)?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
@@ -437,7 +440,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
 
 
 _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infect\w*|root\w*|privileged|"
-                          r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?)\b",
+                          r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?|"
+                          r"happening|going\s+on)\b",
                           re.IGNORECASE)
 
 

@@ -1,0 +1,142 @@
+"""Issue 29, fifth round: conditions a text states plainly that the product's reader misread, so that a compiled
+predicate wider than the text was held to nothing (or to the wrong thing) and a rule fired where its own words say it
+does not apply. Each class is tested on sentences of its kind written for these tests; the compilations are scripted
+(what a compiler answered), so the product's own reading, checks and gate are what is tested.
+
+- A word that only ends like a gerund ("Nothing ...", "Something ...") opened a "report" and its situation was lost.
+- A level stated beside the level it negates ("with user-level access (not root)") kept only the negation.
+- "not clean", "isn't quiet": a negated word of absence was read as the absence itself.
+- The Planner's and Analyst's orders ("plan a ...", "recommend ...") were no orders, so a situation before them was
+  no condition.
+- "they" / "none of them" after a clause about a class of hosts: about the hosts of that class.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from forge.rulebook.language.condition import text_claims
+from forge.rulebook.language.situation import state_of
+from forge.rulebook.language.wording import gives_order, read_wording
+from tests.test_rulebook_claims_scope import taught
+from tests.test_rulebook_text_checks import do, entry, never, reply
+from tests.test_rulebook_text_held import claimed, every_host
+
+
+def hosts(spec: str) -> dict[str, str]:
+    """"User1=Exploit,User;User2=None,No" -> {"User1": "Exploit,User", "User2": "None,No"} ("-": every host quiet)."""
+    return {} if spec == "-" else dict(pair.split("=") for pair in spec.split(";"))
+
+
+def read_whole_and_held(text: str, applies: str, not_applies: str) -> None:
+    """The text's condition is read whole, true where it applies and false where it does not."""
+    found, whole = text_claims(text)
+    assert whole, (text, found)
+    assert claimed(text, every_host(**hosts(applies))) is True
+    assert claimed(text, every_host(**hosts(not_applies))) is False
+
+
+# text | where it applies | where it does not (every other host quiet and clean)
+NOTHING = [
+    ("Nothing going on at all? Do not analyse Enterprise0.", "-", "User1=Exploit,User"),
+    ("Nothing compromised yet: never restore User2.", "User2=Scan,No", "User1=None,User"),
+    ("Nothing happening anywhere, no alerts? Sleep.", "-", "Enterprise2=Scan,No"),
+]
+
+
+@pytest.mark.parametrize("text, applies, not_applies", NOTHING)
+def test_a_word_that_only_ends_like_a_gerund_opens_no_report(text, applies, not_applies):
+    """"Nothing ..." was read as a report of what was done ("Restoring User0 cost ..."), so the situation it opens was
+    dropped and the rule had no condition at all."""
+    assert read_wording(text).situation, text
+    read_whole_and_held(text, applies, not_applies)
+
+
+def test_a_prohibition_compiled_without_its_opening_situation_stays_out_where_it_does_not_hold(tmp_path):
+    text = "Nothing happening on any host and nothing compromised? Don't waste a Monitor."
+    always = reply(entry({"always": True}, never("Monitor", None)))
+    record, injected = taught(tmp_path, text, always, always)
+    assert record.when is None or record.when != {"always": True}
+    assert not injected(every_host(User2="Exploit,User"))
+
+
+LEVELS = [
+    ("Enterprise1 with user-level access (not root): remove the attacker.", "Enterprise1", "None,User",
+     ["None,No", "None,Privileged"]),
+    ("Op_Host2 with a user shell (not privileged): restore it.", "Op_Host2", "None,User", ["Scan,No", "None,Privileged"]),
+    ("When User4 has user-level access, not root, remove it.", "User4", "Exploit,User", ["None,No", "None,Privileged"]),
+]
+
+
+@pytest.mark.parametrize("text, host, applies, not_applies", LEVELS)
+def test_a_level_stated_beside_the_level_it_negates_is_read_with_it(text, host, applies, not_applies):
+    """"user-level (not root)" claimed only "not root": true on a clean host."""
+    found, whole = text_claims(text)
+    assert whole, (text, found)
+    assert claimed(text, every_host(**{host: applies})) is True
+    for state in not_applies:
+        assert claimed(text, every_host(**{host: state})) is False, state
+
+
+def test_a_predicate_of_the_negated_level_alone_is_held_to_the_level_stated(tmp_path):
+    text = "Enterprise1 with user-level access (not root): remove the attacker."
+    not_root = reply(entry({"not": {"host": "Enterprise1", "compromise": "Privileged"}}, do("Remove", "Enterprise1")))
+    _, injected = taught(tmp_path, text, not_root, not_root)
+    assert injected(every_host(Enterprise1="None,User"))
+    assert not injected(every_host(Enterprise1="Scan,No"))  # it fired on a clean host
+
+
+@pytest.mark.parametrize("phrase, state", [
+    ("is not clean", (None, "?")),
+    ("isn't clean yet", (None, "?")),
+    ("is not quiet", ("?", None)),
+    ("is clean", (None, "No")),
+    ("is not compromised", (None, "No")),
+])
+def test_a_negated_word_of_absence_is_its_opposite(phrase, state):
+    """"not clean" was read as clean (the negation dropped): a compromised host, read as a clean one."""
+    from forge.rulebook.language.situation import SOME
+
+    expected = tuple(SOME if v == "?" else v for v in state)
+    assert state_of(phrase)[0] == expected
+
+
+def test_restore_when_not_clean_never_holds_on_a_clean_host():
+    text = "Restore User3 when it is not clean."
+    assert claimed(text, every_host(User3="None,User")) is True
+    assert claimed(text, every_host(User3="None,No")) is False
+
+
+@pytest.mark.parametrize("order", ["Plan a DecoyTomcat on User2.", "Recommend Remove for Enterprise1.",
+                                   "Schedule a Restore of Op_Server0.", "Suggest analysing User3 first."])
+def test_the_planners_and_analysts_orders_are_orders(order):
+    assert gives_order(order)
+
+
+# text | where it applies | where it does not
+THEIR_CLASS = [
+    ("When enterprise hosts are being scanned and none of them is compromised, plan a DecoyApache on each.",
+     "Enterprise0=Scan,No", "Enterprise0=Scan,No;Enterprise2=None,User"),
+    ("If user hosts show exploits while none of them has root yet, remove the attacker from them.",
+     "User1=Exploit,User", "User1=Exploit,User;User2=None,Privileged"),
+    ("Operational hosts under a scan, none of them compromised: recommend a decoy on each.",
+     "Op_Host0=Scan,No", "Op_Host0=Scan,No;Op_Host2=None,User"),
+    ("Enterprise2 exploited: recommend Remove.", "Enterprise2=Exploit,User", "Enterprise2=Scan,No"),
+]
+
+
+@pytest.mark.parametrize("text, applies, not_applies", THEIR_CLASS)
+def test_none_of_them_is_about_the_class_named_before_and_a_situation_before_a_planners_order_is_its_condition(
+        text, applies, not_applies):
+    """"none of them is compromised" after "enterprise hosts are being scanned" was read as the scanned host not
+    compromised (true where another enterprise host was), or not read at all."""
+    read_whole_and_held(text, applies, not_applies)
+
+
+def test_a_class_wide_absence_compiled_per_host_is_refused_and_held_to_the_text(tmp_path):
+    text = "When enterprise hosts are being scanned and none of them is compromised, plan a DecoyApache on each."
+    per_host = reply(entry({"class": "Enterprise", "activity": "Scan", "compromise": "No"}, do("DecoyApache", "$matched")))
+    record, injected = taught(tmp_path, text, per_host, per_host)
+    assert record.when is None  # the predicate was wider than the text: kept semantic
+    assert injected(every_host(Enterprise0="Scan,No"))
+    assert not injected(every_host(Enterprise0="Scan,No", Enterprise2="None,User"))
