@@ -89,6 +89,10 @@ def test_harm_counts_what_its_own_text_says_does_not_apply_and_what_was_inverted
     assert not bench.inverted(matched, never, others, {"host": "User0"})
     assert bench.inverted(matched, never, {"class": "User", "compromise": "any"}, {"host": "User0"})
     assert bench.inverted(matched, never)  # no trigger given: any host
+    # the author's own action is never its opposite, though its two sides may name one host ($matched can be Op_Server0)
+    first = {"mode": "prefer", "verb": "Restore", "target": "Op_Server0", "over": {"verb": "Restore", "target": "$matched"}}
+    both = {"all": [{"class": "User", "compromise": "any"}, {"host": "Op_Server0", "compromise": "any"}]}
+    assert not bench.inverted(first, first, both, both)
 
 
 def test_also_applies_is_checked_and_an_unread_split_never_prints_its_cases(capsys, monkeypatch):

@@ -140,3 +140,38 @@ def test_a_class_wide_absence_compiled_per_host_is_refused_and_held_to_the_text(
     assert record.when is None  # the predicate was wider than the text: kept semantic
     assert injected(every_host(Enterprise0="Scan,No"))
     assert not injected(every_host(Enterprise0="Scan,No", Enterprise2="None,User"))
+
+
+# text | where it applies | where it does not: the named host alone
+JOINT = [
+    ("If a user host and Enterprise2 are both exploited, remove the attacker from Enterprise2.",
+     "Enterprise2=Exploit,User;User1=Exploit,User", "Enterprise2=Exploit,User"),
+    ("If an enterprise host and User0 are scanned, plan a decoy on the enterprise host.",
+     "User0=Scan,No;Enterprise1=Scan,No", "User0=Scan,No"),
+    ("When any user host or Op_Host0 is compromised, plan a Restore.", "User2=None,User", "Op_Host1=Scan,No"),
+]
+
+
+@pytest.mark.parametrize("text, applies, not_applies", JOINT)
+def test_a_class_and_a_named_host_as_one_subject_are_both_claimed(text, applies, not_applies):
+    """"a user host and Enterprise2 are both exploited" claimed Enterprise2 alone, read whole: a rule kept semantic
+    fired where no user host was exploited ("or": where only the class held, it was false)."""
+    read_whole_and_held(text, applies, not_applies)
+
+
+def test_an_order_put_before_another_is_a_preference_the_checks_accept(tmp_path):
+    """"restore Op_Server0 before restoring the user host" disprefers the later Restore: a `prefer` over it was refused
+    as "the text disprefers neither that verb nor that host", and the rule lost its predicate."""
+    text = "If an enterprise host and Op_Server0 are both compromised, restore Op_Server0 before restoring the other one."
+    when = {"all": [{"class": "Enterprise", "compromise": "any"}, {"host": "Op_Server0", "compromise": "any"}]}
+    first = {"mode": "prefer", "verb": "Restore", "target": "Op_Server0", "over": {"verb": "Restore", "target": "$matched"}}
+    record, injected = taught(tmp_path, text, reply(entry(when, first)), reply(entry(when, first)))
+    assert record.when == when, record.semantic_reason
+    assert injected(every_host(Op_Server0="None,User", Enterprise1="None,User"))
+    assert not injected(every_host(Op_Server0="None,User"))
+    # "as before the Analyse", in a condition, puts off nothing: a `prefer` over Analyse is still refused there
+    other = "When User1 is at the same level as before the Analyse, remove it."
+    over = {"mode": "prefer", "verb": "Remove", "target": "User1", "over": {"verb": "Analyse", "target": "User1"}}
+    refused, _ = taught(tmp_path / "b", other, reply(entry({"host": "User1", "compromise": "any"}, over)),
+                        reply(entry({"host": "User1", "compromise": "any"}, over)))
+    assert refused.when is None

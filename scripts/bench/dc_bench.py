@@ -342,6 +342,8 @@ def inverted(compiled: Optional[dict], ref: Optional[dict], compiled_when: Optio
     hosts its own trigger can match, where the trigger is given)."""
     done, banned = _moves(compiled)
     ref_done, ref_banned = _moves(ref)
+    if (done, banned) == (ref_done, ref_banned):
+        return False  # the author's own action: "prefer Restore Op_Server0 over Restore $matched" may name one host twice
 
     def meets(x, y):
         return (x[0] == y[0] or "any" in (x[0], y[0])) and _targets_meet(x[1], y[1], compiled_when, ref_when)

@@ -169,12 +169,26 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
     if mode == "prefer":
         verb, target = banned[0] if banned else ("", None)
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
-            or isinstance(target, str) and target in spared
+            or isinstance(target, str) and target in spared or any(same_verb(f, verb) for f in _put_off(words))
         if not disfavoured:
             return (f"prefer: the action prefers {done[0][0]} over {verb} {target or ''}".rstrip() + ", but the text "
                     "disprefers neither that verb nor that host (\"rather than\", \"instead of\", \"before\", \"never\"): "
                     "keep to what the text prefers")
     return None
+
+
+# "restore Op_Server0 before restoring the user host", "ahead of any Restore": the verb so named comes second.
+# (a verb right after the word, or after "you" / "we": "as before the Analyse" in a condition is no order)
+_BEFORE_VERB = re.compile(r"\b(?:before|ahead\s+of|prior\s+to)\s+(?:(?:you|we)\s+)?(?P<next>\w+)", re.IGNORECASE)
+
+
+def _put_off(words: Wording) -> set[str]:
+    """The verbs an order puts after another ("before restoring ..."): a priority over them, as `prefer ... over`
+    writes it."""
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    return {v for m in _BEFORE_VERB.finditer(order) for v in verbs_in(m["next"])}
 
 
 def _ordered_verbs(words: Wording) -> set[str]:

@@ -256,11 +256,13 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         if not statements and besides is not None and _OTHER.search(clause):  # "when another host is compromised"
             parts.extend(_general_parts(clause, universal, besides=besides))
             continue
+        joint = bool(statements) and bool(classes_in(clause)) and not _OTHER.search(clause)
         statements = statements or _unnamed_statements(clause, last, group, unresolved)
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
         if statements:
-            parts.extend(_statement_parts(clause, statements))
+            parts.extend(_with_class(clause, _statement_parts(clause, statements), universal) if joint
+                         else _statement_parts(clause, statements))
         else:
             parts.extend(_general_parts(clause, universal))
     if not parts:
@@ -336,6 +338,20 @@ def _statement_parts(clause: str, statements: list) -> list:
     if re.search(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b", clause) and len(atoms) > 1:
         return [AnyOf(tuple(atoms))]  # "if Enterprise0 or Enterprise1 is compromised"
     return atoms
+
+
+def _with_class(clause: str, named: list, universal: bool) -> list:
+    """A clause whose subject is a class of hosts and a named host ("a user host and Op_Server0 are both compromised",
+    "if Op_Server0 or any enterprise host is exploited"): what it claims of the class beside what it claims of the host
+    (it claimed the host alone); joined by "or" / "either", one of them."""
+    from forge.rulebook.language.predicate import AnyOf  # lazy: beside this module
+
+    of_class = _general_parts(_HOST_NAMES.sub(" ", clause), universal)
+    if not of_class:
+        return named
+    if re.search(r"\bor\b|\beither\b", clause, re.IGNORECASE):
+        return [AnyOf(tuple(p for part in named for p in (part.parts if isinstance(part, AnyOf) else (part,))) + tuple(of_class))]
+    return named + of_class
 
 
 def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
@@ -536,13 +552,14 @@ _EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|roo
                            r"[^.;,]{0,30}\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity|unknown)\b", re.I)
 
 
+# A host's name as a rule writes it ("User1", "op server 0", "Defender").
+_HOST_NAMES = re.compile(r"\b(?:user|enterprise)[\s_-]?\d\b|\bop[\s_-]?(?:host|server)[\s_-]?\d\b|\bdefender\b", re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
-    spared = condition or ""
-    for pattern in (r"\b(?:user|enterprise)[\s_-]?\d\b", r"\bop[\s_-]?(?:host|server)[\s_-]?\d\b", r"\bdefender\b",
-                    r"\buser[- ]level\b", r"\bsystem[- ]level\b"):
-        spared = re.sub(pattern, " ", spared, flags=re.IGNORECASE)
+    spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", _HOST_NAMES.sub(" ", condition or ""), flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b", " ", _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     return [w for w in re.findall(r"[a-z][a-z'-]+", spared.lower()) if w not in _PLACED and not w.endswith("'s")
