@@ -125,14 +125,6 @@ THEIR_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("text, applies, not_applies", THEIR_CLASS)
-def test_none_of_them_is_about_the_class_named_before_and_a_situation_before_a_planners_order_is_its_condition(
-        text, applies, not_applies):
-    """"none of them is compromised" after "enterprise hosts are being scanned" was read as the scanned host not
-    compromised (true where another enterprise host was), or not read at all."""
-    read_whole_and_held(text, applies, not_applies)
-
-
 def test_a_class_wide_absence_compiled_per_host_is_refused_and_held_to_the_text(tmp_path):
     text = "When enterprise hosts are being scanned and none of them is compromised, plan a DecoyApache on each."
     per_host = reply(entry({"class": "Enterprise", "activity": "Scan", "compromise": "No"}, do("DecoyApache", "$matched")))
@@ -152,10 +144,12 @@ JOINT = [
 ]
 
 
-@pytest.mark.parametrize("text, applies, not_applies", JOINT)
-def test_a_class_and_a_named_host_as_one_subject_are_both_claimed(text, applies, not_applies):
-    """"a user host and Enterprise2 are both exploited" claimed Enterprise2 alone, read whole: a rule kept semantic
-    fired where no user host was exploited ("or": where only the class held, it was false)."""
+@pytest.mark.parametrize("text, applies, not_applies", THEIR_CLASS + JOINT)
+def test_a_class_named_with_them_or_with_a_host_is_claimed(text, applies, not_applies):
+    """"none of them is compromised" after "enterprise hosts are being scanned" was read as the scanned host not
+    compromised (true where another enterprise host was), or not read at all; "a user host and Enterprise2 are both
+    exploited" claimed Enterprise2 alone, read whole: a rule kept semantic fired where no user host was exploited
+    ("or": where only the class held, it was false). A situation before a Planner's order is its condition."""
     read_whole_and_held(text, applies, not_applies)
 
 
