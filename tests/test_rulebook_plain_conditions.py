@@ -169,3 +169,42 @@ def test_an_order_put_before_another_is_a_preference_the_checks_accept(tmp_path)
     refused, _ = taught(tmp_path / "b", other, reply(entry({"host": "User1", "compromise": "any"}, over)),
                         reply(entry({"host": "User1", "compromise": "any"}, over)))
     assert refused.when is None
+
+
+@pytest.mark.parametrize("text, host", [
+    ("If Enterprise2 reads Unknown, analyse it before anything else.", "Enterprise2"),
+    ("Once Op_Host0 drops to Unknown, do not restore it.", "Op_Host0"),
+    ("When User3 shows Unknown, recommend an Analyse.", "User3"),
+])
+def test_the_tables_unknown_said_bare_is_a_level(text, host):
+    """"shows Unknown" claimed the host merely shown, read whole ("unknown" is a word the reader accounts for): a rule
+    fired wherever the host was listed, at any level."""
+    found, whole = text_claims(text)
+    assert whole, (text, found)
+    assert claimed(text, every_host(**{host: "None,Unknown"})) is True
+    assert claimed(text, every_host(**{host: "None,User"})) is False
+
+
+def test_a_host_named_as_a_heading_adds_no_claim_and_a_reworded_withdrawal_is_refused(tmp_path):
+    """"Enterprise1: remove rather than restore once it is exploited" claimed Enterprise1 exploited *and* merely shown:
+    the same condition as "When Enterprise1 is exploited, ...", but another key, so the rewording of a withdrawn rule
+    was added again (its predicate refused, the text key was all there was to compare)."""
+    from forge.memory.model import Provenance
+    from forge.rulebook.authoring import Correction, RuleCompiler, teach_text
+    from forge.rulebook.book import Rulebook
+    from forge.rulebook.language.condition import words_key
+    from forge.rulebook.store import open_rulebook
+    from tests.test_rulebook_text_checks import CHOOSER, ScriptedClient
+
+    first = "When Enterprise1 is exploited, don't restore it - remove it."
+    again = "Enterprise1: remove rather than restore once it is exploited."
+    assert words_key(first) == words_key(again)
+    over = {"mode": "prefer", "verb": "Remove", "target": "Enterprise1", "over": {"verb": "Restore", "target": "Enterprise1"}}
+    bare = reply(entry({"host": "Enterprise1"}, over))  # the rewording compiled bare: refused by the checks
+    client = ScriptedClient(reply(entry({"host": "Enterprise1", "activity": "Exploit"}, over)), bare, bare)
+    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
+    compiler = RuleCompiler(client)
+    (rule_id,) = teach_text(book, compiler, [Correction(first, CHOOSER, "user:kim", "t1")], provenance=Provenance()).rule_ids
+    book.withdraw(rule_id, Provenance(actor="user:kim"))
+    taught = teach_text(book, compiler, [Correction(again, CHOOSER, "user:kim", "t2")], provenance=Provenance())
+    assert taught.results == ["refused"], taught.teach.outcomes

@@ -236,7 +236,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
     hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
     compromised user hosts" applies where some is)."""
-    from forge.rulebook.language.predicate import AllOf, Not  # lazy: beside this module
+    from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
@@ -265,9 +265,17 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
                          else _statement_parts(clause, statements))
         else:
             parts.extend(_general_parts(clause, universal))
-    if not parts:
-        return None
-    return parts[0] if len(parts) == 1 else AllOf(tuple(dict.fromkeys(parts)))
+    return _all_of(parts)
+
+
+def _all_of(parts: list):
+    """The claims `parts` make together (None: none), without a bare mention of a host that another part states
+    something of ("User2: remove it once it is compromised": User2 compromised, not also User2 shown)."""
+    from forge.rulebook.language.predicate import AllOf, Atom  # lazy: beside this module
+
+    stated = {p.host for p in parts if isinstance(p, Atom) and p.host is not None and not p.bare()}
+    kept = list(dict.fromkeys(p for p in parts if not (isinstance(p, Atom) and p.bare() and p.host in stated)))
+    return None if not kept else kept[0] if len(kept) == 1 else AllOf(tuple(kept))
 
 
 # "they", "none of them", "each of them": the hosts of a class the clause before named ("user hosts getting scanned
@@ -542,7 +550,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest""".split())
+    other another else second rest reads reading turns turned goes went drops dropped falls fell flips flipped""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far"; the hosts other than the one named, `_OTHER`)
 
@@ -747,7 +755,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
                 continue
             parts.append(part)
-    return excepting(None if not parts else parts[0] if len(parts) == 1 else AllOf(tuple(parts)), words.excepted)
+    return excepting(_all_of(parts), words.excepted)
 
 
 def excepting(found, excepted):
@@ -785,8 +793,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
         found = claims(condition.text, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
-    parts = list(dict.fromkeys(parts))
-    return None if not parts else parts[0] if len(parts) == 1 else AllOf(tuple(parts))
+    return _all_of(parts)
 
 
 def refused_predicate(semantic_reason: str) -> bool:

@@ -68,7 +68,9 @@ _PROSE_COMPROMISE = (
     (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
     (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b", re.I), "User"),
     (re.compile(r"\bunknown (?:compromise|status|state|level)\b|\b(?:compromise|status|state|level)(?: \w+)? (?:is |remains |still )?"
-                r"unknown\b", re.I), "Unknown"),
+                # "if User0 shows Unknown", "once it reads unknown", "dropped to Unknown": the table's value, said bare
+                r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped)"
+                r"(?: (?:to|as|back to))? unknown\b", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got) hit\b|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"
