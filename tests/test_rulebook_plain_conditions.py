@@ -208,3 +208,34 @@ def test_a_host_named_as_a_heading_adds_no_claim_and_a_reworded_withdrawal_is_re
     book.withdraw(rule_id, Provenance(actor="user:kim"))
     taught = teach_text(book, compiler, [Correction(again, CHOOSER, "user:kim", "t2")], provenance=Provenance())
     assert taught.results == ["refused"], taught.teach.outcomes
+
+
+@pytest.mark.parametrize("text, verb, host", [
+    ("I'd rather you didn't restore Enterprise2 while it only shows a scan.", "Restore", "Enterprise2"),
+    ("We would prefer that you did not analyse Op_Host1 whilst it is quiet.", "Analyse", "Op_Host1"),
+    ("I'd rather we didn't recommend removing anything from User3 whilst it is only scanned, if that's alright.",
+     "Remove", "User3"),
+])
+def test_a_prohibition_said_politely_is_a_prohibition_and_whilst_is_while(text, verb, host):
+    """"I'd rather we didn't ..." forbade nothing (a `do` of the verb passed the checks: the opposite of the text), and
+    "whilst" opened no condition; "if that's alright" is politeness, no condition."""
+    words = read_wording(text)
+    assert [(p.verb, p.hosts) for p in words.prohibitions] == [(verb, (host,))]
+    assert [c.text for c in words.conditions] and not any("alright" in c.text for c in words.conditions)
+    assert text_claims(text)[1]
+
+
+def test_a_do_of_a_verb_forbidden_politely_is_refused(tmp_path):
+    text = "I'd rather you didn't restore Enterprise2 while it only shows a scan."
+    done = reply(entry({"host": "Enterprise2", "activity": "Scan", "compromise": "No"}, do("Restore", "Enterprise2")))
+    record, _ = taught(tmp_path, text, done, done)
+    assert record.when is None and record.semantic_reason.startswith("predicate refused: prohibition")
+
+
+def test_a_preference_of_a_move_over_itself_is_refused(tmp_path):
+    """"prefer Restore Enterprise1 over Restore Enterprise1" prescribes the Restore the text forbids: it passed, because
+    the forbidden verb was also on its dispreferred side."""
+    text = "Please don't restore Enterprise1; it runs the build server. Use Remove on it instead."
+    itself = {"mode": "prefer", "verb": "Restore", "target": "Enterprise1", "over": {"verb": "Restore", "target": "Enterprise1"}}
+    record, _ = taught(tmp_path, text, reply(entry({"host": "Enterprise1"}, itself)), reply(entry({"host": "Enterprise1"}, itself)))
+    assert record.when is None and "over itself" in record.semantic_reason

@@ -168,6 +168,9 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
                     f"({', '.join(sorted(reachable - places))[:60]}): aim it at what the text forbids it on")
     if mode == "prefer":
         verb, target = banned[0] if banned else ("", None)
+        if done and (done[0][0], done[0][1]) == (verb, target):
+            return (f"prefer: the action prefers {verb} {target or ''}".rstrip() + " over itself: it prescribes what it "
+                    "disprefers; prefer what the text orders over what it disprefers")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
             or isinstance(target, str) and target in spared or any(same_verb(f, verb) for f in _put_off(words))
         if not disfavoured:

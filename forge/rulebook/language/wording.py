@@ -67,6 +67,8 @@ _VERB = re.compile("|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in
 _SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)", re.IGNORECASE)
 # Words that, standing before a verb, forbid it.
 _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+           # a prohibition said politely: "I'd rather we didn't restore ...", "we would prefer you did not ..."
+           r"(?:rather|prefer)\s+(?:(?:that\s+)?(?:we|you|they|people|nobody)\s+)?(?:not|didn'?t|did\s+not|wouldn'?t|would\s+not)|"
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
            r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
@@ -141,7 +143,8 @@ _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|sho
                       + _ABSENT_WHAT, re.IGNORECASE)
 
 
-_CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
+_CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
+                     r"while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
                      # "in the impact phase", "at the reconnaissance stage"
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
@@ -649,8 +652,8 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
 
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
-    _IS_CONTRACTED), and the prepositions of absence as "without" (_ABSENCE)."""
-    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", text or "")
+    _IS_CONTRACTED), the prepositions of absence as "without" (_ABSENCE), and "whilst" as "while"."""
+    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
     text = _ABSENCE.sub(lambda m: "Without" if m[0][0].isupper() else "without", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
