@@ -239,3 +239,31 @@ def test_a_preference_of_a_move_over_itself_is_refused(tmp_path):
     itself = {"mode": "prefer", "verb": "Restore", "target": "Enterprise1", "over": {"verb": "Restore", "target": "Enterprise1"}}
     record, _ = taught(tmp_path, text, reply(entry({"host": "Enterprise1"}, itself)), reply(entry({"host": "Enterprise1"}, itself)))
     assert record.when is None and "over itself" in record.semantic_reason
+
+
+@pytest.mark.parametrize("text, ordered", [
+    ("Never restore Op_Host2, even if it is rooted. Remove is as far as we go there.", {"Restore", "Remove"}),
+    ("Don't reimage User1. A Remove is all we need on it.", {"Restore", "Remove"}),
+    ("Leave the decoys out on Enterprise0; Analyse is the right call there.", {"Analyse"}),
+])
+def test_a_verb_named_as_the_limit_is_ordered(text, ordered):
+    """"Remove is as far as we go there" was no order: a compilation preferring Remove over the forbidden Restore was
+    refused ("the text's order names Restore"), and the rule lost its predicate."""
+    from forge.rulebook.language.wording import verbs_in
+
+    assert ordered <= set(verbs_in(read_wording(text).instruction))
+
+
+def test_what_a_colon_adds_after_an_order_is_no_part_of_it(tmp_path):
+    """"...: the lab runs on it" stayed in the order, so a compiler that listed "lab runs" as unexpressed had the rule
+    guarded by words no context states: silent where it applies."""
+    text = "Never restore Op_Host2, even if it is rooted: the plant's historian runs on it. Remove is as far as we go there."
+    words = read_wording(text)
+    assert "historian" not in words.instruction and "Remove" in words.instruction
+    over = {"mode": "prefer", "verb": "Remove", "target": "Op_Host2", "over": {"verb": "Restore", "target": "Op_Host2"}}
+    when = {"host": "Op_Host2", "compromise": "Privileged"}
+    record, injected = taught(tmp_path, text, reply(entry(when, over, "historian runs")))
+    assert record.when == when and not record.unexpressed
+    assert injected(every_host(Op_Host2="None,Privileged"))
+    # the colon that opens a situation or names hosts stays as it was
+    assert read_wording("Restore these hosts first: User1 and User2.").hosts == ("User1", "User2")

@@ -87,6 +87,11 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
                        r"forbidden|not\s+allowed|banned|off[- ]limits|(?:not|never)\s+(?:the|a)\s+(?:answer|fix|solution|way)|"
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
+# A verb named as the limit or the answer: "Remove is as far as we go there", "a Remove is all we need", "Restore is the
+# right call" (an order of that verb).
+_AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+)?"
+                     r"(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
+                     r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want))\b", re.IGNORECASE)
 # The prohibition words that start an order (a bare "not" or "without" inside a condition does not).
 _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|"
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
@@ -350,9 +355,21 @@ def sentences(text: str) -> list[str]:
 
 def without_justification(text: str) -> str:
     """The clause before any "because / so that / lesson: ..." (and an explanation after a semicolon)."""
-    parts = re.split(r"\s*;\s*", " ".join((text or "").split()))
+    parts = [_without_explanation(p) for p in re.split(r"\s*;\s*", " ".join((text or "").split()))]
     kept = [parts[0]] + [p for p in parts[1:] if not _EXPLANATION_LEAD.match(p) and gives_order(p)]
     return "; ".join(_JUSTIFICATION.sub("", p).strip(" ,") for p in kept if _JUSTIFICATION.sub("", p).strip(" ,"))
+
+
+def _without_explanation(part: str) -> str:
+    """An order without what a colon adds after it when that says nothing of hosts or states and orders nothing
+    ("Do not restore User3, even when it is rooted: the lab runs on it.")."""
+    found = re.match(r"^(?P<head>.+?)\s*:\s+(?P<tail>[^:]+)$", part)
+    if found is None or not gives_order(found["head"]) or gives_order(found["tail"]):
+        return part
+    tail = found["tail"]
+    if hosts_in(tail) or classes_in(tail) or _STATE_WORDS.search(tail) or _CONDITION.search(tail) or _VERB.search(tail):
+        return part
+    return found["head"]
 
 
 _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|note|important|update|new\s+rule|"
@@ -372,6 +389,8 @@ def gives_order(sentence: str) -> bool:
     lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    if _AS_FAR.match(body):
+        return True  # "Remove is as far as we go there": an order of that verb, and no further
     bad = _BAD_IDEA.search(body)
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
