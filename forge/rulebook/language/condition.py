@@ -131,11 +131,18 @@ def facts_needed(condition: str) -> frozenset[str]:
     return found if "history" in found or not history_conditions(condition or "") else found | {"history"}
 
 
+# What an order tells the agent to say of a host ("call it low risk", "rate it critical", "flag it as high priority"):
+# its answer, not a condition on a fact.
+_VERDICT = re.compile(r"\b(?:call|rate|label|flag|mark|report|classify|tag|score|treat|consider)\s+(?:it|them|this|that|the\s+host)\s+"
+                      r"(?:as\s+)?(?:(?:a|an)\s+)?(?:low|medium|high|critical|urgent|minor|major)[\s-]*(?:risk|priority|severity)?\b",
+                      re.IGNORECASE)
+
+
 def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     """Each part of a rule's words that speaks of kinds of fact (FACTS), with them: its conditions, and its order itself
     ("restore any host stuck at Unknown for two steps"; not the order's "before anything else", which orders, or
     "before they arrive", which is the future; nor "still", which mostly says "now")."""
-    said = [c.text for c in words.conditions] + [re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction)]
+    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction))]
     found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
 
@@ -204,6 +211,9 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               # "is being scanned and nothing more", "shows a scan and nothing else"
+               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)\s*,?\s+and\s+"
+                           r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"\g<verb> only \g<what>"),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
                 r"on only a \1"),
@@ -550,7 +560,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest reads reading turns turned goes went drops dropped falls fell flips flipped""".split())
+    other another else second rest just reads reading turns turned goes went drops dropped falls fell flips flipped""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far"; the hosts other than the one named, `_OTHER`)
 

@@ -66,7 +66,8 @@ _HOST_HISTORY_ENTRY = re.compile(r"step (\d+)\s+(\w+)\s*/\s*(\w+)", re.IGNORECAS
 _PROSE_COMPROMISE = (
     (re.compile(r"\b(?:not|un)[- ]?compromised\b|\bclean\b|\bno compromise\b", re.I), "No"),
     (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
-    (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b", re.I), "User"),
+    (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b|"
+                r"\buser-compromised\b", re.I), "User"),
     (re.compile(r"\bunknown (?:compromise|status|state|level)\b|\b(?:compromise|status|state|level)(?: \w+)? (?:is |remains |still )?"
                 # "if User0 shows Unknown", "once it reads unknown", "dropped to Unknown": the table's value, said bare
                 r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped)"

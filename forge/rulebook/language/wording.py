@@ -88,10 +88,11 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
 # A verb named as the limit or the answer: "Remove is as far as we go there", "a Remove is all we need", "Restore is the
-# right call" (an order of that verb).
+# right call", "a Monitor is usually sufficient there" (an order of that verb).
 _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+)?"
                      r"(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
-                     r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want))\b", re.IGNORECASE)
+                     r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
+                     r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty))\b", re.IGNORECASE)
 # The prohibition words that start an order (a bare "not" or "without" inside a condition does not).
 _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|"
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
@@ -129,7 +130,12 @@ _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|un
                        r"rather\s+than|yet|only)\b|n['\u2019]t\b|\bun(?:compromised|exploited|touched|scanned|infected|breached)\b|"
                        r"\b(?:clean|quiet|idle|calm|untouched)\b", re.IGNORECASE)
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
-                                r"\bonly\s+(?:\w+\s+){0,2}?(?:user[- ]level|privileged|root\w*|admin\w*|system[- ]level)\b|"
+                                # a level said to be all there is: "only user-level", "just a user-level foothold",
+                                # "privileged only" (the level itself, which a predicate states exactly)
+                                r"\b(?:only|just|merely|solely)\s+(?:\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
+                                r"root\w*|admin\w*|system[- ]level)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
+                                # a judgement on a verb ("there is nothing to gain from watching"), not an absence
+                                r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
@@ -361,9 +367,11 @@ def without_justification(text: str) -> str:
 
 
 def _without_explanation(part: str) -> str:
-    """An order without what a colon adds after it when that says nothing of hosts or states and orders nothing
-    ("Do not restore User3, even when it is rooted: the lab runs on it.")."""
-    found = re.match(r"^(?P<head>.+?)\s*:\s+(?P<tail>[^:]+)$", part)
+    """An order without what a colon (or a comma and a pronoun) adds after it when that says nothing of hosts or states
+    and orders nothing ("Do not restore User3, even when it is rooted: the lab runs on it.", "Avoid DecoyVsftpd on the
+    enterprise hosts, they already run vsftpd.")."""
+    found = re.match(r"^(?P<head>.+?)\s*:\s+(?P<tail>[^:]+)$", part) or \
+        re.match(r"^(?P<head>.+?),\s+(?P<tail>(?:it|they|this|that|these|those|there)\b[^,;:]*)$", part, re.IGNORECASE)
     if found is None or not gives_order(found["head"]) or gives_order(found["tail"]):
         return part
     tail = found["tail"]
@@ -512,7 +520,7 @@ def _clause_end(text: str, start: int) -> int:
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
         end = stop.start()
         break
-    order = re.search(rf"\s(?:{_ORDER_FORBID}|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
+    order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
     if order and not re.search(r"\b(?:is|are|was|were|been|be|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"

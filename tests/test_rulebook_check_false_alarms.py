@@ -1,0 +1,69 @@
+"""Issue 29, fifth round: the checks kept semantic a compilation that says what its text plainly says (a false alarm
+costs recall for any compiler, a real model's included): the right predicate, refused, leaves a rule that the gate
+can only judge by the product's reading of its words, silent where that reading is not whole. Each class is tested
+on sentences of its kind written for these tests, compiled as a careful compiler would (scripted), and the product's
+checks must keep the predicate; where the text is read, the rule is injected where it applies and not elsewhere.
+
+- An explanation after a comma and a pronoun ("..., they already run a web server") was part of the order, and its
+  "already" asked for a history atom.
+- A level said to be all there is ("just a user-level foothold", "only user-compromised") was an unexpressed
+  restriction; "doesn't need a rebuild" ran on in the relative clause before it.
+- A judgement on a verb ("there is nothing to gain from analysing") was a negated condition.
+- The answer an order gives ("call it low risk") was a condition on a priority.
+- "is scanned and nothing more" was read as "not scanned".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from forge.rulebook.language.condition import text_claims
+from tests.test_rulebook_claims_scope import taught
+from tests.test_rulebook_text_checks import do, entry, never, reply
+from tests.test_rulebook_text_held import claimed, every_host
+
+
+def prefer(verb, target, over_verb, over_target):
+    return {"mode": "prefer", "verb": verb, "target": target, "over": {"verb": over_verb, "target": over_target}}
+
+
+# text | the careful compilation (when, action) | a context where it applies | one where it does not
+KEPT = [
+    ("Avoid DecoyTomcat on Enterprise1, it already runs a web server.",
+     {"host": "Enterprise1"}, never("DecoyTomcat", "Enterprise1"),
+     {"Enterprise1": "Scan,No"}, None),
+    ("An enterprise host with just a user-level foothold doesn't need a rebuild; Remove is enough there.",
+     {"class": "Enterprise", "compromise": "User"}, prefer("Remove", "$matched", "Restore", "$matched"),
+     {"Enterprise1": "None,User"}, {"Enterprise1": "None,Privileged"}),
+    ("On a user host that is only user-compromised, Remove the attacker rather than Restore the host.",
+     {"class": "User", "compromise": "User"}, prefer("Remove", "$matched", "Restore", "$matched"),
+     {"User2": "None,User"}, {"User2": "None,Privileged"}),
+    ("In the exploitation phase there is nothing to gain from analysing: when a host shows Activity Exploit, remove "
+     "the attacker from it.",
+     {"class": "any", "activity": "Exploit"}, do("Remove", "$matched"),
+     {"User3": "Exploit,User"}, {"User3": "Scan,No"}),
+    ("If Enterprise1 only shows a scan, call it low risk and recommend a DecoyApache on it.",
+     {"host": "Enterprise1", "activity": "Scan", "compromise": "No"}, do("DecoyApache", "Enterprise1"),
+     {"Enterprise1": "Scan,No"}, {"Enterprise1": "Exploit,User"}),
+]
+
+
+@pytest.mark.parametrize("text, when, action, applies, not_applies", KEPT)
+def test_a_compilation_that_says_what_its_text_says_is_kept(tmp_path, text, when, action, applies, not_applies):
+    record, injected = taught(tmp_path, text, reply(entry(when, action)))
+    assert record.when == when, record.semantic_reason
+    assert injected(every_host(**applies))
+    if not_applies is not None:
+        assert not injected(every_host(**not_applies))
+
+
+@pytest.mark.parametrize("text, host", [
+    ("If User2 shows a scan and nothing else, put a decoy on it.", "User2"),
+    ("When Op_Host1 is scanned and nothing more, analyse it.", "Op_Host1"),
+])
+def test_scanned_and_nothing_more_is_only_scanned(text, host):
+    """"and nothing more" negated the scan: the claims said the host was not scanned (the opposite)."""
+    found, whole = text_claims(text)
+    assert whole, (text, found)
+    assert claimed(text, every_host(**{host: "Scan,No"})) is True
+    assert claimed(text, every_host(**{host: "Exploit,User"})) is False
