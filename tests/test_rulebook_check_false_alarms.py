@@ -67,3 +67,34 @@ def test_scanned_and_nothing_more_is_only_scanned(text, host):
     assert whole, (text, found)
     assert claimed(text, every_host(**{host: "Scan,No"})) is True
     assert claimed(text, every_host(**{host: "Exploit,User"})) is False
+
+
+KEPT_ORDERS = [
+    # "X means / calls for / warrants VERB": an order, given in situation X
+    ("I watched Op_Host2 for two turns while the attacker settled in. For Op_Host2, a compromise means Restore Op_Host2 "
+     "at once.",
+     {"host": "Op_Host2", "compromise": "any"}, do("Restore", "Op_Host2"),
+     {"Op_Host2": "None,User"}, {"Op_Host2": "Scan,No"}),
+    ("Enterprise2 rooted calls for a Restore of Enterprise2.",
+     {"host": "Enterprise2", "compromise": "Privileged"}, do("Restore", "Enterprise2"),
+     {"Enterprise2": "None,Privileged"}, {"Enterprise2": "None,User"}),
+    # a scope label before its lesson, after a story that names another class
+    ("An enterprise server was exploited while I decoyed the op subnet; the decoy was wasted. Rule for every enterprise "
+     "server: an exploit on one warrants a Remove on that server.",
+     {"class": "Enterprise", "activity": "Exploit"}, do("Remove", "$matched"),
+     {"Enterprise0": "Exploit,User"}, {"Op_Host0": "Exploit,User"}),
+    # "with VERB" after a host is what the order uses, not a relative clause about the host
+    ("Never touch Op_Server0 with Remove.", {"host": "Op_Server0"}, never("Remove", "Op_Server0"),
+     {"Op_Server0": "None,User"}, None),
+    # a sentence that says what a host is opens no situation
+    ("User4 is the finance team's laptop. Hands off User4.", {"host": "User4"}, never("any", "User4"),
+     {"User4": "None,User"}, None),
+]
+
+
+@pytest.mark.parametrize("text, when, action, applies, not_applies", KEPT_ORDERS)
+def test_orders_in_other_forms_keep_their_compilation(tmp_path, text, when, action, applies, not_applies):
+    """"a compromise means Restore" gave no order (the story was read as the instruction and its hosts and classes
+    held against the compilation); "Rule for every enterprise server:" hid its lesson the same way; "with Remove"
+    opened a condition about the host; "User4 is the finance team's laptop" was the situation of the order."""
+    test_a_compilation_that_says_what_its_text_says_is_kept(tmp_path, text, when, action, applies, not_applies)

@@ -177,7 +177,9 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"(?<![\w-]\s)without" + _ABSENT_WHAT)
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
-                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with|"
+                       # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
+                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with(?!\s+(?:a\s+|an\s+)?(?:"
+                       + "|".join(pattern for _, pattern in _VERB_FORMS) + r"))|"
                        # "any user host the attacker controls"
                        r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:(?:merely|only|just|already|has)\s+)?"
                        r"(?:controls?|owns?|holds?|is\s+on|has|probes?|probed|is\s+probing|scans?|scanned|is\s+scanning|exploits?|"
@@ -219,7 +221,7 @@ _STORY = re.compile(
     # what the author did ("I restored User0", "we waited"), or when ("last time")
     rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:\w+ed|{_PAST})\b|\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
     # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
-    rf"^\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
+    rf"^\s*(?:(?:here|there|then|so|and|but)\s*,?\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
     rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
     # a report that opens with what was done ("Restoring User0 cost ..."); words that only end like a gerund
     # ("Nothing is happening ...", "Something on User1 ...", "During a scan ...") open no report
@@ -239,7 +241,9 @@ _IMPERATIVE_START = re.compile(
     rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let|"
     # the Planner's and the Analyst's orders: "plan a DecoyTomcat on ...", "recommend Remove"
     rf"plan|recommend|suggest|propose|schedule|queue|advise)\b|(?:{_VERB.pattern}))", re.IGNORECASE)
-_MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?)\s+(?:be\s+|get\s+)?"
+_MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
+                          # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
+                          r"means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:be\s+|get\s+)?"
                           r"(?:\w+\s+)?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 _OPENING = re.compile(r"^(?P<situation>[^:;\u2013\u2014]{3,160}?)\s*(?::|\s[\u2013\u2014-]{1,2}\s)\s*(?P<rest>.+)$")
@@ -394,7 +398,7 @@ def gives_order(sentence: str) -> bool:
     rather than reports ("I restored User0 and lost the step")."""
     body = _LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
     body = _FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
-    lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
+    lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
     if _AS_FAR.match(body):
@@ -455,8 +459,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         # explains, and is left out).
         for part in parts[:first]:
             head = _opening(part)[0] or part
-            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and \
-                    (hosts_in(head) or classes_in(head) or _STATE_WORDS.search(head)):
+            # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
+            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and _STATE_WORDS.search(head):
                 situation = head
                 break
     if not situation and not _CONDITION.search(order) and not _RELATIVE.search(order):
@@ -545,6 +549,9 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         spans.append(instruction[marker.start():_clause_end(instruction, marker.end())])
     for relative in _RELATIVE.finditer(instruction):
         spans.append(instruction[relative.start():_clause_end(instruction, relative.end())])
+    for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
+        if _STATE_WORDS.search(means["situation"]):
+            spans.append(means["situation"].strip())
     if situation:
         spans.append(situation)
     out = []
@@ -553,6 +560,12 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         # "When no alert fires during a step" is part of that condition, not another one
         out.append(Condition(span, negations_in(span), hosts_in(span), classes_in(span)))
     return tuple(out)
+
+
+# What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
+# Enterprise0", "an exploit on a user host calls for Remove on that host").
+_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:(?:a|an|the)\s+)?"
+                    r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
@@ -685,6 +698,8 @@ def written_out(text: str) -> str:
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
 
+# "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
+_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip)\s+for(?=\s+[^.;:]{2,60}:)", re.IGNORECASE)
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
 
 
@@ -693,6 +708,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", expand_ranges(written_out(" ".join((text or "").split())))))
+    flat = _SCOPE_LABEL.sub("For", flat)
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
