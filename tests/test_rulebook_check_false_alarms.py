@@ -98,3 +98,21 @@ def test_orders_in_other_forms_keep_their_compilation(tmp_path, text, when, acti
     held against the compilation); "Rule for every enterprise server:" hid its lesson the same way; "with Remove"
     opened a condition about the host; "User4 is the finance team's laptop" was the situation of the order."""
     test_a_compilation_that_says_what_its_text_says_is_kept(tmp_path, text, when, action, applies, not_applies)
+
+
+def test_one_host_of_a_class_said_quiet_is_one_host_and_its_own_state_rules_out_what_it_negates(tmp_path):
+    """"a user host ... (Activity None, Compromised User)" claimed every user host quiet and compromised (the reading of
+    "the user hosts are quiet"), and "without any exploit" that no user host was exploited: the careful compilation (a
+    user host at Activity None, Compromised User) was refused as wider than that."""
+    from forge.rulebook.language.condition import claims
+    from forge.rulebook.language.predicate import AllOf, Atom
+
+    text = "An enterprise host that is compromised without any exploit showing (Activity None, Compromised User): analyse it."
+    when = {"class": "Enterprise", "activity": "None", "compromise": "User"}
+    record, injected = taught(tmp_path, text, reply(entry(when, do("Analyse", "$matched"))))
+    assert record.when == when, record.semantic_reason
+    assert injected(every_host(Enterprise1="None,User", Enterprise2="Exploit,User"))
+    assert not injected(every_host(Enterprise1="Exploit,User"))
+    assert claims("an enterprise host with user-level access but not root") == Atom(host_class="Enterprise", compromise="User")
+    # the plural still speaks of each host of the class
+    assert isinstance(claims("when the user hosts are quiet"), AllOf)

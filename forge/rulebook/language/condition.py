@@ -399,7 +399,9 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
                                        or _GENERAL_SUBJECT.search(clause) else []):
         state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
         atom = _atom(Atom, state, host_class=cls)
-        quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY
+        # ("the user hosts are quiet": each of them; "a user host with Activity None" is one of them)
+        quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY \
+            and not _ONE_OF_CLASS.search(clause)
         # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
         # sits in their subnet)
         named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
@@ -410,9 +412,23 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
             parts.append(AllOf(tuple(atom.on(h) for h in named)))
         elif not atom.bare():
             parts.append(Not(atom) if none_of else atom)
-        if negated is not None:
+        if negated is not None and not _excludes(atom, negated):
             parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
     return parts
+
+
+def _excludes(atom, negated) -> bool:
+    """Whether the state an atom states already rules out what its clause negates ("a user host with Activity None,
+    without any exploit": Activity None is no Exploit), so the negation says nothing more of that host. (Said of a
+    class, the negation would claim no host of the class shows it: wider than the text.)"""
+    field, value = negated
+    stated = getattr(atom, field)
+    return stated not in (None, "any") and value not in (None, SOME) and stated != value
+
+
+# One host of a class, said in the singular: "a user host", "any enterprise server", "one op host".
+_ONE_OF_CLASS = re.compile(r"\b(?:a|an|any|one|some)\s+(?:\w+\s+)?(?:user|enterprise|op|operational)[\s-]+(?:host|box|machine|server|"
+                           r"workstation|node|system)\b(?!s)", re.IGNORECASE)
 
 
 # A clause about the hosts other than the one named before it: "another host", "any other user host", "other hosts",
