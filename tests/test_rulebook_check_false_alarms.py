@@ -116,3 +116,32 @@ def test_one_host_of_a_class_said_quiet_is_one_host_and_its_own_state_rules_out_
     assert claims("an enterprise host with user-level access but not root") == Atom(host_class="Enterprise", compromise="User")
     # the plural still speaks of each host of the class
     assert isinstance(claims("when the user hosts are quiet"), AllOf)
+
+
+def test_a_lesson_about_a_host_in_general_may_be_compiled_over_classes(tmp_path):
+    """"when a host's table row says Compromised Unknown" (a story naming Enterprise1 before it) compiled over the three
+    classes was refused: "the entry is about User hosts, which the text does not name"."""
+    text = ("I called Enterprise1 fine at step 9 though its row said Compromised Unknown. Lesson: when a host's row says "
+            "Compromised Unknown, recommend Analyse on it.")
+    when = {"any": [{"class": c, "compromise": "Unknown"} for c in ("User", "Enterprise", "Operational")]}
+    record, injected = taught(tmp_path, text, reply(entry(when, do("Analyse", "$matched"))))
+    assert record.when == when, record.semantic_reason
+    assert injected(every_host(User3="None,Unknown"))
+    assert not injected(every_host(User3="None,User"))
+
+
+def test_the_only_host_showing_anything_may_name_the_others_and_a_list_too_long_is_refused_not_cut():
+    """"User2 is the only host showing anything" compiled with every other host quiet was refused (grounding: "the entry
+    names User0"); and a list of more parts than the parser reads was cut to its first 16 in silence: under "not", the
+    rule then fired where a host it had listed was compromised."""
+    from forge.env.catalog import HOSTS
+    from forge.rulebook.authoring.checks import text_problem
+    from forge.rulebook.language.predicate import MAX_COMBINED, PredicateError, parse_predicate
+
+    others = [h for h in HOSTS if h != "User2"]
+    quiet = {"all": [{"host": "User2", "compromise": "any"}] + [{"not": {"host": h, "compromise": "any"}} for h in others[:8]]}
+    assert text_problem("If User2 is the only host showing anything, analyse User2.", quiet, do("Analyse", "User2")) is None
+    listed = {"not": {"any": [{"host": h, "compromise": c} for h in others for c in ("User", "Privileged")]}}
+    assert len(listed["not"]["any"]) > MAX_COMBINED
+    with pytest.raises(PredicateError, match="at most 16"):
+        parse_predicate(listed)

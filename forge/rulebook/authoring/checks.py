@@ -98,6 +98,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
         about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
+        if _EVERY_OTHER.search(condition.text):
+            about = set(HOSTS)  # "User2 is the only host showing anything": the others show nothing
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
             return (f"negation: the condition is negated or restricted ({condition.text[:60]!r}: "
                     f"{', '.join(dict.fromkeys(condition.negations))}) but the predicate says nothing is absent"
@@ -282,8 +284,13 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
         return None
     spoken = set(classes_in(text))
     classes = spoken | {c for c, hosts in HOST_CLASSES.items() if named & set(hosts)}
-    # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours").
-    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(text) else set())
+    words = read_wording(text)
+    if _HOSTS_IN_GENERAL.search(f"{words.situation} {words.instruction}"):
+        classes = set(HOST_CLASSES)  # "when a host's row says Compromised Unknown": a host of any class
+    # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours"), or
+    # every other host ("User1 is the only host showing anything").
+    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(text) else set()) \
+        | (set(HOSTS) if _EVERY_OTHER.search(text) else set())
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in HOSTS and value not in allowed:
             return f"grounding: the entry names {value}, which the text does not: keep to the hosts the text names"
@@ -292,6 +299,12 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     return None
 
 
+# A condition on a host of no class in particular ("a host", "any machine", "whichever host").
+_HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|whichever|whatever)\s+(?:\w+\s+)?(?:host|machine|box|system)(?:'s)?\b(?!\s+(?:of|in)\b)",
+                               re.IGNORECASE)
+# A condition on all the hosts but the one named: "the only host showing anything", "no other host", "nothing else".
+_EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"
+                          r"every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)
 _RELATIVE_WORDS = re.compile(r"\b(?:neighbou?r\w*|rest\s+of|same\s+(?:subnet|network|segment)|other\s+hosts?|next\s+hop|"
                              r"subnet|segment|every\s+other|siblings?)\b", re.IGNORECASE)
 
