@@ -267,3 +267,13 @@ def test_what_a_colon_adds_after_an_order_is_no_part_of_it(tmp_path):
     assert injected(every_host(Op_Host2="None,Privileged"))
     # the colon that opens a situation or names hosts stays as it was
     assert read_wording("Restore these hosts first: User1 and User2.").hosts == ("User1", "User2")
+
+
+@pytest.mark.parametrize("text, applies, not_applies", [
+    ("Restore enterprise hosts as soon as they're compromised.", "Enterprise1=None,User", "User1=None,User"),
+    ("Put a decoy on user hosts while they are only scanned.", "User2=Scan,No", "User2=Exploit,User"),
+])
+def test_they_in_a_condition_are_the_class_its_order_names(text, applies, not_applies):
+    """"they're" was not written out, and "they" after an order on a class of hosts stood for nothing: the claims were
+    not whole, so a rule kept semantic was silent where it applies."""
+    read_whole_and_held(text, applies, not_applies)

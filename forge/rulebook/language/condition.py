@@ -817,7 +817,10 @@ def _condition_claims(words, unresolved: Optional[list] = None):
                          if condition.text in s), "")
         named = [h for h in hosts_in(sentence) if h not in words.excepted]
         own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
-        found = claims(condition.text, own, unresolved, tuple(named))
+        # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
+        said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
+            else condition.text
+        found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
 

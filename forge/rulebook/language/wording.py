@@ -692,9 +692,10 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
 
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
-    _IS_CONTRACTED), the prepositions of absence as "without" (_ABSENCE), and "whilst" as "while"."""
+    _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), and "whilst" as "while"."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
     text = _ABSENCE.sub(lambda m: "Without" if m[0][0].isupper() else "without", text)
+    text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
 
