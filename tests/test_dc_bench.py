@@ -116,14 +116,14 @@ def test_also_applies_is_checked_and_an_unread_split_never_prints_its_cases(caps
 @pytest.mark.parametrize("split", ["blind", "blind2", "blind3", "blind4"])
 def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
     """Issue 29's acceptance on the four blind splits (development now): no harmful injection, every silent query
-    silent, with the case authors' compilations and with the surrogate compiler; exact-set on blind-1 and blind-4 at
-    least 90 % with the reference compiler and 80 % with the surrogate, and on every split at the figure issue 29's
-    fifth round measured (blind-2 88.6 / 80.0, blind-3 93.7 / 83.6)."""
+    silent, with the case authors' compilations and with the surrogate compiler, and exact-set at the figure issue
+    29's fifth round measured, a point below (reference / surrogate: blind-1 99.0 / 85.7, blind-2 93.8 / 82.9,
+    blind-3 96.3 / 85.2, blind-4 98.1 / 90.7); at least the issue's bars, 90 % and 80 %."""
     bench = load_bench()
     results, _, _ = bench.run_bench((split,), behaviour=False, progress=False, compiler=compiler)
     score = bench.score(results)
-    floor = {("blind2", "reference"): 88.0, ("blind3", "reference"): 93.0, ("blind2", "model"): 79.5,
-             ("blind3", "model"): 83.0}.get((split, compiler), 90.0 if compiler == "reference" else 80.0)
+    measured = {"blind": (99.0, 85.7), "blind2": (93.8, 82.9), "blind3": (96.3, 85.2), "blind4": (98.1, 90.7)}[split]
+    floor = (measured[0] if compiler == "reference" else measured[1]) - 1.0
     assert (score["harmful"], score["silence"]) == (0, 100.0) and score["exact"] >= floor, \
         {k: score[k] for k in ("harmful", "silence", "exact", "missed")}  # figures only
 
