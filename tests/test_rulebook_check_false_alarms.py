@@ -145,3 +145,26 @@ def test_the_only_host_showing_anything_may_name_the_others_and_a_list_too_long_
     assert len(listed["not"]["any"]) > MAX_COMBINED
     with pytest.raises(PredicateError, match="at most 16"):
         parse_predicate(listed)
+
+
+KEPT_REASONS = [
+    # "REASON, so ORDER": the order (it was dropped as a justification, and a "never" of it called an inversion)
+    ("Op_Host0 feeds the plant's historian, so leave Op_Host0 alone.", {"host": "Op_Host0"}, never("any", "Op_Host0"),
+     {"Op_Host0": "None,User"}, None),
+    # "there's no point removing it" judges a verb: no condition on a score
+    ("If Op_Host1 is rooted, there's no point removing it: restore it.", {"host": "Op_Host1", "compromise": "Privileged"},
+     prefer("Restore", "Op_Host1", "Remove", "Op_Host1"), {"Op_Host1": "None,Privileged"}, {"Op_Host1": "None,User"}),
+    # what doing it would do, after a colon, is a reason: its words ("green", "traffic") are no condition
+    ("When Enterprise0 is compromised, remove the attacker rather than restore it: restoring Enterprise0 drops the green "
+     "users' traffic.", {"host": "Enterprise0", "compromise": "any"}, prefer("Remove", "Enterprise0", "Restore", "Enterprise0"),
+     {"Enterprise0": "None,User"}, {"Enterprise0": "Scan,No"}),
+    # "Remove isn't enough on ..." disprefers Remove
+    ("If Op_Host1 is compromised, restore it. Remove isn't enough on the op hosts.",
+     {"host": "Op_Host1", "compromise": "any"}, prefer("Restore", "Op_Host1", "Remove", "Op_Host1"),
+     {"Op_Host1": "None,User"}, {"Op_Host1": "Scan,No"}),
+]
+
+
+@pytest.mark.parametrize("text, when, action, applies, not_applies", KEPT_REASONS)
+def test_reasons_said_around_an_order_keep_its_compilation(tmp_path, text, when, action, applies, not_applies):
+    test_a_compilation_that_says_what_its_text_says_is_kept(tmp_path, text, when, action, applies, not_applies)

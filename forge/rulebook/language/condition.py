@@ -90,7 +90,9 @@ FACTS: tuple[Fact, ...] = (
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it)\s+)?{_VERBS}|since (?:the|step|it))\b",
         re.IGNORECASE), _history_stated),
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
-    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|points?)\b", re.IGNORECASE), _rewards_stated),
+    # ("there's no point removing it" judges a verb: no score)
+    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)points?(?!\s+(?:in|to)\b))\b", re.IGNORECASE),
+         _rewards_stated),
     # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
     # form this product judges (the Planner's "Step 13 of 30." is not read as a condition on the step).
     Fact("episode time", re.compile(

@@ -85,6 +85,7 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pa
 _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|(?:not|never)\s+(?:the|a)\s+(?:answer|fix|solution|way)|"
+                       r"not\s+enough|never\s+enough|insufficient|"
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
 # A verb named as the limit or the answer: "Remove is as far as we go there", "a Remove is all we need", "Restore is the
@@ -365,9 +366,17 @@ def sentences(text: str) -> list[str]:
 
 def without_justification(text: str) -> str:
     """The clause before any "because / so that / lesson: ..." (and an explanation after a semicolon)."""
-    parts = [_without_explanation(p) for p in re.split(r"\s*;\s*", " ".join((text or "").split()))]
+    parts = [_without_explanation(_so_order(p)) for p in re.split(r"\s*;\s*", " ".join((text or "").split()))]
     kept = [parts[0]] + [p for p in parts[1:] if not _EXPLANATION_LEAD.match(p) and gives_order(p)]
     return "; ".join(_JUSTIFICATION.sub("", p).strip(" ,") for p in kept if _JUSTIFICATION.sub("", p).strip(" ,"))
+
+
+def _so_order(part: str) -> str:
+    """ "REASON, so ORDER" ("User2 is the box the exercise must find, so leave User2 alone"): the order (a ", so ..."
+    that does not order is a consequence, left out as a justification)."""
+    found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
+    return found["order"] if found and not gives_order(part[:found.start()]) and _IMPERATIVE_START.match(found["order"]) \
+        and not _CONDITION.match(found["order"]) else part
 
 
 def _without_explanation(part: str) -> str:
@@ -379,6 +388,8 @@ def _without_explanation(part: str) -> str:
     if found is None or not gives_order(found["head"]) or gives_order(found["tail"]):
         return part
     tail = found["tail"]
+    if _STORY.match(tail) and not _CONDITION.search(tail):
+        return found["head"]  # "...: restoring User3 kills the green agents' sessions", what doing it would do
     if hosts_in(tail) or classes_in(tail) or _STATE_WORDS.search(tail) or _CONDITION.search(tail) or _VERB.search(tail):
         return part
     return found["head"]
