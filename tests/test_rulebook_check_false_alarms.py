@@ -168,3 +168,24 @@ KEPT_REASONS = [
 @pytest.mark.parametrize("text, when, action, applies, not_applies", KEPT_REASONS)
 def test_reasons_said_around_an_order_keep_its_compilation(tmp_path, text, when, action, applies, not_applies):
     test_a_compilation_that_says_what_its_text_says_is_kept(tmp_path, text, when, action, applies, not_applies)
+
+
+def test_a_predicate_that_holds_nowhere_is_refused_and_the_rule_held_to_its_words(tmp_path):
+    """"some host is scanned, and no host shows any activity" can hold in no context: it implied every claim, passed
+    the checks, and the rule was silent everywhere (a miss the checks could see)."""
+    text = "While the red agent is only scanning and nothing anywhere is compromised, avoid restoring the scanned host."
+    nowhere = {"all": [{"class": "any", "activity": "Scan"},
+                       {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}]}
+    entry_json = reply(entry(nowhere, never("Restore", "$matched")))
+    record, injected = taught(tmp_path, text, entry_json, entry_json)
+    assert record.when is None and record.semantic_reason.startswith("predicate refused: never")
+    assert injected(every_host(User1="Scan,No"))
+    assert not injected(every_host(User1="Scan,No", User2="None,User"))
+
+
+def test_no_host_showing_activity_or_compromise_is_read_whole():
+    """"activity or compromise" after "no host shows any" was taken for two states of which the reading has one."""
+    text = "If no host shows any activity or compromise, plan a Monitor and nothing else."
+    found, whole = text_claims(text)
+    assert whole, found
+    assert claimed(text, every_host()) is True and claimed(text, every_host(User1="Scan,No")) is False

@@ -42,7 +42,7 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import claims, complete_claims, facts_needed, rule_claims, spoken_facts, subject_of
-from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, parse_predicate, positive_hosts
+from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
 
 
@@ -390,7 +390,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     return None
 
 
-CHECKS = ("format", "always", "negation", "prohibition", "disprefer", "inverted", "verb", "host", "class", "except", "grounding",
+CHECKS = ("format", "never", "always", "negation", "prohibition", "disprefer", "inverted", "verb", "host", "class", "except", "grounding",
           "bare", "before", "claims", "history", "facts", "target")
 
 
@@ -403,9 +403,18 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     words = read_wording(text)
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
-    return _polarity(words, predicate, action) or _matched(predicate, action) or _scope(words, predicate, when_raw, action) \
-        or _bare(words, predicate) or _before(words, predicate) or _claims(text, predicate) \
-        or _history(words, predicate, unexpressed)
+    return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
+        or _scope(words, predicate, when_raw, action) or _bare(words, predicate) or _before(words, predicate) \
+        or _claims(text, predicate) or _history(words, predicate, unexpressed)
+
+
+def _never_holds(predicate) -> Optional[str]:
+    """A predicate whose parts exclude each other ("some host shows a scan, and no host shows any activity"): it holds
+    nowhere, so it implies every claim and passed the checks, and the rule was silent everywhere."""
+    if may_overlap(predicate, predicate):
+        return None
+    return ("never: the predicate can hold in no context (its parts exclude each other): express the condition the "
+            "text states")
 
 
 def completed_action(text: str, action: Optional[dict]) -> Optional[dict]:

@@ -578,7 +578,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest just reads reading turns turned goes went drops dropped falls fell flips flipped""".split())
+    other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far"; the hosts other than the one named, `_OTHER`)
 
@@ -626,8 +626,11 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if found is None:
         return False
     clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or "")
+    # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
+    # or compromise")
     if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
-            or facts_needed(condition) - {"history"} or _history_unread(condition) or _EITHER_STATE.search(condition):
+            or facts_needed(condition) - {"history"} or _history_unread(condition) \
+            or _EITHER_STATE.search(condition) and not _ALL_QUIET.search(condition):
         return False
     unresolved: list = []
     claims(condition, subject, unresolved)
