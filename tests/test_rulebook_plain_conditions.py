@@ -277,3 +277,13 @@ def test_they_in_a_condition_are_the_class_its_order_names(text, applies, not_ap
     """"they're" was not written out, and "they" after an order on a class of hosts stood for nothing: the claims were
     not whole, so a rule kept semantic was silent where it applies."""
     read_whole_and_held(text, applies, not_applies)
+
+
+@pytest.mark.parametrize("text, applies, not_applies", [
+    ("If the host only shows a scan, recommend a DecoyApache on it.", "Enterprise1=Scan,No", "Enterprise1=Exploit,User"),
+    ("When the box has root on it, recommend a Restore of that box.", "User3=None,Privileged", "User3=None,User"),
+])
+def test_the_host_of_a_rule_that_names_none_is_a_host_whichever_it_is(text, applies, not_applies):
+    """The Analyst's rules say "the host" (the one it is asked about): with no host named, "the host" stood for nothing,
+    the claims were not whole, and a rule kept semantic was silent where it applies."""
+    read_whole_and_held(text, applies, not_applies)

@@ -290,6 +290,8 @@ def _all_of(parts: list):
     return None if not kept else kept[0] if len(kept) == 1 else AllOf(tuple(kept))
 
 
+# "the host", "that box" where no host is named: the host the rule is about, whichever it is.
+_THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)", re.IGNORECASE)
 # "they", "none of them", "each of them": the hosts of a class the clause before named ("user hosts getting scanned
 # while none of them is compromised yet": no user host is).
 _THEM = re.compile(r"\b(?P<q>none|all|each|every\s+one|any|either|one|some|neither|both)\s+of\s+them\b|\b(?P<they>they)\b",
@@ -825,6 +827,8 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
             else condition.text
+        if own is None and not named and not classes_in(sentence):  # "if the host is being scanned": a host, any
+            said = _THE_HOST.sub(lambda m: f"a {m['what']}", said)
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
