@@ -118,11 +118,11 @@ def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
     """Issue 29's acceptance on the four blind splits (development now): no harmful injection, every silent query
     silent, with the case authors' compilations and with the surrogate compiler, and exact-set at the figure issue
     29's fifth round measured, a point below (reference / surrogate: blind-1 99.0 / 85.7, blind-2 93.8 / 86.2,
-    blind-3 96.3 / 85.7, blind-4 99.4 / 90.7); at least the issue's bars, 90 % and 80 %."""
+    blind-3 96.3 / 86.8, blind-4 99.4 / 90.7); at least the issue's bars, 90 % and 80 %."""
     bench = load_bench()
     results, _, _ = bench.run_bench((split,), behaviour=False, progress=False, compiler=compiler)
     score = bench.score(results)
-    measured = {"blind": (99.0, 85.7), "blind2": (93.8, 86.2), "blind3": (96.3, 85.7), "blind4": (99.4, 90.7)}[split]
+    measured = {"blind": (99.0, 85.7), "blind2": (93.8, 86.2), "blind3": (96.3, 86.8), "blind4": (99.4, 90.7)}[split]
     floor = (measured[0] if compiler == "reference" else measured[1]) - 1.0
     assert (score["harmful"], score["silence"]) == (0, 100.0) and score["exact"] >= floor, \
         {k: score[k] for k in ("harmful", "silence", "exact", "missed")}  # figures only

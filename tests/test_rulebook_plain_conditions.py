@@ -287,3 +287,15 @@ def test_the_host_of_a_rule_that_names_none_is_a_host_whichever_it_is(text, appl
     """The Analyst's rules say "the host" (the one it is asked about): with no host named, "the host" stood for nothing,
     the claims were not whole, and a rule kept semantic was silent where it applies."""
     read_whole_and_held(text, applies, not_applies)
+
+
+@pytest.mark.parametrize("text, applies, not_applies", [
+    ("Enterprise2 exploited means the attacker is one hop from the op server. Remove the attacker from Enterprise2.",
+     "Enterprise2=Exploit,User", "Enterprise2=Scan,No"),
+    ("User3 rooted, i.e. privilege escalation on a workstation: recommend a Restore of User3.",
+     "User3=None,Privileged", "User3=None,User"),
+])
+def test_a_gloss_on_the_situation_is_no_further_condition(text, applies, not_applies):
+    """"Op_Server0 compromised means we are in the impact phase": what follows "means" names what the situation is; it
+    was read as more condition, with words the reader does not place, so the rule was silent where it applies."""
+    read_whole_and_held(text, applies, not_applies)

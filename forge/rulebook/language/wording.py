@@ -564,7 +564,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         if _STATE_WORDS.search(means["situation"]):
             spans.append(means["situation"].strip())
     if situation:
-        spans.append(situation)
+        spans.append(_GLOSS.sub("", situation))
     out = []
     unique = list(dict.fromkeys(s.strip() for s in spans if s.strip()))
     for span in (u for u in unique if not any(u != other and u in other for other in unique)):  # "during a step" in
@@ -573,6 +573,10 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     return tuple(out)
 
 
+# A situation glossed: "Op_Server0 compromised means we are in the impact phase", "..., i.e. the impact phase": the
+# gloss names what the situation is, no further condition.
+_GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:]*$",
+                    re.IGNORECASE)
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
 _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:(?:a|an|the)\s+)?"
