@@ -149,3 +149,25 @@ def test_the_model_style_split_meets_the_target(compiler):
     results, _, _ = bench.run_bench(("model_style",), behaviour=False, progress=False, compiler=compiler)
     overall = bench.score(results)
     assert overall["exact"] >= 95.0 and overall["silence"] == 100.0, overall
+
+
+def test_each_scenario_is_compiled_with_its_own_authors_reference(monkeypatch):
+    """Two splits may hold one sentence compiled two ways: each scenario's rule is compiled with its own author's
+    reference (a table over every split answered one with the other's, so a split's figure depended on which other
+    splits ran beside it)."""
+    bench = load_bench()
+    text = "Keep User1 out of any restore while it's compromised."
+    faithful = {"when": {"host": "User1", "compromise": ["User", "Privileged"]},
+                "action": {"mode": "never", "verb": "Restore", "target": "User1"}}
+
+    def scenario(split, ref):
+        return {"id": f"same-{split}", "split": split, "dimension": "recall", "steps": [
+            {"teach": [{"as": "a", "actor": "alice", "role": "action_chooser", "text": text, "ref": ref}]},
+            {"query": {"context": "User1: Activity None, Compromised User", "role": "action_chooser",
+                       "expect": ["a"]}}]}
+    by_split = {"dev": scenario("dev", faithful), "heldout": scenario("heldout", {"when": None, "action": None})}
+    monkeypatch.setattr(bench, "load_split", lambda split, observations: [by_split[split]])
+    results, _, _ = bench.run_bench(("dev", "heldout"), behaviour=False, progress=False, compiler="reference")
+    outcome = {r.split: r.outcome["a"] for r in results}
+    assert outcome["dev"] != outcome["heldout"], outcome
+    assert outcome["heldout"] == "semantic", outcome

@@ -387,6 +387,10 @@ class Bench:
         from forge.rulebook.authoring import Correction, teach_text
 
         book, (spec, namespace) = self.open_book(scenario)
+        if isinstance(self.clients["compiler"], ReferenceCompiler):
+            # this scenario's author's compilations only: two splits may hold one sentence compiled two ways, and a
+            # table over every split would answer one with the other's
+            self.clients["compiler"].refs = reference_compilations([scenario])
         compiler = RuleCompiler(self.clients["compiler"])
         label_rule: dict[str, Optional[str]] = {}
         outcome: dict[str, str] = {}  # label -> what the compiler made of it
