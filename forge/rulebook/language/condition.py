@@ -85,7 +85,7 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:went|changed|turned|moved|dropped|fell)\s+(?:\w+\s+){{0,3}}?(?:from|to|into)\b|"
         rf"(?:a|an|the|our|my)\s+(?:remove|restore|analyse|analysis|removal|reimage)\s+(?:has|had)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
-        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns)|for {_NUMBER} (?:more )?(?:steps|turns)|"
+        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it)\s+)?{_VERBS}|since (?:the|step|it))\b",
         re.IGNORECASE), _history_stated),
@@ -252,8 +252,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
-    for clause in (piece for c in coarse
-                   for piece in _NEW_SUBJECT.split(c)):
+    for clause in (piece for c in coarse for piece in _shared_state(_NEW_SUBJECT.split(c))):
         if not clause:
             continue
         clause = _their_class(clause, named_class)
@@ -278,6 +277,25 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         else:
             parts.extend(_general_parts(clause, universal))
     return _all_of(parts)
+
+
+# A clause whose plural verb or "both" says its state is shared by every subject before it: "... and a user host are
+# (both) compromised".
+_SHARED = re.compile(r"^[^,;:.]*?\b(?:are|were|have\s+been|both|each|all)\b", re.IGNORECASE)
+
+
+def _shared_state(pieces: list[str]) -> list[str]:
+    """Clauses split before "and" with a subject of their own, joined again where the first states nothing and the
+    next says its state is theirs together ("an enterprise server and a user host are both compromised": both are
+    compromised; the enterprise server was left with no state, so no claim, while the reading called itself whole)."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _SHARED.match(piece or "") and (classes_in(out[-1]) or hosts_in(out[-1])) \
+                and _state_of(out[-1]) == ((None, None), None):
+            out[-1] = f"{out[-1]} and {piece}"
+        else:
+            out.append(piece)
+    return out
 
 
 def _all_of(parts: list):

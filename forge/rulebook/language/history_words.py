@@ -69,6 +69,9 @@ _UNCHANGED_AFTER = _any(
     rf"(?:clear|fix|clean|help|work|stick|change|evict|remove|get\s+rid)",
     rf"\bdespite\s+(?:a|an|the|our|my)?\s*{_DONE}")
 _SCAN_FIRST = _any(r"\bscanned\s+(?:first|before|and\s+then|then)\b",
+                   # "the attacker scanned a host before exploiting it", "scanned User2 and then exploited it"
+                   r"\bscanned\s+(?P<keep>(?:(?:a|an|the|that|this|any)\s+)?(?:\w+\s+)?(?:host|machine|box|server|it|\w+\d))\s+"
+                   r"(?:first\s+)?(?:before|and\s+then|then)\s+(?:\w+\s+){0,2}?exploit\w*",
                    r"\b(?:showed|shows|showing)\s+(?:a\s+)?scan\s+(?:before|and\s+then|then)\s+(?:it\s+)?(?:showed|shows|showing|was|got)?\s*"
                    r"(?:an?\s+)?exploit\w*", r"\bscan(?:ned)?\s+(?:and\s+)?then\s+exploit\w*",
                    r"\bafter\s+(?:a\s+|being\s+)?scan(?:ned)?\b.*\bexploit\w*", r"\bprobed\s+(?:first|before)\b")
@@ -114,8 +117,8 @@ def history_conditions(clause: str) -> Optional[dict]:
 def without_history(clause: str) -> str:
     """The clause with the words `history_conditions` read taken out (what is left must be read as a state, or is
     history it could not place)."""
-    for pattern in _PATTERNS:
-        clause = pattern.sub(" ", clause)
+    for pattern in _PATTERNS:  # (the host a pattern names, `keep`, stays: what the history is said of)
+        clause = pattern.sub(lambda m: f" {m['keep']} " if "keep" in pattern.groupindex else " ", clause)
     return clause
 
 

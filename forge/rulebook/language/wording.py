@@ -241,7 +241,10 @@ _IMPERATIVE_START = re.compile(
     rf"assume|expect|answer|reply|choose|pick|select|wait|hold|act|trust|verify|confirm|double-check|give|apply|"
     rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let|"
     # the Planner's and the Analyst's orders: "plan a DecoyTomcat on ...", "recommend Remove"
-    rf"plan|recommend|suggest|propose|schedule|queue|advise)\b|(?:{_VERB.pattern}))", re.IGNORECASE)
+    rf"plan|recommend|suggest|propose|schedule|queue|advise|"
+    # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
+    rf"make(?=\s+(?:(?:a|an|the)\s+)?(?:\w+\s+){{0,7}}?(?:part\s+of|a\s+priority|(?:the|your)\s+(?:first|top|next))\b)|include|add)\b|"
+    rf"(?:{_VERB.pattern}))", re.IGNORECASE)
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
                           r"means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:be\s+|get\s+)?"
@@ -454,15 +457,34 @@ _SCOPE_NOTE = re.compile(rf"^(?:this|that|it|the\s+(?:rule|above|order))\s+(?:(?
                          rf"is\s+(?:valid|true|meant|needed|for)|works|makes\s+sense)\b[^.;]*?\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 
 
+def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
+    """(situation, index of the order) where the first part that looks like an order is a condition with a statement
+    for its main clause and the order comes after it ("If an enterprise server and a user host are both compromised,
+    the attacker already has a foothold in two subnets; make restoring the enterprise server part of the plan"): the
+    condition is the order's situation, and what the statement says of it (no verb of the catalogue) is its reason,
+    no part of the order. Else ("", first)."""
+    part = parts[first]
+    marker = _CONDITION.match(part)
+    if marker is None:
+        return "", first
+    end = _clause_end(part, marker.end())
+    main = part[end:].lstrip(" ,:;\u2013\u2014-")
+    if not main or gives_order(main) or _VERB.search(main):
+        return "", first
+    later = next((j for j in range(first + 1, len(parts)) if gives_order(parts[j]) and not _CONDITION.match(parts[j])), None)
+    return ("", first) if later is None else (part[:end].strip(), later)
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     parts = _parts(text)
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
+    situation, first = _stated_consequence(parts, first)
     found = _OPENING.match(parts[first])
-    situation, order = "", parts[first]
-    if found and not gives_order(found["situation"]) and gives_order(found["rest"]):
+    order = parts[first]
+    if found and not situation and not gives_order(found["situation"]) and gives_order(found["rest"]):
         situation, order = ("" if _STORY.search(found["situation"]) else found["situation"].strip()), found["rest"]
     if not situation and first > 0 and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
@@ -533,13 +555,16 @@ def _clause_end(text: str, start: int) -> int:
     for stop in re.finditer(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest):
         if stop.group(0) == "," and _HOST_BEFORE.search(rest[:stop.start()]) and _HOST_AFTER.match(rest[stop.end():]):
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
+        if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
+                and _STATE_WORDS.match(rest[stop.end():]):
+            continue  # "if red scanned User2 and then exploited it": what happened next, not the order
         end = stop.start()
         break
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
     if order and not re.search(r"\b(?:is|are|was|were|been|be|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
-                               r"since|with|without|from|of|any|an?|the|repeated|its)\s*$",
+                               r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three)\s*$",
                                rest[:order.start()], re.IGNORECASE) and order.start() > 0:
         end = min(end, order.start())
     return start + end
