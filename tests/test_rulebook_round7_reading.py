@@ -98,3 +98,26 @@ def test_a_scan_before_an_exploit_with_its_host_between_is_history(text, where):
     assert as_json.get("scan_before_exploit") is True and all(as_json.get(k) == v for k, v in where.items()), as_json
     assert whole
     assert claimed(text, every_host(User1="Exploit,User", Enterprise2="Exploit,User")) is not True  # no history lines
+
+
+# A verb judged a waste ("Analysing X ... is wasted: do Y instead"): the judgement forbids the verb. It was read as no
+# order at all (a sentence that opens with a gerund reports), so a compiled `do` of the verb judged a waste passed.
+JUDGED = [
+    ("Analysing Enterprise2 on a bare scan is wasted: put a DecoySSHD there instead.", "Analyse", "Enterprise2",
+     {"host": "Enterprise2", "activity": "Scan"}),
+    ("Restoring User4 while it only shows a scan is overkill; Monitor it.", "Restore", "User4",
+     {"host": "User4", "activity": "Scan", "compromise": "No"}),
+    ("Removing the attacker from Op_Host1 is not worth it once it is rooted: restore Op_Host1.", "Remove", "Op_Host1",
+     {"host": "Op_Host1", "compromise": "Privileged"}),
+]
+
+
+@pytest.mark.parametrize("text, verb, host, when", JUDGED)
+def test_a_verb_judged_a_waste_is_forbidden_and_a_do_of_it_is_refused(text, verb, host, when):
+    from forge.rulebook.authoring.checks import text_problem
+
+    words = read_wording(text)
+    assert words.gives_order
+    assert any(p.verb == verb and host in p.hosts for p in words.prohibitions), words.prohibitions
+    assert not any(w in c.text for c in words.conditions for w in ("wasted", "overkill", "worth"))  # the judgement
+    assert (text_problem(text, when, do(verb, host)) or "").startswith("prohibition")

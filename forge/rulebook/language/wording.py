@@ -83,7 +83,8 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pa
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
 # not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
 _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
-                       r"futile|wasteful|waste(?:\s+of\s+\w+)?|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
+                       r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
+                       r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|(?:not|never)\s+(?:the|a)\s+(?:answer|fix|solution|way)|"
                        r"not\s+enough|never\s+enough|insufficient|"
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
@@ -560,6 +561,8 @@ def _clause_end(text: str, start: int) -> int:
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
         end = stop.start()
         break
+    bad = _BAD_IDEA.search(rest[:end])  # "Analysing X on a mere scan is wasted": the judgement is no part of the condition
+    end = bad.start() if bad else end
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
