@@ -121,3 +121,31 @@ def test_a_verb_judged_a_waste_is_forbidden_and_a_do_of_it_is_refused(text, verb
     assert any(p.verb == verb and host in p.hosts for p in words.prohibitions), words.prohibitions
     assert not any(w in c.text for c in words.conditions for w in ("wasted", "overkill", "worth"))  # the judgement
     assert (text_problem(text, when, do(verb, host)) or "").startswith("prohibition")
+
+
+# A change right after an action ("turned Privileged right after we analysed it"): the step after the action, and a
+# change. It was read as the state at any time within the history lines, whatever the action did.
+@pytest.mark.parametrize("text, verb, level", [
+    ("If a host became Privileged just after we analysed it, plan a Restore of it.", "Analyse", "Privileged"),
+    ("When Enterprise0 turned compromised immediately after we restored it, remove the attacker from it.", "Restore", "any"),
+])
+def test_a_change_right_after_an_action_is_the_next_step_and_a_change(text, verb, level):
+    found, whole = text_claims(text)
+    as_json = predicate_to_json(found)
+    assert (as_json.get("acted"), as_json.get("within"), as_json.get("changed"), as_json.get("compromise")) == \
+        (verb, 1, True, level), as_json
+    assert whole
+
+
+def test_a_rule_about_a_change_right_after_an_action_is_silent_where_the_host_was_so_before(tmp_path):
+    text = "If a host turned Privileged right after we analysed it, restore that host; no more analysing."
+    wide = reply(entry({"class": "any", "compromise": "Privileged"}, do("Analyse", "$matched")))
+    record, injected = taught(tmp_path, text, wide, wide)
+    assert record.when is None  # the surrogate-like `do Analyse` is refused: kept semantic, held to its claims
+    before = ("Recent steps: step 5: Monitor -> reward -0.1 | step 6: Analyse User1 -> reward -0.1\n"
+              "Host history (last 2 steps): User1: step 5 None/Privileged, step 6 None/Privileged; every other host: None/No\n")
+    turned = ("Recent steps: step 5: Monitor -> reward -0.1 | step 6: Analyse User1 -> reward -0.1\n"
+              "Host history (last 2 steps): User1: step 5 None/User, step 6 None/User; every other host: None/No\n")
+    now = every_host(User1="None,Privileged")
+    assert not injected(before + now)  # Privileged already before the Analyse: no change
+    assert injected(turned + now)

@@ -598,7 +598,8 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped""".split())
+    other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
+    immediately directly""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far"; the hosts other than the one named, `_OTHER`)
 
