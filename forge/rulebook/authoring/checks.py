@@ -41,7 +41,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import claims, complete_claims, facts_needed, rule_claims, spoken_facts, subject_of
+from forge.rulebook.language.condition import claims, complete_claims, conceded_hosts, facts_needed, rule_claims, spoken_facts, subject_of
 from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
 
@@ -231,7 +231,8 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     trigger_hosts = {h for atom, _ in atoms_of(predicate) for h in ([atom.host] if atom.host else [])}
     targets = _targets(action)
     for host in (*words.hosts, *((words.referent,) if words.referent else ())):  # "it", said of the host its story names
-        if host in words.excepted or host in words.contrasted and host not in {h for c in words.conditions for h in c.hosts}:
+        if host in words.excepted or host in conceded_hosts(words.text) \
+                or host in words.contrasted and host not in {h for c in words.conditions for h in c.hosts}:
             continue  # named to be left out ("except User0", "decoy User2, not User3")
         if host in {h for p in words.prohibitions for h in p.hosts} and isinstance(action, dict) \
                 and str(action.get("mode", "")).lower() == "do" and host not in {h for c in words.conditions for h in c.hosts} \

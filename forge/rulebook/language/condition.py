@@ -144,7 +144,9 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     """Each part of a rule's words that speaks of kinds of fact (FACTS), with them: its conditions, and its order itself
     ("restore any host stuck at Unknown for two steps"; not the order's "before anything else", which orders, or
     "before they arrive", which is the future; nor "still", which mostly says "now")."""
-    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction))]
+    # (nor what the order puts aside: "instead of analysing it again" is the move not to make, no condition)
+    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", words.instruction)
+    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)]
     found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
 
@@ -778,7 +780,14 @@ _STATED_OBJECT = re.compile(rf"\b{_STATE_ADJECTIVE}(?:\s+(?:and|but|or)\s+{_STAT
                             rf"(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?|"
                             rf"(?:user|enterprise)\d|op_(?:host|server)\d)\b", re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
-_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though)|whatever|regardless\s+of|no\s+matter)\b[^.;]*", re.IGNORECASE)
+_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter)\b[^.;]*", re.IGNORECASE)
+
+
+def conceded_hosts(text: str) -> frozenset[str]:
+    """The hosts a text names only in a concession ("restore Enterprise2, even while Op_Server0 is under attack"): what
+    the order holds whatever they show, so no condition on them, and no target."""
+    inside = {h for m in _CONCESSION.finditer(text or "") for h in hosts_in(m.group(0))}
+    return frozenset(inside - set(hosts_in(_CONCESSION.sub(" ", text or ""))))
 
 
 def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True):

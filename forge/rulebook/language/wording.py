@@ -230,6 +230,8 @@ _STORY = re.compile(
     r"^\s*(?!(?:no|some|any|every)thing\b|during\b)\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
+                                # what a move does there, said in the present: "Remove keeps failing there"
+                                rf"keeps|fails|works|helps|seems|tends|never\s+works|"
                                 rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b|\s*$)|alone|{_PAST})\b"
                                 # a participle before what it describes is no report: "restore compromised user hosts"
                                 rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
@@ -379,7 +381,8 @@ def _so_order(part: str) -> str:
     """ "REASON, so ORDER" ("User2 is the box the exercise must find, so leave User2 alone"): the order (a ", so ..."
     that does not order is a consequence, left out as a justification)."""
     found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
-    return found["order"] if found and not gives_order(part[:found.start()]) and _IMPERATIVE_START.match(found["order"]) \
+    return found["order"] if found and not gives_order(part[:found.start()]) \
+        and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and not _CONDITION.match(found["order"]) else part
 
 
