@@ -70,3 +70,37 @@ def test_what_a_move_does_said_in_the_present_is_a_report(sentence):
 ])
 def test_what_a_text_reports_or_puts_aside_asks_for_no_fact(text, when, action):
     assert text_problem(text, when, action) is None
+
+
+@pytest.mark.parametrize("rest", ["DecoySSHD works as well as DecoyApache there", "Analyse is as good as Monitor here",
+                                  "any Restore verb"])
+def test_a_rest_about_the_move_guards_nothing(rest):
+    """An `unexpressed` rest that speaks of the move, not of when it applies, is no condition (it guarded the rule with
+    words no context states, so the rule was silent where it applies)."""
+    from forge.rulebook.language.condition import guard_rest
+
+    assert guard_rest(rest) == ""
+
+
+@pytest.mark.parametrize("rest", ["no Remove or Restore yet", "when User2 is scanned", "Restore only after a Remove failed"])
+def test_a_rest_that_states_when_still_guards(rest):
+    from forge.rulebook.language.condition import guard_rest
+
+    assert guard_rest(rest) == rest
+
+
+@pytest.mark.parametrize("text", ["When you analyse Enterprise1, list every process you saw in your answer.",
+                                  "When the host you're examining is User3, call even a scan medium risk."])
+def test_the_host_the_analyst_is_asked_about_is_the_bare_host(text):
+    assert text_problem(text, {"host": hosts(text)}, None) is None
+
+
+def test_a_host_the_defender_acted_on_is_no_bare_host():
+    text = "When we analysed Enterprise1, restore it."
+    assert (text_problem(text, {"host": "Enterprise1"}, do("Restore", "Enterprise1")) or "").startswith("bare")
+
+
+def hosts(text: str) -> str:
+    from forge.rulebook.language.wording import hosts_in
+
+    return hosts_in(text)[0]

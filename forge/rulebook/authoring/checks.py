@@ -324,7 +324,10 @@ def _places(raw: Any) -> list[tuple[str, str]]:
 _NAMING = frozenset("""a an the any some that this it its is are was were be been being has have had when whenever if
     once while as soon long until unless during host machine box server one there here you we see sees seen appear
     appears appeared show shows shown up listed mentioned named present visible reported in view alerts alert table
-    context situation anything at all whatever state any for only just about applies apply""".split())
+    context situation anything at all whatever state any for only just about applies apply
+    analyse analyze analysing analyzing examine examining inspect inspecting triage triaging asked""".split())
+# (the last line: the Analyst's call is about one host, "when you analyse Op_Server0", "the host you're analysing is
+# Op_Server0": the context shows that host, no more)
 
 
 def _bare(words: Wording, predicate) -> Optional[str]:
