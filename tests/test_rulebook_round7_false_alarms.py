@@ -104,3 +104,15 @@ def hosts(text: str) -> str:
     from forge.rulebook.language.wording import hosts_in
 
     return hosts_in(text)[0]
+
+
+@pytest.mark.parametrize("text", [
+    "We left Enterprise0 at User level for three steps while User2 and User4 kept showing exploits. Next time: as soon "
+    "as Enterprise0 is compromised, Restore it.",
+    "Op_Host1 sat compromised while Enterprise2 was scanned. From now on: when Op_Host1 is compromised, restore it.",
+])
+def test_next_time_with_a_colon_opens_the_lesson_and_the_storys_hosts_are_no_part_of_it(text):
+    words = read_wording(text)
+    assert words.gives_order and len(words.hosts) == 1 and len(words.conditions) == 1, words
+    host = words.hosts[0]
+    assert text_problem(text, {"host": host, "compromise": "any"}, do("Restore", host)) is None

@@ -408,7 +408,7 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
 
 
 _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
-                          r"from\s+here\s+on)\b\s*,?\s*", re.IGNORECASE)
+                          r"from\s+here\s+on)\b\s*[,:\u2013\u2014-]?\s*", re.IGNORECASE)
 
 
 def gives_order(sentence: str) -> bool:
@@ -489,7 +489,10 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     found = _OPENING.match(parts[first])
     order = parts[first]
     if found and not situation and not gives_order(found["situation"]) and gives_order(found["rest"]):
-        situation, order = ("" if _STORY.search(found["situation"]) else found["situation"].strip()), found["rest"]
+        # ("Next time: ...", "From now on: ..." open the order; they state no situation)
+        situation = "" if _STORY.search(found["situation"]) or not _FROM_NOW_ON.sub("", found["situation"].strip()) \
+            else found["situation"].strip()
+        order = found["rest"]
     if not situation and first > 0 and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
