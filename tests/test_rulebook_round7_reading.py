@@ -149,3 +149,18 @@ def test_a_rule_about_a_change_right_after_an_action_is_silent_where_the_host_wa
     now = every_host(User1="None,Privileged")
     assert not injected(before + now)  # Privileged already before the Analyse: no change
     assert injected(turned + now)
+
+
+# A heading that lists hosts ("Op_Host0 to Op_Host2: if any of them ..."): the hosts "them" stands for, not a condition
+# that each is shown (the held reading asked every listed host to be shown, so the faithful predicate was silenced).
+@pytest.mark.parametrize("text, applies, not_applies", [
+    ("Op_Host0 to Op_Host2: if any of them shows a scan, put a DecoyTomcat on that host.", {"Op_Host1": "Scan,No"},
+     {"User1": "Scan,No"}),
+    ("User3 and User4: when both are rooted, restore User3.", {"User3": "None,Privileged", "User4": "None,Privileged"},
+     {"User3": "None,Privileged"}),
+])
+def test_a_heading_of_hosts_is_what_them_stands_for(text, applies, not_applies):
+    found, whole = text_claims(text)
+    assert whole, predicate_to_json(found)
+    assert claimed(text, every_host(**applies)) is True
+    assert claimed(text, every_host(**not_applies)) is False

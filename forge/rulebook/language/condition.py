@@ -850,10 +850,19 @@ def _condition_claims(words, unresolved: Optional[list] = None):
 
     subject = subject_of(words)
     parts = []
+    # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
+    # order is about, for its "them", not a condition that each is shown.
+    heading = [h for h in hosts_in(words.situation) if h not in words.excepted] \
+        if len(hosts_in(words.situation)) > 1 and not unplaced(words.situation) \
+        and _state_of(words.situation) == ((None, None), None) and not classes_in(words.situation) else []
     for condition in words.conditions:
+        if heading and condition.text.strip() == words.situation.strip():
+            continue
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
-        named = [h for h in hosts_in(sentence) if h not in words.excepted]
+        named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
+        if heading and re.search(r"\b(?:both|either|neither|them|they|each|all)\b", condition.text, re.IGNORECASE):
+            named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
         own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
