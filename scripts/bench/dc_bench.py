@@ -8,8 +8,10 @@ an author who read only the rule language (then a section of the README, now doc
 docs/rulebook.md) and real contexts (`data/dc_bench/blind*_author_pack/`) and was committed before its first run; each
 was a held-out measure until a round was steered by it. Each is development now: `blind` steered issue 29's first round,
 `blind2` the second, `blind3` the third (their aggregates and failure classes), and the fifth round read the failures
-of all four (`--failures`; `blind4` had been the held-out measure of rounds three and four). `blind5`, written from the documented rule language before the fifth round, and `blind6`, written before the
-fifth and sixth rounds, were committed before their first runs and are in `UNREAD`: a held-out split is read
+of all four (`--failures`; `blind4` had been the held-out measure of rounds three and four). `blind5`, written from the
+documented rule language before the fifth round, is development too: the sixth round was steered by its aggregates, the
+seventh read its failures. `blind6`, written before the fifth and sixth rounds, was committed before its first run and
+is in `UNREAD`: a held-out split is read
 by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
 case's text, label or context (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
