@@ -164,3 +164,13 @@ def test_a_heading_of_hosts_is_what_them_stands_for(text, applies, not_applies):
     assert whole, predicate_to_json(found)
     assert claimed(text, every_host(**applies)) is True
     assert claimed(text, every_host(**not_applies)) is False
+
+
+@pytest.mark.parametrize("text", [
+    "If Enterprise1 is still compromised after we removed it, the Remove did not take: restore Enterprise1.",
+    "When User3 stays compromised after a Restore, the attacker has a way back in: remove the attacker from User3.",
+])
+def test_a_conclusion_between_the_condition_and_a_colon_is_no_part_of_the_order(text):
+    words = read_wording(text)
+    assert words.conditions and not any(k in {"action outcome"} for _, kinds in spoken_facts(words) for k in kinds)
+    assert ":" not in words.instruction and words.verbs and len(words.verbs) == 1, words

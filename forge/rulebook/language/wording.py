@@ -462,7 +462,7 @@ _SCOPE_NOTE = re.compile(rf"^(?:this|that|it|the\s+(?:rule|above|order))\s+(?:(?
 
 
 def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
-    """(situation, index of the order) where the first part that looks like an order is a condition with a statement
+    """(situation, index of the order in `parts`) where the first part that looks like an order is a condition with a statement
     for its main clause and the order comes after it ("If an enterprise server and a user host are both compromised,
     the attacker already has a foothold in two subnets; make restoring the enterprise server part of the plan"): the
     condition is the order's situation, and what the statement says of it (no verb of the catalogue) is its reason,
@@ -473,6 +473,11 @@ def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
         return "", first
     end = _clause_end(part, marker.end())
     main = part[end:].lstrip(" ,:;\u2013\u2014-")
+    said, colon, order = main.partition(":")
+    if colon and said.strip() and not gives_order(said) and gives_order(order) and not _CONDITION.match(order.strip()):
+        # "If ..., the Remove didn't work: escalate to Restore": what the statement concludes is the reason
+        parts[first] = order.strip()
+        return part[:end].strip(), first
     if not main or gives_order(main) or _VERB.search(main):
         return "", first
     later = next((j for j in range(first + 1, len(parts)) if gives_order(parts[j]) and not _CONDITION.match(parts[j])), None)
@@ -485,7 +490,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
-    situation, first = _stated_consequence(parts, first)
+    situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
     found = _OPENING.match(parts[first])
     order = parts[first]
     if found and not situation and not gives_order(found["situation"]) and gives_order(found["rest"]):
