@@ -174,3 +174,23 @@ def test_a_conclusion_between_the_condition_and_a_colon_is_no_part_of_the_order(
     words = read_wording(text)
     assert words.conditions and not any(k in {"action outcome"} for _, kinds in spoken_facts(words) for k in kinds)
     assert ":" not in words.instruction and words.verbs and len(words.verbs) == 1, words
+
+
+# A predicate that excludes what the text's words say, where the product reads them only in part ("sits" is a word it
+# does not place): the opposite of the text. The claims check only ran where the reading was whole, so it passed (a
+# guard it could not judge happened to keep it silent).
+@pytest.mark.parametrize("text, when", [
+    ("When Op_Host0 sits at user level with no activity on it, Remove Op_Host0.", {"not": {"host": "Op_Host0", "compromise": "User"}}),
+    ("While User1 hovers at privileged level, restore User1.", {"host": "User1", "compromise": "No"}),
+])
+def test_a_predicate_that_excludes_what_a_partial_reading_says_is_refused(text, when):
+    from forge.rulebook.authoring.checks import text_problem
+
+    host = hosts_in_text(text)
+    assert (text_problem(text, when, do("Remove" if "Remove" in text else "Restore", host)) or "").startswith("claims")
+
+
+def hosts_in_text(text: str) -> str:
+    from forge.rulebook.language.wording import hosts_in
+
+    return hosts_in(text)[0]

@@ -369,9 +369,15 @@ def _claims(text: str, predicate) -> Optional[str]:
     with their states, a class with a state, a quiet network, a named phase), where that reading places every
     negation of it: a predicate that does not is wider than the text, or says something else."""
     found = rule_claims(text, with_instruction=True, bare=False)
-    if found is None or not complete_claims(text, found) or implies(predicate, found):
+    if found is None or implies(predicate, found):
         return None
-    return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
+    if complete_claims(text, found):
+        return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
+    # Read in part, what the reading places must still be able to hold with the predicate: one that excludes it says
+    # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").
+    if not may_overlap(predicate, found):
+        return f"claims: the predicate excludes what the condition says ({describe(found)[:90]}): express the condition"
+    return None
 
 
 def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
