@@ -20,12 +20,17 @@ Then, among the rules of the same type with overlapping roles whose meaning *may
 6. specificity, not recency: the teacher's own active ones are replaced only when their trigger is
    *equivalent* to the new rule's (each implies the other, or the two texts state the same condition in
    other words, whatever the two compiled to: the teacher changed their mind about the same situation), or
-   when the teacher names them (`replaces`: `forge rulebook add/correct --replaces`).
+   when the teacher names them (`replaces`: `forge rulebook add/correct --replaces`), or when the new
+   teaching *says* it revises what the teacher said before ("Actually, ...", "Update: ...", "Scratch my
+   earlier note", "from now on", "no longer": language/revision.py) and speaks for every host the earlier
+   one did, whatever the two triggers (replaces_own); with such words a rule the checks kept without a
+   compiled meaning (or an earlier one kept so) replaces by its words: the same hosts, another verb
+   (revision.revised_in_words). A rule on fewer hosts is an exception, not a revision, whatever its words.
    A replaced rule backed only by the teacher gets status `superseded` and a SUPERSEDES edge from the
-   new rule; one others back too just loses the teacher. A broader or narrower rule replaces nothing:
-   both stay, and where both apply the narrower one takes precedence (resolve.PRECEDENCE). So the book
-   is a function of the set of teachings, not of their order, except for the one case a teacher
-   orders on purpose (a new word on an equivalent trigger);
+   new rule; one others back too just loses the teacher. A broader or narrower rule without words of
+   revision replaces nothing: both stay, and where both apply the narrower one takes precedence
+   (resolve.PRECEDENCE). So the book is a function of the set of teachings, not of their order, except
+   where a teacher orders on purpose (a new word on an equivalent trigger, or words that say so);
 7. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
    among the rules that apply to the context: resolve.py); so are the teacher's own broader or narrower ones
    (one trigger strictly inside the other): where both apply the exception speaks alone.
@@ -45,7 +50,8 @@ from forge.memory.text import similarity
 from forge.rulebook.language.condition import same_condition, skeleton, words_key
 from forge.rulebook.language.meaning import meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
-from forge.rulebook.language.predicate import implies
+from forge.rulebook.language.predicate import implies, positive_hosts
+from forge.rulebook.language.revision import revised_in_words, says_revision
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -243,7 +249,7 @@ def plan_teachings(
             record = record.with_(corrects=_union(record.corrects, *corrected))
         book.put(record, result)
         _replace_named(book, record.rule_id, teaching.replaces)
-        _supersede_own(book, record.rule_id, teaching.actor)
+        _supersede_own(book, record.rule_id, teaching.actor, says_revision(teaching.text or teaching.directive))
         _flag_conflicts(book, record.rule_id, teaching.actor)
         outcomes.append(Outcome(record.rule_id, result))
     return book.plan(outcomes)
@@ -326,16 +332,25 @@ def _disagreeing(book: _Book, rule: RuleRecord) -> list[RuleRecord]:
             and set(other.roles) & set(rule.roles) and may_conflict(meaning, meaning_of(other))]
 
 
-def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
+def _own_replaced(book: _Book, rule: RuleRecord, actor: str, revises: bool) -> list[RuleRecord]:
+    """The teacher's own active rules that `rule` replaces (replaces_own); with words of revision, also those
+    that it or they have no compiled meaning for and that it revises by their words (revision.revised_in_words)."""
+    found = [other for other in _disagreeing(book, rule)
+             if actor in other.actors and other.directive != rule.directive and replaces_own(other, rule, revises)]
+    if revises:
+        semantic = meaning_of(rule).semantic
+        found += [other for other in list(book.records.values())
+                  if other.active and actor in other.actors and other.rule_id != rule.rule_id
+                  and other.directive != rule.directive and other.type == rule.type and set(other.roles) & set(rule.roles)
+                  and (semantic or meaning_of(other).semantic)
+                  and revised_in_words(other.text or other.directive, rule.text or rule.directive)]
+    return found
+
+
+def _supersede_own(book: _Book, rule_id: str, actor: str, revises: bool = False) -> None:
     rule = book.records[rule_id]
-    new_when = meaning_of(rule).when
-    for other in _disagreeing(book, rule):
-        if actor not in other.actors or other.directive == rule.directive:
-            continue
-        old_when = meaning_of(other).when
-        equivalent = other.unexpressed == rule.unexpressed and implies(old_when, new_when) and implies(new_when, old_when)
-        if not equivalent and not same_condition(other.directive, rule.directive):
-            continue  # broader or narrower: both stay (specificity settles them where both apply)
+    for other in _own_replaced(book, rule, actor, revises):
+        other = book.records[other.rule_id]
         if set(other.actors) == {actor}:
             book.put(other.with_(status=RuleStatus.SUPERSEDED), "supersede")
             rule = rule.with_(supersedes=_union(rule.supersedes, other.rule_id))
@@ -345,6 +360,25 @@ def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
                                  support=_support(evidence, book.evidence)), "supersede")
         book.put(rule, book.ops[rule_id][-1])
     book.records[rule_id] = rule
+
+
+def replaces_own(old: RuleRecord, new: RuleRecord, revises: bool) -> bool:
+    """Whether a teacher's `new` rule replaces their own earlier `old` one, the two disagreeing where both may
+    apply (meaning.may_conflict). Yes when they are about the same situation: equivalent triggers (each implies
+    the other), or texts that state the same condition in other words (whatever the two compiled to). Yes too
+    when the new teaching says it revises what the teacher said before (`revises`: revision.says_revision,
+    "Actually, ...", "Update: ...", "Scratch my earlier note", "from now on", "no longer") and speaks for every
+    host the earlier one did, whatever the two triggers (a bit wider, narrower, or worded differently). A rule on
+    fewer hosts is not a revision of the whole earlier one ("From now on, don't restore User0" after "Restore
+    compromised user hosts" is an exception: the general rule still speaks for the other hosts). Otherwise (a
+    broader or narrower rule, no word of revision) both stay: specificity settles them."""
+    old_when, new_when = meaning_of(old).when, meaning_of(new).when
+    if old.unexpressed == new.unexpressed and implies(old_when, new_when) and implies(new_when, old_when):
+        return True
+    if same_condition(old.directive, new.directive):
+        return True
+    return revises and old_when is not None and new_when is not None \
+        and positive_hosts(old_when) <= positive_hosts(new_when)
 
 
 def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
