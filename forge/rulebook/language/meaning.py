@@ -36,6 +36,7 @@ from forge.rulebook.language.predicate import (
     positive_hosts,
     predicate_to_json,
 )
+from forge.rulebook.language.said import forbidden_in_words
 from forge.rulebook.language.situation import Situation
 
 
@@ -43,6 +44,9 @@ from forge.rulebook.language.situation import Situation
 class Meaning:
     when: Optional[Predicate] = None
     action: Optional[RuleAction] = None
+    # A semantic rule's prohibition in so many words ("do not restore User3": never Restore on the hosts it names,
+    # said.py): used only to find and settle disagreements (`disputing`), never to decide whether it applies.
+    said: Optional["Meaning"] = None
 
     @property
     def semantic(self) -> bool:
@@ -90,10 +94,21 @@ def _parsed(when_json: Optional[str], action_json: Optional[str], directive: str
 
 
 def meaning_of(record) -> Meaning:
-    """The meaning of a `RuleRecord` (see the module docstring)."""
+    """The meaning of a `RuleRecord` (see the module docstring); a semantic CONTENT rule carries what its words
+    forbid (`said`), if they forbid one verb on hosts they name."""
     when = canonical_json(record.when) if record.when is not None else None
     action = canonical_json(record.action) if record.action is not None else None
-    return _parsed(when, action, record.directive)
+    meaning = _parsed(when, action, record.directive)
+    if meaning.semantic and getattr(record, "type", "CONTENT") == "CONTENT":
+        said = forbidden_in_words(getattr(record, "text", "") or record.directive)
+        if said is not None:
+            return Meaning(said=Meaning(*said))
+    return meaning
+
+
+def disputing(meaning: Meaning) -> Optional[Meaning]:
+    """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown)."""
+    return meaning if not meaning.semantic else meaning.said
 
 
 def in_words(record) -> str:
@@ -149,6 +164,7 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
     mine = matched_hosts(rule.when, situation)
     free = set().union(*(m.hosts(mine) for m in (*rule.action.moves, rule.action.over) if m is not None))
     for other in others:
+        other = disputing(other) or other
         if other.when is None or other.action is None:
             return frozenset()
         disputed = clash_hosts(rule.action, other.action, mine, matched_hosts(other.when, situation))

@@ -35,8 +35,10 @@ Then, among the rules of the same type with overlapping roles whose meaning *may
    among the rules that apply to the context: resolve.py); so are the teacher's own broader or narrower ones
    (one trigger strictly inside the other): where both apply the exception speaks alone.
 Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
-Semantic rules (no predicate) neither supersede nor conflict: their meaning is not known, and equal
-wording-derived group names are no evidence of disagreement.
+Semantic rules (no predicate) supersede only by words of revision (6), and conflict only by what their words
+forbid on hosts they name ("do not restore User3": meaning.Meaning.said), which flags them like a compiled
+prohibition (a teacher's own one on fewer hosts than their general rule, as an exception); otherwise their
+meaning is not known, and equal wording-derived group names are no evidence of disagreement.
 
 Each changed rule appears once in the plan, with its final record and its most telling op.
 """
@@ -48,7 +50,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
 from forge.rulebook.language.condition import same_condition, skeleton, words_key
-from forge.rulebook.language.meaning import meaning_of, may_conflict, same_meaning
+from forge.rulebook.language.meaning import disputing, meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import implies, positive_hosts
 from forge.rulebook.language.revision import revised_in_words, says_revision
@@ -322,14 +324,20 @@ def _reactivated(book: _Book, record: RuleRecord, teacher: str) -> RuleRecord:
     return record.with_(status=RuleStatus.ACTIVE, actors=actors, evidence=evidence, support=_support(evidence, book.evidence))
 
 
-def _disagreeing(book: _Book, rule: RuleRecord) -> list[RuleRecord]:
-    """The active rules of the same type and overlapping roles whose meaning may conflict with `rule`."""
-    meaning = meaning_of(rule)
-    if meaning.semantic or meaning.action is None:
+def _disagreeing(book: _Book, rule: RuleRecord, by_words: bool = False) -> list[RuleRecord]:
+    """The active rules of the same type and overlapping roles whose meaning may conflict with `rule`. With
+    `by_words`, a semantic rule's prohibition in so many words counts as its meaning (meaning.disputing)."""
+    view = (lambda r: disputing(meaning_of(r))) if by_words else meaning_of
+    meaning = view(rule)
+    if meaning is None or meaning.semantic or meaning.action is None:
         return []
-    return [other for other in list(book.records.values())
-            if other.rule_id != rule.rule_id and other.active and other.type == rule.type
-            and set(other.roles) & set(rule.roles) and may_conflict(meaning, meaning_of(other))]
+    found = []
+    for other in list(book.records.values()):
+        if other.rule_id != rule.rule_id and other.active and other.type == rule.type and set(other.roles) & set(rule.roles):
+            theirs = view(other)
+            if theirs is not None and may_conflict(meaning, theirs):
+                found.append(other)
+    return found
 
 
 def _own_replaced(book: _Book, rule: RuleRecord, actor: str, revises: bool) -> list[RuleRecord]:
@@ -383,9 +391,12 @@ def replaces_own(old: RuleRecord, new: RuleRecord, revises: bool) -> bool:
 
 def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
     rule = book.records[rule_id]
-    for other in _disagreeing(book, rule):
+    for other in _disagreeing(book, rule, by_words=True):
         other = book.records[other.rule_id]
-        if other.directive == rule.directive or actor in other.actors and not _strictly_nested(rule, other):
+        # One teacher's (or one set of teachers') own rules that are not nested stay unflagged: both are injected. By
+        # the actors backing each now, not by who teaches now, so that the edges do not depend on the order of teaching
+        # (a rule another teacher joins later is that teacher's too).
+        if other.directive == rule.directive or set(other.actors) == set(rule.actors) and not _strictly_nested(rule, other):
             continue
         if other.rule_id not in rule.conflicts_with:
             rule = rule.with_(conflicts_with=_union(rule.conflicts_with, other.rule_id))
@@ -398,7 +409,11 @@ def _strictly_nested(rule: RuleRecord, other: RuleRecord) -> bool:
     """Whether one rule's trigger strictly implies the other's: one teacher's exception and general rule, flagged so
     that where both apply the exception speaks (resolve: specificity), and the general rule still speaks for the hosts
     the exception does not dispute. One teacher's rules that are not nested stay unflagged: both are injected."""
-    a, b = meaning_of(rule).when, meaning_of(other).when
+    mine, theirs = meaning_of(rule), meaning_of(other)
+    if mine.semantic != theirs.semantic:  # an exception in so many words: on fewer hosts than the general rule
+        said, general = (mine.said, theirs) if mine.semantic else (theirs.said, mine)
+        return said is not None and positive_hosts(said.when) < positive_hosts(general.when)
+    a, b = mine.when, theirs.when
     return a is not None and b is not None and implies(a, b) != implies(b, a)
 
 
