@@ -193,3 +193,18 @@ def test_a_replacement_survives_reopen_withdraw_and_restore(tmp_path):
     book.restore(second, provenance=Provenance(actor="user:ann"))
     assert injected(book) == {second}
     book.store.close()
+
+
+def test_a_withdrawn_rule_said_again_as_a_labelled_note_is_refused():
+    """Withdrawn: "When User2 is compromised, don't restore it - Remove it." Taught again by the same teacher as
+    "User2: Remove rather than Restore once it's compromised." (compiled differently, here kept semantic): the same
+    hosts and verbs, and one claim written two ways (the label's bare mention of User2 adds nothing)."""
+    book = PlanBook()
+    first = rule("When User2 is compromised, don't restore it - Remove it.", "user:leo",
+                 {"host": "User2", "compromise": "any"},
+                 {"mode": "prefer", "verb": "Remove", "target": "User2", "over": {"verb": "Restore", "target": "User2"}})
+    book.apply(first)
+    book.withdraw(first.rule_id)
+    plan = book.apply(rule("User2: Remove rather than Restore once it's compromised.", "user:leo", None, None))
+    (outcome,) = plan.outcomes
+    assert outcome.result == "refused" and "forge rulebook restore" in outcome.detail

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
-from forge.rulebook.language.condition import same_condition, skeleton, words_key
+from forge.rulebook.language.condition import rule_claims, same_condition, skeleton, words_key
 from forge.rulebook.language.meaning import disputing, meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import implies, positive_hosts
@@ -291,9 +291,19 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
     key = words_key(withdrawn)[:4]
     if not any(key):
         return False  # no host, class, verb or claim to compare: the wording's similarity decides (above)
-    if key == words_key(text)[:4]:
+    theirs = words_key(text)[:4]
+    if key == theirs:
         return True
+    if key[:3] == theirs[:3] and _same_claims(withdrawn, text):
+        return True  # "once it's compromised" said as "User2: ... once compromised": one claim written two ways
     return cosine is not None and skeleton(withdrawn) == skeleton(text) and cosine(withdrawn, text) >= WITHDRAWN_COSINE
+
+
+def _same_claims(a: str, b: str) -> bool:
+    """Whether what the two texts claim of the hosts' states (condition.rule_claims, with their orders) is one
+    claim: each implies the other (a bare mention of a host beside a state of it adds nothing)."""
+    first, second = (rule_claims(t, with_instruction=True, bare=False) for t in (a, b))
+    return first is not None and second is not None and implies(first, second) and implies(second, first)
 
 
 def _replace_named(book: _Book, rule_id: str, named: tuple[str, ...]) -> None:
