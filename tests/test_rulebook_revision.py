@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.rulebook.language.revision import revised_in_words, revision_words, says_revision
+from forge.rulebook.language.revision import revised_in_words, revision_preamble, revision_words, says_revision
 from forge.rulebook.model import Evidence
 from forge.rulebook.retrieval.resolve import eligible_rules
 from forge.rulebook.store.curation import Teaching
@@ -152,47 +152,98 @@ def test_replaces_own_is_the_one_decision():
                                                                 do("Remove"))), revises=True)
 
 
+class _TaughtBook:
+    """A real SQLite book taught through the product's path (teach_text; the surrogate compiles free text)."""
+
+    def __init__(self, path: str) -> None:
+        from forge.config import load_config
+        from forge.rulebook.authoring import RuleCompiler
+        from forge.rulebook.retrieval.embed import local_embedder
+        from forge.wiring import build_clients
+
+        self.cfg = load_config()
+        clients, _ = build_clients(self.cfg)
+        self.compiler = RuleCompiler(clients["compiler"])
+        self.embedder = local_embedder()
+        self.path = path
+        self.book = self.open()
+
+    def open(self):
+        from forge.rulebook.book import Rulebook
+        from forge.rulebook.store.backends import open_rulebook
+
+        return Rulebook(open_rulebook(self.path), self.embedder)
+
+    def reopen(self) -> None:
+        self.book.store.close()
+        self.book = self.open()
+
+    def teach(self, text: str, actor: str = "user:ann", role: str = "action_chooser") -> str:
+        from forge.rulebook.authoring import Correction, teach_text
+
+        (rule_id,) = teach_text(self.book, self.compiler, [Correction(text, role, actor, text[:20])]).rule_ids
+        assert rule_id, text
+        return rule_id
+
+    def injected(self, context: str, role: str = "action_chooser") -> set[str]:
+        from forge.rulebook.injection import RulebookInjection
+        from forge.rulebook.retrieval import RetrievalSettings
+
+        injection = RulebookInjection(self.book, RetrievalSettings.from_config(self.cfg.rulebook), actor=None, window=0,
+                                      embedder=self.embedder)
+        return {item.id.split("@", 1)[0] for item in injection.for_call(role, context).items}
+
+
 def test_a_replacement_survives_reopen_withdraw_and_restore(tmp_path):
     """Through the product's teaching path and a real SQLite book: the revision's SUPERSEDES is stored; withdrawing
     the revision brings the earlier rule back; restoring the revision takes it out again."""
-    from forge.config import load_config
     from forge.memory.model import Provenance
-    from forge.rulebook.authoring import Correction, RuleCompiler, teach_text
-    from forge.rulebook.book import Rulebook
-    from forge.rulebook.injection import RulebookInjection
-    from forge.rulebook.retrieval import RetrievalSettings
-    from forge.rulebook.retrieval.embed import local_embedder
-    from forge.rulebook.store.backends import open_rulebook
-    from forge.wiring import build_clients
 
-    cfg = load_config()
-    clients, _ = build_clients(cfg)
-    embedder = local_embedder()
-    path = str(tmp_path / "rb.db")
-    book = Rulebook(open_rulebook(path), embedder)
-    compiler = RuleCompiler(clients["compiler"])  # the surrogate compiles free text
-    (first,) = teach_text(book, compiler, [Correction("When User2 is compromised, restore it.", "action_chooser",
-                                                      "user:ann", "t1")]).rule_ids
-    (second,) = teach_text(book, compiler, [Correction("Actually, from now on Remove User2 instead of restoring it.",
-                                                       "action_chooser", "user:ann", "t2")]).rule_ids
-    assert first and second and first != second
+    taught = _TaughtBook(str(tmp_path / "rb.db"))
+    first = taught.teach("When User2 is compromised, restore it.")
+    second = taught.teach("Actually, from now on Remove User2 instead of restoring it.")
+    assert first != second
     context = "User2: Activity None, Compromised User"
+    assert taught.injected(context) == {second}
+    taught.reopen()
+    assert taught.book.store.head(first).record.status == "superseded"
+    assert first in taught.book.store.head(second).record.supersedes
+    assert taught.injected(context) == {second}
+    taught.book.withdraw(second, Provenance(actor="user:ann"))
+    assert taught.injected(context) == {first}
+    taught.book.restore(second, provenance=Provenance(actor="user:ann"))
+    assert taught.injected(context) == {second}
+    taught.book.store.close()
 
-    def injected(b: Rulebook) -> set[str]:
-        injection = RulebookInjection(b, RetrievalSettings.from_config(cfg.rulebook), actor=None, window=0, embedder=embedder)
-        return {item.id.split("@", 1)[0] for item in injection.for_call("action_chooser", context).items}
 
-    assert injected(book) == {second}
-    book.store.close()
-    book = Rulebook(open_rulebook(path), embedder)
-    assert book.store.head(first).record.status == "superseded"
-    assert first in book.store.head(second).record.supersedes
-    assert injected(book) == {second}
-    book.withdraw(second, Provenance(actor="user:ann"))
-    assert injected(book) == {first}
-    book.restore(second, provenance=Provenance(actor="user:ann"))
-    assert injected(book) == {second}
-    book.store.close()
+@pytest.mark.parametrize("text, rest", [
+    ("Scratch my earlier note. If Enterprise2 shows Exploit activity, restore it.",
+     "If Enterprise2 shows Exploit activity, restore it."),
+    ("Changed my mind on User1: if it's rooted, Remove it.", "User1: if it's rooted, Remove it."),
+    ("Changed my mind on User1: if it's rooted, Remove User1.", "if it's rooted, Remove User1."),
+    ("I was wrong about Op_Server0: when it shows a privileged compromise, restore it.",
+     "Op_Server0: when it shows a privileged compromise, restore it."),
+    ("Update: when User2 is compromised at all, Remove it.", "when User2 is compromised at all, Remove it."),
+    ("Correction - User2 gets a Remove.", "User2 gets a Remove."),
+    ("Actually compromised hosts get restored.", None),  # "actually" inside the order: no opening
+    ("Updated the decoys: put a DecoyApache on User1.", None),
+])
+def test_an_opening_that_only_says_the_teacher_revises(text, rest):
+    opening, after = revision_preamble(text)
+    assert (after if opening else None) == rest
+
+
+def test_the_rule_after_a_revision_opening_is_compiled_on_its_own_and_replaces_the_earlier_one(tmp_path):
+    """"Changed my mind about User1: ..." is compiled as "User1: ..." (the opening is no condition, no history, and
+    its host is the rule's label), kept as the rule's text, and the earlier rule is superseded."""
+    taught = _TaughtBook(str(tmp_path / "rb.db"))
+    first = taught.teach("When User1 shows a privileged compromise, restore User1.")
+    second = taught.teach("Changed my mind about User1: when User1 shows a privileged compromise, remove the attacker from it.")
+    record = taught.book.store.head(second).record
+    assert record.when is not None and record.action["verb"] == "Remove"  # a predicate rule, not kept semantic
+    assert taught.book.store.head(first).record.status == "superseded"
+    assert taught.injected("User1: Activity None, Compromised Privileged") == {second}
+    taught.book.store.close()
 
 
 def test_a_withdrawn_rule_said_again_as_a_labelled_note_is_refused():

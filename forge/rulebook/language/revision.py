@@ -41,6 +41,34 @@ _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in 
 ))
 
 
+# An opening that only says the teacher revises what they said before, and gives no order of its own: "Actually,",
+# "Update:", "Correction -", "Change of plan:", "Scratch my earlier note.", "Changed my mind about User1:", "I was wrong
+# about Op_Server0:". What follows it is the rule.
+_PREAMBLE = re.compile(
+    r"^\W*(?:"
+    r"(?:actually|update[d]?|correction|revised|revision|edit|on\s+second\s+thoughts?|change\s+of\s+(?:plan|mind|policy))"
+    r"|(?:scratch|forget|ignore|disregard|cancel)\s+(?:that|this|(?:my|the)\s+(?:earlier|previous|last|old|first)\s+"
+    r"(?:note|rule|advice|instruction|order|call|word|one))"
+    r"|(?:I(?:'ve|\s+have)?\s+)?changed\s+my\s+mind(?:\s+(?:about|on|for)\s+(?P<about>[A-Za-z_]+\d))?"
+    r"|I\s+was\s+wrong(?:\s+(?:about|on)\s+(?P<wrong>[A-Za-z_]+\d))?"
+    r")\s*(?:[,:;.!]|\s-+)\s*", re.IGNORECASE)
+
+
+def revision_preamble(text: str) -> tuple[str, str]:
+    """(the opening words that only say the teacher revises what they said before, the rule that follows them);
+    ("", text) when the text has no such opening. A host the opening names, and the rule does not name again, stays
+    as the rule's label ("Changed my mind about User1: if it's rooted, Remove it" -> "User1: if it's rooted, Remove
+    it"), so "it" keeps its host."""
+    found = _PREAMBLE.match(text or "")
+    if not found or not text[found.end():].strip():
+        return "", text
+    rest = text[found.end():].strip()
+    host = found.group("about") or found.group("wrong")
+    named = read_wording(host).hosts if host else ()
+    label = named and named[0] not in read_wording(rest).hosts  # only where the rule no longer names it
+    return found.group(0).strip(" ,:;.!-"), (f"{named[0]}: {rest}" if label else rest)
+
+
 def revision_words(text: str) -> Optional[str]:
     """The words by which `text` says it replaces what its teacher said before (None: it does not say so)."""
     for pattern in _REVISION:

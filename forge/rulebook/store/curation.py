@@ -89,6 +89,7 @@ class Teaching:
     corrects: tuple[str, ...] = ()  # learned rules this (operator's) correction corrects
     replaces: tuple[str, ...] = ()  # rules the teacher names as replaced by this one (--replaces)
     text: str = ""  # what the teacher wrote (the directive may be a compiler's rewrite of it)
+    revises: bool = False  # its opening said it revises what the teacher said before (taken off `text`)
 
     @property
     def rule_id(self) -> str:
@@ -251,7 +252,7 @@ def plan_teachings(
             record = record.with_(corrects=_union(record.corrects, *corrected))
         book.put(record, result)
         _replace_named(book, record.rule_id, teaching.replaces)
-        _supersede_own(book, record.rule_id, teaching.actor, says_revision(teaching.text or teaching.directive))
+        _supersede_own(book, record.rule_id, teaching.actor, teaching.revises or says_revision(teaching.text or teaching.directive))
         _flag_conflicts(book, record.rule_id, teaching.actor)
         outcomes.append(Outcome(record.rule_id, result))
     return book.plan(outcomes)
