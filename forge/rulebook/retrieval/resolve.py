@@ -41,8 +41,9 @@ PRECEDENCE: tuple[tuple[str, str], ...] = (
                     "exception does not dispute here, whoever taught the two); one teacher's rules that disagree "
                     "without one trigger inside the other are both injected, the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
-    ("recency", "only within one teacher: a later rule on an equivalent trigger replaced the earlier one when "
-                "it was taught (curation.py), so no two such rules are ever both in force"),
+    ("recency", "only within one teacher: a later rule on an equivalent trigger, or one whose words say it "
+                "revises what the teacher said before about the same hosts, replaced the earlier one when it was "
+                "taught (curation.py), so no two such rules are ever both in force"),
     ("abstain", "otherwise none of them is injected (a party that disagrees only with parties that lost "
                 "sides with the winner, and is injected after it, under every tier but this one)"),
 )

@@ -31,9 +31,11 @@ Then, among the rules of the same type with overlapping roles whose meaning *may
    revision replaces nothing: both stay, and where both apply the narrower one takes precedence
    (resolve.PRECEDENCE). So the book is a function of the set of teachings, not of their order, except
    where a teacher orders on purpose (a new word on an equivalent trigger, or words that say so);
-7. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
-   among the rules that apply to the context: resolve.py); so are the teacher's own broader or narrower ones
-   (one trigger strictly inside the other): where both apply the exception speaks alone.
+7. the others are flagged: CONFLICTS_WITH edges both ways (settled at injection time, among the rules that
+   apply to the context: resolve.py), except two rules backed by the same actors whose triggers are not nested
+   (both are injected); so the teacher's own broader or narrower ones (one trigger strictly inside the other) are
+   flagged: where both apply the exception speaks alone. Who backs each rule decides, not who teaches now, so
+   the edges do not depend on the order of teaching.
 Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
 Semantic rules (no predicate) supersede only by words of revision (6), and conflict only by what their words
 forbid on hosts they name ("do not restore User3": meaning.Meaning.said), which flags them like a compiled
