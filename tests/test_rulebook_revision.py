@@ -259,3 +259,23 @@ def test_a_withdrawn_rule_said_again_as_a_labelled_note_is_refused():
     plan = book.apply(rule("User2: Remove rather than Restore once it's compromised.", "user:leo", None, None))
     (outcome,) = plan.outcomes
     assert outcome.result == "refused" and "forge rulebook restore" in outcome.detail
+
+
+@pytest.mark.parametrize("text", [
+    "Swap the Restore on User2 for a Remove when it is compromised.",
+    "Replace the Restore of User2 with a Remove when it gets compromised.",
+])
+def test_a_change_of_verb_said_as_a_swap_is_never_stored_as_the_old_verb(tmp_path, text):
+    """How people say they change what to do: "swap X for Y", "replace X with Y", "switch from X to Y". X is the
+    verb they give up: a compilation that orders X says the opposite of the text (the surrogate compiles these as
+    "do Restore User2"), so the checks keep the rule semantic rather than store it."""
+    from forge.rulebook.language.wording import read_wording
+
+    assert read_wording(text).dispreferred == ("Restore",)
+    assert read_wording("Switch User2 from Restore to Remove.").dispreferred == ("Restore",)
+    assert read_wording("Switch to Remove on User2.").dispreferred == ()
+    assert read_wording("Restore User2 and replace its decoy.").dispreferred == ()
+    taught = _TaughtBook(str(tmp_path / "rb.db"))
+    record = taught.book.store.head(taught.teach(text)).record
+    assert not (record.action and record.action.get("mode") == "do" and record.action.get("verb") == "Restore"), record
+    taught.book.store.close()
