@@ -477,6 +477,8 @@ def _query(args: argparse.Namespace) -> int:
         outcome = f"winner {decision.winner[:10]}" if decision.winner else "abstain (none injected)"
         if decision.elsewhere:
             outcome += f"; {', '.join(m[:10] for m in decision.elsewhere)} kept for the hosts the winner does not dispute"
+        if decision.allies:
+            outcome += f"; {', '.join(m[:10] for m in decision.allies)} kept: it disagrees only with rules that lost"
         _say(Text(f"conflict among {members}: {decision.tier}: {outcome} ({decision.detail})"))
     if result.formats:
         _say(Text("FORMAT rules (routed separately, always delivered at stage 1): "

@@ -97,13 +97,15 @@ def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = N
 @dataclass(frozen=True)
 class Decision:
     """How one conflict was settled: `tier` is `actor`, `specificity`, `majority` or `abstain` (PRECEDENCE);
-    `elsewhere`: the parties kept for the hosts the winner (their exception) does not dispute."""
+    `elsewhere`: the parties kept for the hosts the winner (their exception) does not dispute; `allies`: the
+    parties kept because they disagree here only with parties that lost."""
 
     members: tuple[str, ...]
     winner: Optional[str]
     tier: str
     detail: str
     elsewhere: tuple[str, ...] = ()
+    allies: tuple[str, ...] = ()
 
 
 Related = Callable[[str, str], bool]
@@ -250,9 +252,9 @@ def resolve_conflicts(
         decision = settle(members, records, actor)
         if undisputed is not None:
             decision = replace(decision, elsewhere=general_rules_kept(decision, records, related, undisputed))
-        decision = replace(decision, elsewhere=(*decision.elsewhere, *allies(decision, records, related)))
+        decision = replace(decision, allies=allies(decision, records, related))
         decisions.append(decision)
-        for winner in (decision.winner, *decision.elsewhere):
+        for winner in (decision.winner, *decision.elsewhere, *decision.allies):
             if winner is not None and winner not in kept:
                 kept.append(winner)
     return kept, decisions
