@@ -89,6 +89,10 @@ def test_harm_counts_what_its_own_text_says_does_not_apply_and_what_was_inverted
     assert not bench.inverted(matched, never, others, {"host": "User0"})
     assert bench.inverted(matched, never, {"class": "User", "compromise": "any"}, {"host": "User0"})
     assert bench.inverted(matched, never)  # no trigger given: any host
+    # the author's own action is never its opposite, though its two sides may name one host ($matched can be Op_Server0)
+    first = {"mode": "prefer", "verb": "Restore", "target": "Op_Server0", "over": {"verb": "Restore", "target": "$matched"}}
+    both = {"all": [{"class": "User", "compromise": "any"}, {"host": "Op_Server0", "compromise": "any"}]}
+    assert not bench.inverted(first, first, both, both)
 
 
 def test_also_applies_is_checked_and_an_unread_split_never_prints_its_cases(capsys, monkeypatch):
@@ -108,15 +112,20 @@ def test_also_applies_is_checked_and_an_unread_split_never_prints_its_cases(caps
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("compiler, exact", [("reference", 90.0), ("model", 80.0)])
-def test_the_blind_split_harm_silence_and_accuracy(compiler, exact):
-    """Issue 29's acceptance on the blind split, read as aggregates only: no harmful injection, every silent query
-    silent, exact-set at least 90 % with the case author's compilations and 80 % with the surrogate compiler."""
+@pytest.mark.parametrize("compiler", ["reference", "model"])
+@pytest.mark.parametrize("split", ["blind", "blind2", "blind3", "blind4"])
+def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
+    """Issue 29's acceptance on the four blind splits (development now): no harmful injection, every silent query
+    silent, with the case authors' compilations and with the surrogate compiler, and exact-set at the figure issue
+    29's fifth round measured, a point below (reference / surrogate: blind-1 99.0 / 85.7, blind-2 93.8 / 86.2,
+    blind-3 96.3 / 86.8, blind-4 99.4 / 90.7); at least the issue's bars, 90 % and 80 %."""
     bench = load_bench()
-    results, _, _ = bench.run_bench(("blind",), behaviour=False, progress=False, compiler=compiler)
+    results, _, _ = bench.run_bench((split,), behaviour=False, progress=False, compiler=compiler)
     score = bench.score(results)
-    assert (score["harmful"], score["silence"]) == (0, 100.0) and score["exact"] >= exact, \
-        {k: score[k] for k in ("harmful", "silence", "exact", "missed")}  # figures only, never a case
+    measured = {"blind": (99.0, 85.7), "blind2": (93.8, 86.2), "blind3": (96.3, 86.8), "blind4": (99.4, 90.7)}[split]
+    floor = (measured[0] if compiler == "reference" else measured[1]) - 1.0
+    assert (score["harmful"], score["silence"]) == (0, 100.0) and score["exact"] >= floor, \
+        {k: score[k] for k in ("harmful", "silence", "exact", "missed")}  # figures only
 
 
 @pytest.mark.slow

@@ -42,7 +42,7 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import claims, complete_claims, facts_needed, rule_claims, spoken_facts, subject_of
-from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, parse_predicate, positive_hosts
+from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
 
 
@@ -98,6 +98,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
         about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
+        if _EVERY_OTHER.search(condition.text):
+            about = set(HOSTS)  # "User2 is the only host showing anything": the others show nothing
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
             return (f"negation: the condition is negated or restricted ({condition.text[:60]!r}: "
                     f"{', '.join(dict.fromkeys(condition.negations))}) but the predicate says nothing is absent"
@@ -168,13 +170,30 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
                     f"({', '.join(sorted(reachable - places))[:60]}): aim it at what the text forbids it on")
     if mode == "prefer":
         verb, target = banned[0] if banned else ("", None)
+        if done and (done[0][0], done[0][1]) == (verb, target):
+            return (f"prefer: the action prefers {verb} {target or ''}".rstrip() + " over itself: it prescribes what it "
+                    "disprefers; prefer what the text orders over what it disprefers")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
-            or isinstance(target, str) and target in spared
+            or isinstance(target, str) and target in spared or any(same_verb(f, verb) for f in _put_off(words))
         if not disfavoured:
             return (f"prefer: the action prefers {done[0][0]} over {verb} {target or ''}".rstrip() + ", but the text "
                     "disprefers neither that verb nor that host (\"rather than\", \"instead of\", \"before\", \"never\"): "
                     "keep to what the text prefers")
     return None
+
+
+# "restore Op_Server0 before restoring the user host", "ahead of any Restore": the verb so named comes second.
+# (a verb right after the word, or after "you" / "we": "as before the Analyse" in a condition is no order)
+_BEFORE_VERB = re.compile(r"\b(?:before|ahead\s+of|prior\s+to)\s+(?:(?:you|we)\s+)?(?P<next>\w+)", re.IGNORECASE)
+
+
+def _put_off(words: Wording) -> set[str]:
+    """The verbs an order puts after another ("before restoring ..."): a priority over them, as `prefer ... over`
+    writes it."""
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    return {v for m in _BEFORE_VERB.finditer(order) for v in verbs_in(m["next"])}
 
 
 def _ordered_verbs(words: Wording) -> set[str]:
@@ -265,8 +284,13 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
         return None
     spoken = set(classes_in(text))
     classes = spoken | {c for c, hosts in HOST_CLASSES.items() if named & set(hosts)}
-    # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours").
-    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(text) else set())
+    words = read_wording(text)
+    if _HOSTS_IN_GENERAL.search(f"{words.situation} {words.instruction}"):
+        classes = set(HOST_CLASSES)  # "when a host's row says Compromised Unknown": a host of any class
+    # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours"), or
+    # every other host ("User1 is the only host showing anything").
+    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(text) else set()) \
+        | (set(HOSTS) if _EVERY_OTHER.search(text) else set())
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in HOSTS and value not in allowed:
             return f"grounding: the entry names {value}, which the text does not: keep to the hosts the text names"
@@ -275,6 +299,12 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     return None
 
 
+# A condition on a host of no class in particular ("a host", "any machine", "whichever host").
+_HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|whichever|whatever)\s+(?:\w+\s+)?(?:host|machine|box|system)(?:'s)?\b(?!\s+(?:of|in)\b)",
+                               re.IGNORECASE)
+# A condition on all the hosts but the one named: "the only host showing anything", "no other host", "nothing else".
+_EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"
+                          r"every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)
 _RELATIVE_WORDS = re.compile(r"\b(?:neighbou?r\w*|rest\s+of|same\s+(?:subnet|network|segment)|other\s+hosts?|next\s+hop|"
                              r"subnet|segment|every\s+other|siblings?)\b", re.IGNORECASE)
 
@@ -360,7 +390,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     return None
 
 
-CHECKS = ("format", "always", "negation", "prohibition", "disprefer", "inverted", "verb", "host", "class", "except", "grounding",
+CHECKS = ("format", "never", "always", "negation", "prohibition", "disprefer", "inverted", "verb", "host", "class", "except", "grounding",
           "bare", "before", "claims", "history", "facts", "target")
 
 
@@ -373,9 +403,18 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     words = read_wording(text)
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
-    return _polarity(words, predicate, action) or _matched(predicate, action) or _scope(words, predicate, when_raw, action) \
-        or _bare(words, predicate) or _before(words, predicate) or _claims(text, predicate) \
-        or _history(words, predicate, unexpressed)
+    return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
+        or _scope(words, predicate, when_raw, action) or _bare(words, predicate) or _before(words, predicate) \
+        or _claims(text, predicate) or _history(words, predicate, unexpressed)
+
+
+def _never_holds(predicate) -> Optional[str]:
+    """A predicate whose parts exclude each other ("some host shows a scan, and no host shows any activity"): it holds
+    nowhere, so it implies every claim and passed the checks, and the rule was silent everywhere."""
+    if may_overlap(predicate, predicate):
+        return None
+    return ("never: the predicate can hold in no context (its parts exclude each other): express the condition the "
+            "text states")
 
 
 def completed_action(text: str, action: Optional[dict]) -> Optional[dict]:

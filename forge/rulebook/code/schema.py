@@ -23,7 +23,7 @@ from forge.config import ROLES
 from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, GLOBAL_VERBS, HOST_VERBS, HOSTS, VERBS
 from forge.rulebook.language.action import ANY_VERB, MATCHED, MAX_PLAN, MODES, RELATIVE_TARGETS
 from forge.rulebook.language.phases import ALIASES, PHASES, WORDS
-from forge.rulebook.language.predicate import CLASSES, MAX_HISTORY_STEPS
+from forge.rulebook.language.predicate import CLASSES, MAX_COMBINED, MAX_HISTORY_STEPS
 from forge.rulebook.model import RuleStatus, RuleType
 
 FORMAT_VERSION = 1
@@ -34,7 +34,6 @@ ACTOR_PATTERN = r"^(user:[^\s]+|[^\s/]+/[^\s/]+)$"
 TRACE_STEP_PATTERN = r"^.+:[^:]+:[^:]+:[0-9]+$"
 MAX_TEXT_CHARS = 1000
 MAX_CONTEXT_CHARS = 20000
-MAX_COMBINED = 16  # parts of an any/all (the parser reads no more)
 
 # The keys whose values are names from the catalog: a schema error there is an unknown name (lint's
 # `unknown-name` check), anywhere else a malformed file (`schema`).

@@ -90,7 +90,9 @@ FACTS: tuple[Fact, ...] = (
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it)\s+)?{_VERBS}|since (?:the|step|it))\b",
         re.IGNORECASE), _history_stated),
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
-    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|points?)\b", re.IGNORECASE), _rewards_stated),
+    # ("there's no point removing it" judges a verb: no score)
+    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)points?(?!\s+(?:in|to)\b))\b", re.IGNORECASE),
+         _rewards_stated),
     # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
     # form this product judges (the Planner's "Step 13 of 30." is not read as a condition on the step).
     Fact("episode time", re.compile(
@@ -131,11 +133,18 @@ def facts_needed(condition: str) -> frozenset[str]:
     return found if "history" in found or not history_conditions(condition or "") else found | {"history"}
 
 
+# What an order tells the agent to say of a host ("call it low risk", "rate it critical", "flag it as high priority"):
+# its answer, not a condition on a fact.
+_VERDICT = re.compile(r"\b(?:call|rate|label|flag|mark|report|classify|tag|score|treat|consider)\s+(?:it|them|this|that|the\s+host)\s+"
+                      r"(?:as\s+)?(?:(?:a|an)\s+)?(?:low|medium|high|critical|urgent|minor|major)[\s-]*(?:risk|priority|severity)?\b",
+                      re.IGNORECASE)
+
+
 def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     """Each part of a rule's words that speaks of kinds of fact (FACTS), with them: its conditions, and its order itself
     ("restore any host stuck at Unknown for two steps"; not the order's "before anything else", which orders, or
     "before they arrive", which is the future; nor "still", which mostly says "now")."""
-    said = [c.text for c in words.conditions] + [re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction)]
+    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction))]
     found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
 
@@ -175,6 +184,8 @@ _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\
 # opens a clause about other hosts ("no enterprise host is compromised and a user host is being exploited"); never
 # inside a list of hosts ("User1 and User2 are compromised" share their state).
 _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)|"
+                          # "user hosts are scanned and none of them is compromised": a clause about all of the class
+                          r"(?:\band\s+|,\s*)(?=(?:none|all|each|neither|both|any|some|one)\s+of\s+them\b)|"
                           # "User1 shows a user-level compromise and no privileged access yet": a second, negated state
                           # "nothing is compromised yet and User2 is scanned": a clause about a named host
                           r"\band\s+(?=(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d\s+(?:is|shows|gets|was|has|becomes|appears)\b)|"
@@ -202,6 +213,9 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               # "is being scanned and nothing more", "shows a scan and nothing else"
+               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)\s*,?\s+and\s+"
+                           r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"\g<verb> only \g<what>"),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
                 r"on only a \1"),
@@ -234,13 +248,16 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
     hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
     compromised user hosts" applies where some is)."""
-    from forge.rulebook.language.predicate import AllOf, Not  # lazy: beside this module
+    from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
+    named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse
                    for piece in _NEW_SUBJECT.split(c)):
         if not clause:
             continue
+        clause = _their_class(clause, named_class)
+        named_class = classes_in(clause)[0] if len(classes_in(clause)) == 1 and not hosts_in(clause) else named_class
         if _NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
             inner = claims(_NOT_YET.sub("", clause), last, unresolved)
             if inner is not None:
@@ -251,16 +268,43 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         if not statements and besides is not None and _OTHER.search(clause):  # "when another host is compromised"
             parts.extend(_general_parts(clause, universal, besides=besides))
             continue
+        joint = bool(statements) and bool(classes_in(clause)) and not _OTHER.search(clause)
         statements = statements or _unnamed_statements(clause, last, group, unresolved)
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
         if statements:
-            parts.extend(_statement_parts(clause, statements))
+            parts.extend(_with_class(clause, _statement_parts(clause, statements), universal) if joint
+                         else _statement_parts(clause, statements))
         else:
             parts.extend(_general_parts(clause, universal))
-    if not parts:
-        return None
-    return parts[0] if len(parts) == 1 else AllOf(tuple(dict.fromkeys(parts)))
+    return _all_of(parts)
+
+
+def _all_of(parts: list):
+    """The claims `parts` make together (None: none), without a bare mention of a host that another part states
+    something of ("User2: remove it once it is compromised": User2 compromised, not also User2 shown)."""
+    from forge.rulebook.language.predicate import AllOf, Atom  # lazy: beside this module
+
+    stated = {p.host for p in parts if isinstance(p, Atom) and p.host is not None and not p.bare()}
+    kept = list(dict.fromkeys(p for p in parts if not (isinstance(p, Atom) and p.bare() and p.host in stated)))
+    return None if not kept else kept[0] if len(kept) == 1 else AllOf(tuple(kept))
+
+
+# "the host", "that box" where no host is named: the host the rule is about, whichever it is.
+_THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)", re.IGNORECASE)
+# "they", "none of them", "each of them": the hosts of a class the clause before named ("user hosts getting scanned
+# while none of them is compromised yet": no user host is).
+_THEM = re.compile(r"\b(?P<q>none|all|each|every\s+one|any|either|one|some|neither|both)\s+of\s+them\b|\b(?P<they>they)\b",
+                   re.IGNORECASE)
+_CLASS_WORD = {"User": "user hosts", "Enterprise": "enterprise hosts", "Operational": "operational hosts"}
+
+
+def _their_class(clause: str, named_class: Optional[str]) -> str:
+    """A clause that names no host and no class, with "they" / "X of them" written as the class named before it."""
+    if named_class is None or hosts_in(clause) or classes_in(clause):
+        return clause
+    return _THEM.sub(lambda m: f"{m['q']} of the {_CLASS_WORD[named_class]}" if m["q"] else f"the {_CLASS_WORD[named_class]}",
+                     clause)
 
 
 def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...]) -> tuple[list, list[str], Optional[str]]:
@@ -318,6 +362,20 @@ def _statement_parts(clause: str, statements: list) -> list:
     return atoms
 
 
+def _with_class(clause: str, named: list, universal: bool) -> list:
+    """A clause whose subject is a class of hosts and a named host ("a user host and Op_Server0 are both compromised",
+    "if Op_Server0 or any enterprise host is exploited"): what it claims of the class beside what it claims of the host
+    (it claimed the host alone); joined by "or" / "either", one of them."""
+    from forge.rulebook.language.predicate import AnyOf  # lazy: beside this module
+
+    of_class = _general_parts(_HOST_NAMES.sub(" ", clause), universal)
+    if not of_class:
+        return named
+    if re.search(r"\bor\b|\beither\b", clause, re.IGNORECASE):
+        return [AnyOf(tuple(p for part in named for p in (part.parts if isinstance(part, AnyOf) else (part,))) + tuple(of_class))]
+    return named + of_class
+
+
 def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
     """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
     state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
@@ -345,7 +403,9 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
                                        or _GENERAL_SUBJECT.search(clause) else []):
         state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
         atom = _atom(Atom, state, host_class=cls)
-        quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY
+        # ("the user hosts are quiet": each of them; "a user host with Activity None" is one of them)
+        quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY \
+            and not _ONE_OF_CLASS.search(clause)
         # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
         # sits in their subnet)
         named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
@@ -356,9 +416,23 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
             parts.append(AllOf(tuple(atom.on(h) for h in named)))
         elif not atom.bare():
             parts.append(Not(atom) if none_of else atom)
-        if negated is not None:
+        if negated is not None and not _excludes(atom, negated):
             parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
     return parts
+
+
+def _excludes(atom, negated) -> bool:
+    """Whether the state an atom states already rules out what its clause negates ("a user host with Activity None,
+    without any exploit": Activity None is no Exploit), so the negation says nothing more of that host. (Said of a
+    class, the negation would claim no host of the class shows it: wider than the text.)"""
+    field, value = negated
+    stated = getattr(atom, field)
+    return stated not in (None, "any") and value not in (None, SOME) and stated != value
+
+
+# One host of a class, said in the singular: "a user host", "any enterprise server", "one op host".
+_ONE_OF_CLASS = re.compile(r"\b(?:a|an|any|one|some)\s+(?:\w+\s+)?(?:user|enterprise|op|operational)[\s-]+(?:host|box|machine|server|"
+                           r"workstation|node|system)\b(?!s)", re.IGNORECASE)
 
 
 # A clause about the hosts other than the one named before it: "another host", "any other user host", "other hosts",
@@ -491,7 +565,7 @@ def _atom(atom_type, state, **where):
 
 # Words a condition may use that the product's reading of it accounts for (hosts and classes are tokens).
 _PLACED = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
-    has have had gets get got becomes become became shows show showing shown showed still so and or of on in at to
+    has have had gets get got getting becomes become became shows show showing shown showed still so and or of on in at to
     for from by with as when whenever if once while during until unless moment soon now then there here host hosts
     machine machines box boxes server servers node nodes system systems one ones compromised compromise compromises
     exploited exploit exploits exploiting scanned scan scans scanning privileged privilege privileges root rooted admin
@@ -499,14 +573,14 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     subnet network quiet clean idle calm no not none nothing never without except only yet but either neither nor
     activity active suspicious alert alerts sign signs attacker attackers red access rights foothold owned infected
     breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
-    exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun
+    exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun initial
     status state unknown system going on shows anything everything anywhere at least long right away first until till
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest""".split())
+    other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far"; the hosts other than the one named, `_OTHER`)
 
@@ -516,13 +590,14 @@ _EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|roo
                            r"[^.;,]{0,30}\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity|unknown)\b", re.I)
 
 
+# A host's name as a rule writes it ("User1", "op server 0", "Defender").
+_HOST_NAMES = re.compile(r"\b(?:user|enterprise)[\s_-]?\d\b|\bop[\s_-]?(?:host|server)[\s_-]?\d\b|\bdefender\b", re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
-    spared = condition or ""
-    for pattern in (r"\b(?:user|enterprise)[\s_-]?\d\b", r"\bop[\s_-]?(?:host|server)[\s_-]?\d\b", r"\bdefender\b",
-                    r"\buser[- ]level\b", r"\bsystem[- ]level\b"):
-        spared = re.sub(pattern, " ", spared, flags=re.IGNORECASE)
+    spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", _HOST_NAMES.sub(" ", condition or ""), flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b", " ", _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     return [w for w in re.findall(r"[a-z][a-z'-]+", spared.lower()) if w not in _PLACED and not w.endswith("'s")
@@ -553,8 +628,11 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if found is None:
         return False
     clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or "")
+    # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
+    # or compromise")
     if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
-            or facts_needed(condition) - {"history"} or _history_unread(condition) or _EITHER_STATE.search(condition):
+            or facts_needed(condition) - {"history"} or _history_unread(condition) \
+            or _EITHER_STATE.search(condition) and not _ALL_QUIET.search(condition):
         return False
     unresolved: list = []
     claims(condition, subject, unresolved)
@@ -710,7 +788,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
                 continue
             parts.append(part)
-    return excepting(None if not parts else parts[0] if len(parts) == 1 else AllOf(tuple(parts)), words.excepted)
+    return excepting(_all_of(parts), words.excepted)
 
 
 def excepting(found, excepted):
@@ -746,10 +824,14 @@ def _condition_claims(words, unresolved: Optional[list] = None):
                          if condition.text in s), "")
         named = [h for h in hosts_in(sentence) if h not in words.excepted]
         own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
-        found = claims(condition.text, own, unresolved, tuple(named))
+        # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
+        said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
+            else condition.text
+        if own is None and not named and not classes_in(sentence):  # "if the host is being scanned": a host, any
+            said = _THE_HOST.sub(lambda m: f"a {m['what']}", said)
+        found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
-    parts = list(dict.fromkeys(parts))
-    return None if not parts else parts[0] if len(parts) == 1 else AllOf(tuple(parts))
+    return _all_of(parts)
 
 
 def refused_predicate(semantic_reason: str) -> bool:

@@ -52,6 +52,7 @@ ANY_CLASS = "any"  # the class of every host: an atom that names no host and no 
 CLASSES = (*HOST_CLASSES, ANY_CLASS)
 HISTORY_FIELDS = ("newly_compromised", "unchanged_for", "acted", "within", "changed", "scan_before_exploit")
 MAX_HISTORY_STEPS = 30  # an episode's length: a longer window is a typo
+MAX_COMBINED = 16  # parts of one any / all
 _MAX_DNF = 64  # conjunctions; beyond it the overlap test gives up and says "may overlap"
 
 
@@ -191,7 +192,9 @@ def parse_predicate(data: Any, *, depth: int = 0) -> Predicate:
             parts = data[combinator]
             if not isinstance(parts, list) or not parts:
                 raise PredicateError(f"predicate {combinator!r} needs a non-empty list")
-            parsed = tuple(parse_predicate(p, depth=depth + 1) for p in parts[:16])
+            if len(parts) > MAX_COMBINED:  # read whole or refused: dropping parts would widen (or, under "not", invert) it
+                raise PredicateError(f"predicate {combinator!r} lists {len(parts)} parts; at most {MAX_COMBINED}")
+            parsed = tuple(parse_predicate(p, depth=depth + 1) for p in parts)
             return AnyOf(parsed) if combinator == "any" else AllOf(parsed)
     if "not" in keys:
         if keys != {"not"}:

@@ -66,9 +66,12 @@ _HOST_HISTORY_ENTRY = re.compile(r"step (\d+)\s+(\w+)\s*/\s*(\w+)", re.IGNORECAS
 _PROSE_COMPROMISE = (
     (re.compile(r"\b(?:not|un)[- ]?compromised\b|\bclean\b|\bno compromise\b", re.I), "No"),
     (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
-    (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b", re.I), "User"),
+    (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b|"
+                r"\buser-compromised\b", re.I), "User"),
     (re.compile(r"\bunknown (?:compromise|status|state|level)\b|\b(?:compromise|status|state|level)(?: \w+)? (?:is |remains |still )?"
-                r"unknown\b", re.I), "Unknown"),
+                # "if User0 shows Unknown", "once it reads unknown", "dropped to Unknown": the table's value, said bare
+                r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped)"
+                r"(?: (?:to|as|back to))? unknown\b", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got) hit\b|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"
@@ -195,6 +198,9 @@ _LIST_JOINER = re.compile(r"^[\s,&/]*(?:(?:and|or|as well as|plus)\b[\s,]*)?$", 
 # compromised", "shows no exploit"); "only" before an activity word says there is nothing more ("only shows a scan").
 _NEGATION_BEFORE = re.compile(r"(?:\b(?:not|no|never|without|nor|neither|nothing|none)|n['\u2019]t)(?:\s+\w+){0,4}\s*$",
                               re.IGNORECASE)
+# A negation right before a word of absence ("not clean", "isn't quiet", "no longer clean"): its opposite.
+_NOT_RIGHT_BEFORE = re.compile(r"(?:\b(?:not|never|no\s+longer)|n['\u2019]t)\s+(?:(?:yet|quite|fully|entirely|completely|"
+                               r"really|totally|be|been|being|stay|stays|remain|remains)\s+)?$", re.IGNORECASE)
 _ONLY_BEFORE = re.compile(r"\bonly(?:\s+\w+){0,3}\s*$", re.IGNORECASE)
 
 
@@ -227,18 +233,32 @@ def _stated(text: str) -> tuple[State, Negated]:
     prose_activity, found = _prose_word(bare, _PROSE_ACTIVITY)
     if found is not None and prose_activity != QUIET_ACTIVITY and _NEGATION_BEFORE.search(bare[:found.start()]):
         prose_activity, negated = None, ("activity", prose_activity)
+    elif found is not None and prose_activity == QUIET_ACTIVITY and _NOT_RIGHT_BEFORE.search(bare[:found.start()]):
+        prose_activity = SOME  # "no longer quiet", "isn't idle": some activity
     prose_compromise, found_c = _prose_word(bare, _PROSE_COMPROMISE)
-    if found_c is not None and prose_compromise not in (None, QUIET_COMPROMISE) and \
+    if found_c is not None and prose_compromise == QUIET_COMPROMISE and found_c.group(0).lower() == "clean" \
+            and _NOT_RIGHT_BEFORE.search(bare[:found_c.start()]):
+        prose_compromise = SOME  # "not clean", "no longer clean": compromised
+    elif found_c is not None and prose_compromise not in (None, QUIET_COMPROMISE) and \
             _NEGATION_BEFORE.search(bare[:found_c.start()]):
         if prose_compromise == SOME:
             prose_compromise = QUIET_COMPROMISE
         else:  # "not root": some other level, or none
             prose_compromise, negated = None, negated or ("compromise", prose_compromise)
+            # "with a user-level compromise (not privileged)": the level it states, beside the one it negates
+            prose_compromise = _stated_beside(bare[:found_c.start()] + " " * len(found_c.group(0)) + bare[found_c.end():])
     if found is not None and prose_activity not in (None, QUIET_ACTIVITY) and prose_compromise is None \
             and negated is None and _ONLY_BEFORE.search(bare[:found.start()]):
         prose_compromise = QUIET_COMPROMISE
     return (_canon(activity.group(1), _ACT_VALUES) if activity else prose_activity,
             _canon(compromise.group(1), _COMP_VALUES) if compromise else prose_compromise), negated
+
+
+def _stated_beside(text: str) -> Optional[str]:
+    """The compromise level a phrase states that no negation stands before (None: none), once the negated one is
+    blanked out of it."""
+    level, found = _prose_word(text, _PROSE_COMPROMISE)
+    return level if found is not None and level != QUIET_COMPROMISE and not _NEGATION_BEFORE.search(text[:found.start()]) else None
 
 
 def state_of(text: str) -> tuple[State, Negated]:

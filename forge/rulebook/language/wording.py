@@ -67,6 +67,8 @@ _VERB = re.compile("|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in
 _SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)", re.IGNORECASE)
 # Words that, standing before a verb, forbid it.
 _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+           # a prohibition said politely: "I'd rather we didn't restore ...", "we would prefer you did not ..."
+           r"(?:rather|prefer)\s+(?:(?:that\s+)?(?:we|you|they|people|nobody)\s+)?(?:not|didn'?t|did\s+not|wouldn'?t|would\s+not)|"
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
            r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
@@ -83,8 +85,15 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pa
 _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|(?:not|never)\s+(?:the|a)\s+(?:answer|fix|solution|way)|"
+                       r"not\s+enough|never\s+enough|insufficient|"
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
+# A verb named as the limit or the answer: "Remove is as far as we go there", "a Remove is all we need", "Restore is the
+# right call", "a Monitor is usually sufficient there" (an order of that verb).
+_AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+)?"
+                     r"(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
+                     r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
+                     r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty))\b", re.IGNORECASE)
 # The prohibition words that start an order (a bare "not" or "without" inside a condition does not).
 _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|"
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
@@ -122,7 +131,12 @@ _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|un
                        r"rather\s+than|yet|only)\b|n['\u2019]t\b|\bun(?:compromised|exploited|touched|scanned|infected|breached)\b|"
                        r"\b(?:clean|quiet|idle|calm|untouched)\b", re.IGNORECASE)
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
-                                r"\bonly\s+(?:\w+\s+){0,2}?(?:user[- ]level|privileged|root\w*|admin\w*|system[- ]level)\b|"
+                                # a level said to be all there is: "only user-level", "just a user-level foothold",
+                                # "privileged only" (the level itself, which a predicate states exactly)
+                                r"\b(?:only|just|merely|solely)\s+(?:\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
+                                r"root\w*|admin\w*|system[- ]level)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
+                                # a judgement on a verb ("there is nothing to gain from watching"), not an absence
+                                r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
@@ -141,7 +155,8 @@ _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|sho
                       + _ABSENT_WHAT, re.IGNORECASE)
 
 
-_CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
+_CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
+                     r"while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
                      # "in the impact phase", "at the reconnaissance stage"
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
@@ -163,7 +178,9 @@ _CONDITION_MARKER = (r"whenever|when|if|while|(?<!at\s)once|(?:the\s+)?next\s+ti
                      r"(?<![\w-]\s)without" + _ABSENT_WHAT)
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
-                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with|"
+                       # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
+                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with(?!\s+(?:a\s+|an\s+)?(?:"
+                       + "|".join(pattern for _, pattern in _VERB_FORMS) + r"))|"
                        # "any user host the attacker controls"
                        r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:(?:merely|only|just|already|has)\s+)?"
                        r"(?:controls?|owns?|holds?|is\s+on|has|probes?|probed|is\s+probing|scans?|scanned|is\s+scanning|exploits?|"
@@ -205,10 +222,11 @@ _STORY = re.compile(
     # what the author did ("I restored User0", "we waited"), or when ("last time")
     rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:\w+ed|{_PAST})\b|\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
     # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
-    rf"^\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
+    rf"^\s*(?:(?:here|there|then|so|and|but)\s*,?\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
     rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
-    # a report that opens with what was done ("Restoring User0 cost ...")
-    r"^\s*\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
+    # a report that opens with what was done ("Restoring User0 cost ..."); words that only end like a gerund
+    # ("Nothing is happening ...", "Something on User1 ...", "During a scan ...") open no report
+    r"^\s*(?!(?:no|some|any|every)thing\b|during\b)\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
                                 rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b|\s*$)|alone|{_PAST})\b"
@@ -221,8 +239,12 @@ _IMPERATIVE_START = re.compile(
     rf"deploy|set\s+up|plant|use|spend|waste|take|treat|consider|prioriti[sz]e|focus|respond|handle|ignore|go|"
     rf"kick|throw|get\s+rid|clean|isolate|contain|block|quarantine|hands\s+off|flag|mark|report|raise|escalate|note|record|"
     rf"assume|expect|answer|reply|choose|pick|select|wait|hold|act|trust|verify|confirm|double-check|give|apply|"
-    rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let)\b|(?:{_VERB.pattern}))", re.IGNORECASE)
-_MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?)\s+(?:be\s+|get\s+)?"
+    rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let|"
+    # the Planner's and the Analyst's orders: "plan a DecoyTomcat on ...", "recommend Remove"
+    rf"plan|recommend|suggest|propose|schedule|queue|advise)\b|(?:{_VERB.pattern}))", re.IGNORECASE)
+_MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
+                          # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
+                          r"means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:be\s+|get\s+)?"
                           r"(?:\w+\s+)?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 _OPENING = re.compile(r"^(?P<situation>[^:;\u2013\u2014]{3,160}?)\s*(?::|\s[\u2013\u2014-]{1,2}\s)\s*(?P<rest>.+)$")
@@ -344,9 +366,33 @@ def sentences(text: str) -> list[str]:
 
 def without_justification(text: str) -> str:
     """The clause before any "because / so that / lesson: ..." (and an explanation after a semicolon)."""
-    parts = re.split(r"\s*;\s*", " ".join((text or "").split()))
+    parts = [_without_explanation(_so_order(p)) for p in re.split(r"\s*;\s*", " ".join((text or "").split()))]
     kept = [parts[0]] + [p for p in parts[1:] if not _EXPLANATION_LEAD.match(p) and gives_order(p)]
     return "; ".join(_JUSTIFICATION.sub("", p).strip(" ,") for p in kept if _JUSTIFICATION.sub("", p).strip(" ,"))
+
+
+def _so_order(part: str) -> str:
+    """ "REASON, so ORDER" ("User2 is the box the exercise must find, so leave User2 alone"): the order (a ", so ..."
+    that does not order is a consequence, left out as a justification)."""
+    found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
+    return found["order"] if found and not gives_order(part[:found.start()]) and _IMPERATIVE_START.match(found["order"]) \
+        and not _CONDITION.match(found["order"]) else part
+
+
+def _without_explanation(part: str) -> str:
+    """An order without what a colon (or a comma and a pronoun) adds after it when that says nothing of hosts or states
+    and orders nothing ("Do not restore User3, even when it is rooted: the lab runs on it.", "Avoid DecoyVsftpd on the
+    enterprise hosts, they already run vsftpd.")."""
+    found = re.match(r"^(?P<head>.+?)\s*:\s+(?P<tail>[^:]+)$", part) or \
+        re.match(r"^(?P<head>.+?),\s+(?P<tail>(?:it|they|this|that|these|those|there)\b[^,;:]*)$", part, re.IGNORECASE)
+    if found is None or not gives_order(found["head"]) or gives_order(found["tail"]):
+        return part
+    tail = found["tail"]
+    if _STORY.match(tail) and not _CONDITION.search(tail):
+        return found["head"]  # "...: restoring User3 kills the green agents' sessions", what doing it would do
+    if hosts_in(tail) or classes_in(tail) or _STATE_WORDS.search(tail) or _CONDITION.search(tail) or _VERB.search(tail):
+        return part
+    return found["head"]
 
 
 _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|note|important|update|new\s+rule|"
@@ -363,9 +409,11 @@ def gives_order(sentence: str) -> bool:
     rather than reports ("I restored User0 and lost the step")."""
     body = _LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
     body = _FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
-    lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
+    lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    if _AS_FAR.match(body):
+        return True  # "Remove is as far as we go there": an order of that verb, and no further
     bad = _BAD_IDEA.search(body)
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
@@ -422,8 +470,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         # explains, and is left out).
         for part in parts[:first]:
             head = _opening(part)[0] or part
-            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and \
-                    (hosts_in(head) or classes_in(head) or _STATE_WORDS.search(head)):
+            # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
+            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and _STATE_WORDS.search(head):
                 situation = head
                 break
     if not situation and not _CONDITION.search(order) and not _RELATIVE.search(order):
@@ -437,7 +485,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
 
 
 _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infect\w*|root\w*|privileged|"
-                          r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?)\b",
+                          r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?|"
+                          r"happening|going\s+on)\b",
                           re.IGNORECASE)
 
 
@@ -486,7 +535,7 @@ def _clause_end(text: str, start: int) -> int:
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
         end = stop.start()
         break
-    order = re.search(rf"\s(?:{_ORDER_FORBID}|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
+    order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
     if order and not re.search(r"\b(?:is|are|was|were|been|be|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
@@ -511,14 +560,27 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         spans.append(instruction[marker.start():_clause_end(instruction, marker.end())])
     for relative in _RELATIVE.finditer(instruction):
         spans.append(instruction[relative.start():_clause_end(instruction, relative.end())])
+    for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
+        if _STATE_WORDS.search(means["situation"]):
+            spans.append(means["situation"].strip())
     if situation:
-        spans.append(situation)
+        spans.append(_GLOSS.sub("", situation))
     out = []
     unique = list(dict.fromkeys(s.strip() for s in spans if s.strip()))
     for span in (u for u in unique if not any(u != other and u in other for other in unique)):  # "during a step" in
         # "When no alert fires during a step" is part of that condition, not another one
         out.append(Condition(span, negations_in(span), hosts_in(span), classes_in(span)))
     return tuple(out)
+
+
+# A situation glossed: "Op_Server0 compromised means we are in the impact phase", "..., i.e. the impact phase": the
+# gloss names what the situation is, no further condition.
+_GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:]*$",
+                    re.IGNORECASE)
+# What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
+# Enterprise0", "an exploit on a user host calls for Remove on that host").
+_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:(?:a|an|the)\s+)?"
+                    r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
@@ -645,12 +707,15 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
 
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
-    _IS_CONTRACTED), and the prepositions of absence as "without" (_ABSENCE)."""
-    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", text or "")
+    _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), and "whilst" as "while"."""
+    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
     text = _ABSENCE.sub(lambda m: "Without" if m[0][0].isupper() else "without", text)
+    text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
 
+# "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
+_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip)\s+for(?=\s+[^.;:]{2,60}:)", re.IGNORECASE)
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
 
 
@@ -659,6 +724,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", expand_ranges(written_out(" ".join((text or "").split())))))
+    flat = _SCOPE_LABEL.sub("For", flat)
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]

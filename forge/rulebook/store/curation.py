@@ -282,7 +282,9 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
             return record
         if meaning.semantic and theirs.semantic and similarity(record.directive, teaching.directive) >= threshold:
             return record
-        if record.type == RuleType.CONTENT and any(_same_words(record.directive, text, cosine) for text in texts):
+        # the teacher's own words on the record as well as the compiler's rewrite of them (the directive)
+        said = tuple(dict.fromkeys(t for t in (record.text, record.directive) if t))
+        if record.type == RuleType.CONTENT and any(_same_words(w, text, cosine) for w in said for text in texts):
             return record
     return None
 
