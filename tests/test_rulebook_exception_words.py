@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from forge.rulebook.language.meaning import conflict_in, meaning_of, undisputed_hosts
 from forge.rulebook.language.predicate import holds
-from forge.rulebook.language.said import forbidden_in_words
+from forge.rulebook.language.said import forbidden_in_words, said_in_words
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.model import Evidence
 from forge.rulebook.retrieval.resolve import narrower_first, resolve_conflicts
@@ -43,8 +43,9 @@ def injected(teachings, context: str, actor=None, semantic_apply=True) -> list[s
     meanings = {rid: meaning_of(r) for rid, r in records.items()}
     applying = sorted(rid for rid, m in meanings.items() if (semantic_apply if m.semantic else holds(m.when, situation)))
 
-    def related(a: str, b: str) -> bool:  # as retrieve.py: an edge to a semantic party stands
-        return meanings[a].semantic or meanings[b].semantic or conflict_in(meanings[a], meanings[b], situation)
+    def related(a: str, b: str) -> bool:  # as retrieve.py: a semantic party by its words; an edge without them stands
+        ma, mb = (getattr(m, "said", None) or m if m.semantic else m for m in (meanings[a], meanings[b]))
+        return ma.semantic or mb.semantic or conflict_in(ma, mb, situation)
     kept, _ = resolve_conflicts(
         applying, records, set(applying), actor, related=related,
         undisputed=lambda rid, others: bool(undisputed_hosts(meanings[rid], [meanings[o] for o in others], situation)))
@@ -93,11 +94,49 @@ def test_one_teachers_semantic_exception_taught_after_the_general_rule():
         [exception.directive, general.directive]
 
 
-def test_a_semantic_rule_on_the_same_hosts_is_no_exception_two_teachers_abstain():
+def test_on_the_same_host_the_narrower_trigger_wins_as_between_compiled_rules():
+    """"Do not restore User3" speaks wherever User3 is shown; "When User3 is rooted, restore User3" only where it is
+    rooted: the narrower one wins for a third actor, as "Never restore User0" against "When User0 is compromised,
+    restore User0" does when both are compiled (dev D29-two-1); each teacher gets their own."""
     same_host = rule("When User3 is rooted, restore User3.", "user:erin", {"host": "User3", "compromise": "Privileged"},
                      {"mode": "do", "verb": "Restore", "target": "User3"})
-    assert injected((LAB, same_host), USER3) == []
+    assert injected((LAB, same_host), USER3) == [same_host.directive]
     assert injected((LAB, same_host), USER3, "user:grace") == [LAB.directive]
+
+
+def test_a_general_rule_kept_semantic_yields_to_a_compiled_exception_on_its_host():
+    """The reverse: the general rule is the one kept semantic ("Restore user hosts as soon as they're compromised": its
+    words order Restore on a user host that shows a compromise), the exception is compiled (never Restore User3 when
+    it is compromised). The exception speaks on User3; the general rule still speaks for User2."""
+    general = rule("Restore user hosts as soon as they're compromised.", "user:frank")
+    exception = rule("When User3 is compromised, don't restore it, Remove it instead: restoring User3 kills the green "
+                     "agents' sessions.", "user:grace", {"host": "User3", "compromise": "any"},
+                     {"mode": "never", "verb": "Restore", "target": "User3"})
+    when, action = said_in_words(general.text)
+    assert (action.mode, action.move.verb, when.host_class) == ("do", "Restore", "User")
+    user3 = "Alerts:\nUser3: Activity None, Compromised User"
+    assert injected((general, exception), user3) == [exception.directive]
+    assert injected((general, exception), user3 + "\nUser2: Activity None, Compromised User") == \
+        [exception.directive, general.directive]
+    assert injected((general, exception), user3, "user:frank") == [general.directive]
+
+
+def test_rules_that_act_on_different_hosts_here_do_not_disagree_here_whatever_was_flagged():
+    """A semantic rule's words say which hosts it acts on: "remove a user host that was clean at the previous step and
+    shows a compromise now" and "restore a user host unchanged at Compromised User for three steps" were flagged (they
+    may meet on one host) but here act on different hosts: both are injected."""
+    fresh = rule("If a user host was clean at the previous step and shows a compromise now, have it removed right away.",
+                 "user:erin")
+    stale = rule("If a user host has shown Compromised User for three steps in a row, restore it rather than analyse it.",
+                 "s2/i05", {"class": "User", "compromise": "User", "unchanged_for": 3},
+                 {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Analyse", "target": "$matched"}})
+    context = ("Host history (last 4 steps): User1: step 8 None/User, step 9 None/User, step 10 None/User, step 11 None/User; "
+               "User0: step 8 None/No, step 9 None/No, step 10 None/No, step 11 None/No\n"
+               "Alerts:\nUser1: Activity None, Compromised User\nUser0: Activity Exploit, Compromised User")
+    book = PlanBook()
+    book.apply(fresh, stale)
+    assert book.of(fresh.directive).conflicts_with == (book.of(stale.directive).rule_id,)  # flagged: they may meet
+    assert sorted(injected((fresh, stale), context)) == sorted([fresh.directive, stale.directive])
 
 
 def test_a_loser_that_sides_with_the_winner_is_injected_with_it():

@@ -4,9 +4,10 @@ The product's checks keep a rule semantic when its compilation says more than it
 its condition is then judged three-valued from its words and it has no predicate. It is still an exception
 its teacher meant: "Do not restore User3, even when it's rooted: the lab runs on it" forbids Restore on User3,
 whatever the general rule "Restore any user host that shows a privileged compromise" says. `forbidden_in_words`
-reads that much (one forbidden verb, on the hosts the text names) as a meaning used only to find and settle
-disagreements (meaning.Meaning.said): never to decide whether the rule applies, which stays its own
-three-valued reading.
+reads that much (one forbidden verb, on the hosts the text names), and `said_in_words` also a plain order (one
+verb, on the one host or class the text names, where what its words claim holds: "Restore user hosts as soon as
+they're compromised"), as a meaning used only to find and settle disagreements (meaning.Meaning.said): never to
+decide whether the rule applies, which stays its own three-valued reading.
 """
 
 from __future__ import annotations
@@ -15,8 +16,30 @@ from functools import lru_cache
 from typing import Optional
 
 from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
-from forge.rulebook.language.predicate import AnyOf, Atom, Predicate
+from forge.env.catalog import GLOBAL_VERBS
+from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, positive_hosts
 from forge.rulebook.language.wording import read_wording
+
+
+@lru_cache(maxsize=4096)
+def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
+    """What the text forbids (`forbidden_in_words`), else what it orders in so many words: one host verb, on the one
+    host it names or on the hosts of the one class it names, when what its words claim holds (condition.rule_claims;
+    else where that host or class is shown): "Restore user hosts as soon as they're compromised" is "do Restore" on
+    a user host that shows a compromise. None when it says neither that plainly."""
+    from forge.rulebook.language.condition import rule_claims  # lazy: condition.py reads more than this needs
+
+    forbidden = forbidden_in_words(text)
+    if forbidden is not None:
+        return forbidden
+    words = read_wording(text)
+    verbs = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS]
+    if words.prohibitions or words.dispreferred or len(verbs) != 1 or len(words.hosts) + len(words.classes) != 1:
+        return None
+    scope = Atom(host=words.hosts[0]) if words.hosts else Atom(host_class=words.classes[0])
+    claims = rule_claims(text, with_instruction=True, bare=False)
+    when = claims if claims is not None and positive_hosts(claims) <= positive_hosts(scope) else scope
+    return when, RuleAction("do", Move(verbs[0], MATCHED))
 
 
 @lru_cache(maxsize=4096)

@@ -20,7 +20,8 @@ other losers (not with the winner, nor with what is kept beside it, nor with ano
 winner and is kept after it (`allies`). Any other loser is left out whole: a rule is injected as its text, which
 cannot be cut down to the hosts it would win on, so a loser that is not the general rule of its winner's
 exception would speak for the disputed host again. A party kept without a compiled meaning takes part by what its
-words forbid on the hosts they name (meaning.Meaning.said: "do not restore User3"), never by a guess at its scope.
+words forbid or plainly order (meaning.Meaning.said: "do not restore User3", "restore compromised user hosts"), never
+by a guess at its scope; with no such words, its scope is unknown and specificity does not decide.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
-from forge.rulebook.language.meaning import meaning_of
+from forge.rulebook.language.meaning import disputing, meaning_of
 from forge.rulebook.model import RuleRecord, RuleStatus, actor_kind
 from forge.rulebook.language.predicate import Predicate, implies, positive_hosts
 
@@ -133,14 +134,22 @@ def narrowest(members: Sequence[str], records: Mapping[str, RuleRecord]) -> Opti
     """The member whose trigger implies every other member's, strictly (None if there is none); or the one
     semantic member whose words forbid a verb on fewer hosts than every other member's trigger can match (an
     exception kept without a compiled meaning: `exception_in_words`)."""
-    triggers: dict[str, Optional[Predicate]] = {rid: meaning_of(records[rid]).when for rid in members}
+    triggers: dict[str, Optional[Predicate]] = {rid: _scope(records[rid]) for rid in members}
     if any(p is None for p in triggers.values()):
-        return exception_in_words(members, records)  # a semantic party: its scope is known only by its words
+        return None  # a party whose scope is not known, not even by its words
     for rid, mine in triggers.items():
         others = [p for other, p in triggers.items() if other != rid]
         if others and all(implies(mine, p) and not implies(p, mine) for p in others):
             return rid
+    if any(meaning_of(records[rid]).semantic for rid in members):
+        return exception_in_words(members, records)
     return None
+
+
+def _scope(record: RuleRecord) -> Optional[Predicate]:
+    """Where a rule speaks: its trigger, or for a rule kept semantic, where its words say it does (Meaning.said)."""
+    said = disputing(meaning_of(record))
+    return None if said is None else said.when
 
 
 def exception_in_words(members: Sequence[str], records: Mapping[str, RuleRecord]) -> Optional[str]:
@@ -161,12 +170,12 @@ def exception_in_words(members: Sequence[str], records: Mapping[str, RuleRecord]
 def _narrower(narrow: RuleRecord, broad: RuleRecord) -> bool:
     """Whether `narrow` is an exception to `broad`: its trigger strictly inside the other's, or (kept semantic)
     its words forbid on strictly fewer hosts than the other's trigger can match."""
-    mine, theirs = meaning_of(narrow), meaning_of(broad)
-    if theirs.when is None:
+    mine, theirs = _scope(narrow), _scope(broad)
+    if mine is None or theirs is None:
         return False
-    if mine.when is None:
-        return mine.said is not None and positive_hosts(mine.said.when) < positive_hosts(theirs.when)
-    return implies(mine.when, theirs.when) and not implies(theirs.when, mine.when)
+    if implies(mine, theirs) and not implies(theirs, mine):
+        return True
+    return meaning_of(narrow).semantic and positive_hosts(mine) < positive_hosts(theirs)
 
 
 def settle(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Optional[str]) -> Decision:

@@ -424,12 +424,15 @@ def _strictly_nested(rule: RuleRecord, other: RuleRecord) -> bool:
     """Whether one rule's trigger strictly implies the other's: one teacher's exception and general rule, flagged so
     that where both apply the exception speaks (resolve: specificity), and the general rule still speaks for the hosts
     the exception does not dispute. One teacher's rules that are not nested stay unflagged: both are injected."""
-    mine, theirs = meaning_of(rule), meaning_of(other)
-    if mine.semantic != theirs.semantic:  # an exception in so many words: on fewer hosts than the general rule
-        said, general = (mine.said, theirs) if mine.semantic else (theirs.said, mine)
-        return said is not None and positive_hosts(said.when) < positive_hosts(general.when)
-    a, b = mine.when, theirs.when
-    return a is not None and b is not None and implies(a, b) != implies(b, a)
+    mine, theirs = disputing(meaning_of(rule)), disputing(meaning_of(other))
+    if mine is None or theirs is None:
+        return False
+    if implies(mine.when, theirs.when) != implies(theirs.when, mine.when):
+        return True
+    # an exception in so many words (kept semantic): on fewer hosts than the general rule
+    return meaning_of(rule).semantic != meaning_of(other).semantic and \
+        positive_hosts(mine.when) != positive_hosts(theirs.when) and \
+        (positive_hosts(mine.when) < positive_hosts(theirs.when) or positive_hosts(theirs.when) < positive_hosts(mine.when))
 
 
 def plan_assess(heads: Mapping[str, RuleRecord], assessments: Sequence[tuple[str, Evidence, bool]],
