@@ -429,10 +429,11 @@ def _strictly_nested(rule: RuleRecord, other: RuleRecord) -> bool:
         return False
     if implies(mine.when, theirs.when) != implies(theirs.when, mine.when):
         return True
-    # an exception in so many words (kept semantic): on fewer hosts than the general rule
-    return meaning_of(rule).semantic != meaning_of(other).semantic and \
-        positive_hosts(mine.when) != positive_hosts(theirs.when) and \
-        (positive_hosts(mine.when) < positive_hosts(theirs.when) or positive_hosts(theirs.when) < positive_hosts(mine.when))
+    if meaning_of(rule).semantic == meaning_of(other).semantic:
+        return False
+    # an exception in so many words (one of the two kept semantic): on fewer hosts than the general rule
+    a, b = positive_hosts(mine.when), positive_hosts(theirs.when)
+    return a < b or b < a
 
 
 def plan_assess(heads: Mapping[str, RuleRecord], assessments: Sequence[tuple[str, Evidence, bool]],
