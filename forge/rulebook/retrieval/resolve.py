@@ -36,9 +36,10 @@ from forge.rulebook.language.predicate import Predicate, implies, positive_hosts
 # How rules that apply to one context and disagree there are settled, first tier first.
 PRECEDENCE: tuple[tuple[str, str], ...] = (
     ("own actor", "the querying actor's own rule, if it is a party (several of its own: the next tiers among them)"),
-    ("specificity", "the narrower rule: its trigger implies every other party's and not the reverse, or, kept "
-                    "without a compiled meaning, its words forbid a verb on fewer hosts than every other party's "
-                    "trigger can match (an exception over the general rule, which still speaks for the hosts the "
+    ("specificity", "the narrower rule: its trigger (for a rule kept without a compiled meaning, where its words "
+                    "say it speaks) implies every other party's and not the reverse, or, kept without a compiled "
+                    "meaning, its words forbid a verb on fewer hosts than every other party's trigger can match "
+                    "(an exception over the general rule, which still speaks for the hosts the "
                     "exception does not dispute here, whoever taught the two); one teacher's rules that disagree "
                     "without one trigger inside the other are both injected, the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
