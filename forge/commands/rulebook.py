@@ -57,7 +57,8 @@ def _register_teaching(actions: argparse._SubParsersAction, common: argparse.Arg
     add.add_argument("--context", help="the decision context it applies to (default: the situation the compiler states)")
     add.add_argument("--replaces", action="append", default=[], metavar="RULE",
                      help="a rule this one replaces (id or unique prefix; repeatable). Without it a new rule "
-                          "replaces only the teacher's own rule on an equivalent trigger")
+                          "replaces only the teacher's own rule on an equivalent trigger, or one on the same hosts "
+                          "that its text says it revises (\"Actually, ...\", \"Update: ...\", \"from now on\")")
     add.set_defaults(func=_add)
 
 
@@ -476,6 +477,8 @@ def _query(args: argparse.Namespace) -> int:
         outcome = f"winner {decision.winner[:10]}" if decision.winner else "abstain (none injected)"
         if decision.elsewhere:
             outcome += f"; {', '.join(m[:10] for m in decision.elsewhere)} kept for the hosts the winner does not dispute"
+        if decision.allies:
+            outcome += f"; {', '.join(m[:10] for m in decision.allies)} kept: it disagrees only with rules that lost"
         _say(Text(f"conflict among {members}: {decision.tier}: {outcome} ({decision.detail})"))
     if result.formats:
         _say(Text("FORMAT rules (routed separately, always delivered at stage 1): "

@@ -48,6 +48,7 @@ class Lesson:
     evidence: Evidence
     corrects: tuple[str, ...] = ()  # learned rules an operator corrects with this lesson (CORRECTS)
     replaces: tuple[str, ...] = ()  # rules the teacher names as replaced by this one
+    revises: bool = False  # the teacher said it revises what they said before ("Actually, ...": language/revision.py)
 
     @property
     def actor(self) -> str:
@@ -149,6 +150,7 @@ class Rulebook:
                 action=lesson.compiled.action, semantic_reason=lesson.compiled.semantic_reason,
                 unexpressed=lesson.compiled.unexpressed,
                 corrects=lesson.corrects, replaces=lesson.replaces, text=lesson.compiled.source.text,
+                revises=lesson.revises,
             )
             for lesson in kept
         ]

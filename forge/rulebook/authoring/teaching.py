@@ -30,6 +30,7 @@ from forge.rulebook.model import (
     CompileVerdict, CompiledRule, DecisionNode, Evidence, RuleType, RuleVersion, RulebookError, SourceItem, check_actor,
 )
 from forge.rulebook.language.predicate import group_of, parse_predicate
+from forge.rulebook.language.revision import revision_preamble
 from forge.rulebook.authoring.trigger_node import stated_node
 
 
@@ -62,7 +63,7 @@ class Taught:
     results: list[str]  # per correction: add | reinforce | merge | refused | dropped
 
 
-def _lesson(correction: Correction, compiled: CompiledRule) -> Lesson:
+def _lesson(correction: Correction, compiled: CompiledRule, revises: bool = False) -> Lesson:
     node = None
     if compiled.type == RuleType.CONTENT:
         node = correction.anchor or correction.failure or stated_node(
@@ -70,19 +71,23 @@ def _lesson(correction: Correction, compiled: CompiledRule) -> Lesson:
     kind = "failure" if correction.failure is not None else ("correction" if correction.kind == "correction" else "memory")
     detail = correction.text[:200] + (f" (reason: {correction.reason[:200]})" if correction.reason else "")
     return Lesson(compiled, node, Evidence(kind, correction.actor, correction.source, 1, detail),
-                  corrects=tuple(correction.corrects), replaces=tuple(correction.replaces))
+                  corrects=tuple(correction.corrects), replaces=tuple(correction.replaces), revises=revises)
 
 
 def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Correction], *,
                provenance: Provenance = NO_PROVENANCE, note: str = "explicit correction", seed: int = 0) -> Taught:
     for correction in corrections:
         check_actor(correction.actor)
-    sources = [SourceItem(c.kind, c.role, c.text.strip(), c.actor) for c in corrections]
+    # "Actually, ...", "Scratch my earlier note. ...": the opening says the teacher revises what they said before
+    # (curation: it replaces their earlier rule); what follows it is the rule, compiled and kept as its text.
+    openings = [revision_preamble(c.text.strip()) for c in corrections]
+    sources = [SourceItem(c.kind, c.role, rest, c.actor) for c, (_, rest) in zip(corrections, openings)]
     to_compile = [i for i, c in enumerate(corrections) if c.meaning is None]
     report = compiler.compile([sources[i] for i in to_compile], seed=seed)
     compiled = dict(zip(to_compile, report.rules))
     report.rules = [compiled.get(i) or _given(sources[i], c) for i, c in enumerate(corrections)]
-    lessons = [(i, _lesson(c, r)) for i, (c, r) in enumerate(zip(corrections, report.rules)) if r.kept]
+    lessons = [(i, _lesson(c, r, revises=bool(openings[i][0]))) for i, (c, r) in enumerate(zip(corrections, report.rules))
+               if r.kept]
     teach = book.teach([lesson for _, lesson in lessons], provenance, note=note)
     rule_ids: list[Optional[str]] = [None] * len(corrections)
     results = ["dropped"] * len(corrections)

@@ -36,6 +36,7 @@ from forge.rulebook.language.predicate import (
     positive_hosts,
     predicate_to_json,
 )
+from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import Situation
 
 
@@ -43,6 +44,9 @@ from forge.rulebook.language.situation import Situation
 class Meaning:
     when: Optional[Predicate] = None
     action: Optional[RuleAction] = None
+    # A semantic rule's prohibition or plain order in so many words ("do not restore User3": never Restore on the hosts
+    # it names; said.py): used only to find and settle disagreements (`disputing`), never to decide whether it applies.
+    said: Optional["Meaning"] = None
 
     @property
     def semantic(self) -> bool:
@@ -90,10 +94,21 @@ def _parsed(when_json: Optional[str], action_json: Optional[str], directive: str
 
 
 def meaning_of(record) -> Meaning:
-    """The meaning of a `RuleRecord` (see the module docstring)."""
+    """The meaning of a `RuleRecord` (see the module docstring); a semantic CONTENT rule carries what its words
+    forbid or plainly order (`said`: said.said_in_words), if they say that much."""
     when = canonical_json(record.when) if record.when is not None else None
     action = canonical_json(record.action) if record.action is not None else None
-    return _parsed(when, action, record.directive)
+    meaning = _parsed(when, action, record.directive)
+    if meaning.semantic and getattr(record, "type", "CONTENT") == "CONTENT":
+        said = said_in_words(getattr(record, "text", "") or record.directive)
+        if said is not None:
+            return Meaning(said=Meaning(*said))
+    return meaning
+
+
+def disputing(meaning: Meaning) -> Optional[Meaning]:
+    """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown)."""
+    return meaning if not meaning.semantic else meaning.said
 
 
 def in_words(record) -> str:
@@ -144,11 +159,13 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
     """The hosts `rule` acts on in `situation` (its moves' hosts, given what its trigger matched here) about which
     none of `others` disagrees with it: where it is the only word. Empty when a disagreement is not about hosts
     (a host-less verb: one action per step) or a meaning is not known."""
+    rule = disputing(rule) or rule
     if rule.when is None or rule.action is None:
         return frozenset()
     mine = matched_hosts(rule.when, situation)
     free = set().union(*(m.hosts(mine) for m in (*rule.action.moves, rule.action.over) if m is not None))
     for other in others:
+        other = disputing(other) or other
         if other.when is None or other.action is None:
             return frozenset()
         disputed = clash_hosts(rule.action, other.action, mine, matched_hosts(other.when, situation))

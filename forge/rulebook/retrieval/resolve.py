@@ -15,9 +15,13 @@ Per host, the exception over the general rule: a party whose trigger strictly co
 winner is its exception) and that disagrees here with no other party is kept too, after the winner, when it
 acts on a host the winner does not dispute (`undisputed`, from retrieve.py): "restore compromised User
 hosts" still speaks for User4 where an exception for User0 won (both User0 and User4 compromised), also when one
-teacher taught both (maintenance flags one teacher's nested rules too). Any other loser is left out whole: a rule is
-injected as its text, which cannot be cut down to the hosts it would win on, so a loser that is not the
-general rule of its winner's exception would speak for the disputed host again.
+teacher taught both (maintenance flags one teacher's nested rules too). A loser that disagrees here only with
+other losers (not with the winner, nor with what is kept beside it, nor with another such loser) sides with the
+winner and is kept after it (`allies`). Any other loser is left out whole: a rule is injected as its text, which
+cannot be cut down to the hosts it would win on, so a loser that is not the general rule of its winner's
+exception would speak for the disputed host again. A party kept without a compiled meaning takes part by what its
+words forbid or plainly order (meaning.Meaning.said: "do not restore User3", "restore compromised user hosts"), never
+by a guess at its scope; with no such words, its scope is unknown and specificity does not decide.
 """
 
 from __future__ import annotations
@@ -25,21 +29,25 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
-from forge.rulebook.language.meaning import meaning_of
+from forge.rulebook.language.meaning import disputing, meaning_of
 from forge.rulebook.model import RuleRecord, RuleStatus, actor_kind
-from forge.rulebook.language.predicate import Predicate, implies
+from forge.rulebook.language.predicate import Predicate, implies, positive_hosts
 
 # How rules that apply to one context and disagree there are settled, first tier first.
 PRECEDENCE: tuple[tuple[str, str], ...] = (
     ("own actor", "the querying actor's own rule, if it is a party (several of its own: the next tiers among them)"),
-    ("specificity", "the narrower rule: its trigger implies every other party's and not the reverse "
-                    "(an exception over the general rule, which still speaks for the hosts the exception does not "
-                    "dispute here, whoever taught the two); one teacher's rules that disagree without one trigger "
-                    "inside the other are both injected, the narrower first"),
+    ("specificity", "the narrower rule: its trigger (for a rule kept without a compiled meaning, where its words "
+                    "say it speaks) implies every other party's and not the reverse, or, kept without a compiled "
+                    "meaning, its words forbid a verb on fewer hosts than every other party's trigger can match "
+                    "(an exception over the general rule, which still speaks for the hosts the "
+                    "exception does not dispute here, whoever taught the two); one teacher's rules that disagree "
+                    "without one trigger inside the other are both injected, the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
-    ("recency", "only within one teacher: a later rule on an equivalent trigger replaced the earlier one when "
-                "it was taught (curation.py), so no two such rules are ever both in force"),
-    ("abstain", "otherwise none of them is injected"),
+    ("recency", "only within one teacher: a later rule on an equivalent trigger, or one whose words say it "
+                "revises what the teacher said before about the same hosts, replaced the earlier one when it was "
+                "taught (curation.py), so no two such rules are ever both in force"),
+    ("abstain", "otherwise none of them is injected (a party that disagrees only with parties that lost "
+                "sides with the winner, and is injected after it, under every tier but this one)"),
 )
 
 
@@ -91,13 +99,15 @@ def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = N
 @dataclass(frozen=True)
 class Decision:
     """How one conflict was settled: `tier` is `actor`, `specificity`, `majority` or `abstain` (PRECEDENCE);
-    `elsewhere`: the parties kept for the hosts the winner (their exception) does not dispute."""
+    `elsewhere`: the parties kept for the hosts the winner (their exception) does not dispute; `allies`: the
+    parties kept because they disagree here only with parties that lost."""
 
     members: tuple[str, ...]
     winner: Optional[str]
     tier: str
     detail: str
     elsewhere: tuple[str, ...] = ()
+    allies: tuple[str, ...] = ()
 
 
 Related = Callable[[str, str], bool]
@@ -122,15 +132,51 @@ def conflict_component(rule_id: str, records: Mapping[str, RuleRecord], eligible
 
 
 def narrowest(members: Sequence[str], records: Mapping[str, RuleRecord]) -> Optional[str]:
-    """The member whose trigger implies every other member's, strictly (None if there is none)."""
-    triggers: dict[str, Optional[Predicate]] = {rid: meaning_of(records[rid]).when for rid in members}
+    """The member whose trigger implies every other member's, strictly (None if there is none); or the one
+    semantic member whose words forbid a verb on fewer hosts than every other member's trigger can match (an
+    exception kept without a compiled meaning: `exception_in_words`)."""
+    triggers: dict[str, Optional[Predicate]] = {rid: _scope(records[rid]) for rid in members}
     if any(p is None for p in triggers.values()):
-        return None  # a semantic party: its scope is not known
+        return None  # a party whose scope is not known, not even by its words
     for rid, mine in triggers.items():
         others = [p for other, p in triggers.items() if other != rid]
         if others and all(implies(mine, p) and not implies(p, mine) for p in others):
             return rid
+    if any(meaning_of(records[rid]).semantic for rid in members):
+        return exception_in_words(members, records)
     return None
+
+
+def _scope(record: RuleRecord) -> Optional[Predicate]:
+    """Where a rule speaks: its trigger, or for a rule kept semantic, where its words say it does (Meaning.said)."""
+    said = disputing(meaning_of(record))
+    return None if said is None else said.when
+
+
+def exception_in_words(members: Sequence[str], records: Mapping[str, RuleRecord]) -> Optional[str]:
+    """The one semantic member whose words forbid a verb on named hosts (meaning.Meaning.said) that are strictly
+    fewer than the hosts every other member's trigger can match, every other member having a trigger: "Do not
+    restore User3" against "Restore any user host that shows a privileged compromise". None otherwise."""
+    semantic = [rid for rid in members if meaning_of(records[rid]).semantic]
+    if len(semantic) != 1:
+        return None
+    said = meaning_of(records[semantic[0]]).said
+    others = [meaning_of(records[rid]).when for rid in members if rid != semantic[0]]
+    if said is None or not others:
+        return None
+    mine = positive_hosts(said.when)
+    return semantic[0] if all(mine < positive_hosts(p) for p in others) else None
+
+
+def _narrower(narrow: RuleRecord, broad: RuleRecord) -> bool:
+    """Whether `narrow` is an exception to `broad`: its trigger strictly inside the other's, or (kept semantic)
+    its words forbid on strictly fewer hosts than the other's trigger can match."""
+    mine, theirs = _scope(narrow), _scope(broad)
+    if mine is None or theirs is None:
+        return False
+    if implies(mine, theirs) and not implies(theirs, mine):
+        return True
+    return meaning_of(narrow).semantic and positive_hosts(mine) < positive_hosts(theirs)
 
 
 def settle(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Optional[str]) -> Decision:
@@ -158,11 +204,9 @@ def general_rules_kept(decision: Decision, records: Mapping[str, RuleRecord], re
     that disagrees with no party but the winner here, and that acts on a host the winner does not dispute."""
     if decision.winner is None:
         return ()
-    narrow = meaning_of(records[decision.winner]).when
     kept = []
     for rid in decision.members:
-        broad = meaning_of(records[rid]).when
-        if rid == decision.winner or narrow is None or broad is None or not implies(narrow, broad) or implies(broad, narrow):
+        if rid == decision.winner or not _narrower(records[decision.winner], records[rid]):
             continue
         rivals = [o for o in records[rid].conflicts_with if o in decision.members and o not in (rid, decision.winner)]
         if any(related is None or related(rid, o) for o in rivals):
@@ -170,6 +214,21 @@ def general_rules_kept(decision: Decision, records: Mapping[str, RuleRecord], re
         if undisputed(rid, (decision.winner,)):
             kept.append(rid)
     return tuple(kept)
+
+
+def allies(decision: Decision, records: Mapping[str, RuleRecord], related: Optional[Related]) -> tuple[str, ...]:
+    """The losers that disagree here with no rule the decision keeps (the winner, the general rules it leaves in
+    force) nor with one another: they were in the group only for disagreeing with a party that lost ("restore
+    Enterprise1 when it is rooted" beside the winner "restore Enterprise1 when it is compromised", both against a
+    "stop restoring Enterprise1" that lost). Kept after the winner; none when the resolution abstains."""
+    if decision.winner is None:
+        return ()
+    kept = {decision.winner, *decision.elsewhere}
+
+    def against(a: str, b: str) -> bool:
+        return b in records[a].conflicts_with and (related is None or related(a, b))
+    candidates = [rid for rid in decision.members if rid not in kept and not any(against(rid, k) for k in kept)]
+    return tuple(rid for rid in candidates if not any(against(rid, other) for other in candidates if other != rid))
 
 
 def resolve_conflicts(
@@ -203,8 +262,9 @@ def resolve_conflicts(
         decision = settle(members, records, actor)
         if undisputed is not None:
             decision = replace(decision, elsewhere=general_rules_kept(decision, records, related, undisputed))
+        decision = replace(decision, allies=allies(decision, records, related))
         decisions.append(decision)
-        for winner in (decision.winner, *decision.elsewhere):
+        for winner in (decision.winner, *decision.elsewhere, *decision.allies):
             if winner is not None and winner not in kept:
                 kept.append(winner)
     return kept, decisions

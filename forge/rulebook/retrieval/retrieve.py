@@ -45,7 +45,7 @@ from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, condition_of, facts_needed, facts_stated, guard_claims,
                                                guard_rest, semantic_claims, text_claims, text_facts)
-from forge.rulebook.language.meaning import Meaning, conflict_in, meaning_of, undisputed_hosts
+from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.predicate import AllOf, Always, Not, atoms_of, holds, predicate_to_json, truth as value_of
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
@@ -336,7 +336,7 @@ class RuleIndex:
         meaning = {self.content[positions[i]].rule_id: self.meanings[positions[i]] for i in np.flatnonzero(passes)}
 
         def related(a: str, b: str) -> bool:
-            ma, mb = meaning[a], meaning[b]
+            ma, mb = disputing(meaning[a]) or meaning[a], disputing(meaning[b]) or meaning[b]  # a semantic rule: its words
             if ma.semantic or mb.semantic or ma.action is None or mb.action is None:
                 return True  # an edge maintenance drew without a meaning to check (older books)
             return conflict_in(ma, mb, situation)

@@ -20,18 +20,27 @@ Then, among the rules of the same type with overlapping roles whose meaning *may
 6. specificity, not recency: the teacher's own active ones are replaced only when their trigger is
    *equivalent* to the new rule's (each implies the other, or the two texts state the same condition in
    other words, whatever the two compiled to: the teacher changed their mind about the same situation), or
-   when the teacher names them (`replaces`: `forge rulebook add/correct --replaces`).
+   when the teacher names them (`replaces`: `forge rulebook add/correct --replaces`), or when the new
+   teaching *says* it revises what the teacher said before ("Actually, ...", "Update: ...", "Scratch my
+   earlier note", "from now on", "no longer": language/revision.py) and speaks for every host the earlier
+   one did, whatever the two triggers (replaces_own); with such words a rule the checks kept without a
+   compiled meaning (or an earlier one kept so) replaces by its words: the same hosts, another verb
+   (revision.revised_in_words). A rule on fewer hosts is an exception, not a revision, whatever its words.
    A replaced rule backed only by the teacher gets status `superseded` and a SUPERSEDES edge from the
-   new rule; one others back too just loses the teacher. A broader or narrower rule replaces nothing:
-   both stay, and where both apply the narrower one takes precedence (resolve.PRECEDENCE). So the book
-   is a function of the set of teachings, not of their order, except for the one case a teacher
-   orders on purpose (a new word on an equivalent trigger);
-7. other actors' active ones are flagged: CONFLICTS_WITH edges both ways (settled at injection time,
-   among the rules that apply to the context: resolve.py); so are the teacher's own broader or narrower ones
-   (one trigger strictly inside the other): where both apply the exception speaks alone.
+   new rule; one others back too just loses the teacher. A broader or narrower rule without words of
+   revision replaces nothing: both stay, and where both apply the narrower one takes precedence
+   (resolve.PRECEDENCE). So the book is a function of the set of teachings, not of their order, except
+   where a teacher orders on purpose (a new word on an equivalent trigger, or words that say so);
+7. the others are flagged: CONFLICTS_WITH edges both ways (settled at injection time, among the rules that
+   apply to the context: resolve.py), except two rules backed by the same actors whose triggers are not nested
+   (both are injected); so the teacher's own broader or narrower ones (one trigger strictly inside the other) are
+   flagged: where both apply the exception speaks alone. Who backs each rule decides, not who teaches now, so
+   the edges do not depend on the order of teaching.
 Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
-Semantic rules (no predicate) neither supersede nor conflict: their meaning is not known, and equal
-wording-derived group names are no evidence of disagreement.
+Semantic rules (no predicate) supersede only by words of revision (6), and conflict only by what their words
+forbid on hosts they name ("do not restore User3": meaning.Meaning.said), which flags them like a compiled
+prohibition (a teacher's own one on fewer hosts than their general rule, as an exception); otherwise their
+meaning is not known, and equal wording-derived group names are no evidence of disagreement.
 
 Each changed rule appears once in the plan, with its final record and its most telling op.
 """
@@ -42,10 +51,11 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
-from forge.rulebook.language.condition import same_condition, skeleton, words_key
-from forge.rulebook.language.meaning import meaning_of, may_conflict, same_meaning
+from forge.rulebook.language.condition import rule_claims, same_condition, skeleton, words_key
+from forge.rulebook.language.meaning import disputing, meaning_of, may_conflict, same_meaning
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
-from forge.rulebook.language.predicate import implies
+from forge.rulebook.language.predicate import implies, positive_hosts
+from forge.rulebook.language.revision import revised_in_words, says_revision
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -81,6 +91,7 @@ class Teaching:
     corrects: tuple[str, ...] = ()  # learned rules this (operator's) correction corrects
     replaces: tuple[str, ...] = ()  # rules the teacher names as replaced by this one (--replaces)
     text: str = ""  # what the teacher wrote (the directive may be a compiler's rewrite of it)
+    revises: bool = False  # its opening said it revises what the teacher said before (taken off `text`)
 
     @property
     def rule_id(self) -> str:
@@ -243,7 +254,7 @@ def plan_teachings(
             record = record.with_(corrects=_union(record.corrects, *corrected))
         book.put(record, result)
         _replace_named(book, record.rule_id, teaching.replaces)
-        _supersede_own(book, record.rule_id, teaching.actor)
+        _supersede_own(book, record.rule_id, teaching.actor, teaching.revises or says_revision(teaching.text or teaching.directive))
         _flag_conflicts(book, record.rule_id, teaching.actor)
         outcomes.append(Outcome(record.rule_id, result))
     return book.plan(outcomes)
@@ -285,9 +296,19 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
     key = words_key(withdrawn)[:4]
     if not any(key):
         return False  # no host, class, verb or claim to compare: the wording's similarity decides (above)
-    if key == words_key(text)[:4]:
+    theirs = words_key(text)[:4]
+    if key == theirs:
         return True
+    if key[:3] == theirs[:3] and _same_claims(withdrawn, text):
+        return True  # "once it's compromised" said as "User2: ... once compromised": one claim written two ways
     return cosine is not None and skeleton(withdrawn) == skeleton(text) and cosine(withdrawn, text) >= WITHDRAWN_COSINE
+
+
+def _same_claims(a: str, b: str) -> bool:
+    """Whether what the two texts claim of the hosts' states (condition.rule_claims, with their orders) is one
+    claim: each implies the other (a bare mention of a host beside a state of it adds nothing)."""
+    first, second = (rule_claims(t, with_instruction=True, bare=False) for t in (a, b))
+    return first is not None and second is not None and implies(first, second) and implies(second, first)
 
 
 def _replace_named(book: _Book, rule_id: str, named: tuple[str, ...]) -> None:
@@ -318,26 +339,41 @@ def _reactivated(book: _Book, record: RuleRecord, teacher: str) -> RuleRecord:
     return record.with_(status=RuleStatus.ACTIVE, actors=actors, evidence=evidence, support=_support(evidence, book.evidence))
 
 
-def _disagreeing(book: _Book, rule: RuleRecord) -> list[RuleRecord]:
-    """The active rules of the same type and overlapping roles whose meaning may conflict with `rule`."""
-    meaning = meaning_of(rule)
-    if meaning.semantic or meaning.action is None:
+def _disagreeing(book: _Book, rule: RuleRecord, by_words: bool = False) -> list[RuleRecord]:
+    """The active rules of the same type and overlapping roles whose meaning may conflict with `rule`. With
+    `by_words`, a semantic rule's prohibition in so many words counts as its meaning (meaning.disputing)."""
+    view = (lambda r: disputing(meaning_of(r))) if by_words else meaning_of
+    meaning = view(rule)
+    if meaning is None or meaning.semantic or meaning.action is None:
         return []
-    return [other for other in list(book.records.values())
-            if other.rule_id != rule.rule_id and other.active and other.type == rule.type
-            and set(other.roles) & set(rule.roles) and may_conflict(meaning, meaning_of(other))]
+    found = []
+    for other in list(book.records.values()):
+        if other.rule_id != rule.rule_id and other.active and other.type == rule.type and set(other.roles) & set(rule.roles):
+            theirs = view(other)
+            if theirs is not None and may_conflict(meaning, theirs):
+                found.append(other)
+    return found
 
 
-def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
+def _own_replaced(book: _Book, rule: RuleRecord, actor: str, revises: bool) -> list[RuleRecord]:
+    """The teacher's own active rules that `rule` replaces (replaces_own); with words of revision, also those
+    that it or they have no compiled meaning for and that it revises by their words (revision.revised_in_words)."""
+    found = [other for other in _disagreeing(book, rule)
+             if actor in other.actors and other.directive != rule.directive and replaces_own(other, rule, revises)]
+    if revises:
+        semantic = meaning_of(rule).semantic
+        found += [other for other in list(book.records.values())
+                  if other.active and actor in other.actors and other.rule_id != rule.rule_id
+                  and other.directive != rule.directive and other.type == rule.type and set(other.roles) & set(rule.roles)
+                  and (semantic or meaning_of(other).semantic)
+                  and revised_in_words(other.text or other.directive, rule.text or rule.directive)]
+    return found
+
+
+def _supersede_own(book: _Book, rule_id: str, actor: str, revises: bool = False) -> None:
     rule = book.records[rule_id]
-    new_when = meaning_of(rule).when
-    for other in _disagreeing(book, rule):
-        if actor not in other.actors or other.directive == rule.directive:
-            continue
-        old_when = meaning_of(other).when
-        equivalent = other.unexpressed == rule.unexpressed and implies(old_when, new_when) and implies(new_when, old_when)
-        if not equivalent and not same_condition(other.directive, rule.directive):
-            continue  # broader or narrower: both stay (specificity settles them where both apply)
+    for other in _own_replaced(book, rule, actor, revises):
+        other = book.records[other.rule_id]
         if set(other.actors) == {actor}:
             book.put(other.with_(status=RuleStatus.SUPERSEDED), "supersede")
             rule = rule.with_(supersedes=_union(rule.supersedes, other.rule_id))
@@ -349,11 +385,33 @@ def _supersede_own(book: _Book, rule_id: str, actor: str) -> None:
     book.records[rule_id] = rule
 
 
+def replaces_own(old: RuleRecord, new: RuleRecord, revises: bool) -> bool:
+    """Whether a teacher's `new` rule replaces their own earlier `old` one, the two disagreeing where both may
+    apply (meaning.may_conflict). Yes when they are about the same situation: equivalent triggers (each implies
+    the other), or texts that state the same condition in other words (whatever the two compiled to). Yes too
+    when the new teaching says it revises what the teacher said before (`revises`: revision.says_revision,
+    "Actually, ...", "Update: ...", "Scratch my earlier note", "from now on", "no longer") and speaks for every
+    host the earlier one did, whatever the two triggers (a bit wider, narrower, or worded differently). A rule on
+    fewer hosts is not a revision of the whole earlier one ("From now on, don't restore User0" after "Restore
+    compromised user hosts" is an exception: the general rule still speaks for the other hosts). Otherwise (a
+    broader or narrower rule, no word of revision) both stay: specificity settles them."""
+    old_when, new_when = meaning_of(old).when, meaning_of(new).when
+    if old.unexpressed == new.unexpressed and implies(old_when, new_when) and implies(new_when, old_when):
+        return True
+    if same_condition(old.directive, new.directive):
+        return True
+    return revises and old_when is not None and new_when is not None \
+        and positive_hosts(old_when) <= positive_hosts(new_when)
+
+
 def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
     rule = book.records[rule_id]
-    for other in _disagreeing(book, rule):
+    for other in _disagreeing(book, rule, by_words=True):
         other = book.records[other.rule_id]
-        if other.directive == rule.directive or actor in other.actors and not _strictly_nested(rule, other):
+        # One teacher's (or one set of teachers') own rules that are not nested stay unflagged: both are injected. By
+        # the actors backing each now, not by who teaches now, so that the edges do not depend on the order of teaching
+        # (a rule another teacher joins later is that teacher's too).
+        if other.directive == rule.directive or set(other.actors) == set(rule.actors) and not _strictly_nested(rule, other):
             continue
         if other.rule_id not in rule.conflicts_with:
             rule = rule.with_(conflicts_with=_union(rule.conflicts_with, other.rule_id))
@@ -366,8 +424,16 @@ def _strictly_nested(rule: RuleRecord, other: RuleRecord) -> bool:
     """Whether one rule's trigger strictly implies the other's: one teacher's exception and general rule, flagged so
     that where both apply the exception speaks (resolve: specificity), and the general rule still speaks for the hosts
     the exception does not dispute. One teacher's rules that are not nested stay unflagged: both are injected."""
-    a, b = meaning_of(rule).when, meaning_of(other).when
-    return a is not None and b is not None and implies(a, b) != implies(b, a)
+    mine, theirs = disputing(meaning_of(rule)), disputing(meaning_of(other))
+    if mine is None or theirs is None:
+        return False
+    if implies(mine.when, theirs.when) != implies(theirs.when, mine.when):
+        return True
+    if meaning_of(rule).semantic == meaning_of(other).semantic:
+        return False
+    # an exception in so many words (one of the two kept semantic): on fewer hosts than the general rule
+    a, b = positive_hosts(mine.when), positive_hosts(theirs.when)
+    return a < b or b < a
 
 
 def plan_assess(heads: Mapping[str, RuleRecord], assessments: Sequence[tuple[str, Evidence, bool]],

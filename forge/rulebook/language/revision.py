@@ -1,0 +1,114 @@
+"""Whether a teacher's words say they are changing what they said before. Pure.
+
+People rarely name the rule they replace; they say so in words: "Actually, ...", "Update: ...", "Correction:
+...", "Change of plan: ...", "Changed my mind about User1: ...", "Scratch my earlier note.", "From now on ...",
+"no longer ...", "not ... any more", "I was wrong about Op_Server0: ...". Curation (store/curation.py) reads
+this to let such a teaching replace the teacher's own earlier rule it disagrees with, even where the two
+triggers are not equivalent (the later one is worded a bit wider, or differently).
+
+Words that only contrast two actions ("remove it instead", "rather than restoring it") are not a revision:
+an exception says them too ("don't restore User0 - remove it instead"), and an exception taught after its
+general rule must not replace it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from forge.env.catalog import HOST_CLASSES, HOSTS
+from forge.rulebook.language.wording import Wording, read_wording
+
+# Each pattern is a way of saying "what I say now replaces what I said before".
+_REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
+    # an opening word that corrects: "Actually, ...", "Update: ...", "Correction - ...", "Revised: ..."
+    r"^\W*(?:actually|update[d]?|correction|revised|revision|amendment|edit|new\s+(?:policy|rule|plan))\b\s*[,:;.!-]",
+    r"^\W*actually\b",
+    r"\bchange\s+of\s+(?:plan|mind|policy)\b",
+    r"\bchanged?\s+my\s+mind\b",
+    r"\bon\s+second\s+thoughts?\b",
+    r"\b(?:scratch|forget|ignore|disregard|cancel)\s+(?:that|this|what\s+I\s+(?:said|wrote|told\s+you)|"
+    r"(?:my|the|that)\s+(?:earlier|previous|last|old|first|other)\b)",
+    r"\bI\s+was\s+wrong\b",
+    r"\btake\s+(?:that|it)\s+back\b",
+    r"\bfrom\s+(?:now|here|today)\s+on\b",
+    r"\bgoing\s+forward\b",
+    r"\bhenceforth\b",
+    r"\bno\s+longer\b",
+    r"\b(?:any\s?more|any\s+longer)\b",
+    r"\binstead\s+of\s+(?:what\s+I\s+(?:said|wrote)|my\s+(?:earlier|previous|last|old)\b)",
+    r"\b(?:my|the)\s+(?:earlier|previous|old|last)\s+(?:note|rule|advice|instruction|order|call|word|guidance)\b",
+))
+
+
+# An opening that only says the teacher revises what they said before, and gives no order of its own: "Actually,",
+# "Update:", "Correction -", "Change of plan:", "Scratch my earlier note.", "Changed my mind about User1:", "I was wrong
+# about Op_Server0:". What follows it is the rule.
+_PREAMBLE = re.compile(
+    r"^\W*(?:"
+    r"(?:actually|update[d]?|correction|revised|revision|edit|on\s+second\s+thoughts?|change\s+of\s+(?:plan|mind|policy))"
+    r"|(?:scratch|forget|ignore|disregard|cancel)\s+(?:that|this|(?:my|the)\s+(?:earlier|previous|last|old|first)\s+"
+    r"(?:note|rule|advice|instruction|order|call|word|one))"
+    r"|(?:I(?:'ve|\s+have)?\s+)?changed\s+my\s+mind(?:\s+(?:about|on|for)\s+(?P<about>[A-Za-z_]+\d))?"
+    r"|I\s+was\s+wrong(?:\s+(?:about|on)\s+(?P<wrong>[A-Za-z_]+\d))?"
+    r")\s*(?:[,:;.!]|\s-+)\s*", re.IGNORECASE)
+
+
+def revision_preamble(text: str) -> tuple[str, str]:
+    """(the opening words that only say the teacher revises what they said before, the rule that follows them);
+    ("", text) when the text has no such opening. A host the opening names, and the rule does not name again, stays
+    as the rule's label ("Changed my mind about User1: if it's rooted, Remove it" -> "User1: if it's rooted, Remove
+    it"), so "it" keeps its host."""
+    found = _PREAMBLE.match(text or "")
+    if not found or not text[found.end():].strip():
+        return "", text
+    rest = text[found.end():].strip()
+    host = found.group("about") or found.group("wrong")
+    named = read_wording(host).hosts if host else ()
+    label = named and named[0] not in read_wording(rest).hosts  # only where the rule no longer names it
+    return found.group(0).strip(" ,:;.!-"), (f"{named[0]}: {rest}" if label else rest)
+
+
+def revision_words(text: str) -> Optional[str]:
+    """The words by which `text` says it replaces what its teacher said before (None: it does not say so)."""
+    for pattern in _REVISION:
+        found = pattern.search(text or "")
+        if found:
+            return found.group(0).strip(" ,:;.!-")
+    return None
+
+
+def says_revision(text: str) -> bool:
+    return revision_words(text) is not None
+
+
+def _hosts(words: Wording) -> frozenset[str]:
+    named = set(words.hosts) | ({words.referent} if words.referent else set())
+    for name in words.classes:
+        named |= set(HOSTS if name == "any" else HOST_CLASSES.get(name, ()))
+    return frozenset(named)
+
+
+def _verbs(words: Wording) -> tuple[frozenset[str], frozenset[str]]:
+    """(verbs the text orders, verbs it forbids or disprefers; "any" for a prohibition with no verb)."""
+    banned = frozenset({p.verb or "any" for p in words.prohibitions} | set(words.dispreferred))
+    return frozenset(words.verbs) - banned, banned
+
+
+def revised_in_words(earlier: str, later: str) -> bool:
+    """Whether the `later` text, read as a revision by the same teacher, replaces the `earlier` one by their words
+    alone (for a rule kept without a compiled meaning: the two meanings cannot be compared): the later text speaks
+    of every host the earlier one did, and the two disagree about what to do there (the later forbids a verb the
+    earlier orders, orders one it forbids, or names a verb the earlier one did not order: "Actually, switch User2
+    from Restore to Remove" names the old verb too, and is still a change of what to do there)."""
+    old, new = read_wording(earlier), read_wording(later)
+    old_hosts = _hosts(old)
+    if not old_hosts or not old_hosts <= _hosts(new):
+        return False
+    old_do, old_banned = _verbs(old)
+    new_do, new_banned = _verbs(new)
+    if old_do and ("any" in new_banned or old_do & new_banned):
+        return True
+    if new_do and (("any" in old_banned) or new_do & old_banned):
+        return True
+    return bool(old_do and new_do - old_do)  # a revision that names another verb than the earlier order's

@@ -1,0 +1,68 @@
+"""What a rule kept without a compiled meaning forbids, in so many words. Pure.
+
+The product's checks keep a rule semantic when its compilation says more than its text or the opposite of it;
+its condition is then judged three-valued from its words and it has no predicate. It is still an exception
+its teacher meant: "Do not restore User3, even when it's rooted: the lab runs on it" forbids Restore on User3,
+whatever the general rule "Restore any user host that shows a privileged compromise" says. `forbidden_in_words`
+reads that much (one forbidden verb, on the hosts the text names), and `said_in_words` also a plain order (one
+verb, on the one host or class the text names, where what its words claim holds: "Restore user hosts as soon as
+they're compromised"), as a meaning used only to find and settle disagreements (meaning.Meaning.said): never to
+decide whether the rule applies, which stays its own three-valued reading.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
+from forge.env.catalog import GLOBAL_VERBS
+from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, positive_hosts
+from forge.rulebook.language.wording import read_wording
+
+
+@lru_cache(maxsize=4096)
+def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
+    """What the text forbids (`forbidden_in_words`), else what it orders in so many words: one host verb, on the one
+    host it names or on the hosts of the one class it names, when what its words claim holds (condition.rule_claims;
+    else where that host or class is shown): "Restore user hosts as soon as they're compromised" is "do Restore" on
+    a user host that shows a compromise. None when it says neither that plainly."""
+    from forge.rulebook.language.condition import rule_claims  # lazy: condition.py reads more than this needs
+
+    forbidden = forbidden_in_words(text)
+    if forbidden is not None:
+        return forbidden
+    words = read_wording(text)
+    verbs = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS]
+    if words.prohibitions or words.dispreferred or len(verbs) != 1 or len(words.hosts) + len(words.classes) != 1:
+        return None
+    scope = Atom(host=words.hosts[0]) if words.hosts else Atom(host_class=words.classes[0])
+    claims = rule_claims(text, with_instruction=True, bare=False)
+    when = claims if claims is not None and positive_hosts(claims) <= positive_hosts(scope) else scope
+    return when, RuleAction("do", Move(verbs[0], MATCHED))
+
+
+@lru_cache(maxsize=4096)
+def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
+    """(the named hosts, "never VERB" on them) when the text forbids one verb (or every verb: "spend nothing on
+    User0") or disprefers it ("remove it rather than restoring it") on hosts it names, and no host class; None
+    otherwise (nothing forbidden, several verbs, a class, no named host)."""
+    words = read_wording(text)
+    if words.classes:
+        return None  # a class prohibition is a general rule, not an exception about named hosts
+    verbs: set[str] = set()
+    hosts: set[str] = set()
+    for prohibition in words.prohibitions:
+        if prohibition.classes:
+            return None
+        verbs.add(prohibition.verb or ANY_VERB)
+        hosts |= set(prohibition.hosts or words.hosts)
+    if words.dispreferred:
+        verbs |= set(words.dispreferred)
+        hosts |= set(words.hosts)
+    hosts -= set(words.excepted)
+    if len(verbs) != 1 or not hosts:
+        return None
+    atoms = tuple(Atom(host=host) for host in sorted(hosts))
+    when: Predicate = atoms[0] if len(atoms) == 1 else AnyOf(atoms)
+    return when, RuleAction("never", Move(verbs.pop(), MATCHED))
