@@ -103,9 +103,9 @@ def test_also_applies_is_checked_and_an_unread_split_never_prints_its_cases(caps
     with pytest.raises(bench.CaseError, match="also_applies names labels not taught before it"):
         bench.check_scenario(scenario, Path("x.yaml"), {})
     assert "(development)" in bench.SPLIT_NAMES["model_style"] and "(development)" in bench.SPLIT_NAMES["dev"]
-    # the five blind splits steered rounds of issue 29: development, their failures readable
+    # the five blind splits that steered rounds of issue 29: development, their failures readable; blind-6 held out
     assert all("development" in bench.SPLIT_NAMES[s] for s in ("blind", "blind2", "blind3", "blind4", "blind5"))
-    assert not {"blind", "blind2", "blind3", "blind4", "blind5"} & bench.UNREAD
+    assert not {"blind", "blind2", "blind3", "blind4", "blind5"} & bench.UNREAD and "blind6" in bench.UNREAD
     monkeypatch.setattr(bench, "UNREAD", frozenset({"blind"}))  # as a held-out blind split is labelled once committed
     assert bench.main(["--split", "blind", "--failures"]) == 2
     assert "refused on an unread held-out split" in capsys.readouterr().err
@@ -113,16 +113,17 @@ def test_also_applies_is_checked_and_an_unread_split_never_prints_its_cases(caps
 
 @pytest.mark.slow
 @pytest.mark.parametrize("compiler", ["reference", "model"])
-@pytest.mark.parametrize("split", ["blind", "blind2", "blind3", "blind4"])
+@pytest.mark.parametrize("split", ["blind", "blind2", "blind3", "blind4", "blind5"])
 def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
-    """Issue 29's acceptance on the four blind splits (development now): no harmful injection, every silent query
-    silent, with the case authors' compilations and with the surrogate compiler, and exact-set at the figure issue
-    29's fifth round measured, a point below (reference / surrogate: blind-1 99.0 / 85.7, blind-2 93.8 / 86.2,
-    blind-3 96.3 / 86.8, blind-4 99.4 / 90.7); at least the issue's bars, 90 % and 80 %."""
+    """Issue 29's acceptance on the five blind splits that are development now: no harmful injection, every silent
+    query silent, with the case authors' compilations and with the surrogate compiler, and exact-set at the figure
+    issue 29's seventh round measured, a point below (reference / surrogate: blind-1 99.0 / 85.7, blind-2 93.8 / 89.0,
+    blind-3 96.3 / 87.3, blind-4 99.7 / 92.2, blind-5 91.6 / 87.7)."""
     bench = load_bench()
     results, _, _ = bench.run_bench((split,), behaviour=False, progress=False, compiler=compiler)
     score = bench.score(results)
-    measured = {"blind": (99.0, 85.7), "blind2": (93.8, 86.2), "blind3": (96.3, 86.8), "blind4": (99.4, 90.7)}[split]
+    measured = {"blind": (99.0, 85.7), "blind2": (93.8, 89.0), "blind3": (96.3, 87.3), "blind4": (99.7, 92.2),
+                "blind5": (91.6, 87.7)}[split]
     floor = (measured[0] if compiler == "reference" else measured[1]) - 1.0
     assert (score["harmful"], score["silence"]) == (0, 100.0) and score["exact"] >= floor, \
         {k: score[k] for k in ("harmful", "silence", "exact", "missed")}  # figures only

@@ -8,11 +8,12 @@ an author who read only the rule language (then a section of the README, now doc
 docs/rulebook.md) and real contexts (`data/dc_bench/blind*_author_pack/`) and was committed before its first run; each
 was a held-out measure until a round was steered by it. Each is development now: `blind` steered issue 29's first round,
 `blind2` the second, `blind3` the third (their aggregates and failure classes), and the fifth round read the failures
-of all four (`--failures`; `blind4` had been the held-out measure of rounds three and four). `blind5`, written from
-the documented rule language before the fifth round and committed before its first run, steered the sixth round by
-its aggregates (development now). `blind6`, written before the fifth and sixth rounds and committed before its first
-run, is in `UNREAD`: a held-out split is read by nobody who changes the product: for it the bench prints aggregate
-figures and failure classes only, never a case's text, label or context (`--failures` refuses).
+of all four (`--failures`; `blind4` had been the held-out measure of rounds three and four). `blind5`, written from the
+documented rule language before the fifth round, is development too: the sixth round was steered by its aggregates, the
+seventh read its failures. `blind6`, written before the fifth and sixth rounds, was committed before its first run and
+is in `UNREAD`: a held-out split is read
+by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
+case's text, label or context (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
 in a temporary directory, or a namespace of a private redis-server for `backend: redis`), teaches its rules
 through the product's own path (forge.rulebook.authoring.teaching: the grammar, else the configured compiler
@@ -67,7 +68,8 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind2": "blind-2 (written blind; development: it steered issue 29's second and fifth rounds)",
                "blind3": "blind-3 (written blind; development: it steered issue 29's third and fifth rounds)",
                "blind4": "blind-4 (written blind; development: it steered issue 29's fifth round)",
-               "blind5": "blind-5 (written blind; development: issue 29's sixth round was steered by its aggregates)",
+               "blind5": "blind-5 (written blind; development: issue 29's sixth round was steered by its aggregates, "
+                         "the seventh read its failures)",
                "blind6": "blind-6 (held out, unread: aggregates only)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.

@@ -41,7 +41,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import claims, complete_claims, facts_needed, rule_claims, spoken_facts, subject_of
+from forge.rulebook.language.condition import claims, complete_claims, conceded_hosts, facts_needed, rule_claims, spoken_facts, subject_of
 from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
 
@@ -231,7 +231,8 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     trigger_hosts = {h for atom, _ in atoms_of(predicate) for h in ([atom.host] if atom.host else [])}
     targets = _targets(action)
     for host in (*words.hosts, *((words.referent,) if words.referent else ())):  # "it", said of the host its story names
-        if host in words.excepted or host in words.contrasted and host not in {h for c in words.conditions for h in c.hosts}:
+        if host in words.excepted or host in conceded_hosts(words.text) \
+                or host in words.contrasted and host not in {h for c in words.conditions for h in c.hosts}:
             continue  # named to be left out ("except User0", "decoy User2, not User3")
         if host in {h for p in words.prohibitions for h in p.hosts} and isinstance(action, dict) \
                 and str(action.get("mode", "")).lower() == "do" and host not in {h for c in words.conditions for h in c.hosts} \
@@ -323,7 +324,10 @@ def _places(raw: Any) -> list[tuple[str, str]]:
 _NAMING = frozenset("""a an the any some that this it its is are was were be been being has have had when whenever if
     once while as soon long until unless during host machine box server one there here you we see sees seen appear
     appears appeared show shows shown up listed mentioned named present visible reported in view alerts alert table
-    context situation anything at all whatever state any for only just about applies apply""".split())
+    context situation anything at all whatever state any for only just about applies apply
+    analyse analyze analysing analyzing examine examining inspect inspecting triage triaging asked""".split())
+# (the last line: the Analyst's call is about one host, "when you analyse Op_Server0", "the host you're analysing is
+# Op_Server0": the context shows that host, no more)
 
 
 def _bare(words: Wording, predicate) -> Optional[str]:
@@ -365,9 +369,15 @@ def _claims(text: str, predicate) -> Optional[str]:
     with their states, a class with a state, a quiet network, a named phase), where that reading places every
     negation of it: a predicate that does not is wider than the text, or says something else."""
     found = rule_claims(text, with_instruction=True, bare=False)
-    if found is None or not complete_claims(text, found) or implies(predicate, found):
+    if found is None or implies(predicate, found):
         return None
-    return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
+    if complete_claims(text, found):
+        return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
+    # Read in part, what the reading places must still be able to hold with the predicate: one that excludes it says
+    # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").
+    if not may_overlap(predicate, found):
+        return f"claims: the predicate excludes what the condition says ({describe(found)[:90]}): express the condition"
+    return None
 
 
 def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:

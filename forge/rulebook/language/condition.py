@@ -36,7 +36,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, hosts_in, negations_in, read_wording,
-                                            sentences, written_out)
+                                            sentences, verbs_in, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -85,7 +85,7 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:went|changed|turned|moved|dropped|fell)\s+(?:\w+\s+){{0,3}}?(?:from|to|into)\b|"
         rf"(?:a|an|the|our|my)\s+(?:remove|restore|analyse|analysis|removal|reimage)\s+(?:has|had)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
-        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns)|for {_NUMBER} (?:more )?(?:steps|turns)|"
+        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it)\s+)?{_VERBS}|since (?:the|step|it))\b",
         re.IGNORECASE), _history_stated),
@@ -144,7 +144,9 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     """Each part of a rule's words that speaks of kinds of fact (FACTS), with them: its conditions, and its order itself
     ("restore any host stuck at Unknown for two steps"; not the order's "before anything else", which orders, or
     "before they arrive", which is the future; nor "still", which mostly says "now")."""
-    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", re.sub(r"\bbefore\b[^,;.]*", " ", words.instruction))]
+    # (nor what the order puts aside: "instead of analysing it again" is the move not to make, no condition)
+    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", words.instruction)
+    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)]
     found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
 
@@ -252,8 +254,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
-    for clause in (piece for c in coarse
-                   for piece in _NEW_SUBJECT.split(c)):
+    for clause in (piece for c in coarse for piece in _shared_state(_NEW_SUBJECT.split(c))):
         if not clause:
             continue
         clause = _their_class(clause, named_class)
@@ -278,6 +279,25 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         else:
             parts.extend(_general_parts(clause, universal))
     return _all_of(parts)
+
+
+# A clause whose plural verb or "both" says its state is shared by every subject before it: "... and a user host are
+# (both) compromised".
+_SHARED = re.compile(r"^[^,;:.]*?\b(?:are|were|have\s+been|both|each|all)\b", re.IGNORECASE)
+
+
+def _shared_state(pieces: list[str]) -> list[str]:
+    """Clauses split before "and" with a subject of their own, joined again where the first states nothing and the
+    next says its state is theirs together ("an enterprise server and a user host are both compromised": both are
+    compromised; the enterprise server was left with no state, so no claim, while the reading called itself whole)."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _SHARED.match(piece or "") and (classes_in(out[-1]) or hosts_in(out[-1])) \
+                and _state_of(out[-1]) == ((None, None), None):
+            out[-1] = f"{out[-1]} and {piece}"
+        else:
+            out.append(piece)
+    return out
 
 
 def _all_of(parts: list):
@@ -580,7 +600,8 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped""".split())
+    other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
+    immediately directly""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far"; the hosts other than the one named, `_OTHER`)
 
@@ -679,6 +700,9 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""  # the predicate says all the text's condition says (the product's reading of it): nothing is left
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
         return ""
+    if verbs_in(text) and _state_of(text) == ((None, None), None) and not hosts_in(text) and not classes_in(text) \
+            and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
+        return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"
     found = _rest_claims(text, when)
     if found is not None:
         from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
@@ -759,7 +783,14 @@ _STATED_OBJECT = re.compile(rf"\b{_STATE_ADJECTIVE}(?:\s+(?:and|but|or)\s+{_STAT
                             rf"(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?|"
                             rf"(?:user|enterprise)\d|op_(?:host|server)\d)\b", re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
-_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though)|whatever|regardless\s+of|no\s+matter)\b[^.;]*", re.IGNORECASE)
+_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter)\b[^.;]*", re.IGNORECASE)
+
+
+def conceded_hosts(text: str) -> frozenset[str]:
+    """The hosts a text names only in a concession ("restore Enterprise2, even while Op_Server0 is under attack"): what
+    the order holds whatever they show, so no condition on them, and no target."""
+    inside = {h for m in _CONCESSION.finditer(text or "") for h in hosts_in(m.group(0))}
+    return frozenset(inside - set(hosts_in(_CONCESSION.sub(" ", text or ""))))
 
 
 def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True):
@@ -819,10 +850,19 @@ def _condition_claims(words, unresolved: Optional[list] = None):
 
     subject = subject_of(words)
     parts = []
+    # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
+    # order is about, for its "them", not a condition that each is shown.
+    heading = [h for h in hosts_in(words.situation) if h not in words.excepted] \
+        if len(hosts_in(words.situation)) > 1 and not unplaced(words.situation) \
+        and _state_of(words.situation) == ((None, None), None) and not classes_in(words.situation) else []
     for condition in words.conditions:
+        if heading and condition.text.strip() == words.situation.strip():
+            continue
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
-        named = [h for h in hosts_in(sentence) if h not in words.excepted]
+        named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
+        if heading and re.search(r"\b(?:both|either|neither|them|they|each|all)\b", condition.text, re.IGNORECASE):
+            named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
         own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \

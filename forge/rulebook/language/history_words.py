@@ -55,7 +55,12 @@ _HELD = _any(
     rf"\b{_N}\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b")
 _HELD_WORDS = _any(r"\b(?:stay(?:s|ed)?|remain(?:s|ed)?|(?:has|have|had)\s+been|sat|sits?|stuck|unchanged|"
                    r"(?:has|have)(?:\s+not|n't)\s+changed|keeps?\s+showing|kept\s+showing|still|consecutive(?:ly)?)\b")
-_WITHIN = _any(rf"\b(?:within|in)\s+the\s+(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b")
+_WITHIN = _any(rf"\b(?:within|in)\s+the\s+(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b",
+               # "right after we analysed it": the step after the action, not any step the history shows
+               r"\b(?:right|just|immediately|directly)\s+(?:after|following)\b")
+# the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
+_CHANGED_AFTER = _any(r"\b(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
+                      r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
 _ACTED = _any(
     rf"\b(?:after|following|since|once)\s+(?:(?:we|you|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
     rf"(?:(?:a|an|the|our|my|one|your)\s+)?(?:been\s+)?{_DONE}",
@@ -69,6 +74,9 @@ _UNCHANGED_AFTER = _any(
     rf"(?:clear|fix|clean|help|work|stick|change|evict|remove|get\s+rid)",
     rf"\bdespite\s+(?:a|an|the|our|my)?\s*{_DONE}")
 _SCAN_FIRST = _any(r"\bscanned\s+(?:first|before|and\s+then|then)\b",
+                   # "the attacker scanned a host before exploiting it", "scanned User2 and then exploited it"
+                   r"\bscanned\s+(?P<keep>(?:(?:a|an|the|that|this|any)\s+)?(?:\w+\s+)?(?:host|machine|box|server|it|\w+\d))\s+"
+                   r"(?:first\s+)?(?:before|and\s+then|then)\s+(?:\w+\s+){0,2}?exploit\w*",
                    r"\b(?:showed|shows|showing)\s+(?:a\s+)?scan\s+(?:before|and\s+then|then)\s+(?:it\s+)?(?:showed|shows|showing|was|got)?\s*"
                    r"(?:an?\s+)?exploit\w*", r"\bscan(?:ned)?\s+(?:and\s+)?then\s+exploit\w*",
                    r"\bafter\s+(?:a\s+|being\s+)?scan(?:ned)?\b.*\bexploit\w*", r"\bprobed\s+(?:first|before)\b")
@@ -98,9 +106,11 @@ def history_conditions(clause: str) -> Optional[dict]:
             return None  # a verb the product cannot name ("after we cleaned it", "after a decoy")
         out["acted"] = verb
         within = _search(_WITHIN, clause)
-        out["within"] = min(_count(within), 30) if within else RECENT_STEPS
+        out["within"] = (min(_count(within), 30) if "n" in within.re.groupindex else 1) if within else RECENT_STEPS
         if unchanged is not None:
             out["changed"] = False
+        elif _search(_CHANGED_AFTER, clause):
+            out["changed"] = True
     if _search(_NEWLY, clause):
         out["newly_compromised"] = True
     elif _search(_SINCE_BEFORE, clause) and "acted" not in out:
@@ -114,8 +124,8 @@ def history_conditions(clause: str) -> Optional[dict]:
 def without_history(clause: str) -> str:
     """The clause with the words `history_conditions` read taken out (what is left must be read as a state, or is
     history it could not place)."""
-    for pattern in _PATTERNS:
-        clause = pattern.sub(" ", clause)
+    for pattern in _PATTERNS:  # (the host a pattern names, `keep`, stays: what the history is said of)
+        clause = pattern.sub(lambda m: f" {m['keep']} " if "keep" in pattern.groupindex else " ", clause)
     return clause
 
 

@@ -83,7 +83,8 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pa
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
 # not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
 _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
-                       r"futile|wasteful|waste(?:\s+of\s+\w+)?|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
+                       r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
+                       r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|(?:not|never)\s+(?:the|a)\s+(?:answer|fix|solution|way)|"
                        r"not\s+enough|never\s+enough|insufficient|"
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
@@ -229,6 +230,8 @@ _STORY = re.compile(
     r"^\s*(?!(?:no|some|any|every)thing\b|during\b)\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
+                                # what a move does there, said in the present: "Remove keeps failing there"
+                                rf"keeps|fails|works|helps|seems|tends|never\s+works|"
                                 rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b|\s*$)|alone|{_PAST})\b"
                                 # a participle before what it describes is no report: "restore compromised user hosts"
                                 rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
@@ -241,7 +244,10 @@ _IMPERATIVE_START = re.compile(
     rf"assume|expect|answer|reply|choose|pick|select|wait|hold|act|trust|verify|confirm|double-check|give|apply|"
     rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let|"
     # the Planner's and the Analyst's orders: "plan a DecoyTomcat on ...", "recommend Remove"
-    rf"plan|recommend|suggest|propose|schedule|queue|advise)\b|(?:{_VERB.pattern}))", re.IGNORECASE)
+    rf"plan|recommend|suggest|propose|schedule|queue|advise|"
+    # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
+    rf"make(?=\s+(?:(?:a|an|the)\s+)?(?:\w+\s+){{0,7}}?(?:part\s+of|a\s+priority|(?:the|your)\s+(?:first|top|next))\b)|include|add)\b|"
+    rf"(?:{_VERB.pattern}))", re.IGNORECASE)
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
                           r"means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:be\s+|get\s+)?"
@@ -375,7 +381,8 @@ def _so_order(part: str) -> str:
     """ "REASON, so ORDER" ("User2 is the box the exercise must find, so leave User2 alone"): the order (a ", so ..."
     that does not order is a consequence, left out as a justification)."""
     found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
-    return found["order"] if found and not gives_order(part[:found.start()]) and _IMPERATIVE_START.match(found["order"]) \
+    return found["order"] if found and not gives_order(part[:found.start()]) \
+        and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and not _CONDITION.match(found["order"]) else part
 
 
@@ -401,7 +408,7 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
 
 
 _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
-                          r"from\s+here\s+on)\b\s*,?\s*", re.IGNORECASE)
+                          r"from\s+here\s+on)\b\s*[,:\u2013\u2014-]?\s*", re.IGNORECASE)
 
 
 def gives_order(sentence: str) -> bool:
@@ -454,16 +461,43 @@ _SCOPE_NOTE = re.compile(rf"^(?:this|that|it|the\s+(?:rule|above|order))\s+(?:(?
                          rf"is\s+(?:valid|true|meant|needed|for)|works|makes\s+sense)\b[^.;]*?\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 
 
+def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
+    """(situation, index of the order in `parts`) where the first part that looks like an order is a condition with a statement
+    for its main clause and the order comes after it ("If an enterprise server and a user host are both compromised,
+    the attacker already has a foothold in two subnets; make restoring the enterprise server part of the plan"): the
+    condition is the order's situation, and what the statement says of it (no verb of the catalogue) is its reason,
+    no part of the order. Else ("", first)."""
+    part = parts[first]
+    marker = _CONDITION.match(part)
+    if marker is None:
+        return "", first
+    end = _clause_end(part, marker.end())
+    main = part[end:].lstrip(" ,:;\u2013\u2014-")
+    said, colon, order = main.partition(":")
+    if colon and said.strip() and not gives_order(said) and gives_order(order) and not _CONDITION.match(order.strip()):
+        # "If ..., the Remove didn't work: escalate to Restore": what the statement concludes is the reason
+        parts[first] = order.strip()
+        return part[:end].strip(), first
+    if not main or gives_order(main) or _VERB.search(main):
+        return "", first
+    later = next((j for j in range(first + 1, len(parts)) if gives_order(parts[j]) and not _CONDITION.match(parts[j])), None)
+    return ("", first) if later is None else (part[:end].strip(), later)
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     parts = _parts(text)
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
+    situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
     found = _OPENING.match(parts[first])
-    situation, order = "", parts[first]
-    if found and not gives_order(found["situation"]) and gives_order(found["rest"]):
-        situation, order = ("" if _STORY.search(found["situation"]) else found["situation"].strip()), found["rest"]
+    order = parts[first]
+    if found and not situation and not gives_order(found["situation"]) and gives_order(found["rest"]):
+        # ("Next time: ...", "From now on: ..." open the order; they state no situation)
+        situation = "" if _STORY.search(found["situation"]) or not _FROM_NOW_ON.sub("", found["situation"].strip()) \
+            else found["situation"].strip()
+        order = found["rest"]
     if not situation and first > 0 and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
@@ -533,13 +567,18 @@ def _clause_end(text: str, start: int) -> int:
     for stop in re.finditer(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest):
         if stop.group(0) == "," and _HOST_BEFORE.search(rest[:stop.start()]) and _HOST_AFTER.match(rest[stop.end():]):
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
+        if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
+                and _STATE_WORDS.match(rest[stop.end():]):
+            continue  # "if red scanned User2 and then exploited it": what happened next, not the order
         end = stop.start()
         break
+    bad = _BAD_IDEA.search(rest[:end])  # "Analysing X on a mere scan is wasted": the judgement is no part of the condition
+    end = bad.start() if bad else end
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
     if order and not re.search(r"\b(?:is|are|was|were|been|be|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
-                               r"since|with|without|from|of|any|an?|the|repeated|its)\s*$",
+                               r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three)\s*$",
                                rest[:order.start()], re.IGNORECASE) and order.start() > 0:
         end = min(end, order.start())
     return start + end
