@@ -24,7 +24,7 @@ from typing import Any, Optional, Sequence
 
 from forge.rulebook.language.grammar import ConditionalRule, parse_rule
 from forge.rulebook.language.action import MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
-from forge.rulebook.model import canonical_json
+from forge.rulebook.model import RuleType, canonical_json
 from forge.rulebook.language.predicate import (
     Predicate,
     PredicateError,
@@ -99,7 +99,7 @@ def meaning_of(record) -> Meaning:
     when = canonical_json(record.when) if record.when is not None else None
     action = canonical_json(record.action) if record.action is not None else None
     meaning = _parsed(when, action, record.directive)
-    if meaning.semantic and getattr(record, "type", "CONTENT") == "CONTENT":
+    if meaning.semantic and getattr(record, "type", RuleType.CONTENT) == RuleType.CONTENT:
         said = said_in_words(getattr(record, "text", "") or record.directive)
         if said is not None:
             return Meaning(said=Meaning(*said))
