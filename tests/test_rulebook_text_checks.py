@@ -120,9 +120,17 @@ def test_a_compilation_that_says_what_its_text_says_passes(text, when, action):
     assert text_problem(text, when, action) is None
 
 
+# Three of the model-style author's compilations say more than their words, and the split keeps its author's file
+# as written: "newly compromised" compiled as "shows Exploit" twice (the text speaks of history), and a plan whose
+# second step names Op_Server0 compiled as its first step alone (the named host neither restricts the trigger nor
+# is the target). The checks refuse exactly these, by these checks.
+AUTHORS_WIDER_READINGS = {("M-hi-4", "a"): "history", ("M-ph-5", "a"): "history", ("M-pl-3", "a"): "host"}
+
+
 def test_every_reference_compilation_of_the_development_splits_passes_the_checks():
     """The case authors' own compilations of the dev, held-out and model-style splits: the checks refuse none
-    (a check that refused correct compilations would turn good rules into silent ones)."""
+    but the author's three wider readings above (a check that refused correct compilations would turn good rules
+    into silent ones)."""
     from forge.rulebook.authoring.checks import text_problem
     from tests.test_dc_bench import load_bench
 
@@ -137,8 +145,8 @@ def test_every_reference_compilation_of_the_development_splits_passes_the_checks
                     if ref.get("when") is not None and ref.get("type") != "FORMAT":
                         problem = text_problem(item["text"], ref["when"], ref.get("action"), ref.get("unexpressed", ""))
                         if problem:
-                            refused.append((scenario["id"], item["as"], problem))
-    assert not refused, refused
+                            refused.append((scenario["id"], item["as"], problem.split(":")[0]))
+    assert sorted(refused) == sorted((*key, check) for key, check in AUTHORS_WIDER_READINGS.items()), refused
 
 
 def test_a_refused_compilation_gets_one_reprompt_then_stays_semantic_and_silent_where_its_text_does_not_apply(tmp_path):
