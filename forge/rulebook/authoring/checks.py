@@ -43,7 +43,7 @@ from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROM
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import claims, complete_claims, conceded_hosts, facts_needed, rule_claims, spoken_facts, subject_of
 from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
-from forge.rulebook.language.wording import Wording, classes_in, hosts_in, read_wording, same_verb, verbs_in
+from forge.rulebook.language.wording import Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb, verbs_in
 
 
 def _says_absence(atom: Atom, negated: bool) -> bool:
@@ -242,6 +242,12 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             said = "names" if host in words.hosts else "means by 'it'"
             return (f"host: the text {said} {host}, but the entry neither restricts its trigger to {host} nor aims its "
                     f"action at it: keep to the hosts the text names")
+    meant = pronoun_hosts(words.text) if words.referent is None else ()
+    if meant and not (trigger_hosts | targets) & set(meant):
+        # "I restored Enterprise1 too late, the attacker reached Enterprise2. Restore it as soon as it is compromised.":
+        # which host "it" is may be unclear, but it is one of those the text names, never any host
+        return (f"host: the order's \"it\" is one of the hosts the text names ({', '.join(meant)}), but the entry is "
+                "about none of them: restrict the trigger to the host it means, or aim the action at it")
     generic = any(atom.host_class == "any" and not neg for atom, neg in atoms_of(predicate))
     for cls in words.classes:
         members = set(HOST_CLASSES[cls])

@@ -84,6 +84,9 @@ FACTS: tuple[Fact, ...] = (
         # a change of state: "went from Compromised User to Compromised Unknown", "a Remove has turned it to Unknown"
         rf"(?:went|changed|turned|moved|dropped|fell)\s+(?:\w+\s+){{0,3}}?(?:from|to|into)\b|"
         rf"(?:a|an|the|our|my)\s+(?:remove|restore|analyse|analysis|removal|reimage)\s+(?:has|had)\b|"
+        # the defender's move as what changed a host: "an Analyse turned it Privileged", "the Restore left it at Unknown"
+        rf"(?:a|an|the|our|my|that|this|last|previous)\s+(?:remove|restore|analy[sz]e|analysis|removal|reimage|decoy\w*)\s+"
+        rf"(?:(?:has|had|just|then)\s+)?(?:turned|made|left|changed|pushed|sent|flipped|dropped|moved|brought|put|knocked)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
         rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
@@ -165,7 +168,9 @@ _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|ho
 # "a host", "any machine", "nothing", "no host": a statement about hosts of no class in particular
 _SOME_HOST = re.compile(r"\b(?:a|an|any|some|every|each)\s+(?:host|machine|box|server|node)s?\b|"
                         r"\b(?:host|machine|box)s?\s+(?:that|which|whose|with|showing)\b", re.IGNORECASE)
-_NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|the|them))|no\s+(?:host|machine|box)s?|"
+# ("nothing on it" is about one host; "nothing on the network", "nothing in the user subnet" about every host of it)
+_NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|them|the\s+(?!(?:whole\s+|entire\s+)?(?:(?:user|enterprise|"
+                      r"op|operational)[\s-]+)?(?:network|subnet|zone|segment|estate|environment)\b)))|no\s+(?:host|machine|box)s?|"
                       r"none\s+of\s+the\s+(?:host|machine)s)\b", re.IGNORECASE)
 # "all / every / each user host", "the whole user subnet", "the user subnet is clean": a statement about each host of
 # the class, not about some host of it.
@@ -314,8 +319,10 @@ def _all_of(parts: list):
 _THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)", re.IGNORECASE)
 # "they", "none of them", "each of them": the hosts of a class the clause before named ("user hosts getting scanned
 # while none of them is compromised yet": no user host is).
-_THEM = re.compile(r"\b(?P<q>none|all|each|every\s+one|any|either|one|some|neither|both)\s+of\s+them\b|\b(?P<they>they)\b",
-                   re.IGNORECASE)
+# ("one" alone as the subject is one of them: "on the enterprise servers, remove the attacker as soon as one is hit")
+_THEM = re.compile(r"\b(?P<q>none|all|each|every\s+one|any|either|one|some|neither|both)\s+of\s+them\b|\b(?P<they>they)\b|"
+                   r"\b(?P<q1>one)\b(?=\s+(?:(?:is|are|was|gets?|got|shows?|showed|becomes?|became|has|turns?|turned|"
+                   r"goes|went|starts?|appears?|looks?)\b))", re.IGNORECASE)
 _CLASS_WORD = {"User": "user hosts", "Enterprise": "enterprise hosts", "Operational": "operational hosts"}
 
 
@@ -323,8 +330,8 @@ def _their_class(clause: str, named_class: Optional[str]) -> str:
     """A clause that names no host and no class, with "they" / "X of them" written as the class named before it."""
     if named_class is None or hosts_in(clause) or classes_in(clause):
         return clause
-    return _THEM.sub(lambda m: f"{m['q']} of the {_CLASS_WORD[named_class]}" if m["q"] else f"the {_CLASS_WORD[named_class]}",
-                     clause)
+    return _THEM.sub(lambda m: f"{m['q'] or m['q1']} of the {_CLASS_WORD[named_class]}" if m["q"] or m["q1"]
+                     else f"the {_CLASS_WORD[named_class]}", clause)
 
 
 def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...]) -> tuple[list, list[str], Optional[str]]:
@@ -544,7 +551,9 @@ def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()
     activity, compromise = state
     values = {"activity": None if activity is None else "any" if activity == SOME else activity,
               "compromise": None if compromise is None else "any" if compromise == SOME else compromise}
-    if history.get("newly_compromised") is not None or history.get("unchanged_for") is not None:
+    # ("still compromised after we removed it": the state the history words hold is the host's own, now)
+    if history.get("newly_compromised") is not None or history.get("unchanged_for") is not None \
+            or history.get("changed") is False:
         values["compromise"] = values["compromise"] or ("any" if history.get("newly_compromised") is not False
                                                         or re.search(r"compromis|exploit|breach|infect|root|owned", clause, re.I)
                                                         else None)
@@ -782,6 +791,12 @@ _STATE_ADJECTIVE = (r"(?:exploited|compromised|scanned|probed|infected|breached|
 _STATED_OBJECT = re.compile(rf"\b{_STATE_ADJECTIVE}(?:\s+(?:and|but|or)\s+{_STATE_ADJECTIVE})*\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
                             rf"(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?|"
                             rf"(?:user|enterprise)\d|op_(?:host|server)\d)\b", re.IGNORECASE)
+# A state said after what it is of: "User4 under exploitation should not get a Remove", "any user host being exploited".
+# (not the last of a list, "Enterprise1 or Enterprise2 being exploited", whose state is every host's of it)
+_STATED_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(?:(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?)|"
+                                  r"(?:user|enterprise)\d|op_(?:host|server)\d)\s+(?:(?:that\s+is|which\s+is|currently|still)\s+)?"
+                                  r"(?:under\s+(?:active\s+|an\s+)?(?:exploitation|exploit|attack)|being\s+(?:exploited|scanned|probed|"
+                                  r"attacked))\b", re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
 _CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter)\b[^.;]*", re.IGNORECASE)
 
@@ -812,7 +827,8 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
         rest = rest.replace(c.text, " ")
     # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
     # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
-    for piece in [m.group(0) for m in _STATED_OBJECT.finditer(rest)] + ([rest] if not words.conditions and bare else []):
+    stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest))]
+    for piece in stated + ([rest] if not words.conditions and bare else []):
         order = claims(piece, subject, universal=False)
         for part in order.parts if isinstance(order, AllOf) else (order,) if order is not None else ():
             # A host the order only acts on is a target, not a condition, unless the rule states none at all.

@@ -317,6 +317,9 @@ def host_truth(p: Atom, host: str, situation: Situation) -> Optional[bool]:
         return None  # the context does not state this host
     values = [p.accepts3(a, c) for a, c in states] if (p.activity is not None or p.compromise is not None) else [True]
     now = True if True in values else (None if None in values else False)
+    if now and p.acted == "Remove" and p.compromise == "any" and {c for _, c in states} == {_REMOVED}:
+        # Unknown is the row a Remove leaves: whether the attacker is still (or again) on a removed host is not known
+        now = None
     if not history or now is False:
         return now
     parts = [now]
@@ -327,6 +330,9 @@ def host_truth(p: Atom, host: str, situation: Situation) -> Optional[bool]:
     if False in parts:
         return False
     return None if None in parts else True
+
+
+_REMOVED = "Unknown"  # the Compromised value a Remove leaves on a compromised row (CybORG's blue table)
 
 
 def _compromised(level: Optional[str]) -> Optional[bool]:
@@ -383,7 +389,10 @@ def _acted(p: Atom, host: str, history: History, levels_now: set[str]) -> Option
     values = []
     for action in taken:  # the step-s action shows its effect in the step s+1 observation
         before, after = past.get(action.step), past.get(action.step + 1)
-        values.append(None if not before or not after else (before != after) == p.changed)
+        # ("still compromised after a Remove", changed: false: the action left it in the state the atom asks for, not
+        # a host clean then and compromised since)
+        kept = p.changed or p.compromise is None or not after or any(_meets(p.compromise, c, QUIET_COMPROMISE) for c in after)
+        values.append(None if not before or not after else (before != after) == p.changed and kept)
     return True if True in values else (None if None in values else False)
 
 

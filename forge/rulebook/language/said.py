@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Optional
 
 from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
-from forge.env.catalog import GLOBAL_VERBS
+from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, positive_hosts
 from forge.rulebook.language.wording import read_wording
 
@@ -34,9 +34,12 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         return forbidden
     words = read_wording(text)
     verbs = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS]
-    if words.prohibitions or words.dispreferred or len(verbs) != 1 or len(words.hosts) + len(words.classes) != 1:
+    # hosts the text names of the one class it orders for are that class's ("... on a user host; that goes for User1
+    # through User4, leave User0 out"): its scope is the class, less what it excepts (rule_claims)
+    hosts = [] if len(words.classes) == 1 and all(h in HOST_CLASSES[words.classes[0]] for h in words.hosts) else words.hosts
+    if words.prohibitions or words.dispreferred or len(verbs) != 1 or len(hosts) + len(words.classes) != 1:
         return None
-    scope = Atom(host=words.hosts[0]) if words.hosts else Atom(host_class=words.classes[0])
+    scope = Atom(host=hosts[0]) if hosts else Atom(host_class=words.classes[0])
     claims = rule_claims(text, with_instruction=True, bare=False)
     when = claims if claims is not None and positive_hosts(claims) <= positive_hosts(scope) else scope
     return when, RuleAction("do", Move(verbs[0], MATCHED))

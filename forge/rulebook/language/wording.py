@@ -87,7 +87,11 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
                        r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|(?:not|never)\s+(?:the|a)\s+(?:answer|fix|solution|way)|"
                        r"not\s+enough|never\s+enough|insufficient|"
-                       r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
+                       r"the\s+wrong\s+(?:move|call|answer|choice)|"
+                       # a verb judged out of place: "Sleep is never the right move", "is not acceptable", "is never OK"
+                       r"(?:not|never)\s+(?:(?:a|an|the)\s+)?(?:(?:right|correct|proper|appropriate|acceptable|good|wise|safe|smart)"
+                       r"(?:\s+(?:move|call|answer|choice|action|response|thing(?:\s+to\s+do)?))?|ok|okay|fine|allowed|permitted|"
+                       r"(?:an\s+)?option|justified|warranted))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
 # A verb named as the limit or the answer: "Remove is as far as we go there", "a Remove is all we need", "Restore is the
 # right call", "a Monitor is usually sufficient there" (an order of that verb).
@@ -650,6 +654,16 @@ def _others(scope: str, instruction: str, hosts: tuple[str, ...], classes: tuple
     return tuple(dict.fromkeys([*hosts, *(h for c in classes for h in HOST_CLASSES[c] if h not in named)])), ()
 
 
+def _told_others(flat: str, whole: str, instruction: str) -> tuple[str, ...]:
+    """The hosts an order leaves out by calling the rest of their class "the other ..." when the text names them only
+    outside the order, in its story ("DecoyApache on Enterprise0 paid off. Put one on the other enterprise servers too
+    whenever they get scanned.": Enterprise1 and Enterprise2, not Enterprise0). A host the order itself names stays
+    (it may be its condition or its first move)."""
+    told = set(hosts_in(flat)) - set(hosts_in(whole))
+    return tuple(h for m in _OTHERS.finditer(instruction) for cls in classes_in(" ".join(instruction[m.end():].split()[:3]))[:1]
+                 for h in HOST_CLASSES[cls] if h in told)
+
+
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not _OTHERWISE.search(p))
@@ -707,6 +721,22 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
     return tuple(found), tuple(dict.fromkeys(dispreferred))
 
 
+# The exceptions said with a verb that may be the order itself ("leave X out", "exclude X").
+_LEFT_OUT_PATTERNS = frozenset(p.pattern for p in _EXCEPTED_ALONE if re.search(r"leave|exclude", p.pattern))
+
+
+def _is_the_order(instruction: str, conditions: tuple["Condition", ...]) -> bool:
+    """Whether "leave X out" / "exclude X" is the order itself ("As long as the op subnet is quiet, leave Op_Server0 out
+    of the plan": a prohibition on X), not an exception to it: the order, its conditions aside, names no move of its own
+    and no class or hosts in general that X could be left out of ("restore the compromised user hosts, but leave User0
+    out", "when a user host is exploited, remove the attacker from it; leave User0 out of it")."""
+    order = instruction
+    for condition in conditions:
+        order = order.replace(condition.text, " ")
+    return not verbs_in(order) and not classes_in(order) and not _GENERAL_HOST.search(order) \
+        and not re.search(r"\b(?:all|every|each)\b", order, re.I)
+
+
 def _heading(text: str, match: re.Match) -> bool:
     """An exception that heads the rule ("Except for User0: do not restore it ..."): the rule is about that host."""
     starts = re.search(r"(?:^|[.!?;]\s*)$", text[:match.start()].rstrip(" \"'("))
@@ -724,10 +754,25 @@ _GENERAL_HOST = re.compile(r"\b(?:a|an|any|some|every|each|all|whichever|whateve
 
 def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> Optional[str]:
     """The host an order that names none refers to by "it" or "that host": the one host the rest of the text names."""
-    if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order):
-        return None
-    rest = hosts_in(text)
+    rest = _pronoun_hosts(text, order, named, classes)
     return rest[0] if len(rest) == 1 else None
+
+
+def _pronoun_hosts(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> tuple[str, ...]:
+    """The hosts an order that names none may mean by "it" or "that host": those the rest of the text names."""
+    if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order):
+        return ()
+    return hosts_in(text)
+
+
+def pronoun_hosts(text: str) -> tuple[str, ...]:
+    """The hosts an order that names no host, no class and no host in general may mean by its "it" ("I restored
+    Enterprise1 too late, and the attacker reached Enterprise2 from it. Restore it as soon as it is compromised."):
+    the hosts the rest of the text names, one of which it is (empty: the order names its own subject, or has no "it").
+    One host is the order's `referent`; with more, the reader cannot tell which, but it is one of them, never any host."""
+    words = read_wording(text)
+    whole = f"{words.situation} {words.instruction}".strip()
+    return _pronoun_hosts(words.text, whole, hosts_in(whole), classes_in(whole))
 
 
 # A form's labels before its parts ("Condition: User2 shows an exploit. Action: remove the attacker from User2.",
@@ -766,14 +811,16 @@ def read_wording(text: str) -> Wording:
     flat = _SCOPE_LABEL.sub("For", flat)
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
+    conditions = _conditions(instruction, situation)
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
                                    + [h for p in _EXCEPTED_ALONE for m in p.finditer(flat) if not _heading(flat, m)
-                                      for h in hosts_in(m["what"])]))
+                                      and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
+                                      for h in hosts_in(m["what"])] + list(_told_others(flat, whole, instruction))))
     prohibitions, dispreferred = _prohibitions(instruction)
     if excepted:  # "restore the user hosts, except User0, which we never reimage": the prohibition is about User0
         prohibitions = tuple(p if p.hosts or p.classes else Prohibition(p.verb, excepted) for p in prohibitions)
     return Wording(flat, instruction, situation, order, hosts_in(whole), classes_in(whole), excepted,
-                   _conditions(instruction, situation), prohibitions, dispreferred, verbs_in(instruction),
+                   conditions, prohibitions, dispreferred, verbs_in(instruction),
                    _contrasted(instruction), _referent(flat, whole, hosts_in(whole), classes_in(whole)))
 
 
@@ -798,5 +845,5 @@ def class_of(host: str) -> Optional[str]:
 
 
 __all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "conditions_left_out", "gives_order", "hosts_in",
-           "negations_in", "read_wording",
+           "negations_in", "pronoun_hosts", "read_wording",
            "same_verb", "sentences", "verbs_in", "without_justification"]
