@@ -69,7 +69,7 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
-        r"\b(?:still|again|already|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged))|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -165,7 +165,9 @@ _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|ho
 # "a host", "any machine", "nothing", "no host": a statement about hosts of no class in particular
 _SOME_HOST = re.compile(r"\b(?:a|an|any|some|every|each)\s+(?:host|machine|box|server|node)s?\b|"
                         r"\b(?:host|machine|box)s?\s+(?:that|which|whose|with|showing)\b", re.IGNORECASE)
-_NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|the|them))|no\s+(?:host|machine|box)s?|"
+# ("nothing on it / on the host" is about one host; "nothing on the network" about every host)
+_NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|them|the(?!\s+(?:whole\s+|entire\s+)?(?:network|system|"
+                      r"environment|estate|board|range)\b)))|no\s+(?:host|machine|box)s?|"
                       r"none\s+of\s+the\s+(?:host|machine)s)\b", re.IGNORECASE)
 # "all / every / each user host", "the whole user subnet", "the user subnet is clean": a statement about each host of
 # the class, not about some host of it.
@@ -601,9 +603,9 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
-    immediately directly""".split())
+    immediately directly already""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
-# shown now, "so far"; the hosts other than the one named, `_OTHER`)
+# shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -786,11 +788,27 @@ _STATED_OBJECT = re.compile(rf"\b{_STATE_ADJECTIVE}(?:\s+(?:and|but|or)\s+{_STAT
 _CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter)\b[^.;]*", re.IGNORECASE)
 
 
+# What the order is meant to forestall: "remove it before the attacker pivots to the enterprise subnet" (the attacker's
+# next move, a reason for acting now: no condition, and no target).
+_FORESTALLED = re.compile(r"\bbefore\s+(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b[^.;,]*", re.IGNORECASE)
+
+
+def _set_aside(text: str) -> str:
+    return _FORESTALLED.sub(" ", _CONCESSION.sub(" ", text or ""))
+
+
 def conceded_hosts(text: str) -> frozenset[str]:
-    """The hosts a text names only in a concession ("restore Enterprise2, even while Op_Server0 is under attack"): what
-    the order holds whatever they show, so no condition on them, and no target."""
-    inside = {h for m in _CONCESSION.finditer(text or "") for h in hosts_in(m.group(0))}
-    return frozenset(inside - set(hosts_in(_CONCESSION.sub(" ", text or ""))))
+    """The hosts a text names only in a concession ("restore Enterprise2, even while Op_Server0 is under attack"), or in
+    the attacker's move the order forestalls ("... before the attacker reaches Enterprise1"): what the order holds
+    whatever they show, so no condition on them, and no target."""
+    inside = {h for p in (_CONCESSION, _FORESTALLED) for m in p.finditer(text or "") for h in hosts_in(m.group(0))}
+    return frozenset(inside - set(hosts_in(_set_aside(text))))
+
+
+def conceded_classes(text: str) -> frozenset[str]:
+    """The host classes a text names only so ("Remove it that turn, even if user hosts are also compromised")."""
+    inside = {c for p in (_CONCESSION, _FORESTALLED) for m in p.finditer(text or "") for c in classes_in(m.group(0))}
+    return frozenset(inside - set(classes_in(_set_aside(text))))
 
 
 def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True):
