@@ -202,3 +202,31 @@ def test_already_compromised_is_compromised_now() -> None:
     assert rule_claims(text, bare=False) == parse_predicate({"class": "Enterprise", "compromise": "any"})
     # "still compromised" is history
     assert check("If Enterprise2 is still compromised, do not choose Sleep.", {"host": "Enterprise2", "compromise": "any"}, action)
+
+
+# -- guarded rests that are no condition ------------------------------------------------------------------------------
+
+def test_a_rest_said_aside_of_the_condition_does_not_guard() -> None:
+    from forge.rulebook.language.condition import guard_rest
+
+    when = parse_predicate({"host": "Enterprise1", "compromise": "any"})
+    # what a dash adds after the condition, a reason
+    text = "When triaging Enterprise1, call it critical whenever it is compromised -- even a shell there endangers the plant."
+    assert guard_rest("shell endangers plant", when, text) == ""
+    # the teacher's view ("I think the lesson is ...") and the table and its reader
+    view = "I think the lesson is that when Enterprise1 is compromised, a Restore of it comes first."
+    assert guard_rest("think lesson", when, view) == ""
+    assert guard_rest("table you", parse_predicate({"activity": "Scan"}),
+                      "Whenever the table shows a scan on the host you are triaging, call it low risk.") == ""
+    # a condition after the dash, or words of the condition, still guard
+    assert guard_rest("only while Op_Server0 is clean", when, "Restore Enterprise1 -- only while Op_Server0 is clean.")
+    assert guard_rest("plant", when, "Restore Enterprise1 when the plant is down -- even a shell there endangers it.")
+
+
+def test_the_lesson_after_the_teachers_view_keeps_its_condition() -> None:
+    text = "I think the lesson is that when User3 is scanned, the decoy on it matters most: DecoySSHD on User3 first."
+    words = read_wording(text)
+    assert [c.text for c in words.conditions] == ["when User3 is scanned"]
+    # the host merely shown is wider than "scanned"
+    assert check(text, {"host": "User3"}, {"mode": "do", "verb": "DecoySSHD", "target": "User3"})
+    assert check(text, {"host": "User3", "activity": "Scan"}, {"mode": "do", "verb": "DecoySSHD", "target": "User3"}) is None

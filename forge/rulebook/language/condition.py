@@ -35,7 +35,7 @@ from forge.rulebook.language.history_words import history_conditions, without_hi
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
-from forge.rulebook.language.wording import (classes_in, conditions_left_out, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
                                             sentences, verbs_in, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
@@ -698,6 +698,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""
     if facts_needed(text):
         return text
+    if source and _said_aside(text, source):
+        return ""
     if source and when is not None and _said_whole(source, when):
         return ""  # the predicate says all the text's condition says (the product's reading of it): nothing is left
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
@@ -733,6 +735,34 @@ def _outside_instruction(rest: str, source: str) -> bool:
     said = content(f"{words.situation} {words.instruction}")
     rest_words = content(rest)
     return bool(rest_words) and rest_words <= content(source) and not rest_words & said
+
+
+# What a text says beside its condition: the teacher's view of it ("I now think ...", "the lesson is that ..."), and the
+# table and the one who reads it ("the table shows ... for the host you are analysing").
+_OPINION = re.compile(r"\b(?:i|we)\s+(?:now\s+|really\s+|still\s+|also\s+)?(?:think|believe|feel|reckon|suspect|guess)\b(?:\s+that)?|"
+                      r"\b(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?|\blooking\s+back\b", re.IGNORECASE)
+# What a dash adds after an order or a condition: "... whenever it shows any compromise -- even user level there puts the
+# mission at stake" (a reason, where it orders nothing and states no condition).
+_DASHED = re.compile(r"\s[\u2013\u2014-]{1,2}\s+(?P<tail>[^.;:\u2013\u2014]+)")
+_CONDITION_WORD = re.compile(r"\b(?:when|whenever|if|while|once|unless|until|after|as\s+long\s+as|only)\b", re.IGNORECASE)
+_READER = frozenset("table row rows column columns you we your our analysing analyzing analyse analyze".split())
+
+
+def _said_aside(rest: str, source: str) -> bool:
+    """Whether every word of a rest that is not a restated one comes from what its source says aside of its conditions
+    (a concession, "even user level there puts the mission at stake"; the teacher's view, "I now think ...") or is the
+    table and its reader ("the table ... you"), and none from what its conditions say once those are set aside."""
+    def content(text: str) -> set[str]:
+        return {w for w in re.findall(r"[a-z][a-z'-]{2,}", (text or "").lower()) if w not in _RESTATED}
+    dashed = [m["tail"] for m in _DASHED.finditer(source) if not gives_order(m["tail"]) and not _CONDITION_WORD.search(m["tail"])]
+    aside = " ".join([m.group(0) for p in (_CONCESSION, _OPINION) for m in p.finditer(source)] + dashed)
+    rest_words = content(rest)
+    conditions = " ".join(c.text for c in read_wording(source).conditions)
+    for tail in dashed:
+        conditions = conditions.replace(tail, " ")
+    conditions = content(_OPINION.sub(" ", _CONCESSION.sub(" ", conditions)))
+    said = rest_words - _READER
+    return bool(rest_words) and said <= content(aside) and not said & conditions
 
 
 def _rest_claims(rest: str, when):

@@ -516,9 +516,14 @@ def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
     return ("", first) if later is None else (part[:end].strip(), later)
 
 
+# The teacher's view before the lesson itself: "I think the lesson is that when ...", "The lesson is: ...".
+_VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|believe|reckon|feel)\s+(?:that\s+)?(?=the\s+lesson\b)|)"
+                        r"(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?\s*[:,]?\s*(?=\S)", re.IGNORECASE)
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
-    parts = _parts(text)
+    parts = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
