@@ -230,3 +230,29 @@ def test_the_lesson_after_the_teachers_view_keeps_its_condition() -> None:
     # the host merely shown is wider than "scanned"
     assert check(text, {"host": "User3"}, {"mode": "do", "verb": "DecoySSHD", "target": "User3"})
     assert check(text, {"host": "User3", "activity": "Scan"}, {"mode": "do", "verb": "DecoySSHD", "target": "User3"}) is None
+
+
+# -- the reply's form -------------------------------------------------------------------------------------------------
+
+def test_a_rule_on_the_replys_length_or_layout_is_format() -> None:
+    from forge.rulebook.authoring.compile import looks_like_format
+
+    for text in ("Answer in four lines: host, level, evidence, advice.", "Keep each plan under 40 words.",
+                 "Give the plan as a numbered list.", "Say the verdict in a single word.", "Two sentences at most, please."):
+        assert looks_like_format(text), text
+    for text in ("Restore User1 if it stays compromised for three steps.", "Put a decoy on every user host in the list.",
+                 "When User2 is scanned, answer in two lines."):  # (a condition on a host: no format rule)
+        assert not looks_like_format(text), text
+
+
+def test_a_format_rule_the_compiler_took_for_content_is_format() -> None:
+    from forge.rulebook.authoring.compile import _entry
+    from forge.rulebook.model import RuleType, SourceItem
+
+    item = SourceItem("correction", "analyst", "Answer in four lines: host, level, evidence, advice.", "op")
+    compiled, problem = _entry(item, {"verdict": "RULE", "type": "CONTENT", "directive": item.text, "roles": ["analyst"]})
+    assert problem is None and compiled.type == RuleType.FORMAT
+    # a content rule the compiler gave no predicate stays content (semantic)
+    content = SourceItem("correction", "analyst", "Call the host compromised if the evidence lists a reverse shell.", "op")
+    compiled, _ = _entry(content, {"verdict": "RULE", "type": "CONTENT", "directive": content.text, "roles": ["analyst"]})
+    assert compiled.type == RuleType.CONTENT

@@ -67,7 +67,11 @@ _JUSTIFICATION = re.compile(
 )
 _FORMAT_WORDS = re.compile(
     r"\b(?:reply|replies|respond|format|json|syntax|one line|per line|exactly one line|characters|answer with|"
-    r"nothing else|written as)\b|`(?:Answer|Tool):",
+    r"nothing else|written as)\b|`(?:Answer|Tool):|"
+    # the reply's length and layout: "answer in three lines", "under 60 words", "a numbered list", "a single word"
+    r"\b(?:in|to|under|within|at\s+most|no\s+more\s+than)\s+(?:\w+\s+){0,2}?(?:lines|words|sentences)\b|"
+    r"\b(?:numbered|bulleted)\s+list\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
+    r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b",
     re.IGNORECASE,
 )
 _HOST_WORD = {h.lower(): h for h in HOSTS}
@@ -288,6 +292,11 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         rule_type, meaning = RuleType.CONTENT, ContentMeaning(None, None, "", f"predicate refused: {format_problem(item.text)}")
     else:
         meaning = content_meaning(item.text, raw.get("when"), raw.get("action"), raw.get("unexpressed"))
+        if meaning.when is None and looks_like_format(item.text):
+            # a rule about the reply's form the compiler took for content ("Answer in three lines: Host, Verdict,
+            # Why."): no predicate can say when it holds, it holds on every call of its roles
+            return CompiledRule(item, CompileVerdict.RULE, directive, RuleType.FORMAT, roles, "format/reply", "", "model",
+                                when=None), None
         if meaning.when is None and not meaning.problem:
             meaning = meaning._replace(problem="the compiler gave no predicate")
     when, action, unexpressed, reason = meaning
