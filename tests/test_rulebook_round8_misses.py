@@ -256,3 +256,15 @@ def test_a_format_rule_the_compiler_took_for_content_is_format() -> None:
     content = SourceItem("correction", "analyst", "Call the host compromised if the evidence lists a reverse shell.", "op")
     compiled, _ = _entry(content, {"verdict": "RULE", "type": "CONTENT", "directive": content.text, "roles": ["analyst"]})
     assert compiled.type == RuleType.CONTENT
+
+
+def test_a_reason_in_the_story_does_not_cut_the_order_after_it() -> None:
+    from forge.rulebook.authoring.compile import strip_justification
+
+    text = ("At step 9 User2 was scanned and I chose Monitor because nothing else was going on. That was a mistake. "
+            "Monitor is never the right call while a user host is being scanned.")
+    kept = strip_justification(text)
+    assert "Monitor is never the right call while a user host is being scanned" in kept and "because" not in kept
+    assert [p.verb for p in read_wording(kept).prohibitions] == ["Monitor"]
+    # one sentence: its reason is cut as before
+    assert strip_justification("Restore User4 at once because red pivots through it.") == "Restore User4 at once"

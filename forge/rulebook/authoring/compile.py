@@ -49,7 +49,7 @@ from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.condition import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
-from forge.rulebook.language.wording import read_wording
+from forge.rulebook.language.wording import read_wording, sentences
 
 COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300
@@ -106,8 +106,13 @@ class CompileReport:
 def strip_justification(text: str) -> str:
     """The imperative without its reasons: one line, the first sentence's clause before any "because"."""
     line = " ".join((text or "").split())
-    line = _JUSTIFICATION.sub("", line).strip()
-    return line.rstrip(",;:-").strip()
+    cut = _JUSTIFICATION.sub("", line).strip().rstrip(",;:-").strip()
+    if cut == line or read_wording(cut).gives_order or not read_wording(line).gives_order:
+        return cut
+    # The reason cut with it the order of a later sentence ("At step 18 ... I chose Sleep because the plan had nothing
+    # urgent on it. Sleep is never the right move while ..."): cut each sentence's reason instead.
+    kept = [k for part in sentences(line) if (k := _JUSTIFICATION.sub("", part).strip().rstrip(",;:-").strip())]
+    return " ".join(k if k.endswith((".", "!", "?")) else f"{k}." for k in kept)
 
 
 def condition_slug(rule: ConditionalRule) -> str:
