@@ -268,3 +268,17 @@ def test_a_reason_in_the_story_does_not_cut_the_order_after_it() -> None:
     assert [p.verb for p in read_wording(kept).prohibitions] == ["Monitor"]
     # one sentence: its reason is cut as before
     assert strip_justification("Restore User4 at once because red pivots through it.") == "Restore User4 at once"
+
+
+def test_at_the_same_time_is_read_as_one_context() -> None:
+    from forge.rulebook.language.condition import complete_claims, guard_claims
+
+    text = "When two or more enterprise hosts are scanned at the same time, put a DecoyApache on each of them."
+    found = rule_claims(text, bare=False)
+    assert found is not None and complete_claims(text, found)
+    # the count is read: one scanned enterprise host is wider (kept semantic, judged by the count)
+    assert check(text, {"class": "Enterprise", "activity": "Scan"}, {"mode": "do", "verb": "DecoyApache", "target": "$matched"})
+    one = parse_predicate({"class": "Enterprise", "activity": "Scan"})
+    guard = guard_claims("two or more enterprise hosts scanned simultaneously", one)
+    assert implies(parse_predicate({"all": [{"host": "Enterprise0", "activity": "Scan"}, {"host": "Enterprise1", "activity": "Scan"}]}), guard)
+    assert not implies(one, guard)

@@ -621,8 +621,10 @@ def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", _HOST_NAMES.sub(" ", condition or ""), flags=re.IGNORECASE)
-    # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition
-    spared = re.sub(r"\b(?:the\s+)?next\s+time\b", " ", _COUNT.sub(" ", spared), flags=re.IGNORECASE)
+    # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
+    # (as "at once": the states are read of one context)
+    spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
+                    _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     return [w for w in re.findall(r"[a-z][a-z'-]+", spared.lower()) if w not in _PLACED and not w.endswith("'s")
             and not ("-" in w and all(part in _PLACED for part in w.split("-") if part))]  # "admin-level"
 
