@@ -282,3 +282,12 @@ def test_at_the_same_time_is_read_as_one_context() -> None:
     guard = guard_claims("two or more enterprise hosts scanned simultaneously", one)
     assert implies(parse_predicate({"all": [{"host": "Enterprise0", "activity": "Scan"}, {"host": "Enterprise1", "activity": "Scan"}]}), guard)
     assert not implies(one, guard)
+
+
+def test_one_said_of_the_class_the_order_names_is_one_of_that_class() -> None:
+    text = "On the user hosts, Analyse the box as soon as one shows an exploit."
+    found = rule_claims(text, with_instruction=True, bare=False)
+    assert found == parse_predicate({"class": "User", "activity": "Exploit"})
+    action = {"mode": "do", "verb": "Analyse", "target": "$matched"}
+    assert check(text, {"class": "User", "activity": "Exploit"}, action) is None
+    assert check(text, {"class": "User", "activity": "any"}, action)  # a scan too: wider

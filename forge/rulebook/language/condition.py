@@ -316,7 +316,9 @@ def _all_of(parts: list):
 _THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)", re.IGNORECASE)
 # "they", "none of them", "each of them": the hosts of a class the clause before named ("user hosts getting scanned
 # while none of them is compromised yet": no user host is).
-_THEM = re.compile(r"\b(?P<q>none|all|each|every\s+one|any|either|one|some|neither|both)\s+of\s+them\b|\b(?P<they>they)\b",
+# (and "one" alone as the subject: "on the enterprise servers, remove the attacker as soon as one shows a compromise")
+_THEM = re.compile(r"\b(?P<q>none|all|each|every\s+one|any|either|one|some|neither|both)\s+of\s+them\b|\b(?P<they>they)\b|"
+                   r"\b(?P<one>one)\b(?=\s+(?:of\s+(?:those|these)\s+)?(?:shows?|showed|is|gets?|got|becomes?|has|turns?|goes)\b)",
                    re.IGNORECASE)
 _CLASS_WORD = {"User": "user hosts", "Enterprise": "enterprise hosts", "Operational": "operational hosts"}
 
@@ -325,8 +327,8 @@ def _their_class(clause: str, named_class: Optional[str]) -> str:
     """A clause that names no host and no class, with "they" / "X of them" written as the class named before it."""
     if named_class is None or hosts_in(clause) or classes_in(clause):
         return clause
-    return _THEM.sub(lambda m: f"{m['q']} of the {_CLASS_WORD[named_class]}" if m["q"] else f"the {_CLASS_WORD[named_class]}",
-                     clause)
+    return _THEM.sub(lambda m: f"{m['q'] or m['one']} of the {_CLASS_WORD[named_class]}" if m["q"] or m["one"]
+                     else f"the {_CLASS_WORD[named_class]}", clause)
 
 
 def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...]) -> tuple[list, list[str], Optional[str]]:
