@@ -291,3 +291,22 @@ def test_one_said_of_the_class_the_order_names_is_one_of_that_class() -> None:
     action = {"mode": "do", "verb": "Analyse", "target": "$matched"}
     assert check(text, {"class": "User", "activity": "Exploit"}, action) is None
     assert check(text, {"class": "User", "activity": "any"}, action)  # a scan too: wider
+
+
+def test_no_other_host_of_the_class_said_short_is_read() -> None:
+    text = "When User3 is exploited and no other user host is, Restore User3."
+    found = rule_claims(text, bare=False)
+    others = [{"host": h, "activity": "Exploit"} for h in ("User0", "User1", "User2", "User4")]
+    assert found == parse_predicate({"all": [{"host": "User3", "activity": "Exploit"}, {"not": {"any": others}}]})
+    action = {"mode": "do", "verb": "Restore", "target": "User3"}
+    # the others' quiet rows, asked each apart, together say that none of them is exploited
+    quiet = [{"host": h, "activity": "None"} for h in ("User0", "User1", "User2", "User4")]
+    assert check(text, {"all": [{"host": "User3", "activity": "Exploit"}, *quiet]}, action) is None
+    assert check(text, {"all": [{"host": "User3", "activity": "Exploit"}, *quiet[:3]]}, action)  # User4 left out: wider
+
+
+def test_parts_of_a_conjunction_together_imply_a_negation() -> None:
+    both = parse_predicate({"all": [{"not": {"class": "any", "activity": "any"}}, {"not": {"class": "any", "compromise": "any"}}]})
+    assert implies(both, parse_predicate({"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}))
+    one = parse_predicate({"all": [{"not": {"class": "any", "activity": "any"}}, {"host": "User1", "compromise": "User"}]})
+    assert not implies(one, parse_predicate({"not": {"class": "any", "compromise": "any"}}))

@@ -594,8 +594,10 @@ def implies(p: Predicate, q: Predicate) -> bool:
         return all(implies(p, x) for x in q.parts)
     if isinstance(q, AnyOf):
         return any(implies(p, x) for x in q.parts)
-    if isinstance(p, AllOf):
-        return any(implies(x, q) for x in p.parts)
+    if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):
+        return True
+    if isinstance(p, AllOf) and not isinstance(q, Not) and not (isinstance(q, Atom) and _loud_form(q) is not None):
+        return False  # (a negation, or a quiet value, may be implied by the parts together: below)
     if isinstance(p, Atom) and isinstance(q, Atom):
         return _covers(q, p)
     if isinstance(q, Not):
