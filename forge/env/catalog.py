@@ -96,7 +96,10 @@ def _build() -> tuple[BlueAction, ...]:
 
 ACTIONS: tuple[BlueAction, ...] = _build()
 _BY_NAME: dict[tuple[str, Optional[str]], int] = {(a.verb, a.host): a.id for a in ACTIONS}
-_VERB_BY_FOLDED = {v.lower(): v for v in VERBS}
+# What people write for a verb whose CybORG name is misspelt: the mail decoy is `DecoyHarakaSMPT` in CybORG, and people
+# (and models) write the protocol's name, SMTP. Read as the catalog's own verb wherever an action is parsed.
+VERB_ALIASES: dict[str, str] = {"DecoyHarakaSMTP": "DecoyHarakaSMPT"}
+_VERB_BY_FOLDED = {**{a.lower(): v for a, v in VERB_ALIASES.items()}, **{v.lower(): v for v in VERBS}}
 _HOST_BY_FOLDED = {h.lower(): h for h in HOSTS}
 # Words a model may wrap an action in: `Remove hostname="User1"`, `Action: Restore(Enterprise0)`.
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

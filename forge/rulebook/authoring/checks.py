@@ -39,9 +39,10 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Optional
 
-from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import claims, complete_claims, conceded_hosts, facts_needed, rule_claims, spoken_facts, subject_of
+from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, rule_claims,
+                                               spoken_facts, subject_of)
 from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb, verbs_in
 
@@ -57,18 +58,23 @@ def _hosts_of(names: Iterable[str]) -> set[str]:
     return {h for n in names for h in (HOST_CLASSES.get(n) or (n,))}
 
 
+def _verb(raw: Any) -> str:
+    """A verb of an action's JSON by its catalog name (people write `DecoyHarakaSMTP` for CybORG's `DecoyHarakaSMPT`)."""
+    return VERB_ALIASES.get(str(raw), str(raw))
+
+
 def _moves(action: Optional[dict]) -> tuple[list[tuple[str, Optional[str]]], list[tuple[str, Optional[str]]]]:
     """(prescribed, forbidden) (verb, target) moves of an action's JSON."""
     if not isinstance(action, dict):
         return [], []
-    first = (str(action.get("verb")), action.get("target"))
+    first = (_verb(action.get("verb")), action.get("target"))
     mode = str(action.get("mode", "")).lower()
     if mode == "never":
         return [], [first]
     if mode == "prefer":
         over = action.get("over") if isinstance(action.get("over"), dict) else {}
-        return [first], [(str(over.get("verb")), over.get("target"))]
-    return [first, *((str(m.get("verb")), m.get("target")) for m in action.get("then") or () if isinstance(m, dict))], []
+        return [first], [(_verb(over.get("verb")), over.get("target"))]
+    return [first, *((_verb(m.get("verb")), m.get("target")) for m in action.get("then") or () if isinstance(m, dict))], []
 
 
 def _targets(action: Optional[dict]) -> set[str]:
@@ -184,16 +190,24 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
 
 # "restore Op_Server0 before restoring the user host", "ahead of any Restore": the verb so named comes second.
 # (a verb right after the word, or after "you" / "we": "as before the Analyse" in a condition is no order)
-_BEFORE_VERB = re.compile(r"\b(?:before|ahead\s+of|prior\s+to)\s+(?:(?:you|we)\s+)?(?P<next>\w+)", re.IGNORECASE)
+# ("before any Restore of a user host", "before a Remove": any move of that verb, not "the" one a condition speaks of)
+_BEFORE_VERB = re.compile(r"(?<!\bas\s)\b(?:before|ahead\s+of|prior\s+to)\s+(?:(?:you|we)\s+)?(?:(?:any|a|an|every|each)\s+)?(?P<next>\w+)",
+                          re.IGNORECASE)
+# "plan a Remove first", "Remove it first", "first Restore it": the verb so ordered comes before any other.
+_FIRST = re.compile(r"\b(?P<verb>\w+)\s+(?:(?:it|them|that|this|the\s+\w+|\w+\d)\s+)?first\b|\bfirst\s+(?:(?:a|an|the)\s+)?(?P<after>\w+)",
+                    re.IGNORECASE)
 
 
 def _put_off(words: Wording) -> set[str]:
     """The verbs an order puts after another ("before restoring ..."): a priority over them, as `prefer ... over`
-    writes it."""
+    writes it. An order of one verb "first" ("plan a Remove first -- a Restore costs too much") puts after it every
+    other verb the text names."""
     order = words.instruction
     for condition in words.conditions:
         order = order.replace(condition.text, " ")
-    return {v for m in _BEFORE_VERB.finditer(order) for v in verbs_in(m["next"])}
+    later = {v for m in _BEFORE_VERB.finditer(order) for v in verbs_in(m["next"])}
+    first = {v for m in _FIRST.finditer(order) for v in verbs_in(m["verb"] or m["after"] or "")}
+    return later | ({v for v in verbs_in(words.text) if v not in first} if first else set())
 
 
 def _ordered_verbs(words: Wording) -> set[str]:
@@ -238,6 +252,9 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                 and str(action.get("mode", "")).lower() == "do" and host not in {h for c in words.conditions for h in c.hosts} \
                 and targets and all(t in HOSTS and t != host for t in targets):
             continue  # "don't reimage User2; reimage User1 ...": the order, kept apart from the prohibition (never on User2)
+        if host in _included(words.instruction) and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
+                                                     or any(host in _hosts_of([t]) for t in targets if t in HOST_CLASSES)):
+            continue  # "any host in the operational subnet, Op_Server0 included": one of the class the entry names
         if host not in trigger_hosts and host not in targets:
             said = "names" if host in words.hosts else "means by 'it'"
             return (f"host: the text {said} {host}, but the entry neither restricts its trigger to {host} nor aims its "
@@ -249,7 +266,8 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         return (f"host: the order's \"it\" is one of the hosts the text names ({', '.join(meant)}), but the entry is "
                 "about none of them: restrict the trigger to the host it means, or aim the action at it")
     generic = any(atom.host_class == "any" and not neg for atom, neg in atoms_of(predicate))
-    for cls in words.classes:
+    set_aside = conceded_classes(f"{words.situation} {words.instruction}")
+    for cls in (c for c in words.classes if c not in set_aside):
         members = set(HOST_CLASSES[cls])
         restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))
         # The class may be only the action's object where the trigger is about something else ("when Op_Server0 is
@@ -265,6 +283,15 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         if matched and host in positive_hosts(predicate) and not excluded:
             return f"except: the text excepts {host}, but the trigger can match it: leave {host} out"
     return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action)
+
+
+# A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well".
+_INCLUDED = re.compile(r"\b(?P<host>\w+\d)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?P<after>\w+\d)\b",
+                       re.IGNORECASE)
+
+
+def _included(instruction: str) -> set[str]:
+    return {h for m in _INCLUDED.finditer(instruction) for h in hosts_in(m["host"] or m["after"])}
 
 
 def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str]:

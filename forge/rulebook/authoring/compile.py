@@ -49,7 +49,7 @@ from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.condition import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
-from forge.rulebook.language.wording import read_wording
+from forge.rulebook.language.wording import read_wording, sentences
 
 COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300
@@ -67,7 +67,11 @@ _JUSTIFICATION = re.compile(
 )
 _FORMAT_WORDS = re.compile(
     r"\b(?:reply|replies|respond|format|json|syntax|one line|per line|exactly one line|characters|answer with|"
-    r"nothing else|written as)\b|`(?:Answer|Tool):",
+    r"nothing else|written as)\b|`(?:Answer|Tool):|"
+    # the reply's length and layout: "answer in three lines", "under 60 words", "a numbered list", "a single word"
+    r"\b(?:in|to|under|within|at\s+most|no\s+more\s+than)\s+(?:\w+\s+){0,2}?(?:lines|words|sentences)\b|"
+    r"\b(?:numbered|bulleted)\s+list\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
+    r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b",
     re.IGNORECASE,
 )
 _HOST_WORD = {h.lower(): h for h in HOSTS}
@@ -102,8 +106,13 @@ class CompileReport:
 def strip_justification(text: str) -> str:
     """The imperative without its reasons: one line, the first sentence's clause before any "because"."""
     line = " ".join((text or "").split())
-    line = _JUSTIFICATION.sub("", line).strip()
-    return line.rstrip(",;:-").strip()
+    cut = _JUSTIFICATION.sub("", line).strip().rstrip(",;:-").strip()
+    if cut == line or read_wording(cut).gives_order or not read_wording(line).gives_order:
+        return cut
+    # The reason cut with it the order of a later sentence ("At step 18 ... I chose Sleep because the plan had nothing
+    # urgent on it. Sleep is never the right move while ..."): cut each sentence's reason instead.
+    kept = [k for part in sentences(line) if (k := _JUSTIFICATION.sub("", part).strip().rstrip(",;:-").strip())]
+    return " ".join(k if k.endswith((".", "!", "?")) else f"{k}." for k in kept)
 
 
 def condition_slug(rule: ConditionalRule) -> str:
@@ -288,6 +297,11 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         rule_type, meaning = RuleType.CONTENT, ContentMeaning(None, None, "", f"predicate refused: {format_problem(item.text)}")
     else:
         meaning = content_meaning(item.text, raw.get("when"), raw.get("action"), raw.get("unexpressed"))
+        if meaning.when is None and looks_like_format(item.text):
+            # a rule about the reply's form the compiler took for content ("Answer in three lines: Host, Verdict,
+            # Why."): no predicate can say when it holds, it holds on every call of its roles
+            return CompiledRule(item, CompileVerdict.RULE, directive, RuleType.FORMAT, roles, "format/reply", "", "model",
+                                when=None), None
         if meaning.when is None and not meaning.problem:
             meaning = meaning._replace(problem="the compiler gave no predicate")
     when, action, unexpressed, reason = meaning

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Iterable, Optional
 
-from forge.env.catalog import (ATTACK_PATH, GLOBAL_VERBS, HOST_CLASSES, HOST_VERBS, HOSTS, VERBS, ActionParseError, action_name,
-                               parse_action)
+from forge.env.catalog import (ATTACK_PATH, GLOBAL_VERBS, HOST_CLASSES, HOST_VERBS, HOSTS, VERB_ALIASES, VERBS, ActionParseError,
+                               action_name, parse_action)
 from forge.rulebook.language.predicate import PredicateError
 
 MODES = ("do", "never", "prefer")
@@ -130,7 +130,7 @@ class RuleAction:
 
 
 def _verb(raw: Any) -> str:
-    folded = {v.lower(): v for v in VERBS}
+    folded = {**{a.lower(): v for a, v in VERB_ALIASES.items()}, **{v.lower(): v for v in VERBS}}  # ("DecoyHarakaSMTP")
     if not isinstance(raw, str) or raw.strip().lower() not in folded:
         raise PredicateError(f"unknown verb {raw!r:.40} in action (one of {', '.join(VERBS)})")
     return folded[raw.strip().lower()]

@@ -35,7 +35,7 @@ from forge.rulebook.language.history_words import history_conditions, without_hi
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
-from forge.rulebook.language.wording import (classes_in, conditions_left_out, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
                                             sentences, verbs_in, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
@@ -69,7 +69,7 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
-        r"\b(?:still|again|already|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged))|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -168,9 +168,11 @@ _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|ho
 # "a host", "any machine", "nothing", "no host": a statement about hosts of no class in particular
 _SOME_HOST = re.compile(r"\b(?:a|an|any|some|every|each)\s+(?:host|machine|box|server|node)s?\b|"
                         r"\b(?:host|machine|box)s?\s+(?:that|which|whose|with|showing)\b", re.IGNORECASE)
-# ("nothing on it" is about one host; "nothing on the network", "nothing in the user subnet" about every host of it)
+# ("nothing on it / on the host" is about one host; "nothing on the network", "nothing in the user subnet" about every
+# host of it)
 _NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|them|the\s+(?!(?:whole\s+|entire\s+)?(?:(?:user|enterprise|"
-                      r"op|operational)[\s-]+)?(?:network|subnet|zone|segment|estate|environment)\b)))|no\s+(?:host|machine|box)s?|"
+                      r"op|operational)[\s-]+)?(?:network|subnet|zone|segment|system|environment|estate|board|range)\b)))|"
+                      r"no\s+(?:host|machine|box)s?|"
                       r"none\s+of\s+the\s+(?:host|machine)s)\b", re.IGNORECASE)
 # "all / every / each user host", "the whole user subnet", "the user subnet is clean": a statement about each host of
 # the class, not about some host of it.
@@ -198,7 +200,7 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"\band\s+(?=(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d\s+(?:is|shows|gets|was|has|becomes|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
                           r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)|"
-                          r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?"
+                          r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?(?:other\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
@@ -211,6 +213,11 @@ _ELLIPSIS = re.compile(rf"\b(?P<a>{_HOST_WORD})\s+(?P<verb>is|was|are|were)\s+(?
                        rf"(?P<join>but|and|while|whereas)\s+(?P<b>{_HOST_WORD})\s+(?:is|was|are|were)\s*(?:not|n't)(?=\s*(?:[,;.]|$))",
                        re.IGNORECASE)
 
+# "Enterprise1 is compromised and no other enterprise server is": the second subject takes the first one's state
+_ELLIPSIS_OTHERS = re.compile(
+    rf"\b(?P<a>{_HOST_WORD})\s+(?P<verb>is|was|are|were)\s+(?P<state>(?:(?!\b(?:but|and|while|whereas)\b)[^,;.])+?)\s*,?\s+"
+    r"(?P<join>but|and|while|whereas)\s+(?P<b>(?:no|none\s+of\s+the|not\s+a\s+single|any)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:hosts?|servers?|box(?:es)?|machines?|ones?))\s+(?:is|are|was|were)(?=\s*(?:[,;.]|$))", re.IGNORECASE)
 
 # "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
 _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
@@ -238,6 +245,7 @@ def spelled_out(condition: str) -> str:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
                         written_out(condition or ""))
+    text = _ELLIPSIS_OTHERS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
     return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
 
 
@@ -321,8 +329,8 @@ _THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)
 # while none of them is compromised yet": no user host is).
 # ("one" alone as the subject is one of them: "on the enterprise servers, remove the attacker as soon as one is hit")
 _THEM = re.compile(r"\b(?P<q>none|all|each|every\s+one|any|either|one|some|neither|both)\s+of\s+them\b|\b(?P<they>they)\b|"
-                   r"\b(?P<q1>one)\b(?=\s+(?:(?:is|are|was|gets?|got|shows?|showed|becomes?|became|has|turns?|turned|"
-                   r"goes|went|starts?|appears?|looks?)\b))", re.IGNORECASE)
+                   r"\b(?P<one>one)\b(?=\s+(?:of\s+(?:those|these)\s+)?(?:is|are|was|gets?|got|shows?|showed|becomes?|became|has|"
+                   r"turns?|turned|goes|went|starts?|appears?|looks?)\b)", re.IGNORECASE)
 _CLASS_WORD = {"User": "user hosts", "Enterprise": "enterprise hosts", "Operational": "operational hosts"}
 
 
@@ -330,7 +338,7 @@ def _their_class(clause: str, named_class: Optional[str]) -> str:
     """A clause that names no host and no class, with "they" / "X of them" written as the class named before it."""
     if named_class is None or hosts_in(clause) or classes_in(clause):
         return clause
-    return _THEM.sub(lambda m: f"{m['q'] or m['q1']} of the {_CLASS_WORD[named_class]}" if m["q"] or m["q1"]
+    return _THEM.sub(lambda m: f"{m['q'] or m['one']} of the {_CLASS_WORD[named_class]}" if m["q"] or m["one"]
                      else f"the {_CLASS_WORD[named_class]}", clause)
 
 
@@ -610,9 +618,9 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
-    immediately directly""".split())
+    immediately directly already""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
-# shown now, "so far"; the hosts other than the one named, `_OTHER`)
+# shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -628,8 +636,10 @@ def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", _HOST_NAMES.sub(" ", condition or ""), flags=re.IGNORECASE)
-    # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition
-    spared = re.sub(r"\b(?:the\s+)?next\s+time\b", " ", _COUNT.sub(" ", spared), flags=re.IGNORECASE)
+    # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
+    # (as "at once": the states are read of one context)
+    spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
+                    _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     return [w for w in re.findall(r"[a-z][a-z'-]+", spared.lower()) if w not in _PLACED and not w.endswith("'s")
             and not ("-" in w and all(part in _PLACED for part in w.split("-") if part))]  # "admin-level"
 
@@ -705,6 +715,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""
     if facts_needed(text):
         return text
+    if source and _said_aside(text, source):
+        return ""
     if source and when is not None and _said_whole(source, when):
         return ""  # the predicate says all the text's condition says (the product's reading of it): nothing is left
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
@@ -740,6 +752,34 @@ def _outside_instruction(rest: str, source: str) -> bool:
     said = content(f"{words.situation} {words.instruction}")
     rest_words = content(rest)
     return bool(rest_words) and rest_words <= content(source) and not rest_words & said
+
+
+# What a text says beside its condition: the teacher's view of it ("I now think ...", "the lesson is that ..."), and the
+# table and the one who reads it ("the table shows ... for the host you are analysing").
+_OPINION = re.compile(r"\b(?:i|we)\s+(?:now\s+|really\s+|still\s+|also\s+)?(?:think|believe|feel|reckon|suspect|guess)\b(?:\s+that)?|"
+                      r"\b(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?|\blooking\s+back\b", re.IGNORECASE)
+# What a dash adds after an order or a condition: "... whenever it shows any compromise -- even user level there puts the
+# mission at stake" (a reason, where it orders nothing and states no condition).
+_DASHED = re.compile(r"\s[\u2013\u2014-]{1,2}\s+(?P<tail>[^.;:\u2013\u2014]+)")
+_CONDITION_WORD = re.compile(r"\b(?:when|whenever|if|while|once|unless|until|after|as\s+long\s+as|only)\b", re.IGNORECASE)
+_READER = frozenset("table row rows column columns you we your our analysing analyzing analyse analyze".split())
+
+
+def _said_aside(rest: str, source: str) -> bool:
+    """Whether every word of a rest that is not a restated one comes from what its source says aside of its conditions
+    (a concession, "even user level there puts the mission at stake"; the teacher's view, "I now think ...") or is the
+    table and its reader ("the table ... you"), and none from what its conditions say once those are set aside."""
+    def content(text: str) -> set[str]:
+        return {w for w in re.findall(r"[a-z][a-z'-]{2,}", (text or "").lower()) if w not in _RESTATED}
+    dashed = [m["tail"] for m in _DASHED.finditer(source) if not gives_order(m["tail"]) and not _CONDITION_WORD.search(m["tail"])]
+    aside = " ".join([m.group(0) for p in (_CONCESSION, _OPINION) for m in p.finditer(source)] + dashed)
+    rest_words = content(rest)
+    conditions = " ".join(c.text for c in read_wording(source).conditions)
+    for tail in dashed:
+        conditions = conditions.replace(tail, " ")
+    conditions = content(_OPINION.sub(" ", _CONCESSION.sub(" ", conditions)))
+    said = rest_words - _READER
+    return bool(rest_words) and said <= content(aside) and not said & conditions
 
 
 def _rest_claims(rest: str, when):
@@ -801,11 +841,27 @@ _STATED_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\
 _CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter)\b[^.;]*", re.IGNORECASE)
 
 
+# What the order is meant to forestall: "remove it before the attacker pivots to the enterprise subnet" (the attacker's
+# next move, a reason for acting now: no condition, and no target).
+_FORESTALLED = re.compile(r"\bbefore\s+(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b[^.;,]*", re.IGNORECASE)
+
+
+def _set_aside(text: str) -> str:
+    return _FORESTALLED.sub(" ", _CONCESSION.sub(" ", text or ""))
+
+
 def conceded_hosts(text: str) -> frozenset[str]:
-    """The hosts a text names only in a concession ("restore Enterprise2, even while Op_Server0 is under attack"): what
-    the order holds whatever they show, so no condition on them, and no target."""
-    inside = {h for m in _CONCESSION.finditer(text or "") for h in hosts_in(m.group(0))}
-    return frozenset(inside - set(hosts_in(_CONCESSION.sub(" ", text or ""))))
+    """The hosts a text names only in a concession ("restore Enterprise2, even while Op_Server0 is under attack"), or in
+    the attacker's move the order forestalls ("... before the attacker reaches Enterprise1"): what the order holds
+    whatever they show, so no condition on them, and no target."""
+    inside = {h for p in (_CONCESSION, _FORESTALLED) for m in p.finditer(text or "") for h in hosts_in(m.group(0))}
+    return frozenset(inside - set(hosts_in(_set_aside(text))))
+
+
+def conceded_classes(text: str) -> frozenset[str]:
+    """The host classes a text names only so ("Remove it that turn, even if user hosts are also compromised")."""
+    inside = {c for p in (_CONCESSION, _FORESTALLED) for m in p.finditer(text or "") for c in classes_in(m.group(0))}
+    return frozenset(inside - set(classes_in(_set_aside(text))))
 
 
 def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True):

@@ -7,8 +7,8 @@ judges it three-valued like any history atom: unknown, so silent, on a context w
 such a clause into the atom's history keys, in the product's own vocabulary (the surrogate keeps its own):
 
 - `newly_compromised: true`: newly / just / freshly compromised, for the first time, clean at the previous step (or a
-  step ago), went from clean to ...; `false`: already / still compromised (not "after" an action), compromised since
-  before;
+  step ago), went from clean to ...; `false`: still compromised (not "after" an action), compromised since before (not
+  "already compromised", which says it is compromised now);
 - `unchanged_for: n`: a state held for n steps (in a row, running, straight; "a couple of" is 2);
 - `acted: VERB` (`within` the last n steps, else `RECENT_STEPS`, the language's default: the last step): after we removed it,
   following a Restore, once it has been reimaged; with `changed: false` where the action did not change it ("still
@@ -45,8 +45,9 @@ _NEWLY = _any(
     r"(?:step|turn)\b",
     r"\b(?:was|were)\s+(?:still\s+)?(?:clean|uncompromised|fine|untouched)\s+(?:a|one)\s+(?:step|turn)\s+(?:ago|earlier|before)\b",
     r"\bwent\s+from\s+(?:clean|no|compromised\s+no|uncompromised)\s+to\b", rf"\bhas\s+just\s+(?:been\s+|become\s+|got\s+)?{_STATE}")
+# ("is already compromised" says it is compromised by now, as people write it, not since the step before: "still" does)
 _SINCE_BEFORE = _any(
-    rf"\b(?:already|still)\s+(?:been\s+)?{_STATE}(?!\s+(?:\w+\s+){{0,2}}?(?:after|following|despite|in\s+spite))",
+    rf"\bstill\s+(?:been\s+)?{_STATE}(?!\s+(?:\w+\s+){{0,2}}?(?:after|following|despite|in\s+spite))",
     rf"\b{_STATE}\s+since\s+(?:before|the\s+(?:previous|last|prior)\s+step|earlier)\b",
     rf"\b(?:was|were)\s+already\s+{_STATE}\s+(?:at|in|on)\s+the\s+(?:previous|last|prior)\s+step\b")
 _HELD = _any(

@@ -547,9 +547,54 @@ def _quiet_form(p: Predicate) -> Predicate:
     return p
 
 
+def _collapsed(p: Predicate) -> Predicate:
+    """A compiled predicate's spelt-out forms as the product reads them: every non-quiet value of a field listed
+    (`any: [{compromise: User}, {compromise: Privileged}, {compromise: Unknown}]`) as `any`, and one host's states asked
+    apart (`all: [{host: User2, activity: Scan}, {host: User2, compromise: No}]`) as one row. Only for the side that
+    implies: `any` is met on a host stated at no known level, where the list is unknown (wider where it is positive, the
+    same where it is negated, both unmet), and one host's rows agree."""
+    if isinstance(p, Not):
+        return Not(_collapsed(p.part))
+    if not isinstance(p, (AnyOf, AllOf)):
+        return p
+    parts = [_collapsed(x) for x in p.parts]
+    parts = _every_value(parts) if isinstance(p, AnyOf) else _one_row(parts)
+    return parts[0] if len(parts) == 1 else type(p)(tuple(parts))
+
+
+_NOT_QUIET = {"activity": frozenset(ACTIVITIES[1:]), "compromise": frozenset(COMPROMISE_LEVELS[1:])}
+
+
+def _every_value(parts: list[Predicate]) -> list[Predicate]:
+    """Alternatives that list every non-quiet value of one field, the rest alike, as one atom with `any`."""
+    for field, other in (("activity", "compromise"), ("compromise", "activity")):
+        groups: dict[Atom, list[int]] = {}
+        for i, x in enumerate(parts):
+            if isinstance(x, Atom) and not x.history() and getattr(x, other) is None and getattr(x, field) is not None:
+                groups.setdefault(replace(x, **{field: None}), []).append(i)
+        for key, indices in groups.items():
+            if {getattr(parts[i], field) for i in indices} >= _NOT_QUIET[field]:
+                parts = [replace(key, **{field: "any"}) if i == indices[0] else x
+                         for i, x in enumerate(parts) if i == indices[0] or i not in indices]
+                return _every_value(parts)
+    return parts
+
+
+def _one_row(parts: list[Predicate]) -> list[Predicate]:
+    """Conditions on one named host, each on another field, as one atom asking both."""
+    for i, a in enumerate(parts):
+        for j, b in enumerate(parts[i + 1:], i + 1):
+            if isinstance(a, Atom) and isinstance(b, Atom) and a.host is not None and a.host == b.host \
+                    and not a.history() and not b.history() and (a.activity is None) != (b.activity is None) \
+                    and (a.compromise is None) != (b.compromise is None):
+                row = replace(a, activity=a.activity or b.activity, compromise=a.compromise or b.compromise)
+                return _one_row([row if k == i else x for k, x in enumerate(parts) if k != j])
+    return parts
+
+
 def implies(p: Predicate, q: Predicate) -> bool:
     """Does every context meeting `p` meet `q`? Conservative: True only when the forms show it."""
-    p, q = _quiet_form(p), _quiet_form(q)
+    p, q = _quiet_form(_collapsed(p)), _quiet_form(q)
     if isinstance(q, Always) or p == q:
         return True
     if isinstance(p, AnyOf):
@@ -558,13 +603,28 @@ def implies(p: Predicate, q: Predicate) -> bool:
         return all(implies(p, x) for x in q.parts)
     if isinstance(q, AnyOf):
         return any(implies(p, x) for x in q.parts)
-    if isinstance(p, AllOf):
-        return any(implies(x, q) for x in p.parts)
+    if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):
+        return True
+    if isinstance(p, AllOf) and not isinstance(q, Not) and not (isinstance(q, Atom) and _loud_form(q) is not None):
+        return False  # (a negation, or a quiet value, may be implied by the parts together: below)
     if isinstance(p, Atom) and isinstance(q, Atom):
         return _covers(q, p)
     if isinstance(q, Not):
         return not may_overlap(p, q.part)  # "Compromised User" implies "not Compromised Privileged"
+    if isinstance(q, Atom) and (loud := _loud_form(q)) is not None:
+        return not may_overlap(p, loud)  # "no operational host shows activity" implies "Op_Host0 shows Activity None"
     return False
+
+
+def _loud_form(q: Atom) -> Optional[Atom]:
+    """`User1 shows Activity None` as what it excludes, `User1 shows any activity` (`_quiet_form` the other way)."""
+    if q.host is None or q.history():
+        return None
+    if q.activity == QUIET_ACTIVITY and q.compromise is None:
+        return replace(q, activity="any")
+    if q.compromise == QUIET_COMPROMISE and q.activity is None:
+        return replace(q, compromise="any")
+    return None
 
 
 def may_overlap(p: Predicate, q: Predicate) -> bool:

@@ -85,13 +85,14 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pa
 _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
                        r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
-                       r"forbidden|not\s+allowed|banned|off[- ]limits|(?:not|never)\s+(?:the|a)\s+(?:answer|fix|solution|way)|"
+                       r"forbidden|not\s+allowed|banned|off[- ]limits|"
+                       # a verb judged out of place: "Sleep is never the right move", "is not an acceptable answer", "is never OK"
+                       r"(?:not|never)\s+(?:(?:a|an|the)\s+)?(?:right|correct|proper|appropriate|acceptable|good|best|wise|safe|smart)"
+                       r"(?:\s+(?:answer|fix|solution|way|move|call|choice|option|response|play|action|thing(?:\s+to\s+do)?))?|"
+                       r"(?:not|never)\s+(?:the|a|an)\s+(?:answer|fix|solution|way|move|call|choice|option|response|play)|"
+                       r"(?:not|never)\s+(?:ok|okay|fine|allowed|permitted|justified|warranted)|unacceptable|"
                        r"not\s+enough|never\s+enough|insufficient|"
-                       r"the\s+wrong\s+(?:move|call|answer|choice)|"
-                       # a verb judged out of place: "Sleep is never the right move", "is not acceptable", "is never OK"
-                       r"(?:not|never)\s+(?:(?:a|an|the)\s+)?(?:(?:right|correct|proper|appropriate|acceptable|good|wise|safe|smart)"
-                       r"(?:\s+(?:move|call|answer|choice|action|response|thing(?:\s+to\s+do)?))?|ok|okay|fine|allowed|permitted|"
-                       r"(?:an\s+)?option|justified|warranted))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
+                       r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
 # A verb named as the limit or the answer: "Remove is as far as we go there", "a Remove is all we need", "Restore is the
 # right call", "a Monitor is usually sufficient there" (an order of that verb).
@@ -227,7 +228,9 @@ _STORY = re.compile(
     # what the author did ("I restored User0", "we waited"), or when ("last time")
     rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:\w+ed|{_PAST})\b|\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
     # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
-    rf"^\s*(?:(?:here|there|then|so|and|but)\s*,?\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
+    # (after the moment it happened: "At step 3 User2 was exploited and I removed it ...")
+    rf"^\s*(?:(?:here|there|then|so|and|but)\s*,?\s+)?(?:(?:at|on|by|in|during|around)\s+(?:step|turn)\s+\d+\s*,?\s+)?"
+    rf"(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
     rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
     # a report that opens with what was done ("Restoring User0 cost ..."); words that only end like a gerund
     # ("Nothing is happening ...", "Something on User1 ...", "During a scan ...") open no report
@@ -241,7 +244,9 @@ _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were
                                 rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
                                 rf"desktops?|laptops?|(?:user|enterprise|op_host|op_server)\d))", re.IGNORECASE)
 _IMPERATIVE_START = re.compile(
-    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|only|just|first|then|also|so|now|instead|rather|prefer|"
+    # ("First step, no alerts, and I ...": a time, not "first, restore ...")
+    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|only|just|first(?!\s+(?:step|turn|round|episode|move)\b)|then|also|so|now|"
+    rf"instead|rather|prefer|"
     rf"make\s+sure|be\s+sure\s+to|remember\s+to|try\s+to|do\s+not|don'?t|avoid|stop|refrain|keep|leave|put|place|"
     rf"deploy|set\s+up|plant|use|spend|waste|take|treat|consider|prioriti[sz]e|focus|respond|handle|ignore|go|"
     rf"kick|throw|get\s+rid|clean|isolate|contain|block|quarantine|hands\s+off|flag|mark|report|raise|escalate|note|record|"
@@ -395,7 +400,8 @@ def _without_explanation(part: str) -> str:
     and orders nothing ("Do not restore User3, even when it is rooted: the lab runs on it.", "Avoid DecoyVsftpd on the
     enterprise hosts, they already run vsftpd.")."""
     found = re.match(r"^(?P<head>.+?)\s*:\s+(?P<tail>[^:]+)$", part) or \
-        re.match(r"^(?P<head>.+?),\s+(?P<tail>(?:it|they|this|that|these|those|there)\b[^,;:]*)$", part, re.IGNORECASE)
+        re.match(r"^(?P<head>.+?)(?:,|\s[\u2013\u2014-]{1,2})\s+(?P<tail>(?:it|they|this|that|these|those|there)\b[^,;:]*)$", part,
+                 re.IGNORECASE)  # (or after a dash: "must not be restored -- it is the attacker's way in")
     if found is None or not gives_order(found["head"]) or gives_order(found["tail"]):
         return part
     tail = found["tail"]
@@ -420,7 +426,9 @@ def gives_order(sentence: str) -> bool:
     rather than reports ("I restored User0 and lost the step")."""
     body = _LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
     body = _FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
-    lead = re.match(r"^(?:for|on|in|at|with|upon|after|before|against)\b[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
+    # ("Right after you restore a host, ...": the moment, said with its adverb)
+    lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against)\b"
+                    r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
     if _AS_FAR.match(body):
@@ -431,7 +439,7 @@ def gives_order(sentence: str) -> bool:
     start = _IMPERATIVE_START.match(body)
     if start:
         if _CONDITION.match(body):
-            return True
+            return not _TOLD_MOMENT.search(body) or _orders_after(body)
         first = body.split()[0].lower()
         verb = _VERB.match(body)
         if first.endswith(("ed", "ing")) or (verb and (first.endswith("s") or _REPORT_AFTER_VERB.match(_CONDITION.split(body[verb.end():])[0]))):
@@ -441,6 +449,19 @@ def gives_order(sentence: str) -> bool:
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
+
+
+# A moment of the episode told in the past ("When Op_Server0 was exploited at step 13 I was still removing ..."): a story's
+# "when", not a condition the rule is for.
+_TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn)\s+\d+\b|"
+                          rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b", re.IGNORECASE)
+
+
+def _orders_after(sentence: str) -> bool:
+    """Whether what follows a sentence's opening condition gives an order ("When ... at step 13, restore it")."""
+    marker = _CONDITION.match(sentence)
+    main = sentence[_clause_end(sentence, marker.end()):].lstrip(" ,:;\u2013\u2014-") if marker else ""
+    return bool(main) and gives_order(main)
 
 
 def _opening(sentence: str) -> tuple[str, str]:
@@ -465,6 +486,12 @@ _SCOPE_NOTE = re.compile(rf"^(?:this|that|it|the\s+(?:rule|above|order))\s+(?:(?
                          rf"is\s+(?:valid|true|meant|needed|for)|works|makes\s+sense)\b[^.;]*?\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 
 
+# What a teacher says of their rules, not of the network: "This replaces my earlier rule", "an update to the note on ...".
+_ABOUT_RULES = re.compile(r"\b(?:replac|supersed|overrid|updat|correct|amend|revis|withdraw|chang)\w*\s+(?:to\s+)?(?:my|the|our|that|this|an?)\s+"
+                          r"(?:\w+\s+)?(?:note|rule|advice|instruction|order|lesson|guidance)s?\b", re.IGNORECASE)
+_CONCLUDED = re.compile(r":|,\s*so\b(?!\s+that\b)", re.IGNORECASE)
+
+
 def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
     """(situation, index of the order in `parts`) where the first part that looks like an order is a condition with a statement
     for its main clause and the order comes after it ("If an enterprise server and a user host are both compromised,
@@ -477,7 +504,9 @@ def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
         return "", first
     end = _clause_end(part, marker.end())
     main = part[end:].lstrip(" ,:;\u2013\u2014-")
-    said, colon, order = main.partition(":")
+    # (or ", so": "When ..., the attacker already knows its services, so restore it")
+    split = _CONCLUDED.search(main)
+    said, colon, order = (main[:split.start()], split.group(0), main[split.end():]) if split else (main, "", "")
     if colon and said.strip() and not gives_order(said) and gives_order(order) and not _CONDITION.match(order.strip()):
         # "If ..., the Remove didn't work: escalate to Restore": what the statement concludes is the reason
         parts[first] = order.strip()
@@ -488,9 +517,14 @@ def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
     return ("", first) if later is None else (part[:end].strip(), later)
 
 
+# The teacher's view before the lesson itself: "I think the lesson is that when ...", "The lesson is: ...".
+_VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|believe|reckon|feel)\s+(?:that\s+)?(?=the\s+lesson\b)|)"
+                        r"(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?\s*[:,]?\s*(?=\S)", re.IGNORECASE)
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
-    parts = _parts(text)
+    parts = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
@@ -499,8 +533,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     order = parts[first]
     if found and not situation and not gives_order(found["situation"]) and gives_order(found["rest"]):
         # ("Next time: ...", "From now on: ..." open the order; they state no situation)
-        situation = "" if _STORY.search(found["situation"]) or not _FROM_NOW_ON.sub("", found["situation"].strip()) \
-            else found["situation"].strip()
+        # (nor does a note on the teacher's rules: "This replaces my earlier rule on Op_Server0: ...")
+        situation = "" if _STORY.search(found["situation"]) or _ABOUT_RULES.search(found["situation"]) \
+            or not _FROM_NOW_ON.sub("", found["situation"].strip()) else found["situation"].strip()
         order = found["rest"]
     if not situation and first > 0 and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
