@@ -522,9 +522,29 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
                         r"(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?\s*[:,]?\s*(?=\S)", re.IGNORECASE)
 
 
+# The lesson a learner draws, named inside its sentence after a hedge or a story: "..., but the rule I would take away
+# is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
+# words before it (the hedge, the story) are none of it.
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:rule|lesson|takeaway|take-away|moral|conclusion)|what)"
+                          r"(?:\s+(?:that\s+)?(?:i|we)(?:\s+(?:would|will|should|can|could)|'d|'ll)?\s+(?:take\s+away|take|draw|learn|keep|"
+                          r"carry\s+forward)(?:\s+(?:from|out\s+of)\s+(?:this|it|that)(?:\s+\w+)?)?)?"
+                          r"\s+(?:here\s+)?is(?:\s+(?:to|that))?\s*[:,]?\s*(?=\S)", re.IGNORECASE)
+
+
+def _lesson(part: str) -> str:
+    """A part that names the lesson inside it (_LESSON_LEAD): the lesson, when it orders; else the part."""
+    found = _LESSON_LEAD.match(part)
+    if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn)\b",
+                                      found.group(0), re.IGNORECASE):
+        return part
+    rest = part[found.end():]
+    rest = rest[:1].upper() + rest[1:]
+    return rest if gives_order(rest) else part
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
-    parts = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
+    parts = [_lesson(_VIEW_LEAD.sub("", part)) for part in _parts(text)]
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False

@@ -1,0 +1,44 @@
+"""Issue 29, ninth round, harm: rules injected where their own words say they do not apply. Each class on sentences
+written for these tests.
+
+- A learner's lesson named inside a sentence after a hedge or a story ("..., but the rule I'd take away is to ...",
+  "what I would take from this is that ..."): the order is what follows; the story before it (verbs it tells, classes
+  it names) is none of the rule. Without it, a learner re-teaching a withdrawn rule was not recognised (its story
+  added verbs and classes to the comparison) and the withdrawn rule was injected again.
+"""
+
+from __future__ import annotations
+
+from forge.rulebook.language.condition import words_key
+from forge.rulebook.language.wording import read_wording
+
+STORY_THEN_LESSON = ("Enterprise2 got a foothold at step 9 and I decided to Analyse the user hosts first. That was a "
+                     "mistake; the foothold grew. I may be reading too much into one episode, but the rule I'd take "
+                     "away is to Restore Enterprise2 once it is compromised.")
+
+
+def test_the_lesson_named_after_a_hedge_is_the_order() -> None:
+    words = read_wording(STORY_THEN_LESSON)
+    assert words.instruction.startswith("Restore Enterprise2")
+    assert words.verbs == ("Restore",) and words.classes == ()
+
+
+def test_what_i_would_take_from_this_opens_the_lesson() -> None:
+    words = read_wording("I waited on User3 for five steps and it escalated. What I would take from this is that "
+                         "you should Remove User3 as soon as it is compromised.")
+    assert "Remove User3" in words.instruction and "waited" not in words.instruction
+
+
+def test_a_relearned_lesson_has_the_key_of_the_plain_rule() -> None:
+    assert words_key(STORY_THEN_LESSON)[:4] == words_key("Enterprise2 compromised -> Restore Enterprise2.")[:4]
+
+
+def test_a_rule_word_that_orders_nothing_after_it_is_left_alone() -> None:
+    # "the rule is" followed by a statement, not an order: the sentence stays as it was
+    text = "The rule is unclear to me when User1 is compromised."
+    assert _lesson_of(text) == text
+
+
+def _lesson_of(part: str) -> str:
+    from forge.rulebook.language.wording import _lesson
+    return _lesson(part)
