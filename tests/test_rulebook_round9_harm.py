@@ -4,12 +4,13 @@ written for these tests.
 - A learner's lesson named inside a sentence after a hedge or a story ("..., but the rule I'd take away is to ...",
   "what I would take from this is that ..."): the order is what follows; the story before it (verbs it tells, classes
   it names) is none of the rule. Without it, a learner re-teaching a withdrawn rule was not recognised (its story
-  added verbs and classes to the comparison) and the withdrawn rule was injected again.
+  added verbs and classes to the comparison) and the withdrawn rule was injected again; and the lead before a colon
+  ("but the rule I would give myself is simple: when ...") was read as the note's opening situation, a condition.
 """
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import words_key
+from forge.rulebook.language.condition import rule_claims, words_key
 from forge.rulebook.language.wording import read_wording
 
 STORY_THEN_LESSON = ("Enterprise2 got a foothold at step 9 and I decided to Analyse the user hosts first. That was a "
@@ -42,3 +43,14 @@ def test_a_rule_word_that_orders_nothing_after_it_is_left_alone() -> None:
 def _lesson_of(part: str) -> str:
     from forge.rulebook.language.wording import _lesson
     return _lesson(part)
+
+
+def test_the_rule_i_would_give_myself_is_simple_opens_the_lesson() -> None:
+    # the story says Op_Server0 stayed compromised; the lesson is about an exploit on it, nothing else
+    text = ("I never thought of Op_Server0 as in reach, so when it showed a scan I kept restoring the user hosts. "
+            "Op_Server0 stayed compromised for ten steps. I can't say what it cost, but the one rule I'd give myself "
+            "is short: when Op_Server0 shows an exploit, Restore Op_Server0.")
+    assert repr(rule_claims(text, with_instruction=True)) == repr(rule_claims(
+        "When Op_Server0 shows an exploit, Restore Op_Server0.", with_instruction=True))
+    words = read_wording(text)
+    assert words.classes == () and words.situation == ""  # the lead "the rule I'd give myself is short:" states no situation

@@ -525,10 +525,11 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
 # The lesson a learner draws, named inside its sentence after a hedge or a story: "..., but the rule I would take away
 # is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
 # words before it (the hedge, the story) are none of it.
-_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:rule|lesson|takeaway|take-away|moral|conclusion)|what)"
-                          r"(?:\s+(?:that\s+)?(?:i|we)(?:\s+(?:would|will|should|can|could)|'d|'ll)?\s+(?:take\s+away|take|draw|learn|keep|"
-                          r"carry\s+forward)(?:\s+(?:from|out\s+of)\s+(?:this|it|that)(?:\s+\w+)?)?)?"
-                          r"\s+(?:here\s+)?is(?:\s+(?:to|that))?\s*[:,]?\s*(?=\S)", re.IGNORECASE)
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real)\s+)?(?:rule|lesson|takeaway|take-away|moral|conclusion)|what)"
+                          # (who draws it: "I would take away", "I'd give myself", "we should learn from this")
+                          r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
+                          r"\s+(?:here\s+)?is(?:\s+(?:simple|clear|plain|easy|this|short))?(?:\s+(?:to|that))?\s*[:,]?\s*(?=\S)",
+                          re.IGNORECASE)
 
 
 def _lesson(part: str) -> str:
