@@ -10,7 +10,7 @@ written for these tests.
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import rule_claims, words_key
+from forge.rulebook.language.condition import complete_claims, rule_claims, words_key
 from forge.rulebook.language.wording import read_wording
 
 STORY_THEN_LESSON = ("Enterprise2 got a foothold at step 9 and I decided to Analyse the user hosts first. That was a "
@@ -54,3 +54,18 @@ def test_the_rule_i_would_give_myself_is_simple_opens_the_lesson() -> None:
         "When Op_Server0 shows an exploit, Restore Op_Server0.", with_instruction=True))
     words = read_wording(text)
     assert words.classes == () and words.situation == ""  # the lead "the rule I'd give myself is short:" states no situation
+
+
+# A condition that speaks of a state the reading turns into no state at all (only "the context shows the host"):
+# not read whole, so a rule kept semantic stays silent rather than firing wherever the host is shown.
+def test_a_state_read_as_a_bare_host_is_not_the_whole_condition() -> None:
+    for text in ("lateral stage (Enterprise1 hit) -> Restore Enterprise1 before anything else.",
+                 "Once Enterprise1 is hit, Restore Enterprise1."):
+        found = rule_claims(text, with_instruction=True)
+        assert found is not None and found.bare()  # what the reading makes of it: the host, shown
+        assert not complete_claims(text, found)
+
+
+def test_a_state_read_in_full_is_still_whole() -> None:
+    text = "When Enterprise1 is compromised, Restore Enterprise1."
+    assert complete_claims(text, rule_claims(text, with_instruction=True))
