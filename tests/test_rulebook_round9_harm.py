@@ -69,3 +69,14 @@ def test_a_state_read_as_a_bare_host_is_not_the_whole_condition() -> None:
 def test_a_state_read_in_full_is_still_whole() -> None:
     text = "When Enterprise1 is compromised, Restore Enterprise1."
     assert complete_claims(text, rule_claims(text, with_instruction=True))
+
+
+def test_a_semantic_rule_on_a_compromised_host_is_silent_at_unknown() -> None:
+    from forge.rulebook.language.condition import semantic_claims
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+    found = semantic_claims("Enterprise1 compromised, nothing active on it -> Analyse it first.")
+    unknown = read_situation("Alerts:\nEnterprise1: Activity None, Compromised Unknown")
+    user = read_situation("Alerts:\nEnterprise1: Activity None, Compromised User")
+    assert truth(found, user) is True
+    assert truth(found, unknown) is not True

@@ -26,7 +26,7 @@ Two more parts of the three-valued check on free text:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Optional
 
@@ -972,6 +972,26 @@ def refused_predicate(semantic_reason: str) -> bool:
     return (semantic_reason or "").startswith(_REFUSED)
 
 
+def confirmed(found):
+    """Claims where "Host is compromised", said of one named host, is not met by its row at Compromised Unknown (the row a
+    Remove leaves, or a level the table does not know): a rule judged by its words alone fires on what they say for
+    sure. Said under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    if isinstance(found, Atom):
+        if found.host is None or found.compromise != "any":
+            return found
+        return AllOf((found, Not(replace(found, activity=None, compromise=_UNKNOWN_LEVEL, newly_compromised=None,
+                                         unchanged_for=None, acted=None, within=None, changed=None,
+                                         scan_before_exploit=None))))
+    if isinstance(found, (AnyOf, AllOf)):
+        return type(found)(tuple(confirmed(p) for p in found.parts))
+    return found  # (None, a negation: left as it was)
+
+
+_UNKNOWN_LEVEL = "Unknown"
+
+
 def semantic_claims(directive: str, semantic_reason: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
@@ -983,7 +1003,7 @@ def semantic_claims(directive: str, semantic_reason: str = ""):
 
     found = rule_claims(directive, with_instruction=True)
     if complete_claims(directive, found):
-        return found
+        return confirmed(found)
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)
