@@ -80,3 +80,29 @@ def test_a_semantic_rule_on_a_compromised_host_is_silent_at_unknown() -> None:
     user = read_situation("Alerts:\nEnterprise1: Activity None, Compromised User")
     assert truth(found, user) is True
     assert truth(found, unknown) is not True
+
+
+def test_a_long_reflection_keeps_its_lesson_not_its_opening() -> None:
+    from forge.rulebook.authoring.compile import MAX_DIRECTIVE_CHARS, fitted
+    from forge.rulebook.language.condition import semantic_claims
+    story = ("I deployed DecoyApache on User1 as soon as it was scanned, and again two steps later, and both times it "
+             "caught nothing at all; this attacker always lands on User1 first in these runs, it is simply where the "
+             "episode begins for them. Decoys on the enterprise servers, by contrast, seemed to slow the attacker "
+             "down in the handful of runs I can recall. So, cautiously: when an enterprise server is scanned and "
+             "still clean, put DecoyApache on it.")
+    assert len(story) > MAX_DIRECTIVE_CHARS
+    kept = fitted(story)
+    assert kept.startswith("when an enterprise server is scanned")
+    found = semantic_claims(kept)
+    assert all(atom.host != "User1" for atom in _atoms(found))  # the story's User1 is no part of the rule
+
+
+def test_a_short_directive_is_kept_whole() -> None:
+    from forge.rulebook.authoring.compile import fitted
+    text = "I waited too long on User2. Remove User2 as soon as it is exploited."
+    assert fitted(text) == text
+
+
+def _atoms(found):
+    from forge.rulebook.language.predicate import atoms_of
+    return [atom for atom, _ in atoms_of(found)]
