@@ -10,6 +10,7 @@ written for these tests.
 
 from __future__ import annotations
 
+from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import complete_claims, rule_claims, words_key
 from forge.rulebook.language.wording import read_wording
 
@@ -106,3 +107,22 @@ def test_a_short_directive_is_kept_whole() -> None:
 def _atoms(found):
     from forge.rulebook.language.predicate import atoms_of
     return [atom for atom, _ in atoms_of(found)]
+
+
+# Notes' shorthand and headings: "w/o" is "without" (a negation the reading must place), the role "analyst" is no
+# verb, and a heading before the situation ("planner / Enterprise2: ...: ORDER") leaves the situation as the condition.
+def test_w_slash_o_is_a_negation_the_checks_see() -> None:
+    problem = text_problem("Enterprise2: Compromised Privileged w/o any activity -> Restore Enterprise2.",
+                           {"host": "Enterprise2", "compromise": "Privileged"},
+                           {"mode": "do", "verb": "Restore", "target": "Enterprise2"})
+    assert problem is not None and problem.startswith("negation")
+
+
+def test_a_role_heading_is_no_order_and_no_situation() -> None:
+    words = read_wording("analyst / Op_Server0: Compromised User with no activity -> recommend Restore Op_Server0.")
+    assert words.situation == "Compromised User with no activity"
+    assert words.verbs == ("Restore",)
+    problem = text_problem("analyst / Op_Server0: Compromised User w/o any activity -> recommend Restore Op_Server0.",
+                           {"host": "Op_Server0", "compromise": "User"},
+                           {"mode": "do", "verb": "Restore", "target": "Op_Server0"})
+    assert problem is not None and problem.startswith("negation")
