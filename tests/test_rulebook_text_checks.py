@@ -388,7 +388,9 @@ def test_a_note_that_opens_with_its_situation_is_an_instruction_not_noise():
     from forge.rulebook.language.predicate import predicate_to_json
 
     # kept as written: judged by what its words claim, its opening situation
-    assert predicate_to_json(semantic_claims(rule.directive, rule.semantic_reason)) == {"host": "Op_Server0", "compromise": "any"}
+    # (and, judged by its words alone, not met where the row is at Compromised Unknown: condition.confirmed)
+    assert predicate_to_json(semantic_claims(rule.directive, rule.semantic_reason)) == {
+        "all": [{"host": "Op_Server0", "compromise": "any"}, {"not": {"host": "Op_Server0", "compromise": "Unknown"}}]}
     repeat = reply({"item": 1, "verdict": "DROP", "reason": "repeats an earlier artifact"})
     kept = RuleCompiler(ScriptedClient(repeat)).compile([SourceItem("correction", CHOOSER, note, "user:harry")]).rules[0]
     assert not kept.kept  # a repeat is dropped

@@ -49,7 +49,7 @@ from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.condition import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
-from forge.rulebook.language.wording import read_wording, sentences
+from forge.rulebook.language.wording import classes_in, hosts_in, read_wording, sentences
 
 COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300
@@ -115,6 +115,30 @@ def strip_justification(text: str) -> str:
     return " ".join(k if k.endswith((".", "!", "?")) else f"{k}." for k in kept)
 
 
+def fitted(directive: str) -> str:
+    """A directive within MAX_DIRECTIVE_CHARS. One that is longer (a reflection's story before its lesson) keeps its
+    instruction (`read_wording`: the order and its conditions, with the opening situation where that names a host, a
+    class or a state), not its first characters: cut at a fixed length, the story's opening stood for the rule, and a
+    rule kept semantic was judged by what the story claimed ("I put a decoy on User0 the moment it was scanned ...")."""
+    if len(directive) <= MAX_DIRECTIVE_CHARS:
+        return directive
+    words = read_wording(directive)
+    if not words.gives_order or not words.instruction:
+        return directive[:MAX_DIRECTIVE_CHARS]
+    situation = words.situation.strip()
+    said = situation if situation and (words_named(situation) or _STATE.search(situation)) else ""
+    kept = f"{said}: {words.instruction}" if said else words.instruction
+    return kept[:MAX_DIRECTIVE_CHARS]
+
+
+def words_named(text: str) -> bool:
+    """Whether a text names a host or a class of hosts."""
+    return bool(hosts_in(text) or classes_in(text))
+
+
+_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|root\w*|privileged|quiet|clean|activity|phase|impact)\b", re.IGNORECASE)
+
+
 def condition_slug(rule: ConditionalRule) -> str:
     return str(rule.condition).lower().replace(" ", "-")
 
@@ -169,7 +193,7 @@ def compile_as_written(item: SourceItem, reason: str) -> CompiledRule:
     """The fallback when no usable model answer covers an artifact."""
     if item.kind == "example":
         return CompiledRule(item, CompileVerdict.DROP, compiled_by="fallback", reason=f"example not compiled: {reason}")
-    directive = strip_justification(item.text)[:MAX_DIRECTIVE_CHARS]
+    directive = fitted(strip_justification(item.text))
     if not directive:
         return CompiledRule(item, CompileVerdict.DROP, compiled_by="fallback", reason="empty after removing the justification")
     rule_type = RuleType.FORMAT if looks_like_format(directive) else RuleType.CONTENT
@@ -269,7 +293,7 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         return CompiledRule(item, CompileVerdict.DROP, compiled_by="model", reason=str(raw.get("reason", ""))[:200]), None
     if verdict != CompileVerdict.RULE:
         return None, f"verdict {verdict[:20]!r} is neither RULE nor DROP"
-    directive = strip_justification(str(raw.get("directive", "")))[:MAX_DIRECTIVE_CHARS]
+    directive = fitted(strip_justification(str(raw.get("directive", ""))))
     if not directive:
         return None, "empty directive"
     rule_type = str(raw.get("type", RuleType.CONTENT)).strip().upper()
@@ -309,7 +333,7 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         # A semantic rule is matched by its words alone, so they stay its author's: a model's rewrite adds no
         # checked meaning, only room to change it (SmolLM2-135M answered an operator's "deploy a decoy on
         # User2 rather than restoring it" with the prompt's own example, "Restore a User host ...").
-        directive = strip_justification(item.text)[:MAX_DIRECTIVE_CHARS] or directive
+        directive = fitted(strip_justification(item.text)) or directive
         trigger = ""
         group = f"{group or host_group(directive, rule_type)}"
     else:

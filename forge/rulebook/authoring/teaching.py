@@ -22,8 +22,8 @@ from forge.rulebook.authoring.step_corrections import (
 )
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.authoring.compile import (
-    MAX_DIRECTIVE_CHARS, STATED_CONDITION as _STATED_CONDITION, CompiledRule, CompileReport, RuleCompiler, SourceItem,
-    compile_grammar, strip_justification,
+    STATED_CONDITION as _STATED_CONDITION, CompiledRule, CompileReport, RuleCompiler, SourceItem,
+    compile_grammar, fitted, strip_justification,
 )
 from forge.rulebook.store.curation import Outcome
 from forge.rulebook.model import (
@@ -100,7 +100,7 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
 def _given(item: SourceItem, correction: Correction) -> CompiledRule:
     """A correction whose meaning the step's situation gave: compiled without a model."""
     when, action = correction.meaning
-    return CompiledRule(item, CompileVerdict.RULE, strip_justification(item.text)[:MAX_DIRECTIVE_CHARS], RuleType.CONTENT, (item.role,),
+    return CompiledRule(item, CompileVerdict.RULE, fitted(strip_justification(item.text)), RuleType.CONTENT, (item.role,),
                         group_of(parse_predicate(when)), item.text, "situation", when=when, action=action)
 
 

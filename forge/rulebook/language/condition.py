@@ -26,7 +26,7 @@ Two more parts of the three-valued check on free text:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Optional
 
@@ -672,7 +672,8 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     # or compromise")
     if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
             or facts_needed(condition) - {"history"} or _history_unread(condition) \
-            or _EITHER_STATE.search(condition) and not _ALL_QUIET.search(condition):
+            or _EITHER_STATE.search(condition) and not _ALL_QUIET.search(condition) \
+            or any(_state_unread(c, subject) for c in clauses):
         return False
     unresolved: list = []
     claims(condition, subject, unresolved)
@@ -686,6 +687,25 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
                # a history of absence: clean before ("newly"), unchanged, not changed by an action
                or isinstance(p, Atom) and (p.newly_compromised is not None or p.unchanged_for is not None
                                            or False in (p.changed, p.scan_before_exploit)) for p in parts)
+
+
+# Words that say how a host stands (a state, a stage of the attack). Every one is a placed word (_PLACED): a clause
+# that has one and is read as no state at all ("the context shows the host") was not read, whatever its words are.
+_STATE_SPOKEN = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privilege\w*|root\w*|admin\w*|hit|popped|owned|infected|"
+                           r"breach\w*|hacked|pwned|infiltrated|taken\s+over|attacked|under\s+attack|probed|probing|recon\w*|"
+                           r"escalation|impact|lateral|phase|stage|quiet|clean|idle|calm|active|activity|alerts?|alarms?|"
+                           r"suspicious|foothold|access|shell|session|intrusion|infection|anomal\w*|noisy|unknown)\b",
+                           re.IGNORECASE)
+
+
+def _state_unread(clause: str, subject: Optional[str] = None) -> bool:
+    """Whether a clause speaks of a state (_STATE_SPOKEN) that `claims` reads as none: only bare hosts."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    if not _STATE_SPOKEN.search(clause):
+        return False
+    found = claims(clause, subject)
+    return found is not None and all(atom.bare() for atom, _ in atoms_of(found))
 
 
 _REASON_OR_STORY = re.compile(
@@ -952,6 +972,26 @@ def refused_predicate(semantic_reason: str) -> bool:
     return (semantic_reason or "").startswith(_REFUSED)
 
 
+def confirmed(found):
+    """Claims where "Host is compromised", said of one named host, is not met by its row at Compromised Unknown (the row a
+    Remove leaves, or a level the table does not know): a rule judged by its words alone fires on what they say for
+    sure. Said under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    if isinstance(found, Atom):
+        if found.host is None or found.compromise != "any":
+            return found
+        return AllOf((found, Not(replace(found, activity=None, compromise=_UNKNOWN_LEVEL, newly_compromised=None,
+                                         unchanged_for=None, acted=None, within=None, changed=None,
+                                         scan_before_exploit=None))))
+    if isinstance(found, (AnyOf, AllOf)):
+        return type(found)(tuple(confirmed(p) for p in found.parts))
+    return found  # (None, a negation: left as it was)
+
+
+_UNKNOWN_LEVEL = "Unknown"
+
+
 def semantic_claims(directive: str, semantic_reason: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
@@ -963,7 +1003,7 @@ def semantic_claims(directive: str, semantic_reason: str = ""):
 
     found = rule_claims(directive, with_instruction=True)
     if complete_claims(directive, found):
-        return found
+        return confirmed(found)
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)

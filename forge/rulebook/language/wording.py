@@ -58,7 +58,7 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
                 r"roll(?:s|ed|ing)? (?:it |them )?back|recover\w*"),
     ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w*|terminat\w*|expel\w*|get(?:ting)? rid of|"
                r"clean(?:s|ed|ing)? (?:out|up|off)|throw\w* (?:the attacker )?out"),
-    ("Analyse", r"analy[sz]\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*"),
+    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*"),
     ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
     ("Monitor", r"monitor\w*|watch\w*|observ\w*"),
     ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! for)"),
@@ -522,9 +522,30 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
                         r"(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?\s*[:,]?\s*(?=\S)", re.IGNORECASE)
 
 
+# The lesson a learner draws, named inside its sentence after a hedge or a story: "..., but the rule I would take away
+# is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
+# words before it (the hedge, the story) are none of it.
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real)\s+)?(?:rule|lesson|takeaway|take-away|moral|conclusion)|what)"
+                          # (who draws it: "I would take away", "I'd give myself", "we should learn from this")
+                          r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
+                          r"\s+(?:here\s+)?is(?:\s+(?:simple|clear|plain|easy|this|short))?(?:\s+(?:to|that))?\s*[:,]?\s*(?=\S)",
+                          re.IGNORECASE)
+
+
+def _lesson(part: str) -> str:
+    """A part that names the lesson inside it (_LESSON_LEAD): the lesson, when it orders; else the part."""
+    found = _LESSON_LEAD.match(part)
+    if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn)\b",
+                                      found.group(0), re.IGNORECASE):
+        return part
+    rest = part[found.end():]
+    rest = rest[:1].upper() + rest[1:]
+    return rest if gives_order(rest) else part
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
-    parts = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
+    parts = [_lesson(_VIEW_LEAD.sub("", part)) for part in _parts(text)]
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
@@ -537,6 +558,12 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         situation = "" if _STORY.search(found["situation"]) or _ABOUT_RULES.search(found["situation"]) \
             or not _FROM_NOW_ON.sub("", found["situation"].strip()) else found["situation"].strip()
         order = found["rest"]
+        inner = _OPENING.match(order)
+        if situation and not _STATE_WORDS.search(situation) and inner and _STATE_WORDS.search(inner["situation"]) \
+                and not gives_order(inner["situation"]) and gives_order(inner["rest"]):
+            # a heading before the situation ("analyst / User1: Compromised User without any activity: recommend ..."):
+            # the situation is what follows it
+            situation, order = inner["situation"].strip(), inner["rest"]
     if not situation and first > 0 and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
@@ -826,9 +853,13 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
 
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
-    _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), and "whilst" as "while"."""
+    _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
+    "with", and "whilst" as "while"."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
     text = _ABSENCE.sub(lambda m: "Without" if m[0][0].isupper() else "without", text)
+    # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
+    text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
