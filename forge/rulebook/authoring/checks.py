@@ -129,6 +129,9 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
+    doubt = _unplaced_negation(words, done)
+    if doubt:
+        return doubt
     ordered = _ordered_verbs(words)
     if ordered and isinstance(action, dict):
         stray = [v for v, _ in done + banned if not any(same_verb(o, v) for o in ordered)
@@ -217,6 +220,63 @@ def _ordered_verbs(words: Wording) -> set[str]:
     for condition in words.conditions:
         order = order.replace(condition.text, " ")
     return set(verbs_in(order))
+
+
+# Words that turn an order around or doubt it, beyond the plain negations: "no point restoring it", "a Restore there is
+# overkill", "I'd be reluctant to remove it".
+_DOUBTING = re.compile(r"\b(?:pointless|useless|futile|wasted|wasteful|mistake|counterproductive|overkill|unnecessary|needless|"
+                       r"reluctant|hesitant|backfir\w*|wrong|hardly|barely|scarcely|nobody|no\s+one|last\s+thing)\b", re.IGNORECASE)
+# Words of an order that point back at what the text turned down elsewhere ("remove it instead", "leave the rest
+# alone"): a negation only when nothing in the text is turned down.
+_POINTING_BACK = re.compile(r"\b(?:alone|leave|spare)\b", re.IGNORECASE)
+# "Restore User4 instead", "remove it rather than restoring it": the order's verb is what is done in place of another
+# (the dispreferred one, which the disprefer check holds to the text)
+_IN_PLACE_OF = re.compile(r"\b(?:instead(?:\s+of)?|rather\s+than|otherwise)\b", re.IGNORECASE)
+# The writer's doubt about the lesson, not about the order: "I am not certain this generalises", "I might be wrong".
+_WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:entirely\s+|completely\s+|fully\s+|at\s+all\s+)?"
+                            r"(?:sure|certain|confident|convinced)|(?:i|we)\s+(?:might|may|could)\s+be\s+(?:wrong|mistaken|"
+                            r"overweighting|overreading|overfitting)|not\s+(?:sure|certain)\s+(?:if|whether|that))\b", re.IGNORECASE)
+# A negated holding back is an order: "never hesitate to restore it", "don't wait to remove the attacker".
+_URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
+                     r"neglect\w*|hold\w*\s+back|put\w*\s+off)\b", re.IGNORECASE)
+# Where an order's clause ends: a sentence, a semicolon, a dash, a ", but" ("Reimage Enterprise2, but never reimage the
+# other enterprise servers": the negation is the second clause's).
+_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--|\u2014|\u2013)\s+|\s*,\s+(?=(?:but|yet|though)\b)", re.IGNORECASE)
+
+
+def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optional[str]:
+    """An order of a verb whose own clause holds a negation (or a doubt) that the reading places nowhere: no
+    prohibition or dispreferred verb of that clause, no host it excepts or contrasts, no condition. Whether the text
+    orders the verb or turns it down is then unknown ("I'd rather we didn't restore Op_Server0", "no point
+    restoring it, it comes straight back"): a prohibition phrased in words the reader has not met must never become a
+    `do`, so the predicate is refused and the rule kept semantic, where its own words are what is injected."""
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    placed_verbs = {p.verb for p in words.prohibitions if p.verb} | set(words.dispreferred)
+    placed_hosts = {h for p in words.prohibitions for h in (*p.hosts, *p.classes)} | set(words.excepted) \
+        | set(words.contrasted)
+    placed_anywhere = bool(placed_verbs or placed_hosts)
+    for verb, _ in done:
+        for clause in _CLAUSE_END.split(order):
+            if not any(same_verb(named, verb) for named in verbs_in(clause)):
+                continue
+            # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
+            # prohibition's, wherever the reading placed it
+            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", clause)))
+            cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
+            if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
+                continue
+            others = {v for v in verbs_in(clause) if not same_verb(v, verb)}
+            # (a prohibition of this very verb the reading placed is the prohibition check's: "restore Enterprise2, but
+            # never restore the other enterprise servers")
+            if others & placed_verbs or any(p.verb and same_verb(p.verb, verb) for p in words.prohibitions) or any(p.verb is None for p in words.prohibitions) and hosts_in(clause) \
+                    or set(hosts_in(clause)) & placed_hosts or set(classes_in(clause)) & placed_hosts:
+                continue  # the negation is another verb's, or an excepted / contrasted host's
+            return (f"polarity: the order of {verb} stands in a clause with a negation or a doubt the reading places "
+                    f"nowhere ({clause.strip()[:70]!r}): whether the text orders {verb} or turns it down is not "
+                    "certain; keep the rule semantic")
+    return None
 
 
 def _NEGATIVE_WORD(text: str) -> bool:
@@ -433,7 +493,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     return None
 
 
-CHECKS = ("format", "never", "always", "negation", "prohibition", "disprefer", "inverted", "verb", "host", "class", "except", "grounding",
+CHECKS = ("format", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
           "bare", "before", "claims", "history", "facts", "target")
 
 
