@@ -522,6 +522,17 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
                         r"(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?\s*[:,]?\s*(?=\S)", re.IGNORECASE)
 
 
+# The teacher speaking of themselves before the lesson: "I can't say for sure it would have helped, but the lesson seems
+# to be: ...", "I'm not sure how much it weighs, but I shouldn't soften it: ...". Said in the first person and of no
+# host, class, state or condition, it is their doubt or their resolve, no situation of the rule.
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|we|we're|we'd|my|our|myself)\b", re.IGNORECASE)
+
+
+def _teachers_view(opening: str) -> bool:
+    return bool(_FIRST_PERSON.search(opening)) and not (hosts_in(opening) or classes_in(opening) or _STATE_WORDS.search(opening)
+                                                        or _CONDITION.search(opening))
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     parts = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
@@ -535,6 +546,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         # ("Next time: ...", "From now on: ..." open the order; they state no situation)
         # (nor does a note on the teacher's rules: "This replaces my earlier rule on Op_Server0: ...")
         situation = "" if _STORY.search(found["situation"]) or _ABOUT_RULES.search(found["situation"]) \
+            or _teachers_view(found["situation"]) \
             or not _FROM_NOW_ON.sub("", found["situation"].strip()) else found["situation"].strip()
         order = found["rest"]
     if not situation and first > 0 and not _CONDITION.search(order) and not _RELATIVE.search(order):
