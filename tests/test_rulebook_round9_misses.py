@@ -45,3 +45,36 @@ def test_a_situation_before_a_colon_still_counts() -> None:
     # a first-person opening that names a host or a state is a situation, not the teacher's view
     assert read_wording("While we still have no foothold on Enterprise1: Analyse Enterprise1.").negated_conditions
     assert read_wording("Nothing on our side active: Monitor.").negated_conditions
+
+
+# -- "when ... rather than VERB-ing": the dispreferred verb is the order's -----------------------------------------
+
+def test_a_dispreferred_verb_after_the_condition_is_no_restriction() -> None:
+    text = "On reflection the cheaper move is to Remove User1 when it is compromised instead of reimaging it."
+    words = read_wording(text)
+    assert not words.negated_conditions
+    when = {"any": [{"host": "User1", "compromise": "User"}, {"host": "User1", "compromise": "Privileged"}]}
+    prefer = {"mode": "prefer", "verb": "Remove", "target": "User1", "over": {"verb": "Restore", "target": "User1"}}
+    assert check(text, when, prefer) is None
+    assert check(text, {"host": "User1"}, prefer) is not None  # wider: any state of User1
+
+
+def test_rather_than_a_state_still_restricts_the_condition() -> None:
+    assert read_wording("Put a decoy on User3 when it is scanned rather than exploited.").negated_conditions
+
+
+# -- "Having seen ..., the better call is to VERB": a judgement that orders, after a participle's clause -------------
+
+def test_the_better_call_is_to_is_an_order() -> None:
+    from forge.rulebook.language.wording import gives_order
+    assert gives_order("Thinking it over, the smarter move would be to Analyse Enterprise0 when it shows a scan")
+    assert gives_order("The best choice is to Remove User3 while it only has a user shell")
+    assert not gives_order("Thinking it over, I restored User3 too early")  # a story after the participle
+    text = ("I reimaged User3 twice and lost both steps. Looking at both runs, I think the better call is to Remove "
+            "User3 when it is compromised rather than restoring it.")
+    words = read_wording(text)
+    assert words.instruction.startswith("Looking at both runs")
+    when = {"any": [{"host": "User3", "compromise": "User"}, {"host": "User3", "compromise": "Privileged"}]}
+    prefer = {"mode": "prefer", "verb": "Remove", "target": "User3", "over": {"verb": "Restore", "target": "User3"}}
+    assert check(text, when, prefer) is None
+    assert check(text, {"host": "User3"}, prefer) is not None

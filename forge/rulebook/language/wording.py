@@ -259,7 +259,10 @@ _IMPERATIVE_START = re.compile(
     rf"(?:{_VERB.pattern}))", re.IGNORECASE)
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
-                          r"means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:be\s+|get\s+)?"
+                          r"means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+                          # "the better call is to Remove User2", "the right move would be to ...": a judgement that orders
+                          r"(?:better|best|right|smarter|safer|wiser|correct|cheaper)\s+(?:call|move|choice|play|option|answer|"
+                          r"response|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be))\s+(?:be\s+|get\s+)?"
                           r"(?:\w+\s+)?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 _OPENING = re.compile(r"^(?P<situation>[^:;\u2013\u2014]{3,160}?)\s*(?::|\s[\u2013\u2014-]{1,2}\s)\s*(?P<rest>.+)$")
@@ -431,6 +434,10 @@ def gives_order(sentence: str) -> bool:
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    # ("Having seen both outcomes, I think the better call is to Remove ...": a participle's clause, then the order)
+    participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
+    if participle and gives_order(participle["rest"]):
+        return True
     if _AS_FAR.match(body):
         return True  # "Remove is as far as we go there": an order of that verb, and no further
     bad = _BAD_IDEA.search(body)
@@ -610,6 +617,10 @@ def _situation_after(order: str, following: list[str]) -> tuple[str, str]:
     return order, ""
 
 
+_INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of)\s+(?:\w+\s+){0,2}?(?="
+                              + _VERB_WORD + r")", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -625,6 +636,10 @@ def _clause_end(text: str, start: int) -> int:
         break
     bad = _BAD_IDEA.search(rest[:end])  # "Analysing X on a mere scan is wasted": the judgement is no part of the condition
     end = bad.start() if bad else end
+    # "Remove User2 when it is compromised rather than restoring it": the verb so dispreferred is the order's, no
+    # restriction of the condition ("scanned rather than exploited", no verb of ours, still restricts it)
+    other = _INSTEAD_OF_VERB.search(rest[:end])
+    end = other.start() if other else end
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
