@@ -78,3 +78,18 @@ def test_the_better_call_is_to_is_an_order() -> None:
     prefer = {"mode": "prefer", "verb": "Remove", "target": "User3", "over": {"verb": "Restore", "target": "User3"}}
     assert check(text, when, prefer) is None
     assert check(text, {"host": "User3"}, prefer) is not None
+
+
+# -- "at user level (not root)": the higher level denied beside the exact one -----------------------------------------
+
+def test_a_denied_root_beside_user_level_is_no_further_restriction() -> None:
+    text = "When an enterprise server is compromised with a user shell (not admin), Remove it; do not Restore it."
+    assert not read_wording(text).negated_conditions
+    prefer = {"mode": "prefer", "verb": "Remove", "target": "$matched", "over": {"verb": "Restore", "target": "$matched"}}
+    assert check(text, {"class": "Enterprise", "compromise": "User"}, prefer) is None
+    assert check(text, {"class": "Enterprise"}, prefer) is not None  # wider: any state
+
+
+def test_a_denied_root_alone_still_restricts() -> None:
+    assert read_wording("When Enterprise1 is compromised but not root, Remove it.").negated_conditions
+    assert read_wording("When User4 is at user level and not scanned, Remove it.").negated_conditions

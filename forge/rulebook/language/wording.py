@@ -141,6 +141,11 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # "privileged only" (the level itself, which a predicate states exactly)
                                 r"\b(?:only|just|merely|solely)\s+(?:\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
                                 r"root\w*|admin\w*|system[- ]level)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
+                                # the user level, and the higher one denied beside it: "at user level (not root)", "a
+                                # user shell, not admin" (the level is exact: no further restriction)
+                                r"\buser[- ](?:level|shell|access|foothold|privileges?)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?"
+                                r"(?:(?:and|but)\s+)?(?:not|never|no)\s+(?:yet\s+)?(?:at\s+)?(?:root|admin\w*|privileged|system)"
+                                r"(?:[- ]level)?\b\s*\)?|"
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
