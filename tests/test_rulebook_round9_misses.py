@@ -93,3 +93,19 @@ def test_a_denied_root_beside_user_level_is_no_further_restriction() -> None:
 def test_a_denied_root_alone_still_restricts() -> None:
     assert read_wording("When Enterprise1 is compromised but not root, Remove it.").negated_conditions
     assert read_wording("When User4 is at user level and not scanned, Remove it.").negated_conditions
+
+
+# -- a dropped order on the reply's form ------------------------------------------------------------------------------
+
+def test_a_dropped_format_order_is_kept_as_format() -> None:
+    from forge.rulebook.authoring.compile import _entry
+    from forge.rulebook.model import CompileVerdict, RuleType, SourceItem
+
+    item = SourceItem("correction", "planner", "Planner: write the plan in two short bullet points, no preamble.", "user:zed")
+    rule, problem = _entry(item, {"verdict": "DROP", "reason": "style preference, not a decision rule"})
+    assert problem is None and rule is not None
+    assert rule.verdict == CompileVerdict.RULE and rule.type == RuleType.FORMAT
+    # a story about replies that orders nothing may still be dropped
+    story = SourceItem("rule", "planner", "My answer ran to ten lines and the chooser skipped most of it.", "s1/i01")
+    rule, problem = _entry(story, {"verdict": "DROP", "reason": "no lesson"})
+    assert rule is not None and rule.verdict == CompileVerdict.DROP

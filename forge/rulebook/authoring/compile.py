@@ -70,7 +70,7 @@ _FORMAT_WORDS = re.compile(
     r"nothing else|written as)\b|`(?:Answer|Tool):|"
     # the reply's length and layout: "answer in three lines", "under 60 words", "a numbered list", "a single word"
     r"\b(?:in|to|under|within|at\s+most|no\s+more\s+than)\s+(?:\w+\s+){0,2}?(?:lines|words|sentences)\b|"
-    r"\b(?:numbered|bulleted)\s+list\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
+    r"\b(?:numbered|bulleted)\s+list\b|\bbullet(?:\s+points?|s)\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
     r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b",
     re.IGNORECASE,
 )
@@ -252,7 +252,8 @@ def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
     if item.kind == "example" or _REPEAT.search(str(raw.get("reason", ""))):
         return None
     words = read_wording(item.text)
-    if words.gives_order and not looks_like_format(item.text):
+    # (an order on the reply's form is an instruction too: "keep the plan to three lines"; kept, it is FORMAT)
+    if words.gives_order:
         return (f"it was dropped, but it gives an order ({words.instruction[:60]!r}"
                 f"{', in the situation ' + repr(words.situation[:40]) if words.situation else ''}): compile it")
     return None

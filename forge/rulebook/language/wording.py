@@ -259,6 +259,8 @@ _IMPERATIVE_START = re.compile(
     rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let|"
     # the Planner's and the Analyst's orders: "plan a DecoyTomcat on ...", "recommend Remove"
     rf"plan|recommend|suggest|propose|schedule|queue|advise|"
+    # orders on the reply's form: "write the plan in two bullets", "limit the answer to one line"
+    rf"write|format|limit|omit|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
     rf"make(?=\s+(?:(?:a|an|the)\s+)?(?:\w+\s+){{0,7}}?(?:part\s+of|a\s+priority|(?:the|your)\s+(?:first|top|next))\b)|include|add)\b|"
     rf"(?:{_VERB.pattern}))", re.IGNORECASE)
