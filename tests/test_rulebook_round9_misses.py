@@ -109,3 +109,26 @@ def test_a_dropped_format_order_is_kept_as_format() -> None:
     story = SourceItem("rule", "planner", "My answer ran to ten lines and the chooser skipped most of it.", "s1/i01")
     rule, problem = _entry(story, {"verdict": "DROP", "reason": "no lesson"})
     assert rule is not None and rule.verdict == CompileVerdict.DROP
+
+
+# -- "the safe habit is to ...": a judgement, then the order; a long reflection's lesson on the reply's form ----------
+
+def test_a_judged_habit_gives_an_order() -> None:
+    from forge.rulebook.language.wording import gives_order
+    assert gives_order("I may be wrong, but the wiser habit is to keep the reply to one line")
+    assert gives_order("My rule would be to leave User0 alone while it only shows a scan")
+    assert not gives_order("The habit was hard to break")
+
+
+def test_a_long_reflection_on_the_reply_form_stays_format_when_dropped() -> None:
+    from forge.rulebook.authoring.compile import _entry
+    from forge.rulebook.model import CompileVerdict, RuleType, SourceItem
+
+    story = ("My reply opened with three paragraphs about the subnet layout and the two enterprise servers, and the "
+             "parser picked a host out of the middle of them, which was not the one I meant to act on at all. I kept "
+             "adding context I thought would help the reader follow my reasoning and it only made things worse for "
+             "everyone downstream. I cannot tell how the parser really works, so this is a guess, but the wiser habit "
+             "is to give the action on the first line of my reply, and explain after it.")
+    rule, problem = _entry(SourceItem("rule", "action_chooser", story, "s2/i03"), {"verdict": "DROP", "reason": "story"})
+    assert problem is None and rule is not None
+    assert rule.verdict == CompileVerdict.RULE and rule.type == RuleType.FORMAT

@@ -431,6 +431,11 @@ _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|th
                           r"from\s+here\s+on)\b\s*[,:\u2013\u2014-]?\s*", re.IGNORECASE)
 
 
+_JUDGED_ORDER = re.compile(r"\b(?:the|my|our|a)\s+(?:\w+\s+){0,2}?(?:call|move|choice|habit|approach|practice|course|option|"
+                           r"policy|rule|lesson|takeaway|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be)\s+(?:simply\s+)?to\s+"
+                           r"(?P<rest>[^;]+)$", re.IGNORECASE)
+
+
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
@@ -441,6 +446,10 @@ def gives_order(sentence: str) -> bool:
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    # ("the safe habit is to put the action first", "my rule would be to leave User0 alone": a judgement, then the order)
+    judged = _JUDGED_ORDER.search(body)
+    if judged and gives_order(judged["rest"]):
+        return True
     # ("Having seen both outcomes, I think the better call is to Remove ...": a participle's clause, then the order)
     participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if participle and gives_order(participle["rest"]):
