@@ -132,3 +132,22 @@ def test_a_long_reflection_on_the_reply_form_stays_format_when_dropped() -> None
     rule, problem = _entry(SourceItem("rule", "action_chooser", story, "s2/i03"), {"verdict": "DROP", "reason": "story"})
     assert problem is None and rule is not None
     assert rule.verdict == CompileVerdict.RULE and rule.type == RuleType.FORMAT
+
+
+# -- "for User2, User3 and User4, if any ... Remove it"; the teacher's knowledge of hosts before the colon -------------
+
+def test_a_lead_that_lists_hosts_opens_an_order() -> None:
+    from forge.rulebook.language.wording import gives_order
+    assert gives_order("For Enterprise0, Enterprise1 or Enterprise2, if any of them is rooted, Restore that host.")
+    assert not gives_order("For User2, User3 and User4, the attacker came back every time.")
+
+
+def test_what_the_teacher_has_not_seen_of_hosts_is_no_situation() -> None:
+    text = ("I know too little about Enterprise0 to judge it, so I will stay narrow: for Enterprise1 and Enterprise2, "
+            "if either is rooted, Restore that host.")
+    words = read_wording(text)
+    assert not words.negated_conditions and words.instruction.startswith("for Enterprise1")
+    when = {"any": [{"host": "Enterprise1", "compromise": "Privileged"}, {"host": "Enterprise2", "compromise": "Privileged"}]}
+    action = {"mode": "do", "verb": "Restore", "target": "$matched"}
+    assert check(text, when, action) is None
+    assert check(text, {"class": "Enterprise", "compromise": "Privileged"}, action) is not None  # wider: Enterprise0 too

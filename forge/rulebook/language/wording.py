@@ -431,6 +431,9 @@ _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|th
                           r"from\s+here\s+on)\b\s*[,:\u2013\u2014-]?\s*", re.IGNORECASE)
 
 
+_HOST_NAME_WORD = r"\b(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)\b"
+_HOST_LIST_LEAD = re.compile(r"^(?:for|on|to|with)\s+(?:(?:the\s+)?" + _HOST_NAME_WORD + r"(?:\s*,\s*|\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+))+"
+                             + _HOST_NAME_WORD + r"\s*[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
 _JUDGED_ORDER = re.compile(r"\b(?:the|my|our|a)\s+(?:\w+\s+){0,2}?(?:call|move|choice|habit|approach|practice|course|option|"
                            r"policy|rule|lesson|takeaway|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be)\s+(?:simply\s+)?to\s+"
                            r"(?P<rest>[^;]+)$", re.IGNORECASE)
@@ -446,6 +449,9 @@ def gives_order(sentence: str) -> bool:
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    listed = _HOST_LIST_LEAD.match(body)
+    if listed and gives_order(listed["rest"]):
+        return True  # "For User1, User2 and User3, if any of them is exploited, Remove it": the lead names a list
     # ("the safe habit is to put the action first", "my rule would be to leave User0 alone": a judgement, then the order)
     judged = _JUDGED_ORDER.search(body)
     if judged and gives_order(judged["rest"]):
@@ -547,12 +553,13 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
 
 # The teacher speaking of themselves before the lesson: "I can't say for sure it would have helped, but the lesson seems
 # to be: ...", "I'm not sure how much it weighs, but I shouldn't soften it: ...". Said in the first person and of no
-# host, class, state or condition, it is their doubt or their resolve, no situation of the rule.
+# state, access or condition, it is their doubt or their resolve, no situation of the rule.
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|we|we're|we'd|my|our|myself)\b", re.IGNORECASE)
 
 
 def _teachers_view(opening: str) -> bool:
-    return bool(_FIRST_PERSON.search(opening)) and not (hosts_in(opening) or classes_in(opening) or _STATE_WORDS.search(opening)
+    # (hosts it names are what the teacher knows of, "I have not seen enough of User4 to say": no state of theirs)
+    return bool(_FIRST_PERSON.search(opening)) and not (_STATE_WORDS.search(opening) or _ACCESS_WORDS.search(opening)
                                                         or _CONDITION.search(opening))
 
 
