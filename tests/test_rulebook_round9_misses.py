@@ -151,3 +151,21 @@ def test_what_the_teacher_has_not_seen_of_hosts_is_no_situation() -> None:
     action = {"mode": "do", "verb": "Restore", "target": "$matched"}
     assert check(text, when, action) is None
     assert check(text, {"class": "Enterprise", "compromise": "Privileged"}, action) is not None  # wider: Enterprise0 too
+
+
+# -- "I may be wrong ..., but I think that ORDER": the doubt, the view, then the lesson ------------------------------
+
+def test_the_lesson_after_a_doubt_and_a_view_is_the_order() -> None:
+    text = ("I kept analysing Enterprise1 and it got worse. I may be wrong about how often this happens, since root can "
+            "show up late, but I think that when Enterprise1 turns Privileged, the plan should lead with a Restore of it.")
+    words = read_wording(text)
+    assert words.instruction.startswith("when Enterprise1 turns Privileged")
+    action = {"mode": "do", "verb": "Restore", "target": "Enterprise1"}
+    assert check(text, {"host": "Enterprise1", "compromise": "Privileged"}, action) is None
+    assert check(text, {"host": "Enterprise1"}, action) is not None  # wider: any state
+
+
+def test_a_stated_situation_before_but_is_kept() -> None:
+    # no first-person doubt before "but": the head is a situation, never cut away
+    words = read_wording("Enterprise1 is compromised, but I think that the plan should lead with a Restore of it.")
+    assert "compromised" in " ".join(c.text for c in words.conditions) + words.situation + words.instruction

@@ -431,6 +431,9 @@ _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|th
                           r"from\s+here\s+on)\b\s*[,:\u2013\u2014-]?\s*", re.IGNORECASE)
 
 
+# The teacher's doubt, then their view, then the lesson: "I may be wrong about this, but I think that when ...".
+_BUT_I_BELIEVE = re.compile(r"^(?:i|i'm|i\s+am|we|we're)\b[^;]*?,\s*but\s+(?:i|we)\s+(?:now\s+|still\s+|really\s+|do\s+)?"
+                            r"(?:think|believe|reckon|feel|would\s+say|'d\s+say|suspect)\s+(?:that\s+)?(?P<rest>.+)$", re.IGNORECASE)
 _HOST_NAME_WORD = r"\b(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)\b"
 _HOST_LIST_LEAD = re.compile(r"^(?:for|on|to|with)\s+(?:(?:the\s+)?" + _HOST_NAME_WORD + r"(?:\s*,\s*|\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+))+"
                              + _HOST_NAME_WORD + r"\s*[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
@@ -449,6 +452,9 @@ def gives_order(sentence: str) -> bool:
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    hedged = _BUT_I_BELIEVE.match(body)
+    if hedged and gives_order(hedged["rest"]):
+        return True  # "I'm not sure this always holds, but I believe that when ..., the plan should ..."
     listed = _HOST_LIST_LEAD.match(body)
     if listed and gives_order(listed["rest"]):
         return True  # "For User1, User2 and User3, if any of them is exploited, Remove it": the lead names a list
@@ -569,6 +575,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
+    hedged = _BUT_I_BELIEVE.match(parts[first])
+    if hedged and gives_order(hedged["rest"]):
+        parts[first] = hedged["rest"]  # (the doubt before the view is no part of the order)
     situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
     found = _OPENING.match(parts[first])
     order = parts[first]
