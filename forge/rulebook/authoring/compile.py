@@ -70,7 +70,8 @@ _FORMAT_WORDS = re.compile(
     r"nothing else|written as)\b|`(?:Answer|Tool):|"
     # the reply's length and layout: "answer in three lines", "under 60 words", "a numbered list", "a single word"
     r"\b(?:in|to|under|within|at\s+most|no\s+more\s+than)\s+(?:\w+\s+){0,2}?(?:lines|words|sentences)\b|"
-    r"\b(?:numbered|bulleted)\s+list\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
+    r"\b(?:numbered|bulleted)\s+list\b|\bbullet(?:\s+points?|s)\b|"
+    r"\b(?:first|last|opening|top)\s+line\s+of\s+(?:my|your|the|its|their)\s+(?:answer|reply|response|output)\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
     r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b",
     re.IGNORECASE,
 )
@@ -193,10 +194,12 @@ def compile_as_written(item: SourceItem, reason: str) -> CompiledRule:
     """The fallback when no usable model answer covers an artifact."""
     if item.kind == "example":
         return CompiledRule(item, CompileVerdict.DROP, compiled_by="fallback", reason=f"example not compiled: {reason}")
-    directive = fitted(strip_justification(item.text))
+    stripped = strip_justification(item.text)
+    directive = fitted(stripped)
     if not directive:
         return CompiledRule(item, CompileVerdict.DROP, compiled_by="fallback", reason="empty after removing the justification")
-    rule_type = RuleType.FORMAT if looks_like_format(directive) else RuleType.CONTENT
+    # (judged on the whole text: a long reflection's lesson on the reply's form comes last, past the directive's cut)
+    rule_type = RuleType.FORMAT if looks_like_format(stripped) else RuleType.CONTENT
     # No compiler judged what it decides about, so it gets a group of its own: lumping unrelated
     # free text under a host would flag every pair of it as a conflict.
     group = f"{host_group(directive, rule_type)}/{short_hash('group', normalise(directive))[:8]}"
@@ -276,7 +279,8 @@ def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
     if item.kind == "example" or _REPEAT.search(str(raw.get("reason", ""))):
         return None
     words = read_wording(item.text)
-    if words.gives_order and not looks_like_format(item.text):
+    # (an order on the reply's form is an instruction too: "keep the plan to three lines"; kept, it is FORMAT)
+    if words.gives_order:
         return (f"it was dropped, but it gives an order ({words.instruction[:60]!r}"
                 f"{', in the situation ' + repr(words.situation[:40]) if words.situation else ''}): compile it")
     return None

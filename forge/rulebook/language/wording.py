@@ -141,6 +141,11 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # "privileged only" (the level itself, which a predicate states exactly)
                                 r"\b(?:only|just|merely|solely)\s+(?:\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
                                 r"root\w*|admin\w*|system[- ]level)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
+                                # the user level, and the higher one denied beside it: "at user level (not root)", "a
+                                # user shell, not admin" (the level is exact: no further restriction)
+                                r"\buser[- ](?:level|shell|access|foothold|privileges?)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?"
+                                r"(?:(?:and|but)\s+)?(?:not|never|no)\s+(?:yet\s+)?(?:at\s+)?(?:root|admin\w*|privileged|system)"
+                                r"(?:[- ]level)?\b\s*\)?|"
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
@@ -254,12 +259,17 @@ _IMPERATIVE_START = re.compile(
     rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let|"
     # the Planner's and the Analyst's orders: "plan a DecoyTomcat on ...", "recommend Remove"
     rf"plan|recommend|suggest|propose|schedule|queue|advise|"
+    # orders on the reply's form: "write the plan in two bullets", "limit the answer to one line"
+    rf"write|format|limit|omit|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
     rf"make(?=\s+(?:(?:a|an|the)\s+)?(?:\w+\s+){{0,7}}?(?:part\s+of|a\s+priority|(?:the|your)\s+(?:first|top|next))\b)|include|add)\b|"
     rf"(?:{_VERB.pattern}))", re.IGNORECASE)
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
-                          r"means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:be\s+|get\s+)?"
+                          r"means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+                          # "the better call is to Remove User2", "the right move would be to ...": a judgement that orders
+                          r"(?:better|best|right|smarter|safer|wiser|correct|cheaper)\s+(?:call|move|choice|play|option|answer|"
+                          r"response|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be))\s+(?:be\s+|get\s+)?"
                           r"(?:\w+\s+)?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 _OPENING = re.compile(r"^(?P<situation>[^:;\u2013\u2014]{3,160}?)\s*(?::|\s[\u2013\u2014-]{1,2}\s)\s*(?P<rest>.+)$")
@@ -421,6 +431,17 @@ _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|th
                           r"from\s+here\s+on)\b\s*[,:\u2013\u2014-]?\s*", re.IGNORECASE)
 
 
+# The teacher's doubt, then their view, then the lesson: "I may be wrong about this, but I think that when ...".
+_BUT_I_BELIEVE = re.compile(r"^(?:i|i'm|i\s+am|we|we're)\b[^;]*?,\s*but\s+(?:i|we)\s+(?:now\s+|still\s+|really\s+|do\s+)?"
+                            r"(?:think|believe|reckon|feel|would\s+say|'d\s+say|suspect)\s+(?:that\s+)?(?P<rest>.+)$", re.IGNORECASE)
+_HOST_NAME_WORD = r"\b(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)\b"
+_HOST_LIST_LEAD = re.compile(r"^(?:for|on|to|with)\s+(?:(?:the\s+)?" + _HOST_NAME_WORD + r"(?:\s*,\s*|\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+))+"
+                             + _HOST_NAME_WORD + r"\s*[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
+_JUDGED_ORDER = re.compile(r"\b(?:the|my|our|a)\s+(?:\w+\s+){0,2}?(?:call|move|choice|habit|approach|practice|course|option|"
+                           r"policy|rule|lesson|takeaway|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be)\s+(?:simply\s+)?to\s+"
+                           r"(?P<rest>[^;]+)$", re.IGNORECASE)
+
+
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
@@ -431,6 +452,20 @@ def gives_order(sentence: str) -> bool:
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    hedged = _BUT_I_BELIEVE.match(body)
+    if hedged and gives_order(hedged["rest"]):
+        return True  # "I'm not sure this always holds, but I believe that when ..., the plan should ..."
+    listed = _HOST_LIST_LEAD.match(body)
+    if listed and gives_order(listed["rest"]):
+        return True  # "For User1, User2 and User3, if any of them is exploited, Remove it": the lead names a list
+    # ("the safe habit is to put the action first", "my rule would be to leave User0 alone": a judgement, then the order)
+    judged = _JUDGED_ORDER.search(body)
+    if judged and gives_order(judged["rest"]):
+        return True
+    # ("Having seen both outcomes, I think the better call is to Remove ...": a participle's clause, then the order)
+    participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
+    if participle and gives_order(participle["rest"]):
+        return True
     if _AS_FAR.match(body):
         return True  # "Remove is as far as we go there": an order of that verb, and no further
     bad = _BAD_IDEA.search(body)
@@ -543,12 +578,27 @@ def _lesson(part: str) -> str:
     return rest if gives_order(rest) else part
 
 
+# The teacher speaking of themselves before the lesson: "I can't say for sure it would have helped, but the lesson seems
+# to be: ...", "I'm not sure how much it weighs, but I shouldn't soften it: ...". Said in the first person and of no
+# state, access or condition, it is their doubt or their resolve, no situation of the rule.
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|we|we're|we'd|my|our|myself)\b", re.IGNORECASE)
+
+
+def _teachers_view(opening: str) -> bool:
+    # (hosts it names are what the teacher knows of, "I have not seen enough of User4 to say": no state of theirs)
+    return bool(_FIRST_PERSON.search(opening)) and not (_STATE_WORDS.search(opening) or _ACCESS_WORDS.search(opening)
+                                                        or _CONDITION.search(opening))
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     parts = [_lesson(_VIEW_LEAD.sub("", part)) for part in _parts(text)]
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
+    hedged = _BUT_I_BELIEVE.match(parts[first])
+    if hedged and gives_order(hedged["rest"]):
+        parts[first] = hedged["rest"]  # (the doubt before the view is no part of the order)
     situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
     found = _OPENING.match(parts[first])
     order = parts[first]
@@ -556,6 +606,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         # ("Next time: ...", "From now on: ..." open the order; they state no situation)
         # (nor does a note on the teacher's rules: "This replaces my earlier rule on Op_Server0: ...")
         situation = "" if _STORY.search(found["situation"]) or _ABOUT_RULES.search(found["situation"]) \
+            or _teachers_view(found["situation"]) \
             or not _FROM_NOW_ON.sub("", found["situation"].strip()) else found["situation"].strip()
         order = found["rest"]
         inner = _OPENING.match(order)
@@ -625,6 +676,10 @@ def _situation_after(order: str, following: list[str]) -> tuple[str, str]:
     return order, ""
 
 
+_INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of)\s+(?:\w+\s+){0,2}?(?="
+                              + _VERB_WORD + r")", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -640,6 +695,10 @@ def _clause_end(text: str, start: int) -> int:
         break
     bad = _BAD_IDEA.search(rest[:end])  # "Analysing X on a mere scan is wasted": the judgement is no part of the condition
     end = bad.start() if bad else end
+    # "Remove User2 when it is compromised rather than restoring it": the verb so dispreferred is the order's, no
+    # restriction of the condition ("scanned rather than exploited", no verb of ours, still restricts it)
+    other = _INSTEAD_OF_VERB.search(rest[:end])
+    end = other.start() if other else end
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
