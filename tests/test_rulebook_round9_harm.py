@@ -126,3 +126,15 @@ def test_a_role_heading_is_no_order_and_no_situation() -> None:
                            {"host": "Op_Server0", "compromise": "User"},
                            {"mode": "do", "verb": "Restore", "target": "Op_Server0"})
     assert problem is not None and problem.startswith("negation")
+
+
+def test_a_number_the_reading_cannot_place_leaves_the_condition_unread():
+    """Issue 29, tenth round: a port, a score or a threshold in a condition ("a shell to port 4444") says more than
+    the state words around it, so what the product reads of the condition is not the whole of it."""
+    from forge.rulebook.language.condition import complete_claims, rule_claims, unplaced
+
+    text = "A linux box with a session back to 8080 in its evidence: recommend Remove."
+    assert "8080" in unplaced("box with a session back to 8080 in its evidence")
+    assert not complete_claims(text, rule_claims(text, with_instruction=True))
+    # a host's number is its name's
+    assert unplaced("User3 and Op_Server0 are compromised") == []
