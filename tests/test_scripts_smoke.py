@@ -33,6 +33,8 @@ SCRIPTS: dict[str, tuple[list[str], str]] = {
     "scripts/bench/dc_bench.py": (["--split", "heldout", "--no-behaviour"], r"overall exact-set accuracy: [\d.]+%"),
     "scripts/bench/dc_bench_contexts.py": (["--episodes", "1", "--steps", "5", "--out", "{tmp}/observations.yaml"],
                                            r"[1-9]\d* distinct observations from \d+ episodes"),
+    "scripts/bench/dc_bench_author_contexts.py": (["--seeds", "5001", "--out", "{tmp}/contexts.md"],
+                                                  r"wrote [1-9] contexts to .*contexts\.md"),
     "scripts/bench/env_speed.py": (["--episodes", "1"], r"sleep\s*│\s*\d+\s*│\s*\d+\s*│"),
     "scripts/bench/horizon_thresholds.py": (["--episodes", "2"], r"b_line\s+30 \|\s+-?[\d.]+ ±"),
     "scripts/bench/limiter_overhead.py": (["--iterations", "20", "--workers", "1"],
