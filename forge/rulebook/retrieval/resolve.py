@@ -240,7 +240,10 @@ def _decided(members: Sequence[str], records: Mapping[str, RuleRecord], actor: O
     unknown ones were not there (an unknown party never makes the others abstain)."""
     decision = settle(members, records, actor)
     present = tuple(rid for rid in members if rid not in unknown)
-    if decision.winner in unknown or len(present) == len(members):
+    if decision.winner in unknown:
+        return replace(decision, detail=f"{decision.detail}; its condition is unknown here: it is not injected, nor are "
+                                        "the rules it outranks")
+    if len(present) == len(members):
         return decision
     if len(present) > 1:
         return settle(present, records, actor)
