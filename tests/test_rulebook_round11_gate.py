@@ -101,7 +101,13 @@ FRESH = STILL.replace("step 12 None/User", "step 12 None/No")
 NO_HISTORY = "Alerts:\nEnterprise1: Activity None, Compromised User"
 
 
-def _two_teachers(tmp_path):
+BOB = (KEEP_E1, {"host": "Enterprise1", "compromise": "any", "unchanged_for": 2})
+# not nested with alice's trigger (another host's history): neither is the narrower, their support ties
+CAROL = ("Never restore Enterprise1 while User2 has stayed compromised for two steps running.",
+         {"host": "User2", "compromise": "any", "unchanged_for": 2})
+
+
+def _two_teachers(tmp_path, against=BOB, name="bob"):
     """alice orders Restore on Enterprise1 when it is compromised; bob forbids it once it has stayed compromised for two
     steps (a history condition: unknown on a context without history lines). Returns who gets what injected."""
     from forge.memory.model import Provenance
@@ -118,8 +124,7 @@ def _two_teachers(tmp_path):
     ids = {}
     for name, text, when, action in (
             ("alice", RESTORE_E1, {"host": "Enterprise1", "compromise": "any"}, do("Restore", "Enterprise1")),
-            ("bob", KEEP_E1, {"host": "Enterprise1", "compromise": "any", "unchanged_for": 2},
-             {"mode": "never", "verb": "Restore", "target": "Enterprise1"})):
+            (name, *against, {"mode": "never", "verb": "Restore", "target": "Enterprise1"})):
         answer = reply(entry(when, action))
         (ids[name],) = teach_text(book, RuleCompiler(ScriptedClient(answer, answer)),
                                   [Correction(text, CHOOSER, f"user:{name}", name)], provenance=Provenance()).rule_ids
@@ -148,3 +153,12 @@ def test_a_dispute_decided_by_the_context_is_settled_as_before(tmp_path) -> None
     assert injected(STILL, None) == {"bob"}  # both apply: bob's is the narrower
     assert injected(FRESH, "user:bob") == {"alice"}  # bob's is false here: alice's speaks alone
     assert injected(FRESH, None) == {"alice"}
+
+
+def test_an_unknown_party_that_would_not_win_leaves_the_others_settled_as_before(tmp_path) -> None:
+    # carol's condition is unknown without history lines; her rule would only tie with alice's (abstain): it does not
+    # silence alice's for a third actor, nor for alice
+    injected = _two_teachers(tmp_path, CAROL, "carol")
+    assert injected(NO_HISTORY, None) == {"alice"}
+    assert injected(NO_HISTORY, "user:alice") == {"alice"}
+    assert injected(NO_HISTORY, "user:carol") == set()  # her own rule would win for her
