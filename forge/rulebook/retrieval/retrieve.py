@@ -52,7 +52,7 @@ from forge.rulebook.language.condition import (claims_decide, condition_of, fact
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.action import opposed_hosts
-from forge.rulebook.language.predicate import (AllOf, Always, Not, atoms_of, holds, host_truth, matched_hosts, predicate_to_json,
+from forge.rulebook.language.predicate import (AllOf, Always, Not, atoms_of, host_truth, matched_hosts, predicate_to_json,
                                                truth as value_of)
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
@@ -257,7 +257,8 @@ class RuleIndex:
 
     def _reading(self, text: str) -> tuple[Situation, np.ndarray, np.ndarray, np.ndarray]:
         """As `situation`, and per rule whether the context states every kind of fact its free text needs (and its
-        claims hold), and whether its condition is unknown here: neither true nor false (`_unknown`)."""
+        claims hold), and whether its condition is unknown here: neither true nor false (nothing of it false, and its
+        predicate, its claims or a kind of fact it needs unknown, or a semantic rule's condition unread)."""
         cached = self._situations.get(text)
         if cached is not None:
             return cached
@@ -342,8 +343,8 @@ class RuleIndex:
                  limit: int, gate_on: bool) -> tuple[list[str], list[Decision]]:
         """The passing rules (best first) with their disagreements settled. A rule whose condition is unknown here
         (`unknown`: neither true nor false) takes part as a party that may apply: it is never injected, but where it
-        would win (its teacher asks, it is the narrower, it has more support) or the resolution abstains, the rule it
-        disputes does not speak alone as if undisputed."""
+        would win (its teacher asks, it is the narrower, it has more support) the rule it disputes does not speak alone
+        as if undisputed; where it would not, the others are settled as before (resolve._decided)."""
         situation, _ = self.situation(text) if gate_on else (Situation(), None)
         meaning = {self.content[i].rule_id: self.meanings[i] for i in at}
         maybe = set(unknown)
