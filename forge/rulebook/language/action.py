@@ -226,6 +226,27 @@ def clash_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_
     or both prescribe different verbs for the same host, or one prescribes a host-less verb (Sleep,
     Monitor) and the other a different action (one action per step)."""
     matched_a, matched_b = tuple(matched_a), tuple(matched_b)
+    opposed = opposed_hosts(a, b, matched_a, matched_b)
+    clash = opposed is not None
+    found: set[str] = set(opposed or ())
+    da, db = _prescribed(a), _prescribed(b)
+    if da and db:
+        verbs_a, verbs_b = {m.verb for m in da}, {m.verb for m in db}
+        if not verbs_a & verbs_b and (verbs_a | verbs_b) & set(GLOBAL_VERBS):
+            clash = True
+        # Per host, the verbs each prescribes for it; disjoint sets are a disagreement about that host.
+        on_a, on_b = _verbs_by_host(da, matched_a), _verbs_by_host(db, matched_b)
+        shared = {h for h in on_a.keys() & on_b.keys() if not on_a[h] & on_b[h]}
+        if shared:
+            clash = True
+            found |= shared
+    return frozenset(found) if clash else None
+
+
+def opposed_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_b: Iterable[str]) -> Optional[frozenset[str]]:
+    """Where one action forbids what the other prescribes (a prohibition against an order, not two orders): None if
+    it never does; else the hosts (empty for a host-less verb)."""
+    matched_a, matched_b = tuple(matched_a), tuple(matched_b)
     found: set[str] = set()
     clash = False
     for x, y, mx, my in ((a, b, matched_a, matched_b), (b, a, matched_b, matched_a)):
@@ -238,17 +259,6 @@ def clash_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_
                 if shared:
                     clash = True
                     found |= shared
-    da, db = _prescribed(a), _prescribed(b)
-    if da and db:
-        verbs_a, verbs_b = {m.verb for m in da}, {m.verb for m in db}
-        if not verbs_a & verbs_b and (verbs_a | verbs_b) & set(GLOBAL_VERBS):
-            clash = True
-        # Per host, the verbs each prescribes for it; disjoint sets are a disagreement about that host.
-        on_a, on_b = _verbs_by_host(da, matched_a), _verbs_by_host(db, matched_b)
-        shared = {h for h in on_a.keys() & on_b.keys() if not on_a[h] & on_b[h]}
-        if shared:
-            clash = True
-            found |= shared
     return frozenset(found) if clash else None
 
 

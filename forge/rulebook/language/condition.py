@@ -706,7 +706,28 @@ def _state_unread(clause: str, subject: Optional[str] = None) -> bool:
     if not _STATE_SPOKEN.search(clause):
         return False
     found = claims(clause, subject)
-    return found is not None and all(atom.bare() for atom, _ in atoms_of(found))
+    if found is None:
+        return False
+    atoms = [atom for atom, _ in atoms_of(found)]
+    return all(atom.bare() for atom in atoms) or _level_unread(clause, atoms)
+
+
+# Words that name one compromise level of the table. A clause that says one, read as no atom at that level, was read
+# wider than its words ("a host that has shown Unknown for four steps" read as any compromise held for four steps).
+_LEVEL_SPOKEN = (
+    (re.compile(r"\bunknown\b", re.IGNORECASE), "Unknown"),
+    (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b", re.IGNORECASE), "Privileged"),
+    (re.compile(r"\buser[- ]level\b", re.IGNORECASE), "User"),
+)
+
+
+def _level_unread(clause: str, atoms) -> bool:
+    """Whether the clause names a compromise level (_LEVEL_SPOKEN) that no atom of its reading holds, the reading
+    placing no level of its own either ("at user level (not root)" read as User is read: it excludes root)."""
+    levels = {atom.compromise for atom in atoms}
+    if levels - {None, "any"}:
+        return False
+    return any(pattern.search(clause) and level not in levels for pattern, level in _LEVEL_SPOKEN)
 
 
 _REASON_OR_STORY = re.compile(
@@ -974,14 +995,21 @@ def refused_predicate(semantic_reason: str) -> bool:
 
 
 def confirmed(found):
-    """Claims where "Host is compromised", said of one named host, is not met by its row at Compromised Unknown (the row a
-    Remove leaves, or a level the table does not know): a rule judged by its words alone fires on what they say for
-    sure. Said under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever)."""
+    """Claims where "Host is compromised", said of one named host or of a class ("a user host is compromised": one of
+    its hosts), is not met by a row at Compromised Unknown (the row a Remove leaves, or a level the table does not
+    know): a rule judged by its words alone fires on what they say for sure. Said under a negation ("not compromised")
+    the claim stays as it was (Unknown leaves it unknown, as ever)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
     if isinstance(found, Atom):
-        if found.host is None or found.compromise != "any":
+        if found.compromise != "any":
             return found
+        if found.host is None and found.history():
+            return found  # (a history atom reads the class's rows over steps: the row a Remove leaves is judged there)
+        if found.host is None:
+            # "a user host is compromised": some host of the class shows a compromise for sure (a row at Unknown in the
+            # class met it, and a rule about compromised user hosts fired on a table whose only user row read Unknown)
+            return AnyOf(tuple(confirmed(found.on(host)) for host in found.hosts()))
         return AllOf((found, Not(replace(found, activity=None, compromise=_UNKNOWN_LEVEL, newly_compromised=None,
                                          unchanged_for=None, acted=None, within=None, changed=None,
                                          scan_before_exploit=None))))
@@ -993,15 +1021,37 @@ def confirmed(found):
 _UNKNOWN_LEVEL = "Unknown"
 
 
-def semantic_claims(directive: str, semantic_reason: str = ""):
+def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
+    """The conditions a rule's whole text states that its directive (compile.fitted: a long text cut to its
+    instruction as the reader found it) does not hold: read from the directive alone, the rule would speak where its
+    text says it does not apply ("..., I think, that when Enterprise1 is scanned but not compromised I should put a
+    decoy on it" cut to the story's first sentence, which names Enterprise1 and nothing of its state)."""
+    if not text or " ".join(text.split()) == " ".join((directive or "").split()):
+        return ()
+    words = read_wording(text)
+    stated = [c.text for c in words.conditions] + list(conditions_left_out(text))
+    kept = " ".join((directive or "").split()).lower()
+    return tuple(c for c in stated if " ".join(c.split()).lower() not in kept and _says_something(c))
+
+
+def _says_something(condition: str) -> bool:
+    """Whether a condition names a host, a class, a state or a kind of fact (not a heading such as "Lesson")."""
+    return bool(hosts_in(condition) or classes_in(condition) or _STATE_SPOKEN.search(condition)
+                or facts_needed(condition))
+
+
+def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
     compiled predicate was refused (checks.py) is held to them strictly: claims that are not the whole of it, or no
     claims at all, leave it unknown, so silent (a predicate that never holds); so does a condition it states that they
     cannot read in full, whoever compiled it (a reflection's lesson the compiler kept semantic used to fire on its likeness
-    to the context). Only a rule that states no condition at all is left to its cosine."""
+    to the context), and so does a condition of its whole `text` that its directive left out (`cut_conditions`). Only a
+    rule that states no condition at all is left to its cosine."""
     from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
 
+    if cut_conditions(directive, text):  # a condition of its text that the directive left out is not read: unknown
+        return Not(Always())
     found = rule_claims(directive, with_instruction=True)
     if complete_claims(directive, found):
         return confirmed(found)

@@ -98,7 +98,8 @@ def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = N
 
 @dataclass(frozen=True)
 class Decision:
-    """How one conflict was settled: `tier` is `actor`, `specificity`, `majority` or `abstain` (PRECEDENCE);
+    """How one conflict was settled: `tier` is `actor`, `specificity`, `majority` or `abstain` (PRECEDENCE), or
+    `unknown` (every other party's condition is unknown here, and none of them would win: `_decided`);
     `elsewhere`: the parties kept for the hosts the winner (their exception) does not dispute; `allies`: the
     parties kept because they disagree here only with parties that lost."""
 
@@ -231,6 +232,24 @@ def allies(decision: Decision, records: Mapping[str, RuleRecord], related: Optio
     return tuple(rid for rid in candidates if not any(against(rid, other) for other in candidates if other != rid))
 
 
+def _decided(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Optional[str],
+             unknown: frozenset[str] | set[str]) -> Decision:
+    """The settlement of a group with parties whose condition is unknown here: where one of them wins outright (its
+    teacher asks, it is the narrower, it has the most support), the rules it outranks are not kept (the winner itself
+    is not injected: `resolve_conflicts`); otherwise the group is settled among the parties that apply, as if the
+    unknown ones were not there (an unknown party never makes the others abstain)."""
+    decision = settle(members, records, actor)
+    present = tuple(rid for rid in members if rid not in unknown)
+    if decision.winner in unknown:
+        return replace(decision, detail=f"{decision.detail}; its condition is unknown here: it is not injected, nor are "
+                                        "the rules it outranks")
+    if len(present) == len(members):
+        return decision
+    if len(present) > 1:
+        return settle(present, records, actor)
+    return Decision(tuple(sorted(members)), present[0], "unknown", "the only party whose condition is known here")
+
+
 def resolve_conflicts(
     selected: Iterable[str],
     records: Mapping[str, RuleRecord],
@@ -239,12 +258,14 @@ def resolve_conflicts(
     limit: Optional[int] = None,
     related: Optional[Related] = None,
     undisputed: Optional[Undisputed] = None,
+    unknown: frozenset[str] | set[str] = frozenset(),
 ) -> tuple[list[str], list[Decision]]:
     """`selected` (best first) with every conflict settled: each conflict group is replaced by its
     winner, at the place of its first selected member, or dropped when the resolution abstains; with
     `undisputed` (the context's hosts), the winner is followed by the general rules it is an exception to
     that still speak for other hosts (`general_rules_kept`). With `limit`, stops once that many rules are
-    kept (later conflicts cannot change them)."""
+    kept (later conflicts cannot change them). `unknown`: eligible parties whose condition is unknown in this context,
+    settled like the rest but never kept (a rule they would outrank, or tie with, is not kept either)."""
     eligible = eligible if isinstance(eligible, (set, frozenset)) else set(eligible)
     kept: list[str] = []
     decisions: list[Decision] = []
@@ -259,13 +280,13 @@ def resolve_conflicts(
         if len(members) == 1:
             kept.append(rid)
             continue
-        decision = settle(members, records, actor)
+        decision = _decided(members, records, actor, unknown)
         if undisputed is not None:
             decision = replace(decision, elsewhere=general_rules_kept(decision, records, related, undisputed))
         decision = replace(decision, allies=allies(decision, records, related))
         decisions.append(decision)
         for winner in (decision.winner, *decision.elsewhere, *decision.allies):
-            if winner is not None and winner not in kept:
+            if winner is not None and winner not in kept and winner not in unknown:
                 kept.append(winner)
     return kept, decisions
 

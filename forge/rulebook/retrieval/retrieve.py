@@ -27,9 +27,13 @@ call of their roles at stage 1):
      condition (condition.semantic_claims);
    - an unexpressed rest that is a justification, a story or a restatement (condition.guard_rest) never
      guards: the rule is judged by its predicate alone;
-5. conflicts settled (resolve.py) among the applying rules only, and only where the rules' actions
+5. conflicts settled (resolve.py) among the applying rules, and only where the rules' actions
    disagree in this context; a general rule whose exception won still speaks for the hosts the exception
-   does not dispute here; best fused first, at most `rulebook.max_rules_per_injection`.
+   does not dispute here; best fused first, at most `rulebook.max_rules_per_injection`. A rule whose
+   condition is unknown here (neither true nor false, three-valued: a host or history the context does
+   not state, a condition its claims cannot read) and that forbids what an applying rule orders (or orders
+   what it forbids) takes part as a party: it is never injected, and where it would win the applying rule
+   does not speak alone as if nobody disputed it.
 """
 
 from __future__ import annotations
@@ -47,7 +51,9 @@ from forge.rulebook.language.condition import (claims_decide, condition_of, fact
                                                guard_rest, semantic_claims, text_claims, text_facts)
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
-from forge.rulebook.language.predicate import AllOf, Always, Not, atoms_of, holds, predicate_to_json, truth as value_of
+from forge.rulebook.language.action import opposed_hosts
+from forge.rulebook.language.predicate import (AllOf, Always, Not, atoms_of, host_truth, matched_hosts, predicate_to_json,
+                                               truth as value_of)
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
 
@@ -115,6 +121,10 @@ def _held_to(text: str, when):
     return found, whole
 
 
+_TRUE, _FALSE, _UNKNOWN = 1, 0, -1  # a condition's three values, coded per rule (`RuleIndex._reading`)
+_NEVER = Not(Always())  # the claims of a rule kept semantic whose condition cannot be read (condition.semantic_claims)
+
+
 def _parts(found) -> tuple:
     return () if found is None else found.parts if isinstance(found, AllOf) else (found,)
 
@@ -139,6 +149,21 @@ def _negates(part) -> bool:
 def _both(first, second):
     """Two claims that must both hold (either may be None: no claim)."""
     return second if first is None else first if second is None or second == first else AllOf((first, second))
+
+
+def _may_conflict_here(a: Meaning, b: Meaning, a_unknown: bool, b_unknown: bool, situation: Situation) -> bool:
+    """Whether two rules are opposed here, one (or both) of them with a condition unknown here: one forbids what the
+    other orders (two teachers who disagree), on the hosts the unknown one may match (those whose state does not make
+    it false) against what the other matches. Two orders of different verbs are no such dispute."""
+    hosts_a = _hosts_it_may_match(a.when, situation) if a_unknown else matched_hosts(a.when, situation)
+    hosts_b = _hosts_it_may_match(b.when, situation) if b_unknown else matched_hosts(b.when, situation)
+    return opposed_hosts(a.action, b.action, hosts_a, hosts_b) is not None
+
+
+def _hosts_it_may_match(when, situation: Situation) -> tuple[str, ...]:
+    """The hosts of a predicate's positive atoms whose value here is not false (true or unknown)."""
+    return tuple(dict.fromkeys(h for atom, negated in atoms_of(when) if not negated for h in atom.hosts()
+                               if host_truth(atom, h, situation) is not False))
 
 
 class RuleIndex:
@@ -188,7 +213,7 @@ class RuleIndex:
                  for rest, condition, m in zip(rests, conditions, self.meanings)]
         # What a semantic rule's condition says of the hosts it names, and what a guarded rule's rest claims: it must
         # hold (three-valued) as well.
-        claimed = [semantic_claims(v.record.directive, v.record.semantic_reason) if m.semantic
+        claimed = [semantic_claims(v.record.directive, v.record.semantic_reason, v.record.text) if m.semantic
                    else guard_claims(rest, m.when) if rest else None
                    for v, m, rest in zip(self.content, self.meanings, rests)]
         # A compiled predicate is held to its text as the product reads it (condition.text_claims): where that reading is
@@ -204,6 +229,9 @@ class RuleIndex:
         # claims: its cosine to the context adds nothing (and the floor would only silence it).
         self.checked = np.array([m.semantic and claims_decide(v.record.directive, v.record.semantic_reason)
                                  for v, m in zip(self.content, self.meanings)], dtype=bool)
+        # A semantic rule whose claims cannot place its condition (a predicate that never holds) is silent, yet its
+        # condition is not false: in a dispute it is a party whose condition is unknown.
+        self._unread = np.array([m.semantic and c == _NEVER for m, c in zip(self.meanings, claimed)], dtype=bool)
         self._claims = list(dict.fromkeys(c for c in claimed if c is not None))
         self._claim_of = np.array([self._claims.index(c) if c is not None else -1 for c in claimed], dtype=np.int64)
         self._needs = sorted(set(needs), key=sorted)  # few distinct sets: each is checked once per context
@@ -227,26 +255,37 @@ class RuleIndex:
         """What the context states, and which distinct predicates hold on it (cached per text)."""
         return self._reading(text)[:2]
 
-    def _reading(self, text: str) -> tuple[Situation, np.ndarray, np.ndarray]:
-        """As `situation`, and per rule whether the context states every kind of fact its free text needs."""
+    def _reading(self, text: str) -> tuple[Situation, np.ndarray, np.ndarray, np.ndarray]:
+        """As `situation`, and per rule whether the context states every kind of fact its free text needs (and its
+        claims hold), and whether its condition is unknown here: neither true nor false (nothing of it false, and its
+        predicate, its claims or a kind of fact it needs unknown, or a semantic rule's condition unread)."""
         cached = self._situations.get(text)
         if cached is not None:
             return cached
         situation = read_situation(text)
-        truth = np.array([holds(p, situation) for p in self._predicates], dtype=bool)
+        values = [value_of(p, situation) for p in self._predicates]
+        truth = np.array([v is True for v in values], dtype=bool)
         stated = facts_stated(text, situation)
-        stated_all = np.array([needs <= stated for needs in self._needs], dtype=bool)[self._needs_of] \
+        needs_met = np.array([needs <= stated for needs in self._needs], dtype=bool)[self._needs_of] \
             if self._needs else np.ones(0, dtype=bool)
-        if self._claims:
-            claimed = np.array([value_of(c, situation) is True for c in self._claims] + [True], dtype=bool)
-            stated_all = stated_all & claimed[self._claim_of]  # -1: no claim, the appended True
-        if self._loose:
-            not_false = np.array([value_of(c, situation) is not False for c in self._loose] + [True], dtype=bool)
-            stated_all = stated_all & not_false[self._loose_of]
-        self._situations[text] = (situation, truth, stated_all)
+        claims = self._three_valued(self._claims, self._claim_of, situation)
+        loose = self._three_valued(self._loose, self._loose_of, situation)
+        stated_all = needs_met & (claims == _TRUE) & (loose != _FALSE)
+        predicate = self._three_valued(self._predicates, self._predicate_of, situation, values)
+        false = (predicate == _FALSE) | (claims == _FALSE) | (loose == _FALSE)
+        unknown = ~false & ((predicate == _UNKNOWN) | (claims == _UNKNOWN) | ~needs_met | self._unread)
+        self._situations[text] = (situation, truth, stated_all, unknown)
         while len(self._situations) > 64:
             self._situations.popitem(last=False)
         return self._situations[text]
+
+    @staticmethod
+    def _three_valued(predicates: list, index: np.ndarray, situation: Situation, values: Optional[list] = None) -> np.ndarray:
+        """Per rule, the value of its predicate at `index` (-1: none, true) as _TRUE, _FALSE or _UNKNOWN."""
+        values = [value_of(p, situation) for p in predicates] if values is None else values
+        coded = np.array([_TRUE if v is True else _FALSE if v is False else _UNKNOWN for v in values] + [_TRUE],
+                         dtype=np.int8)
+        return coded[index]
 
     def __len__(self) -> int:
         return len(self.versions)
@@ -300,6 +339,31 @@ class RuleIndex:
             out[has] = truth[index[has]]
         return out
 
+    def _settled(self, text: str, passing: list[str], unknown: list[str], at: np.ndarray, actor: Optional[str],
+                 limit: int, gate_on: bool) -> tuple[list[str], list[Decision]]:
+        """The passing rules (best first) with their disagreements settled. A rule whose condition is unknown here
+        (`unknown`: neither true nor false) takes part as a party that may apply: it is never injected, but where it
+        would win (its teacher asks, it is the narrower, it has more support) the rule it disputes does not speak alone
+        as if undisputed; where it would not, the others are settled as before (resolve._decided)."""
+        situation, _ = self.situation(text) if gate_on else (Situation(), None)
+        meaning = {self.content[i].rule_id: self.meanings[i] for i in at}
+        maybe = set(unknown)
+
+        def related(a: str, b: str) -> bool:
+            ma, mb = disputing(meaning[a]) or meaning[a], disputing(meaning[b]) or meaning[b]  # a semantic rule: its words
+            if ma.semantic or mb.semantic or ma.action is None or mb.action is None:
+                return True  # an edge maintenance drew without a meaning to check (older books)
+            if a in maybe or b in maybe:
+                return _may_conflict_here(ma, mb, a in maybe, b in maybe, situation)
+            return conflict_in(ma, mb, situation)
+
+        def undisputed(rid: str, others) -> bool:
+            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation))
+
+        kept, decisions = resolve_conflicts(passing, self.records, set(passing) | maybe, actor, limit, related, undisputed,
+                                            unknown=maybe)
+        return narrower_first(kept, {rid: meaning[rid].when for rid in kept}), decisions
+
     def search(
         self,
         text: str,
@@ -332,20 +396,9 @@ class RuleIndex:
         order = np.argsort(-fused, kind="stable")
         limit = max(settings.max_rules, 0)
         passing = [self.content[positions[i]].rule_id for i in order[passes[order]]]
-        situation, _ = self.situation(text) if settings.condition_gate else (Situation(), None)
-        meaning = {self.content[positions[i]].rule_id: self.meanings[positions[i]] for i in np.flatnonzero(passes)}
-
-        def related(a: str, b: str) -> bool:
-            ma, mb = disputing(meaning[a]) or meaning[a], disputing(meaning[b]) or meaning[b]  # a semantic rule: its words
-            if ma.semantic or mb.semantic or ma.action is None or mb.action is None:
-                return True  # an edge maintenance drew without a meaning to check (older books)
-            return conflict_in(ma, mb, situation)
-
-        def undisputed(rid: str, others) -> bool:
-            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation))
-
-        kept, decisions = resolve_conflicts(passing, self.records, set(passing), actor, limit, related, undisputed)
-        kept = narrower_first(kept, {rid: meaning[rid].when for rid in kept})
+        unknown = self._reading(text)[3][positions] & ~passes if settings.condition_gate else np.zeros(len(positions), bool)
+        kept, decisions = self._settled(text, passing, [self.content[positions[i]].rule_id for i in np.flatnonzero(unknown)],
+                                        positions[passes | unknown], actor, limit, settings.condition_gate)
         candidates = []
         for local in order[: max(explain, 0)]:
             version = self.content[positions[local]]
