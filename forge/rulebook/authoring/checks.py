@@ -44,7 +44,8 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, rule_claims,
                                                spoken_facts, subject_of)
 from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
-from forge.rulebook.language.wording import Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb, verbs_in
+from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb, unnamed_hosts,
+                                            verbs_in)
 
 
 def _says_absence(atom: Atom, negated: bool) -> bool:
@@ -370,6 +371,22 @@ def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str
     return None
 
 
+def _singled_out(words: Wording, predicate) -> Optional[str]:
+    """A rule about one host the product cannot name ("when the second enterprise server is compromised", "if srv3 is
+    scanned") compiled as a trigger on any host of a class, or on any host: the compiler dropped what singles the host
+    out, so the rule would fire on hosts its text never meant. Where the product cannot read a part, the predicate may
+    not silently drop it."""
+    unread = unnamed_hosts(f"{words.situation} {words.instruction}")
+    if not unread:
+        return None
+    generic = [atom for atom, neg in atoms_of(predicate) if not neg and atom.host is None]
+    if not generic:
+        return None
+    return (f"host: the text singles out one host ({unread[0]!r}) that the product does not read as a host, but the trigger "
+            f"is about any {generic[0].host_class if generic[0].host_class != 'any' else ''} host".replace("  ", " ")
+            + ": name the host it means")
+
+
 def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     """The entry names a place the text does not: a host it never names, or a class none of its hosts or
     class words belong to. Only a text that names hosts is checked (plain words for places are the compiler's)."""
@@ -507,7 +524,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
-        or _scope(words, predicate, when_raw, action) or _bare(words, predicate) or _before(words, predicate) \
+        or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) or _bare(words, predicate) \
+        or _before(words, predicate) \
         or _claims(text, predicate) or _history(words, predicate, unexpressed)
 
 
