@@ -119,3 +119,10 @@ def test_planning_nothing_for_hosts_is_a_prohibition_of_every_verb_there() -> No
     problem = text_problem(text, {"host": "Enterprise1", "activity": "Exploit"},
                            {"mode": "do", "verb": "DecoyApache", "target": "Operational"})
     assert problem is not None and problem.startswith("prohibition:"), problem
+
+
+def test_a_lesson_for_a_host_like_the_storys_is_not_a_rule_for_any_host() -> None:
+    text = "I analysed Op_Host2 three times while it stayed rooted. For machines like that, restore rather than analyse."
+    problem = text_problem(text, {"class": "any", "compromise": "any"},
+                           {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Analyse", "target": "$matched"}})
+    assert problem is not None and problem.startswith("host:"), problem

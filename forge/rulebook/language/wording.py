@@ -343,8 +343,8 @@ def hosts_in(text: str) -> tuple[str, ...]:
 
 
 # Words that single out one host without a name the product reads: an ordinal ("the second enterprise server"), a number
-# after a host word ("server number 2", "box #3"), a superlative ("the host with the most alerts"), or a name with a
-# number that is no CAGE-2 host ("srv3", "WS2").
+# after a host word ("server number 2", "box #3"), a superlative ("the host with the most alerts"), a name with a
+# number that is no CAGE-2 host ("srv3", "WS2"), or a reference to the host or case the story told of ("a box like that").
 _SINGLES_OUT = re.compile(
     r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
     r"(?:host|box|machine|server|workstation|desktop|node)\b|"
@@ -354,7 +354,12 @@ _SINGLES_OUT = re.compile(
     r"(?:most|least|fewest|highest|lowest|largest|smallest|biggest)\b|"
     r"\bthe\s+(?:(?:most|least)\s+\w+|\w{3,}est|worst[\s-]+\w+)\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
     r"(?:host|box|machine|server|workstation|desktop|node)\b|"
-    r"\b(?!(?:step|turn|round|t|ipv)\d)[A-Za-z][A-Za-z_-]*\d+\b", re.IGNORECASE)
+    r"\b(?!(?:step|turn|round|t|ipv)\d)[A-Za-z][A-Za-z_-]*\d+\b|"
+    # the host (or case) the story told of, by reference: "a box like that", "such a host", "in the same situation"
+    r"\b(?:host|box|machine|server|workstation|desktop|node|one|case)s?\s+like\s+(?:that|this|those|these|it)\b|"
+    r"\bsuch\s+(?:a\s+)?(?:host|box|machine|server|workstation|desktop|node|case|situation)s?\b|"
+    r"\b(?:the\s+same|a\s+similar|that\s+kind\s+of|this\s+kind\s+of)\s+(?:situation|case|pattern|scenario|spot)\b",
+    re.IGNORECASE)
 
 
 def without_host_names(text: str) -> str:
