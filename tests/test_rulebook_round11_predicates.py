@@ -126,3 +126,12 @@ def test_a_lesson_for_a_host_like_the_storys_is_not_a_rule_for_any_host() -> Non
     problem = text_problem(text, {"class": "any", "compromise": "any"},
                            {"mode": "prefer", "verb": "Restore", "target": "$matched", "over": {"verb": "Analyse", "target": "$matched"}})
     assert problem is not None and problem.startswith("host:"), problem
+
+
+def test_a_state_of_a_named_host_the_reader_cannot_place_is_not_moved_onto_any_host() -> None:
+    # the reading knows only that Enterprise0 is shown; "some host shows activity" fires with Enterprise0 quiet
+    text = "When Enterprise0 starts acting strangely, deploy a DecoyTomcat on Enterprise0."
+    action = {"mode": "do", "verb": "DecoyTomcat", "target": "Enterprise0"}
+    problem = text_problem(text, {"class": "any", "activity": "any"}, action)
+    assert problem is not None and problem.startswith("host:"), problem
+    assert text_problem(text, {"host": "Enterprise0", "activity": "any"}, action) is None

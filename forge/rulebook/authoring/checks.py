@@ -43,7 +43,7 @@ from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROM
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, rule_claims,
                                                spoken_facts, subject_of)
-from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
+from forge.rulebook.language.predicate import ANY_CLASS, Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb, unnamed_hosts,
                                             verbs_in)
 
@@ -371,16 +371,29 @@ def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str
     return None
 
 
+def _state_moved_off(words: Wording, generic: list[Atom]) -> bool:
+    """A condition on hosts the text names of which the product reads no state ("When User2 acts up"): the reading is
+    only that those hosts are shown, and a trigger that asks a state of any host ("some host shows activity") moved the
+    condition off them: with User2 quiet and another host active it fires, which the text never said."""
+    if not (words.conditions and words.hosts) or not any(a.host_class == ANY_CLASS and not a.bare() for a in generic):
+        return False
+    found = rule_claims(words.text, with_instruction=True, bare=False)
+    return found is None or all(atom.bare() and atom.host is not None for atom, _ in atoms_of(found))
+
+
 def _singled_out(words: Wording, predicate) -> Optional[str]:
     """A rule about one host the product cannot name ("when the second enterprise server is compromised", "if srv3 is
     scanned") compiled as a trigger on any host of a class, or on any host: the compiler dropped what singles the host
     out, so the rule would fire on hosts its text never meant. Where the product cannot read a part, the predicate may
     not silently drop it."""
-    unread = unnamed_hosts(f"{words.situation} {words.instruction}")
-    if not unread:
-        return None
     generic = [atom for atom, neg in atoms_of(predicate) if not neg and atom.host is None]
     if not generic:
+        return None
+    unread = unnamed_hosts(f"{words.situation} {words.instruction}")
+    if not unread and _state_moved_off(words, generic):
+        return (f"host: the product reads no state of the condition ({words.conditions[0].text[:60]!r}) but the hosts it "
+                f"names ({', '.join(words.hosts)}), and the trigger asks a state of any host: keep to the hosts the text names")
+    if not unread:
         return None
     return (f"host: the text singles out one host ({unread[0]!r}) that the product does not read as a host, but the trigger "
             f"is about any {generic[0].host_class if generic[0].host_class != 'any' else ''} host".replace("  ", " ")
