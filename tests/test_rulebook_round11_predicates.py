@@ -135,3 +135,10 @@ def test_a_state_of_a_named_host_the_reader_cannot_place_is_not_moved_onto_any_h
     problem = text_problem(text, {"class": "any", "activity": "any"}, action)
     assert problem is not None and problem.startswith("host:"), problem
     assert text_problem(text, {"host": "Enterprise0", "activity": "any"}, action) is None
+
+
+def test_a_stated_state_is_not_dropped_into_hosts_merely_shown() -> None:
+    text = "Enterprise servers other than Enterprise1: restore them once rooted."
+    listed = {"any": [{"host": "Enterprise0"}, {"host": "Enterprise2"}]}  # the hosts, shown, in no state
+    problem = text_problem(text, listed, {"mode": "do", "verb": "Restore", "target": "$matched"})
+    assert problem is not None and problem.startswith("bare:"), problem

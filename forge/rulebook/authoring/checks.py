@@ -44,8 +44,8 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, rule_claims,
                                                spoken_facts, subject_of)
 from forge.rulebook.language.predicate import ANY_CLASS, Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
-from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb, unnamed_hosts,
-                                            verbs_in)
+from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
+                                            state_words_in, unnamed_hosts, verbs_in)
 
 
 def _says_absence(atom: Atom, negated: bool) -> bool:
@@ -467,7 +467,21 @@ def _bare(words: Wording, predicate) -> Optional[str]:
             if said and atoms and all(atom.bare() for atom in atoms):
                 return (f"bare: the condition says something of {host} ({condition.text[:60]!r}) but the predicate only "
                         f"asks that the context shows it: express what it says")
-    return None
+    return _stateless(words, predicate)
+
+
+def _stateless(words: Wording, predicate) -> Optional[str]:
+    """A condition that states a state ("User hosts apart from User4: remove the attacker when exploited") compiled as
+    hosts merely shown, none of them in any state: the state was dropped, and the rule fires on every host it lists."""
+    atoms = [atom for atom, _ in atoms_of(predicate)]
+    if not atoms or not all(atom.bare() for atom in atoms):
+        return None
+    # (the words that only name a host's presence, "in the alerts", state nothing)
+    stated = next((c for c in words.conditions if any(w.lower() not in _NAMING for w in state_words_in(c.text))), None)
+    if stated is None:
+        return None
+    return (f"bare: the condition states a state ({stated.text[:60]!r}) but the predicate only asks that the context shows "
+            "hosts: express the state")
 
 
 _BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?P<what>[^,;.]+)", re.IGNORECASE)

@@ -369,6 +369,11 @@ def without_host_names(text: str) -> str:
     return text
 
 
+def state_words_in(text: str) -> tuple[str, ...]:
+    """The words of a host's state a text says ("exploited", "compromised", "scanned", "clean", ...)."""
+    return tuple(m.group(0) for m in _STATE_WORDS.finditer(text or ""))
+
+
 def unnamed_hosts(text: str) -> tuple[str, ...]:
     """The words of a text that single out one host by no name `hosts_in` reads ("the second enterprise server", "srv3"):
     a reading that leaves them out is wider than the text."""
@@ -1028,4 +1033,4 @@ def class_of(host: str) -> Optional[str]:
 
 __all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "conditions_left_out", "gives_order", "hosts_in",
            "negations_in", "pronoun_hosts", "read_wording",
-           "same_verb", "sentences", "unnamed_hosts", "verbs_in", "without_host_names", "without_justification"]
+           "same_verb", "sentences", "state_words_in", "unnamed_hosts", "verbs_in", "without_host_names", "without_justification"]
