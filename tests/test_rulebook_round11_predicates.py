@@ -142,3 +142,13 @@ def test_a_stated_state_is_not_dropped_into_hosts_merely_shown() -> None:
     listed = {"any": [{"host": "Enterprise0"}, {"host": "Enterprise2"}]}  # the hosts, shown, in no state
     problem = text_problem(text, listed, {"mode": "do", "verb": "Restore", "target": "$matched"})
     assert problem is not None and problem.startswith("bare:"), problem
+
+
+def test_a_host_the_order_is_contrasted_with_is_left_out_of_a_class_rule() -> None:
+    text = "Remove the attacker from exploited enterprise servers -- not Enterprise1 though."
+    problem = text_problem(text, {"class": "Enterprise", "activity": "Exploit"}, {"mode": "do", "verb": "Remove", "target": "$matched"})
+    assert problem is not None and problem.startswith("except:"), problem
+    # kept semantic, its words claim nothing of Enterprise1
+    found = semantic_claims(text, "predicate refused: except: ...")
+    assert truth(found, _row("Enterprise1", "Exploit", "User")) is not True
+    assert truth(found, _row("Enterprise2", "Exploit", "User")) is True

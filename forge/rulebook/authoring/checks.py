@@ -338,11 +338,14 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             return (f"class: the text speaks of {cls} hosts, but the trigger is not restricted to them (nor is the action "
                     f"aimed at them): keep to what the text names")
     matched = isinstance(action, dict) and MATCHED in targets
-    for host in words.excepted:
+    # (and a host the order is contrasted with, "restore compromised user hosts - not User3 though": no exception word,
+    # the same exclusion)
+    for host in dict.fromkeys([*words.excepted, *words.contrasted]):
         excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
                        for h in atom.hosts() if atom.host is not None)
         if matched and host in positive_hosts(predicate) and not excluded:
-            return f"except: the text excepts {host}, but the trigger can match it: leave {host} out"
+            said = "excepts" if host in words.excepted else "contrasts its order with"
+            return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
     return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action)
 
 

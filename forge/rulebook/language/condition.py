@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Optional
 
-from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
@@ -903,8 +903,9 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     words = read_wording(_CONCESSION.sub(" ", text))
     subject = subject_of(words)
     found = _condition_claims(words)
+    spared = _spared(words)
     if not with_instruction:
-        return excepting(found, words.excepted)
+        return excepting(found, spared)
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     rest = words.instruction
     for c in words.conditions:
@@ -919,7 +920,17 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
                 continue
             parts.append(part)
-    return excepting(_all_of(parts), words.excepted)
+    return excepting(_all_of(parts), spared)
+
+
+def _spared(words) -> tuple[str, ...]:
+    """The hosts a rule's words claim nothing of: those it excepts, and a host of a class it names that its order is
+    contrasted with ("restore compromised user hosts - not User3 though") where the order names no other host (in "put
+    the decoy on User2, not on User3, whenever a user host is scanned" the contrast is the order's, not the condition's)."""
+    members = {h for c in words.classes for h in HOST_CLASSES.get(c, ())}
+    others = set(words.hosts) - set(words.contrasted) - set(words.excepted)
+    contrasted = [] if others else [h for h in words.contrasted if h in members]
+    return tuple(dict.fromkeys([*words.excepted, *contrasted]))
 
 
 def excepting(found, excepted):
