@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.rulebook.language.condition import condition_of, facts_needed, guard_rest, spoken_facts, text_claims
+from forge.rulebook.language.condition import condition_of, facts_needed, guard_rest, rule_claims, spoken_facts, text_claims
 from forge.rulebook.language.predicate import AllOf, Atom, predicate_to_json
 from forge.rulebook.language.wording import gives_order, read_wording
 from tests.test_rulebook_claims_scope import taught
@@ -32,7 +32,8 @@ from tests.test_rulebook_text_held import claimed, every_host
      {"User", "Enterprise"}),
 ])
 def test_two_subjects_that_share_one_state_both_claim_it(text, classes):
-    found, whole = text_claims(text)
+    # (the reading itself: text_claims holds "compromised" to a level known to be compromised, host by host)
+    found, whole = rule_claims(text, with_instruction=True, bare=False), text_claims(text)[1]
     parts = found.parts if isinstance(found, AllOf) else (found,)
     assert {p.host_class for p in parts if isinstance(p, Atom)} == classes, predicate_to_json(found)
     assert whole

@@ -43,8 +43,9 @@ from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROM
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, rule_claims,
                                                spoken_facts, subject_of)
-from forge.rulebook.language.predicate import Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
-from forge.rulebook.language.wording import Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb, verbs_in
+from forge.rulebook.language.predicate import ANY_CLASS, Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
+from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
+                                            state_words_in, unnamed_hosts, verbs_in)
 
 
 def _says_absence(atom: Atom, negated: bool) -> bool:
@@ -337,11 +338,14 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             return (f"class: the text speaks of {cls} hosts, but the trigger is not restricted to them (nor is the action "
                     f"aimed at them): keep to what the text names")
     matched = isinstance(action, dict) and MATCHED in targets
-    for host in words.excepted:
+    # (and a host the order is contrasted with, "restore compromised user hosts - not User3 though": no exception word,
+    # the same exclusion)
+    for host in dict.fromkeys([*words.excepted, *words.contrasted]):
         excluded = any(h == host for atom, neg in atoms_of(predicate) if neg or _says_absence(atom, neg)
                        for h in atom.hosts() if atom.host is not None)
         if matched and host in positive_hosts(predicate) and not excluded:
-            return f"except: the text excepts {host}, but the trigger can match it: leave {host} out"
+            said = "excepts" if host in words.excepted else "contrasts its order with"
+            return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
     return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action)
 
 
@@ -368,6 +372,35 @@ def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str
             return (f"grounding: the entry names {value}, which only the text's story names: the rule is its lesson's "
                     f"({', '.join(sorted(lesson) or words.classes)})")
     return None
+
+
+def _state_moved_off(words: Wording, generic: list[Atom]) -> bool:
+    """A condition on hosts the text names of which the product reads no state ("When User2 acts up"): the reading is
+    only that those hosts are shown, and a trigger that asks a state of any host ("some host shows activity") moved the
+    condition off them: with User2 quiet and another host active it fires, which the text never said."""
+    if not (words.conditions and words.hosts) or not any(a.host_class == ANY_CLASS and not a.bare() for a in generic):
+        return False
+    found = rule_claims(words.text, with_instruction=True, bare=False)
+    return found is None or all(atom.bare() and atom.host is not None for atom, _ in atoms_of(found))
+
+
+def _singled_out(words: Wording, predicate) -> Optional[str]:
+    """A rule about one host the product cannot name ("when the second enterprise server is compromised", "if srv3 is
+    scanned") compiled as a trigger on any host of a class, or on any host: the compiler dropped what singles the host
+    out, so the rule would fire on hosts its text never meant. Where the product cannot read a part, the predicate may
+    not silently drop it."""
+    generic = [atom for atom, neg in atoms_of(predicate) if not neg and atom.host is None]
+    if not generic:
+        return None
+    unread = unnamed_hosts(f"{words.situation} {words.instruction}")
+    if not unread and _state_moved_off(words, generic):
+        return (f"host: the product reads no state of the condition ({words.conditions[0].text[:60]!r}) but the hosts it "
+                f"names ({', '.join(words.hosts)}), and the trigger asks a state of any host: keep to the hosts the text names")
+    if not unread:
+        return None
+    return (f"host: the text singles out one host ({unread[0]!r}) that the product does not read as a host, but the trigger "
+            f"is about any {generic[0].host_class if generic[0].host_class != 'any' else ''} host".replace("  ", " ")
+            + ": name the host it means")
 
 
 def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
@@ -437,7 +470,21 @@ def _bare(words: Wording, predicate) -> Optional[str]:
             if said and atoms and all(atom.bare() for atom in atoms):
                 return (f"bare: the condition says something of {host} ({condition.text[:60]!r}) but the predicate only "
                         f"asks that the context shows it: express what it says")
-    return None
+    return _stateless(words, predicate)
+
+
+def _stateless(words: Wording, predicate) -> Optional[str]:
+    """A condition that states a state ("User hosts apart from User4: remove the attacker when exploited") compiled as
+    hosts merely shown, none of them in any state: the state was dropped, and the rule fires on every host it lists."""
+    atoms = [atom for atom, _ in atoms_of(predicate)]
+    if not atoms or not all(atom.bare() for atom in atoms):
+        return None
+    # (the words that only name a host's presence, "in the alerts", state nothing)
+    stated = next((c for c in words.conditions if any(w.lower() not in _NAMING for w in state_words_in(c.text))), None)
+    if stated is None:
+        return None
+    return (f"bare: the condition states a state ({stated.text[:60]!r}) but the predicate only asks that the context shows "
+            "hosts: express the state")
 
 
 _BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?P<what>[^,;.]+)", re.IGNORECASE)
@@ -507,7 +554,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
-        or _scope(words, predicate, when_raw, action) or _bare(words, predicate) or _before(words, predicate) \
+        or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) or _bare(words, predicate) \
+        or _before(words, predicate) \
         or _claims(text, predicate) or _history(words, predicate, unexpressed)
 
 

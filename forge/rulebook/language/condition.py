@@ -30,13 +30,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Optional
 
-from forge.env.catalog import QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
-                                            sentences, verbs_in, written_out)
+                                            sentences, unnamed_hosts, verbs_in, without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -338,6 +338,10 @@ def _their_class(clause: str, named_class: Optional[str]) -> str:
     """A clause that names no host and no class, with "they" / "X of them" written as the class named before it."""
     if named_class is None or hosts_in(clause) or classes_in(clause):
         return clause
+    # "every user host should be restored as soon as it is compromised": "it" is a host of the class (the sentence
+    # names no host of its own)
+    clause = re.sub(r"\bit\b(?!\s+(?:is|was)\s+(?:not\s+)?(?:clear|likely|possible|unclear|true|worth|better|best|time)\b)",
+                    f"a {_CLASS_WORD[named_class][:-1]}", clause, flags=re.IGNORECASE)
     return _THEM.sub(lambda m: f"{m['q'] or m['one']} of the {_CLASS_WORD[named_class]}" if m["q"] or m["one"]
                      else f"the {_CLASS_WORD[named_class]}", clause)
 
@@ -635,7 +639,9 @@ _HOST_NAMES = re.compile(r"\b(?:user|enterprise)[\s_-]?\d\b|\bop[\s_-]?(?:host|s
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
-    spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", _HOST_NAMES.sub(" ", condition or ""), flags=re.IGNORECASE)
+    # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
+    spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", condition or "")),
+                    flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
     # (as "at once": the states are read of one context)
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
@@ -654,9 +660,10 @@ def complete_claims(text: str, found) -> bool:
     _condition_claims(words, unresolved)
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
                if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes)]
+    # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
     return not unresolved and reads_whole("; ".join(c.text for c in words.conditions), found,
                                           negated=bool(negated), resolved=True) \
-        and not conditions_left_out(text)
+        and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}")
 
 
 def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subject: Optional[str] = None,
@@ -917,8 +924,9 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     words = read_wording(_CONCESSION.sub(" ", text))
     subject = subject_of(words)
     found = _condition_claims(words)
+    spared = _spared(words)
     if not with_instruction:
-        return excepting(found, words.excepted)
+        return excepting(found, spared)
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     rest = words.instruction
     for c in words.conditions:
@@ -933,7 +941,17 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
                 continue
             parts.append(part)
-    return excepting(_all_of(parts), words.excepted)
+    return excepting(_all_of(parts), spared)
+
+
+def _spared(words) -> tuple[str, ...]:
+    """The hosts a rule's words claim nothing of: those it excepts, and a host of a class it names that its order is
+    contrasted with ("restore compromised user hosts - not User3 though") where the order names no other host (in "put
+    the decoy on User2, not on User3, whenever a user host is scanned" the contrast is the order's, not the condition's)."""
+    members = {h for c in words.classes for h in HOST_CLASSES.get(c, ())}
+    others = set(words.hosts) - set(words.contrasted) - set(words.excepted)
+    contrasted = [] if others else [h for h in words.contrasted if h in members]
+    return tuple(dict.fromkeys([*words.excepted, *contrasted]))
 
 
 def excepting(found, excepted):
@@ -997,15 +1015,15 @@ def refused_predicate(semantic_reason: str) -> bool:
 def confirmed(found):
     """Claims where "Host is compromised", said of one named host or of a class ("a user host is compromised": one of
     its hosts), is not met by a row at Compromised Unknown (the row a Remove leaves, or a level the table does not
-    know): a rule judged by its words alone fires on what they say for sure. Said under a negation ("not compromised")
-    the claim stays as it was (Unknown leaves it unknown, as ever)."""
+    know): a rule judged by its words alone, or a compiled predicate held to them, fires on what they say for sure. Said
+    under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
     if isinstance(found, Atom):
-        if found.compromise != "any":
+        # (a history atom already asks its host's rows: "still compromised after a Remove" is not met at the Unknown a
+        # Remove leaves)
+        if found.compromise != "any" or found.history():
             return found
-        if found.host is None and found.history():
-            return found  # (a history atom reads the class's rows over steps: the row a Remove leaves is judged there)
         if found.host is None:
             # "a user host is compromised": some host of the class shows a compromise for sure (a row at Unknown in the
             # class met it, and a rule about compromised user hosts fired on a table whose only user row read Unknown)
@@ -1072,7 +1090,12 @@ def text_claims(text: str):
     it), and where it reads only part, that part must not be false: a rule never fires where its own words, as the
     product reads them, say it does not apply."""
     found = rule_claims(text, with_instruction=True, bare=False)
-    return (None, False) if found is None else (found, complete_claims(text, found))
+    if found is None:
+        return None, False
+    # Whole, the reading is what the rule's words say for sure, as a semantic rule's are (`confirmed`): "when Enterprise2 is
+    # compromised" compiled as "Enterprise2 shows any compromise" does not fire on its row at Compromised Unknown.
+    whole = complete_claims(text, found)
+    return (confirmed(found), True) if whole else (found, False)
 
 
 @lru_cache(maxsize=8192)

@@ -143,7 +143,9 @@ def _meets3(wanted: Optional[str], actual: Optional[str], quiet: str) -> Optiona
     if actual is None:
         return None  # the context names the host but does not state this field
     if actual == SOME:
-        return True if wanted == "any" else (False if wanted == quiet else None)  # stated, level not known
+        # stated, level not known; but said to be compromised ("User0 is compromised"), it is not the table's Unknown, the
+        # row that does not know (a condition "not at Unknown" holds there)
+        return True if wanted == "any" else (False if wanted in (quiet, _REMOVED) else None)
     if wanted == "any":
         return actual != quiet
     return actual == wanted

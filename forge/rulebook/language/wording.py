@@ -35,12 +35,29 @@ from forge.env.catalog import DECOY_SERVICES, HOST_CLASSES, HOSTS
 
 # -- vocabulary ---------------------------------------------------------------------------------------
 
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four")
 _HOST_FORMS: tuple[tuple[re.Pattern, str], ...] = tuple(
     [(re.compile(rf"\b{name}[\s_-]?{n}\b", re.IGNORECASE), f"{name.capitalize()}{n}")
      for name in ("user", "enterprise") for n in range(5 if name == "user" else 3)]
     + [(re.compile(rf"\bop[\s_-]?host[\s_-]?{n}\b", re.IGNORECASE), f"Op_Host{n}") for n in range(3)]
     + [(re.compile(r"\bop[\s_-]?server[\s_-]?0\b|\b(?:the\s+)?(?:op|operational|ot|operations)[\s_-]*server\b(?!s)", re.IGNORECASE),
         "Op_Server0"),
+       # a host's number said in words or after "number" / "#" / "no.": "User three", "enterprise server number 1",
+       # "op host #2" (a class word may stand between: "user box 3")
+       # (not after a determiner: "any user one" is some user host)
+       *[(re.compile(rf"(?<!\ba\s)(?<!\ban\s)(?<!\bany\s)(?<!\beach\s)(?<!\bevery\s)(?<!\bno\s)(?<!\bwhich\s)"
+                     rf"\b{name}(?:[\s-]+{kinds})?[\s_-]*(?:number\s+|no\.\s*|#\s*)?(?:{n}|{_NUMBER_WORDS[n]})\b", re.IGNORECASE),
+          f"{host}{n}")
+         for name, kinds, host, count in (("user", r"(?:host|box|machine|workstation)", "User", 5),
+                                          ("enterprise", r"(?:host|server|box|machine)", "Enterprise", 3),
+                                          ("op(?:erational)?[\s_-]?host", "(?!)", "Op_Host", 3),
+                                          ("op(?:erational)?[\s_-]?server", "(?!)", "Op_Server", 1))
+         for n in range(count)],
+       # the shorthand of operators' notes: "E2", "Ent1", "U3", "OpS0", "OpH1" (a letter of the class, its number)
+       *[(re.compile(rf"\b(?:e|ent)[_-]?{n}\b", re.IGNORECASE), f"Enterprise{n}") for n in range(3)],
+       *[(re.compile(rf"\b(?:u|usr)[_-]?{n}\b", re.IGNORECASE), f"User{n}") for n in range(5)],
+       *[(re.compile(rf"\bop[_-]?h(?:st)?[_-]?{n}\b", re.IGNORECASE), f"Op_Host{n}") for n in range(3)],
+       (re.compile(r"\bop[_-]?s(?:rv|vr)?[_-]?0\b", re.IGNORECASE), "Op_Server0"),
        (re.compile(r"\bDefender\b(?!'s)"), "Defender"),
        (re.compile(r"\bdefender[\s-]+(?:host|machine|box|server)\b", re.IGNORECASE), "Defender")])
 _CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
@@ -130,7 +147,10 @@ _ANY_VERB = re.compile(
     r"(?:waste|spend|use|burn)\w*\s+(?:\w+\s+){0,2}?(?:actions?|time|steps?|turns?|effort|moves?)\s+(?:at\s+all\s+)?on|"
     r"act\w*\s+on|do\s+anything\s+(?:to|on|with|about)|interfere\w*\s+with|mess\w*\s+with)\b|"
     r"\bleave\b(?=[^.;:]*\b(?:alone|be)\b)|\bhands\s+off\b|\bno\s+actions?\s+(?:at\s+all\s+)?on\b|\bignore\b|"
-    r"\b(?:keep|stay)\s+(?:off|away\s+from|clear\s+of|out\s+of)\b|\bsteer\s+clear\s+of\b|\boff[- ]limits\b",
+    r"\b(?:keep|stay)\s+(?:off|away\s+from|clear\s+of|out\s+of)\b|\bsteer\s+clear\s+of\b|\boff[- ]limits\b|"
+    # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2"
+    r"\b(?:plan|schedule|queue|recommend|propose|prescribe)\w*\s+nothing\s+(?:(?:at\s+all|more|else|whatsoever)\s+)?"
+    r"(?:for|on|to|against|about)\b",
     re.IGNORECASE)
 # What negates or restricts a condition (the issue's list, and the words of absence).
 _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|until|except|neither|nor|no\s+longer|"
@@ -244,6 +264,10 @@ _STORY = re.compile(
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
                                 # what a move does there, said in the present: "Remove keeps failing there"
                                 rf"keeps|fails|works|helps|seems|tends|never\s+works|"
+                                # a move said to do something, with an adverb: "Remove evidently leaves a foothold",
+                                # "Restore usually takes two steps" (a verb in the third person: no imperative)
+                                rf"(?:\w+ly|often|never|seldom|sometimes)\s+(?!(?:hosts|boxes|machines|servers|ones|systems|"
+                                rf"nodes|workstations|alerts|users|decoys)\b)[a-z]+[^s\W]s|"
                                 rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b|\s*$)|alone|{_PAST})\b"
                                 # a participle before what it describes is no report: "restore compromised user hosts"
                                 rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
@@ -316,6 +340,44 @@ def hosts_in(text: str) -> tuple[str, ...]:
     for pattern, host in _HOST_FORMS:
         found += [(m.start(), host) for m in pattern.finditer(text or "")]
     return tuple(dict.fromkeys(host for _, host in sorted(found)))
+
+
+# Words that single out one host without a name the product reads: an ordinal ("the second enterprise server"), a number
+# after a host word ("server number 2", "box #3"), a superlative ("the host with the most alerts"), a name with a
+# number that is no CAGE-2 host ("srv3", "WS2"), or a reference to the host or case the story told of ("a box like that").
+_SINGLES_OUT = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
+    r"(?:host|box|machine|server|workstation|desktop|node)\b|"
+    r"\b(?:host|box|machine|server|workstation|desktop|node)\s+(?:number\s+|no\.\s*|#\s*)\d+\b|"
+    # a superlative: "the host with the most alerts", "the most compromised box", "the worst-hit server"
+    r"\b(?:host|box|machine|server|workstation|desktop|node)\s+(?:with|that\s+has|having|showing)\s+the\s+"
+    r"(?:most|least|fewest|highest|lowest|largest|smallest|biggest)\b|"
+    r"\bthe\s+(?:(?:most|least)\s+\w+|\w{3,}est|worst[\s-]+\w+)\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
+    r"(?:host|box|machine|server|workstation|desktop|node)\b|"
+    r"\b(?!(?:step|turn|round|t|ipv)\d)[A-Za-z][A-Za-z_-]*\d+\b|"
+    # the host (or case) the story told of, by reference: "a box like that", "such a host", "in the same situation"
+    r"\b(?:host|box|machine|server|workstation|desktop|node|one|case)s?\s+like\s+(?:that|this|those|these|it)\b|"
+    r"\bsuch\s+(?:a\s+)?(?:host|box|machine|server|workstation|desktop|node|case|situation)s?\b|"
+    r"\b(?:the\s+same|a\s+similar|that\s+kind\s+of|this\s+kind\s+of)\s+(?:situation|case|pattern|scenario|spot)\b",
+    re.IGNORECASE)
+
+
+def without_host_names(text: str) -> str:
+    """`text` with every name of a host `hosts_in` reads blanked out (what is left is what a reading must place)."""
+    for pattern, _ in _HOST_FORMS:
+        text = pattern.sub(" ", text or "")
+    return text
+
+
+def state_words_in(text: str) -> tuple[str, ...]:
+    """The words of a host's state a text says ("exploited", "compromised", "scanned", "clean", ...)."""
+    return tuple(m.group(0) for m in _STATE_WORDS.finditer(text or ""))
+
+
+def unnamed_hosts(text: str) -> tuple[str, ...]:
+    """The words of a text that single out one host by no name `hosts_in` reads ("the second enterprise server", "srv3"):
+    a reading that leaves them out is wider than the text."""
+    return tuple(m.group(0) for m in _SINGLES_OUT.finditer(text or "") if not hosts_in(m.group(0)))
 
 
 def classes_in(text: str) -> tuple[str, ...]:
@@ -971,4 +1033,4 @@ def class_of(host: str) -> Optional[str]:
 
 __all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "conditions_left_out", "gives_order", "hosts_in",
            "negations_in", "pronoun_hosts", "read_wording",
-           "same_verb", "sentences", "verbs_in", "without_justification"]
+           "same_verb", "sentences", "state_words_in", "unnamed_hosts", "verbs_in", "without_host_names", "without_justification"]
