@@ -200,7 +200,7 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"\band\s+(?=(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d\s+(?:is|shows|gets|was|has|becomes|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
                           r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)|"
-                          r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?(?:other\s+)?"
+                          r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
@@ -218,6 +218,13 @@ _ELLIPSIS_OTHERS = re.compile(
     rf"\b(?P<a>{_HOST_WORD})\s+(?P<verb>is|was|are|were)\s+(?P<state>(?:(?!\b(?:but|and|while|whereas)\b)[^,;.])+?)\s*,?\s+"
     r"(?P<join>but|and|while|whereas)\s+(?P<b>(?:no|none\s+of\s+the|not\s+a\s+single|any)\s+(?:other\s+)?(?:[\w-]+\s+){0,2}?"
     r"(?:hosts?|servers?|box(?:es)?|machines?|ones?))\s+(?:is|are|was|were)(?=\s*(?:[,;.]|$))", re.IGNORECASE)
+
+# "User1 is compromised and some other user host is too", "... and Enterprise0 is as well": the second subject takes the
+# first one's state (left unsaid, the reader placed nothing of it while the reading called itself whole)
+_ELLIPSIS_TOO = re.compile(
+    rf"\b(?P<a>{_HOST_WORD})\s+(?P<verb>is|was|are|were)\s+(?P<state>(?:(?!\b(?:but|and|while|whereas)\b)[^,;.])+?)\s*,?\s+"
+    rf"(?P<join>and|while|whereas)\s+(?P<b>{_HOST_WORD}|(?:an?other|some|any|a|an|one)\s+(?:other\s+)?(?:[\w-]+\s+){{0,2}}?"
+    r"(?:hosts?|servers?|box(?:es)?|machines?|ones?))\s+(?:is|are|was|were)\s+(?:too|also|as\s+well)\b", re.IGNORECASE)
 
 # "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
 _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
@@ -245,6 +252,7 @@ def spelled_out(condition: str) -> str:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
                         written_out(condition or ""))
+    text = _ELLIPSIS_TOO.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
     text = _ELLIPSIS_OTHERS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
     return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
 
@@ -415,6 +423,16 @@ def _with_class(clause: str, named: list, universal: bool) -> list:
     return named + of_class
 
 
+# A negation said of the subject's own host ("scan seen on a box, no compromise on it yet", "a host scanned, nothing
+# compromised there"): a state of that host (Compromised No), not "no host is ..." (which would hold where nothing is
+# scanned at all)
+_ITS_OWN_STATE_DENIED = re.compile(
+    r"\b(?:no|nothing|not\s+any)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*|scan\w*|activity|access|foothold|"
+    r"privilege\w*|escalat\w*)\s+(?:(?:yet|so\s+far)\s+)?(?:on|to|of|at|in|from)\s+(?:it|that\s+(?:host|box|machine|one|server)|"
+    r"(?:the\s+)?same\s+(?:host|box|machine|one|server))\b|\b(?:no|nothing)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*)\s+"
+    r"(?:(?:yet|so\s+far)\s+)?there\b", re.IGNORECASE)
+
+
 def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
     """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
     state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
@@ -435,7 +453,7 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
     if phase is not None and not classes_in(clause):
         return [parse_predicate(phase_predicate(phase))]
     parts = []
-    none_of = _NONE_OF.search(clause) or _NOTHING.search(clause)
+    none_of = (_NONE_OF.search(clause) or _NOTHING.search(clause)) and not _ITS_OWN_STATE_DENIED.search(clause)
     every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
     count = _counted(clause)
     for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) or count

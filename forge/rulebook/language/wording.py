@@ -68,6 +68,14 @@ _CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
                 r"segment|side|tier)\b", re.IGNORECASE), "Enterprise"),
     (re.compile(r"\b(?:op|operational|ot|operations)[\s-]*(?:hosts?|servers|box(?:es)?|machines?|nodes?|systems?|"
                 r"subnet|network|zone|segment|side|tier)\b", re.IGNORECASE), "Operational"),
+    # the shorthand of operators' notes for a class: "ent server", "entp boxes", "usr hosts", "ops machines" (a single
+    # "op server" is Op_Server0, a host: _HOST_FORMS are blanked first)
+    (re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?:hosts?|servers?|box(?:es)?|machines?|nodes?|systems?|subnet|network|"
+                r"zone|segment|side|tier)\b", re.IGNORECASE), "Enterprise"),
+    (re.compile(r"\busr[\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?|subnet|network|zone|segment|"
+                r"side|tier)\b", re.IGNORECASE), "User"),
+    (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?:hosts?|servers|box(?:es)?|machines?|nodes?|systems?|subnet|network|zone|"
+                r"segment|side|tier)\b", re.IGNORECASE), "Operational"),
 )
 # Catalog verbs by the words people use for them (the product's own list; the surrogate keeps another).
 _VERB_FORMS: tuple[tuple[str, str], ...] = (
