@@ -8,6 +8,8 @@ say it does not apply. Each class on sentences written for these tests.
   "... while Op_Host1 is as well") it takes the first subject's state. A predicate that drops it is refused.
 - *A negation said of the subject's own host* ("a box scanned, no compromise on it yet") is a state of that host
   (Compromised No), not "no host shows it" (which would hold where nothing is scanned at all).
+- *A host by the role it serves* ("the dns box", "the jump host", "db servers"), which no CAGE-2 host or class is: a
+  trigger on any host (or a whole class) drops it and is refused (as the eleventh round's "the second enterprise server").
 """
 
 from __future__ import annotations
@@ -78,3 +80,15 @@ def test_a_negation_on_the_subjects_own_host_is_its_state_not_no_host() -> None:
         assert truth(found, quiet) is not True, text  # nothing scanned: the rule does not apply
         assert truth(found, _rows(("User1", "Scan", "No"))) is True, text
         assert truth(found, _rows(("User1", "Scan", "User"))) is not True, text
+
+
+# -- a host by the role it serves ---------------------------------------------------------------------------------
+
+
+def test_a_host_named_by_the_role_it_serves_is_no_licence_for_any_host() -> None:
+    text = "dns box exploited -> Remove it, no Analyse."
+    problem = text_problem(text, {"class": "any", "activity": "Exploit"}, {"mode": "do", "verb": "Remove", "target": "$matched"})
+    assert problem is not None and problem.startswith("host:"), problem
+    # a decoy's service is no host: "a web server decoy" singles out nothing
+    assert text_problem("Whenever a user host is scanned, put a web server decoy (DecoyApache) on it.",
+                        {"class": "User", "activity": "Scan"}, {"mode": "do", "verb": "DecoyApache", "target": "$matched"}) is None

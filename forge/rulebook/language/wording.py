@@ -366,7 +366,12 @@ _SINGLES_OUT = re.compile(
     # the host (or case) the story told of, by reference: "a box like that", "such a host", "in the same situation"
     r"\b(?:host|box|machine|server|workstation|desktop|node|one|case)s?\s+like\s+(?:that|this|those|these|it)\b|"
     r"\bsuch\s+(?:a\s+)?(?:host|box|machine|server|workstation|desktop|node|case|situation)s?\b|"
-    r"\b(?:the\s+same|a\s+similar|that\s+kind\s+of|this\s+kind\s+of)\s+(?:situation|case|pattern|scenario|spot)\b",
+    r"\b(?:the\s+same|a\s+similar|that\s+kind\s+of|this\s+kind\s+of)\s+(?:situation|case|pattern|scenario|spot)\b|"
+    # a host by the role it serves, which no CAGE-2 host or class is: "the db server", "web boxes", "the jump host" (not
+    # a decoy's service: "a web server decoy")
+    r"\b(?:db|database|web|mail|e-?mail|file|dns|domain|sql|app|application|proxy|gateway|jump|bastion|backup|print|"
+    r"build|log|auth|vpn|ftp)[\s-]+(?:servers?|box(?:es)?|hosts?|machines?|nodes?)\b"
+    r"(?!\s+(?:decoy|lure|bait|honey-?pot|service)s?\b)",
     re.IGNORECASE)
 
 
