@@ -96,3 +96,16 @@ def test_two_activities_joined_by_or_are_either_activity() -> None:
     found = rule_claims(text, with_instruction=True)
     assert truth(found, _on("Op_Server0: Activity Scan, Compromised No")) is True
     assert truth(found, _on("Op_Server0: Activity None, Compromised No")) is False
+
+
+# -- a relative clause after a list of hosts that picks one of them ----------------------------------------------------
+
+
+def test_a_relative_clause_after_a_list_that_picks_one_is_about_each_listed_host() -> None:
+    """'Any of Enterprise0 to Enterprise2 showing a scan gets a decoy': the reader started the clause at its last host
+    (Enterprise2), so the rule was held to Enterprise2 alone and stayed silent on Enterprise0's scan."""
+    text = "Any of Enterprise0 to Enterprise2 showing a scan gets a DecoyApache on that host."
+    found = rule_claims(text, with_instruction=True)
+    assert truth(found, _on("Enterprise0: Activity Scan, Compromised No")) is True
+    assert truth(found, _on("Enterprise0: Activity None, Compromised No\nEnterprise1: Activity None, Compromised No\n"
+                            "Enterprise2: Activity None, Compromised No")) is False
