@@ -214,10 +214,24 @@ def _prescribed(action: RuleAction) -> tuple[Move, ...]:
     return (action.move,) if action.mode == "prefer" else ()
 
 
+def _first_moves(action: RuleAction) -> tuple[Move, ...]:
+    """What an action prescribes for this step: a plan's later moves ("Remove User4, then a decoy on the user hosts")
+    come after its first, so another rule's different order for one of their hosts can be followed before or after
+    them; they are no alternative to it (two orders for one host at once are)."""
+    return _prescribed(action)[:1]
+
+
 def _forbidden(action: RuleAction) -> Optional[Move]:
     if action.mode == "never":
         return action.move
-    return action.over if action.mode == "prefer" else None
+    return action.over if action.mode == "prefer" and not ranks_targets(action) else None
+
+
+def ranks_targets(action: RuleAction) -> bool:
+    """A preference between two targets of one verb ("restore Op_Server0 before any user host"): an order of
+    priority, not a refusal of the verb on the other target; an order of that verb there can be followed after it."""
+    return action.mode == "prefer" and action.over is not None and action.over.verb == action.move.verb \
+        and action.over.target != action.move.target
 
 
 def clash_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_b: Iterable[str]) -> Optional[frozenset[str]]:
@@ -234,8 +248,8 @@ def clash_hosts(a: RuleAction, b: RuleAction, matched_a: Iterable[str], matched_
         verbs_a, verbs_b = {m.verb for m in da}, {m.verb for m in db}
         if not verbs_a & verbs_b and (verbs_a | verbs_b) & set(GLOBAL_VERBS):
             clash = True
-        # Per host, the verbs each prescribes for it; disjoint sets are a disagreement about that host.
-        on_a, on_b = _verbs_by_host(da, matched_a), _verbs_by_host(db, matched_b)
+        # Per host, the verbs each prescribes for it now; disjoint sets are a disagreement about that host.
+        on_a, on_b = _verbs_by_host(_first_moves(a), matched_a), _verbs_by_host(_first_moves(b), matched_b)
         shared = {h for h in on_a.keys() & on_b.keys() if not on_a[h] & on_b[h]}
         if shared:
             clash = True

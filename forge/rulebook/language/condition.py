@@ -380,7 +380,8 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
     state, negated = _state_of(clause)
     if state == (None, None) and not negated:
         return []
-    together = re.search(r"\b(?:both|all\s+of\s+them|each\s+of\s+them|they|them|either|any\s+of\s+them|one\s+of\s+them)\b",
+    together = re.search(r"\b(?:both|all\s+of\s+them|each\s+of\s+them|they|them|either|any\s+of\s+them|one\s+of\s+them|"
+                         r"whichever)\b",
                          clause, re.I)
     if together and len(group) > 1:
         return [(h, state, negated) for h in group]  # "when both are compromised"
@@ -390,6 +391,11 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
             and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
         unresolved.append(clause)  # "if it is compromised", said of one of several hosts
     return []
+
+
+# Words that make a clause about several hosts hold of one of them: "Enterprise0 or Enterprise1", "either", "one of
+# them", "whichever (one) is compromised" (each host by itself, not all at once).
+_ONE_OF = re.compile(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b|\bwhichever\b")
 
 
 def _statement_parts(clause: str, statements: list) -> list:
@@ -404,7 +410,7 @@ def _statement_parts(clause: str, statements: list) -> list:
             atoms.append(atom)
         if negated is not None:
             atoms.append(Not(_negated_atom(Atom, negated, host=host)))
-    if re.search(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b", clause) and len(atoms) > 1:
+    if _ONE_OF.search(clause) and len(atoms) > 1:
         return [AnyOf(tuple(atoms))]  # "if Enterprise0 or Enterprise1 is compromised"
     return atoms
 
@@ -1011,7 +1017,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
         named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
-        if heading and re.search(r"\b(?:both|either|neither|them|they|each|all)\b", condition.text, re.IGNORECASE):
+        if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
         own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
@@ -1073,7 +1079,13 @@ def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
 def _says_something(condition: str) -> bool:
     """Whether a condition names a host, a class, a state or a kind of fact (not a heading such as "Lesson")."""
     return bool(hosts_in(condition) or classes_in(condition) or _STATE_SPOKEN.search(condition)
-                or facts_needed(condition))
+                or facts_needed(condition) and not _lone_word(condition))
+
+
+def _lone_word(condition: str) -> bool:
+    """A "condition" of one word that names no host, class or state ("Still: do not restore ...", "Then: ..."): a
+    connective before a colon, not a condition; a word that may mark history ("still", "again") needs a state to mark."""
+    return len(re.findall(r"[A-Za-z_0-9']+", condition)) == 1
 
 
 def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):

@@ -250,8 +250,35 @@ def _stated(text: str) -> tuple[State, Negated]:
     if found is not None and prose_activity not in (None, QUIET_ACTIVITY) and prose_compromise is None \
             and negated is None and _ONLY_BEFORE.search(bare[:found.start()]):
         prose_compromise = QUIET_COMPROMISE
+    prose_activity, prose_compromise = _either_value(bare, prose_activity, prose_compromise, negated)
     return (_canon(activity.group(1), _ACT_VALUES) if activity else prose_activity,
             _canon(compromise.group(1), _COMP_VALUES) if compromise else prose_compromise), negated
+
+
+# Two values of one column joined by "or": "(a scan or an exploit)", "owned (user or root)", "user-level or admin".
+_LEVEL_WORD = r"(?:user(?:[- ]level)?|privileged|root(?:ed)?|admin(?:istrator)?|system[- ]level)"
+_EITHER_LEVEL = re.compile(rf"\b(?P<a>{_LEVEL_WORD})\s*(?:,\s*)?(?:or|/)\s*(?P<b>{_LEVEL_WORD})\b", re.IGNORECASE)
+_EITHER_ACTIVITY = re.compile(r"\b(?:an?\s+)?(?:scan\w*|exploit\w*)\s*(?:,\s*)?(?:or|/)\s*(?:an?\s+)?(?:scan\w*|exploit\w*)\b",
+                              re.IGNORECASE)
+
+
+def _either_value(text: str, activity: Optional[str], compromise: Optional[str], negated: Negated) -> State:
+    """A piece that joins two values of one column by "or" states either of them, not the one the table lookup found
+    first: "owned (user or root)" is any compromise (not Privileged alone), "any activity (a scan or an exploit)" any
+    activity (not Exploit alone). A negated piece is left as it was ("neither scanned nor exploited" is read there)."""
+    if negated is not None:
+        return activity, compromise
+    level = _EITHER_LEVEL.search(text)
+    if level and _level_of(level["a"]) != _level_of(level["b"]):
+        compromise = SOME
+    pair = _EITHER_ACTIVITY.search(text)
+    if pair and pair.group(0).lower().count("scan") == 1:
+        activity = SOME
+    return activity, compromise
+
+
+def _level_of(word: str) -> str:
+    return "User" if word.lower().startswith("user") else "Privileged"
 
 
 def _stated_beside(text: str) -> Optional[str]:

@@ -791,6 +791,21 @@ def negations_in(condition: str) -> tuple[str, ...]:
     return tuple(m.group(0).lower() for m in _NEGATION.finditer(cleaned))
 
 
+# The hosts listed before the one a relative clause starts at, with what picks among them: "any of User1, User2 or
+# User3 showing an exploit" (the clause is about one of the list, not its last member).
+_LISTED_BEFORE = re.compile(r"(?:\b(?:any|one|either|each|whichever|none|all|both)\s+of\s+(?:the\s+)?)?"
+                            r"(?:\b(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+))+$",
+                            re.IGNORECASE)
+
+
+def _list_start(instruction: str, start: int) -> int:
+    """Where a relative clause that starts at a host begins once the hosts listed right before it are counted in."""
+    listed = _LISTED_BEFORE.search(instruction[:start])
+    # (only a list that picks one of its hosts, "or" / "any of": a list joined by "and" may be read host by host or all
+    # at once, and is left as it was read)
+    return listed.start() if listed and re.search(r"\bor\b|\bof\b", listed.group(0), re.IGNORECASE) else start
+
+
 def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     spans: list[str] = []
     for marker in _CONDITION.finditer(instruction):
@@ -798,7 +813,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             continue  # "never restore Enterprise1, even if it is compromised": a concession, not a condition
         spans.append(instruction[marker.start():_clause_end(instruction, marker.end())])
     for relative in _RELATIVE.finditer(instruction):
-        spans.append(instruction[relative.start():_clause_end(instruction, relative.end())])
+        spans.append(instruction[_list_start(instruction, relative.start()):_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
             spans.append(means["situation"].strip())

@@ -272,7 +272,9 @@ class RuleIndex:
         loose = self._three_valued(self._loose, self._loose_of, situation)
         stated_all = needs_met & (claims == _TRUE) & (loose != _FALSE)
         predicate = self._three_valued(self._predicates, self._predicate_of, situation, values)
-        false = (predicate == _FALSE) | (claims == _FALSE) | (loose == _FALSE)
+        # (the claims of a rule whose condition cannot be read are a predicate that never holds, `_NEVER`: that silences
+        # it, yet its condition is not false here, it is unknown)
+        false = (predicate == _FALSE) | ((claims == _FALSE) & ~self._unread) | (loose == _FALSE)
         unknown = ~false & ((predicate == _UNKNOWN) | (claims == _UNKNOWN) | ~needs_met | self._unread)
         self._situations[text] = (situation, truth, stated_all, unknown)
         while len(self._situations) > 64:
