@@ -107,9 +107,10 @@ CAROL = ("Never restore Enterprise1 while User2 has stayed compromised for two s
          {"host": "User2", "compromise": "any", "unchanged_for": 2})
 
 
-def _two_teachers(tmp_path, against=BOB, name="bob"):
+def _two_teachers(tmp_path, against=BOB, name="bob", refused=False):
     """alice orders Restore on Enterprise1 when it is compromised; bob forbids it once it has stayed compromised for two
-    steps (a history condition: unknown on a context without history lines). Returns who gets what injected."""
+    steps (a history condition: unknown on a context without history lines). Returns who gets what injected. `against`:
+    the other teacher's (text, compiled trigger); `refused`: the checks refuse that trigger (the rule is kept semantic)."""
     from forge.memory.model import Provenance
     from forge.rulebook.authoring.compile import RuleCompiler
     from forge.rulebook.authoring.teaching import Correction, teach_text
@@ -128,7 +129,7 @@ def _two_teachers(tmp_path, against=BOB, name="bob"):
         answer = reply(entry(when, action))
         (ids[name],) = teach_text(book, RuleCompiler(ScriptedClient(answer, answer)),
                                   [Correction(text, CHOOSER, f"user:{name}", name)], provenance=Provenance()).rule_ids
-    assert all(book.store.head(r).record.when is not None for r in ids.values())
+    assert all((book.store.head(rid).record.when is None) == (refused and who == name) for who, rid in ids.items())
     names = {rid: name for name, rid in ids.items()}
 
     def injected(context: str, actor) -> set[str]:

@@ -119,33 +119,10 @@ DAVE = "Enterprise1 flashing the red beacon: never Restore it."
 
 
 def _alice_and_dave(tmp_path):
-    from forge.memory.model import Provenance
-    from forge.rulebook.authoring.compile import RuleCompiler
-    from forge.rulebook.authoring.teaching import Correction, teach_text
-    from forge.rulebook.book import Rulebook
-    from forge.rulebook.injection import RulebookInjection
-    from forge.rulebook.retrieval.retrieve import RetrievalSettings
-    from forge.rulebook.store.backends import open_rulebook
-    from tests.test_rulebook_compile import ScriptedClient
-    from tests.test_rulebook_round11_gate import RESTORE_E1
-    from tests.test_rulebook_text_checks import CHOOSER, do, entry, reply
+    """alice orders Restore on Enterprise1; dave forbids it in words the checks refuse (kept semantic, unreadable)."""
+    from tests.test_rulebook_round11_gate import _two_teachers
 
-    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
-    ids = {}
-    for name, text, when, action in (
-            ("alice", RESTORE_E1, {"host": "Enterprise1", "compromise": "any"}, do("Restore", "Enterprise1")),
-            ("dave", DAVE, {"host": "User3", "compromise": "any"},
-             {"mode": "never", "verb": "Restore", "target": "Enterprise1"})):
-        answer = reply(entry(when, action))
-        (ids[name],) = teach_text(book, RuleCompiler(ScriptedClient(answer, answer)),
-                                  [Correction(text, CHOOSER, f"user:{name}", name)], provenance=Provenance()).rule_ids
-    assert book.store.head(ids["dave"]).record.when is None  # refused: kept semantic
-    names = {rid: name for name, rid in ids.items()}
-
-    def injected(context: str, actor) -> set[str]:
-        injection = RulebookInjection(book, RetrievalSettings(), actor=actor, window=0, embedder=book.embedder)
-        return {names.get(i.id.split("@")[0]) for i in injection.for_call(CHOOSER, context).items}
-    return injected
+    return _two_teachers(tmp_path, against=(DAVE, {"host": "User3", "compromise": "any"}), name="dave", refused=True)
 
 
 def test_a_party_whose_condition_cannot_be_read_is_unknown_in_a_dispute(tmp_path) -> None:
