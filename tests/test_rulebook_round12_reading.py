@@ -10,6 +10,8 @@ say it does not apply. Each class on sentences written for these tests.
   (Compromised No), not "no host shows it" (which would hold where nothing is scanned at all).
 - *A host by the role it serves* ("the dns box", "the jump host", "db servers"), which no CAGE-2 host or class is: a
   trigger on any host (or a whole class) drops it and is refused (as the eleventh round's "the second enterprise server").
+- *A negation kept to its clause* ("X is not scanned and it is compromised": compromised, not scanned) and *"neither
+  ... nor" said of one host* ("X is neither scanned nor exploited": both denied), read whole and wrong before.
 """
 
 from __future__ import annotations
@@ -92,3 +94,28 @@ def test_a_host_named_by_the_role_it_serves_is_no_licence_for_any_host() -> None
     # a decoy's service is no host: "a web server decoy" singles out nothing
     assert text_problem("Whenever a user host is scanned, put a web server decoy (DecoyApache) on it.",
                         {"class": "User", "activity": "Scan"}, {"mode": "do", "verb": "DecoyApache", "target": "$matched"}) is None
+
+
+# -- a negation kept to its own clause, and "neither ... nor" said of one host --------------------------------------
+# (the reading was whole, and wrong: "Op_Host2 is not scanned and it is compromised" claimed Op_Host2 clean and not
+# scanned, so a rule about a compromised host was judged by its inverse; "neither scanned nor exploited" claimed only
+# "not exploited", so the rule held on a scanned host)
+
+
+def test_a_negation_does_not_reach_the_next_clause_about_the_same_host() -> None:
+    found, whole = text_claims("If Op_Host2 is not scanned and it is compromised, restore it.")
+    assert whole
+    assert truth(found, _rows(("Op_Host2", "None", "User"))) is True
+    assert truth(found, _rows(("Op_Host2", "None", "No"))) is False
+    assert truth(found, _rows(("Op_Host2", "Scan", "User"))) is False
+    found, whole = text_claims("When Enterprise2 is not privileged and it shows a scan, drop a decoy on it.")
+    assert whole and truth(found, _rows(("Enterprise2", "Scan", "User"))) is True
+    assert truth(found, _rows(("Enterprise2", "None", "User"))) is False
+
+
+def test_neither_nor_of_one_host_denies_both_states() -> None:
+    found, whole = text_claims("Once User4 is neither scanned nor exploited, a decoy on it is cheap.")
+    assert whole
+    assert truth(found, _rows(("User4", "Scan", "No"))) is False
+    assert truth(found, _rows(("User4", "Exploit", "User"))) is False
+    assert truth(found, _rows(("User4", "None", "No"))) is True

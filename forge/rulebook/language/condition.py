@@ -198,6 +198,8 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           # "User1 shows a user-level compromise and no privileged access yet": a second, negated state
                           # "nothing is compromised yet and User2 is scanned": a clause about a named host
                           r"\band\s+(?=(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d\s+(?:is|shows|gets|was|has|becomes|appears)\b)|"
+                          # "User2 is not scanned and it is compromised": the negation is the first clause's alone
+                          r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
                           r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)|"
                           r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
@@ -209,6 +211,9 @@ _HOST_WORD = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d
 # "neither Enterprise0 nor Enterprise1 is compromised"; "Enterprise1 is scanned but Enterprise0 is not"
 _NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>is|are|was|were|gets?|got)\s+"
                       r"(?P<state>[^,;.]+)", re.IGNORECASE)
+# "User2 is neither scanned nor exploited": one host, two states it must not show
+_NEITHER_STATE = re.compile(rf"\b(?P<a>{_HOST_WORD}|it)\s+(?P<verb>is|was|gets|got)\s+neither\s+(?P<s1>[^,;.]+?)\s+nor\s+"
+                            r"(?P<s2>[^,;.]+)", re.IGNORECASE)
 _ELLIPSIS = re.compile(rf"\b(?P<a>{_HOST_WORD})\s+(?P<verb>is|was|are|were)\s+(?P<state>(?:(?!\b(?:but|and|while|whereas)\b)[^,;.])+?)\s*,?\s+"
                        rf"(?P<join>but|and|while|whereas)\s+(?P<b>{_HOST_WORD})\s+(?:is|was|are|were)\s*(?:not|n't)(?=\s*(?:[,;.]|$))",
                        re.IGNORECASE)
@@ -252,6 +257,7 @@ def spelled_out(condition: str) -> str:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
                         written_out(condition or ""))
+    text = _NEITHER_STATE.sub(lambda m: f"{m['a']} {m['verb']} not {m['s1'].strip()} and not {m['s2'].strip()}", text)
     text = _ELLIPSIS_TOO.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
     text = _ELLIPSIS_OTHERS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
     return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
