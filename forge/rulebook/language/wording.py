@@ -395,9 +395,7 @@ def unnamed_hosts(text: str) -> tuple[str, ...]:
 
 def classes_in(text: str) -> tuple[str, ...]:
     """The host classes (User, Enterprise, Operational) a text names by a class word ("user boxes")."""
-    spared = text or ""
-    for pattern, _ in _HOST_FORMS:  # "the op server" is a host, not the Operational class
-        spared = pattern.sub(" ", spared)
+    spared = without_host_names(text)  # "the op server" is a host, not the Operational class
     return tuple(dict.fromkeys(cls for pattern, cls in _CLASS_FORMS if pattern.search(spared)))
 
 
