@@ -202,6 +202,11 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
                           r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)|"
+                          # "User4 scanned, not exploited yet": a comma before a negated state joins it like "and" (not
+                          # one said of the subject's own host, "..., no compromise on it so far": that is its state)
+                          r",\s*(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
+                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)"
+                          r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
@@ -711,7 +716,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
             or facts_needed(condition) - {"history"} or _history_unread(condition) \
             or _EITHER_STATE.search(condition) and not _ALL_QUIET.search(condition) \
-            or any(_state_unread(c, subject) for c in clauses):
+            or any(_state_unread(c, subject) or _piece_unread(c, subject) for c in clauses):
         return False
     unresolved: list = []
     claims(condition, subject, unresolved)
@@ -747,6 +752,25 @@ def _state_unread(clause: str, subject: Optional[str] = None) -> bool:
         return False
     atoms = [atom for atom, _ in atoms_of(found)]
     return all(atom.bare() for atom in atoms) or _level_unread(clause, atoms)
+
+
+_DENIAL_FIRST = re.compile(r"\s*(?:no|not|never|nothing|none|without)\b", re.IGNORECASE)
+
+
+def _piece_unread(clause: str, subject: Optional[str] = None) -> bool:
+    """Whether a piece of a clause (as `claims` splits it: "Scan seen, nothing compromised yet") speaks of a state, is
+    placed nowhere on its own and adds nothing to what the clause claims: read without it, the clause claims the same
+    ("Scan seen" placed nowhere, only "nothing compromised" read), so the reading is not the whole of it."""
+    pieces = [p for p in _NEW_SUBJECT.split(spelled_out(clause)) if p and p.strip()]
+    if len(pieces) < 2 or "history" in facts_needed(clause):
+        return False
+    found = claims(clause, subject)
+    if found is None:
+        return False  # (nothing placed here at all, an "it" this call cannot tie: no piece to tell apart)
+    # (a piece read on its own that only restates another, "nothing happening, no host showing activity", is read; so
+    # is a denial another piece implies, "it only shows a scan and no compromise")
+    return any(_STATE_SPOKEN.search(piece) and not _DENIAL_FIRST.match(piece) and claims(piece, subject) is None
+               and claims(" and ".join(pieces[:i] + pieces[i + 1:]), subject) == found for i, piece in enumerate(pieces))
 
 
 # Words that name one compromise level of the table. A clause that says one, read as no atom at that level, was read
@@ -1025,7 +1049,8 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
-        own = named[0] if len(named) == 1 and not classes_in(sentence) else subject
+        own = named[0] if len(named) == 1 and not classes_in(sentence) else \
+            (len(named) > 1 and not classes_in(sentence) and _named_before_it(sentence, condition.text, named)) or subject
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
             else condition.text
@@ -1034,6 +1059,25 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
+
+
+_IT = re.compile(r"\bit(?:s|'s)?\b", re.IGNORECASE)
+
+
+def _named_before_it(sentence: str, condition: str, named: list) -> Optional[str]:
+    """The host an "it" in a condition stands for where its sentence names several: the one named last before it ("as
+    long as Op_Server0 is clean, remove User4 the moment it shows an exploit": User4, the order's host). None where the
+    condition has no "it", or no named host comes before it."""
+    it = _IT.search(condition)
+    where = sentence.find(condition)
+    if it is None or where < 0:
+        return None
+    before = (sentence[:where] + condition[:it.start()]).split()
+    for start in range(len(before) - 1, -1, -1):  # the shortest tail that names a host: the nearest one
+        found = [h for h in hosts_in(" ".join(before[start:])) if h in named]
+        if found:
+            return found[0]
+    return None
 
 
 def refused_predicate(semantic_reason: str) -> bool:

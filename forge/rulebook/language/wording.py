@@ -100,9 +100,11 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|no|without")
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
 # for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
-# hesitate to restore", "don't wait to restore").
+# hesitate to restore", "don't wait to restore"), nor words of doubt: "I can't be sure the Remove would have held", "I'm
+# not sure a Restore helped" are the teacher's doubt about a move, no prohibition of it.
 _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|until|so|because|hesitate\w*|forget\w*|fail\w*|"
-                  r"wait\w*|delay\w*|neglect\w*|omit\w*|postpone\w*|hurry\w*|be\s+afraid|be\s+slow|hold\s+back)\b)"
+                  r"wait\w*|delay\w*|neglect\w*|omit\w*|postpone\w*|hurry\w*|be\s+afraid|be\s+slow|hold\s+back|"
+                  r"(?:be\s+)?(?:sure|certain|confident|convinced)|tell|say|know|prove|rule\s+out|guarantee|judge)\b)"
                   r"[\w'][\w'-]*){0,3}?")
 _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pattern})", re.IGNORECASE)
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
@@ -129,8 +131,9 @@ _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pa
 _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|"
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
 # "X rather than / instead of / in preference to / over / not / before Y": Y is what the text disprefers.
+# ("not sure the Analyse helped", "not certain a Restore would hold": a doubt about a move, no dispreference of it)
 _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|and\s+not|but\s+not|"
-                        r"not|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from)\s+(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
+                        r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from)\s+(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
 # "... as a last resort", "fall back to Restore", "restore only if that fails": the verb so named is dispreferred.
 _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  # _VERB without its groups
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r"))|"
@@ -663,6 +666,22 @@ def _teachers_view(opening: str) -> bool:
                                                         or _CONDITION.search(opening))
 
 
+_VIEW_SCOPE = re.compile(r"(?:for|on|as\s+for|as\s+to|about|with|when\s+it\s+comes\s+to)\b", re.IGNORECASE)
+
+
+def _opening_situation(opening: str) -> str:
+    """The situation an opening before a colon states: none for a story, a note on the teacher's rules or "from now
+    on"; for the teacher's own view, only the scope it hands over to after its last "but" ("I'm not sure Remove is
+    always wrong elsewhere, but for Defender: ..." is about Defender)."""
+    if _STORY.search(opening) or _ABOUT_RULES.search(opening) or not _FROM_NOW_ON.sub("", opening.strip()):
+        return ""
+    if _teachers_view(opening):
+        tail = re.split(r"\bbut\b", opening, flags=re.IGNORECASE)[-1].strip(" ,")
+        scope = _VIEW_SCOPE.match(tail) if tail != opening.strip(" ,") else None
+        return tail if scope and (hosts_in(tail) or classes_in(tail)) else ""
+    return opening.strip()
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     parts = [_lesson(_VIEW_LEAD.sub("", part)) for part in _parts(text)]
@@ -678,9 +697,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     if found and not situation and not gives_order(found["situation"]) and gives_order(found["rest"]):
         # ("Next time: ...", "From now on: ..." open the order; they state no situation)
         # (nor does a note on the teacher's rules: "This replaces my earlier rule on Op_Server0: ...")
-        situation = "" if _STORY.search(found["situation"]) or _ABOUT_RULES.search(found["situation"]) \
-            or _teachers_view(found["situation"]) \
-            or not _FROM_NOW_ON.sub("", found["situation"].strip()) else found["situation"].strip()
+        situation = _opening_situation(found["situation"])
         order = found["rest"]
         inner = _OPENING.match(order)
         if situation and not _STATE_WORDS.search(situation) and inner and _STATE_WORDS.search(inner["situation"]) \
@@ -1007,6 +1024,7 @@ def written_out(text: str) -> str:
     # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
     text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
+    text = re.sub(r"(?<=\w)\s+&\s+(?=\w)", " and ", text)  # "scanned & nothing compromised": "and"
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 

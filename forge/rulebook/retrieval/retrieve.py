@@ -47,7 +47,7 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (claims_decide, condition_of, facts_needed, facts_stated, guard_claims,
+from forge.rulebook.language.condition import (claims_decide, condition_of, confirmed, facts_needed, facts_stated, guard_claims,
                                                guard_rest, semantic_claims, text_claims, text_facts)
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
@@ -221,7 +221,9 @@ class RuleIndex:
         read = [_held_to(v.record.text or v.record.directive, m.when)
                 if not m.semantic and v.record.compiled_by != "grammar" else (None, False)
                 for v, m in zip(self.content, self.meanings)]
-        claimed = [_both(c, found if whole else _shown(found)) for c, (found, whole) in zip(claimed, read)]
+        # (what the part says is shown is said for sure, as a whole reading is: "while Enterprise1 is compromised" is not
+        # met by its row at Compromised Unknown, condition.confirmed)
+        claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
         loose = [_denied(found) if not whole else None for found, whole in read]
         self._loose = list(dict.fromkeys(c for c in loose if c is not None))
         self._loose_of = np.array([self._loose.index(c) if c is not None else -1 for c in loose], dtype=np.int64)
