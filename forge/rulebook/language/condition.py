@@ -886,7 +886,9 @@ def guard_claims(rest: str, when):
     if not guard:
         return None
     found = _rest_claims(guard, when)
-    return found if found is not None else Not(Always())
+    # (read as a semantic rule's words are, `confirmed`: "two or more user hosts compromised" is not met by a user row at
+    # Compromised Unknown; the rest let a rule through on one compromised user host and one at Unknown)
+    return confirmed(found) if found is not None else Not(Always())
 
 
 _STORYLIKE = re.compile(r"\b(?:i|we|my|our)\b|\b(?:was|were|had|did|got|lost|cost|wasted|went|happened)\b", re.IGNORECASE)

@@ -1001,12 +1001,15 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
-    "with", and "whilst" as "while"."""
+    "with", "&" and "+" between words as "and", and "whilst" as "while"."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
     text = _ABSENCE.sub(lambda m: "Without" if m[0][0].isupper() else "without", text)
     # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
     text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
+    # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
+    # "and" (read as one, the second clause's state was taken for the first host's)
+    text = re.sub(r"\s+[&+]\s+", " and ", text)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
