@@ -100,9 +100,11 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|no|without")
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
 # for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
-# hesitate to restore", "don't wait to restore").
+# hesitate to restore", "don't wait to restore"), nor a word of knowing: "I can't be certain a Restore would have saved
+# it", "I'm not sure Remove works there" doubt what the verb did or does, and forbid nothing.
 _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|until|so|because|hesitate\w*|forget\w*|fail\w*|"
-                  r"wait\w*|delay\w*|neglect\w*|omit\w*|postpone\w*|hurry\w*|be\s+afraid|be\s+slow|hold\s+back)\b)"
+                  r"wait\w*|delay\w*|neglect\w*|omit\w*|postpone\w*|hurry\w*|be\s+afraid|be\s+slow|hold\s+back|"
+                  r"certain|sure|know\w*|tell|say|prove|think|believe|guarantee|confirm|whether)\b)"
                   r"[\w'][\w'-]*){0,3}?")
 _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pattern})", re.IGNORECASE)
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
@@ -321,6 +323,10 @@ def _canonical_verb(match: re.Match, text_after: str = "") -> str:
 _RANGE = re.compile(r"\b(?P<kind>user|enterprise|op[\s_-]?host)[\s_-]?(?P<first>\d)\s*(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
                     r"(?:(?P=kind)[\s_-]?)?(?P<last>\d)\b", re.IGNORECASE)
 _ONE_OF = re.compile(r"\b(?:one|any|either|each|whichever|some|none)\s+of\s+(?:the\s+(?:hosts\s+)?)?$", re.IGNORECASE)
+# What a text goes on to say of one host of the range, whichever it is ("User2-User4 exploited -> Remove that host"): the
+# range's state is each host's by itself, not all of theirs at once.
+_ONE_AT_A_TIME = re.compile(r"\b(?:that|this|the\s+same|the\s+affected)\s+(?:host|box|machine|one|server|workstation)\b(?!s)|"
+                            r"\bwhichever\b", re.IGNORECASE)
 
 
 def expand_ranges(text: str) -> str:
@@ -332,8 +338,10 @@ def expand_ranges(text: str) -> str:
         if last <= first or (kind, last) not in _HOST_LIMITS:
             return match.group(0)
         names = [f"{kind}{n}" for n in range(first, last + 1)]
+        after = match.string[match.end():]
         joiner = " or " if _ONE_OF.search(match.string[:match.start()]) or \
-            re.match(r"\s*(?:is|shows|has|gets|was)\b", match.string[match.end():], re.IGNORECASE) else " and "
+            re.match(r"\s*(?:is|shows|has|gets|was)\b", after, re.IGNORECASE) or _ONE_AT_A_TIME.search(after) and \
+            not re.match(r"\s*(?:are|were|have|all|both|together)\b", after, re.IGNORECASE) else " and "
         return ", ".join(names[:-1]) + joiner + names[-1]
     return _RANGE.sub(listed, text or "")
 
@@ -507,6 +515,9 @@ _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|th
 # The teacher's doubt, then their view, then the lesson: "I may be wrong about this, but I think that when ...".
 _BUT_I_BELIEVE = re.compile(r"^(?:i|i'm|i\s+am|we|we're)\b[^;]*?,\s*but\s+(?:i|we)\s+(?:now\s+|still\s+|really\s+|do\s+)?"
                             r"(?:think|believe|reckon|feel|would\s+say|'d\s+say|suspect)\s+(?:that\s+)?(?P<rest>.+)$", re.IGNORECASE)
+# The teacher's doubt, then the order: "I could be overgeneralising, but while User1 is ..., Remove User1", "I'm not sure
+# Remove is always wrong elsewhere, but for Defender: ..." (what follows "but" orders: the doubt is no part of it)
+_BUT_THEN = re.compile(r"^(?:i|i'm|i\s+am|we|we're)\b[^;:]*?,\s*but\s+(?P<rest>.+)$", re.IGNORECASE)
 _HOST_NAME_WORD = r"\b(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)\b"
 _HOST_LIST_LEAD = re.compile(r"^(?:for|on|to|with)\s+(?:(?:the\s+)?" + _HOST_NAME_WORD + r"(?:\s*,\s*|\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+))+"
                              + _HOST_NAME_WORD + r"\s*[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
@@ -525,7 +536,7 @@ def gives_order(sentence: str) -> bool:
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
-    hedged = _BUT_I_BELIEVE.match(body)
+    hedged = _BUT_I_BELIEVE.match(body) or _BUT_THEN.match(body)
     if hedged and gives_order(hedged["rest"]):
         return True  # "I'm not sure this always holds, but I believe that when ..., the plan should ..."
     listed = _HOST_LIST_LEAD.match(body)
@@ -581,6 +592,7 @@ def _opening(sentence: str) -> tuple[str, str]:
     if found and not gives_order(found["situation"]) and not _STORY.search(found["situation"]):
         return found["situation"].strip(), found["rest"]
     return "", sentence
+
 
 
 def _parts(text: str) -> list[str]:
@@ -657,10 +669,12 @@ def _lesson(part: str) -> str:
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|we|we're|we'd|my|our|myself)\b", re.IGNORECASE)
 
 
-def _teachers_view(opening: str) -> bool:
+def _teachers_view(opening: str, rest: str = "") -> bool:
     # (hosts it names are what the teacher knows of, "I have not seen enough of User4 to say": no state of theirs)
-    return bool(_FIRST_PERSON.search(opening)) and not (_STATE_WORDS.search(opening) or _ACCESS_WORDS.search(opening)
-                                                        or _CONDITION.search(opening))
+    # (nor, before an order that states its own condition, a judgement in the first person that names states: "Still,
+    # an unanswered scan is a gamble I'd rather not repeat: when the Defender shows a Scan, ...")
+    return bool(_FIRST_PERSON.search(opening)) and (bool(_CONDITION.match(rest)) or not (
+        _STATE_WORDS.search(opening) or _ACCESS_WORDS.search(opening) or _CONDITION.search(opening)))
 
 
 def _instruction(text: str) -> tuple[str, str, bool]:
@@ -669,9 +683,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
-    hedged = _BUT_I_BELIEVE.match(parts[first])
+    hedged = _BUT_I_BELIEVE.match(parts[first]) or _BUT_THEN.match(parts[first])
     if hedged and gives_order(hedged["rest"]):
-        parts[first] = hedged["rest"]  # (the doubt before the view is no part of the order)
+        parts[first] = hedged["rest"]  # (the doubt before the view, or before the scope, is no part of the order)
     situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
     found = _OPENING.match(parts[first])
     order = parts[first]
@@ -679,7 +693,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         # ("Next time: ...", "From now on: ..." open the order; they state no situation)
         # (nor does a note on the teacher's rules: "This replaces my earlier rule on Op_Server0: ...")
         situation = "" if _STORY.search(found["situation"]) or _ABOUT_RULES.search(found["situation"]) \
-            or _teachers_view(found["situation"]) \
+            or _teachers_view(found["situation"], found["rest"]) \
             or not _FROM_NOW_ON.sub("", found["situation"].strip()) else found["situation"].strip()
         order = found["rest"]
         inner = _OPENING.match(order)
@@ -1050,6 +1064,9 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
     for sentence in sentences(words.text):
         if _STORY.search(sentence):
             continue
+        opening = _OPENING.match(sentence)
+        if opening and _teachers_view(opening["situation"], opening["rest"]):
+            sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
         for condition in _conditions(_JUSTIFICATION.sub("", sentence), ""):
             if condition.text not in kept:
                 left.append(condition.text)
