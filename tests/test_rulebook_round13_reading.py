@@ -14,6 +14,26 @@ that kept a rule silent where its words apply. Each class on sentences written f
 - *A doubt, then the order* ("I might be reading too much into one step, but while ..., Remove ...") was no order.
 - *"scanned before it was exploited"*: the exploit said in the past is the history's (scan, then exploit), not an
   exploit the row must show now.
+- *The lesson after a story* (compile.fitted keeps the instruction the reader finds): a moment told "in seed N" is a
+  story, not a condition; "then" / "also" / "so" / "now" lead no order of their own ("Then once more."), nor is "once
+  more" a condition; the lesson named before a colon or with "should be" ("the lesson I'd keep: ...", "the sequence
+  should be: ..."); the teacher's confidence ("I'm fairly sure that ...") or a hedge adverb before the doubt ("Perhaps
+  I'm too cautious, but ...") is no part of the order; a condition ends before the teacher's modal ("... I should
+  restore it") or a passive order ("a host that ... should be restored").
+- *"without waiting on an Analyse"* disprefers Analyse (it is no prohibition of Sleep).
+- *A "Lesson:" heading* is no situation, and what came before it is the story (no statement of it is taken for the
+  situation either).
+- *How long a state held, said between commas* ("..., unchanged, for three steps, plan ...") is part of the condition,
+  not past its end (the reading dropped it and called itself whole).
+- *A story opened by its moment* ("At step 5 I saw User4 flash and, without looking at the row, I restored it") gave an
+  order (the lead's rest, "without looking at ...", read as a prohibition of Analyse); and *"I think, though ..., that
+  <order>"* (a doubt said aside between commas) gave none: the story stood for the lesson.
+- *"DecoySmss" first in an order* ("Op_Host0 probed -> DecoySmss Op_Host0") was read as a plural noun opening a report
+  ("Decoys on X caught ..."): no order, no condition.
+- *"still compromised after we removed it"* is said of the last Remove (predicate.py's `changed: false`): a later Remove
+  that did change the row leaves nothing "still" as it was, whatever an earlier one did.
+- *"a user host that ... shows no compromise"*: the negation after the subject's own verb is its state (Compromised No),
+  not "no user host is scanned and compromised" (which holds where no user host is scanned at all).
 """
 
 from __future__ import annotations
@@ -150,3 +170,140 @@ def test_an_exploit_said_in_the_past_after_a_scan_is_history_not_the_row_now() -
     assert truth(found, read_situation(SCANNED_THEN_EXPLOITED)) is True
     never_scanned = SCANNED_THEN_EXPLOITED.replace("step 6 Scan/No", "step 6 None/No")
     assert truth(found, read_situation(never_scanned)) is not True
+
+
+# -- the lesson after a story -------------------------------------------------------------------------------------------
+
+
+def test_a_moment_told_in_a_seed_is_a_story_not_the_order() -> None:
+    text = ("When User3 was scanned in seed 4 I removed it at once. That cost a step. I now think the lesson is: when "
+            "User3 is only scanned, put a DecoyTomcat on User3.")
+    assert read_wording(text).instruction.lower().startswith("when user3 is only scanned")
+
+
+def test_a_connective_leads_no_order_of_its_own() -> None:
+    assert not gives_order("Then once more.")
+    assert not gives_order("then sat back, assuming the attacker was gone.")
+    assert gives_order("Then restore Op_Host1.")
+    text = ("I analysed Op_Host1 and it went Privileged. Then once more. The lesson I'd keep: when Op_Host1 turns "
+            "Privileged, Restore Op_Host1.")
+    words = read_wording(text)
+    assert words.instruction.lower().startswith("when op_host1 turns privileged")
+    assert [c.text.lower() for c in words.conditions] == ["when op_host1 turns privileged"]
+
+
+def test_a_lesson_named_with_should_be_is_the_order() -> None:
+    text = ("I removed Enterprise1 and waited. The sequence should be: when Enterprise1 is exploited, "
+            "Remove Enterprise1, then Analyse it.")
+    words = read_wording(text)
+    assert words.instruction.lower().startswith("when enterprise1 is exploited")
+    assert [c.text.lower() for c in words.conditions] == ["when enterprise1 is exploited"]
+
+
+def test_the_teachers_confidence_and_modal_are_no_part_of_the_condition() -> None:
+    text = ("At step 8 the table said user level on User2 and I left it. Looking back I'm fairly, not completely, sure "
+            "that whenever User2 shows Compromised Privileged I should restore User2.")
+    words = read_wording(text)
+    assert [c.text for c in words.conditions] == ["whenever User2 shows Compromised Privileged"]
+    found = rule_claims(text, with_instruction=True)
+    assert complete_claims(text, found)
+    hedged = ("I went straight for Restore on Op_Host0. Perhaps I'm too cautious now, but when Op_Host0 is compromised "
+              "at user level I'd Analyse Op_Host0 before restoring it.")
+    words = read_wording(hedged)
+    assert [c.text for c in words.conditions] == ["when Op_Host0 is compromised at user level"]
+    assert complete_claims(hedged, rule_claims(hedged, with_instruction=True))
+
+
+def test_a_judgement_after_the_doubt_stays_the_teachers_view() -> None:
+    text = ("I removed User2 at once. I'm unsure whether that mattered, but User2 is the odd one out: when User2 is "
+            "exploited, Analyse it rather than removing it.")
+    assert [c.text for c in read_wording(text).conditions] == ["when User2 is exploited"]
+    scoped = "I'm not sure Restore is right elsewhere, but for Op_Host2: once it is exploited, Restore it."
+    assert read_wording(scoped).situation == "for Op_Host2"
+
+
+def test_a_passive_order_ends_the_relative_clause_that_states_its_condition() -> None:
+    text = "A host that is still compromised after we restored it should be removed, not restored yet again."
+    assert [c.text for c in read_wording(text).conditions] == ["host that is still compromised after we restored it"]
+
+
+def test_waiting_on_a_verb_disprefers_it() -> None:
+    words = read_wording("Remove Op_Host1 as soon as it is exploited, without waiting on an Analyse to confirm.")
+    assert words.dispreferred == ("Analyse",)
+    assert words.prohibitions == ()
+
+
+# -- a "Lesson:" heading ------------------------------------------------------------------------------------------------
+
+
+def test_a_lesson_heading_is_no_situation_and_the_story_before_it_is_none() -> None:
+    text = ("Op_Host2 sat at Compromised User from step 4. I removed it twice and it came back. Lesson: right after you "
+            "have removed an operational host, do not Remove it again on the next step.")
+    words = read_wording(text)
+    assert words.situation == ""
+    assert all("Op_Host2" not in c.text for c in words.conditions)
+    assert "Lesson" not in [c.text for c in words.conditions]
+
+
+# -- how long a state held, between commas ------------------------------------------------------------------------------
+
+
+def test_how_long_a_state_held_said_between_commas_is_part_of_the_condition() -> None:
+    text = "If an enterprise host has shown Compromised User, unchanged, for two steps, plan a Restore of that host."
+    words = read_wording(text)
+    assert [c.text for c in words.conditions] == ["If an enterprise host has shown Compromised User, unchanged, for two steps"]
+    found, whole = text_claims(text)
+    assert whole and "unchanged_for=2" in repr(found)
+    assert truth(found, _rows(("Enterprise1", "None", "User"))) is not True  # no history lines: unknown
+
+
+# -- "still compromised after we removed it" ---------------------------------------------------------------------------
+
+REMOVED_TWICE = (
+    "Recent steps: step 4: Remove Op_Host0 -> reward -1.0 | step 5: Monitor -> reward -1.0 | step 6: Remove Op_Host0 -> "
+    "reward -1.0 | step 7: Monitor -> reward -1.0\n"
+    "Host history (last 4 steps): Op_Host0: step 4 None/Unknown, step 5 None/Unknown, step 6 None/Privileged, "
+    "step 7 None/Unknown; every other host: None/No\n\nAlerts:\nOp_Host0: Activity None, Compromised Privileged")
+
+
+def test_still_compromised_after_a_remove_is_said_of_the_last_remove() -> None:
+    still = parse_predicate({"class": "Operational", "compromise": "any", "acted": "Remove", "within": 4, "changed": False})
+    # the last Remove (step 6) took the row from Privileged to Unknown: it did something; the first left Unknown as it was
+    assert truth(still, read_situation(REMOVED_TWICE)) is not True
+    last_failed = REMOVED_TWICE.replace("step 6 None/Privileged, step 7 None/Unknown", "step 6 None/Privileged, step 7 None/Privileged")
+    assert truth(still, read_situation(last_failed)) is True
+
+
+# -- "shows no compromise" after the subject's verb ---------------------------------------------------------------------
+
+
+def test_shows_no_compromise_after_the_subject_is_its_own_state() -> None:
+    text = ("I restored Op_Host1 for nothing. Lesson: refrain from restoring an operational host that is only being "
+            "scanned and shows no compromise.")
+    found, whole = text_claims(text)
+    assert whole
+    assert truth(found, _table()) is not True  # nothing scanned: the rule has nothing to speak of
+    assert truth(found, _table(("Op_Host1", "Scan", "No"))) is True
+
+
+# -- a decoy's name that ends in "s" ------------------------------------------------------------------------------------
+
+
+def test_an_order_that_opens_with_decoysmss_is_an_order() -> None:
+    words = read_wording("Op_Host0 probed -> DecoySmss Op_Host0.")
+    assert words.gives_order and [c.text for c in words.conditions] == ["Op_Host0 probed"]
+    assert not read_wording("Decoys on Op_Host0 caught the attacker twice.").gives_order
+
+
+# -- a story opened by its moment; the view with a doubt aside ----------------------------------------------------------
+
+
+def test_a_story_opened_by_its_moment_is_no_order_and_the_view_after_it_is() -> None:
+    story = "At step 5 I saw User4 flash and, without looking at the row at all, I restored it."
+    assert not gives_order(story)
+    text = (f"{story} It was only scanned. I think, though I cannot be sure it holds elsewhere, that when User4 is "
+            "scanned but not compromised I should put a decoy on it instead of restoring it.")
+    words = read_wording(text)
+    assert words.instruction.lower().startswith("when user4 is scanned but not compromised")
+    assert [c.text for c in words.conditions] == ["when User4 is scanned but not compromised"]
+    assert gives_order("At step 5, restore User4 if it is still compromised.")  # a moment that orders stays an order

@@ -442,7 +442,10 @@ _ITS_OWN_STATE_DENIED = re.compile(
     r"\b(?:no|nothing|not\s+any)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*|scan\w*|activity|access|foothold|"
     r"privilege\w*|escalat\w*)\s+(?:(?:yet|so\s+far)\s+)?(?:on|to|of|at|in|from)\s+(?:it|that\s+(?:host|box|machine|one|server)|"
     r"(?:the\s+)?same\s+(?:host|box|machine|one|server))\b|\b(?:no|nothing)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*)\s+"
-    r"(?:(?:yet|so\s+far)\s+)?there\b", re.IGNORECASE)
+    r"(?:(?:yet|so\s+far)\s+)?there\b|"
+    # "a user host that is only being scanned and shows no compromise": the subject's verb, then what it does not show
+    r"\b(?:shows?|showing|has|having|with)\s+no\s+(?:[\w-]+\s+)?(?:compromis\w*|exploit\w*|scan\w*|activity|access|foothold|"
+    r"privilege\w*)", re.IGNORECASE)
 
 
 def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
