@@ -629,7 +629,6 @@ def _opening(sentence: str) -> tuple[str, str]:
     return "", sentence
 
 
-
 def _parts(text: str) -> list[str]:
     """Sentences, and the clauses of a sentence joined by semicolons."""
     return [p.strip() for s in sentences(text) for p in re.split(r"\s*;\s*", s) if p.strip()]
@@ -814,6 +813,8 @@ _INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\
                               + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# The teacher's modal opening the main clause after a condition said without a comma ("when User0 is compromised at user
+# level I'd Analyse User0")
 _FIRST_PERSON_MODAL = re.compile(r"\s(?:i|we|you)(?:['\u2019]d|['\u2019]ll|\s+(?:should|would|will|must|need\s+to|ought\s+to|"
                                  r"have\s+to|had\s+better))\b", re.IGNORECASE)
 
