@@ -28,6 +28,8 @@ that kept a rule silent where its words apply. Each class on sentences written f
 - *A story opened by its moment* ("At step 5 I saw User4 flash and, without looking at the row, I restored it") gave an
   order (the lead's rest, "without looking at ...", read as a prohibition of Analyse); and *"I think, though ..., that
   <order>"* (a doubt said aside between commas) gave none: the story stood for the lesson.
+- *Two teachers' FORMAT rules* (every one holds always and orders no action) were one rule by meaning (curation), so
+  withdrawing one teacher's reply format withdrew the other's.
 - *"DecoySmss" first in an order* ("Op_Host0 probed -> DecoySmss Op_Host0") was read as a plural noun opening a report
   ("Decoys on X caught ..."): no order, no condition.
 - *"still compromised after we removed it"* is said of the last Remove (predicate.py's `changed: false`): a later Remove
@@ -39,6 +41,9 @@ that kept a rule silent where its words apply. Each class on sentences written f
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.model import Evidence, RuleStatus
+from forge.rulebook.store.curation import Teaching
+from tests.plan_book import PlanBook
 from forge.rulebook.language.condition import complete_claims, guard_claims, rule_claims, text_claims
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
@@ -307,3 +312,22 @@ def test_a_story_opened_by_its_moment_is_no_order_and_the_view_after_it_is() -> 
     assert words.instruction.lower().startswith("when user4 is scanned but not compromised")
     assert [c.text for c in words.conditions] == ["when User4 is scanned but not compromised"]
     assert gives_order("At step 5, restore User4 if it is still compromised.")  # a moment that orders stays an order
+
+
+# -- two teachers' FORMAT rules ------------------------------------------------------------------------------------------
+
+
+def _format(directive: str, actor: str) -> Teaching:
+    return Teaching(directive, "FORMAT", ("action_chooser",), "format/reply", actor, Evidence("correction", actor, actor, 1),
+                    when={"always": True})
+
+
+def test_two_reply_formats_by_two_teachers_stay_two_rules() -> None:
+    book = PlanBook()
+    terse, final_line = "Answer with the action alone, no reasoning.", "Close every reply with a line NEXT: <verb> <host>."
+    plan = book.apply(_format(terse, "user:kim"), _format(final_line, "user:lee"))
+    assert [o.result for o in plan.outcomes] == ["add", "add"] and len(book.records) == 2
+    book.withdraw(book.of(final_line).rule_id)
+    assert book.of(terse).status != RuleStatus.WITHDRAWN
+    again = book.apply(_format(terse, "user:max"))  # the same words again: one rule, reinforced
+    assert [o.result for o in again.outcomes] == ["reinforce"]
