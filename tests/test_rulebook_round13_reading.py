@@ -28,6 +28,8 @@ that kept a rule silent where its words apply. Each class on sentences written f
 - *A story opened by its moment* ("At step 5 I saw User4 flash and, without looking at the row, I restored it") gave an
   order (the lead's rest, "without looking at ...", read as a prohibition of Analyse); and *"I think, though ..., that
   <order>"* (a doubt said aside between commas) gave none: the story stood for the lesson.
+- *Hosts said "not covered"* ("(User0/User1 not covered by this.)", "Op_Host2 is out of scope") are excepted; a list
+  of hosts may be joined by "/".
 - *Two teachers' FORMAT rules* (every one holds always and orders no action) were one rule by meaning (curation), so
   withdrawing one teacher's reply format withdrew the other's.
 - *"DecoySmss" first in an order* ("Op_Host0 probed -> DecoySmss Op_Host0") was read as a plural noun opening a report
@@ -331,3 +333,14 @@ def test_two_reply_formats_by_two_teachers_stay_two_rules() -> None:
     assert book.of(terse).status != RuleStatus.WITHDRAWN
     again = book.apply(_format(terse, "user:max"))  # the same words again: one rule, reinforced
     assert [o.result for o in again.outcomes] == ["reinforce"]
+
+
+# -- hosts said "not covered" -------------------------------------------------------------------------------------------
+
+
+def test_hosts_said_not_covered_are_excepted() -> None:
+    text = "User2 to User4: Remove whichever one is exploited. (User0/User1 not covered by this.)"
+    assert read_wording(text).excepted == ("User0", "User1")
+    when = {"any": [{"host": h, "activity": "Exploit"} for h in ("User2", "User3", "User4")]}
+    assert text_problem(text, when, {"mode": "do", "verb": "Remove", "target": "$matched"}) is None
+    assert read_wording("Restore any compromised op host; Op_Host2 is out of scope here.").excepted == ("Op_Host2",)

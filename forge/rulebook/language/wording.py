@@ -238,10 +238,12 @@ _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|d
                      r"remove|analy)))", re.IGNORECASE)
 # An exception said on its own: "User0 is the exception", "this does not apply to User0", "except for User0" (a host
 # right after it: "except when ..." is a condition), "leave User0 out of it", "exclude User0".
-_HOST_LIST = r"(?P<what>(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?(?:\s*(?:,|and|or|nor)\s*(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d)*)"
+_HOST_LIST = r"(?P<what>(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d)*)"
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:{_EXCEPT_WORDS})\s+{_HOST_LIST}\b",
     rf"{_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
+    # "(User0/User4 not covered by this.)", "Op_Host2 is out of scope here"
+    rf"{_HOST_LIST}\s+(?:(?:is|are)\s+)?(?:not\s+(?:covered|included|concerned|meant)|out\s+of\s+(?:scope|this))\b",
     rf"\b(?:this|that|it|the\s+(?:rule|above|same))(?:\s+(?:rule|order|lesson|advice|one))?\s+(?:does\s+not|doesn't|should\s+not|shouldn't|must\s+not|won't|"
     rf"will\s+not|cannot|can't)\s+(?:\w+\s+)?apply\s+to\s+{_HOST_LIST}",
     rf"\b(?:leave|leaving)\s+{_HOST_LIST}\s+out\b",
