@@ -30,6 +30,8 @@ that kept a rule silent where its words apply. Each class on sentences written f
   <order>"* (a doubt said aside between commas) gave none: the story stood for the lesson.
 - *Hosts said "not covered"* ("(User0/User1 not covered by this.)", "Op_Host2 is out of scope") are excepted; a list
   of hosts may be joined by "/".
+- *"while it only shows Unknown"* states the level exactly (as "only user-level" does): no restriction the predicate
+  must also express, so a faithful `compromise: Unknown` was refused by the negation check.
 - *Two teachers' FORMAT rules* (every one holds always and orders no action) were one rule by meaning (curation), so
   withdrawing one teacher's reply format withdrew the other's.
 - *"DecoySmss" first in an order* ("Op_Host0 probed -> DecoySmss Op_Host0") was read as a plural noun opening a report
@@ -344,3 +346,15 @@ def test_hosts_said_not_covered_are_excepted() -> None:
     when = {"any": [{"host": h, "activity": "Exploit"} for h in ("User2", "User3", "User4")]}
     assert text_problem(text, when, {"mode": "do", "verb": "Remove", "target": "$matched"}) is None
     assert read_wording("Restore any compromised op host; Op_Host2 is out of scope here.").excepted == ("Op_Host2",)
+
+
+# -- "only shows Unknown" -----------------------------------------------------------------------------------------------
+
+
+def test_only_unknown_is_the_level_stated_exactly() -> None:
+    text = "Leave Op_Host1 alone: never restore Op_Host1 while it only shows Unknown."
+    assert text_problem(text, {"host": "Op_Host1", "compromise": "Unknown"},
+                        {"mode": "never", "verb": "Restore", "target": "Op_Host1"}) is None
+    found, whole = text_claims(text)
+    assert whole and truth(found, _rows(("Op_Host1", "None", "Unknown"))) is True
+    assert truth(found, _rows(("Op_Host1", "None", "User"))) is not True

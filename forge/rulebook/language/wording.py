@@ -172,8 +172,9 @@ _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|un
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # a level said to be all there is: "only user-level", "just a user-level foothold",
                                 # "privileged only" (the level itself, which a predicate states exactly)
+                                # ("while it only shows Unknown": the level the table reads, stated exactly)
                                 r"\b(?:only|just|merely|solely)\s+(?:\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
-                                r"root\w*|admin\w*|system[- ]level)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
+                                r"root\w*|admin\w*|system[- ]level|unknown)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
                                 # the user level, and the higher one denied beside it: "at user level (not root)", "a
                                 # user shell, not admin" (the level is exact: no further restriction)
                                 r"\buser[- ](?:level|shell|access|foothold|privileges?)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?"
