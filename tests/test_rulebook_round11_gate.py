@@ -34,14 +34,19 @@ ANY_SCAN_DECOY = reply(entry({"class": "any", "activity": "Scan"}, do("DecoyApac
 
 
 def test_a_condition_the_directive_cut_left_out_keeps_the_rule_silent(tmp_path) -> None:
-    """The compiler's predicate is wider than the text (any host), so the rule is kept semantic; its directive is the
+    """The compiler's predicate is wider than the text (any host), so the rule is kept semantic; its directive was the
     story's first sentence (the reader took it for the order), which names User2 and nothing of its state. The gate
-    read that and the rule fired wherever User2 was shown; the text's condition, left out of the cut, is unread."""
+    read that and the rule fired wherever User2 was shown; the text's condition, left out of the cut, is unread.
+    (Since the thirteenth round the reader finds this story's lesson, so the directive holds the condition; the cut
+    itself is checked on the story's first sentence.)"""
     record, injected = taught(tmp_path, STORY, ANY_SCAN_DECOY, ANY_SCAN_DECOY)
     assert record.when is None and record.semantic_reason.startswith("predicate refused")
-    assert "scanned but not compromised" not in record.directive
     assert not injected("User2: Activity None, Compromised No")  # not scanned
     assert not injected("User2: Activity Exploit, Compromised User")  # compromised
+    cut = STORY.split(". ")[0] + "."  # what the reader took for the order before
+    assert "scanned but not compromised" not in cut
+    for rows in ("User2: Activity None, Compromised No", "User2: Activity Exploit, Compromised User"):
+        assert truth(semantic_claims(cut, REFUSED, STORY), _on(rows)) is not True
 
 
 def test_a_directive_that_is_the_whole_text_is_judged_as_before() -> None:

@@ -447,7 +447,10 @@ _ITS_OWN_STATE_DENIED = re.compile(
     r"\b(?:no|nothing|not\s+any)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*|scan\w*|activity|access|foothold|"
     r"privilege\w*|escalat\w*)\s+(?:(?:yet|so\s+far)\s+)?(?:on|to|of|at|in|from)\s+(?:it|that\s+(?:host|box|machine|one|server)|"
     r"(?:the\s+)?same\s+(?:host|box|machine|one|server))\b|\b(?:no|nothing)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*)\s+"
-    r"(?:(?:yet|so\s+far)\s+)?there\b", re.IGNORECASE)
+    r"(?:(?:yet|so\s+far)\s+)?there\b|"
+    # "a user host that is only being scanned and shows no compromise": the subject's verb, then what it does not show
+    r"\b(?:shows?|showing|has|having|with)\s+no\s+(?:[\w-]+\s+)?(?:compromis\w*|exploit\w*|scan\w*|activity|access|foothold|"
+    r"privilege\w*)", re.IGNORECASE)
 
 
 def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
@@ -910,7 +913,9 @@ def guard_claims(rest: str, when):
     if not guard:
         return None
     found = _rest_claims(guard, when)
-    return found if found is not None else Not(Always())
+    # (read as a semantic rule's words are, `confirmed`: "two or more user hosts compromised" is not met by a user row at
+    # Compromised Unknown; the rest let a rule through on one compromised user host and one at Unknown)
+    return confirmed(found) if found is not None else Not(Always())
 
 
 _STORYLIKE = re.compile(r"\b(?:i|we|my|our)\b|\b(?:was|were|had|did|got|lost|cost|wasted|went|happened)\b", re.IGNORECASE)

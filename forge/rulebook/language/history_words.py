@@ -74,7 +74,8 @@ _UNCHANGED_AFTER = _any(
     rf"\b{_DONE}\s+(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't|won't|did\s+nothing\s+to)\s+"
     rf"(?:clear|fix|clean|help|work|stick|change|evict|remove|get\s+rid)",
     rf"\bdespite\s+(?:a|an|the|our|my)?\s*{_DONE}")
-_SCAN_FIRST = _any(r"\bscanned\s+(?:first|before|and\s+then|then)\b",
+# ("scanned before it was exploited": the exploit, said in the past, is the history's too, not the row's now)
+_SCAN_FIRST = _any(r"\bscanned\s+(?:first\s+)?(?:before|and\s+then|then)(?:\s+(?:it|that\s+host|the\s+host)\s+(?:was|got)\s+exploit\w*)?\b",
                    # "the attacker scanned a host before exploiting it", "scanned User2 and then exploited it"
                    r"\bscanned\s+(?P<keep>(?:(?:a|an|the|that|this|any)\s+)?(?:\w+\s+)?(?:host|machine|box|server|it|\w+\d))\s+"
                    r"(?:first\s+)?(?:before|and\s+then|then)\s+(?:\w+\s+){0,2}?exploit\w*",

@@ -389,7 +389,10 @@ def _acted(p: Atom, host: str, history: History, levels_now: set[str]) -> Option
     if levels_now:
         past[history.step] = levels_now
     values = []
-    for action in taken:  # the step-s action shows its effect in the step s+1 observation
+    # ("still compromised after we removed it" is said of the last Remove: one that did change the row, after an earlier
+    # one that did not, leaves nothing "still" as it was)
+    # (the step-s action shows its effect in the step s+1 observation)
+    for action in taken if p.changed else sorted(taken, key=lambda a: a.step)[-1:]:
         before, after = past.get(action.step), past.get(action.step + 1)
         # ("still compromised after a Remove", changed: false: the action left it in the state the atom asks for, not
         # a host clean then and compromised since)

@@ -86,9 +86,10 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
     ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*"),
     ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
     ("Monitor", r"monitor\w*|watch\w*|observ\w*"),
-    ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! for)"),
+    ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! (?:for|on|until|till)\b)"),
 )
 _VERB = re.compile("|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in _VERB_FORMS), re.IGNORECASE)
+_DECOY_NAMES = frozenset(f"decoy{service.lower()}" for service in DECOY_SERVICES)
 _SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)", re.IGNORECASE)
 # Words that, standing before a verb, forbid it.
 _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
@@ -100,11 +101,13 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|no|without")
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
 # for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
-# hesitate to restore", "don't wait to restore"), nor words of doubt: "I can't be sure the Remove would have held", "I'm
-# not sure a Restore helped" are the teacher's doubt about a move, no prohibition of it.
+# hesitate to restore", "don't wait to restore"), nor words of doubt or knowing: "I can't be sure the Remove would have
+# held", "I can't be certain a Restore would have saved it", "I'm not sure Remove works there" doubt what the verb did or
+# does, and forbid nothing.
 _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|until|so|because|hesitate\w*|forget\w*|fail\w*|"
                   r"wait\w*|delay\w*|neglect\w*|omit\w*|postpone\w*|hurry\w*|be\s+afraid|be\s+slow|hold\s+back|"
-                  r"(?:be\s+)?(?:sure|certain|confident|convinced)|tell|say|know|prove|rule\s+out|guarantee|judge)\b)"
+                  r"(?:be\s+)?(?:sure|certain|confident|convinced)|know\w*|tell|say|prove|rule\s+out|guarantee|judge|think|"
+                  r"believe|confirm|whether)\b)"
                   r"[\w'][\w'-]*){0,3}?")
 _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pattern})", re.IGNORECASE)
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
@@ -132,7 +135,9 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
 # "X rather than / instead of / in preference to / over / not / before Y": Y is what the text disprefers.
 # ("not sure the Analyse helped", "not certain a Restore would hold": a doubt about a move, no dispreference of it)
+# ("restore it at once, without waiting on an Analyse": the verb waited on is the one put off)
 _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|and\s+not|but\s+not|"
+                        r"without\s+(?:first\s+)?waiting\s+(?:on|for)|"
                         r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from)\s+(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
 # "... as a last resort", "fall back to Restore", "restore only if that fails": the verb so named is dispreferred.
 _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  # _VERB without its groups
@@ -170,8 +175,9 @@ _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|un
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # a level said to be all there is: "only user-level", "just a user-level foothold",
                                 # "privileged only" (the level itself, which a predicate states exactly)
+                                # ("while it only shows Unknown": the level the table reads, stated exactly)
                                 r"\b(?:only|just|merely|solely)\s+(?:\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
-                                r"root\w*|admin\w*|system[- ]level)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
+                                r"root\w*|admin\w*|system[- ]level|unknown)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
                                 # the user level, and the higher one denied beside it: "at user level (not root)", "a
                                 # user shell, not admin" (the level is exact: no further restriction)
                                 r"\buser[- ](?:level|shell|access|foothold|privileges?)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?"
@@ -198,7 +204,7 @@ _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|sho
 
 
 _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
-                     r"while|(?<!at\s)once|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
+                     r"while|(?<!at\s)once(?!\s+(?:more|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
                      # "in the impact phase", "at the reconnaissance stage"
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
@@ -236,10 +242,12 @@ _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|d
                      r"remove|analy)))", re.IGNORECASE)
 # An exception said on its own: "User0 is the exception", "this does not apply to User0", "except for User0" (a host
 # right after it: "except when ..." is a condition), "leave User0 out of it", "exclude User0".
-_HOST_LIST = r"(?P<what>(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?(?:\s*(?:,|and|or|nor)\s*(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d)*)"
+_HOST_LIST = r"(?P<what>(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d)*)"
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:{_EXCEPT_WORDS})\s+{_HOST_LIST}\b",
     rf"{_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
+    # "(User0/User4 not covered by this.)", "Op_Host2 is out of scope here"
+    rf"{_HOST_LIST}\s+(?:(?:is|are)\s+)?(?:not\s+(?:covered|included|concerned|meant)|out\s+of\s+(?:scope|this))\b",
     rf"\b(?:this|that|it|the\s+(?:rule|above|same))(?:\s+(?:rule|order|lesson|advice|one))?\s+(?:does\s+not|doesn't|should\s+not|shouldn't|must\s+not|won't|"
     rf"will\s+not|cannot|can't)\s+(?:\w+\s+)?apply\s+to\s+{_HOST_LIST}",
     rf"\b(?:leave|leaving)\s+{_HOST_LIST}\s+out\b",
@@ -324,6 +332,10 @@ def _canonical_verb(match: re.Match, text_after: str = "") -> str:
 _RANGE = re.compile(r"\b(?P<kind>user|enterprise|op[\s_-]?host)[\s_-]?(?P<first>\d)\s*(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
                     r"(?:(?P=kind)[\s_-]?)?(?P<last>\d)\b", re.IGNORECASE)
 _ONE_OF = re.compile(r"\b(?:one|any|either|each|whichever|some|none)\s+of\s+(?:the\s+(?:hosts\s+)?)?$", re.IGNORECASE)
+# What a text goes on to say of one host of the range, whichever it is ("User2-User4 exploited -> Remove that host"): the
+# range's state is each host's by itself, not all of theirs at once.
+_ONE_AT_A_TIME = re.compile(r"\b(?:that|this|the\s+same|the\s+affected)\s+(?:host|box|machine|one|server|workstation)\b(?!s)|"
+                            r"\bwhichever\b", re.IGNORECASE)
 
 
 def expand_ranges(text: str) -> str:
@@ -335,8 +347,10 @@ def expand_ranges(text: str) -> str:
         if last <= first or (kind, last) not in _HOST_LIMITS:
             return match.group(0)
         names = [f"{kind}{n}" for n in range(first, last + 1)]
+        after = match.string[match.end():]
         joiner = " or " if _ONE_OF.search(match.string[:match.start()]) or \
-            re.match(r"\s*(?:is|shows|has|gets|was)\b", match.string[match.end():], re.IGNORECASE) else " and "
+            re.match(r"\s*(?:is|shows|has|gets|was)\b", after, re.IGNORECASE) or _ONE_AT_A_TIME.search(after) and \
+            not re.match(r"\s*(?:are|were|have|all|both|together)\b", after, re.IGNORECASE) else " and "
         return ", ".join(names[:-1]) + joiner + names[-1]
     return _RANGE.sub(listed, text or "")
 
@@ -510,6 +524,31 @@ _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|th
 # The teacher's doubt, then their view, then the lesson: "I may be wrong about this, but I think that when ...".
 _BUT_I_BELIEVE = re.compile(r"^(?:i|i'm|i\s+am|we|we're)\b[^;]*?,\s*but\s+(?:i|we)\s+(?:now\s+|still\s+|really\s+|do\s+)?"
                             r"(?:think|believe|reckon|feel|would\s+say|'d\s+say|suspect)\s+(?:that\s+)?(?P<rest>.+)$", re.IGNORECASE)
+# The teacher's doubt, then the order: "I could be overgeneralising, but while User1 is ..., Remove User1", "I'm not sure
+# Remove is always wrong elsewhere, but for Defender: ..." (what follows "but" orders: the doubt is no part of it)
+_BUT_THEN = re.compile(r"^(?:(?:perhaps|maybe|honestly|admittedly|granted|sure|ok(?:ay)?)\s*,?\s+)?(?:i|i'm|i\s+am|we|we're)\b"
+                       r"[^;:]*?,\s*but\s+(?P<rest>.+)$", re.IGNORECASE)
+
+
+def _after_doubt(part: str) -> Optional[re.Match]:
+    """`_BUT_THEN`'s match, unless what follows "but" is a judgement before a colon ("..., but User0 looks like the
+    exception: when ..."): the whole part is then read as before, its opening the teacher's view (a scope, "but for
+    Defender: ...", or a situation that names a state, stays the order's)."""
+    found = _BUT_THEN.match(part)
+    opening = _OPENING.match(found["rest"]) if found else None
+    if opening and not re.match(r"(?:for|on|with)\b", opening["situation"], re.IGNORECASE) \
+            and not _STATE_WORDS.search(opening["situation"]):
+        return None
+    return found
+
+
+# The teacher's view, a doubt said aside, then the order: "I think, though I am not fully certain it generalises, that
+# when ..., I should ..."
+_I_THINK_THAT = re.compile(r"^(?:i|we)\s+(?:now\s+|really\s+|still\s+|also\s+)?(?:think|believe|reckon|feel|suspect|guess)\s*"
+                           r"(?:,[^,;:]{0,120},\s*)?that\s+(?P<rest>.+)$", re.IGNORECASE)
+# The teacher's confidence, then the order: "Looking back I'm fairly, not completely, sure that whenever ..., I should ..."
+_SURE_THAT = re.compile(r"^(?:[^.;:]*?\s)?(?:i'm|i\s+am|we're|we\s+are)\s+(?:[\w,]+\s+){0,4}?(?<!not\s)(?:sure|certain|convinced|"
+                        r"confident)\s+(?:now\s+)?that\s+(?P<rest>.+)$", re.IGNORECASE)
 _HOST_NAME_WORD = r"\b(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)\b"
 _HOST_LIST_LEAD = re.compile(r"^(?:for|on|to|with)\s+(?:(?:the\s+)?" + _HOST_NAME_WORD + r"(?:\s*,\s*|\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+))+"
                              + _HOST_NAME_WORD + r"\s*[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
@@ -526,9 +565,11 @@ def gives_order(sentence: str) -> bool:
     # ("Right after you restore a host, ...": the moment, said with its adverb)
     lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against)\b"
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
+    if lead and _STORY.search(body[:lead.start("rest")]):
+        return False  # "At step 7 I saw Enterprise1 light up and, without ... , I spent a Restore on it": a story
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
-    hedged = _BUT_I_BELIEVE.match(body)
+    hedged = _BUT_I_BELIEVE.match(body) or _after_doubt(body) or _SURE_THAT.match(body) or _I_THINK_THAT.match(body)
     if hedged and gives_order(hedged["rest"]):
         return True  # "I'm not sure this always holds, but I believe that when ..., the plan should ..."
     listed = _HOST_LIST_LEAD.match(body)
@@ -547,13 +588,19 @@ def gives_order(sentence: str) -> bool:
     bad = _BAD_IDEA.search(body)
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
+    # ("Then once more.", "..., and then sat back": a connective leads no order of its own; what follows it must order)
+    connective = re.match(r"^(?:then|also|so|now)\b\s*,?\s*(?P<rest>.*)$", body, re.IGNORECASE | re.DOTALL)
+    if connective:
+        return bool(connective["rest"].strip()) and gives_order(connective["rest"])
     start = _IMPERATIVE_START.match(body)
     if start:
         if _CONDITION.match(body):
             return not _TOLD_MOMENT.search(body) or _orders_after(body)
         first = body.split()[0].lower()
         verb = _VERB.match(body)
-        if first.endswith(("ed", "ing")) or (verb and (first.endswith("s") or _REPORT_AFTER_VERB.match(_CONDITION.split(body[verb.end():])[0]))):
+        # (a decoy's full name is the verb, whatever its last letter: "DecoySmss User3" orders it)
+        plural = first.endswith("s") and first.rstrip(".,:;!") not in _DECOY_NAMES
+        if first.endswith(("ed", "ing")) or (verb and (plural or _REPORT_AFTER_VERB.match(_CONDITION.split(body[verb.end():])[0]))):
             return False  # "Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X"
         return True
     if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _FORBIDDEN_VERB.search(body):
@@ -564,8 +611,10 @@ def gives_order(sentence: str) -> bool:
 
 # A moment of the episode told in the past ("When Op_Server0 was exploited at step 13 I was still removing ..."): a story's
 # "when", not a condition the rule is for.
-_TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn)\s+\d+\b|"
-                          rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b", re.IGNORECASE)
+# (or of a run: "When Enterprise2 was exploited in seed 1001 I removed it")
+_TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b|"
+                          rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b",
+                          re.IGNORECASE)
 
 
 def _orders_after(sentence: str) -> bool:
@@ -636,17 +685,21 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
 # The lesson a learner draws, named inside its sentence after a hedge or a story: "..., but the rule I would take away
 # is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
 # words before it (the hedge, the story) are none of it.
-_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real)\s+)?(?:rule|lesson|takeaway|take-away|moral|conclusion)|what)"
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|right|better)\s+)?(?:rule|lesson|takeaway|take-away|moral|"
+                          r"conclusion|sequence|order\s+of\s+moves|habit)|what)"
                           # (who draws it: "I would take away", "I'd give myself", "we should learn from this")
                           r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
-                          r"\s+(?:here\s+)?is(?:\s+(?:simple|clear|plain|easy|this|short))?(?:\s+(?:to|that))?\s*[:,]?\s*(?=\S)",
+                          r"(?:\s+(?:here\s+)?(?:is|should\s+be|would\s+be|will\s+be)(?:\s+(?:simple|clear|plain|easy|this|short))?"
+                          # ("the lesson I'd keep: when ...", "the sequence should be: ...")
+                          r"(?:\s+(?:to|that))?\s*[:,]?|\s*:)\s*(?=\S)",
                           re.IGNORECASE)
 
 
 def _lesson(part: str) -> str:
     """A part that names the lesson inside it (_LESSON_LEAD): the lesson, when it orders; else the part."""
     found = _LESSON_LEAD.match(part)
-    if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn)\b",
+    if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn|"
+                                      r"sequence|order\s+of\s+moves|habit)\b",
                                       found.group(0), re.IGNORECASE):
         return part
     rest = part[found.end():]
@@ -660,22 +713,30 @@ def _lesson(part: str) -> str:
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|we|we're|we'd|my|our|myself)\b", re.IGNORECASE)
 
 
-def _teachers_view(opening: str) -> bool:
+# A heading before the order ("Lesson: any user host that ..."): it names what follows, no situation.
+_HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+learn(?:ed|t))?|takeaway|take-away|moral|conclusion|rule|"
+                           r"note|reminder|tip)(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$", re.IGNORECASE)
+
+
+def _teachers_view(opening: str, rest: str = "") -> bool:
     # (hosts it names are what the teacher knows of, "I have not seen enough of User4 to say": no state of theirs)
-    return bool(_FIRST_PERSON.search(opening)) and not (_STATE_WORDS.search(opening) or _ACCESS_WORDS.search(opening)
-                                                        or _CONDITION.search(opening))
+    # (nor, before an order that states its own condition, a judgement in the first person that names states: "Still,
+    # an unanswered scan is a gamble I'd rather not repeat: when the Defender shows a Scan, ...")
+    return bool(_FIRST_PERSON.search(opening)) and (bool(_CONDITION.match(rest)) or not (
+        _STATE_WORDS.search(opening) or _ACCESS_WORDS.search(opening) or _CONDITION.search(opening)))
 
 
 _VIEW_SCOPE = re.compile(r"(?:for|on|as\s+for|as\s+to|about|with|when\s+it\s+comes\s+to)\b", re.IGNORECASE)
 
 
-def _opening_situation(opening: str) -> str:
-    """The situation an opening before a colon states: none for a story, a note on the teacher's rules or "from now
-    on"; for the teacher's own view, only the scope it hands over to after its last "but" ("I'm not sure Remove is
-    always wrong elsewhere, but for Defender: ..." is about Defender)."""
-    if _STORY.search(opening) or _ABOUT_RULES.search(opening) or not _FROM_NOW_ON.sub("", opening.strip()):
+def _opening_situation(opening: str, rest: str = "") -> str:
+    """The situation an opening before a colon (and before `rest`, the order) states: none for a story, a note on the
+    teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
+    after its last "but" ("I'm not sure Remove is always wrong elsewhere, but for Defender: ..." is about Defender)."""
+    if _STORY.search(opening) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
+            or not _FROM_NOW_ON.sub("", opening.strip()):
         return ""
-    if _teachers_view(opening):
+    if _teachers_view(opening, rest):
         tail = re.split(r"\bbut\b", opening, flags=re.IGNORECASE)[-1].strip(" ,")
         scope = _VIEW_SCOPE.match(tail) if tail != opening.strip(" ,") else None
         return tail if scope and (hosts_in(tail) or classes_in(tail)) else ""
@@ -688,16 +749,19 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
     if first is None:
         return without_justification(" ".join(parts)), "", False
-    hedged = _BUT_I_BELIEVE.match(parts[first])
+    hedged = _BUT_I_BELIEVE.match(parts[first]) or _after_doubt(parts[first]) or _SURE_THAT.match(parts[first]) \
+        or _I_THINK_THAT.match(parts[first])
     if hedged and gives_order(hedged["rest"]):
-        parts[first] = hedged["rest"]  # (the doubt before the view is no part of the order)
+        parts[first] = hedged["rest"]  # (the doubt before the view, or before the scope, is no part of the order)
     situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
     found = _OPENING.match(parts[first])
     order = parts[first]
+    # ("Lesson: ..." heads the order: what came before it is the story, no situation of it)
+    headed = bool(found and _HEADING_ONLY.match(found["situation"].strip()))
     if found and not situation and not gives_order(found["situation"]) and gives_order(found["rest"]):
         # ("Next time: ...", "From now on: ..." open the order; they state no situation)
         # (nor does a note on the teacher's rules: "This replaces my earlier rule on Op_Server0: ...")
-        situation = _opening_situation(found["situation"])
+        situation = _opening_situation(found["situation"], found["rest"])
         order = found["rest"]
         inner = _OPENING.match(order)
         if situation and not _STATE_WORDS.search(situation) and inner and _STATE_WORDS.search(inner["situation"]) \
@@ -705,7 +769,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             # a heading before the situation ("analyst / User1: Compromised User without any activity: recommend ..."):
             # the situation is what follows it
             situation, order = inner["situation"].strip(), inner["rest"]
-    if not situation and first > 0 and not _CONDITION.search(order) and not _RELATIVE.search(order):
+    if not situation and first > 0 and not headed and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
         # explains, and is left out).
@@ -770,6 +834,23 @@ _INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\
                               + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# The teacher's modal opening the main clause after a condition said without a comma ("when User0 is compromised at user
+# level I'd Analyse User0")
+_FIRST_PERSON_MODAL = re.compile(r"\s(?:i|we|you)(?:['\u2019]d|['\u2019]ll|\s+(?:should|would|will|must|need\s+to|ought\s+to|"
+                                 r"have\s+to|had\s+better))\b", re.IGNORECASE)
+
+
+# How long a state held, said between commas after it: part of the condition, not its end.
+_HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:\d+|one|two|three|four|five|"
+                         r"six|a\s+few|several|a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)|"
+                         r"(?:\d+|two|three|four|five|six)\s+(?:steps|turns)\s+(?:running|in\s+a\s+row|straight))\s*(?=[,;:.]|$)",
+                         re.IGNORECASE)
+# "a host that is still compromised after we removed it should be restored": the order, said in the passive, after the
+# relative clause that states its condition
+_PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|is\s+to)\s+(?:not\s+|never\s+)?(?:be|get)\s+(?="
+                            + _VERB_WORD + r")", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -778,6 +859,8 @@ def _clause_end(text: str, start: int) -> int:
     for stop in re.finditer(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest):
         if stop.group(0) == "," and _HOST_BEFORE.search(rest[:stop.start()]) and _HOST_AFTER.match(rest[stop.end():]):
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
+        if stop.group(0) == "," and _HELD_ASIDE.match(rest[stop.end():]):
+            continue  # "if a user host has shown Compromised Unknown, unchanged, for three steps": how long, said aside
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
@@ -789,6 +872,9 @@ def _clause_end(text: str, start: int) -> int:
     # restriction of the condition ("scanned rather than exploited", no verb of ours, still restricts it)
     other = _INSTEAD_OF_VERB.search(rest[:end])
     end = other.start() if other else end
+    # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
+    main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
+    end = main.start() if main else end
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
@@ -1018,13 +1104,15 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
-    "with", and "whilst" as "while"."""
+    "with", "&" and "+" between words as "and", and "whilst" as "while"."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
     text = _ABSENCE.sub(lambda m: "Without" if m[0][0].isupper() else "without", text)
     # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
     text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
-    text = re.sub(r"(?<=\w)\s+&\s+(?=\w)", " and ", text)  # "scanned & nothing compromised": "and"
+    # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
+    # "and" (read as one, the second clause's state was taken for the first host's)
+    text = re.sub(r"\s+[&+]\s+", " and ", text)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
@@ -1065,6 +1153,9 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
     for sentence in sentences(words.text):
         if _STORY.search(sentence):
             continue
+        opening = _OPENING.match(sentence)
+        if opening and _teachers_view(opening["situation"], opening["rest"]):
+            sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
         for condition in _conditions(_JUSTIFICATION.sub("", sentence), ""):
             if condition.text not in kept:
                 left.append(condition.text)

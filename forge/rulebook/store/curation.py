@@ -181,7 +181,9 @@ def _probe(teaching: Teaching) -> RuleRecord:
 def _same_meaning(book: _Book, teaching: Teaching) -> Optional[RuleRecord]:
     probe = _probe(teaching)
     meaning = meaning_of(probe)
-    if meaning.semantic:
+    # (a FORMAT rule's meaning is its words: every one holds always and orders no action, so by meaning two teachers'
+    # different reply formats were one rule, and withdrawing either withdrew both)
+    if meaning.semantic or probe.type == RuleType.FORMAT:
         return None
     for record in book.records.values():
         if record.status != RuleStatus.WITHDRAWN and record.type == probe.type and set(record.roles) == set(probe.roles) \
@@ -190,15 +192,20 @@ def _same_meaning(book: _Book, teaching: Teaching) -> Optional[RuleRecord]:
     return None
 
 
+def _by_words(record: RuleRecord) -> bool:
+    """Whether a rule merges by its wording: a semantic rule, or a FORMAT rule."""
+    return record.type == RuleType.FORMAT or meaning_of(record).semantic
+
+
 def _near_duplicate(book: _Book, teaching: Teaching, threshold: float) -> Optional[RuleRecord]:
     probe = _probe(teaching)
-    if not meaning_of(probe).semantic:
+    if not _by_words(probe):
         return None  # a rule with a meaning merges by meaning (_same_meaning), never by wording
     best: tuple[float, str] | None = None
     for record in book.group(teaching.group):
         if record.status == RuleStatus.WITHDRAWN or set(record.roles) != set(probe.roles) or not _same_scope(record, probe):
             continue
-        if not meaning_of(record).semantic:
+        if not _by_words(record):
             continue
         score = similarity(record.directive, teaching.directive)
         if score >= threshold and (best is None or score > best[0]):
