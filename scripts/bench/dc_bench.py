@@ -1,7 +1,7 @@
 """Decision-context benchmark for the CAGE-2 rulebook (DC-Bench, adapted): are the right rules injected at
 the right decision points, nothing else, and never one that says the opposite of its text?
 
-Case files (`data/dc_bench/{dev,heldout,model_style,blind,...,blind11}.yaml`, format in heldout.yaml's header) hold
+Case files (`data/dc_bench/{dev,heldout,model_style,blind,...,blind12}.yaml`, format in heldout.yaml's header) hold
 scenarios across nine dimensions. `dev` and `model_style` are development splits (the product was changed on
 their failures); `heldout` was written before tuning; `blind`, `blind2`, `blind3` and `blind4` were each written by
 an author who read only the rule language (then a section of the README, now docs/rule-language.md and
@@ -17,7 +17,9 @@ since its aggregates (inverted injections) prompted the tenth round. `blind9`, w
 its held-out measure, is development since its aggregate failure classes (predicates wider than their words) prompted
 the eleventh; the twelfth read its failures. `blind10`, written before the eleventh round and the held-out measure
 of the eleventh and twelfth, is development since the thirteenth read its failures. `blind11`, written before the
-thirteenth round and its held-out measure, is development since the fourteenth read its failures. A held-out split is read
+thirteenth round and its held-out measure, is development since the fourteenth read its failures. `blind12`, written
+before the fourteenth round, was committed before its first run and is in `UNREAD`, the held-out split now. A held-out
+split is read
 by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
 case's text, label or context (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
@@ -41,7 +43,7 @@ ActionChooser / Planner called with what was injected, graded by `forge.rulebook
 Failure classes: harmful/not-applicable, harmful/inverted, missed, outranked-injected, each by dimension and
 by what the compiler made of the rule (grammar, predicate, guarded, semantic, refused, dropped).
 
-    PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout|model_style|blind|blind2|...|blind11] [--failures] [--set KEY=VALUE]
+    PYTHONPATH=. .venv/bin/python scripts/bench/dc_bench.py [--split all|dev|heldout|model_style|blind|blind2|...|blind12] [--failures] [--set KEY=VALUE]
 
 The last line printed is `overall exact-set accuracy: NN.N%`.
 """
@@ -68,7 +70,7 @@ from forge.plumbing.local_redis import LocalRedis  # noqa: E402
 
 DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
-          "blind10", "blind11")
+          "blind10", "blind11", "blind12")
 # What each split is, as the report names it: a split whose failures shaped a change is development.
 SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style": "model-style (development)",
                "blind": "blind-1 (written blind; development: it steered issue 29's first and fifth rounds)",
@@ -83,10 +85,11 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind9": "blind-9 (written blind; development: its aggregates prompted issue 29's eleventh round, "
                          "the twelfth read its failures)",
                "blind10": "blind-10 (written blind; development: issue 29's thirteenth round read its failures)",
-               "blind11": "blind-11 (written blind; development: issue 29's fourteenth round read its failures)"}
+               "blind11": "blind-11 (written blind; development: issue 29's fourteenth round read its failures)",
+               "blind12": "blind-12 (held out, unread: aggregates only)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset()
+UNREAD: frozenset[str] = frozenset({"blind12"})
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
