@@ -69,3 +69,20 @@ def test_the_evidence_that_means_a_finding_is_the_orders_condition() -> None:
     # a plain order on a host is still accepted
     assert text_problem("Remove Enterprise1 whenever it shows Activity Exploit.", {"host": "Enterprise1", "activity": "Exploit"},
                         {"mode": "do", "verb": "Remove", "target": "Enterprise1"}) is None
+
+
+# -- the semantic reader: "<host> at Unknown", "scanned only" (blind11's semantic/checked misses) -------------------------
+
+
+def test_a_host_at_unknown_is_at_compromised_unknown() -> None:
+    found, whole = text_claims("Enterprise1 at Unknown: Analyse it again, no Remove.")
+    assert found is not None and whole
+    assert truth(found, _rows(("Enterprise1", "None", "Unknown"))) is True
+    assert truth(found, _rows(("Enterprise1", "None", "User"))) is False
+
+
+def test_only_after_what_it_limits_is_only() -> None:
+    found, whole = text_claims("E2 scanned only -> DecoyApache E2.")
+    assert found is not None and whole
+    assert truth(found, _rows(("Enterprise2", "Scan", "No"))) is True
+    assert truth(found, _rows(("Enterprise2", "Scan", "User"))) is False

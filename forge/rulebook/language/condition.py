@@ -251,6 +251,8 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               # "only" after what it limits: "User1 scanned only", "a scan only"
+               (re.compile(r"\b((?:being\s+)?(?:scanned|probed)|(?:a|an|one)\s+(?:scan|probe))\s+only\b", re.IGNORECASE), r"only \1"),
                # "is being scanned and nothing more", "shows a scan and nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)\s*,?\s+and\s+"
                            r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"\g<verb> only \g<what>"),
