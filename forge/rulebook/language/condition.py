@@ -114,7 +114,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical|high[- ]risk|low[- ]risk)\b", re.IGNORECASE),
          _words(r"\b(?:priority|severity|critical)\b")),
     # The green (benign user) agent and network traffic: the defender's table shows neither.
-    Fact("traffic", re.compile(r"\b(?:green|traffic|benign|bandwidth|packets?|flows?|connections? (?:rate|volume))\b",
+    # (and the connections an analyst's evidence lists: "many connections on local port 22")
+    Fact("traffic", re.compile(r"\b(?:green|traffic|benign|bandwidth|packets?|flows?|connections? (?:rate|volume)|"
+                               r"connections?\s+(?:on|to|from)\s+(?:(?:the|a|an|local|remote)\s+)*port)\b",
                                re.IGNORECASE), _words(r"\b(?:green|traffic|packets?|connections?)\b")),
 )
 
@@ -136,6 +138,10 @@ def facts_needed(condition: str) -> frozenset[str]:
     return found if "history" in found or not history_conditions(condition or "") else found | {"history"}
 
 
+# "many connections on port 22 from one address mean a brute force, so recommend a Restore": what the evidence means
+# is the reason, and the evidence itself the condition of the order after the "so".
+_MEANS_SO = re.compile(r"(?P<what>[^.;:,]+?)\s+(?:means?|indicates?|signals?|signifies|points?\s+to)\s+[^.;:,]+,\s*so\s+(?!that\b)",
+                       re.IGNORECASE)
 # What an order tells the agent to say of a host ("call it low risk", "rate it critical", "flag it as high priority"):
 # its answer, not a condition on a fact.
 _VERDICT = re.compile(r"\b(?:call|rate|label|flag|mark|report|classify|tag|score|treat|consider)\s+(?:it|them|this|that|the\s+host)\s+"
@@ -149,7 +155,8 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     "before they arrive", which is the future; nor "still", which mostly says "now")."""
     # (nor what the order puts aside: "instead of analysing it again" is the move not to make, no condition)
     order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", words.instruction)
-    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)]
+    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)] \
+        + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
 
@@ -244,6 +251,8 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               # "only" after what it limits: "User1 scanned only", "a scan only"
+               (re.compile(r"\b((?:being\s+)?(?:scanned|probed)|(?:a|an|one)\s+(?:scan|probe))\s+only\b", re.IGNORECASE), r"only \1"),
                # "is being scanned and nothing more", "shows a scan and nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)\s*,?\s+and\s+"
                            r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"\g<verb> only \g<what>"),
@@ -343,7 +352,9 @@ def _all_of(parts: list):
 
 
 # "the host", "that box" where no host is named: the host the rule is about, whichever it is.
-_THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)", re.IGNORECASE)
+# ("the table shows Compromised Unknown", said to the analyst: the table of the host analysed, whichever it is)
+_THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)|"
+                       r"\b(?:the|its|the\s+host's)\s+(?:table|row)(?=\s+(?:shows?|says|reads|lists)\b)", re.IGNORECASE)
 # "they", "none of them", "each of them": the hosts of a class the clause before named ("user hosts getting scanned
 # while none of them is compromised yet": no user host is).
 # ("one" alone as the subject is one of them: "on the enterprise servers, remove the attacker as soon as one is hit")
@@ -1060,7 +1071,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
             else condition.text
         if own is None and not named and not classes_in(sentence):  # "if the host is being scanned": a host, any
-            said = _THE_HOST.sub(lambda m: f"a {m['what']}", said)
+            said = _THE_HOST.sub(lambda m: f"a {m['what'] or 'host'}", said)
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)

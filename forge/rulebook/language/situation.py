@@ -70,7 +70,8 @@ _PROSE_COMPROMISE = (
                 r"\buser-compromised\b", re.I), "User"),
     (re.compile(r"\bunknown (?:compromise|status|state|level)\b|\b(?:compromise|status|state|level)(?: \w+)? (?:is |remains |still )?"
                 # "if User0 shows Unknown", "once it reads unknown", "dropped to Unknown": the table's value, said bare
-                r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped)"
+                # ("OpS0 at Unknown -> Monitor": the level a host is at, as "at Privileged", "at user level")
+                r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
                 r"(?: (?:to|as|back to))? unknown\b", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got) hit\b|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"

@@ -253,6 +253,9 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:leave|leaving)\s+{_HOST_LIST}\s+out\b",
     rf"\b(?:exclude|excluding|exempt)\s+{_HOST_LIST}\b",
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
+    # "user boxes, not User3 though: ...": a class, then a host denied on its own after a comma
+    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
+    rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
