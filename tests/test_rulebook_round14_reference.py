@@ -51,37 +51,3 @@ def test_a_restored_rule_that_agrees_with_the_book_is_flagged_against_nothing():
         book.records[change.record.rule_id] = change.record
     assert not book.records[first.rule_id].conflicts_with
     assert not book.of(other.directive).conflicts_with
-
-
-ROOTED_USERS = rule("Put every taken user box back with a Restore.", "user:rhea",
-                    {"any": [{"class": "User", "compromise": "User"}, {"class": "User", "compromise": "Privileged"}]},
-                    {"mode": "do", "verb": "Restore", "target": "$matched"})
-NEVER_USER2 = rule("User2 stays as it is: no Restore there, whatever state it is in.", "user:rhea",
-                   {"host": "User2"}, {"mode": "never", "verb": "Restore", "target": "User2"})
-
-
-def _kept(context: str) -> list[str]:
-    from tests.test_rulebook_exception_words import injected
-    return injected([ROOTED_USERS, NEVER_USER2], context)
-
-
-def test_one_teachers_standing_prohibition_on_a_named_host_outranks_their_general_order_there():
-    """A teacher's "never Restore User2" (its trigger: User2 in any state) and their "Restore taken user boxes": the
-    triggers are not nested, yet on User2 the prohibition is the exception; alone the general rule is left out."""
-    assert _kept("Alerts:\nUser2: Activity Exploit, Compromised User") == [NEVER_USER2.directive]
-
-
-def test_the_general_order_still_speaks_for_the_hosts_the_prohibition_does_not_name():
-    kept = _kept("Alerts:\nUser2: Activity None, Compromised User\nUser3: Activity None, Compromised Privileged")
-    assert kept == [NEVER_USER2.directive, ROOTED_USERS.directive]
-
-
-def test_a_prohibition_with_a_state_is_no_standing_exception():
-    from forge.rulebook.language.meaning import meaning_of, standing_exception
-    book = PlanBook()
-    scanned = rule("No Restore on User2 while it is only scanned.", "user:rhea",
-                   {"host": "User2", "activity": "Scan"}, {"mode": "never", "verb": "Restore", "target": "User2"})
-    book.apply(ROOTED_USERS, scanned, NEVER_USER2)
-    general = meaning_of(book.of(ROOTED_USERS.directive))
-    assert not standing_exception(meaning_of(book.of(scanned.directive)), general)
-    assert standing_exception(meaning_of(book.of(NEVER_USER2.directive)), general)

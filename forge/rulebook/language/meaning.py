@@ -28,7 +28,6 @@ from forge.rulebook.model import RuleType, canonical_json
 from forge.rulebook.language.predicate import (
     Predicate,
     PredicateError,
-    atoms_of,
     holds,
     matched_hosts,
     may_overlap,
@@ -110,19 +109,6 @@ def meaning_of(record) -> Meaning:
 def disputing(meaning: Meaning) -> Optional[Meaning]:
     """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown)."""
     return meaning if not meaning.semantic else meaning.said
-
-
-def standing_exception(narrow: Meaning, broad: Meaning) -> bool:
-    """Whether `narrow` is a standing prohibition on named hosts ("never Restore User2", its trigger only that the
-    host is there, in no state) on strictly fewer hosts than `broad`'s trigger can match: an exception by its hosts.
-    Its trigger is not inside the general rule's (it holds in every state), yet on the hosts it names it is the
-    narrower word: "User2: never Restore" against "Restore compromised user hosts"."""
-    if narrow.semantic or broad.semantic or narrow.action is None or narrow.action.mode != "never":
-        return False
-    atoms = list(atoms_of(narrow.when))
-    if not atoms or not all(atom.host is not None and atom.bare() and not negated for atom, negated in atoms):
-        return False
-    return positive_hosts(narrow.when) < positive_hosts(broad.when)
 
 
 def in_words(record) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
-from forge.rulebook.language.meaning import disputing, meaning_of, standing_exception
+from forge.rulebook.language.meaning import disputing, meaning_of
 from forge.rulebook.model import RuleRecord, RuleStatus, actor_kind
 from forge.rulebook.language.predicate import Predicate, implies, positive_hosts
 
@@ -41,8 +41,7 @@ PRECEDENCE: tuple[tuple[str, str], ...] = (
                     "meaning, its words forbid a verb on fewer hosts than every other party's trigger can match "
                     "(an exception over the general rule, which still speaks for the hosts the "
                     "exception does not dispute here, whoever taught the two); one teacher's rules that disagree "
-                    "without one trigger inside the other are both injected, the narrower first, unless one is a "
-                    "prohibition on named hosts in any state on fewer hosts (meaning.standing_exception): an exception"),
+                    "without one trigger inside the other are both injected, the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
     ("recency", "only within one teacher: a later rule on an equivalent trigger, or one whose words say it "
                 "revises what the teacher said before about the same hosts, replaced the earlier one when it was "
@@ -144,10 +143,6 @@ def narrowest(members: Sequence[str], records: Mapping[str, RuleRecord]) -> Opti
         others = [p for other, p in triggers.items() if other != rid]
         if others and all(implies(mine, p) and not implies(p, mine) for p in others):
             return rid
-    standing = [rid for rid in members if all(standing_exception(meaning_of(records[rid]), meaning_of(records[other]))
-                                              for other in members if other != rid)]
-    if len(standing) == 1:  # a prohibition on named hosts in any state, on fewer hosts than every other party
-        return standing[0]
     if any(meaning_of(records[rid]).semantic for rid in members):
         return exception_in_words(members, records)
     return None
@@ -181,8 +176,6 @@ def _narrower(narrow: RuleRecord, broad: RuleRecord) -> bool:
     if mine is None or theirs is None:
         return False
     if implies(mine, theirs) and not implies(theirs, mine):
-        return True
-    if standing_exception(meaning_of(narrow), meaning_of(broad)):
         return True
     return meaning_of(narrow).semantic and positive_hosts(mine) < positive_hosts(theirs)
 
