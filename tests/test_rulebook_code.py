@@ -270,14 +270,6 @@ def test_consequences_are_maintenance_on_the_book_a_conflict_and_how_precedence_
                        extra="when: {class: User, compromise: User}\naction: {mode: do, verb: Restore, target: $matched}")
     plan = book.plan(rules(NEVER_USER0, class_rule))
     (consequence,) = plan.consequences
-    # a prohibition on User0 in any state is an exception to the class rule (meaning.standing_exception, round 14)
-    assert consequence.op == "conflict" and "never-user0 wins by specificity" in consequence.detail
-    exploited = entry("never-user0-exploited", "Never restore User0 while it is being exploited.", actor="user:bob",
-                      extra="when: {host: User0, activity: Exploit}\naction: {mode: never, verb: Restore, target: User0}")
-    book = Book()
-    book.commit(book.plan(rules(exploited)))
-    plan = book.plan(rules(exploited, class_rule))
-    (consequence,) = plan.consequences
     assert consequence.op == "conflict" and "nothing settles it" in consequence.detail
     narrow = entry("user0-remove", "When User0 shows Compromised User, remove the attacker rather than restoring it.",
                    extra="when: {host: User0, compromise: User}\n"
@@ -331,10 +323,7 @@ def test_lint_finds_triggers_that_never_or_always_fire_and_conflicts_nothing_set
     restore_users = entry("restore-users", "Restore User hosts that show Compromised User.", actor="user:dave",
                           extra="when: {class: User, compromise: User}\naction: {mode: do, verb: Restore, target: $matched}")
     unknown_host = entry("ghost", "Never restore Op_Server7.", extra="semantic: true")
-    # (a prohibition with a state: "never restore User0" in any state is an exception the class rule yields to)
-    exploited = entry("never-user0-exploited", "Never restore User0 while it is being exploited.", actor="user:bob",
-                      extra="when: {host: User0, activity: Exploit}\naction: {mode: never, verb: Restore, target: User0}")
-    parsed = parse_rule_file(rules(never, shown, tautology, exploited, restore_users, unknown_host), "lint.yaml")
+    parsed = parse_rule_file(rules(never, shown, tautology, NEVER_USER0, restore_users, unknown_host), "lint.yaml")
     found = {(f.entry, f.check): f for f in lint_entries([parsed])}
     assert found[("never-fires", "never-fires")].error
     refused = found[("shown-only", "validation")]
@@ -342,7 +331,7 @@ def test_lint_finds_triggers_that_never_or_always_fire_and_conflicts_nothing_set
     assert ("shown-only", "always-fires") not in found
     assert found[("tautology", "always-fires")].error and ("tautology", "validation") not in found
     conflict = found[("restore-users", "conflict")]
-    assert conflict.error and "never-user0-exploited" in conflict.message and conflict.key == "action"
+    assert conflict.error and "never-user0" in conflict.message and conflict.key == "action"
     assert found[("ghost", "text-host")].severity == "warning"
     clean = parse_rule_file(rules(RESTORE_OP, NEVER_USER0, GRAMMAR), "clean.yaml")
     assert lint_entries([clean]) == []
