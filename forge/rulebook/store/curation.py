@@ -480,7 +480,9 @@ def plan_withdraw(heads: Mapping[str, RuleRecord], rule_id: str) -> RuleChange:
 
 def plan_restore(heads: Mapping[str, RuleRecord], rule_id: str, earlier: RuleRecord, number: int) -> list[RuleChange]:
     """Bring back rule `rule_id` with the content of its version `number` (`earlier`). Rules that
-    superseded it let go of it, so the restored rule is injected again."""
+    superseded it let go of it, so the restored rule is injected again. It is flagged against the active rules it
+    disagrees with as a teaching is (7. above): a rule taught while it was withdrawn never met it, and without the
+    edge the two were both injected where they dispute a host, whoever asks."""
     current = heads.get(rule_id)
     if current is None:
         raise RulebookError(f"no rule {rule_id!r} in the rulebook")
@@ -489,11 +491,13 @@ def plan_restore(heads: Mapping[str, RuleRecord], rule_id: str, earlier: RuleRec
     restored = earlier.with_(status=RuleStatus.ACTIVE)
     if restored == current:
         raise RulebookError(f"rule {rule_id} already has the content of version {number}")
-    changes = [RuleChange(restored, "restore")]
+    book = _Book(heads, {})
+    book.put(restored, "restore")
     for other in heads.values():
         if other.rule_id != rule_id and rule_id in other.supersedes:
-            changes.append(RuleChange(other.with_(supersedes=_without(other.supersedes, {rule_id})), "restore"))
-    return changes
+            book.put(other.with_(supersedes=_without(other.supersedes, {rule_id})), "restore")
+    _flag_conflicts(book, rule_id, "")
+    return list(book.plan([]).changes)
 
 
 def last_active_version(history: Sequence[RuleRecord]) -> int:
