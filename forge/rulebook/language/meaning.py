@@ -28,6 +28,7 @@ from forge.rulebook.model import RuleType, canonical_json
 from forge.rulebook.language.predicate import (
     Predicate,
     PredicateError,
+    atoms_of,
     holds,
     matched_hosts,
     may_overlap,
@@ -109,6 +110,19 @@ def meaning_of(record) -> Meaning:
 def disputing(meaning: Meaning) -> Optional[Meaning]:
     """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown)."""
     return meaning if not meaning.semantic else meaning.said
+
+
+def standing_exception(narrow: Meaning, broad: Meaning) -> bool:
+    """Whether `narrow` forbids, on named hosts whatever state they are in ("never Restore User3, even when it's
+    rooted": its trigger only that the host is there), a move on strictly fewer hosts than `broad`'s trigger can
+    match. The two triggers are not nested (the prohibition holds in every state), yet on its hosts it is the narrower
+    word. Read as an exception only between one teacher's rules (`resolve`): between two teachers it is a dispute."""
+    if narrow.semantic or broad.semantic or narrow.action is None or narrow.action.mode != "never":
+        return False
+    atoms = list(atoms_of(narrow.when))
+    if not atoms or not all(atom.host is not None and atom.bare() and not negated for atom, negated in atoms):
+        return False
+    return positive_hosts(narrow.when) < positive_hosts(broad.when)
 
 
 def in_words(record) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
-from forge.rulebook.language.meaning import disputing, meaning_of
+from forge.rulebook.language.meaning import disputing, meaning_of, standing_exception
 from forge.rulebook.model import RuleRecord, RuleStatus, actor_kind
 from forge.rulebook.language.predicate import Predicate, implies, positive_hosts
 
@@ -40,8 +40,10 @@ PRECEDENCE: tuple[tuple[str, str], ...] = (
                     "say it speaks) implies every other party's and not the reverse, or, kept without a compiled "
                     "meaning, its words forbid a verb on fewer hosts than every other party's trigger can match "
                     "(an exception over the general rule, which still speaks for the hosts the "
-                    "exception does not dispute here, whoever taught the two); one teacher's rules that disagree "
-                    "without one trigger inside the other are both injected, the narrower first"),
+                    "exception does not dispute here, whoever taught the two); within one teacher, also a prohibition "
+                    "on named hosts in any state against an order on more hosts (meaning.standing_exception); one "
+                    "teacher's other rules that disagree without one trigger inside the other are both injected, "
+                    "the narrower first"),
     ("support", "the rule with strictly the most supporting evidence (summed weights)"),
     ("recency", "only within one teacher: a later rule on an equivalent trigger, or one whose words say it "
                 "revises what the teacher said before about the same hosts, replaced the earlier one when it was "
@@ -143,9 +145,19 @@ def narrowest(members: Sequence[str], records: Mapping[str, RuleRecord]) -> Opti
         others = [p for other, p in triggers.items() if other != rid]
         if others and all(implies(mine, p) and not implies(p, mine) for p in others):
             return rid
+    standing = [rid for rid in members if all(_standing_over(records[rid], records[other]) for other in members if other != rid)]
+    if len(standing) == 1:
+        return standing[0]
     if any(meaning_of(records[rid]).semantic for rid in members):
         return exception_in_words(members, records)
     return None
+
+
+def _standing_over(narrow: RuleRecord, broad: RuleRecord) -> bool:
+    """One teacher's standing prohibition on named hosts against their own order on more hosts: the exception.
+    Between two teachers it is not: whose word stands there is for the other tiers (own actor, support)."""
+    return set(narrow.actors) == set(broad.actors) and standing_exception(disputing(meaning_of(narrow)) or meaning_of(narrow),
+                                                                         disputing(meaning_of(broad)) or meaning_of(broad))
 
 
 def _scope(record: RuleRecord) -> Optional[Predicate]:
@@ -175,7 +187,7 @@ def _narrower(narrow: RuleRecord, broad: RuleRecord) -> bool:
     mine, theirs = _scope(narrow), _scope(broad)
     if mine is None or theirs is None:
         return False
-    if implies(mine, theirs) and not implies(theirs, mine):
+    if implies(mine, theirs) and not implies(theirs, mine) or _standing_over(narrow, broad):
         return True
     return meaning_of(narrow).semantic and positive_hosts(mine) < positive_hosts(theirs)
 

@@ -52,7 +52,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
 from forge.rulebook.language.condition import rule_claims, same_condition, skeleton, words_key
-from forge.rulebook.language.meaning import disputing, meaning_of, may_conflict, same_meaning
+from forge.rulebook.language.meaning import disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import implies, positive_hosts
 from forge.rulebook.language.revision import revised_in_words, says_revision
@@ -436,6 +436,8 @@ def _strictly_nested(rule: RuleRecord, other: RuleRecord) -> bool:
         return False
     if implies(mine.when, theirs.when) != implies(theirs.when, mine.when):
         return True
+    if standing_exception(mine, theirs) or standing_exception(theirs, mine):
+        return True  # "never Restore User3, whatever it shows" beside "restore compromised user hosts": its exception
     if meaning_of(rule).semantic == meaning_of(other).semantic:
         return False
     # an exception in so many words (one of the two kept semantic): on fewer hosts than the general rule
