@@ -41,6 +41,14 @@ def test_a_heading_naming_a_class_scopes_its_situation() -> None:
                         {"mode": "do", "verb": "Analyse", "target": "$matched"}) is None
 
 
+def test_a_heading_keeps_its_hosts_not_the_role_it_is_for() -> None:
+    text = "planner / Enterprise0: Compromised Privileged w/o any activity -> plan a Restore of Enterprise0."
+    assert read_wording(text).conditions[0].text == "Enterprise0: Compromised Privileged without any activity"
+    found = rule_claims(text, with_instruction=True)
+    assert truth(found, _rows(("Enterprise0", "Exploit", "Privileged"))) is False
+    assert truth(found, _rows(("Enterprise0", "None", "Privileged"))) is True
+
+
 # -- a verb judged out of its time or measure --------------------------------------------------------------------------
 
 PREMATURE = "If Enterprise2 shows a scan, a Restore there would be premature; analyse it instead."
@@ -96,6 +104,15 @@ def test_a_quiet_host_shows_nothing() -> None:
     assert truth(found, _rows(("Op_Host2", "None", "No"))) is True
     found, _ = text_claims("Spend nothing on Enterprise2 while it is quiet.")
     assert truth(found, _rows(("Enterprise2", "None", "Privileged"))) is not True
+
+
+def test_a_quiet_host_spelt_out_passes_and_activity_alone_does_not() -> None:
+    text = "If Enterprise2 is quiet, plan nothing for it."
+    action = {"mode": "never", "verb": "any", "target": "Enterprise2"}
+    spelt = {"not": {"any": [{"host": "Enterprise2", "activity": "any"}, {"host": "Enterprise2", "compromise": "any"}]}}
+    assert text_problem(text, spelt, action) is None
+    assert text_problem(text, {"host": "Enterprise2", "activity": "None", "compromise": "No"}, action) is None
+    assert text_problem(text, {"host": "Enterprise2", "activity": "None"}, action) is not None  # a compromise let through
 
 
 # -- "the host you analyse" ----------------------------------------------------------------------------------------------

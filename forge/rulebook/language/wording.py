@@ -784,7 +784,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             scope = situation if (hosts_in(situation) or classes_in(situation)) and not negations_in(situation) \
                 and not _EXCEPT.search(situation) else ""
             situation, order = inner["situation"].strip(), inner["rest"]
-            situation = f"{scope}: {situation}" if scope else situation
+            scope = re.sub(r"^\s*(?:analyst|planner|(?:action[\s_-]*)?chooser)\s*[/:,-]\s*", "", scope, flags=re.IGNORECASE)
+            situation = f"{scope}: {situation}" if scope else situation  # (the role it is for is no part of it)
     if not situation and first > 0 and not headed and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
