@@ -123,3 +123,16 @@ def test_the_host_under_analysis_is_no_move_of_analyse() -> None:
     assert words_key(first) == words_key("User2 at root level: Restore it, that's my recommendation.")
     # an order to analyse stays one
     assert "Analyse" in read_wording("When User2 shows root, analyse the host.").verbs
+
+
+# -- a stage not yet reached -------------------------------------------------------------------------------------------
+
+def test_a_host_not_yet_scanned_is_untouched() -> None:
+    found = rule_claims("pending any scan of Enterprise1: no DecoyTomcat on it.", with_instruction=True)
+    assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is False
+    assert truth(found, _rows(("Enterprise1", "None", "No"))) is True
+    found = rule_claims("While User3 is not yet scanned, keep decoys off it.", with_instruction=True)
+    assert truth(found, _rows(("User3", "None", "User"))) is False
+    # a later stage denied keeps the earlier one ("scanned but not yet exploited")
+    found = rule_claims("If User2 is scanned but not yet exploited, analyse it.", with_instruction=True)
+    assert truth(found, _rows(("User2", "Scan", "No"))) is True

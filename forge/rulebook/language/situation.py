@@ -255,6 +255,11 @@ def _stated(text: str) -> tuple[State, Negated]:
     if found is not None and prose_activity not in (None, QUIET_ACTIVITY) and prose_compromise is None \
             and negated is None and _ONLY_BEFORE.search(bare[:found.start()]):
         prose_compromise = QUIET_COMPROMISE
+    if negated == ("activity", "Scan") and prose_activity is None and prose_compromise is None and activity is None \
+            and compromise is None and re.search(r"\byet\b", text, re.IGNORECASE):
+        # "not yet scanned", "without yet any scan": the attack has not reached the host, whose first stage is a scan: no
+        # activity and no compromise (an exploited or compromised host was scanned)
+        return (QUIET_ACTIVITY, QUIET_COMPROMISE), None
     if found is not None and prose_activity == QUIET_ACTIVITY and prose_compromise is None and compromise is None \
             and negated is None and re.fullmatch(r"quiet", found.group(0), re.IGNORECASE):
         prose_compromise = QUIET_COMPROMISE  # "User3 quiet": nothing shown on it, no activity and no compromise
