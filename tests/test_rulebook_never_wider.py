@@ -148,7 +148,9 @@ def test_an_entry_about_places_the_text_does_not_name_is_refused_and_the_rule_ke
     assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, restore) is None
     assert text_problem("Restore any workstation with a compromise.", EXAMPLE_COPY["when"], EXAMPLE_COPY["action"]) is None
     assert text_problem("If Op_Server0 is quiet but a user host is exploited, restore the user host",
-                        {"all": [{"class": "User", "activity": "Exploit"}, {"host": "Op_Server0", "activity": "None"}]},
+                        # (a host "quiet" shows no activity and no compromise: round 15)
+                        {"all": [{"class": "User", "activity": "Exploit"},
+                                 {"host": "Op_Server0", "activity": "None", "compromise": "No"}]},
                         EXAMPLE_COPY["action"]) is None
     copied = json.dumps({"rules": [EXAMPLE_COPY]})
     report = RuleCompiler(ScriptedClient(copied, copied)).compile([SourceItem("rule", "action_chooser", text, "user:ops")])

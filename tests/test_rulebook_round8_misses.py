@@ -81,7 +81,9 @@ def test_not_yet_compromised_spelt_out_passes() -> None:
 def test_a_quiet_subnet_spelt_out_passes() -> None:
     text = "As long as the user subnet is quiet, keep User1 out of the plan."
     action = {"mode": "never", "verb": "any", "target": "User1"}
-    quiet = {"not": {"any": [{"class": "User", "activity": "Scan"}, {"class": "User", "activity": "Exploit"}]}}
+    # (a quiet subnet shows no activity and no compromise on any of its hosts: round 15, as every case author reads it)
+    quiet = {"not": {"any": [{"class": "User", "activity": "Scan"}, {"class": "User", "activity": "Exploit"},
+                             *({"class": "User", "compromise": level} for level in ("User", "Privileged", "Unknown"))]}}
     assert check(text, quiet, action) is None
     assert check(text, {"not": {"class": "User", "activity": "Exploit"}}, action)  # a scan allowed: wider
 

@@ -120,7 +120,7 @@ def test_w_slash_o_is_a_negation_the_checks_see() -> None:
 
 def test_a_role_heading_is_no_order_and_no_situation() -> None:
     words = read_wording("analyst / Op_Server0: Compromised User with no activity -> recommend Restore Op_Server0.")
-    assert words.situation == "Compromised User with no activity"
+    assert words.situation == "Op_Server0: Compromised User with no activity"  # (its host kept: round 15)
     assert words.verbs == ("Restore",)
     problem = text_problem("analyst / Op_Server0: Compromised User w/o any activity -> recommend Restore Op_Server0.",
                            {"host": "Op_Server0", "compromise": "User"},

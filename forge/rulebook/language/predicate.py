@@ -602,6 +602,10 @@ def implies(p: Predicate, q: Predicate) -> bool:
     p, q = _quiet_form(_collapsed(p)), _quiet_form(q)
     if isinstance(q, Always) or p == q:
         return True
+    if isinstance(q, Atom) and q.host is not None and not q.history() and q.activity == QUIET_ACTIVITY \
+            and q.compromise == QUIET_COMPROMISE:
+        # "User2 is quiet", its row at Activity None, Compromised No: each field's quiet value, one by one
+        return implies(p, AllOf((replace(q, compromise=None), replace(q, activity=None))))
     if isinstance(p, AnyOf):
         return all(implies(x, q) for x in p.parts)
     if isinstance(q, AllOf):

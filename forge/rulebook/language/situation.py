@@ -64,6 +64,9 @@ _HOST_HISTORY_ENTRY = re.compile(r"step (\d+)\s+(\w+)\s*/\s*(\w+)", re.IGNORECAS
 # Prose vocabulary, checked in order: the first that matches a clause wins for its field. The values are
 # the catalog's (ACTIVITIES, COMPROMISE_LEVELS) or SOME.
 _PROSE_COMPROMISE = (
+    # "Unknown on a user box", "Unknown on User2": the level said first, of the host after it (before any other word of
+    # the clause: "Unknown on a user box is not compromised" says what that level is not)
+    (re.compile(r"\bunknown\s+on\b", re.I), "Unknown"),
     (re.compile(r"\b(?:not|un)[- ]?compromised\b|\bclean\b|\bno compromise\b", re.I), "No"),
     (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
     (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b|"
@@ -72,7 +75,8 @@ _PROSE_COMPROMISE = (
                 # "if User0 shows Unknown", "once it reads unknown", "dropped to Unknown": the table's value, said bare
                 # ("OpS0 at Unknown -> Monitor": the level a host is at, as "at Privileged", "at user level")
                 r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
-                r"(?: (?:to|as|back to))? unknown\b", re.I), "Unknown"),
+                # ("shows only Unknown", "is still Unknown": the level, said with a word before it)
+                r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got) hit\b|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"
@@ -251,6 +255,14 @@ def _stated(text: str) -> tuple[State, Negated]:
     if found is not None and prose_activity not in (None, QUIET_ACTIVITY) and prose_compromise is None \
             and negated is None and _ONLY_BEFORE.search(bare[:found.start()]):
         prose_compromise = QUIET_COMPROMISE
+    if negated == ("activity", "Scan") and prose_activity is None and prose_compromise is None and activity is None \
+            and compromise is None and re.search(r"\byet\b", text, re.IGNORECASE):
+        # "not yet scanned", "without yet any scan": the attack has not reached the host, whose first stage is a scan: no
+        # activity and no compromise (an exploited or compromised host was scanned)
+        return (QUIET_ACTIVITY, QUIET_COMPROMISE), None
+    if found is not None and prose_activity == QUIET_ACTIVITY and prose_compromise is None and compromise is None \
+            and negated is None and re.fullmatch(r"quiet", found.group(0), re.IGNORECASE):
+        prose_compromise = QUIET_COMPROMISE  # "User3 quiet": nothing shown on it, no activity and no compromise
     prose_activity, prose_compromise = _either_value(bare, prose_activity, prose_compromise, negated)
     return (_canon(activity.group(1), _ACT_VALUES) if activity else prose_activity,
             _canon(compromise.group(1), _COMP_VALUES) if compromise else prose_compromise), negated

@@ -114,6 +114,8 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pa
 # not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
 _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
+                       # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
+                       r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
                        r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
                        r"forbidden|not\s+allowed|banned|off[- ]limits|"
                        # a verb judged out of place: "Sleep is never the right move", "is not an acceptable answer", "is never OK"
@@ -420,8 +422,14 @@ def classes_in(text: str) -> tuple[str, ...]:
 
 
 def verbs_in(text: str) -> tuple[str, ...]:
-    """The catalog verbs a text names (`Decoy` for a decoy of no named service)."""
-    return tuple(dict.fromkeys(_canonical_verb(m, (text or "")[m.end():]) for m in _VERB.finditer(text or "")))
+    """The catalog verbs a text names (`Decoy` for a decoy of no named service); not the verb of a relative clause that
+    names the host the agent is working on ("the host you analyse", "the box we're inspecting"): no move of it."""
+    text = _SUBJECT_AT_HAND.sub(lambda m: m["noun"] + " " * (len(m.group(0)) - len(m["noun"])), text or "")
+    return tuple(dict.fromkeys(_canonical_verb(m, text[m.end():]) for m in _VERB.finditer(text)))
+
+
+_SUBJECT_AT_HAND = re.compile(r"\b(?P<noun>host|box|machine|server|system|node)\s+(?:that\s+)?(?:you|we)(?:\s+are|'re)?\s+(?:"
+                              + "|".join(pattern for _, pattern in _VERB_FORMS) + r")", re.IGNORECASE)
 
 
 def same_verb(named: str, verb: str) -> bool:
@@ -770,8 +778,14 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         if situation and not _STATE_WORDS.search(situation) and inner and _STATE_WORDS.search(inner["situation"]) \
                 and not gives_order(inner["situation"]) and gives_order(inner["rest"]):
             # a heading before the situation ("analyst / User1: Compromised User without any activity: recommend ..."):
-            # the situation is what follows it
+            # the situation is what follows it ("ops hosts: any exploit: Restore": a heading that names hosts or a class is
+            # the scope of that situation, kept with it; one that excepts a host, "usr boxes, not User3 though", is read as
+            # the exception it is)
+            scope = situation if (hosts_in(situation) or classes_in(situation)) and not negations_in(situation) \
+                and not _EXCEPT.search(situation) else ""
             situation, order = inner["situation"].strip(), inner["rest"]
+            scope = re.sub(r"^\s*(?:analyst|planner|(?:action[\s_-]*)?chooser)\s*[/:,-]\s*", "", scope, flags=re.IGNORECASE)
+            situation = f"{scope}: {situation}" if scope else situation  # (the role it is for is no part of it)
     if not situation and first > 0 and not headed and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
@@ -951,10 +965,24 @@ def _contrasted(instruction: str) -> tuple[str, ...]:
     found = []
     for match in _CONTRAST.finditer(instruction):
         after = instruction[match.end():]
+        # ("plan its Restore before any Restore of an enterprise server": the move put second is on the hosts after it)
+        moved = _MOVE_PUT_SECOND.match(after) if re.match(r"before|ahead", match.group(0).strip(), re.IGNORECASE) else None
+        if moved is not None:
+            after = after[moved.end():]
+            group = next((c for pattern, c in _CLASS_FORMS if pattern.match(after)), None)
+            if group is not None:
+                named = hosts_in(instruction[:match.start()])  # (the order's own host is not put second)
+                found += [h for h in HOST_CLASSES[group] if h not in named]
+                continue
         host = next(((h, m) for pattern, h in _HOST_FORMS if (m := pattern.match(after))), None)
         if host is not None and not _STATED_AFTER.match(after[host[1].end():]):
             found.append(host[0])
     return tuple(dict.fromkeys(found))
+
+
+# After "before" / "ahead of", a move named before the hosts it is on: "any Restore of", "a Remove on", "restoring".
+_MOVE_PUT_SECOND = re.compile(r"(?:(?:any|a|an|every|each)\s+)?" + _VERB_WORD + r"\s+(?:(?:of|on|to|for)\s+)?(?:(?:a|an|the|any|every|each)\s+)?",
+                              re.IGNORECASE)
 
 
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:other|rest\s+of\s+the|remaining|every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)
@@ -1109,13 +1137,17 @@ def written_out(text: str) -> str:
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
     "with", "&" and "+" between words as "and", and "whilst" as "while"."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
-    text = _ABSENCE.sub(lambda m: "Without" if m[0][0].isupper() else "without", text)
+    # ("pending any scan": not yet, a stage the attack has not reached)
+    text = _ABSENCE.sub(lambda m: ("Without" if m[0][0].isupper() else "without") + (" yet" if m[0].lower() == "pending" else ""),
+                        text)
     # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
     text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
     # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
     # "and" (read as one, the second clause's state was taken for the first host's)
     text = re.sub(r"\s+[&+]\s+", " and ", text)
+    # "Unknown on a user box != compromised": the symbols of "is not" ("!=", "=/=", "\u2260") said in words
+    text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
