@@ -184,3 +184,28 @@ def test_leave_out_as_a_rest_is_no_guard() -> None:
     assert guard_rest("leave out", when) == ""
     assert guard_rest("keep away", when) == ""
     assert guard_rest("at critical priority", when) != ""
+
+
+# -- a condition told in the past, in the story --------------------------------------------------------------------------
+
+
+def test_a_told_condition_in_the_story_is_not_left_out() -> None:
+    text = ("Early on a user host was scanned while Enterprise1 was already compromised, and I split my attention between "
+            "them. I might be wrong, but what I'd tell myself now is: when a user host is scanned while Enterprise1 is "
+            "compromised, put a DecoyApache on the scanned host.")
+    assert conditions_left_out(text) == ()
+
+
+# -- headings before a note's situation ---------------------------------------------------------------------------------
+
+
+def test_a_role_or_host_heading_before_the_situation() -> None:
+    found, whole = text_claims("analyst: E1 at user level 2+ steps straight -> recommend Remove.")
+    assert whole
+    assert found is not None and "Enterprise1" in repr(found) and "unchanged_for=2" in repr(found)
+    found, whole = text_claims("Ent2: exploit w/o root -> Remove.")
+    assert whole
+    assert truth(found, _rows(("Enterprise2", "Exploit", "User"))) is True
+    assert truth(found, _rows(("Enterprise2", "Exploit", "Privileged"))) is False
+    assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is not True
+

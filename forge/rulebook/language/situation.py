@@ -73,7 +73,9 @@ _PROSE_COMPROMISE = (
                 # ("OpS0 at Unknown -> Monitor": the level a host is at, as "at Privileged", "at user level")
                 r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
                 # ("shows only Unknown": that level and no other)
-                r"(?: (?:to|as|back to))?(?: (?:only|just|merely))? unknown\b", re.I), "Unknown"),
+                r"(?: (?:to|as|back to))?(?: (?:only|just|merely))? unknown\b|"
+                # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)
+                r"^\s*unknown\s*$", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got) hit\b|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"

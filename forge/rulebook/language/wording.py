@@ -406,6 +406,15 @@ def without_host_names(text: str) -> str:
     return text
 
 
+def named_in_full(text: str) -> str:
+    """`text` with every name of a host `hosts_in` reads that carries its number written as the table writes it ("E0" ->
+    "Enterprise0", "OpS0" -> "Op_Server0", "user box 3" -> "User3"): the situation reader knows only those. (A host
+    named by prose, "the operational server", is left as written.)"""
+    for pattern, host in _HOST_FORMS:
+        text = pattern.sub(lambda m: host if re.search(r"\d", m.group(0)) else m.group(0), text or "")
+    return text
+
+
 def without_class_names(text: str) -> str:
     """`text` with every word for a class `classes_in` reads blanked out ("usr box", "ent srv")."""
     for pattern, _ in _CLASS_FORMS:
@@ -775,6 +784,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     if hedged and gives_order(hedged["rest"]):
         parts[first] = hedged["rest"]  # (the doubt before the view, or before the scope, is no part of the order)
     situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
+    role = _OPENING.match(parts[first])
+    if role and _ROLE_HEADING.match(role["situation"].strip()) and _OPENING.match(role["rest"]):
+        parts[first] = role["rest"]  # "plan: OpS0 at user level ... -> Restore OpS0": the role it is for, no situation
     found = _OPENING.match(parts[first])
     order = parts[first]
     # ("Lesson: ..." heads the order: what came before it is the story, no situation of it)
@@ -788,8 +800,10 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         if situation and not _STATE_WORDS.search(situation) and inner and _STATE_WORDS.search(inner["situation"]) \
                 and not gives_order(inner["situation"]) and gives_order(inner["rest"]):
             # a heading before the situation ("analyst / User1: Compromised User without any activity: recommend ..."):
-            # the situation is what follows it
-            situation, order = inner["situation"].strip(), inner["rest"]
+            # the situation is what follows it, said of the hosts the heading names ("User4: exploit w/o root -> Remove")
+            # (where the rest names no host of its own)
+            named = [] if hosts_in(order) else list(hosts_in(situation))
+            situation, order = " ".join([*named, inner["situation"].strip()]), inner["rest"]
     if not situation and first > 0 and not headed and not _CONDITION.search(order) and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
@@ -810,6 +824,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
 
 
+# A role named before the rule's own situation ("plan: OpS0 at user level -> Restore OpS0"): whom it is for.
+_ROLE_HEADING = re.compile(r"^(?:plan|planner|analyst|action[\s_-]?chooser|chooser)$", re.IGNORECASE)
 _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infect\w*|root\w*|privileged|"
                           r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?|"
                           r"happening|going\s+on)\b",
@@ -1165,6 +1181,11 @@ def read_wording(text: str) -> Wording:
                    _contrasted(instruction), _referent(flat, whole, hosts_in(whole), classes_in(whole)))
 
 
+# A condition told in the past, every verb of it ("while Op_Server0 was already compromised"): what happened, not when
+_TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*\b(?:was|were|had)\b",
+                             re.IGNORECASE)
+
+
 def conditions_left_out(text: str) -> tuple[str, ...]:
     """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
     and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
@@ -1179,6 +1200,9 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
         if opening and _teachers_view(opening["situation"], opening["rest"]):
             sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
         for condition in _conditions(_JUSTIFICATION.sub("", sentence), ""):
+            if _TOLD_CONDITION.search(condition.text) and re.search(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+", sentence,
+                                                                     re.IGNORECASE):
+                continue  # "a user host was exploited while Op_Server0 was already compromised, and I ...": a told moment
             if condition.text.lower() not in kept:
                 left.append(condition.text)
     return tuple(left)
@@ -1190,5 +1214,6 @@ def class_of(host: str) -> Optional[str]:
 
 __all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "conditions_left_out", "gives_order", "hosts_in",
            "negations_in", "pronoun_hosts", "read_wording",
-           "same_verb", "sentences", "state_words_in", "unnamed_hosts", "verbs_in", "without_class_names", "without_host_names",
+           "named_in_full", "same_verb", "sentences", "state_words_in", "unnamed_hosts", "verbs_in", "without_class_names",
+           "without_host_names",
            "without_justification"]
