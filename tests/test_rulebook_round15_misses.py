@@ -52,6 +52,12 @@ def test_a_story_that_reads_like_an_order_is_no_part_of_the_lesson() -> None:
     assert truth(found, _rows(("User2", "Scan", "No"))) is False
 
 
+def test_an_order_before_a_drawn_lesson_is_kept() -> None:
+    # (only a story, told in the first person, gives way to the lesson after it)
+    words = read_wording("Restore User1 when it is compromised. I may be wrong, but the better rule is to Analyse it first as well.")
+    assert "Restore User1" in words.instruction and "Analyse" in words.instruction
+
+
 def test_a_lesson_label_still_heads_its_scope() -> None:
     # ("Lesson for every user workstation: ..." is still a label before the scope)
     words = read_wording("Lesson for the enterprise servers: restore them when they are rooted.")

@@ -774,9 +774,11 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     said = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
     parts = [_lesson(part) for part in said]
     # (a lesson drawn inside its sentence is the order: a story before it that reads like one, "When Op_Server0 first
-    # showed a scan I filed it under noise, ...", is no part of it)
+    # showed a scan I filed it under noise, ...", told in the first person, is no part of it)
     drawn = next((i for i, (part, lesson) in enumerate(zip(said, parts)) if lesson != part), None)
-    first = drawn if drawn is not None else next((i for i, part in enumerate(parts) if gives_order(part)), None)
+    first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
+    if drawn is not None and all(_FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i])):
+        first = drawn
     if first is None:
         return without_justification(" ".join(parts)), "", False
     hedged = _BUT_I_BELIEVE.match(parts[first]) or _after_doubt(parts[first]) or _SURE_THAT.match(parts[first]) \
