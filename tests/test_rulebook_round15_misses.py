@@ -215,3 +215,17 @@ def test_a_role_or_host_heading_before_the_situation() -> None:
     assert truth(found, _rows(("Enterprise2", "Exploit", "Privileged"))) is False
     assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is not True
 
+
+
+# -- the rule's one host in shorthand, inside its condition -------------------------------------------------------------
+
+
+def test_the_one_host_in_shorthand_is_read_in_its_condition() -> None:
+    found, whole = text_claims("U3 Unknown -> Analyse U3, nothing more.")
+    assert whole
+    assert truth(found, _rows(("User3", "None", "Unknown"))) is True
+    assert truth(found, _rows(("User3", "None", "User"))) is False
+    found, whole = text_claims("OpS0 exploited -> Restore it at once.")
+    assert whole and truth(found, _rows(("Op_Server0", "Exploit", "User"))) is True
+    # a state the reader does not place, said of a host in shorthand, leaves the reading not whole ("@ Unknown")
+    assert not text_claims("OpH1 @ Unknown -> one Analyse on OpH1, no Restore yet.")[1]

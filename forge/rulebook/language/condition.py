@@ -36,8 +36,8 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
-                                            sentences, unnamed_hosts, verbs_in, without_class_names, without_host_names,
-                                            written_out)
+                                            named_in_full, sentences, unnamed_hosts, verbs_in, without_class_names,
+                                            without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -304,6 +304,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
+    if subject is not None and hosts_in(condition) and set(hosts_in(condition)) <= {subject}:
+        condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse for piece in _shared_state(_NEW_SUBJECT.split(c))):
@@ -796,7 +798,7 @@ def _state_unread(clause: str, subject: Optional[str] = None) -> bool:
 
     if not _STATE_SPOKEN.search(clause):
         return False
-    found = claims(clause, subject)
+    found = claims(named_in_full(clause), subject)  # (a host in shorthand, "OpS0 @ Unknown", is a host all the same)
     if found is None:
         return False
     atoms = [atom for atom, _ in atoms_of(found)]
