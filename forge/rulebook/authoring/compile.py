@@ -112,8 +112,16 @@ def strip_justification(text: str) -> str:
         return cut
     # The reason cut with it the order of a later sentence ("At step 18 ... I chose Sleep because the plan had nothing
     # urgent on it. Sleep is never the right move while ..."): cut each sentence's reason instead.
-    kept = [k for part in sentences(line) if (k := _JUSTIFICATION.sub("", part).strip().rstrip(",;:-").strip())]
+    # (a sentence whose order comes after its reason, "I may be overcorrecting, since ..., but the lesson is: when ...,
+    # Remove User3", is kept whole: the reader finds its order)
+    kept = [k for part in sentences(line) if (k := _own_reason_cut(part))]
     return " ".join(k if k.endswith((".", "!", "?")) else f"{k}." for k in kept)
+
+
+def _own_reason_cut(sentence: str) -> str:
+    """A sentence without its reason, unless the cut takes its order with it."""
+    cut = _JUSTIFICATION.sub("", sentence).strip().rstrip(",;:-").strip()
+    return sentence.strip() if cut and not read_wording(cut).gives_order and read_wording(sentence).gives_order else cut
 
 
 def fitted(directive: str) -> str:

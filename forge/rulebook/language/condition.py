@@ -33,10 +33,11 @@ from typing import Callable, Optional
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
-from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of
+from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
-                                            sentences, unnamed_hosts, verbs_in, without_host_names, written_out)
+                                            named_in_full, sentences, unnamed_hosts, verbs_in, without_class_names,
+                                            without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
@@ -253,6 +254,16 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
                # "only" after what it limits: "User1 scanned only", "a scan only"
                (re.compile(r"\b((?:being\s+)?(?:scanned|probed)|(?:a|an|one)\s+(?:scan|probe))\s+only\b", re.IGNORECASE), r"only \1"),
+               # "shows only Unknown and no confirmed compromise": Unknown is a compromise not confirmed, and all it says
+               (re.compile(r"(\bunknown\b[^.;:]*?)\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|without\s+(?:a|any))\s+"
+                           r"(?:confirmed|real|actual|genuine|verified)\s+compromise\b", re.IGNORECASE), r"\1"),
+               # "the host you analyse is Enterprise1": that host (the one the analyst's context is about)
+               (re.compile(r"\bthe\s+(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
+                           r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\s+is\s+"
+                           r"(?=(?:user|enterprise|op|defender)[\w-]*\b)", re.IGNORECASE), ""),
+               # "ent srv scanned and nothing more": the state said without its verb
+               (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)\s*,?\s+and\s+"
+                           r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"only \1"),
                # "is being scanned and nothing more", "shows a scan and nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)\s*,?\s+and\s+"
                            r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"\g<verb> only \g<what>"),
@@ -293,6 +304,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
+    if subject is not None and hosts_in(condition) and set(hosts_in(condition)) <= {subject}:
+        condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse for piece in _shared_state(_NEW_SUBJECT.split(c))):
@@ -312,6 +325,9 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             continue
         joint = bool(statements) and bool(classes_in(clause)) and not _OTHER.search(clause)
         statements = statements or _unnamed_statements(clause, last, group, unresolved)
+        if not statements and parts and _denied_of_class(parts[-1], clause) is not None:
+            parts[-1] = _denied_of_class(parts[-1], clause)  # "a user host with an exploit, no root yet": that same host
+            continue
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
         if statements:
@@ -320,6 +336,22 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         else:
             parts.extend(_general_parts(clause, universal))
     return _all_of(parts)
+
+
+def _denied_of_class(part, clause: str):
+    """A piece with no subject that only denies a state ("no root yet", "but not rooted") after one that claimed it of
+    some host of a class ("a user host with an exploit"): the same host of it does not show it ("a user host exploited
+    and not rooted": one host, both). None where the piece is no such denial."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: beside this module
+
+    if not isinstance(part, Atom) or part.host_class is None or part.bare() or part.history() \
+            or hosts_in(clause) or classes_in(clause) or _SOME_HOST.search(clause) or _NOTHING.search(clause) \
+            or _GENERAL_SUBJECT.search(clause) or _OTHER.search(clause) or facts_needed(clause):
+        return None
+    state, negated = _state_of(clause)
+    if state != (None, None) or negated is None or _excludes(part, negated):
+        return None
+    return AnyOf(tuple(AllOf((part.on(h), Not(_negated_atom(Atom, negated, host=h)))) for h in part.hosts()))
 
 
 # A clause whose plural verb or "both" says its state is shared by every subject before it: "... and a user host are
@@ -671,7 +703,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that this th
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
-    immediately directly already""".split())
+    immediately directly already progress""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
 
@@ -695,6 +727,7 @@ def unplaced(condition: str) -> list[str]:
     # (as "at once": the states are read of one context)
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
                     _COUNT.sub(" ", spared), flags=re.IGNORECASE)
+    spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
     # (a number left once hosts and counts are read is a port, a score, a threshold: something the reading does not place)
     return [w for w in re.findall(r"[a-z][a-z'-]+|\b\d+\b", spared.lower()) if w not in _PLACED and not w.endswith("'s")
             and not ("-" in w and all(part in _PLACED for part in w.split("-") if part))]  # "admin-level"
@@ -720,7 +753,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     """Whether claims `found` are the whole of `condition` (see `complete_claims`); `negated`: whether it negates
     or restricts (None: read from its words); `subject`: the host its "it" stands for (`resolved`: the caller has
     tied every "it" already)."""
-    from forge.rulebook.language.predicate import AllOf, Atom, Not  # lazy: as in `claims`
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
     if found is None:
         return False
@@ -729,7 +762,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     # or compromise")
     if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
             or facts_needed(condition) - {"history"} or _history_unread(condition) \
-            or _EITHER_STATE.search(condition) and not _ALL_QUIET.search(condition) \
+            or _EITHER_STATE.search(without_either_value(condition)) and not _ALL_QUIET.search(condition) \
             or any(_state_unread(c, subject) or _piece_unread(c, subject) for c in clauses):
         return False
     unresolved: list = []
@@ -739,6 +772,10 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if not (bool(negations_in(condition)) if negated is None else negated):
         return True
     parts = found.parts if isinstance(found, AllOf) else (found,)
+    # (a class's host that shows one state and denies another, "a user host exploited, not rooted": each of its
+    # alternatives places the denial)
+    parts = tuple(q for p in parts for q in ([p] if not isinstance(p, AnyOf) or not all(
+        isinstance(a, AllOf) and any(isinstance(q, Not) for q in a.parts) for a in p.parts) else [Not(p)]))
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
                or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY
                # a history of absence: clean before ("newly"), unchanged, not changed by an action
@@ -761,7 +798,7 @@ def _state_unread(clause: str, subject: Optional[str] = None) -> bool:
 
     if not _STATE_SPOKEN.search(clause):
         return False
-    found = claims(clause, subject)
+    found = claims(named_in_full(clause), subject)  # (a host in shorthand, "OpS0 @ Unknown", is a host all the same)
     if found is None:
         return False
     atoms = [atom for atom, _ in atoms_of(found)]
@@ -802,7 +839,8 @@ def _level_unread(clause: str, atoms) -> bool:
     levels = {atom.compromise for atom in atoms}
     if levels - {None, "any"}:
         return False
-    return any(pattern.search(clause) and level not in levels for pattern, level in _LEVEL_SPOKEN)
+    # (two levels joined by "or", "at user level or root", are either: read as any compromise)
+    return any(pattern.search(without_either_value(clause)) and level not in levels for pattern, level in _LEVEL_SPOKEN)
 
 
 _REASON_OR_STORY = re.compile(
@@ -817,6 +855,10 @@ _RESTATED = frozenset("""a an the any some every each all its it it's that this 
     activity active alert alerts privileged privilege root rooted admin user-level level user enterprise operational
     op workstation workstations quiet clean no not up under way underway ongoing progress going happening started
     begun begins starts phase stage only yet nothing none never without but""".split())
+
+
+_LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out|alone|away|off|be)(?:\s+of\s+(?:it|this|that|the\s+plan))?$",
+                         re.IGNORECASE)
 
 
 def guard_rest(rest: str, when=None, source: str = "") -> str:
@@ -838,6 +880,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""  # the predicate says all the text's condition says (the product's reading of it): nothing is left
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
         return ""
+    if _LEFT_ALONE.match(text):
+        return ""  # the order itself, "leave out", "leave alone": what the move is, not when
     if verbs_in(text) and _state_of(text) == ((None, None), None) and not hosts_in(text) and not classes_in(text) \
             and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
         return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"

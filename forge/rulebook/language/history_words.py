@@ -53,7 +53,8 @@ _SINCE_BEFORE = _any(
 _HELD = _any(
     rf"\b(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?{_N}\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)"
     rf"(?:\s+(?:in\s+a\s+row|running|straight|on\s+end))?\b",
-    rf"\b{_N}\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b")
+    # ("3+ steps straight": at least three, held as long)
+    rf"\b{_N}\+?\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b")
 _HELD_WORDS = _any(r"\b(?:stay(?:s|ed)?|remain(?:s|ed)?|(?:has|have|had)\s+been|sat|sits?|stuck|unchanged|"
                    r"(?:has|have)(?:\s+not|n't)\s+changed|keeps?\s+showing|kept\s+showing|still|consecutive(?:ly)?)\b")
 _WITHIN = _any(rf"\b(?:within|in)\s+the\s+(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b",

@@ -76,7 +76,9 @@ _PROSE_COMPROMISE = (
                 # ("OpS0 at Unknown -> Monitor": the level a host is at, as "at Privileged", "at user level")
                 r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
                 # ("shows only Unknown", "is still Unknown": the level, said with a word before it)
-                r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b", re.I), "Unknown"),
+                r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|"
+                # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)
+                r"^\s*unknown\s*$", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got) hit\b|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"
@@ -288,6 +290,12 @@ def _either_value(text: str, activity: Optional[str], compromise: Optional[str],
     if pair and pair.group(0).lower().count("scan") == 1:
         activity = SOME
     return activity, compromise
+
+
+def without_either_value(text: str) -> str:
+    """`text` with each pair of values `_either_value` reads blanked out ("user level or root", "a scan or an exploit")."""
+    text = _EITHER_LEVEL.sub(lambda m: " " if _level_of(m["a"]) != _level_of(m["b"]) else m.group(0), text or "")
+    return _EITHER_ACTIVITY.sub(lambda m: " " if m.group(0).lower().count("scan") == 1 else m.group(0), text)
 
 
 def _level_of(word: str) -> str:

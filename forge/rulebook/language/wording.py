@@ -70,7 +70,7 @@ _CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
                 r"subnet|network|zone|segment|side|tier)\b", re.IGNORECASE), "Operational"),
     # the shorthand of operators' notes for a class: "ent server", "entp boxes", "usr hosts", "ops machines" (a single
     # "op server" is Op_Server0, a host: _HOST_FORMS are blanked first)
-    (re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?:hosts?|servers?|box(?:es)?|machines?|nodes?|systems?|subnet|network|"
+    (re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?:hosts?|servers?|srvs?|svrs?|box(?:es)?|machines?|nodes?|systems?|subnet|network|"
                 r"zone|segment|side|tier)\b", re.IGNORECASE), "Enterprise"),
     (re.compile(r"\busr[\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?|subnet|network|zone|segment|"
                 r"side|tier)\b", re.IGNORECASE), "User"),
@@ -128,7 +128,7 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
 # A verb named as the limit or the answer: "Remove is as far as we go there", "a Remove is all we need", "Restore is the
 # right call", "a Monitor is usually sufficient there" (an order of that verb).
-_AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+)?"
+_AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+){0,2}"
                      r"(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
                      r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
                      r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty))\b", re.IGNORECASE)
@@ -175,11 +175,15 @@ _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|un
                        r"rather\s+than|yet|only)\b|n['\u2019]t\b|\bun(?:compromised|exploited|touched|scanned|infected|breached)\b|"
                        r"\b(?:clean|quiet|idle|calm|untouched)\b", re.IGNORECASE)
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
+                                # "(only) Unknown and no confirmed compromise": what Unknown is, said again (condition.spelled_out)
+                                r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
+                                r"without\s+(?:a|any))\s+(?:confirmed|real|actual|genuine|verified)\s+compromise\b|"
                                 # a level said to be all there is: "only user-level", "just a user-level foothold",
                                 # "privileged only" (the level itself, which a predicate states exactly)
                                 # ("while it only shows Unknown": the level the table reads, stated exactly)
                                 r"\b(?:only|just|merely|solely)\s+(?:\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
                                 r"root\w*|admin\w*|system[- ]level|unknown)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
+
                                 # the user level, and the higher one denied beside it: "at user level (not root)", "a
                                 # user shell, not admin" (the level is exact: no further restriction)
                                 r"\buser[- ](?:level|shell|access|foothold|privileges?)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?"
@@ -400,6 +404,22 @@ _SINGLES_OUT = re.compile(
 def without_host_names(text: str) -> str:
     """`text` with every name of a host `hosts_in` reads blanked out (what is left is what a reading must place)."""
     for pattern, _ in _HOST_FORMS:
+        text = pattern.sub(" ", text or "")
+    return text
+
+
+def named_in_full(text: str) -> str:
+    """`text` with every name of a host `hosts_in` reads that carries its number written as the table writes it ("E0" ->
+    "Enterprise0", "OpS0" -> "Op_Server0", "user box 3" -> "User3"): the situation reader knows only those. (A host
+    named by prose, "the operational server", is left as written.)"""
+    for pattern, host in _HOST_FORMS:
+        text = pattern.sub(lambda m: host if re.search(r"\d", m.group(0)) else m.group(0), text or "")
+    return text
+
+
+def without_class_names(text: str) -> str:
+    """`text` with every word for a class `classes_in` reads blanked out ("usr box", "ent srv")."""
+    for pattern, _ in _CLASS_FORMS:
         text = pattern.sub(" ", text or "")
     return text
 
@@ -696,11 +716,14 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
 # The lesson a learner draws, named inside its sentence after a hedge or a story: "..., but the rule I would take away
 # is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
 # words before it (the hedge, the story) are none of it.
-_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|right|better)\s+)?(?:rule|lesson|takeaway|take-away|moral|"
-                          r"conclusion|sequence|order\s+of\s+moves|habit)|what)"
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|right|better|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
+                          r"(?:rule|lesson|takeaway|take-away|moral|conclusion|sequence|order\s+of\s+moves|habit)"
+                          # (when or where it holds: "my rule from now on is", "the lesson for the quiet case is:")
+                          r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what)"
                           # (who draws it: "I would take away", "I'd give myself", "we should learn from this")
                           r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
-                          r"(?:\s+(?:here\s+)?(?:is|should\s+be|would\s+be|will\s+be)(?:\s+(?:simple|clear|plain|easy|this|short))?"
+                          r"(?:\s+(?:here\s+)?(?:is|should\s+be|would\s+be|will\s+be)(?:\s+(?:probably|simply|really|just))?"
+                          r"(?:\s+(?:simple|clear|plain|easy|this|short))?"
                           # ("the lesson I'd keep: when ...", "the sequence should be: ...")
                           r"(?:\s+(?:to|that))?\s*[:,]?|\s*:)\s*(?=\S)",
                           re.IGNORECASE)
@@ -710,7 +733,7 @@ def _lesson(part: str) -> str:
     """A part that names the lesson inside it (_LESSON_LEAD): the lesson, when it orders; else the part."""
     found = _LESSON_LEAD.match(part)
     if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn|"
-                                      r"sequence|order\s+of\s+moves|habit)\b",
+                                      r"sequence|order\s+of\s+moves|habit|tell\s+(?:myself|ourselves)|recommend)\b",
                                       found.group(0), re.IGNORECASE):
         return part
     rest = part[found.end():]
@@ -756,8 +779,14 @@ def _opening_situation(opening: str, rest: str = "") -> str:
 
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
-    parts = [_lesson(_VIEW_LEAD.sub("", part)) for part in _parts(text)]
+    said = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
+    parts = [_lesson(part) for part in said]
+    # (a lesson drawn inside its sentence is the order: a story before it that reads like one, "When Op_Server0 first
+    # showed a scan I filed it under noise, ...", told in the first person, is no part of it)
+    drawn = next((i for i, (part, lesson) in enumerate(zip(said, parts)) if lesson != part), None)
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
+    if drawn is not None and all(_FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i])):
+        first = drawn
     if first is None:
         return without_justification(" ".join(parts)), "", False
     hedged = _BUT_I_BELIEVE.match(parts[first]) or _after_doubt(parts[first]) or _SURE_THAT.match(parts[first]) \
@@ -765,6 +794,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     if hedged and gives_order(hedged["rest"]):
         parts[first] = hedged["rest"]  # (the doubt before the view, or before the scope, is no part of the order)
     situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
+    role = _OPENING.match(parts[first])
+    if role and _ROLE_HEADING.match(role["situation"].strip()) and _OPENING.match(role["rest"]):
+        parts[first] = role["rest"]  # "plan: OpS0 at user level ... -> Restore OpS0": the role it is for, no situation
     found = _OPENING.match(parts[first])
     order = parts[first]
     # ("Lesson: ..." heads the order: what came before it is the story, no situation of it)
@@ -806,6 +838,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
 
 
+# A role named before the rule's own situation ("plan: OpS0 at user level -> Restore OpS0"): whom it is for.
+_ROLE_HEADING = re.compile(r"^(?:plan|planner|analyst|action[\s_-]?chooser|chooser)$", re.IGNORECASE)
 _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infect\w*|root\w*|privileged|"
                           r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?|"
                           r"happening|going\s+on)\b",
@@ -892,7 +926,7 @@ def _clause_end(text: str, start: int) -> int:
     # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
     main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
     end = main.start() if main else end
-    order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
+    order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
     if order and not re.search(r"\b(?:is|are|was|were|been|be|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
@@ -1153,7 +1187,8 @@ def written_out(text: str) -> str:
 
 
 # "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
-_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip)\s+for(?=\s+[^.;:]{2,60}:)", re.IGNORECASE)
+# ("the lesson for the quiet case is: ..." names the lesson, no label: `_LESSON_LEAD`)
+_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip)\s+for(?=\s+[^.;:]{2,60}(?<!\bis)(?<!\bbe):)", re.IGNORECASE)
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
 
 
@@ -1178,12 +1213,17 @@ def read_wording(text: str) -> Wording:
                    _contrasted(instruction), _referent(flat, whole, hosts_in(whole), classes_in(whole)))
 
 
+# A condition told in the past, every verb of it ("while Op_Server0 was already compromised"): what happened, not when
+_TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*\b(?:was|were|had)\b",
+                             re.IGNORECASE)
+
+
 def conditions_left_out(text: str) -> tuple[str, ...]:
     """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
     and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
     clean."): claims read from the instruction alone are not the whole of such a rule."""
     words = read_wording(text)
-    kept = f"{words.situation} {words.instruction}"
+    kept = f"{words.situation} {words.instruction}".lower()  # (a lesson the reader drew starts with a capital)
     left = []
     for sentence in sentences(words.text):
         if _STORY.search(sentence):
@@ -1192,7 +1232,10 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
         if opening and _teachers_view(opening["situation"], opening["rest"]):
             sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
         for condition in _conditions(_JUSTIFICATION.sub("", sentence), ""):
-            if condition.text not in kept:
+            if _TOLD_CONDITION.search(condition.text) and re.search(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+", sentence,
+                                                                     re.IGNORECASE):
+                continue  # "a user host was exploited while Op_Server0 was already compromised, and I ...": a told moment
+            if condition.text.lower() not in kept:
                 left.append(condition.text)
     return tuple(left)
 
@@ -1203,4 +1246,6 @@ def class_of(host: str) -> Optional[str]:
 
 __all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "conditions_left_out", "gives_order", "hosts_in",
            "negations_in", "pronoun_hosts", "read_wording",
-           "same_verb", "sentences", "state_words_in", "unnamed_hosts", "verbs_in", "without_host_names", "without_justification"]
+           "named_in_full", "same_verb", "sentences", "state_words_in", "unnamed_hosts", "verbs_in", "without_class_names",
+           "without_host_names",
+           "without_justification"]
