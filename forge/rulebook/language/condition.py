@@ -1157,9 +1157,10 @@ def confirmed(found):
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
     if isinstance(found, Atom):
-        # (a history atom asks its host's rows as well: "still compromised after a Remove" is not met at the Unknown a
-        # Remove leaves, nor is "compromised, unchanged, for three steps" by a row that read Unknown all along)
-        if found.compromise != "any":
+        # (an atom of what was done asks its host's rows already: "still compromised after a Remove" is not met at the
+        # Unknown a Remove leaves; another history is held to it here: "compromised, unchanged, for three steps" is not
+        # met by a row that read Unknown all along)
+        if found.compromise != "any" or found.acted is not None:
             return found
         if found.host is None:
             # "a user host is compromised": some host of the class shows a compromise for sure (a row at Unknown in the
