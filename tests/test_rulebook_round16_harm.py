@@ -193,3 +193,22 @@ def test_a_prohibition_on_the_host_its_condition_describes_disputes_an_order_the
     assert injected([order, against], context, actor="user:wyn") == [against.directive]
     # a prohibition with no condition and no host says nothing it could dispute by
     assert said_in_words("Never recommend a Remove; recommend an Analyse instead.") is None
+
+
+# -- a range of hosts in shorthand (the largest class of blind13's reference misses) ------------------------------------
+
+
+def test_a_range_in_shorthand_names_each_host_in_it() -> None:
+    from forge.rulebook.language.wording import hosts_in
+    assert hosts_in("E0-E2 rooted -> Restore that host.") == ("Enterprise0", "Enterprise1", "Enterprise2")
+    assert hosts_in("usr2 to usr4 scanned -> DecoyApache there") == ("User2", "User3", "User4")
+    text = "U2-U4 exploited -> Remove that host."
+    found, whole = text_claims(text)
+    assert whole
+    assert truth(found, _rows(("User3", "Exploit", "User"))) is True
+    assert truth(found, _rows(("User1", "Exploit", "User"), ("User2", "None", "No"), ("User3", "None", "No"),
+                              ("User4", "None", "No"))) is False
+    # a compilation on the middle host of the range is grounded in the text
+    assert text_problem(text, {"any": [{"host": h, "activity": "Exploit"} for h in ("User2", "User3", "User4")]},
+                        {"mode": "do", "verb": "Remove", "target": "$matched"}) is None
+    assert hosts_in("steps 1-3 were quiet") == ()

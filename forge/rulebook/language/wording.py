@@ -344,7 +344,9 @@ def _canonical_verb(match: re.Match, text_after: str = "") -> str:
 
 
 # A range of hosts of one kind: "User1-User4", "User1 through User4", "User1 to 4", "Op_Host0-2".
-_RANGE = re.compile(r"\b(?P<kind>user|enterprise|op[\s_-]?host)[\s_-]?(?P<first>\d)\s*(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
+# (in shorthand too, "U1-U3", "ent0-2", "usr1 to usr4")
+_RANGE = re.compile(r"\b(?P<kind>user|usr|u|enterprise|ent|e|op[\s_-]?host|op[\s_-]?h(?:st)?)[\s_-]?(?P<first>\d)\s*"
+                    r"(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
                     r"(?:(?P=kind)[\s_-]?)?(?P<last>\d)\b", re.IGNORECASE)
 _ONE_OF = re.compile(r"\b(?:one|any|either|each|whichever|some|none)\s+of\s+(?:the\s+(?:hosts\s+)?)?$", re.IGNORECASE)
 # What a text goes on to say of one host of the range, whichever it is ("User2-User4 exploited -> Remove that host"): the
@@ -357,7 +359,8 @@ def expand_ranges(text: str) -> str:
     """A text with each range of hosts written as the list it stands for ("one of User1-User3" -> "one of User1, User2
     or User3"; "User1 to User3 are compromised" -> "User1, User2 and User3 are compromised")."""
     def listed(match: re.Match) -> str:
-        kind = {"user": "User", "enterprise": "Enterprise"}.get(match["kind"].lower(), "Op_Host")
+        kind = {"user": "User", "usr": "User", "u": "User", "enterprise": "Enterprise", "ent": "Enterprise",
+                "e": "Enterprise"}.get(match["kind"].lower(), "Op_Host")
         first, last = int(match["first"]), int(match["last"])
         if last <= first or (kind, last) not in _HOST_LIMITS:
             return match.group(0)
