@@ -212,3 +212,19 @@ def test_a_range_in_shorthand_names_each_host_in_it() -> None:
     assert text_problem(text, {"any": [{"host": h, "activity": "Exploit"} for h in ("User2", "User3", "User4")]},
                         {"mode": "do", "verb": "Remove", "target": "$matched"}) is None
     assert hosts_in("steps 1-3 were quiet") == ()
+
+
+# -- "X needs a VERB" ---------------------------------------------------------------------------------------------------
+
+
+def test_a_host_that_needs_a_verb_is_an_order_of_it() -> None:
+    text = ("Enterprise2 was rooted at step 14, two steps after I had removed it, and I removed it again. I am pretty sure "
+            "that an enterprise host rooted right after a Remove needs a Restore rather than one more Remove.")
+    words = read_wording(text)
+    assert words.instruction.lower().startswith("an enterprise host rooted right after a remove needs a restore")
+    assert "Enterprise2" not in words.hosts  # (the story's host is no part of the lesson)
+    assert words.dispreferred == ("Remove",)
+    # "needs no VERB" stays what it was: no order of that verb
+    words = read_wording("A user host that shows only a scan needs no Restore; a DecoyApache on it is enough.")
+    assert [p.verb for p in words.prohibitions] == ["Restore"]
+    assert [c.text for c in words.conditions] == ["user host that shows only a scan"]

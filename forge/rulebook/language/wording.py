@@ -325,6 +325,8 @@ _IMPERATIVE_START = re.compile(
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
                           r"means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+                          # ("a user host exploited right after a Restore needs a Remove"; "needs no Restore" is no order of it)
+                          r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b)|"
                           # "the better call is to Remove User2", "the right move would be to ...": a judgement that orders
                           r"(?:better|best|right|smarter|safer|wiser|correct|cheaper)\s+(?:call|move|choice|play|option|answer|"
                           r"response|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be))\s+(?:be\s+|get\s+)?"
@@ -998,7 +1000,8 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
                     re.IGNORECASE)
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
-_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:(?:a|an|the)\s+)?"
+_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+                    r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b))\s+(?:(?:a|an|the)\s+)?"
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
