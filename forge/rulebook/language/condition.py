@@ -686,7 +686,7 @@ def _atom(atom_type, state, **where):
 
 
 # Words a condition may use that the product's reading of it accounts for (hosts and classes are tokens).
-_PLACED = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
+_PLACED = frozenset("""a an the any some every each all its it it's that which this those these is are was were be been being
     has have had gets get got getting becomes become became shows show showing shown showed still so and or of on in at to
     for from by with as when whenever if once while during until unless moment soon now then there here host hosts
     machine machines box boxes server servers node nodes system systems one ones compromised compromise compromises
@@ -728,6 +728,9 @@ def unplaced(condition: str) -> list[str]:
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
                     _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
+    # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
+    spared = re.sub(r"\b(?:whose|its|their|the)\s+(?:table\s+)?rows?(?=\s+(?:reads?|shows?|says?|is|are|sits?|stands?)\b)",
+                    " it ", spared, flags=re.IGNORECASE)
     # (a number left once hosts and counts are read is a port, a score, a threshold: something the reading does not place)
     return [w for w in re.findall(r"[a-z][a-z'-]+|\b\d+\b", spared.lower()) if w not in _PLACED and not w.endswith("'s")
             and not ("-" in w and all(part in _PLACED for part in w.split("-") if part))]  # "admin-level"
@@ -1154,9 +1157,10 @@ def confirmed(found):
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
     if isinstance(found, Atom):
-        # (a history atom already asks its host's rows: "still compromised after a Remove" is not met at the Unknown a
-        # Remove leaves)
-        if found.compromise != "any" or found.history():
+        # (an atom of what was done asks its host's rows already: "still compromised after a Remove" is not met at the
+        # Unknown a Remove leaves; another history is held to it here: "compromised, unchanged, for three steps" is not
+        # met by a row that read Unknown all along)
+        if found.compromise != "any" or found.acted is not None:
             return found
         if found.host is None:
             # "a user host is compromised": some host of the class shows a compromise for sure (a row at Unknown in the

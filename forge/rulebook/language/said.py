@@ -33,6 +33,9 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     if forbidden is not None:
         return forbidden
     words = read_wording(text)
+    unnamed = _forbidden_where_claimed(text, words)
+    if unnamed is not None:
+        return unnamed
     verbs = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS]
     # hosts the text names of the one class it orders for are that class's ("... on a user host; that goes for User1
     # through User4, leave User0 out"): its scope is the class, less what it excepts (rule_claims)
@@ -68,4 +71,38 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         return None
     atoms = tuple(Atom(host=host) for host in sorted(hosts))
     when: Predicate = atoms[0] if len(atoms) == 1 else AnyOf(atoms)
-    return when, RuleAction("never", Move(verbs.pop(), MATCHED))
+    stated = _stated_condition(text, hosts)
+    return stated or when, RuleAction("never", Move(verbs.pop(), MATCHED))
+
+
+def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
+    """Where a prohibition on named hosts states its own condition on them, read whole ("Ent1 hit -> Remove, that's
+    it. Restoring Ent1 is a waste of a turn."): that condition, not the hosts in any state (a standing prohibition,
+    "never restore User3, even when it's rooted", states none and stays on its hosts whatever their state)."""
+    from forge.rulebook.language.condition import complete_claims, rule_claims  # lazy: as in `said_in_words`
+    from forge.rulebook.language.predicate import atoms_of
+
+    if not read_wording(text).conditions:
+        return None
+    claims = rule_claims(text, with_instruction=True, bare=False)
+    if claims is None or not complete_claims(text, claims) or not positive_hosts(claims) <= hosts:
+        return None
+    atoms = list(atoms_of(claims))
+    return claims if atoms and not any(atom.bare() for atom, _ in atoms) else None
+
+
+def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, RuleAction]]:
+    """A prohibition of one verb that names no host and no class, on the host its condition describes ("Do not
+    recommend Restore for a host whose row reads Unknown"): never that verb on the host its claims match, where
+    condition.rule_claims read the whole of its condition; None otherwise."""
+    from forge.rulebook.language.condition import complete_claims, rule_claims  # lazy: as in `said_in_words`
+
+    if words.hosts or words.classes or not words.prohibitions or words.excepted:
+        return None
+    verbs = {p.verb for p in words.prohibitions} | set(words.dispreferred)
+    if len(verbs) != 1 or None in verbs or any(p.hosts or p.classes for p in words.prohibitions):
+        return None
+    claims = rule_claims(text, with_instruction=True, bare=False)
+    if claims is None or not complete_claims(text, claims):
+        return None
+    return claims, RuleAction("never", Move(verbs.pop(), MATCHED))

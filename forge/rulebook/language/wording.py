@@ -129,9 +129,11 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
 # A verb named as the limit or the answer: "Remove is as far as we go there", "a Remove is all we need", "Restore is the
 # right call", "a Monitor is usually sufficient there" (an order of that verb).
 _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+){0,2}"
-                     r"(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
+                     r"(?:(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
                      r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
-                     r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty))\b", re.IGNORECASE)
+                     r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty))|"
+                     # ("a Remove will do for that", "a Remove does the job there")
+                     r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick))\b", re.IGNORECASE)
 # The prohibition words that start an order (a bare "not" or "without" inside a condition does not).
 _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|"
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
@@ -265,7 +267,11 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
-    r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
+    r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
+    # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
+    # comma, "which" opens the condition, no reason)
+    r"(?<!host\s)(?<!hosts\s)(?<!box\s)(?<!boxes\s)(?<!machine\s)(?<!machines\s)(?<!server\s)(?<!servers\s)"
+    r"(?<!node\s)(?<!nodes\s)(?<!one\s)(?<!ones\s)which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
     r"lesson(?:\s+learn[te]d)?\s*:|the\s+lesson\s+is)\b.*$|,\s*so\s+(?!that\b).*$", re.IGNORECASE | re.DOTALL)
 # A clause after the order that explains rather than instructs: "; it is the attacker's foothold".
 _EXPLANATION_LEAD = re.compile(r"^(?:it|it's|its|they|they're|this|that|that's|there|the\s+attacker|red|these|those|"
@@ -319,6 +325,8 @@ _IMPERATIVE_START = re.compile(
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
                           r"means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+                          # ("a user host exploited right after a Restore needs a Remove"; "needs no Restore" is no order of it)
+                          r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b)|"
                           # "the better call is to Remove User2", "the right move would be to ...": a judgement that orders
                           r"(?:better|best|right|smarter|safer|wiser|correct|cheaper)\s+(?:call|move|choice|play|option|answer|"
                           r"response|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be))\s+(?:be\s+|get\s+)?"
@@ -338,7 +346,9 @@ def _canonical_verb(match: re.Match, text_after: str = "") -> str:
 
 
 # A range of hosts of one kind: "User1-User4", "User1 through User4", "User1 to 4", "Op_Host0-2".
-_RANGE = re.compile(r"\b(?P<kind>user|enterprise|op[\s_-]?host)[\s_-]?(?P<first>\d)\s*(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
+# (in shorthand too, "U1-U3", "ent0-2", "usr1 to usr4")
+_RANGE = re.compile(r"\b(?P<kind>user|usr|u|enterprise|ent|e|op[\s_-]?host|op[\s_-]?h(?:st)?)[\s_-]?(?P<first>\d)\s*"
+                    r"(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
                     r"(?:(?P=kind)[\s_-]?)?(?P<last>\d)\b", re.IGNORECASE)
 _ONE_OF = re.compile(r"\b(?:one|any|either|each|whichever|some|none)\s+of\s+(?:the\s+(?:hosts\s+)?)?$", re.IGNORECASE)
 # What a text goes on to say of one host of the range, whichever it is ("User2-User4 exploited -> Remove that host"): the
@@ -351,7 +361,8 @@ def expand_ranges(text: str) -> str:
     """A text with each range of hosts written as the list it stands for ("one of User1-User3" -> "one of User1, User2
     or User3"; "User1 to User3 are compromised" -> "User1, User2 and User3 are compromised")."""
     def listed(match: re.Match) -> str:
-        kind = {"user": "User", "enterprise": "Enterprise"}.get(match["kind"].lower(), "Op_Host")
+        kind = {"user": "User", "usr": "User", "u": "User", "enterprise": "Enterprise", "ent": "Enterprise",
+                "e": "Enterprise"}.get(match["kind"].lower(), "Op_Host")
         first, last = int(match["first"]), int(match["last"])
         if last <= first or (kind, last) not in _HOST_LIMITS:
             return match.group(0)
@@ -544,7 +555,10 @@ def _without_explanation(part: str) -> str:
 
 
 _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|note|important|update|new\s+rule|"
-                        r"rule|reminder|tip|please\s+note|heads\s+up|fyi|team|operators?|defenders?|folks|all)\s*[,:!\u2013\u2014-]\s*",
+                        r"rule|reminder|tip|please\s+note|heads\s+up|fyi|team|operators?|defenders?|folks|all|"
+                        # (a concession before the order, after the teacher's doubt: "Even so, when ..., put ...")
+                        r"even\s+so|nonetheless|nevertheless|all\s+the\s+same|that\s+said|having\s+said\s+that|regardless)"
+                        r"\s*[,:!\u2013\u2014-]\s*",
                         re.IGNORECASE)
 
 
@@ -898,7 +912,8 @@ _HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:th
                          re.IGNORECASE)
 # "a host that is still compromised after we removed it should be restored": the order, said in the passive, after the
 # relative clause that states its condition
-_PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|is\s+to)\s+(?:not\s+|never\s+)?(?:be|get)\s+(?="
+_PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|is\s+to)\s+(?:not\s+|never\s+)?(?:be|get)\s+"
+                            r"(?:(?:a|an|the|any)\s+)?(?="  # ("should never get a Restore recommendation")
                             + _VERB_WORD + r")", re.IGNORECASE)
 
 
@@ -985,7 +1000,8 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
                     re.IGNORECASE)
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
-_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+(?:(?:a|an|the)\s+)?"
+_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+                    r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b))\s+(?:(?:a|an|the)\s+)?"
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
