@@ -190,3 +190,44 @@ def test_a_verb_and_nothing_else_is_the_orders_only() -> None:
     text = "When nothing is compromised on the user side, plan a DecoyApache on User0 and nothing else."
     assert text_problem(text, {"not": {"class": "User", "compromise": "any"}},
                         {"mode": "do", "verb": "DecoyApache", "target": "User0"}) is None
+
+
+# -- "sitting at user level" --------------------------------------------------------------------------------------------
+
+
+def test_a_host_sitting_at_a_level_is_at_that_level() -> None:
+    found, whole = text_claims("Enterprise hosts sitting at user level: plan a Remove on them.")
+    assert whole
+    assert truth(found, _rows(("Enterprise2", "None", "User"))) is True
+    assert truth(found, _rows(("Enterprise2", "None", "Privileged"))) is False
+
+
+# -- "leave X out of the plan" as the whole order -----------------------------------------------------------------------
+
+LEFT_OUT = "Leave Op_Host2 out of the plan as long as it only shows a scan."
+
+
+def test_leaving_a_host_out_as_the_whole_order_forbids_every_move_on_it() -> None:
+    from forge.rulebook.language.said import said_in_words
+
+    words = read_wording(LEFT_OUT)
+    assert [(p.verb, p.hosts) for p in words.prohibitions] == [(None, ("Op_Host2",))], words.prohibitions
+    when, action = said_in_words(LEFT_OUT)
+    assert (action.mode, action.move.verb) == ("never", "any")
+    assert truth(when, _rows(("Op_Host2", "Scan", "No"))) is True
+    # beside an order about more hosts it is still an exception, no prohibition
+    words = read_wording("When a user host is exploited, remove the attacker from it; leave User3 out of it.")
+    assert words.excepted == ("User3",) and not words.prohibitions
+
+
+# -- a semantic prohibition whose condition's subject is a class --------------------------------------------------------
+
+
+def test_a_prohibition_on_the_class_its_condition_describes_says_where_it_disputes() -> None:
+    from forge.rulebook.language.said import said_in_words
+
+    text = "Enterprise hosts sitting at user level: plan a Remove, a Restore there is excessive."
+    when, action = said_in_words(text)
+    assert (action.mode, action.move.verb, action.move.target) == ("never", "Restore", "$matched")
+    assert truth(when, _rows(("Enterprise1", "None", "User"))) is True
+    assert truth(when, _rows(("Enterprise1", "None", "Privileged"))) is False

@@ -1275,6 +1275,12 @@ def read_wording(text: str) -> Wording:
                                       and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
                                       for h in hosts_in(m["what"])] + list(_told_others(flat, whole, instruction))))
     prohibitions, dispreferred = _prohibitions(instruction)
+    # ("Leave Op_Server0 out of the plan while it only shows a scan": "leave X out" as the whole order is a prohibition of
+    # every move on X, not an exception to an order it does not give)
+    left_out = tuple(dict.fromkeys(h for p in _EXCEPTED_ALONE if p.pattern in _LEFT_OUT_PATTERNS for m in p.finditer(instruction)
+                                   for h in hosts_in(m["what"]))) if _is_the_order(instruction, conditions) else ()
+    if left_out and not any(p.verb is None and set(left_out) <= set(p.hosts) for p in prohibitions):
+        prohibitions = (*prohibitions, Prohibition(None, left_out))
     if excepted:  # "restore the user hosts, except User0, which we never reimage": the prohibition is about User0
         prohibitions = tuple(p if p.hosts or p.classes else Prohibition(p.verb, excepted) for p in prohibitions)
     return Wording(flat, instruction, situation, order, hosts_in(whole), classes_in(whole), excepted,
