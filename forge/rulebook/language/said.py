@@ -96,7 +96,6 @@ def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, Rule
     describes ("Do not recommend Restore for a host whose row reads Unknown"): never that verb on the host its claims
     match, where condition.rule_claims read the whole of its condition; None otherwise."""
     from forge.rulebook.language.condition import complete_claims, rule_claims  # lazy: as in `said_in_words`
-
     from forge.rulebook.language.predicate import atoms_of
 
     if words.hosts or not words.prohibitions or words.excepted:
