@@ -22,10 +22,6 @@ injections and the reference compiler's misses), each class on sentences written
 - *A participle heading before a situation and its order* ("inspected box: exploit under way, ... -> rec Remove"): read as
   a report ("Analysed ..." opens a story), and "rec" is "recommend"; "user-level, no root yet" is the level, exactly.
 - *"VERB and nothing else"*: the order's "only", no negation of it.
-- *"sitting at" a level*; *"leave X out of the plan" as the whole order* (a prohibition of every move on X); *a semantic
-  prohibition whose condition's subject is a class* disputes there.
-- *A general rule beside its teacher's exception* is kept for the hosts the exception does not dispute; a host its
-  compiled trigger matched only at Compromised Unknown, where its words say "compromised" for sure, is none of them.
 """
 from __future__ import annotations
 
@@ -235,45 +231,3 @@ def test_a_prohibition_on_the_class_its_condition_describes_says_where_it_disput
     assert (action.mode, action.move.verb, action.move.target) == ("never", "Restore", "$matched")
     assert truth(when, _rows(("Enterprise1", "None", "User"))) is True
     assert truth(when, _rows(("Enterprise1", "None", "Privileged"))) is False
-
-
-# -- a general rule beside its teacher's exception, on a host it matched only at Compromised Unknown --------------------
-
-
-def test_a_general_rule_does_not_speak_for_a_host_its_words_do_not_claim_for_sure(tmp_path) -> None:
-    """One teacher: "Op_Host0 must never be restored" (an exception) and "compromised op hosts get restored", compiled as
-    any compromise (Compromised Unknown included). Where Op_Host0 is compromised (the exception wins there) and Op_Host1
-    reads Unknown, the general rule was kept for Op_Host1: its words say compromised for sure (condition.confirmed),
-    which Unknown is not."""
-    from forge.memory.model import Provenance
-    from forge.rulebook.authoring.compile import RuleCompiler
-    from forge.rulebook.authoring.teaching import Correction, teach_text
-    from forge.rulebook.book import Rulebook
-    from forge.rulebook.injection import RulebookInjection
-    from forge.rulebook.retrieval.retrieve import RetrievalSettings
-    from forge.rulebook.store.backends import open_rulebook
-    from tests.test_rulebook_compile import ScriptedClient
-    from tests.test_rulebook_text_checks import CHOOSER, entry, reply
-
-    book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
-    names = {}
-    for name, text, when, action in (
-            ("keep", "Op_Host0 must never be restored, whatever it shows.", {"host": "Op_Host0"},
-             {"mode": "never", "verb": "Restore", "target": "Op_Host0"}),
-            ("general", "Compromised op hosts are to be restored at once.", {"class": "Operational", "compromise": "any"},
-             {"mode": "do", "verb": "Restore", "target": "$matched"})):
-        answer = reply(entry(when, action))
-        (rid,) = teach_text(book, RuleCompiler(ScriptedClient(answer, answer)),
-                            [Correction(text, CHOOSER, "user:ola", name)], provenance=Provenance()).rule_ids
-        names[rid] = name
-    assert all(book.store.head(rid).record.when is not None for rid in names)
-
-    def injected(context: str) -> set[str]:
-        injection = RulebookInjection(book, RetrievalSettings(), window=0, embedder=book.embedder)
-        return {names.get(i.id.split("@")[0]) for i in injection.for_call(CHOOSER, context).items}
-
-    unknown = "Alerts:\nOp_Host0: Activity None, Compromised User\nOp_Host1: Activity None, Compromised Unknown"
-    assert injected(unknown) == {"keep"}
-    # a host it claims for sure beside the exception's: the general rule still speaks for it
-    sure = "Alerts:\nOp_Host0: Activity None, Compromised User\nOp_Host1: Activity None, Compromised Privileged"
-    assert injected(sure) == {"keep", "general"}

@@ -169,16 +169,14 @@ def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
     return clash_hosts(a.action, b.action, matched_hosts(a.when, situation), matched_hosts(b.when, situation)) is not None
 
 
-def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation,
-                     unsure: frozenset[str] = frozenset()) -> frozenset[str]:
+def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation) -> frozenset[str]:
     """The hosts `rule` acts on in `situation` (its moves' hosts, given what its trigger matched here) about which
     none of `others` disagrees with it: where it is the only word. Empty when a disagreement is not about hosts
-    (a host-less verb: one action per step) or a meaning is not known. `unsure`: hosts its trigger matched that its
-    own words do not claim for sure (a row at Compromised Unknown for "compromised user hosts"): not its to act on."""
+    (a host-less verb: one action per step) or a meaning is not known."""
     rule = disputing(rule) or rule
     if rule.when is None or rule.action is None:
         return frozenset()
-    mine = tuple(h for h in matched_hosts(rule.when, situation) if h not in unsure)
+    mine = matched_hosts(rule.when, situation)
     free = set().union(*(m.hosts(mine) for m in (*rule.action.moves, rule.action.over) if m is not None))
     for other in others:
         other = disputing(other) or other

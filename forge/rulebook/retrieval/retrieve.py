@@ -224,9 +224,6 @@ class RuleIndex:
         # (what the part says is shown is said for sure, as a whole reading is: "while Enterprise1 is compromised" is not
         # met by its row at Compromised Unknown, condition.confirmed)
         claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
-        # (what a compiled rule's words claim for sure, where they are the whole of its condition: the hosts it may
-        # act on for itself beside an exception, `_settled`)
-        self._held = {v.rule_id: confirmed(found) for v, (found, whole) in zip(self.content, read) if whole and found is not None}
         loose = [_denied(found) if not whole else None for found, whole in read]
         self._loose = list(dict.fromkeys(c for c in loose if c is not None))
         self._loose_of = np.array([self._loose.index(c) if c is not None else -1 for c in loose], dtype=np.int64)
@@ -365,13 +362,7 @@ class RuleIndex:
             return conflict_in(ma, mb, situation)
 
         def undisputed(rid: str, others) -> bool:
-            # (a host its trigger matched only at Compromised Unknown, where its words say "compromised" for sure
-            # (condition.confirmed), is no host it speaks for: "compromised user hosts get restored" beside an exception
-            # for User0 does not speak for User4 at Unknown)
-            held, when = self._held.get(rid), meaning[rid].when
-            unsure = frozenset(h for h in matched_hosts(when, situation) if any(c == "Unknown" for _, c in situation.states(h))) \
-                - set(matched_hosts(held, situation)) if held is not None and when is not None else frozenset()
-            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation, unsure))
+            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation))
 
         kept, decisions = resolve_conflicts(passing, self.records, set(passing) | maybe, actor, limit, related, undisputed,
                                             unknown=maybe)
