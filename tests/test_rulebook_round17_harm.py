@@ -22,6 +22,8 @@ injections and the reference compiler's misses), each class on sentences written
 - *A participle heading before a situation and its order* ("inspected box: exploit under way, ... -> rec Remove"): read as
   a report ("Analysed ..." opens a story), and "rec" is "recommend"; "user-level, no root yet" is the level, exactly.
 - *"VERB and nothing else"*: the order's "only", no negation of it.
+- *"sitting at" a level*; *"leave X out of the plan" as the whole order* (a prohibition of every move on X); *a semantic
+  prohibition whose condition's subject is a class* disputes there.
 """
 from __future__ import annotations
 
