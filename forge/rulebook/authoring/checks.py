@@ -245,6 +245,10 @@ _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|without)\s+(?:hesitat\
 _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--|\u2014|\u2013)\s+|\s*,\s+(?=(?:but|yet|though)\b)", re.IGNORECASE)
 
 
+# An order of one verb and no other: "plan Monitor and nothing else", "Remove, nothing more" (the order's "only").
+_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides)\b|\bnothing\s+but\b", re.IGNORECASE)
+
+
 def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optional[str]:
     """An order of a verb whose own clause holds a negation (or a doubt) that the reading places nowhere: no
     prohibition or dispreferred verb of that clause, no host it excepts or contrasts, no condition. Whether the text
@@ -264,7 +268,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]]) ->
                 continue
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
-            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", clause)))
+            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _ONLY_THIS.sub(" ", clause))))
             cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
                 continue

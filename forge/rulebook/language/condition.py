@@ -308,7 +308,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
-    for clause in (piece for c in coarse for piece in _shared_state(_NEW_SUBJECT.split(c))):
+    for clause in (piece for c in coarse for piece in _shared_state(_terse_split(_NEW_SUBJECT.split(c)))):
         if not clause:
             continue
         clause = _their_class(clause, named_class)
@@ -336,6 +336,29 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         else:
             parts.extend(_general_parts(clause, universal))
     return _all_of(parts)
+
+
+# "... and Op_Server0 quiet", "... and User2 scanned": "and" before a named host with a state of its own, said tersely
+# (no verb), after a clause that states a state of its own subject: a clause about that host (read as one clause, the
+# host's state was taken for the subject before it: "no enterprise server compromised and Op_Server0 quiet" claimed no
+# enterprise server quiet and compromised)
+_AND_HOST = re.compile(r"\s+and\s+(?=(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\b)")
+
+
+def _terse_split(pieces: list[str]) -> list[str]:
+    """`pieces` with each split again before "and HOST STATE" where the words before state a state and the host's own
+    words do too ("User1 and User2 compromised" shares one state: the words before "and" state none)."""
+    out: list[str] = []
+    for piece in pieces:
+        start = 0
+        for found in _AND_HOST.finditer(piece or ""):
+            before, after = piece[start:found.start()], piece[found.end():]
+            if _state_of(before) != ((None, None), None) and _state_of(after) != ((None, None), None) \
+                    and (classes_in(before) or hosts_in(before) or _SOME_HOST.search(before) or _NOTHING.search(before)):
+                out.append(before)
+                start = found.end()
+        out.append(piece[start:] if piece else piece)
+    return out
 
 
 def _denied_of_class(part, clause: str):
@@ -511,6 +534,11 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
             if re.search(r"\b(?:also|too|as\s+well)\b", clause, re.IGNORECASE) else []
         return also + others
     if _ALL_QUIET.search(clause):
+        # ("no host shows any compromise": none compromised, whatever its activity; "no host shows any activity": none
+        # active, whatever its compromise; said of both, or of neither, "no host shows anything", every host quiet)
+        column = _ONE_COLUMN.search(clause) if _NO_HOST_SAYS.search(clause) else None
+        if column is not None and not _OTHER_COLUMN[column.lastgroup].search(clause):
+            return [Not(Atom(host_class="any", **{column.lastgroup: "any"}))]
         return [Not(AnyOfQuiet())]
     phase = phase_named(clause)
     if phase is not None and not classes_in(clause):
@@ -539,6 +567,15 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         if negated is not None and not _excludes(atom, negated):
             parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
     return parts
+
+
+# "no host shows any compromise", "no host is compromised", "no machine shows any activity": one column said of every host
+_NO_HOST_SAYS = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|hosts|machine|machines)\b", re.IGNORECASE)
+_ONE_COLUMN = re.compile(r"\b(?:(?P<compromise>compromis\w*)|(?P<activity>activity|active))\b", re.IGNORECASE)
+_OTHER_COLUMN = {"compromise": re.compile(r"\b(?:activ\w*|scan\w*|exploit\w*|alerts?|fires?|quiet|calm|clean|idle|anything|"
+                                          r"going\s+on|happening)\b", re.IGNORECASE),
+                 "activity": re.compile(r"\b(?:compromis\w*|exploit\w*|root\w*|privilege\w*|owned|alerts?|fires?|quiet|calm|clean|"
+                                        r"idle|anything|going\s+on|happening)\b", re.IGNORECASE)}
 
 
 def _excludes(atom, negated) -> bool:
@@ -703,7 +740,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
-    immediately directly already progress""".split())
+    immediately directly already progress sitting sits sit sat standing stands""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
 
@@ -748,7 +785,19 @@ def complete_claims(text: str, found) -> bool:
     # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
     return not unresolved and reads_whole("; ".join(c.text for c in words.conditions), found,
                                           negated=bool(negated), resolved=True) \
-        and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}")
+        and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
+        and not _hosts_unclaimed(words, found)
+
+
+def _hosts_unclaimed(words, found) -> bool:
+    """Whether a host the conditions name (not one they except) is in none of the claims' atoms: what they said of it
+    was not read ("no ent srv compromised + OpS0 quiet" read with OpS0 left out claimed the enterprise servers alone),
+    so the claims are not the whole of the condition."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    named = {h for c in words.conditions for h in c.hosts} - set(words.excepted)
+    claimed = {h for atom, _ in atoms_of(found) if atom.host is not None for h in atom.hosts()}
+    return bool(named - claimed)
 
 
 def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subject: Optional[str] = None,

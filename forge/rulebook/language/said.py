@@ -92,17 +92,22 @@ def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
 
 
 def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, RuleAction]]:
-    """A prohibition of one verb that names no host and no class, on the host its condition describes ("Do not
-    recommend Restore for a host whose row reads Unknown"): never that verb on the host its claims match, where
-    condition.rule_claims read the whole of its condition; None otherwise."""
+    """A prohibition of one verb that names no host (and no class but its condition's), on the host its condition
+    describes ("Do not recommend Restore for a host whose row reads Unknown"): never that verb on the host its claims
+    match, where condition.rule_claims read the whole of its condition; None otherwise."""
     from forge.rulebook.language.condition import complete_claims, rule_claims  # lazy: as in `said_in_words`
+    from forge.rulebook.language.predicate import atoms_of
 
-    if words.hosts or words.classes or not words.prohibitions or words.excepted:
+    if words.hosts or not words.prohibitions or words.excepted:
         return None
     verbs = {p.verb for p in words.prohibitions} | set(words.dispreferred)
     if len(verbs) != 1 or None in verbs or any(p.hosts or p.classes for p in words.prohibitions):
         return None
     claims = rule_claims(text, with_instruction=True, bare=False)
     if claims is None or not complete_claims(text, claims):
+        return None
+    # (a class it names is its condition's subject, "User hosts sitting at user level: plan a Remove, a Restore there is
+    # overkill": the host its claims match is one of that class)
+    if not set(words.classes) <= {atom.host_class for atom, _ in atoms_of(claims) if atom.host_class is not None}:
         return None
     return claims, RuleAction("never", Move(verbs.pop(), MATCHED))

@@ -150,9 +150,13 @@ _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
                           r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))", re.IGNORECASE)
 # "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
-_COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:is|are|works?|does)\s+(?:\w+\s+)?"
-                       r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+than\s+(?:\w+\s+)?(?P<second>" + _VERB_WORD + r")",
-                       re.IGNORECASE)
+# ("a DecoyHarakaSMTP on Op_Server0 is the better use of the step than watching": what the move is on, and what it is
+# better as, may stand between)
+_COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+)?"
+                       r"(?:is|are|works?|does|'s|would\s+be|will\s+be)\s+(?:\w+\s+){0,2}?"
+                       r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+(?:(?:use|way|move|call|choice|option|bet|spend)\s+"
+                       r"(?:of\s+(?:the|a|our|your)\s+(?:step|turn|move|action|time)\s+)?)?than\s+(?:\w+\s+)?(?P<second>"
+                       + _VERB_WORD + r")", re.IGNORECASE)
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
 _CONTRAST = re.compile(r"(?:\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|before|ahead\s+of|"
                        r"and\s+not|but\s+not|not|never)|,\s*not)\s+(?:(?:on|to|for|at|with|from)\s+)?(?:the\s+)?", re.IGNORECASE)
@@ -190,7 +194,7 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # user shell, not admin" (the level is exact: no further restriction)
                                 r"\buser[- ](?:level|shell|access|foothold|privileges?)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?"
                                 r"(?:(?:and|but)\s+)?(?:not|never|no)\s+(?:yet\s+)?(?:at\s+)?(?:root|admin\w*|privileged|system)"
-                                r"(?:[- ]level)?\b\s*\)?|"
+                                r"(?:[- ]level)?(?:\s+(?:yet|so\s+far))?\b\s*\)?|"  # ("user-level, no root yet")
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
@@ -646,7 +650,11 @@ def gives_order(sentence: str) -> bool:
         # (a decoy's full name is the verb, whatever its last letter: "DecoySmss User3" orders it)
         plural = first.endswith("s") and first.rstrip(".,:;!") not in _DECOY_NAMES
         if first.endswith(("ed", "ing")) or (verb and (plural or _REPORT_AFTER_VERB.match(_CONDITION.split(body[verb.end():])[0]))):
-            return False  # "Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X"
+            # ("analysed host: exploit in progress -> rec Remove": a heading in a participle, then the order)
+            opening = _OPENING.match(body) if first.endswith("ed") else None
+            return bool(opening and not _STORY.search(opening["situation"]) and not _FIRST_PERSON.search(opening["situation"])
+                        and len(opening["situation"].split()) <= 3 and gives_order(opening["rest"]))
+            # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
     if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _FORBIDDEN_VERB.search(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
@@ -751,8 +759,32 @@ def _lesson(part: str) -> str:
                                       found.group(0), re.IGNORECASE):
         return part
     rest = part[found.end():]
+    rest = rest if gives_order(rest) else _resolved(rest)  # (said as the teacher's resolution: the order it is)
     rest = rest[:1].upper() + rest[1:]
-    return rest if gives_order(rest) else part
+    # (a lesson may name its move as a noun: "the rule I'd give myself is simple: a DecoySvchost on Enterprise0 whenever
+    # it is scanned" orders it, as "put a DecoySvchost on ..." would)
+    return rest if gives_order(rest) or _NOUN_MOVE.match(rest) and not _STORY.search(rest) else part
+
+
+# The teacher's resolution in the first person, in the present ("my rule from now on is that for Enterprise0 at
+# Privileged I recommend a Remove", "the lesson: I put a decoy on ..."): the order, said of themselves.
+_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|when|whenever|if|once|as\s+long\s+as)\b[^,;:]{3,80}?)?)\s*,?\s*"
+                       r"\b(?:i|we)\s+(?:will\s+|shall\s+|now\s+|always\s+|just\s+|only\s+|simply\s+)*"
+                       r"(?=(?:recommend|plan|propose|suggest|schedule|queue|put|place|deploy|use|choose|pick|go\s+for|"
+                       + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\b)", re.IGNORECASE)
+
+
+def _resolved(lesson: str) -> str:
+    """A lesson said as the teacher's own resolution ("for X I recommend Y") as the order it is ("for X, recommend Y")."""
+    found = _RESOLVED.match(lesson)
+    if found is None:
+        return lesson
+    scope = found["scope"].strip()
+    return f"{scope}, {lesson[found.end():]}" if scope else lesson[found.end():]
+
+
+# A move named as a noun before what it is on: "a DecoySvchost on Enterprise0", "one Remove per compromised host".
+_NOUN_MOVE = re.compile(r"^(?:a|an|one)\s+" + _VERB_WORD + r"\s+(?:on|for|against|of|to|per)\s+\S", re.IGNORECASE)
 
 
 # The teacher speaking of themselves before the lesson: "I can't say for sure it would have helped, but the lesson seems
@@ -799,7 +831,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     # showed a scan I filed it under noise, ...", told in the first person, is no part of it)
     drawn = next((i for i, (part, lesson) in enumerate(zip(said, parts)) if lesson != part), None)
     first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
-    if drawn is not None and all(_FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i])):
+    if drawn is not None and (first is None or all(_FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i]))):
         first = drawn
     if first is None:
         return without_justification(" ".join(parts)), "", False
@@ -917,6 +949,13 @@ _PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|i
                             + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# The judgement that opens the main clause after a condition said without a comma ("when the Defender shows an exploit
+# the move is a Restore of the Defender"): the order, no part of the condition.
+_JUDGED_MAIN = re.compile(r"\s(?:the|my|our|your)\s+(?:(?:right|best|better|correct|usual|safe|smart|proper|only)\s+)?"
+                          r"(?:move|call|answer|response|play|fix|choice|option|thing\s+to\s+do)\s+"
+                          r"(?:is|would\s+be|will\s+be|should\s+be)\b(?=\s+(?:(?:to|a|an|the)\s+)?" + _VERB_WORD + r")", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -939,7 +978,7 @@ def _clause_end(text: str, start: int) -> int:
     other = _INSTEAD_OF_VERB.search(rest[:end])
     end = other.start() if other else end
     # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
-    main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
+    main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end]) or _JUDGED_MAIN.search(rest[:end])
     end = main.start() if main else end
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
@@ -983,7 +1022,10 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         spans.append(instruction[_list_start(instruction, relative.start()):_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
-            spans.append(means["situation"].strip())
+            # ("On the enterprise servers, a compromise at user level calls for Remove": the scope before it is its subject)
+            lead = _SCOPE_BEFORE.search(instruction[:means.start("situation")])
+            scoped = lead is not None and bool(hosts_in(lead["scope"]) or classes_in(lead["scope"]))
+            spans.append(f"{lead['lead'].strip()} {means['situation'].strip()}" if scoped else means["situation"].strip())
     if situation:
         spans.append(_GLOSS.sub("", situation))
     out = []
@@ -998,6 +1040,10 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
 # gloss names what the situation is, no further condition.
 _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:]*$",
                     re.IGNORECASE)
+# A scope said before a situation and its order, "On the enterprise servers, a compromise ... calls for Remove": the hosts
+# the situation is about.
+_SCOPE_BEFORE = re.compile(r"(?:^|[.;:]\s*)(?P<lead>(?:on|for|among|across|in|with|as\s+for)\s+(?P<scope>[^,;:.]{2,60}?)\s*,)\s*$",
+                           re.IGNORECASE)
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
 _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
@@ -1089,7 +1135,12 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
     for clause in re.split(r"[.;:!?]", instruction):
         bad = _BAD_IDEA.search(clause)
-        verb = _VERB.search(clause[:bad.start()]) if bad else None
+        # the verb judged is the subject of the judgement: the first of the words after the last comma before it ("plan a
+        # Remove, a Restore there is overkill" judges the Restore), else the clause's first ("Restoring Enterprise1, in my
+        # view, is pointless")
+        subject = re.split(r",", clause[:bad.start()])[-1] if bad else ""
+        verb = (_VERB.search(subject) and _VERB.search(clause, bad.start() - len(subject))) or _VERB.search(clause[:bad.start()]) \
+            if bad else None
         if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
             found.append(Prohibition(_canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
     dispreferred = []
@@ -1193,6 +1244,8 @@ def written_out(text: str) -> str:
     # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
     text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
+    # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
+    text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
     # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
     # "and" (read as one, the second clause's state was taken for the first host's)
     text = re.sub(r"\s+[&+]\s+", " and ", text)
@@ -1222,6 +1275,12 @@ def read_wording(text: str) -> Wording:
                                       and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
                                       for h in hosts_in(m["what"])] + list(_told_others(flat, whole, instruction))))
     prohibitions, dispreferred = _prohibitions(instruction)
+    # ("Leave Op_Server0 out of the plan while it only shows a scan": "leave X out" as the whole order is a prohibition of
+    # every move on X, not an exception to an order it does not give)
+    left_out = tuple(dict.fromkeys(h for p in _EXCEPTED_ALONE if p.pattern in _LEFT_OUT_PATTERNS for m in p.finditer(instruction)
+                                   for h in hosts_in(m["what"]))) if _is_the_order(instruction, conditions) else ()
+    if left_out and not any(p.verb is None and set(left_out) <= set(p.hosts) for p in prohibitions):
+        prohibitions = (*prohibitions, Prohibition(None, left_out))
     if excepted:  # "restore the user hosts, except User0, which we never reimage": the prohibition is about User0
         prohibitions = tuple(p if p.hosts or p.classes else Prohibition(p.verb, excepted) for p in prohibitions)
     return Wording(flat, instruction, situation, order, hosts_in(whole), classes_in(whole), excepted,
