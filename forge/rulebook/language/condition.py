@@ -311,12 +311,17 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     for clause in (piece for c in coarse for piece in _shared_state(_NEW_SUBJECT.split(c))):
         if not clause:
             continue
+        # ("a user box with a scan and no compromise on it": "it" is that same host of the class, not any of them)
+        own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
+        if own is not None:
+            parts[-1] = own
+            continue
         clause = _their_class(clause, named_class)
         named_class = classes_in(clause)[0] if len(classes_in(clause)) == 1 and not hosts_in(clause) else named_class
         if _NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
             inner = claims(_NOT_YET.sub("", clause), last, unresolved)
             if inner is not None:
-                parts.append(Not(inner))
+                parts.append(Not(_or_landed(inner) if _LANDED.search(clause) else inner))
             continue
         statements = host_statements(clause)
         besides = last if last is not None else group[0] if len(group) == 1 else None
@@ -338,6 +343,23 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     return _all_of(parts)
 
 
+# "unless it has been exploited", "until it gets exploited": an exploit that landed, so the host's row may show the
+# compromise it left and no Exploit activity any more; "not yet" so is neither (`_or_landed`).
+_LANDED = re.compile(r"\b(?:has|have|had|gets?|got|is|was|were|been)\s+(?:\w+\s+)?(?:been\s+)?exploited\b", re.IGNORECASE)
+
+
+def _or_landed(found):
+    """Claims of an exploit (Activity Exploit) that may have landed: that activity, or a compromise of that host (class)."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: beside this module
+
+    if isinstance(found, Atom) and found.activity == "Exploit" and found.compromise is None and not found.history():
+        return AnyOf((found, replace(found, activity=None, compromise="any")))
+    return found
+
+
+_ON_IT = re.compile(r"\s+(?:on|in|against|for)\s+it\b(?=\s*(?:yet|so\s+far)?\s*$)", re.IGNORECASE)
+
+
 def _denied_of_class(part, clause: str):
     """A piece with no subject that only denies a state ("no root yet", "but not rooted") after one that claimed it of
     some host of a class ("a user host with an exploit"): the same host of it does not show it ("a user host exploited
@@ -349,6 +371,11 @@ def _denied_of_class(part, clause: str):
             or _GENERAL_SUBJECT.search(clause) or _OTHER.search(clause) or facts_needed(clause):
         return None
     state, negated = _state_of(clause)
+    # ("a user box with a scan and no compromise on it": a quiet value said with no subject is that same host's too)
+    activity, compromise = state
+    if negated is None and (activity, compromise) in ((None, QUIET_COMPROMISE), (QUIET_ACTIVITY, None)) \
+            and (part.compromise if compromise else part.activity) is None:
+        return AnyOf(tuple(AllOf((part.on(h), Atom(host=h, activity=activity, compromise=compromise))) for h in part.hosts()))
     if state != (None, None) or negated is None or _excludes(part, negated):
         return None
     return AnyOf(tuple(AllOf((part.on(h), Not(_negated_atom(Atom, negated, host=h)))) for h in part.hosts()))
@@ -703,7 +730,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
-    immediately directly already progress""".split())
+    immediately directly already progress actually really truly indeed definitely genuinely""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
 
@@ -778,7 +805,9 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     # (a class's host that shows one state and denies another, "a user host exploited, not rooted": each of its
     # alternatives places the denial)
     parts = tuple(q for p in parts for q in ([p] if not isinstance(p, AnyOf) or not all(
-        isinstance(a, AllOf) and any(isinstance(q, Not) for q in a.parts) for a in p.parts) else [Not(p)]))
+        isinstance(a, AllOf) and any(isinstance(q, Not) or isinstance(q, Atom) and (q.compromise == QUIET_COMPROMISE or
+                                                                                     q.activity == QUIET_ACTIVITY)
+                                     for q in a.parts) for a in p.parts) else [Not(p)]))
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
                or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY
                # a history of absence: clean before ("newly"), unchanged, not changed by an action

@@ -279,7 +279,10 @@ _EXPLANATION_LEAD = re.compile(r"^(?:it|it's|its|they|they're|this|that|that's|t
 _PAST = (r"was|were|had|did|got|went|lost|spent|left|took|made|kept|forgot|saw|caught|fell|ran|came|became|began|"
          r"brought|found|held|knew|led|meant|met|paid|said|sent|sat|stood|thought|told|won|wrote|gave|cost|happened|"
          r"wasted|missed|waited|tried|failed|worked|cleared|stayed|remained|looked|seemed|showed|reached|moved|"
-         r"spread|escalated|exploited|compromised|scanned|re-?entered|returned|succeeded")
+         r"spread|escalated|exploited|compromised|scanned|re-?entered|returned|succeeded|"
+         # (irregular pasts of what a teacher did: "When Op_Server0 first showed a scan I chose Monitor")
+         r"chose|drew|felt|froze|heard|hid|struck|sold|taught|threw|understood|woke|bought|built|dealt|fought|grew|"
+         r"sought|shot|slept|spoke|swept|swore|tore|undid|overlooked|overdid|mistook|misread|forgave|rebuilt")
 # Verbs that tell what happened (not participles that state a situation: "Op_Server0 compromised").
 _TOLD_VERB = (r"was|were|had|did|didn't|got|went|came|became|stayed|remained|cost|lost|wasted|spent|fell|ran|kept|"
               r"showed|reached|moved|spread|escalated|re-?entered|returned|failed|worked|cleared|let|made|took")
@@ -532,9 +535,17 @@ def _so_order(part: str) -> str:
     """ "REASON, so ORDER" ("User2 is the box the exercise must find, so leave User2 alone"): the order (a ", so ..."
     that does not order is a consequence, left out as a justification)."""
     found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
-    return found["order"] if found and not gives_order(part[:found.start()]) \
+    return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and not _CONDITION.match(found["order"]) else part
+
+
+# A judgement that something is not needed, said of a subject ("A host that was only probed doesn't need rebuilding"): it
+# reads like a prohibition, yet before ", so ORDER" it is the reason, and the order is what follows it.
+_NO_NEED = re.compile(r"^\s*(?:(?:a|an|the|any|every|each)\s+)?(?!(?:do|don'?t|never|please)\b)\w+\b[^,;:]*?\b"
+                      r"(?:(?:does|do|did)\s+not|doesn'?t|don'?t|didn'?t)\s+(?:really\s+)?need\s+(?:\w+ing|to\s+be\s+\w+ed)\b[^,;:]*$|"
+                      r"^\s*(?:(?:a|an|the|any|every|each)\s+)?\w+\b[^,;:]*?\b(?:needn'?t\s+be|(?:is|are)\s+not\s+worth|(?:isn'?t|aren'?t)\s+worth)\b[^,;:]*$",
+                      re.IGNORECASE)
 
 
 def _without_explanation(part: str) -> str:
@@ -1247,7 +1258,8 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
         opening = _OPENING.match(sentence)
         if opening and _teachers_view(opening["situation"], opening["rest"]):
             sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
-        for condition in _conditions(_JUSTIFICATION.sub("", sentence), ""):
+        # (a reason before ", so ORDER" is no condition of it: `_so_order`)
+        for condition in _conditions(_JUSTIFICATION.sub("", _so_order(sentence)), ""):
             if _TOLD_CONDITION.search(condition.text) and re.search(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+", sentence,
                                                                      re.IGNORECASE):
                 continue  # "a user host was exploited while Op_Server0 was already compromised, and I ...": a told moment

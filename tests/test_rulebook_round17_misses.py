@@ -1,0 +1,95 @@
+"""Issue 29, seventeenth round (i29s): readings that kept a rule silent where its own words say it applies (blind14's
+missed injections with the default compiler), each class on sentences written for these tests.
+
+- *A story told with an irregular past* ("When Enterprise2 first showed an exploit I chose Analyse ..."): the story's
+  "when" was taken for a condition the lesson left out, so the lesson was never read whole (silent).
+- *A word of emphasis* ("unless it has actually been rooted", "really", "truly"): left unplaced, so the condition was
+  not read whole.
+- *"unless / until it has been exploited"*: an exploit that landed leaves a compromise and may show no Exploit activity
+  any more: not yet exploited is neither (read as "no Exploit activity" alone, the rule spoke on a compromised host).
+- *"REASON, so ORDER" where the reason is a "doesn't need VERBing" judgement*: the judgement read as the order, the
+  real order after ", so" was lost, and the reason's own relative clause counted as a condition left out.
+- *A quiet value said with no subject after a class's host* ("a user box with a scan and no compromise on it"): that same
+  host is clean (it was read as "no user host is compromised anywhere", unknown wherever a user row was not shown, or
+  dropped).
+"""
+from __future__ import annotations
+
+from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims
+from forge.rulebook.language.predicate import truth
+from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.wording import conditions_left_out, read_wording
+
+REFUSED = "predicate refused: verb: a test's refusal"
+
+
+def _rows(*rows: tuple[str, str, str]):
+    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
+
+
+def _claims(text: str):
+    return semantic_claims(text, REFUSED)
+
+
+# -- a story told with an irregular past ---------------------------------------------------------------------------------
+
+def test_a_story_with_an_irregular_past_is_no_condition_of_the_lesson() -> None:
+    for verb in ("chose", "drew", "felt", "sought"):
+        text = (f"When Enterprise2 first showed an exploit I {verb} an Analyse over anything else and the attacker "
+                f"settled in. My rule from now on is that as long as Enterprise2 is not rooted, Remove on Enterprise2 beats "
+                f"another look.")
+        assert conditions_left_out(text) == (), (verb, conditions_left_out(text))
+        found = rule_claims(read_wording(text).instruction, with_instruction=True)
+        assert complete_claims(read_wording(text).instruction, found), verb
+        claims = _claims(text)
+        assert truth(claims, _rows(("Enterprise2", "Exploit", "User"))) is True, verb
+        assert truth(claims, _rows(("Enterprise2", "None", "Privileged"))) is False, verb
+
+
+# -- a word of emphasis --------------------------------------------------------------------------------------------------
+
+def test_a_word_of_emphasis_in_a_condition_is_read_whole() -> None:
+    for word in ("actually", "really", "truly"):
+        text = f"Never Restore Enterprise0 unless it is {word} rooted."
+        claims = _claims(text)
+        assert truth(claims, _rows(("Enterprise0", "None", "User"))) is True, word
+        assert truth(claims, _rows(("Enterprise0", "None", "Privileged"))) is False, word
+
+
+# -- unless it has been exploited ----------------------------------------------------------------------------------------
+
+def test_unless_exploited_is_not_met_by_a_host_the_exploit_left_compromised() -> None:
+    for text in ("Do not Remove User2 unless it has been exploited.", "Leave Remove off User2 until it gets exploited."):
+        claims = _claims(text)
+        # (the exploit landed: the row shows the compromise, no Exploit activity any more)
+        assert truth(claims, _rows(("User2", "None", "User"))) is not True, text
+        assert truth(claims, _rows(("User2", "Exploit", "User"))) is not True, text
+    claims = _claims("Do not Remove User2 unless it has been exploited.")
+    assert truth(claims, _rows(("User2", "Scan", "No"))) is True
+
+
+# -- a "doesn't need" reason before ", so ORDER" ------------------------------------------------------------------------
+
+def test_the_order_after_a_no_need_reason_is_the_order() -> None:
+    text = ("A server that was merely probed doesn't need rebuilding, so never Restore an enterprise host with a scan "
+            "and no compromise on it.")
+    words = read_wording(text)
+    assert words.instruction.lower().startswith("never restore an enterprise host"), words.instruction
+    assert conditions_left_out(text) == ()
+    claims = _claims(text)
+    assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is True
+    assert truth(claims, _rows(("Enterprise1", "Scan", "User"))) is not True
+    # (an order before ", so" stays the order)
+    assert read_wording("Remove User1 when it is exploited, so never leave it be.").instruction.lower().startswith("remove user1")
+
+
+# -- a quiet value said with no subject after a class's host -------------------------------------------------------------
+
+def test_a_quiet_value_after_a_class_host_is_that_same_host() -> None:
+    for text in ("Put a DecoyTomcat on a user box with a scan and no compromise on it.",
+                 "Put a DecoyTomcat on a user box with a scan and no compromise."):
+        claims = _claims(text)
+        # (the one user row shown is scanned and clean: the other user hosts are not shown, and need not be)
+        assert truth(claims, _rows(("User3", "Scan", "No"))) is True, text
+        assert truth(claims, _rows(("User3", "Scan", "User"))) is not True, text
+        assert truth(claims, _rows(("User3", "Scan", "User"), ("User1", "None", "No"))) is not True, text
