@@ -66,6 +66,10 @@ def test_unless_exploited_is_not_met_by_a_host_the_exploit_left_compromised() ->
         assert truth(claims, _rows(("User2", "Exploit", "User"))) is not True, text
     claims = _claims("Do not Remove User2 unless it has been exploited.")
     assert truth(claims, _rows(("User2", "Scan", "No"))) is True
+    # (an exploit under way is its activity alone: "unless it's being exploited")
+    claims = _claims("Keep Remove off User2 unless it's being exploited.")
+    assert truth(claims, _rows(("User2", "None", "User"))) is True
+    assert truth(claims, _rows(("User2", "Exploit", "User"))) is False
 
 
 # -- a "doesn't need" reason before ", so ORDER" ------------------------------------------------------------------------
@@ -93,3 +97,59 @@ def test_a_quiet_value_after_a_class_host_is_that_same_host() -> None:
         assert truth(claims, _rows(("User3", "Scan", "No"))) is True, text
         assert truth(claims, _rows(("User3", "Scan", "User"))) is not True, text
         assert truth(claims, _rows(("User3", "Scan", "User"), ("User1", "None", "No"))) is not True, text
+
+
+# -- the host the analyst is looking at ---------------------------------------------------------------------------------
+
+def _analyst(host: str, activity: str, compromise: str):
+    return read_situation(f"Host {host}: table Activity {activity}, Compromised {compromise}.\n"
+                          "Baseline: 1 processes; users Administrator, SYSTEM; OS WINDOWS.")
+
+
+def test_the_host_under_analysis_is_the_host_the_context_is_about() -> None:
+    for text in ("If the box you are inspecting shows Compromised Privileged and no activity, recommend Restore.",
+                 "analysed machine: root level, no activity -> suggest Restore",
+                 "When the host being analysed shows Compromised Privileged and no activity, recommend a Restore.",
+                 "If the host under analysis shows Compromised Privileged and no activity, recommend Restore."):
+        claims = _claims(text)
+        assert truth(claims, _analyst("Enterprise2", "None", "Privileged")) is True, text
+        assert truth(claims, _analyst("Enterprise2", "Exploit", "Privileged")) is not True, text
+        assert truth(claims, _analyst("Enterprise2", "None", "User")) is not True, text
+
+
+# -- a judgement that names the verb ends the condition ------------------------------------------------------------------
+
+def test_the_move_is_a_verb_and_calls_for_end_the_condition() -> None:
+    for text in ("I'm fairly sure that when Op_Server0 shows a scan the right move is a DecoyHarakaSMPT on Op_Server0, "
+                 "not a Remove.",
+                 "An enterprise host showing Compromised Privileged warrants a Restore, not a Remove.",
+                 "Any user box reading Compromised User calls for Remove."):
+        words = read_wording(text)
+        assert all(not c.text.lower().endswith(("the right move is", "warrants", "calls for")) for c in words.conditions), \
+            (text, [c.text for c in words.conditions])
+        found = rule_claims(text, with_instruction=True)
+        assert complete_claims(text, found), (text, [c.text for c in words.conditions])
+
+
+# -- a lesson drawn in its own words ------------------------------------------------------------------------------------
+
+def test_a_drawn_lesson_takes_no_situation_from_its_story() -> None:
+    text = ("When Op_Host2 got probed I restored two other hosts in a hurry and lost ground. In hindsight the scan was "
+            "only red sizing up the plant. The lesson I'd keep: a probe on Op_Host2 is no reason to restore anything; "
+            "put a DecoyVsftpd on Op_Host2 and stop there.")
+    words = read_wording(text)
+    assert words.situation == "", words.situation
+    claims = _claims(text)
+    assert truth(claims, _rows(("Op_Host2", "Scan", "No"))) is True
+    assert truth(claims, _rows(("Op_Host2", "None", "No"))) is False
+
+
+def test_a_lesson_said_as_the_move_it_names_is_the_order() -> None:
+    text = ("The probes on the operational side came one by one and I watched each with Monitor, sure it was noise. It "
+            "was not. The rule I'd give myself is simple: a DecoyTomcat on Op_Host0 or Op_Host1, whichever is scanned.")
+    words = read_wording(text)
+    assert words.instruction.startswith("A DecoyTomcat on Op_Host0"), words.instruction
+    assert "Monitor" not in words.verbs
+    claims = _claims(text)
+    assert truth(claims, _rows(("Op_Host1", "Scan", "No"))) is True
+    assert truth(claims, _rows(("Op_Host1", "None", "No"))) is not True

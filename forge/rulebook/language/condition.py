@@ -261,6 +261,12 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\bthe\s+(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
                            r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\s+is\s+"
                            r"(?=(?:user|enterprise|op|defender)[\w-]*\b)", re.IGNORECASE), ""),
+               # "the host you analyse shows ...", "analysed host: ...": the host the analyst's context is about, whichever
+               (_AT_HAND := re.compile(r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
+                                       r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\b|"
+                                       r"\b(?:the\s+)?analy[sz]ed\s+(?:host|box|machine|server)\b|"
+                                       r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+analy[sz]ed|under\s+analysis)\b",
+                                       re.IGNORECASE), "a host"),
                # "ent srv scanned and nothing more": the state said without its verb
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)\s*,?\s+and\s+"
                            r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"only \1"),
@@ -345,7 +351,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 
 # "unless it has been exploited", "until it gets exploited": an exploit that landed, so the host's row may show the
 # compromise it left and no Exploit activity any more; "not yet" so is neither (`_or_landed`).
-_LANDED = re.compile(r"\b(?:has|have|had|gets?|got|is|was|were|been)\s+(?:\w+\s+)?(?:been\s+)?exploited\b", re.IGNORECASE)
+# ("unless it is being exploited": the exploit under way, its activity alone)
+_LANDED = re.compile(r"\b(?:has|have|had|gets?|got|is|was|were|been)\s+(?:(?!being\b)\w+\s+)?(?:been\s+)?exploited\b", re.IGNORECASE)
 
 
 def _or_landed(found):

@@ -459,9 +459,14 @@ def verbs_in(text: str) -> tuple[str, ...]:
     """The catalog verbs a text names (`Decoy` for a decoy of no named service); not the verb of a relative clause that
     names the host the agent is working on ("the host you analyse", "the box we're inspecting"): no move of it."""
     text = _SUBJECT_AT_HAND.sub(lambda m: m["noun"] + " " * (len(m.group(0)) - len(m["noun"])), text or "")
+    # (and "the analysed host", "the host being analysed", "the host under analysis": the analyst's host, no move)
+    text = _ANALYSED_HOST.sub(lambda m: " " * len(m.group(0)), text)
     return tuple(dict.fromkeys(_canonical_verb(m, text[m.end():]) for m in _VERB.finditer(text)))
 
 
+_ANALYSED_HOST = re.compile(r"\banaly[sz]ed(?=\s+(?:host|box|machine|server)\b)|"
+                            r"(?<=host\s)(?:being\s+analy[sz]ed|under\s+analysis)\b|(?<=box\s)(?:being\s+analy[sz]ed|under\s+analysis)\b|"
+                            r"(?<=machine\s)(?:being\s+analy[sz]ed|under\s+analysis)\b", re.IGNORECASE)
 _SUBJECT_AT_HAND = re.compile(r"\b(?P<noun>host|box|machine|server|system|node)\s+(?:that\s+)?(?:you|we)(?:\s+are|'re)?\s+(?:"
                               + "|".join(pattern for _, pattern in _VERB_FORMS) + r")", re.IGNORECASE)
 
@@ -763,7 +768,11 @@ def _lesson(part: str) -> str:
         return part
     rest = part[found.end():]
     rest = rest[:1].upper() + rest[1:]
-    return rest if gives_order(rest) else part
+    return rest if gives_order(rest) or _NOUN_ORDER.match(rest) else part
+
+
+# A lesson said as the move it names: "the rule I'd give myself is simple: a DecoyTomcat on User2 whenever it is scanned".
+_NOUN_ORDER = re.compile(r"^(?:a|an|one)\s+" + _VERB_WORD + r"\s+(?:on|for|of|against|to)\b", re.IGNORECASE)
 
 
 # The teacher speaking of themselves before the lesson: "I can't say for sure it would have helped, but the lesson seems
@@ -843,7 +852,10 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             situation, order = inner["situation"].strip(), inner["rest"]
             scope = re.sub(r"^\s*(?:analyst|planner|(?:action[\s_-]*)?chooser)\s*[/:,-]\s*", "", scope, flags=re.IGNORECASE)
             situation = f"{scope}: {situation}" if scope else situation  # (the role it is for is no part of it)
-    if not situation and first > 0 and not headed and not _CONDITION.search(order) and not _RELATIVE.search(order):
+    # (a lesson drawn in its own words, "The lesson I'd keep: ...", is the whole rule: the sentences before it are its
+    # story, none of them its situation)
+    if not situation and first > 0 and not headed and first != drawn and not _CONDITION.search(order) \
+            and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
         # explains, and is left out).
@@ -928,6 +940,11 @@ _PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|i
                             + _VERB_WORD + r")", re.IGNORECASE)
 
 
+_JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our)\s+(?:\w+\s+){0,2}?(?:call|move|choice|answer|response|play|fix|remedy|option)\s+"
+                          r"(?:is|would\s+be|will\s+be)|means|calls?\s+for|warrants?|deserves?|demands?|requires?)\s+"
+                          r"(?:(?:simply|just)\s+)?(?:(?:a|an|the|to)\s+)?(?=" + _VERB_WORD + r")", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -952,10 +969,14 @@ def _clause_end(text: str, start: int) -> int:
     # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
     main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
     end = main.start() if main else end
+    # "when the Defender shows an exploit the move is a Restore", "a user host showing root calls for Restore": the
+    # judgement that names the verb (or "X calls for / warrants VERB") opens the main clause
+    main = _JUDGED_VERB.search(rest[:end])
+    end = main.start() if main else end
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
-    if order and not re.search(r"\b(?:is|are|was|were|been|be|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
+    if order and not re.search(r"\b(?:is|are|was|were|been|be|being|under|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
                                r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three)\s*$",
                                rest[:order.start()], re.IGNORECASE) and order.start() > 0:
         end = min(end, order.start())
