@@ -153,3 +153,31 @@ def test_a_lesson_said_as_the_move_it_names_is_the_order() -> None:
     claims = _claims(text)
     assert truth(claims, _rows(("Op_Host1", "Scan", "No"))) is True
     assert truth(claims, _rows(("Op_Host1", "None", "No"))) is not True
+
+
+# -- "nothing on it", "X is the exception:", a class named by the sentence's scope ---------------------------------------
+
+def test_nothing_on_it_is_no_compromise_of_that_host() -> None:
+    claims = _claims("planner: E2 probed, nothing on it yet -> DecoyTomcat E2, then Analyse E2")
+    assert truth(claims, _rows(("Enterprise2", "Scan", "No"))) is True
+    assert truth(claims, _rows(("Enterprise2", "Scan", "User"))) is False
+    # (where its own verb follows, "nothing on it is compromised", it was read already, and stays so)
+    claims = _claims("When Enterprise2 has been probed and nothing on it is compromised, analyse Enterprise2.")
+    assert truth(claims, _rows(("Enterprise2", "Scan", "No"))) is True
+    assert truth(claims, _rows(("Enterprise2", "Scan", "User"))) is False
+
+
+def test_a_host_that_is_the_exception_heads_its_rule() -> None:
+    text = "Op_Server0 is the exception: when it shows a scan, Analyse it first and do not Restore it on a hunch."
+    claims = _claims(text)
+    assert truth(claims, _rows(("Op_Server0", "Scan", "No"))) is True
+    assert truth(claims, _rows(("Op_Server0", "None", "No"))) is False
+
+
+def test_a_state_with_no_subject_is_said_of_the_class_the_sentence_opens_with() -> None:
+    text = "Across the user boxes, a compromise at root level calls for Restore."
+    claims = _claims(text)
+    assert truth(claims, _rows(("User2", "None", "Privileged"))) is True
+    assert truth(claims, _rows(("User2", "None", "User"))) is not True
+    # (the scope's class, not another host: an enterprise row at root is no user box)
+    assert truth(claims, _rows(("Enterprise0", "None", "Privileged"))) is not True

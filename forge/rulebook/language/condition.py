@@ -267,6 +267,10 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                                        r"\b(?:the\s+)?analy[sz]ed\s+(?:host|box|machine|server)\b|"
                                        r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+analy[sz]ed|under\s+analysis)\b",
                                        re.IGNORECASE), "a host"),
+               # "OpS0 scanned, nothing on it yet": nothing of the attacker's is on that host, no compromise
+               (re.compile(r"\bnothing\s+(?:is\s+)?on\s+(it|that\s+(?:host|box|machine|one|server)|there)\b"
+                           r"(?!\s+(?:is|was|has|had|gets?|got|shows?|reads?|looks?|seems?|appears?)\b)", re.IGNORECASE),
+                r"nothing compromised on \1"),
                # "ent srv scanned and nothing more": the state said without its verb
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)\s*,?\s+and\s+"
                            r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"only \1"),
@@ -1155,12 +1159,23 @@ def _condition_claims(words, unresolved: Optional[list] = None):
             else condition.text
         if own is None and not named and not classes_in(sentence):  # "if the host is being scanned": a host, any
             said = _THE_HOST.sub(lambda m: f"a {m['what'] or 'host'}", said)
+        # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
+        # host of the class the sentence's scope names
+        scope = _CLASS_SCOPE.match(sentence)
+        if scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]) and not classes_in(said) \
+                and not hosts_in(said) and not _SOME_HOST.search(said) and not _GENERAL_SUBJECT.search(said) \
+                and not re.search(r"\b(?:it|its|they|them|one|none|all|each|every|no\s+host)\b", said, re.IGNORECASE) \
+                and _state_of(said) not in (((None, None), None),):
+            said = f"{said} on a {_CLASS_WORD[classes_in(sentence)[0]][:-1]}"
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
 
 
 _IT = re.compile(r"\bit(?:s|'s)?\b", re.IGNORECASE)
+# A sentence that opens with the class it is about: "On the enterprise servers, ...", "For user boxes: ...".
+_CLASS_SCOPE = re.compile(r"^\s*(?:on|for|across|among|with|in)\s+(?P<what>(?:the\s+|all\s+(?:the\s+)?|any\s+|our\s+)?[^,:;]{2,40}?)\s*[,:]",
+                          re.IGNORECASE)
 
 
 def _named_before_it(sentence: str, condition: str, named: list) -> Optional[str]:

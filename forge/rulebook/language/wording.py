@@ -1017,7 +1017,8 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         if _STATE_WORDS.search(means["situation"]):
             spans.append(means["situation"].strip())
     if situation:
-        spans.append(_GLOSS.sub("", situation))
+        # ("Enterprise1 is the exception: when it shows ..., ...": a heading that names the host the rule is for)
+        spans.append(_EXCEPTION_HEADING.sub("", _GLOSS.sub("", situation)))
     out = []
     unique = list(dict.fromkeys(s.strip() for s in spans if s.strip()))
     for span in (u for u in unique if not any(u != other and u in other for other in unique)):  # "during a step" in
@@ -1026,6 +1027,8 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     return tuple(out)
 
 
+_EXCEPTION_HEADING = re.compile(r"(?<=\w)\s+(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|odd\s+one\s+out)"
+                                r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)))?\s*$", re.IGNORECASE)
 # A situation glossed: "Op_Server0 compromised means we are in the impact phase", "..., i.e. the impact phase": the
 # gloss names what the situation is, no further condition.
 _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:]*$",
