@@ -181,3 +181,47 @@ def test_a_state_with_no_subject_is_said_of_the_class_the_sentence_opens_with() 
     assert truth(claims, _rows(("User2", "None", "User"))) is not True
     # (the scope's class, not another host: an enterprise row at root is no user box)
     assert truth(claims, _rows(("Enterprise0", "None", "Privileged"))) is not True
+
+
+# -- "no host shows any compromise" is no quiet network ------------------------------------------------------------------
+
+def _one_row(host: str, activity: str, compromise: str):
+    return read_situation(f"Alerts:\n{host}: Activity {activity}, Compromised {compromise}\n"
+                          "(12 other hosts: Activity None, Compromised No)")
+
+
+def test_no_host_with_one_kind_of_state_denies_that_kind_only() -> None:
+    claims = _claims("Whenever no host is compromised, put decoys on whatever is being scanned.")
+    assert truth(claims, _one_row("User1", "Scan", "No")) is True
+    assert truth(claims, _one_row("User1", "Scan", "User")) is False
+    # (activity, both, or a word that names neither, is the quiet network it always was)
+    for text in ("If no host shows any activity, Monitor.", "If no host shows any activity or compromise, Monitor."):
+        assert truth(_claims(text), _one_row("User1", "None", "User")) is False, text
+
+
+# -- a predicate that asks more than the whole reading -------------------------------------------------------------------
+
+def test_a_predicate_narrower_than_the_whole_reading_is_refused() -> None:
+    from forge.rulebook.authoring.checks import text_problem
+
+    story = ("User3 sat at root for five steps before I rebuilt it, and red had moved on by then. I'm fairly sure I "
+             "should restore User3 the moment it is compromised.")
+    restore = {"mode": "do", "verb": "Restore", "target": "User3"}
+    problem = text_problem(story, {"host": "User3", "compromise": "any", "unchanged_for": 5}, restore)
+    assert problem is not None and problem.startswith("narrow"), problem
+    assert text_problem(story, {"host": "User3", "compromise": "any"}, restore) is None
+    # (the story listed as the predicate's "unexpressed" rest is no guard, and switches no check off)
+    problem = text_problem(story, {"host": "User3", "compromise": "any", "unchanged_for": 5}, restore,
+                           "User3 sat at root for five steps before I rebuilt it")
+    assert problem is not None and problem.startswith("narrow"), problem
+    quiet = {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
+    monitor = {"mode": "do", "verb": "Monitor", "target": None}
+    problem = text_problem("Whenever no host is compromised, Monitor.", quiet, monitor)
+    assert problem is not None and problem.startswith("narrow"), problem
+    assert text_problem("Whenever no host is compromised, Monitor.", {"not": {"class": "any", "compromise": "any"}}, monitor) is None
+    # (where the whole reading has a history of its own, the predicate may say more of it than the reading placed: no
+    # refusal; "still compromised right after you removed it" keeps its compiled "compromised")
+    after = "If a user box still shows a compromise right after we Removed it, Restore that box."
+    problem = text_problem(after, {"class": "User", "compromise": "any", "acted": "Remove", "within": 1, "changed": False},
+                           {"mode": "do", "verb": "Restore", "target": "$matched"})
+    assert problem is None or not problem.startswith("narrow"), problem

@@ -549,6 +549,11 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
             if re.search(r"\b(?:also|too|as\s+well)\b", clause, re.IGNORECASE) else []
         return also + others
     if _ALL_QUIET.search(clause):
+        # ("no host shows any compromise": none is compromised, whatever is scanned; "no host shows any activity" is the
+        # quiet network it always was, as is a clause that names both, or neither)
+        kinds = {kind for kind, pattern in _QUIET_KINDS if pattern.search(clause)}
+        if kinds == {"compromise"} and _NO_HOST_SHOWS.search(clause):
+            return [Not(Atom(host_class="any", compromise="any"))]
         return [Not(AnyOfQuiet())]
     phase = phase_named(clause)
     if phase is not None and not classes_in(clause):
@@ -703,6 +708,16 @@ def _history_unread(condition: str) -> bool:
             if not history or "history" in facts_needed(rest) or negations_in(rest):
                 return True
     return False
+
+
+# What a "no host shows ..." clause denies: a compromise, an activity (the word itself: "a scan" or "an exploit" is one of
+# them, left as the quiet network it was read as), or anything else.
+_QUIET_KINDS = (("compromise", re.compile(r"\bcompromis\w*", re.IGNORECASE)),
+                ("activity", re.compile(r"\bactiv\w*", re.IGNORECASE)),
+                ("other", re.compile(r"\b(?:alerts?|alarms?|scan\w*|exploit\w*|fires?|anything|owned|root\w*|privilege\w*|"
+                                     r"quiet|calm|clean|going\s+on|happening)\b", re.IGNORECASE)))
+_NO_HOST_SHOWS = re.compile(r"^\s*(?:(?:when|whenever|if|while|as\s+long\s+as|once)\s+)?(?:no|not\s+a\s+single)\s+(?:host|machine)\s+"
+                            r"(?:shows?|has|reads?|is)\s+(?:any\s+)?(?:compromise|compromised)\s*$", re.IGNORECASE)
 
 
 def AnyOfQuiet():
