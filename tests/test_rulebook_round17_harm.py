@@ -17,7 +17,7 @@ injections and the reference compiler's misses), each class on sentences written
   rather than a Restore"): no order, so the story before it was the rule.
 - *"the move is a VERB"* after a condition with no comma: the condition ran on into the order, and took its verb.
 - *"X is a better use of the turn than VERB"*: a preference over that verb.
-- *"no host shows any compromise"* claims no compromise, "no host shows any activity" no activity (every host quiet
+- *"no host shows any compromise"* claims no compromise ("no host shows any activity" stays every host quiet
   only when both, or neither, are said).
 - *A participle heading before a situation and its order* ("inspected box: exploit under way, ... -> rec Remove"): read as
   a report ("Analysed ..." opens a story), and "rec" is "recommend"; "user-level, no root yet" is the level, exactly.
@@ -164,8 +164,9 @@ def test_no_host_showing_one_column_claims_that_column() -> None:
     scanned, compromised = _rows(("User1", "Scan", "No")), _rows(("User1", "None", "User"))
     found, whole = text_claims("As long as no machine shows any compromise, plan a DecoySSHD on User1.")
     assert whole and truth(found, scanned) is True and truth(found, compromised) is False
+    # ("no host shows any activity" stays the quiet network, as documented: compromised and scanned rows both deny it)
     found, whole = text_claims("As long as no machine shows any activity, plan a DecoySSHD on User1.")
-    assert whole and truth(found, compromised) is True and truth(found, scanned) is False
+    assert whole and truth(found, compromised) is False and truth(found, scanned) is False
     found, whole = text_claims("As long as no machine shows any activity or compromise, plan a DecoySSHD on User1.")
     assert whole and truth(found, compromised) is False and truth(found, scanned) is False
 

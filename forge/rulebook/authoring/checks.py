@@ -23,6 +23,9 @@ names the first disagreement, or returns None:
   places every negation ("If Enterprise1 is scanned but not yet compromised" is not `not (scanned and
   compromised)`);
 - *target*: an action aimed at the matched host under a trigger that matches none (`always`, a quiet network);
+- *narrow*: where the product reads the whole condition, the predicate does not ask more than that reading by a
+  history the reading has none of (the story's "owned for four steps") or by a quiet network ("no host is compromised"
+  compiled as "no host shows anything"): narrower, the rule would be silent where its words say it applies;
 - *history*: a condition about the defender's history ("clean at the previous step", "for three steps in a
   row") needs a history atom, or its words listed as unexpressed (the rule is then guarded).
 
@@ -41,7 +44,8 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, rule_claims,
+from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, guard_rest,
+                                               rule_claims,
                                                spoken_facts, subject_of)
 from forge.rulebook.language.predicate import ANY_CLASS, Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
@@ -524,6 +528,39 @@ def _claims(text: str, predicate) -> Optional[str]:
     return None
 
 
+def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
+    """Where the product reads the whole of the condition, the predicate must not ask more than that reading (a history
+    the story told, "owned for four steps", or a quiet network for "no host shows any compromise"): narrower, the rule
+    stays silent where its words say it applies. Refused, it is kept semantic and judged by that whole reading."""
+    if guard_rest(unexpressed, predicate, text).strip():
+        return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none)
+    found = rule_claims(text, with_instruction=True, bare=False)
+    if found is None or not complete_claims(text, found) or implies(found, predicate):
+        return None
+    # (only a history where the whole reading has none, the story's: where the reading has one too, its words may
+    # say more of it than the reading placed, "still compromised right after you removed it")
+    told = any(atom.history() for atom, _ in atoms_of(predicate)) and not any(atom.history() for atom, _ in atoms_of(found))
+    if not told and not _quiet_network(predicate):
+        return None
+    return (f"narrow: the predicate asks more than the condition says ({describe(found)[:90]}): express the condition, "
+            "and no more")
+
+
+def _quiet_network(predicate) -> bool:
+    """Whether a predicate asks every host quiet (no activity and no compromise anywhere)."""
+    from forge.rulebook.language.predicate import AnyOf, Not
+
+    return any(isinstance(p, Not) and isinstance(p.part, AnyOf) and
+               {(a.activity, a.compromise) for a in p.part.parts if isinstance(a, Atom) and a.host_class == ANY_CLASS}
+               >= {("any", None), (None, "any")} for p in _conjuncts(predicate))
+
+
+def _conjuncts(predicate) -> tuple:
+    from forge.rulebook.language.predicate import AllOf
+
+    return predicate.parts if isinstance(predicate, AllOf) else (predicate,)
+
+
 def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     """A condition that speaks of a kind of fact a predicate over the table cannot state (the defender's history,
     rewards, an action's outcome, priority, traffic, the step of the episode) needs it stated: history by a history
@@ -545,7 +582,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
 
 
 CHECKS = ("format", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
-          "bare", "before", "claims", "history", "facts", "target")
+          "bare", "before", "claims", "narrow", "history", "facts", "target")
 
 
 def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "") -> Optional[str]:
@@ -560,7 +597,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) or _bare(words, predicate) \
         or _before(words, predicate) \
-        or _claims(text, predicate) or _history(words, predicate, unexpressed)
+        or _claims(text, predicate) or _narrow(text, predicate, unexpressed) or _history(words, predicate, unexpressed)
 
 
 def _never_holds(predicate) -> Optional[str]:

@@ -261,6 +261,16 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\bthe\s+(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
                            r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\s+is\s+"
                            r"(?=(?:user|enterprise|op|defender)[\w-]*\b)", re.IGNORECASE), ""),
+               # "the host you analyse shows ...", "analysed host: ...": the host the analyst's context is about, whichever
+               (_AT_HAND := re.compile(r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
+                                       r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\b|"
+                                       r"\b(?:the\s+)?analy[sz]ed\s+(?:host|box|machine|server)\b|"
+                                       r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+analy[sz]ed|under\s+analysis)\b",
+                                       re.IGNORECASE), "a host"),
+               # "OpS0 scanned, nothing on it yet": nothing of the attacker's is on that host, no compromise
+               (re.compile(r"\bnothing\s+(?:is\s+)?on\s+(it|that\s+(?:host|box|machine|one|server)|there)\b"
+                           r"(?!\s+(?:is|was|has|had|gets?|got|shows?|reads?|looks?|seems?|appears?)\b)", re.IGNORECASE),
+                r"nothing compromised on \1"),
                # "ent srv scanned and nothing more": the state said without its verb
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)\s*,?\s+and\s+"
                            r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"only \1"),
@@ -311,12 +321,17 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     for clause in (piece for c in coarse for piece in _shared_state(_terse_split(_NEW_SUBJECT.split(c)))):
         if not clause:
             continue
+        # ("a user box with a scan and no compromise on it": "it" is that same host of the class, not any of them)
+        own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
+        if own is not None:
+            parts[-1] = own
+            continue
         clause = _their_class(clause, named_class)
         named_class = classes_in(clause)[0] if len(classes_in(clause)) == 1 and not hosts_in(clause) else named_class
         if _NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
             inner = claims(_NOT_YET.sub("", clause), last, unresolved)
             if inner is not None:
-                parts.append(Not(inner))
+                parts.append(Not(_or_landed(inner) if _LANDED.search(clause) else inner))
             continue
         statements = host_statements(clause)
         besides = last if last is not None else group[0] if len(group) == 1 else None
@@ -359,6 +374,22 @@ def _terse_split(pieces: list[str]) -> list[str]:
                 start = found.end()
         out.append(piece[start:] if piece else piece)
     return out
+# "unless it has been exploited", "until it gets exploited": an exploit that landed, so the host's row may show the
+# compromise it left and no Exploit activity any more; "not yet" so is neither (`_or_landed`).
+# ("unless it is being exploited": the exploit under way, its activity alone)
+_LANDED = re.compile(r"\b(?:has|have|had|gets?|got|is|was|were|been)\s+(?:(?!being\b)\w+\s+)?(?:been\s+)?exploited\b", re.IGNORECASE)
+
+
+def _or_landed(found):
+    """Claims of an exploit (Activity Exploit) that may have landed: that activity, or a compromise of that host (class)."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: beside this module
+
+    if isinstance(found, Atom) and found.activity == "Exploit" and found.compromise is None and not found.history():
+        return AnyOf((found, replace(found, activity=None, compromise="any")))
+    return found
+
+
+_ON_IT = re.compile(r"\s+(?:on|in|against|for)\s+it\b(?=\s*(?:yet|so\s+far)?\s*$)", re.IGNORECASE)
 
 
 def _denied_of_class(part, clause: str):
@@ -372,6 +403,11 @@ def _denied_of_class(part, clause: str):
             or _GENERAL_SUBJECT.search(clause) or _OTHER.search(clause) or facts_needed(clause):
         return None
     state, negated = _state_of(clause)
+    # ("a user box with a scan and no compromise on it": a quiet value said with no subject is that same host's too)
+    activity, compromise = state
+    if negated is None and (activity, compromise) in ((None, QUIET_COMPROMISE), (QUIET_ACTIVITY, None)) \
+            and (part.compromise if compromise else part.activity) is None:
+        return AnyOf(tuple(AllOf((part.on(h), Atom(host=h, activity=activity, compromise=compromise))) for h in part.hosts()))
     if state != (None, None) or negated is None or _excludes(part, negated):
         return None
     return AnyOf(tuple(AllOf((part.on(h), Not(_negated_atom(Atom, negated, host=h)))) for h in part.hosts()))
@@ -534,11 +570,10 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
             if re.search(r"\b(?:also|too|as\s+well)\b", clause, re.IGNORECASE) else []
         return also + others
     if _ALL_QUIET.search(clause):
-        # ("no host shows any compromise": none compromised, whatever its activity; "no host shows any activity": none
-        # active, whatever its compromise; said of both, or of neither, "no host shows anything", every host quiet)
-        column = _ONE_COLUMN.search(clause) if _NO_HOST_SAYS.search(clause) else None
-        if column is not None and not _OTHER_COLUMN[column.lastgroup].search(clause):
-            return [Not(Atom(host_class="any", **{column.lastgroup: "any"}))]
+        # ("no host shows any compromise": none compromised, whatever is scanned; "no host shows any activity", both, or
+        # neither, "no host shows anything", is the quiet network it always was: the documented reading of "active")
+        if _NO_HOST_SAYS.search(clause) and _COMPROMISE_WORD.search(clause) and not _OTHER_THAN_COMPROMISE.search(clause):
+            return [Not(Atom(host_class="any", compromise="any"))]
         return [Not(AnyOfQuiet())]
     phase = phase_named(clause)
     if phase is not None and not classes_in(clause):
@@ -569,13 +604,11 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
     return parts
 
 
-# "no host shows any compromise", "no host is compromised", "no machine shows any activity": one column said of every host
+# "no host shows any compromise", "no host is compromised": the compromise column said of every host
 _NO_HOST_SAYS = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|hosts|machine|machines)\b", re.IGNORECASE)
-_ONE_COLUMN = re.compile(r"\b(?:(?P<compromise>compromis\w*)|(?P<activity>activity|active))\b", re.IGNORECASE)
-_OTHER_COLUMN = {"compromise": re.compile(r"\b(?:activ\w*|scan\w*|exploit\w*|alerts?|fires?|quiet|calm|clean|idle|anything|"
-                                          r"going\s+on|happening)\b", re.IGNORECASE),
-                 "activity": re.compile(r"\b(?:compromis\w*|exploit\w*|root\w*|privilege\w*|owned|alerts?|fires?|quiet|calm|clean|"
-                                        r"idle|anything|going\s+on|happening)\b", re.IGNORECASE)}
+_COMPROMISE_WORD = re.compile(r"\bcompromis\w*", re.IGNORECASE)
+_OTHER_THAN_COMPROMISE = re.compile(r"\b(?:activ\w*|scan\w*|exploit\w*|alerts?|fires?|quiet|calm|clean|idle|anything|"
+                                    r"going\s+on|happening)\b", re.IGNORECASE)
 
 
 def _excludes(atom, negated) -> bool:
@@ -740,7 +773,8 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
-    immediately directly already progress sitting sits sit sat standing stands""".split())
+    immediately directly already progress sitting sits sit sat standing stands
+    actually really truly indeed definitely genuinely""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
 
@@ -827,7 +861,9 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     # (a class's host that shows one state and denies another, "a user host exploited, not rooted": each of its
     # alternatives places the denial)
     parts = tuple(q for p in parts for q in ([p] if not isinstance(p, AnyOf) or not all(
-        isinstance(a, AllOf) and any(isinstance(q, Not) for q in a.parts) for a in p.parts) else [Not(p)]))
+        isinstance(a, AllOf) and any(isinstance(q, Not) or isinstance(q, Atom) and (q.compromise == QUIET_COMPROMISE or
+                                                                                     q.activity == QUIET_ACTIVITY)
+                                     for q in a.parts) for a in p.parts) else [Not(p)]))
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
                or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY
                # a history of absence: clean before ("newly"), unchanged, not changed by an action
@@ -1168,12 +1204,23 @@ def _condition_claims(words, unresolved: Optional[list] = None):
             else condition.text
         if own is None and not named and not classes_in(sentence):  # "if the host is being scanned": a host, any
             said = _THE_HOST.sub(lambda m: f"a {m['what'] or 'host'}", said)
+        # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
+        # host of the class the sentence's scope names
+        scope = _CLASS_SCOPE.match(sentence)
+        if scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]) and not classes_in(said) \
+                and not hosts_in(said) and not _SOME_HOST.search(said) and not _GENERAL_SUBJECT.search(said) \
+                and not re.search(r"\b(?:it|its|they|them|one|none|all|each|every|no\s+host)\b", said, re.IGNORECASE) \
+                and _state_of(said) not in (((None, None), None),):
+            said = f"{said} on a {_CLASS_WORD[classes_in(sentence)[0]][:-1]}"
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
 
 
 _IT = re.compile(r"\bit(?:s|'s)?\b", re.IGNORECASE)
+# A sentence that opens with the class it is about: "On the enterprise servers, ...", "For user boxes: ...".
+_CLASS_SCOPE = re.compile(r"^\s*(?:on|for|across|among|with|in)\s+(?P<what>(?:the\s+|all\s+(?:the\s+)?|any\s+|our\s+)?[^,:;]{2,40}?)\s*[,:]",
+                          re.IGNORECASE)
 
 
 def _named_before_it(sentence: str, condition: str, named: list) -> Optional[str]:

@@ -283,7 +283,10 @@ _EXPLANATION_LEAD = re.compile(r"^(?:it|it's|its|they|they're|this|that|that's|t
 _PAST = (r"was|were|had|did|got|went|lost|spent|left|took|made|kept|forgot|saw|caught|fell|ran|came|became|began|"
          r"brought|found|held|knew|led|meant|met|paid|said|sent|sat|stood|thought|told|won|wrote|gave|cost|happened|"
          r"wasted|missed|waited|tried|failed|worked|cleared|stayed|remained|looked|seemed|showed|reached|moved|"
-         r"spread|escalated|exploited|compromised|scanned|re-?entered|returned|succeeded")
+         r"spread|escalated|exploited|compromised|scanned|re-?entered|returned|succeeded|"
+         # (irregular pasts of what a teacher did: "When Op_Server0 first showed a scan I chose Monitor")
+         r"chose|drew|felt|froze|heard|hid|struck|sold|taught|threw|understood|woke|bought|built|dealt|fought|grew|"
+         r"sought|shot|slept|spoke|swept|swore|tore|undid|overlooked|overdid|mistook|misread|forgave|rebuilt")
 # Verbs that tell what happened (not participles that state a situation: "Op_Server0 compromised").
 _TOLD_VERB = (r"was|were|had|did|didn't|got|went|came|became|stayed|remained|cost|lost|wasted|spent|fell|ran|kept|"
               r"showed|reached|moved|spread|escalated|re-?entered|returned|failed|worked|cleared|let|made|took")
@@ -460,9 +463,14 @@ def verbs_in(text: str) -> tuple[str, ...]:
     """The catalog verbs a text names (`Decoy` for a decoy of no named service); not the verb of a relative clause that
     names the host the agent is working on ("the host you analyse", "the box we're inspecting"): no move of it."""
     text = _SUBJECT_AT_HAND.sub(lambda m: m["noun"] + " " * (len(m.group(0)) - len(m["noun"])), text or "")
+    # (and "the analysed host", "the host being analysed", "the host under analysis": the analyst's host, no move)
+    text = _ANALYSED_HOST.sub(lambda m: " " * len(m.group(0)), text)
     return tuple(dict.fromkeys(_canonical_verb(m, text[m.end():]) for m in _VERB.finditer(text)))
 
 
+_ANALYSED_HOST = re.compile(r"\banaly[sz]ed(?=\s+(?:host|box|machine|server)\b)|"
+                            r"(?<=host\s)(?:being\s+analy[sz]ed|under\s+analysis)\b|(?<=box\s)(?:being\s+analy[sz]ed|under\s+analysis)\b|"
+                            r"(?<=machine\s)(?:being\s+analy[sz]ed|under\s+analysis)\b", re.IGNORECASE)
 _SUBJECT_AT_HAND = re.compile(r"\b(?P<noun>host|box|machine|server|system|node)\s+(?:that\s+)?(?:you|we)(?:\s+are|'re)?\s+(?:"
                               + "|".join(pattern for _, pattern in _VERB_FORMS) + r")", re.IGNORECASE)
 
@@ -536,9 +544,17 @@ def _so_order(part: str) -> str:
     """ "REASON, so ORDER" ("User2 is the box the exercise must find, so leave User2 alone"): the order (a ", so ..."
     that does not order is a consequence, left out as a justification)."""
     found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
-    return found["order"] if found and not gives_order(part[:found.start()]) \
+    return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and not _CONDITION.match(found["order"]) else part
+
+
+# A judgement that something is not needed, said of a subject ("A host that was only probed doesn't need rebuilding"): it
+# reads like a prohibition, yet before ", so ORDER" it is the reason, and the order is what follows it.
+_NO_NEED = re.compile(r"^\s*(?:(?:a|an|the|any|every|each)\s+)?(?!(?:do|don'?t|never|please)\b)\w+\b[^,;:]*?\b"
+                      r"(?:(?:does|do|did)\s+not|doesn'?t|don'?t|didn'?t)\s+(?:really\s+)?need\s+(?:\w+ing|to\s+be\s+\w+ed)\b[^,;:]*$|"
+                      r"^\s*(?:(?:a|an|the|any|every|each)\s+)?\w+\b[^,;:]*?\b(?:needn'?t\s+be|(?:is|are)\s+not\s+worth|(?:isn'?t|aren'?t)\s+worth)\b[^,;:]*$",
+                      re.IGNORECASE)
 
 
 def _without_explanation(part: str) -> str:
@@ -660,6 +676,10 @@ def gives_order(sentence: str) -> bool:
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
+
+
+# A heading that names the host the analyst's context is about ("analysed host", "inspected box"): the scope of what follows.
+_AT_HAND_HEADING = re.compile(r"^(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server|node)$", re.IGNORECASE)
 
 
 # A moment of the episode told in the past ("When Op_Server0 was exploited at step 13 I was still removing ..."): a story's
@@ -859,12 +879,16 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             # the situation is what follows it ("ops hosts: any exploit: Restore": a heading that names hosts or a class is
             # the scope of that situation, kept with it; one that excepts a host, "usr boxes, not User3 though", is read as
             # the exception it is)
-            scope = situation if (hosts_in(situation) or classes_in(situation)) and not negations_in(situation) \
-                and not _EXCEPT.search(situation) else ""
+            # (so is one that names the host the analyst is looking at, "analysed machine: root level, no activity -> ...")
+            scope = situation if (hosts_in(situation) or classes_in(situation) or _AT_HAND_HEADING.match(situation.strip())) \
+                and not negations_in(situation) and not _EXCEPT.search(situation) else ""
             situation, order = inner["situation"].strip(), inner["rest"]
             scope = re.sub(r"^\s*(?:analyst|planner|(?:action[\s_-]*)?chooser)\s*[/:,-]\s*", "", scope, flags=re.IGNORECASE)
             situation = f"{scope}: {situation}" if scope else situation  # (the role it is for is no part of it)
-    if not situation and first > 0 and not headed and not _CONDITION.search(order) and not _RELATIVE.search(order):
+    # (a lesson drawn in its own words, "The lesson I'd keep: ...", is the whole rule: the sentences before it are its
+    # story, none of them its situation)
+    if not situation and first > 0 and not headed and first != drawn and not _CONDITION.search(order) \
+            and not _RELATIVE.search(order):
         # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
         # explains, and is left out).
@@ -950,10 +974,10 @@ _PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|i
 
 
 # The judgement that opens the main clause after a condition said without a comma ("when the Defender shows an exploit
-# the move is a Restore of the Defender"): the order, no part of the condition.
-_JUDGED_MAIN = re.compile(r"\s(?:the|my|our|your)\s+(?:(?:right|best|better|correct|usual|safe|smart|proper|only)\s+)?"
-                          r"(?:move|call|answer|response|play|fix|choice|option|thing\s+to\s+do)\s+"
-                          r"(?:is|would\s+be|will\s+be|should\s+be)\b(?=\s+(?:(?:to|a|an|the)\s+)?" + _VERB_WORD + r")", re.IGNORECASE)
+# the move is a Restore of the Defender", "a user host showing root calls for Restore"): the order, no part of the condition.
+_JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our|your)\s+(?:\w+\s+){0,2}?(?:call|move|choice|answer|response|play|fix|remedy|option|"
+                          r"thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be|should\s+be)|means|calls?\s+for|warrants?|deserves?|"
+                          r"demands?|requires?)\s+(?:(?:simply|just)\s+)?(?:(?:a|an|the|to)\s+)?(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
 def _clause_end(text: str, start: int) -> int:
@@ -978,12 +1002,16 @@ def _clause_end(text: str, start: int) -> int:
     other = _INSTEAD_OF_VERB.search(rest[:end])
     end = other.start() if other else end
     # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
-    main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end]) or _JUDGED_MAIN.search(rest[:end])
+    main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
+    end = main.start() if main else end
+    # "when the Defender shows an exploit the move is a Restore", "a user host showing root calls for Restore": the
+    # judgement that names the verb (or "X calls for / warrants VERB") opens the main clause
+    main = _JUDGED_VERB.search(rest[:end])
     end = main.start() if main else end
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
-    if order and not re.search(r"\b(?:is|are|was|were|been|be|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
+    if order and not re.search(r"\b(?:is|are|was|were|been|be|being|under|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
                                r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three)\s*$",
                                rest[:order.start()], re.IGNORECASE) and order.start() > 0:
         end = min(end, order.start())
@@ -1022,12 +1050,10 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         spans.append(instruction[_list_start(instruction, relative.start()):_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
-            # ("On the enterprise servers, a compromise at user level calls for Remove": the scope before it is its subject)
-            lead = _SCOPE_BEFORE.search(instruction[:means.start("situation")])
-            scoped = lead is not None and bool(hosts_in(lead["scope"]) or classes_in(lead["scope"]))
-            spans.append(f"{lead['lead'].strip()} {means['situation'].strip()}" if scoped else means["situation"].strip())
+            spans.append(means["situation"].strip())
     if situation:
-        spans.append(_GLOSS.sub("", situation))
+        # ("Enterprise1 is the exception: when it shows ..., ...": a heading that names the host the rule is for)
+        spans.append(_EXCEPTION_HEADING.sub("", _GLOSS.sub("", situation)))
     out = []
     unique = list(dict.fromkeys(s.strip() for s in spans if s.strip()))
     for span in (u for u in unique if not any(u != other and u in other for other in unique)):  # "during a step" in
@@ -1036,14 +1062,12 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     return tuple(out)
 
 
+_EXCEPTION_HEADING = re.compile(r"(?<=\w)\s+(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|odd\s+one\s+out)"
+                                r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)))?\s*$", re.IGNORECASE)
 # A situation glossed: "Op_Server0 compromised means we are in the impact phase", "..., i.e. the impact phase": the
 # gloss names what the situation is, no further condition.
 _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:]*$",
                     re.IGNORECASE)
-# A scope said before a situation and its order, "On the enterprise servers, a compromise ... calls for Remove": the hosts
-# the situation is about.
-_SCOPE_BEFORE = re.compile(r"(?:^|[.;:]\s*)(?P<lead>(?:on|for|among|across|in|with|as\s+for)\s+(?P<scope>[^,;:.]{2,60}?)\s*,)\s*$",
-                           re.IGNORECASE)
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
 _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
@@ -1306,7 +1330,8 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
         opening = _OPENING.match(sentence)
         if opening and _teachers_view(opening["situation"], opening["rest"]):
             sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
-        for condition in _conditions(_JUSTIFICATION.sub("", sentence), ""):
+        # (a reason before ", so ORDER" is no condition of it: `_so_order`)
+        for condition in _conditions(_JUSTIFICATION.sub("", _so_order(sentence)), ""):
             if _TOLD_CONDITION.search(condition.text) and re.search(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+", sentence,
                                                                      re.IGNORECASE):
                 continue  # "a user host was exploited while Op_Server0 was already compromised, and I ...": a told moment
