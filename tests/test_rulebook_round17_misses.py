@@ -225,3 +225,15 @@ def test_a_predicate_narrower_than_the_whole_reading_is_refused() -> None:
     problem = text_problem(after, {"class": "User", "compromise": "any", "acted": "Remove", "within": 1, "changed": False},
                            {"mode": "do", "verb": "Restore", "target": "$matched"})
     assert problem is None or not problem.startswith("narrow"), problem
+
+
+# -- "whichever of <hosts> is <state>" ------------------------------------------------------------------------------------
+
+def test_whichever_of_a_list_is_a_condition_on_each() -> None:
+    text = ("For the enterprise segment: whichever of Enterprise0 or Enterprise2 is rooted, the plan should be Restore "
+            "then DecoyTomcat on that same host.")
+    words = read_wording(text)
+    assert any(c.text.lower().startswith("whichever of") for c in words.conditions), [c.text for c in words.conditions]
+    claims = _claims(text)
+    assert truth(claims, _rows(("Enterprise2", "None", "Privileged"))) is True
+    assert truth(claims, _rows(("Enterprise0", "None", "User"), ("Enterprise2", "None", "User"))) is False

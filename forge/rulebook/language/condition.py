@@ -756,7 +756,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
-    immediately directly already progress actually really truly indeed definitely genuinely""".split())
+    immediately directly already progress actually really truly indeed definitely genuinely whichever""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
 
