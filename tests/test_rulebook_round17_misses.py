@@ -237,3 +237,16 @@ def test_whichever_of_a_list_is_a_condition_on_each() -> None:
     claims = _claims(text)
     assert truth(claims, _rows(("Enterprise2", "None", "Privileged"))) is True
     assert truth(claims, _rows(("Enterprise0", "None", "User"), ("Enterprise2", "None", "User"))) is False
+
+
+# -- a lesson said as what the teacher does from now on -----------------------------------------------------------------
+
+def test_a_lesson_said_as_the_teachers_own_move_is_the_order() -> None:
+    text = ("Each time Op_Server0 came up at user level I recommended a Restore and we lost the server for a while. I "
+            "suspect that was too much. My rule from now on is that for Op_Server0 at user level I recommend a Remove "
+            "rather than a Restore.")
+    words = read_wording(text)
+    assert words.instruction.startswith("For Op_Server0 at user level I recommend a Remove"), words.instruction
+    claims = _claims(text)
+    assert truth(claims, _rows(("Op_Server0", "None", "User"))) is True
+    assert truth(claims, _rows(("Op_Server0", "None", "Privileged"))) is False

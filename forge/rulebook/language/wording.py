@@ -770,9 +770,13 @@ def _lesson(part: str) -> str:
         return part
     rest = part[found.end():]
     rest = rest[:1].upper() + rest[1:]
-    return rest if gives_order(rest) or _NOUN_ORDER.match(rest) else part
+    return rest if gives_order(rest) or _NOUN_ORDER.match(rest) or _OWN_MOVE.match(rest) else part
 
 
+# A lesson said as what the teacher does from now on: "my rule from now on is that for Enterprise0 at Privileged I recommend
+# a Remove rather than a Restore" (the present of a move of theirs, after a lesson lead, is the order).
+_OWN_MOVE = re.compile(r"^[^.;:]{0,80}?\b(?:i|we)\s+(?:(?:always|now|then|just|simply|will|shall)\s+)?(?:recommend|plan|suggest|"
+                       r"propose|put|deploy|use|go\s+(?:for|with)|pick|choose)\b(?=[^.;]*" + _VERB_WORD + r")", re.IGNORECASE)
 # A lesson said as the move it names: "the rule I'd give myself is simple: a DecoyTomcat on User2 whenever it is scanned".
 _NOUN_ORDER = re.compile(r"^(?:a|an|one)\s+" + _VERB_WORD + r"\s+(?:on|for|of|against|to)\b", re.IGNORECASE)
 
