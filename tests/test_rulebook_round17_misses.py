@@ -250,3 +250,15 @@ def test_a_lesson_said_as_the_teachers_own_move_is_the_order() -> None:
     claims = _claims(text)
     assert truth(claims, _rows(("Op_Server0", "None", "User"))) is True
     assert truth(claims, _rows(("Op_Server0", "None", "Privileged"))) is False
+
+
+# -- a judgement after a comma judges its own verb ------------------------------------------------------------------------
+
+def test_a_judgement_after_an_order_judges_its_own_verb() -> None:
+    # (read as forbidding the order's verb, a compilation of the order itself was refused as "a prohibition compiled as a
+    # do", and one that forbade it would have passed: the text's order inverted)
+    for text, verb in (("Enterprise hosts at user level: plan an Analyse, a Restore there is overkill.", "Restore"),
+                       ("Op_Server0 scanned: put a DecoyApache on it, a Remove would be premature.", "Remove")):
+        words = read_wording(text)
+        assert [p.verb for p in words.prohibitions] == [verb], (text, words.prohibitions)
+    assert [p.verb for p in read_wording("Restoring Enterprise1 is pointless.").prohibitions] == ["Restore"]

@@ -1130,7 +1130,10 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
     for clause in re.split(r"[.;:!?]", instruction):
         bad = _BAD_IDEA.search(clause)
-        verb = _VERB.search(clause[:bad.start()]) if bad else None
+        # (the verb judged is the one of the judgement's own comma-piece: in "plan a Remove, a Restore there is overkill"
+        # it is the Restore, not the order before it)
+        head = clause[:bad.start()] if bad else ""
+        verb = (_VERB.search(head, head.rfind(",") + 1) or _VERB.search(head)) if bad else None
         if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
             found.append(Prohibition(_canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
     dispreferred = []
