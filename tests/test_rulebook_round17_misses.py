@@ -246,7 +246,7 @@ def test_a_lesson_said_as_the_teachers_own_move_is_the_order() -> None:
             "suspect that was too much. My rule from now on is that for Op_Server0 at user level I recommend a Remove "
             "rather than a Restore.")
     words = read_wording(text)
-    assert words.instruction.startswith("For Op_Server0 at user level I recommend a Remove"), words.instruction
+    assert "recommend a Remove" in words.instruction and "came up" not in words.instruction, words.instruction
     claims = _claims(text)
     assert truth(claims, _rows(("Op_Server0", "None", "User"))) is True
     assert truth(claims, _rows(("Op_Server0", "None", "Privileged"))) is False
