@@ -262,7 +262,7 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                            r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\s+is\s+"
                            r"(?=(?:user|enterprise|op|defender)[\w-]*\b)", re.IGNORECASE), ""),
                # "the host you analyse shows ...", "analysed host: ...": the host the analyst's context is about, whichever
-               (_AT_HAND := re.compile(r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
+               (re.compile(r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
                                        r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\b|"
                                        r"\b(?:the\s+)?analy[sz]ed\s+(?:host|box|machine|server)\b|"
                                        r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+analy[sz]ed|under\s+analysis)\b",
