@@ -225,3 +225,40 @@ def test_a_predicate_narrower_than_the_whole_reading_is_refused() -> None:
     problem = text_problem(after, {"class": "User", "compromise": "any", "acted": "Remove", "within": 1, "changed": False},
                            {"mode": "do", "verb": "Restore", "target": "$matched"})
     assert problem is None or not problem.startswith("narrow"), problem
+
+
+# -- "whichever of <hosts> is <state>" ------------------------------------------------------------------------------------
+
+def test_whichever_of_a_list_is_a_condition_on_each() -> None:
+    text = ("For the enterprise segment: whichever of Enterprise0 or Enterprise2 is rooted, the plan should be Restore "
+            "then DecoyTomcat on that same host.")
+    words = read_wording(text)
+    assert any(c.text.lower().startswith("whichever of") for c in words.conditions), [c.text for c in words.conditions]
+    claims = _claims(text)
+    assert truth(claims, _rows(("Enterprise2", "None", "Privileged"))) is True
+    assert truth(claims, _rows(("Enterprise0", "None", "User"), ("Enterprise2", "None", "User"))) is False
+
+
+# -- a lesson said as what the teacher does from now on -----------------------------------------------------------------
+
+def test_a_lesson_said_as_the_teachers_own_move_is_the_order() -> None:
+    text = ("Each time Op_Server0 came up at user level I recommended a Restore and we lost the server for a while. I "
+            "suspect that was too much. My rule from now on is that for Op_Server0 at user level I recommend a Remove "
+            "rather than a Restore.")
+    words = read_wording(text)
+    assert "recommend a Remove" in words.instruction and "came up" not in words.instruction, words.instruction
+    claims = _claims(text)
+    assert truth(claims, _rows(("Op_Server0", "None", "User"))) is True
+    assert truth(claims, _rows(("Op_Server0", "None", "Privileged"))) is False
+
+
+# -- a judgement after a comma judges its own verb ------------------------------------------------------------------------
+
+def test_a_judgement_after_an_order_judges_its_own_verb() -> None:
+    # (read as forbidding the order's verb, a compilation of the order itself was refused as "a prohibition compiled as a
+    # do", and one that forbade it would have passed: the text's order inverted)
+    for text, verb in (("Enterprise hosts at user level: plan an Analyse, a Restore there is overkill.", "Restore"),
+                       ("Op_Server0 scanned: put a DecoyApache on it, a Remove would be premature.", "Remove")):
+        words = read_wording(text)
+        assert [p.verb for p in words.prohibitions] == [verb], (text, words.prohibitions)
+    assert [p.verb for p in read_wording("Restoring Enterprise1 is pointless.").prohibitions] == ["Restore"]

@@ -262,7 +262,7 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                            r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\s+is\s+"
                            r"(?=(?:user|enterprise|op|defender)[\w-]*\b)", re.IGNORECASE), ""),
                # "the host you analyse shows ...", "analysed host: ...": the host the analyst's context is about, whichever
-               (_AT_HAND := re.compile(r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
+               (re.compile(r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
                                        r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\b|"
                                        r"\b(?:the\s+)?analy[sz]ed\s+(?:host|box|machine|server)\b|"
                                        r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+analy[sz]ed|under\s+analysis)\b",
@@ -774,7 +774,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
-    actually really truly indeed definitely genuinely""".split())
+    actually really truly indeed definitely genuinely whichever""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
 

@@ -233,6 +233,8 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"(?<!such\s)as(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
                      r"the\s+(?:step|turn|instant|minute)(?=\s+(?:it|they|\w+\d)\s+(?:gets?|is|becomes|shows))|"
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when|"
+                     # "whichever of User1, User2 or User4 is owned, ...": the one of them in that state
+                     r"whichever\s+of(?=\s+(?:the\s+)?(?:\w+\d|user|enterprise|op|defender)[^.;:]*?\b(?:is|gets|shows|becomes)\b)|"
                      # a situation opened by its absence: "without an exploit on it, never restore User2" (after a word,
                      # "without" is read where it stands: "Op_Host2 without privileged access" is a relative clause)
                      r"(?<![\w-]\s)without" + _ABSENT_WHAT)
