@@ -47,7 +47,7 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, guard_rest,
                                                rule_claims,
                                                spoken_facts, subject_of)
-from forge.rulebook.language.predicate import ANY_CLASS, Always, Atom, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
+from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in)
 
@@ -548,16 +548,12 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
 
 def _quiet_network(predicate) -> bool:
     """Whether a predicate asks every host quiet (no activity and no compromise anywhere)."""
-    from forge.rulebook.language.predicate import AnyOf, Not
-
     return any(isinstance(p, Not) and isinstance(p.part, AnyOf) and
                {(a.activity, a.compromise) for a in p.part.parts if isinstance(a, Atom) and a.host_class == ANY_CLASS}
                >= {("any", None), (None, "any")} for p in _conjuncts(predicate))
 
 
 def _conjuncts(predicate) -> tuple:
-    from forge.rulebook.language.predicate import AllOf
-
     return predicate.parts if isinstance(predicate, AllOf) else (predicate,)
 
 
