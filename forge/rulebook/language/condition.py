@@ -253,7 +253,8 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
                # "only" after what it limits: "User1 scanned only", "a scan only"
-               (re.compile(r"\b((?:being\s+)?(?:scanned|probed)|(?:a|an|one)\s+(?:scan|probe))\s+only\b", re.IGNORECASE), r"only \1"),
+               # (and with no article, as notes say it: "usr box, scan only")
+               (re.compile(r"\b((?:being\s+)?(?:scanned|probed)|(?:(?:a|an|one)\s+)?(?:scan|probe))\s+only\b", re.IGNORECASE), r"only \1"),
                # "shows only Unknown and no confirmed compromise": Unknown is a compromise not confirmed, and all it says
                (re.compile(r"(\bunknown\b[^.;:]*?)\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|without\s+(?:a|any))\s+"
                            r"(?:confirmed|real|actual|genuine|verified)\s+compromise\b", re.IGNORECASE), r"\1"),
@@ -271,11 +272,12 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\bnothing\s+(?:is\s+)?on\s+(it|that\s+(?:host|box|machine|one|server)|there)\b"
                            r"(?!\s+(?:is|was|has|had|gets?|got|shows?|reads?|looks?|seems?|appears?)\b)", re.IGNORECASE),
                 r"nothing compromised on \1"),
-               # "ent srv scanned and nothing more": the state said without its verb
-               (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)\s*,?\s+and\s+"
+               # "ent srv scanned and nothing more": the state said without its verb (or after a bare comma, "scanned, nothing
+               # more", as a note says it)
+               (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"only \1"),
-               # "is being scanned and nothing more", "shows a scan and nothing else"
-               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)\s*,?\s+and\s+"
+               # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
+               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"\g<verb> only \g<what>"),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
@@ -800,8 +802,9 @@ def unplaced(condition: str) -> list[str]:
                     _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
-    spared = re.sub(r"\b(?:whose|its|their|the)\s+(?:table\s+)?rows?(?=\s+(?:reads?|shows?|says?|is|are|sits?|stands?)\b)",
-                    " it ", spared, flags=re.IGNORECASE)
+    # (a note's "row says E0 Unknown", with no article: the row that says it is that host's, and "says" is "shows")
+    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+)?rows?\s+(?:says?|reads?|shows?|is|are|sits?|stands?)\b",
+                    " it shows ", spared, flags=re.IGNORECASE)
     # (a number left once hosts and counts are read is a port, a score, a threshold: something the reading does not place)
     return [w for w in re.findall(r"[a-z][a-z'-]+|\b\d+\b", spared.lower()) if w not in _PLACED and not w.endswith("'s")
             and not ("-" in w and all(part in _PLACED for part in w.split("-") if part))]  # "admin-level"
@@ -1197,8 +1200,12 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
+        # (a class the sentence names only after the condition, in a later step of its order, "remove User4 when it shows
+        # an exploit, then DecoyTomcat the enterprise subnet", is no referent of its "it": the host named before it is)
+        upto = sentence[:max(sentence.find(condition.text), 0)] + condition.text
         own = named[0] if len(named) == 1 and not classes_in(sentence) else \
-            (len(named) > 1 and not classes_in(sentence) and _named_before_it(sentence, condition.text, named)) or subject
+            (len(named) > 1 and not classes_in(sentence) and _named_before_it(sentence, condition.text, named)) or \
+            (named and not classes_in(upto) and _named_before_it(sentence, condition.text, named)) or subject
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
             else condition.text

@@ -54,10 +54,12 @@ _HELD = _any(
     rf"\b(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?{_N}\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)"
     rf"(?:\s+(?:in\s+a\s+row|running|straight|on\s+end))?\b",
     # ("3+ steps straight": at least three, held as long)
-    rf"\b{_N}\+?\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b")
+    rf"\b{_N}\+?\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b",
+    # a note's "unchanged 4 steps", "same state 3 turns": the count said right after the word of holding, with no "for"
+    rf"\b(?:unchanged|(?:the\s+)?same(?:\s+state)?)\s+{_N}\+?\s+(?:steps|turns)\b")
 _HELD_WORDS = _any(r"\b(?:stay(?:s|ed)?|remain(?:s|ed)?|(?:has|have|had)\s+been|sat|sits?|stuck|unchanged|"
                    r"(?:has|have)(?:\s+not|n't)\s+changed|keeps?\s+showing|kept\s+showing|still|consecutive(?:ly)?)\b")
-_WITHIN = _any(rf"\b(?:within|in)\s+the\s+(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b",
+_WITHIN = _any(rf"\b(?:within|in)\s+(?:the\s+)?(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b",
                # "right after we analysed it": the step after the action, not any step the history shows
                r"\b(?:right|just|immediately|directly)\s+(?:after|following)\b")
 # the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
@@ -67,7 +69,9 @@ _ACTED = _any(
     rf"\b(?:after|following|since|once)\s+(?:(?:we|you|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
     rf"(?:(?:a|an|the|our|my|one|your)\s+)?(?:been\s+)?{_DONE}",
     rf"\b(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+|already\s+)*{_DONE}(?:(?<=ed)|(?<=lt))\b",  # past: "we removed it"
-    rf"\b(?:it|that\s+host|the\s+host)\s+(?:was|has\s+been|had\s+been)\s+(?:just\s+|already\s+)?{_DONE}")
+    rf"\b(?:it|that\s+host|the\s+host)\s+(?:was|has\s+been|had\s+been)\s+(?:just\s+|already\s+)?{_DONE}",
+    # a note's bare participle with its time: "U2 removed within the last 2 steps", "User1 restored in the past 3 turns"
+    rf"\b{_DONE}(?<=ed)(?=\s+(?:within\b|in\s+the\s+(?:last|past|previous)\b))")
 # the action did not change it: "still compromised after a Remove", "a Remove did not clear it", "despite a Restore"
 _UNCHANGED_AFTER = _any(
     rf"\b(?:still|remains?|remained|stays?|stayed)\s+{_STATE}\s+(?:even\s+)?(?:after|following|despite|in\s+spite\s+of)\s+"

@@ -74,6 +74,9 @@ _CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
                 r"zone|segment|side|tier)\b", re.IGNORECASE), "Enterprise"),
     (re.compile(r"\busr[\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?|subnet|network|zone|segment|"
                 r"side|tier)\b", re.IGNORECASE), "User"),
+    # the class's letter, hyphenated to a plural: "E-hosts", "U-boxes" (a letter with a number is a host: "E2")
+    (re.compile(r"\bE-(?:hosts|servers|srvs|box(?:es)|machines|nodes|systems)\b", re.IGNORECASE), "Enterprise"),
+    (re.compile(r"\bU-(?:hosts|box(?:es)|machines|workstations|nodes|systems)\b", re.IGNORECASE), "User"),
     (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?:hosts?|servers|box(?:es)?|machines?|nodes?|systems?|subnet|network|zone|"
                 r"segment|side|tier)\b", re.IGNORECASE), "Operational"),
 )
@@ -1259,6 +1262,11 @@ _IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intr
                             re.IGNORECASE)
 
 
+_PARTICIPLE_FULL = {"rmvd": "removed", "rstrd": "restored", "rstred": "restored", "anlsd": "analysed", "anlzd": "analysed",
+                    "analsd": "analysed", "analzd": "analysed"}
+_PARTICIPLE_SHORT = re.compile(r"\b(?:" + "|".join(_PARTICIPLE_FULL) + r")\b", re.IGNORECASE)
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -1272,6 +1280,9 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
     # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
     text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
+    # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
+    text = _PARTICIPLE_SHORT.sub(lambda m: _PARTICIPLE_FULL[m[0].lower()] if m[0][0].islower()
+                                 else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
     # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
     # "and" (read as one, the second clause's state was taken for the first host's)
     text = re.sub(r"\s+[&+]\s+", " and ", text)
