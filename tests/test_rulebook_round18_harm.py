@@ -144,3 +144,12 @@ def test_a_host_that_gets_a_verb_is_given_that_move() -> None:
     assert text_problem(text, {"class": "Enterprise", "activity": "Exploit", "compromise": "No"},
                         {"mode": "prefer", "verb": "Remove", "target": "$matched",
                          "over": {"verb": "Restore", "target": "$matched"}}) is None
+
+
+def test_a_story_that_opens_with_for_or_on_is_no_scope() -> None:
+    # the scope is short (a host or class, then its state) and told by no "I" or "we": a story that opens with "For" /
+    # "On" gives no condition
+    for text in ("For User2 and User3 both compromised I removed them one at a time: remove both in one step instead.",
+                 "On User2 and User3 both rooted we removed them one at a time: remove both in one step instead."):
+        words = read_wording(text)
+        assert not any("removed" in c.text for c in words.conditions), text

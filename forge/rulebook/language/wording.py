@@ -1059,7 +1059,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         if _STATE_WORDS.search(means["situation"]):
             spans.append(means["situation"].strip())
     scope = _SCOPE_STATE.match(instruction)
-    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"])) and not verbs_in(scope["situation"]) \
+    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"])) \
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
@@ -1090,8 +1090,8 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?
 # A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
 # box with an exploit: Remove it". The state is the order's condition (read as no condition, a compiled predicate that
 # only asked that Enterprise0 be shown passed every check and fired on its row at Compromised User).
-# (a host or class of at most three words, then its state in at most five: "With User0 and User1 both compromised I
-# removed them one at a time, ..." is a story, no scope)
+# (a host or class of at most three words, then its state in at most five, told by no "I" or "we": "For User0 and User1
+# both compromised I removed them one at a time, ..." is a story, no scope)
 _SCOPE_STATE = re.compile(r"^\s*(?:for|on)\s+(?P<situation>(?:(?:a|an|any|every|each|the)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s+"
                           r"(?:at|showing|shows|with|in|under|that\s+(?:is|shows)|which\s+(?:is|shows)|(?:still\s+)?(?:sitting|stuck)\s+at)"
                           r"(?:\s+[\w-]+){1,5}?)\s*[,:]\s*(?=\S)", re.IGNORECASE)
