@@ -153,16 +153,3 @@ def test_a_story_that_opens_with_for_or_on_is_no_scope() -> None:
                  "On User2 and User3 both rooted we removed them one at a time: remove both in one step instead."):
         words = read_wording(text)
         assert not any("removed" in c.text for c in words.conditions), text
-
-
-def test_a_confirmed_compromise_denied_is_met_at_unknown() -> None:
-    text = "Absent a real compromise on User1, a scan on User3 calls for a DecoyApache on User3."
-    found, whole = text_claims(text)
-    assert whole
-    # User1 at Unknown: no compromise anyone confirmed; User1 at User: a confirmed one
-    assert truth(found, _rows(("User1", "None", "Unknown"), ("User3", "Scan", "No"))) is True
-    assert truth(found, _rows(("User1", "None", "User"), ("User3", "Scan", "No"))) is False
-    assert text_problem(text, {"all": [{"host": "User3", "activity": "Scan"},
-                                       {"not": {"any": [{"host": "User1", "compromise": "User"},
-                                                        {"host": "User1", "compromise": "Privileged"}]}}]},
-                        {"mode": "do", "verb": "DecoyApache", "target": "User3"}) is None

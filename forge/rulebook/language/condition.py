@@ -553,12 +553,6 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
 _ONE_OF = re.compile(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b|\bwhichever\b")
 
 
-# A compromise denied as "confirmed" / "real" / "verified": the denial of the levels the table confirms.
-_CONFIRMED_DENIED = re.compile(r"\b(?:no|not|never|without|barring|absent|unless)\b[^.;,]*?\b(?:confirmed|verified|real|actual|genuine)\s+"
-                               r"(?:compromise|foothold|breach|infection)\b", re.IGNORECASE)
-_CONFIRMED_LEVELS = ("User", "Privileged")
-
-
 def _statement_parts(clause: str, statements: list) -> list:
     """What a clause's statements about named hosts claim: each host shows its state ("User0 is compromised") and
     not its negated one ("User0 is not being scanned", "User1 has user-level access but not root"); a bare host
@@ -567,12 +561,6 @@ def _statement_parts(clause: str, statements: list) -> list:
     atoms = []
     for host, state, negated in statements:
         atom = _atom(Atom, state, host=host)
-        if atom.compromise == QUIET_COMPROMISE and atom.activity is None and negated is None \
-                and _CONFIRMED_DENIED.search(clause):
-            # ("barring a confirmed compromise on Enterprise1": no compromise at a level the table confirms, User or
-            # Privileged; a row at Unknown, a compromise no one confirmed, meets it, where "Compromised No" did not)
-            atoms.append(Not(AnyOf(tuple(Atom(host=host, compromise=level) for level in _CONFIRMED_LEVELS))))
-            continue
         if not atom.bare() or negated is None:
             atoms.append(atom)
         if negated is not None:
