@@ -286,10 +286,31 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                            re.IGNORECASE), r"only an \1"))
 
 
+# The shorthand of notes for a class ("usr host", "ent srv", "ops boxes", as `classes_in` reads it), written in full, so
+# that the clauses are split before it as before "user host" ("no usr host owned + ent srv scanned" read as one clause
+# claimed neither class scanned: the second clause's state was given to both subjects, and its "no" to the second)
+_CLASS_SHORTHAND = ((re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?=(?:hosts?|servers?|srvs?|svrs?|box(?:es)?|machines?|nodes?|"
+                                r"systems?)\b)", re.IGNORECASE), "enterprise "),
+                    (re.compile(r"\busr[\s-]*(?=(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b)", re.IGNORECASE),
+                     "user "),
+                    (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?=(?:hosts?|box(?:es)?|machines?|nodes?|systems?)\b)",
+                                re.IGNORECASE), "operational "),
+                    (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"))
+
+
+def class_in_full(text: str) -> str:
+    """`text` with a class said in the shorthand of notes ("usr box", "ent srvs") written in full ("user box",
+    "enterprise servers")."""
+    for pattern, replacement in _CLASS_SHORTHAND:
+        text = pattern.sub(replacement, text or "")
+    return text
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
-    "only a scan"."""
+    "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
+    condition = class_in_full(condition or "")
     for pattern, replacement in _ONLY_FORMS:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
@@ -329,6 +350,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             parts[-1] = own
             continue
         clause = _their_class(clause, named_class)
+        if unresolved is not None and _states_apart(clause):
+            unresolved.append(clause)  # two subjects, each with a state of its own, read as one clause: not the whole
         named_class = classes_in(clause)[0] if len(classes_in(clause)) == 1 and not hosts_in(clause) else named_class
         if _NOT_YET.match(clause):  # "until it is privileged", "before it gets exploited": not yet so
             inner = claims(_NOT_YET.sub("", clause), last, unresolved)
@@ -353,6 +376,25 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         else:
             parts.extend(_general_parts(clause, universal))
     return _all_of(parts)
+
+
+def _states_apart(clause: str) -> bool:
+    """Whether a clause `claims` reads as one names two subjects (hosts or classes) joined by "and", each with a state
+    word of its own ("no usr host owned and ent srv scanned" if it were not split: the reading gives one state to both,
+    and its "no" to both): the reading of such a clause is not the whole of it, whatever it claims. A state shared by
+    subjects listed together ("User1 and User2 compromised") is said once, after the last of them."""
+    from forge.rulebook.language.wording import _CLASS_FORMS, _HOST_FORMS  # the names the reader knows
+
+    text = clause or ""
+    spans = sorted({m.span() for pattern, _ in (*_HOST_FORMS, *_CLASS_FORMS) for m in pattern.finditer(text)})
+    if len(spans) < 2:
+        return False
+    for (_, end), (start, _) in zip(spans, spans[1:]):
+        between = text[end:start]
+        if re.search(r"\band\b", between, re.IGNORECASE) and _STATE_SPOKEN.search(between.split(" and ")[0]) \
+                and _STATE_SPOKEN.search(text[start:]):
+            return True
+    return False
 
 
 # "... and Op_Server0 quiet", "... and User2 scanned": "and" before a named host with a state of its own, said tersely

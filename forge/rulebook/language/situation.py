@@ -210,6 +210,9 @@ _NEGATION_BEFORE = re.compile(r"(?:\b(?:not|no|never|without|nor|neither|nothing
 # A negation right before a word of absence ("not clean", "isn't quiet", "no longer clean"): its opposite.
 _NOT_RIGHT_BEFORE = re.compile(r"(?:\b(?:not|never|no\s+longer)|n['\u2019]t)\s+(?:(?:yet|quite|fully|entirely|completely|"
                                r"really|totally|be|been|being|stay|stays|remain|remains)\s+)?$", re.IGNORECASE)
+# A level put aside after the one stated ("at user level rather than privileged", "user-level instead of root"): that
+# level is negated, as after "not" (read as stated, the rule claimed the very level its text turns down).
+_RATHER_BEFORE = re.compile(r"\b(?:rather\s+than|instead\s+of)(?:\s+(?:at|a|an|the|being))?\s*$", re.IGNORECASE)
 _ONLY_BEFORE = re.compile(r"\bonly(?:\s+\w+){0,3}\s*$", re.IGNORECASE)
 
 
@@ -249,7 +252,8 @@ def _stated(text: str) -> tuple[State, Negated]:
             and _NOT_RIGHT_BEFORE.search(bare[:found_c.start()]):
         prose_compromise = SOME  # "not clean", "no longer clean": compromised
     elif found_c is not None and prose_compromise not in (None, QUIET_COMPROMISE) and \
-            _NEGATION_BEFORE.search(bare[:found_c.start()]):
+            (_NEGATION_BEFORE.search(bare[:found_c.start()])
+             or prose_compromise != SOME and _RATHER_BEFORE.search(bare[:found_c.start()])):
         if prose_compromise == SOME:
             prose_compromise = QUIET_COMPROMISE
         else:  # "not root": some other level, or none

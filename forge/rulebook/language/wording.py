@@ -196,7 +196,8 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # the user level, and the higher one denied beside it: "at user level (not root)", "a
                                 # user shell, not admin" (the level is exact: no further restriction)
                                 r"\buser[- ](?:level|shell|access|foothold|privileges?)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?"
-                                r"(?:(?:and|but)\s+)?(?:not|never|no)\s+(?:yet\s+)?(?:at\s+)?(?:root|admin\w*|privileged|system)"
+                                # ("at user level rather than privileged", "user-level instead of root": the same)
+                                r"(?:(?:and|but)\s+)?(?:not|never|no|rather\s+than|instead\s+of)\s+(?:yet\s+)?(?:at\s+)?(?:root|admin\w*|privileged|system)"
                                 r"(?:[- ]level)?(?:\s+(?:yet|so\s+far))?\b\s*\)?|"  # ("user-level, no root yet")
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
@@ -244,7 +245,9 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
-                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that|which|who|whose|showing|with(?!\s+(?:a\s+|an\s+)?(?:"
+                       # ("Restore Op_Server0 that same step": a time, no relative clause)
+                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that(?!\s+(?:same\s+|very\s+)?(?:step|turn|move|round|"
+                       r"time|moment|instant)\b)|which|who|whose|showing|with(?!\s+(?:a\s+|an\s+)?(?:"
                        + "|".join(pattern for _, pattern in _VERB_FORMS) + r"))|"
                        # "any user host the attacker controls"
                        r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:(?:merely|only|just|already|has)\s+)?"
@@ -981,7 +984,9 @@ _PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|i
 # The judgement that opens the main clause after a condition said without a comma ("when the Defender shows an exploit
 # the move is a Restore of the Defender", "a user host showing root calls for Restore"): the order, no part of the condition.
 _JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our|your)\s+(?:\w+\s+){0,2}?(?:call|move|choice|answer|response|play|fix|remedy|option|"
+                          # ("a user box that shows a scan gets an Analyse": the move the host is given)
                           r"thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be|should\s+be)|means|calls?\s+for|warrants?|deserves?|"
+                          r"(?:gets|receives|should\s+get|should\s+receive)(?=\s+(?:a|an)\s)|"
                           r"demands?|requires?)\s+(?:(?:simply|just)\s+)?(?:(?:a|an|the|to)\s+)?(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
@@ -1056,6 +1061,11 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
             spans.append(means["situation"].strip())
+    scope = _SCOPE_STATE.match(instruction)
+    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"])) \
+            and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
+            and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
+        spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
     if situation:
         # ("Enterprise1 is the exception: when it shows ..., ...": a heading that names the host the rule is for)
         spans.append(_EXCEPTION_HEADING.sub("", _GLOSS.sub("", situation)))
@@ -1078,6 +1088,17 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
 _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
                     r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b))\s+(?:(?:a|an|the)\s+)?"
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
+
+
+# A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
+# box with an exploit: Remove it". The state is the order's condition (read as no condition, a compiled predicate that
+# only asked that Enterprise0 be shown passed every check and fired on its row at Compromised User).
+# (a host or class of at most three words, then its state in at most five, told by no "I" or "we": "For User0 and User1
+# both compromised I removed them one at a time, ..." is a story, no scope)
+_SCOPE_STATE = re.compile(r"^\s*(?:for|on)\s+(?P<situation>(?:(?:a|an|any|every|each|the)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s+"
+                          r"(?:at|showing|shows|with|in|under|that\s+(?:is|shows)|which\s+(?:is|shows)|(?:still\s+)?(?:sitting|stuck)\s+at)"
+                          r"(?:\s+[\w-]+){1,5}?)\s*[,:]\s*(?=\S)", re.IGNORECASE)
+_LEVEL_WORDS = re.compile(r"\b(?:unknown|user[- ]level|privileged|root\w*|admin\w*)\b", re.IGNORECASE)
 
 
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
@@ -1318,7 +1339,14 @@ def read_wording(text: str) -> Wording:
                                    for h in hosts_in(m["what"]))) if _is_the_order(instruction, conditions) else ()
     if left_out and not any(p.verb is None and set(left_out) <= set(p.hosts) for p in prohibitions):
         prohibitions = (*prohibitions, Prohibition(None, left_out))
-    if excepted:  # "restore the user hosts, except User0, which we never reimage": the prohibition is about User0
+    # ("Op hosts other than Op_Server0: never Restore them": the heading names the class the prohibition is about, and
+    # the host it leaves out; the prohibition is on the rest of the class, not on the host left out)
+    rest_of = tuple(h for c in classes_in(situation) for h in HOST_CLASSES[c] if h not in excepted) \
+        if excepted and classes_in(situation) and set(excepted) <= set(hosts_in(situation)) \
+        and not set(excepted) & set(hosts_in(instruction)) else ()
+    if rest_of:
+        prohibitions = tuple(p if p.hosts or p.classes else Prohibition(p.verb, rest_of) for p in prohibitions)
+    elif excepted:  # "restore the user hosts, except User0, which we never reimage": the prohibition is about User0
         prohibitions = tuple(p if p.hosts or p.classes else Prohibition(p.verb, excepted) for p in prohibitions)
     return Wording(flat, instruction, situation, order, hosts_in(whole), classes_in(whole), excepted,
                    conditions, prohibitions, dispreferred, verbs_in(instruction),
