@@ -35,6 +35,7 @@ from forge.rulebook.language.history_words import history_conditions, without_hi
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
+from forge.rulebook.language.wording import _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, sentences, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
@@ -383,8 +384,6 @@ def _states_apart(clause: str) -> bool:
     word of its own ("no usr host owned and ent srv scanned" if it were not split: the reading gives one state to both,
     and its "no" to both): the reading of such a clause is not the whole of it, whatever it claims. A state shared by
     subjects listed together ("User1 and User2 compromised") is said once, after the last of them."""
-    from forge.rulebook.language.wording import _CLASS_FORMS, _HOST_FORMS  # the names the reader knows
-
     text = clause or ""
     spans = sorted({m.span() for pattern, _ in (*_HOST_FORMS, *_CLASS_FORMS) for m in pattern.finditer(text)})
     if len(spans) < 2:
