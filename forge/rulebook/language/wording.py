@@ -1066,6 +1066,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
+    spans.extend(_at_level(instruction))
     if situation:
         # ("Enterprise1 is the exception: when it shows ..., ...": a heading that names the host the rule is for)
         spans.append(_EXCEPTION_HEADING.sub("", _GLOSS.sub("", situation)))
@@ -1099,6 +1100,27 @@ _SCOPE_STATE = re.compile(r"^\s*(?:for|on)\s+(?P<situation>(?:(?:a|an|any|every|
                           r"(?:at|showing|shows|with|in|under|that\s+(?:is|shows)|which\s+(?:is|shows)|(?:still\s+)?(?:sitting|stuck)\s+at)"
                           r"(?:\s+[\w-]+){1,5}?)\s*[,:]\s*(?=\S)", re.IGNORECASE)
 _LEVEL_WORDS = re.compile(r"\b(?:unknown|user[- ]level|privileged|root\w*|admin\w*)\b", re.IGNORECASE)
+# A level said after the host or class it is of, with no condition word ("Restore User1 at root", "Remove Enterprise2 at
+# user level, never Restore it", "the move for the user hosts at Privileged"): the state of that subject, when the rule
+# applies (left unread, a predicate that only asks the host be shown passed as the whole condition).
+_AT_LEVEL = re.compile(r"\s+(?:(?:is|are)\s+)?(?:(?:still|sitting|stuck)\s+)?at\s+(?:(?:a|the)\s+)?"
+                       r"(?:user[\s-]level|user|root|privileged|unknown|admin(?:istrator)?|system)\b"
+                       r"(?:[\s-]+(?:level|access|privileges?|compromise|rights))?", re.IGNORECASE)
+
+
+def _at_level(instruction: str) -> list[str]:
+    """The conditions "<host or class> at <level>" said after the order's subject (`_AT_LEVEL`)."""
+    found = []
+    for level in _AT_LEVEL.finditer(instruction):
+        words = instruction[:level.start()].split()
+        # the host right before it ("User1"), or the nearest words that name a class ("ent srvs", "the user hosts");
+        # never a host further back ("User4 still sat at user level" tells a story)
+        for size in (1, 2, 3):
+            subject = " ".join(words[-size:])
+            if len(words) >= size and (hosts_in(subject) if size == 1 else classes_in(subject)):
+                found.append(f"{subject}{level.group(0)}")
+                break
+    return found
 
 
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
