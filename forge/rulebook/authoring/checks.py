@@ -45,8 +45,7 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, guard_rest,
-                                               rule_claims,
-                                               spoken_facts, subject_of)
+                                               rule_claims, spoken_facts, subject_of, whole_claims)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in)
@@ -534,8 +533,8 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
     stays silent where its words say it applies. Refused, it is kept semantic and judged by that whole reading."""
     if guard_rest(unexpressed, predicate, text).strip():
         return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none)
-    found = rule_claims(text, with_instruction=True, bare=False)
-    if found is None or not complete_claims(text, found) or implies(found, predicate):
+    found = whole_claims(text)
+    if found is None or implies(found, predicate):
         return None
     # (only a history where the whole reading has none, the story's: where the reading has one too, its words may
     # say more of it than the reading placed, "still compromised right after you removed it")

@@ -1032,8 +1032,8 @@ def _said_whole(source: str, when) -> bool:
     """Whether the product reads the whole of a text's condition and the predicate implies it."""
     from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
 
-    found = rule_claims(source, with_instruction=True, bare=False)
-    return found is not None and complete_claims(source, found) and implies(when, found)
+    found = whole_claims(source)
+    return found is not None and implies(when, found)
 
 
 def _outside_instruction(rest: str, source: str) -> bool:
@@ -1370,6 +1370,13 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
 
 
 @lru_cache(maxsize=8192)
+def whole_claims(text: str):
+    """The claims of a rule's condition and order (`rule_claims`, no bare host) where they read the whole of its
+    condition (`complete_claims`); None where this reading places nothing, or only part of it."""
+    found = rule_claims(text, with_instruction=True, bare=False)
+    return found if found is not None and complete_claims(text, found) else None
+
+
 def text_claims(text: str):
     """What a rule's own words claim of its condition, for the gate on a compiled predicate: (claims, whole), claims
     None where this reading places nothing. A predicate is the compiler's reading of the text, and may be wider than it

@@ -17,7 +17,7 @@ from typing import Optional
 
 from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
-from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, positive_hosts
+from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, atoms_of, positive_hosts
 from forge.rulebook.language.wording import read_wording
 
 
@@ -79,13 +79,12 @@ def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
     """Where a prohibition on named hosts states its own condition on them, read whole ("Ent1 hit -> Remove, that's
     it. Restoring Ent1 is a waste of a turn."): that condition, not the hosts in any state (a standing prohibition,
     "never restore User3, even when it's rooted", states none and stays on its hosts whatever their state)."""
-    from forge.rulebook.language.condition import complete_claims, rule_claims  # lazy: as in `said_in_words`
-    from forge.rulebook.language.predicate import atoms_of
+    from forge.rulebook.language.condition import whole_claims  # lazy: as in `said_in_words`
 
     if not read_wording(text).conditions:
         return None
-    claims = rule_claims(text, with_instruction=True, bare=False)
-    if claims is None or not complete_claims(text, claims) or not positive_hosts(claims) <= hosts:
+    claims = whole_claims(text)
+    if claims is None or not positive_hosts(claims) <= hosts:
         return None
     atoms = list(atoms_of(claims))
     return claims if atoms and not any(atom.bare() for atom, _ in atoms) else None
@@ -95,16 +94,15 @@ def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, Rule
     """A prohibition of one verb that names no host (and no class but its condition's), on the host its condition
     describes ("Do not recommend Restore for a host whose row reads Unknown"): never that verb on the host its claims
     match, where condition.rule_claims read the whole of its condition; None otherwise."""
-    from forge.rulebook.language.condition import complete_claims, rule_claims  # lazy: as in `said_in_words`
-    from forge.rulebook.language.predicate import atoms_of
+    from forge.rulebook.language.condition import whole_claims  # lazy: as in `said_in_words`
 
     if words.hosts or not words.prohibitions or words.excepted:
         return None
     verbs = {p.verb for p in words.prohibitions} | set(words.dispreferred)
     if len(verbs) != 1 or None in verbs or any(p.hosts or p.classes for p in words.prohibitions):
         return None
-    claims = rule_claims(text, with_instruction=True, bare=False)
-    if claims is None or not complete_claims(text, claims):
+    claims = whole_claims(text)
+    if claims is None:
         return None
     # (a class it names is its condition's subject, "User hosts sitting at user level: plan a Remove, a Restore there is
     # overkill": the host its claims match is one of that class)
