@@ -17,7 +17,12 @@ sentences written for these tests.
 - *A document's label before a colon* ("Playbook 7.1: ..."): read as a condition.
 - *A look back in a story* ("Looking back, the Analyse had ... while Op_Server0 was still clean"): its "while" was taken
   for a condition the lesson left out.
-- *A withdrawn prohibition taught again in other words* ("Enterprise0 should never be analysed; remove it instead"): not recognised as the withdrawn rule, because the words also name the move it allows.
+- *A withdrawn prohibition taught again in other words* ("Enterprise0 should never be analysed; remove it instead"):
+  not recognised as the withdrawn rule, because the words also name the move it allows.
+- *"nothing else going on"* after a host's state: read as nothing (the note's condition was not whole).
+- *A word that may mark history with no state* ("the one that is still easy to pull out", in a story): taken for a
+  condition the lesson left out.
+- *A reason before ", so:"* that names no host, where the order states its own condition: taken for a condition.
 """
 from __future__ import annotations
 
@@ -165,3 +170,28 @@ def test_nothing_else_going_on_is_every_other_host_quiet() -> None:
     # (a state said with it: that host shows nothing but that state)
     claims = _claims("OpH1 scanned, nothing else going on -> DecoyApache OpH1")
     assert truth(claims, _rows(("Op_Host1", "Scan", "User"))) is False
+
+
+# -- a word that may mark history, with no state to mark --------------------------------------------------------------------
+
+def test_still_with_no_state_in_a_story_s_relative_clause_states_no_condition() -> None:
+    directive = "When a user host was clean at the previous step and is compromised now, Remove it first."
+    text = ("User2 went from scanned to owned in one step and I let it sit. A new foothold is the one that is still easy "
+            f"to pull out. The lesson: {directive[:1].lower()}{directive[1:]}")
+    assert cut_conditions(directive, text) == ()
+    # (a state it marks is still a condition the directive left out)
+    told = "Restore User1 when it is compromised. This only matters while Op_Server0 is still clean."
+    assert cut_conditions("Restore User1 when it is compromised.", told) != ()
+
+
+# -- a reason before ", so:" ---------------------------------------------------------------------------------------------------
+
+def test_a_reason_before_so_colon_is_no_condition_of_an_order_with_its_own() -> None:
+    text = ("A box that was quiet a step ago and is scanned now is about to be hit, so: when an enterprise server shows a "
+            "scan, deploy a DecoyApache on it.")
+    assert [c.text for c in read_wording(text).conditions] == ["when an enterprise server shows a scan"]
+    claims = _claims(text)
+    assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is True
+    # (a host it names keeps it a condition: "User2 is compromised, so: when User3 is scanned, ...")
+    assert "User2 is compromised, so" in [c.text for c in
+                                          read_wording("User2 is compromised, so: when User3 is scanned, analyse User3.").conditions]

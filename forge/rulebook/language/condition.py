@@ -1370,9 +1370,17 @@ def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
 
 
 def _says_something(condition: str) -> bool:
-    """Whether a condition names a host, a class, a state or a kind of fact (not a heading such as "Lesson")."""
-    return bool(hosts_in(condition) or classes_in(condition) or _STATE_SPOKEN.search(condition)
-                or facts_needed(condition) and not _lone_word(condition))
+    """Whether a condition names a host, a class, a state or a kind of fact (not a heading such as "Lesson"); a word
+    that may mark history with no state to mark ("the one that is still shallow", said of a foothold) says none."""
+    if hosts_in(condition) or classes_in(condition) or _STATE_SPOKEN.search(condition):
+        return True
+    facts = facts_needed(condition)
+    if facts == {"history"} and not facts_needed(_HISTORY_MARK.sub(" ", condition)):
+        return False
+    return bool(facts) and not _lone_word(condition)
+
+
+_HISTORY_MARK = re.compile(r"\b(?:still|again|already|yet|any\s*more|no\s+longer)\b", re.IGNORECASE)
 
 
 def _lone_word(condition: str) -> bool:

@@ -856,12 +856,22 @@ def _teachers_view(opening: str, rest: str = "") -> bool:
 _VIEW_SCOPE = re.compile(r"(?:for|on|as\s+for|as\s+to|about|with|when\s+it\s+comes\s+to)\b", re.IGNORECASE)
 
 
+def _reason_before(opening: str, rest: str) -> bool:
+    """Whether an opening before a colon is the reason for an order that states its own condition, said of no host: "a
+    host clean a step ago and compromised now is when a Remove is cheapest, so: when a user host is newly compromised,
+    remove ..." (no condition of it)."""
+    return bool(re.search(r",\s*so\s*$", opening.strip(), re.IGNORECASE)) and bool(_CONDITION.match(rest.strip())) \
+        and not hosts_in(opening)
+
+
 def _opening_situation(opening: str, rest: str = "") -> str:
     """The situation an opening before a colon (and before `rest`, the order) states: none for a story, a note on the
     teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
     after its last "but" ("I'm not sure Remove is always wrong elsewhere, but for Defender: ..." is about Defender)."""
     if _STORY.search(opening) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
             or not _FROM_NOW_ON.sub("", opening.strip()):
+        return ""
+    if _reason_before(opening, rest):
         return ""
     if _teachers_view(opening, rest):
         tail = re.split(r"\bbut\b", opening, flags=re.IGNORECASE)[-1].strip(" ,")
@@ -1410,7 +1420,8 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
         if _STORY.search(sentence):
             continue
         opening = _OPENING.match(sentence)
-        if opening and _teachers_view(opening["situation"], opening["rest"]):
+        if opening and (_teachers_view(opening["situation"], opening["rest"])
+                        or _reason_before(opening["situation"], opening["rest"])):
             sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
         # (a reason before ", so ORDER" is no condition of it: `_so_order`)
         for condition in _conditions(_JUSTIFICATION.sub("", _so_order(sentence)), ""):
