@@ -195,3 +195,7 @@ def test_a_reason_before_so_colon_is_no_condition_of_an_order_with_its_own() -> 
     # (a host it names keeps it a condition: "User2 is compromised, so: when User3 is scanned, ...")
     assert "User2 is compromised, so" in [c.text for c in
                                           read_wording("User2 is compromised, so: when User3 is scanned, analyse User3.").conditions]
+    # (so does a class, or the network: the situation the order is for)
+    for reason in ("the user subnet is under attack", "the network is quiet"):
+        said = f"{reason}, so: when User3 is scanned, analyse User3."
+        assert f"{reason}, so" in [c.text for c in read_wording(said).conditions], reason

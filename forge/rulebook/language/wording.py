@@ -860,8 +860,11 @@ def _reason_before(opening: str, rest: str) -> bool:
     """Whether an opening before a colon is the reason for an order that states its own condition, said of no host: "a
     host clean a step ago and compromised now is when a Remove is cheapest, so: when a user host is newly compromised,
     remove ..." (no condition of it)."""
+    # (a general remark about "a host" / "any box", never one about a named host, a class or the network: "User2 is
+    # compromised, so: ...", "the user subnet is under attack, so: ..." state the situation the order is for)
     return bool(re.search(r",\s*so\s*$", opening.strip(), re.IGNORECASE)) and bool(_CONDITION.match(rest.strip())) \
-        and not hosts_in(opening)
+        and bool(re.match(r"\s*(?:a|an|any|every)\s+(?:host|box|machine|server|node)\b", opening, re.IGNORECASE)) \
+        and not hosts_in(opening) and not classes_in(opening)
 
 
 def _opening_situation(opening: str, rest: str = "") -> str:
