@@ -44,7 +44,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, facts_needed, guard_rest,
+from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                rule_claims, spoken_facts, subject_of, whole_claims)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
@@ -533,6 +533,10 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
     stays silent where its words say it applies. Refused, it is kept semantic and judged by that whole reading."""
     if guard_rest(unexpressed, predicate, text).strip():
         return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none)
+    if _conceded_state(text, predicate):
+        found = rule_claims(text, with_instruction=True)
+        return (f"narrow: the text says a state only in a concession ('even if', 'whatever'), but the predicate asks it "
+                f"({describe(found)[:90]}): express the condition, and no more")
     found = whole_claims(text)
     if found is None or implies(found, predicate):
         return None
@@ -543,6 +547,24 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
         return None
     return (f"narrow: the predicate asks more than the condition says ({describe(found)[:90]}): express the condition, "
             "and no more")
+
+
+def _conceded_state(text: str, predicate) -> bool:
+    """Whether the predicate asks a host's state that the text says only in a concession ("never restore User3, even
+    if it's rooted": its order holds whatever the host shows), where the product reads the whole of the rest of it (the
+    hosts it names, as here): narrower, the rule would be silent on that host in any other state."""
+    if not conceded_states(text):
+        return False
+    # (a pure prohibition only: where the text also orders a verb, "Do not restore User3, even when it's rooted; Remove is
+    # as far as we go there", that order acts on the state, which may then be the condition of the whole rule)
+    words = read_wording(text)
+    forbidden = {p.verb for p in words.prohibitions}
+    if not words.prohibitions or None in forbidden or not set(words.verbs) <= forbidden:
+        return False
+    found = rule_claims(text, with_instruction=True)
+    if found is None or not complete_claims(text, found) or implies(found, predicate):
+        return False
+    return any(atom.activity is not None or atom.compromise is not None for atom, _ in atoms_of(predicate))
 
 
 def _quiet_network(predicate) -> bool:

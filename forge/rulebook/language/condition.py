@@ -37,7 +37,7 @@ from forge.rulebook.language.situation import SOME, Situation, host_statements, 
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
-                                            named_in_full, sentences, unnamed_hosts, verbs_in, without_class_names,
+                                            named_in_full, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
@@ -169,8 +169,11 @@ def facts_stated(text: str, situation: Situation) -> frozenset[str]:
 
 
 # "no host shows any activity", "nothing is going on", "the network is quiet", "no alert fires": every host quiet.
+_ON_THE_NETWORK = r"(?:\s+(?:on|in|across)\s+the\s+(?:whole\s+|entire\s+)?(?:network|system|environment|estate|board|range))?"
 _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|hosts|machine|machines|alerts?)\b[^.;]*?"
-                        r"\b(?:activ|compromis|alert|scan|exploit|fires?|shows?)|\bnothing\s+(?:is\s+)?(?:going\s+on|happening)\b|"
+                        r"\b(?:activ|compromis|alert|scan|exploit|fires?|shows?)|"
+                        # ("nothing on the network shows any activity or any compromise": no host shows either)
+                        r"\bnothing" + _ON_THE_NETWORK + r"\s+(?:shows?|has|is\s+showing|reports?)\s+(?:any\s+)?(?=activ|compromis)|\bnothing\s+(?:is\s+)?(?:going\s+on|happening)\b|"
                         r"\b(?:the\s+)?(?<!user\s)(?<!enterprise\s)(?<!operational\s)(?<!op\s)(?:network|everything|all)\s+(?:is\s+|looks\s+)?(?:quiet|calm|clean)\b|\bno\s+alerts?\b|"
                         r"\b(?:quiet|calm|clean)\s+network\b",
                         re.IGNORECASE)
@@ -201,7 +204,10 @@ _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\
 # Where a condition's clause ends: before "until / unless ..." (a negated clause of its own), and before "and" that
 # opens a clause about other hosts ("no enterprise host is compromised and a user host is being exploited"); never
 # inside a list of hosts ("User1 and User2 are compromised" share their state).
+_NOTHING_ELSE_GOING_ON = r"nothing\s+else\s+(?:is\s+)?(?:going\s+on|happening)\b"
 _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)|"
+                          # "U4 Unknown, nothing else going on": a clause about every other host
+                          r"(?:\band\s+|,\s*)(?=" + _NOTHING_ELSE_GOING_ON + r")|"
                           # "user hosts are scanned and none of them is compromised": a clause about all of the class
                           r"(?:\band\s+|,\s*)(?=(?:none|all|each|neither|both|any|some|one)\s+of\s+them\b)|"
                           # "User1 shows a user-level compromise and no privileged access yet": a second, negated state
@@ -276,10 +282,10 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # "ent srv scanned and nothing more": the state said without its verb (or after a bare comma, "scanned, nothing
                # more", as a note says it)
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)(?:\s*,?\s+and|\s*,)\s+"
-                           r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"only \1"),
+                           r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"only \1"),
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
-                           r"nothing\s+(?:more|else)\b", re.IGNORECASE), r"\g<verb> only \g<what>"),
+                           r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
                 r"on only a \1"),
@@ -363,6 +369,13 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         besides = last if last is not None else group[0] if len(group) == 1 else None
         if not statements and besides is not None and _OTHER.search(clause):  # "when another host is compromised"
             parts.extend(_general_parts(clause, universal, besides=besides))
+            if re.match(r"\s*" + _NOTHING_ELSE_GOING_ON, clause, re.IGNORECASE):
+                # (nor anything on that host but the state said of it: "User4 at Unknown, nothing else going on" shows
+                # no activity on User4 either, "OpS0 scanned, nothing else going on" no compromise)
+                from forge.rulebook.language.predicate import Atom  # lazy: beside this module
+                for column in ("activity", "compromise"):
+                    if not any(getattr(p, "host", None) == besides and getattr(p, column) is not None for p in parts):
+                        parts.append(Not(Atom(host=besides, **{column: "any"})))
             continue
         joint = bool(statements) and bool(classes_in(clause)) and not _OTHER.search(clause)
         statements = statements or _unnamed_statements(clause, last, group, unresolved)
@@ -451,8 +464,15 @@ def _denied_of_class(part, clause: str):
     if negated is None and (activity, compromise) in ((None, QUIET_COMPROMISE), (QUIET_ACTIVITY, None)) \
             and (part.compromise if compromise else part.activity) is None:
         return AnyOf(tuple(AllOf((part.on(h), Atom(host=h, activity=activity, compromise=compromise))) for h in part.hosts()))
-    if state != (None, None) or negated is None or _excludes(part, negated):
+    if state != (None, None) or negated is None:
         return None
+    if _excludes(part, negated):
+        # ("a user host scanned but not yet exploited": its Activity Scan is no Exploit already, so the denial says the
+        # exploit has not landed either: that same host shows no compromise; read as nothing, the condition was not whole
+        # and the rule silent where it applied)
+        if negated != ("activity", "Exploit") or part.activity != "Scan" or part.compromise is not None:
+            return None
+        return AnyOf(tuple(AllOf((part.on(h), Not(Atom(host=h, compromise="any")))) for h in part.hosts()))
     return AnyOf(tuple(AllOf((part.on(h), Not(_negated_atom(Atom, negated, host=h)))) for h in part.hosts()))
 
 
@@ -604,6 +624,9 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
     ...": each, where `universal`; "two or more user hosts ...": that many). `besides`: the host the clause's "other"
     leaves out ("another host", "no other user host", "something else"): the claim is about the rest of the class."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, parse_predicate  # lazy: beside this module
+    if besides is not None and re.match(r"\s*" + _NOTHING_ELSE_GOING_ON, clause, re.IGNORECASE):
+        # ("User4 at Unknown, nothing else going on": every other host quiet, no activity and no compromise)
+        return [_besides(Not(AnyOfQuiet()), besides, AllOf, AnyOf, Not, Atom)]
     if besides is not None:
         parts = _general_parts(_OTHER.sub(" ", clause) if _SOME_HOST.search(_OTHER.sub(" ", clause)) or classes_in(clause)
                                else _OTHER.sub(" any host ", clause), universal)
@@ -648,7 +671,8 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
 
 
 # "no host shows any compromise", "no host is compromised": the compromise column said of every host
-_NO_HOST_SAYS = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|hosts|machine|machines)\b", re.IGNORECASE)
+_NO_HOST_SAYS = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|hosts|machine|machines)\b|"
+                           r"\bnothing" + _ON_THE_NETWORK + r"\s+(?:shows?|has|is\s+showing|reports?)\b", re.IGNORECASE)
 _COMPROMISE_WORD = re.compile(r"\bcompromis\w*", re.IGNORECASE)
 _OTHER_THAN_COMPROMISE = re.compile(r"\b(?:activ\w*|scan\w*|exploit\w*|alerts?|fires?|quiet|calm|clean|idle|anything|"
                                     r"going\s+on|happening)\b", re.IGNORECASE)
@@ -1153,6 +1177,13 @@ def conceded_hosts(text: str) -> frozenset[str]:
     return frozenset(inside - set(hosts_in(_set_aside(text))))
 
 
+def conceded_states(text: str) -> bool:
+    """Whether the only states a text says of a host are said in a concession ("never restore User3, even if it's
+    rooted"): the order holds whatever the host shows, so a predicate that asks that state is narrower than its words."""
+    inside = [w for m in _CONCESSION.finditer(text or "") for w in state_words_in(m.group(0))]
+    return bool(inside) and not state_words_in(_set_aside(text))
+
+
 def conceded_classes(text: str) -> frozenset[str]:
     """The host classes a text names only so ("Remove it that turn, even if user hosts are also compromised")."""
     inside = {c for p in (_CONCESSION, _FORESTALLED) for m in p.finditer(text or "") for c in classes_in(m.group(0))}
@@ -1182,6 +1213,10 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest))]
     for piece in stated + ([rest] if not words.conditions and bare else []):
         order = claims(piece, subject, universal=False)
+        if piece is rest and words.contrasted:
+            # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
+            # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
+            order = excepting(order, words.contrasted)
         for part in order.parts if isinstance(order, AllOf) else (order,) if order is not None else ():
             # A host the order only acts on is a target, not a condition, unless the rule states none at all.
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
@@ -1335,9 +1370,17 @@ def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
 
 
 def _says_something(condition: str) -> bool:
-    """Whether a condition names a host, a class, a state or a kind of fact (not a heading such as "Lesson")."""
-    return bool(hosts_in(condition) or classes_in(condition) or _STATE_SPOKEN.search(condition)
-                or facts_needed(condition) and not _lone_word(condition))
+    """Whether a condition names a host, a class, a state or a kind of fact (not a heading such as "Lesson"); a word
+    that may mark history with no state to mark ("the one that is still shallow", said of a foothold) says none."""
+    if hosts_in(condition) or classes_in(condition) or _STATE_SPOKEN.search(condition):
+        return True
+    facts = facts_needed(condition)
+    if facts == {"history"} and not facts_needed(_HISTORY_MARK.sub(" ", condition)):
+        return False
+    return bool(facts) and not _lone_word(condition)
+
+
+_HISTORY_MARK = re.compile(r"\b(?:still|again|already|yet|any\s*more|no\s+longer)\b", re.IGNORECASE)
 
 
 def _lone_word(condition: str) -> bool:

@@ -234,7 +234,9 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
                      r"for\s+(?:any|every|each)(?=\s+(?:\w+[\s-]+){0,2}?(?:compromise|exploit|scan|alert|breach|intrusion)s?\b)|"
                      r"where(?=\s+(?:a|an|any|some|the)\s+(?:\w+\s+)?(?:host|box|machine|server|workstation)s?\b)|"
-                     r"(?<!such\s)as(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
+                     # (not "as it is", "as they are" with no state after: "keep that box as it is for the lab" is "unchanged")
+                     r"(?<!such\s)as(?!\s+(?:it|they|\w+\d)\s+(?:is|are)\s*(?:$|[,;.:)!]|(?:for|and|but|so|now|then)\b))"
+                     r"(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
                      r"the\s+(?:step|turn|instant|minute)(?=\s+(?:it|they|\w+\d)\s+(?:gets?|is|becomes|shows))|"
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when|"
                      # "whichever of User1, User2 or User4 is owned, ...": the one of them in that state
@@ -247,7 +249,9 @@ _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|
                        # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
                        # ("Restore Op_Server0 that same step": a time, no relative clause)
                        r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that(?!\s+(?:same\s+|very\s+)?(?:step|turn|move|round|"
-                       r"time|moment|instant)\b)|which|who|whose|showing|with(?!\s+(?:a\s+|an\s+)?(?:"
+                       r"time|moment|instant)\b)|which|who|whose|showing|"
+                       # ("every user host with the exception of User0": what it excepts, no state of the host)
+                       r"with(?!\s+the\s+(?:sole\s+|one\s+)?exceptions?\s+of\b)(?!\s+(?:a\s+|an\s+)?(?:"
                        + "|".join(pattern for _, pattern in _VERB_FORMS) + r"))|"
                        # "any user host the attacker controls"
                        r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:(?:merely|only|just|already|has)\s+)?"
@@ -303,7 +307,9 @@ _STORY = re.compile(
     rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:\w+ed|{_PAST})\b|\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
     # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
     # (after the moment it happened: "At step 3 User2 was exploited and I removed it ...")
-    rf"^\s*(?:(?:here|there|then|so|and|but)\s*,?\s+)?(?:(?:at|on|by|in|during|around)\s+(?:step|turn)\s+\d+\s*,?\s+)?"
+    # (or after a look back: "In hindsight the Remove had done its job ...")
+    rf"^\s*(?:(?:here|there|then|so|and|but)\s*,?\s+)?(?:(?:in\s+hindsight|in\s+retrospect|with\s+hindsight|looking\s+back)\s*,?\s+)?"
+    rf"(?:(?:at|on|by|in|during|around)\s+(?:step|turn)\s+\d+\s*,?\s+)?"
     rf"(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
     rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
     # a report that opens with what was done ("Restoring User0 cost ..."); words that only end like a gerund
@@ -779,8 +785,18 @@ _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|
                           re.IGNORECASE)
 
 
+# The teacher's own hypothetical before a colon: "If I had to write one rule from it: ...", "If we were to sum it up: ...":
+# what the teacher would do, said of no host, so no condition of the order after it.
+_HYPOTHETICAL_LEAD = re.compile(r"^\s*if\s+(?:i|we)\s+(?:had|were|was)\s+to\s+(?![^:]*\b(?:user|enterprise|op|defender|host|"
+                                r"box|server|machine)\w*\b)[^:;.]{1,60}?:\s*(?=\S)", re.IGNORECASE)
+
+
 def _lesson(part: str) -> str:
     """A part that names the lesson inside it (_LESSON_LEAD): the lesson, when it orders; else the part."""
+    hypothetical = _HYPOTHETICAL_LEAD.match(part)
+    if hypothetical is not None and gives_order(part[hypothetical.end():]):
+        rest = part[hypothetical.end():]
+        return rest[:1].upper() + rest[1:]
     found = _LESSON_LEAD.match(part)
     if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn|"
                                       r"sequence|order\s+of\s+moves|habit|tell\s+(?:myself|ourselves)|recommend)\b",
@@ -823,7 +839,10 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|we|we're|we'd|my|our|mysel
 
 # A heading before the order ("Lesson: any user host that ..."): it names what follows, no situation.
 _HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+learn(?:ed|t))?|takeaway|take-away|moral|conclusion|rule|"
-                           r"note|reminder|tip)(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$", re.IGNORECASE)
+                           r"note|reminder|tip|runbook|playbook|procedure|policy|sop|checklist|section)"
+                           # ("runbook 4.2:", "SOP #7", "rule 3b:": the label of a document's entry, no condition)
+                           r"(?:\s*(?:#\s*|no\.?\s*)?\d+(?:\.\d+)*[a-z]?\)?)?"
+                           r"(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$", re.IGNORECASE)
 
 
 def _teachers_view(opening: str, rest: str = "") -> bool:
@@ -837,12 +856,25 @@ def _teachers_view(opening: str, rest: str = "") -> bool:
 _VIEW_SCOPE = re.compile(r"(?:for|on|as\s+for|as\s+to|about|with|when\s+it\s+comes\s+to)\b", re.IGNORECASE)
 
 
+def _reason_before(opening: str, rest: str) -> bool:
+    """Whether an opening before a colon is the reason for an order that states its own condition, said of no host: "a
+    host clean a step ago and compromised now is when a Remove is cheapest, so: when a user host is newly compromised,
+    remove ..." (no condition of it)."""
+    # (a general remark about "a host" / "any box", never one about a named host, a class or the network: "User2 is
+    # compromised, so: ...", "the user subnet is under attack, so: ..." state the situation the order is for)
+    return bool(re.search(r",\s*so\s*$", opening.strip(), re.IGNORECASE)) and bool(_CONDITION.match(rest.strip())) \
+        and bool(re.match(r"\s*(?:a|an|any|every)\s+(?:host|box|machine|server|node)\b", opening, re.IGNORECASE)) \
+        and not hosts_in(opening) and not classes_in(opening)
+
+
 def _opening_situation(opening: str, rest: str = "") -> str:
     """The situation an opening before a colon (and before `rest`, the order) states: none for a story, a note on the
     teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
     after its last "but" ("I'm not sure Remove is always wrong elsewhere, but for Defender: ..." is about Defender)."""
     if _STORY.search(opening) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
             or not _FROM_NOW_ON.sub("", opening.strip()):
+        return ""
+    if _reason_before(opening, rest):
         return ""
     if _teachers_view(opening, rest):
         tail = re.split(r"\bbut\b", opening, flags=re.IGNORECASE)[-1].strip(" ,")
@@ -1391,7 +1423,8 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
         if _STORY.search(sentence):
             continue
         opening = _OPENING.match(sentence)
-        if opening and _teachers_view(opening["situation"], opening["rest"]):
+        if opening and (_teachers_view(opening["situation"], opening["rest"])
+                        or _reason_before(opening["situation"], opening["rest"])):
             sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
         # (a reason before ", so ORDER" is no condition of it: `_so_order`)
         for condition in _conditions(_JUSTIFICATION.sub("", _so_order(sentence)), ""):

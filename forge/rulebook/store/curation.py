@@ -56,6 +56,7 @@ from forge.rulebook.language.meaning import disputing, meaning_of, may_conflict,
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import implies, positive_hosts
 from forge.rulebook.language.revision import revised_in_words, says_revision
+from forge.rulebook.language.said import forbidden_in_words
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -308,6 +309,12 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
         return True
     if key[:3] == theirs[:3] and _same_claims(withdrawn, text):
         return True  # "once it's compromised" said as "User2: ... once compromised": one claim written two ways
+    forbidden = forbidden_in_words(withdrawn)
+    if forbidden is not None and forbidden == forbidden_in_words(text):
+        # one prohibition, in the same words' meaning (the same verb forbidden on the same hosts, in the same state):
+        # "Never run Remove on Op_Server0" taught again as "Op_Server0 should never be removed; reimage it or leave it be"
+        # (the alternative it allows is no other rule)
+        return True
     return cosine is not None and skeleton(withdrawn) == skeleton(text) and cosine(withdrawn, text) >= WITHDRAWN_COSINE
 
 
