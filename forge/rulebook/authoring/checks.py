@@ -86,6 +86,11 @@ def _targets(action: Optional[dict]) -> set[str]:
     return {t for _, t in done + banned if isinstance(t, str)}
 
 
+def _concrete(target: Optional[str]) -> bool:
+    """Whether a move's target names hosts of its own (a host or a class), not `$matched`, a relative target or any."""
+    return isinstance(target, str) and (target in HOSTS or target in HOST_CLASSES)
+
+
 def _aims_at(target: Optional[str], hosts: set[str]) -> bool:
     """Whether a move's target can be one of `hosts` (a relative target or `$matched` may be any)."""
     if not hosts or target is None or target == MATCHED or target in RELATIVE_TARGETS or target == "any":
@@ -186,6 +191,12 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         if done and (done[0][0], done[0][1]) == (verb, target):
             return (f"prefer: the action prefers {verb} {target or ''}".rstrip() + " over itself: it prescribes what it "
                     "disprefers; prefer what the text orders over what it disprefers")
+        if done and same_verb(done[0][0], verb) and _concrete(done[0][1]) and _concrete(target) \
+                and _hosts_of([target]) <= _hosts_of([done[0][1]]):
+            # "prefer Restore User over Restore User0": the preferred move is the dispreferred one and more (User0 is a
+            # user host), so it prescribes what it puts aside, whatever the text says
+            return (f"prefer: the action prefers {verb} {done[0][1]} over {verb} {target}, but {target} is among "
+                    f"{done[0][1]}: it prescribes what it disprefers; prefer what the text orders over what it disprefers")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
             or isinstance(target, str) and target in spared or any(same_verb(f, verb) for f in _put_off(words))
         if not disfavoured:

@@ -37,7 +37,7 @@ from forge.rulebook.language.situation import SOME, Situation, host_statements, 
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
-                                            named_in_full, sentences, unnamed_hosts, verbs_in, without_class_names,
+                                            named_in_full, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
@@ -864,7 +864,36 @@ def complete_claims(text: str, found) -> bool:
     return not unresolved and reads_whole("; ".join(c.text for c in words.conditions), found,
                                           negated=bool(negated), resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
-        and not _hosts_unclaimed(words, found)
+        and not _hosts_unclaimed(words, found) and not _order_states_unread(words, found)
+
+
+# The pieces of an order read with no condition apart from it: "OpS0 quiet + no usr host owned -> Sleep is fine",
+# "E0: clean at prev step, now owned -> plan Remove E0"
+_ORDER_PIECES = re.compile(r"[,;:+?!]|->|\band\b|\bthen\b", re.IGNORECASE)
+
+
+def _order_states_unread(words, found) -> bool:
+    """Whether a piece of a rule's order outside its conditions, one that states a state and names no verb ("E0: clean
+    at prev step, now owned -> plan Remove E0": the heading "E0" read as the condition, or nothing read as one), says
+    what its claims do not: a state the reading cannot place whole (a history, "clean at prev step"), or one the claims
+    do not imply ("owned now" beside claims that only ask E0 be shown). Such claims were read from the rest of the
+    text alone, and would make the rule wider than its text."""
+    from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
+
+    if found is None or ":" not in words.instruction:
+        return False
+    # (only the situation a heading states before its order, "<host>: <states>: <order>", or "<states> -> <order>")
+    rest = words.instruction.rsplit(":", 1)[0]
+    for c in words.conditions:
+        rest = rest.replace(c.text, " ")
+    subject = subject_of(words)
+    for piece in _ORDER_PIECES.split(named_in_full(rest)):
+        if not state_words_in(piece) or verbs_in(piece):
+            continue
+        said = claims(piece, subject)
+        if said is None or not reads_whole(piece, said, subject=subject) or not implies(found, said):
+            return True
+    return False
 
 
 def _hosts_unclaimed(words, found) -> bool:
@@ -874,6 +903,13 @@ def _hosts_unclaimed(words, found) -> bool:
     from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
 
     named = {h for c in words.conditions for h in c.hosts} - set(words.excepted)
+    if not words.conditions:
+        # no condition read apart from the order ("OpS0 quiet + no usr host owned -> Sleep is fine"): the claims are read
+        # from the order's own words, and a host it names that none of them holds was dropped from that reading
+        # (a host the order only acts on, "... then DecoyTomcat on Ent1", is its target: only one with a state said in
+        # its own piece of the order counts)
+        named = {h for piece in _ORDER_PIECES.split(words.instruction) if state_words_in(piece)
+                 for h in hosts_in(piece)} - set(words.excepted) - set(words.contrasted)
     claimed = {h for atom, _ in atoms_of(found) if atom.host is not None for h in atom.hosts()}
     return bool(named - claimed)
 
