@@ -150,3 +150,67 @@ def test_a_moment_told_in_the_past_after_each_time_is_no_condition() -> None:
     assert not any("seemed" in c.text for c in words.conditions)
     assert text_problem(text, {"host": "User4", "compromise": "any"},
                         {"mode": "prefer", "verb": "Restore", "target": "User4", "over": {"verb": "Remove", "target": "User4"}}) is None
+
+
+def test_no_thing_to_act_on_is_no_prohibition() -> None:
+    # "a host that had no foothold to remove": what there was to act on, told; the story gives no order, and its "no"
+    # is no condition of the rule
+    story = "The planner trusted me and spent a turn on a box that had no shell to restore."
+    assert not read_wording(story).prohibitions
+    text = (f"I flagged User4 on a bare scan and asked for a Restore. {story} The lesson I'd keep: when the host you "
+            "analyse shows a scan and no compromise, recommend Monitor rather than Restore.")
+    words = read_wording(text)
+    assert "shell" not in words.instruction
+    assert text_problem(text, {"activity": "Scan", "compromise": "No"},
+                        {"mode": "prefer", "verb": "Monitor", "over": {"verb": "Restore", "target": "$matched"}}) is None
+    # a prohibition said with "no need / no reason to" still is one
+    assert read_wording("No need to restore User1.").prohibitions
+
+
+def test_a_move_said_not_to_hold_is_put_aside() -> None:
+    # "a Remove doesn't hold on that box": the verb judged not to work (present tense) is what the order is given in
+    # place of (a report, no prohibition of its own: round 7), so "prefer Restore over Remove" is no stray verb
+    text = "New rule for User1: once it is rooted, restore it. A Remove doesn't really work on that box."
+    assert text_problem(text, {"host": "User1", "compromise": "Privileged"},
+                        {"mode": "prefer", "verb": "Restore", "target": "User1", "over": {"verb": "Remove", "target": "User1"}}) is None
+    assert not read_wording(text).prohibitions
+    # told in the past, it puts nothing aside
+    text = "New rule for User1: once it is rooted, restore it. A Remove did not work on that box last time."
+    assert text_problem(text, {"host": "User1", "compromise": "Privileged"},
+                        {"mode": "prefer", "verb": "Restore", "target": "User1", "over": {"verb": "Remove", "target": "User1"}}) is not None
+
+
+def test_something_running_through_a_host_is_no_history() -> None:
+    # "running" is a history word after a count ("rooted three steps running"), not in "the drill is running on it"
+    from forge.rulebook.language.condition import facts_needed
+    assert facts_needed("rooted three turns running") == {"history"}
+    text = "Keep off User3 while it is compromised, the purple team drill is running on it today."
+    assert text_problem(text, {"any": [{"host": "User3", "compromise": "User"}, {"host": "User3", "compromise": "Privileged"}]},
+                        {"mode": "never", "verb": "any", "target": "User3"}) is None
+
+
+def test_right_after_our_own_move_then_an_order_is_the_lesson() -> None:
+    # "right after we restored X, <order>": the defender's last move as the order's condition, not a story; the story
+    # before the lesson ("without checking ...") is no part of it
+    text = ("I queued a second Restore on User2 straight after the first, without checking what the first had done. "
+            "The smarter habit is probably this: right after we restored User2, plan an Analyse of User2 rather than another Restore.")
+    words = read_wording(text)
+    assert words.instruction.startswith("Right after we restored User2")
+    assert not words.prohibitions and words.dispreferred == ("Restore",)
+    assert text_problem(text, {"host": "User2", "acted": "Restore", "within": 1},
+                        {"mode": "prefer", "verb": "Analyse", "target": "User2", "over": {"verb": "Restore", "target": "User2"}}) is None
+    # a told moment of the episode stays a story
+    from forge.rulebook.language.wording import gives_order
+    assert not gives_order("After we restored User2 at step 9, the attacker came straight back.")
+
+
+def test_all_said_after_a_class_is_the_class_not_the_network() -> None:
+    # "the user hosts are all clean": each user host clean, not every host on the network quiet; and a comma before a
+    # quantified class opens a clause of its own
+    from forge.rulebook.language.condition import claims
+    for said in ("Enterprise1 is exploited and the user hosts are all clean", "Enterprise1 exploited, U-hosts all clean",
+                 "Enterprise1 exploited, all user hosts clean"):
+        found = claims(said)
+        assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is True, said
+        assert truth(found, _rows(("Enterprise1", "Exploit", "User"), ("User3", "None", "User"))) is False, said
+        assert truth(found, _rows(("Enterprise0", "Exploit", "User"))) is False, said

@@ -143,8 +143,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         return doubt
     ordered = _ordered_verbs(words)
     if ordered and isinstance(action, dict):
+        put_off = _put_off(words) if banned else set()
         stray = [v for v, _ in done + banned if not any(same_verb(o, v) for o in ordered)
-                 and not (v == ANY_VERB and any(p.verb is None for p in words.prohibitions))]
+                 and not (v == ANY_VERB and any(p.verb is None for p in words.prohibitions))
+                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(f, v) for f in put_off))]
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")
@@ -225,7 +227,17 @@ def _put_off(words: Wording) -> set[str]:
         order = order.replace(condition.text, " ")
     later = {v for m in _BEFORE_VERB.finditer(order) for v in verbs_in(m["next"])}
     first = {v for m in _FIRST.finditer(order) for v in verbs_in(m["verb"] or m["after"] or "")}
-    return later | ({v for v in verbs_in(words.text) if v not in first} if first else set())
+    # a verb the text says does not work there, in the present ("A Remove doesn't hold on that server"): a report, no
+    # order of its own, but what the order is given in place of
+    failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if _FAILS_NOW.search(sentence)
+               for v in verbs_in(sentence[:_FAILS_NOW.search(sentence).start()])}
+    return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
+
+
+# "a Remove doesn't hold on that server", "Restore never sticks there", "Remove keeps failing there" (the present; "Remove
+# did not hold last time" tells what happened once)
+_FAILS_NOW = re.compile(r"\b(?:(?:does\s*n[o']t|do\s*n[o']t|won'?t|will\s+not|never)\s+(?:really\s+)?(?:holds?|works?|sticks?|lasts?)|"
+                        r"keeps?\s+failing)\b", re.IGNORECASE)
 
 
 def _ordered_verbs(words: Wording) -> set[str]:

@@ -73,7 +73,7 @@ FACTS: tuple[Fact, ...] = (
     Fact("history", re.compile(
         r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged))|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
-        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
+        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
@@ -216,7 +216,8 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r",\s*(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
                           r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)"
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
-                          r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
+                          # ("E2 exploit, all user hosts clean": a comma before a quantified class opens its clause too)
+                          r"(?:\band\s+|,\s*(?=(?:all|every|each|no)\s))(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|all|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
@@ -299,6 +300,12 @@ _CLASS_SHORTHAND = ((re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?=(?:hosts?
                     (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"))
 
 
+# "the user hosts are all clean", "U-hosts all quiet": the quantifier said after the class is the class's ("all user
+# hosts are clean"), not the whole network's
+_ALL_AFTER = re.compile(r"\b(?:the\s+)?(?P<cls>(?:(?:user|enterprise|op|operational)[\s-]+|[UE]-)(?:hosts|box(?:es)|machines|servers|"
+                        r"workstations|nodes|systems))\s+(?:(?P<verb>are|were)\s+)?all\b", re.IGNORECASE)
+
+
 def class_in_full(text: str) -> str:
     """`text` with a class said in the shorthand of notes ("usr box", "ent srvs") written in full ("user box",
     "enterprise servers")."""
@@ -312,6 +319,8 @@ def spelled_out(condition: str) -> str:
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = class_in_full(condition or "")
+    condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
+                                         f"{' ' + m['verb'] if m['verb'] else ''} ", condition)
     for pattern, replacement in _ONLY_FORMS:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",

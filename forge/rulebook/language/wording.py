@@ -103,7 +103,9 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
            r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
-           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|no|without")
+           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
+           # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
+           r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without")
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
 # for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
 # hesitate to restore", "don't wait to restore"), nor words of doubt or knowing: "I can't be sure the Remove would have
@@ -648,7 +650,11 @@ def gives_order(sentence: str) -> bool:
     # ("Right after you restore a host, ...": the moment, said with its adverb)
     lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against)\b"
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
-    if lead and _STORY.search(body[:lead.start("rest")]):
+    # ("right after we removed Enterprise1, plan an Analyse of it": the defender's own last move, a condition on its
+    # history, not a story, where no step of the episode is told)
+    acted = lead and re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?after\s+(?:we|you|i)\s+\w+ed\b(?![^,:;]*\bstep\s+\d)",
+                             body, re.IGNORECASE)
+    if lead and _STORY.search(body[:lead.start("rest")]) and not (acted and gives_order(lead["rest"])):
         return False  # "At step 7 I saw Enterprise1 light up and, without ... , I spent a Restore on it": a story
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
