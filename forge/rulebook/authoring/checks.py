@@ -86,6 +86,11 @@ def _targets(action: Optional[dict]) -> set[str]:
     return {t for _, t in done + banned if isinstance(t, str)}
 
 
+def _concrete(target: Optional[str]) -> bool:
+    """Whether a move's target names hosts of its own (a host or a class), not `$matched`, a relative target or any."""
+    return isinstance(target, str) and (target in HOSTS or target in HOST_CLASSES)
+
+
 def _aims_at(target: Optional[str], hosts: set[str]) -> bool:
     """Whether a move's target can be one of `hosts` (a relative target or `$matched` may be any)."""
     if not hosts or target is None or target == MATCHED or target in RELATIVE_TARGETS or target == "any":
@@ -138,8 +143,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         return doubt
     ordered = _ordered_verbs(words)
     if ordered and isinstance(action, dict):
+        put_off = _put_off(words) if banned else set()
         stray = [v for v, _ in done + banned if not any(same_verb(o, v) for o in ordered)
-                 and not (v == ANY_VERB and any(p.verb is None for p in words.prohibitions))]
+                 and not (v == ANY_VERB and any(p.verb is None for p in words.prohibitions))
+                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(f, v) for f in put_off))]
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")
@@ -186,6 +193,12 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         if done and (done[0][0], done[0][1]) == (verb, target):
             return (f"prefer: the action prefers {verb} {target or ''}".rstrip() + " over itself: it prescribes what it "
                     "disprefers; prefer what the text orders over what it disprefers")
+        if done and same_verb(done[0][0], verb) and _concrete(done[0][1]) and _concrete(target) \
+                and _hosts_of([target]) <= _hosts_of([done[0][1]]):
+            # "prefer Restore User over Restore User0": the preferred move is the dispreferred one and more (User0 is a
+            # user host), so it prescribes what it puts aside, whatever the text says
+            return (f"prefer: the action prefers {verb} {done[0][1]} over {verb} {target}, but {target} is among "
+                    f"{done[0][1]}: it prescribes what it disprefers; prefer what the text orders over what it disprefers")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
             or isinstance(target, str) and target in spared or any(same_verb(f, verb) for f in _put_off(words))
         if not disfavoured:
@@ -214,7 +227,17 @@ def _put_off(words: Wording) -> set[str]:
         order = order.replace(condition.text, " ")
     later = {v for m in _BEFORE_VERB.finditer(order) for v in verbs_in(m["next"])}
     first = {v for m in _FIRST.finditer(order) for v in verbs_in(m["verb"] or m["after"] or "")}
-    return later | ({v for v in verbs_in(words.text) if v not in first} if first else set())
+    # a verb the text says does not work there, in the present ("A Remove doesn't hold on that server"): a report, no
+    # order of its own, but what the order is given in place of
+    failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if _FAILS_NOW.search(sentence)
+               for v in verbs_in(sentence[:_FAILS_NOW.search(sentence).start()])}
+    return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
+
+
+# "a Remove doesn't hold on that server", "Restore never sticks there", "Remove keeps failing there" (the present; "Remove
+# did not hold last time" tells what happened once)
+_FAILS_NOW = re.compile(r"\b(?:(?:does\s*n[o']t|do\s*n[o']t|won'?t|will\s+not|never)\s+(?:really\s+)?(?:holds?|works?|sticks?|lasts?)|"
+                        r"keeps?\s+failing)\b", re.IGNORECASE)
 
 
 def _ordered_verbs(words: Wording) -> set[str]:

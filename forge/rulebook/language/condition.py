@@ -73,7 +73,7 @@ FACTS: tuple[Fact, ...] = (
     Fact("history", re.compile(
         r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged))|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
-        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
+        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
@@ -222,7 +222,8 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r",\s*(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
                           r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)"
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
-                          r"\band\s+(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
+                          # ("E2 exploit, all user hosts clean": a comma before a quantified class opens its clause too)
+                          r"(?:\band\s+|,\s*(?=(?:all|every|each|no)\s))(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|all|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
@@ -305,6 +306,12 @@ _CLASS_SHORTHAND = ((re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?=(?:hosts?
                     (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"))
 
 
+# "the user hosts are all clean", "U-hosts all quiet": the quantifier said after the class is the class's ("all user
+# hosts are clean"), not the whole network's
+_ALL_AFTER = re.compile(r"\b(?:the\s+)?(?P<cls>(?:(?:user|enterprise|op|operational)[\s-]+|[UE]-)(?:hosts|box(?:es)|machines|servers|"
+                        r"workstations|nodes|systems))\s+(?:(?P<verb>are|were)\s+)?all\b", re.IGNORECASE)
+
+
 def class_in_full(text: str) -> str:
     """`text` with a class said in the shorthand of notes ("usr box", "ent srvs") written in full ("user box",
     "enterprise servers")."""
@@ -318,6 +325,8 @@ def spelled_out(condition: str) -> str:
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = class_in_full(condition or "")
+    condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
+                                         f"{' ' + m['verb'] if m['verb'] else ''} ", condition)
     for pattern, replacement in _ONLY_FORMS:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
@@ -888,7 +897,36 @@ def complete_claims(text: str, found) -> bool:
     return not unresolved and reads_whole("; ".join(c.text for c in words.conditions), found,
                                           negated=bool(negated), resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
-        and not _hosts_unclaimed(words, found)
+        and not _hosts_unclaimed(words, found) and not _order_states_unread(words, found)
+
+
+# The pieces of an order read with no condition apart from it: "OpS0 quiet + no usr host owned -> Sleep is fine",
+# "E0: clean at prev step, now owned -> plan Remove E0"
+_ORDER_PIECES = re.compile(r"[,;:+?!]|->|\band\b|\bthen\b", re.IGNORECASE)
+
+
+def _order_states_unread(words, found) -> bool:
+    """Whether a piece of a rule's order outside its conditions, one that states a state and names no verb ("E0: clean
+    at prev step, now owned -> plan Remove E0": the heading "E0" read as the condition, or nothing read as one), says
+    what its claims do not: a state the reading cannot place whole (a history, "clean at prev step"), or one the claims
+    do not imply ("owned now" beside claims that only ask E0 be shown). Such claims were read from the rest of the
+    text alone, and would make the rule wider than its text."""
+    from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
+
+    if found is None or ":" not in words.instruction:
+        return False
+    # (only the situation a heading states before its order, "<host>: <states>: <order>", or "<states> -> <order>")
+    rest = words.instruction.rsplit(":", 1)[0]
+    for c in words.conditions:
+        rest = rest.replace(c.text, " ")
+    subject = subject_of(words)
+    for piece in _ORDER_PIECES.split(named_in_full(rest)):
+        if not state_words_in(piece) or verbs_in(piece):
+            continue
+        said = claims(piece, subject)
+        if said is None or not reads_whole(piece, said, subject=subject) or not implies(found, said):
+            return True
+    return False
 
 
 def _hosts_unclaimed(words, found) -> bool:
@@ -898,6 +936,13 @@ def _hosts_unclaimed(words, found) -> bool:
     from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
 
     named = {h for c in words.conditions for h in c.hosts} - set(words.excepted)
+    if not words.conditions:
+        # no condition read apart from the order ("OpS0 quiet + no usr host owned -> Sleep is fine"): the claims are read
+        # from the order's own words, and a host it names that none of them holds was dropped from that reading
+        # (a host the order only acts on, "... then DecoyTomcat on Ent1", is its target: only one with a state said in
+        # its own piece of the order counts)
+        named = {h for piece in _ORDER_PIECES.split(words.instruction) if state_words_in(piece)
+                 for h in hosts_in(piece)} - set(words.excepted) - set(words.contrasted)
     claimed = {h for atom, _ in atoms_of(found) if atom.host is not None for h in atom.hosts()}
     return bool(named - claimed)
 

@@ -40,7 +40,9 @@ _HOST_FORMS: tuple[tuple[re.Pattern, str], ...] = tuple(
     [(re.compile(rf"\b{name}[\s_-]?{n}\b", re.IGNORECASE), f"{name.capitalize()}{n}")
      for name in ("user", "enterprise") for n in range(5 if name == "user" else 3)]
     + [(re.compile(rf"\bop[\s_-]?host[\s_-]?{n}\b", re.IGNORECASE), f"Op_Host{n}") for n in range(3)]
-    + [(re.compile(r"\bop[\s_-]?server[\s_-]?0\b|\b(?:the\s+)?(?:op|operational|ot|operations)[\s_-]*server\b(?!s)", re.IGNORECASE),
+    + [(re.compile(r"\bop[\s_-]?server[\s_-]?0\b|\b(?:the\s+)?(?:op|operational|ot|operations)[\s_-]*server\b(?!s)|"
+                   # the shorthand of notes for the one operational server: "ops server", "ops srv", "op srv"
+                   r"\b(?:the\s+)?(?:ops|opr|op)\.?[\s_-]*(?:server|srv|svr)\b(?!s)", re.IGNORECASE),
         "Op_Server0"),
        # a host's number said in words or after "number" / "#" / "no.": "User three", "enterprise server number 1",
        # "op host #2" (a class word may stand between: "user box 3")
@@ -101,7 +103,9 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
            r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
-           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|no|without")
+           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
+           # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
+           r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without")
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
 # for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
 # hesitate to restore", "don't wait to restore"), nor words of doubt or knowing: "I can't be sure the Remove would have
@@ -134,7 +138,9 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
 _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+){0,2}"
                      r"(?:(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
                      r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
-                     r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty))|"
+                     r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty)|"
+                     # a move allowed: "Sleep is fine", "a Monitor is OK there" (a "do" of it)
+                     r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
                      # ("a Remove will do for that", "a Remove does the job there")
                      r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick))\b", re.IGNORECASE)
 # The prohibition words that start an order (a bare "not" or "without" inside a condition does not).
@@ -145,7 +151,10 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
 # ("restore it at once, without waiting on an Analyse": the verb waited on is the one put off)
 _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|and\s+not|but\s+not|"
                         r"without\s+(?:first\s+)?waiting\s+(?:on|for)|"
-                        r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from)\s+(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
+                        r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from)\s+"
+                        # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
+                        r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+)?"
+                        r"(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
 # "... as a last resort", "fall back to Restore", "restore only if that fails": the verb so named is dispreferred.
 _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  # _VERB without its groups
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r"))|"
@@ -187,6 +196,9 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (condition.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
                                 r"without\s+(?:a|any))\s+(?:confirmed|real|actual|genuine|verified)\s+compromise\b|"
+                                # "Unknown rather than / instead of a confirmed compromise": the same, said as a contrast
+                                r"\bunknown\b\s*,?\s+(?:rather\s+than|instead\s+of)\s+(?:an?\s+|any\s+)?(?:confirmed|real|actual|"
+                                r"genuine|verified)\s+(?:compromise|foothold|infection)\b|"
                                 # a level said to be all there is: "only user-level", "just a user-level foothold",
                                 # "privileged only" (the level itself, which a predicate states exactly)
                                 # ("while it only shows Unknown": the level the table reads, stated exactly)
@@ -644,7 +656,11 @@ def gives_order(sentence: str) -> bool:
     # ("Right after you restore a host, ...": the moment, said with its adverb)
     lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against)\b"
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
-    if lead and _STORY.search(body[:lead.start("rest")]):
+    # ("right after we removed Enterprise1, plan an Analyse of it": the defender's own last move, a condition on its
+    # history, not a story, where no step of the episode is told)
+    acted = lead and re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?after\s+(?:we|you|i)\s+\w+ed\b(?![^,:;]*\bstep\s+\d)",
+                             body, re.IGNORECASE)
+    if lead and _STORY.search(body[:lead.start("rest")]) and not (acted and gives_order(lead["rest"])):
         return False  # "At step 7 I saw Enterprise1 light up and, without ... , I spent a Restore on it": a story
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
@@ -674,7 +690,8 @@ def gives_order(sentence: str) -> bool:
     start = _IMPERATIVE_START.match(body)
     if start:
         if _CONDITION.match(body):
-            return not _TOLD_MOMENT.search(body) or _orders_after(body)
+            # ("Each time it looked clean for a step and then it did not.": a moment told in the past, no order after it)
+            return not (_TOLD_MOMENT.search(body) or _TOLD_OF_IT.search(body)) or _orders_after(body)
         first = body.split()[0].lower()
         verb = _VERB.match(body)
         # (a decoy's full name is the verb, whatever its last letter: "DecoySmss User3" orders it)
@@ -702,6 +719,11 @@ _AT_HAND_HEADING = re.compile(r"^(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s
 _TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b|"
                           rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b",
                           re.IGNORECASE)
+
+
+# What a host did or how it looked, told in the past after a condition word ("each time it looked clean", "whenever it
+# seemed quiet"): a story's moment, unless an order follows it.
+_TOLD_OF_IT = re.compile(rf"^\W*\w+(?:\s+\w+)?\s+(?:it|they)\s+(?:{_TOLD_VERB}|looked|seemed|appeared|sat)\b", re.IGNORECASE)
 
 
 def _orders_after(sentence: str) -> bool:
@@ -935,7 +957,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         for part in parts[:first]:
             head = _opening(part)[0] or part
             # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
-            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and _STATE_WORDS.search(head):
+            # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
+            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and _STATE_WORDS.search(head) \
+                    and not _TOLD_OF_IT.search(head):
                 situation = head
                 break
     if not situation and not _CONDITION.search(order) and not _RELATIVE.search(order):
@@ -1111,7 +1135,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
 
 
 _EXCEPTION_HEADING = re.compile(r"(?<=\w)\s+(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|odd\s+one\s+out)"
-                                r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)))?\s*$", re.IGNORECASE)
+                                r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)|to\s+[^.;:!?]{1,60}))?\s*$", re.IGNORECASE)
 # A situation glossed: "Op_Server0 compromised means we are in the impact phase", "..., i.e. the impact phase": the
 # gloss names what the situation is, no further condition.
 _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:]*$",
@@ -1288,7 +1312,9 @@ def _is_the_order(instruction: str, conditions: tuple["Condition", ...]) -> bool
 def _heading(text: str, match: re.Match) -> bool:
     """An exception that heads the rule ("Except for User0: do not restore it ..."): the rule is about that host."""
     starts = re.search(r"(?:^|[.!?;]\s*)$", text[:match.start()].rstrip(" \"'("))
-    return bool(starts) and bool(re.match(r"\s*[:\u2013\u2014]|\s+-\s", text[match.end():]))
+    # (what it is the exception to may follow before the colon: "Enterprise2 is the exception to our usual enterprise
+    # handling: when it is compromised, ...")
+    return bool(starts) and bool(re.match(r"(?:\s+to\s+[^.;:!?\u2013\u2014]{1,60}?)?(?:\s*[:\u2013\u2014]|\s+-\s)", text[match.end():]))
 
 
 # "it", "that host", "the same machine": a host the sentence does not name.
