@@ -1243,8 +1243,11 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         if match.group(0).lower().startswith("leave"):
             scope = after[:after.lower().find("alone")]
         hosts, classes = _others(scope, instruction, hosts_in(scope), classes_in(scope))
+        # "don't touch Op_Server0 with a Remove": the move named after "with" is the one forbidden, not every move
+        tool = re.search(r"\bwith\s+(?:(?:a|an|the|any)\s+)?", scope, re.IGNORECASE)
+        verb = _VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
-            found.append(Prohibition(None, hosts, classes))
+            found.append(Prohibition(_canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
     for match in _FORBIDDEN_VERB.finditer(instruction):
         before = instruction[:match.start()]
         if re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(

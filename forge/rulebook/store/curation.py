@@ -7,7 +7,8 @@ For each teaching, in order, against the book as the earlier teachings left it:
 2. a withdrawn rule has the same *meaning* (same type and roles, and an equal trigger predicate and
    action), or the same *words* in other words (the same hosts, verbs, states and condition:
    condition.words_key; or the same hosts and verbs and a near-duplicate text, cosine >=
-   WITHDRAWN_COSINE; or, both semantic, a near-duplicate wording): refused likewise, naming the withdrawn
+   WITHDRAWN_COSINE; or the same order on the same hosts, in words or compiled, under one condition or an
+   unread one: _one_order; or, both semantic, a near-duplicate wording): refused likewise, naming the withdrawn
    rule and `forge rulebook restore` (teaching it again in other words does not bring it back, even when
    the two wordings compiled differently, one of them wrongly);
 3. a rule with the same meaning exists (same type and roles, equal trigger predicate and action,
@@ -52,11 +53,11 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
 from forge.rulebook.language.condition import rule_claims, same_condition, skeleton, words_key
-from forge.rulebook.language.meaning import disputing, meaning_of, may_conflict, same_meaning, standing_exception
+from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
-from forge.rulebook.language.predicate import implies, positive_hosts
+from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
 from forge.rulebook.language.revision import revised_in_words, says_revision
-from forge.rulebook.language.said import forbidden_in_words
+from forge.rulebook.language.said import forbidden_in_words, said_in_words
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -288,6 +289,8 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
         theirs = meaning_of(record)
         if not meaning.semantic and not theirs.semantic and same_meaning(theirs, meaning):
             return record
+        if any(_one_order(a, b) for a in _orders(record) for b in _orders(probe)):
+            return record
         if meaning.semantic and theirs.semantic and similarity(record.directive, teaching.directive) >= threshold:
             return record
         # the teacher's own words on the record as well as the compiler's rewrite of them (the directive)
@@ -295,6 +298,26 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
         if record.type == RuleType.CONTENT and any(_same_words(w, text, cosine) for w in said for text in texts):
             return record
     return None
+
+
+def _orders(record: RuleRecord) -> list[Meaning]:
+    """What a rule orders or forbids: its compiled meaning, and what its words say in so many words (said.py), which a
+    rewording kept semantic by the checks still carries."""
+    compiled = meaning_of(record)
+    orders = [compiled] if not compiled.semantic and compiled.action is not None else []
+    said = said_in_words(record.text or record.directive)
+    return orders + ([Meaning(*said)] if said is not None else [])
+
+
+def _one_order(a: Meaning, b: Meaning) -> bool:
+    """One order in two wordings: the same move (mode, verb, target) on the same hosts, under one condition (each
+    implies the other) or where either wording's condition is unread (only its hosts shown: nothing tells the two
+    apart). A corrected condition ("restore User2 only when rooted" after "restore User2 whenever compromised" was
+    withdrawn) is another rule."""
+    if a.action != b.action or positive_hosts(a.when) != positive_hosts(b.when):
+        return False
+    unread = any(all(atom.bare() and not negated for atom, negated in atoms_of(m.when)) for m in (a, b))
+    return unread or (implies(a.when, b.when) and implies(b.when, a.when))
 
 
 def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str], float]]) -> bool:

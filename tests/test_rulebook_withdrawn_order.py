@@ -1,0 +1,56 @@
+"""A withdrawn rule taught again in words that carry the same order stays out, even when the rewording is kept
+semantic by the checks (its compiled meaning then says nothing); a corrected condition is another rule. And "don't
+touch HOST with a VERB" forbids that move only. Sentences of our own (found by probing, no case file read)."""
+
+from __future__ import annotations
+
+from tests.plan_book import PlanBook
+from forge.rulebook.language.said import said_in_words
+from forge.rulebook.model import Evidence
+from forge.rulebook.store.curation import Teaching
+
+CHOOSER = ("action_chooser",)
+
+
+def teaching(text: str, actor: str, when=None, action=None) -> Teaching:
+    return Teaching(text, "CONTENT", CHOOSER, "g", actor, Evidence("failure", actor, text[:40], 1),
+                    trigger="dn-x", compiled_by="model", when=when, action=action, text=text)
+
+
+SCAN_ONLY = {"host": "User3", "activity": "Scan", "compromise": "No"}
+NEVER_RESTORE_USER3 = {"mode": "never", "verb": "Restore", "target": "User3"}
+
+
+def _withdrawn(book: PlanBook, first: Teaching) -> None:
+    book.apply(first)
+    book.withdraw(first.rule_id)
+
+
+def test_a_terse_rewording_kept_semantic_whose_words_forbid_the_same_move_is_refused():
+    book = PlanBook()
+    first = teaching("Never Restore User3 while it is only being scanned.", "user:alice", SCAN_ONLY, NEVER_RESTORE_USER3)
+    _withdrawn(book, first)
+    plan = book.apply(teaching("u3 scan only = no reimage", "user:bob"))  # kept semantic: no compiled meaning
+    (outcome,) = plan.outcomes
+    assert outcome.result == "refused" and f"forge rulebook restore {first.rule_id}" in outcome.detail
+
+
+def test_a_corrected_condition_or_another_move_after_a_withdrawal_is_a_new_rule():
+    book = PlanBook()
+    first = teaching("Restore User2 whenever it is compromised.", "user:alice", {"host": "User2", "compromise": "any"},
+                     {"mode": "do", "verb": "Restore", "target": "User2"})
+    _withdrawn(book, first)
+    # the teacher narrows the condition: one implies the other, not both ways, so it is no rewording
+    corrected = book.apply(teaching("Restore User2 only when the attacker has root on it.", "user:alice"))
+    assert corrected.outcomes[0].result == "add"
+    other_move = book.apply(teaching("Never Restore User2 while it is only scanned.", "user:alice"))
+    assert other_move.outcomes[0].result == "add"
+
+
+def test_touching_a_host_with_a_named_move_forbids_that_move_only():
+    _, action = said_in_words("Don't touch Op_Server0 with a Remove once it's exploited; reimage it instead.")
+    assert (action.mode, action.move.verb) == ("never", "Remove")
+    _, bother = said_in_words("Do not bother User4 with an Analyse.")
+    assert (bother.mode, bother.move.verb) == ("never", "Analyse")
+    _, every = said_in_words("Never touch Enterprise0, whatever it shows.")
+    assert (every.mode, every.move.verb) == ("never", "any")
