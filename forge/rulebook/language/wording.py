@@ -603,7 +603,9 @@ def _without_explanation(part: str) -> str:
 _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|note|important|update|new\s+rule|"
                         r"rule|reminder|tip|please\s+note|heads\s+up|fyi|team|operators?|defenders?|folks|all|"
                         # (a concession before the order, after the teacher's doubt: "Even so, when ..., put ...")
-                        r"even\s+so|nonetheless|nevertheless|all\s+the\s+same|that\s+said|having\s+said\s+that|regardless)"
+                        # ("Still, when ...": the same concession in one word; "anyway", "in any case", "either way")
+                        r"even\s+so|nonetheless|nevertheless|all\s+the\s+same|that\s+said|having\s+said\s+that|regardless|"
+                        r"still|anyway|anyhow|in\s+any\s+case|either\s+way|even\s+then)"
                         r"\s*[,:!\u2013\u2014-]\s*",
                         re.IGNORECASE)
 
@@ -703,10 +705,22 @@ def gives_order(sentence: str) -> bool:
                         and len(opening["situation"].split()) <= 3 and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
-    if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _FORBIDDEN_VERB.search(body):
+    if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _forbids(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
+
+
+def _forbids(sentence: str) -> bool:
+    """Whether a sentence forbids a verb: "never" / "not" after an auxiliary ("... which did not actually evict the
+    attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
+    `_prohibitions` reads it)."""
+    return any(not _after_auxiliary(sentence, match) for match in _FORBIDDEN_VERB.finditer(sentence))
+
+
+def _after_auxiliary(text: str, match: re.Match) -> bool:
+    return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
+        r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", text[:match.start()], re.IGNORECASE))
 
 
 # A heading that names the host the analyst's context is about ("analysed host", "inspected box"): the scope of what follows.
@@ -1250,8 +1264,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
             found.append(Prohibition(_canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
     for match in _FORBIDDEN_VERB.finditer(instruction):
         before = instruction[:match.start()]
-        if re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
-                r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", before, re.IGNORECASE):
+        if _after_auxiliary(instruction, match):
             continue  # "if it is not restored", "if it has never been restored": a condition, not an order
         verb = _VERB.match(instruction, match.end())
         if verb is None:

@@ -1,0 +1,56 @@
+"""Issue 29, round 21 (blind-17's harms): a story told before the order, in which a move "did not" do its job, is a
+report, not a prohibition; its "not" after an auxiliary forbids nothing. So the order after the story is the rule's
+instruction, a withdrawn rule told that way is still found by what it orders, and its rewording stays out. Sentences
+of our own."""
+
+from __future__ import annotations
+
+from tests.plan_book import PlanBook
+from forge.rulebook.language.said import said_in_words
+from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.model import Evidence
+from forge.rulebook.store.curation import Teaching
+
+CHOOSER = ("action_chooser",)
+
+STORY = ("The scan on User3 turned into a foothold and I went for a Restore, which cost the reward and, judging by the "
+         "alerts after it, did not really evict the attacker. One run is thin evidence. Still, when User3 shows a "
+         "compromise, Remove User3.")
+
+
+def teaching(text: str, actor: str, when=None, action=None) -> Teaching:
+    return Teaching(text, "CONTENT", CHOOSER, "g", actor, Evidence("failure", actor, text[:40], 1),
+                    trigger="dn-x", compiled_by="model", when=when, action=action, text=text)
+
+
+def test_a_move_that_did_not_do_its_job_is_a_report_not_a_prohibition():
+    assert not gives_order("Most of the damage came after Enterprise1 fell, since the Analyse I chose did not inspect the right box.")
+    assert not gives_order("A decoy on User2 was my answer, and it did not lure anything.")
+    # an auxiliary before "not" in a condition leaves the order after it an order; a prohibition stays one
+    assert gives_order("If User2 was not restored, remove User2.")
+    assert gives_order("Do not restore User2 while it only shows a scan.")
+    assert gives_order("Op_Server0 should not be restored.")
+
+
+def test_a_concession_in_one_word_opens_the_order():
+    assert gives_order("Still, when User3 shows a compromise, Remove User3.")
+    assert gives_order("Anyway, if Op_Server0 is exploited, restore it.")
+    assert not gives_order("Still compromised after the Restore I had planned.")
+
+
+def test_the_order_after_such_a_story_is_the_instruction():
+    words = read_wording(STORY)
+    assert words.verbs == ("Remove",) and words.hosts == ("User3",)
+    when, action = said_in_words(STORY)
+    assert (action.mode, action.move.verb) == ("do", "Remove")
+
+
+def test_a_withdrawn_story_rule_kept_semantic_is_not_taught_back_in_other_words():
+    book = PlanBook()
+    first = teaching(STORY, "user:carol")  # kept semantic by the checks: no compiled meaning
+    book.apply(first)
+    book.withdraw(first.rule_id)
+    plan = book.apply(teaching("When User3 is compromised, remove it.", "user:carol",
+                               {"host": "User3", "compromise": "any"}, {"mode": "do", "verb": "Remove", "target": "User3"}))
+    (outcome,) = plan.outcomes
+    assert outcome.result == "refused" and f"forge rulebook restore {first.rule_id}" in outcome.detail
