@@ -54,3 +54,45 @@ def test_a_withdrawn_story_rule_kept_semantic_is_not_taught_back_in_other_words(
                                {"host": "User3", "compromise": "any"}, {"mode": "do", "verb": "Remove", "target": "User3"}))
     (outcome,) = plan.outcomes
     assert outcome.result == "refused" and f"forge rulebook restore {first.rule_id}" in outcome.detail
+
+
+# -- outranked: a rule kept semantic speaks, by its words, for the hosts they say for sure --------------------------------
+
+def test_a_general_rule_kept_semantic_does_not_speak_for_a_row_at_unknown_beside_its_exception():
+    from forge.rulebook.language.meaning import meaning_of, undisputed_hosts
+    from forge.rulebook.language.situation import read_situation
+    from forge.rulebook.model import RuleRecord
+
+    general = meaning_of(RuleRecord("g1", "Reimage every user box that has been compromised.", "CONTENT", ("planner",), "g"))
+    exception = meaning_of(RuleRecord("e1", "Never reimage User2, whatever it shows; the lab needs it.", "CONTENT",
+                                      ("planner",), "g"))
+    assert general.semantic and exception.semantic  # both judged by their words
+    unknown = read_situation("Alerts:\nUser2: Activity None, Compromised User\nUser3: Activity None, Compromised Unknown")
+    assert undisputed_hosts(general, [exception], unknown) == frozenset()  # User3 is not known to be compromised
+    rooted = read_situation("Alerts:\nUser2: Activity None, Compromised User\nUser3: Activity Exploit, Compromised User")
+    assert undisputed_hosts(general, [exception], rooted) == frozenset({"User3"})  # the general rule's word for User3
+
+
+# -- the reference compiler's misses: a story read as an order ------------------------------------------------------------
+
+def test_a_move_of_nothing_told_in_the_past_is_a_report():
+    assert not gives_order("Op_Host1 showed a scan and we planned nothing for it, hoping it would pass.")
+    assert not gives_order("We wasted no time on User4 and it cost us anyway.")
+    assert gives_order("Plan nothing for User0 while it is quiet.")
+    assert gives_order("Waste no time on User4.")
+
+
+def test_what_happened_instead_is_a_report():
+    assert not gives_order("instead the attacker rooted Enterprise0 and we lost the server.")
+    assert not gives_order("rather it went for User3 next.")
+    assert gives_order("Instead, plan an Analyse of Enterprise0.")
+    assert gives_order("Instead of a Restore, remove Enterprise0.")
+    words = read_wording("Enterprise0 was scanned and we planned nothing for it; instead the attacker rooted it and we lost "
+                         "the server. If Enterprise0 is scanned, plan a DecoyApache on Enterprise0.")
+    assert words.instruction.startswith("If Enterprise0 is scanned") and words.verbs == ("DecoyApache",)
+
+
+def test_a_resolution_after_the_defenders_own_move_is_the_order():
+    words = read_wording("I left Op_Server0 alone after the Remove and it was rooted again. My rule from now on is that right "
+                         "after I remove Op_Server0 I restore it.")
+    assert words.gives_order and words.instruction.startswith("Right after I remove Op_Server0")

@@ -177,15 +177,16 @@ _STATED_AFTER = re.compile(r"^\s*(?:is|are|was|were|gets?|got|shows?|showed|beco
                            r"goes|falls|ends\s+up|starts?|stays?|remains?|can|could|will|would|may|might)\b", re.IGNORECASE)
 # A prohibition that names no verb: every verb on what follows it is forbidden.
 _ANY_VERB = re.compile(
-    r"\b(?:spend|waste|use|burn)\w*\s+(?:no|zero|nothing|not\s+(?:a\s+single|any|one))\s+(?:more\s+)?(?:actions?|time|"
+    r"\b(?!\w*ed\b)(?:spend|waste|use|burn)\w*\s+(?:no|zero|nothing|not\s+(?:a\s+single|any|one))\s+(?:more\s+)?(?:actions?|time|"
     r"steps?|turns?|effort|moves?)?\s*(?:at\s+all\s+)?on\b|"
     r"\b(?:never|do\s+not|don'?t|stop|avoid|no\s+need\s+to)\s+(?:\w+\s+)?(?:touch\w*|bother\w*(?:\s+with)?|"
     r"(?:waste|spend|use|burn)\w*\s+(?:\w+\s+){0,2}?(?:actions?|time|steps?|turns?|effort|moves?)\s+(?:at\s+all\s+)?on|"
     r"act\w*\s+on|do\s+anything\s+(?:to|on|with|about)|interfere\w*\s+with|mess\w*\s+with)\b|"
     r"\bleave\b(?=[^.;:]*\b(?:alone|be)\b)|\bhands\s+off\b|\bno\s+actions?\s+(?:at\s+all\s+)?on\b|\bignore\b|"
     r"\b(?:keep|stay)\s+(?:off|away\s+from|clear\s+of|out\s+of)\b|\bsteer\s+clear\s+of\b|\boff[- ]limits\b|"
-    # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2"
-    r"\b(?:plan|schedule|queue|recommend|propose|prescribe)\w*\s+nothing\s+(?:(?:at\s+all|more|else|whatsoever)\s+)?"
+    # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2" (told in the
+    # past, "I planned nothing for it", "we wasted no time on User2", it is a report)
+    r"\b(?!\w*ed\b)(?:plan|schedule|queue|recommend|propose|prescribe)\w*\s+nothing\s+(?:(?:at\s+all|more|else|whatsoever)\s+)?"
     r"(?:for|on|to|against|about)\b",
     re.IGNORECASE)
 # What negates or restricts a condition (the issue's list, and the words of absence).
@@ -686,7 +687,9 @@ def gives_order(sentence: str) -> bool:
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
     # ("Then once more.", "..., and then sat back": a connective leads no order of its own; what follows it must order)
-    connective = re.match(r"^(?:then|also|so|now)\b\s*,?\s*(?P<rest>.*)$", body, re.IGNORECASE | re.DOTALL)
+    # ("instead it exploited Enterprise1 and I lost the race": what happened in place of what was expected, told)
+    connective = re.match(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b))\b\s*,?\s*(?P<rest>.*)$", body,
+                          re.IGNORECASE | re.DOTALL)
     if connective:
         return bool(connective["rest"].strip()) and gives_order(connective["rest"])
     start = _IMPERATIVE_START.match(body)
@@ -848,7 +851,9 @@ def _lesson(part: str) -> str:
 
 # The teacher's resolution in the first person, in the present ("my rule from now on is that for Enterprise0 at
 # Privileged I recommend a Remove", "the lesson: I put a decoy on ..."): the order, said of themselves.
-_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|when|whenever|if|once|as\s+long\s+as)\b[^,;:]{3,80}?)?)\s*,?\s*"
+_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|when|whenever|if|once|as\s+long\s+as|"
+                       # (a moment of the defender's own: "right after I remove Enterprise0 I analyse it")
+                       r"(?:(?:right|just|immediately|directly)\s+)?after|as\s+soon\s+as|every\s+time|each\s+time)\b[^,;:]{3,80}?)?)\s*,?\s*"
                        r"\b(?:i|we)\s+(?:will\s+|shall\s+|now\s+|always\s+|just\s+|only\s+|simply\s+)*"
                        r"(?=(?:recommend|plan|propose|suggest|schedule|queue|put|place|deploy|use|choose|pick|go\s+for|"
                        + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\b)", re.IGNORECASE)
