@@ -96,3 +96,22 @@ def test_a_resolution_after_the_defenders_own_move_is_the_order():
     words = read_wording("I left Op_Server0 alone after the Remove and it was rooted again. My rule from now on is that right "
                          "after I remove Op_Server0 I restore it.")
     assert words.gives_order and words.instruction.startswith("Right after I remove Op_Server0")
+
+
+def test_absences_spelled_out_after_a_condition_are_the_condition():
+    from forge.rulebook.authoring.checks import text_problem
+    from forge.rulebook.language.condition import text_claims
+    from forge.rulebook.language.predicate import holds
+    from forge.rulebook.language.situation import read_situation
+
+    text = "If nothing at all is going on across the network, no alerts, no scan and no compromise anywhere, plan a Sleep."
+    words = read_wording(text)
+    assert words.conditions[0].text.endswith("no compromise anywhere")
+    quiet = {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
+    assert text_problem(text, quiet, {"mode": "do", "verb": "Sleep", "target": None}) is None
+    # what the words say is read: a compilation wider than them (a scan allowed) is held to it by the gate
+    found, _ = text_claims(text)
+    assert not holds(found, read_situation("Alerts:\nUser2: Activity Scan, Compromised No"))
+    assert holds(found, read_situation("Alerts:\nNo host shows activity or compromise."))
+    # a move put aside in the list is no absence of a state: "no Restore" stays the order's prohibition
+    assert read_wording("If User2 is compromised, no Restore, remove it.").prohibitions

@@ -1049,6 +1049,9 @@ _HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:th
                          r"six|a\s+few|several|a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)|"
                          r"(?:\d+|two|three|four|five|six)\s+(?:steps|turns)\s+(?:running|in\s+a\s+row|straight))\s*(?=[,;:.]|$)",
                          re.IGNORECASE)
+_ABSENCES_SPELLED = re.compile(r"\s*(?:and\s+|or\s+|nor\s+)?(?:no|zero)\s+(?:scans?|scanning|exploits?|"
+                               r"compromises?|activity|alerts?)\b(?:\s+(?:anywhere|at\s+all|on\s+any\s+host))?\s*(?=[,;:.]|\s+(?:and|or|nor)\s|$)",
+                               re.IGNORECASE)
 # "a host that is still compromised after we removed it should be restored": the order, said in the passive, after the
 # relative clause that states its condition
 _PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|is\s+to)\s+(?:not\s+|never\s+)?(?:be|get)\s+"
@@ -1075,6 +1078,8 @@ def _clause_end(text: str, start: int) -> int:
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
         if stop.group(0) == "," and _HELD_ASIDE.match(rest[stop.end():]):
             continue  # "if a user host has shown Compromised Unknown, unchanged, for three steps": how long, said aside
+        if stop.group(0) == "," and _ABSENCES_SPELLED.match(rest[stop.end():]):
+            continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
