@@ -173,7 +173,7 @@ _ON_THE_NETWORK = r"(?:\s+(?:on|in|across)\s+the\s+(?:whole\s+|entire\s+)?(?:net
 _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|hosts|machine|machines|alerts?)\b[^.;]*?"
                         r"\b(?:activ|compromis|alert|scan|exploit|fires?|shows?)|"
                         # ("nothing on the network shows any activity or any compromise": no host shows either)
-                        r"\bnothing" + _ON_THE_NETWORK + r"\s+(?:shows?|has|is\s+showing|reports?)\s+(?:any\s+)?(?=activ|compromis)|\bnothing\s+(?:is\s+)?(?:going\s+on|happening)\b|"
+                        r"\bnothing" + _ON_THE_NETWORK + r"\s+(?:shows?|has|is\s+showing|reports?)\s+(?:any\s+)?(?=activ|compromis)|\bnothing\s+(?:at\s+all\s+)?(?:is\s+)?(?:going\s+on|happening)\b|"
                         r"\b(?:the\s+)?(?<!user\s)(?<!enterprise\s)(?<!operational\s)(?<!op\s)(?:network|everything|all)\s+(?:is\s+|looks\s+)?(?:quiet|calm|clean)\b|\bno\s+alerts?\b|"
                         r"\b(?:quiet|calm|clean)\s+network\b",
                         re.IGNORECASE)

@@ -173,10 +173,13 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
     """The hosts `rule` acts on in `situation` (its moves' hosts, given what its trigger matched here) about which
     none of `others` disagrees with it: where it is the only word. Empty when a disagreement is not about hosts
     (a host-less verb: one action per step) or a meaning is not known."""
+    said = rule.semantic
     rule = disputing(rule) or rule
     if rule.when is None or rule.action is None:
         return frozenset()
-    mine = matched_hosts(rule.when, situation)
+    # (a rule kept semantic speaks, by its words, for the hosts they say for sure: "restore compromised user hosts" is not
+    # a word for a user row at Compromised Unknown, the row a Remove leaves, as its own reading is not: condition.confirmed)
+    mine = matched_hosts(_for_sure(rule.when) if said else rule.when, situation)
     free = set().union(*(m.hosts(mine) for m in (*rule.action.moves, rule.action.over) if m is not None))
     for other in others:
         other = disputing(other) or other
@@ -187,6 +190,12 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
             return frozenset()
         free -= disputed or frozenset()
     return frozenset(free)
+
+
+def _for_sure(when: Predicate) -> Predicate:
+    from forge.rulebook.language.condition import confirmed  # lazy: condition.py reads more than this needs
+
+    return confirmed(when)
 
 
 def applies(meaning: Meaning, situation: Situation) -> bool:

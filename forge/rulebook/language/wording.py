@@ -177,15 +177,16 @@ _STATED_AFTER = re.compile(r"^\s*(?:is|are|was|were|gets?|got|shows?|showed|beco
                            r"goes|falls|ends\s+up|starts?|stays?|remains?|can|could|will|would|may|might)\b", re.IGNORECASE)
 # A prohibition that names no verb: every verb on what follows it is forbidden.
 _ANY_VERB = re.compile(
-    r"\b(?:spend|waste|use|burn)\w*\s+(?:no|zero|nothing|not\s+(?:a\s+single|any|one))\s+(?:more\s+)?(?:actions?|time|"
+    r"\b(?!\w*ed\b)(?:spend|waste|use|burn)\w*\s+(?:no|zero|nothing|not\s+(?:a\s+single|any|one))\s+(?:more\s+)?(?:actions?|time|"
     r"steps?|turns?|effort|moves?)?\s*(?:at\s+all\s+)?on\b|"
     r"\b(?:never|do\s+not|don'?t|stop|avoid|no\s+need\s+to)\s+(?:\w+\s+)?(?:touch\w*|bother\w*(?:\s+with)?|"
     r"(?:waste|spend|use|burn)\w*\s+(?:\w+\s+){0,2}?(?:actions?|time|steps?|turns?|effort|moves?)\s+(?:at\s+all\s+)?on|"
     r"act\w*\s+on|do\s+anything\s+(?:to|on|with|about)|interfere\w*\s+with|mess\w*\s+with)\b|"
     r"\bleave\b(?=[^.;:]*\b(?:alone|be)\b)|\bhands\s+off\b|\bno\s+actions?\s+(?:at\s+all\s+)?on\b|\bignore\b|"
     r"\b(?:keep|stay)\s+(?:off|away\s+from|clear\s+of|out\s+of)\b|\bsteer\s+clear\s+of\b|\boff[- ]limits\b|"
-    # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2"
-    r"\b(?:plan|schedule|queue|recommend|propose|prescribe)\w*\s+nothing\s+(?:(?:at\s+all|more|else|whatsoever)\s+)?"
+    # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2" (told in the
+    # past, "I planned nothing for it", "we wasted no time on User2", it is a report)
+    r"\b(?!\w*ed\b)(?:plan|schedule|queue|recommend|propose|prescribe)\w*\s+nothing\s+(?:(?:at\s+all|more|else|whatsoever)\s+)?"
     r"(?:for|on|to|against|about)\b",
     re.IGNORECASE)
 # What negates or restricts a condition (the issue's list, and the words of absence).
@@ -603,7 +604,9 @@ def _without_explanation(part: str) -> str:
 _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|note|important|update|new\s+rule|"
                         r"rule|reminder|tip|please\s+note|heads\s+up|fyi|team|operators?|defenders?|folks|all|"
                         # (a concession before the order, after the teacher's doubt: "Even so, when ..., put ...")
-                        r"even\s+so|nonetheless|nevertheless|all\s+the\s+same|that\s+said|having\s+said\s+that|regardless)"
+                        # ("Still, when ...": the same concession in one word; "anyway", "in any case", "either way")
+                        r"even\s+so|nonetheless|nevertheless|all\s+the\s+same|that\s+said|having\s+said\s+that|regardless|"
+                        r"still|anyway|anyhow|in\s+any\s+case|either\s+way|even\s+then)"
                         r"\s*[,:!\u2013\u2014-]\s*",
                         re.IGNORECASE)
 
@@ -684,7 +687,9 @@ def gives_order(sentence: str) -> bool:
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
     # ("Then once more.", "..., and then sat back": a connective leads no order of its own; what follows it must order)
-    connective = re.match(r"^(?:then|also|so|now)\b\s*,?\s*(?P<rest>.*)$", body, re.IGNORECASE | re.DOTALL)
+    # ("instead it exploited Enterprise1 and I lost the race": what happened in place of what was expected, told)
+    connective = re.match(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b))\b\s*,?\s*(?P<rest>.*)$", body,
+                          re.IGNORECASE | re.DOTALL)
     if connective:
         return bool(connective["rest"].strip()) and gives_order(connective["rest"])
     start = _IMPERATIVE_START.match(body)
@@ -703,10 +708,22 @@ def gives_order(sentence: str) -> bool:
                         and len(opening["situation"].split()) <= 3 and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
-    if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _FORBIDDEN_VERB.search(body):
+    if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _forbids(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
+
+
+def _forbids(sentence: str) -> bool:
+    """Whether a sentence forbids a verb: "never" / "not" after an auxiliary ("... which did not actually evict the
+    attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
+    `_prohibitions` reads it)."""
+    return any(not _after_auxiliary(sentence, match) for match in _FORBIDDEN_VERB.finditer(sentence))
+
+
+def _after_auxiliary(text: str, match: re.Match) -> bool:
+    return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
+        r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", text[:match.start()], re.IGNORECASE))
 
 
 # A heading that names the host the analyst's context is about ("analysed host", "inspected box"): the scope of what follows.
@@ -834,7 +851,9 @@ def _lesson(part: str) -> str:
 
 # The teacher's resolution in the first person, in the present ("my rule from now on is that for Enterprise0 at
 # Privileged I recommend a Remove", "the lesson: I put a decoy on ..."): the order, said of themselves.
-_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|when|whenever|if|once|as\s+long\s+as)\b[^,;:]{3,80}?)?)\s*,?\s*"
+_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|when|whenever|if|once|as\s+long\s+as|"
+                       # (a moment of the defender's own: "right after I remove Enterprise0 I analyse it")
+                       r"(?:(?:right|just|immediately|directly)\s+)?after|as\s+soon\s+as|every\s+time|each\s+time)\b[^,;:]{3,80}?)?)\s*,?\s*"
                        r"\b(?:i|we)\s+(?:will\s+|shall\s+|now\s+|always\s+|just\s+|only\s+|simply\s+)*"
                        r"(?=(?:recommend|plan|propose|suggest|schedule|queue|put|place|deploy|use|choose|pick|go\s+for|"
                        + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\b)", re.IGNORECASE)
@@ -1030,6 +1049,9 @@ _HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:th
                          r"six|a\s+few|several|a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)|"
                          r"(?:\d+|two|three|four|five|six)\s+(?:steps|turns)\s+(?:running|in\s+a\s+row|straight))\s*(?=[,;:.]|$)",
                          re.IGNORECASE)
+_ABSENCES_SPELLED = re.compile(r"\s*(?:and\s+|or\s+|nor\s+)?(?:no|zero)\s+(?:scans?|scanning|exploits?|"
+                               r"compromises?|activity|alerts?)\b(?:\s+(?:anywhere|at\s+all|on\s+any\s+host))?\s*(?=[,;:.]|\s+(?:and|or|nor)\s|$)",
+                               re.IGNORECASE)
 # "a host that is still compromised after we removed it should be restored": the order, said in the passive, after the
 # relative clause that states its condition
 _PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|is\s+to)\s+(?:not\s+|never\s+)?(?:be|get)\s+"
@@ -1056,6 +1078,8 @@ def _clause_end(text: str, start: int) -> int:
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
         if stop.group(0) == "," and _HELD_ASIDE.match(rest[stop.end():]):
             continue  # "if a user host has shown Compromised Unknown, unchanged, for three steps": how long, said aside
+        if stop.group(0) == "," and _ABSENCES_SPELLED.match(rest[stop.end():]):
+            continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
@@ -1250,8 +1274,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
             found.append(Prohibition(_canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
     for match in _FORBIDDEN_VERB.finditer(instruction):
         before = instruction[:match.start()]
-        if re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
-                r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", before, re.IGNORECASE):
+        if _after_auxiliary(instruction, match):
             continue  # "if it is not restored", "if it has never been restored": a condition, not an order
         verb = _VERB.match(instruction, match.end())
         if verb is None:
