@@ -103,7 +103,8 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
            r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
-           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
+           # ("which did not actually evict the attacker": what a move did not do, told in the past, forbids nothing)
+           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|(?<!\bdid\s)not|no\s+more|"
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
            r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without")
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
@@ -1384,6 +1385,8 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
     # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
     text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
+    # "at user lvl", "root lvl": the note's shorthand of "level" (read as the level it names)
+    text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
     # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
     text = _PARTICIPLE_SHORT.sub(lambda m: _PARTICIPLE_FULL[m[0].lower()] if m[0][0].islower()
                                  else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
@@ -1437,7 +1440,8 @@ def read_wording(text: str) -> Wording:
 
 
 # A condition told in the past, every verb of it ("while Op_Server0 was already compromised"): what happened, not when
-_TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*\b(?:was|were|had)\b",
+# (or "got": "When Enterprise2 got scanned I put the decoy elsewhere")
+_TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*\b(?:was|were|had|got)\b",
                              re.IGNORECASE)
 
 
