@@ -9,7 +9,11 @@ written for these tests.
 - *A reason cut with the lesson* ("When X happened I planned an Analyse first, because ... The rule I'd give myself:
   ..."): the directive kept the story's first clause (it reads like a conditional order) and lost the lesson.
 - *A moment told with "got"* ("When Enterprise1 got scanned I put ..."): taken for a condition the lesson left out.
-- *"only / just / still Unknown" right after a host's name* ("E1 only Unknown -> ..."): the level was not read.
+- *"only / just Unknown" right after a host's name* ("E1 only Unknown -> ..."): the level was not read.
+- *A note's "row" with no article* ("row shows Privileged -> ..."): the host at hand's row, as "the row" is; left with no
+  subject, the condition was not read.
+- *The gloss of "newly" in brackets* ("newly owned (clean at the previous step)"): read as a negation and a history the
+  reading could not place, so the condition was not whole.
 """
 from __future__ import annotations
 
@@ -96,3 +100,27 @@ def test_only_unknown_right_after_a_host_name_is_the_level() -> None:
     still = _claims("U0 just Unknown: Analyse U0")
     assert truth(still, _rows(("User0", "None", "Unknown"))) is True
     assert truth(still, _rows(("User0", "Exploit", "User"))) is not True
+
+
+# -- a note's "row" with no article --------------------------------------------------------------------------------------
+
+def test_a_row_with_no_article_is_the_host_at_hand() -> None:
+    claims = _claims("row shows Privileged -> rec Restore of that host")
+    assert truth(claims, _rows(("User3", "None", "Privileged"))) is True
+    assert truth(claims, _rows(("User3", "None", "User"))) is not True
+    when = _claims("when row reads Unknown, recommend Analyse of it")
+    assert truth(when, _rows(("Enterprise0", "None", "Unknown"))) is True
+    assert truth(when, _rows(("Enterprise0", "Scan", "No"))) is not True
+
+
+# -- the gloss of "newly" ------------------------------------------------------------------------------------------------
+
+def test_the_gloss_of_newly_in_brackets_is_read_as_newly() -> None:
+    text = "ent box newly compromised (not compromised at the prior step) -> plan Restore on it"
+    found = rule_claims(text, with_instruction=True)
+    assert complete_claims(text, found), found
+    plain = rule_claims("ent box newly compromised -> plan Restore on it", with_instruction=True)
+    assert repr(found) == repr(plain), (found, plain)
+    # (a bracket that says more than "newly" is no gloss: still not whole)
+    other = "ent box newly compromised (clean at the previous step and never scanned) -> plan Restore on it"
+    assert not complete_claims(other, rule_claims(other, with_instruction=True))

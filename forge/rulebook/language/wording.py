@@ -221,7 +221,10 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # ("when only user hosts are compromised" restricts the situation: no other host is)
                                 r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
-                                r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b", re.IGNORECASE)
+                                r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b|"
+                                # "newly owned (clean at the previous step)": the gloss of "newly" (condition._NEWLY_GLOSS)
+                                r"(?<=\bnewly\s)[\w-]+\s*\(\s*(?:it\s+was\s+|was\s+)?(?:clean|quiet|uncompromised|not\s+compromised)\s+"
+                                r"(?:at|on|in|for)\s+the\s+(?:previous|prior|last)\s+(?:step|turn)\s*\)", re.IGNORECASE)
 # What a condition of absence is about: "absent any exploitation", "barring a real compromise", "without root access".
 _ABSENT_WHAT = (r"(?=\s+(?:[\w-]+\s+){0,3}?(?:exploit\w*|compromis\w*|access|root|privilege\w*|admin\w*|scan\w*|activity|"
                 r"signs?|evidence|breach\w*|intrusion|foothold|alerts?|attack\w*|escalation|infection)\b)")
