@@ -14,6 +14,9 @@ written for these tests.
   subject, the condition was not read.
 - *The gloss of "newly" in brackets* ("newly owned (clean at the previous step)"): read as a negation and a history the
   reading could not place, so the condition was not whole.
+- *An order for a window of steps after the defender's own move* ("After you analyse User1, do not analyse it again for
+  the next 2 steps", "For the next three steps after you remove Enterprise0, ..."): the move was read as a lead before
+  the order, no condition at all, so the rule was silent.
 """
 from __future__ import annotations
 
@@ -124,3 +127,22 @@ def test_the_gloss_of_newly_in_brackets_is_read_as_newly() -> None:
     # (a bracket that says more than "newly" is no gloss: still not whole)
     other = "ent box newly compromised (clean at the previous step and never scanned) -> plan Restore on it"
     assert not complete_claims(other, rule_claims(other, with_instruction=True))
+
+
+# -- an order for a window of steps after the defender's move ------------------------------------------------------------
+
+def test_an_order_for_the_next_steps_after_our_move_is_a_condition_on_history() -> None:
+    from forge.rulebook.language.predicate import parse_predicate
+    from forge.rulebook.authoring.checks import text_problem
+
+    after = "After you analyse User1, do not analyse it again for the next 2 steps."
+    found = rule_claims(after, with_instruction=True)
+    assert complete_claims(after, found), found
+    assert repr(found) == repr(parse_predicate({"host": "User1", "acted": "Analyse", "within": 2})), found
+    window = "For the next three steps after you remove Enterprise0, do not restore Enterprise0."
+    found = rule_claims(window, with_instruction=True)
+    assert complete_claims(window, found), found
+    assert repr(found) == repr(parse_predicate({"host": "Enterprise0", "acted": "Remove", "within": 3})), found
+    # (a predicate without the history is still refused)
+    action = {"mode": "never", "verb": "Restore", "target": "Enterprise0"}
+    assert text_problem(window, {"host": "Enterprise0"}, action) is not None

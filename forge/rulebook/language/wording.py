@@ -1408,11 +1408,30 @@ _SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip)\s+for(?=\s+[^.;:
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
 
 
+# The defender's own move, then an order that holds for a window of steps after it ("After you restore Enterprise2, do not
+# restore it again for the next 3 steps", "For the next two steps after you remove User4, do not restore User4"): a
+# condition on the defender's history, as "if you restored Enterprise2 within the last 3 steps" says it (read as a lead
+# before the order, the move and its window were no condition at all).
+_WINDOW_N = r"(?P<n>\d+|one|two|three|four|five)"
+_WINDOW_MOVE = (r"(?:right\s+|just\s+)?after\s+(?:you|we|i)\s+(?P<verb>restore|remove|analy[sz]e)\s+"
+                rf"(?P<host>{_HOST_NAME})")
+_AFTER_FOR_NEXT = re.compile(rf"(?:^|(?<=[.;!?]\s)){_WINDOW_MOVE}\s*,\s*(?P<order>[^.;:]+?)\s+for\s+the\s+(?:next|following)\s+"
+                             rf"{_WINDOW_N}\s+steps?(?=\s*[.;!]|\s*$)", re.IGNORECASE)
+_FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?]\s))for\s+the\s+(?:next|following)\s+{_WINDOW_N}\s+steps?\s+{_WINDOW_MOVE}\s*,\s*",
+                             re.IGNORECASE)
+
+
+def _window(text: str) -> str:
+    """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT)."""
+    text = _AFTER_FOR_NEXT.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, {m['order']}", text)
+    return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, ", text)
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
-                           _ARROW.sub(": ", expand_ranges(written_out(" ".join((text or "").split())))))
+                           _ARROW.sub(": ", _window(expand_ranges(written_out(" ".join((text or "").split()))))))
     flat = _SCOPE_LABEL.sub("For", flat)
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
