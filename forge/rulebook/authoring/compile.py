@@ -108,7 +108,13 @@ def strip_justification(text: str) -> str:
     """The imperative without its reasons: one line, the first sentence's clause before any "because"."""
     line = " ".join((text or "").split())
     cut = _JUSTIFICATION.sub("", line).strip().rstrip(",;:-").strip()
-    if cut == line or read_wording(cut).gives_order or not read_wording(line).gives_order:
+    whole = read_wording(line)
+    if cut == line or not whole.gives_order:
+        return cut
+    # (the cut keeps an order, but not the text's own: "When the exploit landed on X I planned an Analyse first, because
+    # ... The rule I'd give myself: when X shows an exploit, restore it" cut to the story's first clause lost the lesson)
+    said = read_wording(cut)
+    if said.gives_order and " ".join(said.instruction.split()).lower() in " ".join(whole.instruction.split()).lower():
         return cut
     # The reason cut with it the order of a later sentence ("At step 18 ... I chose Sleep because the plan had nothing
     # urgent on it. Sleep is never the right move while ..."): cut each sentence's reason instead.

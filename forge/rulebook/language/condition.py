@@ -252,6 +252,11 @@ _ELLIPSIS_TOO = re.compile(
     rf"(?P<join>and|while|whereas)\s+(?P<b>{_HOST_WORD}|(?:an?other|some|any|a|an|one)\s+(?:other\s+)?(?:[\w-]+\s+){{0,2}}?"
     r"(?:hosts?|servers?|box(?:es)?|machines?|ones?))\s+(?:is|are|was|were)\s+(?:too|also|as\s+well)\b", re.IGNORECASE)
 
+# "newly owned (clean at the previous step)", "newly compromised (not compromised at the prior turn)": the gloss in brackets
+# says what "newly" says (newly_compromised), and no more
+_NEWLY_GLOSS = re.compile(r"(\bnewly\s+[\w-]+)\s*\(\s*(?:it\s+was\s+|was\s+)?(?:clean|quiet|uncompromised|not\s+compromised)\s+"
+                          r"(?:at|on|in|for)\s+the\s+(?:previous|prior|last)\s+(?:step|turn)\s*\)", re.IGNORECASE)
+
 # "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
 _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
                            re.IGNORECASE), r"\g<subject> \g<verb> only "),
@@ -266,6 +271,8 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # "shows only Unknown and no confirmed compromise": Unknown is a compromise not confirmed, and all it says
                (re.compile(r"(\bunknown\b[^.;:]*?)\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|without\s+(?:a|any))\s+"
                            r"(?:confirmed|real|actual|genuine|verified)\s+compromise\b", re.IGNORECASE), r"\1"),
+               # "newly owned (clean at the previous step)": the gloss in brackets says what "newly" says, and no more
+               (_NEWLY_GLOSS, r"\1"),
                # "the host you analyse is Enterprise1": that host (the one the analyst's context is about)
                (re.compile(r"\bthe\s+(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
                            r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\s+is\s+"
@@ -517,7 +524,10 @@ def _all_of(parts: list):
 # "the host", "that box" where no host is named: the host the rule is about, whichever it is.
 # ("the table shows Compromised Unknown", said to the analyst: the table of the host analysed, whichever it is)
 _THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)|"
-                       r"\b(?:the|its|the\s+host's)\s+(?:table|row)(?=\s+(?:shows?|says|reads|lists)\b)", re.IGNORECASE)
+                       r"\b(?:the|its|the\s+host's)\s+(?:table|row)(?=\s+(?:shows?|says|reads|lists)\b)|"
+                       # (a note drops the article: "row reads Unknown -> ...", "when row shows Privileged, ...")
+                       r"^(?P<lead>\s*(?:(?:when|whenever|if|once|while)\s+)?)(?:table|row)(?=\s+(?:shows?|says|reads|lists)\b)",
+                       re.IGNORECASE)
 # "they", "none of them", "each of them": the hosts of a class the clause before named ("user hosts getting scanned
 # while none of them is compromised yet": no user host is).
 # ("one" alone as the subject is one of them: "on the enterprise servers, remove the attacker as soon as one is hit")
@@ -868,7 +878,7 @@ def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
     # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
-    spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", condition or "")),
+    spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition or ""))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
     # (as "at once": the states are read of one context)
@@ -956,7 +966,8 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
 
     if found is None:
         return False
-    clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or "")
+    condition = _NEWLY_GLOSS.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
+    clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition)
     # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
     # or compromise")
     if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
@@ -1331,7 +1342,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
             else condition.text
         if own is None and not named and not classes_in(sentence):  # "if the host is being scanned": a host, any
-            said = _THE_HOST.sub(lambda m: f"a {m['what'] or 'host'}", said)
+            said = _THE_HOST.sub(lambda m: f"{m['lead'] or ''}a {m['what'] or 'host'}", said)
         # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
         # host of the class the sentence's scope names
         scope = _CLASS_SCOPE.match(sentence)

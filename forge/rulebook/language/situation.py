@@ -78,7 +78,7 @@ _PROSE_COMPROMISE = (
                 # ("shows only Unknown", "is still Unknown": the level, said with a word before it)
                 r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|"
                 # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)
-                r"^\s*unknown\s*$", re.I), "Unknown"),
+                r"^\s*(?:(?:only|just|still)\s+)?unknown\s*$", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got|is|are|was|were|been) hit\b|"
                 # ("Ent1 hit -> Remove": the state right after the host's name, as a note writes it)

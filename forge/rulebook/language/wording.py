@@ -103,7 +103,8 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
            r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
-           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
+           # ("which did not actually evict the attacker": what a move did not do, told in the past, forbids nothing)
+           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|(?<!\bdid\s)not|no\s+more|"
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
            r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without")
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
@@ -221,7 +222,10 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # ("when only user hosts are compromised" restricts the situation: no other host is)
                                 r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
-                                r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b", re.IGNORECASE)
+                                r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b|"
+                                # "newly owned (clean at the previous step)": the gloss of "newly" (condition._NEWLY_GLOSS)
+                                r"(?<=\bnewly\s)[\w-]+\s*\(\s*(?:it\s+was\s+|was\s+)?(?:clean|quiet|uncompromised|not\s+compromised)\s+"
+                                r"(?:at|on|in|for)\s+the\s+(?:previous|prior|last)\s+(?:step|turn)\s*\)", re.IGNORECASE)
 # What a condition of absence is about: "absent any exploitation", "barring a real compromise", "without root access".
 _ABSENT_WHAT = (r"(?=\s+(?:[\w-]+\s+){0,3}?(?:exploit\w*|compromis\w*|access|root|privilege\w*|admin\w*|scan\w*|activity|"
                 r"signs?|evidence|breach\w*|intrusion|foothold|alerts?|attack\w*|escalation|infection)\b)")
@@ -1407,6 +1411,8 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
     # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
     text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
+    # "at user lvl", "root lvl": the note's shorthand of "level" (read as the level it names)
+    text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
     # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
     text = _PARTICIPLE_SHORT.sub(lambda m: _PARTICIPLE_FULL[m[0].lower()] if m[0][0].islower()
                                  else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
@@ -1425,11 +1431,30 @@ _SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip)\s+for(?=\s+[^.;:
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
 
 
+# The defender's own move, then an order that holds for a window of steps after it ("After you restore Enterprise2, do not
+# restore it again for the next 3 steps", "For the next two steps after you remove User4, do not restore User4"): a
+# condition on the defender's history, as "if you restored Enterprise2 within the last 3 steps" says it (read as a lead
+# before the order, the move and its window were no condition at all).
+_WINDOW_N = r"(?P<n>\d+|one|two|three|four|five)"
+_WINDOW_MOVE = (r"(?:right\s+|just\s+)?after\s+(?:you|we|i)\s+(?P<verb>restore|remove|analy[sz]e)\s+"
+                rf"(?P<host>{_HOST_NAME})")
+_AFTER_FOR_NEXT = re.compile(rf"(?:^|(?<=[.;!?]\s)){_WINDOW_MOVE}\s*,\s*(?P<order>[^.;:]+?)\s+for\s+the\s+(?:next|following)\s+"
+                             rf"{_WINDOW_N}\s+steps?(?=\s*[.;!]|\s*$)", re.IGNORECASE)
+_FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?]\s))for\s+the\s+(?:next|following)\s+{_WINDOW_N}\s+steps?\s+{_WINDOW_MOVE}\s*,\s*",
+                             re.IGNORECASE)
+
+
+def _window(text: str) -> str:
+    """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT)."""
+    text = _AFTER_FOR_NEXT.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, {m['order']}", text)
+    return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, ", text)
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
-                           _ARROW.sub(": ", expand_ranges(written_out(" ".join((text or "").split())))))
+                           _ARROW.sub(": ", _window(expand_ranges(written_out(" ".join((text or "").split()))))))
     flat = _SCOPE_LABEL.sub("For", flat)
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
@@ -1460,7 +1485,8 @@ def read_wording(text: str) -> Wording:
 
 
 # A condition told in the past, every verb of it ("while Op_Server0 was already compromised"): what happened, not when
-_TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*\b(?:was|were|had)\b",
+# (or "got": "When Enterprise2 got scanned I put the decoy elsewhere")
+_TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*\b(?:was|were|had|got)\b",
                              re.IGNORECASE)
 
 
