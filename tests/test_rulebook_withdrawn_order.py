@@ -54,3 +54,18 @@ def test_touching_a_host_with_a_named_move_forbids_that_move_only():
     assert (bother.mode, bother.move.verb) == ("never", "Analyse")
     _, every = said_in_words("Never touch Enterprise0, whatever it shows.")
     assert (every.mode, every.move.verb) == ("never", "any")
+
+
+def test_a_condition_added_to_a_withdrawn_standing_prohibition_is_a_new_rule_and_its_concession_is_not():
+    book = PlanBook()
+    standing = teaching("Never Restore User2.", "user:alice", {"host": "User2"},
+                        {"mode": "never", "verb": "Restore", "target": "User2"})
+    _withdrawn(book, standing)
+    # a standing prohibition claims no state: it is no unread condition, so a condition added to it is another rule
+    added = book.apply(teaching("Never Restore User2 unless the attacker is at root on it.", "user:alice",
+                                {"all": [{"host": "User2"}, {"not": {"host": "User2", "compromise": "Privileged"}}]},
+                                {"mode": "never", "verb": "Restore", "target": "User2"}))
+    assert added.outcomes[0].result == "add"
+    # a concession states no condition of the prohibition: the same standing rule in other words
+    again = book.apply(teaching("Don't reimage User2, even when it looks rooted.", "user:bob"))
+    assert again.outcomes[0].result == "refused"

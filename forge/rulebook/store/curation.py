@@ -58,6 +58,7 @@ from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, R
 from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
 from forge.rulebook.language.revision import revised_in_words, says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
+from forge.rulebook.language.wording import state_words_in
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -300,24 +301,36 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
     return None
 
 
-def _orders(record: RuleRecord) -> list[Meaning]:
+@dataclass(frozen=True)
+class _Order:
+    """One move a rule orders or forbids, where; `unread`: its text speaks of a state the reading placed nowhere
+    (only its hosts are in the condition), so nothing tells it apart from another condition on those hosts."""
+
+    meaning: Meaning
+    unread: bool
+
+
+def _orders(record: RuleRecord) -> list[_Order]:
     """What a rule orders or forbids: its compiled meaning, and what its words say in so many words (said.py), which a
     rewording kept semantic by the checks still carries."""
+    text = record.text or record.directive
     compiled = meaning_of(record)
-    orders = [compiled] if not compiled.semantic and compiled.action is not None else []
-    said = said_in_words(record.text or record.directive)
-    return orders + ([Meaning(*said)] if said is not None else [])
+    said = said_in_words(text)
+    meanings = ([compiled] if not compiled.semantic and compiled.action is not None else []) + \
+        ([Meaning(*said)] if said is not None else [])
+    states = bool(state_words_in(text))
+    return [_Order(m, states and all(atom.bare() and not negated for atom, negated in atoms_of(m.when))) for m in meanings]
 
 
-def _one_order(a: Meaning, b: Meaning) -> bool:
+def _one_order(a: _Order, b: _Order) -> bool:
     """One order in two wordings: the same move (mode, verb, target) on the same hosts, under one condition (each
-    implies the other) or where either wording's condition is unread (only its hosts shown: nothing tells the two
-    apart). A corrected condition ("restore User2 only when rooted" after "restore User2 whenever compromised" was
-    withdrawn) is another rule."""
-    if a.action != b.action or positive_hosts(a.when) != positive_hosts(b.when):
+    implies the other) or where either wording's condition is unread. A corrected condition ("restore User2 only when
+    rooted" after "restore User2 whenever compromised" was withdrawn), or a condition added to a standing prohibition
+    ("never Restore User2 unless it is at root" after "never Restore User2"), is another rule."""
+    first, second = a.meaning, b.meaning
+    if first.action != second.action or positive_hosts(first.when) != positive_hosts(second.when):
         return False
-    unread = any(all(atom.bare() and not negated for atom, negated in atoms_of(m.when)) for m in (a, b))
-    return unread or (implies(a.when, b.when) and implies(b.when, a.when))
+    return a.unread or b.unread or (implies(first.when, second.when) and implies(second.when, first.when))
 
 
 def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str], float]]) -> bool:
