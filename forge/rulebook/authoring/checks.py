@@ -229,8 +229,8 @@ def _put_off(words: Wording) -> set[str]:
     first = {v for m in _FIRST.finditer(order) for v in verbs_in(m["verb"] or m["after"] or "")}
     # a verb the text says does not work there, in the present ("A Remove doesn't hold on that server"): a report, no
     # order of its own, but what the order is given in place of
-    failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if _FAILS_NOW.search(sentence)
-               for v in verbs_in(sentence[:_FAILS_NOW.search(sentence).start()])}
+    failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if (fails := _FAILS_NOW.search(sentence))
+               for v in verbs_in(sentence[:fails.start()])}
     return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
 
 

@@ -36,7 +36,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
-from forge.rulebook.language.wording import (classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
@@ -254,8 +254,7 @@ _ELLIPSIS_TOO = re.compile(
 
 # "newly owned (clean at the previous step)", "newly compromised (not compromised at the prior turn)": the gloss in brackets
 # says what "newly" says (newly_compromised), and no more
-_NEWLY_GLOSS = re.compile(r"(\bnewly\s+[\w-]+)\s*\(\s*(?:it\s+was\s+|was\s+)?(?:clean|quiet|uncompromised|not\s+compromised)\s+"
-                          r"(?:at|on|in|for)\s+the\s+(?:previous|prior|last)\s+(?:step|turn)\s*\)", re.IGNORECASE)
+_NEWLY_GLOSS = re.compile(r"(\bnewly\s+[\w-]+)" + NEWLY_GLOSS, re.IGNORECASE)
 
 # "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
 _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",

@@ -193,6 +193,9 @@ _ANY_VERB = re.compile(
 _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|until|except|neither|nor|no\s+longer|"
                        r"rather\s+than|yet|only)\b|n['\u2019]t\b|\bun(?:compromised|exploited|touched|scanned|infected|breached)\b|"
                        r"\b(?:clean|quiet|idle|calm|untouched)\b", re.IGNORECASE)
+# The gloss in brackets after "newly <state>" that says what "newly" says ("newly owned (clean at the previous step)")
+NEWLY_GLOSS = (r"\s*\(\s*(?:it\s+was\s+|was\s+)?(?:clean|quiet|uncompromised|not\s+compromised)\s+(?:at|on|in|for)\s+the\s+"
+               r"(?:previous|prior|last)\s+(?:step|turn)\s*\)")
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (condition.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
@@ -222,9 +225,8 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b|"
-                                # "newly owned (clean at the previous step)": the gloss of "newly" (condition._NEWLY_GLOSS)
-                                r"(?<=\bnewly\s)[\w-]+\s*\(\s*(?:it\s+was\s+|was\s+)?(?:clean|quiet|uncompromised|not\s+compromised)\s+"
-                                r"(?:at|on|in|for)\s+the\s+(?:previous|prior|last)\s+(?:step|turn)\s*\)", re.IGNORECASE)
+                                # "newly owned (clean at the previous step)": the gloss of "newly" (NEWLY_GLOSS)
+                                r"(?<=\bnewly\s)[\w-]+" + NEWLY_GLOSS, re.IGNORECASE)
 # What a condition of absence is about: "absent any exploitation", "barring a real compromise", "without root access".
 _ABSENT_WHAT = (r"(?=\s+(?:[\w-]+\s+){0,3}?(?:exploit\w*|compromis\w*|access|root|privilege\w*|admin\w*|scan\w*|activity|"
                 r"signs?|evidence|breach\w*|intrusion|foothold|alerts?|attack\w*|escalation|infection)\b)")

@@ -279,10 +279,11 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
                        cosine: Optional[Callable[[str, str], float]] = None) -> Optional[RuleRecord]:
     """A withdrawn rule the teaching means again: equal predicate and action; or the same words in other words
     (equal `words_key` of the two texts, or equal hosts and verbs and a cosine >= WITHDRAWN_COSINE); or (both
-    semantic) a near-duplicate wording. Scans the withdrawn rules only: texts are compared whatever the two
-    compiled to, so a rewording that compiled differently (or wrongly) is still found."""
+    semantic) a near-duplicate wording; or the same order (`_one_order`). Scans the withdrawn rules only: texts are
+    compared whatever the two compiled to, so a rewording that compiled differently (or wrongly) is still found."""
     probe = _probe(teaching)
     meaning = meaning_of(probe)
+    orders = _orders(probe)
     texts = tuple(dict.fromkeys(t for t in (teaching.text, teaching.directive) if t))
     for record in book.records.values():
         if record.status != RuleStatus.WITHDRAWN or record.type != probe.type or set(record.roles) != set(probe.roles):
@@ -290,7 +291,7 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
         theirs = meaning_of(record)
         if not meaning.semantic and not theirs.semantic and same_meaning(theirs, meaning):
             return record
-        if any(_one_order(a, b) for a in _orders(record) for b in _orders(probe)):
+        if any(_one_order(a, b) for a in _orders(record) for b in orders):
             return record
         if meaning.semantic and theirs.semantic and similarity(record.directive, teaching.directive) >= threshold:
             return record
