@@ -4,6 +4,8 @@ touch HOST with a VERB" forbids that move only. Sentences of our own (found by p
 
 from __future__ import annotations
 
+import dataclasses
+
 from tests.plan_book import PlanBook
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.model import Evidence
@@ -69,3 +71,14 @@ def test_a_condition_added_to_a_withdrawn_standing_prohibition_is_a_new_rule_and
     # a concession states no condition of the prohibition: the same standing rule in other words
     again = book.apply(teaching("Don't reimage User2, even when it looks rooted.", "user:bob"))
     assert again.outcomes[0].result == "refused"
+
+
+def test_the_teachers_own_words_are_read_for_the_order_when_the_compilers_rewrite_lost_it():
+    # a model compiler rewrites the directive; the teacher's words (Teaching.text) still carry the prohibition, and a
+    # withdrawn rule's own words are read the same way, so the two sides are compared alike
+    book = PlanBook()
+    first = teaching("Never Restore User3 while it is only being scanned.", "user:alice", SCAN_ONLY, NEVER_RESTORE_USER3)
+    _withdrawn(book, first)
+    rewrite = teaching("Take care with User3 while it is being scanned.", "user:bob")
+    plan = book.apply(dataclasses.replace(rewrite, text="u3 scan only = no reimage"))
+    assert plan.outcomes[0].result == "refused"

@@ -178,7 +178,8 @@ class _Book:
 
 def _probe(teaching: Teaching) -> RuleRecord:
     return RuleRecord(teaching.rule_id, teaching.directive, teaching.type, teaching.roles, teaching.group,
-                      when=teaching.when, action=teaching.action, unexpressed=teaching.unexpressed)
+                      when=teaching.when, action=teaching.action, unexpressed=teaching.unexpressed,
+                      text=teaching.text if teaching.text != teaching.directive else "")
 
 
 def _same_meaning(book: _Book, teaching: Teaching) -> Optional[RuleRecord]:
