@@ -345,6 +345,8 @@ _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were
                                 # a participle before what it describes is no report: "restore compromised user hosts"
                                 rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
                                 rf"desktops?|laptops?|(?:user|enterprise|op_host|op_server)\d))", re.IGNORECASE)
+# A light verb that carries the move as its noun: "run an Analyse of User2", "carry out a Remove on it", "do a Restore".
+_LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the|one)\s+"
 _IMPERATIVE_START = re.compile(
     # ("First step, no alerts, and I ...": a time, not "first, restore ...")
     rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|only|just|first(?!\s+(?:step|turn|round|episode|move)\b)|then|also|so|now|"
@@ -360,7 +362,7 @@ _IMPERATIVE_START = re.compile(
     rf"write|format|limit|omit|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
     rf"make(?=\s+(?:(?:a|an|the)\s+)?(?:\w+\s+){{0,7}}?(?:part\s+of|a\s+priority|(?:the|your)\s+(?:first|top|next))\b)|include|add)\b|"
-    rf"(?:{_VERB.pattern}))", re.IGNORECASE)
+    rf"{_LIGHT_VERB}(?={_VERB_WORD})|(?:{_VERB.pattern}))", re.IGNORECASE)
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
                           r"means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
@@ -369,7 +371,9 @@ _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ough
                           # "the better call is to Remove User2", "the right move would be to ...": a judgement that orders
                           r"(?:better|best|right|smarter|safer|wiser|correct|cheaper)\s+(?:call|move|choice|play|option|answer|"
                           r"response|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be))\s+(?:be\s+|get\s+)?"
-                          r"(?:\w+\s+)?(?=" + _VERB.pattern + ")", re.IGNORECASE)
+                          # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
+                          # noun after a light verb)
+                          r"(?:\w+\s+)?(?:" + _LIGHT_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 _OPENING = re.compile(r"^(?P<situation>[^:;\u2013\u2014]{3,160}?)\s*(?::|\s[\u2013\u2014-]{1,2}\s)\s*(?P<rest>.+)$")
 

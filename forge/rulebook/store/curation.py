@@ -36,7 +36,8 @@ Then, among the rules of the same type with overlapping roles whose meaning *may
    apply to the context: resolve.py), except two rules backed by the same actors whose triggers are not nested
    (both are injected); so the teacher's own broader or narrower ones (one trigger strictly inside the other) are
    flagged: where both apply the exception speaks alone. Who backs each rule decides, not who teaches now, so
-   the edges do not depend on the order of teaching.
+   the edges do not depend on the order of teaching. A superseded rule is flagged too (never against the rule that
+   replaced it): it is in force again once its replacement is withdrawn or out of scope.
 Agreement needs no flag: agreeing actors end up on one rule, whose support counts all their evidence.
 Semantic rules (no predicate) supersede only by words of revision (6), and conflict only by what their words
 forbid on hosts they name ("do not restore User3": meaning.Meaning.said), which flags them like a compiled
@@ -391,16 +392,19 @@ def _reactivated(book: _Book, record: RuleRecord, teacher: str) -> RuleRecord:
     return record.with_(status=RuleStatus.ACTIVE, actors=actors, evidence=evidence, support=_support(evidence, book.evidence))
 
 
-def _disagreeing(book: _Book, rule: RuleRecord, by_words: bool = False) -> list[RuleRecord]:
+def _disagreeing(book: _Book, rule: RuleRecord, by_words: bool = False, superseded: bool = False) -> list[RuleRecord]:
     """The active rules of the same type and overlapping roles whose meaning may conflict with `rule`. With
-    `by_words`, a semantic rule's prohibition in so many words counts as its meaning (meaning.disputing)."""
+    `by_words`, a semantic rule's prohibition in so many words counts as its meaning (meaning.disputing). With
+    `superseded`, the superseded rules too (not the withdrawn): one is back in force when the rule that replaced it is
+    withdrawn, or out of scope (resolve.eligible_rules), and must then meet the rules taught while it was replaced."""
     view = (lambda r: disputing(meaning_of(r))) if by_words else meaning_of
     meaning = view(rule)
     if meaning is None or meaning.semantic or meaning.action is None:
         return []
     found = []
     for other in list(book.records.values()):
-        if other.rule_id != rule.rule_id and other.active and other.type == rule.type and set(other.roles) & set(rule.roles):
+        standing = other.active or superseded and other.status == RuleStatus.SUPERSEDED
+        if other.rule_id != rule.rule_id and standing and other.type == rule.type and set(other.roles) & set(rule.roles):
             theirs = view(other)
             if theirs is not None and may_conflict(meaning, theirs):
                 found.append(other)
@@ -458,13 +462,15 @@ def replaces_own(old: RuleRecord, new: RuleRecord, revises: bool) -> bool:
 
 def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
     rule = book.records[rule_id]
-    for other in _disagreeing(book, rule, by_words=True):
+    for other in _disagreeing(book, rule, by_words=True, superseded=True):
         other = book.records[other.rule_id]
         # One teacher's (or one set of teachers') own rules that are not nested stay unflagged: both are injected. By
         # the actors backing each now, not by who teaches now, so that the edges do not depend on the order of teaching
         # (a rule another teacher joins later is that teacher's too).
         if other.directive == rule.directive or set(other.actors) == set(rule.actors) and not _strictly_nested(rule, other):
             continue
+        if other.rule_id in rule.supersedes or rule_id in other.supersedes:
+            continue  # a rule and the one it replaced are never both in force: no dispute to settle
         if other.rule_id not in rule.conflicts_with:
             rule = rule.with_(conflicts_with=_union(rule.conflicts_with, other.rule_id))
             book.put(rule, book.ops[rule_id][-1])
