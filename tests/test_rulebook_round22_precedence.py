@@ -98,3 +98,16 @@ def test_the_order_in_a_light_verb_is_the_lesson_not_the_story() -> None:
         action = {"mode": "do", "verb": "Analyse", "target": "$matched"}
         problem = text_problem(LIGHT.format(verb=verb), when, action)
         assert problem is None, (verb, problem)
+
+
+def test_a_light_verb_after_a_negation_is_still_a_prohibition() -> None:
+    # (the guard against inversion: "should not run a Restore" forbids Restore; a "do Restore" compiled from it is refused)
+    for text, verb, host, when in (
+            ("You should not run a Restore on Op_Host1 while it is only scanned.", "Restore", "Op_Host1",
+             {"host": "Op_Host1", "activity": "Scan", "compromise": "No"}),
+            ("Never carry out an Analyse of Enterprise0 once it is rooted.", "Analyse", "Enterprise0",
+             {"host": "Enterprise0", "compromise": "Privileged"})):
+        words = read_wording(text)
+        assert [(p.verb, p.hosts) for p in words.prohibitions] == [(verb, (host,))], text
+        problem = text_problem(text, when, {"mode": "do", "verb": verb, "target": host})
+        assert problem is not None and problem.startswith("prohibition"), (text, problem)
