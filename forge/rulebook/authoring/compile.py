@@ -49,7 +49,7 @@ from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.condition import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
-from forge.rulebook.language.wording import classes_in, hosts_in, read_wording, sentences
+from forge.rulebook.language.wording import OPENS_REPLY, classes_in, hosts_in, read_wording, sentences, verbs_in
 
 COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300
@@ -169,7 +169,11 @@ def when_clause(rule: ConditionalRule) -> str:
 
 def looks_like_format(text: str) -> bool:
     """A rule about the reply's form: words of replying, and nothing about hosts or what they show."""
-    return bool(_FORMAT_WORDS.search(text or "")) and format_problem(text) is None
+    # how the reply opens or closes is its form, unless what it opens with is a move or a host ("begin the plan with a
+    # Remove of User2" orders what to decide)
+    found = OPENS_REPLY.search(text or "")
+    opens = bool(found) and not words_named(text) and not verbs_in(text[found.end():])
+    return (opens or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
 
 
 def format_problem(text: str) -> Optional[str]:

@@ -296,6 +296,8 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:exclude|excluding|exempt)\s+{_HOST_LIST}\b",
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
     # "user boxes, not User3 though: ...": a class, then a host denied on its own after a comma
+    # ("user hosts (not User3): ...": the same, in brackets)
+    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
     rf"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
     rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
@@ -347,6 +349,12 @@ _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were
                                 rf"desktops?|laptops?|(?:user|enterprise|op_host|op_server)\d))", re.IGNORECASE)
 # A light verb that carries the move as its noun: "run an Analyse of User2", "carry out a Remove on it", "do a Restore".
 _LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the|one)\s+"
+# what follows a verb of opening or closing when its object is the reply ("every report with", "the plan with")
+_OPENS_REPLY_WITH = (r"\s+(?:(?:each|every|all|any|the|your|my|our|its|their)\s+)?(?:[\w-]+\s+){0,2}?(?:reports?|repl(?:y|ies)|"
+                     r"answers?|analys[ie]s|plans?|messages?|responses?|recommendations?|summar(?:y|ies)|outputs?|notes?)\s+with\b")
+_OPENING_VERB = r"(?:start|begin|end|open|close|finish|conclude|preface|prefix)"
+# an order on how the reply opens or closes ("Start every report with the risk level in capitals")
+OPENS_REPLY = re.compile(rf"\b{_OPENING_VERB}{_OPENS_REPLY_WITH}", re.IGNORECASE)
 _IMPERATIVE_START = re.compile(
     # ("First step, no alerts, and I ...": a time, not "first, restore ...")
     rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|only|just|first(?!\s+(?:step|turn|round|episode|move)\b)|then|also|so|now|"
@@ -360,6 +368,8 @@ _IMPERATIVE_START = re.compile(
     rf"plan|recommend|suggest|propose|schedule|queue|advise|"
     # orders on the reply's form: "write the plan in two bullets", "limit the answer to one line"
     rf"write|format|limit|omit|"
+    # how the reply opens or closes: "start every report with the risk level", "end each answer with a summary line"
+    rf"{_OPENING_VERB}(?={_OPENS_REPLY_WITH})|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
     rf"make(?=\s+(?:(?:a|an|the)\s+)?(?:\w+\s+){{0,7}}?(?:part\s+of|a\s+priority|(?:the|your)\s+(?:first|top|next))\b)|include|add)\b|"
     rf"{_LIGHT_VERB}(?={_VERB_WORD})|(?:{_VERB.pattern}))", re.IGNORECASE)
@@ -971,7 +981,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             # the exception it is)
             # (so is one that names the host the analyst is looking at, "analysed machine: root level, no activity -> ...")
             scope = situation if (hosts_in(situation) or classes_in(situation) or _AT_HAND_HEADING.match(situation.strip())) \
-                and not negations_in(situation) and not _EXCEPT.search(situation) else ""
+                and not negations_in(situation) and not _EXCEPT.search(situation) else _scope_besides(situation)
             situation, order = inner["situation"].strip(), inner["rest"]
             scope = re.sub(r"^\s*(?:analyst|planner|(?:action[\s_-]*)?chooser)\s*[/:,-]\s*", "", scope, flags=re.IGNORECASE)
             situation = f"{scope}: {situation}" if scope else situation  # (the role it is for is no part of it)
@@ -998,6 +1008,22 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     instruction = "; ".join(j for j in (without_justification(_LEAD_WORD.sub("", o)) for o in orders) if j)
     heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
+
+
+def _scope_besides(heading: str) -> str:
+    """The class a heading names before the host it excepts ("usr boxes, not User3 though", "user hosts except User3"):
+    the scope of the situation that follows it, without its exception (the exception is read as such, `excepted`);
+    "" where the heading names a host outside its exception, or is negated before it."""
+    cut = re.search(rf"\s*(?:[,(]|\b(?:{_EXCEPT_WORDS}|not)\b)", heading, re.IGNORECASE)
+    if cut is None:
+        return ""
+    head, rest = heading[:cut.start()], heading[cut.start():]
+    told = [h for m in (*_EXCEPT.finditer(heading), *(m for p in _EXCEPTED_ALONE for m in p.finditer(heading)))
+            for h in hosts_in(m["what"])]
+    if not classes_in(head) or hosts_in(head) or negations_in(head) or not hosts_in(rest) \
+            or not set(hosts_in(rest)) <= set(told):
+        return ""
+    return head.strip()
 
 
 # A role named before the rule's own situation ("plan: OpS0 at user level -> Restore OpS0"): whom it is for.

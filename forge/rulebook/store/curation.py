@@ -402,7 +402,8 @@ def _disagreeing(book: _Book, rule: RuleRecord, by_words: bool = False, supersed
     if meaning is None or meaning.semantic or meaning.action is None:
         return []
     found = []
-    for other in list(book.records.values()):
+    # (in rule-id order: the order a backend lists its heads in must not change the order of a version's changes)
+    for other in sorted(book.records.values(), key=lambda r: r.rule_id):
         standing = other.active or superseded and other.status == RuleStatus.SUPERSEDED
         if other.rule_id != rule.rule_id and standing and other.type == rule.type and set(other.roles) & set(rule.roles):
             theirs = view(other)
