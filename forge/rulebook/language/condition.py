@@ -361,6 +361,10 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 
     if subject is not None and hosts_in(condition) and set(hosts_in(condition)) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
+    elif len(hosts_in(condition)) > 1:
+        # several hosts, any in shorthand or prose ("the ops server and Enterprise2 are both compromised", "E2 and U3
+        # compromised"): each as the table names it, or the reading placed only those already so named
+        condition = named_in_full(condition, prose=True)
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse for piece in _shared_state(_terse_split(_NEW_SUBJECT.split(c)))):

@@ -472,12 +472,12 @@ def without_host_names(text: str) -> str:
     return text
 
 
-def named_in_full(text: str) -> str:
+def named_in_full(text: str, prose: bool = False) -> str:
     """`text` with every name of a host `hosts_in` reads that carries its number written as the table writes it ("E0" ->
     "Enterprise0", "OpS0" -> "Op_Server0", "user box 3" -> "User3"): the situation reader knows only those. (A host
-    named by prose, "the operational server", is left as written.)"""
+    named by prose, "the operational server", is left as written, unless `prose`.)"""
     for pattern, host in _HOST_FORMS:
-        text = pattern.sub(lambda m: host if re.search(r"\d", m.group(0)) else m.group(0), text or "")
+        text = pattern.sub(lambda m: host if prose or re.search(r"\d", m.group(0)) else m.group(0), text or "")
     return text
 
 
@@ -865,7 +865,20 @@ def _lesson(part: str) -> str:
     rest = rest[:1].upper() + rest[1:]
     # (a lesson may name its move as a noun: "the rule I'd give myself is simple: a DecoySvchost on Enterprise0 whenever
     # it is scanned" orders it, as "put a DecoySvchost on ..." would)
-    return rest if gives_order(rest) or _NOUN_MOVE.match(rest) and not _STORY.search(rest) else part
+    if not (gives_order(rest) or _NOUN_MOVE.match(rest) and not _STORY.search(rest)):
+        return part
+    # A condition that opens the part, its clause ending where the lead begins ("When the ops server and Enterprise2 are
+    # both compromised, the sequence should be: ..."), is the lesson's own condition, no story (one told in the past,
+    # "When I removed User1, the lesson was ...", is the story's): dropped, the lesson was wider than its words.
+    lead = part[:found.end()]
+    marker = _CONDITION.match(lead.lstrip())
+    if marker is not None and not _STORY.search(lead) and not _TOLD_OF_IT.match(lead.lstrip()) \
+            and not _CONDITION.match(rest):
+        opening = lead.lstrip()
+        end = _clause_end(opening, marker.end())
+        if opening[end:end + 1] == "," and _LESSON_LEAD.match(opening[end + 1:].lstrip()) is not None:
+            return f"{opening[:end].strip()}, {rest[:1].lower() + rest[1:]}"
+    return rest
 
 
 # The teacher's resolution in the first person, in the present ("my rule from now on is that for Enterprise0 at

@@ -1,0 +1,76 @@
+"""Issue 29, twenty-third round (r23h, blind20's harms): a condition that names several hosts, some in shorthand or
+prose ("the op server", "E1"), is read for every one of them; a condition that opens the sentence before the lesson's
+lead ("If ..., the rule is: ...") is the lesson's own. Read wrong, a predicate that left a host's state out passed the
+checks, and the rule was wider than its words. Sentences of our own, not the case files'."""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import claims, complete_claims, rule_claims
+from forge.rulebook.language.predicate import Atom, atoms_of, implies, parse_predicate
+from forge.rulebook.language.wording import read_wording
+
+
+def _claimed(text: str) -> dict[str, Atom]:
+    found = rule_claims(text, with_instruction=True, bare=False)
+    assert found is not None, text
+    return {atom.host: atom for atom, negated in atoms_of(found) if not negated}
+
+
+# -- several hosts, some named in shorthand or prose --------------------------------------------------------------
+
+def test_a_host_in_prose_beside_a_host_in_full_is_read_too():
+    found = _claimed("If the operational server and User1 are both scanned, put a DecoyApache on User1.")
+    assert set(found) == {"Op_Server0", "User1"}
+    assert all(atom.activity == "Scan" for atom in found.values())
+
+
+def test_hosts_in_shorthand_share_the_state_said_after_them():
+    text = "When E1 and U2 are compromised, restore E1."
+    found = rule_claims(text, with_instruction=True, bare=False)
+    assert {atom.host for atom, _ in atoms_of(found)} == {"Enterprise1", "User2"}
+    assert complete_claims(text, found)
+
+
+def test_a_predicate_that_drops_the_prose_host_is_wider_than_its_words():
+    text = "If the op server and Enterprise1 are both compromised, restore the op server."
+    problem = text_problem(text, {"host": "Enterprise1", "compromise": "any"},
+                           {"mode": "do", "verb": "Restore", "target": "Op_Server0"})
+    assert problem is not None and problem.startswith("claims:")
+
+
+def test_a_predicate_with_both_hosts_passes():
+    text = "If the op server and Enterprise1 are both compromised, restore the op server."
+    when = {"all": [{"host": "Op_Server0", "compromise": "any"}, {"host": "Enterprise1", "compromise": "any"}]}
+    assert text_problem(text, when, {"mode": "do", "verb": "Restore", "target": "Op_Server0"}) is None
+
+
+def test_a_negated_prose_host_stays_negated():
+    # (guard: read in full, "the ops server is not" is still a denial of that host's state, not a claim of it)
+    found = claims("when User3 is compromised and the ops server is not compromised")
+    assert found is not None
+    assert implies(found, parse_predicate({"not": {"host": "Op_Server0", "compromise": "any"}}))
+    assert implies(found, parse_predicate({"host": "User3", "compromise": "any"}))
+
+
+# -- a condition before the lesson's lead -------------------------------------------------------------------------
+
+def test_a_condition_before_the_lead_is_the_lessons_condition():
+    words = read_wording("Whenever User2 is rooted, the rule is: restore User2 before anything else.")
+    assert [c.text for c in words.conditions] == ["Whenever User2 is rooted"]
+
+
+def test_the_sequence_keeps_the_condition_that_opens_its_sentence():
+    text = "If Enterprise0 and User3 are both scanned, the order of moves should be: Analyse Enterprise0, then Analyse User3."
+    found = _claimed(text)
+    assert set(found) == {"Enterprise0", "User3"}
+    problem = text_problem(text, {"host": "User3", "activity": "Scan"},
+                           {"mode": "do", "verb": "Analyse", "target": "Enterprise0", "then": [{"verb": "Analyse", "target": "User3"}]})
+    assert problem is not None and problem.startswith("claims:")
+
+
+def test_a_story_before_the_lead_is_still_no_condition():
+    # (guard: a condition told in the past, the teacher's own story, is dropped as before)
+    words = read_wording("When I restored User4 at step 6, the lesson I took is: analyse User4 first.")
+    assert not words.conditions
+    assert "analyse User4 first" in words.instruction.lower() or "Analyse User4 first" in words.instruction
