@@ -74,3 +74,37 @@ def test_a_story_before_the_lead_is_still_no_condition():
     words = read_wording("When I restored User4 at step 6, the lesson I took is: analyse User4 first.")
     assert not words.conditions
     assert "analyse User4 first" in words.instruction.lower() or "Analyse User4 first" in words.instruction
+
+
+# -- a host excepted in a note's shorthand ------------------------------------------------------------------------
+
+def test_a_class_heading_that_excepts_a_host_in_shorthand_is_an_exception():
+    words = read_wording("usr boxes, not U2 though: exploit seen -> Remove it")
+    assert words.excepted == ("User2",)
+    found = rule_claims("usr boxes, not U2 though: exploit seen -> Remove it", with_instruction=True, bare=False)
+    assert "User2" not in {atom.host for atom, _ in atoms_of(found)}
+
+
+def test_a_server_heading_in_shorthand_keeps_its_class_less_the_excepted_host():
+    text = "ent srvs, but not E1: exploit -> Analyse it"
+    words = read_wording(text)
+    assert words.excepted == ("Enterprise1",) and "Enterprise" in words.classes
+    found = rule_claims(text, with_instruction=True, bare=False)
+    hosts = {atom.host for atom, _ in atoms_of(found)}
+    assert "Enterprise1" not in hosts and {"Enterprise0", "Enterprise2"} <= hosts
+
+
+def test_an_exception_said_alone_in_shorthand():
+    assert read_wording("Restore any rooted user host; U4 is the exception.").excepted == ("User4",)
+    assert read_wording("Analyse every scanned enterprise server, except E2.").excepted == ("Enterprise2",)
+
+
+def test_a_shorthand_host_that_is_not_excepted_stays_a_condition():
+    # (guard: "U2 not scanned" denies a state of U2, no exception of it)
+    words = read_wording("If U2 is not scanned, put a DecoyApache on it.")
+    assert not words.excepted
+
+
+def test_a_heading_of_servers_in_shorthand_excepts_the_host_after_it():
+    words = read_wording("ent srvs, not Enterprise2 though: scan -> Analyse it")
+    assert words.excepted == ("Enterprise2",)

@@ -284,7 +284,10 @@ _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|d
                      r"remove|analy)))", re.IGNORECASE)
 # An exception said on its own: "User0 is the exception", "this does not apply to User0", "except for User0" (a host
 # right after it: "except when ..." is a condition), "leave User0 out of it", "exclude User0".
-_HOST_LIST = r"(?P<what>(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d)*)"
+# (a host in a note's shorthand too: "not E0 though", "except U3 and U4", "OpS0 is the exception")
+_HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
+_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + _HOST_SHORT + r")"
+              r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + _HOST_SHORT + r"))*)")
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:{_EXCEPT_WORDS})\s+{_HOST_LIST}\b",
     rf"{_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
@@ -297,8 +300,8 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
     # "user boxes, not User3 though: ...": a class, then a host denied on its own after a comma
     # ("user hosts (not User3): ...": the same, in brackets)
-    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
-    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
+    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
+    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
     rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
