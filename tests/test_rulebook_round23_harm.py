@@ -108,3 +108,41 @@ def test_a_shorthand_host_that_is_not_excepted_stays_a_condition():
 def test_a_heading_of_servers_in_shorthand_excepts_the_host_after_it():
     words = read_wording("ent srvs, not Enterprise2 though: scan -> Analyse it")
     assert words.excepted == ("Enterprise2",)
+
+
+# -- "not <state>" before an ordered move; a level denied, judged on a row at Unknown --------------------------------
+
+from forge.rulebook.language.condition import semantic_claims  # noqa: E402
+from forge.rulebook.language.predicate import truth  # noqa: E402
+from forge.rulebook.language.situation import read_situation  # noqa: E402
+
+ORDER = "Any enterprise server that is scanned but not yet compromised should get a DecoyApache."
+
+
+def test_a_state_denied_before_the_move_is_no_prohibition():
+    assert read_wording("An op host exploited but not rooted gets a Remove from me.").prohibitions == ()
+    assert read_wording(ORDER).prohibitions == ()
+
+
+def test_a_prohibition_after_a_denied_state_is_still_read():
+    # (guard: the search goes on after the denied state)
+    found = read_wording("A user box not compromised needs no Restore.").prohibitions
+    assert [p.verb for p in found] == ["Restore"]
+
+
+def test_an_orders_denied_level_is_not_met_by_a_row_at_unknown():
+    text = "Op_Host1 exploited but not rooted: it needs a Remove, whatever else is going on."
+    found = semantic_claims(text, "predicate refused: negation: ...", text)
+    at_user = read_situation("Alerts:\nOp_Host1: Activity Exploit, Compromised User")
+    at_unknown = read_situation("Alerts:\nOp_Host1: Activity Exploit, Compromised Unknown")
+    assert truth(found, at_user) is True
+    assert truth(found, at_unknown) is not True
+
+
+def test_a_prohibitions_exception_stands_in_doubt_at_unknown():
+    # (guard: "never ... unless it is rooted": the prohibition holds on a row that does not know the level)
+    text = "Never restore Op_Host1 unless it has reached root."
+    found = semantic_claims(text, "predicate refused: negation: ...", text)
+    at_unknown = read_situation("Alerts:\nOp_Host1: Activity None, Compromised Unknown")
+    if found is not None:
+        assert truth(found, at_unknown) is not False

@@ -1387,11 +1387,13 @@ def refused_predicate(semantic_reason: str) -> bool:
     return (semantic_reason or "").startswith(_REFUSED)
 
 
-def confirmed(found):
+def confirmed(found, levels: bool = False):
     """Claims where "Host is compromised", said of one named host or of a class ("a user host is compromised": one of
     its hosts), is not met by a row at Compromised Unknown (the row a Remove leaves, or a level the table does not
     know): a rule judged by its words alone, or a compiled predicate held to them, fires on what they say for sure. Said
-    under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever)."""
+    under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever). With `levels`, a
+    level denied of one named host ("User2 is exploited but not rooted": not at Privileged) is not met by its row at
+    Unknown either: that row does not say the host is not at root (it does not know)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
     if isinstance(found, Atom):
@@ -1408,11 +1410,15 @@ def confirmed(found):
                                          unchanged_for=None, acted=None, within=None, changed=None,
                                          scan_before_exploit=None))))
     if isinstance(found, (AnyOf, AllOf)):
-        return type(found)(tuple(confirmed(p) for p in found.parts))
+        return type(found)(tuple(confirmed(p, levels) for p in found.parts))
+    if levels and isinstance(found, Not) and isinstance(found.part, Atom) and found.part.host is not None \
+            and found.part.activity is None and found.part.compromise in _LEVELS and not found.part.history():
+        return AllOf((found, Not(replace(found.part, compromise=_UNKNOWN_LEVEL))))
     return found  # (None, a negation: left as it was)
 
 
 _UNKNOWN_LEVEL = "Unknown"
+_LEVELS = ("User", "Privileged")  # the levels of a compromise the table states
 
 
 def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
@@ -1462,7 +1468,10 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         return Not(Always())
     found = rule_claims(directive, with_instruction=True)
     if complete_claims(directive, found):
-        return confirmed(found)
+        # (an order's "not rooted" is not met by a row at Unknown either; a prohibition's exception, "unless it is
+        # rooted", "short of a confirmed root", stands in that doubt: the prohibition holds there)
+        words = read_wording(directive)
+        return confirmed(found, levels=not (words.prohibitions or words.dispreferred))
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)

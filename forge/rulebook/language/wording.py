@@ -743,6 +743,25 @@ def _forbids(sentence: str) -> bool:
     return any(not _after_auxiliary(sentence, match) for match in _FORBIDDEN_VERB.finditer(sentence))
 
 
+# "not" before a state said of a host ("exploited but not rooted needs a Remove", "scanned, not yet compromised, gets a
+# decoy"): it denies that state; the move after it is ordered, not forbidden.
+_DENIED_STATE = re.compile(r"\s*not\s+(?:yet\s+|even\s+|fully\s+)?(?:compromised|exploited|scanned|rooted|privileged|owned|"
+                           r"escalated|breached|infected|hacked|pwned|popped)\b", re.IGNORECASE)
+
+
+def _forbidding(instruction: str):
+    """The matches of _FORBIDDEN_VERB, less a "not" that denies a state (_DENIED_STATE): the search goes on after that
+    state ("a host not compromised needs no Restore" still forbids the Restore)."""
+    position = 0
+    while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
+        denied = _DENIED_STATE.match(match.group(0))
+        if denied is None:
+            yield match
+            position = match.end()
+        else:
+            position = match.start() + denied.end()
+
+
 def _after_auxiliary(text: str, match: re.Match) -> bool:
     return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
         r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", text[:match.start()], re.IGNORECASE))
@@ -1323,7 +1342,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         verb = _VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(_canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
-    for match in _FORBIDDEN_VERB.finditer(instruction):
+    for match in _forbidding(instruction):
         before = instruction[:match.start()]
         if _after_auxiliary(instruction, match):
             continue  # "if it is not restored", "if it has never been restored": a condition, not an order
