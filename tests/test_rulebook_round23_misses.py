@@ -1,0 +1,31 @@
+"""Issue 29, twenty-third round (r23h, blind20's misses with the reference compiler): a text about every host of the
+network ("each host you look at ..., except User4") may be compiled as the classes and hosts it is made of; the
+grounding check read those as places the text never named. Sentences of our own, not the case files'."""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+
+ACTION = {"mode": "do", "verb": "Analyse", "target": "$matched"}
+
+
+def test_every_host_but_one_spelled_as_classes_and_hosts_is_grounded():
+    text = "For each host you look at with an exploit under way, recommend an Analyse, except for User4."
+    when = {"any": [{"class": "Enterprise", "activity": "Exploit"}, {"host": "User0", "activity": "Exploit"},
+                    {"host": "User1", "activity": "Exploit"}, {"host": "Op_Host2", "activity": "Exploit"}]}
+    problem = text_problem(text, when, ACTION)
+    assert problem is None or not problem.startswith("grounding:")
+
+
+def test_every_host_spelled_as_classes_is_grounded():
+    text = "Each host you inspect at root gets a Remove recommendation, apart from Op_Server0."
+    when = {"any": [{"class": "User", "compromise": "Privileged"}, {"host": "Op_Host1", "compromise": "Privileged"}]}
+    problem = text_problem(text, when, {"mode": "do", "verb": "Remove", "target": "$matched"})
+    assert problem is None or not problem.startswith("grounding:")
+
+
+def test_a_host_the_text_never_names_is_still_refused():
+    # (guard: a text about one host, with no word for hosts in general, grounds no other host)
+    text = "If User2 is exploited, recommend an Analyse of it."
+    problem = text_problem(text, {"host": "User3", "activity": "Exploit"}, {"mode": "do", "verb": "Analyse", "target": "User3"})
+    assert problem is not None
