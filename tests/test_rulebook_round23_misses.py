@@ -29,3 +29,22 @@ def test_a_host_the_text_never_names_is_still_refused():
     text = "If User2 is exploited, recommend an Analyse of it."
     problem = text_problem(text, {"host": "User3", "activity": "Exploit"}, {"mode": "do", "verb": "Analyse", "target": "User3"})
     assert problem is not None
+
+
+# -- a scope of a host of any class that opens the order ------------------------------------------------------------
+
+from forge.rulebook.language.condition import complete_claims, rule_claims  # noqa: E402
+from forge.rulebook.language.predicate import describe  # noqa: E402
+
+
+def test_a_scope_of_any_host_with_its_state_is_the_condition():
+    text = "For any machine at root with no scan showing, recommend a Restore."
+    found = rule_claims(text, with_instruction=True, bare=False)
+    assert found is not None and complete_claims(text, found)
+    assert "Privileged" in describe(found) and "Scan" in describe(found)
+
+
+def test_a_scope_of_every_host_is_not_read_as_every_host_at_once():
+    # (guard: "for every host at root" is for each such host, not "every host is at root"; left as it was)
+    found = rule_claims("For every host you look at at root, recommend a Remove.", with_instruction=True, bare=False)
+    assert found is None or "Enterprise0 shows" not in describe(found)

@@ -1212,7 +1212,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         if _STATE_WORDS.search(means["situation"]):
             spans.append(means["situation"].strip())
     scope = _SCOPE_STATE.match(instruction)
-    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"])) \
+    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"]) or _ANY_HOST.match(scope["situation"])) \
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
@@ -1241,6 +1241,8 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# (or of a host of any class: "for a host at Unknown with no exploit showing, recommend an Analyse")
+_ANY_HOST = re.compile(r"(?:a|an|any)\s+(?:host|machine|box|system)\s", re.IGNORECASE)
 # A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
 # box with an exploit: Remove it". The state is the order's condition (read as no condition, a compiled predicate that
 # only asked that Enterprise0 be shown passed every check and fired on its row at Compromised User).
