@@ -48,3 +48,26 @@ def test_a_scope_of_every_host_is_not_read_as_every_host_at_once():
     # (guard: "for every host at root" is for each such host, not "every host is at root"; left as it was)
     found = rule_claims("For every host you look at at root, recommend a Remove.", with_instruction=True, bare=False)
     assert found is None or "Enterprise0 shows" not in describe(found)
+
+
+# -- one host of a class, its state and a state it lacks in one phrase ------------------------------------------------
+
+from forge.rulebook.language.predicate import truth  # noqa: E402
+from forge.rulebook.language.situation import read_situation  # noqa: E402
+
+
+def test_a_host_with_a_state_and_without_another_is_one_host():
+    text = "If an enterprise server is at root with no scan showing, recommend a Restore."
+    found = rule_claims(text, with_instruction=True, bare=False)
+    one_view = read_situation("Host Enterprise1: table Activity None, Compromised Privileged.")
+    assert truth(found, one_view) is True
+    scanned = read_situation("Host Enterprise1: table Activity Scan, Compromised Privileged.")
+    assert truth(found, scanned) is not True
+
+
+def test_the_lacking_state_is_still_said_of_that_host():
+    # (guard: the host that shows the state must be the one without the other: an exploit on it is excluded)
+    text = "For any user box at Unknown with no exploit showing, recommend an Analyse."
+    found = rule_claims(text, with_instruction=True, bare=False)
+    both = read_situation("Alerts:\nUser1: Activity Exploit, Compromised Unknown")
+    assert truth(found, both) is not True

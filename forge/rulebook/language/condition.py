@@ -685,11 +685,24 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
             # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
             parts.append(AllOf(tuple(atom.on(h) for h in named)))
+        elif not atom.bare() and not none_of and negated is not None and not _excludes(atom, negated) \
+                and _ONE_OF_CLASS_DENIED.search(clause):
+            # ("a host at Unknown with no exploit showing": one host, at Unknown and without an exploit; not "some host at
+            # Unknown, and no host anywhere with an exploit", which an analyst's one-host view can never tell)
+            denied = _negated_atom(Atom, negated, host_class=cls)
+            parts.append(AnyOf(tuple(AllOf((atom.on(h), Not(denied.on(h)))) for h in named)))
+            continue
         elif not atom.bare():
             parts.append(Not(atom) if none_of else atom)
         if negated is not None and not _excludes(atom, negated):
             parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
     return parts
+
+
+# One host of a class, its state and a state it lacks said in one phrase: "a host at Unknown with no exploit showing",
+# "any user box at root without a scan on it" (the denial is of that host: "with no", "without", "and no ... on it").
+_ONE_OF_CLASS_DENIED = re.compile(r"^\s*(?:(?:if|when|whenever|for|on)\s+)?(?:a|an|any)\s+(?:[\w-]+\s+)?(?:host|box|machine|server|system)\b"
+                                  r"[^,;]*?\b(?:with\s+no|without)\b", re.IGNORECASE)
 
 
 # "no host shows any compromise", "no host is compromised": the compromise column said of every host
