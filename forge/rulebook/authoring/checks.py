@@ -442,12 +442,14 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     spoken = set(classes_in(text))
     classes = spoken | {c for c, hosts in HOST_CLASSES.items() if named & set(hosts)}
     words = read_wording(text)
-    if _HOSTS_IN_GENERAL.search(f"{words.situation} {words.instruction}"):
+    general = bool(_HOSTS_IN_GENERAL.search(f"{words.situation} {words.instruction}"))
+    if general:
         classes = set(HOST_CLASSES)  # "when a host's row says Compromised Unknown": a host of any class
     # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours"), or
     # every other host ("User1 is the only host showing anything").
     allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(text) else set()) \
-        | (set(HOSTS) if _EVERY_OTHER.search(text) else set())
+        | (set(HOSTS) if _EVERY_OTHER.search(text) else set()) \
+        | (set(HOSTS) if general and _EVERY_HOST.search(f"{words.situation} {words.instruction}") else set())
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in HOSTS and value not in allowed:
             return f"grounding: the entry names {value}, which the text does not: keep to the hosts the text names"
@@ -457,8 +459,11 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
 
 
 # A condition on a host of no class in particular ("a host", "any machine", "whichever host").
-_HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|whichever|whatever)\s+(?:\w+\s+)?(?:host|machine|box|system)(?:'s)?\b(?!\s+(?:of|in)\b)",
+_HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|every|each|whichever|whatever)\s+(?:\w+\s+)?(?:host|machine|box|system)(?:'s)?\b(?!\s+(?:of|in)\b)",
                                re.IGNORECASE)
+# Every host of the network ("for every host you analyse ..., with the exception of Op_Server0"): a predicate may spell
+# it as the classes and hosts it is made of.
+_EVERY_HOST = re.compile(r"\b(?:every|each|all|any)\s+(?:the\s+)?(?:hosts?|machines?|box(?:es)?|systems?)\b", re.IGNORECASE)
 # A condition on all the hosts but the one named: "the only host showing anything", "no other host", "nothing else".
 _EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"
                           r"every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)

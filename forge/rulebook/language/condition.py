@@ -361,6 +361,10 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 
     if subject is not None and hosts_in(condition) and set(hosts_in(condition)) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
+    elif len(hosts_in(condition)) > 1:
+        # several hosts, any in shorthand or prose ("the ops server and Enterprise2 are both compromised", "E2 and U3
+        # compromised"): each as the table names it, or the reading placed only those already so named
+        condition = named_in_full(condition, prose=True)
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse for piece in _shared_state(_terse_split(_NEW_SUBJECT.split(c)))):
@@ -681,11 +685,24 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
             # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
             parts.append(AllOf(tuple(atom.on(h) for h in named)))
+        elif not atom.bare() and not none_of and negated is not None and not _excludes(atom, negated) \
+                and _ONE_OF_CLASS_DENIED.search(clause):
+            # ("a host at Unknown with no exploit showing": one host, at Unknown and without an exploit; not "some host at
+            # Unknown, and no host anywhere with an exploit", which an analyst's one-host view can never tell)
+            denied = _negated_atom(Atom, negated, host_class=cls)
+            parts.append(AnyOf(tuple(AllOf((atom.on(h), Not(denied.on(h)))) for h in named)))
+            continue
         elif not atom.bare():
             parts.append(Not(atom) if none_of else atom)
         if negated is not None and not _excludes(atom, negated):
             parts.append(Not(_negated_atom(Atom, negated, host_class=cls)))
     return parts
+
+
+# One host of a class, its state and a state it lacks said in one phrase: "a host at Unknown with no exploit showing",
+# "any user box at root without a scan on it" (the denial is of that host: "with no", "without", "and no ... on it").
+_ONE_OF_CLASS_DENIED = re.compile(r"^\s*(?:(?:if|when|whenever|for|on)\s+)?(?:a|an|any)\s+(?:[\w-]+\s+)?(?:host|box|machine|server|system)\b"
+                                  r"[^,;]*?\b(?:with\s+no|without)\b", re.IGNORECASE)
 
 
 # "no host shows any compromise", "no host is compromised": the compromise column said of every host
@@ -1383,11 +1400,13 @@ def refused_predicate(semantic_reason: str) -> bool:
     return (semantic_reason or "").startswith(_REFUSED)
 
 
-def confirmed(found):
+def confirmed(found, levels: bool = False):
     """Claims where "Host is compromised", said of one named host or of a class ("a user host is compromised": one of
     its hosts), is not met by a row at Compromised Unknown (the row a Remove leaves, or a level the table does not
     know): a rule judged by its words alone, or a compiled predicate held to them, fires on what they say for sure. Said
-    under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever)."""
+    under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever). With `levels`, a
+    level denied of one named host ("User2 is exploited but not rooted": not at Privileged) is not met by its row at
+    Unknown either: that row does not say the host is not at root (it does not know)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
     if isinstance(found, Atom):
@@ -1404,11 +1423,15 @@ def confirmed(found):
                                          unchanged_for=None, acted=None, within=None, changed=None,
                                          scan_before_exploit=None))))
     if isinstance(found, (AnyOf, AllOf)):
-        return type(found)(tuple(confirmed(p) for p in found.parts))
+        return type(found)(tuple(confirmed(p, levels) for p in found.parts))
+    if levels and isinstance(found, Not) and isinstance(found.part, Atom) and found.part.host is not None \
+            and found.part.activity is None and found.part.compromise in _LEVELS and not found.part.history():
+        return AllOf((found, Not(replace(found.part, compromise=_UNKNOWN_LEVEL))))
     return found  # (None, a negation: left as it was)
 
 
 _UNKNOWN_LEVEL = "Unknown"
+_LEVELS = ("User", "Privileged")  # the levels of a compromise the table states
 
 
 def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
@@ -1458,7 +1481,10 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         return Not(Always())
     found = rule_claims(directive, with_instruction=True)
     if complete_claims(directive, found):
-        return confirmed(found)
+        # (an order's "not rooted" is not met by a row at Unknown either; a prohibition's exception, "unless it is
+        # rooted", "short of a confirmed root", stands in that doubt: the prohibition holds there)
+        words = read_wording(directive)
+        return confirmed(found, levels=not (words.prohibitions or words.dispreferred))
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)

@@ -284,7 +284,10 @@ _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|d
                      r"remove|analy)))", re.IGNORECASE)
 # An exception said on its own: "User0 is the exception", "this does not apply to User0", "except for User0" (a host
 # right after it: "except when ..." is a condition), "leave User0 out of it", "exclude User0".
-_HOST_LIST = r"(?P<what>(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d)*)"
+# (a host in a note's shorthand too: "not E0 though", "except U3 and U4", "OpS0 is the exception")
+_HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
+_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + _HOST_SHORT + r")"
+              r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + _HOST_SHORT + r"))*)")
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:{_EXCEPT_WORDS})\s+{_HOST_LIST}\b",
     rf"{_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
@@ -297,8 +300,8 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
     # "user boxes, not User3 though: ...": a class, then a host denied on its own after a comma
     # ("user hosts (not User3): ...": the same, in brackets)
-    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
-    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
+    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
+    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
     rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
 _JUSTIFICATION = re.compile(
@@ -472,12 +475,12 @@ def without_host_names(text: str) -> str:
     return text
 
 
-def named_in_full(text: str) -> str:
+def named_in_full(text: str, prose: bool = False) -> str:
     """`text` with every name of a host `hosts_in` reads that carries its number written as the table writes it ("E0" ->
     "Enterprise0", "OpS0" -> "Op_Server0", "user box 3" -> "User3"): the situation reader knows only those. (A host
-    named by prose, "the operational server", is left as written.)"""
+    named by prose, "the operational server", is left as written, unless `prose`.)"""
     for pattern, host in _HOST_FORMS:
-        text = pattern.sub(lambda m: host if re.search(r"\d", m.group(0)) else m.group(0), text or "")
+        text = pattern.sub(lambda m: host if prose or re.search(r"\d", m.group(0)) else m.group(0), text or "")
     return text
 
 
@@ -740,6 +743,25 @@ def _forbids(sentence: str) -> bool:
     return any(not _after_auxiliary(sentence, match) for match in _FORBIDDEN_VERB.finditer(sentence))
 
 
+# "not" before a state said of a host ("exploited but not rooted needs a Remove", "scanned, not yet compromised, gets a
+# decoy"): it denies that state; the move after it is ordered, not forbidden.
+_DENIED_STATE = re.compile(r"\s*not\s+(?:yet\s+|even\s+|fully\s+)?(?:compromised|exploited|scanned|rooted|privileged|owned|"
+                           r"escalated|breached|infected|hacked|pwned|popped)\b", re.IGNORECASE)
+
+
+def _forbidding(instruction: str):
+    """The matches of _FORBIDDEN_VERB, less a "not" that denies a state (_DENIED_STATE): the search goes on after that
+    state ("a host not compromised needs no Restore" still forbids the Restore)."""
+    position = 0
+    while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
+        denied = _DENIED_STATE.match(match.group(0))
+        if denied is None:
+            yield match
+            position = match.end()
+        else:
+            position = match.start() + denied.end()
+
+
 def _after_auxiliary(text: str, match: re.Match) -> bool:
     return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
         r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", text[:match.start()], re.IGNORECASE))
@@ -865,7 +887,20 @@ def _lesson(part: str) -> str:
     rest = rest[:1].upper() + rest[1:]
     # (a lesson may name its move as a noun: "the rule I'd give myself is simple: a DecoySvchost on Enterprise0 whenever
     # it is scanned" orders it, as "put a DecoySvchost on ..." would)
-    return rest if gives_order(rest) or _NOUN_MOVE.match(rest) and not _STORY.search(rest) else part
+    if not (gives_order(rest) or _NOUN_MOVE.match(rest) and not _STORY.search(rest)):
+        return part
+    # A condition that opens the part, its clause ending where the lead begins ("When the ops server and Enterprise2 are
+    # both compromised, the sequence should be: ..."), is the lesson's own condition, no story (one told in the past,
+    # "When I removed User1, the lesson was ...", is the story's): dropped, the lesson was wider than its words.
+    lead = part[:found.end()]
+    marker = _CONDITION.match(lead.lstrip())
+    if marker is not None and not _STORY.search(lead) and not _TOLD_OF_IT.match(lead.lstrip()) \
+            and not _CONDITION.match(rest):
+        opening = lead.lstrip()
+        end = _clause_end(opening, marker.end())
+        if opening[end:end + 1] == "," and _LESSON_LEAD.match(opening[end + 1:].lstrip()) is not None:
+            return f"{opening[:end].strip()}, {rest[:1].lower() + rest[1:]}"
+    return rest
 
 
 # The teacher's resolution in the first person, in the present ("my rule from now on is that for Enterprise0 at
@@ -1177,7 +1212,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         if _STATE_WORDS.search(means["situation"]):
             spans.append(means["situation"].strip())
     scope = _SCOPE_STATE.match(instruction)
-    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"])) \
+    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"]) or _ANY_HOST.match(scope["situation"])) \
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
@@ -1206,6 +1241,8 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# (or of a host of any class: "for a host at Unknown with no exploit showing, recommend an Analyse")
+_ANY_HOST = re.compile(r"(?:a|an|any)\s+(?:host|machine|box|system)\s", re.IGNORECASE)
 # A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
 # box with an exploit: Remove it". The state is the order's condition (read as no condition, a compiled predicate that
 # only asked that Enterprise0 be shown passed every check and fired on its row at Compromised User).
@@ -1307,7 +1344,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         verb = _VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(_canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
-    for match in _FORBIDDEN_VERB.finditer(instruction):
+    for match in _forbidding(instruction):
         before = instruction[:match.start()]
         if _after_auxiliary(instruction, match):
             continue  # "if it is not restored", "if it has never been restored": a condition, not an order
