@@ -7,9 +7,15 @@ sentences written for these tests.
   inspecting" between the noun and "that"/"which" it was none: the whole sentence was then read as the condition, and
   a "no Restore" in the order negated it (the claims said the opposite of the words), so the rule was silent where it
   applies.
+- *Both compromise levels named as one condition, compiled as one of them* ("restore Op_Host0 whenever it sits at user
+  level or at root" compiled as "Op_Host0 at Privileged"): narrower than its words, the predicate was accepted (the
+  "narrow" check refused only a history the story told, or a quiet network), so the rule was silent at the level the
+  compiler left out. Refused, the rule is judged by its whole reading (any compromise, Unknown not counted); only where
+  that reading is whole and asks any compromise ("at either level" is read as no state: no refusal there).
 """
 from __future__ import annotations
 
+from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
@@ -41,3 +47,33 @@ def test_the_claims_of_a_host_at_hand_are_its_state_not_the_opposite() -> None:
     assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is True
     assert truth(claims, _rows(("Enterprise1", "None", "No"))) is not True
     assert truth(claims, _rows(("Enterprise1", "Scan", "User"))) is not True
+
+
+# -- both compromise levels named as one condition, compiled as one of them ------------------------------------------------
+
+BOTH = ("Whenever Op_Host0 is at user level or root, restore it.",
+        "Op_Host0 with root or user access: plan a Restore of Op_Host0.",
+        "Op_Host0 owned, user or admin -> rec Restore")
+RESTORE = {"mode": "do", "verb": "Restore", "target": "Op_Host0"}
+
+
+def test_one_level_of_the_two_named_is_narrow() -> None:
+    for text in BOTH:
+        for level in ("User", "Privileged"):
+            problem = text_problem(text, {"host": "Op_Host0", "compromise": level}, RESTORE)
+            assert problem is not None and problem.startswith("narrow"), (text, level, problem)
+        # both levels, or any compromise, is what the words say
+        assert text_problem(text, {"any": [{"host": "Op_Host0", "compromise": "User"},
+                                           {"host": "Op_Host0", "compromise": "Privileged"}]}, RESTORE) is None, text
+    # one level named is that level
+    assert text_problem("Whenever Op_Host0 is rooted, restore it.", {"host": "Op_Host0", "compromise": "Privileged"},
+                        RESTORE) is None
+
+
+def test_refused_it_applies_at_both_levels() -> None:
+    for text in BOTH:
+        claims = semantic_claims(text, "predicate refused: narrow: a test's refusal")
+        assert truth(claims, _rows(("Op_Host0", "None", "User"))) is True, text
+        assert truth(claims, _rows(("Op_Host0", "None", "Privileged"))) is True, text
+        assert truth(claims, _rows(("Op_Host0", "Scan", "No"))) is not True, text
+        assert truth(claims, _rows(("Op_Host1", "None", "User"))) is not True, text
