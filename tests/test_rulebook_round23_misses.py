@@ -12,6 +12,10 @@ sentences written for these tests.
   "narrow" check refused only a history the story told, or a quiet network), so the rule was silent at the level the
   compiler left out. Refused, the rule is judged by its whole reading (any compromise, Unknown not counted); only where
   that reading is whole and asks any compromise ("at either level" is read as no state: no refusal there).
+- *A host in shorthand beside another subject* ("U-boxes all clean + E1 quiet -> ...", "E1 quiet + OpH2 rooted -> ..."):
+  a condition's shorthand names were written out as the table names them only where the rule names one host (its
+  subject), so with a class or a second host beside it the shorthand host's state was not read, the reading was not
+  whole, and a rule kept semantic was silent.
 """
 from __future__ import annotations
 
@@ -77,3 +81,24 @@ def test_refused_it_applies_at_both_levels() -> None:
         assert truth(claims, _rows(("Op_Host0", "None", "Privileged"))) is True, text
         assert truth(claims, _rows(("Op_Host0", "Scan", "No"))) is not True, text
         assert truth(claims, _rows(("Op_Host1", "None", "User"))) is not True, text
+
+
+# -- a host in shorthand beside another subject ----------------------------------------------------------------------------
+
+def test_a_shorthand_host_beside_a_class_is_read() -> None:
+    claims = semantic_claims("U-boxes all clean + E1 quiet -> plan Monitor", REFUSED)
+    users_clean = [(f"User{n}", "None", "No") for n in range(5)]
+    assert truth(claims, _rows(*users_clean, ("Enterprise1", "None", "No"))) is True
+    assert truth(claims, _rows(*users_clean, ("Enterprise1", "Scan", "No"))) is not True
+    assert truth(claims, _rows(*users_clean[1:], ("User0", "None", "User"), ("Enterprise1", "None", "No"))) is not True
+
+
+def test_two_shorthand_hosts_each_with_its_state_are_read() -> None:
+    claims = semantic_claims("E1 quiet + OpH2 rooted -> rec Restore OpH2", REFUSED)
+    assert truth(claims, _rows(("Enterprise1", "None", "No"), ("Op_Host2", "None", "Privileged"))) is True
+    assert truth(claims, _rows(("Enterprise1", "Scan", "No"), ("Op_Host2", "None", "Privileged"))) is not True
+    assert truth(claims, _rows(("Enterprise1", "None", "No"), ("Op_Host2", "None", "User"))) is not True
+    # (both owned, one state for two: read before too)
+    claims = semantic_claims("OpH0 + U2 both owned -> rec Restore OpH0", REFUSED)
+    assert truth(claims, _rows(("Op_Host0", "None", "User"), ("User2", "None", "Privileged"))) is True
+    assert truth(claims, _rows(("Op_Host0", "None", "User"), ("User2", "None", "No"))) is not True

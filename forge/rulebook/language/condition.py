@@ -359,8 +359,13 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
-    if subject is not None and hosts_in(condition) and set(hosts_in(condition)) <= {subject}:
-        condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
+    named = hosts_in(condition)
+    if named and (subject is not None and set(named) <= {subject} or len(named) + len(classes_in(condition)) > 1):
+        # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it; so is a host a condition
+        # names in shorthand beside another subject of its own ("U-hosts all clean + OpS0 quiet", "OpS0 + E2 both owned")
+        # (one host alone in a condition of a rule that names others, "never Restore E2 while OpS0 clean", is left as it
+        # was: read, the prohibition would apply where its target is not shown)
+        condition = named_in_full(condition)
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse for piece in _shared_state(_terse_split(_NEW_SUBJECT.split(c)))):
