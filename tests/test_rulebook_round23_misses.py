@@ -16,11 +16,14 @@ sentences written for these tests.
   a condition's shorthand names were written out as the table names them only where the rule names one host (its
   subject), so with a class or a second host beside it the shorthand host's state was not read, the reading was not
   whole, and a rule kept semantic was silent.
+- *A scope singled out* ("for Op_Host1 specifically: when it is exploited, ..."): "specifically" (and "particular(ly)")
+  was a word the reading did not place, so a whole reading was taken for a part and a rule kept semantic was silent;
+  it says the scope is that host and no more.
 """
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
@@ -102,3 +105,15 @@ def test_two_shorthand_hosts_each_with_its_state_are_read() -> None:
     claims = semantic_claims("OpH0 + U2 both owned -> rec Restore OpH0", REFUSED)
     assert truth(claims, _rows(("Op_Host0", "None", "User"), ("User2", "None", "Privileged"))) is True
     assert truth(claims, _rows(("Op_Host0", "None", "User"), ("User2", "None", "No"))) is not True
+
+
+# -- a scope singled out ---------------------------------------------------------------------------------------------------
+
+def test_a_scope_singled_out_is_read_whole() -> None:
+    for text in ("For Op_Host1 specifically: when it is exploited, remove the attacker from it.",
+                 "As for Op_Host1 in particular: once it shows an exploit, plan a Remove of Op_Host1."):
+        assert complete_claims(text, rule_claims(text, with_instruction=True)), text
+        claims = semantic_claims(text, REFUSED)
+        assert truth(claims, _rows(("Op_Host1", "Exploit", "User"))) is True, text
+        assert truth(claims, _rows(("Op_Host1", "Scan", "No"))) is not True, text
+        assert truth(claims, _rows(("Op_Host2", "Exploit", "User"))) is not True, text

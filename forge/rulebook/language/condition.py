@@ -864,9 +864,10 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
-    actually really truly indeed definitely genuinely whichever""".split())
+    actually really truly indeed definitely genuinely whichever specifically particular particularly""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
-# shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
+# shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
+# specifically", "for User1 in particular", which is that host and no more)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
