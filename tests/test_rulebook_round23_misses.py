@@ -19,6 +19,10 @@ sentences written for these tests.
 - *A scope singled out* ("for Op_Host1 specifically: when it is exploited, ..."): "specifically" (and "particular(ly)")
   was a word the reading did not place, so a whole reading was taken for a part and a rule kept semantic was silent;
   it says the scope is that host and no more.
+- *A class heading, less what it excepts, and no state* ("ent boxes except Enterprise0 -> never Remove"): a class
+  named bare claimed nothing (and "Op hosts other than Op_Server0" claimed Op_Server0 shown, excepted away after), so a
+  rule kept semantic was silent; the rule is about any host of the class, less the excepted ones, that is shown, as a
+  heading that names one host is about that host shown.
 """
 from __future__ import annotations
 
@@ -117,3 +121,25 @@ def test_a_scope_singled_out_is_read_whole() -> None:
         assert truth(claims, _rows(("Op_Host1", "Exploit", "User"))) is True, text
         assert truth(claims, _rows(("Op_Host1", "Scan", "No"))) is not True, text
         assert truth(claims, _rows(("Op_Host2", "Exploit", "User"))) is not True, text
+
+
+# -- a class heading, less what it excepts, and no state -------------------------------------------------------------------
+
+def test_a_bare_class_heading_less_its_exception_is_the_scope() -> None:
+    for text in ("ent boxes except Enterprise0 -> never Remove", "enterprise servers other than Enterprise0: no Remove"):
+        assert complete_claims(text, rule_claims(text, with_instruction=True)), text
+        claims = semantic_claims(text, REFUSED)
+        assert truth(claims, _rows(("Enterprise1", "None", "User"))) is True, text
+        assert truth(claims, _rows(("Enterprise0", "None", "User"))) is not True, text
+        assert truth(claims, _rows(("User1", "None", "User"))) is not True, text
+
+
+def test_a_class_heading_with_a_state_or_a_second_condition_is_not_bare() -> None:
+    # a state in the heading is read as before, and a heading before a "when" is no bare scope
+    claims = semantic_claims("ent boxes except Enterprise0, rooted -> Restore", REFUSED)
+    assert truth(claims, _rows(("Enterprise1", "None", "User"))) is not True
+    claims = semantic_claims("Enterprise hosts except Enterprise0: when exploited, Remove it", REFUSED)
+    assert truth(claims, _rows(("Enterprise1", "None", "No"))) is not True
+    # a heading with more than the class's name in it, in words the reading does not take for a state, is no bare scope
+    claims = semantic_claims("ent box @ Unknown -> no Remove", REFUSED)
+    assert truth(claims, _rows(("Enterprise1", "None", "User"))) is not True
