@@ -51,10 +51,11 @@ def _rows(*rows: tuple[str, str, str]):
 def test_a_terse_host_clause_after_a_class_clause_is_its_own() -> None:
     # a host the claims leave out (here in shorthand in a condition of several subjects) makes them not the whole of it:
     # the rule is silent rather than judged by the class's clause alone
-    found, whole = text_claims("no user box compromised + Ent1 quiet -> plan a DecoyApache on Ent1")
-    assert not whole
+    # (r23m: a host in shorthand beside another subject is now written out and read, "Ent1 quiet" as "Enterprise1 quiet":
+    # that wording is whole, and judged as the others below, never by the class's clause alone)
     for text in ("no user host compromised and Enterprise1 quiet -> plan a DecoyApache on Enterprise1",
-                 "no user box compromised + Enterprise1 quiet -> plan a DecoyApache on Enterprise1"):
+                 "no user box compromised + Enterprise1 quiet -> plan a DecoyApache on Enterprise1",
+                 "no user box compromised + Ent1 quiet -> plan a DecoyApache on Ent1"):
         found, whole = text_claims(text)
         assert whole, text
         # a user host compromised (and active): the condition is false, whatever Enterprise1 shows

@@ -56,14 +56,21 @@ def test_a_prefer_of_one_verb_on_another_host_is_no_inversion() -> None:
 def test_a_host_in_shorthand_stated_in_the_order_leaves_its_claims_not_whole() -> None:
     text = "E1 clean + no usr box owned -> Sleep is harmless"
     assert not read_wording(text).conditions  # no condition read apart from the order
+    # (r23m: "E1" beside another subject is now written out and read, so the reading is whole: E1 clean, no user box
+    # owned; it was not whole before, so the rule was silent everywhere)
     found = rule_claims(text, with_instruction=True)
-    assert not complete_claims(text, found)
-    # judged strictly (its predicate refused): silent where Enterprise1 is exploited, as everywhere
+    assert complete_claims(text, found)
+    assert truth(semantic_claims(text, REFUSED, text), _rows(("Enterprise1", "None", "No"))) is True
+    # judged strictly (its predicate refused): silent where Enterprise1 is exploited
     assert truth(semantic_claims(text, REFUSED, text), _rows(("Enterprise1", "Exploit", "User"))) is not True
     # and where the order has no heading before a colon: a question, then the move
     text = "OpS0 quiet and no usr box owned? Sleep is harmless."
     assert not read_wording(text).conditions and ":" not in read_wording(text).instruction
-    assert not complete_claims(text, rule_claims(text, with_instruction=True))
+    # (r23m: read whole now, "OpS0" written out: OpS0 quiet and no user box owned; silent where either is not so)
+    found = semantic_claims(text, REFUSED, text)
+    assert truth(found, _rows(("Op_Server0", "Scan", "No"))) is not True
+    assert truth(found, _rows(("User1", "None", "User"))) is not True
+    assert truth(found, _rows(("Op_Server0", "None", "No"))) is True
 
 
 def test_a_history_stated_in_the_order_leaves_its_claims_not_whole() -> None:

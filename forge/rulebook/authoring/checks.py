@@ -571,10 +571,28 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
     # (only a history where the whole reading has none, the story's: where the reading has one too, its words may
     # say more of it than the reading placed, "still compromised right after you removed it")
     told = any(atom.history() for atom, _ in atoms_of(predicate)) and not any(atom.history() for atom, _ in atoms_of(found))
-    if not told and not _quiet_network(predicate):
+    if not told and not _quiet_network(predicate) and not _one_level_of_two(text, predicate, found):
         return None
     return (f"narrow: the predicate asks more than the condition says ({describe(found)[:90]}): express the condition, "
             "and no more")
+
+
+# Both compromise levels named as one condition: "at user level or root", "user or root", "root or user access"
+_BOTH_LEVELS = re.compile(
+    r"\buser(?:[\s-]level)?(?:\s+(?:access|privileges?))?\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:root\w*|privileged|privilege|admin\w*|system[\s-]level)\b|"
+    r"\b(?:root\w*|privileged|admin\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?user(?:[\s-]level|\s+access|\b)",
+    re.IGNORECASE)
+
+
+def _one_level_of_two(text: str, predicate, found) -> bool:
+    """Whether the text names both compromise levels as one condition ("when Op_Server0 is at user level or root"), its
+    whole reading `found` asks any compromise and no one level, but the predicate asks only one of them: narrower, the
+    rule would be silent at the level it left out."""
+    read = {atom.compromise for atom, negated in atoms_of(found) if not negated}
+    if not _BOTH_LEVELS.search(text) or "any" not in read or read & {"User", "Privileged"}:
+        return False
+    levels = {atom.compromise for atom, negated in atoms_of(predicate) if not negated}
+    return len(levels & {"User", "Privileged"}) == 1 and not levels & {"any"}
 
 
 def _conceded_state(text: str, predicate) -> bool:

@@ -359,11 +359,14 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
-    if subject is not None and hosts_in(condition) and set(hosts_in(condition)) <= {subject}:
+    named = hosts_in(condition)
+    if named and subject is not None and set(named) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
-    elif len(hosts_in(condition)) > 1:
-        # several hosts, any in shorthand or prose ("the ops server and Enterprise2 are both compromised", "E2 and U3
-        # compromised"): each as the table names it, or the reading placed only those already so named
+    elif named and len(named) + len(classes_in(condition)) > 1:
+        # a host beside another subject of the condition, any in shorthand or prose ("the ops server and Enterprise2 are
+        # both compromised", "U-hosts all clean + OpS0 quiet"): each as the table names it, or the reading placed only
+        # those already so named (one host alone in a condition of a rule that names others, "never Restore E2 while
+        # OpS0 clean", is left as it was: read, the prohibition would apply where its target is not shown)
         condition = named_in_full(condition, prose=True)
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
@@ -876,9 +879,10 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
-    actually really truly indeed definitely genuinely whichever""".split())
+    actually really truly indeed definitely genuinely whichever specifically particular particularly""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
-# shown now, "so far", "already"; the hosts other than the one named, `_OTHER`)
+# shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
+# specifically", "for User1 in particular", which is that host and no more)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -917,10 +921,14 @@ def complete_claims(text: str, found) -> bool:
     words = read_wording(text)
     unresolved: list = []
     _condition_claims(words, unresolved)
+    # (a class heading whose only negation is the hosts it excepts, "Op hosts other than Op_Server0", is read without
+    # them: `_class_heading`)
+    headings = {c.text for c in words.conditions if _class_heading(c.text, words) is not None}
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
-               if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes)]
+               if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings]
     # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
-    return not unresolved and reads_whole("; ".join(c.text for c in words.conditions), found,
+    return not unresolved and reads_whole("; ".join(_without_exception(c.text) if c.text in headings else c.text
+                                                    for c in words.conditions), found,
                                           negated=bool(negated), resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
         and not _hosts_unclaimed(words, found) and not _order_states_unread(words, found)
@@ -1343,6 +1351,10 @@ def _condition_claims(words, unresolved: Optional[list] = None):
     for condition in words.conditions:
         if heading and condition.text.strip() == words.situation.strip():
             continue
+        scope = _class_heading(condition.text, words)
+        if scope is not None:
+            parts.append(scope)
+            continue
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
         named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
@@ -1370,6 +1382,44 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
+
+
+def _class_heading(condition: str, words):
+    """A heading that is the rule's one condition and names one class and no state, only, maybe, the hosts of it the
+    rule excepts ("Op hosts other than Op_Server0 -> never Restore", "enterprise boxes: no Remove"): the rule is about
+    any host of the class that is shown, as a heading that names one host is about that host shown (the exception is
+    then taken out by `excepting`). None for anything else (a state, a second condition, a host it does not except)."""
+    from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
+
+    if len(words.conditions) != 1 or condition.strip() != words.situation.strip():
+        return None
+    classes = classes_in(condition)
+    if len(classes) != 1 or not set(hosts_in(condition)) <= set(words.excepted):
+        return None
+    bare = _without_exception(condition)
+    # (nothing but the class's name, maybe after an article or "all": "user host @ Unknown" says more than the class)
+    if not re.fullmatch(r"\s*(?:(?:the|all|any|every|each|our)\s+)*", without_class_names(bare), re.IGNORECASE):
+        return None
+    if bare == condition and words.excepted or unplaced(bare) or _state_of(bare) != ((None, None), None) or negations_in(bare) or history_conditions(bare):
+        return None
+    return Atom(host_class=classes[0])
+
+
+# what a class heading excepts: the except words and the hosts after them ("other than Op_Server0", "except User0 and
+# User1"), and nothing after them ("ent boxes except Enterprise0, rooted" keeps its state)
+_EXCEPT_TAIL = re.compile(r"\b(?:except(?:\s+(?:for|on))?|other\s+than|apart\s+from|aside\s+from|but\s+not|excluding|save\s+for|"
+                          r"besides|with\s+the\s+(?:sole\s+)?exception\s+of|not\s+counting|leaving\s+out|barring)\s+(?:the\s+)?"
+                          r"(?P<what>[\w-]+(?:\s*(?:,|\band\b|\bor\b|\bnor\b|/)\s*(?:the\s+)?[\w-]+)*?)(?=\s*(?:[,;:.)]|->|$))",
+                          re.IGNORECASE)
+
+
+def _without_exception(condition: str) -> str:
+    """A heading less what it excepts, where every word after the except word is a host's name; else as it is."""
+    found = _EXCEPT_TAIL.search(condition)
+    if found is None or not hosts_in(found["what"]) or \
+            re.sub(r"\b(?:and|or|nor|the)\b|[,/\s]", "", without_host_names(found["what"]), flags=re.IGNORECASE):
+        return condition
+    return condition[:found.start()] + condition[found.end():]
 
 
 _IT = re.compile(r"\bit(?:s|'s)?\b", re.IGNORECASE)

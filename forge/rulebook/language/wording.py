@@ -266,7 +266,10 @@ _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
                        # ("Restore Op_Server0 that same step": a time, no relative clause)
-                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+(?:that(?!\s+(?:same\s+|very\s+)?(?:step|turn|move|round|"
+                       r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+"
+                       # ("a host you analyse that is scanned only": the host at hand, then what it is)
+                       r"(?:(?:you|we)(?:\s+are|'re)?\s+(?:analy[sz](?:e|ing)|inspect(?:ing)?|examin(?:e|ing)|"
+                       r"look(?:ing)?\s+at|check(?:ing)?)\s+(?=that\b|which\b))?(?:that(?!\s+(?:same\s+|very\s+)?(?:step|turn|move|round|"
                        r"time|moment|instant)\b)|which|who|whose|showing|"
                        # ("every user host with the exception of User0": what it excepts, no state of the host)
                        r"with(?!\s+the\s+(?:sole\s+|one\s+)?exceptions?\s+of\b)(?!\s+(?:a\s+|an\s+)?(?:"
