@@ -83,7 +83,7 @@ from forge.plumbing.local_redis import LocalRedis  # noqa: E402
 DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
           "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
-          "blind19", "blind20", "blind21")
+          "blind19", "blind20", "blind21", "blind22")
 # What each split is, as the report names it: a split whose failures shaped a change is development.
 SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style": "model-style (development)",
                "blind": "blind-1 (written blind; development: it steered issue 29's first and fifth rounds)",
@@ -109,10 +109,11 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind18": "blind-18 (written blind; development: issue 29's twenty-second round read its failures)",
                "blind19": "blind-19 (held out, unread: aggregates only)",
                "blind20": "blind-20 (written blind; development: issue 29's twenty-third round read its failures)",
-               "blind21": "blind-21 (written blind; development: issue 29's twenty-fourth round read its failures)"}
+               "blind21": "blind-21 (written blind; development: issue 29's twenty-fourth round read its failures)",
+               "blind22": "blind-22 (held out, unread: aggregates only)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset({"blind19"})
+UNREAD: frozenset[str] = frozenset({"blind19", "blind22"})
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
