@@ -291,6 +291,11 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # more", as a note says it)
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"only \1"),
+               # "scan seen, nothing more", "a probe spotted and nothing else": a note's scan, said seen, and no more (it was read
+               # as "no scan": the opposite)
+               (re.compile(r"\b(?:(?:a|an|one)\s+)?(scan|probe)s?\s+(?:seen|spotted|observed|detected|noted|logged|noticed)"
+                           r"(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE),
+                lambda m: "only " + ("scanned" if m.group(1).lower() == "scan" else "probed")),
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
