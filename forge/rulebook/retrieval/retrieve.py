@@ -226,6 +226,9 @@ class RuleIndex:
         # met by its row at Compromised Unknown, condition.confirmed)
         claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
         loose = [_denied(found) if not whole else None for found, whole in read]
+        # (what a compiled rule's words say for sure, where they read the whole condition: in a dispute it speaks only
+        # for the hosts that reading matches, meaning.undisputed_hosts)
+        self._held = [found if whole and found is not None else None for found, whole in read]
         self._loose = list(dict.fromkeys(c for c in loose if c is not None))
         self._loose_of = np.array([self._loose.index(c) if c is not None else -1 for c in loose], dtype=np.int64)
         # A rule whose compiled predicate was refused, or whose claims read the whole of its condition, is judged by its
@@ -362,8 +365,10 @@ class RuleIndex:
                 return _may_conflict_here(ma, mb, a in maybe, b in maybe, situation)
             return conflict_in(ma, mb, situation)
 
+        held = {self.content[i].rule_id: self._held[i] for i in at}
+
         def undisputed(rid: str, others) -> bool:
-            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation))
+            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation, held[rid]))
 
         kept, decisions = resolve_conflicts(passing, self.records, set(passing) | maybe, actor, limit, related, undisputed,
                                             unknown=maybe)
