@@ -44,7 +44,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (claims, complete_claims, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
+from forge.rulebook.language.condition import (claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                rule_claims, spoken_facts, subject_of, whole_claims)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
@@ -559,12 +559,14 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
     """Where the product reads the whole of the condition, the predicate must not ask more than that reading (a history
     the story told, "owned for four steps", or a quiet network for "no host shows any compromise"): narrower, the rule
     stays silent where its words say it applies. Refused, it is kept semantic and judged by that whole reading."""
-    if guard_rest(unexpressed, predicate, text).strip():
-        return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none)
+    # (a state said only in a concession is no condition whatever the compiler left over: the rest it lists, "entry point
+    # again once", is the concession's own reason, "even when it is compromised: it gets exploited again at once")
     if _conceded_state(text, predicate):
         found = rule_claims(text, with_instruction=True)
         return (f"narrow: the text says a state only in a concession ('even if', 'whatever'), but the predicate asks it "
                 f"({describe(found)[:90]}): express the condition, and no more")
+    if guard_rest(unexpressed, predicate, text).strip():
+        return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none)
     found = whole_claims(text)
     if found is None or implies(found, predicate):
         return None
@@ -608,7 +610,9 @@ def _conceded_state(text: str, predicate) -> bool:
     if not words.prohibitions or None in forbidden or not set(words.verbs) <= forbidden:
         return False
     found = rule_claims(text, with_instruction=True)
-    if found is None or not complete_claims(text, found) or implies(found, predicate):
+    # (whole as the reading reads it, without the concession and the reason it runs on to: "even when it is compromised:
+    # it is the way in and gets exploited again at once" states no condition of the rule)
+    if found is None or not complete_claims(conceded_away(text), found) or implies(found, predicate):
         return False
     return any(atom.activity is not None or atom.compromise is not None for atom, _ in atoms_of(predicate))
 

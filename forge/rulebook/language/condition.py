@@ -96,7 +96,7 @@ FACTS: tuple[Fact, ...] = (
         re.IGNORECASE), _history_stated),
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
     # ("there's no point removing it" judges a verb: no score)
-    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)points?(?!\s+(?:in|to)\b))\b", re.IGNORECASE),
+    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)points?(?!\s+(?:in|to|of\s+entry)\b))\b", re.IGNORECASE),
          _rewards_stated),
     # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
     # form this product judges (the Planner's "Step 13 of 30." is not read as a condition on the step).
@@ -156,7 +156,8 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     ("restore any host stuck at Unknown for two steps"; not the order's "before anything else", which orders, or
     "before they arrive", which is the future; nor "still", which mostly says "now")."""
     # (nor what the order puts aside: "instead of analysing it again" is the move not to make, no condition)
-    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", words.instruction)
+    # (nor what it concedes: "never restore User0, even when it has been owned twice: ..." holds whatever the host's past)
+    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", _CONCESSION.sub(" ", words.instruction))
     said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
@@ -290,6 +291,11 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # more", as a note says it)
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"only \1"),
+               # "scan seen, nothing more", "a probe spotted and nothing else": a note's scan, said seen, and no more (it was read
+               # as "no scan": the opposite)
+               (re.compile(r"\b(?:(?:a|an|one)\s+)?(scan|probe)s?\s+(?:seen|spotted|observed|detected|noted|logged|noticed)"
+                           r"(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE),
+                lambda m: "only " + ("scanned" if m.group(1).lower() == "scan" else "probed")),
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
@@ -1146,7 +1152,9 @@ def _outside_instruction(rest: str, source: str) -> bool:
     def content(text: str) -> set[str]:
         return {w for w in re.findall(r"[a-z][a-z'-]{2,}", (text or "").lower()) if w not in _RESTATED}
     words = read_wording(source)
-    said = content(f"{words.situation} {words.instruction}")
+    # (nor in what the instruction concedes: "never restore User0, even when it is owned: it gets owned again at once"
+    # holds whatever the concession says, so a rest taken from it is no condition either)
+    said = content(f"{words.situation} {_CONCESSION.sub(' ', words.instruction)}")
     rest_words = content(rest)
     return bool(rest_words) and rest_words <= content(source) and not rest_words & said
 
@@ -1247,6 +1255,12 @@ _FORESTALLED = re.compile(r"\bbefore\s+(?:the\s+)?(?:attacker|adversary|intruder
 
 def _set_aside(text: str) -> str:
     return _FORESTALLED.sub(" ", _CONCESSION.sub(" ", text or ""))
+
+
+def conceded_away(text: str) -> str:
+    """The text without its concessions ("never restore User3, even if it's rooted: ..." -> "never restore User3,"), as
+    `rule_claims` reads it."""
+    return _CONCESSION.sub(" ", text or "")
 
 
 def conceded_hosts(text: str) -> frozenset[str]:
@@ -1530,7 +1544,9 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     if cut_conditions(directive, text):  # a condition of its text that the directive left out is not read: unknown
         return Not(Always())
     found = rule_claims(directive, with_instruction=True)
-    if complete_claims(directive, found):
+    # (whole as `rule_claims` reads it, without what the order concedes: "never restore User0, even when it is owned: it
+    # gets owned again at once" is read whole as "User0 is shown")
+    if complete_claims(directive, found) or conceded_states(directive) and complete_claims(conceded_away(directive), found):
         # (an order's "not rooted" is not met by a row at Unknown either; a prohibition's exception, "unless it is
         # rooted", "short of a confirmed root", stands in that doubt: the prohibition holds there)
         words = read_wording(directive)

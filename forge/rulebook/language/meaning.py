@@ -169,17 +169,23 @@ def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
     return clash_hosts(a.action, b.action, matched_hosts(a.when, situation), matched_hosts(b.when, situation)) is not None
 
 
-def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation) -> frozenset[str]:
+def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation,
+                     held: Optional[Predicate] = None) -> frozenset[str]:
     """The hosts `rule` acts on in `situation` (its moves' hosts, given what its trigger matched here) about which
     none of `others` disagrees with it: where it is the only word. Empty when a disagreement is not about hosts
-    (a host-less verb: one action per step) or a meaning is not known."""
+    (a host-less verb: one action per step) or a meaning is not known. `held`: the whole reading of a compiled rule's
+    own words, which its predicate is held to at the gate: it speaks only for the hosts that reading matches too."""
     said = rule.semantic
     rule = disputing(rule) or rule
     if rule.when is None or rule.action is None:
         return frozenset()
     # (a rule kept semantic speaks, by its words, for the hosts they say for sure: "restore compromised user hosts" is not
-    # a word for a user row at Compromised Unknown, the row a Remove leaves, as its own reading is not: condition.confirmed)
+    # a word for a user row at Compromised Unknown, the row a Remove leaves, as its own reading is not: condition.confirmed;
+    # nor does a compiled rule whose predicate is wider there, "any compromise", since its words hold it to that reading)
     mine = matched_hosts(_for_sure(rule.when) if said else rule.when, situation)
+    if held is not None and not said:
+        kept = set(matched_hosts(held, situation))
+        mine = tuple(h for h in mine if h in kept)
     free = set().union(*(m.hosts(mine) for m in (*rule.action.moves, rule.action.over) if m is not None))
     for other in others:
         other = disputing(other) or other

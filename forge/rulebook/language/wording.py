@@ -252,6 +252,10 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
                      r"for\s+(?:any|every|each)(?=\s+(?:\w+[\s-]+){0,2}?(?:compromise|exploit|scan|alert|breach|intrusion)s?\b)|"
                      r"where(?=\s+(?:a|an|any|some|the)\s+(?:\w+\s+)?(?:host|box|machine|server|workstation)s?\b)|"
+                     # "where Op_Server0 sits at Unknown, ...", "wherever U2 shows a scan": a named host, then its state
+                     r"where(?:ver)?(?=\s+(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|defender|"
+                     r"(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\s+(?:(?:still|now|only|just)\s+)?"
+                     r"(?:is|are|sits?|shows?|gets?|has|becomes?|remains?|stays?|reads?|looks?)\b)|"
                      # (not "as it is", "as they are" with no state after: "keep that box as it is for the lab" is "unchanged")
                      r"(?<!such\s)as(?!\s+(?:it|they|\w+\d)\s+(?:is|are)\s*(?:$|[,;.:)!]|(?:for|and|but|so|now|then)\b))"
                      r"(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"

@@ -47,7 +47,7 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (claims_decide, condition_of, confirmed, facts_needed, facts_stated, guard_claims,
+from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_needed, facts_stated, guard_claims,
                                                guard_rest, semantic_claims, text_claims, text_facts)
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
@@ -209,7 +209,8 @@ class RuleIndex:
         rests = [guard_rest(v.record.unexpressed, m.when) for v, m in zip(self.content, self.meanings)]
         # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
         conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
-        needs = [facts_needed(rest) if rest else facts_needed(condition) if m.semantic else frozenset()
+        # (not what an order concedes: "never restore User0, even when it was owned again" holds whatever its past)
+        needs = [facts_needed(rest) if rest else facts_needed(conceded_away(condition)) if m.semantic else frozenset()
                  for rest, condition, m in zip(rests, conditions, self.meanings)]
         # What a semantic rule's condition says of the hosts it names, and what a guarded rule's rest claims: it must
         # hold (three-valued) as well.
@@ -225,6 +226,9 @@ class RuleIndex:
         # met by its row at Compromised Unknown, condition.confirmed)
         claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
         loose = [_denied(found) if not whole else None for found, whole in read]
+        # (what a compiled rule's words say for sure, where they read the whole condition: in a dispute it speaks only
+        # for the hosts that reading matches, meaning.undisputed_hosts)
+        self._held = [found if whole and found is not None else None for found, whole in read]
         self._loose = list(dict.fromkeys(c for c in loose if c is not None))
         self._loose_of = np.array([self._loose.index(c) if c is not None else -1 for c in loose], dtype=np.int64)
         # A rule whose compiled predicate was refused, or whose claims read the whole of its condition, is judged by its
@@ -361,8 +365,10 @@ class RuleIndex:
                 return _may_conflict_here(ma, mb, a in maybe, b in maybe, situation)
             return conflict_in(ma, mb, situation)
 
+        held = {self.content[i].rule_id: self._held[i] for i in at}
+
         def undisputed(rid: str, others) -> bool:
-            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation))
+            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation, held[rid]))
 
         kept, decisions = resolve_conflicts(passing, self.records, set(passing) | maybe, actor, limit, related, undisputed,
                                             unknown=maybe)
