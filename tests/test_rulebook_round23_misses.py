@@ -67,7 +67,7 @@ def test_a_host_with_a_state_and_without_another_is_one_host():
 
 def test_the_lacking_state_is_still_said_of_that_host():
     # (guard: the host that shows the state must be the one without the other: an exploit on it is excluded)
-    text = "For any user box at Unknown with no exploit showing, recommend an Analyse."
+    text = "For each user workstation at Unknown with no exploit showing, suggest an Analyse."
     found = rule_claims(text, with_instruction=True, bare=False)
     both = read_situation("Alerts:\nUser1: Activity Exploit, Compromised Unknown")
     assert truth(found, both) is not True

@@ -587,7 +587,7 @@ _BOTH_LEVELS = re.compile(
 
 
 def _one_level_of_two(text: str, predicate, found) -> bool:
-    """Whether the text names both compromise levels as one condition ("when Op_Server0 is at user level or root"), its
+    """Whether the text names both compromise levels as one condition ("once Enterprise2 sits at user level or root"), its
     whole reading `found` asks any compromise and no one level, but the predicate asks only one of them: narrower, the
     rule would be silent at the level it left out."""
     read = {atom.compromise for atom, negated in atoms_of(found) if not negated}

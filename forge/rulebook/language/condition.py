@@ -369,8 +369,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     if named and subject is not None and set(named) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
     elif named and len(named) + len(classes_in(condition)) > 1:
-        # a host beside another subject of the condition, any in shorthand or prose ("the ops server and Enterprise2 are
-        # both compromised", "U-hosts all clean + OpS0 quiet"): each as the table names it, or the reading placed only
+        # a host beside another subject of the condition, any in shorthand or prose ("User3 and the ops server are
+        # both owned", "U-boxes clean + E0 quiet"): each as the table names it, or the reading placed only
         # those already so named (one host alone in a condition of a rule that names others, "never Restore E2 while
         # OpS0 clean", is left as it was: read, the prohibition would apply where its target is not shown)
         condition = named_in_full(condition, prose=True)

@@ -896,8 +896,8 @@ def _lesson(part: str) -> str:
     # it is scanned" orders it, as "put a DecoySvchost on ..." would)
     if not (gives_order(rest) or _NOUN_MOVE.match(rest) and not _STORY.search(rest)):
         return part
-    # A condition that opens the part, its clause ending where the lead begins ("When the ops server and Enterprise2 are
-    # both compromised, the sequence should be: ..."), is the lesson's own condition, no story (one told in the past,
+    # A condition that opens the part, its clause ending where the lead begins ("Once User1 and the ops server are both
+    # owned, the order of play should be: ..."), is the lesson's own condition, no story (one told in the past,
     # "When I removed User1, the lesson was ...", is the story's): dropped, the lesson was wider than its words.
     lead = part[:found.end()]
     marker = _CONDITION.match(lead.lstrip())
@@ -1248,7 +1248,7 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
-# (or of a host of any class: "for a host at Unknown with no exploit showing, recommend an Analyse")
+# (or of a host of any class: "for a machine at Unknown with no scan showing, suggest an Analyse")
 _ANY_HOST = re.compile(r"(?:a|an|any)\s+(?:host|machine|box|system)\s", re.IGNORECASE)
 # A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
 # box with an exploit: Remove it". The state is the order's condition (read as no condition, a compiled predicate that
