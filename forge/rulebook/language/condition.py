@@ -157,7 +157,7 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     "before they arrive", which is the future; nor "still", which mostly says "now")."""
     # (nor what the order puts aside: "instead of analysing it again" is the move not to make, no condition)
     # (nor what it concedes: "never restore User0, even when it has been owned twice: ..." holds whatever the host's past)
-    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", _CONCESSION.sub(" ", words.instruction))
+    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", conceded_away(words.instruction))
     said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
@@ -1154,7 +1154,7 @@ def _outside_instruction(rest: str, source: str) -> bool:
     words = read_wording(source)
     # (nor in what the instruction concedes: "never restore User0, even when it is owned: it gets owned again at once"
     # holds whatever the concession says, so a rest taken from it is no condition either)
-    said = content(f"{words.situation} {_CONCESSION.sub(' ', words.instruction)}")
+    said = content(f"{words.situation} {conceded_away(words.instruction)}")
     rest_words = content(rest)
     return bool(rest_words) and rest_words <= content(source) and not rest_words & said
 
@@ -1182,7 +1182,7 @@ def _said_aside(rest: str, source: str) -> bool:
     conditions = " ".join(c.text for c in read_wording(source).conditions)
     for tail in dashed:
         conditions = conditions.replace(tail, " ")
-    conditions = content(_OPINION.sub(" ", _CONCESSION.sub(" ", conditions)))
+    conditions = content(_OPINION.sub(" ", conceded_away(conditions)))
     said = rest_words - _READER
     return bool(rest_words) and said <= content(aside) and not said & conditions
 
@@ -1254,7 +1254,7 @@ _FORESTALLED = re.compile(r"\bbefore\s+(?:the\s+)?(?:attacker|adversary|intruder
 
 
 def _set_aside(text: str) -> str:
-    return _FORESTALLED.sub(" ", _CONCESSION.sub(" ", text or ""))
+    return _FORESTALLED.sub(" ", conceded_away(text))
 
 
 def conceded_away(text: str) -> str:
@@ -1292,7 +1292,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     where User0 is shown). Nothing is claimed of a host the text excepts."""
     from forge.rulebook.language.predicate import AllOf, Atom  # lazy: as in `claims`
 
-    words = read_wording(_CONCESSION.sub(" ", text))
+    words = read_wording(conceded_away(text))
     subject = subject_of(words)
     found = _condition_claims(words)
     spared = _spared(words)
