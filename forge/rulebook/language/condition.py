@@ -36,7 +36,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
-from forge.rulebook.language.wording import (NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
@@ -1388,11 +1388,13 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
         # host of the class the sentence's scope names
         scope = _CLASS_SCOPE.match(sentence)
-        if scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]) and not classes_in(said) \
-                and not hosts_in(said) and not _SOME_HOST.search(said) and not _GENERAL_SUBJECT.search(said) \
-                and not re.search(r"\b(?:it|its|they|them|one|none|all|each|every|no\s+host)\b", said, re.IGNORECASE) \
-                and _state_of(said) not in (((None, None), None),):
+        if scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]) and _subjectless(said):
             said = f"{said} on a {_CLASS_WORD[classes_in(sentence)[0]][:-1]}"
+        # (and "On the machine under inspection, a root-level compromise calls for Restore": of the host the
+        # analyst's context is about, any host)
+        elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
+                and _subjectless(said):
+            said = f"{said} on a host"
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
@@ -1440,6 +1442,17 @@ _IT = re.compile(r"\bit(?:s|'s)?\b", re.IGNORECASE)
 # A sentence that opens with the class it is about: "On the enterprise servers, ...", "For user boxes: ...".
 _CLASS_SCOPE = re.compile(r"^\s*(?:on|for|across|among|with|in)\s+(?P<what>(?:the\s+|all\s+(?:the\s+)?|any\s+|our\s+)?[^,:;]{2,40}?)\s*[,:]",
                           re.IGNORECASE)
+
+
+_AT_HAND_SCOPE = re.compile(HOST_AT_HAND, re.IGNORECASE)
+
+
+def _subjectless(said: str) -> bool:
+    """Whether a condition states a state and says of nothing that it is in it (no host, class, host in general or
+    pronoun): "a compromise at user level", "exploit activity"."""
+    return not classes_in(said) and not hosts_in(said) and not _SOME_HOST.search(said) and not _GENERAL_SUBJECT.search(said) \
+        and not re.search(r"\b(?:it|its|they|them|one|none|all|each|every|no\s+host)\b", said, re.IGNORECASE) \
+        and _state_of(said) not in (((None, None), None),)
 
 
 def _named_before_it(sentence: str, condition: str, named: list) -> Optional[str]:

@@ -17,7 +17,7 @@ import re
 from typing import Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS
-from forge.rulebook.language.wording import Wording, read_wording
+from forge.rulebook.language.wording import HOST_AT_HAND, Wording, read_wording
 
 # Each pattern is a way of saying "what I say now replaces what I said before".
 _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
@@ -82,10 +82,17 @@ def says_revision(text: str) -> bool:
     return revision_words(text) is not None
 
 
+# A host in general, or the one the analyst's context is about ("analysed box at root -> rec Restore", "for a host
+# we inspect at root level, ..."): any host.
+_ANY_HOST = re.compile(r"\b(?:" + HOST_AT_HAND + r"|(?:a|an|any|every|each)\s+(?:host|machine|box|server))\b", re.IGNORECASE)
+
+
 def _hosts(words: Wording) -> frozenset[str]:
     named = set(words.hosts) | ({words.referent} if words.referent else set())
     for name in words.classes:
         named |= set(HOSTS if name == "any" else HOST_CLASSES.get(name, ()))
+    if not named and _ANY_HOST.search(words.text):
+        named = set(HOSTS)  # (a rule on any host speaks of every host: one on "the analysed host" names none of them)
     return frozenset(named)
 
 

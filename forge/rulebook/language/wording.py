@@ -169,6 +169,11 @@ _COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|aga
                        r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+(?:(?:use|way|move|call|choice|option|bet|spend)\s+"
                        r"(?:of\s+(?:the|a|our|your)\s+(?:step|turn|move|action|time)\s+)?)?than\s+(?:\w+\s+)?(?P<second>"
                        + _VERB_WORD + r")", re.IGNORECASE)
+# "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
+# dispreferred (a comparison in another verb than "better than", _COMPARED).
+_BEATS = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+)?(?:(?:always|still|easily|clearly)\s+)?"
+                    r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
+                    r"(?:(?:a|an|the|any)\s+)?(?P<second>" + _VERB_WORD + r")", re.IGNORECASE)
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
 _CONTRAST = re.compile(r"(?:\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|before|ahead\s+of|"
                        r"and\s+not|but\s+not|not|never)|,\s*not)\s+(?:(?:on|to|for|at|with|from)\s+)?(?:the\s+)?", re.IGNORECASE)
@@ -276,8 +281,11 @@ _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|
                        r"look(?:ing)?\s+at|check(?:ing)?)\s+(?=that\b|which\b))?(?:that(?!\s+(?:same\s+|very\s+)?(?:step|turn|move|round|"
                        r"time|moment|instant)\b)|which|who|whose|showing|"
                        # ("every user host with the exception of User0": what it excepts, no state of the host)
-                       r"with(?!\s+the\s+(?:sole\s+|one\s+)?exceptions?\s+of\b)(?!\s+(?:a\s+|an\s+)?(?:"
+                       r"with(?!out\b)(?!\s+the\s+(?:sole\s+|one\s+)?exceptions?\s+of\b)(?!\s+(?:a\s+|an\s+)?(?:"
                        + "|".join(pattern for _, pattern in _VERB_FORMS) + r"))|"
+                       # ("Op_Host2 without privileged access": what it lacks; "restore User1 at once, without waiting
+                       # for an Analyse" says how to act, no state of the host)
+                       r"without" + _ABSENT_WHAT + r"|"
                        # "any user host the attacker controls"
                        r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:(?:merely|only|just|already|has)\s+)?"
                        r"(?:controls?|owns?|holds?|is\s+on|has|probes?|probed|is\s+probing|scans?|scanned|is\s+scanning|exploits?|"
@@ -524,9 +532,11 @@ def verbs_in(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_canonical_verb(m, text[m.end():]) for m in _VERB.finditer(text)))
 
 
-_ANALYSED_HOST = re.compile(r"\banaly[sz]ed(?=\s+(?:host|box|machine|server)\b)|"
-                            r"(?<=host\s)(?:being\s+analy[sz]ed|under\s+analysis)\b|(?<=box\s)(?:being\s+analy[sz]ed|under\s+analysis)\b|"
-                            r"(?<=machine\s)(?:being\s+analy[sz]ed|under\s+analysis)\b", re.IGNORECASE)
+# (in the words of HOST_AT_HAND: "the inspected box", "the machine under examination" are no Analyse either)
+_AT_HAND_PARTICIPLE = r"(?:being\s+(?:analy[sz]ed|inspected|examined)|under\s+(?:analysis|inspection|examination))\b"
+_ANALYSED_HOST = re.compile(r"\b(?:analy[sz]ed|inspected|examined)(?=\s+(?:host|box|machine|server|node)\b)|"
+                            r"(?<=host\s)" + _AT_HAND_PARTICIPLE + r"|(?<=box\s)" + _AT_HAND_PARTICIPLE + r"|"
+                            r"(?<=machine\s)" + _AT_HAND_PARTICIPLE + r"|(?<=server\s)" + _AT_HAND_PARTICIPLE, re.IGNORECASE)
 _SUBJECT_AT_HAND = re.compile(r"\b(?P<noun>host|box|machine|server|system|node)\s+(?:that\s+)?(?:you|we)(?:\s+are|'re)?\s+(?:"
                               + "|".join(pattern for _, pattern in _VERB_FORMS) + r")", re.IGNORECASE)
 
@@ -734,7 +744,9 @@ def gives_order(sentence: str) -> bool:
             # ("analysed host: exploit in progress -> rec Remove": a heading in a participle, then the order)
             opening = _OPENING.match(body) if first.endswith("ed") else None
             return bool(opening and not _STORY.search(opening["situation"]) and not _FIRST_PERSON.search(opening["situation"])
-                        and len(opening["situation"].split()) <= 3 and gives_order(opening["rest"]))
+                        # ("analysed box at Unknown -> rec ...": a heading on the host at hand and its state, however long)
+                        and (len(opening["situation"].split()) <= 3 or _AT_HAND_START.match(opening["situation"]))
+                        and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
     if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _forbids(body):
@@ -776,6 +788,13 @@ def _after_auxiliary(text: str, match: re.Match) -> bool:
 
 # A heading that names the host the analyst's context is about ("analysed host", "inspected box"): the scope of what follows.
 _AT_HAND_HEADING = re.compile(r"^(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server|node)$", re.IGNORECASE)
+# The host the analyst's context is about, named by what is done with it: "the host under analysis", "the host you
+# analyse", "an analysed box", "the machine being examined". Any host: the one whose record the context is.
+HOST_AT_HAND = (r"(?:(?:the|a|an|any|each|every)\s+)?(?:(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server|node)|"
+                r"(?:host|box|machine|server|node)\s+(?:under\s+(?:analysis|inspection|examination)|being\s+(?:analy[sz]ed|"
+                r"inspected|examined)|(?:that\s+)?(?:you|we)\s+(?:(?:are|were)\s+)?(?:analy[sz]|inspect|examin)\w*))")
+# (a heading that opens with it: "analysed box at Unknown", "inspected machine, root level")
+_AT_HAND_START = re.compile(r"^\s*" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
 # A moment of the episode told in the past ("When Op_Server0 was exploited at step 13 I was still removing ..."): a story's
@@ -996,6 +1015,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     if drawn is not None and (first is None or all(_FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i]))):
         first = drawn
     if first is None:
+        glossed = next(((part, _glossed_state(part)) for part in parts if _glossed_state(part)), None)
+        if glossed is not None:  # "<state> means <what it is>, so <order>": the order, in that state
+            return without_justification(glossed[0]), glossed[1], True
         return without_justification(" ".join(parts)), "", False
     hedged = _BUT_I_BELIEVE.match(parts[first]) or _after_doubt(parts[first]) or _SURE_THAT.match(parts[first]) \
         or _I_THINK_THAT.match(parts[first])
@@ -1015,18 +1037,25 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         situation = _opening_situation(found["situation"], found["rest"])
         order = found["rest"]
         inner = _OPENING.match(order)
-        if situation and not _STATE_WORDS.search(situation) and inner and _STATE_WORDS.search(inner["situation"]) \
+        if situation and not _STATE_WORDS.search(situation) and inner and _states_something(inner["situation"]) \
                 and not gives_order(inner["situation"]) and gives_order(inner["rest"]):
             # a heading before the situation ("analyst / User1: Compromised User without any activity: recommend ..."):
             # the situation is what follows it ("ops hosts: any exploit: Restore": a heading that names hosts or a class is
             # the scope of that situation, kept with it; one that excepts a host, "usr boxes, not User3 though", is read as
             # the exception it is)
             # (so is one that names the host the analyst is looking at, "analysed machine: root level, no activity -> ...")
+            # ("U3 is the exception: pwned at user lvl -> ...": the host the exception is for is the scope)
+            situation = _EXCEPTION_HEADING.sub("", situation)
             scope = situation if (hosts_in(situation) or classes_in(situation) or _AT_HAND_HEADING.match(situation.strip())) \
                 and not negations_in(situation) and not _EXCEPT.search(situation) else _scope_besides(situation)
             situation, order = inner["situation"].strip(), inner["rest"]
             scope = re.sub(r"^\s*(?:analyst|planner|(?:action[\s_-]*)?chooser)\s*[/:,-]\s*", "", scope, flags=re.IGNORECASE)
             situation = f"{scope}: {situation}" if scope else situation  # (the role it is for is no part of it)
+    if not situation:
+        # ("User4 compromised means the attacker has a desk to work from, so plan a Remove of it": the state glossed before
+        # ", so" is the order's condition, the gloss its reason; read as no condition, a compiled "any compromise" on the
+        # host fired on its row at Compromised Unknown, which its words do not say for sure)
+        situation = _glossed_state(order)
     # (a lesson drawn in its own words, "The lesson I'd keep: ...", is the whole rule: the sentences before it are its
     # story, none of them its situation)
     if not situation and first > 0 and not headed and first != drawn and not _CONDITION.search(order) \
@@ -1052,6 +1081,24 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
 
 
+# "<state> means <what it is>, so <order>": the state and the order (the gloss is no move: "means restore" orders, _MEANS).
+_GLOSSED_STATE = re.compile(r"^\s*(?P<state>[^,;:.]+?)\s+(?:means?|indicates?|signals?|signifies|points?\s+to)\s+"
+                            r"(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:,]+,\s*so\s+(?!that\b)(?P<order>.+)$", re.IGNORECASE)
+
+
+def _glossed_state(part: str) -> str:
+    """The state a sentence glosses before ", so ORDER" ("User2 rooted means the attacker owns the lab box, so plan a
+    Restore of User2" -> "User2 rooted"), where it names a host or a class and a state and tells no story; else ""."""
+    found = _GLOSSED_STATE.match(part)
+    if found is None or not gives_order(found["order"]):
+        return ""
+    state = found["state"].strip()
+    if _STORY.search(state) or _FIRST_PERSON.search(state) or not (hosts_in(state) or classes_in(state)) \
+            or not _states_something(state):
+        return ""
+    return state
+
+
 def _scope_besides(heading: str) -> str:
     """The class a heading names before the host it excepts ("usr boxes, not User3 though", "user hosts except User3"):
     the scope of the situation that follows it, without its exception (the exception is read as such, `excepted`);
@@ -1074,6 +1121,15 @@ _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infec
                           r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?|"
                           r"happening|going\s+on)\b",
                           re.IGNORECASE)
+
+
+# A state said with a word of taking over a host ("owned", "popped") or a level alone ("at user level"): a state as well.
+_TAKEN_OVER = re.compile(r"\b(?:owned|pwned|popped|hacked)\b", re.IGNORECASE)
+
+
+def _states_something(clause: str) -> bool:
+    """Whether a clause says a state: a word of state, a level, or a word of taking over a host."""
+    return bool(_STATE_WORDS.search(clause) or _LEVEL_WORDS.search(clause) or _TAKEN_OVER.search(clause))
 
 
 _HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
@@ -1392,6 +1448,8 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         first, second = verbs_in(match["first"]), verbs_in(match["second"])
         worse = first if match["how"].lower() in ("worse", "riskier", "costlier") else second
         dispreferred += list(worse[:1])
+    for match in _BEATS.finditer(instruction):
+        dispreferred += list(verbs_in(match["second"])[:1])
     if re.search(r"\binstead\b", instruction, re.IGNORECASE):
         # "Don't restore X; remove it instead": the forbidden verb is the dispreferred one.
         dispreferred += [p.verb for p in found if p.verb is not None]
@@ -1428,7 +1486,9 @@ _PRONOUN = re.compile(r"\b(?:it|its|it's|there|(?:that|this|the\s+same)\s+(?:hos
 # "a host", "any machine", "hosts that ...": the order is about hosts in general.
 _GENERAL_HOST = re.compile(r"\b(?:a|an|any|some|every|each|all|whichever|whatever)\s+(?:\w+\s+){0,2}?(?:hosts?|machines?|box(?:es)?|"
                            r"servers?|workstations?|nodes?|systems?)\b|\b(?:hosts|machines|boxes|servers|nodes)\b|"
-                           r"\bthe\s+(?:host|machine|box|server)\s+(?:that|which|showing|with|where)\b", re.IGNORECASE)
+                           r"\bthe\s+(?:host|machine|box|server)\s+(?:that|which|showing|with|where)\b|"
+                           # ("if the box we inspect is scanned, suggest a decoy on it": the host at hand, any)
+                           r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
 def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> Optional[str]:
