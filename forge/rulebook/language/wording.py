@@ -276,7 +276,10 @@ _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|
                        r"look(?:ing)?\s+at|check(?:ing)?)\s+(?=that\b|which\b))?(?:that(?!\s+(?:same\s+|very\s+)?(?:step|turn|move|round|"
                        r"time|moment|instant)\b)|which|who|whose|showing|"
                        # ("every user host with the exception of User0": what it excepts, no state of the host)
-                       r"with(?!\s+the\s+(?:sole\s+|one\s+)?exceptions?\s+of\b)(?!\s+(?:a\s+|an\s+)?(?:"
+                       # ("restore User3 without pausing for a scan": how the order is carried out, no state of the host;
+                       # "User3 without showing an exploit" is one)
+                       r"with(?!out\s+(?:first\s+)?(?!(?:show|hav|be|runn|sitt|display)ing\b)\w+ing\b)"
+                       r"(?!\s+the\s+(?:sole\s+|one\s+)?exceptions?\s+of\b)(?!\s+(?:a\s+|an\s+)?(?:"
                        + "|".join(pattern for _, pattern in _VERB_FORMS) + r"))|"
                        # "any user host the attacker controls"
                        r"(?=(?:the\s+)?(?:attacker|red|intruder|adversary)\s+(?:(?:merely|only|just|already|has)\s+)?"
@@ -432,10 +435,24 @@ def expand_ranges(text: str) -> str:
         names = [f"{kind}{n}" for n in range(first, last + 1)]
         after = match.string[match.end():]
         joiner = " or " if _ONE_OF.search(match.string[:match.start()]) or \
-            re.match(r"\s*(?:is|shows|has|gets|was)\b", after, re.IGNORECASE) or _ONE_AT_A_TIME.search(after) and \
+            re.match(r"\s*(?:is|shows|has|gets|was)\b", after, re.IGNORECASE) or \
+            (_ONE_AT_A_TIME.search(after) or _order_on_each(after)) and \
             not re.match(r"\s*(?:are|were|have|all|both|together)\b", after, re.IGNORECASE) else " and "
         return ", ".join(names[:-1]) + joiner + names[-1]
     return _RANGE.sub(listed, text or "")
+
+
+# A note's order after its arrow: "U2-U4 owned => Remove" (its verb, and what it names).
+_NOTE_ORDER = re.compile(r"(?:->|=>|\u2192)\s*(?P<order>[^;.\n]*)")
+
+
+def _order_on_each(after: str) -> bool:
+    """Whether a range's note orders a move that names no host, no class and no plural ("U2-U4 owned => Remove"): the
+    move is on each host of the range that is in that state, so the state is each host's by itself, not all of theirs."""
+    found = _NOTE_ORDER.search(after)
+    order = found["order"] if found else ""
+    return bool(verbs_in(order)) and not hosts_in(order) and not classes_in(order) \
+        and not re.search(r"\b(?:them|all|both|each|every|together)\b", order, re.IGNORECASE)
 
 
 _HOST_LIMITS = frozenset((name, n) for name, count in (("User", 5), ("Enterprise", 3), ("Op_Host", 3)) for n in range(count))
@@ -733,8 +750,10 @@ def gives_order(sentence: str) -> bool:
         if first.endswith(("ed", "ing")) or (verb and (plural or _REPORT_AFTER_VERB.match(_CONDITION.split(body[verb.end():])[0]))):
             # ("analysed host: exploit in progress -> rec Remove": a heading in a participle, then the order)
             opening = _OPENING.match(body) if first.endswith("ed") else None
+            # (or the host at hand with its state: "inspected machine at root: rec Restore")
             return bool(opening and not _STORY.search(opening["situation"]) and not _FIRST_PERSON.search(opening["situation"])
-                        and len(opening["situation"].split()) <= 3 and gives_order(opening["rest"]))
+                        and (len(opening["situation"].split()) <= 3 or _AT_HAND_STATE.match(opening["situation"].strip()))
+                        and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
     if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _forbids(body):
@@ -775,6 +794,9 @@ def _after_auxiliary(text: str, match: re.Match) -> bool:
 
 
 # A heading that names the host the analyst's context is about ("analysed host", "inspected box"): the scope of what follows.
+# The host at hand and the state it is in, as a note's heading: "analysed box at Unknown", "inspected host showing a scan".
+_AT_HAND_STATE = re.compile(r"^(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server|node)\s+"
+                            r"(?:at|showing|shows|with|is)\s+[\w-]+(?:\s+[\w-]+)?$", re.IGNORECASE)
 _AT_HAND_HEADING = re.compile(r"^(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server|node)$", re.IGNORECASE)
 
 
@@ -985,6 +1007,18 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     return opening.strip()
 
 
+def _past_belief(hedged: re.Match, view: str) -> str:
+    """A view the teacher is sure of (or thinks) said before a colon, then an order that states its own condition: "I am
+    quite sure that my Analyse gave the attacker its turn: if User3 shows ..., remove ...". What they believe is their
+    reason, no situation of the rule (the order says when it holds): the order alone. Else the view as it is."""
+    found = _OPENING.match(view)
+    if hedged.re not in (_SURE_THAT, _I_THINK_THAT, _BUT_I_BELIEVE) or found is None \
+            or _VIEW_SCOPE.match(found["situation"].strip()):
+        return view
+    rest = found["rest"].strip()
+    return rest if _CONDITION.match(rest) and gives_order(rest) else view
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     said = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
@@ -1001,6 +1035,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         or _I_THINK_THAT.match(parts[first])
     if hedged and gives_order(hedged["rest"]):
         parts[first] = hedged["rest"]  # (the doubt before the view, or before the scope, is no part of the order)
+        parts[first] = _past_belief(hedged, parts[first])
     situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
     role = _OPENING.match(parts[first])
     if role and _ROLE_HEADING.match(role["situation"].strip()) and _OPENING.match(role["rest"]):
@@ -1217,7 +1252,9 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         spans.append(instruction[_list_start(instruction, relative.start()):_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
-            spans.append(means["situation"].strip())
+            # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
+            scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
+            spans.append(f"{scope['scope'] if scope else ''} {means['situation'].strip()}".strip())
     scope = _SCOPE_STATE.match(instruction)
     if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"]) or _ANY_HOST.match(scope["situation"])) \
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
@@ -1248,6 +1285,8 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# The scope a sentence opens with, before the situation its "means" is said of: "For User3, ...".
+_MEANS_SCOPE = re.compile(r"(?:^|[.;:]\s*)(?P<scope>(?:for|on)\s+[^,;:.]{2,60},)\s*$", re.IGNORECASE)
 # (or of a host of any class: "for a machine at Unknown with no scan showing, suggest an Analyse")
 _ANY_HOST = re.compile(r"(?:a|an|any)\s+(?:host|machine|box|system)\s", re.IGNORECASE)
 # A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
