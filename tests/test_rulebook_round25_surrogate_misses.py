@@ -10,7 +10,7 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import compile_as_written, looks_like_format, strip_justification
 from forge.rulebook.language.condition import claims, rule_claims, semantic_claims
-from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, implies, truth as value_of
+from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, truth as value_of
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import RuleType, SourceItem
@@ -92,15 +92,10 @@ HABIT = ("Op_Host1 took probes for five turns while I filed nothing. Perhaps pro
 
 def test_it_after_the_host_at_hand_is_that_host_not_the_storys():
     assert read_wording(HABIT).referent is None
-    assert text_problem(HABIT, {"class": "any", "activity": "Scan", "compromise": "No"},
-                        {"mode": "do", "verb": "DecoyApache", "target": "$matched"}) is None
+    problem = text_problem(HABIT, {"class": "any", "activity": "Scan", "compromise": "No"},
+                           {"mode": "do", "verb": "DecoyApache", "target": "$matched"})
+    assert problem is None or not problem.startswith("host:")
+    # kept semantic, it is judged host by host: any analysed host scanned and clean, not only the story's
+    found = semantic_claims(strip_justification(HABIT), REFUSED, HABIT)
+    assert _holds(found, "Host User4: table Activity Scan, Compromised No.") is True
 
-
-def test_a_class_state_implies_its_reading_host_by_host():
-    by_host = AnyOf(tuple(AllOf((Atom(host=h, activity="Scan"), Atom(host=h, compromise="No")))
-                          for h in ("User1", "User2", "Enterprise0")))
-    assert implies(Atom(host_class="User", activity="Scan", compromise="No"),
-                   AnyOf((*by_host.parts, *(AllOf((Atom(host=f"User{n}", activity="Scan"), Atom(host=f"User{n}", compromise="No")))
-                                             for n in (0, 3, 4)))))
-    # guard: a class whose hosts the alternatives leave out implies none of them
-    assert not implies(Atom(host_class="Operational", activity="Scan", compromise="No"), by_host)

@@ -611,10 +611,7 @@ def implies(p: Predicate, q: Predicate) -> bool:
     if isinstance(q, AllOf):
         return all(implies(p, x) for x in q.parts)
     if isinstance(q, AnyOf):
-        # (a class atom implies alternatives listed host by host where each host of the class meets one: "some user host
-        # shows a scan and Compromised No" implies "User1 shows both, or User2 does, ...", whichever host meets it)
-        return any(implies(p, x) for x in q.parts) or isinstance(p, Atom) and p.host is None and not p.history() \
-            and bool(p.hosts()) and all(any(implies(p.on(h), x) for x in q.parts) for h in p.hosts())
+        return any(implies(p, x) for x in q.parts)
     if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):
         return True
     if isinstance(p, AllOf) and not isinstance(q, Not) and not (isinstance(q, Atom) and _loud_form(q) is not None):
