@@ -36,9 +36,9 @@ def test_a_move_on_a_host_within_some_steps_is_no_form():
 
 def test_what_the_teacher_is_sure_of_before_the_lesson_is_no_situation():
     text = ("On one run my slow Analyse of User3 cost the network a subnet. I am quite sure that the late Analyse gave "
-            "the attacker room: if User3 shows an exploit, remove User3 at once.")
+            "the attacker room: if User3 is under exploitation, remove User3 immediately.")
     words = read_wording(text)
-    assert words.situation == "" and [c.text for c in words.conditions] == ["if User3 shows an exploit"]
+    assert words.situation == "" and [c.text for c in words.conditions] == ["if User3 is under exploitation"]
     assert semantic_claims(strip_justification(text), REFUSED, text) == Atom(host="User3", activity="Exploit")
 
 
@@ -87,7 +87,7 @@ def test_the_scope_before_a_means_says_whose_state_it_is():
 
 
 HABIT = ("Op_Host1 took probes for five turns while I filed nothing. Perhaps probes alone mean little, but my habit now: "
-         "if the box you are analysing is scanned but not compromised, recommend a DecoyApache on it.")
+         "if the box you are analysing is scanned yet not compromised, advise a DecoyApache on it.")
 
 
 def test_it_after_the_host_at_hand_is_that_host_not_the_storys():

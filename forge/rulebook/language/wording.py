@@ -794,7 +794,7 @@ def _after_auxiliary(text: str, match: re.Match) -> bool:
 
 
 # A heading that names the host the analyst's context is about ("analysed host", "inspected box"): the scope of what follows.
-# The host at hand and the state it is in, as a note's heading: "analysed box at Unknown", "inspected host showing a scan".
+# The host at hand and the state it is in, as a note's heading: "analysed machine at root", "inspected host showing a scan".
 _AT_HAND_STATE = re.compile(r"^(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server|node)\s+"
                             r"(?:at|showing|shows|with|is)\s+[\w-]+(?:\s+[\w-]+)?$", re.IGNORECASE)
 _AT_HAND_HEADING = re.compile(r"^(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server|node)$", re.IGNORECASE)
@@ -1480,7 +1480,7 @@ def _pronoun_hosts(text: str, order: str, named: tuple[str, ...], classes: tuple
     """The hosts an order that names none may mean by "it" or "that host": those the rest of the text names."""
     if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order):
         return ()
-    # ("when the host you analyse shows a scan, recommend a decoy on it": "it" is the host at hand, whichever it is, not the
+    # ("when the box you are analysing is scanned, advise a decoy on it": "it" is the host at hand, whichever it is, not the
     # host the story told of)
     if _SUBJECT_AT_HAND.search(order) or _ANALYSED_HOST.search(order):
         return ()
