@@ -71,6 +71,8 @@ _FORMAT_WORDS = re.compile(
     # the reply's length and layout: "answer in three lines", "under 60 words", "a numbered list", "a single word"
     r"\b(?:in|to|under|within|at\s+most|no\s+more\s+than)\s+(?:\w+\s+){0,2}?(?:lines|words|sentences)\b|"
     r"\b(?:numbered|bulleted)\s+list\b|\bbullet(?:\s+points?|s)\b|"
+    # a plan's length counted in its moves: "keep each plan to at most two actions" (what the plan holds is its form)
+    r"\bplans?\s+(?:(?:to|of|with)\s+)?(?:at\s+most|no\s+more\s+than|under|within|to|of)\s+(?:\w+\s+)?(?:moves|steps|actions|items|entries)\b|"
     r"\b(?:first|last|opening|top)\s+line\s+of\s+(?:my|your|the|its|their)\s+(?:answer|reply|response|output)\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
     r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b",
     re.IGNORECASE,

@@ -609,16 +609,17 @@ def _statement_parts(clause: str, statements: list) -> list:
     """What a clause's statements about named hosts claim: each host shows its state ("User0 is compromised") and
     not its negated one ("User0 is not being scanned", "User1 has user-level access but not root"); a bare host
     only where nothing is negated. Joined by "or" / "either": one of them."""
-    from forge.rulebook.language.predicate import AnyOf, Atom, Not  # lazy: beside this module
-    atoms = []
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: beside this module
+    groups = []  # per statement, what it claims of its host
     for host, state, negated in statements:
         atom = _atom(Atom, state, host=host)
-        if not atom.bare() or negated is None:
-            atoms.append(atom)
-        if negated is not None:
-            atoms.append(Not(_negated_atom(Atom, negated, host=host)))
+        groups.append(([atom] if not atom.bare() or negated is None else [])
+                      + ([Not(_negated_atom(Atom, negated, host=host))] if negated is not None else []))
+    atoms = [a for group in groups for a in group]
     if _ONE_OF.search(clause) and len(atoms) > 1:
-        return [AnyOf(tuple(atoms))]  # "if Enterprise0 or Enterprise1 is compromised"
+        # "if Enterprise0 or Enterprise1 is compromised"; one of the hosts with all that is said of it: "User1 or User2
+        # owned but not rooted" is one of them owned and not rooted, never "User1 is not rooted" alone
+        return [AnyOf(tuple(group[0] if len(group) == 1 else AllOf(tuple(group)) for group in groups if group))]
     return atoms
 
 

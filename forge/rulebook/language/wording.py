@@ -440,10 +440,24 @@ def expand_ranges(text: str) -> str:
         names = [f"{kind}{n}" for n in range(first, last + 1)]
         after = match.string[match.end():]
         joiner = " or " if _ONE_OF.search(match.string[:match.start()]) or \
-            re.match(r"\s*(?:is|shows|has|gets|was)\b", after, re.IGNORECASE) or _ONE_AT_A_TIME.search(after) and \
+            re.match(r"\s*(?:is|shows|has|gets|was)\b", after, re.IGNORECASE) or \
+            (_ONE_AT_A_TIME.search(after) or _order_on_each(after)) and \
             not re.match(r"\s*(?:are|were|have|all|both|together)\b", after, re.IGNORECASE) else " and "
         return ", ".join(names[:-1]) + joiner + names[-1]
     return _RANGE.sub(listed, text or "")
+
+
+# A note's order after its arrow: "U2-U4 owned => Remove" (its verb, and what it names).
+_NOTE_ORDER = re.compile(r"(?:->|=>|\u2192)\s*(?P<order>[^;.\n]*)")
+
+
+def _order_on_each(after: str) -> bool:
+    """Whether a range's note orders a move that names no host, no class and no plural ("U2-U4 owned => Remove"): the
+    move is on each host of the range that is in that state, so the state is each host's by itself, not all of theirs."""
+    found = _NOTE_ORDER.search(after)
+    order = found["order"] if found else ""
+    return bool(verbs_in(order)) and not hosts_in(order) and not classes_in(order) \
+        and not re.search(r"\b(?:them|all|both|each|every|together)\b", order, re.IGNORECASE)
 
 
 _HOST_LIMITS = frozenset((name, n) for name, count in (("User", 5), ("Enterprise", 3), ("Op_Host", 3)) for n in range(count))
@@ -1004,6 +1018,18 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     return opening.strip()
 
 
+def _past_belief(hedged: re.Match, view: str) -> str:
+    """A view the teacher is sure of (or thinks) said before a colon, then an order that states its own condition: "I am
+    quite sure that my Analyse gave the attacker its turn: if User3 shows ..., remove ...". What they believe is their
+    reason, no situation of the rule (the order says when it holds): the order alone. Else the view as it is."""
+    found = _OPENING.match(view)
+    if hedged.re not in (_SURE_THAT, _I_THINK_THAT, _BUT_I_BELIEVE) or found is None \
+            or _VIEW_SCOPE.match(found["situation"].strip()):
+        return view
+    rest = found["rest"].strip()
+    return rest if _CONDITION.match(rest) and gives_order(rest) else view
+
+
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     said = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
@@ -1023,6 +1049,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         or _I_THINK_THAT.match(parts[first])
     if hedged and gives_order(hedged["rest"]):
         parts[first] = hedged["rest"]  # (the doubt before the view, or before the scope, is no part of the order)
+        parts[first] = _past_belief(hedged, parts[first])
     situation, first = _stated_consequence(parts, first)  # (may put the order in the place of its part)
     role = _OPENING.match(parts[first])
     if role and _ROLE_HEADING.match(role["situation"].strip()) and _OPENING.match(role["rest"]):
@@ -1273,7 +1300,9 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         spans.append(instruction[_list_start(instruction, relative.start()):_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
-            spans.append(means["situation"].strip())
+            # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
+            scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
+            spans.append(f"{scope['scope'] if scope else ''} {means['situation'].strip()}".strip())
     scope = _SCOPE_STATE.match(instruction)
     if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"]) or _ANY_HOST.match(scope["situation"])) \
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
@@ -1304,6 +1333,8 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# The scope a sentence opens with, before the situation its "means" is said of: "For User3, ...".
+_MEANS_SCOPE = re.compile(r"(?:^|[.;:]\s*)(?P<scope>(?:for|on)\s+[^,;:.]{2,60},)\s*$", re.IGNORECASE)
 # (or of a host of any class: "for a machine at Unknown with no scan showing, suggest an Analyse")
 _ANY_HOST = re.compile(r"(?:a|an|any)\s+(?:host|machine|box|system)\s", re.IGNORECASE)
 # A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
@@ -1500,6 +1531,10 @@ def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str,
 def _pronoun_hosts(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> tuple[str, ...]:
     """The hosts an order that names none may mean by "it" or "that host": those the rest of the text names."""
     if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order):
+        return ()
+    # ("when the box you are analysing is scanned, advise a decoy on it": "it" is the host at hand, whichever it is, not the
+    # host the story told of)
+    if _SUBJECT_AT_HAND.search(order) or _ANALYSED_HOST.search(order):
         return ()
     return hosts_in(text)
 
