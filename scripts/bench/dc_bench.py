@@ -30,8 +30,8 @@ changes landed and committed before its first run, is development since the twen
 written before the twenty-third round's changes landed and its held-out measure, is development since the
 twenty-fourth read its failures. `blind22`, written before the twenty-fourth round's changes landed and committed
 before its first run, is development since the twenty-fifth read its failures. `blind19`, written before the
-twenty-second round's changes landed, and `blind23`, written before the twenty-fifth's, were each committed before
-their first run and are in `UNREAD`, the held-out splits now. A held-out
+twenty-second round's changes landed, `blind23`, written before the twenty-fifth's, and `blind24`, written before the
+twenty-sixth's, were each committed before their first run and are in `UNREAD`, the held-out splits now. A held-out
 split is read
 by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
 case's text, label or context (`--failures` refuses).
@@ -84,7 +84,7 @@ from forge.plumbing.local_redis import LocalRedis  # noqa: E402
 DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
           "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
-          "blind19", "blind20", "blind21", "blind22", "blind23")
+          "blind19", "blind20", "blind21", "blind22", "blind23", "blind24")
 # What each split is, as the report names it: a split whose failures shaped a change is development.
 SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style": "model-style (development)",
                "blind": "blind-1 (written blind; development: it steered issue 29's first and fifth rounds)",
@@ -112,10 +112,11 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind20": "blind-20 (written blind; development: issue 29's twenty-third round read its failures)",
                "blind21": "blind-21 (written blind; development: issue 29's twenty-fourth round read its failures)",
                "blind22": "blind-22 (written blind; development: issue 29's twenty-fifth round read its failures)",
-               "blind23": "blind-23 (held out, unread: aggregates only)"}
+               "blind23": "blind-23 (held out, unread: aggregates only)",
+               "blind24": "blind-24 (held out, unread: aggregates only)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset({"blind19", "blind23"})
+UNREAD: frozenset[str] = frozenset({"blind19", "blind23", "blind24"})
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
