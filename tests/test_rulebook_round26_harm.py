@@ -61,25 +61,26 @@ def test_a_reply_form_rule_stays_a_format_rule():
 NEVER_ANALYSE_U3 = {"verb": "Analyse", "target": "User3", "mode": "never"}
 
 
-def test_a_revision_of_the_same_order_with_another_window_replaces_the_earlier_one():
+def _earlier_status_after(later: str) -> RuleStatus:
+    """The status of a teacher's rule (no Analyse of User3 for a step after one) once they teach `later`, the same
+    action on a four-step window."""
     book = PlanBook()
     old = teaching("Hold off on analysing User3 for a single step once it has been analysed.", "user:kim",
                    {"host": "User3", "acted": "Analyse", "within": 1}, NEVER_ANALYSE_U3)
     book.apply(old)
-    book.apply(teaching("Correction: U3 looked at in any of the past four steps => hold off another Analyse on U3",
-                        "user:kim", {"host": "User3", "acted": "Analyse", "within": 4}, NEVER_ANALYSE_U3))
-    assert book.records[old.rule_id].status == RuleStatus.SUPERSEDED
+    book.apply(teaching(later, "user:kim", {"host": "User3", "acted": "Analyse", "within": 4}, NEVER_ANALYSE_U3))
+    return book.records[old.rule_id].status
+
+
+def test_a_revision_of_the_same_order_with_another_window_replaces_the_earlier_one():
+    later = "Correction: U3 looked at in any of the past four steps => hold off another Analyse on U3"
+    assert _earlier_status_after(later) == RuleStatus.SUPERSEDED
 
 
 def test_the_same_order_with_another_window_and_no_revision_words_leaves_both():
     # a guard (passes without the fix too): without words of revision the two agreeing rules both stay
-    book = PlanBook()
-    old = teaching("Hold off on analysing User3 for a single step once it has been analysed.", "user:kim",
-                   {"host": "User3", "acted": "Analyse", "within": 1}, NEVER_ANALYSE_U3)
-    book.apply(old)
-    book.apply(teaching("U3 looked at in any of the past four steps => hold off another Analyse on U3",
-                        "user:kim", {"host": "User3", "acted": "Analyse", "within": 4}, NEVER_ANALYSE_U3))
-    assert book.records[old.rule_id].status == RuleStatus.ACTIVE
+    later = "U3 looked at in any of the past four steps => hold off another Analyse on U3"
+    assert _earlier_status_after(later) == RuleStatus.ACTIVE
 
 
 # -- the move put first in a cleft as the object of a role's order: "a Restore is what we must recommend" -------------
