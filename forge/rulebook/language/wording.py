@@ -402,6 +402,15 @@ _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ough
                           # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
                           # noun after a light verb)
                           r"(?:\w+\s+)?(?:" + _LIGHT_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
+# The move put first in a cleft, as the object of the order a Planner or an Analyst gives: "a Restore is what we must
+# recommend", "an Analyse is what I'd plan" (the move named as a noun). (Not the same object after a modal, "we must
+# recommend a Restore": read so, a story's "I should plan a ..." became an order and a lesson fired where it did not
+# speak: taken back in round 26)
+_ROLE_ORDER_VERB = r"(?:recommend|plan|propose|suggest|schedule|queue|advise)"
+_CLEFT_ORDER = re.compile(r"\b(?:an?\s+|one\s+)?(?=" + _VERB_WORD + r"\s+is\s+what\b)\w+\s+is\s+what\s+(?:i|we|you)"
+                          r"(?:\s+(?:should|must|need\s+to|ought\s+to|have\s+to|will|would)|['\u2019]d)\s+(?:always\s+)?"
+                          + _ROLE_ORDER_VERB + r"\b",
+                          re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 _OPENING = re.compile(r"^(?P<situation>[^:;\u2013\u2014]{3,160}?)\s*(?::|\s[\u2013\u2014-]{1,2}\s)\s*(?P<rest>.+)$")
 
@@ -763,7 +772,7 @@ def gives_order(sentence: str) -> bool:
                         and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
-    if _MODAL_ORDER.search(body) or _ANY_VERB.search(body) or _forbids(body):
+    if _MODAL_ORDER.search(body) or _CLEFT_ORDER.search(body) or _ANY_VERB.search(body) or _forbids(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
@@ -1421,9 +1430,27 @@ def _told_others(flat: str, whole: str, instruction: str) -> tuple[str, ...]:
                  for h in HOST_CLASSES[cls] if h in told)
 
 
+# A list of named hosts, "User1, User2 and User3" (a range written out is one): its commas join names and end no clause,
+# so a prohibition's scope, cut at a comma, must not lose the list's other hosts. (an item is a host's name or shorthand,
+# a word with its number: "Op_Host0", "U2"; the Defender host has none. The last item comes after "and" / "or": "never
+# restore User1, User2 is the one to restore" is no list)
+_HOST_ITEM = r"(?:[A-Za-z][\w-]*\d|Defender)\b"
+_HOST_LIST = re.compile(rf"\b{_HOST_ITEM}(?:\s*,\s*{_HOST_ITEM})*\s*,?\s+(?:and|or|nor)\s+{_HOST_ITEM}")
+
+
+def _host_lists_joined(text: str) -> str:
+    """The text with each list of named hosts' commas made spaces (same length): "never restore User1, User2 or User3"
+    forbids it on all three, "User0, User1 and User2 should never be restored" too."""
+    def joined(match: re.Match) -> str:
+        items = re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+", match.group(0))
+        return match.group(0).replace(",", " ") if all(len(hosts_in(item)) == 1 for item in items) else match.group(0)
+    return _HOST_LIST.sub(joined, text)
+
+
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not _OTHERWISE.search(p))
+    instruction = _host_lists_joined(instruction)
     found: list[Prohibition] = []
     for match in _ANY_VERB.finditer(instruction):
         after = instruction[match.end():]

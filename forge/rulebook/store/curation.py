@@ -418,6 +418,10 @@ def _own_replaced(book: _Book, rule: RuleRecord, actor: str, revises: bool) -> l
     found = [other for other in _disagreeing(book, rule)
              if actor in other.actors and other.directive != rule.directive and replaces_own(other, rule, revises)]
     if revises:
+        found += [other for other in list(book.records.values())
+                  if other.active and actor in other.actors and other.rule_id != rule.rule_id
+                  and other.directive != rule.directive and other.type == rule.type and set(other.roles) & set(rule.roles)
+                  and other not in found and restated_own(other, rule)]
         semantic = meaning_of(rule).semantic
         found += [other for other in list(book.records.values())
                   if other.active and actor in other.actors and other.rule_id != rule.rule_id
@@ -459,6 +463,18 @@ def replaces_own(old: RuleRecord, new: RuleRecord, revises: bool) -> bool:
         return True
     return revises and old_when is not None and new_when is not None \
         and positive_hosts(old_when) <= positive_hosts(new_when)
+
+
+def restated_own(old: RuleRecord, new: RuleRecord) -> bool:
+    """Whether a teacher's `new` rule, taught with words of revision, restates their own earlier `old` one with its
+    condition changed: the same action, and triggers nested one in the other ("Update: for three steps after an
+    Analyse of E0, no further Analyse of it" after "for two steps ..."). The two agree, so no conflict replaces the
+    old one, yet the teacher said the new one is what they mean now: kept, it would be injected beside its revision
+    where the two overlap and alone where the teacher narrowed it."""
+    a, b = meaning_of(old), meaning_of(new)
+    if a.when is None or b.when is None or a.action is None or a.action != b.action:
+        return False
+    return (implies(a.when, b.when) or implies(b.when, a.when)) and positive_hosts(a.when) <= positive_hosts(b.when)
 
 
 def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
