@@ -1,0 +1,46 @@
+"""Issue 29, twenty-sixth round (r26m, blind23's misses with the surrogate compiler): readings of the product that left
+a rule silent where its words apply. A denial said of each of a few hosts ("whichever of them shows just a scan", a class
+with one host excepted) is placed by each alternative; a teacher who signs a note ("Dana here:") states no situation.
+Sentences of our own, not the case files'."""
+
+from __future__ import annotations
+
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.predicate import AnyOf, truth as value_of
+from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.wording import read_wording
+
+REFUSED = "predicate refused: negation: the condition is negated or restricted"
+
+
+def _holds(claim, context: str):
+    return value_of(claim, read_situation(context))
+
+
+def test_a_denial_said_of_whichever_of_two_hosts_is_placed_by_each():
+    found = semantic_claims("Op_Host1 or Op_Host2, whichever has a scan only -> DecoyTomcat on it", REFUSED)
+    assert isinstance(found, AnyOf)
+    assert _holds(found, "Op_Host2: Activity Scan, Compromised No") is True
+    assert _holds(found, "Op_Host2: Activity Scan, Compromised User") is not True  # more than a scan: not its case
+    assert _holds(found, "Op_Host0: Activity Scan, Compromised No") is not True  # a host it does not name
+
+
+def test_a_denial_said_of_a_class_with_one_host_excepted_is_placed_by_each():
+    found = semantic_claims("ent boxes except Ent1: scanned only -> DecoySSHD it", REFUSED)
+    assert _holds(found, "Enterprise2: Activity Scan, Compromised No") is True
+    assert _holds(found, "Enterprise1: Activity Scan, Compromised No") is not True  # the host it excepts
+    assert _holds(found, "Enterprise0: Activity Exploit, Compromised User") is not True
+
+
+def test_a_teacher_signing_the_note_states_no_situation():
+    text = "Dana here: when Op_Host2 is scanned and nothing else, put DecoyTomcat on Op_Host2."
+    words = read_wording(text)
+    assert [c.text for c in words.conditions] == ["when Op_Host2 is scanned and nothing else"]
+    found = semantic_claims(text, REFUSED)
+    assert _holds(found, "Op_Host2: Activity Scan, Compromised No") is True
+    assert _holds(found, "Op_Host2: Activity Exploit, Compromised User") is False
+
+
+def test_an_opening_that_says_a_time_is_no_signature():
+    # guard: "late game here" says when, so it stays a condition (read or not), never dropped as a signature
+    assert read_wording("late game here: Sleep.").conditions
