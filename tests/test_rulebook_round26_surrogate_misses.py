@@ -44,3 +44,11 @@ def test_a_teacher_signing_the_note_states_no_situation():
 def test_an_opening_that_says_a_time_is_no_signature():
     # guard: "late game here" says when, so it stays a condition (read or not), never dropped as a signature
     assert read_wording("late game here: Sleep.").conditions
+
+
+def test_it_in_a_condition_under_a_host_at_hand_scope_is_that_host():
+    text = "For the machine being examined, once it has a scan and no compromise, advise a DecoyTomcat on it."
+    found = semantic_claims(text, REFUSED)
+    assert _holds(found, "Host Op_Host0: table Activity Scan, Compromised No.") is True
+    assert _holds(found, "Host Op_Host0: table Activity Exploit, Compromised User.") is not True
+    assert _holds(found, "Host User3: table Activity None, Compromised No.") is not True

@@ -1404,6 +1404,10 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and _subjectless(said):
             said = f"{said} on a host"
+        # (and "For the machine under inspection, when it is scanned and nothing more, ...": its "it" is that host, any host)
+        elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
+                and own is None and _LONE_IT.search(said):
+            said = _LONE_IT.sub("a host", said, count=1)
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
@@ -1454,6 +1458,7 @@ _CLASS_SCOPE = re.compile(r"^\s*(?:on|for|across|among|with|in)\s+(?P<what>(?:th
 
 
 _AT_HAND_SCOPE = re.compile(HOST_AT_HAND, re.IGNORECASE)
+_LONE_IT = re.compile(r"\bit\b(?!')", re.IGNORECASE)  # "it" as a subject ("if it shows ..."), not "its", "it's"
 
 
 def _subjectless(said: str) -> bool:
