@@ -1,7 +1,7 @@
 """Issue 29, twenty-sixth round (r26m, blind23's misses with the surrogate compiler): readings of the product that left
 a rule silent where its words apply. A denial said of each of a few hosts ("whichever of them shows just a scan", a class
-with one host excepted) is placed by each alternative; a teacher who signs a note ("Dana here:") states no situation.
-Sentences of our own, not the case files'."""
+with one host excepted) is placed by each alternative; a teacher who signs a note ("Dana here:") states no situation; "it"
+under a scope that is the host at hand is that host. Sentences of our own, not the case files'."""
 
 from __future__ import annotations
 
