@@ -52,3 +52,17 @@ def test_it_in_a_condition_under_a_host_at_hand_scope_is_that_host():
     assert _holds(found, "Host Op_Host0: table Activity Scan, Compromised No.") is True
     assert _holds(found, "Host Op_Host0: table Activity Exploit, Compromised User.") is not True
     assert _holds(found, "Host User3: table Activity None, Compromised No.") is not True
+
+
+def test_what_my_plan_at_a_step_did_is_a_story():
+    text = ("Our plan on turn 11 asked for an Analyse of User1 while Enterprise2 was already rooted, a wasted move. I may be "
+            "wrong, but the lesson is: when Enterprise2 is compromised, plan nothing for User1.")
+    found = semantic_claims(text, "compiled as written: the compiler dropped an instruction (not an instruction)")
+    assert _holds(found, "Alerts: Enterprise2: Activity None, Compromised User") is True
+    assert _holds(found, "Alerts: Enterprise2: Activity Scan, Compromised No") is False
+
+
+def test_a_plan_for_a_step_to_come_is_no_story():
+    # guard: "our plan at step 20 must ..." orders; its condition stays one
+    text = "Our plan at step 20 must restore Op_Server0 if it is compromised."
+    assert [c.text for c in read_wording(text).conditions] == ["if it is compromised"]

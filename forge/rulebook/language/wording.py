@@ -341,8 +341,9 @@ _PAST = (r"was|were|had|did|got|went|lost|spent|left|took|made|kept|forgot|saw|c
 _TOLD_VERB = (r"was|were|had|did|didn't|got|went|came|became|stayed|remained|cost|lost|wasted|spent|fell|ran|kept|"
               r"showed|reached|moved|spread|escalated|re-?entered|returned|failed|worked|cleared|let|made|took")
 _STORY = re.compile(
-    # what the author did ("I restored User0", "we waited"), or when ("last time")
-    rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:\w+ed|{_PAST})\b|\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
+    # what the author did ("I restored User0", "we waited", "my plan at turn 9 asked for ..."), or when ("last time")
+    rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:(?:at|on|in|during|around)\s+(?:step|turn)\s+\d+\s*,?\s+)?(?:\w+ed|{_PAST})\b|"
+    rf"\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
     # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
     # (after the moment it happened: "At step 3 User2 was exploited and I removed it ...")
     # (or after a look back: "In hindsight the Remove had done its job ...")
