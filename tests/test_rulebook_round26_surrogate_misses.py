@@ -5,6 +5,7 @@ under a scope that is the host at hand is that host. Sentences of our own, not t
 
 from __future__ import annotations
 
+from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.predicate import AnyOf, truth as value_of
 from forge.rulebook.language.situation import read_situation
@@ -66,3 +67,19 @@ def test_a_plan_for_a_step_to_come_is_no_story():
     # guard: "our plan at step 20 must ..." orders; its condition stays one
     text = "Our plan at step 20 must restore Op_Server0 if it is compromised."
     assert [c.text for c in read_wording(text).conditions] == ["if it is compromised"]
+
+
+def test_a_rest_taken_from_the_story_does_not_cover_the_history_of_the_lesson():
+    text = ("Right after my Restore of User2 its row dropped to Unknown and I restored it again, three times, to no "
+            "effect. I may be mistaken about the cause, but from today my habit is: right after I restore User2 I Analyse "
+            "User2.")
+    problem = text_problem(text, {"host": "User2"}, {"mode": "do", "verb": "Analyse", "target": "User2"},
+                           "dropped unknown restored again")
+    assert problem is not None and problem.startswith("history:")
+
+
+def test_a_rest_that_states_the_history_still_covers_it():
+    # guard: a rest in the lesson's own words guards the predicate, as before
+    text = "Right after I restore User2, Analyse User2."
+    assert text_problem(text, {"host": "User2"}, {"mode": "do", "verb": "Analyse", "target": "User2"},
+                        "right after I restore User2") is None
