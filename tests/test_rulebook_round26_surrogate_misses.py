@@ -57,7 +57,7 @@ def test_it_in_a_condition_under_a_host_at_hand_scope_is_that_host():
 
 def test_what_my_plan_at_a_step_did_is_a_story():
     text = ("Our plan on turn 11 asked for an Analyse of User1 while Enterprise2 was already rooted, a wasted move. I may be "
-            "wrong, but the lesson is: when Enterprise2 is compromised, plan nothing for User1.")
+            "wrong, but the lesson is: once Enterprise2 is compromised, plan nothing for User1.")
     found = semantic_claims(text, "compiled as written: the compiler dropped an instruction (not an instruction)")
     assert _holds(found, "Alerts: Enterprise2: Activity None, Compromised User") is True
     assert _holds(found, "Alerts: Enterprise2: Activity Scan, Compromised No") is False
@@ -70,11 +70,11 @@ def test_a_plan_for_a_step_to_come_is_no_story():
 
 
 def test_a_rest_taken_from_the_story_does_not_cover_the_history_of_the_lesson():
-    text = ("Right after my Restore of User2 its row dropped to Unknown and I restored it again, three times, to no "
+    text = ("Right after my Restore of User2 its row went back to Unknown and I restored it again, three times, to no "
             "effect. I may be mistaken about the cause, but from today my habit is: right after I restore User2 I Analyse "
             "User2.")
     problem = text_problem(text, {"host": "User2"}, {"mode": "do", "verb": "Analyse", "target": "User2"},
-                           "dropped unknown restored again")
+                           "went back unknown restored again")
     assert problem is not None and problem.startswith("history:")
 
 
