@@ -632,8 +632,9 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     """A condition that speaks of a kind of fact a predicate over the table cannot state (the defender's history,
     rewards, an action's outcome, priority, traffic, the step of the episode) needs it stated: history by a history
     atom, and any kind by an `unexpressed` rest that speaks of it (the rule is then guarded, and silent where the product
-    cannot judge that rest). Any other rest does not cover it: an unexpressed rest never switches a check off."""
-    kept = facts_needed(unexpressed)
+    cannot judge that rest). Any other rest does not cover it: an unexpressed rest never switches a check off, and a rest
+    that does not guard (words of the story or the reason, `guard_rest`: "fell to Unknown, removed again") covers nothing."""
+    kept = facts_needed(guard_rest(unexpressed, predicate, words.text))
     if any(atom.history() for atom, _ in atoms_of(predicate)):
         kept |= {"history"}
     for spoken, kinds in spoken_facts(words):

@@ -1013,17 +1013,25 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if not (bool(negations_in(condition)) if negated is None else negated):
         return True
     parts = found.parts if isinstance(found, AllOf) else (found,)
-    # (a class's host that shows one state and denies another, "a user host exploited, not rooted": each of its
-    # alternatives places the denial)
+    # (a class's host that shows one state and denies another, "a user host exploited, not rooted", or one of a few
+    # hosts, "whichever of E1 and E2 shows a scan and nothing more": each of its alternatives places the denial)
     parts = tuple(q for p in parts for q in ([p] if not isinstance(p, AnyOf) or not all(
-        isinstance(a, AllOf) and any(isinstance(q, Not) or isinstance(q, Atom) and (q.compromise == QUIET_COMPROMISE or
-                                                                                     q.activity == QUIET_ACTIVITY)
-                                     for q in a.parts) for a in p.parts) else [Not(p)]))
+        _denial_placed(a) for a in p.parts) else [Not(p)]))
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
                or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY
                # a history of absence: clean before ("newly"), unchanged, not changed by an action
                or isinstance(p, Atom) and (p.newly_compromised is not None or p.unchanged_for is not None
                                            or False in (p.changed, p.scan_before_exploit)) for p in parts)
+
+
+def _denial_placed(alternative) -> bool:
+    """Whether one alternative of claims places a denial: a negation, or a quiet value (Compromised No, Activity None),
+    in itself ("User2 at a scan and no compromise") or in one of its parts."""
+    from forge.rulebook.language.predicate import AllOf, Atom, Not  # lazy: as in `claims`
+
+    def quiet(q) -> bool:
+        return isinstance(q, Not) or isinstance(q, Atom) and (q.compromise == QUIET_COMPROMISE or q.activity == QUIET_ACTIVITY)
+    return quiet(alternative) or isinstance(alternative, AllOf) and any(quiet(q) for q in alternative.parts)
 
 
 # Words that say how a host stands (a state, a stage of the attack). Every one is a placed word (_PLACED): a clause
@@ -1396,6 +1404,10 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and _subjectless(said):
             said = f"{said} on a host"
+        # (and "For the machine under inspection, when it is scanned and nothing more, ...": its "it" is that host, any host)
+        elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
+                and own is None and _LONE_IT.search(said):
+            said = _LONE_IT.sub("a host", said, count=1)
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
@@ -1446,6 +1458,7 @@ _CLASS_SCOPE = re.compile(r"^\s*(?:on|for|across|among|with|in)\s+(?P<what>(?:th
 
 
 _AT_HAND_SCOPE = re.compile(HOST_AT_HAND, re.IGNORECASE)
+_LONE_IT = re.compile(r"\bit\b(?!')", re.IGNORECASE)  # "it" as a subject ("if it shows ..."), not "its", "it's"
 
 
 def _subjectless(said: str) -> bool:

@@ -341,8 +341,9 @@ _PAST = (r"was|were|had|did|got|went|lost|spent|left|took|made|kept|forgot|saw|c
 _TOLD_VERB = (r"was|were|had|did|didn't|got|went|came|became|stayed|remained|cost|lost|wasted|spent|fell|ran|kept|"
               r"showed|reached|moved|spread|escalated|re-?entered|returned|failed|worked|cleared|let|made|took")
 _STORY = re.compile(
-    # what the author did ("I restored User0", "we waited"), or when ("last time")
-    rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:\w+ed|{_PAST})\b|\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
+    # what the author did ("I restored User0", "we waited", "my plan at turn 9 asked for ..."), or when ("last time")
+    rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:(?:at|on|in|during|around)\s+(?:step|turn)\s+\d+\s*,?\s+)?(?:\w+ed|{_PAST})\b|"
+    rf"\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
     # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
     # (after the moment it happened: "At step 3 User2 was exploited and I removed it ...")
     # (or after a look back: "In hindsight the Remove had done its job ...")
@@ -989,6 +990,20 @@ _HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+learn(?:e
                            r"(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$", re.IGNORECASE)
 
 
+# The teacher saying who speaks before the lesson: "Dana here:", "night shift speaking -". It signs the note; it states no
+# situation of the rule. (One or two words, never a time, "late game here:", nor a host, class, state or access.)
+_SIGNATURE = re.compile(r"^[A-Za-z][\w'.-]*(?:\s+[A-Za-z][\w'.-]*)?\s+(?:here|speaking)$", re.IGNORECASE)
+_TIME_WORDS = re.compile(r"\b(?:late|early|now|then|step|turn|phase|stage|game|episode|start|end|today|tonight)\b",
+                         re.IGNORECASE)
+
+
+def _signed(opening: str) -> bool:
+    """Whether an opening only says who speaks (`_SIGNATURE`)."""
+    opening = opening.strip(" ,")
+    return bool(_SIGNATURE.match(opening)) and not (hosts_in(opening) or classes_in(opening) or _STATE_WORDS.search(opening)
+                                                    or _ACCESS_WORDS.search(opening) or _TIME_WORDS.search(opening))
+
+
 def _teachers_view(opening: str, rest: str = "") -> bool:
     # (hosts it names are what the teacher knows of, "I have not seen enough of User4 to say": no state of theirs)
     # (nor, before an order that states its own condition, a judgement in the first person that names states: "Still,
@@ -1016,7 +1031,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
     after its last "but" ("I'm not sure Remove is always wrong elsewhere, but for Defender: ..." is about Defender)."""
     if _STORY.search(opening) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
-            or not _FROM_NOW_ON.sub("", opening.strip()):
+            or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening):
         return ""
     if _reason_before(opening, rest):
         return ""
