@@ -1014,7 +1014,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
         return True
     parts = found.parts if isinstance(found, AllOf) else (found,)
     # (a class's host that shows one state and denies another, "a user host exploited, not rooted", or one of a few
-    # hosts, "whichever of E1 and E2 shows a scan and nothing more": each of its alternatives places the denial)
+    # hosts, "whichever of E1 and E2 is probed, no more than that": each of its alternatives places the denial)
     parts = tuple(q for p in parts for q in ([p] if not isinstance(p, AnyOf) or not all(
         _denial_placed(a) for a in p.parts) else [Not(p)]))
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
@@ -1404,7 +1404,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and _subjectless(said):
             said = f"{said} on a host"
-        # (and "For the machine under inspection, when it is scanned and nothing more, ...": its "it" is that host, any host)
+        # (and "For the machine under inspection, once it is probed but not taken, ...": its "it" is that host, any host)
         elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and own is None and _LONE_IT.search(said):
             said = _LONE_IT.sub("a host", said, count=1)
