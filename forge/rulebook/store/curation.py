@@ -418,17 +418,20 @@ def _own_replaced(book: _Book, rule: RuleRecord, actor: str, revises: bool) -> l
     found = [other for other in _disagreeing(book, rule)
              if actor in other.actors and other.directive != rule.directive and replaces_own(other, rule, revises)]
     if revises:
-        found += [other for other in list(book.records.values())
-                  if other.active and actor in other.actors and other.rule_id != rule.rule_id
-                  and other.directive != rule.directive and other.type == rule.type and set(other.roles) & set(rule.roles)
-                  and other not in found and restated_own(other, rule)]
         semantic = meaning_of(rule).semantic
-        found += [other for other in list(book.records.values())
-                  if other.active and actor in other.actors and other.rule_id != rule.rule_id
-                  and other.directive != rule.directive and other.type == rule.type and set(other.roles) & set(rule.roles)
-                  and (semantic or meaning_of(other).semantic)
-                  and revised_in_words(other.text or other.directive, rule.text or rule.directive)]
+        found += [other for other in _own_others(book, rule, actor) if other not in found
+                  and (restated_own(other, rule)
+                       or ((semantic or meaning_of(other).semantic)
+                           and revised_in_words(other.text or other.directive, rule.text or rule.directive)))]
     return found
+
+
+def _own_others(book: _Book, rule: RuleRecord, actor: str) -> list[RuleRecord]:
+    """The teacher's other active rules that a revision by `rule` could replace: another directive, the same type, a
+    role in common; in rule-id order, as the backends list heads each in its own order."""
+    return [other for other in sorted(book.records.values(), key=lambda r: r.rule_id)
+            if other.active and actor in other.actors and other.rule_id != rule.rule_id
+            and other.directive != rule.directive and other.type == rule.type and set(other.roles) & set(rule.roles)]
 
 
 def _supersede_own(book: _Book, rule_id: str, actor: str, revises: bool = False) -> None:
