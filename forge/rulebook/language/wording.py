@@ -805,9 +805,25 @@ def _forbidding(instruction: str):
             position = match.start() + denied.end()
 
 
+# "not / never to be VERBed" after "is / are": the "is to" of an order ("Op_Server0 is not to be reimaged"), no state
+_TO_BE_DONE = re.compile(r"\s*(?:not|never)\s+to\s+(?:be|get)\b", re.IGNORECASE)
+
+
 def _after_auxiliary(text: str, match: re.Match) -> bool:
+    before = text[:match.start()]
+    if _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE):
+        return False  # "User2 and User3 are never to be restored": an order said with "is to", not a condition
     return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
-        r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", text[:match.start()], re.IGNORECASE))
+        r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", before, re.IGNORECASE))
+
+
+def _said_of_subject(before: str, match: re.Match) -> bool:
+    """Whether a prohibition is said of the subject before it: after a modal ("User1 should never be restored"), with
+    its modal in it ("User3 should not be restored", "User2 mustn't get a Remove") or as an "is to" ("Op_Server0 is not
+    to be reimaged")."""
+    return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
+                or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
+                or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE))
 
 
 # A heading that names the host the analyst's context is about ("analysed host", "inspected box"): the scope of what follows.
@@ -1490,7 +1506,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         after = instruction[verb.end():]
         scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b", after, maxsplit=1)[0]
         hosts, classes = hosts_in(scope), classes_in(scope)
-        if not hosts and not classes and re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.I):
+        if not hosts and not classes and _said_of_subject(before, match):
             subject = re.split(r"[.;:!?,]", before)[-1]  # "User1 should never be restored": the host before it
             hosts, classes = hosts_in(subject), classes_in(subject)
         hosts, classes = _others(scope, instruction, hosts, classes)
