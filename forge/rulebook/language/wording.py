@@ -412,7 +412,10 @@ _CLEFT_ORDER = re.compile(r"\b(?:an?\s+|one\s+)?(?=" + _VERB_WORD + r"\s+is\s+wh
                           r"(?:\s+(?:should|must|need\s+to|ought\s+to|have\s+to|will|would)|['\u2019]d)\s+(?:always\s+)?"
                           + _ROLE_ORDER_VERB + r"\b",
                           re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+|"
+                       # (a note's next order in lower case, "OpS0 hit. plan Restore OpS0": a sentence of its own; after a
+                       # word of two letters or more, not an abbreviation's "e.g.")
+                       r"(?<=[a-z0-9]{2}[.!])\s+(?=(?:plan|recommend|restore|remove|analy[sz]e|decoy\w*|never|don'?t|do\s+not)\s)")
 _OPENING = re.compile(r"^(?P<situation>[^:;\u2013\u2014]{3,160}?)\s*(?::|\s[\u2013\u2014-]{1,2}\s)\s*(?P<rest>.+)$")
 
 
@@ -659,9 +662,20 @@ def _without_explanation(part: str) -> str:
     tail = found["tail"]
     if _STORY.match(tail) and not _CONDITION.search(tail):
         return found["head"]  # "...: restoring User3 kills the green agents' sessions", what doing it would do
-    if hosts_in(tail) or classes_in(tail) or _STATE_WORDS.search(tail) or _CONDITION.search(tail) or _VERB.search(tail):
+    # (a state the host falls back into after the move, "it gets re-exploited at once", is what the order is up against,
+    # its reason, no state the order asks of it)
+    states = _STATE_WORDS.search(_RETAKEN.sub(" ", tail))
+    if hosts_in(tail) or classes_in(tail) or states or _CONDITION.search(tail) or _VERB.search(tail):
         return part
     return found["head"]
+
+
+# A host taken again, said as what happens to it ("gets re-exploited", "would be compromised again", "is owned right
+# back"): the outcome the order foresees, never the state it asks of the host now.
+_RETAKEN = re.compile(r"\b(?:gets?|got|will\s+(?:be|get)|would\s+(?:be|get)|is|are)\s+(?:(?:just|simply|only|immediately|"
+                      r"instantly|always)\s+)?(?:re-?(?:exploit|compromis|infect|breach|own|pwn|scan)\w*|"
+                      r"(?:exploit|compromis|infect|breach|own|pwn|scann)\w*\s+(?:again|right\s+back|straight\s+back))\b",
+                      re.IGNORECASE)
 
 
 _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|note|important|update|new\s+rule|"
@@ -921,7 +935,9 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
 _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|right|better|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
                           r"(?:rule|lesson|takeaway|take-away|moral|conclusion|sequence|order\s+of\s+moves|habit)"
                           # (when or where it holds: "my rule from now on is", "the lesson for the quiet case is:")
-                          r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what)"
+                          r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what|"
+                          # ("..., but for next time: if ..., ...": the lesson, headed by when it is for)
+                          r"(?:for\s+)?(?:the\s+)?next\s+time(?=\s*:))"
                           # (who draws it: "I would take away", "I'd give myself", "we should learn from this")
                           r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
                           r"(?:\s+(?:here\s+)?(?:is|should\s+be|would\s+be|will\s+be)(?:\s+(?:probably|simply|really|just))?"
@@ -945,7 +961,7 @@ def _lesson(part: str) -> str:
         return rest[:1].upper() + rest[1:]
     found = _LESSON_LEAD.match(part)
     if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn|"
-                                      r"sequence|order\s+of\s+moves|habit|tell\s+(?:myself|ourselves)|recommend)\b",
+                                      r"sequence|order\s+of\s+moves|habit|tell\s+(?:myself|ourselves)|recommend|next\s+time)\b",
                                       found.group(0), re.IGNORECASE):
         return part
     rest = part[found.end():]
@@ -1626,6 +1642,16 @@ _PARTICIPLE_FULL = {"rmvd": "removed", "rstrd": "restored", "rstred": "restored"
 _PARTICIPLE_SHORT = re.compile(r"\b(?:" + "|".join(_PARTICIPLE_FULL) + r")\b", re.IGNORECASE)
 
 
+# "OpS0 hit = impact": "=" between words, after a host's state and before words that name no host, says what the state
+# means, as "means" does. ("quiet spell = every box idle, nothing owned" names no host before it: what follows
+# is the definition, the condition itself, and stays.)
+_EQUALS_GLOSS = re.compile(r"(?P<said>[^.;:,=>]*[A-Za-z0-9])\s+=\s+(?P<gloss>[A-Za-z](?:(?!->)[^.;:,=])*)")
+
+
+def _glosses_host_state(found: re.Match) -> bool:
+    return bool(hosts_in(found["said"])) and not hosts_in(found["gloss"])
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -1641,6 +1667,8 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
     # "at user lvl", "root lvl": the note's shorthand of "level" (read as the level it names)
     text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
+    # "U4 priv", "at priv level": the note's shorthand of "privileged" (the level, as "root" is)
+    text = re.sub(r"\b(p)riv\b", r"\1rivileged", text, flags=re.IGNORECASE)
     # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
     text = _PARTICIPLE_SHORT.sub(lambda m: _PARTICIPLE_FULL[m[0].lower()] if m[0][0].islower()
                                  else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
@@ -1649,6 +1677,7 @@ def written_out(text: str) -> str:
     text = re.sub(r"\s+[&+]\s+", " and ", text)
     # "Unknown on a user box != compromised": the symbols of "is not" ("!=", "=/=", "\u2260") said in words
     text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)
+    text = _EQUALS_GLOSS.sub(lambda m: m[0] if not _glosses_host_state(m) else f"{m['said']} means {m['gloss']}", text)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
