@@ -34,8 +34,8 @@ twenty-fifth round's changes landed and committed before its first run, is devel
 failures. `blind19`, written before the twenty-second round's changes landed and committed before its first run, was
 held out until the twenty-sixth round, when its aggregate figures decided one of that round's changes (a wider
 reading was taken back because it added a harmful injection there): it is development since, its cases still unread.
-`blind24`, written before the twenty-sixth round's changes landed and committed before its first run, is in
-`UNREAD`, the held-out split now. A held-out
+`blind24`, written before the twenty-sixth round's changes landed and committed before its first run, was held out
+until the twenty-seventh round, which read its failures: it is development since. `UNREAD` is empty now. A held-out
 split is read
 by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
 case's text, label or context (`--failures` refuses).
@@ -118,10 +118,10 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind21": "blind-21 (written blind; development: issue 29's twenty-fourth round read its failures)",
                "blind22": "blind-22 (written blind; development: issue 29's twenty-fifth round read its failures)",
                "blind23": "blind-23 (written blind; development: issue 29's twenty-sixth round read its failures)",
-               "blind24": "blind-24 (held out, unread: aggregates only)"}
+               "blind24": "blind-24 (written blind; development: issue 29's twenty-seventh round read its failures)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset({"blind24"})
+UNREAD: frozenset[str] = frozenset()
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
