@@ -1399,6 +1399,10 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         scope = _CLASS_SCOPE.match(sentence)
         if scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]) and _subjectless(said):
             said = f"{said} on a {_CLASS_WORD[classes_in(sentence)[0]][:-1]}"
+        # (and "On the user subnet, any box with an exploit gets a Remove": the host in general it speaks of is one of
+        # that class, not any host of the network)
+        elif scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]):
+            said = _of_class(said, classes_in(sentence)[0])
         # (and "On the machine under inspection, a root-level compromise calls for Restore": of the host the
         # analyst's context is about, any host)
         elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
@@ -1411,6 +1415,19 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         found = claims(said, own, unresolved, tuple(named))
         parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     return _all_of(parts)
+
+
+# A host in general, by its noun ("any host", "a box", "machines"): under a class's scope, a host of that class.
+_HOST_NOUN = re.compile(r"\b(?:host|machine|box|node)(?P<many>s|es)?\b(?!'s)", re.IGNORECASE)
+
+
+def _of_class(said: str, named_class: str) -> str:
+    """A condition that names no class, with each host it speaks of in general written as a host of `named_class`
+    ("any host showing a scan", under "On the operational subnet,", is "any operational host showing a scan")."""
+    if classes_in(said) or hosts_in(said):
+        return said
+    word = _CLASS_WORD[named_class][:-1]
+    return _HOST_NOUN.sub(lambda m: f"{word}s" if m["many"] else word, said)
 
 
 def _class_heading(condition: str, words):
