@@ -40,15 +40,13 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     # hosts the text names of the one class it orders for are that class's ("... on a user host; that goes for User1
     # through User4, leave User0 out"): its scope is the class, less what it excepts (rule_claims)
     hosts = [] if len(words.classes) == 1 and all(h in HOST_CLASSES[words.classes[0]] for h in words.hosts) else words.hosts
-    claims = rule_claims(text, with_instruction=True, bare=False)
     if words.prohibitions or words.dispreferred or len(verbs) != 1 or len(hosts) + len(words.classes) > 1:
         return None
+    claims = rule_claims(text, with_instruction=True, bare=False)
     if not hosts and not words.classes:
         # ("a host at root -> Restore": no host or class named, its order is for any host its claims say it is about,
         # so a teacher's exception on one named host is found and settled against it)
-        if not _of_any_host(claims):
-            return None
-        return claims, RuleAction("do", Move(verbs[0], MATCHED))
+        return (claims, RuleAction("do", Move(verbs[0], MATCHED))) if _of_any_host(claims) else None
     scope = Atom(host=hosts[0]) if hosts else Atom(host_class=words.classes[0])
     when = claims if claims is not None and positive_hosts(claims) <= positive_hosts(scope) else scope
     return when, RuleAction("do", Move(verbs[0], MATCHED))
