@@ -1606,10 +1606,6 @@ def _pronoun_hosts(text: str, order: str, named: tuple[str, ...], classes: tuple
     """The hosts an order that names none may mean by "it" or "that host": those the rest of the text names."""
     if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order):
         return ()
-    # ("when the box you are analysing is scanned, advise a decoy on it": "it" is the host at hand, whichever it is, not the
-    # host the story told of)
-    if _SUBJECT_AT_HAND.search(order) or _ANALYSED_HOST.search(order):
-        return ()
     return hosts_in(text)
 
 
