@@ -36,8 +36,9 @@ held out until the twenty-sixth round, when its aggregate figures decided one of
 reading was taken back because it added a harmful injection there): it is development since, its cases still unread.
 `blind24`, written before the twenty-sixth round's changes landed and committed before its first run, is development
 since the twenty-seventh read its failures. `blind25`, written before the twenty-seventh round's changes landed and
-committed before its first run, is in `UNREAD`, the held-out split now. A held-out
-split is read
+committed before its first run, is development since the twenty-eighth read its failures. `blind26`, written before the
+twenty-eighth round's changes landed and committed before its first run, is in `UNREAD`, the held-out split now. A
+held-out split is read
 by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
 case's text, label or context (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
@@ -89,7 +90,7 @@ from forge.plumbing.local_redis import LocalRedis  # noqa: E402
 DATA = ROOT / "data" / "dc_bench"
 SPLITS = ("dev", "heldout", "model_style", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
           "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
-          "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25")
+          "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25", "blind26")
 # What each split is, as the report names it: a split whose failures shaped a change is development.
 SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style": "model-style (development)",
                "blind": "blind-1 (written blind; development: it steered issue 29's first and fifth rounds)",
@@ -120,10 +121,11 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind22": "blind-22 (written blind; development: issue 29's twenty-fifth round read its failures)",
                "blind23": "blind-23 (written blind; development: issue 29's twenty-sixth round read its failures)",
                "blind24": "blind-24 (written blind; development: issue 29's twenty-seventh round read its failures)",
-               "blind25": "blind-25 (held out, unread: aggregates only)"}
+               "blind25": "blind-25 (written blind; development: issue 29's twenty-eighth round read its failures)",
+               "blind26": "blind-26 (held out, unread: aggregates only)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset({"blind25"})
+UNREAD: frozenset[str] = frozenset({"blind26"})
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
