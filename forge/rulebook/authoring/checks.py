@@ -246,7 +246,18 @@ def _ordered_verbs(words: Wording) -> set[str]:
     order = words.instruction
     for condition in words.conditions:
         order = order.replace(condition.text, " ")
-    return set(verbs_in(order))
+    return set(verbs_in(order)) | _put_first(words.text)
+
+
+# "never restore it while ...; an Analyse comes first": the move put first, in a clause of its own after the order (a
+# prohibition's alternative, as `prefer ... over` writes it), is ordered as much as the instruction's own verb
+_COMES_FIRST = re.compile(r"\b(?P<verb>\w+)\s+(?:(?:should|must|has\s+to|needs\s+to|ought\s+to)\s+)?(?:always\s+)?"
+                          r"(?:comes?|goes?)\s+first\b", re.IGNORECASE)
+
+
+def _put_first(text: str) -> set[str]:
+    """The catalog verbs the text says come first ("a Remove goes first")."""
+    return {v for m in _COMES_FIRST.finditer(text) for v in verbs_in(m["verb"])}
 
 
 # Words that turn an order around or doubt it, beyond the plain negations: "no point restoring it", "a Restore there is

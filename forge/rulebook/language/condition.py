@@ -265,6 +265,11 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\b(?:a|an|one)\s+(?:mere|single|lone|simple)\s+(scan|exploit\w*|probe)", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:a|an|one)\s+(scan|exploit\w*(?:\s+attempt)?|probe)\s+alone\b", re.IGNORECASE), r"only a \1"),
                (re.compile(r"\b(?:nothing\s+but|(?:nothing|little|no)\s+more\s+than)\s+(?=(?:a|an)\s+)", re.IGNORECASE), "only "),
+               # "all it shows is a probe", "the only thing User2 has is a scan": that state and no more ("it shows only a
+               # probe"; it was read as a bare scan, so a withdrawn "scanned only" taught again this way was not found)
+               (re.compile(r"\b(?:all|the\s+only\s+thing)\s+(?:that\s+)?(?P<subject>it|they|(?:that|the)\s+(?:host|box|machine|server)|"
+                           r"[A-Za-z_]+\d)\s+(?P<verb>shows?|showed|has|had|displays?|reports?)\s+(?:is|was|are)\s+"
+                           r"(?=(?:(?:a|an|one)\s+)?(?:scan|probe|exploit|unknown)\b)", re.IGNORECASE), r"\g<subject> \g<verb> only "),
                # "only" after what it limits: "User1 scanned only", "a scan only"
                # (and with no article, as notes say it: "usr box, scan only")
                (re.compile(r"\b((?:being\s+)?(?:scanned|probed)|(?:(?:a|an|one)\s+)?(?:scan|probe))\s+only\b", re.IGNORECASE), r"only \1"),
@@ -901,6 +906,11 @@ _EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|roo
 _HOST_NAMES = re.compile(r"\b(?:user|enterprise)[\s_-]?\d\b|\bop[\s_-]?(?:host|server)[\s_-]?\d\b|\bdefender\b", re.IGNORECASE)
 
 
+# An activity said to be running ("an exploit is running", "scans running"): "running" says it is under way, no more.
+_ACTIVITY_RUNNING = re.compile(r"\b((?:exploit|exploits|exploitation|scan|scans|scanning|probe|probes|attack|attacks)"
+                               r"(?:\s+(?:is|are|was|were))?)\s+(?:still\s+)?running\b", re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
@@ -912,6 +922,8 @@ def unplaced(condition: str) -> list[str]:
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
                     _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
+    # ("no exploit is running on it", "a scan running against User2": the activity under way, which the reading places)
+    spared = _ACTIVITY_RUNNING.sub(r"\1", spared)
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
     # (a note's "row says E0 Unknown", with no article: the row that says it is that host's, and "says" is "shows")
     spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+)?rows?\s+(?:says?|reads?|shows?|is|are|sits?|stands?)\b",
