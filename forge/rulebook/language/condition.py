@@ -901,10 +901,19 @@ _EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|roo
 _HOST_NAMES = re.compile(r"\b(?:user|enterprise)[\s_-]?\d\b|\bop[\s_-]?(?:host|server)[\s_-]?\d\b|\bdefender\b", re.IGNORECASE)
 
 
+# "rather than" / "instead of" between a user level and a higher one: "at user level rather than root"
+_USER_LEVEL_OVER_ROOT = re.compile(r"(?<=\buser[- ](?:level|shell))\s+(?:rather\s+than|instead\s+of)(?=\s+(?:at\s+)?(?:root|admin\w*|"
+                                   r"privileged|system[- ]level)\b)|(?<=\buser[- ]access)\s+(?:rather\s+than|instead\s+of)(?=\s+"
+                                   r"(?:at\s+)?(?:root|admin\w*|privileged|system[- ]level)\b)", re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
     # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
+    # ("at user level rather than root": the level the reading places is that one, so the words denying the higher
+    # one in its favour say nothing more)
+    condition = _USER_LEVEL_OVER_ROOT.sub(" ", condition or "")
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition or ""))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
