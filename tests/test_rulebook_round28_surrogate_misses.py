@@ -50,3 +50,26 @@ def test_user_level_rather_than_root_is_read_whole():
     # and a predicate at the level the words turn down is refused, not kept as a guarded rule
     action = {"mode": "do", "verb": "Remove", "target": "$matched"}
     assert text_problem(text, {"class": "Enterprise", "compromise": "Privileged"}, action) is not None
+
+
+def test_the_inspected_box_is_the_host_at_hand_in_a_condition():
+    from forge.rulebook.language.condition import semantic_claims
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+
+    for text in ("examined machine at root -> rec a Restore of it",
+                 "the server under inspection reads Privileged: recommend it be restored"):
+        found = semantic_claims(text, "predicate refused: always: the predicate holds on every context")
+        assert truth(found, read_situation("Alerts:\nOp_Host2: Activity None, Compromised Privileged")) is True
+        assert truth(found, read_situation("Alerts:\nOp_Host2: Activity None, Compromised User")) is not True
+
+
+def test_a_hosts_row_and_a_state_with_no_verb_is_that_state():
+    from forge.rulebook.language.condition import semantic_claims
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+
+    found = semantic_claims("OpH1 row Privileged -> Restore OpH1 now", "predicate refused: always: the predicate holds")
+    assert truth(found, read_situation("Alerts:\nOp_Host1: Activity None, Compromised Privileged")) is True
+    assert truth(found, read_situation("Alerts:\nOp_Host1: Activity None, Compromised User")) is not True
+    assert truth(found, read_situation("Alerts:\nOp_Host2: Activity None, Compromised Privileged")) is not True
