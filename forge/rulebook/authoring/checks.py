@@ -284,6 +284,18 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--|\u2014|\u2013)\s+|\s*,\s+(?=(
 
 # An order of one verb and no other: "plan Monitor and nothing else", "Remove, nothing more" (the order's "only").
 _ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides)\b|\bnothing\s+but\b", re.IGNORECASE)
+# "analyse User4, and do not stretch this to the other user hosts": the writer keeps the order to the host it names,
+# no negation of its verb (a note that names a host stays a negation the reading must place)
+_NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend|generali[sz]e|widen|broaden)\s+"
+                        r"(?:this|that|it|the\s+(?:rule|lesson))\s+(?:out\s+)?to\b[^,.;:]*", re.IGNORECASE)
+
+
+def _scope_note_removed(clause: str, done: list[tuple[str, Optional[str]]]) -> str:
+    """The clause without a note that keeps the order to the hosts it names, where every host the order aims at is
+    a named one and the note names none."""
+    if not done or not all(target in HOSTS for _, target in done):
+        return clause
+    return _NOT_WIDER.sub(lambda m: m[0] if hosts_in(m[0]) else " ", clause)
 
 
 def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optional[str]:
@@ -305,7 +317,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]]) ->
                 continue
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
-            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _ONLY_THIS.sub(" ", clause))))
+            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _ONLY_THIS.sub(" ", _scope_note_removed(clause, done)))))
             cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
                 continue
@@ -390,13 +402,15 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action)
 
 
-# A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well".
-_INCLUDED = re.compile(r"\b(?P<host>\w+\d)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?P<after>\w+\d)\b",
+# A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well"; or
+# as a specimen of it: "hosts such as Op_Server0", "a box of the same kind as User2" (the group, never the host alone).
+_INCLUDED = re.compile(r"\b(?P<host>\w+\d)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?P<after>\w+\d)\b"
+                       r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?P<specimen>\w+\d)\b",
                        re.IGNORECASE)
 
 
 def _included(instruction: str) -> set[str]:
-    return {h for m in _INCLUDED.finditer(instruction) for h in hosts_in(m["host"] or m["after"])}
+    return {h for m in _INCLUDED.finditer(instruction) for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
 
 
 def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str]:

@@ -257,6 +257,10 @@ _ELLIPSIS_TOO = re.compile(
 # says what "newly" says (newly_compromised), and no more
 _NEWLY_GLOSS = re.compile(r"(\bnewly\s+[\w-]+)" + NEWLY_GLOSS, re.IGNORECASE)
 
+# "E2 row Unknown", "OpS0 row Privileged": a host's name, "row", and a state with no verb between
+_HOSTS_ROW = re.compile(r"(?<=\d)\s+row\s+(?=(?:at\s+)?(?:unknown|privileged|root|user[- ]level|compromised|clean|quiet|"
+                        r"scann?\w*|exploit\w*)\b)", re.IGNORECASE)
+
 # "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
 _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
                            re.IGNORECASE), r"\g<subject> \g<verb> only "),
@@ -273,6 +277,8 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # "only" after what it limits: "User1 scanned only", "a scan only"
                # (and with no article, as notes say it: "usr box, scan only")
                (re.compile(r"\b((?:being\s+)?(?:scanned|probed)|(?:(?:a|an|one)\s+)?(?:scan|probe))\s+only\b", re.IGNORECASE), r"only \1"),
+               # a note's "E2 row Unknown": the host's row of the table, said without a verb, shows that state
+               (_HOSTS_ROW, " shows "),
                # "shows only Unknown and no confirmed compromise": Unknown is a compromise not confirmed, and all it says
                (re.compile(r"(\bunknown\b[^.;:]*?)\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|without\s+(?:a|any))\s+"
                            r"(?:confirmed|real|actual|genuine|verified)\s+compromise\b", re.IGNORECASE), r"\1"),
@@ -285,8 +291,11 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # "the host you analyse shows ...", "analysed host: ...": the host the analyst's context is about, whichever
                (re.compile(r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
                                        r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\b|"
-                                       r"\b(?:the\s+)?analy[sz]ed\s+(?:host|box|machine|server)\b|"
-                                       r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+analy[sz]ed|under\s+analysis)\b",
+                                       # (the words of HOST_AT_HAND the wording knows: "the inspected box", "the
+                                       # machine under examination")
+                                       r"\b(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server)\b|"
+                                       r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+(?:analy[sz]ed|inspected|examined)|"
+                                       r"under\s+(?:analysis|inspection|examination))\b",
                                        re.IGNORECASE), "a host"),
                # "OpS0 scanned, nothing on it yet": nothing of the attacker's is on that host, no compromise
                (re.compile(r"\bnothing\s+(?:is\s+)?on\s+(it|that\s+(?:host|box|machine|one|server)|there)\b"
@@ -910,11 +919,19 @@ _HOST_NAMES = re.compile(r"\b(?:user|enterprise)[\s_-]?\d\b|\bop[\s_-]?(?:host|s
 _ACTIVITY_RUNNING = re.compile(r"\b((?:exploit|exploits|exploitation|scan|scans|scanning|probe|probes|attack|attacks)"
                                r"(?:\s+(?:is|are|was|were))?)\s+(?:still\s+)?running\b", re.IGNORECASE)
 
+# "rather than" / "instead of" between a user level and a higher one: "at user level rather than root"
+_USER_LEVEL_OVER_ROOT = re.compile(r"(?<=\buser[- ](?:level|shell))\s+(?:rather\s+than|instead\s+of)(?=\s+(?:at\s+)?(?:root|admin\w*|"
+                                   r"privileged|system[- ]level)\b)|(?<=\buser[- ]access)\s+(?:rather\s+than|instead\s+of)(?=\s+"
+                                   r"(?:at\s+)?(?:root|admin\w*|privileged|system[- ]level)\b)", re.IGNORECASE)
+
 
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
     # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
+    # ("at user level rather than root": the level the reading places is that one, so the words denying the higher
+    # one in its favour say nothing more)
+    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", condition or ""))
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition or ""))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
