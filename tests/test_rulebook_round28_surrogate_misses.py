@@ -1,7 +1,7 @@
 """Issue 29, twenty-eighth round (r28m, blind25's misses): readings of the product that kept a rule semantic where its
 words apply. A host named as a specimen of a group ("servers such as Enterprise0", "a box of the same kind as User3")
 stands for the group, never for itself alone; a note that keeps an order to the host it names ("don't stretch this to
-the other servers") is no negation of the order's verb; "at user level rather than root" is read whole as the user
+the other servers") is no negation of the order's verb; "user level rather than at root" is read whole as the user
 level. Sentences of our own, not the case files'."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_user_level_rather_than_root_is_read_whole():
     from forge.rulebook.language.predicate import truth
     from forge.rulebook.language.situation import read_situation
 
-    text = "If an enterprise server is at user level rather than root, Remove it."
+    text = "If an enterprise server is now at user level rather than at root, Remove it."
     for said in (text, "When an enterprise server was owned with user access instead of admin, remove it."):
         found = semantic_claims(said, "predicate refused: claims: the predicate does not say what the condition says")
         assert truth(found, read_situation("Alerts:\nEnterprise1: Activity None, Compromised User")) is True

@@ -284,7 +284,7 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--|\u2014|\u2013)\s+|\s*,\s+(?=(
 
 # An order of one verb and no other: "plan Monitor and nothing else", "Remove, nothing more" (the order's "only").
 _ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides)\b|\bnothing\s+but\b", re.IGNORECASE)
-# "analyse User4, and do not stretch this to the other user hosts": the writer keeps the order to the host it names,
+# "Remove User1; never widen that rule out to the other user hosts": the writer keeps the order to the host it names,
 # no negation of its verb (a note that names a host stays a negation the reading must place)
 _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend|generali[sz]e|widen|broaden)\s+"
                         r"(?:this|that|it|the\s+(?:rule|lesson))\s+(?:out\s+)?to\b[^,.;:]*", re.IGNORECASE)
@@ -403,7 +403,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
 
 
 # A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well"; or
-# as a specimen of it: "hosts such as Op_Server0", "a box of the same kind as User2" (the group, never the host alone).
+# as a specimen of it: "hosts such as Op_Server0", "a desktop of the same sort as User1" (the group, never the host alone).
 _INCLUDED = re.compile(r"\b(?P<host>\w+\d)\s*,?\s+(?:included|too|as\s+well)\b|\b(?:including|included|even)\s+(?P<after>\w+\d)\b"
                        r"|\b(?:such\s+as|(?:the\s+)?same\s+(?:kind|sort|type)\s+as)\s+(?P<specimen>\w+\d)\b",
                        re.IGNORECASE)

@@ -919,7 +919,7 @@ _HOST_NAMES = re.compile(r"\b(?:user|enterprise)[\s_-]?\d\b|\bop[\s_-]?(?:host|s
 _ACTIVITY_RUNNING = re.compile(r"\b((?:exploit|exploits|exploitation|scan|scans|scanning|probe|probes|attack|attacks)"
                                r"(?:\s+(?:is|are|was|were))?)\s+(?:still\s+)?running\b", re.IGNORECASE)
 
-# "rather than" / "instead of" between a user level and a higher one: "at user level rather than root"
+# "rather than" / "instead of" between a user level and a higher one: "user level rather than at root"
 _USER_LEVEL_OVER_ROOT = re.compile(r"(?<=\buser[- ](?:level|shell))\s+(?:rather\s+than|instead\s+of)(?=\s+(?:at\s+)?(?:root|admin\w*|"
                                    r"privileged|system[- ]level)\b)|(?<=\buser[- ]access)\s+(?:rather\s+than|instead\s+of)(?=\s+"
                                    r"(?:at\s+)?(?:root|admin\w*|privileged|system[- ]level)\b)", re.IGNORECASE)
@@ -929,7 +929,7 @@ def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
     # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
-    # ("at user level rather than root": the level the reading places is that one, so the words denying the higher
+    # ("user level rather than at root": the level the reading places is that one, so the words denying the higher
     # one in its favour say nothing more)
     condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", condition or ""))
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition or ""))),
@@ -939,7 +939,7 @@ def unplaced(condition: str) -> list[str]:
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
                     _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
-    # ("no exploit is running on it", "a scan running against User2": the activity under way, which the reading places)
+    # ("no exploit still running on User2", "a scan running against User2": the activity under way, which the reading places)
     spared = _ACTIVITY_RUNNING.sub(r"\1", spared)
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
     # (a note's "row says E0 Unknown", with no article: the row that says it is that host's, and "says" is "shows")
