@@ -317,7 +317,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]]) ->
                 continue
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
-            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _ONLY_THIS.sub(" ", _scope_note_removed(clause, done)))))
+            cues = _ONLY_THIS.sub(" ", _scope_note_removed(clause, done))
+            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", cues)))
             cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
                 continue
