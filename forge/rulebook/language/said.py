@@ -30,9 +30,9 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     from forge.rulebook.language.condition import rule_claims  # lazy: condition.py reads more than this needs
 
     forbidden = forbidden_in_words(text)
-    if forbidden is not None:
-        return forbidden
     words = read_wording(text)
+    if forbidden is not None:
+        return forbidden[0], _preferred_instead(words, *forbidden)
     unnamed = _forbidden_where_claimed(text, words)
     if unnamed is not None:
         return unnamed
@@ -50,6 +50,21 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     scope = Atom(host=hosts[0]) if hosts else Atom(host_class=words.classes[0])
     when = claims if claims is not None and positive_hosts(claims) <= positive_hosts(scope) else scope
     return when, RuleAction("do", Move(verbs[0], MATCHED))
+
+
+def _preferred_instead(words, when: Predicate, forbidden: RuleAction) -> RuleAction:
+    """A verb only dispreferred, beside the one other host verb the text orders ("reimage User3 instead of evicting
+    the attacker"), is a preference of that order over it, not a bare refusal: the rule also orders the other verb, so a
+    prohibition of that verb on its hosts disputes it. Only where its condition was read whole (or it states none): an
+    order on its hosts in any state would be wider than its words. Else the prohibition as read."""
+    if words.prohibitions or len(words.dispreferred) != 1 or forbidden.move.verb != words.dispreferred[0]:
+        return forbidden
+    if words.conditions and all(atom.bare() for atom, _ in atoms_of(when)):
+        return forbidden  # ("when you analyse Enterprise1 and it says ...": a condition unread, only its host kept)
+    ordered = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS and v != words.dispreferred[0]]
+    if len(ordered) != 1:
+        return forbidden
+    return RuleAction("prefer", Move(ordered[0], MATCHED), over=forbidden.move)
 
 
 def _of_any_host(claims) -> bool:

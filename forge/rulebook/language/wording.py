@@ -804,6 +804,10 @@ def _forbids(sentence: str) -> bool:
 # decoy"): it denies that state; the move after it is ordered, not forbidden.
 _DENIED_STATE = re.compile(r"\s*not\s+(?:yet\s+|even\s+|fully\s+)?(?:compromised|exploited|scanned|rooted|privileged|owned|"
                            r"escalated|breached|infected|hacked|pwned|popped)\b", re.IGNORECASE)
+# "no" / "without" before a noun of the host's state: a quiet state ("a host at root with no alerts ought to be
+# reimaged"), not a prohibition of the verb after it
+_ABSENT_STATE = re.compile(r"\s*(?:no|without)\s+(?:(?:any|further|more|new|current)\s+)?(?:activity|activities|alerts?|alarms?|"
+                           r"compromise|exploits?|exploitation|scans?|scanning|foothold|intrusion)\b", re.IGNORECASE)
 
 
 def _forbidding(instruction: str):
@@ -811,7 +815,7 @@ def _forbidding(instruction: str):
     state ("a host not compromised needs no Restore" still forbids the Restore)."""
     position = 0
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
-        denied = _DENIED_STATE.match(match.group(0))
+        denied = _DENIED_STATE.match(match.group(0)) or _ABSENT_STATE.match(match.group(0))
         if denied is None:
             yield match
             position = match.end()
@@ -1410,17 +1414,26 @@ _AT_LEVEL = re.compile(r"\s+(?:(?:is|are)\s+)?(?:(?:still|sitting|stuck)\s+)?at\
                        r"(?:[\s-]+(?:level|access|privileges?|compromise|rights))?", re.IGNORECASE)
 
 
+# A quiet state said right after the level ("User4 at root with no alerts ought to be reimaged"): part of the
+# same condition (left out, the rule reads as "at user level" in any activity, and its "no" as a prohibition's)
+_QUIET_AFTER_LEVEL = re.compile(r"\s*,?\s*(?:with|and|showing|but)\s+(?:no|zero)\s+(?:(?:further|current|new)\s+)?"
+                                r"(?:activity|alerts?|exploits?|scans?)\b", re.IGNORECASE)
+
+
 def _at_level(instruction: str) -> list[str]:
-    """The conditions "<host or class> at <level>" said after the order's subject (`_AT_LEVEL`)."""
+    """The conditions "<host or class> at <level>" said after the order's subject (`_AT_LEVEL`), with a quiet state said
+    right after it (`_QUIET_AFTER_LEVEL`)."""
     found = []
     for level in _AT_LEVEL.finditer(instruction):
+        quiet = _QUIET_AFTER_LEVEL.match(instruction, level.end())
+        said = level.group(0) + (quiet.group(0) if quiet else "")
         words = instruction[:level.start()].split()
         # the host right before it ("User1"), or the nearest words that name a class ("ent srvs", "the user hosts");
         # never a host further back ("User4 still sat at user level" tells a story)
         for size in (1, 2, 3):
             subject = " ".join(words[-size:])
             if len(words) >= size and (hosts_in(subject) if size == 1 else classes_in(subject)):
-                found.append(f"{subject}{level.group(0)}")
+                found.append(f"{subject}{said}")
                 break
     return found
 

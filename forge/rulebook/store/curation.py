@@ -49,11 +49,12 @@ Each changed rule appears once in the plan, with its final record and its most t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
 from forge.rulebook.language.condition import rule_claims, same_condition, skeleton, words_key
+from forge.rulebook.language.action import MATCHED, RuleAction
 from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
@@ -473,11 +474,22 @@ def restated_own(old: RuleRecord, new: RuleRecord) -> bool:
     condition changed: the same action, and triggers nested one in the other ("Update: for three steps after an
     Analyse of E0, no further Analyse of it" after "for two steps ..."). The two agree, so no conflict replaces the
     old one, yet the teacher said the new one is what they mean now: kept, it would be injected beside its revision
-    where the two overlap and alone where the teacher narrowed it."""
-    a, b = meaning_of(old), meaning_of(new)
-    if a.when is None or b.when is None or a.action is None or a.action != b.action:
+    where the two overlap and alone where the teacher narrowed it. A rule kept without a compiled meaning restates by
+    what its words plainly order (meaning.disputing: "Update: U4 at root, unchanged 4 steps -> Restore U4" after the
+    same order at 5 steps)."""
+    a, b = (disputing(meaning_of(r)) or meaning_of(r) for r in (old, new))
+    if a.when is None or b.when is None or a.action is None or _on_its_host(a) != _on_its_host(b):
         return False
     return (implies(a.when, b.when) or implies(b.when, a.when)) and positive_hosts(a.when) <= positive_hosts(b.when)
+
+
+def _on_its_host(meaning: Meaning) -> Optional[RuleAction]:
+    """The action with "the matched host" written as the one host its trigger names: "restore E2" compiled on Enterprise2
+    and the words "restore that host" when Enterprise2 is at root are one order (a plan, or several hosts: as it is)."""
+    action, hosts = meaning.action, positive_hosts(meaning.when)
+    if action is None or action.is_plan or action.over is not None or action.move.target != MATCHED or len(hosts) != 1:
+        return action
+    return replace(action, move=replace(action.move, target=next(iter(hosts))))
 
 
 def _flag_conflicts(book: _Book, rule_id: str, actor: str) -> None:
