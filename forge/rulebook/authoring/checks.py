@@ -512,7 +512,8 @@ _NAMING = frozenset("""a an the any some that this it its is are was were be bee
     once while as soon long until unless during host machine box server one there here you we see sees seen appear
     appears appeared show shows shown up listed mentioned named present visible reported in view alerts alert table
     context situation anything at all whatever state any for only just about applies apply
-    analyse analyze analysing analyzing examine examining inspect inspecting triage triaging asked""".split())
+    analyse analyze analysing analyzing examine examining inspect inspecting triage triaging asked""".split()) \
+    | frozenset("and or".split())  # the words that join a list of hosts ("Op_Host0, Op_Host1 and Op_Host2: ...")
 # (the last line: the Analyst's call is about one host, "when you analyse Op_Server0", "the host you're analysing is
 # Op_Server0": the context shows that host, no more)
 

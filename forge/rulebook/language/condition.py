@@ -261,6 +261,16 @@ _NEWLY_GLOSS = re.compile(r"(\bnewly\s+[\w-]+)" + NEWLY_GLOSS, re.IGNORECASE)
 _HOSTS_ROW = re.compile(r"(?<=\d)\s+row\s+(?=(?:at\s+)?(?:unknown|privileged|root|user[- ]level|compromised|clean|quiet|"
                         r"scann?\w*|exploit\w*)\b)", re.IGNORECASE)
 
+# A host named, then said to be the one analysed ("OpS0 under analysis", "User2 being inspected")
+_HOST_UNDER_ANALYSIS = re.compile(r"(?P<name>[\w-]+)\s+(?:under\s+(?:analysis|inspection|examination)|being\s+(?:analy[sz]ed|"
+                                  r"inspected|examined))\b", re.IGNORECASE)
+
+
+def _host_named_at_hand(match: re.Match) -> str:
+    """A named host said to be under analysis, as that host; any other word before the phrase left as it was."""
+    return match["name"] if hosts_in(match["name"]) else match.group(0)
+
+
 # "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
 _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
                            re.IGNORECASE), r"\g<subject> \g<verb> only "),
@@ -297,6 +307,9 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                                        r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+(?:analy[sz]ed|inspected|examined)|"
                                        r"under\s+(?:analysis|inspection|examination))\b",
                                        re.IGNORECASE), "a host"),
+               # "OpS0 under analysis, user level", "Enterprise1 being inspected": the host named is the one at hand, and
+               # the words that say so say nothing more of it
+               (_HOST_UNDER_ANALYSIS, _host_named_at_hand),
                # "OpS0 scanned, nothing on it yet": nothing of the attacker's is on that host, no compromise
                (re.compile(r"\bnothing\s+(?:is\s+)?on\s+(it|that\s+(?:host|box|machine|one|server)|there)\b"
                            r"(?!\s+(?:is|was|has|had|gets?|got|shows?|reads?|looks?|seems?|appears?)\b)", re.IGNORECASE),
@@ -925,6 +938,11 @@ _USER_LEVEL_OVER_ROOT = re.compile(r"(?<=\buser[- ](?:level|shell))\s+(?:rather\
                                    r"(?:at\s+)?(?:root|admin\w*|privileged|system[- ]level)\b)", re.IGNORECASE)
 
 
+# "other than" before the host it leaves out ("any user host other than User0"): an exception, as "except" is
+_OTHER_THAN = re.compile(r"\bother\s+than\b(?=\s+(?:[\w-]+\s*(?:,|and|or)\s*)*(?:User|Enterprise|Op_Host|Op_Server|Defender|OpS|OpH|U\d|E\d))",
+                         re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
@@ -932,6 +950,7 @@ def unplaced(condition: str) -> list[str]:
     # ("user level rather than at root": the level the reading places is that one, so the words denying the higher
     # one in its favour say nothing more)
     condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", condition or ""))
+    condition = _OTHER_THAN.sub("except", condition)  # ("any user host other than User0": the exception `claims` reads)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
@@ -1336,6 +1355,8 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     spared = _spared(words)
     if not with_instruction:
         return excepting(found, spared)
+    if found is None and bare and _heading_alone(words) is not None:
+        return _heading_alone(words)  # "Op_Host0 to Op_Host2: never Restore": any of them shown
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     rest = words.instruction
     for c in words.conditions:
@@ -1388,6 +1409,27 @@ def excepting(found, excepted):
     return None if not parts else parts[0] if len(parts) == 1 else type(found)(parts)
 
 
+def _heading_hosts(words) -> list[str]:
+    """The hosts of a heading that only lists them ("User1 through User3: ..."), none of them excepted; [] if none."""
+    listed = hosts_in(words.situation)
+    if len(listed) < 2 or unplaced(words.situation) or _state_of(words.situation) != ((None, None), None) \
+            or classes_in(words.situation):
+        return []
+    return [h for h in listed if h not in words.excepted]
+
+
+def _heading_alone(words):
+    """A rule whose one condition is a heading listing hosts ("Op_Host0 to Op_Host2: never Restore"): it applies where
+    any of them is shown, as "never restore Op_Host0" applies where Op_Host0 is (None: not such a rule)."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
+
+    heading = _heading_hosts(words)
+    if not heading or [c.text.strip() for c in words.conditions] != [words.situation.strip()]:
+        return None
+    atoms = tuple(Atom(host=h) for h in heading)
+    return atoms[0] if len(atoms) == 1 else AnyOf(atoms)
+
+
 def _condition_claims(words, unresolved: Optional[list] = None):
     """The claims of a text's conditions, each read with its own "it": the one host its sentence names ("Restore
     Enterprise1 if it is compromised. ... while Op_Server0 is clean": "it" is Enterprise1), else the text's subject."""
@@ -1397,9 +1439,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
     parts = []
     # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
     # order is about, for its "them", not a condition that each is shown.
-    heading = [h for h in hosts_in(words.situation) if h not in words.excepted] \
-        if len(hosts_in(words.situation)) > 1 and not unplaced(words.situation) \
-        and _state_of(words.situation) == ((None, None), None) and not classes_in(words.situation) else []
+    heading = _heading_hosts(words)
     for condition in words.conditions:
         if heading and condition.text.strip() == words.situation.strip():
             continue

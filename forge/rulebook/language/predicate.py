@@ -610,6 +610,8 @@ def implies(p: Predicate, q: Predicate) -> bool:
         return all(implies(x, q) for x in p.parts)
     if isinstance(q, AllOf):
         return all(implies(p, x) for x in q.parts)
+    if isinstance(q, AnyOf) and _class_atom(p) and _rows_stated(q) and implies(AnyOf(tuple(p.on(h) for h in p.hosts())), q):
+        return True  # "a user host at a scan and no compromise" is one of the user hosts, each read apart, in it
     if isinstance(q, AnyOf):
         return any(implies(p, x) for x in q.parts)
     if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):
@@ -623,6 +625,18 @@ def implies(p: Predicate, q: Predicate) -> bool:
     if isinstance(q, Atom) and (loud := _loud_form(q)) is not None:
         return not may_overlap(p, loud)  # "no operational host shows activity" implies "Op_Host0 shows Activity None"
     return False
+
+
+def _class_atom(p: Predicate) -> bool:
+    """Whether `p` is one atom said of some host of a class (no host named), which holds where one of its hosts does."""
+    return isinstance(p, Atom) and p.host is None and p.host_class is not None
+
+
+def _rows_stated(q: AnyOf) -> bool:
+    """Whether each alternative of `q` states a row outright (atoms, or atoms all of one row), denying nothing: a
+    denial ("exploited but not rooted") is met by more than one value, and a class atom that picks one of them is
+    narrower than it, which the host-by-host reading must not let through."""
+    return all(isinstance(x, Atom) or isinstance(x, AllOf) and all(isinstance(a, Atom) for a in x.parts) for x in q.parts)
 
 
 def _loud_form(q: Atom) -> Optional[Atom]:

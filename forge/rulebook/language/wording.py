@@ -804,18 +804,21 @@ def _forbids(sentence: str) -> bool:
 # decoy"): it denies that state; the move after it is ordered, not forbidden.
 _DENIED_STATE = re.compile(r"\s*not\s+(?:yet\s+|even\s+|fully\s+)?(?:compromised|exploited|scanned|rooted|privileged|owned|"
                            r"escalated|breached|infected|hacked|pwned|popped)\b", re.IGNORECASE)
-# "no" / "without" before a noun of the host's state: a quiet state ("a host at root with no alerts ought to be
-# reimaged"), not a prohibition of the verb after it
-_ABSENT_STATE = re.compile(r"\s*(?:no|without)\s+(?:(?:any|further|more|new|current)\s+)?(?:activity|activities|alerts?|alarms?|"
-                           r"compromise|exploits?|exploitation|scans?|scanning|foothold|intrusion)\b", re.IGNORECASE)
+# "no" / "without" before a state said as a noun ("a scan and no compromise", "a host at root with no alerts", "no
+# foothold yet"): it denies that state, and the verb after it is the order's ("user hosts with a scan and no compromise
+# get a DecoySmss"), not one it forbids. ("no access to X" is a prohibition's object, not a state.)
+_DENIED_STATE_NOUN = re.compile(r"\s*(?:no|without)\s+(?:(?:any|further|more|new|current)\s+)?(?:compromises?|foothold|access|"
+                                r"escalation|exploits?|exploitation|alerts?|alarms?|activity|activities|scans?|scanning|"
+                                r"intrusion|breach)\b(?!\s+(?:to|is|was)\b)", re.IGNORECASE)
 
 
 def _forbidding(instruction: str):
-    """The matches of _FORBIDDEN_VERB, less a "not" that denies a state (_DENIED_STATE): the search goes on after that
-    state ("a host not compromised needs no Restore" still forbids the Restore)."""
+    """The matches of _FORBIDDEN_VERB, less a "not" that denies a state (_DENIED_STATE) or a "no" before a state's noun
+    (_DENIED_STATE_NOUN): the search goes on after that state ("a host not compromised needs no Restore" still forbids
+    the Restore)."""
     position = 0
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
-        denied = _DENIED_STATE.match(match.group(0)) or _ABSENT_STATE.match(match.group(0))
+        denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
         if denied is None:
             yield match
             position = match.end()
@@ -1264,6 +1267,33 @@ _FIRST_PERSON_MODAL = re.compile(r"\s(?:i|we|you)(?:['\u2019]d|['\u2019]ll|\s+(?
                                  r"have\s+to|had\s+better))\b", re.IGNORECASE)
 
 
+# The teacher's own present-tense move opening the main clause after a condition said without a comma, once that
+# condition has stated a state ("when Enterprise1 shows Unknown I analyse Enterprise1", "if a user host is exploited we
+# remove the attacker"); not after a joining word ("if it is exploited and we restore it", "once it shows root after we
+# remove it"), which keeps the move in the condition, nor a past move ("when it showed root we restored it": the story).
+_FIRST_PERSON_MOVE = re.compile(r"(?<!\band)(?<!\bor)(?<!\bbut)(?<!\bafter)(?<!\bbefore)(?<!\bsince)(?<!\bonce)(?<!\buntil)"
+                                r"(?<!\bwhen)(?<!\bif)(?<!\bthat)(?<!\bas)(?<!\bbecause)\s(?:i|we)\s+"
+                                r"(?:(?:always|first|then|immediately|just|now)\s+)?(?=(?:analy[sz]e|remove|restore|reimage|"
+                                r"rebuild|wipe|evict|kick|purge|inspect|investigate|examine|check|triage|monitor|watch|decoy|"
+                                r"deploy|plant|put|sleep)\b)", re.IGNORECASE)
+_STATED_BEFORE = re.compile(r"\b(?:shows?|showing|is|are|sits?|gets?|has|goes|turns|reaches|hits?)\b", re.IGNORECASE)
+
+
+# The move a plural subject is given, opening the main clause ("user hosts showing a scan get a DecoySmss"), as "gets"
+# does for one host (_JUDGED_VERB)
+_GIVEN_TO_MANY = re.compile(r"\s(?:get|receive|deserve|warrant)(?=\s+(?:a|an)\s+" + _VERB_WORD + r")", re.IGNORECASE)
+
+
+def _first_person_move(clause: str) -> Optional[int]:
+    """Where the teacher's own move (_FIRST_PERSON_MOVE), or the move a plural subject is given (_GIVEN_TO_MANY), opens
+    the main clause of `clause` once a state is stated before it; None if neither does."""
+    move = _FIRST_PERSON_MOVE.search(clause) or _GIVEN_TO_MANY.search(clause)
+    # (the state may be the clause's first words, after the "showing" that opened it: "hosts showing a scan get ...")
+    if move is None or not (_STATED_BEFORE.search(clause[:move.start()]) or _STATE_WORDS.search(clause[:move.start()])):
+        return None
+    return move.start()
+
+
 # How long a state held, said between commas after it: part of the condition, not its end.
 _HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:\d+|one|two|three|four|five|"
                          r"six|a\s+few|several|a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)|"
@@ -1314,6 +1344,9 @@ def _clause_end(text: str, start: int) -> int:
     # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
     main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
     end = main.start() if main else end
+    # "when Enterprise1 shows Unknown I analyse Enterprise1": the teacher's present move opens the main clause
+    move = _first_person_move(rest[:end])
+    end = move if move is not None else end
     # "when the Defender shows an exploit the move is a Restore", "a user host showing root calls for Restore": the
     # judgement that names the verb (or "X calls for / warrants VERB") opens the main clause
     main = _JUDGED_VERB.search(rest[:end])
@@ -1417,7 +1450,7 @@ _AT_LEVEL = re.compile(r"\s+(?:(?:is|are)\s+)?(?:(?:still|sitting|stuck)\s+)?at\
 # A quiet state said right after the level ("User4 at root with no alerts ought to be reimaged"): part of the
 # same condition (left out, the rule reads as "at user level" in any activity, and its "no" as a prohibition's)
 _QUIET_AFTER_LEVEL = re.compile(r"\s*,?\s*(?:with|and|showing|but)\s+(?:no|zero)\s+(?:(?:further|current|new)\s+)?"
-                                r"(?:activity|alerts?|exploits?|scans?)\b", re.IGNORECASE)
+                                r"(?:activity|alerts?|exploits?|scans?|scanning)\b", re.IGNORECASE)
 
 
 def _at_level(instruction: str) -> list[str]:
@@ -1716,12 +1749,18 @@ def _window(text: str) -> str:
     return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, ", text)
 
 
+# "an exploit at user level means recommend a Remove", "calls for planning a Restore": the role's own verb of proposing
+# between the judgement and the move; the move is what the judgement names ("means a Remove").
+_JUDGED_PROPOSAL = re.compile(r"\b(?P<judged>means|calls?\s+for|warrants?)\s+(?:to\s+)?(?:recommend|plan|propose|suggest)(?:ing|s)?\s+"
+                              r"(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(expand_ranges(written_out(" ".join((text or "").split()))))))
-    flat = _SCOPE_LABEL.sub("For", flat)
+    flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = _conditions(instruction, situation)
