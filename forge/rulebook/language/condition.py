@@ -938,7 +938,7 @@ _USER_LEVEL_OVER_ROOT = re.compile(r"(?<=\buser[- ](?:level|shell))\s+(?:rather\
                                    r"(?:at\s+)?(?:root|admin\w*|privileged|system[- ]level)\b)", re.IGNORECASE)
 
 
-# "other than" before the host it leaves out ("any user host other than User0"): an exception, as "except" is
+# "other than" before the host it leaves out ("every ent server other than Enterprise1"): an exception, as "except" is
 _OTHER_THAN = re.compile(r"\bother\s+than\b(?=\s+(?:[\w-]+\s*(?:,|and|or)\s*)*(?:User|Enterprise|Op_Host|Op_Server|Defender|OpS|OpH|U\d|E\d))",
                          re.IGNORECASE)
 
@@ -950,7 +950,7 @@ def unplaced(condition: str) -> list[str]:
     # ("user level rather than at root": the level the reading places is that one, so the words denying the higher
     # one in its favour say nothing more)
     condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", condition or ""))
-    condition = _OTHER_THAN.sub("except", condition)  # ("any user host other than User0": the exception `claims` reads)
+    condition = _OTHER_THAN.sub("except", condition)  # ("ent servers other than Enterprise1": the exception `claims` reads)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"

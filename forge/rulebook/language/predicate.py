@@ -611,7 +611,7 @@ def implies(p: Predicate, q: Predicate) -> bool:
     if isinstance(q, AllOf):
         return all(implies(p, x) for x in q.parts)
     if isinstance(q, AnyOf) and _class_atom(p) and _rows_stated(q) and implies(AnyOf(tuple(p.on(h) for h in p.hosts())), q):
-        return True  # "a user host at a scan and no compromise" is one of the user hosts, each read apart, in it
+        return True  # "an op host scanned, with no compromise" is one of the op hosts, each read apart, in it
     if isinstance(q, AnyOf):
         return any(implies(p, x) for x in q.parts)
     if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):

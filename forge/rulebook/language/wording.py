@@ -804,9 +804,9 @@ def _forbids(sentence: str) -> bool:
 # decoy"): it denies that state; the move after it is ordered, not forbidden.
 _DENIED_STATE = re.compile(r"\s*not\s+(?:yet\s+|even\s+|fully\s+)?(?:compromised|exploited|scanned|rooted|privileged|owned|"
                            r"escalated|breached|infected|hacked|pwned|popped)\b", re.IGNORECASE)
-# "no" / "without" before a state said as a noun ("a scan and no compromise", "a host at root with no alerts", "no
-# foothold yet"): it denies that state, and the verb after it is the order's ("user hosts with a scan and no compromise
-# get a DecoySmss"), not one it forbids. ("no access to X" is a prohibition's object, not a state.)
+# "no" / "without" before a state said as a noun ("scanned, but no compromise", "a host at root with no alerts", "no
+# foothold yet"): it denies that state, and the verb after it is the order's ("op hosts scanned with no compromise
+# receive a DecoyApache"), not one it forbids. ("no access to X" is a prohibition's object, not a state.)
 _DENIED_STATE_NOUN = re.compile(r"\s*(?:no|without)\s+(?:(?:any|further|more|new|current)\s+)?(?:compromises?|foothold|access|"
                                 r"escalation|exploits?|exploitation|alerts?|alarms?|activity|activities|scans?|scanning|"
                                 r"intrusion|breach)\b(?!\s+(?:to|is|was)\b)", re.IGNORECASE)
@@ -1268,7 +1268,7 @@ _FIRST_PERSON_MODAL = re.compile(r"\s(?:i|we|you)(?:['\u2019]d|['\u2019]ll|\s+(?
 
 
 # The teacher's own present-tense move opening the main clause after a condition said without a comma, once that
-# condition has stated a state ("when Enterprise1 shows Unknown I analyse Enterprise1", "if a user host is exploited we
+# condition has stated a state ("when Enterprise1 shows Unknown I analyse Enterprise1", "if an ent server is exploited we
 # remove the attacker"); not after a joining word ("if it is exploited and we restore it", "once it shows root after we
 # remove it"), which keeps the move in the condition, nor a past move ("when it showed root we restored it": the story).
 _FIRST_PERSON_MOVE = re.compile(r"(?<!\band)(?<!\bor)(?<!\bbut)(?<!\bafter)(?<!\bbefore)(?<!\bsince)(?<!\bonce)(?<!\buntil)"
@@ -1749,7 +1749,7 @@ def _window(text: str) -> str:
     return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, ", text)
 
 
-# "an exploit at user level means recommend a Remove", "calls for planning a Restore": the role's own verb of proposing
+# "a user-level exploit means recommend a Remove", "calls for planning a Restore": the role's own verb of proposing
 # between the judgement and the move; the move is what the judgement names ("means a Remove").
 _JUDGED_PROPOSAL = re.compile(r"\b(?P<judged>means|calls?\s+for|warrants?)\s+(?:to\s+)?(?:recommend|plan|propose|suggest)(?:ing|s)?\s+"
                               r"(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", re.IGNORECASE)
