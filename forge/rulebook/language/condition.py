@@ -939,8 +939,12 @@ _USER_LEVEL_OVER_ROOT = re.compile(r"(?<=\buser[- ](?:level|shell))\s+(?:rather\
 
 
 # "other than" before the host it leaves out ("every ent server other than Enterprise1"): an exception, as "except" is
-_OTHER_THAN = re.compile(r"\bother\s+than\b(?=\s+(?:[\w-]+\s*(?:,|and|or)\s*)*(?:User|Enterprise|Op_Host|Op_Server|Defender|OpS|OpH|U\d|E\d))",
-                         re.IGNORECASE)
+_OTHER_THAN = re.compile(r"\bother\s+than(?=\s+(?P<first>[\w-]+))", re.IGNORECASE)
+
+
+def _other_than_as_except(condition: str) -> str:
+    """`condition` with each "other than" that a host name follows written "except" (`claims` reads that exception)."""
+    return _OTHER_THAN.sub(lambda m: "except" if hosts_in(m["first"]) else m.group(0), condition)
 
 
 def unplaced(condition: str) -> list[str]:
@@ -950,7 +954,7 @@ def unplaced(condition: str) -> list[str]:
     # ("user level rather than at root": the level the reading places is that one, so the words denying the higher
     # one in its favour say nothing more)
     condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", condition or ""))
-    condition = _OTHER_THAN.sub("except", condition)  # ("ent servers other than Enterprise1": the exception `claims` reads)
+    condition = _other_than_as_except(condition)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
