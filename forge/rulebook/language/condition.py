@@ -35,7 +35,7 @@ from forge.rulebook.language.history_words import history_conditions, without_hi
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
-from forge.rulebook.language.wording import _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
+from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
@@ -262,8 +262,7 @@ _HOSTS_ROW = re.compile(r"(?<=\d)\s+row\s+(?=(?:at\s+)?(?:unknown|privileged|roo
                         r"scann?\w*|exploit\w*)\b)", re.IGNORECASE)
 
 # A host named, then said to be the one analysed ("OpS0 under analysis", "User2 being inspected")
-_HOST_UNDER_ANALYSIS = re.compile(r"(?P<name>[\w-]+)\s+(?:under\s+(?:analysis|inspection|examination)|being\s+(?:analy[sz]ed|"
-                                  r"inspected|examined))\b", re.IGNORECASE)
+_HOST_UNDER_ANALYSIS = re.compile(r"(?P<name>[\w-]+)\s+" + _AT_HAND_PARTICIPLE, re.IGNORECASE)
 
 
 def _host_named_at_hand(match: re.Match) -> str:
@@ -304,8 +303,7 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                                        # (the words of HOST_AT_HAND the wording knows: "the inspected box", "the
                                        # machine under examination")
                                        r"\b(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server)\b|"
-                                       r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:being\s+(?:analy[sz]ed|inspected|examined)|"
-                                       r"under\s+(?:analysis|inspection|examination))\b",
+                                       r"\b(?:the\s+)?(?:host|box|machine|server)\s+" + _AT_HAND_PARTICIPLE,
                                        re.IGNORECASE), "a host"),
                # "OpS0 under analysis, user level", "Enterprise1 being inspected": the host named is the one at hand, and
                # the words that say so say nothing more of it
@@ -1359,8 +1357,8 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     spared = _spared(words)
     if not with_instruction:
         return excepting(found, spared)
-    if found is None and bare and _heading_alone(words) is not None:
-        return _heading_alone(words)  # "Op_Host0 to Op_Host2: never Restore": any of them shown
+    if found is None and bare and (heading := _heading_alone(words)) is not None:
+        return heading  # "Op_Host0 to Op_Host2: never Restore": any of them shown
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     rest = words.instruction
     for c in words.conditions:
