@@ -214,14 +214,18 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           # "User1 shows a user-level compromise and no privileged access yet": a second, negated state
                           # "nothing is compromised yet and User2 is scanned": a clause about a named host
                           r"\band\s+(?=(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d\s+(?:is|shows|gets|was|has|becomes|appears)\b)|"
+                          # "one user box is owned and no other machine shows any activity", "... while the rest of the
+                          # machines show no activity": a clause about the hosts besides the one before (`_others_than_picked`)
+                          r"\b(?:and|while)\s+(?=(?:no|every|each|all)\s+other\s+(?:hosts?|box(?:es)?|machines?|servers?|nodes?|systems?)\b|"
+                          r"the\s+rest\s+of\b)|"
                           # "User2 is not scanned and it is compromised": the negation is the first clause's alone
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
-                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)|"
+                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked)\b)|"
                           # "User4 scanned, not exploited yet": a comma before a negated state joins it like "and" (not
                           # one said of the subject's own host, "..., no compromise on it so far": that is its state)
                           r",\s*(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
-                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)"
+                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked)\b)"
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           # ("E2 exploit, all user hosts clean": a comma before a quantified class opens its clause too)
                           r"(?:\band\s+|,\s*(?=(?:all|every|each|no)\s))(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|all|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
@@ -357,11 +361,21 @@ def class_in_full(text: str) -> str:
     return text
 
 
+# "2+ E srvs owned": a count of hosts said in the shorthand of notes, "two or more" (not "3+ steps": a history)
+_PLUS_COUNT = re.compile(r"\b(?P<n>[1-4])\s*\+(?=\s+(?:[\w-]+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|"
+                         r"workstations?|nodes?|systems?)\b)", re.IGNORECASE)
+
+
+def _plus_as_or_more(condition: str) -> str:
+    """`condition` with a count said "2+" written "2 or more" (as `_COUNT` reads it)."""
+    return _PLUS_COUNT.sub(lambda m: f"{m['n']} or more", condition)
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
-    condition = class_in_full(condition or "")
+    condition = _plus_as_or_more(class_in_full(condition or ""))
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
                                          f"{' ' + m['verb'] if m['verb'] else ''} ", condition)
     for pattern, replacement in _ONLY_FORMS:
@@ -420,6 +434,12 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             continue
         statements = host_statements(clause)
         besides = last if last is not None else group[0] if len(group) == 1 else None
+        if not statements and besides is None and parts and _OTHER.search(clause):
+            # ("a single user box is owned and no other machine shows any activity": the others than the one it picks)
+            picked = _others_than_picked(parts[-1], clause, universal)
+            if picked is not None:
+                parts[-1] = picked
+                continue
         if not statements and besides is not None and _OTHER.search(clause):  # "when another host is compromised"
             parts.extend(_general_parts(clause, universal, besides=besides))
             if re.match(r"\s*" + _NOTHING_ELSE_GOING_ON, clause, re.IGNORECASE):
@@ -675,6 +695,32 @@ _ITS_OWN_STATE_DENIED = re.compile(
     r"privilege\w*)", re.IGNORECASE)
 
 
+def _others_than_picked(previous, clause: str, universal: bool):
+    """A clause about "another" / "no other" host after one that picks a host of a class ("one user host is
+    owned and another user box is being exploited"): for each host the first could be, that host in its state and
+    the clause said of the hosts besides it. None where the part before picks no one host of a class (a count of two
+    or more, a named host: read as before)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
+
+    if isinstance(previous, Atom) and previous.host_class not in (None, "any") and previous.host is None:
+        choices = [(previous.on(h), h) for h in previous.hosts()
+                   if h.lower().startswith(previous.host_class.lower()[:2])]
+    elif isinstance(previous, AnyOf) and _counted_groups(previous, AllOf, Atom) and all(
+            len([a for a in g.parts if isinstance(a, Atom)]) == 1 for g in previous.parts):
+        choices = [(g, next(a.host for a in g.parts if isinstance(a, Atom))) for g in previous.parts]
+    else:
+        return None
+    if len(choices) < 2:
+        return None
+    groups = []
+    for state, host in choices:
+        said = _general_parts(clause, universal, besides=host)
+        if not said:
+            return None
+        groups.append(AllOf((*(state.parts if isinstance(state, AllOf) else (state,)), *said)))
+    return AnyOf(tuple(groups))
+
+
 def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
     """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
     state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
@@ -685,7 +731,9 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         # ("User4 at Unknown, nothing else going on": every other host quiet, no activity and no compromise)
         return [_besides(Not(AnyOfQuiet()), besides, AllOf, AnyOf, Not, Atom)]
     if besides is not None:
-        parts = _general_parts(_OTHER.sub(" ", clause) if _SOME_HOST.search(_OTHER.sub(" ", clause)) or classes_in(clause)
+        # ("no other machine shows any activity": every host but it quiet, the "other" taken out as in "another user host")
+        rest = _OTHER.sub(" ", clause)
+        parts = _general_parts(rest if _SOME_HOST.search(rest) or classes_in(clause) or _ALL_QUIET.search(rest)
                                else _OTHER.sub(" any host ", clause), universal)
         others = [_besides(p, besides, AllOf, AnyOf, Not, Atom) for p in parts]
         # "when other hosts are also compromised": the named host is, too
@@ -903,7 +951,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     activity active suspicious alert alerts sign signs attacker attackers red access rights foothold owned infected
     breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
     exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun initial
-    status state unknown system going on shows anything everything anywhere at least long right away first until till
+    status state unknown system going on shows anything everything anywhere network-wide at least long right away first until till
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
@@ -912,6 +960,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly""".split())
+# ("network-wide", as "anywhere": a host of no class named is any host of the network already)
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more)
@@ -951,7 +1000,7 @@ def unplaced(condition: str) -> list[str]:
     # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
     # ("user level rather than at root": the level the reading places is that one, so the words denying the higher
     # one in its favour say nothing more)
-    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", condition or ""))
+    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(condition or "")))
     condition = _other_than_as_except(condition)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
@@ -1407,8 +1456,24 @@ def excepting(found, excepted):
     if isinstance(found, Not):
         inner = excepting(found.part, excepted)
         return None if inner is None else Not(inner)
-    parts = tuple(p for p in (excepting(x, excepted) for x in found.parts) if p is not None)
+    alternatives = found.parts
+    if isinstance(found, AnyOf) and _counted_groups(found, AllOf, Atom):
+        # a count ("two or more user boxes other than User3 are owned": some two of the others): the groups
+        # that need an excepted host leave; the rest are the count among the others (a group less its excepted host
+        # would be one host fewer than the text counts)
+        alternatives = tuple(g for g in found.parts if not {a.host for a in g.parts if isinstance(a, Atom)} & set(excepted))
+    parts = tuple(p for p in (excepting(x, excepted) for x in alternatives) if p is not None)
     return None if not parts else parts[0] if len(parts) == 1 else type(found)(parts)
+
+
+def _counted_groups(found, AllOf, Atom) -> bool:
+    """Whether a disjunction is a count's (`_of_count`): two or more groups, each of as many hosts in one state."""
+    groups = found.parts
+    if len(groups) < 2 or not all(isinstance(g, AllOf) for g in groups):
+        return False
+    positive = [[a for a in g.parts if isinstance(a, Atom) and a.host is not None] for g in groups]
+    return len({len(p) for p in positive}) == 1 and len(positive[0]) >= 1 and \
+        len({(a.activity, a.compromise) for p in positive for a in p}) == 1
 
 
 def _heading_hosts(words) -> list[str]:
@@ -1626,6 +1691,15 @@ def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
     return tuple(c for c in stated if " ".join(c.split()).lower() not in kept and _says_something(c))
 
 
+def cut_exceptions(directive: str, text: str) -> tuple[str, ...]:
+    """The hosts a rule's whole text excepts that its directive (cut to its instruction) does not: an exception said in
+    a sentence of its own after the order ("...; User1 is the exception") is still the rule's."""
+    if not text:
+        return ()
+    kept = read_wording(directive).excepted
+    return tuple(h for h in read_wording(text).excepted if h not in kept)
+
+
 def _says_something(condition: str) -> bool:
     """Whether a condition names a host, a class, a state or a kind of fact (not a heading such as "Lesson"); a word
     that may mark history with no state to mark ("the one that is still shallow", said of a foothold) says none."""
@@ -1665,7 +1739,7 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         # (an order's "not rooted" is not met by a row at Unknown either; a prohibition's exception, "unless it is
         # rooted", "short of a confirmed root", stands in that doubt: the prohibition holds there)
         words = read_wording(directive)
-        return confirmed(found, levels=not (words.prohibitions or words.dispreferred))
+        return excepting(confirmed(found, levels=not (words.prohibitions or words.dispreferred)), cut_exceptions(directive, text))
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)

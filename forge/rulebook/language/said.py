@@ -130,6 +130,21 @@ def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, Rule
         return None
     # (a class it names is its condition's subject, "User hosts sitting at user level: plan a Remove, a Restore there is
     # overkill": the host its claims match is one of that class)
-    if not set(words.classes) <= {atom.host_class for atom, _ in atoms_of(claims) if atom.host_class is not None}:
+    # (or its hosts, where the condition counts them: "only one user host is compromised" is one of User0-User4; the
+    # rest of the network said quiet is no subject)
+    if not set(words.classes) <= {atom.host_class for atom, _ in atoms_of(claims) if atom.host_class is not None} and \
+            not _of_class_hosts(claims, words.classes):
         return None
     return claims, RuleAction("never", Move(verbs.pop(), MATCHED))
+
+
+def _of_class_hosts(claims, classes) -> bool:
+    """Whether every host a claim says is busy (a positive atom stating an activity or a compromise, not a quiet row)
+    is one of the classes' hosts, and there is one."""
+    busy = {h for atom, negated in atoms_of(claims) if not negated and not _quiet_atom(atom) for h in atom.hosts()}
+    return bool(busy) and all(any(h in HOST_CLASSES[c] for c in classes) for h in busy)
+
+
+def _quiet_atom(atom) -> bool:
+    """An atom that states only a quiet row (Activity None, Compromised No)."""
+    return atom.activity in (None, "None") and atom.compromise in (None, "No") and not atom.bare()

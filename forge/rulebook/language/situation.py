@@ -87,12 +87,16 @@ _PROSE_COMPROMISE = (
                 # "the attacker is on it", "once red reaches Enterprise2", "spreads to", "pivots to"
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:is|was|are|sits?|remains?)\s+(?:still\s+|already\s+)?(?:on|in|inside)\b|"
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|has\s+(?:access|a\s+shell|a\s+foothold))\b|"
-                r"\breach(?:es|ed)?\b|\b(?:gets?|got|spreads?|moves?|moved|pivots?|pivoted|jumps?|jumped)\s+to\b", re.I), SOME),
+                # (not what reconnaissance reaches: a scan there, `_PROSE_ACTIVITY`)
+                r"(?<!recon\s)(?<!reconnaissance\s)(?<!scanning\s)(?<!probing\s)(?:\breach(?:es|ed)?\b|"
+                r"\b(?:gets?|got|spreads?|moves?|moved|pivots?|pivoted|jumps?|jumped)\s+to\b)", re.I), SOME),
 )
 _PROSE_ACTIVITY = (
     (re.compile(r"\bno activity\b|\bquiet\b|\bidle\b", re.I), "None"),
     (re.compile(r"\bexploit", re.I), "Exploit"),
-    (re.compile(r"\bscan|\bprob(?:e|es|ed|ing)\b|\bport[- ]?sweep|\benumerat|\bfingerprint", re.I), "Scan"),
+    # ("the reconnaissance reaches the op subnet": the hosts there are scanned, not yet compromised)
+    (re.compile(r"\bscan|\bprob(?:e|es|ed|ing)\b|\bport[- ]?sweep|\benumerat|\bfingerprint|"
+                r"\brecon(?:naissance)?\s+(?:reach(?:es|ed)?|gets?\s+to|got\s+to|arrives?\s+at)\b", re.I), "Scan"),
     (re.compile(r"\bactivity\b|\bactive\b|\bsuspicious\b|\balert|\balarm|\banomal|\bnoisy\b|\bunder attack\b|\battacked\b", re.I), SOME),
 )
 _CLAUSE_SPLIT = re.compile(r"(?<=[.;!?])\s+|\n+|;\s*|\bwhile\b|\bwhereas\b|\bbut\b", re.IGNORECASE)

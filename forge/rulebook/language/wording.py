@@ -374,9 +374,13 @@ _OPENS_REPLY_WITH = (r"\s+(?:(?:each|every|all|any|the|your|my|our|its|their)\s+
 _OPENING_VERB = r"(?:start|begin|end|open|close|finish|conclude|preface|prefix)"
 # an order on how the reply opens or closes ("Start every report with the risk level in capitals")
 OPENS_REPLY = re.compile(rf"\b{_OPENING_VERB}{_OPENS_REPLY_WITH}", re.IGNORECASE)
+# the nouns a count of hosts is said with ("one host", "a single user box")
+_COUNTED_NOUN = r"(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|systems?)\b"
 _IMPERATIVE_START = re.compile(
     # ("First step, no alerts, and I ...": a time, not "first, restore ...")
-    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|only|just|first(?!\s+(?:step|turn|round|episode|move)\b)|then|also|so|now|"
+    # ("only one host owned -> ...": a count of hosts, the heading's condition, not "only restore ...")
+    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|(?:only|just)(?!\s+(?:one|a\s+single)\s+(?:[\w-]+\s+)?{_COUNTED_NOUN})|"
+    rf"first(?!\s+(?:step|turn|round|episode|move)\b)|then|also|so|now|"
     rf"instead|rather|prefer|"
     rf"make\s+sure|be\s+sure\s+to|remember\s+to|try\s+to|do\s+not|don'?t|avoid|stop|refrain|keep|leave|put|place|"
     rf"deploy|set\s+up|plant|use|spend|waste|take|treat|consider|prioriti[sz]e|focus|respond|handle|ignore|go|"
@@ -1157,7 +1161,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             head = _opening(part)[0] or part
             # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
             # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
-            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and _STATE_WORDS.search(head) \
+            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and _states_something(head) \
                     and not _TOLD_OF_IT.search(head):
                 situation = head
                 break
