@@ -224,7 +224,10 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*)\b)"
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           # ("E2 exploit, all user hosts clean": a comma before a quantified class opens its clause too)
-                          r"(?:\band\s+|,\s*(?=(?:all|every|each|no)\s))(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|all|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
+                          # (and before a count of a class: "a user box is exploited and three or more enterprise servers
+                          # are hacked"; left as one clause, the count and the exploit were given to both classes)
+                          r"(?:\band\s+|,\s*(?=(?:all|every|each|no)\s))(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|all|the|at\s+least\s+one|"
+                          r"(?:two|three|four|[2-4])\s+or\s+more|at\s+least\s+(?:two|three|four|[2-4])|more\s+than\s+(?:one|two|[12])|several|multiple)\s+)?(?:an?other\s+|other\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
@@ -349,6 +352,63 @@ _ALL_AFTER = re.compile(r"\b(?:the\s+)?(?P<cls>(?:(?:user|enterprise|op|operatio
                         r"workstations|nodes|systems))\s+(?:(?P<verb>are|were)\s+)?all\b", re.IGNORECASE)
 
 
+# "the enterprise and the op subnets", "ops + usr subnets": two classes sharing one plural "subnets", each its own
+# subnet ("the user subnet and the enterprise subnet"), so that each class gets the state said of them (read as one
+# subject, "all quiet" after them was taken for the whole network's, and a foothold "in" them for no class's)
+_SUBNET_CLASS = r"(?:user|usr|enterprise|ent|op|ops|operational)"
+_SHARED_SUBNETS = re.compile(rf"\b(?:(?P<both>both)\s+)?(?:the\s+)?(?P<a>{_SUBNET_CLASS})\s*(?:and|\+|&)\s*(?:the\s+)?"
+                             rf"(?P<b>{_SUBNET_CLASS})[\s-]+subnets\b(?P<all>\s+(?:are\s+)?all\b)?", re.IGNORECASE)
+# "the user subnet is all quiet": the quantifier is the subnet's (each of its hosts), not the whole network's
+_SUBNET_ALL = re.compile(rf"\b(?P<subnet>{_SUBNET_CLASS}[\s-]+subnet)(?P<verb>\s+(?:is|are))?\s+all\s+(?=quiet|calm|clean|idle)",
+                         re.IGNORECASE)
+_SUBNET_CLASS_WORD = {"usr": "user", "ent": "enterprise", "ops": "operational", "op": "operational"}
+
+
+def _subnets_apart(text: str) -> str:
+    """`text` with two classes that share "subnets" said each with its own subnet (`_SHARED_SUBNETS`); a quantifier
+    after them ("are all quiet") is theirs, so it goes ("are quiet")."""
+    def apart(m: re.Match) -> str:
+        a, b = (_SUBNET_CLASS_WORD.get(m[k].lower(), m[k].lower()) for k in ("a", "b"))
+        verb = " are" if m["all"] and re.search(r"\bare\b", m["all"]) else ""
+        return f"{m['both'] + ' ' if m['both'] else ''}the {a} subnet and the {b} subnet{verb}"
+    return _SUBNET_ALL.sub(r"\g<subnet>\g<verb> ", _SHARED_SUBNETS.sub(apart, text))
+
+
+# "user subnet quiet, an enterprise server scanned": a note's second condition after a comma, a host of a class with its
+# own state; it is joined as "and" (left after the comma, the state before it was given to it: the enterprise
+# servers were read quiet)
+_COMMA_THEN_CLASS_STATE = re.compile(r",\s+(?=(?:an?|some|one)\s+(?:user|enterprise|operational|op)\s+(?:host|server|box|machine)\s+"
+                                     r"(?:scanned|exploited|compromised|owned|probed)\b)", re.IGNORECASE)
+
+
+# "User0 is the only compromised user host", "E1 the only hacked ent srv": that host in that state and no other host of
+# its class in it (read as the host and its class both in the state, "only" placed nowhere, it was wider than its text)
+_STATE_WORD = r"(?:compromised|owned|exploited|scanned|infected|hacked|breached)"
+_ONLY_ONE_NAMED = re.compile(rf"\b(?P<host>[A-Za-z_]+\d)\s+(?:is\s+)?the\s+only\s+(?:(?P<s1>{_STATE_WORD})\s+)?"
+                             r"(?P<cls>user|enterprise|operational|op)\s+(?:host|box|server|machine|workstation)\b"
+                             rf"(?:\s+(?:that\s+is\s+|which\s+is\s+|to\s+be\s+)?(?P<s2>{_STATE_WORD})\b)?", re.IGNORECASE)
+# "network-wide", "on the whole network": on the network, which a count of hosts already means ("just one box hacked
+# network-wide"; "whole" was a word the reading did not place, so the count was left unjudged)
+_NETWORK_WIDE = re.compile(r"\b(?:network|estate)[\s-]wide\b|\b(?:on|in|across)\s+the\s+(?:whole|entire)\s+network\b", re.IGNORECASE)
+
+
+# "2+ usr boxes", "3+ ent srvs": a note's count, "two or more" (left as it was, the "+" hid the count: one host was
+# enough, a reading wider than the text)
+_PLUS_COUNT = re.compile(r"\b(?P<n>[2-4])\s*\+(?=\s*(?:[\w-]+\s+){0,2}?(?:hosts|machines|box(?:es)|servers|srvs|svrs|"
+                         r"workstations|nodes|systems)\b)", re.IGNORECASE)
+
+
+def _only_one_named(text: str) -> str:
+    """`text` with "<host> (is) the only <state> <class> host" said as "<host> is <state> and no other <class> host
+    is <state>" (`_ONLY_ONE_NAMED`); left as it was where the words name no one host or no state."""
+    def named(m: re.Match) -> str:
+        state = m["s1"] or m["s2"]
+        if not state or len(hosts_in(m["host"])) != 1:
+            return m.group(0)
+        return f"{m['host']} is {state} and no other {m['cls']} host is {state}"
+    return _ONLY_ONE_NAMED.sub(named, text)
+
+
 def class_in_full(text: str) -> str:
     """`text` with a class said in the shorthand of notes ("usr box", "ent srvs") written in full ("user box",
     "enterprise servers")."""
@@ -361,7 +421,8 @@ def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
-    condition = class_in_full(condition or "")
+    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
+    condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_PLUS_COUNT.sub(r"\g<n> or more", condition)))
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
                                          f"{' ' + m['verb'] if m['verb'] else ''} ", condition)
     for pattern, replacement in _ONLY_FORMS:
@@ -900,7 +961,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     exploited exploit exploits exploiting scanned scan scans scanning privileged privilege privileges root rooted admin
     administrator level user enterprise operational op ot workstation workstations desktop desktops laptop laptops
     subnet network quiet clean idle calm no not none nothing never without except only yet but either neither nor
-    activity active suspicious alert alerts sign signs attacker attackers red access rights foothold owned infected
+    activity active suspicious alert alerts sign signs attacker attackers red access rights foothold footholds owned infected
     breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
     exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun initial
     status state unknown system going on shows anything everything anywhere at least long right away first until till
@@ -918,7 +979,8 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
-_EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity)\b[^.;,]{0,30}\bor\b"
+# (not the "or" of a count: "a probe plus three or more servers hacked" states no two states as one)
+_EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity)\b[^.;,]{0,30}\bor\b(?!\s+(?:more|fewer|less)\b)"
                            r"[^.;,]{0,30}\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity|unknown)\b", re.I)
 
 
@@ -1069,6 +1131,8 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
         _denial_placed(a) for a in p.parts) else [Not(p)]))
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
                or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY
+               # a whole subnet said quiet, its hosts each quiet ("the user subnet is quiet and ..."): a group of its own
+               or isinstance(p, AllOf) and all(_denial_placed(q) for q in p.parts)
                # a history of absence: clean before ("newly"), unchanged, not changed by an action
                or isinstance(p, Atom) and (p.newly_compromised is not None or p.unchanged_for is not None
                                            or False in (p.changed, p.scan_before_exploit)) for p in parts)
@@ -1089,7 +1153,7 @@ def _denial_placed(alternative) -> bool:
 _STATE_SPOKEN = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privilege\w*|root\w*|admin\w*|hit|popped|owned|infected|"
                            r"breach\w*|hacked|pwned|infiltrated|taken\s+over|attacked|under\s+attack|probed|probing|recon\w*|"
                            r"escalation|impact|lateral|phase|stage|quiet|clean|idle|calm|active|activity|alerts?|alarms?|"
-                           r"suspicious|foothold|access|shell|session|intrusion|infection|anomal\w*|noisy|unknown)\b",
+                           r"suspicious|footholds?|access|shell|session|intrusion|infection|anomal\w*|noisy|unknown)\b",
                            re.IGNORECASE)
 
 
