@@ -121,3 +121,44 @@ def test_a_count_after_and_is_its_own_clause():
     counted = [p for p in found.parts if isinstance(p, (AnyOf, AllOf))]
     assert counted and not any(a.activity for a in _atoms(counted[0]))  # the exploit is the user box's alone
     assert complete_claims(text, found)
+
+
+# -- "only <a state> and nothing more": that state alone, no denial of it ---------------------------------------------
+
+def test_only_a_state_and_nothing_more_is_that_state_alone():
+    found = rule_claims("Where the inspected machine shows just a scan and nothing more, deploy DecoyTomcat on it.",
+                        with_instruction=True)
+    assert found == Atom(host_class="any", activity="Scan", compromise="No")
+
+
+# -- "the scanning reaches <where>": a scan there, not a compromise -----------------------------------------------------
+
+def test_scanning_that_reaches_a_subnet_is_a_scan_there():
+    found = rule_claims("Once the scanning gets to the enterprise subnet, put DecoyTomcat on the probed server.",
+                        with_instruction=True)
+    assert found == Atom(host_class="Enterprise", activity="Scan")
+
+
+def test_guard_the_attacker_reaching_a_host_is_still_a_compromise():
+    # guard: "reaches" said of the attacker is still the attacker's arrival
+    assert rule_claims("When red reaches Enterprise0, reimage it.", with_instruction=True) == \
+        Atom(host="Enterprise0", compromise="any")
+
+
+# -- "E-box", "U-host": the class's letter hyphenated to a singular noun --------------------------------------------------
+
+def test_a_class_letter_before_a_singular_noun_is_the_class():
+    found = rule_claims("an E-box hacked + U3 quiet -> DecoyTomcat on U3, then Analyse the E-box", with_instruction=True)
+    assert found == AllOf((Atom(host_class="Enterprise", compromise="any"), Atom(host="User3", activity="None", compromise="No")))
+
+
+# -- "already held": a host the attacker holds now, no history ----------------------------------------------------------
+
+HELD = "If Enterprise0 shows an exploit while Enterprise2 is already held, isolate Enterprise0."
+
+
+def test_a_host_already_held_is_compromised_now():
+    found = rule_claims(HELD, with_instruction=True)
+    assert found == AllOf((Atom(host="Enterprise0", activity="Exploit"), Atom(host="Enterprise2", compromise="any")))
+    when = {"all": [{"host": "Enterprise0", "activity": "Exploit"}, {"host": "Enterprise2", "compromise": "any"}]}
+    assert text_problem(HELD, when, {"mode": "do", "verb": "Remove", "target": "Enterprise0"}) is None

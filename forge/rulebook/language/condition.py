@@ -71,7 +71,7 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
-        r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged))|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -325,7 +325,7 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                            r"(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE),
                 lambda m: "only " + ("scanned" if m.group(1).lower() == "scan" else "probed")),
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
-               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
+               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?:(?:only|just|merely)\s+)?(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
@@ -343,7 +343,10 @@ _CLASS_SHORTHAND = ((re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?=(?:hosts?
                      "user "),
                     (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?=(?:hosts?|box(?:es)?|machines?|nodes?|systems?)\b)",
                                 re.IGNORECASE), "operational "),
-                    (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"))
+                    (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"),
+                    # ("E-host owned", "a U-box scanned": the class's letter, hyphenated to a class noun)
+                    (re.compile(r"\bE-(?=(?:hosts?|servers?|box(?:es)?|machines?|nodes?|systems?)\b)", re.IGNORECASE), "enterprise "),
+                    (re.compile(r"\bU-(?=(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b)", re.IGNORECASE), "user "))
 
 
 # "the user hosts are all clean", "U-hosts all quiet": the quantifier said after the class is the class's ("all user
@@ -398,6 +401,12 @@ _PLUS_COUNT = re.compile(r"\b(?P<n>[2-4])\s*\+(?=\s*(?:[\w-]+\s+){0,2}?(?:hosts|
                          r"workstations|nodes|systems)\b)", re.IGNORECASE)
 
 
+# "the recon reaches the op subnet", "scanning gets to Op_Server0": what the scanning reached is
+# scanned (read as "reaches", the attacker's arrival, it was a compromise)
+_RECON_REACHES = re.compile(r"\b(?:the\s+)?(?:reconnaissance|recon|scanning|scans|discovery)\s+(?:reach(?:es|ed)?|gets?\s+to|got\s+to|"
+                            r"arrives?\s+at|spreads?\s+to)\s+(?P<what>[^,;.:]+?)(?=\s*(?:[,;.:]|->|$|\s+(?:and|then)\b))", re.IGNORECASE)
+
+
 def _only_one_named(text: str) -> str:
     """`text` with "<host> (is) the only <state> <class> host" said as "<host> is <state> and no other <class> host
     is <state>" (`_ONLY_ONE_NAMED`); left as it was where the words name no one host or no state."""
@@ -422,6 +431,7 @@ def spelled_out(condition: str) -> str:
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
+    condition = _RECON_REACHES.sub(r"\g<what> is scanned", condition)
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_PLUS_COUNT.sub(r"\g<n> or more", condition)))
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
                                          f"{' ' + m['verb'] if m['verb'] else ''} ", condition)

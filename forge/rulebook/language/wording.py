@@ -78,9 +78,10 @@ _CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
                 r"zone|segment|side|tier)\b", re.IGNORECASE), "Enterprise"),
     (re.compile(r"\busr[\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?|subnet|network|zone|segment|"
                 r"side|tier)\b", re.IGNORECASE), "User"),
-    # the class's letter, hyphenated to a plural: "E-hosts", "U-boxes" (a letter with a number is a host: "E2")
-    (re.compile(r"\bE-(?:hosts|servers|srvs|box(?:es)|machines|nodes|systems)\b", re.IGNORECASE), "Enterprise"),
-    (re.compile(r"\bU-(?:hosts|box(?:es)|machines|workstations|nodes|systems)\b", re.IGNORECASE), "User"),
+    # the class's letter, hyphenated to a class noun: "E-hosts", "U-boxes", "the E-host" (a letter with a number is a
+    # host: "E2")
+    (re.compile(r"\bE-(?:hosts?|servers?|srvs?|box(?:es)?|machines?|nodes?|systems?)\b", re.IGNORECASE), "Enterprise"),
+    (re.compile(r"\bU-(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b", re.IGNORECASE), "User"),
     (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?:hosts?|servers|box(?:es)?|machines?|nodes?|systems?|subnet|network|zone|"
                 r"segment|side|tier)\b", re.IGNORECASE), "Operational"),
 )
