@@ -162,3 +162,10 @@ def test_a_host_already_held_is_compromised_now():
     assert found == AllOf((Atom(host="Enterprise0", activity="Exploit"), Atom(host="Enterprise2", compromise="any")))
     when = {"all": [{"host": "Enterprise0", "activity": "Exploit"}, {"host": "Enterprise2", "compromise": "any"}]}
     assert text_problem(HELD, when, {"mode": "do", "verb": "Remove", "target": "Enterprise0"}) is None
+
+
+def test_guard_already_held_with_no_verb_stays_a_history():
+    # guard: "already held" said of no host with "is" ("while some other zone already held"), in a note of what changed,
+    # stays a history the reading cannot judge (read as a state, such a note was injected on its likeness alone)
+    from forge.rulebook.language.condition import facts_needed
+    assert "history" in facts_needed("pivot seen (a fresh box hacked while some other zone already held) -> isolate it")
