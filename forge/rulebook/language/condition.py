@@ -71,7 +71,7 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
-        r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged))|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -228,7 +228,10 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked)\b)"
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           # ("E2 exploit, all user hosts clean": a comma before a quantified class opens its clause too)
-                          r"(?:\band\s+|,\s*(?=(?:all|every|each|no)\s))(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|all|the|at\s+least\s+one)\s+)?(?:an?other\s+|other\s+)?"
+                          # (and before a count of a class: "a user box is exploited and three or more enterprise servers
+                          # are hacked"; left as one clause, the count and the exploit were given to both classes)
+                          r"(?:\band\s+|,\s*(?=(?:all|every|each|no)\s))(?=(?:(?:a|an|any|some|no|none\s+of\s+the|every|each|all|the|at\s+least\s+one|"
+                          r"(?:two|three|four|[2-4])\s+or\s+more|at\s+least\s+(?:two|three|four|[2-4])|more\s+than\s+(?:one|two|[12])|several|multiple)\s+)?(?:an?other\s+|other\s+)?"
                           r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|"
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
@@ -326,7 +329,7 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                            r"(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE),
                 lambda m: "only " + ("scanned" if m.group(1).lower() == "scan" else "probed")),
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
-               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
+               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?:(?:only|just|merely)\s+)?(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
@@ -344,13 +347,67 @@ _CLASS_SHORTHAND = ((re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?=(?:hosts?
                      "user "),
                     (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?=(?:hosts?|box(?:es)?|machines?|nodes?|systems?)\b)",
                                 re.IGNORECASE), "operational "),
-                    (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"))
+                    (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"),
+                    # ("E-host owned", "a U-box scanned": the class's letter, hyphenated to a class noun)
+                    (re.compile(r"\bE-(?=(?:hosts?|servers?|box(?:es)?|machines?|nodes?|systems?)\b)", re.IGNORECASE), "enterprise "),
+                    (re.compile(r"\bU-(?=(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b)", re.IGNORECASE), "user "))
 
 
 # "the user hosts are all clean", "U-hosts all quiet": the quantifier said after the class is the class's ("all user
 # hosts are clean"), not the whole network's
 _ALL_AFTER = re.compile(r"\b(?:the\s+)?(?P<cls>(?:(?:user|enterprise|op|operational)[\s-]+|[UE]-)(?:hosts|box(?:es)|machines|servers|"
                         r"workstations|nodes|systems))\s+(?:(?P<verb>are|were)\s+)?all\b", re.IGNORECASE)
+
+
+# "the enterprise and the op subnets", "ops + usr subnets": two classes sharing one plural "subnets", each its own
+# subnet ("the user subnet and the enterprise subnet"), so that each class gets the state said of them (read as one
+# subject, "all quiet" after them was taken for the whole network's, and a foothold "in" them for no class's)
+_SUBNET_CLASS = r"(?:user|usr|enterprise|ent|op|ops|operational)"
+_SHARED_SUBNETS = re.compile(rf"\b(?:(?P<both>both)\s+)?(?:the\s+)?(?P<a>{_SUBNET_CLASS})\s*(?:and|\+|&)\s*(?:the\s+)?"
+                             rf"(?P<b>{_SUBNET_CLASS})[\s-]+subnets\b(?P<all>\s+(?:are\s+)?all\b)?", re.IGNORECASE)
+# "the user subnet is all quiet": the quantifier is the subnet's (each of its hosts), not the whole network's
+_SUBNET_ALL = re.compile(rf"\b(?P<subnet>{_SUBNET_CLASS}[\s-]+subnet)(?P<verb>\s+(?:is|are))?\s+all\s+(?=quiet|calm|clean|idle)",
+                         re.IGNORECASE)
+_SUBNET_CLASS_WORD = {"usr": "user", "ent": "enterprise", "ops": "operational", "op": "operational"}
+
+
+def _subnets_apart(text: str) -> str:
+    """`text` with two classes that share "subnets" said each with its own subnet (`_SHARED_SUBNETS`); a quantifier
+    after them ("are all quiet") is theirs, so it goes ("are quiet")."""
+    def apart(m: re.Match) -> str:
+        a, b = (_SUBNET_CLASS_WORD.get(m[k].lower(), m[k].lower()) for k in ("a", "b"))
+        verb = " are" if m["all"] and re.search(r"\bare\b", m["all"]) else ""
+        return f"{m['both'] + ' ' if m['both'] else ''}the {a} subnet and the {b} subnet{verb}"
+    return _SUBNET_ALL.sub(r"\g<subnet>\g<verb> ", _SHARED_SUBNETS.sub(apart, text))
+
+
+# "user subnet quiet, an enterprise server scanned": a note's second condition after a comma, a host of a class with its
+# own state; it is joined as "and" (left after the comma, the state before it was given to it: the enterprise
+# servers were read quiet)
+_COMMA_THEN_CLASS_STATE = re.compile(r",\s+(?=(?:an?|some|one)\s+(?:user|enterprise|operational|op)\s+(?:host|server|box|machine)\s+"
+                                     r"(?:scanned|exploited|compromised|owned|probed)\b)", re.IGNORECASE)
+
+
+# "User0 is the only compromised user host", "E1 the only hacked ent srv": that host in that state and no other host of
+# its class in it (read as the host and its class both in the state, "only" placed nowhere, it was wider than its text)
+_STATE_WORD = r"(?:compromised|owned|exploited|scanned|infected|hacked|breached)"
+_ONLY_ONE_NAMED = re.compile(rf"\b(?P<host>[A-Za-z_]+\d)\s+(?:is\s+)?the\s+only\s+(?:(?P<s1>{_STATE_WORD})\s+)?"
+                             r"(?P<cls>user|enterprise|operational|op)\s+(?:host|box|server|machine|workstation)\b"
+                             rf"(?:\s+(?:that\s+is\s+|which\s+is\s+|to\s+be\s+)?(?P<s2>{_STATE_WORD})\b)?", re.IGNORECASE)
+# "network-wide", "on the whole network": on the network, which a count of hosts already means ("just one box hacked
+# network-wide"; "whole" was a word the reading did not place, so the count was left unjudged)
+_NETWORK_WIDE = re.compile(r"\b(?:network|estate)[\s-]wide\b|\b(?:on|in|across)\s+the\s+(?:whole|entire)\s+network\b", re.IGNORECASE)
+
+
+def _only_one_named(text: str) -> str:
+    """`text` with "<host> (is) the only <state> <class> host" said as "<host> is <state> and no other <class> host
+    is <state>" (`_ONLY_ONE_NAMED`); left as it was where the words name no one host or no state."""
+    def named(m: re.Match) -> str:
+        state = m["s1"] or m["s2"]
+        if not state or len(hosts_in(m["host"])) != 1:
+            return m.group(0)
+        return f"{m['host']} is {state} and no other {m['cls']} host is {state}"
+    return _ONLY_ONE_NAMED.sub(named, text)
 
 
 def class_in_full(text: str) -> str:
@@ -362,7 +419,7 @@ def class_in_full(text: str) -> str:
 
 
 # "2+ E srvs owned": a count of hosts said in the shorthand of notes, "two or more" (not "3+ steps": a history)
-_PLUS_COUNT = re.compile(r"\b(?P<n>[1-4])\s*\+(?=\s+(?:[\w-]+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|"
+_PLUS_COUNT = re.compile(r"\b(?P<n>[1-4])\s*\+(?=\s*(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|"
                          r"workstations?|nodes?|systems?)\b)", re.IGNORECASE)
 
 
@@ -375,7 +432,8 @@ def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
-    condition = _plus_as_or_more(class_in_full(condition or ""))
+    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
+    condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(condition)))
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
                                          f"{' ' + m['verb'] if m['verb'] else ''} ", condition)
     for pattern, replacement in _ONLY_FORMS:
@@ -948,10 +1006,10 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     exploited exploit exploits exploiting scanned scan scans scanning privileged privilege privileges root rooted admin
     administrator level user enterprise operational op ot workstation workstations desktop desktops laptop laptops
     subnet network quiet clean idle calm no not none nothing never without except only yet but either neither nor
-    activity active suspicious alert alerts sign signs attacker attackers red access rights foothold owned infected
+    activity active suspicious alert alerts sign signs attacker attackers red access rights foothold footholds owned infected
     breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
     exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun initial
-    status state unknown system going on shows anything everything anywhere network-wide at least long right away first until till
+    status state unknown system going on shows anything everything anywhere at least long right away first until till
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
@@ -960,14 +1018,14 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly""".split())
-# ("network-wide", as "anywhere": a host of no class named is any host of the network already)
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
-_EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity)\b[^.;,]{0,30}\bor\b"
+# (not the "or" of a count: "a probe plus three or more servers hacked" states no two states as one)
+_EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity)\b[^.;,]{0,30}\bor\b(?!\s+(?:more|fewer|less)\b)"
                            r"[^.;,]{0,30}\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity|unknown)\b", re.I)
 
 
@@ -1118,6 +1176,8 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
         _denial_placed(a) for a in p.parts) else [Not(p)]))
     return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
                or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY
+               # a whole subnet said quiet, its hosts each quiet ("the user subnet is quiet and ..."): a group of its own
+               or isinstance(p, AllOf) and all(_denial_placed(q) for q in p.parts)
                # a history of absence: clean before ("newly"), unchanged, not changed by an action
                or isinstance(p, Atom) and (p.newly_compromised is not None or p.unchanged_for is not None
                                            or False in (p.changed, p.scan_before_exploit)) for p in parts)
@@ -1138,7 +1198,7 @@ def _denial_placed(alternative) -> bool:
 _STATE_SPOKEN = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privilege\w*|root\w*|admin\w*|hit|popped|owned|infected|"
                            r"breach\w*|hacked|pwned|infiltrated|taken\s+over|attacked|under\s+attack|probed|probing|recon\w*|"
                            r"escalation|impact|lateral|phase|stage|quiet|clean|idle|calm|active|activity|alerts?|alarms?|"
-                           r"suspicious|foothold|access|shell|session|intrusion|infection|anomal\w*|noisy|unknown)\b",
+                           r"suspicious|footholds?|access|shell|session|intrusion|infection|anomal\w*|noisy|unknown)\b",
                            re.IGNORECASE)
 
 

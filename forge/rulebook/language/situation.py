@@ -79,14 +79,14 @@ _PROSE_COMPROMISE = (
                 r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|"
                 # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)
                 r"^\s*(?:(?:only|just|still)\s+)?unknown\s*$", re.I), "Unknown"),
-    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfoothold\b|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
+    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+held\b(?!\s+(?:back|off|up|for|until|steady))|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got|is|are|was|were|been) hit\b|"
                 # ("Ent1 hit -> Remove": the state right after the host's name, as a note writes it)
                 r"^\s*hit\s*$|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"
                 # "the attacker is on it", "once red reaches Enterprise2", "spreads to", "pivots to"
                 r"\b(?:attacker|red|intruder|adversary)\s+(?:is|was|are|sits?|remains?)\s+(?:still\s+|already\s+)?(?:on|in|inside)\b|"
-                r"\b(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|has\s+(?:access|a\s+shell|a\s+foothold))\b|"
+                r"\b(?:attacker|red|intruder|adversary)\s+(?:controls?|owns?|holds?|has\s+(?:access|a\s+shell|a\s+foothold|footholds))\b|"
                 # (not what reconnaissance reaches: a scan there, `_PROSE_ACTIVITY`)
                 r"(?<!recon\s)(?<!reconnaissance\s)(?<!scanning\s)(?<!probing\s)(?:\breach(?:es|ed)?\b|"
                 r"\b(?:gets?|got|spreads?|moves?|moved|pivots?|pivoted|jumps?|jumped)\s+to\b)", re.I), SOME),

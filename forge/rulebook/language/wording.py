@@ -46,8 +46,10 @@ _HOST_FORMS: tuple[tuple[re.Pattern, str], ...] = tuple(
         "Op_Server0"),
        # a host's number said in words or after "number" / "#" / "no.": "User three", "enterprise server number 1",
        # "op host #2" (a class word may stand between: "user box 3")
-       # (not after a determiner: "any user one" is some user host)
+       # (not after a determiner: "any user one" is some user host; nor "one" after "the"/"that": "the user one" is
+       # the pronoun, the user host the text spoke of, as in "the enterprise foothold and the user one")
        *[(re.compile(rf"(?<!\ba\s)(?<!\ban\s)(?<!\bany\s)(?<!\beach\s)(?<!\bevery\s)(?<!\bno\s)(?<!\bwhich\s)"
+                     rf"(?:(?<!\bthe\s)(?<!\bthat\s)(?<!\bthis\s)|(?!{name}(?:[\s-]+{kinds})?\s+one\b))"
                      rf"\b{name}(?:[\s-]+{kinds})?[\s_-]*(?:number\s+|no\.\s*|#\s*)?(?:{n}|{_NUMBER_WORDS[n]})\b", re.IGNORECASE),
           f"{host}{n}")
          for name, kinds, host, count in (("user", r"(?:host|box|machine|workstation)", "User", 5),
@@ -76,9 +78,10 @@ _CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
                 r"zone|segment|side|tier)\b", re.IGNORECASE), "Enterprise"),
     (re.compile(r"\busr[\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?|subnet|network|zone|segment|"
                 r"side|tier)\b", re.IGNORECASE), "User"),
-    # the class's letter, hyphenated to a plural: "E-hosts", "U-boxes" (a letter with a number is a host: "E2")
-    (re.compile(r"\bE-(?:hosts|servers|srvs|box(?:es)|machines|nodes|systems)\b", re.IGNORECASE), "Enterprise"),
-    (re.compile(r"\bU-(?:hosts|box(?:es)|machines|workstations|nodes|systems)\b", re.IGNORECASE), "User"),
+    # the class's letter, hyphenated to a class noun: "E-hosts", "U-boxes", "the E-host" (a letter with a number is a
+    # host: "E2")
+    (re.compile(r"\bE-(?:hosts?|servers?|srvs?|box(?:es)?|machines?|nodes?|systems?)\b", re.IGNORECASE), "Enterprise"),
+    (re.compile(r"\bU-(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b", re.IGNORECASE), "User"),
     (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?:hosts?|servers|box(?:es)?|machines?|nodes?|systems?|subnet|network|zone|"
                 r"segment|side|tier)\b", re.IGNORECASE), "Operational"),
 )
@@ -1475,7 +1478,9 @@ def _at_level(instruction: str) -> list[str]:
     return found
 
 
-_OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
+# ("a probe on it and nothing else, ...": "nothing else" / "anything else" is what the host shows, not the other cases;
+# read as "else", the whole sentence was dropped, its "rather than any Remove" with it)
+_OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|(?<!\bnothing\s)(?<!\banything\s)(?<!\bsomething\s)(?<!\beverything\s)else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
 
 
 def _contrasted(instruction: str) -> tuple[str, ...]:
