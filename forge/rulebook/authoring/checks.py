@@ -459,6 +459,29 @@ def _singled_out(words: Wording, predicate) -> Optional[str]:
             + ": name the host it means")
 
 
+def _host_widened_to_class(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """An order with no condition about hosts the lesson names ("never Restore Op_Host1, in any state it is in")
+    compiled with a trigger on any host of their class: the lesson speaks of no such class (a class word only the
+    story uses, "a lesson about user hosts", is no part of it), so the rule would stand where only the class's other
+    hosts are shown, about a host not there."""
+    targets = _targets(action)
+    if words.conditions or not targets or not targets <= set(words.hosts):
+        # (an order aimed at the matched host, or at a class, is the scope check's; a condition's words, which may name
+        # a class in shorthand the reading does not know, "2+ E srvs owned", are the claims check's)
+        return None
+    lesson = f"{words.situation} {words.instruction}"
+    if set(classes_in(lesson)) | set(words.classes) or _HOSTS_IN_GENERAL.search(lesson) or _RELATIVE_WORDS.search(lesson) \
+            or _EVERY_OTHER.search(lesson):
+        return None
+    for atom, neg in atoms_of(predicate):
+        widened = atom.host is None and not neg and atom.host_class in HOST_CLASSES \
+            and targets & set(HOST_CLASSES[atom.host_class])
+        if widened:
+            return (f"host: the lesson is about {', '.join(sorted(targets))} and names no {atom.host_class} hosts, but the "
+                    f"trigger holds for any {atom.host_class} host: keep to the hosts the text names")
+    return None
+
+
 def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     """The entry names a place the text does not: a host it never names, or a class none of its hosts or
     class words belong to. Only a text that names hosts is checked (plain words for places are the compiler's)."""
@@ -690,7 +713,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
-        or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) or _bare(words, predicate) \
+        or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
+        or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
         or _before(words, predicate) \
         or _claims(text, predicate) or _narrow(text, predicate, unexpressed) or _history(words, predicate, unexpressed)
 

@@ -44,8 +44,9 @@ _ACT_VALUES = {v.lower(): v for v in ACTIVITIES}
 _COMP_VALUES = {v.lower(): v for v in COMPROMISE_LEVELS}
 _ACTIVITY_ONLY = re.compile(r"\bActivity:?\s+(" + "|".join(ACTIVITIES) + r")\b", re.IGNORECASE)
 # (not "compromised user hosts": prose about a class, not the table's value)
-_COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(" + "|".join(COMPROMISE_LEVELS) + r")\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|"
-                               r"workstations?|desktops?|laptops?|computers?|nodes?|endpoints?|systems?|subnet|accounts?))",
+_NO_CLASS_NOUN_AFTER = (r"(?![\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|desktops?|laptops?|computers?|nodes?|endpoints?|"
+                        r"systems?|subnet|accounts?))")
+_COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(" + "|".join(COMPROMISE_LEVELS) + r")\b" + _NO_CLASS_NOUN_AFTER,
                                re.IGNORECASE)
 # The environment's own ways of saying every host is quiet (text_view.py): a statement about all hosts;
 # the alerts' line names none of them.
@@ -70,13 +71,14 @@ _PROSE_COMPROMISE = (
     (re.compile(r"\b(?:not|un)[- ]?compromised\b|\bclean\b|\bno compromise\b", re.I), "No"),
     (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
     (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b|"
-                r"\buser-compromised\b", re.I), "User"),
+                # ("Ent1 at User -> Remove", "User2 @ User": the level a host is at, as a note writes it; not "at user hosts")
+                r"\buser-compromised\b|(?:\bat|@)\s*user\b" + _NO_CLASS_NOUN_AFTER, re.I), "User"),
     (re.compile(r"\bunknown (?:compromise|status|state|level)\b|\b(?:compromise|status|state|level)(?: \w+)? (?:is |remains |still )?"
                 # "if User0 shows Unknown", "once it reads unknown", "dropped to Unknown": the table's value, said bare
                 # ("OpS0 at Unknown -> Monitor": the level a host is at, as "at Privileged", "at user level")
                 r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
                 # ("shows only Unknown", "is still Unknown": the level, said with a word before it)
-                r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|"
+                r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|@\s*unknown\b|"
                 # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)
                 r"^\s*(?:(?:only|just|still)\s+)?unknown\s*$", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+held\b(?!\s+(?:back|off|up|for|until|steady))|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"

@@ -419,6 +419,10 @@ _CLEFT_ORDER = re.compile(r"\b(?:an?\s+|one\s+)?(?=" + _VERB_WORD + r"\s+is\s+wh
                           r"(?:\s+(?:should|must|need\s+to|ought\s+to|have\s+to|will|would)|['\u2019]d)\s+(?:always\s+)?"
                           + _ROLE_ORDER_VERB + r"\b",
                           re.IGNORECASE)
+# The teacher's own preference between moves, in the present: "I'd prefer DecoyTomcat over DecoyApache", "we would prefer a
+# Remove to a Restore there": an order of the first move (told in the past, "I preferred ...", it is a report).
+_OWN_PREFERENCE = re.compile(r"\b(?:i|we)(?:['\u2019]d)?(?:\s+(?:would|do|still|now|really|also|much|definitely|strongly|"
+                             r"generally))*\s+prefer\s+(?:(?:a|an|the|one|to)\s+)?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+|"
                        # (a note's next order in lower case, "OpS0 hit. plan Restore OpS0": a sentence of its own; after a
                        # word of two letters or more, not an abbreviation's "e.g.")
@@ -794,7 +798,8 @@ def gives_order(sentence: str) -> bool:
                         and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
-    if _MODAL_ORDER.search(body) or _CLEFT_ORDER.search(body) or _ANY_VERB.search(body) or _forbids(body):
+    if _MODAL_ORDER.search(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or _ANY_VERB.search(body) \
+            or _forbids(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
@@ -910,7 +915,22 @@ _SCOPE_NOTE = re.compile(rf"^(?:this|that|it|the\s+(?:rule|above|order))\s+(?:(?
 # What a teacher says of their rules, not of the network: "This replaces my earlier rule", "an update to the note on ...".
 _ABOUT_RULES = re.compile(r"\b(?:replac|supersed|overrid|updat|correct|amend|revis|withdraw|chang)\w*\s+(?:to\s+)?(?:my|the|our|that|this|an?)\s+"
                           r"(?:\w+\s+)?(?:note|rule|advice|instruction|order|lesson|guidance)s?\b", re.IGNORECASE)
+# Another rule said to stand, but for the hosts put aside: "the model's advice on op hosts stands, except for Op_Host2",
+# "that Restore-first habit is right for the rest, but not for User3". The order after it is about the hosts put aside:
+# they are its scope, and the "except" / "not" is no negation of its condition.
+_OTHER_RULE_STANDS = re.compile(r"^(?:the|my|our|your|that|this|their|[\w-]+['\u2019]s)\s+(?:[\w'-]+\s+){0,3}?(?:note|rule|advice|"
+                                r"plan|habit|lesson|order|guidance|approach|policy|default)s?\b[^:;]*?\b(?:holds?|stands?|"
+                                r"(?:is|are)\s+(?:still\s+)?(?:fine|right|good|ok(?:ay)?|correct|sound)|works?|applies)\b[^:;]*?"
+                                r"(?:,\s*|\s+)(?:except(?:\s+for)?|but\s+not(?:\s+for|\s+on)?|apart\s+from|save\s+for|other\s+than)"
+                                r"\s+(?P<aside>[^:;]+)$", re.IGNORECASE)
 _CONCLUDED = re.compile(r":|,\s*so\b(?!\s+that\b)", re.IGNORECASE)
+
+
+def _put_aside_for_this_rule(text: str) -> set[str]:
+    """The hosts an opening puts aside from another rule said to stand (_OTHER_RULE_STANDS) before the order after its
+    colon: the hosts the order is for, never hosts it excepts."""
+    heads = (sentence.split(":", 1)[0].strip() for sentence in _SENTENCE.split(text) if ":" in sentence)
+    return {h for head in heads if (found := _OTHER_RULE_STANDS.match(head)) for h in hosts_in(found["aside"])}
 
 
 def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
@@ -946,7 +966,7 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
 # The lesson a learner draws, named inside its sentence after a hedge or a story: "..., but the rule I would take away
 # is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
 # words before it (the hedge, the story) are none of it.
-_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|right|better|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
                           r"(?:rule|lesson|takeaway|take-away|moral|conclusion|sequence|order\s+of\s+moves|habit)"
                           # (when or where it holds: "my rule from now on is", "the lesson for the quiet case is:")
                           r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what|"
@@ -956,6 +976,9 @@ _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|
                           r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
                           r"(?:\s+(?:here\s+)?(?:is|should\s+be|would\s+be|will\s+be)(?:\s+(?:probably|simply|really|just))?"
                           r"(?:\s+(?:simple|clear|plain|easy|this|short))?"
+                          # ("the real lesson is narrower: ...": what the teacher says of the lesson, before a colon)
+                          r"(?:\s+(?:more\s+|much\s+|a\s+bit\s+|far\s+)?(?!(?:n?ever|n?either|other|rather|whether|over|after|under)\b)"
+                          r"[a-z]{3,}er(?=\s*:))?"
                           # ("the lesson I'd keep: when ...", "the sequence should be: ...")
                           r"(?:\s+(?:to|that))?\s*[:,]?|\s*:)\s*(?=\S)",
                           re.IGNORECASE)
@@ -1033,7 +1056,10 @@ _HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+learn(?:e
                            r"note|reminder|tip|runbook|playbook|procedure|policy|sop|checklist|section)"
                            # ("runbook 4.2:", "SOP #7", "rule 3b:": the label of a document's entry, no condition)
                            r"(?:\s*(?:#\s*|no\.?\s*)?\d+(?:\.\d+)*[a-z]?\)?)?"
-                           r"(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$", re.IGNORECASE)
+                           r"(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$|"
+                           # ("Tentatively: for User4 ...": the teacher's doubt as a heading, no situation)
+                           r"^(?:tentatively|provisionally|probably|perhaps|maybe|possibly|cautiously|hesitantly|honestly|"
+                           r"frankly|on\s+balance|all\s+told|in\s+short|bottom\s+line)$", re.IGNORECASE)
 
 
 # The teacher saying who speaks before the lesson: "Dana here:", "night shift speaking -". It signs the note; it states no
@@ -1081,6 +1107,10 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         return ""
     if _reason_before(opening, rest):
         return ""
+    stands = _OTHER_RULE_STANDS.match(opening.strip())
+    if stands and hosts_in(stands["aside"]):
+        aside = hosts_in(stands["aside"])
+        return "" if set(aside) <= set(hosts_in(rest)) else " and ".join(aside)
     if _teachers_view(opening, rest):
         tail = re.split(r"\bbut\b", opening, flags=re.IGNORECASE)[-1].strip(" ,")
         scope = _VIEW_SCOPE.match(tail) if tail != opening.strip(" ,") else None
@@ -1777,6 +1807,8 @@ def read_wording(text: str) -> Wording:
                                    + [h for p in _EXCEPTED_ALONE for m in p.finditer(flat) if not _heading(flat, m)
                                       and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
                                       for h in hosts_in(m["what"])] + list(_told_others(flat, whole, instruction))))
+    aside = _put_aside_for_this_rule(flat)
+    excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
     prohibitions, dispreferred = _prohibitions(instruction)
     # ("Leave Op_Server0 out of the plan while it only shows a scan": "leave X out" as the whole order is a prohibition of
     # every move on X, not an exception to an order it does not give)
