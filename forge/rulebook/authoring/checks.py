@@ -44,7 +44,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
+from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                rule_claims, spoken_facts, subject_of, whole_claims)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
@@ -109,7 +109,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
     absent = [(atom, neg) for atom, neg in atoms_of(predicate) if _says_absence(atom, neg)]
     found = rule_claims(words.text)
     expressed = found is not None and complete_claims(words.text, found) and implies(predicate, found)
+    ended = _set_aside(words, predicate, action)
     for condition in () if expressed else words.negated_conditions:
+        if any(condition.text.strip() in span for span in ended):
+            continue  # "after the box is rooted the trap no longer helps": where the order ends, which the predicate excludes
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
         about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
@@ -138,7 +141,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
-    doubt = _unplaced_negation(words, done)
+    doubt = _unplaced_negation(words, done, ended)
     if doubt:
         return doubt
     ordered = _ordered_verbs(words)
@@ -269,7 +272,9 @@ _DOUBTING = re.compile(r"\b(?:pointless|useless|futile|wasted|wasteful|mistake|c
 _POINTING_BACK = re.compile(r"\b(?:alone|leave|spare)\b", re.IGNORECASE)
 # "Restore User4 instead", "remove it rather than restoring it": the order's verb is what is done in place of another
 # (the dispreferred one, which the disprefer check holds to the text)
-_IN_PLACE_OF = re.compile(r"\b(?:instead(?:\s+of)?|rather\s+than|otherwise)\b", re.IGNORECASE)
+# (r31m: "I'd rather reimage it than wait": the order's own verb preferred, its "rather" no negation of it)
+_IN_PLACE_OF = re.compile(r"\b(?:instead(?:\s+of)?|rather\s+than|otherwise)\b|"
+                          r"\b(?:would|['\u2019]d)\s+rather(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\s+than\b)", re.IGNORECASE)
 # The writer's doubt about the lesson, not about the order: "I am not certain this generalises", "I might be wrong".
 _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:entirely\s+|completely\s+|fully\s+|at\s+all\s+)?"
                             r"(?:sure|certain|confident|convinced)|(?:i|we)\s+(?:might|may|could)\s+be\s+(?:wrong|mistaken|"
@@ -283,7 +288,11 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--|\u2014|\u2013)\s+|\s*,\s+(?=(
 
 
 # An order of one verb and no other: "plan Monitor and nothing else", "Remove, nothing more" (the order's "only").
-_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides)\b|\bnothing\s+but\b", re.IGNORECASE)
+# (r31m: "..., and not yet use anything heavier": no other, stronger move yet; "..., and at no other time")
+_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides)\b|\bnothing\s+but\b|"
+                        r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+no\s+other\s+time|never\s+otherwise)\b|"
+                        r"\bnot\s+(?:yet\s+)?(?:reach\s+for|go\s+for|use|try|escalate\s+to)\s+anything\s+"
+                        r"(?:heavier|else|more|stronger|bigger|harsher)\b", re.IGNORECASE)
 # "Remove User1; never widen that rule out to the other user hosts": the writer keeps the order to the host it names,
 # no negation of its verb (a note that names a host stays a negation the reading must place)
 _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend|generali[sz]e|widen|broaden)\s+"
@@ -298,13 +307,49 @@ def _scope_note_removed(clause: str, done: list[tuple[str, Optional[str]]]) -> s
     return _NOT_WIDER.sub(lambda m: m[0] if hosts_in(m[0]) else " ", clause)
 
 
-def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optional[str]:
+# A note that keeps the order to what it is about (r31m): "I have no evidence this carries over to user
+# boxes", "this must not stretch to Op_Host1 or Op_Host2", "on that one box and not on any of its neighbours",
+# "leave its neighbours be": a negation of the order's reach, never of its verb.
+_SCOPE_NOTE = re.compile(r"\b(?:(?:i|we)\s+(?:have|see|had)\s+|there\s+is\s+)?no\s+(?:evidence|sign|reason\s+to\s+think)\s+(?:that\s+)?"
+                         r"(?:this|it|that|the\s+(?:rule|lesson))\s+(?:carries|extends|applies|holds|generali[sz]es|transfers)\s+"
+                         r"(?:over\s+)?to\b[^;.:]*|"
+                         r"\b(?:this|that|it|the\s+(?:rule|lesson))\s+(?:should|must|does|will|need)\s*(?:not|n['\u2019]t)\s+"
+                         r"(?:stretch|extend|apply|carry\s+over|generali[sz]e|widen|reach)\s+(?:out\s+)?to\b[^;.:]*|"
+                         r"(?:\band\s+)?\bnot\s+(?:on\s+|to\s+)?(?:its|the|any\s+of\s+its)\s+neighbou?rs?\b|"
+                         r"\bleave\s+(?:its|the)\s+neighbou?rs?\s+(?:be|alone|out\s+of\s+it)\b|"
+                         r"\bon\s+(?:that|this|the)\s+(?:one\s+)?(?:host|box|machine)\s+alone\b", re.IGNORECASE)
+
+
+def _set_aside(words: Wording, predicate, action: Optional[dict]) -> list[str]:
+    """The spans of a text whose negation is no part of its order's polarity (r31m; read as a negation left unplaced,
+    the rule was refused and kept semantic):
+    - where its order ends ("..., once it shows root, a decoy there is no longer worth it", ORDER_ENDED), kept
+      only where the predicate cannot hold in that ending situation;
+    - a note that keeps the order to what it is about (_SCOPE_NOTE), kept only where no host it names is one the
+      predicate can match or the action aims at."""
+    subject = words.referent or (words.hosts[0] if len(words.hosts) == 1 else None)
+    spans = []
+    for match in ORDER_ENDED.finditer(words.text):
+        ending = claims(match["end"] or match["doubted"] or match["late"], subject)
+        if ending is not None and not may_overlap(predicate, ending):
+            spans.append(match.group(0))
+    done, banned = _moves(action)
+    reached = set(positive_hosts(predicate)) | _hosts_of(t for _, t in done + banned if _concrete(t))
+    for match in _SCOPE_NOTE.finditer(words.text):
+        if not _hosts_of([*hosts_in(match.group(0)), *classes_in(match.group(0))]) & reached:
+            spans.append(match.group(0))
+    return spans
+
+
+def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], ended: Iterable[str] = ()) -> Optional[str]:
     """An order of a verb whose own clause holds a negation (or a doubt) that the reading places nowhere: no
     prohibition or dispreferred verb of that clause, no host it excepts or contrasts, no condition. Whether the text
     orders the verb or turns it down is then unknown ("I'd rather we didn't restore Op_Server0", "no point
     restoring it, it comes straight back"): a prohibition phrased in words the reader has not met must never become a
     `do`, so the predicate is refused and the rule kept semantic, where its own words are what is injected."""
     order = words.instruction
+    for span in ended:  # (first: an ending holds a condition of its own, "not later once it is exploited")
+        order = order.replace(span, " ")
     for condition in words.conditions:
         order = order.replace(condition.text, " ")
     placed_verbs = {p.verb for p in words.prohibitions if p.verb} | set(words.dispreferred)
@@ -313,11 +358,14 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]]) ->
     placed_anywhere = bool(placed_verbs or placed_hosts)
     for verb, _ in done:
         for clause in _CLAUSE_END.split(order):
-            if not any(same_verb(named, verb) for named in verbs_in(clause)):
-                continue
+            if not any(same_verb(named, verb) for named in verbs_in(clause)) \
+                    or clause.strip(" ,.") and any(clause.strip(" ,.") in span for span in ended):
+                continue  # (where the order ends, which the predicate excludes, is no negation of it)
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
             cues = _ONLY_THIS.sub(" ", _scope_note_removed(clause, done))
+            for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
+                cues = cues.replace(span, " ")
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", cues)))
             cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
@@ -359,7 +407,12 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                 f"applies where the context shows it ({{\"host\": ...}} or {{\"class\": ...}})")
     trigger_hosts = {h for atom, _ in atoms_of(predicate) for h in ([atom.host] if atom.host else [])}
     targets = _targets(action)
+    # what a scope note keeps the order away from ("this must not stretch to Op_Host1") is no host it is about
+    noted = " ".join(span for span in _set_aside(words, predicate, action) if _SCOPE_NOTE.fullmatch(span))
+    noted_away = set(hosts_in(noted)) - {h for c in words.conditions for h in c.hosts}
     for host in (*words.hosts, *((words.referent,) if words.referent else ())):  # "it", said of the host its story names
+        if host in noted_away:
+            continue
         if host in words.excepted or host in conceded_hosts(words.text) \
                 or host in words.contrasted and host not in {h for c in words.conditions for h in c.hosts}:
             continue  # named to be left out ("except User0", "decoy User2, not User3")
@@ -381,7 +434,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         return (f"host: the order's \"it\" is one of the hosts the text names ({', '.join(meant)}), but the entry is "
                 "about none of them: restrict the trigger to the host it means, or aim the action at it")
     generic = any(atom.host_class == "any" and not neg for atom, neg in atoms_of(predicate))
-    set_aside = conceded_classes(f"{words.situation} {words.instruction}")
+    set_aside = set(conceded_classes(f"{words.situation} {words.instruction}")) | set(classes_in(noted))
     for cls in (c for c in words.classes if c not in set_aside):
         members = set(HOST_CLASSES[cls])
         restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))

@@ -160,8 +160,15 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", conceded_away(words.instruction))
     said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
-    found = [(t, facts_needed(re.sub(r"\bstill\b", " ", t))) for t in said]
+    # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
+    said = [ORDER_ENDED.sub(lambda m: re.sub(r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), t) for t in said]
+    found = [(t, facts_needed(_UNTIL_NO_LONGER.sub(" while ", re.sub(r"\bstill\b", " ", t)))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
+
+
+# "until the box no longer shows root": while it reads Unknown now, no history (r31m)
+_UNTIL_NO_LONGER = re.compile(r"\buntil\s+(?:it|they|the\s+(?:host|box|machine|server)|\w+\d|defender)\s+no\s+longer\b",
+                              re.IGNORECASE)
 
 
 def facts_stated(text: str, situation: Situation) -> frozenset[str]:
@@ -1425,6 +1432,25 @@ def _set_aside(text: str) -> str:
     return _FORESTALLED.sub(" ", conceded_away(text))
 
 
+# Where an order ends (r31m): "once it shows root, a decoy there is no longer worth it", "after the box is rooted the
+# trap no longer helps", and the writer's doubt past that point, "unsure the rule applies once it is rooted": the
+# situation (`end`) after which the order stops, no condition of it (read as one, the rule's condition was "a scan and an
+# exploit at once", which no context meets). `checks` keeps such a span only where the predicate excludes `end`.
+ORDER_ENDED = re.compile(r"\b(?:once|after|as\s+soon\s+as)\s+(?P<end>[^,;.:]{3,60}?)\s*,?\s+"
+                         r"(?:(?:the|this|that|a|an|its)\s+[\w-]+|[\w-]+ing\s+(?:it|them|\w+\d)|it|they)\s+"
+                         r"(?:is\s+|are\s+)?no\s+longer\b[^,;.:]*|"
+                         r"\b(?:not\s+(?:sure|certain)|unsure|uncertain)\s+(?:whether\s+|that\s+|if\s+)?(?:this|it|that|the\s+"
+                         r"(?:rule|lesson))\s+(?:still\s+)?(?:holds|applies)\s+(?:once|after|when)\s+(?P<doubted>[^,;.:]{3,60})|"
+                         # "..., during the probe, not later once it is rooted"
+                         r"\bnot\s+(?:later|afterwards?|after\s+that)\s*,?\s*(?:once|when|after)\s+(?P<late>[^,;.:]{3,60})",
+                         re.IGNORECASE)
+
+
+def ended_away(text: str) -> str:
+    """The text without where its order ends (ORDER_ENDED), as `rule_claims` reads it."""
+    return ORDER_ENDED.sub(" ", text or "")
+
+
 def conceded_away(text: str) -> str:
     """The text without its concessions ("never restore User3, even if it's rooted: ..." -> "never restore User3,"), as
     `rule_claims` reads it."""
@@ -1460,7 +1486,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     where User0 is shown). Nothing is claimed of a host the text excepts."""
     from forge.rulebook.language.predicate import AllOf, Atom  # lazy: as in `claims`
 
-    words = read_wording(conceded_away(text))
+    words = read_wording(ended_away(conceded_away(text)))
     subject = subject_of(words)
     found = _condition_claims(words)
     spared = _spared(words)

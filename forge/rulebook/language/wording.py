@@ -233,6 +233,14 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b|"
+                                # "while they merely read User", "only at User": the user level by its bare name after a
+                                # verb that reads the table (r31m; no host "User2", no "user hosts": those restrict scope)
+                                r"\b(?:only|just|merely|solely)\s+(?:(?:reads?|reading|shows?|showing|sits?|sitting)\s+(?:at\s+)?|at\s+)"
+                                r"user\b(?![\s_-]*(?:\d|hosts?\b|box\w*|machines?\b|subnet\b|one\b|level\b|[- ]compromised\b))|"
+                                # "until the box no longer shows root", "until the host stops showing a scan": "until not X" is
+                                # "while X", no absence (r31m)
+                                r"\buntil\s+(?:it|they|the\s+(?:host|box|machine|server)|[\w]+\d|defender)\s+"
+                                r"(?:no\s+longer|stops?\s+(?=reading|showing))\b|"
                                 # "newly owned (clean at the previous step)": the gloss of "newly" (NEWLY_GLOSS)
                                 r"(?<=\bnewly\s)[\w-]+" + NEWLY_GLOSS, re.IGNORECASE)
 # What a condition of absence is about: "absent any exploitation", "barring a real compromise", "without root access".
@@ -966,7 +974,9 @@ _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|b
 # The lesson a learner draws, named inside its sentence after a hedge or a story: "..., but the rule I would take away
 # is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
 # words before it (the hedge, the story) are none of it.
-_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
+# (r31m: the writer's hedge on it, "my hedged takeaway", "our cautious lesson", is no story either)
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|hedged|"
+                          r"cautious|rough|provisional|working|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
                           r"(?:rule|lesson|takeaway|take-away|moral|conclusion|sequence|order\s+of\s+moves|habit)"
                           # (when or where it holds: "my rule from now on is", "the lesson for the quiet case is:")
                           r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what|"
@@ -1529,10 +1539,26 @@ def _contrasted(instruction: str) -> tuple[str, ...]:
                 named = hosts_in(instruction[:match.start()])  # (the order's own host is not put second)
                 found += [h for h in HOST_CLASSES[group] if h not in named]
                 continue
-        host = next(((h, m) for pattern, h in _HOST_FORMS if (m := pattern.match(after))), None)
-        if host is not None and not _STATED_AFTER.match(after[host[1].end():]):
-            found.append(host[0])
+        listed = _hosts_listed(after)
+        if listed and not _STATED_AFTER.match(after[listed[-1][1]:]):
+            found += [h for h, _ in listed]
     return tuple(dict.fromkeys(found))
+
+
+def _hosts_listed(text: str) -> list[tuple[str, int]]:
+    """The hosts a text opens with, one or a list ("User1", "User1, User2 and User3", "User1-4" written out), each with
+    where it ends (r31m: "analyse User0, not User1-4" contrasts the order with every host of the list, not its first)."""
+    found: list[tuple[str, int]] = []
+    at = 0
+    while True:
+        host = next(((h, m) for pattern, h in _HOST_FORMS if (m := pattern.match(text, at))), None)
+        if host is None:
+            return found
+        found.append((host[0], host[1].end()))
+        joined = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|\s+(?:and|or|nor)\s+)").match(text, host[1].end())
+        if joined is None:
+            return found
+        at = joined.end()
 
 
 # After "before" / "ahead of", a move named before the hosts it is on: "any Restore of", "a Remove on", "restoring".
@@ -1579,6 +1605,14 @@ def _host_lists_joined(text: str) -> str:
     return _HOST_LIST.sub(joined, text)
 
 
+# "Neither User1 nor User2 should be restored", "neither user host is to be reimaged ... nor": the hosts a passive
+# prohibition names before its verb, joined by "neither ... nor" (r31m; left unread the rule's "never" was refused as
+# inverting a text that "orders" the verb)
+_NEITHER_NOR = re.compile(r"\bneither\s+(?P<first>[^,;.:]{1,40}?)\s+nor\s+(?P<second>[^,;.:]{1,40}?)\s+"
+                          r"(?:should|must|shall|will|may|can|is\s+to|are\s+to|ought\s+to)\s+(?:ever\s+)?(?:be|get)\s+",
+                          re.IGNORECASE)
+
+
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not _OTHERWISE.search(p))
@@ -1612,6 +1646,11 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
             hosts, classes = hosts_in(subject), classes_in(subject)
         hosts, classes = _others(scope, instruction, hosts, classes)
         found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
+    for match in _NEITHER_NOR.finditer(instruction):  # "neither User1 nor User2 should be restored": both hosts
+        verb = _VERB.match(instruction, match.end())
+        if verb is not None:
+            named = f"{match['first']} {match['second']}"
+            found.append(Prohibition(_canonical_verb(verb, instruction[verb.end():]), hosts_in(named), classes_in(named)))
     for clause in re.split(r"[.;:!?]", instruction):
         bad = _BAD_IDEA.search(clause)
         # the verb judged is the subject of the judgement: the first of the words after the last comma before it ("plan a
