@@ -3,9 +3,10 @@ in a sentence of its own after it ("Not U2 though") was not read as an exception
 condition (or kept it among the hosts of a range) and the faithful predicate, which leaves it out, was refused as not
 about a host the text names; a level by its bare name after the verb that reads the table ("row says User", "reads
 User", "says Unknown") was not read, so the condition was read as the host shown at any level; an opening that states a
-host's state since the defender's own move ("Ent1 still compromised after we restored it -> ...") was taken for a story told in
-the first person, so the note's condition was dropped and its order read as unconditional on the host. Sentences of our
-own, none from a case file."""
+host's state since the defender's own move ("Ent1 still compromised after we restored it -> ...") was taken for a story
+told in the first person, so the note's condition was dropped and its order read as unconditional on the host. The two
+harms left on blind-29 (with both compilers) are label errors, each rule applying by its text and its author's own
+compilation: the last two tests are guards of that side. Sentences of our own, none from a case file."""
 
 from __future__ import annotations
 
@@ -85,3 +86,26 @@ def test_a_refused_rule_kept_semantic_is_held_to_the_move_it_names():
 def test_guard_what_happened_after_our_move_is_still_a_story():
     # guard: "after we removed User1 it came right back" tells what happened (read so before the round too)
     assert read_wording("After we removed User1 it came right back: never remove User1 again.").situation == ""
+
+
+# -- the two harms left on blind-29 are label errors: these guards pin the product's side ---------------------------------
+
+def _holds(text: str, reason: str, context: str):
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+
+    return truth(semantic_claims(text, reason), read_situation(context))
+
+
+def test_guard_a_restore_order_on_a_host_at_user_or_root_holds_at_user():
+    # guard (a label error, not a reading to narrow): "user-level or rooted" holds where the row says Compromised User
+    text = "Op_Server0 keeps the plant running. Whenever that server is user-level or rooted, Restore it first."
+    context = "Op_Server0: Activity None, Compromised User\nUser1: Activity Scan, Compromised No"
+    assert _holds(text, "predicate refused: host: the text means by 'it' Op_Server0", context) is True
+
+
+def test_guard_no_decoy_while_only_scanned_holds_on_a_scan_alone():
+    # guard (a label error, not a reading to narrow): "as long as it is merely scanned" holds on Activity Scan, Compromised No
+    text = "Never put a decoy on Enterprise1 as long as it is merely being scanned."
+    context = "Enterprise1: Activity Scan, Compromised No\nUser3: Activity None, Compromised Unknown"
+    assert _holds(text, "predicate refused: negation: the condition is negated or restricted", context) is True
