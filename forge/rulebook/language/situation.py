@@ -72,11 +72,17 @@ _PROSE_COMPROMISE = (
     (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
     (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b|"
                 # ("Ent1 at User -> Remove", "User2 @ User": the level a host is at, as a note writes it; not "at user hosts")
-                r"\buser-compromised\b|(?:\bat|@)\s*user\b" + _NO_CLASS_NOUN_AFTER, re.I), "User"),
+                r"\buser-compromised\b|(?:\bat|@)\s*user\b" + _NO_CLASS_NOUN_AFTER + r"|"
+                # (r32h: "row says User", "if it reads User", "Defender shows User": the table's value after the verb that
+                # reads it, as "shows Unknown" below; not "shows user activity", "reads user hosts"; nor after "read", which
+                # may tell a past step's row)
+                r"\b(?:says|saying|reads|reading|shows|showing)\s+user\b" + _NO_CLASS_NOUN_AFTER
+                + r"(?![\s-]*(?:activity|traffic|logins?|sessions?|names?|processes|level|shell|access|privileges?|compromise))",
+                re.I), "User"),
     (re.compile(r"\bunknown (?:compromise|status|state|level)\b|\b(?:compromise|status|state|level)(?: \w+)? (?:is |remains |still )?"
                 # "if User0 shows Unknown", "once it reads unknown", "dropped to Unknown": the table's value, said bare
                 # ("OpS0 at Unknown -> Monitor": the level a host is at, as "at Privileged", "at user level")
-                r"unknown\b|\b(?:shows?|showing|reads?|reading|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
+                r"unknown\b|\b(?:shows?|showing|reads?|reading|says|saying|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
                 # ("shows only Unknown", "is still Unknown": the level, said with a word before it)
                 r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|@\s*unknown\b|"
                 # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)

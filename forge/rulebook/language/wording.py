@@ -329,7 +329,13 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
     rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
     rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
-    rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b"))
+    rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b",
+    # (r32h) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
+    # left unread, the host was read as a condition of the order (that it be compromised too)
+    rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
+    # (r32h) a sentence of its own after the order that only denies a host, "Not E1 though (it carries decoys)", "Not
+    # User4, mind you."
+    rf"(?<=[.!?;])\s*not\s+{_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
 _JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
@@ -1108,11 +1114,19 @@ def _reason_before(opening: str, rest: str) -> bool:
         and not hosts_in(opening) and not classes_in(opening)
 
 
+# (r32h) The defender's own move said as the time of a state, "Ent1 still held after I restored it", "User4 back at User
+# since I restored it": the history of a situation (history_words reads it), no story told in the first person.
+_MOVE_SINCE = re.compile(r"\b(?:after|since|once)\s+(?:i|we)\s+(?:had\s+|have\s+|just\s+|already\s+)?"
+                         r"(?:removed|restored|reimaged|analy[sz]ed|cleaned|wiped)\b(?:\s+(?:it|them|\w+\d|defender)\b)?",
+                         re.IGNORECASE)
+
+
 def _opening_situation(opening: str, rest: str = "") -> str:
     """The situation an opening before a colon (and before `rest`, the order) states: none for a story, a note on the
     teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
     after its last "but" ("I'm not sure Remove is always wrong elsewhere, but for Defender: ..." is about Defender)."""
-    if _STORY.search(opening) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
+    said = _MOVE_SINCE.sub("", opening)  # (the defender's move as the time of a state is no story or view of the teacher)
+    if _STORY.search(said) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
             or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening):
         return ""
     if _reason_before(opening, rest):
@@ -1121,7 +1135,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     if stands and hosts_in(stands["aside"]):
         aside = hosts_in(stands["aside"])
         return "" if set(aside) <= set(hosts_in(rest)) else " and ".join(aside)
-    if _teachers_view(opening, rest):
+    if _teachers_view(said, rest):
         tail = re.split(r"\bbut\b", opening, flags=re.IGNORECASE)[-1].strip(" ,")
         scope = _VIEW_SCOPE.match(tail) if tail != opening.strip(" ,") else None
         return tail if scope and (hosts_in(tail) or classes_in(tail)) else ""
