@@ -289,7 +289,9 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--|\u2014|\u2013)\s+|\s*,\s+(?=(
 
 # An order of one verb and no other: "plan Monitor and nothing else", "Remove, nothing more" (the order's "only").
 # (r31m: "..., and not yet use anything heavier": no other, stronger move yet; "..., and at no other time")
-_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides)\b|\bnothing\s+but\b|"
+# (r32m: "recommend a decoy there, nothing heavier", "nothing fancier": no stronger move than the order's)
+_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides|heavier|fancier|stronger|bigger|"
+                        r"harsher|drastic|more\s+drastic)\b|\bnothing\s+but\b|"
                         r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+no\s+other\s+time|never\s+otherwise)\b|"
                         r"\bnot\s+(?:yet\s+)?(?:reach\s+for|go\s+for|use|try|escalate\s+to)\s+anything\s+"
                         r"(?:heavier|else|more|stronger|bigger|harsher)\b", re.IGNORECASE)

@@ -228,7 +228,9 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           # "User2 is not scanned and it is compromised": the negation is the first clause's alone
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
-                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked)\b)|"
+                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked)\b)"
+                          # (r32m: nor after "and", "scanned and nothing compromised on it yet": that host's own state)
+                          r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           # "User4 scanned, not exploited yet": a comma before a negated state joins it like "and" (not
                           # one said of the subject's own host, "..., no compromise on it so far": that is its state)
                           r",\s*(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
@@ -1096,13 +1098,27 @@ def complete_claims(text: str, found) -> bool:
     # them: `_class_heading`)
     headings = {c.text for c in words.conditions if _class_heading(c.text, words) is not None}
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
-               if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings]
+               if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings
+               and not _exception_left_out(c, words, found)]
     # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
     return not unresolved and reads_whole("; ".join(_without_exception(c.text) if c.text in headings else c.text
                                                     for c in words.conditions), found,
                                           negated=bool(negated), resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
         and not _hosts_unclaimed(words, found) and not _order_states_unread(words, found)
+
+
+_EXCEPTING_WORD = re.compile(r"^(?:except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|excluding|save\s+for|barring|but\s+not)$",
+                             re.IGNORECASE)
+
+
+def _exception_left_out(condition, words, found) -> bool:
+    """Whether a condition's only restriction is the hosts it excepts, and the claims leave every one of them out ("Unknown
+    on any user host except User4", claimed of User0 to User3: r32m): its negation is placed, by what is not claimed."""
+    from forge.rulebook.language.predicate import positive_hosts  # lazy: as in `claims`
+
+    return bool(condition.negations and condition.hosts) and all(_EXCEPTING_WORD.match(n) for n in condition.negations) \
+        and set(condition.hosts) <= set(words.excepted) and not set(condition.hosts) & positive_hosts(found)
 
 
 # The pieces of an order read with no condition apart from it: "OpS0 quiet + no usr host owned -> Sleep is fine",

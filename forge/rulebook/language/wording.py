@@ -146,6 +146,10 @@ _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pa
                      r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
                      # ("a Remove will do for that", "a Remove does the job there")
                      r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick))\b", re.IGNORECASE)
+# A scope said before a verb named as enough, with no comma between them (r32m: "on Enterprise0 at user level a Remove
+# will do"; without the comma the lead was not seen, and the text gave no order).
+_UNMARKED_SCOPE = re.compile(r"^(?:for|on|with|at|in)\s+[^,:;]{3,80}?\s+(?=(?:a|an|the)\s+(?:" +
+                             "|".join(pattern for _, pattern in _VERB_FORMS) + r")\b)", re.IGNORECASE)
 # The prohibition words that start an order (a bare "not" or "without" inside a condition does not).
 _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|"
                  r"refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off")
@@ -254,7 +258,9 @@ _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|sho
 
 
 _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
-                     r"while|(?<!at\s)once(?!\s+(?:more|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|early\s+in|late\s+in|"
+                     r"while|(?<!at\s)once(?!\s+(?:more|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
+                     # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
+                     r"(?:early|late)\s+in(?!\s+(?:seed|episode|run|game)\s+#?\d)|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
                      # "in the impact phase", "at the reconnaissance stage"
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
@@ -330,7 +336,7 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
     rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b",
-    # (r32h) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
+    # (r32h; r32m read the same participle on its own, folded here) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
     # left unread, the host was read as a condition of the order (that it be compromised too)
     rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
     # (r32h) a sentence of its own after the order that only denies a host, "Not E1 though (it carries decoys)", "Not
@@ -664,7 +670,14 @@ def _so_order(part: str) -> str:
     found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
-        and not _CONDITION.match(found["order"]) else part
+        and (not _CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
+
+
+def _general_reason(reason: str) -> bool:
+    """Whether what comes before ", so when ..., ORDER" is a general reason, said of no host or class and telling
+    nothing ("an exploit in progress outranks a scan, so when E0 shows one, remove it": r32m): the order, with its own
+    condition, is what follows "so" (read as a consequence, the order was dropped with it)."""
+    return not (hosts_in(reason) or classes_in(reason) or _STORY.search(reason) or _CONDITION.search(reason))
 
 
 # A judgement that something is not needed, said of a subject ("A host that was only probed doesn't need rebuilding"): it
@@ -769,6 +782,9 @@ def gives_order(sentence: str) -> bool:
         return False  # "At step 7 I saw Enterprise1 light up and, without ... , I spent a Restore on it": a story
     if lead and gives_order(lead["rest"]):
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
+    unmarked = _UNMARKED_SCOPE.match(body)
+    if unmarked and _AS_FAR.match(body[unmarked.end():]):
+        return True  # "on Enterprise0 at user level a Remove will do": the scope, with no comma, then the verb enough there
     hedged = _BUT_I_BELIEVE.match(body) or _after_doubt(body) or _SURE_THAT.match(body) or _I_THINK_THAT.match(body)
     if hedged and gives_order(hedged["rest"]):
         return True  # "I'm not sure this always holds, but I believe that when ..., the plan should ..."
@@ -779,6 +795,9 @@ def gives_order(sentence: str) -> bool:
     judged = _JUDGED_ORDER.search(body)
     if judged and gives_order(judged["rest"]):
         return True
+    reasoned = _so_order(body)  # ("a live exploit outranks a scan, so when ..., remove it": a reason, then the order)
+    if reasoned is not body and _CONDITION.match(reasoned):
+        return gives_order(reasoned)
     # ("Having seen both outcomes, I think the better call is to Remove ...": a participle's clause, then the order)
     participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if participle and gives_order(participle["rest"]):
@@ -1786,6 +1805,11 @@ def _glosses_host_state(found: re.Match) -> bool:
     return bool(hosts_in(found["said"])) and not hosts_in(found["gloss"])
 
 
+_INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|after)\s+[^,;.:]+?)\s+(?:should|must|do|may|can|will)\s+"
+                             r"(?:you|we)\s+(?=(?:(?:plan|recommend|choose|pick|use)\s+)?(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")",
+                             re.IGNORECASE)
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -1797,6 +1821,14 @@ def written_out(text: str) -> str:
     # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
     text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
+    # "Analyse it b4 any Restore": the note's shorthand of "before" (read as a word, the move it puts off was no contrast)
+    text = re.sub(r"\bb4\b", "before", text, flags=re.IGNORECASE)
+    # "ent-class host", "a user class box": the class named with the word "class" (r32m; read as no class, any host)
+    text = re.sub(r"\b(user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+class[\s-]+(?=(?:hosts?|box(?:es)?|machines?|servers?|"
+                  r"srvs?|nodes?|systems?|workstations?)\b)", r"\1 ", text, flags=re.IGNORECASE)
+    # "Only when User3 is rooted should you restore it": the order inverted after its condition, said as "only when
+    # User3 is rooted, restore it" (r32m; with no comma, the order was read as part of the condition)
+    text = _INVERTED_ORDER.sub(lambda m: f"{m['lead']}, ", text)
     # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
     text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
     # "at user lvl", "root lvl": the note's shorthand of "level" (read as the level it names)
@@ -1847,11 +1879,24 @@ _JUDGED_PROPOSAL = re.compile(r"\b(?P<judged>means|calls?\s+for|warrants?)\s+(?:
                               r"(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# A note's list of the situation, one state an item, then the order after an arrow ("- U1 exploited - E1 clean => Remove
+# U1", its lines flattened): every item is the condition, as "U1 exploited and E1 clean" (r32m; read as it stood, the first
+# item alone was the situation and the rest the order's clause, its negations unplaced).
+_BULLET = r"\s+[-*\u2022]\s+"
+_LISTED_SITUATION = re.compile(r"\A\s*[-*\u2022]\s+(?P<items>(?:(?!->|=>|\u2192).)+?(?:" + _BULLET + r"(?:(?!->|=>|\u2192).)+?)+)"
+                               r"\s*(?=->|=>|\u2192)")
+
+
+def _listed_situation_joined(flat: str) -> str:
+    """`flat` (one line) with a listed situation before its arrow said as one condition (_LISTED_SITUATION)."""
+    return _LISTED_SITUATION.sub(lambda m: " and ".join(re.split(_BULLET, m["items"])) + " ", flat)
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
-                           _ARROW.sub(": ", _window(expand_ranges(written_out(" ".join((text or "").split()))))))
+                           _ARROW.sub(": ", _window(expand_ranges(written_out(_listed_situation_joined(" ".join((text or "").split())))))))
     flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
@@ -1885,8 +1930,13 @@ def read_wording(text: str) -> Wording:
 
 # A condition told in the past, every verb of it ("while Op_Server0 was already compromised"): what happened, not when
 # (or "got": "When Enterprise2 got scanned I put the decoy elsewhere")
-_TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*\b(?:was|were|had|got)\b",
-                             re.IGNORECASE)
+# (r32m: or "sat", "stood", "said": "while it sat at Unknown", "when the table plainly said Compromised No")
+_TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*"
+                             r"\b(?:was|were|had|got|sat|stood|said|showed)\b", re.IGNORECASE)
+# The teacher telling what they, or their plan, did: "I restored it", "we waited", "my plan at that step went for a
+# Restore" (r32m: the plan's own past, "my plan went", "our Analyse came")
+_TELLER = re.compile(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+|"
+                     r"\b(?:my|our)\s+(?:\w+\s+){1,4}?(?:went|was|were|had|came|did|\w+ed)\b", re.IGNORECASE)
 
 
 def conditions_left_out(text: str) -> tuple[str, ...]:
@@ -1905,8 +1955,7 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
             sentence = opening["rest"]  # (the teacher's judgement before the order states none of its conditions)
         # (a reason before ", so ORDER" is no condition of it: `_so_order`)
         for condition in _conditions(_JUSTIFICATION.sub("", _so_order(sentence)), ""):
-            if _TOLD_CONDITION.search(condition.text) and re.search(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+", sentence,
-                                                                     re.IGNORECASE):
+            if _TOLD_CONDITION.search(condition.text) and _TELLER.search(sentence):
                 continue  # "a user host was exploited while Op_Server0 was already compromised, and I ...": a told moment
             if condition.text.lower() not in kept:
                 left.append(condition.text)
