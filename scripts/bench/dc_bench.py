@@ -43,8 +43,8 @@ development since the thirtieth read its failures. `blind28`, written after the 
 its first run (the thirtieth round's held-out measure), is development since the thirty-first read its failures.
 `blind29`, written before the thirtieth round's changes landed and committed before its first run (the thirty-first
 round's held-out measure), is development since the thirty-second read its failures. `blind30`, written before the
-thirty-second round's changes landed and committed before its first run (that round's held-out measure), is in
-`UNREAD`, held out now. A held-out split is read
+thirty-second round's changes landed and committed before its first run (that round's held-out measure), is
+development since the thirty-third read its failures. `UNREAD` holds the splits held out now. A held-out split is read
 by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
 case's text, label or context (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
@@ -133,10 +133,10 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind27": "blind-27 (written blind; development: issue 29's thirtieth round read its failures)",
                "blind28": "blind-28 (written blind; development: issue 29's thirty-first round read its failures)",
                "blind29": "blind-29 (written blind; development: issue 29's thirty-second round read its failures)",
-               "blind30": "blind-30 (held out, unread: aggregates only)"}
+               "blind30": "blind-30 (written blind; development: issue 29's thirty-third round read its failures)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset({"blind30"})
+UNREAD: frozenset[str] = frozenset()
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
