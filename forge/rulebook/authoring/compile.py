@@ -195,6 +195,18 @@ def format_problem(text: str) -> Optional[str]:
     if moves:
         return (f"format: the text orders {moves[0]} in a condition ({words.conditions[0].text[:50]!r}): a rule about "
                 "what to decide, not the reply's form")
+    return _host_state_told(plain)
+
+
+def _host_state_told(text: str) -> Optional[str]:
+    """(r33h) Why a text that states no condition clause is still no FORMAT rule: it tells a named host's state in a
+    sentence of its own and orders a move ("Op_Host1 is rooted. Then the chooser picks Restore Op_Host1 and nothing
+    else"): the situation is the condition, "nothing else" the order's only, no word on the reply's form."""
+    parts = sentences(read_wording(text).instruction)
+    told = next((hosts_in(s)[0] for s in parts if hosts_in(s) and _STATE.search(s)), None)
+    move = next((v for s in parts if hosts_in(s) for v in verbs_in(s)), None)
+    if told and move:
+        return f"format: the text tells what {told} shows and orders {move}: a rule about what to decide, not the reply's form"
     return None
 
 

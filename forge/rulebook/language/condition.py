@@ -309,6 +309,10 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                            r"(?:confirmed|real|actual|genuine|verified)\s+compromise\b", re.IGNORECASE), r"\1"),
                # "newly owned (clean at the previous step)": the gloss in brackets says what "newly" says, and no more
                (_NEWLY_GLOSS, r"\1"),
+               # (r33h) "a user box under analysis", "usr host being inspected": the host at hand is of the class named,
+               # which stays (read as "a host", the class was lost and the rule fired on a user host's record)
+               (re.compile(r"\b((?:user|enterprise|op|operational)[\s-]+(?:host|box|machine|server|workstation)s?)\s+"
+                           + _AT_HAND_PARTICIPLE, re.IGNORECASE), r"\1"),
                # "the host you analyse is Enterprise1": that host (the one the analyst's context is about)
                (re.compile(r"\bthe\s+(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
                            r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\s+is\s+"
@@ -344,7 +348,13 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
                 r"on only a \1"),
                (re.compile(r"\b(?:an?\s+)?(exploit\w*(?:\s+attempt)?)\s+that\s+(?:did\s+not|didn't|failed\s+to)\s+(?:land|succeed|work|stick)\b",
-                           re.IGNORECASE), r"only an \1"))
+                           re.IGNORECASE), r"only an \1"),
+               # (r33h) "a probed Op_Host2 with no compromise": the state said before the host's name, said after it
+               # ("Op_Host2 probed with no compromise"), where the reading gives a host its state (read before it, the
+               # scan was lost beside the "with" that follows)
+               (re.compile(r"\b(?:(?:a|an|the)\s+)?(scanned|probed|exploited|compromised|rooted|owned|pwned|breached|infected|hacked)\s+"
+                           r"((?:User|Enterprise|Op_Host)\d|Op_Server0)\b(?=\s+(?:with|without|that|which|showing)\b)", re.IGNORECASE),
+                r"\2 \1"))
 
 
 # The shorthand of notes for a class ("usr host", "ent srv", "ops boxes", as `classes_in` reads it), written in full, so

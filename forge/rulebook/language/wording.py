@@ -108,7 +108,9 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
-           r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without")
+           r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without|"
+           # (r33h) a warning against the move: "we'll regret a Remove of Op_Host0 whilst ..."
+           r"(?:you|we)(?:['\u2019]ll|['\u2019]d|\s+will|\s+would)\s+(?:surely\s+|only\s+)?regret")
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
 # for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
 # hesitate to restore", "don't wait to restore"), nor words of doubt or knowing: "I can't be sure the Remove would have
@@ -158,7 +160,10 @@ _ORDER_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\
 # ("restore it at once, without waiting on an Analyse": the verb waited on is the one put off)
 _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|and\s+not|but\s+not|"
                         r"without\s+(?:first\s+)?waiting\s+(?:on|for)|"
-                        r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from)\s+"
+                        r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from|"
+                        # (r33h) "I'd rather Restore User3 than Analyse it": the move after "than", said with what it
+                        # is done to, is the one put aside ("rather restore it than watch" leaves the watching unread)
+                        r"(?:would|(?<=['\u2019])d)\s+rather\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b))\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
                         r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+)?"
                         r"(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
@@ -167,7 +172,10 @@ _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  #
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r"))|"
                           r"(?:" + _VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
-                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))", re.IGNORECASE)
+                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))|"
+                          # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
+                          r"(?:" + _VERB_WORD + r")(?=\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+"
+                          r"(?:just\s+|safely\s+|easily\s+)?wait\b)", re.IGNORECASE)
 # "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
 # ("a DecoyHarakaSMTP on Op_Server0 is the better use of the step than watching": what the move is on, and what it is
 # better as, may stand between)
@@ -1463,14 +1471,34 @@ def _list_start(instruction: str, start: int) -> int:
     return listed.start() if listed and re.search(r"\bor\b|\bof\b", listed.group(0), re.IGNORECASE) else start
 
 
+# (r33h) A state said of the host right before its name: "a probed Op_Host2 with no compromise", "an exploited user
+# host that ..." (the relative clause alone left the scan out, and the rule fired on the host's quiet row)
+_STATE_BEFORE_HOST = re.compile(r"\b(?:(?:newly|freshly|recently|already|just)\s+)?(?:scanned|probed|exploited|compromised|"
+                                r"rooted|owned|pwned|popped|breached|infected|hacked)\s+$", re.IGNORECASE)
+
+
+def _state_said_before(instruction: str, start: int) -> int:
+    """Where a relative clause that starts at a host begins once a state said right before the host is counted in."""
+    found = _STATE_BEFORE_HOST.search(instruction[:start])
+    return found.start() if found else start
+
+
+# (r33h) "every time", "each single time" said alone after the order: it says "always", and states no condition
+_EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", re.IGNORECASE)
+
+
 def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     spans: list[str] = []
     for marker in _CONDITION.finditer(instruction):
         if re.search(r"\b(?:even|even\s+though)\s*$", instruction[:marker.start()], re.IGNORECASE):
             continue  # "never restore Enterprise1, even if it is compromised": a concession, not a condition
-        spans.append(instruction[marker.start():_clause_end(instruction, marker.end())])
+        span = instruction[marker.start():_clause_end(instruction, marker.end())]
+        if _EMPHASIS_ONLY.fullmatch(span.strip()):
+            continue  # (r33h) "Restore it. Every time.": the order's emphasis, no condition of its own
+        spans.append(span)
     for relative in _RELATIVE.finditer(instruction):
-        spans.append(instruction[_list_start(instruction, relative.start()):_clause_end(instruction, relative.end())])
+        start = _state_said_before(instruction, _list_start(instruction, relative.start()))
+        spans.append(instruction[start:_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
             # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
@@ -1892,11 +1920,23 @@ def _listed_situation_joined(flat: str) -> str:
     return _LISTED_SITUATION.sub(lambda m: " and ".join(re.split(_BULLET, m["items"])) + " ", flat)
 
 
+# (r33h) A reason set off by commas between the subject and its order: "User4, because the lab depends on it, must be
+# planned for a Remove as soon as ...". Read as a justification, it swallowed the rest of the sentence, order and all.
+_REASON_ASIDE = re.compile(r",\s*(?:because|since|given\s+that)\s+[^,;:.]+,\s*(?=(?:should|must|needs?\s+to|has\s+to|ought\s+to|"
+                           r"is\s+to|are\s+to|gets?|deserves?|warrants?|will|shall)\b)", re.IGNORECASE)
+
+
+def _reason_aside_dropped(flat: str) -> str:
+    """`flat` without a reason set off by commas before the order's verb (_REASON_ASIDE)."""
+    return _REASON_ASIDE.sub(" ", flat)
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
-                           _ARROW.sub(": ", _window(expand_ranges(written_out(_listed_situation_joined(" ".join((text or "").split())))))))
+                           _ARROW.sub(": ", _window(expand_ranges(written_out(_listed_situation_joined(
+                               _reason_aside_dropped(" ".join((text or "").split()))))))))
     flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
@@ -1939,6 +1979,11 @@ _TELLER = re.compile(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+|"
                      r"\b(?:my|our)\s+(?:\w+\s+){1,4}?(?:went|was|were|had|came|did|\w+ed)\b", re.IGNORECASE)
 
 
+# (r33h) What might have been, said before a condition in its clause: "a Restore might have worked if it came earlier"
+# (the "if" is the counterfactual's, no condition the rule is for)
+_MIGHT_HAVE_BEEN = re.compile(r"\b(?:would|could|might)(?:\s+not|n['\u2019]t)?\s+have\s+\w+[^.;:]*$", re.IGNORECASE)
+
+
 def conditions_left_out(text: str) -> tuple[str, ...]:
     """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
     and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
@@ -1957,6 +2002,8 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
         for condition in _conditions(_JUSTIFICATION.sub("", _so_order(sentence)), ""):
             if _TOLD_CONDITION.search(condition.text) and _TELLER.search(sentence):
                 continue  # "a user host was exploited while Op_Server0 was already compromised, and I ...": a told moment
+            if _MIGHT_HAVE_BEEN.search(sentence[:max(sentence.find(condition.text), 0)]):
+                continue  # (r33h) "a Restore might have worked if it came earlier": what might have been
             if condition.text.lower() not in kept:
                 left.append(condition.text)
     return tuple(left)

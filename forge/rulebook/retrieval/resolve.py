@@ -212,9 +212,11 @@ def settle(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Opt
 
 
 def general_rules_kept(decision: Decision, records: Mapping[str, RuleRecord], related: Optional[Related],
-                       undisputed: Undisputed) -> tuple[str, ...]:
+                       undisputed: Undisputed, unknown: Sequence[str] = ()) -> tuple[str, ...]:
     """The losers a winner leaves in force for other hosts: each whose trigger strictly contains the winner's,
-    that disagrees with no party but the winner here, and that acts on a host the winner does not dispute."""
+    that disagrees with no party but the winner here, and that acts on a host the winner does not dispute, nor an
+    exception to it whose condition is unknown here (`unknown`: r33h, "never restore User1" unread beside "restore
+    each owned user box" and "for User2 we Remove and skip any Restore": the general rule spoke for User1 again)."""
     if decision.winner is None:
         return ()
     kept = []
@@ -224,7 +226,9 @@ def general_rules_kept(decision: Decision, records: Mapping[str, RuleRecord], re
         rivals = [o for o in records[rid].conflicts_with if o in decision.members and o not in (rid, decision.winner)]
         if any(related is None or related(rid, o) for o in rivals):
             continue
-        if undisputed(rid, (decision.winner,)):
+        exceptions = [u for u in unknown if u != rid and _narrower(records[u], records[rid])
+                      and (related is None or related(rid, u))]
+        if undisputed(rid, (decision.winner, *exceptions)):
             kept.append(rid)
     return tuple(kept)
 
@@ -294,7 +298,8 @@ def resolve_conflicts(
             continue
         decision = _decided(members, records, actor, unknown)
         if undisputed is not None:
-            decision = replace(decision, elsewhere=general_rules_kept(decision, records, related, undisputed))
+            decision = replace(decision, elsewhere=general_rules_kept(decision, records, related, undisputed,
+                                                                      [u for u in members if u in unknown]))
         decision = replace(decision, allies=allies(decision, records, related))
         decisions.append(decision)
         for winner in (decision.winner, *decision.elsewhere, *decision.allies):
