@@ -48,7 +48,7 @@ from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_cla
                                                rule_claims, spoken_facts, subject_of, whole_claims)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
-                                            state_words_in, unnamed_hosts, verbs_in)
+                                            state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
 def _says_absence(atom: Atom, negated: bool) -> bool:
@@ -234,7 +234,15 @@ def _put_off(words: Wording) -> set[str]:
     # order of its own, but what the order is given in place of
     failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if (fails := _FAILS_NOW.search(sentence))
                for v in verbs_in(sentence[:fails.start()])}
-    return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
+    regretted = {v for m in _REGRETTED.finditer(words.text) for v in verbs_in(m["what"])}
+    return later | failing | regretted | ({v for v in verbs_in(words.text) if v not in first} if first else set())
+
+
+# (r33m) "you'll regret planning a Restore of it at Unknown; analyse it instead": the move warned against, what the
+# order is given in place of (not "you'll regret not restoring it", "... skipping the Restore": the move urged)
+_REGRETTED = re.compile(r"\b(?:you|we|I)(?:'ll|'d|\s+will|\s+would|\s+are\s+going\s+to)\s+(?:surely\s+|only\s+|soon\s+)?regret\s+"
+                        r"(?!(?:not|never|skipping|failing|missing|neglecting|forgetting|waiting|delaying|leaving|passing|"
+                        r"holding)\b)(?P<what>[^,;.:!?\u2014\u2013]{3,80})", re.IGNORECASE)
 
 
 # "a Remove doesn't hold on that server", "Restore never sticks there", "Remove keeps failing there" (the present; "Remove
@@ -595,6 +603,15 @@ _NAMING = frozenset("""a an the any some that this it its is are was were be bee
 # (the last line: the Analyst's call is about one host, "when you analyse Op_Server0", "the host you're analysing is
 # Op_Server0": the context shows that host, no more)
 
+# (r33m) "OpH2 excluded: never restore it": a heading that sets the host apart from an order it forbids names the host the
+# prohibition holds on, and states nothing of it
+_SET_APART = frozenset("excluded excepted exempt exempted spared off-limits untouchable".split())
+
+
+def _heads_a_prohibition(words: Wording, condition: str) -> bool:
+    """Whether a condition opens the text before a colon, and the text forbids something ("OpH2 excluded: never ...")."""
+    return bool(words.prohibitions) and re.match(rf"\s*{re.escape(condition.strip())}\s*:", words.text) is not None
+
 
 def _bare(words: Wording, predicate) -> Optional[str]:
     """A condition that says something of a host it names ("if User3 gets hit") compiled as the bare host (the
@@ -602,7 +619,8 @@ def _bare(words: Wording, predicate) -> Optional[str]:
     subject = subject_of(words)
     for condition in words.conditions:
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
-                                                                " ", condition.text).lower()) if w not in _NAMING]
+                                                                " ", without_host_names(condition.text)).lower()) if w not in _NAMING
+                and not (w in _SET_APART and _heads_a_prohibition(words, condition.text))]
         # (and the host its "it" stands for: "Op_Server0 must be restored the moment it is touched")
         named = condition.hosts or ((subject,) if subject and re.search(r"\b(?:it|its)\b", condition.text, re.I) else ())
         for host in named:

@@ -91,7 +91,9 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
                 r"roll(?:s|ed|ing)? (?:it |them )?back|recover\w*"),
     ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w*|terminat\w*|expel\w*|get(?:ting)? rid of|"
                r"clean(?:s|ed|ing)? (?:out|up|off)|throw\w* (?:the attacker )?out"),
-    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*"),
+    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
+                # (r33m) "a Restore, not another look": a look at the host, counted as one more
+                r"(?:another|a second|one more|a closer|a fresh|a further) look\b(?! (?:at|into))"),
     ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
     ("Monitor", r"monitor\w*|watch\w*|observ\w*"),
     ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! (?:for|on|until|till)\b)"),
@@ -189,6 +191,9 @@ _COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|aga
 _BEATS = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+)?(?:(?:always|still|easily|clearly)\s+)?"
                     r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
                     r"(?:(?:a|an|the|any)\s+)?(?P<second>" + _VERB_WORD + r")", re.IGNORECASE)
+# (r33m) "I'd rather remove Enterprise2 than analyse it", "we would sooner restore it than ...": the verb after "than"
+_RATHER_THAN_VERB = re.compile(r"\b(?:would|['\u2019]d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r")"
+                               r"[^.;:,]{0,60}?\bthan\s+(?:\w+\s+){0,1}?(?P<second>" + _VERB_WORD + r")", re.IGNORECASE)
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
 _CONTRAST = re.compile(r"(?:\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|before|ahead\s+of|"
                        r"and\s+not|but\s+not|not|never)|,\s*not)\s+(?:(?:on|to|for|at|with|from)\s+)?(?:the\s+)?", re.IGNORECASE)
@@ -286,6 +291,8 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"where(?:ver)?(?=\s+(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|defender|"
                      r"(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\s+(?:(?:still|now|only|just)\s+)?"
                      r"(?:is|are|sits?|shows?|gets?|has|becomes?|remains?|stays?|reads?|looks?)\b)|"
+                     # (r33m) "where an Analyse has just shown a box rooted, ...": the defender's move, then what it did
+                     r"where(?=\s+(?:a|an|the|your|our|my)\s+(?:analy[sz]e|restore|remove|monitor|decoy\w*)\s+(?:has|had|just)\b)|"
                      # (not "as it is", "as they are" with no state after: "keep that box as it is for the lab" is "unchanged")
                      r"(?<!such\s)as(?!\s+(?:it|they|\w+\d)\s+(?:is|are)\s*(?:$|[,;.:)!]|(?:for|and|but|so|now|then)\b))"
                      r"(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
@@ -746,12 +753,20 @@ _BUT_I_BELIEVE = re.compile(r"^(?:i|i'm|i\s+am|we|we're)\b[^;]*?,\s*but\s+(?:i|w
 _BUT_THEN = re.compile(r"^(?:(?:perhaps|maybe|honestly|admittedly|granted|sure|ok(?:ay)?)\s*,?\s+)?(?:i|i'm|i\s+am|we|we're)\b"
                        r"[^;:]*?,\s*but\s+(?P<rest>.+)$", re.IGNORECASE)
 
+# (r33m) the doubt said of the story, not of the teacher: "Perhaps it made no difference, but I'd sooner ...", "Maybe that
+# was bad luck, but from here on ..."
+_MAYBE_IT_BUT = re.compile(r"^(?:perhaps|maybe|possibly)\s*,?\s+(?:it|that|this)\b[^;:]*?,\s*but\s+(?P<rest>.+)$", re.IGNORECASE)
+
+# (r33m) "I'd rather remove Enterprise2 than analyse it", "we would sooner plan a Restore than ...": the verb preferred
+_RATHER_ORDER = re.compile(r"^(?:i|we)(?:['\u2019]d|\s+would)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+"
+                           r"(?:(?:plan|use|pick|choose|recommend)\s+(?:a\s+|an\s+)?)?(?=" + _VERB_WORD + r")", re.IGNORECASE)
+
 
 def _after_doubt(part: str) -> Optional[re.Match]:
     """`_BUT_THEN`'s match, unless what follows "but" is a judgement before a colon ("..., but User0 looks like the
     exception: when ..."): the whole part is then read as before, its opening the teacher's view (a scope, "but for
     Defender: ...", or a situation that names a state, stays the order's)."""
-    found = _BUT_THEN.match(part)
+    found = _BUT_THEN.match(part) or _MAYBE_IT_BUT.match(part)
     opening = _OPENING.match(found["rest"]) if found else None
     if opening and not re.match(r"(?:for|on|with)\b", opening["situation"], re.IGNORECASE) \
             and not _STATE_WORDS.search(opening["situation"]):
@@ -812,6 +827,8 @@ def gives_order(sentence: str) -> bool:
         return True
     if _AS_FAR.match(body):
         return True  # "Remove is as far as we go there": an order of that verb, and no further
+    if _RATHER_ORDER.match(body):
+        return True  # (r33m) "I'd sooner restore User3 than remove it": the teacher's preference is the order
     bad = _BAD_IDEA.search(body)
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
@@ -1739,6 +1756,8 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         worse = first if match["how"].lower() in ("worse", "riskier", "costlier") else second
         dispreferred += list(worse[:1])
     for match in _BEATS.finditer(instruction):
+        dispreferred += list(verbs_in(match["second"])[:1])
+    for match in _RATHER_THAN_VERB.finditer(instruction):
         dispreferred += list(verbs_in(match["second"])[:1])
     if re.search(r"\binstead\b", instruction, re.IGNORECASE):
         # "Don't restore X; remove it instead": the forbidden verb is the dispreferred one.

@@ -192,6 +192,18 @@ def _narrower(narrow: RuleRecord, broad: RuleRecord) -> bool:
     return meaning_of(narrow).semantic and positive_hosts(mine) < positive_hosts(theirs)
 
 
+def exceptions_apart(members: Sequence[str], records: Mapping[str, RuleRecord]) -> tuple[str, ...]:
+    """(r33m) The parties that are each an exception to one broad party and disagree with no other exception ("restore
+    every user host" against "never restore User0" and "User2: a Remove, not a Restore"): no one of them is the
+    narrowest, yet each outranks the broad rule where it speaks. Empty unless the group is so made."""
+    for broad in members:
+        others = [rid for rid in members if rid != broad]
+        if len(others) > 1 and all(_narrower(records[rid], records[broad]) for rid in others) \
+                and not any(o in records[rid].conflicts_with for rid in others for o in others if o != rid):
+            return tuple(others)
+    return ()
+
+
 def settle(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Optional[str]) -> Decision:
     members = tuple(sorted(members))
     members_for_majority = list(members)
@@ -204,6 +216,9 @@ def settle(members: Sequence[str], records: Mapping[str, RuleRecord], actor: Opt
     narrow = narrowest(members_for_majority, records)
     if narrow is not None:
         return Decision(members, narrow, "specificity", "its trigger is the narrowest")
+    apart = exceptions_apart(members_for_majority, records)
+    if apart:  # (the other exceptions are kept beside it as `allies`: they disagree with none of the rules kept)
+        return Decision(members, apart[0], "specificity", "each party but one is an exception to that one, on hosts of its own")
     support = sorted(((records[rid].support, rid) for rid in members_for_majority), reverse=True)
     if len(support) == 1 or support[0][0] > support[1][0]:
         return Decision(members, support[0][1], "majority",

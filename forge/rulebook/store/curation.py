@@ -332,9 +332,19 @@ def _one_order(a: _Order, b: _Order) -> bool:
     rooted" after "restore User2 whenever compromised" was withdrawn), or a condition added to a standing prohibition
     ("never Restore User2 unless it is at root" after "never Restore User2"), is another rule."""
     first, second = a.meaning, b.meaning
-    if first.action != second.action or positive_hosts(first.when) != positive_hosts(second.when):
+    if not _one_move(first.action, second.action) or positive_hosts(first.when) != positive_hosts(second.when):
         return False
     return a.unread or b.unread or (implies(first.when, second.when) and implies(second.when, first.when))
+
+
+def _one_move(first, second) -> bool:
+    """Two actions that order one move: equal; or (r33m) one a `do` of the move the other prefers ("restore the Defender"
+    taught again as "I would rather restore it than watch"): the move ordered is the same, what it is preferred over only
+    said the second time."""
+    if first == second:
+        return True
+    modes = {str(getattr(x, "mode", "")).lower() for x in (first, second)}
+    return modes == {"do", "prefer"} and first.move == second.move and first.then == second.then
 
 
 def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str], float]]) -> bool:
