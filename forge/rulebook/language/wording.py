@@ -165,7 +165,7 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from|"
                         # (r33h) "I'd rather Restore User3 than Analyse it": the move after "than", said with what it
                         # is done to, is the one put aside ("rather restore it than watch" leaves the watching unread)
-                        r"(?:would|(?<=['\u2019])d)\s+rather\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b))\s+"
+                        r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b))\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
                         r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+)?"
                         r"(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
@@ -191,9 +191,6 @@ _COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|aga
 _BEATS = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+)?(?:(?:always|still|easily|clearly)\s+)?"
                     r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
                     r"(?:(?:a|an|the|any)\s+)?(?P<second>" + _VERB_WORD + r")", re.IGNORECASE)
-# (r33m) "I'd rather remove Enterprise2 than analyse it", "we would sooner restore it than ...": the verb after "than"
-_RATHER_THAN_VERB = re.compile(r"\b(?:would|['\u2019]d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r")"
-                               r"[^.;:,]{0,60}?\bthan\s+(?:\w+\s+){0,1}?(?P<second>" + _VERB_WORD + r")", re.IGNORECASE)
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
 _CONTRAST = re.compile(r"(?:\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|before|ahead\s+of|"
                        r"and\s+not|but\s+not|not|never)|,\s*not)\s+(?:(?:on|to|for|at|with|from)\s+)?(?:the\s+)?", re.IGNORECASE)
@@ -1756,8 +1753,6 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         worse = first if match["how"].lower() in ("worse", "riskier", "costlier") else second
         dispreferred += list(worse[:1])
     for match in _BEATS.finditer(instruction):
-        dispreferred += list(verbs_in(match["second"])[:1])
-    for match in _RATHER_THAN_VERB.finditer(instruction):
         dispreferred += list(verbs_in(match["second"])[:1])
     if re.search(r"\binstead\b", instruction, re.IGNORECASE):
         # "Don't restore X; remove it instead": the forbidden verb is the dispreferred one.
