@@ -66,9 +66,9 @@ def test_a_reason_then_so_when_gives_the_order():
 
 
 def test_a_scope_without_a_comma_before_a_move_said_enough():
-    text = ("I reimaged Enterprise2 at step 9, when a Remove would have cleared a fresh foothold. I may be wrong, "
-            "but for Enterprise2 with a user-level compromise a Remove should suffice.")
-    assert text_problem(text, {"host": "Enterprise2", "compromise": "User"}, _do("Remove", "Enterprise2")) is None
+    text = ("I reimaged Op_Host0 at step 9, when a Remove would have cleared a fresh foothold. I may be wrong, "
+            "but for Op_Host0 with a user-level compromise a Remove should suffice.")
+    assert text_problem(text, {"host": "Op_Host0", "compromise": "User"}, _do("Remove", "Op_Host0")) is None
 
 
 def test_only_when_should_you_is_the_order_after_its_condition():

@@ -1124,7 +1124,7 @@ _EXCEPTING_WORD = re.compile(r"^(?:except(?:\s+for)?|other\s+than|apart\s+from|a
 
 def _exception_left_out(condition, words, found) -> bool:
     """Whether a condition's only restriction is the hosts it excepts, and the claims leave every one of them out ("Unknown
-    on any user host except User4", claimed of User0 to User3: r32m): its negation is placed, by what is not claimed."""
+    on any enterprise host except Enterprise1", claimed of Enterprise0 and Enterprise2: r32m): its negation is placed, by what is not claimed."""
     from forge.rulebook.language.predicate import positive_hosts  # lazy: as in `claims`
 
     return bool(condition.negations and condition.hosts) and all(_EXCEPTING_WORD.match(n) for n in condition.negations) \

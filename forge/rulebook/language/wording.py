@@ -101,6 +101,10 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
 _VERB = re.compile("|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in _VERB_FORMS), re.IGNORECASE)
 _DECOY_NAMES = frozenset(f"decoy{service.lower()}" for service in DECOY_SERVICES)
 _SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)", re.IGNORECASE)
+# A warning against a move, "you'll regret ...", "we would surely regret ...": the move after it is forbidden
+# (`_FORBID`), and it is what the order is given in place of (`checks._put_off`).
+WARNED_AGAINST = (r"(?:you|we|i)(?:['\u2019]ll|['\u2019]d|\s+will|\s+would|\s+are\s+going\s+to)\s+"
+                  r"(?:surely\s+|only\s+|soon\s+)?regret")
 # Words that, standing before a verb, forbid it.
 _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
            # a prohibition said politely: "I'd rather we didn't restore ...", "we would prefer you did not ..."
@@ -112,7 +116,7 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
            r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without|"
            # (r33h) a warning against the move: "we'll regret a Remove of Op_Host0 whilst ..."
-           r"(?:you|we)(?:['\u2019]ll|['\u2019]d|\s+will|\s+would)\s+(?:surely\s+|only\s+)?regret")
+           + WARNED_AGAINST)
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
 # for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
 # hesitate to restore", "don't wait to restore"), nor words of doubt or knowing: "I can't be sure the Remove would have
@@ -150,7 +154,7 @@ _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pa
                      r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
                      # ("a Remove will do for that", "a Remove does the job there")
                      r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick))\b", re.IGNORECASE)
-# A scope said before a verb named as enough, with no comma between them (r32m: "on Enterprise0 at user level a Remove
+# A scope said before a verb named as enough, with no comma between them (r32m: "on Op_Host1 with a user foothold a Remove
 # will do"; without the comma the lead was not seen, and the text gave no order).
 _UNMARKED_SCOPE = re.compile(r"^(?:for|on|with|at|in)\s+[^,:;]{3,80}?\s+(?=(?:a|an|the)\s+(?:" +
                              "|".join(pattern for _, pattern in _VERB_FORMS) + r")\b)", re.IGNORECASE)
@@ -687,7 +691,7 @@ def _so_order(part: str) -> str:
 
 def _general_reason(reason: str) -> bool:
     """Whether what comes before ", so when ..., ORDER" is a general reason, said of no host or class and telling
-    nothing ("an exploit in progress outranks a scan, so when E0 shows one, remove it": r32m): the order, with its own
+    nothing ("a live exploit matters more than a scan, so when E0 shows one, remove it": r32m): the order, with its own
     condition, is what follows "so" (read as a consequence, the order was dropped with it)."""
     return not (hosts_in(reason) or classes_in(reason) or _STORY.search(reason) or _CONDITION.search(reason))
 
@@ -754,7 +758,7 @@ _BUT_THEN = re.compile(r"^(?:(?:perhaps|maybe|honestly|admittedly|granted|sure|o
 # was bad luck, but from here on ..."
 _MAYBE_IT_BUT = re.compile(r"^(?:perhaps|maybe|possibly)\s*,?\s+(?:it|that|this)\b[^;:]*?,\s*but\s+(?P<rest>.+)$", re.IGNORECASE)
 
-# (r33m) "I'd rather remove Enterprise2 than analyse it", "we would sooner plan a Restore than ...": the verb preferred
+# (r33m) "I'd rather reimage Op_Host2 than analyse it", "we would sooner plan a Restore than ...": the verb preferred
 _RATHER_ORDER = re.compile(r"^(?:i|we)(?:['\u2019]d|\s+would)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+"
                            r"(?:(?:plan|use|pick|choose|recommend)\s+(?:a\s+|an\s+)?)?(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
@@ -804,7 +808,7 @@ def gives_order(sentence: str) -> bool:
         return True  # "For an Enterprise host with only a user-level compromise, prefer Remove over Restore."
     unmarked = _UNMARKED_SCOPE.match(body)
     if unmarked and _AS_FAR.match(body[unmarked.end():]):
-        return True  # "on Enterprise0 at user level a Remove will do": the scope, with no comma, then the verb enough there
+        return True  # "on Op_Host1 with a user foothold a Remove will do": the scope, with no comma, then the verb enough there
     hedged = _BUT_I_BELIEVE.match(body) or _after_doubt(body) or _SURE_THAT.match(body) or _I_THINK_THAT.match(body)
     if hedged and gives_order(hedged["rest"]):
         return True  # "I'm not sure this always holds, but I believe that when ..., the plan should ..."
@@ -1987,7 +1991,7 @@ def read_wording(text: str) -> Wording:
 # (r32m: or "sat", "stood", "said": "while it sat at Unknown", "when the table plainly said Compromised No")
 _TOLD_CONDITION = re.compile(r"^(?!.*\b(?:is|are|shows?|has|have|gets?|becomes?|reads?|remains?|stays?)\b).*"
                              r"\b(?:was|were|had|got|sat|stood|said|showed)\b", re.IGNORECASE)
-# The teacher telling what they, or their plan, did: "I restored it", "we waited", "my plan at that step went for a
+# The teacher telling what they, or their plan, did: "I restored it", "we waited", "my plan back then went for a
 # Restore" (r32m: the plan's own past, "my plan went", "our Analyse came")
 _TELLER = re.compile(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+|"
                      r"\b(?:my|our)\s+(?:\w+\s+){1,4}?(?:went|was|were|had|came|did|\w+ed)\b", re.IGNORECASE)

@@ -339,7 +339,7 @@ def _one_order(a: _Order, b: _Order) -> bool:
 
 def _one_move(first, second) -> bool:
     """Two actions that order one move: equal; or (r33m) one a `do` of the move the other prefers ("restore the Defender"
-    taught again as "I would rather restore it than watch"): the move ordered is the same, what it is preferred over only
+    taught again as "we'd sooner restore it than watch"): the move ordered is the same, what it is preferred over only
     said the second time."""
     if first == second:
         return True
