@@ -47,8 +47,8 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                rule_claims, spoken_facts, subject_of, whole_claims)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
-from forge.rulebook.language.wording import (WARNED_AGAINST, Wording, classes_in, hosts_in, pronoun_hosts, read_wording,
-                                            same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names)
+from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
+                                            state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
 def _says_absence(atom: Atom, negated: bool) -> bool:
@@ -234,15 +234,7 @@ def _put_off(words: Wording) -> set[str]:
     # order of its own, but what the order is given in place of
     failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if (fails := _FAILS_NOW.search(sentence))
                for v in verbs_in(sentence[:fails.start()])}
-    regretted = {v for m in _REGRETTED.finditer(words.text) for v in verbs_in(m["what"])}
-    return later | failing | regretted | ({v for v in verbs_in(words.text) if v not in first} if first else set())
-
-
-# (r33m) "you will regret reimaging it while it reads Unknown; analyse it instead": the move warned against, what the
-# order is given in place of (not "you'll regret not restoring it", "... skipping the Restore": the move urged)
-_REGRETTED = re.compile(r"\b" + WARNED_AGAINST + r"\s+"
-                        r"(?!(?:not|never|skipping|failing|missing|neglecting|forgetting|waiting|delaying|leaving|passing|"
-                        r"holding)\b)(?P<what>[^,;.:!?\u2014\u2013]{3,80})", re.IGNORECASE)
+    return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
 
 
 # "a Remove doesn't hold on that server", "Restore never sticks there", "Remove keeps failing there" (the present; "Remove

@@ -101,9 +101,8 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
 _VERB = re.compile("|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in _VERB_FORMS), re.IGNORECASE)
 _DECOY_NAMES = frozenset(f"decoy{service.lower()}" for service in DECOY_SERVICES)
 _SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vsftpd)", re.IGNORECASE)
-# A warning against a move, "you'll regret ...", "we would surely regret ...": the move after it is forbidden
-# (`_FORBID`), and it is what the order is given in place of (`checks._put_off`).
-WARNED_AGAINST = (r"(?:you|we|i)(?:['\u2019]ll|['\u2019]d|\s+will|\s+would|\s+are\s+going\s+to)\s+"
+# A warning against a move, "you'll regret ...", "we would surely regret ...": the move after it is forbidden.
+_WARNED_AGAINST = (r"(?:you|we|i)(?:['\u2019]ll|['\u2019]d|\s+will|\s+would|\s+are\s+going\s+to)\s+"
                   r"(?:surely\s+|only\s+|soon\s+)?regret")
 # Words that, standing before a verb, forbid it.
 _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
@@ -116,7 +115,7 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
            r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without|"
            # (r33h) a warning against the move: "we'll regret a Remove of Op_Host0 whilst ..."
-           + WARNED_AGAINST)
+           + _WARNED_AGAINST)
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
 # for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
 # hesitate to restore", "don't wait to restore"), nor words of doubt or knowing: "I can't be sure the Remove would have
