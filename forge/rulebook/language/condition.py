@@ -94,6 +94,15 @@ FACTS: tuple[Fact, ...] = (
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it)\s+)?{_VERBS}|since (?:the|step|it))\b",
         re.IGNORECASE), _history_stated),
+    # (r34h) The attacker's kind or strategy ("facing an intruder who is driving directly at Enterprise1", "the b_line kind
+    # of attacker"): no context states it (CAGE-2's tables show what the attacker did, not what it is after).
+    Fact("attacker kind", re.compile(
+        r"\b(?:attacker|adversary|red|intruder|opponent|enemy)\b[^,;:.]{0,40}?\b(?:heading|heads|driving|drives|going|goes|"
+        r"making|makes|racing|races|beelining|aiming|aims|rushing|charging)\s+(?:straight|directly|right)\s+(?:for|at|to|towards?)\b|"
+        r"\b(?:kind|type|sort|flavou?r)\s+of\s+(?:attacker|adversary|red\s+agent|intruder|opponent)\b|"
+        r"\b(?:b[_-]?line|meander\w*)\s+(?:kind|type|sort|strategy|style)\b|"
+        r"\b(?:against|facing|versus|vs\.?)\s+(?:an?\s+|the\s+)?(?:b[_-]?line|meander\w*)\b", re.IGNORECASE),
+        lambda text, situation: False),
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
     # ("there's no point removing it" judges a verb: no score)
     Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)points?(?!\s+(?:in|to|of\s+entry)\b))\b", re.IGNORECASE),
@@ -491,6 +500,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         # OpS0 clean", is left as it was: read, the prohibition would apply where its target is not shown)
         condition = named_in_full(condition, prose=True)
     parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
+    counted, coarse = _counts_of_named(coarse)
+    parts.extend(counted)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse for piece in _shared_state(_terse_split(_NEW_SUBJECT.split(c)))):
         if not clause:
@@ -540,6 +551,32 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         else:
             parts.extend(_general_parts(clause, universal))
     return _all_of(parts)
+
+
+# (r34h) A count over hosts the text names: "(exactly / only / just) one of User1 and User3 is compromised". Split at
+# its "and", the clause gave the state to the last host alone and the first was claimed only shown (so the rule fired
+# where both were owned, which "exactly one" excludes).
+_ONE_OF_NAMED = re.compile(rf"\b(?P<exactly>(?:exactly|only|just)\s+)?one\s+of\s+(?:the\s+two\s+|the\s+hosts\s+)?"
+                           rf"(?P<hosts>{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*{_HOST_WORD})+)\s+"
+                           r"(?P<state>(?:is|was|gets|got|becomes|became|shows|reads|has\s+been)\b[^,;.]*)", re.IGNORECASE)
+
+
+def _counts_of_named(clauses: list[str]) -> tuple[list, list[str]]:
+    """The claims of the counts over named hosts in `clauses` (`_ONE_OF_NAMED`: some one of them in the state, or exactly
+    one and the others not), and the clauses without them. A count whose state is negated or unread is left as it was."""
+    from forge.rulebook.language.predicate import Atom  # lazy: beside this module
+
+    found, rest = [], []
+    for clause in clauses:
+        for m in list(_ONE_OF_NAMED.finditer(clause)):
+            hosts = list(dict.fromkeys(hosts_in(m["hosts"])))
+            state, negated = _state_of(m["state"])
+            if len(hosts) < 2 or negated is not None or state == (None, None):
+                continue
+            found.append(_of_count(_atom(Atom, state, host=hosts[0]), hosts, 1, bool(m["exactly"])))
+            clause = clause.replace(m.group(0), " ")
+        rest.append(clause)
+    return found, rest
 
 
 def _states_apart(clause: str) -> bool:
@@ -1913,6 +1950,22 @@ def words_key(text: str) -> tuple:
     found = rule_claims(text, with_instruction=True, bare=False)
     return (frozenset(words.hosts), frozenset(words.classes), verbs, None if found is None else repr(found),
             facts_needed(condition_of(text)))
+
+
+def ordered_key(text: str) -> Optional[tuple]:
+    """(r34h) `words_key` with only the verbs its order names outside its conditions: a verb named in a condition ("still
+    compromised after we removed it", "still owned after an Analyse of it") is read in its claims (what the defender did),
+    so two wordings that put it inside or outside the order's sentence are one rule. None where the claims read nothing
+    (the condition's verb is then all that tells two rules apart)."""
+    key = words_key(text)
+    if key[3] is None:
+        return None
+    words = read_wording(text)
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    ordered = {"Decoy" if v.startswith("Decoy") else v for v in verbs_in(order)} | {"any"}
+    return key[0], key[1], frozenset(v for v in key[2] if v[0] in ordered), key[3], key[4]
 
 
 def skeleton(text: str) -> tuple:

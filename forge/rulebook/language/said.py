@@ -34,8 +34,8 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     if forbidden is not None:
         return forbidden[0], _preferred_instead(words, *forbidden)
     unnamed = _forbidden_where_claimed(text, words)
-    if unnamed is not None:
-        return unnamed
+    if unnamed is not None:  # (r34h: a move put off there and another ordered, a preference of the one over the other)
+        return unnamed[0], _preferred_instead(words, *unnamed)
     verbs = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS]
     # hosts the text names of the one class it orders for are that class's ("... on a user host; that goes for User1
     # through User4, leave User0 out"): its scope is the class, less what it excepts (rule_claims)
@@ -117,10 +117,11 @@ def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
 def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, RuleAction]]:
     """A prohibition of one verb that names no host (and no class but its condition's), on the host its condition
     describes ("Do not recommend Restore for a host whose row reads Unknown"): never that verb on the host its claims
-    match, where condition.rule_claims read the whole of its condition; None otherwise."""
+    match, where condition.rule_claims read the whole of its condition; None otherwise. (r34h) A verb only put off
+    ("Analyse such a host first, before any Remove") counts as forbidden there (`said_in_words` reads the preference)."""
     from forge.rulebook.language.condition import whole_claims  # lazy: as in `said_in_words`
 
-    if words.hosts or not words.prohibitions or words.excepted:
+    if words.hosts or not (words.prohibitions or words.dispreferred) or words.excepted:
         return None
     verbs = {p.verb for p in words.prohibitions} | set(words.dispreferred)
     if len(verbs) != 1 or None in verbs or any(p.hosts or p.classes for p in words.prohibitions):

@@ -181,6 +181,10 @@ _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
                           r"(?:" + _VERB_WORD + r")(?=\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+"
                           r"(?:just\s+|safely\s+|easily\s+)?wait\b)", re.IGNORECASE)
+# (r34h) "we Analyse that server first, before any Restore": the move after "first ... before (any)" is put off, as
+# "the Remove can wait" puts it off (a plan's "first X, then Y" orders both, and says no "before")
+_FIRST_BEFORE = re.compile(r"\bfirst\b[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|the|doing\s+(?:a|an|any))\s+)(?=" + _VERB_WORD + r")",
+                           re.IGNORECASE)
 # "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
 # ("a DecoyHarakaSMTP on Op_Server0 is the better use of the step than watching": what the move is on, and what it is
 # better as, may stand between)
@@ -981,6 +985,13 @@ _OTHER_RULE_STANDS = re.compile(r"^(?:the|my|our|your|that|this|their|[\w-]+['\u
                                 r"(?:is|are)\s+(?:still\s+)?(?:fine|right|good|ok(?:ay)?|correct|sound)|works?|applies)\b[^:;]*?"
                                 r"(?:,\s*|\s+)(?:except(?:\s+for)?|but\s+not(?:\s+for|\s+on)?|apart\s+from|save\s+for|other\s+than)"
                                 r"\s+(?P<aside>[^:;]+)$", re.IGNORECASE)
+# (r34h) Another rule said to be wrong for some hosts: "the model's restore-first habit is wrong for User3: ...". The order
+# after it is for those hosts, as after `_OTHER_RULE_STANDS` (read as a condition, its words were never placed and the
+# correction stayed silent while the rule it corrects spoke).
+_OTHER_RULE_WRONG = re.compile(r"^(?:the|my|our|your|that|this|their|[\w-]+['\u2019]s)\s+(?:[\w'-]+\s+){0,3}?(?:note|rule|advice|"
+                               r"plan|habit|lesson|order|guidance|approach|policy|default)s?\b[^:;]*?\b(?:is|are)\s+"
+                               r"(?:just\s+|simply\s+|plainly\s+)?(?:wrong|mistaken|bad|not\s+right|a\s+mistake)\s+(?:for|on|with)\s+"
+                               r"(?P<aside>[^:;]+)$", re.IGNORECASE)
 _CONCLUDED = re.compile(r":|,\s*so\b(?!\s+that\b)", re.IGNORECASE)
 
 
@@ -988,7 +999,13 @@ def _put_aside_for_this_rule(text: str) -> set[str]:
     """The hosts an opening puts aside from another rule said to stand (_OTHER_RULE_STANDS) before the order after its
     colon: the hosts the order is for, never hosts it excepts."""
     heads = (sentence.split(":", 1)[0].strip() for sentence in _SENTENCE.split(text) if ":" in sentence)
-    return {h for head in heads if (found := _OTHER_RULE_STANDS.match(head)) for h in hosts_in(found["aside"])}
+    return {h for head in heads if (found := _other_rule_aside(head)) for h in hosts_in(found["aside"])}
+
+
+def _other_rule_aside(opening: str) -> Optional[re.Match]:
+    """The match of an opening that says another rule stands but for some hosts, or is wrong for them (the hosts put
+    aside, `aside`, are the order's scope); None otherwise."""
+    return _OTHER_RULE_STANDS.match(opening) or _OTHER_RULE_WRONG.match(opening)
 
 
 def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
@@ -1019,6 +1036,13 @@ def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
 # The teacher's view before the lesson itself: "I think the lesson is that when ...", "The lesson is: ...".
 _VIEW_LEAD = re.compile(r"^(?:(?:i|we)\s+(?:now\s+|really\s+|also\s+)?(?:think|believe|reckon|feel)\s+(?:that\s+)?(?=the\s+lesson\b)|)"
                         r"(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?\s*[:,]?\s*(?=\S)", re.IGNORECASE)
+
+
+# (r34h) A lead that says the rule is said again in other words: "Put another way: ...", "Said differently, ...". It is no
+# part of the rule ("put" read as its order, the situation after it was lost).
+_RESTATED_LEAD = re.compile(r"^(?:(?:to\s+)?put(?:\s+it)?\s+(?:another\s+way|differently|(?:more\s+)?simply|plainly|briefly|shortly|"
+                            r"bluntly|succinctly)|(?:said|stated|phrased|worded)\s+(?:another\s+way|differently|otherwise|"
+                            r"(?:more\s+)?simply|plainly))\s*[,:\u2013\u2014-]\s*(?=\S)", re.IGNORECASE)
 
 
 # The lesson a learner draws, named inside its sentence after a hedge or a story: "..., but the rule I would take away
@@ -1175,10 +1199,12 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         return ""
     if _reason_before(opening, rest):
         return ""
-    stands = _OTHER_RULE_STANDS.match(opening.strip())
+    stands = _other_rule_aside(opening.strip())
     if stands and hosts_in(stands["aside"]):
         aside = hosts_in(stands["aside"])
-        return "" if set(aside) <= set(hosts_in(rest)) else " and ".join(aside)
+        # (r34h) with the state it is put aside in, if it says one: "but not for User1 at root level"
+        stated = _states_something(stands["aside"]) or _LEVEL_WORDS.search(stands["aside"])
+        return "" if set(aside) <= set(hosts_in(rest)) else stands["aside"].strip() if stated else " and ".join(aside)
     if _teachers_view(said, rest):
         tail = re.split(r"\bbut\b", opening, flags=re.IGNORECASE)[-1].strip(" ,")
         scope = _VIEW_SCOPE.match(tail) if tail != opening.strip(" ,") else None
@@ -1200,7 +1226,7 @@ def _past_belief(hedged: re.Match, view: str) -> str:
 
 def _instruction(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
-    said = [_VIEW_LEAD.sub("", part) for part in _parts(text)]
+    said = [_RESTATED_LEAD.sub("", _VIEW_LEAD.sub("", part)) for part in _parts(text)]
     parts = [_lesson(part) for part in said]
     # (a lesson drawn inside its sentence is the order: a story before it that reads like one, "When Op_Server0 first
     # showed a scan I filed it under noise, ...", told in the first person, is no part of it)
@@ -1369,7 +1395,10 @@ _INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\
 # The teacher's modal opening the main clause after a condition said without a comma ("when User0 is compromised at user
 # level I'd Analyse User0")
 _FIRST_PERSON_MODAL = re.compile(r"\s(?:i|we|you)(?:['\u2019]d|['\u2019]ll|\s+(?:should|would|will|must|need\s+to|ought\s+to|"
-                                 r"have\s+to|had\s+better))\b", re.IGNORECASE)
+                                 r"have\s+to|had\s+better))\b|"
+                                 # (r34h) or the role's: "whenever an op host shows a scan the planner should decoy it"
+                                 r"\s(?:the|our|my)\s+(?:plan|planner|chooser|analyst)\s+(?:should|must|needs?\s+to|ought\s+to|"
+                                 r"has\s+to)\b", re.IGNORECASE)
 
 
 # The teacher's own present-tense move opening the main clause after a condition said without a comma, once that
@@ -1527,6 +1556,9 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
     spans.extend(_at_level(instruction))
+    # (r34h) "facing an intruder who is driving directly at Enterprise1, ...": what the rule is for, a condition on
+    # the attacker (read as no condition, the order's own state decided alone)
+    spans.extend(m.group(0) for m in _AGAINST_ATTACKER.finditer(instruction))
     if situation:
         # ("Enterprise1 is the exception: when it shows ..., ...": a heading that names the host the rule is for)
         spans.append(_EXCEPTION_HEADING.sub("", _GLOSS.sub("", situation)))
@@ -1538,6 +1570,9 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     return tuple(out)
 
 
+# The attacker the rule is for, said before the order: "against an attacker that ...", "facing the b_line kind of red"
+_AGAINST_ATTACKER = re.compile(r"\b(?:against|facing|versus|vs\.?)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}?"
+                               r"(?:attacker|adversary|red(?:\s+agent)?|intruder|opponent|enemy)\b[^,;:.]*", re.IGNORECASE)
 _EXCEPTION_HEADING = re.compile(r"(?<=\w)\s+(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|odd\s+one\s+out)"
                                 r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)|to\s+[^.;:!?]{1,60}))?\s*$", re.IGNORECASE)
 # A situation glossed: "Op_Server0 compromised means we are in the impact phase", "..., i.e. the impact phase": the
@@ -1745,6 +1780,10 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
                 r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", instruction[:match.start()], re.IGNORECASE):
             continue  # "if User1 is not compromised restore User0": a condition
+        if verb is not None:
+            dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
+    for match in _FIRST_BEFORE.finditer(instruction):  # (r34h) "Analyse it first, before any Remove": the Remove waits
+        verb = _VERB.match(instruction, match.end())
         if verb is not None:
             dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
     for match in _LAST_RESORT.finditer(instruction):

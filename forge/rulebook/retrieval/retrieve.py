@@ -217,6 +217,8 @@ class RuleIndex:
         claimed = [semantic_claims(v.record.directive, v.record.semantic_reason, v.record.text) if m.semantic
                    else guard_claims(rest, m.when) if rest else None
                    for v, m, rest in zip(self.content, self.meanings, rests)]
+        # (r34h) likewise a guarded rule whose rest cannot be read (condition.guard_claims): silent, its condition unknown
+        unread_guard = [not m.semantic and bool(rest) and c == _NEVER for m, rest, c in zip(self.meanings, rests, claimed)]
         # A compiled predicate is held to its text as the product reads it (condition.text_claims): where that reading is
         # the whole condition it must hold, where it is a part that part must not be false.
         read = [_held_to(v.record.text or v.record.directive, m.when)
@@ -237,7 +239,8 @@ class RuleIndex:
                                  for v, m in zip(self.content, self.meanings)], dtype=bool)
         # A semantic rule whose claims cannot place its condition (a predicate that never holds) is silent, yet its
         # condition is not false: in a dispute it is a party whose condition is unknown.
-        self._unread = np.array([m.semantic and c == _NEVER for m, c in zip(self.meanings, claimed)], dtype=bool)
+        self._unread = np.array([m.semantic and c == _NEVER or guard for m, c, guard in zip(self.meanings, claimed, unread_guard)],
+                                dtype=bool)
         self._claims = list(dict.fromkeys(c for c in claimed if c is not None))
         self._claim_of = np.array([self._claims.index(c) if c is not None else -1 for c in claimed], dtype=np.int64)
         self._needs = sorted(set(needs), key=sorted)  # few distinct sets: each is checked once per context

@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
-from forge.rulebook.language.condition import rule_claims, same_condition, skeleton, words_key
+from forge.rulebook.language.condition import ordered_key, rule_claims, same_condition, skeleton, words_key
 from forge.rulebook.language.action import MATCHED, RuleAction
 from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
@@ -357,6 +357,9 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
     theirs = words_key(text)[:4]
     if key == theirs:
         return True
+    ordered = ordered_key(withdrawn)
+    if ordered is not None and ordered == ordered_key(text):
+        return True  # (r34h) the condition's verb said inside the order's sentence or outside it: one rule
     if key[:3] == theirs[:3] and _same_claims(withdrawn, text):
         return True  # "once it's compromised" said as "User2: ... once compromised": one claim written two ways
     forbidden = forbidden_in_words(withdrawn)
