@@ -736,7 +736,10 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
                         # (a concession before the order, after the teacher's doubt: "Even so, when ..., put ...")
                         # ("Still, when ...": the same concession in one word; "anyway", "in any case", "either way")
                         r"even\s+so|nonetheless|nevertheless|all\s+the\s+same|that\s+said|having\s+said\s+that|regardless|"
-                        r"still|anyway|anyhow|in\s+any\s+case|either\s+way|even\s+then)"
+                        r"still|anyway|anyhow|in\s+any\s+case|either\s+way|even\s+then|"
+                        # (r34m: a checklist's count, "step one, if ..., ...; step two, ...", a step of the list, not of
+                        # the episode, which is told in digits)
+                        r"step\s+(?:one|two|three|four|five))"
                         r"\s*[,:!\u2013\u2014-]\s*",
                         re.IGNORECASE)
 
@@ -1504,6 +1507,19 @@ def _state_said_before(instruction: str, start: int) -> int:
 _EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", re.IGNORECASE)
 
 
+# (r34m) An order on a host it names, set against another host it only describes ("put the Remove on User2 itself, not
+# on the enterprise box that was hit before it"): the description says which host the order is not for, never when the
+# order holds (an order on a class, "every user box, not the one that ...", keeps its relative clause as a condition).
+_OTHER_AFTER_NAMED = re.compile(r"(?P<named>\b(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)(?:\s+(?:itself|alone))?)\s*,\s*"
+                                r"(?:and\s+|but\s+)?not\s+(?:on\s+|to\s+|at\s+|for\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"
+                                r"(?:one|box|host|server|machine|desk|workstation)\b(?:\s+(?:that|which)\s+[^,.;:()]*)?", re.IGNORECASE)
+
+
+def other_host_away(text: str) -> str:
+    """The text without the other host a named host's order is set against (_OTHER_AFTER_NAMED)."""
+    return _OTHER_AFTER_NAMED.sub(lambda m: m["named"], text)
+
+
 def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     spans: list[str] = []
     for marker in _CONDITION.finditer(instruction):
@@ -1514,6 +1530,8 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             continue  # (r33h) "Restore it. Every time.": the order's emphasis, no condition of its own
         spans.append(span)
     for relative in _RELATIVE.finditer(instruction):
+        if any(m.start() < relative.start() < m.end() for m in _OTHER_AFTER_NAMED.finditer(instruction)):
+            continue  # (r34m) "remove User0 itself, not the box that was hit earlier": the other host, no condition
         start = _state_said_before(instruction, _list_start(instruction, relative.start()))
         spans.append(instruction[start:_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
