@@ -145,3 +145,23 @@ def test_guard_already_restored_is_still_history():
     # guard: the defender's own earlier move stays history
     from forge.rulebook.language.condition import facts_needed
     assert "history" in facts_needed("if Op_Host2 was already restored once")
+
+
+# -- a move put after the one done first --------------------------------------------------------------------------------
+
+def test_the_move_done_after_the_first_is_dispreferred():
+    text = "Should Op_Host1 be rooted, schedule its Restore first and any Analyses of it after that."
+    assert "Analyse" in read_wording(text).dispreferred
+    action = {"mode": "prefer", "verb": "Restore", "target": "Op_Host1", "over": {"verb": "Analyse", "target": "Op_Host1"}}
+    assert text_problem(text, {"host": "Op_Host1", "compromise": "Privileged"}, action) is None
+
+
+def test_guard_a_move_after_a_state_is_no_move_put_second():
+    # guard: "after it is exploited" tells when, not a move put second
+    assert read_wording("Remove User2 first, then restore it after it is exploited again.").dispreferred == ()
+
+
+def test_guard_a_branch_that_adds_to_the_one_before_is_no_other_case():
+    # guard: "if Enterprise1 is also owned" holds with the first condition, not apart from it
+    text = "If Enterprise0 is owned, remove it; if Enterprise1 is also owned, restore Enterprise1 as well."
+    assert not isinstance(rule_claims(text, with_instruction=True, bare=False), AnyOf)

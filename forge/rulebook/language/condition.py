@@ -1707,6 +1707,9 @@ _NOT_APPLYING = re.compile(r"\b(?:does\s+not|doesn['\u2019]t|do\s+not)\s+apply\b
                            r"\bnothing\s+from\s+this\b", re.IGNORECASE)
 
 
+_ON_TOP = re.compile(r"\b(?:also|too|as\s+well|in\s+addition|on\s+top|besides)\b", re.IGNORECASE)
+
+
 def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
     """The branches of a decision tree or checklist, as the indices of `words.conditions` each holds, and the indices
     of the conditions it does not apply in: every clause with a condition holds one, which opens it (after a step's count) and heads an order of its own, or closes the
@@ -1726,6 +1729,8 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
         if len(inside) > 1:
             return None
         text = words.conditions[inside[0]].text
+        if _ON_TOP.search(text):
+            return None  # "...; if User1 is also owned, ...": a branch that adds to the one before, not another case
         before, after = clause.split(text, 1)
         last = at == len(clauses) - 1
         if _BRANCH_LEAD.fullmatch(before) and verbs_in(after) and not _NOT_APPLYING.search(after):

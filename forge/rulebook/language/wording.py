@@ -181,6 +181,11 @@ _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
                           r"(?:" + _VERB_WORD + r")(?=\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+"
                           r"(?:just\s+|safely\s+|easily\s+)?wait\b)", re.IGNORECASE)
+# (r34m) "plan the Restore of Op_Host1 first and any Analyses after it": the move put after the one done first is put
+# second, as "before" puts it ("after it is exploited" is a condition, not a move put second).
+_SECOND_AFTER = re.compile(r"\bfirst\b[^.;:]*?(?:\band|,)\s+(?:then\s+)?(?:(?:any|the|all|its|an?)\s+)?(?P<verb>" + _VERB_WORD + r")\w*"
+                           r"(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:after|afterwards)(?:\s+(?:it|that|this|them))?\b(?!\s+(?:is|are|was|were|gets?|got|has|have|shows?)\b)",
+                           re.IGNORECASE)
 # "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
 # ("a DecoyHarakaSMTP on Op_Server0 is the better use of the step than watching": what the move is on, and what it is
 # better as, may stand between)
@@ -1511,7 +1516,7 @@ _EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", 
 # on the enterprise box that was hit before it"): the description says which host the order is not for, never when the
 # order holds (an order on a class, "every user box, not the one that ...", keeps its relative clause as a condition).
 _OTHER_AFTER_NAMED = re.compile(r"(?P<named>\b(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)(?:\s+(?:itself|alone))?)\s*,\s*"
-                                r"(?:and\s+|but\s+)?not\s+(?:on\s+|to\s+|at\s+|for\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"
+                                r"(?:and\s+|but\s+)?not\s+(?:on\s+|to\s+|at\s+|for\s+|from\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"
                                 r"(?:one|box|host|server|machine|desk|workstation)\b(?:\s+(?:that|which)\s+[^,.;:()]*)?", re.IGNORECASE)
 
 
@@ -1767,6 +1772,10 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
             dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
     for match in _LAST_RESORT.finditer(instruction):
         verb = _VERB.search(instruction, match.start())
+        if verb is not None:
+            dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
+    for match in _SECOND_AFTER.finditer(instruction):  # (r34m) "the Restore first and any Analyses after it"
+        verb = _VERB.match(instruction, match.start("verb"))
         if verb is not None:
             dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
     for match in _COMPARED.finditer(instruction):
