@@ -45,7 +45,7 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
-                                               rule_claims, spoken_facts, subject_of, whole_claims)
+                                               conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
@@ -113,6 +113,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
     for condition in () if expressed else words.negated_conditions:
         if any(condition.text.strip() in span for span in ended):
             continue  # "after the box is rooted the trap no longer helps": where the order ends, which the predicate excludes
+        if condition.text in conditions_not_applied(words):
+            continue  # (r34m) "...; if only one of them is, this list says nothing": where the rule does not apply
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
         about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
@@ -309,6 +311,13 @@ def _scope_note_removed(clause: str, done: list[tuple[str, Optional[str]]]) -> s
     return _NOT_WIDER.sub(lambda m: m[0] if hosts_in(m[0]) else " ", clause)
 
 
+# (r34m) The order's target set against another host the text describes but does not name: "put the decoy on the clean
+# one, not on the owned one", "remove User2 itself, not the server that was hit before it", "remove that one and leave the
+# others alone": which host the order is for, never a negation of its verb.
+_OTHER_ONE = (r",?\s*(?:and\s+|but\s+)?\bnot\s+(?:on\s+|to\s+|at\s+|for\s+|from\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"
+              r"(?:one|box|host|server|machine|desk|workstation)\b(?:\s+(?:that|which)\s+[^,.;:()]*)?|"
+              r"\b(?:and\s+)?leave\s+(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|desks|machines))\s+"
+              r"(?:be|alone|untouched|out\s+of\s+it)\b")
 # A note that keeps the order to what it is about (r31m): "I have no evidence this carries over to user
 # boxes", "this must not stretch to Op_Host1 or Op_Host2", "on that one box and not on any of its neighbours",
 # "leave its neighbours be": a negation of the order's reach, never of its verb.
@@ -340,6 +349,9 @@ def _set_aside(words: Wording, predicate, action: Optional[dict]) -> list[str]:
     for match in _SCOPE_NOTE.finditer(words.text):
         if not _hosts_of([*hosts_in(match.group(0)), *classes_in(match.group(0))]) & reached:
             spans.append(match.group(0))
+    # (r34m: the other host an order is set against, described, "not on the user box that fell first", is another host
+    # than the order's whatever class it names)
+    spans += [m.group(0) for m in re.finditer(_OTHER_ONE, words.text, re.IGNORECASE)]
     return spans
 
 

@@ -37,7 +37,7 @@ from forge.rulebook.language.situation import SOME, Situation, host_statements, 
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
-                                            named_in_full, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
+                                            named_in_full, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
@@ -71,7 +71,8 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
-        r"\b(?:still|again|already(?!\s+(?:been\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m)
+        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -166,7 +167,8 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     "before they arrive", which is the future; nor "still", which mostly says "now")."""
     # (nor what the order puts aside: "instead of analysing it again" is the move not to make, no condition)
     # (nor what it concedes: "never restore User0, even when it has been owned twice: ..." holds whatever the host's past)
-    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", conceded_away(words.instruction))
+    # (nor the other host an order on a named one is set against: "..., not on the box that was hit earlier", r34m)
+    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", other_host_away(conceded_away(words.instruction)))
     said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
@@ -237,13 +239,14 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           # "User2 is not scanned and it is compromised": the negation is the first clause's alone
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
-                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked)\b)"
+                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked|footholds?)\b)"
                           # (r32m: nor after "and", "scanned and nothing compromised on it yet": that host's own state)
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           # "User4 scanned, not exploited yet": a comma before a negated state joins it like "and" (not
+                          # (r34m: "probed, no foothold yet" as well: a foothold is a compromise)
                           # one said of the subject's own host, "..., no compromise on it so far": that is its state)
                           r",\s*(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
-                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked)\b)"
+                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked|footholds?)\b)"
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           # ("E2 exploit, all user hosts clean": a comma before a quantified class opens its clause too)
                           # (and before a count of a class: "a user box is exploited and three or more enterprise servers
@@ -1341,6 +1344,15 @@ _LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out
                          re.IGNORECASE)
 
 
+# (r34m) A rest that tells what another branch of a decision tree or checklist does ("second branch (probed only): a
+# decoy instead", "branch 3: Analyse it", "user-level branch: Remove it rather than Restore"): the predicate holds the
+# branches' conditions, and the rest says what is done in one of them, never when the rule applies. Read as a guard it
+# could never be judged, and the rule was silent everywhere. (A rest that says which host the move is for, "target: the
+# clean one", is still read as a guard: a predicate written "compromise any" for "owned" would otherwise speak where a
+# host is only at Unknown.)
+_OTHER_BRANCH = re.compile(r"^\s*(?:[\w-]+\s+){0,2}branch(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
+
+
 def guard_rest(rest: str, when=None, source: str = "") -> str:
     """The part of an `unexpressed` rest that is a condition and so guards ("" if it is none): a rest that
     speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is (nor a
@@ -1352,6 +1364,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     text = " ".join((rest or "").split())
     if not text or source and _outside_instruction(text, source):
         return ""
+    if all(_OTHER_BRANCH.match(part) for part in text.split(";") if part.strip()):
+        return ""  # (r34m) another branch's move: never when the rule applies
     if facts_needed(text):
         return text
     if source and _said_aside(text, source):
@@ -1655,6 +1669,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
 
     subject = subject_of(words)
     parts = []
+    each: list[list] = []  # each condition's claims, in order (`parts`: a heading's, which holds for every branch)
     # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
     # order is about, for its "them", not a condition that each is shown.
     heading = _heading_hosts(words)
@@ -1700,8 +1715,79 @@ def _condition_claims(words, unresolved: Optional[list] = None):
                 and own is None and _LONE_IT.search(said):
             said = _LONE_IT.sub("a host", said, count=1)
         found = claims(said, own, unresolved, tuple(named))
-        parts += list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
-    return _all_of(parts)
+        each.append(list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()))
+    return _branches_either(words, parts, each)
+
+
+def _branches_either(words, heading: list, each: list[list]):
+    """The claims of a text's conditions, `each` one's parts in the order of `words.conditions`, after `heading`'s:
+    together, or, for a decision tree or checklist whose every condition heads an order of its own (`_branches`), the
+    claims of its branches, any of them (r34m: read together, "if it is owned, restore it; if it is only probed,
+    decoy it" claimed the host owned and probed at once, and the rule never applied)."""
+    from forge.rulebook.language.predicate import AnyOf  # lazy: as in `claims`
+
+    found = _branches(words) if len(each) == len(words.conditions) else None
+    groups = found[0] if found else None
+    if groups is not None and all(each[i] for group in groups for i in group):
+        # (a heading before the tree, "Tree for Op_Host1:", holds for every branch)
+        shared = [p for i, c in enumerate(words.conditions) if c.text.strip() == words.situation.strip() for p in each[i]]
+        return _all_of(heading + shared + [AnyOf(tuple(_all_of([p for i in group for p in each[i]]) for group in groups))])
+    return _all_of(heading + [p for found in each for p in found])
+
+
+# (r34m) Before a branch's condition: how a checklist or a tree counts its steps ("First,", "step two,", "2)", "else").
+_BRANCH_LEAD = re.compile(r"[\W_]*(?:(?:first|then|next|second|third|finally|step\s+\w+|\d+\)|otherwise|else|and|but|or)\b[\W_]*)*",
+                          re.IGNORECASE)
+# After a checklist's last condition: that the rule does not apply there ("if it shows nothing, this does not apply").
+_NOT_APPLYING = re.compile(r"\b(?:does\s+not|doesn['\u2019]t|do\s+not)\s+apply\b|\bnot\s+(?:this|the\s+\w+'s)\s+(?:note|rule|lesson|"
+                           r"checklist|list|tree)\b|\bsays\s+nothing\b|\bnot\s+about\s+(?:it|them)\b|\bleave\s+(?:this|it)\s+aside\b|"
+                           r"\bnothing\s+from\s+this\b", re.IGNORECASE)
+
+
+_ON_TOP = re.compile(r"\b(?:also|too|as\s+well|in\s+addition|on\s+top|besides)\b", re.IGNORECASE)
+
+
+def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
+    """The branches of a decision tree or checklist, as the indices of `words.conditions` each holds, and the indices
+    of the conditions it does not apply in: every clause with a condition holds one, which opens it (after a step's count) and heads an order of its own, or closes the
+    first clause after its order ("plan a Restore of it whenever ...; if ..., plan an Analyse of it instead"); a last
+    condition that orders nothing, or says the rule does not apply there, is no branch; a heading before the tree
+    ("Tree for Op_Host1:", the text's situation) is none either. None unless there are two branches or more (or one and
+    a condition the rule does not apply in: "when both are owned, ...; if just one is, this rule says nothing") and
+    every other condition is placed so."""
+    clauses = [c for c in re.split(r"(?<=[.;!?])\s+|\s+/\s+", words.instruction) if c.strip(" .;")]
+    groups: list[list[int]] = []
+    placed: set[int] = set()
+    closed: list[int] = []  # a condition the text says the rule does not apply in ("if only one is, this says nothing")
+    for at, clause in enumerate(clauses):
+        inside = [i for i, c in enumerate(words.conditions) if c.text in clause and i not in placed]
+        if not inside:
+            continue
+        if len(inside) > 1:
+            return None
+        text = words.conditions[inside[0]].text
+        if _ON_TOP.search(text):
+            return None  # "...; if User1 is also owned, ...": a branch that adds to the one before, not another case
+        before, after = clause.split(text, 1)
+        last = at == len(clauses) - 1
+        if _BRANCH_LEAD.fullmatch(before) and verbs_in(after) and not _NOT_APPLYING.search(after):
+            groups.append(inside)
+        elif not groups and verbs_in(before) and not after.strip(" ,.;"):
+            groups.append(inside)  # the order first, its condition after it
+        elif _BRANCH_LEAD.fullmatch(before) and groups and (_NOT_APPLYING.search(after) or last and not after.strip(" ,.;")):
+            closed.append(inside[0])
+        else:
+            return None
+        placed.add(inside[0])
+    headed = {i for i, c in enumerate(words.conditions) if words.situation.strip() and c.text.strip() == words.situation.strip()}
+    return (groups, closed) if (len(groups) > 1 or groups and closed) and len(placed | headed) == len(words.conditions) else None
+
+
+def conditions_not_applied(words) -> tuple[str, ...]:
+    """The conditions of a decision tree or checklist the text says it does not apply in, or gives no order for
+    ("...; if it shows nothing, this list does not apply"): no restriction the rule's predicate must express."""
+    found = _branches(words)
+    return tuple(words.conditions[i].text for i in found[1]) if found else ()
 
 
 # A host in general, by its noun ("any host", "a box", "machines"): under a class's scope, a host of that class.

@@ -181,10 +181,13 @@ _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
                           r"(?:" + _VERB_WORD + r")(?=\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+"
                           r"(?:just\s+|safely\s+|easily\s+)?wait\b)", re.IGNORECASE)
-# (r34h) "we Analyse that server first, before any Restore": the move after "first ... before (any)" is put off, as
-# "the Remove can wait" puts it off (a plan's "first X, then Y" orders both, and says no "before")
-_FIRST_BEFORE = re.compile(r"\bfirst\b[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|the|doing\s+(?:a|an|any))\s+)(?=" + _VERB_WORD + r")",
-                           re.IGNORECASE)
+# A move put second after one done first is put off, as "the Remove can wait" puts it off: "we Analyse that server
+# first, before any Restore" (r34h), "plan the Restore of Op_Host1 first and any Analyses after it" (r34m). A plan's
+# "first X, then Y" orders both and says no "before" / "after it"; "after it is exploited" is a condition.
+_PUT_SECOND = re.compile(r"\bfirst\b(?:[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|the|doing\s+(?:a|an|any))\s+)(?P<before>" + _VERB_WORD + r")"
+                         r"|[^.;:]*?(?:\band|,)\s+(?:then\s+)?(?:(?:any|the|all|its|an?)\s+)?(?P<after>" + _VERB_WORD + r")\w*"
+                         r"(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:after|afterwards)(?:\s+(?:it|that|this|them))?\b"
+                         r"(?!\s+(?:is|are|was|were|gets?|got|has|have|shows?)\b))", re.IGNORECASE)
 # "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
 # ("a DecoyHarakaSMTP on Op_Server0 is the better use of the step than watching": what the move is on, and what it is
 # better as, may stand between)
@@ -740,7 +743,10 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
                         # (a concession before the order, after the teacher's doubt: "Even so, when ..., put ...")
                         # ("Still, when ...": the same concession in one word; "anyway", "in any case", "either way")
                         r"even\s+so|nonetheless|nevertheless|all\s+the\s+same|that\s+said|having\s+said\s+that|regardless|"
-                        r"still|anyway|anyhow|in\s+any\s+case|either\s+way|even\s+then)"
+                        r"still|anyway|anyhow|in\s+any\s+case|either\s+way|even\s+then|"
+                        # (r34m: a checklist's count, "step one, if ..., ...; step two, ...", a step of the list, not of
+                        # the episode, which is told in digits)
+                        r"step\s+(?:one|two|three|four|five))"
                         r"\s*[,:!\u2013\u2014-]\s*",
                         re.IGNORECASE)
 
@@ -1533,6 +1539,19 @@ def _state_said_before(instruction: str, start: int) -> int:
 _EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", re.IGNORECASE)
 
 
+# (r34m) An order on a host it names, set against another host it only describes ("put the Remove on User2 itself, not
+# on the enterprise box that was hit before it"): the description says which host the order is not for, never when the
+# order holds (an order on a class, "every user box, not the one that ...", keeps its relative clause as a condition).
+_OTHER_AFTER_NAMED = re.compile(r"(?P<named>\b(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)(?:\s+(?:itself|alone))?)\s*,\s*"
+                                r"(?:and\s+|but\s+)?not\s+(?:on\s+|to\s+|at\s+|for\s+|from\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"
+                                r"(?:one|box|host|server|machine|desk|workstation)\b(?:\s+(?:that|which)\s+[^,.;:()]*)?", re.IGNORECASE)
+
+
+def other_host_away(text: str) -> str:
+    """The text without the other host a named host's order is set against (_OTHER_AFTER_NAMED)."""
+    return _OTHER_AFTER_NAMED.sub(lambda m: m["named"], text)
+
+
 def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     spans: list[str] = []
     for marker in _CONDITION.finditer(instruction):
@@ -1543,6 +1562,8 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             continue  # (r33h) "Restore it. Every time.": the order's emphasis, no condition of its own
         spans.append(span)
     for relative in _RELATIVE.finditer(instruction):
+        if any(m.start() < relative.start() < m.end() for m in _OTHER_AFTER_NAMED.finditer(instruction)):
+            continue  # (r34m) "remove User0 itself, not the box that was hit earlier": the other host, no condition
         start = _state_said_before(instruction, _list_start(instruction, relative.start()))
         spans.append(instruction[start:_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
@@ -1782,8 +1803,8 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
             continue  # "if User1 is not compromised restore User0": a condition
         if verb is not None:
             dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
-    for match in _FIRST_BEFORE.finditer(instruction):  # (r34h) "Analyse it first, before any Remove": the Remove waits
-        verb = _VERB.match(instruction, match.end())
+    for match in _PUT_SECOND.finditer(instruction):  # "Analyse it first, before any Remove": the Remove waits
+        verb = _VERB.match(instruction, match.start("before") if match["before"] else match.start("after"))
         if verb is not None:
             dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
     for match in _LAST_RESORT.finditer(instruction):
