@@ -311,9 +311,9 @@ def _scope_note_removed(clause: str, done: list[tuple[str, Optional[str]]]) -> s
     return _NOT_WIDER.sub(lambda m: m[0] if hosts_in(m[0]) else " ", clause)
 
 
-# (r34m) The order's target set against another host the text describes but does not name: "put the decoy on the clean
-# one, not on the owned one", "remove User2 itself, not the server that was hit before it", "remove that one and leave the
-# others alone": which host the order is for, never a negation of its verb.
+# (r34m) The order's target set against another host the text describes but does not name: "a decoy for the untouched box,
+# not the owned box", "remove User2 itself, not the server that was hit before it", "Remove just that host and let the
+# rest be": which host the order is for, never a negation of its verb.
 _OTHER_ONE = (r",?\s*(?:and\s+|but\s+)?\bnot\s+(?:on\s+|to\s+|at\s+|for\s+|from\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"
               r"(?:one|box|host|server|machine|desk|workstation)\b(?:\s+(?:that|which)\s+[^,.;:()]*)?|"
               r"\b(?:and\s+)?leave\s+(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|desks|machines))\s+"

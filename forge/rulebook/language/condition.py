@@ -1750,7 +1750,7 @@ _ON_TOP = re.compile(r"\b(?:also|too|as\s+well|in\s+addition|on\s+top|besides)\b
 def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
     """The branches of a decision tree or checklist, as the indices of `words.conditions` each holds, and the indices
     of the conditions it does not apply in: every clause with a condition holds one, which opens it (after a step's count) and heads an order of its own, or closes the
-    first clause after its order ("plan a Restore of it whenever ...; if ..., plan an Analyse of it instead"); a last
+    first clause after its order ("a Restore of it whenever ...; if ..., an Analyse of it in its place"); a last
     condition that orders nothing, or says the rule does not apply there, is no branch; a heading before the tree
     ("Tree for Op_Host1:", the text's situation) is none either. None unless there are two branches or more (or one and
     a condition the rule does not apply in: "when both are owned, ...; if just one is, this rule says nothing") and

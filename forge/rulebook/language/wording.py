@@ -182,7 +182,7 @@ _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing
                           r"(?:" + _VERB_WORD + r")(?=\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+"
                           r"(?:just\s+|safely\s+|easily\s+)?wait\b)", re.IGNORECASE)
 # A move put second after one done first is put off, as "the Remove can wait" puts it off: "we Analyse that server
-# first, before any Restore" (r34h), "plan the Restore of Op_Host1 first and any Analyses after it" (r34m). A plan's
+# first, before any Restore" (r34h), "schedule Op_Host1's Restore first, and the Analyse afterwards" (r34m). A plan's
 # "first X, then Y" orders both and says no "before" / "after it"; "after it is exploited" is a condition.
 _PUT_SECOND = re.compile(r"\bfirst\b(?:[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|the|doing\s+(?:a|an|any))\s+)(?P<before>" + _VERB_WORD + r")"
                          r"|[^.;:]*?(?:\band|,)\s+(?:then\s+)?(?:(?:any|the|all|its|an?)\s+)?(?P<after>" + _VERB_WORD + r")\w*"
@@ -1539,8 +1539,8 @@ def _state_said_before(instruction: str, start: int) -> int:
 _EMPHASIS_ONLY = re.compile(r"(?:every|each|any)\s*(?:single\s+)?time\s*[.!]*", re.IGNORECASE)
 
 
-# (r34m) An order on a host it names, set against another host it only describes ("put the Remove on User2 itself, not
-# on the enterprise box that was hit before it"): the description says which host the order is not for, never when the
+# (r34m) An order on a host it names, set against another host it only describes ("Remove on User2 alone, not on
+# that server which fell before it"): the description says which host the order is not for, never when the
 # order holds (an order on a class, "every user box, not the one that ...", keeps its relative clause as a condition).
 _OTHER_AFTER_NAMED = re.compile(r"(?P<named>\b(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)(?:\s+(?:itself|alone))?)\s*,\s*"
                                 r"(?:and\s+|but\s+)?not\s+(?:on\s+|to\s+|at\s+|for\s+|from\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"

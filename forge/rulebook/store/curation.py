@@ -337,14 +337,15 @@ def _one_order(a: _Order, b: _Order) -> bool:
     return a.unread or b.unread or (implies(first.when, second.when) and implies(second.when, first.when))
 
 
-def _one_move(first, second) -> bool:
+def _one_move(first: Optional[RuleAction], second: Optional[RuleAction]) -> bool:
     """Two actions that order one move: equal; or (r33m) one a `do` of the move the other prefers ("restore the Defender"
     taught again as "we'd sooner restore it than watch"): the move ordered is the same, what it is preferred over only
     said the second time."""
     if first == second:
         return True
-    modes = {str(getattr(x, "mode", "")).lower() for x in (first, second)}
-    return modes == {"do", "prefer"} and first.move == second.move and first.then == second.then
+    if first is None or second is None:
+        return False
+    return {first.mode, second.mode} == {"do", "prefer"} and first.move == second.move and first.then == second.then
 
 
 def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str], float]]) -> bool:
