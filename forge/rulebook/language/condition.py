@@ -764,7 +764,7 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
 
 # Words that make a clause about several hosts hold of one of them: "Enterprise0 or Enterprise1", "either", "one of
 # them", "whichever (one) is compromised" (each host by itself, not all at once).
-_ONE_OF = re.compile(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b|\bwhichever\b")
+_ONE_OF = re.compile(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b|\bwhichever\b", re.IGNORECASE)
 
 
 def _statement_parts(clause: str, statements: list) -> list:

@@ -1594,8 +1594,12 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
 # The attacker the rule is for, said before the order: "against an attacker that ...", "facing the b_line kind of red"
 _AGAINST_ATTACKER = re.compile(r"\b(?:against|facing|versus|vs\.?)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}?"
                                r"(?:attacker|adversary|red(?:\s+agent)?|intruder|opponent|enemy)\b[^,;:.]*", re.IGNORECASE)
+# Whose view an exception heading states, "for me", "in my book": no part of what it excepts.
+_WHOSE_VIEW = r"(?:for\s+(?:me|us|now)|in\s+my\s+(?:book|view))"
+
+
 _EXCEPTION_HEADING = re.compile(r"(?<=\w)\s+(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|odd\s+one\s+out)"
-                                r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)|to\s+[^.;:!?]{1,60}))?\s*$", re.IGNORECASE)
+                                r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)|to\s+[^.;:!?]{1,60}|" + _WHOSE_VIEW + r"))?\s*$", re.IGNORECASE)
 # A situation glossed: "Op_Server0 compromised means we are in the impact phase", "..., i.e. the impact phase": the
 # gloss names what the situation is, no further condition.
 _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:]*$",
@@ -1844,7 +1848,9 @@ def _heading(text: str, match: re.Match) -> bool:
     starts = re.search(r"(?:^|[.!?;]\s*)$", text[:match.start()].rstrip(" \"'("))
     # (what it is the exception to may follow before the colon: "Enterprise2 is the exception to our usual enterprise
     # handling: when it is compromised, ...")
-    return bool(starts) and bool(re.match(r"(?:\s+to\s+[^.;:!?\u2013\u2014]{1,60}?)?(?:\s*[:\u2013\u2014]|\s+-\s)", text[match.end():]))
+    # (r35h: or whose view it is, "Op_Host1 is the exception for us: whenever ...": the rule is about that host all the same)
+    return bool(starts) and bool(re.match(r"(?:\s+to\s+[^.;:!?\u2013\u2014]{1,60}?|\s+" + _WHOSE_VIEW + r")?(?:\s*[:\u2013\u2014]|\s+-\s)",
+                                          text[match.end():]))
 
 
 # "it", "that host", "the same machine": a host the sentence does not name.
@@ -1915,6 +1921,27 @@ _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|
                              re.IGNORECASE)
 
 
+# (r35h) A condition written as code, "when E1.activity == Exploit:", "U4.compromised = User": the host's column
+# compared with a value, said as the table says it ("E1 shows Activity Exploit"). Read as words, the dot ended the
+# sentence and the condition kept the host alone (any state). ("!=" is left as written: a state denied, not read here.)
+_CODE_COMPARISON = re.compile(r"\b(?P<host>[A-Za-z][\w-]*\d)\.(?P<column>compromised|compromise|activity)\s*"
+                              r"(?:==|=(?!=)|\bis\b(?!\s+not\b))\s*[\"']?(?P<value>[A-Za-z]+)[\"']?", re.IGNORECASE)
+
+
+def _code_comparison_said(match: re.Match) -> str:
+    column = "Activity" if match["column"].lower() == "activity" else "Compromised"
+    return f"{match['host']} shows {column} {match['value'].capitalize()}"
+
+
+# (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
+# them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
+# are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
+_COUNT_RESTATED = re.compile(r"\b(?:most|(?:the|a)\s+majority|the\s+bulk|(?:a\s+)?(?:good|large)\s+(?:part|number|share))\s+of\s+"
+                             r"(?P<whole>(?:the\s+|our\s+)?(?:[\w-]+\s+)?[\w-]+)\s*,\s*(?:meaning|that\s+is|i\.\s?e\.?|in\s+other\s+words|"
+                             r"namely|so|or\s+rather)\s+(?P<count>(?:at\s+least\s+|more\s+than\s+)?\w+(?:\s+or\s+more)?)"
+                             r"(?:\s+of\s+(?:the\s+\w+|them|those|all))?\s*,", re.IGNORECASE)
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -1928,6 +1955,10 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
     # "Analyse it b4 any Restore": the note's shorthand of "before" (read as a word, the move it puts off was no contrast)
     text = re.sub(r"\bb4\b", "before", text, flags=re.IGNORECASE)
+    # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
+    # i.e. two or more, ..."), said in words
+    text = _CODE_COMPARISON.sub(_code_comparison_said, text)
+    text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
     # "ent-class host", "a user class box": the class named with the word "class" (r32m; read as no class, any host)
     text = re.sub(r"\b(user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+class[\s-]+(?=(?:hosts?|box(?:es)?|machines?|servers?|"
                   r"srvs?|nodes?|systems?|workstations?)\b)", r"\1 ", text, flags=re.IGNORECASE)

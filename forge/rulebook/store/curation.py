@@ -60,7 +60,7 @@ from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, R
 from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
 from forge.rulebook.language.revision import revised_in_words, says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
-from forge.rulebook.language.wording import state_words_in
+from forge.rulebook.language.wording import read_wording, state_words_in
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -375,8 +375,19 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
 def _same_claims(a: str, b: str) -> bool:
     """Whether what the two texts claim of the hosts' states (condition.rule_claims, with their orders) is one
     claim: each implies the other (a bare mention of a host beside a state of it adds nothing)."""
-    first, second = (rule_claims(t, with_instruction=True, bare=False) for t in (a, b))
+    first, second = (_claims_in_words(t) for t in (a, b))
     return first is not None and second is not None and implies(first, second) and implies(second, first)
+
+
+def _claims_in_words(text: str):
+    """What a text claims of the hosts' states (rule_claims, with its order); (r35h) for an order with no condition of
+    its own, what it says its objects show, "a DecoySmss on User1 or User4, whichever one gets scanned" (a bare mention
+    of the hosts claims nothing)."""
+    found = rule_claims(text, with_instruction=True, bare=False)
+    if found is not None or read_wording(text).conditions:
+        return found
+    stated = rule_claims(text, with_instruction=True)
+    return stated if stated is not None and not all(atom.bare() for atom, _ in atoms_of(stated)) else None
 
 
 def _replace_named(book: _Book, rule_id: str, named: tuple[str, ...]) -> None:
