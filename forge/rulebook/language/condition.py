@@ -261,6 +261,10 @@ _HOST_WORD = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d
 # "neither Enterprise0 nor Enterprise1 is compromised"; "Enterprise1 is scanned but Enterprise0 is not"
 _NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>is|are|was|were|gets?|got)\s+"
                       r"(?P<state>[^,;.]+)", re.IGNORECASE)
+# (r35m) "neither User1 nor Op_Host2 shows any foothold", "... has an exploit": each host shows none of it
+# (read with no "is", the first host was only shown and the second claimed compromised)
+_NEITHER_SHOWS = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>shows?|has|have)\s+"
+                            r"(?:(?:any|an?)\s+)?(?P<what>[^,;.]+)", re.IGNORECASE)
 # "User2 is neither scanned nor exploited": one host, two states it must not show
 _NEITHER_STATE = re.compile(rf"\b(?P<a>{_HOST_WORD}|it)\s+(?P<verb>is|was|gets|got)\s+neither\s+(?P<s1>[^,;.]+?)\s+nor\s+"
                             r"(?P<s2>[^,;.]+)", re.IGNORECASE)
@@ -471,6 +475,8 @@ def spelled_out(condition: str) -> str:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
                         written_out(condition or ""))
+    text = _NEITHER_SHOWS.sub(lambda m: " and ".join(f"{host} {'has' if m['verb'].lower().startswith('ha') else 'shows'} no "
+                                                     f"{m['what'].strip()}" for host in (m['a'], m['b'])), text)
     text = _NEITHER_STATE.sub(lambda m: f"{m['a']} {m['verb']} not {m['s1'].strip()} and not {m['s2'].strip()}", text)
     text = _ELLIPSIS_TOO.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
     text = _ELLIPSIS_OTHERS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
@@ -764,6 +770,7 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
 
 # Words that make a clause about several hosts hold of one of them: "Enterprise0 or Enterprise1", "either", "one of
 # them", "whichever (one) is compromised" (each host by itself, not all at once).
+# (r35m: in any case, "User2 OR User3")
 _ONE_OF = re.compile(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b|\bwhichever\b", re.IGNORECASE)
 
 

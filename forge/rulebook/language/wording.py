@@ -1494,8 +1494,10 @@ def _clause_end(text: str, start: int) -> int:
     order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
+    # (r35m: nor by a word that makes it the defender's earlier move, "if the last Remove on User4 failed", "our Restore")
     if order and not re.search(r"\b(?:is|are|was|were|been|be|being|under|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
-                               r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three)\s*$",
+                               r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three|last|previous|latest|earlier|"
+                               r"recent|our|my)\s*$",
                                rest[:order.start()], re.IGNORECASE) and order.start() > 0:
         end = min(end, order.start())
     return start + end
@@ -1967,8 +1969,13 @@ def written_out(text: str) -> str:
     text = _INVERTED_ORDER.sub(lambda m: f"{m['lead']}, ", text)
     # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
     text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
+    # (r35m) "recomend Remove", "reccomend a Restore": "recommend" misspelt (read as no order word, the note's arrow
+    # before it was no order and its situation's "not" a negation of the move)
+    text = re.sub(r"\b(r)ec{1,2}om{1,2}[ae]nd(?=s\b|ed\b|ing\b|\b)", r"\1ecommend", text, flags=re.IGNORECASE)
     # "at user lvl", "root lvl": the note's shorthand of "level" (read as the level it names)
     text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
+    # (r35m) "only usr level", "at usr-level": the note's shorthand of "user" before a level (read as no level at all)
+    text = re.sub(r"\b(u)sr(?=[\s-]+level\b)", r"\1ser", text, flags=re.IGNORECASE)
     # "U4 priv", "at priv level": the note's shorthand of "privileged" (the level, as "root" is)
     text = re.sub(r"\b(p)riv\b", r"\1rivileged", text, flags=re.IGNORECASE)
     # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
@@ -2039,12 +2046,65 @@ def _reason_aside_dropped(flat: str) -> str:
     return _REASON_ASIDE.sub(" ", flat)
 
 
+# (r35m) A rule written as "key: value" lines ("host: User4 / state: scanned, not compromised / move: DecoySSHD User4 /
+# avoid: Remove User4"), each line possibly bulleted: the host it is for, the situation, the order and what the order is
+# set against, said as the sentence a note would write (flattened as it stood, the labels ran into one clause and the
+# situation's "not" was read as a negation of the order). Only a form whose every line has a label named here is read so.
+_FORM_KEYS = {
+    "host": "host", "hosts": "host", "target": "host", "applies to": "host", "scope": "host", "for": "host",
+    "state": "when", "when": "when", "if": "when", "condition": "when", "trigger": "when", "situation": "when",
+    "status": "when", "seen": "when",
+    "move": "do", "do": "do", "action": "do", "pick": "do", "choose": "do", "response": "do", "then": "then",
+    "recommend": "do", "plan": "do", "next": "then", "after that": "then",
+    "avoid": "avoid", "never": "avoid", "not": "avoid", "don't": "avoid", "do not": "avoid", "instead of": "avoid",
+}
+_FORM_LINE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[a-z][a-z' ]{0,14}?)\s*:\s*(?P<value>\S.*?)\s*$", re.IGNORECASE)
+_SAID_WITH_VERB = re.compile(r"^(?:is|are|shows?|has|have|reads?|sits?|stays?|at|with|under|in|gets?)\b", re.IGNORECASE)
+
+
+# A markdown table's row: "| Enterprise0 scanned | DecoyTomcat Enterprise0 |"; its rule under the header: "|---|---|".
+_TABLE_ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
+
+
+def _one_row_table(lines: list[str]) -> list[tuple[str, str]]:
+    """A markdown table of one row under a header (its labels, as in _FORM_KEYS) as (label, cell) pairs; [] for any
+    other text (a table of several rows holds several rules: not read as one)."""
+    if len(lines) != 3 or not _TABLE_RULE.match(lines[1]) or not all(_TABLE_ROW.match(lines[i]) for i in (0, 2)):
+        return []
+    header, row = ([c.strip() for c in _TABLE_ROW.match(lines[i])["cells"].split("|")] for i in (0, 2))
+    return list(zip(header, row)) if len(header) == len(row) and all(header) and all(row) else []
+
+
+def _form_lines_said(text: str) -> str:
+    """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
+    move>. Avoid <what>."; any other text as it stands."""
+    lines = [line for line in (text or "").split("\n") if line.strip()]
+    table = _one_row_table(lines)
+    if table:
+        lines = [f"{key}: {value}" for key, value in table]
+    found = [_FORM_LINE.match(line) for line in lines]
+    if len(lines) < 2 or not all(found) or any(m["key"].lower() not in _FORM_KEYS for m in found):
+        return text
+    parts: dict[str, list[str]] = {}
+    for m in found:
+        parts.setdefault(_FORM_KEYS[m["key"].lower()], []).append(m["value"].rstrip(" .;"))
+    if len(parts.get("when", ())) != 1 or len(parts.get("do", ())) != 1 or len(parts.get("host", ())) > 1:
+        return text
+    state = " and ".join(p.strip() for p in parts["when"][0].split(",") if p.strip())
+    subject = re.sub(r"\s*(?:,|\band\b|&|/)\s*", " or ", parts["host"][0]) if "host" in parts else ""
+    if subject and not hosts_in(state):
+        state = f"{subject} {'' if _SAID_WITH_VERB.match(state) else 'is '}{state}"
+    said = f"When {state}: {parts['do'][0]}" + "".join(f", then {after}" for after in parts.get("then", ())) + "."
+    return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ()))
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join((text or "").split()))))))))
+                               _reason_aside_dropped(" ".join(_form_lines_said(text).split()))))))))
     flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
