@@ -75,7 +75,7 @@ def test_forge_run_sweep_runs_the_grid_into_one_study_and_compares_on_sessions(t
 @pytest.mark.slow
 @pytest.mark.timeout(1800)  # 16 sessions: minutes on a loaded machine
 def test_a_recorded_study_replays_session_by_session_and_compares_alike_from_mlflow(tmp_path, capsys):
-    """A study of 4 sessions per arm (forge, zero_shot) recorded into one record, then replayed with no model
+    """A study of 2 sessions per arm (forge, zero_shot; 2 is the fewest that pair) recorded into one record, then replayed with no model
     listening: each session keeps what its recorded twin kept, and every call of the study has its own key.
     `forge compare --mlflow --study` gives the table `forge compare` gives on the run directories.
 
@@ -92,10 +92,10 @@ def test_a_recorded_study_replays_session_by_session_and_compares_alike_from_mlf
     small = ["protocol.num_instances=2", "protocol.num_stages=1", "protocol.max_attempts=2", "protocol.checkpoint_runs=1",
              "protocol.num_evaluation_runs=1", "env.max_steps=8", "protocol.theta=1.0", "protocol.tau=-0.5", "run.study=onrecord",
              f"record.store={record}"]
-    study = ["run", str(ROOT / "configs" / "forge.yaml"), "--baseline", "zero_shot", "--sessions", "4", *small]
+    study = ["run", str(ROOT / "configs" / "forge.yaml"), "--baseline", "zero_shot", "--sessions", "2", *small]
     assert forge(*study, f"run.runs_dir={tmp_path / 'recorded'}", "record.mode=record") == 0
     sessions = sorted(p.name for p in (tmp_path / "recorded").iterdir() if (p / "config.yaml").is_file() and not p.is_symlink())
-    assert len(sessions) == 8
+    assert len(sessions) == 4
     capsys.readouterr()
 
     assert forge("compare", *[str(tmp_path / "recorded" / s) for s in sessions], "--out", str(tmp_path / "by-dirs")) == 0
@@ -106,7 +106,7 @@ def test_a_recorded_study_replays_session_by_session_and_compares_alike_from_mlf
     assert by_mlflow == by_dirs and "sessions, paired by k (decides)" in by_dirs
     compared = json.loads((tmp_path / "by-mlflow" / "comparison.json").read_text())
     assert compared == json.loads((tmp_path / "by-dirs" / "comparison.json").read_text())
-    assert [len(c["sessions"]) for c in compared["conditions"]] == [4, 4] and compared["pairs"][0]["sessions"]["paired"]
+    assert [len(c["sessions"]) for c in compared["conditions"]] == [2, 2] and compared["pairs"][0]["sessions"]["paired"]
 
     # Every call has its own key, each under its own session's scope: the arms' records do not collide.
     keys = SqliteCallStore(record).keys()
@@ -116,7 +116,7 @@ def test_a_recorded_study_replays_session_by_session_and_compares_alike_from_mlf
         scope = record_scope(RunDirectory.open(tmp_path / "recorded" / s).load_config(), s)
         calls[scope] = sum(t["calls"] for t in summary["tokens_per_instance"].values())
     assert {scope: sum(f"#{scope}#" in k for k in keys) for scope in calls} == calls and len(keys) == sum(calls.values())
-    print(f"record: {len(keys)} keys for {sum(calls.values())} calls of 8 sessions, each under its own scope")
+    print(f"record: {len(keys)} keys for {sum(calls.values())} calls of {len(sessions)} sessions, each under its own scope")
 
     assert forge(*study, f"run.runs_dir={tmp_path / 'replayed'}", "record.mode=replay", "tracking.enabled=false",
                  *NO_MODEL) == 0
