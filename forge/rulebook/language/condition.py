@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Callable, Optional
 
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
@@ -142,6 +143,23 @@ def condition_of(text: str) -> str:
         return words.instruction
     parts = sentences(text)
     return parts[-1] if parts else " ".join((text or "").split())
+
+
+def windows_left_to(found, rest: str):
+    """(r36m) Claims without the windows of steps that `rest` (a compiled rule's unexpressed rest, judged as its guard)
+    states: the predicate need not say them (None: nothing else is claimed)."""
+    from forge.rulebook.language.predicate import AllOf  # lazy: as in `claims`
+
+    guarded = set(episode_claims(rest or ""))
+    if found is None or not guarded:
+        return found
+    return _all_of([p for p in (found.parts if isinstance(found, AllOf) else (found,)) if p not in guarded])
+
+
+def facts_unread(condition: str) -> frozenset[str]:
+    """(r36m) `facts_needed` of a condition whose claims hold its windows of steps (episode.py): those windows are read,
+    so the words that state them need no fact of their own (any other word for the episode's time still does)."""
+    return facts_needed(without_episode_claims(condition or ""))
 
 
 def facts_needed(condition: str) -> frozenset[str]:
@@ -497,8 +515,13 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
     hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
     compromised user hosts" applies where some is)."""
-    from forge.rulebook.language.predicate import Not  # lazy: beside this module
+    from forge.rulebook.language.predicate import AllOf, Not  # lazy: beside this module
 
+    if windows := episode_claims(condition):
+        # (r36m) a window of the episode's steps ("after step 15", "in the first eight steps") is a claim of its own, and
+        # the rest of the condition is read without it
+        rest = claims(without_episode_claims(condition), subject, unresolved, group, universal)
+        return _all_of([*windows, *(rest.parts if isinstance(rest, AllOf) else (rest,) if rest is not None else ())])
     named = hosts_in(condition)
     if named and subject is not None and set(named) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
@@ -1234,6 +1257,8 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
 
     if found is None:
         return False
+    if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
+        condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
     condition = _NEWLY_GLOSS.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
     clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition)
     # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
@@ -1598,6 +1623,9 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
                 continue
             parts.append(part)
+    # (r36m) a window of steps said anywhere in the rule ("After step 15, never Remove User1"), its order's or a heading's
+    # as well as its condition's, narrows where it applies
+    parts.extend(w for w in episode_claims(words.text) if w not in parts)
     return excepting(_all_of(parts), spared)
 
 
@@ -1616,7 +1644,7 @@ def excepting(found, excepted):
     claim on an excepted host, and a class stands for its other hosts (`any` of each)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
-    if found is None or not excepted:
+    if found is None or not excepted or isinstance(found, (EpisodeStep, RewardTrend)):
         return found
     if isinstance(found, Atom):
         if found.host is not None:
