@@ -868,6 +868,10 @@ def _others_than_picked(previous, clause: str, universal: bool):
     return AnyOf(tuple(groups))
 
 
+_TABLE_NO = re.compile(r"\bcompromised\s*[:=]?\s*no\b(?!\s+(?:host|hosts|machine|machines|box|boxes|server|servers|one)\b)",
+                       re.IGNORECASE)
+
+
 def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
     """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
     state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
@@ -897,7 +901,10 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
     if phase is not None and not classes_in(clause):
         return [parse_predicate(phase_predicate(phase))]
     parts = []
-    none_of = (_NONE_OF.search(clause) or _NOTHING.search(clause)) and not _ITS_OWN_STATE_DENIED.search(clause)
+    # (r36m: "a host shows Activity Scan and Compromised No" is the table's value of one host, no "no host ...": read as a
+    # denial of the class it claimed that no host is both scanned and compromised, true where nothing is scanned at all)
+    denial = _TABLE_NO.sub(" ", clause)
+    none_of = (_NONE_OF.search(denial) or _NOTHING.search(denial)) and not _ITS_OWN_STATE_DENIED.search(clause)
     every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
     count = _counted(clause)
     for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) or count
