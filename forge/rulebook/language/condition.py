@@ -515,13 +515,10 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
     hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
     compromised user hosts" applies where some is)."""
-    from forge.rulebook.language.predicate import AllOf, Not  # lazy: beside this module
+    from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
-    if windows := episode_claims(condition):
-        # (r36m) a window of the episode's steps ("after step 15", "in the first eight steps") is a claim of its own, and
-        # the rest of the condition is read without it
-        rest = claims(without_episode_claims(condition), subject, unresolved, group, universal)
-        return _all_of([*windows, *(rest.parts if isinstance(rest, AllOf) else (rest,) if rest is not None else ())])
+    if episode_claims(condition):
+        return _episode_first(condition, subject, unresolved, group, universal)
     named = hosts_in(condition)
     if named and subject is not None and set(named) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
@@ -583,6 +580,16 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         else:
             parts.extend(_general_parts(clause, universal))
     return _all_of(parts)
+
+
+def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],
+                   universal: bool):
+    """(r36m) `claims` of a condition that states a window of the episode's steps or a trend of its rewards ("past step
+    15", "the newest reward is under -8", episode.py): each is a claim of its own, and the rest is read without them."""
+    from forge.rulebook.language.predicate import AllOf  # lazy: beside this module
+
+    rest = claims(without_episode_claims(condition), subject, unresolved, group, universal)
+    return _all_of([*episode_claims(condition), *(rest.parts if isinstance(rest, AllOf) else (rest,) if rest is not None else ())])
 
 
 # (r34h) A count over hosts the text names: "(exactly / only / just) one of User1 and User3 is compromised". Split at
@@ -901,7 +908,7 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
     if phase is not None and not classes_in(clause):
         return [parse_predicate(phase_predicate(phase))]
     parts = []
-    # (r36m: "a host shows Activity Scan and Compromised No" is the table's value of one host, no "no host ...": read as a
+    # (r36m: "a user box at Activity Scan, Compromised No" is the table's value of one host, no "no host ...": read as a
     # denial of the class it claimed that no host is both scanned and compromised, true where nothing is scanned at all)
     denial = _TABLE_NO.sub(" ", clause)
     none_of = (_NONE_OF.search(denial) or _NOTHING.search(denial)) and not _ITS_OWN_STATE_DENIED.search(clause)
@@ -1630,9 +1637,14 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
                 continue
             parts.append(part)
-    # (r36m) a window of steps said anywhere in the rule ("After step 15, never Remove User1"), its order's or a heading's
-    # as well as its condition's, narrows where it applies
-    parts.extend(w for w in episode_claims(words.text) if w not in parts)
+    # (r36m) a window of steps said in the rule's order or heading ("Past step 15, never Remove User1") as well as in its
+    # condition narrows where it applies; not one a story tells ("it sat at root from step 7"), save where it is said not
+    # to apply ("from step 5 on: n/a")
+    # (the order may have lost the "n/a" after its colon: a window the whole text says is not the rule's is not its own)
+    outside = [w for w in episode_claims(words.text) if isinstance(w, EpisodeStep) and w.outside]
+    said = [w for w in episode_claims(f"{words.situation} {words.instruction}")
+            if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
+    parts.extend(w for w in (*said, *outside) if w not in parts)
     return excepting(_all_of(parts), spared)
 
 

@@ -7,9 +7,9 @@ one after the defender's last recorded step, the Analyst's `Current evidence (st
 false, and unknown on a context that states no step (the rule stays silent there).
 
 What the rewards did is read from the defender's `Recent steps:` line (`-> reward -1.1`, situation.History.actions):
-"the latest reward is below -10", "the most recent reward is lower than the one before it", "the reward has been
-negative at each of the last three steps", "the last two rewards are both negative". It is unknown on a context that
-states fewer rewards than it needs.
+"the latest reward is under -6", "the newest reward came in lower than the previous one", "the rewards were negative
+on every one of the past 3 turns", "the past three rewards are all negative". It is unknown on a context that states
+fewer rewards than it needs.
 
 Only windows whose bounds are numbers are read: "late in the episode", "in the last steps" say no step, and a story's
 "at step 24 I chose ..." is no condition at all; those stay unread (condition.FACTS' "episode time"), so the rule that
@@ -28,10 +28,10 @@ _N = r"(?:\d{1,3}|" + "|".join(_COUNTS) + r")"
 _STEP = r"(?:steps?|turns?)"
 _EPISODE = r"(?:\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:episode|game|run|match))?"
 # ("early", "late" beside a window in numbers: the numbers say which part of the episode they mean)
-# ("before step 10 of the episode", "from step 15 of the run onwards": the step's episode named)
+# ("prior to step 7 of this game", "from step 13 of the run onwards": the step's episode named)
 _OF_EPISODE = r"(?:\s+of\s+(?:the\s+|this\s+|an?\s+)?(?:episode|game|run|match))?"
 _ADVERB = r"(?:(?:early|late|later)\s*,?\s*)?"
-# ("in the first ten steps (step 10 included)", "..., step 10 inclusive": the bound restated, no condition of its own)
+# ("during the opening 8 turns (turn 8 included)", "..., step 8 inclusive": the bound restated, no condition of its own)
 _INCLUDED = (r"(?:\s*[(,]?\s*(?:(?:steps?|turns?)\s+\d{1,3}\s+(?:included|inclusive|counts|counted)|(?:including|incl\.?)\s+"
              r"(?:steps?|turns?)\s+\d{1,3}|(?:inclusive|included))\s*\)?)?")
 
@@ -121,7 +121,7 @@ def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
             if m.group(0).strip() and not any(s < end and start < e for s, e, _ in taken):
                 window = make(m)
                 if (length := _OF_LENGTH.match(text, end)) is not None:
-                    end = length.end()  # ("step 26 or later of 30": the episode's length, said with the bound)
+                    end = length.end()  # ("step 33 or later of 40": the episode's length, said with the bound)
                 if (denied := _NOT_HERE.match(text, end)) is not None:
                     window, end = replace(window, outside=True), denied.end()
                 taken.append((start, end, window))
@@ -149,7 +149,7 @@ def without_step_windows(text: str) -> str:
 @dataclass(frozen=True)
 class RewardTrend:
     """What the latest rewards did: `below` / `above` a value (the latest one), `negative` (each of the last `count`),
-    or `fell` (the latest lower than the one before it)."""
+    or `fell` (the latest under its predecessor)."""
 
     kind: str
     count: int = 1
@@ -194,7 +194,7 @@ _REWARD_FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.I
     (rf"\b{_LATEST}{_IS}\s+{_BELOW}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("below", 1, _value(m))),
     (rf"\b{_LATEST}{_IS}\s+{_ABOVE}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("above", 1, _value(m))),
     (rf"\b(?:the\s+)?rewards?\s+(?:has\s+been|have\s+been|was|were|is|are|stayed|remained)\s+negative\s+(?:at|on|in|for)\s+"
-     rf"(?:each|every|all)\s+(?:of\s+)?(?:the\s+)?(?:last|past|previous)\s+(?P<n>{_N})\s+{_STEP}(?:\s+in\s+a\s+row)?",
+     rf"(?:each|every|all)(?:\s+one)?\s+(?:of\s+)?(?:the\s+)?(?:last|past|previous)\s+(?P<n>{_N})\s+{_STEP}(?:\s+in\s+a\s+row)?",
      lambda m: RewardTrend("negative", _n(m["n"]))),
     (rf"\b(?:the\s+)?(?:last|past|latest|previous)\s+(?P<n>{_N})\s+rewards\s+(?:are|were|have\s+been)\s+(?:both\s+|all\s+)?negative\b",
      lambda m: RewardTrend("negative", _n(m["n"]))),

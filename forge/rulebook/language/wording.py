@@ -282,7 +282,7 @@ _PAST_EPISODE = (r"\s+(?:one|a|an|that|some|another|my|our|(?:an|the|my|our)\s+(
 _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
                      r"while|(?<!at\s)once(?!\s+(?:more|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
-                     # (r36m: nor "late in one run", "in the last steps of seed 1001", "in the first turns of an earlier game":
+                     # (r36m: nor "late in one run", "in the final turns of seed 4", "in the first turns of an earlier game":
                      # a moment of a past episode, its "one / an earlier / that" not the episode under way)
                      r"(?:early|late)\s+in(?!\s+(?:seed|episode|run|game)\s+#?\d)(?!" + _PAST_EPISODE + r")|"
                      r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)"
