@@ -180,7 +180,7 @@ def _analysed(host: str, activity: str, level: str) -> str:
 
 @pytest.mark.parametrize("text", [
     "Should the box under analysis read Activity Scan plus Compromised No, suggest DecoySSHD for it.",
-    "When a user box reads Activity Scan, Compromised No, suggest DecoySSHD there.",
+    "When a user workstation has Activity Scan and Compromised No, put DecoySSHD on it.",
 ])
 def test_compromised_no_of_a_class_host_is_its_rows_value_not_a_denial_of_the_class(text):
     assert _judged(text, _analysed("User2", "Scan", "No")) is True
