@@ -216,3 +216,15 @@ def test_guard_late_in_the_episode_stays_a_condition_unread():
     # guard: the episode under way, with no number: still a condition the product cannot judge
     text = "Late in the episode, if User1 reads Compromised User, go for a Remove of User1."
     assert _judged(text, _no_step(User1="None,User")) is not True
+
+
+# -- one host of no class, quiet in one column ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "When a box sits at Unknown with Activity None, recommend one more Analyse of it.",
+    "inspected machine at Unknown w/ no activity => one more Analyse of it.",
+])
+def test_a_host_quiet_in_one_column_is_one_host_not_every_host(text):
+    # (read as every host of the network at Unknown with no activity, it held nowhere an analyst looks at one host)
+    assert _judged(text, _analysed("Enterprise1", "None", "Unknown")) is True
+    assert _judged(text, _analysed("Enterprise1", "None", "User")) is not True

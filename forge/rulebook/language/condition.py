@@ -875,6 +875,8 @@ def _others_than_picked(previous, clause: str, universal: bool):
     return AnyOf(tuple(groups))
 
 
+_ONE_HOST = re.compile(r"\b(?:a|an|one|some)\s+(?:[\w-]+\s+)?(?:host|box|machine|server|node|workstation|system)\b(?!s)",
+                       re.IGNORECASE)
 _TABLE_NO = re.compile(r"\bcompromised\s*[:=]?\s*no\b(?!\s+(?:host|hosts|machine|machines|box|boxes|server|servers|one)\b)",
                        re.IGNORECASE)
 
@@ -919,8 +921,9 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
         atom = _atom(Atom, state, host_class=cls)
         # ("the user hosts are quiet": each of them; "a user host with Activity None" is one of them)
+        # (r36m: nor "a host at Unknown with activity None", "the analysed host ...": one host, not each host of the network)
         quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY \
-            and not _ONE_OF_CLASS.search(clause)
+            and not _ONE_OF_CLASS.search(clause) and not _ONE_HOST.search(clause)
         # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
         # sits in their subnet)
         named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
