@@ -89,7 +89,9 @@ def test_a_lesson_is_about_its_own_subject_never_a_host_only_its_story_names():
 def test_a_condition_on_the_step_of_the_episode_is_stated_or_the_rule_is_silent(tmp_path):
     text = "In the first five steps of the episode, restore any user host that is compromised."
     wide = {"class": "User", "compromise": "any"}
-    assert text_problem(text, wide, do("Restore", "$matched")).startswith("facts")
+    # (refused: the product reads the window of steps, r36m, and the predicate does not state it)
+    problem = text_problem(text, wide, do("Restore", "$matched"))
+    assert problem.startswith("facts") or problem.startswith("claims") and "steps 1 to 5" in problem
     assert text_problem(text, wide, do("Restore", "$matched"), "in the first five steps of the episode") is None
     # a record the checks never saw (a rule written before them): its words still keep it silent
     record, injected = taught(tmp_path, text, reply(entry(wide, do("Restore", "$matched"), "in the first five steps")))

@@ -45,7 +45,8 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
-                                               conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims)
+                                               conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
+                                               windows_left_to)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
@@ -669,12 +670,13 @@ def _before(words: Wording, predicate) -> Optional[str]:
     return None
 
 
-def _claims(text: str, predicate) -> Optional[str]:
+def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     """The predicate must imply what the product reads of the condition (condition.claims: the hosts it names
     with their states, a class with a state, a quiet network, a named phase), where that reading places every
-    negation of it: a predicate that does not is wider than the text, or says something else."""
+    negation of it: a predicate that does not is wider than the text, or says something else. (A window of steps its
+    unexpressed rest states is the guard's to judge, no predicate's: condition.windows_left_to.)"""
     found = rule_claims(text, with_instruction=True, bare=False)
-    if found is None or implies(predicate, found):
+    if found is None or implies(predicate, windows_left_to(found, unexpressed) or Always()):
         return None
     if complete_claims(text, found):
         return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
@@ -796,7 +798,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
         or _before(words, predicate) \
-        or _claims(text, predicate) or _narrow(text, predicate, unexpressed) or _history(words, predicate, unexpressed)
+        or _claims(text, predicate, unexpressed) or _narrow(text, predicate, unexpressed) or _history(words, predicate, unexpressed)
 
 
 def _never_holds(predicate) -> Optional[str]:

@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Callable, Optional
 
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.history_words import history_conditions, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
@@ -142,6 +143,23 @@ def condition_of(text: str) -> str:
         return words.instruction
     parts = sentences(text)
     return parts[-1] if parts else " ".join((text or "").split())
+
+
+def windows_left_to(found, rest: str):
+    """(r36m) Claims without the windows of steps that `rest` (a compiled rule's unexpressed rest, judged as its guard)
+    states: the predicate need not say them (None: nothing else is claimed)."""
+    from forge.rulebook.language.predicate import AllOf  # lazy: as in `claims`
+
+    guarded = set(episode_claims(rest or ""))
+    if found is None or not guarded:
+        return found
+    return _all_of([p for p in (found.parts if isinstance(found, AllOf) else (found,)) if p not in guarded])
+
+
+def facts_unread(condition: str) -> frozenset[str]:
+    """(r36m) `facts_needed` of a condition whose claims hold its windows of steps (episode.py): those windows are read,
+    so the words that state them need no fact of their own (any other word for the episode's time still does)."""
+    return facts_needed(without_episode_claims(condition or ""))
 
 
 def facts_needed(condition: str) -> frozenset[str]:
@@ -499,6 +517,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
+    if episode_claims(condition):
+        return _episode_first(condition, subject, unresolved, group, universal)
     named = hosts_in(condition)
     if named and subject is not None and set(named) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
@@ -560,6 +580,16 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         else:
             parts.extend(_general_parts(clause, universal))
     return _all_of(parts)
+
+
+def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],
+                   universal: bool):
+    """(r36m) `claims` of a condition that states a window of the episode's steps or a trend of its rewards ("past step
+    15", "the newest reward is under -8", episode.py): each is a claim of its own, and the rest is read without them."""
+    from forge.rulebook.language.predicate import AllOf  # lazy: beside this module
+
+    rest = claims(without_episode_claims(condition), subject, unresolved, group, universal)
+    return _all_of([*episode_claims(condition), *(rest.parts if isinstance(rest, AllOf) else (rest,) if rest is not None else ())])
 
 
 # (r34h) A count over hosts the text names: "(exactly / only / just) one of User1 and User3 is compromised". Split at
@@ -845,6 +875,12 @@ def _others_than_picked(previous, clause: str, universal: bool):
     return AnyOf(tuple(groups))
 
 
+_ONE_HOST = re.compile(r"\b(?:a|an|one|some)\s+(?:[\w-]+\s+)?(?:host|box|machine|server|node|workstation|system)\b(?!s)",
+                       re.IGNORECASE)
+_TABLE_NO = re.compile(r"\bcompromised\s*[:=]?\s*no\b(?!\s+(?:host|hosts|machine|machines|box|boxes|server|servers|one)\b)",
+                       re.IGNORECASE)
+
+
 def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
     """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
     state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
@@ -874,7 +910,10 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
     if phase is not None and not classes_in(clause):
         return [parse_predicate(phase_predicate(phase))]
     parts = []
-    none_of = (_NONE_OF.search(clause) or _NOTHING.search(clause)) and not _ITS_OWN_STATE_DENIED.search(clause)
+    # (r36m: "a user box at Activity Scan, Compromised No" is the table's value of one host, no "no host ...": read as a
+    # denial of the class it claimed that no host is both scanned and compromised, true where nothing is scanned at all)
+    denial = _TABLE_NO.sub(" ", clause)
+    none_of = (_NONE_OF.search(denial) or _NOTHING.search(denial)) and not _ITS_OWN_STATE_DENIED.search(clause)
     every = universal and not none_of and bool(_EVERY.search(clause))  # "all user hosts are compromised"
     count = _counted(clause)
     for cls in classes_in(clause) or (["any"] if _SOME_HOST.search(clause) or _NOTHING.search(clause) or count
@@ -882,8 +921,9 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         state, negated = _state_of(_NOTHING.sub(" ", _NONE_OF.sub(" ", clause)) if none_of else clause)
         atom = _atom(Atom, state, host_class=cls)
         # ("the user hosts are quiet": each of them; "a user host with Activity None" is one of them)
+        # (r36m: nor "a host at Unknown with activity None", "the analysed host ...": one host, not each host of the network)
         quiet_subnet = _SUBNET.search(clause) and QUIET_COMPROMISE in state or state[0] == QUIET_ACTIVITY \
-            and not _ONE_OF_CLASS.search(clause)
+            and not _ONE_OF_CLASS.search(clause) and not _ONE_HOST.search(clause)
         # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
         # sits in their subnet)
         named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
@@ -1234,6 +1274,8 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
 
     if found is None:
         return False
+    if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
+        condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
     condition = _NEWLY_GLOSS.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
     clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition)
     # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
@@ -1598,6 +1640,14 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
                 continue
             parts.append(part)
+    # (r36m) a window of steps said in the rule's order or heading ("Past step 15, never Remove User1") as well as in its
+    # condition narrows where it applies; not one a story tells ("it sat at root from step 7"), save where it is said not
+    # to apply ("from step 5 on: n/a")
+    # (the order may have lost the "n/a" after its colon: a window the whole text says is not the rule's is not its own)
+    outside = [w for w in episode_claims(words.text) if isinstance(w, EpisodeStep) and w.outside]
+    said = [w for w in episode_claims(f"{words.situation} {words.instruction}")
+            if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
+    parts.extend(w for w in (*said, *outside) if w not in parts)
     return excepting(_all_of(parts), spared)
 
 
@@ -1616,7 +1666,7 @@ def excepting(found, excepted):
     claim on an excepted host, and a class stands for its other hosts (`any` of each)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
 
-    if found is None or not excepted:
+    if found is None or not excepted or isinstance(found, (EpisodeStep, RewardTrend)):
         return found
     if isinstance(found, Atom):
         if found.host is not None:

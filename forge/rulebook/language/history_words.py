@@ -56,7 +56,11 @@ _HELD = _any(
     # ("3+ steps straight": at least three, held as long)
     rf"\b{_N}\+?\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b",
     # a note's "unchanged 4 steps", "same state 3 turns": the count said right after the word of holding, with no "for"
-    rf"\b(?:unchanged|(?:the\s+)?same(?:\s+state)?)\s+{_N}\+?\s+(?:steps|turns)\b")
+    rf"\b(?:unchanged|(?:the\s+)?same(?:\s+state)?)\s+{_N}\+?\s+(?:steps|turns)\b",
+    # (r36m) the state now and at each recorded step before it: "User at present and at each of the past 4 steps" is
+    # not read, but "Unknown now and in all of the previous 4 turns", "rooted now + on both of the prior 2 steps" are
+    rf"\bnow\s+(?:and|\+|&)\s+(?:(?:also|still)\s+)?(?:at|in|on|for|during)\s+(?:all|both|each|every\s+one)\s+of\s+(?:the\s+)?"
+    rf"(?:last|past|previous|prior)\s+{_N}\s+(?:(?:history|recorded)\s+)?(?:steps|turns)\b")
 _HELD_WORDS = _any(r"\b(?:stay(?:s|ed)?|remain(?:s|ed)?|(?:has|have|had)\s+been|sat|sits?|stuck|unchanged|"
                    r"(?:has|have)(?:\s+not|n't)\s+changed|keeps?\s+showing|kept\s+showing|still|consecutive(?:ly)?)\b")
 _WITHIN = _any(rf"\b(?:within|in)\s+(?:the\s+)?(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b",

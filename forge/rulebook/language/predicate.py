@@ -45,6 +45,7 @@ from typing import Any, Optional, Union
 
 from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.model import RulebookError
+from forge.rulebook.language.episode import EpisodeStep, RewardTrend
 from forge.rulebook.language.phases import phase_predicate
 from forge.rulebook.language.situation import SOME, History, Situation
 
@@ -124,7 +125,9 @@ class Not:
     part: "Predicate"
 
 
-Predicate = Union[Always, Atom, AnyOf, AllOf, Not]
+# (an `EpisodeStep`, a window of the episode's steps, and a `RewardTrend` are read from a rule's words only, episode.py: no
+# compiler writes them)
+Predicate = Union[Always, Atom, AnyOf, AllOf, Not, EpisodeStep, RewardTrend]
 
 
 def _meets(wanted: Optional[str], actual: Optional[str], quiet: str) -> bool:
@@ -269,6 +272,8 @@ def predicate_to_json(p: Predicate) -> dict[str, Any]:
         return {"all": [predicate_to_json(x) for x in p.parts]}
     if isinstance(p, Not):
         return {"not": predicate_to_json(p.part)}
+    if isinstance(p, (EpisodeStep, RewardTrend)):
+        return {"step": p.describe()}  # (shown, never parsed back: no compiler writes one)
     out: dict[str, Any] = {"host": p.host} if p.host is not None else {"class": p.host_class}
     if p.activity is not None:
         out["activity"] = p.activity
@@ -299,6 +304,10 @@ def truth(p: Predicate, situation: Situation) -> Optional[bool]:
     if isinstance(p, Not):
         inner = truth(p.part, situation)
         return None if inner is None else not inner
+    if isinstance(p, EpisodeStep):
+        return p.truth(situation.step, situation.episode_length)
+    if isinstance(p, RewardTrend):
+        return p.truth(_rewards(situation.history))
     if p.bare():
         return bool(matched_hosts(p, situation))  # "the context shows this host": a fact about the context
     unknown = False
@@ -308,6 +317,13 @@ def truth(p: Predicate, situation: Situation) -> Optional[bool]:
             return True
         unknown = unknown or value is None
     return None if unknown else False
+
+
+def _rewards(history: Optional[History]) -> Optional[tuple[float, ...]]:
+    """The rewards the context's `Recent steps:` line states, oldest first (None: no such line)."""
+    if history is None or history.actions is None:
+        return None
+    return tuple(a.reward for a in sorted(history.actions, key=lambda a: a.step) if a.reward is not None)
 
 
 def host_truth(p: Atom, host: str, situation: Situation) -> Optional[bool]:
@@ -456,6 +472,8 @@ def dnf(p: Predicate, positive: bool = True) -> Optional[list[tuple[Literal, ...
         return [()] if positive else []
     if isinstance(p, Atom):
         return [((p, positive),)]
+    if isinstance(p, (EpisodeStep, RewardTrend)):
+        return None  # (no literal of hosts: whether it overlaps another is not shown, so it may)
     if isinstance(p, Not):
         return dnf(p.part, not positive)
     conjunctive = isinstance(p, AllOf) == positive
@@ -704,6 +722,8 @@ def group_of(p: Predicate) -> str:
         return f"{p.host or p.host_class}/{_slug(p)}"
     if isinstance(p, Not):
         return f"not-{group_of(p.part)}"
+    if isinstance(p, (EpisodeStep, RewardTrend)):
+        return "episode/" + p.describe().replace(" ", "-")
     joiner = "|" if isinstance(p, AnyOf) else "&"
     return joiner.join(group_of(x) for x in p.parts)[:80]
 
@@ -738,5 +758,7 @@ def describe(p: Predicate) -> str:
         return " ".join([text, *_history_words(p)])
     if isinstance(p, Not):
         return f"not ({describe(p.part)})"
+    if isinstance(p, (EpisodeStep, RewardTrend)):
+        return p.describe()
     joiner = " or " if isinstance(p, AnyOf) else " and "
     return joiner.join(f"({describe(x)})" for x in p.parts)

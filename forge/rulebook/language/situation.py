@@ -55,6 +55,8 @@ _NONE_ALERTED = re.compile(r"^\s*No host shows activity or compromise\.?\s*$")
 _OTHERS_QUIET = re.compile(r"\(\d+ other hosts: Activity None, Compromised No\)")
 _SKIPPED_LINES = re.compile(r"^\s*(?:Recent steps:|Host history\b|Step \d+ of \d+\.?\s*$)", re.IGNORECASE)
 _STEP_LINE = re.compile(r"^\s*Step (\d+) of \d+\b", re.IGNORECASE)
+_EPISODE_AT = re.compile(r"^\s*Step (\d+) of (\d+)\b", re.IGNORECASE | re.MULTILINE)
+_EVIDENCE_STEP = re.compile(r"\bCurrent evidence \(step (\d+)\)", re.IGNORECASE)
 _RECENT_LINE = re.compile(r"^\s*Recent steps:\s*(.*)$", re.IGNORECASE)
 _RECENT_ENTRY = re.compile(r"step (\d+):\s*([A-Za-z_]+)(?:\s+([A-Za-z_]+\d*))?(?:\s*->\s*reward\s*([-+]?\d+(?:\.\d+)?))?",
                            re.IGNORECASE)
@@ -147,6 +149,10 @@ class Situation:
     # is known, but the context does not *show* them (a `{"host": X}` atom stays false).
     unnamed: frozenset[str] = frozenset()
     history: Optional[History] = None  # None: the context carries no history of the defender's steps
+    # The episode's current step and length as the context states them (None: not stated), for a rule's window of
+    # steps (episode.py): `Step N of M.`, else one after the last recorded step, else the Analyst's evidence step.
+    step: Optional[int] = None
+    episode_length: Optional[int] = None
 
     def states(self, host: str) -> tuple[State, ...]:
         return self.by_host.get(host, ())
@@ -433,4 +439,16 @@ def read_situation(text: str) -> Situation:
         for clause in _CLAUSE_SPLIT.split(line):
             if clause and clause.strip():
                 _hosts_in(clause, reading)
-    return replace(reading.situation(), history=_history(lines))
+    history = _history(lines)
+    return replace(reading.situation(), history=history, **_episode_at(text or "", history))
+
+
+def _episode_at(text: str, history: Optional[History]) -> dict[str, Optional[int]]:
+    """The context's step and the episode's length (`Situation.step`, `episode_length`)."""
+    stated = _EPISODE_AT.search(text)
+    if stated is not None:
+        return {"step": int(stated.group(1)), "episode_length": int(stated.group(2))}
+    if history is not None and history.step is not None:
+        return {"step": history.step, "episode_length": None}
+    evidence = _EVIDENCE_STEP.search(text)
+    return {"step": int(evidence.group(1)) if evidence else None, "episode_length": None}

@@ -277,11 +277,16 @@ _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|sho
                       + _ABSENT_WHAT, re.IGNORECASE)
 
 
+_PAST_EPISODE = (r"\s+(?:one|a|an|that|some|another|my|our|(?:an|the|my|our)\s+(?:earlier|previous|past|last|old))\s+"
+                 r"(?:[\w-]+\s+)?(?:seed|episode|run|game|match)\b")
 _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
                      r"while|(?<!at\s)once(?!\s+(?:more|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
-                     r"(?:early|late)\s+in(?!\s+(?:seed|episode|run|game)\s+#?\d)|"
-                     r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)|"
+                     # (r36m: nor "late in one run", "in the final turns of seed 4", "in the first turns of an earlier game":
+                     # a moment of a past episode, its "one / an earlier / that" not the episode under way)
+                     r"(?:early|late)\s+in(?!\s+(?:seed|episode|run|game)\s+#?\d)(?!" + _PAST_EPISODE + r")|"
+                     r"in\s+the\s+(?:first|last|final|opening)\s+(?:\w+\s+)?(?:steps?|turns?|moves?)"
+                     r"(?!\s+of\s+(?:seed|episode|run|game)\s+#?\d)(?!\s+of" + _PAST_EPISODE + r")|"
                      # "in the impact phase", "at the reconnaissance stage"
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
                      r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
@@ -2010,9 +2015,10 @@ _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remo
 _WINDOW_N = r"(?P<n>\d+|one|two|three|four|five)"
 _WINDOW_MOVE = (r"(?:right\s+|just\s+)?after\s+(?:you|we|i)\s+(?P<verb>restore|remove|analy[sz]e)\s+"
                 rf"(?P<host>{_HOST_NAME})")
-_AFTER_FOR_NEXT = re.compile(rf"(?:^|(?<=[.;!?]\s)){_WINDOW_MOVE}\s*,\s*(?P<order>[^.;:]+?)\s+for\s+the\s+(?:next|following)\s+"
+# (r36m: "within / in / during / over the next N steps" as well as "for the next N steps")
+_AFTER_FOR_NEXT = re.compile(rf"(?:^|(?<=[.;!?]\s)){_WINDOW_MOVE}\s*,\s*(?P<order>[^.;:]+?)\s+(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+"
                              rf"{_WINDOW_N}\s+steps?(?=\s*[.;!]|\s*$)", re.IGNORECASE)
-_FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?]\s))for\s+the\s+(?:next|following)\s+{_WINDOW_N}\s+steps?\s+{_WINDOW_MOVE}\s*,\s*",
+_FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?]\s))(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+{_WINDOW_N}\s+steps?\s+{_WINDOW_MOVE}\s*,\s*",
                              re.IGNORECASE)
 
 

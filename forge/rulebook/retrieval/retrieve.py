@@ -47,7 +47,7 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_needed, facts_stated, guard_claims,
+from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_stated, facts_unread, guard_claims,
                                                guard_rest, semantic_claims, text_claims, text_facts)
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
@@ -210,7 +210,8 @@ class RuleIndex:
         # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
         conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
         # (not what an order concedes: "never restore User0, even when it was owned again" holds whatever its past)
-        needs = [facts_needed(rest) if rest else facts_needed(conceded_away(condition)) if m.semantic else frozenset()
+        # (r36m: a window of steps the claims below hold, "after step 15", is read: no fact of its own, condition.facts_unread)
+        needs = [facts_unread(rest) if rest else facts_unread(conceded_away(condition)) if m.semantic else frozenset()
                  for rest, condition, m in zip(rests, conditions, self.meanings)]
         # What a semantic rule's condition says of the hosts it names, and what a guarded rule's rest claims: it must
         # hold (three-valued) as well.

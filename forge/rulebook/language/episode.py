@@ -1,0 +1,227 @@
+"""When in the episode a rule applies, read from its words: a window of steps, or what the rewards did. Pure.
+
+A rule may hold only for part of an episode: "in the first eight steps", "after step 15", "step 12 or later",
+"step 20+", "from step 9 on", "before step 6", "(step 11 or before)", "steps 4-9", "in the last three steps of the
+episode (step 28 onwards of 30)". A context states its step (situation.Situation.step: the Planner's `Step N of M.`,
+one after the defender's last recorded step, the Analyst's `Current evidence (step N)`); the window is then true or
+false, and unknown on a context that states no step (the rule stays silent there).
+
+What the rewards did is read from the defender's `Recent steps:` line (`-> reward -1.1`, situation.History.actions):
+"the latest reward is under -6", "the newest reward came in lower than the previous one", "the rewards were negative
+on every one of the past 3 turns", "the past three rewards are all negative". It is unknown on a context that states
+fewer rewards than it needs.
+
+Only windows whose bounds are numbers are read: "late in the episode", "in the last steps" say no step, and a story's
+"at step 24 I chose ..." is no condition at all; those stay unread (condition.FACTS' "episode time"), so the rule that
+says them is not read whole and stays silent where nothing else decides it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Optional
+
+_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+           "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
+_N = r"(?:\d{1,3}|" + "|".join(_COUNTS) + r")"
+_STEP = r"(?:steps?|turns?)"
+_EPISODE = r"(?:\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:episode|game|run|match))?"
+# ("early", "late" beside a window in numbers: the numbers say which part of the episode they mean)
+# ("prior to step 7 of this game", "from step 13 of the run onwards": the step's episode named)
+_OF_EPISODE = r"(?:\s+of\s+(?:the\s+|this\s+|an?\s+)?(?:episode|game|run|match))?"
+_ADVERB = r"(?:(?:early|late|later)\s*,?\s*)?"
+# ("during the opening 8 turns (turn 8 included)", "..., step 8 inclusive": the bound restated, no condition of its own)
+_INCLUDED = (r"(?:\s*[(,]?\s*(?:(?:steps?|turns?)\s+\d{1,3}\s+(?:included|inclusive|counts|counted)|(?:including|incl\.?)\s+"
+             r"(?:steps?|turns?)\s+\d{1,3}|(?:inclusive|included))\s*\)?)?")
+
+
+@dataclass(frozen=True)
+class EpisodeStep:
+    """The context's step lies in [first, last] (None: unbounded on that side); `from_end`: within the episode's last
+    n steps (its length as the context states it)."""
+
+    first: Optional[int] = None
+    last: Optional[int] = None
+    from_end: Optional[int] = None
+    outside: bool = False  # the rule does not apply there ("from step 9 on: n/a")
+
+    def truth(self, step: Optional[int], length: Optional[int]) -> Optional[bool]:
+        """Whether a context at `step` of an episode of `length` steps is in the window; None where it cannot tell."""
+        if step is None or self.from_end is not None and length is None:
+            return None
+        inside = (self.from_end is None or step > length - self.from_end) \
+            and (self.first is None or step >= self.first) and (self.last is None or step <= self.last)
+        return inside != self.outside
+
+    def describe(self) -> str:
+        if self.outside:
+            return "not " + replace(self, outside=False).describe()
+        if self.from_end is not None:
+            return f"in the episode's last {self.from_end} steps"
+        if self.first is not None and self.last is not None:
+            return f"at steps {self.first} to {self.last}"
+        return f"at step {self.first} or later" if self.first is not None else f"at step {self.last} or earlier"
+
+
+def _n(word: str) -> int:
+    return int(word) if word.isdigit() else _COUNTS[word.lower()]
+
+
+# Each form: a pattern, and how its numbers make a window. Checked longest first; each match is read once.
+_FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
+    # "steps 4-9", "steps 4 to 9", "between step 4 and step 9", "from step 4 through 9"
+    (rf"\b(?:between|from)?\s*{_STEP}\s+(?P<a>{_N})\s*(?:-|–|to|through|and|until|till)\s*(?:{_STEP}\s+)?(?P<b>{_N})\b"
+     rf"(?:\s+(?:inclusive|included))?",
+     lambda m: EpisodeStep(_n(m["a"]), _n(m["b"]))),
+    # "in the first eight steps (step 8 included)", "during the opening 5 turns of the episode"
+    (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:first|opening)\s+(?P<a>{_N})\s+{_STEP}{_EPISODE}"
+     rf"{_INCLUDED}",
+     lambda m: EpisodeStep(1, _n(m["a"]))),
+    # "in the last three steps of the episode (step 28 onwards of 30)": the numbers in brackets say the same window
+    (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:last|final|closing)\s+(?P<a>{_N})\s+{_STEP}{_EPISODE}"
+     rf"\s*\(\s*{_STEP}\s+(?P<b>\d{{1,3}})\s*(?:\+|onwards?|or\s+later|and\s+later|on)\s*(?:of\s+(?P<len>\d{{1,3}}))?\s*\)",
+     lambda m: EpisodeStep(_n(m["b"]))),
+    (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:last|final|closing)\s+(?P<a>{_N})\s+{_STEP}\s+of\s+(?:the\s+|an?\s+|this\s+)?"
+     r"(?:episode|game|run|match)\b",
+     lambda m: EpisodeStep(from_end=_n(m["a"]))),
+    # "step 12 or later", "step 12 and after", "step 12 onwards", "from step 12 on", "step 20+", "at or after step 9"
+    (rf"\b{_ADVERB}\(?\s*(?:from\s+|at\s+)?{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*(?:\+|or\s+(?:later|after|beyond)|and\s+(?:later|after|beyond)|"
+     rf"onwards?|on(?=\s*(?:[:,;.)\-]|->|$))|and\s+on)\s*\)?",
+     lambda m: EpisodeStep(_n(m["a"]))),
+    (rf"\b{_ADVERB}\(?\s*(?:after|past|beyond)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+     lambda m: EpisodeStep(_n(m["a"]) + 1)),
+    (rf"\b{_ADVERB}\(?\s*(?:at\s+or\s+after|from)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+     lambda m: EpisodeStep(_n(m["a"]))),
+    # "step 12 or before", "step 12 or earlier", "up to step 12", "no later than step 12", "(step 12 at the latest)"
+    (rf"\b{_ADVERB}\(?\s*{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s+(?:or\s+(?:before|earlier|sooner)|and\s+(?:before|earlier)|at\s+the\s+latest)\s*\)?",
+     lambda m: EpisodeStep(None, _n(m["a"]))),
+    (rf"\b{_ADVERB}\(?\s*(?:up\s+to(?:\s+and\s+including)?|no\s+later\s+than|at\s+or\s+before)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+     lambda m: EpisodeStep(None, _n(m["a"]))),
+    # "before step 6", "b4 step 6", "earlier than step 6"
+    (rf"\b{_ADVERB}\(?\s*(?:before|b4|earlier\s+than|prior\s+to)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+     lambda m: EpisodeStep(None, _n(m["a"]) - 1)),
+))
+
+
+# A window said not to be the rule's ("from step 9 on: n/a", "after step 20 this does not apply"): where it does not apply.
+_NOT_HERE = re.compile(r"\s*(?:[:=\-\u2013\u2014]|->)?\s*(?:n/?a\b|not\s+applicable\b|(?:it\s+|this\s+)?(?:does\s+not|doesn't)\s+apply\b|"
+                       r"not\s+(?:this|the|my)\s+(?:note|rule|lesson|one)\b|ignore\s+(?:it|this|the\s+(?:note|rule))\b)", re.IGNORECASE)
+
+
+_OF_LENGTH = re.compile(r"\s*\bof\s+\d{1,3}(?:\s+(?:steps|turns))?\b", re.IGNORECASE)
+
+
+def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
+    """(start, end, window) of every window the text states, none overlapping another (the first form to match wins)."""
+    taken: list[tuple[int, int, EpisodeStep]] = []
+    for pattern, make in _FORMS:
+        for m in pattern.finditer(text or ""):
+            start, end = m.start(), m.end()
+            if m.group(0).strip() and not any(s < end and start < e for s, e, _ in taken):
+                window = make(m)
+                if (length := _OF_LENGTH.match(text, end)) is not None:
+                    end = length.end()  # ("step 33 or later of 40": the episode's length, said with the bound)
+                if (denied := _NOT_HERE.match(text, end)) is not None:
+                    window, end = replace(window, outside=True), denied.end()
+                taken.append((start, end, window))
+    return sorted(taken, key=lambda t: t[0])
+
+
+def step_windows(text: str) -> tuple[EpisodeStep, ...]:
+    """The windows of steps a text states ("after step 15", "in the first eight steps"), in order, each once."""
+    return tuple(dict.fromkeys(w for _, _, w in _found(text)))
+
+
+def without_step_windows(text: str) -> str:
+    """The text with the windows it states left out (what remains is read as ever)."""
+    out, at = [], 0
+    for start, end, _ in _found(text):
+        out.append(text[at:start])
+        out.append(" ")
+        at = end
+    out.append((text or "")[at:])
+    return re.sub(r"\(\s*\)|,\s*(?=[,:;])", " ", "".join(out))
+
+
+# -- rewards ------------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RewardTrend:
+    """What the latest rewards did: `below` / `above` a value (the latest one), `negative` (each of the last `count`),
+    or `fell` (the latest under its predecessor)."""
+
+    kind: str
+    count: int = 1
+    value: Optional[float] = None
+
+    def truth(self, rewards: Optional[tuple[float, ...]]) -> Optional[bool]:
+        """On the rewards a context states, oldest first (None or too few: unknown)."""
+        needed = 2 if self.kind == "fell" else self.count
+        if rewards is None or len(rewards) < needed:
+            return None
+        last = rewards[-needed:]
+        if self.kind == "fell":
+            return last[1] < last[0]
+        if self.kind == "negative":
+            return all(r < 0 for r in last)
+        return last[-1] < self.value if self.kind == "below" else last[-1] > self.value
+
+    def describe(self) -> str:
+        if self.kind == "fell":
+            return "the latest reward lower than the one before"
+        if self.kind == "negative":
+            return f"each of the last {self.count} rewards negative"
+        return f"the latest reward {self.kind} {self.value:g}"
+
+
+_VALUE = r"(?P<x>[-+\u2212]?\s?\d+(?:\.\d+)?)"
+_LATEST = r"(?:the\s+)?(?:latest|last|most\s+recent|newest|current|step'?s)\s+(?:step'?s?\s+)?rewards?"
+_IS = r"(?:\s+(?:is|was|has\s+been|sits|stands|comes\s+in|came\s+in)(?:\s+(?:still|already|now))?)?"
+_BELOW = r"(?:below|under|beneath|less\s+than|lower\s+than|worse\s+than|smaller\s+than)"
+_ABOVE = r"(?:above|over|more\s+than|greater\s+than|higher\s+than|better\s+than)"
+_BEFORE_IT = r"(?:the\s+one\s+before(?:\s+it)?|the\s+(?:previous|prior|preceding)(?:\s+(?:one|reward|step'?s?(?:\s+reward)?))?|the\s+reward\s+before(?:\s+it)?)"
+
+
+def _value(m: re.Match) -> float:
+    return float(m["x"].replace("\u2212", "-").replace(" ", ""))
+
+
+_REWARD_FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
+    (rf"\b{_LATEST}{_IS}\s+{_BELOW}\s+{_BEFORE_IT}", lambda m: RewardTrend("fell")),
+    (rf"\b(?:the\s+)?reward\s+(?:drops|dropped|falls|fell|has\s+(?:dropped|fallen)|goes\s+down|went\s+down)\b"
+     rf"(?!\s+(?:by|below|under|to|from|beneath)\b)", lambda m: RewardTrend("fell")),
+    (rf"\b{_LATEST}{_IS}\s+{_BELOW}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("below", 1, _value(m))),
+    (rf"\b{_LATEST}{_IS}\s+{_ABOVE}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("above", 1, _value(m))),
+    (rf"\b(?:the\s+)?rewards?\s+(?:has\s+been|have\s+been|was|were|is|are|stayed|remained)\s+negative\s+(?:at|on|in|for)\s+"
+     rf"(?:each|every|all)(?:\s+one)?\s+(?:of\s+)?(?:the\s+)?(?:last|past|previous)\s+(?P<n>{_N})\s+{_STEP}(?:\s+in\s+a\s+row)?",
+     lambda m: RewardTrend("negative", _n(m["n"]))),
+    (rf"\b(?:the\s+)?(?:last|past|latest|previous)\s+(?P<n>{_N})\s+rewards\s+(?:are|were|have\s+been)\s+(?:both\s+|all\s+)?negative\b",
+     lambda m: RewardTrend("negative", _n(m["n"]))),
+    (rf"\b{_LATEST}{_IS}\s+negative\b", lambda m: RewardTrend("negative", 1)),
+))
+
+
+def _rewards_found(text: str) -> list[tuple[int, int, RewardTrend]]:
+    taken: list[tuple[int, int, RewardTrend]] = []
+    for pattern, make in _REWARD_FORMS:
+        for m in pattern.finditer(text or ""):
+            if not any(s < m.end() and m.start() < e for s, e, _ in taken):
+                taken.append((m.start(), m.end(), make(m)))
+    return sorted(taken, key=lambda t: t[0])
+
+
+def episode_claims(text: str) -> tuple:
+    """The windows of steps and the trends of rewards a text states, in order, each once."""
+    found = [(s, w) for s, _, w in _found(text)] + [(s, r) for s, _, r in _rewards_found(text)]
+    return tuple(dict.fromkeys(w for _, w in sorted(found, key=lambda t: t[0])))
+
+
+def without_episode_claims(text: str) -> str:
+    """The text without the windows of steps and the trends of rewards it states."""
+    text = without_step_windows(text or "")
+    out, at = [], 0
+    for start, end, _ in _rewards_found(text):
+        out += [text[at:start], " "]
+        at = end
+    return "".join(out) + text[at:]
