@@ -48,7 +48,10 @@ from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_needed, facts_stated, guard_claims,
-                                               guard_rest, semantic_claims, text_claims, text_facts)
+                                               guard_rest, semantic_claims, spoken_facts, text_claims, text_facts)
+from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
+from forge.rulebook.language.judged import Judged, judged_away, judged_in, without_judged
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.action import opposed_hosts
@@ -106,19 +109,54 @@ def _matvec(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
     return np.einsum("ij,j->i", matrix, vector)
 
 
-def _held_to(text: str, when):
+def _held_to(text: str, when, judged: frozenset[str] = frozenset()):
     """What a compiled predicate is held to at the gate: the claims of its text (condition.text_claims), and whether
     they are the whole condition. A condition that speaks of a kind of fact neither the predicate (a history atom) nor
     those claims (history said in words) state, and that the product cannot judge (a reward, a priority, the step of the
-    episode, history in words it does not read), leaves the rule unknown, so silent, like a guard it cannot judge."""
+    episode, history in words it does not read), leaves the rule unknown, so silent, like a guard it cannot judge.
+    (`judged`: the kinds of fact the rule's words state a condition on that judged.py reads; the gate judges those.)"""
     found, whole = text_claims(text)
     if whole:
         return found, whole
     stated = {"history"} if any(a.history() for a, _ in atoms_of(when)) or found is not None and \
         any(a.history() for a, _ in atoms_of(found)) else set()
-    if text_facts(text) - stated:
+    spoken = _facts_unjudged(text) if judged else text_facts(text)
+    if spoken - stated - judged:
         return Not(Always()), True
     return found, whole
+
+
+def _judged_of(record: RuleRecord, semantic: bool, rest: str) -> tuple[Judged, ...]:
+    """The conditions judged.py reads in a rule's words: a guarded rule's rest; a semantic rule's condition (as the
+    gate's FACTS read it); a compiled predicate's text's conditions. A window of steps may lead the order's sentence
+    ("From step 15 on, whenever ..., plan X"); a grammar rule's own words are its predicate."""
+    if rest:
+        return judged_in(rest)
+    if record.compiled_by == "grammar" or record.type != RuleType.CONTENT:
+        return ()
+    words = read_wording(record.directive if semantic else record.text or record.directive)
+    condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
+    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction))
+
+
+def _facts_unjudged(text: str) -> frozenset[str]:
+    """The kinds of fact a rule's words speak of (condition.text_facts) outside the clauses judged.py judges ("when the
+    latest reward is lower than the one before it": its "before it" is the rewards', no host history)."""
+    return frozenset(kind for part, kinds in spoken_facts(read_wording(text)) for kind in kinds & facts_needed(without_judged(part)))
+
+
+def _words_unjudged(record: RuleRecord, judged: tuple[Judged, ...]) -> tuple[str, str, str]:
+    """A semantic rule's directive, reason and text, without the words judged.py judges where it reads any: the host
+    claims read the rest of its sentence ("Until step 8, when a user box is scanned, ..." claims the scan; the window
+    left in, its condition was unread and the rule never spoke)."""
+    if not judged:
+        return record.directive, record.semantic_reason, record.text
+    return judged_away(record.directive), record.semantic_reason, judged_away(record.text) if record.text else record.text
+
+
+def _unjudged(text: str, judged: tuple[Judged, ...]) -> str:
+    """`text` without the clauses judged.py judges, where it reads any (else as it is)."""
+    return without_judged(text) if judged else text
 
 
 _TRUE, _FALSE, _UNKNOWN = 1, 0, -1  # a condition's three values, coded per rule (`RuleIndex._reading`)
@@ -209,21 +247,23 @@ class RuleIndex:
         rests = [guard_rest(v.record.unexpressed, m.when) for v, m in zip(self.content, self.meanings)]
         # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
         conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
-        # (not what an order concedes: "never restore User0, even when it was owned again" holds whatever its past)
-        needs = [facts_needed(rest) if rest else facts_needed(conceded_away(condition)) if m.semantic else frozenset()
-                 for rest, condition, m in zip(rests, conditions, self.meanings)]
+        # (not what an order concedes: "never restore User0, even when it was owned again" holds whatever its past; nor
+        # the clauses judged.py reads, which the gate judges itself, `_build_judged`)
+        judged = self._build_judged(rests)
+        needs = [facts_needed(_unjudged(rest, found)) if rest else facts_needed(conceded_away(_unjudged(condition, found)))
+                 if m.semantic else frozenset() for rest, condition, m, found in zip(rests, conditions, self.meanings, judged)]
         # What a semantic rule's condition says of the hosts it names, and what a guarded rule's rest claims: it must
-        # hold (three-valued) as well.
-        claimed = [semantic_claims(v.record.directive, v.record.semantic_reason, v.record.text) if m.semantic
-                   else guard_claims(rest, m.when) if rest else None
-                   for v, m, rest in zip(self.content, self.meanings, rests)]
+        # hold (three-valued) as well (a rest's clauses judged.py reads are judged there; the claims read what is left).
+        claimed = [semantic_claims(*_words_unjudged(v.record, found)) if m.semantic
+                   else guard_claims(_unjudged(rest, found), m.when) if rest else None
+                   for v, m, rest, found in zip(self.content, self.meanings, rests, judged)]
         # (r34h) likewise a guarded rule whose rest cannot be read (condition.guard_claims): silent, its condition unknown
         unread_guard = [not m.semantic and bool(rest) and c == _NEVER for m, rest, c in zip(self.meanings, rests, claimed)]
         # A compiled predicate is held to its text as the product reads it (condition.text_claims): where that reading is
         # the whole condition it must hold, where it is a part that part must not be false.
-        read = [_held_to(v.record.text or v.record.directive, m.when)
+        read = [_held_to(v.record.text or v.record.directive, m.when, frozenset(j.fact for j in found))
                 if not m.semantic and v.record.compiled_by != "grammar" else (None, False)
-                for v, m in zip(self.content, self.meanings)]
+                for v, m, found in zip(self.content, self.meanings, judged)]
         # (what the part says is shown is said for sure, as a whole reading is: "while Enterprise1 is compromised" is not
         # met by its row at Compromised Unknown, condition.confirmed)
         claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
@@ -235,8 +275,8 @@ class RuleIndex:
         self._loose_of = np.array([self._loose.index(c) if c is not None else -1 for c in loose], dtype=np.int64)
         # A rule whose compiled predicate was refused, or whose claims read the whole of its condition, is judged by its
         # claims: its cosine to the context adds nothing (and the floor would only silence it).
-        self.checked = np.array([m.semantic and claims_decide(v.record.directive, v.record.semantic_reason)
-                                 for v, m in zip(self.content, self.meanings)], dtype=bool)
+        self.checked = np.array([m.semantic and claims_decide(*_words_unjudged(v.record, found)[:2])
+                                 for v, m, found in zip(self.content, self.meanings, judged)], dtype=bool)
         # A semantic rule whose claims cannot place its condition (a predicate that never holds) is silent, yet its
         # condition is not false: in a dispute it is a party whose condition is unknown.
         self._unread = np.array([m.semantic and c == _NEVER or guard for m, c, guard in zip(self.meanings, claimed, unread_guard)],
@@ -260,6 +300,24 @@ class RuleIndex:
         self.semantic_for_role = {role: bool((~self.gated[self._slices[role][0]]).any()) for role in (*ROLES, None)}
         self._situations: OrderedDict[str, tuple[Situation, np.ndarray, np.ndarray]] = OrderedDict()
 
+    def _build_judged(self, rests: list[str]) -> list[tuple[Judged, ...]]:
+        """Per rule, the conditions its words state on the step of the episode, the rewards or the analyst's evidence
+        that the product judges itself (judged.py): a guarded rule's from its rest, any other from its condition (and a
+        window of steps from its order's sentence). The distinct ones are evaluated once per context (`_reading`)."""
+        judged = [_judged_of(v.record, m.semantic, rest) for v, m, rest in zip(self.content, self.meanings, rests)]
+        self._judged = list(dict.fromkeys(j for found in judged for j in found))
+        self._judged_of = [tuple(self._judged.index(j) for j in found) for found in judged]
+        return judged
+
+    def _judged_values(self, text: str, situation: Situation) -> np.ndarray:
+        """Per rule, its judged conditions' value here, all of them (_TRUE with none)."""
+        values = [j.value(text, situation) for j in self._judged]
+        out = np.full(len(self._judged_of), _TRUE, dtype=np.int8)
+        for rule, indexes in enumerate(self._judged_of):
+            found = [values[i] for i in indexes]
+            out[rule] = _FALSE if False in found else _UNKNOWN if None in found else _TRUE
+        return out
+
     def situation(self, text: str) -> tuple[Situation, np.ndarray]:
         """What the context states, and which distinct predicates hold on it (cached per text)."""
         return self._reading(text)[:2]
@@ -279,12 +337,13 @@ class RuleIndex:
             if self._needs else np.ones(0, dtype=bool)
         claims = self._three_valued(self._claims, self._claim_of, situation)
         loose = self._three_valued(self._loose, self._loose_of, situation)
-        stated_all = needs_met & (claims == _TRUE) & (loose != _FALSE)
+        judged = self._judged_values(text, situation)
+        stated_all = needs_met & (claims == _TRUE) & (loose != _FALSE) & (judged == _TRUE)
         predicate = self._three_valued(self._predicates, self._predicate_of, situation, values)
         # (the claims of a rule whose condition cannot be read are a predicate that never holds, `_NEVER`: that silences
         # it, yet its condition is not false here, it is unknown)
-        false = (predicate == _FALSE) | ((claims == _FALSE) & ~self._unread) | (loose == _FALSE)
-        unknown = ~false & ((predicate == _UNKNOWN) | (claims == _UNKNOWN) | ~needs_met | self._unread)
+        false = (predicate == _FALSE) | ((claims == _FALSE) & ~self._unread) | (loose == _FALSE) | (judged == _FALSE)
+        unknown = ~false & ((predicate == _UNKNOWN) | (claims == _UNKNOWN) | ~needs_met | self._unread | (judged == _UNKNOWN))
         self._situations[text] = (situation, truth, stated_all, unknown)
         while len(self._situations) > 64:
             self._situations.popitem(last=False)
