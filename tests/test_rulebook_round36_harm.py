@@ -53,6 +53,11 @@ def test_the_last_steps_of_the_episode_need_its_length():
     assert _value(window, chooser) is None  # the step is 27 there, the episode's length is not said
 
 
+def test_a_story_moment_with_on_is_no_window():
+    assert step_window("I wasted step 19 on a Monitor") is None
+    assert step_window("from step 19 on, plan nothing else") == StepWindow("episode time", 19)
+
+
 def test_no_step_stated_is_unknown():
     assert _value(step_window("after step 4"), "Alerts:\nUser3: Activity Scan, Compromised No") is None
 
@@ -122,6 +127,18 @@ def test_a_dense_file_and_a_shell():
     assert _value(dense, _ANALYST.format("- file dropper.sh density 0.5")) is False
     assert _value(shell, _ANALYST.format("- process: 1 connection on local port 50 from 10.0.0.1 to remote port 4444 (reverse shell)"))
     assert _value(shell, _ANALYST.format("- file dropper.sh density 0.5")) is False
+
+
+def test_a_denied_reading_is_left_unread():
+    # "with no reverse shell" is the opposite of a shell: read as one, the rule asked for what its text excludes
+    assert not evidence_tests_of("when the record holds port 80 traffic only, with no reverse shell")
+    assert without_judged("with no reverse shell") == "with no reverse shell"
+    assert not judged_in("rate the risk high")  # the analyst's verdict
+
+
+def test_an_unknown_user_host_is_no_new_account():
+    assert not evidence_tests_of("an Unknown user host deserves an Analyse")
+    assert evidence_tests_of("a new account appears in its evidence")
 
 
 def test_an_order_is_no_rating():

@@ -30,6 +30,18 @@ _STEP = r"(?:step|turn)\s+(\d+)(?:\s+of\s+(?:the\s+)?(?:episode|run|game))?"
 _EPISODE = r"(?:\s+of\s+(?:the\s+|an?\s+)?(?:episode|run|game|match))?"
 
 
+# A reading said under a negation ("with no reverse shell", "not before step 5") or as the analyst's verdict ("rate the
+# risk high") is not the condition it reads: left unread (its clause stays for the claims, which keep it unknown).
+_DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|nor|lacks?|lacking|absent|isn't|aren't|wasn't|weren't|doesn't|don't|"
+                            r"didn't)\b[^.;,:]{0,25}$|\b(?:rate|rating|call|flag|mark|give|assign|set|report|label|score|"
+                            r"tag|say|write)\b[^.;,:]{0,20}$", re.IGNORECASE)
+
+
+def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
+    """The matches of a reading in `text` said as a condition (not denied, not a verdict)."""
+    return [m for m in pattern.finditer(text or "") if not _DENIED_BEFORE.search(text[:m.start()])]
+
+
 def _number(word: str) -> int:
     word = " ".join(word.lower().split())
     return int(word) if word.isdigit() else _WORD_NUMBER[word]
@@ -104,7 +116,7 @@ def step_window(condition: str) -> Optional[StepWindow]:
     last: Optional[int] = None
     from_end: Optional[int] = None
     for pattern, kind in _BOUNDS:
-        for m in pattern.finditer(condition or ""):
+        for m in _found(pattern, condition):
             n = _number(next(g for g in m.groups() if g is not None))
             if kind == "included":  # "before step 10 (step 10 included)": the bound's own step is in
                 last = n if last == n - 1 else last
@@ -161,10 +173,12 @@ _REWARD_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.I
      rf"\b{_REWARD}\s+(?:has|have)\s+been\s+negative\s+(?:at|for|in|on)\s+(?:each\s+of\s+)?(?:the\s+)?(?:last|past)\s+{_N}\s+(?:steps|turns)\b|"
      rf"\b{_N}\s+negative\s+{_REWARD}\s+in\s+a\s+row\b", "negative"),
     (rf"\b{_LATEST}\s+(?:is\s+|was\s+)?(?:lower|less|worse|smaller)\s+than\s+(?:the\s+one\s+before|the\s+previous|the\s+{_REWARD}\s+before|"
-     rf"the\s+{_REWARD}\s+of\s+the\s+step\s+before|the\s+prior|that\s+of\s+the\s+step\s+before)(?:\s+(?:it|that))?|\b{_REWARD}\s+(?:fell|dropped|falls|drops|went\s+down)\b|"
+     rf"the\s+{_REWARD}\s+of\s+the\s+step\s+before|the\s+prior|that\s+of\s+the\s+step\s+before)(?:\s+(?:it|that))?|\b{_REWARD}\s+(?:fell|dropped|falls|drops|went\s+down)\b(?!\s+(?:below|under|beneath|to)\b)|"
      rf"\b(?:a\s+)?(?:fall|drop)\s+in\s+the\s+{_REWARD}\b", "fell"),
-    (rf"\b{_REWARD}\s+(?:is\s+|was\s+|comes\s+|came\s+|goes\s+|went\s+)?back\s+(?:at|to)\s+\+?0(?:\.0+)?\b", "recovered"),
-    (rf"\b{_LATEST}\s+(?:is\s+|was\s+)?(?:below|under|less\s+than|lower\s+than|worse\s+than)\s+{_SIGNED}", "below"),
+    (rf"(?:\b{_LATEST}|\b{_REWARD})\s+(?:is\s+|was\s+|comes\s+|came\s+|goes\s+|went\s+)?back\s+(?:at|to)\s+\+?0(?:\.0+)?\b"
+     rf"(?:\s+after\s+(?:an?\s+|the\s+|some\s+)?(?:negative\s+{_REWARD}|negatives?|loss(?:es)?)(?:\s+before\s+it)?)?", "recovered"),
+    (rf"\b{_LATEST}\s+(?:is\s+|was\s+)?(?:below|under|less\s+than|lower\s+than|worse\s+than)\s+{_SIGNED}|"
+     rf"\b{_REWARD}\s+(?:drops?|dropped|falls?|fell|goes|went|is|sits?)\s+(?:below|under|beneath)\s+{_SIGNED}", "below"),
     (rf"\b{_LATEST}\s+(?:is\s+|was\s+)?(?:above|over|more\s+than|higher\s+than|better\s+than)\s+{_SIGNED}", "above"),
 ))
 
@@ -173,7 +187,7 @@ def reward_tests(condition: str) -> list[RewardTest]:
     """What a condition says the recent rewards show, as far as these readings go."""
     found = []
     for pattern, kind in _REWARD_READINGS:
-        if m := pattern.search(condition or ""):
+        if m := next(iter(_found(pattern, condition)), None):
             number = next((g for g in m.groups() if g is not None), None)
             amount = float(_number(number)) if kind == "negative" and number else float(number) if number else 0.0
             found.append(RewardTest("reward", kind, amount if kind != "negative" or number else 1.0))
@@ -287,12 +301,13 @@ class EvidenceTest(Judged):
 
 
 _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE), kind) for p, kind in (
-    (r"\breverse\s+shell\b|\b(?:remote\s+)?port\s+4444\b", "shell"),
+    (r"\breverse\s+shell(?:\s+connection)?(?:\s+(?:to|on)\s+(?:remote\s+)?port\s+4444)?\b|"
+     r"\b(?:(?:a\s+)?connection\s+to\s+)?(?:remote\s+)?port\s+4444\b", "shell"),
     (r"\brisk\s*:?\s*(high|medium|low)\b|\b(high|medium|low)[\s-]+risk\b|\brated\s+(?:as\s+)?(high|medium|low)\b", "risk"),
     (r"\bmore\s+process(?:es)?\s+than\s+(?:the\s+|its\s+)?baseline|\bprocess\s+count\s+(?:above|over|exceeds|higher\s+than)\s+"
      r"(?:the\s+|its\s+)?baseline", "processes"),
     (r"\buser\w*\s+(?:acc(?:oun)?t\s+)?(?:[\w\s]{0,30}?)(?:absent\s+from|missing\s+from|not\s+(?:among|in|on|listed\s+in))\s+"
-     r"(?:the\s+|its\s+)?baseline|\buser\w*\b[^.;]{0,40}\bthe\s+baseline\s+does\s+not\s+list\b|\b(?:new|unknown|unexpected|extra|foreign)\s+"
+     r"(?:the\s+|its\s+)?baseline(?:\s+users?)?|\buser\w*\b[^.;]{0,40}\bthe\s+baseline\s+does\s+not\s+list\b|\b(?:new|unknown|unexpected|extra|foreign)\s+"
      # (an account, a login; not "an unknown user host", a row at Compromised Unknown)
      r"(?:user\s+)?(?:account|acct|login|session)s?\b|\bnew\s+users?\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|subnet))",
      "new user"),
@@ -315,7 +330,7 @@ def evidence_tests(condition: str) -> list[EvidenceTest]:
     host = named[0] if len(named) == 1 else None
     found = []
     for pattern, kind in _EVIDENCE_READINGS:
-        m = pattern.search(condition or "")
+        m = next(iter(_found(pattern, condition)), None)
         if m is None or (kind == "absent" and host is None):
             continue
         groups = [g for g in m.groups() if g is not None]
@@ -351,9 +366,33 @@ _CLAUSES = re.compile(r"\s*(?:;|,?\s+\band\b|,)\s*", re.IGNORECASE)
 
 def without_judged(condition: str) -> str:
     """`condition` without its clauses these readings judge ("before step 10 of the episode, and only while User2 is
-    clean" -> "only while User2 is clean"): what is left is for the host claims to read, or nothing."""
-    kept = [c for c in _CLAUSES.split(condition or "") if c.strip() and not any(p.search(c) for p in _READINGS)]
+    clean" -> "only while User2 is clean"): what is left is for the host claims to read, or nothing. A judged clause
+    that says more of a host ("the latest reward is below -5 while User2 is scanned") keeps that more."""
+    from forge.rulebook.language.wording import classes_in, negations_in, state_words_in
+
+    kept = []
+    for clause in _CLAUSES.split(condition or ""):
+        left = _spans_away(clause) if any(_found(p, clause) for p in _READINGS) else clause
+        if left == clause or state_words_in(left) or classes_in(left) or negations_in(left) or _FILLER.sub(" ", left).strip():
+            kept.append(" ".join(left.split()))
     return ", and ".join(kept)
+
+
+# What is left of a judged clause that says nothing more ("the step's analysis of User1 reports", "the host's current
+# evidence shows"): anything else left ("with a connection on local port 3389") is more, for the claims to read.
+_FILLER = re.compile(r"\b(?:the|a|an|its|their|it|this|that|these|those|host'?s?|box|machine|step'?s?|episode|run|game|current|"
+                     r"evidence|record|analysis|analyses|analyst'?s?|block|line|baseline|count|listed|under|recent|"
+                     r"(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)(?:'s)?|shows?|showing|lists?|listing|reports?|"
+                     r"reporting|rates?|counts?|has|have|is|are|was|were|been|be|in|of|on|at|to|by|for|with|from|or|"
+                     r"included|inclusive|later|earlier|onwards?|now|when|whenever|if|once|while|where|and)\b|[\s(),.;:'-]+", re.IGNORECASE)
+
+
+def _spans_away(text: str) -> str:
+    text = text or ""
+    for pattern in _READINGS:
+        for m in reversed(_found(pattern, text)):
+            text = text[:m.start()] + " " + text[m.end():]
+    return re.sub(r"\s+of\s+(?:the\s+)?(?:episode|run|game)\b|\bof\s+\d+\b|\(\s*\)", " ", text, flags=re.IGNORECASE)
 
 
 _LEFT_JOIN = re.compile(r"\b(when|whenever|if|while|once|and)\s+(?:and|,)\s+|(?:,|\band)\s*(?=,|->|:|\.|;|$)|^\s*,\s*|(?<=[.:;])\s*,\s*",
@@ -363,9 +402,7 @@ _LEFT_JOIN = re.compile(r"\b(when|whenever|if|while|once|and)\s+(?:and|,)\s+|(?:
 def judged_away(text: str) -> str:
     """`text` with the words these readings judge taken out where they stand ("Until step 8, when X is scanned, plan
     ..." -> "when X is scanned, plan ..."), for the host claims to read what is left of a sentence."""
-    for pattern in _READINGS:
-        text = pattern.sub(" ", text or "")
-    text = re.sub(r"\s+of\s+(?:the\s+)?(?:episode|run|game)\b|\(\s*\)", " ", text, flags=re.IGNORECASE)
+    text = _spans_away(text)
     for _ in range(3):
         text = _LEFT_JOIN.sub(lambda m: f"{m.group(1)} " if m.group(1) and m.group(1).lower() != "and" else " ", text)
     return " ".join(text.split()).replace(" ,", ",").replace(" .", ".")
