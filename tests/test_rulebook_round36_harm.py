@@ -58,6 +58,14 @@ def test_a_story_moment_with_on_is_no_window():
     assert step_window("from step 19 on, plan nothing else") == StepWindow("episode time", 19)
 
 
+def test_a_step_only_the_history_bounds_is_unknown_at_the_bound():
+    # the history's last line is the step acting now or the one before it: a bound between the two is not decided
+    window = step_window("from step 12 onwards")
+    history = "Recent steps: step {0}: Monitor -> reward -1.0\nAlerts:\nUser3: Activity Scan, Compromised No"
+    assert _value(window, history.format(11)) is None
+    assert _value(window, history.format(12)) is True and _value(window, history.format(9)) is False
+
+
 def test_no_step_stated_is_unknown():
     assert _value(step_window("after step 4"), "Alerts:\nUser3: Activity Scan, Compromised No") is None
 
@@ -141,13 +149,24 @@ def test_an_unknown_user_host_is_no_new_account():
     assert evidence_tests_of("a new account appears in its evidence")
 
 
+def test_evidence_said_of_no_host_is_of_the_hosts_the_predicate_matches():
+    from forge.rulebook.language.predicate import parse_predicate
+
+    shell, = evidence_tests_of("its record holds a reverse shell", of=parse_predicate({"class": "User", "activity": "Exploit"}))
+    block = ("Alerts:\nUser2: Activity Exploit, Compromised User\nEnterprise1: Activity None, Compromised User\n\n"
+             "Analyses this step:\nHost: {0}\nEvidence: process: 1 connection on local port 80 from 10.0.0.9 to remote port "
+             "4444 (reverse shell)\nRisk: high")
+    assert _value(shell, block.format("User2")) is True
+    assert _value(shell, block.format("Enterprise1")) is False  # the shell is on a host the rule is not about
+
+
 def test_an_order_is_no_rating():
     # "rate it high risk" is the analyst's answer; only a condition's rating is judged
     assert not judged_in("when Op_Host2 is rooted", "recommend Restore and give it a high risk")
 
 
-def evidence_tests_of(condition: str):
-    return [t for t in judged_in(condition) if isinstance(t, EvidenceTest)]
+def evidence_tests_of(condition: str, of=None):
+    return [t for t in judged_in(condition, of=of) if isinstance(t, EvidenceTest)]
 
 
 def test_judged_clauses_leave_the_rest_for_the_claims():

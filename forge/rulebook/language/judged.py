@@ -63,16 +63,18 @@ _STEP_OF = re.compile(r"^\s*Step\s+(\d+)\s+of\s+(\d+)\b", re.IGNORECASE | re.MUL
 _EVIDENCE_STEP = re.compile(r"^\s*Current evidence \(step (\d+)\)", re.IGNORECASE | re.MULTILINE)
 
 
-def current_step(text: str, situation: Situation) -> tuple[Optional[int], Optional[int]]:
-    """(the step the context is at, the episode's length): the `Step N of M.` line; else one after the history's last
-    recorded step; else the analyst's `Current evidence (step N)`. None where the context states neither."""
+def current_step(text: str, situation: Situation) -> tuple[Optional[int], Optional[int], Optional[int]]:
+    """(earliest, latest, the episode's length): the steps the context may be at. The `Step N of M.` line states it;
+    the history's lines only bound it (their last recorded step, or the one after it: whether the last line is the
+    step now acting or the one before is not said); the analyst's `Current evidence (step N)` is N or later (None:
+    unbounded). (None, None, None) where the context states none of them."""
     if m := _STEP_OF.search(text or ""):
-        return int(m.group(1)), int(m.group(2))
+        return int(m.group(1)), int(m.group(1)), int(m.group(2))
     if situation.history is not None and situation.history.step is not None:
-        return situation.history.step, None
+        return situation.history.step - 1, situation.history.step, None
     if m := _EVIDENCE_STEP.search(text or ""):
-        return int(m.group(1)), None
-    return None, None
+        return int(m.group(1)), None, None
+    return None, None, None
 
 
 @dataclass(frozen=True)
@@ -84,13 +86,25 @@ class StepWindow(Judged):
     from_end: Optional[int] = None
 
     def value(self, text: str, situation: Situation) -> Optional[bool]:
-        step, length = current_step(text, situation)
-        if step is None:
+        earliest, latest, length = current_step(text, situation)
+        if earliest is None:
             return None
-        inside = (self.first is None or step >= self.first) and (self.last is None or step <= self.last)
-        if self.from_end is None or not inside:
+        if latest is None:  # the step is `earliest` or later
+            if self.last is not None and earliest > self.last:
+                return False
+            inside = None if self.last is not None or (self.first is not None and earliest < self.first) else True
+        else:
+            ends = {self._inside(earliest), self._inside(latest)}  # a window is one run of steps: its ends decide
+            inside = ends.pop() if len(ends) == 1 else None
+        if self.from_end is None or inside is False:
             return inside
-        return None if length is None else step > length - self.from_end
+        if length is None or latest is None:
+            return None
+        near_end = {earliest > length - self.from_end, latest > length - self.from_end}
+        return inside and near_end.pop() if len(near_end) == 1 and inside is not None else None
+
+    def _inside(self, step: int) -> bool:
+        return (self.first is None or step >= self.first) and (self.last is None or step <= self.last)
 
 
 # (first, last) of a step bound said in words; each entry: pattern, how its number bounds the step
@@ -288,14 +302,18 @@ class EvidenceTest(Judged):
     host: Optional[str] = None
     amount: float = 0.0
     word: str = ""
+    of: object = None  # with no host: the rule's predicate, whose hosts the evidence must be of ("its evidence")
 
     def value(self, text: str, situation: Situation) -> Optional[bool]:
+        from forge.rulebook.language.predicate import matched_hosts
+
         reported = evidence_of(text)
         if reported is None:
             return None
         if self.kind == "absent":
             return self.host not in reported
-        hosts = [self.host] if self.host else list(reported)
+        # (a shell on Enterprise2 is no condition met for a user host the rule's predicate matches)
+        hosts = [self.host] if self.host else [h for h in reported if self.of is None or h in matched_hosts(self.of, situation)]
         values = [_shows(self.kind, self.amount, self.word, reported[h]) if h in reported else False for h in hosts]
         return True if True in values else None if None in values else False
 
@@ -320,7 +338,7 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
 ))
 
 
-def evidence_tests(condition: str) -> list[EvidenceTest]:
+def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:
     """What a condition says the analyst's evidence or the step's analyses report, as far as these readings go; of the
     one host it names, else of any host reported. (Only the first mention of each kind: "Risk high -> X. Risk low ->
     n/a." is one condition and the case it excludes.)"""
@@ -328,6 +346,7 @@ def evidence_tests(condition: str) -> list[EvidenceTest]:
 
     named = hosts_in(condition or "")
     host = named[0] if len(named) == 1 else None
+    of = None if host else of
     found = []
     for pattern, kind in _EVIDENCE_READINGS:
         m = next(iter(_found(pattern, condition)), None)
@@ -335,20 +354,20 @@ def evidence_tests(condition: str) -> list[EvidenceTest]:
             continue
         groups = [g for g in m.groups() if g is not None]
         if kind in ("risk", "os"):
-            found.append(EvidenceTest("evidence", kind, host, word=groups[0].lower()))
+            found.append(EvidenceTest("evidence", kind, host, word=groups[0].lower(), of=of))
         elif kind == "file":
-            found.append(EvidenceTest("evidence", kind, host, float(groups[1]), groups[0].lower()))
+            found.append(EvidenceTest("evidence", kind, host, float(groups[1]), groups[0].lower(), of))
         elif kind == "connections":
-            found.append(EvidenceTest("evidence", kind, host, float(_number(groups[0])), groups[1]))
+            found.append(EvidenceTest("evidence", kind, host, float(_number(groups[0])), groups[1], of))
         else:
-            found.append(EvidenceTest("evidence", kind, host))
+            found.append(EvidenceTest("evidence", kind, host, of=of))
     return found
 
 
-def judged_in(condition: str, order: str = "") -> tuple[Judged, ...]:
+def judged_in(condition: str, order: str = "", of=None) -> tuple[Judged, ...]:
     """Every condition of these kinds a rule states in `condition`; a window of steps, and evidence, also from `order`,
     the order's sentence, where the condition states none ("Before step 10, when ..., plan X": the window leads the
-    order)."""
+    order). `of`: the rule's predicate, whose hosts evidence said of no host must be of."""
     found: list[Judged] = []
     window = step_window(condition) or step_window(order)
     if window is not None:
@@ -356,7 +375,7 @@ def judged_in(condition: str, order: str = "") -> tuple[Judged, ...]:
     found += reward_tests(condition)
     # (a condition cut short keeps its evidence in the order's sentence: "If X and the step's analyses do not mention
     # User4, choose ..."; not a rating there, which is the order's answer)
-    found += evidence_tests(condition) or [t for t in evidence_tests(order) if t.kind != "risk"]
+    found += evidence_tests(condition, of) or [t for t in evidence_tests(order, of) if t.kind != "risk"]
     return tuple(dict.fromkeys(found))
 
 

@@ -126,17 +126,17 @@ def _held_to(text: str, when, judged: frozenset[str] = frozenset()):
     return found, whole
 
 
-def _judged_of(record: RuleRecord, semantic: bool, rest: str) -> tuple[Judged, ...]:
+def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tuple[Judged, ...]:
     """The conditions judged.py reads in a rule's words: a guarded rule's rest; a semantic rule's condition (as the
     gate's FACTS read it); a compiled predicate's text's conditions. A window of steps may lead the order's sentence
     ("From step 15 on, whenever ..., plan X"); a grammar rule's own words are its predicate."""
     if rest:
-        return judged_in(rest)
+        return judged_in(rest, of=when)
     if record.compiled_by == "grammar" or record.type != RuleType.CONTENT:
         return ()
     words = read_wording(record.directive if semantic else record.text or record.directive)
     condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
-    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction))
+    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction), when)
 
 
 def _facts_unjudged(text: str) -> frozenset[str]:
@@ -304,7 +304,7 @@ class RuleIndex:
         """Per rule, the conditions its words state on the step of the episode, the rewards or the analyst's evidence
         that the product judges itself (judged.py): a guarded rule's from its rest, any other from its condition (and a
         window of steps from its order's sentence). The distinct ones are evaluated once per context (`_reading`)."""
-        judged = [_judged_of(v.record, m.semantic, rest) for v, m, rest in zip(self.content, self.meanings, rests)]
+        judged = [_judged_of(v.record, m.semantic, rest, m.when) for v, m, rest in zip(self.content, self.meanings, rests)]
         self._judged = list(dict.fromkeys(j for found in judged for j in found))
         self._judged_of = [tuple(self._judged.index(j) for j in found) for found in judged]
         return judged
