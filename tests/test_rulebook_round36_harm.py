@@ -61,7 +61,7 @@ def test_a_story_moment_with_on_is_no_window():
 def test_a_step_only_the_history_bounds_is_unknown_at_the_bound():
     # the history's last line is the step acting now or the one before it: a bound between the two is not decided
     window = step_window("from step 12 onwards")
-    history = "Recent steps: step {0}: Monitor -> reward -1.0\nAlerts:\nUser3: Activity Scan, Compromised No"
+    history = "Recent steps: step {0}: DecoyTomcat Op_Host1 -> reward -1.0\nAlerts:\nUser3: Activity Scan, Compromised No"
     assert _value(window, history.format(11)) is None
     assert _value(window, history.format(12)) is True and _value(window, history.format(9)) is False
 
@@ -72,7 +72,7 @@ def test_no_step_stated_is_unknown():
 
 # -- rewards --------------------------------------------------------------------------------------------------------------
 
-_REWARDS = "Recent steps: step 4: Monitor -> reward {0} | step 5: Remove User2 -> reward {1} | step 6: Monitor -> reward {2}"
+_REWARDS = "Recent steps: step 4: DecoyTomcat Op_Host1 -> reward {0} | step 5: Restore Op_Host1 -> reward {1} | step 6: DecoySvchost Op_Host1 -> reward {2}"
 
 
 def test_the_last_rewards_negative():
@@ -80,7 +80,7 @@ def test_the_last_rewards_negative():
     assert test == RewardTest("reward", "negative", 3.0)
     assert _value(test, _REWARDS.format("-1.0", "-2.0", "-0.5")) is True
     assert _value(test, _REWARDS.format("+0.0", "-2.0", "-0.5")) is False
-    assert _value(test, "Recent steps: step 6: Monitor -> reward -0.5") is None  # one reward listed, three asked
+    assert _value(test, "Recent steps: step 6: DecoySvchost Op_Host1 -> reward -0.5") is None  # one reward listed, three asked
 
 
 def test_a_falling_and_a_recovered_reward():
@@ -97,7 +97,7 @@ def test_the_latest_reward_below_a_figure():
 
 # -- the analyst's evidence and the step's analyses ----------------------------------------------------------------------
 
-_ANALYST = ("Host Op_Host2: table Activity None, Compromised User.\nBaseline: 1 processes; users root, pi; OS LINUX.\n"
+_ANALYST = ("Host Op_Host2: table Activity Exploit, Compromised Privileged.\nBaseline: 7 processes; users root, pi; OS LINUX.\n"
             "Current evidence (step 9):\n{0}")
 _CHOOSER = ("Alerts:\nUser1: Activity None, Compromised User\n\nAnalyses this step:\nHost: User1\nActivity: None\n"
             "Compromise: User\nEvidence: file escalate.exe density 0.7\nRisk: {0}")
@@ -133,7 +133,7 @@ def test_a_dense_file_and_a_shell():
     shell, = evidence_tests_of("a reverse shell back to the attacker")
     assert _value(dense, _ANALYST.format("- file dropper.sh density 0.75")) is True
     assert _value(dense, _ANALYST.format("- file dropper.sh density 0.5")) is False
-    assert _value(shell, _ANALYST.format("- process: 1 connection on local port 50 from 10.0.0.1 to remote port 4444 (reverse shell)"))
+    assert _value(shell, _ANALYST.format("- process: 3 connections on local port 50 from 10.0.0.1 to remote port 4444 (reverse shell)"))
     assert _value(shell, _ANALYST.format("- file dropper.sh density 0.5")) is False
 
 
@@ -145,7 +145,7 @@ def test_a_denied_reading_is_left_unread():
 
 
 def test_an_unknown_user_host_is_no_new_account():
-    assert not evidence_tests_of("an Unknown user host deserves an Analyse")
+    assert not evidence_tests_of("each Unknown user host first gets one Analyse")
     assert evidence_tests_of("a new account appears in its evidence")
 
 
@@ -154,7 +154,7 @@ def test_evidence_said_of_no_host_is_of_the_hosts_the_predicate_matches():
 
     shell, = evidence_tests_of("its record holds a reverse shell", of=parse_predicate({"class": "User", "activity": "Exploit"}))
     block = ("Alerts:\nUser2: Activity Exploit, Compromised User\nEnterprise1: Activity None, Compromised User\n\n"
-             "Analyses this step:\nHost: {0}\nEvidence: process: 1 connection on local port 80 from 10.0.0.9 to remote port "
+             "Analyses this step:\nHost: {0}\nEvidence: process: 2 connections on local port 8080 from 10.0.0.9 to remote port "
              "4444 (reverse shell)\nRisk: high")
     assert _value(shell, block.format("User2")) is True
     assert _value(shell, block.format("Enterprise1")) is False  # the shell is on a host the rule is not about
@@ -171,12 +171,12 @@ def evidence_tests_of(condition: str, of=None):
 
 def test_judged_clauses_leave_the_rest_for_the_claims():
     assert without_judged("before step 12 of the episode, and while User3 is clean") == "while User3 is clean"
-    assert without_judged("when the latest reward is lower than the one before it") == ""
+    assert without_judged("when the newest reward is worse than the previous one") == ""
 
 
 # -- at the gate ----------------------------------------------------------------------------------------------------------
 
-WINDOWED = "Before step 8 of the episode, whenever a user box is being scanned, choose a DecoySmss on it."
+WINDOWED = "Before step 8 of the episode, whenever some user machine shows a scan, choose a DecoySmss on it."
 SCANNED_USER = {"class": "User", "activity": "Scan"}
 DECOY_IT = do("DecoySmss", "$matched")
 

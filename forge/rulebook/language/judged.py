@@ -1,7 +1,7 @@
 """Conditions on a context's lines other than the host rows, which the product judges itself. Pure.
 
 A rule may say when in the episode it applies ("before step 10", "from step 15 onwards", "in the last five steps"),
-what the rewards must show ("the last two rewards are both negative", "the latest reward is below -10"), or what the
+what the rewards must show ("the past three rewards all negative", "the newest reward under -8"), or what the
 analyst's evidence or the step's analyses report of a host ("more processes than its baseline", "a user the baseline
 does not list", "rated Risk high", "a reverse shell", "escalate.sh at density 0.8 or more"). No predicate atom states
 these, so such a rule is kept semantic or guarded, and its host claims alone once let it speak where the text says it
@@ -40,6 +40,16 @@ _DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|nor|lacks?|lacking|absen
 def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
     """The matches of a reading in `text` said as a condition (not denied, not a verdict)."""
     return [m for m in pattern.finditer(text or "") if not _DENIED_BEFORE.search(text[:m.start()])]
+
+
+# The kinds of fact (condition.FACTS) a judged kind answers for besides its own: the evidence's connections are its
+# "traffic", its rating a "priority".
+_COVERS = {"evidence": frozenset({"evidence", "traffic", "priority"})}
+
+
+def kinds_covered(judged) -> frozenset[str]:
+    """The FACTS kinds these judged conditions answer for."""
+    return frozenset(kind for j in judged for kind in _COVERS.get(j.fact, frozenset({j.fact})))
 
 
 def _number(word: str) -> int:
@@ -112,8 +122,9 @@ _BOUNDS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE
     (rf"\b(?:before|until|till|prior\s+to|up\s+until)\s+{_STEP}", "below"),
     (rf"\b(?:up\s+to|through|no\s+later\s+than)\s+{_STEP}|\b(?:at\s+)?{_STEP}\s+or\s+(?:before|earlier|sooner)\b", "upto"),
     (rf"\b(?:after|past|beyond|later\s+than)\s+{_STEP}", "above"),
-    (rf"\b(?:from|since|starting\s+(?:at|from)|as\s+of)\s+{_STEP}|\b(?:at\s+)?{_STEP}\s+(?:or|and)\s+(?:later|after|beyond|on)\b|"
-     # ("from step 7 on", "step 7 onwards"; not "spent step 24 on an Analyse", a story's moment)
+    # (not "since step N": "compromised since step 5" is the host's history)
+    (rf"\b(?:from|starting\s+(?:at|from)|as\s+of)\s+{_STEP}|\b(?:at\s+)?{_STEP}\s+(?:or|and)\s+(?:later|after|beyond|on)\b|"
+     # ("from step 7 on", "step 7 onwards"; not "I used step 14 on a Monitor", a story's moment)
      rf"\b{_STEP}\s+(?:onwards?\b|forwards?\b|and\s+up\b|on(?=\s*(?:[,.;:)]|->|$)))", "from"),
     (rf"\b(?:in|during|within|for|over)\s+the\s+(?:first|opening)\s+{_N}\s+(?:steps|turns){_EPISODE}", "first"),
     (rf"\b{_STEP}\s+(?:included|inclusive)\b|\bincluding\s+{_STEP}", "included"),
@@ -125,7 +136,7 @@ _BOUNDS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE
 
 def step_window(condition: str) -> Optional[StepWindow]:
     """The window of steps a condition states ("before step 10", "in the last five steps"), or None.
-    ("at step 24 of seed 7302", an example's moment, bounds nothing.)"""
+    ("as at step 14 in one seed", an example's moment, bounds nothing.)"""
     first: Optional[int] = None
     last: Optional[int] = None
     from_end: Optional[int] = None
@@ -186,7 +197,7 @@ _REWARD_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.I
     (rf"\b(?:the\s+)?(?:last|latest|most\s+recent|past)\s+{_N}\s+{_REWARD}\b[^.;]{{0,40}}?\b(?:both\s+|all\s+)?negative\b|"
      rf"\b{_REWARD}\s+(?:has|have)\s+been\s+negative\s+(?:at|for|in|on)\s+(?:each\s+of\s+)?(?:the\s+)?(?:last|past)\s+{_N}\s+(?:steps|turns)\b|"
      rf"\b{_N}\s+negative\s+{_REWARD}\s+in\s+a\s+row\b", "negative"),
-    (rf"\b{_LATEST}\s+(?:is\s+|was\s+)?(?:lower|less|worse|smaller)\s+than\s+(?:the\s+one\s+before|the\s+previous|the\s+{_REWARD}\s+before|"
+    (rf"\b{_LATEST}\s+(?:is\s+|was\s+)?(?:lower|less|worse|smaller)\s+than\s+(?:the\s+one\s+before|the\s+previous(?:\s+one)?|the\s+{_REWARD}\s+before|"
      rf"the\s+{_REWARD}\s+of\s+the\s+step\s+before|the\s+prior|that\s+of\s+the\s+step\s+before)(?:\s+(?:it|that))?|\b{_REWARD}\s+(?:fell|dropped|falls|drops|went\s+down)\b(?!\s+(?:below|under|beneath|to)\b)|"
      rf"\b(?:a\s+)?(?:fall|drop)\s+in\s+the\s+{_REWARD}\b", "fell"),
     (rf"(?:\b{_LATEST}|\b{_REWARD})\s+(?:is\s+|was\s+|comes\s+|came\s+|goes\s+|went\s+)?back\s+(?:at|to)\s+\+?0(?:\.0+)?\b"
@@ -197,11 +208,15 @@ _REWARD_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.I
 ))
 
 
+_INNER_DENIAL = re.compile(r"\b(?:not|no|never|nor)\b|n't\b", re.IGNORECASE)
+
+
 def reward_tests(condition: str) -> list[RewardTest]:
     """What a condition says the recent rewards show, as far as these readings go."""
     found = []
     for pattern, kind in _REWARD_READINGS:
-        if m := next(iter(_found(pattern, condition)), None):
+        # (a negation inside the phrase, "the last two rewards were not both negative", is no such condition)
+        if m := next((m for m in _found(pattern, condition) if not _INNER_DENIAL.search(m.group(0))), None):
             number = next((g for g in m.groups() if g is not None), None)
             amount = float(_number(number)) if kind == "negative" and number else float(number) if number else 0.0
             found.append(RewardTest("reward", kind, amount if kind != "negative" or number else 1.0))
@@ -373,7 +388,7 @@ def judged_in(condition: str, order: str = "", of=None) -> tuple[Judged, ...]:
     if window is not None:
         found.append(window)
     found += reward_tests(condition)
-    # (a condition cut short keeps its evidence in the order's sentence: "If X and the step's analyses do not mention
+    # (a condition cut short keeps its evidence in the order's sentence: "If X and no analysis this step names
     # User4, choose ..."; not a rating there, which is the order's answer)
     found += evidence_tests(condition, of) or [t for t in evidence_tests(order, of) if t.kind != "risk"]
     return tuple(dict.fromkeys(found))
@@ -384,7 +399,7 @@ _CLAUSES = re.compile(r"\s*(?:;|,?\s+\band\b|,)\s*", re.IGNORECASE)
 
 
 def without_judged(condition: str) -> str:
-    """`condition` without its clauses these readings judge ("before step 10 of the episode, and only while User2 is
+    """`condition` without its clauses these readings judge ("ahead of step 6 in the run, and only while User2 is
     clean" -> "only while User2 is clean"): what is left is for the host claims to read, or nothing. A judged clause
     that says more of a host ("the latest reward is below -5 while User2 is scanned") keeps that more."""
     from forge.rulebook.language.wording import classes_in, negations_in, state_words_in
@@ -397,8 +412,8 @@ def without_judged(condition: str) -> str:
     return ", and ".join(kept)
 
 
-# What is left of a judged clause that says nothing more ("the step's analysis of User1 reports", "the host's current
-# evidence shows"): anything else left ("with a connection on local port 3389") is more, for the claims to read.
+# What is left of a judged clause that says nothing more ("this step's User2 analysis reports", "the host's current
+# evidence shows"): anything else left ("with two connections on local port 25") is more, for the claims to read.
 _FILLER = re.compile(r"\b(?:the|a|an|its|their|it|this|that|these|those|host'?s?|box|machine|step'?s?|episode|run|game|current|"
                      r"evidence|record|analysis|analyses|analyst'?s?|block|line|baseline|count|listed|under|recent|"
                      r"(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)(?:'s)?|shows?|showing|lists?|listing|reports?|"

@@ -50,7 +50,7 @@ from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_needed, facts_stated, guard_claims,
                                                guard_rest, semantic_claims, spoken_facts, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
-from forge.rulebook.language.judged import Judged, judged_away, judged_in, without_judged
+from forge.rulebook.language.judged import Judged, judged_away, judged_in, kinds_covered, without_judged
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
@@ -120,7 +120,7 @@ def _held_to(text: str, when, judged: frozenset[str] = frozenset()):
         return found, whole
     stated = {"history"} if any(a.history() for a, _ in atoms_of(when)) or found is not None and \
         any(a.history() for a, _ in atoms_of(found)) else set()
-    spoken = _facts_unjudged(text) if judged else text_facts(text)
+    spoken = _facts_unjudged(text, judged) if judged else text_facts(text)
     if spoken - stated - judged:
         return Not(Always()), True
     return found, whole
@@ -139,10 +139,12 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
     return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction), when)
 
 
-def _facts_unjudged(text: str) -> frozenset[str]:
+def _facts_unjudged(text: str, judged: frozenset[str]) -> frozenset[str]:
     """The kinds of fact a rule's words speak of (condition.text_facts) outside the clauses judged.py judges ("when the
-    latest reward is lower than the one before it": its "before it" is the rewards', no host history)."""
-    return frozenset(kind for part, kinds in spoken_facts(read_wording(text)) for kind in kinds & facts_needed(without_judged(part)))
+    newest reward is worse than the reward before it": its "before it" is the rewards', no host history); a kind no
+    judged condition of the rule tests stays (a reward said in the order, where no test was read, is still unjudged)."""
+    return frozenset(kind for part, kinds in spoken_facts(read_wording(text))
+                     for kind in kinds & (facts_needed(without_judged(part)) | (kinds - judged - {"history"})))
 
 
 def _words_unjudged(record: RuleRecord, judged: tuple[Judged, ...]) -> tuple[str, str, str]:
@@ -247,7 +249,7 @@ class RuleIndex:
         rests = [guard_rest(v.record.unexpressed, m.when) for v, m in zip(self.content, self.meanings)]
         # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
         conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
-        # (not what an order concedes: "never restore User0, even when it was owned again" holds whatever its past; nor
+        # (not what an order concedes: "do not restore User0, whatever it went through" holds whatever its past; nor
         # the clauses judged.py reads, which the gate judges itself, `_build_judged`)
         judged = self._build_judged(rests)
         needs = [facts_needed(_unjudged(rest, found)) if rest else facts_needed(conceded_away(_unjudged(condition, found)))
@@ -261,7 +263,7 @@ class RuleIndex:
         unread_guard = [not m.semantic and bool(rest) and c == _NEVER for m, rest, c in zip(self.meanings, rests, claimed)]
         # A compiled predicate is held to its text as the product reads it (condition.text_claims): where that reading is
         # the whole condition it must hold, where it is a part that part must not be false.
-        read = [_held_to(v.record.text or v.record.directive, m.when, frozenset(j.fact for j in found))
+        read = [_held_to(v.record.text or v.record.directive, m.when, kinds_covered(found))
                 if not m.semantic and v.record.compiled_by != "grammar" else (None, False)
                 for v, m, found in zip(self.content, self.meanings, judged)]
         # (what the part says is shown is said for sure, as a whole reading is: "while Enterprise1 is compromised" is not
