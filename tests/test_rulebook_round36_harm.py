@@ -2,14 +2,13 @@
 applies ("before step 8", "from step 18 onwards"), what the rewards must show ("the last three rewards all negative"),
 or what the analyst's evidence or the step's analyses report ("a process count above its baseline", "an account its
 baseline lacks", "rated Risk high") was judged by its host claims alone when kept semantic, so it spoke at any step, on
-any reward and on any evidence; kept guarded, the same rest could not be read and the rule was never injected. The
-product now judges these conditions itself (language/judged.py), three-valued: unknown where the context does not
-state the line they need. Sentences of our own, none from a case file."""
+any reward and on any evidence. The product now reads these conditions itself (language/judged.py) and holds a rule
+to them, three-valued: unknown where the context does not state the line they need. Sentences of our own, none from a
+case file."""
 
 from __future__ import annotations
 
-from forge.rulebook.language.judged import (EvidenceTest, RewardTest, StepWindow, evidence_of, judged_in, reward_tests,
-                                            step_window, without_judged)
+from forge.rulebook.language.judged import EvidenceTest, RewardTest, StepWindow, evidence_of, judged_in, reward_tests, step_window
 from forge.rulebook.language.situation import read_situation
 from tests.test_rulebook_claims_scope import taught
 from tests.test_rulebook_text_checks import do, entry, reply
@@ -144,7 +143,6 @@ def test_a_dense_file_and_a_shell():
 def test_a_denied_reading_is_left_unread():
     # "with no reverse shell" is the opposite of a shell: read as one, the rule asked for what its text excludes
     assert not evidence_tests_of("when the record holds port 80 traffic only, with no reverse shell")
-    assert without_judged("with no reverse shell") == "with no reverse shell"
     assert not judged_in("rate the risk high")  # the analyst's verdict
 
 
@@ -173,15 +171,9 @@ def evidence_tests_of(condition: str, of=None):
     return [t for t in judged_in(condition, of=of) if isinstance(t, EvidenceTest)]
 
 
-def test_judged_clauses_leave_the_rest_for_the_claims():
-    assert without_judged("before step 12 of the episode, and while User3 is clean") == "while User3 is clean"
-    assert without_judged("when the newest reward is worse than the previous one") == ""
-
-
 # -- at the gate ----------------------------------------------------------------------------------------------------------
 
 WINDOWED = "Before step 8 of the episode, whenever some user machine shows a scan, choose a DecoySmss on it."
-SCANNED_USER = {"class": "User", "activity": "Scan"}
 DECOY_IT = do("DecoySmss", "$matched")
 
 
@@ -190,20 +182,3 @@ def test_a_rule_kept_semantic_that_is_for_early_steps_is_silent_later(tmp_path):
     record, injected = taught(tmp_path, WINDOWED, always, always)
     assert record.when is None  # kept semantic: judged by its claims, and now by its window too
     assert injected(_planner(6)) and not injected(_planner(9))
-
-
-def test_a_guarded_rule_with_a_window_speaks_inside_it(tmp_path):
-    record, injected = taught(tmp_path, WINDOWED, reply(entry(SCANNED_USER, DECOY_IT, unexpressed="before step 8 of the episode")))
-    assert record.unexpressed
-    assert injected(_planner(7)) and not injected(_planner(8))
-    assert not injected("Alerts:\nUser3: Activity Scan, Compromised No")  # no step stated: unknown, silent
-
-
-def test_a_guarded_rule_on_the_rewards_speaks_where_they_show_it(tmp_path):
-    text = "When the past three rewards are all negative and User1 is owned, choose Restore User1."
-    owned = {"host": "User1", "compromise": "any"}
-    record, injected = taught(tmp_path, text, reply(entry(owned, do("Restore", "User1"),
-                                                          unexpressed="the past three rewards are all negative")))
-    rows = "\nAlerts:\nUser1: Activity None, Compromised User"
-    assert injected(_REWARDS.format("-1.0", "-2.0", "-0.5") + rows)
-    assert not injected(_REWARDS.format("-1.0", "+0.0", "-0.5") + rows)

@@ -42,16 +42,6 @@ def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
     return [m for m in pattern.finditer(text or "") if not _DENIED_BEFORE.search(text[:m.start()])]
 
 
-# The kinds of fact (condition.FACTS) a judged kind answers for besides its own: the evidence's connections are its
-# "traffic", its rating a "priority".
-_COVERS = {"evidence": frozenset({"evidence", "traffic", "priority"})}
-
-
-def kinds_covered(judged) -> frozenset[str]:
-    """The FACTS kinds these judged conditions answer for."""
-    return frozenset(kind for j in judged for kind in _COVERS.get(j.fact, frozenset({j.fact})))
-
-
 def _number(word: str) -> int:
     word = " ".join(word.lower().split())
     return int(word) if word.isdigit() else _WORD_NUMBER[word]
@@ -392,51 +382,3 @@ def judged_in(condition: str, order: str = "", of=None) -> tuple[Judged, ...]:
     # User4, choose ..."; not a rating there, which is the order's answer)
     found += evidence_tests(condition, of) or [t for t in evidence_tests(order, of) if t.kind != "risk"]
     return tuple(dict.fromkeys(found))
-
-
-_READINGS = (*(p for p, _ in _BOUNDS), *(p for p, _ in _REWARD_READINGS), *(p for p, _ in _EVIDENCE_READINGS))
-_CLAUSES = re.compile(r"\s*(?:;|,?\s+\band\b|,)\s*", re.IGNORECASE)
-
-
-def without_judged(condition: str) -> str:
-    """`condition` without its clauses these readings judge ("ahead of step 6 in the run, and only while User2 is
-    clean" -> "only while User2 is clean"): what is left is for the host claims to read, or nothing. A judged clause
-    that says more of a host ("the latest reward is below -5 while User2 is scanned") keeps that more."""
-    from forge.rulebook.language.wording import classes_in, negations_in, state_words_in
-
-    kept = []
-    for clause in _CLAUSES.split(condition or ""):
-        left = _spans_away(clause) if any(_found(p, clause) for p in _READINGS) else clause
-        if left == clause or state_words_in(left) or classes_in(left) or negations_in(left) or _FILLER.sub(" ", left).strip():
-            kept.append(" ".join(left.split()))
-    return ", and ".join(kept)
-
-
-# What is left of a judged clause that says nothing more ("this step's User2 analysis reports", "the host's current
-# evidence shows"): anything else left ("with two connections on local port 25") is more, for the claims to read.
-_FILLER = re.compile(r"\b(?:the|a|an|its|their|it|this|that|these|those|host'?s?|box|machine|step'?s?|episode|run|game|current|"
-                     r"evidence|record|analysis|analyses|analyst'?s?|block|line|baseline|count|listed|under|recent|"
-                     r"(?:User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)(?:'s)?|shows?|showing|lists?|listing|reports?|"
-                     r"reporting|rates?|counts?|has|have|is|are|was|were|been|be|in|of|on|at|to|by|for|with|from|or|"
-                     r"included|inclusive|later|earlier|onwards?|now|when|whenever|if|once|while|where|and)\b|[\s(),.;:'-]+", re.IGNORECASE)
-
-
-def _spans_away(text: str) -> str:
-    text = text or ""
-    for pattern in _READINGS:
-        for m in reversed(_found(pattern, text)):
-            text = text[:m.start()] + " " + text[m.end():]
-    return re.sub(r"\s+of\s+(?:the\s+)?(?:episode|run|game)\b|\bof\s+\d+\b|\(\s*\)", " ", text, flags=re.IGNORECASE)
-
-
-_LEFT_JOIN = re.compile(r"\b(when|whenever|if|while|once|and)\s+(?:and|,)\s+|(?:,|\band)\s*(?=,|->|:|\.|;|$)|^\s*,\s*|(?<=[.:;])\s*,\s*",
-                        re.IGNORECASE)
-
-
-def judged_away(text: str) -> str:
-    """`text` with the words these readings judge taken out where they stand ("Until step 8, when X is scanned, plan
-    ..." -> "when X is scanned, plan ..."), for the host claims to read what is left of a sentence."""
-    text = _spans_away(text)
-    for _ in range(3):
-        text = _LEFT_JOIN.sub(lambda m: f"{m.group(1)} " if m.group(1) and m.group(1).lower() != "and" else " ", text)
-    return " ".join(text.split()).replace(" ,", ",").replace(" .", ".")

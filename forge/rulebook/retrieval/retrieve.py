@@ -48,9 +48,9 @@ from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_needed, facts_stated, guard_claims,
-                                               guard_rest, semantic_claims, spoken_facts, text_claims, text_facts)
+                                               guard_rest, semantic_claims, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
-from forge.rulebook.language.judged import Judged, judged_away, judged_in, kinds_covered, without_judged
+from forge.rulebook.language.judged import Judged, judged_in
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
@@ -109,19 +109,17 @@ def _matvec(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
     return np.einsum("ij,j->i", matrix, vector)
 
 
-def _held_to(text: str, when, judged: frozenset[str] = frozenset()):
+def _held_to(text: str, when):
     """What a compiled predicate is held to at the gate: the claims of its text (condition.text_claims), and whether
     they are the whole condition. A condition that speaks of a kind of fact neither the predicate (a history atom) nor
     those claims (history said in words) state, and that the product cannot judge (a reward, a priority, the step of the
-    episode, history in words it does not read), leaves the rule unknown, so silent, like a guard it cannot judge.
-    (`judged`: the kinds of fact the rule's words state a condition on that judged.py reads; the gate judges those.)"""
+    episode, history in words it does not read), leaves the rule unknown, so silent, like a guard it cannot judge."""
     found, whole = text_claims(text)
     if whole:
         return found, whole
     stated = {"history"} if any(a.history() for a, _ in atoms_of(when)) or found is not None and \
         any(a.history() for a, _ in atoms_of(found)) else set()
-    spoken = _facts_unjudged(text, judged) if judged else text_facts(text)
-    if spoken - stated - judged:
+    if text_facts(text) - stated:
         return Not(Always()), True
     return found, whole
 
@@ -137,28 +135,6 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
     words = read_wording(record.directive if semantic else record.text or record.directive)
     condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
     return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction), when)
-
-
-def _facts_unjudged(text: str, judged: frozenset[str]) -> frozenset[str]:
-    """The kinds of fact a rule's words speak of (condition.text_facts) outside the clauses judged.py judges ("when the
-    newest reward is worse than the reward before it": its "before it" is the rewards', no host history); a kind no
-    judged condition of the rule tests stays (a reward said in the order, where no test was read, is still unjudged)."""
-    return frozenset(kind for part, kinds in spoken_facts(read_wording(text))
-                     for kind in kinds & (facts_needed(without_judged(part)) | (kinds - judged - {"history"})))
-
-
-def _words_unjudged(record: RuleRecord, judged: tuple[Judged, ...]) -> tuple[str, str, str]:
-    """A semantic rule's directive, reason and text, without the words judged.py judges where it reads any: the host
-    claims read the rest of its sentence ("Until step 8, when a user box is scanned, ..." claims the scan; the window
-    left in, its condition was unread and the rule never spoke)."""
-    if not judged:
-        return record.directive, record.semantic_reason, record.text
-    return judged_away(record.directive), record.semantic_reason, judged_away(record.text) if record.text else record.text
-
-
-def _unjudged(text: str, judged: tuple[Judged, ...]) -> str:
-    """`text` without the clauses judged.py judges, where it reads any (else as it is)."""
-    return without_judged(text) if judged else text
 
 
 _TRUE, _FALSE, _UNKNOWN = 1, 0, -1  # a condition's three values, coded per rule (`RuleIndex._reading`)
@@ -252,20 +228,20 @@ class RuleIndex:
         # (not what an order concedes: "do not restore User0, whatever it went through" holds whatever its past; nor
         # the clauses judged.py reads, which the gate judges itself, `_build_judged`)
         judged = self._build_judged(rests)
-        needs = [facts_needed(_unjudged(rest, found)) if rest else facts_needed(conceded_away(_unjudged(condition, found)))
+        needs = [facts_needed(rest) if rest else facts_needed(conceded_away(condition))
                  if m.semantic else frozenset() for rest, condition, m, found in zip(rests, conditions, self.meanings, judged)]
         # What a semantic rule's condition says of the hosts it names, and what a guarded rule's rest claims: it must
         # hold (three-valued) as well (a rest's clauses judged.py reads are judged there; the claims read what is left).
-        claimed = [semantic_claims(*_words_unjudged(v.record, found)) if m.semantic
-                   else guard_claims(_unjudged(rest, found), m.when) if rest else None
+        claimed = [semantic_claims(v.record.directive, v.record.semantic_reason, v.record.text) if m.semantic
+                   else guard_claims(rest, m.when) if rest else None
                    for v, m, rest, found in zip(self.content, self.meanings, rests, judged)]
         # (r34h) likewise a guarded rule whose rest cannot be read (condition.guard_claims): silent, its condition unknown
         unread_guard = [not m.semantic and bool(rest) and c == _NEVER for m, rest, c in zip(self.meanings, rests, claimed)]
         # A compiled predicate is held to its text as the product reads it (condition.text_claims): where that reading is
         # the whole condition it must hold, where it is a part that part must not be false.
-        read = [_held_to(v.record.text or v.record.directive, m.when, kinds_covered(found))
+        read = [_held_to(v.record.text or v.record.directive, m.when)
                 if not m.semantic and v.record.compiled_by != "grammar" else (None, False)
-                for v, m, found in zip(self.content, self.meanings, judged)]
+                for v, m, found, rest in zip(self.content, self.meanings, judged, rests)]
         # (what the part says is shown is said for sure, as a whole reading is: "while Enterprise1 is compromised" is not
         # met by its row at Compromised Unknown, condition.confirmed)
         claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
@@ -277,7 +253,7 @@ class RuleIndex:
         self._loose_of = np.array([self._loose.index(c) if c is not None else -1 for c in loose], dtype=np.int64)
         # A rule whose compiled predicate was refused, or whose claims read the whole of its condition, is judged by its
         # claims: its cosine to the context adds nothing (and the floor would only silence it).
-        self.checked = np.array([m.semantic and claims_decide(*_words_unjudged(v.record, found)[:2])
+        self.checked = np.array([m.semantic and claims_decide(v.record.directive, v.record.semantic_reason)
                                  for v, m, found in zip(self.content, self.meanings, judged)], dtype=bool)
         # A semantic rule whose claims cannot place its condition (a predicate that never holds) is silent, yet its
         # condition is not false: in a dispute it is a party whose condition is unknown.
