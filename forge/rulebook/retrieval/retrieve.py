@@ -49,6 +49,9 @@ from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_stated, facts_unread, guard_claims,
                                                guard_rest, semantic_claims, text_claims, text_facts)
+from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
+from forge.rulebook.language.judged import Judged, judged_in
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.action import opposed_hosts
@@ -119,6 +122,19 @@ def _held_to(text: str, when):
     if text_facts(text) - stated:
         return Not(Always()), True
     return found, whole
+
+
+def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tuple[Judged, ...]:
+    """The conditions judged.py reads in a rule's words: a guarded rule's rest; a semantic rule's condition (as the
+    gate's FACTS read it); a compiled predicate's text's conditions. A window of steps may lead the order's sentence
+    ("From step 15 on, whenever ..., plan X"); a grammar rule's own words are its predicate."""
+    if rest:
+        return judged_in(rest, of=when)
+    if record.compiled_by == "grammar" or record.type != RuleType.CONTENT:
+        return ()
+    words = read_wording(record.directive if semantic else record.text or record.directive)
+    condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
+    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction), when)
 
 
 _TRUE, _FALSE, _UNKNOWN = 1, 0, -1  # a condition's three values, coded per rule (`RuleIndex._reading`)
@@ -213,6 +229,8 @@ class RuleIndex:
         # (r36m: a window of steps the claims below hold, "after step 15", is read: no fact of its own, condition.facts_unread)
         needs = [facts_unread(rest) if rest else facts_unread(conceded_away(condition)) if m.semantic else frozenset()
                  for rest, condition, m in zip(rests, conditions, self.meanings)]
+        # (r36h: what the rule's words say of the step, the rewards and the analyst's evidence, judged.py; it only narrows)
+        self._build_judged(rests)
         # What a semantic rule's condition says of the hosts it names, and what a guarded rule's rest claims: it must
         # hold (three-valued) as well.
         claimed = [semantic_claims(v.record.directive, v.record.semantic_reason, v.record.text) if m.semantic
@@ -261,6 +279,23 @@ class RuleIndex:
         self.semantic_for_role = {role: bool((~self.gated[self._slices[role][0]]).any()) for role in (*ROLES, None)}
         self._situations: OrderedDict[str, tuple[Situation, np.ndarray, np.ndarray]] = OrderedDict()
 
+    def _build_judged(self, rests: list[str]) -> None:
+        """Per rule, the conditions its words state on the step of the episode, the rewards or the analyst's evidence
+        that the product judges itself (judged.py): a guarded rule's from its rest, any other from its condition (and a
+        window of steps from its order's sentence). The distinct ones are evaluated once per context (`_reading`)."""
+        judged = [_judged_of(v.record, m.semantic, rest, m.when) for v, m, rest in zip(self.content, self.meanings, rests)]
+        self._judged = list(dict.fromkeys(j for found in judged for j in found))
+        self._judged_of = [tuple(self._judged.index(j) for j in found) for found in judged]
+
+    def _judged_values(self, text: str, situation: Situation) -> np.ndarray:
+        """Per rule, its judged conditions' value here, all of them (_TRUE with none)."""
+        values = [j.value(text, situation) for j in self._judged]
+        out = np.full(len(self._judged_of), _TRUE, dtype=np.int8)
+        for rule, indexes in enumerate(self._judged_of):
+            found = [values[i] for i in indexes]
+            out[rule] = _FALSE if False in found else _UNKNOWN if None in found else _TRUE
+        return out
+
     def situation(self, text: str) -> tuple[Situation, np.ndarray]:
         """What the context states, and which distinct predicates hold on it (cached per text)."""
         return self._reading(text)[:2]
@@ -280,12 +315,13 @@ class RuleIndex:
             if self._needs else np.ones(0, dtype=bool)
         claims = self._three_valued(self._claims, self._claim_of, situation)
         loose = self._three_valued(self._loose, self._loose_of, situation)
-        stated_all = needs_met & (claims == _TRUE) & (loose != _FALSE)
+        judged = self._judged_values(text, situation)
+        stated_all = needs_met & (claims == _TRUE) & (loose != _FALSE) & (judged == _TRUE)
         predicate = self._three_valued(self._predicates, self._predicate_of, situation, values)
         # (the claims of a rule whose condition cannot be read are a predicate that never holds, `_NEVER`: that silences
         # it, yet its condition is not false here, it is unknown)
-        false = (predicate == _FALSE) | ((claims == _FALSE) & ~self._unread) | (loose == _FALSE)
-        unknown = ~false & ((predicate == _UNKNOWN) | (claims == _UNKNOWN) | ~needs_met | self._unread)
+        false = (predicate == _FALSE) | ((claims == _FALSE) & ~self._unread) | (loose == _FALSE) | (judged == _FALSE)
+        unknown = ~false & ((predicate == _UNKNOWN) | (claims == _UNKNOWN) | ~needs_met | self._unread | (judged == _UNKNOWN))
         self._situations[text] = (situation, truth, stated_all, unknown)
         while len(self._situations) > 64:
             self._situations.popitem(last=False)
