@@ -2,20 +2,37 @@
 applies ("before step 8", "from step 18 onwards"), what the rewards must show ("the last three rewards all negative"),
 or what the analyst's evidence or the step's analyses report ("a process count above its baseline", "an account its
 baseline lacks", "rated Risk high") was judged by its host claims alone when kept semantic, so it spoke at any step, on
-any reward and on any evidence. The product now reads these conditions itself (language/judged.py) and holds a rule
-to them, three-valued: unknown where the context does not state the line they need. Sentences of our own, none from a
-case file."""
+any reward and on any evidence. The product now reads these conditions itself (the evidence in language/judged.py, the
+windows of steps and the rewards in language/episode.py, their one reader, wrapped by judged.py at the gate) and holds
+a rule to them, three-valued: unknown where the context does not state the line they need. Sentences of our own, none
+from a case file."""
 
 from __future__ import annotations
 
-from forge.rulebook.language.judged import EvidenceTest, RewardTest, StepWindow, evidence_of, judged_in, reward_tests, step_window
+from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, step_windows
+from forge.rulebook.language.judged import EvidenceTest, InEpisode, Judged, evidence_of, judged_in
+from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from tests.test_rulebook_claims_scope import taught
 from tests.test_rulebook_text_checks import do, entry, reply
 
 
 def _value(judged, text: str):
-    return judged.value(text, read_situation(text))
+    """A judged condition's value, or a claim's (a window of steps, a trend of rewards), on a context."""
+    if isinstance(judged, Judged):
+        return judged.value(text, read_situation(text))
+    return truth(judged, read_situation(text))
+
+
+def step_window(condition: str):
+    """The one window of steps a condition states (None: none)."""
+    windows = step_windows(condition)
+    assert len(windows) <= 1, windows
+    return windows[0] if windows else None
+
+
+def reward_tests(condition: str):
+    return [c for c in episode_claims(condition) if isinstance(c, RewardTrend)]
 
 
 def _planner(step: int, rows: str = "User3: Activity Scan, Compromised No") -> str:
@@ -26,12 +43,12 @@ def _planner(step: int, rows: str = "User3: Activity Scan, Compromised No") -> s
 
 
 def test_a_bound_on_the_step_is_a_window():
-    assert step_window("only until step 8 of the run") == StepWindow("episode time", None, 7)
-    assert step_window("from turn 18 onwards") == StepWindow("episode time", 18)
-    assert step_window("past step 22") == StepWindow("episode time", 23)
-    assert step_window("during the opening six steps") == StepWindow("episode time", None, 6)
-    assert step_window("at step 14 or earlier") == StepWindow("episode time", None, 14)
-    assert step_window("before step 5, step 5 included") == StepWindow("episode time", None, 5)
+    assert step_window("only until step 8 of the run") == EpisodeStep(None, 7)
+    assert step_window("from turn 18 onwards") == EpisodeStep(18)
+    assert step_window("past step 22") == EpisodeStep(23)
+    assert step_window("during the opening six steps") == EpisodeStep(1, 6)
+    assert step_window("at step 14 or earlier") == EpisodeStep(None, 14)
+    assert step_window("before step 5, step 5 included") == EpisodeStep(None, 5)
 
 
 def test_an_example_moment_and_a_history_window_bound_nothing():
@@ -54,7 +71,7 @@ def test_the_last_steps_of_the_episode_need_its_length():
 
 def test_a_story_moment_with_on_is_no_window():
     assert step_window("I wasted step 19 on a Monitor") is None
-    assert step_window("from step 19 on, plan nothing else") == StepWindow("episode time", 19)
+    assert step_window("from step 19 on, plan nothing else") == EpisodeStep(19)
 
 
 def test_a_step_only_the_history_bounds_is_unknown_at_the_bound():
@@ -76,7 +93,7 @@ _REWARDS = "Recent steps: step 4: DecoyTomcat Op_Host1 -> reward {0} | step 5: R
 
 def test_the_last_rewards_negative():
     test, = reward_tests("while the past three rewards are all negative")
-    assert test == RewardTest("reward", "negative", 3.0)
+    assert test == RewardTrend("negative", 3)
     assert _value(test, _REWARDS.format("-1.0", "-2.0", "-0.5")) is True
     assert _value(test, _REWARDS.format("+0.0", "-2.0", "-0.5")) is False
     assert _value(test, "Recent steps: step 6: DecoySvchost Op_Host1 -> reward -0.5") is None  # one reward listed, three asked
@@ -175,6 +192,31 @@ def evidence_tests_of(condition: str, of=None):
 
 WINDOWED = "Before step 8 of the episode, whenever some user machine shows a scan, choose a DecoySmss on it."
 DECOY_IT = do("DecoySmss", "$matched")
+
+
+def test_the_gate_judges_the_episode_readers_windows():
+    # one reader of windows and rewards (episode.py): the gate's judged conditions wrap its claims
+    assert judged_in("whenever the last two rewards are negative", "From step 6 on, plan a Restore") == (
+        InEpisode("episode time", EpisodeStep(6)), InEpisode("reward", RewardTrend("negative", 2)))
+
+
+def test_one_reader_reads_the_phrasings_of_both_rounds():
+    # (the fold: r36h's phrasings read by episode.py, which also keeps r36m's)
+    assert step_window("no later than step 8") == EpisodeStep(None, 8)
+    assert step_window("later than step 9") == EpisodeStep(10)
+    assert step_window("as of turn 4") == EpisodeStep(4)
+    assert step_window("till step 6") == EpisodeStep(None, 5)
+    assert step_window("b4 step 6") == EpisodeStep(None, 5)
+    assert step_window("after step 4, including step 4") == EpisodeStep(4)
+    assert reward_tests("a few words stand between: the past 2 rewards on that line are both negative") == [RewardTrend("negative", 2)]
+    assert reward_tests("the past 2 rewards were not both negative") == []
+
+
+def test_the_analysts_evidence_step_is_that_step_or_later():
+    analyst = _ANALYST.format("- file x.sh density 0.2").replace("step 9", "step {0}")
+    assert _value(step_window("before step 10"), analyst.format(12)) is False
+    assert _value(step_window("before step 10"), analyst.format(5)) is None
+    assert _value(step_window("from step 4 on"), analyst.format(5)) is True
 
 
 def test_a_rule_kept_semantic_that_is_for_early_steps_is_silent_later(tmp_path):

@@ -2,14 +2,16 @@
 
 A rule may hold only for part of an episode: "in the first eight steps", "after step 15", "step 12 or later",
 "step 20+", "from step 9 on", "before step 6", "(step 11 or before)", "steps 4-9", "in the last three steps of the
-episode (step 28 onwards of 30)". A context states its step (situation.Situation.step: the Planner's `Step N of M.`,
-one after the defender's last recorded step, the Analyst's `Current evidence (step N)`); the window is then true or
-false, and unknown on a context that states no step (the rule stays silent there).
+episode (step 28 onwards of 30)". A context states the steps it may be at (situation.Situation.step to
+`step_latest`: the Planner's `Step N of M.`; the defender's last recorded step or the one after it; the Analyst's
+`Current evidence (step N)`, N or later); the window is then true or false where every step it may be at agrees, and
+unknown otherwise or on a context that states no step (the rule stays silent there). This is the one reader of
+windows and rewards: the gate's judged conditions (judged.InEpisode) wrap these readings.
 
 What the rewards did is read from the defender's `Recent steps:` line (`-> reward -1.1`, situation.History.actions):
 "the latest reward is under -6", "the newest reward came in lower than the previous one", "the rewards were negative
-on every one of the past 3 turns", "the past three rewards are all negative". It is unknown on a context that states
-fewer rewards than it needs.
+on every one of the past 3 turns", "the past three rewards are all negative", "a drop in the reward", "the reward back at
+0 after a loss". It is unknown on a context that states fewer rewards than it needs.
 
 Only windows whose bounds are numbers are read: "late in the episode", "in the last steps" say no step, and a story's
 "at step 24 I chose ..." is no condition at all; those stay unread (condition.FACTS' "episode time"), so the rule that
@@ -23,8 +25,8 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 _COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-           "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
-_N = r"(?:\d{1,3}|" + "|".join(_COUNTS) + r")"
+           "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "a couple of": 2, "a few": 3}
+_N = r"(?:\d{1,3}|" + "|".join(w.replace(" ", r"\s+") for w in _COUNTS) + r")"
 _STEP = r"(?:steps?|turns?)"
 _EPISODE = r"(?:\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:episode|game|run|match))?"
 # ("early", "late" beside a window in numbers: the numbers say which part of the episode they mean)
@@ -46,13 +48,31 @@ class EpisodeStep:
     from_end: Optional[int] = None
     outside: bool = False  # the rule does not apply there ("from step 9 on: n/a")
 
-    def truth(self, step: Optional[int], length: Optional[int]) -> Optional[bool]:
-        """Whether a context at `step` of an episode of `length` steps is in the window; None where it cannot tell."""
-        if step is None or self.from_end is not None and length is None:
+    def truth(self, step: Optional[int], latest: Optional[int], length: Optional[int]) -> Optional[bool]:
+        """Whether a context at a step in [step, latest] (latest None: `step` or later) of an episode of `length` steps
+        is in the window; None where it cannot tell (situation.Situation.step, `step_latest`, `episode_length`)."""
+        inside = self._inside(step, latest, length)
+        return None if inside is None else inside != self.outside
+
+    def _inside(self, step: Optional[int], latest: Optional[int], length: Optional[int]) -> Optional[bool]:
+        if step is None:
             return None
-        inside = (self.from_end is None or step > length - self.from_end) \
-            and (self.first is None or step >= self.first) and (self.last is None or step <= self.last)
-        return inside != self.outside
+        if latest is None:  # the step is `step` or later: only a window open above can hold it, one ending before it cannot
+            if self.last is not None and step > self.last:
+                return False
+            inside = None if self.last is not None or (self.first is not None and step < self.first) else True
+        else:
+            ends = {self._bounds_hold(step), self._bounds_hold(latest)}  # a window is one run of steps: its ends decide
+            inside = ends.pop() if len(ends) == 1 else None
+        if self.from_end is None or inside is False:
+            return inside
+        if length is None or latest is None or inside is None:
+            return None
+        near_end = {step > length - self.from_end, latest > length - self.from_end}
+        return near_end.pop() if len(near_end) == 1 else None
+
+    def _bounds_hold(self, step: int) -> bool:
+        return (self.first is None or step >= self.first) and (self.last is None or step <= self.last)
 
     def describe(self) -> str:
         if self.outside:
@@ -64,8 +84,9 @@ class EpisodeStep:
         return f"at step {self.first} or later" if self.first is not None else f"at step {self.last} or earlier"
 
 
-def _n(word: str) -> int:
-    return int(word) if word.isdigit() else _COUNTS[word.lower()]
+def count_of(word: str) -> int:
+    """A count said in digits or words ("12", "eight", "a few")."""
+    return int(word) if word.isdigit() else _COUNTS[" ".join(word.lower().split())]
 
 
 # Each form: a pattern, and how its numbers make a window. Checked longest first; each match is read once.
@@ -73,40 +94,60 @@ _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECA
     # "steps 4-9", "steps 4 to 9", "between step 4 and step 9", "from step 4 through 9"
     (rf"\b(?:between|from)?\s*{_STEP}\s+(?P<a>{_N})\s*(?:-|–|to|through|and|until|till)\s*(?:{_STEP}\s+)?(?P<b>{_N})\b"
      rf"(?:\s+(?:inclusive|included))?",
-     lambda m: EpisodeStep(_n(m["a"]), _n(m["b"]))),
+     lambda m: EpisodeStep(count_of(m["a"]), count_of(m["b"]))),
     # "in the first eight steps (step 8 included)", "during the opening 5 turns of the episode"
     (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:first|opening)\s+(?P<a>{_N})\s+{_STEP}{_EPISODE}"
      rf"{_INCLUDED}",
-     lambda m: EpisodeStep(1, _n(m["a"]))),
+     lambda m: EpisodeStep(1, count_of(m["a"]))),
     # "in the last three steps of the episode (step 28 onwards of 30)": the numbers in brackets say the same window
     (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:last|final|closing)\s+(?P<a>{_N})\s+{_STEP}{_EPISODE}"
      rf"\s*\(\s*{_STEP}\s+(?P<b>\d{{1,3}})\s*(?:\+|onwards?|or\s+later|and\s+later|on)\s*(?:of\s+(?P<len>\d{{1,3}}))?\s*\)",
-     lambda m: EpisodeStep(_n(m["b"]))),
+     lambda m: EpisodeStep(count_of(m["b"]))),
     (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:last|final|closing)\s+(?P<a>{_N})\s+{_STEP}\s+of\s+(?:the\s+|an?\s+|this\s+)?"
      r"(?:episode|game|run|match)\b",
-     lambda m: EpisodeStep(from_end=_n(m["a"]))),
+     lambda m: EpisodeStep(from_end=count_of(m["a"]))),
     # "step 12 or later", "step 12 and after", "step 12 onwards", "from step 12 on", "step 20+", "at or after step 9"
     (rf"\b{_ADVERB}\(?\s*(?:from\s+|at\s+)?{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*(?:\+|or\s+(?:later|after|beyond)|and\s+(?:later|after|beyond)|"
-     rf"onwards?|on(?=\s*(?:[:,;.)\-]|->|$))|and\s+on)\s*\)?",
-     lambda m: EpisodeStep(_n(m["a"]))),
+     rf"onwards?|forwards?|and\s+up\b|on(?=\s*(?:[:,;.)\-]|->|$))|and\s+on)\s*\)?",
+     lambda m: EpisodeStep(count_of(m["a"]))),
     (rf"\b{_ADVERB}\(?\s*(?:after|past|beyond)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
-     lambda m: EpisodeStep(_n(m["a"]) + 1)),
-    (rf"\b{_ADVERB}\(?\s*(?:at\s+or\s+after|from)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
-     lambda m: EpisodeStep(_n(m["a"]))),
+     lambda m: EpisodeStep(count_of(m["a"]) + 1)),
+    (rf"\b{_ADVERB}\(?\s*(?:at\s+or\s+after|from|starting\s+at|as\s+of)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+     lambda m: EpisodeStep(count_of(m["a"]))),
     # "step 12 or before", "step 12 or earlier", "up to step 12", "no later than step 12", "(step 12 at the latest)"
     (rf"\b{_ADVERB}\(?\s*{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s+(?:or\s+(?:before|earlier|sooner)|and\s+(?:before|earlier)|at\s+the\s+latest)\s*\)?",
-     lambda m: EpisodeStep(None, _n(m["a"]))),
-    (rf"\b{_ADVERB}\(?\s*(?:up\s+to(?:\s+and\s+including)?|no\s+later\s+than|at\s+or\s+before)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
-     lambda m: EpisodeStep(None, _n(m["a"]))),
-    # "before step 6", "b4 step 6", "earlier than step 6"
-    (rf"\b{_ADVERB}\(?\s*(?:before|b4|earlier\s+than|prior\s+to)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
-     lambda m: EpisodeStep(None, _n(m["a"]) - 1)),
+     lambda m: EpisodeStep(None, count_of(m["a"]))),
+    (rf"\b{_ADVERB}\(?\s*(?:up\s+to(?:\s+and\s+including)?|through|no\s+later\s+than|at\s+or\s+before)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+     lambda m: EpisodeStep(None, count_of(m["a"]))),
+    # "before step 6", "b4 step 6", "earlier than step 6", "until step 6"
+    (rf"\b{_ADVERB}\(?\s*(?:before|b4|earlier\s+than|prior\s+to|up\s+until|until|till)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+     lambda m: EpisodeStep(None, count_of(m["a"]) - 1)),
+    # "later than step 6" (after "no later than step 6" is read, above)
+    (rf"\b{_ADVERB}\(?\s*later\s+than\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+     lambda m: EpisodeStep(count_of(m["a"]) + 1)),
 ))
 
 
 # A window said not to be the rule's ("from step 9 on: n/a", "after step 20 this does not apply"): where it does not apply.
 _NOT_HERE = re.compile(r"\s*(?:[:=\-\u2013\u2014]|->)?\s*(?:n/?a\b|not\s+applicable\b|(?:it\s+|this\s+)?(?:does\s+not|doesn't)\s+apply\b|"
                        r"not\s+(?:this|the|my)\s+(?:note|rule|lesson|one)\b|ignore\s+(?:it|this|the\s+(?:note|rule))\b)", re.IGNORECASE)
+
+
+# "before step 10 (step 10 included)", "after step 4, including step 4": the bound's own step is in the window
+_BOUND_INCLUDED = re.compile(r"\s*[(,]?\s*(?:(?:step|turn)\s+(?P<n>\d{1,3})\s+(?:included|inclusive)|including\s+(?:step|turn)\s+(?P<m>\d{1,3}))"
+                             r"\s*\)?", re.IGNORECASE)
+
+
+def _bound_included(window: EpisodeStep, text: str, end: int) -> tuple[EpisodeStep, int]:
+    """The window with its bound's own step in, where the text says so right after it (else as it was)."""
+    if (m := _BOUND_INCLUDED.match(text, end)) is None:
+        return window, end
+    n = int(m["n"] or m["m"])
+    if window.last == n - 1:
+        return replace(window, last=n), m.end()
+    if window.first == n + 1:
+        return replace(window, first=n), m.end()
+    return window, end
 
 
 _OF_LENGTH = re.compile(r"\s*\bof\s+\d{1,3}(?:\s+(?:steps|turns))?\b", re.IGNORECASE)
@@ -119,7 +160,7 @@ def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
         for m in pattern.finditer(text or ""):
             start, end = m.start(), m.end()
             if m.group(0).strip() and not any(s < end and start < e for s, e, _ in taken):
-                window = make(m)
+                window, end = _bound_included(make(m), text, end)
                 if (length := _OF_LENGTH.match(text, end)) is not None:
                     end = length.end()  # ("step 33 or later of 40": the episode's length, said with the bound)
                 if (denied := _NOT_HERE.match(text, end)) is not None:
@@ -149,7 +190,7 @@ def without_step_windows(text: str) -> str:
 @dataclass(frozen=True)
 class RewardTrend:
     """What the latest rewards did: `below` / `above` a value (the latest one), `negative` (each of the last `count`),
-    or `fell` (the latest under its predecessor)."""
+    `fell` (the latest under its predecessor), or `recovered` (the latest at zero or more after a negative one)."""
 
     kind: str
     count: int = 1
@@ -157,12 +198,14 @@ class RewardTrend:
 
     def truth(self, rewards: Optional[tuple[float, ...]]) -> Optional[bool]:
         """On the rewards a context states, oldest first (None or too few: unknown)."""
-        needed = 2 if self.kind == "fell" else self.count
+        needed = 2 if self.kind in ("fell", "recovered") else self.count
         if rewards is None or len(rewards) < needed:
             return None
         last = rewards[-needed:]
         if self.kind == "fell":
             return last[1] < last[0]
+        if self.kind == "recovered":
+            return last[1] >= 0 > last[0]
         if self.kind == "negative":
             return all(r < 0 for r in last)
         return last[-1] < self.value if self.kind == "below" else last[-1] > self.value
@@ -170,17 +213,20 @@ class RewardTrend:
     def describe(self) -> str:
         if self.kind == "fell":
             return "the latest reward lower than the one before"
+        if self.kind == "recovered":
+            return "the latest reward back at 0 after a negative one"
         if self.kind == "negative":
             return f"each of the last {self.count} rewards negative"
         return f"the latest reward {self.kind} {self.value:g}"
 
 
 _VALUE = r"(?P<x>[-+\u2212]?\s?\d+(?:\.\d+)?)"
-_LATEST = r"(?:the\s+)?(?:latest|last|most\s+recent|newest|current|step'?s)\s+(?:step'?s?\s+)?rewards?"
+_REWARD = r"(?:rewards?|rews?|scores?)"  # ("rew back at +0.0": a note's shorthand)
+_LATEST = r"(?:the\s+)?(?:latest|last|most\s+recent|newest|current|step'?s)\s+(?:step'?s?\s+)?" + _REWARD
 _IS = r"(?:\s+(?:is|was|has\s+been|sits|stands|comes\s+in|came\s+in)(?:\s+(?:still|already|now))?)?"
 _BELOW = r"(?:below|under|beneath|less\s+than|lower\s+than|worse\s+than|smaller\s+than)"
 _ABOVE = r"(?:above|over|more\s+than|greater\s+than|higher\s+than|better\s+than)"
-_BEFORE_IT = r"(?:the\s+one\s+before(?:\s+it)?|the\s+(?:previous|prior|preceding)(?:\s+(?:one|reward|step'?s?(?:\s+reward)?))?|the\s+reward\s+before(?:\s+it)?)"
+_BEFORE_IT = r"(?:the\s+one\s+before(?:\s+it)?|the\s+(?:previous|prior|preceding)(?:\s+(?:one|reward|step'?s?(?:\s+reward)?))?|the\s+reward\s+before(?:\s+it)?|(?:the\s+reward|that)\s+of\s+the\s+step\s+before)"
 
 
 def _value(m: re.Match) -> float:
@@ -195,18 +241,34 @@ _REWARD_FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.I
     (rf"\b{_LATEST}{_IS}\s+{_ABOVE}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("above", 1, _value(m))),
     (rf"\b(?:the\s+)?rewards?\s+(?:has\s+been|have\s+been|was|were|is|are|stayed|remained)\s+negative\s+(?:at|on|in|for)\s+"
      rf"(?:each|every|all)(?:\s+one)?\s+(?:of\s+)?(?:the\s+)?(?:last|past|previous)\s+(?P<n>{_N})\s+{_STEP}(?:\s+in\s+a\s+row)?",
-     lambda m: RewardTrend("negative", _n(m["n"]))),
+     lambda m: RewardTrend("negative", count_of(m["n"]))),
     (rf"\b(?:the\s+)?(?:last|past|latest|previous)\s+(?P<n>{_N})\s+rewards\s+(?:are|were|have\s+been)\s+(?:both\s+|all\s+)?negative\b",
-     lambda m: RewardTrend("negative", _n(m["n"]))),
+     lambda m: RewardTrend("negative", count_of(m["n"]))),
     (rf"\b{_LATEST}{_IS}\s+negative\b", lambda m: RewardTrend("negative", 1)),
+    # "the last two rewards have both been negative", "three negative rewards in a row"
+    (rf"\b(?:the\s+)?(?:last|latest|most\s+recent|past)\s+(?P<n>{_N})\s+{_REWARD}\b[^.;]{{0,40}}?\b(?:both\s+|all\s+)?negative\b|"
+     rf"\b(?P<k>{_N})\s+negative\s+{_REWARD}\s+in\s+a\s+row\b", lambda m: RewardTrend("negative", count_of(m["n"] or m["k"]))),
+    # "a drop in the reward", "the score went down"
+    (rf"\b{_REWARD}\s+(?:fell|dropped|falls|drops|went\s+down)\b(?!\s+(?:below|under|beneath|to)\b)|"
+     rf"\b(?:a\s+)?(?:fall|drop)\s+in\s+the\s+{_REWARD}\b", lambda m: RewardTrend("fell")),
+    # "the reward back at 0 after a loss", "rew back to +0.0"
+    (rf"(?:\b{_LATEST}|\b{_REWARD})\s+(?:is\s+|was\s+|comes\s+|came\s+|goes\s+|went\s+)?back\s+(?:at|to)\s+\+?0(?:\.0+)?\b"
+     rf"(?:\s+after\s+(?:an?\s+|the\s+|some\s+)?(?:negative\s+{_REWARD}|negatives?|loss(?:es)?)(?:\s+before\s+it)?)?",
+     lambda m: RewardTrend("recovered")),
+    # "the reward falls below -4"
+    (rf"\b{_REWARD}\s+(?:drops?|dropped|falls?|fell|goes|went|is|sits?)\s+{_BELOW}\s+{_VALUE}(?![\w.])",
+     lambda m: RewardTrend("below", 1, _value(m))),
 ))
+
+# (a negation inside the phrase, "the last two rewards were not both negative", is no such condition)
+_INNER_DENIAL = re.compile(r"\b(?:not|no|never|nor)\b|n't\b", re.IGNORECASE)
 
 
 def _rewards_found(text: str) -> list[tuple[int, int, RewardTrend]]:
     taken: list[tuple[int, int, RewardTrend]] = []
     for pattern, make in _REWARD_FORMS:
         for m in pattern.finditer(text or ""):
-            if not any(s < m.end() and m.start() < e for s, e, _ in taken):
+            if not any(s < m.end() and m.start() < e for s, e, _ in taken) and not _INNER_DENIAL.search(m.group(0)):
                 taken.append((m.start(), m.end(), make(m)))
     return sorted(taken, key=lambda t: t[0])
 

@@ -305,7 +305,7 @@ def truth(p: Predicate, situation: Situation) -> Optional[bool]:
         inner = truth(p.part, situation)
         return None if inner is None else not inner
     if isinstance(p, EpisodeStep):
-        return p.truth(situation.step, situation.episode_length)
+        return p.truth(situation.step, situation.step_latest, situation.episode_length)
     if isinstance(p, RewardTrend):
         return p.truth(_rewards(situation.history))
     if p.bare():

@@ -149,9 +149,13 @@ class Situation:
     # is known, but the context does not *show* them (a `{"host": X}` atom stays false).
     unnamed: frozenset[str] = frozenset()
     history: Optional[History] = None  # None: the context carries no history of the defender's steps
-    # The episode's current step and length as the context states them (None: not stated), for a rule's window of
-    # steps (episode.py): `Step N of M.`, else one after the last recorded step, else the Analyst's evidence step.
+    # The steps the context may be at, [step, step_latest], and the episode's length, as the context states them (None:
+    # not stated; step_latest None with a step: that step or later), for a rule's window of steps (episode.py). The
+    # Planner's `Step N of M.` states it; the history's lines only bound it (their last recorded step, or the one after
+    # it: whether that line is the step acting now or the one before is not said); the Analyst's `Current evidence
+    # (step N)` is N or later.
     step: Optional[int] = None
+    step_latest: Optional[int] = None
     episode_length: Optional[int] = None
 
     def states(self, host: str) -> tuple[State, ...]:
@@ -444,11 +448,11 @@ def read_situation(text: str) -> Situation:
 
 
 def _episode_at(text: str, history: Optional[History]) -> dict[str, Optional[int]]:
-    """The context's step and the episode's length (`Situation.step`, `episode_length`)."""
+    """The steps the context may be at and the episode's length (`Situation.step`, `step_latest`, `episode_length`)."""
     stated = _EPISODE_AT.search(text)
     if stated is not None:
-        return {"step": int(stated.group(1)), "episode_length": int(stated.group(2))}
+        return {"step": int(stated.group(1)), "step_latest": int(stated.group(1)), "episode_length": int(stated.group(2))}
     if history is not None and history.step is not None:
-        return {"step": history.step, "episode_length": None}
+        return {"step": history.step - 1, "step_latest": history.step, "episode_length": None}
     evidence = _EVIDENCE_STEP.search(text)
-    return {"step": int(evidence.group(1)) if evidence else None, "episode_length": None}
+    return {"step": int(evidence.group(1)) if evidence else None, "step_latest": None, "episode_length": None}
