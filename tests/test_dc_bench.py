@@ -140,7 +140,7 @@ def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
     its cases are still unread), blind-22 after the twenty-fifth round, blind-23 after the twenty-sixth, blind-24 after the
     twenty-seventh, blind-26 after the twenty-ninth, blind-27 after the thirtieth, blind-28 after the thirty-first,
     blind-31 after the thirty-fourth, blind-32 after the thirty-fifth and blind-33 after the thirty-sixth (100.0 / 98.4,
-    100.0 / 97.4, 98.8 / 96.4, 100.0 / 100.0, 98.3 / 92.6, 97.4 / 85.2, 89.6 / 76.7, 97.8 / 90.7, 86.7 / 86.0). Blind-9 is at harm 0 and silence 100 % too, left out to keep the suite's time; the other splits are
+    100.0 / 97.4, 98.8 / 96.4, 100.0 / 100.0, 98.3 / 92.6, 97.4 / 85.2, 89.6 / 76.7, 97.8 / 90.7, 87.6 / 87.0). Blind-9 is at harm 0 and silence 100 % too, left out to keep the suite's time; the other splits are
     not (docs/dc-bench.md)."""
     bench = load_bench()
     results, _, _ = bench.run_bench((split,), behaviour=False, progress=False, compiler=compiler)
@@ -150,7 +150,7 @@ def test_the_blind_splits_harm_silence_and_accuracy(split, compiler):
                 "blind17": (100.0, 99.3), "blind19": (97.0, 89.2), "blind20": (97.4, 94.4),
                 "blind22": (100.0, 98.4), "blind23": (100.0, 97.4), "blind24": (98.8, 96.4),
                 "blind26": (100.0, 100.0), "blind27": (98.3, 92.6), "blind28": (97.4, 85.2),
-                "blind31": (89.6, 76.7), "blind32": (97.8, 90.7), "blind33": (86.7, 86.0)}[split]
+                "blind31": (89.6, 76.7), "blind32": (97.8, 90.7), "blind33": (87.6, 87.0)}[split]
     floor = (measured[0] if compiler == "reference" else measured[1]) - 1.0
     assert (score["harmful"], score["silence"]) == (0, 100.0) and score["exact"] >= floor, \
         {k: score[k] for k in ("harmful", "silence", "exact", "missed")}  # figures only
