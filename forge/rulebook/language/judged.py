@@ -24,7 +24,9 @@ from typing import Optional, Union
 
 from forge.env.catalog import HOSTS
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, count_of, episode_claims
+from forge.rulebook.language.predicate import matched_hosts, truth
 from forge.rulebook.language.situation import Situation
+from forge.rulebook.language.wording import hosts_in
 
 
 # Evidence said under a negation ("with no reverse shell") or as the analyst's verdict ("rate the risk high") is not
@@ -60,7 +62,6 @@ class InEpisode(Judged):
     claim: Union[EpisodeStep, RewardTrend, None] = None
 
     def value(self, text: str, situation: Situation) -> Optional[bool]:
-        from forge.rulebook.language.predicate import truth
 
         return truth(self.claim, situation)
 
@@ -170,7 +171,6 @@ class EvidenceTest(Judged):
     of: object = None  # with no host: the rule's predicate, whose hosts the evidence must be of ("its evidence")
 
     def value(self, text: str, situation: Situation) -> Optional[bool]:
-        from forge.rulebook.language.predicate import matched_hosts
 
         reported = evidence_of(text)
         if reported is None:
@@ -207,7 +207,6 @@ def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:
     """What a condition says the analyst's evidence or the step's analyses report, as far as these readings go; of the
     one host it names, else of any host reported. (Only the first mention of each kind: "Risk high -> X. Risk low ->
     n/a." is one condition and the case it excludes.)"""
-    from forge.rulebook.language.wording import hosts_in
 
     named = hosts_in(condition or "")
     host = named[0] if len(named) == 1 else None
