@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional, Union
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Mapping, Optional, Union
 
 from forge.env.catalog import HOSTS
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, count_of, episode_claims
@@ -62,7 +64,6 @@ class InEpisode(Judged):
     claim: Union[EpisodeStep, RewardTrend, None] = None
 
     def value(self, text: str, situation: Situation) -> Optional[bool]:
-
         return truth(self.claim, situation)
 
 
@@ -91,7 +92,9 @@ class HostEvidence:
     risk: Optional[str] = None
 
 
-def evidence_of(text: str) -> Optional[dict[str, HostEvidence]]:
+# Cached and read-only: every evidence test of every rule asks it of the same context, once per test.
+@lru_cache(maxsize=64)
+def evidence_of(text: str) -> Optional[Mapping[str, HostEvidence]]:
     """Per host, the evidence the context reports (the analyst's host context, or each block of the chooser's
     `Analyses this step:`); None where the context has no such section (then nothing about evidence is known)."""
     text = text or ""
@@ -100,7 +103,7 @@ def evidence_of(text: str) -> Optional[dict[str, HostEvidence]]:
         baseline = re.search(r"^\s*Baseline:.*$", text, re.IGNORECASE | re.MULTILINE)
         current = re.split(r"^\s*Current(?: evidence)?\b", text, maxsplit=1, flags=re.IGNORECASE | re.MULTILINE)
         lines = current[1] if len(current) > 1 else ""
-        return {host: HostEvidence(lines, baseline.group(0) if baseline else "")} if host else None
+        return MappingProxyType({host: HostEvidence(lines, baseline.group(0) if baseline else "")}) if host else None
     found = _ANALYSES.search(text)
     if found is None:
         return None
@@ -115,7 +118,7 @@ def evidence_of(text: str) -> Optional[dict[str, HostEvidence]]:
             risk = r.group(1).lower()
         else:
             lines.append(line)
-    return blocks
+    return MappingProxyType(blocks)
 
 
 def _baseline_users(baseline: str) -> Optional[set[str]]:
@@ -171,7 +174,6 @@ class EvidenceTest(Judged):
     of: object = None  # with no host: the rule's predicate, whose hosts the evidence must be of ("its evidence")
 
     def value(self, text: str, situation: Situation) -> Optional[bool]:
-
         reported = evidence_of(text)
         if reported is None:
             return None
