@@ -60,7 +60,7 @@ from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, R
 from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
 from forge.rulebook.language.revision import revised_in_words, says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
-from forge.rulebook.language.wording import read_wording, state_words_in
+from forge.rulebook.language.wording import classes_in, hosts_in, read_wording, same_verb, state_words_in, verbs_in
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -302,7 +302,26 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
         said = tuple(dict.fromkeys(t for t in (record.text, record.directive) if t))
         if record.type == RuleType.CONTENT and any(_same_words(w, text, cosine) for w in said for text in texts):
             return record
+        if _relearned(record, teaching):
+            return record
     return None
+
+
+def _relearned(withdrawn: RuleRecord, teaching: Teaching) -> bool:
+    """(r37h) The same lesson drawn again from the same failure: a teacher who backed the withdrawn rule teaches, from the
+    very failure snapshot it was forged from (its trigger node), a rule whose words name no verb, host or class the
+    withdrawn text did not (and some verb). A reflection retold after its withdrawal ("once an enterprise server shows a
+    scan, quit watching and decoy it", after a story whose last words were "that scan was my cue to decoy it") is the
+    withdrawn lesson whatever the reader made of either wording; a lesson from that failure that orders another move
+    ("Remove it" after a withdrawn "Restore it") names a verb the withdrawn text did not, and is a rule of its own."""
+    if teaching.evidence.kind != "failure" or not withdrawn.trigger or withdrawn.trigger != teaching.trigger \
+            or teaching.actor not in withdrawn.actors:
+        return False
+    old = " ".join(t for t in (withdrawn.text, withdrawn.directive) if t)
+    new = teaching.text or teaching.directive
+    verbs = verbs_in(new)
+    return bool(verbs) and all(any(same_verb(v, w) or same_verb(w, v) for w in verbs_in(old)) for v in verbs) \
+        and set(hosts_in(new)) <= set(hosts_in(old)) and set(classes_in(new)) <= set(classes_in(old))
 
 
 @dataclass(frozen=True)
