@@ -31,8 +31,8 @@ def _lesson(text: str, actor: str, failure: str, kind: str = "failure") -> Teach
 STORY = ("I sat on Monitor through the first steps of that run, which was fine, but when one enterprise server got "
          "scanned I kept watching and lost it. Usually, I think, a scan on an enterprise server is the moment to stop "
          "watching: put a DecoyTomcat on that server.")
-RETOLD = ("When an enterprise server shows a scan, I should stop monitoring and place a DecoyTomcat on it; that is the "
-          "cheap way to slow the attacker.")
+RETOLD = ("Once an enterprise server is being scanned, I ought to quit Monitor and plant a DecoyTomcat there; it slows "
+          "the intruder cheaply.")
 
 
 def _withdrawn_book() -> PlanBook:
@@ -50,9 +50,15 @@ def test_a_lesson_retold_from_the_same_failure_is_refused():
 
 def test_guard_another_move_from_that_failure_is_a_rule_of_its_own():
     # a verb the withdrawn text never named: the teacher drew another lesson, not the withdrawn one again
-    plan = _withdrawn_book().apply(_lesson("When an enterprise server shows a scan, plan a Remove of it.", "s4/i02",
+    plan = _withdrawn_book().apply(_lesson("Any enterprise server under a scan gets a Remove from me.", "s4/i02",
                                            "dn-failure-1"))
     assert [o.result for o in plan.outcomes] == ["add"]
+
+
+def test_guard_a_corrected_condition_from_that_failure_is_a_rule_of_its_own():
+    # the same moves, claimed for another state of the hosts: the teacher corrects the condition, not the withdrawn lesson
+    corrected = "Once an exploit lands on an enterprise server, I ought to quit Monitor and plant a DecoyTomcat there."
+    assert [o.result for o in _withdrawn_book().apply(_lesson(corrected, "s4/i02", "dn-failure-1")).outcomes] == ["add"]
 
 
 def test_guard_the_same_words_from_another_failure_or_teacher_are_not_so_refused():
@@ -63,6 +69,7 @@ def test_guard_the_same_words_from_another_failure_or_teacher_are_not_so_refused
 # -- an exception heading with an aside in brackets -----------------------------------------------------------------------
 
 HEADED = "User3 is the exception (the lab's desk): when it is rooted, no Restore on it."
+GENERAL = "Each rooted user machine gets a Restore."
 
 
 def test_an_aside_after_an_exception_heading_keeps_the_host_the_rule_is_for():
@@ -75,7 +82,7 @@ def test_an_aside_after_an_exception_heading_keeps_the_host_the_rule_is_for():
 
 def test_the_bracketed_exception_outranks_the_general_rule_on_its_host():
     book = PlanBook()
-    general = Teaching("Restore any user host that is rooted.", "CONTENT", CHOOSER, "g", "user:kim",
+    general = Teaching(GENERAL, "CONTENT", CHOOSER, "g", "user:kim",
                        Evidence("correction", "user:kim", "general", 1), trigger="dn-x", compiled_by="model",
                        when={"class": "User", "compromise": "Privileged"},
                        action={"mode": "do", "verb": "Restore", "target": "$matched"})
@@ -83,7 +90,7 @@ def test_the_bracketed_exception_outranks_the_general_rule_on_its_host():
                          trigger="dn-y", compiled_by="model", text=HEADED)
     book.apply(general, exception)
     ids = {r.directive: r.rule_id for r in book.records.values()}
-    rule, prohibition = ids["Restore any user host that is rooted."], ids[HEADED]
+    rule, prohibition = ids[GENERAL], ids[HEADED]
     assert prohibition in book.records[rule].conflicts_with
     kept, _ = resolve_conflicts([rule, prohibition], book.records, eligible_rules(book.records), None)
     assert kept == [prohibition]
