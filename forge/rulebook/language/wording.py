@@ -1611,8 +1611,11 @@ _AGAINST_ATTACKER = re.compile(r"\b(?:against|facing|versus|vs\.?)\s+(?:an?\s+|t
 _WHOSE_VIEW = r"(?:for\s+(?:me|us|now)|in\s+my\s+(?:book|view))"
 
 
+# (r37h) An aside in brackets after the heading, "U3 is the exception (the lab's box): ...", says why, no condition.
+_HEADING_ASIDE = r"(?:\s*\([^()]{1,40}\))?"
 _EXCEPTION_HEADING = re.compile(r"(?<=\w)\s+(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|odd\s+one\s+out)"
-                                r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)|to\s+[^.;:!?]{1,60}|" + _WHOSE_VIEW + r"))?\s*$", re.IGNORECASE)
+                                r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)|to\s+[^.;:!?]{1,60}|" + _WHOSE_VIEW + r"))?"
+                                + _HEADING_ASIDE + r"\s*$", re.IGNORECASE)
 # A situation glossed: "Op_Server0 compromised means we are in the impact phase", "..., i.e. the impact phase": the
 # gloss names what the situation is, no further condition.
 _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:]*$",
@@ -1862,7 +1865,8 @@ def _heading(text: str, match: re.Match) -> bool:
     # (what it is the exception to may follow before the colon: "Enterprise2 is the exception to our usual enterprise
     # handling: when it is compromised, ...")
     # (r35h: or whose view it is, "Op_Host1 is the exception for us: whenever ...": the rule is about that host all the same)
-    return bool(starts) and bool(re.match(r"(?:\s+to\s+[^.;:!?\u2013\u2014]{1,60}?|\s+" + _WHOSE_VIEW + r")?(?:\s*[:\u2013\u2014]|\s+-\s)",
+    return bool(starts) and bool(re.match(r"(?:\s+to\s+[^.;:!?\u2013\u2014]{1,60}?|\s+" + _WHOSE_VIEW + r")?" + _HEADING_ASIDE
+                                          + r"(?:\s*[:\u2013\u2014]|\s+-\s)",
                                           text[match.end():]))
 
 

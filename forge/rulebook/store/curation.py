@@ -49,7 +49,7 @@ Each changed rule appears once in the plan, with its final record and its most t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
@@ -60,7 +60,7 @@ from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, R
 from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
 from forge.rulebook.language.revision import revised_in_words, says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
-from forge.rulebook.language.wording import read_wording, state_words_in
+from forge.rulebook.language.wording import classes_in, hosts_in, read_wording, same_verb, state_words_in, verbs_in
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -302,7 +302,43 @@ def _withdrawn_meaning(book: _Book, teaching: Teaching, threshold: float,
         said = tuple(dict.fromkeys(t for t in (record.text, record.directive) if t))
         if record.type == RuleType.CONTENT and any(_same_words(w, text, cosine) for w in said for text in texts):
             return record
+        if _relearned(record, teaching):
+            return record
     return None
+
+
+def _relearned(withdrawn: RuleRecord, teaching: Teaching) -> bool:
+    """(r37h) The same lesson drawn again from the same failure: a teacher who backed the withdrawn rule teaches, from the
+    very failure snapshot it was forged from (its trigger node), a rule whose words name no verb, host or class the
+    withdrawn text did not (and some verb). A reflection retold after its withdrawal ("once an enterprise server shows a
+    scan, quit watching and decoy it", after a story whose last words were "that scan was my cue to decoy it") is the
+    withdrawn lesson whatever the reader made of either wording; a lesson from that failure that orders another move
+    ("Remove it" after a withdrawn "Restore it") names a verb the withdrawn text did not, and one that claims other states
+    of the hosts ("only once it is rooted" after "whenever it is compromised") corrects its condition: each is a rule of
+    its own."""
+    if teaching.evidence.kind != "failure" or not withdrawn.trigger or withdrawn.trigger != teaching.trigger \
+            or teaching.actor not in withdrawn.actors:
+        return False
+    old = " ".join(t for t in (withdrawn.text, withdrawn.directive) if t)
+    new = teaching.text or teaching.directive
+    verbs = verbs_in(new)
+    if not verbs or not all(any(same_verb(v, w) or same_verb(w, v) for w in verbs_in(old)) for v in verbs) \
+            or not set(hosts_in(new)) <= set(hosts_in(old)) or not set(classes_in(new)) <= set(classes_in(old)):
+        return False
+    states = _states_claimed(old), _states_claimed(new)
+    # (both unread: one lesson, leaning to refusal as `_same_words` does; one of them unread, a state claimed where the other
+    # claims none, "never restore it" against "never restore it unless it is rooted", a condition added: a rule of its own)
+    return states[0] == states[1]
+
+
+def _states_claimed(text: str) -> Optional[frozenset[tuple[str, object]]]:
+    """The states a text's claims speak of, whatever hosts they are said of (a story's misread count of hosts still says
+    "scanned"): each atom's fields but its host and class; None where its claims are not read."""
+    claims = _claims_in_words(text)
+    if claims is None:
+        return None
+    return frozenset((f.name, getattr(atom, f.name)) for atom, _ in atoms_of(claims) for f in fields(atom)
+                     if f.name not in ("host", "host_class") and getattr(atom, f.name) is not None)
 
 
 @dataclass(frozen=True)
