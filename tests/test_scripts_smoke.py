@@ -30,6 +30,7 @@ SCRIPTS: dict[str, tuple[list[str], str]] = {
                                        r"Average reward for red agent B_lineAgent and steps 30 is: -?\d"),
     "scripts/fault_counts.py": (["{run}"], r"worker killed in evaluation\s*│\s*0\s*│"),
     "scripts/bench/agent_step.py": (["--episodes", "1"], r"raw CybORG step \(median\): [\d.]+ ms"),
+    "scripts/bench/check_mutations.py": (["--splits", "dev", "--limit", "10"], r"overall: \d+ of \d+ mutants caught"),
     "scripts/bench/dc_bench.py": (["--split", "heldout", "--no-behaviour"], r"overall exact-set accuracy: [\d.]+%"),
     "scripts/bench/dc_bench_contexts.py": (["--episodes", "1", "--steps", "5", "--out", "{tmp}/observations.yaml"],
                                            r"[1-9]\d* distinct observations from \d+ episodes"),
