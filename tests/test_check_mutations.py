@@ -55,8 +55,8 @@ def test_negation_dropped_removes_each_not():
 
 
 def test_quiet_made_loud_and_history_flipped_say_the_opposite():
-    quiet = {"host": "Op_Server0", "activity": "Scan", "compromise": "No"}
-    assert whens(cm.quiet_made_loud(quiet, RESTORE_MATCHED, RNG)) == [{"host": "Op_Server0", "activity": "Scan", "compromise": "any"}]
+    quiet = {"host": "Enterprise0", "compromise": "No", "activity": "Scan"}
+    assert whens(cm.quiet_made_loud(quiet, RESTORE_MATCHED, RNG)) == [{"host": "Enterprise0", "compromise": "any", "activity": "Scan"}]
     fresh = {"class": "Enterprise", "newly_compromised": True}
     assert whens(cm.history_flipped(fresh, RESTORE_MATCHED, RNG)) == [{"class": "Enterprise", "newly_compromised": False}]
 
@@ -135,9 +135,9 @@ def test_unread_splits_and_blind19_are_never_development():
 OWN_RULES = [
     ("Once Enterprise1 sits at root level, restore Enterprise1.", {"host": "Enterprise1", "compromise": "Privileged"},
      {"mode": "do", "verb": "Restore", "target": "Enterprise1"}),
-    ("When User3 shows an exploit, remove the attacker from User3.", {"host": "User3", "activity": "Exploit"},
+    ("Whenever User3 shows an exploit, User3 gets a Remove.", {"host": "User3", "activity": "Exploit"},
      {"mode": "do", "verb": "Remove", "target": "User3"}),
-    ("If Op_Server0 is being scanned, put a DecoyApache on Op_Server0.", {"host": "Op_Server0", "activity": "Scan"},
+    ("If Op_Server0 is being scanned, Op_Server0 gets a DecoyApache.", {"host": "Op_Server0", "activity": "Scan"},
      {"mode": "do", "verb": "DecoyApache", "target": "Op_Server0"}),
     ("Once Enterprise2 has been exploited, plan a Restore of it.", {"host": "Enterprise2", "activity": "Exploit"},
      {"mode": "do", "verb": "Restore", "target": "Enterprise2"}),
