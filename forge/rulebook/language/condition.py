@@ -72,8 +72,9 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
-        # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m)
-        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
+        # under exploit", r37m)
+        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+|under\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -574,11 +575,11 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             continue
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
-        if statements:
-            parts.extend(_with_class(clause, _statement_parts(clause, statements), universal) if joint
-                         else _statement_parts(clause, statements))
-        else:
-            parts.extend(_general_parts(clause, universal))
+        said = (_with_class(clause, _statement_parts(clause, statements), universal) if joint
+                else _statement_parts(clause, statements)) if statements else _general_parts(clause, universal)
+        # (a clause that also denies, "..., not once it has been exploited", is left as it was read)
+        landed = _HAS_LANDED.search(clause) and not negations_in(clause)
+        parts.extend([_or_landed(p) for p in said] if landed else said)
     return _all_of(parts)
 
 
@@ -668,7 +669,17 @@ def _or_landed(found):
 
     if isinstance(found, Atom) and found.activity == "Exploit" and found.compromise is None and not found.history():
         return AnyOf((found, replace(found, activity=None, compromise="any")))
+    # (r37m: "exploited at user level" that has landed: that level, the exploit's activity over or not)
+    if isinstance(found, Atom) and found.activity == "Exploit" and found.compromise not in (None, "No") and not found.history():
+        return AnyOf((found, replace(found, activity=None)))
     return found
+
+
+# (r37m) A host described by an exploit done, in the perfect ("a user host that has been exploited at user level", "a
+# Defender which has been exploited"): it has landed, so the row may show the compromise it left and no Exploit activity
+# any more. ("is exploited" is said of now, and stays the activity; "once it has been exploited", a moment, is left as
+# it was read.)
+_HAS_LANDED = re.compile(r"\b(?:that|which|who)\s+(?:has|have|had)\s+(?:already\s+)?been\s+exploited\b", re.IGNORECASE)
 
 
 _ON_IT = re.compile(r"\s+(?:on|in|against|for)\s+it\b(?=\s*(?:yet|so\s+far)?\s*$)", re.IGNORECASE)
@@ -1149,6 +1160,10 @@ _USER_LEVEL_OVER_ROOT = re.compile(r"(?<=\buser[- ](?:level|shell))\s+(?:rather\
                                    r"(?:at\s+)?(?:root|admin\w*|privileged|system[- ]level)\b)", re.IGNORECASE)
 
 
+# "instead" (not "instead of") in a case's condition: that the case is the alternative to the one before (r37m)
+_ALTERNATIVE_CASE = re.compile(r"\binstead\b(?!\s+of\b)", re.IGNORECASE)
+
+
 # "other than" before the host it leaves out ("every ent server other than Enterprise1"): an exception, as "except" is
 _OTHER_THAN = re.compile(r"\bother\s+than(?=\s+(?P<first>[\w-]+))", re.IGNORECASE)
 
@@ -1173,6 +1188,9 @@ def unplaced(condition: str) -> list[str]:
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
                     _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
+    # (r37m: "instead" closing a branch's condition, "if it has been rooted instead", marks the case as the alternative
+    # to the one before; it says nothing of the state. "instead of" still denies what follows it.)
+    spared = _ALTERNATIVE_CASE.sub(" ", spared)
     # ("no exploit still running on User2", "a scan running against User2": the activity under way, which the reading places)
     spared = _ACTIVITY_RUNNING.sub(r"\1", spared)
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
@@ -1197,12 +1215,43 @@ def complete_claims(text: str, found) -> bool:
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
                if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings
                and not _exception_left_out(c, words, found)]
+    # (r37m: in a note of cases, each case's negation is placed in its own alternative: `_case_denials_placed`)
+    cases = _case_denials_placed(words, found, negated) if negated else None
     # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
-    return not unresolved and reads_whole("; ".join(_without_exception(c.text) if c.text in headings else c.text
-                                                    for c in words.conditions), found,
-                                          negated=bool(negated), resolved=True) \
+    return not unresolved and cases is not False and reads_whole("; ".join(_without_exception(c.text) if c.text in headings else c.text
+                                                                           for c in words.conditions), found,
+                                                                 negated=bool(negated) and cases is None, resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
         and not _hosts_unclaimed(words, found) and not _order_states_unread(words, found)
+
+
+def _case_denials_placed(words, found, negated) -> Optional[bool]:
+    """For a text whose conditions are cases, each heading its own order (`_branches`), claimed as one alternative
+    each: whether every case that negates or restricts has a denial in its own alternative ("E0 scan only -> decoy it;
+    E0 under exploit -> Remove it": the "only" of the first case is its Compromised No, and the second case denies
+    nothing). None where the text is no such note (the negations are then looked for in the claims as a whole)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf  # lazy: as in `claims`
+
+    found_cases = _branches(words)
+    if not found_cases or found is None:
+        return None
+    groups = found_cases[0]
+    either = next((p for p in (found.parts if isinstance(found, AllOf) else (found,))
+                   if isinstance(p, AnyOf) and len(p.parts) == len(groups)), None)
+    if either is None:
+        return None
+    denying = {c.text for c in negated}
+    return all(_denies_somewhere(alternative) for group, alternative in zip(groups, either.parts)
+               if any(words.conditions[i].text in denying for i in group))
+
+
+def _denies_somewhere(p) -> bool:
+    """Whether claims hold a negation or a quiet value anywhere in them."""
+    from forge.rulebook.language.predicate import Atom, Not  # lazy: as in `claims`
+
+    if isinstance(p, Not) or isinstance(p, Atom) and (p.compromise == QUIET_COMPROMISE or p.activity == QUIET_ACTIVITY):
+        return True
+    return any(_denies_somewhere(q) for q in getattr(p, "parts", ()))
 
 
 _EXCEPTING_WORD = re.compile(r"^(?:except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|excluding|save\s+for|barring|but\s+not)$",
@@ -1417,6 +1466,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""  # (r34m) another branch's move: never when the rule applies
     if facts_needed(text):
         return text
+    if _another_case_order(text):
+        return ""  # (r37m) what is done in another case: never when the rule applies
     if source and _said_aside(text, source):
         return ""
     if source and when is not None and _said_whole(source, when):
@@ -1437,6 +1488,19 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+def _another_case_order(rest: str) -> bool:
+    """Whether a rest is another case of the text with its own order ("if rooted, Restore instead of Remove", "at
+    Privileged, recommend Restore instead", "if Op_Server0 is compromised too, Restore it first"): a situation that names
+    no move, then, after its comma, a move. The predicate holds the case it orders; the rest tells what the text does
+    in the other (r37m: read as a guard, it claimed the other case's state and silenced the rule in its own case)."""
+    head, comma, tail = rest.partition(",")
+    head, tail = head.strip(), tail.strip(" .;")
+    if not comma or not head or not tail or verbs_in(head) or ";" in rest:
+        return False
+    opens_case = re.match(r"(?:if|when|whenever|while|once|at|under|should|in\s+case)\b", head, re.IGNORECASE)
+    return bool(opens_case) and bool(verbs_in(tail) or gives_order(tail))
 
 
 def _said_whole(source: str, when) -> bool:
@@ -1787,9 +1851,25 @@ def _branches_either(words, heading: list, each: list[list]):
     groups = found[0] if found else None
     if groups is not None and all(each[i] for group in groups for i in group):
         # (a heading before the tree, "Tree for Op_Host1:", holds for every branch)
-        shared = [p for i, c in enumerate(words.conditions) if c.text.strip() == words.situation.strip() for p in each[i]]
-        return _all_of(heading + shared + [AnyOf(tuple(_all_of([p for i in group for p in each[i]]) for group in groups))])
+        shared = [p for i, c in enumerate(words.conditions) if c.text.strip() == words.situation.strip()
+                  and not any(i in group for group in groups) for p in each[i]]
+        cases = [[p for i in group for p in each[i]] for group in groups]
+        cases = cases[:1] + [_within_first_case(cases[0], case) for case in cases[1:]]
+        return _all_of(heading + shared + [AnyOf(tuple(_all_of(case) for case in cases))])
     return _all_of(heading + [p for found in each for p in found])
+
+
+def _within_first_case(first: list, later: list) -> list:
+    """A later case whose whole condition is what the first case denies ("when Op_Server0 is scanned and no enterprise
+    server is compromised, decoy it first; if an enterprise server is compromised, plan its Remove first"): the first
+    case's other way, so the rest of the first case's condition holds in it too (r37m: read alone, the later case
+    applied wherever an enterprise server was compromised, Op_Server0 scanned or not)."""
+    from forge.rulebook.language.predicate import Not  # lazy: as in `claims`
+
+    said = _all_of(later)
+    if said is None or not any(isinstance(p, Not) and p.part == said for p in first):
+        return later
+    return [p for p in first if not (isinstance(p, Not) and p.part == said)] + later
 
 
 # (r34m) Before a branch's condition: how a checklist or a tree counts its steps ("First,", "step two,", "2)", "else").
@@ -1837,6 +1917,10 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
             return None
         placed.add(inside[0])
     headed = {i for i, c in enumerate(words.conditions) if words.situation.strip() and c.text.strip() == words.situation.strip()}
+    if headed and groups and clauses and verbs_in(clauses[0]) and not any(c.text in clauses[0] for c in words.conditions):
+        # (r37m) "E0 scan only -> decoy it; E0 under exploit -> Remove it": the opening situation heads the first case's
+        # order alone (its clause states no condition of its own), not every case as a tree's heading does
+        groups.insert(0, sorted(headed))
     return (groups, closed) if (len(groups) > 1 or groups and closed) and len(placed | headed) == len(words.conditions) else None
 
 

@@ -153,6 +153,10 @@ _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pa
                      r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
                      # ("a Remove will do for that", "a Remove does the job there")
                      r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick))\b", re.IGNORECASE)
+# (r37m) A move named with no more to it, as a case's whole order ("-> the Remove alone", "just the Analyse", "a Restore
+# and nothing else"): an order of that move (read as no order, the case was dropped from the note as a remark)
+_VERB_ALONE = re.compile(r"^\s*(?:(?:just|only|simply)\s+)?(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS)
+                         + r")(?:\s+(?:alone|only|and\s+nothing\s+(?:else|more)))?\s*[.!]?\s*$", re.IGNORECASE)
 # A scope said before a verb named as enough, with no comma between them (r32m: "on Op_Host1 with a user foothold a Remove
 # will do"; without the comma the lead was not seen, and the text gave no order).
 _UNMARKED_SCOPE = re.compile(r"^(?:for|on|with|at|in)\s+[^,:;]{3,80}?\s+(?=(?:a|an|the)\s+(?:" +
@@ -846,7 +850,7 @@ def gives_order(sentence: str) -> bool:
     participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if participle and gives_order(participle["rest"]):
         return True
-    if _AS_FAR.match(body):
+    if _AS_FAR.match(body) or _VERB_ALONE.match(body):
         return True  # "Remove is as far as we go there": an order of that verb, and no further
     if _RATHER_ORDER.match(body):
         return True  # (r33m) "I'd sooner restore User3 than remove it": the teacher's preference is the order
@@ -1590,6 +1594,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
     spans.extend(_at_level(instruction))
+    spans.extend(_later_situations(instruction))
     # (r34h) "facing an intruder who is driving directly at Enterprise1, ...": what the rule is for, a condition on
     # the attacker (read as no condition, the order's own state decided alone)
     spans.extend(m.group(0) for m in _AGAINST_ATTACKER.finditer(instruction))
@@ -1602,6 +1607,21 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         # "When no alert fires during a step" is part of that condition, not another one
         out.append(Condition(span, negations_in(span), hosts_in(span), classes_in(span)))
     return tuple(out)
+
+
+def _later_situations(instruction: str) -> list[str]:
+    """(r37m) The situation of a later case in a note of cases, each "<situation> -> <order>" ("E0 scan only -> decoy it;
+    E0 under exploit -> Remove it instead", the arrows read as colons): after a semicolon, what comes before the colon
+    when it names a host or class and a state, and no move and no teller. The first case's situation is the note's
+    opening; left unread, a later case's order stood with no condition of its own."""
+    found = []
+    for piece in re.split(r"\s*;\s*", instruction)[1:]:
+        head, colon, order = piece.partition(":")
+        if not colon or not order.strip() or verbs_in(head) or _FIRST_PERSON.search(head) or _CONDITION.search(head):
+            continue
+        if (hosts_in(head) or classes_in(head)) and (_STATE_WORDS.search(head) or _LEVEL_WORDS.search(head)):
+            found.append(head.strip())
+    return found
 
 
 # The attacker the rule is for, said before the order: "against an attacker that ...", "facing the b_line kind of red"

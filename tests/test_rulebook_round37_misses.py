@@ -1,0 +1,120 @@
+"""Issue 29, round 37 (r37m, blind-34's missed injections): notes of cases ("if X, do A; if Y instead, do B"), kept
+semantic by the checks and then silent, because their reading was not whole.
+
+- "instead" closing a later case's condition ("if it is rooted instead") marks the alternative, no unread word;
+- a note of cases written with arrows ("A -> move; B -> other move") reads each later case's situation, and "the
+  VERB alone" is that case's order;
+- each case places its own negation ("scan only" in the first case, nothing denied in the second);
+- a later case that is the other way of what the first case denies keeps the rest of the first case's condition;
+- an unexpressed rest that tells another case's move ("if rooted, Restore instead") guards nothing;
+- "has been exploited at user level" has landed: that level shows, the exploit's activity over or not;
+- "already under exploit" is a state now, no history.
+
+Sentences of our own, none from a case file. Tests marked "guard" pass without the change too."""
+
+from __future__ import annotations
+
+from forge.rulebook.language.condition import claims, complete_claims, facts_needed, guard_rest, rule_claims, semantic_claims
+from forge.rulebook.language.predicate import AnyOf, truth
+from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.wording import gives_order, read_wording
+
+_REFUSED = "predicate refused: test"
+
+
+def _holds(found, rows: str):
+    return truth(found, read_situation(f"Alerts:\n{rows}"))
+
+
+# -- "instead" closing a later case --------------------------------------------------------------------------------------
+
+_INSTEAD = "When Enterprise1 shows a user-level compromise, Remove Enterprise1; if it is rooted instead, Restore it."
+
+
+def test_instead_after_a_later_case_is_read_whole():
+    found = semantic_claims(_INSTEAD, _REFUSED, _INSTEAD)
+    assert _holds(found, "Enterprise1: Activity None, Compromised User") is True
+    assert _holds(found, "Enterprise1: Activity None, Compromised Privileged") is True
+    assert _holds(found, "Enterprise1: Activity Scan, Compromised No") is False
+
+
+def test_guard_instead_of_still_denies():
+    # guard: "instead of" before a state is no case marker; the reading is not made whole by it
+    text = "Remove User2 when it is scanned instead of exploited."
+    assert not complete_claims(text, rule_claims(text, with_instruction=True)) or \
+        _holds(rule_claims(text, with_instruction=True), "User2: Activity Exploit, Compromised User") is not True
+
+
+# -- a note of cases with arrows ------------------------------------------------------------------------------------------
+
+_ARROWS = "U2 scanned only -> DecoyApache on U2; U2 already under exploit -> Remove U2 instead."
+
+
+def test_each_arrow_case_is_a_condition_and_the_note_claims_either():
+    words = read_wording(_ARROWS)
+    assert len(words.conditions) == 2
+    found = rule_claims(_ARROWS, with_instruction=True)
+    assert isinstance(found, AnyOf)
+    assert complete_claims(_ARROWS, found)
+    assert _holds(found, "User2: Activity Scan, Compromised No") is True
+    assert _holds(found, "User2: Activity Exploit, Compromised User") is True
+    assert _holds(found, "User2: Activity None, Compromised Unknown") is False
+
+
+def test_the_move_alone_is_a_case_order():
+    assert gives_order("the Analyse alone")
+    assert gives_order("just the Restore")
+    assert not gives_order("the Restore was wasted")
+    text = ("ops box owned + user box scanned -> Restore the ops box, then DecoyApache on the user box; ops box owned, "
+            "user boxes all quiet -> the Restore alone.")
+    found = rule_claims(text, with_instruction=True)
+    assert complete_claims(text, found)
+    assert _holds(found, "Op_Host1: Activity None, Compromised User\nUser2: Activity Scan, Compromised No") is True
+
+
+# -- a later case that is the other way of what the first denies -------------------------------------------------------
+
+_OTHER_WAY = ("When Enterprise0 is scanned and no user host is compromised, a DecoyTomcat on Enterprise0 goes first; if a "
+              "user host is compromised, plan its Remove first and the decoy after it.")
+
+
+def test_the_other_way_keeps_the_first_case_condition():
+    found = semantic_claims(_OTHER_WAY, _REFUSED, _OTHER_WAY)
+    assert _holds(found, "Enterprise0: Activity Scan, Compromised No\nUser3: Activity None, Compromised User") is True
+    assert _holds(found, "Enterprise0: Activity Scan, Compromised No") is not False  # (the user hosts unshown: unknown)
+    # a compromised user host alone, Enterprise0 not scanned: neither case
+    assert _holds(found, "Enterprise0: Activity None, Compromised No\nUser3: Activity None, Compromised User") is not True
+
+
+# -- a rest that tells another case's move ------------------------------------------------------------------------------
+
+def test_another_cases_move_guards_nothing():
+    assert guard_rest("if rooted, Restore instead of Remove") == ""
+    assert guard_rest("at Privileged, recommend an Analyse instead") == ""
+    assert guard_rest("under exploit, Remove instead") == ""
+    assert guard_rest("if Op_Server0 is compromised too, Restore Op_Server0 first") == ""
+
+
+def test_guard_a_rest_that_is_a_condition_still_guards():
+    # guard: a rest that only states when still guards
+    assert guard_rest("only while Op_Server0 is clean") != ""
+    assert guard_rest("if the reward drops below -5, Restore instead") != ""  # a kind of fact: kept
+
+
+# -- an exploit that has landed; "already under exploit" ----------------------------------------------------------------
+
+def test_has_been_exploited_at_user_level_has_landed():
+    found = claims("an enterprise host that has been exploited at user level")
+    assert _holds(found, "Enterprise2: Activity None, Compromised User") is True
+    assert _holds(found, "Enterprise2: Activity None, Compromised Privileged") is not True
+
+
+def test_guard_is_exploited_is_said_of_now():
+    # guard: the present stays the activity
+    found = claims("User3 is exploited")
+    assert _holds(found, "User3: Activity None, Compromised User") is not True
+
+
+def test_already_under_exploit_is_no_history():
+    assert "history" not in facts_needed("Op_Host2 already under exploit")
+    assert _holds(claims("Op_Host2 already under exploit"), "Op_Host2: Activity Exploit, Compromised User") is True
