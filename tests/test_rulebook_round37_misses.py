@@ -118,3 +118,52 @@ def test_guard_is_exploited_is_said_of_now():
 def test_already_under_exploit_is_no_history():
     assert "history" not in facts_needed("Op_Host2 already under exploit")
     assert _holds(claims("Op_Host2 already under exploit"), "Op_Host2: Activity Exploit, Compromised User") is True
+
+
+# -- a judged move between a case's condition and its order ---------------------------------------------------------------
+
+_JUDGED = ("When Op_Host1 shows a scan and nothing more, put a DecoyApache on Op_Host1; while it is showing Activity "
+           "Exploit a decoy would be wasted, so Restore it.")
+
+
+def test_a_judged_move_ends_the_case_and_so_keeps_its_order():
+    words = read_wording(_JUDGED)
+    assert any(c.text.endswith("Activity Exploit") for c in words.conditions)
+    assert "Restore" in words.verbs
+    found = semantic_claims(_JUDGED, _REFUSED, _JUDGED)
+    assert _holds(found, "Op_Host1: Activity Exploit, Compromised User") is True
+    assert _holds(found, "Op_Host1: Activity Scan, Compromised No") is True
+
+
+# -- an exploit said with the level it reached --------------------------------------------------------------------------
+
+def test_exploited_at_a_level_is_that_level():
+    found = claims("Op_Host0 is exploited at user level")
+    assert _holds(found, "Op_Host0: Activity None, Compromised User") is True
+    assert _holds(found, "Op_Host0: Activity Exploit, Compromised User") is True
+    assert _holds(found, "Op_Host0: Activity Scan, Compromised No") is False
+
+
+# -- "if only X is": a case by ellipsis ----------------------------------------------------------------------------------
+
+def test_only_one_is_takes_the_state_of_the_case_before():
+    text = ("If User1 and Enterprise0 are both compromised, plan a Restore of Enterprise0 first; if only User1 is, "
+            "plan a Remove of User1.")
+    found = rule_claims(text, with_instruction=True)
+    assert complete_claims(text, found)
+    assert _holds(found, "User1: Activity None, Compromised User\nEnterprise0: Activity None, Compromised No") is True
+    assert _holds(found, "User1: Activity None, Compromised No\nEnterprise0: Activity None, Compromised No") is False
+
+
+# -- a group glossed by its list -----------------------------------------------------------------------------------------
+
+def test_a_glossed_group_is_one_of_its_hosts():
+    found = claims("servers (Enterprise1, Enterprise2) at Unknown")
+    assert isinstance(found, AnyOf)
+    assert _holds(found, "Enterprise1: Activity None, Compromised Unknown\nEnterprise2: Activity None, Compromised User") is True
+
+
+def test_guard_both_of_a_glossed_group_is_each():
+    # guard: "both" still asks each of them
+    found = claims("both servers (Enterprise1, Enterprise2) compromised")
+    assert not isinstance(found, AnyOf)

@@ -482,12 +482,25 @@ def _plus_as_or_more(condition: str) -> str:
     return _PLUS_COUNT.sub(lambda m: f"{m['n']} or more", condition)
 
 
+# (r37m) A group of hosts named by a plural noun and glossed by their list in brackets ("servers (E0-E2, OpS0) at Unknown",
+# "the boxes (User1, User2) with a scan"): like a class said with a state, one of them in that state, not each of them
+_GLOSSED_GROUP = re.compile(rf"(?<!\bboth\s)(?<!\ball\s)(?<!\beach\s)(?<!\bevery\s)\b(?:the\s+)?(?!(?:both|all|each|every)\b)(?:[\w-]+\s+)?(?:hosts|box(?:es)|machines|servers|srvs|svrs|nodes|systems|workstations)\s*"
+                            rf"\((?P<hosts>{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*{_HOST_WORD})+)\)", re.IGNORECASE)
+
+
+def _one_of_list(listed: str) -> str:
+    """A list of hosts written as alternatives: "A, B and C" -> "A, B or C"."""
+    names = [n for n in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", listed) if n.strip()]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(condition)))
+    condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
                                          f"{' ' + m['verb'] if m['verb'] else ''} ", condition)
     for pattern, replacement in _ONLY_FORMS:
@@ -679,7 +692,10 @@ def _or_landed(found):
 # Defender which has been exploited"): it has landed, so the row may show the compromise it left and no Exploit activity
 # any more. ("is exploited" is said of now, and stays the activity; "once it has been exploited", a moment, is left as
 # it was read.)
-_HAS_LANDED = re.compile(r"\b(?:that|which|who)\s+(?:has|have|had)\s+(?:already\s+)?been\s+exploited\b", re.IGNORECASE)
+_HAS_LANDED = re.compile(r"\b(?:that|which|who)\s+(?:has|have|had)\s+(?:already\s+)?been\s+exploited\b|"
+                         # (and an exploit said with the level it reached, "User3 is exploited at user level", "exploited
+                         # to root": that level is the compromise it left)
+                         r"\bexploited\s+(?:at|to)\s+(?:the\s+)?(?:user[\s-]level|user|root|privileged|admin)\b", re.IGNORECASE)
 
 
 _ON_IT = re.compile(r"\s+(?:on|in|against|for)\s+it\b(?=\s*(?:yet|so\s+far)?\s*$)", re.IGNORECASE)
@@ -1794,7 +1810,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
     # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
     # order is about, for its "them", not a condition that each is shown.
     heading = _heading_hosts(words)
-    for condition in words.conditions:
+    for index, condition in enumerate(words.conditions):
         if heading and condition.text.strip() == words.situation.strip():
             continue
         scope = _class_heading(condition.text, words)
@@ -1835,9 +1851,31 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and own is None and _LONE_IT.search(said):
             said = _LONE_IT.sub("a host", said, count=1)
+        said = _only_one_case(said, words.conditions[index - 1].text if index else "")
         found = claims(said, own, unresolved, tuple(named))
         each.append(list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()))
     return _branches_either(words, parts, each)
+
+
+# A case said by ellipsis after one about several hosts: "if only Enterprise2 is", "when just User1 does" (r37m)
+_ONLY_ONE_IS = re.compile(rf"^\s*(?:if|when|whenever|while|should)\s+(?:only|just)\s+(?P<host>{_HOST_WORD})\s+(?:is|are|does|has|was)\s*$",
+                          re.IGNORECASE)
+# The state the case before says of its hosts: "... are both compromised", "... is rooted"
+_STATE_SAID = re.compile(r"\b(?:is|are|were|was)\s+(?:both\s+|all\s+|each\s+)?(?P<state>[^,;.]+?)\s*$", re.IGNORECASE)
+
+
+def _only_one_case(condition: str, previous: str) -> str:
+    """A case said by ellipsis after one that gave several hosts a state ("If Op_Server0 and Enterprise2 are both
+    compromised, ...; if only Enterprise2 is, ..."): that host in that state and the others named before not in it
+    (read alone, "only Enterprise2 is" claimed Enterprise2 shown, in any state)."""
+    found = _ONLY_ONE_IS.match(condition)
+    said = _STATE_SAID.search(previous) if found else None
+    host = hosts_in(found["host"]) if found else ()
+    if not said or len(host) != 1 or host[0] not in hosts_in(previous) or len(hosts_in(previous)) < 2:
+        return condition
+    others = [h for h in hosts_in(previous) if h != host[0]]
+    state = said["state"]
+    return f"{condition.split()[0]} {host[0]} is {state} and " + " and ".join(f"{h} is not {state}" for h in others)
 
 
 def _branches_either(words, heading: list, each: list[list]):

@@ -705,6 +705,13 @@ def _so_order(part: str) -> str:
     """ "REASON, so ORDER" ("User2 is the box the exercise must find, so leave User2 alone"): the order (a ", so ..."
     that does not order is a consequence, left out as a justification)."""
     found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
+    condition = _CONDITION.match(part) if found and _IMPERATIVE_START.match(found["order"]) else None
+    if condition:
+        # (r37m) "while it shows an exploit a decoy is too late, so Remove it": the condition heads the order, the
+        # judgement between them is its reason
+        end = _clause_end(part, condition.end())
+        if end < found.start() and _STATE_WORDS.search(part[:end]) and not verbs_in(part[:end]):
+            return f"{part[:end].rstrip(' ,')}, {found['order']}"
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and (not _CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
@@ -1473,6 +1480,10 @@ _JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our|your)\s+(?:\w+\s+){0,2}?(?:call|m
                           r"demands?|requires?)\s+(?:(?:simply|just)\s+)?(?:(?:a|an|the|to)\s+)?(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# A move named as the subject of a judgement: "a decoy is too late", "the Restore would be wasted" (r37m)
+_MOVE_JUDGED = re.compile(r"\s(?:a|an|the|any)\s+" + _VERB_WORD + r"\w*\s+(?:is|are|would\s+be|will\s+be)\b", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -1490,8 +1501,12 @@ def _clause_end(text: str, start: int) -> int:
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
         end = stop.start()
         break
+    # (r37m) "while it shows an exploit a decoy is too late": a move as the subject of a judgement, after the state,
+    # opens the main clause
+    judged = _MOVE_JUDGED.search(rest[:end])
     bad = _BAD_IDEA.search(rest[:end])  # "Analysing X on a mere scan is wasted": the judgement is no part of the condition
     end = bad.start() if bad else end
+    end = judged.start() if judged and judged.start() < end and _STATE_WORDS.search(rest[:judged.start()]) else end
     # "Remove User2 when it is compromised rather than restoring it": the verb so dispreferred is the order's, no
     # restriction of the condition ("scanned rather than exploited", no verb of ours, still restricts it)
     other = _INSTEAD_OF_VERB.search(rest[:end])
