@@ -135,13 +135,13 @@ def test_a_judged_move_ends_the_case_and_so_keeps_its_order():
     assert _holds(found, "Op_Host1: Activity Scan, Compromised No") is True
 
 
-# -- an exploit said with the level it reached --------------------------------------------------------------------------
+# -- an exploit said now, with its level --------------------------------------------------------------------------
 
-def test_exploited_at_a_level_is_that_level():
+def test_guard_is_exploited_at_a_level_is_the_exploit_now():
+    # guard: "when it is exploited at user level" is the exploit under way (authors read it so), not a compromise alone
     found = claims("Op_Host0 is exploited at user level")
-    assert _holds(found, "Op_Host0: Activity None, Compromised User") is True
+    assert _holds(found, "Op_Host0: Activity None, Compromised User") is not True
     assert _holds(found, "Op_Host0: Activity Exploit, Compromised User") is True
-    assert _holds(found, "Op_Host0: Activity Scan, Compromised No") is False
 
 
 # -- "if only X is": a case by ellipsis ----------------------------------------------------------------------------------

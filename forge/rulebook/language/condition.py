@@ -692,10 +692,7 @@ def _or_landed(found):
 # Defender which has been exploited"): it has landed, so the row may show the compromise it left and no Exploit activity
 # any more. ("is exploited" is said of now, and stays the activity; "once it has been exploited", a moment, is left as
 # it was read.)
-_HAS_LANDED = re.compile(r"\b(?:that|which|who)\s+(?:has|have|had)\s+(?:already\s+)?been\s+exploited\b|"
-                         # (and an exploit said with the level it reached, "User3 is exploited at user level", "exploited
-                         # to root": that level is the compromise it left)
-                         r"\bexploited\s+(?:at|to)\s+(?:the\s+)?(?:user[\s-]level|user|root|privileged|admin)\b", re.IGNORECASE)
+_HAS_LANDED = re.compile(r"\b(?:that|which|who)\s+(?:has|have|had)\s+(?:already\s+)?been\s+exploited\b", re.IGNORECASE)
 
 
 _ON_IT = re.compile(r"\s+(?:on|in|against|for)\s+it\b(?=\s*(?:yet|so\s+far)?\s*$)", re.IGNORECASE)
