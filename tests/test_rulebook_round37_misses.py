@@ -167,3 +167,26 @@ def test_guard_both_of_a_glossed_group_is_each():
     # guard: "both" still asks each of them
     found = claims("both servers (Enterprise1, Enterprise2) compromised")
     assert not isinstance(found, AnyOf)
+
+
+# -- a story's moment told as a condition; the situation named as the time for the order ---------------------------------
+
+def test_a_condition_told_with_the_teachers_past_move_is_a_story():
+    assert not gives_order("When I restored Enterprise2 at step 11 the row went back to Unknown and I analysed it twice")
+    assert not gives_order("when an op host got probed I kept on waiting and lost it")
+    assert gives_order("When an op host gets probed, put a DecoyApache on it")
+
+
+def test_guard_a_past_condition_with_an_order_still_orders():
+    # guard: the past in the condition alone does not make it a story
+    assert gives_order("When a user host got exploited, Remove it")
+
+
+def test_the_moment_to_is_the_situation_and_its_order():
+    text = ("I waited on Op_Server0 for too long in one run. Looking back, an exploit on Op_Server0 is the moment to drop "
+            "everything else: Restore Op_Server0.")
+    words = read_wording(text)
+    assert "Restore" in words.verbs
+    found = rule_claims(text, with_instruction=True)
+    assert _holds(found, "Op_Server0: Activity Exploit, Compromised User") is True
+    assert _holds(found, "Op_Server0: Activity Scan, Compromised No") is False

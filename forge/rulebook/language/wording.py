@@ -874,7 +874,7 @@ def gives_order(sentence: str) -> bool:
     if start:
         if _CONDITION.match(body):
             # ("Each time it looked clean for a step and then it did not.": a moment told in the past, no order after it)
-            return not (_TOLD_MOMENT.search(body) or _TOLD_OF_IT.search(body)) or _orders_after(body)
+            return not (_TOLD_MOMENT.search(body) or _TOLD_OF_IT.search(body) or _TOLD_WHEN.match(body)) or _orders_after(body)
         first = body.split()[0].lower()
         verb = _VERB.match(body)
         # (a decoy's full name is the verb, whatever its last letter: "DecoySmss User3" orders it)
@@ -964,8 +964,15 @@ _AT_HAND_START = re.compile(r"^\s*" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 # "when", not a condition the rule is for.
 # (or of a run: "When Enterprise2 was exploited in seed 1001 I removed it")
 _TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b|"
-                          rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b",
+                          rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
+                          # (r37m) the teacher's own past move at a told moment: "When I analysed User1 at step 3 ..."
+                          rf"\b(?:i|we)\s+\w+ed\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b",
                           re.IGNORECASE)
+# (r37m) A condition told in the past, then the teacher's own past move: "when a user host got scanned I kept on
+# monitoring" is a story's moment, no order
+_TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after)\s+(?:(?!\b(?:is|are|shows?|gets|becomes?)\b)[^.;:,])*?"
+                        rf"\b(?:{_TOLD_VERB}|\w+ed)\b[^.;:,]*?\b(?:i|we)\s+(?:(?:just|still|then)\s+)?(?:{_TOLD_VERB}|\w+ed)\b",
+                        re.IGNORECASE)
 
 
 # What a host did or how it looked, told in the past after a condition word ("each time it looked clean", "whenever it
@@ -2034,7 +2041,16 @@ def written_out(text: str) -> str:
     text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)
     text = _EQUALS_GLOSS.sub(lambda m: m[0] if not _glosses_host_state(m) else f"{m['said']} means {m['gloss']}", text)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
+    # (r37m) "a scan on a user host is the moment to decoy it": the situation named as the time for the order (read
+    # as it stood, "to stop ..." was a purpose, and the order after it was cut away with it)
+    text = _MOMENT_FOR.sub(lambda m: f"{m['lead']}when {m['situation']}, ", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
+
+
+# A situation named as the time for an order: "a scan on a user host is the moment to ...", "any exploit on Op_Server0 is
+# the signal to ..." (a host or state in general, "a/an/any ...", then "is the moment / time / signal / cue to")
+_MOMENT_FOR = re.compile(r"(?P<lead>^|[.;:]\s*|,\s*)(?P<situation>(?:a|an|any)\s+[^,;:.]{3,60}?)\s+(?:is|are)\s+(?:the|your|our)\s+"
+                         r"(?:right\s+)?(?:moment|time|signal|cue|point)\s+to\s+(?=\w)", re.IGNORECASE)
 
 
 # "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
