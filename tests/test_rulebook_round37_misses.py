@@ -178,8 +178,9 @@ def test_a_condition_told_with_the_teachers_past_move_is_a_story():
 
 
 def test_guard_a_past_condition_with_an_order_still_orders():
-    # guard: the past in the condition alone does not make it a story
+    # guard: the past in the condition alone does not make it a story, nor a present condition on the defender's past
     assert gives_order("When a user host got exploited, Remove it")
+    assert gives_order("when Op_Host0 turns Privileged right after we removed it, I plan a Restore of Op_Host0")
 
 
 def test_the_moment_to_is_the_situation_and_its_order():

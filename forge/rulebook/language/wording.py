@@ -970,8 +970,9 @@ _TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during
                           re.IGNORECASE)
 # (r37m) A condition told in the past, then the teacher's own past move: "when a user host got scanned I kept on
 # monitoring" is a story's moment, no order
-_TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after)\s+(?:(?!\b(?:is|are|shows?|gets|becomes?)\b)[^.;:,])*?"
-                        rf"\b(?:{_TOLD_VERB}|\w+ed)\b[^.;:,]*?\b(?:i|we)\s+(?:(?:just|still|then)\s+)?(?:{_TOLD_VERB}|\w+ed)\b",
+_TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after)\s+"
+                        rf"(?:(?!\b(?:is|are|shows?|gets|becomes?|turns|reads|sits|goes|has|have|stays|remains)\b)[^.;:,])*?"
+                        rf"\b(?:{_TOLD_VERB})\b[^.;:,]*?\b(?:i|we)\s+(?:(?:just|still|then)\s+)?(?:{_TOLD_VERB}|\w+ed)\b",
                         re.IGNORECASE)
 
 
