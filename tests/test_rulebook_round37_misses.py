@@ -191,3 +191,23 @@ def test_the_moment_to_is_the_situation_and_its_order():
     found = rule_claims(text, with_instruction=True)
     assert _holds(found, "Op_Server0: Activity Exploit, Compromised User") is True
     assert _holds(found, "Op_Server0: Activity Scan, Compromised No") is False
+
+
+# -- the teacher's "I think," before the lesson; "the better (first) move than" -----------------------------------------
+
+_BETTER = ("Op_Host2 was owned twice in one run and both times I restored it, which cost a lot. I think, for Op_Host2, "
+           "once it is compromised, a Remove is usually the better first move than a Restore.")
+
+
+def test_i_think_comma_leads_to_the_lesson_and_the_better_move_is_ordered():
+    words = read_wording(_BETTER)
+    assert "restored" not in words.instruction
+    assert words.dispreferred == ("Restore",)
+    found = rule_claims(_BETTER, with_instruction=True)
+    assert complete_claims(_BETTER, found)
+    assert _holds(found, "Op_Host2: Activity None, Compromised User") is True
+
+
+def test_guard_a_better_move_said_in_a_story_orders_nothing():
+    # guard: "it was the better move" told of the past is no order
+    assert not gives_order("I restored Op_Host2 at step 5, which I thought was the better move")

@@ -148,6 +148,9 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
 _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+){0,2}"
                      r"(?:(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
                      r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
+                     # (r37m) "a Remove is usually the better first move (than a Restore)": the move preferred
+                     r"(?:(?:usually|often|always|generally|probably|normally|clearly)\s+)?the\s+(?:better|best|preferred|smarter|"
+                     r"safer|wiser)\s+(?:first\s+|opening\s+)?(?:move|call|choice|option|answer|response|play)|"
                      r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty)|"
                      # a move allowed: "Sleep is fine", "a Monitor is OK there" (a "do" of it)
                      r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
@@ -197,7 +200,7 @@ _PUT_SECOND = re.compile(r"\bfirst\b(?:[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|th
 # better as, may stand between)
 _COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+)?"
                        r"(?:is|are|works?|does|'s|would\s+be|will\s+be)\s+(?:\w+\s+){0,2}?"
-                       r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+(?:(?:use|way|move|call|choice|option|bet|spend)\s+"
+                       r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+(?:(?:first|opening)\s+)?(?:(?:use|way|move|call|choice|option|bet|spend)\s+"
                        r"(?:of\s+(?:the|a|our|your)\s+(?:step|turn|move|action|time)\s+)?)?than\s+(?:\w+\s+)?(?P<second>"
                        + _VERB_WORD + r")", re.IGNORECASE)
 # "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
@@ -809,7 +812,7 @@ def _after_doubt(part: str) -> Optional[re.Match]:
 # The teacher's view, a doubt said aside, then the order: "I think, though I am not fully certain it generalises, that
 # when ..., I should ..."
 _I_THINK_THAT = re.compile(r"^(?:i|we)\s+(?:now\s+|really\s+|still\s+|also\s+)?(?:think|believe|reckon|feel|suspect|guess)\s*"
-                           r"(?:,[^,;:]{0,120},\s*)?that\s+(?P<rest>.+)$", re.IGNORECASE)
+                           r"(?:(?:,[^,;:]{0,120},\s*)?that\s+|,\s*)(?P<rest>.+)$", re.IGNORECASE)  # (r37m: or "I think, <view>")
 # The teacher's confidence, then the order: "Looking back I'm fairly, not completely, sure that whenever ..., I should ..."
 _SURE_THAT = re.compile(r"^(?:[^.;:]*?\s)?(?:i'm|i\s+am|we're|we\s+are)\s+(?:[\w,]+\s+){0,4}?(?<!not\s)(?:sure|certain|convinced|"
                         r"confident)\s+(?:now\s+)?that\s+(?P<rest>.+)$", re.IGNORECASE)
