@@ -7,7 +7,7 @@ semantic by the checks and then silent, because their reading was not whole.
 - each case places its own negation ("scan only" in the first case, nothing denied in the second);
 - a later case that is the other way of what the first case denies keeps the rest of the first case's condition;
 - an unexpressed rest that tells another case's move ("if rooted, Restore instead") guards nothing;
-- "has been exploited at user level" has landed: that level shows, the exploit's activity over or not;
+- a host described as "exploited" in the perfect (at a level) has landed: that level shows, the exploit's activity over or not;
 - "already under exploit" is a state now, no history.
 
 Sentences of our own, none from a case file. Tests marked "guard" pass without the change too."""
@@ -28,7 +28,7 @@ def _holds(found, rows: str):
 
 # -- "instead" closing a later case --------------------------------------------------------------------------------------
 
-_INSTEAD = "When Enterprise1 shows a user-level compromise, Remove Enterprise1; if it is rooted instead, Restore it."
+_INSTEAD = "Whenever Enterprise1 has a user-level foothold, Remove Enterprise1; should it be at root instead, Restore it."
 
 
 def test_instead_after_a_later_case_is_read_whole():
@@ -75,7 +75,7 @@ def test_the_move_alone_is_a_case_order():
 # -- a later case that is the other way of what the first denies -------------------------------------------------------
 
 _OTHER_WAY = ("When Enterprise0 is scanned and no user host is compromised, a DecoyTomcat on Enterprise0 goes first; if a "
-              "user host is compromised, plan its Remove first and the decoy after it.")
+              "user host is owned, its Remove goes first and the decoy after it.")
 
 
 def test_the_other_way_keeps_the_first_case_condition():
@@ -89,10 +89,10 @@ def test_the_other_way_keeps_the_first_case_condition():
 # -- a rest that tells another case's move ------------------------------------------------------------------------------
 
 def test_another_cases_move_guards_nothing():
-    assert guard_rest("if rooted, Restore instead of Remove") == ""
+    assert guard_rest("when at root, Restore in place of the Remove, instead") == ""
     assert guard_rest("at Privileged, recommend an Analyse instead") == ""
     assert guard_rest("under exploit, Remove instead") == ""
-    assert guard_rest("if Op_Server0 is compromised too, Restore Op_Server0 first") == ""
+    assert guard_rest("should Op_Host2 be owned as well, its Restore first") == ""
 
 
 def test_guard_a_rest_that_is_a_condition_still_guards():
@@ -104,7 +104,7 @@ def test_guard_a_rest_that_is_a_condition_still_guards():
 # -- an exploit that has landed; "already under exploit" ----------------------------------------------------------------
 
 def test_has_been_exploited_at_user_level_has_landed():
-    found = claims("an enterprise host that has been exploited at user level")
+    found = claims("any ent server which has been exploited, with a user-level foothold")
     assert _holds(found, "Enterprise2: Activity None, Compromised User") is True
     assert _holds(found, "Enterprise2: Activity None, Compromised Privileged") is not True
 
@@ -122,8 +122,8 @@ def test_already_under_exploit_is_no_history():
 
 # -- a judged move between a case's condition and its order ---------------------------------------------------------------
 
-_JUDGED = ("When Op_Host1 shows a scan and nothing more, put a DecoyApache on Op_Host1; while it is showing Activity "
-           "Exploit a decoy would be wasted, so Restore it.")
+_JUDGED = ("Whenever Op_Host1 is probed and nothing else, DecoyApache it; once Op_Host1 shows Activity Exploit an "
+           "Analyse would be wasted, so Restore it.")
 
 
 def test_a_judged_move_ends_the_case_and_so_keeps_its_order():
@@ -138,7 +138,7 @@ def test_a_judged_move_ends_the_case_and_so_keeps_its_order():
 # -- an exploit said now, with its level --------------------------------------------------------------------------
 
 def test_guard_is_exploited_at_a_level_is_the_exploit_now():
-    # guard: "when it is exploited at user level" is the exploit under way (authors read it so), not a compromise alone
+    # guard: an exploit said in the present with its level is the exploit under way (authors read it so)
     found = claims("Op_Host0 is exploited at user level")
     assert _holds(found, "Op_Host0: Activity None, Compromised User") is not True
     assert _holds(found, "Op_Host0: Activity Exploit, Compromised User") is True
@@ -147,8 +147,8 @@ def test_guard_is_exploited_at_a_level_is_the_exploit_now():
 # -- "if only X is": a case by ellipsis ----------------------------------------------------------------------------------
 
 def test_only_one_is_takes_the_state_of_the_case_before():
-    text = ("If User1 and Enterprise0 are both compromised, plan a Restore of Enterprise0 first; if only User1 is, "
-            "plan a Remove of User1.")
+    text = ("When User1 and Enterprise0 are both owned, Enterprise0's Restore comes first; if only User1 is, "
+            "Remove User1.")
     found = rule_claims(text, with_instruction=True)
     assert complete_claims(text, found)
     assert _holds(found, "User1: Activity None, Compromised User\nEnterprise0: Activity None, Compromised No") is True
@@ -172,7 +172,7 @@ def test_guard_both_of_a_glossed_group_is_each():
 # -- a story's moment told as a condition; the situation named as the time for the order ---------------------------------
 
 def test_a_condition_told_with_the_teachers_past_move_is_a_story():
-    assert not gives_order("When I restored Enterprise2 at step 11 the row went back to Unknown and I analysed it twice")
+    assert not gives_order("When we reimaged Enterprise2 on turn 11 the row went back to Unknown and we looked twice")
     assert not gives_order("when an op host got probed I kept on waiting and lost it")
     assert gives_order("When an op host gets probed, put a DecoyApache on it")
 
@@ -180,7 +180,7 @@ def test_a_condition_told_with_the_teachers_past_move_is_a_story():
 def test_guard_a_past_condition_with_an_order_still_orders():
     # guard: the past in the condition alone does not make it a story, nor a present condition on the defender's past
     assert gives_order("When a user host got exploited, Remove it")
-    assert gives_order("when Op_Host0 turns Privileged right after we removed it, I plan a Restore of Op_Host0")
+    assert gives_order("whenever Op_Host0 turns Privileged just after we removed it, we plan its Restore")
 
 
 def test_the_moment_to_is_the_situation_and_its_order():
@@ -195,13 +195,13 @@ def test_the_moment_to_is_the_situation_and_its_order():
 
 # -- the teacher's "I think," before the lesson; "the better (first) move than" -----------------------------------------
 
-_BETTER = ("Op_Host2 was owned twice in one run and both times I restored it, which cost a lot. I think, for Op_Host2, "
-           "once it is compromised, a Remove is usually the better first move than a Restore.")
+_BETTER = ("Op_Host2 was owned twice in one run and each reimage cost a great deal. We think, for Op_Host2, "
+           "once it is owned, Remove is generally the better opening move than Restore.")
 
 
 def test_i_think_comma_leads_to_the_lesson_and_the_better_move_is_ordered():
     words = read_wording(_BETTER)
-    assert "restored" not in words.instruction
+    assert "twice" not in words.instruction
     assert words.dispreferred == ("Restore",)
     found = rule_claims(_BETTER, with_instruction=True)
     assert complete_claims(_BETTER, found)

@@ -482,7 +482,7 @@ def _plus_as_or_more(condition: str) -> str:
     return _PLUS_COUNT.sub(lambda m: f"{m['n']} or more", condition)
 
 
-# (r37m) A group of hosts named by a plural noun and glossed by their list in brackets ("servers (E0-E2, OpS0) at Unknown",
+# (r37m) A group of hosts named by a plural noun and glossed by their list in brackets ("boxes (U1-U3) at Unknown",
 # "the boxes (User1, User2) with a scan"): like a class said with a state, one of them in that state, not each of them
 _GLOSSED_GROUP = re.compile(rf"(?<!\bboth\s)(?<!\ball\s)(?<!\beach\s)(?<!\bevery\s)\b(?:the\s+)?(?!(?:both|all|each|every)\b)(?:[\w-]+\s+)?(?:hosts|box(?:es)|machines|servers|srvs|svrs|nodes|systems|workstations)\s*"
                             rf"\((?P<hosts>{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*{_HOST_WORD})+)\)", re.IGNORECASE)
@@ -688,8 +688,8 @@ def _or_landed(found):
     return found
 
 
-# (r37m) A host described by an exploit done, in the perfect ("a user host that has been exploited at user level", "a
-# Defender which has been exploited"): it has landed, so the row may show the compromise it left and no Exploit activity
+# (r37m) A host described by an exploit done, in the perfect ("an ops box that has been exploited at root", "any
+# server which has been exploited"): it has landed, so the row may show the compromise it left and no Exploit activity
 # any more. ("is exploited" is said of now, and stays the activity; "once it has been exploited", a moment, is left as
 # it was read.)
 _HAS_LANDED = re.compile(r"\b(?:that|which|who)\s+(?:has|have|had)\s+(?:already\s+)?been\s+exploited\b", re.IGNORECASE)
@@ -1201,7 +1201,7 @@ def unplaced(condition: str) -> list[str]:
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
                     _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
-    # (r37m: "instead" closing a branch's condition, "if it has been rooted instead", marks the case as the alternative
+    # (r37m: "instead" closing a branch's condition, "should Op_Host1 be at root instead", marks the case as the alternative
     # to the one before; it says nothing of the state. "instead of" still denies what follows it.)
     spared = _ALTERNATIVE_CASE.sub(" ", spared)
     # ("no exploit still running on User2", "a scan running against User2": the activity under way, which the reading places)
@@ -1504,8 +1504,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
 
 
 def _another_case_order(rest: str) -> bool:
-    """Whether a rest is another case of the text with its own order ("if rooted, Restore instead of Remove", "at
-    Privileged, recommend Restore instead", "if Op_Server0 is compromised too, Restore it first"): a situation that names
+    """Whether a rest is another case of the text with its own order ("when at root, an Analyse instead of the Remove",
+    "under a scan, DecoyApache instead", "with Op_Host2 owned as well, its Restore first"): a situation that names
     no move, then, after its comma, a move. The predicate holds the case it orders; the rest tells what the text does
     in the other (r37m: read as a guard, it claimed the other case's state and silenced the rule in its own case)."""
     head, comma, tail = rest.partition(",")
@@ -1862,9 +1862,9 @@ _STATE_SAID = re.compile(r"\b(?:is|are|were|was)\s+(?:both\s+|all\s+|each\s+)?(?
 
 
 def _only_one_case(condition: str, previous: str) -> str:
-    """A case said by ellipsis after one that gave several hosts a state ("If Op_Server0 and Enterprise2 are both
-    compromised, ...; if only Enterprise2 is, ..."): that host in that state and the others named before not in it
-    (read alone, "only Enterprise2 is" claimed Enterprise2 shown, in any state)."""
+    """A case said by ellipsis after one that gave several hosts a state ("When User1 and Op_Host0 are both owned,
+    ...; if only Op_Host0 is, ..."): that host in that state and the others named before not in it (read alone, "only
+    Op_Host0 is" claimed Op_Host0 shown, in any state)."""
     found = _ONLY_ONE_IS.match(condition)
     said = _STATE_SAID.search(previous) if found else None
     host = hosts_in(found["host"]) if found else ()
@@ -1895,10 +1895,10 @@ def _branches_either(words, heading: list, each: list[list]):
 
 
 def _within_first_case(first: list, later: list) -> list:
-    """A later case whose whole condition is what the first case denies ("when Op_Server0 is scanned and no enterprise
-    server is compromised, decoy it first; if an enterprise server is compromised, plan its Remove first"): the first
-    case's other way, so the rest of the first case's condition holds in it too (r37m: read alone, the later case
-    applied wherever an enterprise server was compromised, Op_Server0 scanned or not)."""
+    """A later case whose whole condition is what the first case denies ("while User3 is probed and no op host is owned,
+    decoy User3 first; if an op host is owned, its Restore goes first"): the first case's other way, so the rest of the
+    first case's condition holds in it too (r37m: read alone, the later case applied wherever an op host was owned, User3
+    probed or not)."""
     from forge.rulebook.language.predicate import Not  # lazy: as in `claims`
 
     said = _all_of(later)

@@ -148,7 +148,7 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
 _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+){0,2}"
                      r"(?:(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
                      r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
-                     # (r37m) "a Remove is usually the better first move (than a Restore)": the move preferred
+                     # (r37m) "an Analyse is generally the better opening move (than a Restore)": the move preferred
                      r"(?:(?:usually|often|always|generally|probably|normally|clearly)\s+)?the\s+(?:better|best|preferred|smarter|"
                      r"safer|wiser)\s+(?:first\s+|opening\s+)?(?:move|call|choice|option|answer|response|play)|"
                      r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty)|"
@@ -710,7 +710,7 @@ def _so_order(part: str) -> str:
     found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
     condition = _CONDITION.match(part) if found and _IMPERATIVE_START.match(found["order"]) else None
     if condition:
-        # (r37m) "while it shows an exploit a decoy is too late, so Remove it": the condition heads the order, the
+        # (r37m) "once it shows root a Remove would be wasted, so Restore it": the condition heads the order, the
         # judgement between them is its reason
         end = _clause_end(part, condition.end())
         if end < found.start() and _STATE_WORDS.search(part[:end]) and not verbs_in(part[:end]):
@@ -968,11 +968,11 @@ _AT_HAND_START = re.compile(r"^\s*" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 # (or of a run: "When Enterprise2 was exploited in seed 1001 I removed it")
 _TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b|"
                           rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
-                          # (r37m) the teacher's own past move at a told moment: "When I analysed User1 at step 3 ..."
+                          # (r37m) the teacher's own past move at a told moment: "When we restored Op_Host1 on turn 12 ..."
                           rf"\b(?:i|we)\s+\w+ed\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b",
                           re.IGNORECASE)
-# (r37m) A condition told in the past, then the teacher's own past move: "when a user host got scanned I kept on
-# monitoring" is a story's moment, no order
+# (r37m) A condition told in the past, then the teacher's own past move: "when an ops box got probed we went on
+# waiting" is a story's moment, no order
 _TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after)\s+"
                         rf"(?:(?!\b(?:is|are|shows?|gets|becomes?|turns|reads|sits|goes|has|have|stays|remains)\b)[^.;:,])*?"
                         rf"\b(?:{_TOLD_VERB})\b[^.;:,]*?\b(?:i|we)\s+(?:(?:just|still|then)\s+)?(?:{_TOLD_VERB}|\w+ed)\b",
@@ -1491,7 +1491,7 @@ _JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our|your)\s+(?:\w+\s+){0,2}?(?:call|m
                           r"demands?|requires?)\s+(?:(?:simply|just)\s+)?(?:(?:a|an|the|to)\s+)?(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
-# A move named as the subject of a judgement: "a decoy is too late", "the Restore would be wasted" (r37m)
+# A move named as the subject of a judgement: "an Analyse is pointless by then", "the Restore would be wasted" (r37m)
 _MOVE_JUDGED = re.compile(r"\s(?:a|an|the|any)\s+" + _VERB_WORD + r"\w*\s+(?:is|are|would\s+be|will\s+be)\b", re.IGNORECASE)
 
 
@@ -1512,7 +1512,7 @@ def _clause_end(text: str, start: int) -> int:
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
         end = stop.start()
         break
-    # (r37m) "while it shows an exploit a decoy is too late": a move as the subject of a judgement, after the state,
+    # (r37m) "once it shows root a Remove would be wasted": a move as the subject of a judgement, after the state,
     # opens the main clause
     judged = _MOVE_JUDGED.search(rest[:end])
     bad = _BAD_IDEA.search(rest[:end])  # "Analysing X on a mere scan is wasted": the judgement is no part of the condition
@@ -2045,13 +2045,13 @@ def written_out(text: str) -> str:
     text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)
     text = _EQUALS_GLOSS.sub(lambda m: m[0] if not _glosses_host_state(m) else f"{m['said']} means {m['gloss']}", text)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
-    # (r37m) "a scan on a user host is the moment to decoy it": the situation named as the time for the order (read
+    # (r37m) "an exploit on Op_Host1 is the moment to restore it": the situation named as the time for the order (read
     # as it stood, "to stop ..." was a purpose, and the order after it was cut away with it)
     text = _MOMENT_FOR.sub(lambda m: f"{m['lead']}when {m['situation']}, ", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
 
 
-# A situation named as the time for an order: "a scan on a user host is the moment to ...", "any exploit on Op_Server0 is
+# A situation named as the time for an order: "any probe of an ops box is the time to ...", "an exploit on Op_Host2 is
 # the signal to ..." (a host or state in general, "a/an/any ...", then "is the moment / time / signal / cue to")
 _MOMENT_FOR = re.compile(r"(?P<lead>^|[.;:]\s*|,\s*)(?P<situation>(?:a|an|any)\s+[^,;:.]{3,60}?)\s+(?:is|are)\s+(?:the|your|our)\s+"
                          r"(?:right\s+)?(?:moment|time|signal|cue|point)\s+to\s+(?=\w)", re.IGNORECASE)
