@@ -211,3 +211,17 @@ def test_i_think_comma_leads_to_the_lesson_and_the_better_move_is_ordered():
 def test_guard_a_better_move_said_in_a_story_orders_nothing():
     # guard: "it was the better move" told of the past is no order
     assert not gives_order("I restored Op_Host2 at step 5, which I thought was the better move")
+
+
+# -- a fallback case under the note's scope -------------------------------------------------------------------------------
+
+_FALLBACK = ("For the machine under inspection, if it reads Compromised Unknown I'd suggest an Analyse of it; failing that, "
+             "if it is at root with no scan, I'd suggest a Restore.")
+
+
+def test_failing_that_opens_a_case_under_the_notes_scope():
+    found = semantic_claims(_FALLBACK, _REFUSED, _FALLBACK)
+    assert isinstance(found, AnyOf)
+    assert _holds(found, "Op_Host1: Activity None, Compromised Unknown") is True
+    assert _holds(found, "Op_Host1: Activity None, Compromised Privileged") is True
+    assert _holds(found, "Op_Host1: Activity None, Compromised User") is not True

@@ -1832,7 +1832,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
             said = _THE_HOST.sub(lambda m: f"{m['lead'] or ''}a {m['what'] or 'host'}", said)
         # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
         # host of the class the sentence's scope names
-        scope = _CLASS_SCOPE.match(sentence)
+        scope = _CLASS_SCOPE.match(sentence) or _at_hand_scope_of(words.instruction, condition.text)
         if scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]) and _subjectless(said):
             said = f"{said} on a {_CLASS_WORD[classes_in(sentence)[0]][:-1]}"
         # (and "On the user subnet, any box with an exploit gets a Remove": the host in general it speaks of is one of
@@ -1908,7 +1908,9 @@ def _within_first_case(first: list, later: list) -> list:
 
 
 # (r34m) Before a branch's condition: how a checklist or a tree counts its steps ("First,", "step two,", "2)", "else").
-_BRANCH_LEAD = re.compile(r"[\W_]*(?:(?:first|then|next|second|third|finally|step\s+\w+|\d+\)|otherwise|else|and|but|or)\b[\W_]*)*",
+_BRANCH_LEAD = re.compile(r"[\W_]*(?:(?:first|then|next|second|third|finally|step\s+\w+|\d+\)|otherwise|else|and|but|or|"
+                          # (r37m) a fallback case: "failing that, if ...", "if not, then when ..."
+                          r"failing\s+(?:that|this)|if\s+not)\b[\W_]*)*",
                           re.IGNORECASE)
 # After a checklist's last condition: that the rule does not apply there ("if it shows nothing, this does not apply").
 _NOT_APPLYING = re.compile(r"\b(?:does\s+not|doesn['\u2019]t|do\s+not)\s+apply\b|\bnot\s+(?:this|the\s+\w+'s)\s+(?:note|rule|lesson|"
@@ -1942,7 +1944,9 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
             return None  # "...; if User1 is also owned, ...": a branch that adds to the one before, not another case
         before, after = clause.split(text, 1)
         last = at == len(clauses) - 1
-        if _BRANCH_LEAD.fullmatch(before) and verbs_in(after) and not _NOT_APPLYING.search(after):
+        # (r37m: the first case may follow the scope of the whole note, "For the box being analysed: when ...")
+        scoped = not groups and (scope := _CLASS_SCOPE.match(before)) is not None and not before[scope.end():].strip()
+        if (_BRANCH_LEAD.fullmatch(before) or scoped) and verbs_in(after) and not _NOT_APPLYING.search(after):
             groups.append(inside)
         elif not groups and verbs_in(before) and not after.strip(" ,.;"):
             groups.append(inside)  # the order first, its condition after it
@@ -2024,6 +2028,15 @@ _CLASS_SCOPE = re.compile(r"^\s*(?:on|for|across|among|with|in)\s+(?P<what>(?:th
 
 
 _AT_HAND_SCOPE = re.compile(HOST_AT_HAND, re.IGNORECASE)
+
+
+def _at_hand_scope_of(instruction: str, condition: str) -> Optional[re.Match]:
+    """(r37m) The scope "For the host under analysis," that opens the sentence a condition stands in, when the condition
+    is in a later clause of it ("For the machine under inspection, if ... recommend X; failing that, if it ..., recommend
+    Y"): the scope holds for every clause of its sentence. None for any other scope, or none."""
+    sentence = next((s for s in re.split(r"(?<=[.!?])\s+", instruction) if condition in s), "")
+    scope = _CLASS_SCOPE.match(sentence)
+    return scope if scope and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) else None
 _LONE_IT = re.compile(r"\bit\b(?!')", re.IGNORECASE)  # "it" as a subject ("if it shows ..."), not "its", "it's"
 
 
