@@ -225,3 +225,11 @@ def test_failing_that_opens_a_case_under_the_notes_scope():
     assert _holds(found, "Op_Host1: Activity None, Compromised Unknown") is True
     assert _holds(found, "Op_Host1: Activity None, Compromised Privileged") is True
     assert _holds(found, "Op_Host1: Activity None, Compromised User") is not True
+
+
+# -- a class heading, then its level alone ---------------------------------------------------------------------------------
+
+def test_a_class_heading_then_a_bare_level_is_the_class_at_it():
+    found = claims("ops boxes: Unknown")
+    assert _holds(found, "Op_Host2: Activity None, Compromised Unknown") is True
+    assert _holds(found, "Op_Host2: Activity None, Compromised User") is not True

@@ -488,6 +488,11 @@ _GLOSSED_GROUP = re.compile(rf"(?<!\bboth\s)(?<!\ball\s)(?<!\beach\s)(?<!\bevery
                             rf"\((?P<hosts>{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*{_HOST_WORD})+)\)", re.IGNORECASE)
 
 
+# (r37m) A class as a heading, then its level alone after the colon ("ops boxes: Unknown -> ..."): the class at that level
+# (a bare level after a class, unlike one after a host, was read as no state at all)
+_CLASS_THEN_LEVEL = re.compile(r"(?P<subject>^[^:;,.]{2,40}?)\s*:\s+(?=(?:unknown|privileged|root|user[\s-]level)\s*$)", re.IGNORECASE)
+
+
 def _one_of_list(listed: str) -> str:
     """A list of hosts written as alternatives: "A, B and C" -> "A, B or C"."""
     names = [n for n in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", listed) if n.strip()]
@@ -501,6 +506,7 @@ def spelled_out(condition: str) -> str:
     condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(condition)))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
+    condition = _CLASS_THEN_LEVEL.sub(lambda m: f"{m['subject']} at " if classes_in(m["subject"]) else m.group(0), condition)
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
                                          f"{' ' + m['verb'] if m['verb'] else ''} ", condition)
     for pattern, replacement in _ONLY_FORMS:
