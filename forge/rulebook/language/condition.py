@@ -72,8 +72,9 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
-        # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m)
-        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
+        # under exploit", r37m)
+        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+|under\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -481,12 +482,31 @@ def _plus_as_or_more(condition: str) -> str:
     return _PLUS_COUNT.sub(lambda m: f"{m['n']} or more", condition)
 
 
+# (r37m) A group of hosts named by a plural noun and glossed by their list in brackets ("boxes (U1-U3) at Unknown",
+# "the boxes (User1, User2) with a scan"): like a class said with a state, one of them in that state, not each of them
+_GLOSSED_GROUP = re.compile(rf"(?<!\bboth\s)(?<!\ball\s)(?<!\beach\s)(?<!\bevery\s)\b(?:the\s+)?(?!(?:both|all|each|every)\b)(?:[\w-]+\s+)?(?:hosts|box(?:es)|machines|servers|srvs|svrs|nodes|systems|workstations)\s*"
+                            rf"\((?P<hosts>{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*{_HOST_WORD})+)\)", re.IGNORECASE)
+
+
+# (r37m) A class as a heading, then its level alone after the colon ("ops boxes: Unknown -> ..."): the class at that level
+# (a bare level after a class, unlike one after a host, was read as no state at all)
+_CLASS_THEN_LEVEL = re.compile(r"(?P<subject>^[^:;,.]{2,40}?)\s*:\s+(?=(?:unknown|privileged|root|user[\s-]level)\s*$)", re.IGNORECASE)
+
+
+def _one_of_list(listed: str) -> str:
+    """A list of hosts written as alternatives: "A, B and C" -> "A, B or C"."""
+    names = [n for n in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", listed) if n.strip()]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(condition)))
+    condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
+    condition = _CLASS_THEN_LEVEL.sub(lambda m: f"{m['subject']} at " if classes_in(m["subject"]) else m.group(0), condition)
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
                                          f"{' ' + m['verb'] if m['verb'] else ''} ", condition)
     for pattern, replacement in _ONLY_FORMS:
@@ -574,11 +594,11 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
             continue
         if len({h for h, _, _ in statements}) == 1:
             last = statements[0][0]
-        if statements:
-            parts.extend(_with_class(clause, _statement_parts(clause, statements), universal) if joint
-                         else _statement_parts(clause, statements))
-        else:
-            parts.extend(_general_parts(clause, universal))
+        said = (_with_class(clause, _statement_parts(clause, statements), universal) if joint
+                else _statement_parts(clause, statements)) if statements else _general_parts(clause, universal)
+        # (a clause that also denies, "..., not once it has been exploited", is left as it was read)
+        landed = _HAS_LANDED.search(clause) and not negations_in(clause)
+        parts.extend([_or_landed(p) for p in said] if landed else said)
     return _all_of(parts)
 
 
@@ -668,7 +688,17 @@ def _or_landed(found):
 
     if isinstance(found, Atom) and found.activity == "Exploit" and found.compromise is None and not found.history():
         return AnyOf((found, replace(found, activity=None, compromise="any")))
+    # (r37m: "exploited at user level" that has landed: that level, the exploit's activity over or not)
+    if isinstance(found, Atom) and found.activity == "Exploit" and found.compromise not in (None, "No") and not found.history():
+        return AnyOf((found, replace(found, activity=None)))
     return found
+
+
+# (r37m) A host described by an exploit done, in the perfect ("an ops box that has been exploited at root", "any
+# server which has been exploited"): it has landed, so the row may show the compromise it left and no Exploit activity
+# any more. ("is exploited" is said of now, and stays the activity; "once it has been exploited", a moment, is left as
+# it was read.)
+_HAS_LANDED = re.compile(r"\b(?:that|which|who)\s+(?:has|have|had)\s+(?:already\s+)?been\s+exploited\b", re.IGNORECASE)
 
 
 _ON_IT = re.compile(r"\s+(?:on|in|against|for)\s+it\b(?=\s*(?:yet|so\s+far)?\s*$)", re.IGNORECASE)
@@ -1149,6 +1179,10 @@ _USER_LEVEL_OVER_ROOT = re.compile(r"(?<=\buser[- ](?:level|shell))\s+(?:rather\
                                    r"(?:at\s+)?(?:root|admin\w*|privileged|system[- ]level)\b)", re.IGNORECASE)
 
 
+# "instead" (not "instead of") in a case's condition: that the case is the alternative to the one before (r37m)
+_ALTERNATIVE_CASE = re.compile(r"\binstead\b(?!\s+of\b)", re.IGNORECASE)
+
+
 # "other than" before the host it leaves out ("every ent server other than Enterprise1"): an exception, as "except" is
 _OTHER_THAN = re.compile(r"\bother\s+than(?=\s+(?P<first>[\w-]+))", re.IGNORECASE)
 
@@ -1173,6 +1207,9 @@ def unplaced(condition: str) -> list[str]:
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
                     _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
+    # (r37m: "instead" closing a branch's condition, "should Op_Host1 be at root instead", marks the case as the alternative
+    # to the one before; it says nothing of the state. "instead of" still denies what follows it.)
+    spared = _ALTERNATIVE_CASE.sub(" ", spared)
     # ("no exploit still running on User2", "a scan running against User2": the activity under way, which the reading places)
     spared = _ACTIVITY_RUNNING.sub(r"\1", spared)
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
@@ -1197,12 +1234,43 @@ def complete_claims(text: str, found) -> bool:
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
                if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings
                and not _exception_left_out(c, words, found)]
+    # (r37m: in a note of cases, each case's negation is placed in its own alternative: `_case_denials_placed`)
+    cases = _case_denials_placed(words, found, negated) if negated else None
     # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
-    return not unresolved and reads_whole("; ".join(_without_exception(c.text) if c.text in headings else c.text
-                                                    for c in words.conditions), found,
-                                          negated=bool(negated), resolved=True) \
+    return not unresolved and cases is not False and reads_whole("; ".join(_without_exception(c.text) if c.text in headings else c.text
+                                                                           for c in words.conditions), found,
+                                                                 negated=bool(negated) and cases is None, resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
         and not _hosts_unclaimed(words, found) and not _order_states_unread(words, found)
+
+
+def _case_denials_placed(words, found, negated) -> Optional[bool]:
+    """For a text whose conditions are cases, each heading its own order (`_branches`), claimed as one alternative
+    each: whether every case that negates or restricts has a denial in its own alternative ("E0 scan only -> decoy it;
+    E0 under exploit -> Remove it": the "only" of the first case is its Compromised No, and the second case denies
+    nothing). None where the text is no such note (the negations are then looked for in the claims as a whole)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf  # lazy: as in `claims`
+
+    found_cases = _branches(words)
+    if not found_cases or found is None:
+        return None
+    groups = found_cases[0]
+    either = next((p for p in (found.parts if isinstance(found, AllOf) else (found,))
+                   if isinstance(p, AnyOf) and len(p.parts) == len(groups)), None)
+    if either is None:
+        return None
+    denying = {c.text for c in negated}
+    return all(_denies_somewhere(alternative) for group, alternative in zip(groups, either.parts)
+               if any(words.conditions[i].text in denying for i in group))
+
+
+def _denies_somewhere(p) -> bool:
+    """Whether claims hold a negation or a quiet value anywhere in them."""
+    from forge.rulebook.language.predicate import Atom, Not  # lazy: as in `claims`
+
+    if isinstance(p, Not) or isinstance(p, Atom) and (p.compromise == QUIET_COMPROMISE or p.activity == QUIET_ACTIVITY):
+        return True
+    return any(_denies_somewhere(q) for q in getattr(p, "parts", ()))
 
 
 _EXCEPTING_WORD = re.compile(r"^(?:except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|excluding|save\s+for|barring|but\s+not)$",
@@ -1417,6 +1485,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""  # (r34m) another branch's move: never when the rule applies
     if facts_needed(text):
         return text
+    if _another_case_order(text):
+        return ""  # (r37m) what is done in another case: never when the rule applies
     if source and _said_aside(text, source):
         return ""
     if source and when is not None and _said_whole(source, when):
@@ -1437,6 +1507,19 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+def _another_case_order(rest: str) -> bool:
+    """Whether a rest is another case of the text with its own order ("when at root, an Analyse instead of the Remove",
+    "under a scan, DecoyApache instead", "with Op_Host2 owned as well, its Restore first"): a situation that names
+    no move, then, after its comma, a move. The predicate holds the case it orders; the rest tells what the text does
+    in the other (r37m: read as a guard, it claimed the other case's state and silenced the rule in its own case)."""
+    head, comma, tail = rest.partition(",")
+    head, tail = head.strip(), tail.strip(" .;")
+    if not comma or not head or not tail or verbs_in(head) or ";" in rest:
+        return False
+    opens_case = re.match(r"(?:if|when|whenever|while|once|at|under|should|in\s+case)\b", head, re.IGNORECASE)
+    return bool(opens_case) and bool(verbs_in(tail) or gives_order(tail))
 
 
 def _said_whole(source: str, when) -> bool:
@@ -1730,7 +1813,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
     # A heading that only lists hosts ("User1 through User3: if any of them shows an Exploit, ..."): the hosts the
     # order is about, for its "them", not a condition that each is shown.
     heading = _heading_hosts(words)
-    for condition in words.conditions:
+    for index, condition in enumerate(words.conditions):
         if heading and condition.text.strip() == words.situation.strip():
             continue
         scope = _class_heading(condition.text, words)
@@ -1755,7 +1838,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
             said = _THE_HOST.sub(lambda m: f"{m['lead'] or ''}a {m['what'] or 'host'}", said)
         # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
         # host of the class the sentence's scope names
-        scope = _CLASS_SCOPE.match(sentence)
+        scope = _CLASS_SCOPE.match(sentence) or _at_hand_scope_of(words.instruction, condition.text)
         if scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]) and _subjectless(said):
             said = f"{said} on a {_CLASS_WORD[classes_in(sentence)[0]][:-1]}"
         # (and "On the user subnet, any box with an exploit gets a Remove": the host in general it speaks of is one of
@@ -1771,9 +1854,31 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and own is None and _LONE_IT.search(said):
             said = _LONE_IT.sub("a host", said, count=1)
+        said = _only_one_case(said, words.conditions[index - 1].text if index else "")
         found = claims(said, own, unresolved, tuple(named))
         each.append(list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()))
     return _branches_either(words, parts, each)
+
+
+# A case said by ellipsis after one about several hosts: "if only Enterprise2 is", "when just User1 does" (r37m)
+_ONLY_ONE_IS = re.compile(rf"^\s*(?:if|when|whenever|while|should)\s+(?:only|just)\s+(?P<host>{_HOST_WORD})\s+(?:is|are|does|has|was)\s*$",
+                          re.IGNORECASE)
+# The state the case before says of its hosts: "... are both compromised", "... is rooted"
+_STATE_SAID = re.compile(r"\b(?:is|are|were|was)\s+(?:both\s+|all\s+|each\s+)?(?P<state>[^,;.]+?)\s*$", re.IGNORECASE)
+
+
+def _only_one_case(condition: str, previous: str) -> str:
+    """A case said by ellipsis after one that gave several hosts a state ("When User1 and Op_Host0 are both owned,
+    ...; if only Op_Host0 is, ..."): that host in that state and the others named before not in it (read alone, "only
+    Op_Host0 is" claimed Op_Host0 shown, in any state)."""
+    found = _ONLY_ONE_IS.match(condition)
+    said = _STATE_SAID.search(previous) if found else None
+    host = hosts_in(found["host"]) if found else ()
+    if not said or len(host) != 1 or host[0] not in hosts_in(previous) or len(hosts_in(previous)) < 2:
+        return condition
+    others = [h for h in hosts_in(previous) if h != host[0]]
+    state = said["state"]
+    return f"{condition.split()[0]} {host[0]} is {state} and " + " and ".join(f"{h} is not {state}" for h in others)
 
 
 def _branches_either(words, heading: list, each: list[list]):
@@ -1787,13 +1892,31 @@ def _branches_either(words, heading: list, each: list[list]):
     groups = found[0] if found else None
     if groups is not None and all(each[i] for group in groups for i in group):
         # (a heading before the tree, "Tree for Op_Host1:", holds for every branch)
-        shared = [p for i, c in enumerate(words.conditions) if c.text.strip() == words.situation.strip() for p in each[i]]
-        return _all_of(heading + shared + [AnyOf(tuple(_all_of([p for i in group for p in each[i]]) for group in groups))])
+        shared = [p for i, c in enumerate(words.conditions) if c.text.strip() == words.situation.strip()
+                  and not any(i in group for group in groups) for p in each[i]]
+        cases = [[p for i in group for p in each[i]] for group in groups]
+        cases = cases[:1] + [_within_first_case(cases[0], case) for case in cases[1:]]
+        return _all_of(heading + shared + [AnyOf(tuple(_all_of(case) for case in cases))])
     return _all_of(heading + [p for found in each for p in found])
 
 
+def _within_first_case(first: list, later: list) -> list:
+    """A later case whose whole condition is what the first case denies ("while User3 is probed and no op host is owned,
+    decoy User3 first; if an op host is owned, its Restore goes first"): the first case's other way, so the rest of the
+    first case's condition holds in it too (r37m: read alone, the later case applied wherever an op host was owned, User3
+    probed or not)."""
+    from forge.rulebook.language.predicate import Not  # lazy: as in `claims`
+
+    said = _all_of(later)
+    if said is None or not any(isinstance(p, Not) and p.part == said for p in first):
+        return later
+    return [p for p in first if not (isinstance(p, Not) and p.part == said)] + later
+
+
 # (r34m) Before a branch's condition: how a checklist or a tree counts its steps ("First,", "step two,", "2)", "else").
-_BRANCH_LEAD = re.compile(r"[\W_]*(?:(?:first|then|next|second|third|finally|step\s+\w+|\d+\)|otherwise|else|and|but|or)\b[\W_]*)*",
+_BRANCH_LEAD = re.compile(r"[\W_]*(?:(?:first|then|next|second|third|finally|step\s+\w+|\d+\)|otherwise|else|and|but|or|"
+                          # (r37m) a fallback case: "failing that, if ...", "if not, then when ..."
+                          r"failing\s+(?:that|this)|if\s+not)\b[\W_]*)*",
                           re.IGNORECASE)
 # After a checklist's last condition: that the rule does not apply there ("if it shows nothing, this does not apply").
 _NOT_APPLYING = re.compile(r"\b(?:does\s+not|doesn['\u2019]t|do\s+not)\s+apply\b|\bnot\s+(?:this|the\s+\w+'s)\s+(?:note|rule|lesson|"
@@ -1827,7 +1950,9 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
             return None  # "...; if User1 is also owned, ...": a branch that adds to the one before, not another case
         before, after = clause.split(text, 1)
         last = at == len(clauses) - 1
-        if _BRANCH_LEAD.fullmatch(before) and verbs_in(after) and not _NOT_APPLYING.search(after):
+        # (r37m: the first case may follow the scope of the whole note, "For the box being analysed: when ...")
+        scoped = not groups and (scope := _CLASS_SCOPE.match(before)) is not None and not before[scope.end():].strip()
+        if (_BRANCH_LEAD.fullmatch(before) or scoped) and verbs_in(after) and not _NOT_APPLYING.search(after):
             groups.append(inside)
         elif not groups and verbs_in(before) and not after.strip(" ,.;"):
             groups.append(inside)  # the order first, its condition after it
@@ -1837,6 +1962,10 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
             return None
         placed.add(inside[0])
     headed = {i for i, c in enumerate(words.conditions) if words.situation.strip() and c.text.strip() == words.situation.strip()}
+    if headed and groups and clauses and verbs_in(clauses[0]) and not any(c.text in clauses[0] for c in words.conditions):
+        # (r37m) "E0 scan only -> decoy it; E0 under exploit -> Remove it": the opening situation heads the first case's
+        # order alone (its clause states no condition of its own), not every case as a tree's heading does
+        groups.insert(0, sorted(headed))
     return (groups, closed) if (len(groups) > 1 or groups and closed) and len(placed | headed) == len(words.conditions) else None
 
 
@@ -1905,6 +2034,15 @@ _CLASS_SCOPE = re.compile(r"^\s*(?:on|for|across|among|with|in)\s+(?P<what>(?:th
 
 
 _AT_HAND_SCOPE = re.compile(HOST_AT_HAND, re.IGNORECASE)
+
+
+def _at_hand_scope_of(instruction: str, condition: str) -> Optional[re.Match]:
+    """(r37m) The scope "For the host under analysis," that opens the sentence a condition stands in, when the condition
+    is in a later clause of it ("For the machine under inspection, if ... recommend X; failing that, if it ..., recommend
+    Y"): the scope holds for every clause of its sentence. None for any other scope, or none."""
+    sentence = next((s for s in re.split(r"(?<=[.!?])\s+", instruction) if condition in s), "")
+    scope = _CLASS_SCOPE.match(sentence)
+    return scope if scope and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) else None
 _LONE_IT = re.compile(r"\bit\b(?!')", re.IGNORECASE)  # "it" as a subject ("if it shows ..."), not "its", "it's"
 
 

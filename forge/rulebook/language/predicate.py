@@ -618,7 +618,8 @@ def _one_row(parts: list[Predicate]) -> list[Predicate]:
 def implies(p: Predicate, q: Predicate) -> bool:
     """Does every context meeting `p` meet `q`? Conservative: True only when the forms show it."""
     p, q = _quiet_form(_collapsed(p)), _quiet_form(q)
-    if isinstance(q, Always) or p == q:
+    # (r37m: `q` collapsed as `p` is, too: "scanned, or exploited" is "any activity" on both sides)
+    if isinstance(q, Always) or p == q or p == _quiet_form(_collapsed(q)):
         return True
     if isinstance(q, Atom) and q.host is not None and not q.history() and q.activity == QUIET_ACTIVITY \
             and q.compromise == QUIET_COMPROMISE:

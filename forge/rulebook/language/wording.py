@@ -148,11 +148,18 @@ _BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|
 _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\s+(?:(?:on|of|for|there|it|\w+\d)\s+){0,2}"
                      r"(?:(?:is|are|'s)\s+(?:as\s+far\s+as\s+(?:we|you|i|they)\s+go|the\s+(?:most|furthest|limit|answer|way\s+to\s+go|"
                      r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
+                     # (r37m) "an Analyse is generally the better opening move (than a Restore)": the move preferred
+                     r"(?:(?:usually|often|always|generally|probably|normally|clearly)\s+)?the\s+(?:better|best|preferred|smarter|"
+                     r"safer|wiser)\s+(?:first\s+|opening\s+)?(?:move|call|choice|option|answer|response|play)|"
                      r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty)|"
                      # a move allowed: "Sleep is fine", "a Monitor is OK there" (a "do" of it)
                      r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
                      # ("a Remove will do for that", "a Remove does the job there")
                      r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick))\b", re.IGNORECASE)
+# (r37m) A move named with no more to it, as a case's whole order ("-> the Remove alone", "just the Analyse", "a Restore
+# and nothing else"): an order of that move (read as no order, the case was dropped from the note as a remark)
+_VERB_ALONE = re.compile(r"^\s*(?:(?:just|only|simply)\s+)?(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pattern in _VERB_FORMS)
+                         + r")(?:\s+(?:alone|only|and\s+nothing\s+(?:else|more)))?\s*[.!]?\s*$", re.IGNORECASE)
 # A scope said before a verb named as enough, with no comma between them (r32m: "on Op_Host1 with a user foothold a Remove
 # will do"; without the comma the lead was not seen, and the text gave no order).
 _UNMARKED_SCOPE = re.compile(r"^(?:for|on|with|at|in)\s+[^,:;]{3,80}?\s+(?=(?:a|an|the)\s+(?:" +
@@ -193,7 +200,7 @@ _PUT_SECOND = re.compile(r"\bfirst\b(?:[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|th
 # better as, may stand between)
 _COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+)?"
                        r"(?:is|are|works?|does|'s|would\s+be|will\s+be)\s+(?:\w+\s+){0,2}?"
-                       r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+(?:(?:use|way|move|call|choice|option|bet|spend)\s+"
+                       r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+(?:(?:first|opening)\s+)?(?:(?:use|way|move|call|choice|option|bet|spend)\s+"
                        r"(?:of\s+(?:the|a|our|your)\s+(?:step|turn|move|action|time)\s+)?)?than\s+(?:\w+\s+)?(?P<second>"
                        + _VERB_WORD + r")", re.IGNORECASE)
 # "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
@@ -701,6 +708,13 @@ def _so_order(part: str) -> str:
     """ "REASON, so ORDER" ("User2 is the box the exercise must find, so leave User2 alone"): the order (a ", so ..."
     that does not order is a consequence, left out as a justification)."""
     found = re.search(r",\s*so\s+(?!that\b)(?P<order>.+)$", part, re.IGNORECASE)
+    condition = _CONDITION.match(part) if found and _IMPERATIVE_START.match(found["order"]) else None
+    if condition:
+        # (r37m) "once it shows root a Remove would be wasted, so Restore it": the condition heads the order, the
+        # judgement between them is its reason
+        end = _clause_end(part, condition.end())
+        if end < found.start() and _STATE_WORDS.search(part[:end]) and not verbs_in(part[:end]):
+            return f"{part[:end].rstrip(' ,')}, {found['order']}"
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and (not _CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
@@ -798,7 +812,7 @@ def _after_doubt(part: str) -> Optional[re.Match]:
 # The teacher's view, a doubt said aside, then the order: "I think, though I am not fully certain it generalises, that
 # when ..., I should ..."
 _I_THINK_THAT = re.compile(r"^(?:i|we)\s+(?:now\s+|really\s+|still\s+|also\s+)?(?:think|believe|reckon|feel|suspect|guess)\s*"
-                           r"(?:,[^,;:]{0,120},\s*)?that\s+(?P<rest>.+)$", re.IGNORECASE)
+                           r"(?:(?:,[^,;:]{0,120},\s*)?that\s+|,\s*)(?P<rest>.+)$", re.IGNORECASE)  # (r37m: or "I think, <view>")
 # The teacher's confidence, then the order: "Looking back I'm fairly, not completely, sure that whenever ..., I should ..."
 _SURE_THAT = re.compile(r"^(?:[^.;:]*?\s)?(?:i'm|i\s+am|we're|we\s+are)\s+(?:[\w,]+\s+){0,4}?(?<!not\s)(?:sure|certain|convinced|"
                         r"confident)\s+(?:now\s+)?that\s+(?P<rest>.+)$", re.IGNORECASE)
@@ -846,7 +860,7 @@ def gives_order(sentence: str) -> bool:
     participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
     if participle and gives_order(participle["rest"]):
         return True
-    if _AS_FAR.match(body):
+    if _AS_FAR.match(body) or _VERB_ALONE.match(body):
         return True  # "Remove is as far as we go there": an order of that verb, and no further
     if _RATHER_ORDER.match(body):
         return True  # (r33m) "I'd sooner restore User3 than remove it": the teacher's preference is the order
@@ -863,7 +877,7 @@ def gives_order(sentence: str) -> bool:
     if start:
         if _CONDITION.match(body):
             # ("Each time it looked clean for a step and then it did not.": a moment told in the past, no order after it)
-            return not (_TOLD_MOMENT.search(body) or _TOLD_OF_IT.search(body)) or _orders_after(body)
+            return not (_TOLD_MOMENT.search(body) or _TOLD_OF_IT.search(body) or _TOLD_WHEN.match(body)) or _orders_after(body)
         first = body.split()[0].lower()
         verb = _VERB.match(body)
         # (a decoy's full name is the verb, whatever its last letter: "DecoySmss User3" orders it)
@@ -953,8 +967,16 @@ _AT_HAND_START = re.compile(r"^\s*" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 # "when", not a condition the rule is for.
 # (or of a run: "When Enterprise2 was exploited in seed 1001 I removed it")
 _TOLD_MOMENT = re.compile(rf"\b(?:{_TOLD_VERB})\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b|"
-                          rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b",
+                          rf"\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
+                          # (r37m) the teacher's own past move at a told moment: "When we restored Op_Host1 on turn 12 ..."
+                          rf"\b(?:i|we)\s+\w+ed\b[^.;:]*?\b(?:at|on|in|by|during|around)\s+(?:step|turn|seed|episode|run)\s+\d+\b",
                           re.IGNORECASE)
+# (r37m) A condition told in the past, then the teacher's own past move: "when an ops box got probed we went on
+# waiting" is a story's moment, no order
+_TOLD_WHEN = re.compile(rf"^\W*(?:when|whenever|once|as\s+soon\s+as|after)\s+"
+                        rf"(?:(?!\b(?:is|are|shows?|gets|becomes?|turns|reads|sits|goes|has|have|stays|remains)\b)[^.;:,])*?"
+                        rf"\b(?:{_TOLD_VERB})\b[^.;:,]*?\b(?:i|we)\s+(?:(?:just|still|then)\s+)?(?:{_TOLD_VERB}|\w+ed)\b",
+                        re.IGNORECASE)
 
 
 # What a host did or how it looked, told in the past after a condition word ("each time it looked clean", "whenever it
@@ -1469,6 +1491,10 @@ _JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our|your)\s+(?:\w+\s+){0,2}?(?:call|m
                           r"demands?|requires?)\s+(?:(?:simply|just)\s+)?(?:(?:a|an|the|to)\s+)?(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# A move named as the subject of a judgement: "an Analyse is pointless by then", "the Restore would be wasted" (r37m)
+_MOVE_JUDGED = re.compile(r"\s(?:a|an|the|any)\s+" + _VERB_WORD + r"\w*\s+(?:is|are|would\s+be|will\s+be)\b", re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -1486,8 +1512,12 @@ def _clause_end(text: str, start: int) -> int:
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
         end = stop.start()
         break
+    # (r37m) "once it shows root a Remove would be wasted": a move as the subject of a judgement, after the state,
+    # opens the main clause
+    judged = _MOVE_JUDGED.search(rest[:end])
     bad = _BAD_IDEA.search(rest[:end])  # "Analysing X on a mere scan is wasted": the judgement is no part of the condition
     end = bad.start() if bad else end
+    end = judged.start() if judged and judged.start() < end and _STATE_WORDS.search(rest[:judged.start()]) else end
     # "Remove User2 when it is compromised rather than restoring it": the verb so dispreferred is the order's, no
     # restriction of the condition ("scanned rather than exploited", no verb of ours, still restricts it)
     other = _INSTEAD_OF_VERB.search(rest[:end])
@@ -1590,6 +1620,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
     spans.extend(_at_level(instruction))
+    spans.extend(_later_situations(instruction))
     # (r34h) "facing an intruder who is driving directly at Enterprise1, ...": what the rule is for, a condition on
     # the attacker (read as no condition, the order's own state decided alone)
     spans.extend(m.group(0) for m in _AGAINST_ATTACKER.finditer(instruction))
@@ -1602,6 +1633,21 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         # "When no alert fires during a step" is part of that condition, not another one
         out.append(Condition(span, negations_in(span), hosts_in(span), classes_in(span)))
     return tuple(out)
+
+
+def _later_situations(instruction: str) -> list[str]:
+    """(r37m) The situation of a later case in a note of cases, each "<situation> -> <order>" ("E0 scan only -> decoy it;
+    E0 under exploit -> Remove it instead", the arrows read as colons): after a semicolon, what comes before the colon
+    when it names a host or class and a state, and no move and no teller. The first case's situation is the note's
+    opening; left unread, a later case's order stood with no condition of its own."""
+    found = []
+    for piece in re.split(r"\s*;\s*", instruction)[1:]:
+        head, colon, order = piece.partition(":")
+        if not colon or not order.strip() or verbs_in(head) or _FIRST_PERSON.search(head) or _CONDITION.search(head):
+            continue
+        if (hosts_in(head) or classes_in(head)) and (_STATE_WORDS.search(head) or _LEVEL_WORDS.search(head)):
+            found.append(head.strip())
+    return found
 
 
 # The attacker the rule is for, said before the order: "against an attacker that ...", "facing the b_line kind of red"
@@ -2003,7 +2049,16 @@ def written_out(text: str) -> str:
     text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)
     text = _EQUALS_GLOSS.sub(lambda m: m[0] if not _glosses_host_state(m) else f"{m['said']} means {m['gloss']}", text)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
+    # (r37m) "an exploit on Op_Host1 is the moment to restore it": the situation named as the time for the order (read
+    # as it stood, "to stop ..." was a purpose, and the order after it was cut away with it)
+    text = _MOMENT_FOR.sub(lambda m: f"{m['lead']}when {m['situation']}, ", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
+
+
+# A situation named as the time for an order: "any probe of an ops box is the time to ...", "an exploit on Op_Host2 is
+# the signal to ..." (a host or state in general, "a/an/any ...", then "is the moment / time / signal / cue to")
+_MOMENT_FOR = re.compile(r"(?P<lead>^|[.;:]\s*|,\s*)(?P<situation>(?:a|an|any)\s+[^,;:.]{3,60}?)\s+(?:is|are)\s+(?:the|your|our)\s+"
+                         r"(?:right\s+)?(?:moment|time|signal|cue|point)\s+to\s+(?=\w)", re.IGNORECASE)
 
 
 # "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
