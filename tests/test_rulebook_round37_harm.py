@@ -13,7 +13,7 @@ from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import Evidence
 from forge.rulebook.retrieval.resolve import eligible_rules, resolve_conflicts
-from forge.rulebook.store.curation import Teaching
+from forge.rulebook.store.curation import Teaching, _relearned
 from tests.plan_book import PlanBook
 
 PLANNER = ("planner",)
@@ -61,9 +61,14 @@ def test_guard_a_corrected_condition_from_that_failure_is_a_rule_of_its_own():
     assert [o.result for o in _withdrawn_book().apply(_lesson(corrected, "s4/i02", "dn-failure-1")).outcomes] == ["add"]
 
 
-def test_guard_the_same_words_from_another_failure_or_teacher_are_not_so_refused():
-    assert [o.result for o in _withdrawn_book().apply(_lesson(RETOLD, "s4/i02", "dn-failure-2")).outcomes] == ["add"]
-    assert [o.result for o in _withdrawn_book().apply(_lesson(RETOLD, "s7/i01", "dn-failure-1")).outcomes] == ["add"]
+def test_guard_the_same_words_from_another_failure_or_teacher_are_not_relearned():
+    # Relearning asks for the same failure and a teacher of the withdrawn rule; whether the retold words mean the
+    # withdrawn rule is the by-meaning refusal's question (since r37m reads both wordings alike, it refuses them too).
+    book = _withdrawn_book()
+    withdrawn = next(iter(book.records.values()))
+    assert _relearned(withdrawn, _lesson(RETOLD, "s4/i02", "dn-failure-1"))
+    assert not _relearned(withdrawn, _lesson(RETOLD, "s4/i02", "dn-failure-2"))
+    assert not _relearned(withdrawn, _lesson(RETOLD, "s7/i01", "dn-failure-1"))
 
 
 # -- an exception heading with an aside in brackets -----------------------------------------------------------------------
