@@ -2,9 +2,12 @@
 episodes (real CybORG, the surrogate defender), for every step and every role, what situation.py reads of
 the context the role was called with equals the blue table the context was rendered from: each host it
 states has exactly the table's row, every host the table shows as not quiet is stated, and the history
-lines read back as the tables the defender saw at its earlier steps."""
+lines read back as the tables the defender saw at its earlier steps. The Planner's and the ActionChooser's alert
+block lists exactly the hosts the table shows as not quiet, and a host it leaves out is read unknown (r37q)."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,7 +17,7 @@ from forge.rulebook.outcomes.aftermath import EpisodeNotes
 from forge.config import load_config
 from forge.env import Cage2Env
 from forge.env.catalog import HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
-from forge.env.text_view import table_states
+from forge.env.text_view import render_alerts, table_states
 from forge.protocol.episode import play_episode
 from forge.rulebook.language.situation import read_situation
 from forge.wiring import build_clients
@@ -92,6 +95,8 @@ def mismatches(table: dict, past: list, role: str, context: str) -> list[str]:
             found.append(f"{host}: read {states}, the table shows {table[host]}")
         if role != "analyst" and table[host] != QUIET and not states:
             found.append(f"{host}: shows {table[host]} but was not read")
+    if role != "analyst":
+        found += _alert_block_mismatches(table, context, situation)
     if role == "analyst":
         analysed = [h for h in HOSTS if situation.states(h)]
         if len(analysed) != 1:
@@ -105,6 +110,32 @@ def mismatches(table: dict, past: list, role: str, context: str) -> list[str]:
                 wanted = tuple((step + 1, *states[host]) for step, states in past)
                 if history.past(host) != wanted:
                     found.append(f"{host}: history read {history.past(host)}, the defender saw {wanted}")
+    return found
+
+
+def _alert_block_mismatches(table: dict, context: str, situation) -> list[str]:
+    """(r37q) The Planner's and the ActionChooser's alert block is complete: under its one `Alerts:` line, exactly the
+    table's hosts that are not quiet, each with its row, in the table's order (or the quiet line when there are none),
+    up to a blank line. A host it leaves out, which no other line the reader reads names, is read unknown, not quiet
+    (test_rulebook_round37_alerts.py says why)."""
+    lines = context.splitlines()
+    headers = [i for i, line in enumerate(lines) if line == "Alerts:"]
+    if len(headers) != 1:
+        return [f"{len(headers)} `Alerts:` lines"]
+    block = []
+    for line in lines[headers[0] + 1:]:
+        if not line.strip():
+            break
+        block.append(line)
+    wanted = [f"{h}: Activity {table[h][0]}, Compromised {table[h][1]}" for h in HOSTS if table[h] != QUIET]
+    quiet_line = render_alerts(SimpleNamespace(hosts=()))  # the renderer's line for a network with nothing to list
+    found = [] if block == (wanted or [quiet_line]) else [f"alert block {block}, table {wanted}"]
+    if wanted:
+        others = [line for i, line in enumerate(lines) if not headers[0] < i <= headers[0] + len(block)
+                  and not line.startswith(("Recent steps:", "Host history"))]
+        for host in HOSTS:
+            if table[host] == QUIET and not any(host in line for line in others) and situation.states(host):
+                found.append(f"{host}: left out of the alert block but read {situation.states(host)}")
     return found
 
 
