@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Optional
 
-from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
+from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
@@ -471,7 +471,61 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         if matched and host in positive_hosts(predicate) and not excluded:
             said = "excepts" if host in words.excepted else "contrasts its order with"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
-    return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action)
+    return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action) \
+        or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate)))
+
+
+def _class_beyond(cls: str, lesson: str, order: str, spoken: set[str], named: Iterable[str]) -> bool:
+    """Whether a class as an action's target says more than the lesson: its order names one host of that class, not the
+    class and not several hosts ("..., Remove Enterprise1"), or the lesson names neither the class (a class word, its subnet, a named host's
+    neighbours, every host) nor two of its hosts the order leaves to choose between ("of User3 and User4, decoy the
+    clean one")."""
+    members = set(HOST_CLASSES[cls])
+    if len(set(hosts_in(order)) & members) == 1 and cls not in classes_in(order) and not _SEVERAL.search(order):
+        return True
+    if cls in spoken or _RELATIVE_WORDS.search(lesson) or _SUBNETS.search(lesson) \
+            or _HOSTS_IN_GENERAL.search(lesson) and _EVERY_HOST.search(lesson):
+        return False
+    return not (len(set(named) & members) >= 2 and len(set(hosts_in(order)) & members) != 1)
+
+
+# An order on several hosts at once: "a Restore of each owned one", "all of them", "every one".
+_SEVERAL = re.compile(r"\b(?:each|every|all|both)\b", re.IGNORECASE)
+# Words that put an order on every host at once: "no Restore anywhere", "on anything", "across the whole network".
+_SUBNETS = re.compile(r"\bsubnets?\b", re.IGNORECASE)
+_EVERYWHERE = re.compile(r"\b(?:anywhere|everywhere|nowhere|(?:on|to|at|for|with)\s+(?:anything|everything)|at\s+all|whole\s+network|network[\s-]wide|"
+                         r"across\s+the\s+(?:board|network)|(?:any|every|each|all|no)\s+(?:other\s+)?(?:the\s+)?"
+                         r"(?:hosts?|machines?|box(?:es)?|systems?|servers?))\b", re.IGNORECASE)
+
+
+def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[str]:
+    """(r37y) An action's target reaches no further than the text's words: aimed at a whole class, the text names that
+    class (a class word, its subnet, a word for a named host's neighbours) or two of its hosts to choose between ("of
+    User3 and User4, decoy the clean one"); aimed at every host (`any`), the text names no host or class of its own, or
+    says "anywhere", "any host", "on anything". A named host's class is no target by itself ("restore User1 when it is
+    exploited" is about User1, not about every user host). (A verb with no host, Monitor, has no reach.)"""
+    done, banned = _moves(action)
+    lesson = f"{words.situation} {words.instruction}"
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    own = done + (banned if str((action or {}).get("mode", "")).lower() == "never" else [])  # (not a prefer's other side)
+    if matching and not _EVERYWHERE.search(order) and any(target == "any" and verb in HOST_VERBS for verb, target in own):
+        # "when any host is rooted, restore it": the order is for the host the trigger matched, never every host
+        return (f"reach: the action aims {own[0][0]} at every host, but the text orders it on the host its condition "
+                "speaks of: aim it at $matched")
+    spoken, named = set(classes_in(lesson)), hosts_in(words.text)
+    everywhere = bool(_EVERYWHERE.search(words.text))
+    for verb, target in own:
+        if verb not in HOST_VERBS and verb != ANY_VERB:
+            continue
+        if target == "any" and not everywhere and (named or spoken):
+            return (f"reach: the action aims {verb} at every host, but the text speaks of "
+                    f"{', '.join([*named, *sorted(spoken)])[:60]}: aim it at what the text names")
+        if target in HOST_CLASSES and _class_beyond(target, lesson, order, spoken, named):
+            return (f"reach: the action aims {verb} at every {target} host, but the text names no {target} hosts as such "
+                    f"for its order: aim it at the host the text names")
+    return None
 
 
 # A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well"; or
@@ -781,7 +835,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     return None
 
 
-CHECKS = ("format", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
+CHECKS = ("format", "reach", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
           "bare", "before", "claims", "narrow", "history", "facts", "target")
 
 
