@@ -156,7 +156,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")
-    return _inversion(words, action, ordered, reachable)
+    return _inversion(words, action, ordered, reachable) or _put_off_ordered(words, done, ordered) \
+        or _never_unspoken(words, action)
 
 
 def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reachable: set[str]) -> Optional[str]:
@@ -214,6 +215,61 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
     return None
 
 
+def _put_off_ordered(words: Wording, done: list[tuple[str, Optional[str]]], ordered: set[str]) -> Optional[str]:
+    """(r37y) An action whose first move is a verb the text puts after another ("Analyse it before removing it", "plan
+    a Remove first -- a Restore costs too much", "a Remove doesn't hold there") where the text orders that other verb:
+    the order turned around, whatever the polarity words (a `prefer` of the first verb over it says it)."""
+    if not done:
+        return None
+    put_last = _put_last(words)
+    if done[0][1] in put_last:
+        return (f"inverted: the text puts the move on {done[0][1]} after another (\"before\"), but the action orders "
+                f"{done[0][0]} {done[0][1]} first: prefer the move the text puts first over it")
+    later = _put_off(words, plain=True)
+    first = {v for v in ordered if not any(same_verb(v, p) or same_verb(p, v) for p in later)}
+    verb = done[0][0]
+    if first and any(same_verb(p, verb) for p in later) and not any(same_verb(f, verb) for f in first):
+        return (f"inverted: the text puts {verb} after {', '.join(sorted(first))} (\"before\", \"first\"), but the action "
+                f"orders {verb} first: prefer {', '.join(sorted(first))} over it")
+    return None
+
+
+def _put_last(words: Wording) -> set[str]:
+    """The hosts and classes the order names only after a "before" of its own verb ("restore Op_Server0 before restoring
+    the user host": the user hosts come second), where it names another place ahead of it."""
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    places = set()
+    for m in _BEFORE_VERB.finditer(order):
+        if _TURNED_AROUND.search(order[max(0, m.start() - 30):m.end()]):
+            continue
+        after = re.split(r"[,;.:]|\s--\s", order[m.start():], maxsplit=1)[0]
+        ahead = order[:m.start()]
+        named_after = {*hosts_in(after), *classes_in(after)}
+        if named_after and ({*hosts_in(ahead), *classes_in(ahead)} - named_after or re.search(r"\b(?:it|its)\b", ahead)):
+            places |= named_after - {*hosts_in(ahead), *classes_in(ahead)}
+    return places
+
+
+def _never_unspoken(words: Wording, action: Optional[dict]) -> Optional[str]:
+    """(r37y) A `never` of a verb the text turns down nowhere: no prohibition the reading places, and every clause that
+    names the verb is free of a negation or a doubt ("I'd Remove User4 and then put a decoy on Enterprise0" compiled as
+    "never Remove User4", where the reading took a clause of the story for the instruction)."""
+    if not isinstance(action, dict) or str(action.get("mode", "")).lower() != "never" or words.prohibitions \
+            or words.dispreferred:
+        return None
+    verb = _verb(action.get("verb"))
+    if verb == ANY_VERB:
+        return None
+    clauses = [c for sentence in re.split(r"(?<=[.;!?])\s+", words.text) for c in _CLAUSE_END.split(sentence)
+               if any(same_verb(named, verb) for named in verbs_in(c))]
+    if clauses and not any(_NEGATIVE_WORD(c) or _DOUBTING.search(c) or _FAILS_NOW.search(c) for c in clauses):
+        return (f"inverted: the text names {verb} only in clauses that order it or tell of it ({clauses[0].strip()[:60]!r}), "
+                f"and turns it down nowhere, but the action is a \"never\" of it")
+    return None
+
+
 # "restore Op_Server0 before restoring the user host", "ahead of any Restore": the verb so named comes second.
 # (a verb right after the word, or after "you" / "we": "as before the Analyse" in a condition is no order)
 # ("before any Restore of a user host", "before a Remove": any move of that verb, not "the" one a condition speaks of)
@@ -224,15 +280,18 @@ _FIRST = re.compile(r"\b(?P<verb>\w+)\s+(?:(?:it|them|that|this|the\s+\w+|\w+\d)
                     re.IGNORECASE)
 
 
-def _put_off(words: Wording) -> set[str]:
+def _put_off(words: Wording, plain: bool = False) -> set[str]:
     """The verbs an order puts after another ("before restoring ..."): a priority over them, as `prefer ... over`
     writes it. An order of one verb "first" ("plan a Remove first -- a Restore costs too much") puts after it every
-    other verb the text names."""
+    other verb the text names. `plain`: only where no negation just before turns the "first" or "before" around ("rather
+    than analysing it first", "no Analyse first" put nothing off)."""
     order = words.instruction
     for condition in words.conditions:
         order = order.replace(condition.text, " ")
-    later = {v for m in _BEFORE_VERB.finditer(order) for v in verbs_in(m["next"])}
-    first = {v for m in _FIRST.finditer(order) for v in verbs_in(m["verb"] or m["after"] or "")}
+    kept = (lambda m: not _TURNED_AROUND.search(order[max(0, m.start() - 30):m.start() + len(m.group(0))])) if plain \
+        else (lambda m: True)
+    later = {v for m in _BEFORE_VERB.finditer(order) if kept(m) for v in verbs_in(m["next"])}
+    first = {v for m in _FIRST.finditer(order) if kept(m) for v in verbs_in(m["verb"] or m["after"] or "")}
     # a verb the text says does not work there, in the present ("A Remove doesn't hold on that server"): a report, no
     # order of its own, but what the order is given in place of
     failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if (fails := _FAILS_NOW.search(sentence))
@@ -240,6 +299,8 @@ def _put_off(words: Wording) -> set[str]:
     return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
 
 
+# A negation just before a "first" or "before" turns it around: "rather than analysing it first", "no Analyse first".
+_TURNED_AROUND = re.compile(r"\b(?:no|not|never|without|rather\s+than|instead\s+of)\b|n['\u2019]t\b", re.IGNORECASE)
 # "a Remove doesn't hold on that server", "Restore never sticks there", "Remove keeps failing there" (the present; "Remove
 # did not hold last time" tells what happened once)
 _FAILS_NOW = re.compile(r"\b(?:(?:does\s*n[o']t|do\s*n[o']t|won'?t|will\s+not|never)\s+(?:really\s+)?(?:holds?|works?|sticks?|lasts?)|"
