@@ -1,0 +1,95 @@
+"""Round 37 (r37y): the checks refuse compilations that widen a rule's target, turn its order around or turn its
+history around, and keep accepting the faithful compilation of the same text. Sentences are this file's own."""
+
+from forge.rulebook.authoring.checks import text_problem
+
+
+def _check(text, when, action):
+    problem = text_problem(text, when, action)
+    return (problem or "").split(":", 1)[0] or None
+
+
+# -- reach: the action's target no wider than the text names --------------------------------------------
+
+
+def test_named_host_widened_to_its_class_is_refused():
+    text = "Whenever User2 shows an exploit, take the attacker off User2."
+    when = {"host": "User2", "activity": "Exploit"}
+    assert _check(text, when, {"mode": "do", "verb": "Remove", "target": "User"}) == "reach"
+    assert _check(text, when, {"mode": "do", "verb": "Remove", "target": "User2"}) is None
+
+
+def test_matched_host_widened_to_every_host_is_refused():
+    text = "If some box is rooted, reimage that very box."
+    when = {"class": "any", "compromise": "Privileged"}
+    assert _check(text, when, {"mode": "do", "verb": "Restore", "target": "any"}) == "reach"
+    assert _check(text, when, {"mode": "do", "verb": "Restore", "target": "$matched"}) is None
+
+
+def test_a_prohibition_on_every_host_stays_accepted_where_the_text_says_so():
+    text = "While no host shows any compromise, plan no Restore anywhere."
+    when = {"not": {"class": "any", "compromise": "any"}}
+    assert _check(text, when, {"mode": "never", "verb": "Restore", "target": "any"}) is None
+
+
+# -- an order turned around ----------------------------------------------------------------------------------
+
+
+def test_the_verb_put_second_prescribed_first_is_refused():
+    text = "When Enterprise1 is compromised at user level, I would Analyse Enterprise1 before removing it."
+    when = {"host": "Enterprise1", "compromise": "User"}
+    wrong = {"mode": "do", "verb": "Remove", "target": "Enterprise1"}
+    right = {"mode": "prefer", "verb": "Analyse", "target": "Enterprise1",
+             "over": {"verb": "Remove", "target": "Enterprise1"}}
+    assert _check(text, when, wrong) == "inverted"
+    assert _check(text, when, right) is None
+
+
+def test_the_other_verb_of_a_first_order_prescribed_is_refused():
+    text = "Once Op_Server0 is owned, put a Remove first -- a Restore there costs us too much as an opening move."
+    when = {"host": "Op_Server0", "compromise": "any"}
+    assert _check(text, when, {"mode": "do", "verb": "Restore", "target": "Op_Server0"}) == "inverted"
+
+
+def test_the_place_put_second_prescribed_is_refused():
+    text = "Whenever Op_Server0 and a user host are both owned, reimage Op_Server0 before reimaging the user host."
+    when = {"all": [{"host": "Op_Server0", "compromise": "any"}, {"class": "User", "compromise": "any"}]}
+    wrong = {"mode": "do", "verb": "Restore", "target": "User"}
+    right = {"mode": "prefer", "verb": "Restore", "target": "Op_Server0", "over": {"verb": "Restore", "target": "User"}}
+    assert _check(text, when, wrong) == "inverted"
+    assert _check(text, when, right) is None
+
+
+def test_a_never_of_a_verb_the_text_only_orders_is_refused():
+    text = ("User3 got exploited at step 5 and I answered with an Analyse, and the attacker reached Enterprise1 soon after. "
+            "I could be wrong, but when User3 shows an exploit while Enterprise1 is still clean, the attacker is probably "
+            "about to pivot up; I'd Remove User3 and then put a DecoyTomcat on Enterprise1.")
+    when = {"all": [{"host": "User3", "activity": "Exploit"}, {"host": "Enterprise1", "compromise": "No"}]}
+    right = {"mode": "do", "verb": "Remove", "target": "User3", "then": [{"verb": "DecoyTomcat", "target": "Enterprise1"}]}
+    assert _check(text, when, {"mode": "never", "verb": "Remove", "target": "User3"}) == "inverted"
+    assert _check(text, when, right) is None
+
+
+# -- a history turned around ---------------------------------------------------------------------------------
+
+
+def test_a_fresh_compromise_read_as_an_old_one_is_refused():
+    text = "Ent2 freshly owned (was clean last step) -> Remove Ent2."
+    action = {"mode": "do", "verb": "Remove", "target": "Enterprise2"}
+    assert _check(text, {"host": "Enterprise2", "newly_compromised": False}, action) == "history"
+    assert _check(text, {"host": "Enterprise2", "newly_compromised": True}, action) is None
+
+
+def test_a_move_that_changed_nothing_read_as_a_change_is_refused():
+    text = "If a host still shows a compromise right after you removed it, the removal did nothing: reimage that host."
+    when = {"class": "any", "compromise": "any", "acted": "Remove", "within": 1}
+    action = {"mode": "do", "verb": "Restore", "target": "$matched"}
+    assert _check(text, {**when, "changed": True}, action) == "history"
+    assert _check(text, {**when, "changed": False}, action) is None
+
+
+def test_an_exploit_with_no_scan_first_read_as_one_scanned_first_is_refused():
+    text = "A User1 exploit that came without any scan of it beforehand is strange; Analyse User1 when you see one."
+    action = {"mode": "do", "verb": "Analyse", "target": "User1"}
+    assert _check(text, {"host": "User1", "activity": "Exploit", "scan_before_exploit": True}, action) == "history"
+    assert _check(text, {"host": "User1", "activity": "Exploit", "scan_before_exploit": False}, action) is None
