@@ -682,7 +682,10 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
         classes = set(HOST_CLASSES)  # "when a host's row says Compromised Unknown": a host of any class
     # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours"), or
     # every other host ("User1 is the only host showing anything").
-    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(text) else set()) \
+    lesson = f"{words.situation} {words.instruction}"
+    # (r37y: the lesson's own relative words, not the story's: "the attacker moved on to the rest of the subnet" in the
+    # story lets no order aim at a neighbour of the host the lesson names)
+    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(lesson) else set()) \
         | (set(HOSTS) if _EVERY_OTHER.search(text) else set()) \
         | (set(HOSTS) if general and _EVERY_HOST.search(f"{words.situation} {words.instruction}") else set())
     for key, value in _places(when_raw) + _places(action_raw):
@@ -799,6 +802,36 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").
     if not may_overlap(predicate, found):
         return f"claims: the predicate excludes what the condition says ({describe(found)[:90]}): express the condition"
+    return _state_widened(found, predicate)
+
+
+# Every value of a state, as the reading may list them: "compromised at user level or root" is any compromise.
+_ALL_VALUES = {"activity": frozenset({"Scan", "Exploit"}), "compromise": frozenset({"User", "Privileged"})}
+
+
+def _states(predicate) -> dict[tuple[str, str], set[str]]:
+    """The values each place (a host, or a class) is asked in, per state (activity, compromise), by positive atoms."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for atom, negated in atoms_of(predicate):
+        place = atom.host or atom.host_class
+        for key in ("activity", "compromise"):
+            value = getattr(atom, key)
+            if not negated and place and value is not None:
+                out.setdefault((place, key), set()).add(value)
+    return out
+
+
+def _state_widened(found, predicate) -> Optional[str]:
+    """(r37y) Where the reading of a condition is partial, the states it did place still hold: a place it reads in one
+    state ("Enterprise1 at Compromised User", "when Op_Server0 gets exploited") that the predicate asks in any state of
+    that kind is wider than the text, whatever else the reading left out."""
+    asked = _states(predicate)
+    for (place, key), values in _states(found).items():
+        if "any" in values or values >= _ALL_VALUES[key] or values & {QUIET_ACTIVITY, QUIET_COMPROMISE}:
+            continue
+        if "any" in asked.get((place, key), set()):
+            return (f"claims: the condition reads {place} as {'/'.join(sorted(values))} ({key}), but the predicate asks it in "
+                    f"any {key}: express the state the text says")
     return None
 
 
@@ -955,10 +988,24 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
-        or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
+        or _scope(words, predicate, when_raw, action) or _condition_hosts(words, predicate) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _narrow(text, predicate, unexpressed) or _history(words, predicate, unexpressed)
+
+
+def _condition_hosts(words: Wording, predicate) -> Optional[str]:
+    """(r37y) A host the condition names ("when User3 is owned, remove it") restricts the trigger: the action aimed at
+    it is not enough, a trigger on any host in that state would hold where User3 is clean and another host owned. (A
+    host the text excepts, concedes or names as one of a group the trigger is about is the scope check's.)"""
+    trigger_hosts = {atom.host for atom, _ in atoms_of(predicate) if atom.host}
+    spared = set(words.excepted) | set(words.contrasted) | set(conceded_hosts(words.text)) | _included(words.instruction)
+    for condition in words.conditions:
+        for host in condition.hosts:
+            if host not in trigger_hosts and host not in spared and host in HOSTS:
+                return (f"host: the condition names {host} ({condition.text[:60]!r}), but the trigger is not restricted to "
+                        f"{host}: keep the condition on the host it names")
+    return None
 
 
 def _never_holds(predicate) -> Optional[str]:
