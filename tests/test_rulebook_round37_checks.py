@@ -93,3 +93,29 @@ def test_an_exploit_with_no_scan_first_read_as_one_scanned_first_is_refused():
     action = {"mode": "do", "verb": "Analyse", "target": "User1"}
     assert _check(text, {"host": "User1", "activity": "Exploit", "scan_before_exploit": True}, action) == "history"
     assert _check(text, {"host": "User1", "activity": "Exploit", "scan_before_exploit": False}, action) is None
+
+
+# -- a named host kept in the trigger, the story's words kept out, a placed state kept ----------------------------
+
+
+def test_a_host_the_condition_names_must_restrict_the_trigger():
+    text = "Chooser: once User2 is compromised, plan its Remove."
+    action = {"mode": "do", "verb": "Remove", "target": "User2"}
+    assert _check(text, {"class": "any", "compromise": "any"}, action) == "host"
+    assert _check(text, {"class": "User", "compromise": "any"}, action) == "host"
+    assert _check(text, {"host": "User2", "compromise": "any"}, action) is None
+
+
+def test_a_relative_word_of_the_story_lets_no_order_move_to_a_neighbour():
+    text = ("I lost User1 to a slow attacker who then moved through the rest of that subnet. If Enterprise0 is scanned, "
+            "put a DecoyApache on Enterprise0.")
+    when = {"host": "Enterprise0", "activity": "Scan"}
+    assert _check(text, when, {"mode": "do", "verb": "DecoyApache", "target": "Enterprise1"}) == "grounding"
+    assert _check(text, when, {"mode": "do", "verb": "DecoyApache", "target": "Enterprise0"}) is None
+
+
+def test_a_state_the_partial_reading_places_is_not_widened():
+    text = "if Ent2 gets exploited pls take the attacker off it quick"
+    action = {"mode": "do", "verb": "Remove", "target": "Enterprise2"}
+    assert _check(text, {"host": "Enterprise2", "activity": "any"}, action) == "claims"
+    assert _check(text, {"host": "Enterprise2", "activity": "Exploit"}, action) is None
