@@ -27,7 +27,7 @@ def test_matched_host_widened_to_every_host_is_refused():
 
 
 def test_a_prohibition_on_every_host_stays_accepted_where_the_text_says_so():
-    text = "While no host shows any compromise, plan no Restore anywhere."
+    text = "So long as no box shows a compromise, plan no Restore anywhere at all."
     when = {"not": {"class": "any", "compromise": "any"}}
     assert _check(text, when, {"mode": "never", "verb": "Restore", "target": "any"}) is None
 
@@ -36,7 +36,7 @@ def test_a_prohibition_on_every_host_stays_accepted_where_the_text_says_so():
 
 
 def test_the_verb_put_second_prescribed_first_is_refused():
-    text = "When Enterprise1 is compromised at user level, I would Analyse Enterprise1 before removing it."
+    text = "Once Enterprise1 sits at user level, my habit would be to Analyse Enterprise1 before removing it."
     when = {"host": "Enterprise1", "compromise": "User"}
     wrong = {"mode": "do", "verb": "Remove", "target": "Enterprise1"}
     right = {"mode": "prefer", "verb": "Analyse", "target": "Enterprise1",
@@ -52,7 +52,7 @@ def test_the_other_verb_of_a_first_order_prescribed_is_refused():
 
 
 def test_the_place_put_second_prescribed_is_refused():
-    text = "Whenever Op_Server0 and a user host are both owned, reimage Op_Server0 before reimaging the user host."
+    text = "If Op_Server0 and some user host are owned at once, reimage Op_Server0 before reimaging that user host."
     when = {"all": [{"host": "Op_Server0", "compromise": "any"}, {"class": "User", "compromise": "any"}]}
     wrong = {"mode": "do", "verb": "Restore", "target": "User"}
     right = {"mode": "prefer", "verb": "Restore", "target": "Op_Server0", "over": {"verb": "Restore", "target": "User"}}
@@ -61,9 +61,9 @@ def test_the_place_put_second_prescribed_is_refused():
 
 
 def test_a_never_of_a_verb_the_text_only_orders_is_refused():
-    text = ("User3 got exploited at step 5 and I answered with an Analyse, and the attacker reached Enterprise1 soon after. "
-            "I could be wrong, but when User3 shows an exploit while Enterprise1 is still clean, the attacker is probably "
-            "about to pivot up; I'd Remove User3 and then put a DecoyTomcat on Enterprise1.")
+    text = ("Last run User3 was hit at step 5 and I picked an Analyse; the intruder was on Enterprise1 soon after. I might be "
+            "mistaken, but whenever User3 is under exploit and Enterprise1 is still clean, the intruder likely means to climb; "
+            "I'd Remove User3 and then set a DecoyTomcat on Enterprise1.")
     when = {"all": [{"host": "User3", "activity": "Exploit"}, {"host": "Enterprise1", "compromise": "No"}]}
     right = {"mode": "do", "verb": "Remove", "target": "User3", "then": [{"verb": "DecoyTomcat", "target": "Enterprise1"}]}
     assert _check(text, when, {"mode": "never", "verb": "Remove", "target": "User3"}) == "inverted"
@@ -81,7 +81,7 @@ def test_a_fresh_compromise_read_as_an_old_one_is_refused():
 
 
 def test_a_move_that_changed_nothing_read_as_a_change_is_refused():
-    text = "If a host still shows a compromise right after you removed it, the removal did nothing: reimage that host."
+    text = "If some host keeps showing a compromise one step after you removed it, that removal did nothing: reimage the host."
     when = {"class": "any", "compromise": "any", "acted": "Remove", "within": 1}
     action = {"mode": "do", "verb": "Restore", "target": "$matched"}
     assert _check(text, {**when, "changed": True}, action) == "history"
@@ -89,7 +89,7 @@ def test_a_move_that_changed_nothing_read_as_a_change_is_refused():
 
 
 def test_an_exploit_with_no_scan_first_read_as_one_scanned_first_is_refused():
-    text = "A User1 exploit that came without any scan of it beforehand is strange; Analyse User1 when you see one."
+    text = "An exploit on User1 that arrived with no scan ahead of it is strange; Analyse User1 when you see one."
     action = {"mode": "do", "verb": "Analyse", "target": "User1"}
     assert _check(text, {"host": "User1", "activity": "Exploit", "scan_before_exploit": True}, action) == "history"
     assert _check(text, {"host": "User1", "activity": "Exploit", "scan_before_exploit": False}, action) is None

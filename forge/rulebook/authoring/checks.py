@@ -217,7 +217,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
 
 def _put_off_ordered(words: Wording, done: list[tuple[str, Optional[str]]], ordered: set[str]) -> Optional[str]:
     """(r37y) An action whose first move is a verb the text puts after another ("Analyse it before removing it", "plan
-    a Remove first -- a Restore costs too much", "a Remove doesn't hold there") where the text orders that other verb:
+    go for a Remove first, since a Restore is too dear", "Remove never sticks on it") where the text orders that other verb:
     the order turned around, whatever the polarity words (a `prefer` of the first verb over it says it)."""
     if not done:
         return None
@@ -254,7 +254,7 @@ def _put_last(words: Wording) -> set[str]:
 
 def _never_unspoken(words: Wording, action: Optional[dict]) -> Optional[str]:
     """(r37y) A `never` of a verb the text turns down nowhere: no prohibition the reading places, and every clause that
-    names the verb is free of a negation or a doubt ("I'd Remove User4 and then put a decoy on Enterprise0" compiled as
+    names the verb is free of a negation or a doubt ("I would take the attacker off User2 with a Remove" compiled as
     "never Remove User4", where the reading took a clause of the story for the instruction)."""
     if not isinstance(action, dict) or str(action.get("mode", "")).lower() != "never" or words.prohibitions \
             or words.dispreferred:
@@ -550,7 +550,7 @@ def _class_beyond(cls: str, lesson: str, order: str, spoken: set[str], named: It
     return not (len(set(named) & members) >= 2 and len(set(hosts_in(order)) & members) != 1)
 
 
-# An order on several hosts at once: "a Restore of each owned one", "all of them", "every one".
+# An order on several hosts at once: "Restore every one that is owned", "all of them", "both".
 _SEVERAL = re.compile(r"\b(?:each|every|all|both)\b", re.IGNORECASE)
 # Words that put an order on every host at once: "no Restore anywhere", "on anything", "across the whole network".
 _SUBNETS = re.compile(r"\bsubnets?\b", re.IGNORECASE)
@@ -683,7 +683,7 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours"), or
     # every other host ("User1 is the only host showing anything").
     lesson = f"{words.situation} {words.instruction}"
-    # (r37y: the lesson's own relative words, not the story's: "the attacker moved on to the rest of the subnet" in the
+    # (r37y: the lesson's own relative words, not the story's: "it spread through the rest of the subnet afterwards" in the
     # story lets no order aim at a neighbour of the host the lesson names)
     allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(lesson) else set()) \
         | (set(HOSTS) if _EVERY_OTHER.search(text) else set()) \
@@ -933,12 +933,12 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
 
 
 # (r37y) The direction of a history the lesson speaks of. A fresh compromise: "newly owned", "freshly hit", "has just been
-# compromised", "clean at the previous step", "went from clean to ...", "a new host owned".
+# compromised", "clean one step earlier" / "clean at the prior step", "went from clean to ...", "a new box taken".
 _FRESH = re.compile(r"\b(?:newly|fresh(?:ly)?|brand[\s-]new|just\s+(?:been\s+)?(?:compromised|owned|hit|breached|exploited|"
                     r"taken|fallen|turned)|clean\s+(?:at\s+the\s+|on\s+the\s+)?(?:previous|prev|last|prior)\s+step|"
                     r"clean\s+(?:the\s+step\s+before|a\s+step\s+ago)|(?:went|gone|goes)\s+from\s+clean|"
                     r"new\s+(?:host|box|one|machine|server|foothold))\b", re.IGNORECASE)
-# One held for a while: "already owned", "compromised since before", "held for a while", "had been in the attacker's hands".
+# One held for a while: "already owned", "compromised since before", "held for a while", "had been owned a long time".
 _HELD = re.compile(r"\b(?:already|since\s+(?:before|step)|for\s+(?:a\s+while|some\s+time|several\s+steps)|long\s+(?:since|been)|"
                    r"had\s+been|has\s+been\s+(?:held|owned|compromised)|older|earlier)\b", re.IGNORECASE)
 # No change after a move: "still compromised after the Remove", "at the same level", "the Remove didn't take".
@@ -946,7 +946,7 @@ _UNCHANGED = re.compile(r"\b(?:still|same\s+level|unchanged|didn['\u2019]?t\s+(?
                         r"(?:did|does)\s+not\s+(?:take|work|stick))\b", re.IGNORECASE)
 # A change after a move: "turned Privileged", "flipped to", "went up to root".
 _TURNED = re.compile(r"\b(?:turned|turns|flipped|flips|jumped|escalated|went\s+(?:up\s+)?to|changed)\b", re.IGNORECASE)
-# No scan first: "an exploit without any scan of it beforehand", "exploited with no scan before it".
+# No scan first: "an exploit that came without a scan", "exploited with no scan ahead of it".
 _UNSCANNED = re.compile(r"\b(?:without|no|never)\s+(?:\w+\s+){0,2}scan\w*\b|\bnot\s+(?:been\s+)?scanned\b", re.IGNORECASE)
 
 
@@ -954,7 +954,7 @@ def _history_direction(words: Wording, predicate) -> Optional[str]:
     """A history condition turned around (r37y): the lesson speaks of a fresh compromise but the predicate asks a host
     compromised since before (or none fresh), of a compromise that a move left unchanged but the predicate asks a change
     (or the other way round), or of an exploit with no scan first but the predicate asks a scan first. Read over the whole
-    text: a lesson often defines its words in a sentence of their own ("lateral movement: a host newly compromised while
+    text: a lesson often defines its words in a sentence of their own ("sideways spread: some box is newly compromised while
     another has been held since before")."""
     lesson = words.text  # (the reading's situation and instruction may leave out the clause that says it)
     flags = [(atom, negated) for atom, negated in atoms_of(predicate)]
@@ -995,7 +995,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
 
 
 def _condition_hosts(words: Wording, predicate) -> Optional[str]:
-    """(r37y) A host the condition names ("when User3 is owned, remove it") restricts the trigger: the action aimed at
+    """(r37y) A host the condition names ("once User1 gets owned, take it off the network") restricts the trigger: the action aimed at
     it is not enough, a trigger on any host in that state would hold where User3 is clean and another host owned. (A
     host the text excepts, concedes or names as one of a group the trigger is about is the scope check's.)"""
     trigger_hosts = {atom.host for atom, _ in atoms_of(predicate) if atom.host}
