@@ -822,12 +822,14 @@ def _states(predicate) -> dict[tuple[str, str], set[str]]:
 
 
 def _state_widened(found, predicate) -> Optional[str]:
-    """(r37y) Where the reading of a condition is partial, the states it did place still hold: a place it reads in one
-    state ("Enterprise1 at Compromised User", "when Op_Server0 gets exploited") that the predicate asks in any state of
+    """(r37y) Where the reading of a condition is partial, the states it did place still hold: a named host it reads in
+    one state ("Enterprise1 at Compromised User", "when Op_Server0 gets exploited") that the predicate asks in any state of
     that kind is wider than the text, whatever else the reading left out."""
     asked = _states(predicate)
     for (place, key), values in _states(found).items():
-        if "any" in values or values >= _ALL_VALUES[key] or values & {QUIET_ACTIVITY, QUIET_COMPROMISE}:
+        # (a named host only: a class or any host read in one state, "a box at Unknown", is left alone: a compiler that
+        # reads it wider is then kept semantic, and such a rule read in part is silent where the wider one helped)
+        if place not in HOSTS or "any" in values or values >= _ALL_VALUES[key] or values & {QUIET_ACTIVITY, QUIET_COMPROMISE}:
             continue
         if "any" in asked.get((place, key), set()):
             return (f"claims: the condition reads {place} as {'/'.join(sorted(values))} ({key}), but the predicate asks it in "
