@@ -990,10 +990,11 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
-        or _scope(words, predicate, when_raw, action) or _condition_hosts(words, predicate) or _singled_out(words, predicate) \
+        or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
         or _before(words, predicate) \
-        or _claims(text, predicate, unexpressed) or _narrow(text, predicate, unexpressed) or _history(words, predicate, unexpressed)
+        or _claims(text, predicate, unexpressed) or _condition_hosts(words, predicate) or _narrow(text, predicate, unexpressed) \
+        or _history(words, predicate, unexpressed)
 
 
 def _condition_hosts(words: Wording, predicate) -> Optional[str]:
