@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Optional
 
-from forge.env.catalog import HOST_CLASSES, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
+from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
@@ -156,7 +156,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")
-    return _inversion(words, action, ordered, reachable)
+    return _inversion(words, action, ordered, reachable) or _put_off_ordered(words, done, ordered) \
+        or _never_unspoken(words, action)
 
 
 def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reachable: set[str]) -> Optional[str]:
@@ -214,6 +215,61 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
     return None
 
 
+def _put_off_ordered(words: Wording, done: list[tuple[str, Optional[str]]], ordered: set[str]) -> Optional[str]:
+    """(r37y) An action whose first move is a verb the text puts after another ("Analyse it before removing it", "plan
+    go for a Remove first, since a Restore is too dear", "Remove never sticks on it") where the text orders that other verb:
+    the order turned around, whatever the polarity words (a `prefer` of the first verb over it says it)."""
+    if not done:
+        return None
+    put_last = _put_last(words)
+    if done[0][1] in put_last:
+        return (f"inverted: the text puts the move on {done[0][1]} after another (\"before\"), but the action orders "
+                f"{done[0][0]} {done[0][1]} first: prefer the move the text puts first over it")
+    later = _put_off(words, plain=True)
+    first = {v for v in ordered if not any(same_verb(v, p) or same_verb(p, v) for p in later)}
+    verb = done[0][0]
+    if first and any(same_verb(p, verb) for p in later) and not any(same_verb(f, verb) for f in first):
+        return (f"inverted: the text puts {verb} after {', '.join(sorted(first))} (\"before\", \"first\"), but the action "
+                f"orders {verb} first: prefer {', '.join(sorted(first))} over it")
+    return None
+
+
+def _put_last(words: Wording) -> set[str]:
+    """The hosts and classes the order names only after a "before" of its own verb ("restore Op_Server0 before restoring
+    the user host": the user hosts come second), where it names another place ahead of it."""
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    places = set()
+    for m in _BEFORE_VERB.finditer(order):
+        if _TURNED_AROUND.search(order[max(0, m.start() - 30):m.end()]):
+            continue
+        after = re.split(r"[,;.:]|\s--\s", order[m.start():], maxsplit=1)[0]
+        ahead = order[:m.start()]
+        named_after = {*hosts_in(after), *classes_in(after)}
+        if named_after and ({*hosts_in(ahead), *classes_in(ahead)} - named_after or re.search(r"\b(?:it|its)\b", ahead)):
+            places |= named_after - {*hosts_in(ahead), *classes_in(ahead)}
+    return places
+
+
+def _never_unspoken(words: Wording, action: Optional[dict]) -> Optional[str]:
+    """(r37y) A `never` of a verb the text turns down nowhere: no prohibition the reading places, and every clause that
+    names the verb is free of a negation or a doubt ("I would take the attacker off User2 with a Remove" compiled as
+    "never Remove User4", where the reading took a clause of the story for the instruction)."""
+    if not isinstance(action, dict) or str(action.get("mode", "")).lower() != "never" or words.prohibitions \
+            or words.dispreferred:
+        return None
+    verb = _verb(action.get("verb"))
+    if verb == ANY_VERB:
+        return None
+    clauses = [c for sentence in re.split(r"(?<=[.;!?])\s+", words.text) for c in _CLAUSE_END.split(sentence)
+               if any(same_verb(named, verb) for named in verbs_in(c))]
+    if clauses and not any(_NEGATIVE_WORD(c) or _DOUBTING.search(c) or _FAILS_NOW.search(c) for c in clauses):
+        return (f"inverted: the text names {verb} only in clauses that order it or tell of it ({clauses[0].strip()[:60]!r}), "
+                f"and turns it down nowhere, but the action is a \"never\" of it")
+    return None
+
+
 # "restore Op_Server0 before restoring the user host", "ahead of any Restore": the verb so named comes second.
 # (a verb right after the word, or after "you" / "we": "as before the Analyse" in a condition is no order)
 # ("before any Restore of a user host", "before a Remove": any move of that verb, not "the" one a condition speaks of)
@@ -224,15 +280,18 @@ _FIRST = re.compile(r"\b(?P<verb>\w+)\s+(?:(?:it|them|that|this|the\s+\w+|\w+\d)
                     re.IGNORECASE)
 
 
-def _put_off(words: Wording) -> set[str]:
+def _put_off(words: Wording, plain: bool = False) -> set[str]:
     """The verbs an order puts after another ("before restoring ..."): a priority over them, as `prefer ... over`
     writes it. An order of one verb "first" ("plan a Remove first -- a Restore costs too much") puts after it every
-    other verb the text names."""
+    other verb the text names. `plain`: only where no negation just before turns the "first" or "before" around ("rather
+    than analysing it first", "no Analyse first" put nothing off)."""
     order = words.instruction
     for condition in words.conditions:
         order = order.replace(condition.text, " ")
-    later = {v for m in _BEFORE_VERB.finditer(order) for v in verbs_in(m["next"])}
-    first = {v for m in _FIRST.finditer(order) for v in verbs_in(m["verb"] or m["after"] or "")}
+    kept = (lambda m: not _TURNED_AROUND.search(order[max(0, m.start() - 30):m.start() + len(m.group(0))])) if plain \
+        else (lambda m: True)
+    later = {v for m in _BEFORE_VERB.finditer(order) if kept(m) for v in verbs_in(m["next"])}
+    first = {v for m in _FIRST.finditer(order) if kept(m) for v in verbs_in(m["verb"] or m["after"] or "")}
     # a verb the text says does not work there, in the present ("A Remove doesn't hold on that server"): a report, no
     # order of its own, but what the order is given in place of
     failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if (fails := _FAILS_NOW.search(sentence))
@@ -240,6 +299,8 @@ def _put_off(words: Wording) -> set[str]:
     return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
 
 
+# A negation just before a "first" or "before" turns it around: "rather than analysing it first", "no Analyse first".
+_TURNED_AROUND = re.compile(r"\b(?:no|not|never|without|rather\s+than|instead\s+of)\b|n['\u2019]t\b", re.IGNORECASE)
 # "a Remove doesn't hold on that server", "Restore never sticks there", "Remove keeps failing there" (the present; "Remove
 # did not hold last time" tells what happened once)
 _FAILS_NOW = re.compile(r"\b(?:(?:does\s*n[o']t|do\s*n[o']t|won'?t|will\s+not|never)\s+(?:really\s+)?(?:holds?|works?|sticks?|lasts?)|"
@@ -471,7 +532,61 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         if matched and host in positive_hosts(predicate) and not excluded:
             said = "excepts" if host in words.excepted else "contrasts its order with"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
-    return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action)
+    return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action) \
+        or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate)))
+
+
+def _class_beyond(cls: str, lesson: str, order: str, spoken: set[str], named: Iterable[str]) -> bool:
+    """Whether a class as an action's target says more than the lesson: its order names one host of that class, not the
+    class and not several hosts ("..., Remove Enterprise1"), or the lesson names neither the class (a class word, its subnet, a named host's
+    neighbours, every host) nor two of its hosts the order leaves to choose between ("of User3 and User4, decoy the
+    clean one")."""
+    members = set(HOST_CLASSES[cls])
+    if len(set(hosts_in(order)) & members) == 1 and cls not in classes_in(order) and not _SEVERAL.search(order):
+        return True
+    if cls in spoken or _RELATIVE_WORDS.search(lesson) or _SUBNETS.search(lesson) \
+            or _HOSTS_IN_GENERAL.search(lesson) and _EVERY_HOST.search(lesson):
+        return False
+    return not (len(set(named) & members) >= 2 and len(set(hosts_in(order)) & members) != 1)
+
+
+# An order on several hosts at once: "Restore every one that is owned", "all of them", "both".
+_SEVERAL = re.compile(r"\b(?:each|every|all|both)\b", re.IGNORECASE)
+# Words that put an order on every host at once: "no Restore anywhere", "on anything", "across the whole network".
+_SUBNETS = re.compile(r"\bsubnets?\b", re.IGNORECASE)
+_EVERYWHERE = re.compile(r"\b(?:anywhere|everywhere|nowhere|(?:on|to|at|for|with)\s+(?:anything|everything)|at\s+all|whole\s+network|network[\s-]wide|"
+                         r"across\s+the\s+(?:board|network)|(?:any|every|each|all|no)\s+(?:other\s+)?(?:the\s+)?"
+                         r"(?:hosts?|machines?|box(?:es)?|systems?|servers?))\b", re.IGNORECASE)
+
+
+def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[str]:
+    """(r37y) An action's target reaches no further than the text's words: aimed at a whole class, the text names that
+    class (a class word, its subnet, a word for a named host's neighbours) or two of its hosts to choose between ("of
+    User3 and User4, decoy the clean one"); aimed at every host (`any`), the text names no host or class of its own, or
+    says "anywhere", "any host", "on anything". A named host's class is no target by itself ("restore User1 when it is
+    exploited" is about User1, not about every user host). (A verb with no host, Monitor, has no reach.)"""
+    done, banned = _moves(action)
+    lesson = f"{words.situation} {words.instruction}"
+    order = words.instruction
+    for condition in words.conditions:
+        order = order.replace(condition.text, " ")
+    own = done + (banned if str((action or {}).get("mode", "")).lower() == "never" else [])  # (not a prefer's other side)
+    if matching and not _EVERYWHERE.search(order) and any(target == "any" and verb in HOST_VERBS for verb, target in own):
+        # "when any host is rooted, restore it": the order is for the host the trigger matched, never every host
+        return (f"reach: the action aims {own[0][0]} at every host, but the text orders it on the host its condition "
+                "speaks of: aim it at $matched")
+    spoken, named = set(classes_in(lesson)), hosts_in(words.text)
+    everywhere = bool(_EVERYWHERE.search(words.text))
+    for verb, target in own:
+        if verb not in HOST_VERBS and verb != ANY_VERB:
+            continue
+        if target == "any" and not everywhere and (named or spoken):
+            return (f"reach: the action aims {verb} at every host, but the text speaks of "
+                    f"{', '.join([*named, *sorted(spoken)])[:60]}: aim it at what the text names")
+        if target in HOST_CLASSES and _class_beyond(target, lesson, order, spoken, named):
+            return (f"reach: the action aims {verb} at every {target} host, but the text names no {target} hosts as such "
+                    f"for its order: aim it at the host the text names")
+    return None
 
 
 # A host named as one of a group the text speaks of: "Op_Server0 included", "including User0", "User2 as well"; or
@@ -567,7 +682,10 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
         classes = set(HOST_CLASSES)  # "when a host's row says Compromised Unknown": a host of any class
     # Hosts the text names as a group: a class it names, or the rest of a named host's subnet ("its neighbours"), or
     # every other host ("User1 is the only host showing anything").
-    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(text) else set()) \
+    lesson = f"{words.situation} {words.instruction}"
+    # (r37y: the lesson's own relative words, not the story's: "it spread through the rest of the subnet afterwards" in the
+    # story lets no order aim at a neighbour of the host the lesson names)
+    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(lesson) else set()) \
         | (set(HOSTS) if _EVERY_OTHER.search(text) else set()) \
         | (set(HOSTS) if general and _EVERY_HOST.search(f"{words.situation} {words.instruction}") else set())
     for key, value in _places(when_raw) + _places(action_raw):
@@ -684,6 +802,38 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").
     if not may_overlap(predicate, found):
         return f"claims: the predicate excludes what the condition says ({describe(found)[:90]}): express the condition"
+    return _state_widened(found, predicate)
+
+
+# Every value of a state, as the reading may list them: "compromised at user level or root" is any compromise.
+_ALL_VALUES = {"activity": frozenset({"Scan", "Exploit"}), "compromise": frozenset({"User", "Privileged"})}
+
+
+def _states(predicate) -> dict[tuple[str, str], set[str]]:
+    """The values each place (a host, or a class) is asked in, per state (activity, compromise), by positive atoms."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for atom, negated in atoms_of(predicate):
+        place = atom.host or atom.host_class
+        for key in ("activity", "compromise"):
+            value = getattr(atom, key)
+            if not negated and place and value is not None:
+                out.setdefault((place, key), set()).add(value)
+    return out
+
+
+def _state_widened(found, predicate) -> Optional[str]:
+    """(r37y) Where the reading of a condition is partial, the states it did place still hold: a named host it reads in
+    one state ("Enterprise1 at Compromised User", "when Op_Server0 gets exploited") that the predicate asks in any state of
+    that kind is wider than the text, whatever else the reading left out."""
+    asked = _states(predicate)
+    for (place, key), values in _states(found).items():
+        # (a named host only: a class or any host read in one state, "a box at Unknown", is left alone: a compiler that
+        # reads it wider is then kept semantic, and such a rule read in part is silent where the wider one helped)
+        if place not in HOSTS or "any" in values or values >= _ALL_VALUES[key] or values & {QUIET_ACTIVITY, QUIET_COMPROMISE}:
+            continue
+        if "any" in asked.get((place, key), set()):
+            return (f"claims: the condition reads {place} as {'/'.join(sorted(values))} ({key}), but the predicate asks it in "
+                    f"any {key}: express the state the text says")
     return None
 
 
@@ -766,6 +916,9 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     atom, and any kind by an `unexpressed` rest that speaks of it (the rule is then guarded, and silent where the product
     cannot judge that rest). Any other rest does not cover it: an unexpressed rest never switches a check off, and a rest
     that does not guard (words of the story or the reason, `guard_rest`: "fell to Unknown, removed again") covers nothing."""
+    flipped = _history_direction(words, predicate)
+    if flipped:
+        return flipped
     kept = facts_needed(guard_rest(unexpressed, predicate, words.text))
     if any(atom.history() for atom, _ in atoms_of(predicate)):
         kept |= {"history"}
@@ -781,7 +934,49 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     return None
 
 
-CHECKS = ("format", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
+# (r37y) The direction of a history the lesson speaks of. A fresh compromise: "newly owned", "freshly hit", "has just been
+# compromised", "clean one step earlier" / "clean at the prior step", "went from clean to ...", "a new box taken".
+_FRESH = re.compile(r"\b(?:newly|fresh(?:ly)?|brand[\s-]new|just\s+(?:been\s+)?(?:compromised|owned|hit|breached|exploited|"
+                    r"taken|fallen|turned)|clean\s+(?:at\s+the\s+|on\s+the\s+)?(?:previous|prev|last|prior)\s+step|"
+                    r"clean\s+(?:the\s+step\s+before|a\s+step\s+ago)|(?:went|gone|goes)\s+from\s+clean|"
+                    r"new\s+(?:host|box|one|machine|server|foothold))\b", re.IGNORECASE)
+# One held for a while: "already owned", "compromised since before", "held for a while", "had been owned a long time".
+_HELD = re.compile(r"\b(?:already|since\s+(?:before|step)|for\s+(?:a\s+while|some\s+time|several\s+steps)|long\s+(?:since|been)|"
+                   r"had\s+been|has\s+been\s+(?:held|owned|compromised)|older|earlier)\b", re.IGNORECASE)
+# No change after a move: "still compromised after the Remove", "at the same level", "the Remove didn't take".
+_UNCHANGED = re.compile(r"\b(?:still|same\s+level|unchanged|didn['\u2019]?t\s+(?:take|work|stick)|did\s+nothing|"
+                        r"(?:did|does)\s+not\s+(?:take|work|stick))\b", re.IGNORECASE)
+# A change after a move: "turned Privileged", "flipped to", "went up to root".
+_TURNED = re.compile(r"\b(?:turned|turns|flipped|flips|jumped|escalated|went\s+(?:up\s+)?to|changed)\b", re.IGNORECASE)
+# No scan first: "an exploit that came without a scan", "exploited with no scan ahead of it".
+_UNSCANNED = re.compile(r"\b(?:without|no|never)\s+(?:\w+\s+){0,2}scan\w*\b|\bnot\s+(?:been\s+)?scanned\b", re.IGNORECASE)
+
+
+def _history_direction(words: Wording, predicate) -> Optional[str]:
+    """A history condition turned around (r37y): the lesson speaks of a fresh compromise but the predicate asks a host
+    compromised since before (or none fresh), of a compromise that a move left unchanged but the predicate asks a change
+    (or the other way round), or of an exploit with no scan first but the predicate asks a scan first. Read over the whole
+    text: a lesson often defines its words in a sentence of their own ("sideways spread: some box is newly compromised while
+    another has been held since before")."""
+    lesson = words.text  # (the reading's situation and instruction may leave out the clause that says it)
+    flags = [(atom, negated) for atom, negated in atoms_of(predicate)]
+    newly = {atom.newly_compromised for atom, negated in flags if not negated and atom.newly_compromised is not None}
+    if _FRESH.search(lesson) and newly and (True not in newly or False in newly and not _HELD.search(lesson)):
+        return ("history: the condition speaks of a fresh compromise (clean at the previous step), but the predicate asks "
+                "a host compromised since before: newly_compromised true")
+    changed = {atom.changed for atom, negated in flags if not negated and atom.changed is not None}
+    said_same, said_turned = bool(_UNCHANGED.search(lesson)), bool(_TURNED.search(lesson))
+    if changed and said_same != said_turned and (not said_turned) in changed:
+        return (f"history: the condition says the host {'changed' if said_turned else 'stayed as it was'} after the move, "
+                f"but the predicate asks the opposite: changed {'true' if said_turned else 'false'}")
+    scanned = {atom.scan_before_exploit for atom, negated in flags if not negated and atom.scan_before_exploit is not None}
+    if scanned and (_UNSCANNED.search(lesson) is not None) == (True in scanned) and len(scanned) == 1:
+        return ("history: the condition says whether the host was scanned before its exploit, but the predicate asks the "
+                "opposite: turn scan_before_exploit around")
+    return None
+
+
+CHECKS = ("format", "reach", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
           "bare", "before", "claims", "narrow", "history", "facts", "target")
 
 
@@ -798,7 +993,22 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
         or _before(words, predicate) \
-        or _claims(text, predicate, unexpressed) or _narrow(text, predicate, unexpressed) or _history(words, predicate, unexpressed)
+        or _claims(text, predicate, unexpressed) or _condition_hosts(words, predicate) or _narrow(text, predicate, unexpressed) \
+        or _history(words, predicate, unexpressed)
+
+
+def _condition_hosts(words: Wording, predicate) -> Optional[str]:
+    """(r37y) A host the condition names ("once User1 gets owned, take it off the network") restricts the trigger: the action aimed at
+    it is not enough, a trigger on any host in that state would hold where User3 is clean and another host owned. (A
+    host the text excepts, concedes or names as one of a group the trigger is about is the scope check's.)"""
+    trigger_hosts = {atom.host for atom, _ in atoms_of(predicate) if atom.host}
+    spared = set(words.excepted) | set(words.contrasted) | set(conceded_hosts(words.text)) | _included(words.instruction)
+    for condition in words.conditions:
+        for host in condition.hosts:
+            if host not in trigger_hosts and host not in spared and host in HOSTS:
+                return (f"host: the condition names {host} ({condition.text[:60]!r}), but the trigger is not restricted to "
+                        f"{host}: keep the condition on the host it names")
+    return None
 
 
 def _never_holds(predicate) -> Optional[str]:
