@@ -48,7 +48,7 @@ from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_cla
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to)
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
-from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, pronoun_hosts, read_wording, same_verb,
+from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -237,9 +237,7 @@ def _put_off_ordered(words: Wording, done: list[tuple[str, Optional[str]]], orde
 def _put_last(words: Wording) -> set[str]:
     """The hosts and classes the order names only after a "before" of its own verb ("restore Op_Server0 before restoring
     the user host": the user hosts come second), where it names another place ahead of it."""
-    order = words.instruction
-    for condition in words.conditions:
-        order = order.replace(condition.text, " ")
+    order = words.order
     places = set()
     for m in _BEFORE_VERB.finditer(order):
         if _TURNED_AROUND.search(order[max(0, m.start() - 30):m.end()]):
@@ -285,9 +283,7 @@ def _put_off(words: Wording, plain: bool = False) -> set[str]:
     writes it. An order of one verb "first" ("plan a Remove first -- a Restore costs too much") puts after it every
     other verb the text names. `plain`: only where no negation just before turns the "first" or "before" around ("rather
     than analysing it first", "no Analyse first" put nothing off)."""
-    order = words.instruction
-    for condition in words.conditions:
-        order = order.replace(condition.text, " ")
+    order = words.order
     kept = (lambda m: not _TURNED_AROUND.search(order[max(0, m.start() - 30):m.start() + len(m.group(0))])) if plain \
         else (lambda m: True)
     later = {v for m in _BEFORE_VERB.finditer(order) if kept(m) for v in verbs_in(m["next"])}
@@ -310,9 +306,7 @@ _FAILS_NOW = re.compile(r"\b(?:(?:does\s*n[o']t|do\s*n[o']t|won'?t|will\s+not|ne
 def _ordered_verbs(words: Wording) -> set[str]:
     """The catalog verbs the order itself names: the instruction without its conditions ("Restore User1 if it is
     still compromised after a Remove" orders Restore only). Empty when the order names none."""
-    order = words.instruction
-    for condition in words.conditions:
-        order = order.replace(condition.text, " ")
+    order = words.order
     return set(verbs_in(order)) | _put_first(words.text)
 
 
@@ -426,11 +420,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
     orders the verb or turns it down is then unknown ("I'd rather we didn't restore Op_Server0", "no point
     restoring it, it comes straight back"): a prohibition phrased in words the reader has not met must never become a
     `do`, so the predicate is refused and the rule kept semantic, where its own words are what is injected."""
-    order = words.instruction
-    for span in ended:  # (first: an ending holds a condition of its own, "not later once it is exploited")
-        order = order.replace(span, " ")
-    for condition in words.conditions:
-        order = order.replace(condition.text, " ")
+    order = order_without_conditions(words.instruction, words.conditions, ended)
     placed_verbs = {p.verb for p in words.prohibitions if p.verb} | set(words.dispreferred)
     placed_hosts = {h for p in words.prohibitions for h in (*p.hosts, *p.classes)} | set(words.excepted) \
         | set(words.contrasted)
@@ -567,9 +557,7 @@ def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[s
     exploited" is about User1, not about every user host). (A verb with no host, Monitor, has no reach.)"""
     done, banned = _moves(action)
     lesson = f"{words.situation} {words.instruction}"
-    order = words.instruction
-    for condition in words.conditions:
-        order = order.replace(condition.text, " ")
+    order = words.order
     own = done + (banned if str((action or {}).get("mode", "")).lower() == "never" else [])  # (not a prefer's other side)
     if matching and not _EVERYWHERE.search(order) and any(target == "any" and verb in HOST_VERBS for verb, target in own):
         # "when any host is rooted, restore it": the order is for the host the trigger matched, never every host

@@ -188,9 +188,7 @@ def format_problem(text: str) -> Optional[str]:
         return "format: the text states a condition on hosts: a rule about what to decide, not the reply's form"
     # a move ordered under a condition is a decision, whatever the condition's words ("when nobody is doing anything
     # anywhere, plan a Sleep and nothing else": "nothing else" says what to do, not how to write it)
-    order = words.instruction
-    for condition in words.conditions:
-        order = order.replace(condition.text, " ")
+    order = words.order
     moves = verbs_in(order) if words.conditions else ()
     if moves:
         return (f"format: the text orders {moves[0]} in a condition ({words.conditions[0].text[:50]!r}): a rule about "

@@ -2242,9 +2242,7 @@ def ordered_key(text: str) -> Optional[tuple]:
     if key[3] is None:
         return None
     words = read_wording(text)
-    order = words.instruction
-    for condition in words.conditions:
-        order = order.replace(condition.text, " ")
+    order = words.order
     ordered = {"Decoy" if v.startswith("Decoy") else v for v in verbs_in(order)} | {"any"}
     return key[0], key[1], frozenset(v for v in key[2] if v[0] in ordered), key[3], key[4]
 

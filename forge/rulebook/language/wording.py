@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import Iterable, Optional
 
 from forge.env.catalog import DECOY_SERVICES, HOST_CLASSES, HOSTS
 
@@ -691,6 +691,20 @@ class Wording:
     @property
     def forbids(self) -> bool:
         return bool(self.prohibitions or self.dispreferred)
+
+    @property
+    def order(self) -> str:
+        """The instruction without its conditions: the words that give the order itself."""
+        return order_without_conditions(self.instruction, self.conditions)
+
+
+def order_without_conditions(instruction: str, conditions: Iterable["Condition"], ended: Iterable[str] = ()) -> str:
+    """An instruction with the spans `ended` (first: an ending holds a condition of its own, "not later once it is
+    exploited") and its conditions' texts taken out."""
+    order = instruction
+    for span in (*ended, *(condition.text for condition in conditions)):
+        order = order.replace(span, " ")
+    return order
 
 
 def sentences(text: str) -> list[str]:
@@ -1898,9 +1912,7 @@ def _is_the_order(instruction: str, conditions: tuple["Condition", ...]) -> bool
     of the plan": a prohibition on X), not an exception to it: the order, its conditions aside, names no move of its own
     and no class or hosts in general that X could be left out of ("restore the compromised user hosts, but leave User0
     out", "when a user host is exploited, remove the attacker from it; leave User0 out of it")."""
-    order = instruction
-    for condition in conditions:
-        order = order.replace(condition.text, " ")
+    order = order_without_conditions(instruction, conditions)
     return not verbs_in(order) and not classes_in(order) and not _GENERAL_HOST.search(order) \
         and not re.search(r"\b(?:all|every|each)\b", order, re.I)
 
