@@ -47,6 +47,7 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to)
+from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
@@ -922,43 +923,24 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     return None
 
 
-# (r37y) The direction of a history the lesson speaks of. A fresh compromise: "newly owned", "freshly hit", "has just been
-# compromised", "clean one step earlier" / "clean at the prior step", "went from clean to ...", "a new box taken".
-_FRESH = re.compile(r"\b(?:newly|fresh(?:ly)?|brand[\s-]new|just\s+(?:been\s+)?(?:compromised|owned|hit|breached|exploited|"
-                    r"taken|fallen|turned)|clean\s+(?:at\s+the\s+|on\s+the\s+)?(?:previous|prev|last|prior)\s+step|"
-                    r"clean\s+(?:the\s+step\s+before|a\s+step\s+ago)|(?:went|gone|goes)\s+from\s+clean|"
-                    r"new\s+(?:host|box|one|machine|server|foothold))\b", re.IGNORECASE)
-# One held for a while: "already owned", "compromised since before", "held for a while", "had been owned a long time".
-_HELD = re.compile(r"\b(?:already|since\s+(?:before|step)|for\s+(?:a\s+while|some\s+time|several\s+steps)|long\s+(?:since|been)|"
-                   r"had\s+been|has\s+been\s+(?:held|owned|compromised)|older|earlier)\b", re.IGNORECASE)
-# No change after a move: "still compromised after the Remove", "at the same level", "the Remove didn't take".
-_UNCHANGED = re.compile(r"\b(?:still|same\s+level|unchanged|didn['\u2019]?t\s+(?:take|work|stick)|did\s+nothing|"
-                        r"(?:did|does)\s+not\s+(?:take|work|stick))\b", re.IGNORECASE)
-# A change after a move: "turned Privileged", "flipped to", "went up to root".
-_TURNED = re.compile(r"\b(?:turned|turns|flipped|flips|jumped|escalated|went\s+(?:up\s+)?to|changed)\b", re.IGNORECASE)
-# No scan first: "an exploit that came without a scan", "exploited with no scan ahead of it".
-_UNSCANNED = re.compile(r"\b(?:without|no|never)\s+(?:\w+\s+){0,2}scan\w*\b|\bnot\s+(?:been\s+)?scanned\b", re.IGNORECASE)
-
-
 def _history_direction(words: Wording, predicate) -> Optional[str]:
     """A history condition turned around (r37y): the lesson speaks of a fresh compromise but the predicate asks a host
     compromised since before (or none fresh), of a compromise that a move left unchanged but the predicate asks a change
     (or the other way round), or of an exploit with no scan first but the predicate asks a scan first. Read over the whole
     text: a lesson often defines its words in a sentence of their own ("sideways spread: some box is newly compromised while
     another has been held since before")."""
-    lesson = words.text  # (the reading's situation and instruction may leave out the clause that says it)
+    said = history_directions(words.text)  # (the reading's situation and instruction may leave out the clause that says it)
     flags = [(atom, negated) for atom, negated in atoms_of(predicate)]
     newly = {atom.newly_compromised for atom, negated in flags if not negated and atom.newly_compromised is not None}
-    if _FRESH.search(lesson) and newly and (True not in newly or False in newly and not _HELD.search(lesson)):
+    if said.fresh and newly and (True not in newly or False in newly and not said.held):
         return ("history: the condition speaks of a fresh compromise (clean at the previous step), but the predicate asks "
                 "a host compromised since before: newly_compromised true")
     changed = {atom.changed for atom, negated in flags if not negated and atom.changed is not None}
-    said_same, said_turned = bool(_UNCHANGED.search(lesson)), bool(_TURNED.search(lesson))
-    if changed and said_same != said_turned and (not said_turned) in changed:
-        return (f"history: the condition says the host {'changed' if said_turned else 'stayed as it was'} after the move, "
-                f"but the predicate asks the opposite: changed {'true' if said_turned else 'false'}")
+    if changed and said.unchanged != said.turned and (not said.turned) in changed:
+        return (f"history: the condition says the host {'changed' if said.turned else 'stayed as it was'} after the move, "
+                f"but the predicate asks the opposite: changed {'true' if said.turned else 'false'}")
     scanned = {atom.scan_before_exploit for atom, negated in flags if not negated and atom.scan_before_exploit is not None}
-    if scanned and (_UNSCANNED.search(lesson) is not None) == (True in scanned) and len(scanned) == 1:
+    if scanned and said.unscanned == (True in scanned) and len(scanned) == 1:
         return ("history: the condition says whether the host was scanned before its exploit, but the predicate asks the "
                 "opposite: turn scan_before_exploit around")
     return None

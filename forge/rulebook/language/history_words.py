@@ -22,6 +22,7 @@ place: `history_conditions` answers None, and a rule judged by its claims stays 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Optional
 
 from forge.rulebook.language.wording import verbs_in
@@ -140,4 +141,40 @@ def without_history(clause: str) -> str:
     return clause
 
 
-__all__ = ["RECENT_STEPS", "history_conditions", "without_history"]
+
+# (r37y, for the checks) The direction of a history a lesson speaks of, in looser words than the conditions above: the
+# checks ask only which way a compiled history flag must point. A fresh compromise: "newly owned", "freshly hit", "has
+# just been compromised", "clean one step earlier" / "clean at the prior step", "went from clean to ...", "a new box".
+_FRESH_WORDS = re.compile(r"\b(?:newly|fresh(?:ly)?|brand[\s-]new|just\s+(?:been\s+)?(?:compromised|owned|hit|breached|exploited|"
+                          r"taken|fallen|turned)|clean\s+(?:at\s+the\s+|on\s+the\s+)?(?:previous|prev|last|prior)\s+step|"
+                          r"clean\s+(?:the\s+step\s+before|a\s+step\s+ago)|(?:went|gone|goes)\s+from\s+clean|"
+                          r"new\s+(?:host|box|one|machine|server|foothold))\b", re.IGNORECASE)
+# One held for a while: "already owned", "compromised since before", "held for a while", "had been owned a long time".
+_HELD_BEFORE_WORDS = re.compile(r"\b(?:already|since\s+(?:before|step)|for\s+(?:a\s+while|some\s+time|several\s+steps)|long\s+(?:since|been)|"
+                                r"had\s+been|has\s+been\s+(?:held|owned|compromised)|older|earlier)\b", re.IGNORECASE)
+# No change after a move: "still compromised after the Remove", "at the same level", "the Remove didn't take".
+_UNCHANGED_WORDS = re.compile(r"\b(?:still|same\s+level|unchanged|didn['\u2019]?t\s+(?:take|work|stick)|did\s+nothing|"
+                              r"(?:did|does)\s+not\s+(?:take|work|stick))\b", re.IGNORECASE)
+# A change after a move: "turned Privileged", "flipped to", "went up to root".
+_TURNED_WORDS = re.compile(r"\b(?:turned|turns|flipped|flips|jumped|escalated|went\s+(?:up\s+)?to|changed)\b", re.IGNORECASE)
+# No scan first: "an exploit that came without a scan", "exploited with no scan ahead of it".
+_UNSCANNED_WORDS = re.compile(r"\b(?:without|no|never)\s+(?:\w+\s+){0,2}scan\w*\b|\bnot\s+(?:been\s+)?scanned\b", re.IGNORECASE)
+
+@dataclass(frozen=True)
+class HistoryDirections:
+    """Which way the history a text speaks of points, for the checks: a fresh compromise, one held since before, a host
+    a move left unchanged or changed, an exploit with no scan first."""
+    fresh: bool
+    held: bool
+    unchanged: bool
+    turned: bool
+    unscanned: bool
+
+
+def history_directions(text: str) -> HistoryDirections:
+    return HistoryDirections(fresh=bool(_FRESH_WORDS.search(text)), held=bool(_HELD_BEFORE_WORDS.search(text)),
+                             unchanged=bool(_UNCHANGED_WORDS.search(text)), turned=bool(_TURNED_WORDS.search(text)),
+                             unscanned=bool(_UNSCANNED_WORDS.search(text)))
+
+
+__all__ = ["RECENT_STEPS", "HistoryDirections", "history_conditions", "history_directions", "without_history"]
