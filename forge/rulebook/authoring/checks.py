@@ -207,8 +207,10 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
             # user host), so it prescribes what it puts aside, whatever the text says
             return (f"prefer: the action prefers {verb} {done[0][1]} over {verb} {target}, but {target} is among "
                     f"{done[0][1]}: it prescribes what it disprefers; prefer what the text orders over what it disprefers")
+        # (r38h: or the place the order puts second, "Remove on that server before you touch any user box")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
-            or isinstance(target, str) and target in spared or any(same_verb(f, verb) for f in _put_off(words))
+            or isinstance(target, str) and (target in spared or target in _put_last(words)) \
+            or any(same_verb(f, verb) for f in _put_off(words))
         if not disfavoured:
             return (f"prefer: the action prefers {done[0][0]} over {verb} {target or ''}".rstrip() + ", but the text "
                     "disprefers neither that verb nor that host (\"rather than\", \"instead of\", \"before\", \"never\"): "
@@ -246,9 +248,16 @@ def _put_last(words: Wording) -> set[str]:
         after = re.split(r"[,;.:]|\s--\s", order[m.start():], maxsplit=1)[0]
         ahead = order[:m.start()]
         named_after = {*hosts_in(after), *classes_in(after)}
-        if named_after and ({*hosts_in(ahead), *classes_in(ahead)} - named_after or re.search(r"\b(?:it|its)\b", ahead)):
+        if named_after and ({*hosts_in(ahead), *classes_in(ahead)} - named_after or _REFERS_BACK.search(ahead)):
             places |= named_after - {*hosts_in(ahead), *classes_in(ahead)}
     return places
+
+
+# (r38h) A host the order's first part means by a word that points back at its condition's host: "it", "its", "that
+# server", "this box", "the same host" ("Remove on this box ahead of any work on the user subnet": the subnet comes
+# second, the box first, though the first part names no host of its own).
+_REFERS_BACK = re.compile(r"\b(?:it|its)\b|\b(?:that|this|the\s+same)\s+(?:\w+\s+)?(?:host|box|server|machine|workstation|"
+                          r"desktop|node|one)\b", re.IGNORECASE)
 
 
 def _never_unspoken(words: Wording, action: Optional[dict]) -> Optional[str]:

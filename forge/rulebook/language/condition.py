@@ -45,6 +45,16 @@ _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
 _VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
 
 
+# A state compared with a named host's: "in a worse state than X", "worse off than X", "doing worse than X", "deeper in
+# than X", "more compromised than X" (X a host's name or shorthand; "more than one host" and "rather than X" are no such
+# comparison).
+_COMPARED_STATE = (r"\b(?:(?:in\s+)?(?:a\s+)?(?:worse|better|deeper|more\s+(?:advanced|serious|severe)|less\s+(?:advanced|serious|severe))"
+                   r"\s+(?:state|shape|condition|position|trouble)|(?:worse|better)\s+off|(?:doing|faring|fares|does)\s+worse|"
+                   r"(?:is|are|gets?|got)\s+worse|deeper\s+in|(?:more|less|further|deeper|worse)\s+(?:compromised|exposed|breached|"
+                   r"infected|owned|penetrated|gone|hit))\s+than\s+(?:that\s+of\s+|the\s+state\s+of\s+)?(?:the\s+)?"
+                   r"(?:[A-Za-z][\w-]*\d|defender)\b")
+
+
 @dataclass(frozen=True)
 class Fact:
     """A kind of fact a condition may speak of, and how a context shows that it states it."""
@@ -132,6 +142,10 @@ FACTS: tuple[Fact, ...] = (
     Fact("traffic", re.compile(r"\b(?:green|traffic|benign|bandwidth|packets?|flows?|connections? (?:rate|volume)|"
                                r"connections?\s+(?:on|to|from)\s+(?:(?:the|a|an|local|remote)\s+)*port)\b",
                                re.IGNORECASE), _words(r"\b(?:green|traffic|packets?|connections?)\b")),
+    # (r38h) One host's state measured against another named host's ("a box left in a worse condition than User2", "an
+    # op host more compromised than Op_Server0"): no predicate over the table compares two hosts, and the product does not judge it,
+    # so a rule that states it is silent (read as the named host merely shown, it fired wherever that host was listed).
+    Fact("comparison", re.compile(_COMPARED_STATE, re.IGNORECASE), lambda text, situation: False),
 )
 
 
@@ -477,6 +491,22 @@ _PLUS_COUNT = re.compile(r"\b(?P<n>[1-4])\s*\+(?=\s*(?:[\w-]+\s+){0,2}?(?:hosts?
                          r"workstations?|nodes?|systems?)\b)", re.IGNORECASE)
 
 
+# (r38h) "all but two of the op hosts", "all the enterprise servers but one": the count `_COUNT` reads as "every user host except
+# one" (its "but" would split the clause where a contrast is read)
+_ALL_BUT = re.compile(r"\ball\s+but\s+(?P<n>one|two|[12])\s+of\s+(?:the\s+)?(?P<cls>(?:[\w-]+\s+){0,2}?)(?P<noun>hosts|boxes|machines|servers)\b|"
+                      r"\ball\s+(?:(?:of\s+)?the\s+)?(?P<cls2>(?:[\w-]+\s+){0,2}?)(?P<noun2>hosts|boxes|machines|servers)\s+but\s+(?P<n2>one|two|[12])\b",
+                      re.IGNORECASE)
+
+
+def _all_but_as_except(condition: str) -> str:
+    """`condition` with "all but N of the X hosts" written "every X host except one" (`_ALL_BUT`)."""
+    def said(m: re.Match) -> str:
+        noun = (m["noun"] or m["noun2"])
+        noun = noun[:-2] if noun.lower().endswith("xes") else noun[:-1]
+        return f"every {m['cls'] if m['noun'] else m['cls2']}{noun} except {m['n'] or m['n2']}"
+    return _ALL_BUT.sub(said, condition)
+
+
 def _plus_as_or_more(condition: str) -> str:
     """`condition` with a count said "2+" written "2 or more" (as `_COUNT` reads it)."""
     return _PLUS_COUNT.sub(lambda m: f"{m['n']} or more", condition)
@@ -504,7 +534,7 @@ def spelled_out(condition: str) -> str:
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
-    condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(condition)))
+    condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_all_but_as_except(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
     condition = _CLASS_THEN_LEVEL.sub(lambda m: f"{m['subject']} at " if classes_in(m["subject"]) else m.group(0), condition)
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
@@ -1033,17 +1063,23 @@ _COUNT = re.compile(r"\b(?:at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<
                     r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts|machines|boxes|servers|"
                     r"workstations|nodes|systems)\b)|"
                     r"more\s+than\s+(?P<than>one|two|three|[1-3])|(?P<several>several|multiple|many|a\s+few|a\s+couple\s+of)|"
-                    r"(?P<exactly>exactly\s+one|a\s+single|only\s+one|just\s+one|one\s+and\s+only\s+one|one\s+single))\b",
+                    r"(?P<exactly>exactly\s+one|a\s+single|only\s+one|just\s+one|one\s+and\s+only\s+one|one\s+single)|"
+                    # (r38h) "all but two of the op hosts", "every enterprise server except one": all of the class less that many
+                    r"(?:all|every\s+(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?)|all\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+                    r"(?:hosts|boxes|machines|servers))\s+(?:but|except(?:\s+for)?|save)\s+(?P<spared>one|two|[12]))\b",
                     re.IGNORECASE)
 
 
 def _counted(clause: str) -> Optional[tuple[int, bool]]:
-    """(n, exactly) for a condition that counts hosts ("at least two user hosts", "exactly one"), else None."""
+    """(n, exactly) for a condition that counts hosts ("at least two user hosts", "exactly one"; "all but one": -1),
+    else None."""
     found = _COUNT.search(clause)
     if found is None:
         return None
     if found["exactly"]:
         return 1, True
+    if found["spared"]:  # all but that many: counted back from the class's size (`_of_count`)
+        return -_NUMBERS[found["spared"].lower()], True
     if found["several"]:
         return 2, False
     if found["than"]:
@@ -1052,13 +1088,15 @@ def _counted(clause: str) -> Optional[tuple[int, bool]]:
 
 
 def _of_count(atom, hosts: list[str], n: int, exactly: bool):
-    """Some n of `hosts` (each in the atom's state) hold, or exactly that many (the others do not)."""
+    """Some n of `hosts` (each in the atom's state) hold, or exactly that many (the others do not); n of 0 or less counts
+    back from all of them ("all but one": n -1)."""
     from itertools import combinations
 
     from forge.rulebook.language.predicate import AllOf, Always, AnyOf, Not  # lazy: as in `claims`
 
+    n = len(hosts) + n if n <= 0 else n
     groups = []
-    for chosen in combinations(hosts, n):
+    for chosen in combinations(hosts, n) if n > 0 else ():
         held = [atom.on(h) for h in chosen] + ([Not(atom.on(h)) for h in hosts if h not in chosen] if exactly else [])
         groups.append(held[0] if len(held) == 1 else AllOf(tuple(held)))
     return Not(Always()) if not groups else groups[0] if len(groups) == 1 else AnyOf(tuple(groups))

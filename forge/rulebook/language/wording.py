@@ -373,6 +373,8 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # (r32h; r32m read the same participle on its own, folded here) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
     # left unread, the host was read as a condition of the order (that it be compromised too)
     rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
+    # (r38h) the same participle as a note of its own after the order, "... plan a Remove. Op_Server0 excluded."
+    rf"(?<=[.!?;])\s*{_HOST_LIST}\s+(?:excepted|excluded|exempted)(?=\s*(?:[.;!,)]|$))",
     # (r32h) a sentence of its own after the order that only denies a host, "Not E1 though (it carries decoys)", "Not
     # User4, mind you."
     rf"(?<=[.!?;])\s*not\s+{_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
@@ -1798,8 +1800,18 @@ def _told_others(flat: str, whole: str, instruction: str) -> tuple[str, ...]:
     whenever they get scanned.": Enterprise1 and Enterprise2, not Enterprise0). A host the order itself names stays
     (it may be its condition or its first move)."""
     told = set(hosts_in(flat)) - set(hosts_in(whole))
-    return tuple(h for m in _OTHERS.finditer(instruction) for cls in classes_in(" ".join(instruction[m.end():].split()[:3]))[:1]
-                 for h in HOST_CLASSES[cls] if h in told)
+    return tuple(h for m in _OTHERS.finditer(instruction) if not _counted_other(instruction[:m.start()])
+                 for cls in classes_in(" ".join(instruction[m.end():].split()[:3]))[:1] for h in HOST_CLASSES[cls] if h in told)
+
+
+# (r38h) "other" after a count or a negation ("just one enterprise server is hit, no other server is", "any other
+# box", "one other server"): the others of the condition's own subject, never the hosts the story told of.
+_COUNTED_BEFORE = re.compile(r"\b(?:no|any|one|a\s+single|some|each|an|two|three|more\s+than\s+one)\s*$", re.IGNORECASE)
+
+
+def _counted_other(before: str) -> bool:
+    """Whether an "other" comes right after a count or a negation (`_COUNTED_BEFORE`)."""
+    return bool(_COUNTED_BEFORE.search(before))
 
 
 # A list of named hosts, "User1, User2 and User3" (a range written out is one): its commas join names and end no clause,
@@ -1825,6 +1837,18 @@ def _host_lists_joined(text: str) -> str:
 _NEITHER_NOR = re.compile(r"\bneither\s+(?P<first>[^,;.:]{1,40}?)\s+nor\s+(?P<second>[^,;.:]{1,40}?)\s+"
                           r"(?:should|must|shall|will|may|can|is\s+to|are\s+to|ought\s+to)\s+(?:ever\s+)?(?:be|get)\s+",
                           re.IGNORECASE)
+
+
+# (r38h) Where the words a judgement is said of begin: after the last comma, or after an "and" / "but" / "while" that
+# joins a clause of its own to it ("a decoy goes on it first, and a Remove now would be premature": the Remove is
+# judged, not the decoy).
+_JUDGED_CLAUSE_START = re.compile(r",|\b(?:and|but|while|whereas)\s+(?=(?:(?:a|an|the)\s+)?(?:" +
+                                  "|".join(pattern for _, pattern in _VERB_FORMS) + r")\b)", re.IGNORECASE)
+
+
+def _judged_subject(before: str) -> str:
+    """The words before a judgement ("... is pointless") that it is said of: its own clause (`_JUDGED_CLAUSE_START`)."""
+    return _JUDGED_CLAUSE_START.split(before)[-1]
 
 
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
@@ -1870,7 +1894,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         # the verb judged is the subject of the judgement: the first of the words after the last comma before it ("plan a
         # Remove, a Restore there is overkill" judges the Restore), else the clause's first ("Restoring Enterprise1, in my
         # view, is pointless")
-        subject = re.split(r",", clause[:bad.start()])[-1] if bad else ""
+        subject = _judged_subject(clause[:bad.start()]) if bad else ""
         verb = (_VERB.search(subject) and _VERB.search(clause, bad.start() - len(subject))) or _VERB.search(clause[:bad.start()]) \
             if bad else None
         if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"

@@ -537,11 +537,27 @@ def restated_own(old: RuleRecord, new: RuleRecord) -> bool:
     old one, yet the teacher said the new one is what they mean now: kept, it would be injected beside its revision
     where the two overlap and alone where the teacher narrowed it. A rule kept without a compiled meaning restates by
     what its words plainly order (meaning.disputing: "Update: U4 at root, unchanged 4 steps -> Restore U4" after the
-    same order at 5 steps)."""
+    same order at 5 steps). An order widened from one host to the hosts its new trigger matches restates it too
+    (`_widened_order`)."""
     a, b = (disputing(meaning_of(r)) or meaning_of(r) for r in (old, new))
-    if a.when is None or b.when is None or a.action is None or _on_its_host(a) != _on_its_host(b):
+    if a.when is None or b.when is None or a.action is None:
+        return False
+    if _on_its_host(a) != _on_its_host(b) and not _widened_order(a, b):
         return False
     return (implies(a.when, b.when) or implies(b.when, a.when)) and positive_hosts(a.when) <= positive_hosts(b.when)
+
+
+def _widened_order(old: Meaning, new: Meaning) -> bool:
+    """(r38h) Whether `new` gives `old`'s one-move order to the host the trigger matches, among them `old`'s own host
+    ("Update: every enterprise server under exploit gets that Remove too" after "Enterprise1 under exploit: Remove
+    Enterprise1"):
+    where `old` applies, `new` orders the very same move, so the old rule is its revision's part, not a rule of its own."""
+    before, after = _on_its_host(old), new.action
+    if before is None or after is None or before.is_plan or after.is_plan or before.over is not None \
+            or after.over is not None or before.mode != after.mode or after.move.target != MATCHED:
+        return False
+    return before.move.verb == after.move.verb and before.move.target in positive_hosts(new.when) \
+        and implies(old.when, new.when)
 
 
 def _on_its_host(meaning: Meaning) -> Optional[RuleAction]:
