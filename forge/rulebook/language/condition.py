@@ -499,12 +499,30 @@ def _one_of_list(listed: str) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
+# (r38m) "all but one of the user hosts": a count (`_COUNT`), not a clause ending at "but"; "no more than two user
+# hosts": a bound (as "at most two"), not "no user host"
+_ALL_BUT = re.compile(r"\ball\s+but\s+(?=(?:one|two|a\s+single|[12])\b)", re.IGNORECASE)
+_NO_MORE_THAN = re.compile(r"\b(?:no|not)\s+more\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
+
+
+def _counts_said_plainly(condition: str) -> str:
+    """`condition` with the counts whose words would read as a clause or a denial written as `_COUNT` reads them."""
+    return _NO_MORE_THAN.sub("at most ", _ALL_BUT.sub("all save ", condition))
+
+
+# (r38m) A note's "hit" right after the hosts of a class, "one ent srv hit", "two user boxes hit": those hosts got hit
+# (compromised), as after a host's own name ("Ent1 hit"); read as no state, the class stood bare.
+_CLASS_HIT = re.compile(r"\b(?P<noun>(?:hosts?|box(?:es)?|servers?|machines?|workstations?|nodes?|systems?))\s+hit\b(?!\s+(?:by|with|on)\b)",
+                        re.IGNORECASE)
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
-    condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(condition)))
+    condition = _CLASS_HIT.sub(lambda m: f"{m['noun']} got hit", condition)
+    condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_counts_said_plainly(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
     condition = _CLASS_THEN_LEVEL.sub(lambda m: f"{m['subject']} at " if classes_in(m["subject"]) else m.group(0), condition)
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
@@ -632,7 +650,7 @@ def _counts_of_named(clauses: list[str]) -> tuple[list, list[str]]:
             state, negated = _state_of(m["state"])
             if len(hosts) < 2 or negated is not None or state == (None, None):
                 continue
-            found.append(_of_count(_atom(Atom, state, host=hosts[0]), hosts, 1, bool(m["exactly"])))
+            found.append(_of_count(_atom(Atom, state, host=hosts[0]), hosts, Count(1, 1 if m["exactly"] else None)))
             clause = clause.replace(m.group(0), " ")
         rest.append(clause)
     return found, rest
@@ -958,7 +976,7 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         # sits in their subnet)
         named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
         if count is not None and not atom.bare() and not none_of and negated is None:
-            parts.append(_of_count(atom, named, *count))  # "two or more user hosts are compromised"
+            parts.append(_of_count(atom, named, count))  # "two or more user hosts are compromised"
         elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
             # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
             parts.append(AllOf(tuple(atom.on(h) for h in named)))
@@ -1025,9 +1043,22 @@ def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
 
 
 # How many hosts of a class a condition counts: "two or more", "at least two", "more than one", "several", "multiple";
-# "exactly one", "a single", "only one", "just one".
+# "exactly one", "a single", "only one", "just one"; (r38m) a range or a bound above: "one or two", "two to three",
+# "exactly two", "at most two", "no more than two", "up to two", "fewer than three"; and "all but one" (every host of
+# the class save that many).
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
-_COUNT = re.compile(r"\b(?:at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<more>two|three|four|[2-4])\s+or\s+more|"
+_NUMBER = r"(?:one|two|three|four|five|[1-5])"
+# (what a count is said of: "hosts", "user boxes", "of the user hosts", "compromised enterprise servers")
+_COUNTED_HOSTS = (r"(?=\s+(?:of\s+(?:the\s+)?)?(?:(?:compromised|exploited|scanned|infected|privileged|rooted|active|owned|held)\s+)?"
+                  r"(?:(?:user|usr|enterprise|ent|op|operational)[\s-]+)?(?:hosts?|machines?|box(?:es)?|servers?|srvs?|"
+                  r"workstations?|nodes?|systems?)\b)")
+_COUNT = re.compile(r"\b(?:(?:(?:only|just)\s+)?(?P<low>one|two|three|four|[1-4])\s+(?:or|to)\s+(?P<high>two|three|four|five|[2-5])"
+                    rf"{_COUNTED_HOSTS}|"
+                    rf"(?:exactly|only|just)\s+(?P<exact>two|three|four|[2-4]){_COUNTED_HOSTS}|"
+                    rf"(?:at\s+most|up\s+to)\s+(?P<most>{_NUMBER}){_COUNTED_HOSTS}|"
+                    rf"(?:fewer|less)\s+than\s+(?P<fewer>two|three|four|five|[2-5]){_COUNTED_HOSTS}|"
+                    r"all\s+(?:but|save|except(?:\s+for)?)\s+(?P<but>one|two|a\s+single|[12])|"
+                    r"at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<more>two|three|four|[2-4])\s+or\s+more|"
                     # "when two user hosts are compromised": at least that many
                     r"(?P<bare>two|three|four|[2-4])(?=\s+(?:(?:compromised|exploited|scanned|infected|privileged|rooted|active)\s+)?"
                     r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts|machines|boxes|servers|"
@@ -1037,30 +1068,64 @@ _COUNT = re.compile(r"\b(?:at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<
                     re.IGNORECASE)
 
 
-def _counted(clause: str) -> Optional[tuple[int, bool]]:
-    """(n, exactly) for a condition that counts hosts ("at least two user hosts", "exactly one"), else None."""
+@dataclass(frozen=True)
+class Count:
+    """How many hosts of a group a condition counts: at least `least`, at most `most` (None: no bound), or every host
+    of the group but `short` of them (`short` None: a number said outright)."""
+
+    least: int
+    most: Optional[int] = None
+    short: Optional[int] = None
+
+    def bounds(self, total: int) -> tuple[int, Optional[int]]:
+        """(least, most) among a group of `total` hosts."""
+        if self.short is not None:
+            return total - self.short, total - self.short
+        return self.least, self.most
+
+
+def _number(word: str) -> int:
+    return 1 if word.lower().startswith("a") else _NUMBERS[word.lower()]
+
+
+def _counted(clause: str) -> Optional[Count]:
+    """The count a condition states of hosts ("at least two user hosts", "exactly one", "one or two"), else None. A
+    bound above ("at most two", "fewer than three") counts hosts of which it speaks: one at least (a rule about "at most
+    two compromised hosts" speaks of the compromised ones; none is not the case it is about)."""
     found = _COUNT.search(clause)
     if found is None:
         return None
+    if found["low"]:
+        return Count(_number(found["low"]), max(_number(found["low"]), _number(found["high"])))
+    if found["exact"]:
+        return Count(_number(found["exact"]), _number(found["exact"]))
+    if found["most"] or found["fewer"]:
+        return Count(1, _number(found["most"]) if found["most"] else _number(found["fewer"]) - 1)
+    if found["but"]:
+        return Count(0, short=_number(found["but"]))
     if found["exactly"]:
-        return 1, True
+        return Count(1, 1)
     if found["several"]:
-        return 2, False
+        return Count(2)
     if found["than"]:
-        return _NUMBERS[found["than"].lower()] + 1, False
-    return _NUMBERS[(found["least"] or found["more"] or found["bare"]).lower()], False
+        return Count(_NUMBERS[found["than"].lower()] + 1)
+    return Count(_NUMBERS[(found["least"] or found["more"] or found["bare"]).lower()])
 
 
-def _of_count(atom, hosts: list[str], n: int, exactly: bool):
-    """Some n of `hosts` (each in the atom's state) hold, or exactly that many (the others do not)."""
+def _of_count(atom, hosts: list[str], count: Count):
+    """Some of `hosts` in the atom's state, as many as `count` allows; where it bounds them above, the others not."""
     from itertools import combinations
 
     from forge.rulebook.language.predicate import AllOf, Always, AnyOf, Not  # lazy: as in `claims`
 
+    least, most = count.bounds(len(hosts))
     groups = []
-    for chosen in combinations(hosts, n):
-        held = [atom.on(h) for h in chosen] + ([Not(atom.on(h)) for h in hosts if h not in chosen] if exactly else [])
-        groups.append(held[0] if len(held) == 1 else AllOf(tuple(held)))
+    for size in range(max(least, 1), (len(hosts) if most is None else min(most, len(hosts))) + 1):
+        if most is None and size > least:
+            break  # (at least that many: the groups of that size say it, a larger group holds one of them)
+        for chosen in combinations(hosts, size):
+            held = [atom.on(h) for h in chosen] + ([Not(atom.on(h)) for h in hosts if h not in chosen] if most is not None else [])
+            groups.append(held[0] if len(held) == 1 else AllOf(tuple(held)))
     return Not(Always()) if not groups else groups[0] if len(groups) == 1 else AnyOf(tuple(groups))
 
 
@@ -1198,7 +1263,7 @@ def unplaced(condition: str) -> list[str]:
     # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
     # ("user level rather than at root": the level the reading places is that one, so the words denying the higher
     # one in its favour say nothing more)
-    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(condition or "")))
+    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(_counts_said_plainly(condition or ""))))
     condition = _other_than_as_except(condition)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
