@@ -79,3 +79,37 @@ def test_an_order_on_each_compromised_one_orders():
     assert gives_order("remove the exploited one first")
     assert not gives_order("Restore cleared one")
     assert not gives_order("Remove failed one time")
+
+
+def test_held_after_both_or_all_is_a_compromise():
+    said = "when Op_Host2 and Enterprise0 are both held"
+    assert _holds(said, "Op_Host2", "Enterprise0") is True
+    assert _holds(said, "Op_Host2") is False
+    assert _holds("if the enterprise servers were all held", "Enterprise0", "Enterprise1", "Enterprise2") is True
+    assert _holds("if the enterprise servers were all held", "Enterprise0", "Enterprise2") is False
+
+
+def test_a_note_says_hit_after_a_class():
+    text = "exactly one op box hit -> plan Remove on it"
+    found = rule_claims(text, with_instruction=True)
+    assert found is not None and complete_claims(text, found)
+    assert truth(found, _table("Op_Host1")) is True
+    assert truth(found, _table("Op_Host1", "Op_Host0")) is False
+
+
+def test_a_subnet_in_shorthand_is_its_class():
+    text = "ent subnet clean -> Monitor"
+    found = rule_claims(text, with_instruction=True)
+    assert truth(found, _table()) is True
+    assert truth(found, _table("Enterprise2")) is False
+
+
+def test_a_host_put_aside_in_a_sentence_of_its_own():
+    text = "any enterprise box at user level? plan a Remove. Enterprise2 excluded."
+    assert read_wording(text).excepted == ("Enterprise2",)
+
+
+def test_a_later_step_of_a_list_opened_by_a_level_is_a_condition():
+    text = "Op_Host1 checklist:\n1. Remove Op_Host1 as soon as it shows User.\n2. At root, Restore it instead."
+    assert "At root" in [c.text for c in read_wording(text).conditions]
+    assert read_wording("At step 4, restore User2.").conditions == ()

@@ -395,11 +395,13 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
 # The shorthand of notes for a class ("usr host", "ent srv", "ops boxes", as `classes_in` reads it), written in full, so
 # that the clauses are split before it as before "user host" ("no usr host owned + ent srv scanned" read as one clause
 # claimed neither class scanned: the second clause's state was given to both subjects, and its "no" to the second)
+# (r38m: and a subnet in shorthand, "usr subnet", "ent subnet")
+_SUBNET_NOUN = r"|subnets?|networks?|zones?|segments?"
 _CLASS_SHORTHAND = ((re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?=(?:hosts?|servers?|srvs?|svrs?|box(?:es)?|machines?|nodes?|"
-                                r"systems?)\b)", re.IGNORECASE), "enterprise "),
-                    (re.compile(r"\busr[\s-]*(?=(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b)", re.IGNORECASE),
-                     "user "),
-                    (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?=(?:hosts?|box(?:es)?|machines?|nodes?|systems?)\b)",
+                                r"systems?" + _SUBNET_NOUN + r")\b)", re.IGNORECASE), "enterprise "),
+                    (re.compile(r"\busr[\s-]*(?=(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?" + _SUBNET_NOUN + r")\b)",
+                                re.IGNORECASE), "user "),
+                    (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?=(?:hosts?|box(?:es)?|machines?|nodes?|systems?" + _SUBNET_NOUN + r")\b)",
                                 re.IGNORECASE), "operational "),
                     (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"),
                     # ("E-host owned", "a U-box scanned": the class's letter, hyphenated to a class noun)
@@ -505,6 +507,12 @@ _ALL_BUT = re.compile(r"\ball\s+but\s+(?=(?:one|two|a\s+single|[12])\b)", re.IGN
 _NO_MORE_THAN = re.compile(r"\b(?:no|not)\s+more\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
 
 
+# (r38m) "held" (compromised) after a word between it and its verb, "are both held", "were all held", "is still held":
+# as said right after the verb ("are held")
+_HELD_AFTER_WORD = re.compile(r"\b(?P<word>(?:is|are|was|were|been)\s+(?:both|all|each|also|too|now|then))\s+held\b"
+                              r"(?!\s+(?:back|off|up|for|until|steady))", re.IGNORECASE)
+
+
 def _counts_said_plainly(condition: str) -> str:
     """`condition` with the counts whose words would read as a clause or a denial written as `_COUNT` reads them."""
     return _NO_MORE_THAN.sub("at most ", _ALL_BUT.sub("all save ", condition))
@@ -522,6 +530,7 @@ def spelled_out(condition: str) -> str:
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
     condition = _CLASS_HIT.sub(lambda m: f"{m['noun']} got hit", condition)
+    condition = _HELD_AFTER_WORD.sub(lambda m: f"{m['word']} compromised", condition)
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_counts_said_plainly(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
     condition = _CLASS_THEN_LEVEL.sub(lambda m: f"{m['subject']} at " if classes_in(m["subject"]) else m.group(0), condition)

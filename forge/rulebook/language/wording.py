@@ -373,6 +373,8 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # (r32h; r32m read the same participle on its own, folded here) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
     # left unread, the host was read as a condition of the order (that it be compromised too)
     rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
+    # (r38m) or in a note's sentence of its own: "... plan a Remove. Op server excluded."
+    rf"(?:^|(?<=[.!?;]))\s*{_HOST_LIST}\s+(?:excepted|excluded|exempted|exempt)\b(?=\s*(?:[.;!(]|$))",
     # (r32h) a sentence of its own after the order that only denies a host, "Not E1 though (it carries decoys)", "Not
     # User4, mind you."
     rf"(?<=[.!?;])\s*not\s+{_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
