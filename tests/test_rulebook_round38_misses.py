@@ -105,7 +105,7 @@ def test_a_subnet_in_shorthand_is_its_class():
 
 
 def test_a_host_put_aside_in_a_sentence_of_its_own():
-    text = "any enterprise box at user level? plan a Remove. Enterprise2 excluded."
+    text = "an enterprise box at root? Restore it. Enterprise2 excluded."
     assert read_wording(text).excepted == ("Enterprise2",)
 
 

@@ -501,7 +501,7 @@ def _one_of_list(listed: str) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-# (r38m) "all but one of the user hosts": a count (`_COUNT`), not a clause ending at "but"; "no more than two user
+# (r38m) "all but one of the enterprise servers": a count (`_COUNT`), not a clause ending at "but"; "no more than two user
 # hosts": a bound (as "at most two"), not "no user host"
 _ALL_BUT = re.compile(r"\ball\s+but\s+(?=(?:one|two|a\s+single|[12])\b)", re.IGNORECASE)
 _NO_MORE_THAN = re.compile(r"\b(?:no|not)\s+more\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
@@ -985,7 +985,7 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         # sits in their subnet)
         named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
         if count is not None and not atom.bare() and not none_of and negated is None:
-            parts.append(_of_count(atom, named, count))  # "two or more user hosts are compromised"
+            parts.append(_of_count(atom, named, count))  # "three or more op boxes are owned"
         elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
             # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
             parts.append(AllOf(tuple(atom.on(h) for h in named)))

@@ -1658,7 +1658,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
 
 
 # (r38m) An order opened by a phrase of state: "With User1 compromised, remove it", "with two or more user boxes owned,
-# restore them", "At user level, Remove it instead" (a step of a list on the host its heading names). The phrase is
+# restore them", "At root, Restore it instead" (a step of a list on the host its heading names). The phrase is
 # when the order holds (read as no condition, a compiled predicate that left its count or its state out passed the
 # checks, and a list's later step stood with no condition of its own).
 _STATE_OPENER = re.compile(r"^\s*(?:(?:\d+[.)]|[-*])\s*)?(?P<lead>with|at)\s+(?P<situation>[^,;:.]{3,80}?)\s*,\s*(?P<rest>\S.*)$",
