@@ -113,3 +113,19 @@ def test_a_later_step_of_a_list_opened_by_a_level_is_a_condition():
     text = "Op_Host1 checklist:\n1. Remove Op_Host1 as soon as it shows User.\n2. At root, Restore it instead."
     assert "At root" in [c.text for c in read_wording(text).conditions]
     assert read_wording("At step 4, restore User2.").conditions == ()
+
+
+def test_an_order_kept_to_listed_hosts_needs_one_of_them():
+    found = claims("only on Op_Host0 and Op_Host2: a Restore of an op host at root is for those two")
+    for pick, holds in (("Op_Host2", True), ("Op_Host0", True), ("Op_Host1", False)):
+        rows = [f"{h}: Activity None, Compromised {'Privileged' if h == pick else 'No'}" for h in HOSTS]
+        assert truth(found, read_situation("Alerts:\n" + "\n".join(rows))) is holds, pick
+
+
+def test_priv_esc_in_a_note_is_a_privilege_escalation():
+    text = "privesc on Op_Host1 -> plan a Restore of it"
+    found = rule_claims(text, with_instruction=True)
+    assert found is not None and complete_claims(text, found)
+    rows = [f"{h}: Activity None, Compromised {'Privileged' if h == 'Op_Host1' else 'No'}" for h in HOSTS]
+    assert truth(found, read_situation("Alerts:\n" + "\n".join(rows))) is True
+    assert truth(found, _table("Op_Host1")) is False

@@ -501,8 +501,8 @@ def _one_of_list(listed: str) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-# (r38m) "all but one of the enterprise servers": a count (`_COUNT`), not a clause ending at "but"; "no more than two user
-# hosts": a bound (as "at most two"), not "no user host"
+# (r38m) "all but one of the enterprise servers": a count (`_COUNT`), not a clause ending at "but"; "no more than two
+# user hosts": a bound (as "at most two"), not "no user host"
 _ALL_BUT = re.compile(r"\ball\s+but\s+(?=(?:one|two|a\s+single|[12])\b)", re.IGNORECASE)
 _NO_MORE_THAN = re.compile(r"\b(?:no|not)\s+more\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
 
@@ -550,22 +550,23 @@ def spelled_out(condition: str) -> str:
 
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
            universal: bool = True):
-    """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can
-    place). A host named with a state must show it ("User0 is compromised"), with a negated one must not
-    ("User0 is not being scanned"); a host named bare must be shown; a class with a state ("a user host is
-    compromised") needs some host of it to show it, "no user host is ..." none; "no host shows any activity"
-    needs every host quiet. A clause that names no host but states a state ("... but not yet compromised", "when
-    it only shows a scan") is about the host named before it, else about `subject` (the one host the rule names).
-    Everything else is left to the cosine. A clause that states a state of a host this reading cannot tell (an "it"
-    with no host before it, in a text that names several) is appended to `unresolved`, if given: claims without it
-    are not the whole of the condition. `group`: the hosts "both" or "they" stand for (the hosts of its sentence):
-    "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
-    hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
-    compromised user hosts" applies where some is)."""
+    """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
+    named with a state must show it ("User0 is compromised"), with a negated one must not ("User0 is not being
+    scanned"); a host named bare must be shown; a class with a state ("a user host is compromised") needs some host of
+    it to show it, "no user host is ..." none; "no host shows any activity" needs every host quiet. A clause that names
+    no host but states a state ("... but not yet compromised", "when it shows nothing but a scan") is about the host
+    named before it, else about `subject` (the one host the rule names). Everything else is left to the cosine. A clause
+    that states a state of a host this reading cannot tell (an "it" with no host before it, in a text that names
+    several) is appended to `unresolved`, if given: claims without it are not the whole of the condition. `group`: the
+    hosts "both" or "they" stand for (the hosts of its sentence): "when both are compromised" claims each of them
+    compromised, "when either is" one of them. `universal`: "all user hosts are compromised" claims each of them (a
+    condition); False for what an order acts on ("restore all compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
     if episode_claims(condition):
         return _episode_first(condition, subject, unresolved, group, universal)
+    if _ONLY_ON_LIST.search(condition or ""):
+        return _only_on_listed(condition, subject, unresolved, group, universal)
     named = hosts_in(condition)
     if named and subject is not None and set(named) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
@@ -627,6 +628,43 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         landed = _HAS_LANDED.search(clause) and not negations_in(clause)
         parts.extend([_or_landed(p) for p in said] if landed else said)
     return _all_of(parts)
+
+
+# (r38m) The hosts an order is kept to, listed: "only on User1 and User4", "just for Enterprise0 or Enterprise2" (the
+# move on a class or a state "is for those two alone"). Read as hosts of the condition, each was claimed in the state (both exploited).
+_ONLY_ON_LIST = re.compile(rf"(?<!not\s)\b(?:only|just|solely)\s+(?:on|for|to)\s+(?P<hosts>{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*{_HOST_WORD})+)\b",
+                           re.IGNORECASE)
+
+
+def _only_on_listed(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],
+                    universal: bool):
+    """`claims` of a condition that keeps its order to hosts it lists (`_ONLY_ON_LIST`): the rest of it, each claim on a
+    class or on any host said of one of the listed hosts; the listed hosts alone, shown, where the rest claims nothing."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
+
+    found = _ONLY_ON_LIST.search(condition)
+    listed = _listed_in(found)
+    rest = claims(condition[:found.start()] + " " + condition[found.end():], subject, unresolved, group, universal)
+    if rest is None:
+        return AnyOf(tuple(Atom(host=h) for h in listed))
+    return _kept_to(rest, listed)
+
+
+def _kept_to(found, listed: list[str]):
+    """Claims with each claim on a class (or on any host) said of those of `listed` that are of it: some one of them;
+    any other claim (a denial, a named host) stays as it was."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
+
+    if isinstance(found, Atom) and found.host is None and found.host_class is not None and not found.bare():
+        kept = [found.on(h) for h in listed if h in found.hosts()]
+        return found if not kept else kept[0] if len(kept) == 1 else AnyOf(tuple(kept))
+    if isinstance(found, (AllOf, AnyOf)):
+        return type(found)(tuple(_kept_to(p, listed) for p in found.parts))
+    return found
+
+
+def _listed_in(found: re.Match) -> list[str]:
+    return list(dict.fromkeys(hosts_in(named_in_full(found["hosts"], prose=True))))
 
 
 def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],

@@ -2088,6 +2088,9 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
     # (r35m) "only usr level", "at usr-level": the note's shorthand of "user" before a level (read as no level at all)
     text = re.sub(r"\b(u)sr(?=[\s-]+level\b)", r"\1ser", text, flags=re.IGNORECASE)
+    # (r38m) "priv esc", "privesc", "priv-esc": the note's shorthand of "privilege escalation" (read word by word, the
+    # "esc" was left unplaced and the condition unread)
+    text = re.sub(r"\b(p)riv[\s-]?esc\b\.?", r"\1rivilege escalation", text, flags=re.IGNORECASE)
     # "U4 priv", "at priv level": the note's shorthand of "privileged" (the level, as "root" is)
     text = re.sub(r"\b(p)riv\b", r"\1rivileged", text, flags=re.IGNORECASE)
     # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
