@@ -409,11 +409,13 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
 # The shorthand of notes for a class ("usr host", "ent srv", "ops boxes", as `classes_in` reads it), written in full, so
 # that the clauses are split before it as before "user host" ("no usr host owned + ent srv scanned" read as one clause
 # claimed neither class scanned: the second clause's state was given to both subjects, and its "no" to the second)
+# (r38m: and a subnet in shorthand, "usr subnet", "ent subnet")
+_SUBNET_NOUN = r"|subnets?|networks?|zones?|segments?"
 _CLASS_SHORTHAND = ((re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?=(?:hosts?|servers?|srvs?|svrs?|box(?:es)?|machines?|nodes?|"
-                                r"systems?)\b)", re.IGNORECASE), "enterprise "),
-                    (re.compile(r"\busr[\s-]*(?=(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b)", re.IGNORECASE),
-                     "user "),
-                    (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?=(?:hosts?|box(?:es)?|machines?|nodes?|systems?)\b)",
+                                r"systems?" + _SUBNET_NOUN + r")\b)", re.IGNORECASE), "enterprise "),
+                    (re.compile(r"\busr[\s-]*(?=(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?" + _SUBNET_NOUN + r")\b)",
+                                re.IGNORECASE), "user "),
+                    (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?=(?:hosts?|box(?:es)?|machines?|nodes?|systems?" + _SUBNET_NOUN + r")\b)",
                                 re.IGNORECASE), "operational "),
                     (re.compile(r"(?<=\benterprise\s)(?:srv|svr)(?=s?\b)", re.IGNORECASE), "server"),
                     # ("E-host owned", "a U-box scanned": the class's letter, hyphenated to a class noun)
@@ -491,22 +493,6 @@ _PLUS_COUNT = re.compile(r"\b(?P<n>[1-4])\s*\+(?=\s*(?:[\w-]+\s+){0,2}?(?:hosts?
                          r"workstations?|nodes?|systems?)\b)", re.IGNORECASE)
 
 
-# (r38h) "all but two of the op hosts", "all the enterprise servers but one": the count `_COUNT` reads as "every user host except
-# one" (its "but" would split the clause where a contrast is read)
-_ALL_BUT = re.compile(r"\ball\s+but\s+(?P<n>one|two|[12])\s+of\s+(?:the\s+)?(?P<cls>(?:[\w-]+\s+){0,2}?)(?P<noun>hosts|boxes|machines|servers)\b|"
-                      r"\ball\s+(?:(?:of\s+)?the\s+)?(?P<cls2>(?:[\w-]+\s+){0,2}?)(?P<noun2>hosts|boxes|machines|servers)\s+but\s+(?P<n2>one|two|[12])\b",
-                      re.IGNORECASE)
-
-
-def _all_but_as_except(condition: str) -> str:
-    """`condition` with "all but N of the X hosts" written "every X host except one" (`_ALL_BUT`)."""
-    def said(m: re.Match) -> str:
-        noun = (m["noun"] or m["noun2"])
-        noun = noun[:-2] if noun.lower().endswith("xes") else noun[:-1]
-        return f"every {m['cls'] if m['noun'] else m['cls2']}{noun} except {m['n'] or m['n2']}"
-    return _ALL_BUT.sub(said, condition)
-
-
 def _plus_as_or_more(condition: str) -> str:
     """`condition` with a count said "2+" written "2 or more" (as `_COUNT` reads it)."""
     return _PLUS_COUNT.sub(lambda m: f"{m['n']} or more", condition)
@@ -529,12 +515,33 @@ def _one_of_list(listed: str) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
+# (r38m) "all but one of the enterprise servers": a count (`_COUNT`), not a clause ending at "but"; "no more than two
+# user hosts": a bound (as "at most two"), not "no user host"
+# (r38h) and "all the enterprise servers but one", whose "but" would split the clause where a contrast is read
+_ALL_BUT = re.compile(r"\ball\s+but\s+(?=(?:one|two|a\s+single|[12])\b)|"
+                      r"\b(?P<all>all\s+(?:(?:of\s+)?the\s+)?(?:[\w-]+\s+){0,2}?(?:hosts|boxes|machines|servers))\s+but\s+"
+                      r"(?=(?:one|two|[12])\b)", re.IGNORECASE)
+_NO_MORE_THAN = re.compile(r"\b(?:no|not)\s+more\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
+
+
+def _counts_said_plainly(condition: str) -> str:
+    """`condition` with the counts whose words would read as a clause or a denial written as `_COUNT` reads them."""
+    return _NO_MORE_THAN.sub("at most ", _ALL_BUT.sub(lambda m: f"{m['all']} save " if m["all"] else "all save ", condition))
+
+
+# (r38m) A note's "hit" right after the hosts of a class, "one ent srv hit", "two user boxes hit": those hosts got hit
+# (compromised), as after a host's own name ("Ent1 hit"); read as no state, the class stood bare.
+_CLASS_HIT = re.compile(r"\b(?P<noun>(?:hosts?|box(?:es)?|servers?|machines?|workstations?|nodes?|systems?))\s+hit\b(?!\s+(?:by|with|on)\b)",
+                        re.IGNORECASE)
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
     condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
-    condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_all_but_as_except(condition))))
+    condition = _CLASS_HIT.sub(lambda m: f"{m['noun']} got hit", condition)
+    condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_counts_said_plainly(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
     condition = _CLASS_THEN_LEVEL.sub(lambda m: f"{m['subject']} at " if classes_in(m["subject"]) else m.group(0), condition)
     condition = _ALL_AFTER.sub(lambda m: f"all {re.sub(r'^U-', 'user ', re.sub(r'^E-', 'enterprise ', m['cls']))}"
@@ -553,22 +560,23 @@ def spelled_out(condition: str) -> str:
 
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
            universal: bool = True):
-    """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can
-    place). A host named with a state must show it ("User0 is compromised"), with a negated one must not
-    ("User0 is not being scanned"); a host named bare must be shown; a class with a state ("a user host is
-    compromised") needs some host of it to show it, "no user host is ..." none; "no host shows any activity"
-    needs every host quiet. A clause that names no host but states a state ("... but not yet compromised", "when
-    it only shows a scan") is about the host named before it, else about `subject` (the one host the rule names).
-    Everything else is left to the cosine. A clause that states a state of a host this reading cannot tell (an "it"
-    with no host before it, in a text that names several) is appended to `unresolved`, if given: claims without it
-    are not the whole of the condition. `group`: the hosts "both" or "they" stand for (the hosts of its sentence):
-    "when both are compromised" claims each of them compromised, "when either is" one of them. `universal`: "all user
-    hosts are compromised" claims each of them (a condition); False for what an order acts on ("restore all
-    compromised user hosts" applies where some is)."""
+    """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
+    named with a state must show it ("User0 is compromised"), with a negated one must not ("User0 is not being
+    scanned"); a host named bare must be shown; a class with a state ("a user host is compromised") needs some host of
+    it to show it, "no user host is ..." none; "no host shows any activity" needs every host quiet. A clause that names
+    no host but states a state ("... but not yet compromised", "when it shows nothing but a scan") is about the host
+    named before it, else about `subject` (the one host the rule names). Everything else is left to the cosine. A clause
+    that states a state of a host this reading cannot tell (an "it" with no host before it, in a text that names
+    several) is appended to `unresolved`, if given: claims without it are not the whole of the condition. `group`: the
+    hosts "both" or "they" stand for (the hosts of its sentence): "when both are compromised" claims each of them
+    compromised, "when either is" one of them. `universal`: "all user hosts are compromised" claims each of them (a
+    condition); False for what an order acts on ("restore all compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
     if episode_claims(condition):
         return _episode_first(condition, subject, unresolved, group, universal)
+    if _ONLY_ON_LIST.search(condition or ""):
+        return _only_on_listed(condition, subject, unresolved, group, universal)
     named = hosts_in(condition)
     if named and subject is not None and set(named) <= {subject}:
         condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
@@ -632,6 +640,43 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     return _all_of(parts)
 
 
+# (r38m) The hosts an order is kept to, listed: "only on User1 and User4", "just for Enterprise0 or Enterprise2" (the
+# move on a class or a state "is for those two alone"). Read as hosts of the condition, each was claimed in the state (both exploited).
+_ONLY_ON_LIST = re.compile(rf"(?<!not\s)\b(?:only|just|solely)\s+(?:on|for|to)\s+(?P<hosts>{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*{_HOST_WORD})+)\b",
+                           re.IGNORECASE)
+
+
+def _only_on_listed(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],
+                    universal: bool):
+    """`claims` of a condition that keeps its order to hosts it lists (`_ONLY_ON_LIST`): the rest of it, each claim on a
+    class or on any host said of one of the listed hosts; the listed hosts alone, shown, where the rest claims nothing."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
+
+    found = _ONLY_ON_LIST.search(condition)
+    listed = _listed_in(found)
+    rest = claims(condition[:found.start()] + " " + condition[found.end():], subject, unresolved, group, universal)
+    if rest is None:
+        return AnyOf(tuple(Atom(host=h) for h in listed))
+    return _kept_to(rest, listed)
+
+
+def _kept_to(found, listed: list[str]):
+    """Claims with each claim on a class (or on any host) said of those of `listed` that are of it: some one of them;
+    any other claim (a denial, a named host) stays as it was."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
+
+    if isinstance(found, Atom) and found.host is None and found.host_class is not None and not found.bare():
+        kept = [found.on(h) for h in listed if h in found.hosts()]
+        return found if not kept else kept[0] if len(kept) == 1 else AnyOf(tuple(kept))
+    if isinstance(found, (AllOf, AnyOf)):
+        return type(found)(tuple(_kept_to(p, listed) for p in found.parts))
+    return found
+
+
+def _listed_in(found: re.Match) -> list[str]:
+    return list(dict.fromkeys(hosts_in(named_in_full(found["hosts"], prose=True))))
+
+
 def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],
                    universal: bool):
     """(r36m) `claims` of a condition that states a window of the episode's steps or a trend of its rewards ("past step
@@ -662,7 +707,7 @@ def _counts_of_named(clauses: list[str]) -> tuple[list, list[str]]:
             state, negated = _state_of(m["state"])
             if len(hosts) < 2 or negated is not None or state == (None, None):
                 continue
-            found.append(_of_count(_atom(Atom, state, host=hosts[0]), hosts, 1, bool(m["exactly"])))
+            found.append(_of_count(_atom(Atom, state, host=hosts[0]), hosts, Count(1, 1 if m["exactly"] else None)))
             clause = clause.replace(m.group(0), " ")
         rest.append(clause)
     return found, rest
@@ -988,7 +1033,7 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         # sits in their subnet)
         named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
         if count is not None and not atom.bare() and not none_of and negated is None:
-            parts.append(_of_count(atom, named, *count))  # "two or more user hosts are compromised"
+            parts.append(_of_count(atom, named, count))  # "three or more op boxes are owned"
         elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
             # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
             parts.append(AllOf(tuple(atom.on(h) for h in named)))
@@ -1055,9 +1100,22 @@ def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
 
 
 # How many hosts of a class a condition counts: "two or more", "at least two", "more than one", "several", "multiple";
-# "exactly one", "a single", "only one", "just one".
+# "exactly one", "a single", "only one", "just one"; (r38m) a range or a bound above: "one or two", "two to three",
+# "exactly two", "at most two", "no more than two", "up to two", "fewer than three"; and "all but one" (every host of
+# the class save that many).
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
-_COUNT = re.compile(r"\b(?:at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<more>two|three|four|[2-4])\s+or\s+more|"
+_NUMBER = r"(?:one|two|three|four|five|[1-5])"
+# (what a count is said of: "hosts", "user boxes", "of the user hosts", "compromised enterprise servers")
+_COUNTED_HOSTS = (r"(?=\s+(?:of\s+(?:the\s+)?)?(?:(?:compromised|exploited|scanned|infected|privileged|rooted|active|owned|held)\s+)?"
+                  r"(?:(?:user|usr|enterprise|ent|op|operational)[\s-]+)?(?:hosts?|machines?|box(?:es)?|servers?|srvs?|"
+                  r"workstations?|nodes?|systems?)\b)")
+_COUNT = re.compile(r"\b(?:(?:(?:only|just)\s+)?(?P<low>one|two|three|four|[1-4])\s+(?:or|to)\s+(?P<high>two|three|four|five|[2-5])"
+                    rf"{_COUNTED_HOSTS}|"
+                    rf"(?:exactly|only|just)\s+(?P<exact>two|three|four|[2-4]){_COUNTED_HOSTS}|"
+                    rf"(?:at\s+most|up\s+to)\s+(?P<most>{_NUMBER}){_COUNTED_HOSTS}|"
+                    rf"(?:fewer|less)\s+than\s+(?P<fewer>two|three|four|five|[2-5]){_COUNTED_HOSTS}|"
+                    r"all\s+(?:but|save|except(?:\s+for)?)\s+(?P<but>one|two|a\s+single|[12])|"
+                    r"at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<more>two|three|four|[2-4])\s+or\s+more|"
                     # "when two user hosts are compromised": at least that many
                     r"(?P<bare>two|three|four|[2-4])(?=\s+(?:(?:compromised|exploited|scanned|infected|privileged|rooted|active)\s+)?"
                     r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts|machines|boxes|servers|"
@@ -1070,35 +1128,66 @@ _COUNT = re.compile(r"\b(?:at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<
                     re.IGNORECASE)
 
 
-def _counted(clause: str) -> Optional[tuple[int, bool]]:
-    """(n, exactly) for a condition that counts hosts ("at least two user hosts", "exactly one"; "all but one": -1),
-    else None."""
+@dataclass(frozen=True)
+class Count:
+    """How many hosts of a group a condition counts: at least `least`, at most `most` (None: no bound), or every host
+    of the group but `short` of them (`short` None: a number said outright)."""
+
+    least: int
+    most: Optional[int] = None
+    short: Optional[int] = None
+
+    def bounds(self, total: int) -> tuple[int, Optional[int]]:
+        """(least, most) among a group of `total` hosts."""
+        if self.short is not None:
+            return total - self.short, total - self.short
+        return self.least, self.most
+
+
+def _number(word: str) -> int:
+    return 1 if word.lower().startswith("a") else _NUMBERS[word.lower()]
+
+
+def _counted(clause: str) -> Optional[Count]:
+    """The count a condition states of hosts ("at least two user hosts", "exactly one", "one or two"), else None. A
+    bound above ("at most two", "fewer than three") counts hosts of which it speaks: one at least (a rule about "at most
+    two compromised hosts" speaks of the compromised ones; none is not the case it is about)."""
     found = _COUNT.search(clause)
     if found is None:
         return None
+    if found["low"]:
+        return Count(_number(found["low"]), max(_number(found["low"]), _number(found["high"])))
+    if found["exact"]:
+        return Count(_number(found["exact"]), _number(found["exact"]))
+    if found["most"] or found["fewer"]:
+        return Count(1, _number(found["most"]) if found["most"] else _number(found["fewer"]) - 1)
+    if found["but"]:
+        return Count(0, short=_number(found["but"]))
     if found["exactly"]:
-        return 1, True
-    if found["spared"]:  # all but that many: counted back from the class's size (`_of_count`)
-        return -_NUMBERS[found["spared"].lower()], True
+        return Count(1, 1)
+    if found["spared"]:  # (r38h) "every enterprise server except one": all of the class less that many
+        return Count(0, short=_number(found["spared"]))
     if found["several"]:
-        return 2, False
+        return Count(2)
     if found["than"]:
-        return _NUMBERS[found["than"].lower()] + 1, False
-    return _NUMBERS[(found["least"] or found["more"] or found["bare"]).lower()], False
+        return Count(_NUMBERS[found["than"].lower()] + 1)
+    return Count(_NUMBERS[(found["least"] or found["more"] or found["bare"]).lower()])
 
 
-def _of_count(atom, hosts: list[str], n: int, exactly: bool):
-    """Some n of `hosts` (each in the atom's state) hold, or exactly that many (the others do not); n of 0 or less counts
-    back from all of them ("all but one": n -1)."""
+def _of_count(atom, hosts: list[str], count: Count):
+    """Some of `hosts` in the atom's state, as many as `count` allows; where it bounds them above, the others not."""
     from itertools import combinations
 
     from forge.rulebook.language.predicate import AllOf, Always, AnyOf, Not  # lazy: as in `claims`
 
-    n = len(hosts) + n if n <= 0 else n
+    least, most = count.bounds(len(hosts))
     groups = []
-    for chosen in combinations(hosts, n) if n > 0 else ():
-        held = [atom.on(h) for h in chosen] + ([Not(atom.on(h)) for h in hosts if h not in chosen] if exactly else [])
-        groups.append(held[0] if len(held) == 1 else AllOf(tuple(held)))
+    for size in range(max(least, 1), (len(hosts) if most is None else min(most, len(hosts))) + 1):
+        if most is None and size > least:
+            break  # (at least that many: the groups of that size say it, a larger group holds one of them)
+        for chosen in combinations(hosts, size):
+            held = [atom.on(h) for h in chosen] + ([Not(atom.on(h)) for h in hosts if h not in chosen] if most is not None else [])
+            groups.append(held[0] if len(held) == 1 else AllOf(tuple(held)))
     return Not(Always()) if not groups else groups[0] if len(groups) == 1 else AnyOf(tuple(groups))
 
 
@@ -1236,7 +1325,7 @@ def unplaced(condition: str) -> list[str]:
     # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
     # ("user level rather than at root": the level the reading places is that one, so the words denying the higher
     # one in its favour say nothing more)
-    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(condition or "")))
+    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(_counts_said_plainly(condition or ""))))
     condition = _other_than_as_except(condition)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
                     flags=re.IGNORECASE)

@@ -89,7 +89,7 @@ _PROSE_COMPROMISE = (
                 r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|@\s*unknown\b|"
                 # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)
                 r"^\s*(?:(?:only|just|still)\s+)?unknown\s*$", re.I), "Unknown"),
-    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+(?:(?:both|all|each|now|also)\s+)?held\b(?!\s+(?:back|off|up|for|until|steady))|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
+    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+(?:(?:both|all|each|now|also|too|then)\s+)?held\b(?!\s+(?:back|off|up|for|until|steady))|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got|is|are|was|were|been) hit\b|"
                 # ("Ent1 hit -> Remove": the state right after the host's name, as a note writes it)
                 r"^\s*hit\s*$|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"

@@ -373,8 +373,8 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # (r32h; r32m read the same participle on its own, folded here) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
     # left unread, the host was read as a condition of the order (that it be compromised too)
     rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
-    # (r38h) the same participle as a note of its own after the order, "... plan a Remove. Op_Server0 excluded."
-    rf"(?<=[.!?;])\s*{_HOST_LIST}\s+(?:excepted|excluded|exempted)(?=\s*(?:[.;!,)]|$))",
+    # (r38h, r38m) the same participle as a note's sentence of its own after the order, "... plan a Remove. Op server excluded."
+    rf"(?:^|(?<=[.!?;]))\s*{_HOST_LIST}\s+(?:excepted|excluded|exempted|exempt)\b(?=\s*(?:[.;!,()]|$))",
     # (r32h) a sentence of its own after the order that only denies a host, "Not E1 though (it carries decoys)", "Not
     # User4, mind you."
     rf"(?<=[.!?;])\s*not\s+{_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
@@ -413,6 +413,9 @@ _STORY = re.compile(
     # a report that opens with what was done ("Restoring User0 cost ..."); words that only end like a gerund
     # ("Nothing is happening ...", "Something on User1 ...", "During a scan ...") open no report
     r"^\s*(?!(?:no|some|any|every)thing\b|during\b)\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
+# (r38m) A host's state said as a participle, looked back at: "(each) compromised", "exploited", "scanned", "owned".
+_STATE_PARTICIPLE = "(?:" + "|".join(f"(?<={word})" for word in ("compromised", "exploited", "scanned", "infected", "owned",
+                                                                  "rooted", "breached", "hacked", "pwned", "affected")) + ")"
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
 _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
                                 # what a move does there, said in the present: "Remove keeps failing there"
@@ -424,7 +427,9 @@ _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were
                                 rf"isn't|only(?!\s+(?:as|if|when|after|once|where|while|in\s+case)\b|\s*$)|alone|{_PAST})\b"
                                 # a participle before what it describes is no report: "restore compromised user hosts"
                                 rf"(?!\s+(?:\w+\s+)?(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones|systems?|"
-                                rf"desktops?|laptops?|(?:user|enterprise|op_host|op_server)\d))", re.IGNORECASE)
+                                rf"desktops?|laptops?|(?:user|enterprise|op_host|op_server)\d)"
+                                # (r38m) nor a state's participle before "one": "restore each compromised one"
+                                rf"|{_STATE_PARTICIPLE}\s+one\b(?!\s+(?:time|step|turn|round|more)\b))", re.IGNORECASE)
 # A light verb that carries the move as its noun: "run an Analyse of User2", "carry out a Remove on it", "do a Restore".
 _LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the|one)\s+"
 # what follows a verb of opening or closing when its object is the reply ("every report with", "the plan with")
@@ -1636,6 +1641,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
     spans.extend(_at_level(instruction))
+    spans.extend(_with_state(instruction))
     spans.extend(_later_situations(instruction))
     # (r34h) "facing an intruder who is driving directly at Enterprise1, ...": what the rule is for, a condition on
     # the attacker (read as no condition, the order's own state decided alone)
@@ -1649,6 +1655,37 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         # "When no alert fires during a step" is part of that condition, not another one
         out.append(Condition(span, negations_in(span), hosts_in(span), classes_in(span)))
     return tuple(out)
+
+
+# (r38m) An order opened by a phrase of state: "With User1 compromised, remove it", "with two or more user boxes owned,
+# restore them", "At root, Restore it instead" (a step of a list on the host its heading names). The phrase is
+# when the order holds (read as no condition, a compiled predicate that left its count or its state out passed the
+# checks, and a list's later step stood with no condition of its own).
+_STATE_OPENER = re.compile(r"^\s*(?:(?:\d+[.)]|[-*])\s*)?(?P<lead>with|at)\s+(?P<situation>[^,;:.]{3,80}?)\s*,\s*(?P<rest>\S.*)$",
+                           re.IGNORECASE)
+
+
+def _with_state(instruction: str) -> list[str]:
+    """The phrase of state that opens an order or a step of a list (`_STATE_OPENER`): one that names a host's level
+    ("at user level", "at root"), or hosts or a class and their state ("with User1 compromised"), no move and no teller,
+    with an order after it; [] where there is none."""
+    found = []
+    for piece in re.split(r"\s*;\s*", instruction):
+        opened = _STATE_OPENER.match(piece)
+        if opened is None or not gives_order(opened["rest"]):
+            continue
+        said = opened["situation"]
+        if verbs_in(said) or _FIRST_PERSON.search(said):
+            continue
+        if opened["lead"].lower() == "at":
+            # ("at step 4, ...", "at the start, ...": a moment, no state; a level alone is the state of the host at hand)
+            if _LEVEL_WORDS.match(said.strip()) and len(said.split()) <= 3:
+                found.append(f"{opened['lead']} {said.strip()}")
+            continue
+        if (hosts_in(said) or classes_in(said)) and (_STATE_WORDS.search(said) or _LEVEL_WORDS.search(said)
+                                                     or _TAKEN_OVER.search(said)):
+            found.append(f"{opened['lead']} {said.strip()}")
+    return found
 
 
 def _later_situations(instruction: str) -> list[str]:
@@ -2073,6 +2110,9 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
     # (r35m) "only usr level", "at usr-level": the note's shorthand of "user" before a level (read as no level at all)
     text = re.sub(r"\b(u)sr(?=[\s-]+level\b)", r"\1ser", text, flags=re.IGNORECASE)
+    # (r38m) "priv esc", "privesc", "priv-esc": the note's shorthand of "privilege escalation" (read word by word, the
+    # "esc" was left unplaced and the condition unread)
+    text = re.sub(r"\b(p)riv[\s-]?esc\b\.?", r"\1rivilege escalation", text, flags=re.IGNORECASE)
     # "U4 priv", "at priv level": the note's shorthand of "privileged" (the level, as "root" is)
     text = re.sub(r"\b(p)riv\b", r"\1rivileged", text, flags=re.IGNORECASE)
     # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
