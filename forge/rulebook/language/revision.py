@@ -19,6 +19,11 @@ from typing import Optional
 from forge.env.catalog import HOST_CLASSES, HOSTS
 from forge.rulebook.language.wording import HOST_AT_HAND, Wording, read_wording
 
+# "Scratch the part about User2", "drop the bit on E0", "strike the line for Op_Host1": the teacher takes one part of what
+# they said before out (the hosts named after it are no longer spoken for; the rule that follows keeps the rest).
+_DROP_PART = (r"\b(?:scratch|drop|strike|cut|forget|ignore|disregard)\s+(?:the|that)\s+"
+              r"(?:part|bit|line|clause|piece|mention|half)\s+(?:about|on|for|concerning)\b")
+
 # Each pattern is a way of saying "what I say now replaces what I said before".
 _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in (
     # an opening word that corrects: "Actually, ...", "Update: ...", "Correction - ...", "Revised: ..."
@@ -38,6 +43,8 @@ _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in 
     r"\b(?:any\s?more|any\s+longer)\b",
     r"\binstead\s+of\s+(?:what\s+I\s+(?:said|wrote)|my\s+(?:earlier|previous|last|old)\b)",
     r"\b(?:my|the)\s+(?:earlier|previous|old|last)\s+(?:note|rule|advice|instruction|order|call|word|guidance)\b",
+    # taking one part out of what was said: "drop the bit about Op_Host1", "strike the line on User0"
+    _DROP_PART,
 ))
 
 
@@ -51,6 +58,8 @@ _PREAMBLE = re.compile(
     r"(?:note|rule|advice|instruction|order|call|word|one))"
     r"|(?:I(?:'ve|\s+have)?\s+)?changed\s+my\s+mind(?:\s+(?:about|on|for)\s+(?P<about>[A-Za-z_]+\d))?"
     r"|I\s+was\s+wrong(?:\s+(?:about|on)\s+(?P<wrong>[A-Za-z_]+\d))?"
+    # (the part taken out names what is dropped, never the rule's host: no label)
+    r"|" + _DROP_PART + r"\s+[^,:;.!]{1,40}?"
     r")\s*(?:[,:;.!]|\s-+)\s*", re.IGNORECASE)
 
 
@@ -119,3 +128,23 @@ def revised_in_words(earlier: str, later: str) -> bool:
     if new_do and (("any" in old_banned) or new_do & old_banned):
         return True
     return bool(old_do and new_do - old_do)  # a revision that names another verb than the earlier order's
+
+
+# A host (or hosts) said to be the only ones spoken for: "is for User1 alone now", "only on U1 and U2", "for E1 only",
+# "just the server", "solely Op_Host0".
+_ALONE = re.compile(r"\b(?:alone|only|solely|just|exclusively)\b", re.IGNORECASE)
+
+
+def narrowed_in_words(earlier: str, later: str) -> bool:
+    """Whether the `later` text, read as a revision by the same teacher, keeps the `earlier` order to fewer of its hosts
+    by their words: the same move ordered (no other verb, none forbidden), on hosts strictly among the earlier ones, and
+    said to be for them alone ("the Remove is for User1 alone now" after a Remove on User1 and User2). The earlier rule
+    would otherwise still speak for the hosts the teacher took out. A rule on fewer hosts with no word that keeps to
+    them ("From now on, remove User0 first") is no narrowing: the earlier rule still speaks for the rest."""
+    old, new = read_wording(earlier), read_wording(later)
+    old_hosts, new_hosts = _hosts(old), _hosts(new)
+    if not new_hosts or not new_hosts < old_hosts or not _ALONE.search(new.text):
+        return False
+    old_do, old_banned = _verbs(old)
+    new_do, new_banned = _verbs(new)
+    return bool(old_do) and new_do == old_do and not (old_banned or new_banned)

@@ -91,9 +91,14 @@ def eligible_rules(records: Mapping[str, RuleRecord], scope: Optional[Scope] = N
         if record.active:
             result = True
         else:  # superseded: eligible unless a newer eligible rule took its place
-            result = not any(ok(newer, visiting | {rid}) for newer in superseders.get(rid, ()) if newer not in visiting)
+            result = not any(holds(newer, visiting | {rid}) for newer in superseders.get(rid, ()) if newer not in visiting)
         memo[rid] = result
         return result
+
+    def holds(newer: str, visiting: frozenset[str]) -> bool:
+        # (r38g) A newer rule keeps the older one out while it is eligible, and while it is itself replaced in turn by
+        # a newer one in force (a revision of a revision): only a rule withdrawn or out of scope lets the older back.
+        return ok(newer, visiting) or (newer in in_scope and not records[newer].active)
 
     return {rid for rid in in_scope if ok(rid, frozenset())}
 

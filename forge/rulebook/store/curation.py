@@ -58,7 +58,7 @@ from forge.rulebook.language.action import MATCHED, RuleAction
 from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
-from forge.rulebook.language.revision import revised_in_words, says_revision
+from forge.rulebook.language.revision import narrowed_in_words, revised_in_words, says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
 from forge.rulebook.language.wording import classes_in, hosts_in, read_wording, same_verb, state_words_in, verbs_in
 
@@ -482,10 +482,19 @@ def _own_replaced(book: _Book, rule: RuleRecord, actor: str, revises: bool) -> l
     if revises:
         semantic = meaning_of(rule).semantic
         found += [other for other in _own_others(book, rule, actor) if other not in found
-                  and (restated_own(other, rule)
+                  and (restated_own(other, rule) or narrowed_own(other, rule)
                        or ((semantic or meaning_of(other).semantic)
                            and revised_in_words(other.text or other.directive, rule.text or rule.directive)))]
     return found
+
+
+def narrowed_own(old: RuleRecord, new: RuleRecord) -> bool:
+    """(r38g) Whether a teacher's revision `new` keeps their own earlier order `old` to fewer of its hosts, in so many
+    words ("Scratch the part about E2: the Restore is for E1 alone now" after a Restore on E1 and E2): the two agree
+    where both apply, so no conflict replaces the old one, and the triggers of a rule kept semantic cannot be compared;
+    kept, the old rule would still speak for the host the teacher took out. By the words of both
+    (revision.narrowed_in_words), whatever each compiled to."""
+    return narrowed_in_words(old.text or old.directive, new.text or new.directive)
 
 
 def _own_others(book: _Book, rule: RuleRecord, actor: str) -> list[RuleRecord]:
