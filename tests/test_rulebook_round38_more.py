@@ -6,6 +6,9 @@
   the earlier rule: kept, the earlier rule went on speaking for the host the teacher took out.
 - A rule replaced by a revision that is itself revised stays replaced: only the last one's withdrawal (or its scope)
   brings the one before it back.
+- Hosts an order is kept to, said after them ("... goes to U3 alone") or in shorthand ("only for E1 and OpS0"): read as
+  "only for" those hosts ("alone" was unplaced, a shorthand list was read as every host in the state), and a state said
+  of no host before the list is said of each listed host (it was dropped).
 
 Sentences of our own, none from a case file. Each test fails with the product change stashed (checked).
 """
@@ -80,3 +83,48 @@ def test_a_revision_of_a_revision_keeps_the_first_out():
     assert eligible_rules(book.records) == {third.rule_id}
     book.withdraw(third.rule_id)
     assert eligible_rules(book.records) == {second.rule_id}
+
+
+# -- hosts an order is kept to, said after them or in shorthand --------------------------------------------------------
+
+def _claims_of(text: str):
+    from forge.rulebook.language.condition import complete_claims, rule_claims
+
+    found = rule_claims(text, with_instruction=True)
+    return found if complete_claims(text, found) else None
+
+
+def _rooted(*hosts: str):
+    from forge.rulebook.language.situation import read_situation
+
+    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity None, Compromised Privileged" for h in hosts))
+
+
+def test_hosts_said_alone_after_them_keep_the_order_to_them():
+    from forge.rulebook.language.predicate import truth
+
+    from forge.rulebook.language.situation import read_situation
+
+    found = _claims_of("the Remove for an exploit goes to U3 alone from here.")
+    assert found is not None
+    assert truth(found, read_situation("Alerts:\nUser3: Activity Exploit, Compromised User")) is True
+    assert truth(found, read_situation("Alerts:\nUser4: Activity Exploit, Compromised User")) is not True
+
+
+def test_a_shorthand_list_kept_to_is_one_of_them_in_the_state():
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+
+    for text in ("A Restore at root is meant for E1 and OpS0 only.", "A Restore at root is meant only for E1 and OpS0."):
+        found = _claims_of(text)
+        assert found is not None, text
+        assert truth(found, _rooted("Op_Server0")) is True, text  # one of them is enough
+        assert truth(found, _rooted("Enterprise2")) is not True, text
+        quiet = read_situation("Alerts:\nOp_Server0: Activity None, Compromised No")
+        assert truth(found, quiet) is not True, text  # the state is said of them: shown is not enough
+
+
+def test_guard_a_state_alone_is_no_host_list():
+    from forge.rulebook.language.condition import hosts_alone_as_only
+
+    assert hosts_alone_as_only("decoy it for a scan alone") == "decoy it for a scan alone"

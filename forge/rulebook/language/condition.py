@@ -539,7 +539,7 @@ def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
-    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(condition or "")))
+    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(condition))))
     condition = _CLASS_HIT.sub(lambda m: f"{m['noun']} got hit", condition)
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_counts_said_plainly(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
@@ -575,7 +575,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 
     if episode_claims(condition):
         return _episode_first(condition, subject, unresolved, group, universal)
-    if _ONLY_ON_LIST.search(condition or ""):
+    if _ONLY_ON_LIST.search(hosts_alone_as_only(condition)):
         return _only_on_listed(condition, subject, unresolved, group, universal)
     named = hosts_in(condition)
     if named and subject is not None and set(named) <= {subject}:
@@ -646,17 +646,40 @@ _ONLY_ON_LIST = re.compile(rf"(?<!not\s)\b(?:only|just|solely)\s+(?:on|for|to)\s
                            re.IGNORECASE)
 
 
+# (r38g) The hosts an order is kept to, said after them ("is for U1 alone now", "for E0 and E2 only") or in shorthand
+# ("only for E0 and OpS0"): "only for" them, each named as the table names it. ("alone" was a word the reading did not
+# place, so the rule stayed silent; a list in shorthand was read as each of its hosts in the state.)
+_NAME_TOKEN = r"(?:the\s+)?(?:defender|[a-z][a-z_-]*\s?\d)\b"
+_NAME_LIST = rf"(?P<hosts>{_NAME_TOKEN}(?:\s*(?:,|\band\b|\bor\b)\s*{_NAME_TOKEN})*)"
+_HOSTS_KEPT_TO = re.compile(rf"\b(?:for|to)\s+{_NAME_LIST}\s+(?:alone|only|solely|exclusively)\b|"
+                            rf"(?<!not\s)\b(?:only|just|solely)\s+(?:on|for|to)\s+{_NAME_LIST.replace('hosts', 'pre')}",
+                            re.IGNORECASE)
+
+
+def hosts_alone_as_only(condition: str) -> str:
+    """`condition` with each "for <hosts> alone (only)" and "only for <hosts>" written "only for <hosts in full>"; any
+    other "for ... alone" as it was."""
+    def kept(found: re.Match) -> str:
+        what = found["hosts"] or found["pre"]
+        return f"only for {' and '.join(hosts_in(what))}" if _hosts_only(what) else found.group(0)
+    return _HOSTS_KEPT_TO.sub(kept, condition or "")
+
+
 def _only_on_listed(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],
                     universal: bool):
     """`claims` of a condition that keeps its order to hosts it lists (`_ONLY_ON_LIST`): the rest of it, each claim on a
     class or on any host said of one of the listed hosts; the listed hosts alone, shown, where the rest claims nothing."""
     from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
 
+    condition = hosts_alone_as_only(condition)
     found = _ONLY_ON_LIST.search(condition)
     listed = _listed_in(found)
-    rest = claims(condition[:found.start()] + " " + condition[found.end():], subject, unresolved, group, universal)
+    said = condition[:found.start()] + " " + condition[found.end():]
+    rest = claims(said, subject, unresolved, group, universal)
     if rest is None:
-        return AnyOf(tuple(Atom(host=h) for h in listed))
+        # (r38g) a state said of no host ("a Restore at root is meant only for E0 and OpS0"): of each listed host; was
+        # each listed host only shown, the state dropped
+        return AnyOf(tuple(claims(said, h, None, group, universal) or Atom(host=h) for h in listed))
     return _kept_to(rest, listed)
 
 
@@ -2148,10 +2171,14 @@ _EXCEPT_TAIL = re.compile(r"\b(?:except(?:\s+(?:for|on))?|other\s+than|apart\s+f
 def _without_exception(condition: str) -> str:
     """A heading less what it excepts, where every word after the except word is a host's name; else as it is."""
     found = _EXCEPT_TAIL.search(condition)
-    if found is None or not hosts_in(found["what"]) or \
-            re.sub(r"\b(?:and|or|nor|the)\b|[,/\s]", "", without_host_names(found["what"]), flags=re.IGNORECASE):
+    if found is None or not _hosts_only(found["what"]):
         return condition
     return condition[:found.start()] + condition[found.end():]
+
+
+def _hosts_only(what: str) -> bool:
+    """Whether `what` is one or more hosts' names and nothing else ("E1", "User1 and User3", "the E0, E2")."""
+    return bool(hosts_in(what)) and not re.sub(r"\b(?:and|or|nor|the)\b|[,/\s]", "", without_host_names(what), flags=re.IGNORECASE)
 
 
 _IT = re.compile(r"\bit(?:s|'s)?\b", re.IGNORECASE)
