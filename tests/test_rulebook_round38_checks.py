@@ -44,7 +44,7 @@ def test_a_compromise_of_no_level_may_be_asked_at_any_level(text):
 
 def test_a_phase_keeps_its_own_states():
     # (an attack phase is the product's definition: a story's level words say nothing of it)
-    text = "Back then User1 sat at user level for ages. In the impact phase, Restore Op_Server0 before all else."
+    text = "Back then User1 sat at user level for ages. During impact, Op_Server0 gets its Restore ahead of all else."
     action = {"mode": "do", "verb": "Restore", "target": "Op_Server0"}
     assert text_problem(text, {"phase": "impact"}, action) is None
     # (nor the phase's own definition written out: the impact phase is Op_Server0 at any compromise)
