@@ -56,3 +56,20 @@ def test_a_kind_of_activity_on_a_class_is_left_to_the_other_checks():
     text = "Should any operational box get probed, a DecoyApache goes on that box."
     action = {"mode": "do", "verb": "DecoyApache", "target": "$matched"}
     assert text_problem(text, {"class": "Operational", "activity": "any"}, action) is None
+
+
+DECOY_E0 = {"mode": "do", "verb": "DecoyTomcat", "target": "Enterprise0"}
+
+
+def test_a_compromise_denied_with_no_level_is_not_one_level_denied():
+    text = "Calm shift, no box owned on the whole net? DecoyTomcat Ent0 then."
+    for one_level in ("Privileged", "User"):
+        assert (text_problem(text, {"not": {"class": "any", "compromise": one_level}}, DECOY_E0) or "").startswith("claims:")
+    assert text_problem(text, {"not": {"class": "any", "compromise": "any"}}, DECOY_E0) is None
+    both = {"not": {"any": [{"class": "any", "compromise": "User"}, {"class": "any", "compromise": "Privileged"}]}}
+    assert text_problem(text, both, DECOY_E0) is None
+
+
+def test_a_level_denied_by_name_may_be_denied_alone():
+    text = "Calm shift, no box with a root shell on the whole net? DecoyTomcat Ent0 then."
+    assert text_problem(text, {"not": {"class": "any", "compromise": "Privileged"}}, DECOY_E0) is None

@@ -23,7 +23,8 @@ names the first disagreement, or returns None:
   places every negation ("If Enterprise1 is scanned but not yet compromised" is not `not (scanned and
   compromised)`);
 - *level* (a claims check): a state the text names only by its level ("a root shell", "priv esc") is not any compromise,
-  nor one it names only by its kind ("probed") any activity of a host it names (`_level_widened`);
+  nor one it names only by its kind ("probed") any activity of a host it names (`_level_widened`); a compromise it denies
+  with no level is not one level denied (`_level_denied`);
 - *target*: an action aimed at the matched host under a trigger that matches none (`always`, a quiet network);
 - *narrow*: where the product reads the whole condition, the predicate does not ask more than that reading by a
   history the reading has none of (the story's "owned for four steps") or by a quiet network ("no host is compromised"
@@ -892,6 +893,23 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
     instruction = read_wording(text).instruction
     if "activity" in asked and _ACTIVITY_KIND.search(text) and not _ANY_ACTIVITY.search(_ACTIVITY_KIND.sub(" ", instruction)):
         return "claims: the text names a kind of activity, but the predicate asks any activity: express the kind the text says"
+    return _level_denied(text, predicate)
+
+
+def _level_denied(text: str, predicate) -> Optional[str]:
+    """(r38x) The other way round: a compromise the text denies with no level ("while none of the servers is compromised",
+    "nothing owned anywhere") compiled as the absence of one level (`not ... Privileged`): wider than the text, the rule
+    holds where a host sits at the level it left out."""
+    places: dict[str, set[str]] = {}
+    for atom, negated in atoms_of(predicate):
+        if negated and atom.compromise is not None:
+            places.setdefault(atom.host or atom.host_class or ANY_CLASS, set()).add(atom.compromise)
+    # (both levels denied, or any compromise, denies every compromise the table shows: "Unknown" is no level of its own)
+    denied = {level for levels in places.values() if "any" not in levels and not {"User", "Privileged"} <= levels
+              for level in levels} & {"User", "Privileged"}
+    if denied and not _LEVEL_PHRASE.search(text):
+        return ("claims: the text denies a compromise of no level, but the predicate denies only "
+                f"{'/'.join(sorted(denied))}: deny any compromise")
     return None
 
 
