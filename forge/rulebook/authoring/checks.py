@@ -22,6 +22,9 @@ names the first disagreement, or returns None:
   it names with their states, a class with a state, a quiet network, a named phase), where that reading
   places every negation ("If Enterprise1 is scanned but not yet compromised" is not `not (scanned and
   compromised)`);
+- *level* (a claims check): a state the text names only by its level ("a root shell", "priv esc") is not any compromise,
+  nor one it names only by its kind ("probed") any activity of a host it names (`_level_widened`); a compromise it denies
+  with no level is not one level denied (`_level_denied`);
 - *target*: an action aimed at the matched host under a trigger that matches none (`always`, a quiet network);
 - *narrow*: where the product reads the whole condition, the predicate does not ask more than that reading by a
   history the reading has none of (the story's "owned for four steps") or by a quiet network ("no host is compromised"
@@ -48,6 +51,7 @@ from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_cla
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to)
 from forge.rulebook.language.history_words import history_directions
+from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
@@ -835,6 +839,80 @@ def _state_widened(found, predicate) -> Optional[str]:
     return None
 
 
+# (r38x) A compromise level, said with the words that make it one ("Compromised User", "user-level", "root", "at
+# Privileged"), and the words that say a compromise of no level ("compromised", "owned", "breached", "any level"): a
+# text that says only levels asks one of them, never any compromise.
+_LEVEL_PHRASE = re.compile(
+    r"\b(?:compromis\w*\s+(?:(?:at|with|to)\s+)?(?:(?:a|the)\s+)?)?(?:user(?:[\s-]level|\s+(?:access|privileges?|shell|rights))|"
+    r"privileged|priv(?:ilege)?(?:\s+esc\w*)?|root(?:ed)?|admin(?:istrator)?|system[\s-]level|unknown)"
+    r"(?:[\s-]+(?:level|access|privileges?|compromise|rights|shell|footholds?))?\b|"
+    r"\b(?:compromis\w*|at|to|reads?|shows?|showing|shown)\s+user\b(?![\s-]+(?:hosts?|box(?:es)?|machines?|workstations?|"
+    r"subnet|side|accounts?|desktops?|laptops?|nodes?|systems?|ones?|network)\b)", re.IGNORECASE)
+_ANY_LEVEL = re.compile(r"\b(?:compromis\w*|owned|pwned|popped|hacked|breach\w*|infect\w*|footholds?|taken\s+over|"
+                        r"any\s+(?:level|access)|level\s+(?:at\s+all|whatever)|whatever\s+level|either\s+level)\b", re.IGNORECASE)
+# An activity said by its kind ("scanned", "exploited", "recon"), and the words of any activity ("activity", "an alert",
+# "shows anything"): a text that names only kinds asks one of them, never any activity.
+_ACTIVITY_KIND = re.compile(r"\b(?:activity\s+(?:of\s+)?(?:scan|exploit)\w*|(?:scan\w*|exploit\w*)\s+activity|scan\w*|exploit\w*|recon\w*|probe[sd]?|probing|"
+                            r"discover\w*|initial\s+access)\b", re.IGNORECASE)
+_ANY_ACTIVITY = re.compile(r"\b(?:activity|active|alerts?|alarms?|anything|something|signs?|suspicious|noise|noisy|"
+                           r"touched|attacked|attacks?|hit|activity\s+of\s+any\s+kind)\b", re.IGNORECASE)
+
+
+def _names_phase(raw: Any) -> bool:
+    """Whether a predicate's JSON names an attack phase anywhere (its states are the phase's definition, not the compiler's)."""
+    if isinstance(raw, dict):
+        return "phase" in raw or any(_names_phase(v) for v in raw.values())
+    return isinstance(raw, list) and any(_names_phase(v) for v in raw)
+
+
+def _phase_asks_any(text: str) -> bool:
+    """Whether the text names an attack phase whose own definition asks a state in any level or kind ("the impact phase":
+    Op_Server0 shows any compromise): a compiler that writes that definition out says what the phase says."""
+    name = phase_named(text)
+    return name is not None and any("any" in (atom.compromise, atom.activity)
+                                    for atom, _ in atoms_of(parse_predicate(phase_predicate(name))))
+
+
+def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r38x) A state the text names by its level or kind only ("Enterprise1 at Compromised User", "a workstation that has
+    been rooted", "once a user host gets scanned") asked by the predicate in any level or kind: wider than the text, it
+    fires on a host the text does not speak of. (A text that also says a compromise or an activity of no level or kind,
+    or joins two levels as one, "user or root", may ask any: it is left alone; so is a predicate that names a phase.)"""
+    if _names_phase(when_raw) or _phase_asks_any(text):
+        return None
+    # (an activity widened on a class, "one of the operational hosts is being exploited" asked as any activity there, is
+    # left alone, as the claims check leaves it: kept semantic, such a rule lost more queries than it made wrong)
+    asked = {key for atom, negated in atoms_of(predicate) if not negated
+             for key in ("compromise", "activity") if getattr(atom, key) == "any" and (key == "compromise" or atom.host)}
+    if "compromise" in asked and _LEVEL_PHRASE.search(text) and not _ANY_LEVEL.search(_LEVEL_PHRASE.sub(" ", text)) \
+            and not _BOTH_LEVELS.search(text):
+        return ("claims: the text names a compromise level, but the predicate asks any compromise: express the level "
+                "the text says")
+    # (any activity is looked for in the instruction, the story and the reason left out: "it may have caught something
+    # later" in the story says no activity of the rule)
+    instruction = read_wording(text).instruction
+    if "activity" in asked and _ACTIVITY_KIND.search(text) and not _ANY_ACTIVITY.search(_ACTIVITY_KIND.sub(" ", instruction)):
+        return "claims: the text names a kind of activity, but the predicate asks any activity: express the kind the text says"
+    return _level_denied(text, predicate)
+
+
+def _level_denied(text: str, predicate) -> Optional[str]:
+    """(r38x) The other way round: a compromise the text denies with no level ("while none of the servers is compromised",
+    "nothing owned anywhere") compiled as the absence of one level (`not ... Privileged`): wider than the text, the rule
+    holds where a host sits at the level it left out."""
+    places: dict[str, set[str]] = {}
+    for atom, negated in atoms_of(predicate):
+        if negated and atom.compromise is not None:
+            places.setdefault(atom.host or atom.host_class or ANY_CLASS, set()).add(atom.compromise)
+    # (both levels denied, or any compromise, denies every compromise the table shows: "Unknown" is no level of its own)
+    denied = {level for levels in places.values() if "any" not in levels and not {"User", "Privileged"} <= levels
+              for level in levels} & {"User", "Privileged"}
+    if denied and not _LEVEL_PHRASE.search(text):
+        return ("claims: the text denies a compromise of no level, but the predicate denies only "
+                f"{'/'.join(sorted(denied))}: deny any compromise")
+    return None
+
+
 def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
     """Where the product reads the whole of the condition, the predicate must not ask more than that reading (a history
     the story told, "owned for four steps", or a quiet network for "no host shows any compromise"): narrower, the rule
@@ -972,7 +1050,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
         or _before(words, predicate) \
-        or _claims(text, predicate, unexpressed) or _condition_hosts(words, predicate) or _narrow(text, predicate, unexpressed) \
+        or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
+        or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed)
 
 
