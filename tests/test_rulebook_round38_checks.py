@@ -73,3 +73,12 @@ def test_a_compromise_denied_with_no_level_is_not_one_level_denied():
 def test_a_level_denied_by_name_may_be_denied_alone():
     text = "Calm shift, no box with a root shell on the whole net? DecoyTomcat Ent0 then."
     assert text_problem(text, {"not": {"class": "any", "compromise": "Privileged"}}, DECOY_E0) is None
+
+
+def test_a_fresh_compromise_in_note_shorthand_is_no_old_one():
+    """(coordinator, after r38x) "clean at prev turn" without its article is a fresh compromise too: a compiled history
+    that says the host was already compromised is the lesson turned around."""
+    text = "Op_Host1 owned, clean at prev turn: Remove Op_Host1."
+    action = {"mode": "do", "verb": "Remove", "target": "Op_Host1"}
+    assert (text_problem(text, {"host": "Op_Host1", "newly_compromised": False}, action) or "").startswith("history")
+    assert text_problem(text, {"host": "Op_Host1", "newly_compromised": True}, action) is None

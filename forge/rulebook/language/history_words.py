@@ -146,7 +146,7 @@ def without_history(clause: str) -> str:
 # checks ask only which way a compiled history flag must point. A fresh compromise: "newly owned", "freshly hit", "has
 # just been compromised", "clean one step earlier" / "clean at the prior step", "went from clean to ...", "a new box".
 _FRESH_WORDS = re.compile(r"\b(?:newly|fresh(?:ly)?|brand[\s-]new|just\s+(?:been\s+)?(?:compromised|owned|hit|breached|exploited|"
-                          r"taken|fallen|turned)|clean\s+(?:at\s+the\s+|on\s+the\s+)?(?:previous|prev|last|prior)\s+step|"
+                          r"taken|fallen|turned)|clean\s+(?:(?:at|on)\s+(?:the\s+)?)?(?:previous|prev|last|prior)\s+(?:step|turn)|"
                           r"clean\s+(?:the\s+step\s+before|a\s+step\s+ago)|(?:went|gone|goes)\s+from\s+clean|"
                           r"new\s+(?:host|box|one|machine|server|foothold))\b", re.IGNORECASE)
 # One held for a while: "already owned", "compromised since before", "held for a while", "had been owned a long time".
