@@ -1184,17 +1184,15 @@ def _counted(clause: str) -> Optional[Count]:
         return Count(_number(found["exact"]), _number(found["exact"]))
     if found["most"] or found["fewer"]:
         return Count(1, _number(found["most"]) if found["most"] else _number(found["fewer"]) - 1)
-    if found["but"]:
-        return Count(0, short=_number(found["but"]))
+    if found["but"] or found["spared"]:  # "all but one of the X", "every enterprise server except one": all less that many
+        return Count(0, short=_number(found["but"] or found["spared"]))
     if found["exactly"]:
         return Count(1, 1)
-    if found["spared"]:  # (r38h) "every enterprise server except one": all of the class less that many
-        return Count(0, short=_number(found["spared"]))
     if found["several"]:
         return Count(2)
     if found["than"]:
-        return Count(_NUMBERS[found["than"].lower()] + 1)
-    return Count(_NUMBERS[(found["least"] or found["more"] or found["bare"]).lower()])
+        return Count(_number(found["than"]) + 1)
+    return Count(_number(found["least"] or found["more"] or found["bare"]))
 
 
 def _of_count(atom, hosts: list[str], count: Count):
