@@ -32,7 +32,7 @@ from typing import Callable, Optional
 
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
-from forge.rulebook.language.history_words import history_conditions, without_history
+from forge.rulebook.language.history_words import denied_moves, history_conditions, without_denied_moves, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
@@ -522,11 +522,15 @@ _ALL_BUT = re.compile(r"\ball\s+but\s+(?=(?:one|two|a\s+single|[12])\b)|"
                       r"\b(?P<all>all\s+(?:(?:of\s+)?the\s+)?(?:[\w-]+\s+){0,2}?(?:hosts|boxes|machines|servers))\s+but\s+"
                       r"(?=(?:one|two|[12])\b)", re.IGNORECASE)
 _NO_MORE_THAN = re.compile(r"\b(?:no|not)\s+more\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
+# (r39m) and a lower bound said as a denied comparison, "no fewer than three user hosts", "not less than two": at least that
+# many (read as "no user host" plus a count, the rule held nowhere)
+_NO_FEWER_THAN = re.compile(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
 
 
 def _counts_said_plainly(condition: str) -> str:
     """`condition` with the counts whose words would read as a clause or a denial written as `_COUNT` reads them."""
-    return _NO_MORE_THAN.sub("at most ", _ALL_BUT.sub(lambda m: f"{m['all']} save " if m["all"] else "all save ", condition))
+    condition = _ALL_BUT.sub(lambda m: f"{m['all']} save " if m["all"] else "all save ", condition)
+    return _NO_FEWER_THAN.sub("at least ", _NO_MORE_THAN.sub("at most ", condition))
 
 
 # (r38m) A note's "hit" right after the hosts of a class, "one ent srv hit", "two user boxes hit": those hosts got hit
@@ -892,6 +896,10 @@ def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...
     the other clauses (read by the second pass), and the host the last history atom named (else `subject`)."""
     parts, coarse, last = [], [], subject
     for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+        denied = _denied_move_parts(c, last)
+        if denied is not None:  # (r39m) "no Restore of it in the last two steps": read, and taken out of the clause
+            parts.extend(denied)
+            c = without_denied_moves(c)
         if "history" not in facts_needed(c):
             coarse.append(c)
             continue
@@ -901,6 +909,32 @@ def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...
             parts.append(atom)
             last = atom.host if atom.host is not None else last
     return parts, coarse, last
+
+
+def _denied_move_parts(clause: str, last: Optional[str]) -> Optional[list]:
+    """The `not` of an `acted` history for each move a clause says was not made lately (history_words.denied_moves): on
+    the host it names, or for "it" the host named before, else the one class the clause names (no host of it had that
+    move: narrower than "that host did not", never wider). None where there is none, or one this reading cannot place."""
+    from forge.rulebook.language.predicate import Atom, Not  # lazy: as in `claims`
+
+    moves = denied_moves(clause)
+    if not moves:
+        return None
+    parts = []
+    for move in moves:
+        named = hosts_in(move.who)
+        if len(named) == 1:
+            where: dict = {"host": named[0]}
+        elif named:
+            return None
+        elif last is not None:
+            where = {"host": last}
+        elif len(classes_in(clause)) == 1 and not hosts_in(clause):
+            where = {"host_class": classes_in(clause)[0]}
+        else:
+            return None
+        parts.append(Not(Atom(**where, acted=move.verb, within=move.within)))
+    return parts
 
 
 def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...],
@@ -1256,6 +1290,7 @@ def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()
 def _history_unread(condition: str) -> bool:
     """Whether a clause of the condition speaks of history `_history_claim` cannot read (the host aside)."""
     for clause in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+        clause = without_denied_moves(clause)  # (r39m: `_denied_move_parts` reads those)
         if "history" in facts_needed(clause):
             history = history_conditions(clause)
             rest = without_history(clause)

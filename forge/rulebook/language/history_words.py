@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from forge.rulebook.language.wording import verbs_in
+from forge.rulebook.language.wording import MOVES_NOT_MADE, verbs_in
 
 RECENT_STEPS = 4  # "after a Remove" with no count: any step the context's history lines show (agent.history_steps)
 
@@ -92,7 +92,38 @@ _SCAN_FIRST = _any(r"\bscanned\s+(?:first\s+)?(?:before|and\s+then|then)(?:\s+(?
                    r"\b(?:showed|shows|showing)\s+(?:a\s+)?scan\s+(?:before|and\s+then|then)\s+(?:it\s+)?(?:showed|shows|showing|was|got)?\s*"
                    r"(?:an?\s+)?exploit\w*", r"\bscan(?:ned)?\s+(?:and\s+)?then\s+exploit\w*",
                    r"\bafter\s+(?:a\s+|being\s+)?scan(?:ned)?\b.*\bexploit\w*", r"\bprobed\s+(?:first|before)\b")
-_PATTERNS = (*_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN, *_SCAN_FIRST)
+# (r39m) A move the defender has NOT made lately (wording.MOVES_NOT_MADE): the `not` of an `acted` history.
+_DENIED_MOVE = MOVES_NOT_MADE
+
+
+@dataclass(frozen=True)
+class DeniedMove:
+    """A move not made on a host lately: its verb (the catalogue's), what it was said of ("it", a host's name) and the
+    window in steps."""
+    verb: str
+    who: str
+    within: int
+
+
+def denied_moves(clause: str) -> list[DeniedMove]:
+    """The moves a clause says were not made lately (`_DENIED_MOVE`); a verb the catalogue cannot name is left out."""
+    found = []
+    for pattern in _DENIED_MOVE:
+        for m in pattern.finditer(clause):
+            verb = next(iter(verbs_in(m["verb"])), None)
+            if verb is not None and verb != "Decoy":
+                found.append(DeniedMove(verb, m["who"], min(_count(m), 30)))
+    return found
+
+
+def without_denied_moves(clause: str) -> str:
+    """The clause with the phrases `denied_moves` reads taken out."""
+    for pattern in _DENIED_MOVE:
+        clause = pattern.sub(" ", clause)
+    return clause
+
+
+_PATTERNS = (*_DENIED_MOVE, *_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN, *_SCAN_FIRST)
 
 
 def _search(patterns: tuple[re.Pattern, ...], text: str) -> Optional[re.Match]:
@@ -177,4 +208,5 @@ def history_directions(text: str) -> HistoryDirections:
                              unscanned=bool(_UNSCANNED_WORDS.search(text)))
 
 
-__all__ = ["RECENT_STEPS", "HistoryDirections", "history_conditions", "history_directions", "without_history"]
+__all__ = ["RECENT_STEPS", "DeniedMove", "HistoryDirections", "denied_moves", "history_conditions", "history_directions",
+           "without_denied_moves", "without_history"]
