@@ -393,6 +393,14 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?:(?:only|just|merely)\s+)?(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
+               # (r39m) "any user box with a scan and nothing more", "a host w/ a probe, nothing else": that host's scan, and
+               # no more (read as "with a scan" and a "nothing" on its own, it said no host of the class was scanned)
+               (re.compile(r"\b(with|w/)\s+(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b"
+                           r"(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"with only a \2"),
+               # (r39m) a level bounded from above by the lowest one, "compromised no worse than user level", "owned at most at
+               # user level", "not beyond user level": at user level (read as a "no" on its own, it said not compromised)
+               (re.compile(r"\b(?:(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than|at\s+most|(?:not\s+|never\s+)?beyond|"
+                           r"up\s+to)\s+(?:at\s+)?(?:the\s+)?(?=user[\s-]level\b)", re.IGNORECASE), "at "),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
                 r"on only a \1"),
@@ -601,6 +609,13 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
         if own is not None:
             parts[-1] = own
+            continue
+        if _THAT_HOST_FIRST.match(clause):
+            # (r39m) "after a Remove of a user host, if that host reads Unknown": that same host of the class
+            same = _same_host_of_class(parts[-1], clause) if parts else None
+            if same is None and unresolved is not None:
+                unresolved.append(clause)  # (a host this reading cannot place: the claims are not the whole)
+            parts[-1:] = [same] if same is not None else parts[-1:]
             continue
         clause = _their_class(clause, named_class)
         if unresolved is not None and _states_apart(clause):
@@ -834,6 +849,29 @@ def _denied_of_class(part, clause: str):
     return AnyOf(tuple(AllOf((part.on(h), Not(_negated_atom(Atom, negated, host=h)))) for h in part.hosts()))
 
 
+# (r39m) A clause whose subject is "that host" / "the same box", with no host or class of its own: the host a clause before
+# it picked of a class (dropped, "if a user host is scanned and that host reads Unknown" claimed the scan alone).
+_THAT_HOST_FIRST = re.compile(r"^\s*(?:(?:if|when|whenever|once|while|and|,)\s+)*(?:the|that|this)\s+(?:same\s+)?"
+                              r"(?:host|box|machine|server)\b(?!'s)", re.IGNORECASE)
+
+
+def _same_host_of_class(part, clause: str):
+    """"that host" stating a state (no denial) after `part`, an atom about some host of a class: that same host in both
+    (each host of the class in turn). None where the clause or the part is no such thing."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
+
+    if not isinstance(part, Atom) or part.host_class is None or hosts_in(clause) or classes_in(clause) \
+            or facts_needed(clause) or negations_in(clause):
+        return None
+    (activity, compromise), negated = _state_of(clause)
+    if negated is not None or (activity, compromise) == (None, None) \
+            or activity is not None and part.activity is not None or compromise is not None and part.compromise is not None:
+        return None
+    state = {"activity": None if activity is None else "any" if activity == SOME else activity,
+             "compromise": None if compromise is None else "any" if compromise == SOME else compromise}
+    return AnyOf(tuple(AllOf((part.on(h), Atom(host=h, **state))) for h in part.hosts()))
+
+
 # A clause whose plural verb or "both" says its state is shared by every subject before it: "... and a user host are
 # (both) compromised".
 _SHARED = re.compile(r"^[^,;:.]*?\b(?:are|were|have\s+been|both|each|all)\b", re.IGNORECASE)
@@ -937,6 +975,11 @@ def _denied_move_parts(clause: str, last: Optional[str]) -> Optional[list]:
     return parts
 
 
+# (r39m) "... but only if no host is at Privileged": a clause whose subject is no host at all speaks of every host, never of
+# the one named before it (read as that host's, a rule about User1 held where another host was at Privileged)
+_NO_HOST_AT_ALL = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|machine|box|server|node)s?\b", re.IGNORECASE)
+
+
 def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...],
                         unresolved: Optional[list]) -> list:
     """The (host, state, negated) statements of a clause that names no host and no class but states a state: about
@@ -952,7 +995,7 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
                          clause, re.I)
     if together and len(group) > 1:
         return [(h, state, negated) for h in group]  # "when both are compromised"
-    if last is not None and not _GENERAL_SUBJECT.search(clause):
+    if last is not None and not _GENERAL_SUBJECT.search(clause) and not _NO_HOST_AT_ALL.search(clause):
         return [(last, state, negated)]
     if unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
             and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
@@ -1334,7 +1377,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
+    other another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is

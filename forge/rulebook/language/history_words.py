@@ -65,6 +65,8 @@ _HELD = _any(
 _HELD_WORDS = _any(r"\b(?:stay(?:s|ed)?|remain(?:s|ed)?|(?:has|have|had)\s+been|sat|sits?|stuck|unchanged|"
                    r"(?:has|have)(?:\s+not|n't)\s+changed|keeps?\s+showing|kept\s+showing|still|consecutive(?:ly)?)\b")
 _WITHIN = _any(rf"\b(?:within|in)\s+(?:the\s+)?(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b",
+               # (r39m) "for the next two steps after a Remove", "in the three turns following it": the window after the move
+               rf"\b(?:for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?{_N}\s+(?:steps|turns)\s+(?=after\b|following\b)",
                # "right after we analysed it": the step after the action, not any step the history shows
                r"\b(?:right|just|immediately|directly)\s+(?:after|following)\b")
 # the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"

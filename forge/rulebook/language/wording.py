@@ -258,6 +258,8 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 # (r39m) a lower bound on a count, "no fewer than three user hosts", "not less than 2": "at least"
                                 r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)|"
+                                # (r39m) and a level bounded by the lowest, "no worse than user level": at user level
+                                r"\b(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than\s+(?:at\s+)?(?:the\s+)?(?=user[\s-]level\b)|"
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
@@ -299,6 +301,9 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # "in the impact phase", "at the reconnaissance stage"
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
                      r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
+                     # (r39m) a window after the defender's move: "within two steps after a Remove of User2", "for the next
+                     # three turns after you restore it" (left unread, the rule held at any time the state did)
+                     r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
