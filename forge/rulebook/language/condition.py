@@ -1709,14 +1709,16 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""
     if all(_OTHER_BRANCH.match(part) for part in text.split(";") if part.strip()):
         return ""  # (r34m) another branch's move: never when the rule applies
+    if source and when is not None and _said_whole(source, when):
+        # (r39m: before the kinds of fact: a rest that speaks of history, "next three steps", adds nothing where the product
+        # reads the whole condition, its history too, and the predicate implies it; kept, an unreadable rest silenced the rule)
+        return ""
     if facts_needed(text):
         return text
     if _another_case_order(text):
         return ""  # (r37m) what is done in another case: never when the rule applies
     if source and _said_aside(text, source):
         return ""
-    if source and when is not None and _said_whole(source, when):
-        return ""  # the predicate says all the text's condition says (the product's reading of it): nothing is left
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
         return ""
     if _LEFT_ALONE.match(text):

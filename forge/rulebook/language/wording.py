@@ -1237,6 +1237,14 @@ written aimed addressed goes go applies apply for to you your yours and not only
 from me please""".split())
 
 
+# (r39m) A teacher's verdict on what was taught before, as the opening of a correction: "That is backwards:", "No, that's
+# wrong -", "Scratch that:". It judges an earlier rule, and states no situation of this one.
+_VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wait|actually|sorry|oops|hmm)\s*[,!.]?\s*)?(?:(?:that|this|it)(?:'s|\s+is|\s+was)|i\s+had\s+it)"
+                                r"\s+(?:(?:all|just|completely|exactly|simply)\s+)?(?:backwards|wrong|the\s+wrong\s+way\s+(?:round|around)|"
+                                r"mistaken|incorrect|a\s+mistake|not\s+right|upside\s+down|reversed|inverted)$|"
+                                r"^(?:scratch|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$", re.IGNORECASE)
+
+
 def _addressed(opening: str) -> bool:
     """Whether an opening only says which role the note is for (`_ROLE_NAME`, `_ADDRESS_WORDS`)."""
     if not _ROLE_NAME.search(opening) or hosts_in(opening) or classes_in(opening) or _STATE_WORDS.search(opening) \
@@ -1281,7 +1289,8 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     after its last "but" ("I'm not sure Remove is always wrong elsewhere, but for Defender: ..." is about Defender)."""
     said = _MOVE_SINCE.sub("", opening)  # (the defender's move as the time of a state is no story or view of the teacher)
     if _STORY.search(said) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
-            or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening):
+            or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening) \
+            or _VERDICT_ON_BEFORE.match(opening.strip(" ,")):
         return ""
     if _reason_before(opening, rest):
         return ""
