@@ -606,16 +606,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         if not clause:
             continue
         # ("a user box with a scan and no compromise on it": "it" is that same host of the class, not any of them)
-        own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
-        if own is not None:
-            parts[-1] = own
-            continue
-        if _THAT_HOST_FIRST.match(clause):
-            # (r39m) "after a Remove of a user host, if that host reads Unknown": that same host of the class
-            same = _same_host_of_class(parts[-1], clause) if parts else None
-            if same is None and unresolved is not None:
-                unresolved.append(clause)  # (a host this reading cannot place: the claims are not the whole)
-            parts[-1:] = [same] if same is not None else parts[-1:]
+        if _of_the_host_before(parts, clause, unresolved):
             continue
         clause = _their_class(clause, named_class)
         if unresolved is not None and _states_apart(clause):
@@ -656,7 +647,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         # (a clause that also denies, "..., not once it has been exploited", is left as it was read)
         landed = _HAS_LANDED.search(clause) and not negations_in(clause)
         parts.extend([_or_landed(p) for p in said] if landed else said)
-    return _all_of(parts)
+    return _all_of(_moves_bound_to_class_host(parts))
 
 
 # (r38m) The hosts an order is kept to, listed: "only on User1 and User4", "just for Enterprise0 or Enterprise2" (the
@@ -855,6 +846,23 @@ _THAT_HOST_FIRST = re.compile(r"^\s*(?:(?:if|when|whenever|once|while|and|,)\s+)
                               r"(?:host|box|machine|server)\b(?!'s)", re.IGNORECASE)
 
 
+def _of_the_host_before(parts: list, clause: str, unresolved: Optional[list]) -> bool:
+    """Whether a clause is read as a state of the class's host the clause before picked, into `parts[-1]`: "a user box
+    with a scan and no compromise on it" (`_denied_of_class`), "(r39m) if that host reads Unknown" (`_same_host_of_class`;
+    a "that host" this cannot place goes to `unresolved`, if given: the claims are not the whole)."""
+    own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
+    if own is not None:
+        parts[-1] = own
+        return True
+    if not _THAT_HOST_FIRST.match(clause):
+        return False
+    same = _same_host_of_class(parts[-1], clause) if parts else None
+    if same is None and unresolved is not None:
+        unresolved.append(clause)
+    parts[-1:] = [same] if same is not None else parts[-1:]
+    return True
+
+
 def _same_host_of_class(part, clause: str):
     """"that host" stating a state (no denial) after `part`, an atom about some host of a class: that same host in both
     (each host of the class in turn). None where the clause or the part is no such thing."""
@@ -888,6 +896,25 @@ def _shared_state(pieces: list[str]) -> list[str]:
             out[-1] = f"{out[-1]} and {piece}"
         else:
             out.append(piece)
+    return out
+
+
+def _moves_bound_to_class_host(parts: list) -> list:
+    """(r39m) A move not made on "it" where "it" is some host of a class ("an enterprise server reads Privileged and no
+    Analyse of it appears in the last three steps", `_denied_move_parts`): said of the same host as the one other part on
+    that class, each host of it in turn (said of the class, the rule held only where no host of it had the move)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: beside this module
+
+    out = list(parts)
+    for denied in parts:
+        atom = denied.part if isinstance(denied, Not) else None
+        if not isinstance(atom, Atom) or atom.host_class is None or atom.acted is None or atom.host is not None:
+            continue
+        picked = [q for q in out if isinstance(q, Atom) and q.host_class == atom.host_class and not q.history()]
+        if len(picked) != 1:
+            continue
+        bound = AnyOf(tuple(AllOf((picked[0].on(h), Not(atom.on(h)))) for h in picked[0].hosts()))
+        out = [bound if q is picked[0] else q for q in out if q is not denied]
     return out
 
 
@@ -1693,7 +1720,8 @@ _LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out
 # could never be judged, and the rule was silent everywhere. (A rest that says which host the move is for, "target: the
 # clean one", is still read as a guard: a predicate written "compromise any" for "owned" would otherwise speak where a
 # host is only at Unknown.)
-_OTHER_BRANCH = re.compile(r"^\s*(?:[\w-]+\s+){0,2}branch(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
+# (r39m: and another case, "second case: exploit under way -> Remove it", "other cases: ...", as a note of cases labels it)
+_OTHER_BRANCH = re.compile(r"^\s*(?!(?:just\s+)?in\s+case\b)(?:[\w-]+\s+){0,2}(?:branch|case|cases)(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
 
 
 def guard_rest(rest: str, when=None, source: str = "") -> str:
@@ -2352,7 +2380,19 @@ def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
     words = read_wording(text)
     stated = [c.text for c in words.conditions] + list(conditions_left_out(text))
     kept = " ".join((directive or "").split()).lower()
-    return tuple(c for c in stated if " ".join(c.split()).lower() not in kept and _says_something(c))
+    # (r39m: an opening read whole as the situation, "the sequence should be, whenever X ...", is kept where the directive
+    # holds it from its condition's first word on)
+    return tuple(c for c in stated if " ".join(c.split()).lower() not in kept and _says_something(c)
+                 and " ".join(_from_its_marker(c).split()).lower() not in kept)
+
+
+_MARKER_AFTER_COMMA = re.compile(r",\s*(?=(?:whenever|when|if|once|while|as\s+soon\s+as)\b)", re.IGNORECASE)
+
+
+def _from_its_marker(condition: str) -> str:
+    """A condition from the marker after its lead's comma on ("the order should be, whenever X ..." -> "whenever X ...")."""
+    found = _MARKER_AFTER_COMMA.search(condition)
+    return condition[found.end():] if found else condition
 
 
 def cut_exceptions(directive: str, text: str) -> tuple[str, ...]:

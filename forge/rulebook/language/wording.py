@@ -1632,7 +1632,9 @@ def moves_not_made_away(text: str) -> str:
 def negations_in(condition: str) -> tuple[str, ...]:
     """The words that negate or restrict a condition ("not", "no", "only", "clean", ...), in order; "only when" or
     "not sure" restrict nothing."""
-    cleaned = _NOT_A_RESTRICTION.sub(" ", condition or "")
+    # (r39m: nor does a move not made lately, "no Remove of it in the last two steps": history, placed by the `not` of an
+    # `acted` atom, which the history check asks for)
+    cleaned = moves_not_made_away(_NOT_A_RESTRICTION.sub(" ", condition or ""))
     return tuple(m.group(0).lower() for m in _NEGATION.finditer(cleaned))
 
 
@@ -2365,6 +2367,12 @@ _TELLER = re.compile(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+|"
 _MIGHT_HAVE_BEEN = re.compile(r"\b(?:would|could|might)(?:\s+not|n['\u2019]t)?\s+have\s+\w+[^.;:]*$", re.IGNORECASE)
 
 
+# (r39m) A sentence that gives an example ("(Example from seed 4: User1 at User on turn 9.)", "e.g. ...", "For instance,
+# ..."): the states it tells are the example's, no condition of the rule.
+_EXAMPLE_SENTENCE = re.compile(r"^\s*[(\[]?\s*(?:e\.\s?g\.|eg\b|for\s+(?:example|instance)\b|(?:an?\s+|one\s+|my\s+)?example\b|"
+                               r"as\s+an\s+example\b|as\s+in\s+(?:seed|run|episode|game)\b|case\s+in\s+point\b)", re.IGNORECASE)
+
+
 def conditions_left_out(text: str) -> tuple[str, ...]:
     """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
     and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
@@ -2373,7 +2381,7 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
     kept = f"{words.situation} {words.instruction}".lower()  # (a lesson the reader drew starts with a capital)
     left = []
     for sentence in sentences(words.text):
-        if _STORY.search(sentence):
+        if _STORY.search(sentence) or _EXAMPLE_SENTENCE.match(sentence):
             continue
         opening = _OPENING.match(sentence)
         if opening and (_teachers_view(opening["situation"], opening["rest"])
