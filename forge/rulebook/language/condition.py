@@ -32,6 +32,7 @@ from typing import Callable, Optional
 
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
+from forge.rulebook.language.judged import rating_away
 from forge.rulebook.language.history_words import denied_moves, history_conditions, without_denied_moves, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
@@ -171,10 +172,25 @@ def windows_left_to(found, rest: str):
     return _all_of([p for p in (found.parts if isinstance(found, AllOf) else (found,)) if p not in guarded])
 
 
-def facts_unread(condition: str) -> frozenset[str]:
+def facts_unread(condition: str, subject: Optional[str] = None) -> frozenset[str]:
     """(r36m) `facts_needed` of a condition whose claims hold its windows of steps (episode.py): those windows are read,
-    so the words that state them need no fact of their own (any other word for the episode's time still does)."""
-    return facts_needed(without_episode_claims(condition or ""))
+    so the words that state them need no fact of their own (any other word for the episode's time still does).
+    (r39m) Likewise its history, where every clause of it is read (`_history_unread`) and its claims (`subject`: the host
+    its "it" stands for) hold a history atom: they judge it three-valued, and a state now that already decides them ("not
+    at Privileged for two steps" of a host at User) needs no history lines."""
+    condition = without_episode_claims(condition or "")
+    found = facts_needed(condition)
+    if "history" in found and not _history_unread(condition) and _claims_history(condition, subject):
+        found = found - {"history"}
+    return found
+
+
+def _claims_history(condition: str, subject: Optional[str]) -> bool:
+    """Whether the claims of a condition hold a history atom (or its `not`)."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    found = claims(condition, subject)
+    return found is not None and any(atom.history() for atom, _ in atoms_of(found))
 
 
 def facts_needed(condition: str) -> frozenset[str]:
@@ -393,11 +409,11 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?:(?:only|just|merely)\s+)?(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
-               # (r39m) "any user box with a scan and nothing more", "a host w/ a probe, nothing else": that host's scan, and
+               # (r39m) "each op box w/ one probe and nothing else", "an op server with a probe, nothing more": that host's scan, and
                # no more (read as "with a scan" and a "nothing" on its own, it said no host of the class was scanned)
                (re.compile(r"\b(with|w/)\s+(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b"
                            r"(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"with only a \2"),
-               # (r39m) a level bounded from above by the lowest one, "compromised no worse than user level", "owned at most at
+               # (r39m) a level bounded from above by the lowest one, "held no higher than user level", "owned at most at
                # user level", "not beyond user level": at user level (read as a "no" on its own, it said not compromised)
                (re.compile(r"\b(?:(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than|at\s+most|(?:not\s+|never\s+)?beyond|"
                            r"up\s+to)\s+(?:at\s+)?(?:the\s+)?(?=user[\s-]level\b)", re.IGNORECASE), "at "),
@@ -530,7 +546,7 @@ _ALL_BUT = re.compile(r"\ball\s+but\s+(?=(?:one|two|a\s+single|[12])\b)|"
                       r"\b(?P<all>all\s+(?:(?:of\s+)?the\s+)?(?:[\w-]+\s+){0,2}?(?:hosts|boxes|machines|servers))\s+but\s+"
                       r"(?=(?:one|two|[12])\b)", re.IGNORECASE)
 _NO_MORE_THAN = re.compile(r"\b(?:no|not)\s+more\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
-# (r39m) and a lower bound said as a denied comparison, "no fewer than three user hosts", "not less than two": at least that
+# (r39m) and a lower bound said as a denied comparison, "no fewer than 2 op machines", "not less than four": at least that
 # many (read as "no user host" plus a count, the rule held nowhere)
 _NO_FEWER_THAN = re.compile(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
 
@@ -841,14 +857,15 @@ def _denied_of_class(part, clause: str):
 
 
 # (r39m) A clause whose subject is "that host" / "the same box", with no host or class of its own: the host a clause before
-# it picked of a class (dropped, "if a user host is scanned and that host reads Unknown" claimed the scan alone).
-_THAT_HOST_FIRST = re.compile(r"^\s*(?:(?:if|when|whenever|once|while|and|,)\s+)*(?:the|that|this)\s+(?:same\s+)?"
+# it picked of a class (dropped, "once an op box shows a probe and that box is at root" claimed the probe alone).
+# ("the host" alone is the one at hand, the analysed host: `_THE_HOST`)
+_THAT_HOST_FIRST = re.compile(r"^\s*(?:(?:if|when|whenever|once|while|should|and|,)\s+)*(?:that|this|the\s+same)\s+"
                               r"(?:host|box|machine|server)\b(?!'s)", re.IGNORECASE)
 
 
 def _of_the_host_before(parts: list, clause: str, unresolved: Optional[list]) -> bool:
-    """Whether a clause is read as a state of the class's host the clause before picked, into `parts[-1]`: "a user box
-    with a scan and no compromise on it" (`_denied_of_class`), "(r39m) if that host reads Unknown" (`_same_host_of_class`;
+    """Whether a clause is read as a state of the class's host the clause before picked, into `parts[-1]`: "an op box
+    probed, nothing compromised on it" (`_denied_of_class`), "(r39m) ..., once that box sits at root" (`_same_host_of_class`;
     a "that host" this cannot place goes to `unresolved`, if given: the claims are not the whole)."""
     own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
     if own is not None:
@@ -900,8 +917,8 @@ def _shared_state(pieces: list[str]) -> list[str]:
 
 
 def _moves_bound_to_class_host(parts: list) -> list:
-    """(r39m) A move not made on "it" where "it" is some host of a class ("an enterprise server reads Privileged and no
-    Analyse of it appears in the last three steps", `_denied_move_parts`): said of the same host as the one other part on
+    """(r39m) A move not made on "it" where "it" is some host of a class ("some op box sits at root and no
+    Restore of it shows up within the past 4 turns", `_denied_move_parts`): said of the same host as the one other part on
     that class, each host of it in turn (said of the class, the rule held only where no host of it had the move)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: beside this module
 
@@ -959,6 +976,8 @@ def _their_class(clause: str, named_class: Optional[str]) -> str:
 def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...]) -> tuple[list, list[str], Optional[str]]:
     """`claims`' first pass: the history atoms of the clauses about earlier steps ("clean at the previous step"),
     the other clauses (read by the second pass), and the host the last history atom named (else `subject`)."""
+    from forge.rulebook.language.predicate import Not  # lazy: as in `claims`
+
     parts, coarse, last = [], [], subject
     for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
         denied = _denied_move_parts(c, last)
@@ -969,9 +988,11 @@ def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...
             coarse.append(c)
             continue
         # a clause about earlier steps claims what the history lines show: a history atom
-        atom = _history_claim(c, last, group)
+        # (r39m) "unless / until it has stayed rooted 3 turns running": that history not (yet) so
+        not_yet = _NOT_YET.match(c)
+        atom = _history_claim(_NOT_YET.sub("", c) if not_yet else c, last, group)
         if atom is not None:
-            parts.append(atom)
+            parts.append(Not(atom) if not_yet else atom)
             last = atom.host if atom.host is not None else last
     return parts, coarse, last
 
@@ -1002,7 +1023,7 @@ def _denied_move_parts(clause: str, last: Optional[str]) -> Optional[list]:
     return parts
 
 
-# (r39m) "... but only if no host is at Privileged": a clause whose subject is no host at all speaks of every host, never of
+# (r39m) "..., though only while no machine sits at root": a clause whose subject is no host at all speaks of every host, never of
 # the one named before it (read as that host's, a rule about User1 held where another host was at Privileged)
 _NO_HOST_AT_ALL = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|machine|box|server|node)s?\b", re.IGNORECASE)
 
@@ -1360,7 +1381,7 @@ def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()
 def _history_unread(condition: str) -> bool:
     """Whether a clause of the condition speaks of history `_history_claim` cannot read (the host aside)."""
     for clause in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
-        clause = without_denied_moves(clause)  # (r39m: `_denied_move_parts` reads those)
+        clause = _NOT_YET.sub("", without_denied_moves(clause))  # (r39m: `_denied_move_parts`, `_history_parts` read those)
         if "history" in facts_needed(clause):
             history = history_conditions(clause)
             rest = without_history(clause)
@@ -1595,6 +1616,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
 
     if found is None:
         return False
+    condition = rating_away(condition or "")  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
     condition = _NEWLY_GLOSS.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
@@ -1720,7 +1742,7 @@ _LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out
 # could never be judged, and the rule was silent everywhere. (A rest that says which host the move is for, "target: the
 # clean one", is still read as a guard: a predicate written "compromise any" for "owned" would otherwise speak where a
 # host is only at Unknown.)
-# (r39m: and another case, "second case: exploit under way -> Remove it", "other cases: ...", as a note of cases labels it)
+# (r39m: and another case, "case 2: an op box under exploit -> Restore", "other cases: ...", as a note of cases labels it)
 _OTHER_BRANCH = re.compile(r"^\s*(?!(?:just\s+)?in\s+case\b)(?:[\w-]+\s+){0,2}(?:branch|case|cases)(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
 
 

@@ -256,7 +256,7 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"(?:[- ]level)?(?:\s+(?:yet|so\s+far))?\b\s*\)?|"  # ("user-level, no root yet")
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
-                                # (r39m) a lower bound on a count, "no fewer than three user hosts", "not less than 2": "at least"
+                                # (r39m) a lower bound on a count, "no fewer than 4 op machines", "not less than 2": "at least"
                                 r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)|"
                                 # (r39m) and a level bounded by the lowest, "no worse than user level": at user level
                                 r"\b(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than\s+(?:at\s+)?(?:the\s+)?(?=user[\s-]level\b)|"
@@ -301,7 +301,7 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # "in the impact phase", "at the reconnaissance stage"
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
                      r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
-                     # (r39m) a window after the defender's move: "within two steps after a Remove of User2", "for the next
+                     # (r39m) a window after the defender's move: "within 3 turns after a Restore of Op_Host1", "for the next
                      # three turns after you restore it" (left unread, the rule held at any time the state did)
                      r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
@@ -310,7 +310,10 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
                      r"(?:just|only|merely|simply|solely)\s+because|(?:for|on)(?=\s+(?:(?:a|an|one)\s+)?(?:(?:mere|single|lone|simple)\s+)?"
                      r"(?:scan|exploit|probe)\w*\b)|"
-                     r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
+                     r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|"
+                     # (r39m) "should it sit at Unknown", "should Op_Host2 show a probe": the same, with the state's own verb
+                     r"should(?=\s+(?:\w+\d|it|they|(?:the|that|this)\s+(?:host|box|machine|server))\s+(?:sit|show|read|get|become|stay|"
+                     r"remain|turn|go|reach|fall|land|drop)\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
                      r"for\s+(?:any|every|each)(?=\s+(?:\w+[\s-]+){0,2}?(?:compromise|exploit|scan|alert|breach|intrusion)s?\b)|"
                      r"where(?=\s+(?:a|an|any|some|the)\s+(?:\w+\s+)?(?:host|box|machine|server|workstation)s?\b)|"
                      # "where Op_Server0 sits at Unknown, ...", "wherever U2 shows a scan": a named host, then its state
@@ -1242,7 +1245,12 @@ from me please""".split())
 _VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wait|actually|sorry|oops|hmm)\s*[,!.]?\s*)?(?:(?:that|this|it)(?:'s|\s+is|\s+was)|i\s+had\s+it)"
                                 r"\s+(?:(?:all|just|completely|exactly|simply)\s+)?(?:backwards|wrong|the\s+wrong\s+way\s+(?:round|around)|"
                                 r"mistaken|incorrect|a\s+mistake|not\s+right|upside\s+down|reversed|inverted)$|"
-                                r"^(?:scratch|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$", re.IGNORECASE)
+                                r"^(?:scratch|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$|"
+                                # ("broader than 'never touch the op boxes':", "stricter than my last note:": this rule
+                                # measured against another, quoted or named as a rule)
+                                r"^(?:(?:it|this|that|the\s+(?:rule|lesson))(?:'s|\s+is)\s+)?(?:a\s+bit\s+|much\s+)?(?:narrower|broader|wider|"
+                                r"stricter|looser|tighter|more\s+(?:specific|general|precise))\s+than\s+(?:['\"\u2018\u201c].*['\"\u2019\u201d]|"
+                                r"(?:the|my|our|that|this)\s+(?:\w+\s+)?(?:rule|note|lesson|one|habit|advice)|before)$", re.IGNORECASE)
 
 
 def _addressed(opening: str) -> bool:
@@ -1601,7 +1609,7 @@ def _clause_end(text: str, start: int) -> int:
     return start + end
 
 
-# (r39m) A move the defender has NOT made lately, said of a host: "no Restore of it (has been planned) in the last two steps",
+# (r39m) A move the defender has NOT made lately, said of a host: "no Analyse of it (was picked) within the past 4 turns",
 # "User1 has not been removed within the last 3 turns", "we haven't analysed it in the past two steps". Its verb is the
 # history's (history_words.denied_moves reads it as the `not` of an `acted` history), no order: a condition that says it
 # goes on past the verb, and an opening that says it is a situation.
