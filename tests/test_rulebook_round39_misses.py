@@ -204,3 +204,15 @@ def test_a_history_the_claims_read_needs_no_history_lines():
     # (unread history, or an "it" with no host to place it on, still needs them)
     assert "history" in facts_unread(said)
     assert "history" in facts_unread("when it keeps coming back", "Op_Host1")
+
+
+def test_each_of_the_last_rewards_past_a_value_is_read():
+    from forge.rulebook.language.episode import RewardTrend, episode_claims
+
+    text = "once the past 3 scores are all under -5, plan a Restore of every op box at Privileged."
+    _whole(text)
+    (trend,) = episode_claims("once the past 3 scores are all under -5")
+    assert trend == RewardTrend("below", 3, -5.0)
+    assert trend.truth((-6.0, -7.5, -9.0)) is True
+    assert trend.truth((-2.0, -7.5, -9.0)) is False
+    assert trend.truth((-7.5, -9.0)) is None

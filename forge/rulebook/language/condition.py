@@ -622,7 +622,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         if not clause:
             continue
         # ("a user box with a scan and no compromise on it": "it" is that same host of the class, not any of them)
-        if _of_the_host_before(parts, clause, unresolved):
+        if _of_the_host_before(parts, clause, unresolved, last):
             continue
         clause = _their_class(clause, named_class)
         if unresolved is not None and _states_apart(clause):
@@ -863,17 +863,21 @@ _THAT_HOST_FIRST = re.compile(r"^\s*(?:(?:if|when|whenever|once|while|should|and
                               r"(?:host|box|machine|server)\b(?!'s)", re.IGNORECASE)
 
 
-def _of_the_host_before(parts: list, clause: str, unresolved: Optional[list]) -> bool:
+def _of_the_host_before(parts: list, clause: str, unresolved: Optional[list], last: Optional[str]) -> bool:
     """Whether a clause is read as a state of the class's host the clause before picked, into `parts[-1]`: "an op box
     probed, nothing compromised on it" (`_denied_of_class`), "(r39m) ..., once that box sits at root" (`_same_host_of_class`;
-    a "that host" this cannot place goes to `unresolved`, if given: the claims are not the whole)."""
+    a "that host" this cannot place, with no host named before it (`last`), goes to `unresolved`, if given: the claims are
+    not the whole; after a named host it is that host, read as before)."""
+    from forge.rulebook.language.predicate import Atom  # lazy: beside this module
+
     own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
     if own is not None:
         parts[-1] = own
         return True
-    if not _THAT_HOST_FIRST.match(clause):
+    of_class = bool(parts) and isinstance(parts[-1], Atom) and parts[-1].host_class is not None
+    if not _THAT_HOST_FIRST.match(clause) or not of_class and last is not None:
         return False
-    same = _same_host_of_class(parts[-1], clause) if parts else None
+    same = _same_host_of_class(parts[-1], clause) if of_class else None
     if same is None and unresolved is not None:
         unresolved.append(clause)
     parts[-1:] = [same] if same is not None else parts[-1:]
