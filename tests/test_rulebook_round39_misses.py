@@ -170,6 +170,7 @@ def test_another_case_labelled_as_such_never_guards():
                                     {"host": "Op_Host1", "activity": "Exploit"}]})
     text = "Op_Host1: probe alone => DecoyTomcat there. being exploited => Restore Op_Host1."
     assert guard_rest("case 2: being exploited => Restore Op_Host1", when, text) == ""
+    assert guard_rest("case 2: being exploited => Restore Op_Host1", when) == ""  # (the label alone says so)
     assert guard_rest("in case: Op_Server0 is compromised", when) != ""
 
 
