@@ -101,8 +101,10 @@ def test_an_exploit_with_no_scan_first_read_as_one_scanned_first_is_refused():
 def test_a_host_the_condition_names_must_restrict_the_trigger():
     text = "Chooser: once User2 is compromised, plan its Remove."
     action = {"mode": "do", "verb": "Remove", "target": "User2"}
-    assert _check(text, {"class": "any", "compromise": "any"}, action) == "host"
-    assert _check(text, {"class": "User", "compromise": "any"}, action) == "host"
+    # (r39m: "Chooser:" is an address, no situation, so the product reads the whole condition and the claims check may
+    # refuse first; either way the trigger not kept to User2 is refused)
+    assert _check(text, {"class": "any", "compromise": "any"}, action) in ("host", "claims")
+    assert _check(text, {"class": "User", "compromise": "any"}, action) in ("host", "claims")
     assert _check(text, {"host": "User2", "compromise": "any"}, action) is None
 
 

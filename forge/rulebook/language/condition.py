@@ -32,7 +32,8 @@ from typing import Callable, Optional
 
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
-from forge.rulebook.language.history_words import history_conditions, without_history
+from forge.rulebook.language.judged import rating_away
+from forge.rulebook.language.history_words import denied_moves, history_conditions, without_denied_moves, without_history
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
@@ -171,10 +172,25 @@ def windows_left_to(found, rest: str):
     return _all_of([p for p in (found.parts if isinstance(found, AllOf) else (found,)) if p not in guarded])
 
 
-def facts_unread(condition: str) -> frozenset[str]:
+def facts_unread(condition: str, subject: Optional[str] = None) -> frozenset[str]:
     """(r36m) `facts_needed` of a condition whose claims hold its windows of steps (episode.py): those windows are read,
-    so the words that state them need no fact of their own (any other word for the episode's time still does)."""
-    return facts_needed(without_episode_claims(condition or ""))
+    so the words that state them need no fact of their own (any other word for the episode's time still does).
+    (r39m) Likewise its history, where every clause of it is read (`_history_unread`) and its claims (`subject`: the host
+    its "it" stands for) hold a history atom: they judge it three-valued, and a state now that already decides them ("not
+    at Privileged for two steps" of a host at User) needs no history lines."""
+    condition = without_episode_claims(condition or "")
+    found = facts_needed(condition)
+    if "history" in found and not _history_unread(condition) and _claims_history(condition, subject):
+        found = found - {"history"}
+    return found
+
+
+def _claims_history(condition: str, subject: Optional[str]) -> bool:
+    """Whether the claims of a condition hold a history atom (or its `not`)."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    found = claims(condition, subject)
+    return found is not None and any(atom.history() for atom, _ in atoms_of(found))
 
 
 def facts_needed(condition: str) -> frozenset[str]:
@@ -393,6 +409,14 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
                (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?:(?:only|just|merely)\s+)?(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
+               # (r39m) "each op box w/ one probe and nothing else", "an op server with a probe, nothing more": that host's scan, and
+               # no more (read as "with a scan" and a "nothing" on its own, it said no host of the class was scanned)
+               (re.compile(r"\b(with|w/)\s+(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b"
+                           r"(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"with only a \2"),
+               # (r39m) a level bounded from above by the lowest one, "held no higher than user level", "owned at most at
+               # user level", "not beyond user level": at user level (read as a "no" on its own, it said not compromised)
+               (re.compile(r"\b(?:(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than|at\s+most|(?:not\s+|never\s+)?beyond|"
+                           r"up\s+to)\s+(?:at\s+)?(?:the\s+)?(?=user[\s-]level\b)", re.IGNORECASE), "at "),
                # "don't restore Enterprise1 on scan activity", "for a scan": the scan is the reason, and all of it
                (re.compile(r"^\s*(?:for|on)\s+(?:(?:a|an|one)\s+)?(scan|probe)(?:\s+(?:activity|alerts?))?s?\b", re.IGNORECASE),
                 r"on only a \1"),
@@ -522,11 +546,15 @@ _ALL_BUT = re.compile(r"\ball\s+but\s+(?=(?:one|two|a\s+single|[12])\b)|"
                       r"\b(?P<all>all\s+(?:(?:of\s+)?the\s+)?(?:[\w-]+\s+){0,2}?(?:hosts|boxes|machines|servers))\s+but\s+"
                       r"(?=(?:one|two|[12])\b)", re.IGNORECASE)
 _NO_MORE_THAN = re.compile(r"\b(?:no|not)\s+more\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
+# (r39m) and a lower bound said as a denied comparison, "no fewer than 2 op machines", "not less than four": at least that
+# many (read as "no user host" plus a count, the rule held nowhere)
+_NO_FEWER_THAN = re.compile(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)", re.IGNORECASE)
 
 
 def _counts_said_plainly(condition: str) -> str:
     """`condition` with the counts whose words would read as a clause or a denial written as `_COUNT` reads them."""
-    return _NO_MORE_THAN.sub("at most ", _ALL_BUT.sub(lambda m: f"{m['all']} save " if m["all"] else "all save ", condition))
+    condition = _ALL_BUT.sub(lambda m: f"{m['all']} save " if m["all"] else "all save ", condition)
+    return _NO_FEWER_THAN.sub("at least ", _NO_MORE_THAN.sub("at most ", condition))
 
 
 # (r38m) A note's "hit" right after the hosts of a class, "one ent srv hit", "two user boxes hit": those hosts got hit
@@ -594,9 +622,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         if not clause:
             continue
         # ("a user box with a scan and no compromise on it": "it" is that same host of the class, not any of them)
-        own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
-        if own is not None:
-            parts[-1] = own
+        if _of_the_host_before(parts, clause, unresolved, last):
             continue
         clause = _their_class(clause, named_class)
         if unresolved is not None and _states_apart(clause):
@@ -637,7 +663,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         # (a clause that also denies, "..., not once it has been exploited", is left as it was read)
         landed = _HAS_LANDED.search(clause) and not negations_in(clause)
         parts.extend([_or_landed(p) for p in said] if landed else said)
-    return _all_of(parts)
+    return _all_of(_moves_bound_to_class_host(parts))
 
 
 # (r38m) The hosts an order is kept to, listed: "only on User1 and User4", "just for Enterprise0 or Enterprise2" (the
@@ -830,6 +856,51 @@ def _denied_of_class(part, clause: str):
     return AnyOf(tuple(AllOf((part.on(h), Not(_negated_atom(Atom, negated, host=h)))) for h in part.hosts()))
 
 
+# (r39m) A clause whose subject is "that host" / "the same box", with no host or class of its own: the host a clause before
+# it picked of a class (dropped, "once an op box shows a probe and that box is at root" claimed the probe alone).
+# ("the host" alone is the one at hand, the analysed host: `_THE_HOST`)
+_THAT_HOST_FIRST = re.compile(r"^\s*(?:(?:if|when|whenever|once|while|should|and|,)\s+)*(?:that|this|the\s+same)\s+"
+                              r"(?:host|box|machine|server)\b(?!'s)", re.IGNORECASE)
+
+
+def _of_the_host_before(parts: list, clause: str, unresolved: Optional[list], last: Optional[str]) -> bool:
+    """Whether a clause is read as a state of the class's host the clause before picked, into `parts[-1]`: "an op box
+    probed, nothing compromised on it" (`_denied_of_class`), "(r39m) ..., once that box sits at root" (`_same_host_of_class`;
+    a "that host" this cannot place, with no host named before it (`last`), goes to `unresolved`, if given: the claims are
+    not the whole; after a named host it is that host, read as before)."""
+    from forge.rulebook.language.predicate import Atom  # lazy: beside this module
+
+    own = _denied_of_class(parts[-1], _ON_IT.sub("", clause)) if parts and _ON_IT.search(clause) else None
+    if own is not None:
+        parts[-1] = own
+        return True
+    of_class = bool(parts) and isinstance(parts[-1], Atom) and parts[-1].host_class is not None
+    if not _THAT_HOST_FIRST.match(clause) or not of_class and last is not None:
+        return False
+    same = _same_host_of_class(parts[-1], clause) if of_class else None
+    if same is None and unresolved is not None:
+        unresolved.append(clause)
+    parts[-1:] = [same] if same is not None else parts[-1:]
+    return True
+
+
+def _same_host_of_class(part, clause: str):
+    """"that host" stating a state (no denial) after `part`, an atom about some host of a class: that same host in both
+    (each host of the class in turn). None where the clause or the part is no such thing."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
+
+    if not isinstance(part, Atom) or part.host_class is None or hosts_in(clause) or classes_in(clause) \
+            or facts_needed(clause) or negations_in(clause):
+        return None
+    (activity, compromise), negated = _state_of(clause)
+    if negated is not None or (activity, compromise) == (None, None) \
+            or activity is not None and part.activity is not None or compromise is not None and part.compromise is not None:
+        return None
+    state = {"activity": None if activity is None else "any" if activity == SOME else activity,
+             "compromise": None if compromise is None else "any" if compromise == SOME else compromise}
+    return AnyOf(tuple(AllOf((part.on(h), Atom(host=h, **state))) for h in part.hosts()))
+
+
 # A clause whose plural verb or "both" says its state is shared by every subject before it: "... and a user host are
 # (both) compromised".
 _SHARED = re.compile(r"^[^,;:.]*?\b(?:are|were|have\s+been|both|each|all)\b", re.IGNORECASE)
@@ -846,6 +917,25 @@ def _shared_state(pieces: list[str]) -> list[str]:
             out[-1] = f"{out[-1]} and {piece}"
         else:
             out.append(piece)
+    return out
+
+
+def _moves_bound_to_class_host(parts: list) -> list:
+    """(r39m) A move not made on "it" where "it" is some host of a class ("some op box sits at root and no
+    Restore of it shows up within the past 4 turns", `_denied_move_parts`): said of the same host as the one other part on
+    that class, each host of it in turn (said of the class, the rule held only where no host of it had the move)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: beside this module
+
+    out = list(parts)
+    for denied in parts:
+        atom = denied.part if isinstance(denied, Not) else None
+        if not isinstance(atom, Atom) or atom.host_class is None or atom.acted is None or atom.host is not None:
+            continue
+        picked = [q for q in out if isinstance(q, Atom) and q.host_class == atom.host_class and not q.history()]
+        if len(picked) != 1:
+            continue
+        bound = AnyOf(tuple(AllOf((picked[0].on(h), Not(atom.on(h)))) for h in picked[0].hosts()))
+        out = [bound if q is picked[0] else q for q in out if q is not denied]
     return out
 
 
@@ -890,17 +980,56 @@ def _their_class(clause: str, named_class: Optional[str]) -> str:
 def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...]) -> tuple[list, list[str], Optional[str]]:
     """`claims`' first pass: the history atoms of the clauses about earlier steps ("clean at the previous step"),
     the other clauses (read by the second pass), and the host the last history atom named (else `subject`)."""
+    from forge.rulebook.language.predicate import Not  # lazy: as in `claims`
+
     parts, coarse, last = [], [], subject
     for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+        denied = _denied_move_parts(c, last)
+        if denied is not None:  # (r39m) "no Restore of it in the last two steps": read, and taken out of the clause
+            parts.extend(denied)
+            c = without_denied_moves(c)
         if "history" not in facts_needed(c):
             coarse.append(c)
             continue
         # a clause about earlier steps claims what the history lines show: a history atom
-        atom = _history_claim(c, last, group)
+        # (r39m) "unless / until it has stayed rooted 3 turns running": that history not (yet) so
+        not_yet = _NOT_YET.match(c)
+        atom = _history_claim(_NOT_YET.sub("", c) if not_yet else c, last, group)
         if atom is not None:
-            parts.append(atom)
+            parts.append(Not(atom) if not_yet else atom)
             last = atom.host if atom.host is not None else last
     return parts, coarse, last
+
+
+def _denied_move_parts(clause: str, last: Optional[str]) -> Optional[list]:
+    """The `not` of an `acted` history for each move a clause says was not made lately (history_words.denied_moves): on
+    the host it names, or for "it" the host named before, else the one class the clause names (no host of it had that
+    move: narrower than "that host did not", never wider). None where there is none, or one this reading cannot place."""
+    from forge.rulebook.language.predicate import Atom, Not  # lazy: as in `claims`
+
+    moves = denied_moves(clause)
+    if not moves:
+        return None
+    parts = []
+    for move in moves:
+        named = hosts_in(move.who)
+        if len(named) == 1:
+            where: dict = {"host": named[0]}
+        elif named:
+            return None
+        elif last is not None:
+            where = {"host": last}
+        elif len(classes_in(clause)) == 1 and not hosts_in(clause):
+            where = {"host_class": classes_in(clause)[0]}
+        else:
+            return None
+        parts.append(Not(Atom(**where, acted=move.verb, within=move.within)))
+    return parts
+
+
+# (r39m) "..., though only while no machine sits at root": a clause whose subject is no host at all speaks of every host, never of
+# the one named before it (read as that host's, a rule about User1 held where another host was at Privileged)
+_NO_HOST_AT_ALL = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|machine|box|server|node)s?\b", re.IGNORECASE)
 
 
 def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...],
@@ -918,7 +1047,7 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
                          clause, re.I)
     if together and len(group) > 1:
         return [(h, state, negated) for h in group]  # "when both are compromised"
-    if last is not None and not _GENERAL_SUBJECT.search(clause):
+    if last is not None and not _GENERAL_SUBJECT.search(clause) and not _NO_HOST_AT_ALL.search(clause):
         return [(last, state, negated)]
     if unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
             and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
@@ -1256,6 +1385,7 @@ def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()
 def _history_unread(condition: str) -> bool:
     """Whether a clause of the condition speaks of history `_history_claim` cannot read (the host aside)."""
     for clause in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+        clause = _NOT_YET.sub("", without_denied_moves(clause))  # (r39m: `_denied_move_parts`, `_history_parts` read those)
         if "history" in facts_needed(clause):
             history = history_conditions(clause)
             rest = without_history(clause)
@@ -1299,7 +1429,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest just agent reads reading turns turned goes went drops dropped falls fell flips flipped
+    other another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
@@ -1490,6 +1620,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
 
     if found is None:
         return False
+    condition = rating_away(condition or "")  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
     condition = _NEWLY_GLOSS.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
@@ -1615,7 +1746,8 @@ _LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out
 # could never be judged, and the rule was silent everywhere. (A rest that says which host the move is for, "target: the
 # clean one", is still read as a guard: a predicate written "compromise any" for "owned" would otherwise speak where a
 # host is only at Unknown.)
-_OTHER_BRANCH = re.compile(r"^\s*(?:[\w-]+\s+){0,2}branch(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
+# (r39m: and another case, "case 2: an op box under exploit -> Restore", "other cases: ...", as a note of cases labels it)
+_OTHER_BRANCH = re.compile(r"^\s*(?!(?:just\s+)?in\s+case\b)(?:[\w-]+\s+){0,2}(?:branch|case|cases)(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
 
 
 def guard_rest(rest: str, when=None, source: str = "") -> str:
@@ -1631,14 +1763,16 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""
     if all(_OTHER_BRANCH.match(part) for part in text.split(";") if part.strip()):
         return ""  # (r34m) another branch's move: never when the rule applies
+    if source and when is not None and _said_whole(source, when):
+        # (r39m: before the kinds of fact: a rest that speaks of history, "next three steps", adds nothing where the product
+        # reads the whole condition, its history too, and the predicate implies it; kept, an unreadable rest silenced the rule)
+        return ""
     if facts_needed(text):
         return text
     if _another_case_order(text):
         return ""  # (r37m) what is done in another case: never when the rule applies
     if source and _said_aside(text, source):
         return ""
-    if source and when is not None and _said_whole(source, when):
-        return ""  # the predicate says all the text's condition says (the product's reading of it): nothing is left
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
         return ""
     if _LEFT_ALONE.match(text):
@@ -2272,7 +2406,19 @@ def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
     words = read_wording(text)
     stated = [c.text for c in words.conditions] + list(conditions_left_out(text))
     kept = " ".join((directive or "").split()).lower()
-    return tuple(c for c in stated if " ".join(c.split()).lower() not in kept and _says_something(c))
+    # (r39m: an opening read whole as the situation, "the sequence should be, whenever X ...", is kept where the directive
+    # holds it from its condition's first word on)
+    return tuple(c for c in stated if " ".join(c.split()).lower() not in kept and _says_something(c)
+                 and " ".join(_from_its_marker(c).split()).lower() not in kept)
+
+
+_MARKER_AFTER_COMMA = re.compile(r",\s*(?=(?:whenever|when|if|once|while|as\s+soon\s+as)\b)", re.IGNORECASE)
+
+
+def _from_its_marker(condition: str) -> str:
+    """A condition from the marker after its lead's comma on ("the order should be, whenever X ..." -> "whenever X ...")."""
+    found = _MARKER_AFTER_COMMA.search(condition)
+    return condition[found.end():] if found else condition
 
 
 def cut_exceptions(directive: str, text: str) -> tuple[str, ...]:

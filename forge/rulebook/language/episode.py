@@ -208,7 +208,8 @@ class RewardTrend:
             return last[1] >= 0 > last[0]
         if self.kind == "negative":
             return all(r < 0 for r in last)
-        return last[-1] < self.value if self.kind == "below" else last[-1] > self.value
+        # (each of the last `count`: one for "the latest reward under -8")
+        return all(r < self.value for r in last) if self.kind == "below" else all(r > self.value for r in last)
 
     def describe(self) -> str:
         if self.kind == "fell":
@@ -217,6 +218,8 @@ class RewardTrend:
             return "the latest reward back at 0 after a negative one"
         if self.kind == "negative":
             return f"each of the last {self.count} rewards negative"
+        if self.count > 1:
+            return f"each of the last {self.count} rewards {self.kind} {self.value:g}"
         return f"the latest reward {self.kind} {self.value:g}"
 
 
@@ -234,6 +237,12 @@ def _value(m: re.Match) -> float:
 
 
 _REWARD_FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
+    # (r39m) each of the last few rewards past a value: "the past 3 rewards are all under -5", "the last 2 scores both
+    # above -1" (read as no condition, the rule was kept silent)
+    (rf"\b(?:the\s+)?(?:last|latest|most\s+recent|past|previous)\s+(?P<n>{_N})\s+{_REWARD}\s+(?:(?:are|were|have\s+been|stayed|"
+     rf"remained)\s+)?(?:both\s+|all\s+|each\s+)?{_BELOW}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("below", count_of(m["n"]), _value(m))),
+    (rf"\b(?:the\s+)?(?:last|latest|most\s+recent|past|previous)\s+(?P<n>{_N})\s+{_REWARD}\s+(?:(?:are|were|have\s+been|stayed|"
+     rf"remained)\s+)?(?:both\s+|all\s+|each\s+)?{_ABOVE}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("above", count_of(m["n"]), _value(m))),
     (rf"\b{_LATEST}{_IS}\s+{_BELOW}\s+{_BEFORE_IT}", lambda m: RewardTrend("fell")),
     (rf"\b(?:the\s+)?reward\s+(?:drops|dropped|falls|fell|has\s+(?:dropped|fallen)|goes\s+down|went\s+down)\b"
      rf"(?!\s+(?:by|below|under|to|from|beneath)\b)", lambda m: RewardTrend("fell")),

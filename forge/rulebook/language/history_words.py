@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from forge.rulebook.language.wording import verbs_in
+from forge.rulebook.language.wording import MOVES_NOT_MADE, verbs_in
 
 RECENT_STEPS = 4  # "after a Remove" with no count: any step the context's history lines show (agent.history_steps)
 
@@ -52,7 +52,8 @@ _SINCE_BEFORE = _any(
     rf"\b{_STATE}\s+since\s+(?:before|the\s+(?:previous|last|prior)\s+step|earlier)\b",
     rf"\b(?:was|were)\s+already\s+{_STATE}\s+(?:at|in|on)\s+the\s+(?:previous|last|prior)\s+step\b")
 _HELD = _any(
-    rf"\b(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?{_N}\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)"
+    # (r39m: "for at least 3 turns running": held that long, as "for 3 turns")
+    rf"\b(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:at\s+least\s+)?{_N}\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)"
     rf"(?:\s+(?:in\s+a\s+row|running|straight|on\s+end))?\b",
     # ("3+ steps straight": at least three, held as long)
     rf"\b{_N}\+?\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b",
@@ -64,9 +65,13 @@ _HELD = _any(
     rf"(?:last|past|previous|prior)\s+{_N}\s+(?:(?:history|recorded)\s+)?(?:steps|turns)\b")
 _HELD_WORDS = _any(r"\b(?:stay(?:s|ed)?|remain(?:s|ed)?|(?:has|have|had)\s+been|sat|sits?|stuck|unchanged|"
                    r"(?:has|have)(?:\s+not|n't)\s+changed|keeps?\s+showing|kept\s+showing|still|consecutive(?:ly)?)\b")
-_WITHIN = _any(rf"\b(?:within|in)\s+(?:the\s+)?(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b", rf"\bwithin\s+{_N}\s+(?:steps|turns)\b",
-               # "right after we analysed it": the step after the action, not any step the history shows
-               r"\b(?:right|just|immediately|directly)\s+(?:after|following)\b")
+# (r39m) "for the next 4 turns after a Restore", "in the 2 steps following it": the window after the move
+_WINDOW_AFTER = _any(rf"\b(?:for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?{_N}\s+(?:steps|turns)\s+(?=after\b|following\b)")
+_WINDOWS = (*_any(rf"\b(?:within|in)\s+(?:the\s+)?(?:last|past|previous)\s+{_N}\s+(?:steps|turns)\b",
+                  rf"\bwithin\s+{_N}\s+(?:steps|turns)\b"), *_WINDOW_AFTER)
+_WITHIN = (*_WINDOWS,
+           # "just after a Restore of it": the step after the action, not any step the history shows
+           *_any(r"\b(?:right|just|immediately|directly)\s+(?:after|following)\b"))
 # the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
 _CHANGED_AFTER = _any(r"\b(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
                       r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
@@ -92,7 +97,40 @@ _SCAN_FIRST = _any(r"\bscanned\s+(?:first\s+)?(?:before|and\s+then|then)(?:\s+(?
                    r"\b(?:showed|shows|showing)\s+(?:a\s+)?scan\s+(?:before|and\s+then|then)\s+(?:it\s+)?(?:showed|shows|showing|was|got)?\s*"
                    r"(?:an?\s+)?exploit\w*", r"\bscan(?:ned)?\s+(?:and\s+)?then\s+exploit\w*",
                    r"\bafter\s+(?:a\s+|being\s+)?scan(?:ned)?\b.*\bexploit\w*", r"\bprobed\s+(?:first|before)\b")
-_PATTERNS = (*_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN, *_SCAN_FIRST)
+# (r39m) A move the defender has NOT made lately (wording.MOVES_NOT_MADE): the `not` of an `acted` history.
+_DENIED_MOVE = MOVES_NOT_MADE
+
+
+@dataclass(frozen=True)
+class DeniedMove:
+    """A move not made on a host lately: its verb (the catalogue's), what it was said of ("it", a host's name) and the
+    window in steps."""
+    verb: str
+    who: str
+    within: int
+
+
+def denied_moves(clause: str) -> list[DeniedMove]:
+    """The moves a clause says were not made lately (`_DENIED_MOVE`); a verb the catalogue cannot name is left out."""
+    found = []
+    for pattern in _DENIED_MOVE:
+        for m in pattern.finditer(clause):
+            verb = next(iter(verbs_in(m["verb"])), None)
+            if verb is not None and verb != "Decoy":
+                found.append(DeniedMove(verb, m["who"], min(_count(m), 30)))
+    return found
+
+
+def without_denied_moves(clause: str) -> str:
+    """The clause with the phrases `denied_moves` reads taken out."""
+    for pattern in _DENIED_MOVE:
+        clause = pattern.sub(" ", clause)
+    return clause
+
+
+# (r39m: a window after a move first, "for the next 4 turns", before the "after you ..." that follows it is taken out)
+_PATTERNS = (*_DENIED_MOVE, *_WINDOW_AFTER, *_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN,
+             *_SCAN_FIRST)
 
 
 def _search(patterns: tuple[re.Pattern, ...], text: str) -> Optional[re.Match]:
@@ -102,6 +140,13 @@ def _search(patterns: tuple[re.Pattern, ...], text: str) -> Optional[re.Match]:
 def _count(found: re.Match) -> int:
     word = " ".join(found["n"].lower().split())
     return int(word) if word.isdigit() else _COUNT[word]
+
+
+def _windowless(clause: str) -> str:
+    """(r39m) The clause without its window of steps ("within 2 turns after ...": its "turns after" is no change)."""
+    for pattern in _WINDOWS:
+        clause = pattern.sub(" ", clause)
+    return clause
 
 
 def history_conditions(clause: str) -> Optional[dict]:
@@ -121,7 +166,7 @@ def history_conditions(clause: str) -> Optional[dict]:
         out["within"] = (min(_count(within), 30) if "n" in within.re.groupindex else 1) if within else RECENT_STEPS
         if unchanged is not None:
             out["changed"] = False
-        elif _search(_CHANGED_AFTER, clause):
+        elif _search(_CHANGED_AFTER, _windowless(clause)):
             out["changed"] = True
     if _search(_NEWLY, clause):
         out["newly_compromised"] = True
@@ -177,4 +222,5 @@ def history_directions(text: str) -> HistoryDirections:
                              unscanned=bool(_UNSCANNED_WORDS.search(text)))
 
 
-__all__ = ["RECENT_STEPS", "HistoryDirections", "history_conditions", "history_directions", "without_history"]
+__all__ = ["RECENT_STEPS", "DeniedMove", "HistoryDirections", "denied_moves", "history_conditions", "history_directions",
+           "without_denied_moves", "without_history"]

@@ -205,6 +205,24 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
 ))
 
 
+_RISK_READING = next(pattern for pattern, kind in _EVIDENCE_READINGS if kind == "risk")
+# (r39m) who rates, said around a rating: "rated low by the analyst", "the analyst rates User3 high risk"
+_RATED_BY = re.compile(r"^\s*(?:by|from)\s+(?:the\s+|this\s+step's\s+)?(?:analyst|analysis|analyses)\b", re.IGNORECASE)
+_RATER = re.compile(r"\b(?:the\s+|this\s+step's\s+)?(?:analyst|analysis|analyses)\s+(?:rates?|rated|puts?|gives?)\b", re.IGNORECASE)
+
+
+def rating_away(condition: str) -> str:
+    """(r39m) A condition without the rating the step's analyses give the one host it names ("when User3 is rated low by
+    the analyst", "the analyst rates User3 high risk"), which `evidence_tests` reads of that host and the gate judges:
+    what is left is for the host claims to read whole. Unchanged where it names no host or several, or where the rating
+    is denied or a verdict (`_found`: unread, so the condition is not whole)."""
+    found = _found(_RISK_READING, condition or "")
+    if len(hosts_in(condition or "")) != 1 or not found:
+        return condition
+    before, after = condition[:found[0].start()], condition[found[0].end():]
+    return f"{_RATER.sub(' ', before)} {_RATED_BY.sub(' ', after, count=1)}"
+
+
 def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:
     """What a condition says the analyst's evidence or the step's analyses report, as far as these readings go; of the
     one host it names, else of any host reported. (Only the first mention of each kind: "Risk high -> X. Risk low ->

@@ -256,6 +256,10 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"(?:[- ]level)?(?:\s+(?:yet|so\s+far))?\b\s*\)?|"  # ("user-level, no root yet")
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
+                                # (r39m) a lower bound on a count, "no fewer than 4 op machines", "not less than 2": "at least"
+                                r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)|"
+                                # (r39m) and a level bounded by the lowest, "no worse than user level": at user level
+                                r"\b(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than\s+(?:at\s+)?(?:the\s+)?(?=user[\s-]level\b)|"
                                 r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
@@ -297,13 +301,19 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # "in the impact phase", "at the reconnaissance stage"
                      r"(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|exploitation|initial\s+access|(?:privilege\s+)?escalation|"
                      r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
+                     # (r39m) a window after the defender's move: "within 3 turns after a Restore of Op_Host1", "for the next
+                     # three turns after you restore it" (left unread, the rule held at any time the state did)
+                     r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
                      # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
                      r"(?:just|only|merely|simply|solely)\s+because|(?:for|on)(?=\s+(?:(?:a|an|one)\s+)?(?:(?:mere|single|lone|simple)\s+)?"
                      r"(?:scan|exploit|probe)\w*\b)|"
-                     r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
+                     r"should(?=\s+(?:\w+\d|it|a|an|any|the|one)\b[^,;.]*?\bbe\b)|"
+                     # (r39m) "should it sit at Unknown", "should Op_Host2 show a probe": the same, with the state's own verb
+                     r"should(?=\s+(?:\w+\d|it|they|(?:the|that|this)\s+(?:host|box|machine|server))\s+(?:sit|show|read|get|become|stay|"
+                     r"remain|turn|go|reach|fall|land|drop)\b)|upon|on\s+(?=seeing|noticing|spotting)|given\s+that|"
                      r"for\s+(?:any|every|each)(?=\s+(?:\w+[\s-]+){0,2}?(?:compromise|exploit|scan|alert|breach|intrusion)s?\b)|"
                      r"where(?=\s+(?:a|an|any|some|the)\s+(?:\w+\s+)?(?:host|box|machine|server|workstation)s?\b)|"
                      # "where Op_Server0 sits at Unknown, ...", "wherever U2 shows a scan": a named host, then its state
@@ -1220,6 +1230,38 @@ def _signed(opening: str) -> bool:
                                                     or _ACCESS_WORDS.search(opening) or _TIME_WORDS.search(opening))
 
 
+# (r39m) A note addressed to a role before its order: "Planner:", "chooser only:", "Analyst, this one is for you, not the
+# planner:". Who the note is for is the rule's roles (the compiler's), no situation of its trigger: with the roles named
+# taken away, only words of address are left (a host, a class, a state or a time would be a situation).
+_ROLE_NAME = re.compile(r"\b(?:(?:the|a|an|my|our|every|each)\s+)?(?:planner|analyst|(?:action[\s_-]?)?chooser)s?(?:'s?)?(?=\W|$)",
+                        re.IGNORECASE)
+_ADDRESS_WORDS = frozenset("""this that these the note notes rule rules one message word reminder is it's its are meant intended
+written aimed addressed goes go applies apply for to you your yours and not only just alone solely but also here hey dear
+from me please""".split())
+
+
+# (r39m) A teacher's verdict on what was taught before, as the opening of a correction: "That is backwards:", "No, that's
+# wrong -", "Scratch that:". It judges an earlier rule, and states no situation of this one.
+_VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wait|actually|sorry|oops|hmm)\s*[,!.]?\s*)?(?:(?:that|this|it)(?:'s|\s+is|\s+was)|i\s+had\s+it)"
+                                r"\s+(?:(?:all|just|completely|exactly|simply)\s+)?(?:backwards|wrong|the\s+wrong\s+way\s+(?:round|around)|"
+                                r"mistaken|incorrect|a\s+mistake|not\s+right|upside\s+down|reversed|inverted)$|"
+                                r"^(?:scratch|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$|"
+                                # ("broader than 'never touch the op boxes':", "stricter than my last note:": this rule
+                                # measured against another, quoted or named as a rule)
+                                r"^(?:(?:it|this|that|the\s+(?:rule|lesson))(?:'s|\s+is)\s+)?(?:a\s+bit\s+|much\s+)?(?:narrower|broader|wider|"
+                                r"stricter|looser|tighter|more\s+(?:specific|general|precise))\s+than\s+(?:['\"\u2018\u201c].*['\"\u2019\u201d]|"
+                                r"(?:the|my|our|that|this)\s+(?:\w+\s+)?(?:rule|note|lesson|one|habit|advice)|before)$", re.IGNORECASE)
+
+
+def _addressed(opening: str) -> bool:
+    """Whether an opening only says which role the note is for (`_ROLE_NAME`, `_ADDRESS_WORDS`)."""
+    if not _ROLE_NAME.search(opening) or hosts_in(opening) or classes_in(opening) or _STATE_WORDS.search(opening) \
+            or _ACCESS_WORDS.search(opening) or _TIME_WORDS.search(opening):
+        return False
+    left = re.findall(r"[a-z][a-z']*", _ROLE_NAME.sub(" ", opening).lower())
+    return all(word in _ADDRESS_WORDS for word in left)
+
+
 def _teachers_view(opening: str, rest: str = "") -> bool:
     # (hosts it names are what the teacher knows of, "I have not seen enough of User4 to say": no state of theirs)
     # (nor, before an order that states its own condition, a judgement in the first person that names states: "Still,
@@ -1255,7 +1297,8 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     after its last "but" ("I'm not sure Remove is always wrong elsewhere, but for Defender: ..." is about Defender)."""
     said = _MOVE_SINCE.sub("", opening)  # (the defender's move as the time of a state is no story or view of the teacher)
     if _STORY.search(said) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
-            or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening):
+            or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening) \
+            or _VERDICT_ON_BEFORE.match(opening.strip(" ,")):
         return ""
     if _reason_before(opening, rest):
         return ""
@@ -1312,7 +1355,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     order = parts[first]
     # ("Lesson: ..." heads the order: what came before it is the story, no situation of it)
     headed = bool(found and _HEADING_ONLY.match(found["situation"].strip()))
-    if found and not situation and not gives_order(found["situation"]) and gives_order(found["rest"]):
+    if found and not situation and not gives_order(moves_not_made_away(found["situation"])) and gives_order(found["rest"]):
         # ("Next time: ...", "From now on: ..." open the order; they state no situation)
         # (nor does a note on the teacher's rules: "This replaces my earlier rule on Op_Server0: ...")
         situation = _opening_situation(found["situation"], found["rest"])
@@ -1560,15 +1603,46 @@ def _clause_end(text: str, start: int) -> int:
     if order and not re.search(r"\b(?:is|are|was|were|been|be|being|under|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
                                r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three|last|previous|latest|earlier|"
                                r"recent|our|my)\s*$",
-                               rest[:order.start()], re.IGNORECASE) and order.start() > 0:
+                               rest[:order.start()], re.IGNORECASE) and order.start() > 0 \
+            and not _move_not_made_at(rest, order.start() + 1):
         end = min(end, order.start())
     return start + end
+
+
+# (r39m) A move the defender has NOT made lately, said of a host: "no Analyse of it (was picked) within the past 4 turns",
+# "User1 has not been removed within the last 3 turns", "we haven't analysed it in the past two steps". Its verb is the
+# history's (history_words.denied_moves reads it as the `not` of an `acted` history), no order: a condition that says it
+# goes on past the verb, and an opening that says it is a situation.
+_MOVE_WHO = r"(?P<who>it|them|that\s+(?:host|box|server|machine)|the\s+(?:host|box|server|machine)|[A-Za-z_]+\d)"
+_MOVE_DONE = r"(?P<verb>remov\w*|restor\w*|re-?imag\w*|analy[sz]\w*|analysis)"
+_LATELY = (r"\s+(?:in|within|during|over)\s+(?:the\s+)?(?:last|past|previous|prior)\s+"
+           r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|several)\s+(?:steps|turns)\b")
+MOVES_NOT_MADE = tuple(re.compile(p, re.IGNORECASE) for p in (
+    rf"\bno\s+(?:(?:other|further|new|fresh)\s+)?{_MOVE_DONE}\s+(?:of|on|for|against)\s+{_MOVE_WHO}"
+    rf"(?:\s+(?:(?:has|have|had)\s+been|was|were|is|got))?(?:\s+(?:planned|picked|chosen|made|done|taken|sent|issued|"
+    rf"tried|run|ordered|seen|appears?|appeared|shows?\s+up|showed\s+up|happened))?{_LATELY}",
+    rf"\b{_MOVE_WHO}\s+(?:has|have|had|was|were)\s*(?:not|n['\u2019]t|never)\s+(?:been\s+)?{_MOVE_DONE}{_LATELY}",
+    rf"\b(?:we|you|i|the\s+defender)\s+(?:have|has|had|did)\s*(?:not|n['\u2019]t|never)\s+{_MOVE_DONE}\s+{_MOVE_WHO}{_LATELY}"))
+
+
+def _move_not_made_at(text: str, position: int) -> bool:
+    """Whether a phrase of `MOVES_NOT_MADE` covers `position` of `text`."""
+    return any(m.start() <= position < m.end() for p in MOVES_NOT_MADE for m in p.finditer(text))
+
+
+def moves_not_made_away(text: str) -> str:
+    """The text without the phrases of `MOVES_NOT_MADE` (what is left says whether it gives an order)."""
+    for pattern in MOVES_NOT_MADE:
+        text = pattern.sub(" ", text)
+    return text
 
 
 def negations_in(condition: str) -> tuple[str, ...]:
     """The words that negate or restrict a condition ("not", "no", "only", "clean", ...), in order; "only when" or
     "not sure" restrict nothing."""
-    cleaned = _NOT_A_RESTRICTION.sub(" ", condition or "")
+    # (r39m: nor does a move not made lately, "no Remove of it in the last two steps": history, placed by the `not` of an
+    # `acted` atom, which the history check asks for)
+    cleaned = moves_not_made_away(_NOT_A_RESTRICTION.sub(" ", condition or ""))
     return tuple(m.group(0).lower() for m in _NEGATION.finditer(cleaned))
 
 
@@ -1640,6 +1714,8 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
+    # (r39m) "..., and no Restore of it in the last two steps": the move not made, with its window, is one condition
+    spans.extend(m.group(0) for p in MOVES_NOT_MADE for m in p.finditer(instruction))
     spans.extend(_at_level(instruction))
     spans.extend(_with_state(instruction))
     spans.extend(_later_situations(instruction))
@@ -2262,7 +2338,7 @@ def read_wording(text: str) -> Wording:
                                       for h in hosts_in(m["what"])] + list(_told_others(flat, whole, instruction))))
     aside = _put_aside_for_this_rule(flat)
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
-    prohibitions, dispreferred = _prohibitions(instruction)
+    prohibitions, dispreferred = _prohibitions(moves_not_made_away(instruction))  # (r39m: a move not made is history)
     # ("Leave Op_Server0 out of the plan while it only shows a scan": "leave X out" as the whole order is a prohibition of
     # every move on X, not an exception to an order it does not give)
     left_out = tuple(dict.fromkeys(h for p in _EXCEPTED_ALONE if p.pattern in _LEFT_OUT_PATTERNS for m in p.finditer(instruction)
@@ -2299,6 +2375,12 @@ _TELLER = re.compile(r"\b(?:i|we)\s+(?!should|must|would|will|'d|need)\w+|"
 _MIGHT_HAVE_BEEN = re.compile(r"\b(?:would|could|might)(?:\s+not|n['\u2019]t)?\s+have\s+\w+[^.;:]*$", re.IGNORECASE)
 
 
+# (r39m) A sentence that gives an example ("(Example from seed 4: User1 at User on turn 9.)", "e.g. ...", "For instance,
+# ..."): the states it tells are the example's, no condition of the rule.
+_EXAMPLE_SENTENCE = re.compile(r"^\s*[(\[]?\s*(?:e\.\s?g\.|eg\b|for\s+(?:example|instance)\b|(?:an?\s+|one\s+|my\s+)?example\b|"
+                               r"as\s+an\s+example\b|as\s+in\s+(?:seed|run|episode|game)\b|case\s+in\s+point\b)", re.IGNORECASE)
+
+
 def conditions_left_out(text: str) -> tuple[str, ...]:
     """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
     and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
@@ -2307,7 +2389,7 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
     kept = f"{words.situation} {words.instruction}".lower()  # (a lesson the reader drew starts with a capital)
     left = []
     for sentence in sentences(words.text):
-        if _STORY.search(sentence):
+        if _STORY.search(sentence) or _EXAMPLE_SENTENCE.match(sentence):
             continue
         opening = _OPENING.match(sentence)
         if opening and (_teachers_view(opening["situation"], opening["rest"])

@@ -48,7 +48,7 @@ from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_stated, facts_unread, guard_claims,
-                                               guard_rest, semantic_claims, text_claims, text_facts)
+                                               guard_rest, semantic_claims, subject_of, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
 from forge.rulebook.language.judged import Judged, judged_in
 from forge.rulebook.language.wording import read_wording
@@ -227,8 +227,9 @@ class RuleIndex:
         conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
         # (not what an order concedes: "never restore User0, even when it was owned again" holds whatever its past)
         # (r36m: a window of steps the claims below hold, "after step 15", is read: no fact of its own, condition.facts_unread)
-        needs = [facts_unread(rest) if rest else facts_unread(conceded_away(condition)) if m.semantic else frozenset()
-                 for rest, condition, m in zip(rests, conditions, self.meanings)]
+        # (r39m: and its history, where its claims read it, on the host its "it" stands for)
+        needs = [facts_unread(rest) if rest else facts_unread(conceded_away(condition), subject_of(read_wording(v.record.directive)))
+                 if m.semantic else frozenset() for v, rest, condition, m in zip(self.content, rests, conditions, self.meanings)]
         # (r36h: what the rule's words say of the step, the rewards and the analyst's evidence, judged.py; it only narrows)
         self._build_judged(rests)
         # What a semantic rule's condition says of the hosts it names, and what a guarded rule's rest claims: it must
