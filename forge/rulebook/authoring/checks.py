@@ -165,6 +165,14 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         or _never_unspoken(words, action)
 
 
+def _excepted_in_condition(words: Wording) -> set[str]:
+    """(r39h) The hosts a condition excepts that the order then names: "if no user host but User0 is compromised, ...,
+    remove User0" puts User0 aside from the condition's "no user host", and the order is for it; an exception said of
+    the order ("restore every user host except User0") stays the order's."""
+    order = hosts_in(order_without_conditions(words.instruction, words.conditions))
+    return {h for h in words.excepted if h in order and any(h in c.hosts and "except" in c.negations for c in words.conditions)}
+
+
 def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reachable: set[str]) -> Optional[str]:
     """An action that turns the text around, whatever the compiler: a `never` of what the text orders, or aimed
     at another host than the one it forbids it on; a `prefer` whose dispreferred side the text does not
@@ -175,7 +183,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
     mode = str(action.get("mode", "")).lower()
     done, banned = _moves(action)
     forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred)
-    spared = set(words.contrasted) | set(words.excepted)
+    spared = set(words.contrasted) | (set(words.excepted) - _excepted_in_condition(words))
     for verb, target in done:
         if isinstance(target, str) and target in spared:
             return (f"target: the text contrasts its order with {target} (\"before\", \"rather than\", \"not\", \"except\"), "

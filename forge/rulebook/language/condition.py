@@ -33,6 +33,7 @@ from typing import Callable, Optional
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.history_words import history_conditions, without_history
+from forge.rulebook.language.judged import ANALYSES_RATE, RISK_LINE
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
@@ -137,6 +138,10 @@ FACTS: tuple[Fact, ...] = (
     # Alert priority or severity: not a column of the blue table.
     Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical|high[- ]risk|low[- ]risk)\b", re.IGNORECASE),
          _words(r"\b(?:priority|severity|critical)\b")),
+    # (r39h) The risk the step's analyses rate a host at, said with the analyses as its subject: stated by a context's
+    # `Risk:` lines and judged there (judged.py reads the same words); it was no fact at all, so a predicate without it
+    # went unchecked.
+    Fact("risk", re.compile(ANALYSES_RATE, re.IGNORECASE), lambda text, situation: bool(RISK_LINE.search(text))),
     # The green (benign user) agent and network traffic: the defender's table shows neither.
     # (and the connections an analyst's evidence lists: "many connections on local port 22")
     Fact("traffic", re.compile(r"\b(?:green|traffic|benign|bandwidth|packets?|flows?|connections? (?:rate|volume)|"
@@ -625,7 +630,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
                     if not any(getattr(p, "host", None) == besides and getattr(p, column) is not None for p in parts):
                         parts.append(Not(Atom(host=besides, **{column: "any"})))
             continue
-        joint = bool(statements) and bool(classes_in(clause)) and not _OTHER.search(clause)
+        joint = bool(statements) and bool(classes_in(clause)) and (not _OTHER.search(clause) or len({h for h, _, _ in statements}) == 1)
         statements = statements or _unnamed_statements(clause, last, group, unresolved)
         if not statements and parts and _denied_of_class(parts[-1], clause) is not None:
             parts[-1] = _denied_of_class(parts[-1], clause)  # "a user host with an exploit, no root yet": that same host
@@ -953,15 +958,29 @@ def _statement_parts(clause: str, statements: list) -> list:
 def _with_class(clause: str, named: list, universal: bool) -> list:
     """A clause whose subject is a class of hosts and a named host ("a user host and Op_Server0 are both compromised",
     "if Op_Server0 or any enterprise host is exploited"): what it claims of the class beside what it claims of the host
-    (it claimed the host alone); joined by "or" / "either", one of them."""
+    (it claimed the host alone); joined by "or" / "either", one of them; with "another" host of the class, one besides
+    the named host (r39h: `_named_and_another`)."""
     from forge.rulebook.language.predicate import AnyOf  # lazy: beside this module
 
-    of_class = _general_parts(_HOST_NAMES.sub(" ", clause), universal)
+    if _OTHER.search(clause):
+        named, of_class = _named_and_another(clause, named, universal)
+    else:
+        of_class = _general_parts(_HOST_NAMES.sub(" ", clause), universal)
     if not of_class:
         return named
     if re.search(r"\bor\b|\beither\b", clause, re.IGNORECASE):
         return [AnyOf(tuple(p for part in named for p in (part.parts if isinstance(part, AnyOf) else (part,))) + tuple(of_class))]
     return named + of_class
+
+
+def _named_and_another(clause: str, named: list, universal: bool) -> tuple[list, list]:
+    """(r39h) A named host beside "another" host of a class, "User3 and at least one other user box are owned": the host in its state, and some host of the class besides it in that state (the class was left unread,
+    and the reading of the host alone was called whole). The host's state unsaid ("User1 and any other user host show an
+    exploit"), the state said of both. (what it claims of the host, what it claims of the others)"""
+    host, of_class = hosts_in(clause)[0], _HOST_NAMES.sub(" ", clause)
+    if all(getattr(p, "bare", lambda: False)() for p in named):
+        named = [p.on(host) for p in _general_parts(of_class, universal) if getattr(p, "host_class", None)] or named
+    return named, _general_parts(of_class, universal, besides=host)
 
 
 # A negation said of the subject's own host ("scan seen on a box, no compromise on it yet", "a host scanned, nothing
@@ -1212,13 +1231,18 @@ def _of_count(atom, hosts: list[str], count: Count):
     return Not(Always()) if not groups else groups[0] if len(groups) == 1 else AnyOf(tuple(groups))
 
 
+_RUN_OF_LEVEL = re.compile(r"^\s*of\s+(?=(?:user|privileged|root|admin|unknown)\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|level\s+hosts?)\b))",
+                           re.IGNORECASE)
+
+
 def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()):
     """The history atom one clause states (history_words), on the host it names, else its class or "a host", else the
     host before it (None: history this reading cannot place, or no host to place it on)."""
     from forge.rulebook.language.predicate import PredicateError, parse_predicate  # lazy: as in `claims`
 
     history = history_conditions(clause)
-    rest = without_history(clause)
+    # (r39h) the level a run of steps is "of", "4+ turns running of Privileged on a usr box": the host's level in those steps
+    rest = _RUN_OF_LEVEL.sub("at ", without_history(clause))
     if not history or "history" in facts_needed(rest) or negations_in(rest):
         return None
     statements = host_statements(rest)
@@ -1850,7 +1874,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     found = _condition_claims(words)
     spared = _spared(words)
     if not with_instruction:
-        return excepting(found, spared)
+        return _with_restated(excepting(found, spared), words, spared)
     if found is None and bare and (heading := _heading_alone(words)) is not None:
         return heading  # "Op_Host0 to Op_Host2: never Restore": any of them shown
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
@@ -1879,7 +1903,25 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     said = [w for w in episode_claims(f"{words.situation} {words.instruction}")
             if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
     parts.extend(w for w in (*said, *outside) if w not in parts)
-    return excepting(_all_of(parts), spared)
+    return _with_restated(excepting(_all_of(parts), spared), words, spared)
+
+
+# (r39h) A host a condition excepts, then said in a clause of its own: "no op host but Op_Host1 is being exploited, and
+# Op_Host1 is" (wording fills the "does" in) states Op_Host1 exploited beside the others unexploited.
+_EXCEPTED_RESTATED = re.compile(rf"\b(?:and|but)\s+(?P<clause>(?P<host>{_HOST_WORD})\s+(?:shows?|is|are|has|reads?)\b[^,;.:]*)",
+                                re.IGNORECASE)
+
+
+def _with_restated(found, words, spared):
+    """Claims with what a condition says of an excepted host in its own clause (`_EXCEPTED_RESTATED`): the exception
+    spares the host from the rest of the condition, not from what is said of it by name."""
+    from forge.rulebook.language.predicate import AllOf  # lazy: as in `claims`
+
+    said = [part for c in words.conditions for m in _EXCEPTED_RESTATED.finditer(c.text)
+            if set(hosts_in(m["host"])) & set(spared) and (part := claims(m["clause"])) is not None]
+    if not said:
+        return found
+    return _all_of([*(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()), *said])
 
 
 def _spared(words) -> tuple[str, ...]:

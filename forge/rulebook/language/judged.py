@@ -185,10 +185,20 @@ class EvidenceTest(Judged):
         return True if True in values else None if None in values else False
 
 
+# (r39h) The step's analyses as the subject of the rating they give a host, "the analyses of this step rate the box low": no
+# reading placed it, and the rule fired at every rating (condition.FACTS reads it as a fact, stated by `RISK_LINE`).
+# (The analyst is the one who rates, "as Analyst, rate risk low for ...": its verdict, no condition.)
+ANALYSES_RATE = r"\banaly(?:ses|sis)\b[^.;:]{0,30}?\brat(?:e|es|ed)\s+(?:[\w-]+\s+){0,3}?(high|medium|low)\b"
+# The risk the step's analyses give a host: "Risk high", "high risk", "rated high", and `ANALYSES_RATE`.
+RISK_SAID = r"\brisk\s*:?\s*(high|medium|low)\b|\b(high|medium|low)[\s-]+risk\b|\brated\s+(?:as\s+)?(high|medium|low)\b|" + ANALYSES_RATE
+# A context that states the analyses' ratings (the chooser's `Analyses this step:` blocks): a rule on a rating is judged there.
+RISK_LINE = re.compile(r"^\s*Risk:\s*\w+", re.IGNORECASE | re.MULTILINE)
+
+
 _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE), kind) for p, kind in (
     (r"\breverse\s+shell(?:\s+connection)?(?:\s+(?:to|on)\s+(?:remote\s+)?port\s+4444)?\b|"
      r"\b(?:(?:a\s+)?connection\s+to\s+)?(?:remote\s+)?port\s+4444\b", "shell"),
-    (r"\brisk\s*:?\s*(high|medium|low)\b|\b(high|medium|low)[\s-]+risk\b|\brated\s+(?:as\s+)?(high|medium|low)\b", "risk"),
+    (RISK_SAID, "risk"),
     (r"\bmore\s+process(?:es)?\s+than\s+(?:the\s+|its\s+)?baseline|\bprocess\s+count\s+(?:above|over|exceeds|higher\s+than)\s+"
      r"(?:the\s+|its\s+)?baseline", "processes"),
     (r"\buser\w*\s+(?:acc(?:oun)?t\s+)?(?:[\w\s]{0,30}?)(?:absent\s+from|missing\s+from|not\s+(?:among|in|on|listed\s+in))\s+"
