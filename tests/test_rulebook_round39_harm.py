@@ -7,17 +7,20 @@ say it does not apply, or spoke beside the rule it disputes:
 - "N steps (straight) of <level>" left the level unread: any compromise held for N steps met it;
 - a teacher's verdict on another rule before a colon ("That is backwards:") was read as a condition no reading placed;
 - a preference on a named host, in a text whose condition names a class, took no part in any dispute;
-- the step's analyses as the subject of a rating ("analyses this step rate a host high") were no order's situation and
+- the step's analyses as the subject of a rating ("the analyses of the step rate a box low") were no order's situation and
   no fact, so a predicate without the rating went unchecked.
+Then misses of the same class: a rating or an analysis's evidence left to the unexpressed rest kept the rule silent
+everywhere (the rest unread, "high risk" a priority no context states, a bare host refused though the rest said the rest).
 Sentences of our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import facts_needed, guard_rest, rule_claims, semantic_claims, text_claims
+from forge.rulebook.language.condition import (facts_needed, facts_stated, guard_claims, guard_rest, rule_claims, semantic_claims,
+                                               text_claims)
 from forge.rulebook.language.judged import evidence_tests
 from forge.rulebook.language.meaning import Meaning, may_conflict
-from forge.rulebook.language.predicate import parse_predicate, truth
+from forge.rulebook.language.predicate import Always, Not, parse_predicate, truth
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
@@ -130,8 +133,43 @@ def test_the_analyses_rating_heads_the_order():
 
 
 def test_the_analyses_rating_is_a_fact_and_is_judged():
-    assert "risk" in facts_needed("the analyses this step rate a host high")
-    assert [(t.kind, t.word) for t in evidence_tests("the analyses this step rate a host high")] == [("risk", "high")]
+    assert "risk" in facts_needed("the step's analyses rate the op box high")
+    assert [(t.kind, t.word) for t in evidence_tests("the step's analyses rate the op box high")] == [("risk", "high")]
     # (a predicate without the rating says more than the text)
     assert text_problem(RATED, {"class": "any", "compromise": "Privileged"},
                         {"mode": "do", "verb": "Restore", "target": "$matched"}) is not None
+
+
+# -- then, the misses of the same class: a rating or an analysis's evidence as the unexpressed rest -----------------------
+
+RATED_LOW = "Op_Host1 rated low by the analyses -> no Analyse of it now, a DecoyApache on Op_Host1 instead."
+DECOY_OH1 = {"mode": "prefer", "verb": "DecoyApache", "target": "Op_Host1", "over": {"verb": "Analyse", "target": "Op_Host1"}}
+
+
+def test_a_rating_of_a_named_host_may_be_left_to_the_rest():
+    # (the host's bare trigger and a rest that states the rating say what the condition says; alone, it says less)
+    assert text_problem(RATED_LOW, {"host": "Op_Host1"}, DECOY_OH1, "the analyses rate Op_Host1 low risk") is None
+    assert (text_problem(RATED_LOW, {"host": "Op_Host1"}, DECOY_OH1) or "").startswith("bare:")
+    # (a state said beside the rating still needs its predicate)
+    stated = "If Op_Host1 is exploited and rated low by the analyses, plan a DecoyApache on Op_Host1 rather than an Analyse."
+    assert (text_problem(stated, {"host": "Op_Host1"}, DECOY_OH1, "the analyses rate Op_Host1 low risk") or "").startswith("bare:")
+
+
+def test_a_rest_of_evidence_alone_is_judged_not_silent():
+    user = parse_predicate({"class": "User"})
+    assert guard_claims("the analyses of this step show a reverse shell on that user box", user) is None
+    assert guard_claims("this step's analyses rate User1 medium risk", parse_predicate({"host": "User1"})) is None
+    # (a denied rating is no reading of it: the rest stays unread, the rule silent)
+    assert guard_claims("the analyses do not rate User1 high", parse_predicate({"host": "User1"})) == Not(Always())
+
+
+def test_a_rating_is_a_fact_the_risk_lines_state():
+    from forge.rulebook.language.judged import judged_facts  # (r39h's; here, so that the file loads where it is missing)
+
+    assert judged_facts("a host rated high by the analyses") == {"risk"}
+    assert "risk" in facts_needed("an op host at high risk") and "priority" not in facts_needed("an op host at high risk")
+    context = "Analyses this step:\nHost: User1\nActivity: None\nCompromise: User\nRisk: low"
+    assert "risk" in facts_stated(context, read_situation(context))
+    assert "risk" not in facts_stated("Alerts:\nUser1: Activity None, Compromised User", read_situation(""))
+    # (a rating no reading judges, said as the answer someone would give, stays a fact no context states)
+    assert facts_needed("if the analyst would call it high risk") == {"priority"}

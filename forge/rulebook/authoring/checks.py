@@ -53,6 +53,7 @@ from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_cla
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
+from forge.rulebook.language.situation import state_of
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
@@ -749,11 +750,17 @@ def _heads_a_prohibition(words: Wording, condition: str) -> bool:
     return bool(words.prohibitions) and re.match(rf"\s*{re.escape(condition.strip())}\s*:", words.text) is not None
 
 
-def _bare(words: Wording, predicate) -> Optional[str]:
+def _bare(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
     """A condition that says something of a host it names ("if User3 gets hit") compiled as the bare host (the
-    context merely shows it): wider than the text, whatever the words the product does not know."""
+    context merely shows it): wider than the text, whatever the words the product does not know. (r39h) Not where the
+    condition states no state of the host, only facts of kinds that predicates cannot state ("User1 rated high by the
+    analyses"), and the unexpressed rest speaks of each such kind: the rest guards the rule with what it says."""
     subject = subject_of(words)
+    rest = facts_needed(guard_rest(unexpressed, predicate, words.text))
     for condition in words.conditions:
+        if rest and facts_needed(condition.text) and facts_needed(condition.text) <= rest \
+                and state_of(condition.text) == ((None, None), None):
+            continue
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
                                                                 " ", without_host_names(condition.text)).lower()) if w not in _NAMING
                 and not (w in _SET_APART and _heads_a_prohibition(words, condition.text))]
@@ -1056,7 +1063,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
-        or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
+        or _host_widened_to_class(words, predicate, action) or _bare(words, predicate, unexpressed) \
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
         or _narrow(text, predicate, unexpressed) \

@@ -33,7 +33,7 @@ from typing import Callable, Optional
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.history_words import history_conditions, without_history
-from forge.rulebook.language.judged import ANALYSES_RATE, RISK_LINE
+from forge.rulebook.language.judged import RISK_LINE, RISK_RATED, judged_facts, without_evidence
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
@@ -136,12 +136,12 @@ FACTS: tuple[Fact, ...] = (
         r"didn't work|had no effect|was rejected|errored)\b(?<!exploit\ssucceeded)(?<!exploit\ssucceeds)(?<!attack\ssucceeded)",
         re.IGNORECASE), _words(r"\b(?:fail\w*|succe\w*|unsuccessful)\b")),
     # Alert priority or severity: not a column of the blue table.
-    Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical|high[- ]risk|low[- ]risk)\b", re.IGNORECASE),
+    Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical)\b", re.IGNORECASE),
          _words(r"\b(?:priority|severity|critical)\b")),
     # (r39h) The risk the step's analyses rate a host at, said with the analyses as its subject: stated by a context's
     # `Risk:` lines and judged there (judged.py reads the same words); it was no fact at all, so a predicate without it
     # went unchecked.
-    Fact("risk", re.compile(ANALYSES_RATE, re.IGNORECASE), lambda text, situation: bool(RISK_LINE.search(text))),
+    Fact("risk", re.compile(RISK_RATED, re.IGNORECASE), lambda text, situation: bool(RISK_LINE.search(text))),
     # The green (benign user) agent and network traffic: the defender's table shows neither.
     # (and the connections an analyst's evidence lists: "many connections on local port 22")
     Fact("traffic", re.compile(r"\b(?:green|traffic|benign|bandwidth|packets?|flows?|connections? (?:rate|volume)|"
@@ -185,6 +185,10 @@ def facts_unread(condition: str) -> frozenset[str]:
 def facts_needed(condition: str) -> frozenset[str]:
     """The kinds of fact (FACTS names) a condition speaks of (history also where history_words reads some)."""
     found = frozenset(f.name for f in FACTS if f.spoken.search(condition or ""))
+    if "risk" in found and not judged_facts(condition or ""):
+        # (r39h) a rating no reading judges is the answer asked for ("call even a scan medium risk"), or, said as high or
+        # low risk, a priority no context states, as it was
+        found = found - {"risk"} | ({"priority"} if re.search(r"\b(?:high|low)[- ]risk\b", condition, re.I) else set())
     return found if "history" in found or not history_conditions(condition or "") else found | {"history"}
 
 
@@ -1762,12 +1766,20 @@ def guard_claims(rest: str, when):
     it does not know, a kind of fact it cannot judge, a negation it did not read: "at critical priority", "when the
     attacker moves fast") is a condition the product cannot judge, so the rule stays silent: it is never passed by
     its likeness to the context."""
-    from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
+    from forge.rulebook.language.predicate import Always, Not, named_host  # lazy: as in `claims`
 
     guard = guard_rest(rest, when)
     if not guard:
         return None
     found = _rest_claims(guard, when)
+    if found is None and (left := without_evidence(guard)) != guard:
+        # (r39h) a rest that says what the step's analyses report, "this step's analyses rate <host> low risk": judged.py
+        # judges that part (judged_in reads it from the same rest); the claims read what is left, and nothing is left to read
+        # where it was all evidence (or the predicate's own host: "on that user host")
+        subject = named_host(when) if when is not None else None
+        if not unplaced(left) and not negations_in(left) and claims(left, subject) is None:
+            return None
+        found = _rest_claims(left, when)
     # (read as a semantic rule's words are, `confirmed`: "two or more user hosts compromised" is not met by a user row at
     # Compromised Unknown; the rest let a rule through on one compromised user host and one at Unknown)
     return confirmed(found) if found is not None else Not(Always())
