@@ -51,8 +51,10 @@ from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_cla
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to)
 from forge.rulebook.language.history_words import history_directions
+from forge.rulebook.language.judged import judged_facts
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
+from forge.rulebook.language.situation import state_of
 from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
@@ -165,6 +167,14 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         or _never_unspoken(words, action)
 
 
+def _excepted_in_condition(words: Wording) -> set[str]:
+    """(r39h) The hosts a condition excepts that the order then names: "if no user host but User0 is compromised, ...,
+    remove User0" puts User0 aside from the condition's "no user host", and the order is for it; an exception said of
+    the order ("restore every user host except User0") stays the order's."""
+    order = hosts_in(order_without_conditions(words.instruction, words.conditions))
+    return {h for h in words.excepted if h in order and any(h in c.hosts and "except" in c.negations for c in words.conditions)}
+
+
 def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reachable: set[str]) -> Optional[str]:
     """An action that turns the text around, whatever the compiler: a `never` of what the text orders, or aimed
     at another host than the one it forbids it on; a `prefer` whose dispreferred side the text does not
@@ -175,7 +185,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
     mode = str(action.get("mode", "")).lower()
     done, banned = _moves(action)
     forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred)
-    spared = set(words.contrasted) | set(words.excepted)
+    spared = set(words.contrasted) | (set(words.excepted) - _excepted_in_condition(words))
     for verb, target in done:
         if isinstance(target, str) and target in spared:
             return (f"target: the text contrasts its order with {target} (\"before\", \"rather than\", \"not\", \"except\"), "
@@ -741,11 +751,19 @@ def _heads_a_prohibition(words: Wording, condition: str) -> bool:
     return bool(words.prohibitions) and re.match(rf"\s*{re.escape(condition.strip())}\s*:", words.text) is not None
 
 
-def _bare(words: Wording, predicate) -> Optional[str]:
+def _bare(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
     """A condition that says something of a host it names ("if User3 gets hit") compiled as the bare host (the
-    context merely shows it): wider than the text, whatever the words the product does not know."""
+    context merely shows it): wider than the text, whatever the words the product does not know. (r39h) Not where the
+    condition states no state of the host, only facts of kinds that predicates cannot state ("User1 rated high by the
+    analyses"), and the unexpressed rest speaks of each such kind: the rest guards the rule with what it says, or, a
+    rating judged.py judges, the gate holds the rule to it in the condition's own words (`retrieve._judged_of`)."""
     subject = subject_of(words)
+    rest = facts_needed(guard_rest(unexpressed, predicate, words.text))
     for condition in words.conditions:
+        facts = facts_needed(condition.text)
+        if facts and facts <= rest | judged_facts(unexpressed or "") \
+                and state_of(condition.text) == ((None, None), None):
+            continue
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
                                                                 " ", without_host_names(condition.text)).lower()) if w not in _NAMING
                 and not (w in _SET_APART and _heads_a_prohibition(words, condition.text))]
@@ -996,6 +1014,9 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     if flipped:
         return flipped
     kept = facts_needed(guard_rest(unexpressed, predicate, words.text))
+    # (a rest that states a rating judged.py judges lists it, though it need not guard where the condition is read whole:
+    # the gate judges the rating in the text's own conditions, `retrieve._judged_of`)
+    kept |= judged_facts(unexpressed or "")
     if any(atom.history() for atom, _ in atoms_of(predicate)):
         kept |= {"history"}
     for spoken, kinds in spoken_facts(words):
@@ -1048,7 +1069,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
-        or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
+        or _host_widened_to_class(words, predicate, action) or _bare(words, predicate, unexpressed) \
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
         or _narrow(text, predicate, unexpressed) \

@@ -32,8 +32,8 @@ from typing import Callable, Optional
 
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
-from forge.rulebook.language.judged import rating_away
 from forge.rulebook.language.history_words import denied_moves, history_conditions, without_denied_moves, without_history
+from forge.rulebook.language.judged import RISK_LINE, RISK_RATED, judged_facts, rating_away, without_evidence
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
@@ -136,8 +136,12 @@ FACTS: tuple[Fact, ...] = (
         r"didn't work|had no effect|was rejected|errored)\b(?<!exploit\ssucceeded)(?<!exploit\ssucceeds)(?<!attack\ssucceeded)",
         re.IGNORECASE), _words(r"\b(?:fail\w*|succe\w*|unsuccessful)\b")),
     # Alert priority or severity: not a column of the blue table.
-    Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical|high[- ]risk|low[- ]risk)\b", re.IGNORECASE),
+    Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical)\b", re.IGNORECASE),
          _words(r"\b(?:priority|severity|critical)\b")),
+    # (r39h) The risk the step's analyses rate a host at, said with the analyses as its subject: stated by a context's
+    # `Risk:` lines and judged there (judged.py reads the same words); it was no fact at all, so a predicate without it
+    # went unchecked.
+    Fact("risk", re.compile(RISK_RATED, re.IGNORECASE), lambda text, situation: bool(RISK_LINE.search(text))),
     # The green (benign user) agent and network traffic: the defender's table shows neither.
     # (and the connections an analyst's evidence lists: "many connections on local port 22")
     Fact("traffic", re.compile(r"\b(?:green|traffic|benign|bandwidth|packets?|flows?|connections? (?:rate|volume)|"
@@ -196,6 +200,10 @@ def _claims_history(condition: str, subject: Optional[str]) -> bool:
 def facts_needed(condition: str) -> frozenset[str]:
     """The kinds of fact (FACTS names) a condition speaks of (history also where history_words reads some)."""
     found = frozenset(f.name for f in FACTS if f.spoken.search(condition or ""))
+    if "risk" in found and not judged_facts(condition or ""):
+        # (r39h) a rating no reading judges is the answer asked for ("call even a scan medium risk"), or, said as high or
+        # low risk, a priority no context states, as it was
+        found = found - {"risk"} | ({"priority"} if re.search(r"\b(?:high|low)[- ]risk\b", condition, re.I) else set())
     return found if "history" in found or not history_conditions(condition or "") else found | {"history"}
 
 
@@ -651,7 +659,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
                     if not any(getattr(p, "host", None) == besides and getattr(p, column) is not None for p in parts):
                         parts.append(Not(Atom(host=besides, **{column: "any"})))
             continue
-        joint = bool(statements) and bool(classes_in(clause)) and not _OTHER.search(clause)
+        joint = bool(statements) and bool(classes_in(clause)) and (not _OTHER.search(clause) or len({h for h, _, _ in statements}) == 1)
         statements = statements or _unnamed_statements(clause, last, group, unresolved)
         if not statements and parts and _denied_of_class(parts[-1], clause) is not None:
             parts[-1] = _denied_of_class(parts[-1], clause)  # "a user host with an exploit, no root yet": that same host
@@ -1082,15 +1090,29 @@ def _statement_parts(clause: str, statements: list) -> list:
 def _with_class(clause: str, named: list, universal: bool) -> list:
     """A clause whose subject is a class of hosts and a named host ("a user host and Op_Server0 are both compromised",
     "if Op_Server0 or any enterprise host is exploited"): what it claims of the class beside what it claims of the host
-    (it claimed the host alone); joined by "or" / "either", one of them."""
+    (it claimed the host alone); joined by "or" / "either", one of them; with "another" host of the class, one besides
+    the named host (r39h: `_named_and_another`)."""
     from forge.rulebook.language.predicate import AnyOf  # lazy: beside this module
 
-    of_class = _general_parts(_HOST_NAMES.sub(" ", clause), universal)
+    if _OTHER.search(clause):
+        named, of_class = _named_and_another(clause, named, universal)
+    else:
+        of_class = _general_parts(_HOST_NAMES.sub(" ", clause), universal)
     if not of_class:
         return named
     if re.search(r"\bor\b|\beither\b", clause, re.IGNORECASE):
         return [AnyOf(tuple(p for part in named for p in (part.parts if isinstance(part, AnyOf) else (part,))) + tuple(of_class))]
     return named + of_class
+
+
+def _named_and_another(clause: str, named: list, universal: bool) -> tuple[list, list]:
+    """(r39h) A named host beside "another" host of a class, "User3 and at least one other user box are owned": the host in its state, and some host of the class besides it in that state (the class was left unread,
+    and the reading of the host alone was called whole). The host's state unsaid ("User1 and any other user host show an
+    exploit"), the state said of both. (what it claims of the host, what it claims of the others)"""
+    host, of_class = hosts_in(clause)[0], _HOST_NAMES.sub(" ", clause)
+    if all(getattr(p, "bare", lambda: False)() for p in named):
+        named = [p.on(host) for p in _general_parts(of_class, universal) if getattr(p, "host_class", None)] or named
+    return named, _general_parts(of_class, universal, besides=host)
 
 
 # A negation said of the subject's own host ("scan seen on a box, no compromise on it yet", "a host scanned, nothing
@@ -1341,13 +1363,18 @@ def _of_count(atom, hosts: list[str], count: Count):
     return Not(Always()) if not groups else groups[0] if len(groups) == 1 else AnyOf(tuple(groups))
 
 
+_RUN_OF_LEVEL = re.compile(r"^\s*of\s+(?=(?:user|privileged|root|admin|unknown)\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|level\s+hosts?)\b))",
+                           re.IGNORECASE)
+
+
 def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()):
     """The history atom one clause states (history_words), on the host it names, else its class or "a host", else the
     host before it (None: history this reading cannot place, or no host to place it on)."""
     from forge.rulebook.language.predicate import PredicateError, parse_predicate  # lazy: as in `claims`
 
     history = history_conditions(clause)
-    rest = without_history(clause)
+    # (r39h) the level a run of steps is "of", "4+ turns running of Privileged on a usr box": the host's level in those steps
+    rest = _RUN_OF_LEVEL.sub("at ", without_history(clause))
     if not history or "history" in facts_needed(rest) or negations_in(rest):
         return None
     statements = host_statements(rest)
@@ -1872,12 +1899,20 @@ def guard_claims(rest: str, when):
     it does not know, a kind of fact it cannot judge, a negation it did not read: "at critical priority", "when the
     attacker moves fast") is a condition the product cannot judge, so the rule stays silent: it is never passed by
     its likeness to the context."""
-    from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
+    from forge.rulebook.language.predicate import Always, Not, named_host  # lazy: as in `claims`
 
     guard = guard_rest(rest, when)
     if not guard:
         return None
     found = _rest_claims(guard, when)
+    if found is None and (left := without_evidence(guard)) != guard:
+        # (r39h) a rest that says what the step's analyses report, "this step's analyses rate <host> low risk": judged.py
+        # judges that part (judged_in reads it from the same rest); the claims read what is left, and nothing is left to read
+        # where it was all evidence (or the predicate's own host: "on that user host")
+        subject = named_host(when) if when is not None else None
+        if not unplaced(left) and not negations_in(left) and claims(left, subject) is None:
+            return None
+        found = _rest_claims(left, when)
     # (read as a semantic rule's words are, `confirmed`: "two or more user hosts compromised" is not met by a user row at
     # Compromised Unknown; the rest let a rule through on one compromised user host and one at Unknown)
     return confirmed(found) if found is not None else Not(Always())
@@ -1984,7 +2019,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     found = _condition_claims(words)
     spared = _spared(words)
     if not with_instruction:
-        return excepting(found, spared)
+        return _with_restated(excepting(found, spared), words, spared)
     if found is None and bare and (heading := _heading_alone(words)) is not None:
         return heading  # "Op_Host0 to Op_Host2: never Restore": any of them shown
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
@@ -2013,7 +2048,25 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     said = [w for w in episode_claims(f"{words.situation} {words.instruction}")
             if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
     parts.extend(w for w in (*said, *outside) if w not in parts)
-    return excepting(_all_of(parts), spared)
+    return _with_restated(excepting(_all_of(parts), spared), words, spared)
+
+
+# (r39h) A host a condition excepts, then said in a clause of its own: "no op host but Op_Host1 is being exploited, and
+# Op_Host1 is" (wording fills the "does" in) states Op_Host1 exploited beside the others unexploited.
+_EXCEPTED_RESTATED = re.compile(rf"\b(?:and|but)\s+(?P<clause>(?P<host>{_HOST_WORD})\s+(?:shows?|is|are|has|reads?)\b[^,;.:]*)",
+                                re.IGNORECASE)
+
+
+def _with_restated(found, words, spared):
+    """Claims with what a condition says of an excepted host in its own clause (`_EXCEPTED_RESTATED`): the exception
+    spares the host from the rest of the condition, not from what is said of it by name."""
+    from forge.rulebook.language.predicate import AllOf  # lazy: as in `claims`
+
+    said = [part for c in words.conditions for m in _EXCEPTED_RESTATED.finditer(c.text)
+            if set(hosts_in(m["host"])) & set(spared) and (part := claims(m["clause"])) is not None]
+    if not said:
+        return found
+    return _all_of([*(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()), *said])
 
 
 def _spared(words) -> tuple[str, ...]:

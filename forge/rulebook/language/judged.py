@@ -185,10 +185,25 @@ class EvidenceTest(Judged):
         return True if True in values else None if None in values else False
 
 
+# (r39h) The step's analyses as the subject of the rating they give a host, "the analyses of this step rate the box low": no
+# reading placed it, and the rule fired at every rating (condition.FACTS reads it as a fact, stated by `RISK_LINE`).
+# (The analyst is the one who rates, "as Analyst, rate risk low for ...": its verdict, no condition.)
+# (nor a rating denied between them, "the analyses do not rate it high")
+ANALYSES_RATE = (r"\banaly(?:ses|sis)\b(?:(?!\b(?:not|never|no|nor)\b|n't)[^.;:]){0,30}?\brat(?:e|es|ed)\s+(?:[\w-]+\s+){0,3}?"
+                 r"(high|medium|low)\b(?:[\s-]+risk\b)?")
+# The risk the step's analyses give a host said as a rating: "high risk", "rated high", and `ANALYSES_RATE` (not "risk
+# high", which mostly tells the Analyst what to answer: "rate the risk high when ...").
+RISK_RATED = r"\b(high|medium|low)[\s-]+risk\b|\brated\s+(?:as\s+)?(high|medium|low)\b|" + ANALYSES_RATE
+# ... and as the table of the analyses writes it, "Risk high", "risk: low".
+RISK_SAID = r"\brisk\s*:?\s*(high|medium|low)\b|" + RISK_RATED
+# A context that states the analyses' ratings (the chooser's `Analyses this step:` blocks): a rule on a rating is judged there.
+RISK_LINE = re.compile(r"^\s*Risk:\s*\w+", re.IGNORECASE | re.MULTILINE)
+
+
 _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE), kind) for p, kind in (
     (r"\breverse\s+shell(?:\s+connection)?(?:\s+(?:to|on)\s+(?:remote\s+)?port\s+4444)?\b|"
      r"\b(?:(?:a\s+)?connection\s+to\s+)?(?:remote\s+)?port\s+4444\b", "shell"),
-    (r"\brisk\s*:?\s*(high|medium|low)\b|\b(high|medium|low)[\s-]+risk\b|\brated\s+(?:as\s+)?(high|medium|low)\b", "risk"),
+    (RISK_SAID, "risk"),
     (r"\bmore\s+process(?:es)?\s+than\s+(?:the\s+|its\s+)?baseline|\bprocess\s+count\s+(?:above|over|exceeds|higher\s+than)\s+"
      r"(?:the\s+|its\s+)?baseline", "processes"),
     (r"\buser\w*\s+(?:acc(?:oun)?t\s+)?(?:[\w\s]{0,30}?)(?:absent\s+from|missing\s+from|not\s+(?:among|in|on|listed\s+in))\s+"
@@ -221,6 +236,35 @@ def rating_away(condition: str) -> str:
         return condition
     before, after = condition[:found[0].start()], condition[found[0].end():]
     return f"{_RATER.sub(' ', before)} {_RATED_BY.sub(' ', after, count=1)}"
+
+
+# (r39h) The step's analyses (or the analyst) named as the source of what a condition says they report: "this step's
+# analyses rate ...", "the analyses of the step show ...", "... by the analyst".
+_REPORTED_BY = re.compile(r"\b(?:(?:this|the)\s+step(?:'s|\u2019s)\s+|the\s+)?analys[ie]s\b(?:\s+(?:this|of\s+(?:the|this)|for\s+(?:the|this))"
+                          r"\s+step)?(?:\s+(?:rate[sd]?|show(?:s|ed)?|report(?:s|ed)?|finds?|found|give[sn]?|says?|lists?))?|"
+                          r"\bby\s+the\s+analy(?:st|ses|sis)\b|\b(?:this|the)\s+step(?:'s|\u2019s)(?=\s{2,})", re.IGNORECASE)
+
+
+def without_evidence(text: str) -> str:
+    """(r39h) `text` with what these readings judge blanked out (`evidence_tests`: the first mention of each kind said as a
+    condition), and the analyses named as its source: what is left is for the claims to read. Unchanged where
+    nothing is judged here."""
+    named = hosts_in(text or "")
+    # (the mentions `evidence_tests` reads, and only those: a second mention of a kind, or an "absent" of no one host, is
+    # left for the claims, which do not place it: the rest stays unread)
+    spans = [m.span() for pattern, kind in _EVIDENCE_READINGS for m in _found(pattern, text or "")[:1]
+             if not (kind == "absent" and len(named) != 1)]
+    if not spans:
+        return text
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return _REPORTED_BY.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def judged_facts(text: str) -> frozenset[str]:
+    """(r39h) The kinds of fact (condition.FACTS) that these readings judge in `text`: the risk rating where they read one
+    (a rule on it is judged on the context's `Risk:` lines, not silent for want of a reading)."""
+    return frozenset({"risk"}) if any(t.kind == "risk" for t in evidence_tests(text)) else frozenset()
 
 
 def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:

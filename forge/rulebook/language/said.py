@@ -12,13 +12,14 @@ decide whether the rule applies, which stays its own three-valued reading.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Optional
 
 from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, atoms_of, positive_hosts
-from forge.rulebook.language.wording import read_wording
+from forge.rulebook.language.wording import classes_in, order_without_conditions, read_wording
 
 
 @lru_cache(maxsize=4096)
@@ -33,6 +34,8 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     words = read_wording(text)
     if forbidden is not None:
         return forbidden[0], _preferred_instead(words, *forbidden)
+    if words.classes and (in_clause := _put_off_in_a_clause(text, words)) is not None:
+        return in_clause
     unnamed = _forbidden_where_claimed(text, words)
     if unnamed is not None:  # (r34h: a move put off there and another ordered, a preference of the one over the other)
         return unnamed[0], _preferred_instead(words, *unnamed)
@@ -50,6 +53,31 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     scope = Atom(host=hosts[0]) if hosts else Atom(host_class=words.classes[0])
     when = claims if claims is not None and positive_hosts(claims) <= positive_hosts(scope) else scope
     return when, RuleAction("do", Move(verbs[0], MATCHED))
+
+
+def _put_off_in_a_clause(text: str, words) -> Optional[tuple[Predicate, RuleAction]]:
+    """(r39h) A text that names a class as its condition's subject ("once User1 and a user box beside it are
+    owned, plan User1's Remove rather than its Restore"): the one clause of its order that forbids or disprefers a
+    verb on one host it names, and names no class, read as `forbidden_in_words` reads a whole text; on that host, where
+    its whole condition holds (and the other verb that clause orders preferred over it). A class named anywhere kept such
+    a rule out of every dispute, and two teachers' opposite preferences on that host both spoke."""
+    from forge.rulebook.language.condition import whole_claims  # lazy: as in `said_in_words`
+
+    order = order_without_conditions(words.instruction, words.conditions)
+    clauses = [c for c in re.split(r"[;.]|,\s*(?:and|but)\s+", order) if c.strip() and not classes_in(c)]
+    found = [(c, f) for c in clauses if (f := forbidden_in_words(c)) is not None and f[1].mode == "never"]
+    claims = whole_claims(text) if len(found) == 1 else None
+    if claims is None:
+        return None
+    clause, (when, action) = found[0]
+    hosts = positive_hosts(when)
+    if len(hosts) != 1 or not hosts <= positive_hosts(claims):
+        return None
+    host, verb = next(iter(hosts)), action.move.verb
+    ordered = [v for v in dict.fromkeys(read_wording(clause).verbs) if v not in GLOBAL_VERBS and v != verb]
+    if len(ordered) == 1 and verb != ANY_VERB:
+        return claims, RuleAction("prefer", Move(ordered[0], host), over=Move(verb, host))
+    return claims, RuleAction("never", Move(verb, host))
 
 
 def _preferred_instead(words, when: Predicate, forbidden: RuleAction) -> RuleAction:

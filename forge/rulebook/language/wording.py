@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Iterable, Optional
 
 from forge.env.catalog import DECOY_SERVICES, HOST_CLASSES, HOSTS
+from forge.rulebook.language.episode import step_windows
 
 # -- vocabulary ---------------------------------------------------------------------------------------
 
@@ -855,6 +856,12 @@ _JUDGED_ORDER = re.compile(r"\b(?:the|my|our|a)\s+(?:\w+\s+){0,2}?(?:call|move|c
                            r"(?P<rest>[^;]+)$", re.IGNORECASE)
 
 
+# (r39h) The step's analyses as the subject of what they report, "analyses this step rate ...", "analysis shows ..." (not
+# the name of a section, "analyses block:", nor the defender's move).
+_ANALYSES_REPORT = re.compile(r"analys[ie]s\b(?:\s+(?:this|of\s+(?:the|this)|for\s+(?:the|this))\s+step)?\s+(?:rate[sd]?|show(?:s|ed)?|"
+                              r"report(?:s|ed)?|say|says|said|find|finds|found|flag(?:s|ged)?|give[sn]?|gave)\b", re.IGNORECASE)
+
+
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
@@ -915,10 +922,13 @@ def gives_order(sentence: str) -> bool:
         plural = first.endswith("s") and first.rstrip(".,:;!") not in _DECOY_NAMES
         if first.endswith(("ed", "ing")) or (verb and (plural or _REPORT_AFTER_VERB.match(_CONDITION.split(body[verb.end():])[0]))):
             # ("analysed host: exploit in progress -> rec Remove": a heading in a participle, then the order)
-            opening = _OPENING.match(body) if first.endswith("ed") else None
+            # (r39h) so does the noun for the step's analyses, "the analyses for the step rate a box medium & row at User
+            # -> Remove the box": what they report is the situation, however long, not a report of the defender's move)
+            analyses = _ANALYSES_REPORT.match(body)
+            opening = _OPENING.match(body) if first.endswith("ed") or analyses else None
             return bool(opening and not _STORY.search(opening["situation"]) and not _FIRST_PERSON.search(opening["situation"])
                         # ("analysed box at Unknown -> rec ...": a heading on the host at hand and its state, however long)
-                        and (len(opening["situation"].split()) <= 3 or _AT_HAND_START.match(opening["situation"]))
+                        and (len(opening["situation"].split()) <= 3 or _AT_HAND_START.match(opening["situation"]) or analyses)
                         and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
@@ -1240,11 +1250,13 @@ written aimed addressed goes go applies apply for to you your yours and not only
 from me please""".split())
 
 
-# (r39m) A teacher's verdict on what was taught before, as the opening of a correction: "That is backwards:", "No, that's
-# wrong -", "Scratch that:". It judges an earlier rule, and states no situation of this one.
-_VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wait|actually|sorry|oops|hmm)\s*[,!.]?\s*)?(?:(?:that|this|it)(?:'s|\s+is|\s+was)|i\s+had\s+it)"
-                                r"\s+(?:(?:all|just|completely|exactly|simply)\s+)?(?:backwards|wrong|the\s+wrong\s+way\s+(?:round|around)|"
-                                r"mistaken|incorrect|a\s+mistake|not\s+right|upside\s+down|reversed|inverted)$|"
+# A teacher's verdict on what was taught before, as the opening of a correction: "That is backwards:", "No, that's
+# wrong -", "I disagree:", "Scratch that:". It judges an earlier rule, and states no situation of this one (read as its
+# condition, it was a clause no reading placed, and its "wrong" or "not" a negation).
+_VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wrong|wait|actually|sorry|oops|hmm)\s*[,!.]?\s*)?(?:(?:that|this|it)(?:'s|\u2019s|\s+is|\s+was)|"
+                                r"i\s+had\s+it)\s+(?:(?:all|just|plain|completely|exactly|simply)\s+)?(?:backwards?|wrong|the\s+wrong\s+way\s+"
+                                r"(?:round|around)|mistaken|incorrect|a\s+mistake|not\s+right|upside[\s-]down|reversed|inverted)$|"
+                                r"^(?:(?:no|nope|actually)\s*[,!.]?\s*)?(?:i\s+(?:strongly\s+)?disagree|not\s+so|wrong|backwards?)$|"
                                 r"^(?:scratch|forget|ignore)\s+(?:that|this|what\s+i\s+(?:said|wrote))$|"
                                 # ("broader than 'never touch the op boxes':", "stricter than my last note:": this rule
                                 # measured against another, quoted or named as a rule)
@@ -1370,7 +1382,10 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             # (so is one that names the host the analyst is looking at, "analysed machine: root level, no activity -> ...")
             # ("U3 is the exception: pwned at user lvl -> ...": the host the exception is for is the scope)
             situation = _EXCEPTION_HEADING.sub("", situation)
-            scope = situation if (hosts_in(situation) or classes_in(situation) or _AT_HAND_HEADING.match(situation.strip())) \
+            # (r39h) so is a heading that states a window of steps, "from step 18 on: an op host at root -> ...": when in
+            # the episode the situation holds, dropped, the rule held at every step)
+            scope = situation if (hosts_in(situation) or classes_in(situation) or _AT_HAND_HEADING.match(situation.strip())
+                                  or step_windows(situation)) \
                 and not negations_in(situation) and not _EXCEPT.search(situation) else _scope_besides(situation)
             situation, order = inner["situation"].strip(), inner["rest"]
             scope = re.sub(r"^\s*(?:analyst|planner|(?:action[\s_-]*)?chooser)\s*[/:,-]\s*", "", scope, flags=re.IGNORECASE)
@@ -2239,6 +2254,19 @@ def _window(text: str) -> str:
     return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, ", text)
 
 
+# (r39h) A clause that says a named host does what the clause before it says, "if no other user host shows a compromise, and
+# User0 does, ...": the condition's own part (its state the verb phrase before it), not the order's. Cut at its comma, the
+# condition lost it and was read whole without it.
+_ELLIPSIS = re.compile(rf"\b(?P<phrase>(?:shows?|is|are|has|have|reads?)\s+[^,;.:]*?)\s*,\s*(?P<join>and|but)\s+(?P<host>{_HOST_NAME})\s+"
+                       r"(?:does|do|is|has)(?:\s+(?:too|as\s+well|so))?\s*(?=[,;.:]|$)", re.IGNORECASE)
+
+
+def _ellipsis_filled(text: str) -> str:
+    """`text` with each `_ELLIPSIS` clause said in full and joined to the clause before it ("shows a compromise and User0
+    shows a compromise")."""
+    return _ELLIPSIS.sub(lambda m: f"{m['phrase']} {m['join']} {m['host']} {m['phrase']}", text)
+
+
 # "a user-level exploit means recommend a Remove", "calls for planning a Restore": the role's own verb of proposing
 # between the judgement and the move; the move is what the judgement names ("means a Remove").
 _JUDGED_PROPOSAL = re.compile(r"\b(?P<judged>means|calls?\s+for|warrants?)\s+(?:to\s+)?(?:recommend|plan|propose|suggest)(?:ing|s)?\s+"
@@ -2326,8 +2354,8 @@ def _form_lines_said(text: str) -> str:
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
-                           _ARROW.sub(": ", _window(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_form_lines_said(text).split()))))))))
+                           _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
+                               _reason_aside_dropped(" ".join(_form_lines_said(text).split())))))))))
     flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()

@@ -50,7 +50,7 @@ from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_stated, facts_unread, guard_claims,
                                                guard_rest, semantic_claims, subject_of, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
-from forge.rulebook.language.judged import Judged, judged_in
+from forge.rulebook.language.judged import Judged, judged_facts, judged_in
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
@@ -119,7 +119,9 @@ def _held_to(text: str, when):
         return found, whole
     stated = {"history"} if any(a.history() for a, _ in atoms_of(when)) or found is not None and \
         any(a.history() for a, _ in atoms_of(found)) else set()
-    if text_facts(text) - stated:
+    # (r39h) a rating judged.py reads in the text's conditions is judged there (`_judged_of`), not left unjudged; one said
+    # only in the order is its answer, never judged
+    if text_facts(text) - stated - judged_facts("; ".join(c.text for c in read_wording(text).conditions)):
         return Not(Always()), True
     return found, whole
 
