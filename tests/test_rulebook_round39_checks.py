@@ -6,7 +6,8 @@
   held since before, every branch pairs them (`checks._fresh_in_every_branch`);
 - a history the condition speaks of is asked in every branch that asks a state (`checks._history_in_every_branch`);
 - a text that names its hosts and speaks of no other does not have a state asked of any host
-  (`checks._state_on_unnamed_host`).
+  (`checks._state_on_unnamed_host`), nor one whose every word of an unnamed host names a class
+  (`checks._state_beyond_classes`).
 
 Each refusal below passes the checks as they were at df07c86 (checked by running this file against that checks.py).
 Sentences of our own, none from a case file."""
@@ -26,7 +27,7 @@ def _refused(text, when, action, check="claims:"):
 
 
 @pytest.mark.parametrize("text", [
-    "My note for later: Op_Server0 owned at user level for three steps straight earns a Restore of Op_Server0.",
+    "My note for later: Op_Server0 owned at user level, unchanged over three straight steps, earns a Restore of Op_Server0.",
     "OS0 @ User for 3 steps -> Restore OS0",
 ])
 def test_a_level_after_a_word_of_any_compromise_is_that_level(text):
@@ -58,7 +59,7 @@ def test_a_fresh_compromise_paired_with_a_held_one_in_every_branch():
 def test_a_fresh_compromise_is_fresh_in_every_branch():
     # (the story speaks of hosts held since before as well: the lesson is still about the fresh one)
     text = ("The workstations had been held since before and could wait; the server that fell last was the urgent one. "
-            "When an enterprise server was clean at the previous step and is compromised now, remove it before anything else.")
+            "An enterprise server that is compromised now but was clean a step ago gets removed before anything else.")
     fresh = {"any": [{"class": "Enterprise", "compromise": "User", "newly_compromised": True},
                      {"class": "Enterprise", "compromise": "Privileged", "newly_compromised": True}]}
     one_held = {"any": [{"class": "Enterprise", "compromise": "User", "newly_compromised": True},
@@ -68,7 +69,7 @@ def test_a_fresh_compromise_is_fresh_in_every_branch():
 
 
 def test_a_history_holds_in_every_branch():
-    text = "Once Op_Server0 has stayed at the same compromise for four steps running, Restore Op_Server0."
+    text = "If Op_Server0 has not moved off its compromise level in the last four steps, Restore Op_Server0."
     both = {"any": [{"host": "Op_Server0", "compromise": "User", "unchanged_for": 4},
                     {"host": "Op_Server0", "compromise": "Privileged", "unchanged_for": 4}]}
     one = {"any": [{"host": "Op_Server0", "compromise": "User", "unchanged_for": 4},
@@ -96,3 +97,23 @@ def test_a_state_said_of_a_named_host_is_not_asked_of_any_host(when):
 ])
 def test_a_text_that_speaks_of_a_host_in_general_may_ask_any_host(text):
     assert not (text_problem(text, {"class": "any", "activity": "Exploit"}, REMOVE_E0) or "").startswith("host: the text speaks only")
+
+
+RESTORE_MATCHED = {"mode": "do", "verb": "Restore", "target": "$matched"}
+
+
+def test_a_state_said_of_a_class_is_not_asked_of_any_host_in_one_branch():
+    text = "Should an enterprise server sit at one compromise level for three consecutive steps, Restore that server."
+    one_branch_wide = {"any": [{"class": "Enterprise", "compromise": "User", "unchanged_for": 3},
+                               {"class": "any", "compromise": "Privileged", "unchanged_for": 3}]}
+    kept = {"any": [{"class": "Enterprise", "compromise": "User", "unchanged_for": 3},
+                    {"class": "Enterprise", "compromise": "Privileged", "unchanged_for": 3}]}
+    assert _refused(text, one_branch_wide, RESTORE_MATCHED, "class:")
+    assert text_problem(text, kept, RESTORE_MATCHED) is None
+
+
+def test_a_class_text_with_a_host_in_general_may_ask_any_host():
+    # ("some host" speaks of a host of any class: the user boxes are where the order goes, not the condition's only place)
+    text = "Whenever some host sits at root, Restore the user boxes that are compromised."
+    when = {"all": [{"class": "any", "compromise": "Privileged"}, {"class": "User", "compromise": "any"}]}
+    assert not (text_problem(text, when, RESTORE_MATCHED) or "").startswith("class: the text speaks of")

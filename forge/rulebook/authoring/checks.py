@@ -1094,7 +1094,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate) \
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
-        or _state_on_unnamed_host(text, predicate, when_raw) \
+        or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed)
 
@@ -1116,10 +1116,42 @@ def _state_on_unnamed_host(text: str, predicate, when_raw: Any) -> Optional[str]
     # (a host noun is a host in general, "the host you analyse", once the names of hosts are blanked: "the op server")
     if _UNNAMED_PLACE.search(without_host_names(text)) or classes_in(text):
         return None
-    for atom, negated in atoms_of(predicate):
-        if not negated and atom.host is None and atom.host_class == ANY_CLASS and (atom.activity or atom.compromise):
-            return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
-                    "asks a state of any host: keep the state on the host the text says it of")
+    if _asks_state_of_any_host(predicate):
+        return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
+                "asks a state of any host: keep the state on the host the text says it of")
+    return None
+
+
+def _asks_state_of_any_host(predicate) -> bool:
+    """Whether a predicate asks, where it holds, a state of some host whichever (not under a `not`)."""
+    return any(not negated and atom.host is None and atom.host_class == ANY_CLASS and (atom.activity or atom.compromise)
+               for atom, negated in atoms_of(predicate))
+
+
+def _in_class_phrase(text: str, found: re.Match) -> bool:
+    """Whether a word of an unnamed host belongs to a phrase that names a class, "any user host", "the enterprise servers"
+    (the word with the two words before it, or a determiner with the two words after it), or points back ("that box")."""
+    before = " ".join(text[:found.start()].split()[-2:])
+    after = " ".join(text[found.end():].split()[:2])
+    # (a noun pointing back, "that box", is the one the text spoke of before)
+    return bool(classes_in(f"{before} {found.group(0)}") or classes_in(f"{found.group(0)} {after}")
+                or re.search(r"\b(?:that|this|same)\s*$", before, re.IGNORECASE))
+
+
+def _state_beyond_classes(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r39x) A text whose every word of an unnamed host names a class ("restore a user box that gets rooted", "two
+    enterprise servers held at once") says each state of a host of those classes: a trigger that asks the state of any
+    host (in one of its branches, "a user host at User, or any host at Privileged") fires on a host of a class the text
+    never speaks of. Left alone as `_state_on_unnamed_host` leaves it: any other word of a host in general, a place, a
+    phase."""
+    spared = without_host_names(text)
+    if not classes_in(text) or _names_phase(when_raw) or phase_named(text) is not None:
+        return None
+    if any(not _in_class_phrase(spared, found) for found in _UNNAMED_PLACE.finditer(spared)):
+        return None
+    if _asks_state_of_any_host(predicate):
+        return (f"class: the text speaks of {'/'.join(classes_in(text))} hosts only, but the trigger asks a state of any "
+                "host: keep the state on the class the text says it of")
     return None
 
 
