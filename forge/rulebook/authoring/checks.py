@@ -858,13 +858,15 @@ def _state_widened(found, predicate) -> Optional[str]:
 
 
 # (r38x) A compromise level, said with the words that make it one ("Compromised User", "user-level", "root", "at
-# Privileged"), and the words that say a compromise of no level ("compromised", "owned", "breached", "any level"): a
-# text that says only levels asks one of them, never any compromise.
+# Privileged"; r39x: a word of any compromise that a level follows, "owned at user level", is that level, and so is the
+# table's value in shorthand, "@ User", "still User", "of User"), and the words that say a compromise of no level
+# ("compromised", "owned", "breached", "any level"): a text that says only levels asks one of them, never any compromise.
 _LEVEL_PHRASE = re.compile(
-    r"\b(?:compromis\w*\s+(?:(?:at|with|to)\s+)?(?:(?:a|the)\s+)?)?(?:user(?:[\s-]level|\s+(?:access|privileges?|shell|rights))|"
+    r"\b(?:(?:compromis\w*|owned|pwned|popped|hacked|breached|held)\s+(?:(?:at|with|to)\s+)?(?:(?:a|the)\s+)?)?"
+    r"(?:user(?:[\s-]level|\s+(?:access|privileges?|shell|rights))|"
     r"privileged|priv(?:ilege)?(?:\s+esc\w*)?|root(?:ed)?|admin(?:istrator)?|system[\s-]level|unknown)"
     r"(?:[\s-]+(?:level|access|privileges?|compromise|rights|shell|footholds?))?\b|"
-    r"\b(?:compromis\w*|at|to|reads?|shows?|showing|shown)\s+user\b(?![\s-]+(?:hosts?|box(?:es)?|machines?|workstations?|"
+    r"(?:\b(?:compromis\w*|at|to|of|still|reads?|shows?|showing|shown)\s+|@\s*)user\b(?![\s-]+(?:hosts?|box(?:es)?|machines?|workstations?|"
     r"subnet|side|accounts?|desktops?|laptops?|nodes?|systems?|ones?|network)\b)", re.IGNORECASE)
 _ANY_LEVEL = re.compile(r"\b(?:compromis\w*|owned|pwned|popped|hacked|breach\w*|infect\w*|footholds?|taken\s+over|"
                         r"any\s+(?:level|access)|level\s+(?:at\s+all|whatever)|whatever\s+level|either\s+level)\b", re.IGNORECASE)
@@ -1010,7 +1012,8 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     atom, and any kind by an `unexpressed` rest that speaks of it (the rule is then guarded, and silent where the product
     cannot judge that rest). Any other rest does not cover it: an unexpressed rest never switches a check off, and a rest
     that does not guard (words of the story or the reason, `guard_rest`: "fell to Unknown, removed again") covers nothing."""
-    flipped = _history_direction(words, predicate)
+    flipped = _history_direction(words, predicate) or _fresh_in_every_branch(words, predicate) \
+        or _history_in_every_branch(words, predicate)
     if flipped:
         return flipped
     kept = facts_needed(guard_rest(unexpressed, predicate, words.text))
@@ -1054,6 +1057,46 @@ def _history_direction(words: Wording, predicate) -> Optional[str]:
     return None
 
 
+def _fresh_in_every_branch(words: Wording, predicate) -> Optional[str]:
+    """(r39x) A lesson about a fresh compromise ("clean at the previous step", "a newly taken host"; lateral movement: a
+    fresh foothold while another host is held since before) fires only with a fresh compromise: every way the predicate
+    can hold that asks when a host was compromised asks one host fresh, and where the predicate pairs a fresh host with a
+    held one, every such way pairs them. One branch turned around (held where the text says fresh, or two fresh hosts
+    where it says one fresh and one held) fires on what the text does not speak of."""
+    said = history_directions(words.text)
+    branches = dnf(predicate) if said.fresh else None
+    if not branches:
+        return None
+    flags = [{atom.newly_compromised for atom, positive in branch if positive and atom.newly_compromised is not None}
+             for branch in branches]
+    flags = [f for f in flags if f]
+    if any(True not in f for f in flags):
+        return ("history: the condition speaks of a fresh compromise, but one branch of the predicate asks only hosts "
+                "compromised since before: newly_compromised true on the fresh host")
+    if said.held and any(f == {True, False} for f in flags) and any(f != {True, False} for f in flags):
+        return ("history: the condition pairs a fresh compromise with a host held since before, but one branch of the "
+                "predicate does not: ask one host newly compromised and the other not, in every branch")
+    return None
+
+
+def _history_in_every_branch(words: Wording, predicate) -> Optional[str]:
+    """(r39x) A condition about the defender's history ("stuck at the same level for four steps", "clean at the previous
+    step", "no scan before the exploit") holds of every way the rule may fire: where the predicate asks it in one branch
+    (one level of two, one host of several), a branch without it fires on a host whatever its history, which the text
+    does not say. (A branch with no state asked of any host is left alone: it may be the text's own other condition.)"""
+    if not any("history" in kinds for _, kinds in spoken_facts(words)):
+        return None
+    branches = dnf(predicate) or []
+    told = [any(positive and atom.history() for atom, positive in branch) for branch in branches]
+    if not any(told) or all(told):
+        return None
+    stated = [any(positive and (atom.activity or atom.compromise) for atom, positive in branch) for branch in branches]
+    if any(s and not t for s, t in zip(stated, told)):
+        return ("history: the condition speaks of the defender's history, but one branch of the predicate asks no history "
+                "condition: ask it in every branch")
+    return None
+
+
 CHECKS = ("format", "reach", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
           "bare", "before", "claims", "narrow", "history", "facts", "target")
 
@@ -1072,8 +1115,65 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate, unexpressed) \
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
+        or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed)
+
+
+# (r39x) Words that speak of a host the text does not name: a host noun, several, a place, a phase of the attack.
+_UNNAMED_PLACE = re.compile(r"\b(?:hosts?|machines?|box(?:es)?|servers?|workstations?|systems?|nodes?|any|some|another|others?|"
+                            r"anything|something|everything|nothing|none|anywhere|somewhere|elsewhere|nowhere|network|net|"
+                            r"subnets?|segments?|whichever|whatever|phase|reconnaissance|recon|lateral\w*|sideways|impact)\b",
+                            re.IGNORECASE)
+
+
+def _state_on_unnamed_host(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r39x) A text that speaks of the hosts it names and of no other ("User3 owned? take User3 off the net",
+    "User2 getting scanned? a decoy on it") says each state of a host it names: a trigger that asks that state of any host
+    fires where a host the text never speaks of shows it. Left alone: a text with a word of a host it does not name (a
+    host in general, a class, several, a place, an attack phase), and a predicate that names a phase."""
+    if not hosts_in(text) or _names_phase(when_raw) or phase_named(text) is not None:
+        return None
+    # (a host noun is a host in general, "the host you analyse", once the names of hosts are blanked: "the op server")
+    if _UNNAMED_PLACE.search(without_host_names(text)) or classes_in(text):
+        return None
+    if _asks_state_of_any_host(predicate):
+        return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
+                "asks a state of any host: keep the state on the host the text says it of")
+    return None
+
+
+def _asks_state_of_any_host(predicate) -> bool:
+    """Whether a predicate asks, where it holds, a state of some host whichever (not under a `not`)."""
+    return any(not negated and atom.host is None and atom.host_class == ANY_CLASS and (atom.activity or atom.compromise)
+               for atom, negated in atoms_of(predicate))
+
+
+def _in_class_phrase(text: str, found: re.Match) -> bool:
+    """Whether a word of an unnamed host belongs to a phrase that names a class, "any user host", "the enterprise servers"
+    (the word with the two words before it, or a determiner with the two words after it), or points back ("that box")."""
+    before = " ".join(text[:found.start()].split()[-2:])
+    after = " ".join(text[found.end():].split()[:2])
+    # (a noun pointing back, "that box", is the one the text spoke of before)
+    return bool(classes_in(f"{before} {found.group(0)}") or classes_in(f"{found.group(0)} {after}")
+                or re.search(r"\b(?:that|this|same)\s*$", before, re.IGNORECASE))
+
+
+def _state_beyond_classes(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r39x) A text whose every word of an unnamed host names a class ("restore a user box that gets rooted", "two
+    enterprise servers held at once") says each state of a host of those classes: a trigger that asks the state of any
+    host (in one of its branches, "a user host at User, or any host at Privileged") fires on a host of a class the text
+    never speaks of. Left alone as `_state_on_unnamed_host` leaves it: any other word of a host in general, a place, a
+    phase."""
+    spared = without_host_names(text)
+    if not classes_in(text) or _names_phase(when_raw) or phase_named(text) is not None:
+        return None
+    if any(not _in_class_phrase(spared, found) for found in _UNNAMED_PLACE.finditer(spared)):
+        return None
+    if _asks_state_of_any_host(predicate):
+        return (f"class: the text speaks of {'/'.join(classes_in(text))} hosts only, but the trigger asks a state of any "
+                "host: keep the state on the class the text says it of")
+    return None
 
 
 def _condition_hosts(words: Wording, predicate) -> Optional[str]:
