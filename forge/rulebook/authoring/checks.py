@@ -355,8 +355,10 @@ _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:enti
 _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
                      r"neglect\w*|hold\w*\s+back|put\w*\s+off)\b", re.IGNORECASE)
 # Where an order's clause ends: a sentence, a semicolon, a dash, a ", but" ("Reimage Enterprise2, but never reimage the
-# other enterprise servers": the negation is the second clause's).
-_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--|\u2014|\u2013)\s+|\s*,\s+(?=(?:but|yet|though)\b)", re.IGNORECASE)
+# other enterprise servers": the negation is the second clause's). A lone hyphen between spaces is a dash too, or a
+# list's item once its lines are joined (r39g: cases listed with their orders, then a line that gives any other case
+# nothing, were one clause, and that line's "nothing" was read as a doubt on every item's order).
+_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--?|\u2014|\u2013)\s+|\s*,\s+(?=(?:but|yet|though)\b)", re.IGNORECASE)
 
 
 # An order of one verb and no other: "plan Monitor and nothing else", "Remove, nothing more" (the order's "only").
@@ -374,6 +376,12 @@ _ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|
 # no negation of its verb (a note that names a host stays a negation the reading must place)
 _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend|generali[sz]e|widen|broaden)\s+"
                         r"(?:this|that|it|the\s+(?:rule|lesson))\s+(?:out\s+)?to\b[^,.;:]*", re.IGNORECASE)
+
+
+# A table's quiet value named as a state ("Compromised No", "compromise: no"): a row's value, no negation of the order
+# (r39g: a listed case "Activity Scan, Compromised No: a decoy on it" was read as doubting its own decoy).
+_QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
+                          re.IGNORECASE)
 
 
 def _scope_note_removed(clause: str, done: list[tuple[str, Optional[str]]]) -> str:
@@ -449,7 +457,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _ONLY_THIS.sub(" ", _scope_note_removed(clause, done))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
-            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", cues)))
+            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", cues))))
             cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
                 continue

@@ -178,11 +178,20 @@ def facts_unread(condition: str, subject: Optional[str] = None) -> frozenset[str
     (r39m) Likewise its history, where every clause of it is read (`_history_unread`) and its claims (`subject`: the host
     its "it" stands for) hold a history atom: they judge it three-valued, and a state now that already decides them ("not
     at Privileged for two steps" of a host at User) needs no history lines."""
-    condition = without_episode_claims(condition or "")
+    condition = _evidence_read_away(without_episode_claims(condition or ""))
     found = facts_needed(condition)
     if "history" in found and not _history_unread(condition) and _claims_history(condition, subject):
         found = found - {"history"}
     return found
+
+
+def _evidence_read_away(condition: str) -> str:
+    """(r39g) A condition without what judged.py reads of the analyses in it ("rated high risk by this step's analyses"):
+    the gate judges that itself, unknown where no analysis is reported, so its words need no fact of their own (read as
+    an alert priority, they kept the rule silent wherever the analyses rated the host just so)."""
+    from forge.rulebook.language.judged import evidence_away
+
+    return evidence_away(condition)
 
 
 def _claims_history(condition: str, subject: Optional[str]) -> bool:
@@ -1761,7 +1770,7 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     text = " ".join((rest or "").split())
     if not text or source and _outside_instruction(text, source):
         return ""
-    if all(_OTHER_BRANCH.match(part) for part in text.split(";") if part.strip()):
+    if _other_branches(text):
         return ""  # (r34m) another branch's move: never when the rule applies
     if source and when is not None and _said_whole(source, when):
         # (r39m: before the kinds of fact: a rest that speaks of history, "next three steps", adds nothing where the product
@@ -1789,6 +1798,21 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+def _other_branches(rest: str) -> bool:
+    """Whether a rest is a list of other branches, each labelled, or one label before the list (r39g: "other cases: a
+    scan -> a decoy; a root -> Restore" lists under its one label a case and its move per part; read as a guard, the
+    unlabelled parts after the first kept the rule silent in its own case)."""
+    parts = [part for part in rest.split(";") if part.strip()]
+    if not parts or not _OTHER_BRANCH.match(parts[0]):
+        return False
+    return all(_OTHER_BRANCH.match(part) or _CASE_AND_MOVE.match(part) and verbs_in(_CASE_AND_MOVE.match(part)["move"])
+               for part in parts[1:])
+
+
+# one case and its move after an arrow or a colon, "root -> Restore", "a probe: an Analyse"
+_CASE_AND_MOVE = re.compile(r"^\s*(?P<case>[^:>]+?)\s*(?:-+>|=>|\u2192|:)\s*(?P<move>.+)$")
 
 
 def _another_case_order(rest: str) -> bool:
@@ -1878,9 +1902,30 @@ def guard_claims(rest: str, when):
     if not guard:
         return None
     found = _rest_claims(guard, when)
+    if found is None and _evidence_alone(guard, when):
+        return None  # (r39g) what the analyses show of the predicate's hosts, all of it judged.py's: that guards
     # (read as a semantic rule's words are, `confirmed`: "two or more user hosts compromised" is not met by a user row at
     # Compromised Unknown; the rest let a rule through on one compromised user host and one at Unknown)
     return confirmed(found) if found is not None else Not(Always())
+
+
+# The words a rest uses to say the step's analyses report something of the host the predicate matches, besides the
+# evidence itself: "this step's analyses show ... on that user host", "the analysis rates it ...".
+_ANALYSES_FRAME = frozenset("""this the step step's steps current analysis analyses analyst analysis's show shows showing
+    report reports reporting list lists rate rates rated give gives that host box machine server it its on of for in
+    a an user enterprise op operational remote local""".split())
+
+
+def _evidence_alone(rest: str, when) -> bool:
+    """(r39g) Whether a guard rest states only what the step's analyses report of the hosts the predicate matches (a
+    reverse shell, a risk rating): judged.py judges it of those hosts (`judged_in`, with `of`); nothing is left for the
+    claims. Read for claims it was unplaced, and the rule silent where the analyses showed just that."""
+    from forge.rulebook.language.judged import evidence_away, evidence_tests
+
+    if when is None or not evidence_tests(rest, when) or hosts_in(rest) or negations_in(rest):
+        return False
+    words = re.findall(r"[a-z][a-z'_]*", evidence_away(rest).lower())
+    return all(w in _ANALYSES_FRAME for w in words)
 
 
 _STORYLIKE = re.compile(r"\b(?:i|we|my|our)\b|\b(?:was|were|had|did|got|lost|cost|wasted|went|happened)\b", re.IGNORECASE)

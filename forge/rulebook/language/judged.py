@@ -40,7 +40,14 @@ _DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|nor|lacks?|lacking|absen
 
 def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
     """The matches of a reading in `text` said as a condition (not denied, not a verdict)."""
-    return [m for m in pattern.finditer(text or "") if not _DENIED_BEFORE.search(text[:m.start()])]
+    return [m for m in pattern.finditer(text or "")
+            if not _DENIED_BEFORE.search(text[:m.start()]) or _RATED_BY_ANALYSES.search(text[:m.start()])]
+
+
+# (r39g) a rating whose rater is the step's analyses, "this step's analyses rate that host high risk": what they report, a
+# condition, not the rule's own verdict (read as one, the rest was unread and the rule silent)
+_RATED_BY_ANALYSES = re.compile(r"\b(?:analyst|analysis|analyses)\s+(?:rates?|rated|gives?|gave|puts?|marks?|flags?|"
+                                r"labels?|scores?)\b[^.;,:]{0,20}$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -221,6 +228,14 @@ def rating_away(condition: str) -> str:
         return condition
     before, after = condition[:found[0].start()], condition[found[0].end():]
     return f"{_RATER.sub(' ', before)} {_RATED_BY.sub(' ', after, count=1)}"
+
+
+def evidence_away(condition: str) -> str:
+    """(r39g) A condition without what `evidence_tests` reads in it (each reading's words, said as a condition)."""
+    for pattern, _ in _EVIDENCE_READINGS:
+        for m in reversed(_found(pattern, condition or "")):
+            condition = condition[:m.start()] + " " + condition[m.end():]
+    return condition
 
 
 def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:

@@ -1,0 +1,84 @@
+"""Issue 29, round 39 (r39g): misses where a rule listing its cases, or guarded by what the step's analyses report, was
+read as saying less than it does.
+
+- A list of cases, one a line ("- <row>: <move>"), closed by a line that gives any other row nothing: each item is its
+  own clause, and a row's quiet value ("Compromised No") negates nothing; read as one clause, the closing "nothing"
+  (or the row's "No") doubted the listed order and the rule was kept semantic.
+- An unexpressed rest that lists the other cases under one label ("other cases: <case> -> <move>; <case> -> <move>"):
+  another branch's moves, never a guard (only the first part was seen as labelled, and the rule was silent).
+- A rest that says only what the step's analyses report of the host the predicate matches ("the analyses this step
+  show a reverse shell on that host", "this step's analyses rate that host high risk"): judged.py judges it of that
+  host; its rating words need no alert priority, and the analyses as the rater make the rating a condition, not a
+  verdict (read before as a rest nothing could place: the rule was silent).
+
+Sentences of our own, none from a case file. Each test fails on the readers at 124c7ff (checked with the product
+change stashed: `git stash` of forge/, then pytest on this file).
+"""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import facts_unread, guard_claims, guard_rest
+from forge.rulebook.language.judged import evidence_tests, judged_in
+from forge.rulebook.language.predicate import parse_predicate
+from forge.rulebook.language.situation import read_situation
+
+LISTED = ("Planner, per host row, what to plan:\n"
+          "- Activity Scan, Compromised No: a DecoyApache on it\n"
+          "- Compromised Privileged: a Restore\n"
+          "Any row not on this list gets nothing from me.")
+
+
+def _analysed(host: str, row: str, evidence: str, risk: str) -> str:
+    activity, compromise = row.split("/")
+    return (f"Alerts:\n{host}: Activity {activity}, Compromised {compromise}\n\nAnalyses this step:\nHost: {host}\n"
+            f"Activity: {activity}\nCompromise: {compromise}\nEvidence: {evidence}\nRisk: {risk}\n")
+
+
+def test_a_listed_case_with_its_order_is_not_doubted_by_the_closing_line():
+    when = {"activity": "Scan", "compromise": "No"}
+    action = {"mode": "do", "verb": "DecoyApache", "target": "$matched"}
+    problem = text_problem(LISTED, when, action, "other cases: Privileged -> Restore")
+    assert problem is None or not problem.startswith("polarity"), problem
+
+
+def test_a_real_doubt_in_the_listed_case_still_refuses():
+    text = LISTED.replace("a DecoyApache on it", "no DecoyApache on it, I'm unsure")
+    when = {"activity": "Scan", "compromise": "No"}
+    action = {"mode": "do", "verb": "DecoyApache", "target": "$matched"}
+    assert text_problem(text, when, action, "") is not None
+
+
+def test_other_cases_listed_under_one_label_never_guard():
+    when = parse_predicate({"activity": "Scan", "compromise": "No"})
+    assert guard_rest("other cases: Privileged -> Restore; Unknown -> Analyse", when) == ""
+    # a part that is no case and move is still a condition
+    assert guard_rest("other cases: Privileged -> Restore; only after step 10", when) != ""
+
+
+def test_a_rest_of_what_the_analyses_show_on_that_host_is_judged_of_it():
+    when = parse_predicate({"class": "Enterprise"})
+    rest = "the current analyses show a connection to remote port 4444 on that host"
+    assert guard_rest(rest, when) == rest
+    assert guard_claims(rest, when) is None  # nothing for the claims: judged.py's test guards
+    tests = judged_in(rest, of=when)
+    shell = "process: 1 connection on local port 50000 from 10.0.1.2 to remote port 4444 (reverse shell)"
+    quiet = "process: 1 connection on local port 22 from 10.0.1.2"
+    assert [t.value(c, read_situation(c)) for t in tests for c in (
+        _analysed("Enterprise1", "None/User", shell, "high"), _analysed("Enterprise1", "None/User", quiet, "low"))] \
+        == [True, False]
+
+
+def test_a_rest_that_also_names_another_state_is_not_evidence_alone():
+    when = parse_predicate({"class": "Enterprise"})
+    rest = "the current analyses show a connection to remote port 4444 on that host while Op_Server0 is clean"
+    assert guard_claims(rest, when) is not None
+
+
+def test_a_rating_by_the_analyses_is_a_condition_and_needs_no_priority():
+    rest = "this step's analyses rate that host low risk"
+    found = evidence_tests(rest)
+    assert [(t.kind, t.word) for t in found] == [("risk", "low")]
+    assert "priority" not in facts_unread(rest)
+    # the rule's own verdict stays unread: "rate it low risk" is what the order says, not when
+    assert not evidence_tests("rate it low risk")
