@@ -82,3 +82,60 @@ def test_a_rating_by_the_analyses_is_a_condition_and_needs_no_priority():
     assert "priority" not in facts_unread(rest)
     # the rule's own verdict stays unread: "rate it low risk" is what the order says, not when
     assert not evidence_tests("rate it low risk")
+
+
+# -- a window of steps, "already" with a state, a general rule beside two exceptions -----------------------------------
+
+def test_a_range_of_steps_of_the_episode_is_read_whole():
+    from forge.rulebook.language.episode import EpisodeStep, step_windows, without_episode_claims
+
+    text = "turns 3-7 of the game"
+    assert step_windows(text) == (EpisodeStep(3, 7),)
+    assert not without_episode_claims(text).strip()
+
+
+def test_already_with_a_verb_of_the_row_is_a_state_now_not_history():
+    from forge.rulebook.language.condition import facts_needed
+
+    assert "history" not in facts_needed("op servers that already read Privileged")
+    assert "history" not in facts_needed("a user box that already shows Compromised User")
+    # guard: "already" of a move is still the defender's history
+    assert "history" in facts_needed("a host we already removed")
+
+
+def test_a_general_rule_speaks_for_hosts_neither_exception_disputes():
+    from forge.rulebook.language.meaning import meaning_of, undisputed_hosts
+    from forge.rulebook.retrieval.resolve import resolve_conflicts, eligible_rules
+    from tests.plan_book import PlanBook
+    from tests.test_rulebook_round33_misses import _taught
+    from tests.test_rulebook_round32_misses import _do, _prefer
+
+    broad = _taught("Any op host compromised: Restore it.", {"class": "Operational", "compromise": "any"},
+                    _do("Restore", "$matched"))
+    first = _taught("Op_Host0 compromised: a Remove, not a Restore.", {"host": "Op_Host0", "compromise": "any"},
+                    _prefer("Remove", "Op_Host0", "Restore"))
+    second = _taught("Op_Host2 at user level: Remove it rather than restore it.", {"host": "Op_Host2", "compromise": "User"},
+                     _prefer("Remove", "Op_Host2", "Restore"))
+    book = PlanBook()
+    for teaching in (broad, first, second):
+        book.apply(teaching)
+    ids = [book.of(t.directive).rule_id for t in (broad, first, second)]
+
+    def kept_on(states: dict[str, str]) -> set[str]:
+        situation = _table_situation(states)
+
+        def undisputed(rid, others):
+            return bool(undisputed_hosts(meaning_of(book.records[rid]), [meaning_of(book.records[o]) for o in others],
+                                         situation))
+        kept, _ = resolve_conflicts(ids, book.records, eligible_rules(book.records), None, undisputed=undisputed)
+        return set(kept)
+
+    # a third op host owned: the general rule still speaks for it, beside both exceptions
+    assert kept_on({"Op_Host0": "User", "Op_Host1": "User", "Op_Host2": "User"}) == set(ids)
+    # guard: only the excepted hosts owned, the general rule has nothing left to say
+    assert kept_on({"Op_Host0": "User", "Op_Host2": "User"}) == set(ids[1:])
+
+
+def _table_situation(compromised: dict[str, str]):
+    rows = "\n".join(f"{h}: Activity None, Compromised {c}" for h, c in compromised.items())
+    return read_situation("Alerts:\n" + rows)

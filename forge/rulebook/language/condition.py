@@ -84,8 +84,8 @@ FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
         # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
-        # under exploit", r37m)
-        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+|under\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g)
+        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
