@@ -139,3 +139,38 @@ def test_a_general_rule_speaks_for_hosts_neither_exception_disputes():
 def _table_situation(compromised: dict[str, str]):
     rows = "\n".join(f"{h}: Activity None, Compromised {c}" for h, c in compromised.items())
     return read_situation("Alerts:\n" + rows)
+
+
+# -- a rating in the rule's own words, cases listed one a sentence ----------------------------------------------------
+
+def test_the_rating_in_the_rules_own_words_needs_no_alert_priority():
+    from forge.rulebook.language.condition import text_facts
+
+    text = "When this step's analyses rate a host low risk and its row reads User, pick a Remove of that host."
+    assert "priority" not in text_facts(text)
+    # guard: an alert priority the product does not read is still a kind of fact the rule needs
+    assert "priority" in text_facts("When an alert on a host is at critical priority, pick a Remove of that host.")
+
+
+def test_a_rating_of_the_named_host_is_no_bare_condition():
+    text = "U1 rated high by the analyst -> pick a Restore of U1."
+    assert text_problem(text, {"host": "User1"}, {"mode": "do", "verb": "Restore", "target": "User1"}) is None
+    # guard: a state said of the named host, dropped, is still bare
+    assert text_problem("U1 rooted -> pick a Restore of U1.", {"host": "User1"},
+                        {"mode": "do", "verb": "Restore", "target": "User1"}) is not None
+
+
+def test_cases_listed_one_a_sentence_are_each_the_rules_condition():
+    from forge.rulebook.language.condition import text_claims
+    from forge.rulebook.language.predicate import truth
+
+    text = "U2 (from the morning note): scan seen, nothing else -> plan a DecoyApache on U2. exploit under way -> plan Remove U2."
+    found, whole = text_claims(text)
+    assert not whole
+
+    def on(state: str):
+        activity, compromise = state.split("/")
+        return read_situation(f"Alerts:\nUser2: Activity {activity}, Compromised {compromise}")
+    assert truth(found, on("Scan/No")) is True
+    assert truth(found, on("Exploit/User")) is True
+    assert truth(found, on("None/No")) is False

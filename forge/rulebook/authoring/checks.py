@@ -754,8 +754,9 @@ def _bare(words: Wording, predicate) -> Optional[str]:
     context merely shows it): wider than the text, whatever the words the product does not know."""
     subject = subject_of(words)
     for condition in words.conditions:
+        # (r39g: not the rating the analyses give the host, "E2 rated low by the analyst": the gate judges it, judged.py)
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
-                                                                " ", without_host_names(condition.text)).lower()) if w not in _NAMING
+                                                                " ", without_host_names(_rating_away(condition.text))).lower()) if w not in _NAMING
                 and not (w in _SET_APART and _heads_a_prohibition(words, condition.text))]
         # (and the host its "it" stands for: "Op_Server0 must be restored the moment it is touched")
         named = condition.hosts or ((subject,) if subject and re.search(r"\b(?:it|its)\b", condition.text, re.I) else ())
@@ -765,6 +766,12 @@ def _bare(words: Wording, predicate) -> Optional[str]:
                 return (f"bare: the condition says something of {host} ({condition.text[:60]!r}) but the predicate only "
                         f"asks that the context shows it: express what it says")
     return _stateless(words, predicate)
+
+
+def _rating_away(condition: str) -> str:
+    from forge.rulebook.language.judged import rating_away
+
+    return rating_away(condition)
 
 
 def _stateless(words: Wording, predicate) -> Optional[str]:

@@ -2541,17 +2541,53 @@ def text_claims(text: str):
     found = rule_claims(text, with_instruction=True, bare=False)
     if found is None:
         return None, False
+    cases = _further_cases(text)
+    if cases:
+        return _any_case(found, cases, text)
     # Whole, the reading is what the rule's words say for sure, as a semantic rule's are (`confirmed`): "when Enterprise2 is
     # compromised" compiled as "Enterprise2 shows any compromise" does not fire on its row at Compromised Unknown.
     whole = complete_claims(text, found)
     return (confirmed(found), True) if whole else (found, False)
 
 
+# One case and its order in a sentence of its own: "<situation> -> <order>" (an arrow, not a colon: a colon also opens a
+# heading or a label).
+_ARROW_CASE = re.compile(r"^\s*(?P<case>[^.;:>]{2,80}?)\s*(?:-+>|=>|\u2192)\s*(?P<order>\S.*)$")
+
+
+def _further_cases(text: str) -> list[str]:
+    """(r39g) The situations of the cases a text lists after its first, each "<situation> -> <order>" in a sentence of
+    its own ("E0: scan seen -> plan Analyse E0. exploit under way -> plan Restore E0."): the rule's condition is any of
+    them, not the first alone (its claims held the rule to the first case, silent in the others)."""
+    sentences = [s for s in re.split(r"(?<=[.;!?])\s+|\n+", text or "") if re.search(r"-+>|=>|\u2192", s)]
+    later = [_ARROW_CASE.match(s) for s in sentences[1:]]
+    return [m["case"] for m in later] if all(later) else []
+
+
+def _any_case(first, cases: list[str], text: str):
+    """(r39g) The claims of a text that lists cases: any case's, read of the one host its words name (its heading's),
+    never whole; (None, False) where a case cannot be read whole (nothing then holds the predicate to the words)."""
+    from forge.rulebook.language.predicate import AnyOf  # lazy: as in `claims`
+
+    named = hosts_in(text)
+    subject = named[0] if len(set(named)) == 1 else None
+    found = [first]
+    for case in cases:
+        said = claims(case, subject)
+        if said is None or not reads_whole(case, said, subject=subject):
+            return None, False
+        found.append(said)
+    return AnyOf(tuple(found)), False
+
+
 @lru_cache(maxsize=8192)
 def text_facts(text: str) -> frozenset[str]:
     """The kinds of fact (FACTS) a rule's own words speak of in its conditions and order (`spoken_facts`): a compiled
-    predicate that states none of them (no history atom for history) leaves them unjudged."""
-    return frozenset(kind for _, kinds in spoken_facts(read_wording(text)) for kind in kinds)
+    predicate that states none of them (no history atom for history) leaves them unjudged. (r39g) Not the kinds only
+    the words of what the step's analyses report speak of ("this step's analyses rate a host high risk"): the gate
+    judges that itself (judged.py), and read as an alert priority it held the rule silent where the rating was so."""
+    return frozenset(kind for said, kinds in spoken_facts(read_wording(text))
+                     for kind in kinds - (facts_needed(said) - facts_needed(_evidence_read_away(said))))
 
 
 def claims_decide(directive: str, semantic_reason: str = "") -> bool:
