@@ -6,9 +6,8 @@ read as saying less than it does.
   (or the row's "No") doubted the listed order and the rule was kept semantic.
 - An unexpressed rest that lists the other cases under one label ("other cases: <case> -> <move>; <case> -> <move>"):
   another branch's moves, never a guard (only the first part was seen as labelled, and the rule was silent).
-- A rest that says only what the step's analyses report of the host the predicate matches ("the analyses this step
-  show a reverse shell on that host", "this step's analyses rate that host high risk"): judged.py judges it of that
-  host; its rating words need no alert priority, and the analyses as the rater make the rating a condition, not a
+- A rest that says only what the step's analyses report of the host the predicate matches (a reverse shell they show
+  on it, the risk they rate it at): judged.py judges it of that host; its rating words need no alert priority, and the analyses as the rater make the rating a condition, not a
   verdict (read before as a rest nothing could place: the rule was silent).
 
 Sentences of our own, none from a case file. Each test fails on the readers at 124c7ff (checked with the product
@@ -58,12 +57,12 @@ def test_other_cases_listed_under_one_label_never_guard():
 
 def test_a_rest_of_what_the_analyses_show_on_that_host_is_judged_of_it():
     when = parse_predicate({"class": "Enterprise"})
-    rest = "the current analyses show a connection to remote port 4444 on that host"
+    rest = "the current analyses show a reverse shell connection on the host"
     assert guard_rest(rest, when) == rest
     assert guard_claims(rest, when) is None  # nothing for the claims: judged.py's test guards
     tests = judged_in(rest, of=when)
-    shell = "process: 1 connection on local port 50000 from 10.0.1.2 to remote port 4444 (reverse shell)"
-    quiet = "process: 1 connection on local port 22 from 10.0.1.2"
+    shell = "socket 10.0.9.9 -> remote port 4444 opened by a shell"
+    quiet = "socket 10.0.9.9 -> web port, nothing odd"
     assert [t.value(c, read_situation(c)) for t in tests for c in (
         _analysed("Enterprise1", "None/User", shell, "high"), _analysed("Enterprise1", "None/User", quiet, "low"))] \
         == [True, False]
@@ -71,12 +70,12 @@ def test_a_rest_of_what_the_analyses_show_on_that_host_is_judged_of_it():
 
 def test_a_rest_that_also_names_another_state_is_not_evidence_alone():
     when = parse_predicate({"class": "Enterprise"})
-    rest = "the current analyses show a connection to remote port 4444 on that host while Op_Server0 is clean"
+    rest = "the current analyses show a reverse shell connection on the host while Op_Server0 is clean"
     assert guard_claims(rest, when) is not None
 
 
 def test_a_rating_by_the_analyses_is_a_condition_and_needs_no_priority():
-    rest = "this step's analyses rate that host low risk"
+    rest = "the step's analyses rate the box low risk"
     found = evidence_tests(rest)
     assert [(t.kind, t.word) for t in found] == [("risk", "low")]
     assert "priority" not in facts_unread(rest)
@@ -114,7 +113,7 @@ def test_a_general_rule_speaks_for_hosts_neither_exception_disputes():
                     _do("Restore", "$matched"))
     first = _taught("Op_Host0 compromised: a Remove, not a Restore.", {"host": "Op_Host0", "compromise": "any"},
                     _prefer("Remove", "Op_Host0", "Restore"))
-    second = _taught("Op_Host2 at user level: Remove it rather than restore it.", {"host": "Op_Host2", "compromise": "User"},
+    second = _taught("Op_Host2 at user level: prefer Remove over Restore there.", {"host": "Op_Host2", "compromise": "User"},
                      _prefer("Remove", "Op_Host2", "Restore"))
     book = PlanBook()
     for teaching in (broad, first, second):
@@ -146,10 +145,10 @@ def _table_situation(compromised: dict[str, str]):
 def test_the_rating_in_the_rules_own_words_needs_no_alert_priority():
     from forge.rulebook.language.condition import text_facts
 
-    text = "When this step's analyses rate a host low risk and its row reads User, pick a Remove of that host."
+    text = "When the analyses give a box a low risk rating and its row reads User, choose Remove for that box."
     assert "priority" not in text_facts(text)
     # guard: an alert priority the product does not read is still a kind of fact the rule needs
-    assert "priority" in text_facts("When an alert on a host is at critical priority, pick a Remove of that host.")
+    assert "priority" in text_facts("When an alert on a box is at critical priority, choose Remove for that box.")
 
 
 def test_a_rating_of_the_named_host_is_no_bare_condition():

@@ -754,7 +754,7 @@ def _bare(words: Wording, predicate) -> Optional[str]:
     context merely shows it): wider than the text, whatever the words the product does not know."""
     subject = subject_of(words)
     for condition in words.conditions:
-        # (r39g: not the rating the analyses give the host, "E2 rated low by the analyst": the gate judges it, judged.py)
+        # (r39g: not the rating the analyses give the host, "U3 rated high by the analysis": the gate judges it, judged.py)
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
                                                                 " ", without_host_names(_rating_away(condition.text))).lower()) if w not in _NAMING
                 and not (w in _SET_APART and _heads_a_prohibition(words, condition.text))]

@@ -2557,7 +2557,7 @@ _ARROW_CASE = re.compile(r"^\s*(?P<case>[^.;:>]{2,80}?)\s*(?:-+>|=>|\u2192)\s*(?
 
 def _further_cases(text: str) -> list[str]:
     """(r39g) The situations of the cases a text lists after its first, each "<situation> -> <order>" in a sentence of
-    its own ("E0: scan seen -> plan Analyse E0. exploit under way -> plan Restore E0."): the rule's condition is any of
+    its own ("Op_Host2: probed -> a decoy on it. rooted -> Restore it."): the rule's condition is any of
     them, not the first alone (its claims held the rule to the first case, silent in the others)."""
     sentences = [s for s in re.split(r"(?<=[.;!?])\s+|\n+", text or "") if re.search(r"-+>|=>|\u2192", s)]
     later = [_ARROW_CASE.match(s) for s in sentences[1:]]
@@ -2584,7 +2584,7 @@ def _any_case(first, cases: list[str], text: str):
 def text_facts(text: str) -> frozenset[str]:
     """The kinds of fact (FACTS) a rule's own words speak of in its conditions and order (`spoken_facts`): a compiled
     predicate that states none of them (no history atom for history) leaves them unjudged. (r39g) Not the kinds only
-    the words of what the step's analyses report speak of ("this step's analyses rate a host high risk"): the gate
+    the words of what the step's analyses report speak of (a rating the step's analyses give the host): the gate
     judges that itself (judged.py), and read as an alert priority it held the rule silent where the rating was so."""
     return frozenset(kind for said, kinds in spoken_facts(read_wording(text))
                      for kind in kinds - (facts_needed(said) - facts_needed(_evidence_read_away(said))))

@@ -44,7 +44,7 @@ def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
             if not _DENIED_BEFORE.search(text[:m.start()]) or _RATED_BY_ANALYSES.search(text[:m.start()])]
 
 
-# (r39g) a rating whose rater is the step's analyses, "this step's analyses rate that host high risk": what they report, a
+# (r39g) a rating whose rater is the step's analyses, "the analysis rates the box medium": what they report, a
 # condition, not the rule's own verdict (read as one, the rest was unread and the rule silent)
 _RATED_BY_ANALYSES = re.compile(r"\b(?:analyst|analysis|analyses)\s+(?:rates?|rated|gives?|gave|puts?|marks?|flags?|"
                                 r"labels?|scores?)\b[^.;,:]{0,20}$", re.IGNORECASE)
