@@ -147,9 +147,10 @@ DECOY_OH1 = {"mode": "prefer", "verb": "DecoyApache", "target": "Op_Host1", "ove
 
 
 def test_a_rating_of_a_named_host_may_be_left_to_the_rest():
-    # (the host's bare trigger and a rest that states the rating say what the condition says; alone, it says less)
+    # (the host's bare trigger says what the condition says: the rating is judged, from the rest or the condition)
     assert text_problem(RATED_LOW, {"host": "Op_Host1"}, DECOY_OH1, "the analyses rate Op_Host1 low risk") is None
-    assert text_problem(RATED_LOW, {"host": "Op_Host1"}, DECOY_OH1) is not None
+    # (without the rest too: the rating of the one host named is judged in the condition's own words at the gate)
+    assert text_problem(RATED_LOW, {"host": "Op_Host1"}, DECOY_OH1) is None
     # (a state said beside the rating still needs its predicate)
     stated = "If Op_Host1 is exploited and rated low by the analyses, plan a DecoyApache on Op_Host1 rather than an Analyse."
     assert (text_problem(stated, {"host": "Op_Host1"}, DECOY_OH1, "the analyses rate Op_Host1 low risk") or "").startswith("bare:")

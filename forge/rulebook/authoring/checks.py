@@ -51,7 +51,7 @@ from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_cla
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to)
 from forge.rulebook.language.history_words import history_directions
-from forge.rulebook.language.judged import judged_facts
+from forge.rulebook.language.judged import judged_facts, rating_away
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
 from forge.rulebook.language.situation import state_of
@@ -365,8 +365,10 @@ _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:enti
 _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
                      r"neglect\w*|hold\w*\s+back|put\w*\s+off)\b", re.IGNORECASE)
 # Where an order's clause ends: a sentence, a semicolon, a dash, a ", but" ("Reimage Enterprise2, but never reimage the
-# other enterprise servers": the negation is the second clause's).
-_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--|\u2014|\u2013)\s+|\s*,\s+(?=(?:but|yet|though)\b)", re.IGNORECASE)
+# other enterprise servers": the negation is the second clause's). A lone hyphen between spaces is a dash too, or a
+# list's item once its lines are joined (r39g: cases listed with their orders, then a line that gives any other case
+# nothing, were one clause, and that line's "nothing" was read as a doubt on every item's order).
+_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--?|\u2014|\u2013)\s+|\s*,\s+(?=(?:but|yet|though)\b)", re.IGNORECASE)
 
 
 # An order of one verb and no other: "plan Monitor and nothing else", "Remove, nothing more" (the order's "only").
@@ -384,6 +386,12 @@ _ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|
 # no negation of its verb (a note that names a host stays a negation the reading must place)
 _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend|generali[sz]e|widen|broaden)\s+"
                         r"(?:this|that|it|the\s+(?:rule|lesson))\s+(?:out\s+)?to\b[^,.;:]*", re.IGNORECASE)
+
+
+# A table's quiet value named as a state ("Compromised No", "compromise: no"): a row's value, no negation of the order
+# (r39g: a listed case "Activity Scan, Compromised No: a decoy on it" was read as doubting its own decoy).
+_QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
+                          re.IGNORECASE)
 
 
 def _scope_note_removed(clause: str, done: list[tuple[str, Optional[str]]]) -> str:
@@ -459,7 +467,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _ONLY_THIS.sub(" ", _scope_note_removed(clause, done))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
-            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", cues)))
+            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", cues))))
             cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
                 continue
@@ -764,8 +772,9 @@ def _bare(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
         if facts and facts <= rest | judged_facts(unexpressed or "") \
                 and state_of(condition.text) == ((None, None), None):
             continue
+        # (r39g: not the rating the analyses give the host, "U3 rated high by the analysis": the gate judges it, judged.py)
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
-                                                                " ", without_host_names(condition.text)).lower()) if w not in _NAMING
+                                                                " ", without_host_names(rating_away(condition.text))).lower()) if w not in _NAMING
                 and not (w in _SET_APART and _heads_a_prohibition(words, condition.text))]
         # (and the host its "it" stands for: "Op_Server0 must be restored the moment it is touched")
         named = condition.hosts or ((subject,) if subject and re.search(r"\b(?:it|its)\b", condition.text, re.I) else ())
@@ -1023,6 +1032,8 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     if any(atom.history() for atom, _ in atoms_of(predicate)):
         kept |= {"history"}
     for spoken, kinds in spoken_facts(words):
+        if rating_away(spoken) != spoken:  # (the rating the analyses give the one host named: the gate judges it there)
+            kinds -= judged_facts(spoken)
         missing = sorted(kinds - kept)
         if missing == ["history"]:
             return (f"history: the condition speaks of the defender's history ({spoken[:60]!r}) but the predicate has no "

@@ -33,7 +33,8 @@ from typing import Callable, Optional
 from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.history_words import denied_moves, history_conditions, without_denied_moves, without_history
-from forge.rulebook.language.judged import RISK_LINE, RISK_RATED, judged_facts, rating_away, without_evidence
+from forge.rulebook.language.judged import (RISK_LINE, RISK_RATED, evidence_away, evidence_tests, judged_facts, rating_away,
+                                            without_evidence)
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
@@ -84,8 +85,8 @@ FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
         # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
-        # under exploit", r37m)
-        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+|under\s+)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g)
+        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -182,7 +183,7 @@ def facts_unread(condition: str, subject: Optional[str] = None) -> frozenset[str
     (r39m) Likewise its history, where every clause of it is read (`_history_unread`) and its claims (`subject`: the host
     its "it" stands for) hold a history atom: they judge it three-valued, and a state now that already decides them ("not
     at Privileged for two steps" of a host at User) needs no history lines."""
-    condition = without_episode_claims(condition or "")
+    condition = evidence_away(without_episode_claims(condition or ""))
     found = facts_needed(condition)
     if "history" in found and not _history_unread(condition) and _claims_history(condition, subject):
         found = found - {"history"}
@@ -1788,7 +1789,7 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     text = " ".join((rest or "").split())
     if not text or source and _outside_instruction(text, source):
         return ""
-    if all(_OTHER_BRANCH.match(part) for part in text.split(";") if part.strip()):
+    if _other_branches(text):
         return ""  # (r34m) another branch's move: never when the rule applies
     if source and when is not None and _said_whole(source, when):
         # (r39m: before the kinds of fact: a rest that speaks of history, "next three steps", adds nothing where the product
@@ -1816,6 +1817,21 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+def _other_branches(rest: str) -> bool:
+    """Whether a rest is a list of other branches, each labelled, or one label before the list (r39g: "other cases: a
+    scan -> a decoy; a root -> Restore" lists under its one label a case and its move per part; read as a guard, the
+    unlabelled parts after the first kept the rule silent in its own case)."""
+    parts = [part for part in rest.split(";") if part.strip()]
+    if not parts or not _OTHER_BRANCH.match(parts[0]):
+        return False
+    return all(_OTHER_BRANCH.match(part) or _CASE_AND_MOVE.match(part) and verbs_in(_CASE_AND_MOVE.match(part)["move"])
+               for part in parts[1:])
+
+
+# one case and its move after an arrow or a colon, "root -> Restore", "a probe: an Analyse"
+_CASE_AND_MOVE = re.compile(r"^\s*(?P<case>[^:>]+?)\s*(?:-+>|=>|\u2192|:)\s*(?P<move>.+)$")
 
 
 def _another_case_order(rest: str) -> bool:
@@ -1905,6 +1921,8 @@ def guard_claims(rest: str, when):
     if not guard:
         return None
     found = _rest_claims(guard, when)
+    if found is None and _evidence_alone(guard, when):
+        return None  # (r39g) what the analyses show of the predicate's hosts, all of it judged.py's: that guards
     if found is None and (left := without_evidence(guard)) != guard:
         # (r39h) a rest that says what the step's analyses report, "this step's analyses rate <host> low risk": judged.py
         # judges that part (judged_in reads it from the same rest); the claims read what is left, and nothing is left to read
@@ -1916,6 +1934,23 @@ def guard_claims(rest: str, when):
     # (read as a semantic rule's words are, `confirmed`: "two or more user hosts compromised" is not met by a user row at
     # Compromised Unknown; the rest let a rule through on one compromised user host and one at Unknown)
     return confirmed(found) if found is not None else Not(Always())
+
+
+# The words a rest uses to say the step's analyses report something of the host the predicate matches, besides the
+# evidence itself: "this step's analyses show ... on that user host", "the analysis rates it ...".
+_ANALYSES_FRAME = frozenset("""this the step step's steps current analysis analyses analyst analysis's show shows showing
+    report reports reporting list lists rate rates rated give gives that host box machine server it its on of for in
+    a an user enterprise op operational remote local""".split())
+
+
+def _evidence_alone(rest: str, when) -> bool:
+    """(r39g) Whether a guard rest states only what the step's analyses report of the hosts the predicate matches (a
+    reverse shell, a risk rating): judged.py judges it of those hosts (`judged_in`, with `of`); nothing is left for the
+    claims. Read for claims it was unplaced, and the rule silent where the analyses showed just that."""
+    if when is None or not evidence_tests(rest, when) or hosts_in(rest) or negations_in(rest):
+        return False
+    words = re.findall(r"[a-z][a-z'_]*", evidence_away(rest).lower())
+    return all(w in _ANALYSES_FRAME for w in words)
 
 
 _STORYLIKE = re.compile(r"\b(?:i|we|my|our)\b|\b(?:was|were|had|did|got|lost|cost|wasted|went|happened)\b", re.IGNORECASE)
@@ -2549,17 +2584,53 @@ def text_claims(text: str):
     found = rule_claims(text, with_instruction=True, bare=False)
     if found is None:
         return None, False
+    cases = _further_cases(text)
+    if cases:
+        return _any_case(found, cases, text)
     # Whole, the reading is what the rule's words say for sure, as a semantic rule's are (`confirmed`): "when Enterprise2 is
     # compromised" compiled as "Enterprise2 shows any compromise" does not fire on its row at Compromised Unknown.
     whole = complete_claims(text, found)
     return (confirmed(found), True) if whole else (found, False)
 
 
+# One case and its order in a sentence of its own: "<situation> -> <order>" (an arrow, not a colon: a colon also opens a
+# heading or a label).
+_ARROW_CASE = re.compile(r"^\s*(?P<case>[^.;:>]{2,80}?)\s*(?:-+>|=>|\u2192)\s*(?P<order>\S.*)$")
+
+
+def _further_cases(text: str) -> list[str]:
+    """(r39g) The situations of the cases a text lists after its first, each "<situation> -> <order>" in a sentence of
+    its own ("Op_Host2: probed -> a decoy on it. rooted -> Restore it."): the rule's condition is any of
+    them, not the first alone (its claims held the rule to the first case, silent in the others)."""
+    sentences = [s for s in re.split(r"(?<=[.;!?])\s+|\n+", text or "") if re.search(r"-+>|=>|\u2192", s)]
+    later = [_ARROW_CASE.match(s) for s in sentences[1:]]
+    return [m["case"] for m in later] if all(later) else []
+
+
+def _any_case(first, cases: list[str], text: str):
+    """(r39g) The claims of a text that lists cases: any case's, read of the one host its words name (its heading's),
+    never whole; (None, False) where a case cannot be read whole (nothing then holds the predicate to the words)."""
+    from forge.rulebook.language.predicate import AnyOf  # lazy: as in `claims`
+
+    named = hosts_in(text)
+    subject = named[0] if len(set(named)) == 1 else None
+    found = [first]
+    for case in cases:
+        said = claims(case, subject)
+        if said is None or not reads_whole(case, said, subject=subject):
+            return None, False
+        found.append(said)
+    return AnyOf(tuple(found)), False
+
+
 @lru_cache(maxsize=8192)
 def text_facts(text: str) -> frozenset[str]:
     """The kinds of fact (FACTS) a rule's own words speak of in its conditions and order (`spoken_facts`): a compiled
-    predicate that states none of them (no history atom for history) leaves them unjudged."""
-    return frozenset(kind for _, kinds in spoken_facts(read_wording(text)) for kind in kinds)
+    predicate that states none of them (no history atom for history) leaves them unjudged. (r39g) Not the kinds only
+    the words of what the step's analyses report speak of (a rating the step's analyses give the host): the gate
+    judges that itself (judged.py), and read as an alert priority it held the rule silent where the rating was so."""
+    return frozenset(kind for said, kinds in spoken_facts(read_wording(text))
+                     for kind in kinds - (facts_needed(said) - facts_needed(evidence_away(said))))
 
 
 def claims_decide(directive: str, semantic_reason: str = "") -> bool:

@@ -92,8 +92,9 @@ def count_of(word: str) -> int:
 # Each form: a pattern, and how its numbers make a window. Checked longest first; each match is read once.
 _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
     # "steps 4-9", "steps 4 to 9", "between step 4 and step 9", "from step 4 through 9"
+    # (r39g: "turns 3-9 of the game", its episode named after the range, as the single bounds below allow)
     (rf"\b(?:between|from)?\s*{_STEP}\s+(?P<a>{_N})\s*(?:-|–|to|through|and|until|till)\s*(?:{_STEP}\s+)?(?P<b>{_N})\b"
-     rf"(?:\s+(?:inclusive|included))?",
+     rf"{_OF_EPISODE}(?:\s+(?:inclusive|included))?",
      lambda m: EpisodeStep(count_of(m["a"]), count_of(m["b"]))),
     # "in the first eight steps (step 8 included)", "during the opening 5 turns of the episode"
     (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:first|opening)\s+(?P<a>{_N})\s+{_STEP}{_EPISODE}"

@@ -40,7 +40,14 @@ _DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|nor|lacks?|lacking|absen
 
 def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
     """The matches of a reading in `text` said as a condition (not denied, not a verdict)."""
-    return [m for m in pattern.finditer(text or "") if not _DENIED_BEFORE.search(text[:m.start()])]
+    return [m for m in pattern.finditer(text or "")
+            if not _DENIED_BEFORE.search(text[:m.start()]) or _RATED_BY_ANALYSES.search(text[:m.start()])]
+
+
+# (r39g) a rating whose rater is the step's analyses, "the analysis rates the box medium": what they report, a
+# condition, not the rule's own verdict (read as one, the rest was unread and the rule silent)
+_RATED_BY_ANALYSES = re.compile(r"\b(?:analyst|analysis|analyses)\s+(?:rates?|rated|gives?|gave|puts?|marks?|flags?|"
+                                r"labels?|scores?)\b[^.;,:]{0,20}$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -265,6 +272,16 @@ def judged_facts(text: str) -> frozenset[str]:
     """(r39h) The kinds of fact (condition.FACTS) that these readings judge in `text`: the risk rating where they read one
     (a rule on it is judged on the context's `Risk:` lines, not silent for want of a reading)."""
     return frozenset({"risk"}) if any(t.kind == "risk" for t in evidence_tests(text)) else frozenset()
+
+
+def evidence_away(condition: str) -> str:
+    """(r39g) A condition without every mention of what these readings read in it (each reading's words, said as a
+    condition): for the words left to need no fact of their own. `without_evidence` takes away only the mentions
+    `evidence_tests` judges, for the claims to read the rest."""
+    for pattern, _ in _EVIDENCE_READINGS:
+        for m in reversed(_found(pattern, condition or "")):
+            condition = condition[:m.start()] + " " + condition[m.end():]
+    return condition
 
 
 def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:

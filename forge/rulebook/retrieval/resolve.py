@@ -244,11 +244,15 @@ def general_rules_kept(decision: Decision, records: Mapping[str, RuleRecord], re
         if rid == decision.winner or not _narrower(records[decision.winner], records[rid]):
             continue
         rivals = [o for o in records[rid].conflicts_with if o in decision.members and o not in (rid, decision.winner)]
-        if any(related is None or related(rid, o) for o in rivals):
+        # (r39g) a rival that is another exception to it, as the winner is ("never restore User0" won, "for User4 a
+        # Remove, not a Restore" beside it, "restore each owned user box" the general rule), takes the hosts it disputes
+        # as the winner does: the general rule still speaks for a third owned user host (it was dropped)
+        apart = [o for o in rivals if _narrower(records[o], records[rid])]
+        if any(related is None or related(rid, o) for o in rivals if o not in apart):
             continue
         exceptions = [u for u in unknown if u != rid and _narrower(records[u], records[rid])
                       and (related is None or related(rid, u))]
-        if undisputed(rid, (decision.winner, *exceptions)):
+        if undisputed(rid, (decision.winner, *apart, *exceptions)):
             kept.append(rid)
     return tuple(kept)
 
@@ -263,6 +267,9 @@ def allies(decision: Decision, records: Mapping[str, RuleRecord], related: Optio
     kept = {decision.winner, *decision.elsewhere}
 
     def against(a: str, b: str) -> bool:
+        # (r39g: an exception to a general rule kept for other hosts is no rival of it, `general_rules_kept`)
+        if b in decision.elsewhere and _narrower(records[a], records[b]):
+            return False
         return b in records[a].conflicts_with and (related is None or related(a, b))
     candidates = [rid for rid in decision.members if rid not in kept and not any(against(rid, k) for k in kept)]
     return tuple(rid for rid in candidates if not any(against(rid, other) for other in candidates if other != rid))
