@@ -60,3 +60,11 @@ def test_a_trigger_kept_to_the_other_classes_passes_the_checks():
 
 def test_a_trigger_on_the_ruled_out_class_is_still_refused():
     assert text_problem(NOT_OPS, {"class": "Operational", "activity": "Exploit"}, REMOVE_MATCHED) is not None
+
+
+def test_an_order_and_nothing_past_it_is_no_doubt_of_the_order():
+    # "and nothing costlier": any comparative limits the order, it does not turn it down
+    text = "When User2 is only being probed, put a DecoyTomcat on User2 and nothing pricier."
+    when = {"compromise": "No", "activity": "Scan", "host": "User2"}
+    problem = text_problem(text, when, {"mode": "do", "verb": "DecoyTomcat", "target": "User2"}) or ""
+    assert not problem.startswith("polarity:")

@@ -377,8 +377,9 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--?|\u2014|\u2013)\s+|\s*,\s+(?=
 # (r31m: "..., and not yet use anything heavier": no other, stronger move yet; "..., and at no other time")
 # (r32m: "recommend a decoy there, nothing heavier", "nothing fancier": no stronger move than the order's)
 # (r35m: "..., and nothing softer", "nothing milder": no weaker move either; "a Remove of User4 alone": that host only)
-_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides|heavier|fancier|stronger|bigger|"
-                        r"harsher|drastic|more\s+drastic|gentler|softer|milder|lighter|weaker|less)\b|\bnothing\s+but\b|"
+# (r39k: any comparative, "nothing costlier", "nothing pricier", "nothing more expensive": the order and no step past it)
+_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides|drastic|less|(?:more|less)\s+\w+|"
+                        r"\w+(?:er|ier))\b|\bnothing\s+but\b|"
                         r"\b(?:of|on|to|for)\s+(?:it|that\s+(?:host|box|server|machine)|(?:user|enterprise|op_(?:server|host))\d)"
                         r"\s+alone\b|"
                         r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+no\s+other\s+time|never\s+otherwise)\b|"
