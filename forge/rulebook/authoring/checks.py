@@ -47,7 +47,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (ORDER_ENDED, claims, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
+from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to)
 from forge.rulebook.language.history_words import history_directions
@@ -126,6 +126,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
         about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
+        if _kept_out_by_class(condition.text, predicate, action, about):
+            continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
         if _EVERY_OTHER.search(condition.text):
             about = set(HOSTS)  # "User2 is the only host showing anything": the others show nothing
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
@@ -375,8 +377,9 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\s+(?:--?|\u2014|\u2013)\s+|\s*,\s+(?=
 # (r31m: "..., and not yet use anything heavier": no other, stronger move yet; "..., and at no other time")
 # (r32m: "recommend a decoy there, nothing heavier", "nothing fancier": no stronger move than the order's)
 # (r35m: "..., and nothing softer", "nothing milder": no weaker move either; "a Remove of User4 alone": that host only)
-_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides|heavier|fancier|stronger|bigger|"
-                        r"harsher|drastic|more\s+drastic|gentler|softer|milder|lighter|weaker|less)\b|\bnothing\s+but\b|"
+# (r39k: any comparative, "nothing costlier", "nothing pricier", "nothing more expensive": the order and no step past it)
+_ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|besides|drastic|less|(?:more|less)\s+\w+|"
+                        r"\w+(?:er|ier))\b|\bnothing\s+but\b|"
                         r"\b(?:of|on|to|for)\s+(?:it|that\s+(?:host|box|server|machine)|(?:user|enterprise|op_(?:server|host))\d)"
                         r"\s+alone\b|"
                         r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+no\s+other\s+time|never\s+otherwise)\b|"
@@ -535,7 +538,8 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         return (f"host: the order's \"it\" is one of the hosts the text names ({', '.join(meant)}), but the entry is "
                 "about none of them: restrict the trigger to the host it means, or aim the action at it")
     generic = any(atom.host_class == "any" and not neg for atom, neg in atoms_of(predicate))
-    set_aside = set(conceded_classes(f"{words.situation} {words.instruction}")) | set(classes_in(noted))
+    set_aside = set(conceded_classes(f"{words.situation} {words.instruction}")) | set(classes_in(noted)) \
+        | classes_denied(f"{words.situation} {words.instruction}")
     for cls in (c for c in words.classes if c not in set_aside):
         members = set(HOST_CLASSES[cls])
         restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))
@@ -723,6 +727,17 @@ _HOSTS_IN_GENERAL = re.compile(r"\b(?:a|an|any|every|each|whichever|whatever)\s+
 # it as the classes and hosts it is made of.
 _EVERY_HOST = re.compile(r"\b(?:every|each|all|any)\s+(?:the\s+)?(?:hosts?|machines?|box(?:es)?|systems?)\b", re.IGNORECASE)
 # A condition on all the hosts but the one named: "the only host showing anything", "no other host", "nothing else".
+def _kept_out_by_class(condition: str, predicate, action: Optional[dict], about: set[str]) -> bool:
+    """Whether a condition's negation only says the host the action is for is of none of the classes it names, and the
+    predicate's trigger keeps to other hosts: its class restriction says it (no "not" is needed on hosts it never
+    matches). Said of another host than the matched one, or with a named host, it stays a negation to express."""
+    if hosts_in(condition) or not isinstance(action, dict) or action.get("target") != MATCHED:
+        return False
+    denied = classes_denied(condition)
+    reach = set(positive_hosts(predicate))
+    return bool(denied) and bool(reach) and not reach & _hosts_of(denied) and not (about - _hosts_of(denied))
+
+
 _EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"
                           r"every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)
 _RELATIVE_WORDS = re.compile(r"\b(?:neighbou?r\w*|rest\s+of|same\s+(?:subnet|network|segment)|other\s+hosts?|next\s+hop|"

@@ -40,7 +40,7 @@ from forge.rulebook.language.situation import SOME, Situation, host_statements, 
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
-                                            named_in_full, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
+                                            named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
@@ -2225,9 +2225,60 @@ def _condition_claims(words, unresolved: Optional[list] = None):
                 and own is None and _LONE_IT.search(said):
             said = _LONE_IT.sub("a host", said, count=1)
         said = _only_one_case(said, words.conditions[index - 1].text if index else "")
-        found = claims(said, own, unresolved, tuple(named))
+        said = _each_it_acts_on(said, named, words)
+        found = _outside_denied(said, own, unresolved, tuple(named)) or claims(said, own, unresolved, tuple(named))
         each.append(list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()))
     return _branches_either(words, parts, each)
+
+
+# (r39k) A host's membership denied: "not on the operational subnet", "isn't one of the user boxes", "outside the
+# enterprise zone" (what follows is read for the class words it names)
+_NOT_A_MEMBER = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:on|in|within|inside|part\s+of|one\s+of|among)\b(?P<rest>[^,;.]{0,40})"
+                           r"|\boutside\s+(?:of\s+)?(?P<outside>[^,;.]{0,40})", re.IGNORECASE)
+
+
+def classes_denied(text: str) -> set[str]:
+    """The classes a text names only to say a host is of none of them ("not on the op subnet"): no class it speaks of."""
+    denied = {c for m in _NOT_A_MEMBER.finditer(text) for c in classes_in(m["rest"] or m["outside"] or "")}
+    return denied - set(classes_in(_NOT_A_MEMBER.sub(" ", text)))
+
+
+def _outside_denied(said: str, own, unresolved, named: tuple[str, ...]):
+    """The claims of a condition that says its host is of none of some classes ("a box with a live exploit, not
+    on the op subnet"): what it says of a host in general, said of a host of each other class (read with the class
+    word, the denial claimed the very class it rules out)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
+
+    denied = classes_denied(said)
+    if not denied or hosts_in(said):
+        return None
+    rest = re.sub(r"\s*(?:,\s*)?\b(?:and|but)\s*$", "", _NOT_A_MEMBER.sub(" ", said).strip())
+    rest = re.sub(r"\b(?:and|but)\s+(?:is|are|sits?)\s*(?=$|,)", "", rest).strip()
+    found = claims(rest, own, unresolved, named)
+    kept = [c for c in HOST_CLASSES if c not in denied]
+    parts = found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()
+    if len(parts) != 1 or not isinstance(parts[0], Atom) or parts[0].host is not None or parts[0].host_class != "any":
+        return None  # (only a state said of one host in general is placed; anything else stays as it was read)
+    return AnyOf(tuple(replace(parts[0], host_class=c) for c in kept))
+
+
+# (r39k) "they" said of the hosts an order acts on: each of them, one at a time ("E0, E1 and E2 need a Remove once
+# they show a compromise" removes whichever shows one), unless the words put them together ("both", "all", "at once")
+_THEY_ALONE = re.compile(r"\bthey\b", re.IGNORECASE)
+_TOGETHER = re.compile(r"\b(?:both|all|each|every|together|at\s+once|at\s+the\s+same\s+time|simultaneously|too)\b",
+                       re.IGNORECASE)
+
+
+def _each_it_acts_on(condition: str, named: list[str], words) -> str:
+    """A condition whose "they" stands for the hosts the order itself acts on, written as "any of them": each host is its
+    own case (read as all of them at once, the rule waited for every listed host to fall before acting on one). A list
+    the order does not act on ("restore Op_Server0 when Enterprise0 and Enterprise1 are compromised") stays together."""
+    if len(named) < 2 or not _THEY_ALONE.search(condition) or _TOGETHER.search(condition) or hosts_in(condition):
+        return condition
+    acted_on = set(hosts_in(order_without_conditions(words.instruction, words.conditions)))
+    if not set(named) <= acted_on:
+        return condition
+    return _THEY_ALONE.sub("any of them", condition, count=1)
 
 
 # A case said by ellipsis after one about several hosts: "if only Enterprise2 is", "when just User1 does" (r37m)

@@ -478,7 +478,11 @@ _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ough
                           r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b)|"
                           # "the better call is to Remove User2", "the right move would be to ...": a judgement that orders
                           r"(?:better|best|right|smarter|safer|wiser|correct|cheaper)\s+(?:call|move|choice|play|option|answer|"
-                          r"response|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be))\s+(?:be\s+|get\s+)?"
+                          r"response|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be))\s+"
+                          # (r39k) a hedge or a degree between the modal and the passive, "should probably be removed",
+                          # "must really get restored": still the order (read as none, the rule's clauses ran together)
+                          r"(?:(?:probably|likely|really|definitely|certainly|surely|always|also|still|then|perhaps|maybe|"
+                          r"usually|normally|generally|ideally|just|simply)\s+(?=(?:be|get)\s))?(?:be\s+|get\s+)?"
                           # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
                           # noun after a light verb)
                           r"(?:\w+\s+)?(?:" + _LIGHT_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
