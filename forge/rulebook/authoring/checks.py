@@ -781,10 +781,11 @@ def _bare(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
     analyses"), and the unexpressed rest speaks of each such kind: the rest guards the rule with what it says, or, a
     rating judged.py judges, the gate holds the rule to it in the condition's own words (`retrieve._judged_of`)."""
     subject = subject_of(words)
-    rest = facts_needed(guard_rest(unexpressed, predicate, words.text))
+    # (what the rest states: the kinds it guards with, and a rating judged.py judges, which it lists though need not guard)
+    listed = facts_needed(guard_rest(unexpressed, predicate, words.text)) | judged_facts(unexpressed or "")
     for condition in words.conditions:
         facts = facts_needed(condition.text)
-        if facts and facts <= rest | judged_facts(unexpressed or "") \
+        if facts and facts <= listed \
                 and state_of(condition.text) == ((None, None), None):
             continue
         # (r39g: not the rating the analyses give the host, "U3 rated high by the analysis": the gate judges it, judged.py)
