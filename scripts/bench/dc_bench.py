@@ -54,8 +54,9 @@ its first run (that round's held-out measure), is development since the thirty-s
 written before the thirty-seventh round's changes landed and committed before its first run (that round's held-out
 measure), is development since the thirty-eighth read its failures. `blind36`, written before the thirty-eighth round's changes
 landed and committed before its first run (that round's held-out measure), is development since the thirty-ninth read its
-failures. `blind37`, written before the thirty-ninth round's changes landed and committed before its first run, is in
-`UNREAD`, held out now. A held-out split is read by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
+failures. `blind37`, written before the thirty-ninth round's changes landed and committed before its first run (that
+round's held-out measure), is development since the fortieth read its failures. No split is held out until the next one
+is committed. A held-out split is read by nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
 case's text, label or context (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
 in a temporary directory, or a namespace of a private redis-server for `backend: redis`), teaches its rules
@@ -150,10 +151,10 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind34": "blind-34 (written blind; development: issue 29's thirty-seventh round read its failures)",
                "blind35": "blind-35 (written blind; development: issue 29's thirty-eighth round read its failures)",
                "blind36": "blind-36 (written blind; development: issue 29's thirty-ninth round read its failures)",
-               "blind37": "blind-37 (held out, unread: aggregates only)"}
+               "blind37": "blind-37 (written blind; development: issue 29's fortieth round read its failures)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset({"blind37"})
+UNREAD: frozenset[str] = frozenset()
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
