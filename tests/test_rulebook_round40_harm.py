@@ -14,6 +14,8 @@ say it does not apply, or spoke beside the rule that outranks it:
 - a plain order on whichever of several named hosts shows a state, and one on the host under analysis, took part in no
   dispute (`said.said_in_words`); a party whose condition is unknown disputed no host when the rule it outranks was
   kept for the hosts nobody disputes (`meaning.undisputed_hosts`).
+Then a miss of the same code: what the step's analyses report was read as the rule's own "report", so a guarded rest
+made of it was unread and the rule never spoke (`judged._RATED_BY_ANALYSES`).
 Each test fails at 9c8997e (checked by running this file against the product files of that commit). Sentences of our
 own, none from a case file."""
 
@@ -50,9 +52,9 @@ def test_still_owned_right_after_the_move_keeps_its_state_and_its_unchanged_row(
 
 
 def test_a_host_not_shown_now_is_no_host_still_compromised():
-    text = "If Op_Host1 is still compromised right after we restored it, remove User2 first."
-    recent = ("Recent steps: step 8: Monitor -> reward -1.0 | step 9: Restore Op_Host1 -> reward -2.0\n"
-              "Host history (last 2 steps): Op_Host1: step 8 None/User, step 9 None/User; every other host: None/No\n")
+    text = "If Op_Host1 is still owned right after we restored it, plan a Remove of User2."
+    recent = ("Recent steps: step 13: Sleep -> reward -3.5 | step 14: Restore Op_Host1 -> reward -4.5\n"
+              "Host history (last 2 steps): Op_Host1: step 13 Exploit/Privileged, step 14 Exploit/Privileged\n")
     # (the history lines show the move; the alerts no longer show the host: not said to be compromised now)
     assert truth(semantic_claims(text, "predicate refused: x", text), read_situation(recent + _rows(User2="User"))) is not True
 
@@ -105,7 +107,7 @@ def test_a_move_on_a_long_phrase_beats_another():
 def test_the_lesson_after_a_possibility_and_a_view_is_the_directive():
     story = ("Enterprise0 got scanned at step 4 of a long run and I restored it at once, which cost me the step and the "
              "next one too, while the red agent went on probing the rest of the subnet without any hurry at all. It is "
-             "possible the attacker had already moved on, but I think, " + BEATS)
+             "possible red had slipped away already, but I think, " + BEATS)
     assert len(story) > 200 and fitted(story).startswith("I think, an Analyse")
 
 
@@ -120,7 +122,7 @@ def test_the_verb_the_order_beats_is_its_over():
 
 def test_one_of_several_files_is_asked_for_by_any_of_its_names():
     (test,) = evidence_tests("when its evidence has a dropper (payload.exe or payload.sh) at density 0.7 or above")
-    evidence = ("Host User3: table Activity None, Compromised User.\nBaseline: 1 processes; users root; OS LINUX.\n"
+    evidence = ("Host Op_Host0: table Activity Exploit, Compromised User.\nBaseline: 2 processes; users pi; OS LINUX.\n"
                 "Current evidence (step 6):\n- file payload.exe density 0.8\n")
     assert test.value(evidence, read_situation(evidence)) is True
 
@@ -128,7 +130,7 @@ def test_one_of_several_files_is_asked_for_by_any_of_its_names():
 def test_a_condition_runs_on_over_a_file_name_and_reads_no_level():
     text = "When the analysed box lists payload.exe at density 0.7 or above, recommend a Remove of that box."
     assert "0.7 or above" in condition_of(text)
-    escalating = "When the host under analysis lists escalate.sh at density 0.7 or above, recommend a Restore of that host."
+    escalating = "Whenever the box being inspected lists escalate.sh past density 0.7 or above, a Restore of it is due."
     assert rule_claims(escalating, with_instruction=True, bare=False) is None
 
 
@@ -137,7 +139,7 @@ def test_a_condition_runs_on_over_a_file_name_and_reads_no_level():
 
 def test_an_order_on_whichever_named_host_disputes_the_exception_for_one():
     general = said_in_words("U0, U3 or U4 shows an exploit -> Restore that host")
-    exception = said_in_words("User3 is the exception: when it shows an exploit, Remove it instead.")
+    exception = said_in_words("User3 differs, though: once exploited, Remove it instead.")
     assert general is not None and str(general[1]) == "do Restore that host"
     assert truth(general[0], read_situation("Alerts:\nUser4: Activity Exploit, Compromised User")) is True
     assert exception is not None and may_conflict(Meaning(*general), Meaning(*exception))
@@ -156,3 +158,18 @@ def test_a_party_of_unknown_condition_disputes_the_hosts_it_may_match():
     here = read_situation(_rows(Enterprise0="User"))
     assert undisputed_hosts(outranked, [party], here) == {"Enterprise0"}  # read as matching nothing for sure
     assert undisputed_hosts(outranked, [party], here, unknown=frozenset({0})) == frozenset()
+
+
+# -- a miss of the same code: what the analyses report ------------------------------------------------------------------
+
+
+def test_what_the_analyses_report_is_a_condition_not_the_rules_verdict():
+    (shell,) = evidence_tests("this step's analyses report a connection to port 4444 on that box")
+    assert shell.kind == "shell"
+    assert evidence_tests("report a reverse shell to the planner") == []
+
+
+def test_the_kind_of_file_before_its_names_is_the_evidences_too():
+    from forge.rulebook.language.judged import without_evidence
+
+    assert "dropper" not in without_evidence("its evidence lists a dropper file (payload.exe / payload.sh) at density 0.7 or above")

@@ -46,8 +46,10 @@ def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
 
 # (r39g) a rating whose rater is the step's analyses, "the analysis rates the box medium": what they report, a
 # condition, not the rule's own verdict (read as one, the rest was unread and the rule silent)
+# (r40h: or what they report, "this step's analyses reported a shell on it": read as the rule's own
+# "report", the evidence was no condition, and a rest made of it was unread, so the rule never spoke)
 _RATED_BY_ANALYSES = re.compile(r"\b(?:analyst|analysis|analyses)\s+(?:rates?|rated|gives?|gave|puts?|marks?|flags?|"
-                                r"labels?|scores?)\b[^.;,:]{0,20}$", re.IGNORECASE)
+                                r"labels?|scores?|reports?|reported)\b[^.;,:]{0,20}$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -220,8 +222,9 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
      r"(?:user\s+)?(?:account|acct|login|session)s?\b|\bnew\s+users?\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|subnet))",
      "new user"),
     # (r40h: or one of several names, "a dropper (payload.exe or payload.sh) at density 0.7 or above": the
-    # dot of the first name ended the reach, and the test asked for the last name alone)
-    (r"\b(?:file\s+(?:named\s+)?)?\(?(" + _FILE_NAME + r"(?:\s*(?:,|/|\bor\b)\s*" + _FILE_NAME + r")*)\)?(?![\w.])[^.;]{0,60}?"
+    # dot of the first name ended the reach, and the test asked for the last name alone; the kind of file named before
+    # them is the evidence's too, no word of state left over)
+    (r"\b(?:(?:[\w-]+\s+)?files?\s+(?:named\s+|called\s+)?)?\(?(" + _FILE_NAME + r"(?:\s*(?:,|/|\bor\b)\s*" + _FILE_NAME + r")*)\)?(?![\w.])[^.;]{0,60}?"
      r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)\s+or\s+(?:higher|more|above|greater)", "file"),
     (r"\b(\d+|ten|twelve|five|six|eight|twenty)\s+or\s+more\s+connections\s+on\s+(?:local\s+)?port\s+(\d+)", "connections"),
     (r"\banaly[sz](?:is|es)\b[^.;]{0,30}?\b(?:do|does)\s+not\s+(?:mention|name|cover|include)\b", "absent"),
