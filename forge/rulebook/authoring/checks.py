@@ -161,7 +161,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
         put_off = _put_off(words) if banned else set()
         stray = [v for v, _ in done + banned if not any(same_verb(o, v) for o in ordered)
                  and not (v == ANY_VERB and any(p.verb is None for p in words.prohibitions))
-                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(f, v) for f in put_off))]
+                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(f, v) for f in put_off))
+                 # (r40h) the move the text says the order beats ("X on ... beats a Monitor"), however far its
+                 # condition runs on, is the order's own "over"
+                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(d, v) for d in words.dispreferred))]
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")

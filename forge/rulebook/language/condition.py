@@ -992,7 +992,7 @@ def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...
     from forge.rulebook.language.predicate import Not  # lazy: as in `claims`
 
     parts, coarse, last = [], [], subject
-    for c in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+    for c in _CLAUSE_BREAK.split(condition or ""):
         denied = _denied_move_parts(c, last)
         if denied is not None:  # (r39m) "no Restore of it in the last two steps": read, and taken out of the clause
             parts.extend(denied)
@@ -1364,6 +1364,9 @@ def _of_count(atom, hosts: list[str], count: Count):
     return Not(Always()) if not groups else groups[0] if len(groups) == 1 else AnyOf(tuple(groups))
 
 
+# Where a condition's clauses part (r40h: not at the dot of a file name the evidence lists, "escalate.exe": cut there, its
+# first half read as the row's level, "escalate" as a host at root)
+_CLAUSE_BREAK = re.compile(r";|\.(?!(?:sh|exe|py|bat|ps1)\b)|\b(?:but|while|whereas)\b")
 _RUN_OF_LEVEL = re.compile(r"^\s*of\s+(?=(?:user|privileged|root|admin|unknown)\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|level\s+hosts?)\b))",
                            re.IGNORECASE)
 
@@ -1402,7 +1405,7 @@ def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()
     if history.get("newly_compromised") is not None or history.get("unchanged_for") is not None \
             or history.get("changed") is False:
         values["compromise"] = values["compromise"] or ("any" if history.get("newly_compromised") is not False
-                                                        or re.search(r"compromis|exploit|breach|infect|root|owned", clause, re.I)
+                                                        or re.search(r"compromis|exploit|breach|infect|root|owned|\bheld\b", clause, re.I)
                                                         else None)
     try:
         return parse_predicate({**where, **{k: v for k, v in values.items() if v is not None}, **history})
@@ -1412,7 +1415,7 @@ def _history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()
 
 def _history_unread(condition: str) -> bool:
     """Whether a clause of the condition speaks of history `_history_claim` cannot read (the host aside)."""
-    for clause in re.split(r"[;.]|\b(?:but|while|whereas)\b", condition or ""):
+    for clause in _CLAUSE_BREAK.split(condition or ""):
         clause = _NOT_YET.sub("", without_denied_moves(clause))  # (r39m: `_denied_move_parts`, `_history_parts` read those)
         if "history" in facts_needed(clause):
             history = history_conditions(clause)
@@ -1459,10 +1462,11 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
-    actually really truly indeed definitely genuinely whichever specifically particular particularly""".split())
+    actually really truly indeed definitely genuinely whichever specifically particular particularly held""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
-# specifically", "for User1 in particular", which is that host and no more)
+# specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
+# it, "while Enterprise2 is held")
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -1652,7 +1656,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
     condition = _NEWLY_GLOSS.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
-    clauses = re.split(r"[;.]|\b(?:but|while|whereas)\b", condition)
+    clauses = _CLAUSE_BREAK.split(condition)
     # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
     # or compromise")
     if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \

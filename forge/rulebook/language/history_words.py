@@ -32,7 +32,8 @@ RECENT_STEPS = 4  # "after a Remove" with no count: any step the context's histo
 _COUNT = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "a couple of": 2,
           "a few": 3, "several": 3}
 _N = r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|several)"
-_STATE = r"(?:compromis\w*|exploit\w*|breach\w*|infect\w*|hit|owned|popped|rooted|hacked|taken\s+over)"
+# (r40h: "held" as situation.py reads it, the attacker's hold on a host: "still held" was history left unplaced)
+_STATE = r"(?:compromis\w*|exploit\w*|breach\w*|infect\w*|hit|owned|popped|rooted|hacked|taken\s+over|held(?!\s+(?:back|off|up|for|until|steady)\b))"
 _DONE = r"(?P<verb>remov\w*|restor\w*|re-?imag\w*|analy[sz]\w*|decoy\w*|clean\w*|evict\w*|kill\w*|kick\w*|wip\w*|rebuil\w*)"
 
 def _any(*patterns: str) -> tuple[re.Pattern, ...]:
@@ -84,7 +85,10 @@ _ACTED = _any(
     rf"\b{_DONE}(?<=ed)(?=\s+(?:within\b|in\s+the\s+(?:last|past|previous)\b))")
 # the action did not change it: "still compromised after a Remove", "a Remove did not clear it", "despite a Restore"
 _UNCHANGED_AFTER = _any(
-    rf"\b(?:still|remains?|remained|stays?|stayed)\s+{_STATE}\s+(?:even\s+)?(?:after|following|despite|in\s+spite\s+of)\s+"
+    # (r40h: "stays owned just after the Restore": the step after the move, as "just after" is in _WITHIN; the
+    # state and the unchanged row were lost, and the rule fired wherever the move was made, the host clean or not shown)
+    rf"\b(?:still|remains?|remained|stays?|stayed)\s+{_STATE}\s+(?:even\s+)?(?:(?:right|just|immediately|directly)\s+)?"
+    rf"(?:after|following|despite|in\s+spite\s+of)\s+"
     rf"(?:(?:we|you|i)\s+)?(?:(?:a|an|the|our|my|your)\s+)?{_DONE}",
     rf"\b{_DONE}\s+(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't|won't|did\s+nothing\s+to)\s+"
     rf"(?:clear|fix|clean|help|work|stick|change|evict|remove|get\s+rid)",

@@ -46,8 +46,10 @@ def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
 
 # (r39g) a rating whose rater is the step's analyses, "the analysis rates the box medium": what they report, a
 # condition, not the rule's own verdict (read as one, the rest was unread and the rule silent)
+# (r40h: or what they report, "this step's analyses reported a shell on it": read as the rule's own
+# "report", the evidence was no condition, and a rest made of it was unread, so the rule never spoke)
 _RATED_BY_ANALYSES = re.compile(r"\b(?:analyst|analysis|analyses)\s+(?:rates?|rated|gives?|gave|puts?|marks?|flags?|"
-                                r"labels?|scores?)\b[^.;,:]{0,20}$", re.IGNORECASE)
+                                r"labels?|scores?|reports?|reported)\b[^.;,:]{0,20}$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,7 @@ def _shows(kind: str, amount: float, word: str, evidence: HostEvidence) -> Optio
         return bool(_evidence_users(lines) - known) if known is not None else None
     if kind == "file":
         densities = [float(d) for name, d in re.findall(r"\bfile\s+([\w.-]+)\s+density\s+(\d+(?:\.\d+)?)", lines, re.IGNORECASE)
-                     if not word or name.lower() == word]
+                     if not word or name.lower() in word.split("|")]
         return any(d >= amount for d in densities)
     if kind == "connections":
         counts = [int(n) for n, port in re.findall(r"(\d+)\s+connections?\s+on\s+local\s+port\s+(\d+)", lines, re.IGNORECASE)
@@ -207,6 +209,7 @@ RISK_SAID = r"\brisk\s*:?\s*(high|medium|low)\b|" + RISK_RATED
 RISK_LINE = re.compile(r"^\s*Risk:\s*\w+", re.IGNORECASE | re.MULTILINE)
 
 
+_FILE_NAME = r"[\w-]+\.(?:sh|exe|py|bat|ps1)\b"
 _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE), kind) for p, kind in (
     (r"\breverse\s+shell(?:\s+connection)?(?:\s+(?:to|on)\s+(?:remote\s+)?port\s+4444)?\b|"
      r"\b(?:(?:a\s+)?connection\s+to\s+)?(?:remote\s+)?port\s+4444\b", "shell"),
@@ -218,8 +221,11 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
      # (an account, a login; not "an unknown user host", a row at Compromised Unknown)
      r"(?:user\s+)?(?:account|acct|login|session)s?\b|\bnew\s+users?\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|subnet))",
      "new user"),
-    (r"\b(?:file\s+(?:named\s+)?)?([\w-]+\.(?:sh|exe|py|bat|ps1))\b[^.;]{0,60}?\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)\s+or\s+"
-     r"(?:higher|more|above|greater)", "file"),
+    # (r40h: or one of several names, "a dropper (payload.exe or payload.sh) at density 0.7 or above": the
+    # dot of the first name ended the reach, and the test asked for the last name alone; the kind of file named before
+    # them is the evidence's too, no word of state left over)
+    (r"\b(?:(?:[\w-]+\s+)?files?\s+(?:named\s+|called\s+)?)?\(?(" + _FILE_NAME + r"(?:\s*(?:,|/|\bor\b)\s*" + _FILE_NAME + r")*)\)?(?![\w.])[^.;]{0,60}?"
+     r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)\s+or\s+(?:higher|more|above|greater)", "file"),
     (r"\b(\d+|ten|twelve|five|six|eight|twenty)\s+or\s+more\s+connections\s+on\s+(?:local\s+)?port\s+(\d+)", "connections"),
     (r"\banaly[sz](?:is|es)\b[^.;]{0,30}?\b(?:do|does)\s+not\s+(?:mention|name|cover|include)\b", "absent"),
     (r"\b(windows|linux)\s+(?:(?:user|enterprise|op|operational)\s+)?(?:host|box|machine|server)s?\b|\bOS\s+(?:is\s+)?(windows|linux)\b",
@@ -300,8 +306,9 @@ def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:
         groups = [g for g in m.groups() if g is not None]
         if kind in ("risk", "os"):
             found.append(EvidenceTest("evidence", kind, host, word=groups[0].lower(), of=of))
-        elif kind == "file":
-            found.append(EvidenceTest("evidence", kind, host, float(groups[1]), groups[0].lower(), of))
+        elif kind == "file":  # (the names it may be, one word: "escalate.exe|escalate.sh")
+            names = "|".join(re.findall(_FILE_NAME, groups[0], re.IGNORECASE)).lower()
+            found.append(EvidenceTest("evidence", kind, host, float(groups[1]), names, of))
         elif kind == "connections":
             found.append(EvidenceTest("evidence", kind, host, float(count_of(groups[0])), groups[1], of))
         else:

@@ -30,6 +30,7 @@ from forge.rulebook.language.predicate import (
     PredicateError,
     atoms_of,
     holds,
+    host_truth,
     matched_hosts,
     may_overlap,
     may_overlap_on,
@@ -170,11 +171,13 @@ def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
 
 
 def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation,
-                     held: Optional[Predicate] = None) -> frozenset[str]:
+                     held: Optional[Predicate] = None, unknown: frozenset[int] = frozenset()) -> frozenset[str]:
     """The hosts `rule` acts on in `situation` (its moves' hosts, given what its trigger matched here) about which
     none of `others` disagrees with it: where it is the only word. Empty when a disagreement is not about hosts
     (a host-less verb: one action per step) or a meaning is not known. `held`: the whole reading of a compiled rule's
-    own words, which its predicate is held to at the gate: it speaks only for the hosts that reading matches too."""
+    own words, which its predicate is held to at the gate: it speaks only for the hosts that reading matches too.
+    `unknown`: the positions in `others` of parties whose condition is unknown here; each disputes the hosts it may
+    match (`hosts_it_may_match`), as it does when the dispute is found."""
     said = rule.semantic
     rule = disputing(rule) or rule
     if rule.when is None or rule.action is None:
@@ -187,15 +190,24 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
         kept = set(matched_hosts(held, situation))
         mine = tuple(h for h in mine if h in kept)
     free = set().union(*(m.hosts(mine) for m in (*rule.action.moves, rule.action.over) if m is not None))
-    for other in others:
+    for position, other in enumerate(others):
         other = disputing(other) or other
         if other.when is None or other.action is None:
             return frozenset()
-        disputed = clash_hosts(rule.action, other.action, mine, matched_hosts(other.when, situation))
+        # (r40h) a party whose condition is unknown here disputes the hosts it may match: read by what it matches for
+        # sure (none), the rule it outranks spoke there as if nobody disputed it
+        theirs = hosts_it_may_match(other.when, situation) if position in unknown else matched_hosts(other.when, situation)
+        disputed = clash_hosts(rule.action, other.action, mine, theirs)
         if disputed is not None and not disputed:
             return frozenset()
         free -= disputed or frozenset()
     return frozenset(free)
+
+
+def hosts_it_may_match(when: Predicate, situation: Situation) -> tuple[str, ...]:
+    """The hosts of a predicate's positive atoms whose value here is not false (true or unknown)."""
+    return tuple(dict.fromkeys(h for atom, negated in atoms_of(when) if not negated for h in atom.hosts()
+                               if host_truth(atom, h, situation) is not False))
 
 
 def _for_sure(when: Predicate) -> Predicate:

@@ -19,7 +19,10 @@ from typing import Optional
 from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, atoms_of, positive_hosts
-from forge.rulebook.language.wording import classes_in, order_without_conditions, read_wording
+from forge.rulebook.language.wording import HOST_AT_HAND, classes_in, hosts_in, order_without_conditions, read_wording
+
+
+_AT_HAND = re.compile(r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4096)
@@ -43,12 +46,24 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     # hosts the text names of the one class it orders for are that class's ("... on a user host; that goes for User1
     # through User4, leave User0 out"): its scope is the class, less what it excepts (rule_claims)
     hosts = [] if len(words.classes) == 1 and all(h in HOST_CLASSES[words.classes[0]] for h in words.hosts) else words.hosts
-    if words.prohibitions or words.dispreferred or len(verbs) != 1 or len(hosts) + len(words.classes) > 1:
+    if words.prohibitions or words.dispreferred or len(verbs) != 1 or not words.classes and len(hosts) > 1 and \
+            not _each_named_host(rule_claims(text, with_instruction=True, bare=False), hosts, words):
         return None
     claims = rule_claims(text, with_instruction=True, bare=False)
+    if not words.classes and len(hosts) > 1:
+        # (r40h) "U0, U3 or U4 shows an exploit -> Restore that host": the order on whichever named host its own state holds for,
+        # so the teacher's exception for one of them ("User2 is the exception: ... Restore it") is found and settled
+        return claims, RuleAction("do", Move(verbs[0], MATCHED))
+    if len(hosts) + len(words.classes) > 1:
+        return None
     if not hosts and not words.classes:
         # ("a host at root -> Restore": no host or class named, its order is for any host its claims say it is about,
         # so a teacher's exception on one named host is found and settled against it)
+        if claims is None and _AT_HAND.search(text):
+            # (r40h) "recommend a Restore of the host under analysis" with a condition on its evidence, which no claim
+            # states: the order is for the host at hand, whichever is shown (read as no order, its teacher's word
+            # never disputed a rule that prefers another move there)
+            return Atom(host_class="any"), RuleAction("do", Move(verbs[0], MATCHED))
         return (claims, RuleAction("do", Move(verbs[0], MATCHED))) if _of_any_host(claims) else None
     scope = Atom(host=hosts[0]) if hosts else Atom(host_class=words.classes[0])
     when = claims if claims is not None and positive_hosts(claims) <= positive_hosts(scope) else scope
@@ -93,6 +108,16 @@ def _preferred_instead(words, when: Predicate, forbidden: RuleAction) -> RuleAct
     if len(ordered) != 1:
         return forbidden
     return RuleAction("prefer", Move(ordered[0], MATCHED), over=forbidden.move)
+
+
+def _each_named_host(claims, hosts, words) -> bool:
+    """Whether claims are a state of each named host in turn, one alternative per host ("U0, U3 or U4 shows an exploit"), and
+    the order names none of them ("Remove that host"): an order on the host whose alternative holds. (An order that
+    lists the hosts itself, "remove X and Y when they are exploited", is left as it was.)"""
+    if not isinstance(claims, AnyOf) or not all(isinstance(p, Atom) and p.host is not None and not p.bare() for p in claims.parts):
+        return False
+    return sorted(p.host for p in claims.parts) == sorted(hosts) and \
+        not hosts_in(order_without_conditions(words.instruction, words.conditions))
 
 
 def _of_any_host(claims) -> bool:

@@ -71,7 +71,9 @@ _PROSE_COMPROMISE = (
     # the clause: "Unknown on a user box is not compromised" says what that level is not)
     (re.compile(r"\bunknown\s+on\b", re.I), "Unknown"),
     (re.compile(r"\b(?:not|un)[- ]?compromised\b|\bclean\b|\bno compromise\b", re.I), "No"),
-    (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|\bescalat", re.I), "Privileged"),
+    # (r40h: not a file the analyst's evidence names, "escalate.exe", "an escalate file": evidence, no level of the row)
+    (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|"
+                r"\bescalat(?!e\.(?:sh|exe|py|bat|ps1)\b|e\s+files?\b)", re.I), "Privileged"),
     (re.compile(r"\buser[- ]level\b|\buser (?:access|privileges?|compromise|shell)\b|\bcompromised (?:as|at) user\b|"
                 # ("Ent1 at User -> Remove", "User2 @ User": the level a host is at, as a note writes it; not "at user hosts")
                 r"\buser-compromised\b|(?:\bat|@)\s*user\b" + _NO_CLASS_NOUN_AFTER + r"|"

@@ -206,7 +206,10 @@ _COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|aga
                        + _VERB_WORD + r")", re.IGNORECASE)
 # "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
 # dispreferred (a comparison in another verb than "better than", _COMPARED).
-_BEATS = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+)?(?:(?:always|still|easily|clearly)\s+)?"
+# (r40h: what the move is on may be said at length, "an Analyse on any probed enterprise box with nothing worse on
+# it beats a Restore": one word there was all it read, and the rule was left semantic, its dispute unseen)
+_BEATS = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[^.;:,!?]{1,70}?\s+)?"
+                    r"(?:(?:always|still|easily|clearly)\s+)?"
                     r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
                     r"(?:(?:a|an|the|any)\s+)?(?P<second>" + _VERB_WORD + r")", re.IGNORECASE)
 # Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
@@ -826,7 +829,9 @@ _BUT_THEN = re.compile(r"^(?:(?:perhaps|maybe|honestly|admittedly|granted|sure|o
 
 # (r33m) the doubt said of the story, not of the teacher: "Perhaps it made no difference, but I'd sooner ...", "Maybe that
 # was bad luck, but from here on ..."
-_MAYBE_IT_BUT = re.compile(r"^(?:perhaps|maybe|possibly)\s*,?\s+(?:it|that|this)\b[^;:]*?,\s*but\s+(?P<rest>.+)$", re.IGNORECASE)
+# (r40h: or said as a possibility of the story, "It is possible red had moved on already, but ...")
+_MAYBE_IT_BUT = re.compile(r"^(?:(?:perhaps|maybe|possibly)\s*,?\s+(?:it|that|this)\b|it\s+is\s+(?:(?:quite|entirely|just)\s+)?"
+                           r"(?:possible|conceivable)\b)[^;:]*?,\s*but\s+(?P<rest>.+)$", re.IGNORECASE)
 
 # (r33m) "I'd rather reimage Op_Host2 than analyse it", "we would sooner plan a Restore than ...": the verb preferred
 _RATHER_ORDER = re.compile(r"^(?:i|we)(?:['\u2019]d|\s+would)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+"
@@ -936,8 +941,10 @@ def gives_order(sentence: str) -> bool:
                         and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
+    # (r40h) one move said to beat another, "an Analyse on a probed server beats a Restore": the teacher's preference
+    # in the present tense is an order, as "I'd prefer ..." is (a comparison told of the past, "beat", is no match)
     if _MODAL_ORDER.search(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or _ANY_VERB.search(body) \
-            or _forbids(body):
+            or _forbids(body) or _BEATS.search(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
@@ -1583,7 +1590,9 @@ def _clause_end(text: str, start: int) -> int:
     order that follows it."""
     rest = text[start:]
     end = len(rest)
-    for stop in re.finditer(r"[,;:.!?]|\s(?:then)\s|\s[\u2013\u2014-]\s", rest):
+    # (r40h: not the dot of a file name or a decimal, "escalate.exe", "density 0.9": the condition was cut there, and its
+    # first half, "lists an escalate", read as a host at root; a code comparison's "E1.activity" still ends at its dot)
+    for stop in re.finditer(r"[,;:!?]|\.(?!(?:sh|exe|py|bat|ps1)\b|\d)|\s(?:then)\s|\s[\u2013\u2014-]\s", rest):
         if stop.group(0) == "," and _HOST_BEFORE.search(rest[:stop.start()]) and _HOST_AFTER.match(rest[stop.end():]):
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
         if stop.group(0) == "," and _HELD_ASIDE.match(rest[stop.end():]):
@@ -2331,6 +2340,23 @@ def _one_row_table(lines: list[str]) -> list[tuple[str, str]]:
     return list(zip(header, row)) if len(header) == len(row) and all(header) and all(row) else []
 
 
+# (r40h) A yes/no question the order hangs on: "ask yourself: is Op_Host1 held? If so, remove it", "Is the op
+# server rooted? If so -> Restore it". The answer's "if it is" is the question said as a condition; read as no
+# statement at all, the rule's words placed nothing and its compiled trigger was held to nothing (it fired where the
+# host sat at Unknown). The question stays where it was: what leads it ("Before restoring X, ask:") is read as before.
+_QUESTION_THEN_ANSWER = re.compile(
+    r"\b(?P<aux>is|are)\s+(?P<subject>(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:hosts?|servers?|box(?:es)?|machines?)|"
+    r"[A-Za-z_]+\d+)\s+(?P<state>[^?.;:]{1,80}?)\s*\?\s*(?P<answer>if\s+(?:it\s+is|they\s+are|so|yes|the\s+answer\s+is\s+yes)\b)",
+    re.IGNORECASE)
+
+
+def _question_answered(text: str) -> str:
+    """`text` with the answer to a yes/no question ("is X Y? If it is, ORDER") said as the condition it answers ("is X
+    Y? If X is Y, ORDER")."""
+    return _QUESTION_THEN_ANSWER.sub(
+        lambda m: m[0][:m.start("answer") - m.start()] + f"If {m['subject']} {m['aux'].lower()} {m['state'].strip()}", text or "")
+
+
 def _form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
@@ -2359,7 +2385,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_form_lines_said(text).split())))))))))
+                               _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(text)).split())))))))))
     flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()

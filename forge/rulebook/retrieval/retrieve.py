@@ -52,10 +52,11 @@ from forge.rulebook.language.condition import (claims_decide, conceded_away, con
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
 from forge.rulebook.language.judged import Judged, judged_facts, judged_in
 from forge.rulebook.language.wording import read_wording
-from forge.rulebook.language.meaning import Meaning, conflict_in, disputing, meaning_of, undisputed_hosts
+from forge.rulebook.language.meaning import (Meaning, conflict_in, disputing, hosts_it_may_match, meaning_of,
+                                             undisputed_hosts)
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.action import opposed_hosts
-from forge.rulebook.language.predicate import (AllOf, Always, Not, atoms_of, host_truth, matched_hosts, predicate_to_json,
+from forge.rulebook.language.predicate import (AllOf, Always, Not, atoms_of, matched_hosts, predicate_to_json,
                                                truth as value_of)
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
@@ -173,15 +174,9 @@ def _may_conflict_here(a: Meaning, b: Meaning, a_unknown: bool, b_unknown: bool,
     """Whether two rules are opposed here, one (or both) of them with a condition unknown here: one forbids what the
     other orders (two teachers who disagree), on the hosts the unknown one may match (those whose state does not make
     it false) against what the other matches. Two orders of different verbs are no such dispute."""
-    hosts_a = _hosts_it_may_match(a.when, situation) if a_unknown else matched_hosts(a.when, situation)
-    hosts_b = _hosts_it_may_match(b.when, situation) if b_unknown else matched_hosts(b.when, situation)
+    hosts_a = hosts_it_may_match(a.when, situation) if a_unknown else matched_hosts(a.when, situation)
+    hosts_b = hosts_it_may_match(b.when, situation) if b_unknown else matched_hosts(b.when, situation)
     return opposed_hosts(a.action, b.action, hosts_a, hosts_b) is not None
-
-
-def _hosts_it_may_match(when, situation: Situation) -> tuple[str, ...]:
-    """The hosts of a predicate's positive atoms whose value here is not false (true or unknown)."""
-    return tuple(dict.fromkeys(h for atom, negated in atoms_of(when) if not negated for h in atom.hosts()
-                               if host_truth(atom, h, situation) is not False))
 
 
 class RuleIndex:
@@ -411,7 +406,9 @@ class RuleIndex:
         held = {self.content[i].rule_id: self._held[i] for i in at}
 
         def undisputed(rid: str, others) -> bool:
-            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation, held[rid]))
+            others = list(others)
+            return bool(undisputed_hosts(meaning[rid], [meaning[o] for o in others], situation, held[rid],
+                                         frozenset(i for i, o in enumerate(others) if o in maybe)))
 
         kept, decisions = resolve_conflicts(passing, self.records, set(passing) | maybe, actor, limit, related, undisputed,
                                             unknown=maybe)
