@@ -51,11 +51,12 @@ from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_deni
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to)
 from forge.rulebook.language.history_words import history_directions
-from forge.rulebook.language.judged import judged_facts, rating_away
+from forge.rulebook.language.judged import evidence_away, judged_facts, rating_away
 from forge.rulebook.language.phases import phase_named, phase_predicate
-from forge.rulebook.language.predicate import ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap, parse_predicate, positive_hosts
+from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
+                                               outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
+from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -123,6 +124,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str
             continue  # "after the box is rooted the trap no longer helps": where the order ends, which the predicate excludes
         if condition.text in conditions_not_applied(words):
             continue  # (r34m) "...; if only one of them is, this list says nothing": where the rule does not apply
+        if not negations_in(evidence_away(condition.text)):
+            continue  # (r40m) "its evidence lists no <file>": the evidence reading's own negation, the gate judges it
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
         about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
@@ -180,6 +183,21 @@ def _excepted_in_condition(words: Wording) -> set[str]:
     return {h for h in words.excepted if h in order and any(h in c.hosts and "except" in c.negations for c in words.conditions)}
 
 
+# (r40m) A move said after "before", with its verb and its host: "before restoring Op_Server0 (again)".
+_BEFORE_MOVE = re.compile(r"\bbefore\s+(?P<move>(?:re-?)?[a-z]+ing\s+(?:the\s+)?[\w-]+)", re.IGNORECASE)
+
+
+def _moves_put_second(words: Wording) -> set[tuple[str, str]]:
+    """(r40m) The (verb, host) moves an order puts after its own with "before <verb>ing <host>": a sequence, whose
+    second move an action may list in `then` (read as a contrast, the host was one the order must not be aimed at)."""
+    found = set()
+    for m in _BEFORE_MOVE.finditer(words.instruction):
+        verbs, hosts = verbs_in(m["move"]), hosts_in(m["move"])
+        if len(verbs) == 1 and len(hosts) == 1:
+            found.add((_verb(verbs[0]), hosts[0]))
+    return found
+
+
 def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reachable: set[str]) -> Optional[str]:
     """An action that turns the text around, whatever the compiler: a `never` of what the text orders, or aimed
     at another host than the one it forbids it on; a `prefer` whose dispreferred side the text does not
@@ -191,7 +209,10 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
     done, banned = _moves(action)
     forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred)
     spared = set(words.contrasted) | (set(words.excepted) - _excepted_in_condition(words))
-    for verb, target in done:
+    second = _moves_put_second(words)
+    for step, (verb, target) in enumerate(done):
+        if step and (verb, target) in second:
+            continue  # (r40m) "Remove Enterprise2 before restoring Op_Server0": that Restore is the order's next move
         if isinstance(target, str) and target in spared:
             return (f"target: the text contrasts its order with {target} (\"before\", \"rather than\", \"not\", \"except\"), "
                     f"but the action orders {verb} {target}: aim it at the host the text orders it for")
@@ -368,7 +389,12 @@ _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:enti
                             r"overweighting|overreading|overfitting)|not\s+(?:sure|certain)\s+(?:if|whether|that))\b", re.IGNORECASE)
 # A negated holding back is an order: "never hesitate to restore it", "don't wait to remove the attacker".
 _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
-                     r"neglect\w*|hold\w*\s+back|put\w*\s+off)\b", re.IGNORECASE)
+                     r"neglect\w*|hold\w*\s+back|put\w*\s+off)\b|"
+                     # (r40m) emphasis said with a "nothing" / "no": "nothing matters more", "nothing else matters", "no
+                     # exceptions", "no questions asked": how much the order counts, no negation of it
+                     r"\bnothing\s+(?:else\s+)?(?:matters|counts|comes\s+first)(?:\s+(?:more|as\s+much))?\b|"
+                     r"\bnothing\s+is\s+more\s+(?:urgent|important|pressing)\b|\bno\s+(?:exceptions?|questions\s+asked|excuses)\b",
+                     re.IGNORECASE)
 # Where an order's clause ends: a sentence, a semicolon, a dash, a ", but" ("Reimage Enterprise2, but never reimage the
 # other enterprise servers": the negation is the second clause's). A lone hyphen between spaces is a dash too, or a
 # list's item once its lines are joined (r39g: cases listed with their orders, then a line that gives any other case
@@ -812,7 +838,9 @@ def _stateless(words: Wording, predicate) -> Optional[str]:
     if not atoms or not all(atom.bare() for atom in atoms):
         return None
     # (the words that only name a host's presence, "in the alerts", state nothing)
-    stated = next((c for c in words.conditions if any(w.lower() not in _NAMING for w in state_words_in(c.text))), None)
+    # (r40m: nor a state word inside what the evidence reports, a file "escalate.sh": the gate judges that, judged.py)
+    stated = next((c for c in words.conditions if any(w.lower() not in _NAMING for w in state_words_in(evidence_away(c.text)))),
+                  None)
     if stated is None:
         return None
     return (f"bare: the condition states a state ({stated.text[:60]!r}) but the predicate only asks that the context shows "
@@ -1050,6 +1078,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     kept |= judged_facts(unexpressed or "")
     if any(atom.history() for atom, _ in atoms_of(predicate)):
         kept |= {"history"}
+    kept |= outcome_stated(predicate)  # (r40m: "a failed Restore": the move left the host unchanged)
     for spoken, kinds in spoken_facts(words):
         if rating_away(spoken) != spoken:  # (the rating the analyses give the one host named: the gate judges it there)
             kinds -= judged_facts(spoken)

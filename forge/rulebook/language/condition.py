@@ -30,10 +30,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Optional
 
-from forge.env.catalog import HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.history_words import denied_moves, history_conditions, without_denied_moves, without_history
-from forge.rulebook.language.judged import (RISK_LINE, RISK_RATED, evidence_away, evidence_tests, judged_facts, rating_away,
+from forge.rulebook.language.judged import (RISK_LINE, RISK_RATED, evidence_away, evidence_tests, file_names_away, judged_facts, rating_away,
                                             without_evidence)
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
@@ -86,7 +86,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("history", re.compile(
         # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
         # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g)
-        r"\b(?:still|again|already(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
+        # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
+        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)|again|already(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -251,8 +253,11 @@ _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|ho
                         r"\b(?:activ|compromis|alert|scan|exploit|fires?|shows?)|"
                         # ("nothing on the network shows any activity or any compromise": no host shows either)
                         r"\bnothing" + _ON_THE_NETWORK + r"\s+(?:shows?|has|is\s+showing|reports?)\s+(?:any\s+)?(?=activ|compromis)|\bnothing\s+(?:at\s+all\s+)?(?:is\s+)?(?:going\s+on|happening)\b|"
-                        r"\b(?:the\s+)?(?<!user\s)(?<!enterprise\s)(?<!operational\s)(?<!op\s)(?:network|everything|all)\s+(?:is\s+|looks\s+)?(?:quiet|calm|clean)\b|\bno\s+alerts?\b|"
-                        r"\b(?:quiet|calm|clean)\s+network\b",
+                        r"\b(?:the\s+)?(?<!user\s)(?<!enterprise\s)(?<!operational\s)(?<!op\s)(?:network|net|everything|all)\s+(?:is\s+|looks\s+)?(?:quiet|calm|clean)\b|\bno\s+alerts?\b|"
+                        # (r40m: the network in shorthand, "quiet net", and "nothing on any host": every host quiet, not "no
+                        # host is quiet", the opposite it was read as)
+                        r"\b(?:quiet|calm|clean)\s+(?:network|net)\b|\bnothing\s+(?:at\s+all\s+)?(?:on|in|at)\s+any\s+(?:host|machine|box)\b"
+                        r"(?!\s*,?\s*(?:but|except|other|apart|besides|save|bar)\b)",
                         re.IGNORECASE)
 # "a host", "any machine", "nothing", "no host": a statement about hosts of no class in particular
 _SOME_HOST = re.compile(r"\b(?:a|an|any|some|every|each)\s+(?:host|machine|box|server|node)s?\b|"
@@ -493,10 +498,10 @@ _COMMA_THEN_CLASS_STATE = re.compile(r",\s+(?=(?:an?|some|one)\s+(?:user|enterpr
 
 # "User0 is the only compromised user host", "E1 the only hacked ent srv": that host in that state and no other host of
 # its class in it (read as the host and its class both in the state, "only" placed nowhere, it was wider than its text)
-_STATE_WORD = r"(?:compromised|owned|exploited|scanned|infected|hacked|breached)"
+_STATE_WORD = r"(?:compromised|owned|exploited|scanned|infected|hacked|breached|hit|rooted|pwned)"  # (r40m: "hit", "rooted")
 _ONLY_ONE_NAMED = re.compile(rf"\b(?P<host>[A-Za-z_]+\d)\s+(?:is\s+)?the\s+only\s+(?:(?P<s1>{_STATE_WORD})\s+)?"
                              r"(?P<cls>user|enterprise|operational|op)\s+(?:host|box|server|machine|workstation)\b"
-                             rf"(?:\s+(?:that\s+is\s+|which\s+is\s+|to\s+be\s+)?(?P<s2>{_STATE_WORD})\b)?", re.IGNORECASE)
+                             rf"(?:\s+(?:that\s+is\s+|which\s+is\s+|to\s+be\s+|got\s+|gets\s+|was\s+)?(?P<s2>{_STATE_WORD})\b)?", re.IGNORECASE)
 # "network-wide", "on the whole network": on the network, which a count of hosts already means ("just one box hacked
 # network-wide"; "whole" was a word the reading did not place, so the count was left unjudged)
 _NETWORK_WIDE = re.compile(r"\b(?:network|estate)[\s-]wide\b|\b(?:on|in|across)\s+the\s+(?:whole|entire)\s+network\b", re.IGNORECASE)
@@ -595,6 +600,13 @@ def spelled_out(condition: str) -> str:
     return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
 
 
+# (r40m) "the defender" in lower case as who acts ("the defender made no move on it", "the defender has removed it"): the
+# blue agent, us; read as the host Defender, the rule also asked that host be shown.
+_DEFENDER_ACTING = re.compile(r"\b[Tt]he\s+defender(?=\s+(?:(?:has|had|have)\s+)?(?:took|takes|taken|chose|chooses|chosen|picked|picks|did|does|"
+                              r"done|made|makes|ran|runs|tried|tries|used|uses|played|plays|acted|acts|moved|moves|removed|"
+                              r"removes|restored|restores|analy[sz]ed|analy[sz]es|spent|spends|wasted|wastes)\b)")
+
+
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
            universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
@@ -610,6 +622,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     condition); False for what an order acts on ("restore all compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
+    condition = file_names_away(condition)  # (r40m: what the evidence lists is the gate's to judge, judged.py)
+    condition = _DEFENDER_ACTING.sub("we", condition)  # (r40m: "the defender took no action": we, not the Defender host)
     if episode_claims(condition):
         return _episode_first(condition, subject, unresolved, group, universal)
     if _ONLY_ON_LIST.search(hosts_alone_as_only(condition)):
@@ -992,7 +1006,7 @@ def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...
     from forge.rulebook.language.predicate import Not  # lazy: as in `claims`
 
     parts, coarse, last = [], [], subject
-    for c in _CLAUSE_BREAK.split(condition or ""):
+    for c in (p for piece in _CLAUSE_BREAK.split(condition or "") for p in _history_then_state(piece)):
         denied = _denied_move_parts(c, last)
         if denied is not None:  # (r39m) "no Restore of it in the last two steps": read, and taken out of the clause
             parts.extend(denied)
@@ -1008,6 +1022,21 @@ def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...
             parts.append(Not(atom) if not_yet else atom)
             last = atom.host if atom.host is not None else last
     return parts, coarse, last
+
+
+# (r40m) "and" (or "+") before another host said in a state of its own: "E2 removed within the last 3 steps and E1 owned"
+_AND_HOST_STATED = re.compile(r"\s+(?:and|\+|&)\s+(?=(?:the\s+)?[A-Za-z_]+\d\s+(?:is\s+|was\s+|gets\s+|got\s+)?(?:owned|compromised|"
+                              r"exploited|scanned|rooted|hit|hacked|breached|infected|probed)\b)", re.IGNORECASE)
+
+
+def _history_then_state(clause: str) -> list[str]:
+    """(r40m) A clause whose history on one host is followed by "and <another host> <state>" as two clauses, the history
+    first (read as one, the history atom took both hosts and the clause was unread); any other clause as it was."""
+    pieces = _AND_HOST_STATED.split(clause, maxsplit=1)
+    if len(pieces) != 2 or "history" not in facts_needed(pieces[0]) or "history" in facts_needed(pieces[1]) \
+            or len(hosts_in(pieces[0])) != 1 or set(hosts_in(pieces[1])) & set(hosts_in(pieces[0])):
+        return [clause]
+    return pieces
 
 
 def _denied_move_parts(clause: str, last: Optional[str]) -> Optional[list]:
@@ -1030,9 +1059,13 @@ def _denied_move_parts(clause: str, last: Optional[str]) -> Optional[list]:
             where = {"host": last}
         elif len(classes_in(clause)) == 1 and not hosts_in(clause):
             where = {"host_class": classes_in(clause)[0]}
+        elif not classes_in(clause) and not hosts_in(clause) and re.match(r"(?:that|the)\s+(?:host|box|machine)$", move.who, re.I):
+            where = {"host_class": "any"}  # (r40m) "no action on that host": no host had it (narrower, never wider)
         else:
             return None
-        parts.append(Not(Atom(**where, acted=move.verb, within=move.within)))
+        # (r40m) "no decoy on it": none of the decoys, each verb of the catalogue
+        verbs = [v for v in HOST_VERBS if v.startswith("Decoy")] if move.verb == "Decoy" else [move.verb]
+        parts.extend(Not(Atom(**where, acted=verb, within=move.within)) for verb in verbs)
     return parts
 
 
@@ -1450,7 +1483,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     machine machines box boxes server servers node nodes system systems one ones compromised compromise compromises
     exploited exploit exploits exploiting scanned scan scans scanning privileged privilege privileges root rooted admin
     administrator level user enterprise operational op ot workstation workstations desktop desktops laptop laptops
-    subnet network quiet clean idle calm no not none nothing never without except only yet but either neither nor
+    subnet network quiet clean idle calm untouched uncompromised no not none nothing never without except only yet but either neither nor
     activity active suspicious alert alerts sign signs attacker attackers red access rights foothold footholds owned infected
     breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
     exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun initial
@@ -1502,6 +1535,11 @@ def _other_than_as_except(condition: str) -> str:
     return _OTHER_THAN.sub(lambda m: "except" if hosts_in(m["first"]) else m.group(0), condition)
 
 
+# (r40m) The context's lines of past steps named as what tells the history: "the recent steps show (that)", "the history says".
+_HISTORY_SHOWS = re.compile(r"\b(?:the\s+)?(?:(?:recent|last|past|previous)\s+steps|(?:step\s+|host\s+)?history(?:\s+lines)?)\s+"
+                            r"(?:show|shows|say|says|list|lists|tell|tells)\b(?:\s+that\b)?", re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
@@ -1526,6 +1564,8 @@ def unplaced(condition: str) -> list[str]:
     # (a note's "row says E0 Unknown", with no article: the row that says it is that host's, and "says" is "shows")
     spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+)?rows?\s+(?:says?|reads?|shows?|is|are|sits?|stands?)\b",
                     " it shows ", spared, flags=re.IGNORECASE)
+    # (r40m: "the recent steps show we removed it": the context's history lines as the source of what the history says)
+    spared = _HISTORY_SHOWS.sub(" ", spared)
     # (a number left once hosts and counts are read is a port, a score, a threshold: something the reading does not place)
     return [w for w in re.findall(r"[a-z][a-z'-]+|\b\d+\b", spared.lower()) if w not in _PLACED and not w.endswith("'s")
             and not ("-" in w and all(part in _PLACED for part in w.split("-") if part))]  # "admin-level"
@@ -1937,23 +1977,45 @@ def guard_claims(rest: str, when):
         found = _rest_claims(left, when)
     # (read as a semantic rule's words are, `confirmed`: "two or more user hosts compromised" is not met by a user row at
     # Compromised Unknown; the rest let a rule through on one compromised user host and one at Unknown)
-    return confirmed(found) if found is not None else Not(Always())
+    return _on_matched_host(confirmed(found), when) if found is not None else Not(Always())
+
+
+def _on_matched_host(found, when):
+    """(r40m) A rest that denies moves on "that user host" of a predicate over a class ("no decoy went on that box during
+    the past two turns"): the host the predicate matches, not every host of the class. Read of the class, a
+    decoy on another user host silenced the rule for the one it is for; bound here, some host of the class meets both.
+    Anything else is returned as it was."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    parts = found.parts if isinstance(found, AllOf) else (found,)
+    if not isinstance(when, Atom) or when.host is not None or when.host_class is None:
+        return found
+    if not all(isinstance(p, Not) and isinstance(p.part, Atom) and p.part.host_class == when.host_class
+               and p.part.acted is not None and p.part.activity is None and p.part.compromise is None for p in parts):
+        return found
+    hosts = HOSTS if when.host_class == "any" else HOST_CLASSES[when.host_class]
+    return AnyOf(tuple(AllOf((when.on(h), *(Not(p.part.on(h)) for p in parts))) for h in hosts))
 
 
 # The words a rest uses to say the step's analyses report something of the host the predicate matches, besides the
 # evidence itself: "this step's analyses show ... on that user host", "the analysis rates it ...".
 _ANALYSES_FRAME = frozenset("""this the step step's steps current analysis analyses analyst analysis's show shows showing
     report reports reporting list lists rate rates rated give gives that host box machine server it its on of for in
-    a an user enterprise op operational remote local""".split())
+    a an user enterprise op operational remote local
+    analysed analyzed under host's box's""".split())  # (r40m: the host the analyst analyses)
+# (r40m) The analyst's own evidence named as the source, of the host it analyses: "the analysed host's evidence lists ..."
+_ANALYSED_EVIDENCE = re.compile(r"\bthe\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)\s+evidence\s+(?:lists|shows)\b",
+                                re.IGNORECASE)
 
 
 def _evidence_alone(rest: str, when) -> bool:
     """(r39g) Whether a guard rest states only what the step's analyses report of the hosts the predicate matches (a
     reverse shell, a risk rating): judged.py judges it of those hosts (`judged_in`, with `of`); nothing is left for the
     claims. Read for claims it was unplaced, and the rule silent where the analyses showed just that."""
-    if when is None or not evidence_tests(rest, when) or hosts_in(rest) or negations_in(rest):
+    # (r40m: a negation inside what the evidence reports, "lists no escalate file", is that reading's own)
+    if when is None or not evidence_tests(rest, when) or hosts_in(rest) or negations_in(evidence_away(rest)):
         return False
-    words = re.findall(r"[a-z][a-z'_]*", evidence_away(rest).lower())
+    words = re.findall(r"[a-z][a-z'_]*", _ANALYSED_EVIDENCE.sub(" ", evidence_away(rest)).lower())
     return all(w in _ANALYSES_FRAME for w in words)
 
 

@@ -72,7 +72,9 @@ _WINDOWS = (*_any(rf"\b(?:within|in)\s+(?:the\s+)?(?:last|past|previous)\s+{_N}\
                   rf"\bwithin\s+{_N}\s+(?:steps|turns)\b"), *_WINDOW_AFTER)
 _WITHIN = (*_WINDOWS,
            # "just after a Restore of it": the step after the action, not any step the history shows
-           *_any(r"\b(?:right|just|immediately|directly)\s+(?:after|following)\b"))
+           *_any(r"\b(?:right|just|immediately|directly)\s+(?:after|following)\b",
+                 # (r40m) "after just restored", "once it has just been removed": the step after it as well
+                 r"\b(?:after|following|once|since)\s+(?:(?:it|we|you|i|they)\s+)?(?:(?:has|have|had|was|were)\s+)?just\b"))
 # the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
 _CHANGED_AFTER = _any(r"\b(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
                       r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
@@ -119,8 +121,8 @@ def denied_moves(clause: str) -> list[DeniedMove]:
     found = []
     for pattern in _DENIED_MOVE:
         for m in pattern.finditer(clause):
-            verb = next(iter(verbs_in(m["verb"])), None)
-            if verb is not None and verb != "Decoy":
+            verb = "any" if m["verb"].lower() in ("action", "move") else next(iter(verbs_in(m["verb"])), None)
+            if verb is not None:  # (r40m: "Decoy" too, any decoy: condition._denied_move_parts denies each)
                 found.append(DeniedMove(verb, m["who"], min(_count(m), 30)))
     return found
 
@@ -220,9 +222,21 @@ class HistoryDirections:
     unscanned: bool
 
 
+# (r40m) A change said in an exception or denied, "unless its row has changed", "if it has not changed": no change.
+_CHANGE_DENIED_BEFORE = re.compile(r"\b(?:unless|until|except\s+(?:if|when|where)|not|never|no)\b[^.;,:]*$|n['\u2019]t\s+(?:\w+\s+)?$",
+                                   re.IGNORECASE)
+
+
+def _changes(text: str) -> tuple[bool, bool]:
+    """(said changed, said unchanged by a change denied) of `text`'s change words (`_TURNED_WORDS`)."""
+    denied = [bool(_CHANGE_DENIED_BEFORE.search(text[:m.start()])) for m in _TURNED_WORDS.finditer(text)]
+    return False in denied, True in denied
+
+
 def history_directions(text: str) -> HistoryDirections:
+    turned, kept = _changes(text)
     return HistoryDirections(fresh=bool(_FRESH_WORDS.search(text)), held=bool(_HELD_BEFORE_WORDS.search(text)),
-                             unchanged=bool(_UNCHANGED_WORDS.search(text)), turned=bool(_TURNED_WORDS.search(text)),
+                             unchanged=bool(_UNCHANGED_WORDS.search(text)) or kept, turned=turned,
                              unscanned=bool(_UNSCANNED_WORDS.search(text)))
 
 

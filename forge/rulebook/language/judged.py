@@ -46,8 +46,8 @@ def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
 
 # (r39g) a rating whose rater is the step's analyses, "the analysis rates the box medium": what they report, a
 # condition, not the rule's own verdict (read as one, the rest was unread and the rule silent)
-# (r40h: or what they report, "this step's analyses reported a shell on it": read as the rule's own
-# "report", the evidence was no condition, and a rest made of it was unread, so the rule never spoke)
+# (r40h, r40m: or what they report, "this step's analyses reported a shell on it": their finding, a condition;
+# read as the rule's own "report", the evidence was no condition, and a rest made of it was unread)
 _RATED_BY_ANALYSES = re.compile(r"\b(?:analyst|analysis|analyses)\s+(?:rates?|rated|gives?|gave|puts?|marks?|flags?|"
                                 r"labels?|scores?|reports?|reported)\b[^.;,:]{0,20}$", re.IGNORECASE)
 
@@ -164,6 +164,10 @@ def _shows(kind: str, amount: float, word: str, evidence: HostEvidence) -> Optio
         densities = [float(d) for name, d in re.findall(r"\bfile\s+([\w.-]+)\s+density\s+(\d+(?:\.\d+)?)", lines, re.IGNORECASE)
                      if not word or name.lower() in word.split("|")]
         return any(d >= amount for d in densities)
+    if kind == "no file":
+        # (the name said, or its kind's: "escalate" is any escalate.<ext>)
+        listed = [name.lower() for name in re.findall(r"\bfile\s+([\w.-]+)", lines, re.IGNORECASE)]
+        return not any(name == word or name.split(".")[0] == word for name in listed)
     if kind == "connections":
         counts = [int(n) for n, port in re.findall(r"(\d+)\s+connections?\s+on\s+local\s+port\s+(\d+)", lines, re.IGNORECASE)
                   if not word or port == word]
@@ -209,9 +213,14 @@ RISK_SAID = r"\brisk\s*:?\s*(high|medium|low)\b|" + RISK_RATED
 RISK_LINE = re.compile(r"^\s*Risk:\s*\w+", re.IGNORECASE | re.MULTILINE)
 
 
+# A file's name as evidence lists it: "escalate.sh", "cmd.exe".
 _FILE_NAME = r"[\w-]+\.(?:sh|exe|py|bat|ps1)\b"
+
+
 _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE), kind) for p, kind in (
-    (r"\breverse\s+shell(?:\s+connection)?(?:\s+(?:to|on)\s+(?:remote\s+)?port\s+4444)?\b|"
+    # (r40m: the port said in brackets after the shell, "reverse shell (rport 4444)", "(remote port 4444)", is the same shell)
+    (r"\breverse\s+shell(?:\s+connection)?(?:\s+(?:to|on)\s+(?:remote\s+)?port\s+4444\b|\s*\(\s*(?:to\s+)?(?:remote\s+port|rport|"
+     r"port)\s*4444\s*\)|\b)|"
      r"\b(?:(?:a\s+)?connection\s+to\s+)?(?:remote\s+)?port\s+4444\b", "shell"),
     (RISK_SAID, "risk"),
     (r"\bmore\s+process(?:es)?\s+than\s+(?:the\s+|its\s+)?baseline|\bprocess\s+count\s+(?:above|over|exceeds|higher\s+than)\s+"
@@ -221,12 +230,18 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
      # (an account, a login; not "an unknown user host", a row at Compromised Unknown)
      r"(?:user\s+)?(?:account|acct|login|session)s?\b|\bnew\s+users?\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|subnet))",
      "new user"),
-    # (r40h: or one of several names, "a dropper (payload.exe or payload.sh) at density 0.7 or above": the
-    # dot of the first name ended the reach, and the test asked for the last name alone; the kind of file named before
-    # them is the evidence's too, no word of state left over)
-    (r"\b(?:(?:[\w-]+\s+)?files?\s+(?:named\s+|called\s+)?)?\(?(" + _FILE_NAME + r"(?:\s*(?:,|/|\bor\b)\s*" + _FILE_NAME + r")*)\)?(?![\w.])[^.;]{0,60}?"
+    # (r40h, r40m: or one of several names, "a dropper (payload.exe or payload.sh) at density 0.7 or above", "a dropper
+    # file (drop.sh / drop.exe)": the dot of the first name ended the reach, and the last name alone was asked; the kind
+    # of file named before them is the evidence's too, no word of state left over)
+    (rf"\b(?:(?:an?\s+|the\s+)?[\w-]+\s+files?\s*\(\s*|(?:[\w-]+\s+)?files?\s+(?:named\s+|called\s+)?)?\(?"
+     rf"({_FILE_NAME}(?:\s*(?:/|,|\bor\b)\s*{_FILE_NAME})*)\s*\)?(?![\w.])[^.;]{{0,60}}?"
      r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)\s+or\s+(?:higher|more|above|greater)", "file"),
-    (r"\b(\d+|ten|twelve|five|six|eight|twenty)\s+or\s+more\s+connections\s+on\s+(?:local\s+)?port\s+(\d+)", "connections"),
+    # (r40m) a file the evidence does not list, said with its own negation: "lists no escalate file", "without escalate.sh"
+    (rf"\b(?:no|without)\s+(?:an?\s+|any\s+)?(?:({_FILE_NAME})|([\w-]+)\s+files?)\b", "no file"),
+    # (r40m: also "more than <n> connections", "<n>+ conns", and where they come from, "from one address")
+    (r"\b(?P<more>more\s+than\s+|over\s+)?(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)(?(more)|(?:\s*\+|\s+or\s+more))\s+"
+     r"(?:connections|conns)\s+(?:on|to)\s+(?:local\s+)?port\s+(?P<port>\d+)"
+     r"(?:\s+(?:from|to|on)\s+(?:one|a\s+single|the\s+same)\s+(?:address|ip|source|box|host))?", "connections"),
     (r"\banaly[sz](?:is|es)\b[^.;]{0,30}?\b(?:do|does)\s+not\s+(?:mention|name|cover|include)\b", "absent"),
     (r"\b(windows|linux)\s+(?:(?:user|enterprise|op|operational)\s+)?(?:host|box|machine|server)s?\b|\bOS\s+(?:is\s+)?(windows|linux)\b",
      "os"),
@@ -280,6 +295,17 @@ def judged_facts(text: str) -> frozenset[str]:
     return frozenset({"risk"}) if any(t.kind == "risk" for t in evidence_tests(text)) else frozenset()
 
 
+# (r40m) A file the evidence lists, by its name or its kind: "escalate.sh", "an escalate file" (and the "no" that says
+# the evidence lists none: that negation is the evidence reading's, "no file")
+_FILE_MENTION = re.compile(rf"\b(?:(?:no|without)\s+(?:an?\s+|any\s+)?)?(?:{_FILE_NAME}\b|[\w-]+\s+files?\b)", re.IGNORECASE)
+
+
+def file_names_away(text: str) -> str:
+    """(r40m) `text` with each file the evidence may list named only as "file": a file's name is no state of a host
+    ("escalate.sh", "an escalate file" read as the host escalated, Privileged, held the rule to a row it does not ask of)."""
+    return _FILE_MENTION.sub("file", text or "")
+
+
 def evidence_away(condition: str) -> str:
     """(r39g) A condition without every mention of what these readings read in it (each reading's words, said as a
     condition): for the words left to need no fact of their own. `without_evidence` takes away only the mentions
@@ -309,8 +335,11 @@ def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:
         elif kind == "file":  # (the names it may be, one word: "escalate.exe|escalate.sh")
             names = "|".join(re.findall(_FILE_NAME, groups[0], re.IGNORECASE)).lower()
             found.append(EvidenceTest("evidence", kind, host, float(groups[1]), names, of))
-        elif kind == "connections":
-            found.append(EvidenceTest("evidence", kind, host, float(count_of(groups[0])), groups[1], of))
+        elif kind == "no file":
+            found.append(EvidenceTest("evidence", kind, host, word=groups[0].lower(), of=of))
+        elif kind == "connections":  # ("more than five": six or more)
+            least = count_of(m["n"]) + (1 if m["more"] else 0)
+            found.append(EvidenceTest("evidence", kind, host, float(least), m["port"], of))
         else:
             found.append(EvidenceTest("evidence", kind, host, of=of))
     return found

@@ -433,6 +433,15 @@ def matched_hosts(p: Predicate, situation: Situation) -> tuple[str, ...]:
     return ()
 
 
+def outcome_stated(p: Optional[Predicate]) -> frozenset[str]:
+    """(r40m) {"action outcome"} where a predicate says what a move of the defender did to a host (`acted` with `changed`:
+    "a failed Restore" is one that left it unchanged), else nothing: the words of that outcome are then stated."""
+    if p is None:
+        return frozenset()
+    return frozenset({"action outcome"}) if any(a.acted is not None and a.changed is not None for a, _ in atoms_of(p)) \
+        else frozenset()
+
+
 def atoms_of(p: Predicate, negated: bool = False):
     """Every atom of a predicate with whether it stands negated (under an odd number of `not`)."""
     if isinstance(p, Atom):

@@ -104,7 +104,8 @@ _PROSE_COMPROMISE = (
                 r"\b(?:gets?|got|spreads?|moves?|moved|pivots?|pivoted|jumps?|jumped)\s+to\b)", re.I), SOME),
 )
 _PROSE_ACTIVITY = (
-    (re.compile(r"\bno activity\b|\bquiet\b|\bidle\b", re.I), "None"),
+    # (r40m: "untouched", as "quiet": nothing shown on it)
+    (re.compile(r"\bno activity\b|\bquiet\b|\bidle\b|\buntouched\b", re.I), "None"),
     (re.compile(r"\bexploit", re.I), "Exploit"),
     # ("the reconnaissance reaches the op subnet": the hosts there are scanned, not yet compromised)
     (re.compile(r"\bscan|\bprob(?:e|es|ed|ing)\b|\bport[- ]?sweep|\benumerat|\bfingerprint|"
@@ -293,7 +294,7 @@ def _stated(text: str) -> tuple[State, Negated]:
         # activity and no compromise (an exploited or compromised host was scanned)
         return (QUIET_ACTIVITY, QUIET_COMPROMISE), None
     if found is not None and prose_activity == QUIET_ACTIVITY and prose_compromise is None and compromise is None \
-            and negated is None and re.fullmatch(r"quiet", found.group(0), re.IGNORECASE):
+            and negated is None and re.fullmatch(r"quiet|untouched", found.group(0), re.IGNORECASE):
         prose_compromise = QUIET_COMPROMISE  # "User3 quiet": nothing shown on it, no activity and no compromise
     prose_activity, prose_compromise = _either_value(bare, prose_activity, prose_compromise, negated)
     return (_canon(activity.group(1), _ACT_VALUES) if activity else prose_activity,

@@ -206,9 +206,9 @@ _COMPARED = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|aga
                        + _VERB_WORD + r")", re.IGNORECASE)
 # "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
 # dispreferred (a comparison in another verb than "better than", _COMPARED).
-# (r40h: what the move is on may be said at length, "an Analyse on any probed enterprise box with nothing worse on
-# it beats a Restore": one word there was all it read, and the rule was left semantic, its dispute unseen)
-_BEATS = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[^.;:,!?]{1,70}?\s+)?"
+# (r40h, r40m: what the move is on may be said at length, "an Analyse on any probed enterprise box with nothing worse
+# on it beats a Restore": one word there was all it read, and the rule was left semantic, its dispute unseen)
+_BEATS = re.compile(r"(?P<first>" + _VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+(?:[^.;:,!?]{0,80}?\s)?)?"
                     r"(?:(?:always|still|easily|clearly)\s+)?"
                     r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
                     r"(?:(?:a|an|the|any)\s+)?(?P<second>" + _VERB_WORD + r")", re.IGNORECASE)
@@ -829,9 +829,10 @@ _BUT_THEN = re.compile(r"^(?:(?:perhaps|maybe|honestly|admittedly|granted|sure|o
 
 # (r33m) the doubt said of the story, not of the teacher: "Perhaps it made no difference, but I'd sooner ...", "Maybe that
 # was bad luck, but from here on ..."
-# (r40h: or said as a possibility of the story, "It is possible red had moved on already, but ...")
-_MAYBE_IT_BUT = re.compile(r"^(?:(?:perhaps|maybe|possibly)\s*,?\s+(?:it|that|this)\b|it\s+is\s+(?:(?:quite|entirely|just)\s+)?"
-                           r"(?:possible|conceivable)\b)[^;:]*?,\s*but\s+(?P<rest>.+)$", re.IGNORECASE)
+# (r40h, r40m: or said as a possibility of the story, "It is possible red had moved on already, but ...")
+_MAYBE_IT_BUT = re.compile(r"^(?:(?:perhaps|maybe|possibly)\s*,?\s+(?:it|that|this)|it\s+(?:is|was|'s)\s+(?:(?:quite|entirely|just)\s+)?"
+                           r"(?:possible|conceivable|likely)|it\s+(?:may|might|could)\s+(?:be|have\s+been))\b[^;:]*?,\s*but\s+(?P<rest>.+)$",
+                           re.IGNORECASE)
 
 # (r33m) "I'd rather reimage Op_Host2 than analyse it", "we would sooner plan a Restore than ...": the verb preferred
 _RATHER_ORDER = re.compile(r"^(?:i|we)(?:['\u2019]d|\s+would)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+"
@@ -877,7 +878,8 @@ def gives_order(sentence: str) -> bool:
     body = _LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
     body = _FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
     # ("Right after you restore a host, ...": the moment, said with its adverb)
-    lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against)\b"
+    # (r40m: "From step 26 onwards, ...": a window of steps that opens the order)
+    lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against|from)\b"
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     # ("right after we removed Enterprise1, plan an Analyse of it": the defender's own last move, a condition on its
     # history, not a story, where no step of the episode is told)
@@ -911,6 +913,9 @@ def gives_order(sentence: str) -> bool:
         return True  # "Remove is as far as we go there": an order of that verb, and no further
     if _RATHER_ORDER.match(body):
         return True  # (r33m) "I'd sooner restore User3 than remove it": the teacher's preference is the order
+    beats = _BEATS.search(body)
+    if beats and re.fullmatch(r"\s*(?:(?:a|an|the|any)\s+)?", body[:beats.start()]):
+        return True  # (r40m) "a DecoyTomcat on a probed op box beats a Monitor": the move it judges better is the order
     bad = _BAD_IDEA.search(body)
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
@@ -1517,7 +1522,9 @@ def _situation_after(order: str, following: list[str]) -> tuple[str, str]:
     return order, ""
 
 
-_INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of)\s+(?:\w+\s+){0,2}?(?="
+# (r40m: and a move's judgement over another, "beats a Monitor", which ends the condition said before it)
+_INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|beats|trumps|outranks|"
+                              r"wins\s+over)\s+(?:\w+\s+){0,2}?(?="
                               + _VERB_WORD + r")", re.IGNORECASE)
 
 
@@ -1562,6 +1569,8 @@ _HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:th
                          r"six|a\s+few|several|a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)|"
                          r"(?:\d+|two|three|four|five|six)\s+(?:steps|turns)\s+(?:running|in\s+a\s+row|straight))\s*(?=[,;:.]|$)",
                          re.IGNORECASE)
+_HOW_LONG = re.compile(r"\s*(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:\d+|one|two|three|four|five|six|a\s+few|several|"
+                       r"a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)\b", re.IGNORECASE)
 _ABSENCES_SPELLED = re.compile(r"\s*(?:and\s+|or\s+|nor\s+)?(?:no|zero)\s+(?:scans?|scanning|exploits?|"
                                r"compromises?|activity|alerts?)\b(?:\s+(?:anywhere|at\s+all|on\s+any\s+host))?\s*(?=[,;:.]|\s+(?:and|or|nor)\s|$)",
                                re.IGNORECASE)
@@ -1597,6 +1606,9 @@ def _clause_end(text: str, start: int) -> int:
             continue  # a list of hosts ("if User2, User3 or User4 is compromised") goes on
         if stop.group(0) == "," and _HELD_ASIDE.match(rest[stop.end():]):
             continue  # "if a user host has shown Compromised Unknown, unchanged, for three steps": how long, said aside
+        if stop.group(0) == "," and re.search(r"\b(?:unchanged|unchanging)\s*$", rest[:stop.start()], re.IGNORECASE) \
+                and _HOW_LONG.match(rest[stop.end():]):
+            continue  # (r40m) "..., unchanged, over the past 2 turns gets ...": the aside's own "how long", then its verb
         if stop.group(0) == "," and _ABSENCES_SPELLED.match(rest[stop.end():]):
             continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
@@ -1630,7 +1642,7 @@ def _clause_end(text: str, start: int) -> int:
     # (r35m: nor by a word that makes it the defender's earlier move, "if the last Remove on User4 failed", "our Restore")
     if order and not re.search(r"\b(?:is|are|was|were|been|be|being|under|has|have|had|it|we|i|you|they|got|get|gets|after|before|by|following|"
                                r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three|last|previous|latest|earlier|"
-                               r"recent|our|my)\s*$",
+                               r"recent|our|my|already|just|recently)\s*$",  # (r40m: "we already removed it": done, no order)
                                rest[:order.start()], re.IGNORECASE) and order.start() > 0 \
             and not _move_not_made_at(rest, order.start() + 1):
         end = min(end, order.start())
@@ -1641,12 +1653,17 @@ def _clause_end(text: str, start: int) -> int:
 # "User1 has not been removed within the last 3 turns", "we haven't analysed it in the past two steps". Its verb is the
 # history's (history_words.denied_moves reads it as the `not` of an `acted` history), no order: a condition that says it
 # goes on past the verb, and an opening that says it is a situation.
-_MOVE_WHO = r"(?P<who>it|them|that\s+(?:host|box|server|machine)|the\s+(?:host|box|server|machine)|[A-Za-z_]+\d)"
-_MOVE_DONE = r"(?P<verb>remov\w*|restor\w*|re-?imag\w*|analy[sz]\w*|analysis)"
-_LATELY = (r"\s+(?:in|within|during|over)\s+(?:the\s+)?(?:last|past|previous|prior)\s+"
+# (r40m: a decoy too, "no decoy set up on it over the past 3 turns", and the host said with its class, "that user host")
+_MOVE_WHO = (r"(?P<who>it|them|(?:that|the)\s+(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|box|server|machine)|"
+             r"[A-Za-z_]+\d)")
+_MOVE_DONE = r"(?P<verb>remov\w*|restor\w*|re-?imag\w*|analy[sz]\w*|analysis|decoy\w*|action|move)"  # ("no action": any move)
+# how a decoy is said to be made: "put", "placed", "deployed" (on the host)
+_DECOY_MADE = r"(?:\s+(?:(?:was|were|has\s+been|have\s+been|been|got)\s+)?(?:put|placed|deployed|set(?:\s+up)?|dropped|planted|laid|added))?"
+_LATELY = (r"\s+(?:in|within|during|over)\s+(?:(?:the\s+)?(?:last|past|previous|prior)|those|these)\s+"  # ("in those 3 steps")
            r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|several)\s+(?:steps|turns)\b")
 MOVES_NOT_MADE = tuple(re.compile(p, re.IGNORECASE) for p in (
-    rf"\bno\s+(?:(?:other|further|new|fresh)\s+)?{_MOVE_DONE}\s+(?:of|on|for|against)\s+{_MOVE_WHO}"
+    rf"\b(?:(?:took|taken|made|did|picked|chose|played)\s+)?no\s+(?:(?:other|further|new|fresh)\s+)?{_MOVE_DONE}{_DECOY_MADE}\s+"
+    rf"(?:of|on|for|against)\s+{_MOVE_WHO}"
     rf"(?:\s+(?:(?:has|have|had)\s+been|was|were|is|got))?(?:\s+(?:planned|picked|chosen|made|done|taken|sent|issued|"
     rf"tried|run|ordered|seen|appears?|appeared|shows?\s+up|showed\s+up|happened))?{_LATELY}",
     rf"\b{_MOVE_WHO}\s+(?:has|have|had|was|were)\s*(?:not|n['\u2019]t|never)\s+(?:been\s+)?{_MOVE_DONE}{_LATELY}",

@@ -56,8 +56,8 @@ from forge.rulebook.language.meaning import (Meaning, conflict_in, disputing, ho
                                              undisputed_hosts)
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.action import opposed_hosts
-from forge.rulebook.language.predicate import (AllOf, Always, Not, atoms_of, matched_hosts, predicate_to_json,
-                                               truth as value_of)
+from forge.rulebook.language.predicate import (AllOf, Always, Not, atoms_of, matched_hosts, outcome_stated,
+                                               predicate_to_json, truth as value_of)
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
 
@@ -110,16 +110,17 @@ def _matvec(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
     return np.einsum("ij,j->i", matrix, vector)
 
 
-def _held_to(text: str, when):
+def _held_to(text: str, when, guard=None):
     """What a compiled predicate is held to at the gate: the claims of its text (condition.text_claims), and whether
     they are the whole condition. A condition that speaks of a kind of fact neither the predicate (a history atom) nor
     those claims (history said in words) state, and that the product cannot judge (a reward, a priority, the step of the
-    episode, history in words it does not read), leaves the rule unknown, so silent, like a guard it cannot judge."""
+    episode, history in words it does not read), leaves the rule unknown, so silent, like a guard it cannot judge.
+    (r40m) `guard`: what the rule's unexpressed rest claims; a history it holds is stated, as the predicate's would be."""
     found, whole = text_claims(text)
     if whole:
         return found, whole
-    stated = {"history"} if any(a.history() for a, _ in atoms_of(when)) or found is not None and \
-        any(a.history() for a, _ in atoms_of(found)) else set()
+    stated = {"history"} if any(any(a.history() for a, _ in atoms_of(p)) for p in (when, found, guard) if p is not None) else set()
+    stated |= outcome_stated(when)  # (r40m: "after a failed Restore", said by `changed` after the move)
     # (r39h) a rating judged.py reads in the text's conditions is judged there (`_judged_of`), not left unjudged; one said
     # only in the order is its answer, never judged
     if text_facts(text) - stated - judged_facts("; ".join(c.text for c in read_wording(text).conditions)):
@@ -238,9 +239,9 @@ class RuleIndex:
         unread_guard = [not m.semantic and bool(rest) and c == _NEVER for m, rest, c in zip(self.meanings, rests, claimed)]
         # A compiled predicate is held to its text as the product reads it (condition.text_claims): where that reading is
         # the whole condition it must hold, where it is a part that part must not be false.
-        read = [_held_to(v.record.text or v.record.directive, m.when)
+        read = [_held_to(v.record.text or v.record.directive, m.when, c if rest else None)
                 if not m.semantic and v.record.compiled_by != "grammar" else (None, False)
-                for v, m in zip(self.content, self.meanings)]
+                for v, m, c, rest in zip(self.content, self.meanings, claimed, rests)]
         # (what the part says is shown is said for sure, as a whole reading is: "while Enterprise1 is compromised" is not
         # met by its row at Compromised Unknown, condition.confirmed)
         claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
