@@ -90,6 +90,12 @@ def _moves(action: Optional[dict]) -> tuple[list[tuple[str, Optional[str]]], lis
     return [first, *((_verb(m.get("verb")), m.get("target")) for m in action.get("then") or () if isinstance(m, dict))], []
 
 
+def _own_moves(action: Optional[dict]) -> list[tuple[str, Optional[str]]]:
+    """The moves an action gives of its own: what it orders, or what a `never` forbids (not a prefer's other side)."""
+    done, banned = _moves(action)
+    return done + (banned if str((action or {}).get("mode", "")).lower() == "never" else [])
+
+
 def _targets(action: Optional[dict]) -> set[str]:
     done, banned = _moves(action)
     return {t for _, t in done + banned if isinstance(t, str)}
@@ -107,12 +113,22 @@ def _aims_at(target: Optional[str], hosts: set[str]) -> bool:
     return bool(_hosts_of([target]) & hosts)
 
 
+def _holds_everywhere(predicate, action: Optional[dict]) -> bool:
+    """Whether a predicate holds on every context that shows any host: `always`, or a way to hold that asks no more
+    than that some host is shown (`{"class": "any"}` alone, "the context shows a host", is true of every table). (An
+    action aimed at the matched host may take its host from such an atom: the fact that singles the host out, "the
+    analyses of one host show a brute force", is then the rest's, which the gate judges host by host.)"""
+    relative = any(t == MATCHED or t in RELATIVE_TARGETS for t in _targets(action))
+    return any(all(positive and atom.bare() and atom.host is None and atom.host_class == ANY_CLASS and not relative
+                   for atom, positive in conjunction) for conjunction in (dnf(predicate) or []))
+
+
 # -- the checks ---------------------------------------------------------------------------------------
 
 
 def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
     conditions = [c for c in words.conditions]
-    if conditions and any(conjunction == () for conjunction in (dnf(predicate) or [])):
+    if conditions and _holds_everywhere(predicate, action):
         return (f"always: the predicate holds on every context, but the text states a condition "
                 f"({conditions[0].text[:60]!r}): express it")
     absent = [(atom, neg) for atom, neg in atoms_of(predicate) if _says_absence(atom, neg)]
@@ -534,7 +550,7 @@ def _matched(predicate, action: Optional[dict]) -> Optional[str]:
 
 
 def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> Optional[str]:
-    if (words.hosts or words.classes) and any(conjunction == () for conjunction in (dnf(predicate) or [])):
+    if (words.hosts or words.classes) and _holds_everywhere(predicate, action):
         named = ", ".join((*words.hosts, *words.classes))
         return (f"always: the text is about {named}, but the predicate holds on every context: an order about a host "
                 f"applies where the context shows it ({{\"host\": ...}} or {{\"class\": ...}})")
@@ -588,7 +604,76 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             said = "excepts" if host in words.excepted else "contrasts its order with"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
     return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action) \
-        or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate)))
+        or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
+        or _target_off_order(words, action) or _move_repeated(words.text, action) \
+        or _class_for_host(words, predicate, action)
+
+
+def _class_for_host(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r40x) A move aimed at a whole class whose trigger holds of one named host of it ("When Enterprise2 is exploited,
+    Remove it" aimed at every enterprise server): the order gives the move on that host, unless its words name the class
+    ("the user subnet"), several hosts ("all", "both"), or its neighbours, where no other move of the action is already
+    aimed at them ($subnet, $next_subnet: "remove it, then decoy the rest of its subnet")."""
+    own = _own_moves(action)
+    order = words.order
+    relative_spent = any(t in RELATIVE_TARGETS for _, t in own)
+    if _SEVERAL.search(order) or _EVERYWHERE.search(order) or (_RELATIVE_WORDS.search(order) and not relative_spent):
+        return None
+    positive = [atom for atom, negated in atoms_of(predicate) if not negated]
+    for verb, target in own:
+        if target not in HOST_CLASSES or target in classes_in(order):
+            continue
+        members = set(HOST_CLASSES[target])
+        if any(atom.host is None and (atom.host_class == ANY_CLASS or atom.host_class == target) for atom in positive):
+            continue  # (the trigger matches hosts of the class: the order may be for them)
+        held = {atom.host for atom in positive if atom.host in members}
+        if len(held) == 1:
+            return (f"reach: the action aims {verb} at every {target} host, but the trigger holds of {held.pop()} and the "
+                    f"order names no {target} hosts as such: aim it at the host the condition names")
+    return None
+
+
+def _move_repeated(text: str, action: Optional[dict]) -> Optional[str]:
+    """(r40x) A sequence that gives one move on a named host twice ("Remove User3, then Remove User3") where the text asks
+    no repeat ("again", "twice"): the second move stands where the order gave another (both hosts of "both", first one
+    then the other), which the sequence dropped."""
+    done, _ = _moves(action)
+    moves = [(v, t) for v, t in done if isinstance(t, str) and t in HOSTS]
+    if len(set(moves)) == len(moves) or _REPEAT.search(text):
+        return None
+    verb, target = next(m for m in moves if moves.count(m) > 1)
+    return (f"target: the action gives {verb} {target} twice, but the text asks no repeat: give each move the order "
+            "names on the host it names it for")
+
+
+_REPEAT = re.compile(r"\b(?:again|twice|second|repeat\w*|(?:once|one)\s+more)\b", re.IGNORECASE)
+
+
+# A word of an order that points at a host its condition or story names: "it", "them", "there", "both", "that box".
+_POINTS_BACK = re.compile(r"\b(?:it|its|itself|them|they|their|themselves|there|both|each|either|that|this|those|these|"
+                          r"the\s+same|the\s+(?:latter|former|other|first|second))\b", re.IGNORECASE)
+
+
+def _target_off_order(words: Wording, action: Optional[dict]) -> Optional[str]:
+    """(r40x) A host the action is aimed at is one the order gives the move on: a host the order names, one of a class it
+    names, or, where a word of the order points back ("remove it", "a decoy there"), a host the rest of the lesson names
+    (an order to take User0 off the net once it is hit, aimed at User2, a host only the condition's other part names,
+    moves the order off the host it is for). Left alone: an order that names no place and points at none."""
+    own = _own_moves(action)
+    aimed = [t for _, t in own if isinstance(t, str) and t in HOSTS]
+    order = words.order
+    named = set(hosts_in(order)) | _hosts_of(classes_in(order))
+    if not aimed or not named and not _POINTS_BACK.search(order):
+        return None
+    allowed = named | _included(words.instruction)
+    if _POINTS_BACK.search(order) or not named:
+        allowed |= set(words.hosts) | {h for c in words.conditions for h in c.hosts} \
+            | ({words.referent} if words.referent else set()) | set(pronoun_hosts(words.text))
+    stray = next((t for t in aimed if t not in allowed), None)
+    if stray is None or not allowed:  # (no host the reader knows: "Enterprse2" misspelt is no host it can hold to)
+        return None
+    return (f"target: the action is aimed at {stray}, but the order gives its move on "
+            f"{', '.join(sorted(named)) if named else 'the host its condition names'}: aim it at the host the order is for")
 
 
 def _class_beyond(cls: str, lesson: str, order: str, spoken: set[str], named: Iterable[str]) -> bool:
@@ -620,15 +705,17 @@ def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[s
     User3 and User4, decoy the clean one"); aimed at every host (`any`), the text names no host or class of its own, or
     says "anywhere", "any host", "on anything". A named host's class is no target by itself ("restore User1 when it is
     exploited" is about User1, not about every user host). (A verb with no host, Monitor, has no reach.)"""
-    done, banned = _moves(action)
     lesson = f"{words.situation} {words.instruction}"
     order = words.order
-    own = done + (banned if str((action or {}).get("mode", "")).lower() == "never" else [])  # (not a prefer's other side)
+    own = _own_moves(action)
     if matching and not _EVERYWHERE.search(order) and any(target == "any" and verb in HOST_VERBS for verb, target in own):
         # "when any host is rooted, restore it": the order is for the host the trigger matched, never every host
         return (f"reach: the action aims {own[0][0]} at every host, but the text orders it on the host its condition "
                 "speaks of: aim it at $matched")
     spoken, named = set(classes_in(lesson)), hosts_in(words.text)
+    # (r40x: two hosts of a class to choose between are the lesson's, not two its story names: a story that also names
+    # Enterprise0 leaves a lesson about Enterprise2 alone, and its "take it off the net" aims at Enterprise2, not every server)
+    among = hosts_in(lesson)
     everywhere = bool(_EVERYWHERE.search(words.text))
     for verb, target in own:
         if verb not in HOST_VERBS and verb != ANY_VERB:
@@ -636,7 +723,7 @@ def _reach(words: Wording, action: Optional[dict], matching: bool) -> Optional[s
         if target == "any" and not everywhere and (named or spoken):
             return (f"reach: the action aims {verb} at every host, but the text speaks of "
                     f"{', '.join([*named, *sorted(spoken)])[:60]}: aim it at what the text names")
-        if target in HOST_CLASSES and _class_beyond(target, lesson, order, spoken, named):
+        if target in HOST_CLASSES and _class_beyond(target, lesson, order, spoken, among):
             return (f"reach: the action aims {verb} at every {target} host, but the text names no {target} hosts as such "
                     f"for its order: aim it at the host the text names")
     return None
@@ -1176,13 +1263,55 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
-        or _history(words, predicate, unexpressed)
+        or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate)
+
+
+# (r40x) A compromise the text denies a host outright, "not yet exploited", "not compromised", "no exploit yet", "still
+# clean" (not a level, "not rooted", which leaves the other level; nor "unless / until it is compromised").
+_NOT_COMPROMISED = re.compile(r"\b(?:not|isn't|hasn't|wasn't|never)\s+(?:(?:yet|been|actually|even|fully)\s+)*"
+                              r"(?:exploited|compromised|owned|breached|taken)\b"
+                              r"(?!\s+(?:at\s+|to\s+|with\s+)?(?:user|privileged|root\w*|admin\w*|unknown|level|beyond|past|further)\b)|"
+                              r"\bno\s+(?:exploit|compromise)\s+yet\b|"
+                              r"\bstill\s+clean\b", re.IGNORECASE)
+
+
+def _compromise_denied(words: Wording, predicate) -> Optional[str]:
+    """(r40x) A host the text says is not (yet) compromised ("User4 scanned, not exploited yet -> decoy it") that the
+    predicate asks compromised, with no absence of a compromise on it anywhere: the opposite of the text. The host is the
+    last one named before the words in their sentence, else the one "it" stands for."""
+    asked = {atom.host for atom, negated in atoms_of(predicate)
+             if not negated and atom.host and atom.compromise not in (None, QUIET_COMPROMISE)}
+    if not asked:
+        return None
+    clean = {atom.host for atom, negated in atoms_of(predicate) if atom.host and (
+        negated and atom.compromise is not None or not negated and atom.compromise == QUIET_COMPROMISE)}
+    for sentence in re.split(r"(?<=[.;!?])\s+", words.text):
+        for found in _NOT_COMPROMISED.finditer(sentence):
+            chunks = re.split(r",|:|->|\b(?:and|but|while|when|whenever|if|once|or)\b", sentence[:found.start()])
+            named, last = hosts_in(chunks[-1]), chunks[-1]
+            # (nothing named in the words' own clause: "it", "yet" -- the host "it" stands for; a class or another word
+            # of a place, "every user box yet clean", is no named host's)
+            unnamed = not named and (classes_in(last) or _UNNAMED_PLACE.search(without_host_names(last))
+                                     or re.search(r"\b(?:side|subnet|zone|rest|others?)\b", last, re.IGNORECASE))
+            host = named[0] if len(named) == 1 else (subject_of(words) if not named and not unnamed else None)
+            if host in asked and host not in clean:
+                return (f"polarity: the text says {host} is not compromised ({found.group(0)!r}), but the predicate asks it "
+                        "compromised: express the compromise it denies (Compromised No)")
+    return None
 
 
 # (r39x) Words that speak of a host the text does not name: a host noun, several, a place, a phase of the attack.
-_UNNAMED_PLACE = re.compile(r"\b(?:hosts?|machines?|box(?:es)?|servers?|workstations?|systems?|nodes?|any|some|another|others?|"
-                            r"anything|something|everything|nothing|none|anywhere|somewhere|elsewhere|nowhere|network|net|"
-                            r"subnets?|segments?|whichever|whatever|phase|reconnaissance|recon|lateral\w*|sideways|impact)\b",
+# (r40x) A word that may stand for a thing as well as a host ("anything", "none", "any", "whatever") speaks of a host only
+# where a state or a part is said of it ("nothing else is compromised", "any of them", "whatever is being scanned"); as the
+# object of an order or a comparison ("ahead of anything else", "nothing fancier", "a sign of a scan there") it is none.
+_UNNAMED_PLACE = re.compile(r"\b\d+\s*\+|"  # (a count, "2+ servers owned", is several hosts, whichever they are)
+                            r"\b(?:hosts?|machines?|box(?:es)?|servers?|s(?:e)?rvs?|svrs?|workstations?|systems?|nodes?|another|others?|"
+                            r"anywhere|somewhere|elsewhere|nowhere|network|net|"
+                            r"subnets?|segments?|phase|reconnaissance|recon|lateral\w*|sideways|impact)\b|"
+                            r"\b(?:(?:anything|something|everything|nothing|none|any|some)(?:\s+(?:else|other))?|whichever|whatever)\s+"
+                            r"(?:of|is|are|was|were|be|been|shows?|showing|shown|gets?|getting|got|has|have|had|looks?|seems?|"
+                            r"appears?|turns?|goes|compromised|owned|pwned|scanned|exploited|rooted|active|hit|touched|flagged|"
+                            r"happens|happening|going\s+on)\b",
                             re.IGNORECASE)
 
 
@@ -1199,12 +1328,25 @@ def _state_on_unnamed_host(text: str, predicate, when_raw: Any) -> Optional[str]
     if _asks_state_of_any_host(predicate):
         return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
                 "asks a state of any host: keep the state on the host the text says it of")
+    # (r40x) nor of any host of a class: "Enterprise2 shows an exploit" asked of every enterprise server fires where only
+    # Enterprise0 does (a word of a host's neighbours or of every other host is a host the text does not name)
+    widened = _state_of_class(predicate)
+    if widened and not _RELATIVE_WORDS.search(text) and not _EVERY_OTHER.search(text):
+        return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
+                f"asks a state of any {widened} host: keep the state on the host the text says it of")
     return None
 
 
+def _state_of_class(predicate) -> Optional[str]:
+    """The class of which a predicate asks, where it holds, a state of some host whichever (not under a `not`), if any."""
+    return next((atom.host_class for atom, negated in atoms_of(predicate)
+                 if not negated and atom.host is None and atom.host_class in HOST_CLASSES and not atom.bare()), None)
+
+
 def _asks_state_of_any_host(predicate) -> bool:
-    """Whether a predicate asks, where it holds, a state of some host whichever (not under a `not`)."""
-    return any(not negated and atom.host is None and atom.host_class == ANY_CLASS and (atom.activity or atom.compromise)
+    """Whether a predicate asks, where it holds, a state of some host whichever (not under a `not`): an activity, a
+    compromise, or (r40x) a history ("a host removed last step": the defender's move on one host is a fact of that host)."""
+    return any(not negated and atom.host is None and atom.host_class == ANY_CLASS and not atom.bare()
                for atom, negated in atoms_of(predicate))
 
 

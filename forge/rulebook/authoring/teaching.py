@@ -22,7 +22,7 @@ from forge.rulebook.authoring.step_corrections import (
 )
 from forge.rulebook.book import Lesson, Rulebook, TeachReport
 from forge.rulebook.authoring.compile import (
-    STATED_CONDITION as _STATED_CONDITION, CompiledRule, CompileReport, RuleCompiler, SourceItem,
+    STATED_CONDITION as _STATED_CONDITION, CompileReport, RuleCompiler,
     compile_grammar, fitted, strip_justification,
 )
 from forge.rulebook.store.curation import Outcome

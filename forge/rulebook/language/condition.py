@@ -36,7 +36,7 @@ from forge.rulebook.language.history_words import denied_moves, history_conditio
 from forge.rulebook.language.judged import (RISK_LINE, RISK_RATED, evidence_away, evidence_tests, file_names_away, judged_facts, rating_away,
                                             without_evidence)
 from forge.rulebook.language.phases import phase_named, phase_predicate
-from forge.rulebook.language.situation import SOME, Situation, host_statements, state_of, without_either_value
+from forge.rulebook.language.situation import SOME, Situation, host_statements, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,

@@ -245,8 +245,8 @@ _REWARD_FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.I
     (rf"\b(?:the\s+)?(?:last|latest|most\s+recent|past|previous)\s+(?P<n>{_N})\s+{_REWARD}\s+(?:(?:are|were|have\s+been|stayed|"
      rf"remained)\s+)?(?:both\s+|all\s+|each\s+)?{_ABOVE}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("above", count_of(m["n"]), _value(m))),
     (rf"\b{_LATEST}{_IS}\s+{_BELOW}\s+{_BEFORE_IT}", lambda m: RewardTrend("fell")),
-    (rf"\b(?:the\s+)?reward\s+(?:drops|dropped|falls|fell|has\s+(?:dropped|fallen)|goes\s+down|went\s+down)\b"
-     rf"(?!\s+(?:by|below|under|to|from|beneath)\b)", lambda m: RewardTrend("fell")),
+    (r"\b(?:the\s+)?reward\s+(?:drops|dropped|falls|fell|has\s+(?:dropped|fallen)|goes\s+down|went\s+down)\b"
+     r"(?!\s+(?:by|below|under|to|from|beneath)\b)", lambda m: RewardTrend("fell")),
     (rf"\b{_LATEST}{_IS}\s+{_BELOW}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("below", 1, _value(m))),
     (rf"\b{_LATEST}{_IS}\s+{_ABOVE}\s+{_VALUE}(?![\w.])", lambda m: RewardTrend("above", 1, _value(m))),
     (rf"\b(?:the\s+)?rewards?\s+(?:has\s+been|have\s+been|was|were|is|are|stayed|remained)\s+negative\s+(?:at|on|in|for)\s+"

@@ -44,12 +44,17 @@ def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
             if not _DENIED_BEFORE.search(text[:m.start()]) or _RATED_BY_ANALYSES.search(text[:m.start()])]
 
 
+# Who rates a host, said before or after the rating (r39m, folded r40x): "the analyst rates User3 high", "this step's
+# analysis puts it at medium"; "rated low by the analyst", "from this step's analyses".
+_RATER_WORDS = r"(?:the\s+|this\s+step(?:'s|\u2019s)\s+)?(?:analyst|analysis|analyses)"
+_RATING_VERBS = r"(?:rates?|rated|gives?|gave|puts?|marks?|flags?|labels?|scores?)"
+_RATER = re.compile(rf"\b{_RATER_WORDS}\s+{_RATING_VERBS}\b", re.IGNORECASE)
+_BY_RATER = rf"\b(?:by|from)\s+{_RATER_WORDS}\b"
 # (r39g) a rating whose rater is the step's analyses, "the analysis rates the box medium": what they report, a
 # condition, not the rule's own verdict (read as one, the rest was unread and the rule silent)
 # (r40h, r40m: or what they report, "this step's analyses reported a shell on it": their finding, a condition;
 # read as the rule's own "report", the evidence was no condition, and a rest made of it was unread)
-_RATED_BY_ANALYSES = re.compile(r"\b(?:analyst|analysis|analyses)\s+(?:rates?|rated|gives?|gave|puts?|marks?|flags?|"
-                                r"labels?|scores?|reports?|reported)\b[^.;,:]{0,20}$", re.IGNORECASE)
+_RATED_BY_ANALYSES = re.compile(rf"\b{_RATER_WORDS}\s+(?:{_RATING_VERBS}|reports?|reported)\b[^.;,:]{{0,20}}$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -249,9 +254,7 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
 
 
 _RISK_READING = next(pattern for pattern, kind in _EVIDENCE_READINGS if kind == "risk")
-# (r39m) who rates, said around a rating: "rated low by the analyst", "the analyst rates User3 high risk"
-_RATED_BY = re.compile(r"^\s*(?:by|from)\s+(?:the\s+|this\s+step's\s+)?(?:analyst|analysis|analyses)\b", re.IGNORECASE)
-_RATER = re.compile(r"\b(?:the\s+|this\s+step's\s+)?(?:analyst|analysis|analyses)\s+(?:rates?|rated|puts?|gives?)\b", re.IGNORECASE)
+_RATED_BY = re.compile(rf"^\s*{_BY_RATER}", re.IGNORECASE)  # (the rater said right after the rating)
 
 
 def rating_away(condition: str) -> str:
@@ -270,7 +273,7 @@ def rating_away(condition: str) -> str:
 # analyses rate ...", "the analyses of the step show ...", "... by the analyst".
 _REPORTED_BY = re.compile(r"\b(?:(?:this|the)\s+step(?:'s|\u2019s)\s+|the\s+)?analys[ie]s\b(?:\s+(?:this|of\s+(?:the|this)|for\s+(?:the|this))"
                           r"\s+step)?(?:\s+(?:rate[sd]?|show(?:s|ed)?|report(?:s|ed)?|finds?|found|give[sn]?|says?|lists?))?|"
-                          r"\bby\s+the\s+analy(?:st|ses|sis)\b|\b(?:this|the)\s+step(?:'s|\u2019s)(?=\s{2,})", re.IGNORECASE)
+                          rf"{_BY_RATER}|\b(?:this|the)\s+step(?:'s|\u2019s)(?=\s{{2,}})", re.IGNORECASE)
 
 
 def without_evidence(text: str) -> str:
