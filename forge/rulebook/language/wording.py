@@ -913,9 +913,6 @@ def gives_order(sentence: str) -> bool:
         return True  # "Remove is as far as we go there": an order of that verb, and no further
     if _RATHER_ORDER.match(body):
         return True  # (r33m) "I'd sooner restore User3 than remove it": the teacher's preference is the order
-    beats = _BEATS.search(body)
-    if beats and re.fullmatch(r"\s*(?:(?:a|an|the|any)\s+)?", body[:beats.start()]):
-        return True  # (r40m) "a DecoyTomcat on a probed op box beats a Monitor": the move it judges better is the order
     bad = _BAD_IDEA.search(body)
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
@@ -946,8 +943,8 @@ def gives_order(sentence: str) -> bool:
                         and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
-    # (r40h) one move said to beat another, "an Analyse on a probed server beats a Restore": the teacher's preference
-    # in the present tense is an order, as "I'd prefer ..." is (a comparison told of the past, "beat", is no match)
+    # (r40h, r40m) one move said to beat another, "an Analyse on a probed server beats a Restore": the teacher's
+    # preference in the present tense is an order, as "I'd prefer ..." is (a comparison told of the past, "beat", is no match)
     if _MODAL_ORDER.search(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or _ANY_VERB.search(body) \
             or _forbids(body) or _BEATS.search(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
