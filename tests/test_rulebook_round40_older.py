@@ -141,3 +141,16 @@ def test_an_exception_after_except_is_the_condition_not_so():
                         with_instruction=True, bare=False)
     assert found == parse_predicate({"all": [{"host": "User1", "activity": "Scan"},
                                              {"not": {"host": "User1", "compromise": "any"}}]})
+
+
+# -- a host of the network, or a phase, is not the one host the rule names ----------------------------------------------------
+
+def test_some_host_is_not_the_rules_own_host():
+    from forge.rulebook.language.condition import claims
+    found = claims("some machine sits at Compromised Privileged", "User2")
+    assert found == parse_predicate({"class": "any", "compromise": "Privileged"})
+
+
+def test_a_phase_is_the_networks_not_the_rules_own_host():
+    from forge.rulebook.language.condition import claims
+    assert claims("while privilege escalation goes on", "User2") == parse_predicate({"class": "any", "compromise": "Privileged"})

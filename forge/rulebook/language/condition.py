@@ -262,6 +262,8 @@ _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|ho
 # "a host", "any machine", "nothing", "no host": a statement about hosts of no class in particular
 _SOME_HOST = re.compile(r"\b(?:a|an|any|some|every|each)\s+(?:host|machine|box|server|node)s?\b|"
                         r"\b(?:host|machine|box)s?\s+(?:that|which|whose|with|showing)\b", re.IGNORECASE)
+# (r40k) A host of the network said as such: "some host", "any machine" (not "a host", which may be the one before).
+_ANY_HOST_SAID = re.compile(r"\b(?:some|any)\s+(?:host|machine|box|server|node)\b", re.IGNORECASE)
 # ("nothing on it / on the host" is about one host; "nothing on the network", "nothing in the user subnet" about every
 # host of it)
 _NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|them|the\s+(?!(?:whole\s+|entire\s+)?(?:(?:user|enterprise|"
@@ -1091,7 +1093,10 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
                          clause, re.I)
     if together and len(group) > 1:
         return [(h, state, negated) for h in group]  # "when both are compromised"
-    if last is not None and not _GENERAL_SUBJECT.search(clause) and not _NO_HOST_AT_ALL.search(clause):
+    # (r40k: nor "some host sits at Privileged", "any machine is rooted", nor a phase of the attack, "once privilege
+    # escalation is under way": the network's, not the host before)
+    if last is not None and not _GENERAL_SUBJECT.search(clause) and not _NO_HOST_AT_ALL.search(clause) \
+            and not _ANY_HOST_SAID.search(clause) and not phase_named(clause):
         return [(last, state, negated)]
     if unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
             and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
