@@ -57,7 +57,7 @@ def test_a_rest_on_another_hosts_evidence_still_guards():
 
 def test_a_bracketed_example_is_no_word_of_the_condition():
     from forge.rulebook.language.condition import words_beside_evidence  # (r40k's: imported here, the file runs at 20c74e3)
-    assert words_beside_evidence("its evidence lists a user account missing from its baseline (e.g. a guest login)") == []
+    assert words_beside_evidence("its current evidence lists a user account missing from its baseline (e.g. a guest login)") == []
 
 
 # -- the rewards in a rest --------------------------------------------------------------------------------------------------

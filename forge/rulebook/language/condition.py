@@ -2010,9 +2010,12 @@ _ANALYSES_FRAME = frozenset("""this the step step's steps current analysis analy
     report reports reporting list lists rate rates rated give gives that host box machine server it its on of for in
     a an user enterprise op operational remote local
     analysed analyzed under host's box's
-    and with is are block evidence baseline current count counts""".split())  # (r40m: the host the analyst analyses; r40k: its evidence)
+    and with is are block baseline count counts""".split())  # (r40m: the host the analyst analyses; r40k: its evidence)
 # (r40m) The analyst's own evidence named as the source, of the host it analyses: "the analysed host's evidence lists ..."
-_ANALYSED_EVIDENCE = re.compile(r"\bthe\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)\s+evidence\s+(?:lists|shows)\b",
+_ANALYSED_EVIDENCE = re.compile(r"\bthe\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)\s+evidence\s+(?:lists|shows)\b|"
+                                # (r40k) the analyst's "Current evidence" named as what shows it, of its host ("its current
+                                # evidence shows", "<host>'s current evidence counts"); "evidence" alone stays no frame
+                                r"\b(?:in\s+)?(?:its|the|[\w]+(?:'s|\u2019s))\s+current\s+evidence(?:\s+(?:lists|shows|counts|has|holds)\b)?",
                                 re.IGNORECASE)
 
 
