@@ -2,7 +2,7 @@
 did not read how a condition was phrased.
 
 - A guarded rule whose unexpressed rest says only what the analyst's evidence reports of the one host its predicate
-  names ("<host>'s current evidence counts more processes than its baseline"), or with the words that frame it as the
+  names ("<host>'s current evidence has more processes than the baseline"), or with the words that frame it as the
   evidence's ("baseline", "current evidence", "and"): judged.py judges it; the guard read it as unplaced, and the rule
   was silent (`condition._evidence_alone`, `condition.words_beside_evidence`).
 - A guarded rule whose rest states a trend of the rewards: its text's word "reward" is stated, as a history atom states
@@ -46,7 +46,7 @@ def test_a_rest_on_the_named_hosts_evidence_is_judged_not_unplaced():
 
 def test_a_rest_on_the_evidence_with_its_frame_words_is_judged():
     when = parse_predicate({"class": "Enterprise"})
-    assert guard_claims("its baseline OS is LINUX and its current evidence shows a connection to remote port 4444", when) is None
+    assert guard_claims("its baseline OS is LINUX and a reverse shell in its current evidence", when) is None
 
 
 def test_a_rest_on_another_hosts_evidence_still_guards():
@@ -57,7 +57,7 @@ def test_a_rest_on_another_hosts_evidence_still_guards():
 
 def test_a_bracketed_example_is_no_word_of_the_condition():
     from forge.rulebook.language.condition import words_beside_evidence  # (r40k's: imported here, the file runs at 20c74e3)
-    assert words_beside_evidence("its current evidence lists a user account missing from its baseline (e.g. a guest login)") == []
+    assert words_beside_evidence("its current evidence has a user login missing from its baseline (e.g. a guest one)") == []
 
 
 # -- the rewards in a rest --------------------------------------------------------------------------------------------------
@@ -66,7 +66,7 @@ def test_a_rest_on_the_rewards_states_the_texts_reward():
     text = ("If every reward over the last three steps was negative and Enterprise2 has stayed at Compromised User all that "
             "time, choose Restore Enterprise2.")
     when = parse_predicate({"host": "Enterprise2", "compromise": "User", "unchanged_for": 3})
-    guard = guard_claims("the reward was negative at each of the last three steps", when)
+    guard = guard_claims("the reward was negative in each of the past three steps", when)
     assert isinstance(guard, RewardTrend)
     found, _ = _held_to(text, when, guard)
     assert found is not None and repr(found) != "Not(part=Always())"  # (held silent: a fact its words say left unstated)

@@ -2024,8 +2024,8 @@ def _evidence_alone(rest: str, when) -> bool:
     reverse shell, a risk rating): judged.py judges it of those hosts (`judged_in`, with `of`); nothing is left for the
     claims. Read for claims it was unplaced, and the rule silent where the analyses showed just that."""
     # (r40m: a negation inside what the evidence reports, "lists no escalate file", is that reading's own)
-    # (r40k: or of the one host the predicate names, "Op_Server0's current evidence counts more processes than its
-    # baseline": judged.py judges it of that host)
+    # (r40k: or of the one host the predicate names, "<host>'s current evidence: processes above the baseline's":
+    # judged.py judges it of that host)
     from forge.rulebook.language.predicate import named_host  # lazy: as in `claims`
     if when is None or not evidence_tests(rest, when) or set(hosts_in(rest)) - {named_host(when)} \
             or negations_in(evidence_away(rest)):

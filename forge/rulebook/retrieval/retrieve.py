@@ -122,7 +122,7 @@ def _held_to(text: str, when, guard=None):
         return found, whole
     stated = {"history"} if any(any(a.history() for a, _ in atoms_of(p)) for p in (when, found, guard) if p is not None) else set()
     stated |= outcome_stated(when)  # (r40m: "after a failed Restore", said by `changed` after the move)
-    stated |= _episode_facts(guard)  # (r40k: "the reward negative at each of the last four steps", judged by its guard)
+    stated |= _episode_facts(guard)  # (r40k: a run of negative rewards its guard judges)
     # (r39h) a rating judged.py reads in the text's conditions is judged there (`_judged_of`), not left unjudged; one said
     # only in the order is its answer, never judged
     if text_facts(text) - stated - judged_facts("; ".join(c.text for c in read_wording(text).conditions)):
