@@ -49,9 +49,9 @@ from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, Q
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
-                                               windows_left_to)
+                                               windows_left_to, words_beside_evidence)
 from forge.rulebook.language.history_words import history_directions
-from forge.rulebook.language.judged import evidence_away, judged_facts, rating_away
+from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
@@ -904,6 +904,8 @@ def _bare(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
         if facts and facts <= listed \
                 and state_of(condition.text) == ((None, None), None):
             continue
+        if _evidence_guarded(condition.text, unexpressed):
+            continue
         # (r39g: not the rating the analyses give the host, "U3 rated high by the analysis": the gate judges it, judged.py)
         said = [w for w in re.findall(r"[a-z][a-z'-]+", re.sub(r"\b(?:User|Enterprise|Op_Host|Op_Server)\d\b|\bDefender\b",
                                                                 " ", without_host_names(rating_away(condition.text))).lower()) if w not in _NAMING
@@ -916,6 +918,16 @@ def _bare(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
                 return (f"bare: the condition says something of {host} ({condition.text[:60]!r}) but the predicate only "
                         f"asks that the context shows it: express what it says")
     return _stateless(words, predicate)
+
+
+def _evidence_guarded(condition: str, unexpressed: str = "") -> bool:
+    """(r40k) A condition that says only what the analyst's evidence or the step's analyses report of the hosts it names
+    ("when the analysis of that host lists a file at density 0.8 or more"), whose unexpressed rest states each kind of
+    it: the gate judges the rest on the evidence (judged.py), so the bare host is no wider than the text. (Refused,
+    such a rule was judged by claims that cannot read evidence, and silent.)"""
+    said = {test.kind for test in evidence_tests(condition)}
+    return bool(said) and said <= {test.kind for test in evidence_tests(unexpressed or "")} \
+        and not [w for w in words_beside_evidence(condition) if w not in _NAMING]
 
 
 def _stateless(words: Wording, predicate) -> Optional[str]:

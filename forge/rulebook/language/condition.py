@@ -262,6 +262,8 @@ _ALL_QUIET = re.compile(r"\b(?:no|not\s+a\s+single|none\s+of\s+the)\s+(?:host|ho
 # "a host", "any machine", "nothing", "no host": a statement about hosts of no class in particular
 _SOME_HOST = re.compile(r"\b(?:a|an|any|some|every|each)\s+(?:host|machine|box|server|node)s?\b|"
                         r"\b(?:host|machine|box)s?\s+(?:that|which|whose|with|showing)\b", re.IGNORECASE)
+# (r40k) A host of the network said as such: "some host", "any machine" (not "a host", which may be the one before).
+_ANY_HOST_SAID = re.compile(r"\b(?:some|any)\s+(?:host|machine|box|server|node)\b", re.IGNORECASE)
 # ("nothing on it / on the host" is about one host; "nothing on the network", "nothing in the user subnet" about every
 # host of it)
 _NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|them|the\s+(?!(?:whole\s+|entire\s+)?(?:(?:user|enterprise|"
@@ -278,7 +280,9 @@ _SUBNET = re.compile(r"\b(?:user|enterprise|op|operational)[\s-]+(?:subnet|netwo
 _GENERAL_SUBJECT = re.compile(r"\b(?:hosts|machines|boxes|servers|workstations|nodes|systems|anything|something|everything|nothing|"
                               r"anywhere|somewhere|everywhere)\b|" + r"\b(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b"
                               r"(?![^.;]*\b(?:it|its|there|that\s+(?:host|machine|box|one))\b)", re.IGNORECASE)
-_NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if))\b", re.IGNORECASE)
+_NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if|once|while)|"
+                      r"(?:(?:but|and|yet)\s+)?not\s+(?:when|if|once|while)|(?:but\s+)?never\s+(?:when|if|once|while))\b", re.IGNORECASE)
+# (r40k: and an exception, "but not if it is compromised", "not once it is rooted": the condition it excepts not so)
 # "no user host is compromised", "none of the Enterprise hosts is ...": a class statement, negated.
 _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\s+of\s+the)?|neither\s+of\s+the)\b", re.IGNORECASE)
 
@@ -1089,7 +1093,10 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
                          clause, re.I)
     if together and len(group) > 1:
         return [(h, state, negated) for h in group]  # "when both are compromised"
-    if last is not None and not _GENERAL_SUBJECT.search(clause) and not _NO_HOST_AT_ALL.search(clause):
+    # (r40k: nor "some host sits at Privileged", "any machine is rooted", nor a phase of the attack, "once privilege
+    # escalation is under way": the network's, not the host before)
+    if last is not None and not _GENERAL_SUBJECT.search(clause) and not _NO_HOST_AT_ALL.search(clause) \
+            and not _ANY_HOST_SAID.search(clause) and not phase_named(clause):
         return [(last, state, negated)]
     if unresolved is not None and re.search(r"\b(?:it|its|they|them|both|either)\b", clause, re.I) \
             and not _SOME_HOST.search(clause) and not _NOTHING.search(clause):
@@ -2002,9 +2009,13 @@ def _on_matched_host(found, when):
 _ANALYSES_FRAME = frozenset("""this the step step's steps current analysis analyses analyst analysis's show shows showing
     report reports reporting list lists rate rates rated give gives that host box machine server it its on of for in
     a an user enterprise op operational remote local
-    analysed analyzed under host's box's""".split())  # (r40m: the host the analyst analyses)
+    analysed analyzed under host's box's
+    and with is are block baseline count counts""".split())  # (r40m: the host the analyst analyses; r40k: its evidence)
 # (r40m) The analyst's own evidence named as the source, of the host it analyses: "the analysed host's evidence lists ..."
-_ANALYSED_EVIDENCE = re.compile(r"\bthe\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)\s+evidence\s+(?:lists|shows)\b",
+_ANALYSED_EVIDENCE = re.compile(r"\bthe\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)\s+evidence\s+(?:lists|shows)\b|"
+                                # (r40k) the analyst's "Current evidence" named as what shows it, of its host ("its current
+                                # evidence shows", "<host>'s current evidence counts"); "evidence" alone stays no frame
+                                r"\b(?:in\s+)?(?:its|the|[\w]+(?:'s|\u2019s))\s+current\s+evidence(?:\s+(?:lists|shows|counts|has|holds)\b)?",
                                 re.IGNORECASE)
 
 
@@ -2013,10 +2024,26 @@ def _evidence_alone(rest: str, when) -> bool:
     reverse shell, a risk rating): judged.py judges it of those hosts (`judged_in`, with `of`); nothing is left for the
     claims. Read for claims it was unplaced, and the rule silent where the analyses showed just that."""
     # (r40m: a negation inside what the evidence reports, "lists no escalate file", is that reading's own)
-    if when is None or not evidence_tests(rest, when) or hosts_in(rest) or negations_in(evidence_away(rest)):
+    # (r40k: or of the one host the predicate names, "<host>'s current evidence: processes above the baseline's":
+    # judged.py judges it of that host)
+    from forge.rulebook.language.predicate import named_host  # lazy: as in `claims`
+    if when is None or not evidence_tests(rest, when) or set(hosts_in(rest)) - {named_host(when)} \
+            or negations_in(evidence_away(rest)):
         return False
-    words = re.findall(r"[a-z][a-z'_]*", _ANALYSED_EVIDENCE.sub(" ", evidence_away(rest)).lower())
-    return all(w in _ANALYSES_FRAME for w in words)
+    return not words_beside_evidence(rest)
+
+
+# (r40k) An example in brackets, "(e.g. svc_backup)", "(for instance at step 9)": the example's words, no condition.
+_BRACKETED_EXAMPLE = re.compile(r"\(\s*(?:e\.\s?g\.|eg\b|for\s+(?:example|instance)\b|such\s+as\b)[^)]*\)", re.IGNORECASE)
+
+
+def words_beside_evidence(text: str) -> list[str]:
+    """(r40k) The words of `text` besides what judged.py reads of the analyst's evidence or the step's analyses (each
+    reading's words, the words that frame them as the evidence's, the hosts named, an example in brackets): none where
+    the text says only that, which the gate judges of the hosts it names (`judged_in`)."""
+    left = without_host_names(_ANALYSED_EVIDENCE.sub(" ", evidence_away(_BRACKETED_EXAMPLE.sub(" ", text or ""))))
+    words = re.findall(r"[a-z][a-z'_]*", re.sub(r"(?<!\w)['\u2019]s\b", " ", left).lower())  # (a named host's "'s")
+    return [w for w in words if w not in _ANALYSES_FRAME]
 
 
 _STORYLIKE = re.compile(r"\b(?:i|we|my|our)\b|\b(?:was|were|had|did|got|lost|cost|wasted|went|happened)\b", re.IGNORECASE)

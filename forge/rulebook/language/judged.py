@@ -240,7 +240,8 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
     # of file named before them is the evidence's too, no word of state left over)
     (rf"\b(?:(?:an?\s+|the\s+)?[\w-]+\s+files?\s*\(\s*|(?:[\w-]+\s+)?files?\s+(?:named\s+|called\s+)?)?\(?"
      rf"({_FILE_NAME}(?:\s*(?:/|,|\bor\b)\s*{_FILE_NAME})*)\s*\)?(?![\w.])[^.;]{{0,60}}?"
-     r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)\s+or\s+(?:higher|more|above|greater)", "file"),
+     # (r40k: or its floor written "0.5+", as the count of connections may be)
+     r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)(?:\s*\+|\s+or\s+(?:higher|more|above|greater))", "file"),
     # (r40m) a file the evidence does not list, said with its own negation: "lists no escalate file", "without escalate.sh"
     (rf"\b(?:no|without)\s+(?:an?\s+|any\s+)?(?:({_FILE_NAME})|([\w-]+)\s+files?)\b", "no file"),
     # (r40m: also "more than <n> connections", "<n>+ conns", and where they come from, "from one address")

@@ -297,8 +297,24 @@ def _stated(text: str) -> tuple[State, Negated]:
             and negated is None and re.fullmatch(r"quiet|untouched", found.group(0), re.IGNORECASE):
         prose_compromise = QUIET_COMPROMISE  # "User3 quiet": nothing shown on it, no activity and no compromise
     prose_activity, prose_compromise = _either_value(bare, prose_activity, prose_compromise, negated)
-    return (_canon(activity.group(1), _ACT_VALUES) if activity else prose_activity,
-            _canon(compromise.group(1), _COMP_VALUES) if compromise else prose_compromise), negated
+    return (_table_or_either(text, activity, _ACT_VALUES, negated) if activity else prose_activity,
+            _table_or_either(text, compromise, _COMP_VALUES, negated) if compromise else prose_compromise), negated
+
+
+# (r40k) The table's value with another of its column after "or": "Compromised User or Privileged", "Activity Scan or
+# Exploit" (the column's name said again or not).
+_OR_VALUE_AFTER = re.compile(r"\s*(?:,\s*)?(?:or|/)\s*(?:(?:compromised|activity):?\s+)?(\w+)\b", re.IGNORECASE)
+
+
+def _table_or_either(text: str, found: re.Match, values, negated: Negated) -> Optional[str]:
+    """The table's value a piece states, or either of two ("Compromised User or Privileged" is any compromise: read
+    as User alone, the rule was held to a row it does not ask of); left as the table says where the piece negates."""
+    value = _canon(found.group(1), values)
+    after = _OR_VALUE_AFTER.match(text, found.end())
+    other = _canon(after.group(1), values) if after else None
+    # (two levels of a compromise, or the two activities: not a quiet value, nor Unknown, with them)
+    either = {other, value} in ({"User", "Privileged"}, {"Scan", "Exploit"})
+    return SOME if negated is None and either else value
 
 
 # Two values of one column joined by "or": "(a scan or an exploit)", "owned (user or root)", "user-level or admin".

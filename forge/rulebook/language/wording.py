@@ -1732,12 +1732,25 @@ def other_host_away(text: str) -> str:
     return _OTHER_AFTER_NAMED.sub(lambda m: m["named"], text)
 
 
+# (r40k) An example said right before a condition's marker: "for instance when ...", "e.g. if ...".
+_EXAMPLE_BEFORE = re.compile(r"(?:\bfor\s+(?:instance|example)|\be\.\s?g\.)\s*,?\s*$", re.IGNORECASE)
+
+
+# (r40k) The words that make a condition an exception, right before its marker: "but not (if)", "except (when)".
+_EXCEPTED_CONDITION = re.compile(r"\b(?:(?:but|and|yet)\s+not|except|but\s+never)\s+$", re.IGNORECASE)
+
+
 def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     spans: list[str] = []
     for marker in _CONDITION.finditer(instruction):
         if re.search(r"\b(?:even|even\s+though)\s*$", instruction[:marker.start()], re.IGNORECASE):
             continue  # "never restore Enterprise1, even if it is compromised": a concession, not a condition
-        span = instruction[marker.start():_clause_end(instruction, marker.end())]
+        if _EXAMPLE_BEFORE.search(instruction[:marker.start()]):
+            continue  # (r40k) "never restore it; for instance when it turns root late, ...": the example's, not the rule's
+        # (r40k) "..., but not if it is compromised", "except once it is rooted": the exception is the condition's
+        # own words (read from its marker on, it was the opposite: a condition the rule holds in)
+        excepted = _EXCEPTED_CONDITION.search(instruction[:marker.start()])
+        span = instruction[excepted.start() if excepted else marker.start():_clause_end(instruction, marker.end())]
         if _EMPHASIS_ONLY.fullmatch(span.strip()):
             continue  # (r33h) "Restore it. Every time.": the order's emphasis, no condition of its own
         spans.append(span)

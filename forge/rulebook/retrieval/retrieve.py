@@ -50,6 +50,7 @@ from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_stated, facts_unread, guard_claims,
                                                guard_rest, semantic_claims, subject_of, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
+from forge.rulebook.language.episode import EpisodeStep, RewardTrend
 from forge.rulebook.language.judged import Judged, judged_facts, judged_in
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.language.meaning import (Meaning, conflict_in, disputing, hosts_it_may_match, meaning_of,
@@ -121,11 +122,20 @@ def _held_to(text: str, when, guard=None):
         return found, whole
     stated = {"history"} if any(any(a.history() for a, _ in atoms_of(p)) for p in (when, found, guard) if p is not None) else set()
     stated |= outcome_stated(when)  # (r40m: "after a failed Restore", said by `changed` after the move)
+    stated |= _episode_facts(guard)  # (r40k: a run of negative rewards its guard judges)
     # (r39h) a rating judged.py reads in the text's conditions is judged there (`_judged_of`), not left unjudged; one said
     # only in the order is its answer, never judged
     if text_facts(text) - stated - judged_facts("; ".join(c.text for c in read_wording(text).conditions)):
         return Not(Always()), True
     return found, whole
+
+
+def _episode_facts(guard) -> set[str]:
+    """(r40k) The kinds of fact a guarded rule's rest states as a trend of the rewards or a window of steps (episode.py's
+    readings, judged.py judges them): its text speaks of them, and they are stated, as a history atom states history.
+    Left unstated, the rule was silent even where its rest held."""
+    return {"reward" if isinstance(part, RewardTrend) else "episode time" for part in _parts(guard)
+            if isinstance(part, (RewardTrend, EpisodeStep))}
 
 
 def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tuple[Judged, ...]:
