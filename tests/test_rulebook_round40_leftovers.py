@@ -2,22 +2,23 @@
 what the evidence shows.
 
 - A condition part of which is what the evidence shows: the rest, once that is taken away, read whole (a state of
-  the host at hand, `condition.evidence_rest`); and one that keeps a rule to one class of host ("a user workstation", "the host you inspect is an ops
-  machine") and says the rest of itself in what the analyses or the analyst's evidence show (a reverse shell, ...):
-  judged.py judges the evidence, and the class is some host of it shown (`condition.evidence_rest`); the claims read
-  nothing there before, and a rule whose compiled predicate was refused stayed silent everywhere.
+  the host at hand), or, where it keeps the rule to one class of host ("a user workstation", "the host you inspect is
+  an ops machine") and says nothing more, some host of that class shown; all evidence, some host
+  (`condition.evidence_rest`). judged.py judges the evidence; the claims read nothing there before, and a rule whose
+  compiled predicate was refused stayed silent everywhere.
 - The evidence is that class's hosts' (retrieve._judged_of): a shell on another class's host meets no such condition.
+- "its row is <state>" is the host's row, as "its row shows <state>" was (`condition._THE_HOST`).
 - A class host the words only put a move off on ("Remove it rather than Restore it") disputes another teacher's
   order there (said._forbidden_where_claimed): read as no dispute, both spoke.
 
-Sentences of our own, none from a case file. Each test fails at 20c74e3 (checked by running this file with the product
-files of 20c74e3 put back: `git stash`, every test failed there, an ImportError for `evidence_rest` aside from the
-others run with that name guarded).
+Sentences of our own, none from a case file. Each test fails at 20c74e3 (checked by running this file against an
+export of 20c74e3, `git archive 20c74e3`, with `evidence_rest` stubbed there where the test does not call it).
 """
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import evidence_rest, semantic_claims
+from forge.rulebook.language.condition import complete_claims, evidence_rest, rule_claims, semantic_claims
+from forge.rulebook.language.judged import evidence_tests
 from forge.rulebook.language.predicate import Atom, truth
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import read_situation
@@ -95,3 +96,23 @@ def test_a_move_put_off_on_a_class_host_with_evidence_is_a_dispute():
     when, action = said
     assert when == Atom(host_class="Operational")
     assert action.move.verb == "Restore" and action.mode in ("never", "prefer")
+
+
+def test_its_row_is_a_state_is_the_host_s_row():
+    # ("its row shows ..." was read; "its row is ..." was not, and the whole condition stayed unread)
+    text = "When its row is Privileged, advise a Restore of it."
+    found = rule_claims(text, with_instruction=True)
+    assert found == Atom(host_class="any", compromise="Privileged")
+    assert complete_claims(text, found)
+
+
+def test_a_class_word_the_condition_lost_is_no_any_host():
+    # (the wording's condition may start past a shorthand class word; the whole text still names the class)
+    assert evidence_rest("ent box w/ a reverse shell per the evidence -> risk high, advise Remove.") is None
+
+
+def test_the_system_named_before_its_noun_is_the_os():
+    test, = [t for t in evidence_tests("a scanned-only box on a Linux OS") if t.kind == "os"]
+    assert test.word == "linux"
+    text = "analysed machine scanned only + Windows OS -> advise a DecoyTomcat on it"
+    assert evidence_rest(text) == Atom(host_class="any", activity="Scan", compromise="No")

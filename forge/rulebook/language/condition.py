@@ -2710,18 +2710,20 @@ def evidence_rest(directive: str):
     found = rule_claims(stripped, with_instruction=True)
     if found is not None:
         return confirmed(found) if complete_claims(stripped, found) else None
-    return _class_alone(rest)
+    return _class_alone(rest, words)
 
 
-def _class_alone(rest: str):
+def _class_alone(rest: str, words):
     """Some host of the one class a condition's rest names, where it names no host, no state and no negation and every
     word of it is placed ("a user box with  in this step's analyses", "the host you analyse is an enterprise server
     and  "); some host at all where it names no class either (the condition was all evidence, "when the evidence
-    shows  "); None otherwise."""
+    shows  "); None otherwise, and where the whole text names a host or a class besides (a class word the condition
+    lost, "ent server with a shell" read as "server with ...", is no "any host")."""
     from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
 
     named = classes_in(spelled_out(rest)) or ("any",)
-    if len(named) != 1 or hosts_in(rest) or negations_in(rest) or claims(rest) is not None:
+    if len(named) != 1 or hosts_in(rest) or negations_in(rest) or claims(rest) is not None or words.hosts \
+            or not set(words.classes) <= set(named):
         return None
     found = Atom(host_class=named[0])
     return found if reads_whole(rest, found, negated=False) else None
