@@ -8,7 +8,7 @@ what the evidence shows.
   compiled predicate was refused stayed silent everywhere.
 - The evidence is that class's hosts' (retrieve._judged_of): a shell on another class's host meets no such condition.
 - "its row is <state>" is the host's row, as "its row shows <state>" was (`condition._THE_HOST`).
-- A class host the words only put a move off on ("Remove it rather than Restore it") disputes another teacher's
+- A class host the words only put a move off on ("advise its Remove over a Restore") disputes another teacher's
   order there (said._forbidden_where_claimed): read as no dispute, both spoke.
 
 Sentences of our own, none from a case file. Each test fails at 20c74e3 (checked by running this file against an
@@ -37,8 +37,8 @@ def _chooser(*blocks: tuple[str, str]) -> str:
     return f"Situation (from the Planner): {rows}\n\nAnalyses this step:\n{analyses}"
 
 
-SHELL = "process: 1 connection on local port 50000 to remote port 4444 (reverse shell)"
-QUIET = "process: 1 connection on local port 22"
+SHELL = "reverse shell: local port 50000 -> remote port 4444"
+QUIET = "nothing unusual"
 
 
 def test_a_class_and_the_evidence_read_the_class():
@@ -64,14 +64,14 @@ def test_a_state_and_the_evidence_read_the_state():
 
 def test_a_condition_all_of_evidence_is_some_host_shown():
     # (the evidence is judged; nothing is left for the claims, and no claim at all kept the refused rule silent)
-    text = "When the evidence shows eight or more connections on port 22, advise a DecoySSHD on that machine."
+    text = "When the evidence shows eight or more connections to local port 3389, advise a DecoySSHD on that machine."
     assert evidence_rest(text) == Atom(host_class="any")
     assert semantic_claims(text, _REFUSED) == Atom(host_class="any")
 
 
 def test_the_order_s_lead_is_no_analysis_this_step_reports():
-    # ("for the host under analysis" leads the order; only the condition's evidence is taken away)
-    text = "For the host under analysis, when it sits at Unknown and its evidence has a reverse shell, advise a Remove."
+    # ("for the box under analysis" leads the order; only the condition's evidence is taken away)
+    text = "For the box under analysis, if it reads Unknown and its evidence has a reverse shell, advise a Remove."
     assert evidence_rest(text) == Atom(host_class="any", compromise="Unknown")
 
 

@@ -2715,7 +2715,7 @@ def evidence_rest(directive: str):
 
 def _class_alone(rest: str, words):
     """Some host of the one class a condition's rest names, where it names no host, no state and no negation and every
-    word of it is placed ("a user box with  in this step's analyses", "the host you analyse is an enterprise server
+    word of it is placed ("a user box with  in this step's analyses", "the box you inspect is an ops machine
     and  "); some host at all where it names no class either (the condition was all evidence, "when the evidence
     shows  "); None otherwise, and where the whole text names a host or a class besides (a class word the condition
     lost, "ent server with a shell" read as "server with ...", is no "any host")."""

@@ -180,7 +180,7 @@ def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, Rule
     if len(verbs) != 1 or None in verbs or any(p.hosts or p.classes for p in words.prohibitions):
         return None
     # (r40g) or a host of the one class its condition names, the rest of it what the evidence shows ("an enterprise
-    # server whose evidence shows a shell: Remove it rather than Restore it"): the gate judges that evidence, and a rule
+    # server whose evidence shows a shell: plan its Remove, not its Restore"): the gate judges that evidence, and a rule
     # that read as no dispute at all spoke beside the other teacher's Restore there)
     claims = whole_claims(text) or evidence_rest(text)
     if claims is None:
