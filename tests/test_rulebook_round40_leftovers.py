@@ -11,8 +11,10 @@ what the evidence shows.
 - A class host the words only put a move off on ("advise its Remove over a Restore") disputes another teacher's
   order there (said._forbidden_where_claimed): read as no dispute, both spoke.
 
-Sentences of our own, none from a case file. Each test fails at 20c74e3 (checked by running this file against an
-export of 20c74e3, `git archive 20c74e3`, with `evidence_rest` stubbed there where the test does not call it).
+Sentences of our own, none from a case file. Checked by running this file against an export of 20c74e3 (`git archive
+20c74e3`, `evidence_rest` stubbed to None there): every test fails there but the two that keep the reading to its
+limits (`..._is_not_this_reading`, `..._lost_is_no_any_host`); the second failed on this change before its class guard
+(a shorthand class word the condition lost was read as any host, harm on another split).
 """
 
 from __future__ import annotations
