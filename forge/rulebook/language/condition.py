@@ -979,7 +979,8 @@ def _all_of(parts: list):
 # "the host", "that box" where no host is named: the host the rule is about, whichever it is.
 # ("the table shows Compromised Unknown", said to the analyst: the table of the host analysed, whichever it is)
 _THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)|"
-                       r"\b(?:the|its|the\s+host's)\s+(?:table|row)(?=\s+(?:shows?|says|reads|lists)\b)|"
+                       # (r40g: or "is" it, "when its row is Unknown": read as no host, the condition was unread)
+                       r"\b(?:the|its|the\s+host's)\s+(?:table|row)(?=\s+(?:shows?|says|reads|lists|is)\b)|"
                        # (a note drops the article: "row reads Unknown -> ...", "when row shows Privileged, ...")
                        r"^(?P<lead>\s*(?:(?:when|whenever|if|once|while)\s+)?)(?:table|row)(?=\s+(?:shows?|says|reads|lists)\b)",
                        re.IGNORECASE)
@@ -2702,12 +2703,57 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         # rooted", "short of a confirmed root", stands in that doubt: the prohibition holds there)
         words = read_wording(directive)
         return excepting(confirmed(found, levels=not (words.prohibitions or words.dispreferred)), cut_exceptions(directive, text))
+    held = evidence_rest(directive)
+    if held is not None:  # (r40g) what is left of it once the evidence judged.py judges is taken away
+        return held
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)
     if words.conditions:  # a condition the product cannot read in full: never judged by likeness alone
         return Not(Always())
     return excepting(claims(condition_of(directive), subject_of(words)), words.excepted)
+
+
+# (r40g) The evidence named as what shows what judged.py reads, "its evidence lists", "whose evidence has": the source of
+# that reading, no word of a state (left, the verb was one the claims do not place).
+_EVIDENCE_SOURCE = re.compile(r"\b(?:its|the|whose|their)\s+evidence\s+(?:lists|shows|reports|has|holds|contains|includes)\b",
+                              re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def evidence_rest(directive: str):
+    """(r40g) The claims of a rule's one condition where part of it is what the evidence shows, which judged.py reads
+    and the gate judges of the hosts these claims match (retrieve._judged_of): what is left once that is taken away, read
+    whole ("a user host at Unknown whose evidence lists no escalate file"), or the one class it keeps the rule to where
+    it states nothing more (`_class_alone`). None where no evidence is read in it, it excepts a host, or what is left
+    is not read whole. Without it the evidence was a part no claim placed, and a rule kept semantic was silent everywhere."""
+    words = read_wording(directive)
+    if len(words.conditions) != 1 or words.excepted or not evidence_tests(words.conditions[0].text):
+        return None
+    said = words.conditions[0].text
+    rest = _EVIDENCE_SOURCE.sub(" ", without_evidence(said))
+    # (only the condition's evidence: "the host under analysis" in the order's lead is no analysis this step reports)
+    stripped = directive.replace(said, rest) if said in directive else _EVIDENCE_SOURCE.sub(" ", without_evidence(directive))
+    found = rule_claims(stripped, with_instruction=True)
+    if found is not None:
+        return confirmed(found) if complete_claims(stripped, found) else None
+    return _class_alone(rest, words)
+
+
+def _class_alone(rest: str, words):
+    """Some host of the one class a condition's rest names, where it names no host, no state and no negation and every
+    word of it is placed ("a user box with  in this step's analyses", "the box you inspect is an ops machine
+    and  "); some host at all where it names no class either (the condition was all evidence, "when the evidence
+    shows  "); None otherwise, and where the whole text names a host or a class besides (a class word the condition
+    lost, "ent server with a shell" read as "server with ...", is no "any host")."""
+    from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
+
+    named = classes_in(spelled_out(rest)) or ("any",)
+    if len(named) != 1 or hosts_in(rest) or negations_in(rest) or claims(rest) is not None or words.hosts \
+            or not set(words.classes) <= set(named):
+        return None
+    found = Atom(host_class=named[0])
+    return found if reads_whole(rest, found, negated=False) else None
 
 
 @lru_cache(maxsize=8192)

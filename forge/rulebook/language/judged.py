@@ -249,8 +249,9 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
      r"(?:connections|conns)\s+(?:on|to)\s+(?:local\s+)?port\s+(?P<port>\d+)"
      r"(?:\s+(?:from|to|on)\s+(?:one|a\s+single|the\s+same)\s+(?:address|ip|source|box|host))?", "connections"),
     (r"\banaly[sz](?:is|es)\b[^.;]{0,30}?\b(?:do|does)\s+not\s+(?:mention|name|cover|include)\b", "absent"),
-    (r"\b(windows|linux)\s+(?:(?:user|enterprise|op|operational)\s+)?(?:host|box|machine|server)s?\b|\bOS\s+(?:is\s+)?(windows|linux)\b",
-     "os"),
+    # (r40g: and the system named before its noun, "Linux OS", as a note writes it)
+    (r"\b(windows|linux)\s+(?:(?:user|enterprise|op|operational)\s+)?(?:host|box|machine|server)s?\b|\bOS\s+(?:is\s+)?(windows|linux)\b|"
+     r"\b(windows|linux)\s+(?:OS|operating\s+system)\b", "os"),
 ))
 
 

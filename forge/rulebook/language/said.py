@@ -172,14 +172,17 @@ def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, Rule
     describes ("Do not recommend Restore for a host whose row reads Unknown"): never that verb on the host its claims
     match, where condition.rule_claims read the whole of its condition; None otherwise. (r34h) A verb only put off
     ("Analyse such a host first, before any Remove") counts as forbidden there (`said_in_words` reads the preference)."""
-    from forge.rulebook.language.condition import whole_claims  # lazy: as in `said_in_words`
+    from forge.rulebook.language.condition import evidence_rest, whole_claims  # lazy: as in `said_in_words`
 
     if words.hosts or not (words.prohibitions or words.dispreferred) or words.excepted:
         return None
     verbs = {p.verb for p in words.prohibitions} | set(words.dispreferred)
     if len(verbs) != 1 or None in verbs or any(p.hosts or p.classes for p in words.prohibitions):
         return None
-    claims = whole_claims(text)
+    # (r40g) or a host of the one class its condition names, the rest of it what the evidence shows ("an enterprise
+    # server whose evidence shows a shell: plan its Remove, not its Restore"): the gate judges that evidence, and a rule
+    # that read as no dispute at all spoke beside the other teacher's Restore there)
+    claims = whole_claims(text) or evidence_rest(text)
     if claims is None:
         return None
     # (a class it names is its condition's subject, "User hosts sitting at user level: plan a Remove, a Restore there is

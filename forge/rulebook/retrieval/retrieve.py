@@ -47,7 +47,7 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, facts_stated, facts_unread, guard_claims,
+from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, evidence_rest, facts_stated, facts_unread, guard_claims,
                                                guard_rest, semantic_claims, subject_of, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
@@ -148,6 +148,8 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
         return ()
     words = read_wording(record.directive if semantic else record.text or record.directive)
     condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
+    if semantic and when is None:
+        when = evidence_rest(record.directive)  # (r40g) "a user box with a shell": the shell on a host of that class
     return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction), when)
 
 
