@@ -35,7 +35,7 @@ def test_some_host_shown_is_no_condition_for_a_text_about_a_named_host():
 
 def test_some_host_shown_may_carry_the_matched_host_when_the_rest_is_judged():
     # the compiler keeps the host for $matched; what singles it out is the rest's (evidence the gate judges)
-    text = "When the analyses find a dozen or more connections on port 22 to one machine, put a DecoySSHD on it."
+    text = "Where this step's analyses count 12+ conns on port 22 into a single box, that box gets a DecoySSHD."
     action = {"mode": "do", "verb": "DecoySSHD", "target": "$matched"}
     assert not (text_problem(text, {"class": "any"}, action) or "").startswith("always:")
 
@@ -71,7 +71,7 @@ def test_a_word_for_several_hosts_still_leaves_a_class_state_alone():
 
 def test_the_action_is_aimed_at_the_host_the_order_names():
     # (User3 is the condition's other host, not the order's)
-    text = "Once User2 shows an exploit while User3 sits compromised, plan a Remove of User2."
+    text = "Once User2 shows an exploit while User3 sits compromised, the plan should hold one Remove of User2."
     when = {"all": [{"host": "User2", "activity": "Exploit"}, {"host": "User3", "compromise": "any"}]}
     assert _refused(text, when, {"mode": "do", "verb": "Remove", "target": "User3"}, "target:")
     assert text_problem(text, when, {"mode": "do", "verb": "Remove", "target": "User2"}) is None
@@ -93,7 +93,7 @@ def test_a_sequence_does_not_give_one_move_twice():
 
 
 def test_a_move_on_a_class_does_not_stand_for_the_host_the_trigger_names():
-    text = "If Enterprise1 shows an exploit, Remove it, then put a DecoyApache on the rest of its subnet."
+    text = "Enterprise1 with an exploit showing: Remove it, then a DecoyApache goes on the rest of that subnet."
     when = {"host": "Enterprise1", "activity": "Exploit"}
     widened = {"mode": "do", "verb": "Remove", "target": "Enterprise", "then": [{"verb": "DecoyApache", "target": "$subnet"}]}
     right = {"mode": "do", "verb": "Remove", "target": "Enterprise1", "then": [{"verb": "DecoyApache", "target": "$subnet"}]}
@@ -110,7 +110,7 @@ def test_two_hosts_of_the_story_are_no_choice_for_the_order():
 
 
 def test_a_class_named_by_the_order_may_be_the_target():
-    text = "When Enterprise1 shows an exploit, Remove the attacker from every enterprise server."
+    text = "When Enterprise1 shows an exploit, run a Remove on every enterprise server."
     action = {"mode": "do", "verb": "Remove", "target": "Enterprise"}
     assert not (text_problem(text, {"host": "Enterprise1", "activity": "Exploit"}, action) or "").startswith("reach:")
 
