@@ -56,7 +56,8 @@ measure), is development since the thirty-eighth read its failures. `blind36`, w
 landed and committed before its first run (that round's held-out measure), is development since the thirty-ninth read its
 failures. `blind37`, written before the thirty-ninth round's changes landed and committed before its first run (that
 round's held-out measure), is development since the fortieth read its failures. `blind38`, written before the fortieth
-round's changes landed and committed before its first run, is in `UNREAD`, held out now. A held-out split is read by
+round's changes landed and committed before its first run (that round's held-out measure), is development since the
+forty-first read its failures. No split is held out until the next one is committed. A held-out split is read by
 nobody who changes the product: for it the bench prints aggregate figures and failure classes only, never a
 case's text, label or context (`--failures` refuses).
 Each split is reported on its own, never only combined. Every scenario starts from a fresh rulebook (SQLite
@@ -153,10 +154,10 @@ SPLIT_NAMES = {"dev": "dev (development)", "heldout": "held-out", "model_style":
                "blind35": "blind-35 (written blind; development: issue 29's thirty-eighth round read its failures)",
                "blind36": "blind-36 (written blind; development: issue 29's thirty-ninth round read its failures)",
                "blind37": "blind-37 (written blind; development: issue 29's fortieth round read its failures)",
-               "blind38": "blind-38 (held out, unread: aggregates only)"}
+               "blind38": "blind-38 (written blind; development: issue 29's forty-first round read its failures)"}
 # Held-out splits whose cases are never printed (aggregates and failure classes only): a blind split joins this set
 # when it is committed, and leaves it (relabelled development) once a change has been steered by it.
-UNREAD: frozenset[str] = frozenset({"blind38"})
+UNREAD: frozenset[str] = frozenset()
 DIMENSIONS = ("behavioural_change", "conditional_activation", "exception_handling", "generalisation_boundary",
               "implicit_learning", "persistence", "recall", "scope_precision", "temporal_coherence")
 VIEWS = ("alerts", "table", "planner", "chooser", "analyst")
