@@ -456,7 +456,11 @@ def _scope_note_removed(clause: str, done: list[tuple[str, Optional[str]]]) -> s
 _OTHER_ONE = (r",?\s*(?:and\s+|but\s+)?\bnot\s+(?:on\s+|to\s+|at\s+|for\s+|from\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"
               r"(?:one|box|host|server|machine|desk|workstation)\b(?:\s+(?:that|which)\s+[^,.;:()]*)?|"
               r"\b(?:and\s+)?leave\s+(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|desks|machines))\s+"
-              r"(?:be|alone|untouched|out\s+of\s+it)\b")
+              r"(?:be|alone|untouched|out\s+of\s+it)\b|"
+              # (r41h) what the other hosts lack, said beside the order on one: "(just on Op_Host1; the rest carry
+              # nothing a decoy would catch)" says why the order is kept to it, no negation of its verb
+              r"\b(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|desks|machines))\s+(?:run|have|hold|host|"
+              r"carry|offer|serve)\s+(?:nothing|no)\b[^,.;:()]*")
 # A note that keeps the order to what it is about (r31m): "I have no evidence this carries over to user
 # boxes", "this must not stretch to Op_Host1 or Op_Host2", "on that one box and not on any of its neighbours",
 # "leave its neighbours be": a negation of the order's reach, never of its verb.

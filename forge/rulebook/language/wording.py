@@ -182,13 +182,30 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         r"(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
 # "... as a last resort", "fall back to Restore", "restore only if that fails": the verb so named is dispreferred.
 _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  # _VERB without its groups
+# (r41h) A move said, as its clause's subject, not to do the job: "a Restore suits it, a Remove won't shift the attacker",
+# "Remove doesn't help on it": a reason against that move, so it is dispreferred (its "n't" was read as a doubt of the
+# order beside it, and the order was refused).
+_NO_GOOD_LEAD = r"(?:^|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s))(?:(?:a|an|the)\s+)?"
+_NO_GOOD_MOVE = (_VERB_WORD + r"(?:\s+(?:on|of|for|there|here|it|\w+\d)){0,2}\s+(?:will\s+not|won['\u2019]t|does\s+not|"
+                 r"doesn['\u2019]t|can\s*not|can['\u2019]t)\s+(?:really\s+|ever\s+)?(?:clear|fix|work|help|stick|hold|solve|"
+                 r"dislodge|shift|evict|do\s+(?:it|the\s+job|the\s+trick|much|anything))\b")
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r"))|"
                           r"(?:" + _VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
                           r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))|"
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
                           r"(?:" + _VERB_WORD + r")(?=\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+"
-                          r"(?:just\s+|safely\s+|easily\s+)?wait\b)", re.IGNORECASE)
+                          r"(?:just\s+|safely\s+|easily\s+)?wait\b)|" + _NO_GOOD_LEAD + r"(?=" + _NO_GOOD_MOVE + r")",
+                          re.IGNORECASE)
+_MOVE_NO_GOOD = re.compile(_NO_GOOD_LEAD + _NO_GOOD_MOVE + r"[^.;:,]*", re.IGNORECASE)
+
+
+def moves_no_good_away(text: str) -> str:
+    """(r41h) `text` without the clauses that say a move does not do the job (_NO_GOOD_MOVE): a reason against that move,
+    no condition of the order and no history ("a Remove won't shift the attacker" tells of no Remove made)."""
+    return _MOVE_NO_GOOD.sub(" ", text or "")
+
+
 # A move put second after one done first is put off, as "the Remove can wait" puts it off: "we Analyse that server
 # first, before any Restore" (r34h), "schedule Op_Host1's Restore first, and the Analyse afterwards" (r34m). A plan's
 # "first X, then Y" orders both and says no "before" / "after it"; "after it is exploited" is a condition.
@@ -331,6 +348,8 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
                      r"the\s+(?:step|turn|instant|minute)(?=\s+(?:it|they|\w+\d)\s+(?:gets?|is|becomes|shows))|"
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when|"
+                     # (r41h) "however many times it falls", "however often it is probed": each time it is so
+                     r"however\s+(?:many\s+times|often)|"
                      # "whichever of User1, User2 or User4 is owned, ...": the one of them in that state
                      r"whichever\s+of(?=\s+(?:the\s+)?(?:\w+\d|user|enterprise|op|defender)[^.;:]*?\b(?:is|gets|shows|becomes)\b)|"
                      # a situation opened by its absence: "without an exploit on it, never restore User2" (after a word,
@@ -378,6 +397,11 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:leave|leaving)\s+{_HOST_LIST}\s+out\b",
     rf"\b(?:exclude|excluding|exempt)\s+{_HOST_LIST}\b",
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
+    # (r41h) "not on X" set off after an order on "it" or on a class, "decoy it (not on User0: ...)", "decoy the scanned
+    # boxes, not on User0": the host the order leaves out (read as the condition's host, the rule held there alone). Not
+    # after a named host: "decoy User2, not on User3" contrasts the order's target.
+    rf"\b(?:it|them|there|hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*"
+    rf"(?:[(,\u2013\u2014]\s*|\s-\s*)(?:but\s+)?not\s+on\s+{_HOST_LIST}\b",
     # "user boxes, not User3 though: ...": a class, then a host denied on its own after a comma
     # ("user hosts (not User3): ...": the same, in brackets)
     rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
@@ -1842,7 +1866,7 @@ _WHOSE_VIEW = r"(?:for\s+(?:me|us|now)|in\s+my\s+(?:book|view))"
 
 
 # (r37h) An aside in brackets after the heading, "U3 is the exception (the lab's box): ...", says why, no condition.
-_HEADING_ASIDE = r"(?:\s*\([^()]{1,40}\))?"
+_HEADING_ASIDE = r"(?:\s*\([^()]{1,100}\))?"
 _EXCEPTION_HEADING = re.compile(r"(?<=\w)\s+(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|odd\s+one\s+out)"
                                 r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)|to\s+[^.;:!?]{1,60}|" + _WHOSE_VIEW + r"))?"
                                 + _HEADING_ASIDE + r"\s*$", re.IGNORECASE)
@@ -2407,12 +2431,31 @@ def _form_lines_said(text: str) -> str:
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ()))
 
 
+# (r41h) A footnote: a mark right after a word of the rule ("recommend a Restore.*", "every user host\u2020") and the same
+# mark later, on its own before the note ("* User0 excepted", at the start of a line or, flattened, after a space). The note
+# is the rule's own, said as a sentence after what it marks; left with its marks ("... a Restore.* * User0 excepted") no
+# reading found the exception it states. Not where the text sets words in stars ("*only* user hosts"): that is emphasis.
+_FOOTNOTE_REF = re.compile(r"(?<=[\w.!?;:)])(?P<mark>\*{1,3}|\u2020|\u2021)(?=[\s,.;:]|$)")
+_EMPHASIS_OPENED = re.compile(r"(?:^|(?<=[\s(]))\*+\w")
+
+
+def _footnotes_said(text: str) -> str:
+    """`text` with its footnote (_FOOTNOTE_REF) said as a sentence of its own after what it marks, its marks gone; any
+    other text as it stands."""
+    ref = None if not text or _EMPHASIS_OPENED.search(text) else _FOOTNOTE_REF.search(text)
+    note = ref and re.compile(rf"(?:^|(?<=\s)){re.escape(ref['mark'])}[ \t]*(?=\S)").search(text, ref.end())
+    if not note:
+        return text
+    before = (text[:ref.start()] + text[ref.end():note.start()]).rstrip()
+    return f"{before if before.endswith(('.', '!', '?', ';', ':')) else before + '.'} {text[note.end():]}"
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(text)).split())))))))))
+                               _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(_footnotes_said(text))).split())))))))))
     flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
