@@ -17,7 +17,8 @@ say it does not apply, or spoke beside the rule that outranks it:
   narrower rule it is stays compiled and outranks the teacher's general one; "<situation> is a separate case" sets the
   situation apart and says no more of it (`condition._CASE_APART`), so kept semantic the narrower rule is read whole.
 Then misses of the same classes: a class named with "unlike" sets the subject apart from it, no class the rule speaks of
-nor one its "it" may stand for (`condition._NOT_A_MEMBER`, `_condition_claims`), and what the other hosts lack beside an order kept to one ("only on X, the others run
+nor one its "it" may stand for, and a condition naming another class beside it claims that one alone, read whole
+(`condition._NOT_A_MEMBER`, `_condition_claims`, `_outside_denied`, `unplaced`), and what the other hosts lack beside an order kept to one ("only on X, the others run
 nothing worth a decoy") is no doubt of the order (`checks._OTHER_ONE`).
 Each test fails at 3fb87bb (checked by running this file against the product files of that commit). Sentences of our
 own, none from a case file."""
@@ -173,3 +174,11 @@ def test_what_the_other_hosts_lack_is_no_doubt_of_the_order():
     text = "Put a DecoyTomcat on Enterprise2 (only on Enterprise2, the others host no web service) whenever it is probed."
     when = {"host": "Enterprise2", "activity": "Scan"}
     assert text_problem(text, when, {"mode": "do", "verb": "DecoyTomcat", "target": "Enterprise2"}) is None
+
+
+def test_a_class_set_apart_in_the_condition_leaves_the_class_it_names_read_whole():
+    text = "Op box being exploited, unlike an ent server -> rec Remove at once, not Restore."
+    found, whole = text_claims(text)
+    assert whole
+    assert _holds(found, Op_Host2="Exploit/User") is True
+    assert _holds(found, Enterprise1="Exploit/User") is False

@@ -1574,6 +1574,8 @@ def unplaced(condition: str) -> list[str]:
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
+    # (r41h: "outside the op subnet", "unlike a usr box": the class set apart, which `_outside_denied` reads)
+    condition = _NOT_A_MEMBER.sub(lambda m: _denial_alone_away(m) if classes_in(m.group(0)) else m.group(0), condition)
     condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(_counts_said_plainly(condition))))
     condition = _other_than_as_except(condition)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
@@ -2383,6 +2385,9 @@ def _outside_denied(said: str, own, unresolved, named: tuple[str, ...]):
     found = claims(rest, own, unresolved, named)
     kept = [c for c in HOST_CLASSES if c not in denied]
     parts = found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()
+    if len(parts) == 1 and isinstance(parts[0], Atom) and parts[0].host is None \
+            and parts[0].host_class not in (None, "any", *denied):
+        return found  # (r41h: "an op box being probed, unlike the ent servers": the class it names, not the one set apart)
     if len(parts) != 1 or not isinstance(parts[0], Atom) or parts[0].host is not None or parts[0].host_class != "any":
         return None  # (only a state said of one host in general is placed; anything else stays as it was read)
     return AnyOf(tuple(replace(parts[0], host_class=c) for c in kept))
