@@ -142,6 +142,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                 f"({conditions[0].text[:60]!r}): express it")
     # (r41m: or its guard, the unexpressed rest the gate holds the rule to: "every other user host clean" said there)
     guard = guard_claims(unexpressed, predicate) if unexpressed else None
+    guard = guard if guard is not None and may_overlap(predicate, guard) else None  # (one that denies it guards nothing)
     absent = [(atom, neg) for p in (predicate, guard) if p is not None for atom, neg in atoms_of(p) if _says_absence(atom, neg)]
     found = rule_claims(words.text)
     expressed = found is not None and complete_claims(words.text, found) and implies(predicate, found)
@@ -1044,7 +1045,8 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     found = rule_claims(text, with_instruction=True, bare=False)
     if found is None or implies(predicate, windows_left_to(found, unexpressed) or Always()):
         return None
-    if unexpressed and (guard := guard_claims(unexpressed, predicate)) is not None and implies(guard, found):
+    if unexpressed and (guard := guard_claims(unexpressed, predicate)) is not None and implies(guard, found) \
+            and may_overlap(predicate, guard):
         return None  # (r41m) "at least two op hosts held" in the rest: the gate holds the rule to it (its guard)
     if complete_claims(text, found):
         return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
