@@ -47,16 +47,17 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
+from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to, words_beside_evidence)
+from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
+from forge.rulebook.language.wording import (Wording, classes_compared_only, classes_in, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -126,16 +127,29 @@ def _holds_everywhere(predicate, action: Optional[dict]) -> bool:
 # -- the checks ---------------------------------------------------------------------------------------
 
 
-def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
-    conditions = [c for c in words.conditions]
+def _window_only(condition: str) -> bool:
+    """(r41m) A condition that is a window of the episode's steps and nothing else ("until step 10", "in the last five
+    steps of the game (from step 27 on, of 30)"): the gate judges it from the rule's words (judged.InEpisode), which
+    no predicate states; its "until" or "last" negates no state of a host. Whether the predicate says the window is
+    the claims check's (a window left out of the predicate must be in the "unexpressed" rest)."""
+    return bool(step_windows(condition)) and not re.sub(r"[\W_]+", "", without_step_windows(condition))
+
+
+def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: str = "") -> Optional[str]:
+    conditions = [c for c in words.conditions if not _window_only(c.text)]
     if conditions and _holds_everywhere(predicate, action):
         return (f"always: the predicate holds on every context, but the text states a condition "
                 f"({conditions[0].text[:60]!r}): express it")
-    absent = [(atom, neg) for atom, neg in atoms_of(predicate) if _says_absence(atom, neg)]
+    # (r41m: or its guard, the unexpressed rest the gate holds the rule to: "every other user host clean" said there)
+    guard = guard_claims(unexpressed, predicate) if unexpressed else None
+    guard = guard if guard is not None and may_overlap(predicate, guard) else None  # (one that denies it guards nothing)
+    absent = [(atom, neg) for p in (predicate, guard) if p is not None for atom, neg in atoms_of(p) if _says_absence(atom, neg)]
     found = rule_claims(words.text)
     expressed = found is not None and complete_claims(words.text, found) and implies(predicate, found)
     ended = _set_aside(words, predicate, action)
     for condition in () if expressed else words.negated_conditions:
+        if _window_only(condition.text):
+            continue  # (r41m) "until step 10": a window of steps, the gate's to judge, no host's state negated
         if any(condition.text.strip() in span for span in ended):
             continue  # "after the box is rooted the trap no longer helps": where the order ends, which the predicate excludes
         if condition.text in conditions_not_applied(words):
@@ -306,7 +320,16 @@ def _put_last(words: Wording) -> set[str]:
         named_after = {*hosts_in(after), *classes_in(after)}
         if named_after and ({*hosts_in(ahead), *classes_in(ahead)} - named_after or _REFERS_BACK.search(ahead)):
             places |= named_after - {*hosts_in(ahead), *classes_in(ahead)}
+    for m in _SECOND_PLACE.finditer(order):  # (r41m) "a Restore of Op_Host1 first and the op box after"
+        ahead, after = order[:m.start("after")], m["after"]
+        places |= {*hosts_in(after), *classes_in(after)} - {*hosts_in(ahead), *classes_in(ahead)}
     return places
+
+
+# (r41m) The order's move on one place first, then the same move on another, its verb left out: "schedule a Restore of
+# Op_Host1 first and the op box after", "decoy Op_Server0 first, then Enterprise2 next".
+_SECOND_PLACE = re.compile(r"\bfirst\s*(?:,\s*|\s+)(?:and\s+)?(?:then\s+)?(?:(?:on|to)\s+)?(?P<after>(?:the|that|any|each|its)?\s*"
+                           r"[\w-]+(?:\s+[\w-]+)?)\s+(?:after|afterwards|next|later|second)\b", re.IGNORECASE)
 
 
 # (r38h) A host the order's first part means by a word that points back at its condition's host: "it", "its", "that
@@ -438,6 +461,17 @@ _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend
 
 # A table's quiet value named as a state ("Compromised No", "compromise: no"): a row's value, no negation of the order
 # (r39g: a listed case "Activity Scan, Compromised No: a decoy on it" was read as doubting its own decoy).
+# (r41m) A "not" / "no" that turns down nothing the text orders:
+# - an addition, "not merely / just / only / simply <x>": more than x, never less;
+# - where the note itself says it stops, "<case> is not this note's business", "... -> not this rule": a case the
+#   note leaves alone (whether its condition says so is the claims check's), no turn-down of its order;
+# - what the other hosts are said to run or hold, "the others run nothing worth it", "the rest have no decoy": a note
+#   on the reach of the order (which the host checks hold to the text), no negation of its verb.
+_NO_TURN_DOWN = re.compile(r"\bnot\s+(?:merely|just|only|simply)\b|"
+                           r"(?:\b(?:is|are)\s*(?:not|n['\u2019]t)\s+|\bnot\s+)(?:this|the|my|our)\s+(?:note|rule|lesson)"
+                           r"(?:['\u2019]s\s+(?:business|concern|job|affair|matter|case))?\b|"
+                           r"\b(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|machines))\s+(?:\w+\s+){1,2}?"
+                           r"(?:nothing|no|none)\b[^,.;:()]*", re.IGNORECASE)
 _QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
                           re.IGNORECASE)
 
@@ -484,7 +518,7 @@ def _set_aside(words: Wording, predicate, action: Optional[dict]) -> list[str]:
     subject = words.referent or (words.hosts[0] if len(words.hosts) == 1 else None)
     spans = []
     for match in ORDER_ENDED.finditer(words.text):
-        ending = claims(match["end"] or match["doubted"] or match["late"], subject)
+        ending = claims(match["end"] or match["doubted"] or match["late"] or match["void"], subject)
         if ending is not None and not may_overlap(predicate, ending):
             spans.append(match.group(0))
     done, banned = _moves(action)
@@ -520,8 +554,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", cues))))
-            cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
-            if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
+            cues = _NO_TURN_DOWN.sub(" ", _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues)
+            if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)) or _another_verbs_negation(cues, verb):
                 continue
             others = {v for v in verbs_in(clause) if not same_verb(v, verb)}
             # (a prohibition of this very verb the reading placed is the prohibition check's: "restore Enterprise2, but
@@ -533,6 +567,15 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                     f"nowhere ({clause.strip()[:70]!r}): whether the text orders {verb} or turns it down is not "
                     "certain; keep the rule semantic")
     return None
+
+
+def _another_verbs_negation(cues: str, verb: str) -> bool:
+    """(r41m) Every negation of a clause stands in a part of it, between commas, that names another verb and not this
+    one: "a Restore is right there, a Remove can't shift root" turns down the Remove, never the Restore. A negation in a
+    part that names no verb (or this one) is left to the polarity check."""
+    negative = [part for part in re.split(r"\s*,\s*", cues) if _NEGATIVE_WORD(part) or _DOUBTING.search(part)]
+    return bool(negative) and all(
+        verbs_in(part) and not any(same_verb(named, verb) for named in verbs_in(part)) for part in negative)
 
 
 def _NEGATIVE_WORD(text: str) -> bool:
@@ -553,6 +596,24 @@ def _matched(predicate, action: Optional[dict]) -> Optional[str]:
     return None
 
 
+# (r41m) Another note the text points to for its form, "same as maria's User4 restore note", "like the Enterprise1 rule":
+# the hosts named there are that note's, and the text's own order says where this one applies.
+_REFERENCE = re.compile(r"\b(?:same\s+as|just\s+like|like|as\s+in|as\s+per|mirrors?|copies|copy\s+of)\s+(?:the\s+|my\s+|our\s+)?"
+                        r"(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:note|rule|lesson|advice|order)\b", re.IGNORECASE)
+# ... and one the text says is not its own: "(U3 itself: not my call.)", "(User3 is penny's business)"
+_NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:mine|my\s+(?:call|business|note|concern)|this\s+note)\s*[.!]?\s*\)",
+                       re.IGNORECASE)
+
+
+def _named_in_reference_only(text: str) -> set[str]:
+    """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE)."""
+    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE) for m in p.finditer(text)]
+    rest = text
+    for span in spans:
+        rest = rest.replace(span, " ")
+    return {h for span in spans for h in hosts_in(span)} - set(hosts_in(rest))
+
+
 def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> Optional[str]:
     if (words.hosts or words.classes) and _holds_everywhere(predicate, action):
         named = ", ".join((*words.hosts, *words.classes))
@@ -563,6 +624,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     # what a scope note keeps the order away from ("this must not stretch to Op_Host1") is no host it is about
     noted = " ".join(span for span in _set_aside(words, predicate, action) if _SCOPE_NOTE.fullmatch(span))
     noted_away = set(hosts_in(noted)) - {h for c in words.conditions for h in c.hosts}
+    noted_away |= _named_in_reference_only(words.text)
     for host in (*words.hosts, *((words.referent,) if words.referent else ())):  # "it", said of the host its story names
         if host in noted_away:
             continue
@@ -588,7 +650,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                 "about none of them: restrict the trigger to the host it means, or aim the action at it")
     generic = any(atom.host_class == "any" and not neg for atom, neg in atoms_of(predicate))
     set_aside = set(conceded_classes(f"{words.situation} {words.instruction}")) | set(classes_in(noted)) \
-        | classes_denied(f"{words.situation} {words.instruction}")
+        | classes_denied(f"{words.situation} {words.instruction}") | classes_compared_only(words.text)
     for cls in (c for c in words.classes if c not in set_aside):
         members = set(HOST_CLASSES[cls])
         restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))
@@ -744,6 +806,18 @@ def _included(instruction: str) -> set[str]:
     return {h for m in _INCLUDED.finditer(instruction) for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
 
 
+# (r41m) A class the lesson names to speak of every host outside it: "any box outside the op subnet", "any machine other
+# than the user boxes", "beyond the enterprise servers".
+_OUTSIDE = re.compile(r"\b(?:outside|beyond|other\s+than|apart\s+from|not\s+(?:in|on|of))\s+(?:of\s+)?(?:the\s+|a\s+|an\s+)?"
+                      r"(?P<what>[\w-]+(?:\s+[\w-]+)?)", re.IGNORECASE)
+
+
+def _outside_of(lesson: str) -> set[str]:
+    """(r41m) The hosts a lesson speaks of as outside a class it names (_OUTSIDE): every host of no such class."""
+    outside = {c for m in _OUTSIDE.finditer(lesson) for c in classes_in(m["what"])}
+    return set(HOSTS) - _hosts_of(outside) if outside else set()
+
+
 def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str]:
     """A lesson with its own subject (a host or class it names, or the host its "it" stands for) is about that, never
     about a host only its story names ("User1 was exploited and the attacker moved on. When Enterprise0 is scanned, put a
@@ -752,7 +826,7 @@ def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str
     lesson = set(words.hosts) | set(words.excepted) | ({words.referent} if words.referent else set())
     if not lesson and not words.classes:
         return None
-    story = set(hosts_in(words.text)) - lesson - _hosts_of(words.classes)
+    story = set(hosts_in(words.text)) - lesson - _hosts_of(words.classes) - _outside_of(f"{words.situation} {words.instruction}")
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in story:
             return (f"grounding: the entry names {value}, which only the text's story names: the rule is its lesson's "
@@ -975,6 +1049,9 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     found = rule_claims(text, with_instruction=True, bare=False)
     if found is None or implies(predicate, windows_left_to(found, unexpressed) or Always()):
         return None
+    if unexpressed and (guard := guard_claims(unexpressed, predicate)) is not None and implies(guard, found) \
+            and may_overlap(predicate, guard):
+        return None  # (r41m) "at least two op hosts held" in the rest: the gate holds the rule to it (its guard)
     if complete_claims(text, found):
         return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
     # Read in part, what the reading places must still be able to hold with the predicate: one that excludes it says
@@ -1272,7 +1349,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     words = read_wording(text)
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
-    return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
+    return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate, unexpressed) \
         or _before(words, predicate) \

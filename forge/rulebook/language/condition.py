@@ -39,8 +39,8 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
-from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
-                                            moves_no_good_away, named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
+from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_in, conditions_left_out, falls_short_away, gives_order, hosts_in, negations_in, read_wording,
+                                            named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
@@ -85,10 +85,10 @@ FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
         # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
-        # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g)
+        # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g; "already at user level", "already root", "already being scanned", r41m)
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
-        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)|again|already(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -176,7 +176,19 @@ def windows_left_to(found, rest: str):
     guarded = set(episode_claims(rest or ""))
     if found is None or not guarded:
         return found
-    return _all_of([p for p in (found.parts if isinstance(found, AllOf) else (found,)) if p not in guarded])
+    # (r41m: or one a window it states implies: "in the first six steps" says "not after step 6", said where the rule
+    # hands over to the others)
+    return _all_of([p for p in (found.parts if isinstance(found, AllOf) else (found,))
+                    if p not in guarded and not any(_window_implies(g, p) for g in guarded)])
+
+
+def _window_implies(window, other) -> bool:
+    """(r41m) Whether a window of steps holds only where another does, on every step of episodes of the usual lengths
+    (a window counted from the end needs one). Anything but two windows: no."""
+    if not isinstance(window, EpisodeStep) or not isinstance(other, EpisodeStep):
+        return False
+    return all(other.truth(step, step, length) is True for length in (20, 30, 50, 100) for step in range(1, length + 1)
+               if window.truth(step, step, length) is True)
 
 
 def facts_unread(condition: str, subject: Optional[str] = None) -> frozenset[str]:
@@ -228,15 +240,35 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     # (nor what the order puts aside: "instead of analysing it again" is the move not to make, no condition)
     # (nor what it concedes: "never restore User0, even when it has been owned twice: ..." holds whatever the host's past)
     # (nor the other host an order on a named one is set against: "..., not on the box that was hit earlier", r34m)
-    # (r41h: nor a move said not to do the job, "a Remove won't shift the attacker": a reason against it, no Remove made)
+    # (nor what a move is said to fall short at, r41m, r41h: "a Remove won't clear root" says what the move does, no past move)
     order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ",
-                   moves_no_good_away(other_host_away(conceded_away(words.instruction))))
+                   falls_short_away(other_host_away(conceded_away(_told_aside_away(words.instruction)))))
     said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
     said = [ORDER_ENDED.sub(lambda m: re.sub(r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), t) for t in said]
     found = [(t, facts_needed(_UNTIL_NO_LONGER.sub(" while ", re.sub(r"\bstill\b", " ", t)))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
+
+
+# (r41m) An aside in brackets that tells what happened, its verbs all past ("(the Remove never held there: two tries,
+# three re-exploits)", "(that is what went wrong last time)"): the order's reason, no condition of it.
+# (Not one that states a condition, "(if it was hit twice)", nor one in the present.)
+_TOLD_ASIDE = re.compile(r"\((?![^()]*\b(?:is|are|shows?|has|have|gets?|reads?|sits?|stays?|remains?|if|when|whenever|while|"
+                         r"once|unless|until|after|since)\b)"
+                         r"(?=[^()]*\b(?:was|were|had|did|got|went|came|stuck|failed|tried|tries|worked)\b)[^()]*\)", re.IGNORECASE)
+
+
+# (r41m) A condition said in other words and then glossed as a state: "Ahead of the red team getting to the op subnet,
+# i.e. while no op host is held, ...": the gloss says what it means; the words it glosses need no fact.
+_GLOSSED = re.compile(r"[^,;.:()]+,\s*(?=(?:meaning|i\.\s?e\.|that\s+is(?:\s+to\s+say)?|in\s+other\s+words)\s*,?\s+"
+                      r"(?:while|when|whenever|if|as\s+long\s+as|until|once)\b)", re.IGNORECASE)
+
+
+def _told_aside_away(text: str) -> str:
+    """(r41m) The text without its told asides in brackets (_TOLD_ASIDE), and a condition's words its gloss restates
+    (_GLOSSED)."""
+    return _GLOSSED.sub(" ", _TOLD_ASIDE.sub(" ", text))
 
 
 # "until the box no longer shows root": while it reads Unknown now, no history (r31m)
@@ -1570,7 +1602,7 @@ def unplaced(condition: str) -> list[str]:
     # one in its favour say nothing more)
     # (r41h: "however many times", "however often" mark the condition as "each time" does; read first, before its "many"
     # is taken for a count)
-    condition = re.sub(r"\bhowever\s+(?:many\s+times|often)\b", " when ", condition or "", flags=re.IGNORECASE)
+    condition = re.sub(r"\b(?:however|no\s+matter\s+how)\s+(?:many\s+times|often)\b", " when ", condition or "", flags=re.IGNORECASE)
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
@@ -2082,7 +2114,11 @@ def subject_of(words):
     hosts = [h for h in words.hosts if h not in words.excepted]
     if not words.hosts and words.referent:
         return words.referent  # "I restored Enterprise1 too late. Restore it as soon as it is compromised."
-    return hosts[0] if len(hosts) == 1 and not words.classes and not words.excepted else None
+    if hosts and set(hosts) <= set(words.contrasted):
+        return None  # (r41m) "a decoy on it (not on User0)": the one host named is the one the order is set against
+    # (r41m: nor a class named only as what the order is unlike, "Op_Server0, unlike the user hosts, ...")
+    classes = set(words.classes) - classes_compared_only(words.text)
+    return hosts[0] if len(hosts) == 1 and not classes and not words.excepted else None
 
 
 _STATE_ADJECTIVE = (r"(?:exploited|compromised|scanned|probed|infected|breached|rooted|privileged|owned|hacked|quiet|clean|"
@@ -2097,7 +2133,8 @@ _STATED_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\
                                   r"(?:under\s+(?:active\s+|an\s+)?(?:exploitation|exploit|attack)|being\s+(?:exploited|scanned|probed|"
                                   r"attacked))\b", re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
-_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter|"
+# (r41m: not "no matter how often it is owned", each time it is: a condition)
+_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
                          # (r33m) "even owned, it falls again at once": the elided "even if it is owned", before a comma
                          r"even\s+(?:owned|rooted|compromised|exploited|breached|pwned)(?=\s*,))\b[^.;]*", re.IGNORECASE)
 
@@ -2121,7 +2158,11 @@ ORDER_ENDED = re.compile(r"\b(?:once|after|as\s+soon\s+as)\s+(?P<end>[^,;.:]{3,6
                          r"\b(?:not\s+(?:sure|certain)|unsure|uncertain)\s+(?:whether\s+|that\s+|if\s+)?(?:this|it|that|the\s+"
                          r"(?:rule|lesson))\s+(?:still\s+)?(?:holds|applies)\s+(?:once|after|when)\s+(?P<doubted>[^,;.:]{3,60})|"
                          # "..., during the probe, not later once it is rooted"
-                         r"\bnot\s+(?:later|afterwards?|after\s+that)\s*,?\s*(?:once|when|after)\s+(?P<late>[^,;.:]{3,60})",
+                         r"\bnot\s+(?:later|afterwards?|after\s+that)\s*,?\s*(?:once|when|after)\s+(?P<late>[^,;.:]{3,60})|"
+                         # (r41m) "once OpH1 gets taken, this rule is void", "after that, the rule no longer applies"
+                         r"\b(?:once|after|as\s+soon\s+as)\s+(?P<void>[^,;.:]{3,60}?)\s*,?\s+(?:this|the|that|my|our)\s+"
+                         r"(?:note|rule|lesson|advice|order)\s+(?:is\s+(?:void|moot|over|off)|lapses|expires|ends|"
+                         r"stops\s+applying|(?:does\s+not|doesn't|no\s+longer)\s+appl(?:y|ies))\b",
                          re.IGNORECASE)
 
 
@@ -2177,7 +2218,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     rest = words.instruction
     for c in words.conditions:
         rest = rest.replace(c.text, " ")
-    rest = moves_no_good_away(rest)  # (r41h: "a Remove won't shift it" is a reason against the move, no Remove made)
+    rest = falls_short_away(rest)  # (r41h: "a Remove won't shift it" is a reason against the move, no Remove made)
     # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
     # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
     stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest))]
@@ -2353,9 +2394,9 @@ def _condition_claims(words, unresolved: Optional[list] = None):
 
 # (r39k) A host's membership denied: "not on the operational subnet", "isn't one of the user boxes", "outside the
 # enterprise zone" (what follows is read for the class words it names)
-# (r41h: and "unlike the op hosts": a class named to set the subject apart from it)
+# (r41h, r41m: and "unlike the op hosts", "as opposed to ...": a class named to set the subject apart from it)
 _NOT_A_MEMBER = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:on|in|within|inside|part\s+of|one\s+of|among)\b(?P<rest>[^,;.]{0,40})"
-                           r"|\b(?:outside|unlike)\s+(?:of\s+)?(?P<outside>[^,;.]{0,40})", re.IGNORECASE)
+                           r"|\b(?:outside|" + UNLIKE_WORDS + r")\s+(?:of\s+)?(?P<outside>[^,;.]{0,40})", re.IGNORECASE)
 
 
 def classes_denied(text: str) -> set[str]:
