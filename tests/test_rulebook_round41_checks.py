@@ -4,6 +4,8 @@
   to any host (`checks._anchor_widened`, through `_state_on_unnamed_host`);
 - one alternative of a condition on a named host is not moved to the host's class, or to any host, beside the host's
   own alternative, nor one on a class the text names to any host (`checks._alternative_widened`);
+- an attack phase the text names whose definition is a named host's state ("the impact phase") keeps that state on the
+  host, not on its class or any host (`checks._phase_host_widened`);
 - a host the text says shows a scan and no more ("scan only") is not asked compromised
   (`checks._scan_only_compromised`);
 - a kind of activity the lesson says of a class or of any host ("a user host that gets scanned") is not asked as any
@@ -89,8 +91,9 @@ def test_a_kind_only_the_story_names_leaves_the_lessons_activity_free():
 def test_a_scan_and_no_more_is_not_a_compromised_host():
     text = "E2 scan only = no Restore for E2"
     never = {"mode": "never", "verb": "Restore", "target": "Enterprise2"}
-    assert _refused(text, {"host": "Enterprise2", "activity": "Scan", "compromise": "any"}, never, "claims:")
-    assert text_problem(text, {"host": "Enterprise2", "activity": "Scan", "compromise": "No"}, never) is None
+    scanned = {"activity": "Scan", "host": "Enterprise2"}
+    assert _refused(text, {**scanned, "compromise": "any"}, never, "claims:")
+    assert text_problem(text, {**scanned, "compromise": "No"}, never) is None
 
 
 def test_an_alternative_on_a_named_class_is_not_moved_to_any_host():
@@ -103,3 +106,11 @@ def test_an_alternative_on_a_named_class_is_not_moved_to_any_host():
     kept = {"any": [{"class": "Enterprise", "compromise": "User"}, {"class": "Enterprise", "compromise": "Privileged"}]}
     assert (_alternative_widened(text, parse_predicate(wide), wide) or "").startswith("host:")
     assert _alternative_widened(text, parse_predicate(kept), kept) is None
+
+
+def test_a_phase_defined_by_a_named_host_keeps_its_state_on_that_host():
+    text = "While the impact phase lasts, Op_Server0 comes back first: Restore it before any other move."
+    restore = {"mode": "do", "verb": "Restore", "target": "Op_Server0"}
+    assert _refused(text, {"class": "Operational", "compromise": "any"}, restore, "host:")
+    assert _refused(text, {"class": "any", "compromise": "any"}, restore, "host:")
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, restore) is None

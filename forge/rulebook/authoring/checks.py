@@ -1282,6 +1282,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \
+        or _phase_host_widened(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate)
 
@@ -1458,6 +1459,33 @@ def _wider_place(wide: Atom, own: Atom, spoken: set[str], general: bool) -> bool
         return not general and (own.host is not None and not spoken or own.host_class in spoken)
     return own.host is not None and wide.host_class in HOST_CLASSES and own.host in HOST_CLASSES[wide.host_class] \
         and wide.host_class not in spoken
+
+
+def _phase_host_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r41x) An attack phase the text names whose definition is the state of named hosts ("the impact phase": Op_Server0
+    shows a compromise) keeps that state on those hosts: asked of their class, or of any host, it fires where only
+    another host is in that state, which no phase of that name says. Left alone as `_alternative_widened` leaves it: a
+    lesson that names the class, or speaks of hosts in general, of neighbours or of every other host."""
+    name = phase_named(text)
+    if name is None or _names_phase(when_raw):
+        return None
+    defined = [atom for atom, _ in atoms_of(parse_predicate(phase_predicate(name)))]
+    if not defined or any(atom.host is None for atom in defined):
+        return None
+    words = read_wording(text)
+    lesson = f"{words.situation} {words.instruction}"
+    if _HOSTS_IN_GENERAL.search(lesson) or _EVERY_HOST.search(lesson) or _RELATIVE_WORDS.search(lesson) \
+            or _EVERY_OTHER.search(lesson):
+        return None
+    hosts, spoken = {atom.host for atom in defined}, set(classes_in(lesson))
+    for atom, negated in atoms_of(predicate):
+        covers = set(HOSTS) if atom.host_class == ANY_CLASS else set(HOST_CLASSES.get(atom.host_class or "", ()))
+        if not negated and atom.host is None and covers & hosts and atom.host_class not in spoken \
+                and any(_same_kind(atom, d) for d in defined):
+            return (f"host: the {name} phase the text names is the state of {', '.join(sorted(hosts))}, but the trigger asks "
+                    f"it of any {'' if atom.host_class == ANY_CLASS else atom.host_class + ' '}host: keep it on "
+                    f"{', '.join(sorted(hosts))}")
+    return None
 
 
 # (r41x) A scan and no more: "scan only", "scanned only", "only (being) scanned", "only a scan", "nothing but a scan", "all
