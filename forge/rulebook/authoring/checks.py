@@ -1080,15 +1080,18 @@ def _states(predicate) -> dict[tuple[str, str], set[str]]:
 def _state_widened(found, predicate) -> Optional[str]:
     """(r37y) Where the reading of a condition is partial, the states it did place still hold: a named host it reads in
     one state ("Enterprise1 at Compromised User", "when Op_Server0 gets exploited") that the predicate asks in any state of
-    that kind is wider than the text, whatever else the reading left out."""
+    that kind is wider than the text, whatever else the reading left out. (r41x) So is a class or any host it reads with
+    one kind of activity ("when a user host gets probed") asked in any activity."""
     asked = _states(predicate)
     for (place, key), values in _states(found).items():
-        # (a named host only: a class or any host read in one state, "a box at Unknown", is left alone: a compiler that
-        # reads it wider is then kept semantic, and such a rule read in part is silent where the wider one helped)
-        if place not in HOSTS or "any" in values or values >= _ALL_VALUES[key] or values & {QUIET_ACTIVITY, QUIET_COMPROMISE}:
+        # (a compromise level of a class or of any host, "a box at Unknown", is left alone: a compiler that reads it wider
+        # is then kept semantic, and such a rule read in part is silent where the wider one helped)
+        if (place not in HOSTS and key != "activity") or "any" in values or values >= _ALL_VALUES[key] \
+                or values & {QUIET_ACTIVITY, QUIET_COMPROMISE}:
             continue
         if "any" in asked.get((place, key), set()):
-            return (f"claims: the condition reads {place} as {'/'.join(sorted(values))} ({key}), but the predicate asks it in "
+            where = place if place in HOSTS else "any host" if place == ANY_CLASS else f"any {place} host"
+            return (f"claims: the condition reads {where} as {'/'.join(sorted(values))} ({key}), but the predicate asks it in "
                     f"any {key}: express the state the text says")
     return None
 
@@ -1136,8 +1139,6 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
     or joins two levels as one, "user or root", may ask any: it is left alone; so is a predicate that names a phase.)"""
     if _names_phase(when_raw) or _phase_asks_any(text):
         return None
-    # (an activity widened on a class, "one of the operational hosts is being exploited" asked as any activity there, is
-    # left alone, as the claims check leaves it: kept semantic, such a rule lost more queries than it made wrong)
     asked = {key for atom, negated in atoms_of(predicate) if not negated
              for key in ("compromise", "activity") if getattr(atom, key) == "any" and (key == "compromise" or atom.host)}
     if "compromise" in asked and _LEVEL_PHRASE.search(text) and not _ANY_LEVEL.search(_LEVEL_PHRASE.sub(" ", text)) \
@@ -1145,9 +1146,15 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
         return ("claims: the text names a compromise level, but the predicate asks any compromise: express the level "
                 "the text says")
     # (any activity is looked for in the instruction, the story and the reason left out: "it may have caught something
-    # later" in the story says no activity of the rule)
-    instruction = read_wording(text).instruction
-    if "activity" in asked and _ACTIVITY_KIND.search(text) and not _ANY_ACTIVITY.search(_ACTIVITY_KIND.sub(" ", instruction)):
+    # later" in the story says no activity of the rule. r41x: on any host, the kind is looked for in the lesson alone,
+    # "before the exploit" in the story says no kind of the rule's "traffic looks unusual". An activity widened on a
+    # class, "one of the operational hosts is being exploited" asked as any activity there, is still left alone: kept
+    # semantic, such a rule lost more queries than it made wrong, in round 38 and again in round 41)
+    words = read_wording(text)
+    on_class = any(not negated and atom.activity == "any" and atom.host_class == ANY_CLASS for atom, negated in atoms_of(predicate))
+    kind = _ACTIVITY_KIND.search(text) if "activity" in asked else \
+        on_class and _ACTIVITY_KIND.search(f"{words.situation} {words.instruction}")
+    if kind and not _ANY_ACTIVITY.search(_ACTIVITY_KIND.sub(" ", words.instruction)):
         return "claims: the text names a kind of activity, but the predicate asks any activity: express the kind the text says"
     return _level_denied(text, predicate)
 
@@ -1355,6 +1362,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
+        or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \
+        or _phase_host_widened(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate)
 
@@ -1427,7 +1436,20 @@ def _state_on_unnamed_host(text: str, predicate, when_raw: Any) -> Optional[str]
     if widened and not _RELATIVE_WORDS.search(text) and not _EVERY_OTHER.search(text):
         return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
                 f"asks a state of any {widened} host: keep the state on the host the text says it of")
+    anchor = _anchor_widened(predicate)
+    if anchor and not _RELATIVE_WORDS.search(text) and not _EVERY_OTHER.search(text):
+        return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
+                f"holds wherever {'any' if anchor == ANY_CLASS else 'any ' + anchor} host is shown: keep the trigger on "
+                "the host the text names")
     return None
+
+
+def _anchor_widened(predicate) -> Optional[str]:
+    """(r41x) The class (or `any`) of a bare atom the predicate asks where it holds: a host merely shown. A rule about a
+    host it names ("never restore User0 unless it is rooted") holds where that host is shown; its anchor widened to the
+    host's class, or to any host, holds where the host is absent and another one is shown."""
+    return next((atom.host_class for atom, negated in atoms_of(predicate)
+                 if not negated and atom.host is None and atom.host_class is not None and atom.bare()), None)
 
 
 def _state_of_class(predicate) -> Optional[str]:
@@ -1467,6 +1489,103 @@ def _state_beyond_classes(text: str, predicate, when_raw: Any) -> Optional[str]:
     if _asks_state_of_any_host(predicate):
         return (f"class: the text speaks of {'/'.join(classes_in(text))} hosts only, but the trigger asks a state of any "
                 "host: keep the state on the class the text says it of")
+    return None
+
+
+def _positive_alternatives(predicate, negated: bool = False) -> Iterable[tuple]:
+    """The parts of every `any` of a predicate that stands where the predicate holds (under an even number of `not`s)."""
+    if isinstance(predicate, Not):
+        yield from _positive_alternatives(predicate.part, not negated)
+    elif isinstance(predicate, (AnyOf, AllOf)):
+        if isinstance(predicate, AnyOf) and not negated:
+            yield predicate.parts
+        for part in predicate.parts:
+            yield from _positive_alternatives(part, negated)
+
+
+def _same_kind(a: Atom, b: Atom) -> bool:
+    """Whether two atoms ask a state of the same kind (both an activity, or both a compromise)."""
+    return (a.activity is not None and b.activity is not None) or (a.compromise is not None and b.compromise is not None)
+
+
+def _alternative_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r41x) One alternative of a condition about a host the text names moved off it: "User3 at user level or at root"
+    compiled as "User3 at user level, or any user host at root". Beside the host's own alternative, the one asked of its
+    class (or of any host) fires where only another host is in that state, which the text never says; so does one asked
+    of any host beside an alternative on a class the text names ("a foothold on some enterprise box, or root on any
+    host"). Left alone: a text that names the wider class, or speaks of hosts in general, of neighbours or of every other
+    host, or names a phase."""
+    if _names_phase(when_raw) or phase_named(text) is not None:
+        return None
+    words = read_wording(text)
+    lesson = f"{words.situation} {words.instruction}"
+    if _RELATIVE_WORDS.search(lesson) or _EVERY_OTHER.search(lesson):
+        return None
+    named, spoken = set(hosts_in(text)), set(classes_in(text))
+    general = bool(_HOSTS_IN_GENERAL.search(lesson) or _EVERY_HOST.search(lesson))
+    for parts in _positive_alternatives(predicate):
+        atoms = [x for x in parts if isinstance(x, Atom) and not x.bare()]
+        for own in (a for a in atoms if a.host in named or a.host is None and a.host_class in spoken):
+            for wide in (b for b in atoms if b.host is None and _same_kind(own, b) and _wider_place(b, own, spoken, general)):
+                return (f"host: one alternative asks the state of {own.host or 'a ' + own.host_class + ' host'}, which the "
+                        f"text names, and another asks it of any {'' if wide.host_class == ANY_CLASS else wide.host_class + ' '}"
+                        "host: keep every alternative on the place the text says it of")
+    return None
+
+
+def _wider_place(wide: Atom, own: Atom, spoken: set[str], general: bool) -> bool:
+    """Whether `wide` asks of a place the text does not speak of that holds `own`'s: any host (where the text speaks of
+    no host in general), or the class of `own`'s named host (where the text does not name that class)."""
+    if wide.host_class == ANY_CLASS:
+        return not general and (own.host is not None and not spoken or own.host_class in spoken)
+    return own.host is not None and wide.host_class in HOST_CLASSES and own.host in HOST_CLASSES[wide.host_class] \
+        and wide.host_class not in spoken
+
+
+def _phase_host_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r41x) An attack phase the text names whose definition is the state of named hosts ("the impact phase": Op_Server0
+    shows a compromise) keeps that state on those hosts: asked of their class, or of any host, it fires where only
+    another host is in that state, which no phase of that name says. Left alone as `_alternative_widened` leaves it: a
+    lesson that names the class, or speaks of hosts in general, of neighbours or of every other host."""
+    name = phase_named(text)
+    if name is None or _names_phase(when_raw):
+        return None
+    defined = [atom for atom, _ in atoms_of(parse_predicate(phase_predicate(name)))]
+    if not defined or any(atom.host is None for atom in defined):
+        return None
+    words = read_wording(text)
+    lesson = f"{words.situation} {words.instruction}"
+    if _HOSTS_IN_GENERAL.search(lesson) or _EVERY_HOST.search(lesson) or _RELATIVE_WORDS.search(lesson) \
+            or _EVERY_OTHER.search(lesson):
+        return None
+    hosts, spoken = {atom.host for atom in defined}, set(classes_in(lesson))
+    for atom, negated in atoms_of(predicate):
+        covers = set(HOSTS) if atom.host_class == ANY_CLASS else set(HOST_CLASSES.get(atom.host_class or "", ()))
+        if not negated and atom.host is None and covers & hosts and atom.host_class not in spoken \
+                and any(_same_kind(atom, d) for d in defined):
+            return (f"host: the {name} phase the text names is the state of {', '.join(sorted(hosts))}, but the trigger asks "
+                    f"it of any {'' if atom.host_class == ANY_CLASS else atom.host_class + ' '}host: keep it on "
+                    f"{', '.join(sorted(hosts))}")
+    return None
+
+
+# (r41x) A scan and no more: "scan only", "scanned only", "only (being) scanned", "only a scan", "nothing but a scan", "all
+# it shows is a scan", "a mere scan".
+_SCAN_ONLY = re.compile(r"\b(?:(?:being\s+)?(?:scann\w*|prob\w*)|(?:(?:a|an|one)\s+)?(?:scan|probe))\s+only\b|"
+                        r"\b(?:only|merely|just|nothing\s+but)\s+(?:being\s+|been\s+|(?:a|an|one)\s+)?(?:scan\w*|prob\w*)\b|"
+                        r"\ball\s+(?:that\s+)?\S+\s+(?:shows?|showed|has|had)\s+(?:is|was)\s+(?:a\s+)?(?:scan|probe)\b|"
+                        r"\b(?:a|one)\s+(?:mere|lone)\s+(?:scan|probe)\b", re.IGNORECASE)
+
+
+def _scan_only_compromised(text: str, predicate) -> Optional[str]:
+    """(r41x) A host the text says shows a scan and no more ("E2 probe only", "as long as all it has is a scan") is not
+    compromised: an atom asking a scan together with a compromise (any, or a level) says the opposite of those words."""
+    if not _SCAN_ONLY.search(text):
+        return None
+    for atom, negated in atoms_of(predicate):
+        if not negated and atom.activity == "Scan" and atom.compromise in ("any", "User", "Privileged"):
+            return ("claims: the text says a scan and no more, but the predicate asks the scanned host compromised: "
+                    "express the scan alone (Compromised No)")
     return None
 
 
