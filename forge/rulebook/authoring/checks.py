@@ -47,16 +47,17 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_rest,
+from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
                                                conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to, words_beside_evidence)
+from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (Wording, classes_in, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
+from forge.rulebook.language.wording import (Wording, classes_compared_only, classes_in, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -126,16 +127,29 @@ def _holds_everywhere(predicate, action: Optional[dict]) -> bool:
 # -- the checks ---------------------------------------------------------------------------------------
 
 
-def _polarity(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
-    conditions = [c for c in words.conditions]
+def _window_only(condition: str) -> bool:
+    """(r41m) A condition that is a window of the episode's steps and nothing else ("until step 10", "in the last five
+    steps of the game (from step 27 on, of 30)"): the gate judges it from the rule's words (judged.InEpisode), which
+    no predicate states; its "until" or "last" negates no state of a host. Whether the predicate says the window is
+    the claims check's (a window left out of the predicate must be in the "unexpressed" rest)."""
+    return bool(step_windows(condition)) and not re.sub(r"[\W_]+", "", without_step_windows(condition))
+
+
+def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: str = "") -> Optional[str]:
+    conditions = [c for c in words.conditions if not _window_only(c.text)]
     if conditions and _holds_everywhere(predicate, action):
         return (f"always: the predicate holds on every context, but the text states a condition "
                 f"({conditions[0].text[:60]!r}): express it")
-    absent = [(atom, neg) for atom, neg in atoms_of(predicate) if _says_absence(atom, neg)]
+    # (r41m: or its guard, the unexpressed rest the gate holds the rule to: "every other user host clean" said there)
+    guard = guard_claims(unexpressed, predicate) if unexpressed else None
+    guard = guard if guard is not None and may_overlap(predicate, guard) else None  # (one that denies it guards nothing)
+    absent = [(atom, neg) for p in (predicate, guard) if p is not None for atom, neg in atoms_of(p) if _says_absence(atom, neg)]
     found = rule_claims(words.text)
     expressed = found is not None and complete_claims(words.text, found) and implies(predicate, found)
     ended = _set_aside(words, predicate, action)
     for condition in () if expressed else words.negated_conditions:
+        if _window_only(condition.text):
+            continue  # (r41m) "until step 10": a window of steps, the gate's to judge, no host's state negated
         if any(condition.text.strip() in span for span in ended):
             continue  # "after the box is rooted the trap no longer helps": where the order ends, which the predicate excludes
         if condition.text in conditions_not_applied(words):
@@ -306,7 +320,16 @@ def _put_last(words: Wording) -> set[str]:
         named_after = {*hosts_in(after), *classes_in(after)}
         if named_after and ({*hosts_in(ahead), *classes_in(ahead)} - named_after or _REFERS_BACK.search(ahead)):
             places |= named_after - {*hosts_in(ahead), *classes_in(ahead)}
+    for m in _SECOND_PLACE.finditer(order):  # (r41m) "a Restore of Op_Host1 first and the op box after"
+        ahead, after = order[:m.start("after")], m["after"]
+        places |= {*hosts_in(after), *classes_in(after)} - {*hosts_in(ahead), *classes_in(ahead)}
     return places
+
+
+# (r41m) The order's move on one place first, then the same move on another, its verb left out: "schedule a Restore of
+# Op_Host1 first and the op box after", "decoy Op_Server0 first, then Enterprise2 next".
+_SECOND_PLACE = re.compile(r"\bfirst\s*(?:,\s*|\s+)(?:and\s+)?(?:then\s+)?(?:(?:on|to)\s+)?(?P<after>(?:the|that|any|each|its)?\s*"
+                           r"[\w-]+(?:\s+[\w-]+)?)\s+(?:after|afterwards|next|later|second)\b", re.IGNORECASE)
 
 
 # (r38h) A host the order's first part means by a word that points back at its condition's host: "it", "its", "that
@@ -438,6 +461,17 @@ _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend
 
 # A table's quiet value named as a state ("Compromised No", "compromise: no"): a row's value, no negation of the order
 # (r39g: a listed case "Activity Scan, Compromised No: a decoy on it" was read as doubting its own decoy).
+# (r41m) A "not" / "no" that turns down nothing the text orders:
+# - an addition, "not merely / just / only / simply <x>": more than x, never less;
+# - where the note itself says it stops, "<case> is not this note's business", "... -> not this rule": a case the
+#   note leaves alone (whether its condition says so is the claims check's), no turn-down of its order;
+# - what the other hosts are said to run or hold, "the others run nothing worth it", "the rest have no decoy": a note
+#   on the reach of the order (which the host checks hold to the text), no negation of its verb.
+_NO_TURN_DOWN = re.compile(r"\bnot\s+(?:merely|just|only|simply)\b|"
+                           r"(?:\b(?:is|are)\s*(?:not|n['\u2019]t)\s+|\bnot\s+)(?:this|the|my|our)\s+(?:note|rule|lesson)"
+                           r"(?:['\u2019]s\s+(?:business|concern|job|affair|matter|case))?\b|"
+                           r"\b(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|machines))\s+(?:\w+\s+){1,2}?"
+                           r"(?:nothing|no|none)\b[^,.;:()]*", re.IGNORECASE)
 _QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
                           re.IGNORECASE)
 
@@ -456,7 +490,11 @@ def _scope_note_removed(clause: str, done: list[tuple[str, Optional[str]]]) -> s
 _OTHER_ONE = (r",?\s*(?:and\s+|but\s+)?\bnot\s+(?:on\s+|to\s+|at\s+|for\s+|from\s+)?(?:the|that)\s+(?:[\w-]+\s+){0,3}?"
               r"(?:one|box|host|server|machine|desk|workstation)\b(?:\s+(?:that|which)\s+[^,.;:()]*)?|"
               r"\b(?:and\s+)?leave\s+(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|desks|machines))\s+"
-              r"(?:be|alone|untouched|out\s+of\s+it)\b")
+              r"(?:be|alone|untouched|out\s+of\s+it)\b|"
+              # (r41h) what the other hosts lack, said beside the order on one: "(just on Op_Host1; the rest carry
+              # nothing a decoy would catch)" says why the order is kept to it, no negation of its verb
+              r"\b(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|desks|machines))\s+(?:run|have|hold|host|"
+              r"carry|offer|serve)\s+(?:nothing|no)\b[^,.;:()]*")
 # A note that keeps the order to what it is about (r31m): "I have no evidence this carries over to user
 # boxes", "this must not stretch to Op_Host1 or Op_Host2", "on that one box and not on any of its neighbours",
 # "leave its neighbours be": a negation of the order's reach, never of its verb.
@@ -480,7 +518,7 @@ def _set_aside(words: Wording, predicate, action: Optional[dict]) -> list[str]:
     subject = words.referent or (words.hosts[0] if len(words.hosts) == 1 else None)
     spans = []
     for match in ORDER_ENDED.finditer(words.text):
-        ending = claims(match["end"] or match["doubted"] or match["late"], subject)
+        ending = claims(match["end"] or match["doubted"] or match["late"] or match["void"], subject)
         if ending is not None and not may_overlap(predicate, ending):
             spans.append(match.group(0))
     done, banned = _moves(action)
@@ -516,8 +554,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", cues))))
-            cues = _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues
-            if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)):
+            cues = _NO_TURN_DOWN.sub(" ", _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues)
+            if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)) or _another_verbs_negation(cues, verb):
                 continue
             others = {v for v in verbs_in(clause) if not same_verb(v, verb)}
             # (a prohibition of this very verb the reading placed is the prohibition check's: "restore Enterprise2, but
@@ -529,6 +567,15 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                     f"nowhere ({clause.strip()[:70]!r}): whether the text orders {verb} or turns it down is not "
                     "certain; keep the rule semantic")
     return None
+
+
+def _another_verbs_negation(cues: str, verb: str) -> bool:
+    """(r41m) Every negation of a clause stands in a part of it, between commas, that names another verb and not this
+    one: "a Restore is right there, a Remove can't shift root" turns down the Remove, never the Restore. A negation in a
+    part that names no verb (or this one) is left to the polarity check."""
+    negative = [part for part in re.split(r"\s*,\s*", cues) if _NEGATIVE_WORD(part) or _DOUBTING.search(part)]
+    return bool(negative) and all(
+        verbs_in(part) and not any(same_verb(named, verb) for named in verbs_in(part)) for part in negative)
 
 
 def _NEGATIVE_WORD(text: str) -> bool:
@@ -549,6 +596,24 @@ def _matched(predicate, action: Optional[dict]) -> Optional[str]:
     return None
 
 
+# (r41m) Another note the text points to for its form, "same as maria's User4 restore note", "like the Enterprise1 rule":
+# the hosts named there are that note's, and the text's own order says where this one applies.
+_REFERENCE = re.compile(r"\b(?:same\s+as|just\s+like|like|as\s+in|as\s+per|mirrors?|copies|copy\s+of)\s+(?:the\s+|my\s+|our\s+)?"
+                        r"(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:note|rule|lesson|advice|order)\b", re.IGNORECASE)
+# ... and one the text says is not its own: "(U3 itself: not my call.)", "(User3 is penny's business)"
+_NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:mine|my\s+(?:call|business|note|concern)|this\s+note)\s*[.!]?\s*\)",
+                       re.IGNORECASE)
+
+
+def _named_in_reference_only(text: str) -> set[str]:
+    """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE)."""
+    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE) for m in p.finditer(text)]
+    rest = text
+    for span in spans:
+        rest = rest.replace(span, " ")
+    return {h for span in spans for h in hosts_in(span)} - set(hosts_in(rest))
+
+
 def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> Optional[str]:
     if (words.hosts or words.classes) and _holds_everywhere(predicate, action):
         named = ", ".join((*words.hosts, *words.classes))
@@ -559,6 +624,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     # what a scope note keeps the order away from ("this must not stretch to Op_Host1") is no host it is about
     noted = " ".join(span for span in _set_aside(words, predicate, action) if _SCOPE_NOTE.fullmatch(span))
     noted_away = set(hosts_in(noted)) - {h for c in words.conditions for h in c.hosts}
+    noted_away |= _named_in_reference_only(words.text)
     for host in (*words.hosts, *((words.referent,) if words.referent else ())):  # "it", said of the host its story names
         if host in noted_away:
             continue
@@ -584,7 +650,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                 "about none of them: restrict the trigger to the host it means, or aim the action at it")
     generic = any(atom.host_class == "any" and not neg for atom, neg in atoms_of(predicate))
     set_aside = set(conceded_classes(f"{words.situation} {words.instruction}")) | set(classes_in(noted)) \
-        | classes_denied(f"{words.situation} {words.instruction}")
+        | classes_denied(f"{words.situation} {words.instruction}") | classes_compared_only(words.text)
     for cls in (c for c in words.classes if c not in set_aside):
         members = set(HOST_CLASSES[cls])
         restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))
@@ -740,6 +806,18 @@ def _included(instruction: str) -> set[str]:
     return {h for m in _INCLUDED.finditer(instruction) for h in hosts_in(m["host"] or m["after"] or m["specimen"])}
 
 
+# (r41m) A class the lesson names to speak of every host outside it: "any box outside the op subnet", "any machine other
+# than the user boxes", "beyond the enterprise servers".
+_OUTSIDE = re.compile(r"\b(?:outside|beyond|other\s+than|apart\s+from|not\s+(?:in|on|of))\s+(?:of\s+)?(?:the\s+|a\s+|an\s+)?"
+                      r"(?P<what>[\w-]+(?:\s+[\w-]+)?)", re.IGNORECASE)
+
+
+def _outside_of(lesson: str) -> set[str]:
+    """(r41m) The hosts a lesson speaks of as outside a class it names (_OUTSIDE): every host of no such class."""
+    outside = {c for m in _OUTSIDE.finditer(lesson) for c in classes_in(m["what"])}
+    return set(HOSTS) - _hosts_of(outside) if outside else set()
+
+
 def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str]:
     """A lesson with its own subject (a host or class it names, or the host its "it" stands for) is about that, never
     about a host only its story names ("User1 was exploited and the attacker moved on. When Enterprise0 is scanned, put a
@@ -748,7 +826,7 @@ def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str
     lesson = set(words.hosts) | set(words.excepted) | ({words.referent} if words.referent else set())
     if not lesson and not words.classes:
         return None
-    story = set(hosts_in(words.text)) - lesson - _hosts_of(words.classes)
+    story = set(hosts_in(words.text)) - lesson - _hosts_of(words.classes) - _outside_of(f"{words.situation} {words.instruction}")
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in story:
             return (f"grounding: the entry names {value}, which only the text's story names: the rule is its lesson's "
@@ -971,6 +1049,9 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     found = rule_claims(text, with_instruction=True, bare=False)
     if found is None or implies(predicate, windows_left_to(found, unexpressed) or Always()):
         return None
+    if unexpressed and (guard := guard_claims(unexpressed, predicate)) is not None and implies(guard, found) \
+            and may_overlap(predicate, guard):
+        return None  # (r41m) "at least two op hosts held" in the rest: the gate holds the rule to it (its guard)
     if complete_claims(text, found):
         return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
     # Read in part, what the reading places must still be able to hold with the predicate: one that excludes it says
@@ -999,15 +1080,18 @@ def _states(predicate) -> dict[tuple[str, str], set[str]]:
 def _state_widened(found, predicate) -> Optional[str]:
     """(r37y) Where the reading of a condition is partial, the states it did place still hold: a named host it reads in
     one state ("Enterprise1 at Compromised User", "when Op_Server0 gets exploited") that the predicate asks in any state of
-    that kind is wider than the text, whatever else the reading left out."""
+    that kind is wider than the text, whatever else the reading left out. (r41x) So is a class or any host it reads with
+    one kind of activity ("when a user host gets probed") asked in any activity."""
     asked = _states(predicate)
     for (place, key), values in _states(found).items():
-        # (a named host only: a class or any host read in one state, "a box at Unknown", is left alone: a compiler that
-        # reads it wider is then kept semantic, and such a rule read in part is silent where the wider one helped)
-        if place not in HOSTS or "any" in values or values >= _ALL_VALUES[key] or values & {QUIET_ACTIVITY, QUIET_COMPROMISE}:
+        # (a compromise level of a class or of any host, "a box at Unknown", is left alone: a compiler that reads it wider
+        # is then kept semantic, and such a rule read in part is silent where the wider one helped)
+        if (place not in HOSTS and key != "activity") or "any" in values or values >= _ALL_VALUES[key] \
+                or values & {QUIET_ACTIVITY, QUIET_COMPROMISE}:
             continue
         if "any" in asked.get((place, key), set()):
-            return (f"claims: the condition reads {place} as {'/'.join(sorted(values))} ({key}), but the predicate asks it in "
+            where = place if place in HOSTS else "any host" if place == ANY_CLASS else f"any {place} host"
+            return (f"claims: the condition reads {where} as {'/'.join(sorted(values))} ({key}), but the predicate asks it in "
                     f"any {key}: express the state the text says")
     return None
 
@@ -1055,8 +1139,6 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
     or joins two levels as one, "user or root", may ask any: it is left alone; so is a predicate that names a phase.)"""
     if _names_phase(when_raw) or _phase_asks_any(text):
         return None
-    # (an activity widened on a class, "one of the operational hosts is being exploited" asked as any activity there, is
-    # left alone, as the claims check leaves it: kept semantic, such a rule lost more queries than it made wrong)
     asked = {key for atom, negated in atoms_of(predicate) if not negated
              for key in ("compromise", "activity") if getattr(atom, key) == "any" and (key == "compromise" or atom.host)}
     if "compromise" in asked and _LEVEL_PHRASE.search(text) and not _ANY_LEVEL.search(_LEVEL_PHRASE.sub(" ", text)) \
@@ -1064,9 +1146,15 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
         return ("claims: the text names a compromise level, but the predicate asks any compromise: express the level "
                 "the text says")
     # (any activity is looked for in the instruction, the story and the reason left out: "it may have caught something
-    # later" in the story says no activity of the rule)
-    instruction = read_wording(text).instruction
-    if "activity" in asked and _ACTIVITY_KIND.search(text) and not _ANY_ACTIVITY.search(_ACTIVITY_KIND.sub(" ", instruction)):
+    # later" in the story says no activity of the rule. r41x: on any host, the kind is looked for in the lesson alone,
+    # "before the exploit" in the story says no kind of the rule's "traffic looks unusual". An activity widened on a
+    # class, "one of the operational hosts is being exploited" asked as any activity there, is still left alone: kept
+    # semantic, such a rule lost more queries than it made wrong, in round 38 and again in round 41)
+    words = read_wording(text)
+    on_class = any(not negated and atom.activity == "any" and atom.host_class == ANY_CLASS for atom, negated in atoms_of(predicate))
+    kind = _ACTIVITY_KIND.search(text) if "activity" in asked else \
+        on_class and _ACTIVITY_KIND.search(f"{words.situation} {words.instruction}")
+    if kind and not _ANY_ACTIVITY.search(_ACTIVITY_KIND.sub(" ", words.instruction)):
         return "claims: the text names a kind of activity, but the predicate asks any activity: express the kind the text says"
     return _level_denied(text, predicate)
 
@@ -1268,12 +1356,14 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     words = read_wording(text)
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
-    return _never_holds(predicate) or _polarity(words, predicate, action) or _matched(predicate, action) \
+    return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _bare(words, predicate, unexpressed) \
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
+        or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \
+        or _phase_host_widened(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate)
 
@@ -1346,7 +1436,20 @@ def _state_on_unnamed_host(text: str, predicate, when_raw: Any) -> Optional[str]
     if widened and not _RELATIVE_WORDS.search(text) and not _EVERY_OTHER.search(text):
         return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
                 f"asks a state of any {widened} host: keep the state on the host the text says it of")
+    anchor = _anchor_widened(predicate)
+    if anchor and not _RELATIVE_WORDS.search(text) and not _EVERY_OTHER.search(text):
+        return (f"host: the text speaks only of the hosts it names ({', '.join(hosts_in(text)[:3])}), but the trigger "
+                f"holds wherever {'any' if anchor == ANY_CLASS else 'any ' + anchor} host is shown: keep the trigger on "
+                "the host the text names")
     return None
+
+
+def _anchor_widened(predicate) -> Optional[str]:
+    """(r41x) The class (or `any`) of a bare atom the predicate asks where it holds: a host merely shown. A rule about a
+    host it names ("never restore User0 unless it is rooted") holds where that host is shown; its anchor widened to the
+    host's class, or to any host, holds where the host is absent and another one is shown."""
+    return next((atom.host_class for atom, negated in atoms_of(predicate)
+                 if not negated and atom.host is None and atom.host_class is not None and atom.bare()), None)
 
 
 def _state_of_class(predicate) -> Optional[str]:
@@ -1386,6 +1489,103 @@ def _state_beyond_classes(text: str, predicate, when_raw: Any) -> Optional[str]:
     if _asks_state_of_any_host(predicate):
         return (f"class: the text speaks of {'/'.join(classes_in(text))} hosts only, but the trigger asks a state of any "
                 "host: keep the state on the class the text says it of")
+    return None
+
+
+def _positive_alternatives(predicate, negated: bool = False) -> Iterable[tuple]:
+    """The parts of every `any` of a predicate that stands where the predicate holds (under an even number of `not`s)."""
+    if isinstance(predicate, Not):
+        yield from _positive_alternatives(predicate.part, not negated)
+    elif isinstance(predicate, (AnyOf, AllOf)):
+        if isinstance(predicate, AnyOf) and not negated:
+            yield predicate.parts
+        for part in predicate.parts:
+            yield from _positive_alternatives(part, negated)
+
+
+def _same_kind(a: Atom, b: Atom) -> bool:
+    """Whether two atoms ask a state of the same kind (both an activity, or both a compromise)."""
+    return (a.activity is not None and b.activity is not None) or (a.compromise is not None and b.compromise is not None)
+
+
+def _alternative_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r41x) One alternative of a condition about a host the text names moved off it: "User3 at user level or at root"
+    compiled as "User3 at user level, or any user host at root". Beside the host's own alternative, the one asked of its
+    class (or of any host) fires where only another host is in that state, which the text never says; so does one asked
+    of any host beside an alternative on a class the text names ("a foothold on some enterprise box, or root on any
+    host"). Left alone: a text that names the wider class, or speaks of hosts in general, of neighbours or of every other
+    host, or names a phase."""
+    if _names_phase(when_raw) or phase_named(text) is not None:
+        return None
+    words = read_wording(text)
+    lesson = f"{words.situation} {words.instruction}"
+    if _RELATIVE_WORDS.search(lesson) or _EVERY_OTHER.search(lesson):
+        return None
+    named, spoken = set(hosts_in(text)), set(classes_in(text))
+    general = bool(_HOSTS_IN_GENERAL.search(lesson) or _EVERY_HOST.search(lesson))
+    for parts in _positive_alternatives(predicate):
+        atoms = [x for x in parts if isinstance(x, Atom) and not x.bare()]
+        for own in (a for a in atoms if a.host in named or a.host is None and a.host_class in spoken):
+            for wide in (b for b in atoms if b.host is None and _same_kind(own, b) and _wider_place(b, own, spoken, general)):
+                return (f"host: one alternative asks the state of {own.host or 'a ' + own.host_class + ' host'}, which the "
+                        f"text names, and another asks it of any {'' if wide.host_class == ANY_CLASS else wide.host_class + ' '}"
+                        "host: keep every alternative on the place the text says it of")
+    return None
+
+
+def _wider_place(wide: Atom, own: Atom, spoken: set[str], general: bool) -> bool:
+    """Whether `wide` asks of a place the text does not speak of that holds `own`'s: any host (where the text speaks of
+    no host in general), or the class of `own`'s named host (where the text does not name that class)."""
+    if wide.host_class == ANY_CLASS:
+        return not general and (own.host is not None and not spoken or own.host_class in spoken)
+    return own.host is not None and wide.host_class in HOST_CLASSES and own.host in HOST_CLASSES[wide.host_class] \
+        and wide.host_class not in spoken
+
+
+def _phase_host_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
+    """(r41x) An attack phase the text names whose definition is the state of named hosts ("the impact phase": Op_Server0
+    shows a compromise) keeps that state on those hosts: asked of their class, or of any host, it fires where only
+    another host is in that state, which no phase of that name says. Left alone as `_alternative_widened` leaves it: a
+    lesson that names the class, or speaks of hosts in general, of neighbours or of every other host."""
+    name = phase_named(text)
+    if name is None or _names_phase(when_raw):
+        return None
+    defined = [atom for atom, _ in atoms_of(parse_predicate(phase_predicate(name)))]
+    if not defined or any(atom.host is None for atom in defined):
+        return None
+    words = read_wording(text)
+    lesson = f"{words.situation} {words.instruction}"
+    if _HOSTS_IN_GENERAL.search(lesson) or _EVERY_HOST.search(lesson) or _RELATIVE_WORDS.search(lesson) \
+            or _EVERY_OTHER.search(lesson):
+        return None
+    hosts, spoken = {atom.host for atom in defined}, set(classes_in(lesson))
+    for atom, negated in atoms_of(predicate):
+        covers = set(HOSTS) if atom.host_class == ANY_CLASS else set(HOST_CLASSES.get(atom.host_class or "", ()))
+        if not negated and atom.host is None and covers & hosts and atom.host_class not in spoken \
+                and any(_same_kind(atom, d) for d in defined):
+            return (f"host: the {name} phase the text names is the state of {', '.join(sorted(hosts))}, but the trigger asks "
+                    f"it of any {'' if atom.host_class == ANY_CLASS else atom.host_class + ' '}host: keep it on "
+                    f"{', '.join(sorted(hosts))}")
+    return None
+
+
+# (r41x) A scan and no more: "scan only", "scanned only", "only (being) scanned", "only a scan", "nothing but a scan", "all
+# it shows is a scan", "a mere scan".
+_SCAN_ONLY = re.compile(r"\b(?:(?:being\s+)?(?:scann\w*|prob\w*)|(?:(?:a|an|one)\s+)?(?:scan|probe))\s+only\b|"
+                        r"\b(?:only|merely|just|nothing\s+but)\s+(?:being\s+|been\s+|(?:a|an|one)\s+)?(?:scan\w*|prob\w*)\b|"
+                        r"\ball\s+(?:that\s+)?\S+\s+(?:shows?|showed|has|had)\s+(?:is|was)\s+(?:a\s+)?(?:scan|probe)\b|"
+                        r"\b(?:a|one)\s+(?:mere|lone)\s+(?:scan|probe)\b", re.IGNORECASE)
+
+
+def _scan_only_compromised(text: str, predicate) -> Optional[str]:
+    """(r41x) A host the text says shows a scan and no more ("E2 probe only", "as long as all it has is a scan") is not
+    compromised: an atom asking a scan together with a compromise (any, or a level) says the opposite of those words."""
+    if not _SCAN_ONLY.search(text):
+        return None
+    for atom, negated in atoms_of(predicate):
+        if not negated and atom.activity == "Scan" and atom.compromise in ("any", "User", "Privileged"):
+            return ("claims: the text says a scan and no more, but the predicate asks the scanned host compromised: "
+                    "express the scan alone (Compromised No)")
     return None
 
 

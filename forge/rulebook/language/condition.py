@@ -39,7 +39,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
-from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, classes_in, conditions_left_out, gives_order, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_in, conditions_left_out, falls_short_away, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
@@ -85,10 +85,10 @@ FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
         # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
-        # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g)
+        # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g; "already at user level", "already root", "already being scanned", r41m)
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
-        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)|again|already(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -176,7 +176,19 @@ def windows_left_to(found, rest: str):
     guarded = set(episode_claims(rest or ""))
     if found is None or not guarded:
         return found
-    return _all_of([p for p in (found.parts if isinstance(found, AllOf) else (found,)) if p not in guarded])
+    # (r41m: or one a window it states implies: "in the first six steps" says "not after step 6", said where the rule
+    # hands over to the others)
+    return _all_of([p for p in (found.parts if isinstance(found, AllOf) else (found,))
+                    if p not in guarded and not any(_window_implies(g, p) for g in guarded)])
+
+
+def _window_implies(window, other) -> bool:
+    """(r41m) Whether a window of steps holds only where another does, on every step of episodes of the usual lengths
+    (a window counted from the end needs one). Anything but two windows: no."""
+    if not isinstance(window, EpisodeStep) or not isinstance(other, EpisodeStep):
+        return False
+    return all(other.truth(step, step, length) is True for length in (20, 30, 50, 100) for step in range(1, length + 1)
+               if window.truth(step, step, length) is True)
 
 
 def facts_unread(condition: str, subject: Optional[str] = None) -> frozenset[str]:
@@ -228,13 +240,35 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     # (nor what the order puts aside: "instead of analysing it again" is the move not to make, no condition)
     # (nor what it concedes: "never restore User0, even when it has been owned twice: ..." holds whatever the host's past)
     # (nor the other host an order on a named one is set against: "..., not on the box that was hit earlier", r34m)
-    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", other_host_away(conceded_away(words.instruction)))
+    # (nor what a move is said to fall short at, r41m, r41h: "a Remove won't clear root" says what the move does, no past move)
+    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ",
+                   falls_short_away(other_host_away(conceded_away(_told_aside_away(words.instruction)))))
     said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
     said = [ORDER_ENDED.sub(lambda m: re.sub(r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), t) for t in said]
     found = [(t, facts_needed(_UNTIL_NO_LONGER.sub(" while ", re.sub(r"\bstill\b", " ", t)))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
+
+
+# (r41m) An aside in brackets that tells what happened, its verbs all past ("(the Remove never held there: two tries,
+# three re-exploits)", "(that is what went wrong last time)"): the order's reason, no condition of it.
+# (Not one that states a condition, "(if it was hit twice)", nor one in the present.)
+_TOLD_ASIDE = re.compile(r"\((?![^()]*\b(?:is|are|shows?|has|have|gets?|reads?|sits?|stays?|remains?|if|when|whenever|while|"
+                         r"once|unless|until|after|since)\b)"
+                         r"(?=[^()]*\b(?:was|were|had|did|got|went|came|stuck|failed|tried|tries|worked)\b)[^()]*\)", re.IGNORECASE)
+
+
+# (r41m) A condition said in other words and then glossed as a state: "Ahead of the red team getting to the op subnet,
+# i.e. while no op host is held, ...": the gloss says what it means; the words it glosses need no fact.
+_GLOSSED = re.compile(r"[^,;.:()]+,\s*(?=(?:meaning|i\.\s?e\.|that\s+is(?:\s+to\s+say)?|in\s+other\s+words)\s*,?\s+"
+                      r"(?:while|when|whenever|if|as\s+long\s+as|until|once)\b)", re.IGNORECASE)
+
+
+def _told_aside_away(text: str) -> str:
+    """(r41m) The text without its told asides in brackets (_TOLD_ASIDE), and a condition's words its gloss restates
+    (_GLOSSED)."""
+    return _GLOSSED.sub(" ", _TOLD_ASIDE.sub(" ", text))
 
 
 # "until the box no longer shows root": while it reads Unknown now, no history (r31m)
@@ -303,6 +337,11 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           # machines show no activity": a clause about the hosts besides the one before (`_others_than_picked`)
                           r"\b(?:and|while)\s+(?=(?:no|every|each|all)\s+other\s+(?:hosts?|box(?:es)?|machines?|servers?|nodes?|systems?)\b|"
                           r"the\s+rest\s+of\b)|"
+                          # (r41h) a comma (or a bracket) before the others of a count said tersely, "exactly one ent server
+                          # owned, the other enterprise servers clean", "... (others clean)": left in one clause, the later
+                          # state was the count's (one server clean and the rest not)
+                          r"(?:,|\()\s*(?=(?:the\s+)?(?:others\b|rest\b|other\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
+                          r"(?:hosts|box(?:es)?|machines|servers|nodes|systems|ones)\b))|"
                           # "User2 is not scanned and it is compromised": the negation is the first clause's alone
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
@@ -1297,7 +1336,7 @@ _ONE_OF_CLASS = re.compile(r"\b(?:a|an|any|one|some)\s+(?:\w+\s+)?(?:user|enterp
 
 # A clause about the hosts other than the one named before it: "another host", "any other user host", "other hosts",
 # "something else", "a second enterprise host", "the rest of the network".
-_OTHER = re.compile(r"\b(?:an\s*other|other(?!\s+than)|(?:some|any|no)thing\s+else|(?:a\s+)?second|the\s+rest(?:\s+of)?)\b", re.IGNORECASE)
+_OTHER = re.compile(r"\b(?:an\s*other|others?(?!\s+than)|(?:some|any|no)thing\s+else|(?:a\s+)?second|the\s+rest(?:\s+of)?)\b", re.IGNORECASE)
 
 
 def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
@@ -1337,7 +1376,9 @@ _COUNT = re.compile(r"\b(?:(?:(?:only|just)\s+)?(?P<low>one|two|three|four|[1-4]
                     r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts|machines|boxes|servers|"
                     r"workstations|nodes|systems)\b)|"
                     r"more\s+than\s+(?P<than>one|two|three|[1-3])|(?P<several>several|multiple|many|a\s+few|a\s+couple\s+of)|"
-                    r"(?P<exactly>exactly\s+one|a\s+single|only\s+one|just\s+one|one\s+and\s+only\s+one|one\s+single)|"
+                    r"(?P<exactly>exactly\s+one|a\s+single|only\s+one|just\s+one|one\s+and\s+only\s+one|one\s+single|"
+                    # (r41h) the figure, in a note: "exactly 1 op box hit"
+                    rf"(?:exactly|only|just)\s+1{_COUNTED_HOSTS})|"
                     # (r38h) "all but two of the op hosts", "every enterprise server except one": all of the class less that many
                     r"(?:all|every\s+(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?)|all\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
                     r"(?:hosts|boxes|machines|servers))\s+(?:but|except(?:\s+for)?|save)\s+(?P<spared>one|two|[12]))\b",
@@ -1501,7 +1542,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
     detected observe observes observed turn turns turned up appear appears appeared case should provided
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
-    other another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
+    other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly held""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
@@ -1548,13 +1589,26 @@ _HISTORY_SHOWS = re.compile(r"\b(?:the\s+)?(?:(?:recent|last|past|previous)\s+st
                             r"(?:show|shows|say|says|list|lists|tell|tells)\b(?:\s+that\b)?", re.IGNORECASE)
 
 
+_CASE_APART = re.compile(r"\b(?:is|are)\s+(?:(?:a|an)\s+(?:different|separate|other|special)\s+(?:story|matter|case|thing)|"
+                         r"another\s+(?:story|matter|case|thing)|(?:a\s+)?(?:case|matter)s?\s+of\s+(?:its|their)\s+own)\b",
+                         re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
     # (every name of a host the reader knows: "Enterprise two", "E2" as well as "Enterprise2")
     # ("user level rather than at root": the level the reading places is that one, so the words denying the higher
     # one in its favour say nothing more)
-    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(_counts_said_plainly(condition or ""))))
+    # (r41h: "however many times", "however often" mark the condition as "each time" does; read first, before its "many"
+    # is taken for a count)
+    condition = re.sub(r"\b(?:however|no\s+matter\s+how)\s+(?:many\s+times|often)\b", " when ", condition or "", flags=re.IGNORECASE)
+    # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
+    # rule before, and says nothing more of it)
+    condition = _CASE_APART.sub(" ", condition)
+    # (r41h: "outside the op subnet", "unlike a usr box": the class set apart, which `_outside_denied` reads)
+    condition = _NOT_A_MEMBER.sub(lambda m: _denial_alone_away(m) if classes_in(m.group(0)) else m.group(0), condition)
+    condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(_counts_said_plainly(condition))))
     condition = _other_than_as_except(condition)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
@@ -2060,7 +2114,11 @@ def subject_of(words):
     hosts = [h for h in words.hosts if h not in words.excepted]
     if not words.hosts and words.referent:
         return words.referent  # "I restored Enterprise1 too late. Restore it as soon as it is compromised."
-    return hosts[0] if len(hosts) == 1 and not words.classes and not words.excepted else None
+    if hosts and set(hosts) <= set(words.contrasted):
+        return None  # (r41m) "a decoy on it (not on User0)": the one host named is the one the order is set against
+    # (r41m: nor a class named only as what the order is unlike, "Op_Server0, unlike the user hosts, ...")
+    classes = set(words.classes) - classes_compared_only(words.text)
+    return hosts[0] if len(hosts) == 1 and not classes and not words.excepted else None
 
 
 _STATE_ADJECTIVE = (r"(?:exploited|compromised|scanned|probed|infected|breached|rooted|privileged|owned|hacked|quiet|clean|"
@@ -2075,7 +2133,8 @@ _STATED_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\
                                   r"(?:under\s+(?:active\s+|an\s+)?(?:exploitation|exploit|attack)|being\s+(?:exploited|scanned|probed|"
                                   r"attacked))\b", re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
-_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter|"
+# (r41m: not "no matter how often it is owned", each time it is: a condition)
+_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
                          # (r33m) "even owned, it falls again at once": the elided "even if it is owned", before a comma
                          r"even\s+(?:owned|rooted|compromised|exploited|breached|pwned)(?=\s*,))\b[^.;]*", re.IGNORECASE)
 
@@ -2099,7 +2158,11 @@ ORDER_ENDED = re.compile(r"\b(?:once|after|as\s+soon\s+as)\s+(?P<end>[^,;.:]{3,6
                          r"\b(?:not\s+(?:sure|certain)|unsure|uncertain)\s+(?:whether\s+|that\s+|if\s+)?(?:this|it|that|the\s+"
                          r"(?:rule|lesson))\s+(?:still\s+)?(?:holds|applies)\s+(?:once|after|when)\s+(?P<doubted>[^,;.:]{3,60})|"
                          # "..., during the probe, not later once it is rooted"
-                         r"\bnot\s+(?:later|afterwards?|after\s+that)\s*,?\s*(?:once|when|after)\s+(?P<late>[^,;.:]{3,60})",
+                         r"\bnot\s+(?:later|afterwards?|after\s+that)\s*,?\s*(?:once|when|after)\s+(?P<late>[^,;.:]{3,60})|"
+                         # (r41m) "once OpH1 gets taken, this rule is void", "after that, the rule no longer applies"
+                         r"\b(?:once|after|as\s+soon\s+as)\s+(?P<void>[^,;.:]{3,60}?)\s*,?\s+(?:this|the|that|my|our)\s+"
+                         r"(?:note|rule|lesson|advice|order)\s+(?:is\s+(?:void|moot|over|off)|lapses|expires|ends|"
+                         r"stops\s+applying|(?:does\s+not|doesn't|no\s+longer)\s+appl(?:y|ies))\b",
                          re.IGNORECASE)
 
 
@@ -2155,11 +2218,13 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     rest = words.instruction
     for c in words.conditions:
         rest = rest.replace(c.text, " ")
+    rest = falls_short_away(rest)  # (r41h: "a Remove won't shift it" is a reason against the move, no Remove made)
     # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
     # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
     stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest))]
     for piece in stated + ([rest] if not words.conditions and bare else []):
-        order = claims(piece, subject, universal=False)
+        # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
+        order = _outside_denied(piece, subject, None, ()) or claims(piece, subject, universal=False)
         if piece is rest and words.contrasted:
             # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
             # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
@@ -2287,35 +2352,37 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         sentence = next((s for s in re.split(r"(?<=[.;!?])\s+", f"{words.situation}. {words.instruction}")
                          if condition.text in s), "")
         named = [h for h in hosts_in(sentence) if h not in words.excepted] or heading
+        # (r41h: not a class the sentence names only to set its subject apart, "<host>, unlike the op hosts, ...")
+        sentence_classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
         # (a class the sentence names only after the condition, in a later step of its order, "remove User4 when it shows
         # an exploit, then DecoyTomcat the enterprise subnet", is no referent of its "it": the host named before it is)
         upto = sentence[:max(sentence.find(condition.text), 0)] + condition.text
-        own = named[0] if len(named) == 1 and not classes_in(sentence) else \
-            (len(named) > 1 and not classes_in(sentence) and _named_before_it(sentence, condition.text, named)) or \
+        own = named[0] if len(named) == 1 and not sentence_classes else \
+            (len(named) > 1 and not sentence_classes and _named_before_it(sentence, condition.text, named)) or \
             (named and not classes_in(upto) and _named_before_it(sentence, condition.text, named)) or subject
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
-        said = _their_class(condition.text, classes_in(sentence)[0]) if not named and len(classes_in(sentence)) == 1 \
+        said = _their_class(condition.text, sentence_classes[0]) if not named and len(sentence_classes) == 1 \
             else condition.text
-        if own is None and not named and not classes_in(sentence):  # "if the host is being scanned": a host, any
+        if own is None and not named and not sentence_classes:  # ("once the box gets probed": a host, any)
             said = _THE_HOST.sub(lambda m: f"{m['lead'] or ''}a {m['what'] or 'host'}", said)
         # "On the enterprise servers, a compromise at user level calls for Remove": a state with no subject is said of a
         # host of the class the sentence's scope names
         scope = _CLASS_SCOPE.match(sentence) or _at_hand_scope_of(words.instruction, condition.text)
-        if scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]) and _subjectless(said):
-            said = f"{said} on a {_CLASS_WORD[classes_in(sentence)[0]][:-1]}"
+        if scope and not named and len(sentence_classes) == 1 and classes_in(scope["what"]) and _subjectless(said):
+            said = f"{said} on a {_CLASS_WORD[sentence_classes[0]][:-1]}"
         # (and "On the user subnet, any box with an exploit gets a Remove": the host in general it speaks of is one of
         # that class, not any host of the network)
-        elif scope and not named and len(classes_in(sentence)) == 1 and classes_in(scope["what"]):
-            said = _of_class(said, classes_in(sentence)[0])
+        elif scope and not named and len(sentence_classes) == 1 and classes_in(scope["what"]):
+            said = _of_class(said, sentence_classes[0])
         # (and "On the machine under inspection, a root-level compromise calls for Restore": of the host the
         # analyst's context is about, any host)
-        elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
+        elif scope and not named and not sentence_classes and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and _subjectless(said):
             said = f"{said} on a host"
         # (and "For the machine under inspection, once it is probed but not taken, ...": its "it" is that host, any host)
-        elif scope and not named and not classes_in(sentence) and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
+        elif scope and not named and not sentence_classes and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and own is None and _LONE_IT.search(said):
             said = _LONE_IT.sub("a host", said, count=1)
         said = _only_one_case(said, words.conditions[index - 1].text if index else "")
@@ -2327,14 +2394,22 @@ def _condition_claims(words, unresolved: Optional[list] = None):
 
 # (r39k) A host's membership denied: "not on the operational subnet", "isn't one of the user boxes", "outside the
 # enterprise zone" (what follows is read for the class words it names)
+# (r41h, r41m: and "unlike the op hosts", "as opposed to ...": a class named to set the subject apart from it)
 _NOT_A_MEMBER = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:on|in|within|inside|part\s+of|one\s+of|among)\b(?P<rest>[^,;.]{0,40})"
-                           r"|\boutside\s+(?:of\s+)?(?P<outside>[^,;.]{0,40})", re.IGNORECASE)
+                           r"|\b(?:outside|" + UNLIKE_WORDS + r")\s+(?:of\s+)?(?P<outside>[^,;.]{0,40})", re.IGNORECASE)
 
 
 def classes_denied(text: str) -> set[str]:
     """The classes a text names only to say a host is of none of them ("not on the op subnet"): no class it speaks of."""
     denied = {c for m in _NOT_A_MEMBER.finditer(text) for c in classes_in(m["rest"] or m["outside"] or "")}
     return denied - set(classes_in(_NOT_A_MEMBER.sub(" ", text)))
+
+
+def _denial_alone_away(found: re.Match) -> str:
+    """(r41h) What a denial of membership (_NOT_A_MEMBER) swept up after the class it denies, kept: "outside the op
+    subnet which shows a probe" leaves "which shows a probe" (cut whole, the host lost the state it is said to show)."""
+    ends = [m.end() for pattern, _ in _CLASS_FORMS for m in pattern.finditer(found.group(0))]
+    return " " + (found.group(0)[max(ends):] if ends else "")
 
 
 def _outside_denied(said: str, own, unresolved, named: tuple[str, ...]):
@@ -2346,11 +2421,14 @@ def _outside_denied(said: str, own, unresolved, named: tuple[str, ...]):
     denied = classes_denied(said)
     if not denied or hosts_in(said):
         return None
-    rest = re.sub(r"\s*(?:,\s*)?\b(?:and|but)\s*$", "", _NOT_A_MEMBER.sub(" ", said).strip())
+    rest = re.sub(r"\s*(?:,\s*)?\b(?:and|but)\s*$", "", _NOT_A_MEMBER.sub(_denial_alone_away, said).strip())
     rest = re.sub(r"\b(?:and|but)\s+(?:is|are|sits?)\s*(?=$|,)", "", rest).strip()
     found = claims(rest, own, unresolved, named)
     kept = [c for c in HOST_CLASSES if c not in denied]
     parts = found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()
+    if len(parts) == 1 and isinstance(parts[0], Atom) and parts[0].host is None \
+            and parts[0].host_class not in (None, "any", *denied):
+        return found  # (r41h: "an op box being probed, unlike the ent servers": the class it names, not the one set apart)
     if len(parts) != 1 or not isinstance(parts[0], Atom) or parts[0].host is not None or parts[0].host_class != "any":
         return None  # (only a state said of one host in general is placed; anything else stays as it was read)
     return AnyOf(tuple(replace(parts[0], host_class=c) for c in kept))
@@ -2702,7 +2780,10 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         # (an order's "not rooted" is not met by a row at Unknown either; a prohibition's exception, "unless it is
         # rooted", "short of a confirmed root", stands in that doubt: the prohibition holds there)
         words = read_wording(directive)
-        return excepting(confirmed(found, levels=not (words.prohibitions or words.dispreferred)), cut_exceptions(directive, text))
+        kept = excepting(confirmed(found, levels=not (words.prohibitions or words.dispreferred)), cut_exceptions(directive, text))
+        # (r41h) claims only of the hosts the text excepts leave nothing the rule applies to: it never holds (None would
+        # leave it to its cosine, and it fired everywhere)
+        return kept if kept is not None or found is None else Not(Always())
     held = evidence_rest(directive)
     if held is not None:  # (r40g) what is left of it once the evidence judged.py judges is taken away
         return held

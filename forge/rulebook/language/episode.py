@@ -130,8 +130,14 @@ _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECA
 
 
 # A window said not to be the rule's ("from step 9 on: n/a", "after step 20 this does not apply"): where it does not apply.
-_NOT_HERE = re.compile(r"\s*(?:[:=\-\u2013\u2014]|->)?\s*(?:n/?a\b|not\s+applicable\b|(?:it\s+|this\s+)?(?:does\s+not|doesn't)\s+apply\b|"
-                       r"not\s+(?:this|the|my)\s+(?:note|rule|lesson|one)\b|ignore\s+(?:it|this|the\s+(?:note|rule))\b)", re.IGNORECASE)
+_NOT_HERE = re.compile(r"\s*(?:[,:=\-\u2013\u2014]|->)?\s*(?:n/?a\b|not\s+applicable\b|(?:it\s+|this\s+)?(?:does\s+not|doesn't)\s+apply\b|"
+                       r"not\s+(?:this|the|my)\s+(?:note|rule|lesson|one)\b|ignore\s+(?:it|this|the\s+(?:note|rule))\b|"
+                       # (r41m) "after step 6 the usual notes take over", "..., the other rules apply": the window
+                       # this rule hands over to others, so outside it
+                       r"(?:the\s+|our\s+|my\s+)?(?:usual|other|regular|normal|standard|default|general)\s+(?:[\w/-]+\s+){0,3}?"
+                       r"(?:notes?|rules?|lessons?|playbook|guidance)\s+(?:take\s+over|apply|govern|decide|hold)\b|"
+                       r"(?:this|the|my)\s+(?:note|rule|lesson)\s+(?:is\s+void|lapses|expires|ends|stops(?:\s+applying)?)\b)",
+                       re.IGNORECASE)
 
 
 # "before step 10 (step 10 included)", "after step 4, including step 4": the bound's own step is in the window

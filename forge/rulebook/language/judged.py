@@ -172,7 +172,7 @@ def _shows(kind: str, amount: float, word: str, evidence: HostEvidence) -> Optio
     if kind == "no file":
         # (the name said, or its kind's: "escalate" is any escalate.<ext>)
         listed = [name.lower() for name in re.findall(r"\bfile\s+([\w.-]+)", lines, re.IGNORECASE)]
-        return not any(name == word or name.split(".")[0] == word for name in listed)
+        return not any(not word or name == word or name.split(".")[0] == word for name in listed)
     if kind == "connections":
         counts = [int(n) for n, port in re.findall(r"(\d+)\s+connections?\s+on\s+local\s+port\s+(\d+)", lines, re.IGNORECASE)
                   if not word or port == word]
@@ -243,7 +243,8 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
      # (r40k: or its floor written "0.5+", as the count of connections may be)
      r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)(?:\s*\+|\s+or\s+(?:higher|more|above|greater))", "file"),
     # (r40m) a file the evidence does not list, said with its own negation: "lists no escalate file", "without escalate.sh"
-    (rf"\b(?:no|without)\s+(?:an?\s+|any\s+)?(?:({_FILE_NAME})|([\w-]+)\s+files?)\b", "no file"),
+    # (r41m: or no file of any kind, "the evidence lists no file", "without any files")
+    (rf"\b(?:no|without)\s+(?:an?\s+|any\s+)?(?:({_FILE_NAME})|(?!files?\b)([\w-]+)\s+files?|files?)\b", "no file"),
     # (r40m: also "more than <n> connections", "<n>+ conns", and where they come from, "from one address")
     (r"\b(?P<more>more\s+than\s+|over\s+)?(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)(?(more)|(?:\s*\+|\s+or\s+more))\s+"
      r"(?:connections|conns)\s+(?:on|to)\s+(?:local\s+)?port\s+(?P<port>\d+)"
@@ -340,8 +341,8 @@ def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:
         elif kind == "file":  # (the names it may be, one word: "escalate.exe|escalate.sh")
             names = "|".join(re.findall(_FILE_NAME, groups[0], re.IGNORECASE)).lower()
             found.append(EvidenceTest("evidence", kind, host, float(groups[1]), names, of))
-        elif kind == "no file":
-            found.append(EvidenceTest("evidence", kind, host, word=groups[0].lower(), of=of))
+        elif kind == "no file":  # ("" : no file of any kind)
+            found.append(EvidenceTest("evidence", kind, host, word=groups[0].lower() if groups else "", of=of))
         elif kind == "connections":  # ("more than five": six or more)
             least = count_of(m["n"]) + (1 if m["more"] else 0)
             found.append(EvidenceTest("evidence", kind, host, float(least), m["port"], of))

@@ -640,6 +640,8 @@ def implies(p: Predicate, q: Predicate) -> bool:
         return all(implies(p, x) for x in q.parts)
     if isinstance(q, AnyOf) and _class_atom(p) and _rows_stated(q) and implies(AnyOf(tuple(p.on(h) for h in p.hosts())), q):
         return True  # "an op host scanned, with no compromise" is one of the op hosts, each read apart, in it
+    if isinstance(q, AnyOf) and (narrowed := _class_less_denied(p)) is not None and implies(narrowed, q):
+        return True  # (r41m) "a host at root, and Op_Server0 not at root": one of the other hosts at root
     if isinstance(q, AnyOf):
         return any(implies(p, x) for x in q.parts)
     if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):
@@ -653,6 +655,21 @@ def implies(p: Predicate, q: Predicate) -> bool:
     if isinstance(q, Atom) and (loud := _loud_form(q)) is not None:
         return not may_overlap(p, loud)  # "no operational host shows activity" implies "Op_Host0 shows Activity None"
     return False
+
+
+def _class_less_denied(p: Predicate) -> Optional[Predicate]:
+    """(r41m) A class atom beside the denial of that very atom on some of its hosts ("some host at root, and not
+    Op_Server0 at root", an exception said by the predicate): the same atom on each of its other hosts, one of which
+    must then hold it (None: `p` is no such form)."""
+    if not isinstance(p, AllOf):
+        return None
+    for atom in (x for x in p.parts if _class_atom(x)):
+        denied = {x.part.host for x in p.parts if isinstance(x, Not) and isinstance(x.part, Atom) and x.part.host is not None
+                  and x.part == atom.on(x.part.host)}
+        rest = [atom.on(h) for h in atom.hosts() if h not in denied]
+        if denied and rest:
+            return AnyOf(tuple(rest)) if len(rest) > 1 else rest[0]
+    return None
 
 
 def _class_atom(p: Predicate) -> bool:

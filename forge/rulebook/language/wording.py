@@ -182,13 +182,30 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         r"(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
 # "... as a last resort", "fall back to Restore", "restore only if that fails": the verb so named is dispreferred.
 _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  # _VERB without its groups
+# (r41m, r41h) A move said to fail at what the order is for, "a Remove won't clear root", "Restore alone does not fix it",
+# "Remove doesn't help on it": the order's other move, dispreferred (not forbidden: it is said to fall short, not to be
+# wrong). Said after "if" / "when" ("if a Remove doesn't clear it, restore"), it is the condition of a fallback and no
+# dispreference (_fails_in_condition).
+_FALLS_SHORT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:(?:on|of|for)\s+(?:it|them|\w+\d)|there|here|it|\w+\d|alone|"
+                          r"by\s+itself)){0,2}\s+(?:does\s+not|doesn['\u2019]?t|will\s+not|won['\u2019]?t|would\s+not|wouldn['\u2019]?t|"
+                          r"cannot|can\s+not|can['\u2019]?t)\s+(?:(?:really|actually|fully|reliably|ever)\s+)?"
+                          r"(?:clear|fix|cure|undo|dislodge|evict|get\s+rid\s+of|help|work|solve|shift|stick|hold|"
+                          r"do\s+(?:it|the\s+job|the\s+trick|much|anything))\b", re.IGNORECASE)
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r"))|"
                           r"(?:" + _VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
                           r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))|"
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
                           r"(?:" + _VERB_WORD + r")(?=\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+"
-                          r"(?:just\s+|safely\s+|easily\s+)?wait\b)", re.IGNORECASE)
+                          r"(?:just\s+|safely\s+|easily\s+)?wait\b)|"
+                          # (r41h) "a Restore suits it, a Remove won't shift the attacker": a move that falls short, said as
+                          # its clause's subject (its "n't" was read as a doubt of the order beside it)
+                          r"(?:^|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s))(?:(?:a|an|the)\s+)?(?=" + _FALLS_SHORT.pattern + r")",
+                          re.IGNORECASE)
+# (r41m) "a Remove of Op_Host2 can wait": the move put off (as _LAST_RESORT reads it in the order), in a clause of
+# its own after the order
+_CAN_WAIT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?"
+                       r"(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b", re.IGNORECASE)
 # A move put second after one done first is put off, as "the Remove can wait" puts it off: "we Analyse that server
 # first, before any Restore" (r34h), "schedule Op_Host1's Restore first, and the Analyse afterwards" (r34m). A plan's
 # "first X, then Y" orders both and says no "before" / "after it"; "after it is exploited" is a condition.
@@ -294,8 +311,9 @@ _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|sho
 
 _PAST_EPISODE = (r"\s+(?:one|a|an|that|some|another|my|our|(?:an|the|my|our)\s+(?:earlier|previous|past|last|old))\s+"
                  r"(?:[\w-]+\s+)?(?:seed|episode|run|game|match)\b")
+# (r41m: "once more than three hosts are held" is a condition, its "more" the count's; "once more" alone is "again")
 _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
-                     r"while|(?<!at\s)once(?!\s+(?:more|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
+                     r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
                      # (r36m: nor "late in one run", "in the final turns of seed 4", "in the first turns of an earlier game":
                      # a moment of a past episode, its "one / an earlier / that" not the episode under way)
@@ -331,6 +349,8 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
                      r"the\s+(?:step|turn|instant|minute)(?=\s+(?:it|they|\w+\d)\s+(?:gets?|is|becomes|shows))|"
                      r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when|"
+                     # (r41m) "however often User1 is taken, a Remove": each time it is
+                     r"however\s+(?:many\s+times|often)|no\s+matter\s+how\s+(?:many\s+times|often)|"
                      # "whichever of User1, User2 or User4 is owned, ...": the one of them in that state
                      r"whichever\s+of(?=\s+(?:the\s+)?(?:\w+\d|user|enterprise|op|defender)[^.;:]*?\b(?:is|gets|shows|becomes)\b)|"
                      # a situation opened by its absence: "without an exploit on it, never restore User2" (after a word,
@@ -378,6 +398,11 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:leave|leaving)\s+{_HOST_LIST}\s+out\b",
     rf"\b(?:exclude|excluding|exempt)\s+{_HOST_LIST}\b",
     rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
+    # (r41h) "not on X" set off after an order on "it" or on a class, "decoy it (not on User0: ...)", "decoy the scanned
+    # boxes, not on User0": the host the order leaves out (read as the condition's host, the rule held there alone). Not
+    # after a named host: "decoy User2, not on User3" contrasts the order's target.
+    rf"\b(?:it|them|there|hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*"
+    rf"(?:[(,\u2013\u2014]\s*|\s-\s*)(?:but\s+)?not\s+on\s+{_HOST_LIST}\b",
     # "user boxes, not User3 though: ...": a class, then a host denied on its own after a comma
     # ("user hosts (not User3): ...": the same, in brackets)
     rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
@@ -388,6 +413,7 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # left unread, the host was read as a condition of the order (that it be compromised too)
     rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
     # (r38h, r38m) the same participle as a note's sentence of its own after the order, "... plan a Remove. Op server excluded."
+    # (or a footnote's, "...a Restore.* * Op_Server0 excepted.", once _footnotes_said has said it as a sentence, r41h, r41m)
     rf"(?:^|(?<=[.!?;]))\s*{_HOST_LIST}\s+(?:excepted|excluded|exempted|exempt)\b(?=\s*(?:[.;!,()]|$))",
     # (r32h) a sentence of its own after the order that only denies a host, "Not E1 though (it carries decoys)", "Not
     # User4, mind you."
@@ -1842,7 +1868,7 @@ _WHOSE_VIEW = r"(?:for\s+(?:me|us|now)|in\s+my\s+(?:book|view))"
 
 
 # (r37h) An aside in brackets after the heading, "U3 is the exception (the lab's box): ...", says why, no condition.
-_HEADING_ASIDE = r"(?:\s*\([^()]{1,40}\))?"
+_HEADING_ASIDE = r"(?:\s*\([^()]{1,100}\))?"  # (r41h, r41m: an aside of a sentence's length)
 _EXCEPTION_HEADING = re.compile(r"(?<=\w)\s+(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|odd\s+one\s+out)"
                                 r"(?:\s+(?:here|to\s+(?:that|this|the\s+rule)|to\s+[^.;:!?]{1,60}|" + _WHOSE_VIEW + r"))?"
                                 + _HEADING_ASIDE + r"\s*$", re.IGNORECASE)
@@ -2017,6 +2043,43 @@ _JUDGED_CLAUSE_START = re.compile(r",|\b(?:and|but|while|whereas)\s+(?=(?:(?:a|a
 def _judged_subject(before: str) -> str:
     """The words before a judgement ("... is pointless") that it is said of: its own clause (`_JUDGED_CLAUSE_START`)."""
     return _JUDGED_CLAUSE_START.split(before)[-1]
+
+
+def _falling_short(text: str) -> tuple[str, ...]:
+    """(r41m) The moves the text says fall short ("a Remove won't clear root") or can wait ("the Restore of User2 can
+    wait a turn"), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
+    not clear root"), which the order's reading drops."""
+    text = " ".join(text.split())
+    return tuple(dict.fromkeys(verb for pattern in (_FALLS_SHORT, _CAN_WAIT) for match in pattern.finditer(text)
+                               if not _fails_in_condition(text[:match.start()]) for verb in verbs_in(match["verb"])[:1]))
+
+
+# (r41m) What an order is set against as unlike it: "Enterprise2, unlike the op hosts, gets a Remove", "as opposed
+# to the user boxes": a class named to say the order is not about it.
+UNLIKE_WORDS = r"(?:unlike|as\s+opposed\s+to|in\s+contrast\s+(?:to|with)|contrary\s+to|not\s+like)"
+_UNLIKE = re.compile(r"\b" + UNLIKE_WORDS + r"\s+[^,;.:()!?]*", re.IGNORECASE)
+
+
+def classes_compared_only(text: str) -> set[str]:
+    """(r41m) The classes a text names only in what it sets its order against (_UNLIKE): no class the order is about."""
+    return set(classes_in(text)) - set(classes_in(_UNLIKE.sub(" ", text)))
+
+
+_FALLS_SHORT_CLAUSE = re.compile(_FALLS_SHORT.pattern + r"[^.;:,]*", re.IGNORECASE)
+
+
+def falls_short_away(text: str) -> str:
+    """(r41m, r41h) The text without the clauses that say a move falls short ("a Remove won't clear root"): what a move
+    does, a reason against it, no condition of the order and no move the defender made (no history)."""
+    text = text or ""
+    return _FALLS_SHORT_CLAUSE.sub(lambda m: m.group(0) if _fails_in_condition(text[:m.start()]) else " ", text)
+
+
+def _fails_in_condition(before: str) -> bool:
+    """(r41m) A move said to fall short inside a condition, "if a Remove doesn't clear it, ...": the fallback's
+    condition, not a dispreference (the words of its own clause before it)."""
+    return bool(re.search(r"\b(?:if|when|whenever|unless|once|in\s+case|should|whether|until)\b",
+                          re.split(r"[.;:!?,]", before)[-1], re.IGNORECASE))
 
 
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
@@ -2407,12 +2470,31 @@ def _form_lines_said(text: str) -> str:
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ()))
 
 
+# (r41h) A footnote: a mark right after a word of the rule ("recommend a Restore.*", "every user host\u2020") and the same
+# mark later, on its own before the note ("* User0 excepted", at the start of a line or, flattened, after a space). The note
+# is the rule's own, said as a sentence after what it marks; left with its marks ("... a Restore.* * User0 excepted") no
+# reading found the exception it states. Not where the text sets words in stars ("*only* user hosts"): that is emphasis.
+_FOOTNOTE_REF = re.compile(r"(?<=[\w.!?;:)])(?P<mark>\*{1,3}|\u2020|\u2021)(?=[\s,.;:]|$)")
+_EMPHASIS_OPENED = re.compile(r"(?:^|(?<=[\s(]))\*+\w")
+
+
+def _footnotes_said(text: str) -> str:
+    """`text` with its footnote (_FOOTNOTE_REF) said as a sentence of its own after what it marks, its marks gone; any
+    other text as it stands."""
+    ref = None if not text or _EMPHASIS_OPENED.search(text) else _FOOTNOTE_REF.search(text)
+    note = ref and re.compile(rf"(?:^|(?<=\s)){re.escape(ref['mark'])}[ \t]*(?=\S)").search(text, ref.end())
+    if not note:
+        return text
+    before = (text[:ref.start()] + text[ref.end():note.start()]).rstrip()
+    return f"{before if before.endswith(('.', '!', '?', ';', ':')) else before + '.'} {text[note.end():]}"
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(text)).split())))))))))
+                               _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(_footnotes_said(text))).split())))))))))
     flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
@@ -2424,6 +2506,7 @@ def read_wording(text: str) -> Wording:
     aside = _put_aside_for_this_rule(flat)
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
     prohibitions, dispreferred = _prohibitions(moves_not_made_away(instruction))  # (r39m: a move not made is history)
+    dispreferred = tuple(dict.fromkeys((*dispreferred, *_falling_short(text))))
     # ("Leave Op_Server0 out of the plan while it only shows a scan": "leave X out" as the whole order is a prohibition of
     # every move on X, not an exception to an order it does not give)
     left_out = tuple(dict.fromkeys(h for p in _EXCEPTED_ALONE if p.pattern in _LEFT_OUT_PATTERNS for m in p.finditer(instruction)
