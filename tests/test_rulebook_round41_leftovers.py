@@ -8,6 +8,7 @@
 - A host a text excepts from a class, compiled as the class atom beside its denial on that host: the rule is read as
   the other hosts of the class, so it applies where the excepted host is not shown (an analyst's call shows one host)
   and where the excepted host is in the same state as another.
+- An activity and a compromise of one host joined by "or" ("under exploit or already at root"): either, not both.
 
 Sentences of our own, none from a case file. Each test fails at eabe685 (checked by running this file with PYTHONPATH
 at an export of eabe685: `git archive eabe685`)."""
@@ -42,7 +43,7 @@ def _before_held(text: str, context: str):
     ("With two user boxes owned, plant a DecoyTomcat on Enterprise2 before they get there, not one more Remove.",
      "Enterprise2"),
     ("When User1 falls, set a DecoySSHD on Enterprise0 before red reaches it.", "Enterprise0"),
-    ("If User3 is compromised, drop a DecoyApache on Op_Server0 before the intruder gets to Op_Server0.", "Op_Server0"),
+    ("If User3 is compromised, drop a DecoyTomcat on Op_Host0 before the intruder gets to Op_Host0.", "Op_Host0"),
 ])
 def test_an_order_before_the_attacker_arrives_is_false_once_its_host_is_held(text, host):
     held = {"User1": "None,User", "User2": "None,User", "User3": "None,User", "User4": "None,User"}
@@ -52,9 +53,9 @@ def test_an_order_before_the_attacker_arrives_is_false_once_its_host_is_held(tex
     # (loosely: alerts that leave the host out do not make it false)
     assert _before_held(text, table(User1="None,User")) is not False
     # (an order on another host: the one named in the clause is only what it forestalls, no condition)
-    elsewhere = f"When User1 is exploited, remove the attacker from User1 before they get to {host}."
+    elsewhere = f"When User1 shows an exploit, kick the attacker off User1 before they get to {host}."
     assert not_yet_reached(elsewhere) is None
-    assert not_yet_reached("DecoyApache Enterprise0: bait before they arrive") is None
+    assert not_yet_reached("DecoyTomcat on User2, a lure set before they arrive") is None
 
 
 def test_a_semantic_rule_given_before_the_attacker_arrives_is_silent_where_its_host_is_already_held(tmp_path):
@@ -77,11 +78,26 @@ def test_a_class_rule_with_a_host_excepted_applies_where_that_host_is_not_shown(
     text = "Restore any host you look at that is at Unknown. (Op_Host1 is the exception.)"
     when = {"all": [{"class": "any", "compromise": "Unknown"}, {"not": {"host": "Op_Host1", "compromise": "Unknown"}}]}
     read = meaning_of(_record(text, when)).when
-    assert truth(read, read_situation("Host User3: table Activity None, Compromised Unknown.")) is True
-    assert truth(read, read_situation("Host Op_Host1: table Activity None, Compromised Unknown.")) is not True
+    assert truth(read, read_situation(table(User3="None,Unknown"))) is True
+    assert truth(read, read_situation(table(Op_Host1="None,Unknown"))) is not True
     # beside the excepted host in that state, the others still apply
     assert truth(read, read_situation(every_host(Op_Host1="None,Unknown", Enterprise2="None,Unknown"))) is True
     # a denial the text does not except stays a condition
     kept = meaning_of(_record("Restore any host at Unknown while Op_Host1 is not at Unknown.", when)).when
     assert truth(kept, read_situation(every_host(Op_Host1="None,Unknown", Enterprise2="None,Unknown"))) is False
 
+
+
+# -- an activity or a compromise, said of one host ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "If Op_Host1 is under exploit or already at root, restore Op_Host1.",
+    "When Op_Host1 gets exploited or privileged, restore Op_Host1.",
+])
+def test_an_activity_or_a_level_of_one_host_is_either_not_both(text):
+    from forge.rulebook.language.condition import text_claims
+
+    found, _ = text_claims(text)
+    assert truth(found, read_situation(every_host(Op_Host1="Exploit,No"))) is True
+    assert truth(found, read_situation(every_host(Op_Host1="None,Privileged"))) is True
+    assert truth(found, read_situation(every_host(Op_Host1="Scan,No"))) is False

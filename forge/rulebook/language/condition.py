@@ -1157,8 +1157,9 @@ def _statement_parts(clause: str, statements: list) -> list:
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: beside this module
     groups = []  # per statement, what it claims of its host
     for host, state, negated in statements:
-        atom = _atom(Atom, state, host=host)
-        groups.append(([atom] if not atom.bare() or negated is None else [])
+        atom = _either_state(clause, state, host) if negated is None else None
+        atom = atom or _atom(Atom, state, host=host)
+        groups.append(([atom] if isinstance(atom, AnyOf) or not atom.bare() or negated is None else [])
                       + ([Not(_negated_atom(Atom, negated, host=host))] if negated is not None else []))
     atoms = [a for group in groups for a in group]
     if _ONE_OF.search(clause) and len(atoms) > 1:
@@ -1166,6 +1167,22 @@ def _statement_parts(clause: str, statements: list) -> list:
         # owned but not rooted" is one of them owned and not rooted, never "User1 is not rooted" alone
         return [AnyOf(tuple(group[0] if len(group) == 1 else AllOf(tuple(group)) for group in groups if group))]
     return atoms
+
+
+def _either_state(clause: str, state, host: str):
+    """(r41g) An activity and a compromise said of one host with "or" between them ("should the box be under exploit or
+    at root by now", "scanned or owned"): either, never both at once (read as one state, the host had to show both). None
+    where the clause says no such pair."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: beside this module
+
+    activity, compromise = state
+    if activity in (None, QUIET_ACTIVITY) or compromise in (None, QUIET_COMPROMISE):
+        return None
+    for found in re.finditer(r"\bor\b", clause, re.IGNORECASE):
+        (left, _), (right, _) = _state_of(clause[:found.start()]), _state_of(clause[found.end():])
+        if left == (activity, None) and right == (None, compromise) or left == (None, compromise) and right == (activity, None):
+            return AnyOf((_atom(Atom, (activity, None), host=host), _atom(Atom, (None, compromise), host=host)))
+    return None
 
 
 def _with_class(clause: str, named: list, universal: bool) -> list:
