@@ -1157,8 +1157,9 @@ def _statement_parts(clause: str, statements: list) -> list:
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: beside this module
     groups = []  # per statement, what it claims of its host
     for host, state, negated in statements:
-        atom = _atom(Atom, state, host=host)
-        groups.append(([atom] if not atom.bare() or negated is None else [])
+        atom = _either_state(clause, state, host) if negated is None else None
+        atom = atom or _atom(Atom, state, host=host)
+        groups.append(([atom] if isinstance(atom, AnyOf) or not atom.bare() or negated is None else [])
                       + ([Not(_negated_atom(Atom, negated, host=host))] if negated is not None else []))
     atoms = [a for group in groups for a in group]
     if _ONE_OF.search(clause) and len(atoms) > 1:
@@ -1166,6 +1167,22 @@ def _statement_parts(clause: str, statements: list) -> list:
         # owned but not rooted" is one of them owned and not rooted, never "User1 is not rooted" alone
         return [AnyOf(tuple(group[0] if len(group) == 1 else AllOf(tuple(group)) for group in groups if group))]
     return atoms
+
+
+def _either_state(clause: str, state, host: str):
+    """(r41g) An activity and a compromise said of one host with "or" between them ("should the box be under exploit or
+    at root by now", "scanned or owned"): either, never both at once (read as one state, the host had to show both). None
+    where the clause says no such pair."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: beside this module
+
+    activity, compromise = state
+    if activity in (None, QUIET_ACTIVITY) or compromise in (None, QUIET_COMPROMISE):
+        return None
+    for found in re.finditer(r"\bor\b", clause, re.IGNORECASE):
+        (left, _), (right, _) = _state_of(clause[:found.start()]), _state_of(clause[found.end():])
+        if left == (activity, None) and right == (None, compromise) or left == (None, compromise) and right == (activity, None):
+            return AnyOf((_atom(Atom, (activity, None), host=host), _atom(Atom, (None, compromise), host=host)))
+    return None
 
 
 def _with_class(clause: str, named: list, universal: bool) -> list:
@@ -2142,6 +2159,42 @@ _CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|rega
 # What the order is meant to forestall: "remove it before the attacker pivots to the enterprise subnet" (the attacker's
 # next move, a reason for acting now: no condition, and no target).
 _FORESTALLED = re.compile(r"\bbefore\s+(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b[^.;,]*", re.IGNORECASE)
+
+
+# (r41g) An order given before the attacker arrives at a host ("a decoy on <host> before they get there", "... before
+# red reaches it", "... before the attacker gets to Enterprise1"): the host is not reached yet, so not compromised; a
+# condition of the order, not only its purpose (read as purpose alone, a rule kept semantic fired on a host already held).
+_NOT_YET_REACHED = re.compile(
+    r"\bbefore\s+(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?|they|it|the\s+(?:compromise|infection|spread))"
+    r"\s+(?:(?:can|could|does|do|manages?\s+to)\s+)?"
+    r"(?:reach(?:es)?|gets?\s+(?:to|into|onto|there)|arrives?\s+(?:at|on|there)|lands?\s+on|spreads?\s+(?:to|there)|"
+    r"makes?\s+it\s+(?:to|there)|comes?\s+for)\b"
+    rf"\s*(?P<what>{_HOST_WORD}|it\b|that\s+(?:host|box|server|machine)\b)?", re.IGNORECASE)
+
+
+def not_yet_reached(text: str):
+    """What a rule's words say of the host its order is given before the attacker arrives at (`_not_yet_reached`): that
+    it is not compromised (None: nothing). The gate holds a rule to it loosely: false where the context shows the host
+    compromised, and unknown, so passing, where the context does not show it (in alerts that list only the hosts with
+    something to show, a rule held to it in full was silent wherever its host was still quiet)."""
+    from forge.rulebook.language.predicate import AllOf  # lazy: as in `claims`
+
+    found = _not_yet_reached(read_wording(ended_away(conceded_away(text))).instruction)
+    return None if not found else found[0] if len(found) == 1 else AllOf(tuple(dict.fromkeys(found)))
+
+
+def _not_yet_reached(instruction: str) -> list:
+    """What an order given before the attacker arrives at a host claims of it (`_NOT_YET_REACHED`): that host not
+    compromised. The host is the one named there, or, for "it" and "there", the last one the order names before it;
+    only a host the order itself names (one named only in the clause is what it forestalls, `conceded_hosts`)."""
+    from forge.rulebook.language.predicate import Atom, Not  # lazy: as in `claims`
+
+    out = []
+    for found in _NOT_YET_REACHED.finditer(instruction or ""):
+        named = hosts_in(found["what"] or "") or hosts_in(instruction[:found.start()].rsplit(".", 1)[-1])[-1:]
+        order = hosts_in(_set_aside(f"{instruction[:found.start()]} {instruction[found.end():]}"))
+        out.extend(Not(Atom(host=h, compromise="any")) for h in named[-1:] if h in order)
+    return out
 
 
 def _set_aside(text: str) -> str:

@@ -18,7 +18,7 @@ Relations, used by maintenance (teach time) and retrieval (query time):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Optional, Sequence
 
@@ -95,12 +95,43 @@ def _parsed(when_json: Optional[str], action_json: Optional[str], directive: str
     return Meaning(when_p, action_p)
 
 
+def _excepted_read(meaning: Meaning, text: str) -> Meaning:
+    """(r41g) A host the text excepts from a class ("for every host at root, restore it; Op_Server0 excepted"),
+    compiled as "some host of the class in that state, and not the excepted host in it": the text says the other hosts,
+    whatever the excepted one shows. Read so, the rule applies where the excepted host is not shown (an analyst's call
+    shows one host: the exception, unknown there, silenced the rule) and beside it where it is in that state."""
+    when = _excepted_when(meaning.when, text)
+    return meaning if when is meaning.when else replace(meaning, when=when)
+
+
+@lru_cache(maxsize=4096)
+def _excepted_when(when: Predicate, text: str) -> Predicate:
+    """`when` as the class atom without its excepted host (condition.excepting), where `when` is exactly that atom and
+    the negation of it on one host the text excepts (wording: Wording.excepted), of the class; else `when` itself."""
+    from forge.rulebook.language.condition import excepting  # lazy: condition.py reads more than this needs
+    from forge.rulebook.language.predicate import AllOf, Atom, Not
+    from forge.rulebook.language.wording import read_wording
+
+    if not isinstance(when, AllOf) or len(when.parts) != 2:
+        return when
+    atom, denied = sorted(when.parts, key=lambda part: isinstance(part, Not))
+    if not (isinstance(atom, Atom) and atom.host is None and isinstance(denied, Not) and isinstance(denied.part, Atom)):
+        return when
+    host = denied.part.host
+    if host is None or host not in atom.hosts() or denied.part != atom.on(host) \
+            or host not in read_wording(text).excepted:
+        return when
+    return excepting(atom, (host,)) or when
+
+
 def meaning_of(record) -> Meaning:
     """The meaning of a `RuleRecord` (see the module docstring); a semantic CONTENT rule carries what its words
     forbid or plainly order (`said`: said.said_in_words), if they say that much."""
     when = canonical_json(record.when) if record.when is not None else None
     action = canonical_json(record.action) if record.action is not None else None
     meaning = _parsed(when, action, record.directive)
+    if meaning.when is not None:
+        meaning = _excepted_read(meaning, getattr(record, "text", "") or record.directive)
     if meaning.semantic and getattr(record, "type", RuleType.CONTENT) == RuleType.CONTENT:
         said = said_in_words(getattr(record, "text", "") or record.directive)
         if said is not None:

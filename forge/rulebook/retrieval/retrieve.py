@@ -48,7 +48,7 @@ from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, evidence_rest, facts_stated, facts_unread, guard_claims,
-                                               guard_rest, semantic_claims, subject_of, text_claims, text_facts)
+                                               guard_rest, not_yet_reached, semantic_claims, subject_of, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
 from forge.rulebook.language.judged import Judged, judged_facts, judged_in
@@ -257,7 +257,10 @@ class RuleIndex:
         # (what the part says is shown is said for sure, as a whole reading is: "while Enterprise1 is compromised" is not
         # met by its row at Compromised Unknown, condition.confirmed)
         claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
-        loose = [_denied(found) if not whole else None for found, whole in read]
+        # (r41g: and, for every rule, the host its order is given before the attacker reaches, condition.not_yet_reached:
+        # shown compromised, the order comes too late)
+        loose = [_both(_denied(found) if not whole else None, not_yet_reached(v.record.text or v.record.directive))
+                 for v, (found, whole) in zip(self.content, read)]
         # (what a compiled rule's words say for sure, where they read the whole condition: in a dispute it speaks only
         # for the hosts that reading matches, meaning.undisputed_hosts)
         self._held = [found if whole and found is not None else None for found, whole in read]
