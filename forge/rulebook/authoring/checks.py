@@ -471,7 +471,11 @@ _NO_TURN_DOWN = re.compile(r"\bnot\s+(?:merely|just|only|simply)\b|"
                            r"(?:\b(?:is|are)\s*(?:not|n['\u2019]t)\s+|\bnot\s+)(?:this|the|my|our)\s+(?:note|rule|lesson)"
                            r"(?:['\u2019]s\s+(?:business|concern|job|affair|matter|case))?\b|"
                            r"\b(?:the\s+)?(?:others|rest|other\s+(?:ones|hosts|boxes|servers|machines))\s+(?:\w+\s+){1,2}?"
-                           r"(?:nothing|no|none)\b[^,.;:()]*", re.IGNORECASE)
+                           r"(?:nothing|no|none)\b[^,.;:()]*|"
+                           # (r42h) what one reading of the host is said not to outweigh ("a low score never outweighs a
+                           # compromised row"): why the order stands, no turn-down of it
+                           r"\b(?:ratings?|risk|scores?|rows?|tables?|evidence|readings?|alerts?)\s+(?:never|(?:does|do)\s*(?:not|n['\u2019]t)|"
+                           r"can(?:not|['\u2019]t))\s+(?:outweighs?|overrides?|trumps?|beats?|outranks?)\b", re.IGNORECASE)
 _QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
                           re.IGNORECASE)
 

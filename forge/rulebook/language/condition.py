@@ -665,8 +665,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     condition); False for what an order acts on ("restore all compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
-    condition = file_names_away(condition)  # (r40m: what the evidence lists is the gate's to judge, judged.py)
-    condition = _DEFENDER_ACTING.sub("we", condition)  # (r40m: "the defender took no action": we, not the Defender host)
+    condition = _DEFENDER_ACTING.sub("we", file_names_away(condition))  # (r40m: files are judged.py's; "the defender": we)
     if episode_claims(condition):
         return _episode_first(condition, subject, unresolved, group, universal)
     if _ONLY_ON_LIST.search(hosts_alone_as_only(condition)):
@@ -730,6 +729,17 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         landed = _HAS_LANDED.search(clause) and not negations_in(clause)
         parts.extend([_or_landed(p) for p in said] if landed else said)
     return _all_of(_moves_bound_to_class_host(parts))
+
+
+def _lateral_said(condition: str, named: tuple[str, ...]):
+    """(r42h) The lateral movement phase where a condition of no host or class names it, as the phase or by its definition
+    ("a box newly owned while one in another subnet is held"); None otherwise. Read clause by clause, the definition was
+    some host newly compromised beside some host compromised, met by one fresh foothold alone (no other subnet)."""
+    from forge.rulebook.language.predicate import parse_predicate  # lazy: beside this module
+
+    if phase_named(condition) != "lateral_movement" or named or classes_in(condition):
+        return None
+    return parse_predicate(phase_predicate("lateral_movement"))
 
 
 # (r38m) The hosts an order is kept to, listed: "only on User1 and User4", "just for Enterprise0 or Enterprise2" (the
@@ -1049,6 +1059,8 @@ def _history_parts(condition: str, subject: Optional[str], group: tuple[str, ...
     the other clauses (read by the second pass), and the host the last history atom named (else `subject`)."""
     from forge.rulebook.language.predicate import Not  # lazy: as in `claims`
 
+    if (phase := _lateral_said(condition or "", hosts_in(condition or ""))) is not None:
+        return [phase], [], subject  # (r42h) the phase said whole, a history of its own: no clause left to read
     parts, coarse, last = [], [], subject
     for c in (p for piece in _CLAUSE_BREAK.split(condition or "") for p in _history_then_state(piece)):
         denied = _denied_move_parts(c, last)
@@ -2272,10 +2284,18 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     for c in words.conditions:
         rest = rest.replace(c.text, " ")
     rest = falls_short_away(rest)  # (r41h: "a Remove won't shift it" is a reason against the move, no Remove made)
+    # (r42h) a window of steps alone says when, of no host: a prohibition's bare target is where it applies, as with no
+    # condition at all ("last 3 steps: never Restore a user box" speaks where a user box is shown; an order to act, "in
+    # the first steps, put a decoy on User2", needs no User2 shown)
+    windows = [w for w in episode_claims(f"{words.situation} {words.instruction}") if isinstance(w, EpisodeStep)]
+    timed = bool(words.prohibitions and windows) and all(_window_alone(c.text) for c in words.conditions)
+    hostless = not words.conditions or timed
     # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
     # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
     stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest))]
-    for piece in stated + ([rest] if not words.conditions and bare else []):
+    if timed and bare and (target := _class_target(rest)) is not None:
+        parts.append(target)
+    for piece in stated + ([rest] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
         order = _outside_denied(piece, subject, None, ()) or claims(piece, subject, universal=False)
         if piece is rest and words.contrasted:
@@ -2284,7 +2304,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             order = excepting(order, words.contrasted)
         for part in order.parts if isinstance(order, AllOf) else (order,) if order is not None else ():
             # A host the order only acts on is a target, not a condition, unless the rule states none at all.
-            if isinstance(part, Atom) and part.bare() and (words.conditions or not bare) or part in parts:
+            if isinstance(part, Atom) and part.bare() and (not hostless or not bare) or part in parts:
                 continue
             parts.append(part)
     # (r36m) a window of steps said in the rule's order or heading ("Past step 15, never Remove User1") as well as in its
@@ -2296,6 +2316,20 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
     parts.extend(w for w in (*said, *outside) if w not in parts)
     return _with_restated(excepting(_all_of(parts), spared), words, spared)
+
+
+def _window_alone(condition: str) -> bool:
+    """(r42h) Whether a condition is a window of steps and nothing more ("during the closing four turns (from turn 27)")."""
+    return bool(episode_claims(condition)) and not without_episode_claims(condition).strip(" ,.;:()")
+
+
+def _class_target(order: str):
+    """(r42h) Some host of the one class an order acts on, where it names that class and no host ("never Restore a usr box"):
+    the hosts it speaks of. None otherwise."""
+    from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
+
+    named = classes_in(spelled_out(order))
+    return Atom(host_class=named[0]) if len(named) == 1 and not hosts_in(order) else None
 
 
 # (r39h) A host a condition excepts, then said in a clause of its own: "no op host but Op_Host1 is being exploited, and
@@ -2898,6 +2932,16 @@ def whole_claims(text: str):
     return found if found is not None and complete_claims(text, found) else None
 
 
+def evidence_judged_away(text: str) -> str:
+    """(r42h) A rule's text with the evidence its conditions state, which judged.py judges (`judged.without_evidence`),
+    taken out of them: what is left is for the claims. Read by them too, "a shell on an op box" was some op box
+    compromised for sure, and a rule on the shell was silent where the host's row read Unknown."""
+    for condition in read_wording(text).conditions:
+        if condition.text in text and evidence_tests(condition.text):
+            text = text.replace(condition.text, without_evidence(condition.text))
+    return text
+
+
 def text_claims(text: str):
     """What a rule's own words claim of its condition, for the gate on a compiled predicate: (claims, whole), claims
     None where this reading places nothing. A predicate is the compiler's reading of the text, and may be wider than it
@@ -2928,7 +2972,8 @@ def _further_cases(text: str) -> list[str]:
     them, not the first alone (its claims held the rule to the first case, silent in the others)."""
     sentences = [s for s in re.split(r"(?<=[.;!?])\s+|\n+", text or "") if re.search(r"-+>|=>|\u2192", s)]
     later = [_ARROW_CASE.match(s) for s in sentences[1:]]
-    return [m["case"] for m in later] if all(later) else []
+    # (r42h: not a case the note says it does not apply in, "a single box hit -> the note is silent there": its opposite)
+    return [m["case"] for m in later if not _NOT_APPLYING.search(m["order"])] if all(later) else []
 
 
 def _any_case(first, cases: list[str], text: str):

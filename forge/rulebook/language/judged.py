@@ -33,7 +33,8 @@ from forge.rulebook.language.wording import hosts_in
 
 # Evidence said under a negation ("with no reverse shell") or as the analyst's verdict ("rate the risk high") is not
 # the condition it reads: left unread (its clause stays for the claims, which keep it unknown).
-_DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|nor|lacks?|lacking|absent|isn't|aren't|wasn't|weren't|doesn't|don't|"
+# (r42h: not the table's value "Compromised No", "the row says Compromised No but the evidence has a shell": no denial)
+_DENIED_BEFORE = re.compile(r"\b(?:(?<!compromised\s)(?<!compromised:\s)no|not|without|never|nor|lacks?|lacking|absent|isn't|aren't|wasn't|weren't|doesn't|don't|"
                             r"didn't)\b[^.;,:]{0,25}$|\b(?:rate|rating|call|flag|mark|give|assign|set|report|label|score|"
                             r"tag|say|write)\b[^.;,:]{0,20}$", re.IGNORECASE)
 
@@ -224,9 +225,10 @@ _FILE_NAME = r"[\w-]+\.(?:sh|exe|py|bat|ps1)\b"
 
 _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE), kind) for p, kind in (
     # (r40m: the port said in brackets after the shell, "reverse shell (rport 4444)", "(remote port 4444)", is the same shell)
-    (r"\breverse\s+shell(?:\s+connection)?(?:\s+(?:to|on)\s+(?:remote\s+)?port\s+4444\b|\s*\(\s*(?:to\s+)?(?:remote\s+port|rport|"
+    # (r42h: and in a note's shorthand, "rev shell", "rport 4444": unread, a rule on it was judged by its row alone)
+    (r"\brev(?:erse|\.)?\s+shell(?:\s+connection)?(?:\s+(?:to|on)\s+(?:remote\s+)?port\s+4444\b|\s*\(\s*(?:to\s+)?(?:remote\s+port|rport|"
      r"port)\s*4444\s*\)|\b)|"
-     r"\b(?:(?:a\s+)?connection\s+to\s+)?(?:remote\s+)?port\s+4444\b", "shell"),
+     r"\b(?:(?:a\s+)?connection\s+to\s+)?(?:remote\s+|r)?port\s+4444\b", "shell"),
     (RISK_SAID, "risk"),
     (r"\bmore\s+process(?:es)?\s+than\s+(?:the\s+|its\s+)?baseline|\bprocess\s+count\s+(?:above|over|exceeds|higher\s+than)\s+"
      r"(?:the\s+|its\s+)?baseline", "processes"),

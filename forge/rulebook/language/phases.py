@@ -49,7 +49,11 @@ ALIASES = {"recon": "reconnaissance", "initial_access": "exploitation", "escalat
 # How texts name the phases (the product's reading of a condition: condition.claims; most specific first).
 NAMED_BY = (
     ("escalation_confirmed", re.compile(r"\b(?:analys[ie]s|analy[sz]ed?)\b[^.;]{0,40}\bconfirm\w*\b[^.;]{0,20}\bescalat", re.I)),
-    ("lateral_movement", re.compile(r"\blateral(?:ly)?\s+(?:movement|move\w*|spread\w*)\b|\bmov\w+\s+laterally\b", re.I)),
+    # (r42h: also in a note's shorthand, "lateral movt", and said by its definition, "a box newly owned while one in another
+    # subnet is held": unnamed, the reading kept only "newly compromised", and a rule on it fired on any fresh foothold)
+    ("lateral_movement", re.compile(r"\blateral(?:ly)?\s+(?:movement|movt|mvmt|mvt|move\w*|spread\w*)\b|\bmov\w+\s+laterally\b|"
+                                    r"\bnewly\s+(?:compromised|owned|exploited|hit|popped|breached|infected|taken)\b[^.;]{0,80}?"
+                                    r"\b(?:another|a\s+different|an?\s+other)\s+subnet\b", re.I)),
     ("privilege_escalation", re.compile(r"\bprivilege\s+escalation\b|\bescalation\s+phase\b|\bescalat\w*\s+(?:its\s+|their\s+)?"
                                         r"privileges?\b", re.I)),
     ("impact", re.compile(r"\bimpact\s+(?:phase|stage)\b|\b(?:in|during|at|reaches?|reached)\s+(?:the\s+)?impact\b", re.I)),

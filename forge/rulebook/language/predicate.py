@@ -427,10 +427,23 @@ def matched_hosts(p: Predicate, situation: Situation) -> tuple[str, ...]:
         if not holds(p, situation):
             return ()
         found: dict[str, None] = {}
-        for part in p.parts:
+        for part in _subject_parts(p):
             found.update((h, None) for h in matched_hosts(part, situation))
         return tuple(found)
     return ()
+
+
+def _subject_parts(p: Union["AnyOf", "AllOf"]) -> tuple:
+    """(r42h) The parts whose hosts a predicate matches: of a conjunction that asks a host newly compromised beside hosts
+    compromised since before (lateral movement: "a host newly owned while one in another subnet is held"), not the
+    hosts held since before, where the movement came from: "that host" is the new one (read as both, an order on it
+    disputed another teacher's order on the older foothold)."""
+    def positive(part) -> list:
+        return [a for a, negated in atoms_of(part) if not negated]
+
+    if not isinstance(p, AllOf) or not any(a.newly_compromised for q in p.parts for a in positive(q)):
+        return p.parts
+    return tuple(q for q in p.parts if not (positive(q) and all(a.newly_compromised is False for a in positive(q))))
 
 
 def outcome_stated(p: Optional[Predicate]) -> frozenset[str]:

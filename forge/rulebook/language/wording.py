@@ -480,10 +480,14 @@ _OPENING_VERB = r"(?:start|begin|end|open|close|finish|conclude|preface|prefix)"
 OPENS_REPLY = re.compile(rf"\b{_OPENING_VERB}{_OPENS_REPLY_WITH}", re.IGNORECASE)
 # the nouns a count of hosts is said with ("one host", "a single user box")
 _COUNTED_NOUN = r"(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|systems?)\b"
+# the states a count of hosts is said with where no noun follows it ("only one owned", "just one is compromised")
+_COUNTED_STATE = r"(?:compromised|owned|exploited|rooted|hit|scanned|infected|breached|hacked|pwned|popped)\b"
 _IMPERATIVE_START = re.compile(
     # ("First step, no alerts, and I ...": a time, not "first, restore ...")
     # ("only one host owned -> ...": a count of hosts, the heading's condition, not "only restore ...")
-    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|(?:only|just)(?!\s+(?:one|a\s+single)\s+(?:[\w-]+\s+)?{_COUNTED_NOUN})|"
+    # (r42h: nor "only one owned -> ...", the count said with its state and no noun: the case the note sets apart)
+    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|(?:only|just)(?!\s+(?:one|a\s+single)\s+(?:(?:[\w-]+\s+)?{_COUNTED_NOUN}|"
+    rf"(?:(?:is|are)\s+)?{_COUNTED_STATE}))|"
     rf"first(?!\s+(?:step|turn|round|episode|move)\b)|then|also|so|now|"
     rf"instead|rather|prefer|"
     rf"make\s+sure|be\s+sure\s+to|remember\s+to|try\s+to|do\s+not|don'?t|avoid|stop|refrain|keep|leave|put|place|"
@@ -678,7 +682,20 @@ def verbs_in(text: str) -> tuple[str, ...]:
     text = _SUBJECT_AT_HAND.sub(lambda m: m["noun"] + " " * (len(m.group(0)) - len(m["noun"])), text or "")
     # (and "the analysed host", "the host being analysed", "the host under analysis": the analyst's host, no move)
     text = _ANALYSED_HOST.sub(lambda m: " " * len(m.group(0)), text)
+    # (r42h: nor the step's analyses, "the host this step's analyses rate high", "a shell in the analyses for the step": what
+    # they report, no Analyse; counted, a rule that orders one move named two, and its order was read in no dispute)
+    text = _ANALYSES_NOUN.sub(lambda m: " " * len(m.group(0)), text)
     return tuple(dict.fromkeys(_canonical_verb(m, text[m.end():]) for m in _VERB.finditer(text)))
+
+
+# (r42h) The step's analyses as the subject right before a negation: "the analyses do not mention <host>".
+_ANALYSES_SAY_NOT = re.compile(r"\b(?:the|step(?:'s|\u2019s))\s+analys[ie]s$", re.IGNORECASE)
+# (r42h) The step's analyses by their noun: "this step's analyses", "the analyses of this step", "analyses ... rate X".
+_ANALYSES_NOUN = re.compile(r"(?<=\bstep's\s)analys[ie]s\b|(?<=\bstep\u2019s\s)analys[ie]s\b|"
+                            r"\banalys[ie]s\b(?=\s+(?:this|of\s+(?:the|this)|for\s+(?:the|this))\s+step\b)|"
+                            r"\banalys[ie]s\b(?=\s+(?:rate[sd]?|report(?:s|ed)?|show(?:s|ed)?|flag(?:s|ged)?|gave|give[sn]?|list(?:s|ed)?|"
+                            r"count(?:s|ed)?|mention(?:s|ed)?|finds?|found|says?|said)\b)",
+                            re.IGNORECASE)
 
 
 # (in the words of HOST_AT_HAND: "the inspected box", "the machine under examination" are no Analyse either)
@@ -762,9 +779,19 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(" ".join((text or "").replace("\n", " \n ").split(" ")).strip()) if s.strip()]
 
 
+# (r42h) A case a note closes with and says it gives no order for, in a sentence of its own ("... -> Restore each. a lone
+# one hit -> the rule does not apply."): where the rule does not apply, no part of its order (kept, its state was read as
+# a case the order also holds in)
+_CASE_NOT_APPLYING = re.compile(r"(?<=[.!?])\s+[^.;:!?]{1,80}:\s*(?:(?:this|the)\s+(?:note|rule|lesson|list|checklist|tree)\s+"
+                                r"(?:says\s+nothing|does\s+not\s+apply|doesn['\u2019]t\s+apply)|n/?a|not\s+applicable|"
+                                r"(?:it|this)\s+(?:does\s+not|doesn['\u2019]t)\s+apply|nothing\s+from\s+this\s+(?:note|rule))\b[^.;]*[.!]?\s*$",
+                                re.IGNORECASE)
+
+
 def without_justification(text: str) -> str:
     """The clause before any "because / so that / lesson: ..." (and an explanation after a semicolon)."""
-    parts = [_without_explanation(_so_order(p)) for p in re.split(r"\s*;\s*", " ".join((text or "").split()))]
+    text = _CASE_NOT_APPLYING.sub("", " ".join((text or "").split()))
+    parts = [_without_explanation(_so_order(p)) for p in re.split(r"\s*;\s*", text)]
     kept = [parts[0]] + [p for p in parts[1:] if not _EXPLANATION_LEAD.match(p) and gives_order(p)]
     return "; ".join(_JUSTIFICATION.sub("", p).strip(" ,") for p in kept if _JUSTIFICATION.sub("", p).strip(" ,"))
 
@@ -898,6 +925,12 @@ _ANALYSES_REPORT = re.compile(r"analys[ie]s\b(?:\s+(?:this|of\s+(?:the|this)|for
                               r"report(?:s|ed)?|say|says|said|find|finds|found|flag(?:s|ged)?|give[sn]?|gave)\b", re.IGNORECASE)
 
 
+# The defender's own last move leading an order ("just after you restored User3, put a decoy on it"), where no step
+# of the episode is told: a condition on its history (history_words reads it: `acted` within 1), not a story.
+_ACTED_LEAD = re.compile(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?after\s+(?:we|you|i)\s+\w+ed\b(?![^,:;]*\bstep\s+\d)"
+                         r"[^,:;]*(?=,)", re.IGNORECASE)
+
+
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
@@ -909,8 +942,7 @@ def gives_order(sentence: str) -> bool:
                     r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     # ("right after we removed Enterprise1, plan an Analyse of it": the defender's own last move, a condition on its
     # history, not a story, where no step of the episode is told)
-    acted = lead and re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?after\s+(?:we|you|i)\s+\w+ed\b(?![^,:;]*\bstep\s+\d)",
-                             body, re.IGNORECASE)
+    acted = lead and _ACTED_LEAD.match(body)
     if lead and _STORY.search(body[:lead.start("rest")]) and not (acted and gives_order(lead["rest"])):
         return False  # "At step 7 I saw Enterprise1 light up and, without ... , I spent a Restore on it": a story
     if lead and gives_order(lead["rest"]):
@@ -1659,7 +1691,12 @@ def _clause_end(text: str, start: int) -> int:
     # judgement that names the verb (or "X calls for / warrants VERB") opens the main clause
     main = _JUDGED_VERB.search(rest[:end])
     end = main.start() if main else end
-    order = re.search(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_VERB.pattern})\b", rest[:end], re.IGNORECASE)
+    # (r42h: not the step's analyses by their noun, "... and this step's analyses rate it medium": no Analyse, and the
+    # condition was cut before its rating, which the gate then never judged; nor what they do not report, "the analyses
+    # do not mention it", their negation and no prohibition)
+    order = next((m for m in re.finditer(rf"\s(?:{_ORDER_FORBID}|does\s+not|doesn'?t|need\s+not|needn'?t|needs?\s+no|{_VERB.pattern})\b",
+                                         rest[:end], re.IGNORECASE)
+                  if not _ANALYSES_NOUN.match(rest, m.start() + 1) and not _ANALYSES_SAY_NOT.search(rest[:m.start()])), None)
     # The clause's own verbs ("if it was restored") are part of it; an order starts a new one only after a
     # subject-less imperative: a verb that is not preceded by an auxiliary.
     # (r35m: nor by a word that makes it the defender's earlier move, "if the last Remove on User4 failed", "our Restore")
@@ -1795,6 +1832,10 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
             and (_STATE_WORDS.search(scope["situation"]) or _LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown
+    # (r42h) "Just after you restored User3, when it shows a scan, ...": the move that leads the order is a condition of
+    # its own beside the one after it (left out, the rule spoke at every step the later one held)
+    if acted := _ACTED_LEAD.match(instruction.strip()):
+        spans.append(acted.group(0))
     # (r39m) "..., and no Restore of it in the last two steps": the move not made, with its window, is one condition
     spans.extend(m.group(0) for p in MOVES_NOT_MADE for m in p.finditer(instruction))
     spans.extend(_at_level(instruction))
@@ -2285,6 +2326,8 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
     # "Analyse it b4 any Restore": the note's shorthand of "before" (read as a word, the move it puts off was no contrast)
     text = re.sub(r"\bb4\b", "before", text, flags=re.IGNORECASE)
+    # (r42h) "lateral movt": the note's shorthand of the phase's name (unread, the word left the condition not whole)
+    text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
     # i.e. two or more, ..."), said in words
     text = _CODE_COMPARISON.sub(_code_comparison_said, text)

@@ -47,7 +47,7 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, evidence_rest, facts_stated, facts_unread, guard_claims,
+from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, evidence_judged_away, evidence_rest, facts_stated, facts_unread, guard_claims,
                                                guard_rest, not_yet_reached, semantic_claims, subject_of, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
@@ -117,7 +117,7 @@ def _held_to(text: str, when, guard=None):
     those claims (history said in words) state, and that the product cannot judge (a reward, a priority, the step of the
     episode, history in words it does not read), leaves the rule unknown, so silent, like a guard it cannot judge.
     (r40m) `guard`: what the rule's unexpressed rest claims; a history it holds is stated, as the predicate's would be."""
-    found, whole = text_claims(text)
+    found, whole = text_claims(evidence_judged_away(text))  # (r42h: the evidence is judged.py's, `_judged_of`)
     if whole:
         return found, whole
     stated = {"history"} if any(any(a.history() for a, _ in atoms_of(p)) for p in (when, found, guard) if p is not None) else set()
@@ -149,8 +149,19 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
     words = read_wording(record.directive if semantic else record.text or record.directive)
     condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
     if semantic and when is None:
-        when = evidence_rest(record.directive)  # (r40g) "a user box with a shell": the shell on a host of that class
+        when = evidence_rest(record.directive) or _stated_hosts(record)  # (r40g) "a user box with a shell": on one of them
     return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction), when)
+
+
+def _stated_hosts(record: RuleRecord):
+    """(r42h) A semantic rule's claims where each host they match shows a state they ask ("a shell on a user box calls for
+    a Remove of it": some user box compromised): the hosts evidence said of no host must be reported of. Read of any
+    host, a shell on a server passed a rule about user boxes. None where they claim no state (a bare host is a target)."""
+    found = semantic_claims(record.directive, record.semantic_reason, record.text)
+    if found is None or found == _NEVER:
+        return None
+    positive = [atom for atom, negated in atoms_of(found) if not negated]
+    return found if positive and not any(atom.bare() for atom in positive) else None
 
 
 _TRUE, _FALSE, _UNKNOWN = 1, 0, -1  # a condition's three values, coded per rule (`RuleIndex._reading`)
