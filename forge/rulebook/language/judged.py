@@ -33,8 +33,11 @@ from forge.rulebook.language.wording import hosts_in
 
 # Evidence said under a negation ("with no reverse shell") or as the analyst's verdict ("rate the risk high") is not
 # the condition it reads: left unread (its clause stays for the claims, which keep it unknown).
-_DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|nor|lacks?|lacking|absent|isn't|aren't|wasn't|weren't|doesn't|don't|"
-                            r"didn't)\b[^.;,:]{0,25}$|\b(?:rate|rating|call|flag|mark|give|assign|set|report|label|score|"
+# (r42m: not the table's quiet value, "Compromised No", nor across a "but": "the row says Compromised No but this step's
+# analyses rate it high" denies nothing of the rating)
+_DENIED_BEFORE = re.compile(r"(?<!compromised\s)(?<!compromised:\s)"
+                            r"\b(?:no|not|without|never|nor|lacks?|lacking|absent|isn't|aren't|wasn't|weren't|doesn't|don't|"
+                            r"didn't)\b(?:(?!\bbut\b)[^.;,:]){0,25}$|\b(?:rate|rating|call|flag|mark|give|assign|set|report|label|score|"
                             r"tag|say|write)\b[^.;,:]{0,20}$", re.IGNORECASE)
 
 
