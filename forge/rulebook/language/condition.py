@@ -460,6 +460,10 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                # verb, of that host (read as a "nothing" on its own, it said no host anywhere was scanned and compromised)
                (re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:owned|held|taken|pwned|popped|rooted|compromised)\s+on\s+"
                            r"(it|that\s+(?:host|box|machine|one|server)|there)\b", re.IGNORECASE), r"nothing compromised on \1"),
+               # (r42m) the same said after a named host's state with no place of its own, "E2 scan only, nothing owned":
+               # of that host (a "nothing owned" alone, no host before it, stays the whole network's)
+               (re.compile(r"(\b(?:[a-z_]+\d|defender)\b[^,;:.>]{0,40}),\s*nothing\s+(?:is\s+)?(?:owned|held|taken|pwned|rooted|"
+                           r"compromised)\b(?!\s+(?:on|in|at|anywhere|elsewhere|else)\b)", re.IGNORECASE), r"\1, nothing compromised on it"),
                # "ent srv scanned and nothing more": the state said without its verb (or after a bare comma, "scanned, nothing
                # more", as a note says it)
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)(?:\s*,?\s+and|\s*,)\s+"
@@ -2093,7 +2097,8 @@ _ANALYSES_FRAME = frozenset("""this the step step's steps current analysis analy
 # (r40m) The analyst's own evidence named as the source, of the host it analyses: "the analysed host's evidence lists ..."
 _ANALYSED_EVIDENCE = re.compile(r"\bthe\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)\s+evidence\s+(?:lists|shows)\b|"
                                 # (r42m) or where it stands, said after the reading: "... in the analysed host's evidence"
-                                r"\b(?:in|on)\s+(?:the\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)|its)\s+evidence\b|"
+                                r"\b(?:(?:in|on)\s+)?(?:the\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)|its)\s+evidence"
+                                r"(?:\s+(?:lists|shows|has|holds|counts)\b)?|"
                                 # (r40k) the analyst's "Current evidence" named as what shows it, of its host ("its current
                                 # evidence shows", "<host>'s current evidence counts"); "evidence" alone stays no frame
                                 r"\b(?:in\s+)?(?:its|the|[\w]+(?:'s|\u2019s))\s+current\s+evidence(?:\s+(?:lists|shows|counts|has|holds)\b)?",

@@ -150,7 +150,8 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
     condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
     if semantic and when is None:
         when = evidence_rest(record.directive)  # (r40g) "a user box with a shell": the shell on a host of that class
-    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction), when)
+    # (r42m: not what the order concedes, "..., even when its evidence shows a reverse shell": it holds either way)
+    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", conceded_away(words.instruction)), when)
 
 
 _TRUE, _FALSE, _UNKNOWN = 1, 0, -1  # a condition's three values, coded per rule (`RuleIndex._reading`)
