@@ -410,8 +410,15 @@ def _host_named_at_hand(match: re.Match) -> str:
     return match["name"] if hosts_in(match["name"]) else match.group(0)
 
 
+# (r42m) A host given as a specimen of the class before it, "a user desktop such as User2", "op boxes (e.g.
+# Op_Host1)": the class is the subject, the host an example of it (read as a subject too, the rule held only where that
+# one host showed the state). As checks._INCLUDED reads it for the scope.
+_SPECIMEN = re.compile(r"\b((?:server|host|box|workstation|machine|desktop|srv)(?:e?s)?)\s*,?\s*\(?\s*(?:such\s+as|e\.\s?g\.,?|"
+                       r"for\s+(?:example|instance),?)\s+(?:[a-z_]+\d|defender)(?:\s*(?:,|or|and|/)\s*(?:[a-z_]+\d|defender))*"
+                       r"(?:\s*\))?", re.IGNORECASE)
 # "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
-_ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
+_ONLY_FORMS = ((_SPECIMEN, r"\1"),
+               (re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
                            re.IGNORECASE), r"\g<subject> \g<verb> only "),
                (re.compile(r"\b(?:merely|just|simply|solely)\b(?=\s+(?:\w+\s+)?(?:scann|exploit|prob|shows?|showing|being|a\s+scan))",
                            re.IGNORECASE), "only"),

@@ -233,7 +233,7 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
     (RISK_SAID, "risk"),
     (r"\bmore\s+process(?:es)?\s+than\s+(?:the\s+|its\s+)?baseline|\bprocess\s+count\s+(?:above|over|exceeds|higher\s+than)\s+"
      r"(?:the\s+|its\s+)?baseline", "processes"),
-    # (r42m: the process said to run as that user is the evidence's, "a process running as a user absent from ...")
+    # (r42m: the process said to run under that account is the evidence's too, "a process running as <account> ...")
     (r"(?:\b(?:an?\s+)?process(?:es)?\s+(?:running|run|runs)\s+as\s+(?:an?\s+)?)?"
      r"\buser\w*\s+(?:acc(?:oun)?t\s+)?(?:[\w\s]{0,30}?)(?:absent\s+from|missing\s+from|not\s+(?:among|in|on|listed\s+in))\s+"
      r"(?:the\s+|its\s+)?baseline(?:\s+users?)?|\buser\w*\b[^.;]{0,40}\bthe\s+baseline\s+does\s+not\s+list\b|\b(?:new|unknown|unexpected|extra|foreign)\s+"

@@ -209,6 +209,11 @@ _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing
 # its own after the order
 _CAN_WAIT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?"
                        r"(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b", re.IGNORECASE)
+# (r42m) A move the text asks what good it would do, "What would one more Restore fix?", "Why spend a second Restore
+# on it?": a question that expects "nothing" puts the move aside (not "why not ...", "what about ...", which propose it).
+_QUESTIONED = re.compile(r"\b(?:what\s+(?:would|will|could|can|does|did)(?!\s+(?:about|if)\b)|why\s+(?:would|should|spend|waste|"
+                         r"bother|pay\s+for)(?!\s+not\b))\b[^?.;!]{0,40}?\b(?:another|one\s+more|a\s+second|yet\s+another|"
+                         r"a|an|the)\s+(?P<verb>" + _VERB_WORD + r")\w*\b[^?.;!]{0,60}\?", re.IGNORECASE)
 # A move put second after one done first is put off, as "the Remove can wait" puts it off: "we Analyse that server
 # first, before any Restore" (r34h), "schedule Op_Host1's Restore first, and the Analyse afterwards" (r34m). A plan's
 # "first X, then Y" orders both and says no "before" / "after it"; "after it is exploited" is a condition.
@@ -2057,11 +2062,11 @@ def _judged_subject(before: str) -> str:
 
 
 def _falling_short(text: str) -> tuple[str, ...]:
-    """(r41m) The moves the text says fall short ("a Remove won't clear root") or can wait ("the Restore of User2 can
-    wait a turn"), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
+    """(r41m) The moves the text says fall short ("a Remove won't clear root"), can wait ("the Restore of User2 can
+    wait a turn") or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
     not clear root"), which the order's reading drops."""
     text = " ".join(text.split())
-    return tuple(dict.fromkeys(verb for pattern in (_FALLS_SHORT, _CAN_WAIT) for match in pattern.finditer(text)
+    return tuple(dict.fromkeys(verb for pattern in (_FALLS_SHORT, _CAN_WAIT, _QUESTIONED) for match in pattern.finditer(text)
                                if not _fails_in_condition(text[:match.start()]) for verb in verbs_in(match["verb"])[:1]))
 
 

@@ -150,7 +150,7 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
     condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
     if semantic and when is None:
         when = evidence_rest(record.directive)  # (r40g) "a user box with a shell": the shell on a host of that class
-    # (r42m: not what the order concedes, "..., even when its evidence shows a reverse shell": it holds either way)
+    # (r42m: not what the order concedes, "..., even if a shell turns up in the evidence": it holds either way)
     return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", conceded_away(words.instruction)), when)
 
 
