@@ -180,6 +180,9 @@ def test_a_map_of_hosts_compiled_as_its_lines_passes():
     when = {"any": [_row("User3", "Scan", "No"), _row("Enterprise0", "Scan", "No")]}
     rest = "other cases: E0 probed -> DecoyApache on Enterprise0"
     assert text_problem(_MAP, when, _do("DecoySSHD", "User3"), rest) is None
+    # (a line's quiet value widened is read whole, and refused)
+    wider = {"any": [_row("User3", "Scan", "No"), _row("Enterprise0", "Scan", "any")]}
+    assert text_problem(_MAP, wider, _do("DecoySSHD", "User3"), rest).startswith("claims")
 
 
 def test_nothing_owned_on_it_is_that_hosts_quiet_compromise():

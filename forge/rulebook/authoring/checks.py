@@ -1078,14 +1078,16 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     with their states, a class with a state, a quiet network, a named phase), where that reading places every
     negation of it: a predicate that does not is wider than the text, or says something else. (A window of steps its
     unexpressed rest states is the guard's to judge, no predicate's: condition.windows_left_to.)"""
-    # (r42m: a table of cases under a heading, any line's case, condition.listed_claims)
-    found = listed_claims(text) or rule_claims(text, with_instruction=True, bare=False)
+    # (r42m: a table of cases under a heading, any line's case, condition.listed_claims; every line read whole, so the
+    # table is: a predicate that implies no line's case says something else)
+    listed = listed_claims(text)
+    found = listed or rule_claims(text, with_instruction=True, bare=False)
     if found is None or implies(predicate, windows_left_to(found, unexpressed) or Always()):
         return None
     if unexpressed and (guard := guard_claims(unexpressed, predicate)) is not None and implies(guard, found) \
             and may_overlap(predicate, guard):
         return None  # (r41m) "at least two op hosts held" in the rest: the gate holds the rule to it (its guard)
-    if complete_claims(text, found):
+    if listed is not None or complete_claims(text, found):
         return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
     # Read in part, what the reading places must still be able to hold with the predicate: one that excludes it says
     # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").
