@@ -166,6 +166,7 @@ def test_a_table_of_cases_is_any_lines_case():
     assert isinstance(table, AnyOf) and len(table.parts) == 3
     mapped = condition.listed_claims(_MAP)
     assert isinstance(mapped, AnyOf) and {h for p in mapped.parts for h in p.hosts()} == {"User3", "Enterprise0"}
+    assert condition.listed_claims(" ".join(_TABLE.split())) == table  # (its lines joined, the same table)
 
 
 def test_a_table_compiled_as_its_lines_passes_and_a_wider_one_does_not():

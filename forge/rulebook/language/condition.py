@@ -2998,6 +2998,8 @@ def listed_claims(text: str):
     from forge.rulebook.language.predicate import AnyOf  # lazy: as in `claims`
 
     lines = [line for line in (text or "").splitlines() if line.strip()]
+    if len(lines) == 1:  # (flattened, its lines joined: "<heading>: - <case> -> <move> - <case> -> <move>")
+        lines = [part if i == 0 else f"- {part}" for i, part in enumerate(re.split(r"(?<=:)\s+[-*\u2022]\s+|\s+[-*\u2022]\s+(?=[^-]{1,80}?(?:-+>|=>|\u2192))", lines[0]))]
     head = next((i for i, line in enumerate(lines) if _LISTED_LINE.match(line)), None)
     if not head or not lines[head - 1].rstrip().endswith(":"):
         return None
