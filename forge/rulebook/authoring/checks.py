@@ -48,7 +48,7 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
-                                               conditions_not_applied, rule_claims, spoken_facts, subject_of, whole_claims,
+                                               conditions_not_applied, listed_claims, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to, words_beside_evidence)
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
@@ -158,6 +158,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
             continue  # (r40m) "its evidence lists no <file>": the evidence reading's own negation, the gate judges it
         if condition.hosts and set(condition.hosts) <= set(words.excepted) and not condition.classes:
             continue  # "unless it is User0": the exception, which the except check keeps
+        if _fallback_after_the_order(words, condition.text, action):
+            continue  # (r42m) "...; if not, <another move>": the branch before failing, whose move the action gives
         about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about):
             continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
@@ -203,6 +205,25 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                     "named in its condition, \"after a Remove\", is no part of its order)")
     return _inversion(words, action, ordered, reachable) or _put_off_ordered(words, done, ordered) \
         or _never_unspoken(words, action)
+
+
+# (r42m) A condition that only says the branch before it failed: "if not", "failing that", "otherwise", "if neither".
+_FALLBACK = re.compile(r"\s*(?:if\s+(?:not|neither|none)|otherwise|else|failing\s+that|if\s+that\s+fails)\s*[,.]?\s*", re.IGNORECASE)
+
+
+def _fallback_after_the_order(words: Wording, condition: str, action: Optional[dict]) -> bool:
+    """(r42m) A fallback of a text of several branches ("restore Op_Server0 if it is compromised; if not, remove ...")
+    placed after every move the action gives, none of them ordered again after it: its negation is that of the branch
+    whose move the action gives, which the predicate need not state (its other branches, if any, are alternatives)."""
+    done, banned = _moves(action)
+    at = words.instruction.find(condition)
+    if not _FALLBACK.fullmatch(condition) or at < 0 or not done or banned:
+        return False
+    before, after = words.instruction[:at], words.instruction[at:]
+
+    def ordered(text: str, verb: str, target: Optional[str]) -> bool:
+        return any(same_verb(v, verb) for v in verbs_in(text)) and (not _concrete(target) or target in hosts_in(text))
+    return all(ordered(before, v, t) and not ordered(after, v, t) for v, t in done)
 
 
 def _excepted_in_condition(words: Wording) -> set[str]:
@@ -426,13 +447,20 @@ _IN_PLACE_OF = re.compile(r"\b(?:instead(?:\s+of)?|rather\s+than|otherwise)\b|"
 _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:entirely\s+|completely\s+|fully\s+|at\s+all\s+)?"
                             r"(?:sure|certain|confident|convinced)|(?:i|we)\s+(?:might|may|could)\s+be\s+(?:wrong|mistaken|"
                             r"overweighting|overreading|overfitting)|not\s+(?:sure|certain)\s+(?:if|whether|that))\b", re.IGNORECASE)
+# (r42m) What has not been done so far, told in the perfect with "yet" ("no one has inspected that box yet", "it hasn't been
+# analysed yet"): the history that makes the order worth giving, no turning down of it.
+_NOT_DONE_YET = re.compile(r"\b(?:(?:nobody|no\s+one|none\s+of\s+us)\s+(?:has|have|had)|(?:has|have|had)(?:n['\u2019]t|\s+not))"
+                           r"\s+(?:yet\s+|ever\s+)?(?:been\s+)?[a-z]+(?:ed|en|t)\b[^,;.!?]*?\byet\b", re.IGNORECASE)
 # A negated holding back is an order: "never hesitate to restore it", "don't wait to remove the attacker".
 _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
                      r"neglect\w*|hold\w*\s+back|put\w*\s+off)\b|"
                      # (r40m) emphasis said with a "nothing" / "no": "nothing matters more", "nothing else matters", "no
                      # exceptions", "no questions asked": how much the order counts, no negation of it
                      r"\bnothing\s+(?:else\s+)?(?:matters|counts|comes\s+first)(?:\s+(?:more|as\s+much))?\b|"
-                     r"\bnothing\s+is\s+more\s+(?:urgent|important|pressing)\b|\bno\s+(?:exceptions?|questions\s+asked|excuses)\b",
+                     r"\bnothing\s+is\s+more\s+(?:urgent|important|pressing)\b|\bno\s+(?:exceptions?|questions\s+asked|excuses)\b|"
+                     # (r42m) a concession, "no matter what the other hosts show", "no matter how busy the step is": the
+                     # order holds whatever else holds, no negation of it
+                     r"\bno\s+matter\b(?=\s+(?:what|how|which|who|where|when|whether|if)\b)",
                      re.IGNORECASE)
 # Where an order's clause ends: a sentence, a semicolon, a dash, a ", but" ("Reimage Enterprise2, but never reimage the
 # other enterprise servers": the negation is the second clause's). A lone hyphen between spaces is a dash too, or a
@@ -476,6 +504,10 @@ _NO_TURN_DOWN = re.compile(r"\bnot\s+(?:merely|just|only|simply)\b|"
                            # compromised row"): why the order stands, no turn-down of it
                            r"\b(?:ratings?|risk|scores?|rows?|tables?|evidence|readings?|alerts?)\s+(?:never|(?:does|do)\s*(?:not|n['\u2019]t)|"
                            r"can(?:not|['\u2019]t))\s+(?:outweighs?|overrides?|trumps?|beats?|outranks?)\b", re.IGNORECASE)
+# (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
+# value, said in words, no turning down of the order's verb.
+_NOTHING_HELD = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:(?:owned|held|taken|pwned|rooted|compromised)\s+)?on\s+"
+                           r"(?:it|that\s+(?:host|box|machine|one|server)|there)\b", re.IGNORECASE)
 _QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
                           re.IGNORECASE)
 
@@ -557,7 +589,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _ONLY_THIS.sub(" ", _scope_note_removed(clause, done))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
-            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", cues))))
+            cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", _NOTHING_HELD.sub(" ", _NOT_DONE_YET.sub(" ", cues))))))
             cues = _NO_TURN_DOWN.sub(" ", _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues)
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)) or _another_verbs_negation(cues, verb):
                 continue
@@ -1050,13 +1082,16 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     with their states, a class with a state, a quiet network, a named phase), where that reading places every
     negation of it: a predicate that does not is wider than the text, or says something else. (A window of steps its
     unexpressed rest states is the guard's to judge, no predicate's: condition.windows_left_to.)"""
-    found = rule_claims(text, with_instruction=True, bare=False)
+    # (r42m: a table of cases under a heading, any line's case, condition.listed_claims; every line read whole, so the
+    # table is: a predicate that implies no line's case says something else)
+    listed = listed_claims(text)
+    found = listed or rule_claims(text, with_instruction=True, bare=False)
     if found is None or implies(predicate, windows_left_to(found, unexpressed) or Always()):
         return None
     if unexpressed and (guard := guard_claims(unexpressed, predicate)) is not None and implies(guard, found) \
             and may_overlap(predicate, guard):
         return None  # (r41m) "at least two op hosts held" in the rest: the gate holds the rule to it (its guard)
-    if complete_claims(text, found):
+    if listed is not None or complete_claims(text, found):
         return f"claims: the predicate does not say what the condition says ({describe(found)[:90]}): express the condition"
     # Read in part, what the reading places must still be able to hold with the predicate: one that excludes it says
     # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").

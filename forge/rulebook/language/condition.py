@@ -86,11 +86,12 @@ FACTS: tuple[Fact, ...] = (
     Fact("history", re.compile(
         # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
         # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g; "already at user level", "already root", "already being scanned", r41m)
+        # (r42m: nor "no exploit running", "a shell running": what is under way now, not a run of steps)
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
         r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
-        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
+        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
@@ -135,7 +136,8 @@ FACTS: tuple[Fact, ...] = (
     # Whether an action succeeded: CAGE-2's blue table does not say; a context must state it in words.
     Fact("action outcome", re.compile(
         # (the attacker's success is a state: "successfully exploited", "the exploit succeeded")
-        r"\b(?:fail\w*|succe\w*(?!\s+(?:in\s+)?(?:exploit|compromis|scann|breach|escalat|gett|gain|root))|unsuccessful|did not work|"
+        # (r42m: not "failing that", a branch of the text that does not hold, as "if not" says it)
+        r"\b(?:fail\w*(?<!\bfailing)|failing(?!\s+(?:that|this|those|these)\b)|succe\w*(?!\s+(?:in\s+)?(?:exploit|compromis|scann|breach|escalat|gett|gain|root))|unsuccessful|did not work|"
         r"didn't work|had no effect|was rejected|errored)\b(?<!exploit\ssucceeded)(?<!exploit\ssucceeds)(?<!attack\ssucceeded)",
         re.IGNORECASE), _words(r"\b(?:fail\w*|succe\w*|unsuccessful)\b")),
     # Alert priority or severity: not a column of the blue table.
@@ -408,8 +410,15 @@ def _host_named_at_hand(match: re.Match) -> str:
     return match["name"] if hosts_in(match["name"]) else match.group(0)
 
 
+# (r42m) A host given as a specimen of the class before it, "a user desktop such as User2", "op boxes (e.g.
+# Op_Host1)": the class is the subject, the host an example of it (read as a subject too, the rule held only where that
+# one host showed the state). As checks._INCLUDED reads it for the scope.
+_SPECIMEN = re.compile(r"\b((?:server|host|box|workstation|machine|desktop|srv)(?:e?s)?)\s*,?\s*\(?\s*(?:such\s+as|e\.\s?g\.,?|"
+                       r"for\s+(?:example|instance),?)\s+(?:[a-z_]+\d|defender)(?:\s*(?:,|or|and|/)\s*(?:[a-z_]+\d|defender))*"
+                       r"(?:\s*\))?", re.IGNORECASE)
 # "a mere scan", "a scan alone", "nothing but a scan", "merely scanned", "an exploit that did not land": only that
-_ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
+_ONLY_FORMS = ((_SPECIMEN, r"\1"),
+               (re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?P<subject>\S+)\s+(?P<verb>is|was|got|gets|has\s+been|had\s+been)\s+",
                            re.IGNORECASE), r"\g<subject> \g<verb> only "),
                (re.compile(r"\b(?:merely|just|simply|solely)\b(?=\s+(?:\w+\s+)?(?:scann|exploit|prob|shows?|showing|being|a\s+scan))",
                            re.IGNORECASE), "only"),
@@ -454,6 +463,14 @@ _ONLY_FORMS = ((re.compile(r"\b(?:just|only|merely|simply|solely)\s+because\s+(?
                (re.compile(r"\bnothing\s+(?:is\s+)?on\s+(it|that\s+(?:host|box|machine|one|server)|there)\b"
                            r"(?!\s+(?:is|was|has|had|gets?|got|shows?|reads?|looks?|seems?|appears?)\b)", re.IGNORECASE),
                 r"nothing compromised on \1"),
+               # (r42m) "scanned, nothing owned on it", "w/ nothing taken on that box": the attacker's hold said by its own
+               # verb, of that host (read as a "nothing" on its own, it said no host anywhere was scanned and compromised)
+               (re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:owned|held|taken|pwned|popped|rooted|compromised)\s+on\s+"
+                           r"(it|that\s+(?:host|box|machine|one|server)|there)\b", re.IGNORECASE), r"nothing compromised on \1"),
+               # (r42m) the same said after a named host's state with no place of its own, "E2 scan only, nothing owned":
+               # of that host (a "nothing owned" alone, no host before it, stays the whole network's)
+               (re.compile(r"(\b(?:[a-z_]+\d|defender)\b[^,;:.>]{0,40}),\s*nothing\s+(?:is\s+)?(?:owned|held|taken|pwned|rooted|"
+                           r"compromised)\b(?!\s+(?:on|in|at|anywhere|elsewhere|else)\b)", re.IGNORECASE), r"\1, nothing compromised on it"),
                # "ent srv scanned and nothing more": the state said without its verb (or after a bare comma, "scanned, nothing
                # more", as a note says it)
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)(?:\s*,?\s+and|\s*,)\s+"
@@ -1159,7 +1176,8 @@ def _unnamed_statements(clause: str, last: Optional[str], group: tuple[str, ...]
 # Words that make a clause about several hosts hold of one of them: "Enterprise0 or Enterprise1", "either", "one of
 # them", "whichever (one) is compromised" (each host by itself, not all at once).
 # (r35m: in any case, "User2 OR User3")
-_ONE_OF = re.compile(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b|\bwhichever\b", re.IGNORECASE)
+# (r42m: or a slash between named hosts, a note's "U2/U3/U4 exploited": whichever of them is, as "U2, U3 or U4")
+_ONE_OF = re.compile(r"\bor\b|\beither\b|\b(?:any|one)\s+of\s+them\b|\bwhichever\b|(?<=\d)\s*/\s*(?=[a-z])", re.IGNORECASE)
 
 
 def _statement_parts(clause: str, statements: list) -> list:
@@ -2097,6 +2115,9 @@ _ANALYSES_FRAME = frozenset("""this the step step's steps current analysis analy
     and with is are block baseline count counts""".split())  # (r40m: the host the analyst analyses; r40k: its evidence)
 # (r40m) The analyst's own evidence named as the source, of the host it analyses: "the analysed host's evidence lists ..."
 _ANALYSED_EVIDENCE = re.compile(r"\bthe\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)\s+evidence\s+(?:lists|shows)\b|"
+                                # (r42m) or where it stands, said after the reading: "... in the analysed host's evidence"
+                                r"\b(?:(?:in|on)\s+)?(?:the\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)|its)\s+evidence"
+                                r"(?:\s+(?:lists|shows|has|holds|counts)\b)?|"
                                 # (r40k) the analyst's "Current evidence" named as what shows it, of its host ("its current
                                 # evidence shows", "<host>'s current evidence counts"); "evidence" alone stays no frame
                                 r"\b(?:in\s+)?(?:its|the|[\w]+(?:'s|\u2019s))\s+current\s+evidence(?:\s+(?:lists|shows|counts|has|holds)\b)?",
@@ -2949,6 +2970,13 @@ def text_claims(text: str):
     reads the whole of the condition, what it reads must hold (the checks already refuse a predicate that does not imply
     it), and where it reads only part, that part must not be false: a rule never fires where its own words, as the
     product reads them, say it does not apply."""
+    branches = _fallback_branches(text)
+    if branches:  # (r42m) "<case>, <order>; failing that, <case>, <order>; ...": any branch's case
+        first = rule_claims(branches[0], with_instruction=True, bare=False)
+        return _any_case(first, branches[1:], text) if first is not None else (None, False)
+    listed = listed_claims(text)
+    if listed is not None:
+        return listed, False
     found = rule_claims(text, with_instruction=True, bare=False)
     if found is None:
         return None, False
@@ -2974,6 +3002,69 @@ def _further_cases(text: str) -> list[str]:
     later = [_ARROW_CASE.match(s) for s in sentences[1:]]
     # (r42h: not a case the note says it does not apply in, "a single box hit -> the note is silent there": its opposite)
     return [m["case"] for m in later if not _NOT_APPLYING.search(m["order"])] if all(later) else []
+
+
+# (r42m) A branch tried when the ones before it do not hold: "failing that, if ...", "if not, when ...", "otherwise, if ...".
+_FALLBACK_OPENING = re.compile(r"^\s*(?:failing\s+that|if\s+(?:not|neither|none)|otherwise|else|if\s+that\s+fails)\s*,?\s*",
+                               re.IGNORECASE)
+
+
+def _fallback_branches(text: str) -> list[str]:
+    """(r42m) A text of branches, each after a semicolon and opened by a fallback ("If Op_Server0 is compromised, restore
+    it; failing that, if Enterprise2 is, remove it; if not, ..."): the first branch's words, then each later branch's
+    condition (its fallback word aside; that earlier branches fail is no condition of the rule, which applies in them
+    too). Read as one condition, the branches were all asked at once. [] where the text is no such list, or a branch
+    states no condition of its own ("...; otherwise, decoy it": the rest of the cases, which no reading places)."""
+    parts = [p for p in re.split(r"\s*;\s*", " ".join((text or "").split())) if p]
+    if len(parts) < 2 or not all(_FALLBACK_OPENING.match(p) for p in parts[1:]):
+        return []
+    cases = []
+    for part in parts[1:]:
+        conditions = read_wording(_FALLBACK_OPENING.sub("", part, count=1)).conditions
+        if not conditions:
+            return []
+        cases.append(" and ".join(c.text for c in conditions))
+    return [parts[0], *cases]
+
+
+# (r42m) A table of cases under a heading, one bulleted line each: "<heading>:" then "- <case> -> <move>" lines.
+# What names the table in its heading, no condition: "decoy map, ...", "default decoy for ...", "move table: ...".
+_TABLE_LABEL = re.compile(r"^\s*(?:(?:the|my|our)\s+)?(?:default\s+)?(?:decoys?|moves?|actions?|responses?|plays?)\s+"
+                          r"(?:map|table|list|sheet|plan|for)\b\s*[,:]?\s*", re.IGNORECASE)
+_LISTED_LINE = re.compile(r"^\s*[-*\u2022]\s+(?P<case>[^\n]{1,80}?)\s*(?:-+>|=>|\u2192)\s*\S")
+
+
+def listed_claims(text: str):
+    """(r42m) The claims of a note that lists its cases under a heading, one bulleted line each ("ent srvs:" / "- scan
+    only -> DecoyApache it" / "- root -> Restore it"; "a probed host, nothing held on it:" / "- U1 -> DecoyTomcat"): any
+    line's case, said with the heading (the scope or the state every line shares), read whole; None where the text is no
+    such table or a line cannot be read whole. Flattened, its first line was its one condition, or none was read. A line
+    after the table that is no case ("every other host: not covered here") says where the note does not apply."""
+    from forge.rulebook.language.predicate import AnyOf  # lazy: as in `claims`
+
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    if len(lines) == 1:  # (flattened, its lines joined: "<heading>: - <case> -> <move> - <case> -> <move>")
+        lines = [part if i == 0 else f"- {part}" for i, part in enumerate(re.split(r"(?<=:)\s+[-*\u2022]\s+|\s+[-*\u2022]\s+(?=[^-]{1,80}?(?:-+>|=>|\u2192))", lines[0]))]
+    head = next((i for i, line in enumerate(lines) if _LISTED_LINE.match(line)), None)
+    if not head or not lines[head - 1].rstrip().endswith(":"):
+        return None
+    heading = _TABLE_LABEL.sub("", " ".join(lines[:head]).rstrip().rstrip(":"))
+    cases = []
+    for line in lines[head:]:
+        m = _LISTED_LINE.match(line)
+        if m is None:
+            break
+        cases.append(m["case"])
+    if len(cases) < 2:
+        return None
+    found = []
+    for case in cases:
+        said = f"{named_in_full(case)}: {heading}" if hosts_in(case) else f"{heading}: {case}"
+        claim = claims(said)
+        if claim is None or not reads_whole(said, claim):
+            return None
+        found.append(claim)
+    return AnyOf(tuple(found))
 
 
 def _any_case(first, cases: list[str], text: str):

@@ -33,9 +33,11 @@ from forge.rulebook.language.wording import hosts_in
 
 # Evidence said under a negation ("with no reverse shell") or as the analyst's verdict ("rate the risk high") is not
 # the condition it reads: left unread (its clause stays for the claims, which keep it unknown).
-# (r42h: not the table's value "Compromised No", "the row says Compromised No but the evidence has a shell": no denial)
-_DENIED_BEFORE = re.compile(r"\b(?:(?<!compromised\s)(?<!compromised:\s)no|not|without|never|nor|lacks?|lacking|absent|isn't|aren't|wasn't|weren't|doesn't|don't|"
-                            r"didn't)\b[^.;,:]{0,25}$|\b(?:rate|rating|call|flag|mark|give|assign|set|report|label|score|"
+# (r42h, r42m: not the table's quiet value, "Compromised No", nor across a "but": "the row says Compromised No but this step's
+# analyses rate it high" denies nothing of the rating)
+_DENIED_BEFORE = re.compile(r"(?<!compromised\s)(?<!compromised:\s)"
+                            r"\b(?:no|not|without|never|nor|lacks?|lacking|absent|isn't|aren't|wasn't|weren't|doesn't|don't|"
+                            r"didn't)\b(?:(?!\bbut\b)[^.;,:]){0,25}$|\b(?:rate|rating|call|flag|mark|give|assign|set|report|label|score|"
                             r"tag|say|write)\b[^.;,:]{0,20}$", re.IGNORECASE)
 
 
@@ -232,7 +234,9 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
     (RISK_SAID, "risk"),
     (r"\bmore\s+process(?:es)?\s+than\s+(?:the\s+|its\s+)?baseline|\bprocess\s+count\s+(?:above|over|exceeds|higher\s+than)\s+"
      r"(?:the\s+|its\s+)?baseline", "processes"),
-    (r"\buser\w*\s+(?:acc(?:oun)?t\s+)?(?:[\w\s]{0,30}?)(?:absent\s+from|missing\s+from|not\s+(?:among|in|on|listed\s+in))\s+"
+    # (r42m: the process said to run under that account is the evidence's too, "a process running as <account> ...")
+    (r"(?:\b(?:an?\s+)?process(?:es)?\s+(?:running|run|runs)\s+as\s+(?:an?\s+)?)?"
+     r"\buser\w*\s+(?:acc(?:oun)?t\s+)?(?:[\w\s]{0,30}?)(?:absent\s+from|missing\s+from|not\s+(?:among|in|on|listed\s+in))\s+"
      r"(?:the\s+|its\s+)?baseline(?:\s+users?)?|\buser\w*\b[^.;]{0,40}\bthe\s+baseline\s+does\s+not\s+list\b|\b(?:new|unknown|unexpected|extra|foreign)\s+"
      # (an account, a login; not "an unknown user host", a row at Compromised Unknown)
      r"(?:user\s+)?(?:account|acct|login|session)s?\b|\bnew\s+users?\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|workstations?|subnet))",
@@ -244,6 +248,10 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
      rf"({_FILE_NAME}(?:\s*(?:/|,|\bor\b)\s*{_FILE_NAME})*)\s*\)?(?![\w.])[^.;]{{0,60}}?"
      # (r40k: or its floor written "0.5+", as the count of connections may be)
      r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)(?:\s*\+|\s+or\s+(?:higher|more|above|greater))", "file"),
+    # (r42m) a file the evidence lists, said with no density: "its evidence lists escalate.exe", "with cmd.exe in its
+    # evidence": there at any density (the listing verb stays, for the words that frame the evidence)
+    (r"(?:" + "|".join(rf"(?<=\b{verb}\s)" for verb in ("lists", "list", "listing", "shows", "has", "with", "contains", "holds"))
+     + rf")({_FILE_NAME}(?:\s*(?:/|,|\bor\b)\s*{_FILE_NAME})*)(?![^.;]{{0,60}}?\bdensity\b)", "file"),
     # (r40m) a file the evidence does not list, said with its own negation: "lists no escalate file", "without escalate.sh"
     # (r41m: or no file of any kind, "the evidence lists no file", "without any files")
     (rf"\b(?:no|without)\s+(?:an?\s+|any\s+)?(?:({_FILE_NAME})|(?!files?\b)([\w-]+)\s+files?|files?)\b", "no file"),
@@ -254,7 +262,9 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
     (r"\banaly[sz](?:is|es)\b[^.;]{0,30}?\b(?:do|does)\s+not\s+(?:mention|name|cover|include)\b", "absent"),
     # (r40g: and the system named before its noun, "Linux OS", as a note writes it)
     (r"\b(windows|linux)\s+(?:(?:user|enterprise|op|operational)\s+)?(?:host|box|machine|server)s?\b|\bOS\s+(?:is\s+)?(windows|linux)\b|"
-     r"\b(windows|linux)\s+(?:OS|operating\s+system)\b", "os"),
+     r"\b(windows|linux)\s+(?:OS|operating\s+system)\b|"
+     # (r42m) and the system it runs, "the analysed host runs Windows", "running on Linux"
+     r"\b(?:runs|running|run)\s+(?:on\s+)?(windows|linux)\b", "os"),
 ))
 
 
@@ -342,7 +352,7 @@ def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:
             found.append(EvidenceTest("evidence", kind, host, word=groups[0].lower(), of=of))
         elif kind == "file":  # (the names it may be, one word: "escalate.exe|escalate.sh")
             names = "|".join(re.findall(_FILE_NAME, groups[0], re.IGNORECASE)).lower()
-            found.append(EvidenceTest("evidence", kind, host, float(groups[1]), names, of))
+            found.append(EvidenceTest("evidence", kind, host, float(groups[1]) if len(groups) > 1 else 0.0, names, of))
         elif kind == "no file":  # ("" : no file of any kind)
             found.append(EvidenceTest("evidence", kind, host, word=groups[0].lower() if groups else "", of=of))
         elif kind == "connections":  # ("more than five": six or more)

@@ -634,7 +634,19 @@ def _one_row(parts: list[Predicate]) -> list[Predicate]:
                     and (a.compromise is None) != (b.compromise is None):
                 row = replace(a, activity=a.activity or b.activity, compromise=a.compromise or b.compromise)
                 return _one_row([row if k == i else x for k, x in enumerate(parts) if k != j])
+            if isinstance(a, Atom) and isinstance(b, Atom) and a.host is not None and a.host == b.host \
+                    and (_move_only(a) and not b.history() or _move_only(b) and not a.history()):
+                row = replace(b if _move_only(a) else a, acted=a.acted or b.acted, within=a.within or b.within)
+                return _one_row([row if k == i else x for k, x in enumerate(parts) if k != j])
     return parts
+
+
+def _move_only(p: Atom) -> bool:
+    """(r42m) An atom that asks only a move of the defender lately (`acted`, `within`), nothing of the row nor of what the
+    move did: beside a row of the same named host it is that row's history ("Op_Server0 restored lately" and "Op_Server0
+    scanned now", one atom), as the gate judges the two apart on that one host."""
+    return p.acted is not None and p.changed is None and p.activity is None and p.compromise is None \
+        and p.newly_compromised is None and p.unchanged_for is None and p.scan_before_exploit is None
 
 
 def implies(p: Predicate, q: Predicate) -> bool:

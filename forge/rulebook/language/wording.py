@@ -114,7 +114,8 @@ _FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mu
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
-           r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)|without|"
+           # (r42m: nor "no one has inspected it yet", what was not done so far: a report, no prohibition)
+           r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)(?!\s+one\s+(?:has|have|had)\b)|without|"
            # (r33h) a warning against the move: "we'll regret a Remove of Op_Host0 whilst ..."
            + _WARNED_AGAINST)
 # Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
@@ -178,7 +179,9 @@ _DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|i
                         # is done to, is the one put aside ("rather restore it than watch" leaves the watching unread)
                         r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b))\s+"
                         # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
-                        r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+)?"
+                        # (r42m: "instead of guessing with a Remove", "rather than gambling on a Restore": the move tried)
+                        r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+|"
+                        r"(?:guess(?:ing)?|gambl(?:e|ing)|bet(?:ting)?|settl(?:e|ing)|lead(?:ing)?|open(?:ing)?|start(?:ing)?)\s+(?:with|on|for)\s+)?"
                         r"(?:\w+\s+){0,2}?(?=(?:" + _VERB.pattern + r"))", re.IGNORECASE)
 # "... as a last resort", "fall back to Restore", "restore only if that fails": the verb so named is dispreferred.
 _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  # _VERB without its groups
@@ -206,6 +209,11 @@ _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing
 # its own after the order
 _CAN_WAIT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?"
                        r"(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b", re.IGNORECASE)
+# (r42m) A move the text asks what good it would do, "What would one more Restore fix?", "Why spend a second Restore
+# on it?": a question that expects "nothing" puts the move aside (not "why not ...", "what about ...", which propose it).
+_QUESTIONED = re.compile(r"\b(?:what\s+(?:would|will|could|can|does|did)(?!\s+(?:about|if)\b)|why\s+(?:would|should|spend|waste|"
+                         r"bother|pay\s+for)(?!\s+not\b))\b[^?.;!]{0,40}?\b(?:another|one\s+more|a\s+second|yet\s+another|"
+                         r"a|an|the)\s+(?P<verb>" + _VERB_WORD + r")\w*\b[^?.;!]{0,60}\?", re.IGNORECASE)
 # A move put second after one done first is put off, as "the Remove can wait" puts it off: "we Analyse that server
 # first, before any Restore" (r34h), "schedule Op_Host1's Restore first, and the Analyse afterwards" (r34m). A plan's
 # "first X, then Y" orders both and says no "before" / "after it"; "after it is exploited" is a condition.
@@ -300,7 +308,9 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # "newly owned (clean at the previous step)": the gloss of "newly" (NEWLY_GLOSS)
                                 r"(?<=\bnewly\s)[\w-]+" + NEWLY_GLOSS, re.IGNORECASE)
 # What a condition of absence is about: "absent any exploitation", "barring a real compromise", "without root access".
-_ABSENT_WHAT = (r"(?=\s+(?:[\w-]+\s+){0,3}?(?:exploit\w*|compromis\w*|access|root|privilege\w*|admin\w*|scan\w*|activity|"
+# (r42m: not "without waiting for root", "without delaying until it is compromised": how to act, at once, no state lacked)
+_ABSENT_WHAT = (r"(?!\s+(?:first\s+)?(?:wait\w*|delay\w*|hesitat\w*|holding\s+out|hanging\s+on)\b)"
+                r"(?=\s+(?:[\w-]+\s+){0,3}?(?:exploit\w*|compromis\w*|access|root|privilege\w*|admin\w*|scan\w*|activity|"
                 r"signs?|evidence|breach\w*|intrusion|foothold|alerts?|attack\w*|escalation|infection)\b)")
 # Prepositions of absence, written as the one the reader knows ("without"): "do not restore Op_Host1 absent any
 # exploitation", "in the absence of a compromise", "barring an exploit", "short of privileged access", "failing /
@@ -326,6 +336,12 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # (r39m) a window after the defender's move: "within 3 turns after a Restore of Op_Host1", "for the next
                      # three turns after you restore it" (left unread, the rule held at any time the state did)
                      r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b|"
+                     # (r42m) the defender's own move just made, "right after we removed Enterprise0, ...", "just after a
+                     # Restore of it": a history condition (history_words reads it), left unread the rule held at any step
+                     # (where a clause opens: "a box still held after we restored it" is a relative clause's)
+                     r"(?<![\w-]\s)(?:(?:right|just|immediately|directly)\s+)?(?:after|following)(?=\s+(?:(?:we|you|i|the\s+defender)\s+"
+                     r"(?:have\s+|had\s+|just\s+)*(?:remov|restor|re-?imag|analy[sz])\w*ed\b|(?:a|an|the|our|my|your)\s+"
+                     r"(?:remove|restore|re-?image|analy[sz]e|analysis)\s+(?:of|on)\s+(?:it|\w+\d|defender)\b))|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
@@ -1846,7 +1862,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     spans.extend(m.group(0) for m in _AGAINST_ATTACKER.finditer(instruction))
     if situation:
         # ("Enterprise1 is the exception: when it shows ..., ...": a heading that names the host the rule is for)
-        spans.append(_EXCEPTION_HEADING.sub("", _GLOSS.sub("", situation)))
+        spans.append(_LEAD_WORD.sub("", _EXCEPTION_HEADING.sub("", _GLOSS.sub("", situation))))
     out = []
     unique = list(dict.fromkeys(s.strip() for s in spans if s.strip()))
     for span in (u for u in unique if not any(u != other and u in other for other in unique)):  # "during a step" in
@@ -2087,11 +2103,11 @@ def _judged_subject(before: str) -> str:
 
 
 def _falling_short(text: str) -> tuple[str, ...]:
-    """(r41m) The moves the text says fall short ("a Remove won't clear root") or can wait ("the Restore of User2 can
-    wait a turn"), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
+    """(r41m) The moves the text says fall short ("a Remove won't clear root"), can wait ("the Restore of User2 can
+    wait a turn") or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
     not clear root"), which the order's reading drops."""
     text = " ".join(text.split())
-    return tuple(dict.fromkeys(verb for pattern in (_FALLS_SHORT, _CAN_WAIT) for match in pattern.finditer(text)
+    return tuple(dict.fromkeys(verb for pattern in (_FALLS_SHORT, _CAN_WAIT, _QUESTIONED) for match in pattern.finditer(text)
                                if not _fails_in_condition(text[:match.start()]) for verb in verbs_in(match["verb"])[:1]))
 
 
@@ -2213,9 +2229,14 @@ def _is_the_order(instruction: str, conditions: tuple["Condition", ...]) -> bool
         and not re.search(r"\b(?:all|every|each)\b", order, re.I)
 
 
+# (r42m) Where a sentence opens: its start, or its start and a lead word ("Still, User3 is the exception: ...", "That said,
+# ..."), which opens the heading's sentence as it opens an order's.
+_SENTENCE_OPENS = re.compile(r"(?:^|[.!?;]\s*)(?:" + _LEAD_WORD.pattern.removeprefix("^") + r")?$", re.IGNORECASE)
+
+
 def _heading(text: str, match: re.Match) -> bool:
     """An exception that heads the rule ("Except for User0: do not restore it ..."): the rule is about that host."""
-    starts = re.search(r"(?:^|[.!?;]\s*)$", text[:match.start()].rstrip(" \"'("))
+    starts = _SENTENCE_OPENS.search(text[:match.start()].rstrip(" \"'("))
     # (what it is the exception to may follow before the colon: "Enterprise2 is the exception to our usual enterprise
     # handling: when it is compromised, ...")
     # (r35h: or whose view it is, "Op_Host1 is the exception for us: whenever ...": the rule is about that host all the same)
@@ -2415,7 +2436,11 @@ def _ellipsis_filled(text: str) -> str:
 
 # "a user-level exploit means recommend a Remove", "calls for planning a Restore": the role's own verb of proposing
 # between the judgement and the move; the move is what the judgement names ("means a Remove").
-_JUDGED_PROPOSAL = re.compile(r"\b(?P<judged>means|calls?\s+for|warrants?)\s+(?:to\s+)?(?:recommend|plan|propose|suggest)(?:ing|s)?\s+"
+# (r42m) The analyst's verdict may come first, "warrants flagging it critical and recommending a Restore": the answer the role
+# gives beside the move, no condition of it.
+_JUDGED_PROPOSAL = re.compile(r"\b(?P<judged>means|calls?\s+for|warrants?)\s+(?:(?:rating|calling|flagging|marking|scoring)\s+"
+                              r"(?:it|them|the\s+host|that\s+host)\s+(?:as\s+)?(?:low|medium|high|critical)(?:[\s-]+risk)?\s+and\s+)?"
+                              r"(?:to\s+)?(?:recommend|plan|propose|suggest)(?:ing|s)?\s+"
                               r"(?=(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")", re.IGNORECASE)
 
 
@@ -2438,8 +2463,17 @@ _REASON_ASIDE = re.compile(r",\s*(?:because|since|given\s+that)\s+[^,;:.]+,\s*(?
                            r"is\s+to|are\s+to|gets?|deserves?|warrants?|will|shall)\b)", re.IGNORECASE)
 
 
+# (r42m) Why a host is the exception, said in brackets after the heading ("X is the exception (it bridges to the op
+# subnet): ..."): a reason, whose class or subnet is no scope of the rule. An aside that names a host is kept (it may add
+# that host to the exception).
+_EXCEPTION_WHY = re.compile(r"(?P<head>\b(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|"
+                            r"odd\s+one\s+out))\s*\((?P<why>[^()]{1,100})\)(?=\s*[:\u2013\u2014]|\s+-\s)", re.IGNORECASE)
+
+
 def _reason_aside_dropped(flat: str) -> str:
-    """`flat` without a reason set off by commas before the order's verb (_REASON_ASIDE)."""
+    """`flat` without a reason set off by commas before the order's verb (_REASON_ASIDE), nor one in brackets after an
+    exception heading (_EXCEPTION_WHY)."""
+    flat = _EXCEPTION_WHY.sub(lambda m: m["head"] if not hosts_in(m["why"]) else m.group(0), flat)
     return _REASON_ASIDE.sub(" ", flat)
 
 

@@ -150,7 +150,8 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
     condition = condition_of(record.directive) if semantic else "; ".join(c.text for c in words.conditions)
     if semantic and when is None:
         when = evidence_rest(record.directive) or _stated_hosts(record)  # (r40g) "a user box with a shell": on one of them
-    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", words.instruction), when)
+    # (r42m: not what the order concedes, "..., even if a shell turns up in the evidence": it holds either way)
+    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", conceded_away(words.instruction)), when)
 
 
 def _stated_hosts(record: RuleRecord):
