@@ -322,6 +322,9 @@ _ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|sho
 _PAST_EPISODE = (r"\s+(?:one|a|an|that|some|another|my|our|(?:an|the|my|our)\s+(?:earlier|previous|past|last|old))\s+"
                  r"(?:[\w-]+\s+)?(?:seed|episode|run|game|match)\b")
 # (r41m: "once more than three hosts are held" is a condition, its "more" the count's; "once more" alone is "again")
+# The defender's own move, just made and told in the past ("we removed", "you had restored"): what a history
+# condition on the defender's moves reads, as a condition marker (r42m) and as an order's leading clause (r42h).
+_DEFENDER_MOVED = r"(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+)*(?:remov|restor|re-?imag|analy[sz])\w*ed\b"
 _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
                      r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
@@ -339,8 +342,8 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # (r42m) the defender's own move just made, "right after we removed Enterprise0, ...", "just after a
                      # Restore of it": a history condition (history_words reads it), left unread the rule held at any step
                      # (where a clause opens: "a box still held after we restored it" is a relative clause's)
-                     r"(?<![\w-]\s)(?:(?:right|just|immediately|directly)\s+)?(?:after|following)(?=\s+(?:(?:we|you|i|the\s+defender)\s+"
-                     r"(?:have\s+|had\s+|just\s+)*(?:remov|restor|re-?imag|analy[sz])\w*ed\b|(?:a|an|the|our|my|your)\s+"
+                     r"(?<![\w-]\s)(?:(?:right|just|immediately|directly)\s+)?(?:after|following)(?=\s+(?:" + _DEFENDER_MOVED + r"|"
+                     r"(?:a|an|the|our|my|your)\s+"
                      r"(?:remove|restore|re-?image|analy[sz]e|analysis)\s+(?:of|on)\s+(?:it|\w+\d|defender)\b))|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
@@ -943,8 +946,8 @@ _ANALYSES_REPORT = re.compile(r"analys[ie]s\b(?:\s+(?:this|of\s+(?:the|this)|for
 
 # The defender's own last move leading an order ("just after you restored User3, put a decoy on it"), where no step
 # of the episode is told: a condition on its history (history_words reads it: `acted` within 1), not a story.
-_ACTED_LEAD = re.compile(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?after\s+(?:we|you|i)\s+\w+ed\b(?![^,:;]*\bstep\s+\d)"
-                         r"[^,:;]*(?=,)", re.IGNORECASE)
+_ACTED_LEAD = re.compile(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?after\s+" + _DEFENDER_MOVED +
+                         r"(?![^,:;]*\bstep\s+\d)[^,:;]*(?=,)", re.IGNORECASE)
 
 
 def gives_order(sentence: str) -> bool:
