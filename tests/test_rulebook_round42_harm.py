@@ -1,6 +1,6 @@
 """Issue 29, round 42 (r42h: blind-39's harmful injections). Each class made a rule fire where its own words say it does
 not apply:
-- "the step's analyses" as the subject of the rating they give ("... and this step's analyses rate it low risk") was read
+- "the step's analyses" as the subject of the rating they give ("... while this step's analyses score it low") was read
   as an order to Analyse, which cut the condition before its rating: the gate never judged it
   (`wording._clause_end`, with `_ANALYSES_REPORT`);
 - a reverse shell in a note's shorthand ("rev shell", "rport 4444") was no evidence the reader knew, and the table's
@@ -25,7 +25,7 @@ Then what reading those words more showed (no harm of blind-39's own, but querie
 - evidence said of no host in a semantic rule is of the hosts its claims match where they ask a state of each
   (`retrieve._stated_hosts` in `_judged_of`): a shell on a server passed a rule about user boxes;
 - the evidence a compiled rule's conditions state is judged.py's, taken out before its words' claims are read
-  (`condition.evidence_judged_away` in `retrieve._held_to`): "a reverse shell on a user host" was a user host compromised;
+  (`condition.evidence_judged_away` in `retrieve._held_to`): "a user box holding a reverse shell" was a user box compromised;
 - a rating said not to outweigh the host's row ("a low rating never outweighs ...") turns no order down
   (`checks._NO_TURN_DOWN`).
 Each test fails at add6b84 (checked by running this file with the product files of that commit on the path). Sentences
@@ -110,7 +110,7 @@ LATERAL = parse_predicate(phase_predicate("lateral_movement"))
 
 def test_lateral_movement_in_shorthand_is_the_phase():
     assert phase_named("lateral mvmt under way") == "lateral_movement"
-    text = "lateral mvmt -> plan a Remove of the newly compromised box."
+    text = "lateral mvmt -> Remove goes on the newly compromised box (plan it)."
     assert "lateral movement" in read_wording(text).text
 
 
@@ -118,8 +118,8 @@ def test_lateral_movement_said_by_its_definition_is_the_phase():
     said = "a host is newly owned while a machine in a different subnet is already compromised"
     assert claims(said) == LATERAL
     # (at a fresh foothold with nothing else compromised, the phase does not hold)
-    fresh = f"Recent steps: step 6: Monitor -> reward +0.0\n" \
-            f"Host history (last 1 steps): User3: step 6 None/No; every other host: None/No\n{_table(User3='Exploit/User')}"
+    fresh = f"Recent steps: step 17: Sleep -> reward +0.0\n" \
+            f"Host history (last 1 steps): User3: step 17 Scan/No\n{_table(User3='Exploit/User')}"
     assert truth(claims(said), read_situation(fresh)) is False
 
 
@@ -127,7 +127,7 @@ def test_lateral_movement_said_by_its_definition_is_the_phase():
 
 
 def test_a_case_the_note_gives_no_order_for_is_not_a_case_of_the_rule():
-    text = "2+ ent servers owned (user or root) -> plan Remove on each owned one. just one owned -> the rule does not apply."
+    text = "2+ ent servers owned (user or root) -> plan a Remove for every owned one. just one owned -> the rule does not apply."
     found, whole = text_claims(text)
     assert whole
     assert "just one" not in read_wording(text).instruction
@@ -137,7 +137,7 @@ def test_a_case_the_note_gives_no_order_for_is_not_a_case_of_the_rule():
 
 def test_a_count_said_with_its_state_is_no_order():
     assert not gives_order("just one compromised")
-    text = "Three or more op hosts compromised: plan Restore on each of them. Only one compromised: nothing from this note."
+    text = "Three or more op hosts compromised: plan a Restore for every one of those. Only one compromised: nothing from this note."
     assert "Only one" not in read_wording(text).instruction
     assert gives_order("only restore the compromised one")
 
@@ -146,7 +146,7 @@ def test_a_count_said_with_its_state_is_no_order():
 
 
 def test_a_prohibition_in_a_window_applies_where_its_class_is_shown():
-    text = "first 5 steps of the episode (up to step 5): never Remove an ent box. too early for that."
+    text = "first 5 steps of this episode (up to step 5): never Remove an ent box. too early for that."
     found = semantic_claims(text, "", text)
     assert any(atom.host_class == "Enterprise" for atom, _ in atoms_of(found))
     early = "Step 3 of 30.\n"
@@ -155,7 +155,7 @@ def test_a_prohibition_in_a_window_applies_where_its_class_is_shown():
 
 
 def test_an_order_to_act_in_a_window_needs_no_target_shown():
-    text = "In the first 3 steps of the episode, plan a DecoyApache on Enterprise1 whatever the alerts show."
+    text = "In the first 4 steps of the episode, plan a DecoyApache on Enterprise1 regardless of alerts."
     found = semantic_claims(text, "", text)
     assert not any(atom.host == "Enterprise1" for atom, _ in atoms_of(found))
 
@@ -170,8 +170,8 @@ def test_the_step_s_analyses_are_no_analyse_named():
 
 
 def test_lateral_movement_matches_the_newly_compromised_host():
-    context = ("Recent steps: step 8: Monitor -> reward -1.0\n"
-               "Host history (last 1 steps): User1: step 8 None/User; Op_Host1: step 8 None/No; every other host: None/No\n"
+    context = ("Recent steps: step 23: Sleep -> reward -1.0\n"
+               "Host history (last 1 steps): Op_Host1: step 23 Scan/No; User1: step 23 None/User\n"
                + _table(User1="None/User", Op_Host1="Exploit/User"))
     assert matched_hosts(LATERAL, read_situation(context)) == ("Op_Host1",)
 
@@ -185,7 +185,7 @@ def test_the_evidence_of_a_compiled_rule_is_no_state_for_its_claims():
 
 
 def test_a_rating_that_does_not_outweigh_the_row_turns_nothing_down():
-    text = ("When User4 reads Compromised User I choose Restore User4, even when the step's analyses rate it low: "
+    text = ("When User4 reads Compromised User my pick is Restore User4, even when the step's analyses rate it low: "
             "a low score never outweighs a compromised row.")
     when = {"host": "User4", "compromise": "User"}
     problem = text_problem(text, when, {"mode": "do", "verb": "Restore", "target": "User4"}) or ""
@@ -198,20 +198,19 @@ def test_evidence_of_no_host_in_a_semantic_rule_is_of_the_hosts_its_claims_match
     from forge.rulebook.model import RuleType
     from forge.rulebook.retrieval.retrieve import _judged_of
 
-    text = "A reverse shell on an op box in the step's analyses calls for a Remove of that box."
+    text = "A reverse shell on an op box, in the step's analyses, is a reason to Remove that box."
     record = SimpleNamespace(directive=text, text=text, semantic_reason="predicate refused: verb: x", compiled_by="model",
                              type=RuleType.CONTENT)
     found = _judged_of(record, True, "")
-    context = ("Situation (from the Planner): Enterprise1 shows Activity Exploit, Compromised User\n\n"
-               + _alerts(Enterprise1="Exploit/User", Op_Host0="None/User")
-               + "\n\nAnalyses this step:\nHost: Enterprise1\nActivity: Exploit\nCompromise: User\n"
-                 "Evidence: process: 1 connection on local port 50100 to remote port 4444 (reverse shell)\nRisk: high\n")
+    context = (_alerts(Enterprise2="Exploit/User", Op_Host0="None/User")
+               + "\n\nAnalyses this step:\nHost: Enterprise2\nActivity: Exploit\nCompromise: User\n"
+                 "Evidence: process: two connections on local port 50123 to remote port 4444 (looks like a reverse shell)\nRisk: high\n")
     situation = read_situation(context)
     # (the shell is on a server, not on the op box the rule is about)
     assert [test.value(context, situation) for test in found] == [False]
 
 
 def test_what_the_analyses_do_not_report_stays_in_the_condition():
-    text = "If Op_Host1 shows Compromised User and the step's analyses do not mention Op_Host1, choose Analyse Op_Host1."
+    text = "If Op_Host1 shows Compromised User but the step's analyses don't mention it, choose Analyse Op_Host1."
     words = read_wording(text)
-    assert len(words.conditions) == 1 and "do not mention" in words.conditions[0].text
+    assert len(words.conditions) == 1 and "mention" in words.conditions[0].text
