@@ -1043,6 +1043,18 @@ def _forbidding(instruction: str):
             position = match.start() + denied.end()
 
 
+def forbidding_away(instruction: str) -> str:
+    """(r42x) An order without the words that forbid its verb ("never Restore an exploited user host": "Restore an
+    exploited user host"): what the order acts on, read for its states, without the prohibition's "never" read as a
+    denial of them. A "not" that denies a state, or one after an auxiliary (a report or a condition), is kept."""
+    kept, position = [], 0
+    for match in _forbidding(instruction):
+        if not _after_auxiliary(instruction, match):
+            kept.append(instruction[position:match.start()])
+            position = match.end()
+    return " ".join(kept + [instruction[position:]])
+
+
 # "not / never to be VERBed" after "is / are": the "is to" of an order ("Op_Server0 is not to be reimaged"), no state
 _TO_BE_DONE = re.compile(r"\s*(?:not|never)\s+to\s+(?:be|get)\b", re.IGNORECASE)
 
@@ -2622,7 +2634,7 @@ def class_of(host: str) -> Optional[str]:
 
 
 __all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "conditions_left_out", "gives_order", "hosts_in",
-           "negations_in", "pronoun_hosts", "read_wording",
+           "forbidding_away", "negations_in", "pronoun_hosts", "read_wording",
            "named_in_full", "same_verb", "sentences", "state_words_in", "unnamed_hosts", "verbs_in", "without_class_names",
            "without_host_names",
            "without_justification"]
