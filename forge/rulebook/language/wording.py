@@ -1043,13 +1043,19 @@ def _forbidding(instruction: str):
             position = match.start() + denied.end()
 
 
+_PLAIN_FORBID = re.compile(r"\s*(?:never|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+                           r"cannot|can'?t|may\s+not|avoid|refrain\s+from|under\s+no\s+circumstances)\s*", re.IGNORECASE)
+
+
 def forbidding_away(instruction: str) -> str:
     """(r42x) An order without the words that forbid its verb ("never Restore an exploited user host": "Restore an
     exploited user host"): what the order acts on, read for its states, without the prohibition's "never" read as a
     denial of them. A "not" that denies a state, or one after an auxiliary (a report or a condition), is kept."""
     kept, position = [], 0
     for match in _forbidding(instruction):
-        if not _after_auxiliary(instruction, match):
+        # (only the words that forbid plainly, right before the verb: a bare "no" or "not" may be a state ("back to No
+        # right after a Restore"), and words between may name what it acts on ("don't want User1 restored"))
+        if _PLAIN_FORBID.fullmatch(match.group(0)) and not _after_auxiliary(instruction, match):
             kept.append(instruction[position:match.start()])
             position = match.end()
     return " ".join(kept + [instruction[position:]])
