@@ -1050,7 +1050,8 @@ _PLAIN_FORBID = re.compile(r"\s*(?:never|do\s+not|don'?t|does\s+not|doesn'?t|mus
 def forbidding_away(instruction: str) -> str:
     """(r42x) An order without the words that forbid its verb ("never Restore an exploited user host": "Restore an
     exploited user host"): what the order acts on, read for its states, without the prohibition's "never" read as a
-    denial of them. A "not" that denies a state, or one after an auxiliary (a report or a condition), is kept."""
+    denial of them. Only a plain word that forbids, right before the verb, is taken out; a "not" that denies a state, or
+    one after an auxiliary (a report or a condition), is kept."""
     kept, position = [], 0
     for match in _forbidding(instruction):
         # (only the words that forbid plainly, right before the verb: a bare "no" or "not" may be a state ("back to No
