@@ -1149,11 +1149,13 @@ _LEVEL_PHRASE = re.compile(
 _ANY_LEVEL = re.compile(r"\b(?:compromis\w*|owned|pwned|popped|hacked|breach\w*|infect\w*|footholds?|taken\s+over|"
                         r"any\s+(?:level|access)|level\s+(?:at\s+all|whatever)|whatever\s+level|either\s+level)\b", re.IGNORECASE)
 # An activity said by its kind ("scanned", "exploited", "recon"), and the words of any activity ("activity", "an alert",
-# "shows anything"): a text that names only kinds asks one of them, never any activity.
-_ACTIVITY_KIND = re.compile(r"\b(?:activity\s+(?:of\s+)?(?:scan|exploit)\w*|(?:scan\w*|exploit\w*)\s+activity|scan\w*|exploit\w*|recon\w*|probe[sd]?|probing|"
+# "shows anything"): a text that names only kinds asks one of them, never any activity. (r42x) "any sign of a scan" is
+# that kind, the sign no activity of its own; nor is "the attack path" (where the attacker goes next) an attack seen.
+_ACTIVITY_KIND = re.compile(r"\b(?:(?:(?:any|some|a)\s+)?(?:signs?|traces?|hints?|evidence)\s+of\s+(?:an?\s+)?(?:scan|exploit)\w*|activity\s+(?:of\s+)?(?:scan|exploit)\w*|(?:scan\w*|exploit\w*)\s+activity|scan\w*|exploit\w*|recon\w*|probe[sd]?|probing|"
                             r"discover\w*|initial\s+access)\b", re.IGNORECASE)
 _ANY_ACTIVITY = re.compile(r"\b(?:activity|active|alerts?|alarms?|anything|something|signs?|suspicious|noise|noisy|"
-                           r"touched|attacked|attacks?|hit|activity\s+of\s+any\s+kind)\b", re.IGNORECASE)
+                           r"touched|attacked|attacks?(?!\s+(?:path|chain|route|graph|surface|vector)s?\b)|hit|activity\s+of\s+any\s+kind)\b",
+                           re.IGNORECASE)
 
 
 def _names_phase(raw: Any) -> bool:
@@ -1180,7 +1182,7 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
         return None
     asked = {key for atom, negated in atoms_of(predicate) if not negated
              for key in ("compromise", "activity") if getattr(atom, key) == "any" and (key == "compromise" or atom.host)}
-    if "compromise" in asked and _LEVEL_PHRASE.search(text) and not _ANY_LEVEL.search(_LEVEL_PHRASE.sub(" ", text)) \
+    if "compromise" in asked and _LEVEL_PHRASE.search(text) and not _any_level_of_asked(text, predicate) \
             and not _BOTH_LEVELS.search(text):
         return ("claims: the text names a compromise level, but the predicate asks any compromise: express the level "
                 "the text says")
@@ -1196,6 +1198,21 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
     if kind and not _ANY_ACTIVITY.search(_ACTIVITY_KIND.sub(" ", words.instruction)):
         return "claims: the text names a kind of activity, but the predicate asks any activity: express the kind the text says"
     return _level_denied(text, predicate)
+
+
+def _any_level_of_asked(text: str, predicate) -> bool:
+    """(r42x) Whether the text says a compromise of no level ("compromised", "owned") of what the predicate asks in any
+    compromise: a clause that names only other hosts ("..., unless Op_Server0 is already compromised") says it of them,
+    and leaves the level said of the rest ("a root foothold on an op box") the only one of those. A clause
+    that names no host ("when it is compromised") may be of any, and counts."""
+    asked = {atom.host or atom.host_class for atom, negated in atoms_of(predicate) if not negated and atom.compromise == "any"}
+    rest = _LEVEL_PHRASE.sub(" ", text)
+    for found in _ANY_LEVEL.finditer(rest):
+        clause = re.split(r"[,;.:!?(]|\b(?:unless|except|but|while|when|if)\b", rest[:found.start()], flags=re.IGNORECASE)[-1]
+        named = set(hosts_in(clause))
+        if not named or named & asked or set(classes_in(clause)) & asked:
+            return True
+    return False
 
 
 def _level_denied(text: str, predicate) -> Optional[str]:

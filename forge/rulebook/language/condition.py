@@ -39,7 +39,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
-from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_in, conditions_left_out, falls_short_away, gives_order, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
@@ -373,6 +373,12 @@ _NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WO
 # (read with no "is", the first host was only shown and the second claimed compromised)
 _NEITHER_SHOWS = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>shows?|has|have)\s+"
                             r"(?:(?:any|an?)\s+)?(?P<what>[^,;.]+)", re.IGNORECASE)
+# (r42x) "none of Op_Host1, Op_Host0 or Defender has a foothold", "not one of U1..U4 owned": each host listed without that state (read
+# host by host with no denial, the list claimed the state of them, the opposite)
+_NONE_OF_HOSTS = re.compile(rf"\b(?:none|not\s+(?:a\s+single\s+)?one|neither)\s+of\s+(?:the\s+)?"
+                            rf"(?P<hosts>{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b|\bnor\b)\s*{_HOST_WORD})+)\s+"
+                            r"(?:(?P<verb>is|are|was|were|gets?|got|shows?|has|have)\s+)?(?:(?:any|an?)\s+)?"
+                            r"(?P<state>(?:(?!\b(?:and|but|while|when|whenever|if|or)\b)[^,;.?!])+)", re.IGNORECASE)
 # "User2 is neither scanned nor exploited": one host, two states it must not show
 _NEITHER_STATE = re.compile(rf"\b(?P<a>{_HOST_WORD}|it)\s+(?P<verb>is|was|gets|got)\s+neither\s+(?P<s1>[^,;.]+?)\s+nor\s+"
                             r"(?P<s2>[^,;.]+)", re.IGNORECASE)
@@ -652,12 +658,24 @@ def spelled_out(condition: str) -> str:
         condition = pattern.sub(replacement, condition or "")
     text = _NEITHER.sub(lambda m: f"{m['a']} is not {m['state'].strip()} and {m['b']} is not {m['state'].strip()}",
                         written_out(condition or ""))
+    text = _NONE_OF_HOSTS.sub(_each_not, text)
     text = _NEITHER_SHOWS.sub(lambda m: " and ".join(f"{host} {'has' if m['verb'].lower().startswith('ha') else 'shows'} no "
                                                      f"{m['what'].strip()}" for host in (m['a'], m['b'])), text)
     text = _NEITHER_STATE.sub(lambda m: f"{m['a']} {m['verb']} not {m['s1'].strip()} and not {m['s2'].strip()}", text)
     text = _ELLIPSIS_TOO.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
     text = _ELLIPSIS_OTHERS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} {m['state']}", text)
     return _ELLIPSIS.sub(lambda m: f"{m['a']} {m['verb']} {m['state']} {m['join']} {m['b']} {m['verb']} not {m['state']}", text)
+
+
+def _each_not(found: re.Match) -> str:
+    """(r42x) "none of A, B or C is X" written host by host: "A is not X and B is not X and C is not X" ("shows / has" a
+    thing: "A shows no X ...")."""
+    hosts = [h for h in re.split(r"\s*(?:,|\band\b|\bor\b|\bnor\b)\s*", found["hosts"]) if h.strip()]
+    verb, state = (found["verb"] or "").lower(), found["state"].strip()
+    said = (lambda h: f"{h} has not {state}") if verb[:2] == "ha" and state.lower().startswith("been ") \
+        else (lambda h: f"{h} {'has' if verb.startswith('ha') else 'shows'} no {state}") if verb[:2] in ("sh", "ha") \
+        else (lambda h: f"{h} is not {state}")
+    return " and ".join(said(h) for h in hosts)
 
 
 # (r40m) "the defender" in lower case as who acts ("the defender made no move on it", "the defender has removed it"): the
@@ -1226,11 +1244,22 @@ def _with_class(clause: str, named: list, universal: bool) -> list:
         named, of_class = _named_and_another(clause, named, universal)
     else:
         of_class = _general_parts(_HOST_NAMES.sub(" ", clause), universal)
+    either = re.search(r"\bor\b|\beither\b", clause, re.IGNORECASE)
+    if not of_class and either and all(getattr(p, "bare", lambda: False)() for p in named):
+        of_class = _classes_shown(clause)  # (r42x) "a user host or Op_Server0", no state: some host of the class, shown
     if not of_class:
         return named
-    if re.search(r"\bor\b|\beither\b", clause, re.IGNORECASE):
+    if either:
         return [AnyOf(tuple(p for part in named for p in (part.parts if isinstance(part, AnyOf) else (part,))) + tuple(of_class))]
     return named + of_class
+
+
+def _classes_shown(clause: str) -> list:
+    """(r42x) The classes a clause names with no state, each as some host of it shown (a target, "a user host or
+    Op_Server0": either; the class was dropped for the host alone)."""
+    from forge.rulebook.language.predicate import Atom  # lazy: beside this module
+
+    return [Atom(host_class=c) for c in classes_in(_HOST_NAMES.sub(" ", clause))]
 
 
 def _named_and_another(clause: str, named: list, universal: bool) -> tuple[list, list]:
@@ -2316,16 +2345,19 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest))]
     if timed and bare and (target := _class_target(rest)) is not None:
         parts.append(target)
-    for piece in stated + ([rest] if hostless and bare else []):
+    # (r42x) read bare, the order's own "never" would deny the states of what it acts on ("never Restore an exploited
+    # user host": no user host exploited, beside the exploited one its noun phrase claims): it forbids the verb, not them
+    whole = forbidding_away(rest)
+    for piece in stated + ([whole] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
         order = _outside_denied(piece, subject, None, ()) or claims(piece, subject, universal=False)
-        if piece is rest and words.contrasted:
+        if piece is whole and words.contrasted:
             # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
             # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
             order = excepting(order, words.contrasted)
         for part in order.parts if isinstance(order, AllOf) else (order,) if order is not None else ():
             # A host the order only acts on is a target, not a condition, unless the rule states none at all.
-            if isinstance(part, Atom) and part.bare() and (not hostless or not bare) or part in parts:
+            if _bare_target(part) and (not hostless or not bare) or part in parts:
                 continue
             parts.append(part)
     # (r36m) a window of steps said in the rule's order or heading ("Past step 15, never Remove User1") as well as in its
@@ -2337,6 +2369,16 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
     parts.extend(w for w in (*said, *outside) if w not in parts)
     return _with_restated(excepting(_all_of(parts), spared), words, spared)
+
+
+def _bare_target(part) -> bool:
+    """(r42x) Whether a claim is only of hosts shown, no state: a host ("User2"), or one of a list of hosts and
+    classes ("a user host or Op_Server0"): what an order acts on, no condition of it."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
+
+    if isinstance(part, AnyOf):
+        return all(_bare_target(p) for p in part.parts)
+    return isinstance(part, Atom) and part.bare()
 
 
 def _window_alone(condition: str) -> bool:

@@ -1062,6 +1062,25 @@ def _forbidding(instruction: str):
             position = match.start() + denied.end()
 
 
+_PLAIN_FORBID = re.compile(r"\s*(?:never|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+                           r"cannot|can'?t|may\s+not|avoid|refrain\s+from|under\s+no\s+circumstances)\s*", re.IGNORECASE)
+
+
+def forbidding_away(instruction: str) -> str:
+    """(r42x) An order without the words that forbid its verb ("never Restore an exploited user host": "Restore an
+    exploited user host"): what the order acts on, read for its states, without the prohibition's "never" read as a
+    denial of them. Only a plain word that forbids, right before the verb, is taken out; a "not" that denies a state, or
+    one after an auxiliary (a report or a condition), is kept."""
+    kept, position = [], 0
+    for match in _forbidding(instruction):
+        # (only the words that forbid plainly, right before the verb: a bare "no" or "not" may be a state ("back to No
+        # right after a Restore"), and words between may name what it acts on ("don't want User1 restored"))
+        if _PLAIN_FORBID.fullmatch(match.group(0)) and not _after_auxiliary(instruction, match):
+            kept.append(instruction[position:match.start()])
+            position = match.end()
+    return " ".join(kept + [instruction[position:]])
+
+
 # "not / never to be VERBed" after "is / are": the "is to" of an order ("Op_Server0 is not to be reimaged"), no state
 _TO_BE_DONE = re.compile(r"\s*(?:not|never)\s+to\s+(?:be|get)\b", re.IGNORECASE)
 
@@ -2659,7 +2678,7 @@ def class_of(host: str) -> Optional[str]:
 
 
 __all__ = ["Condition", "HOSTS", "Prohibition", "Wording", "classes_in", "conditions_left_out", "gives_order", "hosts_in",
-           "negations_in", "pronoun_hosts", "read_wording",
+           "forbidding_away", "negations_in", "pronoun_hosts", "read_wording",
            "named_in_full", "same_verb", "sentences", "state_words_in", "unnamed_hosts", "verbs_in", "without_class_names",
            "without_host_names",
            "without_justification"]
