@@ -47,8 +47,9 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, evidence_judged_away, evidence_rest, facts_stated, facts_unread, guard_claims,
-                                               guard_rest, not_yet_reached, semantic_claims, subject_of, text_claims, text_facts)
+from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, evidence_judged_away,
+                                               evidence_rest, facts_stated, facts_unread, guard_claims, guard_rest,
+                                               not_yet_reached, semantic_claims, subject_of, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
 from forge.rulebook.language.judged import Judged, judged_facts, judged_in
