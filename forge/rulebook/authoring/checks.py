@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (Wording, classes_compared_only, classes_in, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
+from forge.rulebook.language.wording import (Wording, classes_compared_only, condition_elsewhere, classes_in, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -1400,7 +1400,7 @@ def _history_in_every_branch(words: Wording, predicate) -> Optional[str]:
 
 
 CHECKS = ("format", "reach", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
-          "bare", "before", "claims", "narrow", "history", "facts", "target")
+          "bare", "before", "claims", "narrow", "history", "facts", "target", "reference")
 
 
 def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "") -> Optional[str]:
@@ -1421,7 +1421,24 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \
         or _phase_host_widened(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
-        or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate)
+        or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
+        or _condition_elsewhere(text, predicate)
+
+
+def _condition_elsewhere(text: str, predicate) -> Optional[str]:
+    """(r43h) A text that takes part of its condition from another note it points to ("ditto the <host> note", "my take
+    on <someone>'s note: the same <Verb>, but only while ..."): a predicate that asks a state of no host beyond those its
+    own words speak of states that part alone, and is wider than the rule (it fired where the other note's condition
+    did not hold). One that asks more has the other note's condition in it, and is checked as ever."""
+    if not condition_elsewhere(text):
+        return None
+    own = rule_claims(text)
+    spoken = {h for atom, _ in atoms_of(own) for h in atom.hosts()} if own is not None else set()
+    asked = {h for atom, _ in atoms_of(predicate) if not atom.bare() for h in atom.hosts()}
+    if not asked <= spoken:
+        return None
+    return ("reference: the text takes part of its condition from another note it points to, and the predicate states "
+            "only what its own words add: state the other note's condition too, or keep the rule semantic")
 
 
 # (r40x) A compromise the text denies a host outright, "not yet exploited", "not compromised", "no exploit yet", "still

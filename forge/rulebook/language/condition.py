@@ -39,6 +39,8 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
+from forge.rulebook.language.wording import _EXCEPT_WORDS  # (r43h: the words that except a host, `_excepted_away`)
+from forge.rulebook.language.wording import condition_elsewhere
 from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
@@ -2350,7 +2352,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     whole = forbidding_away(rest)
     for piece in stated + ([whole] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
-        order = _outside_denied(piece, subject, None, ()) or claims(piece, subject, universal=False)
+        order = _outside_denied(piece, subject, None, (), words.excepted) or claims(piece, subject, universal=False)
         if piece is whole and words.contrasted:
             # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
             # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
@@ -2535,11 +2537,25 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         elif scope and not named and not sentence_classes and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and own is None and _LONE_IT.search(said):
             said = _LONE_IT.sub("a host", said, count=1)
-        said = _only_one_case(said, words.conditions[index - 1].text if index else "")
+        said = _only_one_case(_but_excepted_away(said, words.excepted), words.conditions[index - 1].text if index else "")
         said = _each_it_acts_on(said, named, words)
-        found = _outside_denied(said, own, unresolved, tuple(named)) or claims(said, own, unresolved, tuple(named))
+        found = _outside_denied(said, own, unresolved, tuple(named), words.excepted) or claims(said, own, unresolved, tuple(named))
         each.append(list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()))
     return _branches_either(words, parts, each)
+
+
+def _but_excepted_away(condition: str, excepted: tuple[str, ...]) -> str:
+    """(r43h) A condition without the hosts a "but" leaves out of its class ("op box but Op_Host1 that is
+    rooted"): the state is said of the class's other hosts (the exception spares the one it names, `excepting`)."""
+    if not excepted:
+        return condition
+    return re.sub(rf"\s*,?\s+but\s+{_HOST_WORD}(?:\s*(?:,|and|or)\s*{_HOST_WORD})*(?=\s+(?:that|which|who)\b)",
+                  lambda m: m.group(0) if set(hosts_in(m.group(0))) - set(excepted) else "", condition, flags=re.IGNORECASE)
+
+
+# (r43h) A phrase that excepts hosts from what it follows: "..., except <host>, ...", "other than <host> and <host>".
+_EXCEPTION_PHRASE = re.compile(rf"\s*,?\s*\b(?:{_EXCEPT_WORDS})\s+(?:the\s+)?(?P<what>[\w-]+(?:\s*(?:,|and|or|nor)\s*[\w-]+)*)\s*,?",
+                               re.IGNORECASE)
 
 
 # (r39k) A host's membership denied: "not on the operational subnet", "isn't one of the user boxes", "outside the
@@ -2562,12 +2578,23 @@ def _denial_alone_away(found: re.Match) -> str:
     return " " + (found.group(0)[max(ends):] if ends else "")
 
 
-def _outside_denied(said: str, own, unresolved, named: tuple[str, ...]):
+def _excepted_away(text: str, excepted: tuple[str, ...]) -> str:
+    """(r43h) The text without the phrases that except hosts of it ("..., except Op_Server0, ..."): what is left speaks of
+    hosts in general, and the exception is applied to its claims (`excepting`). Read with its host, the rest was taken for
+    a condition on that host, and a denial of membership beside it went unread."""
+    if not excepted:
+        return text
+    return _EXCEPTION_PHRASE.sub(lambda m: " " if set(hosts_in(m["what"])) and set(hosts_in(m["what"])) <= set(excepted)
+                                 else m.group(0), text)
+
+
+def _outside_denied(said: str, own, unresolved, named: tuple[str, ...], excepted: tuple[str, ...] = ()):
     """The claims of a condition that says its host is of none of some classes ("a box with a live exploit, not
     on the op subnet"): what it says of a host in general, said of a host of each other class (read with the class
     word, the denial claimed the very class it rules out)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
 
+    said = _excepted_away(said, excepted)  # (r43h: "any box outside the user subnet, except Op_Server0, ...")
     denied = classes_denied(said)
     if not denied or hosts_in(said):
         return None
@@ -2923,6 +2950,8 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
 
     if cut_conditions(directive, text):  # a condition of its text that the directive left out is not read: unknown
         return Not(Always())
+    if condition_elsewhere(text or directive):  # (r43h) part of its condition is another note's, not here: unknown
+        return Not(Always())
     found = rule_claims(directive, with_instruction=True)
     # (whole as `rule_claims` reads it, without what the order concedes: "never restore User0, even when it is owned: it
     # gets owned again at once" is read whole as "User0 is shown")
@@ -2951,6 +2980,14 @@ _EVIDENCE_SOURCE = re.compile(r"\b(?:its|the|whose|their)\s+evidence\s+(?:lists|
                               re.IGNORECASE)
 
 
+# (r43h) The words that only frame what the evidence lists, once judged.py took it away: the host at hand it is of ("on
+# the box under inspection,"), "a file called", "in its evidence". Left, they were words no claim placed, and a rule all
+# of whose condition is evidence was silent where the evidence showed it.
+_EVIDENCE_FRAME = re.compile(r"^\s*(?:for|on)\s+(?:the|this|that)\s+(?:host|box|machine|server|node)\s+(?:under|being)\s+(?:analysis|inspection"
+                             r"|analy[sz]ed|inspected)?\s*,|\b(?:an?\s+|any\s+)?files?\s+(?:named|called)\b|"
+                             r"\b(?:in|on)\s+(?:the|its|their)\s+evidence\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=8192)
 def evidence_rest(directive: str):
     """(r40g) The claims of a rule's one condition where part of it is what the evidence shows, which judged.py reads
@@ -2962,7 +2999,9 @@ def evidence_rest(directive: str):
     if len(words.conditions) != 1 or words.excepted or not evidence_tests(words.conditions[0].text):
         return None
     said = words.conditions[0].text
-    rest = _EVIDENCE_SOURCE.sub(" ", without_evidence(said))
+    rest = _EVIDENCE_FRAME.sub(" ", _EVIDENCE_SOURCE.sub(" ", without_evidence(said)))
+    if not rest.strip(" ,.;:"):  # (r43h) all of it was the evidence of the host at hand: some host, any
+        return _class_alone(rest, words)
     # (only the condition's evidence: "the host under analysis" in the order's lead is no analysis this step reports)
     stripped = directive.replace(said, rest) if said in directive else _EVIDENCE_SOURCE.sub(" ", without_evidence(directive))
     found = rule_claims(stripped, with_instruction=True)

@@ -26,6 +26,16 @@ from typing import Optional
 
 _COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
            "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "a couple of": 2, "a few": 3}
+# (r43h) A step's number said in words, "from step twenty onward", "before step seven": the bound is the same as in digits
+# (left unread, the window was no condition and the rule fired at any step). Up to the usual episode lengths; no "a few".
+_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_NUMBER_WORDS = {**{w: n for n, w in enumerate(_UNITS, 1)}, **{w: n for n, w in enumerate(
+    ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"), 10)},
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    **{f"{tens} {unit}": base + n for tens, base in (("twenty", 20), ("thirty", 30), ("forty", 40)) for n, unit in enumerate(_UNITS, 1)}}
+_COMPOUND = r"(?:twenty|thirty|forty)[\s-](?:" + "|".join(_UNITS) + r")\b"
+_AT = r"(?:\d{1,3}|" + _COMPOUND + "|(?:" + "|".join(sorted((w for w in _NUMBER_WORDS if " " not in w), key=len, reverse=True)) + \
+    r")\b(?![\s-]+(?:hundred|thousand)))"
 _N = r"(?:\d{1,3}|" + "|".join(w.replace(" ", r"\s+") for w in _COUNTS) + r")"
 _STEP = r"(?:steps?|turns?)"
 _EPISODE = r"(?:\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:episode|game|run|match))?"
@@ -85,15 +95,18 @@ class EpisodeStep:
 
 
 def count_of(word: str) -> int:
-    """A count said in digits or words ("12", "eight", "a few")."""
-    return int(word) if word.isdigit() else _COUNTS[" ".join(word.lower().split())]
+    """A count said in digits or words ("12", "eight", "a few"; a step's number, "twenty-four", "seventeen")."""
+    if word.isdigit():
+        return int(word)
+    said = " ".join(word.lower().replace("-", " ").split())
+    return _COUNTS[said] if said in _COUNTS else _NUMBER_WORDS[said]
 
 
 # Each form: a pattern, and how its numbers make a window. Checked longest first; each match is read once.
 _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
     # "steps 4-9", "steps 4 to 9", "between step 4 and step 9", "from step 4 through 9"
     # (r39g: "turns 3-9 of the game", its episode named after the range, as the single bounds below allow)
-    (rf"\b(?:between|from)?\s*{_STEP}\s+(?P<a>{_N})\s*(?:-|–|to|through|and|until|till)\s*(?:{_STEP}\s+)?(?P<b>{_N})\b"
+    (rf"\b(?:between|from)?\s*{_STEP}\s+(?!{_COMPOUND})(?P<a>{_N})\s*(?:-|–|to|through|and|until|till)\s*(?:{_STEP}\s+)?(?P<b>{_COMPOUND}|{_N})\b"
      rf"{_OF_EPISODE}(?:\s+(?:inclusive|included))?",
      lambda m: EpisodeStep(count_of(m["a"]), count_of(m["b"]))),
     # "in the first eight steps (step 8 included)", "during the opening 5 turns of the episode"
@@ -108,23 +121,23 @@ _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECA
      r"(?:episode|game|run|match)\b",
      lambda m: EpisodeStep(from_end=count_of(m["a"]))),
     # "step 12 or later", "step 12 and after", "step 12 onwards", "from step 12 on", "step 20+", "at or after step 9"
-    (rf"\b{_ADVERB}\(?\s*(?:from\s+|at\s+)?{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*(?:\+|or\s+(?:later|after|beyond)|and\s+(?:later|after|beyond)|"
+    (rf"\b{_ADVERB}\(?\s*(?:from\s+|at\s+)?{_STEP}\s+(?P<a>{_AT}){_OF_EPISODE}\s*(?:\+|or\s+(?:later|after|beyond)|and\s+(?:later|after|beyond)|"
      rf"onwards?|forwards?|and\s+up\b|on(?=\s*(?:[:,;.)\-]|->|$))|and\s+on)\s*\)?",
      lambda m: EpisodeStep(count_of(m["a"]))),
-    (rf"\b{_ADVERB}\(?\s*(?:after|past|beyond)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+    (rf"\b{_ADVERB}\(?\s*(?:after|past|beyond)\s+{_STEP}\s+(?P<a>{_AT}){_OF_EPISODE}\s*\)?",
      lambda m: EpisodeStep(count_of(m["a"]) + 1)),
-    (rf"\b{_ADVERB}\(?\s*(?:at\s+or\s+after|from|starting\s+at|as\s+of)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+    (rf"\b{_ADVERB}\(?\s*(?:at\s+or\s+after|from|starting\s+at|as\s+of)\s+{_STEP}\s+(?P<a>{_AT}){_OF_EPISODE}\s*\)?",
      lambda m: EpisodeStep(count_of(m["a"]))),
     # "step 12 or before", "step 12 or earlier", "up to step 12", "no later than step 12", "(step 12 at the latest)"
-    (rf"\b{_ADVERB}\(?\s*{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s+(?:or\s+(?:before|earlier|sooner)|and\s+(?:before|earlier)|at\s+the\s+latest)\s*\)?",
+    (rf"\b{_ADVERB}\(?\s*{_STEP}\s+(?P<a>{_AT}){_OF_EPISODE}\s+(?:or\s+(?:before|earlier|sooner)|and\s+(?:before|earlier)|at\s+the\s+latest)\s*\)?",
      lambda m: EpisodeStep(None, count_of(m["a"]))),
-    (rf"\b{_ADVERB}\(?\s*(?:up\s+to(?:\s+and\s+including)?|through|no\s+later\s+than|at\s+or\s+before)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+    (rf"\b{_ADVERB}\(?\s*(?:up\s+to(?:\s+and\s+including)?|through|no\s+later\s+than|at\s+or\s+before)\s+{_STEP}\s+(?P<a>{_AT}){_OF_EPISODE}\s*\)?",
      lambda m: EpisodeStep(None, count_of(m["a"]))),
     # "before step 6", "b4 step 6", "earlier than step 6", "until step 6"
-    (rf"\b{_ADVERB}\(?\s*(?:before|b4|earlier\s+than|prior\s+to|up\s+until|until|till)\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+    (rf"\b{_ADVERB}\(?\s*(?:before|b4|earlier\s+than|prior\s+to|up\s+until|until|till)\s+{_STEP}\s+(?P<a>{_AT}){_OF_EPISODE}\s*\)?",
      lambda m: EpisodeStep(None, count_of(m["a"]) - 1)),
     # "later than step 6" (after "no later than step 6" is read, above)
-    (rf"\b{_ADVERB}\(?\s*later\s+than\s+{_STEP}\s+(?P<a>\d{{1,3}}){_OF_EPISODE}\s*\)?",
+    (rf"\b{_ADVERB}\(?\s*later\s+than\s+{_STEP}\s+(?P<a>{_AT}){_OF_EPISODE}\s*\)?",
      lambda m: EpisodeStep(count_of(m["a"]) + 1)),
 ))
 

@@ -250,8 +250,11 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
      r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)(?:\s*\+|\s+or\s+(?:higher|more|above|greater))", "file"),
     # (r42m) a file the evidence lists, said with no density: "its evidence lists escalate.exe", "with cmd.exe in its
     # evidence": there at any density (the listing verb stays, for the words that frame the evidence)
-    (r"(?:" + "|".join(rf"(?<=\b{verb}\s)" for verb in ("lists", "list", "listing", "shows", "has", "with", "contains", "holds"))
-     + rf")({_FILE_NAME}(?:\s*(?:/|,|\bor\b)\s*{_FILE_NAME})*)(?![^.;]{{0,60}}?\bdensity\b)", "file"),
+    # (r43h: or named as a file, quoted or not, "a file called 'drop.sh' or 'drop.exe' in its evidence")
+    (r"(?:" + "|".join(rf"(?<=\b{verb}\s)" for verb in ("lists", "list", "listing", "shows", "has", "with", "contains", "holds",
+                                                          "named", "called"))
+     + rf")['\"\u2018\u201c]?({_FILE_NAME}(?:['\"\u2019\u201d]?\s*(?:/|,|\bor\b)\s*['\"\u2018\u201c]?{_FILE_NAME})*)['\"\u2019\u201d]?"
+     r"(?![^.;]{0,60}?\bdensity\b)", "file"),
     # (r40m) a file the evidence does not list, said with its own negation: "lists no escalate file", "without escalate.sh"
     # (r41m: or no file of any kind, "the evidence lists no file", "without any files")
     (rf"\b(?:no|without)\s+(?:an?\s+|any\s+)?(?:({_FILE_NAME})|(?!files?\b)([\w-]+)\s+files?|files?)\b", "no file"),

@@ -33,6 +33,7 @@ from typing import Iterable, Optional
 
 from forge.env.catalog import DECOY_SERVICES, HOST_CLASSES, HOSTS
 from forge.rulebook.language.episode import step_windows
+from forge.rulebook.language.spelling import misspellings_mended
 
 # -- vocabulary ---------------------------------------------------------------------------------------
 
@@ -428,6 +429,10 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
     rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b",
+    # (r43h) "but" after a word of every host, "every user box but U3 that ...", "all of them but User1", "all but E0": the
+    # host left out of the hosts the quantifier spans (left unread, "but" was no exception and the rule fired on it alone)
+    rf"\b(?:all|every|each|any)\b(?:\s+of\s+(?:them|those|these)|(?:\s+(?!but\b)[\w-]+){{0,2}})\s*,?\s+but\s+{_HOST_LIST}"
+    rf"(?=\s*(?:[.;:,)!]|$|\s+(?:that|which|who|where|when|if|while|whenever|once|unless|until|after|as|at)\b))",
     # (r32h; r32m read the same participle on its own, folded here) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
     # left unread, the host was read as a condition of the order (that it be compromised too)
     rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
@@ -950,6 +955,24 @@ _ACTED_LEAD = re.compile(r"^(?:(?:right|just|immediately|directly|shortly|soon)\
                          r"(?![^,:;]*\bstep\s+\d)[^,:;]*(?=,)", re.IGNORECASE)
 
 
+# (r43h) Another note a text points to for part of its condition: "ditto the <host> note", "same as the <topic> note above,
+# but ...", "my take on <someone>'s note: the same <Verb>, but only while ...". What the other note says is when this one
+# applies too, and its words are not here: this text's own words are not the whole of its condition. (A note that points
+# to another only for its form and then says its own condition, "same as <someone>'s note, i.e. at root -> Restore U2",
+# has no "but": it is read as ever.)
+_NOTE_WORD = r"(?:the\s+|my\s+|our\s+|that\s+)?(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:note|rule|lesson|advice|order|one)\b"
+_CONDITION_ELSEWHERE = re.compile(
+    r"\bditto\b|"
+    rf"\b(?:same\s+as|just\s+like|as\s+in|as\s+per)\s+{_NOTE_WORD}(?:\s+(?:above|before|earlier))?\s*[,;:]?\s*but\b|"
+    rf"\b(?:my|our)\s+(?:take|spin|version|variant)\s+(?:on|of)\s+{_NOTE_WORD}|"
+    rf"\b(?:the\s+)?same\s+{_VERB_WORD}[^.;]*?\bbut\b", re.IGNORECASE)
+
+
+def condition_elsewhere(text: str) -> bool:
+    """(r43h) Whether a text takes part of its condition from another note it points to (`_CONDITION_ELSEWHERE`)."""
+    return bool(_CONDITION_ELSEWHERE.search(text or ""))
+
+
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
@@ -1412,6 +1435,20 @@ _MOVE_SINCE = re.compile(r"\b(?:after|since|once)\s+(?:i|we)\s+(?:had\s+|have\s+
                          re.IGNORECASE)
 
 
+# (r43h) An opening that revises the teacher's earlier note on some hosts: "forget my last rule about E1 and E2", "scratch
+# the previous note on Op_Host0". The hosts it names are those the new order is about (its "both", its "them").
+_EARLIER_NOTE_ON = re.compile(r"\b(?:my|the|our)\s+(?:earlier|previous|last|old|first|other)\s+(?:note|rule|advice|order|call|one)"
+                              r"\s+(?:on|about|for|re|regarding|concerning)\s+(?P<hosts>[^:;.,]+)$", re.IGNORECASE)
+
+
+def _earlier_note_hosts(opening: str, rest: str) -> str:
+    """The hosts an opening that revises an earlier note names, as the scope of the order after it where that order
+    does not name them again ("" otherwise). Read as the teacher's view, they were dropped, and "both" spoke of no host."""
+    found = _EARLIER_NOTE_ON.search(opening.strip())
+    named = hosts_in(found["hosts"]) if found else ()
+    return " and ".join(named) if named and not set(named) <= set(hosts_in(rest)) else ""
+
+
 def _opening_situation(opening: str, rest: str = "") -> str:
     """The situation an opening before a colon (and before `rest`, the order) states: none for a story, a note on the
     teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
@@ -1429,6 +1466,8 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         # (r34h) with the state it is put aside in, if it says one: "but not for User1 at root level"
         stated = _states_something(stands["aside"]) or _LEVEL_WORDS.search(stands["aside"])
         return "" if set(aside) <= set(hosts_in(rest)) else stands["aside"].strip() if stated else " and ".join(aside)
+    if (revised := _earlier_note_hosts(opening, rest)):
+        return revised
     if _teachers_view(said, rest):
         tail = re.split(r"\bbut\b", opening, flags=re.IGNORECASE)[-1].strip(" ,")
         scope = _VIEW_SCOPE.match(tail) if tail != opening.strip(" ,") else None
@@ -1459,7 +1498,8 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     if drawn is not None and (first is None or all(_FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i]))):
         first = drawn
     if first is None:
-        glossed = next(((part, _glossed_state(part)) for part in parts if _glossed_state(part)), None)
+        # (r43h: a lesson's heading before it, "Lesson: <state> means ..., so <order>", is none of the state)
+        glossed = next(((part, _glossed_state(part)) for part in map(_heading_away, parts) if _glossed_state(part)), None)
         if glossed is not None:  # "<state> means <what it is>, so <order>": the order, in that state
             return without_justification(glossed[0]), glossed[1], True
         return without_justification(" ".join(parts)), "", False
@@ -1530,8 +1570,17 @@ def _instruction(text: str) -> tuple[str, str, bool]:
 
 
 # "<state> means <what it is>, so <order>": the state and the order (the gloss is no move: "means restore" orders, _MEANS).
-_GLOSSED_STATE = re.compile(r"^\s*(?P<state>[^,;:.]+?)\s+(?:means?|indicates?|signals?|signifies|points?\s+to)\s+"
+# (r43h: a file's name keeps its dot, "cmd.exe in the evidence means ...", and the host at hand may lead it, "for the host
+# under analysis, a <file> in the evidence means ...")
+_GLOSSED_STATE = re.compile(r"^\s*(?P<state>(?:(?:for|on)\s+" + HOST_AT_HAND + r"\s*,\s*)?(?:[^,;:.]|\.(?=\w))+?)\s+"
+                            r"(?:means?|indicates?|signals?|signifies|points?\s+to)\s+"
                             r"(?!(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")[^.;:,]+,\s*so\s+(?!that\b)(?P<order>.+)$", re.IGNORECASE)
+
+
+def _heading_away(part: str) -> str:
+    """(r43h) A sentence without a heading that only labels it ("Lesson: ...", "Rule: ...")."""
+    found = _OPENING.match(part)
+    return found["rest"] if found and _HEADING_ONLY.match(found["situation"].strip()) else part
 
 
 def _glossed_state(part: str) -> str:
@@ -1541,10 +1590,19 @@ def _glossed_state(part: str) -> str:
     if found is None or not gives_order(found["order"]):
         return ""
     state = found["state"].strip()
-    if _STORY.search(state) or _FIRST_PERSON.search(state) or not (hosts_in(state) or classes_in(state)) \
-            or not _states_something(state):
+    if _STORY.search(state) or _FIRST_PERSON.search(state):
+        return ""
+    if _EVIDENCE_GLOSSED.search(state):
+        return state  # (r43h) what the analyst's evidence shows, of the host at hand: judged.py reads it
+    if not (hosts_in(state) or classes_in(state)) or not _states_something(state):
         return ""
     return state
+
+
+# (r43h) A glossed state that is what the evidence lists: "cmd.exe in its evidence means root, so ...". Read as no state
+# (it names no host), the order after it stood with no condition and fired by its likeness to any analysis.
+_EVIDENCE_GLOSSED = re.compile(r"\b(?:in|on)\s+(?:the|its|their)\s+evidence\b|\bevidence\s+(?:lists|shows|has|holds|contains)\b",
+                               re.IGNORECASE)
 
 
 def _scope_besides(heading: str) -> str:
@@ -1810,6 +1868,18 @@ _STATE_BEFORE_HOST = re.compile(r"\b(?:(?:newly|freshly|recently|already|just)\s
                                 r"rooted|owned|pwned|popped|breached|infected|hacked)\s+$", re.IGNORECASE)
 
 
+# (r43h) A host left out of a class right before its relative clause: "each op box but Op_Host2 that is rooted".
+# The clause is said of the class's other hosts, not of the host the "but" leaves out (`_EXCEPTED_ALONE`).
+_CLASS_BUT_BEFORE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|"
+                               r"workstations?|desktops?|nodes?)\s*,?\s+but\s+$", re.IGNORECASE)
+
+
+def _excepted_before(instruction: str, start: int) -> int:
+    """Where a relative clause that starts at a host begins once the class that host is excepted from is counted in."""
+    found = _CLASS_BUT_BEFORE.search(instruction[:start])
+    return found.start() if found else start
+
+
 def _state_said_before(instruction: str, start: int) -> int:
     """Where a relative clause that starts at a host begins once a state said right before the host is counted in."""
     found = _STATE_BEFORE_HOST.search(instruction[:start])
@@ -1858,7 +1928,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     for relative in _RELATIVE.finditer(instruction):
         if any(m.start() < relative.start() < m.end() for m in _OTHER_AFTER_NAMED.finditer(instruction)):
             continue  # (r34m) "remove User0 itself, not the box that was hit earlier": the other host, no condition
-        start = _state_said_before(instruction, _list_start(instruction, relative.start()))
+        start = _excepted_before(instruction, _state_said_before(instruction, _list_start(instruction, relative.start())))
         spans.append(instruction[start:_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
@@ -2361,6 +2431,8 @@ def written_out(text: str) -> str:
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
     "with", "&" and "+" between words as "and", and "whilst" as "while"."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
+    # (r43h) "remvoe it", "exploted", "Privelaged": the rule language's words misspelt in a hurried note (spelling.py)
+    text = misspellings_mended(text)
     # ("pending any scan": not yet, a stage the attack has not reached)
     text = _ABSENCE.sub(lambda m: ("Without" if m[0][0].isupper() else "without") + (" yet" if m[0].lower() == "pending" else ""),
                         text)

@@ -1,0 +1,84 @@
+"""(r43h) The words a rule turns on, read through a hurried note's misspellings. Pure.
+
+A note typed in a hurry misspells the very words its meaning hangs on: the verb of its order ("remvoe it", "Restor
+E1") and the state of its condition ("exploted", "Privelaged", "scaned"). Left as typed, the word is no word the reader
+knows: the order named no verb, or the condition lost its state, and a rule about an exploited host was read as one
+about the host in any state (it fired on a quiet row of it).
+
+Only the words of the rule language are mended, and only a misspelling close to exactly one of them: one letter
+dropped, added, changed or two swapped (two such slips in a word of ten letters or more). A word the language knows
+as it stands, or an English word near one of them ("remote", "analyst", "scanner"), is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Optional
+
+# The words a rule's meaning turns on, with the forms notes use: the defender's verbs, and the states of the table.
+_STEMS = {
+    "remove": ("remove", "removes", "removed", "removing", "removal"),
+    "restore": ("restore", "restores", "restored", "restoring", "restoration"),
+    "analyse": ("analyse", "analyses", "analysed", "analysing", "analysis", "analyze", "analyzes", "analyzed", "analyzing"),
+    "monitor": ("monitor", "monitors", "monitored", "monitoring"),
+    "exploit": ("exploit", "exploits", "exploited", "exploiting", "exploitation"),
+    "compromise": ("compromise", "compromises", "compromised"),
+    "scan": ("scanned", "scanning"),
+    "privileged": ("privileged", "privilege", "privileges"),
+    "recommend": ("recommend", "recommends", "recommended"),
+    "except": ("except", "excepted", "exception"),
+}
+_KNOWN = frozenset(form for forms in _STEMS.values() for form in forms)
+# English words one slip away from a word above: never a misspelling of it.
+_ENGLISH = frozenset(("remote", "removes", "remover", "analyst", "analysts", "analyser", "analyzer", "scanner", "scanners",
+                      "spanned", "planned", "scammed", "expert", "explore", "explored", "exploits", "monitory",
+                      "restored", "restorer", "accept", "accepted", "expect", "expected", "expects", "exempted",
+                      "excerpt", "recommit", "exploiter", "compromiser", "canned", "exceptions", "excepting", "exploration",
+                      "explorations", "explained", "exploded", "monitoring"))
+_WORD = re.compile(r"\b[A-Za-z]{5,}\b")
+
+
+def _slips(a: str, b: str, most: int) -> Optional[int]:
+    """The optimal-string-alignment distance of two words (a swap of two neighbours is one slip), or None past `most`."""
+    if abs(len(a) - len(b)) > most:
+        return None
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, y in enumerate(b, 1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        if min(row) > most:
+            return None
+        previous2, previous = previous, row
+    return previous[-1] if previous[-1] <= most else None
+
+
+def _derived(word: str) -> bool:
+    """A word made of one of the language's words: "uncompromised", "unexploited", "removals", "reanalysed". It is that
+    word with a prefix or an ending, often its very opposite, never a slip of it ("uncompromised" read as "compromised"
+    turned a clean host into an owned one)."""
+    return any(form in word for form in _KNOWN)
+
+
+@lru_cache(maxsize=8192)
+def mended(word: str) -> Optional[str]:
+    """The language's word a misspelt word stands for, in its case ("Remvoe" -> "Remove"); None if it is none, or could
+    be more than one."""
+    lower = word.lower()
+    if lower in _KNOWN or lower in _ENGLISH or _derived(lower):
+        return None
+    most = 2 if len(lower) >= 10 else 1
+    near = {form for form in _KNOWN if _slips(lower, form, most) is not None}
+    if len(near) != 1 and len({stem for stem, forms in _STEMS.items() if set(forms) & near}) != 1:
+        return None
+    best = min(near, key=lambda form: (_slips(lower, form, most), abs(len(form) - len(lower))))
+    return best.capitalize() if word[0].isupper() else best
+
+
+def misspellings_mended(text: str) -> str:
+    """`text` with each misspelt word of the rule language written as it is meant (`mended`)."""
+    return _WORD.sub(lambda m: mended(m.group(0)) or m.group(0), text or "")
