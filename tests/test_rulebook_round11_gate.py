@@ -70,7 +70,8 @@ def test_a_heading_outside_the_directive_is_no_condition() -> None:
 def test_a_level_said_but_read_as_any_compromise_is_not_the_whole_condition() -> None:
     text = "Stop analysing a machine that has shown Unknown for three steps running; nothing is left to find."
     found = rule_claims(text, with_instruction=True)
-    assert not complete_claims(text, found)
+    # (r43m: "has shown Unknown" is read as that level now; whole only where it is the level, never any compromise)
+    assert getattr(found, "compromise", None) == "Unknown" or not complete_claims(text, found)
     claims = semantic_claims(text, REFUSED)
     history = ("Alerts:\nEnterprise1: Activity None, Compromised Privileged\n"
                "Host history (last 3 steps): Enterprise1: step 4 None/Privileged, step 5 None/Privileged, "

@@ -39,9 +39,8 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
-from forge.rulebook.language.wording import _EXCEPT_WORDS  # (r43h: the words that except a host, `_excepted_away`)
 from forge.rulebook.language.wording import condition_elsewhere
-from forge.rulebook.language.wording import (HOST_AT_HAND, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (EXCEPT_WORDS, HOST_AT_HAND, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, sequenced_away, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
@@ -57,6 +56,45 @@ _COMPARED_STATE = (r"\b(?:(?:in\s+)?(?:a\s+)?(?:worse|better|deeper|more\s+(?:ad
                    r"(?:is|are|gets?|got)\s+worse|deeper\s+in|(?:more|less|further|deeper|worse)\s+(?:compromised|exposed|breached|"
                    r"infected|owned|penetrated|gone|hit))\s+than\s+(?:that\s+of\s+|the\s+state\s+of\s+)?(?:the\s+)?"
                    r"(?:[A-Za-z][\w-]*\d|defender)\b")
+
+
+# (r43m) Two named hosts compared by how deep the attacker is in ("E0 worse off than U1", "Op_Host2 is in a worse state
+# than Op_Host1", "User3 less compromised than User0"): the first host's level above (or, said "better" / "less",
+# below) the second's, as the table states them, No < User < Privileged. A row at Unknown states no level, so no pair
+# holds on it. A comparison with anything but a named host on each side stays unread (the FACT below).
+_WORSE = (r"(?:(?:in\s+)?(?:a\s+)?(?:worse|deeper|more\s+(?:advanced|serious|severe))\s+(?:state|shape|condition|position|trouble)|"
+          r"worse\s+off|(?:doing|faring|fares|does)\s+worse|deeper\s+in|(?:more|further|deeper|worse)\s+(?:compromised|breached|"
+          r"infected|owned|penetrated|hit))")
+_BETTER = (r"(?:(?:in\s+)?(?:a\s+)?(?:better|less\s+(?:advanced|serious|severe))\s+(?:state|shape|condition|position)|better\s+off|"
+           r"(?:doing|faring|fares|does)\s+better|less\s+(?:compromised|breached|infected|owned|penetrated|hit))")
+_COMPARED_NAME = r"(?:the\s+)?(?:defender|[a-z][a-z_-]*\s?\d)\b"
+_HOSTS_COMPARED = re.compile(rf"(?P<a>{_COMPARED_NAME})\s+(?:(?:is|are|looks?|seems?|gets?|got|sits?|stands?)\s+)?(?:(?P<worse>{_WORSE})|"
+                             rf"(?P<better>{_BETTER}))\s+than\s+(?:that\s+of\s+|the\s+state\s+of\s+)?(?P<b>{_COMPARED_NAME})",
+                             re.IGNORECASE)
+_RANKED_LEVELS = ("No", "User", "Privileged")
+
+
+def _compared_levels(found: re.Match):
+    """The predicate of one comparison `_HOSTS_COMPARED` found: some pair of levels, the first host's deeper (or, said
+    "better", shallower) than the second's. None where either side is no one host."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
+
+    first, second = hosts_in(found["a"]), hosts_in(found["b"])
+    if len(first) != 1 or len(second) != 1 or first == second:
+        return None
+    deeper, shallower = (first[0], second[0]) if found["worse"] else (second[0], first[0])
+    return AnyOf(tuple(AllOf((Atom(host=deeper, compromise=high), Atom(host=shallower, compromise=low)))
+                       for i, high in enumerate(_RANKED_LEVELS) for low in _RANKED_LEVELS[:i]))
+
+
+def hosts_compared(condition: str) -> tuple[list, str]:
+    """The comparisons of two named hosts' levels a condition states (`_compared_levels`), and the condition without
+    them (what the rest of the reading reads)."""
+    found = [m for m in _HOSTS_COMPARED.finditer(condition or "") if _compared_levels(m) is not None]
+    rest = condition or ""
+    for m in reversed(found):
+        rest = rest[:m.start()] + " " + rest[m.end():]
+    return [_compared_levels(m) for m in found], rest
 
 
 @dataclass(frozen=True)
@@ -218,7 +256,8 @@ def _claims_history(condition: str, subject: Optional[str]) -> bool:
 
 def facts_needed(condition: str) -> frozenset[str]:
     """The kinds of fact (FACTS names) a condition speaks of (history also where history_words reads some)."""
-    found = frozenset(f.name for f in FACTS if f.spoken.search(condition or ""))
+    # (r43m: a comparison read; a move the order sequences, "before any op host is touched", no history)
+    found = frozenset(f.name for f in FACTS if f.spoken.search(hosts_compared(sequenced_away(condition))[1]))
     if "risk" in found and not judged_facts(condition or ""):
         # (r39h) a rating no reading judges is the answer asked for ("call even a scan medium risk"), or, said as high or
         # low risk, a priority no context states, as it was
@@ -687,6 +726,20 @@ _DEFENDER_ACTING = re.compile(r"\b[Tt]he\s+defender(?=\s+(?:(?:has|had|have)\s+)
                               r"removes|restored|restores|analy[sz]ed|analy[sz]es|spent|spends|wasted|wastes)\b)")
 
 
+def _named_as_the_table_names(condition: str, subject: Optional[str]) -> str:
+    """A condition with the hosts it names in shorthand or prose written as the table names them, where that is safe."""
+    named = hosts_in(condition)
+    if named and subject is not None and set(named) <= {subject}:
+        return named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
+    if named and len(named) + len(classes_in(condition)) > 1:
+        # a host beside another subject of the condition, any in shorthand or prose ("User3 and the ops server are
+        # both owned", "U-boxes clean + E0 quiet"): each as the table names it, or the reading placed only
+        # those already so named (one host alone in a condition of a rule that names others, "never Restore E2 while
+        # OpS0 clean", is left as it was: read, the prohibition would apply where its target is not shown)
+        return named_in_full(condition, prose=True)
+    return condition
+
+
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
            universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
@@ -702,21 +755,17 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     condition); False for what an order acts on ("restore all compromised user hosts" applies where some is)."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
-    condition = _DEFENDER_ACTING.sub("we", file_names_away(condition))  # (r40m: files are judged.py's; "the defender": we)
+    # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
+    condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(condition)))  # (r40m: files are judged.py's; "the defender": we)
+    compared, rest = hosts_compared(condition)
+    if compared:  # (r43m) "E0 worse off than U1, ...": the levels compared, and what the rest says
+        inner = claims(rest, subject, unresolved, group, universal) if rest.strip(" ,;:.-") else None
+        return _all_of(compared + ([inner] if inner is not None else []))
     if episode_claims(condition):
         return _episode_first(condition, subject, unresolved, group, universal)
     if _ONLY_ON_LIST.search(hosts_alone_as_only(condition)):
         return _only_on_listed(condition, subject, unresolved, group, universal)
-    named = hosts_in(condition)
-    if named and subject is not None and set(named) <= {subject}:
-        condition = named_in_full(condition)  # the rule's one host in shorthand, "E0 Unknown -> Analyse E0": as the table names it
-    elif named and len(named) + len(classes_in(condition)) > 1:
-        # a host beside another subject of the condition, any in shorthand or prose ("User3 and the ops server are
-        # both owned", "U-boxes clean + E0 quiet"): each as the table names it, or the reading placed only
-        # those already so named (one host alone in a condition of a rule that names others, "never Restore E2 while
-        # OpS0 clean", is left as it was: read, the prohibition would apply where its target is not shown)
-        condition = named_in_full(condition, prose=True)
-    parts, coarse, last = _history_parts(spelled_out(condition), subject, group)
+    parts, coarse, last = _history_parts(spelled_out(_named_as_the_table_names(condition, subject)), subject, group)
     counted, coarse = _counts_of_named(coarse)
     parts.extend(counted)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
@@ -1365,7 +1414,9 @@ def _general_parts(clause: str, universal: bool, besides: Optional[str] = None) 
         # (as people count the hosts of a class: "the enterprise servers" are Enterprise0-2, not the Defender that
         # sits in their subnet)
         named = [h for h in atom.hosts() if cls == "any" or h.lower().startswith(cls.lower()[:2])]
-        if count is not None and not atom.bare() and not none_of and negated is None:
+        if count is not None and not none_of and _ALERTS_LISTING.search(clause):
+            parts.append(_of_count(atom, named, count, on=_listed))  # (r43m) "the alerts list three or more hosts"
+        elif count is not None and not atom.bare() and not none_of and negated is None:
             parts.append(_of_count(atom, named, count))  # "three or more op boxes are owned"
         elif (every or universal and quiet_subnet and not none_of) and not atom.bare():  # each host of the class
             # ("the user subnet is clean": each of its hosts; "the user subnet is scanned": some host of it)
@@ -1507,21 +1558,38 @@ def _counted(clause: str) -> Optional[Count]:
     return Count(_number(found["least"] or found["more"] or found["bare"]))
 
 
-def _of_count(atom, hosts: list[str], count: Count):
-    """Some of `hosts` in the atom's state, as many as `count` allows; where it bounds them above, the others not."""
+def _of_count(atom, hosts: list[str], count: Count, on=None):
+    """Some of `hosts` in the atom's state, as many as `count` allows; where it bounds them above, the others not.
+    `on`: what is said of one host, where it is no single atom (`_listed`)."""
     from itertools import combinations
 
     from forge.rulebook.language.predicate import AllOf, Always, AnyOf, Not  # lazy: as in `claims`
 
+    on = on or atom.on
     least, most = count.bounds(len(hosts))
     groups = []
     for size in range(max(least, 1), (len(hosts) if most is None else min(most, len(hosts))) + 1):
         if most is None and size > least:
             break  # (at least that many: the groups of that size say it, a larger group holds one of them)
         for chosen in combinations(hosts, size):
-            held = [atom.on(h) for h in chosen] + ([Not(atom.on(h)) for h in hosts if h not in chosen] if most is not None else [])
+            held = [on(h) for h in chosen] + ([Not(on(h)) for h in hosts if h not in chosen] if most is not None else [])
             groups.append(held[0] if len(held) == 1 else AllOf(tuple(held)))
     return Not(Always()) if not groups else groups[0] if len(groups) == 1 else AnyOf(tuple(groups))
+
+
+# (r43m) The hosts the alerts list, counted: "once the alerts name 2+ boxes", "four or more hosts in the alerts". The alerts list each host whose row shows anything, some activity or some compromise (Unknown
+# too); read as the word "alert" alone is (some activity), a row at Activity None, Compromised User went uncounted.
+_ALERTS_LISTING = re.compile(r"\balerts?\s+(?:lists?|listing|names?|naming|covers?|covering|mentions?|mentioning)\b|"
+                             r"\b(?:in|on)\s+the\s+alerts?(?:\s+list)?\b|\b(?:listed|named)\s+(?:in|by)\s+the\s+alerts?\b",
+                             re.IGNORECASE)
+
+
+def _listed(host: str):
+    """A host the alerts list: its row is not the quiet one (Activity None, Compromised No). (Said as a denial, no
+    reading of "compromised" for sure, `confirmed`, takes a row at Unknown out of the count: it is listed.)"""
+    from forge.rulebook.language.predicate import Atom, Not  # lazy: as in `claims`
+
+    return Not(Atom(host=host, activity=QUIET_ACTIVITY, compromise=QUIET_COMPROMISE))
 
 
 # Where a condition's clauses part (r40h: not at the dot of a file name the evidence lists, "escalate.exe": cut there, its
@@ -1622,7 +1690,8 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     real actual genuine confirmed evidence proof trace traces indication indications far currently presently
     other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
-    actually really truly indeed definitely genuinely whichever specifically particular particularly held""".split())
+    actually really truly indeed definitely genuinely whichever specifically particular particularly held
+    say says saying owns owning""".split())
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
@@ -1833,6 +1902,8 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
     if found is None:
         return False
     condition = rating_away(condition or "")  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
+    condition = hosts_compared(sequenced_away(condition))[1]  # (r43m) two named hosts' levels compared: read by `claims`
+    condition = _ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
     condition = _NEWLY_GLOSS.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
@@ -2352,7 +2423,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     whole = forbidding_away(rest)
     for piece in stated + ([whole] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
-        order = _outside_denied(piece, subject, None, (), words.excepted) or claims(piece, subject, universal=False)
+        order = _outside_denied(piece, subject, None, ()) or claims(piece, subject, universal=False)
         if piece is whole and words.contrasted:
             # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
             # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
@@ -2537,25 +2608,12 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         elif scope and not named and not sentence_classes and _AT_HAND_SCOPE.fullmatch(scope["what"].strip()) \
                 and own is None and _LONE_IT.search(said):
             said = _LONE_IT.sub("a host", said, count=1)
-        said = _only_one_case(_but_excepted_away(said, words.excepted), words.conditions[index - 1].text if index else "")
+        said = _only_one_case(said, words.conditions[index - 1].text if index else "")
         said = _each_it_acts_on(said, named, words)
-        found = _outside_denied(said, own, unresolved, tuple(named), words.excepted) or claims(said, own, unresolved, tuple(named))
+        found = _outside_denied(said, own, unresolved, tuple(named)) or claims(said, own, unresolved, tuple(named))
+        found = _each_its_own_case(found) if _every_one_heading(said, words) else found
         each.append(list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()))
     return _branches_either(words, parts, each)
-
-
-def _but_excepted_away(condition: str, excepted: tuple[str, ...]) -> str:
-    """(r43h) A condition without the hosts a "but" leaves out of its class ("op box but Op_Host1 that is
-    rooted"): the state is said of the class's other hosts (the exception spares the one it names, `excepting`)."""
-    if not excepted:
-        return condition
-    return re.sub(rf"\s*,?\s+but\s+{_HOST_WORD}(?:\s*(?:,|and|or)\s*{_HOST_WORD})*(?=\s+(?:that|which|who)\b)",
-                  lambda m: m.group(0) if set(hosts_in(m.group(0))) - set(excepted) else "", condition, flags=re.IGNORECASE)
-
-
-# (r43h) A phrase that excepts hosts from what it follows: "..., except <host>, ...", "other than <host> and <host>".
-_EXCEPTION_PHRASE = re.compile(rf"\s*,?\s*\b(?:{_EXCEPT_WORDS})\s+(?:the\s+)?(?P<what>[\w-]+(?:\s*(?:,|and|or|nor)\s*[\w-]+)*)\s*,?",
-                               re.IGNORECASE)
 
 
 # (r39k) A host's membership denied: "not on the operational subnet", "isn't one of the user boxes", "outside the
@@ -2578,24 +2636,19 @@ def _denial_alone_away(found: re.Match) -> str:
     return " " + (found.group(0)[max(ends):] if ends else "")
 
 
-def _excepted_away(text: str, excepted: tuple[str, ...]) -> str:
-    """(r43h) The text without the phrases that except hosts of it ("..., except Op_Server0, ..."): what is left speaks of
-    hosts in general, and the exception is applied to its claims (`excepting`). Read with its host, the rest was taken for
-    a condition on that host, and a denial of membership beside it went unread."""
-    if not excepted:
-        return text
-    return _EXCEPTION_PHRASE.sub(lambda m: " " if set(hosts_in(m["what"])) and set(hosts_in(m["what"])) <= set(excepted)
-                                 else m.group(0), text)
+# (r43m) The hosts a clause leaves out, said inside it: ", except Op_Server0,", "other than User0 and User1".
+_HOSTS_EXCEPTED = re.compile(rf"\s*,?\s*\b(?:{EXCEPT_WORDS})\s+(?:the\s+)?{_HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*(?:the\s+)?{_HOST_WORD})*"
+                             r"\s*(?:[,.;]|(?=$))", re.IGNORECASE)
 
 
-def _outside_denied(said: str, own, unresolved, named: tuple[str, ...], excepted: tuple[str, ...] = ()):
+def _outside_denied(said: str, own, unresolved, named: tuple[str, ...]):
     """The claims of a condition that says its host is of none of some classes ("a box with a live exploit, not
     on the op subnet"): what it says of a host in general, said of a host of each other class (read with the class
     word, the denial claimed the very class it rules out)."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
 
-    said = _excepted_away(said, excepted)  # (r43h: "any box outside the user subnet, except Op_Server0, ...")
     denied = classes_denied(said)
+    said = _HOSTS_EXCEPTED.sub(" ", said)  # (r43m) "..., except Op_Server0, ...": left out by `excepting`, no host it names
     if not denied or hosts_in(said):
         return None
     rest = re.sub(r"\s*(?:,\s*)?\b(?:and|but)\s*$", "", _NOT_A_MEMBER.sub(_denial_alone_away, said).strip())
@@ -2628,6 +2681,30 @@ def _each_it_acts_on(condition: str, named: list[str], words) -> str:
     if not set(named) <= acted_on:
         return condition
     return _THEY_ALONE.sub("any of them", condition, count=1)
+
+
+# (r43m) A heading that opens on every host of a class, then the state, with an order on one host ("every ent server
+# other than E0: scan seen, nothing more -> decoy it"): each host of the class is its own case, as "any" says (read as
+# every host at once, the rule waited for the whole class to be scanned before acting on one).
+_EVERY_HEADING = re.compile(r"^\s*(?:every|each)\s+(?=(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|nodes?|workstations?)\b)",
+                            re.IGNORECASE)
+_ON_ONE_HOST = re.compile(r"\b(?:it|that\s+(?:host|box|machine|server|one|node))\b", re.IGNORECASE)
+
+
+def _every_one_heading(condition: str, words) -> bool:
+    """Whether a condition is a heading on every host of a class whose order acts on "it" (`_EVERY_HEADING`)."""
+    return condition.strip() == words.situation.strip() and bool(_EVERY_HEADING.match(condition)) \
+        and bool(_ON_ONE_HOST.search(order_without_conditions(words.instruction, words.conditions)))
+
+
+def _each_its_own_case(found):
+    """Claims of every host of a class in one state (each host its own atom), as any one of them in it."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
+
+    if isinstance(found, AllOf) and len(found.parts) > 1 and all(isinstance(p, Atom) and p.host is not None for p in found.parts) \
+            and len({p.host for p in found.parts}) == len(found.parts):
+        return AnyOf(found.parts)
+    return found
 
 
 # A case said by ellipsis after one about several hosts: "if only Enterprise2 is", "when just User1 does" (r37m)
@@ -2695,6 +2772,11 @@ _NOT_APPLYING = re.compile(r"\b(?:does\s+not|doesn['\u2019]t|do\s+not)\s+apply\b
 
 
 _ON_TOP = re.compile(r"\b(?:also|too|as\s+well|in\s+addition|on\s+top|besides)\b", re.IGNORECASE)
+_FOR_CASE = re.compile(r"[\W_]*for\s*", re.IGNORECASE)
+# (r43m) A move kept, saved or held back for a case of its own: "save the Restore for once it is at root", "hold a
+# Restore back for a rooted box". The case is another branch of the note, with that move as its order.
+_KEPT_FOR = re.compile(r"\b(?:keep|keeping|save|saving|reserve|reserving|hold|holding)\s+(?:the\s+|a\s+|an\s+|your\s+)?"
+                       r"[\w-]+(?:\s+(?:of\s+)?(?:it|them|\w+\d))?\s+(?:back\s+)?for\s*$", re.IGNORECASE)
 
 
 def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
@@ -2722,10 +2804,16 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
         last = at == len(clauses) - 1
         # (r37m: the first case may follow the scope of the whole note, "For the box being analysed: when ...")
         scoped = not groups and (scope := _CLASS_SCOPE.match(before)) is not None and not before[scope.end():].strip()
-        if (_BRANCH_LEAD.fullmatch(before) or scoped) and verbs_in(after) and not _NOT_APPLYING.search(after):
+        # (r43m: or the first case said as the named host it is for, "for <host> at the user level a Remove suffices; ...";
+        # not a host in general, "for a host under analysis that ...; if that host is X, ...", whose later case narrows it)
+        if (_BRANCH_LEAD.fullmatch(before) or scoped or not groups and _FOR_CASE.fullmatch(before) and hosts_in(text)) \
+                and verbs_in(after) \
+                and not _NOT_APPLYING.search(after):
             groups.append(inside)
-        elif not groups and verbs_in(before) and not after.strip(" ,.;"):
-            groups.append(inside)  # the order first, its condition after it
+        elif (not groups or _KEPT_FOR.search(before)) and verbs_in(before) and not after.strip(" ,.;"):
+            # the order first, its condition after it; (r43m) and a later case that keeps another move for its own
+            # condition, "...; save the Restore for once it is at root" (read with the first case's, the rule held nowhere)
+            groups.append(inside)
         elif _BRANCH_LEAD.fullmatch(before) and groups and (_NOT_APPLYING.search(after) or last and not after.strip(" ,.;")):
             closed.append(inside[0])
         else:
@@ -2976,8 +3064,9 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
 
 # (r40g) The evidence named as what shows what judged.py reads, "its evidence lists", "whose evidence has": the source of
 # that reading, no word of a state (left, the verb was one the claims do not place).
-_EVIDENCE_SOURCE = re.compile(r"\b(?:its|the|whose|their)\s+evidence\s+(?:lists|shows|reports|has|holds|contains|includes)\b",
-                              re.IGNORECASE)
+# (r43m: and in a note, with no article, or with the verb of what it says: "evidence says ...", "the evidence mentions ...")
+_EVIDENCE_SOURCE = re.compile(r"(?:\b(?:its|the|whose|their)\s+|^\s*)evidence\s+(?:lists|shows|reports|has|holds|contains|includes|says|"
+                              r"mentions|names|reads)\b", re.IGNORECASE)
 
 
 # (r43h) The words that only frame what the evidence lists, once judged.py took it away: the host at hand it is of ("on
@@ -3177,7 +3266,10 @@ def text_facts(text: str) -> frozenset[str]:
 def claims_decide(directive: str, semantic_reason: str = "") -> bool:
     """Whether a semantic rule is judged by its claims alone, whatever its cosine: its predicate was refused, or its
     claims read the whole of its condition."""
-    return refused_predicate(semantic_reason) or complete_claims(directive, rule_claims(directive, with_instruction=True))
+    # (r43m: or a condition that is what the evidence shows, with what is left of it read whole, `evidence_rest`: judged.py
+    # judges the evidence and the claims the rest, so the cosine adds nothing; left to it, a note in shorthand was silent)
+    return refused_predicate(semantic_reason) or complete_claims(directive, rule_claims(directive, with_instruction=True)) \
+        or evidence_rest(directive) is not None
 
 
 def words_key(text: str) -> tuple:

@@ -85,8 +85,9 @@ _PROSE_COMPROMISE = (
                 re.I), "User"),
     (re.compile(r"\bunknown (?:compromise|status|state|level)\b|\b(?:compromise|status|state|level)(?: \w+)? (?:is |remains |still )?"
                 # "if User0 shows Unknown", "once it reads unknown", "dropped to Unknown": the table's value, said bare
+                # (r43m: and in the perfect, "has shown Unknown for two steps": the same value, held since)
                 # ("OpS0 at Unknown -> Monitor": the level a host is at, as "at Privileged", "at user level")
-                r"unknown\b|\b(?:shows?|showing|reads?|reading|says|saying|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
+                r"unknown\b|\b(?:shows?|showing|shown|showed|reads?|reading|says|saying|is|are|turns?|goes|drops?|dropped|falls?|fell|flips?|flipped|at)"
                 # ("shows only Unknown", "is still Unknown": the level, said with a word before it)
                 r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|@\s*unknown\b|"
                 # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)

@@ -47,11 +47,24 @@ def _slips(a: str, b: str, most: int) -> Optional[int]:
     return slips if slips <= most else None
 
 
+# What a word made of one of the language's words adds to it: a prefix that turns or repeats it ("un", "re"), an ending
+# that makes another word of it ("removals", "remover"). Anything else added is a slip ("exploitd", "exploitted").
+_PREFIXES = ("un", "re", "non", "pre", "mis", "de", "over", "under", "counter", "self", "auto", "anti", "post")
+_ENDINGS = ("s", "es", "r", "rs", "er", "ers", "al", "als", "ly", "ally", "able", "ably", "ness", "ment", "ments")
+
+
 def _derived(word: str) -> bool:
     """A word made of one of the language's words: "uncompromised", "unexploited", "removals", "reanalysed". It is that
     word with a prefix or an ending, often its very opposite, never a slip of it ("uncompromised" read as "compromised"
     turned a clean host into an owned one)."""
-    return any(form in word for form in _KNOWN)
+    for form in _KNOWN:
+        at = word.find(form)
+        if at < 0:
+            continue
+        before, after = word[:at], word[at + len(form):]
+        if (before or after) and (not before or before.rstrip("-") in _PREFIXES) and (not after or after in _ENDINGS):
+            return True
+    return False
 
 
 @lru_cache(maxsize=8192)
@@ -65,7 +78,8 @@ def mended(word: str) -> Optional[str]:
     near = {form for form in _KNOWN if _slips(lower, form, most) is not None}
     if len(near) != 1 and len({stem for stem, forms in _STEMS.items() if set(forms) & near}) != 1:
         return None
-    best = min(near, key=lambda form: (_slips(lower, form, most), abs(len(form) - len(lower))))
+    # the fewest slips; then the form that ends as the word does, its tense ("exploitd" is "exploited", not "exploits")
+    best = min(near, key=lambda form: (_slips(lower, form, most), form[-1] != lower[-1], abs(len(form) - len(lower))))
     return best.capitalize() if word[0].isupper() else best
 
 

@@ -398,6 +398,7 @@ _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|
                        re.IGNORECASE)
 _EXCEPT_WORDS = (r"except(?:\s+(?:for|on))?|other\s+than|apart\s+from|aside\s+from|but\s+not|excluding|save\s+for|besides|"
                  r"with\s+the\s+(?:sole\s+)?exception\s+of|not\s+counting|leaving\s+out|barring")
+EXCEPT_WORDS = _EXCEPT_WORDS  # (the words that leave hosts out, for condition.py's readers)
 _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?|systems?|subnet|"
                      r"network|everything|everywhere|all|ones)\b[^.;:]*?\b(?:" + _EXCEPT_WORDS + r")\b\s+"
                      r"(?:(?:the|for)\s+)?(?P<what>[\w\s,]+?)(?=[.;:,)]|$|\s+(?:when|if|while|whenever|and\s+(?:restore|"
@@ -429,9 +430,10 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
     rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
     rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b",
-    # (r43h) "but" after a word of every host, "every user box but U3 that ...", "all of them but User1", "all but E0": the
-    # host left out of the hosts the quantifier spans (left unread, "but" was no exception and the rule fired on it alone)
-    rf"\b(?:all|every|each|any)\b(?:\s+of\s+(?:them|those|these)|(?:\s+(?!but\b)[\w-]+){{0,2}})\s*,?\s+but\s+{_HOST_LIST}"
+    # (r43h, r43m) "but" ("save", "bar") after a word of every host, "every user box but U3 that ...", "all of them but
+    # User1", "all but E0": the host left out of the hosts the quantifier spans (left unread, "but" was no exception and
+    # the rule fired on it alone)
+    rf"\b(?:all|every|each|any)\b(?:\s+of\s+(?:them|those|these)|(?:\s+(?!(?:but|save|bar)\b)[\w-]+){{0,2}})\s*,?\s+(?:but|save|bar)\s+{_HOST_LIST}"
     rf"(?=\s*(?:[.;:,)!]|$|\s+(?:that|which|who|where|when|if|while|whenever|once|unless|until|after|as|at)\b))",
     # (r32h; r32m read the same participle on its own, folded here) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
     # left unread, the host was read as a condition of the order (that it be compromised too)
@@ -521,6 +523,8 @@ _IMPERATIVE_START = re.compile(
     rf"favou?r|reserve|save|spare|protect|defend|secure|patch|harden|bait|seed|let|"
     # the Planner's and the Analyst's orders: "plan a DecoyTomcat on ...", "recommend Remove"
     rf"plan|recommend|suggest|propose|schedule|queue|advise|"
+    # (r43m) the Analyst's verdict: "rate it high", "grade the box medium", "call it critical" (an order as "flag it" is)
+    rf"rate|grade|classify|label|call(?=\s+(?:it|them|this|that|the\s+(?:host|box|machine|risk))\b)|"
     # orders on the reply's form: "write the plan in two bullets", "limit the answer to one line"
     rf"write|format|limit|omit|"
     # how the reply opens or closes: "start every report with the risk level", "end each answer with a summary line"
@@ -1868,18 +1872,6 @@ _STATE_BEFORE_HOST = re.compile(r"\b(?:(?:newly|freshly|recently|already|just)\s
                                 r"rooted|owned|pwned|popped|breached|infected|hacked)\s+$", re.IGNORECASE)
 
 
-# (r43h) A host left out of a class right before its relative clause: "each op box but Op_Host2 that is rooted".
-# The clause is said of the class's other hosts, not of the host the "but" leaves out (`_EXCEPTED_ALONE`).
-_CLASS_BUT_BEFORE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|"
-                               r"workstations?|desktops?|nodes?)\s*,?\s+but\s+$", re.IGNORECASE)
-
-
-def _excepted_before(instruction: str, start: int) -> int:
-    """Where a relative clause that starts at a host begins once the class that host is excepted from is counted in."""
-    found = _CLASS_BUT_BEFORE.search(instruction[:start])
-    return found.start() if found else start
-
-
 def _state_said_before(instruction: str, start: int) -> int:
     """Where a relative clause that starts at a host begins once a state said right before the host is counted in."""
     found = _STATE_BEFORE_HOST.search(instruction[:start])
@@ -1928,7 +1920,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     for relative in _RELATIVE.finditer(instruction):
         if any(m.start() < relative.start() < m.end() for m in _OTHER_AFTER_NAMED.finditer(instruction)):
             continue  # (r34m) "remove User0 itself, not the box that was hit earlier": the other host, no condition
-        start = _excepted_before(instruction, _state_said_before(instruction, _list_start(instruction, relative.start())))
+        start = _state_said_before(instruction, _list_start(instruction, relative.start()))
         spans.append(instruction[start:_clause_end(instruction, relative.end())])
     for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
         if _STATE_WORDS.search(means["situation"]):
@@ -2209,6 +2201,28 @@ UNLIKE_WORDS = r"(?:unlike|as\s+opposed\s+to|in\s+contrast\s+(?:to|with)|contrar
 _UNLIKE = re.compile(r"\b" + UNLIKE_WORDS + r"\s+[^,;.:()!?]*", re.IGNORECASE)
 
 
+# (r43m) A class named only as the place of a move the order sequences with its own: "..., then a DecoyApache on the op
+# subnet", "put the Restore of it ahead of any work on the op hosts", "... before any op host is touched". Where
+# the order goes next or what it goes ahead of, no class its condition is about (read as one, a state was asked of it).
+_SEQUENCE_CLASS = r"(?:user|usr|enterprise|ent|op|ops|operational)[\s-]+(?:hosts?|box(?:es)?|machines?|servers?|srvs?|subnet|network|side|zone|segment|nodes?)"
+_SEQUENCED_CLASS = re.compile(
+    rf"(?:,\s*|\s+)(?:and\s+)?(?:then|after\s+that|afterwards|followed\s+by)\s+(?:[\w-]+\s+){{1,3}}?(?:on|to|for|across|in)\s+"
+    rf"(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
+    rf"\s+(?:ahead\s+of|before)\s+(?:anything|any\s+(?:other\s+)?(?:move|action|work|step))\s+(?:on|to|for|in)\s+(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
+    rf"\s+before\s+(?:any|a|the)\s+{_SEQUENCE_CLASS}\s+(?:is|are|gets?)\s+(?:touched|restored|removed|analy[sz]ed|decoyed|handled|"
+    rf"looked\s+at|dealt\s+with)\b", re.IGNORECASE)
+
+
+def sequenced_away(text: str) -> str:
+    """(r43m) `text` without the moves it sequences with its order on a class (`_SEQUENCED_CLASS`)."""
+    return _SEQUENCED_CLASS.sub(" ", text or "")
+
+
+def classes_sequenced_only(text: str) -> set[str]:
+    """(r43m) The classes a text names only where its order goes next or what it goes ahead of (`_SEQUENCED_CLASS`)."""
+    return set(classes_in(text)) - set(classes_in(sequenced_away(text)))
+
+
 def classes_compared_only(text: str) -> set[str]:
     """(r41m) The classes a text names only in what it sets its order against (_UNLIKE): no class the order is about."""
     return set(classes_in(text)) - set(classes_in(_UNLIKE.sub(" ", text)))
@@ -2426,6 +2440,30 @@ _COUNT_RESTATED = re.compile(r"\b(?:most|(?:the|a)\s+majority|the\s+bulk|(?:a\s+
                              r"(?:\s+of\s+(?:the\s+\w+|them|those|all))?\s*,", re.IGNORECASE)
 
 
+# (r43m) One of two or more named hosts said with "and" after a word that picks one of them: "whichever of User1 and
+# User2 is compromised", "either of E0 and E1 at user level". Each host by itself, as "User1 or User2" is read; read
+# with its "and", the first host was a bare subject and the state was claimed of the last one only.
+_LISTED_HOST = r"(?:(?:the\s+)?(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)\b|" + _HOST_SHORT + ")"
+_ONE_OF_LISTED = re.compile(rf"\b(?P<lead>(?:whichever|either|any|one)\s+of\s+{_LISTED_HOST}(?:\s*,\s*{_LISTED_HOST})*)"
+                            rf"\s*,?\s+and\s+(?={_LISTED_HOST})", re.IGNORECASE)
+
+
+# (r43m) A class, the host it leaves out, then what the class's hosts do: "each op host but Op_Host2 that is at
+# root". The relative clause is said of the class; read after the host, it was that host's state, the rule's condition.
+_EXCEPT_BEFORE_WHICH = re.compile(rf"\b(?P<lead>(?:every|each|any|all(?:\s+the)?)\s+(?:[\w-]+\s+){{0,2}}?(?:hosts?|box(?:es)?|machines?|"
+                                  rf"servers?|srvs?|workstations?|nodes?))\s+(?:but|except(?:\s+for)?|other\s+than|save|bar)\s+"
+                                  rf"(?P<hosts>{_LISTED_HOST}(?:\s*(?:,|\band\b|\bor\b)\s*{_LISTED_HOST})*)\s+"
+                                  rf"(?P<which>(?:that|which|who)\s+[^,;.:()]+)", re.IGNORECASE)
+
+
+_QUOTE_MARK = re.compile(r"(?<![\w'\u2019])['\"\u2018\u201c](?P<said>[A-Za-z][\w.-]*(?:\s+[A-Za-z0-9][\w.-]*)?)['\"\u2019\u201d](?![\w'\u2019])")
+
+
+def _one_of_listed(text: str) -> str:
+    """`text` with a pick of one of several named hosts said with "or" (`_ONE_OF_LISTED`)."""
+    return _ONE_OF_LISTED.sub(lambda m: re.sub(r"\s*,\s*", " or ", m["lead"]) + " or ", text)
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -2441,6 +2479,15 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
     # "Analyse it b4 any Restore": the note's shorthand of "before" (read as a word, the move it puts off was no contrast)
     text = re.sub(r"\bb4\b", "before", text, flags=re.IGNORECASE)
+    # (r43m) the quantifier misspelt in haste, "evry ent srv": too short a word for spelling.py's mending (its "exept" is
+    # mended there)
+    text = re.sub(r"\b(e)(?:vry|verey|vey)\b", r"\1very", text, flags=re.IGNORECASE)
+    text = _one_of_listed(text)
+    # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
+    # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
+    # what someone said, keeps its marks, and an apostrophe inside a word stays
+    text = _QUOTE_MARK.sub(r"\g<said>", text)
+    text = _EXCEPT_BEFORE_WHICH.sub(lambda m: f"{m['lead']} {m['which'].rstrip()}, except {m['hosts']}", text)
     # (r42h) "lateral movt": the note's shorthand of the phase's name (unread, the word left the condition not whole)
     text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
@@ -2503,16 +2550,22 @@ _WINDOW_N = r"(?P<n>\d+|one|two|three|four|five)"
 _WINDOW_MOVE = (r"(?:right\s+|just\s+)?after\s+(?:you|we|i)\s+(?P<verb>restore|remove|analy[sz]e)\s+"
                 rf"(?P<host>{_HOST_NAME})")
 # (r36m: "within / in / during / over the next N steps" as well as "for the next N steps")
-_AFTER_FOR_NEXT = re.compile(rf"(?:^|(?<=[.;!?]\s)){_WINDOW_MOVE}\s*,\s*(?P<order>[^.;:]+?)\s+(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+"
-                             rf"{_WINDOW_N}\s+steps?(?=\s*[.;!]|\s*$)", re.IGNORECASE)
-_FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?]\s))(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+{_WINDOW_N}\s+steps?\s+{_WINDOW_MOVE}\s*,\s*",
-                             re.IGNORECASE)
+# (r43m: also after a label's colon, "Lesson: after you analyse E0, ...", and counted in turns)
+_AFTER_FOR_NEXT = re.compile(rf"(?:^|(?<=[.;!?:]\s)){_WINDOW_MOVE}\s*,\s*(?P<order>[^.;:]+?)\s+(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+"
+                             rf"{_WINDOW_N}\s+(?P<unit>steps?|turns?)(?=\s*[.;!]|\s*$)", re.IGNORECASE)
+_FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?:]\s))(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+{_WINDOW_N}\s+(?P<unit>steps?|turns?)\s+"
+                             rf"{_WINDOW_MOVE}\s*,\s*", re.IGNORECASE)
 
 
 def _window(text: str) -> str:
     """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT)."""
-    text = _AFTER_FOR_NEXT.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, {m['order']}", text)
-    return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} steps, ", text)
+    # (the window in the unit the text counts it in: a rest that names it, "next 4 turns", is still the text's own words)
+    text = _AFTER_FOR_NEXT.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} {_unit(m)}, {m['order']}", text)
+    return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} {_unit(m)}, ", text)
+
+
+def _unit(found: re.Match) -> str:
+    return "turns" if found["unit"].lower().startswith("turn") else "steps"
 
 
 # (r39h) A clause that says a named host does what the clause before it says, "if no other user host shows a compromise, and
@@ -2660,13 +2713,20 @@ def _footnotes_said(text: str) -> str:
     return f"{before if before.endswith(('.', '!', '?', ';', ':')) else before + '.'} {text[note.end():]}"
 
 
+# (r43m) A label that says the note revises an earlier one, before a colon: "Update: ...", "Correction: ...", "Revised rule:
+# ...". It is no situation: read as the heading before the colon, it was a condition no reading placed, and the rule's
+# conditions were never whole.
+_REVISION_LABEL = re.compile(r"^\s*(?:update[ds]?|correction|revision|revised(?:\s+(?:rule|note))?|amendment|amended(?:\s+(?:rule|note))?|"
+                             r"edit|change|new\s+(?:rule|note|version))\s*:\s*", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
                                _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(_footnotes_said(text))).split())))))))))
-    flat = _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))
+    flat = _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat)))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = _conditions(instruction, situation)
