@@ -195,21 +195,22 @@ _FALLS_SHORT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:(?:on|of|fo
                           r"cannot|can\s+not|can['\u2019]?t)\s+(?:(?:really|actually|fully|reliably|ever)\s+)?"
                           r"(?:clear|fix|cure|undo|dislodge|evict|get\s+rid\s+of|help|work|solve|shift|stick|hold|"
                           r"do\s+(?:it|the\s+job|the\s+trick|much|anything))\b", re.IGNORECASE)
+# What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
+# by _CAN_WAIT in a clause of its own).
+_WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b"
 _LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + _VERB_WORD + r"))|"
                           r"(?:" + _VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
                           r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
                           r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))|"
                           # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
-                          r"(?:" + _VERB_WORD + r")(?=\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+"
-                          r"(?:just\s+|safely\s+|easily\s+)?wait\b)|"
+                          r"(?:" + _VERB_WORD + r")(?=" + _WAITS + r")|"
                           # (r41h) "a Restore suits it, a Remove won't shift the attacker": a move that falls short, said as
                           # its clause's subject (its "n't" was read as a doubt of the order beside it)
                           r"(?:^|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s))(?:(?:a|an|the)\s+)?(?=" + _FALLS_SHORT.pattern + r")",
                           re.IGNORECASE)
 # (r41m) "a Remove of Op_Host2 can wait": the move put off (as _LAST_RESORT reads it in the order), in a clause of
 # its own after the order
-_CAN_WAIT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?"
-                       r"(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b", re.IGNORECASE)
+_CAN_WAIT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*" + _WAITS, re.IGNORECASE)
 # (r42m) A move the text asks what good it would do, "What would one more Restore fix?", "Why spend a second Restore
 # on it?": a question that expects "nothing" puts the move aside (not "why not ...", "what about ...", which propose it).
 _QUESTIONED = re.compile(r"\b(?:what\s+(?:would|will|could|can|does|did)(?!\s+(?:about|if)\b)|why\s+(?:would|should|spend|waste|"
