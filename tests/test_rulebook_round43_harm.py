@@ -43,7 +43,7 @@ def _holds(text: str, context: str):
 # -- a window of steps said in words ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, window", [
-    ("From turn fifteen on, put a decoy on Enterprise1 when it is scanned.", EpisodeStep(15)),
+    ("From turn fifteen on, put a decoy on Enterprise1 if a scan shows there.", EpisodeStep(15)),
     ("After step twelve, restore Op_Server0 whenever it is rooted.", EpisodeStep(13)),
     ("Before step twenty-two, never remove User2.", EpisodeStep(None, 21)),
     ("Step thirty or later: analyse every host at Unknown.", EpisodeStep(30)),
@@ -64,7 +64,7 @@ def test_guard_digits_and_ranges_read_as_before():
 
 
 def test_a_window_in_words_keeps_the_rule_silent_before_it():
-    text = "From turn sixteen onwards, restore Op_Server0 once it is compromised."
+    text = "From turn sixteen onwards, Op_Server0 is to be restored once compromised."
     found = semantic_claims(text, REFUSED, text)
     early = f"Step 9 of 30.\n{_rows(Op_Server0='None/User')}"
     late = f"Step 20 of 30.\n{_rows(Op_Server0='None/User')}"
@@ -157,7 +157,7 @@ def test_a_file_named_in_quotes_is_what_the_evidence_lists():
 
 
 def test_evidence_glossed_before_so_is_the_condition():
-    text = "Takeaway: for the host under analysis, a file called 'drop.sh' in the evidence means a root foothold, so recommend a Restore."
+    text = "Takeaway: for the box being analysed, a file called 'drop.sh' in the evidence means a root foothold, so recommend a Restore."
     words = read_wording(text)
     assert "drop.sh" in words.situation and words.gives_order
     assert semantic_claims(text, "the compiler gave no predicate", text) is not None
