@@ -47,7 +47,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (ORDER_ENDED, claims, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
+from forge.rulebook.language.condition import (ORDER_ENDED, claims, membership_denied_away, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
                                                conditions_not_applied, listed_claims, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to, words_beside_evidence)
 from forge.rulebook.language.episode import step_windows, without_step_windows
@@ -586,7 +586,8 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                 continue  # (where the order ends, which the predicate excludes, is no negation of it)
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
-            cues = _ONLY_THIS.sub(" ", _scope_note_removed(clause, done))
+            # (r43x: "not on the op subnet" denies a host a class, which says where the order goes, not whether)
+            cues = _ONLY_THIS.sub(" ", membership_denied_away(_scope_note_removed(clause, done)))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", _NOTHING_HELD.sub(" ", _NOT_DONE_YET.sub(" ", cues))))))
@@ -709,7 +710,25 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action) \
         or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
-        or _class_for_host(words, predicate, action)
+        or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action)
+
+
+def _denied_class_asked(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r43x) A text that speaks of hosts outside a class ("each box outside the op subnet that ...", "any machine not
+    on the user subnet") and names no host of it: a trigger that asks a host of that class, or an action aimed at it,
+    says the opposite of its words."""
+    said = f"{words.situation} {words.instruction}"
+    denied = classes_denied(said)
+    members = _hosts_of(denied)
+    if not denied or set(hosts_in(words.text)) & members:
+        return None
+    asked = [atom for atom, neg in atoms_of(predicate) if not neg and atom.hosts() and set(atom.hosts()) <= members]
+    aimed = [t for t in _targets(action) if t in denied or t in members]
+    if not asked and not aimed:
+        return None
+    cls = "/".join(sorted(denied))
+    return (f"class: the text speaks of hosts outside the {cls} hosts, but the "
+            f"{'trigger asks' if asked else 'action is aimed at'} one of them: keep to the hosts it means")
 
 
 def _class_for_host(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:

@@ -1754,7 +1754,7 @@ def unplaced(condition: str) -> list[str]:
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
     # (r41h: "outside the op subnet", "unlike a usr box": the class set apart, which `_outside_denied` reads)
-    condition = _NOT_A_MEMBER.sub(lambda m: _denial_alone_away(m) if classes_in(m.group(0)) else m.group(0), condition)
+    condition = membership_denied_away(condition)
     condition = _HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", _plus_as_or_more(_counts_said_plainly(condition))))
     condition = _other_than_as_except(condition)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(_HOST_NAMES.sub(" ", _NEWLY_GLOSS.sub(r"\1", condition))),
@@ -2423,7 +2423,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     whole = forbidding_away(rest)
     for piece in stated + ([whole] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
-        order = _outside_denied(piece, subject, None, ()) or claims(piece, subject, universal=False)
+        order = _outside_or_claims(piece, subject, None, (), universal=False)
         if piece is whole and words.contrasted:
             # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
             # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
@@ -2610,7 +2610,7 @@ def _condition_claims(words, unresolved: Optional[list] = None):
             said = _LONE_IT.sub("a host", said, count=1)
         said = _only_one_case(said, words.conditions[index - 1].text if index else "")
         said = _each_it_acts_on(said, named, words)
-        found = _outside_denied(said, own, unresolved, tuple(named)) or claims(said, own, unresolved, tuple(named))
+        found = _outside_or_claims(said, own, unresolved, tuple(named))
         found = _each_its_own_case(found) if _every_one_heading(said, words) else found
         each.append(list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()))
     return _branches_either(words, parts, each)
@@ -2619,14 +2619,22 @@ def _condition_claims(words, unresolved: Optional[list] = None):
 # (r39k) A host's membership denied: "not on the operational subnet", "isn't one of the user boxes", "outside the
 # enterprise zone" (what follows is read for the class words it names)
 # (r41h, r41m: and "unlike the op hosts", "as opposed to ...": a class named to set the subject apart from it)
+# (r43x: and "beyond the op subnet", only before a subnet or hosts: "beyond user level" is a compromise, no class denied)
 _NOT_A_MEMBER = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:on|in|within|inside|part\s+of|one\s+of|among)\b(?P<rest>[^,;.]{0,40})"
-                           r"|\b(?:outside|" + UNLIKE_WORDS + r")\s+(?:of\s+)?(?P<outside>[^,;.]{0,40})", re.IGNORECASE)
+                           r"|\b(?:outside|" + UNLIKE_WORDS + r"|beyond(?=\s+(?:the\s+)?[\w-]+[\s-]+(?:sub)?(?:net|network|zone|segment|"
+                           r"hosts|box(?:es)?|machines|servers|nodes)\b))\s+(?:of\s+)?(?P<outside>[^,;.]{0,40})", re.IGNORECASE)
 
 
 def classes_denied(text: str) -> set[str]:
     """The classes a text names only to say a host is of none of them ("not on the op subnet"): no class it speaks of."""
     denied = {c for m in _NOT_A_MEMBER.finditer(text) for c in classes_in(m["rest"] or m["outside"] or "")}
     return denied - set(classes_in(_NOT_A_MEMBER.sub(" ", text)))
+
+
+def membership_denied_away(text: str) -> str:
+    """(r43x) A text without the words that deny its host a class ("each box not on the op subnet which shows Scan" ->
+    "each box which shows Scan"): they say which hosts, not whether the order is given (checks.py's polarity)."""
+    return _NOT_A_MEMBER.sub(lambda m: _denial_alone_away(m) if classes_in(m.group(0)) else m.group(0), text)
 
 
 def _denial_alone_away(found: re.Match) -> str:
@@ -2641,10 +2649,42 @@ _HOSTS_EXCEPTED = re.compile(rf"\s*,?\s*\b(?:{EXCEPT_WORDS})\s+(?:the\s+)?{_HOST
                              r"\s*(?:[,.;]|(?=$))", re.IGNORECASE)
 
 
-def _outside_denied(said: str, own, unresolved, named: tuple[str, ...]):
+def _outside_or_claims(said: str, own, unresolved, named: tuple[str, ...], universal: bool = True):
+    """(r43x) The claims of a condition or of what an order acts on, its host placed outside the classes it denies
+    (`_outside_denied`); read otherwise, never a claim on a whole class it denies: "each box outside the op subnet that
+    ..." read with its class word was the op subnet, the opposite of its words (what is left claims less, never that)."""
+    found = _outside_denied(said, own, unresolved, named, universal)
+    if found is not None:
+        return found
+    return _denied_classes_away(claims(said, own, unresolved, named, universal=universal), classes_denied(said))
+
+
+def _denied_classes_away(found, denied: set[str]):
+    """(r43x) Claims without those on a host of a class the text denies, in general ("a host of the op subnet") or each
+    of the class in turn (a universal read over the class): the text says its host is none of them."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
+
+    if not denied or found is None:
+        return found
+    members = {h for c in denied for h in HOST_CLASSES.get(c, ())}
+    if isinstance(found, Atom):
+        on_denied = found.host_class in denied if found.host is None else False
+        return None if on_denied else found
+    if isinstance(found, AllOf) and all(isinstance(p, Atom) and p.host is not None for p in found.parts) \
+            and {p.host for p in found.parts} <= members:
+        return None  # (every host of the denied class, one at a time: the class itself)
+    if isinstance(found, (AllOf, AnyOf)):
+        parts = tuple(p for p in (_denied_classes_away(x, denied) for x in found.parts) if p is not None)
+        return None if not parts else parts[0] if len(parts) == 1 else type(found)(parts)
+    return found
+
+
+def _outside_denied(said: str, own, unresolved, named: tuple[str, ...], universal: bool = True):
     """The claims of a condition that says its host is of none of some classes ("a box with a live exploit, not
     on the op subnet"): what it says of a host in general, said of a host of each other class (read with the class
-    word, the denial claimed the very class it rules out)."""
+    word, the denial claimed the very class it rules out). `universal` as in `claims`: what an order acts on ("restore
+    each box outside the op subnet that shows ...") is some such host; a condition on every one of them, each host of
+    the other classes."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
 
     denied = classes_denied(said)
@@ -2653,15 +2693,27 @@ def _outside_denied(said: str, own, unresolved, named: tuple[str, ...]):
         return None
     rest = re.sub(r"\s*(?:,\s*)?\b(?:and|but)\s*$", "", _NOT_A_MEMBER.sub(_denial_alone_away, said).strip())
     rest = re.sub(r"\b(?:and|but)\s+(?:is|are|sits?)\s*(?=$|,)", "", rest).strip()
-    found = claims(rest, own, unresolved, named)
+    found = claims(rest, own, unresolved, named, universal=universal)
     kept = [c for c in HOST_CLASSES if c not in denied]
     parts = found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()
+    if _every_host_alike(parts):  # ("when every box outside the op subnet shows a scan": each host of the other classes)
+        return _all_of([p for p in parts if any(p.host in HOST_CLASSES[c] for c in kept)])
     if len(parts) == 1 and isinstance(parts[0], Atom) and parts[0].host is None \
             and parts[0].host_class not in (None, "any", *denied):
         return found  # (r41h: "an op box being probed, unlike the ent servers": the class it names, not the one set apart)
     if len(parts) != 1 or not isinstance(parts[0], Atom) or parts[0].host is not None or parts[0].host_class != "any":
         return None  # (only a state said of one host in general is placed; anything else stays as it was read)
     return AnyOf(tuple(replace(parts[0], host_class=c) for c in kept))
+
+
+def _every_host_alike(parts) -> bool:
+    """(r43x) Whether claims are one state said of every host of the network, each by name (a universal read of "every
+    box"): what a denial of membership narrows to the hosts of the other classes."""
+    from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
+
+    if not parts or not all(isinstance(p, Atom) and p.host is not None for p in parts):
+        return False
+    return {p.host for p in parts} >= set(HOSTS) - {"Defender"} and len({replace(p, host=None) for p in parts}) == 1
 
 
 # (r39k) "they" said of the hosts an order acts on: each of them, one at a time ("E0, E1 and E2 need a Remove once

@@ -91,6 +91,31 @@ def says_revision(text: str) -> bool:
     return revision_words(text) is not None
 
 
+# (r43x) A condition that opens a sentence up to its comma ("Once User3 is rooted, ..."), or one that follows the words
+# of revision in their clause ("... no longer holds once it is rooted").
+_OPENING_CONDITION = re.compile(r"(?:^|[.;!?:]\s+)(?:once|when|whenever|if|after|as\s+soon\s+as|while|in\s+case)\b[^.;!?:,]*,"
+                                r"[^.;!?:]*$", re.IGNORECASE)
+_TRAILING_CONDITION = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:once|when|whenever|if|after|as\s+soon\s+as|while)\b", re.IGNORECASE)
+
+
+_FROM_NOW = re.compile(r"\b(?:from|going|henceforth)\b", re.IGNORECASE)
+
+
+def revision_conditioned(text: str) -> bool:
+    """(r43x) Whether the words by which a text revises what its teacher said before stand under a condition of their own
+    ("When Op_Host1 reaches root, my previous note does not apply: ..."): the earlier rule is put aside only where that
+    condition holds, so it is no revision of the whole of it (curation keeps it, and a narrower trigger of the new rule
+    outranks it where both apply). Words of revision inside the condition itself ("if it is no longer compromised, ...")
+    or before it ("From now on, when ...", an opening) are not under it."""
+    found = [m for pattern in _REVISION for m in pattern.finditer(text or "")]
+    # (an opening, "Update: when User3 is rooted, ...", revises all that follows it: no condition of its own; nor is
+    # "from now on", said of the time the rule starts, "restore User1 from now on when it is rooted")
+    if any(not re.search(r"\w", text[:m.start()]) for m in found):
+        return False
+    return any(_OPENING_CONDITION.search(text[:m.start()]) or _TRAILING_CONDITION.match(text[m.end():])
+               for m in found if not _FROM_NOW.search(m.group(0)))
+
+
 # A host in general, or the one the analyst's context is about ("analysed box at root -> rec Restore", "for a host
 # we inspect at root level, ..."): any host.
 _ANY_HOST = re.compile(r"\b(?:" + HOST_AT_HAND + r"|(?:a|an|any|every|each)\s+(?:host|machine|box|server))\b", re.IGNORECASE)

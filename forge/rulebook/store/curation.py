@@ -58,7 +58,7 @@ from forge.rulebook.language.action import MATCHED, RuleAction
 from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
-from forge.rulebook.language.revision import narrowed_in_words, revised_in_words, says_revision
+from forge.rulebook.language.revision import narrowed_in_words, revised_in_words, revision_conditioned, says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
 from forge.rulebook.language.wording import classes_in, hosts_in, read_wording, same_verb, state_words_in, verbs_in
 
@@ -267,7 +267,11 @@ def plan_teachings(
             record = record.with_(corrects=_union(record.corrects, *corrected))
         book.put(record, result)
         _replace_named(book, record.rule_id, teaching.replaces)
-        _supersede_own(book, record.rule_id, teaching.actor, teaching.revises or says_revision(teaching.text or teaching.directive))
+        # (r43x: words of revision under a condition, "once it is rooted, the earlier note no longer holds", revise the
+        # earlier rule only where that condition holds: no revision of the whole, revision.revision_conditioned)
+        said = teaching.text or teaching.directive
+        _supersede_own(book, record.rule_id, teaching.actor,
+                       teaching.revises or says_revision(said) and not revision_conditioned(said))
         _flag_conflicts(book, record.rule_id, teaching.actor)
         outcomes.append(Outcome(record.rule_id, result))
     return book.plan(outcomes)
