@@ -37,9 +37,9 @@ def test_words_of_revision_under_a_condition(text):
 
 
 @pytest.mark.parametrize("text", [
-    "Update: when User2 is rooted, restore it rather than remove it.",
+    "Update: when User2 is rooted, a Restore of it beats a Remove.",
     "Actually, restore Op_Host2 when it is rooted.",
-    "From now on, when Enterprise1 is scanned, decoy it.",
+    "From now on, decoy Enterprise1 whenever a scan hits it.",
     "Restore User4 from now on whenever it is rooted.",
     "If Op_Host0 is no longer compromised, analyse it.",
     "No longer restore Enterprise1; remove the attacker instead.",
@@ -48,7 +48,7 @@ def test_words_of_revision_under_no_condition_of_their_own(text):
     assert not revision_conditioned(text)
 
 
-U1_REMOVE = rule("When User1 is compromised, remove it, not restore it.", "user:kim", {"host": "User1", "compromise": "any"},
+U1_REMOVE = rule("Should User1 be compromised, remove it, not restore it.", "user:kim", {"host": "User1", "compromise": "any"},
                  {"mode": "prefer", "verb": "Remove", "target": "User1", "over": {"verb": "Restore", "target": "User1"}})
 USERS_RESTORE = rule("Restore any compromised user host.", "user:kim", {"class": "User", "compromise": "any"},
                      {"mode": "do", "verb": "Restore", "target": "$matched"})

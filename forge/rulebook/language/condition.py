@@ -40,7 +40,7 @@ from forge.rulebook.language.situation import SOME, Situation, host_statements, 
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import condition_elsewhere
-from forge.rulebook.language.wording import (EXCEPT_WORDS, HOST_AT_HAND, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, sequenced_away, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (EXCEPT_WORDS, HOST_AT_HAND, HOST_NAME, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, sequenced_away, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
@@ -406,7 +406,7 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"desktops?|laptops?|nodes?)\b)", re.IGNORECASE)
 
 
-_HOST_WORD = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
+_HOST_WORD = HOST_NAME  # (the name wording.py reads hosts by)
 # "neither Enterprise0 nor Enterprise1 is compromised"; "Enterprise1 is scanned but Enterprise0 is not"
 _NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>is|are|was|were|gets?|got)\s+"
                       r"(?P<state>[^,;.]+)", re.IGNORECASE)

@@ -407,6 +407,8 @@ _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|d
 # An exception said on its own: "User0 is the exception", "this does not apply to User0", "except for User0" (a host
 # right after it: "except when ..." is a condition), "leave User0 out of it", "exclude User0".
 # (a host in a note's shorthand too: "not E0 though", "except U3 and U4", "OpS0 is the exception")
+# A host by its full name, in any spacing ("User3", "op host 1", "Op_Server0"): the readers below and condition.py's
+HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
 _HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
 _HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + _HOST_SHORT + r")"
               r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + _HOST_SHORT + r"))*)")
@@ -940,7 +942,7 @@ _I_THINK_THAT = re.compile(r"^(?:i|we)\s+(?:now\s+|really\s+|still\s+|also\s+)?(
 # The teacher's confidence, then the order: "Looking back I'm fairly, not completely, sure that whenever ..., I should ..."
 _SURE_THAT = re.compile(r"^(?:[^.;:]*?\s)?(?:i'm|i\s+am|we're|we\s+are)\s+(?:[\w,]+\s+){0,4}?(?<!not\s)(?:sure|certain|convinced|"
                         r"confident)\s+(?:now\s+)?that\s+(?P<rest>.+)$", re.IGNORECASE)
-_HOST_NAME_WORD = r"\b(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)\b"
+_HOST_NAME_WORD = r"\b" + HOST_NAME + r"\b"
 _HOST_LIST_LEAD = re.compile(r"^(?:for|on|to|with)\s+(?:(?:the\s+)?" + _HOST_NAME_WORD + r"(?:\s*,\s*|\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+))+"
                              + _HOST_NAME_WORD + r"\s*[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
 _JUDGED_ORDER = re.compile(r"\b(?:the|my|our|a)\s+(?:\w+\s+){0,2}?(?:call|move|choice|habit|approach|practice|course|option|"
@@ -1643,9 +1645,8 @@ def _states_something(clause: str) -> bool:
     return bool(_STATE_WORDS.search(clause) or _LEVEL_WORDS.search(clause) or _TAKEN_OVER.search(clause))
 
 
-_HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
-_HOST_BEFORE = re.compile(rf"\b{_HOST_NAME}\s*$", re.IGNORECASE)
-_HOST_AFTER = re.compile(rf"\s*(?:(?:and|or|as\s+well\s+as|plus)\s+)?{_HOST_NAME}\b", re.IGNORECASE)
+_HOST_BEFORE = re.compile(rf"\b{HOST_NAME}\s*$", re.IGNORECASE)
+_HOST_AFTER = re.compile(rf"\s*(?:(?:and|or|as\s+well\s+as|plus)\s+)?{HOST_NAME}\b", re.IGNORECASE)
 
 
 # A statement after an order, of how far things have gone on its host: "do not restore User1 yet; it only shows a
@@ -1653,8 +1654,8 @@ _HOST_AFTER = re.compile(rf"\s*(?:(?:and|or|as\s+well\s+as|plus)\s+)?{_HOST_NAME
 # about, in the present, it is the situation the order is given in (the order says nothing of the host once it stands
 # otherwise).
 _TRAILING = re.compile(r"^(?P<order>.+?)(?:\s*[,:]\s*|\s+[\u2013\u2014-]{1,2}\s+)(?P<tail>(?:it|the\s+(?:host|machine|box|server)|the\s+attacker|"
-                       r"red|" + _HOST_NAME + r")\b[^,;:]+)$", re.IGNORECASE)
-_NOW = re.compile(r"^(?:it|the\s+(?:host|machine|box|server)|the\s+attacker|red|" + _HOST_NAME + r")(?:'s|\s+(?:is|are|has|only|just|"
+                       r"red|" + HOST_NAME + r")\b[^,;:]+)$", re.IGNORECASE)
+_NOW = re.compile(r"^(?:it|the\s+(?:host|machine|box|server)|the\s+attacker|red|" + HOST_NAME + r")(?:'s|\s+(?:is|are|has|only|just|"
                   r"merely|still|shows|has\s+only|is\s+only|(?:only|just|merely|still)\s+(?:shows|has|is)))\b", re.IGNORECASE)
 
 # What makes such a statement the bound of the order rather than its reason ("it is the attacker's foothold"): it
@@ -2444,7 +2445,7 @@ _COUNT_RESTATED = re.compile(r"\b(?:most|(?:the|a)\s+majority|the\s+bulk|(?:a\s+
 # (r43m) One of two or more named hosts said with "and" after a word that picks one of them: "whichever of User1 and
 # User2 is compromised", "either of E0 and E1 at user level". Each host by itself, as "User1 or User2" is read; read
 # with its "and", the first host was a bare subject and the state was claimed of the last one only.
-_LISTED_HOST = r"(?:(?:the\s+)?(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)\b|" + _HOST_SHORT + ")"
+_LISTED_HOST = r"(?:(?:the\s+)?" + HOST_NAME + r"\b|" + _HOST_SHORT + ")"
 _ONE_OF_LISTED = re.compile(rf"\b(?P<lead>(?:whichever|either|any|one)\s+of\s+{_LISTED_HOST}(?:\s*,\s*{_LISTED_HOST})*)"
                             rf"\s*,?\s+and\s+(?={_LISTED_HOST})", re.IGNORECASE)
 
@@ -2549,7 +2550,7 @@ _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remo
 # before the order, the move and its window were no condition at all).
 _WINDOW_N = r"(?P<n>\d+|one|two|three|four|five)"
 _WINDOW_MOVE = (r"(?:right\s+|just\s+)?after\s+(?:you|we|i)\s+(?P<verb>restore|remove|analy[sz]e)\s+"
-                rf"(?P<host>{_HOST_NAME})")
+                rf"(?P<host>{HOST_NAME})")
 # (r36m: "within / in / during / over the next N steps" as well as "for the next N steps")
 # (r43m: also after a label's colon, "Lesson: after you analyse E0, ...", and counted in turns)
 _AFTER_FOR_NEXT = re.compile(rf"(?:^|(?<=[.;!?:]\s)){_WINDOW_MOVE}\s*,\s*(?P<order>[^.;:]+?)\s+(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+"
@@ -2572,7 +2573,7 @@ def _unit(found: re.Match) -> str:
 # (r39h) A clause that says a named host does what the clause before it says, "if no other user host shows a compromise, and
 # User0 does, ...": the condition's own part (its state the verb phrase before it), not the order's. Cut at its comma, the
 # condition lost it and was read whole without it.
-_ELLIPSIS = re.compile(rf"\b(?P<phrase>(?:shows?|is|are|has|have|reads?)\s+[^,;.:]*?)\s*,\s*(?P<join>and|but)\s+(?P<host>{_HOST_NAME})\s+"
+_ELLIPSIS = re.compile(rf"\b(?P<phrase>(?:shows?|is|are|has|have|reads?)\s+[^,;.:]*?)\s*,\s*(?P<join>and|but)\s+(?P<host>{HOST_NAME})\s+"
                        r"(?:does|do|is|has)(?:\s+(?:too|as\s+well|so))?\s*(?=[,;.:]|$)", re.IGNORECASE)
 
 
