@@ -4,9 +4,9 @@
 - "but" after a word of every host ("each op box but Op_Host1", "all of them but User3") was no exception: the rule
   fired where the excepted host alone was in the state it asks (`wording._EXCEPTED_ALONE`); and a relative clause
   after such an exception ("every user box but User0 that is rooted") was read of the excepted host, not of the class's
-  other hosts (`wording._excepted_before`, `condition._but_excepted_away`);
+  other hosts (`wording._EXCEPT_BEFORE_WHICH`, r43m's reading kept at the merge);
 - "outside the <class> subnet ..., except <Host>" was read as a state of that very class: the host the text excepts
-  kept the denial of membership unread (`condition._excepted_away` in `_outside_denied`);
+  kept the denial of membership unread (`condition._HOSTS_EXCEPTED` in `_outside_denied`, r43m's kept at the merge);
 - a hurried note's misspelt verb or state word ("remvoe", "exploted", "Privelaged") left its condition without its
   state: the rule fired on a quiet row of the host it names (`spelling.misspellings_mended` in `wording.written_out`).
 - an opening that revises the teacher's earlier note on some hosts ("forget my previous rule about <A> and <B>:") was

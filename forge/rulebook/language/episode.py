@@ -41,7 +41,7 @@ _STEP = r"(?:steps?|turns?)"
 _EPISODE = r"(?:\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:episode|game|run|match))?"
 # ("early", "late" beside a window in numbers: the numbers say which part of the episode they mean)
 # ("prior to step 7 of this game", "from step 13 of the run onwards": the step's episode named)
-_OF_EPISODE = r"(?:\s+of\s+(?:the\s+|this\s+|an?\s+)?(?:episode|game|run|match))?"
+_OF_EPISODE = _EPISODE
 _ADVERB = r"(?:(?:early|late|later)\s*,?\s*)?"
 # ("during the opening 8 turns (turn 8 included)", "..., step 8 inclusive": the bound restated, no condition of its own)
 _INCLUDED = (r"(?:\s*[(,]?\s*(?:(?:steps?|turns?)\s+\d{1,3}\s+(?:included|inclusive|counts|counted)|(?:including|incl\.?)\s+"
@@ -119,6 +119,10 @@ _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECA
      lambda m: EpisodeStep(count_of(m["b"]))),
     (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:last|final|closing)\s+(?P<a>{_N})\s+{_STEP}\s+of\s+(?:the\s+|an?\s+|this\s+)?"
      r"(?:episode|game|run|match)\b",
+     lambda m: EpisodeStep(from_end=count_of(m["a"]))),
+    # "in the episode's last 5 steps", "the game's final four turns": the episode named before them, as after ("the last
+    # 3 steps" alone are the recent ones, history, no window)
+    (rf"\b(?:the\s+|this\s+)?(?:episode|game|run|match)(?:'|\u2019)s\s+(?:last|final|closing)\s+(?P<a>{_N})\s+{_STEP}\b",
      lambda m: EpisodeStep(from_end=count_of(m["a"]))),
     # "step 12 or later", "step 12 and after", "step 12 onwards", "from step 12 on", "step 20+", "at or after step 9"
     (rf"\b{_ADVERB}\(?\s*(?:from\s+|at\s+)?{_STEP}\s+(?P<a>{_AT}){_OF_EPISODE}\s*(?:\+|or\s+(?:later|after|beyond)|and\s+(?:later|after|beyond)|"
