@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterable, Optional
 
 from forge.errors import ForgeError
 
@@ -37,6 +37,13 @@ HOST_CLASSES: dict[str, tuple[str, ...]] = {
     "Enterprise": ("Enterprise0", "Enterprise1", "Enterprise2", "Defender"),
     "Operational": tuple(h for h in HOSTS if h.startswith("Op_")),
 }
+
+
+def hosts_of(names: Iterable[str]) -> set[str]:
+    """The hosts a list of names covers: each class name as its hosts, a host's name as itself."""
+    return {h for n in names for h in (HOST_CLASSES.get(n) or (n,))}
+
+
 # The subnets (the classes above) in the order the red agent crosses them: a rule's "next hop".
 ATTACK_PATH: tuple[str, ...] = ("User", "Enterprise", "Operational")
 # The words a text uses for a class ("a user host", "the op hosts").

@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Optional
 
-from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES
+from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.condition import (ORDER_ENDED, claims, membership_denied_away, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
                                                conditions_not_applied, listed_claims, rule_claims, spoken_facts, subject_of, whole_claims,
@@ -66,10 +66,6 @@ def _says_absence(atom: Atom, negated: bool) -> bool:
     return negated or atom.activity == QUIET_ACTIVITY or atom.compromise == QUIET_COMPROMISE \
         or atom.unchanged_for is not None or atom.newly_compromised is not None \
         or False in (atom.changed, atom.scan_before_exploit)
-
-
-def _hosts_of(names: Iterable[str]) -> set[str]:
-    return {h for n in names for h in (HOST_CLASSES.get(n) or (n,))}
 
 
 def _verb(raw: Any) -> str:
@@ -111,7 +107,7 @@ def _aims_at(target: Optional[str], hosts: set[str]) -> bool:
     """Whether a move's target can be one of `hosts` (a relative target or `$matched` may be any)."""
     if not hosts or target is None or target == MATCHED or target in RELATIVE_TARGETS or target == "any":
         return True
-    return bool(_hosts_of([target]) & hosts)
+    return bool(hosts_of([target]) & hosts)
 
 
 def _holds_everywhere(predicate, action: Optional[dict]) -> bool:
@@ -160,7 +156,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
             continue  # "unless it is User0": the exception, which the except check keeps
         if _fallback_after_the_order(words, condition.text, action):
             continue  # (r42m) "...; if not, <another move>": the branch before failing, whose move the action gives
-        about = _hosts_of(h for h in condition.hosts if h not in words.excepted) | _hosts_of(condition.classes)
+        about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about):
             continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
         if _EVERY_OTHER.search(condition.text):
@@ -173,7 +169,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
     done, banned = _moves(action)
     reachable = set(positive_hosts(predicate))
     for prohibition in words.prohibitions:
-        hosts = _hosts_of([*prohibition.hosts, *prohibition.classes])
+        hosts = hosts_of([*prohibition.hosts, *prohibition.classes])
         verb = prohibition.verb or "any"
         for move_verb, target in done:
             if same_verb(verb, move_verb) or (verb == "any" and prohibition.verb is None):
@@ -275,10 +271,10 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
                     f"action is a \"never\" of {verb}: it inverts the text")
         if forbidden and None not in forbidden and verb != ANY_VERB and not any(same_verb(f, verb) for f in forbidden):
             return f"verb: the action forbids {verb}, but the text forbids {', '.join(sorted(set(forbidden)))}"
-        places = _hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb)
+        places = hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb)
                            for h in (*p.hosts, *p.classes))
         concrete = target in HOSTS or target in HOST_CLASSES
-        if places and (not _aims_at(target, places) or concrete and not _hosts_of([target]) <= places):
+        if places and (not _aims_at(target, places) or concrete and not hosts_of([target]) <= places):
             return (f"inverted: the text forbids {verb if verb != ANY_VERB else 'every action'} on "
                     f"{', '.join(sorted(places))[:60]}, but the action forbids it on {target}")
         if places and target == MATCHED and reachable - places - set(words.excepted):
@@ -293,7 +289,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
             return (f"prefer: the action prefers {verb} {target or ''}".rstrip() + " over itself: it prescribes what it "
                     "disprefers; prefer what the text orders over what it disprefers")
         if done and same_verb(done[0][0], verb) and _concrete(done[0][1]) and _concrete(target) \
-                and _hosts_of([target]) <= _hosts_of([done[0][1]]):
+                and hosts_of([target]) <= hosts_of([done[0][1]]):
             # "prefer Restore User over Restore User0": the preferred move is the dispreferred one and more (User0 is a
             # user host), so it prescribes what it puts aside, whatever the text says
             return (f"prefer: the action prefers {verb} {done[0][1]} over {verb} {target}, but {target} is among "
@@ -558,9 +554,9 @@ def _set_aside(words: Wording, predicate, action: Optional[dict]) -> list[str]:
         if ending is not None and not may_overlap(predicate, ending):
             spans.append(match.group(0))
     done, banned = _moves(action)
-    reached = set(positive_hosts(predicate)) | _hosts_of(t for _, t in done + banned if _concrete(t))
+    reached = set(positive_hosts(predicate)) | hosts_of(t for _, t in done + banned if _concrete(t))
     for match in _SCOPE_NOTE.finditer(words.text):
-        if not _hosts_of([*hosts_in(match.group(0)), *classes_in(match.group(0))]) & reached:
+        if not hosts_of([*hosts_in(match.group(0)), *classes_in(match.group(0))]) & reached:
             spans.append(match.group(0))
     # (r34m: the other host an order is set against, described, "not on the user box that fell first", is another host
     # than the order's whatever class it names)
@@ -673,7 +669,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                 and targets and all(t in HOSTS and t != host for t in targets):
             continue  # "don't reimage User2; reimage User1 ...": the order, kept apart from the prohibition (never on User2)
         if host in _included(words.instruction) and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
-                                                     or any(host in _hosts_of([t]) for t in targets if t in HOST_CLASSES)):
+                                                     or any(host in hosts_of([t]) for t in targets if t in HOST_CLASSES)):
             continue  # "any host in the operational subnet, Op_Server0 included": one of the class the entry names
         if host not in trigger_hosts and host not in targets:
             said = "names" if host in words.hosts else "means by 'it'"
@@ -719,7 +715,7 @@ def _denied_class_asked(words: Wording, predicate, action: Optional[dict]) -> Op
     says the opposite of its words."""
     said = f"{words.situation} {words.instruction}"
     denied = classes_denied(said)
-    members = _hosts_of(denied)
+    members = hosts_of(denied)
     if not denied or set(hosts_in(words.text)) & members:
         return None
     asked = [atom for atom, neg in atoms_of(predicate) if not neg and atom.hosts() and set(atom.hosts()) <= members]
@@ -784,7 +780,7 @@ def _target_off_order(words: Wording, action: Optional[dict]) -> Optional[str]:
     own = _own_moves(action)
     aimed = [t for _, t in own if isinstance(t, str) and t in HOSTS]
     order = words.order
-    named = set(hosts_in(order)) | _hosts_of(classes_in(order))
+    named = set(hosts_in(order)) | hosts_of(classes_in(order))
     if not aimed or not named and not _POINTS_BACK.search(order):
         return None
     allowed = named | _included(words.instruction)
@@ -871,7 +867,7 @@ _OUTSIDE = re.compile(r"\b(?:outside|beyond|other\s+than|apart\s+from|not\s+(?:i
 def _outside_of(lesson: str) -> set[str]:
     """(r41m) The hosts a lesson speaks of as outside a class it names (_OUTSIDE): every host of no such class."""
     outside = {c for m in _OUTSIDE.finditer(lesson) for c in classes_in(m["what"])}
-    return set(HOSTS) - _hosts_of(outside) if outside else set()
+    return set(HOSTS) - hosts_of(outside) if outside else set()
 
 
 def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str]:
@@ -882,7 +878,7 @@ def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str
     lesson = set(words.hosts) | set(words.excepted) | ({words.referent} if words.referent else set())
     if not lesson and not words.classes:
         return None
-    story = set(hosts_in(words.text)) - lesson - _hosts_of(words.classes) - _outside_of(f"{words.situation} {words.instruction}")
+    story = set(hosts_in(words.text)) - lesson - hosts_of(words.classes) - _outside_of(f"{words.situation} {words.instruction}")
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in story:
             return (f"grounding: the entry names {value}, which only the text's story names: the rule is its lesson's "
@@ -959,7 +955,7 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     lesson = f"{words.situation} {words.instruction}"
     # (r37y: the lesson's own relative words, not the story's: "it spread through the rest of the subnet afterwards" in the
     # story lets no order aim at a neighbour of the host the lesson names)
-    allowed = named | _hosts_of(spoken) | (_hosts_of(classes) if _RELATIVE_WORDS.search(lesson) else set()) \
+    allowed = named | hosts_of(spoken) | (hosts_of(classes) if _RELATIVE_WORDS.search(lesson) else set()) \
         | (set(HOSTS) if _EVERY_OTHER.search(text) else set()) \
         | (set(HOSTS) if general and _EVERY_HOST.search(f"{words.situation} {words.instruction}") else set())
     for key, value in _places(when_raw) + _places(action_raw):
@@ -985,7 +981,7 @@ def _kept_out_by_class(condition: str, predicate, action: Optional[dict], about:
         return False
     denied = classes_denied(condition)
     reach = set(positive_hosts(predicate))
-    return bool(denied) and bool(reach) and not reach & _hosts_of(denied) and not (about - _hosts_of(denied))
+    return bool(denied) and bool(reach) and not reach & hosts_of(denied) and not (about - hosts_of(denied))
 
 
 _EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"

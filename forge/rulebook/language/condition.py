@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Optional
 
-from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, hosts_of
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.history_words import denied_moves, history_conditions, without_denied_moves, without_history
 from forge.rulebook.language.judged import (RISK_LINE, RISK_RATED, evidence_away, evidence_tests, file_names_away, judged_facts, rating_away,
@@ -2490,7 +2490,7 @@ def _spared(words) -> tuple[str, ...]:
     """The hosts a rule's words claim nothing of: those it excepts, and a host of a class it names that its order is
     contrasted with ("restore compromised user hosts - not User3 though") where the order names no other host (in "put
     the decoy on User2, not on User3, whenever a user host is scanned" the contrast is the order's, not the condition's)."""
-    members = {h for c in words.classes for h in HOST_CLASSES.get(c, ())}
+    members = hosts_of(words.classes)
     others = set(words.hosts) - set(words.contrasted) - set(words.excepted)
     contrasted = [] if others else [h for h in words.contrasted if h in members]
     return tuple(dict.fromkeys([*words.excepted, *contrasted]))
@@ -2666,7 +2666,7 @@ def _denied_classes_away(found, denied: set[str]):
 
     if not denied or found is None:
         return found
-    members = {h for c in denied for h in HOST_CLASSES.get(c, ())}
+    members = hosts_of(denied)
     if isinstance(found, Atom):
         on_denied = found.host_class in denied if found.host is None else False
         return None if on_denied else found

@@ -96,8 +96,7 @@ def says_revision(text: str) -> bool:
 _OPENING_CONDITION = re.compile(r"(?:^|[.;!?:]\s+)(?:once|when|whenever|if|after|as\s+soon\s+as|while|in\s+case)\b[^.;!?:,]*,"
                                 r"[^.;!?:]*$", re.IGNORECASE)
 _TRAILING_CONDITION = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:once|when|whenever|if|after|as\s+soon\s+as|while)\b", re.IGNORECASE)
-
-
+# "from now on", "going forward", "henceforth": when the rule starts, no condition the revision stands under
 _FROM_NOW = re.compile(r"\b(?:from|going|henceforth)\b", re.IGNORECASE)
 
 
