@@ -127,11 +127,12 @@ FACTS: tuple[Fact, ...] = (
         # ("is already being exploited" says it is exploited now, as "already compromised" does, r34m; and "already
         # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g; "already at user level", "already root", "already being scanned", r41m)
         # (r42m: nor "no exploit running", "a shell running": what is under way now, not a run of steps)
+        # (r44m: nor "an exploit still running", "a scan still running": the activity under way now, its row's)
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
-        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
-        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
+        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)(?<!\bexploit\sstill\s)(?<!\bscan\sstill\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
@@ -200,8 +201,9 @@ FACTS: tuple[Fact, ...] = (
 
 
 def condition_of(text: str) -> str:
-    """The part of a rule's text that says when it applies (see the module docstring)."""
-    words = read_wording(text)
+    """The part of a rule's text that says when it applies (see the module docstring); (r44m) not a later case it only
+    keeps another move for (`narrower_cases_away`)."""
+    words = read_wording(narrower_cases_away(text))
     if words.conditions:
         return "; ".join(c.text for c in words.conditions)
     if words.instruction:
@@ -369,6 +371,10 @@ _NONE_OF = re.compile(r"\b(?:no|none\s+of\s+the|not\s+(?:a\s+single|any|one)(?:\
 # inside a list of hosts ("User1 and User2 are compromised" share their state).
 _NOTHING_ELSE_GOING_ON = r"nothing\s+else\s+(?:is\s+)?(?:going\s+on|happening)\b"
 _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|the|a|an|any|\w+\d)\b)|"
+                          # (r44m) and before one said without its subject, "U1 scanned, unless already owned": that
+                          # host's state denied, as "unless it is already owned" (read in one clause, the scan was lost)
+                          r"(?=\bunless\s+(?:already\s+|yet\s+)?(?:owned|compromised|rooted|exploited|hacked|pwned|breached|"
+                          r"infected|privileged|at\s+root)\b)|"
                           # "U4 Unknown, nothing else going on": a clause about every other host
                           r"(?:\band\s+|,\s*)(?=" + _NOTHING_ELSE_GOING_ON + r")|"
                           # "user hosts are scanned and none of them is compromised": a clause about all of the class
@@ -1691,7 +1697,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly held
-    say says saying owns owning""".split())
+    say says saying owns owning table row rows""".split())  # (r44m: "a scan in its table": its row, as ever)
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
@@ -1784,6 +1790,7 @@ def complete_claims(text: str, found) -> bool:
     """Whether `claims` read the whole of a rule's conditions: every negation placed, no word it does not account
     for, and no kind of fact it cannot judge (history, rewards, ...). Judged on claims that are not the whole of
     the condition, a rule would be wider than its text."""
+    text = narrower_cases_away(text)  # (r44m: a later case that only picks another move is none of its conditions)
     words = read_wording(text)
     unresolved: list = []
     _condition_claims(words, unresolved)
@@ -2365,6 +2372,69 @@ def conceded_away(text: str) -> str:
     return _CONCESSION.sub(" ", text or "")
 
 
+# (r44m) Another move kept for a narrower case of the note's own: after the note's order, a later clause that names
+# another move for when more holds of the same host, "...; if it is at root by now, Restore it instead", "..., a Restore
+# only once it is rooted", "...; Analyse if a decoy is on it already", "...; if the last Remove failed, a Restore". The
+# note applies wherever its first case holds (the later case only changes which move, within it, or is what that case
+# already denies), so the later case is no condition of the note: read as one, "compromised and at root" or a history no
+# context states left the note silent where its first case held.
+_MOVE = r"(?:remov\w*|restor\w*|analy[sz]\w*|(?:a\s+)?decoy\w*|monitor\w*)"
+_MOVE_OBJECT = r"(?:\s+(?:it|them|there|that\s+(?:host|box|machine|server)|\w+\d))?"
+_NARROWER_CASE = re.compile(
+    # "<move> only if/once/when <case>": the move is kept for that case alone
+    rf"[,;]\s*(?:and\s+|but\s+)?(?:an?\s+)?{_MOVE}{_MOVE_OBJECT}\s+only\s+(?:if|once|when|after)\s+(?P<only>[^,;.]+)|"
+    # "if <case>, ... <move> ... instead": the other move, in that case, in place of the note's own
+    rf";\s*(?:but\s+)?if\s+(?P<instead>[^,;.]+),(?=[^;.]*\b{_MOVE})[^;.]*?\binstead\b|"
+    # "if <case>, a <move>" / "<move> if <case>": a case of what was done before (checked below: no state of its own)
+    rf"[,;]\s*(?:but\s+)?if\s+(?P<done>[^,;.]+),\s+(?:an?\s+)?{_MOVE}{_MOVE_OBJECT}\s*(?=[;.]|$)|"
+    rf"[,;]\s*(?:but\s+)?(?:an?\s+)?{_MOVE}{_MOVE_OBJECT}\s+if\s+(?P<after>[^,;.]+?)\s*(?=[,;.]|$)|"
+    # "..., then a Restore of it in case the Remove did not work": what a later move of the order is there for
+    rf"\b{_MOVE}(?:\s+of)?{_MOVE_OBJECT}(?P<cut>\s+in\s+case\s+(?P<incase>[^,;.]+))",
+    re.IGNORECASE)
+
+
+def narrower_cases_away(text: str) -> str:
+    """(r44m) The text without the later cases it keeps another move for (`_NARROWER_CASE`): only where an order and a
+    condition come before them (the note's first case), the later case names no host but the note's own ("it", "there",
+    the host the note names), and a case of what was done ("if a decoy is on it already") states nothing of a host's
+    state. Without a first case before it, a clause's condition is the note's own and stays."""
+    text = text or ""
+    found = [m for m in _NARROWER_CASE.finditer(text) if _narrower_case(text, m)]
+    for m in reversed(found):
+        start = m.start("cut") if m["cut"] is not None else m.start()  # (the move stays; what it is there for goes)
+        text = f"{text[:start]}{text[m.end():]}"
+    return text
+
+
+def _narrower_case(text: str, found: re.Match) -> bool:
+    before = text[:found.start("cut") if found["cut"] is not None else found.start()]
+    case = found["only"] or found["instead"] or found["done"] or found["after"] or found["incase"] or ""
+    named = set(hosts_in(text[found.start():found.end()]))
+    words = read_wording(before)
+    if not words.conditions or not verbs_in(before) or named - set(hosts_in(before)) or classes_in(case):
+        return False
+    if len(set(hosts_in(before))) > 1 and not named:
+        return False  # ("it" of which host?)
+    # a case of what was done before, on the host ("the last Remove failed", "a decoy is on it already")
+    done = bool(facts_needed(case) & {"history", "action outcome"}) and not _STATE_SPOKEN.search(case)
+    if done or found["done"] is not None or found["after"] is not None or found["incase"] is not None:
+        return done
+    # a state: only one within the first case ("..., once it is owned: ...; if it is at root, ... instead": root is owned)
+    # or one the first case denies ("..., not rooted -> ..., a Restore only once it is rooted"); another state is a
+    # case of its own, beside the first ("if it is only scanned, ...; if it is exploited, ... instead": either)
+    return _within_case(rule_claims(before), claims(case, subject_of(read_wording(text))))
+
+
+def _within_case(first, later) -> bool:
+    """(r44m) Whether a later case's claims hold only within a first case's, or are what that case denies."""
+    from forge.rulebook.language.predicate import AllOf, Not, implies  # lazy: as in `claims`
+
+    if first is None or later is None:
+        return False
+    parts = first.parts if isinstance(first, AllOf) else (first,)
+    return implies(later, first) or any(isinstance(p, Not) and p.part == later for p in parts)
+
+
 def conceded_hosts(text: str) -> frozenset[str]:
     """The hosts a text names only in a concession ("restore Enterprise2, even while Op_Server0 is under attack"), or in
     the attacker's move the order forestalls ("... before the attacker reaches Enterprise1"): what the order holds
@@ -2394,7 +2464,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     where User0 is shown). Nothing is claimed of a host the text excepts."""
     from forge.rulebook.language.predicate import AllOf, Atom  # lazy: as in `claims`
 
-    words = read_wording(ended_away(conceded_away(text)))
+    words = read_wording(ended_away(conceded_away(narrower_cases_away(text))))
     subject = subject_of(words)
     found = _condition_claims(words)
     spared = _spared(words)
@@ -3031,6 +3101,7 @@ def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
     decoy on it" cut to the story's first sentence, which names Enterprise1 and nothing of its state)."""
     if not text or " ".join(text.split()) == " ".join((directive or "").split()):
         return ()
+    text, directive = narrower_cases_away(text), narrower_cases_away(directive)  # (r44m: on both sides alike)
     words = read_wording(text)
     stated = [c.text for c in words.conditions] + list(conditions_left_out(text))
     kept = " ".join((directive or "").split()).lower()
@@ -3311,7 +3382,7 @@ def text_facts(text: str) -> frozenset[str]:
     predicate that states none of them (no history atom for history) leaves them unjudged. (r39g) Not the kinds only
     the words of what the step's analyses report speak of (a rating the step's analyses give the host): the gate
     judges that itself (judged.py), and read as an alert priority it held the rule silent where the rating was so."""
-    return frozenset(kind for said, kinds in spoken_facts(read_wording(text))
+    return frozenset(kind for said, kinds in spoken_facts(read_wording(narrower_cases_away(text)))
                      for kind in kinds - (facts_needed(said) - facts_needed(evidence_away(said))))
 
 

@@ -229,6 +229,12 @@ def _field(cell: str, values: dict[str, str], label: str) -> Optional[str]:
 _LIST_JOINER = re.compile(r"^[\s,&/]*(?:(?:and|or|as well as|plus)\b[\s,]*)?$", re.IGNORECASE)
 
 
+# (r44m) After the state of one host and a joiner, a state put on the next host by a preposition: "..., an exploit (running)
+# on", "and a scan seen at", "+ exploit against" (what follows is the next host's name).
+_STATE_ON_NEXT = re.compile(r"(?:,|&|\+|\b(?:and|plus|while|with)\b)\s*(?P<state>(?:(?:an?|some)\s+)?[\w-]+(?:\s+(?:running|seen|showing|"
+                            r"in\s+progress|under\s*way|going\s+on|landing|landed))?)\s+(?:on|at|against|hitting)\s*$", re.IGNORECASE)
+
+
 # A negation within a few words before a state word negates that word ("is not being scanned", "nothing on it is
 # compromised", "shows no exploit"); "only" before an activity word says there is nothing more ("only shows a scan").
 _NEGATION_BEFORE = re.compile(r"(?:\b(?:not|no|never|without|nor|neither|nothing|none)|n['\u2019]t)(?:\s+\w+){0,4}\s*$",
@@ -380,6 +386,12 @@ def host_statements(clause: str) -> list[tuple[str, State, Negated]]:
             before, state = (lead, lead_state) if i == 0 else (pieces[i - 1], states[i - 1])
             found[i] = found[i - 1] if i and _LIST_JOINER.match(before) else state
     else:
+        for i in range(len(hosts) - 1):
+            # (r44m) "Op_Server0 clean and an exploit running on Enterprise2", host first: the state said after the joiner,
+            # right before the next host with a word that puts it on that host, is that host's, not the one before it
+            tail = _STATE_ON_NEXT.search(pieces[i])
+            if tail and states[i + 1] == none and _stated(tail["state"]) != none:
+                states[i], states[i + 1] = _stated(pieces[i][:tail.start()]), _stated(tail["state"])
         for i in reversed(range(len(hosts))):  # host first: each host takes what follows it, a list its last member's
             following = found[i + 1] if i + 1 < len(hosts) else none
             found[i] = states[i] if states[i] != none else following if _LIST_JOINER.match(pieces[i]) else none

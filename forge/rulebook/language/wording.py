@@ -734,7 +734,7 @@ _AT_HAND_PARTICIPLE = r"(?:being\s+(?:analy[sz]ed|inspected|examined)|under\s+(?
 _ANALYSED_HOST = re.compile(r"\b(?:analy[sz]ed|inspected|examined)(?=\s+(?:host|box|machine|server|node)\b)|"
                             r"(?<=host\s)" + _AT_HAND_PARTICIPLE + r"|(?<=box\s)" + _AT_HAND_PARTICIPLE + r"|"
                             r"(?<=machine\s)" + _AT_HAND_PARTICIPLE + r"|(?<=server\s)" + _AT_HAND_PARTICIPLE, re.IGNORECASE)
-_SUBJECT_AT_HAND = re.compile(r"\b(?P<noun>host|box|machine|server|system|node)\s+(?:that\s+)?(?:you|we)(?:\s+are|'re)?\s+(?:"
+_SUBJECT_AT_HAND = re.compile(r"\b(?P<noun>host|box|machine|server|system|node)\s+(?:that\s+)?(?:you|we|i)(?:\s+are|'re|\s+am|'m)?\s+(?:"
                               + "|".join(pattern for _, pattern in _VERB_FORMS) + r")", re.IGNORECASE)
 
 
@@ -1138,7 +1138,8 @@ _AT_HAND_HEADING = re.compile(r"^(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s
 # analyse", "an analysed box", "the machine being examined". Any host: the one whose record the context is.
 HOST_AT_HAND = (r"(?:(?:the|a|an|any|each|every)\s+)?(?:(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server|node)|"
                 r"(?:host|box|machine|server|node)\s+(?:under\s+(?:analysis|inspection|examination)|being\s+(?:analy[sz]ed|"
-                r"inspected|examined)|(?:that\s+)?(?:you|we)\s+(?:(?:are|were)\s+)?(?:analy[sz]|inspect|examin)\w*))")
+                r"inspected|examined)|(?:that\s+)?(?:you|we|i)\s+(?:(?:are|were|am|was)\s+)?(?:analy[sz]|inspect|examin)\w*))")
+# (r44m: and the teacher's own, "the host I analyse": the host at hand as well, not one a story before it names)
 # (a heading that opens with it: "analysed box at Unknown", "inspected machine, root level")
 _AT_HAND_START = re.compile(r"^\s*" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
@@ -2704,6 +2705,18 @@ _FOOTNOTE_REF = re.compile(r"(?<=[\w.!?;:)])(?P<mark>\*{1,3}|\u2020|\u2021)(?=[\
 _EMPHASIS_OPENED = re.compile(r"(?:^|(?<=[\s(]))\*+\w")
 
 
+# (r44m) An example set in parentheses inside a sentence, "op box owned (e.g. OpH1 in seed 3) -> ...", "(for instance
+# User2, last run)": the host and run it tells of are the example's, no condition or scope of the rule. Left, its "e.g."
+# ended the sentence there and its last words were read as the note's situation.
+_EXAMPLE_ASIDE = re.compile(r"\s*\(\s*(?:e\.\s?g\.|eg\b|for\s+(?:example|instance)\b|as\s+in\s+(?:seed|run|episode|game)\b)[^()]*\)",
+                            re.IGNORECASE)
+
+
+def example_aside_away(text: str) -> str:
+    """(r44m) The text without an example it sets in parentheses (`_EXAMPLE_ASIDE`)."""
+    return _EXAMPLE_ASIDE.sub("", text or "")
+
+
 def _footnotes_said(text: str) -> str:
     """`text` with its footnote (_FOOTNOTE_REF) said as a sentence of its own after what it marks, its marks gone; any
     other text as it stands."""
@@ -2721,14 +2734,21 @@ def _footnotes_said(text: str) -> str:
 _REVISION_LABEL = re.compile(r"^\s*(?:update[ds]?|correction|revision|revised(?:\s+(?:rule|note))?|amendment|amended(?:\s+(?:rule|note))?|"
                              r"edit|change|new\s+(?:rule|note|version))\s*:\s*", re.IGNORECASE)
 
+# (r44m) Likewise a lead that sets the note beside another teacher's or an earlier note, before a colon: "User4 is another
+# case than the User2 note:", "Unlike my earlier rule on User1:", "Not the same case as dana's lesson:". It
+# tells which note this is not, no situation of this one (read as one, a host it named there was a condition).
+_OTHER_NOTE_LEAD = re.compile(r"^\s*(?:[^:.;]{0,60}?\b(?:is|are|'s)\s+(?:a\s+|an\s+)?(?:different|separate|another|other)\s+"
+                              r"(?:story|case|matter|thing|situation)\s+(?:from|than|to)|unlike|not\s+the\s+same\s+(?:case|story|thing)\s+as)"
+                              r"\s+[^:.;]{0,60}?\b(?:note|rule|lesson|advice|tip)s?\s*:\s*", re.IGNORECASE)
+
 
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(_footnotes_said(text))).split())))))))))
-    flat = _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat)))
+                               _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text)))).split())))))))))
+    flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = _conditions(instruction, situation)
