@@ -75,7 +75,10 @@ def test_a_rest_taken_from_the_story_does_not_cover_the_history_of_the_lesson():
             "User2.")
     problem = text_problem(text, {"host": "User2"}, {"mode": "do", "verb": "Analyse", "target": "User2"},
                            "went back unknown restored again")
-    assert problem is not None and problem.startswith("history:")
+    # (r44h: "right after I restore User2", in the present, is now read as the lesson's condition, so the check that
+    # refuses the bare predicate is `bare`, which names that condition; it was `history`, on the unread words alone)
+    assert problem is not None and problem.startswith(("history:", "bare:"))
+    assert "history:" in problem or "Right after I restore User2" in problem
 
 
 def test_a_rest_that_states_the_history_still_covers_it():

@@ -1069,6 +1069,19 @@ def _same_host_of_class(part, clause: str):
     return AnyOf(tuple(AllOf((part.on(h), Atom(host=h, **state))) for h in part.hosts()))
 
 
+def _same_class_host_again(before: list, condition: str, classes: list):
+    """(r44h) The claims of a condition whose "it" is the host of the one class the condition before it is about (that
+    condition claimed as one atom on the class): both on that same host, each host of the class in turn
+    (`_same_host_of_class`); None where the condition is no such thing."""
+    from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
+
+    if len(classes) != 1 or len(before) != 1 or not isinstance(before[0], Atom) or before[0].host_class != classes[0] \
+            or not _LONE_IT.search(condition) or hosts_in(condition) or classes_in(condition):
+        return None
+    # ("it still shows <state>" is its state now, as `_their_class` reads it)
+    return _same_host_of_class(before[0], re.sub(r"\bit\s+still\s+(?=shows?\b)", "it ", condition, flags=re.IGNORECASE))
+
+
 # A clause whose plural verb or "both" says its state is shared by every subject before it: "... and a user host are
 # (both) compromised".
 _SHARED = re.compile(r"^[^,;:.]*?\b(?:are|were|have\s+been|both|each|all)\b", re.IGNORECASE)
@@ -1140,6 +1153,10 @@ def _their_class(clause: str, named_class: Optional[str]) -> str:
         return clause
     # "every user host should be restored as soon as it is compromised": "it" is a host of the class (the sentence
     # names no host of its own)
+    # (r44h: "it still shows <state>" is its state now, as said of a named host's "it" (`FACTS`' history words); written
+    # of the class, its "still" marked history the reading could not place, and the clause was dropped from a reading
+    # still taken as whole: "once you reimage an op box, when it still shows some compromise, ..." held at any state)
+    clause = re.sub(r"\bit\s+still\s+(?=shows?\b)", "it ", clause, flags=re.IGNORECASE)
     clause = re.sub(r"\bit\b(?!\s+(?:is|was)\s+(?:not\s+)?(?:clear|likely|possible|unclear|true|worth|better|best|time)\b)",
                     f"a {_CLASS_WORD[named_class][:-1]}", clause, flags=re.IGNORECASE)
     return _THEM.sub(lambda m: f"{m['q'] or m['one']} of the {_CLASS_WORD[named_class]}" if m["q"] or m["one"]
@@ -1688,7 +1705,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     activity active suspicious alert alerts sign signs attacker attackers red access rights foothold footholds owned infected
     breached breach hacked pwned infiltrated taken over under attack attacked probed probing recon reconnaissance
     exploitation escalation impact lateral movement phase stage way underway ongoing going happening started begun initial
-    status state unknown system going on shows anything everything anywhere at least long right away first until till
+    status state unknown system going on shows anything everything anywhere somewhere at least long right away first until till
     before intrusion infection hit popped session shell reverse lands landed land gets got into alarm alarms anomaly
     anomalous noisy raises raised fires fired look looks looking signs reach reaches reached attack both either they
     them also too well you see sees saw seen notice notices noticed spot spots spotted find finds found detect detects
@@ -1701,7 +1718,9 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
-# it, "while Enterprise2 is held")
+# it, "while Enterprise2 is held"; r44h: "somewhere", as "anywhere": some host, which `_GENERAL_SUBJECT` reads, "probed
+# somewhere while no box anywhere is held"; left unplaced, the reading was partial and its denial of any compromise one no
+# row showed false, so the rule fired where the other hosts were not shown)
 
 
 # Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
@@ -2655,6 +2674,13 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         own = named[0] if len(named) == 1 and not sentence_classes else \
             (len(named) > 1 and not sentence_classes and _named_before_it(sentence, condition.text, named)) or \
             (named and not classes_in(upto) and _named_before_it(sentence, condition.text, named)) or subject
+        # (r44h) "it" after a condition on a host of the one class the sentence names ("right after you remove a user
+        # box, when it still shows any compromise, ..."): that same host in both, not any two hosts of the class
+        joined = _same_class_host_again(each[-1] if each else [], condition.text, sentence_classes) if not named else None
+        if joined is not None:
+            each[-1] = [joined]
+            each.append([])
+            continue
         # "restore user hosts as soon as they are compromised": "they" are the one class the sentence names
         said = _their_class(condition.text, sentence_classes[0]) if not named and len(sentence_classes) == 1 \
             else condition.text
@@ -2865,8 +2891,24 @@ def _branches_either(words, heading: list, each: list[list]):
                   and not any(i in group for group in groups) for p in each[i]]
         cases = [[p for i in group for p in each[i]] for group in groups]
         cases = cases[:1] + [_within_first_case(cases[0], case) for case in cases[1:]]
-        return _all_of(heading + shared + [AnyOf(tuple(_all_of(case) for case in cases))])
+        either = AnyOf(tuple(_all_of(case) for case in cases))
+        return _all_of(heading + shared + [either] + _cases_not_applied(found[1], each, either))
     return _all_of(heading + [p for found in each for p in found])
+
+
+def _cases_not_applied(closed: list[int], each: list[list], either) -> list:
+    """(r44h) The denials of the cases a text says it does not apply in, where such a case can hold with the ones it
+    orders in ("once Enterprise0 is exploited, pull the attacker off it. Should it have reached admin level, ignore
+    this advice": exploited at admin level is no case of it). A case that cannot hold with them is denied already by
+    what they ask ("...; if just one is, this list says nothing"); one whose words are not read is left as it was."""
+    from forge.rulebook.language.predicate import Not, may_overlap  # lazy: as in `claims`
+
+    denied = []
+    for i in closed:
+        case = _all_of(each[i]) if each[i] else None
+        if case is not None and may_overlap(either, case):
+            denied.append(Not(case))
+    return denied
 
 
 def _within_first_case(first: list, later: list) -> list:

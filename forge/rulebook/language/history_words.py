@@ -80,7 +80,7 @@ _CHANGED_AFTER = _any(r"\b(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|chan
                       r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
 _ACTED = _any(
     rf"\b(?:after|following|since|once)\s+(?:(?:we|you|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
-    rf"(?:(?:a|an|the|our|my|one|your)\s+)?(?:been\s+)?{_DONE}",
+    rf"(?:(?:a|an|the|our|my|one|your)\s+(?:own\s+)?)?(?:been\s+)?{_DONE}",
     rf"\b(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+|already\s+)*{_DONE}(?:(?<=ed)|(?<=lt))\b",  # past: "we removed it"
     rf"\b(?:it|that\s+host|the\s+host)\s+(?:was|has\s+been|had\s+been)\s+(?:just\s+|already\s+)?{_DONE}",
     # a note's bare participle with its time: "U2 removed within the last 2 steps", "User1 restored in the past 3 turns"

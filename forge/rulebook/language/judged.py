@@ -28,7 +28,7 @@ from forge.env.catalog import HOSTS
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, count_of, episode_claims
 from forge.rulebook.language.predicate import matched_hosts, truth
 from forge.rulebook.language.situation import Situation
-from forge.rulebook.language.wording import hosts_in
+from forge.rulebook.language.wording import HOST_NAME, HOST_SHORT, hosts_in
 
 
 # Evidence said under a negation ("with no reverse shell") or as the analyst's verdict ("rate the risk high") is not
@@ -366,6 +366,47 @@ def evidence_tests(condition: str, of=None) -> list[EvidenceTest]:
     return found
 
 
+# -- a host said to be still quiet ------------------------------------------------------------------------------------
+
+# (r44h) "as long as Enterprise0 still looks quiet", "while User3 is still clean", "OpS0 still untouched": the host quiet now
+# and as it was a step ago. The claims read the state now; "still" says it has not changed, which a context refutes where
+# it names the host among those that changed (the changed-hosts line, or a last recorded state that was not quiet). Read
+# as the state now alone, the rule fired on a host the attacker had just reached and left.
+_STILL_QUIET = re.compile(rf"\b(?P<host>{HOST_NAME}|{HOST_SHORT})\s+(?:(?:is|are|remains?|stays?)\s+)?still\s+"
+                          r"(?:(?:shows?|showing|reads?|looks?|is|sits?(?:\s+at)?|at)\s+)?"
+                          r"(?:nothing(?:\s+at\s+all)?|clean|quiet|untouched|uncompromised|idle|no\s+(?:activity|compromise|alerts?)|"
+                          r"activity\s+none(?:\s*,?\s*compromised\s+no)?|none\s*/\s*no)\b", re.IGNORECASE)
+_CHANGED_LINE = re.compile(r"^.*\bHosts\s+changed\s+since\s+the\s+last\s+step:\s*(?P<hosts>.*)$", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class StillQuiet(Judged):
+    """`host` quiet as it was at the last step: false where the context says it changed since (the changed-hosts line
+    names it, or its last recorded state was not quiet); else not refuted, the claims judging its state now."""
+
+    host: str = ""
+
+    def value(self, text: str, situation: Situation) -> Optional[bool]:
+        changed = _CHANGED_LINE.search(text or "")
+        if changed and self.host in hosts_in(re.sub(r"\([^)]*\)", " ", changed["hosts"])):
+            return False
+        past = situation.history.past(self.host) if situation.history is not None else None
+        if past and (past[-1][1], past[-1][2]) != ("None", "No"):
+            return False
+        return True
+
+
+def still_tests(condition: str) -> list[StillQuiet]:
+    """The hosts a condition says are still quiet (`_STILL_QUIET`), each a `StillQuiet` (a host the catalogue cannot
+    name is left out)."""
+    found = []
+    for m in _STILL_QUIET.finditer(condition or ""):
+        named = hosts_in(m["host"])
+        if len(named) == 1:
+            found.append(StillQuiet("history", named[0]))
+    return found
+
+
 def judged_in(condition: str, order: str = "", of=None) -> tuple[Judged, ...]:
     """Every condition of these kinds a rule states in `condition`; a window of steps, and evidence, also from `order`,
     the order's sentence, where the condition states none. `of`: the rule's predicate, whose hosts evidence said of no
@@ -374,4 +415,5 @@ def judged_in(condition: str, order: str = "", of=None) -> tuple[Judged, ...]:
     # (a condition cut short keeps its evidence in the order's sentence: "If X and no analysis this step names
     # User4, choose ..."; not a rating there, which is the order's answer)
     found += evidence_tests(condition, of) or [t for t in evidence_tests(order, of) if t.kind != "risk"]
+    found += still_tests(condition)
     return tuple(dict.fromkeys(found))

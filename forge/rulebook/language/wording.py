@@ -326,7 +326,10 @@ _PAST_EPISODE = (r"\s+(?:one|a|an|that|some|another|my|our|(?:an|the|my|our)\s+(
 # (r41m: "once more than three hosts are held" is a condition, its "more" the count's; "once more" alone is "again")
 # The defender's own move, just made and told in the past ("we removed", "you had restored"): what a history
 # condition on the defender's moves reads, as a condition marker (r42m) and as an order's leading clause (r42h).
-_DEFENDER_MOVED = r"(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+)*(?:remov|restor|re-?imag|analy[sz])\w*ed\b"
+# (r44h: or in the present, as a habit is said, "just after you reimage User3, ...": the same condition on the
+# defender's last move; left unread, the clause was lost and the rule held at any step its state did)
+_DEFENDER_MOVED = (r"(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+)*(?:(?:remov|restor|re-?imag|analy[sz])\w*ed|"
+                   r"(?:remove|restore|re-?image|analy[sz]e)s?)\b")
 _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
                      r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
@@ -345,7 +348,7 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # Restore of it": a history condition (history_words reads it), left unread the rule held at any step
                      # (where a clause opens: "a box still held after we restored it" is a relative clause's)
                      r"(?<![\w-]\s)(?:(?:right|just|immediately|directly)\s+)?(?:after|following)(?=\s+(?:" + _DEFENDER_MOVED + r"|"
-                     r"(?:a|an|the|our|my|your)\s+"
+                     r"(?:a|an|the|our|my|your)\s+(?:own\s+)?"
                      r"(?:remove|restore|re-?image|analy[sz]e|analysis)\s+(?:of|on)\s+(?:it|\w+\d|defender)\b))|"
                      r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
@@ -410,6 +413,7 @@ _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|d
 # A host by its full name, in any spacing ("User3", "op host 1", "Op_Server0"): the readers below and condition.py's
 HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
 _HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
+HOST_SHORT = _HOST_SHORT  # (a host in a note's shorthand, for judged.py's readers)
 _HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + _HOST_SHORT + r")"
               r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + _HOST_SHORT + r"))*)")
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
@@ -1438,8 +1442,12 @@ def _reason_before(opening: str, rest: str) -> bool:
 
 # (r32h) The defender's own move said as the time of a state, "Ent1 still held after I restored it", "User4 back at User
 # since I restored it": the history of a situation (history_words reads it), no story told in the first person.
-_MOVE_SINCE = re.compile(r"\b(?:after|since|once)\s+(?:i|we)\s+(?:had\s+|have\s+|just\s+|already\s+)?"
-                         r"(?:removed|restored|reimaged|analy[sz]ed|cleaned|wiped)\b(?:\s+(?:it|them|\w+\d|defender)\b)?",
+# (r44h: or by its noun, "User4 at Unknown just after my own Restore of it: ...": read as the teacher's view for its
+# "our", the situation was dropped and the order held in every state)
+_MOVE_SINCE = re.compile(r"\b(?:after|since|once)\s+(?:(?:i|we)\s+(?:had\s+|have\s+|just\s+|already\s+)?"
+                         r"(?:removed|restored|reimaged|analy[sz]ed|cleaned|wiped)\b(?:\s+(?:it|them|\w+\d|defender)\b)?|"
+                         r"(?:our|my)\s+(?:own\s+|last\s+)?(?:remove|restore|re-?image|analy[sz]e|analysis)\s+(?:of|on)\s+"
+                         r"(?:it|them|\w+\d|defender)\b)",
                          re.IGNORECASE)
 
 
@@ -1560,10 +1568,15 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
         # explains, and is left out).
         for part in parts[:first]:
-            head = _opening(part)[0] or part
+            head, said = _opening(part)
+            # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
+            # situation itself: the one it is about follows the colon (left out, the order held in every state)
+            head = said.strip() if head and verbs_in(head) and not _states_something(head) and not hosts_in(head) \
+                and _states_something(said) and not gives_order(said) else head or part
             # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
             # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
-            if not _STORY.search(head) and not _EXPLANATION_LEAD.match(head) and _states_something(head) \
+            # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
+            if not _STORY.search(_MOVE_SINCE.sub("", head)) and not _EXPLANATION_LEAD.match(head) and _states_something(head) \
                     and not _TOLD_OF_IT.search(head):
                 situation = head
                 break
@@ -1716,10 +1729,19 @@ def _first_person_move(clause: str) -> Optional[int]:
     """Where the teacher's own move (_FIRST_PERSON_MOVE), or the move a plural subject is given (_GIVEN_TO_MANY), opens
     the main clause of `clause` once a state is stated before it; None if neither does."""
     move = _FIRST_PERSON_MOVE.search(clause) or _GIVEN_TO_MANY.search(clause)
+    # (r44h: the clause may open with the defender's own earlier move, "just after we reimage Op_Host1 we analyse it": its
+    # history is the state, and the teacher's move after it opens the main clause)
+    if move is not None and move.start() == 0 and _MOVE_BEFORE.match(clause):
+        move = next((m for m in _FIRST_PERSON_MOVE.finditer(clause) if m.start() > 0), None)
     # (the state may be the clause's first words, after the "showing" that opened it: "hosts showing a scan get ...")
-    if move is None or not (_STATED_BEFORE.search(clause[:move.start()]) or _STATE_WORDS.search(clause[:move.start()])):
+    if move is None or not (_STATED_BEFORE.search(clause[:move.start()]) or _STATE_WORDS.search(clause[:move.start()])
+                            or _MOVE_BEFORE.match(clause[:move.start()])):
         return None
     return move.start()
+
+
+# (the clause opens with the move, its "after" the condition's marker)
+_MOVE_BEFORE = re.compile(r"^\s*" + _DEFENDER_MOVED, re.IGNORECASE)
 
 
 # How long a state held, said between commas after it: part of the condition, not its end.
