@@ -2674,8 +2674,8 @@ def _condition_claims(words, unresolved: Optional[list] = None):
         own = named[0] if len(named) == 1 and not sentence_classes else \
             (len(named) > 1 and not sentence_classes and _named_before_it(sentence, condition.text, named)) or \
             (named and not classes_in(upto) and _named_before_it(sentence, condition.text, named)) or subject
-        # (r44h) "it" after a condition on a host of the one class the sentence names ("right after you remove a user
-        # box, when it still shows any compromise, ..."): that same host in both, not any two hosts of the class
+        # (r44h) "it" after a condition on a host of the one class the sentence names (a reimage of some op box, then
+        # "if it is owned again", ...): that same host in both, not any two hosts of the class
         joined = _same_class_host_again(each[-1] if each else [], condition.text, sentence_classes) if not named else None
         if joined is not None:
             each[-1] = [joined]
