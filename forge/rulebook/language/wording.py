@@ -1970,11 +1970,11 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
         spans.append(instruction[start:_clause_end(instruction, relative.end())])
     # (r44x: and the subject of a verdict against a move, "Op_Host1 at root a step after its Restore is no case for a
     # Remove", the level and the history with it; not a subject that opens a condition or a relative clause of its own,
-    # which those read; a level is a state here too)
-    verdicts = (m for m in _NO_CASE_FOR.finditer(instruction)
-                if not _CONDITION.search(m["situation"]) and not _RELATIVE.search(m["situation"]))
+    # which those read; a level is a state there, not in "Unknown after a Remove means the Remove worked", a gloss)
+    verdicts = [m for m in _NO_CASE_FOR.finditer(instruction)
+                if not _CONDITION.search(m["situation"]) and not _RELATIVE.search(m["situation"])]
     for means in (*_MEANS.finditer(instruction), *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
-        if _states_something(means["situation"]):
+        if _STATE_WORDS.search(means["situation"]) or means in verdicts and _states_something(means["situation"]):
             # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
             scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
             spans.append(f"{scope['scope'] if scope else ''} {means['situation'].strip()}".strip())
@@ -2079,7 +2079,8 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+
 # The scope a sentence opens with, before the situation its "means" is said of: "For User3, ...".
 # (r44x) "<situation> is no case for / doesn't call for / needs no <move>": the situation a verdict against a move is said
 # of, as its subject (the verdict itself is read as a prohibition, _NOT_A_CASE_FOR, _FORBID)
-_NO_CASE_FOR = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:(?:is|are|was|'s)\s+" + _NOT_A_CASE_FOR + r"|"
+# (its subject within its clause: not over a "that" or a "but" that opens it, "my takeaway is that <situation> needs no ...")
+_NO_CASE_FOR = re.compile(r"(?P<situation>\b(?:(?!\b(?:that|but)\s)[^,;:.])+?)\s+(?:(?:is|are|was|'s)\s+" + _NOT_A_CASE_FOR + r"|"
                           r"(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)\s+(?:call\s+for|need|warrant|require|deserve|"
                           r"demand|justify|mean)|(?:needs?|calls?\s+for|warrants?|deserves?)\s+no)\s+(?:(?:a|an|the|any)\s+)?"
                           r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
