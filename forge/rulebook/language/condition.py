@@ -151,7 +151,8 @@ FACTS: tuple[Fact, ...] = (
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
         rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
-        rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it)\s+)?{_VERBS}|since (?:the|step|it))\b",
+        # (r44x: "after its Restore", "after that Remove": the host's own move, as "after the Restore of it")
+        rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it|its|their|that|this)\s+)?{_VERBS}|since (?:the|step|it))\b",
         re.IGNORECASE), _history_stated),
     # (r34h) The attacker's kind or strategy ("facing an intruder who is driving directly at Enterprise1", "the b_line kind
     # of attacker"): no context states it (CAGE-2's tables show what the attacker did, not what it is after).
@@ -179,7 +180,14 @@ FACTS: tuple[Fact, ...] = (
         # (the attacker's success is a state: "successfully exploited", "the exploit succeeded")
         # (r42m: not "failing that", a branch of the text that does not hold, as "if not" says it)
         r"\b(?:fail\w*(?<!\bfailing)|failing(?!\s+(?:that|this|those|these)\b)|succe\w*(?!\s+(?:in\s+)?(?:exploit|compromis|scann|breach|escalat|gett|gain|root))|unsuccessful|did not work|"
-        r"didn't work|had no effect|was rejected|errored)\b(?<!exploit\ssucceeded)(?<!exploit\ssucceeds)(?<!attack\ssucceeded)",
+        r"didn't work|had no effect|was rejected|errored|"
+        # (r44x) the same outcome in other words, said of a move: "the Remove did not take", "that Restore didn't stick",
+        # "the Analyse did nothing", "our Remove came to nothing", "the Restore was undone" (read as no fact, a predicate
+        # that only asked the host's state passed as the whole condition)
+        r"(?:remov\w*|restor\w*|re-?imag\w*|analy[sz]\w*|decoy\w*|move|action|attempt)\b[^,;.:]{0,40}?\b"
+        r"(?:did(?:\s+not|n['\u2019]?t)\s+(?:take|stick|hold)|(?:has|have)(?:\s+not|n['\u2019]?t)\s+(?:taken|stuck|held)|"
+        r"did\s+nothing|came\s+to\s+nothing|went\s+nowhere|achieved\s+nothing|(?:was|were|got|came|has\s+been)\s+undone|"
+        r"was\s+(?:in\s+vain|for\s+nothing)))\b(?<!exploit\ssucceeded)(?<!exploit\ssucceeds)(?<!attack\ssucceeded)",
         re.IGNORECASE), _words(r"\b(?:fail\w*|succe\w*|unsuccessful)\b")),
     # Alert priority or severity: not a column of the blue table.
     Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical)\b", re.IGNORECASE),
@@ -292,7 +300,9 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
     said = [ORDER_ENDED.sub(lambda m: re.sub(r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), t) for t in said]
-    found = [(t, facts_needed(_UNTIL_NO_LONGER.sub(" while ", re.sub(r"\bstill\b", " ", t)))) for t in said]
+    # (r44x: "still" taken out with its space: "an exploit still running" is "an exploit running", the activity now, which
+    # the history words leave out only as two words side by side; with a gap between them it read as a run of steps)
+    found = [(t, facts_needed(_UNTIL_NO_LONGER.sub(" while ", re.sub(r"\bstill\b\s*", "", t)))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
 
 

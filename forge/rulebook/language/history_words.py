@@ -72,7 +72,8 @@ _WINDOWS = (*_any(rf"\b(?:within|in)\s+(?:the\s+)?(?:last|past|previous)\s+{_N}\
                   rf"\bwithin\s+{_N}\s+(?:steps|turns)\b"), *_WINDOW_AFTER)
 _WITHIN = (*_WINDOWS,
            # "just after a Restore of it": the step after the action, not any step the history shows
-           *_any(r"\b(?:right|just|immediately|directly)\s+(?:after|following)\b",
+           # (r44x: "one step after", "a turn after" the move: the step after it as well)
+           *_any(r"\b(?:right|just|immediately|directly|(?:one|a|a\s+single)\s+(?:step|turn))\s+(?:after|following)\b",
                  # (r40m) "after just restored", "once it has just been removed": the step after it as well
                  r"\b(?:after|following|once|since)\s+(?:(?:it|we|you|i|they)\s+)?(?:(?:has|have|had|was|were)\s+)?just\b"))
 # the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
@@ -80,7 +81,8 @@ _CHANGED_AFTER = _any(r"\b(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|chan
                       r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
 _ACTED = _any(
     rf"\b(?:after|following|since|once)\s+(?:(?:we|you|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
-    rf"(?:(?:a|an|the|our|my|one|your)\s+(?:own\s+)?)?(?:been\s+)?{_DONE}",
+    # (r44x: "after its Restore", "following that Remove": the host's own move; unread, the state stood alone)
+    rf"(?:(?:a|an|the|our|my|one|your|its|their|that|this)\s+(?:own\s+)?)?(?:been\s+)?{_DONE}",
     rf"\b(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+|already\s+)*{_DONE}(?:(?<=ed)|(?<=lt))\b",  # past: "we removed it"
     rf"\b(?:it|that\s+host|the\s+host)\s+(?:was|has\s+been|had\s+been)\s+(?:just\s+|already\s+)?{_DONE}",
     # a note's bare participle with its time: "U2 removed within the last 2 steps", "User1 restored in the past 3 turns"
@@ -93,7 +95,9 @@ _UNCHANGED_AFTER = _any(
     rf"(?:after|following|despite|in\s+spite\s+of)\s+"
     rf"(?:(?:we|you|i)\s+)?(?:(?:a|an|the|our|my|your)\s+)?{_DONE}",
     rf"\b{_DONE}\s+(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't|won't|did\s+nothing\s+to)\s+"
-    rf"(?:clear|fix|clean|help|work|stick|change|evict|remove|get\s+rid)",
+    # (r44x: "did not take", "didn't hold": the same as "did not work"; "had no effect", "did nothing", "came to nothing")
+    rf"(?:clear|fix|clean|help|work|stick|take|hold|change|evict|remove|get\s+rid)",
+    rf"\b{_DONE}\s+(?:had\s+no\s+effect|did\s+nothing|came\s+to\s+nothing|changed\s+nothing)\b",
     rf"\bdespite\s+(?:a|an|the|our|my)?\s*{_DONE}")
 # ("scanned before it was exploited": the exploit, said in the past, is the history's too, not the row's now)
 _SCAN_FIRST = _any(r"\bscanned\s+(?:first\s+)?(?:before|and\s+then|then)(?:\s+(?:it|that\s+host|the\s+host)\s+(?:was|got)\s+exploit\w*)?\b",
@@ -135,7 +139,9 @@ def without_denied_moves(clause: str) -> str:
 
 
 # (r39m: a window after a move first, "for the next 4 turns", before the "after you ..." that follows it is taken out)
-_PATTERNS = (*_DENIED_MOVE, *_WINDOW_AFTER, *_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN,
+# (r44x: "one step after its Restore": the step before the "after" it is counted from, read by _WITHIN, taken out too)
+_STEP_AFTER = _any(r"\b(?:one|a|a\s+single)\s+(?:step|turn)\s+(?=(?:after|following)\b)")
+_PATTERNS = (*_DENIED_MOVE, *_WINDOW_AFTER, *_STEP_AFTER, *_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN,
              *_SCAN_FIRST)
 
 

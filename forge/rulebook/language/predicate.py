@@ -667,6 +667,8 @@ def implies(p: Predicate, q: Predicate) -> bool:
         return True  # "an op host scanned, with no compromise" is one of the op hosts, each read apart, in it
     if isinstance(q, AnyOf) and (narrowed := _class_less_denied(p)) is not None and implies(narrowed, q):
         return True  # (r41m) "a host at root, and Op_Server0 not at root": one of the other hosts at root
+    if isinstance(q, AnyOf) and _positive(q) and (spread := _class_atoms_spread(p)) is not None and implies(spread, q):
+        return True  # (r44x) "a user host exploited, and a user host compromised and quiet": two hosts, each read apart
     if isinstance(q, AnyOf):
         return any(implies(p, x) for x in q.parts)
     if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):
@@ -695,6 +697,27 @@ def _class_less_denied(p: Predicate) -> Optional[Predicate]:
         if denied and rest:
             return AnyOf(tuple(rest)) if len(rest) > 1 else rest[0]
     return None
+
+
+def _class_atoms_spread(p: Predicate) -> Optional[Predicate]:
+    """(r44x) An "all" of atoms, some said of a class, as the one of its hosts each class atom may be on (`_class_atom`,
+    read host by host as above), the ways that cannot hold together left out ("a user host exploited" and "a user host
+    compromised with Activity None" are never one host: the second is another); None where `p` is no such form or the
+    ways are too many."""
+    if not isinstance(p, AllOf) or not all(isinstance(x, Atom) for x in p.parts) or not any(_class_atom(x) for x in p.parts):
+        return None
+    ways: list[tuple[Atom, ...]] = [()]
+    for atom in p.parts:
+        ways = [way + (one,) for way in ways for one in ((atom.on(h) for h in atom.hosts()) if _class_atom(atom) else (atom,))]
+        if len(ways) > _MAX_DNF:
+            return None
+    kept = [way for way in ways if _consistent(tuple((atom, True) for atom in way))]
+    return AnyOf(tuple(AllOf(way) for way in kept)) if kept else None
+
+
+def _positive(q: Predicate) -> bool:
+    """(r44x) Whether `q` is atoms under "any" and "all" alone, no denial (as `_rows_stated` asks, one level down)."""
+    return isinstance(q, Atom) or isinstance(q, (AnyOf, AllOf)) and all(_positive(x) for x in q.parts)
 
 
 def _class_atom(p: Predicate) -> bool:

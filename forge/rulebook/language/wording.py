@@ -106,8 +106,13 @@ _SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vs
 # A warning against a move, "you'll regret ...", "we would surely regret ...": the move after it is forbidden.
 _WARNED_AGAINST = (r"(?:you|we|i)(?:['\u2019]ll|['\u2019]d|\s+will|\s+would|\s+are\s+going\s+to)\s+"
                   r"(?:surely\s+|only\s+|soon\s+)?regret")
+# (r44x) A situation said to be no case for a move: "(this is) not the time for a Remove", "no case for Restore", "not a
+# job for an Analyse", "(it) is not one to restore": a verdict against that move there, a prohibition of it (after "is"
+# as well: no condition, "if it is not restored", but the verdict's own verb; read as none, the move was an order).
+_NOT_A_CASE_FOR = (r"(?:not|no|never)\s+(?:(?:the|a|an|one)\s+)?(?:(?:right|good|proper|usual|ideal)\s+)?"
+                   r"(?:time|moment|case|job|place|occasion|situation|stage|spot|one|host|box|machine|server)\s+(?:for|to)\b")
 # Words that, standing before a verb, forbid it.
-_FORBID = (r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+_FORBID = (_NOT_A_CASE_FOR + "|" + r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
            # a prohibition said politely: "I'd rather we didn't restore ...", "we would prefer you did not ..."
            r"(?:rather|prefer)\s+(?:(?:that\s+)?(?:we|you|they|people|nobody)\s+)?(?:not|didn'?t|did\s+not|wouldn'?t|would\s+not)|"
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
@@ -372,7 +377,7 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"(?<!such\s)as(?!\s+(?:it|they|\w+\d)\s+(?:is|are)\s*(?:$|[,;.:)!]|(?:for|and|but|so|now|then)\b))"
                      r"(?=\s+(?:it|they|the\s+host|\w+\d)\s+(?:gets?|is|becomes|shows|starts))|"
                      r"the\s+(?:step|turn|instant|minute)(?=\s+(?:it|they|\w+\d)\s+(?:gets?|is|becomes|shows))|"
-                     r"the\s+moment|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when|"
+                     r"the\s+moment(?!\s+(?:for|to)\b)|any\s*time|every\s+time|each\s+time|in\s+case|provided(?:\s+that)?|except\s+when|"
                      # (r41m) "however often User1 is taken, a Remove": each time it is
                      r"however\s+(?:many\s+times|often)|no\s+matter\s+how\s+(?:many\s+times|often)|"
                      # "whichever of User1, User2 or User4 is owned, ...": the one of them in that state
@@ -1117,10 +1122,13 @@ def forbidding_away(instruction: str) -> str:
 
 # "not / never to be VERBed" after "is / are": the "is to" of an order ("Op_Server0 is not to be reimaged"), no state
 _TO_BE_DONE = re.compile(r"\s*(?:not|never)\s+to\s+(?:be|get)\b", re.IGNORECASE)
+_NOT_A_CASE_FOR_START = re.compile(r"\s*" + _NOT_A_CASE_FOR, re.IGNORECASE)
 
 
 def _after_auxiliary(text: str, match: re.Match) -> bool:
     before = text[:match.start()]
+    if _NOT_A_CASE_FOR_START.match(match.group(0)):
+        return False  # (r44x) "this is not the time for a Remove": a verdict against the move, not a condition
     if _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE):
         return False  # "User2 and User3 are never to be restored": an order said with "is to", not a condition
     return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
@@ -1555,6 +1563,12 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             situation, order = inner["situation"].strip(), inner["rest"]
             scope = re.sub(r"^\s*(?:analyst|planner|(?:action[\s_-]*)?chooser)\s*[/:,-]\s*", "", scope, flags=re.IGNORECASE)
             situation = f"{scope}: {situation}" if scope else situation  # (the role it is for is no part of it)
+    verdict = _OPENING.match(order)
+    if not situation and verdict and _forbids(verdict["situation"]) and _verdict_before(verdict["situation"], verdict["rest"]):
+        # (r44x) the verdict before the colon turns the move down, "No case for a Remove: <situation>.": it is the order
+        # (a prohibition), the situation after the colon its condition (read in the order, that situation's history, "just
+        # after our Restore of it", was lost and the rest of it read as whole)
+        situation, order = verdict["rest"].strip().rstrip("."), verdict["situation"]
     if not situation:
         # ("User4 compromised means the attacker has a desk to work from, so plan a Remove of it": the state glossed before
         # ", so" is the order's condition, the gloss its reason; read as no condition, a compiled "any compromise" on the
@@ -1571,8 +1585,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
             head, said = _opening(part)
             # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
             # situation itself: the one it is about follows the colon (left out, the order held in every state)
-            head = said.strip() if head and verbs_in(head) and not _states_something(head) and not hosts_in(head) \
-                and _states_something(said) and not gives_order(said) else head or part
+            head = said.strip() if _verdict_before(head, said) else head or part
             # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
             # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
             # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
@@ -1588,6 +1601,14 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     instruction = "; ".join(j for j in (without_justification(_LEAD_WORD.sub("", o)) for o in orders) if j)
     heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
+
+
+def _verdict_before(head: str, said: str) -> bool:
+    """(r44h, r44x) Whether `head`, before a colon, is a verdict on a move ("Not the moment for a Remove", "No case for
+    Restore") and `said`, after it, the situation it is about: the head names a move but no host and no state, the
+    rest a state and no order."""
+    return bool(head and verbs_in(head) and not _states_something(head) and not hosts_in(head)
+                and _states_something(said) and not gives_order(said))
 
 
 # "<state> means <what it is>, so <order>": the state and the order (the gloss is no move: "means restore" orders, _MEANS).
@@ -1947,8 +1968,13 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
             continue  # (r34m) "remove User0 itself, not the box that was hit earlier": the other host, no condition
         start = _state_said_before(instruction, _list_start(instruction, relative.start()))
         spans.append(instruction[start:_clause_end(instruction, relative.end())])
-    for means in _MEANS.finditer(instruction):  # "an exploit on User2 means Remove User2": when it shows an exploit
-        if _STATE_WORDS.search(means["situation"]):
+    # (r44x: and the subject of a verdict against a move, "Op_Host1 at root a step after its Restore is no case for a
+    # Remove", the level and the history with it; not a subject that opens a condition or a relative clause of its own,
+    # which those read; a level is a state there, not in "Unknown after a Remove means the Remove worked", a gloss)
+    verdicts = [m for m in _NO_CASE_FOR.finditer(instruction)
+                if not _CONDITION.search(m["situation"]) and not _RELATIVE.search(m["situation"])]
+    for means in (*_MEANS.finditer(instruction), *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
+        if _STATE_WORDS.search(means["situation"]) or means in verdicts and _states_something(means["situation"]):
             # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
             scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
             spans.append(f"{scope['scope'] if scope else ''} {means['situation'].strip()}".strip())
@@ -2044,12 +2070,20 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
                     re.IGNORECASE)
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
-_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+# (r44x: not "X doesn't call for VERB", a verdict against the move, _NO_CASE_FOR: its "doesn't" was read as a denial)
+_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
                     r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b))\s+(?:(?:a|an|the)\s+)?"
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
 # The scope a sentence opens with, before the situation its "means" is said of: "For User3, ...".
+# (r44x) "<situation> is no case for / doesn't call for / needs no <move>": the situation a verdict against a move is said
+# of, as its subject (the verdict itself is read as a prohibition, _NOT_A_CASE_FOR, _FORBID)
+# (its subject within its clause: not over a "that" or a "but" that opens it, "my takeaway is that <situation> needs no ...")
+_NO_CASE_FOR = re.compile(r"(?P<situation>\b(?:(?!\b(?:that|but)\s)[^,;:.])+?)\s+(?:(?:is|are|was|'s)\s+" + _NOT_A_CASE_FOR + r"|"
+                          r"(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)\s+(?:call\s+for|need|warrant|require|deserve|"
+                          r"demand|justify|mean)|(?:needs?|calls?\s+for|warrants?|deserves?)\s+no)\s+(?:(?:a|an|the|any)\s+)?"
+                          r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 _MEANS_SCOPE = re.compile(r"(?:^|[.;:]\s*)(?P<scope>(?:for|on)\s+[^,;:.]{2,60},)\s*$", re.IGNORECASE)
 # (or of a host of any class: "for a machine at Unknown with no scan showing, suggest an Analyse")
 _ANY_HOST = re.compile(r"(?:a|an|any)\s+(?:host|machine|box|system)\s", re.IGNORECASE)
@@ -2824,6 +2858,13 @@ _EXAMPLE_SENTENCE = re.compile(r"^\s*[(\[]?\s*(?:e\.\s?g\.|eg\b|for\s+(?:example
                                r"as\s+an\s+example\b|as\s+in\s+(?:seed|run|episode|game)\b|case\s+in\s+point\b)", re.IGNORECASE)
 
 
+# (r44x) A relative clause that describes the complement of "is the one", "<subject> is the one that we may yet rescue":
+# it says what the subject is (a reason for the order, beside it); one that states no state of a host is no condition
+# (read as one, left out of the instruction, the rule's reading never counted as whole)
+_ONE_DESCRIBED = re.compile(r"one\s+(?:that|which|who)\b", re.IGNORECASE)
+_IS_THE_ONE = re.compile(r"\b(?:is|are|was|were|'s)\s+(?:the|a)\s+(?:only\s+)?$", re.IGNORECASE)
+
+
 def conditions_left_out(text: str) -> tuple[str, ...]:
     """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
     and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
@@ -2844,6 +2885,9 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
                 continue  # "a user host was exploited while Op_Server0 was already compromised, and I ...": a told moment
             if _MIGHT_HAVE_BEEN.search(sentence[:max(sentence.find(condition.text), 0)]):
                 continue  # (r33h) "a Restore might have worked if it came earlier": what might have been
+            if _ONE_DESCRIBED.match(condition.text) and _IS_THE_ONE.search(sentence[:max(sentence.find(condition.text), 0)]) \
+                    and not _states_something(condition.text):
+                continue  # (r44x) "<subject> is the one that may yet be rescued": what that one is, no state
             if condition.text.lower() not in kept:
                 left.append(condition.text)
     return tuple(left)
