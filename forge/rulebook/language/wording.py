@@ -1578,21 +1578,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     # story, none of them its situation)
     if not situation and first > 0 and not headed and first != drawn and not _CONDITION.search(order) \
             and not _RELATIVE.search(order):
-        # A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase.
-        # Restore it."): its first statement that is not a story is its condition (what follows a colon in it
-        # explains, and is left out).
-        for part in parts[:first]:
-            head, said = _opening(part)
-            # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
-            # situation itself: the one it is about follows the colon (left out, the order held in every state)
-            head = said.strip() if _verdict_before(head, said) else head or part
-            # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
-            # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
-            # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
-            if not _STORY.search(_MOVE_SINCE.sub("", head)) and not _EXPLANATION_LEAD.match(head) and _states_something(head) \
-                    and not _TOLD_OF_IT.search(head):
-                situation = head
-                break
+        situation = _situation_told_first(parts[:first])
     if not situation and not _CONDITION.search(order) and not _RELATIVE.search(order):
         order, situation = _situation_after(order, parts[first + 1:first + 2])
     # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
@@ -1601,6 +1587,24 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     instruction = "; ".join(j for j in (without_justification(_LEAD_WORD.sub("", o)) for o in orders) if j)
     heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
+
+
+def _situation_told_first(before: list[str]) -> str:
+    """A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase. Restore
+    it."): its first statement before the order that is not a story is its condition (what follows a colon in it
+    explains, and is left out); "" if none is."""
+    for part in before:
+        head, said = _opening(part)
+        # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
+        # situation itself: the one it is about follows the colon (left out, the order held in every state)
+        head = said.strip() if _verdict_before(head, said) else head or part
+        # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
+        # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
+        # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
+        if not _STORY.search(_MOVE_SINCE.sub("", head)) and not _EXPLANATION_LEAD.match(head) and _states_something(head) \
+                and not _TOLD_OF_IT.search(head):
+            return head
+    return ""
 
 
 def _verdict_before(head: str, said: str) -> bool:
