@@ -190,8 +190,10 @@ FACTS: tuple[Fact, ...] = (
         r"was\s+(?:in\s+vain|for\s+nothing)))\b(?<!exploit\ssucceeded)(?<!exploit\ssucceeds)(?<!attack\ssucceeded)",
         re.IGNORECASE), _words(r"\b(?:fail\w*|succe\w*|unsuccessful)\b")),
     # Alert priority or severity: not a column of the blue table.
-    Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical)\b", re.IGNORECASE),
-         _words(r"\b(?:priority|severity|critical)\b")),
+    # (r44c: and its shorthand on an alert in a note, "high-prio alert"; not the order's own "top prio")
+    Fact("priority", re.compile(r"\b(?:priority|priorities|severity|critical)\b|\bprios?(?=[\s-]+(?:[\w-]+\s+)?"
+                                r"(?:alerts?|alarms?|events?|warnings?)\b)", re.IGNORECASE),
+         _words(r"\b(?:priority|prios?|severity|critical)\b")),
     # (r39h) The risk the step's analyses rate a host at, said with the analyses as its subject: stated by a context's
     # `Risk:` lines and judged there (judged.py reads the same words); it was no fact at all, so a predicate without it
     # went unchecked.

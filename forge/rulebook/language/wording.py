@@ -517,7 +517,7 @@ _OPENING_VERB = r"(?:start|begin|end|open|close|finish|conclude|preface|prefix)"
 # an order on how the reply opens or closes ("Start every report with the risk level in capitals")
 OPENS_REPLY = re.compile(rf"\b{_OPENING_VERB}{_OPENS_REPLY_WITH}", re.IGNORECASE)
 # the nouns a count of hosts is said with ("one host", "a single user box")
-_COUNTED_NOUN = r"(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|systems?)\b"
+_COUNTED_NOUN = r"(?:hosts?|box(?:es)?|machines?|servers?|s(?:e)?rvs?|svrs?|workstations?|nodes?|systems?)\b"
 # the states a count of hosts is said with where no noun follows it ("only one owned", "just one is compromised")
 _COUNTED_STATE = r"(?:compromised|owned|exploited|rooted|hit|scanned|infected|breached|hacked|pwned|popped)\b"
 _IMPERATIVE_START = re.compile(
@@ -2734,6 +2734,35 @@ def _question_answered(text: str) -> str:
         lambda m: m[0][:m.start("answer") - m.start()] + f"If {m['subject']} {m['aux'].lower()} {m['state'].strip()}", text or "")
 
 
+# (r44c) A note's situation said as a bare question, with no word that asks one ("Nothing on the op side owned? then
+# ...", "User2 scanned? -> ..."): the statement it asks after, then the order it answers with ("then", an arrow, or an
+# imperative). It is the order's condition, as the same words before an arrow are; read as no statement at all, the
+# question placed nothing and a trigger that asked a state of another host passed (asking the state of one host for a
+# whole subnet's). A question with a word that asks ("is ...?", "why ...?") is not one of these.
+_BARE_QUESTION = re.compile(r"(?:^|(?<=[.!;]\s))(?P<question>(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|shall|"
+                            r"may|might|must|has|have|had|why|what|how|who|whom|which|where|when|whenever|if|ask|any\s+idea)\b)"
+                            r"[^?.;:!]{3,120}?)\s*\?\s*(?P<then>then\b\s*,?\s*|->\s*|=>\s*)?(?=\S)", re.IGNORECASE)
+
+
+_JUDGED_MOVE = re.compile(r"[\w-]+\s+(?:is|are|was|were|seems?|looks?|would|will|can|could|might|may|does|did|stays?)\b",
+                         re.IGNORECASE)
+
+
+def _bare_question_said(text: str) -> str:
+    """(r44c) `text` with a situation asked as a bare question before its order (`_BARE_QUESTION`) said before an arrow,
+    as a note says it: "X? then ORDER" -> "X? -> ORDER". Left as it was where the question says no state of a host, or
+    no order follows it."""
+    def said(m: re.Match) -> str:
+        rest = text[m.end():]
+        stated = state_words_in(m["question"]) or re.search(rf"\b{_COUNTED_STATE}", m["question"], re.IGNORECASE)
+        # (an order, not a judgement of a move: "... owned? Sleep is harmless" says what the move is, orders nothing)
+        ordered = m["then"] or (_IMPERATIVE_START.match(rest) and not _JUDGED_MOVE.match(rest))
+        if not stated or not ordered:
+            return m[0]
+        return f"{m['question'].rstrip()}? -> "
+    return _BARE_QUESTION.sub(said, text or "")
+
+
 def _form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
@@ -2807,7 +2836,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text)))).split())))))))))
+                               _reason_aside_dropped(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split())))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
