@@ -870,6 +870,24 @@ def _outside_of(lesson: str) -> set[str]:
     return set(HOSTS) - hosts_of(outside) if outside else set()
 
 
+def _outside_widened(words: Wording, predicate) -> Optional[str]:
+    """(r44c) A lesson about the hosts outside a class it names ("any machine beyond the enterprise servers that gets probed")
+    whose trigger asks a state of any host, or of a class that holds a host of the one it sets apart: wider than the
+    text, it fires on the very hosts the words leave out."""
+    outside = _outside_of(f"{words.situation} {words.instruction}")
+    if not outside:
+        return None
+    for atom, negated in atoms_of(predicate):
+        if negated or atom.host is not None or atom.bare() or atom.host_class is None:
+            continue
+        covers = set(HOSTS) if atom.host_class == ANY_CLASS else set(HOST_CLASSES.get(atom.host_class, ()))
+        if covers - outside:
+            return (f"class: the lesson speaks of the hosts outside a class it names, but the trigger asks a state of any "
+                    f"{'' if atom.host_class == ANY_CLASS else atom.host_class + ' '}host: keep the state off the class "
+                    "the text sets apart")
+    return None
+
+
 def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str]:
     """A lesson with its own subject (a host or class it names, or the host its "it" stands for) is about that, never
     about a host only its story names ("User1 was exploited and the attacker moved on. When Enterprise0 is scanned, put a
@@ -1113,7 +1131,22 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").
     if not may_overlap(predicate, found):
         return f"claims: the predicate excludes what the condition says ({describe(found)[:90]}): express the condition"
-    return _state_widened(found, predicate)
+    return _state_moved(found, predicate) or _state_widened(found, predicate)
+
+
+def _state_moved(found, predicate) -> Optional[str]:
+    """(r44c) Where the reading of a condition is partial, a place it reads in one state ("an enterprise box left at
+    Unknown") that the predicate asks only in another state of that kind (the same class at Privileged) says something
+    else: with several hosts of a class the two may hold together, but the rule fires on a host whose state its words never
+    name, and is silent on the one they do."""
+    asked = _states(predicate)
+    for (place, key), values in _states(found).items():
+        other = asked.get((place, key), set())
+        if other and "any" not in values and "any" not in other and not values & other:
+            where = place if place in HOSTS else "any host" if place == ANY_CLASS else f"a {place} host"
+            return (f"claims: the condition reads {where} as {'/'.join(sorted(values))} ({key}), but the predicate asks "
+                    f"it as {'/'.join(sorted(other))}: express the state the text says")
+    return None
 
 
 # Every value of a state, as the reading may list them: "compromised at user level or root" is any compromise.
@@ -1216,6 +1249,12 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
     return _level_denied(text, predicate)
 
 
+# (r44c) A denial right before a word of a compromise: "!= compromised", "is not owned", "isn't yet compromised", "never
+# breached", "no compromise".
+_DENIED_BEFORE = re.compile(r"(?:!=|=/=|\bnot|n['\u2019]t|\bnever|\bno)\s*(?:(?:yet|really|actually|truly|been|even|fully)\s+)*$",
+                            re.IGNORECASE)
+
+
 def _any_level_of_asked(text: str, predicate) -> bool:
     """(r42x) Whether the text says a compromise of no level ("compromised", "owned") of what the predicate asks in any
     compromise: a clause that names only other hosts ("..., unless Op_Server0 is already compromised") says it of them,
@@ -1224,6 +1263,10 @@ def _any_level_of_asked(text: str, predicate) -> bool:
     asked = {atom.host or atom.host_class for atom, negated in atoms_of(predicate) if not negated and atom.compromise == "any"}
     rest = _LEVEL_PHRASE.sub(" ", text)
     for found in _ANY_LEVEL.finditer(rest):
+        # (r44c) a compromise the text denies ("Unknown on a user box != compromised", "is not owned") asks none: the
+        # level it says ("Unknown") is still the only state of the rule
+        if _DENIED_BEFORE.search(rest[:found.start()]):
+            continue
         clause = re.split(r"[,;.:!?(]|\b(?:unless|except|but|while|when|if)\b", rest[:found.start()], flags=re.IGNORECASE)[-1]
         named = set(hosts_in(clause))
         if not named or named & asked or set(classes_in(clause)) & asked:
@@ -1430,7 +1473,8 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
-        or _host_widened_to_class(words, predicate, action) or _bare(words, predicate, unexpressed) \
+        or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
+        or _bare(words, predicate, unexpressed) \
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
