@@ -1590,15 +1590,15 @@ def _instruction(text: str) -> tuple[str, str, bool]:
 
 
 def _situation_told_first(before: list[str]) -> str:
-    """A note whose first sentences state the situation ("Op_Server0 compromised. That is the impact phase. Restore
-    it."): its first statement before the order that is not a story is its condition (what follows a colon in it
-    explains, and is left out); "" if none is."""
+    """A note whose first sentences state the situation (a host's state, then what phase that means, then the order):
+    its first statement before the order that is not a story is its condition (what follows a colon in it explains,
+    and is left out); "" if none is."""
     for part in before:
         head, said = _opening(part)
         # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
         # situation itself: the one it is about follows the colon (left out, the order held in every state)
         head = said.strip() if _verdict_before(head, said) else head or part
-        # (a sentence that says what a host is, "Op_Host1 belongs to the plant-floor people", states no situation)
+        # (a sentence that says what a host is or whose it is, the team that runs it, states no situation)
         # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
         # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
         if not _STORY.search(_MOVE_SINCE.sub("", head)) and not _EXPLANATION_LEAD.match(head) and _states_something(head) \
