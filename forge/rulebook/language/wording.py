@@ -417,10 +417,10 @@ _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|d
 # (a host in a note's shorthand too: "not E0 though", "except U3 and U4", "OpS0 is the exception")
 # A host by its full name, in any spacing ("User3", "op host 1", "Op_Server0"): the readers below and condition.py's
 HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
-_HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
-HOST_SHORT = _HOST_SHORT  # (a host in a note's shorthand, for judged.py's readers)
-_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + _HOST_SHORT + r")"
-              r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + _HOST_SHORT + r"))*)")
+# A host in a note's shorthand ("E2", "usr3", "OpS0"): these readers and judged.py's
+HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
+_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + HOST_SHORT + r")"
+              r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + HOST_SHORT + r"))*)")
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:{_EXCEPT_WORDS})\s+{_HOST_LIST}\b",
     rf"{_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
@@ -2506,7 +2506,7 @@ _COUNT_RESTATED = re.compile(r"\b(?:most|(?:the|a)\s+majority|the\s+bulk|(?:a\s+
 # (r43m) One of two or more named hosts said with "and" after a word that picks one of them: "whichever of User1 and
 # User2 is compromised", "either of E0 and E1 at user level". Each host by itself, as "User1 or User2" is read; read
 # with its "and", the first host was a bare subject and the state was claimed of the last one only.
-_LISTED_HOST = r"(?:(?:the\s+)?" + HOST_NAME + r"\b|" + _HOST_SHORT + ")"
+_LISTED_HOST = r"(?:(?:the\s+)?" + HOST_NAME + r"\b|" + HOST_SHORT + ")"
 _ONE_OF_LISTED = re.compile(rf"\b(?P<lead>(?:whichever|either|any|one)\s+of\s+{_LISTED_HOST}(?:\s*,\s*{_LISTED_HOST})*)"
                             rf"\s*,?\s+and\s+(?={_LISTED_HOST})", re.IGNORECASE)
 
