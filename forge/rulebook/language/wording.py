@@ -93,11 +93,11 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
                 r"roll(?:s|ed|ing)? (?:it |them )?back|recover\w*"),
     ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w*|terminat\w*|expel\w*|get(?:ting)? rid of|"
                r"clean(?:s|ed|ing)? (?:out|up|off)|throw\w* (?:the attacker )?out"),
-    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
+    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check(?!\s?-?lists?\b|points?\b|box(?:es)?\b)\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
                 # (r33m) "a Restore, not another look": a look at the host, counted as one more
                 r"(?:another|a second|one more|a closer|a fresh|a further) look\b(?! (?:at|into))"),
     ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
-    ("Monitor", r"monitor\w*|watch\w*|observ\w*"),
+    ("Monitor", r"monitor\w*|watch(?!\s?-?lists?\b)\w*|observ\w*"),
     ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! (?:for|on|until|till)\b)"),
 )
 _VERB = re.compile("|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in _VERB_FORMS), re.IGNORECASE)
@@ -1774,6 +1774,11 @@ _HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:th
                          r"six|a\s+few|several|a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)|"
                          r"(?:\d+|two|three|four|five|six)\s+(?:steps|turns)\s+(?:running|in\s+a\s+row|straight))\s*(?=[,;:.]|$)",
                          re.IGNORECASE)
+# (r45h) A state of another host (or of the same one) joined to a condition after its comma, "If User1 shows no activity,
+# and User0 is compromised, remove User0": the condition goes on (cut at the comma, its second half was read as the order's
+# and the condition read whole without it). Only a subject and a verb of state, up to the next stop.
+_STATE_JOINED = re.compile(rf"\s*(?:and|but|or)\s+(?:(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})|it|they)\s*"
+                           r"(?:is|are|shows?|has|have|reads?|remains?|stays?|sits?)\b[^,;:.!?]*", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s*(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:\d+|one|two|three|four|five|six|a\s+few|several|"
                        r"a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)\b", re.IGNORECASE)
 _ABSENCES_SPELLED = re.compile(r"\s*(?:and\s+|or\s+|nor\s+)?(?:no|zero)\s+(?:scans?|scanning|exploits?|"
@@ -1816,6 +1821,9 @@ def _clause_end(text: str, start: int) -> int:
             continue  # (r40m) "..., unchanged, over the past 2 turns gets ...": the aside's own "how long", then its verb
         if stop.group(0) == "," and _ABSENCES_SPELLED.match(rest[stop.end():]):
             continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
+        if stop.group(0) == "," and _STATE_JOINED.match(rest[stop.end():]) \
+                and _states_something(_STATE_JOINED.match(rest[stop.end():]).group(0)):
+            continue  # (r45h) "if User1 shows nothing, and User0 is compromised, ...": a second state joined, not the order
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
@@ -2094,11 +2102,11 @@ _ANY_HOST = re.compile(r"(?:a|an|any)\s+(?:host|machine|box|system)\s", re.IGNOR
 # A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
 # box with an exploit: Remove it". The state is the order's condition (read as no condition, a compiled predicate that
 # only asked that Enterprise0 be shown passed every check and fired on its row at Compromised User).
-# (a host or class of at most three words, then its state in at most five, told by no "I" or "we": "For User0 and User1
+# (a host or class of at most three words, then its state in at most seven, told by no "I" or "we": "For User0 and User1
 # both compromised I removed them one at a time, ..." is a story, no scope)
 _SCOPE_STATE = re.compile(r"^\s*(?:for|on)\s+(?P<situation>(?:(?:a|an|any|every|each|the)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s+"
                           r"(?:at|showing|shows|with|in|under|that\s+(?:is|shows)|which\s+(?:is|shows)|(?:still\s+)?(?:sitting|stuck)\s+at)"
-                          r"(?:\s+[\w-]+){1,5}?)\s*[,:]\s*(?=\S)", re.IGNORECASE)
+                          r"(?:\s+[\w-]+){1,7}?)\s*[,:]\s*(?=\S)", re.IGNORECASE)
 _LEVEL_WORDS = re.compile(r"\b(?:unknown|user[- ]level|privileged|root\w*|admin\w*)\b", re.IGNORECASE)
 # A level said after the host or class it is of, with no condition word ("Restore User1 at root", "Remove Enterprise2 at
 # user level, never Restore it", "the move for the user hosts at Privileged"): the state of that subject, when the rule
