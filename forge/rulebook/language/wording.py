@@ -1774,10 +1774,10 @@ _HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:th
                          r"six|a\s+few|several|a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)|"
                          r"(?:\d+|two|three|four|five|six)\s+(?:steps|turns)\s+(?:running|in\s+a\s+row|straight))\s*(?=[,;:.]|$)",
                          re.IGNORECASE)
-# (r45h) A state of another host (or of the same one) joined to a condition after its comma, "If User1 shows no activity,
-# and User0 is compromised, remove User0": the condition goes on (cut at the comma, its second half was read as the order's
-# and the condition read whole without it). Only a subject and a verb of state, up to the next stop.
-_STATE_JOINED = re.compile(rf"\s*(?:and|but|or)\s+(?:(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})|it|they)\s*"
+# (r45h) A state of another host (or of the same one) joined to a condition after its comma, "if Op_Host0 stays quiet,
+# and E2 is under exploit, evict the intruder there": the condition goes on (cut at the comma, its second half was read
+# as the order's and the condition read whole without it). Only a subject and a verb of state, up to the next stop.
+_STATE_JOINED = re.compile(rf"\s*(?:and|but|or)\s+(?:(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})|it|they)\s+"
                            r"(?:is|are|shows?|has|have|reads?|remains?|stays?|sits?)\b[^,;:.!?]*", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s*(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:\d+|one|two|three|four|five|six|a\s+few|several|"
                        r"a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)\b", re.IGNORECASE)
@@ -1823,7 +1823,7 @@ def _clause_end(text: str, start: int) -> int:
             continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
         if stop.group(0) == "," and _STATE_JOINED.match(rest[stop.end():]) \
                 and _states_something(_STATE_JOINED.match(rest[stop.end():]).group(0)):
-            continue  # (r45h) "if User1 shows nothing, and User0 is compromised, ...": a second state joined, not the order
+            continue  # (r45h) "if OpH1 shows nothing, but E0 has a foothold, ...": a second state joined, not the order
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
