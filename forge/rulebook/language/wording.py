@@ -2609,7 +2609,25 @@ _MOMENT_FOR = re.compile(r"(?P<lead>^|[.;:]\s*|,\s*)(?P<situation>(?:a|an|any)\s
 
 # "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
 # ("the lesson for the quiet case is: ..." names the lesson, no label: `_LESSON_LEAD`)
-_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip)\s+for(?=\s+[^.;:]{2,60}(?<!\bis)(?<!\bbe):)", re.IGNORECASE)
+_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip|check-?list)\s+for(?=\s+[^.;:]{2,60}(?<!\bis)(?<!\bbe):)", re.IGNORECASE)
+# (r45h) and the label after the scope it heads, "Op_Server0 checklist:", "user boxes checklist:" (a host or class before it)
+_LABEL_AFTER_SCOPE = re.compile(r"^\s*(?P<scope>[^.;:,\n]{2,40}?)\s+check-?list(?=\s*:)", re.IGNORECASE)
+# (r45h) A role the heading addresses after its scope, "For Enterprise2, action chooser:": whom the note is for, no part of
+# the scope (the rule is taught for the role it addresses)
+_ROLE_AFTER_SCOPE = re.compile(r"^(?P<head>\s*for\s+[^.;:,\n]{2,40}?)\s*,\s*(?:for\s+)?(?:the\s+)?(?:planner|analyst|"
+                               r"action[\s_-]?chooser|chooser)(?=\s*:)", re.IGNORECASE)
+
+
+def _scope_labels_said(flat: str) -> str:
+    """`flat` with a heading's label said as the scope it heads ("Lesson for X:", "X checklist:": "For X:"), without the role
+    it addresses after that scope."""
+    flat = _SCOPE_LABEL.sub("For", flat)
+    scoped = _LABEL_AFTER_SCOPE.match(flat)
+    if scoped and (hosts_in(scoped["scope"]) or classes_in(scoped["scope"])):
+        flat = f"For {scoped['scope'].strip()}{flat[scoped.end():]}"
+    return _ROLE_AFTER_SCOPE.sub(lambda m: m["head"], flat)
+
+
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
 
 
@@ -2771,6 +2789,42 @@ def _bare_question_said(text: str) -> str:
     return _BARE_QUESTION.sub(said, text or "")
 
 
+# (r45h) A checklist of conditions, one an item, then one order for when they all hold ("<heading>: 1. <state> 2. <state>
+# When both items hold, <order>", "- <state> - <state> if all of the above are true: <order>", "any of them true? <order>"):
+# the items are the order's condition, said as one, "When <state> and <state>, <order>" ("or" for any of them). Left as
+# items, the order's condition was "both items hold", which says nothing, and the items were no part of the rule's
+# reading. Only where every item states something and orders nothing, after a heading (or none), numbered from 1.
+_ITEM_MARK = re.compile(r"(?:^|\s)(?P<mark>\d{1,2}[.)]|[-*\u2022])\s+")
+_ITEMS_HOLD = re.compile(r"(?:^|(?<=[\s.;]))(?:(?:when|if|once|while|with)\s+)?(?:(?P<all>both|all(?:\s+(?:two|three|four|five))?|"
+                         r"each|every\s+one)|(?P<any>any|either|one))"
+                         r"(?:\s+(?:items?|points?|conditions?|checks?|lines?|boxes|of\s+(?:them|these|those|the\s+(?:above|items|"
+                         r"points|conditions|checks))))?"
+                         r"\s+(?:holds?|are\s+(?:all\s+)?true|is\s+true|true|apply|applies|are\s+met|is\s+met|met|check\s+out|"
+                         r"(?:are\s+|is\s+)?ticked)\b\s*[,:?]?\s*(?:then\s+)?(?=\S)", re.IGNORECASE)
+
+
+def _checklist_said(flat: str) -> str:
+    """`flat` (one line) with a checklist of conditions and its one order (`_ITEMS_HOLD`) said as one sentence; any other
+    text as it stands."""
+    for found in _ITEMS_HOLD.finditer(flat):
+        before, order = flat[:found.start()], flat[found.end():]
+        marks = list(_ITEM_MARK.finditer(before))
+        if len(marks) < 2 or not gives_order(order):
+            continue
+        items = [before[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(before)].strip(" .;")
+                 for i, m in enumerate(marks)]
+        heading = before[:marks[0].start()].strip()
+        numbered = [m["mark"][:-1] for m in marks if m["mark"][0].isdigit()]
+        if numbered and numbered != [str(n) for n in range(1, len(marks) + 1)]:
+            continue  # (a list that does not count from its first item, or mixes its marks)
+        if heading and not heading.endswith((":", ".")) or \
+                any(not item or gives_order(item) or not (_states_something(item) or hosts_in(item)) for item in items):
+            continue
+        word = " and " if found["all"] else " or "
+        return f"{heading} When {word.join(items)}, {order}".strip()
+    return flat
+
+
 def _form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
@@ -2844,8 +2898,8 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split())))))))))
-    flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))))
+                               _reason_aside_dropped(_checklist_said(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split()))))))))))
+    flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _scope_labels_said(flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = _conditions(instruction, situation)
