@@ -93,11 +93,11 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
                 r"roll(?:s|ed|ing)? (?:it |them )?back|recover\w*"),
     ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w*|terminat\w*|expel\w*|get(?:ting)? rid of|"
                r"clean(?:s|ed|ing)? (?:out|up|off)|throw\w* (?:the attacker )?out"),
-    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
+    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check(?!\s?-?lists?\b|points?\b|box(?:es)?\b)\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
                 # (r33m) "a Restore, not another look": a look at the host, counted as one more
                 r"(?:another|a second|one more|a closer|a fresh|a further) look\b(?! (?:at|into))"),
     ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
-    ("Monitor", r"monitor\w*|watch\w*|observ\w*"),
+    ("Monitor", r"monitor\w*|watch(?!\s?-?lists?\b)\w*|observ\w*"),
     ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! (?:for|on|until|till)\b)"),
 )
 _VERB = re.compile("|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in _VERB_FORMS), re.IGNORECASE)
@@ -1774,6 +1774,11 @@ _HELD_ASIDE = re.compile(r"\s*(?:unchanged|unchanging|still|(?:for|over)\s+(?:th
                          r"six|a\s+few|several|a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)|"
                          r"(?:\d+|two|three|four|five|six)\s+(?:steps|turns)\s+(?:running|in\s+a\s+row|straight))\s*(?=[,;:.]|$)",
                          re.IGNORECASE)
+# (r45h) A state of another host (or of the same one) joined to a condition after its comma, "if Op_Host0 stays quiet,
+# and E2 is under exploit, evict the intruder there": the condition goes on (cut at the comma, its second half was read
+# as the order's and the condition read whole without it). Only a subject and a verb of state, up to the next stop.
+_STATE_JOINED = re.compile(rf"\s*(?:and|but|or)\s+(?:(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})|it|they)\s+"
+                           r"(?:is|are|shows?|has|have|reads?|remains?|stays?|sits?)\b[^,;:.!?]*", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s*(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:\d+|one|two|three|four|five|six|a\s+few|several|"
                        r"a\s+couple\s+of)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)\b", re.IGNORECASE)
 _ABSENCES_SPELLED = re.compile(r"\s*(?:and\s+|or\s+|nor\s+)?(?:no|zero)\s+(?:scans?|scanning|exploits?|"
@@ -1816,6 +1821,9 @@ def _clause_end(text: str, start: int) -> int:
             continue  # (r40m) "..., unchanged, over the past 2 turns gets ...": the aside's own "how long", then its verb
         if stop.group(0) == "," and _ABSENCES_SPELLED.match(rest[stop.end():]):
             continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
+        if stop.group(0) == "," and _STATE_JOINED.match(rest[stop.end():]) \
+                and _states_something(_STATE_JOINED.match(rest[stop.end():]).group(0)):
+            continue  # (r45h) "if OpH1 shows nothing, but E0 has a foothold, ...": a second state joined, not the order
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
@@ -2094,11 +2102,11 @@ _ANY_HOST = re.compile(r"(?:a|an|any)\s+(?:host|machine|box|system)\s", re.IGNOR
 # A scope that opens the order and states its host's state: "for Enterprise0 at Unknown, plan an Analyse", "on a user
 # box with an exploit: Remove it". The state is the order's condition (read as no condition, a compiled predicate that
 # only asked that Enterprise0 be shown passed every check and fired on its row at Compromised User).
-# (a host or class of at most three words, then its state in at most five, told by no "I" or "we": "For User0 and User1
+# (a host or class of at most three words, then its state in at most seven, told by no "I" or "we": "For User0 and User1
 # both compromised I removed them one at a time, ..." is a story, no scope)
 _SCOPE_STATE = re.compile(r"^\s*(?:for|on)\s+(?P<situation>(?:(?:a|an|any|every|each|the)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+\s+"
                           r"(?:at|showing|shows|with|in|under|that\s+(?:is|shows)|which\s+(?:is|shows)|(?:still\s+)?(?:sitting|stuck)\s+at)"
-                          r"(?:\s+[\w-]+){1,5}?)\s*[,:]\s*(?=\S)", re.IGNORECASE)
+                          r"(?:\s+[\w-]+){1,7}?)\s*[,:]\s*(?=\S)", re.IGNORECASE)
 _LEVEL_WORDS = re.compile(r"\b(?:unknown|user[- ]level|privileged|root\w*|admin\w*)\b", re.IGNORECASE)
 # A level said after the host or class it is of, with no condition word ("Restore User1 at root", "Remove Enterprise2 at
 # user level, never Restore it", "the move for the user hosts at Privileged"): the state of that subject, when the rule
@@ -2601,7 +2609,25 @@ _MOMENT_FOR = re.compile(r"(?P<lead>^|[.;:]\s*|,\s*)(?P<situation>(?:a|an|any)\s
 
 # "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
 # ("the lesson for the quiet case is: ..." names the lesson, no label: `_LESSON_LEAD`)
-_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip)\s+for(?=\s+[^.;:]{2,60}(?<!\bis)(?<!\bbe):)", re.IGNORECASE)
+_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip|check-?list)\s+for(?=\s+[^.;:]{2,60}(?<!\bis)(?<!\bbe):)", re.IGNORECASE)
+# (r45h) and the label after the scope it heads, "Op_Server0 checklist:", "user boxes checklist:" (a host or class before it)
+_LABEL_AFTER_SCOPE = re.compile(r"^\s*(?P<scope>[^.;:,\n]{2,40}?)\s+check-?list(?=\s*:)", re.IGNORECASE)
+# (r45h) A role the heading addresses after its scope, "For Enterprise2, action chooser:": whom the note is for, no part of
+# the scope (the rule is taught for the role it addresses)
+_ROLE_AFTER_SCOPE = re.compile(r"^(?P<head>\s*for\s+[^.;:,\n]{2,40}?)\s*,\s*(?:for\s+)?(?:the\s+)?(?:planner|analyst|"
+                               r"action[\s_-]?chooser|chooser)(?=\s*:)", re.IGNORECASE)
+
+
+def _scope_labels_said(flat: str) -> str:
+    """`flat` with a heading's label said as the scope it heads ("Lesson for X:", "X checklist:": "For X:"), without the role
+    it addresses after that scope."""
+    flat = _SCOPE_LABEL.sub("For", flat)
+    scoped = _LABEL_AFTER_SCOPE.match(flat)
+    if scoped and (hosts_in(scoped["scope"]) or classes_in(scoped["scope"])):
+        flat = f"For {scoped['scope'].strip()}{flat[scoped.end():]}"
+    return _ROLE_AFTER_SCOPE.sub(lambda m: m["head"], flat)
+
+
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "Enterprise2 exploited -> remove the attacker": a situation, then its order
 
 
@@ -2763,6 +2789,42 @@ def _bare_question_said(text: str) -> str:
     return _BARE_QUESTION.sub(said, text or "")
 
 
+# (r45h) A checklist of conditions, one an item, then one order for when they all hold ("<heading>: 1. <state> 2. <state>
+# When both items hold, <order>", "- <state> - <state> if all of the above are true: <order>", "any of them true? <order>"):
+# the items are the order's condition, said as one, "When <state> and <state>, <order>" ("or" for any of them). Left as
+# items, the order's condition was "both items hold", which says nothing, and the items were no part of the rule's
+# reading. Only where every item states something and orders nothing, after a heading (or none), numbered from 1.
+_ITEM_MARK = re.compile(r"(?:^|\s)(?P<mark>\d{1,2}[.)]|[-*\u2022])\s+")
+_ITEMS_HOLD = re.compile(r"(?:^|(?<=[\s.;]))(?:(?:when|if|once|while|with)\s+)?(?:(?P<all>both|all(?:\s+(?:two|three|four|five))?|"
+                         r"each|every\s+one)|(?P<any>any|either|one))"
+                         r"(?:\s+(?:items?|points?|conditions?|checks?|lines?|boxes|of\s+(?:them|these|those|the\s+(?:above|items|"
+                         r"points|conditions|checks))))?"
+                         r"\s+(?:holds?|are\s+(?:all\s+)?true|is\s+true|true|apply|applies|are\s+met|is\s+met|met|check\s+out|"
+                         r"(?:are\s+|is\s+)?ticked)\b\s*[,:?]?\s*(?:then\s+)?(?=\S)", re.IGNORECASE)
+
+
+def _checklist_said(flat: str) -> str:
+    """`flat` (one line) with a checklist of conditions and its one order (`_ITEMS_HOLD`) said as one sentence; any other
+    text as it stands."""
+    for found in _ITEMS_HOLD.finditer(flat):
+        before, order = flat[:found.start()], flat[found.end():]
+        marks = list(_ITEM_MARK.finditer(before))
+        if len(marks) < 2 or not gives_order(order):
+            continue
+        items = [before[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(before)].strip(" .;")
+                 for i, m in enumerate(marks)]
+        heading = before[:marks[0].start()].strip()
+        numbered = [m["mark"][:-1] for m in marks if m["mark"][0].isdigit()]
+        if numbered and numbered != [str(n) for n in range(1, len(marks) + 1)]:
+            continue  # (a list that does not count from its first item, or mixes its marks)
+        if heading and not heading.endswith((":", ".")) or \
+                any(not item or gives_order(item) or not (_states_something(item) or hosts_in(item)) for item in items):
+            continue
+        word = " and " if found["all"] else " or "
+        return f"{heading} When {word.join(items)}, {order}".strip()
+    return flat
+
+
 def _form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
@@ -2836,8 +2898,8 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split())))))))))
-    flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))))
+                               _reason_aside_dropped(_checklist_said(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split()))))))))))
+    flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _scope_labels_said(flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = _conditions(instruction, situation)
