@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (Wording, classes_compared_only, condition_elsewhere, classes_in, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
+from forge.rulebook.language.wording import (HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -180,7 +180,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                             f"{' on ' + ', '.join(sorted(hosts)) if hosts else ''} but the action orders "
                             f"{move_verb} {target or ''}".rstrip() + ": a prohibition is a \"never\" (or a \"prefer ... "
                             "over\" it), never a \"do\"")
+    after = verbs_put_after(words.order)
     for verb in words.dispreferred:
+        if any(same_verb(verb, v) for v in after) and done and not same_verb(verb, done[0][0]):
+            continue  # (r45m) "a Remove first and an Analyse after": the plan's second move, in the action's `then`
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
@@ -586,6 +589,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _ONLY_THIS.sub(" ", membership_denied_away(_scope_note_removed(clause, done)))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
+            cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", _NOTHING_HELD.sub(" ", _NOT_DONE_YET.sub(" ", cues))))))
             cues = _NO_TURN_DOWN.sub(" ", _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues)
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)) or _another_verbs_negation(cues, verb):

@@ -403,6 +403,9 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           # state was the count's (one server clean and the rest not)
                           r"(?:,|\()\s*(?=(?:the\s+)?(?:others\b|rest\b|other\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
                           r"(?:hosts|box(?:es)?|machines|servers|nodes|systems|ones)\b))|"
+                          # (r45m) the same after "and", and the others counted, "exactly one enterprise server is compromised
+                          # and the other two are clean", ", the other three quiet"
+                          r"(?:\band\s+|,\s*|\(\s*)(?=the\s+other\s+(?:two|three|four|[2-4])\b|the\s+others\b|the\s+rest\b)|"
                           # "User2 is not scanned and it is compromised": the negation is the first clause's alone
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
@@ -426,7 +429,10 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
 
 _HOST_WORD = HOST_NAME  # (the name wording.py reads hosts by)
 # "neither Enterprise0 nor Enterprise1 is compromised"; "Enterprise1 is scanned but Enterprise0 is not"
-_NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>is|are|was|were|gets?|got)\s+"
+# (r45m: in shorthand with no verb, "neither U1 nor U2 owned", "neither E0 nor E1 at root": a state word right after the
+# hosts; read with no "is", the first host was only shown and the second claimed the state, the opposite)
+_NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?:(?P<verb>is|are|was|were|gets?|got)\s+|"
+                      r"(?=(?:[a-z]+(?:ed|en)|hit|clean|quiet|idle|untouched|at)\b)(?!(?:shows?|has|have)\b))"
                       r"(?P<state>[^,;.]+)", re.IGNORECASE)
 # (r35m) "neither User1 nor Op_Host2 shows any foothold", "... has an exploit": each host shows none of it
 # (read with no "is", the first host was only shown and the second claimed compromised)
@@ -806,7 +812,9 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         besides = last if last is not None else group[0] if len(group) == 1 else None
         if not statements and besides is None and parts and _OTHER.search(clause):
             # ("a single user box is owned and no other machine shows any activity": the others than the one it picks)
-            picked = _others_than_picked(parts[-1], clause, universal)
+            # (r45m: "exactly one enterprise server is compromised and the other two are clean": the rest of the hosts it
+            # counts over, each of them)
+            picked = _the_others_of_the_count(parts[-1], clause) or _others_than_picked(parts[-1], clause, universal)
             if picked is not None:
                 parts[-1] = picked
                 continue
@@ -1371,6 +1379,37 @@ _ITS_OWN_STATE_DENIED = re.compile(
     r"privilege\w*)", re.IGNORECASE)
 
 
+# (r45m) The hosts a count left over, said with no class and no host of their own: "the other two", "the others", "the rest
+# (of them)".
+_THE_OTHERS = re.compile(r"^\s*(?:and\s+)?(?:all\s+|both\s+)?(?:the\s+)?(?:other\s+(?:two|three|four|[2-4])|others|rest)(?:\s+of\s+them)?\b"
+                         r"(?:\s+(?:are|is|stay|remain|look|show|sit))?", re.IGNORECASE)
+
+
+def _the_others_of_the_count(previous, clause: str):
+    """(r45m) A clause about "the other two" / "the others" after a count that picks one host of those it counts over
+    ("exactly one enterprise server is compromised and the other two are clean"): for each host the count could pick,
+    the clause's state said of each of the other hosts it counts over (read as any host, "some host clean" anywhere on
+    the network was all it asked). None where the previous part is no such count or the clause names a class or host."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
+
+    found = _THE_OTHERS.match(clause)
+    if found is None or classes_in(clause) or hosts_in(clause) or not isinstance(previous, AnyOf) \
+            or not _counted_groups(previous, AllOf, Atom):
+        return None
+    picks = [[a.host for a in g.parts if isinstance(a, Atom) and a.host is not None] for g in previous.parts]
+    if not all(len(p) == 1 for p in picks):
+        return None
+    pool = [p[0] for p in picks]
+    said = f"it is {clause[found.end():].strip()}"
+    groups = []
+    for group, (host,) in zip(previous.parts, picks):
+        others = [claims(said, other) for other in pool if other != host]
+        if not others or any(o is None or not isinstance(o, (Atom, AllOf)) for o in others):
+            return None
+        groups.append(AllOf((*group.parts, *others)))
+    return AnyOf(tuple(groups))
+
+
 def _others_than_picked(previous, clause: str, universal: bool):
     """A clause about "another" / "no other" host after one that picks a host of a class ("one user host is
     owned and another user box is being exploited"): for each host the first could be, that host in its state and
@@ -1798,8 +1837,9 @@ def unplaced(condition: str) -> list[str]:
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
     # (as "at once": the states are read of one context)
-    spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
-                    _COUNT.sub(" ", spared), flags=re.IGNORECASE)
+    # (r45m: "the other two", the hosts a count leaves over, `_the_others_of_the_count`)
+    spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b|"
+                    r"(?<=\bother\s)(?:two|three|four|[2-4])\b", " ", _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
     # (r37m: "instead" closing a branch's condition, "should Op_Host1 be at root instead", marks the case as the alternative
     # to the one before; it says nothing of the state. "instead of" still denies what follows it.)

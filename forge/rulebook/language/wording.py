@@ -93,7 +93,7 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
                 r"roll(?:s|ed|ing)? (?:it |them )?back|recover\w*"),
     ("Remove", r"remov\w*|evict\w*|kill\w*|purg\w*|kick\w*|terminat\w*|expel\w*|get(?:ting)? rid of|"
                r"clean(?:s|ed|ing)? (?:out|up|off)|throw\w* (?:the attacker )?out"),
-    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
+    ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check(?!lists?\b)\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
                 # (r33m) "a Restore, not another look": a look at the host, counted as one more
                 r"(?:another|a second|one more|a closer|a fresh|a further) look\b(?! (?:at|into))"),
     ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
@@ -228,6 +228,14 @@ _PUT_SECOND = re.compile(r"\bfirst\b(?:[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|th
                          r"|[^.;:]*?(?:\band|,)\s+(?:then\s+)?(?:(?:any|the|all|its|an?)\s+)?(?P<after>" + _VERB_WORD + r")\w*"
                          r"(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:after|afterwards)(?:\s+(?:it|that|this|them))?\b"
                          r"(?!\s+(?:is|are|was|were|gets?|got|has|have|shows?)\b))", re.IGNORECASE)
+
+
+def verbs_put_after(instruction: str) -> set[str]:
+    """(r45m) The catalog verbs an order puts after its first move with "after" / "afterwards" ("plan a Remove of it
+    first and an Analyse of it after"): the plan's second move, which an action may give in its `then`."""
+    return {v for m in _PUT_SECOND.finditer(instruction) if m["after"] for v in verbs_in(m["after"])}
+
+
 # "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
 # ("a DecoyHarakaSMTP on Op_Server0 is the better use of the step than watching": what the move is on, and what it is
 # better as, may stand between)
@@ -384,7 +392,12 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"whichever\s+of(?=\s+(?:the\s+)?(?:\w+\d|user|enterprise|op|defender)[^.;:]*?\b(?:is|gets|shows|becomes)\b)|"
                      # a situation opened by its absence: "without an exploit on it, never restore User2" (after a word,
                      # "without" is read where it stands: "Op_Host2 without privileged access" is a relative clause)
-                     r"(?<![\w-]\s)without" + _ABSENT_WHAT)
+                     r"(?<![\w-]\s)without" + _ABSENT_WHAT + "|"
+                     # (r45m) a situation opened by "with" and a state, then a comma: "with only scans and nothing
+                     # compromised anywhere, pick a decoy", "with U2 owned, restore it" (after a word, "with" is what a host
+                     # has or what the order uses: "Restore User1 with priority")
+                     r"(?<![\w-]\s)with(?=\s+[^,;.:!?]{0,60}?\b(?:scan\w*|exploit\w*|compromis\w*|owned|rooted|pwned|held|"
+                     r"taken|breached|quiet|clean|untouched|privileged|root|unknown|activity|alerts?)\b[^,;.:!?]{0,30},)")
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
@@ -903,11 +916,21 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
                         r"still|anyway|anyhow|in\s+any\s+case|either\s+way|even\s+then|"
                         # (r34m: a checklist's count, "step one, if ..., ...; step two, ...", a step of the list, not of
                         # the episode, which is told in digits)
-                        r"step\s+(?:one|two|three|four|five))"
+                        r"step\s+(?:one|two|three|four|five)|"
+                        # (r45m: a hedge or a default before the order, "As a rule of thumb, remove ...", "By default: ...",
+                        # "Usually, ...": how firmly the order holds, no condition and no story)
+                        r"as\s+a\s+(?:general\s+)?rule(?:\s+of\s+thumb)?|by\s+default|as\s+a\s+default|usually|normally|generally|"
+                        r"typically|ideally|preferably|in\s+most\s+cases|most\s+of\s+the\s+time|as\s+a\s+habit|in\s+principle)"
                         r"\s*[,:!\u2013\u2014-]\s*",
                         re.IGNORECASE)
 
 
+# (r45m) The teacher's resolve said with a modal, "I should recommend a Remove", "we must plan a Restore": after a lead that
+# says the note is for what comes ("next time", "from now on"), the order itself (in a story, "I should plan ..." may tell
+# what the teacher thought then, so it is read so only after such a lead).
+_RESOLVED_MODAL = re.compile(r"(?:(?<=,)|(?<=^))\s*(?:i|we)\s+(?:should|must|need\s+to|ought\s+to|have\s+to|will|shall)\s+(?:(?:always|then|instead)\s+)?"
+                             r"(?=(?:rate|grade|flag|mark|call|classify|label|recommend|plan|propose|suggest|schedule|queue|put|place|"
+                             r"deploy|use|choose|pick|go\s+for|" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\b)", re.IGNORECASE)
 _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
                           r"from\s+here\s+on)\b\s*[,:\u2013\u2014-]?\s*", re.IGNORECASE)
 
@@ -993,7 +1016,10 @@ def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
     body = _LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
+    future = _FROM_NOW_ON.match(body)
     body = _FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
+    if future:  # (r45m) "Next time, for ..., I should rate it high and recommend ...": the teacher's resolve, the order
+        body = _RESOLVED_MODAL.sub("", body, count=1)
     # ("Right after you restore a host, ...": the moment, said with its adverb)
     # (r40m: "From step 26 onwards, ...": a window of steps that opens the order)
     lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against|from)\b"
@@ -1087,12 +1113,24 @@ _DENIED_STATE_NOUN = re.compile(r"\s*(?:no|without)\s+(?:(?:any|further|more|new
                                 r"intrusion|breach)\b(?!\s+(?:to|is|was)\b)", re.IGNORECASE)
 
 
+# (r45m) A prohibition word that is itself denied: "don't skip the Analyse", "never leave out the Remove", "do not hold
+# off on a Restore", "never stop analysing it": two negations, an order of the verb (read as one, its "do not" forbade it).
+HOLDING_OFF_DENIED = re.compile(r"\b(?:never(?:\s+ever)?|do\s+not|don['\u2019]?t|must\s+not|mustn['\u2019]?t|should\s+not|"
+                                 r"shouldn['\u2019]?t)\s+(?:(?:ever|just|simply)\s+)?(?:skip|avoid|omit|neglect|stop(?!\s+(?:at|with|there|short)\b)|quit|cease|"
+                                 r"leave\s+out|refrain\s+from|hold\s+off(?:\s+on)?|hold\s+back\s+(?:on|from)|put\s+off|pass\s+up\s+on|"
+                                 r"pass\s+on|forgo|drop)\b", re.IGNORECASE)
+
+
 def _forbidding(instruction: str):
     """The matches of _FORBIDDEN_VERB, less a "not" that denies a state (_DENIED_STATE) or a "no" before a state's noun
     (_DENIED_STATE_NOUN): the search goes on after that state ("a host not compromised needs no Restore" still forbids
-    the Restore)."""
+    the Restore); and less a prohibition word itself denied, "don't skip the Analyse" (HOLDING_OFF_DENIED): an order,
+    the search going on after its verb."""
     position = 0
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
+        if HOLDING_OFF_DENIED.match(match.group(0)):
+            position = match.end()
+            continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
         if denied is None:
             yield match
@@ -2273,7 +2311,13 @@ _SEQUENCED_CLASS = re.compile(
     rf"(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+(?:ahead\s+of|before)\s+(?:anything|any\s+(?:other\s+)?(?:move|action|work|step))\s+(?:on|to|for|in)\s+(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+before\s+(?:any|a|the)\s+{_SEQUENCE_CLASS}\s+(?:is|are|gets?)\s+(?:touched|restored|removed|analy[sz]ed|decoyed|handled|"
-    rf"looked\s+at|dealt\s+with)\b", re.IGNORECASE)
+    rf"looked\s+at|dealt\s+with)\b|"
+    # (r45m) "Restore it before touching any user host", "before you do anything about the user boxes": the class the
+    # order goes ahead of, said with the verb of handling it
+    rf"\s+(?:ahead\s+of|before|prior\s+to)\s+(?:(?:you|we)\s+)?(?:touch\w*|handl\w*|work\w*\s+on|deal\w*\s+with|"
+    rf"do(?:ing|es)?\s+anything\s+(?:else\s+)?(?:about|to|on|with|for)|look\w*\s+(?:at|into)|turn\w*\s+to|mov\w*\s+on\s+to|"
+    rf"go(?:ing|es)?\s+(?:on\s+)?to|bother\w*\s+with|attend\w*\s+to|spend\w*\s+\w+\s+on)\s+(?:the\s+|an?\s+|any\s+)?(?:other\s+)?"
+    rf"{_SEQUENCE_CLASS}\b", re.IGNORECASE)
 
 
 def sequenced_away(text: str) -> str:
@@ -2664,7 +2708,34 @@ _LISTED_SITUATION = re.compile(r"\A\s*[-*\u2022]\s+(?P<items>(?:(?!->|=>|\u2192)
 
 def _listed_situation_joined(flat: str) -> str:
     """`flat` (one line) with a listed situation before its arrow said as one condition (_LISTED_SITUATION)."""
-    return _LISTED_SITUATION.sub(lambda m: " and ".join(re.split(_BULLET, m["items"])) + " ", flat)
+    return _checked_items_said(_LISTED_SITUATION.sub(lambda m: " and ".join(re.split(_BULLET, m["items"])) + " ", flat))
+
+
+# (r45m) A checklist of states, numbered or bulleted, that a later sentence refers to as a whole: "1. Enterprise2 shows an
+# exploit. 2. Op_Server0 is not compromised. When both items hold, Remove Enterprise2." ("if all of the above are true",
+# "once every box is ticked"; "if any of them holds": one of them). Read as it stood, the items were a story and the
+# order's condition ("both items") named no state at all.
+_ITEM_MARK = r"(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[-*\u2022])\s+"
+_CHECKED_ITEMS = re.compile(
+    r"(?:(?<=[:.;])|\A)\s*(?P<items>(?:" + _ITEM_MARK + r"[^.;!?]+[.;]?\s*){2,})"
+    r"(?P<lead>when|whenever|if|once|as\s+soon\s+as|while)\s+(?P<how>both|all|each|every|any|either|one)\s+"
+    r"(?:(?:of\s+)?(?:the\s+)?(?:two\s+|three\s+|four\s+)?(?:above|these|them|those|(?:items?|checks?|conditions?|points?|boxes|lines?|"
+    r"entries)(?:\s+(?:above|listed|on\s+the\s+list))?))\s+(?:(?:all\s+)?(?:holds?|are\s+(?:true|met|satisfied|ticked|"
+    r"checked)|is\s+(?:true|met|satisfied|ticked|checked)|apply|applies|pass(?:es)?|check\s+out|are\s+the\s+case|"
+    r"is\s+the\s+case)|(?:is|are)\s+ticked)\b", re.IGNORECASE)
+
+
+def _checked_items_said(flat: str) -> str:
+    """`flat` with a checklist of states that a later condition refers to as a whole (_CHECKED_ITEMS) said as that
+    condition: "When <item> and <item>" ("or" for "any" / "either" / "one"). A list whose items give orders is left as
+    it stands (its items are cases, not parts of one condition)."""
+    def said(m: re.Match) -> str:
+        items = [i.strip(" .;") for i in re.split(_ITEM_MARK, m["items"]) if i.strip(" .;")]
+        if len(items) < 2 or any(verbs_in(i) for i in items):
+            return m.group(0)
+        join = " or " if m["how"].lower() in ("any", "either", "one") else " and "
+        return f" {m['lead']} {join.join(items)}"
+    return _CHECKED_ITEMS.sub(said, flat)
 
 
 # (r33h) A reason set off by commas between the subject and its order: "User4, because the lab depends on it, must be
