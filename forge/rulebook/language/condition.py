@@ -130,7 +130,8 @@ FACTS: tuple[Fact, ...] = (
         # (r44m: nor "an exploit still running", "a scan still running": the activity under way now, its row's)
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
-        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # (r45m: nor "still in reconnaissance": the phase the attack is in now)
+        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?!\s+(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|probing|exploitation|escalation|impact|lateral)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)(?<!\bexploit\sstill\s)(?<!\bscan\sstill\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -368,8 +369,9 @@ _EVERY = re.compile(r"\b(?<!at\s)(?<!after\s)(?:all|every|each|the\s+(?:whole|en
 _SUBNET = re.compile(r"\b(?:user|enterprise|op|operational)[\s-]+(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
 # A clause about hosts in general ("when two or more hosts show an exploit", "if anything is compromised"): not about the
 # host named before it.
+# (r45m: and activity said of the network in the plural, "with only scans", "just probes so far": some host shows it)
 _GENERAL_SUBJECT = re.compile(r"\b(?:hosts|machines|boxes|servers|workstations|nodes|systems|anything|something|everything|nothing|"
-                              r"anywhere|somewhere|everywhere)\b|" + r"\b(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b"
+                              r"anywhere|somewhere|everywhere)\b|\b(?:only|just|nothing\s+but|merely|mere)\s+(?:scans|probes|exploits)\b|" + r"\b(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b"
                               r"(?![^.;]*\b(?:it|its|there|that\s+(?:host|machine|box|one))\b)", re.IGNORECASE)
 _NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if|once|while)|"
                       r"(?:(?:but|and|yet)\s+)?not\s+(?:when|if|once|while)|(?:but\s+)?never\s+(?:when|if|once|while))\b", re.IGNORECASE)
@@ -1584,7 +1586,11 @@ _COUNT = re.compile(r"\b(?:(?:(?:only|just)\s+)?(?P<low>one|two|three|four|[1-4]
                     rf"(?:exactly|only|just)\s+1{_COUNTED_HOSTS})|"
                     # (r38h) "all but two of the op hosts", "every enterprise server except one": all of the class less that many
                     r"(?:all|every\s+(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?)|all\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
-                    r"(?:hosts|boxes|machines|servers))\s+(?:but|except(?:\s+for)?|save)\s+(?P<spared>one|two|[12]))\b",
+                    r"(?:hosts|boxes|machines|servers))\s+(?:but|except(?:\s+for)?|save)\s+(?P<spared>one|two|[12])|"
+                    # (r45m) a share of the class: "more than half of the user hosts", "most of the user boxes", "at least
+                    # half", "half or more", "the majority of"
+                    r"(?P<over_half>more\s+than\s+half|over\s+half|most|the\s+majority|a\s+majority)(?=\s+of\b)|"
+                    r"(?P<half>at\s+least\s+half|half\s+or\s+more)(?=\s+of\b)|(?P<half_after>half)(?=\s+(?:of\s+(?:the\s+)?\w+\s+)?\w+\s+or\s+more\b))\b",
                     re.IGNORECASE)
 
 
@@ -1596,11 +1602,16 @@ class Count:
     least: int
     most: Optional[int] = None
     short: Optional[int] = None
+    half: Optional[str] = None  # (r45m) "over": more than half of the group; "at_least": half of it or more
 
     def bounds(self, total: int) -> tuple[int, Optional[int]]:
         """(least, most) among a group of `total` hosts."""
         if self.short is not None:
             return total - self.short, total - self.short
+        if self.half == "over":
+            return total // 2 + 1, None
+        if self.half == "at_least":
+            return (total + 1) // 2, None
         return self.least, self.most
 
 
@@ -1625,6 +1636,10 @@ def _counted(clause: str) -> Optional[Count]:
         return Count(0, short=_number(found["but"] or found["spared"]))
     if found["exactly"]:
         return Count(1, 1)
+    if found["over_half"]:
+        return Count(1, half="over")
+    if found["half"] or found["half_after"]:
+        return Count(1, half="at_least")
     if found["several"]:
         return Count(2)
     if found["than"]:
@@ -1868,9 +1883,10 @@ def complete_claims(text: str, found) -> bool:
     # (a class heading whose only negation is the hosts it excepts, "Op hosts other than Op_Server0", is read without
     # them: `_class_heading`)
     headings = {c.text for c in words.conditions if _class_heading(c.text, words) is not None}
+    # (r45m: nor "until step 10", a window of steps and nothing more: its "until" is the window's bound, its EpisodeStep)
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
                if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings
-               and not _exception_left_out(c, words, found)]
+               and not _exception_left_out(c, words, found) and not _window_alone(c.text)]
     # (r37m: in a note of cases, each case's negation is placed in its own alternative: `_case_denials_placed`)
     cases = _case_denials_placed(words, found, negated) if negated else None
     # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
@@ -2362,6 +2378,23 @@ _STATED_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\
                                   r"(?:user|enterprise)\d|op_(?:host|server)\d)\s+(?:(?:that\s+is|which\s+is|currently|still)\s+)?"
                                   r"(?:under\s+(?:active\s+|an\s+)?(?:exploitation|exploit|attack)|being\s+(?:exploited|scanned|probed|"
                                   r"attacked))\b", re.IGNORECASE)
+# (r45m) The host an order picks by its state, "plan a decoy on whichever user host is scanned", "restore whichever box gets
+# owned": that state is what the order acts on, whatever condition is said beside it ("Until step 10, ...").
+_WHICHEVER_OBJECT = re.compile(r"\bwhichever\s+(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|"
+                               r"workstations?)\s+(?:is|are|gets?|shows?|becomes?|reads?|sits?)\s+[^,;.:!?]+", re.IGNORECASE)
+# (r45m) Where an order's next move begins ("..., then a Remove on whichever enterprise server is compromised"): what that
+# move picks is no condition of the order.
+_FIRST_MOVE_ONLY = re.compile(r"\bthen\b|\bfollowed\s+by\b|\bafterwards\b|\bafter\s+that\b|\bnext\b", re.IGNORECASE)
+# (r45m) A state with how long it has held, said after what it is of: "any host owned since before the last step should get
+# a Restore", "a user box compromised for three steps": a history (history_words reads it), with the word that says which
+# host ("a", "any").
+_HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(?:(?:a|an|any|each|every)\s+)?(?:(?:user|enterprise|op|operational)[\s-]+)?"
+                                r"(?:hosts?|box(?:es)?|machines?|servers?|workstations?)\s+"
+                                r"(?:owned|compromised|held|rooted|hit|pwned|breached|infected)\s+(?:since\s+(?:before(?:\s+the\s+"
+                                r"(?:previous|last|prior)\s+(?:step|turn))?|the\s+(?:previous|last|prior)\s+(?:step|turn)|earlier)|"
+                                r"for\s+(?:the\s+)?(?:last\s+|past\s+)?(?:at\s+least\s+)?(?:\d+|one|two|three|four|five|a\s+couple\s+of|a\s+few|"
+                                r"several)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)(?:\s+(?:in\s+a\s+row|running|straight))?)\b",
+                                re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
 # (r41m: not "no matter how often it is owned", each time it is: a condition)
 _CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
@@ -2556,7 +2589,8 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     hostless = not words.conditions or timed
     # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
     # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
-    stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest))]
+    stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest), *_HELD_AFTER_OBJECT.finditer(rest),
+                                        *_WHICHEVER_OBJECT.finditer(_FIRST_MOVE_ONLY.split(rest, maxsplit=1)[0]))]
     if timed and bare and (target := _class_target(rest)) is not None:
         parts.append(target)
     # (r42x) read bare, the order's own "never" would deny the states of what it acts on ("never Restore an exploited
@@ -3271,6 +3305,9 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     held = evidence_rest(directive)
     if held is not None:  # (r40g) what is left of it once the evidence judged.py judges is taken away
         return held
+    listed = listed_claims(text or directive)
+    if listed is not None:  # (r45m) a table of cases under a heading, each read whole: any case's (its own order is in the text)
+        return confirmed(listed)
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)
@@ -3418,6 +3455,10 @@ def _fallback_branches(text: str) -> list[str]:
 # What names the table in its heading, no condition: "decoy map, ...", "default decoy for ...", "move table: ...".
 _TABLE_LABEL = re.compile(r"^\s*(?:(?:the|my|our)\s+)?(?:default\s+)?(?:decoys?|moves?|actions?|responses?|plays?)\s+"
                           r"(?:map|table|list|sheet|plan|for)\b\s*[,:]?\s*", re.IGNORECASE)
+# (r45m) ... or after the scope, what the heading calls the list: "usr boxes - my list", "Op_Server0, the drill", "ent srvs
+# (checklist)".
+_LIST_LABEL = re.compile(r"\s*(?:[-,\u2013\u2014(]\s*)?(?:(?:my|our|the|a)\s+)?(?:(?:short|quick|usual|own)\s+)?(?:list|checklist|"
+                         r"drill|notes?|cases|table|runbook|playbook|cheat\s*sheet)\s*\)?\s*$", re.IGNORECASE)
 _LISTED_LINE = re.compile(r"^\s*[-*\u2022]\s+(?P<case>[^\n]{1,80}?)\s*(?:-+>|=>|\u2192)\s*\S")
 
 
@@ -3435,7 +3476,7 @@ def listed_claims(text: str):
     head = next((i for i, line in enumerate(lines) if _LISTED_LINE.match(line)), None)
     if not head or not lines[head - 1].rstrip().endswith(":"):
         return None
-    heading = _TABLE_LABEL.sub("", " ".join(lines[:head]).rstrip().rstrip(":"))
+    heading = _TABLE_LABEL.sub("", _LIST_LABEL.sub("", " ".join(lines[:head]).rstrip().rstrip(":")))
     cases = []
     for line in lines[head:]:
         m = _LISTED_LINE.match(line)

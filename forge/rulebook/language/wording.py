@@ -1455,6 +1455,29 @@ _VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wrong|wait|actually|sorry|oops|
                                 r"(?:the|my|our|that|this)\s+(?:\w+\s+)?(?:rule|note|lesson|one|habit|advice)|before)$", re.IGNORECASE)
 
 
+# (r45m) A document's heading that names what the note is for, and possibly whom: "Checklist for Enterprise2, action
+# chooser", "Op_Server0 drill", "runbook for the user hosts". Its host or class is the order's (which names it again): no
+# situation of the trigger (read as one, its label words were a condition no claim placed, and the note was never read).
+_LABELLED_HEADING = re.compile(r"^(?:(?:the|my|our|a|an)\s+)?(?:(?P<before>[\w-]+(?:\s+[\w-]+)?)\s+)?(?:checklist|check\s*list|drill|runbook|"
+                               r"playbook|procedure|routine|list|steps|sop|plan|rules?|notes?)(?:\s+(?:for|on|about)\s+(?P<after>[^,;:]+))?"
+                               r"(?:\s*,\s*(?P<role>[^,;:]+))?$", re.IGNORECASE)
+
+
+def _labelled_heading(opening: str, rest: str) -> bool:
+    """(r45m) Whether an opening is a heading that only names the document (`_LABELLED_HEADING`), the hosts or class it
+    is for (each named again in the order), and the role it is for."""
+    found = _LABELLED_HEADING.match(opening.strip(" ,"))
+    if found is None or (found["role"] and not _addressed(found["role"])):
+        return False
+    scope = " ".join(p for p in (found["before"], found["after"]) if p)
+    if _STATE_WORDS.search(scope) or _ACCESS_WORDS.search(scope) or _TIME_WORDS.search(scope):
+        return False
+    left = re.findall(r"[a-z][a-z']*", without_host_names(scope).lower())
+    named, spoken = hosts_in(scope), classes_in(scope)
+    return (bool(named) or bool(spoken)) and set(named) <= set(hosts_in(rest)) and set(spoken) <= set(classes_in(rest)) \
+        and not [w for w in left if w not in ("the", "a", "an", "my", "our")]
+
+
 def _addressed(opening: str) -> bool:
     """Whether an opening only says which role the note is for (`_ROLE_NAME`, `_ADDRESS_WORDS`)."""
     if not _ROLE_NAME.search(opening) or hosts_in(opening) or classes_in(opening) or _STATE_WORDS.search(opening) \
@@ -1518,7 +1541,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     said = _MOVE_SINCE.sub("", opening)  # (the defender's move as the time of a state is no story or view of the teacher)
     if _STORY.search(said) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
             or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening) \
-            or _VERDICT_ON_BEFORE.match(opening.strip(" ,")):
+            or _VERDICT_ON_BEFORE.match(opening.strip(" ,")) or _labelled_heading(opening, rest):
         return ""
     if _reason_before(opening, rest):
         return ""
@@ -1757,9 +1780,11 @@ def _situation_after(order: str, following: list[str]) -> tuple[str, str]:
 
 
 # (r40m: and a move's judgement over another, "beats a Monitor", which ends the condition said before it)
+# (r45m: or the inaction it replaces, "instead of leaving it be", "rather than ignoring it")
 _INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|beats|trumps|outranks|"
                               r"wins\s+over)\s+(?:\w+\s+){0,2}?(?="
-                              + _VERB_WORD + r")", re.IGNORECASE)
+                              + _VERB_WORD + r"|leav(?:e|es|ing)\s+(?:it|them|that\s+\w+|the\s+\w+)\s+(?:be|alone)\b|ignor(?:e|es|ing)\b)",
+                              re.IGNORECASE)
 
 
 # The teacher's modal opening the main clause after a condition said without a comma ("when User0 is compromised at user
@@ -2595,6 +2620,10 @@ def written_out(text: str) -> str:
     # what someone said, keeps its marks, and an apostrophe inside a word stays
     text = _QUOTE_MARK.sub(r"\g<said>", text)
     text = _EXCEPT_BEFORE_WHICH.sub(lambda m: f"{m['lead']} {m['which'].rstrip()}, except {m['hosts']}", text)
+    # (r45m) "clean at prev step", "owned since prev turn": the note's shorthand of "the previous"
+    text = re.sub(r"\b(?:at\s+|since\s+|on\s+|in\s+)?(?:the\s+)?prev\.?(?=\s+(?:step|turn|round|tick|move)\b)",
+                  lambda m: (m[0].split()[0] + " the previous" if m[0].split()[0].lower() in ("at", "since", "on", "in") else "the previous"),
+                  text, flags=re.IGNORECASE)
     # (r42h) "lateral movt": the note's shorthand of the phase's name (unread, the word left the condition not whole)
     text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
@@ -2749,6 +2778,21 @@ _REASON_ASIDE = re.compile(r",\s*(?:because|since|given\s+that)\s+[^,;:.]+,\s*(?
 # that host to the exception).
 _EXCEPTION_WHY = re.compile(r"(?P<head>\b(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|"
                             r"odd\s+one\s+out))\s*\((?P<why>[^()]{1,100})\)(?=\s*[:\u2013\u2014]|\s+-\s)", re.IGNORECASE)
+
+
+# (r45m) A hedge on the order said as a condition of the defender's means, "if you can", "where possible", "if time allows":
+# how firmly the order holds, no state of the network (read as a condition, it was one no claim placed, and the rule was
+# never read whole).
+_HEDGE = (r"(?:if|when|whenever|where|wherever)\s+(?:you|we)\s+(?:can|could|are\s+able\s+to)(?:\s+afford\s+(?:it|to))?|"
+          r"if\s+(?:at\s+all\s+)?possible|(?:where|wherever|when|whenever)\s+possible|if\s+(?:time|budget)\s+(?:allows|permits)|"
+          r"if\s+(?:it\s+is|it's)\s+(?:at\s+all\s+)?possible")
+_HEDGE_CLAUSE = re.compile(rf"^\s*(?:{_HEDGE})\s*,\s*|\s*,?\s*\b(?:{_HEDGE})\b\s*(?=,)|\s*,?\s*\b(?:{_HEDGE})\b(?=\s*(?:[.;!]|$))",
+                           re.IGNORECASE)
+
+
+def _hedges_away(flat: str) -> str:
+    """`flat` without a hedge on the means said as a condition (`_HEDGE_CLAUSE`), its sentence's first letter kept."""
+    return _HEDGE_CLAUSE.sub("", flat)
 
 
 def _reason_aside_dropped(flat: str) -> str:
@@ -2907,7 +2951,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split())))))))))
+                               _reason_aside_dropped(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split()))))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
@@ -2979,6 +3023,7 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
     for sentence in sentences(words.text):
         if _STORY.search(sentence) or _EXAMPLE_SENTENCE.match(sentence):
             continue
+        sentence = _lesson(sentence)  # (r45m: "My takeaway is that <lesson>": the lead that names the lesson is no condition)
         opening = _OPENING.match(sentence)
         if opening and (_teachers_view(opening["situation"], opening["rest"])
                         or _reason_before(opening["situation"], opening["rest"])):
