@@ -1321,8 +1321,9 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
 
 # Both compromise levels named as one condition: "at user level or root", "user or root", "root or user access"
 _BOTH_LEVELS = re.compile(
-    r"\buser(?:[\s-]level)?(?:\s+(?:access|privileges?))?\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:root\w*|privileged|privilege|admin\w*|system[\s-]level)\b|"
-    r"\b(?:root\w*|privileged|admin\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?user(?:[\s-]level|\s+access|\b)",
+    # (r45m: with an article before the second, "a user-level or a root-level compromise")
+    r"\buser(?:[\s-]level)?(?:\s+(?:access|privileges?))?\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?(?:root\w*|privileged|privilege|admin\w*|system[\s-]level)\b|"
+    r"\b(?:root\w*|privileged|admin\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?user(?:[\s-]level|\s+access|\b)",
     re.IGNORECASE)
 
 
@@ -1756,13 +1757,34 @@ def completed_action(text: str, action: Optional[dict]) -> Optional[dict]:
     words = read_wording(text)
     verbless = [p for p in words.prohibitions if p.verb is None]
     if not verbless or any(p.verb is not None for p in words.prohibitions):
-        return action
+        return _prohibition_as_over(words, action)
     named = [h for p in verbless for h in (*p.hosts, *p.classes)]
     if action is None and len(named) == 1:
         return {"mode": "never", "verb": ANY_VERB, "target": named[0]}
     if isinstance(action, dict) and str(action.get("mode", "")).lower() == "never" and action.get("target") in named:
         return {**action, "verb": ANY_VERB}
     return action
+
+
+def _prohibition_as_over(words: Wording, action: Optional[dict]) -> Optional[dict]:
+    """(r45m) An order of one move beside the text's prohibition of another verb on the same host ("Enterprise1 at user
+    level: Remove it, never Restore it"), compiled as the order alone: the prohibition is what the order is preferred
+    over, `prefer <order> over <forbidden verb>` on its target (dropped, the rule met no other rule that orders that verb
+    there, and both were injected as if they agreed)."""
+    if not isinstance(action, dict) or str(action.get("mode", "")).lower() != "do" or action.get("then") \
+            or len(words.prohibitions) != 1:
+        return action
+    forbidden, verb, target = words.prohibitions[0], _verb(action.get("verb")), action.get("target")
+    places = hosts_of([*forbidden.hosts, *forbidden.classes])
+    if forbidden.verb is None or same_verb(forbidden.verb, verb) or verb == ANY_VERB or not isinstance(target, str) \
+            or places and not (target in HOSTS and hosts_of([target]) <= places) or target in RELATIVE_TARGETS:
+        return action
+    # (said together, in one sentence with no condition of its own between them: "Remove it, never Restore it")
+    together = [s for s in re.split(r"(?<=[.;!?])\s+", words.instruction)
+                if any(same_verb(v, verb) for v in verbs_in(s)) and any(same_verb(v, forbidden.verb) for v in verbs_in(s))]
+    if len(together) != 1 or len([c for c in words.conditions if c.text in together[0]]) > 1:
+        return action
+    return {**action, "mode": "prefer", "over": {"verb": forbidden.verb, "target": target}}
 
 
 __all__ = ["completed_action", "text_problem"]

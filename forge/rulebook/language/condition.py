@@ -1852,6 +1852,11 @@ def unplaced(condition: str) -> list[str]:
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
     # (as "at once": the states are read of one context)
+    # (r45m: a document's label before the case it is for, "Checklist for a user host that ...", "the drill for ...": the
+    # document's name, no state; and "on its record", the host's row of the table)
+    spared = re.sub(r"\b(?:check\s*list|drill|runbook|playbook|procedure|cheat\s*sheet)s?\b|\bthings?\s+to\s+(?:check|do|look\s+at)\b|"
+                    r"\bin\s+(?:this\s+|that\s+)?order\b(?!\s+to\b)", " ", spared, flags=re.IGNORECASE)
+    spared = re.sub(r"\bon\s+(?:its|the|their|that\s+host's)\s+(?:record|row|table\s+row)\b", " on it ", spared, flags=re.IGNORECASE)
     # (r45m: "the other two", the hosts a count leaves over, `_the_others_of_the_count`)
     spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b|"
                     r"(?<=\bother\s)(?:two|three|four|[2-4])\b", " ", _COUNT.sub(" ", spared), flags=re.IGNORECASE)
@@ -2127,6 +2132,16 @@ _LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out
 _OTHER_BRANCH = re.compile(r"^\s*(?!(?:just\s+)?in\s+case\b)(?:[\w-]+\s+){0,2}(?:branch|case|cases)(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
 
 
+def _order_words_alone(rest: str, source: str) -> bool:
+    """(r45m) Whether a rest is made only of words of its text's order, outside its conditions, and states nothing ("you
+    pick" of "... you pick Restore Op_Server0 yourself"): who makes the move or how, no condition of it."""
+    words = read_wording(source)
+    order = order_without_conditions(words.instruction, words.conditions).lower()
+    said = re.findall(r"[a-z][a-z'-]*", rest.lower())
+    return bool(said) and not _STATE_SPOKEN.search(rest) and not negations_in(rest) and not hosts_in(rest) \
+        and not classes_in(rest) and all(re.search(rf"\b{re.escape(w)}\b", order) for w in said)
+
+
 def guard_rest(rest: str, when=None, source: str = "") -> str:
     """The part of an `unexpressed` rest that is a condition and so guards ("" if it is none): a rest that
     speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is (nor a
@@ -2154,6 +2169,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""
     if _LEFT_ALONE.match(text):
         return ""  # the order itself, "leave out", "leave alone": what the move is, not when
+    if source and _order_words_alone(text, source):
+        return ""  # (r45m) words of the order itself, "you pick", "yourself": who makes the move, not when
     if verbs_in(text) and _state_of(text) == ((None, None), None) and not hosts_in(text) and not classes_in(text) \
             and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
         return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"
@@ -2973,8 +2990,9 @@ def _branches_either(words, heading: list, each: list[list]):
     groups = found[0] if found else None
     if groups is not None and all(each[i] for group in groups for i in group):
         # (a heading before the tree, "Tree for Op_Host1:", holds for every branch)
-        shared = [p for i, c in enumerate(words.conditions) if c.text.strip() == words.situation.strip()
-                  and not any(i in group for group in groups) for p in each[i]]
+        # (r45m: or a heading inside the instruction, "When a user host is owned: if ..., ...; if ..., ...")
+        shared = [p for i, c in enumerate(words.conditions) if not any(i in group for group in groups) and i not in found[1]
+                  for p in each[i]]
         cases = [[p for i in group for p in each[i]] for group in groups]
         cases = cases[:1] + [_within_first_case(cases[0], case) for case in cases[1:]]
         either = AnyOf(tuple(_all_of(case) for case in cases))
@@ -3029,6 +3047,10 @@ _KEPT_FOR = re.compile(r"\b(?:keep|keeping|save|saving|reserve|reserving|hold|ho
                        r"[\w-]+(?:\s+(?:of\s+)?(?:it|them|\w+\d))?\s+(?:back\s+)?for\s*$", re.IGNORECASE)
 
 
+_CONDITION_HEADING = re.compile(r"^(?P<heading>\s*(?:when|whenever|if|once|while|as\s+long\s+as)\b[^:;.]*:)\s+(?P<rest>\S.*)$",
+                                re.IGNORECASE | re.DOTALL)
+
+
 def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
     """The branches of a decision tree or checklist, as the indices of `words.conditions` each holds, and the indices
     of the conditions it does not apply in: every clause with a condition holds one, which opens it (after a step's count) and heads an order of its own, or closes the
@@ -3037,13 +3059,23 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
     ("Tree for Op_Host1:", the text's situation) is none either. None unless there are two branches or more (or one and
     a condition the rule does not apply in: "when both are owned, ...; if just one is, this rule says nothing") and
     every other condition is placed so."""
-    clauses = [c for c in re.split(r"(?<=[.;!?])\s+|\s+/\s+", words.instruction) if c.strip(" .;")]
+    # (r45m: and after a heading's condition and its colon, and before a later case joined by "and": "When a user host is
+    # owned: if A, X, and if B, Y instead")
+    headed_by = _CONDITION_HEADING.match(words.instruction)
+    clauses = ([headed_by["heading"]] if headed_by else []) + \
+        [c for c in re.split(r"(?<=[.;!?])\s+|\s+/\s+|,\s+and\s+(?=(?:if|when|whenever|once|should)\b)",
+                             headed_by["rest"] if headed_by else words.instruction) if c.strip(" .;")]
     groups: list[list[int]] = []
     placed: set[int] = set()
     closed: list[int] = []  # a condition the text says the rule does not apply in ("if only one is, this says nothing")
+    heading: set[int] = set()  # (r45m) the conditions of a heading before the cases, "When a user host is owned:"
     for at, clause in enumerate(clauses):
         inside = [i for i, c in enumerate(words.conditions) if c.text in clause and i not in placed]
         if not inside:
+            continue
+        if at == 0 and clause.rstrip().endswith(":") and not verbs_in(clause) and len(clauses) > 2:
+            heading |= set(inside)
+            placed |= set(inside)
             continue
         if len(inside) > 1:
             return None
@@ -3069,7 +3101,7 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
         else:
             return None
         placed.add(inside[0])
-    headed = {i for i, c in enumerate(words.conditions) if words.situation.strip() and c.text.strip() == words.situation.strip()}
+    headed = {i for i, c in enumerate(words.conditions) if words.situation.strip() and c.text.strip() == words.situation.strip()} | heading
     if headed and groups and clauses and verbs_in(clauses[0]) and not any(c.text in clauses[0] for c in words.conditions):
         # (r37m) "E0 scan only -> decoy it; E0 under exploit -> Remove it": the opening situation heads the first case's
         # order alone (its clause states no condition of its own), not every case as a tree's heading does

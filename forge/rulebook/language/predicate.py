@@ -671,11 +671,9 @@ def implies(p: Predicate, q: Predicate) -> bool:
         return True  # (r41m) "a host at root, and Op_Server0 not at root": one of the other hosts at root
     if isinstance(q, AnyOf) and _positive(q) and (spread := _class_atoms_spread(p)) is not None and implies(spread, q):
         return True  # (r44x) "a user host exploited, and a user host compromised and quiet": two hosts, each read apart
-    if isinstance(q, AnyOf) and (spread := _denials_spread(p)) is not None and implies(spread, q):
-        return True  # (r45m) "a user host at Unknown, and no user host exploited": the one at Unknown is not exploited
-    if _class_atom(q) and (spread := _denials_spread(p)) is not None \
-            and implies(spread, AnyOf(tuple(q.on(h) for h in q.hosts()))):
-        return True  # (r45m) "some host scanned, and none compromised": some host scanned and at Compromised No
+    if isinstance(q, AnyOf) and isinstance(p, AllOf) and (split := _alternatives_apart(p)) is not None \
+            and all(implies(x, q) for x in split):
+        return True  # (r45m) "a user host owned, and Enterprise1 clean or owned": each way of it, one of the ways of q
     if isinstance(q, AnyOf):
         return any(implies(p, x) for x in q.parts)
     if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):
@@ -722,19 +720,14 @@ def _class_atoms_spread(p: Predicate) -> Optional[Predicate]:
     return AnyOf(tuple(AllOf(way) for way in kept)) if kept else None
 
 
-def _denials_spread(p: Predicate) -> Optional[Predicate]:
-    """(r45m) An "all" of one atom said of a class and denials of atoms said of hosts of a class ("a user host at
-    Unknown" and "no user host exploited"), as the one of its hosts the class atom is on, each denial said of that host
-    too (what every host of the denied class lacks, the one picked lacks); None where `p` is no such form."""
-    if not isinstance(p, AllOf):
+def _alternatives_apart(p: AllOf) -> Optional[tuple[Predicate, ...]]:
+    """(r45m) An "all" with an "any" among its parts, as the "all" of each of that "any"'s ways with the other parts
+    (None: no such part, or too many ways)."""
+    at = next((i for i, x in enumerate(p.parts) if isinstance(x, AnyOf)), None)
+    if at is None or len(p.parts[at].parts) > _MAX_DNF:
         return None
-    positive = [x for x in p.parts if _class_atom(x)]
-    denials = [x for x in p.parts if isinstance(x, Not) and _class_atom(x.part) and not x.part.history()]
-    if len(positive) != 1 or len(positive) + len(denials) != len(p.parts) or not denials:
-        return None
-    atom = positive[0]
-    return AnyOf(tuple(AllOf((atom.on(h), *(Not(d.part.on(h)) for d in denials if h in d.part.hosts()), *denials))
-                       for h in atom.hosts()))
+    others = p.parts[:at] + p.parts[at + 1:]
+    return tuple(AllOf((*others, way)) for way in p.parts[at].parts)
 
 
 def _positive(q: Predicate) -> bool:

@@ -396,8 +396,10 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # (r45m) a situation opened by "with" and a state, then a comma: "with only scans and nothing
                      # compromised anywhere, pick a decoy", "with U2 owned, restore it" (after a word, "with" is what a host
                      # has or what the order uses: "Restore User1 with priority")
-                     r"(?<![\w-]\s)with(?=\s+[^,;.:!?]{0,60}?\b(?:scan\w*|exploit\w*|compromis\w*|owned|rooted|pwned|held|"
-                     r"taken|breached|quiet|clean|untouched|privileged|root|unknown|activity|alerts?)\b[^,;.:!?]{0,30},)")
+                     # (nor one that goes on to tell what someone did: "With User0 owned I removed it, ...", a story)
+                     r"(?<![\w-]\s)with(?=\s+(?:(?!\b(?:i|we|you|they)\b)[^,;.:!?]){0,60}?\b(?:scan\w*|exploit\w*|compromis\w*|owned|rooted|"
+                     r"pwned|held|taken|breached|quiet|clean|untouched|privileged|root|unknown|activity|alerts?)\b"
+                     r"(?:(?!\b(?:i|we|you|they)\b)[^,;.:!?]){0,30},)")
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
@@ -551,7 +553,8 @@ _IMPERATIVE_START = re.compile(
     # (r43m) the Analyst's verdict: "rate it high", "grade the box medium", "call it critical" (an order as "flag it" is)
     rf"rate|grade|classify|label|call(?=\s+(?:it|them|this|that|the\s+(?:host|box|machine|risk))\b)|"
     # orders on the reply's form: "write the plan in two bullets", "limit the answer to one line"
-    rf"write|format|limit|omit|"
+    # (r45m: "cap every plan at three actions", "restrict the answer to one line")
+    rf"write|format|limit|omit|cap|restrict|shorten|trim|"
     # how the reply opens or closes: "start every report with the risk level", "end each answer with a summary line"
     rf"{_OPENING_VERB}(?={_OPENS_REPLY_WITH})|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
@@ -1801,10 +1804,11 @@ _FIRST_PERSON_MODAL = re.compile(r"\s(?:i|we|you)(?:['\u2019]d|['\u2019]ll|\s+(?
 # remove the attacker"); not after a joining word ("if it is exploited and we restore it", "once it shows root after we
 # remove it"), which keeps the move in the condition, nor a past move ("when it showed root we restored it": the story).
 _FIRST_PERSON_MOVE = re.compile(r"(?<!\band)(?<!\bor)(?<!\bbut)(?<!\bafter)(?<!\bbefore)(?<!\bsince)(?<!\bonce)(?<!\buntil)"
-                                r"(?<!\bwhen)(?<!\bif)(?<!\bthat)(?<!\bas)(?<!\bbecause)\s(?:i|we)\s+"
-                                r"(?:(?:always|first|then|immediately|just|now)\s+)?(?=(?:analy[sz]e|remove|restore|reimage|"
+                                r"(?<!\bwhen)(?<!\bif)(?<!\bthat)(?<!\bas)(?<!\bbecause)\s(?:i|we|you)\s+"
+                                r"(?:(?:always|first|then|immediately|just|now|simply)\s+)?(?=(?:analy[sz]e|remove|restore|reimage|"
                                 r"rebuild|wipe|evict|kick|purge|inspect|investigate|examine|check|triage|monitor|watch|decoy|"
-                                r"deploy|plant|put|sleep)\b)", re.IGNORECASE)
+                                # (r45m: the role addressed, "when Op_Server0 is exploited you pick Restore Op_Server0")
+                                r"deploy|plant|put|sleep|pick|choose|select|go\s+for|plan|recommend|schedule)\b)", re.IGNORECASE)
 _STATED_BEFORE = re.compile(r"\b(?:shows?|showing|is|are|sits?|gets?|has|goes|turns|reaches|hits?)\b", re.IGNORECASE)
 
 
@@ -1862,6 +1866,23 @@ _JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our|your)\s+(?:\w+\s+){0,2}?(?:call|m
 _MOVE_JUDGED = re.compile(r"\s(?:a|an|the|any)\s+" + _VERB_WORD + r"\w*\s+(?:is|are|would\s+be|will\s+be)\b", re.IGNORECASE)
 
 
+def _states_said_on(after: str) -> bool:
+    """(r45m) Whether the piece after a condition's comma, up to the next comma, goes on stating the situation: states of
+    the network or its hosts with no verb of ours, no one who acts and no order ("scans showing and no host compromised
+    anywhere", "E2 quiet"). Cut before it, the condition lost it, and the reading, whole without it, was wider than the
+    text; the order comes after the next comma."""
+    found = re.match(r"\s*(?P<piece>[^,;:.!?]{3,80}),", after)
+    if found is None:
+        return False
+    piece = found["piece"].strip()
+    # (not a gloss or a contrast of the state before, "meaning Privileged rather than user", "not Privileged", "even at root")
+    if re.match(r"(?:not|nor|but|rather|meaning|i\.?e\.?|that\s+is|namely|as|like|even|only|just|especially|particularly|"
+                r"say|e\.?g\.?)\b", piece, re.IGNORECASE):
+        return False
+    return bool(_STATE_WORDS.search(piece)) and not _VERB.search(piece) and not _IMPERATIVE_START.match(piece) \
+        and not _CONDITION.match(piece) and not re.search(r"\b(?:i|we|you|my|our|your|which|that|since|because|so)\b", piece, re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -1879,6 +1900,8 @@ def _clause_end(text: str, start: int) -> int:
             continue  # (r40m) "..., unchanged, over the past 2 turns gets ...": the aside's own "how long", then its verb
         if stop.group(0) == "," and _ABSENCES_SPELLED.match(rest[stop.end():]):
             continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
+        if stop.group(0) == "," and _states_said_on(rest[stop.end():]):
+            continue  # (r45m) "while the attack is in reconnaissance, scans showing and no host compromised anywhere, ..."
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
@@ -2747,9 +2770,9 @@ def _listed_situation_joined(flat: str) -> str:
 _ITEM_MARK = r"(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[-*\u2022])\s+"
 _CHECKED_ITEMS = re.compile(
     r"(?:(?<=[:.;])|\A)\s*(?P<items>(?:" + _ITEM_MARK + r"[^.;!?]+[.;]?\s*){2,})"
-    r"(?P<lead>when|whenever|if|once|as\s+soon\s+as|while)\s+(?P<how>both|all|each|every|any|either|one)\s+"
-    r"(?:(?:of\s+)?(?:the\s+)?(?:two\s+|three\s+|four\s+)?(?:above|these|them|those|(?:items?|checks?|conditions?|points?|boxes|lines?|"
-    r"entries)(?:\s+(?:above|listed|on\s+the\s+list))?))\s+(?:(?:all\s+)?(?:holds?|are\s+(?:true|met|satisfied|ticked|"
+    r"(?P<lead>when|whenever|if|once|as\s+soon\s+as|while)\s+(?P<how>both|all|each|every|any|either|one)"
+    r"(?:\s+(?:of\s+)?(?:the\s+)?(?:two\s+|three\s+|four\s+)?(?:above|these|them|those|(?:items?|checks?|conditions?|points?|boxes|lines?|"
+    r"entries)(?:\s+(?:above|listed|on\s+the\s+list))?))?\s+(?:(?:all\s+)?(?:holds?|are\s+(?:true|met|satisfied|ticked|"
     r"checked)|is\s+(?:true|met|satisfied|ticked|checked)|apply|applies|pass(?:es)?|check\s+out|are\s+the\s+case|"
     r"is\s+the\s+case)|(?:is|are)\s+ticked)\b", re.IGNORECASE)
 
@@ -2788,6 +2811,17 @@ _HEDGE = (r"(?:if|when|whenever|where|wherever)\s+(?:you|we)\s+(?:can|could|are\
           r"if\s+(?:it\s+is|it's)\s+(?:at\s+all\s+)?possible")
 _HEDGE_CLAUSE = re.compile(rf"^\s*(?:{_HEDGE})\s*,\s*|\s*,?\s*\b(?:{_HEDGE})\b\s*(?=,)|\s*,?\s*\b(?:{_HEDGE})\b(?=\s*(?:[.;!]|$))",
                            re.IGNORECASE)
+
+
+# (r45m) A check said as a question, then its answer's case by a pronoun: "first, whether Enterprise1 is clean; if it is,
+# plan a decoy" (the case is "if Enterprise1 is clean"; read as "if it is", the case stated nothing).
+_WHETHER_THEN_IF = re.compile(r"\bwhether\s+(?P<what>[^,;:.?!]{3,80}?)\s*[,;:.?]\s*(?:and\s+|then\s+)?(?P<lead>if|when)\s+(?:it\s+is|they\s+are|so|yes|"
+                              r"it\s+does|that\s+is\s+the\s+case)\b", re.IGNORECASE)
+
+
+def _whether_said(flat: str) -> str:
+    """`flat` with the case that answers a "whether" check by a pronoun said in full (`_WHETHER_THEN_IF`)."""
+    return _WHETHER_THEN_IF.sub(lambda m: f"{m.group(0)[:m.start('lead') - m.start()]}{m['lead']} {m['what']}", flat)
 
 
 def _hedges_away(flat: str) -> str:
@@ -2951,7 +2985,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split()))))))))))
+                               _reason_aside_dropped(_whether_said(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split())))))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _SCOPE_LABEL.sub("For", flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
