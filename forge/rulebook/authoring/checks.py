@@ -183,7 +183,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
     after = verbs_put_after(words.order)
     for verb in words.dispreferred:
         if any(same_verb(verb, v) for v in after) and done and not same_verb(verb, done[0][0]):
-            continue  # (r45m) "a Remove first and an Analyse after": the plan's second move, in the action's `then`
+            continue  # (r45m) "Restore it first and Analyse it after": the plan's second move, in the action's `then`
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
@@ -1321,7 +1321,7 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
 
 # Both compromise levels named as one condition: "at user level or root", "user or root", "root or user access"
 _BOTH_LEVELS = re.compile(
-    # (r45m: with an article before the second, "a user-level or a root-level compromise")
+    # (r45m: with an article before the second level, "a user-level or an admin-level foothold")
     r"\buser(?:[\s-]level)?(?:\s+(?:access|privileges?))?\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?(?:root\w*|privileged|privilege|admin\w*|system[\s-]level)\b|"
     r"\b(?:root\w*|privileged|admin\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?user(?:[\s-]level|\s+access|\b)",
     re.IGNORECASE)
@@ -1767,8 +1767,8 @@ def completed_action(text: str, action: Optional[dict]) -> Optional[dict]:
 
 
 def _prohibition_as_over(words: Wording, action: Optional[dict]) -> Optional[dict]:
-    """(r45m) An order of one move beside the text's prohibition of another verb on the same host ("Enterprise1 at user
-    level: Remove it, never Restore it"), compiled as the order alone: the prohibition is what the order is preferred
+    """(r45m) An order of one move beside the text's prohibition of another verb on the same host ("Op_Host1 rooted:
+    restore it and never remove it"), compiled as the order alone: the prohibition is what the order is preferred
     over, `prefer <order> over <forbidden verb>` on its target (dropped, the rule met no other rule that orders that verb
     there, and both were injected as if they agreed)."""
     if not isinstance(action, dict) or str(action.get("mode", "")).lower() != "do" or action.get("then") \
@@ -1779,7 +1779,7 @@ def _prohibition_as_over(words: Wording, action: Optional[dict]) -> Optional[dic
     if forbidden.verb is None or same_verb(forbidden.verb, verb) or verb == ANY_VERB or not isinstance(target, str) \
             or places and not (target in HOSTS and hosts_of([target]) <= places) or target in RELATIVE_TARGETS:
         return action
-    # (said together, in one sentence with no condition of its own between them: "Remove it, never Restore it")
+    # (said together, in one sentence with no condition of its own between them: "restore it and never remove it")
     together = [s for s in re.split(r"(?<=[.;!?])\s+", words.instruction)
                 if any(same_verb(v, verb) for v in verbs_in(s)) and any(same_verb(v, forbidden.verb) for v in verbs_in(s))]
     if len(together) != 1 or len([c for c in words.conditions if c.text in together[0]]) > 1:

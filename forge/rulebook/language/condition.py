@@ -405,8 +405,8 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           # state was the count's (one server clean and the rest not)
                           r"(?:,|\()\s*(?=(?:the\s+)?(?:others\b|rest\b|other\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
                           r"(?:hosts|box(?:es)?|machines|servers|nodes|systems|ones)\b))|"
-                          # (r45m) the same after "and", and the others counted, "exactly one enterprise server is compromised
-                          # and the other two are clean", ", the other three quiet"
+                          # (r45m) the same after "and", and the others counted, "just one op box is owned and the other
+                          # three are quiet", ", the other four idle"
                           r"(?:\band\s+|,\s*|\(\s*)(?=the\s+other\s+(?:two|three|four|[2-4])\b|the\s+others\b|the\s+rest\b)|"
                           # "User2 is not scanned and it is compromised": the negation is the first clause's alone
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
@@ -814,8 +814,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         besides = last if last is not None else group[0] if len(group) == 1 else None
         if not statements and besides is None and parts and _OTHER.search(clause):
             # ("a single user box is owned and no other machine shows any activity": the others than the one it picks)
-            # (r45m: "exactly one enterprise server is compromised and the other two are clean": the rest of the hosts it
-            # counts over, each of them)
+            # (r45m: "just one op box is owned and the other three are quiet": the rest of the hosts it counts over, each
+            # of them)
             picked = _the_others_of_the_count(parts[-1], clause) or _others_than_picked(parts[-1], clause, universal)
             if picked is not None:
                 parts[-1] = picked
@@ -1389,7 +1389,7 @@ _THE_OTHERS = re.compile(r"^\s*(?:and\s+)?(?:all\s+|both\s+)?(?:the\s+)?(?:other
 
 def _the_others_of_the_count(previous, clause: str):
     """(r45m) A clause about "the other two" / "the others" after a count that picks one host of those it counts over
-    ("exactly one enterprise server is compromised and the other two are clean"): for each host the count could pick,
+    ("just one op box is owned and the other three are quiet"): for each host the count could pick,
     the clause's state said of each of the other hosts it counts over (read as any host, "some host clean" anywhere on
     the network was all it asked). None where the previous part is no such count or the clause names a class or host."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
@@ -1587,7 +1587,7 @@ _COUNT = re.compile(r"\b(?:(?:(?:only|just)\s+)?(?P<low>one|two|three|four|[1-4]
                     # (r38h) "all but two of the op hosts", "every enterprise server except one": all of the class less that many
                     r"(?:all|every\s+(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?)|all\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
                     r"(?:hosts|boxes|machines|servers))\s+(?:but|except(?:\s+for)?|save)\s+(?P<spared>one|two|[12])|"
-                    # (r45m) a share of the class: "more than half of the user hosts", "most of the user boxes", "at least
+                    # (r45m) a share of the class: "over half of the op boxes", "most of the user boxes", "at least
                     # half", "half or more", "the majority of"
                     r"(?P<over_half>more\s+than\s+half|over\s+half|most|the\s+majority|a\s+majority)(?=\s+of\b)|"
                     r"(?P<half>at\s+least\s+half|half\s+or\s+more)(?=\s+of\b)|(?P<half_after>half)(?=\s+(?:of\s+(?:the\s+)?\w+\s+)?\w+\s+or\s+more\b))\b",
@@ -1765,7 +1765,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     has have had gets get got getting becomes become became shows show showing shown showed still so and or of on in at to
     for from by with as when whenever if once while during until unless moment soon now then there here host hosts
     machine machines box boxes server servers node nodes system systems one ones compromised compromise compromises
-    exploited exploit exploits exploiting scanned scan scans scanning privileged privilege privileges root rooted admin
+    exploited exploit exploits exploiting scanned scan scans scanning probe probes privileged privilege privileges root rooted admin
     administrator level user enterprise operational op ot workstation workstations desktop desktops laptop laptops
     subnet network quiet clean idle calm untouched uncompromised no not none nothing never without except only yet but either neither nor
     activity active suspicious alert alerts sign signs attacker attackers red access rights foothold footholds owned infected
@@ -1852,9 +1852,9 @@ def unplaced(condition: str) -> list[str]:
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
     # (as "at once": the states are read of one context)
-    # (r45m: a document's label before the case it is for, "Checklist for a user host that ...", "the drill for ...": the
+    # (r45m: a document's label before the case it is for, "Runbook for any op box that ...", "the drill for ...": the
     # document's name, no state; and "on its record", the host's row of the table)
-    spared = re.sub(r"\b(?:check\s*list|drill|runbook|playbook|procedure|cheat\s*sheet)s?\b|\bthings?\s+to\s+(?:check|do|look\s+at)\b|"
+    spared = re.sub(r"\b(?:check\s*list|drill|runbook|playbook|procedure|cheat\s*sheet)s?\b|\b(?:things?|steps?)\s+to\s+(?:check|do|follow|take|look\s+at)\b|"
                     r"\bin\s+(?:this\s+|that\s+)?order\b(?!\s+to\b)", " ", spared, flags=re.IGNORECASE)
     spared = re.sub(r"\bon\s+(?:its|the|their|that\s+host's)\s+(?:record|row|table\s+row)\b", " on it ", spared, flags=re.IGNORECASE)
     # (r45m: "the other two", the hosts a count leaves over, `_the_others_of_the_count`)
@@ -2134,7 +2134,7 @@ _OTHER_BRANCH = re.compile(r"^\s*(?!(?:just\s+)?in\s+case\b)(?:[\w-]+\s+){0,2}(?
 
 def _order_words_alone(rest: str, source: str) -> bool:
     """(r45m) Whether a rest is made only of words of its text's order, outside its conditions, and states nothing ("you
-    pick" of "... you pick Restore Op_Server0 yourself"): who makes the move or how, no condition of it."""
+    plan" of "... you plan a Remove of User4 yourself"): who makes the move or how, no condition of it."""
     words = read_wording(source)
     order = order_without_conditions(words.instruction, words.conditions).lower()
     said = re.findall(r"[a-z][a-z'-]*", rest.lower())
@@ -2170,7 +2170,7 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if _LEFT_ALONE.match(text):
         return ""  # the order itself, "leave out", "leave alone": what the move is, not when
     if source and _order_words_alone(text, source):
-        return ""  # (r45m) words of the order itself, "you pick", "yourself": who makes the move, not when
+        return ""  # (r45m) words of the order itself, "you plan", "yourself": who makes the move, not when
     if verbs_in(text) and _state_of(text) == ((None, None), None) and not hosts_in(text) and not classes_in(text) \
             and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
         return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"
@@ -2395,14 +2395,14 @@ _STATED_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\
                                   r"(?:user|enterprise)\d|op_(?:host|server)\d)\s+(?:(?:that\s+is|which\s+is|currently|still)\s+)?"
                                   r"(?:under\s+(?:active\s+|an\s+)?(?:exploitation|exploit|attack)|being\s+(?:exploited|scanned|probed|"
                                   r"attacked))\b", re.IGNORECASE)
-# (r45m) The host an order picks by its state, "plan a decoy on whichever user host is scanned", "restore whichever box gets
+# (r45m) The host an order picks by its state, "put a decoy on whichever op box is probed", "restore whichever box gets
 # owned": that state is what the order acts on, whatever condition is said beside it ("Until step 10, ...").
 _WHICHEVER_OBJECT = re.compile(r"\bwhichever\s+(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|"
                                r"workstations?)\s+(?:is|are|gets?|shows?|becomes?|reads?|sits?)\s+[^,;.:!?]+", re.IGNORECASE)
-# (r45m) Where an order's next move begins ("..., then a Remove on whichever enterprise server is compromised"): what that
+# (r45m) Where an order's next move begins ("..., then an Analyse of whichever op box is owned"): what that
 # move picks is no condition of the order.
 _FIRST_MOVE_ONLY = re.compile(r"\bthen\b|\bfollowed\s+by\b|\bafterwards\b|\bafter\s+that\b|\bnext\b", re.IGNORECASE)
-# (r45m) A state with how long it has held, said after what it is of: "any host owned since before the last step should get
+# (r45m) A state with how long it has held, said after what it is of: "a box held since before the previous turn deserves
 # a Restore", "a user box compromised for three steps": a history (history_words reads it), with the word that says which
 # host ("a", "any").
 _HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(?:(?:a|an|any|each|every)\s+)?(?:(?:user|enterprise|op|operational)[\s-]+)?"
@@ -3323,6 +3323,11 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         return Not(Always())
     if condition_elsewhere(text or directive):  # (r43h) part of its condition is another note's, not here: unknown
         return Not(Always())
+    if _table_cases(text or directive) is not None:
+        # (r45m) a table of cases under a heading: any case's claims, each read whole, or none at all (read as prose, its
+        # heading alone was the condition, "an op host is shown", and it fired whatever the host showed)
+        listed = listed_claims(text or directive)
+        return confirmed(listed) if listed is not None else Not(Always())
     found = rule_claims(directive, with_instruction=True)
     # (whole as `rule_claims` reads it, without what the order concedes: "never restore User0, even when it is owned: it
     # gets owned again at once" is read whole as "User0 is shown")
@@ -3337,9 +3342,6 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     held = evidence_rest(directive)
     if held is not None:  # (r40g) what is left of it once the evidence judged.py judges is taken away
         return held
-    listed = listed_claims(text or directive)
-    if listed is not None:  # (r45m) a table of cases under a heading, each read whole: any case's (its own order is in the text)
-        return confirmed(listed)
     if refused_predicate(semantic_reason):
         return Not(Always())
     words = read_wording(directive)
@@ -3487,7 +3489,7 @@ def _fallback_branches(text: str) -> list[str]:
 # What names the table in its heading, no condition: "decoy map, ...", "default decoy for ...", "move table: ...".
 _TABLE_LABEL = re.compile(r"^\s*(?:(?:the|my|our)\s+)?(?:default\s+)?(?:decoys?|moves?|actions?|responses?|plays?)\s+"
                           r"(?:map|table|list|sheet|plan|for)\b\s*[,:]?\s*", re.IGNORECASE)
-# (r45m) ... or after the scope, what the heading calls the list: "usr boxes - my list", "Op_Server0, the drill", "ent srvs
+# (r45m) ... or after the scope, what the heading calls the list: "op boxes - our list", "Op_Host2, the drill", "user hosts
 # (checklist)".
 _LIST_LABEL = re.compile(r"\s*(?:[-,\u2013\u2014(]\s*)?(?:(?:my|our|the|a)\s+)?(?:(?:short|quick|usual|own)\s+)?(?:list|checklist|"
                          r"drill|notes?|cases|table|runbook|playbook|cheat\s*sheet)\s*\)?\s*$", re.IGNORECASE)
@@ -3502,6 +3504,23 @@ def listed_claims(text: str):
     after the table that is no case ("every other host: not covered here") says where the note does not apply."""
     from forge.rulebook.language.predicate import AnyOf  # lazy: as in `claims`
 
+    table = _table_cases(text)
+    if table is None:
+        return None
+    heading, cases = table
+    found = []
+    for case in cases:
+        said = f"{named_in_full(case)}: {heading}" if hosts_in(case) else f"{heading}: {case}"
+        claim = claims(said)
+        if claim is None or not reads_whole(said, claim):
+            return None
+        found.append(claim)
+    return AnyOf(tuple(found))
+
+
+def _table_cases(text: str) -> Optional[tuple[str, list[str]]]:
+    """(r45m) A note's table of cases under a heading (`listed_claims`): its heading, without what it calls the table, and
+    the cases of its lines; None where the text is no such table."""
     lines = [line for line in (text or "").splitlines() if line.strip()]
     if len(lines) == 1:  # (flattened, its lines joined: "<heading>: - <case> -> <move> - <case> -> <move>")
         lines = [part if i == 0 else f"- {part}" for i, part in enumerate(re.split(r"(?<=:)\s+[-*\u2022]\s+|\s+[-*\u2022]\s+(?=[^-]{1,80}?(?:-+>|=>|\u2192))", lines[0]))]
@@ -3515,16 +3534,7 @@ def listed_claims(text: str):
         if m is None:
             break
         cases.append(m["case"])
-    if len(cases) < 2:
-        return None
-    found = []
-    for case in cases:
-        said = f"{named_in_full(case)}: {heading}" if hosts_in(case) else f"{heading}: {case}"
-        claim = claims(said)
-        if claim is None or not reads_whole(said, claim):
-            return None
-        found.append(claim)
-    return AnyOf(tuple(found))
+    return (heading, cases) if len(cases) >= 2 else None
 
 
 def _any_case(first, cases: list[str], text: str):

@@ -232,7 +232,7 @@ _PUT_SECOND = re.compile(r"\bfirst\b(?:[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|th
 
 def verbs_put_after(instruction: str) -> set[str]:
     """(r45m) The catalog verbs an order puts after its first move with "after" / "afterwards" ("plan a Remove of it
-    first and an Analyse of it after"): the plan's second move, which an action may give in its `then`."""
+    first and an Analyse on it later"): the plan's second move, which an action may give in its `then`."""
     return {v for m in _PUT_SECOND.finditer(instruction) if m["after"] for v in verbs_in(m["after"])}
 
 
@@ -393,8 +393,8 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      # a situation opened by its absence: "without an exploit on it, never restore User2" (after a word,
                      # "without" is read where it stands: "Op_Host2 without privileged access" is a relative clause)
                      r"(?<![\w-]\s)without" + _ABSENT_WHAT + "|"
-                     # (r45m) a situation opened by "with" and a state, then a comma: "with only scans and nothing
-                     # compromised anywhere, pick a decoy", "with U2 owned, restore it" (after a word, "with" is what a host
+                     # (r45m) a situation opened by "with" and a state, then a comma: "with mere probes and no box owned
+                     # yet, plant a decoy", "with U3 rooted, restore it" (after a word, "with" is what a host
                      # has or what the order uses: "Restore User1 with priority")
                      # (nor one that goes on to tell what someone did: "With User0 owned I removed it, ...", a story)
                      r"(?<![\w-]\s)with(?=\s+(?:(?!\b(?:i|we|you|they)\b)[^,;.:!?]){0,60}?\b(?:scan\w*|exploit\w*|compromis\w*|owned|rooted|"
@@ -553,7 +553,7 @@ _IMPERATIVE_START = re.compile(
     # (r43m) the Analyst's verdict: "rate it high", "grade the box medium", "call it critical" (an order as "flag it" is)
     rf"rate|grade|classify|label|call(?=\s+(?:it|them|this|that|the\s+(?:host|box|machine|risk))\b)|"
     # orders on the reply's form: "write the plan in two bullets", "limit the answer to one line"
-    # (r45m: "cap every plan at three actions", "restrict the answer to one line")
+    # (r45m: "cap each plan at two moves", "restrict the answer to one line")
     rf"write|format|limit|omit|cap|restrict|shorten|trim|"
     # how the reply opens or closes: "start every report with the risk level", "end each answer with a summary line"
     rf"{_OPENING_VERB}(?={_OPENS_REPLY_WITH})|"
@@ -1118,10 +1118,12 @@ _DENIED_STATE_NOUN = re.compile(r"\s*(?:no|without)\s+(?:(?:any|further|more|new
 
 # (r45m) A prohibition word that is itself denied: "don't skip the Analyse", "never leave out the Remove", "do not hold
 # off on a Restore", "never stop analysing it": two negations, an order of the verb (read as one, its "do not" forbade it).
-HOLDING_OFF_DENIED = re.compile(r"\b(?:never(?:\s+ever)?|do\s+not|don['\u2019]?t|must\s+not|mustn['\u2019]?t|should\s+not|"
-                                 r"shouldn['\u2019]?t)\s+(?:(?:ever|just|simply)\s+)?(?:skip|avoid|omit|neglect|stop(?!\s+(?:at|with|there|short)\b)|quit|cease|"
-                                 r"leave\s+out|refrain\s+from|hold\s+off(?:\s+on)?|hold\s+back\s+(?:on|from)|put\s+off|pass\s+up\s+on|"
-                                 r"pass\s+on|forgo|drop)\b", re.IGNORECASE)
+_HOLDING_OFF = (r"(?:skip|avoid|omit|neglect|stop(?!\s+(?:at|with|there|short)\b)|quit|cease|leave\s+out|refrain\s+from|"
+                r"hold\s+off(?:\s+on)?|hold\s+back\s+(?:on|from)|put\s+off|pass\s+up\s+on|pass\s+on|forgo|drop)\b")
+_DENYING = r"(?:never(?:\s+ever)?|do\s+not|don['\u2019]?t|must\s+not|mustn['\u2019]?t|should\s+not|shouldn['\u2019]?t)\s+(?:(?:ever|just|simply)\s+)?"
+HOLDING_OFF_DENIED = re.compile(r"\b" + _DENYING + _HOLDING_OFF, re.IGNORECASE)
+_HOLDING_OFF_START = re.compile(_HOLDING_OFF, re.IGNORECASE)
+_DENIED_BEFORE = re.compile(r"\b" + _DENYING + r"$", re.IGNORECASE)
 
 
 def _forbidding(instruction: str):
@@ -1131,7 +1133,8 @@ def _forbidding(instruction: str):
     the search going on after its verb."""
     position = 0
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
-        if HOLDING_OFF_DENIED.match(match.group(0)):
+        if HOLDING_OFF_DENIED.match(match.group(0)) or _HOLDING_OFF_START.match(match.group(0)) \
+                and _DENIED_BEFORE.search(instruction[:match.start()]):
             position = match.end()
             continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
@@ -1461,7 +1464,7 @@ _VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wrong|wait|actually|sorry|oops|
 # (r45m) A document's heading that names what the note is for, and possibly whom: "Checklist for Enterprise2, action
 # chooser", "Op_Server0 drill", "runbook for the user hosts". Its host or class is the order's (which names it again): no
 # situation of the trigger (read as one, its label words were a condition no claim placed, and the note was never read).
-_LABELLED_HEADING = re.compile(r"^(?:(?:the|my|our|a|an)\s+)?(?:(?P<before>[\w-]+(?:\s+[\w-]+)?)\s+)?(?:checklist|check\s*list|drill|runbook|"
+_LABELLED_HEADING = re.compile(r"^(?:(?:the|my|our|a|an)\s+)?(?:(?P<before>[\w-]+(?:\s+[\w-]+)?)\s+)?(?:checklist|check\s*list|checks?|drill|runbook|"
                                r"playbook|procedure|routine|list|steps|sop|plan|rules?|notes?)(?:\s+(?:for|on|about)\s+(?P<after>[^,;:]+))?"
                                r"(?:\s*,\s*(?P<role>[^,;:]+))?$", re.IGNORECASE)
 
@@ -1807,7 +1810,7 @@ _FIRST_PERSON_MOVE = re.compile(r"(?<!\band)(?<!\bor)(?<!\bbut)(?<!\bafter)(?<!\
                                 r"(?<!\bwhen)(?<!\bif)(?<!\bthat)(?<!\bas)(?<!\bbecause)\s(?:i|we|you)\s+"
                                 r"(?:(?:always|first|then|immediately|just|now|simply)\s+)?(?=(?:analy[sz]e|remove|restore|reimage|"
                                 r"rebuild|wipe|evict|kick|purge|inspect|investigate|examine|check|triage|monitor|watch|decoy|"
-                                # (r45m: the role addressed, "when Op_Server0 is exploited you pick Restore Op_Server0")
+                                # (r45m: the role addressed, "once User4 is rooted you plan a Restore of User4")
                                 r"deploy|plant|put|sleep|pick|choose|select|go\s+for|plan|recommend|schedule)\b)", re.IGNORECASE)
 _STATED_BEFORE = re.compile(r"\b(?:shows?|showing|is|are|sits?|gets?|has|goes|turns|reaches|hits?)\b", re.IGNORECASE)
 
@@ -1868,7 +1871,7 @@ _MOVE_JUDGED = re.compile(r"\s(?:a|an|the|any)\s+" + _VERB_WORD + r"\w*\s+(?:is|
 
 def _states_said_on(after: str) -> bool:
     """(r45m) Whether the piece after a condition's comma, up to the next comma, goes on stating the situation: states of
-    the network or its hosts with no verb of ours, no one who acts and no order ("scans showing and no host compromised
+    the network or its hosts with no verb of ours, no one who acts and no order ("probes seen and no box owned
     anywhere", "E2 quiet"). Cut before it, the condition lost it, and the reading, whole without it, was wider than the
     text; the order comes after the next comma."""
     found = re.match(r"\s*(?P<piece>[^,;:.!?]{3,80}),", after)
@@ -1901,7 +1904,7 @@ def _clause_end(text: str, start: int) -> int:
         if stop.group(0) == "," and _ABSENCES_SPELLED.match(rest[stop.end():]):
             continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
         if stop.group(0) == "," and _states_said_on(rest[stop.end():]):
-            continue  # (r45m) "while the attack is in reconnaissance, scans showing and no host compromised anywhere, ..."
+            continue  # (r45m) "during reconnaissance, probes seen and no box owned on the network, ..."
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
@@ -2360,7 +2363,7 @@ _SEQUENCED_CLASS = re.compile(
     rf"\s+(?:ahead\s+of|before)\s+(?:anything|any\s+(?:other\s+)?(?:move|action|work|step))\s+(?:on|to|for|in)\s+(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+before\s+(?:any|a|the)\s+{_SEQUENCE_CLASS}\s+(?:is|are|gets?)\s+(?:touched|restored|removed|analy[sz]ed|decoyed|handled|"
     rf"looked\s+at|dealt\s+with)\b|"
-    # (r45m) "Restore it before touching any user host", "before you do anything about the user boxes": the class the
+    # (r45m) "Remove it before handling any op box", "before you do anything about the user boxes": the class the
     # order goes ahead of, said with the verb of handling it
     rf"\s+(?:ahead\s+of|before|prior\s+to)\s+(?:(?:you|we)\s+)?(?:touch\w*|handl\w*|work\w*\s+on|deal\w*\s+with|"
     rf"do(?:ing|es)?\s+anything\s+(?:else\s+)?(?:about|to|on|with|for)|look\w*\s+(?:at|into)|turn\w*\s+to|mov\w*\s+on\s+to|"
@@ -2813,7 +2816,7 @@ _HEDGE_CLAUSE = re.compile(rf"^\s*(?:{_HEDGE})\s*,\s*|\s*,?\s*\b(?:{_HEDGE})\b\s
                            re.IGNORECASE)
 
 
-# (r45m) A check said as a question, then its answer's case by a pronoun: "first, whether Enterprise1 is clean; if it is,
+# (r45m) A check said as a question, then its answer's case by a pronoun: "to begin, whether Op_Host2 is quiet; if it is,
 # plan a decoy" (the case is "if Enterprise1 is clean"; read as "if it is", the case stated nothing).
 _WHETHER_THEN_IF = re.compile(r"\bwhether\s+(?P<what>[^,;:.?!]{3,80}?)\s*[,;:.?]\s*(?:and\s+|then\s+)?(?P<lead>if|when)\s+(?:it\s+is|they\s+are|so|yes|"
                               r"it\s+does|that\s+is\s+the\s+case)\b", re.IGNORECASE)
