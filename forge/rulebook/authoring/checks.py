@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (Wording, classes_compared_only, condition_elsewhere, classes_in, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb,
+from forge.rulebook.language.wording import (HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -180,7 +180,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                             f"{' on ' + ', '.join(sorted(hosts)) if hosts else ''} but the action orders "
                             f"{move_verb} {target or ''}".rstrip() + ": a prohibition is a \"never\" (or a \"prefer ... "
                             "over\" it), never a \"do\"")
+    after = verbs_put_after(words.order)
     for verb in words.dispreferred:
+        if any(same_verb(verb, v) for v in after) and done and not same_verb(verb, done[0][0]):
+            continue  # (r45m) "Restore it first and Analyse it after": the plan's second move, in the action's `then`
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
@@ -586,6 +589,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             cues = _ONLY_THIS.sub(" ", membership_denied_away(_scope_note_removed(clause, done)))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
+            cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", _NOTHING_HELD.sub(" ", _NOT_DONE_YET.sub(" ", cues))))))
             cues = _NO_TURN_DOWN.sub(" ", _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues)
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)) or _another_verbs_negation(cues, verb):
@@ -1317,8 +1321,9 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
 
 # Both compromise levels named as one condition: "at user level or root", "user or root", "root or user access"
 _BOTH_LEVELS = re.compile(
-    r"\buser(?:[\s-]level)?(?:\s+(?:access|privileges?))?\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:root\w*|privileged|privilege|admin\w*|system[\s-]level)\b|"
-    r"\b(?:root\w*|privileged|admin\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?user(?:[\s-]level|\s+access|\b)",
+    # (r45m: with an article before the second level, "a user-level or an admin-level foothold")
+    r"\buser(?:[\s-]level)?(?:\s+(?:access|privileges?))?\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?(?:root\w*|privileged|privilege|admin\w*|system[\s-]level)\b|"
+    r"\b(?:root\w*|privileged|admin\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?user(?:[\s-]level|\s+access|\b)",
     re.IGNORECASE)
 
 
@@ -1752,13 +1757,34 @@ def completed_action(text: str, action: Optional[dict]) -> Optional[dict]:
     words = read_wording(text)
     verbless = [p for p in words.prohibitions if p.verb is None]
     if not verbless or any(p.verb is not None for p in words.prohibitions):
-        return action
+        return _prohibition_as_over(words, action)
     named = [h for p in verbless for h in (*p.hosts, *p.classes)]
     if action is None and len(named) == 1:
         return {"mode": "never", "verb": ANY_VERB, "target": named[0]}
     if isinstance(action, dict) and str(action.get("mode", "")).lower() == "never" and action.get("target") in named:
         return {**action, "verb": ANY_VERB}
     return action
+
+
+def _prohibition_as_over(words: Wording, action: Optional[dict]) -> Optional[dict]:
+    """(r45m) An order of one move beside the text's prohibition of another verb on the same host ("Op_Host1 rooted:
+    restore it and never remove it"), compiled as the order alone: the prohibition is what the order is preferred
+    over, `prefer <order> over <forbidden verb>` on its target (dropped, the rule met no other rule that orders that verb
+    there, and both were injected as if they agreed)."""
+    if not isinstance(action, dict) or str(action.get("mode", "")).lower() != "do" or action.get("then") \
+            or len(words.prohibitions) != 1:
+        return action
+    forbidden, verb, target = words.prohibitions[0], _verb(action.get("verb")), action.get("target")
+    places = hosts_of([*forbidden.hosts, *forbidden.classes])
+    if forbidden.verb is None or same_verb(forbidden.verb, verb) or verb == ANY_VERB or not isinstance(target, str) \
+            or places and not (target in HOSTS and hosts_of([target]) <= places) or target in RELATIVE_TARGETS:
+        return action
+    # (said together, in one sentence with no condition of its own between them: "restore it and never remove it")
+    together = [s for s in re.split(r"(?<=[.;!?])\s+", words.instruction)
+                if any(same_verb(v, verb) for v in verbs_in(s)) and any(same_verb(v, forbidden.verb) for v in verbs_in(s))]
+    if len(together) != 1 or len([c for c in words.conditions if c.text in together[0]]) > 1:
+        return action
+    return {**action, "mode": "prefer", "over": {"verb": forbidden.verb, "target": target}}
 
 
 __all__ = ["completed_action", "text_problem"]

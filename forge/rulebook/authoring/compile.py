@@ -73,6 +73,8 @@ _FORMAT_WORDS = re.compile(
     r"\b(?:numbered|bulleted)\s+list\b|\bbullet(?:\s+points?|s)\b|"
     # a plan's length counted in its moves: "keep each plan to at most two actions" (what the plan holds is its form)
     r"\bplans?\s+(?:(?:to|of|with)\s+)?(?:at\s+most|no\s+more\s+than|under|within|to|of)\s+(?:\w+\s+)?(?:moves|steps|actions|items|entries)\b|"
+    # (r45m: "cap each plan at two moves", "limit the reply to four lines")
+    r"\b(?:cap|limit|restrict|keep)\s+(?:every|each|the|your|a|any)\s+(?:plan|answer|reply|list)s?\s+(?:at|to)\s+(?:\w+\s+)?(?:moves|steps|actions|items|entries|lines|words)\b|"
     r"\b(?:first|last|opening|top)\s+line\s+of\s+(?:my|your|the|its|their)\s+(?:answer|reply|response|output)\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
     r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b",
     re.IGNORECASE,

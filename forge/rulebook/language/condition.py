@@ -130,7 +130,8 @@ FACTS: tuple[Fact, ...] = (
         # (r44m: nor "an exploit still running", "a scan still running": the activity under way now, its row's)
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
-        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # (r45m: nor "still in reconnaissance": the phase the attack is in now)
+        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?!\s+(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|probing|exploitation|escalation|impact|lateral)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)(?<!\bexploit\sstill\s)(?<!\bscan\sstill\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -368,8 +369,9 @@ _EVERY = re.compile(r"\b(?<!at\s)(?<!after\s)(?:all|every|each|the\s+(?:whole|en
 _SUBNET = re.compile(r"\b(?:user|enterprise|op|operational)[\s-]+(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
 # A clause about hosts in general ("when two or more hosts show an exploit", "if anything is compromised"): not about the
 # host named before it.
+# (r45m: and activity said of the network in the plural, "with only scans", "just probes so far": some host shows it)
 _GENERAL_SUBJECT = re.compile(r"\b(?:hosts|machines|boxes|servers|workstations|nodes|systems|anything|something|everything|nothing|"
-                              r"anywhere|somewhere|everywhere)\b|" + r"\b(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b"
+                              r"anywhere|somewhere|everywhere)\b|\b(?:only|just|nothing\s+but|merely|mere)\s+(?:scans|probes|exploits)\b|" + r"\b(?:the\s+)?(?:attacker|adversary|intruder|red(?:\s+(?:agent|team))?)\b"
                               r"(?![^.;]*\b(?:it|its|there|that\s+(?:host|machine|box|one))\b)", re.IGNORECASE)
 _NOT_YET = re.compile(r"^\s*(?:until|till|before|unless|except\s+(?:when|if|once|while)|"
                       r"(?:(?:but|and|yet)\s+)?not\s+(?:when|if|once|while)|(?:but\s+)?never\s+(?:when|if|once|while))\b", re.IGNORECASE)
@@ -403,6 +405,9 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           # state was the count's (one server clean and the rest not)
                           r"(?:,|\()\s*(?=(?:the\s+)?(?:others\b|rest\b|other\s+(?:(?:user|enterprise|op|operational)[\s-]+)?"
                           r"(?:hosts|box(?:es)?|machines|servers|nodes|systems|ones)\b))|"
+                          # (r45m) the same after "and", and the others counted, "just one op box is owned and the other
+                          # three are quiet", ", the other four idle"
+                          r"(?:\band\s+|,\s*|\(\s*)(?=the\s+other\s+(?:two|three|four|[2-4])\b|the\s+others\b|the\s+rest\b)|"
                           # "User2 is not scanned and it is compromised": the negation is the first clause's alone
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
                           r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
@@ -426,7 +431,10 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
 
 _HOST_WORD = HOST_NAME  # (the name wording.py reads hosts by)
 # "neither Enterprise0 nor Enterprise1 is compromised"; "Enterprise1 is scanned but Enterprise0 is not"
-_NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?P<verb>is|are|was|were|gets?|got)\s+"
+# (r45m: in shorthand with no verb, "neither U1 nor U2 owned", "neither E0 nor E1 at root": a state word right after the
+# hosts; read with no "is", the first host was only shown and the second claimed the state, the opposite)
+_NEITHER = re.compile(rf"\bneither\s+(?P<a>{_HOST_WORD})\s+nor\s+(?P<b>{_HOST_WORD})\s+(?:(?P<verb>is|are|was|were|gets?|got)\s+|"
+                      r"(?=(?:[a-z]+(?:ed|en)|hit|clean|quiet|idle|untouched|at)\b)(?!(?:shows?|has|have)\b))"
                       r"(?P<state>[^,;.]+)", re.IGNORECASE)
 # (r35m) "neither User1 nor Op_Host2 shows any foothold", "... has an exploit": each host shows none of it
 # (read with no "is", the first host was only shown and the second claimed compromised)
@@ -806,7 +814,9 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         besides = last if last is not None else group[0] if len(group) == 1 else None
         if not statements and besides is None and parts and _OTHER.search(clause):
             # ("a single user box is owned and no other machine shows any activity": the others than the one it picks)
-            picked = _others_than_picked(parts[-1], clause, universal)
+            # (r45m: "just one op box is owned and the other three are quiet": the rest of the hosts it counts over, each
+            # of them)
+            picked = _the_others_of_the_count(parts[-1], clause) or _others_than_picked(parts[-1], clause, universal)
             if picked is not None:
                 parts[-1] = picked
                 continue
@@ -1371,6 +1381,37 @@ _ITS_OWN_STATE_DENIED = re.compile(
     r"privilege\w*)", re.IGNORECASE)
 
 
+# (r45m) The hosts a count left over, said with no class and no host of their own: "the other two", "the others", "the rest
+# (of them)".
+_THE_OTHERS = re.compile(r"^\s*(?:and\s+)?(?:all\s+|both\s+)?(?:the\s+)?(?:other\s+(?:two|three|four|[2-4])|others|rest)(?:\s+of\s+them)?\b"
+                         r"(?:\s+(?:are|is|stay|remain|look|show|sit))?", re.IGNORECASE)
+
+
+def _the_others_of_the_count(previous, clause: str):
+    """(r45m) A clause about "the other two" / "the others" after a count that picks one host of those it counts over
+    ("just one op box is owned and the other three are quiet"): for each host the count could pick,
+    the clause's state said of each of the other hosts it counts over (read as any host, "some host clean" anywhere on
+    the network was all it asked). None where the previous part is no such count or the clause names a class or host."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
+
+    found = _THE_OTHERS.match(clause)
+    if found is None or classes_in(clause) or hosts_in(clause) or not isinstance(previous, AnyOf) \
+            or not _counted_groups(previous, AllOf, Atom):
+        return None
+    picks = [[a.host for a in g.parts if isinstance(a, Atom) and a.host is not None] for g in previous.parts]
+    if not all(len(p) == 1 for p in picks):
+        return None
+    pool = [p[0] for p in picks]
+    said = f"it is {clause[found.end():].strip()}"
+    groups = []
+    for group, (host,) in zip(previous.parts, picks):
+        others = [claims(said, other) for other in pool if other != host]
+        if not others or any(o is None or not isinstance(o, (Atom, AllOf)) for o in others):
+            return None
+        groups.append(AllOf((*group.parts, *others)))
+    return AnyOf(tuple(groups))
+
+
 def _others_than_picked(previous, clause: str, universal: bool):
     """A clause about "another" / "no other" host after one that picks a host of a class ("one user host is
     owned and another user box is being exploited"): for each host the first could be, that host in its state and
@@ -1545,7 +1586,11 @@ _COUNT = re.compile(r"\b(?:(?:(?:only|just)\s+)?(?P<low>one|two|three|four|[1-4]
                     rf"(?:exactly|only|just)\s+1{_COUNTED_HOSTS})|"
                     # (r38h) "all but two of the op hosts", "every enterprise server except one": all of the class less that many
                     r"(?:all|every\s+(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?)|all\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
-                    r"(?:hosts|boxes|machines|servers))\s+(?:but|except(?:\s+for)?|save)\s+(?P<spared>one|two|[12]))\b",
+                    r"(?:hosts|boxes|machines|servers))\s+(?:but|except(?:\s+for)?|save)\s+(?P<spared>one|two|[12])|"
+                    # (r45m) a share of the class: "over half of the op boxes", "most of the user boxes", "at least
+                    # half", "half or more", "the majority of"
+                    r"(?P<over_half>more\s+than\s+half|over\s+half|most|the\s+majority|a\s+majority)(?=\s+of\b)|"
+                    r"(?P<half>at\s+least\s+half|half\s+or\s+more)(?=\s+of\b)|(?P<half_after>half)(?=\s+(?:of\s+(?:the\s+)?\w+\s+)?\w+\s+or\s+more\b))\b",
                     re.IGNORECASE)
 
 
@@ -1557,11 +1602,16 @@ class Count:
     least: int
     most: Optional[int] = None
     short: Optional[int] = None
+    half: Optional[str] = None  # (r45m) "over": more than half of the group; "at_least": half of it or more
 
     def bounds(self, total: int) -> tuple[int, Optional[int]]:
         """(least, most) among a group of `total` hosts."""
         if self.short is not None:
             return total - self.short, total - self.short
+        if self.half == "over":
+            return total // 2 + 1, None
+        if self.half == "at_least":
+            return (total + 1) // 2, None
         return self.least, self.most
 
 
@@ -1586,6 +1636,10 @@ def _counted(clause: str) -> Optional[Count]:
         return Count(0, short=_number(found["but"] or found["spared"]))
     if found["exactly"]:
         return Count(1, 1)
+    if found["over_half"]:
+        return Count(1, half="over")
+    if found["half"] or found["half_after"]:
+        return Count(1, half="at_least")
     if found["several"]:
         return Count(2)
     if found["than"]:
@@ -1711,7 +1765,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     has have had gets get got getting becomes become became shows show showing shown showed still so and or of on in at to
     for from by with as when whenever if once while during until unless moment soon now then there here host hosts
     machine machines box boxes server servers node nodes system systems one ones compromised compromise compromises
-    exploited exploit exploits exploiting scanned scan scans scanning privileged privilege privileges root rooted admin
+    exploited exploit exploits exploiting scanned scan scans scanning probe probes privileged privilege privileges root rooted admin
     administrator level user enterprise operational op ot workstation workstations desktop desktops laptop laptops
     subnet network quiet clean idle calm untouched uncompromised no not none nothing never without except only yet but either neither nor
     activity active suspicious alert alerts sign signs attacker attackers red access rights foothold footholds owned infected
@@ -1798,8 +1852,14 @@ def unplaced(condition: str) -> list[str]:
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
     # (as "at once": the states are read of one context)
-    spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b", " ",
-                    _COUNT.sub(" ", spared), flags=re.IGNORECASE)
+    # (r45m: a document's label before the case it is for, "Runbook for any op box that ...", "the drill for ...": the
+    # document's name, no state; and "on its record", the host's row of the table)
+    spared = re.sub(r"\b(?:check\s*list|drill|runbook|playbook|procedure|cheat\s*sheet)s?\b|\b(?:things?|steps?)\s+to\s+(?:check|do|follow|take|look\s+at)\b|"
+                    r"\bin\s+(?:this\s+|that\s+)?order\b(?!\s+to\b)", " ", spared, flags=re.IGNORECASE)
+    spared = re.sub(r"\bon\s+(?:its|the|their|that\s+host's)\s+(?:record|row|table\s+row)\b", " on it ", spared, flags=re.IGNORECASE)
+    # (r45m: "the other two", the hosts a count leaves over, `_the_others_of_the_count`)
+    spared = re.sub(r"\b(?:the\s+)?next\s+time\b|\bat\s+the\s+same\s+time\b|\bsimultaneously\b|\bconcurrently\b|"
+                    r"(?<=\bother\s)(?:two|three|four|[2-4])\b", " ", _COUNT.sub(" ", spared), flags=re.IGNORECASE)
     spared = without_class_names(spared)  # (and every word for a class it knows: "usr box", "ent srv")
     # (r37m: "instead" closing a branch's condition, "should Op_Host1 be at root instead", marks the case as the alternative
     # to the one before; it says nothing of the state. "instead of" still denies what follows it.)
@@ -1828,9 +1888,10 @@ def complete_claims(text: str, found) -> bool:
     # (a class heading whose only negation is the hosts it excepts, "Op hosts other than Op_Server0", is read without
     # them: `_class_heading`)
     headings = {c.text for c in words.conditions if _class_heading(c.text, words) is not None}
+    # (r45m: nor "until step 10", a window of steps and nothing more: its "until" is the window's bound, its EpisodeStep)
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
                if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings
-               and not _exception_left_out(c, words, found)]
+               and not _exception_left_out(c, words, found) and not _window_alone(c.text)]
     # (r37m: in a note of cases, each case's negation is placed in its own alternative: `_case_denials_placed`)
     cases = _case_denials_placed(words, found, negated) if negated else None
     # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
@@ -2071,6 +2132,16 @@ _LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out
 _OTHER_BRANCH = re.compile(r"^\s*(?!(?:just\s+)?in\s+case\b)(?:[\w-]+\s+){0,2}(?:branch|case|cases)(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
 
 
+def _order_words_alone(rest: str, source: str) -> bool:
+    """(r45m) Whether a rest is made only of words of its text's order, outside its conditions, and states nothing ("you
+    plan" of "... you plan a Remove of User4 yourself"): who makes the move or how, no condition of it."""
+    words = read_wording(source)
+    order = order_without_conditions(words.instruction, words.conditions).lower()
+    said = re.findall(r"[a-z][a-z'-]*", rest.lower())
+    return bool(said) and not _STATE_SPOKEN.search(rest) and not negations_in(rest) and not hosts_in(rest) \
+        and not classes_in(rest) and all(re.search(rf"\b{re.escape(w)}\b", order) for w in said)
+
+
 def guard_rest(rest: str, when=None, source: str = "") -> str:
     """The part of an `unexpressed` rest that is a condition and so guards ("" if it is none): a rest that
     speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is (nor a
@@ -2098,6 +2169,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""
     if _LEFT_ALONE.match(text):
         return ""  # the order itself, "leave out", "leave alone": what the move is, not when
+    if source and _order_words_alone(text, source):
+        return ""  # (r45m) words of the order itself, "you plan", "yourself": who makes the move, not when
     if verbs_in(text) and _state_of(text) == ((None, None), None) and not hosts_in(text) and not classes_in(text) \
             and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
         return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"
@@ -2322,6 +2395,23 @@ _STATED_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\
                                   r"(?:user|enterprise)\d|op_(?:host|server)\d)\s+(?:(?:that\s+is|which\s+is|currently|still)\s+)?"
                                   r"(?:under\s+(?:active\s+|an\s+)?(?:exploitation|exploit|attack)|being\s+(?:exploited|scanned|probed|"
                                   r"attacked))\b", re.IGNORECASE)
+# (r45m) The host an order picks by its state, "put a decoy on whichever op box is probed", "restore whichever box gets
+# owned": that state is what the order acts on, whatever condition is said beside it ("Until step 10, ...").
+_WHICHEVER_OBJECT = re.compile(r"\bwhichever\s+(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts?|box(?:es)?|machines?|servers?|"
+                               r"workstations?)\s+(?:is|are|gets?|shows?|becomes?|reads?|sits?)\s+[^,;.:!?]+", re.IGNORECASE)
+# (r45m) Where an order's next move begins ("..., then an Analyse of whichever op box is owned"): what that
+# move picks is no condition of the order.
+_FIRST_MOVE_ONLY = re.compile(r"\bthen\b|\bfollowed\s+by\b|\bafterwards\b|\bafter\s+that\b|\bnext\b", re.IGNORECASE)
+# (r45m) A state with how long it has held, said after what it is of: "a box held since before the previous turn deserves
+# a Restore", "a user box compromised for three steps": a history (history_words reads it), with the word that says which
+# host ("a", "any").
+_HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(?:(?:a|an|any|each|every)\s+)?(?:(?:user|enterprise|op|operational)[\s-]+)?"
+                                r"(?:hosts?|box(?:es)?|machines?|servers?|workstations?)\s+"
+                                r"(?:owned|compromised|held|rooted|hit|pwned|breached|infected)\s+(?:since\s+(?:before(?:\s+the\s+"
+                                r"(?:previous|last|prior)\s+(?:step|turn))?|the\s+(?:previous|last|prior)\s+(?:step|turn)|earlier)|"
+                                r"for\s+(?:the\s+)?(?:last\s+|past\s+)?(?:at\s+least\s+)?(?:\d+|one|two|three|four|five|a\s+couple\s+of|a\s+few|"
+                                r"several)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)(?:\s+(?:in\s+a\s+row|running|straight))?)\b",
+                                re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
 # (r41m: not "no matter how often it is owned", each time it is: a condition)
 _CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
@@ -2516,7 +2606,8 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     hostless = not words.conditions or timed
     # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
     # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
-    stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest))]
+    stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest), *_HELD_AFTER_OBJECT.finditer(rest),
+                                        *_WHICHEVER_OBJECT.finditer(_FIRST_MOVE_ONLY.split(rest, maxsplit=1)[0]))]
     if timed and bare and (target := _class_target(rest)) is not None:
         parts.append(target)
     # (r42x) read bare, the order's own "never" would deny the states of what it acts on ("never Restore an exploited
@@ -2899,8 +2990,9 @@ def _branches_either(words, heading: list, each: list[list]):
     groups = found[0] if found else None
     if groups is not None and all(each[i] for group in groups for i in group):
         # (a heading before the tree, "Tree for Op_Host1:", holds for every branch)
-        shared = [p for i, c in enumerate(words.conditions) if c.text.strip() == words.situation.strip()
-                  and not any(i in group for group in groups) for p in each[i]]
+        # (r45m: or a heading inside the instruction, "When a user host is owned: if ..., ...; if ..., ...")
+        shared = [p for i, c in enumerate(words.conditions) if not any(i in group for group in groups) and i not in found[1]
+                  for p in each[i]]
         cases = [[p for i in group for p in each[i]] for group in groups]
         cases = cases[:1] + [_within_first_case(cases[0], case) for case in cases[1:]]
         either = AnyOf(tuple(_all_of(case) for case in cases))
@@ -2955,6 +3047,10 @@ _KEPT_FOR = re.compile(r"\b(?:keep|keeping|save|saving|reserve|reserving|hold|ho
                        r"[\w-]+(?:\s+(?:of\s+)?(?:it|them|\w+\d))?\s+(?:back\s+)?for\s*$", re.IGNORECASE)
 
 
+_CONDITION_HEADING = re.compile(r"^(?P<heading>\s*(?:when|whenever|if|once|while|as\s+long\s+as)\b[^:;.]*:)\s+(?P<rest>\S.*)$",
+                                re.IGNORECASE | re.DOTALL)
+
+
 def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
     """The branches of a decision tree or checklist, as the indices of `words.conditions` each holds, and the indices
     of the conditions it does not apply in: every clause with a condition holds one, which opens it (after a step's count) and heads an order of its own, or closes the
@@ -2963,13 +3059,23 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
     ("Tree for Op_Host1:", the text's situation) is none either. None unless there are two branches or more (or one and
     a condition the rule does not apply in: "when both are owned, ...; if just one is, this rule says nothing") and
     every other condition is placed so."""
-    clauses = [c for c in re.split(r"(?<=[.;!?])\s+|\s+/\s+", words.instruction) if c.strip(" .;")]
+    # (r45m: and after a heading's condition and its colon, and before a later case joined by "and": "When a user host is
+    # owned: if A, X, and if B, Y instead")
+    headed_by = _CONDITION_HEADING.match(words.instruction)
+    clauses = ([headed_by["heading"]] if headed_by else []) + \
+        [c for c in re.split(r"(?<=[.;!?])\s+|\s+/\s+|,\s+and\s+(?=(?:if|when|whenever|once|should)\b)",
+                             headed_by["rest"] if headed_by else words.instruction) if c.strip(" .;")]
     groups: list[list[int]] = []
     placed: set[int] = set()
     closed: list[int] = []  # a condition the text says the rule does not apply in ("if only one is, this says nothing")
+    heading: set[int] = set()  # (r45m) the conditions of a heading before the cases, "When a user host is owned:"
     for at, clause in enumerate(clauses):
         inside = [i for i, c in enumerate(words.conditions) if c.text in clause and i not in placed]
         if not inside:
+            continue
+        if at == 0 and clause.rstrip().endswith(":") and not verbs_in(clause) and len(clauses) > 2:
+            heading |= set(inside)
+            placed |= set(inside)
             continue
         if len(inside) > 1:
             return None
@@ -2995,7 +3101,7 @@ def _branches(words) -> Optional[tuple[list[list[int]], list[int]]]:
         else:
             return None
         placed.add(inside[0])
-    headed = {i for i, c in enumerate(words.conditions) if words.situation.strip() and c.text.strip() == words.situation.strip()}
+    headed = {i for i, c in enumerate(words.conditions) if words.situation.strip() and c.text.strip() == words.situation.strip()} | heading
     if headed and groups and clauses and verbs_in(clauses[0]) and not any(c.text in clauses[0] for c in words.conditions):
         # (r37m) "E0 scan only -> decoy it; E0 under exploit -> Remove it": the opening situation heads the first case's
         # order alone (its clause states no condition of its own), not every case as a tree's heading does
@@ -3217,6 +3323,11 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         return Not(Always())
     if condition_elsewhere(text or directive):  # (r43h) part of its condition is another note's, not here: unknown
         return Not(Always())
+    if _table_cases(text or directive) is not None:
+        # (r45m) a table of cases under a heading: any case's claims, each read whole, or none at all (read as prose, its
+        # heading alone was the condition, "an op host is shown", and it fired whatever the host showed)
+        listed = listed_claims(text or directive)
+        return confirmed(listed) if listed is not None else Not(Always())
     found = rule_claims(directive, with_instruction=True)
     # (whole as `rule_claims` reads it, without what the order concedes: "never restore User0, even when it is owned: it
     # gets owned again at once" is read whole as "User0 is shown")
@@ -3378,6 +3489,10 @@ def _fallback_branches(text: str) -> list[str]:
 # What names the table in its heading, no condition: "decoy map, ...", "default decoy for ...", "move table: ...".
 _TABLE_LABEL = re.compile(r"^\s*(?:(?:the|my|our)\s+)?(?:default\s+)?(?:decoys?|moves?|actions?|responses?|plays?)\s+"
                           r"(?:map|table|list|sheet|plan|for)\b\s*[,:]?\s*", re.IGNORECASE)
+# (r45m) ... or after the scope, what the heading calls the list: "op boxes - our list", "Op_Host2, the drill", "user hosts
+# (checklist)".
+_LIST_LABEL = re.compile(r"\s*(?:[-,\u2013\u2014(]\s*)?(?:(?:my|our|the|a)\s+)?(?:(?:short|quick|usual|own)\s+)?(?:list|checklist|"
+                         r"drill|notes?|cases|table|runbook|playbook|cheat\s*sheet)\s*\)?\s*$", re.IGNORECASE)
 _LISTED_LINE = re.compile(r"^\s*[-*\u2022]\s+(?P<case>[^\n]{1,80}?)\s*(?:-+>|=>|\u2192)\s*\S")
 
 
@@ -3389,21 +3504,10 @@ def listed_claims(text: str):
     after the table that is no case ("every other host: not covered here") says where the note does not apply."""
     from forge.rulebook.language.predicate import AnyOf  # lazy: as in `claims`
 
-    lines = [line for line in (text or "").splitlines() if line.strip()]
-    if len(lines) == 1:  # (flattened, its lines joined: "<heading>: - <case> -> <move> - <case> -> <move>")
-        lines = [part if i == 0 else f"- {part}" for i, part in enumerate(re.split(r"(?<=:)\s+[-*\u2022]\s+|\s+[-*\u2022]\s+(?=[^-]{1,80}?(?:-+>|=>|\u2192))", lines[0]))]
-    head = next((i for i, line in enumerate(lines) if _LISTED_LINE.match(line)), None)
-    if not head or not lines[head - 1].rstrip().endswith(":"):
+    table = _table_cases(text)
+    if table is None:
         return None
-    heading = _TABLE_LABEL.sub("", " ".join(lines[:head]).rstrip().rstrip(":"))
-    cases = []
-    for line in lines[head:]:
-        m = _LISTED_LINE.match(line)
-        if m is None:
-            break
-        cases.append(m["case"])
-    if len(cases) < 2:
-        return None
+    heading, cases = table
     found = []
     for case in cases:
         said = f"{named_in_full(case)}: {heading}" if hosts_in(case) else f"{heading}: {case}"
@@ -3412,6 +3516,25 @@ def listed_claims(text: str):
             return None
         found.append(claim)
     return AnyOf(tuple(found))
+
+
+def _table_cases(text: str) -> Optional[tuple[str, list[str]]]:
+    """(r45m) A note's table of cases under a heading (`listed_claims`): its heading, without what it calls the table, and
+    the cases of its lines; None where the text is no such table."""
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    if len(lines) == 1:  # (flattened, its lines joined: "<heading>: - <case> -> <move> - <case> -> <move>")
+        lines = [part if i == 0 else f"- {part}" for i, part in enumerate(re.split(r"(?<=:)\s+[-*\u2022]\s+|\s+[-*\u2022]\s+(?=[^-]{1,80}?(?:-+>|=>|\u2192))", lines[0]))]
+    head = next((i for i, line in enumerate(lines) if _LISTED_LINE.match(line)), None)
+    if not head or not lines[head - 1].rstrip().endswith(":"):
+        return None
+    heading = _TABLE_LABEL.sub("", _LIST_LABEL.sub("", " ".join(lines[:head]).rstrip().rstrip(":")))
+    cases = []
+    for line in lines[head:]:
+        m = _LISTED_LINE.match(line)
+        if m is None:
+            break
+        cases.append(m["case"])
+    return (heading, cases) if len(cases) >= 2 else None
 
 
 def _any_case(first, cases: list[str], text: str):

@@ -50,7 +50,8 @@ _NEWLY = _any(
 # ("is already compromised" says it is compromised by now, as people write it, not since the step before: "still" does)
 _SINCE_BEFORE = _any(
     rf"\bstill\s+(?:been\s+)?{_STATE}(?!\s+(?:\w+\s+){{0,2}}?(?:after|following|despite|in\s+spite))",
-    rf"\b{_STATE}\s+since\s+(?:before|the\s+(?:previous|last|prior)\s+step|earlier)\b",
+    # (r45m: "held since before the previous turn", "since before the prior step")
+    rf"\b{_STATE}\s+since\s+(?:before(?:\s+the\s+(?:previous|last|prior)\s+(?:step|turn))?|the\s+(?:previous|last|prior)\s+(?:step|turn)|earlier)\b",
     rf"\b(?:was|were)\s+already\s+{_STATE}\s+(?:at|in|on)\s+the\s+(?:previous|last|prior)\s+step\b")
 _HELD = _any(
     # (r39m: "for at least 3 turns running": held that long, as "for 3 turns")

@@ -559,6 +559,8 @@ def _covers(general: Atom, specific: Atom) -> bool:
         g, s = getattr(general, field), getattr(specific, field)
         if g is None:
             continue
+        if field == "compromise" and s is None and specific.newly_compromised is not None:
+            s = "any"  # (r45m) newly compromised, or compromised since before: compromised now (the module docstring)
         if s is None or not (g == s or (g == "any" and s != quiet and s is not None)):
             return False
     return True
@@ -669,6 +671,9 @@ def implies(p: Predicate, q: Predicate) -> bool:
         return True  # (r41m) "a host at root, and Op_Server0 not at root": one of the other hosts at root
     if isinstance(q, AnyOf) and _positive(q) and (spread := _class_atoms_spread(p)) is not None and implies(spread, q):
         return True  # (r44x) "a user host exploited, and a user host compromised and quiet": two hosts, each read apart
+    if isinstance(q, AnyOf) and isinstance(p, AllOf) and (split := _alternatives_apart(p)) is not None \
+            and all(implies(x, q) for x in split):
+        return True  # (r45m) "a user host owned, and Enterprise1 clean or owned": each way of it, one of the ways of q
     if isinstance(q, AnyOf):
         return any(implies(p, x) for x in q.parts)
     if isinstance(p, AllOf) and any(implies(x, q) for x in p.parts):
@@ -713,6 +718,16 @@ def _class_atoms_spread(p: Predicate) -> Optional[Predicate]:
             return None
     kept = [way for way in ways if _consistent(tuple((atom, True) for atom in way))]
     return AnyOf(tuple(AllOf(way) for way in kept)) if kept else None
+
+
+def _alternatives_apart(p: AllOf) -> Optional[tuple[Predicate, ...]]:
+    """(r45m) An "all" with an "any" among its parts, as the "all" of each of that "any"'s ways with the other parts
+    (None: no such part, or too many ways)."""
+    at = next((i for i, x in enumerate(p.parts) if isinstance(x, AnyOf)), None)
+    if at is None or len(p.parts[at].parts) > _MAX_DNF:
+        return None
+    others = p.parts[:at] + p.parts[at + 1:]
+    return tuple(AllOf((*others, way)) for way in p.parts[at].parts)
 
 
 def _positive(q: Predicate) -> bool:

@@ -325,8 +325,9 @@ def _table_or_either(text: str, found: re.Match, values, negated: Negated) -> Op
 
 
 # Two values of one column joined by "or": "(a scan or an exploit)", "owned (user or root)", "user-level or admin".
-_LEVEL_WORD = r"(?:user(?:[- ]level)?|privileged|root(?:ed)?|admin(?:istrator)?|system[- ]level)"
-_EITHER_LEVEL = re.compile(rf"\b(?P<a>{_LEVEL_WORD})\s*(?:,\s*)?(?:or|/)\s*(?P<b>{_LEVEL_WORD})\b", re.IGNORECASE)
+# (r45m: "a user-level or an admin-level foothold": a level word with its "-level", an article before the second one)
+_LEVEL_WORD = r"(?:(?:user|privileged|root|admin(?:istrator)?|system)[- ]level|user|privileged|root(?:ed)?|admin(?:istrator)?)"
+_EITHER_LEVEL = re.compile(rf"\b(?P<a>{_LEVEL_WORD})\s*(?:,\s*)?(?:or|/)\s*(?:(?:an?|the)\s+)?(?P<b>{_LEVEL_WORD})\b", re.IGNORECASE)
 _EITHER_ACTIVITY = re.compile(r"\b(?:an?\s+)?(?:scan\w*|exploit\w*)\s*(?:,\s*)?(?:or|/)\s*(?:an?\s+)?(?:scan\w*|exploit\w*)\b",
                               re.IGNORECASE)
 

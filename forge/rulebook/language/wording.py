@@ -228,6 +228,14 @@ _PUT_SECOND = re.compile(r"\bfirst\b(?:[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|th
                          r"|[^.;:]*?(?:\band|,)\s+(?:then\s+)?(?:(?:any|the|all|its|an?)\s+)?(?P<after>" + _VERB_WORD + r")\w*"
                          r"(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:after|afterwards)(?:\s+(?:it|that|this|them))?\b"
                          r"(?!\s+(?:is|are|was|were|gets?|got|has|have|shows?)\b))", re.IGNORECASE)
+
+
+def verbs_put_after(instruction: str) -> set[str]:
+    """(r45m) The catalog verbs an order puts after its first move with "after" / "afterwards" ("plan a Remove of it
+    first and an Analyse on it later"): the plan's second move, which an action may give in its `then`."""
+    return {v for m in _PUT_SECOND.finditer(instruction) if m["after"] for v in verbs_in(m["after"])}
+
+
 # "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
 # ("a DecoyHarakaSMTP on Op_Server0 is the better use of the step than watching": what the move is on, and what it is
 # better as, may stand between)
@@ -384,7 +392,14 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"whichever\s+of(?=\s+(?:the\s+)?(?:\w+\d|user|enterprise|op|defender)[^.;:]*?\b(?:is|gets|shows|becomes)\b)|"
                      # a situation opened by its absence: "without an exploit on it, never restore User2" (after a word,
                      # "without" is read where it stands: "Op_Host2 without privileged access" is a relative clause)
-                     r"(?<![\w-]\s)without" + _ABSENT_WHAT)
+                     r"(?<![\w-]\s)without" + _ABSENT_WHAT + "|"
+                     # (r45m) a situation opened by "with" and a state, then a comma: "with mere probes and no box owned
+                     # yet, plant a decoy", "with U3 rooted, restore it" (after a word, "with" is what a host
+                     # has or what the order uses: "Restore User1 with priority")
+                     # (nor one that goes on to tell what someone did: "With User0 owned I removed it, ...", a story)
+                     r"(?<![\w-]\s)with(?=\s+(?:(?!\b(?:i|we|you|they)\b)[^,;.:!?]){0,60}?\b(?:scan\w*|exploit\w*|compromis\w*|owned|rooted|"
+                     r"pwned|held|taken|breached|quiet|clean|untouched|privileged|root|unknown|activity|alerts?)\b"
+                     r"(?:(?!\b(?:i|we|you|they)\b)[^,;.:!?]){0,30},)")
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_MARKER})\b", re.IGNORECASE)
 _RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
@@ -538,7 +553,8 @@ _IMPERATIVE_START = re.compile(
     # (r43m) the Analyst's verdict: "rate it high", "grade the box medium", "call it critical" (an order as "flag it" is)
     rf"rate|grade|classify|label|call(?=\s+(?:it|them|this|that|the\s+(?:host|box|machine|risk))\b)|"
     # orders on the reply's form: "write the plan in two bullets", "limit the answer to one line"
-    rf"write|format|limit|omit|"
+    # (r45m: "cap each plan at two moves", "restrict the answer to one line")
+    rf"write|format|limit|omit|cap|restrict|shorten|trim|"
     # how the reply opens or closes: "start every report with the risk level", "end each answer with a summary line"
     rf"{_OPENING_VERB}(?={_OPENS_REPLY_WITH})|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
@@ -903,11 +919,21 @@ _LEAD_WORD = re.compile(r"^(?:actually|ok(?:ay)?|so|now|also|and|but|correction|
                         r"still|anyway|anyhow|in\s+any\s+case|either\s+way|even\s+then|"
                         # (r34m: a checklist's count, "step one, if ..., ...; step two, ...", a step of the list, not of
                         # the episode, which is told in digits)
-                        r"step\s+(?:one|two|three|four|five))"
+                        r"step\s+(?:one|two|three|four|five)|"
+                        # (r45m: a hedge or a default before the order, "As a rule of thumb, remove ...", "By default: ...",
+                        # "Usually, ...": how firmly the order holds, no condition and no story)
+                        r"as\s+a\s+(?:general\s+)?rule(?:\s+of\s+thumb)?|by\s+default|as\s+a\s+default|usually|normally|generally|"
+                        r"typically|ideally|preferably|in\s+most\s+cases|most\s+of\s+the\s+time|as\s+a\s+habit|in\s+principle)"
                         r"\s*[,:!\u2013\u2014-]\s*",
                         re.IGNORECASE)
 
 
+# (r45m) The teacher's resolve said with a modal, "I should recommend a Remove", "we must plan a Restore": after a lead that
+# says the note is for what comes ("next time", "from now on"), the order itself (in a story, "I should plan ..." may tell
+# what the teacher thought then, so it is read so only after such a lead).
+_RESOLVED_MODAL = re.compile(r"(?:(?<=,)|(?<=^))\s*(?:i|we)\s+(?:should|must|need\s+to|ought\s+to|have\s+to|will|shall)\s+(?:(?:always|then|instead)\s+)?"
+                             r"(?=(?:rate|grade|flag|mark|call|classify|label|recommend|plan|propose|suggest|schedule|queue|put|place|"
+                             r"deploy|use|choose|pick|go\s+for|" + "|".join(pattern for _, pattern in _VERB_FORMS) + r")\b)", re.IGNORECASE)
 _FROM_NOW_ON = re.compile(r"^(?:next\s+time(?!\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|from\s+now\s+on|in\s+(?:the\s+)?future|going\s+forward|henceforth|"
                           r"from\s+here\s+on)\b\s*[,:\u2013\u2014-]?\s*", re.IGNORECASE)
 
@@ -993,7 +1019,10 @@ def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
     body = _LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
+    future = _FROM_NOW_ON.match(body)
     body = _FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
+    if future:  # (r45m) "Next time, for ..., I should rate it high and recommend ...": the teacher's resolve, the order
+        body = _RESOLVED_MODAL.sub("", body, count=1)
     # ("Right after you restore a host, ...": the moment, said with its adverb)
     # (r40m: "From step 26 onwards, ...": a window of steps that opens the order)
     lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against|from)\b"
@@ -1087,12 +1116,27 @@ _DENIED_STATE_NOUN = re.compile(r"\s*(?:no|without)\s+(?:(?:any|further|more|new
                                 r"intrusion|breach)\b(?!\s+(?:to|is|was)\b)", re.IGNORECASE)
 
 
+# (r45m) A prohibition word that is itself denied: "don't skip the Analyse", "never leave out the Remove", "do not hold
+# off on a Restore", "never stop analysing it": two negations, an order of the verb (read as one, its "do not" forbade it).
+_HOLDING_OFF = (r"(?:skip|avoid|omit|neglect|stop(?!\s+(?:at|with|there|short)\b)|quit|cease|leave\s+out|refrain\s+from|"
+                r"hold\s+off(?:\s+on)?|hold\s+back\s+(?:on|from)|put\s+off|pass\s+up\s+on|pass\s+on|forgo|drop)\b")
+_DENYING = r"(?:never(?:\s+ever)?|do\s+not|don['\u2019]?t|must\s+not|mustn['\u2019]?t|should\s+not|shouldn['\u2019]?t)\s+(?:(?:ever|just|simply)\s+)?"
+HOLDING_OFF_DENIED = re.compile(r"\b" + _DENYING + _HOLDING_OFF, re.IGNORECASE)
+_HOLDING_OFF_START = re.compile(_HOLDING_OFF, re.IGNORECASE)
+_DENIED_BEFORE = re.compile(r"\b" + _DENYING + r"$", re.IGNORECASE)
+
+
 def _forbidding(instruction: str):
     """The matches of _FORBIDDEN_VERB, less a "not" that denies a state (_DENIED_STATE) or a "no" before a state's noun
     (_DENIED_STATE_NOUN): the search goes on after that state ("a host not compromised needs no Restore" still forbids
-    the Restore)."""
+    the Restore); and less a prohibition word itself denied, "don't skip the Analyse" (HOLDING_OFF_DENIED): an order,
+    the search going on after its verb."""
     position = 0
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
+        if HOLDING_OFF_DENIED.match(match.group(0)) or _HOLDING_OFF_START.match(match.group(0)) \
+                and _DENIED_BEFORE.search(instruction[:match.start()]):
+            position = match.end()
+            continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
         if denied is None:
             yield match
@@ -1417,6 +1461,29 @@ _VERDICT_ON_BEFORE = re.compile(r"^(?:(?:no|nope|wrong|wait|actually|sorry|oops|
                                 r"(?:the|my|our|that|this)\s+(?:\w+\s+)?(?:rule|note|lesson|one|habit|advice)|before)$", re.IGNORECASE)
 
 
+# (r45m) A document's heading that names what the note is for, and possibly whom: "Checklist for Enterprise2, action
+# chooser", "Op_Server0 drill", "runbook for the user hosts". Its host or class is the order's (which names it again): no
+# situation of the trigger (read as one, its label words were a condition no claim placed, and the note was never read).
+_LABELLED_HEADING = re.compile(r"^(?:(?:the|my|our|a|an)\s+)?(?:(?P<before>[\w-]+(?:\s+[\w-]+)?)\s+)?(?:checklist|check\s*list|checks?|drill|runbook|"
+                               r"playbook|procedure|routine|list|steps|sop|plan|rules?|notes?)(?:\s+(?:for|on|about)\s+(?P<after>[^,;:]+))?"
+                               r"(?:\s*,\s*(?P<role>[^,;:]+))?$", re.IGNORECASE)
+
+
+def _labelled_heading(opening: str, rest: str) -> bool:
+    """(r45m) Whether an opening is a heading that only names the document (`_LABELLED_HEADING`), the hosts or class it
+    is for (each named again in the order), and the role it is for."""
+    found = _LABELLED_HEADING.match(opening.strip(" ,"))
+    if found is None or (found["role"] and not _addressed(found["role"])):
+        return False
+    scope = " ".join(p for p in (found["before"], found["after"]) if p)
+    if _STATE_WORDS.search(scope) or _ACCESS_WORDS.search(scope) or _TIME_WORDS.search(scope):
+        return False
+    left = re.findall(r"[a-z][a-z']*", without_host_names(scope).lower())
+    named, spoken = hosts_in(scope), classes_in(scope)
+    return (bool(named) or bool(spoken)) and set(named) <= set(hosts_in(rest)) and set(spoken) <= set(classes_in(rest)) \
+        and not [w for w in left if w not in ("the", "a", "an", "my", "our")]
+
+
 def _addressed(opening: str) -> bool:
     """Whether an opening only says which role the note is for (`_ROLE_NAME`, `_ADDRESS_WORDS`)."""
     if not _ROLE_NAME.search(opening) or hosts_in(opening) or classes_in(opening) or _STATE_WORDS.search(opening) \
@@ -1480,7 +1547,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     said = _MOVE_SINCE.sub("", opening)  # (the defender's move as the time of a state is no story or view of the teacher)
     if _STORY.search(said) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
             or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening) \
-            or _VERDICT_ON_BEFORE.match(opening.strip(" ,")):
+            or _VERDICT_ON_BEFORE.match(opening.strip(" ,")) or _labelled_heading(opening, rest):
         return ""
     if _reason_before(opening, rest):
         return ""
@@ -1719,9 +1786,11 @@ def _situation_after(order: str, following: list[str]) -> tuple[str, str]:
 
 
 # (r40m: and a move's judgement over another, "beats a Monitor", which ends the condition said before it)
+# (r45m: or the inaction it replaces, "instead of leaving it be", "rather than ignoring it")
 _INSTEAD_OF_VERB = re.compile(r"\s(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|beats|trumps|outranks|"
                               r"wins\s+over)\s+(?:\w+\s+){0,2}?(?="
-                              + _VERB_WORD + r")", re.IGNORECASE)
+                              + _VERB_WORD + r"|leav(?:e|es|ing)\s+(?:it|them|that\s+\w+|the\s+\w+)\s+(?:be|alone)\b|ignor(?:e|es|ing)\b)",
+                              re.IGNORECASE)
 
 
 # The teacher's modal opening the main clause after a condition said without a comma ("when User0 is compromised at user
@@ -1738,10 +1807,11 @@ _FIRST_PERSON_MODAL = re.compile(r"\s(?:i|we|you)(?:['\u2019]d|['\u2019]ll|\s+(?
 # remove the attacker"); not after a joining word ("if it is exploited and we restore it", "once it shows root after we
 # remove it"), which keeps the move in the condition, nor a past move ("when it showed root we restored it": the story).
 _FIRST_PERSON_MOVE = re.compile(r"(?<!\band)(?<!\bor)(?<!\bbut)(?<!\bafter)(?<!\bbefore)(?<!\bsince)(?<!\bonce)(?<!\buntil)"
-                                r"(?<!\bwhen)(?<!\bif)(?<!\bthat)(?<!\bas)(?<!\bbecause)\s(?:i|we)\s+"
-                                r"(?:(?:always|first|then|immediately|just|now)\s+)?(?=(?:analy[sz]e|remove|restore|reimage|"
+                                r"(?<!\bwhen)(?<!\bif)(?<!\bthat)(?<!\bas)(?<!\bbecause)\s(?:i|we|you)\s+"
+                                r"(?:(?:always|first|then|immediately|just|now|simply)\s+)?(?=(?:analy[sz]e|remove|restore|reimage|"
                                 r"rebuild|wipe|evict|kick|purge|inspect|investigate|examine|check|triage|monitor|watch|decoy|"
-                                r"deploy|plant|put|sleep)\b)", re.IGNORECASE)
+                                # (r45m: the role addressed, "once User4 is rooted you plan a Restore of User4")
+                                r"deploy|plant|put|sleep|pick|choose|select|go\s+for|plan|recommend|schedule)\b)", re.IGNORECASE)
 _STATED_BEFORE = re.compile(r"\b(?:shows?|showing|is|are|sits?|gets?|has|goes|turns|reaches|hits?)\b", re.IGNORECASE)
 
 
@@ -1804,6 +1874,27 @@ _JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our|your)\s+(?:\w+\s+){0,2}?(?:call|m
 _MOVE_JUDGED = re.compile(r"\s(?:a|an|the|any)\s+" + _VERB_WORD + r"\w*\s+(?:is|are|would\s+be|will\s+be)\b", re.IGNORECASE)
 
 
+def _states_said_on(after: str) -> bool:
+    """(r45m) Whether the piece after a condition's comma, up to the next comma, goes on stating the situation: states of
+    the network or its hosts with no verb of ours, no one who acts and no order ("probes seen and no box owned
+    anywhere", "E2 quiet"), or another host's state joined to it (`_STATE_JOINED`, "and E2 is under exploit"). Cut
+    before it, the condition lost it, and the reading, whole without it, was wider than the text; the order comes after
+    the next comma."""
+    joined = _STATE_JOINED.match(after)
+    if joined and _states_something(joined.group(0)):
+        return True
+    found = re.match(r"\s*(?P<piece>[^,;:.!?]{3,80}),", after)
+    if found is None:
+        return False
+    piece = found["piece"].strip()
+    # (not a gloss or a contrast of the state before, "meaning Privileged rather than user", "not Privileged", "even at root")
+    if re.match(r"(?:not|nor|but|rather|meaning|i\.?e\.?|that\s+is|namely|as|like|even|only|just|especially|particularly|"
+                r"say|e\.?g\.?)\b", piece, re.IGNORECASE):
+        return False
+    return bool(_STATE_WORDS.search(piece)) and not _VERB.search(piece) and not _IMPERATIVE_START.match(piece) \
+        and not _CONDITION.match(piece) and not re.search(r"\b(?:i|we|you|my|our|your|which|that|since|because|so)\b", piece, re.IGNORECASE)
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -1821,9 +1912,8 @@ def _clause_end(text: str, start: int) -> int:
             continue  # (r40m) "..., unchanged, over the past 2 turns gets ...": the aside's own "how long", then its verb
         if stop.group(0) == "," and _ABSENCES_SPELLED.match(rest[stop.end():]):
             continue  # "if nothing is happening, no scan, no exploit and no compromise anywhere, ...": the same, spelled out
-        if stop.group(0) == "," and _STATE_JOINED.match(rest[stop.end():]) \
-                and _states_something(_STATE_JOINED.match(rest[stop.end():]).group(0)):
-            continue  # (r45h) "if OpH1 shows nothing, but E0 has a foothold, ...": a second state joined, not the order
+        if stop.group(0) == "," and _states_said_on(rest[stop.end():]):
+            continue  # (r45m) "during reconnaissance, probes seen and no box owned on the network, ..."
         if stop.group(0).strip() == "then" and re.search(r"\band\s*$", rest[:stop.start()]) \
                 and _STATE_WORDS.match(rest[stop.end():]):
             continue  # "if red scanned User2 and then exploited it": what happened next, not the order
@@ -2281,7 +2371,13 @@ _SEQUENCED_CLASS = re.compile(
     rf"(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+(?:ahead\s+of|before)\s+(?:anything|any\s+(?:other\s+)?(?:move|action|work|step))\s+(?:on|to|for|in)\s+(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+before\s+(?:any|a|the)\s+{_SEQUENCE_CLASS}\s+(?:is|are|gets?)\s+(?:touched|restored|removed|analy[sz]ed|decoyed|handled|"
-    rf"looked\s+at|dealt\s+with)\b", re.IGNORECASE)
+    rf"looked\s+at|dealt\s+with)\b|"
+    # (r45m) "Remove it before handling any op box", "before you do anything about the user boxes": the class the
+    # order goes ahead of, said with the verb of handling it
+    rf"\s+(?:ahead\s+of|before|prior\s+to)\s+(?:(?:you|we)\s+)?(?:touch\w*|handl\w*|work\w*\s+on|deal\w*\s+with|"
+    rf"do(?:ing|es)?\s+anything\s+(?:else\s+)?(?:about|to|on|with|for)|look\w*\s+(?:at|into)|turn\w*\s+to|mov\w*\s+on\s+to|"
+    rf"go(?:ing|es)?\s+(?:on\s+)?to|bother\w*\s+with|attend\w*\s+to|spend\w*\s+\w+\s+on)\s+(?:the\s+|an?\s+|any\s+)?(?:other\s+)?"
+    rf"{_SEQUENCE_CLASS}\b", re.IGNORECASE)
 
 
 def sequenced_away(text: str) -> str:
@@ -2559,6 +2655,10 @@ def written_out(text: str) -> str:
     # what someone said, keeps its marks, and an apostrophe inside a word stays
     text = _QUOTE_MARK.sub(r"\g<said>", text)
     text = _EXCEPT_BEFORE_WHICH.sub(lambda m: f"{m['lead']} {m['which'].rstrip()}, except {m['hosts']}", text)
+    # (r45m) "clean at prev step", "owned since prev turn": the note's shorthand of "the previous"
+    text = re.sub(r"\b(?:at\s+|since\s+|on\s+|in\s+)?(?:the\s+)?prev\.?(?=\s+(?:step|turn|round|tick|move)\b)",
+                  lambda m: (m[0].split()[0] + " the previous" if m[0].split()[0].lower() in ("at", "since", "on", "in") else "the previous"),
+                  text, flags=re.IGNORECASE)
     # (r42h) "lateral movt": the note's shorthand of the phase's name (unread, the word left the condition not whole)
     text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
@@ -2690,7 +2790,35 @@ _LISTED_SITUATION = re.compile(r"\A\s*[-*\u2022]\s+(?P<items>(?:(?!->|=>|\u2192)
 
 def _listed_situation_joined(flat: str) -> str:
     """`flat` (one line) with a listed situation before its arrow said as one condition (_LISTED_SITUATION)."""
-    return _LISTED_SITUATION.sub(lambda m: " and ".join(re.split(_BULLET, m["items"])) + " ", flat)
+    return _checked_items_said(_LISTED_SITUATION.sub(lambda m: " and ".join(re.split(_BULLET, m["items"])) + " ", flat))
+
+
+# (r45m) A checklist of states, numbered or bulleted, that a later sentence refers to as a whole: "1. Enterprise2 shows an
+# exploit. 2. Op_Server0 is not compromised. When both items hold, Remove Enterprise2." ("if all of the above are true",
+# "once every box is ticked"; "if any of them holds": one of them). Read as it stood, the items were a story and the
+# order's condition ("both items") named no state at all.
+_ITEM_MARK = r"(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[-*\u2022])\s+"
+_CHECKED_ITEMS = re.compile(
+    r"(?:(?<=[:.;])|\A)\s*(?P<items>(?:" + _ITEM_MARK + r"[^.;!?]+[.;]?\s*){2,})"
+    r"(?P<lead>when|whenever|if|once|as\s+soon\s+as|while|with)\s+(?P<how>both|all|each|every|any|either|one)"
+    r"(?:\s+(?:of\s+)?(?:the\s+)?(?:two\s+|three\s+|four\s+)?(?:above|these|them|those|(?:items?|checks?|conditions?|points?|boxes|lines?|"
+    r"entries)(?:\s+(?:above|listed|on\s+the\s+list))?))?\s+(?:(?:all\s+)?(?:holds?|are\s+(?:true|met|satisfied|ticked|"
+    r"checked)|is\s+(?:true|met|satisfied|ticked|checked)|apply|applies|pass(?:es)?|check\s+out|are\s+the\s+case|"
+    r"is\s+the\s+case)|(?:is|are)\s+ticked|true|met|ticked)\b(?P<asked>\s*\?)?", re.IGNORECASE)
+
+
+def _checked_items_said(flat: str) -> str:
+    """`flat` with a checklist of states that a later condition refers to as a whole (_CHECKED_ITEMS) said as that
+    condition: "When <item> and <item>" ("or" for "any" / "either" / "one"). A list whose items give orders is left as
+    it stands (its items are cases, not parts of one condition)."""
+    def said(m: re.Match) -> str:
+        items = [i.strip(" .;") for i in re.split(_ITEM_MARK, m["items"]) if i.strip(" .;")]
+        if len(items) < 2 or any(verbs_in(i) for i in items):
+            return m.group(0)
+        join = " or " if m["how"].lower() in ("any", "either", "one") else " and "
+        lead = "when" if m["lead"].lower() == "with" else m["lead"]  # ("with both true, <order>")
+        return f" {lead} {join.join(items)}" + ("," if m["asked"] else "")
+    return _CHECKED_ITEMS.sub(said, flat)
 
 
 # (r33h) A reason set off by commas between the subject and its order: "User4, because the lab depends on it, must be
@@ -2704,6 +2832,32 @@ _REASON_ASIDE = re.compile(r",\s*(?:because|since|given\s+that)\s+[^,;:.]+,\s*(?
 # that host to the exception).
 _EXCEPTION_WHY = re.compile(r"(?P<head>\b(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|"
                             r"odd\s+one\s+out))\s*\((?P<why>[^()]{1,100})\)(?=\s*[:\u2013\u2014]|\s+-\s)", re.IGNORECASE)
+
+
+# (r45m) A hedge on the order said as a condition of the defender's means, "if you can", "where possible", "if time allows":
+# how firmly the order holds, no state of the network (read as a condition, it was one no claim placed, and the rule was
+# never read whole).
+_HEDGE = (r"(?:if|when|whenever|where|wherever)\s+(?:you|we)\s+(?:can|could|are\s+able\s+to)(?:\s+afford\s+(?:it|to))?|"
+          r"if\s+(?:at\s+all\s+)?possible|(?:where|wherever|when|whenever)\s+possible|if\s+(?:time|budget)\s+(?:allows|permits)|"
+          r"if\s+(?:it\s+is|it's)\s+(?:at\s+all\s+)?possible")
+_HEDGE_CLAUSE = re.compile(rf"^\s*(?:{_HEDGE})\s*,\s*|\s*,?\s*\b(?:{_HEDGE})\b\s*(?=,)|\s*,?\s*\b(?:{_HEDGE})\b(?=\s*(?:[.;!]|$))",
+                           re.IGNORECASE)
+
+
+# (r45m) A check said as a question, then its answer's case by a pronoun: "to begin, whether Op_Host2 is quiet; if it is,
+# plan a decoy" (the case is "if Enterprise1 is clean"; read as "if it is", the case stated nothing).
+_WHETHER_THEN_IF = re.compile(r"\bwhether\s+(?P<what>[^,;:.?!]{3,80}?)\s*[,;:.?]\s*(?:and\s+|then\s+)?(?P<lead>if|when)\s+(?:it\s+is|they\s+are|so|yes|"
+                              r"it\s+does|that\s+is\s+the\s+case)\b", re.IGNORECASE)
+
+
+def _whether_said(flat: str) -> str:
+    """`flat` with the case that answers a "whether" check by a pronoun said in full (`_WHETHER_THEN_IF`)."""
+    return _WHETHER_THEN_IF.sub(lambda m: f"{m.group(0)[:m.start('lead') - m.start()]}{m['lead']} {m['what']}", flat)
+
+
+def _hedges_away(flat: str) -> str:
+    """`flat` without a hedge on the means said as a condition (`_HEDGE_CLAUSE`), its sentence's first letter kept."""
+    return _HEDGE_CLAUSE.sub("", flat)
 
 
 def _reason_aside_dropped(flat: str) -> str:
@@ -2789,42 +2943,6 @@ def _bare_question_said(text: str) -> str:
     return _BARE_QUESTION.sub(said, text or "")
 
 
-# (r45h) A checklist of conditions, one an item, then one order for when they all hold ("<heading>: 1. <state> 2. <state>
-# When both items hold, <order>", "- <state> - <state> if all of the above are true: <order>", "any of them true? <order>"):
-# the items are the order's condition, said as one, "When <state> and <state>, <order>" ("or" for any of them). Left as
-# items, the order's condition was "both items hold", which says nothing, and the items were no part of the rule's
-# reading. Only where every item states something and orders nothing, after a heading (or none), numbered from 1.
-_ITEM_MARK = re.compile(r"(?:^|\s)(?P<mark>\d{1,2}[.)]|[-*\u2022])\s+")
-_ITEMS_HOLD = re.compile(r"(?:^|(?<=[\s.;]))(?:(?:when|if|once|while|with)\s+)?(?:(?P<all>both|all(?:\s+(?:two|three|four|five))?|"
-                         r"each|every\s+one)|(?P<any>any|either|one))"
-                         r"(?:\s+(?:items?|points?|conditions?|checks?|lines?|boxes|of\s+(?:them|these|those|the\s+(?:above|items|"
-                         r"points|conditions|checks))))?"
-                         r"\s+(?:holds?|are\s+(?:all\s+)?true|is\s+true|true|apply|applies|are\s+met|is\s+met|met|check\s+out|"
-                         r"(?:are\s+|is\s+)?ticked)\b\s*[,:?]?\s*(?:then\s+)?(?=\S)", re.IGNORECASE)
-
-
-def _checklist_said(flat: str) -> str:
-    """`flat` (one line) with a checklist of conditions and its one order (`_ITEMS_HOLD`) said as one sentence; any other
-    text as it stands."""
-    for found in _ITEMS_HOLD.finditer(flat):
-        before, order = flat[:found.start()], flat[found.end():]
-        marks = list(_ITEM_MARK.finditer(before))
-        if len(marks) < 2 or not gives_order(order):
-            continue
-        items = [before[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(before)].strip(" .;")
-                 for i, m in enumerate(marks)]
-        heading = before[:marks[0].start()].strip()
-        numbered = [m["mark"][:-1] for m in marks if m["mark"][0].isdigit()]
-        if numbered and numbered != [str(n) for n in range(1, len(marks) + 1)]:
-            continue  # (a list that does not count from its first item, or mixes its marks)
-        if heading and not heading.endswith((":", ".")) or \
-                any(not item or gives_order(item) or not (_states_something(item) or hosts_in(item)) for item in items):
-            continue
-        word = " and " if found["all"] else " or "
-        return f"{heading} When {word.join(items)}, {order}".strip()
-    return flat
-
-
 def _form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
@@ -2898,7 +3016,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(_checklist_said(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split()))))))))))
+                               _reason_aside_dropped(_whether_said(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split())))))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _scope_labels_said(flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
@@ -2970,6 +3088,7 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
     for sentence in sentences(words.text):
         if _STORY.search(sentence) or _EXAMPLE_SENTENCE.match(sentence):
             continue
+        sentence = _lesson(sentence)  # (r45m: "My takeaway is that <lesson>": the lead that names the lesson is no condition)
         opening = _OPENING.match(sentence)
         if opening and (_teachers_view(opening["situation"], opening["rest"])
                         or _reason_before(opening["situation"], opening["rest"])):
