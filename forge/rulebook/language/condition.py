@@ -45,7 +45,8 @@ from forge.rulebook.language.wording import (EXCEPT_WORDS, HOST_AT_HAND, HOST_NA
                                             without_host_names, written_out)
 
 _NUMBER = r"(?:\d+|two|three|four|five|six|several|many|a few|consecutive)"
-_VERBS = r"(?:remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*|deploy\w*|block\w*|action|it was \w+)"
+_MOVE_NAMES = r"remov\w*|restor\w*|analy[sz]\w*|decoy\w*|monitor\w*"  # the defender's moves, as a note names them
+_VERBS = rf"(?:{_MOVE_NAMES}|deploy\w*|block\w*|action|it was \w+)"
 
 
 # A state compared with a named host's: "in a worse state than X", "worse off than X", "doing worse than X", "deeper in
@@ -2499,7 +2500,7 @@ def conceded_away(text: str) -> str:
 # note applies wherever its first case holds (the later case only changes which move, within it, or is what that case
 # already denies), so the later case is no condition of the note: read as one, "compromised and at root" or a history no
 # context states left the note silent where its first case held.
-_MOVE = r"(?:remov\w*|restor\w*|analy[sz]\w*|(?:a\s+)?decoy\w*|monitor\w*)"
+_MOVE = rf"(?:a\s+(?=decoy))?(?:{_MOVE_NAMES})"  # ("a decoy on it": the one move said with its article here)
 _MOVE_OBJECT = r"(?:\s+(?:it|them|there|that\s+(?:host|box|machine|server)|\w+\d))?"
 _NARROWER_CASE = re.compile(
     # "<move> only if/once/when <case>": the move is kept for that case alone
