@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
+from forge.rulebook.language.wording import (HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -892,6 +892,35 @@ def _outside_widened(words: Wording, predicate) -> Optional[str]:
     return None
 
 
+# (r45s) A situation a text sets outside its rule, in a sentence with no order of its own after it: "a user box at root is
+# a separate question", "hosts at user level are another story", "Enterprise0 at Unknown is out of scope" (an order after
+# a colon or an arrow, "E1 at root is another story: restore that one", is a case of its own).
+_NOT_COVERED = re.compile(r"(?:^|(?<=[.;!?]))\s*(?P<what>[^.;:!?]+?)\s*,?\s+(?:is|are)\s+(?:(?:a\s+)?(?:different|separate)\s+"
+                          r"(?:matter|story|question|case|thing)|another\s+(?:matter|story|question|case|thing)|"
+                          r"not\s+(?:covered|included|addressed)|out\s+of\s+scope)\b(?P<after>[^.;!?]*)", re.IGNORECASE)
+# An example set off by commas inside it, ", for instance User3 in seed 7, ": the example's host, not the situation's.
+_EXAMPLE_IN_COMMAS = re.compile(r",\s*(?:e\.\s?g\.|for\s+(?:example|instance)|such\s+as|say)\b[^,]*,?", re.IGNORECASE)
+
+
+def _not_covered_asked(text: str, words: Wording, predicate) -> Optional[str]:
+    """(r45s) A trigger that asks only a situation the text says its rule does not cover (_NOT_COVERED): the rule fires
+    only where its words say it does not speak, the opposite of the text. (Read nowhere, such a sentence let a trigger at
+    the level it set aside pass every check.)"""
+    if isinstance(predicate, Always):
+        return None
+    subject = subject_of(words)
+    for found in _NOT_COVERED.finditer(text or ""):
+        if re.search(r":|-+>|=>|\u2192", found["after"]):
+            continue
+        what = claims(_EXAMPLE_IN_COMMAS.sub(" ", example_aside_away(found["what"])), subject)
+        if what is None or all(atom.bare() for atom, _ in atoms_of(what)):
+            continue  # (a host or class set aside bare is the except check's: `_EXCEPTED_ALONE`)
+        if implies(predicate, what):
+            return (f"except: the text sets {describe(what)[:60]} outside its rule ({found.group(0).strip()[:60]!r}), but "
+                    "the trigger asks it: express the situation the rule covers")
+    return None
+
+
 def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str]:
     """A lesson with its own subject (a host or class it names, or the host its "it" stands for) is about that, never
     about a host only its story names ("User1 was exploited and the attacker moved on. When Enterprise0 is scanned, put a
@@ -1479,6 +1508,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
+        or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) \
         or _before(words, predicate) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \

@@ -40,7 +40,7 @@ from forge.rulebook.language.situation import SOME, Situation, host_statements, 
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
 from forge.rulebook.language.wording import condition_elsewhere
-from forge.rulebook.language.wording import (EXCEPT_WORDS, HOST_AT_HAND, HOST_NAME, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, sequenced_away, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
+from forge.rulebook.language.wording import (EXCEPT_WORDS, HOST_AT_HAND, HOST_NAME, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only, sequenced_away, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
 
@@ -2381,7 +2381,7 @@ def subject_of(words):
     if hosts and set(hosts) <= set(words.contrasted):
         return None  # (r41m) "a decoy on it (not on User0)": the one host named is the one the order is set against
     # (r41m: nor a class named only as what the order is unlike, "Op_Server0, unlike the user hosts, ...")
-    classes = set(words.classes) - classes_compared_only(words.text)
+    classes = set(words.classes) - classes_compared_only(words.text) - classes_sequenced_only(words.text)
     return hosts[0] if len(hosts) == 1 and not classes and not words.excepted else None
 
 

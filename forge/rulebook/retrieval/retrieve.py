@@ -38,6 +38,7 @@ call of their roles at stage 1):
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
@@ -58,7 +59,7 @@ from forge.rulebook.language.meaning import (Meaning, conflict_in, disputing, ho
                                              undisputed_hosts)
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.action import opposed_hosts
-from forge.rulebook.language.predicate import (AllOf, Always, Not, atoms_of, matched_hosts, outcome_stated,
+from forge.rulebook.language.predicate import (AllOf, Always, Atom, Not, atoms_of, matched_hosts, outcome_stated,
                                                predicate_to_json, truth as value_of)
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
@@ -121,6 +122,8 @@ def _held_to(text: str, when, guard=None):
     found, whole = text_claims(evidence_judged_away(text))  # (r42h: the evidence is judged.py's, `_judged_of`)
     if whole:
         return found, whole
+    if found is None:
+        found = _compromise_said_for_sure(text, when)
     stated = {"history"} if any(any(a.history() for a, _ in atoms_of(p)) for p in (when, found, guard) if p is not None) else set()
     stated |= outcome_stated(when)  # (r40m: "after a failed Restore", said by `changed` after the move)
     stated |= _episode_facts(guard)  # (r40k: a run of negative rewards its guard judges)
@@ -129,6 +132,25 @@ def _held_to(text: str, when, guard=None):
     if text_facts(text) - stated - judged_facts("; ".join(c.text for c in read_wording(text).conditions)):
         return Not(Always()), True
     return found, whole
+
+
+# (r45s) Words of a compromise said for sure ("owned", "compromised", "hit"), and words that leave its level open or in
+# doubt ("Unknown", "any level", "suspected", "possibly").
+_FOR_SURE = re.compile(r"\b(?:compromis\w*|owned|pwned|hacked|breach\w*|taken\s+over|rooted|hit|infected)\b", re.IGNORECASE)
+_NOT_FOR_SURE = re.compile(r"\bunknown\b|\bany\s+(?:compromise|level|access)\b|\bwhatever\b|\bsuspect\w*|\bpossibl\w*|"
+                           r"\bmaybe\b|\bmight\b|\bunclear\b|\bnot\s+sure\b|\buncertain\b", re.IGNORECASE)
+
+
+def _compromise_said_for_sure(text: str, when):
+    """(r45s) Where the product reads nothing of a compiled predicate's condition, the compromise its words say for sure
+    ("when the op box is owned") is still held: the predicate's atoms asking any compromise of a host (or class) are
+    what the words say is shown, so not met by a row at Compromised Unknown, as a reading in part would hold them
+    (`confirmed`). Unread, "owned" compiled as any compromise fired on the row a Remove leaves. None where the words
+    leave the level open or in doubt, or the predicate asks no such atom outside a choice of branches."""
+    if when is None or not _FOR_SURE.search(text or "") or _NOT_FOR_SURE.search(text or ""):
+        return None
+    asked = [part for part in _parts(when) if isinstance(part, Atom) and part.compromise == "any" and part.acted is None]
+    return None if not asked else asked[0] if len(asked) == 1 else AllOf(tuple(dict.fromkeys(asked)))
 
 
 def _episode_facts(guard) -> set[str]:
