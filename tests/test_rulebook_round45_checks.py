@@ -46,7 +46,7 @@ def test_a_class_the_order_only_goes_ahead_of_leaves_its_host_the_subject():
     owned = {"host": "Op_Server0", "compromise": "any"}
     found, whole = text_claims(text)
     assert found is not None and whole
-    # "taken over" is said for sure: not met at the row a Remove leaves
+    # "taken over" is said for sure: not met at what a Remove leaves behind
     assert _fires(text, owned, _alerts(Op_Server0="None/Unknown", User2="None/User")) is False
     # guards: a real compromise still meets it, and a clean server does not
     assert _fires(text, owned, _alerts(Op_Server0="None/User", User2="None/User")) is True
@@ -56,8 +56,8 @@ def test_a_class_the_order_only_goes_ahead_of_leaves_its_host_the_subject():
 # -- a situation the text sets outside its rule ------------------------------------------------------------------------
 
 def test_a_trigger_on_the_situation_a_note_leaves_uncovered_is_refused():
-    text = ("Rebooting boxes that only read Unknown wasted my turns. My rule: a user box left at Compromised Unknown gets an "
-            "Analyse rather than a Restore. A user box at root, say User2 last run, is a separate question, not "
+    text = ("Rebooting boxes that only read Unknown wasted my turns. My rule: a user box left at Compromised Unknown should get an "
+            "Analyse, rather than any Restore. A user box at root, say User2 last run, is a separate question, not "
             "addressed by this.")
     problem = text_problem(text, {"class": "User", "compromise": "Privileged"}, ANALYSE_OVER_RESTORE)
     assert problem is not None and problem.startswith("except:")
@@ -76,7 +76,7 @@ def test_a_situation_set_aside_with_its_own_order_after_it_is_a_case_not_a_refus
 
 def test_a_compromise_said_for_sure_holds_a_compiled_any_compromise_where_nothing_else_is_read(tmp_path):
     """"<host> owned? ..." in words the product's reading does not place: the gate held the compiled "any compromise" to
-    nothing, and the rule fired on the host's row at Compromised Unknown (the row a Remove leaves), which "owned" does not
+    nothing, and the rule fired on the host's row at Compromised Unknown (what a Remove leaves behind), which "owned" does not
     say. What the words say for sure holds, as in a reading in part (`retrieve._compromise_said_for_sure`)."""
     from tests.test_rulebook_claims_scope import taught
     from tests.test_rulebook_text_checks import do, entry, reply

@@ -45,7 +45,7 @@ def test_a_table_of_cases_under_a_labelled_heading_applies_in_any_case():
 def test_neither_nor_in_shorthand_and_two_levels_with_their_articles():
     assert _is(claims("neither E1 nor E2 owned"), {"all": [{"host": "Enterprise1", "compromise": "No"},
                                                            {"host": "Enterprise2", "compromise": "No"}]})
-    text = "Restore User4 the moment it shows either a user-level or a root-level compromise."
+    text = "Restore User4 the moment it shows either a root-level or a user-level compromise."
     assert _is(rule_claims(text), {"host": "User4", "compromise": "any"})
     # the one level of the two is narrower than the text: refused (kept semantic, read whole)
     assert text_problem(text, {"host": "User4", "compromise": "any"}, {"mode": "do", "verb": "Restore", "target": "User4"}) is None
@@ -63,17 +63,17 @@ def test_a_prohibition_word_itself_denied_is_an_order():
 def test_hedges_and_defaults_before_the_order_are_no_condition_and_no_story():
     for lead in ("As a rule of thumb,", "By default,", "Usually,", "Generally,"):
         assert gives_order(f"{lead} remove Op_Host1 while it is being exploited.")
-    text = "I waited on Op_Host1 last time. As a rule of thumb, if possible, remove Op_Host1 while it is being exploited."
+    text = "I waited on Op_Host1 last time. As a rule of thumb, where possible, remove Op_Host1 while it is being exploited."
     assert _is(_read(text), {"host": "Op_Host1", "activity": "Exploit"})
     assert _is(_read("Where possible, restore Enterprise2 once it is at root."), {"host": "Enterprise2", "compromise": "Privileged"})
 
 
 def test_a_situation_said_with_with_or_after_a_comma_is_part_of_the_condition():
-    text = "While the attack is still in reconnaissance, with only probes and nothing owned anywhere, decoy the probed box."
+    text = "While red is still in reconnaissance, with just probes and nothing owned anywhere, decoy the probed box."
     found = _read(text)
     assert found is not None and implies(found, parse_predicate({"not": {"class": "any", "compromise": "any"}}))
     assert implies(found, parse_predicate({"class": "any", "activity": "Scan"}))
-    said = "Once the attack is in reconnaissance, scans showing and no host owned anywhere, decoy the scanned box."
+    said = "Once red is in reconnaissance, scans seen and no host owned anywhere, decoy the scanned box."
     assert len(read_wording(said).conditions) == 1 and "no host owned" in read_wording(said).conditions[0].text
     # a story that opens with "with" stays a story
     story = "With Enterprise2 owned we removed it twice, to no avail. When Enterprise2 is owned, restore it."
@@ -81,11 +81,11 @@ def test_a_situation_said_with_with_or_after_a_comma_is_part_of_the_condition():
 
 
 def test_the_teachers_resolve_after_next_time_and_the_lesson_lead_are_the_order():
-    text = ("I rated Op_Host0 low while it sat at user level. Next time, for an op host under analysis that sits at user "
-            "level, I should rate it high and recommend a Remove of it.")
+    text = ("My grade for Op_Host0 was low, though the box had a user-level foothold. Next time, for any op host under "
+            "analysis whose compromise has reached user level, I should grade it high and propose its Remove.")
     assert read_wording(text).gives_order
     assert text_problem(text, {"class": "Operational", "compromise": "User"}, {"mode": "do", "verb": "Remove", "target": "$matched"}) is None
-    lesson = "I restored User4 during an exploit and lost a step. My takeaway is that an exploit on User4 calls for a Remove of User4."
+    lesson = "I restored User4 during an exploit and wasted a step. My takeaway is that User4 under exploit calls for a Remove of User4."
     assert conditions_left_out(lesson) == ()
     assert _is(_read(lesson), {"host": "User4", "activity": "Exploit"})
 
@@ -95,7 +95,7 @@ def test_the_others_of_an_exact_count_are_each_of_the_rest_it_counts():
     assert found is not None and not implies(found, parse_predicate({"host": "Op_Server0", "compromise": "No"}))
     assert implies(parse_predicate({"all": [{"host": "User2", "compromise": "User"}] + [
         {"host": h, "compromise": "No"} for h in ("User0", "User1", "User3", "User4")]}), found)
-    text = "When exactly one op host is owned and the other three are clean, plan a Restore of that host."
+    text = "When exactly one op host is owned and the other three are clean, plan a Restore for that host."
     assert text_problem(text, {"class": "Operational", "compromise": "any"}, {"mode": "do", "verb": "Restore", "target": "$matched"},
                         "exactly one op host owned, the other three clean") is None
 
@@ -110,17 +110,17 @@ def test_counts_said_as_a_share_of_a_class():
 def test_a_class_the_order_goes_ahead_of_and_a_plans_second_move():
     text = "When Op_Server0 is owned, restore it before touching any enterprise server."
     assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, {"mode": "do", "verb": "Restore", "target": "Op_Server0"}) is None
-    plan = "When User2 shows an exploit, plan a Remove of User2 first and an Analyse of it after."
+    plan = "If User2 is being exploited, plan a Remove of User2 first and an Analyse on it after."
     assert text_problem(plan, {"host": "User2", "activity": "Exploit"},
                         {"mode": "do", "verb": "Remove", "target": "User2", "then": [{"verb": "Analyse", "target": "User2"}]}) is None
     assert text_problem(plan, {"host": "User2", "activity": "Exploit"}, {"mode": "do", "verb": "Analyse", "target": "User2"}) is not None
 
 
 def test_history_and_time_in_more_words():
-    fresh = _read("E2 newly owned (clean at prev step) -> Remove E2 at once")
+    fresh = _read("E2 newly owned (clean at the prev step) -> Remove E2 at once")
     assert fresh is not None and implies(fresh, parse_predicate({"host": "Enterprise2", "newly_compromised": True}))
     assert implies(parse_predicate({"host": "Enterprise2", "compromise": "User", "newly_compromised": True}), fresh)
-    found = _read("My plan kept removing the same box. A host owned since before the last step should get a Restore rather than a Remove.")
+    found = _read("My plan kept removing the same box. Any host owned since before the previous step should be restored.")
     assert found is not None and implies(found, parse_predicate({"class": "any", "compromise": "any", "newly_compromised": False}))
     assert implies(parse_predicate({"host": "Op_Host2", "compromise": "User", "newly_compromised": False}), found)
     windowed = _read("Until step 8, plan a DecoySmss on whichever enterprise server is scanned.")
@@ -130,12 +130,12 @@ def test_history_and_time_in_more_words():
 
 
 def test_a_condition_ends_before_the_inaction_it_replaces():
-    found = _read("The rule I'd take away is to Analyse Op_Host1 whenever it reads Unknown instead of leaving it be.")
-    assert _is(found, {"host": "Op_Host1", "compromise": "Unknown"})
+    found = _read("What I'd take from this: Analyse Op_Host1 whenever it shows a scan instead of leaving it be.")
+    assert _is(found, {"host": "Op_Host1", "activity": "Scan"})
 
 
 def test_cases_of_a_check_after_a_heading_apply_in_either_case():
-    text = ("Steps to follow when an op host is owned: first, whether Enterprise0 is clean; if it is, plan a DecoyApache on "
+    text = ("Steps to follow when an op host is owned: first, whether Enterprise0 is clean; if so, plan a DecoyApache on "
             "Enterprise0, and if Enterprise0 is already owned, plan its Restore instead.")
     found = _read(text)
     owned = {"all": [{"host": "Op_Host1", "compromise": "User"}, {"host": "Enterprise0", "compromise": "User"}]}
@@ -152,7 +152,7 @@ def test_the_role_addressed_and_its_own_words_and_the_plans_length():
 
 
 def test_an_order_beside_a_prohibition_of_another_verb_is_preferred_over_it():
-    done = completed_action("User4 at user level: Remove it, never Restore it.", {"mode": "do", "verb": "Remove", "target": "User4"})
+    done = completed_action("User4 at user level: Remove User4, never Restore it.", {"mode": "do", "verb": "Remove", "target": "User4"})
     assert done == {"mode": "prefer", "verb": "Remove", "target": "User4", "over": {"verb": "Restore", "target": "User4"}}
     apart = completed_action("Remove User4 when it is exploited. Never restore it while it is only scanned.",
                              {"mode": "do", "verb": "Remove", "target": "User4"})

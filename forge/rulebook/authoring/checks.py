@@ -1352,7 +1352,7 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
 _BOTH_LEVELS = re.compile(
     # (r45m: with an article before the second level, "a user-level or an admin-level foothold")
     r"\buser(?:[\s-]level)?(?:\s+(?:access|privileges?))?\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?(?:root\w*|privileged|privilege|admin\w*|system[\s-]level)\b|"
-    r"\b(?:root\w*|privileged|admin\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?user(?:[\s-]level|\s+access|\b)",
+    r"\b(?:(?:root|privileged|admin\w*)(?:[\s-]level)?|root\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?user(?:[\s-]level|\s+access|\b)",
     re.IGNORECASE)
 
 
