@@ -633,6 +633,19 @@ _COMMA_THEN_CLASS_STATE = re.compile(r",\s+(?=(?:an?|some|one)\s+(?:user|enterpr
 # "User0 is the only compromised user host", "E1 the only hacked ent srv": that host in that state and no other host of
 # its class in it (read as the host and its class both in the state, "only" placed nowhere, it was wider than its text)
 _STATE_WORD = r"(?:compromised|owned|exploited|scanned|infected|hacked|breached|hit|rooted|pwned)"  # (r40m: "hit", "rooted")
+
+# (r45s) Words of a compromise said for sure ("owned", "compromised", "hit"), and words that leave its level open or in
+# doubt ("Unknown", "any level", "suspected", "possibly").
+_FOR_SURE = re.compile(r"\b(?:compromis\w*|owned|pwned|hacked|breach\w*|taken\s+over|rooted|hit|infected)\b", re.IGNORECASE)
+_NOT_FOR_SURE = re.compile(r"\bunknown\b|\bany\s+(?:compromise|level|access)\b|\bwhatever\b|\bsuspect\w*|\bpossibl\w*|"
+                           r"\bmaybe\b|\bmight\b|\bunclear\b|\bnot\s+sure\b|\buncertain\b", re.IGNORECASE)
+
+
+def compromise_said_for_sure(text: str) -> bool:
+    """Whether the text says a compromise for sure ("when the op box is owned"), with no word that leaves its level open
+    or in doubt: a row at Compromised Unknown does not meet it (the gate holds a compiled "any compromise" to that)."""
+    return bool(_FOR_SURE.search(text or "")) and not _NOT_FOR_SURE.search(text or "")
+
 _ONLY_ONE_NAMED = re.compile(rf"\b(?P<host>[A-Za-z_]+\d)\s+(?:is\s+)?the\s+only\s+(?:(?P<s1>{_STATE_WORD})\s+)?"
                              r"(?P<cls>user|enterprise|operational|op)\s+(?:host|box|server|machine|workstation)\b"
                              rf"(?:\s+(?:that\s+is\s+|which\s+is\s+|to\s+be\s+|got\s+|gets\s+|was\s+)?(?P<s2>{_STATE_WORD})\b)?", re.IGNORECASE)

@@ -38,7 +38,6 @@ call of their roles at stage 1):
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
@@ -48,7 +47,7 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (claims_decide, conceded_away, condition_of, confirmed, evidence_judged_away,
+from forge.rulebook.language.condition import (claims_decide, compromise_said_for_sure, conceded_away, condition_of, confirmed, evidence_judged_away,
                                                evidence_rest, facts_stated, facts_unread, guard_claims, guard_rest,
                                                not_yet_reached, semantic_claims, subject_of, text_claims, text_facts)
 from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
@@ -134,20 +133,13 @@ def _held_to(text: str, when, guard=None):
     return found, whole
 
 
-# (r45s) Words of a compromise said for sure ("owned", "compromised", "hit"), and words that leave its level open or in
-# doubt ("Unknown", "any level", "suspected", "possibly").
-_FOR_SURE = re.compile(r"\b(?:compromis\w*|owned|pwned|hacked|breach\w*|taken\s+over|rooted|hit|infected)\b", re.IGNORECASE)
-_NOT_FOR_SURE = re.compile(r"\bunknown\b|\bany\s+(?:compromise|level|access)\b|\bwhatever\b|\bsuspect\w*|\bpossibl\w*|"
-                           r"\bmaybe\b|\bmight\b|\bunclear\b|\bnot\s+sure\b|\buncertain\b", re.IGNORECASE)
-
-
 def _compromise_said_for_sure(text: str, when):
     """(r45s) Where the product reads nothing of a compiled predicate's condition, the compromise its words say for sure
     ("when the op box is owned") is still held: the predicate's atoms asking any compromise of a host (or class) are
     what the words say is shown, so not met by a row at Compromised Unknown, as a reading in part would hold them
     (`confirmed`). Unread, "owned" compiled as any compromise fired on the row a Remove leaves. None where the words
     leave the level open or in doubt, or the predicate asks no such atom outside a choice of branches."""
-    if when is None or not _FOR_SURE.search(text or "") or _NOT_FOR_SURE.search(text or ""):
+    if when is None or not compromise_said_for_sure(text):
         return None
     asked = [part for part in _parts(when) if isinstance(part, Atom) and part.compromise == "any" and part.acted is None]
     return None if not asked else asked[0] if len(asked) == 1 else AllOf(tuple(dict.fromkeys(asked)))
