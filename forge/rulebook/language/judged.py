@@ -407,8 +407,8 @@ def still_tests(condition: str) -> list[StillQuiet]:
     return found
 
 
-# (r46h) What the Planner's plan names, said as a condition: "the plan line says Remove U4", "the Planner's situation
-# already says 'Restore Op_Server0'". A chooser's context states the plan after its situation ("...; plan: Remove User4,
+# (r46h) What the Planner's plan names, said as a condition: "once the plan line reads Analyse E2", "if the Planner's
+# line names a Remove of User1". A chooser's context states the plan after its situation ("...; plan: Remove User4,
 # then ..."). No predicate atom states it, and left unread the rule was judged by the host's state alone: it fired where
 # the plan named no such move, or where there was no plan at all.
 _PLAN_SAYS = re.compile(rf"\b(?:(?:the\s+)?planner(?:'s|\u2019s)?\s+(?:plan|situation|line)|(?:the\s+)?plan(?:\s+line)?)\s+"

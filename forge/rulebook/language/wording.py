@@ -870,16 +870,16 @@ def _so_order(part: str) -> str:
             return f"{part[:end].rstrip(' ,')}, {found['order']}"
     scoped = _SCOPED_REASON.match(part[:found.start()]) if found and _IMPERATIVE_START.match(found["order"]) else None
     if scoped and (hosts_in(scoped["scope"]) or classes_in(scoped["scope"])):
-        # (r46h) "For a user box at user level the cheapest fix is a Remove, so go with Remove": the scope heads the
-        # order, the judgement after it is its reason (dropped with the reason, the rule was for every host)
+        # (r46h) "on an op server at root the best cure is a Restore, so restore it": the scope heads the order, the
+        # judgement after it is its reason (dropped with the reason, the rule was for every host)
         return f"{scoped['scope']}, {found['order']}"
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and (not _CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
 
 
-# (r46h) A scope, then a judgement of the move for it with no comma between: "for a user box at user level the cheapest
-# fix is a Remove", "on Op_Server0 the safer move would be a Restore".
+# (r46h) A scope, then a judgement of the move for it with no comma between: "for an enterprise host at root the surest
+# cure is a Restore", "on Op_Host1 the safer move would be a Remove".
 _SCOPED_REASON = re.compile(r"^(?P<scope>(?:for|on)\s+[^,;:]{3,80}?)\s+(?=(?:the|a|an|my|our|its)\s+(?:\w+\s+){0,2}?(?:fix|move|cure|"
                             r"remedy|answer|option|choice|call|response|step|action)\s+(?:is|are|would\s+be|will\s+be)\b)", re.IGNORECASE)
 
