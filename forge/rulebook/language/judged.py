@@ -28,7 +28,7 @@ from forge.env.catalog import HOSTS
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, count_of, episode_claims
 from forge.rulebook.language.predicate import matched_hosts, truth
 from forge.rulebook.language.situation import Situation
-from forge.rulebook.language.wording import HOST_NAME, HOST_SHORT, hosts_in
+from forge.rulebook.language.wording import HOST_NAME, HOST_SHORT, hosts_in, same_verb, verbs_in
 
 
 # Evidence said under a negation ("with no reverse shell") or as the analyst's verdict ("rate the risk high") is not
@@ -407,6 +407,46 @@ def still_tests(condition: str) -> list[StillQuiet]:
     return found
 
 
+# (r46h) What the Planner's plan names, said as a condition: "once the plan line reads Analyse E2", "if the Planner's
+# line names a Remove of User1". A chooser's context states the plan after its situation ("...; plan: Remove User4,
+# then ..."). No predicate atom states it, and left unread the rule was judged by the host's state alone: it fired where
+# the plan named no such move, or where there was no plan at all.
+_PLAN_SAYS = re.compile(rf"\b(?:(?:the\s+)?planner(?:'s|\u2019s)?\s+(?:plan|situation|line)|(?:the\s+)?plan(?:\s+line)?)\s+"
+                        rf"(?:(?:already|still|now)\s+)?(?:says|reads|lists|names|calls\s+for|has|gives|orders|puts|contains|shows)\s+"
+                        rf"['\"]?(?:(?:a|an|the)\s+)?(?P<move>[A-Za-z]+\s+(?:(?:of|on)\s+)?(?:{HOST_NAME}|{HOST_SHORT})\b)", re.IGNORECASE)
+_PLANNER_SITUATION = re.compile(r"^.*\bSituation\s+\(from\s+the\s+Planner\):(?P<situation>.*)$", re.IGNORECASE | re.MULTILINE)
+_PLAN_OF_SITUATION = re.compile(r"\bplan:\s*(?P<plan>.*)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class PlanSays(Judged):
+    """The Planner's plan names the move `verb` on `host`: true where the plan after the chooser's situation names it,
+    false where that plan does not or the situation gives none; unknown where the context shows no Planner's situation."""
+
+    verb: str = ""
+    host: str = ""
+
+    def value(self, text: str, situation: Situation) -> Optional[bool]:
+        said = _PLANNER_SITUATION.search(text or "")
+        if said is None:
+            return None
+        plan = _PLAN_OF_SITUATION.search(said["situation"])
+        if plan is None:
+            return False
+        moves = re.split(r"[,;]|\bthen\b|\band\b|\bnext\b", plan["plan"], flags=re.IGNORECASE)
+        return any(self.host in hosts_in(move) and any(same_verb(v, self.verb) for v in verbs_in(move)) for move in moves)
+
+
+def plan_tests(condition: str) -> list[PlanSays]:
+    """The moves a condition says the Planner's plan names (`_PLAN_SAYS`), each a `PlanSays` (one verb and one host)."""
+    found = []
+    for m in _found(_PLAN_SAYS, condition or ""):
+        verbs, hosts = verbs_in(m["move"]), hosts_in(m["move"])
+        if len(verbs) == 1 and len(hosts) == 1:
+            found.append(PlanSays("plan", verbs[0], hosts[0]))
+    return found
+
+
 def judged_in(condition: str, order: str = "", of=None) -> tuple[Judged, ...]:
     """Every condition of these kinds a rule states in `condition`; a window of steps, and evidence, also from `order`,
     the order's sentence, where the condition states none. `of`: the rule's predicate, whose hosts evidence said of no
@@ -416,4 +456,5 @@ def judged_in(condition: str, order: str = "", of=None) -> tuple[Judged, ...]:
     # User4, choose ..."; not a rating there, which is the order's answer)
     found += evidence_tests(condition, of) or [t for t in evidence_tests(order, of) if t.kind != "risk"]
     found += still_tests(condition)
+    found += plan_tests(condition)
     return tuple(dict.fromkeys(found))

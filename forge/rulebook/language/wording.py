@@ -200,6 +200,11 @@ _FALLS_SHORT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:(?:on|of|fo
                           r"cannot|can\s+not|can['\u2019]?t)\s+(?:(?:really|actually|fully|reliably|ever)\s+)?"
                           r"(?:clear|fix|cure|undo|dislodge|evict|get\s+rid\s+of|help|work|solve|shift|stick|hold|"
                           r"do\s+(?:it|the\s+job|the\s+trick|much|anything))\b", re.IGNORECASE)
+# (r46h) A move said to cost too much, as its clause's subject: "Restore costs a lot", "a Restore is expensive", "Restores
+# are too costly": the move the text puts aside for a cheaper one (not "..., but worth it": a cost the order accepts).
+_COSTLY = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
+                     r"(?:(?:very|really|quite|so|too|far\s+too|way\s+too|rather|pretty)\s+)?(?:expensive|costly|pricey|"
+                     r"a\s+lot|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
 # What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
 # by _CAN_WAIT in a clause of its own).
 _WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b"
@@ -863,9 +868,20 @@ def _so_order(part: str) -> str:
         end = _clause_end(part, condition.end())
         if end < found.start() and _STATE_WORDS.search(part[:end]) and not verbs_in(part[:end]):
             return f"{part[:end].rstrip(' ,')}, {found['order']}"
+    scoped = _SCOPED_REASON.match(part[:found.start()]) if found and _IMPERATIVE_START.match(found["order"]) else None
+    if scoped and (hosts_in(scoped["scope"]) or classes_in(scoped["scope"])):
+        # (r46h) "on an op server at root the best cure is a Restore, so restore it": the scope heads the order, the
+        # judgement after it is its reason (dropped with the reason, the rule was for every host)
+        return f"{scoped['scope']}, {found['order']}"
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and (not _CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
+
+
+# (r46h) A scope, then a judgement of the move for it with no comma between: "for an enterprise host at root the surest
+# cure is a Restore", "on Op_Host1 the safer move would be a Remove".
+_SCOPED_REASON = re.compile(r"^(?P<scope>(?:for|on)\s+[^,;:]{3,80}?)\s+(?=(?:the|a|an|my|our|its)\s+(?:\w+\s+){0,2}?(?:fix|move|cure|"
+                            r"remedy|answer|option|choice|call|response|step|action)\s+(?:is|are|would\s+be|will\s+be)\b)", re.IGNORECASE)
 
 
 def _general_reason(reason: str) -> bool:
@@ -2352,7 +2368,7 @@ def _falling_short(text: str) -> tuple[str, ...]:
     wait a turn") or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
     not clear root"), which the order's reading drops."""
     text = " ".join(text.split())
-    return tuple(dict.fromkeys(verb for pattern in (_FALLS_SHORT, _CAN_WAIT, _QUESTIONED) for match in pattern.finditer(text)
+    return tuple(dict.fromkeys(verb for pattern in (_FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY) for match in pattern.finditer(text)
                                if not _fails_in_condition(text[:match.start()]) for verb in verbs_in(match["verb"])[:1]))
 
 
@@ -2581,6 +2597,19 @@ def _glosses_host_state(found: re.Match) -> bool:
     return bool(hosts_in(found["said"])) and not hosts_in(found["gloss"])
 
 
+# (r46h) "=" before a value of the table's, after a host or its row ("U4 row = Unknown", "E1 activity = Exploit"): what
+# the row reads, no gloss of it (read as "means", the value was what the state meant, and the host was claimed bare).
+_TABLE_VALUE_ALONE = re.compile(r"^\s*(?:none|scan|exploit|no|unknown|user|privileged|root)\s*$", re.IGNORECASE)
+
+
+def _equals_said(found: re.Match) -> str:
+    """An "=" between words, in words: a table's value after a host is what its row reads, any other gloss of a host's
+    state what it means (`_EQUALS_GLOSS`)."""
+    if not _glosses_host_state(found):
+        return found[0]
+    return f"{found['said']} {'reads' if _TABLE_VALUE_ALONE.match(found['gloss']) else 'means'} {found['gloss']}"
+
+
 _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|after)\s+[^,;.:]+?)\s+(?:should|must|do|may|can|will)\s+"
                              r"(?:you|we)\s+(?=(?:(?:plan|recommend|choose|pick|use)\s+)?(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")",
                              re.IGNORECASE)
@@ -2693,7 +2722,7 @@ def written_out(text: str) -> str:
     text = re.sub(r"\s+[&+]\s+", " and ", text)
     # "Unknown on a user box != compromised": the symbols of "is not" ("!=", "=/=", "\u2260") said in words
     text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)
-    text = _EQUALS_GLOSS.sub(lambda m: m[0] if not _glosses_host_state(m) else f"{m['said']} means {m['gloss']}", text)
+    text = _EQUALS_GLOSS.sub(_equals_said, text)
     text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
     # (r37m) "an exploit on Op_Host1 is the moment to restore it": the situation named as the time for the order (read
     # as it stood, "to stop ..." was a purpose, and the order after it was cut away with it)
