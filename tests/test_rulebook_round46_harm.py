@@ -66,7 +66,7 @@ def test_a_condition_on_what_the_planners_plan_names_is_judged() -> None:
         context = _planner(plan)
         assert said.value(context, read_situation(context)) is expected, plan
     assert said.value(_alerts(Enterprise1="None/User"), read_situation(_alerts(Enterprise1="None/User"))) is None
-    (quoted,) = judged_in("if the Planner's situation already says 'Remove Op_Host2'")
+    (quoted,) = judged_in("if the Planner's plan already names 'Remove Op_Host2'")
     assert (quoted.verb, quoted.host) == ("Remove", "Op_Host2")
     assert judged_in("if the plan does not say Restore E1") == ()  # a denial is not what the plan names
 
@@ -80,12 +80,12 @@ def test_a_move_said_to_cost_a_lot_is_put_aside() -> None:
 
 
 def test_a_scope_before_the_judgement_heads_the_order_after_so() -> None:
-    text = "For an enterprise server at user level the quickest cure is a Remove, so pick Remove over Restore."
+    text = "For an ent server that sits at user level the quickest cure is a Remove, so pick Remove over Restore."
     words = read_wording(text)
     assert words.classes == ("Enterprise",) and len(words.conditions) == 1
     assert _holds(text, _alerts(Enterprise0="None/User")) is True
     assert _holds(text, _alerts(User1="None/User")) is not True
-    # a withdrawn rule taught again in these words is the same rule (curation refuses it)
+    # a rule withdrawn earlier, taught anew in these words, is the same rule (curation refuses it)
     withdrawn = "Restore costs a lot. quickest cure for an ent box @ User = Remove. pick that"
     assert _same_words(withdrawn, text, None)
     assert not _same_words("Restore costs a lot. quickest cure for a usr box @ User = Remove. pick that", text, None)
