@@ -724,11 +724,25 @@ _CLASS_HIT = re.compile(r"\b(?P<noun>(?:hosts?|box(?:es)?|servers?|machines?|wor
                         re.IGNORECASE)
 
 
+# (r46m) "nothing is running on it", "nothing happening there": no activity on that one host (read as "nothing", every
+# host of the network was denied the clause before it: "its row shows Compromised User and nothing is running on it" was
+# "no host shows Compromised User")
+_NOTHING_ON_IT = re.compile(r"\bnothing\s+(?:else\s+)?(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on|active|moving|under\s+way)\s+"
+                            r"(?:on|in|at|against)\s+(?P<what>it|that\s+(?:host|box|machine|server|one)|(?:the\s+)?same\s+(?:host|box|machine|server))\b"
+                            r"|\bnothing\s+(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on)\s+(?P<there>there)\b", re.IGNORECASE)
+
+
+def nothing_on_it_said(condition: str) -> str:
+    """(r46m) `condition` with "nothing is running on it" written as the activity it denies that host: "no activity on
+    it"."""
+    return _NOTHING_ON_IT.sub(lambda m: f"no activity on {m['what'] or 'it'}", condition)
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
-    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(condition))))
+    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(nothing_on_it_said(condition)))))
     condition = _CLASS_HIT.sub(lambda m: f"{m['noun']} got hit", condition)
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_counts_said_plainly(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)

@@ -1895,6 +1895,22 @@ def _states_said_on(after: str) -> bool:
         and not _CONDITION.match(piece) and not re.search(r"\b(?:i|we|you|my|our|your|which|that|since|because|so)\b", piece, re.IGNORECASE)
 
 
+# (r46m) "I'd rather Remove it while the exploit is under way than wait for ...": after "rather" (or "sooner") split from its
+# "than" by the order and its condition, the "than" opens the alternative put aside, no part of the condition (left in,
+# its "settle at user level" was read as a level the condition asked)
+_RATHER_BEFORE = re.compile(r"\b(?:rather|sooner)\b(?!\s+than\b)", re.IGNORECASE)
+_THAN = re.compile(r"\s+than\s+(?=(?:to\s+)?\w)", re.IGNORECASE)
+
+
+def _rather_than_end(before: str, clause: str, end: int) -> int:
+    """(r46m) Where a condition clause ends at the "than" of a "rather" said before it (`_RATHER_BEFORE`): `end` where
+    there is none."""
+    if not _RATHER_BEFORE.search(before.split(".")[-1]):
+        return end
+    found = _THAN.search(clause)
+    return found.start() if found else end
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -1929,6 +1945,7 @@ def _clause_end(text: str, start: int) -> int:
     # restriction of the condition ("scanned rather than exploited", no verb of ours, still restricts it)
     other = _INSTEAD_OF_VERB.search(rest[:end])
     end = other.start() if other else end
+    end = _rather_than_end(text[:start], rest[:end], end)
     # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
     main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
     end = main.start() if main else end
