@@ -732,6 +732,19 @@ _NOTHING_ON_IT = re.compile(r"\bnothing\s+(?:else\s+)?(?:is\s+|'s\s+|was\s+)?(?:
                             r"|\bnothing\s+(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on)\s+(?P<there>there)\b", re.IGNORECASE)
 
 
+# (r46m) The two columns of a host's row given by their values alone, as the table prints them: "prints Scan and No for
+# Op_Server0", "reads Exploit/User". Capitalised as the table writes them; read as "Scan" alone, the "No" was lost (or taken
+# for a denial) and the rule was wider than its text.
+_COLUMN_VALUES = re.compile(r"(?<![\w-])(?<!Activity\s)(?P<activity>None|Scan|Exploit)(?P<join>\s*(?:and|,|/|&)\s*)"
+                            r"(?P<compromise>No|User|Privileged|Unknown)\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|servers?|level|"
+                            r"subnet|side|accounts?|access|rights)\b)")
+
+
+def column_values_said(condition: str) -> str:
+    """(r46m) `condition` with a row's two values said alone (`_COLUMN_VALUES`) written with their columns' names."""
+    return _COLUMN_VALUES.sub(lambda m: f"Activity {m['activity']}{m['join']}Compromised {m['compromise']}", condition)
+
+
 def nothing_on_it_said(condition: str) -> str:
     """(r46m) `condition` with "nothing is running on it" written as the activity it denies that host: "no activity on
     it"."""
@@ -742,7 +755,7 @@ def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
-    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(nothing_on_it_said(condition)))))
+    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(nothing_on_it_said(column_values_said(condition))))))
     condition = _CLASS_HIT.sub(lambda m: f"{m['noun']} got hit", condition)
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_counts_said_plainly(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
@@ -1808,7 +1821,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly held
-    say says saying owns owning table row rows""".split())  # (r44m: "a scan in its table": its row, as ever)
+    say says saying owns owning table row rows print prints printed printing""".split())  # (r44m: "a scan in its table": its row, as ever)
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
@@ -1896,8 +1909,11 @@ def unplaced(condition: str) -> list[str]:
     spared = _ACTIVITY_RUNNING.sub(r"\1", spared)
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
     # (a note's "row says E0 Unknown", with no article: the row that says it is that host's, and "says" is "shows")
-    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+)?rows?\s+(?:says?|reads?|shows?|is|are|sits?|stands?)\b",
+    # (r46m: and its line of the alerts, "a user host's alert line reads ...", "its line says ...")
+    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+|alert\s+)?(?:rows?|lines?)\s+(?:says?|reads?|shows?|prints?|is|are|sits?|stands?)\b",
                     " it shows ", spared, flags=re.IGNORECASE)
+    # (r46m: a value quoted as the table prints it, "reads 'Compromised User'": the quotes say nothing more)
+    spared = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", spared, flags=re.IGNORECASE)
     # (r40m: "the recent steps show we removed it": the context's history lines as the source of what the history says)
     spared = _HISTORY_SHOWS.sub(" ", spared)
     # (a number left once hosts and counts are read is a port, a score, a threshold: something the reading does not place)
@@ -2965,7 +2981,8 @@ def _each_it_acts_on(condition: str, named: list[str], words) -> str:
 # (r43m) A heading that opens on every host of a class, then the state, with an order on one host ("every ent server
 # other than E0: scan seen, nothing more -> decoy it"): each host of the class is its own case, as "any" says (read as
 # every host at once, the rule waited for the whole class to be scanned before acting on one).
-_EVERY_HEADING = re.compile(r"^\s*(?:every|each)\s+(?=(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|nodes?|workstations?)\b)",
+# (r46m: and "all usr boxes except U2: ... -> decoy that box": "all" with an order on one host is each of them as well)
+_EVERY_HEADING = re.compile(r"^\s*(?:every|each|all(?:\s+(?:of\s+)?the)?)\s+(?=(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|nodes?|workstations?)\b)",
                             re.IGNORECASE)
 _ON_ONE_HOST = re.compile(r"\b(?:it|that\s+(?:host|box|machine|server|one|node))\b", re.IGNORECASE)
 

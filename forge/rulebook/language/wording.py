@@ -2960,10 +2960,29 @@ def _bare_question_said(text: str) -> str:
     return _BARE_QUESTION.sub(said, text or "")
 
 
+# (r46m) The labels of such a form run together on one line, as a compiler's directive flattens its lines ("when: User2 at
+# user lvl, no activity do: Remove User2 never: Restore User2"): a label word right before its colon, after a space.
+_FORM_KEY_INLINE = re.compile(r"(?:^|(?<=\s))(?P<key>" + "|".join(sorted((re.escape(k) for k in _FORM_KEYS if " " not in k), key=len, reverse=True))
+                         + r")\s*:\s+(?=\S)", re.IGNORECASE)
+
+
+def _form_lines_apart(text: str) -> str:
+    """(r46m) A form of labelled lines flattened into one line (`_FORM_KEY_INLINE`), opened by a label and with an order's label
+    after it, set back on lines of their own; any other text as it stands."""
+    if "\n" in text.strip():
+        return text
+    labels = list(_FORM_KEY_INLINE.finditer(text))
+    if len(labels) < 2 or labels[0].start() != len(text) - len(text.lstrip()) \
+            or not any(_FORM_KEYS[m["key"].lower()] == "do" for m in labels[1:]):
+        return text
+    return "\n".join(text[m.start():(labels[i + 1].start() if i + 1 < len(labels) else len(text))].strip()
+                     for i, m in enumerate(labels))
+
+
 def _form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
-    lines = [line for line in (text or "").split("\n") if line.strip()]
+    lines = [line for line in _form_lines_apart(text or "").split("\n") if line.strip()]
     table = _one_row_table(lines)
     if table:
         lines = [f"{key}: {value}" for key, value in table]
