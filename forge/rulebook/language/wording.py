@@ -137,7 +137,8 @@ _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|un
 _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pattern})", re.IGNORECASE)
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
 # not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
-_BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
+# (r46m: and a note's "=" for "is": "Restore = waste of a step")
+_BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
                        # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
                        r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
