@@ -98,6 +98,79 @@ def hosts_compared(condition: str) -> tuple[list, str]:
     return [_compared_levels(m) for m in found], rest
 
 
+# (r46m) Two classes' hosts counted against each other: "more hosts are owned in the user subnet than in the enterprise
+# subnet", "usr subnet: at least as many owned hosts as ent subnet", "fewer compromised op hosts than user hosts". The
+# comparison word, then (before "than" / "as") the first class and (after it) the second, in one clause; the state is the
+# one word of state said there. Read as no comparison, "more ... than" was a count or nothing, and a rule of one subnet's
+# lead was silent (or spoke of "two user hosts", the opposite of "as many as").
+_CLASSES_COMPARED = re.compile(r"(?P<cmp>\bat\s+least\s+as\s+many|\bno\s+fewer|\bnot\s+fewer|\bas\s+many|\bmore|\bfewer|\bless)\b"
+                               r"(?P<first>[^,;.:]{0,80}?)\b(?P<word>than|as)\b(?P<second>[^,;.:]{0,60})", re.IGNORECASE)
+_CLASS_PLACE = re.compile(r"\b(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
+_COUNTED_STATE = re.compile(r"\b(?:compromised|owned|exploited|scanned|infected|hacked|breached|hit|rooted|pwned|held)\b",
+                            re.IGNORECASE)
+
+
+def _counts_compared(found: re.Match, before: str):
+    """The predicate of one comparison `_CLASSES_COMPARED` found: for each number j of the second class's hosts in the
+    state, exactly j of them and (as the comparison says) more, at least or at most that many of the first's. None where
+    it does not name two classes and one state."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Not  # lazy: as in `claims`
+
+    cmp = " ".join(found["cmp"].lower().split())
+    if (cmp == "as many") != (found["word"].lower() == "as") and cmp not in ("at least as many",) \
+            or (cmp == "at least as many") != (found["word"].lower() == "as"):
+        return None
+    first = class_in_full(f"{before} {found['first']}")
+    second = class_in_full(found["second"])
+    a, b = classes_in(found["first"] and class_in_full(found["first"])) or classes_in(class_in_full(before)), classes_in(second)
+    states = {m.group(0).lower() for m in _COUNTED_STATE.finditer(f"{found['first']} {found['second']}")}
+    if len(a) != 1 or len(b) != 1 or a == b or len(states) != 1:
+        return None
+    state = states.pop()
+    on = lambda h: claims(f"{h} is {state}", h)  # noqa: E731
+    place = lambda cls, said: [h for h in HOST_CLASSES[cls] if _CLASS_PLACE.search(said) or h.lower().startswith(cls.lower()[:2])]  # noqa: E731
+    hosts_a, hosts_b = place(a[0], first), place(b[0], second)
+    if any(on(h) is None for h in (*hosts_a, *hosts_b)):
+        return None
+    more, at_most = cmp in ("more",), cmp in ("fewer", "less")
+    groups = []
+    for j in range(len(hosts_b) + 1):
+        least = j + 1 if more else j
+        exactly = _of_count(on(hosts_b[0]), hosts_b, Count(j, j), on=on) if j else AllOf(tuple(Not(on(h)) for h in hosts_b))
+        if at_most:
+            if j == 0:
+                continue
+            some = AllOf(tuple(Not(on(h)) for h in hosts_a)) if j == 1 else \
+                AnyOf((AllOf(tuple(Not(on(h)) for h in hosts_a)), _of_count(on(hosts_a[0]), hosts_a, Count(1, j - 1), on=on)))
+        elif least == 0:
+            groups.append(exactly)
+            continue
+        elif least > len(hosts_a):
+            continue
+        else:
+            some = _of_count(on(hosts_a[0]), hosts_a, Count(least), on=on)
+        groups.append(AllOf((exactly, some)))
+    return AnyOf(tuple(groups)) if len(groups) > 1 else groups[0] if groups else None
+
+
+def classes_counts_compared(condition: str) -> tuple[list, str]:
+    """(r46m) The comparisons of two classes' counts a condition states (`_counts_compared`), and the condition without
+    them."""
+    rest, found = condition or "", []
+    for m in reversed(list(_CLASSES_COMPARED.finditer(rest))):
+        said = _counts_compared(m, rest[:m.start()].split(";")[-1])
+        if said is None:
+            continue
+        found.insert(0, said)
+        # (what leads it, "usr subnet:", is the first class's name: part of the comparison)
+        start = m.start()
+        lead = re.search(r"(?:^|[;,])\s*(?P<lead>[^;,:]{0,30}:\s*)$", rest[:start])
+        if lead and classes_in(class_in_full(lead["lead"])):
+            start = lead.start("lead")
+        rest = rest[:start] + " " + rest[m.end():]
+    return found, rest
+
+
 @dataclass(frozen=True)
 class Fact:
     """A kind of fact a condition may speak of, and how a context shows that it states it."""
@@ -825,6 +898,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(condition)))  # (r40m: files are judged.py's; "the defender": we)
     compared, rest = hosts_compared(condition)
+    if not compared:  # (r46m) "more owned in the user subnet than in the enterprise subnet": two classes' counts
+        compared, rest = classes_counts_compared(condition)
     if compared:  # (r43m) "E0 worse off than U1, ...": the levels compared, and what the rest says
         inner = claims(rest, subject, unresolved, group, universal) if rest.strip(" ,;:.-") else None
         return _all_of(compared + ([inner] if inner is not None else []))
@@ -1424,7 +1499,10 @@ _ITS_OWN_STATE_DENIED = re.compile(
 
 # (r45m) The hosts a count left over, said with no class and no host of their own: "the other two", "the others", "the rest
 # (of them)".
-_THE_OTHERS = re.compile(r"^\s*(?:and\s+)?(?:all\s+|both\s+)?(?:the\s+)?(?:other\s+(?:two|three|four|[2-4])|others|rest)(?:\s+of\s+them)?\b"
+# (r46m: and "the rest of the user subnet", "rest of usr boxes": the same class as the count's, the hosts it leaves over)
+_THE_OTHERS = re.compile(r"^\s*(?:and\s+)?(?:all\s+|both\s+)?(?:the\s+)?(?:other\s+(?:two|three|four|[2-4])|others|rest)"
+                         r"(?:\s+of\s+them|\s+of\s+(?:the\s+)?(?P<of>(?:user|usr|enterprise|ent|op|ops|operational)[\s-]+(?:subnet|network|zone|side|"
+                         r"hosts|box(?:es)?|machines|servers|srvs)))?\b"
                          r"(?:\s+(?:are|is|stay|remain|look|show|sit))?", re.IGNORECASE)
 
 
@@ -1436,13 +1514,15 @@ def _the_others_of_the_count(previous, clause: str):
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
 
     found = _THE_OTHERS.match(clause)
-    if found is None or classes_in(clause) or hosts_in(clause) or not isinstance(previous, AnyOf) \
+    if found is None or classes_in(clause[found.end():]) or hosts_in(clause) or not isinstance(previous, AnyOf) \
             or not _counted_groups(previous, AllOf, Atom):
         return None
     picks = [[a.host for a in g.parts if isinstance(a, Atom) and a.host is not None] for g in previous.parts]
     if not all(len(p) == 1 for p in picks):
         return None
     pool = [p[0] for p in picks]
+    if found["of"] and not all(h in HOST_CLASSES.get(next(iter(classes_in(class_in_full(found["of"]))), ""), ()) for h in pool):
+        return None  # (r46m: the rest of another class than the one counted: no such reading)
     said = f"it is {clause[found.end():].strip()}"
     groups = []
     for group, (host,) in zip(previous.parts, picks):
@@ -1582,7 +1662,8 @@ _ONE_OF_CLASS = re.compile(r"\b(?:a|an|any|one|some)\s+(?:\w+\s+)?(?:user|enterp
 
 # A clause about the hosts other than the one named before it: "another host", "any other user host", "other hosts",
 # "something else", "a second enterprise host", "the rest of the network".
-_OTHER = re.compile(r"\b(?:an\s*other|others?(?!\s+than)|(?:some|any|no)thing\s+else|(?:a\s+)?second|the\s+rest(?:\s+of)?)\b", re.IGNORECASE)
+_OTHER = re.compile(r"\b(?:an\s*other|others?(?!\s+than)|(?:some|any|no)thing\s+else|(?:a\s+)?second|the\s+rest(?:\s+of)?|"
+                    r"(?<![\w-]\s)(?<!\w)rest\s+of)\b", re.IGNORECASE)  # (r46m: a note's "rest of usr subnet", no article)
 
 
 def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
@@ -2046,6 +2127,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
         return False
     condition = rating_away(condition or "")  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
     condition = hosts_compared(sequenced_away(condition))[1]  # (r43m) two named hosts' levels compared: read by `claims`
+    condition = classes_counts_compared(condition)[1]  # (r46m) and two classes' counts
     condition = _ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
