@@ -76,12 +76,13 @@ _WITHIN = (*_WINDOWS,
            # (r44x: "one step after", "a turn after" the move: the step after it as well)
            *_any(r"\b(?:right|just|immediately|directly|(?:one|a|a\s+single)\s+(?:step|turn))\s+(?:after|following)\b",
                  # (r46m) "the step after you removed it", a note's "step after u Remove E0": that one step (read as any
-                 # step the history shows, the rule spoke for four steps)
-                 r"(?:^|\b(?:the|that|this|on\s+the|in\s+the)\s+)(?:next\s+)?(?:step|turn)\s+(?:right\s+)?(?:after|following)\b",
+                 # step the history shows, the rule spoke for four steps); not "still owned the step after the Remove",
+                 # where that step is when the failed move shows, and the rule holds while it stays so
+                 r"(?:^|\b(?:the|that|this|on\s+the|in\s+the)\s+)(?:next\s+)?(?:step|turn)\s+(?:right\s+)?(?:after|following)\s+(?:we|you|u|i)\b",
                  # (r40m) "after just restored", "once it has just been removed": the step after it as well
                  r"\b(?:after|following|once|since)\s+(?:(?:it|we|you|i|they)\s+)?(?:(?:has|have|had|was|were)\s+)?just\b"))
 # the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
-_CHANGED_AFTER = _any(r"\b(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
+_CHANGED_AFTER = _any(r"\b(?<!\bthe\s)(?<!\bthat\s)(?<!\bthis\s)(?<!\bnext\s)(?<!^)(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
                       r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
 _ACTED = _any(
     rf"\b(?:after|following|since|once)\s+(?:(?:we|you|u|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
@@ -146,7 +147,7 @@ def without_denied_moves(clause: str) -> str:
 # (r44x: "one step after its Restore": the step before the "after" it is counted from, read by _WITHIN, taken out too)
 _STEP_AFTER = _any(r"\b(?:one|a|a\s+single)\s+(?:step|turn)\s+(?=(?:after|following)\b)",
                    # (r46m) "the step after ...", a note's "step after ..."
-                   r"(?:^|\b(?:the|that|this|on\s+the|in\s+the)\s+)(?:next\s+)?(?:step|turn)\s+(?=(?:right\s+)?(?:after|following)\b)")
+                   r"(?:^|\b(?:the|that|this|on\s+the|in\s+the)\s+)(?:next\s+)?(?:step|turn)\s+(?=(?:right\s+)?(?:after|following)\s+(?:we|you|u|i)\b)")
 _PATTERNS = (*_DENIED_MOVE, *_WINDOW_AFTER, *_STEP_AFTER, *_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN,
              *_SCAN_FIRST)
 

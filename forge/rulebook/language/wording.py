@@ -357,14 +357,16 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
                      # (r39m) a window after the defender's move: "within 3 turns after a Restore of Op_Host1", "for the next
                      # three turns after you restore it" (left unread, the rule held at any time the state did)
-                     r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b|"
+                     # (r46m: not "keep the Restore for the step after.", with nothing after it: the step after this one)
+                     r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b(?!\s*(?:[.;,!)]|$))|"
                      # (r42m) the defender's own move just made, "right after we removed Enterprise0, ...", "just after a
                      # Restore of it": a history condition (history_words reads it), left unread the rule held at any step
                      # (where a clause opens: "a box still held after we restored it" is a relative clause's)
                      r"(?<![\w-]\s)(?:(?:right|just|immediately|directly)\s+)?(?:after|following)(?=\s+(?:" + _DEFENDER_MOVED + r"|"
                      r"(?:a|an|the|our|my|your)\s+(?:own\s+)?"
                      r"(?:remove|restore|re-?image|analy[sz]e|analysis)\s+(?:of|on)\s+(?:it|\w+\d|defender)\b))|"
-                     r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
+                     # (r46m: not "during that step", the step the order is for, said again)
+                     r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during(?!\s+(?:that|this|the\s+same)\s+(?:same\s+)?(?:step|turn)\b)|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
                      # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
@@ -1737,7 +1739,8 @@ def _scope_besides(heading: str) -> str:
 
 # A role named before the rule's own situation ("plan: OpS0 at user level -> Restore OpS0"): whom it is for.
 _ROLE_HEADING = re.compile(r"^(?:plan|planner|analyst|action[\s_-]?chooser|chooser)$", re.IGNORECASE)
-_STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infect\w*|root\w*|privileged|"
+# (r46m: and a probe, a scan in other words: "probe seen, nothing more -> ..." after a heading is the state its order is for)
+_STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|prob(?:e|es|ed|ing)\b|breach\w*|infect\w*|root\w*|privileged|"
                           r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?|"
                           r"happening|going\s+on)\b",
                           re.IGNORECASE)
@@ -3048,12 +3051,52 @@ _OTHER_NOTE_LEAD = re.compile(r"^\s*(?:[^:.;]{0,60}?\b(?:is|are|'s)\s+(?:a\s+|an
                               r"\s+[^:.;]{0,60}?\b(?:note|rule|lesson|advice|tip)s?\s*:\s*", re.IGNORECASE)
 
 
+# (r46m) A note that sets aside another teacher's advice where its own condition holds: "Ignore s9/i02's Restore advice
+# when ...: Remove ...", "Disregard dana's decoy rule once ...: plan ...". Who is set aside is no host and no order (read
+# as one, "ignore" forbade every move on the host it named, and a teacher's id was taken for a host); the move of that
+# advice, where named, is the one put aside for the order after the colon ("instead of a Restore, Remove ...").
+_IGNORED_ADVICE = re.compile(r"^\s*(?:ignore|disregard|overrule|override|set\s+aside|(?:do\s+not|don['\u2019]?t)\s+follow)\s+"
+                             r"(?P<who>[\w/.-]+?)(?:'s|\u2019s)\s+(?:(?P<what>[\w-]+)\s+)?(?:advice|rule|note|lesson|tip|call|suggestion)s?\b\s*,?\s*"
+                             r"(?=(?:when|whenever|if|once|while|as\s+long\s+as)\b[^:]{3,200}:\s*\S)", re.IGNORECASE)
+
+
+# (r46m) A row's two values quoted as the alerts print them, "reads 'Activity Exploit, Compromised User'": one state (its
+# comma inside the quotes ended the condition there, and the compromise was read as an order's words)
+_QUOTED_ROW = re.compile(r"(?<!\w)'(?P<activity>Activity\s+\w+)\s*,\s*(?P<compromise>Compromised\s+\w+)'(?!\w)")
+
+
+# (r46m) And a field of the context quoted with its colon, "say 'Risk: high'", "reads 'Compromised: User'": the colon is the
+# field's, no end of the rule's situation (split there, the condition was cut to "'Risk" and read as nothing).
+_QUOTED_FIELD = re.compile(r"(?<!\w)'(?P<field>risk|activity|compromised|compromise|host)\s*:\s*(?P<value>[\w.-]+)'(?!\w)", re.IGNORECASE)
+
+
+def _quoted_row_joined(text: str) -> str:
+    """(r46m) `text` with a quoted row's two values (`_QUOTED_ROW`) said as one state, and a quoted field (`_QUOTED_FIELD`)
+    without its colon."""
+    text = _QUOTED_ROW.sub(lambda m: f"{m['activity']} and {m['compromise']}", text or "")
+    return _QUOTED_FIELD.sub(lambda m: f"'{m['field']} {m['value']}'", text)
+
+
+def _ignored_advice_said(text: str) -> str:
+    """(r46m) `text` with its lead that sets another teacher's advice aside (`_IGNORED_ADVICE`) said as its condition and
+    an order against that advice's move; any other text as it stands."""
+    found = _IGNORED_ADVICE.match(text or "")
+    if found is None:
+        return text
+    rest = text[found.end():]
+    put_aside = verbs_in(found["what"] or "")
+    if not put_aside:
+        return rest
+    colon = rest.index(":")
+    return f"{rest[:colon + 1]} instead of a {put_aside[0]}, {rest[colon + 1:].lstrip()}"
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(_whether_said(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split())))))))))))
+                               _reason_aside_dropped(_whether_said(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(_ignored_advice_said(_quoted_row_joined(text))))))).split())))))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _scope_labels_said(flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()

@@ -1,0 +1,116 @@
+"""Issue 29, round 46 (misses on blind-43): readings the product lacked, so a rule kept semantic stayed silent where its
+own words apply (or a faithful compilation was refused). One test per class; every sentence here is written for the test."""
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import claims, rule_claims, semantic_claims
+from forge.rulebook.language.predicate import implies, parse_predicate, truth
+from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.wording import read_wording
+
+REFUSED = "predicate refused: a check"
+
+
+def _read(text: str):
+    """The claims a semantic rule whose predicate was refused is held to (None: none)."""
+    return semantic_claims(text, REFUSED, text)
+
+
+def _is(found, when: dict) -> bool:
+    """Whether claims say exactly `when` (each implies the other)."""
+    other = parse_predicate(when)
+    return found is not None and implies(found, other) and implies(other, found)
+
+
+def _alerts(**rows: str) -> str:
+    """A chooser's alerts: one line per host, "Activity/Compromised"."""
+    lines = [f"{host}: Activity {state.split('/')[0]}, Compromised {state.split('/')[1]}" for host, state in rows.items()]
+    return "Alerts:\n" + "\n".join(lines)
+
+
+def _table(**rows: str) -> str:
+    """The environment's table with every host: those named in their state, the others quiet."""
+    from forge.env.catalog import HOSTS
+    body = [f"{h} | 10.0.0.0/28 | 10.0.0.{i} | {rows.get(h, 'None/No').split('/')[0]} | {rows.get(h, 'None/No').split('/')[1]}"
+            for i, h in enumerate(HOSTS)]
+    return "Hostname | Subnet | IP | Activity | Compromised\n" + "\n".join(body)
+
+
+def _holds(found, context: str):
+    return truth(found, read_situation(context))
+
+
+def test_nothing_running_on_it_denies_that_hosts_activity_only():
+    text = "Reimage Enterprise1 with a Restore when it sits at user level and nothing is going on on it right now."
+    found = _read(text)
+    assert _is(found, {"host": "Enterprise1", "activity": "None", "compromise": "User"})
+    assert _is(claims("its row says Compromised User and nothing is running on it", "Op_Host1"),
+               {"host": "Op_Host1", "activity": "None", "compromise": "User"})
+
+
+def test_the_alternative_after_rather_than_is_no_part_of_the_condition():
+    text = "I'd sooner Remove User4 while its exploit is under way than let it sink in to root."
+    assert _is(_read(text), {"host": "User4", "activity": "Exploit"})
+
+
+def test_the_step_after_a_move_is_that_one_step():
+    found = rule_claims("the turn after u Restore Op_Host0 -> DecoySSHD on Op_Host0", with_instruction=True)
+    assert found == parse_predicate({"host": "Op_Host0", "acted": "Restore", "within": 1})
+    assert _read("step after you Remove U1 -> put a DecoySmss on U1") == parse_predicate(
+        {"host": "User1", "acted": "Remove", "within": 1})
+
+
+def test_a_rows_two_values_said_alone_name_their_columns():
+    text = "if the table prints 'Exploit' and 'User' for Enterprise0, the answer is a Remove of Enterprise0"
+    assert _is(_read(text), {"host": "Enterprise0", "activity": "Exploit", "compromise": "User"})
+    assert _is(claims("Enterprise2 at Scan/No"), {"host": "Enterprise2", "activity": "Scan", "compromise": "No"})
+    # a class word after a value is no column ("User hosts")
+    assert not _is(claims("Op_Host2 shows Exploit and User hosts are quiet"),
+                   {"host": "Op_Host2", "activity": "Exploit", "compromise": "User"})
+
+
+def test_an_alert_line_that_reads_a_quoted_value_is_read_whole():
+    text = "ent server alert line says 'Activity Scan, Compromised No' -> DecoyTomcat on that server"
+    found = _read(text)
+    assert _is(found, {"class": "Enterprise", "activity": "Scan", "compromise": "No"})
+
+
+def test_all_boxes_of_a_class_with_an_order_on_that_box_is_each_its_own_case():
+    for said in ("scan seen", "probe seen"):  # (a probe is a scan: the state the heading's order is for)
+        found = _read(f"all ent servers except E1: {said}, nothing more -> DecoyTomcat on that server")
+        assert found is not None
+        assert _holds(found, _alerts(Enterprise0="Scan/No")) is True
+        assert _holds(found, _alerts(Enterprise0="None/User")) is not True
+        assert _holds(found, _alerts(Enterprise1="Scan/No")) is not True
+
+
+def test_a_key_value_form_flattened_onto_one_line_is_read_as_its_lines():
+    flat = "when: Op_Host1 at user lvl, no activity do: Restore Op_Host1 never: Remove Op_Host1"
+    words = read_wording(flat)
+    assert [c.text for c in words.conditions] and "Op_Host1" in words.conditions[0].text
+    assert _is(_read(flat), {"host": "Op_Host1", "activity": "None", "compromise": "User"})
+
+
+def test_an_equals_sign_judges_a_move_as_is_does():
+    text = "op boxes @ root -> Restore. Remove = waste of a turn there."
+    assert [p.verb for p in read_wording(text).prohibitions] == ["Remove"]
+    assert text_problem(text, {"class": "Operational", "compromise": "Privileged"},
+                        {"mode": "prefer", "verb": "Restore", "target": "$matched",
+                         "over": {"verb": "Remove", "target": "$matched"}}) is None
+
+
+def test_two_classes_counts_compared():
+    more = _read("Whenever more boxes are compromised in the op subnet than in the user subnet, plan a Restore of Op_Server0 first.")
+    assert more is not None
+    assert _holds(more, _table(Op_Host0="None/User", Op_Host1="None/User", User2="None/User")) is True
+    assert _holds(more, _table(Op_Host0="None/User", User2="None/User")) is False
+    least = _read("ops subnet: at least as many owned boxes as usr subnet -> plan Restore on the op side")
+    assert least is not None
+    assert _holds(least, _table(Op_Host0="None/User", User2="None/User")) is True
+    assert _holds(least, _table(User1="None/User")) is False
+
+
+def test_the_rest_of_a_class_after_exactly_one_of_it_is_the_others():
+    found = _read("exactly 1 op box owned, rest of op subnet quiet -> Restore that box")
+    assert found is not None
+    assert _holds(found, _table(Op_Host1="None/User")) is True
+    assert _holds(found, _table(Op_Host1="None/User", Op_Host2="Scan/No")) is False
