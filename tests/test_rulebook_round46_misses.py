@@ -114,3 +114,58 @@ def test_the_rest_of_a_class_after_exactly_one_of_it_is_the_others():
     assert found is not None
     assert _holds(found, _table(Op_Host1="None/User")) is True
     assert _holds(found, _table(Op_Host1="None/User", Op_Host2="Scan/No")) is False
+
+
+def test_another_teachers_advice_set_aside_is_its_condition_and_an_order_against_that_move():
+    text = ("Disregard s4/i07's Analyse advice when Enterprise2 reads 'Activity Scan, Compromised No': put a DecoyTomcat on "
+            "Enterprise2 during that step and keep the Analyse for the step after.")
+    words = read_wording(text)
+    assert not words.prohibitions and "Analyse" in words.dispreferred
+    assert _is(_read(text), {"host": "Enterprise2", "activity": "Scan", "compromise": "No"})
+    # the teacher's id is no host, and the order set against that advice passes the checks
+    assert text_problem(text, {"host": "Enterprise2", "activity": "Scan", "compromise": "No"},
+                        {"mode": "prefer", "verb": "DecoyTomcat", "target": "Enterprise2",
+                         "over": {"verb": "Analyse", "target": "Enterprise2"}}) is None
+
+
+def test_a_quoted_rating_or_evidence_line_is_read_as_what_the_context_prints():
+    from forge.rulebook.language.condition import condition_of
+    from forge.rulebook.language.judged import evidence_tests
+    rated = evidence_tests(condition_of("analyses this step say 'Risk: low' for a box -> Monitor is enough there"))
+    assert [(t.kind, t.word) for t in rated] == [("risk", "low")]
+    quoted = evidence_tests(condition_of("When the evidence lists 'file escalate.sh density 0.8' on the analysed host, "
+                                         "recommend a Restore."))
+    assert [(t.kind, t.word, t.amount) for t in quoted] == [("file", "escalate.sh", 0.8)]
+
+
+def test_a_decoy_of_no_service_forbidden_on_a_class_disputes_a_named_decoy():
+    from forge.rulebook.language.action import opposed_hosts, parse_rule_action
+    from forge.rulebook.language.said import said_in_words
+    found = said_in_words("ent server probed only -> Analyse is enough, decoys on the ent subnet = wasted turns")
+    assert found is not None and found[1].mode == "never" and found[1].move.verb == "Decoy"
+    named = parse_rule_action({"mode": "do", "verb": "DecoyTomcat", "target": "$matched"})
+    assert opposed_hosts(found[1], named, ["Enterprise1"], ["Enterprise1"]) == frozenset({"Enterprise1"})
+
+
+def test_the_newly_compromised_host_an_order_acts_on_is_whichever_fell():
+    from forge.rulebook.language.predicate import atoms_of
+    text = "When lateral movement is under way, plan a Restore on the freshly compromised host, then a DecoySmss on Enterprise1."
+    found = rule_claims(text, with_instruction=True)
+    assert found is not None
+    # not "Enterprise1 is compromised": the host the order acts on is the one that just fell
+    assert not any(atom.host == "Enterprise1" and atom.compromise is not None for atom, _ in atoms_of(found))
+
+
+def test_a_rest_that_only_restates_the_predicates_history_does_not_guard():
+    from forge.rulebook.language.condition import guard_rest
+    fresh = parse_predicate({"class": "Enterprise", "compromise": "any", "newly_compromised": True})
+    assert guard_rest("clean prior turn", fresh) == ""
+    assert guard_rest("clean prior turn and Op_Host0 quiet", fresh) != ""  # a condition of its own stays
+
+
+def test_as_long_as_it_stays_so_repeats_the_condition():
+    text = "Op_Host1 owned, same state 2 steps -> Restore Op_Host1, as long as it remains so."
+    found = _read(text)
+    assert found is not None and found == _read("Op_Host1 owned, same state 2 steps -> Restore Op_Host1.")
+    assert found != parse_predicate({"not": {"always": True}})
+    assert [c.text for c in read_wording(text).conditions if "long" in c.text] == []

@@ -2285,6 +2285,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         # (r39m: before the kinds of fact: a rest that speaks of history, "next three steps", adds nothing where the product
         # reads the whole condition, its history too, and the predicate implies it; kept, an unreadable rest silenced the rule)
         return ""
+    if when is not None and _history_restated(text, when):
+        return ""  # (r46m) "clean previous step" beside a predicate that asks a fresh compromise: said already
     if facts_needed(text):
         return text
     if _another_case_order(text):
@@ -2309,6 +2311,19 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+def _history_restated(rest: str, when) -> bool:
+    """(r46m) Whether a rest says only a history the predicate already asks, in the same words' keys ("clean previous
+    step" beside `newly_compromised: true`): no guard of its own. Read as one, a rest with no host for its history was no
+    claim this reading could place, and the rule was silent."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    said = history_conditions(rest)
+    if not said or unplaced(without_history(rest)) or negations_in(without_history(rest)):
+        return False
+    return any(not negated and all(getattr(atom, key, None) == value for key, value in said.items())
+               for atom, negated in atoms_of(when))
 
 
 def _other_branches(rest: str) -> bool:
@@ -2741,7 +2756,10 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     whole = forbidding_away(rest)
     for piece in stated + ([whole] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
-        order = _outside_or_claims(piece, subject, None, (), universal=False)
+        # (r46m) "the newly compromised host" the order acts on is the host that fell, whichever it is: not the one host
+        # the rule names elsewhere ("... and a DecoyApache on Op_Server0 after it": read of it, Op_Server0 had to be owned)
+        fresh = piece is not whole and _freshly_said(rest, piece)
+        order = _outside_or_claims(f"newly {piece}" if fresh else piece, None if fresh else subject, None, (), universal=False)
         if piece is whole and words.contrasted:
             # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
             # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
@@ -2760,6 +2778,18 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
     parts.extend(w for w in (*said, *outside) if w not in parts)
     return _with_restated(excepting(_all_of(parts), spared), words, spared)
+
+
+_FRESH_BEFORE = re.compile(r"\b(?:newly|freshly|just)\s+$", re.IGNORECASE)
+_GENERIC_NOUN = re.compile(r"\s(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?)$", re.IGNORECASE)
+
+
+def _freshly_said(rest: str, piece: str) -> bool:
+    """(r46m) Whether an order's stated object is a host in general said fresh ("the newly compromised host"): right after
+    "newly", "freshly" or "just", its noun no class's and no host's name."""
+    at = rest.find(piece)
+    return at >= 0 and bool(_FRESH_BEFORE.search(rest[:at])) and bool(_GENERIC_NOUN.search(f" {piece}")) \
+        and not classes_in(piece) and not hosts_in(piece)
 
 
 def _bare_target(part) -> bool:

@@ -46,7 +46,9 @@ _NEWLY = _any(
     r"\b(?:was|were)\s+(?:still\s+)?(?:clean|uncompromised|fine|untouched)\s+(?:at|in|on|during)\s+the\s+(?:previous|last|prior)\s+"
     r"(?:step|turn)\b",
     r"\b(?:was|were)\s+(?:still\s+)?(?:clean|uncompromised|fine|untouched)\s+(?:a|one)\s+(?:step|turn)\s+(?:ago|earlier|before)\b",
-    r"\bwent\s+from\s+(?:clean|no|compromised\s+no|uncompromised)\s+to\b", rf"\bhas\s+just\s+(?:been\s+|become\s+|got\s+)?{_STATE}")
+    r"\bwent\s+from\s+(?:clean|no|compromised\s+no|uncompromised)\s+to\b", rf"\bhas\s+just\s+(?:been\s+|become\s+|got\s+)?{_STATE}",
+    # (r46m) a note's "clean previous step", "clean at the prior turn", with no "was": the same
+    r"(?<!\bwas\s)(?<!\bwere\s)\b(?:clean|uncompromised|untouched)\s+(?:(?:at|in|on|during)\s+)?(?:the\s+)?(?:previous|prev|prior|last)\s+(?:step|turn)\b")
 # ("is already compromised" says it is compromised by now, as people write it, not since the step before: "still" does)
 _SINCE_BEFORE = _any(
     rf"\bstill\s+(?:been\s+)?{_STATE}(?!\s+(?:\w+\s+){{0,2}}?(?:after|following|despite|in\s+spite))",

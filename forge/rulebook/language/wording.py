@@ -366,7 +366,9 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"(?:a|an|the|our|my|your)\s+(?:own\s+)?"
                      r"(?:remove|restore|re-?image|analy[sz]e|analysis)\s+(?:of|on)\s+(?:it|\w+\d|defender)\b))|"
                      # (r46m: not "during that step", the step the order is for, said again)
-                     r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during(?!\s+(?:that|this|the\s+same)\s+(?:same\s+)?(?:step|turn)\b)|"
+                     # (r46m: nor "as long as it stays that way", the condition before it said again)
+                     r"as\s+soon\s+as|(?:as|so)\s+long\s+as(?!\s+(?:it|they|that|this)\s+(?:stays?|remains?)(?:\s+(?:that\s+way|so|"
+                     r"like\s+that|the\s+same|as\s+(?:it|they)\s+(?:is|are)))?\s*(?:[.;,!]|$))|unless|until|during(?!\s+(?:that|this|the\s+same)\s+(?:same\s+)?(?:step|turn)\b)|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
                      # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
