@@ -169,3 +169,20 @@ def test_as_long_as_it_stays_so_repeats_the_condition():
     assert found is not None and found == _read("Op_Host1 owned, same state 2 steps -> Restore Op_Host1.")
     assert found != parse_predicate({"not": {"always": True}})
     assert [c.text for c in read_wording(text).conditions if "long" in c.text] == []
+
+
+def test_a_window_said_first_in_a_note_is_a_window_not_an_order():
+    text = "first 5 turns of the game + an ent server probed -> plan DecoySmss on E0 ahead of anything else"
+    words = read_wording(text)
+    assert [c.text for c in words.conditions] and words.instruction.startswith("plan DecoySmss")
+    found = _read(text)
+    assert found is not None and found != parse_predicate({"not": {"always": True}})
+
+
+def test_a_level_or_above_is_a_compromise_for_sure():
+    assert _is(claims("Enterprise1 is at user level or higher"), {"host": "Enterprise1", "compromise": "any"})
+    text = "From step 20 on, when Op_Host0 shows a compromise at user level or above, plan a Restore of Op_Host0."
+    found = _read(text)
+    assert found is not None and found != parse_predicate({"not": {"always": True}})
+    assert _holds(found, "Step 22 of 30.\n" + _alerts(Op_Host0="None/Privileged")) is True
+    assert _holds(found, "Step 22 of 30.\n" + _alerts(Op_Host0="None/Unknown")) is not True

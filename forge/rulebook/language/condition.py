@@ -818,6 +818,17 @@ def column_values_said(condition: str) -> str:
     return _COLUMN_VALUES.sub(lambda m: f"Activity {m['activity']}{m['join']}Compromised {m['compromise']}", condition)
 
 
+# (r46m) "a compromise at user level or above", "user-level or higher": either level the table states, a compromise for sure
+# (read as "user level" with "above" left over, the rule was narrower than its text and its condition never whole)
+_LEVEL_OR_ABOVE = re.compile(r"\s*\b(?:at\s+)?user[\s-]level\s+or\s+(?:above|higher|worse|deeper|beyond|more)\b", re.IGNORECASE)
+
+
+def level_or_above_said(condition: str) -> str:
+    """(r46m) `condition` with a level "or above" the user level (`_LEVEL_OR_ABOVE`) said as a compromise: dropped after
+    a word of compromise ("shows a compromise at user level or above"), else "compromised"."""
+    return _LEVEL_OR_ABOVE.sub(lambda m: "" if _COMPROMISE_WORD.search(condition[:m.start()]) else " compromised", condition)
+
+
 def nothing_on_it_said(condition: str) -> str:
     """(r46m) `condition` with "nothing is running on it" written as the activity it denies that host: "no activity on
     it"."""
@@ -828,7 +839,7 @@ def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
-    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(nothing_on_it_said(column_values_said(condition))))))
+    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(nothing_on_it_said(column_values_said(level_or_above_said(condition)))))))
     condition = _CLASS_HIT.sub(lambda m: f"{m['noun']} got hit", condition)
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_counts_said_plainly(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
@@ -2226,7 +2237,9 @@ def _level_unread(clause: str, atoms) -> bool:
     levels = {atom.compromise for atom in atoms}
     if levels - {None, "any"}:
         return False
-    # (two levels joined by "or", "at user level or root", are either: read as any compromise)
+    # (two levels joined by "or", "at user level or root", are either: read as any compromise; (r46m) so is a level "or
+    # above", `level_or_above_said`)
+    clause = level_or_above_said(clause)
     return any(pattern.search(without_either_value(clause)) and level not in levels for pattern, level in _LEVEL_SPOKEN)
 
 

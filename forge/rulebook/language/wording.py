@@ -546,7 +546,9 @@ _IMPERATIVE_START = re.compile(
     # (r42h: nor "only one owned -> ...", the count said with its state and no noun: the case the note sets apart)
     rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|(?:only|just)(?!\s+(?:one|a\s+single)\s+(?:(?:[\w-]+\s+)?{_COUNTED_NOUN}|"
     rf"(?:(?:is|are)\s+)?{_COUNTED_STATE}))|"
-    rf"first(?!\s+(?:step|turn|round|episode|move)\b)|then|also|so|now|"
+    # (r46m: nor "first 10 steps of the episode", "first few turns": a window of steps)
+    rf"first(?!\s+(?:step|turn|round|episode|move)\b)(?!\s+(?:\d+|few|two|three|four|five|six|seven|eight|nine|ten|"
+    rf"fifteen|twenty)\s+(?:steps|turns|rounds|moves)\b)|then|also|so|now|"
     rf"instead|rather|prefer|"
     rf"make\s+sure|be\s+sure\s+to|remember\s+to|try\s+to|do\s+not|don'?t|avoid|stop|refrain|keep|leave|put|place|"
     rf"deploy|set\s+up|plant|use|spend|waste|take|treat|consider|prioriti[sz]e|focus|respond|handle|ignore|go|"
