@@ -186,3 +186,14 @@ def test_a_level_or_above_is_a_compromise_for_sure():
     assert found is not None and found != parse_predicate({"not": {"always": True}})
     assert _holds(found, "Step 22 of 30.\n" + _alerts(Op_Host0="None/Privileged")) is True
     assert _holds(found, "Step 22 of 30.\n" + _alerts(Op_Host0="None/Unknown")) is not True
+
+
+def test_an_else_if_ladder_keeps_its_later_rungs():
+    for said in ("else if", "otherwise, if"):
+        text = f"If Enterprise1 is under exploit, Remove Enterprise1; {said} it is merely probed, put a DecoyTomcat on it."
+        assert len(read_wording(text).conditions) == 2
+        assert _is(rule_claims(text, with_instruction=True),
+                   {"any": [{"host": "Enterprise1", "activity": "Exploit"},
+                            {"host": "Enterprise1", "activity": "Scan", "compromise": "No"}]})
+    # an "otherwise" that gives the reason stays no order of its own
+    assert read_wording("Remove User1 when it is exploited, otherwise it spreads.").instruction == "Remove User1 when it is exploited"

@@ -477,7 +477,7 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # User4, mind you."
     rf"(?<=[.!?;])\s*not\s+{_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
@@ -1070,7 +1070,9 @@ def gives_order(sentence: str) -> bool:
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
     # ("Then once more.", "..., and then sat back": a connective leads no order of its own; what follows it must order)
     # ("instead it exploited Enterprise1 and I lost the race": what happened in place of what was expected, told)
-    connective = re.match(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b))\b\s*,?\s*(?P<rest>.*)$", body,
+    # (r46m: and a ladder's next rung, "else if it is only scanned, put a decoy on it", "otherwise, when ...": its own case)
+    connective = re.match(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
+                          r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", body,
                           re.IGNORECASE | re.DOTALL)
     if connective:
         return bool(connective["rest"].strip()) and gives_order(connective["rest"])
@@ -1656,8 +1658,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     if not situation and not _CONDITION.search(order) and not _RELATIVE.search(order):
         order, situation = _situation_after(order, parts[first + 1:first + 2])
     # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
+    # (r46m: not a ladder's next rung, "else if it is only scanned, put a decoy on it": a case with its own condition)
     orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not _EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p))
-                        and not _OTHERWISE.search(p)]
+                        and (not _OTHERWISE.search(p) or _NEXT_RUNG.match(p))]
     instruction = "; ".join(j for j in (without_justification(_LEAD_WORD.sub("", o)) for o in orders) if j)
     heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
@@ -2257,6 +2260,7 @@ def _at_level(instruction: str) -> list[str]:
 
 # ("a probe on it and nothing else, ...": "nothing else" / "anything else" is what the host shows, not the other cases;
 # read as "else", the whole sentence was dropped, its "rather than any Remove" with it)
+_NEXT_RUNG = re.compile(r"^\s*(?:or\s+)?(?:else|otherwise)\s*,?\s*(?:if|when|whenever|once)\b(?![^,;:]*\b(?:otherwise|else)\b)", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|(?<!\bnothing\s)(?<!\banything\s)(?<!\bsomething\s)(?<!\beverything\s)else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
 
 
