@@ -40,11 +40,11 @@ def _holds(found, context: str):
 
 
 def test_nothing_running_on_it_denies_that_hosts_activity_only():
-    text = "Reimage Enterprise1 with a Restore when it sits at user level and nothing is going on on it right now."
+    text = "Reimage Enterprise1 with a Restore while it reads Compromised User and nothing is going on on it at the moment."
     found = _read(text)
     assert _is(found, {"host": "Enterprise1", "activity": "None", "compromise": "User"})
-    assert _is(claims("its row says Compromised User and nothing is running on it", "Op_Host1"),
-               {"host": "Op_Host1", "activity": "None", "compromise": "User"})
+    assert _is(claims("its row says Compromised Privileged and nothing is running on that host", "Op_Host1"),
+               {"host": "Op_Host1", "activity": "None", "compromise": "Privileged"})
 
 
 def test_the_alternative_after_rather_than_is_no_part_of_the_condition():
@@ -84,10 +84,10 @@ def test_all_boxes_of_a_class_with_an_order_on_that_box_is_each_its_own_case():
 
 
 def test_a_key_value_form_flattened_onto_one_line_is_read_as_its_lines():
-    flat = "when: Op_Host1 at user lvl, no activity do: Restore Op_Host1 never: Remove Op_Host1"
+    flat = "when: Op_Host1 at root, no activity do: Restore Op_Host1 never: Remove Op_Host1"
     words = read_wording(flat)
     assert [c.text for c in words.conditions] and "Op_Host1" in words.conditions[0].text
-    assert _is(_read(flat), {"host": "Op_Host1", "activity": "None", "compromise": "User"})
+    assert _is(_read(flat), {"host": "Op_Host1", "activity": "None", "compromise": "Privileged"})
 
 
 def test_an_equals_sign_judges_a_move_as_is_does():
@@ -99,11 +99,11 @@ def test_an_equals_sign_judges_a_move_as_is_does():
 
 
 def test_two_classes_counts_compared():
-    more = _read("Whenever more boxes are compromised in the op subnet than in the user subnet, plan a Restore of Op_Server0 first.")
+    more = _read("Whenever more boxes are compromised in the op subnet than in the user subnet, put the op side first in the plan.")
     assert more is not None
     assert _holds(more, _table(Op_Host0="None/User", Op_Host1="None/User", User2="None/User")) is True
     assert _holds(more, _table(Op_Host0="None/User", User2="None/User")) is False
-    least = _read("ops subnet: at least as many owned boxes as usr subnet -> plan Restore on the op side")
+    least = _read("ops subnet: at least as many compromised boxes as usr subnet -> plan Restore on the op side")
     assert least is not None
     assert _holds(least, _table(Op_Host0="None/User", User2="None/User")) is True
     assert _holds(least, _table(User1="None/User")) is False
@@ -118,7 +118,7 @@ def test_the_rest_of_a_class_after_exactly_one_of_it_is_the_others():
 
 def test_another_teachers_advice_set_aside_is_its_condition_and_an_order_against_that_move():
     text = ("Disregard s4/i07's Analyse advice when Enterprise2 reads 'Activity Scan, Compromised No': put a DecoyTomcat on "
-            "Enterprise2 during that step and keep the Analyse for the step after.")
+            "Enterprise2 during that step and leave the Analyse for the turn after.")
     words = read_wording(text)
     assert not words.prohibitions and "Analyse" in words.dispreferred
     assert _is(_read(text), {"host": "Enterprise2", "activity": "Scan", "compromise": "No"})
@@ -133,9 +133,9 @@ def test_a_quoted_rating_or_evidence_line_is_read_as_what_the_context_prints():
     from forge.rulebook.language.judged import evidence_tests
     rated = evidence_tests(condition_of("analyses this step say 'Risk: low' for a box -> Monitor is enough there"))
     assert [(t.kind, t.word) for t in rated] == [("risk", "low")]
-    quoted = evidence_tests(condition_of("When the evidence lists 'file escalate.sh density 0.8' on the analysed host, "
+    quoted = evidence_tests(condition_of("When the evidence lists 'file dropper.exe density 0.65' on the analysed host, "
                                          "recommend a Restore."))
-    assert [(t.kind, t.word, t.amount) for t in quoted] == [("file", "escalate.sh", 0.8)]
+    assert [(t.kind, t.word, t.amount) for t in quoted] == [("file", "dropper.exe", 0.65)]
 
 
 def test_a_decoy_of_no_service_forbidden_on_a_class_disputes_a_named_decoy():
@@ -181,7 +181,7 @@ def test_a_window_said_first_in_a_note_is_a_window_not_an_order():
 
 def test_a_level_or_above_is_a_compromise_for_sure():
     assert _is(claims("Enterprise1 is at user level or higher"), {"host": "Enterprise1", "compromise": "any"})
-    text = "From step 20 on, when Op_Host0 shows a compromise at user level or above, plan a Restore of Op_Host0."
+    text = "From step 20 on, once Op_Host0 gets owned at user-level or higher, plan a Restore of Op_Host0."
     found = _read(text)
     assert found is not None and found != parse_predicate({"not": {"always": True}})
     assert _holds(found, "Step 22 of 30.\n" + _alerts(Op_Host0="None/Privileged")) is True

@@ -98,8 +98,8 @@ def hosts_compared(condition: str) -> tuple[list, str]:
     return [_compared_levels(m) for m in found], rest
 
 
-# (r46m) Two classes' hosts counted against each other: "more hosts are owned in the user subnet than in the enterprise
-# subnet", "usr subnet: at least as many owned hosts as ent subnet", "fewer compromised op hosts than user hosts". The
+# (r46m) Two classes' hosts counted against each other: "more boxes held on the op side than on the user side", "ops
+# subnet: no fewer hit boxes than usr subnet", "fewer compromised op hosts than user hosts". The
 # comparison word, then (before "than" / "as") the first class and (after it) the second, in one clause; the state is the
 # one word of state said there. Read as no comparison, "more ... than" was a count or nothing, and a rule of one subnet's
 # lead was silent (or spoke of "two user hosts", the opposite of "as many as").
@@ -798,15 +798,15 @@ _CLASS_HIT = re.compile(r"\b(?P<noun>(?:hosts?|box(?:es)?|servers?|machines?|wor
 
 
 # (r46m) "nothing is running on it", "nothing happening there": no activity on that one host (read as "nothing", every
-# host of the network was denied the clause before it: "its row shows Compromised User and nothing is running on it" was
-# "no host shows Compromised User")
+# host of the network was denied the clause before it: "it sits at root with nothing going on on it" was "no host at
+# root")
 _NOTHING_ON_IT = re.compile(r"\bnothing\s+(?:else\s+)?(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on|active|moving|under\s+way)\s+"
                             r"(?:on|in|at|against)\s+(?P<what>it|that\s+(?:host|box|machine|server|one)|(?:the\s+)?same\s+(?:host|box|machine|server))\b"
                             r"|\bnothing\s+(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on)\s+(?P<there>there)\b", re.IGNORECASE)
 
 
-# (r46m) The two columns of a host's row given by their values alone, as the table prints them: "prints Scan and No for
-# Op_Server0", "reads Exploit/User". Capitalised as the table writes them; read as "Scan" alone, the "No" was lost (or taken
+# (r46m) The two columns of a host's row given by their values alone, as the table prints them: "prints Exploit and User
+# for E1", "reads Scan/No". Capitalised as the table writes them; read as "Scan" alone, the "No" was lost (or taken
 # for a denial) and the rule was wider than its text.
 _COLUMN_VALUES = re.compile(r"(?<![\w-])(?<!Activity\s)(?P<activity>None|Scan|Exploit)(?P<join>\s*(?:and|,|/|&)\s*)"
                             r"(?P<compromise>No|User|Privileged|Unknown)\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|servers?|level|"
@@ -818,15 +818,17 @@ def column_values_said(condition: str) -> str:
     return _COLUMN_VALUES.sub(lambda m: f"Activity {m['activity']}{m['join']}Compromised {m['compromise']}", condition)
 
 
-# (r46m) "a compromise at user level or above", "user-level or higher": either level the table states, a compromise for sure
-# (read as "user level" with "above" left over, the rule was narrower than its text and its condition never whole)
+# (r46m) A level "or higher" than the user one ("... user-level or higher", "... user level or worse"): either level the
+# table states, a compromise for sure (read as the user level with its "higher" left over, the rule was narrower than its
+# text and its condition never whole)
 _LEVEL_OR_ABOVE = re.compile(r"\s*\b(?:at\s+)?user[\s-]level\s+or\s+(?:above|higher|worse|deeper|beyond|more)\b", re.IGNORECASE)
 
 
 def level_or_above_said(condition: str) -> str:
-    """(r46m) `condition` with a level "or above" the user level (`_LEVEL_OR_ABOVE`) said as a compromise: dropped after
-    a word of compromise ("shows a compromise at user level or above"), else "compromised"."""
-    return _LEVEL_OR_ABOVE.sub(lambda m: "" if _COMPROMISE_WORD.search(condition[:m.start()]) else " compromised", condition)
+    """(r46m) `condition` with a level "or higher" than the user level (`_LEVEL_OR_ABOVE`) said as a compromise: dropped
+    after a word of compromise, "owned", "held" (a compromise is said already), else "compromised"."""
+    return _LEVEL_OR_ABOVE.sub(lambda m: "" if _FOR_SURE.search(condition[:m.start()]) or re.search(r"\bheld\b", condition[:m.start()], re.I)
+                               else " compromised", condition)
 
 
 def nothing_on_it_said(condition: str) -> str:
@@ -909,7 +911,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(condition)))  # (r40m: files are judged.py's; "the defender": we)
     compared, rest = hosts_compared(condition)
-    if not compared:  # (r46m) "more owned in the user subnet than in the enterprise subnet": two classes' counts
+    if not compared:  # (r46m) "more held on the op side than on the user side": two classes' counts
         compared, rest = classes_counts_compared(condition)
     if compared:  # (r43m) "E0 worse off than U1, ...": the levels compared, and what the rest says
         inner = claims(rest, subject, unresolved, group, universal) if rest.strip(" ,;:.-") else None
@@ -2770,7 +2772,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     for piece in stated + ([whole] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
         # (r46m) "the newly compromised host" the order acts on is the host that fell, whichever it is: not the one host
-        # the rule names elsewhere ("... and a DecoyApache on Op_Server0 after it": read of it, Op_Server0 had to be owned)
+        # the rule names elsewhere ("..., then a decoy on the op server": read of it, that server had to be owned)
         fresh = piece is not whole and _freshly_said(rest, piece)
         order = _outside_or_claims(f"newly {piece}" if fresh else piece, None if fresh else subject, None, (), universal=False)
         if piece is whole and words.contrasted:

@@ -357,7 +357,7 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
                      # (r39m) a window after the defender's move: "within 3 turns after a Restore of Op_Host1", "for the next
                      # three turns after you restore it" (left unread, the rule held at any time the state did)
-                     # (r46m: not "keep the Restore for the step after.", with nothing after it: the step after this one)
+                     # (r46m: not "leave the Analyse for the turn after.", with nothing after it: the turn after this one)
                      r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b(?!\s*(?:[.;,!)]|$))|"
                      # (r42m) the defender's own move just made, "right after we removed Enterprise0, ...", "just after a
                      # Restore of it": a history condition (history_words reads it), left unread the rule held at any step
@@ -366,7 +366,7 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"(?:a|an|the|our|my|your)\s+(?:own\s+)?"
                      r"(?:remove|restore|re-?image|analy[sz]e|analysis)\s+(?:of|on)\s+(?:it|\w+\d|defender)\b))|"
                      # (r46m: not "during that step", the step the order is for, said again)
-                     # (r46m: nor "as long as it stays that way", the condition before it said again)
+                     # (r46m: nor "as long as it remains so", the condition before it said again)
                      r"as\s+soon\s+as|(?:as|so)\s+long\s+as(?!\s+(?:it|they|that|this)\s+(?:stays?|remains?)(?:\s+(?:that\s+way|so|"
                      r"like\s+that|the\s+same|as\s+(?:it|they)\s+(?:is|are)))?\s*(?:[.;,!]|$))|unless|until|during(?!\s+(?:that|this|the\s+same)\s+(?:same\s+)?(?:step|turn)\b)|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
@@ -546,7 +546,7 @@ _IMPERATIVE_START = re.compile(
     # (r42h: nor "only one owned -> ...", the count said with its state and no noun: the case the note sets apart)
     rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|(?:only|just)(?!\s+(?:one|a\s+single)\s+(?:(?:[\w-]+\s+)?{_COUNTED_NOUN}|"
     rf"(?:(?:is|are)\s+)?{_COUNTED_STATE}))|"
-    # (r46m: nor "first 10 steps of the episode", "first few turns": a window of steps)
+    # (r46m: nor "first 8 turns of the game", "first few steps": a window of steps)
     rf"first(?!\s+(?:step|turn|round|episode|move)\b)(?!\s+(?:\d+|few|two|three|four|five|six|seven|eight|nine|ten|"
     rf"fifteen|twenty)\s+(?:steps|turns|rounds|moves)\b)|then|also|so|now|"
     rf"instead|rather|prefer|"
@@ -1070,7 +1070,7 @@ def gives_order(sentence: str) -> bool:
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
     # ("Then once more.", "..., and then sat back": a connective leads no order of its own; what follows it must order)
     # ("instead it exploited Enterprise1 and I lost the race": what happened in place of what was expected, told)
-    # (r46m: and a ladder's next rung, "else if it is only scanned, put a decoy on it", "otherwise, when ...": its own case)
+    # (r46m: and a ladder's next rung, "else if it only shows a probe, decoy it", "otherwise, when ...": its own case)
     connective = re.match(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
                           r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", body,
                           re.IGNORECASE | re.DOTALL)
@@ -1658,7 +1658,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     if not situation and not _CONDITION.search(order) and not _RELATIVE.search(order):
         order, situation = _situation_after(order, parts[first + 1:first + 2])
     # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
-    # (r46m: not a ladder's next rung, "else if it is only scanned, put a decoy on it": a case with its own condition)
+    # (r46m: not a ladder's next rung, "else if it only shows a probe, decoy it": a case with its own condition)
     orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not _EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p))
                         and (not _OTHERWISE.search(p) or _NEXT_RUNG.match(p))]
     instruction = "; ".join(j for j in (without_justification(_LEAD_WORD.sub("", o)) for o in orders) if j)
@@ -1906,9 +1906,9 @@ def _states_said_on(after: str) -> bool:
         and not _CONDITION.match(piece) and not re.search(r"\b(?:i|we|you|my|our|your|which|that|since|because|so)\b", piece, re.IGNORECASE)
 
 
-# (r46m) "I'd rather Remove it while the exploit is under way than wait for ...": after "rather" (or "sooner") split from its
+# (r46m) "I'd sooner Analyse it while the scan is still on than let it ...": after "rather" (or "sooner") split from its
 # "than" by the order and its condition, the "than" opens the alternative put aside, no part of the condition (left in,
-# its "settle at user level" was read as a level the condition asked)
+# its "let it sink to root" was read as a level the condition asked)
 _RATHER_BEFORE = re.compile(r"\b(?:rather|sooner)\b(?!\s+than\b)", re.IGNORECASE)
 _THAN = re.compile(r"\s+than\s+(?=(?:to\s+)?\w)", re.IGNORECASE)
 
@@ -2972,8 +2972,8 @@ def _bare_question_said(text: str) -> str:
     return _BARE_QUESTION.sub(said, text or "")
 
 
-# (r46m) The labels of such a form run together on one line, as a compiler's directive flattens its lines ("when: User2 at
-# user lvl, no activity do: Remove User2 never: Restore User2"): a label word right before its colon, after a space.
+# (r46m) The labels of such a form run together on one line, as a compiler's directive flattens its lines ("when: Op_Host2
+# at root do: Restore Op_Host2 avoid: Remove Op_Host2"): a label word right before its colon, after a space.
 _FORM_KEY_INLINE = re.compile(r"(?:^|(?<=\s))(?P<key>" + "|".join(sorted((re.escape(k) for k in _FORM_KEYS if " " not in k), key=len, reverse=True))
                          + r")\s*:\s+(?=\S)", re.IGNORECASE)
 
@@ -3059,8 +3059,8 @@ _OTHER_NOTE_LEAD = re.compile(r"^\s*(?:[^:.;]{0,60}?\b(?:is|are|'s)\s+(?:a\s+|an
                               r"\s+[^:.;]{0,60}?\b(?:note|rule|lesson|advice|tip)s?\s*:\s*", re.IGNORECASE)
 
 
-# (r46m) A note that sets aside another teacher's advice where its own condition holds: "Ignore s9/i02's Restore advice
-# when ...: Remove ...", "Disregard dana's decoy rule once ...: plan ...". Who is set aside is no host and no order (read
+# (r46m) A note that sets aside another teacher's advice where its own condition holds: "Ignore s3/i01's Remove tip
+# when ...: Restore ...", "Disregard dana's decoy rule once ...: plan ...". Who is set aside is no host and no order (read
 # as one, "ignore" forbade every move on the host it named, and a teacher's id was taken for a host); the move of that
 # advice, where named, is the one put aside for the order after the colon ("instead of a Restore, Remove ...").
 _IGNORED_ADVICE = re.compile(r"^\s*(?:ignore|disregard|overrule|override|set\s+aside|(?:do\s+not|don['\u2019]?t)\s+follow)\s+"
