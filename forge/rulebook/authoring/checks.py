@@ -1404,8 +1404,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     atom, and any kind by an `unexpressed` rest that speaks of it (the rule is then guarded, and silent where the product
     cannot judge that rest). Any other rest does not cover it: an unexpressed rest never switches a check off, and a rest
     that does not guard (words of the story or the reason, `guard_rest`: "fell to Unknown, removed again") covers nothing."""
-    flipped = _history_direction(words, predicate) or _fresh_in_every_branch(words, predicate) \
-        or _history_in_every_branch(words, predicate)
+    flipped = _history_turned(words, predicate, unexpressed)
     if flipped:
         return flipped
     kept = facts_needed(guard_rest(unexpressed, predicate, words.text))
@@ -1427,6 +1426,15 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
             return (f"facts: the condition speaks of {', '.join(m for m in missing if m != 'history')} ({spoken[:60]!r}), which "
                     "no predicate states: list it in \"unexpressed\"")
     return None
+
+
+def _history_turned(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
+    """A history condition the predicate turns around (`_history_direction`, `_fresh_in_every_branch`,
+    `_history_in_every_branch`). (r46m) Asked before the claims: where the claims read the whole condition, history too
+    ("clean at prev turn"), a compilation that turns its history around is named for what it does, not as a condition
+    left unsaid."""
+    return _history_direction(words, predicate) or _fresh_in_every_branch(words, predicate) \
+        or _history_in_every_branch(words, predicate)
 
 
 def _history_direction(words: Wording, predicate) -> Optional[str]:
@@ -1511,6 +1519,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) \
         or _before(words, predicate) \
+        or _history_turned(words, predicate, unexpressed) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \

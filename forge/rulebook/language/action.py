@@ -90,8 +90,10 @@ class Move:
         return frozenset(f"{verb} {h}" for verb in verbs for h in self.hosts(matched))
 
     def covers(self, verb: str) -> bool:
-        """Whether this move's verb is `verb` (`any` covers every verb but Sleep and Monitor)."""
-        return self.verb == verb or (self.verb == ANY_VERB and verb not in GLOBAL_VERBS)
+        """Whether this move's verb is `verb` (`any` covers every verb but Sleep and Monitor; (r46m) a decoy of no named
+        service, "no decoys there", every decoy)."""
+        return self.verb == verb or (self.verb == ANY_VERB and verb not in GLOBAL_VERBS) \
+            or (self.verb == "Decoy" and verb.startswith("Decoy"))
 
     def __str__(self) -> str:
         if self.target is None:

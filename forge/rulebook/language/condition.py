@@ -98,6 +98,79 @@ def hosts_compared(condition: str) -> tuple[list, str]:
     return [_compared_levels(m) for m in found], rest
 
 
+# (r46m) Two classes' hosts counted against each other: "more boxes held on the op side than on the user side", "ops
+# subnet: no fewer hit boxes than usr subnet", "fewer compromised op hosts than user hosts". The
+# comparison word, then (before "than" / "as") the first class and (after it) the second, in one clause; the state is the
+# one word of state said there. Read as no comparison, "more ... than" was a count or nothing, and a rule of one subnet's
+# lead was silent (or spoke of "two user hosts", the opposite of "as many as").
+_CLASSES_COMPARED = re.compile(r"(?P<cmp>\bat\s+least\s+as\s+many|\bno\s+fewer|\bnot\s+fewer|\bas\s+many|\bmore|\bfewer|\bless)\b"
+                               r"(?P<first>[^,;.:]{0,80}?)\b(?P<word>than|as)\b(?P<second>[^,;.:]{0,60})", re.IGNORECASE)
+_CLASS_PLACE = re.compile(r"\b(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
+_COUNTED_STATE = re.compile(r"\b(?:compromised|owned|exploited|scanned|infected|hacked|breached|hit|rooted|pwned|held)\b",
+                            re.IGNORECASE)
+
+
+def _counts_compared(found: re.Match, before: str):
+    """The predicate of one comparison `_CLASSES_COMPARED` found: for each number j of the second class's hosts in the
+    state, exactly j of them and (as the comparison says) more, at least or at most that many of the first's. None where
+    it does not name two classes and one state."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Not  # lazy: as in `claims`
+
+    cmp = " ".join(found["cmp"].lower().split())
+    if (cmp == "as many") != (found["word"].lower() == "as") and cmp not in ("at least as many",) \
+            or (cmp == "at least as many") != (found["word"].lower() == "as"):
+        return None
+    first = class_in_full(f"{before} {found['first']}")
+    second = class_in_full(found["second"])
+    a, b = classes_in(found["first"] and class_in_full(found["first"])) or classes_in(class_in_full(before)), classes_in(second)
+    states = {m.group(0).lower() for m in _COUNTED_STATE.finditer(f"{found['first']} {found['second']}")}
+    if len(a) != 1 or len(b) != 1 or a == b or len(states) != 1:
+        return None
+    state = states.pop()
+    on = lambda h: claims(f"{h} is {state}", h)  # noqa: E731
+    place = lambda cls, said: [h for h in HOST_CLASSES[cls] if _CLASS_PLACE.search(said) or h.lower().startswith(cls.lower()[:2])]  # noqa: E731
+    hosts_a, hosts_b = place(a[0], first), place(b[0], second)
+    if any(on(h) is None for h in (*hosts_a, *hosts_b)):
+        return None
+    more, at_most = cmp in ("more",), cmp in ("fewer", "less")
+    groups = []
+    for j in range(len(hosts_b) + 1):
+        least = j + 1 if more else j
+        exactly = _of_count(on(hosts_b[0]), hosts_b, Count(j, j), on=on) if j else AllOf(tuple(Not(on(h)) for h in hosts_b))
+        if at_most:
+            if j == 0:
+                continue
+            some = AllOf(tuple(Not(on(h)) for h in hosts_a)) if j == 1 else \
+                AnyOf((AllOf(tuple(Not(on(h)) for h in hosts_a)), _of_count(on(hosts_a[0]), hosts_a, Count(1, j - 1), on=on)))
+        elif least == 0:
+            groups.append(exactly)
+            continue
+        elif least > len(hosts_a):
+            continue
+        else:
+            some = _of_count(on(hosts_a[0]), hosts_a, Count(least), on=on)
+        groups.append(AllOf((exactly, some)))
+    return AnyOf(tuple(groups)) if len(groups) > 1 else groups[0] if groups else None
+
+
+def classes_counts_compared(condition: str) -> tuple[list, str]:
+    """(r46m) The comparisons of two classes' counts a condition states (`_counts_compared`), and the condition without
+    them."""
+    rest, found = condition or "", []
+    for m in reversed(list(_CLASSES_COMPARED.finditer(rest))):
+        said = _counts_compared(m, rest[:m.start()].split(";")[-1])
+        if said is None:
+            continue
+        found.insert(0, said)
+        # (what leads it, "usr subnet:", is the first class's name: part of the comparison)
+        start = m.start()
+        lead = re.search(r"(?:^|[;,])\s*(?P<lead>[^;,:]{0,30}:\s*)$", rest[:start])
+        if lead and classes_in(class_in_full(lead["lead"])):
+            start = lead.start("lead")
+        rest = rest[:start] + " " + rest[m.end():]
+    return found, rest
+
+
 @dataclass(frozen=True)
 class Fact:
     """A kind of fact a condition may speak of, and how a context shows that it states it."""
@@ -724,11 +797,51 @@ _CLASS_HIT = re.compile(r"\b(?P<noun>(?:hosts?|box(?:es)?|servers?|machines?|wor
                         re.IGNORECASE)
 
 
+# (r46m) "nothing is running on it", "nothing happening there": no activity on that one host (read as "nothing", every
+# host of the network was denied the clause before it: "it sits at root with nothing going on on it" was "no host at
+# root")
+_NOTHING_ON_IT = re.compile(r"\bnothing\s+(?:else\s+)?(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on|active|moving|under\s+way)\s+"
+                            r"(?:on|in|at|against)\s+(?P<what>it|that\s+(?:host|box|machine|server|one)|(?:the\s+)?same\s+(?:host|box|machine|server))\b"
+                            r"|\bnothing\s+(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on)\s+(?P<there>there)\b", re.IGNORECASE)
+
+
+# (r46m) The two columns of a host's row given by their values alone, as the table prints them: "prints Exploit and User
+# for E1", "reads Scan/No". Capitalised as the table writes them; read as "Scan" alone, the "No" was lost (or taken
+# for a denial) and the rule was wider than its text.
+_COLUMN_VALUES = re.compile(r"(?<![\w-])(?<!Activity\s)(?P<activity>None|Scan|Exploit)(?P<join>\s*(?:and|,|/|&)\s*)"
+                            r"(?P<compromise>No|User|Privileged|Unknown)\b(?![\s-]*(?:hosts?|box(?:es)?|machines?|servers?|level|"
+                            r"subnet|side|accounts?|access|rights)\b)")
+
+
+def column_values_said(condition: str) -> str:
+    """(r46m) `condition` with a row's two values said alone (`_COLUMN_VALUES`) written with their columns' names."""
+    return _COLUMN_VALUES.sub(lambda m: f"Activity {m['activity']}{m['join']}Compromised {m['compromise']}", condition)
+
+
+# (r46m) A level "or higher" than the user one ("... user-level or higher", "... user level or worse"): either level the
+# table states, a compromise for sure (read as the user level with its "higher" left over, the rule was narrower than its
+# text and its condition never whole)
+_LEVEL_OR_ABOVE = re.compile(r"\s*\b(?:at\s+)?user[\s-]level\s+or\s+(?:above|higher|worse|deeper|beyond|more)\b", re.IGNORECASE)
+
+
+def level_or_above_said(condition: str) -> str:
+    """(r46m) `condition` with a level "or higher" than the user level (`_LEVEL_OR_ABOVE`) said as a compromise: dropped
+    after a word of compromise, "owned", "held" (a compromise is said already), else "compromised"."""
+    return _LEVEL_OR_ABOVE.sub(lambda m: "" if _FOR_SURE.search(condition[:m.start()]) or re.search(r"\bheld\b", condition[:m.start()], re.I)
+                               else " compromised", condition)
+
+
+def nothing_on_it_said(condition: str) -> str:
+    """(r46m) `condition` with "nothing is running on it" written as the activity it denies that host: "no activity on
+    it"."""
+    return _NOTHING_ON_IT.sub(lambda m: f"no activity on {m['what'] or 'it'}", condition)
+
+
 def spelled_out(condition: str) -> str:
     """A condition with what people leave out written out: "neither A nor B is compromised" -> "A is not compromised
     and B is not compromised"; "A is scanned but B is not" -> "A is scanned but B is not scanned"; "a mere scan" ->
     "only a scan"; a class in shorthand, "usr host", in full (`class_in_full`)."""
-    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(condition))))
+    condition = _COMMA_THEN_CLASS_STATE.sub(" and ", _subnets_apart(class_in_full(hosts_alone_as_only(nothing_on_it_said(column_values_said(level_or_above_said(condition)))))))
     condition = _CLASS_HIT.sub(lambda m: f"{m['noun']} got hit", condition)
     condition = _NETWORK_WIDE.sub("on the network", _only_one_named(_plus_as_or_more(_counts_said_plainly(condition))))
     condition = _GLOSSED_GROUP.sub(lambda m: "any of " + _one_of_list(m["hosts"]), condition)
@@ -798,6 +911,8 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(condition)))  # (r40m: files are judged.py's; "the defender": we)
     compared, rest = hosts_compared(condition)
+    if not compared:  # (r46m) "more held on the op side than on the user side": two classes' counts
+        compared, rest = classes_counts_compared(condition)
     if compared:  # (r43m) "E0 worse off than U1, ...": the levels compared, and what the rest says
         inner = claims(rest, subject, unresolved, group, universal) if rest.strip(" ,;:.-") else None
         return _all_of(compared + ([inner] if inner is not None else []))
@@ -1397,7 +1512,10 @@ _ITS_OWN_STATE_DENIED = re.compile(
 
 # (r45m) The hosts a count left over, said with no class and no host of their own: "the other two", "the others", "the rest
 # (of them)".
-_THE_OTHERS = re.compile(r"^\s*(?:and\s+)?(?:all\s+|both\s+)?(?:the\s+)?(?:other\s+(?:two|three|four|[2-4])|others|rest)(?:\s+of\s+them)?\b"
+# (r46m: and "the rest of the user subnet", "rest of usr boxes": the same class as the count's, the hosts it leaves over)
+_THE_OTHERS = re.compile(r"^\s*(?:and\s+)?(?:all\s+|both\s+)?(?:the\s+)?(?:other\s+(?:two|three|four|[2-4])|others|rest)"
+                         r"(?:\s+of\s+them|\s+of\s+(?:the\s+)?(?P<of>(?:user|usr|enterprise|ent|op|ops|operational)[\s-]+(?:subnet|network|zone|side|"
+                         r"hosts|box(?:es)?|machines|servers|srvs)))?\b"
                          r"(?:\s+(?:are|is|stay|remain|look|show|sit))?", re.IGNORECASE)
 
 
@@ -1409,13 +1527,15 @@ def _the_others_of_the_count(previous, clause: str):
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
 
     found = _THE_OTHERS.match(clause)
-    if found is None or classes_in(clause) or hosts_in(clause) or not isinstance(previous, AnyOf) \
+    if found is None or classes_in(clause[found.end():]) or hosts_in(clause) or not isinstance(previous, AnyOf) \
             or not _counted_groups(previous, AllOf, Atom):
         return None
     picks = [[a.host for a in g.parts if isinstance(a, Atom) and a.host is not None] for g in previous.parts]
     if not all(len(p) == 1 for p in picks):
         return None
     pool = [p[0] for p in picks]
+    if found["of"] and not all(h in HOST_CLASSES.get(next(iter(classes_in(class_in_full(found["of"]))), ""), ()) for h in pool):
+        return None  # (r46m: the rest of another class than the one counted: no such reading)
     said = f"it is {clause[found.end():].strip()}"
     groups = []
     for group, (host,) in zip(previous.parts, picks):
@@ -1555,7 +1675,8 @@ _ONE_OF_CLASS = re.compile(r"\b(?:a|an|any|one|some)\s+(?:\w+\s+)?(?:user|enterp
 
 # A clause about the hosts other than the one named before it: "another host", "any other user host", "other hosts",
 # "something else", "a second enterprise host", "the rest of the network".
-_OTHER = re.compile(r"\b(?:an\s*other|others?(?!\s+than)|(?:some|any|no)thing\s+else|(?:a\s+)?second|the\s+rest(?:\s+of)?)\b", re.IGNORECASE)
+_OTHER = re.compile(r"\b(?:an\s*other|others?(?!\s+than)|(?:some|any|no)thing\s+else|(?:a\s+)?second|the\s+rest(?:\s+of)?|"
+                    r"(?<![\w-]\s)(?<!\w)rest\s+of)\b", re.IGNORECASE)  # (r46m: a note's "rest of usr subnet", no article)
 
 
 def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
@@ -1794,7 +1915,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly held
-    say says saying owns owning table row rows""".split())  # (r44m: "a scan in its table": its row, as ever)
+    say says saying owns owning table row rows print prints printed printing""".split())  # (r44m: "a scan in its table": its row, as ever)
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
@@ -1882,8 +2003,11 @@ def unplaced(condition: str) -> list[str]:
     spared = _ACTIVITY_RUNNING.sub(r"\1", spared)
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
     # (a note's "row says E0 Unknown", with no article: the row that says it is that host's, and "says" is "shows")
-    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+)?rows?\s+(?:says?|reads?|shows?|is|are|sits?|stands?)\b",
+    # (r46m: and its line of the alerts, "a user host's alert line reads ...", "its line says ...")
+    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+|alert\s+)?(?:rows?|lines?)\s+(?:says?|reads?|shows?|prints?|is|are|sits?|stands?)\b",
                     " it shows ", spared, flags=re.IGNORECASE)
+    # (r46m: a value quoted as the table prints it, "reads 'Compromised User'": the quotes say nothing more)
+    spared = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", spared, flags=re.IGNORECASE)
     # (r40m: "the recent steps show we removed it": the context's history lines as the source of what the history says)
     spared = _HISTORY_SHOWS.sub(" ", spared)
     # (a number left once hosts and counts are read is a port, a score, a threshold: something the reading does not place)
@@ -2016,6 +2140,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
         return False
     condition = rating_away(condition or "")  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
     condition = hosts_compared(sequenced_away(condition))[1]  # (r43m) two named hosts' levels compared: read by `claims`
+    condition = classes_counts_compared(condition)[1]  # (r46m) and two classes' counts
     condition = _ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`
     if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
         condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
@@ -2114,7 +2239,9 @@ def _level_unread(clause: str, atoms) -> bool:
     levels = {atom.compromise for atom in atoms}
     if levels - {None, "any"}:
         return False
-    # (two levels joined by "or", "at user level or root", are either: read as any compromise)
+    # (two levels joined by "or", "at user level or root", are either: read as any compromise; (r46m) so is a level "or
+    # above", `level_or_above_said`)
+    clause = level_or_above_said(clause)
     return any(pattern.search(without_either_value(clause)) and level not in levels for pattern, level in _LEVEL_SPOKEN)
 
 
@@ -2173,6 +2300,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         # (r39m: before the kinds of fact: a rest that speaks of history, "next three steps", adds nothing where the product
         # reads the whole condition, its history too, and the predicate implies it; kept, an unreadable rest silenced the rule)
         return ""
+    if when is not None and _history_restated(text, when):
+        return ""  # (r46m) "clean previous step" beside a predicate that asks a fresh compromise: said already
     if facts_needed(text):
         return text
     if _another_case_order(text):
@@ -2197,6 +2326,19 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+def _history_restated(rest: str, when) -> bool:
+    """(r46m) Whether a rest says only a history the predicate already asks, in the same words' keys ("clean previous
+    step" beside `newly_compromised: true`): no guard of its own. Read as one, a rest with no host for its history was no
+    claim this reading could place, and the rule was silent."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    said = history_conditions(rest)
+    if not said or unplaced(without_history(rest)) or negations_in(without_history(rest)):
+        return False
+    return any(not negated and all(getattr(atom, key, None) == value for key, value in said.items())
+               for atom, negated in atoms_of(when))
 
 
 def _other_branches(rest: str) -> bool:
@@ -2629,7 +2771,10 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     whole = forbidding_away(rest)
     for piece in stated + ([whole] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
-        order = _outside_or_claims(piece, subject, None, (), universal=False)
+        # (r46m) "the newly compromised host" the order acts on is the host that fell, whichever it is: not the one host
+        # the rule names elsewhere ("..., then a decoy on the op server": read of it, that server had to be owned)
+        fresh = piece is not whole and _freshly_said(rest, piece)
+        order = _outside_or_claims(f"newly {piece}" if fresh else piece, None if fresh else subject, None, (), universal=False)
         if piece is whole and words.contrasted:
             # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
             # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
@@ -2648,6 +2793,18 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
             if not isinstance(w, EpisodeStep) or replace(w, outside=True) not in outside]
     parts.extend(w for w in (*said, *outside) if w not in parts)
     return _with_restated(excepting(_all_of(parts), spared), words, spared)
+
+
+_FRESH_BEFORE = re.compile(r"\b(?:newly|freshly|just)\s+$", re.IGNORECASE)
+_GENERIC_NOUN = re.compile(r"\s(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?)$", re.IGNORECASE)
+
+
+def _freshly_said(rest: str, piece: str) -> bool:
+    """(r46m) Whether an order's stated object is a host in general said fresh ("the newly compromised host"): right after
+    "newly", "freshly" or "just", its noun no class's and no host's name."""
+    at = rest.find(piece)
+    return at >= 0 and bool(_FRESH_BEFORE.search(rest[:at])) and bool(_GENERIC_NOUN.search(f" {piece}")) \
+        and not classes_in(piece) and not hosts_in(piece)
 
 
 def _bare_target(part) -> bool:
@@ -2951,7 +3108,8 @@ def _each_it_acts_on(condition: str, named: list[str], words) -> str:
 # (r43m) A heading that opens on every host of a class, then the state, with an order on one host ("every ent server
 # other than E0: scan seen, nothing more -> decoy it"): each host of the class is its own case, as "any" says (read as
 # every host at once, the rule waited for the whole class to be scanned before acting on one).
-_EVERY_HEADING = re.compile(r"^\s*(?:every|each)\s+(?=(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|nodes?|workstations?)\b)",
+# (r46m: and "all usr boxes except U2: ... -> decoy that box": "all" with an order on one host is each of them as well)
+_EVERY_HEADING = re.compile(r"^\s*(?:every|each|all(?:\s+(?:of\s+)?the)?)\s+(?=(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|nodes?|workstations?)\b)",
                             re.IGNORECASE)
 _ON_ONE_HOST = re.compile(r"\b(?:it|that\s+(?:host|box|machine|server|one|node))\b", re.IGNORECASE)
 

@@ -46,7 +46,9 @@ _NEWLY = _any(
     r"\b(?:was|were)\s+(?:still\s+)?(?:clean|uncompromised|fine|untouched)\s+(?:at|in|on|during)\s+the\s+(?:previous|last|prior)\s+"
     r"(?:step|turn)\b",
     r"\b(?:was|were)\s+(?:still\s+)?(?:clean|uncompromised|fine|untouched)\s+(?:a|one)\s+(?:step|turn)\s+(?:ago|earlier|before)\b",
-    r"\bwent\s+from\s+(?:clean|no|compromised\s+no|uncompromised)\s+to\b", rf"\bhas\s+just\s+(?:been\s+|become\s+|got\s+)?{_STATE}")
+    r"\bwent\s+from\s+(?:clean|no|compromised\s+no|uncompromised)\s+to\b", rf"\bhas\s+just\s+(?:been\s+|become\s+|got\s+)?{_STATE}",
+    # (r46m) a note's "clean previous step", "clean at the prior turn", with no "was": the same
+    r"(?<!\bwas\s)(?<!\bwere\s)\b(?:clean|uncompromised|untouched)\s+(?:(?:at|in|on|during)\s+)?(?:the\s+)?(?:previous|prev|prior|last)\s+(?:step|turn)\b")
 # ("is already compromised" says it is compromised by now, as people write it, not since the step before: "still" does)
 _SINCE_BEFORE = _any(
     rf"\bstill\s+(?:been\s+)?{_STATE}(?!\s+(?:\w+\s+){{0,2}}?(?:after|following|despite|in\s+spite))",
@@ -75,13 +77,17 @@ _WITHIN = (*_WINDOWS,
            # "just after a Restore of it": the step after the action, not any step the history shows
            # (r44x: "one step after", "a turn after" the move: the step after it as well)
            *_any(r"\b(?:right|just|immediately|directly|(?:one|a|a\s+single)\s+(?:step|turn))\s+(?:after|following)\b",
+                 # (r46m) "the step after you removed it", a note's "step after u Remove E0": that one step (read as any
+                 # step the history shows, the rule spoke for four steps); not "still owned the step after the Remove",
+                 # where that step is when the failed move shows, and the rule holds while it stays so
+                 r"(?:^|\b(?:the|that|this|on\s+the|in\s+the)\s+)(?:next\s+)?(?:step|turn)\s+(?:right\s+)?(?:after|following)\s+(?:we|you|u|i)\b",
                  # (r40m) "after just restored", "once it has just been removed": the step after it as well
                  r"\b(?:after|following|once|since)\s+(?:(?:it|we|you|i|they)\s+)?(?:(?:has|have|had|was|were)\s+)?just\b"))
 # the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
-_CHANGED_AFTER = _any(r"\b(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
+_CHANGED_AFTER = _any(r"\b(?<!\bthe\s)(?<!\bthat\s)(?<!\bthis\s)(?<!\bnext\s)(?<!^)(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
                       r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
 _ACTED = _any(
-    rf"\b(?:after|following|since|once)\s+(?:(?:we|you|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
+    rf"\b(?:after|following|since|once)\s+(?:(?:we|you|u|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
     # (r44x: "after its Restore", "following that Remove": the host's own move; unread, the state stood alone)
     rf"(?:(?:a|an|the|our|my|one|your|its|their|that|this)\s+(?:own\s+)?)?(?:been\s+)?{_DONE}",
     rf"\b(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+|already\s+)*{_DONE}(?:(?<=ed)|(?<=lt))\b",  # past: "we removed it"
@@ -141,7 +147,9 @@ def without_denied_moves(clause: str) -> str:
 
 # (r39m: a window after a move first, "for the next 4 turns", before the "after you ..." that follows it is taken out)
 # (r44x: "one step after its Restore": the step before the "after" it is counted from, read by _WITHIN, taken out too)
-_STEP_AFTER = _any(r"\b(?:one|a|a\s+single)\s+(?:step|turn)\s+(?=(?:after|following)\b)")
+_STEP_AFTER = _any(r"\b(?:one|a|a\s+single)\s+(?:step|turn)\s+(?=(?:after|following)\b)",
+                   # (r46m) "the step after ...", a note's "step after ..."
+                   r"(?:^|\b(?:the|that|this|on\s+the|in\s+the)\s+)(?:next\s+)?(?:step|turn)\s+(?=(?:right\s+)?(?:after|following)\s+(?:we|you|u|i)\b)")
 _PATTERNS = (*_DENIED_MOVE, *_WINDOW_AFTER, *_STEP_AFTER, *_UNCHANGED_AFTER, *_ACTED, *_NEWLY, *_SINCE_BEFORE, *_HELD, *_HELD_WORDS, *_WITHIN,
              *_SCAN_FIRST)
 

@@ -57,7 +57,9 @@ _BY_RATER = rf"\b(?:by|from)\s+{_RATER_WORDS}\b"
 # condition, not the rule's own verdict (read as one, the rest was unread and the rule silent)
 # (r40h, r40m: or what they report, "this step's analyses reported a shell on it": their finding, a condition;
 # read as the rule's own "report", the evidence was no condition, and a rest made of it was unread)
-_RATED_BY_ANALYSES = re.compile(rf"\b{_RATER_WORDS}\s+(?:{_RATING_VERBS}|reports?|reported)\b[^.;,:]{{0,20}}$", re.IGNORECASE)
+# (r46m: and the step named after them, what they "say": "the analyses for this step say 'Risk: low' of it")
+_RATED_BY_ANALYSES = re.compile(rf"\b{_RATER_WORDS}(?:\s+(?:this|of\s+(?:the|this)|for\s+(?:the|this))\s+step)?\s+"
+                                rf"(?:{_RATING_VERBS}|reports?|reported|says?|said)\b[^.;,:]{{0,20}}$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -247,7 +249,8 @@ _EVIDENCE_READINGS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re
     (rf"\b(?:(?:an?\s+|the\s+)?[\w-]+\s+files?\s*\(\s*|(?:[\w-]+\s+)?files?\s+(?:named\s+|called\s+)?)?\(?"
      rf"({_FILE_NAME}(?:\s*(?:/|,|\bor\b)\s*{_FILE_NAME})*)\s*\)?(?![\w.])[^.;]{{0,60}}?"
      # (r40k: or its floor written "0.5+", as the count of connections may be)
-     r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)(?:\s*\+|\s+or\s+(?:higher|more|above|greater))", "file"),
+     # (r46m: or the evidence line quoted as it prints it, "'file dropper.exe density 0.65'": that density, or more)
+     r"\bdensity\s+(?:of\s+)?(\d+(?:\.\d+)?)(?:\s*\+|\s+or\s+(?:higher|more|above|greater)|(?=['\"\u2019\u201d]))", "file"),
     # (r42m) a file the evidence lists, said with no density: "its evidence lists escalate.exe", "with cmd.exe in its
     # evidence": there at any density (the listing verb stays, for the words that frame the evidence)
     # (r43h: or named as a file, quoted or not, "a file called 'drop.sh' or 'drop.exe' in its evidence")

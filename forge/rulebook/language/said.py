@@ -177,7 +177,10 @@ def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, Rule
     if words.hosts or not (words.prohibitions or words.dispreferred) or words.excepted:
         return None
     verbs = {p.verb for p in words.prohibitions} | set(words.dispreferred)
-    if len(verbs) != 1 or None in verbs or any(p.hosts or p.classes for p in words.prohibitions):
+    # (r46m: a prohibition on the one class its condition names, "ops box probed -> Monitor; decoys on the ops side = lost
+    # steps", is on the host its claims match, as one said of no class)
+    if len(verbs) != 1 or None in verbs or any(p.hosts or p.classes and not set(p.classes) <= set(words.classes) or
+                                               len(p.classes) > 1 for p in words.prohibitions):
         return None
     # (r40g) or a host of the one class its condition names, the rest of it what the evidence shows ("an enterprise
     # server whose evidence shows a shell: plan its Remove, not its Restore"): the gate judges that evidence, and a rule

@@ -137,7 +137,8 @@ _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|un
 _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={_VERB.pattern})", re.IGNORECASE)
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
 # not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
-_BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
+# (r46m: and a note's "=" for "is": "Restore = waste of a step")
+_BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
                        # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
                        r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
@@ -361,14 +362,18 @@ _CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|
                      r"lateral[\s-]+movement|impact)\s+(?:phase|stage)(?=\s*[,;:.]|\s+(?:of|on|for|against)\b)|"
                      # (r39m) a window after the defender's move: "within 3 turns after a Restore of Op_Host1", "for the next
                      # three turns after you restore it" (left unread, the rule held at any time the state did)
-                     r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b|"
+                     # (r46m: not "leave the Analyse for the turn after.", with nothing after it: the turn after this one)
+                     r"(?:within|for|in|during)\s+(?:the\s+)?(?:next\s+|first\s+)?(?:\w+\s+)?(?:steps?|turns?)\s+(?:after|following)\b(?!\s*(?:[.;,!)]|$))|"
                      # (r42m) the defender's own move just made, "right after we removed Enterprise0, ...", "just after a
                      # Restore of it": a history condition (history_words reads it), left unread the rule held at any step
                      # (where a clause opens: "a box still held after we restored it" is a relative clause's)
                      r"(?<![\w-]\s)(?:(?:right|just|immediately|directly)\s+)?(?:after|following)(?=\s+(?:" + _DEFENDER_MOVED + r"|"
                      r"(?:a|an|the|our|my|your)\s+(?:own\s+)?"
                      r"(?:remove|restore|re-?image|analy[sz]e|analysis)\s+(?:of|on)\s+(?:it|\w+\d|defender)\b))|"
-                     r"as\s+soon\s+as|as\s+long\s+as|so\s+long\s+as|unless|until|during|"
+                     # (r46m: not "during that step", the step the order is for, said again)
+                     # (r46m: nor "as long as it remains so", the condition before it said again)
+                     r"as\s+soon\s+as|(?:as|so)\s+long\s+as(?!\s+(?:it|they|that|this)\s+(?:stays?|remains?)(?:\s+(?:that\s+way|so|"
+                     r"like\s+that|the\s+same|as\s+(?:it|they)\s+(?:is|are)))?\s*(?:[.;,!]|$))|unless|until|during(?!\s+(?:that|this|the\s+same)\s+(?:same\s+)?(?:step|turn)\b)|"
                      # "should Op_Host2 be compromised", "upon seeing an exploit", "given that", "for any privileged
                      # compromise on ...", "where a user host ...", "as it gets exploited", "the step it is compromised"
                      # "do not restore it just because it was scanned", "no restoring User0 for a mere scan"
@@ -477,7 +482,7 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # User4, mind you."
     rf"(?<=[.!?;])\s*not\s+{_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
@@ -546,7 +551,9 @@ _IMPERATIVE_START = re.compile(
     # (r42h: nor "only one owned -> ...", the count said with its state and no noun: the case the note sets apart)
     rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|(?:only|just)(?!\s+(?:one|a\s+single)\s+(?:(?:[\w-]+\s+)?{_COUNTED_NOUN}|"
     rf"(?:(?:is|are)\s+)?{_COUNTED_STATE}))|"
-    rf"first(?!\s+(?:step|turn|round|episode|move)\b)|then|also|so|now|"
+    # (r46m: nor "first 8 turns of the game", "first few steps": a window of steps)
+    rf"first(?!\s+(?:step|turn|round|episode|move)\b)(?!\s+(?:\d+|few|two|three|four|five|six|seven|eight|nine|ten|"
+    rf"fifteen|twenty)\s+(?:steps|turns|rounds|moves)\b)|then|also|so|now|"
     rf"instead|rather|prefer|"
     rf"make\s+sure|be\s+sure\s+to|remember\s+to|try\s+to|do\s+not|don'?t|avoid|stop|refrain|keep|leave|put|place|"
     rf"deploy|set\s+up|plant|use|spend|waste|take|treat|consider|prioriti[sz]e|focus|respond|handle|ignore|go|"
@@ -1079,7 +1086,9 @@ def gives_order(sentence: str) -> bool:
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
     # ("Then once more.", "..., and then sat back": a connective leads no order of its own; what follows it must order)
     # ("instead it exploited Enterprise1 and I lost the race": what happened in place of what was expected, told)
-    connective = re.match(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b))\b\s*,?\s*(?P<rest>.*)$", body,
+    # (r46m: and a ladder's next rung, "else if it only shows a probe, decoy it", "otherwise, when ...": its own case)
+    connective = re.match(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
+                          r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", body,
                           re.IGNORECASE | re.DOTALL)
     if connective:
         return bool(connective["rest"].strip()) and gives_order(connective["rest"])
@@ -1665,8 +1674,9 @@ def _instruction(text: str) -> tuple[str, str, bool]:
     if not situation and not _CONDITION.search(order) and not _RELATIVE.search(order):
         order, situation = _situation_after(order, parts[first + 1:first + 2])
     # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
+    # (r46m: not a ladder's next rung, "else if it only shows a probe, decoy it": a case with its own condition)
     orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not _EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p))
-                        and not _OTHERWISE.search(p)]
+                        and (not _OTHERWISE.search(p) or _NEXT_RUNG.match(p))]
     instruction = "; ".join(j for j in (without_justification(_LEAD_WORD.sub("", o)) for o in orders) if j)
     heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
@@ -1752,7 +1762,8 @@ def _scope_besides(heading: str) -> str:
 
 # A role named before the rule's own situation ("plan: OpS0 at user level -> Restore OpS0"): whom it is for.
 _ROLE_HEADING = re.compile(r"^(?:plan|planner|analyst|action[\s_-]?chooser|chooser)$", re.IGNORECASE)
-_STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|breach\w*|infect\w*|root\w*|privileged|"
+# (r46m: and a probe, a scan in other words: "probe seen, nothing more -> ..." after a heading is the state its order is for)
+_STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|prob(?:e|es|ed|ing)\b|breach\w*|infect\w*|root\w*|privileged|"
                           r"reconnaissance|recon|escalat\w*|lateral\w*|impact|quiet|clean|active|activity|alerts?|"
                           r"happening|going\s+on)\b",
                           re.IGNORECASE)
@@ -1911,6 +1922,22 @@ def _states_said_on(after: str) -> bool:
         and not _CONDITION.match(piece) and not re.search(r"\b(?:i|we|you|my|our|your|which|that|since|because|so)\b", piece, re.IGNORECASE)
 
 
+# (r46m) "I'd sooner Analyse it while the scan is still on than let it ...": after "rather" (or "sooner") split from its
+# "than" by the order and its condition, the "than" opens the alternative put aside, no part of the condition (left in,
+# its "let it sink to root" was read as a level the condition asked)
+_RATHER_BEFORE = re.compile(r"\b(?:rather|sooner)\b(?!\s+than\b)", re.IGNORECASE)
+_THAN = re.compile(r"\s+than\s+(?=(?:to\s+)?\w)", re.IGNORECASE)
+
+
+def _rather_than_end(before: str, clause: str, end: int) -> int:
+    """(r46m) Where a condition clause ends at the "than" of a "rather" said before it (`_RATHER_BEFORE`): `end` where
+    there is none."""
+    if not _RATHER_BEFORE.search(before.split(".")[-1]):
+        return end
+    found = _THAN.search(clause)
+    return found.start() if found else end
+
+
 def _clause_end(text: str, start: int) -> int:
     """Where a condition clause starting at `start` ends: a comma, semicolon, colon, full stop, "then", or the
     order that follows it."""
@@ -1945,6 +1972,7 @@ def _clause_end(text: str, start: int) -> int:
     # restriction of the condition ("scanned rather than exploited", no verb of ours, still restricts it)
     other = _INSTEAD_OF_VERB.search(rest[:end])
     end = other.start() if other else end
+    end = _rather_than_end(text[:start], rest[:end], end)
     # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
     main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
     end = main.start() if main else end
@@ -2248,6 +2276,7 @@ def _at_level(instruction: str) -> list[str]:
 
 # ("a probe on it and nothing else, ...": "nothing else" / "anything else" is what the host shows, not the other cases;
 # read as "else", the whole sentence was dropped, its "rather than any Remove" with it)
+_NEXT_RUNG = re.compile(r"^\s*(?:or\s+)?(?:else|otherwise)\s*,?\s*(?:if|when|whenever|once)\b(?![^,;:]*\b(?:otherwise|else)\b)", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|(?<!\bnothing\s)(?<!\banything\s)(?<!\bsomething\s)(?<!\beverything\s)else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
 
 
@@ -2972,10 +3001,29 @@ def _bare_question_said(text: str) -> str:
     return _BARE_QUESTION.sub(said, text or "")
 
 
+# (r46m) The labels of such a form run together on one line, as a compiler's directive flattens its lines ("when: Op_Host2
+# at root do: Restore Op_Host2 avoid: Remove Op_Host2"): a label word right before its colon, after a space.
+_FORM_KEY_INLINE = re.compile(r"(?:^|(?<=\s))(?P<key>" + "|".join(sorted((re.escape(k) for k in _FORM_KEYS if " " not in k), key=len, reverse=True))
+                         + r")\s*:\s+(?=\S)", re.IGNORECASE)
+
+
+def _form_lines_apart(text: str) -> str:
+    """(r46m) A form of labelled lines flattened into one line (`_FORM_KEY_INLINE`), opened by a label and with an order's label
+    after it, set back on lines of their own; any other text as it stands."""
+    if "\n" in text.strip():
+        return text
+    labels = list(_FORM_KEY_INLINE.finditer(text))
+    if len(labels) < 2 or labels[0].start() != len(text) - len(text.lstrip()) \
+            or not any(_FORM_KEYS[m["key"].lower()] == "do" for m in labels[1:]):
+        return text
+    return "\n".join(text[m.start():(labels[i + 1].start() if i + 1 < len(labels) else len(text))].strip()
+                     for i, m in enumerate(labels))
+
+
 def _form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
-    lines = [line for line in (text or "").split("\n") if line.strip()]
+    lines = [line for line in _form_lines_apart(text or "").split("\n") if line.strip()]
     table = _one_row_table(lines)
     if table:
         lines = [f"{key}: {value}" for key, value in table]
@@ -3040,12 +3088,52 @@ _OTHER_NOTE_LEAD = re.compile(r"^\s*(?:[^:.;]{0,60}?\b(?:is|are|'s)\s+(?:a\s+|an
                               r"\s+[^:.;]{0,60}?\b(?:note|rule|lesson|advice|tip)s?\s*:\s*", re.IGNORECASE)
 
 
+# (r46m) A note that sets aside another teacher's advice where its own condition holds: "Ignore s3/i01's Remove tip
+# when ...: Restore ...", "Disregard dana's decoy rule once ...: plan ...". Who is set aside is no host and no order (read
+# as one, "ignore" forbade every move on the host it named, and a teacher's id was taken for a host); the move of that
+# advice, where named, is the one put aside for the order after the colon ("instead of a Restore, Remove ...").
+_IGNORED_ADVICE = re.compile(r"^\s*(?:ignore|disregard|overrule|override|set\s+aside|(?:do\s+not|don['\u2019]?t)\s+follow)\s+"
+                             r"(?P<who>[\w/.-]+?)(?:'s|\u2019s)\s+(?:(?P<what>[\w-]+)\s+)?(?:advice|rule|note|lesson|tip|call|suggestion)s?\b\s*,?\s*"
+                             r"(?=(?:when|whenever|if|once|while|as\s+long\s+as)\b[^:]{3,200}:\s*\S)", re.IGNORECASE)
+
+
+# (r46m) A row's two values quoted as the alerts print them, "reads 'Activity Exploit, Compromised User'": one state (its
+# comma inside the quotes ended the condition there, and the compromise was read as an order's words)
+_QUOTED_ROW = re.compile(r"(?<!\w)'(?P<activity>Activity\s+\w+)\s*,\s*(?P<compromise>Compromised\s+\w+)'(?!\w)")
+
+
+# (r46m) And a field of the context quoted with its colon, "say 'Risk: high'", "reads 'Compromised: User'": the colon is the
+# field's, no end of the rule's situation (split there, the condition was cut to "'Risk" and read as nothing).
+_QUOTED_FIELD = re.compile(r"(?<!\w)'(?P<field>risk|activity|compromised|compromise|host)\s*:\s*(?P<value>[\w.-]+)'(?!\w)", re.IGNORECASE)
+
+
+def _quoted_row_joined(text: str) -> str:
+    """(r46m) `text` with a quoted row's two values (`_QUOTED_ROW`) said as one state, and a quoted field (`_QUOTED_FIELD`)
+    without its colon."""
+    text = _QUOTED_ROW.sub(lambda m: f"{m['activity']} and {m['compromise']}", text or "")
+    return _QUOTED_FIELD.sub(lambda m: f"'{m['field']} {m['value']}'", text)
+
+
+def _ignored_advice_said(text: str) -> str:
+    """(r46m) `text` with its lead that sets another teacher's advice aside (`_IGNORED_ADVICE`) said as its condition and
+    an order against that advice's move; any other text as it stands."""
+    found = _IGNORED_ADVICE.match(text or "")
+    if found is None:
+        return text
+    rest = text[found.end():]
+    put_aside = verbs_in(found["what"] or "")
+    if not put_aside:
+        return rest
+    colon = rest.index(":")
+    return f"{rest[:colon + 1]} instead of a {put_aside[0]}, {rest[colon + 1:].lstrip()}"
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(_whether_said(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(text))))).split())))))))))))
+                               _reason_aside_dropped(_whether_said(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(_ignored_advice_said(_quoted_row_joined(text))))))).split())))))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _scope_labels_said(flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
