@@ -1699,7 +1699,7 @@ def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
 # "exactly two", "at most two", "no more than two", "up to two", "fewer than three"; and "all but one" (every host of
 # the class save that many).
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
-_NUMBER = r"(?:one|two|three|four|five|[1-5])"
+_SMALL_NUMBER = r"(?:one|two|three|four|five|[1-5])"
 # (what a count is said of: "hosts", "user boxes", "of the user hosts", "compromised enterprise servers")
 _COUNTED_HOSTS = (r"(?=\s+(?:of\s+(?:the\s+)?)?(?:(?:compromised|exploited|scanned|infected|privileged|rooted|active|owned|held)\s+)?"
                   r"(?:(?:user|usr|enterprise|ent|op|operational)[\s-]+)?(?:hosts?|machines?|box(?:es)?|servers?|srvs?|"
@@ -1707,7 +1707,7 @@ _COUNTED_HOSTS = (r"(?=\s+(?:of\s+(?:the\s+)?)?(?:(?:compromised|exploited|scann
 _COUNT = re.compile(r"\b(?:(?:(?:only|just)\s+)?(?P<low>one|two|three|four|[1-4])\s+(?:or|to)\s+(?P<high>two|three|four|five|[2-5])"
                     rf"{_COUNTED_HOSTS}|"
                     rf"(?:exactly|only|just)\s+(?P<exact>two|three|four|[2-4]){_COUNTED_HOSTS}|"
-                    rf"(?:at\s+most|up\s+to)\s+(?P<most>{_NUMBER}){_COUNTED_HOSTS}|"
+                    rf"(?:at\s+most|up\s+to)\s+(?P<most>{_SMALL_NUMBER}){_COUNTED_HOSTS}|"
                     rf"(?:fewer|less)\s+than\s+(?P<fewer>two|three|four|five|[2-5]){_COUNTED_HOSTS}|"
                     r"all\s+(?:but|save|except(?:\s+for)?)\s+(?P<but>one|two|a\s+single|[12])|"
                     r"at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<more>two|three|four|[2-4])\s+or\s+more|"

@@ -444,43 +444,43 @@ _EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|d
 HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
 # A host in a note's shorthand ("E2", "usr3", "OpS0"): these readers and judged.py's
 HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
-_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + HOST_SHORT + r")"
+_EXCEPTED_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + HOST_SHORT + r")"
               r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + HOST_SHORT + r"))*)")
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
-    rf"\b(?:{_EXCEPT_WORDS})\s+{_HOST_LIST}\b",
-    rf"{_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
+    rf"\b(?:{_EXCEPT_WORDS})\s+{_EXCEPTED_HOST_LIST}\b",
+    rf"{_EXCEPTED_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
     # "(User0/User4 not covered by this.)", "Op_Host2 is out of scope here"
-    rf"{_HOST_LIST}\s+(?:(?:is|are)\s+)?(?:not\s+(?:covered|included|concerned|meant)|out\s+of\s+(?:scope|this))\b",
+    rf"{_EXCEPTED_HOST_LIST}\s+(?:(?:is|are)\s+)?(?:not\s+(?:covered|included|concerned|meant)|out\s+of\s+(?:scope|this))\b",
     rf"\b(?:this|that|it|the\s+(?:rule|above|same))(?:\s+(?:rule|order|lesson|advice|one))?\s+(?:does\s+not|doesn't|should\s+not|shouldn't|must\s+not|won't|"
-    rf"will\s+not|cannot|can't)\s+(?:\w+\s+)?apply\s+to\s+{_HOST_LIST}",
-    rf"\b(?:leave|leaving)\s+{_HOST_LIST}\s+out\b",
-    rf"\b(?:exclude|excluding|exempt)\s+{_HOST_LIST}\b",
-    rf"\bnot\s+(?:for|to)\s+{_HOST_LIST}\b",
+    rf"will\s+not|cannot|can't)\s+(?:\w+\s+)?apply\s+to\s+{_EXCEPTED_HOST_LIST}",
+    rf"\b(?:leave|leaving)\s+{_EXCEPTED_HOST_LIST}\s+out\b",
+    rf"\b(?:exclude|excluding|exempt)\s+{_EXCEPTED_HOST_LIST}\b",
+    rf"\bnot\s+(?:for|to)\s+{_EXCEPTED_HOST_LIST}\b",
     # (r41h) "not on X" set off after an order on "it" or on a class, "decoy it (not on User0: ...)", "decoy the scanned
     # boxes, not on User0": the host the order leaves out (read as the condition's host, the rule held there alone). Not
     # after a named host: "decoy User2, not on User3" contrasts the order's target.
     rf"\b(?:it|them|there|hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|nodes?|ones)\s*"
-    rf"(?:[(,\u2013\u2014]\s*|\s-\s*)(?:but\s+)?not\s+on\s+{_HOST_LIST}\b",
+    rf"(?:[(,\u2013\u2014]\s*|\s-\s*)(?:but\s+)?not\s+on\s+{_EXCEPTED_HOST_LIST}\b",
     # "user boxes, not User3 though: ...": a class, then a host denied on its own after a comma
     # ("user hosts (not User3): ...": the same, in brackets)
-    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_HOST_LIST}\s*\)",
-    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_HOST_LIST}"
+    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*\(\s*(?:but\s+)?not\s+{_EXCEPTED_HOST_LIST}\s*\)",
+    rf"\b(?:hosts?|box(?:es)?|machines?|servers?|srvs?|svrs?|workstations?|desktops?|nodes?|ones)\s*,\s*(?:but\s+)?not\s+{_EXCEPTED_HOST_LIST}"
     rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[:;,.)\u2013\u2014-]|$))",
-    rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_HOST_LIST}\b",
+    rf"\bunless\s+(?:it|that\s+(?:host|machine|box|one)|the\s+(?:host|machine|box))\s+is\s+{_EXCEPTED_HOST_LIST}\b",
     # (r43h, r43m) "but" ("save", "bar") after a word of every host, "every user box but U3 that ...", "all of them but
     # User1", "all but E0": the host left out of the hosts the quantifier spans (left unread, "but" was no exception and
     # the rule fired on it alone)
-    rf"\b(?:all|every|each|any)\b(?:\s+of\s+(?:them|those|these)|(?:\s+(?!(?:but|save|bar)\b)[\w-]+){{0,2}})\s*,?\s+(?:but|save|bar)\s+{_HOST_LIST}"
+    rf"\b(?:all|every|each|any)\b(?:\s+of\s+(?:them|those|these)|(?:\s+(?!(?:but|save|bar)\b)[\w-]+){{0,2}})\s*,?\s+(?:but|save|bar)\s+{_EXCEPTED_HOST_LIST}"
     rf"(?=\s*(?:[.;:,)!]|$|\s+(?:that|which|who|where|when|if|while|whenever|once|unless|until|after|as|at)\b))",
     # (r32h; r32m read the same participle on its own, folded here) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
     # left unread, the host was read as a condition of the order (that it be compromised too)
-    rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
+    rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){_EXCEPTED_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",
     # (r38h, r38m) the same participle as a note's sentence of its own after the order, "... plan a Remove. Op server excluded."
     # (or a footnote's, "...a Restore.* * Op_Server0 excepted.", once _footnotes_said has said it as a sentence, r41h, r41m)
-    rf"(?:^|(?<=[.!?;]))\s*{_HOST_LIST}\s+(?:excepted|excluded|exempted|exempt)\b(?=\s*(?:[.;!,()]|$))",
+    rf"(?:^|(?<=[.!?;]))\s*{_EXCEPTED_HOST_LIST}\s+(?:excepted|excluded|exempted|exempt)\b(?=\s*(?:[.;!,()]|$))",
     # (r32h) a sentence of its own after the order that only denies a host, "Not E1 though (it carries decoys)", "Not
     # User4, mind you."
-    rf"(?<=[.!?;])\s*not\s+{_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
+    rf"(?<=[.!?;])\s*not\s+{_EXCEPTED_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
 _JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
