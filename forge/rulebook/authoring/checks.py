@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
+from forge.rulebook.language.wording import (HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -1510,6 +1510,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     `when_raw` / `action_raw`: the entry's JSON, already valid (compile.py parses it first)."""
     if when_raw is None:
         return None
+    text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
     words = read_wording(text)
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)

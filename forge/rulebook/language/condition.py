@@ -110,6 +110,11 @@ _COUNTED_STATE = re.compile(r"\b(?:compromised|owned|exploited|scanned|infected|
                             re.IGNORECASE)
 
 
+# (r46a) A word that denies the comparison after it in its clause: "no more held on the op side than ...", "the op side
+# never has more ... than ...", "not as many ... as ..." (read as said, "no more" was "more": the opposite of the words)
+_COMPARISON_DENIED = re.compile(r"\b(?:no|not|never|nor|none|hardly|barely|scarcely|isn't|aren't|doesn't|don't|never)\b|n't\b", re.IGNORECASE)
+
+
 def _counts_compared(found: re.Match, before: str):
     """The predicate of one comparison `_CLASSES_COMPARED` found: for each number j of the second class's hosts in the
     state, exactly j of them and (as the comparison says) more, at least or at most that many of the first's. None where
@@ -117,6 +122,8 @@ def _counts_compared(found: re.Match, before: str):
     from forge.rulebook.language.predicate import AllOf, AnyOf, Not  # lazy: as in `claims`
 
     cmp = " ".join(found["cmp"].lower().split())
+    if _COMPARISON_DENIED.search(_own_clause(before)) and not cmp.startswith(("no ", "not ")):
+        return None  # (r46a) "no more ... than", "never more ... than", "not as many ... as": the comparison denied
     if (cmp == "as many") != (found["word"].lower() == "as") and cmp not in ("at least as many",) \
             or (cmp == "at least as many") != (found["word"].lower() == "as"):
         return None
@@ -827,14 +834,30 @@ _LEVEL_OR_ABOVE = re.compile(r"\s*\b(?:at\s+)?user[\s-]level\s+or\s+(?:above|hig
 def level_or_above_said(condition: str) -> str:
     """(r46m) `condition` with a level "or higher" than the user level (`_LEVEL_OR_ABOVE`) said as a compromise: dropped
     after a word of compromise, "owned", "held" (a compromise is said already), else "compromised"."""
-    return _LEVEL_OR_ABOVE.sub(lambda m: "" if _FOR_SURE.search(condition[:m.start()]) or re.search(r"\bheld\b", condition[:m.start()], re.I)
-                               else " compromised", condition)
+    return _LEVEL_OR_ABOVE.sub(lambda m: "" if _FOR_SURE.search(_own_clause(condition[:m.start()]))
+                               or re.search(r"\bheld\b", _own_clause(condition[:m.start()]), re.I) else " compromised", condition)
+
+
+# (r46a) Where the clause a level is said in opens: after a comma, semicolon or colon, or a word that joins another clause
+_CLAUSE_OPENS = re.compile(r"[,;:]|\b(?:and|but|or|while|whereas|though|although)\b", re.IGNORECASE)
+
+
+def _own_clause(before: str) -> str:
+    """(r46a) The words of the clause `before` ends in: a compromise said there is the level's ("owned at user level or
+    above"); one said of another host in an earlier clause ("U1 not compromised, E0 at user level or above") is not (read as
+    the level's, the level was dropped and E0 was claimed with no state at all)."""
+    cut = list(_CLAUSE_OPENS.finditer(before))
+    return before[cut[-1].end():] if cut else before
 
 
 def nothing_on_it_said(condition: str) -> str:
     """(r46m) `condition` with "nothing is running on it" written as the activity it denies that host: "no activity on
-    it"."""
-    return _NOTHING_ON_IT.sub(lambda m: f"no activity on {m['what'] or 'it'}", condition)
+    it". (r46a) Not "nothing ... on it but a scan", "except an exploit": that names the one activity there (read as none,
+    the rule held on a quiet row, the opposite of its words)."""
+    return _NOTHING_ON_IT.sub(lambda m: m[0] if _SAVE_FOR.match(condition, m.end()) else f"no activity on {m['what'] or 'it'}", condition)
+
+
+_SAVE_FOR = re.compile(r"\s*,?\s*(?:but|except|besides|save|bar|apart\s+from|other\s+than|beyond|aside\s+from|outside\s+of)\b", re.IGNORECASE)
 
 
 def spelled_out(condition: str) -> str:
@@ -2337,8 +2360,19 @@ def _history_restated(rest: str, when) -> bool:
     said = history_conditions(rest)
     if not said or unplaced(without_history(rest)) or negations_in(without_history(rest)):
         return False
+    # (r46a) and of the predicate's own host or class: "Op_Server0 was clean at the previous step" beside a fresh
+    # compromise of User1 is another host's history, a guard of its own (dropped, the rule spoke whatever that host did);
+    # so is one said of every host of a class ("every op host clean last turn")
+    hosts, classes = set(hosts_in(rest)), set(classes_in(class_in_full(rest)))
+    if _EVERY_OF.search(rest):
+        return False
     return any(not negated and all(getattr(atom, key, None) == value for key, value in said.items())
+               and (not hosts or atom.host in hosts) and (not classes or atom.host_class in classes or
+                                                          any(atom.host in HOST_CLASSES.get(c, ()) for c in classes))
                for atom, negated in atoms_of(when))
+
+
+_EVERY_OF = re.compile(r"\b(?:every|each|all|both|none|any\s+other|another|other)\b", re.IGNORECASE)
 
 
 def _other_branches(rest: str) -> bool:
@@ -3116,8 +3150,11 @@ _ON_ONE_HOST = re.compile(r"\b(?:it|that\s+(?:host|box|machine|server|one|node))
 
 def _every_one_heading(condition: str, words) -> bool:
     """Whether a condition is a heading on every host of a class whose order acts on "it" (`_EVERY_HEADING`)."""
+    order = order_without_conditions(words.instruction, words.conditions)
+    # (r46a: not where the order names a host of its own, "all user boxes owned: decoy Op_Server0 before it falls": its
+    # "it" is that host, and the heading's "all" stays every host of the class at once)
     return condition.strip() == words.situation.strip() and bool(_EVERY_HEADING.match(condition)) \
-        and bool(_ON_ONE_HOST.search(order_without_conditions(words.instruction, words.conditions)))
+        and bool(_ON_ONE_HOST.search(order)) and not hosts_in(order)
 
 
 def _each_its_own_case(found):

@@ -421,6 +421,10 @@ _PLANNER_SITUATION = re.compile(r"^.*\bSituation\s+\(from\s+the\s+Planner\):(?P<
 _PLAN_OF_SITUATION = re.compile(r"\bplan:\s*(?P<plan>.*)$", re.IGNORECASE)
 
 
+_PUT_ASIDE = re.compile(r"\b(?:rather\s+than|instead\s+of|over|not|no|never|don['\u2019]?t|avoid|skip|without|hold\s+off(?:\s+on)?|"
+                        r"before\s+any|until)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class PlanSays(Judged):
     """The Planner's plan names the move `verb` on `host`: true where the plan after the chooser's situation names it,
@@ -437,6 +441,9 @@ class PlanSays(Judged):
         if plan is None:
             return False
         moves = re.split(r"[,;]|\bthen\b|\band\b|\bnext\b", plan["plan"], flags=re.IGNORECASE)
+        # (r46a) a move the plan names only to put it aside, "Analyse E1 rather than Restore it", "do not Restore E1": not
+        # one it names (read as one, a rule on a planned Restore spoke where the plan turned the Restore down)
+        moves = [_PUT_ASIDE.split(move, maxsplit=1)[0] for move in moves]
         return any(self.host in hosts_in(move) and any(same_verb(v, self.verb) for v in verbs_in(move)) for move in moves)
 
 

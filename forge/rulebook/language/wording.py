@@ -205,7 +205,7 @@ _FALLS_SHORT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:(?:on|of|fo
 # are too costly": the move the text puts aside for a cheaper one (not "..., but worth it": a cost the order accepts).
 _COSTLY = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
                      r"(?:(?:very|really|quite|so|too|far\s+too|way\s+too|rather|pretty)\s+)?(?:expensive|costly|pricey|"
-                     r"a\s+lot|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+                     r"a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
 # What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
 # by _CAN_WAIT in a clause of its own).
 _WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b"
@@ -876,7 +876,10 @@ def _so_order(part: str) -> str:
         if end < found.start() and _STATE_WORDS.search(part[:end]) and not verbs_in(part[:end]):
             return f"{part[:end].rstrip(' ,')}, {found['order']}"
     scoped = _SCOPED_REASON.match(part[:found.start()]) if found and _IMPERATIVE_START.match(found["order"]) else None
-    if scoped and (hosts_in(scoped["scope"]) or classes_in(scoped["scope"])):
+    # (r46a: not where the order names a host or class of its own, "for a user host the usual fix is a Remove, so restore
+    # Op_Server0 ...": the scope is the reason's, and the order's own object its scope)
+    if scoped and (hosts_in(scoped["scope"]) or classes_in(scoped["scope"])) \
+            and not hosts_in(found["order"]) and not classes_in(found["order"]):
         # (r46h) "on an op server at root the best cure is a Restore, so restore it": the scope heads the order, the
         # judgement after it is its reason (dropped with the reason, the rule was for every host)
         return f"{scoped['scope']}, {found['order']}"
@@ -1927,6 +1930,8 @@ def _states_said_on(after: str) -> bool:
 # its "let it sink to root" was read as a level the condition asked)
 _RATHER_BEFORE = re.compile(r"\b(?:rather|sooner)\b(?!\s+than\b)", re.IGNORECASE)
 _THAN = re.compile(r"\s+than\s+(?=(?:to\s+)?\w)", re.IGNORECASE)
+_COMPARED_BEFORE_THAN = re.compile(r"\b(?:more|less|fewer|worse|better|higher|lower|other|further|deeper|later|earlier|"
+                                   r"greater|smaller|bigger|stronger|weaker)\s*$", re.IGNORECASE)
 
 
 def _rather_than_end(before: str, clause: str, end: int) -> int:
@@ -1934,7 +1939,9 @@ def _rather_than_end(before: str, clause: str, end: int) -> int:
     there is none."""
     if not _RATHER_BEFORE.search(before.split(".")[-1]):
         return end
-    found = _THAN.search(clause)
+    # (r46a: not the "than" of a comparison the condition makes, "nothing worse than a scan", "no more than a probe":
+    # cut there, the condition lost its state and the rule was silent)
+    found = next((m for m in _THAN.finditer(clause) if not _COMPARED_BEFORE_THAN.search(clause[:m.start()])), None)
     return found.start() if found else end
 
 
@@ -2277,6 +2284,16 @@ def _at_level(instruction: str) -> list[str]:
 # ("a probe on it and nothing else, ...": "nothing else" / "anything else" is what the host shows, not the other cases;
 # read as "else", the whole sentence was dropped, its "rather than any Remove" with it)
 _NEXT_RUNG = re.compile(r"^\s*(?:or\s+)?(?:else|otherwise)\s*,?\s*(?:if|when|whenever|once)\b(?![^,;:]*\b(?:otherwise|else)\b)", re.IGNORECASE)
+_RUNG_AFTER = re.compile(r"(?:[;,.!]|\s[-\u2013\u2014]+)\s*(?=(?:or\s+)?(?:else|otherwise)\s*,?\s*(?:if|when|whenever|once)\b)", re.IGNORECASE)
+
+
+def first_rung(text: str) -> str:
+    """(r46a) The first case of an if / else-if ladder: the text up to its next rung ("If E1 is owned, Restore it;
+    otherwise, if it only shows a scan, decoy it" -> "If E1 is owned, Restore it"); the text as it stands where it has none.
+    Each rung pairs its own condition with its own order: one compiled predicate and action are held to one rung (held to
+    the ladder's conditions and orders at once, a Restore compiled for the scanned case passed, the opposite of its rung)."""
+    found = _RUNG_AFTER.search(text or "")
+    return text[:found.start()].rstrip() if found and found.start() > 0 else text
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|(?<!\bnothing\s)(?<!\banything\s)(?<!\bsomething\s)(?<!\beverything\s)else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
 
 
@@ -2398,7 +2415,34 @@ def _falling_short(text: str) -> tuple[str, ...]:
     not clear root"), which the order's reading drops."""
     text = " ".join(text.split())
     return tuple(dict.fromkeys(verb for pattern in (_FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY) for match in pattern.finditer(text)
-                               if not _fails_in_condition(text[:match.start()]) for verb in verbs_in(match["verb"])[:1]))
+                               if not _fails_in_condition(text[:match.start()]) and not _move_put_off(text[:match.start("verb")])
+                               and not (pattern is _COSTLY and _cost_accepted(text, match))
+                               for verb in verbs_in(match["verb"])[:1]))
+
+
+# (r46a) The move as the object of its delay or omission, "delaying a Restore", "skipping the Remove", "not restoring",
+# "waiting on a Restore", "a late Restore": what is judged (costly, wasteful) is the delay, not the move (read as the move,
+# "delaying a Restore is costly, restore it at once" was a Restore put aside: the opposite of its words)
+_PUT_OFF_BEFORE = re.compile(r"\b(?:delay(?:s|ed|ing)?|skip(?:s|ped|ping)?|postpon\w*|defer(?:s|red|ring)?|wait(?:s|ed|ing)?(?:\s+(?:for|on))?|"
+                             r"put(?:s|ting)?\s+off|hold(?:s|ing)?\s+off(?:\s+on)?|held\s+off(?:\s+on)?|miss(?:es|ed|ing)?|forgo\w*|"
+                             r"forget\w*|forgot\w*|omit\w*|fail(?:s|ed|ing)?\s+to|not|no|never|without|lack\s+of|absence\s+of|late|"
+                             r"belated|slow)\s+(?:(?:a|an|the|that|this|its|our|your|their|any)\s+)?$", re.IGNORECASE)
+# (r46a) A cost the text accepts: "although a Restore is costly, ...", "a Restore is expensive, yet it pays ..."
+_CONCEDED_BEFORE = re.compile(r"\b(?:although|though|even\s+if|even\s+though|granted|admittedly|sure|yes)\b", re.IGNORECASE)
+_CONCEDED_AFTER = re.compile(r"\b(?:but|yet|though|still|however|nevertheless|nonetheless|worth|pays?)\b", re.IGNORECASE)
+
+
+def _move_put_off(before: str) -> bool:
+    """(r46a) Whether the words before a verb make it the object of its delay or omission (`_PUT_OFF_BEFORE`)."""
+    return bool(_PUT_OFF_BEFORE.search(before))
+
+
+def _cost_accepted(text: str, found: re.Match) -> bool:
+    """(r46a) Whether a move said to cost a lot (`_COSTLY`) is a cost its sentence accepts: conceded before it in its
+    clause, or answered after it in its sentence (`_CONCEDED_BEFORE`, `_CONCEDED_AFTER`)."""
+    before = re.split(r"[.;:!?,]", text[:found.start()])[-1]
+    after = re.split(r"[.;:!?]", text[found.end():])[0]
+    return bool(_CONCEDED_BEFORE.search(before) or _CONCEDED_AFTER.search(after))
 
 
 # (r41m) What an order is set against as unlike it: "Enterprise2, unlike the op hosts, gets a Remove", "as opposed
@@ -2503,6 +2547,8 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         subject = _judged_subject(clause[:bad.start()]) if bad else ""
         verb = (_VERB.search(subject) and _VERB.search(clause, bad.start() - len(subject))) or _VERB.search(clause[:bad.start()]) \
             if bad else None
+        if verb is not None and _move_put_off(clause[:verb.start()]):
+            verb = None  # (r46a) "waiting on a Restore = waste of a step": the wait is the waste, not the Restore
         if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
             found.append(Prohibition(_canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
     dispreferred = []
