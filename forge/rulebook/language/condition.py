@@ -2360,7 +2360,7 @@ def _history_restated(rest: str, when) -> bool:
     said = history_conditions(rest)
     if not said or unplaced(without_history(rest)) or negations_in(without_history(rest)):
         return False
-    # (r46a) and of the predicate's own host or class: "Op_Server0 was clean at the previous step" beside a fresh
+    # (r46a) and of the predicate's own host or class: "Op_Server0 was clean one turn before" beside a fresh
     # compromise of User1 is another host's history, a guard of its own (dropped, the rule spoke whatever that host did);
     # so is one said of every host of a class ("every op host clean last turn")
     hosts, classes = set(hosts_in(rest)), set(classes_in(class_in_full(rest)))
@@ -3151,10 +3151,11 @@ _ON_ONE_HOST = re.compile(r"\b(?:it|that\s+(?:host|box|machine|server|one|node))
 def _every_one_heading(condition: str, words) -> bool:
     """Whether a condition is a heading on every host of a class whose order acts on "it" (`_EVERY_HEADING`)."""
     order = order_without_conditions(words.instruction, words.conditions)
-    # (r46a: not where the order names a host of its own, "all user boxes owned: decoy Op_Server0 before it falls": its
-    # "it" is that host, and the heading's "all" stays every host of the class at once)
+    one = _ON_ONE_HOST.search(order)
+    # (r46a: not where the order names a host of its own before its "it", "all user boxes owned: decoy Op_Server0 before it
+    # falls": that "it" is that host, and the heading's "all" stays every host of the class at once)
     return condition.strip() == words.situation.strip() and bool(_EVERY_HEADING.match(condition)) \
-        and bool(_ON_ONE_HOST.search(order)) and not hosts_in(order)
+        and one is not None and not set(hosts_in(order[:one.start()])) - set(hosts_in(condition))
 
 
 def _each_its_own_case(found):

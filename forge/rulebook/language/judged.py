@@ -44,7 +44,21 @@ _DENIED_BEFORE = re.compile(r"(?<!compromised\s)(?<!compromised:\s)"
 def _found(pattern: re.Pattern, text: str) -> list[re.Match]:
     """The matches of a reading in `text` said as a condition (not denied, not a verdict)."""
     return [m for m in pattern.finditer(text or "")
-            if not _DENIED_BEFORE.search(text[:m.start()]) or _RATED_BY_ANALYSES.search(text[:m.start()])]
+            if not _DENIED_BEFORE.search(text[:m.start()]) or _rated_not_denied(text[:m.start()])]
+
+
+# (r46a) A word that denies what follows it: after the analyses' verb, "the analyses for this step say there is no reverse
+# shell on it" reports the shell's absence (read as the analyses' report alone, the shell was a condition of the rule:
+# the opposite of its words)
+_DENIAL_WORD = re.compile(r"\b(?:no|not|without|never|nor|none|nothing|lacks?|lacking|absent|isn't|aren't|wasn't|weren't|"
+                          r"doesn't|don't|didn't)\b", re.IGNORECASE)
+
+
+def _rated_not_denied(before: str) -> bool:
+    """Whether the words before a reading are what the analyses report of it (`_RATED_BY_ANALYSES`), with no denial
+    between their verb and it."""
+    rated = _RATED_BY_ANALYSES.search(before)
+    return rated is not None and not _DENIAL_WORD.search(before[rated.start():])
 
 
 # Who rates a host, said before or after the rating (r39m, folded r40x): "the analyst rates User3 high", "this step's

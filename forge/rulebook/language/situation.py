@@ -92,10 +92,11 @@ _PROSE_COMPROMISE = (
                 r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|@\s*unknown\b|"
                 # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)
                 r"^\s*(?:(?:only|just|still)\s+)?unknown\s*$", re.I), "Unknown"),
-    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+(?:(?:both|all|each|now|also|too|then)\s+)?held\b(?!\s+(?:back|off|up|for|until|steady))|"
+    (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+(?:(?:both|all|each|now|also|too|then)\s+)?held\b(?!\s+(?:back|off|up|for|until|steady|out|firm|fast|strong|tight|against|the\s+line|(?:their|its)\s+ground))|"
                 # (r46h: a note's "held" with no verb before it, "User0 and User4 both held -> ...", "E1 held -> ...": the
                 # attacker's hold, as "is held" is; read as no state, the hosts were merely named and the rule fired on either shown)
-                r"\b(?:both|all|each)\s+held\b(?!\s+(?:back|off|up|for|until|steady))|^\s*held\s*$|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
+                # (r46a: not "held out", "held firm", "held the line": a host that resisted, no hold of the attacker's)
+                r"\b(?:both|all|each)\s+held\b(?!\s+(?:back|off|up|for|until|steady|out|on|firm|fast|strong|tight|against|the\s+line|(?:their|its)\s+ground))|^\s*held\s*$|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got|is|are|was|were|been) hit\b|"
                 # ("Ent1 hit -> Remove": the state right after the host's name, as a note writes it)
                 r"^\s*hit\s*$|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"

@@ -486,9 +486,12 @@ _JUSTIFICATION = re.compile(
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
+    # (r46a: nor "that way" after "stays" / "remains", "so long as the box remains that way plus ...": what it remains, no reason; cut
+    # there, the rest of the condition was lost with it)
     r"(?<!host\s)(?<!hosts\s)(?<!box\s)(?<!boxes\s)(?<!machine\s)(?<!machines\s)(?<!server\s)(?<!servers\s)"
-    r"(?<!node\s)(?<!nodes\s)(?<!one\s)(?<!ones\s)which\s+(?:is|was|would|will|means|costs?)|that\s+way|"
-    r"lesson(?:\s+learn[te]d)?\s*:|the\s+lesson\s+is)\b.*$|,\s*so\s+(?!that\b).*$", re.IGNORECASE | re.DOTALL)
+    r"(?<!node\s)(?<!nodes\s)(?<!one\s)(?<!ones\s)which\s+(?:is|was|would|will|means|costs?)|(?<!stays\s)(?<!stay\s)(?<!remains\s)(?<!remain\s)that\s+way|"
+    r"lesson(?:\s+learn[te]d)?\s*:|the\s+lesson\s+is)\b.*$|,\s*so\s+(?!that\b)(?!long\s+as\b).*$", re.IGNORECASE | re.DOTALL)
+# (r46a: not ", so long as ...": a condition, as "as long as" is; read as the reason after ", so", it was cut off the rule)
 # A clause after the order that explains rather than instructs: "; it is the attacker's foothold".
 _EXPLANATION_LEAD = re.compile(r"^(?:it|it's|its|they|they're|this|that|that's|there|the\s+attacker|red|these|those|"
                                r"which|as|we|i|our|my)\b", re.IGNORECASE)
@@ -2289,7 +2292,7 @@ _RUNG_AFTER = re.compile(r"(?:[;,.!]|\s[-\u2013\u2014]+)\s*(?=(?:or\s+)?(?:else|
 
 def first_rung(text: str) -> str:
     """(r46a) The first case of an if / else-if ladder: the text up to its next rung ("If E1 is owned, Restore it;
-    otherwise, if it only shows a scan, decoy it" -> "If E1 is owned, Restore it"); the text as it stands where it has none.
+    otherwise, if a scan is all it shows, decoy it" -> "If E1 is owned, Restore it"); the text as it stands where it has none.
     Each rung pairs its own condition with its own order: one compiled predicate and action are held to one rung (held to
     the ladder's conditions and orders at once, a Restore compiled for the scanned case passed, the opposite of its rung)."""
     found = _RUNG_AFTER.search(text or "")
