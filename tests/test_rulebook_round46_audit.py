@@ -1,7 +1,7 @@
 """Issue 29, round 46 review audit (r46a): this round's new readings probed for over-breadth, each class a reading wider
 than its words or the opposite of them, narrowed in the product.
-- a level "or above" took a word of compromise from another host's clause ("U1 not compromised, E0 at user level or
-  above"): the level was dropped and E0 was claimed with no state (`condition._own_clause`);
+- a level "or above" took a word of compromise from another host's clause ("U1 not compromised, E0 user-level or
+  worse"): the level was dropped and E0 was claimed with no state (`condition._own_clause`);
 - a comparison of two classes' counts under a denial ("no more ... than", "never more ... than") was read as made
   (`condition._COMPARISON_DENIED`);
 - a cost or waste said of a move's delay or omission ("holding off on a Restore is costly"), a cost the sentence accepts
@@ -51,7 +51,7 @@ def _holds(text: str, **states: str):
 
 
 def test_a_level_or_above_takes_no_compromise_from_another_hosts_clause() -> None:
-    text = "U1 not compromised, E0 at user level or above -> Restore E0"
+    text = "U1 not compromised, E0 user-level or worse => Restore E0"
     assert _holds(text) is not True  # E0 quiet: the level is not met
     assert _holds(text, Enterprise0="None/User") is True
     assert _holds("Op_Host1 owned at user level or higher -> Restore it", Op_Host1="None/Privileged") is True
@@ -119,7 +119,7 @@ def test_the_than_of_a_comparison_in_the_condition_is_no_alternative() -> None:
 
 
 def test_a_reasons_scope_is_not_put_on_an_order_with_its_own_host() -> None:
-    text = "For a user host the usual fix is a Remove, so restore Op_Server0 when it is owned."
+    text = "For a user host the usual fix is a Remove, so restore Op_Server0 if it gets owned."
     assert "user host" not in read_wording(text).instruction
     assert _holds(text, Op_Server0="None/User") is True
 
