@@ -1044,6 +1044,13 @@ def condition_elsewhere(text: str) -> bool:
     return bool(_CONDITION_ELSEWHERE.search(text or ""))
 
 
+# A connective that leads no order of its own ("Then once more.", "..., and then sat back"): what follows it must order;
+# "instead it exploited Enterprise1 and I lost the race" tells what happened in place of what was expected; (r46m) a
+# ladder's next rung, "else if it only shows a probe, decoy it", "otherwise, when ...", is its own case.
+_LEADING_CONNECTIVE = re.compile(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
+                                 r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+
+
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
@@ -1090,12 +1097,7 @@ def gives_order(sentence: str) -> bool:
     bad = _BAD_IDEA.search(body)
     if bad and _VERB.search(body[:bad.start()]) and not re.search(rf"\b(?:{_TOLD_VERB})\b|\b(?:i|we)\b", body[:bad.start()], re.I):
         return True  # "Restoring Enterprise1 is pointless": a prohibition, said as a judgement
-    # ("Then once more.", "..., and then sat back": a connective leads no order of its own; what follows it must order)
-    # ("instead it exploited Enterprise1 and I lost the race": what happened in place of what was expected, told)
-    # (r46m: and a ladder's next rung, "else if it only shows a probe, decoy it", "otherwise, when ...": its own case)
-    connective = re.match(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
-                          r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", body,
-                          re.IGNORECASE | re.DOTALL)
+    connective = _LEADING_CONNECTIVE.match(body)  # ("Then once more.": no order of its own; what follows it must order)
     if connective:
         return bool(connective["rest"].strip()) and gives_order(connective["rest"])
     start = _IMPERATIVE_START.match(body)
