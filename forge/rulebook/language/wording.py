@@ -2008,9 +2008,18 @@ def _clause_end(text: str, start: int) -> int:
                                r"since|with|without|from|of|any|an?|the|repeated|its|both|all|only|two|three|last|previous|latest|earlier|"
                                r"recent|our|my|already|just|recently)\s*$",  # (r40m: "we already removed it": done, no order)
                                rest[:order.start()], re.IGNORECASE) and order.start() > 0 \
-            and not _move_not_made_at(rest, order.start() + 1):
+            and not _move_not_made_at(rest, order.start() + 1) and not _subjects_denial(rest, order):
         end = min(end, order.start())
     return start + end
+
+
+def _subjects_denial(rest: str, order: re.Match) -> bool:
+    """(r46b) Whether a "does not" / "doesn't" is the condition's own verb, denied of the host or row before it ("if E1
+    does not read Compromised User", "when its row doesn't show an exploit"): no order (cut there, the host was claimed
+    with no state, wider than the words)."""
+    return bool(re.match(r"\s(?:does\s+not|doesn'?t)\b", order[0], re.IGNORECASE)
+                and re.search(r"(?:\b[A-Za-z_]+\d|\b(?:row|line|host|box|server|machine|desktop|workstation))\s*$", rest[:order.start()],
+                              re.IGNORECASE))
 
 
 # (r39m) A move the defender has NOT made lately, said of a host: "no Analyse of it (was picked) within the past 4 turns",
@@ -2297,7 +2306,8 @@ def first_rung(text: str) -> str:
     otherwise, if a scan is all it shows, decoy it" -> "If E1 is owned, Restore it"); the text as it stands where it has none.
     Each rung pairs its own condition with its own order: one compiled predicate and action are held to one rung (held to
     the ladder's conditions and orders at once, a Restore compiled for the scanned case passed, the opposite of its rung)."""
-    found = _RUNG_AFTER.search(text or "")
+    # (r46b: not a rung that only leaves a host alone, "otherwise, if it is User0, leave it be": the order's exception)
+    found = next((m for m in _RUNG_AFTER.finditer(text or "") if not _LEFT_ALONE_CASE.match(text, m.start())), None)
     return text[:found.start()].rstrip() if found and found.start() > 0 else text
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|(?<!\bnothing\s)(?<!\banything\s)(?<!\bsomething\s)(?<!\beverything\s)else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
 
@@ -2442,6 +2452,21 @@ def _move_put_off(before: str) -> bool:
     return bool(_PUT_OFF_BEFORE.search(before))
 
 
+# (r46b) A cost said of the words a move heads ("restoring (it) is expensive", "skipping a Restore costs us"): read with
+# `_move_put_off`, the cost of its omission or delay
+_COST_SAID = re.compile(r"\w*(?:\s+(?!(?:as|because|since|for|it|that|this|which|they|so|and|but|or|if|when|while)\b)[\w-]+){0,4}?\s+(?:is|are|'s|would\s+be|will\s+be|proves?|costs?|would\s+cost|will\s+cost|"
+                        r"can\s+cost)\s+(?:(?:very|really|quite|so|too|far\s+too|way\s+too|rather|pretty)\s+)?(?:expensive|costly|"
+                        r"pricey|dear(?:ly)?|us\b|you\b|a\s+lot|(?:too\s+)?much|a\s+fortune|heavy|heavily)", re.IGNORECASE)
+
+
+def _omission_costly(text: str, verb: re.Match) -> bool:
+    """(r46b) Whether a move put off (`_move_put_off`) is said to cost (`_COST_SAID`): "not restoring is expensive",
+    "skipping the Restore of it costs us" judge the omission, urging the move."""
+    before = text[:verb.start()]
+    return (_move_put_off(before) and bool(_COST_SAID.match(text, verb.end()))
+            and not re.search(r"\b(?:do|does|did|should|must|will|would|can|could|may|please)(?:\s+not|n['\u2019]?t)\s+$", before, re.IGNORECASE))
+
+
 def _cost_accepted(text: str, found: re.Match) -> bool:
     """(r46a) Whether a move said to cost a lot (`_COSTLY`) is a cost its sentence accepts: conceded before it in its
     clause, or answered after it in its sentence (`_CONCEDED_BEFORE`, `_CONCEDED_AFTER`)."""
@@ -2529,8 +2554,8 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         if _after_auxiliary(instruction, match):
             continue  # "if it is not restored", "if it has never been restored": a condition, not an order
         verb = _VERB.match(instruction, match.end())
-        if verb is None:
-            continue
+        if verb is None or _omission_costly(instruction, verb):
+            continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
         after = instruction[verb.end():]
         scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b", after, maxsplit=1)[0]
         hosts, classes = hosts_in(scope), classes_in(scope)
@@ -2562,6 +2587,8 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
                 r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", instruction[:match.start()], re.IGNORECASE):
             continue  # "if User1 is not compromised restore User0": a condition
+        if verb is not None and _omission_costly(instruction, verb):
+            continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
         if verb is not None:
             dispreferred.append(_canonical_verb(verb, instruction[verb.end():]))
     for match in _PUT_SECOND.finditer(instruction):  # "Analyse it first, before any Remove": the Remove waits
@@ -2679,7 +2706,8 @@ def _glosses_host_state(found: re.Match) -> bool:
 
 # (r46h) "=" before a value of the table's, after a host or its row ("U4 row = Unknown", "E1 activity = Exploit"): what
 # the row reads, no gloss of it (read as "means", the value was what the state meant, and the host was claimed bare).
-_TABLE_VALUE_ALONE = re.compile(r"^\s*(?:none|scan|exploit|no|unknown|user|privileged|root)\s*$", re.IGNORECASE)
+# (r46b: and a value denied, "U4 row = not Unknown": the row reads anything but it; read as "means", the denial was dropped)
+_TABLE_VALUE_ALONE = re.compile(r"^\s*(?:not\s+)?(?:none|scan|exploit|no|unknown|user|privileged|root)\s*$", re.IGNORECASE)
 
 
 def _equals_said(found: re.Match) -> str:
@@ -2807,7 +2835,25 @@ def written_out(text: str) -> str:
     # (r37m) "an exploit on Op_Host1 is the moment to restore it": the situation named as the time for the order (read
     # as it stood, "to stop ..." was a purpose, and the order after it was cut away with it)
     text = _MOMENT_FOR.sub(lambda m: f"{m['lead']}when {m['situation']}, ", text)
+    # (r46b) "..., (but) not (in) the step after you removed it": the step after the move put out of the order, as "unless it
+    # is the step after ..." says it (history_words reads that step; read as written, the exclusion was dropped at its comma)
+    text = _STEP_AFTER_DENIED.sub(", unless it is ", text)
+    # (r46b) a host given its own case only to be left alone, "...; otherwise, if it is User0, leave it be", "... - but for
+    # User0, hands off": the exception of the order before it, as "except User0" says it (read as a rung of its own, the
+    # order's Remove of User0 was accepted)
+    text = _LEFT_ALONE_CASE.sub(lambda m: f", except {m['hosts']}", text)
     return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
+
+
+_LEFT_ALONE = (r"(?:leave\s+(?:it|them|that\s+(?:one|host|box))(?:\s+(?:alone|be|untouched|as\s+it\s+is|in\s+peace|out))?|"
+               r"(?:keep\s+(?:your\s+)?)?hands\s+off(?:\s+(?:it|them))?|let\s+(?:it|them)\s+be|(?:do\s+not|don['\u2019]?t)\s+touch\s+(?:it|them)|"
+               r"skip\s+(?:it|them)|(?:do\s+)?nothing(?:\s+(?:to|on)\s+(?:it|them))?)(?=\s*(?:[.;!]|$))")
+_LEFT_ALONE_CASE = re.compile(r"\s*(?:[;,.!:]|\s[-\u2013\u2014]+)\s*(?:(?:or\s+)?(?:else|otherwise)\s*,?\s*(?:if|when)\s+(?:it|that|this|the\s+host|"
+                              r"that\s+host)\s*(?:is|['\u2019]s)\s+|but\s+(?:for|with|on)\s+)"
+                              r"(?P<hosts>[A-Za-z_]+\d(?:\s*(?:,|or|and|/)\s*[A-Za-z_]+\d)*)\s*[,:]?\s*(?:[-\u2013\u2014]+\s*)?(?:then\s+)?"
+                              + _LEFT_ALONE, re.IGNORECASE)
+_STEP_AFTER_DENIED = re.compile(r"\s*,\s*(?:but\s+)?(?:not|except)\s+(?:(?:in|on|at|during|for)\s+)?(?=(?:the|that)\s+(?:next\s+)?"
+                                r"(?:step|turn)\s+(?:right\s+)?(?:after|following)\s+(?:we|you|u|i)\b)", re.IGNORECASE)
 
 
 # A situation named as the time for an order: "any probe of an ops box is the time to ...", "an exploit on Op_Host2 is
@@ -3272,7 +3318,15 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
                 continue  # (r44x) "<subject> is the one that may yet be rescued": what that one is, no state
             if condition.text.lower() not in kept:
                 left.append(condition.text)
+    # (r46b) a time after a move put out of the order, "..., but not the step after you removed it": an exclusion the
+    # conditions' reading drops at its comma (the rule then spoke in the very step it excludes)
+    left += [m.group(0) for m in _TIME_AFTER_EXCLUDED.finditer(" ".join(words.text.split()))]
     return tuple(left)
+
+
+_TIME_AFTER_EXCLUDED = re.compile(r"\b(?:not|except|save|but|other\s+than|apart\s+from|excluding)\s+(?:(?:in|on|at|during|for)\s+)?"
+                                  r"(?:the|that|this|a|any)\s+(?:next\s+|first\s+)?(?:step|turn)s?\s+(?:right\s+|just\s+|directly\s+)?"
+                                  r"(?:after|following)\b[^.;]*", re.IGNORECASE)
 
 
 def class_of(host: str) -> Optional[str]:
