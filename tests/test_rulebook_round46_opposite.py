@@ -4,8 +4,8 @@ audit, each fixed as a class in the product.
   User3, hands off") was a rung of its own: the order before it was checked alone, and its move on that host passed
   (`wording._LEFT_ALONE_CASE`, read as "except <host>"; `wording.first_rung` skips such a rung);
 - a value of the table denied of a host ("<host> row = not Unknown", "if E1 does not read 'Compromised User'") left the
-  host with no state: the "= not <value>" (and "= <state>" after a host alone) was a gloss (`wording._TABLE_VALUE_ALONE`,
-  `wording._equals_said`), the "does not" cut the condition as an order (`wording._subjects_denial`);
+  host with no state: the "= not <value>" was a gloss (`wording._TABLE_VALUE_ALONE`), the "does not" cut the condition
+  as an order (`wording._subjects_denial`);
 - the step after a move put out of the order ("..., but not the step after you removed it") was dropped at its comma
   (`wording._STEP_AFTER_DENIED`, said as "unless it is the step after ...", which history_words reads);
 - the omission of a move said to cost ("not restoring is expensive", "skipping the Remove of it costs us") was read as
@@ -54,10 +54,6 @@ def test_a_table_value_denied_of_a_host_is_read_as_denied() -> None:
                  "Restore Enterprise0 if Enterprise0 does not read 'Compromised User'",
                  "Put a decoy on Enterprise0 when Enterprise0 doesn't show an exploit"):
         assert _holds(text) is not True, text  # no state asked of the host was the rule for every table
-    # ("=" after a host alone, its state word: what it is, no gloss of it)
-    assert _holds("Op_Host2 = compromised -> Restore Op_Host2") is not True
-    assert _holds("Op_Host2 = compromised -> Restore Op_Host2", Op_Host2="None/User") is True
-    assert _holds("Op_Host2 row = not quiet -> Restore Op_Host2") is not True
 
 
 def test_the_step_after_a_move_put_out_of_the_order_is_excluded() -> None:

@@ -2715,12 +2715,7 @@ def _equals_said(found: re.Match) -> str:
     state what it means (`_EQUALS_GLOSS`)."""
     if not _glosses_host_state(found):
         return found[0]
-    if _TABLE_VALUE_ALONE.match(found["gloss"]):
-        return f"{found['said']} reads {found['gloss']}"
-    # (r46b) after a host alone, or its row, the words are its state: "Op_Host1 = compromised" is "Op_Host1 is compromised"
-    # (read as "means", the state was what the host meant, and the host was claimed bare: any table)
-    bare = re.sub(r"\b(?:row|line|state|status)\b", " ", without_host_names(found["said"]), flags=re.IGNORECASE).strip()
-    return f"{found['said']} {'is' if not bare else 'means'} {found['gloss']}"
+    return f"{found['said']} {'reads' if _TABLE_VALUE_ALONE.match(found['gloss']) else 'means'} {found['gloss']}"
 
 
 _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|after)\s+[^,;.:]+?)\s+(?:should|must|do|may|can|will)\s+"
