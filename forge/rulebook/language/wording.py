@@ -2016,8 +2016,9 @@ def _clause_end(text: str, start: int) -> int:
 def _subjects_denial(rest: str, order: re.Match) -> bool:
     """(r46b) Whether a "does not" / "doesn't" is the condition's own verb, denied of the host or row before it ("if E1
     does not read Compromised User", "when its row doesn't show an exploit"): no order (cut there, the host was claimed
-    with no state, wider than the words)."""
-    return bool(re.match(r"\s(?:does\s+not|doesn'?t)\b", order[0], re.IGNORECASE)
+    with no state, wider than the words). Only with its verb of the table said: the elliptic "but E0 does not" is left as
+    it was read."""
+    return bool(re.match(r"\s(?:does\s+not|doesn'?t)\s+(?:read|show|say|list|print|display)\b", rest[order.start():], re.IGNORECASE)
                 and re.search(r"(?:\b[A-Za-z_]+\d|\b(?:row|line|host|box|server|machine|desktop|workstation))\s*$", rest[:order.start()],
                               re.IGNORECASE))
 
