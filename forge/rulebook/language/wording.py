@@ -1045,7 +1045,7 @@ def condition_elsewhere(text: str) -> bool:
 
 
 # A connective that leads no order of its own ("Then once more.", "..., and then sat back"): what follows it must order;
-# "instead it exploited Enterprise1 and I lost the race" tells what happened in place of what was expected; (r46m) a
+# "instead it went for User2 and the step was gone" tells what happened in place of what was expected; (r46m) a
 # ladder's next rung, "else if it only shows a probe, decoy it", "otherwise, when ...", is its own case.
 _LEADING_CONNECTIVE = re.compile(r"^(?:then|also|so|now|instead(?!\s+of\b)|rather(?!\s+than\b)|(?:or\s+)?else(?=\s*,?\s*(?:if|when)\b)|"
                                  r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
