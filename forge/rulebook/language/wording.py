@@ -203,8 +203,11 @@ _FALLS_SHORT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:(?:on|of|fo
                           r"do\s+(?:it|the\s+job|the\s+trick|much|anything))\b", re.IGNORECASE)
 # (r46h) A move said to cost too much, as its clause's subject: "Restore costs a lot", "a Restore is expensive", "Restores
 # are too costly": the move the text puts aside for a cheaper one (not "..., but worth it": a cost the order accepts).
+# (one vocabulary of cost for `_COSTLY`, a move said to cost, and `_COST_SAID`, its omission said to: r46h, r46b)
+_COST_DEGREE = r"(?:(?:very|really|quite|so|too|far\s+too|way\s+too|rather|pretty)\s+)?"
+_COST_WORDS = r"expensive|costly|pricey"
 _COSTLY = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
-                     r"(?:(?:very|really|quite|so|too|far\s+too|way\s+too|rather|pretty)\s+)?(?:expensive|costly|pricey|"
+                     + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|"
                      r"a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
 # What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
 # by _CAN_WAIT in a clause of its own).
@@ -2456,8 +2459,7 @@ def _move_put_off(before: str) -> bool:
 # (r46b) A cost said of the words a move heads ("restoring (it) is expensive", "skipping a Restore costs us"): read with
 # `_move_put_off`, the cost of its omission or delay
 _COST_SAID = re.compile(r"\w*(?:\s+(?!(?:as|because|since|for|it|that|this|which|they|so|and|but|or|if|when|while)\b)[\w-]+){0,4}?\s+(?:is|are|'s|would\s+be|will\s+be|proves?|costs?|would\s+cost|will\s+cost|"
-                        r"can\s+cost)\s+(?:(?:very|really|quite|so|too|far\s+too|way\s+too|rather|pretty)\s+)?(?:expensive|costly|"
-                        r"pricey|dear(?:ly)?|us\b|you\b|a\s+lot|(?:too\s+)?much|a\s+fortune|heavy|heavily)", re.IGNORECASE)
+                        r"can\s+cost)\s+" + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|dear(?:ly)?|us\b|you\b|a\s+lot|(?:too\s+)?much|a\s+fortune|heavy|heavily)", re.IGNORECASE)
 
 
 def _omission_costly(text: str, verb: re.Match) -> bool:
