@@ -7,18 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import text_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
-
-
-def _rows(*rows: tuple[str, str, str]):
-    """The whole table: the hosts given in their states, every other host quiet."""
-    given = {h: (a, c) for h, a, c in rows}
-    return read_situation("Hostname | Activity | Compromised\n" + "\n".join(
-        f"{h} | {given.get(h, ('None', 'No'))[0]} | {given.get(h, ('None', 'No'))[1]}" for h in HOSTS))
+from tests.situations import table_rows
 
 
 @pytest.mark.parametrize("text, host, level, verb", [
@@ -32,15 +24,15 @@ def test_a_level_after_its_host_is_the_condition(text: str, host: str, level: st
     assert bare is not None and bare.startswith("bare"), bare
     assert text_problem(text, {"host": host, "compromise": level}, {"mode": "do", "verb": verb, "target": host}) is None
     found, whole = text_claims(text)
-    assert whole and truth(found, _rows((host, "None", level))) is True
-    assert truth(found, _rows((host, "Scan", "No"))) is False
+    assert whole and truth(found, table_rows((host, "None", level))) is True
+    assert truth(found, table_rows((host, "Scan", "No"))) is False
 
 
 def test_a_level_after_a_class_is_said_of_that_class() -> None:
     text = "Never restore the user hosts at user level; remove them."
     found, whole = text_claims(text)
-    assert whole and truth(found, _rows(("User2", "None", "User"))) is True
-    assert truth(found, _rows(("User2", "None", "Privileged"))) is False
+    assert whole and truth(found, table_rows(("User2", "None", "User"))) is True
+    assert truth(found, table_rows(("User2", "None", "Privileged"))) is False
 
 
 def test_at_a_step_is_no_level() -> None:

@@ -19,12 +19,8 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import text_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import classes_in
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
+from tests.situations import alert_rows
 
 
 # -- a class said in shorthand --------------------------------------------------------------------------------
@@ -43,7 +39,7 @@ def test_a_trigger_on_any_host_for_a_class_said_in_shorthand_is_refused() -> Non
                            {"mode": "do", "verb": "DecoyTomcat", "target": "$matched"})
     assert problem is not None and problem.startswith("class:"), problem
     found, _ = text_claims(text)
-    assert truth(found, _rows(("User2", "Scan", "No"))) is not True  # a user host scanned is none of its business
+    assert truth(found, alert_rows(("User2", "Scan", "No"))) is not True  # a user host scanned is none of its business
 
 
 # -- "another <class> host" -----------------------------------------------------------------------------------
@@ -53,8 +49,8 @@ def test_another_host_of_a_class_is_a_second_subject_that_must_hold() -> None:
     text = "Enterprise1 hit AND another enterprise box compromised as well -> Restore Enterprise1."
     found, whole = text_claims(text)
     assert found is not None and whole
-    assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is not True  # no other enterprise box compromised
-    assert truth(found, _rows(("Enterprise1", "Exploit", "User"), ("Enterprise2", "None", "Privileged"))) is True
+    assert truth(found, alert_rows(("Enterprise1", "Exploit", "User"))) is not True  # no other enterprise box compromised
+    assert truth(found, alert_rows(("Enterprise1", "Exploit", "User"), ("Enterprise2", "None", "Privileged"))) is True
     problem = text_problem(text, {"host": "Enterprise1", "compromise": "any"},
                            {"mode": "do", "verb": "Restore", "target": "Enterprise1"})
     assert problem is not None, "a predicate on Enterprise1 alone drops the second subject"
@@ -63,12 +59,12 @@ def test_another_host_of_a_class_is_a_second_subject_that_must_hold() -> None:
 def test_a_second_subject_whose_state_is_left_unsaid_takes_the_first_ones() -> None:
     found, whole = text_claims("If Op_Host0 is exploited while Op_Host1 is as well, remove both.")
     assert whole
-    assert truth(found, _rows(("Op_Host0", "Exploit", "User"))) is not True
-    assert truth(found, _rows(("Op_Host0", "Exploit", "User"), ("Op_Host1", "Exploit", "User"))) is True
+    assert truth(found, alert_rows(("Op_Host0", "Exploit", "User"))) is not True
+    assert truth(found, alert_rows(("Op_Host0", "Exploit", "User"), ("Op_Host1", "Exploit", "User"))) is True
     found, whole = text_claims("When User3 is compromised and some other user host is too, restore User3.")
     assert whole
-    assert truth(found, _rows(("User3", "None", "User"))) is not True
-    assert truth(found, _rows(("User3", "None", "User"), ("User1", "None", "Privileged"))) is True
+    assert truth(found, alert_rows(("User3", "None", "User"))) is not True
+    assert truth(found, alert_rows(("User3", "None", "User"), ("User1", "None", "Privileged"))) is True
 
 
 # -- a negation said of the subject's own host -------------------------------------------------------------------
@@ -78,10 +74,10 @@ def test_a_negation_on_the_subjects_own_host_is_its_state_not_no_host() -> None:
     for text in ("probe seen on some machine, no compromise on it so far -> DecoyHarakaSMPT there.",
                  "When a host gets scanned with nothing compromised there yet, put a decoy on it."):
         found, _ = text_claims(text)
-        quiet = _rows(("User1", "None", "No"))
+        quiet = alert_rows(("User1", "None", "No"))
         assert truth(found, quiet) is not True, text  # nothing scanned: the rule does not apply
-        assert truth(found, _rows(("User1", "Scan", "No"))) is True, text
-        assert truth(found, _rows(("User1", "Scan", "User"))) is not True, text
+        assert truth(found, alert_rows(("User1", "Scan", "No"))) is True, text
+        assert truth(found, alert_rows(("User1", "Scan", "User"))) is not True, text
 
 
 # -- a host by the role it serves ---------------------------------------------------------------------------------
@@ -105,17 +101,17 @@ def test_a_host_named_by_the_role_it_serves_is_no_licence_for_any_host() -> None
 def test_a_negation_does_not_reach_the_next_clause_about_the_same_host() -> None:
     found, whole = text_claims("If Op_Host2 is not scanned and it is compromised, restore it.")
     assert whole
-    assert truth(found, _rows(("Op_Host2", "None", "User"))) is True
-    assert truth(found, _rows(("Op_Host2", "None", "No"))) is False
-    assert truth(found, _rows(("Op_Host2", "Scan", "User"))) is False
+    assert truth(found, alert_rows(("Op_Host2", "None", "User"))) is True
+    assert truth(found, alert_rows(("Op_Host2", "None", "No"))) is False
+    assert truth(found, alert_rows(("Op_Host2", "Scan", "User"))) is False
     found, whole = text_claims("When Enterprise2 is not privileged and it shows a scan, drop a decoy on it.")
-    assert whole and truth(found, _rows(("Enterprise2", "Scan", "User"))) is True
-    assert truth(found, _rows(("Enterprise2", "None", "User"))) is False
+    assert whole and truth(found, alert_rows(("Enterprise2", "Scan", "User"))) is True
+    assert truth(found, alert_rows(("Enterprise2", "None", "User"))) is False
 
 
 def test_neither_nor_of_one_host_denies_both_states() -> None:
     found, whole = text_claims("Once User4 is neither scanned nor exploited, a decoy on it is cheap.")
     assert whole
-    assert truth(found, _rows(("User4", "Scan", "No"))) is False
-    assert truth(found, _rows(("User4", "Exploit", "User"))) is False
-    assert truth(found, _rows(("User4", "None", "No"))) is True
+    assert truth(found, alert_rows(("User4", "Scan", "No"))) is False
+    assert truth(found, alert_rows(("User4", "Exploit", "User"))) is False
+    assert truth(found, alert_rows(("User4", "None", "No"))) is True

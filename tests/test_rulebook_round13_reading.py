@@ -52,10 +52,7 @@ from forge.rulebook.language.condition import complete_claims, guard_claims, rul
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import gives_order, read_wording
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
+from tests.situations import alert_rows
 
 
 def _table(*rows: tuple[str, str, str]):
@@ -76,16 +73,16 @@ ENTERPRISE_COMPROMISED = parse_predicate({"any": [{"class": "Enterprise", "compr
 
 def test_a_guard_that_counts_compromised_hosts_is_not_met_by_an_unknown_row() -> None:
     guard = guard_claims("at least two enterprise servers compromised", ENTERPRISE_COMPROMISED)
-    one_and_unknown = _rows(("Enterprise0", "None", "User"), ("Enterprise2", "None", "Unknown"))
+    one_and_unknown = alert_rows(("Enterprise0", "None", "User"), ("Enterprise2", "None", "Unknown"))
     assert truth(guard, one_and_unknown) is not True
-    assert truth(guard, _rows(("Enterprise0", "None", "User"), ("Enterprise2", "Exploit", "Privileged"))) is True
+    assert truth(guard, alert_rows(("Enterprise0", "None", "User"), ("Enterprise2", "Exploit", "Privileged"))) is True
 
 
 def test_a_guard_that_says_a_named_host_is_compromised_is_not_met_by_its_unknown_row() -> None:
     when = parse_predicate({"host": "Op_Host1", "activity": "Scan"})
     guard = guard_claims("only when Op_Server0 is compromised too", when)
-    assert truth(guard, _rows(("Op_Host1", "Scan", "No"), ("Op_Server0", "None", "Unknown"))) is not True
-    assert truth(guard, _rows(("Op_Host1", "Scan", "No"), ("Op_Server0", "None", "User"))) is True
+    assert truth(guard, alert_rows(("Op_Host1", "Scan", "No"), ("Op_Server0", "None", "Unknown"))) is not True
+    assert truth(guard, alert_rows(("Op_Host1", "Scan", "No"), ("Op_Server0", "None", "User"))) is True
 
 
 # -- "&" and "+" between clauses ----------------------------------------------------------------------------------------
@@ -112,13 +109,13 @@ def test_a_plus_between_clauses_joins_two_clauses() -> None:
 def test_a_range_whose_order_acts_on_that_host_is_about_each_host_by_itself() -> None:
     found, whole = text_claims("Op_Host0-Op_Host2 compromised -> Restore that box.")
     assert found is not None and whole
-    assert truth(found, _rows(("Op_Host1", "None", "Privileged"))) is True
-    assert truth(found, _rows(("Op_Host1", "Scan", "No"))) is not True
+    assert truth(found, alert_rows(("Op_Host1", "None", "Privileged"))) is True
+    assert truth(found, alert_rows(("Op_Host1", "Scan", "No"))) is not True
 
 
 def test_a_range_said_to_share_its_state_is_still_all_of_them() -> None:
     found, _ = text_claims("Once Op_Host0 to Op_Host2 are all compromised, restore that box first: Op_Server0.")
-    assert truth(found, _rows(("Op_Host1", "None", "Privileged"))) is not True
+    assert truth(found, alert_rows(("Op_Host1", "None", "Privileged"))) is not True
 
 
 # -- a doubt is no prohibition ------------------------------------------------------------------------------------------
@@ -146,7 +143,7 @@ def test_the_teachers_judgement_before_a_colon_is_no_condition() -> None:
     assert [c.text for c in words.conditions] == ["when Op_Host1 shows an exploit"]
     found = rule_claims(JUDGED, with_instruction=True)
     assert complete_claims(JUDGED, found)
-    assert truth(found, _rows(("Op_Host1", "Exploit", "User"))) is True
+    assert truth(found, alert_rows(("Op_Host1", "Exploit", "User"))) is True
 
 
 # -- a doubt, then the order --------------------------------------------------------------------------------------------
@@ -161,8 +158,8 @@ def test_an_order_after_the_teachers_doubt_is_an_order() -> None:
     assert words.instruction.startswith("while Enterprise0")
     found = rule_claims(text, with_instruction=True)
     assert complete_claims(text, found)
-    assert truth(found, _rows(("Enterprise0", "None", "User"))) is True
-    assert truth(found, _rows(("Enterprise0", "None", "Privileged"))) is False
+    assert truth(found, alert_rows(("Enterprise0", "None", "User"))) is True
+    assert truth(found, alert_rows(("Enterprise0", "None", "Privileged"))) is False
     assert not gives_order("I restored User1, but it came back two steps later.")  # a story stays one
 
 
@@ -263,7 +260,7 @@ def test_how_long_a_state_held_said_between_commas_is_part_of_the_condition() ->
     assert [c.text for c in words.conditions] == ["If an enterprise host has shown Compromised User, unchanged, for two steps"]
     found, whole = text_claims(text)
     assert whole and "unchanged_for=2" in repr(found)
-    assert truth(found, _rows(("Enterprise1", "None", "User"))) is not True  # no history lines: unknown
+    assert truth(found, alert_rows(("Enterprise1", "None", "User"))) is not True  # no history lines: unknown
 
 
 # -- "still compromised after we removed it" ---------------------------------------------------------------------------
@@ -356,5 +353,5 @@ def test_only_unknown_is_the_level_stated_exactly() -> None:
     assert text_problem(text, {"host": "Op_Host1", "compromise": "Unknown"},
                         {"mode": "never", "verb": "Restore", "target": "Op_Host1"}) is None
     found, whole = text_claims(text)
-    assert whole and truth(found, _rows(("Op_Host1", "None", "Unknown"))) is True
-    assert truth(found, _rows(("Op_Host1", "None", "User"))) is not True
+    assert whole and truth(found, alert_rows(("Op_Host1", "None", "Unknown"))) is True
+    assert truth(found, alert_rows(("Op_Host1", "None", "User"))) is not True

@@ -13,12 +13,8 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import facts_needed, text_claims
 from forge.rulebook.language.predicate import atoms_of, truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
+from tests.situations import alert_rows
 
 
 # -- a class, then ", not <host> (though)" ------------------------------------------------------------------------------
@@ -36,7 +32,7 @@ def test_a_host_denied_after_a_class_is_excepted() -> None:
 def test_the_denied_host_is_not_what_the_rule_claims() -> None:
     found, _ = text_claims(DENIED)
     assert found is None or all(atom.host != "Enterprise1" for atom, _ in atoms_of(found))
-    assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is not True if found is not None else True
+    assert truth(found, alert_rows(("Enterprise1", "Exploit", "User"))) is not True if found is not None else True
 
 
 # -- "the table shows ..." ----------------------------------------------------------------------------------------------
@@ -47,10 +43,10 @@ TABLE = "Whichever host you are looking at, when the table shows Compromised Pri
 def test_the_table_said_to_the_analyst_is_the_analysed_hosts_row() -> None:
     found, _ = text_claims(TABLE)
     assert found is not None
-    assert truth(found, _rows(("Enterprise2", "None", "Privileged"))) is True
-    assert truth(found, _rows(("Enterprise2", "Exploit", "User"))) is not True
+    assert truth(found, alert_rows(("Enterprise2", "None", "Privileged"))) is True
+    assert truth(found, alert_rows(("Enterprise2", "Exploit", "User"))) is not True
     found, _ = text_claims("If its row shows Activity Scan, recommend a decoy.")
-    assert found is not None and truth(found, _rows(("User2", "None", "User"))) is not True
+    assert found is not None and truth(found, alert_rows(("User2", "None", "User"))) is not True
 
 
 # -- "<evidence> means <finding>, so <order>" ---------------------------------------------------------------------------
@@ -77,12 +73,12 @@ def test_the_evidence_that_means_a_finding_is_the_orders_condition() -> None:
 def test_a_host_at_unknown_is_at_compromised_unknown() -> None:
     found, whole = text_claims("Enterprise1 at Unknown: Analyse it again, no Remove.")
     assert found is not None and whole
-    assert truth(found, _rows(("Enterprise1", "None", "Unknown"))) is True
-    assert truth(found, _rows(("Enterprise1", "None", "User"))) is False
+    assert truth(found, alert_rows(("Enterprise1", "None", "Unknown"))) is True
+    assert truth(found, alert_rows(("Enterprise1", "None", "User"))) is False
 
 
 def test_only_after_what_it_limits_is_only() -> None:
     found, whole = text_claims("E2 scanned only -> DecoyApache E2.")
     assert found is not None and whole
-    assert truth(found, _rows(("Enterprise2", "Scan", "No"))) is True
-    assert truth(found, _rows(("Enterprise2", "Scan", "User"))) is False
+    assert truth(found, alert_rows(("Enterprise2", "Scan", "No"))) is True
+    assert truth(found, alert_rows(("Enterprise2", "Scan", "User"))) is False

@@ -20,12 +20,8 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import rule_claims, semantic_claims, text_claims, words_key
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
+from tests.situations import alert_rows
 
 
 # -- a heading naming a class ------------------------------------------------------------------------------------------
@@ -45,8 +41,8 @@ def test_a_heading_keeps_its_hosts_not_the_role_it_is_for() -> None:
     text = "planner / Enterprise0: Compromised Privileged w/o any activity -> plan a Restore of Enterprise0."
     assert read_wording(text).conditions[0].text == "Enterprise0: Compromised Privileged without any activity"
     found = rule_claims(text, with_instruction=True)
-    assert truth(found, _rows(("Enterprise0", "Exploit", "Privileged"))) is False
-    assert truth(found, _rows(("Enterprise0", "None", "Privileged"))) is True
+    assert truth(found, alert_rows(("Enterprise0", "Exploit", "Privileged"))) is False
+    assert truth(found, alert_rows(("Enterprise0", "None", "Privileged"))) is True
 
 
 # -- a verb judged out of its time or measure --------------------------------------------------------------------------
@@ -80,15 +76,15 @@ def test_the_class_after_before_a_move_is_put_second() -> None:
 
 def test_only_or_still_unknown_is_the_level_unknown() -> None:
     found = rule_claims("while Enterprise0 shows only Unknown, hold off on a Restore of it", with_instruction=True)
-    assert truth(found, _rows(("Enterprise0", "None", "No"))) is False
-    assert truth(found, _rows(("Enterprise0", "None", "Unknown"))) is True
+    assert truth(found, alert_rows(("Enterprise0", "None", "No"))) is False
+    assert truth(found, alert_rows(("Enterprise0", "None", "Unknown"))) is True
 
 
 def test_unknown_on_a_class_is_that_level_on_it() -> None:
     text = "Unknown on an enterprise server != owned. no Remove on Unknown alone."
     found = semantic_claims(text, "predicate refused: class: x", text)
-    assert truth(found, _rows(("Enterprise1", "None", "User"))) is not True
-    assert truth(found, _rows(("Enterprise1", "None", "Unknown"))) is True
+    assert truth(found, alert_rows(("Enterprise1", "None", "User"))) is not True
+    assert truth(found, alert_rows(("Enterprise1", "None", "Unknown"))) is True
 
 
 def test_not_equal_is_is_not() -> None:
@@ -100,10 +96,10 @@ def test_not_equal_is_is_not() -> None:
 def test_a_quiet_host_shows_nothing() -> None:
     text = "Op_Host2 quiet -> leave it be."
     found = semantic_claims(text, "", text)
-    assert truth(found, _rows(("Op_Host2", "None", "User"))) is False
-    assert truth(found, _rows(("Op_Host2", "None", "No"))) is True
+    assert truth(found, alert_rows(("Op_Host2", "None", "User"))) is False
+    assert truth(found, alert_rows(("Op_Host2", "None", "No"))) is True
     found, _ = text_claims("Spend nothing on Enterprise2 while it is quiet.")
-    assert truth(found, _rows(("Enterprise2", "None", "Privileged"))) is not True
+    assert truth(found, alert_rows(("Enterprise2", "None", "Privileged"))) is not True
 
 
 def test_a_quiet_host_spelt_out_passes_and_activity_alone_does_not() -> None:
@@ -129,10 +125,10 @@ def test_the_host_under_analysis_is_no_move_of_analyse() -> None:
 
 def test_a_host_not_yet_scanned_is_untouched() -> None:
     found = rule_claims("pending any scan of Enterprise1: no DecoyTomcat on it.", with_instruction=True)
-    assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is False
-    assert truth(found, _rows(("Enterprise1", "None", "No"))) is True
+    assert truth(found, alert_rows(("Enterprise1", "Exploit", "User"))) is False
+    assert truth(found, alert_rows(("Enterprise1", "None", "No"))) is True
     found = rule_claims("While User3 is not yet scanned, keep decoys off it.", with_instruction=True)
-    assert truth(found, _rows(("User3", "None", "User"))) is False
+    assert truth(found, alert_rows(("User3", "None", "User"))) is False
     # a later stage denied keeps the earlier one ("scanned but not yet exploited")
     found = rule_claims("If User2 is scanned but not yet exploited, analyse it.", with_instruction=True)
-    assert truth(found, _rows(("User2", "Scan", "No"))) is True
+    assert truth(found, alert_rows(("User2", "Scan", "No"))) is True

@@ -16,12 +16,8 @@ from __future__ import annotations
 from forge.rulebook.authoring.compile import fitted, strip_justification
 from forge.rulebook.language.condition import guard_rest, text_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import conditions_left_out, gives_order, read_wording
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
+from tests.situations import alert_rows
 
 
 # -- the lesson a reflection draws --------------------------------------------------------------------------------------
@@ -48,8 +44,8 @@ def test_a_story_that_reads_like_an_order_is_no_part_of_the_lesson() -> None:
     assert "Monitor" not in words.instruction
     assert [c.text.lower() for c in words.conditions] == ["when user2 is exploited"]
     found, whole = text_claims(text)
-    assert whole and truth(found, _rows(("User2", "Exploit", "User"))) is True
-    assert truth(found, _rows(("User2", "Scan", "No"))) is False
+    assert whole and truth(found, alert_rows(("User2", "Exploit", "User"))) is True
+    assert truth(found, alert_rows(("User2", "Scan", "No"))) is False
 
 
 def test_an_order_before_a_drawn_lesson_is_kept() -> None:
@@ -97,8 +93,8 @@ def test_a_drawn_lesson_keeps_its_conditions() -> None:
     assert conditions_left_out(text) == ()
     found, whole = text_claims(text)
     assert whole
-    assert truth(found, _rows(("User3", "Exploit", "User"), ("Enterprise0", "None", "No"))) is True
-    assert truth(found, _rows(("User3", "Exploit", "User"), ("Enterprise0", "None", "User"))) is False
+    assert truth(found, alert_rows(("User3", "Exploit", "User"), ("Enterprise0", "None", "No"))) is True
+    assert truth(found, alert_rows(("User3", "Exploit", "User"), ("Enterprise0", "None", "User"))) is False
 
 
 # -- "only Unknown and no confirmed compromise" -------------------------------------------------------------------------
@@ -108,14 +104,14 @@ def test_unknown_and_no_confirmed_compromise_is_the_level_unknown() -> None:
     text = "While Enterprise2 reads only Unknown and no real compromise, keep analysing it; do not restore it."
     found, whole = text_claims(text)
     assert whole
-    assert truth(found, _rows(("Enterprise2", "None", "Unknown"))) is True
-    assert truth(found, _rows(("Enterprise2", "Scan", "No"))) is False
-    assert truth(found, _rows(("Enterprise2", "None", "User"))) is False
+    assert truth(found, alert_rows(("Enterprise2", "None", "Unknown"))) is True
+    assert truth(found, alert_rows(("Enterprise2", "Scan", "No"))) is False
+    assert truth(found, alert_rows(("Enterprise2", "None", "User"))) is False
     found, whole = text_claims("If Op_Host1 shows just Unknown, Analyse it.")
-    assert whole and truth(found, _rows(("Op_Host1", "None", "Unknown"))) is True
+    assert whole and truth(found, alert_rows(("Op_Host1", "None", "Unknown"))) is True
     # "no confirmed compromise" alone still says the host is clean
     found, _ = text_claims("If User2 shows no confirmed compromise, put a DecoyApache on it.")
-    assert truth(found, _rows(("User2", "None", "Unknown"))) is not True
+    assert truth(found, alert_rows(("User2", "None", "Unknown"))) is not True
 
 
 # -- a class's host that shows one state and denies another -------------------------------------------------------------
@@ -127,10 +123,10 @@ def test_a_denial_after_a_class_is_said_of_the_same_host() -> None:
         found, whole = text_claims(text)
         assert whole, text
         quiet = [("Enterprise0", "None", "No"), ("Enterprise2", "None", "No"), ("Defender", "None", "No")]
-        assert truth(found, _rows(("Enterprise1", "Exploit", "User"), *quiet)) is True, text
-        assert truth(found, _rows(("Enterprise1", "Exploit", "Privileged"), *quiet)) is False, text
+        assert truth(found, alert_rows(("Enterprise1", "Exploit", "User"), *quiet)) is True, text
+        assert truth(found, alert_rows(("Enterprise1", "Exploit", "Privileged"), *quiet)) is False, text
         # one host exploited and rooted, another exploited only: that other one
-        assert truth(found, _rows(("Enterprise1", "Exploit", "Privileged"), ("Enterprise0", "Exploit", "User"),
+        assert truth(found, alert_rows(("Enterprise1", "Exploit", "Privileged"), ("Enterprise0", "Exploit", "User"),
                                   ("Enterprise2", "None", "No"), ("Defender", "None", "No"))) is True, text
 
 
@@ -141,10 +137,10 @@ def test_class_shorthand_and_a_bare_participle_are_read_whole() -> None:
     found, whole = text_claims("ent srv scanned and nothing more -> DecoyTomcat on it.")
     assert whole
     quiet = [("Enterprise0", "None", "No"), ("Enterprise1", "None", "No"), ("Defender", "None", "No")]
-    assert truth(found, _rows(("Enterprise2", "Scan", "No"), *quiet)) is True
-    assert truth(found, _rows(("Enterprise2", "Scan", "User"), *quiet)) is False
+    assert truth(found, alert_rows(("Enterprise2", "Scan", "No"), *quiet)) is True
+    assert truth(found, alert_rows(("Enterprise2", "Scan", "User"), *quiet)) is False
     found, whole = text_claims("usr box with an exploit in progress -> Remove it.")
-    assert whole and truth(found, _rows(("User3", "Exploit", "User"))) is True
+    assert whole and truth(found, alert_rows(("User3", "Exploit", "User"))) is True
 
 
 def test_a_count_of_a_class_is_still_placed() -> None:
@@ -159,12 +155,12 @@ def test_a_count_of_a_class_is_still_placed() -> None:
 def test_two_levels_joined_by_or_are_read_whole_as_either() -> None:
     found, whole = text_claims("OpS0 at user level or root -> plan Restore OpS0 first.")
     assert whole
-    assert truth(found, _rows(("Op_Server0", "None", "User"))) is True
-    assert truth(found, _rows(("Op_Server0", "None", "Privileged"))) is True
-    assert truth(found, _rows(("Op_Server0", "None", "Unknown"))) is False
-    assert truth(found, _rows(("Op_Server0", "Scan", "No"))) is False
+    assert truth(found, alert_rows(("Op_Server0", "None", "User"))) is True
+    assert truth(found, alert_rows(("Op_Server0", "None", "Privileged"))) is True
+    assert truth(found, alert_rows(("Op_Server0", "None", "Unknown"))) is False
+    assert truth(found, alert_rows(("Op_Server0", "Scan", "No"))) is False
     found, whole = text_claims("When User2 is scanned or exploited, Analyse it.")
-    assert whole and truth(found, _rows(("User2", "Scan", "No"))) is True and truth(found, _rows(("User2", "None", "No"))) is False
+    assert whole and truth(found, alert_rows(("User2", "Scan", "No"))) is True and truth(found, alert_rows(("User2", "None", "No"))) is False
     # a state and a level joined by "or" are still not read whole
     assert not text_claims("When User2 is scanned or compromised, Analyse it.")[1]
 
@@ -175,9 +171,9 @@ def test_two_levels_joined_by_or_are_read_whole_as_either() -> None:
 def test_the_analysed_host_named_is_that_host() -> None:
     found, whole = text_claims("If the box you are analysing is Enterprise2 and it is rooted, recommend Restore.")
     assert whole
-    assert truth(found, _rows(("Enterprise2", "None", "Privileged"))) is True
-    assert truth(found, _rows(("Enterprise2", "None", "User"))) is False
-    assert truth(found, _rows(("User1", "None", "Privileged"))) is not True
+    assert truth(found, alert_rows(("Enterprise2", "None", "Privileged"))) is True
+    assert truth(found, alert_rows(("Enterprise2", "None", "User"))) is False
+    assert truth(found, alert_rows(("User1", "None", "Privileged"))) is not True
 
 
 # -- a rest that is the order itself never guards -----------------------------------------------------------------------
@@ -211,10 +207,9 @@ def test_a_role_or_host_heading_before_the_situation() -> None:
     assert found is not None and "Enterprise1" in repr(found) and "unchanged_for=2" in repr(found)
     found, whole = text_claims("Ent2: exploit w/o root -> Remove.")
     assert whole
-    assert truth(found, _rows(("Enterprise2", "Exploit", "User"))) is True
-    assert truth(found, _rows(("Enterprise2", "Exploit", "Privileged"))) is False
-    assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is not True
-
+    assert truth(found, alert_rows(("Enterprise2", "Exploit", "User"))) is True
+    assert truth(found, alert_rows(("Enterprise2", "Exploit", "Privileged"))) is False
+    assert truth(found, alert_rows(("Enterprise1", "Exploit", "User"))) is not True
 
 
 # -- the rule's one host in shorthand, inside its condition -------------------------------------------------------------
@@ -223,11 +218,11 @@ def test_a_role_or_host_heading_before_the_situation() -> None:
 def test_the_one_host_in_shorthand_is_read_in_its_condition() -> None:
     found, whole = text_claims("U3 Unknown -> Analyse U3, nothing more.")
     assert whole
-    assert truth(found, _rows(("User3", "None", "Unknown"))) is True
-    assert truth(found, _rows(("User3", "None", "User"))) is False
+    assert truth(found, alert_rows(("User3", "None", "Unknown"))) is True
+    assert truth(found, alert_rows(("User3", "None", "User"))) is False
     found, whole = text_claims("OpS0 exploited -> Restore it at once.")
-    assert whole and truth(found, _rows(("Op_Server0", "Exploit", "User"))) is True
+    assert whole and truth(found, alert_rows(("Op_Server0", "Exploit", "User"))) is True
     # "@ Unknown" was a state the reader did not place (the reading was not whole); since round 31 (r31h) it is the level
     found, whole = text_claims("OpH1 @ Unknown -> one Analyse on OpH1, no Restore yet.")
-    assert whole and truth(found, _rows(("Op_Host1", "None", "Unknown"))) is True
-    assert truth(found, _rows(("Op_Host1", "None", "User"))) is False
+    assert whole and truth(found, alert_rows(("Op_Host1", "None", "Unknown"))) is True
+    assert truth(found, alert_rows(("Op_Host1", "None", "User"))) is False

@@ -31,10 +31,7 @@ from forge.rulebook.language.wording import gives_order, read_wording
 from forge.rulebook.model import Evidence
 from forge.rulebook.store.curation import Teaching
 from tests.test_rulebook_exception_words import injected
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
+from tests.situations import alert_rows
 
 
 REFUSED = "predicate refused: verb: a test's refusal"
@@ -131,8 +128,8 @@ ROW = "Never recommend a Remove for a host whose row reads Unknown; recommend an
 def test_whose_row_reads_is_the_hosts_state() -> None:
     found, whole = text_claims(ROW)
     assert whole
-    assert truth(found, _rows(("User1", "None", "Unknown"))) is True
-    assert truth(found, _rows(("User1", "Exploit", "User"))) is not True
+    assert truth(found, alert_rows(("User1", "None", "Unknown"))) is True
+    assert truth(found, alert_rows(("User1", "Exploit", "User"))) is not True
     # a predicate that says something else ("some host shows activity") is held to the condition
     problem = text_problem(ROW, {"class": "any", "activity": "any"},
                            {"mode": "prefer", "verb": "Analyse", "target": "$matched", "over": {"verb": "Remove", "target": "$matched"}})
@@ -147,8 +144,8 @@ def test_a_host_hit_is_compromised() -> None:
         found, whole = text_claims(text)
         host = "Op_Server0" if "Op_Server0" in text else "User4"
         assert whole, text
-        assert truth(found, _rows((host, "None", "User"))) is True, text
-        assert truth(found, _rows((host, "Scan", "No"))) is False, text
+        assert truth(found, alert_rows((host, "None", "User"))) is True, text
+        assert truth(found, alert_rows((host, "Scan", "No"))) is False, text
 
 
 # -- what a semantic prohibition says, where its condition is read whole ------------------------------------------------
@@ -165,11 +162,11 @@ def _rule(text: str, actor: str, when=None, action=None) -> Teaching:
 def test_a_prohibition_with_its_own_condition_disputes_there_not_everywhere() -> None:
     when, action = said_in_words("E0 hit -> Remove, nothing more. Restoring E0 is a waste of a step.")
     assert (action.mode, action.move.verb) == ("never", "Restore")
-    assert truth(when, _rows(("Enterprise0", "None", "User"))) is True
-    assert truth(when, _rows(("Enterprise0", "Scan", "No"))) is False
+    assert truth(when, alert_rows(("Enterprise0", "None", "User"))) is True
+    assert truth(when, alert_rows(("Enterprise0", "Scan", "No"))) is False
     # a standing prohibition states no condition: its host, whatever its state
     when, _ = said_in_words("Do not restore User3, even when it's rooted: the lab runs on it.")
-    assert truth(when, _rows(("User3", "Scan", "No"))) is True
+    assert truth(when, alert_rows(("User3", "Scan", "No"))) is True
     # so two teachers on one situation are a dispute (nobody asks: nobody speaks), not an exception of the order
     restore = _rule("When Enterprise0 is compromised, restore it.", "user:tam",
                     {"host": "Enterprise0", "compromise": "any"}, {"mode": "do", "verb": "Restore", "target": "Enterprise0"})
@@ -183,7 +180,7 @@ def test_a_prohibition_with_its_own_condition_disputes_there_not_everywhere() ->
 def test_a_prohibition_on_the_host_its_condition_describes_disputes_an_order_there() -> None:
     when, action = said_in_words(ROW)
     assert (action.mode, action.move.verb, action.move.target) == ("never", "Remove", "$matched")
-    assert truth(when, _rows(("User1", "None", "Unknown"))) is True
+    assert truth(when, alert_rows(("User1", "None", "Unknown"))) is True
     order = _rule("Anything sitting at Compromised Unknown: recommend a Remove.", "user:vic",
                   {"compromise": "Unknown"}, {"mode": "do", "verb": "Remove", "target": "$matched"})
     against = _rule(ROW, "user:wyn")
@@ -205,8 +202,8 @@ def test_a_range_in_shorthand_names_each_host_in_it() -> None:
     text = "U2-U4 exploited -> Remove that host."
     found, whole = text_claims(text)
     assert whole
-    assert truth(found, _rows(("User3", "Exploit", "User"))) is True
-    assert truth(found, _rows(("User1", "Exploit", "User"), ("User2", "None", "No"), ("User3", "None", "No"),
+    assert truth(found, alert_rows(("User3", "Exploit", "User"))) is True
+    assert truth(found, alert_rows(("User1", "Exploit", "User"), ("User2", "None", "No"), ("User3", "None", "No"),
                               ("User4", "None", "No"))) is False
     # a compilation on the middle host of the range is grounded in the text
     assert text_problem(text, {"any": [{"host": h, "activity": "Exploit"} for h in ("User2", "User3", "User4")]},

@@ -27,22 +27,14 @@ injections and the reference compiler's misses), each class on sentences written
 """
 from __future__ import annotations
 
-from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import MAX_DIRECTIVE_CHARS, fitted
 from forge.rulebook.language.condition import semantic_claims, text_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import gives_order, read_wording
+from tests.situations import table_rows
 
 REFUSED = "predicate refused: host: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    """The whole table: the hosts given in their states, every other host quiet."""
-    given = {h: (a, c) for h, a, c in rows}
-    return read_situation("Hostname | Activity | Compromised\n" + "\n".join(
-        f"{h} | {given.get(h, ('None', 'No'))[0]} | {given.get(h, ('None', 'No'))[1]}" for h in HOSTS))
 
 
 # -- a terse clause about a named host after a clause about a class -----------------------------------------------------
@@ -59,13 +51,13 @@ def test_a_terse_host_clause_after_a_class_clause_is_its_own() -> None:
         found, whole = text_claims(text)
         assert whole, text
         # a user host compromised (and active): the condition is false, whatever Enterprise1 shows
-        assert truth(found, _rows(("User2", "Exploit", "User"), ("Enterprise1", "None", "No"))) is False, text
+        assert truth(found, table_rows(("User2", "Exploit", "User"), ("Enterprise1", "None", "No"))) is False, text
         # Enterprise1 active: false too (the host's own state was read)
-        assert truth(found, _rows(("User2", "None", "No"), ("Enterprise1", "Scan", "No"))) is False, text
-        assert truth(found, _rows(("User2", "Scan", "No"), ("Enterprise1", "None", "No"))) is True, text
+        assert truth(found, table_rows(("User2", "None", "No"), ("Enterprise1", "Scan", "No"))) is False, text
+        assert truth(found, table_rows(("User2", "Scan", "No"), ("Enterprise1", "None", "No"))) is True, text
     # a list of hosts that shares one state is still one clause
     found, whole = text_claims("User1 and User2 compromised -> plan a Restore of both")
-    assert whole and truth(found, _rows(("User1", "None", "User"), ("User2", "None", "No"))) is False
+    assert whole and truth(found, table_rows(("User1", "None", "User"), ("User2", "None", "No"))) is False
 
 
 # -- a scope before "X calls for VERB" -----------------------------------------------------------------------------------
@@ -76,9 +68,9 @@ SCOPED = "On the user hosts, a root compromise calls for Restore."
 def test_a_scope_before_a_situation_that_calls_for_a_verb_is_its_subject() -> None:
     found, whole = text_claims(SCOPED)
     assert whole
-    assert truth(found, _rows(("User3", "None", "Privileged"))) is True
-    assert truth(found, _rows(("User3", "Scan", "No"))) is False
-    assert truth(found, _rows(("Enterprise0", "None", "Privileged"))) is False
+    assert truth(found, table_rows(("User3", "None", "Privileged"))) is True
+    assert truth(found, table_rows(("User3", "Scan", "No"))) is False
+    assert truth(found, table_rows(("Enterprise0", "None", "Privileged"))) is False
     problem = text_problem(SCOPED, {"class": "User", "activity": "any"}, {"mode": "do", "verb": "Restore", "target": "$matched"})
     assert problem is not None and problem.startswith("claims"), problem
     assert text_problem(SCOPED, {"class": "User", "compromise": "Privileged"},
@@ -100,9 +92,9 @@ def test_a_lesson_that_names_its_move_as_a_noun_is_the_order() -> None:
     directive = fitted(NOUN)
     assert directive.startswith("A DecoyTomcat"), directive
     found = semantic_claims(directive, REFUSED, NOUN)
-    assert truth(found, _rows(("User2", "Scan", "No"))) is True
+    assert truth(found, table_rows(("User2", "Scan", "No"))) is True
     # the story's hosts are no part of it: the Defender scanned, no user host scanned
-    assert truth(found, _rows(("Defender", "Scan", "No"), ("User2", "None", "User"))) is not True
+    assert truth(found, table_rows(("Defender", "Scan", "No"), ("User2", "None", "User"))) is not True
 
 
 # -- the verb a judgement is about --------------------------------------------------------------------------------------
@@ -162,7 +154,7 @@ def test_a_better_use_of_the_turn_than_a_verb_disprefers_it() -> None:
 
 
 def test_no_host_showing_one_column_claims_that_column() -> None:
-    scanned, compromised = _rows(("User1", "Scan", "No")), _rows(("User1", "None", "User"))
+    scanned, compromised = table_rows(("User1", "Scan", "No")), table_rows(("User1", "None", "User"))
     found, whole = text_claims("As long as no machine shows any compromise, plan a DecoySSHD on User1.")
     assert whole and truth(found, scanned) is True and truth(found, compromised) is False
     # ("no host shows any activity" stays the quiet network, as documented: compromised and scanned rows both deny it)
@@ -202,8 +194,8 @@ def test_a_verb_and_nothing_else_is_the_orders_only() -> None:
 def test_a_host_sitting_at_a_level_is_at_that_level() -> None:
     found, whole = text_claims("Enterprise hosts sitting at user level: plan a Remove on them.")
     assert whole
-    assert truth(found, _rows(("Enterprise2", "None", "User"))) is True
-    assert truth(found, _rows(("Enterprise2", "None", "Privileged"))) is False
+    assert truth(found, table_rows(("Enterprise2", "None", "User"))) is True
+    assert truth(found, table_rows(("Enterprise2", "None", "Privileged"))) is False
 
 
 # -- "leave X out of the plan" as the whole order -----------------------------------------------------------------------
@@ -218,7 +210,7 @@ def test_leaving_a_host_out_as_the_whole_order_forbids_every_move_on_it() -> Non
     assert [(p.verb, p.hosts) for p in words.prohibitions] == [(None, ("Op_Host2",))], words.prohibitions
     when, action = said_in_words(LEFT_OUT)
     assert (action.mode, action.move.verb) == ("never", "any")
-    assert truth(when, _rows(("Op_Host2", "Scan", "No"))) is True
+    assert truth(when, table_rows(("Op_Host2", "Scan", "No"))) is True
     # beside an order about more hosts it is still an exception, no prohibition
     words = read_wording("When a user host is exploited, remove the attacker from it; leave User3 out of it.")
     assert words.excepted == ("User3",) and not words.prohibitions
@@ -233,5 +225,5 @@ def test_a_prohibition_on_the_class_its_condition_describes_says_where_it_disput
     text = "Enterprise hosts sitting at user level: plan a Remove, a Restore there is excessive."
     when, action = said_in_words(text)
     assert (action.mode, action.move.verb, action.move.target) == ("never", "Restore", "$matched")
-    assert truth(when, _rows(("Enterprise1", "None", "User"))) is True
-    assert truth(when, _rows(("Enterprise1", "None", "Privileged"))) is False
+    assert truth(when, table_rows(("Enterprise1", "None", "User"))) is True
+    assert truth(when, table_rows(("Enterprise1", "None", "Privileged"))) is False

@@ -19,12 +19,9 @@ from forge.rulebook.language.condition import complete_claims, rule_claims, sema
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import conditions_left_out, read_wording
+from tests.situations import alert_rows
 
 REFUSED = "predicate refused: verb: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
 
 
 def _claims(text: str):
@@ -42,8 +39,8 @@ def test_a_story_with_an_irregular_past_is_no_condition_of_the_lesson() -> None:
         found = rule_claims(read_wording(text).instruction, with_instruction=True)
         assert complete_claims(read_wording(text).instruction, found), verb
         claims = _claims(text)
-        assert truth(claims, _rows(("Enterprise2", "Exploit", "User"))) is True, verb
-        assert truth(claims, _rows(("Enterprise2", "None", "Privileged"))) is False, verb
+        assert truth(claims, alert_rows(("Enterprise2", "Exploit", "User"))) is True, verb
+        assert truth(claims, alert_rows(("Enterprise2", "None", "Privileged"))) is False, verb
 
 
 # -- a word of emphasis --------------------------------------------------------------------------------------------------
@@ -52,8 +49,8 @@ def test_a_word_of_emphasis_in_a_condition_is_read_whole() -> None:
     for word in ("actually", "really", "truly"):
         text = f"Never Restore Enterprise0 unless it is {word} rooted."
         claims = _claims(text)
-        assert truth(claims, _rows(("Enterprise0", "None", "User"))) is True, word
-        assert truth(claims, _rows(("Enterprise0", "None", "Privileged"))) is False, word
+        assert truth(claims, alert_rows(("Enterprise0", "None", "User"))) is True, word
+        assert truth(claims, alert_rows(("Enterprise0", "None", "Privileged"))) is False, word
 
 
 # -- unless it has been exploited ----------------------------------------------------------------------------------------
@@ -62,14 +59,14 @@ def test_unless_exploited_is_not_met_by_a_host_the_exploit_left_compromised() ->
     for text in ("Do not Remove User2 unless it has been exploited.", "Leave Remove off User2 until it gets exploited."):
         claims = _claims(text)
         # (the exploit landed: the row shows the compromise, no Exploit activity any more)
-        assert truth(claims, _rows(("User2", "None", "User"))) is not True, text
-        assert truth(claims, _rows(("User2", "Exploit", "User"))) is not True, text
+        assert truth(claims, alert_rows(("User2", "None", "User"))) is not True, text
+        assert truth(claims, alert_rows(("User2", "Exploit", "User"))) is not True, text
     claims = _claims("Do not Remove User2 unless it has been exploited.")
-    assert truth(claims, _rows(("User2", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("User2", "Scan", "No"))) is True
     # (an exploit under way is its activity alone: "unless it's being exploited")
     claims = _claims("Keep Remove off User2 unless it's being exploited.")
-    assert truth(claims, _rows(("User2", "None", "User"))) is True
-    assert truth(claims, _rows(("User2", "Exploit", "User"))) is False
+    assert truth(claims, alert_rows(("User2", "None", "User"))) is True
+    assert truth(claims, alert_rows(("User2", "Exploit", "User"))) is False
 
 
 # -- a "doesn't need" reason before ", so ORDER" ------------------------------------------------------------------------
@@ -81,8 +78,8 @@ def test_the_order_after_a_no_need_reason_is_the_order() -> None:
     assert words.instruction.lower().startswith("never restore an enterprise host"), words.instruction
     assert conditions_left_out(text) == ()
     claims = _claims(text)
-    assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise1", "Scan", "User"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "User"))) is not True
     # (an order before ", so" stays the order)
     assert read_wording("Remove User1 when it is exploited, so never leave it be.").instruction.lower().startswith("remove user1")
 
@@ -94,9 +91,9 @@ def test_a_quiet_value_after_a_class_host_is_that_same_host() -> None:
                  "Put a DecoyTomcat on a user box with a scan and no compromise."):
         claims = _claims(text)
         # (the one user row shown is scanned and clean: the other user hosts are not shown, and need not be)
-        assert truth(claims, _rows(("User3", "Scan", "No"))) is True, text
-        assert truth(claims, _rows(("User3", "Scan", "User"))) is not True, text
-        assert truth(claims, _rows(("User3", "Scan", "User"), ("User1", "None", "No"))) is not True, text
+        assert truth(claims, alert_rows(("User3", "Scan", "No"))) is True, text
+        assert truth(claims, alert_rows(("User3", "Scan", "User"))) is not True, text
+        assert truth(claims, alert_rows(("User3", "Scan", "User"), ("User1", "None", "No"))) is not True, text
 
 
 # -- the host the analyst is looking at ---------------------------------------------------------------------------------
@@ -140,8 +137,8 @@ def test_a_drawn_lesson_takes_no_situation_from_its_story() -> None:
     words = read_wording(text)
     assert words.situation == "", words.situation
     claims = _claims(text)
-    assert truth(claims, _rows(("Op_Host2", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Op_Host2", "None", "No"))) is False
+    assert truth(claims, alert_rows(("Op_Host2", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Op_Host2", "None", "No"))) is False
 
 
 def test_a_lesson_said_as_the_move_it_names_is_the_order() -> None:
@@ -151,36 +148,36 @@ def test_a_lesson_said_as_the_move_it_names_is_the_order() -> None:
     assert words.instruction.startswith("A DecoyTomcat on Op_Host0"), words.instruction
     assert "Monitor" not in words.verbs
     claims = _claims(text)
-    assert truth(claims, _rows(("Op_Host1", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Op_Host1", "None", "No"))) is not True
+    assert truth(claims, alert_rows(("Op_Host1", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Op_Host1", "None", "No"))) is not True
 
 
 # -- "nothing on it", "X is the exception:", a class named by the sentence's scope ---------------------------------------
 
 def test_nothing_on_it_is_no_compromise_of_that_host() -> None:
     claims = _claims("planner: E2 probed, nothing on it yet -> DecoyTomcat E2, then Analyse E2")
-    assert truth(claims, _rows(("Enterprise2", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise2", "Scan", "User"))) is False
+    assert truth(claims, alert_rows(("Enterprise2", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise2", "Scan", "User"))) is False
     # (where its own verb follows, "nothing on it is compromised", it was read already, and stays so)
     claims = _claims("When Enterprise2 has been probed and nothing on it is compromised, analyse Enterprise2.")
-    assert truth(claims, _rows(("Enterprise2", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise2", "Scan", "User"))) is False
+    assert truth(claims, alert_rows(("Enterprise2", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise2", "Scan", "User"))) is False
 
 
 def test_a_host_that_is_the_exception_heads_its_rule() -> None:
     text = "Op_Server0 is the exception: when it shows a scan, Analyse it first and do not Restore it on a hunch."
     claims = _claims(text)
-    assert truth(claims, _rows(("Op_Server0", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Op_Server0", "None", "No"))) is False
+    assert truth(claims, alert_rows(("Op_Server0", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Op_Server0", "None", "No"))) is False
 
 
 def test_a_state_with_no_subject_is_said_of_the_class_the_sentence_opens_with() -> None:
     text = "Across the user boxes, a compromise at root level calls for Restore."
     claims = _claims(text)
-    assert truth(claims, _rows(("User2", "None", "Privileged"))) is True
-    assert truth(claims, _rows(("User2", "None", "User"))) is not True
+    assert truth(claims, alert_rows(("User2", "None", "Privileged"))) is True
+    assert truth(claims, alert_rows(("User2", "None", "User"))) is not True
     # (the scope's class, not another host: an enterprise row at root is no user box)
-    assert truth(claims, _rows(("Enterprise0", "None", "Privileged"))) is not True
+    assert truth(claims, alert_rows(("Enterprise0", "None", "Privileged"))) is not True
 
 
 # -- "no host shows any compromise" is no quiet network ------------------------------------------------------------------
@@ -235,8 +232,8 @@ def test_whichever_of_a_list_is_a_condition_on_each() -> None:
     words = read_wording(text)
     assert any(c.text.lower().startswith("whichever of") for c in words.conditions), [c.text for c in words.conditions]
     claims = _claims(text)
-    assert truth(claims, _rows(("Enterprise2", "None", "Privileged"))) is True
-    assert truth(claims, _rows(("Enterprise0", "None", "User"), ("Enterprise2", "None", "User"))) is False
+    assert truth(claims, alert_rows(("Enterprise2", "None", "Privileged"))) is True
+    assert truth(claims, alert_rows(("Enterprise0", "None", "User"), ("Enterprise2", "None", "User"))) is False
 
 
 # -- a lesson said as what the teacher does from now on -----------------------------------------------------------------
@@ -248,8 +245,8 @@ def test_a_lesson_said_as_the_teachers_own_move_is_the_order() -> None:
     words = read_wording(text)
     assert "recommend a Remove" in words.instruction and "came up" not in words.instruction, words.instruction
     claims = _claims(text)
-    assert truth(claims, _rows(("Op_Server0", "None", "User"))) is True
-    assert truth(claims, _rows(("Op_Server0", "None", "Privileged"))) is False
+    assert truth(claims, alert_rows(("Op_Server0", "None", "User"))) is True
+    assert truth(claims, alert_rows(("Op_Server0", "None", "Privileged"))) is False
 
 
 # -- a judgement after a comma judges its own verb ------------------------------------------------------------------------

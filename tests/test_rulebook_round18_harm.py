@@ -17,21 +17,13 @@ written for these tests.
 """
 from __future__ import annotations
 
-from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import claims, semantic_claims, text_claims
 from forge.rulebook.language.predicate import Atom, truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
+from tests.situations import table_rows
 
 REFUSED = "predicate refused: negation: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    """The whole table: the hosts given in their states, every other host quiet."""
-    given = {h: (a, c) for h, a, c in rows}
-    return read_situation("Hostname | Activity | Compromised\n" + "\n".join(
-        f"{h} | {given.get(h, ('None', 'No'))[0]} | {given.get(h, ('None', 'No'))[1]}" for h in HOSTS))
 
 
 # -- a class said in shorthand -------------------------------------------------------------------------------------------
@@ -42,12 +34,12 @@ def test_a_class_in_shorthand_splits_its_clauses() -> None:
     found, whole = text_claims(text)
     assert whole
     # nothing probed on the enterprise servers: the condition is false, however quiet the user boxes are
-    assert truth(found, _rows()) is False
-    assert truth(semantic_claims(text, REFUSED), _rows()) is False
+    assert truth(found, table_rows()) is False
+    assert truth(semantic_claims(text, REFUSED), table_rows()) is False
     # an enterprise server probed and no user box infected: true
-    assert truth(found, _rows(("Enterprise1", "Scan", "No"))) is True
+    assert truth(found, table_rows(("Enterprise1", "Scan", "No"))) is True
     # a user box infected: false
-    assert truth(found, _rows(("Enterprise1", "Scan", "No"), ("User2", "None", "User"))) is False
+    assert truth(found, table_rows(("Enterprise1", "Scan", "No"), ("User2", "None", "User"))) is False
 
 
 def test_two_subjects_each_with_its_own_state_in_one_clause_are_not_read_whole(monkeypatch) -> None:
@@ -65,8 +57,8 @@ def test_two_subjects_each_with_its_own_state_in_one_clause_are_not_read_whole(m
     monkeypatch.setattr(condition, "_CLASS_SHORTHAND", ())
     text = "no usr machines infected + entp boxes probed -> DecoySSHD on the probed entp box"
     assert text_claims(text)[1] is False
-    assert truth(semantic_claims(text, REFUSED), _rows()) is False and \
-        truth(semantic_claims(text, REFUSED), _rows(("Enterprise1", "Scan", "No"))) is False
+    assert truth(semantic_claims(text, REFUSED), table_rows()) is False and \
+        truth(semantic_claims(text, REFUSED), table_rows(("Enterprise1", "Scan", "No"))) is False
 
 
 # -- a level put aside after the level stated ----------------------------------------------------------------------------
@@ -77,8 +69,8 @@ def test_a_level_put_aside_after_the_level_stated_is_not_the_level_claimed() -> 
                       "an enterprise box with a user-level compromise instead of root"):
         found = claims(condition)
         assert isinstance(found, Atom) and found.compromise == "User", condition
-        assert truth(found, _rows(("Enterprise1", "None", "Privileged"))) is False
-        assert truth(found, _rows(("Enterprise1", "None", "User"))) is True
+        assert truth(found, table_rows(("Enterprise1", "None", "Privileged"))) is False
+        assert truth(found, table_rows(("Enterprise1", "None", "User"))) is True
     # the reference's exact level is what the text says: no negation left unexpressed
     text = "Prefer an Analyse over a Restore on any enterprise server that is compromised at user level rather than privileged."
     assert text_problem(text, {"class": "Enterprise", "compromise": "User"},
@@ -96,8 +88,8 @@ def test_a_scope_that_states_its_hosts_state_is_the_condition() -> None:
     assert [c.hosts for c in words.conditions] == [("Enterprise2",)]
     found, whole = text_claims(text)
     assert whole
-    assert truth(found, _rows(("Enterprise2", "None", "Unknown"))) is True
-    assert truth(found, _rows(("Enterprise2", "Exploit", "User"))) is False
+    assert truth(found, table_rows(("Enterprise2", "None", "Unknown"))) is True
+    assert truth(found, table_rows(("Enterprise2", "Exploit", "User"))) is False
     # a compiled predicate that only asks that Enterprise2 be shown says nothing of its state: refused
     assert text_problem(text, {"host": "Enterprise2"},
                         {"mode": "prefer", "verb": "Monitor", "target": "Enterprise2",
@@ -128,7 +120,7 @@ def test_a_host_then_that_same_step_is_no_relative_clause() -> None:
     words = read_wording(text)
     assert [c.text for c in words.conditions] == ["When Enterprise1 shows an exploit"]
     found, whole = text_claims(text)
-    assert whole and truth(found, _rows(("Enterprise1", "Exploit", "User"))) is True
+    assert whole and truth(found, table_rows(("Enterprise1", "Exploit", "User"))) is True
     assert text_problem(text, {"host": "Enterprise1", "activity": "Exploit"},
                         {"mode": "prefer", "verb": "Remove", "target": "Enterprise1",
                          "over": {"verb": "Monitor", "target": "Enterprise1"}}) is None
@@ -140,7 +132,7 @@ def test_a_host_that_gets_a_verb_is_given_that_move() -> None:
     assert [c.text for c in words.conditions] == ["enterprise server that shows an exploit and nothing more"]
     found, whole = text_claims(text)
     assert whole
-    assert truth(found, _rows(("Enterprise0", "Exploit", "No"))) is True
+    assert truth(found, table_rows(("Enterprise0", "Exploit", "No"))) is True
     assert text_problem(text, {"class": "Enterprise", "activity": "Exploit", "compromise": "No"},
                         {"mode": "prefer", "verb": "Remove", "target": "$matched",
                          "over": {"verb": "Restore", "target": "$matched"}}) is None

@@ -16,14 +16,10 @@ from __future__ import annotations
 
 from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims
 from forge.rulebook.language.predicate import Atom, truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
+from tests.situations import alert_rows
 
 REFUSED = "predicate refused: verb: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
 
 
 def _claims(text: str):
@@ -41,21 +37,21 @@ def _whole(text: str):
 def test_nothing_else_after_a_bare_comma_is_no_compromise() -> None:
     for rest in ("nothing else", "nothing more"):
         claims = _claims(f"OpS0 scanned, {rest} -> DecoyApache on OpS0")
-        assert truth(claims, _rows(("Op_Server0", "Scan", "No"))) is True, rest
-        assert truth(claims, _rows(("Op_Server0", "Scan", "User"))) is False, rest
+        assert truth(claims, alert_rows(("Op_Server0", "Scan", "No"))) is True, rest
+        assert truth(claims, alert_rows(("Op_Server0", "Scan", "User"))) is False, rest
 
 
 def test_scan_only_with_no_article_is_a_scan_and_nothing_more() -> None:
     claims = _claims("ent srv, scan only -> DecoyVsftpd there")
-    assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise1", "Scan", "User"))) is not True
-    assert truth(claims, _rows(("User1", "Scan", "No"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "User"))) is not True
+    assert truth(claims, alert_rows(("User1", "Scan", "No"))) is not True
 
 
 def test_a_row_that_says_a_state_is_that_host_showing_it() -> None:
     claims = _claims("row says U3 Privileged -> Restore U3")
-    assert truth(claims, _rows(("User3", "None", "Privileged"))) is True
-    assert truth(claims, _rows(("User3", "None", "User"))) is False
+    assert truth(claims, alert_rows(("User3", "None", "Privileged"))) is True
+    assert truth(claims, alert_rows(("User3", "None", "User"))) is False
 
 
 # -- a note's history ----------------------------------------------------------------------------------------------------
@@ -76,11 +72,11 @@ def test_a_count_of_steps_right_after_unchanged_is_a_state_held() -> None:
 
 def test_it_is_the_host_named_before_it_when_the_class_comes_later() -> None:
     claims = _claims("Analyse Enterprise2 when it shows a scan, then DecoyApache the user subnet.")
-    assert truth(claims, _rows(("Enterprise2", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise2", "None", "No"))) is False
+    assert truth(claims, alert_rows(("Enterprise2", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise2", "None", "No"))) is False
     # a class named before the condition may be what "it" stands for: left as it was (unresolved, so silent)
     claims = _claims("For the user subnet, Analyse Enterprise2 when it shows a scan.")
-    assert truth(claims, _rows(("Enterprise2", "Scan", "No"))) is not True
+    assert truth(claims, alert_rows(("Enterprise2", "Scan", "No"))) is not True
 
 
 # -- a class named by its letter -----------------------------------------------------------------------------------------
@@ -89,8 +85,8 @@ def test_a_class_letter_hyphenated_to_a_plural_is_the_class() -> None:
     assert read_wording("U-boxes: exploit seen -> Remove, not Restore").classes == ("User",)
     assert read_wording("E-servers with a scan -> DecoyTomcat").classes == ("Enterprise",)
     claims = _claims("U-boxes: exploit seen -> Remove, not Restore")
-    assert truth(claims, _rows(("User2", "Exploit", "User"))) is True
-    assert truth(claims, _rows(("Enterprise0", "Exploit", "User"))) is not True
+    assert truth(claims, alert_rows(("User2", "Exploit", "User"))) is True
+    assert truth(claims, alert_rows(("Enterprise0", "Exploit", "User"))) is not True
     # a predicate on any host is wider than the words: refused
     from forge.rulebook.authoring.checks import text_problem
     problem = text_problem("U-boxes: exploit seen -> Remove, not Restore", {"activity": "Exploit", "class": "any"},

@@ -13,21 +13,13 @@ or with its action turned around (blind16's harms, both compilers), each class o
 """
 from __future__ import annotations
 
-from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims, text_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import hosts_in, negations_in, read_wording
+from tests.situations import table_rows
 
 REFUSED = "predicate refused: polarity: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    """The whole table: the hosts given in their states, every other host quiet."""
-    given = {h: (a, c) for h, a, c in rows}
-    return read_situation("Hostname | Activity | Compromised\n" + "\n".join(
-        f"{h} | {given.get(h, ('None', 'No'))[0]} | {given.get(h, ('None', 'No'))[1]}" for h in HOSTS))
 
 
 # -- a prefer that prescribes what it puts aside ---------------------------------------------------------------------------
@@ -60,17 +52,17 @@ def test_a_host_in_shorthand_stated_in_the_order_leaves_its_claims_not_whole() -
     # owned; it was not whole before, so the rule was silent everywhere)
     found = rule_claims(text, with_instruction=True)
     assert complete_claims(text, found)
-    assert truth(semantic_claims(text, REFUSED, text), _rows(("Enterprise1", "None", "No"))) is True
+    assert truth(semantic_claims(text, REFUSED, text), table_rows(("Enterprise1", "None", "No"))) is True
     # judged strictly (its predicate refused): silent where Enterprise1 is exploited
-    assert truth(semantic_claims(text, REFUSED, text), _rows(("Enterprise1", "Exploit", "User"))) is not True
+    assert truth(semantic_claims(text, REFUSED, text), table_rows(("Enterprise1", "Exploit", "User"))) is not True
     # and where the order has no heading before a colon: a question, then the move
     text = "OpS0 quiet and no usr box owned? Sleep is harmless."
     assert not read_wording(text).conditions and ":" not in read_wording(text).instruction
     # (r23m: read whole now, "OpS0" written out: OpS0 quiet and no user box owned; silent where either is not so)
     found = semantic_claims(text, REFUSED, text)
-    assert truth(found, _rows(("Op_Server0", "Scan", "No"))) is not True
-    assert truth(found, _rows(("User1", "None", "User"))) is not True
-    assert truth(found, _rows(("Op_Server0", "None", "No"))) is True
+    assert truth(found, table_rows(("Op_Server0", "Scan", "No"))) is not True
+    assert truth(found, table_rows(("User1", "None", "User"))) is not True
+    assert truth(found, table_rows(("Op_Server0", "None", "No"))) is True
 
 
 def test_a_history_stated_in_the_order_leaves_its_claims_not_whole() -> None:
@@ -82,7 +74,7 @@ def test_a_history_stated_in_the_order_leaves_its_claims_not_whole() -> None:
         assert not complete_claims(text, found), text
         # judged strictly (its predicate refused): silent where the host is shown but was compromised all along
         host = {"E": "Enterprise1", "O": "Op_Host1", "U": "User2"}[text[0]]
-        assert truth(semantic_claims(text, REFUSED, text), _rows((host, "None", "No"))) is not True, text
+        assert truth(semantic_claims(text, REFUSED, text), table_rows((host, "None", "No"))) is not True, text
         assert not text_claims(text)[1], text
 
 
@@ -91,8 +83,8 @@ def test_an_order_with_its_target_only_keeps_its_claims_whole() -> None:
     text = "No enterprise host compromised? then DecoyHarakaSMPT on Ent2."
     found = rule_claims(text, with_instruction=True)
     assert complete_claims(text, found)
-    assert truth(found, _rows()) is True
-    assert truth(found, _rows(("Enterprise0", "None", "User"))) is False
+    assert truth(found, table_rows()) is True
+    assert truth(found, table_rows(("Enterprise0", "None", "User"))) is False
 
 
 # -- the operational server in shorthand --------------------------------------------------------------------------------------
@@ -107,8 +99,8 @@ def test_the_ops_server_in_shorthand_is_op_server0() -> None:
     assert text_problem(text, {"class": "any", "activity": "Exploit"}, {"mode": "do", "verb": "Remove", "target": "$matched"}) is not None
     found, whole = text_claims(text)
     assert whole
-    assert truth(found, _rows(("Op_Server0", "Exploit", "User"))) is True
-    assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is False
+    assert truth(found, table_rows(("Op_Server0", "Exploit", "User"))) is True
+    assert truth(found, table_rows(("Enterprise1", "Exploit", "User"))) is False
 
 
 # -- outranked: an exception heading ----------------------------------------------------------------
@@ -218,6 +210,6 @@ def test_all_said_after_a_class_is_the_class_not_the_network() -> None:
     for said in ("Enterprise1 is exploited and the user hosts are all clean", "Enterprise1 exploited, U-hosts all clean",
                  "Enterprise1 exploited, all user hosts clean"):
         found = claims(said)
-        assert truth(found, _rows(("Enterprise1", "Exploit", "User"))) is True, said
-        assert truth(found, _rows(("Enterprise1", "Exploit", "User"), ("User3", "None", "User"))) is False, said
-        assert truth(found, _rows(("Enterprise0", "Exploit", "User"))) is False, said
+        assert truth(found, table_rows(("Enterprise1", "Exploit", "User"))) is True, said
+        assert truth(found, table_rows(("Enterprise1", "Exploit", "User"), ("User3", "None", "User"))) is False, said
+        assert truth(found, table_rows(("Enterprise0", "Exploit", "User"))) is False, said

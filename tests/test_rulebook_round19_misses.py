@@ -29,15 +29,11 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import complete_claims, cut_conditions, rule_claims, semantic_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 from forge.rulebook.store.curation import _same_words
+from tests.situations import alert_rows
 
 REFUSED = "predicate refused: verb: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
 
 
 def _claims(text: str):
@@ -72,7 +68,7 @@ def test_a_conceded_state_with_an_ordered_alternative_stays_the_order_s_conditio
 def test_as_it_is_is_no_condition() -> None:
     text = "Do not remove Op_Host1; we leave that host as it is for the audit team."
     assert conditions_left_out(text) == ()
-    assert truth(semantic_claims("Do not remove Op_Host1", REFUSED, text), _rows(("Op_Host1", "None", "User"))) is True
+    assert truth(semantic_claims("Do not remove Op_Host1", REFUSED, text), alert_rows(("Op_Host1", "None", "User"))) is True
     # (a state after it still makes one: "as it is compromised")
     assert [c.text for c in read_wording("Remove User2 as it is compromised").conditions] == ["as it is compromised"]
 
@@ -81,17 +77,17 @@ def test_as_it_is_is_no_condition() -> None:
 
 def test_with_the_exception_of_a_host_excepts_it() -> None:
     claims = _claims("Analyse every scanned enterprise server with the exception of Enterprise1.")
-    assert truth(claims, _rows(("Enterprise0", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is not True
+    assert truth(claims, alert_rows(("Enterprise0", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "No"))) is not True
 
 
 # -- "scanned but not yet exploited" of a class ---------------------------------------------------------------------------
 
 def test_a_class_scanned_but_not_yet_exploited_shows_no_compromise() -> None:
     claims = _claims("If an enterprise server is scanned but not yet exploited, deploy a DecoyApache on it.")
-    assert truth(claims, _rows(("Enterprise2", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise2", "Scan", "User"))) is not True
-    assert truth(claims, _rows(("Enterprise2", "Exploit", "User"))) is not True
+    assert truth(claims, alert_rows(("Enterprise2", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise2", "Scan", "User"))) is not True
+    assert truth(claims, alert_rows(("Enterprise2", "Exploit", "User"))) is not True
 
 
 # -- the teacher's hypothetical ------------------------------------------------------------------------------------------
@@ -100,17 +96,17 @@ def test_the_teacher_s_hypothetical_before_a_colon_is_no_condition() -> None:
     text = "If we were to boil it down: analyse Op_Server0 whenever it shows a scan."
     assert [c.text for c in read_wording(text).conditions] == ["whenever it shows a scan"]
     claims = _claims(text)
-    assert truth(claims, _rows(("Op_Server0", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Op_Server0", "None", "No"))) is False
+    assert truth(claims, alert_rows(("Op_Server0", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Op_Server0", "None", "No"))) is False
 
 
 # -- a host the order is contrasted with -----------------------------------------------------------------------------------
 
 def test_a_host_the_order_is_contrasted_with_is_not_where_it_applies() -> None:
     claims = _claims("Remove User1 or User2, whichever is exploited, not User4 though.")
-    assert truth(claims, _rows(("User4", "Exploit", "User"))) is not True
-    assert truth(claims, _rows(("User4", "None", "No"))) is not True
-    assert truth(claims, _rows(("User2", "Exploit", "User"))) is True
+    assert truth(claims, alert_rows(("User4", "Exploit", "User"))) is not True
+    assert truth(claims, alert_rows(("User4", "None", "No"))) is not True
+    assert truth(claims, alert_rows(("User2", "Exploit", "User"))) is True
 
 
 # -- nothing on the network shows X or Y ------------------------------------------------------------------------------------
@@ -120,8 +116,8 @@ def test_nothing_on_the_network_shows_activity_or_compromise_is_each_quiet() -> 
     _whole(text)
     claims = _claims(text)
     assert claims == _claims("Monitor only while no host shows any activity or any compromise.")
-    assert truth(claims, _rows(("User1", "Scan", "No"))) is False
-    assert truth(claims, _rows(("User1", "None", "User"))) is False
+    assert truth(claims, alert_rows(("User1", "Scan", "No"))) is False
+    assert truth(claims, alert_rows(("User1", "None", "User"))) is False
 
 
 # -- a document's label ----------------------------------------------------------------------------------------------------
@@ -130,8 +126,8 @@ def test_a_numbered_document_label_is_no_condition() -> None:
     for label in ("Playbook 7.1", "SOP #12", "procedure 3b"):
         text = f"{label}: E2 at Unknown -> Analyse E2"
         claims = _claims(text)
-        assert truth(claims, _rows(("Enterprise2", "None", "Unknown"))) is True, label
-        assert truth(claims, _rows(("Enterprise2", "None", "User"))) is False, label
+        assert truth(claims, alert_rows(("Enterprise2", "None", "Unknown"))) is True, label
+        assert truth(claims, alert_rows(("Enterprise2", "None", "User"))) is False, label
 
 
 # -- a look back in a story --------------------------------------------------------------------------------------------------
@@ -142,7 +138,7 @@ def test_a_look_back_in_the_story_states_no_condition() -> None:
         text = (f"Enterprise1 dropped to Unknown after my Remove. {lead} the Analyse had already said enough and the "
                 f"Restore just cost a turn while Op_Server0 was still clean. {directive}")
         assert cut_conditions(directive, text) == (), lead
-        assert truth(semantic_claims(directive, REFUSED, text), _rows(("Enterprise1", "None", "Unknown"))) is True, lead
+        assert truth(semantic_claims(directive, REFUSED, text), alert_rows(("Enterprise1", "None", "Unknown"))) is True, lead
 
 
 # -- a withdrawn prohibition taught again -----------------------------------------------------------------------------------
@@ -164,12 +160,12 @@ def test_nothing_else_going_on_is_every_other_host_quiet() -> None:
                  "When Enterprise2 shows Unknown and nothing else is happening, analyse it."):
         _whole(text)
         claims = _claims(text)
-        assert truth(claims, _rows(("Enterprise2", "None", "Unknown"), ("User1", "Scan", "No"))) is False, text
-        assert truth(claims, _rows(("Enterprise2", "Exploit", "Unknown"))) is False, text
-        assert truth(claims, _rows(("Enterprise2", "None", "User"))) is False, text
+        assert truth(claims, alert_rows(("Enterprise2", "None", "Unknown"), ("User1", "Scan", "No"))) is False, text
+        assert truth(claims, alert_rows(("Enterprise2", "Exploit", "Unknown"))) is False, text
+        assert truth(claims, alert_rows(("Enterprise2", "None", "User"))) is False, text
     # (a state said with it: that host shows nothing but that state)
     claims = _claims("OpH1 scanned, nothing else going on -> DecoyApache OpH1")
-    assert truth(claims, _rows(("Op_Host1", "Scan", "User"))) is False
+    assert truth(claims, alert_rows(("Op_Host1", "Scan", "User"))) is False
 
 
 # -- a word that may mark history, with no state to mark --------------------------------------------------------------------
@@ -191,7 +187,7 @@ def test_a_reason_before_so_colon_is_no_condition_of_an_order_with_its_own() -> 
             "scan, deploy a DecoyApache on it.")
     assert [c.text for c in read_wording(text).conditions] == ["when an enterprise server shows a scan"]
     claims = _claims(text)
-    assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "No"))) is True
     # (a host it names keeps it a condition: "User2 is compromised, so: when User3 is scanned, ...")
     assert "User2 is compromised, so" in [c.text for c in
                                           read_wording("User2 is compromised, so: when User3 is scanned, analyse User3.").conditions]

@@ -23,14 +23,10 @@ from __future__ import annotations
 from forge.rulebook.authoring.compile import strip_justification
 from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import conditions_left_out, read_wording
+from tests.situations import alert_rows
 
 REFUSED = "predicate refused: verb: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
 
 
 def _claims(text: str):
@@ -44,12 +40,12 @@ def test_lvl_in_a_note_is_the_level() -> None:
     found = rule_claims(text, with_instruction=True)
     assert complete_claims(text, found), found
     claims = _claims(text)
-    assert truth(claims, _rows(("User2", "None", "User"))) is True
-    assert truth(claims, _rows(("User2", "None", "Privileged"))) is not True
-    assert truth(claims, _rows(("User3", "None", "User"))) is not True
+    assert truth(claims, alert_rows(("User2", "None", "User"))) is True
+    assert truth(claims, alert_rows(("User2", "None", "Privileged"))) is not True
+    assert truth(claims, alert_rows(("User3", "None", "User"))) is not True
     rooted = _claims("Ent1 at root lvl: plan Restore Ent1")
-    assert truth(rooted, _rows(("Enterprise1", "None", "Privileged"))) is True
-    assert truth(rooted, _rows(("Enterprise1", "None", "User"))) is not True
+    assert truth(rooted, alert_rows(("Enterprise1", "None", "Privileged"))) is True
+    assert truth(rooted, alert_rows(("Enterprise1", "None", "User"))) is not True
 
 
 # -- "did not VERB" ------------------------------------------------------------------------------------------------------
@@ -61,8 +57,8 @@ def test_what_a_move_did_not_do_is_no_prohibition() -> None:
     assert not any(p.verb == "Remove" for p in words.prohibitions), words.prohibitions
     assert "Analyse" not in words.instruction, words.instruction
     claims = _claims(text)
-    assert truth(claims, _rows(("User3", "Exploit", "User"))) is True
-    assert truth(claims, _rows(("User3", "Scan", "No"))) is not True
+    assert truth(claims, alert_rows(("User3", "Exploit", "User"))) is True
+    assert truth(claims, alert_rows(("User3", "Scan", "No"))) is not True
     # (the present still forbids: "Analyse does not ... ", "do not restore")
     assert any(p.verb == "Restore" for p in read_wording("When User3 is scanned, do not restore it.").prohibitions)
 
@@ -76,8 +72,8 @@ def test_a_cut_reason_keeps_the_lesson_of_a_later_sentence() -> None:
     cut = strip_justification(text)
     assert "DecoyTomcat" in cut, cut
     claims = _claims(cut)
-    assert truth(claims, _rows(("Enterprise0", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is not True
+    assert truth(claims, alert_rows(("Enterprise0", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "No"))) is not True
     # (an order whose reason is cut keeps its own order: unchanged)
     assert strip_justification("Restore User1 when it is compromised, because the attacker spreads from it.") \
         == "Restore User1 when it is compromised"
@@ -90,30 +86,30 @@ def test_a_moment_told_with_got_is_no_condition_left_out() -> None:
             "What I'd tell myself next time is: when User1 is scanned, plan a DecoyApache on User1.")
     assert conditions_left_out(text) == (), conditions_left_out(text)
     claims = _claims(text)
-    assert truth(claims, _rows(("User1", "Scan", "No"))) is True
-    assert truth(claims, _rows(("User2", "Scan", "No"))) is not True
+    assert truth(claims, alert_rows(("User1", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("User2", "Scan", "No"))) is not True
 
 
 # -- "only Unknown" after a host's name ----------------------------------------------------------------------------------
 
 def test_only_unknown_right_after_a_host_name_is_the_level() -> None:
     claims = _claims("E1 only Unknown -> never Remove E1")
-    assert truth(claims, _rows(("Enterprise1", "None", "Unknown"))) is True
-    assert truth(claims, _rows(("Enterprise1", "None", "User"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "None", "Unknown"))) is True
+    assert truth(claims, alert_rows(("Enterprise1", "None", "User"))) is not True
     still = _claims("U0 just Unknown: Analyse U0")
-    assert truth(still, _rows(("User0", "None", "Unknown"))) is True
-    assert truth(still, _rows(("User0", "Exploit", "User"))) is not True
+    assert truth(still, alert_rows(("User0", "None", "Unknown"))) is True
+    assert truth(still, alert_rows(("User0", "Exploit", "User"))) is not True
 
 
 # -- a note's "row" with no article --------------------------------------------------------------------------------------
 
 def test_a_row_with_no_article_is_the_host_at_hand() -> None:
     claims = _claims("row shows Privileged -> rec Restore of that host")
-    assert truth(claims, _rows(("User3", "None", "Privileged"))) is True
-    assert truth(claims, _rows(("User3", "None", "User"))) is not True
+    assert truth(claims, alert_rows(("User3", "None", "Privileged"))) is True
+    assert truth(claims, alert_rows(("User3", "None", "User"))) is not True
     when = _claims("when row reads Unknown, recommend Analyse of it")
-    assert truth(when, _rows(("Enterprise0", "None", "Unknown"))) is True
-    assert truth(when, _rows(("Enterprise0", "Scan", "No"))) is not True
+    assert truth(when, alert_rows(("Enterprise0", "None", "Unknown"))) is True
+    assert truth(when, alert_rows(("Enterprise0", "Scan", "No"))) is not True
 
 
 # -- the gloss of "newly" ------------------------------------------------------------------------------------------------

@@ -17,15 +17,11 @@ from __future__ import annotations
 from forge.rulebook.authoring.compile import _entry, looks_like_format
 from forge.rulebook.language.condition import rule_claims, semantic_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import CompileVerdict, RuleType, SourceItem
+from tests.situations import alert_rows
 
 REFUSED = "predicate refused: class: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
 
 
 # -- an order on how the reply opens or closes ----------------------------------------------------------------------------
@@ -66,10 +62,10 @@ def test_a_class_heading_with_its_exception_scopes_the_terse_state() -> None:
                  "Enterprise hosts except Enterprise0: scanned -> Analyse it",
                  "enterprise boxes (not Enterprise0): scan -> Analyse it"):
         claims = semantic_claims(text, REFUSED)
-        assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is True, text
-        assert truth(claims, _rows(("Enterprise0", "Scan", "No"))) is not True, text
-        assert truth(claims, _rows(("User1", "Scan", "No"))) is not True, text
-        assert truth(claims, _rows(("Enterprise1", "None", "No"))) is not True, text
+        assert truth(claims, alert_rows(("Enterprise1", "Scan", "No"))) is True, text
+        assert truth(claims, alert_rows(("Enterprise0", "Scan", "No"))) is not True, text
+        assert truth(claims, alert_rows(("User1", "Scan", "No"))) is not True, text
+        assert truth(claims, alert_rows(("Enterprise1", "None", "No"))) is not True, text
 
 
 def test_the_claims_of_a_class_heading_are_never_the_excepted_host_s() -> None:

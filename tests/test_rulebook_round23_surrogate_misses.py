@@ -29,14 +29,10 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
+from tests.situations import alert_rows
 
 REFUSED = "predicate refused: class: a test's refusal"
-
-
-def _rows(*rows: tuple[str, str, str]):
-    return read_situation("Alerts:\n" + "\n".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows))
 
 
 # -- the host at hand, then what it is ------------------------------------------------------------------------------------
@@ -51,13 +47,13 @@ def test_a_host_at_hand_then_its_state_is_a_condition() -> None:
 def test_the_claims_of_a_host_at_hand_are_its_state_not_the_opposite() -> None:
     text = "For any box we are inspecting which shows an exploit, recommend a Remove and no Restore."
     claims = semantic_claims(text, REFUSED)
-    assert truth(claims, _rows(("Op_Host2", "Exploit", "User"))) is True
-    assert truth(claims, _rows(("Op_Host2", "None", "No"))) is not True
+    assert truth(claims, alert_rows(("Op_Host2", "Exploit", "User"))) is True
+    assert truth(claims, alert_rows(("Op_Host2", "None", "No"))) is not True
     text = "For a machine you examine that is only scanned, suggest a decoy on it and no Remove."
     claims = semantic_claims(text, REFUSED)
-    assert truth(claims, _rows(("Enterprise1", "Scan", "No"))) is True
-    assert truth(claims, _rows(("Enterprise1", "None", "No"))) is not True
-    assert truth(claims, _rows(("Enterprise1", "Scan", "User"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "No"))) is True
+    assert truth(claims, alert_rows(("Enterprise1", "None", "No"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "User"))) is not True
 
 
 # -- both compromise levels named as one condition, compiled as one of them ------------------------------------------------
@@ -84,10 +80,10 @@ def test_one_level_of_the_two_named_is_narrow() -> None:
 def test_refused_it_applies_at_both_levels() -> None:
     for text in BOTH:
         claims = semantic_claims(text, "predicate refused: narrow: a test's refusal")
-        assert truth(claims, _rows(("Op_Host0", "None", "User"))) is True, text
-        assert truth(claims, _rows(("Op_Host0", "None", "Privileged"))) is True, text
-        assert truth(claims, _rows(("Op_Host0", "Scan", "No"))) is not True, text
-        assert truth(claims, _rows(("Op_Host1", "None", "User"))) is not True, text
+        assert truth(claims, alert_rows(("Op_Host0", "None", "User"))) is True, text
+        assert truth(claims, alert_rows(("Op_Host0", "None", "Privileged"))) is True, text
+        assert truth(claims, alert_rows(("Op_Host0", "Scan", "No"))) is not True, text
+        assert truth(claims, alert_rows(("Op_Host1", "None", "User"))) is not True, text
 
 
 # -- a host in shorthand beside another subject ----------------------------------------------------------------------------
@@ -95,20 +91,20 @@ def test_refused_it_applies_at_both_levels() -> None:
 def test_a_shorthand_host_beside_a_class_is_read() -> None:
     claims = semantic_claims("U-boxes all clean + E1 quiet -> plan Monitor", REFUSED)
     users_clean = [(f"User{n}", "None", "No") for n in range(5)]
-    assert truth(claims, _rows(*users_clean, ("Enterprise1", "None", "No"))) is True
-    assert truth(claims, _rows(*users_clean, ("Enterprise1", "Scan", "No"))) is not True
-    assert truth(claims, _rows(*users_clean[1:], ("User0", "None", "User"), ("Enterprise1", "None", "No"))) is not True
+    assert truth(claims, alert_rows(*users_clean, ("Enterprise1", "None", "No"))) is True
+    assert truth(claims, alert_rows(*users_clean, ("Enterprise1", "Scan", "No"))) is not True
+    assert truth(claims, alert_rows(*users_clean[1:], ("User0", "None", "User"), ("Enterprise1", "None", "No"))) is not True
 
 
 def test_two_shorthand_hosts_each_with_its_state_are_read() -> None:
     claims = semantic_claims("E1 quiet + OpH2 rooted -> rec Restore OpH2", REFUSED)
-    assert truth(claims, _rows(("Enterprise1", "None", "No"), ("Op_Host2", "None", "Privileged"))) is True
-    assert truth(claims, _rows(("Enterprise1", "Scan", "No"), ("Op_Host2", "None", "Privileged"))) is not True
-    assert truth(claims, _rows(("Enterprise1", "None", "No"), ("Op_Host2", "None", "User"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "None", "No"), ("Op_Host2", "None", "Privileged"))) is True
+    assert truth(claims, alert_rows(("Enterprise1", "Scan", "No"), ("Op_Host2", "None", "Privileged"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "None", "No"), ("Op_Host2", "None", "User"))) is not True
     # (both owned, one state for two: read before too)
     claims = semantic_claims("OpH0 + U2 both owned -> rec Restore OpH0", REFUSED)
-    assert truth(claims, _rows(("Op_Host0", "None", "User"), ("User2", "None", "Privileged"))) is True
-    assert truth(claims, _rows(("Op_Host0", "None", "User"), ("User2", "None", "No"))) is not True
+    assert truth(claims, alert_rows(("Op_Host0", "None", "User"), ("User2", "None", "Privileged"))) is True
+    assert truth(claims, alert_rows(("Op_Host0", "None", "User"), ("User2", "None", "No"))) is not True
 
 
 # -- a scope singled out ---------------------------------------------------------------------------------------------------
@@ -118,9 +114,9 @@ def test_a_scope_singled_out_is_read_whole() -> None:
                  "As for Op_Host1 in particular: once it shows an exploit, plan a Remove of Op_Host1."):
         assert complete_claims(text, rule_claims(text, with_instruction=True)), text
         claims = semantic_claims(text, REFUSED)
-        assert truth(claims, _rows(("Op_Host1", "Exploit", "User"))) is True, text
-        assert truth(claims, _rows(("Op_Host1", "Scan", "No"))) is not True, text
-        assert truth(claims, _rows(("Op_Host2", "Exploit", "User"))) is not True, text
+        assert truth(claims, alert_rows(("Op_Host1", "Exploit", "User"))) is True, text
+        assert truth(claims, alert_rows(("Op_Host1", "Scan", "No"))) is not True, text
+        assert truth(claims, alert_rows(("Op_Host2", "Exploit", "User"))) is not True, text
 
 
 # -- a class heading, less what it excepts, and no state -------------------------------------------------------------------
@@ -129,17 +125,17 @@ def test_a_bare_class_heading_less_its_exception_is_the_scope() -> None:
     for text in ("ent boxes except Enterprise0 -> never Remove", "enterprise servers other than Enterprise0: no Remove"):
         assert complete_claims(text, rule_claims(text, with_instruction=True)), text
         claims = semantic_claims(text, REFUSED)
-        assert truth(claims, _rows(("Enterprise1", "None", "User"))) is True, text
-        assert truth(claims, _rows(("Enterprise0", "None", "User"))) is not True, text
-        assert truth(claims, _rows(("User1", "None", "User"))) is not True, text
+        assert truth(claims, alert_rows(("Enterprise1", "None", "User"))) is True, text
+        assert truth(claims, alert_rows(("Enterprise0", "None", "User"))) is not True, text
+        assert truth(claims, alert_rows(("User1", "None", "User"))) is not True, text
 
 
 def test_a_class_heading_with_a_state_or_a_second_condition_is_not_bare() -> None:
     # a state in the heading is read as before, and a heading before a "when" is no bare scope
     claims = semantic_claims("ent boxes except Enterprise0, rooted -> Restore", REFUSED)
-    assert truth(claims, _rows(("Enterprise1", "None", "User"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "None", "User"))) is not True
     claims = semantic_claims("Enterprise hosts except Enterprise0: when exploited, Remove it", REFUSED)
-    assert truth(claims, _rows(("Enterprise1", "None", "No"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "None", "No"))) is not True
     # a heading with more than the class's name in it, in words the reading does not take for a state, is no bare scope
     claims = semantic_claims("ent box @ Unknown -> no Remove", REFUSED)
-    assert truth(claims, _rows(("Enterprise1", "None", "User"))) is not True
+    assert truth(claims, alert_rows(("Enterprise1", "None", "User"))) is not True
