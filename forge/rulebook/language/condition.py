@@ -370,6 +370,11 @@ _VERDICT = re.compile(r"\b(?:call|rate|label|flag|mark|report|classify|tag|score
                       re.IGNORECASE)
 
 
+def verdict_away(text: str) -> str:
+    """`text` without what an order tells the agent to say of a host ("rate it high risk"): an answer, no condition."""
+    return _VERDICT.sub(" ", text)
+
+
 def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     """Each part of a rule's words that speaks of kinds of fact (FACTS), with them: its conditions, and its order itself
     ("restore any host stuck at Unknown for two steps"; not the order's "before anything else", which orders, or
@@ -380,7 +385,7 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     # (nor what a move is said to fall short at, r41m, r41h: "a Remove won't clear root" says what the move does, no past move)
     order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ",
                    falls_short_away(other_host_away(conceded_away(_told_aside_away(words.instruction)))))
-    said = [c.text for c in words.conditions] + [_VERDICT.sub(" ", order)] \
+    said = [c.text for c in words.conditions] + [verdict_away(order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
     said = [ORDER_ENDED.sub(lambda m: re.sub(r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), t) for t in said]
@@ -2773,7 +2778,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     though not the bare mention of a host it acts on ("deploy a decoy on User2" does not need User2 shown)
     unless the rule states no condition at all and `bare` (for a semantic rule: "Never restore User0" applies
     where User0 is shown). Nothing is claimed of a host the text excepts."""
-    from forge.rulebook.language.predicate import AllOf, Atom  # lazy: as in `claims`
+    from forge.rulebook.language.predicate import AllOf  # lazy: as in `claims`
 
     words = read_wording(ended_away(conceded_away(narrower_cases_away(text))))
     subject = subject_of(words)

@@ -49,8 +49,7 @@ from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
 from forge.rulebook.language.condition import (claims_decide, compromise_said_for_sure, conceded_away, condition_of, confirmed, evidence_judged_away,
                                                evidence_rest, facts_stated, facts_unread, guard_claims, guard_rest,
-                                               not_yet_reached, semantic_claims, subject_of, text_claims, text_facts)
-from forge.rulebook.language.condition import _VERDICT  # an order's verdict ("rate it high risk") is no condition
+                                               not_yet_reached, semantic_claims, subject_of, text_claims, text_facts, verdict_away)
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
 from forge.rulebook.language.judged import Judged, judged_facts, judged_in
 from forge.rulebook.language.wording import read_wording
@@ -166,7 +165,7 @@ def _judged_of(record: RuleRecord, semantic: bool, rest: str, when=None) -> tupl
     if semantic and when is None:
         when = evidence_rest(record.directive) or _stated_hosts(record)  # (r40g) "a user box with a shell": on one of them
     # (r42m: not what the order concedes, "..., even if a shell turns up in the evidence": it holds either way)
-    return judged_in(_VERDICT.sub(" ", condition), _VERDICT.sub(" ", conceded_away(words.instruction)), when)
+    return judged_in(verdict_away(condition), verdict_away(conceded_away(words.instruction)), when)
 
 
 def _stated_hosts(record: RuleRecord):
