@@ -209,7 +209,7 @@ def test_history_diff_restore_round_trip(manager):
     assert [i.text for i in diff.added] == [host_rule(3)] and diff.removed == ()
     assert [(c.before.support, c.after.support) for c in diff.changed] == [(1, 2)]
     rendered = diff.render()
-    assert f"+ planner/rule" in rendered and "support 1 -> 2" in rendered
+    assert "+ planner/rule" in rendered and "support 1 -> 2" in rendered
     assert manager.diff(manager.snapshot_at("s/0", 2), manager.snapshot_at("s/0", 2)).render() == "no changes"
 
 

@@ -4,7 +4,6 @@ against `forge serve` emulating OpenAI and Gemini (the surrogate behind it, offl
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

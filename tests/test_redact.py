@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from forge.config import ConfigError, load_config, masked_credentials, to_saved_yaml, to_yaml
-from forge.plumbing.redact import is_masked, mask_url, mask_urls_in, mask_urls_in_text
+from forge.plumbing.redact import is_masked, mask_urls_in, mask_urls_in_text
 from forge.runs.rundir import RunDirectory
 
 ROOT = Path(__file__).resolve().parents[1]

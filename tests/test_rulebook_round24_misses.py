@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import rule_claims
-from forge.rulebook.language.predicate import Atom, Not, atoms_of
+from forge.rulebook.language.predicate import atoms_of
 
 
 def _claimed(text: str):

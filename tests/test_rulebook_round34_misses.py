@@ -12,7 +12,7 @@ Sentences of our own, none from a case file. Tests marked "guard" pass without t
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import guard_rest, rule_claims, text_claims
+from forge.rulebook.language.condition import guard_rest, rule_claims
 from forge.rulebook.language.predicate import AllOf, AnyOf, parse_predicate
 from forge.rulebook.language.wording import read_wording
 from tests.test_rulebook_round32_misses import _do

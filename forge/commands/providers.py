@@ -11,7 +11,6 @@ when a role is refused. `forge run --preflight` runs it first and stops on a ref
 from __future__ import annotations
 
 import argparse
-import json
 
 from forge.commands.common import add_config_arguments, config_from_args, preflight
 

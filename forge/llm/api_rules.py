@@ -204,7 +204,7 @@ def _thinking_refusals(config: Mapping[str, Any], model: str) -> list[ApiRefusal
     if budget is None or budget == -1:
         return []
     if budget == 0:
-        return [] if allowed.can_stop else [ApiRefusal(f"Budget 0 is invalid. This model only works in thinking mode.")]
+        return [] if allowed.can_stop else [ApiRefusal("Budget 0 is invalid. This model only works in thinking mode.")]
     if not allowed.low <= budget <= allowed.high:
         return [ApiRefusal(f"The thinking budget {budget} is invalid. Please choose a value between "
                            f"{allowed.low} and {allowed.high}.")]

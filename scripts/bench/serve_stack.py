@@ -28,7 +28,7 @@ import json
 import statistics
 import threading
 import time
-from typing import Callable, Optional
+from typing import Callable
 
 import anyio.to_thread
 import openai
