@@ -209,12 +209,13 @@ FACTS: tuple[Fact, ...] = (
         # under exploit", r37m; "already reads (shows, sits at) Privileged", r39g; "already at user level", "already root", "already being scanned", r41m)
         # (r42m: nor "no exploit running", "a shell running": what is under way now, not a run of steps)
         # (r44m: nor "an exploit still running", "a scan still running": the activity under way now, its row's)
+        # (r47h: nor "nothing running", "nothing else is running": no activity under way now, its row's Activity None)
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
         # (r45m: nor "still in reconnaissance": the phase the attack is in now)
         r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?!\s+(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|probing|exploitation|escalation|impact|lateral)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
-        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)(?<!\bexploit\sstill\s)(?<!\bscan\sstill\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
+        r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)(?<!\bexploit\sstill\s)(?<!\bscan\sstill\s)(?<!\bnothing\s)(?<!\bnothing\sis\s)(?<!\bnothing\selse\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
@@ -814,7 +815,12 @@ _CLASS_HIT = re.compile(r"\b(?P<noun>(?:hosts?|box(?:es)?|servers?|machines?|wor
 # root")
 _NOTHING_ON_IT = re.compile(r"\bnothing\s+(?:else\s+)?(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on|active|moving|under\s+way)\s+"
                             r"(?:on|in|at|against)\s+(?P<what>it|that\s+(?:host|box|machine|server|one)|(?:the\s+)?same\s+(?:host|box|machine|server))\b"
-                            r"|\bnothing\s+(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on)\s+(?P<there>there)\b", re.IGNORECASE)
+                            r"|\bnothing\s+(?:is\s+|'s\s+|was\s+)?(?:running|happening|going\s+on)\s+(?P<there>there)\b"
+                            # (r47h) "with nothing running", no place named: the state of the subject the phrase is joined to
+                            # ("Op_Host1 at root with nothing going on"); read as "nothing" alone, no host was active
+                            # anywhere, or the phrase was dropped and the rule held on the host's row in any activity
+                            r"|\b(?P<with>with)\s+nothing\s+(?:else\s+)?(?:running|happening|going\s+on|active|moving|under\s+way)\b"
+                            r"(?!\s+(?:on|in|at|against|there)\b)", re.IGNORECASE)
 
 
 # (r46m) The two columns of a host's row given by their values alone, as the table prints them: "prints Exploit and User
@@ -859,7 +865,8 @@ def nothing_on_it_said(condition: str) -> str:
     """(r46m) `condition` with "nothing is running on it" written as the activity it denies that host: "no activity on
     it". (r46a) Not "nothing ... on it but a scan", "except an exploit": that names the one activity there (read as none,
     the rule held on a quiet row, the opposite of its words)."""
-    return _NOTHING_ON_IT.sub(lambda m: m[0] if _SAVE_FOR.match(condition, m.end()) else f"no activity on {m['what'] or 'it'}", condition)
+    return _NOTHING_ON_IT.sub(lambda m: m[0] if _SAVE_FOR.match(condition, m.end())
+                              else "with no activity" if m["with"] else f"no activity on {m['what'] or 'it'}", condition)
 
 
 _SAVE_FOR = re.compile(r"\s*,?\s*(?:but|except|besides|save|bar|apart\s+from|other\s+than|beyond|aside\s+from|outside\s+of)\b", re.IGNORECASE)

@@ -195,12 +195,14 @@ _VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in _VERB_FORMS) + ")"  #
 # (r41m, r41h) A move said to fail at what the order is for, "a Remove won't clear root", "Restore alone does not fix it",
 # "Remove doesn't help on it": the order's other move, dispreferred (not forbidden: it is said to fall short, not to be
 # wrong). Said after "if" / "when" ("if a Remove doesn't clear it, restore"), it is the condition of a fallback and no
-# dispreference (_fails_in_condition).
+# dispreference (_fails_in_condition). (r47h: or "won't do", "will not suffice", "won't cut it", the clause ending there)
 _FALLS_SHORT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:(?:on|of|for)\s+(?:it|them|\w+\d)|there|here|it|\w+\d|alone|"
                           r"by\s+itself)){0,2}\s+(?:does\s+not|doesn['\u2019]?t|will\s+not|won['\u2019]?t|would\s+not|wouldn['\u2019]?t|"
                           r"cannot|can\s+not|can['\u2019]?t)\s+(?:(?:really|actually|fully|reliably|ever)\s+)?"
                           r"(?:clear|fix|cure|undo|dislodge|evict|get\s+rid\s+of|help|work|solve|shift|stick|hold|"
-                          r"do\s+(?:it|the\s+job|the\s+trick|much|anything))\b", re.IGNORECASE)
+                          r"do\s+(?:it|the\s+job|the\s+trick|much|anything)|suffice|cut\s+it|"
+                          # (r47h) "a plain Restore will not do.", "Remove won't do here": "do" ending its clause is "do the job"
+                          r"do(?=\s*(?:[.;:,!)\u2013\u2014-]|$)))\b", re.IGNORECASE)
 # (r46h) A move said to cost too much, as its clause's subject: "Restore costs a lot", "a Restore is expensive", "Restores
 # are too costly": the move the text puts aside for a cheaper one (not "..., but worth it": a cost the order accepts).
 # (one vocabulary of cost for `_COSTLY`, a move said to cost, and `_COST_SAID`, its omission said to: r46h, r46b)
@@ -2277,8 +2279,11 @@ _AT_LEVEL = re.compile(r"\s+(?:(?:is|are)\s+)?(?:(?:still|sitting|stuck)\s+)?at\
 
 # A quiet state said right after the level ("User4 at root with no alerts ought to be reimaged"): part of the
 # same condition (left out, the rule reads as "at user level" in any activity, and its "no" as a prohibition's)
-_QUIET_AFTER_LEVEL = re.compile(r"\s*,?\s*(?:with|and|showing|but)\s+(?:no|zero)\s+(?:(?:further|current|new)\s+)?"
-                                r"(?:activity|alerts?|exploits?|scans?|scanning)\b", re.IGNORECASE)
+# (r47h: or "with nothing running (on it)", "and nothing going on": the same quiet row in other words, condition.nothing_on_it_said)
+_QUIET_AFTER_LEVEL = re.compile(r"\s*,?\s*(?:(?:with|and|showing|but)\s+(?:no|zero)\s+(?:(?:further|current|new)\s+)?"
+                                r"(?:activity|alerts?|exploits?|scans?|scanning)\b|(?:with|and)\s+nothing\s+(?:else\s+)?(?:is\s+|'s\s+)?"
+                                r"(?:running|happening|going\s+on|active)(?:\s+(?:on|in)\s+it)?\b(?!\s*,?\s*(?:but|except|besides|save|bar|"
+                                r"apart\s+from|other\s+than|aside\s+from)\b))", re.IGNORECASE)
 
 
 def _at_level(instruction: str) -> list[str]:
@@ -3082,6 +3087,29 @@ _BARE_QUESTION = re.compile(r"(?:^|(?<=[.!;]\s))(?P<question>(?!(?:is|are|was|we
                             r"[^?.;:!]{3,120}?)\s*\?\s*(?P<then>then\b\s*,?\s*|->\s*|=>\s*)?(?=\S)", re.IGNORECASE)
 
 
+# (r47h) A question-and-answer pair, "Q: <situation>? A: <order>" (an FAQ's numbered entry, "FAQ 3. Q: ...? A: ..."): the
+# question is the situation the answer is for, as the same words before an arrow are. Read as it stands, neither was a
+# condition nor the order (the "Q:" led the text), so a move ordered for a quiet network passed as a rule on the reply's
+# form and reached every call. A question a word opens ("should ...?", "how many ...?") stays as it was, as bare ones do;
+# so does one that names a move ("..., do I restore it?"), whose answer may turn it down, and an answer that opens with
+# "no" or "not" (what it denies is the question's, not a situation).
+_QUESTION_LABELLED = re.compile(r"(?:^|(?<=[.!;]\s))\s*(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*(?P<question>[^?.;:!]{3,160}?)\s*\?"
+                               r"\s*A\s*\d*\s*[:.]\s*(?=\S)(?!(?:no|not|nope)\b)", re.IGNORECASE)
+
+
+def _labelled_question_said(text: str) -> str:
+    """(r47h) `text` with a labelled question and its answer (`_QUESTION_LABELLED`) said as a note says them, "<situation>?
+    -> <answer>", where the question states a situation (as `_bare_question_said` reads a bare one); else as it stands."""
+    def said(m: re.Match) -> str:
+        question = m["question"].strip()
+        bare = _BARE_QUESTION.match(f"{question}? then X")
+        if bare is None or bare["question"].strip() != question or verbs_in(question) or not (state_words_in(question)
+                                                                     or re.search(rf"\b{_COUNTED_STATE}", question, re.IGNORECASE)):
+            return m[0]
+        return f"{question}? -> "
+    return _QUESTION_LABELLED.sub(said, text or "")
+
+
 _JUDGED_MOVE = re.compile(r"[\w-]+\s+(?:is|are|was|were|seems?|looks?|would|will|can|could|might|may|does|did|stays?)\b",
                          re.IGNORECASE)
 
@@ -3233,7 +3261,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", _window(_ellipsis_filled(expand_ranges(written_out(_listed_situation_joined(
-                               _reason_aside_dropped(_whether_said(_hedges_away(" ".join(_bare_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(_ignored_advice_said(_quoted_row_joined(text))))))).split())))))))))))
+                               _reason_aside_dropped(_whether_said(_hedges_away(" ".join(_bare_question_said(_labelled_question_said(_question_answered(_form_lines_said(_footnotes_said(example_aside_away(_ignored_advice_said(_quoted_row_joined(text)))))))).split())))))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", _scope_labels_said(flat))))
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()

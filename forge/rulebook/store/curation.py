@@ -57,7 +57,7 @@ from forge.rulebook.language.condition import ordered_key, rule_claims, same_con
 from forge.rulebook.language.action import MATCHED, RuleAction
 from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
-from forge.rulebook.language.predicate import atoms_of, implies, positive_hosts
+from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, atoms_of, implies, positive_hosts
 from forge.rulebook.language.revision import narrowed_in_words, revised_in_words, revision_conditioned, says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
 from forge.rulebook.language.wording import classes_in, hosts_in, read_wording, same_verb, state_words_in, verbs_in
@@ -414,9 +414,33 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
 
 def _same_claims(a: str, b: str) -> bool:
     """Whether what the two texts claim of the hosts' states (condition.rule_claims, with their orders) is one
-    claim: each implies the other (a bare mention of a host beside a state of it adds nothing)."""
+    claim: each implies the other (a bare mention of a host beside a state of it adds nothing). (r47h) A host said hit
+    and denied root ("exploited but not rooted") is one claim with that host hit at user level ("shows an exploit at the
+    user level"): one teacher's words for one rule, whatever the reading keeps of the denial where it is judged."""
     first, second = (_claims_in_words(t) for t in (a, b))
-    return first is not None and second is not None and implies(first, second) and implies(second, first)
+    if first is None or second is None:
+        return False
+    first, second = _root_denied_as_user(first), _root_denied_as_user(second)
+    return implies(first, second) and implies(second, first)
+
+
+def _root_denied_as_user(p):
+    """(r47h) Claims with a named host's root denied beside a claim that it was hit (an exploit, a compromise) said as its
+    user level: AllOf(host exploited, not host at Privileged) -> AllOf(host exploited, host at User). Only to compare two
+    wordings (`_same_claims`); any other claim as it stands."""
+    if isinstance(p, (AnyOf, AllOf)):
+        parts = tuple(_root_denied_as_user(q) for q in p.parts)
+        if isinstance(p, AllOf):
+            hit = {q.host for q in parts if isinstance(q, Atom) and q.host and (q.activity == "Exploit" or q.compromise == "any")}
+            parts = tuple(replace(q.part, compromise="User") if _root_denied(q) and q.part.host in hit else q for q in parts)
+        return type(p)(parts)
+    return p
+
+
+def _root_denied(p) -> bool:
+    """Whether `p` only denies a named host's root: Not(Atom(host, compromise=Privileged))."""
+    return isinstance(p, Not) and isinstance(p.part, Atom) and p.part.host is not None and p.part.compromise == "Privileged" \
+        and p.part == Atom(host=p.part.host, compromise="Privileged")
 
 
 def _claims_in_words(text: str):
