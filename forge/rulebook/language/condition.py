@@ -246,8 +246,9 @@ FACTS: tuple[Fact, ...] = (
         r"\b(?:against|facing|versus|vs\.?)\s+(?:an?\s+|the\s+)?(?:b[_-]?line|meander\w*)\b", re.IGNORECASE),
         lambda text, situation: False),
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
-    # ("there's no point removing it" judges a verb: no score)
-    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)points?(?!\s+(?:in|to|of\s+entry)\b))\b", re.IGNORECASE),
+    # ("there's no point removing it" judges a verb: no score; (r47m) nor "the halfway point of the episode", "at this point":
+    # a time in the episode, no score)
+    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)(?<!halfway\s)(?<!half-way\s)(?<!this\s)(?<!that\s)points?(?!\s+(?:in|to|of\s+entry|of\s+(?:the\s+)?(?:episode|game|run|match))\b))\b", re.IGNORECASE),
          _rewards_stated),
     # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
     # form this product judges (the Planner's "Step 13 of 30." is not read as a condition on the step).
@@ -1938,7 +1939,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly held
-    say says saying owns owning table row rows print prints printed printing""".split())  # (r44m: "a scan in its table": its row, as ever)
+    say says saying owns owning table row rows print prints printed printing meaning namely""".split())  # (r44m: "a scan in its table": its row, as ever)
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
@@ -2704,12 +2705,31 @@ _NARROWER_CASE = re.compile(
     re.IGNORECASE)
 
 
+# (r47m) A case set apart by "unless" that the note keeps another move for: "Restore any enterprise server that is owned,
+# unless the op server is under exploit, in which case restore Op_Server0 first". The note speaks in that case too (it
+# says which move is made there), so the case restricts nothing: the note applies wherever its first case holds. Read as
+# a negated condition, it left the note silent in both cases (no reading placed the other move's clause).
+_UNLESS_OTHER_MOVE = re.compile(r"\s*,?\s*\bunless\s+(?P<case>[^,;.]+?)\s*[,;]\s*in\s+(?:which|that)\s+case\b\s*,?(?P<order>[^;.]*)",
+                                re.IGNORECASE)
+
+
+def _unless_other_move_away(text: str) -> str:
+    """(r47m) The text without its "unless <case>, in which case <another move>" (`_UNLESS_OTHER_MOVE`): only where an
+    order comes before it, and the other case names a move of its own (not "in which case leave it": that case is where
+    the note does not act, an exception)."""
+    for found in reversed(list(_UNLESS_OTHER_MOVE.finditer(text))):
+        if verbs_in(text[:found.start()]) and verbs_in(found["order"]) and not negations_in(found["order"]):
+            text = f"{text[:found.start()]}{text[found.end():]}"
+    return text
+
+
 def narrower_cases_away(text: str) -> str:
     """(r44m) The text without the later cases it keeps another move for (`_NARROWER_CASE`): only where an order and a
     condition come before them (the note's first case), the later case names no host but the note's own ("it", "there",
     the host the note names), and a case of what was done ("if a decoy is on it already") states nothing of a host's
-    state. Without a first case before it, a clause's condition is the note's own and stays."""
-    text = text or ""
+    state. Without a first case before it, a clause's condition is the note's own and stays. (r47m) Nor a case set
+    apart by "unless" that keeps another move (`_unless_other_move_away`), whatever host it names."""
+    text = _unless_other_move_away(text or "")
     found = [m for m in _NARROWER_CASE.finditer(text) if _narrower_case(text, m)]
     for m in reversed(found):
         start = m.start("cut") if m["cut"] is not None else m.start()  # (the move stays; what it is there for goes)
