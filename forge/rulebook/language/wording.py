@@ -526,7 +526,8 @@ _STORY = re.compile(
 _STATE_PARTICIPLE = "(?:" + "|".join(f"(?<={word})" for word in ("compromised", "exploited", "scanned", "infected", "owned",
                                                                   "rooted", "breached", "hacked", "pwned", "affected")) + ")"
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
-_REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
+# (r47m: not the host the order is on, said as "whichever (one) it is": "Analyse whichever it is" orders the move)
+_REPORT_AFTER_VERB = re.compile(rf"^(?!\s*(?:whichever|whatever)\s+(?:one\s+|host\s+|box\s+)?(?:it|they)\s+(?:is|are)\b)\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
                                 # what a move does there, said in the present: "Remove keeps failing there"
                                 rf"keeps|fails|works|helps|seems|tends|never\s+works|"
                                 # a move said to do something, with an adverb: "Remove evidently leaves a foothold",
@@ -1420,7 +1421,8 @@ def _lesson(part: str) -> str:
 
 # The teacher's resolution in the first person, in the present ("my rule from now on is that for Enterprise0 at
 # Privileged I recommend a Remove", "the lesson: I put a decoy on ..."): the order, said of themselves.
-_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|when|whenever|if|once|as\s+long\s+as|"
+# (r47m: and a phase or a stretch the resolution is for, "in the reconnaissance phase I plan ...", "during recon I ...")
+_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|in|during|when|whenever|if|once|as\s+long\s+as|"
                        # (a moment of the defender's own: "right after I remove Enterprise0 I analyse it")
                        r"(?:(?:right|just|immediately|directly)\s+)?after|as\s+soon\s+as|every\s+time|each\s+time)\b[^,;:]{3,80}?)?)\s*,?\s*"
                        r"\b(?:i|we)\s+(?:will\s+|shall\s+|now\s+|always\s+|just\s+|only\s+|simply\s+)*"
