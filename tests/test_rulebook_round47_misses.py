@@ -12,7 +12,14 @@ class a reading the product lacked, added in its own parts.
 - a lesson said as the teacher's resolution for a phase ("... is that in the <phase> I plan <move>") was not the order, so
   the story before it (a host's past states) became its condition (`wording._RESOLVED`);
 - "Analyse whichever it is" was read as a report ("... it is"), so the note's arrow lost its order and its situation was
-  cut to its last host (`wording._REPORT_AFTER_VERB`).
+  cut to its last host (`wording._REPORT_AFTER_VERB`);
+- "the plan must include a <move> ... whenever ..." was no order, so a later clause was the order and this whole clause
+  its condition (`wording._HOLDING_VERB` in `_MODAL_ORDER`);
+- "any box in the user subnet except User0 that shows ..." put the relative clause on the excepted host
+  (`wording._EXCEPT_BEFORE_WHICH`);
+- a document's heading naming the role's part ("<role> part of the <host> playbook", "Playbook for <situation>, <role>
+  part") was read as a condition no claim placed; and "a hit on <host>" named no state (`wording._labelled_heading`,
+  `wording._opening_situation`, `situation._PROSE_COMPROMISE`).
 Each test fails on the product files of c5d581c (checked: `git checkout c5d581c -- forge/`, this file run, then
 `git checkout HEAD -- forge/`). Sentences of our own, none from a case file."""
 
@@ -105,3 +112,27 @@ def test_an_order_on_whichever_host_it_is_gives_an_order() -> None:
     assert _holds(text, User3="None/Privileged") is True
     assert _holds(text, User2="None/Privileged") is True
     assert _holds(text, User2="None/User") is not True
+
+
+def test_the_move_the_plan_must_include_is_its_order() -> None:
+    assert gives_order("Every plan must include a DecoyTomcat on Op_Host1 as long as a user box is owned")
+    text = ("Every plan must include a DecoyTomcat on Op_Host1 as long as a user box is owned; do not plan two decoys on "
+            "it in one step.")
+    assert _holds(text, User3="None/User") is True
+    assert _holds(text, Enterprise1="None/User") is not True
+
+
+def test_a_class_said_by_its_subnet_keeps_its_relative_clause_past_the_exception() -> None:
+    text = "every machine in the enterprise subnet except Enterprise1 that shows a scan is to get a DecoyApache."
+    assert _holds(text, Enterprise2="Scan/No") is True
+    assert _holds(text, Enterprise1="Scan/No") is not True
+
+
+def test_a_heading_naming_the_roles_part_of_a_document_is_no_condition() -> None:
+    text = ("Chooser part of the Op_Host1 runbook: when Op_Host1 is owned, pick a Restore of Op_Host1 and nothing "
+            "on the users.")
+    assert _holds(text, Op_Host1="None/User") is True
+    assert _holds(text, User2="None/User") is not True
+    headed = "Runbook for a hit on Op_Host1, analyst part: when Op_Host1 is owned, recommend its Restore."
+    assert _holds(headed, Op_Host1="Exploit/User") is True
+    assert _holds(headed, Op_Host0="Exploit/User") is not True
