@@ -4,7 +4,7 @@ class a reading the product lacked, added in its own parts.
   the whole condition and a rule kept semantic was silent everywhere (`condition._PLACED`);
 - "<order> unless <case>, in which case <another move>" was read as a negated condition (and a host the case names as
   unclaimed), though the note speaks in that case too (`condition._unless_other_move_away`, `narrower_cases_away`);
-- "the halfway point of the episode" was read as a reward (its "point"), a fact no context states: silent
+- "the halfway point" of a run was read as a reward (its "point"), a fact no context states: silent
   (`condition.FACTS`, "reward");
 - rules on the reply's form said as a bound on its length ("more than N lines"), as a note's question on the plan's size,
   or as what the reply leaves out, were not known as FORMAT: dropped, or compiled as a move (`compile._FORMAT_WORDS`,
@@ -15,7 +15,7 @@ class a reading the product lacked, added in its own parts.
   cut to its last host (`wording._REPORT_AFTER_VERB`);
 - "the plan must include a <move> ... whenever ..." was no order, so a later clause was the order and this whole clause
   its condition (`wording._HOLDING_VERB` in `_MODAL_ORDER`);
-- "any box in the user subnet except User0 that shows ..." put the relative clause on the excepted host
+- "each machine in the enterprise subnet but Enterprise1 that ..." put the relative clause on the excepted host
   (`wording._EXCEPT_BEFORE_WHICH`);
 - a document's heading naming the role's part ("<role> part of the <host> playbook", "Playbook for <situation>, <role>
   part") was read as a condition no claim placed; and "a hit on <host>" named no state (`wording._labelled_heading`,
@@ -68,8 +68,8 @@ def test_an_unless_case_with_its_own_move_restricts_nothing() -> None:
     assert _holds(kept, User2="None/User", Enterprise2="Exploit/User") is not True
 
 
-def test_the_halfway_point_of_the_episode_is_a_time_not_a_reward() -> None:
-    assert "reward" not in facts_needed("beyond the halfway point of the episode")
+def test_the_halfway_point_of_a_run_is_a_time_not_a_reward() -> None:
+    assert "reward" not in facts_needed("once we are beyond the halfway point of the game")
     assert "reward" not in facts_needed("at this point of the game")
     assert "reward" in facts_needed("once the score has dropped by ten points")
     assert "reward" in facts_needed("if we lose a point on it")
@@ -79,7 +79,7 @@ def test_rules_on_the_replys_form_are_known_as_format() -> None:
     for text in ("Do not put more than four lines into a report.",
                  "Q: how many moves should a plan carry? A: three at the very most.",
                  "Leave out of the analysis every host besides the one under review; mention nothing else in the report.",
-                 "Finish every report with a one-word label: SAFE or UNSAFE."):
+                 "Finish each summary with a one-word label: SAFE or UNSAFE."):
         assert looks_like_format(text), text
     # a decision is none: a condition on hosts, or one move and "nothing else"
     assert not looks_like_format("When User2 is scanned, say nothing in the plan about Op_Server0.")
@@ -87,7 +87,7 @@ def test_rules_on_the_replys_form_are_known_as_format() -> None:
     item = SourceItem("correction", "planner", "Q: how many moves should a plan carry? A: three at the very most.", "user:x")
     assert _drop_problem(item, {"verdict": "DROP", "reason": "not an instruction"}) is not None
     # a predicate and a move read into a note on the reply's form are refused (kept, it is FORMAT)
-    refused = content_meaning("Finish every report with a one-word label: SAFE or UNSAFE.",
+    refused = content_meaning("Finish each summary with a one-word label: SAFE or UNSAFE.",
                               {"class": "any", "compromise": "No"}, {"mode": "do", "verb": "Analyse", "target": "$matched"})
     assert refused.when is None and refused.problem.startswith("predicate refused: format")
     # ("nothing else" after the one move ordered is a decision: its predicate stands)
@@ -108,7 +108,7 @@ def test_an_order_on_whichever_host_it_is_gives_an_order() -> None:
     assert gives_order("Restore whichever it is")
     assert gives_order("Analyse whichever one it is first")
     assert not gives_order("Remove was what it is")  # a report stays one
-    text = "U2 or U3 at root -> Restore whichever it is before any other move"
+    text = "U2 or U3 at root -> Restore whichever it is ahead of anything else"
     assert _holds(text, User3="None/Privileged") is True
     assert _holds(text, User2="None/Privileged") is True
     assert _holds(text, User2="None/User") is not True

@@ -246,8 +246,8 @@ FACTS: tuple[Fact, ...] = (
         r"\b(?:against|facing|versus|vs\.?)\s+(?:an?\s+|the\s+)?(?:b[_-]?line|meander\w*)\b", re.IGNORECASE),
         lambda text, situation: False),
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
-    # ("there's no point removing it" judges a verb: no score; (r47m) nor "the halfway point of the episode", "at this point":
-    # a time in the episode, no score)
+    # ("there's no point removing it" judges a verb: no score)
+    # (r47m: nor a time in the episode, "past the midway point of the game", "at this point": no score either)
     Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)(?<!halfway\s)(?<!half-way\s)(?<!this\s)(?<!that\s)points?(?!\s+(?:in|to|of\s+entry|of\s+(?:the\s+)?(?:episode|game|run|match))\b))\b", re.IGNORECASE),
          _rewards_stated),
     # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
@@ -2705,8 +2705,8 @@ _NARROWER_CASE = re.compile(
     re.IGNORECASE)
 
 
-# (r47m) A case set apart by "unless" that the note keeps another move for: "Restore any enterprise server that is owned,
-# unless the op server is under exploit, in which case restore Op_Server0 first". The note speaks in that case too (it
+# (r47m) A case set apart by "unless" that the note keeps another move for: "Remove any user box that gets owned, unless
+# Enterprise2 is owned as well, in which case its Restore comes first". The note speaks in that case too (it
 # says which move is made there), so the case restricts nothing: the note applies wherever its first case holds. Read as
 # a negated condition, it left the note silent in both cases (no reading placed the other move's clause).
 _UNLESS_OTHER_MOVE = re.compile(r"\s*,?\s*\bunless\s+(?P<case>[^,;.]+?)\s*[,;]\s*in\s+(?:which|that)\s+case\b\s*,?(?P<order>[^;.]*)",

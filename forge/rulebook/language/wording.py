@@ -542,7 +542,7 @@ _REPORT_AFTER_VERB = re.compile(rf"^(?!\s*(?:whichever|whatever)\s+(?:one\s+|hos
                                 rf"|{_STATE_PARTICIPLE}\s+one\b(?!\s+(?:time|step|turn|round|more)\b))", re.IGNORECASE)
 # A light verb that carries the move as its noun: "run an Analyse of User2", "carry out a Remove on it", "do a Restore".
 _LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the|one)\s+"
-# (r47m) the move said as what the plan (or the reply) holds, after a modal: "the plan must include a DecoyApache on ...",
+# (r47m) the move said as what the plan (or the reply) holds, after a modal: "every plan must include a DecoyTomcat on ...",
 # "your answer should contain a Remove of User2" (the order of that move; read as none, a later clause was the order and
 # the whole of this one its condition)
 _HOLDING_VERB = r"(?:include|contain|hold|carry|feature)\s+(?:an?|the|one)\s+"
@@ -1425,7 +1425,7 @@ def _lesson(part: str) -> str:
 
 # The teacher's resolution in the first person, in the present ("my rule from now on is that for Enterprise0 at
 # Privileged I recommend a Remove", "the lesson: I put a decoy on ..."): the order, said of themselves.
-# (r47m: and a phase or a stretch the resolution is for, "in the reconnaissance phase I plan ...", "during recon I ...")
+# (r47m: and a phase or a stretch the resolution is for, "in the recon stage I always plan ...", "during recon we ...")
 _RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|in|during|when|whenever|if|once|as\s+long\s+as|"
                        # (a moment of the defender's own: "right after I remove Enterprise0 I analyse it")
                        r"(?:(?:right|just|immediately|directly)\s+)?after|as\s+soon\s+as|every\s+time|each\s+time)\b[^,;:]{3,80}?)?)\s*,?\s*"
@@ -1511,7 +1511,7 @@ _LABELLED_HEADING = re.compile(r"^(?:(?:the|my|our|a|an)\s+)?(?:(?P<before>[\w-]
                                r"(?:\s*,\s*(?P<role>[^,;:]+))?$", re.IGNORECASE)
 
 
-# (r47m) The part of a document a role's note is, before the document: "Analyst part of the Enterprise2 playbook",
+# (r47m) The part of a document a role's note is, before the document: "Planner part of the Op_Host1 runbook",
 # "chooser section of our Op_Server0 runbook".
 _PART_OF_DOCUMENT = re.compile(r"^(?P<role>[^,;:]+?)\s+(?:part|section|half|bit)\s+of\s+(?:the|this|that|our|my)\s+(?P<document>[^,;:]+)$",
                                re.IGNORECASE)
@@ -1519,8 +1519,8 @@ _PART_OF_DOCUMENT = re.compile(r"^(?P<role>[^,;:]+?)\s+(?:part|section|half|bit)
 
 def _labelled_heading(opening: str, rest: str) -> bool:
     """(r45m) Whether an opening is a heading that only names the document (`_LABELLED_HEADING`), the hosts or class it
-    is for (each named again in the order), and the role it is for. (r47m: the role's part of it said first, "Analyst part
-    of the Enterprise2 playbook", is the same heading.)"""
+    is for (each named again in the order), and the role it is for. (r47m: the role's part of it said first, "chooser
+    section of our User2 drill", is the same heading.)"""
     part = _PART_OF_DOCUMENT.match(opening.strip(" ,"))
     if part is not None and _addressed(part["role"]):
         return _labelled_heading(part["document"], rest)
@@ -2777,7 +2777,7 @@ _ONE_OF_LISTED = re.compile(rf"\b(?P<lead>(?:whichever|either|any|one)\s+of\s+{_
 
 # (r43m) A class, the host it leaves out, then what the class's hosts do: "each op host but Op_Host2 that is at
 # root". The relative clause is said of the class; read after the host, it was that host's state, the rule's condition.
-# (r47m: and the class said by its subnet after the noun, "any box in the user subnet except User0 that shows ...")
+# (r47m: and the class said by its subnet after the noun, "each machine in the enterprise subnet but Enterprise1 that is ...")
 _EXCEPT_BEFORE_WHICH = re.compile(rf"\b(?P<lead>(?:every|each|any|all(?:\s+the)?)\s+(?:[\w-]+\s+){{0,2}}?(?:hosts?|box(?:es)?|machines?|"
                                   rf"servers?|srvs?|workstations?|nodes?)(?:\s+(?:in|on|of)\s+the\s+(?:user|enterprise|op|operational)"
                                   rf"[\s-]+(?:subnet|network|zone|segment|side|tier))?)\s+(?:but|except(?:\s+for)?|other\s+than|save|bar)\s+"
