@@ -83,7 +83,8 @@ def test_rules_on_the_replys_form_are_known_as_format() -> None:
         assert looks_like_format(text), text
     # a decision is none: a condition on hosts, or one move and "nothing else"
     assert not looks_like_format("When User2 is scanned, say nothing in the plan about Op_Server0.")
-    # a dropped note on the reply's form is an instruction all the same
+    assert gives_order("Say nothing in a summary about the quiet boxes.")
+    # a dropped note on the reply's form is an instruction all the same (a story about a reply is none: round 9)
     item = SourceItem("correction", "planner", "Q: how many moves should a plan carry? A: three at the very most.", "user:x")
     assert _drop_problem(item, {"verdict": "DROP", "reason": "not an instruction"}) is not None
     # a predicate and a move read into a note on the reply's form are refused (kept, it is FORMAT)

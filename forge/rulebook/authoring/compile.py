@@ -89,6 +89,7 @@ _FORMAT_WORDS = re.compile(
     re.IGNORECASE,
 )
 _NOTHING_ELSE = re.compile(r"\bnothing\s+else\b", re.IGNORECASE)
+_QUESTION_AND_ANSWER = re.compile(r"\bQ\s*[:.]\s*[^?]{3,200}\?\s*A\s*[:.]\s*\S")  # (r47m) "Q: ...? A: ...", a note's FAQ entry
 _HOST_WORD = {h.lower(): h for h in HOSTS}
 # A condition clause (a correction that states one is not a bare action: teaching.py).
 STATED_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
@@ -338,9 +339,9 @@ def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
         return None
     words = read_wording(item.text)
     # (an order on the reply's form is an instruction too: "keep the plan to three lines"; kept, it is FORMAT)
-    # (r47m: and one said as a note's question and answer, or as what the reply leaves out: "Q: how many moves can one
-    # plan carry? A: three", "mention no other host in a summary")
-    if words.gives_order or looks_like_format(item.text):
+    # (r47m: and one said as a note's question and its answer, "Q: how many moves can one plan carry? A: three": advice,
+    # never a story)
+    if words.gives_order or looks_like_format(item.text) and _QUESTION_AND_ANSWER.search(item.text):
         return (f"it was dropped, but it gives an order ({words.instruction[:60]!r}"
                 f"{', in the situation ' + repr(words.situation[:40]) if words.situation else ''}): compile it")
     return None
