@@ -19,7 +19,11 @@ class a reading the product lacked, added in its own parts.
   (`wording._EXCEPT_BEFORE_WHICH`);
 - a document's heading naming the role's part ("<role> part of the <host> playbook", "Playbook for <situation>, <role>
   part") was read as a condition no claim placed; and "a hit on <host>" named no state (`wording._labelled_heading`,
-  `wording._opening_situation`, `situation._PROSE_COMPROMISE`).
+  `wording._opening_situation`, `situation._PROSE_COMPROMISE`);
+- "only 1 <class> box <state> -> ..." was read as an order ("only ..."), so the note had no condition
+  (`wording._IMPERATIVE_START`);
+- the defender's move said first as what changed a host, "a Restore has just turned that box Privileged", placed no claim
+  (`condition.moves_said_after`, read by `claims` and `reads_whole`).
 Each test fails on the product files of c5d581c (checked: `git checkout c5d581c -- forge/`, this file run, then
 `git checkout HEAD -- forge/`). Sentences of our own, none from a case file."""
 
@@ -137,3 +141,19 @@ def test_a_heading_naming_the_roles_part_of_a_document_is_no_condition() -> None
     headed = "Runbook for a hit on Op_Host1, analyst part: when Op_Host1 is owned, recommend its Restore."
     assert _holds(headed, Op_Host1="Exploit/User") is True
     assert _holds(headed, Op_Host0="Exploit/User") is not True
+
+
+def test_a_count_in_a_digit_is_a_condition_not_an_order() -> None:
+    text = "only 1 ent srv owned + every usr box clean -> Remove that server"
+    assert read_wording(text).conditions
+    assert _holds(text, Enterprise2="None/User") is True
+    assert _holds(text, Enterprise2="None/User", Enterprise1="None/User") is not True
+
+
+def test_a_move_said_first_as_what_changed_a_host_is_its_history() -> None:
+    text = "If a Restore has just turned Op_Host1 Privileged, Analyse it at once."
+    found = semantic_claims(text, REFUSED, "")
+    assert found is not None and "acted='Restore'" in repr(found) and "within=1" in repr(found)
+    assert "Privileged" in repr(found) and "Op_Host1" in repr(found)
+    # (the surface of the text is left as written: only the reading of its condition changes)
+    assert read_wording(text).conditions[0].text.startswith("If a Restore has just")

@@ -917,6 +917,30 @@ def _named_as_the_table_names(condition: str, subject: Optional[str]) -> str:
     return condition
 
 
+# (r47m) The defender's move said as what changed a host, with the move first: "a Remove has just left User1 at Unknown",
+# "the Analyse turned the box Privileged" -> "User1 turned Unknown right after a Remove" (the order history_words reads).
+_MOVE_TURNED_STATE = re.compile(r"\b(?:a|an|the|our|my|that|this|last)\s+(?P<move>remove|restore|analy[sz]e|analysis|removal)\s+"
+                                r"(?:(?:has|had)\s+)?(?P<just>(?:just|now)\s+)?(?:turned|shown|showed|made|left|flipped)\s+"
+                                r"(?P<subject>(?:a|an|the|that|this|some|any)\s+(?:[\w-]+\s+)?(?:host|box|machine|server|workstation)|it|"
+                                r"[A-Za-z_]+\d)\s+(?:at\s+)?(?P<level>privileged|root|unknown|user[\s-]level)\b", re.IGNORECASE)
+_MOVE_NOUN = {"remove": "Remove", "removal": "Remove", "restore": "Restore", "analyse": "Analyse", "analyze": "Analyse",
+              "analysis": "Analyse"}
+
+
+def _move_turned_said(found: re.Match) -> str:
+    """(r47m) One move said first as what changed a host, in the history reading's order (`moves_said_after`)."""
+    move = _MOVE_NOUN[found["move"].lower()]
+    # ("just": the step right after the move, as "right after" says it)
+    return f"{found['subject']} turned {found['level']} {'right ' if found['just'] else ''}after {'an' if move == 'Analyse' else 'a'} {move}"
+
+
+def moves_said_after(condition: str) -> str:
+    """(r47m) A condition with the defender's move said first as what changed a host (`_MOVE_TURNED_STATE`) in the order
+    the history reading places: the host, its new level, then the move. Read as it stood, the move was its subject and
+    no claim placed it, so a rule on it was silent everywhere."""
+    return _MOVE_TURNED_STATE.sub(_move_turned_said, condition or "")
+
+
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
            universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
@@ -933,7 +957,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
-    condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(condition)))  # (r40m: files are judged.py's; "the defender": we)
+    condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
     compared, rest = hosts_compared(condition)
     if not compared:  # (r46m) "more held on the op side than on the user side": two classes' counts
         compared, rest = classes_counts_compared(condition)
@@ -2162,7 +2186,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
 
     if found is None:
         return False
-    condition = rating_away(condition or "")  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
+    condition = rating_away(moves_said_after(condition))  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
     condition = hosts_compared(sequenced_away(condition))[1]  # (r43m) two named hosts' levels compared: read by `claims`
     condition = classes_counts_compared(condition)[1]  # (r46m) and two classes' counts
     condition = _ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`

@@ -2796,22 +2796,6 @@ def _one_of_listed(text: str) -> str:
     return _ONE_OF_LISTED.sub(lambda m: re.sub(r"\s*,\s*", " or ", m["lead"]) + " or ", text)
 
 
-# (r47m) The defender's move said as what changed a host, with the move first: "a Remove has just left User1 at Unknown",
-# "the Analyse turned the box Privileged" -> "User1 turned Unknown right after a Remove" (the order history_words reads).
-_MOVE_TURNED_STATE = re.compile(r"\b(?:a|an|the|our|my|that|this|last)\s+(?P<move>remove|restore|analy[sz]e|analysis|removal)\s+"
-                                r"(?:(?:has|had)\s+)?(?P<just>(?:just|now)\s+)?(?:turned|shown|showed|made|left|flipped)\s+"
-                                r"(?P<subject>(?:a|an|the|that|this|some|any)\s+(?:[\w-]+\s+)?(?:host|box|machine|server|workstation)|it|"
-                                r"[A-Za-z_]+\d)\s+(?:at\s+)?(?P<level>privileged|root|unknown|user[\s-]level)\b", re.IGNORECASE)
-_MOVE_NOUN = {"remove": "Remove", "removal": "Remove", "restore": "Restore", "analyse": "Analyse", "analyze": "Analyse",
-              "analysis": "Analyse"}
-
-
-def _move_turned_said(found: re.Match) -> str:
-    move = _MOVE_NOUN[found["move"].lower()]
-    # ("just": the step right after the move, as "right after" says it)
-    return f"{found['subject']} turned {found['level']} {'right ' if found['just'] else ''}after {'an' if move == 'Analyse' else 'a'} {move}"
-
-
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -2836,7 +2820,6 @@ def written_out(text: str) -> str:
     # what someone said, keeps its marks, and an apostrophe inside a word stays
     text = _QUOTE_MARK.sub(r"\g<said>", text)
     text = _EXCEPT_BEFORE_WHICH.sub(lambda m: f"{m['lead']} {m['which'].rstrip()}, except {m['hosts']}", text)
-    text = _MOVE_TURNED_STATE.sub(_move_turned_said, text)  # (r47m)
     # (r45m) "clean at prev step", "owned since prev turn": the note's shorthand of "the previous"
     text = re.sub(r"\b(?:at\s+|since\s+|on\s+|in\s+)?(?:the\s+)?prev\.?(?=\s+(?:step|turn|round|tick|move)\b)",
                   lambda m: (m[0].split()[0] + " the previous" if m[0].split()[0].lower() in ("at", "since", "on", "in") else "the previous"),
