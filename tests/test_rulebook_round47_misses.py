@@ -29,29 +29,11 @@ Each test fails on the product files of c5d581c (checked: `git checkout c5d581c 
 
 from __future__ import annotations
 
-from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.compile import _drop_problem, content_meaning, looks_like_format
 from forge.rulebook.language.condition import facts_needed, semantic_claims
-from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import gives_order, read_wording
 from forge.rulebook.model import SourceItem
-
-REFUSED = "predicate refused: a check"
-
-
-def _rows(**states: str) -> str:
-    """Every host as an alert line: those named "Activity/Compromised", the others quiet."""
-    lines = []
-    for host in HOSTS:
-        activity, level = states.get(host, "None/No").split("/")
-        lines.append(f"{host}: Activity {activity}, Compromised {level}")
-    return "Alerts:\n" + "\n".join(lines)
-
-
-def _holds(text: str, **states: str):
-    found = semantic_claims(text, REFUSED, text)
-    return None if found is None else truth(found, read_situation(_rows(**states)))
+from tests.test_rulebook_round46_audit import REFUSED, _holds  # (every host an alert line; claims of a refused predicate)
 
 
 def test_a_condition_glossed_in_other_words_is_read_whole() -> None:
