@@ -75,10 +75,21 @@ _FORMAT_WORDS = re.compile(
     r"\bplans?\s+(?:(?:to|of|with)\s+)?(?:at\s+most|no\s+more\s+than|under|within|to|of)\s+(?:\w+\s+)?(?:moves|steps|actions|items|entries)\b|"
     # (r45m: "cap each plan at two moves", "limit the reply to four lines")
     r"\b(?:cap|limit|restrict|keep)\s+(?:every|each|the|your|a|any)\s+(?:plan|answer|reply|list)s?\s+(?:at|to)\s+(?:\w+\s+)?(?:moves|steps|actions|items|entries|lines|words)\b|"
-    r"\b(?:first|last|opening|top)\s+line\s+of\s+(?:my|your|the|its|their)\s+(?:answer|reply|response|output)\b|\b(?:a\s+single|one)\s+(?:short\s+)?(?:word|sentence|line)\b|"
-    r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b",
+    r"\b(?:first|last|opening|top)\s+line\s+of\s+(?:my|your|the|its|their)\s+(?:answer|reply|response|output)\b|\b(?:a\s+single|one)[\s-]+(?:short\s+)?(?:word|sentence|line)\b|"
+    r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b|"
+    # (r47m) a length said as a bound it must not pass, "no report longer than four lines", and the size of a plan asked
+    # as a note's question, "how many moves can one plan carry?"
+    r"\b(?:more|longer)\s+than\s+(?:\w+\s+)?(?:lines|words|sentences|characters)\b|"
+    r"\bhow\s+many\s+(?:moves|steps|actions|items|entries|lines|words|sentences)\s+(?:may|can|should|must|could|might|does|do)\s+"
+    r"(?:a|an|the|each|every|one|my|your)\s+(?:plan|answer|reply|report|analysis|list)s?\b|"
+    # (r47m) what the reply says or leaves out, "mention no quiet host in a summary", "say nothing of the rest in it":
+    # its content, chosen for every call (a condition on hosts or a move makes it a decision: `format_problem`)
+    r"\b(?:mention\w*|say\s+nothing|talk\s+about|write\s+about)\b[^.;:]{0,40}?\b(?:in|from|within)\s+(?:the|your|a|each|every|"
+    r"that|this|its|any)\s+(?:plan|report|analysis|answer|reply|summary)s?\b",
     re.IGNORECASE,
 )
+_NOTHING_ELSE = re.compile(r"\bnothing\s+else\b", re.IGNORECASE)
+_QUESTION_AND_ANSWER = re.compile(r"\bQ\s*[:.]\s*[^?]{3,200}\?\s*A\s*[:.]\s*\S")  # (r47m) "Q: ...? A: ...", a note's FAQ entry
 _HOST_WORD = {h.lower(): h for h in HOSTS}
 # A condition clause (a correction that states one is not a bare action: teaching.py).
 STATED_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
@@ -306,6 +317,13 @@ def content_meaning(text: str, when_raw: Any, action_raw: Any, unexpressed_raw: 
         return ContentMeaning(None, None, "", f"invalid predicate or action: {exc}")
     if when is None:
         return ContentMeaning(None, None, "", "")
+    if looks_like_format(_NOTHING_ELSE.sub(" ", text)):
+        # (r47m) a rule about the reply's form holds on every call of its roles: a predicate on hosts only narrows it, and
+        # an action read from its words ("finish every summary with a one-word label", taken for an Analyse) is none of its
+        # orders; refused, the rule is kept as FORMAT (`_entry`). (Not for its "nothing else" alone: "plan a Sleep,
+        # nothing else" orders the one move, a decision whose predicate stands.)
+        return ContentMeaning(None, None, "", "predicate refused: format: the text is about the reply's form, which holds on "
+                                              "every call of its roles: no predicate or action says it")
     problem = text_problem(text, when_raw, action, unexpressed)
     if problem is not None:
         return ContentMeaning(None, None, "", f"predicate refused: {problem}")
@@ -321,7 +339,9 @@ def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
         return None
     words = read_wording(item.text)
     # (an order on the reply's form is an instruction too: "keep the plan to three lines"; kept, it is FORMAT)
-    if words.gives_order:
+    # (r47m: and one said as a note's question and its answer, "Q: how many moves can one plan carry? A: three": advice,
+    # never a story)
+    if words.gives_order or looks_like_format(item.text) and _QUESTION_AND_ANSWER.search(item.text):
         return (f"it was dropped, but it gives an order ({words.instruction[:60]!r}"
                 f"{', in the situation ' + repr(words.situation[:40]) if words.situation else ''}): compile it")
     return None

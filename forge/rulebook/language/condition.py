@@ -248,7 +248,8 @@ FACTS: tuple[Fact, ...] = (
         lambda text, situation: False),
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
     # ("there's no point removing it" judges a verb: no score)
-    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)points?(?!\s+(?:in|to|of\s+entry)\b))\b", re.IGNORECASE),
+    # (r47m: nor a time in the episode, "past the midway point of the game", "at this point": no score either)
+    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)(?<!halfway\s)(?<!half-way\s)(?<!this\s)(?<!that\s)points?(?!\s+(?:in|to|of\s+entry|of\s+(?:the\s+)?(?:episode|game|run|match))\b))\b", re.IGNORECASE),
          _rewards_stated),
     # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
     # form this product judges (the Planner's "Step 13 of 30." is not read as a condition on the step).
@@ -928,6 +929,30 @@ def _named_as_the_table_names(condition: str, subject: Optional[str]) -> str:
     return condition
 
 
+# (r47m) The defender's move said as what changed a host, with the move first: "a Remove has just left User1 at Unknown",
+# "the Analyse turned the box Privileged" -> "User1 turned Unknown right after a Remove" (the order history_words reads).
+_MOVE_TURNED_STATE = re.compile(r"\b(?:a|an|the|our|my|that|this|last)\s+(?P<move>remove|restore|analy[sz]e|analysis|removal)\s+"
+                                r"(?:(?:has|had)\s+)?(?P<just>(?:just|now)\s+)?(?:turned|shown|showed|made|left|flipped)\s+"
+                                r"(?P<subject>(?:a|an|the|that|this|some|any)\s+(?:[\w-]+\s+)?(?:host|box|machine|server|workstation)|it|"
+                                r"[A-Za-z_]+\d)\s+(?:at\s+)?(?P<level>privileged|root|unknown|user[\s-]level)\b", re.IGNORECASE)
+_MOVE_NOUN = {"remove": "Remove", "removal": "Remove", "restore": "Restore", "analyse": "Analyse", "analyze": "Analyse",
+              "analysis": "Analyse"}
+
+
+def _move_turned_said(found: re.Match) -> str:
+    """(r47m) One move said first as what changed a host, in the history reading's order (`moves_said_after`)."""
+    move = _MOVE_NOUN[found["move"].lower()]
+    # ("just": the step right after the move, as "right after" says it)
+    return f"{found['subject']} turned {found['level']} {'right ' if found['just'] else ''}after {'an' if move == 'Analyse' else 'a'} {move}"
+
+
+def moves_said_after(condition: str) -> str:
+    """(r47m) A condition with the defender's move said first as what changed a host (`_MOVE_TURNED_STATE`) in the order
+    the history reading places: the host, its new level, then the move. Read as it stood, the move was its subject and
+    no claim placed it, so a rule on it was silent everywhere."""
+    return _MOVE_TURNED_STATE.sub(_move_turned_said, condition or "")
+
+
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
            universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
@@ -944,7 +969,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
-    condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(condition)))  # (r40m: files are judged.py's; "the defender": we)
+    condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
     compared, rest = hosts_compared(condition)
     if not compared:  # (r46m) "more held on the op side than on the user side": two classes' counts
         compared, rest = classes_counts_compared(condition)
@@ -1950,7 +1975,7 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly held
-    say says saying owns owning table row rows print prints printed printing""".split())  # (r44m: "a scan in its table": its row, as ever)
+    say says saying owns owning table row rows print prints printed printing meaning namely""".split())  # (r44m: "a scan in its table": its row, as ever)
 # (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
 # shown now, "so far", "already"; the hosts other than the one named, `_OTHER`; a scope singled out, "for Enterprise2
 # specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
@@ -2173,7 +2198,7 @@ def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subjec
 
     if found is None:
         return False
-    condition = rating_away(condition or "")  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
+    condition = rating_away(moves_said_after(condition))  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
     condition = hosts_compared(sequenced_away(condition))[1]  # (r43m) two named hosts' levels compared: read by `claims`
     condition = classes_counts_compared(condition)[1]  # (r46m) and two classes' counts
     condition = _ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`
@@ -2716,12 +2741,31 @@ _NARROWER_CASE = re.compile(
     re.IGNORECASE)
 
 
+# (r47m) A case set apart by "unless" that the note keeps another move for: "Remove any user box that gets owned, unless
+# Enterprise2 is owned as well, in which case its Restore comes first". The note speaks in that case too (it
+# says which move is made there), so the case restricts nothing: the note applies wherever its first case holds. Read as
+# a negated condition, it left the note silent in both cases (no reading placed the other move's clause).
+_UNLESS_OTHER_MOVE = re.compile(r"\s*,?\s*\bunless\s+(?P<case>[^,;.]+?)\s*[,;]\s*in\s+(?:which|that)\s+case\b\s*,?(?P<order>[^;.]*)",
+                                re.IGNORECASE)
+
+
+def _unless_other_move_away(text: str) -> str:
+    """(r47m) The text without its "unless <case>, in which case <another move>" (`_UNLESS_OTHER_MOVE`): only where an
+    order comes before it, and the other case names a move of its own (not "in which case leave it": that case is where
+    the note does not act, an exception)."""
+    for found in reversed(list(_UNLESS_OTHER_MOVE.finditer(text))):
+        if verbs_in(text[:found.start()]) and verbs_in(found["order"]) and not negations_in(found["order"]):
+            text = f"{text[:found.start()]}{text[found.end():]}"
+    return text
+
+
 def narrower_cases_away(text: str) -> str:
     """(r44m) The text without the later cases it keeps another move for (`_NARROWER_CASE`): only where an order and a
     condition come before them (the note's first case), the later case names no host but the note's own ("it", "there",
     the host the note names), and a case of what was done ("if a decoy is on it already") states nothing of a host's
-    state. Without a first case before it, a clause's condition is the note's own and stays."""
-    text = text or ""
+    state. Without a first case before it, a clause's condition is the note's own and stays. (r47m) Nor a case set
+    apart by "unless" that keeps another move (`_unless_other_move_away`), whatever host it names."""
+    text = _unless_other_move_away(text or "")
     found = [m for m in _NARROWER_CASE.finditer(text) if _narrower_case(text, m)]
     for m in reversed(found):
         start = m.start("cut") if m["cut"] is not None else m.start()  # (the move stays; what it is there for goes)

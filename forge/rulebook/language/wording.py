@@ -528,7 +528,8 @@ _STORY = re.compile(
 _STATE_PARTICIPLE = "(?:" + "|".join(f"(?<={word})" for word in ("compromised", "exploited", "scanned", "infected", "owned",
                                                                   "rooted", "breached", "hacked", "pwned", "affected")) + ")"
 # After a verb at the start, what shows the sentence reports rather than orders ("Remove did not clear User1").
-_REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
+# (r47m: not the host the order is on, said as "whichever (one) it is": "Analyse whichever it is" orders the move)
+_REPORT_AFTER_VERB = re.compile(rf"^(?!\s*(?:whichever|whatever)\s+(?:one\s+|host\s+|box\s+)?(?:it|they)\s+(?:is|are)\b)\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were|is|are|has|had|won't|didn't|doesn't|wasn't|"
                                 # what a move does there, said in the present: "Remove keeps failing there"
                                 rf"keeps|fails|works|helps|seems|tends|never\s+works|"
                                 # a move said to do something, with an adverb: "Remove evidently leaves a foothold",
@@ -543,6 +544,10 @@ _REPORT_AFTER_VERB = re.compile(rf"^\s*(?:\w+\s+){{0,3}}?(?:did|does|do|was|were
                                 rf"|{_STATE_PARTICIPLE}\s+one\b(?!\s+(?:time|step|turn|round|more)\b))", re.IGNORECASE)
 # A light verb that carries the move as its noun: "run an Analyse of User2", "carry out a Remove on it", "do a Restore".
 _LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the|one)\s+"
+# (r47m) the move said as what the plan (or the reply) holds, after a modal: "every plan must include a DecoyTomcat on ...",
+# "your answer should contain a Remove of User2" (the order of that move; read as none, a later clause was the order and
+# the whole of this one its condition)
+_HOLDING_VERB = r"(?:include|contain|hold|carry|feature)\s+(?:an?|the|one)\s+"
 # what follows a verb of opening or closing when its object is the reply ("every report with", "the plan with")
 _OPENS_REPLY_WITH = (r"\s+(?:(?:each|every|all|any|the|your|my|our|its|their)\s+)?(?:[\w-]+\s+){0,2}?(?:reports?|repl(?:y|ies)|"
                      r"answers?|analys[ie]s|plans?|messages?|responses?|recommendations?|summar(?:y|ies)|outputs?|notes?)\s+with\b")
@@ -557,7 +562,8 @@ _IMPERATIVE_START = re.compile(
     # ("First step, no alerts, and I ...": a time, not "first, restore ...")
     # ("only one host owned -> ...": a count of hosts, the heading's condition, not "only restore ...")
     # (r42h: nor "only one owned -> ...", the count said with its state and no noun: the case the note sets apart)
-    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|(?:only|just)(?!\s+(?:one|a\s+single)\s+(?:(?:[\w-]+\s+)?{_COUNTED_NOUN}|"
+    # (r47m: and the count in a digit, "only 1 usr box owned -> ...")
+    rf"^(?:(?:{_CONDITION_MARKER})\b|(?:please|always|never|(?:only|just)(?!\s+(?:one|1|a\s+single)\s+(?:(?:[\w-]+\s+)?{_COUNTED_NOUN}|"
     rf"(?:(?:is|are)\s+)?{_COUNTED_STATE}))|"
     # (r46m: nor "first 8 turns of the game", "first few steps": a window of steps)
     rf"first(?!\s+(?:step|turn|round|episode|move)\b)(?!\s+(?:\d+|few|two|three|four|five|six|seven|eight|nine|ten|"
@@ -575,6 +581,8 @@ _IMPERATIVE_START = re.compile(
     # orders on the reply's form: "write the plan in two bullets", "limit the answer to one line"
     # (r45m: "cap each plan at two moves", "restrict the answer to one line")
     rf"write|format|limit|omit|cap|restrict|shorten|trim|"
+    # (r47m) what the reply says or leaves out: "say nothing of the other hosts", "mention only the host at hand"
+    rf"say(?=\s+(?:nothing|no|only|little|just)\b)|mention|"
     # how the reply opens or closes: "start every report with the risk level", "end each answer with a summary line"
     rf"{_OPENING_VERB}(?={_OPENS_REPLY_WITH})|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
@@ -594,7 +602,7 @@ _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ough
                           r"usually|normally|generally|ideally|just|simply)\s+(?=(?:be|get)\s))?(?:be\s+|get\s+)?"
                           # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
                           # noun after a light verb)
-                          r"(?:\w+\s+)?(?:" + _LIGHT_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
+                          r"(?:\w+\s+)?(?:" + _LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 # The move put first in a cleft, as the object of the order a Planner or an Analyst gives: "a Restore is what we must
 # recommend", "an Analyse is what I'd plan" (the move named as a noun). (Not the same object after a modal, "we must
 # recommend a Restore": read so, a story's "I should plan a ..." became an order and a lesson fired where it did not
@@ -1422,7 +1430,8 @@ def _lesson(part: str) -> str:
 
 # The teacher's resolution in the first person, in the present ("my rule from now on is that for Enterprise0 at
 # Privileged I recommend a Remove", "the lesson: I put a decoy on ..."): the order, said of themselves.
-_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|when|whenever|if|once|as\s+long\s+as|"
+# (r47m: and a phase or a stretch the resolution is for, "in the recon stage I always plan ...", "during recon we ...")
+_RESOLVED = re.compile(r"^(?P<scope>(?:(?:for|on|with|at|in|during|when|whenever|if|once|as\s+long\s+as|"
                        # (a moment of the defender's own: "right after I remove Enterprise0 I analyse it")
                        r"(?:(?:right|just|immediately|directly)\s+)?after|as\s+soon\s+as|every\s+time|each\s+time)\b[^,;:]{3,80}?)?)\s*,?\s*"
                        r"\b(?:i|we)\s+(?:will\s+|shall\s+|now\s+|always\s+|just\s+|only\s+|simply\s+)*"
@@ -1481,7 +1490,7 @@ _ROLE_NAME = re.compile(r"\b(?:(?:the|a|an|my|our|every|each)\s+)?(?:planner|ana
                         re.IGNORECASE)
 _ADDRESS_WORDS = frozenset("""this that these the note notes rule rules one message word reminder is it's its are meant intended
 written aimed addressed goes go applies apply for to you your yours and not only just alone solely but also here hey dear
-from me please""".split())
+from me please part section""".split())  # (r47m: "planner part", "the chooser's section": the part of a document for it)
 
 
 # A teacher's verdict on what was taught before, as the opening of a correction: "That is backwards:", "No, that's
@@ -1507,9 +1516,19 @@ _LABELLED_HEADING = re.compile(r"^(?:(?:the|my|our|a|an)\s+)?(?:(?P<before>[\w-]
                                r"(?:\s*,\s*(?P<role>[^,;:]+))?$", re.IGNORECASE)
 
 
+# (r47m) The part of a document a role's note is, before the document: "Planner part of the Op_Host1 runbook",
+# "chooser section of our Op_Server0 runbook".
+_PART_OF_DOCUMENT = re.compile(r"^(?P<role>[^,;:]+?)\s+(?:part|section|half|bit)\s+of\s+(?:the|this|that|our|my)\s+(?P<document>[^,;:]+)$",
+                               re.IGNORECASE)
+
+
 def _labelled_heading(opening: str, rest: str) -> bool:
     """(r45m) Whether an opening is a heading that only names the document (`_LABELLED_HEADING`), the hosts or class it
-    is for (each named again in the order), and the role it is for."""
+    is for (each named again in the order), and the role it is for. (r47m: the role's part of it said first, "chooser
+    section of our User2 drill", is the same heading.)"""
+    part = _PART_OF_DOCUMENT.match(opening.strip(" ,"))
+    if part is not None and _addressed(part["role"]):
+        return _labelled_heading(part["document"], rest)
     found = _LABELLED_HEADING.match(opening.strip(" ,"))
     if found is None or (found["role"] and not _addressed(found["role"])):
         return False
@@ -1582,6 +1601,10 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     """The situation an opening before a colon (and before `rest`, the order) states: none for a story, a note on the
     teacher's rules, a one-word heading or "from now on"; for the teacher's own view, only the scope it hands over to
     after its last "but" ("I'm not sure Remove is always wrong elsewhere, but for Defender: ..." is about Defender)."""
+    # (r47m: the role it is for after the heading's comma, "Playbook for <situation>, planner part", is no part of it)
+    addressed = re.match(r"^(?P<head>[^,;:]+?)\s*,\s*(?P<role>[^,;:]+)$", opening.strip())
+    if addressed is not None and _addressed(addressed["role"]):
+        opening = addressed["head"]
     said = _MOVE_SINCE.sub("", opening)  # (the defender's move as the time of a state is no story or view of the teacher)
     if _STORY.search(said) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
             or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening) \
@@ -2762,8 +2785,10 @@ _ONE_OF_LISTED = re.compile(rf"\b(?P<lead>(?:whichever|either|any|one)\s+of\s+{_
 
 # (r43m) A class, the host it leaves out, then what the class's hosts do: "each op host but Op_Host2 that is at
 # root". The relative clause is said of the class; read after the host, it was that host's state, the rule's condition.
+# (r47m: and the class said by its subnet after the noun, "each machine in the enterprise subnet but Enterprise1 that is ...")
 _EXCEPT_BEFORE_WHICH = re.compile(rf"\b(?P<lead>(?:every|each|any|all(?:\s+the)?)\s+(?:[\w-]+\s+){{0,2}}?(?:hosts?|box(?:es)?|machines?|"
-                                  rf"servers?|srvs?|workstations?|nodes?))\s+(?:but|except(?:\s+for)?|other\s+than|save|bar)\s+"
+                                  rf"servers?|srvs?|workstations?|nodes?)(?:\s+(?:in|on|of)\s+the\s+(?:user|enterprise|op|operational)"
+                                  rf"[\s-]+(?:subnet|network|zone|segment|side|tier))?)\s+(?:but|except(?:\s+for)?|other\s+than|save|bar)\s+"
                                   rf"(?P<hosts>{_LISTED_HOST}(?:\s*(?:,|\band\b|\bor\b)\s*{_LISTED_HOST})*)\s+"
                                   rf"(?P<which>(?:that|which|who)\s+[^,;.:()]+)", re.IGNORECASE)
 
