@@ -95,7 +95,6 @@ _HOST_WORD = {h.lower(): h for h in HOSTS}
 STATED_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
                               re.IGNORECASE)
 _EXAMPLE = re.compile(r"`[^`]*`|\"[^\"]*\"|\b(?:e\.g\.|for example|for instance|such as|like)\b[^.;]*", re.IGNORECASE)
-_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|breach\w*|infect\w*|activity|quiet|clean)\b", re.I)
 # A drop the product accepts whatever the text: the compiler says it repeats another artifact.
 _REPEAT = re.compile(r"\b(?:repeat\w*|duplicate\w*|same\s+(?:rule|as)|already\s+(?:listed|given|covered))\b", re.IGNORECASE)
 
@@ -166,6 +165,7 @@ def words_named(text: str) -> bool:
     return bool(hosts_in(text) or classes_in(text))
 
 
+# A state, an activity or a phase that a text speaks of
 _STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|root\w*|privileged|quiet|clean|activity|phase|impact)\b", re.IGNORECASE)
 
 
