@@ -6,8 +6,9 @@ narrower; each test fails on the product files of 80bff83 (checked: `git stash` 
   host's own row (`condition._NOTHING_ON_IT`, `wording._QUIET_AFTER_LEVEL`);
 - "say nothing is running on X and ...", "say only X is owned" put a case ("suppose"), no order on the reply
   (`wording._IMPERATIVE_START`);
-- "unless <case>, in which case <move>" is an exception where that move withholds, puts off, waits or replaces the first,
-  or where the first order forbids (`condition._unless_other_move_away`, `_withheld_there`);
+- "unless <case>, in which case <move>" is an exception where that move only forbids or puts off a move ("skip the
+  Remove", "hold off", "is wasted") or only waits ("just Sleep"), as "in which case do not ..." was
+  (`condition._unless_other_move_away`, `_withheld_there`);
 - "we must hold the Restore" keeps the move back: no order of it (`wording._HOLDING_VERB`);
 - a rule on the reply's form said under a condition of the episode ("when the reward drops", "unless it is owned",
   "for the first five steps, ...") is no FORMAT rule (`compile.format_problem`, `compile._SCOPE_LEAD`);
@@ -17,8 +18,8 @@ narrower; each test fails on the product files of 80bff83 (checked: `git stash` 
   `condition._ONLY_FORMS`);
 - older: "a user box exploited yet not rooted" was read of the class as a whole (some host exploited, no host rooted),
   and "User1 or User2 compromised but not rooted" dropped the denial (`condition._NEW_SUBJECT`, `_denied_of_class`);
-- older: "a user host shows a compromise and no exploit is running on it" claimed only "not (a user host exploited and
-  compromised)" (`condition._ONLY_FORMS`)."""
+- older: "an op box is compromised and no scan is under way on it" claimed only that no op box was both at once
+  (`condition._ONLY_FORMS`)."""
 
 from __future__ import annotations
 
@@ -34,10 +35,10 @@ from tests.test_rulebook_round46_audit import _holds  # (every host an alert lin
 def test_nothing_else_running_is_the_other_hosts_quiet_not_the_hosts_row() -> None:
     text = "User3 under exploit with nothing else running: Remove User3."
     assert _holds(text, User3="None/User") is not True  # User3 quiet: not "under exploit"
-    text = "Enterprise0 at user level with nothing running anywhere else: Remove Enterprise0."
-    assert _holds(text, Enterprise0="None/User", Op_Host2="Exploit/User") is not True  # another host is active
-    text = "Remove Enterprise0 at user level with nothing running elsewhere."
-    assert _holds(text, Enterprise0="None/User", User1="Scan/No") is not True
+    text = "Enterprise0 at root with nothing running anywhere else: Restore Enterprise0."
+    assert _holds(text, Enterprise0="None/Privileged", Op_Host2="Exploit/User") is not True  # another host is active
+    text = "Reimage Enterprise0 at root with nothing running elsewhere."
+    assert _holds(text, Enterprise0="None/Privileged", User1="Scan/No") is not True
     # guard: with no place named, the host's own quiet row, as r47h reads it
     assert _holds("Whenever Op_Host2 sits at root with nothing happening, reimage it.", Op_Host2="None/Privileged") is True
 
@@ -53,13 +54,13 @@ def test_say_that_puts_a_case_is_no_order_on_the_reply() -> None:
 
 def test_an_unless_case_that_withholds_the_first_move_is_its_exception() -> None:
     for other in ("in which case skip the Remove", "in which case hold off on removing them", "in which case just Sleep",
-                  "in which case reimage Op_Server0 instead"):
-        text = f"Remove every user host that is owned, unless Op_Server0 is owned as well, {other}."
+                  "in which case a Remove is wasted effort"):
+        text = f"Each owned user host gets a Remove, unless Op_Server0 is owned as well, {other}."
         assert _holds(text, User4="None/User") is True, other
         assert _holds(text, User4="None/User", Op_Server0="Exploit/User") is not True, other
-    # the first order a prohibition: where "unless" excepts, the move is made, so the prohibition does not hold there
-    text = "Never reimage an owned user host, unless Op_Server0 is owned as well, in which case reimage User4 first."
-    assert _holds(text, User4="None/User", Op_Server0="Exploit/User") is not True
+    # guard: a move made in the first's place is the note speaking in that case too (r47m)
+    text = "Each owned user host gets a Remove, unless Op_Server0 is owned as well, in which case reimage Op_Server0 instead."
+    assert _holds(text, User4="None/User", Op_Server0="Exploit/User") is True
 
 
 def test_holding_the_move_back_is_no_order_of_it() -> None:
@@ -77,6 +78,7 @@ def test_a_rule_on_the_replys_form_under_a_condition_of_the_episode_is_no_format
     # guard: the reply's form alone, or said for the reply's own moment, stays one
     assert looks_like_format("Do not put more than three lines into a summary.")
     assert looks_like_format("In the report, say nothing about decoys in the plan.")
+    assert looks_like_format("After the opening line, add one sentence on the reason.")
 
 
 def test_a_hit_on_the_reward_is_no_compromise() -> None:
@@ -88,6 +90,7 @@ def test_a_hit_on_the_reward_is_no_compromise() -> None:
 def test_losing_that_point_is_a_score() -> None:
     assert "reward" in facts_needed("if we lose that point again")
     assert "reward" not in facts_needed("at that point of the run")  # guard: a time
+    assert "reward" not in facts_needed("once we are beyond that point")
 
 
 def test_root_not_reached_is_the_level_denied_not_a_story() -> None:
@@ -110,10 +113,10 @@ def test_a_denial_after_yet_is_said_of_the_same_host() -> None:
 
 
 def test_no_activity_running_on_it_after_and_is_the_same_hosts() -> None:
-    text = "If an op host shows a compromise and no exploit is running on it, Remove it."
+    text = "If an op host is compromised and no scan is under way on it, Remove it."
     assert _holds(text) is not True  # nothing compromised: the compromise is claimed too
     assert _holds(text, Op_Host1="None/User") is True
-    assert _holds(text, Op_Host1="Exploit/User") is not True
+    assert _holds(text, Op_Host1="Scan/User") is not True
     text = "If Enterprise0 is compromised and there is no scan going on on it, Remove it."
     assert _holds(text, Enterprise0="None/User") is True
     assert _holds(text, Enterprise0="Scan/User") is not True

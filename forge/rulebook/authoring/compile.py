@@ -193,6 +193,9 @@ def looks_like_format(text: str) -> bool:
 
 # (r47a) A scope said first, before a comma, without a word of condition: "For the first five steps, ...", "After a
 # Restore, ...", "During recon, ..." (`format_problem`: a time or a state of the episode there is a condition all the same)
+# (a place in the reply, "After the action line, ...", "In the summary, ...", is the reply's form itself)
+_REPLY_PART = re.compile(r"\b(?:lines?|sentences?|words?|bullets?|headings?|sections?|paragraphs?|reports?|repl(?:y|ies)|answers?|"
+                         r"plans?|summar(?:y|ies)|lists?|outputs?|messages?|responses?)\b", re.IGNORECASE)
 _SCOPE_LEAD = re.compile(r"^\s*(?P<scope>(?:for|after|before|during|in|within|until|till|once|from|past|beyond)\b[^,;:.]{3,80}),",
                          re.IGNORECASE)
 
@@ -207,7 +210,8 @@ def format_problem(text: str) -> Optional[str]:
     # falls": the rule holds only then, while a FORMAT rule is injected on every call)
     lead = _SCOPE_LEAD.match(plain)  # ("For the first five steps, ...", "After a Restore, ...": a scope said without "when")
     if any(c.hosts or c.classes or _STATE.search(c.text) or states_something(c.text) or facts_needed(c.text)
-           for c in words.conditions) or lead and (facts_needed(lead["scope"]) or states_something(lead["scope"])):
+           for c in words.conditions) or lead and not _REPLY_PART.search(lead["scope"]) \
+            and (facts_needed(lead["scope"]) or states_something(lead["scope"]) or verbs_in(lead["scope"])):
         return "format: the text states a condition on hosts: a rule about what to decide, not the reply's form"
     # a move ordered under a condition is a decision, whatever the condition's words ("when nobody is doing anything
     # anywhere, plan a Sleep and nothing else": "nothing else" says what to do, not how to write it)

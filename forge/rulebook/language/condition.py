@@ -249,8 +249,8 @@ FACTS: tuple[Fact, ...] = (
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
     # ("there's no point removing it" judges a verb: no score)
     # (r47m: nor a time in the episode, "past the midway point of the game", "at this point": no score either)
-    # (r47a: that time said with its preposition, "at / by / from / past / until that point": "lose that point" is a score)
-    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)(?<!halfway\s)(?<!half-way\s)(?<!\bat\sthis\s)(?<!\bat\sthat\s)(?<!\bby\sthis\s)(?<!\bby\sthat\s)(?<!\bfrom\sthis\s)(?<!\bfrom\sthat\s)(?<!\bpast\sthis\s)(?<!\bpast\sthat\s)(?<!\buntil\sthis\s)(?<!\buntil\sthat\s)points?(?!\s+(?:in|to|of\s+entry|of\s+(?:the\s+)?(?:episode|game|run|match))\b))\b", re.IGNORECASE),
+    # (r47a: that time said with its preposition, "at / by / from / past / beyond / after that point": "lose that point" is a score)
+    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)(?<!halfway\s)(?<!half-way\s)(?<!\bat\sthis\s)(?<!\bat\sthat\s)(?<!\bby\sthis\s)(?<!\bby\sthat\s)(?<!\bfrom\sthis\s)(?<!\bfrom\sthat\s)(?<!\bpast\sthis\s)(?<!\bpast\sthat\s)(?<!\buntil\sthis\s)(?<!\buntil\sthat\s)(?<!\bbeyond\sthis\s)(?<!\bbeyond\sthat\s)(?<!\bafter\sthis\s)(?<!\bafter\sthat\s)(?<!\bbefore\sthis\s)(?<!\bbefore\sthat\s)(?<!\bto\sthis\s)(?<!\bto\sthat\s)points?(?!\s+(?:in|to|of\s+entry|of\s+(?:the\s+)?(?:episode|game|run|match))\b))\b", re.IGNORECASE),
          _rewards_stated),
     # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
     # form this product judges (the Planner's "Step 13 of 30." is not read as a condition on the step).
@@ -2789,25 +2789,18 @@ def _unless_other_move_away(text: str) -> str:
     the note does not act, an exception)."""
     for found in reversed(list(_UNLESS_OTHER_MOVE.finditer(text))):
         if verbs_in(text[:found.start()]) and verbs_in(found["order"]) and not negations_in(found["order"]) \
-                and not _withheld_there(text[:found.start()], found["order"]):
+                and not _withheld_there(found["order"]):
             text = f"{text[:found.start()]}{text[found.end():]}"
     return text
 
 
-# (r47a) A move that only waits or watches ("in which case just Sleep", "a Monitor only"), or one taken in the first move's
-# place ("in which case restore it instead"): the first move is not made in that case.
-_IN_ITS_PLACE = re.compile(r"\b(?:instead|rather|in\s+(?:its|their|the\s+\w+'s)\s+place)\b", re.IGNORECASE)
-
-
-def _withheld_there(first: str, other: str) -> bool:
-    """(r47a) Whether the case an "unless" sets apart is one where the note's first order does not hold: that order
-    forbids (what "unless" excepts is where the move is made, "never restore a user box unless ..., in which case restore
-    User2"), or the other case's move forbids or puts off the first ("in which case skip the Remove", "avoid removing",
-    "a Remove is wasted", "the Remove can wait"), only waits ("just Sleep", "Monitor only"), or is made in its place
-    ("... instead"). Read as no exception there, the note held its first order in the case its words keep from it."""
-    said, there = read_wording(first), read_wording(other)
-    return bool(said.prohibitions or there.prohibitions or there.dispreferred or _IN_ITS_PLACE.search(other)
-                or set(verbs_in(other)) <= {"Sleep", "Monitor"})
+def _withheld_there(other: str) -> bool:
+    """(r47a) Whether the other move an "unless" case keeps only withholds the first: it forbids or puts off a move ("in
+    which case skip the Remove", "avoid removing", "hold off on it", "a Remove is wasted"), as "in which case do not
+    remove" does, or only waits or watches ("in which case just Sleep", "a Monitor only"). That case is where the note
+    does not act, its exception; read as none, the note's first order held there, against its words. (A move made in the
+    first's place, "in which case reimage the op server instead", is the note speaking in that case: no exception.)"""
+    return bool(read_wording(other).prohibitions or set(verbs_in(other)) <= {"Sleep", "Monitor"})
 
 
 def narrower_cases_away(text: str) -> str:

@@ -589,7 +589,7 @@ _IMPERATIVE_START = re.compile(
     # -> ...": a case put, whose verb follows within a few words (read as an order, its case was no condition)
     rf"say(?=\s+(?:nothing|no|only|little|just)\b)(?!\s+(?:nothing|no|only|little|just)\s+(?:(?!(?:what|which|how|whether|"
     rf"if|when|where|why|who|about|of|on|in|regarding|concerning)\b)[\w-]+\s+){{0,4}}?(?:is|are|was|were|gets?|got|sits?|"
-    rf"shows?|has|have|had|runs?|stays?|remains?|looks?)\b)|mention|"
+    rf"shows?|has|have|had|runs?|stays?|remains?|looks?)\b)|mention(?!\s+of\b)|"
     # how the reply opens or closes: "start every report with the risk level", "end each answer with a summary line"
     rf"{_OPENING_VERB}(?={_OPENS_REPLY_WITH})|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
