@@ -79,7 +79,10 @@ def test_rules_on_the_replys_form_are_known_as_format() -> None:
     assert refused.when is None and refused.problem.startswith("predicate refused: format")
     # ("nothing else" after the one move ordered is a decision: its predicate stands)
     kept = content_meaning("Q: every host quiet? A: plan a Sleep and nothing else.",
-                           {"not": {"class": "any", "compromise": "any"}}, {"mode": "do", "verb": "Sleep", "target": "any"})
+                           # (r47a: the merged r47h reading says the FAQ's "every host quiet" as no compromise and no
+                           # activity anywhere; the predicate says both, as the condition does)
+                           {"all": [{"not": {"class": "any", "compromise": "any"}}, {"not": {"class": "any", "activity": "any"}}]},
+                           {"mode": "do", "verb": "Sleep", "target": "any"})
     assert kept.when is not None
 
 

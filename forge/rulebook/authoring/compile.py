@@ -47,9 +47,9 @@ from forge.rulebook.model import CompileVerdict, CompiledRule, RuleType, SourceI
 from forge.rulebook.language.phases import phase_lines
 from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
-from forge.rulebook.language.condition import guard_rest
+from forge.rulebook.language.condition import facts_needed, guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
-from forge.rulebook.language.wording import OPENS_REPLY, classes_in, hosts_in, read_wording, sentences, verbs_in
+from forge.rulebook.language.wording import OPENS_REPLY, classes_in, hosts_in, read_wording, sentences, states_something, verbs_in
 
 COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300
@@ -166,7 +166,7 @@ def words_named(text: str) -> bool:
 
 
 # A state, an activity or a phase that a text speaks of
-_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|root\w*|privileged|quiet|clean|activity|phase|impact)\b", re.IGNORECASE)
+_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|root\w*|privileged|quiet|calm|idle|clean|activity|phase|impact)\b", re.IGNORECASE)
 
 
 def condition_slug(rule: ConditionalRule) -> str:
@@ -191,13 +191,27 @@ def looks_like_format(text: str) -> bool:
     return (opens or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
 
 
+# (r47a) A scope said first, before a comma, without a word of condition: "For the first five steps, ...", "After a
+# Restore, ...", "During recon, ..." (`format_problem`: a time or a state of the episode there is a condition all the same)
+# (a place in the reply, "After the action line, ...", "In the summary, ...", is the reply's form itself)
+_REPLY_PART = re.compile(r"\b(?:lines?|sentences?|words?|bullets?|headings?|sections?|paragraphs?|reports?|repl(?:y|ies)|answers?|"
+                         r"plans?|summar(?:y|ies)|lists?|outputs?|messages?|responses?)\b", re.IGNORECASE)
+_SCOPE_LEAD = re.compile(r"^\s*(?P<scope>(?:for|after|before|during|in|within|until|till|once|from|past|beyond)\b[^,;:.]{3,80}),",
+                         re.IGNORECASE)
+
+
 def format_problem(text: str) -> Optional[str]:
     """Why a text is no FORMAT rule (None: it may be): it states a condition on hosts or what they show ("when
     User1 is scanned, answer with a decoy on it"); a FORMAT rule reaches every call of its roles, so one that
     holds only in some situations would be injected everywhere."""
     plain = _EXAMPLE.sub(" ", text or "")  # "reply with the action only, e.g. `Restore User1`": an example, no subject
     words = read_wording(plain)
-    if any(c.hosts or c.classes or _STATE.search(c.text) for c in words.conditions):
+    # (r47a: or a condition of the episode in other words, "unless it is owned", "when the reward drops", "once the score
+    # falls": the rule holds only then, while a FORMAT rule is injected on every call)
+    lead = _SCOPE_LEAD.match(plain)  # ("For the first five steps, ...", "After a Restore, ...": a scope said without "when")
+    if any(c.hosts or c.classes or _STATE.search(c.text) or states_something(c.text) or facts_needed(c.text)
+           for c in words.conditions) or lead and not _REPLY_PART.search(lead["scope"]) \
+            and (facts_needed(lead["scope"]) or states_something(lead["scope"]) or verbs_in(lead["scope"])):
         return "format: the text states a condition on hosts: a rule about what to decide, not the reply's form"
     # a move ordered under a condition is a decision, whatever the condition's words ("when nobody is doing anything
     # anywhere, plan a Sleep and nothing else": "nothing else" says what to do, not how to write it)

@@ -249,7 +249,8 @@ FACTS: tuple[Fact, ...] = (
     # Rewards and their changes: stated by the defender's `Recent steps:` line (`-> reward -1.1`).
     # ("there's no point removing it" judges a verb: no score)
     # (r47m: nor a time in the episode, "past the midway point of the game", "at this point": no score either)
-    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)(?<!halfway\s)(?<!half-way\s)(?<!this\s)(?<!that\s)points?(?!\s+(?:in|to|of\s+entry|of\s+(?:the\s+)?(?:episode|game|run|match))\b))\b", re.IGNORECASE),
+    # (r47a: that time said with its preposition, "at / by / from / past / beyond / after that point": "lose that point" is a score)
+    Fact("reward", re.compile(r"\b(?:reward|score|penalt\w*|(?<!no\s)(?<!the\s)(?<!any\s)(?<!entry\s)(?<!access\s)(?<!pivot\s)(?<!choke\s)(?<!weak\s)(?<!starting\s)(?<!halfway\s)(?<!half-way\s)(?<!\bat\sthis\s)(?<!\bat\sthat\s)(?<!\bby\sthis\s)(?<!\bby\sthat\s)(?<!\bfrom\sthis\s)(?<!\bfrom\sthat\s)(?<!\bpast\sthis\s)(?<!\bpast\sthat\s)(?<!\buntil\sthis\s)(?<!\buntil\sthat\s)(?<!\bbeyond\sthis\s)(?<!\bbeyond\sthat\s)(?<!\bafter\sthis\s)(?<!\bafter\sthat\s)(?<!\bbefore\sthis\s)(?<!\bbefore\sthat\s)(?<!\bto\sthis\s)(?<!\bto\sthat\s)points?(?!\s+(?:in|to|of\s+entry|of\s+(?:the\s+)?(?:episode|game|run|match))\b))\b", re.IGNORECASE),
          _rewards_stated),
     # When in the episode ("in the first five steps", "late in the episode", "after step 20"): no context states it in a
     # form this product judges (the Planner's "Step 13 of 30." is not read as a condition on the step).
@@ -498,15 +499,17 @@ _NEW_SUBJECT = re.compile(r"(?=\b(?:until|till|before|unless)\s+(?:it|its|they|t
                           r"(?:\band\s+|,\s*|\(\s*)(?=the\s+other\s+(?:two|three|four|[2-4])\b|the\s+others\b|the\s+rest\b)|"
                           # "User2 is not scanned and it is compromised": the negation is the first clause's alone
                           r"\band\s+(?=it\s+(?:is|was|has|shows|showed|gets|got|becomes|became|appears)\b)|"
-                          r"\band\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
-                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked|footholds?)\b)"
+                          # (r47a: or "yet", "though", "although", as "but": "a user box exploited yet not rooted" is one
+                          # host of the class, both; read in one clause, some host exploited and no host of it rooted)
+                          r"\b(?:(?:and\s+)?yet|(?:and\s+)?(?:al)?though|and)\s+(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
+                          r"(?:privileged|admin|root(?:ed)?|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked|footholds?)\b)"
                           # (r32m: nor after "and", "scanned and nothing compromised on it yet": that host's own state)
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           # "User4 scanned, not exploited yet": a comma before a negated state joins it like "and" (not
                           # (r34m: "probed, no foothold yet" as well: a foothold is a compromise)
                           # one said of the subject's own host, "..., no compromise on it so far": that is its state)
                           r",\s*(?=(?:no|not(?:\s+yet)?|never|nothing|without)\s+(?!other\b|else\b)(?:\w+[\s-]+){0,2}?"
-                          r"(?:privileged|admin|root|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked|footholds?)\b)"
+                          r"(?:privileged|admin|root(?:ed)?|user[- ]level|compromis\w*|exploit\w*|scan\w*|activity|access|escalat\w*|owned|pwned|hacked|footholds?)\b)"
                           r"(?![^,;.]*\b(?:(?:on|to|of|at|in|from)\s+(?:it|that\s+\w+|(?:the\s+)?same\s+\w+)|there)\b)|"
                           # ("E2 exploit, all user hosts clean": a comma before a quantified class opens its clause too)
                           # (and before a count of a class: "a user box is exploited and three or more enterprise servers
@@ -620,6 +623,17 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
                # "OpS0 under analysis, user level", "Enterprise1 being inspected": the host named is the one at hand, and
                # the words that say so say nothing more of it
                (_HOST_UNDER_ANALYSIS, _host_named_at_hand),
+               # (r47a) "at user level (root not reached)", "root not yet gained": the level denied, as "not root" says it
+               (re.compile(r"\b(root|privileged|admin)(?:\s+(?:access|level|rights))?\s+not\s+(?:yet\s+)?(?:reached|gained|obtained|"
+                           r"achieved|attained|taken)\b", re.IGNORECASE), r"not \1"),
+               # (r47a) "an op box owned and there is no scan going on on it", "..., and no probe is under way on that box":
+               # the activity that same host lacks, as "with no scan running on it" says it (read in one clause, it
+               # claimed only that no host of the class was both, and the rule held where none was compromised)
+               (re.compile(r"\s*,?\s*\band\s+(?:there\s+(?:is|are|'s)\s+no|there\s+isn['\u2019]?t\s+(?:a|an|any)|no)\s+"
+                           r"(?P<what>(?:(?:further|current|new|active|live)\s+)?(?:exploits?|exploitation|scans?|scanning|probes?|"
+                           r"probing|activity|alerts?))\s+(?:is\s+|are\s+)?(?:running|going\s+on|under\s+way|happening|active|"
+                           r"showing|shown)\s+(?P<on>(?:on|in|against)\s+(?:it|that\s+(?:host|box|machine|one|server)))\b",
+                           re.IGNORECASE), r" with no \g<what> running \g<on>"),
                # "OpS0 scanned, nothing on it yet": nothing of the attacker's is on that host, no compromise
                (re.compile(r"\bnothing\s+(?:is\s+)?on\s+(it|that\s+(?:host|box|machine|one|server)|there)\b"
                            r"(?!\s+(?:is|was|has|had|gets?|got|shows?|reads?|looks?|seems?|appears?)\b)", re.IGNORECASE),
@@ -820,8 +834,11 @@ _NOTHING_ON_IT = re.compile(r"\bnothing\s+(?:else\s+)?(?:is\s+|'s\s+|was\s+)?(?:
                             # (r47h) "with nothing running", no place named: the state of the subject the phrase is joined to
                             # ("Op_Host1 at root with nothing going on"); read as "nothing" alone, no host was active
                             # anywhere, or the phrase was dropped and the rule held on the host's row in any activity
-                            r"|\b(?P<with>with)\s+nothing\s+(?:else\s+)?(?:running|happening|going\s+on|active|moving|under\s+way)\b"
-                            r"(?!\s+(?:on|in|at|against|there)\b)", re.IGNORECASE)
+                            # (r47a: not "with nothing else running", "with nothing running anywhere (else)", "... elsewhere":
+                            # the other hosts' quiet, said beside this host's own state, "User2 under exploit with nothing
+                            # else running"; read as this host's row, the rule held where it was quiet, against its words)
+                            r"|\b(?P<with>with)\s+nothing\s+(?:running|happening|going\s+on|active|moving|under\s+way)\b"
+                            r"(?!\s+(?:on|in|at|against|there|anywhere|elsewhere|else|across|around|besides|beyond|outside)\b)", re.IGNORECASE)
 
 
 # (r46m) The two columns of a host's row given by their values alone, as the table prints them: "prints Exploit and User
@@ -1210,10 +1227,27 @@ _ON_IT = re.compile(r"\s+(?:on|in|against|for)\s+it\b(?=\s*(?:yet|so\s+far)?\s*$
 def _denied_of_class(part, clause: str):
     """A piece with no subject that only denies a state ("no root yet", "but not rooted") after one that claimed it of
     some host of a class ("a user host with an exploit"): the same host of it does not show it ("a user host exploited
-    and not rooted": one host, both). None where the piece is no such denial."""
+    and not rooted": one host, both). None where the piece is no such denial. (r47a) Likewise after hosts listed with
+    one state ("User1 or User2 compromised but not rooted"): each host of the list, both (the denial was dropped, and
+    the rule held where the one compromised host was rooted)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: beside this module
+
+    # (only a denial said with no subject of its own, "not rooted", "no root yet": an "it" after two hosts is no one of them
+    # this reads)
+    if isinstance(part, (AnyOf, AllOf)) and len(part.parts) > 1 and re.match(r"\s*(?:not|no|never)\b", clause, re.IGNORECASE) \
+            and all(isinstance(q, Atom) and q.host is not None for q in part.parts):
+        each = [_denied_of_one(q, clause) for q in part.parts]
+        return None if any(e is None for e in each) else type(part)(tuple(e.parts[0] for e in each))
+    if not isinstance(part, Atom) or part.host_class is None:
+        return None
+    return _denied_of_one(part, clause)
+
+
+def _denied_of_one(part, clause: str):
+    """`_denied_of_class` of one atom: a class's (each host of it in turn) or one named host's."""
     from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: beside this module
 
-    if not isinstance(part, Atom) or part.host_class is None or part.bare() or part.history() \
+    if not isinstance(part, Atom) or part.bare() or part.history() \
             or hosts_in(clause) or classes_in(clause) or _SOME_HOST.search(clause) or _NOTHING.search(clause) \
             or _GENERAL_SUBJECT.search(clause) or _OTHER.search(clause) or facts_needed(clause):
         return None
@@ -2754,9 +2788,19 @@ def _unless_other_move_away(text: str) -> str:
     order comes before it, and the other case names a move of its own (not "in which case leave it": that case is where
     the note does not act, an exception)."""
     for found in reversed(list(_UNLESS_OTHER_MOVE.finditer(text))):
-        if verbs_in(text[:found.start()]) and verbs_in(found["order"]) and not negations_in(found["order"]):
+        if verbs_in(text[:found.start()]) and verbs_in(found["order"]) and not negations_in(found["order"]) \
+                and not _withheld_there(found["order"]):
             text = f"{text[:found.start()]}{text[found.end():]}"
     return text
+
+
+def _withheld_there(other: str) -> bool:
+    """(r47a) Whether the other move an "unless" case keeps only withholds the first: it forbids or puts off a move ("in
+    which case skip the Remove", "avoid removing", "hold off on it", "a Remove is wasted"), as "in which case do not
+    remove" does, or only waits or watches ("in which case just Sleep", "a Monitor only"). That case is where the note
+    does not act, its exception; read as none, the note's first order held there, against its words. (A move made in the
+    first's place, "in which case reimage the op server instead", is the note speaking in that case: no exception.)"""
+    return bool(read_wording(other).prohibitions or set(verbs_in(other)) <= {"Sleep", "Monitor"})
 
 
 def narrower_cases_away(text: str) -> str:

@@ -99,7 +99,8 @@ _PROSE_COMPROMISE = (
                 r"\b(?:both|all|each)\s+held\b(?!\s+(?:back|off|up|for|until|steady|out|on|firm|fast|strong|tight|against|the\s+line|(?:their|its)\s+ground))|^\s*held\s*$|\bbreach(?:ed)?\b|\btaken over\b|\bpwned\b|\binfiltrat|"
                 r"\bintrusion\b|\bhacked\b|\bpopped\b|\b(?:gets?|got|is|are|was|were|been) hit\b|"
                 # (r47m: the noun, "a hit on Enterprise2", "after the hit on it": the attacker's compromise of it)
-                r"\b(?:a|the|any|one)\s+hit\s+(?:on|to|against)\b|"
+                # (r47a: not a hit on the score, "a hit to our reward", "one hit on the points": a penalty, no host's compromise)
+                r"\b(?:a|the|any|one)\s+hit\s+(?:on|to|against)\b(?!\s+(?:(?:the|our|my|its|their|your)\s+)?(?:reward|score|points?|total|return)s?\b)|"
                 # ("Ent1 hit -> Remove": the state right after the host's name, as a note writes it)
                 r"^\s*hit\s*$|\b(?:attacker|red) (?:session|shell|access|foothold)\b|"
                 r"\breverse shell\b|\blands? on\b|\blanded on\b|\bgets? into\b|\bgot into\b|"

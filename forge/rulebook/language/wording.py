@@ -520,7 +520,9 @@ _STORY = re.compile(
     rf"^\s*(?:(?:here|there|then|so|and|but)\s*,?\s+)?(?:(?:in\s+hindsight|in\s+retrospect|with\s+hindsight|looking\s+back)\s*,?\s+)?"
     rf"(?:(?:at|on|by|in|during|around)\s+(?:step|turn)\s+\d+\s*,?\s+)?"
     rf"(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
-    rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?:{_TOLD_VERB})\b|"
+    # (r47a: not a participle denied, "Enterprise1 at user level (root not reached)", "root not yet reached": the state it is
+    # in, no event told; read as a story, the note's whole situation was dropped and the rule held on every host)
+    rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?<!\bnot\s)(?<!\byet\s)(?<!\bnever\s)(?:{_TOLD_VERB})\b|"
     # a report that opens with what was done ("Restoring User0 cost ..."); words that only end like a gerund
     # ("Nothing is happening ...", "Something on User1 ...", "During a scan ...") open no report
     r"^\s*(?!(?:no|some|any|every)thing\b|during\b)\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
@@ -547,7 +549,8 @@ _LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the
 # (r47m) the move said as what the plan (or the reply) holds, after a modal: "every plan must include a DecoyTomcat on ...",
 # "your answer should contain a Remove of User2" (the order of that move; read as none, a later clause was the order and
 # the whole of this one its condition)
-_HOLDING_VERB = r"(?:include|contain|hold|carry|feature)\s+(?:an?|the|one)\s+"
+# (r47a: not "hold": "we must hold the Restore of Op_Host1 while ..." keeps the move back, the opposite of an order of it)
+_HOLDING_VERB = r"(?:include|contain|carry|feature)\s+(?:an?|the|one)\s+"
 # what follows a verb of opening or closing when its object is the reply ("every report with", "the plan with")
 _OPENS_REPLY_WITH = (r"\s+(?:(?:each|every|all|any|the|your|my|our|its|their)\s+)?(?:[\w-]+\s+){0,2}?(?:reports?|repl(?:y|ies)|"
                      r"answers?|analys[ie]s|plans?|messages?|responses?|recommendations?|summar(?:y|ies)|outputs?|notes?)\s+with\b")
@@ -582,7 +585,11 @@ _IMPERATIVE_START = re.compile(
     # (r45m: "cap each plan at two moves", "restrict the answer to one line")
     rf"write|format|limit|omit|cap|restrict|shorten|trim|"
     # (r47m) what the reply says or leaves out: "say nothing of the other hosts", "mention only the host at hand"
-    rf"say(?=\s+(?:nothing|no|only|little|just)\b)|mention|"
+    # (r47a: not "say" for "suppose", "say nothing is running on Op_Host1 and it is rooted: ...", "say only User2 is owned
+    # -> ...": a case put, whose verb follows within a few words (read as an order, its case was no condition)
+    rf"say(?=\s+(?:nothing|no|only|little|just)\b)(?!\s+(?:nothing|no|only|little|just)\s+(?:(?!(?:what|which|how|whether|"
+    rf"if|when|where|why|who|about|of|on|in|regarding|concerning)\b)[\w-]+\s+){{0,4}}?(?:is|are|was|were|gets?|got|sits?|"
+    rf"shows?|has|have|had|runs?|stays?|remains?|looks?)\b)|mention(?!\s+of\b)|"
     # how the reply opens or closes: "start every report with the risk level", "end each answer with a summary line"
     rf"{_OPENING_VERB}(?={_OPENS_REPLY_WITH})|"
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
@@ -1809,6 +1816,11 @@ _STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|prob(?:e|es|ed|
 _TAKEN_OVER = re.compile(r"\b(?:owned|pwned|popped|hacked)\b", re.IGNORECASE)
 
 
+def states_something(clause: str) -> bool:
+    """Whether a clause says a host's state (`_states_something`)."""
+    return _states_something(clause)
+
+
 def _states_something(clause: str) -> bool:
     """Whether a clause says a state: a word of state, a level, or a word of taking over a host."""
     return bool(_STATE_WORDS.search(clause) or _LEVEL_WORDS.search(clause) or _TAKEN_OVER.search(clause))
@@ -2304,9 +2316,12 @@ _AT_LEVEL = re.compile(r"\s+(?:(?:is|are)\s+)?(?:(?:still|sitting|stuck)\s+)?at\
 # same condition (left out, the rule reads as "at user level" in any activity, and its "no" as a prohibition's)
 # (r47h: or "with nothing running (on it)", "and nothing going on": the same quiet row in other words, condition.nothing_on_it_said)
 _QUIET_AFTER_LEVEL = re.compile(r"\s*,?\s*(?:(?:with|and|showing|but)\s+(?:no|zero)\s+(?:(?:further|current|new)\s+)?"
-                                r"(?:activity|alerts?|exploits?|scans?|scanning)\b|(?:with|and)\s+nothing\s+(?:else\s+)?(?:is\s+|'s\s+)?"
-                                r"(?:running|happening|going\s+on|active)(?:\s+(?:on|in)\s+it)?\b(?!\s*,?\s*(?:but|except|besides|save|bar|"
-                                r"apart\s+from|other\s+than|aside\s+from)\b))", re.IGNORECASE)
+                                r"(?:activity|alerts?|exploits?|scans?|scanning)\b|(?:with|and)\s+nothing\s+(?:(?P<others>else)\s+)?(?:is\s+|'s\s+)?"
+                                r"(?:running|happening|going\s+on|active)(?:\s+(?:on|in)\s+it\b|"
+                                # (r47a) the other hosts' quiet ("with nothing else running", "... anywhere else", "... on the
+                                # op side"): kept in the condition as said, which no reading places (not this host's row)
+                                r"(?(others)|(?=\s+(?:anywhere|elsewhere|else|across|around|beyond|outside|on|in|at)\b))[^,;.:!?]*)?"
+                                r"\b(?!\s*,?\s*(?:but|except|besides|save|bar|apart\s+from|other\s+than|aside\s+from)\b))", re.IGNORECASE)
 
 
 def _at_level(instruction: str) -> list[str]:
