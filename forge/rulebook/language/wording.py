@@ -3041,6 +3041,11 @@ def _asked_said(item: str) -> Optional[str]:
     return f"{asked['doer']} {said}{asked['rest']}".strip()
 
 
+_HEADING_ONE_OF_CLASS = re.compile(r"(?P<host>\b(?:a|an|any|each)\s+(?:user|enterprise|op|operational)[\s-]+(?:host|box|machine|server|"
+                                  r"workstation))\b(?!s)[^:]*:\s*$", re.IGNORECASE)
+_ITS_ROW = re.compile(r"^\s*(?:its\s+row|it)\b", re.IGNORECASE)
+
+
 def _checked_items_said(flat: str) -> str:
     """`flat` with a checklist of states that a later condition refers to as a whole (_CHECKED_ITEMS) said as that
     condition: "When <item> and <item>" ("or" for "any" / "either" / "one"). A list whose items give orders is left as
@@ -3049,6 +3054,11 @@ def _checked_items_said(flat: str) -> str:
         items = [_asked_said(i.strip(" .;")) for i in re.split(_ITEM_MARK, m["items"]) if i.strip(" .;")]
         if len(items) < 2 or None in items or any(verbs_in(i) for i in items):
             return m.group(0)
+        # (r47b) "Checklist for any op box: 1) is it owned? ...": the first item's "it" is the one
+        # host of a class the heading names (read as any host's, the class was lost and the rule held on other classes)
+        heading = _HEADING_ONE_OF_CLASS.search(re.split(r"[.;!?]", flat[:m.start()])[-1])
+        if heading is not None and not hosts_in(heading.string):
+            items[0] = _ITS_ROW.sub(heading["host"], items[0], count=1)
         join = " or " if m["how"].lower() in ("any", "either", "one") else " and "
         lead = "when" if m["lead"].lower() == "with" else m["lead"]  # ("with both true, <order>")
         return f" {lead} {join.join(items)}" + ("," if m["asked"] else "")
