@@ -1594,13 +1594,18 @@ def _named_and_another(clause: str, named: list, universal: bool) -> tuple[list,
 # A negation said of the subject's own host ("scan seen on a box, no compromise on it yet", "a host scanned, nothing
 # compromised there"): a state of that host (Compromised No), not "no host is ..." (which would hold where nothing is
 # scanned at all)
+# (r47b: and a probe, "an owned user box with no probe running on it", and what runs there, "an owned user box, no scan
+# running on it": that box's own scan denied; read as "no host of the class both owned and probed", the owning was lost
+# and the rule held on a quiet network)
 _ITS_OWN_STATE_DENIED = re.compile(
-    r"\b(?:no|nothing|not\s+any)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*|scan\w*|activity|access|foothold|"
-    r"privilege\w*|escalat\w*)\s+(?:(?:yet|so\s+far)\s+)?(?:on|to|of|at|in|from)\s+(?:it|that\s+(?:host|box|machine|one|server)|"
+    r"\b(?:no|nothing|not\s+any)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*|scan\w*|prob(?:e|es|ing)\b|activity|access|foothold|"
+    r"privilege\w*|escalat\w*)\s+(?:(?:yet|so\s+far)\s+)?"
+    # ("no scan running on it", "no probe going on on that box": what runs there, as "with no scan running on it")
+    r"(?:(?:is\s+|are\s+)?(?:running|going\s+on|under\s+way|happening|showing)\s+)?(?:on|to|of|at|in|from)\s+(?:it|that\s+(?:host|box|machine|one|server)|"
     r"(?:the\s+)?same\s+(?:host|box|machine|one|server))\b|\b(?:no|nothing)\s+(?:[\w-]+\s+){0,2}?(?:compromis\w*|exploit\w*)\s+"
     r"(?:(?:yet|so\s+far)\s+)?there\b|"
     # "a user host that is only being scanned and shows no compromise": the subject's verb, then what it does not show
-    r"\b(?:shows?|showing|has|having|with)\s+no\s+(?:[\w-]+\s+)?(?:compromis\w*|exploit\w*|scan\w*|activity|access|foothold|"
+    r"\b(?:shows?|showing|has|having|with)\s+no\s+(?:[\w-]+\s+)?(?:compromis\w*|exploit\w*|scan\w*|prob(?:e|es|ing)\b|activity|access|foothold|"
     r"privilege\w*)", re.IGNORECASE)
 
 

@@ -510,6 +510,12 @@ _PAST = (r"was|were|had|did|got|went|lost|spent|left|took|made|kept|forgot|saw|c
 # Verbs that tell what happened (not participles that state a situation: "Op_Server0 compromised").
 _TOLD_VERB = (r"was|were|had|did|didn't|got|went|came|became|stayed|remained|cost|lost|wasted|spent|fell|ran|kept|"
               r"showed|reached|moved|spread|escalated|re-?entered|returned|failed|worked|cleared|let|made|took")
+# (r47b) "no <level or state>" just before a participle: "(no root reached)", "no foothold gained" deny that state (fixed-width
+# lookbehinds, one for each noun)
+_NO_STATE_BEFORE = "".join(rf"(?<!\bno\s{noun}\s)" for noun in ("root", "admin", "privilege", "privileges", "foothold",
+                                                                  "compromise", "escalation", "access", "exploit", "scan",
+                                                                  "probe", "host", "box", "root level", "privileged level",
+                                                                  "admin level", "root access", "admin rights"))
 _STORY = re.compile(
     # what the author did ("I restored User0", "we waited", "my plan at turn 9 asked for ..."), or when ("last time")
     rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:(?:at|on|in|during|around)\s+(?:step|turn)\s+\d+\s*,?\s+)?(?:\w+ed|{_PAST})\b|"
@@ -522,7 +528,10 @@ _STORY = re.compile(
     rf"(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?host|op[\s_-]?server)[\s_-]?\d|op\s+server|defender|it|red|the\s+attacker|"
     # (r47a: not a participle denied, "Enterprise1 at user level (root not reached)", "root not yet reached": the state it is
     # in, no event told; read as a story, the note's whole situation was dropped and the rule held on every host)
-    rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?<!\bnot\s)(?<!\byet\s)(?<!\bnever\s)(?:{_TOLD_VERB})\b|"
+    # (r47b: nor a level or state denied with "no", "(no root reached)", "no foothold gained": the same denial said of the
+    # noun, as "not root"; "no root was reached" still tells it)
+    rf"the\s+red\s+agent|the\s+episode|(?:remove|restore|analy[sz]e|decoy\w*|monitor)\b)\b[^.;:]*?\b(?<!\bnot\s)(?<!\byet\s)(?<!\bnever\s)"
+    rf"{_NO_STATE_BEFORE}(?:{_TOLD_VERB})\b|"
     # a report that opens with what was done ("Restoring User0 cost ..."); words that only end like a gerund
     # ("Nothing is happening ...", "Something on User1 ...", "During a scan ...") open no report
     r"^\s*(?!(?:no|some|any|every)thing\b|during\b)\w+ing\b(?!\s+(?:host|hosts|box|machine|server)s?\b)", re.IGNORECASE)
@@ -3001,13 +3010,40 @@ def _listed_situation_joined(flat: str) -> str:
 # "once every box is ticked"; "if any of them holds": one of them). Read as it stood, the items were a story and the
 # order's condition ("both items") named no state at all.
 _ITEM_MARK = r"(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[-*\u2022])\s+"
+# (r47b) The items may be asked as yes/no questions, "1) is Op_Host1 owned? 2) is there no scan on it? If both answers are
+# yes, ...": each the statement it asks after (`_asked_said`); an item asked in other words leaves the list as it stands.
 _CHECKED_ITEMS = re.compile(
-    r"(?:(?<=[:.;])|\A)\s*(?P<items>(?:" + _ITEM_MARK + r"[^.;!?]+[.;]?\s*){2,})"
+    r"(?:(?<=[:.;])|\A)\s*(?P<items>(?:" + _ITEM_MARK + r"[^.;!?]+[.;?]?\s*){2,})"
     r"(?P<lead>when|whenever|if|once|as\s+soon\s+as|while|with)\s+(?P<how>both|all|each|every|any|either|one)"
     r"(?:\s+(?:of\s+)?(?:the\s+)?(?:two\s+|three\s+|four\s+)?(?:above|these|them|those|(?:items?|checks?|conditions?|points?|boxes|lines?|"
-    r"entries)(?:\s+(?:above|listed|on\s+the\s+list))?))?\s+(?:(?:all\s+)?(?:holds?|are\s+(?:true|met|satisfied|ticked|"
-    r"checked)|is\s+(?:true|met|satisfied|ticked|checked)|apply|applies|pass(?:es)?|check\s+out|are\s+the\s+case|"
-    r"is\s+the\s+case)|(?:is|are)\s+ticked|true|met|ticked)\b(?P<asked>\s*\?)?", re.IGNORECASE)
+    r"entries|answers?|questions?)(?:\s+(?:above|listed|on\s+the\s+list))?))?\s+(?:(?:all\s+)?(?:holds?|are\s+(?:true|met|satisfied|ticked|"
+    r"checked|yes)|is\s+(?:true|met|satisfied|ticked|checked|yes)|apply|applies|pass(?:es)?|check\s+out|are\s+the\s+case|"
+    r"is\s+the\s+case)|(?:is|are)\s+ticked|true|met|ticked|yes)\b(?P<asked>\s*\?)?", re.IGNORECASE)
+# A yes/no question about a host, its row or "there": "is <subject> <state>", "is there <what>", "does <subject> <verb> ..."
+_ASKED_SUBJECT = (r"(?:it|they|its\s+row|their\s+rows?|[A-Za-z_]+\d+(?:'s\s+row)?|(?:the|a|an|any|some|one|that|this)\s+"
+                  r"(?:[\w-]+\s+){0,2}?(?:hosts?|servers?|box(?:es)?|machines?|row))")
+_ASKED_ITEM = re.compile(rf"^\s*(?:(?P<be>is|are)\s+(?P<there>there\b|{_ASKED_SUBJECT})|(?P<do>does|do)\s+(?P<doer>{_ASKED_SUBJECT})\s+"
+                         r"(?P<verb>show|have|list|read|say|display|report)\b)(?P<rest>[^?]*)\?\s*$", re.IGNORECASE)
+
+
+def _asked_said(item: str) -> Optional[str]:
+    """An item as a statement: the item itself where it asks nothing, the statement a yes/no question (`_ASKED_ITEM`)
+    asks after ("is there no scan on it?" -> "there is no scan on it"), None for a question asked in other words."""
+    if not item.rstrip().endswith("?"):
+        return item
+    asked = _ASKED_ITEM.match(item)
+    if asked is None:
+        return None
+    if asked["be"]:
+        return f"{asked['there']} {asked['be'].lower()}{asked['rest']}".strip()
+    verb = asked["verb"].lower()
+    said = "has" if verb == "have" and asked["do"].lower() == "does" else verb + ("s" if asked["do"].lower() == "does" else "")
+    return f"{asked['doer']} {said}{asked['rest']}".strip()
+
+
+_HEADING_ONE_OF_CLASS = re.compile(r"(?P<host>\b(?:a|an|any|each)\s+(?:user|enterprise|op|operational)[\s-]+(?:host|box|machine|server|"
+                                  r"workstation))\b(?!s)[^:]*:\s*$", re.IGNORECASE)
+_ITS_ROW = re.compile(r"^\s*(?:its\s+row|it)\b", re.IGNORECASE)
 
 
 def _checked_items_said(flat: str) -> str:
@@ -3015,9 +3051,14 @@ def _checked_items_said(flat: str) -> str:
     condition: "When <item> and <item>" ("or" for "any" / "either" / "one"). A list whose items give orders is left as
     it stands (its items are cases, not parts of one condition)."""
     def said(m: re.Match) -> str:
-        items = [i.strip(" .;") for i in re.split(_ITEM_MARK, m["items"]) if i.strip(" .;")]
-        if len(items) < 2 or any(verbs_in(i) for i in items):
+        items = [_asked_said(i.strip(" .;")) for i in re.split(_ITEM_MARK, m["items"]) if i.strip(" .;")]
+        if len(items) < 2 or None in items or any(verbs_in(i) for i in items):
             return m.group(0)
+        # (r47b) "Checklist for any op box: 1) is it owned? ...": the first item's "it" is the one
+        # host of a class the heading names (read as any host's, the class was lost and the rule held on other classes)
+        heading = _HEADING_ONE_OF_CLASS.search(re.split(r"[.;!?]", flat[:m.start()])[-1])
+        if heading is not None and not hosts_in(heading.string):
+            items[0] = _ITS_ROW.sub(heading["host"], items[0], count=1)
         join = " or " if m["how"].lower() in ("any", "either", "one") else " and "
         lead = "when" if m["lead"].lower() == "with" else m["lead"]  # ("with both true, <order>")
         return f" {lead} {join.join(items)}" + ("," if m["asked"] else "")
