@@ -952,13 +952,11 @@ _MOVE_TURNED_STATE = re.compile(r"\b(?:a|an|the|our|my|that|this|last)\s+(?P<mov
                                 r"(?:(?:has|had)\s+)?(?P<just>(?:just|now)\s+)?(?:turned|shown|showed|made|left|flipped)\s+"
                                 r"(?P<subject>(?:a|an|the|that|this|some|any)\s+(?:[\w-]+\s+)?(?:host|box|machine|server|workstation)|it|"
                                 r"[A-Za-z_]+\d)\s+(?:at\s+)?(?P<level>privileged|root|unknown|user[\s-]level)\b", re.IGNORECASE)
-_MOVE_NOUN = {"remove": "Remove", "removal": "Remove", "restore": "Restore", "analyse": "Analyse", "analyze": "Analyse",
-              "analysis": "Analyse"}
 
 
 def _move_turned_said(found: re.Match) -> str:
     """(r47m) One move said first as what changed a host, in the history reading's order (`moves_said_after`)."""
-    move = _MOVE_NOUN[found["move"].lower()]
+    move = verbs_in(found["move"])[0]
     # ("just": the step right after the move, as "right after" says it)
     return f"{found['subject']} turned {found['level']} {'right ' if found['just'] else ''}after {'an' if move == 'Analyse' else 'a'} {move}"
 

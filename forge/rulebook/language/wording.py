@@ -1632,7 +1632,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     if stands and hosts_in(stands["aside"]):
         aside = hosts_in(stands["aside"])
         # (r34h) with the state it is put aside in, if it says one: "but not for User1 at root level"
-        stated = _states_something(stands["aside"]) or _LEVEL_WORDS.search(stands["aside"])
+        stated = states_something(stands["aside"]) or _LEVEL_WORDS.search(stands["aside"])
         return "" if set(aside) <= set(hosts_in(rest)) else stands["aside"].strip() if stated else " and ".join(aside)
     if (revised := _earlier_note_hosts(opening, rest)):
         return revised
@@ -1690,7 +1690,7 @@ def _instruction(text: str) -> tuple[str, str, bool]:
         situation = _opening_situation(found["situation"], found["rest"])
         order = found["rest"]
         inner = _OPENING.match(order)
-        if situation and not _STATE_WORDS.search(situation) and inner and _states_something(inner["situation"]) \
+        if situation and not _STATE_WORDS.search(situation) and inner and states_something(inner["situation"]) \
                 and not gives_order(inner["situation"]) and gives_order(inner["rest"]):
             # a heading before the situation ("analyst / User1: Compromised User without any activity: recommend ..."):
             # the situation is what follows it ("ops hosts: any exploit: Restore": a heading that names hosts or a class is
@@ -1746,7 +1746,7 @@ def _situation_told_first(before: list[str]) -> str:
         # (a sentence that says what a host is or whose it is, the team that runs it, states no situation)
         # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
         # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
-        if not _STORY.search(_MOVE_SINCE.sub("", head)) and not _EXPLANATION_LEAD.match(head) and _states_something(head) \
+        if not _STORY.search(_MOVE_SINCE.sub("", head)) and not _EXPLANATION_LEAD.match(head) and states_something(head) \
                 and not _TOLD_OF_IT.search(head):
             return head
     return ""
@@ -1756,8 +1756,8 @@ def _verdict_before(head: str, said: str) -> bool:
     """(r44h, r44x) Whether `head`, before a colon, is a verdict on a move ("Not the moment for a Remove", "No case for
     Restore") and `said`, after it, the situation it is about: the head names a move but no host and no state, the
     rest a state and no order."""
-    return bool(head and verbs_in(head) and not _states_something(head) and not hosts_in(head)
-                and _states_something(said) and not gives_order(said))
+    return bool(head and verbs_in(head) and not states_something(head) and not hosts_in(head)
+                and states_something(said) and not gives_order(said))
 
 
 # "<state> means <what it is>, so <order>": the state and the order (the gloss is no move: "means restore" orders, _MEANS).
@@ -1785,7 +1785,7 @@ def _glossed_state(part: str) -> str:
         return ""
     if _EVIDENCE_GLOSSED.search(state):
         return state  # (r43h) what the analyst's evidence shows, of the host at hand: judged.py reads it
-    if not (hosts_in(state) or classes_in(state)) or not _states_something(state):
+    if not (hosts_in(state) or classes_in(state)) or not states_something(state):
         return ""
     return state
 
@@ -1826,11 +1826,6 @@ _TAKEN_OVER = re.compile(r"\b(?:owned|pwned|popped|hacked)\b", re.IGNORECASE)
 
 
 def states_something(clause: str) -> bool:
-    """Whether a clause says a host's state (`_states_something`)."""
-    return _states_something(clause)
-
-
-def _states_something(clause: str) -> bool:
     """Whether a clause says a state: a word of state, a level, or a word of taking over a host."""
     return bool(_STATE_WORDS.search(clause) or _LEVEL_WORDS.search(clause) or _TAKEN_OVER.search(clause))
 
@@ -1965,7 +1960,7 @@ def _states_said_on(after: str) -> bool:
     before it, the condition lost it, and the reading, whole without it, was wider than the text; the order comes after
     the next comma."""
     joined = _STATE_JOINED.match(after)
-    if joined and _states_something(joined.group(0)):
+    if joined and states_something(joined.group(0)):
         return True
     found = re.match(r"\s*(?P<piece>[^,;:.!?]{3,80}),", after)
     if found is None:
@@ -2191,7 +2186,7 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     verdicts = [m for m in _NO_CASE_FOR.finditer(instruction)
                 if not _CONDITION.search(m["situation"]) and not _RELATIVE.search(m["situation"])]
     for means in (*_MEANS.finditer(instruction), *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
-        if _STATE_WORDS.search(means["situation"]) or means in verdicts and _states_something(means["situation"]):
+        if _STATE_WORDS.search(means["situation"]) or means in verdicts and states_something(means["situation"]):
             # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
             scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
             spans.append(f"{scope['scope'] if scope else ''} {means['situation'].strip()}".strip())
@@ -3426,7 +3421,7 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
             if _MIGHT_HAVE_BEEN.search(sentence[:max(sentence.find(condition.text), 0)]):
                 continue  # (r33h) "a Restore might have worked if it came earlier": what might have been
             if _ONE_DESCRIBED.match(condition.text) and _IS_THE_ONE.search(sentence[:max(sentence.find(condition.text), 0)]) \
-                    and not _states_something(condition.text):
+                    and not states_something(condition.text):
                 continue  # (r44x) "<subject> is the one that may yet be rescued": what that one is, no state
             if condition.text.lower() not in kept:
                 left.append(condition.text)
