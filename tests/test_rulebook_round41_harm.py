@@ -25,25 +25,16 @@ own, none from a case file."""
 
 from __future__ import annotations
 
-from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import claims, rule_claims, semantic_claims, spoken_facts, text_claims
 from forge.rulebook.language.predicate import Always, Not, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
-
-
-def _rows(**states: str) -> str:
-    """The whole table as alert lines: these hosts each "Activity/Compromised", every other host quiet."""
-    lines = []
-    for host in HOSTS:
-        activity, level = states.get(host, "None/No").split("/")
-        lines.append(f"{host}: Activity {activity}, Compromised {level}")
-    return "Alerts:\n" + "\n".join(lines)
+from tests.situations import every_host_alert_lines
 
 
 def _holds(found, **states: str):
-    return truth(found, read_situation(_rows(**states)))
+    return truth(found, read_situation(every_host_alert_lines(**states)))
 
 
 # -- a footnote -----------------------------------------------------------------------------------------------------------

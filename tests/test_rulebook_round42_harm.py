@@ -44,17 +44,12 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import atoms_of, parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import gives_order, read_wording
-
-
-def _alerts(**states: str) -> str:
-    """Alert lines for these hosts only ("Activity/Compromised"): every other host left out."""
-    return "Alerts:\n" + "\n".join(f"{host}: Activity {s.split('/')[0]}, Compromised {s.split('/')[1]}"
-                                   for host, s in states.items())
+from tests.situations import alert_lines
 
 
 def _table(**states: str) -> str:
     """Every host's row as an alert line: these hosts as given, the rest quiet."""
-    return _alerts(**{host: states.get(host, "None/No") for host in HOSTS})
+    return alert_lines(**{host: states.get(host, "None/No") for host in HOSTS})
 
 
 def _kinds(found) -> list[str]:
@@ -150,8 +145,8 @@ def test_a_prohibition_in_a_window_applies_where_its_class_is_shown():
     found = semantic_claims(text, "", text)
     assert any(atom.host_class == "Enterprise" for atom, _ in atoms_of(found))
     early = "Step 3 of 30.\n"
-    assert truth(found, read_situation(early + _alerts(User1="Scan/No"))) is False
-    assert truth(found, read_situation(early + _alerts(Enterprise1="Scan/No"))) is True
+    assert truth(found, read_situation(early + alert_lines(User1="Scan/No"))) is False
+    assert truth(found, read_situation(early + alert_lines(Enterprise1="Scan/No"))) is True
 
 
 def test_an_order_to_act_in_a_window_needs_no_target_shown():
@@ -181,7 +176,7 @@ def test_the_evidence_of_a_compiled_rule_is_no_state_for_its_claims():
     found, whole = _held_to(text, parse_predicate({"class": "Operational"}))
     held = found if whole else confirmed(_shown(found))  # (what the gate holds the rule to, retrieve.RuleIndex._build_gate)
     # (an op host whose row reads Unknown may carry the shell: the words do not deny it, the evidence reader judges it)
-    assert held is None or truth(held, read_situation(_alerts(Op_Host1="None/Unknown"))) is True
+    assert held is None or truth(held, read_situation(alert_lines(Op_Host1="None/Unknown"))) is True
 
 
 def test_a_rating_that_does_not_outweigh_the_row_turns_nothing_down():
@@ -202,7 +197,7 @@ def test_evidence_of_no_host_in_a_semantic_rule_is_of_the_hosts_its_claims_match
     record = SimpleNamespace(directive=text, text=text, semantic_reason="predicate refused: verb: x", compiled_by="model",
                              type=RuleType.CONTENT)
     found = _judged_of(record, True, "")
-    context = (_alerts(Enterprise2="Exploit/User", Op_Host0="None/User")
+    context = (alert_lines(Enterprise2="Exploit/User", Op_Host0="None/User")
                + "\n\nAnalyses this step:\nHost: Enterprise2\nActivity: Exploit\nCompromise: User\n"
                  "Evidence: process: two connections on local port 50123 to remote port 4444 (looks like a reverse shell)\nRisk: high\n")
     situation = read_situation(context)

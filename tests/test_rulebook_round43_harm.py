@@ -31,13 +31,9 @@ from forge.rulebook.language.episode import EpisodeStep, step_windows
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
-from tests.test_rulebook_round41_harm import _rows  # the whole table as alert lines
+from tests.situations import every_host_alert_lines, refused_rule_holds
 
 REFUSED = "predicate refused: host: the check's reason"
-
-
-def _holds(text: str, context: str):
-    return truth(semantic_claims(text, REFUSED, text), read_situation(context))
 
 
 # -- a window of steps said in words ------------------------------------------------------------------------------------
@@ -66,8 +62,8 @@ def test_guard_digits_and_ranges_read_as_before():
 def test_a_window_in_words_keeps_the_rule_silent_before_it():
     text = "From turn sixteen onwards, Op_Server0 is to be restored once compromised."
     found = semantic_claims(text, REFUSED, text)
-    early = f"Step 9 of 30.\n{_rows(Op_Server0='None/User')}"
-    late = f"Step 20 of 30.\n{_rows(Op_Server0='None/User')}"
+    early = f"Step 9 of 30.\n{every_host_alert_lines(Op_Server0='None/User')}"
+    late = f"Step 20 of 30.\n{every_host_alert_lines(Op_Server0='None/User')}"
     assert truth(found, read_situation(early)) is False
     assert truth(found, read_situation(late)) is True
 
@@ -85,8 +81,8 @@ def test_but_after_every_host_excepts_the_host(text, host):
 
 def test_the_excepted_host_alone_does_not_make_the_rule_apply():
     text = "Reimage each user box at root level, all of them but User3."
-    assert _holds(text, _rows(User3="None/Privileged")) is False
-    assert _holds(text, _rows(User1="None/Privileged")) is True
+    assert refused_rule_holds(text, every_host_alert_lines(User3="None/Privileged")) is False
+    assert refused_rule_holds(text, every_host_alert_lines(User1="None/Privileged")) is True
 
 
 def test_guard_but_joining_two_orders_excepts_nothing():
@@ -95,18 +91,18 @@ def test_guard_but_joining_two_orders_excepts_nothing():
 
 def test_a_clause_after_the_exception_is_said_of_the_other_hosts():
     text = "When Op_Server0 shows a scan, remove every user box but User0 that is rooted."
-    assert _holds(text, _rows(Op_Server0="Scan/No", User0="None/Privileged")) is False
-    assert _holds(text, _rows(Op_Server0="Scan/No", User4="None/Privileged")) is True
+    assert refused_rule_holds(text, every_host_alert_lines(Op_Server0="Scan/No", User0="None/Privileged")) is False
+    assert refused_rule_holds(text, every_host_alert_lines(Op_Server0="Scan/No", User4="None/Privileged")) is True
 
 
 # -- outside a subnet, with a host excepted -----------------------------------------------------------------------------
 
 def test_outside_a_subnet_with_an_exception_is_the_other_classes():
     text = "Any box outside the enterprise subnet with a live exploit, except User1, should be removed."
-    assert _holds(text, _rows(Enterprise2="Exploit/User")) is False
-    assert _holds(text, _rows(User1="Exploit/User")) is False
-    assert _holds(text, _rows(User3="Exploit/User")) is True
-    assert _holds(text, _rows(Op_Host2="Exploit/User")) is True
+    assert refused_rule_holds(text, every_host_alert_lines(Enterprise2="Exploit/User")) is False
+    assert refused_rule_holds(text, every_host_alert_lines(User1="Exploit/User")) is False
+    assert refused_rule_holds(text, every_host_alert_lines(User3="Exploit/User")) is True
+    assert refused_rule_holds(text, every_host_alert_lines(Op_Host2="Exploit/User")) is True
 
 
 # -- a hurried note's misspellings ---------------------------------------------------------------------------------------
@@ -133,9 +129,9 @@ def test_guard_english_words_near_them_are_left_alone(text):
 
 def test_a_misspelt_state_keeps_its_condition():
     text = "usr2 exploted -> remvoe it, no need to wait"
-    assert _holds(text, _rows(User2="None/User")) is False
-    assert _holds(text, _rows(User2="Scan/No")) is False
-    assert _holds(text, _rows(User2="Exploit/User")) is True
+    assert refused_rule_holds(text, every_host_alert_lines(User2="None/User")) is False
+    assert refused_rule_holds(text, every_host_alert_lines(User2="Scan/No")) is False
+    assert refused_rule_holds(text, every_host_alert_lines(User2="Exploit/User")) is True
 
 
 # -- a revision that names the hosts of the earlier note ----------------------------------------------------------------
@@ -144,8 +140,8 @@ def test_the_hosts_a_revision_names_are_what_both_speaks_of():
     text = "forget my previous rule about E0 and E1: once both are owned, Restore them, no Remove"
     assert set(read_wording(text).hosts) == {"Enterprise0", "Enterprise1"}
     # owned is not the row a Remove leaves (Unknown): both must be shown at a level
-    assert _holds(text, _rows(Enterprise0="None/User", Enterprise1="None/Unknown")) is False
-    assert _holds(text, _rows(Enterprise0="None/User", Enterprise1="None/Privileged")) is True
+    assert refused_rule_holds(text, every_host_alert_lines(Enterprise0="None/User", Enterprise1="None/Unknown")) is False
+    assert refused_rule_holds(text, every_host_alert_lines(Enterprise0="None/User", Enterprise1="None/Privileged")) is True
 
 
 # -- the evidence glossed before the order -------------------------------------------------------------------------------
@@ -179,8 +175,8 @@ def test_a_note_that_points_to_another_for_its_condition(text, elsewhere):
 
 def test_a_semantic_note_pointing_elsewhere_stays_silent():
     text = "ditto the Op_Host1 note, but for Op_Host2"
-    assert _holds(text, _rows(Op_Host2="Exploit/User")) is False  # never true: the other note's condition is not here
-    assert _holds(text, _rows()) is False
+    assert refused_rule_holds(text, every_host_alert_lines(Op_Host2="Exploit/User")) is False  # never true: the other note's condition is not here
+    assert refused_rule_holds(text, every_host_alert_lines()) is False
 
 
 def test_a_predicate_of_the_added_part_alone_is_refused():

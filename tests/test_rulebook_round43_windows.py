@@ -12,7 +12,7 @@ from forge.rulebook.language.episode import EpisodeStep, step_windows
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.condition import semantic_claims
-from tests.test_rulebook_round41_harm import _rows  # the whole table as alert lines
+from tests.situations import every_host_alert_lines
 
 
 @pytest.mark.parametrize("text, last", [
@@ -28,7 +28,7 @@ def test_the_last_steps_alone_are_no_window_and_the_rule_holds_only_late():
     assert step_windows("If User2 was rooted in the last 3 steps, restore it.") == ()
     text = "In the episode's last 5 steps, restore Op_Server0 whenever it is owned."
     found = semantic_claims(text, "predicate refused: host: the check's reason", text)
-    early = f"Step 12 of 30.\n{_rows(Op_Server0='None/Privileged')}"
-    late = f"Step 28 of 30.\n{_rows(Op_Server0='None/Privileged')}"
+    early = f"Step 12 of 30.\n{every_host_alert_lines(Op_Server0='None/Privileged')}"
+    late = f"Step 28 of 30.\n{every_host_alert_lines(Op_Server0='None/Privileged')}"
     assert truth(found, read_situation(early)) is False
     assert truth(found, read_situation(late)) is True

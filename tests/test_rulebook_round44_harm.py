@@ -21,27 +21,14 @@ import json
 from typing import Optional
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, condition_of, rule_claims, semantic_claims
-from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
-from tests.test_rulebook_round41_harm import _rows  # the whole table as alert lines
+from forge.rulebook.language.condition import complete_claims, condition_of, rule_claims
+from tests.situations import alert_lines, every_host_alert_lines, refused_rule_holds
 
-REFUSED = "predicate refused: host: the check's reason"
 PLANNER = ("planner",)
-
-
-def _holds(text: str, context: str):
-    return truth(semantic_claims(text, REFUSED, text), read_situation(context))
 
 
 def _do(verb: str, target: str) -> dict:
     return {"mode": "do", "verb": verb, "target": target}
-
-
-def _alerts(**rows: str) -> str:
-    """Alert lines, each host's "Activity/Compromised"."""
-    lines = [f"{host}: Activity {row.split('/')[0]}, Compromised {row.split('/')[1]}" for host, row in rows.items()]
-    return "\n".join(["Alerts:", *lines])
 
 
 def _with_history(moves: list[tuple[str, Optional[str]]], past: dict[str, list[str]], **now: str) -> str:
@@ -52,7 +39,7 @@ def _with_history(moves: list[tuple[str, Optional[str]]], past: dict[str, list[s
     rows = "; ".join(f"{host}: " + ", ".join(f"step {first + i} {row}" for i, row in enumerate(rows)) for host, rows in past.items())
     label = "Recent steps"
     rest = "None/No"  # (every host the history names no row of)
-    return f"{label}: {steps}\nHost history (last {len(moves)} steps): {rows}; every other host: {rest}\n\n" + _alerts(**now)
+    return f"{label}: {steps}\nHost history (last {len(moves)} steps): {rows}; every other host: {rest}\n\n" + alert_lines(**now)
 
 
 def _history(host: str, verb: str, last: str) -> str:
@@ -65,9 +52,9 @@ def _history(host: str, verb: str, last: str) -> str:
 def test_a_move_said_in_the_present_after_after_is_a_condition_on_history():
     text = "Just after you restore User3, while its row reads Unknown, run an Analyse on User3 first."
     assert "restore User3" in condition_of(text)
-    assert _holds(text, _alerts(User3="None/Unknown")) is not True  # no history: unknown
-    assert _holds(text, _history("User3", "Restore", "None/Unknown")) is True
-    assert _holds(text, _history("User3", "Analyse", "None/Unknown")) is False
+    assert refused_rule_holds(text, alert_lines(User3="None/Unknown")) is not True  # no history: unknown
+    assert refused_rule_holds(text, _history("User3", "Restore", "None/Unknown")) is True
+    assert refused_rule_holds(text, _history("User3", "Analyse", "None/Unknown")) is False
 
 
 def test_the_teachers_move_after_that_condition_opens_the_order():
@@ -82,12 +69,12 @@ def test_it_after_a_move_on_a_class_host_is_that_same_host():
     for two, expected in (("Unknown", False), ("User", True)):
         context = _with_history([("Sleep", None), ("Remove", "User2")], {"User2": ["None/User"] * 2, "User3": ["None/User"] * 2},
                                 User2=f"None/{two}", User3="None/User")
-        assert _holds(text, context) is expected
+        assert refused_rule_holds(text, context) is expected
 
 
 def test_guard_the_move_told_in_the_past_reads_as_before():
     text = "Right after we restored User3, while its row reads Unknown, run an Analyse on User3 first."
-    assert _holds(text, _history("User3", "Restore", "None/Unknown")) is True
+    assert refused_rule_holds(text, _history("User3", "Restore", "None/Unknown")) is True
 
 
 # -- a verdict on a move before the situation; "our own" move ------------------------------------------------------------
@@ -96,20 +83,20 @@ def test_a_verdict_on_a_move_before_a_colon_leaves_the_situation_after_it():
     text = "This is not the time for Remove: Enterprise1 at Unknown just after our own Restore of it. Analyse Enterprise1 and wait."
     assert "Enterprise1 at Unknown" in condition_of(text)
     assert text_problem(text, {"host": "Enterprise1"}, _do("Analyse", "Enterprise1")) is not None
-    assert _holds(text, _alerts(Enterprise1="Exploit/User")) is False
-    assert _holds(text, _history("Enterprise1", "Restore", "None/Unknown")) is True
+    assert refused_rule_holds(text, alert_lines(Enterprise1="Exploit/User")) is False
+    assert refused_rule_holds(text, _history("Enterprise1", "Restore", "None/Unknown")) is True
 
 
 def test_the_defenders_move_told_as_the_time_of_the_state_is_no_story():
     text = "This is not the time for Remove: Enterprise1 at Unknown just after we restored it. Analyse Enterprise1 and wait."
-    assert _holds(text, _alerts(Enterprise1="Exploit/User")) is False
-    assert _holds(text, _history("Enterprise1", "Restore", "None/Unknown")) is True
+    assert refused_rule_holds(text, alert_lines(Enterprise1="Exploit/User")) is False
+    assert refused_rule_holds(text, _history("Enterprise1", "Restore", "None/Unknown")) is True
 
 
 def test_the_defenders_move_by_its_noun_in_an_opening_is_no_teachers_view():
     text = "Enterprise1 at Unknown just after my Restore of it: analyse Enterprise1 and wait."
-    assert _holds(text, _alerts(Enterprise1="Exploit/User")) is False
-    assert _holds(text, _alerts(Enterprise1="None/Unknown")) is not True  # no history: unknown
+    assert refused_rule_holds(text, alert_lines(Enterprise1="Exploit/User")) is False
+    assert refused_rule_holds(text, alert_lines(Enterprise1="None/Unknown")) is not True  # no history: unknown
 
 
 # -- "somewhere" ---------------------------------------------------------------------------------------------------------
@@ -120,9 +107,9 @@ def test_somewhere_is_some_host_and_the_denial_beside_it_is_read_whole():
     problem = text_problem(text, {"activity": "Scan", "compromise": "No"}, _do("DecoyTomcat", "$matched"))
     assert problem is not None and problem.startswith("claims:")
     # one scanned host shown, the rest of the network not: no host owned anywhere is not known
-    assert _holds(text, _alerts(User2="Scan/No")) is not True
-    assert _holds(text, _rows(User2="Scan/No")) is True
-    assert _holds(text, _rows(User2="Scan/No", Enterprise0="None/User")) is False
+    assert refused_rule_holds(text, alert_lines(User2="Scan/No")) is not True
+    assert refused_rule_holds(text, every_host_alert_lines(User2="Scan/No")) is True
+    assert refused_rule_holds(text, every_host_alert_lines(User2="Scan/No", Enterprise0="None/User")) is False
 
 
 # -- a case the note is not for ------------------------------------------------------------------------------------------
@@ -130,8 +117,8 @@ def test_somewhere_is_some_host_and_the_denial_beside_it_is_read_whole():
 def test_a_case_the_note_says_it_is_not_for_is_denied():
     text = ("Once User4 is under exploit, Remove User4 at once and keep the Analyse for later. If User4 is already at "
             "root, this advice does not cover it.")
-    assert _holds(text, _alerts(User4="Exploit/Privileged")) is False
-    assert _holds(text, _alerts(User4="Exploit/User")) is True
+    assert refused_rule_holds(text, alert_lines(User4="Exploit/Privileged")) is False
+    assert refused_rule_holds(text, alert_lines(User4="Exploit/User")) is True
     problem = text_problem(text, {"host": "User4", "activity": "Exploit"}, _do("Remove", "User4"))
     assert problem is not None
 
@@ -139,7 +126,7 @@ def test_a_case_the_note_says_it_is_not_for_is_denied():
 def test_guard_a_closing_case_that_cannot_hold_with_the_order_adds_nothing():
     # "if it is quiet, this list says nothing": quiet is no exploit, so the claims are the exploit alone
     text = "If User4 is under exploit, pull it with a Remove; if it is quiet, this list says nothing."
-    assert _holds(text, _alerts(User4="Exploit/User")) is True
+    assert refused_rule_holds(text, alert_lines(User4="Exploit/User")) is True
 
 
 # -- a host still quiet --------------------------------------------------------------------------------------------------
@@ -179,10 +166,10 @@ def test_a_host_still_quiet_is_not_one_that_changed_since_the_last_step(tmp_path
                          for host, row in (c.split("=") for c in changed))
         observed = "Observation from get_updated_hosts()"
         when = "last"  # (the changed-hosts line, as the environment writes it)
-        return f"Step 14 of 30.\n{observed}: Hosts changed since the {when} step: {said}\n" + _rows(User2="None/User")
+        return f"Step 14 of 30.\n{observed}: Hosts changed since the {when} step: {said}\n" + every_host_alert_lines(User2="None/User")
 
     assert injected(stepped("Enterprise0=None/No")) == set()
     assert injected(stepped("User2=None/User", "Enterprise0=None/No")) == set()
     # another host changed, not Enterprise0; or nothing said of a change: the state now decides
     assert injected(stepped("User2=None/User")) == {rule}
-    assert injected(_rows(User2="None/User")) == {rule}
+    assert injected(every_host_alert_lines(User2="None/User")) == {rule}

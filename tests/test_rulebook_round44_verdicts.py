@@ -22,7 +22,8 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import complete_claims, condition_of, facts_needed, rule_claims, whole_claims
 from forge.rulebook.language.predicate import AllOf, Atom, implies
 from forge.rulebook.language.wording import conditions_left_out, read_wording
-from tests.test_rulebook_round44_harm import _alerts, _history, _holds
+from tests.situations import alert_lines, refused_rule_holds
+from tests.test_rulebook_round44_harm import _history
 
 
 def _act(mode: str, verb: str, target: str) -> dict:
@@ -48,9 +49,9 @@ def test_the_verdict_before_a_colon_is_the_order_and_its_situation_is_read_whole
     assert text_problem(text, history, _act("do", "Restore", "User3")).startswith("prohibition:")
     # the history is the rule's: a predicate without it is refused, and the reading judges it three-valued
     assert text_problem(text, {"host": "User3", "compromise": "User"}, _act("never", "Restore", "User3")) is not None
-    assert _holds(text, _alerts(User3="None/User")) is None
-    assert _holds(text, _history("User3", "Remove", "None/User")) is True
-    assert _holds(text, _history("User3", "Analyse", "None/User")) is False
+    assert refused_rule_holds(text, alert_lines(User3="None/User")) is None
+    assert refused_rule_holds(text, _history("User3", "Remove", "None/User")) is True
+    assert refused_rule_holds(text, _history("User3", "Analyse", "None/User")) is False
 
 
 def test_the_situation_a_verdict_is_said_of_as_its_subject_is_its_condition():
@@ -59,16 +60,16 @@ def test_the_situation_a_verdict_is_said_of_as_its_subject_is_its_condition():
                  "User3 at user level just after we removed it is no case for a Restore."):
         found = rule_claims(text, with_instruction=True)
         assert complete_claims(text, found), text
-        assert _holds(text, _history("User3", "Remove", "None/User")) is True, text
-        assert _holds(text, _history("User3", "Analyse", "None/User")) is False, text
+        assert refused_rule_holds(text, _history("User3", "Remove", "None/User")) is True, text
+        assert refused_rule_holds(text, _history("User3", "Analyse", "None/User")) is False, text
         assert text_problem(text, {"host": "User3", "compromise": "User"}, _act("never", "Restore", "User3")) is not None
 
 
 def test_after_its_move_is_the_hosts_own_history():
     assert "history" in facts_needed("Enterprise2 at Unknown a turn after its Remove")
     text = "Not the moment for a Restore: Enterprise2 at Unknown a turn after its Remove."
-    assert _holds(text, _history("Enterprise2", "Remove", "None/Unknown")) is True
-    assert _holds(text, _history("Enterprise2", "Analyse", "None/Unknown")) is False
+    assert refused_rule_holds(text, _history("Enterprise2", "Remove", "None/Unknown")) is True
+    assert refused_rule_holds(text, _history("Enterprise2", "Analyse", "None/Unknown")) is False
 
 
 # -- a move's outcome in other words -------------------------------------------------------------------------------------

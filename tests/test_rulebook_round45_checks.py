@@ -17,14 +17,10 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import text_claims
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
+from tests.situations import alert_lines
 
 ANALYSE_OVER_RESTORE = {"mode": "prefer", "verb": "Analyse", "target": "$matched",
                         "over": {"verb": "Restore", "target": "$matched"}}
-
-
-def _alerts(**rows: str) -> str:
-    lines = [f"{host}: Activity {row.split('/')[0]}, Compromised {row.split('/')[1]}" for host, row in rows.items()]
-    return "\n".join(["Alerts:", *lines])
 
 
 def _fires(text: str, when: dict, context: str):
@@ -47,10 +43,10 @@ def test_a_class_the_order_only_goes_ahead_of_leaves_its_host_the_subject():
     found, whole = text_claims(text)
     assert found is not None and whole
     # "taken over" is said for sure: not met at what a Remove leaves behind
-    assert _fires(text, owned, _alerts(Op_Server0="None/Unknown", User2="None/User")) is False
+    assert _fires(text, owned, alert_lines(Op_Server0="None/Unknown", User2="None/User")) is False
     # guards: a real compromise still meets it, and a clean server does not
-    assert _fires(text, owned, _alerts(Op_Server0="None/User", User2="None/User")) is True
-    assert _fires(text, owned, _alerts(Op_Server0="Scan/No")) is False
+    assert _fires(text, owned, alert_lines(Op_Server0="None/User", User2="None/User")) is True
+    assert _fires(text, owned, alert_lines(Op_Server0="Scan/No")) is False
 
 
 # -- a situation the text sets outside its rule ------------------------------------------------------------------------
@@ -87,10 +83,10 @@ def test_a_compromise_said_for_sure_holds_a_compiled_any_compromise_where_nothin
     assert text_problem(text, when, do("Restore", "Op_Server0")) is None
     record, injected = taught(tmp_path, text, reply(entry(when, do("Restore", "Op_Server0"))))
     assert record.when is not None  # (kept as compiled: the checks accept it)
-    assert not injected(_alerts(Op_Server0="None/Unknown"))
+    assert not injected(alert_lines(Op_Server0="None/Unknown"))
     # guards: a compromise known for sure meets it; a clean server does not
-    assert injected(_alerts(Op_Server0="None/User"))
-    assert not injected(_alerts(Op_Server0="Scan/No"))
+    assert injected(alert_lines(Op_Server0="None/User"))
+    assert not injected(alert_lines(Op_Server0="Scan/No"))
 
 
 def test_words_that_leave_the_level_open_keep_any_compromise(tmp_path):
@@ -102,4 +98,4 @@ def test_words_that_leave_the_level_open_keep_any_compromise(tmp_path):
     when = {"host": "Op_Server0", "compromise": "any"}
     assert text_claims(text) == (None, False) and text_problem(text, when, do("Restore", "Op_Server0")) is None
     _, injected = taught(tmp_path, text, reply(entry(when, do("Restore", "Op_Server0"))))
-    assert injected(_alerts(Op_Server0="None/Unknown"))
+    assert injected(alert_lines(Op_Server0="None/Unknown"))

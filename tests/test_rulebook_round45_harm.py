@@ -19,28 +19,15 @@ our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import semantic_claims
-from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording, verbs_in
+from tests.situations import alert_lines, refused_rule_holds
 
-REFUSED = "predicate refused: host: the check's reason"
 MATCHED = "$matched"
 
 
 def _move(verb: str, target: str, mode="do") -> dict:
     """An action of `verb` on `target` (with no mode where it is the side a preference is over)."""
     return {"verb": verb, "target": target, **({"mode": mode} if mode else {})}
-
-
-def _holds(text: str, context: str):
-    return truth(semantic_claims(text, REFUSED, text), read_situation(context))
-
-
-def _alerts(**rows: str) -> str:
-    """Alert lines, each host's "Activity/Compromised"."""
-    lines = [f"{host}: Activity {row.split('/')[0]}, Compromised {row.split('/')[1]}" for host, row in rows.items()]
-    return "\n".join(["Alerts:", *lines])
 
 
 def test_a_checklist_or_watchlist_names_no_move() -> None:
@@ -57,9 +44,9 @@ def test_a_state_joined_after_the_conditions_comma_stays_in_the_condition() -> N
     text = "If Op_Host2 shows no activity at all, and Enterprise1 is owned by the attacker, Restore Enterprise1 first."
     (condition,) = read_wording(text).conditions
     assert "Enterprise1" in condition.hosts and "Op_Host2" in condition.hosts
-    assert _holds(text, _alerts(Op_Host2="None/No", Enterprise1="None/User")) is True
-    assert _holds(text, _alerts(Op_Host2="None/No", Enterprise1="None/No")) is False  # the joined state is false
-    assert _holds(text, _alerts(Op_Host2="Scan/No", Enterprise1="None/User")) is False
+    assert refused_rule_holds(text, alert_lines(Op_Host2="None/No", Enterprise1="None/User")) is True
+    assert refused_rule_holds(text, alert_lines(Op_Host2="None/No", Enterprise1="None/No")) is False  # the joined state is false
+    assert refused_rule_holds(text, alert_lines(Op_Host2="Scan/No", Enterprise1="None/User")) is False
     # (an order after the comma is still the order: "..., and it is worth it" after an order says no state)
     text = "When Op_Host2 gets owned, reimage it, and it is worth the cost."
     (condition,) = read_wording(text).conditions
@@ -78,9 +65,9 @@ def test_a_scope_with_a_longer_state_is_the_orders_condition() -> None:
 
 def test_a_checklist_of_states_is_the_condition_of_its_one_order() -> None:
     text = "Checklist for Op_Host1, chooser:\n1. Op_Host1 shows Activity Scan.\n2. User4 is not compromised.\nWith both true, DecoySSHD Op_Host1."
-    assert _holds(text, _alerts(Op_Host1="Scan/No", User4="None/No")) is True
-    assert _holds(text, _alerts(Op_Host1="Scan/No", User4="None/User")) is False  # the second item is false
-    assert _holds(text, _alerts(Op_Host1="None/No", User4="None/No")) is False
+    assert refused_rule_holds(text, alert_lines(Op_Host1="Scan/No", User4="None/No")) is True
+    assert refused_rule_holds(text, alert_lines(Op_Host1="Scan/No", User4="None/User")) is False  # the second item is false
+    assert refused_rule_holds(text, alert_lines(Op_Host1="None/No", User4="None/No")) is False
     # a compilation that keeps to the host alone drops both items
     problem = text_problem(text, {"host": "Op_Host1"}, _move("DecoySSHD", "Op_Host1"))
     assert problem is not None
@@ -99,9 +86,9 @@ def test_a_checklists_label_and_the_role_it_addresses_are_no_condition() -> None
     # ("<host> checklist:" heads a note for that host; "For <host>, planner:" addresses the planner)
     text = "Op_Host0 checklist:\n- it shows Activity Exploit\n- it is not yet at Privileged\nIf both hold, plan a Remove of Op_Host0."
     assert read_wording(text).situation == "For Op_Host0"
-    assert _holds(text, _alerts(Op_Host0="Exploit/User")) is True
-    assert _holds(text, _alerts(Op_Host0="Exploit/Privileged")) is False
+    assert refused_rule_holds(text, alert_lines(Op_Host0="Exploit/User")) is True
+    assert refused_rule_holds(text, alert_lines(Op_Host0="Exploit/Privileged")) is False
     text = "Checklist for Enterprise0, planner: when Enterprise0 shows Activity Scan but no compromise yet, a DecoyTomcat goes there."
     assert read_wording(text).situation == "For Enterprise0"
-    assert _holds(text, _alerts(Enterprise0="Scan/No")) is True
-    assert _holds(text, _alerts(Enterprise0="Scan/User")) is False
+    assert refused_rule_holds(text, alert_lines(Enterprise0="Scan/No")) is True
+    assert refused_rule_holds(text, alert_lines(Enterprise0="Scan/User")) is False

@@ -24,41 +24,25 @@ run). Sentences of our own, none from a case file."""
 
 from __future__ import annotations
 
-from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, guard_rest, semantic_claims
+from forge.rulebook.language.condition import claims, guard_rest
 from forge.rulebook.language.judged import PlanSays
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
-
-REFUSED = "predicate refused: a check"
-
-
-def _rows(**states: str) -> str:
-    """Every host as an alert line: those named "Activity/Compromised", the others quiet."""
-    lines = []
-    for host in HOSTS:
-        activity, level = states.get(host, "None/No").split("/")
-        lines.append(f"{host}: Activity {activity}, Compromised {level}")
-    return "Alerts:\n" + "\n".join(lines)
-
-
-def _holds(text: str, **states: str):
-    found = semantic_claims(text, REFUSED, text)
-    return None if found is None else truth(found, read_situation(_rows(**states)))
+from tests.situations import every_host_alert_lines, refused_rule_holds_on
 
 
 def test_a_level_or_above_takes_no_compromise_from_another_hosts_clause() -> None:
     text = "U1 not compromised, E0 user-level or worse => Restore E0"
-    assert _holds(text) is not True  # E0 quiet: the level is not met
-    assert _holds(text, Enterprise0="None/User") is True
-    assert _holds("Op_Host1 owned at user level or higher -> Restore it", Op_Host1="None/Privileged") is True
+    assert refused_rule_holds_on(text) is not True  # E0 quiet: the level is not met
+    assert refused_rule_holds_on(text, Enterprise0="None/User") is True
+    assert refused_rule_holds_on("Op_Host1 owned at user level or higher -> Restore it", Op_Host1="None/Privileged") is True
 
 
 def test_a_denied_comparison_of_two_classes_is_not_read_as_made() -> None:
-    context = read_situation(_rows(User0="None/User", Op_Host0="None/User", Op_Host1="None/User"))
+    context = read_situation(every_host_alert_lines(User0="None/User", Op_Host0="None/User", Op_Host1="None/User"))
     for said in ("no more held on the op side than on the user side", "the op side never has more hosts held than the user side"):
         found = claims(said)
         assert found is None or truth(found, context) is not True, said
@@ -78,8 +62,8 @@ def test_a_cost_of_delaying_a_move_does_not_put_the_move_aside() -> None:
 
 def test_an_all_heading_whose_order_names_its_own_host_is_every_host_at_once() -> None:
     text = "all user boxes owned: decoy Op_Server0 before it falls"
-    assert _holds(text, User1="None/User") is not True
-    assert _holds(text, **{f"User{i}": "None/User" for i in range(5)}) is True
+    assert refused_rule_holds_on(text, User1="None/User") is not True
+    assert refused_rule_holds_on(text, **{f"User{i}": "None/User" for i in range(5)}) is True
 
 
 def test_a_rest_with_another_hosts_history_still_guards() -> None:
@@ -100,7 +84,7 @@ def test_a_ladders_compilation_is_held_to_one_rung() -> None:
 
 def test_nothing_on_it_but_one_activity_is_not_a_quiet_row() -> None:
     text = "When Enterprise1 is at root and nothing is happening on it except a scan, Restore it."
-    assert _holds(text, Enterprise1="None/Privileged") is not True
+    assert refused_rule_holds_on(text, Enterprise1="None/Privileged") is not True
 
 
 def test_a_move_the_plan_puts_aside_is_not_one_it_names() -> None:
@@ -108,20 +92,20 @@ def test_a_move_the_plan_puts_aside_is_not_one_it_names() -> None:
     for plan, named in (("Analyse Enterprise1 rather than Restore Enterprise1", False), ("do not Restore Enterprise1, Analyse it", False),
                         ("Remove Op_Host0, then Restore Enterprise1", True)):
         context = (f"Situation (from the Planner): Enterprise1 shows Activity None, Compromised User; plan: {plan}\n\n"
-                   + _rows(Enterprise1="None/User"))
+                   + every_host_alert_lines(Enterprise1="None/User"))
         assert said.value(context, read_situation(context)) is named, plan
 
 
 def test_the_than_of_a_comparison_in_the_condition_is_no_alternative() -> None:
     text = "I would sooner Remove User1 while it shows no more than a scan."
-    assert _holds(text, User1="Scan/No") is True
-    assert _holds(text, User1="Exploit/User") is not True
+    assert refused_rule_holds_on(text, User1="Scan/No") is True
+    assert refused_rule_holds_on(text, User1="Exploit/User") is not True
 
 
 def test_a_reasons_scope_is_not_put_on_an_order_with_its_own_host() -> None:
     text = "For a user host the usual fix is a Remove, so restore Op_Server0 if it gets owned."
     assert "user host" not in read_wording(text).instruction
-    assert _holds(text, Op_Server0="None/User") is True
+    assert refused_rule_holds_on(text, Op_Server0="None/User") is True
 
 
 def test_what_the_analyses_report_absent_is_no_evidence_asked() -> None:
@@ -134,17 +118,17 @@ def test_what_the_analyses_report_absent_is_no_evidence_asked() -> None:
 
 def test_hosts_that_held_out_are_not_held_by_the_attacker() -> None:
     text = "E0 and E1 each held on -> DecoyApache on E0"
-    assert _holds(text) is not False  # two quiet hosts that resisted: no hold of the attacker's is asked
-    assert _holds("E0 & E1 both held => Restore E1, then E0", Enterprise0="None/User", Enterprise1="None/User") is True
+    assert refused_rule_holds_on(text) is not False  # two quiet hosts that resisted: no hold of the attacker's is asked
+    assert refused_rule_holds_on("E0 & E1 both held => Restore E1, then E0", Enterprise0="None/User", Enterprise1="None/User") is True
 
 
 def test_as_long_as_it_stays_so_and_more_keeps_the_more() -> None:
     text = "Restore E1 while it is owned, so long as it remains that way and Op_Server0 is clean"
-    assert _holds(text, Enterprise1="None/User", Op_Server0="None/User") is not True  # the server's state is asked too
-    assert _holds("Restore E1 while it is owned, as long as it remains so.", Enterprise1="None/User") is True
+    assert refused_rule_holds_on(text, Enterprise1="None/User", Op_Server0="None/User") is not True  # the server's state is asked too
+    assert refused_rule_holds_on("Restore E1 while it is owned, as long as it remains so.", Enterprise1="None/User") is True
 
 
 def test_so_long_as_opens_a_condition_not_a_reason() -> None:
     text = "Restore E1 while it is owned, so long as Op_Server0 is clean"
-    assert _holds(text, Enterprise1="None/User", Op_Server0="None/User") is not True
-    assert _holds(text, Enterprise1="None/User") is True
+    assert refused_rule_holds_on(text, Enterprise1="None/User", Op_Server0="None/User") is not True
+    assert refused_rule_holds_on(text, Enterprise1="None/User") is True

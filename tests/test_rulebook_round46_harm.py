@@ -15,38 +15,25 @@ our own, none from a case file."""
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.judged import judged_in
-from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.store.curation import _same_words
-
-REFUSED = "predicate refused: always: the check's reason"
-
-
-def _holds(text: str, context: str):
-    return truth(semantic_claims(text, REFUSED, text), read_situation(context))
-
-
-def _alerts(**rows: str) -> str:
-    """Alert lines, each host's "Activity/Compromised"."""
-    lines = [f"{host}: Activity {row.split('/')[0]}, Compromised {row.split('/')[1]}" for host, row in rows.items()]
-    return "\n".join(["Alerts:", *lines])
+from tests.situations import alert_lines, refused_rule_holds
 
 
 def test_a_notes_held_with_no_verb_is_a_compromise_of_each_host() -> None:
     text = "E0 & E1 both held => Restore E1, then E0"
-    assert _holds(text, _alerts(Enterprise0="None/User", Enterprise1="None/Privileged")) is True
-    assert _holds(text, _alerts(Enterprise0="None/User", Enterprise1="None/No")) is False  # both, not either
-    assert _holds(text, _alerts(Enterprise0="None/User", Enterprise1="None/Unknown")) is not True  # held for sure
-    assert _holds("Op_Host1 held -> Remove it", _alerts(Op_Host1="Scan/No")) is False
+    assert refused_rule_holds(text, alert_lines(Enterprise0="None/User", Enterprise1="None/Privileged")) is True
+    assert refused_rule_holds(text, alert_lines(Enterprise0="None/User", Enterprise1="None/No")) is False  # both, not either
+    assert refused_rule_holds(text, alert_lines(Enterprise0="None/User", Enterprise1="None/Unknown")) is not True  # held for sure
+    assert refused_rule_holds("Op_Host1 held -> Remove it", alert_lines(Op_Host1="Scan/No")) is False
 
 
 def test_equals_before_a_table_value_is_what_the_row_reads() -> None:
     text = "E1 row = Unknown => Analyse E1 at once"
-    assert _holds(text, _alerts(Enterprise1="None/Unknown")) is True
-    assert _holds(text, _alerts(Enterprise1="None/User")) is False
+    assert refused_rule_holds(text, alert_lines(Enterprise1="None/Unknown")) is True
+    assert refused_rule_holds(text, alert_lines(Enterprise1="None/User")) is False
     (condition,) = read_wording("Op_Host0 activity = Exploit -> Restore Op_Host0").conditions
     assert "Exploit" in condition.text and "means" not in condition.text
     # (a gloss of a state in other words is still what the state means)
@@ -55,7 +42,7 @@ def test_equals_before_a_table_value_is_what_the_row_reads() -> None:
 
 def _planner(plan: str = "") -> str:
     situation = "Situation (from the Planner): Enterprise1 shows Activity None, Compromised User"
-    return f"{situation}; plan: {plan}\n\n{_alerts(Enterprise1='None/User')}" if plan else f"{situation}\n\n{_alerts(Enterprise1='None/User')}"
+    return f"{situation}; plan: {plan}\n\n{alert_lines(Enterprise1='None/User')}" if plan else f"{situation}\n\n{alert_lines(Enterprise1='None/User')}"
 
 
 def test_a_condition_on_what_the_planners_plan_names_is_judged() -> None:
@@ -65,7 +52,7 @@ def test_a_condition_on_what_the_planners_plan_names_is_judged() -> None:
     for plan, expected in cases.items():
         context = _planner(plan)
         assert said.value(context, read_situation(context)) is expected, plan
-    assert said.value(_alerts(Enterprise1="None/User"), read_situation(_alerts(Enterprise1="None/User"))) is None
+    assert said.value(alert_lines(Enterprise1="None/User"), read_situation(alert_lines(Enterprise1="None/User"))) is None
     (quoted,) = judged_in("if the Planner's plan already names 'Remove Op_Host2'")
     assert (quoted.verb, quoted.host) == ("Remove", "Op_Host2")
     assert judged_in("if the plan does not say Restore E1") == ()  # a denial is not what the plan names
@@ -83,8 +70,8 @@ def test_a_scope_before_the_judgement_heads_the_order_after_so() -> None:
     text = "For an ent server that sits at user level the quickest cure is a Remove, so pick Remove over Restore."
     words = read_wording(text)
     assert words.classes == ("Enterprise",) and len(words.conditions) == 1
-    assert _holds(text, _alerts(Enterprise0="None/User")) is True
-    assert _holds(text, _alerts(User1="None/User")) is not True
+    assert refused_rule_holds(text, alert_lines(Enterprise0="None/User")) is True
+    assert refused_rule_holds(text, alert_lines(User1="None/User")) is not True
     # a rule withdrawn earlier, taught anew in these words, is the same rule (curation refuses it)
     withdrawn = "Restore costs a lot. quickest cure for an ent box @ User = Remove. pick that"
     assert _same_words(withdrawn, text, None)

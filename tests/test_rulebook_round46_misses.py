@@ -6,6 +6,7 @@ from forge.rulebook.language.condition import claims, rule_claims, semantic_clai
 from forge.rulebook.language.predicate import implies, parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
+from tests.situations import alert_lines
 
 REFUSED = "predicate refused: a check"
 
@@ -19,12 +20,6 @@ def _is(found, when: dict) -> bool:
     """Whether claims say exactly `when` (each implies the other)."""
     other = parse_predicate(when)
     return found is not None and implies(found, other) and implies(other, found)
-
-
-def _alerts(**rows: str) -> str:
-    """A chooser's alerts: one line per host, "Activity/Compromised"."""
-    lines = [f"{host}: Activity {state.split('/')[0]}, Compromised {state.split('/')[1]}" for host, state in rows.items()]
-    return "Alerts:\n" + "\n".join(lines)
 
 
 def _table(**rows: str) -> str:
@@ -78,9 +73,9 @@ def test_all_boxes_of_a_class_with_an_order_on_that_box_is_each_its_own_case():
     for said in ("scan seen", "probe seen"):  # (a probe is a scan: the state the heading's order is for)
         found = _read(f"all ent servers except E1: {said}, nothing more -> DecoyTomcat on that server")
         assert found is not None
-        assert _holds(found, _alerts(Enterprise0="Scan/No")) is True
-        assert _holds(found, _alerts(Enterprise0="None/User")) is not True
-        assert _holds(found, _alerts(Enterprise1="Scan/No")) is not True
+        assert _holds(found, alert_lines(Enterprise0="Scan/No")) is True
+        assert _holds(found, alert_lines(Enterprise0="None/User")) is not True
+        assert _holds(found, alert_lines(Enterprise1="Scan/No")) is not True
 
 
 def test_a_key_value_form_flattened_onto_one_line_is_read_as_its_lines():
@@ -184,8 +179,8 @@ def test_a_level_or_above_is_a_compromise_for_sure():
     text = "From step 20 on, once Op_Host0 gets owned at user-level or higher, plan a Restore of Op_Host0."
     found = _read(text)
     assert found is not None and found != parse_predicate({"not": {"always": True}})
-    assert _holds(found, "Step 22 of 30.\n" + _alerts(Op_Host0="None/Privileged")) is True
-    assert _holds(found, "Step 22 of 30.\n" + _alerts(Op_Host0="None/Unknown")) is not True
+    assert _holds(found, "Step 22 of 30.\n" + alert_lines(Op_Host0="None/Privileged")) is True
+    assert _holds(found, "Step 22 of 30.\n" + alert_lines(Op_Host0="None/Unknown")) is not True
 
 
 def test_an_else_if_ladder_keeps_its_later_rungs():

@@ -15,28 +15,13 @@ our own, none from a case file."""
 
 from __future__ import annotations
 
-from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims
-from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.said import said_in_words
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
+from tests.situations import refused_rule_holds_on
 
 REFUSED = "predicate refused: a check"
-
-
-def _rows(**states: str) -> str:
-    lines = []
-    for host in HOSTS:
-        activity, level = states.get(host, "None/No").split("/")
-        lines.append(f"{host}: Activity {activity}, Compromised {level}")
-    return "Alerts:\n" + "\n".join(lines)
-
-
-def _holds(text: str, **states: str):
-    found = semantic_claims(text, REFUSED, text)
-    return None if found is None else truth(found, read_situation(_rows(**states)))
 
 
 def test_a_host_left_alone_in_a_case_of_its_own_is_the_orders_exception() -> None:
@@ -45,15 +30,15 @@ def test_a_host_left_alone_in_a_case_of_its_own_is_the_orders_exception() -> Non
                  "Remove each user desktop once it is compromised - but for User3, hands off.",
                  "Remove each compromised user desktop. Else, if it's User3, let it be."):
         assert text_problem(text, {"host": "User3", "compromise": "any"}, remove_it) is not None, text
-        assert _holds(text, User3="None/User") is not True, text
-        assert _holds(text, User1="None/User") is True, text
+        assert refused_rule_holds_on(text, User3="None/User") is not True, text
+        assert refused_rule_holds_on(text, User1="None/User") is True, text
 
 
 def test_a_table_value_denied_of_a_host_is_read_as_denied() -> None:
     for text in ("Op_Host2 row = not Unknown -> Restore Op_Host2",
                  "Restore Enterprise0 if Enterprise0 does not read 'Compromised User'",
                  "Put a decoy on Enterprise0 when Enterprise0 doesn't show an exploit"):
-        assert _holds(text) is not True, text  # no state asked of the host was the rule for every table
+        assert refused_rule_holds_on(text) is not True, text  # no state asked of the host was the rule for every table
 
 
 def test_the_step_after_a_move_put_out_of_the_order_is_excluded() -> None:

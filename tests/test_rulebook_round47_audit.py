@@ -29,23 +29,23 @@ from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import state_of
 from forge.rulebook.language.wording import gives_order
 from tests.situations import table_rows
-from tests.test_rulebook_round46_audit import _holds  # (every host an alert line; claims of a refused predicate)
+from tests.situations import refused_rule_holds_on
 
 
 def test_nothing_else_running_is_the_other_hosts_quiet_not_the_hosts_row() -> None:
     text = "User3 under exploit with nothing else running: Remove User3."
-    assert _holds(text, User3="None/User") is not True  # User3 quiet: not "under exploit"
+    assert refused_rule_holds_on(text, User3="None/User") is not True  # User3 quiet: not "under exploit"
     text = "Enterprise0 at root with nothing running anywhere else: Restore Enterprise0."
-    assert _holds(text, Enterprise0="None/Privileged", Op_Host2="Exploit/User") is not True  # another host is active
+    assert refused_rule_holds_on(text, Enterprise0="None/Privileged", Op_Host2="Exploit/User") is not True  # another host is active
     text = "Reimage Enterprise0 at root with nothing running elsewhere."
-    assert _holds(text, Enterprise0="None/Privileged", User1="Scan/No") is not True
+    assert refused_rule_holds_on(text, Enterprise0="None/Privileged", User1="Scan/No") is not True
     # guard: with no place named, the host's own quiet row, as r47h reads it
-    assert _holds("Whenever Op_Host2 sits at root with nothing happening, reimage it.", Op_Host2="None/Privileged") is True
+    assert refused_rule_holds_on("Whenever Op_Host2 sits at root with nothing happening, reimage it.", Op_Host2="None/Privileged") is True
 
 
 def test_say_that_puts_a_case_is_no_order_on_the_reply() -> None:
     text = "Say nothing is running on Op_Host2 and it is rooted: reimage Op_Host2."
-    assert _holds(text, Op_Host2="Exploit/Privileged") is not True  # an exploit runs there: not the case put
+    assert refused_rule_holds_on(text, Op_Host2="Exploit/Privileged") is not True  # an exploit runs there: not the case put
     assert not gives_order("Say only Enterprise0 is owned -> Remove Enterprise0.")
     # guard: what the reply leaves out stays an order
     assert gives_order("Say nothing of the quiet hosts in a plan.")
@@ -56,11 +56,11 @@ def test_an_unless_case_that_withholds_the_first_move_is_its_exception() -> None
     for other in ("in which case skip the Remove", "in which case hold off on removing them", "in which case just Sleep",
                   "in which case a Remove is wasted effort"):
         text = f"Each owned user host gets a Remove, unless Op_Server0 is owned as well, {other}."
-        assert _holds(text, User4="None/User") is True, other
-        assert _holds(text, User4="None/User", Op_Server0="Exploit/User") is not True, other
+        assert refused_rule_holds_on(text, User4="None/User") is True, other
+        assert refused_rule_holds_on(text, User4="None/User", Op_Server0="Exploit/User") is not True, other
     # guard: a move made in the first's place is the note speaking in that case too (r47m)
     text = "Each owned user host gets a Remove, unless Op_Server0 is owned as well, in which case reimage Op_Server0 instead."
-    assert _holds(text, User4="None/User", Op_Server0="Exploit/User") is True
+    assert refused_rule_holds_on(text, User4="None/User", Op_Server0="Exploit/User") is True
 
 
 def test_holding_the_move_back_is_no_order_of_it() -> None:
@@ -95,17 +95,17 @@ def test_losing_that_point_is_a_score() -> None:
 
 def test_root_not_reached_is_the_level_denied_not_a_story() -> None:
     text = "Enterprise2 under exploit at user level (root not reached): Remove Enterprise2."
-    assert _holds(text, Enterprise2="Exploit/User") is True
-    assert _holds(text, Enterprise2="Exploit/Privileged") is not True
-    assert _holds(text, Enterprise0="Exploit/User") is not True
-    assert _holds("Op_Host0 at user level, root not yet gained -> Remove Op_Host0.", Op_Host0="None/Privileged") is not True
+    assert refused_rule_holds_on(text, Enterprise2="Exploit/User") is True
+    assert refused_rule_holds_on(text, Enterprise2="Exploit/Privileged") is not True
+    assert refused_rule_holds_on(text, Enterprise0="Exploit/User") is not True
+    assert refused_rule_holds_on("Op_Host0 at user level, root not yet gained -> Remove Op_Host0.", Op_Host0="None/Privileged") is not True
 
 
 def test_a_denial_after_yet_is_said_of_the_same_host() -> None:
     text = "An op host exploited yet not rooted: Remove it."
     # one op host exploited at user level, another rooted: the first is "exploited yet not rooted"
-    assert _holds(text, Op_Host0="Exploit/User", Op_Host2="None/Privileged") is True
-    assert _holds(text, Op_Host0="Exploit/Privileged") is not True
+    assert refused_rule_holds_on(text, Op_Host0="Exploit/User", Op_Host2="None/Privileged") is True
+    assert refused_rule_holds_on(text, Op_Host0="Exploit/Privileged") is not True
     # a list of hosts with one state: the denial is each host's, not dropped
     found = claims("Enterprise0 or Enterprise2 owned but not rooted")
     assert truth(found, table_rows(("Enterprise0", "None", "Privileged"))) is not True
@@ -114,9 +114,9 @@ def test_a_denial_after_yet_is_said_of_the_same_host() -> None:
 
 def test_no_activity_running_on_it_after_and_is_the_same_hosts() -> None:
     text = "If an op host is compromised and no scan is under way on it, Remove it."
-    assert _holds(text) is not True  # nothing compromised: the compromise is claimed too
-    assert _holds(text, Op_Host1="None/User") is True
-    assert _holds(text, Op_Host1="Scan/User") is not True
+    assert refused_rule_holds_on(text) is not True  # nothing compromised: the compromise is claimed too
+    assert refused_rule_holds_on(text, Op_Host1="None/User") is True
+    assert refused_rule_holds_on(text, Op_Host1="Scan/User") is not True
     text = "If Enterprise0 is compromised and there is no scan going on on it, Remove it."
-    assert _holds(text, Enterprise0="None/User") is True
-    assert _holds(text, Enterprise0="Scan/User") is not True
+    assert refused_rule_holds_on(text, Enterprise0="None/User") is True
+    assert refused_rule_holds_on(text, Enterprise0="Scan/User") is not True

@@ -16,43 +16,30 @@ our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import format_problem
-from forge.rulebook.language.condition import facts_needed, semantic_claims
-from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.condition import facts_needed
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.store.curation import _same_words
-
-REFUSED = "predicate refused: negation: the check's reason"
-
-
-def _holds(text: str, context: str):
-    return truth(semantic_claims(text, REFUSED, text), read_situation(context))
-
-
-def _alerts(**rows: str) -> str:
-    """Alert lines, each host's "Activity/Compromised"."""
-    lines = [f"{host}: Activity {row.split('/')[0]}, Compromised {row.split('/')[1]}" for host, row in rows.items()]
-    return "\n".join(["Alerts:", *lines])
+from tests.situations import alert_lines, refused_rule_holds
 
 
 def test_with_nothing_running_is_the_hosts_quiet_row() -> None:
     said = "Should Enterprise2 be held at the user level with nothing running, a Remove of Enterprise2 beats restoring it."
-    assert _holds(said, _alerts(Enterprise2="None/User")) is True
-    assert _holds(said, _alerts(Enterprise2="Exploit/User")) is False
+    assert refused_rule_holds(said, alert_lines(Enterprise2="None/User")) is True
+    assert refused_rule_holds(said, alert_lines(Enterprise2="Exploit/User")) is False
     # (an answer's "No -" before the scope: the quiet state after the level is still read)
     said = "Is the older tip valid for Op_Host1 too? No - for Op_Host1 at root with nothing going on, Restore it over a Remove."
-    assert _holds(said, _alerts(Op_Host1="None/Privileged")) is True
-    assert _holds(said, _alerts(Op_Host1="Scan/Privileged")) is False
+    assert refused_rule_holds(said, alert_lines(Op_Host1="None/Privileged")) is True
+    assert refused_rule_holds(said, alert_lines(Op_Host1="Scan/Privileged")) is False
     # (a class's host: the quiet row of that host, not a network where nothing at all happens)
     said = "Whenever some user box sits at root with nothing happening, reimage it by Restore."
-    assert _holds(said, _alerts(User3="None/Privileged", Enterprise1="Scan/No")) is True
-    assert _holds(said, _alerts(User3="Exploit/Privileged")) is not True
+    assert refused_rule_holds(said, alert_lines(User3="None/Privileged", Enterprise1="Scan/No")) is True
+    assert refused_rule_holds(said, alert_lines(User3="Exploit/Privileged")) is not True
     # ("nothing running" is what the row shows now, no run of steps)
     assert "history" not in facts_needed("Op_Host2 owned with nothing else running")
     assert "history" in facts_needed("Op_Host2 owned three steps running")
     # guard: "nothing running but a scan" is a scan, never the quiet row
-    assert _holds("Op_Host0 held at the user level with nothing running but a scan: Remove Op_Host0.",
-                  _alerts(Op_Host0="None/User")) is not True
+    assert refused_rule_holds("Op_Host0 held at the user level with nothing running but a scan: Remove Op_Host0.",
+                  alert_lines(Op_Host0="None/User")) is not True
 
 
 def test_a_move_that_will_not_do_falls_short() -> None:
@@ -74,8 +61,8 @@ def test_root_denied_and_user_level_are_one_rule_taught_again() -> None:
 def test_a_labelled_question_and_answer_is_an_order_under_its_situation() -> None:
     said = "FAQ 2. Q: every host quiet, no alert anywhere? A: plan a Monitor and nothing more."
     assert format_problem(said) is not None  # a move for a situation: no rule on the reply's form
-    assert _holds(said, _alerts(User1="None/No")) is not False
-    assert _holds(said, _alerts(User1="Scan/No")) is False
+    assert refused_rule_holds(said, alert_lines(User1="None/No")) is not False
+    assert refused_rule_holds(said, alert_lines(User1="Scan/No")) is False
     (condition,) = read_wording("Q: Op_Host2 exploited and at user level? A: Remove Op_Host2.").conditions
     assert condition.hosts == ("Op_Host2",)
     # guard: a question a word opens, on the reply's form, stays a FORMAT rule's words

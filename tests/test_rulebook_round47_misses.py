@@ -33,25 +33,25 @@ from forge.rulebook.authoring.compile import _drop_problem, content_meaning, loo
 from forge.rulebook.language.condition import facts_needed, semantic_claims
 from forge.rulebook.language.wording import gives_order, read_wording
 from forge.rulebook.model import SourceItem
-from tests.test_rulebook_round46_audit import REFUSED, _holds  # (every host an alert line; claims of a refused predicate)
+from tests.situations import REFUSED, refused_rule_holds_on
 
 
 def test_a_condition_glossed_in_other_words_is_read_whole() -> None:
     text = "Impact stage, meaning the op server is taken: restore Op_Server0 and leave the user boxes out of the plan."
-    assert _holds(text, Op_Server0="None/User") is True
-    assert _holds(text, Op_Server0="Scan/No") is not True  # the op server not held: the note does not apply
-    assert _holds(text, Enterprise1="Exploit/User") is not True
+    assert refused_rule_holds_on(text, Op_Server0="None/User") is True
+    assert refused_rule_holds_on(text, Op_Server0="Scan/No") is not True  # the op server not held: the note does not apply
+    assert refused_rule_holds_on(text, Enterprise1="Exploit/User") is not True
 
 
 def test_an_unless_case_with_its_own_move_restricts_nothing() -> None:
     text = ("Remove any user box that gets owned, unless Enterprise2 is owned too, in which case restore Enterprise2 "
             "before anything else.")
-    assert _holds(text, User2="None/User") is True
-    assert _holds(text, User2="None/User", Enterprise2="Exploit/User") is True  # the other case: the note speaks there too
-    assert _holds(text, Enterprise2="Exploit/User") is not True  # no user box owned: its first case does not hold
+    assert refused_rule_holds_on(text, User2="None/User") is True
+    assert refused_rule_holds_on(text, User2="None/User", Enterprise2="Exploit/User") is True  # the other case: the note speaks there too
+    assert refused_rule_holds_on(text, Enterprise2="Exploit/User") is not True  # no user box owned: its first case does not hold
     # an "unless" that says where the note does not act stays its exception
     kept = "Remove any user box that gets owned, unless Enterprise2 is owned too."
-    assert _holds(kept, User2="None/User", Enterprise2="Exploit/User") is not True
+    assert refused_rule_holds_on(kept, User2="None/User", Enterprise2="Exploit/User") is not True
 
 
 def test_the_halfway_point_of_a_run_is_a_time_not_a_reward() -> None:
@@ -91,7 +91,7 @@ def test_a_resolution_for_a_phase_after_a_story_is_the_order() -> None:
             "plan a DecoyHarakaSMPT on any box that gets probed.")
     words = read_wording(text)
     assert "User3" not in words.instruction and "DecoyHarakaSMPT" in words.instruction
-    assert _holds(text, User1="Scan/No") is True  # any box probed, not User3 alone (the story's host)
+    assert refused_rule_holds_on(text, User1="Scan/No") is True  # any box probed, not User3 alone (the story's host)
 
 
 def test_an_order_on_whichever_host_it_is_gives_an_order() -> None:
@@ -99,40 +99,40 @@ def test_an_order_on_whichever_host_it_is_gives_an_order() -> None:
     assert gives_order("Analyse whichever one it is first")
     assert not gives_order("Remove was what it is")  # a report stays one
     text = "U2 or U3 at root -> Restore whichever it is ahead of anything else"
-    assert _holds(text, User3="None/Privileged") is True
-    assert _holds(text, User2="None/Privileged") is True
-    assert _holds(text, User2="None/User") is not True
+    assert refused_rule_holds_on(text, User3="None/Privileged") is True
+    assert refused_rule_holds_on(text, User2="None/Privileged") is True
+    assert refused_rule_holds_on(text, User2="None/User") is not True
 
 
 def test_the_move_the_plan_must_include_is_its_order() -> None:
     assert gives_order("Every plan must include a DecoyTomcat on Op_Host1 as long as a user box is owned")
     text = ("Every plan must include a DecoyTomcat on Op_Host1 as long as a user box is owned; do not plan two decoys on "
             "it in one step.")
-    assert _holds(text, User3="None/User") is True
-    assert _holds(text, Enterprise1="None/User") is not True
+    assert refused_rule_holds_on(text, User3="None/User") is True
+    assert refused_rule_holds_on(text, Enterprise1="None/User") is not True
 
 
 def test_a_class_said_by_its_subnet_keeps_its_relative_clause_past_the_exception() -> None:
     text = "every machine in the enterprise subnet except Enterprise1 that shows a scan is to get a DecoyApache."
-    assert _holds(text, Enterprise2="Scan/No") is True
-    assert _holds(text, Enterprise1="Scan/No") is not True
+    assert refused_rule_holds_on(text, Enterprise2="Scan/No") is True
+    assert refused_rule_holds_on(text, Enterprise1="Scan/No") is not True
 
 
 def test_a_heading_naming_the_roles_part_of_a_document_is_no_condition() -> None:
     text = ("Chooser part of the Op_Host1 runbook: when Op_Host1 is owned, pick a Restore of Op_Host1 and nothing "
             "on the users.")
-    assert _holds(text, Op_Host1="None/User") is True
-    assert _holds(text, User2="None/User") is not True
+    assert refused_rule_holds_on(text, Op_Host1="None/User") is True
+    assert refused_rule_holds_on(text, User2="None/User") is not True
     headed = "Runbook for a hit on Op_Host1, analyst part: when Op_Host1 is owned, recommend its Restore."
-    assert _holds(headed, Op_Host1="Exploit/User") is True
-    assert _holds(headed, Op_Host0="Exploit/User") is not True
+    assert refused_rule_holds_on(headed, Op_Host1="Exploit/User") is True
+    assert refused_rule_holds_on(headed, Op_Host0="Exploit/User") is not True
 
 
 def test_a_count_in_a_digit_is_a_condition_not_an_order() -> None:
     text = "only 1 ent srv owned + every usr box clean -> Remove that server"
     assert read_wording(text).conditions
-    assert _holds(text, Enterprise2="None/User") is True
-    assert _holds(text, Enterprise2="None/User", Enterprise1="None/User") is not True
+    assert refused_rule_holds_on(text, Enterprise2="None/User") is True
+    assert refused_rule_holds_on(text, Enterprise2="None/User", Enterprise1="None/User") is not True
 
 
 def test_a_move_said_first_as_what_changed_a_host_is_its_history() -> None:
