@@ -210,3 +210,19 @@ def test_each_scenario_is_compiled_with_its_own_authors_reference(monkeypatch):
     outcome = {r.split: r.outcome["a"] for r in results}
     assert outcome["dev"] != outcome["heldout"], outcome
     assert outcome["heldout"] == "semantic", outcome
+
+
+def test_a_second_withdrawal_of_one_merged_rule_is_recorded_not_fatal(monkeypatch):
+    """Two wordings of one rule merge into one rule id; withdrawing each label withdraws that rule twice. The second
+    is refused as an operator's would be, and the scenario still runs its queries (it used to end the whole run)."""
+    bench = load_bench()
+    ref = {"when": {"host": "User1", "compromise": "User"}, "action": {"mode": "never", "verb": "Restore", "target": "User1"}}
+    scenario = {"id": "merged", "split": "dev", "dimension": "recall", "steps": [
+        {"teach": [{"as": "a", "actor": "alice", "role": "action_chooser", "text": "Do not run a Restore on User1 as long as it shows a compromise.", "ref": ref}]},
+        {"teach": [{"as": "b", "actor": "alice", "role": "action_chooser", "text": "A compromised User1 is never to be restored.", "ref": ref}]},
+        {"withdraw": "a"}, {"withdraw": "b"},
+        {"query": {"context": "User1: Activity None, Compromised User", "role": "action_chooser", "expect": []}}]}
+    monkeypatch.setattr(bench, "load_split", lambda split, observations: [scenario])
+    results, _, problems = bench.run_bench(("dev",), behaviour=False, progress=False, compiler="reference")
+    assert [r.exact for r in results] == [True]
+    assert any(p.startswith("merged: withdraw b refused") and "already withdrawn" in p for p in problems), problems
