@@ -94,7 +94,11 @@ _HOST_WORD = {h.lower(): h for h in HOSTS}
 # A condition clause (a correction that states one is not a bare action: teaching.py).
 STATED_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
                               re.IGNORECASE)
-_EXAMPLE = re.compile(r"`[^`]*`|\"[^\"]*\"|\b(?:e\.g\.|for example|for instance|such as|like)\b[^.;]*", re.IGNORECASE)
+# An example the text gives (quoted, or after "e.g.", "such as", "like"): its words are no subject of the rule. It ends where
+# its sentence or clause does: (r48h) a colon after it opens the rule's own clause ("Guard User4 like gold: as soon as
+# it is hit, Restore it"; read as the example, the condition was lost and a decision was FORMAT),
+# unless the colon comes right after the word that opens the example ("for example: `Restore User1`").
+_EXAMPLE = re.compile(r"`[^`]*`|\"[^\"]*\"|\b(?:e\.g\.|for example|for instance|such as|like)\b\s*:?[^.;:]*", re.IGNORECASE)
 # A drop the product accepts whatever the text: the compiler says it repeats another artifact.
 _REPEAT = re.compile(r"\b(?:repeat\w*|duplicate\w*|same\s+(?:rule|as)|already\s+(?:listed|given|covered))\b", re.IGNORECASE)
 

@@ -458,6 +458,12 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"{_EXCEPTED_HOST_LIST}\s+(?:(?:is|are)\s+)?(?:not\s+(?:covered|included|concerned|meant)|out\s+of\s+(?:scope|this))\b",
     rf"\b(?:this|that|it|the\s+(?:rule|above|same))(?:\s+(?:rule|order|lesson|advice|one))?\s+(?:does\s+not|doesn't|should\s+not|shouldn't|must\s+not|won't|"
     rf"will\s+not|cannot|can't)\s+(?:\w+\s+)?apply\s+to\s+{_EXCEPTED_HOST_LIST}",
+    # (r48h) a host said to get nothing from the rule itself: "User0 gets no Remove from this rule", "Op_Host1 receives
+    # nothing from this lesson", "this note gives User0 no Restore" (as "this rule does not apply to User0"; read as a
+    # prohibition alone, the rule was held to the class with User0 in it)
+    rf"{_EXCEPTED_HOST_LIST}\s+(?:gets?|receives?|(?:is|are)\s+given)\s+(?:no\b|nothing\b|none\b)[^.;:]{{0,40}}?\b(?:from|out\s+of|under)\s+"
+    rf"(?:this|the\s+(?:above|same))\s+(?:note|rule|lesson|order|advice|tip|list)\b",
+    rf"\b(?:this|the\s+(?:above|same))\s+(?:note|rule|lesson|order|advice|tip|list)\s+gives\s+{_EXCEPTED_HOST_LIST}\s+(?:no|nothing|none)\b",
     rf"\b(?:leave|leaving)\s+{_EXCEPTED_HOST_LIST}\s+out\b",
     rf"\b(?:exclude|excluding|exempt)\s+{_EXCEPTED_HOST_LIST}\b",
     rf"\bnot\s+(?:for|to)\s+{_EXCEPTED_HOST_LIST}\b",
@@ -486,6 +492,30 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # (r32h) a sentence of its own after the order that only denies a host, "Not E1 though (it carries decoys)", "Not
     # User4, mind you."
     rf"(?<=[.!?;])\s*not\s+{_EXCEPTED_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
+# (r48h) A heading that introduces where the rule does not hold, before a colon and the list of those cases: "Where it
+# does not apply: - User1, another teacher covers it; - ...", "Exceptions: User0 and User2", "This note does not apply
+# to: User1". Each case of the list that opens with a named host leaves that host out (`_listed_exceptions`); a case that
+# is a situation ("a box at root level") is no host excepted.
+_EXCEPTIONS_HEADING = re.compile(r"(?:\b(?:where|when|in\s+which\s+cases?)\s+)?\b(?:this|it|the\s+(?:rule|note|order|above))"
+                                 r"(?:\s+(?:rule|note|order|lesson|advice))?\s+(?:does\s+not|doesn['\u2019]?t|will\s+not|won['\u2019]?t)\s+"
+                                 r"(?:hold|apply)(?:\s+(?:to|for))?\s*:|\b(?:exceptions?|excepted|exempt(?:ed|ions?)?)\s*:",
+                                 re.IGNORECASE)
+_LISTED_CASE = re.compile(r"\s*(?:[-*\u2022]\s*)?" + _EXCEPTED_HOST_LIST + r"(?=\s*(?:[,;.)(:]|$|\s+(?:which|who|that|is|are|has|have|"
+                          r"does|do|gets?|counts?|stays?|as)\b))", re.IGNORECASE)
+
+
+def _listed_exceptions(flat: str) -> tuple[str, ...]:
+    """(r48h) The hosts a list of exceptions under its heading (`_EXCEPTIONS_HEADING`) names, each as a case of its own."""
+    found = []
+    for heading in _EXCEPTIONS_HEADING.finditer(flat):
+        # the cases: up to the end of the text, one by ";" or by a dash that opens an item
+        for case in re.split(r";|\s[-*\u2022]\s", flat[heading.end():]):
+            named = _LISTED_CASE.match(case)
+            if named:
+                found += hosts_in(named["what"])
+    return tuple(found)
+
+
 _JUSTIFICATION = re.compile(
     r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
@@ -604,9 +634,16 @@ _IMPERATIVE_START = re.compile(
     # "make restoring Enterprise0 part of the plan", "include a Remove of User2", "add a DecoySSHD on User1"
     rf"make(?=\s+(?:(?:a|an|the)\s+)?(?:\w+\s+){{0,7}}?(?:part\s+of|a\s+priority|(?:the|your)\s+(?:first|top|next))\b)|include|add)\b|"
     rf"{_LIGHT_VERB}(?={_VERB_WORD})|(?:{_VERB.pattern}))", re.IGNORECASE)
+# (r48h) The move said as what the one addressed does, after "means": "a scan on User1 means you plan a decoy there", "an
+# exploit there means we remove it" (the order, in the situation before "means"; read as no order, that situation was no
+# condition and a predicate of the bare host passed the checks). The verbs a Planner's or an Analyst's order puts before
+# the move are `_ADDRESSED_VERB` ("you plan / recommend / choose a Remove").
+_ADDRESSED_VERB = r"(?:plan|recommend|choose|pick|use)"
+_MEANS_ADDRESSED = (r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
+                    r"(?:\s+" + _ADDRESSED_VERB + r")?)?")
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
-                          r"means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+                          + _MEANS_ADDRESSED + r"|calls?\s+for|warrants?|deserves?|demands?|requires?|"
                           # ("a user host exploited right after a Restore needs a Remove"; "needs no Restore" is no order of it)
                           r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b)|"
                           # "the better call is to Remove User2", "the right move would be to ...": a judgement that orders
@@ -929,8 +966,13 @@ _SCOPED_REASON = re.compile(r"^(?P<scope>(?:for|on)\s+[^,;:]{3,80}?)\s+(?=(?:the
 def _general_reason(reason: str) -> bool:
     """Whether what comes before ", so when ..., ORDER" is a general reason, said of no host or class and telling
     nothing ("a live exploit matters more than a scan, so when E0 shows one, remove it": r32m): the order, with its own
-    condition, is what follows "so" (read as a consequence, the order was dropped with it)."""
-    return not (hosts_in(reason) or classes_in(reason) or _STORY.search(reason) or _CONDITION.search(reason))
+    condition, is what follows "so" (read as a consequence, the order was dropped with it). (r48h) So is one that names
+    hosts or a class but says no state of them ("the blue lead looks after Op_Host1 in person, so when it shows a
+    scan, decoy it": who looks after the host, no situation of it; read as the whole rule, its order was lost and a rule
+    kept semantic fired wherever that host was shown)."""
+    if _STORY.search(reason) or _CONDITION.search(reason):
+        return False
+    return not (hosts_in(reason) or classes_in(reason)) or not states_something(reason)
 
 
 # A judgement that something is not needed, said of a subject ("A host that was only probed doesn't need rebuilding"): it
@@ -1247,7 +1289,15 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
     to be reimaged")."""
     return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
-                or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE))
+                or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
+                or re.match(r"no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
+
+
+# (r48h) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
+# Restore", "the op boxes receive no Remove" (the prohibition is on the subject; read as on no host, it forbade the move
+# everywhere, and an order of it on the other hosts of the text was refused as its opposite).
+_RECEIVES = re.compile(r"\b(?:gets?|receives?|deserves?|needs?|(?:is|are)\s+given|(?:should|must|may|shall|will|can)\s+"
+                       r"(?:get|receive|be\s+given))\s*$", re.IGNORECASE)
 
 
 # A heading that names the host the analyst's context is about ("analysed host", "inspected box"): the scope of what follows.
@@ -1563,7 +1613,14 @@ def _addressed(opening: str) -> bool:
             or _ACCESS_WORDS.search(opening) or _TIME_WORDS.search(opening):
         return False
     left = re.findall(r"[a-z][a-z']*", _ROLE_NAME.sub(" ", opening).lower())
-    return all(word in _ADDRESS_WORDS for word in left)
+    # (r48h) or a heading that calls itself a note for the role, with who wrote it or agrees with it: "Blue team memo to
+    # the chooser, and the red team agrees", "a memo to the planner from dana" (nothing of a situation: no condition, no
+    # move, no negation)
+    return all(word in _ADDRESS_WORDS for word in left) or bool(_NOTE_FOR_ROLE.search(opening)) \
+        and not (_CONDITION.search(opening) or verbs_in(opening) or negations_in(opening) or _STORY.search(opening))
+
+
+_NOTE_FOR_ROLE = re.compile(r"\b(?:note|memo|message|reminder|tip|heads[\s-]?up|word)s?\s+(?:for|to)\s+" + _ROLE_NAME.pattern, re.IGNORECASE)
 
 
 def _teachers_view(opening: str, rest: str = "") -> bool:
@@ -2283,7 +2340,7 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
 # (r44x: not "X doesn't call for VERB", a verdict against the move, _NO_CASE_FOR: its "doesn't" was read as a denial)
-_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+(?:means|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+(?:" + _MEANS_ADDRESSED + r"|calls?\s+for|warrants?|deserves?|demands?|requires?|"
                     r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b))\s+(?:(?:a|an|the)\s+)?"
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
@@ -2769,7 +2826,7 @@ def _equals_said(found: re.Match) -> str:
 
 
 _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|after)\s+[^,;.:]+?)\s+(?:should|must|do|may|can|will)\s+"
-                             r"(?:you|we)\s+(?=(?:(?:plan|recommend|choose|pick|use)\s+)?(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")",
+                             r"(?:you|we)\s+(?=(?:" + _ADDRESSED_VERB + r"\s+)?(?:(?:a|an|the)\s+)?" + _VERB_WORD + r")",
                              re.IGNORECASE)
 
 
@@ -2916,7 +2973,10 @@ _MOMENT_FOR = re.compile(r"(?P<lead>^|[.;:]\s*|,\s*)(?P<situation>(?:a|an|any)\s
 
 # "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
 # ("the lesson for the quiet case is: ..." names the lesson, no label: `_LESSON_LEAD`)
-_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip|check-?list)\s+for(?=\s+[^.;:]{2,60}(?<!\bis)(?<!\bbe):)", re.IGNORECASE)
+# (r48h: not a label for a role, "tip for the planner:": whom the note is for, no scope of hosts; said as "For the planner",
+# the note word was lost and the heading was read as the rule's situation)
+_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip|check-?list)\s+for(?!\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
+                          r"(?:planner|analyst|(?:action[\s_-]?)?chooser)s?\b)(?=\s+[^.;:]{2,60}(?<!\bis)(?<!\bbe):)", re.IGNORECASE)
 # (r45h) and the label after the scope it heads, "Op_Server0 checklist:", "user boxes checklist:" (a host or class before it)
 _LABEL_AFTER_SCOPE = re.compile(r"^\s*(?P<scope>[^.;:,\n]{2,40}?)\s+check-?list(?=\s*:)", re.IGNORECASE)
 # (r45h) A role the heading addresses after its scope, "For Enterprise2, action chooser:": whom the note is for, no part of
@@ -3345,7 +3405,8 @@ def read_wording(text: str) -> Wording:
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
                                    + [h for p in _EXCEPTED_ALONE for m in p.finditer(flat) if not _heading(flat, m)
                                       and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
-                                      for h in hosts_in(m["what"])] + list(_told_others(flat, whole, instruction))))
+                                      for h in hosts_in(m["what"])] + list(_told_others(flat, whole, instruction))
+                                   + list(_listed_exceptions(flat))))
     aside = _put_aside_for_this_rule(flat)
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
     prohibitions, dispreferred = _prohibitions(moves_not_made_away(instruction))  # (r39m: a move not made is history)
