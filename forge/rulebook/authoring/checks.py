@@ -433,7 +433,10 @@ def _put_first(text: str) -> set[str]:
 # Words that turn an order around or doubt it, beyond the plain negations: "no point restoring it", "a Restore there is
 # overkill", "I'd be reluctant to remove it".
 _DOUBTING = re.compile(r"\b(?:pointless|useless|futile|wasted|wasteful|mistake|counterproductive|overkill|unnecessary|needless|"
-                       r"reluctant|hesitant|backfir\w*|wrong|hardly|barely|scarcely|nobody|no\s+one|last\s+thing)\b", re.IGNORECASE)
+                       r"reluctant|hesitant|backfir\w*|wrong|hardly|barely|scarcely|rarely|seldom|nobody|no\s+one|last\s+thing|"
+                       # (r48a) a view the teacher disowns or reports from another: "it is a myth that ...", "the night
+                       # crew claims ..."
+                       r"myth|untrue|nonsense|mistaken|claims?|claimed|insists?|insisted|allegedly|supposedly)\b", re.IGNORECASE)
 # Words of an order that point back at what the text turned down elsewhere ("remove it instead", "leave the rest
 # alone"): a negation only when nothing in the text is turned down.
 _POINTING_BACK = re.compile(r"\b(?:alone|leave|spare)\b", re.IGNORECASE)

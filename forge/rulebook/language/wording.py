@@ -639,7 +639,12 @@ _IMPERATIVE_START = re.compile(
 # condition and a predicate of the bare host passed the checks). The verbs a Planner's or an Analyst's order puts before
 # the move are `_ADDRESSED_VERB` ("you plan / recommend / choose a Remove").
 _ADDRESSED_VERB = r"(?:plan|recommend|choose|pick|use)"
-_MEANS_ADDRESSED = (r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
+# (r48a) Not a "means" that is denied or made rare by the word before it, "a scan there never / hardly / no longer means
+# you plan a decoy": no order (read as one, its situation "a scan there never" was a condition the checks placed, and a
+# compiled order of the move passed)
+_MEANS_DENIED = (r"(?<!\bnever\s)(?<!\bhardly\s)(?<!\brarely\s)(?<!\bseldom\s)(?<!\bscarcely\s)(?<!\bbarely\s)"
+                 r"(?<!\bno\slonger\s)(?<!\bnecessarily\s)(?<!\bautomatically\s)(?<!\bnot\salways\s)")
+_MEANS_ADDRESSED = (_MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
                     r"(?:\s+" + _ADDRESSED_VERB + r")?)?")
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
@@ -1194,11 +1199,19 @@ def gives_order(sentence: str) -> bool:
         return True
     # (r40h, r40m) one move said to beat another, "an Analyse on a probed server beats a Restore": the teacher's
     # preference in the present tense is an order, as "I'd prefer ..." is (a comparison told of the past, "beat", is no match)
-    if _MODAL_ORDER.search(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or _ANY_VERB.search(body) \
+    if _modal_order(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or _ANY_VERB.search(body) \
             or _forbids(body) or _BEATS.search(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
+
+
+def _modal_order(body: str) -> bool:
+    """Whether a sentence orders with a modal or "means" (`_MODAL_ORDER`): (r48a) not a "means" its own clause disowns
+    or reports from another (`_MEANS_DISOWNED`: "someone said a scan there means we plan a decoy")."""
+    return any(not (found.group(0).lower().startswith("means")
+                    and _MEANS_DISOWNED.search(re.split(r"[,;:.]", body[:found.start()])[-1]))
+               for found in _MODAL_ORDER.finditer(body))
 
 
 def _forbids(sentence: str) -> bool:
@@ -2243,6 +2256,8 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     verdicts = [m for m in _NO_CASE_FOR.finditer(instruction)
                 if not _CONDITION.search(m["situation"]) and not _RELATIVE.search(m["situation"])]
     for means in (*_MEANS.finditer(instruction), *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
+        if means not in verdicts and _MEANS_DISOWNED.search(means["situation"]):
+            continue  # (r48a) "it is wrong to think a scan there means you plan a decoy": no situation of an order
         if _STATE_WORDS.search(means["situation"]) or means in verdicts and states_something(means["situation"]):
             # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
             scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
@@ -2345,6 +2360,14 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# (r48a) A "means" the teacher disowns or reports from another, in the words before it: "it is a myth that a scan there
+# means you plan a decoy", "someone said an exploit means we remove it" (what follows is no order of the text: read as
+# its situation, the doubt was placed in a condition and an order of the move passed the polarity check).
+_MEANS_DISOWNED = re.compile(r"\b(?:wrong|false|untrue|myth|mistaken|mistake|nonsense|not\s+true|not\s+(?:every|all|each))\b|"
+                             r"\b(?:someone|somebody|people|they|others?|he|she|many|some)\s+(?:\w+\s+)?(?:said|says|say|think|thinks|"
+                             r"thought|believe|believes|believed|assume|assumes|assumed|told)\b|"
+                             r"(?<!\bi\s)(?<!\bwe\s)\b(?:claims?|claimed|insists?|insisted)\b|\b(?:allegedly|supposedly)\b",
+                             re.IGNORECASE)
 # The scope a sentence opens with, before the situation its "means" is said of: "For User3, ...".
 # (r44x) "<situation> is no case for / doesn't call for / needs no <move>": the situation a verdict against a move is said
 # of, as its subject (the verdict itself is read as a prohibition, _NOT_A_CASE_FOR, _FORBID)
