@@ -977,7 +977,10 @@ def _general_reason(reason: str) -> bool:
     kept semantic fired wherever that host was shown)."""
     if _STORY.search(reason) or _CONDITION.search(reason):
         return False
-    return not (hosts_in(reason) or classes_in(reason)) or not states_something(reason)
+    # (r48a: not one that denies or restricts what it says of them, "we never cover Op_Host1, so when a host shows a
+    # scan, ...", "only User2 matters, so ...": whom the order is for, said in the reason; read as general, the order
+    # fired on the host the reason leaves out)
+    return not (hosts_in(reason) or classes_in(reason)) or not (states_something(reason) or negations_in(reason))
 
 
 # A judgement that something is not needed, said of a subject ("A host that was only probed doesn't need rebuilding"): it
