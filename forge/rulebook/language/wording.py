@@ -451,6 +451,7 @@ HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|
 HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
 _EXCEPTED_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + HOST_SHORT + r")"
               r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + HOST_SHORT + r"))*)")
+_NOTHING_OF_IT = r"(?:no\s+(?:(?:a|an|the|further|more|other|second)\s+)?(?=" + _VERB_WORD + r")|no\s+part\b|nothing\b|none\b)"
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:{_EXCEPT_WORDS})\s+{_EXCEPTED_HOST_LIST}\b",
     rf"{_EXCEPTED_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
@@ -461,9 +462,11 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # (r48h) a host said to get nothing from the rule itself: "User0 gets no Remove from this rule", "Op_Host1 receives
     # nothing from this lesson", "this note gives User0 no Restore" (as "this rule does not apply to User0"; read as a
     # prohibition alone, the rule was held to the class with User0 in it)
-    rf"{_EXCEPTED_HOST_LIST}\s+(?:gets?|receives?|(?:is|are)\s+given)\s+(?:no\b|nothing\b|none\b)[^.;:]{{0,40}}?\b(?:from|out\s+of|under)\s+"
+    # (r48a: what it gets none of is the rule's move, or nothing at all: "User0 gets no special treatment from this note"
+    # says the note holds for it as for the rest)
+    rf"{_EXCEPTED_HOST_LIST}\s+(?:gets?|receives?|(?:is|are)\s+given)\s+{_NOTHING_OF_IT}[^.;:]{{0,40}}?\b(?:from|out\s+of|under)\s+"
     rf"(?:this|the\s+(?:above|same))\s+(?:note|rule|lesson|order|advice|tip|list)\b",
-    rf"\b(?:this|the\s+(?:above|same))\s+(?:note|rule|lesson|order|advice|tip|list)\s+gives\s+{_EXCEPTED_HOST_LIST}\s+(?:no|nothing|none)\b",
+    rf"\b(?:this|the\s+(?:above|same))\s+(?:note|rule|lesson|order|advice|tip|list)\s+gives\s+{_EXCEPTED_HOST_LIST}\s+{_NOTHING_OF_IT}",
     rf"\b(?:leave|leaving)\s+{_EXCEPTED_HOST_LIST}\s+out\b",
     rf"\b(?:exclude|excluding|exempt)\s+{_EXCEPTED_HOST_LIST}\b",
     rf"\bnot\s+(?:for|to)\s+{_EXCEPTED_HOST_LIST}\b",
@@ -504,12 +507,18 @@ _LISTED_CASE = re.compile(r"\s*(?:[-*\u2022]\s*)?" + _EXCEPTED_HOST_LIST + r"(?=
                           r"does|do|gets?|counts?|stays?|as)\b))", re.IGNORECASE)
 
 
+_NO_CASES = re.compile(r"\s*(?:none|nothing|no\s+exceptions?|n/?a)\b", re.IGNORECASE)
+
+
 def _listed_exceptions(flat: str) -> tuple[str, ...]:
     """(r48h) The hosts a list of exceptions under its heading (`_EXCEPTIONS_HEADING`) names, each as a case of its own."""
     found = []
     for heading in _EXCEPTIONS_HEADING.finditer(flat):
+        listed = flat[heading.end():]
+        if _NO_CASES.match(listed):
+            continue  # (r48a) "Exceptions: none.": no host left out (its next sentence is none of the list)
         # the cases: up to the end of the text, one by ";" or by a dash that opens an item
-        for case in re.split(r";|\s[-*\u2022]\s", flat[heading.end():]):
+        for case in re.split(r";|\s[-*\u2022]\s", listed):
             named = _LISTED_CASE.match(case)
             if named:
                 found += hosts_in(named["what"])
