@@ -274,8 +274,11 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
                     f"action is a \"never\" of {verb}: it inverts the text")
         if forbidden and None not in forbidden and verb != ANY_VERB and not any(same_verb(f, verb) for f in forbidden):
             return f"verb: the action forbids {verb}, but the text forbids {', '.join(sorted(set(forbidden)))}"
-        places = hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb)
-                           for h in (*p.hosts, *p.classes))
+        # (r48a: a class forbidden less the hosts the text leaves out of it, "every workstation other than User0 should
+        # never be removed": a "never" of it on User0 is the opposite of the text)
+        places = hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb) for h in p.hosts) \
+            | (hosts_of(c for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb) for c in p.classes)
+               - (set(words.excepted) - _excepted_in_condition(words)))
         concrete = target in HOSTS or target in HOST_CLASSES
         if places and (not _aims_at(target, places) or concrete and not hosts_of([target]) <= places):
             return (f"inverted: the text forbids {verb if verb != ANY_VERB else 'every action'} on "

@@ -1318,6 +1318,21 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
                 or re.match(r"no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
 
 
+# (r48a) What in a prohibition's subject is not the subject: a host it leaves out or names only as a place beside it
+# ("every server except Enterprise0 gets no Restore", "any host but User1", "the box next to User1 gets no decoy"), and a
+# condition said before it with no comma ("once User2 is owned Enterprise0 needs no Restore"). Read as the subject, the
+# prohibition was placed on the very host the words leave out (or on the condition's host).
+_NOT_THE_SUBJECT = re.compile(r"\b(?:" + _EXCEPT_WORDS + r"|but|not|unlike|next\s+to|near|beside|behind|than|like|after|before)\s+"
+                              + _EXCEPTED_HOST_LIST.replace("(?P<what>", "(?:") + r"|"
+                              r"^\s*(?:if|when|whenever|once|while|as\s+soon\s+as|after|unless|until)\b[^,]*?\b(?:is|are|was|were|"
+                              r"gets?|got|shows?|showed|reads?|turns?|goes|went)\s+(?:(?:a|an|the)\s+)?[\w-]+", re.IGNORECASE)
+
+
+def _subject_itself(subject: str) -> str:
+    """A prohibition's subject without what is not the subject (`_NOT_THE_SUBJECT`)."""
+    return _NOT_THE_SUBJECT.sub(" ", subject)
+
+
 # (r48h) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
 # Restore", "the op boxes receive no Remove" (the prohibition is on the subject; read as on no host, it forbade the move
 # everywhere, and an order of it on the other hosts of the text was refused as its opposite).
@@ -2703,7 +2718,13 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         hosts, classes = hosts_in(scope), classes_in(scope)
         if not hosts and not classes and _said_of_subject(before, match):
             subject = re.split(r"[.;:!?,]", before)[-1]  # "User1 should never be restored": the host before it
-            hosts, classes = hosts_in(subject), classes_in(subject)
+            hosts, classes = hosts_in(_subject_itself(subject)), classes_in(_subject_itself(subject))
+            if not hosts and not classes and re.search(r"\b(?:" + _EXCEPT_WORDS + r"|but)\b", subject, re.IGNORECASE):
+                # (r48a) "any host but User1 gets no Remove", "every server except Enterprise0 ...": the hosts the
+                # subject's word covers but those it leaves out (read as the host left out, the prohibition was its opposite)
+                covered = (*HOST_CLASSES["Enterprise"], "Op_Server0") if re.search(r"\bservers?\b", subject, re.IGNORECASE) \
+                    else HOSTS
+                hosts = tuple(h for h in covered if h not in hosts_in(subject))
         hosts, classes = _others(scope, instruction, hosts, classes)
         found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
     for match in _NEITHER_NOR.finditer(instruction):  # "neither User1 nor User2 should be restored": both hosts
