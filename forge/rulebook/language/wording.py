@@ -2688,6 +2688,17 @@ def _fails_in_condition(before: str) -> bool:
                           re.split(r"[.;:!?,]", before)[-1], re.IGNORECASE))
 
 
+# (r48a) A host kept from a move, "keep User1 out of any Restore", "hold Op_Host0 clear of Remove actions", or a move
+# kept off a host, "keep the decoys off User3", "keep any Remove away from Enterprise0": a prohibition of the move on
+# that host (read as none, the move's name was the order and a compiled order of it on the host passed as the text).
+_KEPT_FROM = r"(?:out\s+of|away\s+from|off|clear\s+of|free\s+(?:of|from)|safe\s+from)"
+_KEPT_FROM_MOVE = re.compile(r"\b(?:keep|hold)\s+(?P<what>(?:(?!\b(?:" + _KEPT_FROM + r")\b)[^.;:,!?]){1,50}?)\s+" + _KEPT_FROM + r"\s+"
+                             r"(?:(?:a|an|the|any|every|all|each|your|our|further|more|another)\s+)*(?P<verb>(?=" + _VERB_WORD + r"))",
+                             re.IGNORECASE)
+_MOVE_KEPT_OFF = re.compile(r"\bkeep\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*(?P<verb>(?=" + _VERB_WORD + r"))"
+                            r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\s+(?P<what>[^.;:,!?]{1,60})", re.IGNORECASE)
+
+
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not _OTHERWISE.search(p))
@@ -2727,6 +2738,12 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
                 hosts = tuple(h for h in covered if h not in hosts_in(subject))
         hosts, classes = _others(scope, instruction, hosts, classes)
         found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
+    for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
+        # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
+        verb = _VERB.search(instruction, match.start("verb"))
+        hosts, classes = hosts_in(match["what"]), classes_in(match["what"])
+        if verb is not None and (hosts or classes or re.fullmatch(r"\s*(?:it|them|that\s+host|this\s+host)\s*", match["what"], re.IGNORECASE)):
+            found.append(Prohibition(_canonical_verb(verb, instruction[verb.end():]), hosts, classes))
     for match in _NEITHER_NOR.finditer(instruction):  # "neither User1 nor User2 should be restored": both hosts
         verb = _VERB.match(instruction, match.end())
         if verb is not None:
