@@ -274,8 +274,11 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
                     f"action is a \"never\" of {verb}: it inverts the text")
         if forbidden and None not in forbidden and verb != ANY_VERB and not any(same_verb(f, verb) for f in forbidden):
             return f"verb: the action forbids {verb}, but the text forbids {', '.join(sorted(set(forbidden)))}"
-        places = hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb)
-                           for h in (*p.hosts, *p.classes))
+        # (r48a: a class forbidden less the hosts the text leaves out of it, "every workstation other than User0 should
+        # never be removed": a "never" of it on User0 is the opposite of the text)
+        places = hosts_of(h for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb) for h in p.hosts) \
+            | (hosts_of(c for p in words.prohibitions if p.verb is None or same_verb(p.verb, verb) for c in p.classes)
+               - (set(words.excepted) - _excepted_in_condition(words)))
         concrete = target in HOSTS or target in HOST_CLASSES
         if places and (not _aims_at(target, places) or concrete and not hosts_of([target]) <= places):
             return (f"inverted: the text forbids {verb if verb != ANY_VERB else 'every action'} on "
@@ -433,7 +436,10 @@ def _put_first(text: str) -> set[str]:
 # Words that turn an order around or doubt it, beyond the plain negations: "no point restoring it", "a Restore there is
 # overkill", "I'd be reluctant to remove it".
 _DOUBTING = re.compile(r"\b(?:pointless|useless|futile|wasted|wasteful|mistake|counterproductive|overkill|unnecessary|needless|"
-                       r"reluctant|hesitant|backfir\w*|wrong|hardly|barely|scarcely|nobody|no\s+one|last\s+thing)\b", re.IGNORECASE)
+                       r"reluctant|hesitant|backfir\w*|wrong|hardly|barely|scarcely|rarely|seldom|nobody|no\s+one|last\s+thing|"
+                       # (r48a) a view the teacher disowns or reports from another: "it is a myth that ...", "the night
+                       # crew claims ..."
+                       r"myth|untrue|nonsense|mistaken|claims?|claimed|insists?|insisted|allegedly|supposedly)\b", re.IGNORECASE)
 # Words of an order that point back at what the text turned down elsewhere ("remove it instead", "leave the rest
 # alone"): a negation only when nothing in the text is turned down.
 _POINTING_BACK = re.compile(r"\b(?:alone|leave|spare)\b", re.IGNORECASE)

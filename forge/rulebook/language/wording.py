@@ -451,6 +451,7 @@ HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|
 HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"
 _EXCEPTED_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + HOST_SHORT + r")"
               r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + HOST_SHORT + r"))*)")
+_NOTHING_OF_IT = r"(?:no\s+(?:(?:a|an|the|further|more|other|second)\s+)?(?=" + _VERB_WORD + r")|no\s+part\b|nothing\b|none\b)"
 _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:{_EXCEPT_WORDS})\s+{_EXCEPTED_HOST_LIST}\b",
     rf"{_EXCEPTED_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
@@ -461,9 +462,11 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # (r48h) a host said to get nothing from the rule itself: "User0 gets no Remove from this rule", "Op_Host1 receives
     # nothing from this lesson", "this note gives User0 no Restore" (as "this rule does not apply to User0"; read as a
     # prohibition alone, the rule was held to the class with User0 in it)
-    rf"{_EXCEPTED_HOST_LIST}\s+(?:gets?|receives?|(?:is|are)\s+given)\s+(?:no\b|nothing\b|none\b)[^.;:]{{0,40}}?\b(?:from|out\s+of|under)\s+"
+    # (r48a: what it gets none of is the rule's move, or nothing at all: "User0 gets no special treatment from this note"
+    # says the note holds for it as for the rest)
+    rf"{_EXCEPTED_HOST_LIST}\s+(?:gets?|receives?|(?:is|are)\s+given)\s+{_NOTHING_OF_IT}[^.;:]{{0,40}}?\b(?:from|out\s+of|under)\s+"
     rf"(?:this|the\s+(?:above|same))\s+(?:note|rule|lesson|order|advice|tip|list)\b",
-    rf"\b(?:this|the\s+(?:above|same))\s+(?:note|rule|lesson|order|advice|tip|list)\s+gives\s+{_EXCEPTED_HOST_LIST}\s+(?:no|nothing|none)\b",
+    rf"\b(?:this|the\s+(?:above|same))\s+(?:note|rule|lesson|order|advice|tip|list)\s+gives\s+{_EXCEPTED_HOST_LIST}\s+{_NOTHING_OF_IT}",
     rf"\b(?:leave|leaving)\s+{_EXCEPTED_HOST_LIST}\s+out\b",
     rf"\b(?:exclude|excluding|exempt)\s+{_EXCEPTED_HOST_LIST}\b",
     rf"\bnot\s+(?:for|to)\s+{_EXCEPTED_HOST_LIST}\b",
@@ -504,12 +507,18 @@ _LISTED_CASE = re.compile(r"\s*(?:[-*\u2022]\s*)?" + _EXCEPTED_HOST_LIST + r"(?=
                           r"does|do|gets?|counts?|stays?|as)\b))", re.IGNORECASE)
 
 
+_NO_CASES = re.compile(r"\s*(?:none|nothing|no\s+exceptions?|n/?a)\b", re.IGNORECASE)
+
+
 def _listed_exceptions(flat: str) -> tuple[str, ...]:
     """(r48h) The hosts a list of exceptions under its heading (`_EXCEPTIONS_HEADING`) names, each as a case of its own."""
     found = []
     for heading in _EXCEPTIONS_HEADING.finditer(flat):
+        listed = flat[heading.end():]
+        if _NO_CASES.match(listed):
+            continue  # (r48a) "Exceptions: none.": no host left out (its next sentence is none of the list)
         # the cases: up to the end of the text, one by ";" or by a dash that opens an item
-        for case in re.split(r";|\s[-*\u2022]\s", flat[heading.end():]):
+        for case in re.split(r";|\s[-*\u2022]\s", listed):
             named = _LISTED_CASE.match(case)
             if named:
                 found += hosts_in(named["what"])
@@ -639,7 +648,12 @@ _IMPERATIVE_START = re.compile(
 # condition and a predicate of the bare host passed the checks). The verbs a Planner's or an Analyst's order puts before
 # the move are `_ADDRESSED_VERB` ("you plan / recommend / choose a Remove").
 _ADDRESSED_VERB = r"(?:plan|recommend|choose|pick|use)"
-_MEANS_ADDRESSED = (r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
+# (r48a) Not a "means" that is denied or made rare by the word before it, "a scan there never / hardly / no longer means
+# you plan a decoy": no order (read as one, its situation "a scan there never" was a condition the checks placed, and a
+# compiled order of the move passed)
+_MEANS_DENIED = (r"(?<!\bnever\s)(?<!\bhardly\s)(?<!\brarely\s)(?<!\bseldom\s)(?<!\bscarcely\s)(?<!\bbarely\s)"
+                 r"(?<!\bno\slonger\s)(?<!\bnecessarily\s)(?<!\bautomatically\s)(?<!\bnot\salways\s)")
+_MEANS_ADDRESSED = (_MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
                     r"(?:\s+" + _ADDRESSED_VERB + r")?)?")
 _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
                           # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
@@ -972,7 +986,10 @@ def _general_reason(reason: str) -> bool:
     kept semantic fired wherever that host was shown)."""
     if _STORY.search(reason) or _CONDITION.search(reason):
         return False
-    return not (hosts_in(reason) or classes_in(reason)) or not states_something(reason)
+    # (r48a: not one that denies or restricts what it says of them, "we never cover Op_Host1, so when a host shows a
+    # scan, ...", "only User2 matters, so ...": whom the order is for, said in the reason; read as general, the order
+    # fired on the host the reason leaves out)
+    return not (hosts_in(reason) or classes_in(reason)) or not (states_something(reason) or negations_in(reason))
 
 
 # A judgement that something is not needed, said of a subject ("A host that was only probed doesn't need rebuilding"): it
@@ -1194,11 +1211,19 @@ def gives_order(sentence: str) -> bool:
         return True
     # (r40h, r40m) one move said to beat another, "an Analyse on a probed server beats a Restore": the teacher's
     # preference in the present tense is an order, as "I'd prefer ..." is (a comparison told of the past, "beat", is no match)
-    if _MODAL_ORDER.search(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or _ANY_VERB.search(body) \
+    if _modal_order(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or _ANY_VERB.search(body) \
             or _forbids(body) or _BEATS.search(body):
         return not _STORY.match(body) or bool(_ANY_VERB.search(body))
     opening = _OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
+
+
+def _modal_order(body: str) -> bool:
+    """Whether a sentence orders with a modal or "means" (`_MODAL_ORDER`): (r48a) not a "means" its own clause disowns
+    or reports from another (`_MEANS_DISOWNED`: "someone said a scan there means we plan a decoy")."""
+    return any(not (found.group(0).lower().startswith("means")
+                    and _MEANS_DISOWNED.search(re.split(r"[,;:.]", body[:found.start()])[-1]))
+               for found in _MODAL_ORDER.finditer(body))
 
 
 def _forbids(sentence: str) -> bool:
@@ -1291,6 +1316,21 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
                 or re.match(r"no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
+
+
+# (r48a) What in a prohibition's subject is not the subject: a host it leaves out or names only as a place beside it
+# ("every server except Enterprise0 gets no Restore", "any host but User1", "the box next to User1 gets no decoy"), and a
+# condition said before it with no comma ("once User2 is owned Enterprise0 needs no Restore"). Read as the subject, the
+# prohibition was placed on the very host the words leave out (or on the condition's host).
+_NOT_THE_SUBJECT = re.compile(r"\b(?:" + _EXCEPT_WORDS + r"|but|not|unlike|next\s+to|near|beside|behind|than|like|after|before)\s+"
+                              + _EXCEPTED_HOST_LIST.replace("(?P<what>", "(?:") + r"|"
+                              r"^\s*(?:if|when|whenever|once|while|as\s+soon\s+as|after|unless|until)\b[^,]*?\b(?:is|are|was|were|"
+                              r"gets?|got|shows?|showed|reads?|turns?|goes|went)\s+(?:(?:a|an|the)\s+)?[\w-]+", re.IGNORECASE)
+
+
+def _subject_itself(subject: str) -> str:
+    """A prohibition's subject without what is not the subject (`_NOT_THE_SUBJECT`)."""
+    return _NOT_THE_SUBJECT.sub(" ", subject)
 
 
 # (r48h) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
@@ -2243,6 +2283,8 @@ def _conditions(instruction: str, situation: str) -> tuple[Condition, ...]:
     verdicts = [m for m in _NO_CASE_FOR.finditer(instruction)
                 if not _CONDITION.search(m["situation"]) and not _RELATIVE.search(m["situation"])]
     for means in (*_MEANS.finditer(instruction), *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
+        if means not in verdicts and _MEANS_DISOWNED.search(means["situation"]):
+            continue  # (r48a) "it is wrong to think a scan there means you plan a decoy": no situation of an order
         if _STATE_WORDS.search(means["situation"]) or means in verdicts and states_something(means["situation"]):
             # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
             scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
@@ -2345,6 +2387,14 @@ _MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
 
+# (r48a) A "means" the teacher disowns or reports from another, in the words before it: "it is a myth that a scan there
+# means you plan a decoy", "someone said an exploit means we remove it" (what follows is no order of the text: read as
+# its situation, the doubt was placed in a condition and an order of the move passed the polarity check).
+_MEANS_DISOWNED = re.compile(r"\b(?:wrong|false|untrue|myth|mistaken|mistake|nonsense|not\s+true|not\s+(?:every|all|each))\b|"
+                             r"\b(?:someone|somebody|people|they|others?|he|she|many|some)\s+(?:\w+\s+)?(?:said|says|say|think|thinks|"
+                             r"thought|believe|believes|believed|assume|assumes|assumed|told)\b|"
+                             r"(?<!\bi\s)(?<!\bwe\s)\b(?:claims?|claimed|insists?|insisted)\b|\b(?:allegedly|supposedly)\b",
+                             re.IGNORECASE)
 # The scope a sentence opens with, before the situation its "means" is said of: "For User3, ...".
 # (r44x) "<situation> is no case for / doesn't call for / needs no <move>": the situation a verdict against a move is said
 # of, as its subject (the verdict itself is read as a prohibition, _NOT_A_CASE_FOR, _FORBID)
@@ -2638,6 +2688,17 @@ def _fails_in_condition(before: str) -> bool:
                           re.split(r"[.;:!?,]", before)[-1], re.IGNORECASE))
 
 
+# (r48a) A host kept from a move, "keep User1 out of any Restore", "hold Op_Host0 clear of Remove actions", or a move
+# kept off a host, "keep the decoys off User3", "keep any Remove away from Enterprise0": a prohibition of the move on
+# that host (read as none, the move's name was the order and a compiled order of it on the host passed as the text).
+_KEPT_FROM = r"(?:out\s+of|away\s+from|off|clear\s+of|free\s+(?:of|from)|safe\s+from)"
+_KEPT_FROM_MOVE = re.compile(r"\b(?:keep|hold)\s+(?P<what>(?:(?!\b(?:" + _KEPT_FROM + r")\b)[^.;:,!?]){1,50}?)\s+" + _KEPT_FROM + r"\s+"
+                             r"(?:(?:a|an|the|any|every|all|each|your|our|further|more|another)\s+)*(?P<verb>(?=" + _VERB_WORD + r"))",
+                             re.IGNORECASE)
+_MOVE_KEPT_OFF = re.compile(r"\bkeep\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*(?P<verb>(?=" + _VERB_WORD + r"))"
+                            r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\s+(?P<what>[^.;:,!?]{1,60})", re.IGNORECASE)
+
+
 def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not _OTHERWISE.search(p))
@@ -2668,9 +2729,21 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         hosts, classes = hosts_in(scope), classes_in(scope)
         if not hosts and not classes and _said_of_subject(before, match):
             subject = re.split(r"[.;:!?,]", before)[-1]  # "User1 should never be restored": the host before it
-            hosts, classes = hosts_in(subject), classes_in(subject)
+            hosts, classes = hosts_in(_subject_itself(subject)), classes_in(_subject_itself(subject))
+            if not hosts and not classes and re.search(r"\b(?:" + _EXCEPT_WORDS + r"|but)\b", subject, re.IGNORECASE):
+                # (r48a) "any host but User1 gets no Remove", "every server except Enterprise0 ...": the hosts the
+                # subject's word covers but those it leaves out (read as the host left out, the prohibition was its opposite)
+                covered = (*HOST_CLASSES["Enterprise"], "Op_Server0") if re.search(r"\bservers?\b", subject, re.IGNORECASE) \
+                    else HOSTS
+                hosts = tuple(h for h in covered if h not in hosts_in(subject))
         hosts, classes = _others(scope, instruction, hosts, classes)
         found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
+    for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
+        # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
+        verb = _VERB.search(instruction, match.start("verb"))
+        hosts, classes = hosts_in(match["what"]), classes_in(match["what"])
+        if verb is not None and (hosts or classes or re.fullmatch(r"\s*(?:it|them|that\s+host|this\s+host)\s*", match["what"], re.IGNORECASE)):
+            found.append(Prohibition(_canonical_verb(verb, instruction[verb.end():]), hosts, classes))
     for match in _NEITHER_NOR.finditer(instruction):  # "neither User1 nor User2 should be restored": both hosts
         verb = _VERB.match(instruction, match.end())
         if verb is not None:
