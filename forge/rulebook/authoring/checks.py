@@ -451,8 +451,9 @@ _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:enti
 _NOT_DONE_YET = re.compile(r"\b(?:(?:nobody|no\s+one|none\s+of\s+us)\s+(?:has|have|had)|(?:has|have|had)(?:n['\u2019]t|\s+not))"
                            r"\s+(?:yet\s+|ever\s+)?(?:been\s+)?[a-z]+(?:ed|en|t)\b[^,;.!?]*?\byet\b", re.IGNORECASE)
 # A negated holding back is an order: "never hesitate to restore it", "don't wait to remove the attacker".
-_URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
-                     r"neglect\w*|hold\w*\s+back|put\w*\s+off)\b|"
+_URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|does\s+not|doesn['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
+                     # (r48m) "the chooser does not second-guess it", "never overrule that": the order kept, not doubted
+                     r"neglect\w*|hold\w*\s+back|put\w*\s+off|second[- ]?guess\w*|overrul\w*)\b|"
                      # (r40m) emphasis said with a "nothing" / "no": "nothing matters more", "nothing else matters", "no
                      # exceptions", "no questions asked": how much the order counts, no negation of it
                      r"\bnothing\s+(?:else\s+)?(?:matters|counts|comes\s+first)(?:\s+(?:more|as\s+much))?\b|"
@@ -505,6 +506,18 @@ _NO_TURN_DOWN = re.compile(r"\bnot\s+(?:merely|just|only|simply)\b|"
                            r"can(?:not|['\u2019]t))\s+(?:outweighs?|overrides?|trumps?|beats?|outranks?)\b", re.IGNORECASE)
 # (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
 # value, said in words, no turning down of the order's verb.
+# (r48m) The writer taking back what they just said: "no, scratch that", "wait, strike that", "sorry, forget that".
+_TAKEN_BACK = re.compile(r"\b(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel|ignore)\s+that\b", re.IGNORECASE)
+# (r48m) A move turned down only ahead of another: "never picks it before a Remove", "don't restore it before the Remove"
+# (`next`: the move that comes first)
+_NOT_BEFORE = re.compile(r"(?:\b(?:never|not)|n['\u2019]t)\s+(?:[\w-]+\s+){0,3}?(?:before|ahead\s+of|prior\s+to)\s+"
+                         r"(?:(?:a|an|any|the|its|their)\s+)?(?P<next>\w+)", re.IGNORECASE)
+# (r48m) Another move left for later or to someone else: "leave the decoys for later", "leave the follow-up Analyse to the
+# next shift", "keep the Restore for last" (`what`, a move's noun; "leave it for later" is no such move)
+_LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                             r"(?:for|to|until|till)\s+(?:later|afterwards|after\w*|(?:the\s+)?(?:next|other|night|day|following)"
+                             r"\s+(?:shift|team|step|turn|round|one)|another\s+(?:shift|team|step|turn|time)|someone\s+else|"
+                             r"(?:the\s+)?(?:last|end))\b", re.IGNORECASE)
 _NOTHING_HELD = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:(?:owned|held|taken|pwned|rooted|compromised)\s+)?on\s+"
                            r"(?:it|that\s+(?:host|box|machine|one|server)|there)\b", re.IGNORECASE)
 _QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
@@ -590,6 +603,14 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
+            cues = conceded_away(cues)  # (r48m) "remove it, even with no activity": the case the order holds in too
+            # (r48m) "Restore it - no, scratch that: Remove it": the writer takes back what came before, no negation of
+            # the order that follows; "never picks a Restore before a Remove": the other move kept for after this one
+            cues = _TAKEN_BACK.sub(" ", cues)
+            cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
+            # (r48m) "... and leave the decoys for later": another move put off, no turning down of this one
+            cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(
+                same_verb(named, verb) for named in verbs_in(m["what"])) else m.group(0), cues)
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", _NOTHING_HELD.sub(" ", _NOT_DONE_YET.sub(" ", cues))))))
             cues = _NO_TURN_DOWN.sub(" ", _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues)
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)) or _another_verbs_negation(cues, verb):

@@ -2677,8 +2677,9 @@ _HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(
                                 r"several)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)(?:\s+(?:in\s+a\s+row|running|straight))?)\b",
                                 re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
+# (r48m: "remove it, even with no alert on it", "even without any activity": the order holds in that case too)
 # (r41m: not "no matter how often it is owned", each time it is: a condition)
-_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
+_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
                          # (r33m) "even owned, it falls again at once": the elided "even if it is owned", before a comma
                          r"even\s+(?:owned|rooted|compromised|exploited|breached|pwned)(?=\s*,))\b[^.;]*", re.IGNORECASE)
 

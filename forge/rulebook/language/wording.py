@@ -95,7 +95,7 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
                r"clean(?:s|ed|ing)? (?:out|up|off)|throw\w* (?:the attacker )?out"),
     ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check(?!\s?-?lists?\b|points?\b|box(?:es)?\b)\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
                 # (r33m) "a Restore, not another look": a look at the host, counted as one more
-                r"(?:another|a second|one more|a closer|a fresh|a further) look\b(?! (?:at|into))"),
+                r"(?:another|(?:a )?(?:second|2nd)|one more|a closer|a fresh|a further) look\b(?! (?:at|into))"),
     ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
     ("Monitor", r"monitor\w*|watch(?!\s?-?lists?\b)\w*|observ\w*"),
     ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! (?:for|on|until|till)\b)"),
