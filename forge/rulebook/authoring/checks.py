@@ -198,7 +198,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                  and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(f, v) for f in put_off))
                  # (r40h) the move the text says the order beats ("X on ... beats a Monitor"), however far its
                  # condition runs on, is the order's own "over"
-                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(d, v) for d in words.dispreferred))]
+                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(d, v) for d in words.dispreferred))
+                 # (r48m) "Restore it instead, since the Remove kept failing": an order given "instead" of a move the
+                 # text names elsewhere, in its reason or its story, as `prefer ... over` that move writes it
+                 and not (done and any(same_verb(v, b) for b, _ in banned) and _replaced_instead(words, v))]
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")
@@ -300,7 +303,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         # (r38h: or the place the order puts second, "Remove on that server before you touch any user box")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
             or isinstance(target, str) and (target in spared or target in _put_last(words)) \
-            or any(same_verb(f, verb) for f in _put_off(words))
+            or any(same_verb(f, verb) for f in _put_off(words)) or _replaced_instead(words, verb)
         if not disfavoured:
             return (f"prefer: the action prefers {done[0][0]} over {verb} {target or ''}".rstrip() + ", but the text "
                     "disprefers neither that verb nor that host (\"rather than\", \"instead of\", \"before\", \"never\"): "
@@ -395,15 +398,35 @@ def _put_off(words: Wording, plain: bool = False) -> set[str]:
     order = words.order
     kept = (lambda m: not _TURNED_AROUND.search(order[max(0, m.start() - 30):m.start() + len(m.group(0))])) if plain \
         else (lambda m: True)
-    later = {v for m in _BEFORE_VERB.finditer(order) if kept(m) for v in verbs_in(m["next"])}
+    # (r48m: "never picks it before a Remove": the move after the negated "before" comes first, none put off there)
+    turned = {m.start("next") for m in _NOT_BEFORE.finditer(order)}
+    later = {v for m in _BEFORE_VERB.finditer(order) if kept(m) and m.start("next") not in turned for v in verbs_in(m["next"])}
+    # (r48m) "keep the Restore for last", "leave the decoys for later": that move after the others
+    later |= {v for m in _LEFT_FOR_LATER.finditer(order) for v in verbs_in(m["what"])}
     first = {v for m in _FIRST.finditer(order) if kept(m) for v in verbs_in(m["verb"] or m["after"] or "")}
     # a verb the text says does not work there, in the present ("A Remove doesn't hold on that server"): a report, no
     # order of its own, but what the order is given in place of
     failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if (fails := _FAILS_NOW.search(sentence))
                for v in verbs_in(sentence[:fails.start()])}
+    # (r48m) a move the attacker is said to undo, in the present: "the attacker is back on it a step after any Remove"
+    failing |= {v for m in _BACK_AFTER.finditer(words.text) for v in verbs_in(m["move"])}
     return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
 
 
+# (r48m) "Restore it instead", "instead, plan a Restore": "instead" with no "of", in place of a move said elsewhere
+_INSTEAD_ALONE = re.compile(r"\binstead\b(?!\s+of\b)", re.IGNORECASE)
+
+
+def _replaced_instead(words: Wording, verb: str) -> bool:
+    """(r48m) Whether the order is given "instead" (no "of") and the text names `verb` elsewhere, in its reason or its
+    story ("Restore it instead, since the Remove kept failing"): the move the order takes the place of, as `prefer ...
+    over` it writes it."""
+    return bool(_INSTEAD_ALONE.search(words.order)) and not any(same_verb(verb, o) for o in verbs_in(words.order)) \
+        and any(same_verb(named, verb) for named in verbs_in(words.text))
+# (r48m) "the attacker is back on it a step after any Remove", "red comes straight back after every Restore": the move
+# does not hold there (the present, of any such move; "it was back after our Remove" tells what happened once)
+_BACK_AFTER = re.compile(r"\b(?:is|are|comes?|gets?)\s+(?:straight\s+|right\s+)?back\b[^,;.]{0,40}?\b(?:after|following)\s+"
+                         r"(?:any|every|each|a|an)\s+(?P<move>\w+)", re.IGNORECASE)
 # A negation just before a "first" or "before" turns it around: "rather than analysing it first", "no Analyse first".
 _TURNED_AROUND = re.compile(r"\b(?:no|not|never|without|rather\s+than|instead\s+of)\b|n['\u2019]t\b", re.IGNORECASE)
 # "a Remove doesn't hold on that server", "Restore never sticks there", "Remove keeps failing there" (the present; "Remove
