@@ -47,7 +47,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (ORDER_ENDED, claims, membership_denied_away, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
+from forge.rulebook.language.condition import (ORDER_ENDED, claims, narrower_cases_away, membership_denied_away, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
                                                conditions_not_applied, listed_claims, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to, words_beside_evidence)
 from forge.rulebook.language.episode import step_windows, without_step_windows
@@ -1458,7 +1458,10 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     if any(atom.history() for atom, _ in atoms_of(predicate)):
         kept |= {"history"}
     kept |= outcome_stated(predicate)  # (r40m: "a failed Restore": the move left the host unchanged)
-    for spoken, kinds in spoken_facts(words):
+    # (r48m: as the gate reads them, `condition.text_facts`: not a later case the text only keeps another move for, "...
+    # and keep the Restore for a Remove that failed", which the note applies without)
+    narrowed = narrower_cases_away(words.text)
+    for spoken, kinds in spoken_facts(words if narrowed == words.text else read_wording(narrowed)):
         if rating_away(spoken) != spoken:  # (the rating the analyses give the one host named: the gate judges it there)
             kinds -= judged_facts(spoken)
         missing = sorted(kinds - kept)

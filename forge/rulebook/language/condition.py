@@ -368,14 +368,24 @@ _MEANS_SO = re.compile(r"(?P<what>[^.;:,]+?)\s+(?:means?|indicates?|signals?|sig
                        re.IGNORECASE)
 # What an order tells the agent to say of a host ("call it low risk", "rate it critical", "flag it as high priority"):
 # its answer, not a condition on a fact.
-_VERDICT = re.compile(r"\b(?:call|rate|label|flag|mark|report|classify|tag|score|treat|consider)\s+(?:it|them|this|that|the\s+host)\s+"
+# (r48m: in any person, "the analyst rates it critical", "flags it high risk"; and a rating that closes an order, "...
+# means recommend Remove, high risk": the answer's rating, said after the move it recommends)
+_VERDICT = re.compile(r"\b(?:call|rate|label|flag|mark|report|classify|tag|score|treat|consider)(?P<person>s|d|ed|es)?\s+(?:it|them|this|that|the\s+host)\s+"
                       r"(?:as\s+)?(?:(?:a|an)\s+)?(?:low|medium|high|critical|urgent|minor|major)[\s-]*(?:risk|priority|severity)?\b",
                       re.IGNORECASE)
+_CLOSING_RATING = re.compile(rf"(?P<move>\b(?:{_MOVE_NAMES})(?:\s+(?:it|them|\w+\d))?)\s*,\s*(?:low|medium|high|critical)[\s-]+risk\s*(?=[.;]|$)",
+                             re.IGNORECASE)
 
 
 def verdict_away(text: str) -> str:
     """`text` without what an order tells the agent to say of a host ("rate it high risk"): an answer, no condition."""
-    return _VERDICT.sub(" ", text)
+    return _CLOSING_RATING.sub(lambda m: m["move"], _VERDICT.sub(
+        lambda m: m.group(0) if m["person"] and _RATING_AS_CASE.search(re.split(r"[,;.:]", text[:m.start()])[-1]) else " ", text))
+
+
+# (r48m) A rating told in the third person after a word of condition, "when the analysis rates it high risk": the case,
+# no answer asked for
+_RATING_AS_CASE = re.compile(r"\b(?:when|whenever|if|once|after|unless|while|until|since|as\s+soon\s+as)\b", re.IGNORECASE)
 
 
 def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
@@ -2775,7 +2785,10 @@ _NARROWER_CASE = re.compile(
     rf"[,;]\s*(?:but\s+)?if\s+(?P<done>[^,;.]+),\s+(?:an?\s+)?{_MOVE}{_MOVE_OBJECT}\s*(?=[;.]|$)|"
     rf"[,;]\s*(?:but\s+)?(?:an?\s+)?{_MOVE}{_MOVE_OBJECT}\s+if\s+(?P<after>[^,;.]+?)\s*(?=[,;.]|$)|"
     # "..., then a Restore of it in case the Remove did not work": what a later move of the order is there for
-    rf"\b{_MOVE}(?:\s+of)?{_MOVE_OBJECT}(?P<cut>\s+in\s+case\s+(?P<incase>[^,;.]+))",
+    rf"\b{_MOVE}(?:\s+of)?{_MOVE_OBJECT}(?P<cut>\s+in\s+case\s+(?P<incase>[^,;.]+))|"
+    # (r48m) "... and keep the Restore for a Remove that failed": the other move kept for a case of what was done
+    rf"(?:[,;]\s*|\s+and\s+)keep(?:s|ing)?\s+(?:the\s+|a\s+|an\s+|its\s+)?{_MOVE}(?:\s+of{_MOVE_OBJECT})?\s+for\s+"
+    rf"(?P<kept>(?:a|an|the|when|if|once|after)\b[^,;.]+)",
     re.IGNORECASE)
 
 
@@ -2823,7 +2836,7 @@ def narrower_cases_away(text: str) -> str:
 
 def _narrower_case(text: str, found: re.Match) -> bool:
     before = text[:found.start("cut") if found["cut"] is not None else found.start()]
-    case = found["only"] or found["instead"] or found["done"] or found["after"] or found["incase"] or ""
+    case = found["only"] or found["instead"] or found["done"] or found["after"] or found["incase"] or found["kept"] or ""
     named = set(hosts_in(text[found.start():found.end()]))
     words = read_wording(before)
     if not words.conditions or not verbs_in(before) or named - set(hosts_in(before)) or classes_in(case):
@@ -2832,7 +2845,8 @@ def _narrower_case(text: str, found: re.Match) -> bool:
         return False  # ("it" of which host?)
     # a case of what was done before, on the host ("the last Remove failed", "a decoy is on it already")
     done = bool(facts_needed(case) & {"history", "action outcome"}) and not _STATE_SPOKEN.search(case)
-    if done or found["done"] is not None or found["after"] is not None or found["incase"] is not None:
+    if done or found["done"] is not None or found["after"] is not None or found["incase"] is not None \
+            or found["kept"] is not None:
         return done
     # a state: only one within the first case ("..., once it is owned: ...; if it is at root, ... instead": root is owned)
     # or one the first case denies ("..., not rooted -> ..., a Restore only once it is rooted"); another state is a
