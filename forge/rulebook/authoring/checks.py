@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
+from forge.rulebook.language.wording import (GRANTED, HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -159,6 +159,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about):
             continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
+        if _only_named_kept(condition.text, predicate):
+            continue  # (r48m) "U2 under exploit (only U2, not the other user boxes)": the trigger keeps to U2 alone
         if _EVERY_OTHER.search(condition.text):
             about = set(HOSTS)  # "User2 is the only host showing anything": the others show nothing
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
@@ -207,6 +209,21 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                     "named in its condition, \"after a Remove\", is no part of its order)")
     return _inversion(words, action, ordered, reachable) or _put_off_ordered(words, done, ordered) \
         or _never_unspoken(words, action)
+
+
+# (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only U2, not the
+# other usr boxes)", "(just Enterprise1 -- not the rest of the servers)"
+_ONLY_NAMED = re.compile(r"\(\s*(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*(?:not|never)\s+(?:the\s+|any\s+)?"
+                         r"(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
+
+
+def _only_named_kept(condition: str, predicate) -> bool:
+    """(r48m) Whether every negation of a condition is in a note that keeps it to the hosts it names (_ONLY_NAMED), and
+    every host the trigger can match is one of those: what the note says, the trigger says by naming no other."""
+    notes = list(_ONLY_NAMED.finditer(condition))
+    named = {h for m in notes for h in hosts_in(m["named"])}
+    return bool(notes) and bool(named) and not negations_in(_ONLY_NAMED.sub(" ", condition)) \
+        and set(positive_hosts(predicate)) <= named
 
 
 # (r42m) A condition that only says the branch before it failed: "if not", "failing that", "otherwise", "if neither".
@@ -687,12 +704,13 @@ _NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:min
 
 
 def _named_in_reference_only(text: str) -> set[str]:
-    """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE)."""
-    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE) for m in p.finditer(text)]
+    """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
+    (r48m) and the hosts and classes it names only in granting another note before its own (wording.GRANTED)."""
+    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, GRANTED) for m in p.finditer(text)]
     rest = text
     for span in spans:
         rest = rest.replace(span, " ")
-    return {h for span in spans for h in hosts_in(span)} - set(hosts_in(rest))
+    return {h for span in spans for h in (*hosts_in(span), *classes_in(span))} - set(hosts_in(rest)) - set(classes_in(rest))
 
 
 def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> Optional[str]:
@@ -702,6 +720,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                 f"applies where the context shows it ({{\"host\": ...}} or {{\"class\": ...}})")
     trigger_hosts = {h for atom, _ in atoms_of(predicate) for h in ([atom.host] if atom.host else [])}
     targets = _targets(action)
+    reachable = set(positive_hosts(predicate))
     # what a scope note keeps the order away from ("this must not stretch to Op_Host1") is no host it is about
     noted = " ".join(span for span in _set_aside(words, predicate, action) if _SCOPE_NOTE.fullmatch(span))
     noted_away = set(hosts_in(noted)) - {h for c in words.conditions for h in c.hosts}
@@ -714,8 +733,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             continue  # named to be left out ("except User0", "decoy User2, not User3")
         if host in {h for p in words.prohibitions for h in p.hosts} and isinstance(action, dict) \
                 and str(action.get("mode", "")).lower() == "do" and host not in {h for c in words.conditions for h in c.hosts} \
-                and targets and all(t in HOSTS and t != host for t in targets):
+                and targets and all(t in HOSTS and t != host or t == MATCHED and host not in reachable for t in targets):
             continue  # "don't reimage User2; reimage User1 ...": the order, kept apart from the prohibition (never on User2)
+            # (r48m: or aimed at what a trigger matches that never matches it, "decoy every user host ...; User3 gets no
+            # decoy": the trigger keeps User3 out)
         if host in _included(words.instruction) and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
                                                      or any(host in hosts_of([t]) for t in targets if t in HOST_CLASSES)):
             continue  # "any host in the operational subnet, Op_Server0 included": one of the class the entry names
@@ -733,6 +754,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     set_aside = set(conceded_classes(f"{words.situation} {words.instruction}")) | set(classes_in(noted)) \
         | classes_denied(f"{words.situation} {words.instruction}") | classes_compared_only(words.text) \
         | classes_sequenced_only(words.text)  # (r43m: "..., then a decoy on the op subnet")
+    set_aside |= _named_in_reference_only(words.text) & set(HOST_CLASSES)  # (r48m: "right lesson for the user subnet, but")
     for cls in (c for c in words.classes if c not in set_aside):
         members = set(HOST_CLASSES[cls])
         restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))

@@ -1163,7 +1163,8 @@ def _forbids(sentence: str) -> bool:
     """Whether a sentence forbids a verb: "never" / "not" after an auxiliary ("... which did not actually evict the
     attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
     `_prohibitions` reads it)."""
-    return any(not _after_auxiliary(sentence, match) for match in _FORBIDDEN_VERB.finditer(sentence))
+    return any(not _after_auxiliary(sentence, match) and not _told_never(sentence, match)
+               for match in _FORBIDDEN_VERB.finditer(sentence))
 
 
 # "not" before a state said of a host ("exploited but not rooted needs a Remove", "scanned, not yet compromised, gets a
@@ -1199,12 +1200,24 @@ def _forbidding(instruction: str):
                 and _DENIED_BEFORE.search(instruction[:match.start()]):
             position = match.end()
             continue
+        if _told_never(instruction, match):
+            position = match.end()
+            continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
         if denied is None:
             yield match
             position = match.end()
         else:
             position = match.start() + denied.end()
+
+
+# (r48m) A "never" before a verb in the past: "(I) never looked at it again", "(we) never restored it".
+_TOLD_NEVER = re.compile(r"\s*never\s+(?:once\s+|again\s+)?(?:\w+ed|took|made|gave|ran|saw|went|got|kept|left|sent|chose|did|set|put)\b",
+                         re.IGNORECASE)
+def _told_never(text: str, match: re.Match) -> bool:
+    """(r48m) Whether a match of _FORBIDDEN_VERB is the teacher telling what they never did ("... and I never looked at it
+    again", "we never restored it"): a "never" after "I" / "we" before a verb in the past, a story, no prohibition."""
+    return bool(_TOLD_NEVER.match(text, match.start()) and re.search(r"\b(?:i|we)\s*$", text[:match.start()], re.IGNORECASE))
 
 
 _PLAIN_FORBID = re.compile(r"\s*(?:never|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
@@ -1242,10 +1255,13 @@ def _after_auxiliary(text: str, match: re.Match) -> bool:
 
 
 def _said_of_subject(before: str, match: re.Match) -> bool:
-    """Whether a prohibition is said of the subject before it: after a modal ("User1 should never be restored"), with
-    its modal in it ("User3 should not be restored", "User2 mustn't get a Remove") or as an "is to" ("Op_Server0 is not
+    """Whether a prohibition is said of the subject before it: after a modal ("User1 should never be restored"), what it
+    gets none of ("User3 gets no decoy"), with its modal in it ("User3 should not be restored", "User2 mustn't get a Remove") or as an "is to" ("Op_Server0 is not
     to be reimaged")."""
+    # (r48m: or as what the subject gets, "User3 gets no decoy", "Defender needs no Restore")
     return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
+                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE)
+                and re.search(r"\b(?:gets?|receives?|needs?|deserves?|merits?|warrants?)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE))
 
@@ -1588,6 +1604,29 @@ def _reason_before(opening: str, rest: str) -> bool:
         and not hosts_in(opening) and not classes_in(opening)
 
 
+# (r48m) An opening that grants another teacher's note before its own, up to its "but": "You were right about User0, but
+# ...", "You learned the right lesson for the user subnet, but ...", "Good call on Enterprise1, but ...": what it names is
+# the other note's, no situation of this one. (Matched on the text as `read_wording` joins it, where "lesson for X" is
+# already said "For X", `_scope_labels_said`.)
+GRANTED = re.compile(r"^\s*(?:you(?:['\u2019]re|\s+are|\s+were)\s+(?:quite\s+|absolutely\s+)?right\s+(?:about|on|with|for)|"
+                     r"you(?:['\u2019]ve|\s+have)?\s+(?:learned|learnt|drew|drawn|took|taken)\s+the\s+right\s+(?:lesson\s+)?(?:for|about|on|from)|"
+                     r"good\s+call\s+on|fair\s+(?:point|enough)\s+(?:on|about))\s+[^:;.!?]*?,\s*but\b", re.IGNORECASE)
+
+
+def _claim_before(opening: str, rest: str) -> bool:
+    """(r48m) Whether an opening before a colon is a claim the order rests on, where the order states its own condition
+    on every host the opening names: "The Defender is the castle gate, not a guard hut: when Defender shows a
+    compromise, ...", "User1 is not worth a Restore: when User1 is compromised, ...", "There is no other team in the loop:
+    when ...". It says no state (no word of state, level or taking over) and names no class; read as a condition, its
+    "not" or "no" asked a host quiet that the order's own condition asks compromised. (Not one that names a move, "User1
+    is not worth a Restore": a verdict on the move.)"""
+    rest = rest.strip()
+    return bool(_CONDITION.match(rest)) and gives_order(rest) and not states_something(opening) \
+        and not classes_in(opening) and set(hosts_in(opening)) <= set(hosts_in(rest)) \
+        and not step_windows(opening) and not _EXCEPT.search(opening) and not verbs_in(opening) \
+        and bool(re.search(r"\b(?:is|are|isn['\u2019]t|aren['\u2019]t)\b", opening, re.IGNORECASE))  # (a claim, no heading)
+
+
 # (r32h) The defender's own move said as the time of a state, "Ent1 still held after I restored it", "User4 back at User
 # since I restored it": the history of a situation (history_words reads it), no story told in the first person.
 # (r44h: or by its noun, "User4 at Unknown just after my own Restore of it: ...": read as the teacher's view for its
@@ -1626,7 +1665,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
             or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening) \
             or _VERDICT_ON_BEFORE.match(opening.strip(" ,")) or _labelled_heading(opening, rest):
         return ""
-    if _reason_before(opening, rest):
+    if _reason_before(opening, rest) or _claim_before(opening, rest) or GRANTED.match(opening):
         return ""
     stands = _other_rule_aside(opening.strip())
     if stands and hosts_in(stands["aside"]):
@@ -2540,7 +2579,8 @@ _SEQUENCED_CLASS = re.compile(
     rf"(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+(?:ahead\s+of|before)\s+(?:anything|any\s+(?:other\s+)?(?:move|action|work|step))\s+(?:on|to|for|in)\s+(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+before\s+(?:any|a|the)\s+{_SEQUENCE_CLASS}\s+(?:is|are|gets?)\s+(?:touched|restored|removed|analy[sz]ed|decoyed|handled|"
-    rf"looked\s+at|dealt\s+with)\b|"
+    # (r48m) "before the enterprise servers get any attention", "... are seen to"
+    rf"looked\s+at|dealt\s+with|seen\s+to|(?:any|some|the)\s+attention|attention|attended\s+to)\b|"
     # (r45m) "Remove it before handling any op box", "before you do anything about the user boxes": the class the
     # order goes ahead of, said with the verb of handling it
     rf"\s+(?:ahead\s+of|before|prior\s+to)\s+(?:(?:you|we)\s+)?(?:touch\w*|handl\w*|work\w*\s+on|deal\w*\s+with|"
