@@ -565,7 +565,11 @@ _OPENS_REPLY_WITH = (r"\s+(?:(?:each|every|all|any|the|your|my|our|its|their)\s+
                      r"answers?|analys[ie]s|plans?|messages?|responses?|recommendations?|summar(?:y|ies)|outputs?|notes?)\s+with\b")
 _OPENING_VERB = r"(?:start|begin|end|open|close|finish|conclude|preface|prefix)"
 # an order on how the reply opens or closes ("Start every report with the risk level in capitals")
-OPENS_REPLY = re.compile(rf"\b{_OPENING_VERB}{_OPENS_REPLY_WITH}", re.IGNORECASE)
+# (r48m: or said of the reply itself, "analysis opens with the host name", "each report should end with the risk")
+OPENS_REPLY = re.compile(rf"\b{_OPENING_VERB}{_OPENS_REPLY_WITH}|"
+                         r"\b(?:reports?|repl(?:y|ies)|answers?|analys[ie]s|plans?|messages?|responses?|recommendations?|"
+                         r"summar(?:y|ies)|outputs?)\s+(?:(?:always|should|must|shall|will|has\s+to|needs\s+to)\s+)?"
+                         rf"{_OPENING_VERB}(?:s|es)?\s+(?:with\b|w/)", re.IGNORECASE)
 # the nouns a count of hosts is said with ("one host", "a single user box")
 _COUNTED_NOUN = r"(?:hosts?|box(?:es)?|machines?|servers?|s(?:e)?rvs?|svrs?|workstations?|nodes?|systems?)\b"
 # the states a count of hosts is said with where no noun follows it ("only one owned", "just one is compromised")
