@@ -160,7 +160,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if _kept_out_by_class(condition.text, predicate, action, about):
             continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
         if _only_named_kept(condition.text, predicate):
-            continue  # (r48m) "U2 under exploit (only U2, not the other user boxes)": the trigger keeps to U2 alone
+            continue  # (r48m) "Op_Host1 hit (only Op_Host1, not the other op hosts)": the trigger keeps to that host alone
         if _EVERY_OTHER.search(condition.text):
             about = set(HOSTS)  # "User2 is the only host showing anything": the others show nothing
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
@@ -201,7 +201,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                  # (r40h) the move the text says the order beats ("X on ... beats a Monitor"), however far its
                  # condition runs on, is the order's own "over"
                  and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(d, v) for d in words.dispreferred))
-                 # (r48m) "Restore it instead, since the Remove kept failing": an order given "instead" of a move the
+                 # (r48m) "Analyse it instead; a Remove was wasted there": an order given "instead" of a move the
                  # text names elsewhere, in its reason or its story, as `prefer ... over` that move writes it
                  and not (done and any(same_verb(v, b) for b, _ in banned) and _replaced_instead(words, v))]
         if stray:
@@ -211,8 +211,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         or _never_unspoken(words, action)
 
 
-# (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only U2, not the
-# other usr boxes)", "(just Enterprise1 -- not the rest of the servers)"
+# (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only Op_Host1, not
+# the other op hosts)", "(just Enterprise1 -- not the rest of the servers)"
 _ONLY_NAMED = re.compile(r"\(\s*(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*(?:not|never)\s+(?:the\s+|any\s+)?"
                          r"(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
 
@@ -415,17 +415,17 @@ def _put_off(words: Wording, plain: bool = False) -> set[str]:
     order = words.order
     kept = (lambda m: not _TURNED_AROUND.search(order[max(0, m.start() - 30):m.start() + len(m.group(0))])) if plain \
         else (lambda m: True)
-    # (r48m: "never picks it before a Remove": the move after the negated "before" comes first, none put off there)
+    # (r48m: "never chooses a Restore ahead of the Remove": the move after the negated "before" comes first, none put off there)
     turned = {m.start("next") for m in _NOT_BEFORE.finditer(order)}
     later = {v for m in _BEFORE_VERB.finditer(order) if kept(m) and m.start("next") not in turned for v in verbs_in(m["next"])}
-    # (r48m) "keep the Restore for last", "leave the decoys for later": that move after the others
+    # (r48m) "save any Restore for the end", "leave every decoy for later": that move after the others
     later |= {v for m in _LEFT_FOR_LATER.finditer(order) for v in verbs_in(m["what"])}
     first = {v for m in _FIRST.finditer(order) if kept(m) for v in verbs_in(m["verb"] or m["after"] or "")}
     # a verb the text says does not work there, in the present ("A Remove doesn't hold on that server"): a report, no
     # order of its own, but what the order is given in place of
     failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if (fails := _FAILS_NOW.search(sentence))
                for v in verbs_in(sentence[:fails.start()])}
-    # (r48m) a move the attacker is said to undo, in the present: "the attacker is back on it a step after any Remove"
+    # (r48m) a move the attacker is said to undo, in the present: "red returns to the box right after every Restore"
     failing |= {v for m in _BACK_AFTER.finditer(words.text) for v in verbs_in(m["move"])}
     return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
 
@@ -436,13 +436,13 @@ _INSTEAD_ALONE = re.compile(r"\binstead\b(?!\s+of\b)", re.IGNORECASE)
 
 def _replaced_instead(words: Wording, verb: str) -> bool:
     """(r48m) Whether the order is given "instead" (no "of") and the text names `verb` elsewhere, in its reason or its
-    story ("Restore it instead, since the Remove kept failing"): the move the order takes the place of, as `prefer ...
+    story ("Analyse it instead; a Remove was wasted there"): the move the order takes the place of, as `prefer ...
     over` it writes it."""
     return bool(_INSTEAD_ALONE.search(words.order)) and not any(same_verb(verb, o) for o in verbs_in(words.order)) \
         and any(same_verb(named, verb) for named in verbs_in(words.text))
-# (r48m) "the attacker is back on it a step after any Remove", "red comes straight back after every Restore": the move
+# (r48m) "red returns to the box right after every Restore", "the intruder comes straight back after each Remove": the move
 # does not hold there (the present, of any such move; "it was back after our Remove" tells what happened once)
-_BACK_AFTER = re.compile(r"\b(?:is|are|comes?|gets?)\s+(?:straight\s+|right\s+)?back\b[^,;.]{0,40}?\b(?:after|following)\s+"
+_BACK_AFTER = re.compile(r"\b(?:(?:is|are|comes?|gets?)\s+(?:straight\s+|right\s+)?back|returns?)\b[^,;.]{0,40}?\b(?:after|following)\s+"
                          r"(?:any|every|each|a|an)\s+(?P<move>\w+)", re.IGNORECASE)
 # A negation just before a "first" or "before" turns it around: "rather than analysing it first", "no Analyse first".
 _TURNED_AROUND = re.compile(r"\b(?:no|not|never|without|rather\s+than|instead\s+of)\b|n['\u2019]t\b", re.IGNORECASE)
@@ -492,7 +492,7 @@ _NOT_DONE_YET = re.compile(r"\b(?:(?:nobody|no\s+one|none\s+of\s+us)\s+(?:has|ha
                            r"\s+(?:yet\s+|ever\s+)?(?:been\s+)?[a-z]+(?:ed|en|t)\b[^,;.!?]*?\byet\b", re.IGNORECASE)
 # A negated holding back is an order: "never hesitate to restore it", "don't wait to remove the attacker".
 _URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|does\s+not|doesn['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
-                     # (r48m) "the chooser does not second-guess it", "never overrule that": the order kept, not doubted
+                     # (r48m) "the chooser doesn't second-guess that call", "never overrule that": the order kept, not doubted
                      r"neglect\w*|hold\w*\s+back|put\w*\s+off|second[- ]?guess\w*|overrul\w*)\b|"
                      # (r40m) emphasis said with a "nothing" / "no": "nothing matters more", "nothing else matters", "no
                      # exceptions", "no questions asked": how much the order counts, no negation of it
@@ -548,12 +548,12 @@ _NO_TURN_DOWN = re.compile(r"\bnot\s+(?:merely|just|only|simply)\b|"
 # value, said in words, no turning down of the order's verb.
 # (r48m) The writer taking back what they just said: "no, scratch that", "wait, strike that", "sorry, forget that".
 _TAKEN_BACK = re.compile(r"\b(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel|ignore)\s+that\b", re.IGNORECASE)
-# (r48m) A move turned down only ahead of another: "never picks it before a Remove", "don't restore it before the Remove"
+# (r48m) A move turned down only ahead of another: "never chooses a Restore ahead of the Remove", "don't restore it before the Remove"
 # (`next`: the move that comes first)
 _NOT_BEFORE = re.compile(r"(?:\b(?:never|not)|n['\u2019]t)\s+(?:[\w-]+\s+){0,3}?(?:before|ahead\s+of|prior\s+to)\s+"
                          r"(?:(?:a|an|any|the|its|their)\s+)?(?P<next>\w+)", re.IGNORECASE)
-# (r48m) Another move left for later or to someone else: "leave the decoys for later", "leave the follow-up Analyse to the
-# next shift", "keep the Restore for last" (`what`, a move's noun; "leave it for later" is no such move)
+# (r48m) Another move left for later or to someone else: "leave every decoy for later", "leave the second Analyse to
+# the day team", "save any Restore for the end" (`what`, a move's noun; "leave it for later" is no such move)
 _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                              r"(?:for|to|until|till)\s+(?:later|afterwards|after\w*|(?:the\s+)?(?:next|other|night|day|following)"
                              r"\s+(?:shift|team|step|turn|round|one)|another\s+(?:shift|team|step|turn|time)|someone\s+else|"
@@ -644,11 +644,11 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
             cues = conceded_away(cues)  # (r48m) "remove it, even with no activity": the case the order holds in too
-            # (r48m) "Restore it - no, scratch that: Remove it": the writer takes back what came before, no negation of
-            # the order that follows; "never picks a Restore before a Remove": the other move kept for after this one
+            # (r48m) "Decoy it - no, strike that: Remove it": the writer takes back what came before, no negation of
+            # the order that follows; "never chooses a Restore ahead of the Remove": the other move kept for after
             cues = _TAKEN_BACK.sub(" ", cues)
             cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
-            # (r48m) "... and leave the decoys for later": another move put off, no turning down of this one
+            # (r48m) "... and leave every decoy for later": another move put off, no turning down of this one
             cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(
                 same_verb(named, verb) for named in verbs_in(m["what"])) else m.group(0), cues)
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", _NOTHING_HELD.sub(" ", _NOT_DONE_YET.sub(" ", cues))))))
@@ -754,7 +754,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     set_aside = set(conceded_classes(f"{words.situation} {words.instruction}")) | set(classes_in(noted)) \
         | classes_denied(f"{words.situation} {words.instruction}") | classes_compared_only(words.text) \
         | classes_sequenced_only(words.text)  # (r43m: "..., then a decoy on the op subnet")
-    set_aside |= _named_in_reference_only(words.text) & set(HOST_CLASSES)  # (r48m: "right lesson for the user subnet, but")
+    set_aside |= _named_in_reference_only(words.text) & set(HOST_CLASSES)  # (r48m: "the right moral for the op hosts, but")
     for cls in (c for c in words.classes if c not in set_aside):
         members = set(HOST_CLASSES[cls])
         restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))
@@ -1481,7 +1481,7 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
         kept |= {"history"}
     kept |= outcome_stated(predicate)  # (r40m: "a failed Restore": the move left the host unchanged)
     # (r48m: as the gate reads them, `condition.text_facts`: not a later case the text only keeps another move for, "...
-    # and keep the Restore for a Remove that failed", which the note applies without)
+    # and keep a Restore for when the Remove did not take", which the note applies without)
     narrowed = narrower_cases_away(words.text)
     for spoken, kinds in spoken_facts(words if narrowed == words.text else read_wording(narrowed)):
         if rating_away(spoken) != spoken:  # (the rating the analyses give the one host named: the gate judges it there)

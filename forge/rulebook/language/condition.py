@@ -2786,7 +2786,7 @@ _NARROWER_CASE = re.compile(
     rf"[,;]\s*(?:but\s+)?(?:an?\s+)?{_MOVE}{_MOVE_OBJECT}\s+if\s+(?P<after>[^,;.]+?)\s*(?=[,;.]|$)|"
     # "..., then a Restore of it in case the Remove did not work": what a later move of the order is there for
     rf"\b{_MOVE}(?:\s+of)?{_MOVE_OBJECT}(?P<cut>\s+in\s+case\s+(?P<incase>[^,;.]+))|"
-    # (r48m) "... and keep the Restore for a Remove that failed": the other move kept for a case of what was done
+    # (r48m) "... and keep a Restore for when the Remove did not take": the other move kept for a case of what was done
     rf"(?:[,;]\s*|\s+and\s+)keep(?:s|ing)?\s+(?:the\s+|a\s+|an\s+|its\s+)?{_MOVE}(?:\s+of{_MOVE_OBJECT})?\s+for\s+"
     rf"(?P<kept>(?:a|an|the|when|if|once|after)\b[^,;.]+)",
     re.IGNORECASE)

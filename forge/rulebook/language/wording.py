@@ -1215,12 +1215,12 @@ def _forbidding(instruction: str):
             position = match.start() + denied.end()
 
 
-# (r48m) A "never" before a verb in the past: "(I) never looked at it again", "(we) never restored it".
+# (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
 _TOLD_NEVER = re.compile(r"\s*never\s+(?:once\s+|again\s+)?(?:\w+ed|took|made|gave|ran|saw|went|got|kept|left|sent|chose|did|set|put)\b",
                          re.IGNORECASE)
 def _told_never(text: str, match: re.Match) -> bool:
-    """(r48m) Whether a match of _FORBIDDEN_VERB is the teacher telling what they never did ("... and I never looked at it
-    again", "we never restored it"): a "never" after "I" / "we" before a verb in the past, a story, no prohibition."""
+    """(r48m) Whether a match of _FORBIDDEN_VERB is the teacher telling what they never did ("... and I never analysed it
+    after that", "we never restored it"): a "never" after "I" / "we" before a verb in the past, a story, no prohibition."""
     return bool(_TOLD_NEVER.match(text, match.start()) and re.search(r"\b(?:i|we)\s*$", text[:match.start()], re.IGNORECASE))
 
 
@@ -1609,21 +1609,21 @@ def _reason_before(opening: str, rest: str) -> bool:
 
 
 # (r48m) An opening that grants another teacher's note before its own, up to its "but": "You were right about User0, but
-# ...", "You learned the right lesson for the user subnet, but ...", "Good call on Enterprise1, but ...": what it names is
+# ...", "You drew the right moral for the op hosts, but ...", "Good call on Enterprise1, but ...": what it names is
 # the other note's, no situation of this one. (Matched on the text as `read_wording` joins it, where "lesson for X" is
 # already said "For X", `_scope_labels_said`.)
 GRANTED = re.compile(r"^\s*(?:you(?:['\u2019]re|\s+are|\s+were)\s+(?:quite\s+|absolutely\s+)?right\s+(?:about|on|with|for)|"
-                     r"you(?:['\u2019]ve|\s+have)?\s+(?:learned|learnt|drew|drawn|took|taken)\s+the\s+right\s+(?:lesson\s+)?(?:for|about|on|from)|"
+                     r"you(?:['\u2019]ve|\s+have)?\s+(?:learned|learnt|drew|drawn|took|taken)\s+the\s+right\s+(?:(?:lesson|moral|conclusion|takeaway)\s+)?(?:for|about|on|from)|"
                      r"good\s+call\s+on|fair\s+(?:point|enough)\s+(?:on|about))\s+[^:;.!?]*?,\s*but\b", re.IGNORECASE)
 
 
 def _claim_before(opening: str, rest: str) -> bool:
     """(r48m) Whether an opening before a colon is a claim the order rests on, where the order states its own condition
-    on every host the opening names: "The Defender is the castle gate, not a guard hut: when Defender shows a
-    compromise, ...", "User1 is not worth a Restore: when User1 is compromised, ...", "There is no other team in the loop:
-    when ...". It says no state (no word of state, level or taking over) and names no class; read as a condition, its
-    "not" or "no" asked a host quiet that the order's own condition asks compromised. (Not one that names a move, "User1
-    is not worth a Restore": a verdict on the move.)"""
+    on every host the opening names: "Op_Server0 is the keystone, not a spare brick: when Op_Server0 is hit, ...",
+    "Enterprise0 is no mere workstation: when Enterprise0 is owned, ...", "Nobody else is on watch here: when ...". It
+    says no state (no word of state, level or taking over) and names no class; read as a condition, its "not" or "no"
+    asked a host quiet that the order's own condition asks compromised. (Not one that names a move, "Enterprise0
+    deserves no Restore": a verdict on the move.)"""
     rest = rest.strip()
     return bool(_CONDITION.match(rest)) and gives_order(rest) and not states_something(opening) \
         and not classes_in(opening) and set(hosts_in(opening)) <= set(hosts_in(rest)) \
@@ -2583,7 +2583,7 @@ _SEQUENCED_CLASS = re.compile(
     rf"(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+(?:ahead\s+of|before)\s+(?:anything|any\s+(?:other\s+)?(?:move|action|work|step))\s+(?:on|to|for|in)\s+(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+before\s+(?:any|a|the)\s+{_SEQUENCE_CLASS}\s+(?:is|are|gets?)\s+(?:touched|restored|removed|analy[sz]ed|decoyed|handled|"
-    # (r48m) "before the enterprise servers get any attention", "... are seen to"
+    # (r48m) "before the user boxes get attention", "... are seen to"
     rf"looked\s+at|dealt\s+with|seen\s+to|(?:any|some|the)\s+attention|attention|attended\s+to)\b|"
     # (r45m) "Remove it before handling any op box", "before you do anything about the user boxes": the class the
     # order goes ahead of, said with the verb of handling it
