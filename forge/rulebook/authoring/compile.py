@@ -61,7 +61,7 @@ COMPILER_SCHEMA = compiler_schema(ROLES, [t.value for t in RuleType], modes=MODE
 # batch whose reply is still unusable is split in halves and asked again (see `_ask_split`).
 BATCH = 4
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|so that|in order to|otherwise|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))|so that|in order to|otherwise|"
     r"to (?:prevent|stop|avoid|keep|make sure)|which (?:is|would|will|means))\b.*$",
     re.IGNORECASE | re.DOTALL,
 )

@@ -213,7 +213,8 @@ FACTS: tuple[Fact, ...] = (
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
         # (r45m: nor "still in reconnaissance": the phase the attack is in now)
-        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?!\s+(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|probing|exploitation|escalation|impact|lateral)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # (r48m: nor "already shows a compromise", "already has a foothold": the state now, said with its article)
+        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?!\s+(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|probing|exploitation|escalation|impact|lateral)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are|has|have)\s+)?(?:at\s+|an?\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|foothold|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)(?<!\bexploit\sstill\s)(?<!\bscan\sstill\s)(?<!\bnothing\s)(?<!\bnothing\sis\s)(?<!\bnothing\selse\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -401,7 +402,9 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     said = [c.text for c in words.conditions] + [verdict_away(order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
-    said = [ORDER_ENDED.sub(lambda m: re.sub(r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), t) for t in said]
+    # (r48m: nor what the move stops being there, "the eviction stops being urgent": no priority to state)
+    said = [ORDER_ENDED.sub(lambda m: re.sub(r"\b(?:stops?\s+being|ceases?\s+to\s+be)\b.*$", " not ", re.sub(
+        r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), flags=re.IGNORECASE), t) for t in said]
     # (r44x: "still" taken out with its space: "an exploit still running" is "an exploit running", the activity now, which
     # the history words leave out only as two words side by side; with a gap between them it read as a run of steps)
     found = [(t, facts_needed(_UNTIL_NO_LONGER.sub(" while ", re.sub(r"\bstill\b\s*", "", t)))) for t in said]
@@ -2745,7 +2748,8 @@ def _set_aside(text: str) -> str:
 # exploit at once", which no context meets). `checks` keeps such a span only where the predicate excludes `end`.
 ORDER_ENDED = re.compile(r"\b(?:once|after|as\s+soon\s+as)\s+(?P<end>[^,;.:]{3,60}?)\s*,?\s+"
                          r"(?:(?:the|this|that|a|an|its)\s+[\w-]+|[\w-]+ing\s+(?:it|them|\w+\d)|it|they)\s+"
-                         r"(?:is\s+|are\s+)?no\s+longer\b[^,;.:]*|"
+                         # (r48m: or "... the decoy stops being useful there", "... ceases to be worth it")
+                         r"(?:(?:is\s+|are\s+)?no\s+longer\b|stops?\s+being\b|ceases?\s+to\s+be\b)[^,;.:]*|"
                          r"\b(?:not\s+(?:sure|certain)|unsure|uncertain)\s+(?:whether\s+|that\s+|if\s+)?(?:this|it|that|the\s+"
                          r"(?:rule|lesson))\s+(?:still\s+)?(?:holds|applies)\s+(?:once|after|when)\s+(?P<doubted>[^,;.:]{3,60})|"
                          # "..., during the probe, not later once it is rooted"

@@ -487,7 +487,7 @@ _EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # User4, mind you."
     rf"(?<=[.!?;])\s*not\s+{_EXCEPTED_HOST_LIST}(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[.;!,(]|$))"))
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
@@ -1094,8 +1094,10 @@ def gives_order(sentence: str) -> bool:
         body = _RESOLVED_MODAL.sub("", body, count=1)
     # ("Right after you restore a host, ...": the moment, said with its adverb)
     # (r40m: "From step 26 onwards, ...": a window of steps that opens the order)
+    # (r48m: a scope of up to 120 characters, "On any machine that has held one and the same level in its row over the
+    # latest several steps, reimage it")
     lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against|from)\b"
-                    r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
+                    r"[^,:;]{3,120}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     # ("right after we removed Enterprise1, plan an Analyse of it": the defender's own last move, a condition on its
     # history, not a story, where no step of the episode is told)
     acted = lead and _ACTED_LEAD.match(body)
@@ -1495,7 +1497,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|we|we're|we'd|my|our|mysel
 
 
 # A heading before the order ("Lesson: any user host that ..."): it names what follows, no situation.
-_HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+learn(?:ed|t))?|takeaway|take-away|moral|conclusion|rule|"
+_HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+(?:learn(?:ed|t)|drawn|taken))?|takeaway|take-away|moral|conclusion|rule|"
                            r"note|reminder|tip|runbook|playbook|procedure|policy|sop|checklist|section)"
                            # ("runbook 4.2:", "SOP #7", "rule 3b:": the label of a document's entry, no condition)
                            r"(?:\s*(?:#\s*|no\.?\s*)?\d+(?:\.\d+)*[a-z]?\)?)?"
