@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (GRANTED, HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
+from forge.rulebook.language.wording import (GRANTED, HOLDING_OFF_DENIED, ONLY_NAMED, Wording, only_named_away, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -211,18 +211,12 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         or _never_unspoken(words, action)
 
 
-# (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only Op_Host1, not
-# the other op hosts)", "(just Enterprise1 -- not the rest of the servers)"
-_ONLY_NAMED = re.compile(r"\(\s*(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*(?:not|never)\s+(?:the\s+|any\s+)?"
-                         r"(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
-
-
 def _only_named_kept(condition: str, predicate) -> bool:
-    """(r48m) Whether every negation of a condition is in a note that keeps it to the hosts it names (_ONLY_NAMED), and
+    """(r48m) Whether every negation of a condition is in a note that keeps it to the hosts it names (wording.ONLY_NAMED), and
     every host the trigger can match is one of those: what the note says, the trigger says by naming no other."""
-    notes = list(_ONLY_NAMED.finditer(condition))
+    notes = list(ONLY_NAMED.finditer(condition))
     named = {h for m in notes for h in hosts_in(m["named"])}
-    return bool(notes) and bool(named) and not negations_in(_ONLY_NAMED.sub(" ", condition)) \
+    return bool(notes) and bool(named) and not negations_in(only_named_away(condition)) \
         and set(positive_hosts(predicate)) <= named
 
 

@@ -39,7 +39,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
-from forge.rulebook.language.wording import condition_elsewhere
+from forge.rulebook.language.wording import condition_elsewhere, only_named_away
 from forge.rulebook.language.wording import (EXCEPT_WORDS, HOST_AT_HAND, HOST_NAME, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only, sequenced_away, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
@@ -233,7 +233,7 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:a|an|the|our|my|that|this|last|previous)\s+(?:remove|restore|analy[sz]e|analysis|removal|reimage|decoy\w*)\s+"
         rf"(?:(?:has|had|just|then)\s+)?(?:turned|made|left|changed|pushed|sent|flipped|dropped|moved|brought|put|knocked)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
-        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
+        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:(?:recorded|logged) )?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         # (r44x: "after its Restore", "after that Remove": the host's own move, as "after the Restore of it")
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it|its|their|that|this)\s+)?{_VERBS}|since (?:the|step|it))\b",
@@ -466,8 +466,11 @@ _NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|them|th
                       r"none\s+of\s+the\s+(?:host|machine)s)\b", re.IGNORECASE)
 # "all / every / each user host", "the whole user subnet", "the user subnet is clean": a statement about each host of
 # the class, not about some host of it.
+# (r48m: not one over steps, "at each of the latest two logged steps", "every one of the past 4 turns": a history)
 _EVERY = re.compile(r"\b(?<!at\s)(?<!after\s)(?:all|every|each|the\s+(?:whole|entire))\b"
-                    r"(?!\s+(?:of\s+)?(?:them|it|the\s+time|times|right|along|at\s+once))", re.IGNORECASE)
+                    r"(?!\s+(?:of\s+)?(?:them|it|the\s+time|times|right|along|at\s+once))"
+                    r"(?!\s+(?:one\s+)?(?:of\s+)?(?:the\s+|its\s+|their\s+)?(?:(?:last|past|previous|prior|recent|recorded|latest|\d+|"
+                    r"two|three|four|five|six|seven|eight)\s+)*(?:steps?|turns?|rounds?)\b)", re.IGNORECASE)
 _SUBNET = re.compile(r"\b(?:user|enterprise|op|operational)[\s-]+(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
 # A clause about hosts in general ("when two or more hosts show an exploit", "if anything is compromised"): not about the
 # host named before it.
@@ -998,6 +1001,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
+    condition = only_named_away(condition)  # (r48m: "E1 hit (only E1, not the other servers)": of E1 alone)
     compared, rest = hosts_compared(condition)
     if not compared:  # (r46m) "more held on the op side than on the user side": two classes' counts
         compared, rest = classes_counts_compared(condition)

@@ -1619,6 +1619,25 @@ GRANTED = re.compile(r"^\s*(?:you(?:['\u2019]re|\s+are|\s+were)\s+(?:quite\s+|ab
                      r"good\s+call\s+on|fair\s+(?:point|enough)\s+(?:on|about))\s+[^:;.!?]*?,\s*but\b", re.IGNORECASE)
 
 
+# (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only Op_Host1, not
+# the other op hosts)", "(just Enterprise1 -- not the rest of the servers)"
+ONLY_NAMED = re.compile(r"\(\s*(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*(?:not|never)\s+(?:the\s+|any\s+)?"
+                        r"(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
+
+
+def only_named_away(text: str) -> str:
+    """(r48m) `text` without its notes that keep a condition to the hosts they name (ONLY_NAMED), where the text names
+    those hosts outside them as well: what the condition claims is said of those hosts; the other hosts it sets aside
+    are no part of it (read as a condition, "not the other user boxes" asked them quiet, or the note's "other user
+    boxes" them shown)."""
+    for found in reversed(list(ONLY_NAMED.finditer(text or ""))):
+        named = set(hosts_in(found["named"]))
+        rest = f"{text[:found.start()]} {text[found.end():]}"
+        if named and named <= set(hosts_in(rest)):
+            text = f"{text[:found.start()].rstrip()}{text[found.end():]}"
+    return text or ""
+
+
 def _claim_before(opening: str, rest: str) -> bool:
     """(r48m) Whether an opening before a colon is a claim the order rests on, where the order states its own condition
     on every host the opening names: "Op_Server0 is the keystone, not a spare brick: when Op_Server0 is hit, ...",
