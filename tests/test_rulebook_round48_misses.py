@@ -20,7 +20,9 @@ injections), each class a reading the product lacked, so its check refused a com
 - time and state words: "Since episode 9 (<date>), ..." opens the order in time, no reason to cut
   (`compile._JUSTIFICATION`, `wording._JUSTIFICATION`); "once <case>, that <move> stops being <what>" is where the order
   ends (`condition.ORDER_ENDED`), with no fact to state; "already shows a compromise" is the state now, no history
-  (`condition.FACTS`); a scope of up to 120 characters before the order's comma (`wording.gives_order`);
+  (`condition.FACTS`); a scope of up to 120 characters before the order's comma (`wording.gives_order`); "each of the
+  latest two logged steps" quantifies steps, not hosts, and is history (`condition._EVERY`, `condition.FACTS`); the
+  claims of a condition with an "(only <host>, not the other ...)" note are those of that host (`wording.only_named_away`);
 - format: the reply's form said of the reply ("the analysis opens with ..."), with a sign ("< 40 words"), or in the
   letters or lines it is written in ("in CAPS", "on 1 line") (`wording.OPENS_REPLY`, `compile._FORMAT_WORDS`).
 Each test fails on the product files of aad7623 (checked: the product tree of `git archive aad7623` with this file run
@@ -30,7 +32,8 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import looks_like_format, strip_justification
-from forge.rulebook.language.condition import facts_needed, narrower_cases_away, text_claims, text_facts, verdict_away
+from forge.rulebook.language.condition import claims, facts_needed, narrower_cases_away, text_claims, text_facts, verdict_away
+from forge.rulebook.language.predicate import describe
 from forge.rulebook.language.wording import read_wording
 
 EXPLOITED_USER = {"class": "User", "activity": "Exploit"}
@@ -195,3 +198,17 @@ def test_a_long_scope_before_the_orders_comma_still_leads_the_order() -> None:
     assert "Op_Host0" not in words.hosts
     when = {"class": "any", "compromise": "any", "unchanged_for": 3}
     assert text_problem(text, when, _prefer("Restore", "Remove")) is None
+
+
+def test_each_of_the_last_steps_is_a_run_of_steps_not_every_host() -> None:
+    condition = "a machine showing one compromise level in each of the last two logged steps"
+    assert "history" in facts_needed(condition)
+    found = claims(condition)
+    assert found is None or "Op_Host2" not in describe(found)  # (not every host of the network compromised)
+
+
+def test_an_only_this_host_note_asks_nothing_of_the_other_hosts() -> None:
+    assert claims("Enterprise1 with Activity Exploit (only Enterprise1, not the other servers)") \
+        == claims("Enterprise1 with Activity Exploit")
+    found, _ = text_claims("E1 w/ Activity Exploit (only E1, not the other ent servers) -> Remove E1.")
+    assert found is None or "Enterprise0" not in describe(found)  # (never "another server exploited as well")
