@@ -47,7 +47,7 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (ORDER_ENDED, claims, membership_denied_away, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
+from forge.rulebook.language.condition import (ORDER_ENDED, claims, narrower_cases_away, membership_denied_away, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
                                                conditions_not_applied, listed_claims, rule_claims, spoken_facts, subject_of, whole_claims,
                                                windows_left_to, words_beside_evidence)
 from forge.rulebook.language.episode import step_windows, without_step_windows
@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (HOLDING_OFF_DENIED, Wording, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
+from forge.rulebook.language.wording import (GRANTED, HOLDING_OFF_DENIED, ONLY_NAMED, Wording, only_named_away, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -159,6 +159,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about):
             continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
+        if _only_named_kept(condition.text, predicate):
+            continue  # (r48m) "Op_Host1 hit (only Op_Host1, not the other op hosts)": the trigger keeps to that host alone
         if _EVERY_OTHER.search(condition.text):
             about = set(HOSTS)  # "User2 is the only host showing anything": the others show nothing
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
@@ -198,12 +200,24 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                  and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(f, v) for f in put_off))
                  # (r40h) the move the text says the order beats ("X on ... beats a Monitor"), however far its
                  # condition runs on, is the order's own "over"
-                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(d, v) for d in words.dispreferred))]
+                 and not (any(same_verb(v, b) for b, _ in banned) and any(same_verb(d, v) for d in words.dispreferred))
+                 # (r48m) "Analyse it instead; a Remove was wasted there": an order given "instead" of a move the
+                 # text names elsewhere, in its reason or its story, as `prefer ... over` that move writes it
+                 and not (done and any(same_verb(v, b) for b, _ in banned) and _replaced_instead(words, v))]
         if stray:
             return (f"verb: the action uses {stray[0]}, but the text's order names {', '.join(sorted(ordered))} (a verb "
                     "named in its condition, \"after a Remove\", is no part of its order)")
     return _inversion(words, action, ordered, reachable) or _put_off_ordered(words, done, ordered) \
         or _never_unspoken(words, action)
+
+
+def _only_named_kept(condition: str, predicate) -> bool:
+    """(r48m) Whether every negation of a condition is in a note that keeps it to the hosts it names (wording.ONLY_NAMED), and
+    every host the trigger can match is one of those: what the note says, the trigger says by naming no other."""
+    notes = list(ONLY_NAMED.finditer(condition))
+    named = {h for m in notes for h in hosts_in(m["named"])}
+    return bool(notes) and bool(named) and not negations_in(only_named_away(condition)) \
+        and set(positive_hosts(predicate)) <= named
 
 
 # (r42m) A condition that only says the branch before it failed: "if not", "failing that", "otherwise", "if neither".
@@ -303,7 +317,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         # (r38h: or the place the order puts second, "Remove on that server before you touch any user box")
         disfavoured = any(same_verb(f, verb) for f in forbidden if f is not None) or None in forbidden \
             or isinstance(target, str) and (target in spared or target in _put_last(words)) \
-            or any(same_verb(f, verb) for f in _put_off(words))
+            or any(same_verb(f, verb) for f in _put_off(words)) or _replaced_instead(words, verb)
         if not disfavoured:
             return (f"prefer: the action prefers {done[0][0]} over {verb} {target or ''}".rstrip() + ", but the text "
                     "disprefers neither that verb nor that host (\"rather than\", \"instead of\", \"before\", \"never\"): "
@@ -398,15 +412,35 @@ def _put_off(words: Wording, plain: bool = False) -> set[str]:
     order = words.order
     kept = (lambda m: not _TURNED_AROUND.search(order[max(0, m.start() - 30):m.start() + len(m.group(0))])) if plain \
         else (lambda m: True)
-    later = {v for m in _BEFORE_VERB.finditer(order) if kept(m) for v in verbs_in(m["next"])}
+    # (r48m: "never chooses a Restore ahead of the Remove": the move after the negated "before" comes first, none put off there)
+    turned = {m.start("next") for m in _NOT_BEFORE.finditer(order)}
+    later = {v for m in _BEFORE_VERB.finditer(order) if kept(m) and m.start("next") not in turned for v in verbs_in(m["next"])}
+    # (r48m) "save any Restore for the end", "leave every decoy for later": that move after the others
+    later |= {v for m in _LEFT_FOR_LATER.finditer(order) for v in verbs_in(m["what"])}
     first = {v for m in _FIRST.finditer(order) if kept(m) for v in verbs_in(m["verb"] or m["after"] or "")}
     # a verb the text says does not work there, in the present ("A Remove doesn't hold on that server"): a report, no
     # order of its own, but what the order is given in place of
     failing = {v for sentence in re.split(r"(?<=[.;!?])\s+", words.text) if (fails := _FAILS_NOW.search(sentence))
                for v in verbs_in(sentence[:fails.start()])}
+    # (r48m) a move the attacker is said to undo, in the present: "red returns to the box right after every Restore"
+    failing |= {v for m in _BACK_AFTER.finditer(words.text) for v in verbs_in(m["move"])}
     return later | failing | ({v for v in verbs_in(words.text) if v not in first} if first else set())
 
 
+# (r48m) "Restore it instead", "instead, plan a Restore": "instead" with no "of", in place of a move said elsewhere
+_INSTEAD_ALONE = re.compile(r"\binstead\b(?!\s+of\b)", re.IGNORECASE)
+
+
+def _replaced_instead(words: Wording, verb: str) -> bool:
+    """(r48m) Whether the order is given "instead" (no "of") and the text names `verb` elsewhere, in its reason or its
+    story ("Analyse it instead; a Remove was wasted there"): the move the order takes the place of, as `prefer ...
+    over` it writes it."""
+    return bool(_INSTEAD_ALONE.search(words.order)) and not any(same_verb(verb, o) for o in verbs_in(words.order)) \
+        and any(same_verb(named, verb) for named in verbs_in(words.text))
+# (r48m) "red returns to the box right after every Restore", "the intruder comes straight back after each Remove": the move
+# does not hold there (the present, of any such move; "it was back after our Remove" tells what happened once)
+_BACK_AFTER = re.compile(r"\b(?:(?:is|are|comes?|gets?)\s+(?:straight\s+|right\s+)?back|returns?)\b[^,;.]{0,40}?\b(?:after|following)\s+"
+                         r"(?:any|every|each|a|an)\s+(?P<move>\w+)", re.IGNORECASE)
 # A negation just before a "first" or "before" turns it around: "rather than analysing it first", "no Analyse first".
 _TURNED_AROUND = re.compile(r"\b(?:no|not|never|without|rather\s+than|instead\s+of)\b|n['\u2019]t\b", re.IGNORECASE)
 # "a Remove doesn't hold on that server", "Restore never sticks there", "Remove keeps failing there" (the present; "Remove
@@ -457,8 +491,9 @@ _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:enti
 _NOT_DONE_YET = re.compile(r"\b(?:(?:nobody|no\s+one|none\s+of\s+us)\s+(?:has|have|had)|(?:has|have|had)(?:n['\u2019]t|\s+not))"
                            r"\s+(?:yet\s+|ever\s+)?(?:been\s+)?[a-z]+(?:ed|en|t)\b[^,;.!?]*?\byet\b", re.IGNORECASE)
 # A negated holding back is an order: "never hesitate to restore it", "don't wait to remove the attacker".
-_URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
-                     r"neglect\w*|hold\w*\s+back|put\w*\s+off)\b|"
+_URGING = re.compile(r"\b(?:never|do\s+not|don['\u2019]?t|does\s+not|doesn['\u2019]?t|without)\s+(?:hesitat\w*|wait\w*|delay\w*|forget\w*|fail\w*|"
+                     # (r48m) "the chooser doesn't second-guess that call", "never overrule that": the order kept, not doubted
+                     r"neglect\w*|hold\w*\s+back|put\w*\s+off|second[- ]?guess\w*|overrul\w*)\b|"
                      # (r40m) emphasis said with a "nothing" / "no": "nothing matters more", "nothing else matters", "no
                      # exceptions", "no questions asked": how much the order counts, no negation of it
                      r"\bnothing\s+(?:else\s+)?(?:matters|counts|comes\s+first)(?:\s+(?:more|as\s+much))?\b|"
@@ -511,6 +546,18 @@ _NO_TURN_DOWN = re.compile(r"\bnot\s+(?:merely|just|only|simply)\b|"
                            r"can(?:not|['\u2019]t))\s+(?:outweighs?|overrides?|trumps?|beats?|outranks?)\b", re.IGNORECASE)
 # (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
 # value, said in words, no turning down of the order's verb.
+# (r48m) The writer taking back what they just said: "no, scratch that", "wait, strike that", "sorry, forget that".
+_TAKEN_BACK = re.compile(r"\b(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel|ignore)\s+that\b", re.IGNORECASE)
+# (r48m) A move turned down only ahead of another: "never chooses a Restore ahead of the Remove", "don't restore it before the Remove"
+# (`next`: the move that comes first)
+_NOT_BEFORE = re.compile(r"(?:\b(?:never|not)|n['\u2019]t)\s+(?:[\w-]+\s+){0,3}?(?:before|ahead\s+of|prior\s+to)\s+"
+                         r"(?:(?:a|an|any|the|its|their)\s+)?(?P<next>\w+)", re.IGNORECASE)
+# (r48m) Another move left for later or to someone else: "leave every decoy for later", "leave the second Analyse to
+# the day team", "save any Restore for the end" (`what`, a move's noun; "leave it for later" is no such move)
+_LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                             r"(?:for|to|until|till)\s+(?:later|afterwards|after\w*|(?:the\s+)?(?:next|other|night|day|following)"
+                             r"\s+(?:shift|team|step|turn|round|one)|another\s+(?:shift|team|step|turn|time)|someone\s+else|"
+                             r"(?:the\s+)?(?:last|end))\b", re.IGNORECASE)
 _NOTHING_HELD = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:(?:owned|held|taken|pwned|rooted|compromised)\s+)?on\s+"
                            r"(?:it|that\s+(?:host|box|machine|one|server)|there)\b", re.IGNORECASE)
 _QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
@@ -596,6 +643,14 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
+            cues = conceded_away(cues)  # (r48m) "remove it, even with no activity": the case the order holds in too
+            # (r48m) "Decoy it - no, strike that: Remove it": the writer takes back what came before, no negation of
+            # the order that follows; "never chooses a Restore ahead of the Remove": the other move kept for after
+            cues = _TAKEN_BACK.sub(" ", cues)
+            cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
+            # (r48m) "... and leave every decoy for later": another move put off, no turning down of this one
+            cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(
+                same_verb(named, verb) for named in verbs_in(m["what"])) else m.group(0), cues)
             cues = _URGING.sub(" ", _WRITERS_DOUBT.sub(" ", _IN_PLACE_OF.sub(" ", _QUIET_VALUE.sub(" ", _NOTHING_HELD.sub(" ", _NOT_DONE_YET.sub(" ", cues))))))
             cues = _NO_TURN_DOWN.sub(" ", _POINTING_BACK.sub(" ", cues) if placed_anywhere else cues)
             if not (_NEGATIVE_WORD(cues) or _DOUBTING.search(cues)) or _another_verbs_negation(cues, verb):
@@ -649,12 +704,13 @@ _NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:min
 
 
 def _named_in_reference_only(text: str) -> set[str]:
-    """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE)."""
-    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE) for m in p.finditer(text)]
+    """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
+    (r48m) and the hosts and classes it names only in granting another note before its own (wording.GRANTED)."""
+    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, GRANTED) for m in p.finditer(text)]
     rest = text
     for span in spans:
         rest = rest.replace(span, " ")
-    return {h for span in spans for h in hosts_in(span)} - set(hosts_in(rest))
+    return {h for span in spans for h in (*hosts_in(span), *classes_in(span))} - set(hosts_in(rest)) - set(classes_in(rest))
 
 
 def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> Optional[str]:
@@ -664,6 +720,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
                 f"applies where the context shows it ({{\"host\": ...}} or {{\"class\": ...}})")
     trigger_hosts = {h for atom, _ in atoms_of(predicate) for h in ([atom.host] if atom.host else [])}
     targets = _targets(action)
+    reachable = set(positive_hosts(predicate))
     # what a scope note keeps the order away from ("this must not stretch to Op_Host1") is no host it is about
     noted = " ".join(span for span in _set_aside(words, predicate, action) if _SCOPE_NOTE.fullmatch(span))
     noted_away = set(hosts_in(noted)) - {h for c in words.conditions for h in c.hosts}
@@ -676,8 +733,10 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
             continue  # named to be left out ("except User0", "decoy User2, not User3")
         if host in {h for p in words.prohibitions for h in p.hosts} and isinstance(action, dict) \
                 and str(action.get("mode", "")).lower() == "do" and host not in {h for c in words.conditions for h in c.hosts} \
-                and targets and all(t in HOSTS and t != host for t in targets):
+                and targets and all(t in HOSTS and t != host or t == MATCHED and host not in reachable for t in targets):
             continue  # "don't reimage User2; reimage User1 ...": the order, kept apart from the prohibition (never on User2)
+            # (r48m: or aimed at what a trigger matches that never matches it, "decoy every user host ...; User3 gets no
+            # decoy": the trigger keeps User3 out)
         if host in _included(words.instruction) and (any(host in atom.hosts() for atom, neg in atoms_of(predicate) if not neg)
                                                      or any(host in hosts_of([t]) for t in targets if t in HOST_CLASSES)):
             continue  # "any host in the operational subnet, Op_Server0 included": one of the class the entry names
@@ -695,6 +754,7 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
     set_aside = set(conceded_classes(f"{words.situation} {words.instruction}")) | set(classes_in(noted)) \
         | classes_denied(f"{words.situation} {words.instruction}") | classes_compared_only(words.text) \
         | classes_sequenced_only(words.text)  # (r43m: "..., then a decoy on the op subnet")
+    set_aside |= _named_in_reference_only(words.text) & set(HOST_CLASSES)  # (r48m: "the right moral for the op hosts, but")
     for cls in (c for c in words.classes if c not in set_aside):
         members = set(HOST_CLASSES[cls])
         restricted = any(set(atom.hosts()) <= members for atom, _ in atoms_of(predicate))
@@ -1420,7 +1480,10 @@ def _history(words: Wording, predicate, unexpressed: str) -> Optional[str]:
     if any(atom.history() for atom, _ in atoms_of(predicate)):
         kept |= {"history"}
     kept |= outcome_stated(predicate)  # (r40m: "a failed Restore": the move left the host unchanged)
-    for spoken, kinds in spoken_facts(words):
+    # (r48m: as the gate reads them, `condition.text_facts`: not a later case the text only keeps another move for, "...
+    # and keep a Restore for when the Remove did not take", which the note applies without)
+    narrowed = narrower_cases_away(words.text)
+    for spoken, kinds in spoken_facts(words if narrowed == words.text else read_wording(narrowed)):
         if rating_away(spoken) != spoken:  # (the rating the analyses give the one host named: the gate judges it there)
             kinds -= judged_facts(spoken)
         missing = sorted(kinds - kept)

@@ -61,7 +61,7 @@ COMPILER_SCHEMA = compiler_schema(ROLES, [t.value for t in RuleType], modes=MODE
 # batch whose reply is still unusable is split in halves and asked again (see `_ask_split`).
 BATCH = 4
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|so that|in order to|otherwise|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))|so that|in order to|otherwise|"
     r"to (?:prevent|stop|avoid|keep|make sure)|which (?:is|would|will|means))\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -77,6 +77,11 @@ _FORMAT_WORDS = re.compile(
     r"\b(?:cap|limit|restrict|keep)\s+(?:every|each|the|your|a|any)\s+(?:plan|answer|reply|list)s?\s+(?:at|to)\s+(?:\w+\s+)?(?:moves|steps|actions|items|entries|lines|words)\b|"
     r"\b(?:first|last|opening|top)\s+line\s+of\s+(?:my|your|the|its|their)\s+(?:answer|reply|response|output)\b|\b(?:a\s+single|one)[\s-]+(?:short\s+)?(?:word|sentence|line)\b|"
     r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b|"
+    # (r48m) a bound said with a sign or "max", "< 60 words", "max 3 lines"; the letters or lines it is written in, "in
+    # CAPS", "in upper case", "on 1 line"
+    r"(?:<=?|\u2264|\bmax(?:imum)?\.?(?:\s+of)?)\s*\d+\s*(?:lines|words|sentences|characters|chars)\b|"
+    r"\bin\s+(?:all\s+)?(?:caps|capitals|capital\s+letters|upper[\s-]?case|lower[\s-]?case|block\s+letters)\b|"
+    r"\bon\s+(?:1|one|a\s+single)\s+line\b|"
     # (r47m) a length said as a bound it must not pass, "no report longer than four lines", and the size of a plan asked
     # as a note's question, "how many moves can one plan carry?"
     r"\b(?:more|longer)\s+than\s+(?:\w+\s+)?(?:lines|words|sentences|characters)\b|"

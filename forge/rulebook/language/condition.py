@@ -39,7 +39,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.situation import SOME, Situation, host_statements, without_either_value
 from forge.rulebook.language.situation import state_of as _state_of
 from forge.rulebook.language.wording import _AT_HAND_PARTICIPLE, _CLASS_FORMS, _HOST_FORMS  # the host and class names the reader knows
-from forge.rulebook.language.wording import condition_elsewhere
+from forge.rulebook.language.wording import condition_elsewhere, only_named_away
 from forge.rulebook.language.wording import (EXCEPT_WORDS, HOST_AT_HAND, HOST_NAME, NEWLY_GLOSS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only, sequenced_away, classes_in, conditions_left_out, falls_short_away, forbidding_away, gives_order, hosts_in, negations_in, read_wording,
                                             named_in_full, order_without_conditions, other_host_away, sentences, state_words_in, unnamed_hosts, verbs_in, without_class_names,
                                             without_host_names, written_out)
@@ -213,7 +213,8 @@ FACTS: tuple[Fact, ...] = (
         # (r40m: not "while it still shows <state>", "while it still is", nor "still untouched": the state now, while it lasts;
         # "still clean" stays history: "before the attacker reaches it, while it is still clean" says more than its row)
         # (r45m: nor "still in reconnaissance": the phase the attack is in now)
-        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?!\s+(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|probing|exploitation|escalation|impact|lateral)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are)\s+)?(?:at\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
+        # (r48m: nor "already shows a compromise", "already has a foothold": the state now, said with its article)
+        r"\b(?:(?<!\blong\sas\sit\s)(?<!\bwhile\sit\s)(?<!\bas\slong\sas\sthey\s)(?<!\bwhile\sthey\s)(?:(?<!\bit\s)still|(?<=\bit\s)still(?!\s+shows?\b))(?!\s+(?:untouched|uncompromised|unscanned|unexploited)\b)(?!\s+(?:in|at)\s+(?:the\s+)?(?:recon\w*|discovery|scanning|probing|exploitation|escalation|impact|lateral)\b)(?<!\bexploit\sstill)(?<!\bscan\sstill)|again|already(?!\s+(?:being|under)\s+(?:a\s+)?(?:scan|prob))(?!\s+(?:been\s+|being\s+|under\s+|(?:(?:reads?|shows?|showing|sits?|sitting|is|are|has|have)\s+)?(?:at\s+|an?\s+)?)?(?:compromis|exploit|breach|infect|rooted|owned|hacked|privileged|held\b|foothold|(?:the\s+)?(?:user|root|admin)(?:[- ]level)?\b))|(?<!\bis\s)(?<!\bare\s)already(?=\s+held\b)|previously|earlier|no longer|anymore|any more|in a row|twice|thrice|repeated\w*|"
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)(?<!\bexploit\sstill\s)(?<!\bscan\sstill\s)(?<!\bnothing\s)(?<!\bnothing\sis\s)(?<!\bnothing\selse\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
@@ -232,7 +233,7 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:a|an|the|our|my|that|this|last|previous)\s+(?:remove|restore|analy[sz]e|analysis|removal|reimage|decoy\w*)\s+"
         rf"(?:(?:has|had|just|then)\s+)?(?:turned|made|left|changed|pushed|sent|flipped|dropped|moved|brought|put|knocked)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
-        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
+        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:(?:recorded|logged) )?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         # (r44x: "after its Restore", "after that Remove": the host's own move, as "after the Restore of it")
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it|its|their|that|this)\s+)?{_VERBS}|since (?:the|step|it))\b",
@@ -368,14 +369,24 @@ _MEANS_SO = re.compile(r"(?P<what>[^.;:,]+?)\s+(?:means?|indicates?|signals?|sig
                        re.IGNORECASE)
 # What an order tells the agent to say of a host ("call it low risk", "rate it critical", "flag it as high priority"):
 # its answer, not a condition on a fact.
-_VERDICT = re.compile(r"\b(?:call|rate|label|flag|mark|report|classify|tag|score|treat|consider)\s+(?:it|them|this|that|the\s+host)\s+"
+# (r48m: in any person, "the analyst rates it critical", "flags it high risk"; and a rating that closes an order, "...
+# means recommend Remove, high risk": the answer's rating, said after the move it recommends)
+_VERDICT = re.compile(r"\b(?:call|rate|label|flag|mark|report|classify|tag|score|treat|consider)(?P<person>s|d|ed|es)?\s+(?:it|them|this|that|the\s+host)\s+"
                       r"(?:as\s+)?(?:(?:a|an)\s+)?(?:low|medium|high|critical|urgent|minor|major)[\s-]*(?:risk|priority|severity)?\b",
                       re.IGNORECASE)
+_CLOSING_RATING = re.compile(rf"(?P<move>\b(?:{_MOVE_NAMES})(?:\s+(?:it|them|\w+\d))?)\s*,\s*(?:low|medium|high|critical)[\s-]+risk\s*(?=[.;]|$)",
+                             re.IGNORECASE)
 
 
 def verdict_away(text: str) -> str:
     """`text` without what an order tells the agent to say of a host ("rate it high risk"): an answer, no condition."""
-    return _VERDICT.sub(" ", text)
+    return _CLOSING_RATING.sub(lambda m: m["move"], _VERDICT.sub(
+        lambda m: m.group(0) if m["person"] and _RATING_AS_CASE.search(re.split(r"[,;.:]", text[:m.start()])[-1]) else " ", text))
+
+
+# (r48m) A rating told in the third person after a word of condition, "when the analysis rates it high risk": the case,
+# no answer asked for
+_RATING_AS_CASE = re.compile(r"\b(?:when|whenever|if|once|after|unless|while|until|since|as\s+soon\s+as)\b", re.IGNORECASE)
 
 
 def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
@@ -391,7 +402,9 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     said = [c.text for c in words.conditions] + [verdict_away(order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
-    said = [ORDER_ENDED.sub(lambda m: re.sub(r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), t) for t in said]
+    # (r48m: nor what the move stops being there, "the eviction stops being urgent": no priority to state)
+    said = [ORDER_ENDED.sub(lambda m: re.sub(r"\b(?:stops?\s+being|ceases?\s+to\s+be)\b.*$", " not ", re.sub(
+        r"\bno\s+longer\b", " not ", m.group(0), flags=re.IGNORECASE), flags=re.IGNORECASE), t) for t in said]
     # (r44x: "still" taken out with its space: "an exploit still running" is "an exploit running", the activity now, which
     # the history words leave out only as two words side by side; with a gap between them it read as a run of steps)
     found = [(t, facts_needed(_UNTIL_NO_LONGER.sub(" while ", re.sub(r"\bstill\b\s*", "", t)))) for t in said]
@@ -453,8 +466,11 @@ _NOTHING = re.compile(r"\b(?:nothing(?!\s+(?:on|in|of)\s+(?:it|that|this|them|th
                       r"none\s+of\s+the\s+(?:host|machine)s)\b", re.IGNORECASE)
 # "all / every / each user host", "the whole user subnet", "the user subnet is clean": a statement about each host of
 # the class, not about some host of it.
+# (r48m: not one over steps, "at each of the latest two logged steps", "every one of the past 4 turns": a history)
 _EVERY = re.compile(r"\b(?<!at\s)(?<!after\s)(?:all|every|each|the\s+(?:whole|entire))\b"
-                    r"(?!\s+(?:of\s+)?(?:them|it|the\s+time|times|right|along|at\s+once))", re.IGNORECASE)
+                    r"(?!\s+(?:of\s+)?(?:them|it|the\s+time|times|right|along|at\s+once))"
+                    r"(?!\s+(?:one\s+)?(?:of\s+)?(?:the\s+|its\s+|their\s+)?(?:(?:last|past|previous|prior|recent|recorded|latest|\d+|"
+                    r"two|three|four|five|six|seven|eight)\s+)*(?:steps?|turns?|rounds?)\b)", re.IGNORECASE)
 _SUBNET = re.compile(r"\b(?:user|enterprise|op|operational)[\s-]+(?:subnet|network|zone|segment|side|tier)\b", re.IGNORECASE)
 # A clause about hosts in general ("when two or more hosts show an exploit", "if anything is compromised"): not about the
 # host named before it.
@@ -985,6 +1001,7 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
 
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
+    condition = only_named_away(condition)  # (r48m: "E1 hit (only E1, not the other servers)": of E1 alone)
     compared, rest = hosts_compared(condition)
     if not compared:  # (r46m) "more held on the op side than on the user side": two classes' counts
         compared, rest = classes_counts_compared(condition)
@@ -2677,8 +2694,9 @@ _HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(
                                 r"several)\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)(?:\s+(?:in\s+a\s+row|running|straight))?)\b",
                                 re.IGNORECASE)
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
+# (r48m: "remove it, even with no alert on it", "even without any activity": the order holds in that case too)
 # (r41m: not "no matter how often it is owned", each time it is: a condition)
-_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
+_CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
                          # (r33m) "even owned, it falls again at once": the elided "even if it is owned", before a comma
                          r"even\s+(?:owned|rooted|compromised|exploited|breached|pwned)(?=\s*,))\b[^.;]*", re.IGNORECASE)
 
@@ -2734,7 +2752,8 @@ def _set_aside(text: str) -> str:
 # exploit at once", which no context meets). `checks` keeps such a span only where the predicate excludes `end`.
 ORDER_ENDED = re.compile(r"\b(?:once|after|as\s+soon\s+as)\s+(?P<end>[^,;.:]{3,60}?)\s*,?\s+"
                          r"(?:(?:the|this|that|a|an|its)\s+[\w-]+|[\w-]+ing\s+(?:it|them|\w+\d)|it|they)\s+"
-                         r"(?:is\s+|are\s+)?no\s+longer\b[^,;.:]*|"
+                         # (r48m: or "... the decoy stops being useful there", "... ceases to be worth it")
+                         r"(?:(?:is\s+|are\s+)?no\s+longer\b|stops?\s+being\b|ceases?\s+to\s+be\b)[^,;.:]*|"
                          r"\b(?:not\s+(?:sure|certain)|unsure|uncertain)\s+(?:whether\s+|that\s+|if\s+)?(?:this|it|that|the\s+"
                          r"(?:rule|lesson))\s+(?:still\s+)?(?:holds|applies)\s+(?:once|after|when)\s+(?P<doubted>[^,;.:]{3,60})|"
                          # "..., during the probe, not later once it is rooted"
@@ -2774,7 +2793,10 @@ _NARROWER_CASE = re.compile(
     rf"[,;]\s*(?:but\s+)?if\s+(?P<done>[^,;.]+),\s+(?:an?\s+)?{_MOVE}{_MOVE_OBJECT}\s*(?=[;.]|$)|"
     rf"[,;]\s*(?:but\s+)?(?:an?\s+)?{_MOVE}{_MOVE_OBJECT}\s+if\s+(?P<after>[^,;.]+?)\s*(?=[,;.]|$)|"
     # "..., then a Restore of it in case the Remove did not work": what a later move of the order is there for
-    rf"\b{_MOVE}(?:\s+of)?{_MOVE_OBJECT}(?P<cut>\s+in\s+case\s+(?P<incase>[^,;.]+))",
+    rf"\b{_MOVE}(?:\s+of)?{_MOVE_OBJECT}(?P<cut>\s+in\s+case\s+(?P<incase>[^,;.]+))|"
+    # (r48m) "... and keep a Restore for when the Remove did not take": the other move kept for a case of what was done
+    rf"(?:[,;]\s*|\s+and\s+)keep(?:s|ing)?\s+(?:the\s+|a\s+|an\s+|its\s+)?{_MOVE}(?:\s+of{_MOVE_OBJECT})?\s+for\s+"
+    rf"(?P<kept>(?:a|an|the|when|if|once|after)\b[^,;.]+)",
     re.IGNORECASE)
 
 
@@ -2822,7 +2844,7 @@ def narrower_cases_away(text: str) -> str:
 
 def _narrower_case(text: str, found: re.Match) -> bool:
     before = text[:found.start("cut") if found["cut"] is not None else found.start()]
-    case = found["only"] or found["instead"] or found["done"] or found["after"] or found["incase"] or ""
+    case = found["only"] or found["instead"] or found["done"] or found["after"] or found["incase"] or found["kept"] or ""
     named = set(hosts_in(text[found.start():found.end()]))
     words = read_wording(before)
     if not words.conditions or not verbs_in(before) or named - set(hosts_in(before)) or classes_in(case):
@@ -2831,7 +2853,8 @@ def _narrower_case(text: str, found: re.Match) -> bool:
         return False  # ("it" of which host?)
     # a case of what was done before, on the host ("the last Remove failed", "a decoy is on it already")
     done = bool(facts_needed(case) & {"history", "action outcome"}) and not _STATE_SPOKEN.search(case)
-    if done or found["done"] is not None or found["after"] is not None or found["incase"] is not None:
+    if done or found["done"] is not None or found["after"] is not None or found["incase"] is not None \
+            or found["kept"] is not None:
         return done
     # a state: only one within the first case ("..., once it is owned: ...; if it is at root, ... instead": root is owned)
     # or one the first case denies ("..., not rooted -> ..., a Restore only once it is rooted"); another state is a

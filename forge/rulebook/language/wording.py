@@ -95,7 +95,7 @@ _VERB_FORMS: tuple[tuple[str, str], ...] = (
                r"clean(?:s|ed|ing)? (?:out|up|off)|throw\w* (?:the attacker )?out"),
     ("Analyse", r"analy[sz](?!ts?\b)\w*|inspect\w*|investigat\w*|examin\w*|check(?!\s?-?lists?\b|points?\b|box(?:es)?\b)\w*|look(?:s|ed|ing)? (?:at|into)|triag\w*|"
                 # (r33m) "a Restore, not another look": a look at the host, counted as one more
-                r"(?:another|a second|one more|a closer|a fresh|a further) look\b(?! (?:at|into))"),
+                r"(?:another|(?:a )?(?:second|2nd)|one more|a closer|a fresh|a further) look\b(?! (?:at|into))"),
     ("Decoy", r"decoy\w*|honey-?pot\w*|lure\w*|bait\w*"),
     ("Monitor", r"monitor\w*|watch(?!\s?-?lists?\b)\w*|observ\w*"),
     ("Sleep", r"sleep\w*|do nothing|sit tight|stand(?:s|ing)? by|wait(?:s|ing)?\b(?! (?:for|on|until|till)\b)"),
@@ -526,7 +526,7 @@ def _listed_exceptions(flat: str) -> tuple[str, ...]:
 
 
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
@@ -604,7 +604,11 @@ _OPENS_REPLY_WITH = (r"\s+(?:(?:each|every|all|any|the|your|my|our|its|their)\s+
                      r"answers?|analys[ie]s|plans?|messages?|responses?|recommendations?|summar(?:y|ies)|outputs?|notes?)\s+with\b")
 _OPENING_VERB = r"(?:start|begin|end|open|close|finish|conclude|preface|prefix)"
 # an order on how the reply opens or closes ("Start every report with the risk level in capitals")
-OPENS_REPLY = re.compile(rf"\b{_OPENING_VERB}{_OPENS_REPLY_WITH}", re.IGNORECASE)
+# (r48m: or said of the reply itself, "analysis opens with the host name", "each report should end with the risk")
+OPENS_REPLY = re.compile(rf"\b{_OPENING_VERB}{_OPENS_REPLY_WITH}|"
+                         r"\b(?:reports?|repl(?:y|ies)|answers?|analys[ie]s|plans?|messages?|responses?|recommendations?|"
+                         r"summar(?:y|ies)|outputs?)\s+(?:(?:always|should|must|shall|will|has\s+to|needs\s+to)\s+)?"
+                         rf"{_OPENING_VERB}(?:s|es)?\s+(?:with\b|w/)", re.IGNORECASE)
 # the nouns a count of hosts is said with ("one host", "a single user box")
 _COUNTED_NOUN = r"(?:hosts?|box(?:es)?|machines?|servers?|s(?:e)?rvs?|svrs?|workstations?|nodes?|systems?)\b"
 # the states a count of hosts is said with where no noun follows it ("only one owned", "just one is compromised")
@@ -1149,8 +1153,10 @@ def gives_order(sentence: str) -> bool:
         body = _RESOLVED_MODAL.sub("", body, count=1)
     # ("Right after you restore a host, ...": the moment, said with its adverb)
     # (r40m: "From step 26 onwards, ...": a window of steps that opens the order)
+    # (r48m: a scope of up to 120 characters, "On any machine that has held one and the same level in its row over the
+    # latest several steps, reimage it")
     lead = re.match(r"^(?:(?:right|just|immediately|directly|shortly|soon)\s+)?(?:for|on|in|at|with|upon|after|before|against|from)\b"
-                    r"[^,:;]{3,80}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
+                    r"[^,:;]{3,120}[,:]\s*(?P<rest>.+)$", body, re.IGNORECASE)
     # ("right after we removed Enterprise1, plan an Analyse of it": the defender's own last move, a condition on its
     # history, not a story, where no step of the episode is told)
     acted = lead and _ACTED_LEAD.match(body)
@@ -1230,7 +1236,8 @@ def _forbids(sentence: str) -> bool:
     """Whether a sentence forbids a verb: "never" / "not" after an auxiliary ("... which did not actually evict the
     attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
     `_prohibitions` reads it)."""
-    return any(not _after_auxiliary(sentence, match) for match in _FORBIDDEN_VERB.finditer(sentence))
+    return any(not _after_auxiliary(sentence, match) and not _told_never(sentence, match)
+               for match in _FORBIDDEN_VERB.finditer(sentence))
 
 
 # "not" before a state said of a host ("exploited but not rooted needs a Remove", "scanned, not yet compromised, gets a
@@ -1266,12 +1273,24 @@ def _forbidding(instruction: str):
                 and _DENIED_BEFORE.search(instruction[:match.start()]):
             position = match.end()
             continue
+        if _told_never(instruction, match):
+            position = match.end()
+            continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
         if denied is None:
             yield match
             position = match.end()
         else:
             position = match.start() + denied.end()
+
+
+# (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
+_TOLD_NEVER = re.compile(r"\s*never\s+(?:once\s+|again\s+)?(?:\w+ed|took|made|gave|ran|saw|went|got|kept|left|sent|chose|did|set|put)\b",
+                         re.IGNORECASE)
+def _told_never(text: str, match: re.Match) -> bool:
+    """(r48m) Whether a match of _FORBIDDEN_VERB is the teacher telling what they never did ("... and I never analysed it
+    after that", "we never restored it"): a "never" after "I" / "we" before a verb in the past, a story, no prohibition."""
+    return bool(_TOLD_NEVER.match(text, match.start()) and re.search(r"\b(?:i|we)\s*$", text[:match.start()], re.IGNORECASE))
 
 
 _PLAIN_FORBID = re.compile(r"\s*(?:never|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
@@ -1309,10 +1328,13 @@ def _after_auxiliary(text: str, match: re.Match) -> bool:
 
 
 def _said_of_subject(before: str, match: re.Match) -> bool:
-    """Whether a prohibition is said of the subject before it: after a modal ("User1 should never be restored"), with
-    its modal in it ("User3 should not be restored", "User2 mustn't get a Remove") or as an "is to" ("Op_Server0 is not
+    """Whether a prohibition is said of the subject before it: after a modal ("User1 should never be restored"), what it
+    gets none of ("User3 gets no decoy"), with its modal in it ("User3 should not be restored", "User2 mustn't get a Remove") or as an "is to" ("Op_Server0 is not
     to be reimaged")."""
+    # (r48m: or as what the subject gets, "User3 gets no decoy", "Defender needs no Restore")
     return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
+                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE)
+                and re.search(r"\b(?:gets?|receives?|needs?|deserves?|merits?|warrants?)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
                 or re.match(r"no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
@@ -1565,7 +1587,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|i've|i'll|we|we're|we'd|my|our|mysel
 
 
 # A heading before the order ("Lesson: any user host that ..."): it names what follows, no situation.
-_HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+learn(?:ed|t))?|takeaway|take-away|moral|conclusion|rule|"
+_HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+(?:learn(?:ed|t)|drawn|taken))?|takeaway|take-away|moral|conclusion|rule|"
                            r"note|reminder|tip|runbook|playbook|procedure|policy|sop|checklist|section)"
                            # ("runbook 4.2:", "SOP #7", "rule 3b:": the label of a document's entry, no condition)
                            r"(?:\s*(?:#\s*|no\.?\s*)?\d+(?:\.\d+)*[a-z]?\)?)?"
@@ -1685,6 +1707,48 @@ def _reason_before(opening: str, rest: str) -> bool:
         and not hosts_in(opening) and not classes_in(opening)
 
 
+# (r48m) An opening that grants another teacher's note before its own, up to its "but": "You were right about User0, but
+# ...", "You drew the right moral for the op hosts, but ...", "Good call on Enterprise1, but ...": what it names is
+# the other note's, no situation of this one. (Matched on the text as `read_wording` joins it, where "lesson for X" is
+# already said "For X", `_scope_labels_said`.)
+GRANTED = re.compile(r"^\s*(?:you(?:['\u2019]re|\s+are|\s+were)\s+(?:quite\s+|absolutely\s+)?right\s+(?:about|on|with|for)|"
+                     r"you(?:['\u2019]ve|\s+have)?\s+(?:learned|learnt|drew|drawn|took|taken)\s+the\s+right\s+(?:(?:lesson|moral|conclusion|takeaway)\s+)?(?:for|about|on|from)|"
+                     r"good\s+call\s+on|fair\s+(?:point|enough)\s+(?:on|about))\s+[^:;.!?]*?,\s*but\b", re.IGNORECASE)
+
+
+# (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only Op_Host1, not
+# the other op hosts)", "(just Enterprise1 -- not the rest of the servers)"
+ONLY_NAMED = re.compile(r"\(\s*(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*(?:not|never)\s+(?:the\s+|any\s+)?"
+                        r"(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
+
+
+def only_named_away(text: str) -> str:
+    """(r48m) `text` without its notes that keep a condition to the hosts they name (ONLY_NAMED), where the text names
+    those hosts outside them as well: what the condition claims is said of those hosts; the other hosts it sets aside
+    are no part of it (read as a condition, "not the other user boxes" asked them quiet, or the note's "other user
+    boxes" them shown)."""
+    for found in reversed(list(ONLY_NAMED.finditer(text or ""))):
+        named = set(hosts_in(found["named"]))
+        rest = f"{text[:found.start()]} {text[found.end():]}"
+        if named and named <= set(hosts_in(rest)):
+            text = f"{text[:found.start()].rstrip()}{text[found.end():]}"
+    return text or ""
+
+
+def _claim_before(opening: str, rest: str) -> bool:
+    """(r48m) Whether an opening before a colon is a claim the order rests on, where the order states its own condition
+    on every host the opening names: "Op_Server0 is the keystone, not a spare brick: when Op_Server0 is hit, ...",
+    "Enterprise0 is no mere workstation: when Enterprise0 is owned, ...", "Nobody else is on watch here: when ...". It
+    says no state (no word of state, level or taking over) and names no class; read as a condition, its "not" or "no"
+    asked a host quiet that the order's own condition asks compromised. (Not one that names a move, "Enterprise0
+    deserves no Restore": a verdict on the move.)"""
+    rest = rest.strip()
+    return bool(_CONDITION.match(rest)) and gives_order(rest) and not states_something(opening) \
+        and not classes_in(opening) and set(hosts_in(opening)) <= set(hosts_in(rest)) \
+        and not step_windows(opening) and not _EXCEPT.search(opening) and not verbs_in(opening) \
+        and bool(re.search(r"\b(?:is|are|isn['\u2019]t|aren['\u2019]t)\b", opening, re.IGNORECASE))  # (a claim, no heading)
+
+
 # (r32h) The defender's own move said as the time of a state, "Ent1 still held after I restored it", "User4 back at User
 # since I restored it": the history of a situation (history_words reads it), no story told in the first person.
 # (r44h: or by its noun, "User4 at Unknown just after my own Restore of it: ...": read as the teacher's view for its
@@ -1723,7 +1787,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
             or not _FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening) \
             or _VERDICT_ON_BEFORE.match(opening.strip(" ,")) or _labelled_heading(opening, rest):
         return ""
-    if _reason_before(opening, rest):
+    if _reason_before(opening, rest) or _claim_before(opening, rest) or GRANTED.match(opening):
         return ""
     stands = _other_rule_aside(opening.strip())
     if stands and hosts_in(stands["aside"]):
@@ -2647,7 +2711,8 @@ _SEQUENCED_CLASS = re.compile(
     rf"(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+(?:ahead\s+of|before)\s+(?:anything|any\s+(?:other\s+)?(?:move|action|work|step))\s+(?:on|to|for|in)\s+(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
     rf"\s+before\s+(?:any|a|the)\s+{_SEQUENCE_CLASS}\s+(?:is|are|gets?)\s+(?:touched|restored|removed|analy[sz]ed|decoyed|handled|"
-    rf"looked\s+at|dealt\s+with)\b|"
+    # (r48m) "before the user boxes get attention", "... are seen to"
+    rf"looked\s+at|dealt\s+with|seen\s+to|(?:any|some|the)\s+attention|attention|attended\s+to)\b|"
     # (r45m) "Remove it before handling any op box", "before you do anything about the user boxes": the class the
     # order goes ahead of, said with the verb of handling it
     rf"\s+(?:ahead\s+of|before|prior\s+to)\s+(?:(?:you|we)\s+)?(?:touch\w*|handl\w*|work\w*\s+on|deal\w*\s+with|"
