@@ -1331,13 +1331,10 @@ def _said_of_subject(before: str, match: re.Match) -> bool:
     """Whether a prohibition is said of the subject before it: after a modal ("User1 should never be restored"), what it
     gets none of ("User3 gets no decoy"), with its modal in it ("User3 should not be restored", "User2 mustn't get a Remove") or as an "is to" ("Op_Server0 is not
     to be reimaged")."""
-    # (r48m: or as what the subject gets, "User3 gets no decoy", "Defender needs no Restore")
     return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
-                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE)
-                and re.search(r"\b(?:gets?|receives?|needs?|deserves?|merits?|warrants?)\s*$", before, re.IGNORECASE)
                 or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
                 or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
-                or re.match(r"no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
+                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
 
 
 # (r48a) What in a prohibition's subject is not the subject: a host it leaves out or names only as a place beside it
@@ -1355,10 +1352,10 @@ def _subject_itself(subject: str) -> str:
     return _NOT_THE_SUBJECT.sub(" ", subject)
 
 
-# (r48h) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
-# Restore", "the op boxes receive no Remove" (the prohibition is on the subject; read as on no host, it forbade the move
-# everywhere, and an order of it on the other hosts of the text was refused as its opposite).
-_RECEIVES = re.compile(r"\b(?:gets?|receives?|deserves?|needs?|(?:is|are)\s+given|(?:should|must|may|shall|will|can)\s+"
+# (r48h, r48m) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
+# Restore", "the op boxes receive no Remove", "Defender merits no Restore" (the prohibition is on the subject; read as on
+# no host, it forbade the move everywhere, and an order of it on the other hosts of the text was refused as its opposite).
+_RECEIVES = re.compile(r"\b(?:gets?|receives?|deserves?|needs?|merits?|warrants?|(?:is|are)\s+given|(?:should|must|may|shall|will|can)\s+"
                        r"(?:get|receive|be\s+given))\s*$", re.IGNORECASE)
 
 
