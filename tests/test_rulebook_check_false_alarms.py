@@ -19,7 +19,8 @@ import pytest
 
 from forge.rulebook.language.condition import text_claims
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import do, entry, never, reply
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import do, never
 from tests.test_rulebook_text_held import claimed, every_host
 
 

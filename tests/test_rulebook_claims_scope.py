@@ -17,9 +17,8 @@ from forge.rulebook.injection import RulebookInjection
 from forge.rulebook.retrieval.retrieve import RetrievalSettings
 from forge.rulebook.store.backends import open_rulebook
 from tests.test_rulebook_compile import ScriptedClient
-from tests.test_rulebook_text_checks import CHOOSER, do, entry, reply
-
-
+from tests.test_rulebook_text_checks import CHOOSER, entry, reply
+from tests.actions import do
 def taught(tmp_path, text: str, *entries_json: str, kind: str = "correction"):
     """The rule `text` compiles to with these scripted replies, and a function naming whether it is injected."""
     book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))

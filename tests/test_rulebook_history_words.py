@@ -45,8 +45,8 @@ def test_a_rule_judged_by_its_claims_applies_where_the_history_lines_show_its_co
     """Kept back by the checks (the compiler dropped the history), the rule is judged by its words: true where the
     history lines show the condition, false where they show otherwise, unknown (silent) with no history lines."""
     from tests.test_rulebook_claims_scope import taught
-    from tests.test_rulebook_text_checks import do, entry, reply
-
+    from tests.test_rulebook_text_checks import entry, reply
+    from tests.actions import do
     wide = reply(entry({"host": "Enterprise2", "compromise": "any"}, do("Restore", "Enterprise2")))
     record, injected = taught(tmp_path, text, wide, wide)
     assert record.when is None and record.semantic_reason.startswith("predicate refused")
@@ -65,7 +65,6 @@ def test_a_semantic_rule_whose_claims_read_its_whole_condition_needs_no_cosine(t
     from forge.rulebook.store.backends import open_rulebook
     from tests.test_rulebook_compile import ScriptedClient
     from tests.test_rulebook_text_checks import CHOOSER, entry, reply
-
     text = "If Enterprise2 has sat at a user-level compromise for two steps straight, reimage it."
     book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
     (rule_id,) = teach_text(book, RuleCompiler(ScriptedClient(reply(entry(None, None)))),

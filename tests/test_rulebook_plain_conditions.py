@@ -19,7 +19,8 @@ from forge.rulebook.language.condition import text_claims
 from forge.rulebook.language.situation import state_of
 from forge.rulebook.language.wording import gives_order, read_wording
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import do, entry, never, reply
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import do, never
 from tests.test_rulebook_text_held import claimed, every_host
 
 
@@ -195,7 +196,6 @@ def test_a_host_named_as_a_heading_adds_no_claim_and_a_reworded_withdrawal_is_re
     from forge.rulebook.language.condition import words_key
     from forge.rulebook.store import open_rulebook
     from tests.test_rulebook_text_checks import CHOOSER, ScriptedClient
-
     first = "When Enterprise1 is exploited, don't restore it - remove it."
     again = "Enterprise1: remove rather than restore once it is exploited."
     assert words_key(first) == words_key(again)

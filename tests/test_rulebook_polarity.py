@@ -6,10 +6,7 @@ The sentences are this file's own."""
 import pytest
 
 from forge.rulebook.authoring.checks import text_problem
-
-
-def do(verb: str, target: str) -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
+from tests.actions import do
 
 
 @pytest.mark.parametrize("text, when, action", [

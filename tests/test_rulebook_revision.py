@@ -15,6 +15,7 @@ from forge.rulebook.model import Evidence
 from forge.rulebook.retrieval.resolve import eligible_rules
 from forge.rulebook.store.curation import Teaching
 from tests.plan_book import PlanBook
+from tests.actions import do
 
 CHOOSER = ("action_chooser",)
 
@@ -22,10 +23,6 @@ CHOOSER = ("action_chooser",)
 def rule(text: str, actor: str, when, action) -> Teaching:
     return Teaching(text, "CONTENT", CHOOSER, "g", actor, Evidence("correction", actor, text[:40], 1),
                     trigger="dn-x", compiled_by="model", when=when, action=action, text=text)
-
-
-def do(verb: str, target: str = "$matched") -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
 
 
 U2_RESTORE = rule("When User2 is compromised, restore it.", "user:ann", {"host": "User2", "compromise": "any"}, do("Restore"))

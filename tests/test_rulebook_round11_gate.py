@@ -15,8 +15,8 @@ from forge.rulebook.language.condition import complete_claims, rule_claims, sema
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import do, entry, reply
-
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import do
 REFUSED = "predicate refused: verb: the action uses Restore, but the text's order names DecoyApache"
 
 
@@ -126,7 +126,6 @@ def _two_teachers(tmp_path, against=BOB, name="bob", refused=False):
     from forge.rulebook.store.backends import open_rulebook
     from tests.test_rulebook_compile import ScriptedClient
     from tests.test_rulebook_text_checks import CHOOSER
-
     book = Rulebook(open_rulebook(str(tmp_path / "rb.db")))
     ids = {}
     for name, text, when, action in (

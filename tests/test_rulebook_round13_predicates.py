@@ -23,9 +23,8 @@ from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import do, entry, reply
-
-
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import do
 def _on(rows: str):
     return read_situation("Alerts:\n" + rows)
 

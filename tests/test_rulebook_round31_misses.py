@@ -19,10 +19,7 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import rule_claims
 from forge.rulebook.language.predicate import Atom
 from forge.rulebook.language.wording import negations_in, read_wording
-
-
-def _do(verb: str, target: str) -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
+from tests.actions import do
 
 
 # -- a condition's small words ------------------------------------------------------------------------------------------
@@ -40,7 +37,7 @@ def test_guard_only_before_user_hosts_still_restricts():
 def test_until_no_longer_is_while():
     assert negations_in("until the server no longer shows Privileged") == ()
     text = "Keep analysing User3 until it no longer shows Privileged."
-    assert text_problem(text, {"host": "User3", "compromise": "Privileged"}, _do("Analyse", "User3")) is None
+    assert text_problem(text, {"host": "User3", "compromise": "Privileged"}, do("Analyse", "User3")) is None
 
 
 # -- neither ... nor ----------------------------------------------------------------------------------------------------
@@ -59,23 +56,23 @@ ENDED = "Put a DecoyApache on User2 while it is being probed; once it shows an e
 
 
 def test_an_order_ended_by_a_later_state_is_no_negation():
-    assert text_problem(ENDED, {"host": "User2", "activity": "Scan"}, _do("DecoyApache", "User2")) is None
+    assert text_problem(ENDED, {"host": "User2", "activity": "Scan"}, do("DecoyApache", "User2")) is None
 
 
 def test_guard_an_ending_the_predicate_does_not_exclude_stays_refused():
     # guard: a predicate that holds in the ending situation too (User2 shown at all) is still refused
-    assert text_problem(ENDED, {"host": "User2"}, _do("DecoyApache", "User2")) is not None
+    assert text_problem(ENDED, {"host": "User2"}, do("DecoyApache", "User2")) is not None
 
 
 def test_an_ending_is_no_second_condition():
     text = "Analyse Enterprise1 whenever it shows Activity Scan, though I'm unsure this applies once it gets exploited."
     assert rule_claims(text) == Atom(host="Enterprise1", activity="Scan")
-    assert text_problem(text, {"host": "Enterprise1", "activity": "Scan"}, _do("Analyse", "Enterprise1")) is None
+    assert text_problem(text, {"host": "Enterprise1", "activity": "Scan"}, do("Analyse", "Enterprise1")) is None
 
 
 def test_not_later_once_is_where_the_order_ends():
     text = "The right call is DecoySvchost on Enterprise0 as long as it shows a scan, not later once it shows an exploit."
-    assert text_problem(text, {"host": "Enterprise0", "activity": "Scan"}, _do("DecoySvchost", "Enterprise0")) is None
+    assert text_problem(text, {"host": "Enterprise0", "activity": "Scan"}, do("DecoySvchost", "Enterprise0")) is None
 
 
 # -- a note that keeps the order to what it is about --------------------------------------------------------------------
@@ -85,39 +82,39 @@ NOTED = ("Twice this week a breached server sat for a step. My cautious takeaway
 
 
 def test_a_scope_note_is_no_negation_of_the_order():
-    assert text_problem(NOTED, {"class": "Enterprise", "activity": "Exploit"}, _do("Remove", "$matched")) is None
+    assert text_problem(NOTED, {"class": "Enterprise", "activity": "Exploit"}, do("Remove", "$matched")) is None
 
 
 def test_guard_a_scope_note_about_hosts_the_predicate_reaches_stays_refused():
     # guard: a trigger on any exploited host reaches the user machines the note keeps the order away from
-    assert text_problem(NOTED, {"activity": "Exploit"}, _do("Remove", "$matched")) is not None
+    assert text_problem(NOTED, {"activity": "Exploit"}, do("Remove", "$matched")) is not None
 
 
 def test_a_note_that_the_order_should_not_stretch_to_named_hosts():
     text = "Whenever Op_Server0 reads Privileged, restore Op_Server0, and this must not stretch to Op_Host1 or Op_Host2."
-    assert text_problem(text, {"host": "Op_Server0", "compromise": "Privileged"}, _do("Restore", "Op_Server0")) is None
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "Privileged"}, do("Restore", "Op_Server0")) is None
 
 
 def test_on_that_one_box_and_none_of_its_neighbours():
     text = "If a user box shows Activity Exploit I would Remove it at once, on that one box and not on any of its neighbours."
-    assert text_problem(text, {"class": "User", "activity": "Exploit"}, _do("Remove", "$matched")) is None
+    assert text_problem(text, {"class": "User", "activity": "Exploit"}, do("Remove", "$matched")) is None
 
 
 # -- the order's own "only", and its preferred verb ---------------------------------------------------------------------
 
 def test_at_no_other_time_is_the_orders_only():
     text = "Plan DecoyTomcat on User3 whenever User2 is scanned, and at no other time."
-    assert text_problem(text, {"host": "User2", "activity": "Scan"}, _do("DecoyTomcat", "User3")) is None
+    assert text_problem(text, {"host": "User2", "activity": "Scan"}, do("DecoyTomcat", "User3")) is None
 
 
 def test_not_yet_anything_heavier_is_the_orders_only():
     text = "While User0 is being probed I should put DecoySSHD on User0 and not yet use anything heavier."
-    assert text_problem(text, {"host": "User0", "activity": "Scan"}, _do("DecoySSHD", "User0")) is None
+    assert text_problem(text, {"host": "User0", "activity": "Scan"}, do("DecoySSHD", "User0")) is None
 
 
 def test_would_rather_verb_than_is_the_verb_preferred():
     text = "When Op_Server0 reads Privileged, reimage it: I'd rather restore it than wait and watch."
-    assert text_problem(text, {"host": "Op_Server0", "compromise": "Privileged"}, _do("Restore", "Op_Server0")) is None
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "Privileged"}, do("Restore", "Op_Server0")) is None
 
 
 # -- an operator's correction of another's rule, headed by that rule ----------------------------------------------------
@@ -127,7 +124,7 @@ def test_a_heading_that_corrects_another_rule_is_no_situation_nor_exception():
             "plan DecoyFemitter on User2, not a Remove.")
     words = read_wording(text)
     assert words.situation == "" and words.excepted == ()
-    assert text_problem(text, {"host": "User2", "activity": "Exploit"}, _do("DecoyFemitter", "User2")) is None
+    assert text_problem(text, {"host": "User2", "activity": "Exploit"}, do("DecoyFemitter", "User2")) is None
 
 
 def test_a_correction_but_not_for_a_host():
@@ -148,7 +145,7 @@ def test_the_order_is_contrasted_with_every_host_of_a_list():
     assert read_wording("Reimage Enterprise1, not Enterprise0 or Enterprise2, once it reads root.").contrasted == \
         ("Enterprise0", "Enterprise2")
     text = "usr lvl: User3 probed -> DecoyTomcat User3. not User0-2."
-    assert text_problem(text, {"host": "User3", "activity": "Scan"}, _do("DecoyTomcat", "User3")) is None
+    assert text_problem(text, {"host": "User3", "activity": "Scan"}, do("DecoyTomcat", "User3")) is None
 
 
 def test_guard_a_single_contrasted_host_is_still_read():

@@ -19,21 +19,14 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import complete_claims, rule_claims
 from forge.rulebook.language.predicate import Atom
 from forge.rulebook.language.wording import conditions_left_out, gives_order, read_wording
-
-
-def _do(verb: str, target: str) -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
-
-
-def _prefer(verb: str, target: str, over: str) -> dict:
-    return {"mode": "prefer", "verb": verb, "target": target, "over": {"verb": over, "target": target}}
+from tests.actions import do, prefer
 
 
 # -- a note's shorthand ------------------------------------------------------------------------------------------------
 
 def test_b4_is_before():
     text = "U3 rooted -> Restore it b4 any Analyse"
-    assert text_problem(text, {"host": "User3", "compromise": "Privileged"}, _prefer("Restore", "User3", "Analyse")) is None
+    assert text_problem(text, {"host": "User3", "compromise": "Privileged"}, prefer("Restore", "Analyse", "User3")) is None
 
 
 def test_a_class_named_with_the_word_class():
@@ -45,9 +38,9 @@ def test_a_listed_situation_is_one_condition():
     text = "- U3 exploited\n- E0 quiet (no scan, nothing)\n=> Remove U3 now b4 it spreads"
     assert read_wording(text).instruction.startswith("Remove U3")
     when = {"all": [{"host": "User3", "activity": "Exploit"}, {"host": "Enterprise0", "activity": "None", "compromise": "No"}]}
-    assert text_problem(text, when, _do("Remove", "User3")) is None
+    assert text_problem(text, when, do("Remove", "User3")) is None
     # (its lines flattened, as a rule's directive keeps it)
-    assert text_problem(" ".join(text.split()), when, _do("Remove", "User3")) is None
+    assert text_problem(" ".join(text.split()), when, do("Remove", "User3")) is None
 
 
 def test_guard_a_single_item_before_the_arrow_reads_as_before():
@@ -62,13 +55,13 @@ def test_a_reason_then_so_when_gives_the_order():
     text = ("Looking back, a live foothold matters more than a probe, so when User2 is being exploited, "
             "evict the attacker from User2 ahead of you analysing the other boxes.")
     assert gives_order(text)
-    assert text_problem(text, {"host": "User2", "activity": "Exploit"}, _do("Remove", "User2")) is None
+    assert text_problem(text, {"host": "User2", "activity": "Exploit"}, do("Remove", "User2")) is None
 
 
 def test_a_scope_without_a_comma_before_a_move_said_enough():
     text = ("I reimaged Op_Host0 at step 9, when a Remove would have cleared a fresh foothold. I may be wrong, "
             "but for Op_Host0 with a user-level compromise a Remove should suffice.")
-    assert text_problem(text, {"host": "Op_Host0", "compromise": "User"}, _do("Remove", "Op_Host0")) is None
+    assert text_problem(text, {"host": "Op_Host0", "compromise": "User"}, do("Remove", "Op_Host0")) is None
 
 
 def test_only_when_should_you_is_the_order_after_its_condition():
@@ -83,8 +76,8 @@ def test_only_when_should_you_is_the_order_after_its_condition():
 def test_nothing_heavier_is_the_orders_only():
     text = "If User4 is probed while still uncompromised, deploy DecoyTomcat onto it, nothing heavier."
     when = {"host": "User4", "activity": "Scan", "compromise": "No"}
-    assert text_problem(text, when, _do("DecoyTomcat", "User4")) is None
-    assert text_problem(text.replace("heavier", "fancier"), when, _do("DecoyTomcat", "User4")) is None
+    assert text_problem(text, when, do("DecoyTomcat", "User4")) is None
+    assert text_problem(text.replace("heavier", "fancier"), when, do("DecoyTomcat", "User4")) is None
 
 
 # -- stories -----------------------------------------------------------------------------------------------------------
@@ -121,14 +114,14 @@ def test_a_host_excepted_after_a_comma():
 def test_an_except_placed_by_the_hosts_left_out():
     text = "anlst: Privileged on any enterprise host except Enterprise0 -> rec Restore"
     when = {"any": [{"host": "Enterprise1", "compromise": "Privileged"}, {"host": "Enterprise2", "compromise": "Privileged"}]}
-    assert text_problem(text, when, _do("Restore", "$matched")) is None
+    assert text_problem(text, when, do("Restore", "$matched")) is None
 
 
 def test_guard_an_except_not_left_out_stays_refused():
     # guard: a trigger that can match the excepted host is refused
     text = "anlst: Privileged on any enterprise host except Enterprise0 -> rec Restore"
     when = {"class": "Enterprise", "compromise": "Privileged"}
-    assert text_problem(text, when, _do("Restore", "$matched")) is not None
+    assert text_problem(text, when, do("Restore", "$matched")) is not None
 
 
 def test_nothing_on_it_after_and_is_that_hosts_state():

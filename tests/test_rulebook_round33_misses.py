@@ -23,29 +23,25 @@ from forge.rulebook.model import Evidence
 from forge.rulebook.retrieval.resolve import eligible_rules, resolve_conflicts
 from forge.rulebook.store.curation import Teaching
 from tests.plan_book import PlanBook
-from tests.test_rulebook_round32_misses import _do, _prefer
-
-
-def _never(verb: str, target: str) -> dict:
-    return {"mode": "never", "verb": verb, "target": target}
+from tests.actions import do, never, prefer
 
 
 # -- a move warned against ---------------------------------------------------------------------------------------------
 
 def test_a_regretted_move_is_the_one_put_aside():
     text = "You'd regret planning a Restore of User3 while it reads Unknown: plan an Analyse of User3."
-    assert text_problem(text, {"host": "User3", "compromise": "Unknown"}, _prefer("Analyse", "User3", "Restore")) is None
+    assert text_problem(text, {"host": "User3", "compromise": "Unknown"}, prefer("Analyse", "Restore", "User3")) is None
 
 
 def test_a_regretted_move_with_no_gerund():
     text = "We will regret a Restore on Op_Host1 at Unknown; inspect it instead."
-    assert text_problem(text, {"host": "Op_Host1", "compromise": "Unknown"}, _prefer("Analyse", "Op_Host1", "Restore")) is None
+    assert text_problem(text, {"host": "Op_Host1", "compromise": "Unknown"}, prefer("Analyse", "Restore", "Op_Host1")) is None
 
 
 def test_guard_the_regretted_move_is_still_no_order():
     # guard: a `do` of the regretted verb stays refused
     text = "You'll regret a Restore of Op_Host1 at Unknown; inspect it instead."
-    assert text_problem(text, {"host": "Op_Host1", "compromise": "Unknown"}, _do("Restore", "Op_Host1")) is not None
+    assert text_problem(text, {"host": "Op_Host1", "compromise": "Unknown"}, do("Restore", "Op_Host1")) is not None
 
 
 # -- a concession without its "if" -------------------------------------------------------------------------------------
@@ -53,7 +49,7 @@ def test_guard_the_regretted_move_is_still_no_order():
 def test_even_owned_before_a_comma_is_a_concession():
     text = "It is never a mistake to skip a Restore of User4: even rooted, it gets compromised again within a step, so do not restore it."
     assert not any("history" in kinds for _, kinds in spoken_facts(read_wording(text)))
-    assert text_problem(text, {"host": "User4"}, _never("Restore", "User4")) is None
+    assert text_problem(text, {"host": "User4"}, never("Restore", "User4")) is None
 
 
 # -- the defender's move opens a condition ----------------------------------------------------------------------------
@@ -73,7 +69,7 @@ def test_another_look_is_an_analyse():
     assert verbs_in("reimage it, not one more look") == ("Restore", "Analyse")
     text = "Op_Server0 owned three steps in a row earns a Restore next, not another look."
     assert text_problem(text, {"host": "Op_Server0", "compromise": "any", "unchanged_for": 3},
-                        _prefer("Restore", "Op_Server0", "Analyse")) is None
+                        prefer("Restore", "Analyse", "Op_Server0")) is None
 
 
 def test_guard_a_look_at_a_host_was_read_already():
@@ -93,7 +89,7 @@ def test_rather_after_a_doubt_said_of_the_story():
     text = ("At step 6 I picked a Monitor when User1 got exploited and Enterprise0 was owned already, and lost the race. "
             "Perhaps it made no difference, but I would rather Remove User1 than watch it if an exploit is showing on it.")
     assert read_wording(text).instruction.startswith("I would rather Remove User1")
-    assert text_problem(text, {"host": "User1", "activity": "Exploit"}, _prefer("Remove", "User1", "Monitor")) is None
+    assert text_problem(text, {"host": "User1", "activity": "Exploit"}, prefer("Remove", "Monitor", "User1")) is None
 
 
 def test_guard_rather_we_did_not_is_still_a_prohibition():
@@ -105,13 +101,13 @@ def test_guard_rather_we_did_not_is_still_a_prohibition():
 
 def test_a_host_set_apart_in_a_heading_names_it():
     text = "U3 exempt: never remove, whatever it shows."
-    assert text_problem(text, {"host": "User3"}, _never("Remove", "User3")) is None
+    assert text_problem(text, {"host": "User3"}, never("Remove", "User3")) is None
 
 
 def test_guard_a_state_in_a_heading_is_still_a_state():
     # guard: "U3 rooted: ..." says something of User3, which a bare predicate leaves out
     text = "U3 rooted: never remove, restore it."
-    assert text_problem(text, {"host": "User3"}, _never("Remove", "User3")) is not None
+    assert text_problem(text, {"host": "User3"}, never("Remove", "User3")) is not None
 
 
 # -- one broad rule, two exceptions apart -----------------------------------------------------------------------------
@@ -126,10 +122,10 @@ def _taught(text: str, when: dict, action: dict) -> Teaching:
 
 def test_two_exceptions_to_one_broad_rule_are_both_kept():
     broad = _taught("Each op host showing a compromise: a Restore.", {"class": "Operational", "compromise": "any"},
-                    _do("Restore", "$matched"))
-    spared = _taught("Never restore Op_Host0, it is the lab's.", {"host": "Op_Host0"}, _never("Restore", "Op_Host0"))
+                    do("Restore", "$matched"))
+    spared = _taught("Never restore Op_Host0, it is the lab's.", {"host": "Op_Host0"}, never("Restore", "Op_Host0"))
     other = _taught("Op_Host1 at user level: a Remove and not a Restore.", {"host": "Op_Host1", "compromise": "User"},
-                    _prefer("Remove", "Op_Host1", "Restore"))
+                    prefer("Remove", "Restore", "Op_Host1"))
     book = PlanBook()
     for teaching in (broad, spared, other):
         book.apply(teaching)

@@ -15,7 +15,7 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import guard_rest, rule_claims
 from forge.rulebook.language.predicate import AllOf, AnyOf, parse_predicate
 from forge.rulebook.language.wording import read_wording
-from tests.test_rulebook_round32_misses import _do
+from tests.actions import do
 
 
 # -- the target set against a host the text only describes ------------------------------------------------------------
@@ -23,12 +23,12 @@ from tests.test_rulebook_round32_misses import _do
 def test_the_clean_one_not_the_compromised_one():
     text = "If Enterprise1 is compromised while Enterprise0 is still clean, a DecoyTomcat goes to the untouched server, not the compromised one."
     when = {"all": [{"host": "Enterprise1", "compromise": "any"}, {"host": "Enterprise0", "compromise": "No"}]}
-    assert text_problem(text, when, _do("DecoyTomcat", "Enterprise0")) is None
+    assert text_problem(text, when, do("DecoyTomcat", "Enterprise0")) is None
 
 
 def test_a_named_host_itself_not_the_box_hit_before():
     text = "When User3 is under exploit, aim the Remove at User3 itself, not at the user box that was compromised earlier."
-    assert text_problem(text, {"host": "User3", "activity": "Exploit"}, _do("Remove", "User3")) is None
+    assert text_problem(text, {"host": "User3", "activity": "Exploit"}, do("Remove", "User3")) is None
 
 
 def test_the_described_other_host_is_no_condition():
@@ -38,7 +38,7 @@ def test_the_described_other_host_is_no_condition():
 
 def test_that_one_and_leave_the_rest_alone():
     text = "Should Op_Host1 get owned, restore that one and leave the rest alone."
-    assert text_problem(text, {"host": "Op_Host1", "compromise": "any"}, _do("Restore", "Op_Host1")) is None
+    assert text_problem(text, {"host": "Op_Host1", "compromise": "any"}, do("Restore", "Op_Host1")) is None
 
 
 def test_guard_a_relative_clause_after_a_class_order_stays_a_condition():
@@ -50,7 +50,7 @@ def test_guard_a_relative_clause_after_a_class_order_stays_a_condition():
 def test_guard_a_doubt_beside_the_contrast_still_refuses_the_order():
     # guard: the contrast is set aside, the clause's own doubt is not
     text = "If User1 is owned, restoring User1 is pointless, not on the other box."
-    assert text_problem(text, {"host": "User1", "compromise": "any"}, _do("Restore", "User1")) is not None
+    assert text_problem(text, {"host": "User1", "compromise": "any"}, do("Restore", "User1")) is not None
 
 
 # -- a decision tree claims any of its branches ------------------------------------------------------------------------
@@ -67,13 +67,13 @@ def test_a_tree_claims_either_branch():
 def test_a_tree_compiled_as_its_branches_passes():
     when = {"any": [{"host": "Enterprise1", "compromise": "Privileged"},
                     {"host": "Enterprise1", "activity": "Scan", "compromise": "No"}]}
-    assert text_problem(_TREE, when, _do("Restore", "Enterprise1")) is None
+    assert text_problem(_TREE, when, do("Restore", "Enterprise1")) is None
 
 
 def test_an_order_then_its_alternative_branch():
     text = "Plan an Analyse of Enterprise2 whenever it reads Unknown; if it shows root, plan a Restore of it instead."
     when = {"any": [{"host": "Enterprise2", "compromise": "Unknown"}, {"host": "Enterprise2", "compromise": "Privileged"}]}
-    assert text_problem(text, when, _do("Analyse", "Enterprise2")) is None
+    assert text_problem(text, when, do("Analyse", "Enterprise2")) is None
 
 
 def test_guard_two_conditions_of_one_order_stay_joined():
@@ -85,7 +85,7 @@ def test_guard_two_conditions_of_one_order_stay_joined():
 def test_guard_a_tree_branch_wider_than_its_text_is_refused():
     # guard: the branches are held to their text: "only scanned" compiled as any scan is still refused
     when = {"any": [{"host": "Enterprise1", "compromise": "Privileged"}, {"host": "Enterprise1", "compromise": "any"}]}
-    assert text_problem(_TREE, when, _do("Restore", "Enterprise1")) is not None
+    assert text_problem(_TREE, when, do("Restore", "Enterprise1")) is not None
 
 
 # -- another branch's move guards nothing --------------------------------------------------------------------------------
@@ -115,7 +115,7 @@ def test_a_case_the_rule_says_nothing_about_is_no_condition_of_it():
 def test_no_foothold_yet_after_a_comma_is_that_hosts_own_state():
     text = "an enterprise server probed, no foothold yet => Analyse that server"
     when = {"class": "Enterprise", "activity": "Scan", "compromise": "No"}
-    assert text_problem(text, when, _do("Analyse", "$matched")) is None
+    assert text_problem(text, when, do("Analyse", "$matched")) is None
 
 
 
@@ -133,7 +133,7 @@ def test_a_lesson_counted_in_steps_is_the_order():
 
 def test_a_checklist_counted_in_steps_passes_its_branches():
     when = {"any": [{"host": "Op_Host2", "activity": "Scan"}, {"host": "Op_Host2", "activity": "Exploit"}]}
-    assert text_problem(_STEPS, when, _do("DecoySvchost", "Op_Host2")) is None
+    assert text_problem(_STEPS, when, do("DecoySvchost", "Op_Host2")) is None
 
 
 def test_already_being_exploited_is_now():

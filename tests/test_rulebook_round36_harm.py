@@ -14,9 +14,8 @@ from forge.rulebook.language.judged import EvidenceTest, InEpisode, Judged, evid
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import do, entry, reply
-
-
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import do
 def _value(judged, text: str):
     """A judged condition's value, or a claim's (a window of steps, a trend of rewards), on a context."""
     if isinstance(judged, Judged):

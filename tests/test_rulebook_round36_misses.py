@@ -27,9 +27,8 @@ from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_round32_misses import _do
-from tests.test_rulebook_text_checks import do, entry, reply
-
+from tests.actions import do
+from tests.test_rulebook_text_checks import entry, reply
 _REFUSED = "predicate refused: claims"
 
 
@@ -110,9 +109,9 @@ def test_guard_a_step_told_in_a_story_is_no_window():
 def test_a_predicate_that_leaves_the_window_out_is_refused_unless_its_rest_states_it():
     text = "From turn 12 on, once User2 sits at user level, go for a Remove of User2."
     when = {"host": "User2", "compromise": "User"}
-    problem = text_problem(text, when, _do("Remove", "User2"))
+    problem = text_problem(text, when, do("Remove", "User2"))
     assert problem is not None and problem.startswith("claims")
-    assert text_problem(text, when, _do("Remove", "User2"), "from turn 12 on") is None
+    assert text_problem(text, when, do("Remove", "User2"), "from turn 12 on") is None
 
 
 def test_a_rule_with_a_window_is_injected_inside_it_only(tmp_path):

@@ -107,14 +107,14 @@ def test_a_general_rule_speaks_for_hosts_neither_exception_disputes():
     from forge.rulebook.retrieval.resolve import resolve_conflicts, eligible_rules
     from tests.plan_book import PlanBook
     from tests.test_rulebook_round33_misses import _taught
-    from tests.test_rulebook_round32_misses import _do, _prefer
+    from tests.actions import do, prefer
 
     broad = _taught("Any op host compromised: Restore it.", {"class": "Operational", "compromise": "any"},
-                    _do("Restore", "$matched"))
+                    do("Restore", "$matched"))
     first = _taught("Op_Host0 compromised: a Remove, not a Restore.", {"host": "Op_Host0", "compromise": "any"},
-                    _prefer("Remove", "Op_Host0", "Restore"))
+                    prefer("Remove", "Restore", "Op_Host0"))
     second = _taught("Op_Host2 at user level: prefer Remove over Restore there.", {"host": "Op_Host2", "compromise": "User"},
-                     _prefer("Remove", "Op_Host2", "Restore"))
+                     prefer("Remove", "Restore", "Op_Host2"))
     book = PlanBook()
     for teaching in (broad, first, second):
         book.apply(teaching)

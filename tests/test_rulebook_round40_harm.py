@@ -33,9 +33,8 @@ from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import gives_order, read_wording
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import do, entry, reply
-
-
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import do
 def _rows(**levels: str) -> str:
     """Alerts of these hosts' Compromised values, none active."""
     return "Alerts:\n" + "\n".join(f"{host}: Activity None, Compromised {level}" for host, level in levels.items())

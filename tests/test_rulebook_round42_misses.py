@@ -37,39 +37,32 @@ from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import RuleRecord, RuleType
 from forge.rulebook.retrieval.retrieve import _judged_of
-
-
-def _do(verb: str, host: str) -> dict:
-    return {"mode": "do", "verb": verb, "target": host}
+from tests.actions import do, prefer
 
 
 def _row(where: str, activity, compromise, key: str = "host") -> dict:
     return {key: where, **({"activity": activity} if activity else {}), **({"compromise": compromise} if compromise else {})}
 
 
-def _prefer(verb: str, over: str, host: str) -> dict:
-    return {"mode": "prefer", "verb": verb, "target": host, "over": {"verb": over, "target": host}}
-
-
 # -- polarity ----------------------------------------------------------------------------------------------------------
 
 def test_no_matter_what_is_a_concession_not_a_negation():
     text = "Should Op_Host0 be exploited, remove Op_Host0 no matter how busy other hosts are."
-    assert text_problem(text, {"host": "Op_Host0", "activity": "Exploit"}, _do("Remove", "Op_Host0")) is None
+    assert text_problem(text, {"host": "Op_Host0", "activity": "Exploit"}, do("Remove", "Op_Host0")) is None
 
 
 def test_what_nobody_has_done_yet_is_the_reason_not_a_turn_down():
     text = "Op_Host1 @ Unknown -> Analyse Op_Host1. no one has inspected it yet."
-    assert text_problem(text, {"host": "Op_Host1", "compromise": "Unknown"}, _do("Analyse", "Op_Host1")) is None
+    assert text_problem(text, {"host": "Op_Host1", "compromise": "Unknown"}, do("Analyse", "Op_Host1")) is None
     # (a prohibition with "yet" is still one)
     text = "Reimage Op_Host2 once it is owned. nobody should restore it yet."
-    assert text_problem(text, {"host": "Op_Host2", "compromise": "any"}, _do("Restore", "Op_Host2")) is not None
+    assert text_problem(text, {"host": "Op_Host2", "compromise": "any"}, do("Restore", "Op_Host2")) is not None
 
 
 def test_without_waiting_for_root_is_no_condition():
     text = "Once Op_Host0 is held at user level, reimage Op_Host0 without waiting for root."
     assert [c.text for c in read_wording(text).conditions] == ["Once Op_Host0 is held at user level"]
-    assert text_problem(text, {"host": "Op_Host0", "compromise": "User"}, _do("Restore", "Op_Host0")) is None
+    assert text_problem(text, {"host": "Op_Host0", "compromise": "User"}, do("Restore", "Op_Host0")) is None
 
 
 # -- exception heading ---------------------------------------------------------------------------------------------------
@@ -79,10 +72,10 @@ def test_exception_heading_after_a_lead_word_names_the_host_the_rule_is_for():
             "Op_Host2 rather than a Restore.")
     words = read_wording(text)
     assert "Op_Host2" not in words.excepted and not words.classes
-    assert text_problem(text, {"host": "Op_Host2", "activity": "Scan"}, _prefer("DecoySSHD", "Restore", "Op_Host2")) is None
+    assert text_problem(text, {"host": "Op_Host2", "activity": "Scan"}, prefer("DecoySSHD", "Restore", "Op_Host2")) is None
     # (an exception said inside the order still keeps its host out of a class order)
     text = "Reimage each owned user desktop, User1 is the exception."
-    assert text_problem(text, {"class": "User", "compromise": "any"}, _do("Restore", "$matched")) is not None
+    assert text_problem(text, {"class": "User", "compromise": "any"}, do("Restore", "$matched")) is not None
 
 
 # -- dispreferred move ---------------------------------------------------------------------------------------------------
@@ -90,7 +83,7 @@ def test_exception_heading_after_a_lead_word_names_the_host_the_rule_is_for():
 def test_the_move_gambled_on_after_rather_than_is_dispreferred():
     assert read_wording("plan an Analyse of User2 rather than gambling on a Remove.").dispreferred == ("Remove",)
     text = "While User2 reads Unknown, analyse User2 instead of guessing with a Remove."
-    assert text_problem(text, {"host": "User2", "compromise": "Unknown"}, _do("Remove", "User2")).startswith("disprefer")
+    assert text_problem(text, {"host": "User2", "compromise": "Unknown"}, do("Remove", "User2")).startswith("disprefer")
 
 
 # -- ratings, history, lists -------------------------------------------------------------------------------------------
@@ -105,8 +98,8 @@ def test_right_after_a_remove_is_a_history_condition():
     found = rule_claims(text)
     assert any(atom.acted == "Remove" for atom in getattr(found, "parts", (found,)))
     assert text_problem(text, {"host": "User0", "compromise": "Unknown", "acted": "Remove", "within": 1},
-                        _prefer("Analyse", "Remove", "User0")) is None
-    assert text_problem(text, {"host": "User0", "compromise": "Unknown"}, _prefer("Analyse", "Remove", "User0")) is not None
+                        prefer("Analyse", "Remove", "User0")) is None
+    assert text_problem(text, {"host": "User0", "compromise": "Unknown"}, prefer("Analyse", "Remove", "User0")) is not None
 
 
 def test_a_move_lately_and_a_row_of_one_host_are_one_row():
@@ -151,10 +144,10 @@ def test_a_chain_compiled_as_its_branches_with_the_others_listed_passes():
     when = {"any": [{"host": "Enterprise1", "compromise": "any"}, {"host": "User2", "compromise": "any"},
                     _row("Operational", "Scan", None, "class")]}
     rest = "other cases: User2 owned -> Remove User2; an op host probed -> DecoyVsftpd for it"
-    assert text_problem(_CHAIN, when, _do("Restore", "Enterprise1"), rest) is None
+    assert text_problem(_CHAIN, when, do("Restore", "Enterprise1"), rest) is None
     # ("if not" still refuses the move of the branch after it, said of the first branch's case)
     text = "If User1 is compromised, restore it; if not, plan DecoySSHD on User1."
-    assert text_problem(text, {"host": "User1", "compromise": "any"}, _do("DecoySSHD", "User1")) is not None
+    assert text_problem(text, {"host": "User1", "compromise": "any"}, do("DecoySSHD", "User1")) is not None
 
 
 _TABLE = "op boxes:\n- scan only -> DecoyVsftpd it\n- being exploited -> Remove it\n- at root -> Restore it"
@@ -173,17 +166,17 @@ def test_a_table_compiled_as_its_lines_passes_and_a_wider_one_does_not():
     when = {"any": [_row("Operational", "Scan", "No", "class"), _row("Operational", "Exploit", None, "class"),
                     _row("Operational", None, "Privileged", "class")]}
     rest = "other cases: being exploited -> Remove it; at root -> Restore it"
-    assert text_problem(_TABLE, when, _do("DecoyVsftpd", "$matched"), rest) is None
-    assert text_problem(_TABLE, {"class": "any", "activity": "Scan"}, _do("DecoyVsftpd", "$matched")) is not None
+    assert text_problem(_TABLE, when, do("DecoyVsftpd", "$matched"), rest) is None
+    assert text_problem(_TABLE, {"class": "any", "activity": "Scan"}, do("DecoyVsftpd", "$matched")) is not None
 
 
 def test_a_map_of_hosts_compiled_as_its_lines_passes():
     when = {"any": [_row("User3", "Scan", "No"), _row("Enterprise0", "Scan", "No")]}
     rest = "other cases: E0 probed -> DecoyApache on Enterprise0"
-    assert text_problem(_MAP, when, _do("DecoySSHD", "User3"), rest) is None
+    assert text_problem(_MAP, when, do("DecoySSHD", "User3"), rest) is None
     # (a line's quiet value widened is read whole, and refused)
     wider = {"any": [_row("User3", "Scan", "No"), _row("Enterprise0", "Scan", "any")]}
-    assert text_problem(_MAP, wider, _do("DecoySSHD", "User3"), rest).startswith("claims")
+    assert text_problem(_MAP, wider, do("DecoySSHD", "User3"), rest).startswith("claims")
 
 
 def test_nothing_owned_on_it_is_that_hosts_quiet_compromise():
@@ -227,7 +220,7 @@ def test_nothing_owned_after_a_named_hosts_state_is_of_that_host():
 def test_a_question_of_what_a_move_would_do_puts_it_aside():
     text = "Is Op_Host2 at root? Then plan Restore Op_Host2. What would one more Remove fix there that the last one did not?"
     assert "Remove" in read_wording(text).dispreferred
-    assert text_problem(text, {"host": "Op_Host2", "compromise": "Privileged"}, _prefer("Restore", "Remove", "Op_Host2")) is None
+    assert text_problem(text, {"host": "Op_Host2", "compromise": "Privileged"}, prefer("Restore", "Remove", "Op_Host2")) is None
     assert read_wording("What about a Remove of Op_Host2?").dispreferred == ()
 
 

@@ -17,14 +17,7 @@ guards. Sentences of our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-
-
-def _do(verb: str, target: str) -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
-
-
-def _never(verb: str, target: str) -> dict:
-    return {"mode": "never", "verb": verb, "target": target}
+from tests.actions import do, never
 
 
 def _ahead(verb: str, other: str) -> dict:
@@ -40,10 +33,10 @@ def _at(place: str, **state) -> dict:
 
 def test_a_denied_compromise_is_no_word_of_any_compromise():
     text = "Unknown on an ent server isn't compromised. no Remove on Unknown by itself."
-    problem = text_problem(text, _at("Enterprise", compromise="any"), _never("Remove", "Enterprise"))
+    problem = text_problem(text, _at("Enterprise", compromise="any"), never("Remove", "Enterprise"))
     assert problem and problem.startswith("claims:")
     # guard: the level it names is passed
-    assert text_problem(text, _at("Enterprise", compromise="Unknown"), _never("Remove", "Enterprise")) is None
+    assert text_problem(text, _at("Enterprise", compromise="Unknown"), never("Remove", "Enterprise")) is None
 
 
 def test_a_state_read_on_a_class_is_not_asked_as_another_state():
@@ -68,24 +61,24 @@ def test_the_hosts_outside_a_class_are_not_any_host():
 
 def test_a_count_of_srvs_is_a_count():
     text = "just one ent srv owned -> plan a Restore of it. 2+ owned: not this note."
-    problem = text_problem(text, _at("Enterprise", compromise="any"), _do("Restore", "$matched"))
+    problem = text_problem(text, _at("Enterprise", compromise="any"), do("Restore", "$matched"))
     assert problem is not None
 
 
 def test_a_bare_question_before_the_order_is_its_condition():
     text = "Nothing on the op side owned? then DecoyApache on Op_Server0."
     spared = {"not": _at("Op_Server0", compromise="any")}
-    problem = text_problem(text, spared, _do("DecoyApache", "Op_Server0"))
+    problem = text_problem(text, spared, do("DecoyApache", "Op_Server0"))
     assert problem and problem.startswith("claims:")
     # guard: a question that asks ("is ...?") is left as it was
     asked = "Is the op side quiet? then DecoyApache on Op_Server0."
-    assert not (text_problem(asked, spared, _do("DecoyApache", "Op_Server0")) or "").startswith(
+    assert not (text_problem(asked, spared, do("DecoyApache", "Op_Server0")) or "").startswith(
         "claims: the predicate does not say")
 
 
 def test_an_alert_priority_in_shorthand_is_a_fact():
     text = "urgent-prio alert on U2 -> Remove U2."
-    problem = text_problem(text, _at("User2", activity="any"), _do("Remove", "User2"))
+    problem = text_problem(text, _at("User2", activity="any"), do("Remove", "User2"))
     assert problem and problem.startswith("facts:")
     # guard: listed in the rest, it passes
-    assert text_problem(text, _at("User2", activity="any"), _do("Remove", "User2"), "only an urgent-prio alert counts") is None
+    assert text_problem(text, _at("User2", activity="any"), do("Remove", "User2"), "only an urgent-prio alert counts") is None

@@ -23,12 +23,9 @@ from typing import Optional
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import complete_claims, condition_of, rule_claims
 from tests.situations import alert_lines, every_host_alert_lines, refused_rule_holds
+from tests.actions import do
 
 PLANNER = ("planner",)
-
-
-def _do(verb: str, target: str) -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
 
 
 def _with_history(moves: list[tuple[str, Optional[str]]], past: dict[str, list[str]], **now: str) -> str:
@@ -60,7 +57,7 @@ def test_a_move_said_in_the_present_after_after_is_a_condition_on_history():
 def test_the_teachers_move_after_that_condition_opens_the_order():
     text = "My habit from now on: right after I remove User4 I analyse User4."
     assert condition_of(text) == "Right after I remove User4"
-    assert text_problem(text, {"host": "User4"}, _do("Analyse", "User4")) is not None
+    assert text_problem(text, {"host": "User4"}, do("Analyse", "User4")) is not None
 
 
 def test_it_after_a_move_on_a_class_host_is_that_same_host():
@@ -82,7 +79,7 @@ def test_guard_the_move_told_in_the_past_reads_as_before():
 def test_a_verdict_on_a_move_before_a_colon_leaves_the_situation_after_it():
     text = "This is not the time for Remove: Enterprise1 at Unknown just after our own Restore of it. Analyse Enterprise1 and wait."
     assert "Enterprise1 at Unknown" in condition_of(text)
-    assert text_problem(text, {"host": "Enterprise1"}, _do("Analyse", "Enterprise1")) is not None
+    assert text_problem(text, {"host": "Enterprise1"}, do("Analyse", "Enterprise1")) is not None
     assert refused_rule_holds(text, alert_lines(Enterprise1="Exploit/User")) is False
     assert refused_rule_holds(text, _history("Enterprise1", "Restore", "None/Unknown")) is True
 
@@ -104,7 +101,7 @@ def test_the_defenders_move_by_its_noun_in_an_opening_is_no_teachers_view():
 def test_somewhere_is_some_host_and_the_denial_beside_it_is_read_whole():
     text = "a scan somewhere while no host anywhere is owned -> put a DecoyTomcat on the scanned box"
     assert complete_claims(text, rule_claims(text, with_instruction=True))
-    problem = text_problem(text, {"activity": "Scan", "compromise": "No"}, _do("DecoyTomcat", "$matched"))
+    problem = text_problem(text, {"activity": "Scan", "compromise": "No"}, do("DecoyTomcat", "$matched"))
     assert problem is not None and problem.startswith("claims:")
     # one scanned host shown, the rest of the network not: no host owned anywhere is not known
     assert refused_rule_holds(text, alert_lines(User2="Scan/No")) is not True
@@ -119,7 +116,7 @@ def test_a_case_the_note_says_it_is_not_for_is_denied():
             "root, this advice does not cover it.")
     assert refused_rule_holds(text, alert_lines(User4="Exploit/Privileged")) is False
     assert refused_rule_holds(text, alert_lines(User4="Exploit/User")) is True
-    problem = text_problem(text, {"host": "User4", "activity": "Exploit"}, _do("Remove", "User4"))
+    problem = text_problem(text, {"host": "User4", "activity": "Exploit"}, do("Remove", "User4"))
     assert problem is not None
 
 
@@ -154,7 +151,7 @@ def test_a_host_still_quiet_is_not_one_that_changed_since_the_last_step(tmp_path
     text = "While some user box is owned and Enterprise0 still shows nothing at all, a DecoyTomcat goes on Enterprise0."
     owned = {"class": "User", "compromise": "any"}
     quiet = dict(compromise="No", host="Enterprise0", activity="None")
-    rule = _teach(book, text, PLANNER, {"when": {"all": [owned, quiet]}, "action": _do("DecoyTomcat", "Enterprise0")})
+    rule = _teach(book, text, PLANNER, {"when": {"all": [owned, quiet]}, "action": do("DecoyTomcat", "Enterprise0")})
     assert book.heads()[rule].record.when is not None  # kept as compiled: the gate is what this test is about
 
     def injected(context: str) -> set[str]:

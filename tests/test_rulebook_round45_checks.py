@@ -75,8 +75,8 @@ def test_a_compromise_said_for_sure_holds_a_compiled_any_compromise_where_nothin
     nothing, and the rule fired on the host's row at Compromised Unknown (what a Remove leaves behind), which "owned" does not
     say. What the words say for sure holds, as in a reading in part (`retrieve._compromise_said_for_sure`)."""
     from tests.test_rulebook_claims_scope import taught
-    from tests.test_rulebook_text_checks import do, entry, reply
-
+    from tests.test_rulebook_text_checks import entry, reply
+    from tests.actions import do
     text = "Op_Server0 owned? Then its Restore goes first, ahead of everything."
     assert text_claims(text) == (None, False)  # (the reading places nothing of it)
     when = {"host": "Op_Server0", "compromise": "any"}
@@ -92,8 +92,8 @@ def test_a_compromise_said_for_sure_holds_a_compiled_any_compromise_where_nothin
 def test_words_that_leave_the_level_open_keep_any_compromise(tmp_path):
     # guard: "whatever level", "Unknown" in the words: the compiled any compromise stands as it is
     from tests.test_rulebook_claims_scope import taught
-    from tests.test_rulebook_text_checks import do, entry, reply
-
+    from tests.test_rulebook_text_checks import entry, reply
+    from tests.actions import do
     text = "Op_Server0 owned at whatever level, Unknown included? Then its Restore goes first, ahead of everything."
     when = {"host": "Op_Server0", "compromise": "any"}
     assert text_claims(text) == (None, False) and text_problem(text, when, do("Restore", "Op_Server0")) is None

@@ -19,30 +19,9 @@ in). Sentences of our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import semantic_claims
-from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
-
-REFUSED = "predicate refused: host: the check's reason"
-
-
-def _alerts(**rows: str) -> str:
-    """Alert lines, each host's "Activity/Compromised"."""
-    lines = [f"{host}: Activity {row.split('/')[0]}, Compromised {row.split('/')[1]}" for host, row in rows.items()]
-    return "\n".join(["Alerts:", *lines])
-
-
-def _holds(text: str, context: str):
-    return truth(semantic_claims(text, REFUSED, text), read_situation(context))
-
-
-def _do(verb: str, target: str) -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
-
-
-def _never(verb: str, target: str) -> dict:
-    return {"mode": "never", "verb": verb, "target": target}
+from tests.actions import do, never
+from tests.situations import alert_lines, refused_rule_holds
 
 
 def test_a_denied_or_disowned_means_is_no_order() -> None:
@@ -55,11 +34,11 @@ def test_a_denied_or_disowned_means_is_no_order() -> None:
                  "The night crew claims a probe of User3 means you plan a decoy on it."):
         words = read_wording(text)
         assert not any("User3" in c.text for c in words.conditions), text
-        assert text_problem(text, probed, _do("DecoyApache", "User3")) is not None, text
+        assert text_problem(text, probed, do("DecoyApache", "User3")) is not None, text
     # the order said with "means" still stands, with its situation
     said = read_wording("A probe of User3 means you plan a decoy on it.")
     assert said.gives_order and [c.text for c in said.conditions] == ["A probe of User3"]
-    assert text_problem("A probe of User3 means you plan a decoy on it.", probed, _do("DecoyApache", "User3")) is None
+    assert text_problem("A probe of User3 means you plan a decoy on it.", probed, do("DecoyApache", "User3")) is None
 
 
 def test_a_prohibitions_subject_is_not_the_host_it_leaves_out() -> None:
@@ -68,7 +47,7 @@ def test_a_prohibitions_subject_is_not_the_host_it_leaves_out() -> None:
                                  ("Every workstation other than User0 should never be removed.", "Remove", "User0")):
         found = read_wording(text).prohibitions
         assert found and all(left_out not in p.hosts for p in found), text
-        assert text_problem(text, {"host": left_out}, _never(verb, left_out)) is not None, text
+        assert text_problem(text, {"host": left_out}, never(verb, left_out)) is not None, text
     # a condition said before the subject with no comma: the subject is the host after it
     found = read_wording("Once User4 is owned Enterprise2 gets no Restore.").prohibitions
     assert [(p.verb, p.hosts) for p in found] == [("Restore", ("Enterprise2",))]
@@ -89,11 +68,11 @@ def test_only_the_move_or_nothing_from_this_note_leaves_a_host_out() -> None:
 
 def test_a_reason_that_denies_what_it_says_of_a_host_is_no_general_reason() -> None:
     text = "We never look after Op_Host2, so when a host shows a scan, decoy it."
-    assert _holds(text, _alerts(Op_Host0="Scan/No")) is not True
-    assert _holds(text, _alerts(User1="Scan/No")) is not True
+    assert refused_rule_holds(text, alert_lines(Op_Host0="Scan/No")) is not True
+    assert refused_rule_holds(text, alert_lines(User1="Scan/No")) is not True
     # a reason that only names who answers for a host still gives the order (r48h)
     kept = "The red lead watches Op_Host2 closely, so when Op_Host2 reads Activity Scan, plant a decoy there."
-    assert _holds(kept, _alerts(Op_Host2="Scan/No")) is True
+    assert refused_rule_holds(kept, alert_lines(Op_Host2="Scan/No")) is True
 
 
 def test_keeping_a_host_out_of_a_move_forbids_it_there() -> None:
@@ -102,8 +81,8 @@ def test_keeping_a_host_out_of_a_move_forbids_it_there() -> None:
                              ("Keep the decoys off Enterprise2.", "DecoyApache", "Enterprise2")):
         words = read_wording(text)
         assert any(p.hosts == (host,) for p in words.prohibitions), text
-        assert text_problem(text, {"host": host}, _do(verb, host)) is not None, text
-        assert text_problem(text, {"host": host}, _never(verb, host)) is None or "inverted" not in \
-            text_problem(text, {"host": host}, _never(verb, host)), text
+        assert text_problem(text, {"host": host}, do(verb, host)) is not None, text
+        assert text_problem(text, {"host": host}, never(verb, host)) is None or "inverted" not in \
+            text_problem(text, {"host": host}, never(verb, host)), text
     # "keep restoring" is the order, kept
     assert not read_wording("Keep restoring User3 while it is owned.").prohibitions

@@ -24,26 +24,9 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import format_problem, looks_like_format
-from forge.rulebook.language.condition import rule_claims, semantic_claims
-from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
-
-REFUSED = "predicate refused: host: the check's reason"
-
-
-def _alerts(**rows: str) -> str:
-    """Alert lines, each host's "Activity/Compromised"."""
-    lines = [f"{host}: Activity {row.split('/')[0]}, Compromised {row.split('/')[1]}" for host, row in rows.items()]
-    return "\n".join(["Alerts:", *lines])
-
-
-def _holds(text: str, context: str):
-    return truth(semantic_claims(text, REFUSED, text), read_situation(context))
-
-
-def _do(verb: str, target: str) -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
+from tests.actions import do
+from tests.situations import alert_lines, refused_rule_holds
 
 
 def test_an_example_after_like_ends_at_a_colon() -> None:
@@ -61,8 +44,8 @@ def test_means_you_plan_a_move_is_the_order_in_that_situation() -> None:
     words = read_wording(text)
     assert words.gives_order and any("Compromised Privileged" in c.text for c in words.conditions)
     # the bare host is wider than the words; the state they say is not
-    assert text_problem(text, {"host": "User1"}, _do("Restore", "User1")) is not None
-    assert text_problem(text, {"host": "User1", "compromise": "Privileged"}, _do("Restore", "User1")) is None
+    assert text_problem(text, {"host": "User1"}, do("Restore", "User1")) is not None
+    assert text_problem(text, {"host": "User1", "compromise": "Privileged"}, do("Restore", "User1")) is None
     said = read_wording("A scan on Op_Host2 means we plan a decoy there.")
     assert said.gives_order and [c.text for c in said.conditions] == ["A scan on Op_Host2"]
     assert not read_wording("Reimaging it means you lose the running services.").gives_order
@@ -76,14 +59,14 @@ def test_a_host_that_gets_no_move_is_the_prohibitions_host() -> None:
         assert [(p.verb, p.hosts) for p in found] == [(verb, (host,))], text
     # an order of the move on another host is then no opposite of the text
     text = "Restore Enterprise1 once it is owned; Enterprise0 needs no Restore."
-    assert text_problem(text, {"host": "Enterprise1", "compromise": "any"}, _do("Restore", "Enterprise1")) is None
+    assert text_problem(text, {"host": "Enterprise1", "compromise": "any"}, do("Restore", "Enterprise1")) is None
 
 
 def test_a_host_that_gets_nothing_from_this_note_is_left_out() -> None:
     text = "Decoy any user box that is being scanned. User0 gets no decoy out of this note, it is a lab machine."
     assert read_wording(text).excepted == ("User0",)
-    assert _holds(text, _alerts(User0="Scan/No")) is not True
-    assert _holds(text, _alerts(User2="Scan/No")) is True
+    assert refused_rule_holds(text, alert_lines(User0="Scan/No")) is not True
+    assert refused_rule_holds(text, alert_lines(User2="Scan/No")) is True
     assert read_wording("Remove the attacker from any owned op host. This rule gives Op_Host1 nothing.").excepted == ("Op_Host1",)
 
 
@@ -91,8 +74,8 @@ def test_a_list_of_cases_where_the_rule_does_not_hold_leaves_out_its_hosts() -> 
     text = ("Remove the attacker from every user box at Compromised User. Where this does not hold: - User2, which "
             "another teacher covers; - a box at Privileged, which needs more than a Remove.")
     assert read_wording(text).excepted == ("User2",)
-    assert _holds(text, _alerts(User2="None/User")) is not True
-    assert _holds(text, _alerts(User4="None/User")) is True
+    assert refused_rule_holds(text, alert_lines(User2="None/User")) is not True
+    assert refused_rule_holds(text, alert_lines(User4="None/User")) is True
     assert read_wording("Restore any owned op host. Exceptions: Op_Host0 and Op_Host1.").excepted == ("Op_Host0", "Op_Host1")
     assert read_wording("Restore any owned op host. This note does not apply to: Op_Server0.").excepted == ("Op_Server0",)
 
@@ -102,8 +85,8 @@ def test_a_reason_naming_a_host_with_no_state_before_so_when_gives_the_order() -
             "plant a DecoySSHD there.")
     words = read_wording(text)
     assert [c.text for c in words.conditions] == ["when Op_Host1 reads Activity Scan and no compromise"]
-    assert _holds(text, _alerts(Op_Host1="Scan/No")) is True
-    assert _holds(text, _alerts(Op_Host1="Exploit/User")) is not True
+    assert refused_rule_holds(text, alert_lines(Op_Host1="Scan/No")) is True
+    assert refused_rule_holds(text, alert_lines(Op_Host1="Exploit/User")) is not True
 
 
 def test_a_heading_that_is_a_note_for_a_role_is_no_situation() -> None:
@@ -111,4 +94,4 @@ def test_a_heading_that_is_a_note_for_a_role_is_no_situation() -> None:
                  "Night crew memo to the chooser, and the morning crew agrees: when User4 is scanned, decoy it."):
         words = read_wording(text)
         assert [c.text for c in words.conditions] == ["when User4 is scanned"], text
-        assert _holds(text, _alerts(User4="Scan/No")) is True, text
+        assert refused_rule_holds(text, alert_lines(User4="Scan/No")) is True, text

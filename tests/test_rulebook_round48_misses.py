@@ -35,76 +35,69 @@ from forge.rulebook.authoring.compile import looks_like_format, strip_justificat
 from forge.rulebook.language.condition import claims, facts_needed, narrower_cases_away, text_claims, text_facts, verdict_away
 from forge.rulebook.language.predicate import describe
 from forge.rulebook.language.wording import read_wording
+from tests.actions import do, prefer
 
 EXPLOITED_USER = {"class": "User", "activity": "Exploit"}
-
-
-def _prefer(verb: str, over: str, target: str = "$matched") -> dict:
-    return {"mode": "prefer", "verb": verb, "target": target, "over": {"verb": over, "target": target}}
-
-
-def _do(verb: str, target: str = "$matched") -> dict:
-    return {"mode": "do", "verb": verb, "target": target}
 
 
 def test_a_second_look_is_an_analyse() -> None:
     text = "exploit on a user box => evict the intruder at once, no 2nd look beforehand."
     assert "Analyse" in read_wording(text).verbs
-    assert text_problem(text, EXPLOITED_USER, _prefer("Remove", "Analyse")) is None
+    assert text_problem(text, EXPLOITED_USER, prefer("Remove", "Analyse")) is None
 
 
 def test_even_with_no_activity_is_a_concession_not_a_negation_of_the_order() -> None:
     text = "A user machine whose row says Compromised User gets a Remove, even with no activity listed."
-    assert text_problem(text, {"class": "User", "compromise": "User"}, _do("Remove")) is None
+    assert text_problem(text, {"class": "User", "compromise": "User"}, do("Remove")) is None
 
 
 def test_another_move_left_for_later_is_no_negation_of_the_order() -> None:
     text = "If an exploit hits User4, evict the attacker from User4 straight off and leave every decoy for later."
-    assert text_problem(text, {"host": "User4", "activity": "Exploit"}, _do("Remove", "User4")) is None
+    assert text_problem(text, {"host": "User4", "activity": "Exploit"}, do("Remove", "User4")) is None
     # "leave it for later" is the order's own host put off: still a doubt on the order
     doubted = "If an exploit hits User4, evict the attacker from User4, or leave it for later."
-    assert text_problem(doubted, {"host": "User4", "activity": "Exploit"}, _do("Remove", "User4")) is not None
+    assert text_problem(doubted, {"host": "User4", "activity": "Exploit"}, do("Remove", "User4")) is not None
 
 
 def test_not_second_guessing_an_order_keeps_it() -> None:
     text = ("Our split of work: a machine found at Compromised Privileged is reimaged first by the planner's plan; the "
             "chooser doesn't second-guess that call.")
-    assert text_problem(text, {"class": "any", "compromise": "Privileged"}, _do("Restore")) is None
+    assert text_problem(text, {"class": "any", "compromise": "Privileged"}, do("Restore")) is None
 
 
 def test_the_writer_taking_back_what_they_said_is_no_negation_of_what_follows() -> None:
     text = "With Enterprise1 at Compromised User, decoy it - no, strike that: evict the intruder from Enterprise1 now."
-    assert text_problem(text, {"host": "Enterprise1", "compromise": "User"}, _do("Remove", "Enterprise1")) is None
+    assert text_problem(text, {"host": "Enterprise1", "compromise": "User"}, do("Remove", "Enterprise1")) is None
 
 
 def test_never_one_move_before_another_puts_the_other_first() -> None:
     text = "Once User4 is owned, the planner saves any Restore for the end and the chooser never takes it ahead of a Remove."
     when = {"host": "User4", "compromise": "any"}
-    assert text_problem(text, when, _prefer("Remove", "Restore", "User4")) is None
-    assert text_problem(text, when, _prefer("Restore", "Remove", "User4")) is not None  # the other way round: refused
+    assert text_problem(text, when, prefer("Remove", "Restore", "User4")) is None
+    assert text_problem(text, when, prefer("Restore", "Remove", "User4")) is not None  # the other way round: refused
 
 
 def test_an_order_given_instead_prefers_it_over_the_move_its_reason_names() -> None:
     text = "Second version: should User4 read Compromised User, reimage User4 instead, since evicting it never held."
     when = {"host": "User4", "compromise": "User"}
-    assert text_problem(text, when, _prefer("Restore", "Remove", "User4")) is None
-    assert text_problem(text, when, _prefer("Remove", "Restore", "User4")) is not None
+    assert text_problem(text, when, prefer("Restore", "Remove", "User4")) is None
+    assert text_problem(text, when, prefer("Remove", "Restore", "User4")) is not None
     # without "instead", a move named only in a reason is no part of the order
     plain = "Second version: should User4 read Compromised User, reimage User4, since evicting it was slow."
-    assert text_problem(plain, when, _prefer("Restore", "Remove", "User4")) is not None
+    assert text_problem(plain, when, prefer("Restore", "Remove", "User4")) is not None
 
 
 def test_a_move_the_attacker_undoes_is_put_second() -> None:
     text = "Should Enterprise0 read Compromised User, reimage Enterprise0; red returns to the box right after every Remove."
     when = {"host": "Enterprise0", "compromise": "User"}
-    assert text_problem(text, when, _prefer("Restore", "Remove", "Enterprise0")) is None
-    assert text_problem(text, when, _prefer("Remove", "Restore", "Enterprise0")) is not None
+    assert text_problem(text, when, prefer("Restore", "Remove", "Enterprise0")) is None
+    assert text_problem(text, when, prefer("Remove", "Restore", "Enterprise0")) is not None
 
 
 def test_a_rating_the_order_asks_for_is_no_condition() -> None:
     text = ("Op_Server0 owned: planner lists a reimage of it, chooser takes that reimage over evicting, the analyst "
             "rates it critical.")
-    assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, _prefer("Restore", "Remove", "Op_Server0")) is None
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, prefer("Restore", "Remove", "Op_Server0")) is None
     assert "high risk" not in verdict_away("a listener on port 5555 in its evidence means recommend Remove, high risk.")
     # a rating after a word of condition is the case the order is for
     assert "rates it high" in verdict_away("when the analysis rates it high risk, recommend a Remove")
@@ -113,42 +106,42 @@ def test_a_rating_the_order_asks_for_is_no_condition() -> None:
 def test_another_move_kept_for_what_was_done_is_no_condition() -> None:
     text = "Should Enterprise1 read Compromised User, evict the intruder from Enterprise1 and keep a Restore for when the Remove did not take."
     assert "did not take" not in narrower_cases_away(text)
-    assert text_problem(text, {"host": "Enterprise1", "compromise": "User"}, _do("Remove", "Enterprise1")) is None
+    assert text_problem(text, {"host": "Enterprise1", "compromise": "User"}, do("Remove", "Enterprise1")) is None
 
 
 def test_an_opening_that_grants_another_note_names_no_host_of_this_one() -> None:
     text = "You were right about User1, bob, but you missed a box: should User2 get exploited, evict the attacker from User2 too."
-    assert text_problem(text, {"host": "User2", "activity": "Exploit"}, _do("Remove", "User2")) is None
+    assert text_problem(text, {"host": "User2", "activity": "Exploit"}, do("Remove", "User2")) is None
     classes = ("You drew the right moral for the user machines, but it stops at the op side: should an op host show "
                "nothing but a scan, a DecoyApache goes onto it.")
-    assert text_problem(classes, {"class": "Operational", "activity": "Scan", "compromise": "No"}, _do("DecoyApache")) is None
+    assert text_problem(classes, {"class": "Operational", "activity": "Scan", "compromise": "No"}, do("DecoyApache")) is None
 
 
 def test_a_claim_before_the_colon_is_no_condition_where_the_order_states_its_own() -> None:
     text = "Enterprise2 is the vault door, not a side window: when Enterprise2 is compromised, Restore Enterprise2."
     assert read_wording(text).situation == ""
-    assert text_problem(text, {"host": "Enterprise2", "compromise": "any"}, _do("Restore", "Enterprise2")) is None
+    assert text_problem(text, {"host": "Enterprise2", "compromise": "any"}, do("Restore", "Enterprise2")) is None
 
 
 def test_a_bracketed_only_this_host_note_is_kept_by_a_trigger_on_that_host() -> None:
     text = "E1 w/ Activity Exploit (only E1, not the other ent servers) -> Remove E1."
-    assert text_problem(text, {"host": "Enterprise1", "activity": "Exploit"}, _do("Remove", "Enterprise1")) is None
-    assert text_problem(text, {"class": "Enterprise", "activity": "Exploit"}, _do("Remove")) is not None  # wider: refused
+    assert text_problem(text, {"host": "Enterprise1", "activity": "Exploit"}, do("Remove", "Enterprise1")) is None
+    assert text_problem(text, {"class": "Enterprise", "activity": "Exploit"}, do("Remove")) is not None  # wider: refused
 
 
 def test_a_host_that_gets_no_move_is_kept_out_by_the_trigger() -> None:
     text = "Put a DecoyVsftpd on each enterprise server that is scanned and not compromised; Enterprise2 gets no decoy from me."
     assert any(p.verb == "Decoy" and "Enterprise2" in p.hosts for p in read_wording(text).prohibitions)
     some = {"any": [{"host": h, "activity": "Scan", "compromise": "No"} for h in ("Enterprise0", "Enterprise1")]}
-    assert text_problem(text, some, _do("DecoyVsftpd")) is None
+    assert text_problem(text, some, do("DecoyVsftpd")) is None
     every = {"class": "Enterprise", "activity": "Scan", "compromise": "No"}
-    assert text_problem(text, every, _do("DecoyVsftpd")) is not None  # Enterprise2 matched: refused
+    assert text_problem(text, every, do("DecoyVsftpd")) is not None  # Enterprise2 matched: refused
 
 
 def test_what_the_teacher_never_did_is_told_not_forbidden() -> None:
     text = "Enterprise1 sat at Unknown for three turns and we never inspected it. Takeaway: should Enterprise1 read Unknown, inspect Enterprise1 next."
     assert not read_wording(text).prohibitions
-    assert text_problem(text, {"host": "Enterprise1", "compromise": "Unknown"}, _do("Analyse", "Enterprise1")) is None
+    assert text_problem(text, {"host": "Enterprise1", "compromise": "Unknown"}, do("Analyse", "Enterprise1")) is None
 
 
 def test_a_lesson_drawn_heads_the_order_and_states_no_condition() -> None:
@@ -159,7 +152,7 @@ def test_a_lesson_drawn_heads_the_order_and_states_no_condition() -> None:
 
 def test_a_class_named_as_what_waits_for_attention_is_no_scope() -> None:
     text = "The moment Op_Server0 is owned, reimage Op_Server0 before the user boxes get attention."
-    assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, _do("Restore", "Op_Server0")) is None
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "any"}, do("Restore", "Op_Server0")) is None
 
 
 def test_the_replys_form_said_of_the_reply_is_a_format_rule() -> None:
@@ -172,14 +165,14 @@ def test_the_replys_form_said_of_the_reply_is_a_format_rule() -> None:
 def test_since_an_episode_is_a_time_not_a_reason() -> None:
     text = "Since episode 9 (14 March), when any user box gets owned, evict the intruder from it first."
     assert strip_justification(text) == text
-    assert text_problem(text, {"class": "User", "compromise": "any"}, _do("Remove")) is None
+    assert text_problem(text, {"class": "User", "compromise": "any"}, do("Remove")) is None
 
 
 def test_where_a_move_stops_being_worth_it_is_where_the_order_ends() -> None:
     text = ("Unless Enterprise2 is already owned, a user box under exploit gets a Remove; once Enterprise2 is owned, "
             "that Remove stops being our top priority.")
     when = {"all": [{"class": "User", "activity": "Exploit"}, {"not": {"host": "Enterprise2", "compromise": "any"}}]}
-    assert text_problem(text, when, _do("Remove")) is None
+    assert text_problem(text, when, do("Remove")) is None
     assert not text_facts(text)
 
 
@@ -197,7 +190,7 @@ def test_a_long_scope_before_the_orders_comma_still_leads_the_order() -> None:
     words = read_wording(text)
     assert "Op_Host0" not in words.hosts
     when = {"class": "any", "compromise": "any", "unchanged_for": 3}
-    assert text_problem(text, when, _prefer("Restore", "Remove")) is None
+    assert text_problem(text, when, prefer("Restore", "Remove")) is None
 
 
 def test_each_of_the_last_steps_is_a_run_of_steps_not_every_host() -> None:

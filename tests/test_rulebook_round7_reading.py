@@ -21,7 +21,8 @@ from forge.rulebook.language.condition import condition_of, facts_needed, guard_
 from forge.rulebook.language.predicate import AllOf, Atom, predicate_to_json
 from forge.rulebook.language.wording import gives_order, read_wording
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import do, entry, reply
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import do
 from tests.test_rulebook_text_held import claimed, every_host
 
 

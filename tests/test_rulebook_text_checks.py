@@ -22,6 +22,7 @@ from forge.rulebook.injection import RulebookInjection
 from forge.rulebook.retrieval.retrieve import RetrievalSettings
 from forge.rulebook.store.backends import open_rulebook
 from tests.test_rulebook_compile import ScriptedClient
+from tests.actions import do, never
 
 QUIET = {"not": {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}}
 ACTIVE = {"any": [{"class": "any", "activity": "any"}, {"class": "any", "compromise": "any"}]}
@@ -36,10 +37,6 @@ def entry(when, action, unexpressed="", item=1, verdict="RULE", directive=None, 
 
 def reply(*entries) -> str:
     return json.dumps({"rules": list(entries)})
-
-
-def do(verb, target):
-    return {"mode": "do", "verb": verb, "target": target}
 
 
 # -- item 1: never wider, never the opposite -----------------------------------------------------------
@@ -204,10 +201,6 @@ BOTH = {"all": [{"host": "Op_Server0", "compromise": "any"}, {"host": "Enterpris
 
 def prefer(verb, target, over_verb, over_target):
     return {"mode": "prefer", "verb": verb, "target": target, "over": {"verb": over_verb, "target": over_target}}
-
-
-def never(verb, target):
-    return {"mode": "never", "verb": verb, "target": target}
 
 
 @pytest.mark.parametrize("text, when, action, check", [

@@ -16,9 +16,8 @@ from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import hosts_in
 from forge.rulebook.model import RuleRecord
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import do, entry, reply
-
-
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import do
 def table(**hosts: str) -> str:
     """Alert lines: host=\"Activity,Compromised\"."""
     return "Alerts:\n" + "\n".join(f"{h}: Activity {s.split(',')[0]}, Compromised {s.split(',')[1]}" for h, s in hosts.items())

@@ -12,7 +12,8 @@ import pytest
 from forge.rulebook.language.condition import text_claims
 from forge.rulebook.language.wording import read_wording
 from tests.test_rulebook_claims_scope import taught
-from tests.test_rulebook_text_checks import entry, never, reply
+from tests.test_rulebook_text_checks import entry, reply
+from tests.actions import never
 from tests.test_rulebook_text_held import claimed, every_host
 
 

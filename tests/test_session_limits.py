@@ -16,7 +16,7 @@ import pytest
 
 from forge.config import load_config, to_yaml
 from forge.llm.limiter import (
-    BudgetLimits, EndpointGate, EndpointLimits, Spent, budget_figures, describe_budget, endpoint_key,
+    BudgetLimits, EndpointGate, EndpointLimits, Lease, Spent, budget_figures, describe_budget, endpoint_key,
 )
 from forge.memory import EMPTY_DIGEST
 from forge.runs.rundir import RunDirectory
@@ -502,9 +502,7 @@ print("loaded:", sorted(m for m in sys.modules if m.split(".")[0] == "mlflow" or
 
 # -- leases: named holders, expiry, reclaim, bounded waits -------------------------------------------------
 
-def _lease(i: str, holder: str, expires: float, prompt: int = 100, key: str = "e") -> "Lease":
-    from forge.llm.limiter import Lease
-
+def _lease(i: str, holder: str, expires: float, prompt: int = 100, key: str = "e") -> Lease:
     return Lease(i, key, holder, expires, prompt, prompt * 3e-6)
 
 
