@@ -202,7 +202,9 @@ _FALLS_SHORT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:(?:on|of|fo
                           r"(?:clear|fix|cure|undo|dislodge|evict|get\s+rid\s+of|help|work|solve|shift|stick|hold|"
                           r"do\s+(?:it|the\s+job|the\s+trick|much|anything)|suffice|cut\s+it|"
                           # (r47h) "a plain Restore will not do.", "Remove won't do here": "do" ending its clause is "do the job"
-                          r"do(?=\s*(?:[.;:,!)\u2013\u2014-]|$)))\b", re.IGNORECASE)
+                          # (r48b) or before where it falls short, "won't do on User1 at root", "won't do while it is rooted"
+                          r"do(?=\s*(?:[.;:,!)\u2013\u2014-]|$)|\s+(?:(?:on|for|at|with|in|here|there)\s|(?:when|whenever|while|once|if|as\s+long\s+as)\b)))\b",
+                          re.IGNORECASE)
 # (r46h) A move said to cost too much, as its clause's subject: "Restore costs a lot", "a Restore is expensive", "Restores
 # are too costly": the move the text puts aside for a cheaper one (not "..., but worth it": a cost the order accepts).
 # (one vocabulary of cost for `_COSTLY`, a move said to cost, and `_COST_SAID`, its omission said to: r46h, r46b)
@@ -966,9 +968,40 @@ def _so_order(part: str) -> str:
         # (r46h) "on an op server at root the best cure is a Restore, so restore it": the scope heads the order, the
         # judgement after it is its reason (dropped with the reason, the rule was for every host)
         return f"{scoped['scope']}, {found['order']}"
+    fallen = _falls_short_scope(part[:found.start()]) if found and _IMPERATIVE_START.match(found["order"]) else ""
+    # (not where the order is on a host the scope does not name: "..., so restore Enterprise0" is its own)
+    if fallen and set(hosts_in(found["order"])) <= set(hosts_in(fallen)) \
+            and (not classes_in(found["order"]) or set(classes_in(found["order"])) <= set(classes_in(fallen))):
+        # (r48b) "a Remove alone won't suffice on User1 at root, so add a Restore": where the move falls short is where
+        # the other one is ordered (dropped with the reason, the order held on User1 in any state)
+        return f"{fallen}, {found['order']}"
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and (not _CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
+
+
+# (r48b) Where a move is said to fall short, "(on User1 at root,) a Remove alone won't suffice (on User1 at root)", "a Remove of
+# Enterprise1 won't do while it is rooted": the host or state said with it, before it or after it (`_falls_short_scope`).
+_FALLEN_HEAD = re.compile(r"^\s*(?P<scope>(?:for|on|at|with|in)\s+[^,;:]{3,80}?)\s*,", re.IGNORECASE)
+_FALLEN_TAIL = re.compile(r"^\s*(?P<scope>(?:(?:on|for|at|with|in|against)\s|(?:" + _CONDITION_MARKER + r")\b|(?P<host>(?:the\s+)?"
+                          + HOST_NAME + r"\b))[^,;:]{0,80})", re.IGNORECASE)
+
+
+def _falls_short_scope(reason: str) -> str:
+    """(r48b) The situation a reason that a move falls short says ("a Remove alone won't suffice on User1 at root",
+    "on User1 at root, a Remove won't do"): the host and state where the other move is ordered; "" where it says neither
+    host nor state, or the move falls short inside a condition (`_fails_in_condition`: the fallback's own)."""
+    short = _FALLS_SHORT.search(reason)
+    if short is None or _fails_in_condition(reason[:short.start()]):
+        return ""
+    head = _FALLEN_HEAD.match(reason[:short.start()])
+    named = [h for h in hosts_in(short.group(0))]
+    tail = _FALLEN_TAIL.match(reason[short.end():])
+    scope = " ".join(part for part in (head["scope"] if head else "", " and ".join(f"on {h}" for h in named) if named
+                                       and not (head and set(named) <= set(hosts_in(head["scope"]))) else "",
+                                       # ("won't clear User1 at root": the host it fails to clear, the one the order is on)
+                                       ("on " if tail and tail["host"] else "") + tail["scope"].strip() if tail else "") if part)
+    return scope if states_something(scope) or hosts_in(scope) or classes_in(scope) else ""
 
 
 # (r46h) A scope, then a judgement of the move for it with no comma between: "for an enterprise host at root the surest
@@ -1172,7 +1205,8 @@ def gives_order(sentence: str) -> bool:
     if judged and gives_order(judged["rest"]):
         return True
     reasoned = _so_order(body)  # ("a live exploit outranks a scan, so when ..., remove it": a reason, then the order)
-    if reasoned is not body and _CONDITION.match(reasoned):
+    # (r48b: or where the reason says where its move falls short, "a Remove won't do on User1 at root, so restore it")
+    if reasoned is not body and (_CONDITION.match(reasoned) or _FALLEN_HEAD.match(reasoned)):
         return gives_order(reasoned)
     # ("Having seen both outcomes, I think the better call is to Remove ...": a participle's clause, then the order)
     participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
@@ -1840,6 +1874,9 @@ def _situation_told_first(before: list[str]) -> str:
         # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
         # situation itself: the one it is about follows the colon (left out, the order held in every state)
         head = said.strip() if _verdict_before(head, said) else head or part
+        # (r48b) a move said to fall short there, "a Remove won't do on User1 at root": the situation is where (read
+        # whole, the move's "won't" was the situation's negation)
+        head = _falls_short_scope(head) or head
         # (a sentence that says what a host is or whose it is, the team that runs it, states no situation)
         # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
         # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
