@@ -1264,7 +1264,16 @@ def _forbids(sentence: str) -> bool:
     """Whether a sentence forbids a verb: "never" / "not" after an auxiliary ("... which did not actually evict the
     attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
     `_prohibitions` reads it)."""
-    return any(not _after_auxiliary(sentence, match) for match in _FORBIDDEN_VERB.finditer(sentence))
+    return any(not _after_auxiliary(sentence, match) and not _LIMIT_NOT_BAN.match(match.group(0))
+               for match in _FORBIDDEN_VERB.finditer(sentence))
+
+
+# (r48b) A "no" / "never" whose words before the move say a count or a time beside it, "User1 gets no more than one
+# Restore", "no warning before a Restore", "never more than two decoys": a limit on the move, or something said of the
+# time around it, and no ban of the move (read as one, a compiled "never" on the host passed, and an order of the one
+# move the words allow was refused as their opposite).
+_LIMIT_NOT_BAN = re.compile(r"^(?:no|never)\b(?:\s+[\w'-]+){0,2}?\s+(?:than|before|after|until|till|ahead\s+of|prior\s+to|"
+                            r"following|beyond)\b", re.IGNORECASE)
 
 
 # "not" before a state said of a host ("exploited but not rooted needs a Remove", "scanned, not yet compromised, gets a
@@ -1297,7 +1306,7 @@ def _forbidding(instruction: str):
     position = 0
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
         if HOLDING_OFF_DENIED.match(match.group(0)) or _HOLDING_OFF_START.match(match.group(0)) \
-                and _DENIED_BEFORE.search(instruction[:match.start()]):
+                and _DENIED_BEFORE.search(instruction[:match.start()]) or _LIMIT_NOT_BAN.match(match.group(0)):
             position = match.end()
             continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
