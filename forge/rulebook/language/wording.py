@@ -1376,6 +1376,14 @@ def _subject_itself(subject: str) -> str:
     return _NOT_THE_SUBJECT.sub(" ", subject)
 
 
+# (r48b) "no <move>" joined to the next one, "no Restore and ", "no Remove, nor ": what stands between the subject and a
+# second "no <move>" said of it
+_NO_MOVE_JOINED = re.compile(r"(?:\bno\s+(?:(?:a|an|the|further|more|other|second)\s+)?" + _VERB_WORD + r"\w*"
+                             r"(?:\s+(?:on|of|for)\s+(?:it|them))?\s*(?:,\s*(?:and|or|nor)?|and|or|nor)\s*)+$", re.IGNORECASE)
+# (r48b) "and" opening a clause with its own subject and verb, "... and User1 gets no Remove", "and Enterprise2 should
+# never be restored": the clause of another prohibition, whose subject is its own
+_NEXT_SUBJECT = (r"\band\s+(?=(?:the\s+)?[\w-]+\s+(?:gets?|needs?|receives?|deserves?|should|must|may|shall|can|will|is\s+to|"
+                 r"are\s+to)\b)")
 # (r48h) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
 # Restore", "the op boxes receive no Remove" (the prohibition is on the subject; read as on no host, it forbade the move
 # everywhere, and an order of it on the other hosts of the text was refused as its opposite).
@@ -2771,10 +2779,18 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         if verb is None or _omission_costly(instruction, verb):
             continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
         after = instruction[verb.end():]
-        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b", after, maxsplit=1)[0]
+        # (r48b: nor past "and <subject> gets ...", "no Restore and User1 gets no Remove": a clause of its own subject)
+        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b|" + _NEXT_SUBJECT, after, maxsplit=1)[0]
         hosts, classes = hosts_in(scope), classes_in(scope)
+        # (r48b) "Enterprise0 gets no Restore and no Remove", "..., no Remove": a second "no <move>" joined to the first is
+        # said of the same subject (read alone, its subject was none and the move was forbidden on every host)
+        if re.match(r"no\b", match.group(0), re.IGNORECASE):
+            before = _NO_MOVE_JOINED.sub("", before)
         if not hosts and not classes and _said_of_subject(before, match):
             subject = re.split(r"[.;:!?,]", before)[-1]  # "User1 should never be restored": the host before it
+            # (r48b) the subject of the last clause, after a move of its own: "Enterprise0 gets no Restore and User1 gets"
+            joined = [m for m in re.finditer(_NEXT_SUBJECT, subject) if _VERB.search(subject[:m.start()])]
+            subject = subject[joined[-1].end():] if joined else subject
             hosts, classes = hosts_in(_subject_itself(subject)), classes_in(_subject_itself(subject))
             if not hosts and not classes and re.search(r"\b(?:" + _EXCEPT_WORDS + r"|but)\b", subject, re.IGNORECASE):
                 # (r48a) "any host but User1 gets no Remove", "every server except Enterprise0 ...": the hosts the
