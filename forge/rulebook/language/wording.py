@@ -671,7 +671,8 @@ _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ough
                           r"usually|normally|generally|ideally|just|simply)\s+(?=(?:be|get)\s))?(?:be\s+|get\s+)?"
                           # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
                           # noun after a light verb)
-                          r"(?:\w+\s+)?(?:" + _LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
+                          # (r48b: not a hedge, "means we may / might / could decoy it": no order, as "we might decoy it" is none)
+                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + _LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 # The move put first in a cleft, as the object of the order a Planner or an Analyst gives: "a Restore is what we must
 # recommend", "an Analyse is what I'd plan" (the move named as a noun). (Not the same object after a modal, "we must
 # recommend a Restore": read so, a story's "I should plan a ..." became an order and a lesson fired where it did not
@@ -2436,7 +2437,12 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
 # (r44x: not "X doesn't call for VERB", a verdict against the move, _NO_CASE_FOR: its "doesn't" was read as a denial)
-_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+(?:" + _MEANS_ADDRESSED + r"|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+# (r48b: or one said with a hedge, "a scan on User1 means you might / could / may plan a decoy": no order, as "you might plan
+# a decoy on User1 when it shows a scan" is none, but its situation is the one the words speak of, as that "when" is; read
+# as none, a compiled predicate of the bare host passed)
+_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+(?:" + _MEANS_ADDRESSED + r"|" + _MEANS_DENIED
+                    + r"means\s+(?:that\s+)?(?:you|we)\s+(?:might|could|may)(?:\s+(?:want\s+to|wish\s+to|consider|like\s+to))?"
+                    r"(?:\s+" + _ADDRESSED_VERB + r")?|calls?\s+for|warrants?|deserves?|demands?|requires?|"
                     r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b))\s+(?:(?:a|an|the)\s+)?"
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
