@@ -522,9 +522,25 @@ def _listed_exceptions(flat: str) -> tuple[str, ...]:
         # the cases: up to the end of the text, one by ";" or by a dash that opens an item
         for case in re.split(r";|\s[-*\u2022]\s", listed):
             named = _LISTED_CASE.match(case)
-            if named:
+            if named and not _listed_state(case):
                 found += hosts_in(named["what"])
     return tuple(found)
+
+
+def _listed_state(case: str) -> str:
+    """(r48b) A case of a list of exceptions that states a host's state, "- User2 is rooted at the same time", "- User3
+    shows an exploit": the rule does not hold while it holds (the negated condition "unless <case>"); no host left out
+    (read as User2 excepted, the rule fired on its own host while User2 was rooted). "" for a case that states none."""
+    named = _LISTED_CASE.match(case)
+    rest = case[named.end():] if named else ""
+    said = re.match(r"\s*(?P<said>(?:is|are|has|have|gets?|shows?|reads?|sits?|stays?)\b[^.;:]*)", rest, re.IGNORECASE)
+    return f"unless {named['what'].strip()} {said['said'].strip()}" if said and states_something(said["said"]) else ""
+
+
+def _listed_states(flat: str) -> tuple[str, ...]:
+    """(r48b) The negated conditions a list of exceptions states (`_listed_state`), each "unless <case>"."""
+    return tuple(found for heading in _EXCEPTIONS_HEADING.finditer(flat) if not _NO_CASES.match(flat[heading.end():])
+                 for case in re.split(r";|\s[-*\u2022]\s", flat[heading.end():]) if (found := _listed_state(case)))
 
 
 _JUSTIFICATION = re.compile(
@@ -3543,6 +3559,9 @@ def read_wording(text: str) -> Wording:
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = _conditions(instruction, situation)
+    # (r48b) a case of a list of exceptions that states a host's state: a negated condition of the rule
+    conditions += tuple(Condition(said, negations_in(said), hosts_in(said), classes_in(said)) for said in _listed_states(flat)
+                        if said not in {c.text for c in conditions})
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
                                    + [h for p in _EXCEPTED_ALONE for m in p.finditer(flat) if not _heading(flat, m)
                                       and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
