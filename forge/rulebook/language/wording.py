@@ -537,10 +537,21 @@ def _listed_state(case: str) -> str:
     return f"unless {named['what'].strip()} {said['said'].strip()}" if said and states_something(said["said"]) else ""
 
 
+# (r48b) The same said in a sentence of its own, "This does not hold while User2 is rooted.", "The rule won't apply when
+# Op_Host1 shows an exploit": the state after the marker is where the rule does not hold (read as a condition left out,
+# a compiled predicate without it passed)
+_NOT_HOLDING_WHILE = re.compile(r"\b(?:this|it|the\s+(?:rule|note|order|above))(?:\s+(?:rule|note|order|lesson|advice))?\s+"
+                                r"(?:does\s+not|doesn['\u2019]?t|will\s+not|won['\u2019]?t)\s+(?:hold|apply)\s+"
+                                r"(?:while|when|whenever|if|as\s+long\s+as)\s+(?P<state>[^.;:!?]+)", re.IGNORECASE)
+
+
 def _listed_states(flat: str) -> tuple[str, ...]:
-    """(r48b) The negated conditions a list of exceptions states (`_listed_state`), each "unless <case>"."""
+    """(r48b) The negated conditions a list of exceptions states (`_listed_state`), each "unless <case>", and those a
+    sentence says the rule does not hold in (`_NOT_HOLDING_WHILE`)."""
     return tuple(found for heading in _EXCEPTIONS_HEADING.finditer(flat) if not _NO_CASES.match(flat[heading.end():])
-                 for case in re.split(r";|\s[-*\u2022]\s", flat[heading.end():]) if (found := _listed_state(case)))
+                 for case in re.split(r";|\s[-*\u2022]\s", flat[heading.end():]) if (found := _listed_state(case))) \
+        + tuple(f"unless {m['state'].strip()}" for m in _NOT_HOLDING_WHILE.finditer(flat)
+                if (hosts_in(m["state"]) or classes_in(m["state"])) and states_something(m["state"]))
 
 
 _JUSTIFICATION = re.compile(
