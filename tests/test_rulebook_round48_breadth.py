@@ -11,7 +11,8 @@ its words (a state lost, a limit read as a ban, a prohibition placed on every ho
   situation is the one the words speak of (`_MEANS`): read as none, a predicate of the bare host passed;
 - a case of a list of exceptions that states a host's state ("Where this does not hold: - User0 is rooted at the same
   time"): a negated condition of the rule (`wording._listed_state`), no host left out: read as the host excepted, the rule
-  fired on its own host while the listed state held.
+  fired on its own host while the listed state held; so is the state a sentence says the rule does not hold in ("This
+  does not hold while User2 is rooted", `_NOT_HOLDING_WHILE`).
 Each test fails on the product files of 4ccbcc1 (checked in a `git archive 4ccbcc1` tree with this file copied in).
 Sentences of our own, none from a case file."""
 
@@ -104,6 +105,10 @@ def test_a_listed_exception_that_states_a_state_is_a_negated_condition() -> None
     assert _holds(text, _alerts(User4="None/User", User0="None/Privileged")) is not True
     assert _holds(text, _alerts(User4="None/User", User0="None/No")) is True
     assert text_problem(text, {"host": "User4", "compromise": "any"}, _do("Remove", "User4")) is not None
+    # so is the state a sentence of its own says the rule does not hold in
+    said = "Once User4 is owned, remove it. The rule won't apply while User0 is rooted."
+    assert any("User0" in c.hosts and c.negations for c in read_wording(said).conditions)
+    assert text_problem(said, {"host": "User4", "compromise": "any"}, _do("Remove", "User4")) is not None
     # a case that names a host and says no state of it still leaves the host out
     kept = "Remove any owned user host. Exceptions: - User2, which another crew looks after."
     assert read_wording(kept).excepted == ("User2",)
