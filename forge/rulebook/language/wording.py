@@ -202,7 +202,9 @@ _FALLS_SHORT = re.compile(r"(?P<verb>" + _VERB_WORD + r")\w*(?:\s+(?:(?:on|of|fo
                           r"(?:clear|fix|cure|undo|dislodge|evict|get\s+rid\s+of|help|work|solve|shift|stick|hold|"
                           r"do\s+(?:it|the\s+job|the\s+trick|much|anything)|suffice|cut\s+it|"
                           # (r47h) "a plain Restore will not do.", "Remove won't do here": "do" ending its clause is "do the job"
-                          r"do(?=\s*(?:[.;:,!)\u2013\u2014-]|$)))\b", re.IGNORECASE)
+                          # (r48b) or before where it falls short, "won't do on User1 at root", "won't do while it is rooted"
+                          r"do(?=\s*(?:[.;:,!)\u2013\u2014-]|$)|\s+(?:(?:on|for|at|with|in|here|there)\s|(?:when|whenever|while|once|if|as\s+long\s+as)\b)))\b",
+                          re.IGNORECASE)
 # (r46h) A move said to cost too much, as its clause's subject: "Restore costs a lot", "a Restore is expensive", "Restores
 # are too costly": the move the text puts aside for a cheaper one (not "..., but worth it": a cost the order accepts).
 # (one vocabulary of cost for `_COSTLY`, a move said to cost, and `_COST_SAID`, its omission said to: r46h, r46b)
@@ -520,9 +522,36 @@ def _listed_exceptions(flat: str) -> tuple[str, ...]:
         # the cases: up to the end of the text, one by ";" or by a dash that opens an item
         for case in re.split(r";|\s[-*\u2022]\s", listed):
             named = _LISTED_CASE.match(case)
-            if named:
+            if named and not _listed_state(case):
                 found += hosts_in(named["what"])
     return tuple(found)
+
+
+def _listed_state(case: str) -> str:
+    """(r48b) A case of a list of exceptions that states a host's state, "- User2 is rooted at the same time", "- User3
+    shows an exploit": the rule does not hold while it holds (the negated condition "unless <case>"); no host left out
+    (read as User2 excepted, the rule fired on its own host while User2 was rooted). "" for a case that states none."""
+    named = _LISTED_CASE.match(case)
+    rest = case[named.end():] if named else ""
+    said = re.match(r"\s*(?P<said>(?:is|are|has|have|gets?|shows?|reads?|sits?|stays?)\b[^.;:]*)", rest, re.IGNORECASE)
+    return f"unless {named['what'].strip()} {said['said'].strip()}" if said and states_something(said["said"]) else ""
+
+
+# (r48b) The same said in a sentence of its own, "This does not hold while User2 is rooted.", "The rule won't apply when
+# Op_Host1 shows an exploit": the state after the marker is where the rule does not hold (read as a condition left out,
+# a compiled predicate without it passed)
+_NOT_HOLDING_WHILE = re.compile(r"\b(?:this|it|the\s+(?:rule|note|order|above))(?:\s+(?:rule|note|order|lesson|advice))?\s+"
+                                r"(?:does\s+not|doesn['\u2019]?t|will\s+not|won['\u2019]?t)\s+(?:hold|apply)\s+"
+                                r"(?:while|when|whenever|if|as\s+long\s+as)\s+(?P<state>[^.;:!?]+)", re.IGNORECASE)
+
+
+def _listed_states(flat: str) -> tuple[str, ...]:
+    """(r48b) The negated conditions a list of exceptions states (`_listed_state`), each "unless <case>", and those a
+    sentence says the rule does not hold in (`_NOT_HOLDING_WHILE`)."""
+    return tuple(found for heading in _EXCEPTIONS_HEADING.finditer(flat) if not _NO_CASES.match(flat[heading.end():])
+                 for case in re.split(r";|\s[-*\u2022]\s", flat[heading.end():]) if (found := _listed_state(case))) \
+        + tuple(f"unless {m['state'].strip()}" for m in _NOT_HOLDING_WHILE.finditer(flat)
+                if (hosts_in(m["state"]) or classes_in(m["state"])) and states_something(m["state"]))
 
 
 _JUSTIFICATION = re.compile(
@@ -673,7 +702,8 @@ _MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ough
                           r"usually|normally|generally|ideally|just|simply)\s+(?=(?:be|get)\s))?(?:be\s+|get\s+)?"
                           # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
                           # noun after a light verb)
-                          r"(?:\w+\s+)?(?:" + _LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
+                          # (r48b: not a hedge, "means we may / might / could decoy it": no order, as "we might decoy it" is none)
+                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + _LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + _VERB.pattern + ")", re.IGNORECASE)
 # The move put first in a cleft, as the object of the order a Planner or an Analyst gives: "a Restore is what we must
 # recommend", "an Analyse is what I'd plan" (the move named as a noun). (Not the same object after a modal, "we must
 # recommend a Restore": read so, a story's "I should plan a ..." became an order and a lesson fired where it did not
@@ -970,9 +1000,40 @@ def _so_order(part: str) -> str:
         # (r46h) "on an op server at root the best cure is a Restore, so restore it": the scope heads the order, the
         # judgement after it is its reason (dropped with the reason, the rule was for every host)
         return f"{scoped['scope']}, {found['order']}"
+    fallen = _falls_short_scope(part[:found.start()]) if found and _IMPERATIVE_START.match(found["order"]) else ""
+    # (not where the order is on a host the scope does not name: "..., so restore Enterprise0" is its own)
+    if fallen and set(hosts_in(found["order"])) <= set(hosts_in(fallen)) \
+            and (not classes_in(found["order"]) or set(classes_in(found["order"])) <= set(classes_in(fallen))):
+        # (r48b) "a Remove alone won't suffice on User1 at root, so add a Restore": where the move falls short is where
+        # the other one is ordered (dropped with the reason, the order held on User1 in any state)
+        return f"{fallen}, {found['order']}"
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (_IMPERATIVE_START.match(found["order"]) or _MEANS.search(found["order"])) \
         and (not _CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
+
+
+# (r48b) Where a move is said to fall short, "(on User1 at root,) a Remove alone won't suffice (on User1 at root)", "a Remove of
+# Enterprise1 won't do while it is rooted": the host or state said with it, before it or after it (`_falls_short_scope`).
+_FALLEN_HEAD = re.compile(r"^\s*(?P<scope>(?:for|on|at|with|in)\s+[^,;:]{3,80}?)\s*,", re.IGNORECASE)
+_FALLEN_TAIL = re.compile(r"^\s*(?P<scope>(?:(?:on|for|at|with|in|against)\s|(?:" + _CONDITION_MARKER + r")\b|(?P<host>(?:the\s+)?"
+                          + HOST_NAME + r"\b))[^,;:]{0,80})", re.IGNORECASE)
+
+
+def _falls_short_scope(reason: str) -> str:
+    """(r48b) The situation a reason that a move falls short says ("a Remove alone won't suffice on User1 at root",
+    "on User1 at root, a Remove won't do"): the host and state where the other move is ordered; "" where it says neither
+    host nor state, or the move falls short inside a condition (`_fails_in_condition`: the fallback's own)."""
+    short = _FALLS_SHORT.search(reason)
+    if short is None or _fails_in_condition(reason[:short.start()]):
+        return ""
+    head = _FALLEN_HEAD.match(reason[:short.start()])
+    named = [h for h in hosts_in(short.group(0))]
+    tail = _FALLEN_TAIL.match(reason[short.end():])
+    scope = " ".join(part for part in (head["scope"] if head else "", " and ".join(f"on {h}" for h in named) if named
+                                       and not (head and set(named) <= set(hosts_in(head["scope"]))) else "",
+                                       # ("won't clear User1 at root": the host it fails to clear, the one the order is on)
+                                       ("on " if tail and tail["host"] else "") + tail["scope"].strip() if tail else "") if part)
+    return scope if states_something(scope) or hosts_in(scope) or classes_in(scope) else ""
 
 
 # (r46h) A scope, then a judgement of the move for it with no comma between: "for an enterprise host at root the surest
@@ -1178,7 +1239,8 @@ def gives_order(sentence: str) -> bool:
     if judged and gives_order(judged["rest"]):
         return True
     reasoned = _so_order(body)  # ("a live exploit outranks a scan, so when ..., remove it": a reason, then the order)
-    if reasoned is not body and _CONDITION.match(reasoned):
+    # (r48b: or where the reason says where its move falls short, "a Remove won't do on User1 at root, so restore it")
+    if reasoned is not body and (_CONDITION.match(reasoned) or _FALLEN_HEAD.match(reasoned)):
         return gives_order(reasoned)
     # ("Having seen both outcomes, I think the better call is to Remove ...": a participle's clause, then the order)
     participle = re.match(r"^\w+ing\b[^,:;]{0,80},\s*(?P<rest>.+)$", body, re.IGNORECASE)
@@ -1237,7 +1299,16 @@ def _forbids(sentence: str) -> bool:
     attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
     `_prohibitions` reads it)."""
     return any(not _after_auxiliary(sentence, match) and not _told_never(sentence, match)
+               and not _LIMIT_NOT_BAN.match(match.group(0))
                for match in _FORBIDDEN_VERB.finditer(sentence))
+
+
+# (r48b) A "no" / "never" whose words before the move say a count or a time beside it, "User1 gets no more than one
+# Restore", "no warning before a Restore", "never more than two decoys": a limit on the move, or something said of the
+# time around it, and no ban of the move (read as one, a compiled "never" on the host passed, and an order of the one
+# move the words allow was refused as their opposite).
+_LIMIT_NOT_BAN = re.compile(r"^(?:no|never)\b(?:\s+[\w'-]+){0,2}?\s+(?:than|before|after|until|till|ahead\s+of|prior\s+to|"
+                            r"following|beyond)\b", re.IGNORECASE)
 
 
 # "not" before a state said of a host ("exploited but not rooted needs a Remove", "scanned, not yet compromised, gets a
@@ -1270,7 +1341,7 @@ def _forbidding(instruction: str):
     position = 0
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
         if HOLDING_OFF_DENIED.match(match.group(0)) or _HOLDING_OFF_START.match(match.group(0)) \
-                and _DENIED_BEFORE.search(instruction[:match.start()]):
+                and _DENIED_BEFORE.search(instruction[:match.start()]) or _LIMIT_NOT_BAN.match(match.group(0)):
             position = match.end()
             continue
         if _told_never(instruction, match):
@@ -1352,6 +1423,14 @@ def _subject_itself(subject: str) -> str:
     return _NOT_THE_SUBJECT.sub(" ", subject)
 
 
+# (r48b) "no <move>" joined to the next one, "no Restore and ", "no Remove, nor ": what stands between the subject and a
+# second "no <move>" said of it
+_NO_MOVE_JOINED = re.compile(r"(?:\bno\s+(?:(?:a|an|the|further|more|other|second)\s+)?" + _VERB_WORD + r"\w*"
+                             r"(?:\s+(?:on|of|for)\s+(?:it|them))?\s*(?:,\s*(?:and|or|nor)?|and|or|nor)\s*)+$", re.IGNORECASE)
+# (r48b) "and" opening a clause with its own subject and verb, "... and User1 gets no Remove", "and Enterprise2 should
+# never be restored": the clause of another prohibition, whose subject is its own
+_NEXT_SUBJECT = (r"\band\s+(?=(?:the\s+)?[\w-]+\s+(?:gets?|needs?|receives?|deserves?|should|must|may|shall|can|will|is\s+to|"
+                 r"are\s+to)\b)")
 # (r48h, r48m) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
 # Restore", "the op boxes receive no Remove", "Defender merits no Restore" (the prohibition is on the subject; read as on
 # no host, it forbade the move everywhere, and an order of it on the other hosts of the text was refused as its opposite).
@@ -1901,6 +1980,9 @@ def _situation_told_first(before: list[str]) -> str:
         # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
         # situation itself: the one it is about follows the colon (left out, the order held in every state)
         head = said.strip() if _verdict_before(head, said) else head or part
+        # (r48b) a move said to fall short there, "a Remove won't do on User1 at root": the situation is where (read
+        # whole, the move's "won't" was the situation's negation)
+        head = _falls_short_scope(head) or head
         # (a sentence that says what a host is or whose it is, the team that runs it, states no situation)
         # (nor does a moment told in the past, "Every time it seemed quiet for a turn, it was owned again")
         # (r44h: the defender's move as the time of the state, "... just after we restored it", is no story told)
@@ -2443,7 +2525,12 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
 # What an order's "X means / calls for / warrants VERB" says of when: X, a situation ("Enterprise0 rooted means restore
 # Enterprise0", "an exploit on a user host calls for Remove on that host").
 # (r44x: not "X doesn't call for VERB", a verdict against the move, _NO_CASE_FOR: its "doesn't" was read as a denial)
-_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+(?:" + _MEANS_ADDRESSED + r"|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+# (r48b: or one said with a hedge, "a scan on User1 means you might / could / may plan a decoy": no order, as "you might plan
+# a decoy on User1 when it shows a scan" is none, but its situation is the one the words speak of, as that "when" is; read
+# as none, a compiled predicate of the bare host passed)
+_MEANS = re.compile(r"(?P<situation>[^,;:.]+?)(?<!\bnot)(?<!n't)(?<!n\u2019t)\s+(?:" + _MEANS_ADDRESSED + r"|" + _MEANS_DENIED
+                    + r"means\s+(?:that\s+)?(?:you|we)\s+(?:might|could|may)(?:\s+(?:want\s+to|wish\s+to|consider|like\s+to))?"
+                    r"(?:\s+" + _ADDRESSED_VERB + r")?|calls?\s+for|warrants?|deserves?|demands?|requires?|"
                     r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b))\s+(?:(?:a|an|the)\s+)?"
                     r"(?=" + _VERB_WORD + r")", re.IGNORECASE)
 
@@ -2787,10 +2874,18 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         if verb is None or _omission_costly(instruction, verb):
             continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
         after = instruction[verb.end():]
-        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b", after, maxsplit=1)[0]
+        # (r48b: nor past "and <subject> gets ...", "no Restore and User1 gets no Remove": a clause of its own subject)
+        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b|" + _NEXT_SUBJECT, after, maxsplit=1)[0]
         hosts, classes = hosts_in(scope), classes_in(scope)
+        # (r48b) "Enterprise0 gets no Restore and no Remove", "..., no Remove": a second "no <move>" joined to the first is
+        # said of the same subject (read alone, its subject was none and the move was forbidden on every host)
+        if re.match(r"no\b", match.group(0), re.IGNORECASE):
+            before = _NO_MOVE_JOINED.sub("", before)
         if not hosts and not classes and _said_of_subject(before, match):
             subject = re.split(r"[.;:!?,]", before)[-1]  # "User1 should never be restored": the host before it
+            # (r48b) the subject of the last clause, after a move of its own: "Enterprise0 gets no Restore and User1 gets"
+            joined = [m for m in re.finditer(_NEXT_SUBJECT, subject) if _VERB.search(subject[:m.start()])]
+            subject = subject[joined[-1].end():] if joined else subject
             hosts, classes = hosts_in(_subject_itself(subject)), classes_in(_subject_itself(subject))
             if not hosts and not classes and re.search(r"\b(?:" + _EXCEPT_WORDS + r"|but)\b", subject, re.IGNORECASE):
                 # (r48a) "any host but User1 gets no Remove", "every server except Enterprise0 ...": the hosts the
@@ -3537,6 +3632,9 @@ def read_wording(text: str) -> Wording:
     instruction, situation, order = _instruction(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = _conditions(instruction, situation)
+    # (r48b) a case of a list of exceptions that states a host's state: a negated condition of the rule
+    conditions += tuple(Condition(said, negations_in(said), hosts_in(said), classes_in(said)) for said in _listed_states(flat)
+                        if said not in {c.text for c in conditions})
     excepted = tuple(dict.fromkeys([h for m in _EXCEPT.finditer(whole) for h in hosts_in(m["what"])]
                                    + [h for p in _EXCEPTED_ALONE for m in p.finditer(flat) if not _heading(flat, m)
                                       and not (p.pattern in _LEFT_OUT_PATTERNS and _is_the_order(instruction, conditions))
