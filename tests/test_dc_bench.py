@@ -218,7 +218,7 @@ def test_a_second_withdrawal_of_one_merged_rule_is_recorded_not_fatal(monkeypatc
     bench = load_bench()
     ref = {"when": {"host": "User1", "compromise": "User"}, "action": {"mode": "never", "verb": "Restore", "target": "User1"}}
     scenario = {"id": "merged", "split": "dev", "dimension": "recall", "steps": [
-        {"teach": [{"as": "a", "actor": "alice", "role": "action_chooser", "text": "Do not run a Restore on User1 as long as it shows a compromise.", "ref": ref}]},
+        {"teach": [{"as": "a", "actor": "alice", "role": "action_chooser", "text": "Do not run a Restore on User1 as long as a compromise shows on it.", "ref": ref}]},
         {"teach": [{"as": "b", "actor": "alice", "role": "action_chooser", "text": "A compromised User1 is never to be restored.", "ref": ref}]},
         {"withdraw": "a"}, {"withdraw": "b"},
         {"query": {"context": "User1: Activity None, Compromised User", "role": "action_chooser", "expect": []}}]}

@@ -134,12 +134,12 @@ def test_a_host_that_gets_no_move_is_kept_out_by_the_trigger() -> None:
     assert any(p.verb == "Decoy" and "Enterprise2" in p.hosts for p in read_wording(text).prohibitions)
     some = {"any": [{"host": h, "activity": "Scan", "compromise": "No"} for h in ("Enterprise0", "Enterprise1")]}
     assert text_problem(text, some, do("DecoyVsftpd")) is None
-    every = {"class": "Enterprise", "activity": "Scan", "compromise": "No"}
-    assert text_problem(text, every, do("DecoyVsftpd")) is not None  # Enterprise2 matched: refused
+    whole_class = {"class": "Enterprise", "activity": "Scan", "compromise": "No"}
+    assert text_problem(text, whole_class, do("DecoyVsftpd")) is not None  # Enterprise2 matched: refused
 
 
 def test_what_the_teacher_never_did_is_told_not_forbidden() -> None:
-    text = "Enterprise1 sat at Unknown for three turns and we never inspected it. Takeaway: should Enterprise1 read Unknown, inspect Enterprise1 next."
+    text = "For three turns Enterprise1 sat at Unknown and we never inspected it. Takeaway: should Enterprise1 read Unknown, inspect Enterprise1 next."
     assert not read_wording(text).prohibitions
     assert text_problem(text, {"host": "Enterprise1", "compromise": "Unknown"}, do("Analyse", "Enterprise1")) is None
 
