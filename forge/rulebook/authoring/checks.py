@@ -544,8 +544,6 @@ _NO_TURN_DOWN = re.compile(r"\bnot\s+(?:merely|just|only|simply)\b|"
                            # compromised row"): why the order stands, no turn-down of it
                            r"\b(?:ratings?|risk|scores?|rows?|tables?|evidence|readings?|alerts?)\s+(?:never|(?:does|do)\s*(?:not|n['\u2019]t)|"
                            r"can(?:not|['\u2019]t))\s+(?:outweighs?|overrides?|trumps?|beats?|outranks?)\b", re.IGNORECASE)
-# (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
-# value, said in words, no turning down of the order's verb.
 # (r48m) The writer taking back what they just said: "no, scratch that", "wait, strike that", "sorry, forget that".
 _TAKEN_BACK = re.compile(r"\b(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|strike|forget|cancel|ignore)\s+that\b", re.IGNORECASE)
 # (r48m) A move turned down only ahead of another: "never chooses a Restore ahead of the Remove", "don't restore it before the Remove"
@@ -558,6 +556,8 @@ _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|i
                              r"(?:for|to|until|till)\s+(?:later|afterwards|after\w*|(?:the\s+)?(?:next|other|night|day|following)"
                              r"\s+(?:shift|team|step|turn|round|one)|another\s+(?:shift|team|step|turn|time)|someone\s+else|"
                              r"(?:the\s+)?(?:last|end))\b", re.IGNORECASE)
+# (r42m) A host's state denied in the order's clause, "a box scanned, nothing owned on it": the situation's own quiet
+# value, said in words, no turning down of the order's verb.
 _NOTHING_HELD = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:(?:owned|held|taken|pwned|rooted|compromised)\s+)?on\s+"
                            r"(?:it|that\s+(?:host|box|machine|one|server)|there)\b", re.IGNORECASE)
 _QUIET_VALUE = re.compile(r"\bcompromised?\s*(?::|=|\bis\b|\bof\b)?\s*no\b(?!\s+(?:host|box|machine|server|one)s?\b)",
