@@ -49,7 +49,7 @@ from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.condition import facts_needed, guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
-from forge.rulebook.language.wording import OPENS_REPLY, classes_in, hosts_in, read_wording, sentences, states_something, verbs_in
+from forge.rulebook.language.wording import OPENS_REPLY, SINCE_AS_REASON, classes_in, hosts_in, read_wording, sentences, states_something, verbs_in
 
 COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300
@@ -61,7 +61,7 @@ COMPILER_SCHEMA = compiler_schema(ROLES, [t.value for t in RuleType], modes=MODE
 # batch whose reply is still unusable is split in halves and asked again (see `_ask_split`).
 BATCH = 4
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))|so that|in order to|otherwise|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|" + SINCE_AS_REASON + r"|so that|in order to|otherwise|"
     r"to (?:prevent|stop|avoid|keep|make sure)|which (?:is|would|will|means))\b.*$",
     re.IGNORECASE | re.DOTALL,
 )

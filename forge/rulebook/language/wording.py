@@ -554,8 +554,11 @@ def _listed_states(flat: str) -> tuple[str, ...]:
                 if (hosts_in(m["state"]) or classes_in(m["state"])) and states_something(m["state"]))
 
 
+# "since" that gives a reason ("since a Restore costs a step"), not one that says from when ("since step 4", "since
+# episode 12", "since it was owned"): the reason openers of both readers of a rule, this one and compile.strip_justification
+SINCE_AS_REASON = r"since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))"
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|" + SINCE_AS_REASON + r"|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)
