@@ -1,0 +1,33 @@
+"""Issue 29, round 48 (r48c: compilations wider than their words that the product's checks let through, each a reading
+that dropped part of the condition, so the rule would fire where its text says it does not apply).
+- a span of steps said with its least count, "for 3+ steps", "two or more turns", "rooted 4+ turns" (no "for"), is the
+  defender's history (`unchanged_for`): read as no history at all, a bare state passed (`history_words._HELD`,
+  `condition.FACTS`);
+- "only <host> <state>" with no verb ("only User4 hacked") restricts the state to that host, as "only <host> is <state>"
+  did (`wording._NOT_A_RESTRICTION`, `checks._only_host`); and a case under "Exception:" that states a host's state with
+  no verb ("Exception: Op_Host2 popped.") is the rule's "unless <case>" (`wording.BARE_STATE`, `wording._listed_state`):
+  both were dropped, and a predicate without the restriction passed;
+- "a scan w/o exploit", "a scan (no exploit yet)", "a scan with no exploit" states the scan beside the denied exploit
+  (`situation._activity_beside`): read as the denial alone, the rule fired on a host with no scan at all.
+Each test fails on the product files of 1f6e431 (checked: this file run in a `git archive 1f6e431` tree). Sentences of
+our own, none from a case file."""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import rule_claims
+from forge.rulebook.language.wording import read_wording
+from tests.actions import do
+from tests.situations import refused_rule_holds_on
+
+
+def test_a_span_said_with_its_least_count_is_history() -> None:
+    for text, host, level, n in (("Reimage Enterprise1 after it has sat hacked for 4+ turns.", "Enterprise1", "any", 4),
+                                 ("Kick the intruder off Op_Host2 if it is rooted for two or more turns.", "Op_Host2", "Privileged", 2),
+                                 ("Whenever Enterprise1 pwned 3+ turns, Reimage it.", "Enterprise1", "any", 3)):
+        verb = "Remove" if "Kick" in text else "Restore"
+        bare = {"host": host, "compromise": level}
+        assert text_problem(text, bare, do(verb, host)) is not None, text
+        assert text_problem(text, {**bare, "unchanged_for": n}, do(verb, host)) is None, text
+        # kept semantic, the rule cannot tell the span without history lines: it stays unknown
+        assert refused_rule_holds_on(text, **{host: "None/Privileged"}) is not True, text
