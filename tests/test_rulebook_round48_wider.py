@@ -31,3 +31,25 @@ def test_a_span_said_with_its_least_count_is_history() -> None:
         assert text_problem(text, {**bare, "unchanged_for": n}, do(verb, host)) is None, text
         # kept semantic, the rule cannot tell the span without history lines: it stays unknown
         assert refused_rule_holds_on(text, **{host: "None/Privileged"}) is not True, text
+
+
+def test_only_a_host_in_a_state_and_an_exception_case_are_restrictions() -> None:
+    text = "Reimage User4 whenever only User4 hacked."
+    assert "only" in read_wording(text).conditions[0].negations
+    assert text_problem(text, {"host": "User4", "compromise": "any"}, do("Restore", "User4")) is not None
+    others = [h for h in ("User0", "User1", "User2", "User3", "Enterprise0", "Enterprise1", "Enterprise2", "Op_Host0",
+                          "Op_Host1", "Op_Host2", "Op_Server0")]
+    alone = {"all": [{"host": "User4", "compromise": "any"},
+                     {"not": {"any": [{"host": h, "compromise": "any"} for h in others]}}]}
+    assert text_problem(text, alone, do("Restore", "User4")) is None
+    # the scope "only for User4" is still no restriction of the state
+    assert "only" not in read_wording("Reimage the box once it is hacked, only for User4.").conditions[0].negations
+
+    text = "Kick the intruder off each hacked op host. Exception: Op_Host2 popped."
+    assert [c.text for c in read_wording(text).negated_conditions] == ["unless Op_Host2 popped"]
+    wide = {"class": "Operational", "compromise": "any"}
+    assert text_problem(text, wide, {"mode": "do", "verb": "Remove", "target": "matched"}) is not None
+    narrow = {"all": [wide, {"not": {"host": "Op_Host2", "compromise": "any"}}]}
+    assert text_problem(text, narrow, {"mode": "do", "verb": "Remove", "target": "matched"}) is None
+    assert refused_rule_holds_on(text, Op_Host1="None/User", Op_Host2="None/User") is not True
+    assert refused_rule_holds_on(text, Op_Host1="None/User") is True
