@@ -53,3 +53,17 @@ def test_only_a_host_in_a_state_and_an_exception_case_are_restrictions() -> None
     assert text_problem(text, narrow, {"mode": "do", "verb": "Remove", "target": "matched"}) is None
     assert refused_rule_holds_on(text, Op_Host1="None/User", Op_Host2="None/User") is not True
     assert refused_rule_holds_on(text, Op_Host1="None/User") is True
+
+
+def test_a_scan_beside_a_denied_exploit_is_stated() -> None:
+    for text in ("Decoy Op_Host1 on a scan w/o exploit.",
+                 "When Op_Host1 shows a scan (no exploit yet), decoy it.",
+                 "Decoy Op_Host1 if it has a scan with no exploit so far."):
+        claims = str(rule_claims(text))
+        assert "activity='Scan'" in claims and "activity='Exploit'" in claims, (text, claims)
+        # the denial alone is wider than the words: it fires on a quiet host
+        denial = {"not": {"host": "Op_Host1", "activity": "Exploit"}}
+        assert text_problem(text, denial, do("Decoy", "Op_Host1")) is not None, text
+        assert refused_rule_holds_on(text, Op_Host1="None/No") is not True, text
+        assert refused_rule_holds_on(text, Op_Host1="Exploit/No") is not True, text
+        assert refused_rule_holds_on(text, Op_Host1="Scan/No") is True, text

@@ -284,6 +284,9 @@ def _stated(text: str) -> tuple[State, Negated]:
     prose_activity, found = _prose_word(bare, _PROSE_ACTIVITY)
     if found is not None and prose_activity != QUIET_ACTIVITY and _NEGATION_BEFORE.search(bare[:found.start()]):
         prose_activity, negated = None, ("activity", prose_activity)
+        # (r48c) "on a scan (no exploit yet)", "a scan w/o exploit", "a scan with no exploit": the activity it states,
+        # beside the one it denies (read alone, the denial lost the scan, and the rule fired on a quiet host)
+        prose_activity = _activity_beside(bare[:found.start()] + " " * len(found.group(0)) + bare[found.end():], negated[1])
     elif found is not None and prose_activity == QUIET_ACTIVITY and _NOT_RIGHT_BEFORE.search(bare[:found.start()]):
         prose_activity = SOME  # "no longer quiet", "isn't idle": some activity
     prose_compromise, found_c = _prose_word(bare, _PROSE_COMPROMISE)
@@ -362,6 +365,16 @@ def without_either_value(text: str) -> str:
 
 def _level_of(word: str) -> str:
     return "User" if word.lower().startswith("user") else "Privileged"
+
+
+def _activity_beside(text: str, denied: str) -> Optional[str]:
+    """(r48c) The activity (Scan or Exploit) a phrase states that no negation stands before (None: none), once the denied
+    one is blanked out of it."""
+    for pattern, value in _PROSE_ACTIVITY:
+        found = pattern.search(text)
+        if found and value in ("Scan", "Exploit") and value != denied and not _NEGATION_BEFORE.search(text[:found.start()]):
+            return value
+    return None
 
 
 def _stated_beside(text: str) -> Optional[str]:
