@@ -8,7 +8,8 @@ that dropped part of the condition, so the rule would fire where its text says i
   no verb ("Exception: Op_Host2 popped.") is the rule's "unless <case>" (`wording.BARE_STATE`, `wording._listed_state`):
   both were dropped, and a predicate without the restriction passed;
 - "a scan w/o exploit", "a scan (no exploit yet)", "a scan with no exploit" states the scan beside the denied exploit
-  (`situation._activity_beside`): read as the denial alone, the rule fired on a host with no scan at all.
+  (`situation._activity_beside`), and so does "a scan on <host> w/o exploit", the state said before the host
+  (`situation.host_statements`): read as the denial alone, the rule fired on a host with no scan at all.
 Each test fails on the product files of 1f6e431 (checked: this file run in a `git archive 1f6e431` tree). Sentences of
 our own, none from a case file."""
 
@@ -58,7 +59,9 @@ def test_only_a_host_in_a_state_and_an_exception_case_are_restrictions() -> None
 def test_a_scan_beside_a_denied_exploit_is_stated() -> None:
     for text in ("Decoy Op_Host1 on a scan w/o exploit.",
                  "When Op_Host1 shows a scan (no exploit yet), decoy it.",
-                 "Decoy Op_Host1 if it has a scan with no exploit so far."):
+                 "Decoy Op_Host1 if it has a scan with no exploit so far.",
+                 # the state said first, the denial after the host
+                 "A scan on Op_Host1 w/o exploit means a decoy there."):
         claims = str(rule_claims(text))
         assert "activity='Scan'" in claims and "activity='Exploit'" in claims, (text, claims)
         # the denial alone is wider than the words: it fires on a quiet host

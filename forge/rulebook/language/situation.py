@@ -416,6 +416,14 @@ def host_statements(clause: str) -> list[tuple[str, State, Negated]]:
         for i in reversed(range(len(hosts))):  # host first: each host takes what follows it, a list its last member's
             following = found[i + 1] if i + 1 < len(hosts) else none
             found[i] = states[i] if states[i] != none else following if _LIST_JOINER.match(pieces[i]) else none
+        # (r48c) a state said first and a denial after the host, "a scan on User3 w/o exploit", "Scan on User3 (no exploit
+        # yet)": the host (and those listed with it) shows that state and not the denied one (read as the denial alone, the
+        # scan was lost, and the rule fired on a quiet host)
+        for i in range(len(hosts)) if lead_state[0] != (None, None) and lead_state[1] is None else ():
+            if i and not _LIST_JOINER.match(pieces[i - 1]):
+                break
+            if found[i][0] == (None, None) and found[i][1] is not None:
+                found[i] = (lead_state[0], found[i][1])
     return [(_HOST_WORD[h.group(1).lower()], state, negated) for h, (state, negated) in zip(hosts, found)]
 
 
