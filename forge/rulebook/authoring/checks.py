@@ -161,8 +161,10 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
             continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
         if _only_named_kept(condition.text, predicate):
             continue  # (r48m) "Op_Host1 hit (only Op_Host1, not the other op hosts)": the trigger keeps to that host alone
-        if _EVERY_OTHER.search(condition.text):
-            about = set(HOSTS)  # "User2 is the only host showing anything": the others show nothing
+        if _EVERY_OTHER.search(condition.text) or _only_host(condition):
+            # (a condition on every other host, `_EVERY_OTHER`: the others show nothing); (r48c) so does "only User2 owned", "only
+            # Op_Host0 is rooted", where "only" restricts (wording.negations_in): no other host in that state
+            about = set(HOSTS)
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
             return (f"negation: the condition is negated or restricted ({condition.text[:60]!r}: "
                     f"{', '.join(dict.fromkeys(condition.negations))}) but the predicate says nothing is absent"
@@ -995,6 +997,9 @@ def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str
     lesson = set(words.hosts) | set(words.excepted) | ({words.referent} if words.referent else set())
     if not lesson and not words.classes:
         return None
+    # (r48c) and the hosts of a case the rule does not hold in ("Exception: Enterprise1 rooted.", wording._listed_states):
+    # a negated condition of the lesson's, which a predicate must state
+    lesson |= {h for c in words.negated_conditions for h in c.hosts}
     story = set(hosts_in(words.text)) - lesson - hosts_of(words.classes) - _outside_of(f"{words.situation} {words.instruction}")
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in story:
@@ -1073,7 +1078,7 @@ def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     # (r37y: the lesson's own relative words, not the story's: "it spread through the rest of the subnet afterwards" in the
     # story lets no order aim at a neighbour of the host the lesson names)
     allowed = named | hosts_of(spoken) | (hosts_of(classes) if _RELATIVE_WORDS.search(lesson) else set()) \
-        | (set(HOSTS) if _EVERY_OTHER.search(text) else set()) \
+        | (set(HOSTS) if _EVERY_OTHER.search(text) or any(map(_only_host, words.conditions)) else set()) \
         | (set(HOSTS) if general and _EVERY_HOST.search(f"{words.situation} {words.instruction}") else set())
     for key, value in _places(when_raw) + _places(action_raw):
         if key in ("host", "target") and value in HOSTS and value not in allowed:
@@ -1103,6 +1108,15 @@ def _kept_out_by_class(condition: str, predicate, action: Optional[dict], about:
 
 _EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"
                           r"every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)
+_ONLY_HOST = re.compile(r"\bonly\s+(?:User\d|Enterprise\d|Op_Host\d|Op_Server0)\b", re.IGNORECASE)
+
+
+def _only_host(condition) -> bool:
+    """(r48c) Whether a condition restricts its state to the one host it names ("only User2 owned", "only Op_Host0 is
+    rooted": "only" read as a restriction, wording.negations_in): no other host is in that state."""
+    return "only" in condition.negations and bool(_ONLY_HOST.search(condition.text))
+
+
 _RELATIVE_WORDS = re.compile(r"\b(?:neighbou?r\w*|rest\s+of|same\s+(?:subnet|network|segment)|other\s+hosts?|next\s+hop|"
                              r"subnet|segment|every\s+other|siblings?)\b", re.IGNORECASE)
 

@@ -233,7 +233,9 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:a|an|the|our|my|that|this|last|previous)\s+(?:remove|restore|analy[sz]e|analysis|removal|reimage|decoy\w*)\s+"
         rf"(?:(?:has|had|just|then)\s+)?(?:turned|made|left|changed|pushed|sent|flipped|dropped|moved|brought|put|knocked)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
-        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:(?:recorded|logged) )?(?:steps|turns|actions|moves|decisions)|for {_NUMBER} (?:more )?(?:steps|turns)|"
+        rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:(?:recorded|logged) )?(?:steps|turns|actions|moves|decisions)|for (?:at least )?{_NUMBER}(?:\+| or more| or longer)? (?:more )?(?:steps|turns)|"
+        # (r48c) a span said with its least count, "for 3+ steps", "two or more turns", and "owned 3+ steps" with no "for"
+        rf"(?:compromis\w*|exploit\w*|owned|pwned|rooted|hacked|breach\w*|infect\w*|popped|held) (?:at least )?{_NUMBER}(?:\+| or more| or longer) (?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         # (r44x: "after its Restore", "after that Remove": the host's own move, as "after the Restore of it")
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it|its|their|that|this)\s+)?{_VERBS}|since (?:the|step|it))\b",

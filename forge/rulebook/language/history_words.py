@@ -33,7 +33,7 @@ _COUNT = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6
           "a few": 3, "several": 3}
 _N = r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|several)"
 # (r40h: "held" as situation.py reads it, the attacker's hold on a host: "still held" was history left unplaced)
-_STATE = r"(?:compromis\w*|exploit\w*|breach\w*|infect\w*|hit|owned|popped|rooted|hacked|taken\s+over|held(?!\s+(?:back|off|up|for|until|steady)\b))"
+_STATE = r"(?:compromis\w*|exploit\w*|breach\w*|infect\w*|hit|owned|pwned|popped|rooted|hacked|taken\s+over|held(?!\s+(?:back|off|up|for|until|steady)\b))"
 _DONE = r"(?P<verb>remov\w*|restor\w*|re-?imag\w*|analy[sz]\w*|decoy\w*|clean\w*|evict\w*|kill\w*|kick\w*|wip\w*|rebuil\w*)"
 
 def _any(*patterns: str) -> tuple[re.Pattern, ...]:
@@ -55,10 +55,15 @@ _SINCE_BEFORE = _any(
     # (r45m: "held since before the previous turn", "since before the prior step")
     rf"\b{_STATE}\s+since\s+(?:before(?:\s+the\s+(?:previous|last|prior)\s+(?:step|turn))?|the\s+(?:previous|last|prior)\s+(?:step|turn)|earlier)\b",
     rf"\b(?:was|were)\s+already\s+{_STATE}\s+(?:at|in|on)\s+the\s+(?:previous|last|prior)\s+step\b")
+# (r48c) a count said as its least: "3+ steps", "three or more turns", "2 or longer turns" hold at least that long
+_AT_LEAST = r"(?:\+|\s+or\s+(?:more|longer))?"
 _HELD = _any(
     # (r39m: "for at least 3 turns running": held that long, as "for 3 turns")
-    rf"\b(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:at\s+least\s+)?{_N}\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)"
+    rf"\b(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:at\s+least\s+)?{_N}{_AT_LEAST}\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)"
     rf"(?:\s+(?:in\s+a\s+row|running|straight|on\s+end))?\b",
+    # (r48c) "owned 3+ steps", "rooted three or more turns": the state word, then its least count, with no "for" (not
+    # "owned 3 steps ago": a step of the past, no span)
+    rf"\b{_STATE}\s+(?:at\s+least\s+)?{_N}(?:\+|\s+or\s+(?:more|longer))\s+(?:consecutive\s+)?(?:steps|turns)\b(?!\s+(?:ago|earlier|back|before)\b)",
     # ("3+ steps straight": at least three, held as long)
     rf"\b{_N}\+?\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b",
     # a note's "unchanged 4 steps", "same state 3 turns": the count said right after the word of holding, with no "for"

@@ -284,6 +284,9 @@ def _stated(text: str) -> tuple[State, Negated]:
     prose_activity, found = _prose_word(bare, _PROSE_ACTIVITY)
     if found is not None and prose_activity != QUIET_ACTIVITY and _NEGATION_BEFORE.search(bare[:found.start()]):
         prose_activity, negated = None, ("activity", prose_activity)
+        # (r48c) "on a scan (no exploit yet)", "a scan w/o exploit", "a scan with no exploit": the activity it states,
+        # beside the one it denies (read alone, the denial lost the scan, and the rule fired on a quiet host)
+        prose_activity = _activity_beside(bare[:found.start()] + " " * len(found.group(0)) + bare[found.end():], negated[1])
     elif found is not None and prose_activity == QUIET_ACTIVITY and _NOT_RIGHT_BEFORE.search(bare[:found.start()]):
         prose_activity = SOME  # "no longer quiet", "isn't idle": some activity
     prose_compromise, found_c = _prose_word(bare, _PROSE_COMPROMISE)
@@ -364,6 +367,16 @@ def _level_of(word: str) -> str:
     return "User" if word.lower().startswith("user") else "Privileged"
 
 
+def _activity_beside(text: str, denied: str) -> Optional[str]:
+    """(r48c) The activity (Scan or Exploit) a phrase states that no negation stands before (None: none), once the denied
+    one is blanked out of it."""
+    for pattern, value in _PROSE_ACTIVITY:
+        found = pattern.search(text)
+        if found and value in ("Scan", "Exploit") and value != denied and not _NEGATION_BEFORE.search(text[:found.start()]):
+            return value
+    return None
+
+
 def _stated_beside(text: str) -> Optional[str]:
     """The compromise level a phrase states that no negation stands before (None: none), once the negated one is
     blanked out of it."""
@@ -403,6 +416,14 @@ def host_statements(clause: str) -> list[tuple[str, State, Negated]]:
         for i in reversed(range(len(hosts))):  # host first: each host takes what follows it, a list its last member's
             following = found[i + 1] if i + 1 < len(hosts) else none
             found[i] = states[i] if states[i] != none else following if _LIST_JOINER.match(pieces[i]) else none
+        # (r48c) a state said first and a denial after the host, "a scan on User3 w/o exploit", "Scan on User3 (no exploit
+        # yet)": the host (and those listed with it) shows that state and not the denied one (read as the denial alone, the
+        # scan was lost, and the rule fired on a quiet host)
+        for i in range(len(hosts)) if lead_state[0] != (None, None) and lead_state[1] is None else ():
+            if i and not _LIST_JOINER.match(pieces[i - 1]):
+                break
+            if found[i][0] == (None, None) and found[i][1] is not None:
+                found[i] = (lead_state[0], found[i][1])
     return [(_HOST_WORD[h.group(1).lower()], state, negated) for h, (state, negated) in zip(hosts, found)]
 
 

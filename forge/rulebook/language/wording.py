@@ -292,6 +292,10 @@ _NEGATION = re.compile(r"\b(?:no|not|none|nothing|nobody|never|without|unless|un
 # The gloss in brackets after "newly <state>" that says what "newly" says ("newly owned (clean at the previous step)")
 NEWLY_GLOSS = (r"\s*\(\s*(?:it\s+was\s+|was\s+)?(?:clean|quiet|uncompromised|not\s+compromised)\s+(?:at|on|in|for)\s+the\s+"
                r"(?:previous|prior|last)\s+(?:step|turn)\s*\)")
+# (r48c) A host's state said right after its name with no verb, as notes write it: "User2 owned", "Op_Host0 rooted",
+# "User1 at Privileged", "E2 still compromised"
+BARE_STATE = (r"(?:(?:still|now|currently)\s+)?(?:owned|rooted|pwned|popped|hacked|hit|compromised|exploited|breached|infected|"
+              r"scanned|probed|taken(?:\s+over)?|under\s+(?:attack|exploit|scan)|at\s+(?:user|privileged|root|admin|unknown)\w*)\b")
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (condition.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
@@ -302,7 +306,9 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # a level said to be all there is: "only user-level", "just a user-level foothold",
                                 # "privileged only" (the level itself, which a predicate states exactly)
                                 # ("while it only shows Unknown": the level the table reads, stated exactly)
-                                r"\b(?:only|just|merely|solely)\s+(?:\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
+                                # (r48c: not over a host's name, "only Op_Host0 rooted", "only User2 is at Privileged": which
+                                # host, a restriction of the hosts)
+                                r"\b(?:only|just|merely|solely)\s+(?:(?!(?:user|enterprise|op_host|op_server)\d)\w+\s+){0,2}?(?:user[- ]level|user[- ]compromised|privileged|"
                                 r"root\w*|admin\w*|system[- ]level|unknown)\b|\b(?:privileged|root|user[- ]level)\s+only\b|"
 
                                 # the user level, and the higher one denied beside it: "at user level (not root)", "a
@@ -322,7 +328,10 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
                                 r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b"
                                 # ("when only user hosts are compromised" restricts the situation: no other host is)
-                                r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)|"
+                                r"(?!\s+(?:is|are|was|were|shows?|showed|gets?|got|has|have|remains?|stays?)\b)"
+                                # (r48c) nor "only User2 owned", "only Op_Host0 rooted", "only User1 at Privileged": a note's
+                                # state without its verb, the same restriction (no other host in that state)
+                                r"(?!\s+" + BARE_STATE + r")|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b|"
                                 # "while they merely read User", "only at User": the user level by its bare name after a
@@ -506,7 +515,7 @@ _EXCEPTIONS_HEADING = re.compile(r"(?:\b(?:where|when|in\s+which\s+cases?)\s+)?\
                                  r"(?:hold|apply)(?:\s+(?:to|for))?\s*:|\b(?:exceptions?|excepted|exempt(?:ed|ions?)?)\s*:",
                                  re.IGNORECASE)
 _LISTED_CASE = re.compile(r"\s*(?:[-*\u2022]\s*)?" + _EXCEPTED_HOST_LIST + r"(?=\s*(?:[,;.)(:]|$|\s+(?:which|who|that|is|are|has|have|"
-                          r"does|do|gets?|counts?|stays?|as)\b))", re.IGNORECASE)
+                          r"does|do|gets?|counts?|stays?|as)\b|\s+" + BARE_STATE + r"))", re.IGNORECASE)
 
 
 _NO_CASES = re.compile(r"\s*(?:none|nothing|no\s+exceptions?|n/?a)\b", re.IGNORECASE)
@@ -533,7 +542,9 @@ def _listed_state(case: str) -> str:
     (read as User2 excepted, the rule fired on its own host while User2 was rooted). "" for a case that states none."""
     named = _LISTED_CASE.match(case)
     rest = case[named.end():] if named else ""
-    said = re.match(r"\s*(?P<said>(?:is|are|has|have|gets?|shows?|reads?|sits?|stays?)\b[^.;:]*)", rest, re.IGNORECASE)
+    # (r48c: or its state with no verb, "Exception: User1 owned.", "- Enterprise1 rooted": the same case, `BARE_STATE`)
+    said = re.match(r"\s*(?P<said>(?:(?:is|are|has|have|gets?|shows?|reads?|sits?|stays?)\b|(?=" + BARE_STATE + r"))[^.;:]*)", rest,
+                    re.IGNORECASE)
     return f"unless {named['what'].strip()} {said['said'].strip()}" if said and states_something(said["said"]) else ""
 
 
