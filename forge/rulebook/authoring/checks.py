@@ -57,7 +57,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (GRANTED, HOLDING_OFF_DENIED, ONLY_NAMED, Wording, only_named_away, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
+from forge.rulebook.language.wording import (GRANTED, HOLDING_OFF_DENIED, HOST_NAME, ONLY_NAMED, Wording, only_named_away, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
                                             state_words_in, unnamed_hosts, verbs_in, without_host_names)
 
 
@@ -439,6 +439,8 @@ def _replaced_instead(words: Wording, verb: str) -> bool:
     over` it writes it."""
     return bool(_INSTEAD_ALONE.search(words.order)) and not any(same_verb(verb, o) for o in verbs_in(words.order)) \
         and any(same_verb(named, verb) for named in verbs_in(words.text))
+
+
 # (r48m) "red returns to the box right after every Restore", "the intruder comes straight back after each Remove": the move
 # does not hold there (the present, of any such move; "it was back after our Remove" tells what happened once)
 _BACK_AFTER = re.compile(r"\b(?:(?:is|are|comes?|gets?)\s+(?:straight\s+|right\s+)?back|returns?)\b[^,;.]{0,40}?\b(?:after|following)\s+"
@@ -1108,7 +1110,7 @@ def _kept_out_by_class(condition: str, predicate, action: Optional[dict], about:
 
 _EVERY_OTHER = re.compile(r"\b(?:(?:the\s+)?only\s+(?:host|machine|box|one)|no\s+other|nothing\s+else|none\s+of\s+the\s+others|"
                           r"every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)
-_ONLY_HOST = re.compile(r"\bonly\s+(?:User\d|Enterprise\d|Op_Host\d|Op_Server0)\b", re.IGNORECASE)
+_ONLY_HOST = re.compile(rf"\bonly\s+{HOST_NAME}\b", re.IGNORECASE)
 
 
 def _only_host(condition) -> bool:
