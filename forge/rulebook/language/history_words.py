@@ -56,14 +56,15 @@ _SINCE_BEFORE = _any(
     rf"\b{_STATE}\s+since\s+(?:before(?:\s+the\s+(?:previous|last|prior)\s+(?:step|turn))?|the\s+(?:previous|last|prior)\s+(?:step|turn)|earlier)\b",
     rf"\b(?:was|were)\s+already\s+{_STATE}\s+(?:at|in|on)\s+the\s+(?:previous|last|prior)\s+step\b")
 # (r48c) a count said as its least: "3+ steps", "three or more turns", "2 or longer turns" hold at least that long
-_AT_LEAST = r"(?:\+|\s+or\s+(?:more|longer))?"
+_OR_MORE = r"(?:\+|\s+or\s+(?:more|longer))"
+_AT_LEAST = _OR_MORE + "?"
 _HELD = _any(
     # (r39m: "for at least 3 turns running": held that long, as "for 3 turns")
     rf"\b(?:for|over)\s+(?:the\s+)?(?:last\s+|past\s+)?(?:at\s+least\s+)?{_N}{_AT_LEAST}\s+(?:more\s+)?(?:consecutive\s+|straight\s+)?(?:steps|turns)"
     rf"(?:\s+(?:in\s+a\s+row|running|straight|on\s+end))?\b",
     # (r48c) "owned 3+ steps", "rooted three or more turns": the state word, then its least count, with no "for" (not
     # "owned 3 steps ago": a step of the past, no span)
-    rf"\b{_STATE}\s+(?:at\s+least\s+)?{_N}(?:\+|\s+or\s+(?:more|longer))\s+(?:consecutive\s+)?(?:steps|turns)\b(?!\s+(?:ago|earlier|back|before)\b)",
+    rf"\b{_STATE}\s+(?:at\s+least\s+)?{_N}{_OR_MORE}\s+(?:consecutive\s+)?(?:steps|turns)\b(?!\s+(?:ago|earlier|back|before)\b)",
     # ("3+ steps straight": at least three, held as long)
     rf"\b{_N}\+?\s+(?:steps|turns)\s+(?:in\s+a\s+row|running|straight|on\s+end)\b",
     # a note's "unchanged 4 steps", "same state 3 turns": the count said right after the word of holding, with no "for"
