@@ -2880,6 +2880,37 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
         verb = _VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(_canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
+    found += _forbidden_by_word(instruction)
+    for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
+        # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
+        verb = _VERB.search(instruction, match.start("verb"))
+        hosts, classes = hosts_in(match["what"]), classes_in(match["what"])
+        if verb is not None and (hosts or classes or re.fullmatch(r"\s*(?:it|them|that\s+host|this\s+host)\s*", match["what"], re.IGNORECASE)):
+            found.append(Prohibition(_canonical_verb(verb, instruction[verb.end():]), hosts, classes))
+    for match in _NEITHER_NOR.finditer(instruction):  # "neither User1 nor User2 should be restored": both hosts
+        verb = _VERB.match(instruction, match.end())
+        if verb is not None:
+            named = f"{match['first']} {match['second']}"
+            found.append(Prohibition(_canonical_verb(verb, instruction[verb.end():]), hosts_in(named), classes_in(named)))
+    for clause in re.split(r"[.;:!?]", instruction):
+        bad = _BAD_IDEA.search(clause)
+        # the verb judged is the subject of the judgement: the first of the words after the last comma before it ("plan a
+        # Remove, a Restore there is overkill" judges the Restore), else the clause's first ("Restoring Enterprise1, in my
+        # view, is pointless")
+        subject = _judged_subject(clause[:bad.start()]) if bad else ""
+        verb = (_VERB.search(subject) and _VERB.search(clause, bad.start() - len(subject))) or _VERB.search(clause[:bad.start()]) \
+            if bad else None
+        if verb is not None and _move_put_off(clause[:verb.start()]):
+            verb = None  # (r46a) "waiting on a Restore = waste of a step": the wait is the waste, not the Restore
+        if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
+            found.append(Prohibition(_canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
+    return tuple(found), tuple(dict.fromkeys(_dispreferred(instruction, found)))
+
+
+def _forbidden_by_word(instruction: str) -> list[Prohibition]:
+    """The prohibitions a word of forbidding says ("never", "do not", "no <move>", `_forbidding`), each on the hosts
+    after its move or, with none there, on the subject before it ("User1 should never be restored")."""
+    found: list[Prohibition] = []
     for match in _forbidding(instruction):
         before = instruction[:match.start()]
         if _after_auxiliary(instruction, match):
@@ -2909,30 +2940,13 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
                 hosts = tuple(h for h in covered if h not in hosts_in(subject))
         hosts, classes = _others(scope, instruction, hosts, classes)
         found.append(Prohibition(_canonical_verb(verb, after), hosts, classes))
-    for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
-        # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
-        verb = _VERB.search(instruction, match.start("verb"))
-        hosts, classes = hosts_in(match["what"]), classes_in(match["what"])
-        if verb is not None and (hosts or classes or re.fullmatch(r"\s*(?:it|them|that\s+host|this\s+host)\s*", match["what"], re.IGNORECASE)):
-            found.append(Prohibition(_canonical_verb(verb, instruction[verb.end():]), hosts, classes))
-    for match in _NEITHER_NOR.finditer(instruction):  # "neither User1 nor User2 should be restored": both hosts
-        verb = _VERB.match(instruction, match.end())
-        if verb is not None:
-            named = f"{match['first']} {match['second']}"
-            found.append(Prohibition(_canonical_verb(verb, instruction[verb.end():]), hosts_in(named), classes_in(named)))
-    for clause in re.split(r"[.;:!?]", instruction):
-        bad = _BAD_IDEA.search(clause)
-        # the verb judged is the subject of the judgement: the first of the words after the last comma before it ("plan a
-        # Remove, a Restore there is overkill" judges the Restore), else the clause's first ("Restoring Enterprise1, in my
-        # view, is pointless")
-        subject = _judged_subject(clause[:bad.start()]) if bad else ""
-        verb = (_VERB.search(subject) and _VERB.search(clause, bad.start() - len(subject))) or _VERB.search(clause[:bad.start()]) \
-            if bad else None
-        if verb is not None and _move_put_off(clause[:verb.start()]):
-            verb = None  # (r46a) "waiting on a Restore = waste of a step": the wait is the waste, not the Restore
-        if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
-            found.append(Prohibition(_canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
-    dispreferred = []
+    return found
+
+
+def _dispreferred(instruction: str, found: list[Prohibition]) -> list[str]:
+    """The moves the text puts after another or turns down in favour of one ("rather than", "before any Remove", "as a
+    last resort", "worse than", "beats"), and with "instead" the moves `found` forbids."""
+    dispreferred: list[str] = []
     for match in _DISPREFER.finditer(instruction):
         verb = _VERB.match(instruction, match.end())
         if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
@@ -2959,7 +2973,7 @@ def _prohibitions(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str,
     if re.search(r"\binstead\b", instruction, re.IGNORECASE):
         # "Don't restore X; remove it instead": the forbidden verb is the dispreferred one.
         dispreferred += [p.verb for p in found if p.verb is not None]
-    return tuple(found), tuple(dict.fromkeys(dispreferred))
+    return dispreferred
 
 
 # The exceptions said with a verb that may be the order itself ("leave X out", "exclude X").
