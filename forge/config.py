@@ -399,7 +399,7 @@ class RulebookConfig:
     relevance_floor: float = 0.4
     # Retired: a guarded rule's unexpressed rest was once judged by its cosine to the context (p50 0.46 where
     # it fitted vs 0.39 where not: it separated little); it is now judged by what it claims, three-valued
-    # (condition.guard_claims). The key stays so that the configurations runs keep on record still load.
+    # (guard.guard_claims). The key stays so that the configurations runs keep on record still load.
     guard_floor: float = 0.15
     max_rules_per_injection: int = 5
     # The rulebook: a .db file (SQLite) or a redis:// URL. None: a session's own (`rulebook_location`):

@@ -105,7 +105,7 @@ def test_one_host_of_a_class_said_quiet_is_one_host_and_its_own_state_rules_out_
     """"a user host ... (Activity None, Compromised User)" claimed every user host quiet and compromised (the reading of
     "the user hosts are quiet"), and "without any exploit" that no user host was exploited: the careful compilation (a
     user host at Activity None, Compromised User) was refused as wider than that."""
-    from forge.rulebook.language.condition import claims
+    from forge.rulebook.language.claims import claims
     from forge.rulebook.language.predicate import AllOf, Atom
 
     text = "An enterprise host that is compromised without any exploit showing (Activity None, Compromised User): analyse it."

@@ -126,7 +126,8 @@ def test_a_wider_compilation_of_a_group_a_restriction_or_an_exception_is_refused
 
 
 def test_what_both_and_an_unless_exception_claim():
-    from forge.rulebook.language.condition import complete_claims, rule_claims
+    from forge.rulebook.language.guard import complete_claims
+    from forge.rulebook.language.rule_claims import rule_claims
     from forge.rulebook.language.predicate import parse_predicate
 
     both = "Restore User1 but never User2 when both are compromised."
@@ -142,7 +143,8 @@ def test_what_both_and_an_unless_exception_claim():
 def test_a_negated_class_clause_does_not_negate_the_clause_about_other_hosts_after_and():
     """"When no enterprise host is compromised and a user host is being exploited": the "no" is the enterprise hosts'
     (it used to negate the user host's exploit too, so the rule applied where no user host was exploited)."""
-    from forge.rulebook.language.condition import complete_claims, rule_claims
+    from forge.rulebook.language.guard import complete_claims
+    from forge.rulebook.language.rule_claims import rule_claims
     from forge.rulebook.language.predicate import parse_predicate
 
     text = "When no enterprise host is compromised and a user host is being exploited, remove the attacker from that user host."
@@ -165,7 +167,8 @@ def test_a_negated_class_clause_does_not_negate_the_clause_about_other_hosts_aft
     ("If the user subnet is being scanned, put a DecoyApache on User2.", {"class": "User", "activity": "Scan"}),
 ])
 def test_a_universal_condition_claims_each_host_of_its_class(text, claimed):
-    from forge.rulebook.language.condition import complete_claims, rule_claims
+    from forge.rulebook.language.guard import complete_claims
+    from forge.rulebook.language.rule_claims import rule_claims
     from forge.rulebook.language.predicate import parse_predicate
 
     found = rule_claims(text, with_instruction=True)

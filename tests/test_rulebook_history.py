@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from forge.rulebook.language.condition import condition_of, facts_needed, facts_stated
+from forge.rulebook.language.condition import condition_of
+from forge.rulebook.language.facts import facts_needed, facts_stated
 from forge.rulebook.language.predicate import PredicateError, describe, matched_hosts, parse_predicate, predicate_to_json, truth
 from forge.rulebook.language.situation import read_situation
 

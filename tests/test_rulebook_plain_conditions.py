@@ -17,7 +17,8 @@ import pytest
 
 from forge.rulebook.language.condition import text_claims
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from tests.test_rulebook_claims_scope import taught
 from tests.test_rulebook_text_checks import entry, reply
 from tests.actions import do, never
@@ -249,7 +250,7 @@ def test_a_preference_of_a_move_over_itself_is_refused(tmp_path):
 def test_a_verb_named_as_the_limit_is_ordered(text, ordered):
     """"Remove is as far as we go there" was no order: a compilation preferring Remove over the forbidden Restore was
     refused ("the text's order names Restore"), and the rule lost its predicate."""
-    from forge.rulebook.language.wording import verbs_in
+    from forge.rulebook.language.names import verbs_in
 
     assert ordered <= set(verbs_in(read_wording(text).instruction))
 

@@ -11,7 +11,9 @@ Each class on sentences written for these tests.
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from tests.test_rulebook_claims_scope import taught

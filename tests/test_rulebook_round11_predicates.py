@@ -21,7 +21,8 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import semantic_claims, text_claims
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import hosts_in, read_wording
+from forge.rulebook.language.names import hosts_in
+from forge.rulebook.language.wording import read_wording
 
 
 def _row(host: str, activity: str, compromise: str):
@@ -82,7 +83,7 @@ def test_a_trigger_on_any_host_for_a_host_said_in_shorthand_is_refused() -> None
 
 
 def test_words_that_single_out_a_host_the_reader_cannot_name() -> None:
-    from forge.rulebook.language.wording import unnamed_hosts  # (new in this round)
+    from forge.rulebook.language.names import unnamed_hosts  # (new in this round)
 
     assert unnamed_hosts("when the third user box is scanned")
     assert unnamed_hosts("if gw2 shows an exploit")

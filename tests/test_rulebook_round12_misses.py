@@ -15,7 +15,9 @@ written for these tests.
 from __future__ import annotations
 
 from forge.rulebook.language.action import clash_hosts, parse_rule_action
-from forge.rulebook.language.condition import complete_claims, cut_conditions, rule_claims, semantic_claims
+from forge.rulebook.language.condition import cut_conditions, semantic_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import text_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.wording import classes_in
+from forge.rulebook.language.names import classes_in
 from tests.situations import alert_rows
 
 

@@ -48,10 +48,13 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.model import Evidence, RuleStatus
 from forge.rulebook.store.curation import Teaching
 from tests.plan_book import PlanBook
-from forge.rulebook.language.condition import complete_claims, guard_claims, rule_claims, text_claims
+from forge.rulebook.language.condition import text_claims
+from forge.rulebook.language.guard import complete_claims, guard_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from tests.situations import alert_rows
 
 

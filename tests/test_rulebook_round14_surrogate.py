@@ -11,7 +11,8 @@ surrogate compiler's harms on blind11), each class on sentences written for thes
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import facts_needed, text_claims
+from forge.rulebook.language.condition import text_claims
+from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.predicate import atoms_of, truth
 from forge.rulebook.language.wording import read_wording
 from tests.situations import alert_rows

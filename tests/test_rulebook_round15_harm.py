@@ -18,7 +18,8 @@ inverted predicate through (blind12's harms), each class on sentences written fo
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import rule_claims, semantic_claims, text_claims, words_key
+from forge.rulebook.language.condition import semantic_claims, text_claims, words_key
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.wording import read_wording
 from tests.situations import alert_rows

@@ -14,9 +14,11 @@ missed injections), each class on sentences written for these tests.
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import fitted, strip_justification
-from forge.rulebook.language.condition import guard_rest, text_claims
+from forge.rulebook.language.condition import text_claims
+from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.wording import conditions_left_out, gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import conditions_left_out, read_wording
 from tests.situations import alert_rows
 
 

@@ -27,7 +27,8 @@ from forge.rulebook.language.condition import semantic_claims, text_claims, word
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import Evidence
 from forge.rulebook.store.curation import Teaching
 from tests.test_rulebook_exception_words import injected
@@ -196,7 +197,7 @@ def test_a_prohibition_on_the_host_its_condition_describes_disputes_an_order_the
 
 
 def test_a_range_in_shorthand_names_each_host_in_it() -> None:
-    from forge.rulebook.language.wording import hosts_in
+    from forge.rulebook.language.names import hosts_in
     assert hosts_in("E0-E2 rooted -> Restore that host.") == ("Enterprise0", "Enterprise1", "Enterprise2")
     assert hosts_in("usr2 to usr4 scanned -> DecoyApache there") == ("User2", "User3", "User4")
     text = "U2-U4 exploited -> Remove that host."

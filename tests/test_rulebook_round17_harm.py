@@ -31,7 +31,8 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import MAX_DIRECTIVE_CHARS, fitted
 from forge.rulebook.language.condition import semantic_claims, text_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from tests.situations import table_rows
 
 REFUSED = "predicate refused: host: a test's refusal"

@@ -15,7 +15,9 @@ missed injections with the default compiler), each class on sentences written fo
 """
 from __future__ import annotations
 
-from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import conditions_left_out, read_wording

@@ -18,7 +18,8 @@ written for these tests.
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, semantic_claims, text_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims, text_claims
 from forge.rulebook.language.predicate import Atom, truth
 from forge.rulebook.language.wording import read_wording
 from tests.situations import table_rows
@@ -48,13 +49,13 @@ def test_two_subjects_each_with_its_own_state_in_one_clause_are_not_read_whole(m
     unresolved: list = []
     claims("User3 infected and Enterprise0 probed", None, unresolved)  # (split: each clause has one subject)
     assert unresolved == []
-    from forge.rulebook.language.condition import _states_apart
+    from forge.rulebook.language.claims import _states_apart
     assert _states_apart("no usr box infected and ent srvs probed")
     assert not _states_apart("User3 and User4 infected")
     assert not _states_apart("a user box infected")
     # with the shorthand left unread by the splitter, the clause read as one is not whole: silent, never judged by it
-    import forge.rulebook.language.condition as condition
-    monkeypatch.setattr(condition, "_CLASS_SHORTHAND", ())
+    import forge.rulebook.language.shorthand as shorthand
+    monkeypatch.setattr(shorthand, "_CLASS_SHORTHAND", ())
     text = "no usr machines infected + entp boxes probed -> DecoySSHD on the probed entp box"
     assert text_claims(text)[1] is False
     assert truth(semantic_claims(text, REFUSED), table_rows()) is False and \

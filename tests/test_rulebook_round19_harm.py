@@ -14,9 +14,13 @@ or with its action turned around (blind16's harms, both compilers), each class o
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims, text_claims
+from forge.rulebook.language.condition import semantic_claims, text_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
-from forge.rulebook.language.wording import hosts_in, negations_in, read_wording
+from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.names import hosts_in
+from forge.rulebook.language.wording import read_wording
 from tests.situations import table_rows
 
 REFUSED = "predicate refused: polarity: a test's refusal"
@@ -181,7 +185,7 @@ def test_a_move_said_not_to_hold_is_put_aside() -> None:
 
 def test_something_running_through_a_host_is_no_history() -> None:
     # "running" is a history word after a count ("rooted three steps running"), not in "the drill is running on it"
-    from forge.rulebook.language.condition import facts_needed
+    from forge.rulebook.language.facts import facts_needed
     assert facts_needed("rooted three turns running") == {"history"}
     text = "Keep off User3 while it is compromised, the purple team drill is running on it today."
     assert text_problem(text, {"any": [{"host": "User3", "compromise": "User"}, {"host": "User3", "compromise": "Privileged"}]},
@@ -199,14 +203,14 @@ def test_right_after_our_own_move_then_an_order_is_the_lesson() -> None:
     assert text_problem(text, {"host": "User2", "acted": "Restore", "within": 1},
                         {"mode": "prefer", "verb": "Analyse", "target": "User2", "over": {"verb": "Restore", "target": "User2"}}) is None
     # a told moment of the episode stays a story
-    from forge.rulebook.language.wording import gives_order
+    from forge.rulebook.language.order import gives_order
     assert not gives_order("After we restored User2 at step 9, the attacker came straight back.")
 
 
 def test_all_said_after_a_class_is_the_class_not_the_network() -> None:
     # "the user hosts are all clean": each user host clean, not every host on the network quiet; and a comma before a
     # quantified class opens a clause of its own
-    from forge.rulebook.language.condition import claims
+    from forge.rulebook.language.claims import claims
     for said in ("Enterprise1 is exploited and the user hosts are all clean", "Enterprise1 exploited, U-hosts all clean",
                  "Enterprise1 exploited, all user hosts clean"):
         found = claims(said)

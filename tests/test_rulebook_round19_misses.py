@@ -27,7 +27,9 @@ sentences written for these tests.
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, cut_conditions, rule_claims, semantic_claims
+from forge.rulebook.language.condition import cut_conditions, semantic_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 from forge.rulebook.store.curation import _same_words

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from tests.plan_book import PlanBook
 from forge.rulebook.language.said import said_in_words
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import Evidence
 from forge.rulebook.store.curation import Teaching
 

@@ -21,7 +21,9 @@ written for these tests.
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import strip_justification
-from forge.rulebook.language.condition import complete_claims, rule_claims, semantic_claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 from tests.situations import alert_rows

@@ -15,7 +15,8 @@ sentences written for these tests.
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import _entry, looks_like_format
-from forge.rulebook.language.condition import rule_claims, semantic_claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import CompileVerdict, RuleType, SourceItem

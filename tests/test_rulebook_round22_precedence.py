@@ -74,7 +74,8 @@ def test_a_replaced_rule_is_flagged_against_nothing_it_agrees_with():
 # -- the move said as a noun after a light verb ("run an Analyse of it") -----------------------------------------------
 
 from forge.rulebook.authoring.checks import text_problem  # noqa: E402
-from forge.rulebook.language.wording import gives_order, read_wording  # noqa: E402
+from forge.rulebook.language.order import gives_order  # noqa: E402
+from forge.rulebook.language.wording import read_wording
 
 LIGHT = ("Op_Host2 kept reading Unknown after my Restore and I sat on Monitor for three turns because the row did not "
          "move. I am fairly confident that for any operational host whose row reads just Unknown, I ought to {verb} "

@@ -6,7 +6,9 @@ checks, and the rule was wider than its words. Sentences of our own, not the cas
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, complete_claims, rule_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import Atom, atoms_of, implies, parse_predicate
 from forge.rulebook.language.wording import read_wording
 

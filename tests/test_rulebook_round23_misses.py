@@ -33,7 +33,8 @@ def test_a_host_the_text_never_names_is_still_refused():
 
 # -- a scope of a host of any class that opens the order ------------------------------------------------------------
 
-from forge.rulebook.language.condition import complete_claims, rule_claims  # noqa: E402
+from forge.rulebook.language.guard import complete_claims  # noqa: E402
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import describe  # noqa: E402
 
 

@@ -7,7 +7,9 @@ kept semantic, applies where the host is shown. Sentences of our own, not the ca
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import facts_needed, guard_rest, semantic_claims, spoken_facts, text_facts
+from forge.rulebook.language.condition import semantic_claims, spoken_facts, text_facts
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import Atom
 from forge.rulebook.language.wording import read_wording
 

@@ -6,7 +6,7 @@ Sentences of our own, not the case files'."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import rule_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import atoms_of
 
 

@@ -4,7 +4,8 @@ our own, none from a case file."""
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import rule_claims, semantic_claims, text_claims, words_key
+from forge.rulebook.language.condition import semantic_claims, text_claims, words_key
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import Atom
 from forge.rulebook.language.revision import revised_in_words
 from forge.rulebook.language.situation import Situation, read_situation

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import compile_as_written, looks_like_format, strip_justification
-from forge.rulebook.language.condition import claims, rule_claims, semantic_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, truth as value_of
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import format_problem, looks_like_format
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import Evidence, RuleStatus
 from forge.rulebook.store.curation import Teaching
 from tests.plan_book import PlanBook

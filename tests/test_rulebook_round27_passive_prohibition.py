@@ -6,7 +6,8 @@ none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 
 
 def test_a_prohibition_said_with_is_to_is_an_order_on_its_subject():

@@ -6,7 +6,8 @@ ordered), so the preference never met the rule it was taught against. Sentences 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import rule_claims, words_key
+from forge.rulebook.language.condition import words_key
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import Atom
 from forge.rulebook.model import Evidence
 from forge.rulebook.store.curation import Teaching
@@ -65,7 +66,7 @@ def test_guard_a_verb_the_text_does_not_put_first_is_still_stray():
 # -- "no exploit still running on the host": read whole, so a predicate that drops the rest is refused --------------------------
 
 def test_an_exploit_said_running_is_read_whole_and_its_host_state_is_kept():
-    from forge.rulebook.language.condition import complete_claims
+    from forge.rulebook.language.guard import complete_claims
 
     text = "Never reimage User3 while User3 only shows Unknown and no exploits are running on it; a Remove goes first."
     assert complete_claims(text, rule_claims(text, with_instruction=True, bare=False))

@@ -8,7 +8,7 @@ orders; and a teacher's revision kept semantic that restates their own order wit
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import rule_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.meaning import Meaning, may_conflict
 from forge.rulebook.language.predicate import Atom
 from forge.rulebook.language.said import said_in_words

@@ -11,7 +11,8 @@ file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, rule_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AllOf, Atom, Not, atoms_of, may_overlap
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.wording import read_wording
@@ -148,6 +149,6 @@ def test_guard_the_attacker_reaching_a_host_is_still_a_compromise():
 
 def test_guard_a_plus_before_steps_is_no_count_of_hosts():
     # guard: "4+ steps" is a history's length, left as it was written
-    from forge.rulebook.language.condition import _plus_as_or_more
+    from forge.rulebook.language.shorthand import plus_as_or_more
 
-    assert _plus_as_or_more("Enterprise0 owned, no change for 4+ steps") == "Enterprise0 owned, no change for 4+ steps"
+    assert plus_as_or_more("Enterprise0 owned, no change for 4+ steps") == "Enterprise0 owned, no change for 4+ steps"

@@ -15,9 +15,11 @@ Sentences of our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, complete_claims, reads_whole, rule_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.guard import complete_claims, reads_whole
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not
-from forge.rulebook.language.wording import hosts_in
+from forge.rulebook.language.names import hosts_in
 
 
 def _atoms(found) -> list:
@@ -167,5 +169,5 @@ def test_a_host_already_held_is_compromised_now():
 def test_guard_already_held_with_no_verb_stays_a_history():
     # guard: "already held" said of no host with "is" ("while some other zone already held"), in a note of what changed,
     # stays a history the reading cannot judge (read as a state, such a note was injected on its likeness alone)
-    from forge.rulebook.language.condition import facts_needed
+    from forge.rulebook.language.facts import facts_needed
     assert "history" in facts_needed("pivot seen (a fresh box hacked while some other zone already held) -> isolate it")

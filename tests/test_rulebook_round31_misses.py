@@ -16,9 +16,10 @@ Sentences of our own, none from a case file. Tests marked "guard" pass without t
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import rule_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import Atom
-from forge.rulebook.language.wording import negations_in, read_wording
+from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.wording import read_wording
 from tests.actions import do
 
 

@@ -11,7 +11,8 @@ compilation: the last two tests are guards of that side. Sentences of our own, n
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import rule_claims, semantic_claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import atoms_of
 from forge.rulebook.language.wording import read_wording
 

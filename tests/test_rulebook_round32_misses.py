@@ -16,9 +16,11 @@ Sentences of our own, none from a case file. Tests marked "guard" pass without t
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, rule_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import Atom
-from forge.rulebook.language.wording import conditions_left_out, gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import conditions_left_out, read_wording
 from tests.actions import do, prefer
 
 

@@ -15,7 +15,8 @@ import json
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import format_problem
-from forge.rulebook.language.condition import rule_claims, semantic_claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import atoms_of
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 from forge.rulebook.model import Evidence

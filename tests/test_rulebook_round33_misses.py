@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import spoken_facts
-from forge.rulebook.language.wording import gives_order, read_wording, verbs_in
+from forge.rulebook.language.names import verbs_in
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import Evidence
 from forge.rulebook.retrieval.resolve import eligible_rules, resolve_conflicts
 from forge.rulebook.store.curation import Teaching

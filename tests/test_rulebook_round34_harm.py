@@ -11,7 +11,10 @@ weigh, so the correction and it were both injected. Sentences of our own, none f
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import complete_claims, facts_needed, rule_claims, semantic_claims, text_facts
+from forge.rulebook.language.condition import semantic_claims, text_facts
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import Always, Not, truth
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import read_situation

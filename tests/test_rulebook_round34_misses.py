@@ -12,7 +12,8 @@ Sentences of our own, none from a case file. Tests marked "guard" pass without t
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import guard_rest, rule_claims
+from forge.rulebook.language.guard import guard_rest
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AllOf, AnyOf, parse_predicate
 from forge.rulebook.language.wording import read_wording
 from tests.actions import do
@@ -137,13 +138,13 @@ def test_a_checklist_counted_in_steps_passes_its_branches():
 
 
 def test_already_being_exploited_is_now():
-    from forge.rulebook.language.condition import facts_needed
+    from forge.rulebook.language.facts import facts_needed
     assert "history" not in facts_needed("if Op_Host2 is already being exploited")
 
 
 def test_guard_already_restored_is_still_history():
     # guard: the defender's own earlier move stays history
-    from forge.rulebook.language.condition import facts_needed
+    from forge.rulebook.language.facts import facts_needed
     assert "history" in facts_needed("if Op_Host2 was already restored once")
 
 

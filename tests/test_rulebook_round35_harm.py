@@ -11,7 +11,8 @@ from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, rule_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording

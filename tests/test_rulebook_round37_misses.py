@@ -14,10 +14,15 @@ Sentences of our own, none from a case file. Tests marked "guard" pass without t
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import claims, complete_claims, facts_needed, guard_rest, rule_claims, semantic_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import complete_claims, guard_rest
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AnyOf, truth
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 
 _REFUSED = "predicate refused: test"
 

@@ -14,7 +14,10 @@ Sentences of our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import confirmed, facts_needed, rule_claims, semantic_claims, text_claims
+from forge.rulebook.language.condition import semantic_claims, text_claims
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import confirmed
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation, state_of
 from forge.rulebook.language.wording import read_wording

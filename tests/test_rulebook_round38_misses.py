@@ -12,10 +12,13 @@ stashed).
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import claims, complete_claims, rule_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 
 HOSTS = ("Defender", "Enterprise0", "Enterprise1", "Enterprise2", "Op_Host0", "Op_Host1", "Op_Host2", "Op_Server0",
          "User0", "User1", "User2", "User3", "User4")

@@ -88,7 +88,8 @@ def test_a_revision_of_a_revision_keeps_the_first_out():
 # -- hosts an order is kept to, said after them or in shorthand --------------------------------------------------------
 
 def _claims_of(text: str):
-    from forge.rulebook.language.condition import complete_claims, rule_claims
+    from forge.rulebook.language.guard import complete_claims
+    from forge.rulebook.language.rule_claims import rule_claims
 
     found = rule_claims(text, with_instruction=True)
     return found if complete_claims(text, found) else None
@@ -125,6 +126,6 @@ def test_a_shorthand_list_kept_to_is_one_of_them_in_the_state():
 
 
 def test_guard_a_state_alone_is_no_host_list():
-    from forge.rulebook.language.condition import hosts_alone_as_only
+    from forge.rulebook.language.shorthand import hosts_alone_as_only
 
     assert hosts_alone_as_only("decoy it for a scan alone") == "decoy it for a scan alone"

@@ -16,8 +16,10 @@ Sentences of our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import (facts_needed, facts_stated, guard_claims, guard_rest, rule_claims, semantic_claims,
-                                               text_claims)
+from forge.rulebook.language.condition import semantic_claims, text_claims
+from forge.rulebook.language.facts import facts_needed, facts_stated
+from forge.rulebook.language.guard import guard_claims, guard_rest
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.judged import evidence_tests
 from forge.rulebook.language.meaning import Meaning, may_conflict
 from forge.rulebook.language.predicate import Always, Not, parse_predicate, truth

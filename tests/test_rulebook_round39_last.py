@@ -2,11 +2,11 @@
 
 - a hedge between the modal and a passive order ("should probably be restored") still orders: read as no order, the
   rule's clauses ran together past its ";" and the teacher's own doubt about its reach became part of its condition
-  (`wording._MODAL_ORDER`);
+  (`forbidding._MODAL_ORDER`);
 - "they" said of the hosts the order itself acts on is each of them in turn, not all of them at once
-  (`condition._each_it_acts_on`); a list the order does not act on, or "both", stays together;
+  (`scope._each_it_acts_on`); a list the order does not act on, or "both", stays together;
 - a host said to be on none of some classes ("not on the op subnet") is a host of the other classes: neither a claim
-  of the class it rules out (`condition._outside_denied`, `classes_denied`) nor a class the trigger must keep to, nor a
+  of the class it rules out (`scope._outside_denied`, `classes_denied`) nor a class the trigger must keep to, nor a
   negation the predicate must repeat on hosts it never matches (`checks._kept_out_by_class`).
 
 Each test fails at 5624b5c (checked by stashing the product change and running this file). Sentences of our own."""
@@ -14,9 +14,10 @@ Each test fails at 5624b5c (checked by stashing the product change and running t
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import rule_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AllOf, AnyOf
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 
 REMOVE_MATCHED = {"mode": "do", "verb": "Remove", "target": "$matched"}
 

@@ -22,7 +22,9 @@ stashed: `git stash` of forge/, then pytest on this file).
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import claims, complete_claims, guard_rest, rule_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.guard import complete_claims, guard_rest
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording

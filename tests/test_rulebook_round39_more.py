@@ -17,7 +17,8 @@ change stashed: `git stash` of forge/, then pytest on this file).
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import facts_unread, guard_claims, guard_rest
+from forge.rulebook.language.condition import facts_unread
+from forge.rulebook.language.guard import guard_claims, guard_rest
 from forge.rulebook.language.judged import evidence_tests, judged_in
 from forge.rulebook.language.predicate import parse_predicate
 from forge.rulebook.language.situation import read_situation
@@ -94,7 +95,7 @@ def test_a_range_of_steps_of_the_episode_is_read_whole():
 
 
 def test_already_with_a_verb_of_the_row_is_a_state_now_not_history():
-    from forge.rulebook.language.condition import facts_needed
+    from forge.rulebook.language.facts import facts_needed
 
     assert "history" not in facts_needed("op servers that already read Privileged")
     assert "history" not in facts_needed("a user box that already shows Compromised User")

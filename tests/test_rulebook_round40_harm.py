@@ -3,14 +3,14 @@ say it does not apply, or spoke beside the rule that outranks it:
 - "still compromised right (just, immediately) after we restored it" lost its state and its unchanged row: the rule held
   wherever the move was made (`history_words._UNCHANGED_AFTER`);
 - "held" (the attacker's hold on a host) was a word the claims did not place, and "still held" history left unplaced
-  (`condition._PLACED`, `history_words._STATE`, `condition._history_claim`);
+  (`scope._PLACED`, `history_words._STATE`, `general_claims.history_claim`);
 - a yes/no question the order hangs on ("is X held? If it is, ...") was no condition at all, so a compiled "any
-  compromise" was held to nothing and fired at Compromised Unknown (`wording._question_answered`);
+  compromise" was held to nothing and fired at Compromised Unknown (`forms.question_answered`);
 - "X on <a long phrase> beats Y" disprefers Y and is an order; a lesson after "It is possible ..., but" is found
-  (`wording._BEATS`, `wording.gives_order`, `wording._MAYBE_IT_BUT`; `checks`: the verb the order beats is its "over");
+  (`forbidding.BEATS`, `order.gives_order`, `order._MAYBE_IT_BUT`; `checks`: the verb the order beats is its "over");
 - a file the evidence lists among several names ("(a.exe or b.sh)") asked for the last name alone, and a condition was
-  cut at the dot of a file name or a decimal, its first half read as a host at root (`judged`, `wording._clause_end`,
-  `condition._CLAUSE_BREAK`, `situation._PROSE_COMPROMISE`);
+  cut at the dot of a file name or a decimal, its first half read as a host at root (`judged`, `markers.clause_end`,
+  `general_claims.CLAUSE_BREAK`, `situation._PROSE_COMPROMISE`);
 - a plain order on whichever of several named hosts shows a state, and one on the host under analysis, took part in no
   dispute (`said.said_in_words`); a party whose condition is unknown disputed no host when the rule it outranks was
   kept for the hosts nobody disputes (`meaning.undisputed_hosts`).
@@ -24,14 +24,16 @@ from __future__ import annotations
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import fitted
 from forge.rulebook.language.action import Move, RuleAction
-from forge.rulebook.language.condition import condition_of, rule_claims, semantic_claims, text_claims
+from forge.rulebook.language.condition import condition_of, semantic_claims, text_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.history_words import history_conditions
 from forge.rulebook.language.judged import evidence_tests
 from forge.rulebook.language.meaning import Meaning, may_conflict, undisputed_hosts
 from forge.rulebook.language.predicate import Atom, parse_predicate, truth
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from tests.test_rulebook_claims_scope import taught
 from tests.test_rulebook_text_checks import entry, reply
 from tests.actions import do

@@ -7,7 +7,7 @@ what the evidence shows.
   (`condition.evidence_rest`). judged.py judges the evidence; the claims read nothing there before, and a rule whose
   compiled predicate was refused stayed silent everywhere.
 - The evidence is that class's hosts' (retrieve._judged_of): a shell on another class's host meets no such condition.
-- "its row is <state>" is the host's row, as "its row shows <state>" was (`condition._THE_HOST`).
+- "its row is <state>" is the host's row, as "its row shows <state>" was (`scope._THE_HOST`).
 - A class host the words only put a move off on ("advise its Remove over a Restore") disputes another teacher's
   order there (said._forbidden_where_claimed): read as no dispute, both spoke.
 
@@ -19,7 +19,9 @@ limits (`..._is_not_this_reading`, `..._lost_is_no_any_host`); the second failed
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import complete_claims, evidence_rest, rule_claims, semantic_claims
+from forge.rulebook.language.condition import evidence_rest, semantic_claims
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.judged import evidence_tests
 from forge.rulebook.language.predicate import Atom, truth
 from forge.rulebook.language.said import said_in_words

@@ -23,13 +23,17 @@ with PYTHONPATH at an export of 9c8997e: `git archive 9c8997e`).
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import (claims, complete_claims, guard_claims, reads_whole, rule_claims, semantic_claims,
-                                               unplaced)
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.guard import complete_claims, guard_claims, reads_whole
+from forge.rulebook.language.rule_claims import rule_claims
+from forge.rulebook.language.scope import unplaced
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 
 from tests.test_rulebook_round39_misses import _table  # a context that states every host (the rest quiet)
 

@@ -4,7 +4,7 @@ did not read how a condition was phrased.
 - A guarded rule whose unexpressed rest says only what the analyst's evidence reports of the one host its predicate
   names ("<host>'s current evidence has more processes than the baseline"), or with the words that frame it as the
   evidence's ("baseline", "current evidence", "and"): judged.py judges it; the guard read it as unplaced, and the rule
-  was silent (`condition._evidence_alone`, `condition.words_beside_evidence`).
+  was silent (`guard._evidence_alone`, `guard.words_beside_evidence`).
 - A guarded rule whose rest states a trend of the rewards: its text's word "reward" is stated, as a history atom states
   history (`retrieve._episode_facts`); the rule was silent where its rest held.
 - A condition that says only what the evidence reports of the hosts it names, whose unexpressed rest states each kind
@@ -21,7 +21,8 @@ PYTHONPATH at an export of 20c74e3: `git archive 20c74e3`).
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import guard_claims, rule_claims
+from forge.rulebook.language.guard import guard_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.judged import evidence_tests
 from forge.rulebook.language.predicate import parse_predicate
 from forge.rulebook.language.episode import RewardTrend
@@ -56,7 +57,7 @@ def test_a_rest_on_another_hosts_evidence_still_guards():
 
 
 def test_a_bracketed_example_is_no_word_of_the_condition():
-    from forge.rulebook.language.condition import words_beside_evidence  # (r40k's: imported here, the file runs at 20c74e3)
+    from forge.rulebook.language.guard import words_beside_evidence  # (r40k's: imported here, the file runs at 20c74e3)
     assert words_beside_evidence("its current evidence has a user login missing from its baseline (e.g. a guest one)") == []
 
 
@@ -146,11 +147,11 @@ def test_an_exception_after_except_is_the_condition_not_so():
 # -- a host of the network, or a phase, is not the one host the rule names ----------------------------------------------------
 
 def test_some_host_is_not_the_rules_own_host():
-    from forge.rulebook.language.condition import claims
+    from forge.rulebook.language.claims import claims
     found = claims("some machine sits at Compromised Privileged", "User2")
     assert found == parse_predicate({"class": "any", "compromise": "Privileged"})
 
 
 def test_a_phase_is_the_networks_not_the_rules_own_host():
-    from forge.rulebook.language.condition import claims
+    from forge.rulebook.language.claims import claims
     assert claims("while privilege escalation goes on", "User2") == parse_predicate({"class": "any", "compromise": "Privileged"})

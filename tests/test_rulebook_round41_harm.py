@@ -1,24 +1,24 @@
 """Issue 29, round 41 (r41h: blind-38's harmful and outranked injections). Each class a rule fired where its own words
 say it does not apply, or spoke beside the rule that outranks it:
 - a footnote ("... a Restore.*" and "* User3 excepted" after it) hid the exception it states: the excepted host was read
-  as the condition's host (`wording._footnotes_said`);
-- "not on User2" set off after the order in brackets or after a comma leaves that host out (`wording._EXCEPTED_ALONE`);
+  as the condition's host (`forms.footnotes_said`);
+- "not on User2" set off after the order in brackets or after a comma leaves that host out (`instruction.EXCEPTED_ALONE`);
 - "a box outside the enterprise subnet that ..." in the order's own noun phrase claimed the very class it rules out, and
-  the denial swept the host's state away with it (`condition.rule_claims`, `condition._denial_alone_away`);
+  the denial swept the host's state away with it (`rule_claims.rule_claims`, `scope._denial_alone_away`);
 - a count said tersely with its others after a comma or in brackets ("exactly one user box owned, the others clean",
   "exactly 1 ... (others clean)") gave the others' state to the count; "exactly 1" was no count, and "others" no word the
-  claims place (`condition._NEW_SUBJECT`, `_COUNT`, `_OTHER`, `_PLACED`);
+  claims place (`claims.NEW_SUBJECT`, `_COUNT`, `_OTHER`, `_PLACED`);
 - an exception that leaves none of a semantic rule's claims left it to its cosine, so it fired everywhere
   (`condition.semantic_claims`);
-- "X is the exception (a long aside): ..." heading a rule about X was read as excepting X (`wording._HEADING_ASIDE`), and
-  "however many times it is hacked" was no condition (`wording._CONDITION_MARKER`, `condition.unplaced`);
+- "X is the exception (a long aside): ..." heading a rule about X was read as excepting X (`clauses.HEADING_ASIDE`), and
+  "however many times it is hacked" was no condition (`markers.CONDITION_MARKER`, `scope.unplaced`);
 - "a Restore suits it, a Remove won't shift the attacker" doubted its own order and spoke of a Remove made: the move said not to
   do the job is dispreferred, a reason and no history (`wording._NO_GOOD_MOVE`, `condition.spoken_facts`), so the
   narrower rule it is stays compiled and outranks the teacher's general one; "<situation> is a separate case" sets the
-  situation apart and says no more of it (`condition._CASE_APART`), so kept semantic the narrower rule is read whole.
+  situation apart and says no more of it (`scope._CASE_APART`), so kept semantic the narrower rule is read whole.
 Then misses of the same classes: a class named with "unlike" sets the subject apart from it, no class the rule speaks of
 nor one its "it" may stand for, and a condition naming another class beside it claims that one alone, read whole
-(`condition._NOT_A_MEMBER`, `_condition_claims`, `_outside_denied`, `unplaced`), and what the other hosts lack beside an order kept to one ("only on X, the others run
+(`scope._NOT_A_MEMBER`, `_condition_claims`, `_outside_denied`, `unplaced`), and what the other hosts lack beside an order kept to one ("only on X, the others run
 nothing worth a decoy") is no doubt of the order (`checks._OTHER_ONE`).
 Each test fails at 3fb87bb (checked by running this file against the product files of that commit). Sentences of our
 own, none from a case file."""
@@ -26,7 +26,9 @@ own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, rule_claims, semantic_claims, spoken_facts, text_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims, spoken_facts, text_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import Always, Not, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.rulebook.language.condition import not_yet_reached
+from forge.rulebook.language.rule_claims import not_yet_reached
 from forge.rulebook.language.meaning import meaning_of
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation

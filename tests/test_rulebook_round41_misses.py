@@ -24,11 +24,14 @@ at an export of 3fb87bb: `git archive 3fb87bb`)."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import facts_needed, spoken_facts, subject_of, text_claims, windows_left_to
+from forge.rulebook.language.condition import spoken_facts, text_claims, windows_left_to
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.scope import subject_of
 from forge.rulebook.language.episode import episode_claims, step_windows
 from forge.rulebook.language.judged import evidence_away, evidence_tests
 from forge.rulebook.language.predicate import implies, parse_predicate
-from forge.rulebook.language.wording import negations_in, read_wording
+from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.wording import read_wording
 
 
 def _restore(host: str) -> dict:

@@ -1,9 +1,9 @@
 """Issue 29, round 42 (r42x: two claim bugs, and the checks' mutation bench).
 - a prohibition's own "never" / "don't" was read as a denial of the state of what it acts on: "from step N on, never
   <Verb> a <state> <class> host" claimed that host in its state and also no host of the class in it, a contradiction no
-  context meets (`wording.forbidding_away` in `condition.rule_claims`);
+  context meets (`forbidding.forbidding_away` in `rule_claims.rule_claims`);
 - a target list of a class and a named host with no state ("a <class> host or <Host>") claimed the named host alone:
-  the class was dropped, and the rule spoke only where that host is shown (`condition._with_class`, `_classes_shown`;
+  the class was dropped, and the rule spoke only where that host is shown (`claims._with_class`, `_classes_shown`;
   `_bare_target` keeps such a list a target, no condition, where the rule states one).
 Each test fails at 3246e27 (checked with `git stash` of the product change), but the two marked as guards (what the
 change must keep). Sentences of our own, none from a case file."""
@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, rule_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, predicate_to_json
 
 

@@ -2,24 +2,24 @@
 not apply:
 - "the step's analyses" as the subject of the rating they give ("... while this step's analyses score it low") was read
   as an order to Analyse, which cut the condition before its rating: the gate never judged it
-  (`wording._clause_end`, with `_ANALYSES_REPORT`);
+  (`markers.clause_end`, with `_ANALYSES_REPORT`);
 - a reverse shell in a note's shorthand ("rev shell", "rport 4444") was no evidence the reader knew, and the table's
   value "Compromised No" before it read as a denial of it (`judged._EVIDENCE_READINGS`, `judged._DENIED_BEFORE`);
 - the defender's own last move leading an order that has a condition of its own ("Just after we restored X, if it ...,
-  ...") was no condition: the rule spoke at every step the later one held (`wording._ACTED_LEAD` in `_conditions`);
+  ...") was no condition: the rule spoke at every step the later one held (`order.ACTED_LEAD` in `_conditions`);
 - lateral movement in shorthand ("lateral mvmt") or said by its definition ("newly owned while a host in a different
   subnet is held") was read clause by clause as some host newly compromised and some host compromised, the same one
-  too (`wording.written_out`, `phases.NAMED_BY`, `condition.claims`);
+  too (`forms.written_out`, `phases.NAMED_BY`, `claims.claims`);
 - a note's closing case that it says it gives no order for ("just one owned -> the rule does not apply") was read as a
-  case the rule holds in (`wording._CASE_NOT_APPLYING`, `condition._further_cases`), and "only one owned" as an order
-  that starts with "only" (`wording._IMPERATIVE_START`);
+  case the rule holds in (`order._CASE_NOT_APPLYING`, `condition._further_cases`), and "only one owned" as an order
+  that starts with "only" (`markers.IMPERATIVE_START`);
 - a prohibition whose one condition is a window of steps ("first 5 steps: never Remove an ent box") was judged by the
   window alone: its target, a host or a class, is where it applies, as with no condition at all
-  (`condition.rule_claims`, `_window_alone`, `_class_target`).
+  (`rule_claims.rule_claims`, `_window_alone`, `_class_target`).
 Then what reading those words more showed (no harm of blind-39's own, but queries other splits lost, or rules outranked):
-- the step's analyses by their noun are no Analyse the text names (`wording.verbs_in`, `_ANALYSES_NOUN`): counted, a rule
+- the step's analyses by their noun are no Analyse the text names (`names.verbs_in`, `_ANALYSES_NOUN`): counted, a rule
   ordering one move named two and was read in no dispute; and what they do not report ("the analyses do not mention
-  <host>") is their negation, no prohibition that ends the condition (`wording._ANALYSES_SAY_NOT` in `_clause_end`);
+  <host>") is their negation, no prohibition that ends the condition (`markers._ANALYSES_SAY_NOT` in `_clause_end`);
 - the hosts a lateral movement matches are the newly compromised ones, not the footholds held since before
   (`predicate._subject_parts` in `matched_hosts`): an order on "that host" disputed another teacher's on the old one;
 - evidence said of no host in a semantic rule is of the hosts its claims match where they ask a state of each
@@ -36,14 +36,17 @@ from __future__ import annotations
 from forge.env.catalog import HOSTS
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.predicate import matched_hosts
-from forge.rulebook.language.wording import verbs_in
+from forge.rulebook.language.names import verbs_in
 from forge.rulebook.retrieval.retrieve import _held_to, _shown
-from forge.rulebook.language.condition import claims, confirmed, semantic_claims, text_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims, text_claims
+from forge.rulebook.language.guard import confirmed
 from forge.rulebook.language.judged import evidence_tests, judged_in
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import atoms_of, parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from tests.situations import alert_lines
 
 

@@ -30,7 +30,11 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language import condition
-from forge.rulebook.language.condition import claims, facts_needed, guard_claims, guard_rest, rule_claims, text_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import text_claims
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import guard_claims, guard_rest
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.judged import evidence_tests, judged_facts
 from forge.rulebook.language.predicate import AnyOf, implies, parse_predicate
 from forge.rulebook.language.situation import read_situation

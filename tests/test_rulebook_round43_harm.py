@@ -2,21 +2,21 @@
 - a window of steps whose bound is a number in words ("from turn fifteen on", "before step twenty-two") was no window:
   the rule fired at any step (`episode._AT`, `count_of`);
 - "but" after a word of every host ("each op box but Op_Host1", "all of them but User3") was no exception: the rule
-  fired where the excepted host alone was in the state it asks (`wording._EXCEPTED_ALONE`); and a relative clause
+  fired where the excepted host alone was in the state it asks (`instruction.EXCEPTED_ALONE`); and a relative clause
   after such an exception ("every user box but User0 that is rooted") was read of the excepted host, not of the class's
-  other hosts (`wording._EXCEPT_BEFORE_WHICH`, r43m's reading kept at the merge);
+  other hosts (`forms._EXCEPT_BEFORE_WHICH`, r43m's reading kept at the merge);
 - "outside the <class> subnet ..., except <Host>" was read as a state of that very class: the host the text excepts
-  kept the denial of membership unread (`condition._HOSTS_EXCEPTED` in `_outside_denied`, r43m's kept at the merge);
+  kept the denial of membership unread (`scope._HOSTS_EXCEPTED` in `_outside_denied`, r43m's kept at the merge);
 - a hurried note's misspelt verb or state word ("remvoe", "exploted", "Privelaged") left its condition without its
-  state: the rule fired on a quiet row of the host it names (`spelling.misspellings_mended` in `wording.written_out`).
+  state: the rule fired on a quiet row of the host it names (`spelling.misspellings_mended` in `forms.written_out`).
 - an opening that revises the teacher's earlier note on some hosts ("forget my previous rule about <A> and <B>:") was
   dropped with its hosts, so "both" in the order spoke of no host and the compiled predicate was held to nothing
-  (`wording._earlier_note_hosts`);
+  (`instruction._earlier_note_hosts`);
 - evidence glossed before the order ("<a file> in the evidence means <verdict>, so <order>") lost its condition, and a
-  file named in quotes ("a file called '<x>.sh'") was not read as a listed file (`wording._glossed_state`,
+  file named in quotes ("a file called '<x>.sh'") was not read as a listed file (`instruction._glossed_state`,
   `judged._EVIDENCE_READINGS`, `condition._EVIDENCE_FRAME`);
 - a note that takes part of its condition from another it points to ("ditto the <host> note, but for <host>", "my spin
-  on <someone>'s note: the same <Verb>, but only while ...") was judged by its own words alone (`wording.condition_elsewhere`
+  on <someone>'s note: the same <Verb>, but only while ...") was judged by its own words alone (`order.condition_elsewhere`
   in `condition.semantic_claims`; checks `reference`: a predicate of the added part alone is refused).
 Each test fails on the product files of aa754d5 (checked: this file run in a `git archive aa754d5` tree), but the guards
 (what the change must keep), which pass there unless they call a function new in this round. Sentences of our own, none
@@ -169,7 +169,7 @@ def test_evidence_glossed_before_so_is_the_condition():
     ("I like that rule, but remove User3 first.", False),  # guard: no note pointed to
 ])
 def test_a_note_that_points_to_another_for_its_condition(text, elsewhere):
-    from forge.rulebook.language.wording import condition_elsewhere
+    from forge.rulebook.language.order import condition_elsewhere
     assert condition_elsewhere(text) is elsewhere
 
 

@@ -17,7 +17,9 @@ at an export of aa754d5: `git archive aa754d5`)."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, facts_needed, rule_claims
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AnyOf, positive_hosts, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording

@@ -3,9 +3,9 @@
 "<verb> each/every/all/any <noun> outside the <class> subnet that/which/whose/where ..." was read as the very class it
 sets apart: the quantifier made the relative clause a claim on every host by name, the denial's reading gave up, and the
 fallback read the class word. Now:
-- `condition._outside_denied` reads what an order acts on as some host (`universal=False`), so the denial places it on
+- `scope._outside_denied` reads what an order acts on as some host (`universal=False`), so the denial places it on
   the other classes; a condition on every such host is each host of the other classes (`_every_host_alike`);
-- `condition._outside_or_claims`: read any other way, a reading never claims a class the text denies
+- `scope.outside_or_claims`: read any other way, a reading never claims a class the text denies
   (`_denied_classes_away`);
 - "beyond the <class> subnet" denies the class too (`_NOT_A_MEMBER`), "beyond user level" does not;
 - the product's checks refuse a compilation whose trigger asks, or whose action aims at, a host of the denied class
@@ -19,7 +19,8 @@ from __future__ import annotations
 import pytest
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import classes_denied, rule_claims
+from forge.rulebook.language.rule_claims import rule_claims
+from forge.rulebook.language.scope import classes_denied
 from forge.rulebook.language.predicate import atoms_of
 
 RESTORE_MATCHED = {"mode": "do", "verb": "Restore", "target": "$matched"}

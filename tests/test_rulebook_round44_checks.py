@@ -6,11 +6,11 @@ compiler; each class a reading the checks lacked).
   another state of that kind (Privileged) passed: two hosts of the class may hold both (`checks._state_moved`);
 - the hosts outside a class the lesson names ("a box outside the op subnet") asked of any host (`checks._outside_widened`);
 - a count said with the terse noun "srv" ("just one ent srv owned -> ...") was read as an "only" order, and the count was
-  lost (`wording._COUNTED_NOUN`);
+  lost (`markers._COUNTED_NOUN`);
 - a situation asked as a bare question before its order ("Nothing on the op side owned? then ...") placed nothing, so a
-  trigger on one host for a whole subnet passed (`wording._bare_question_said`);
+  trigger on one host for a whole subnet passed (`forms.bare_question_said`);
 - an alert's priority in shorthand ("urgent-prio alert") was no fact, so a predicate that dropped it passed
-  (`condition.FACTS`).
+  (`facts.FACTS`).
 Each test fails on the product files of 9d15e07 (checked: this file run in a `git worktree` of 9d15e07), but the
 guards. Sentences of our own, none from a case file."""
 

@@ -1,15 +1,15 @@
 """Issue 29, round 44 (r44h: harm on blind-41, each class a reading wider than the rule's own words).
 - the defender's own move said in the present after "after" ("right after you restore X, ...", "just after I remove X I
-  ...") was no condition: its clause was lost and the rule held at any step its state did (`wording._DEFENDER_MOVED`; the
-  teacher's move after it opens the main clause, `wording._first_person_move`); and "it" in the next condition, after a
-  host of a class, is that same host (`condition._same_class_host_again`), its "it still shows" the state now;
+  ...") was no condition: its clause was lost and the rule held at any step its state did (`markers.DEFENDER_MOVED`; the
+  teacher's move after it opens the main clause, `markers._first_person_move`); and "it" in the next condition, after a
+  host of a class, is that same host (`scope._same_class_host_again`), its "it still shows" the state now;
 - a verdict on a move before a colon ("Not a job for Remove: <situation>.") hid the situation after it, and "our own
   Remove of it" (or "my Restore of it" in an opening) was no move of the defender: the order held in every state
-  (`wording._instruction`, `wording._MOVE_SINCE`, `history_words._ACTED`);
+  (`instruction.instruction_of`, `instruction._MOVE_SINCE`, `history_words._ACTED`);
 - "somewhere" was a word no reading placed, so "a scan somewhere while no host anywhere is owned" was read in part, and
-  its denial of any compromise was passed where no other host was shown (`condition._PLACED`);
+  its denial of any compromise was passed where no other host was shown (`scope._PLACED`);
 - a case the note says it does not cover ("If <host> is at root already, this advice does not cover it") was dropped as
-  a closing case, not denied: the rule fired in it (`condition._cases_not_applied`);
+  a closing case, not denied: the rule fired in it (`scope._cases_not_applied`);
 - "<host> still shows nothing" was read as the state now alone: the rule fired on a host the context says changed since
   the last step (`judged.StillQuiet`).
 Each test fails on the product files of 6d6534f (checked: this file run in a `git archive 6d6534f` tree), but the guards
@@ -21,7 +21,9 @@ import json
 from typing import Optional
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, condition_of, rule_claims
+from forge.rulebook.language.condition import condition_of
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from tests.situations import alert_lines, every_host_alert_lines, refused_rule_holds
 from tests.actions import do
 

@@ -21,7 +21,8 @@ at an export of 6d6534f: `git archive 6d6534f`)."""
 
 from __future__ import annotations
 
-from forge.rulebook.language.condition import condition_of, facts_unread, rule_claims, semantic_claims
+from forge.rulebook.language.condition import condition_of, facts_unread, semantic_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording

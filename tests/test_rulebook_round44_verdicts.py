@@ -1,11 +1,11 @@
 """Issue 29, round 44 (r44x: verdicts against a move, a move's outcome in other words, blind-41's reference misses).
 - a situation said to be no case for a move ("not the moment for a Restore", "not one to restore", "not a job for ...")
   forbids that move there: after "is" its "not" was read as a condition's ("if it is not restored") and the move stood
-  as an order (`wording._NOT_A_CASE_FOR`, `_after_auxiliary`);
+  as an order (`forbidding.NOT_A_CASE_FOR`, `_after_auxiliary`);
 - the verdict before a colon ("No case for a Restore: <situation>.") is the order, the situation after it the condition:
   read in the order, the situation's history ("one step after our Remove of it") was lost and the rest read as whole
-  (`wording._instruction`, `_verdict_before`); the situation as the verdict's subject ("<situation> doesn't call for a
-  Restore", "... needs no Restore") is its condition, history and level too (`wording._NO_CASE_FOR`, `_MEANS`);
+  (`instruction.instruction_of`, `_verdict_before`); the situation as the verdict's subject ("<situation> doesn't call for a
+  Restore", "... needs no Restore") is its condition, history and level too (`clauses._NO_CASE_FOR`, `_MEANS`);
   "after its Remove" is the host's own move (`history_words._ACTED`, the history fact);
 - a move's outcome in other words ("did not take", "didn't stick", "did nothing", "came to nothing", "was undone") is the
   same fact as "did not work" (condition FACTS "action outcome", `history_words._UNCHANGED_AFTER`);
@@ -19,7 +19,10 @@ our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, condition_of, facts_needed, rule_claims, whole_claims
+from forge.rulebook.language.condition import condition_of
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import complete_claims, whole_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AllOf, Atom, implies
 from forge.rulebook.language.wording import conditions_left_out, read_wording
 from tests.situations import alert_lines, refused_rule_holds

@@ -3,7 +3,7 @@
 - a class named only as what the order goes ahead of ("..., schedule its Restore ahead of any work on the user hosts")
   made the one host the text names no subject of "its" / "it": the product read none of the condition, so the gate held a
   compiled "Op_Server0 shows any compromise" to nothing and the rule fired on the Unknown a Remove leaves, which "owned"
-  does not say (`condition.subject_of` now leaves out `wording.classes_sequenced_only` as it does the classes an order is
+  does not say (`scope.subject_of` now leaves out `forbidding.classes_sequenced_only` as it does the classes an order is
   only compared with);
 - a closing sentence that sets a situation outside the rule ("a user box at root is a separate question, not addressed
   by this") was read nowhere: a trigger asking only that situation passed every check and fired exactly where the text says

@@ -1,25 +1,26 @@
 """Issue 29, round 45 (r45h: harm on blind-42, each class a reading wider than the rule's own words).
 - "checklist" (and "watchlist") was read as the verb "check", an Analyse: a note headed "my checklist for <host>" that
-  orders a Remove passed a compilation that orders an Analyse instead, with no condition (`wording._VERB_FORMS`);
+  orders a Remove passed a compilation that orders an Analyse instead, with no condition (`names.VERB_FORMS`);
 - a second state joined to a condition after its comma ("If <host> shows no activity, and <other> is compromised,
   <order>") was cut off at the comma: the condition was read whole without it, and the rule, kept semantic, fired where
-  the other host was clean (`wording._clause_end`, `wording._STATE_JOINED`);
+  the other host was clean (`markers.clause_end`, `markers._STATE_JOINED`);
 - a scope that opens the order with its host's state ("for a host you examine at <level> with ... showing, <order>") was
   read only while that state took at most five words: a longer one was no condition at all, and a compilation that left
-  out its negation passed the checks (`wording._SCOPE_STATE`);
+  out its negation passed the checks (`clauses._SCOPE_STATE`);
 - a checklist of states, one an item, then one order "when both (all, any of them) hold" was read as that order alone,
   its condition saying nothing: the items are its condition, joined by "and" ("or" for any of them), where each states
   something and orders nothing (`wording._checklist_said`);
 - a checklist's label after the scope it heads ("<host> checklist:", "checklist for <host>:") and the role a heading
   addresses after its scope ("For <host>, planner:") were read as the note's situation, which no claim could place: the
-  rule kept semantic held nothing (`wording._scope_labels_said`).
+  rule kept semantic held nothing (`forms.scope_labels_said`).
 Each test fails on the product files of a3816c6 (checked: this file run in a `git archive a3816c6` tree). Sentences of
 our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.wording import read_wording, verbs_in
+from forge.rulebook.language.names import verbs_in
+from forge.rulebook.language.wording import read_wording
 from tests.situations import alert_lines, refused_rule_holds
 
 MATCHED = "$matched"

@@ -3,10 +3,14 @@ kept semantic stayed silent where its own words apply. One test per class; every
 
 from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compile import looks_like_format
-from forge.rulebook.language.condition import (claims, conditions_left_out, guard_rest, listed_claims, rule_claims,
-                                               semantic_claims)
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import listed_claims, semantic_claims
+from forge.rulebook.language.guard import guard_rest
+from forge.rulebook.language.rule_claims import rule_claims
+from forge.rulebook.language.wording import conditions_left_out
 from forge.rulebook.language.predicate import implies, parse_predicate
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 
 REFUSED = "predicate refused: a check"
 

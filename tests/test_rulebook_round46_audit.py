@@ -1,31 +1,32 @@
 """Issue 29, round 46 review audit (r46a): this round's new readings probed for over-breadth, each class a reading wider
 than its words or the opposite of them, narrowed in the product.
 - a level "or above" took a word of compromise from another host's clause ("U1 not compromised, E0 user-level or
-  worse"): the level was dropped and E0 was claimed with no state (`condition._own_clause`);
+  worse"): the level was dropped and E0 was claimed with no state (`shorthand.own_clause`);
 - a comparison of two classes' counts under a denial ("no more ... than", "never more ... than") was read as made
-  (`condition._COMPARISON_DENIED`);
+  (`claims._COMPARISON_DENIED`);
 - a cost or waste said of a move's delay or omission ("holding off on a Restore is costly"), a cost the sentence accepts
   ("..., yet it pays") or a move said to cost "a lot less" put the move aside: the opposite of the words
-  (`wording._move_put_off`, `wording._cost_accepted`);
+  (`forbidding._move_put_off`, `forbidding._cost_accepted`);
 - an "all <class> boxes" heading whose order names a host of its own ("... decoy Op_Server0 before it falls") was read as
-  any one of the class (`condition._every_one_heading`);
-- a rest that states another host's history was dropped as the predicate's own (`condition._history_restated`);
+  any one of the class (`scope._every_one_heading`);
+- a rest that states another host's history was dropped as the predicate's own (`guard._history_restated`);
 - a ladder ("If ..., X; otherwise, if ..., Y") was checked as one case, so a compilation pairing one rung's condition with
-  the other rung's move passed (`wording.first_rung`, `checks.text_problem`);
-- "nothing ... on it except a scan" was read as no activity at all (`condition.nothing_on_it_said`);
+  the other rung's move passed (`forbidding.first_rung`, `checks.text_problem`);
+- "nothing ... on it except a scan" was read as no activity at all (`shorthand.nothing_on_it_said`);
 - a move the Planner's plan names only to put it aside ("Analyse E1 rather than Restore E1") counted as named
   (`judged.PlanSays`);
 - the "than" of the condition's own comparison ("no more than a scan") was taken for a "rather ... than" alternative
-  (`wording._rather_than_end`);
+  (`markers._rather_than_end`);
 - a scope before a judgement ("For a user host the usual fix is a Remove, so ...") was put on an order that names its own
-  host (`wording._so_order`).
+  host (`order.so_order`).
 Each test fails on the product files of 88aa8d2 (checked: product files of 88aa8d2 restored over this branch, this file
 run). Sentences of our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, guard_rest
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.judged import PlanSays
 from forge.rulebook.language.predicate import parse_predicate, truth
 from forge.rulebook.language.said import said_in_words

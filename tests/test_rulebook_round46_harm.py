@@ -3,13 +3,13 @@
   claims held where either was shown, and a compiled predicate held to them was met by a row at Unknown
   (`situation._PROSE_COMPROMISE`);
 - "=" before one of the table's values after a host's row ("E1 row = Unknown") was read as a gloss ("means"), and the
-  host was claimed with no state (`wording._equals_said`);
+  host was claimed with no state (`forms._equals_said`);
 - a condition on what the Planner's plan names ("when the plan line says Restore E1") was no condition at all: the rule
   fired on the host's state alone, where the plan named another move or there was no plan (`judged.PlanSays`);
 - a move said to cost a lot ("Restore costs a lot", "a Remove is expensive") was not put aside: a rewording of a
-  withdrawn rule that disprefers it was another rule (`wording._COSTLY`);
+  withdrawn rule that disprefers it was another rule (`forbidding._COSTLY`);
 - "For <scope> the <fix> is X, so <order>" dropped its scope with the judgement before "so": the order held for every
-  host, and a withdrawn rule taught again so worded was not found (`wording._SCOPED_REASON`).
+  host, and a withdrawn rule taught again so worded was not found (`order._SCOPED_REASON`).
 Each test fails on the product files of 38c08b5 (checked: this file run in a `git archive 38c08b5` tree). Sentences of
 our own, none from a case file."""
 

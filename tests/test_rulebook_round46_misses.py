@@ -2,7 +2,9 @@
 own words apply (or a faithful compilation was refused). One test per class; every sentence here is written for the test."""
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, rule_claims, semantic_claims
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import implies, parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
@@ -152,7 +154,7 @@ def test_the_newly_compromised_host_an_order_acts_on_is_whichever_fell():
 
 
 def test_a_rest_that_only_restates_the_predicates_history_does_not_guard():
-    from forge.rulebook.language.condition import guard_rest
+    from forge.rulebook.language.guard import guard_rest
     fresh = parse_predicate({"class": "Enterprise", "compromise": "any", "newly_compromised": True})
     assert guard_rest("clean prior turn", fresh) == ""
     assert guard_rest("clean prior turn and Op_Host0 quiet", fresh) != ""  # a condition of its own stays

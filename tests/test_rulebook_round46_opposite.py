@@ -2,14 +2,14 @@
 audit, each fixed as a class in the product.
 - a host given a case of its own only to be left alone ("...; otherwise, if it is User3, leave it be", "... - but for
   User3, hands off") was a rung of its own: the order before it was checked alone, and its move on that host passed
-  (`wording._LEFT_ALONE_CASE`, read as "except <host>"; `wording.first_rung` skips such a rung);
+  (`forbidding.LEFT_ALONE_CASE`, read as "except <host>"; `forbidding.first_rung` skips such a rung);
 - a value of the table denied of a host ("<host> row = not Unknown", "if E1 does not read 'Compromised User'") left the
-  host with no state: the "= not <value>" was a gloss (`wording._TABLE_VALUE_ALONE`), the "does not" cut the condition
-  as an order (`wording._subjects_denial`);
+  host with no state: the "= not <value>" was a gloss (`forms._TABLE_VALUE_ALONE`), the "does not" cut the condition
+  as an order (`markers._subjects_denial`);
 - the step after a move put out of the order ("..., but not the step after you removed it") was dropped at its comma
-  (`wording._STEP_AFTER_DENIED`, said as "unless it is the step after ...", which history_words reads);
+  (`forms._STEP_AFTER_DENIED`, said as "unless it is the step after ...", which history_words reads);
 - the omission of a move said to cost ("not restoring is expensive", "skipping the Remove of it costs us") was read as
-  the move forbidden or put aside (`wording._omission_costly`, with `_move_put_off`).
+  the move forbidden or put aside (`forbidding._omission_costly`, with `_move_put_off`).
 Each test fails on the product files of 4cbf441 (checked: this file run in a `git archive 4cbf441` tree). Sentences of
 our own, none from a case file."""
 

@@ -3,31 +3,32 @@ readings wider than their words. Each class is a reading that fired on words mea
 narrower; each test fails on the product files of 80bff83 (checked: `git stash` of the product files, this file run, then
 `git stash pop`). Sentences of our own, none from a case file.
 - "with nothing else running", "with nothing running anywhere (else)", "... elsewhere" is the other hosts' quiet, not the
-  host's own row (`condition._NOTHING_ON_IT`, `wording._QUIET_AFTER_LEVEL`);
+  host's own row (`shorthand._NOTHING_ON_IT`, `clauses._QUIET_AFTER_LEVEL`);
 - "say nothing is running on X and ...", "say only X is owned" put a case ("suppose"), no order on the reply
-  (`wording._IMPERATIVE_START`);
+  (`markers.IMPERATIVE_START`);
 - "unless <case>, in which case <move>" is an exception where that move only forbids or puts off a move ("skip the
   Remove", "hold off", "is wasted") or only waits ("just Sleep"), as "in which case do not ..." was
-  (`condition._unless_other_move_away`, `_withheld_there`);
-- "we must hold the Restore" keeps the move back: no order of it (`wording._HOLDING_VERB`);
+  (`rule_claims._unless_other_move_away`, `_withheld_there`);
+- "we must hold the Restore" keeps the move back: no order of it (`forbidding._HOLDING_VERB`);
 - a rule on the reply's form said under a condition of the episode ("when the reward drops", "unless it is owned",
   "for the first five steps, ...") is no FORMAT rule (`compile.format_problem`, `compile._SCOPE_LEAD`);
 - "a hit on the reward" is a penalty, no host's compromise (`situation._PROSE_COMPROMISE`);
-- "lose that point" is a score ("at that point" is a time) (`condition.FACTS`, "reward");
-- older: "at user level (root not reached)" was a story, so the note had no situation (`wording._STORY`,
-  `condition._ONLY_FORMS`);
+- "lose that point" is a score ("at that point" is a time) (`facts.FACTS`, "reward");
+- older: "at user level (root not reached)" was a story, so the note had no situation (`order.STORY`,
+  `shorthand._ONLY_FORMS`);
 - older: "a user box exploited yet not rooted" was read of the class as a whole (some host exploited, no host rooted),
-  and "User1 or User2 compromised but not rooted" dropped the denial (`condition._NEW_SUBJECT`, `_denied_of_class`);
+  and "User1 or User2 compromised but not rooted" dropped the denial (`claims.NEW_SUBJECT`, `_denied_of_class`);
 - older: "an op box is compromised and no scan is under way on it" claimed only that no op box was both at once
-  (`condition._ONLY_FORMS`)."""
+  (`shorthand._ONLY_FORMS`)."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import looks_like_format
-from forge.rulebook.language.condition import claims, facts_needed
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import gives_order
+from forge.rulebook.language.order import gives_order
 from tests.situations import table_rows
 from tests.situations import refused_rule_holds_on
 

@@ -2,11 +2,11 @@
 product files of 1202800 (checked: the product files at 1202800 via `git stash`, this file run, then `git stash pop`).
 Sentences of our own, none from a case file.
 - "(no root reached)", "no foothold gained": a level or state denied with "no" before its participle, no story told
-  (`wording._STORY`, `_NO_STATE_BEFORE`); read as a story, the note had no situation and its rule held everywhere;
+  (`order.STORY`, `_NO_STATE_BEFORE`); read as a story, the note had no situation and its rule held everywhere;
 - "an owned user box with no probe running on it", "..., no scan running on it": that box's own activity denied
-  (`condition._ITS_OWN_STATE_DENIED`); read as "no user box both owned and probed", it held on a quiet network;
+  (`general_claims._ITS_OWN_STATE_DENIED`); read as "no user box both owned and probed", it held on a quiet network;
 - a checklist whose items are yes/no questions ("1) is an op box owned? 2) is there no probe on it? When all answers are
-  yes, ..."): each item the statement it asks after, joined as the order's condition (`wording._asked_said`,
+  yes, ..."): each item the statement it asks after, joined as the order's condition (`forms._asked_said`,
   `_CHECKED_ITEMS`), the first item's "it" the host of a class its heading names (`_HEADING_ONE_OF_CLASS`); left as questions, the items were read as nothing and such a rule held on a quiet network."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ def test_a_level_denied_with_no_before_its_participle_is_no_story() -> None:
     text = "User3 scanned with no foothold reached so far: Analyse User3."
     assert refused_rule_holds_on(text) is not True
     # guard: what the author says happened is still a story
-    from forge.rulebook.language.wording import _STORY
-    assert _STORY.search("Op_Server0 was exploited and no root was reached until step 9.")
+    from forge.rulebook.language.order import STORY
+    assert STORY.search("Op_Server0 was exploited and no root was reached until step 9.")
 
 
 def test_a_probe_denied_on_that_box_keeps_the_box_and_its_state() -> None:
@@ -51,5 +51,5 @@ def test_a_checklist_of_yes_no_questions_is_the_orders_condition() -> None:
     assert refused_rule_holds_on(text, Op_Host0="None/User") is True
     assert refused_rule_holds_on(text, Enterprise1="None/User") is not True
     # guard: a question asked in other words leaves the list as it stands
-    from forge.rulebook.language.wording import _asked_said
+    from forge.rulebook.language.forms import _asked_said
     assert _asked_said("why would Op_Host1 be owned?") is None

@@ -3,20 +3,20 @@ let back in by a rewording).
 - "with nothing running" / "with nothing going on" joined to a host's state, no place named, is that host's quiet row
   (Activity None): read as "nothing" alone, no host anywhere was active, or the phrase was dropped and the rule held on
   the host's row in any activity; and "nothing running" is no run of steps (it made the condition one of history)
-  (`condition._NOTHING_ON_IT`, `wording._QUIET_AFTER_LEVEL`, `condition.FACTS` history);
+  (`shorthand._NOTHING_ON_IT`, `clauses._QUIET_AFTER_LEVEL`, `facts.FACTS` history);
 - "a plain Restore will not do", "Analyse won't suffice": the move falls short, as "won't do the job" did; read as no
-  dispreference, a rule withdrawn and then retold in those words was another rule (`wording._FALLS_SHORT`);
+  dispreference, a rule withdrawn and then retold in those words was another rule (`forbidding.FALLS_SHORT`);
 - a host said hit and denied root ("exploited but not rooted") and the same host hit at user level are one teacher's
   words for one rule: a withdrawn rule so reworded came back (`curation._same_claims`, `_root_denied_as_user`);
 - an FAQ's "Q: <situation>? A: <order>" is the order under that situation: read as it stood, a move ordered for a quiet
-  network passed as a rule on the reply's form and reached every call (`wording._labelled_question_said`).
+  network passed as a rule on the reply's form and reached every call (`forms.labelled_question_said`).
 Each test fails on the product files of c5d581c (checked: this file run in a `git archive c5d581c` tree). Sentences of
 our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import format_problem
-from forge.rulebook.language.condition import facts_needed
+from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.store.curation import _same_words
 from tests.situations import alert_lines, refused_rule_holds
@@ -68,7 +68,7 @@ def test_a_labelled_question_and_answer_is_an_order_under_its_situation() -> Non
     # guard: a question a word opens, on the reply's form, stays a FORMAT rule's words
     assert format_problem("Q: how long may a plan be? A: three lines at most.") is None
     # guard: a question that names a move, or an answer that denies, is left as it was written
-    from forge.rulebook.language.wording import _labelled_question_said  # (the r47h reader, imported after the checks above)
+    from forge.rulebook.language.forms import labelled_question_said  # (the r47h reader, imported after the checks above)
 
     for said in ("Q: Op_Host0 rooted, do I remove it? A: yes, then restore it.", "Q: User4 scanned? A: no, it is never worth a decoy."):
-        assert _labelled_question_said(said) == said
+        assert labelled_question_said(said) == said

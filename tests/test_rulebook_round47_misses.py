@@ -1,37 +1,39 @@
 """Issue 29, round 47 (r47m): rules the product kept silent where their words apply (blind-44's missed injections), each
 class a reading the product lacked, added in its own parts.
 - a condition glossed in other words, "<phase>, meaning <state>", left the gloss word unplaced, so the claims were not
-  the whole condition and a rule kept semantic was silent everywhere (`condition._PLACED`);
+  the whole condition and a rule kept semantic was silent everywhere (`scope._PLACED`);
 - "<order> unless <case>, in which case <another move>" was read as a negated condition (and a host the case names as
-  unclaimed), though the note speaks in that case too (`condition._unless_other_move_away`, `narrower_cases_away`);
+  unclaimed), though the note speaks in that case too (`rule_claims._unless_other_move_away`, `narrower_cases_away`);
 - "the halfway point" of a run was read as a reward (its "point"), a fact no context states: silent
-  (`condition.FACTS`, "reward");
+  (`facts.FACTS`, "reward");
 - rules on the reply's form said as a bound on its length ("more than N lines"), as a note's question on the plan's size,
   or as what the reply leaves out, were not known as FORMAT: dropped, or compiled as a move (`compile._FORMAT_WORDS`,
   `compile._drop_problem`, `compile.content_meaning`);
 - a lesson said as the teacher's resolution for a phase ("... is that in the <phase> I plan <move>") was not the order, so
-  the story before it (a host's past states) became its condition (`wording._RESOLVED`);
+  the story before it (a host's past states) became its condition (`instruction._RESOLVED`);
 - "Analyse whichever it is" was read as a report ("... it is"), so the note's arrow lost its order and its situation was
-  cut to its last host (`wording._REPORT_AFTER_VERB`);
+  cut to its last host (`order._REPORT_AFTER_VERB`);
 - "the plan must include a <move> ... whenever ..." was no order, so a later clause was the order and this whole clause
-  its condition (`wording._HOLDING_VERB` in `_MODAL_ORDER`);
+  its condition (`forbidding._HOLDING_VERB` in `_MODAL_ORDER`);
 - "each machine in the enterprise subnet but Enterprise1 that ..." put the relative clause on the excepted host
-  (`wording._EXCEPT_BEFORE_WHICH`);
+  (`forms._EXCEPT_BEFORE_WHICH`);
 - a document's heading naming the role's part ("<role> part of the <host> playbook", "Playbook for <situation>, <role>
-  part") was read as a condition no claim placed; and "a hit on <host>" named no state (`wording._labelled_heading`,
-  `wording._opening_situation`, `situation._PROSE_COMPROMISE`);
+  part") was read as a condition no claim placed; and "a hit on <host>" named no state (`instruction._labelled_heading`,
+  `instruction._opening_situation`, `situation._PROSE_COMPROMISE`);
 - "only 1 <class> box <state> -> ..." was read as an order ("only ..."), so the note had no condition
-  (`wording._IMPERATIVE_START`);
+  (`markers.IMPERATIVE_START`);
 - the defender's move said first as what changed a host, "a Restore has just turned that box Privileged", placed no claim
-  (`condition.moves_said_after`, read by `claims` and `reads_whole`).
+  (`claims.moves_said_after`, read by `claims` and `reads_whole`).
 Each test fails on the product files of c5d581c (checked: `git checkout c5d581c -- forge/`, this file run, then
 `git checkout HEAD -- forge/`). Sentences of our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import _drop_problem, content_meaning, looks_like_format
-from forge.rulebook.language.condition import facts_needed, semantic_claims
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import SourceItem
 from tests.situations import REFUSED, refused_rule_holds_on
 

@@ -2,15 +2,15 @@
 that made a rule wider than its words (a host, a denial or a condition lost), or its opposite:
 - a "means" the words deny or make rare ("a probe of X hardly / never / no longer means you plan a decoy"), or that
   the teacher disowns or reports from another ("it is a myth that ...", "the night crew claims ... means ..."), is no
-  order; its situation is no condition of one (`wording._MEANS_DENIED`, `_MEANS_DISOWNED`, `_modal_order`), and a doubt
+  order; its situation is no condition of one (`forbidding.MEANS_DENIED`, `_MEANS_DISOWNED`, `_modal_order`), and a doubt
   said with "rarely" / "seldom" is one the polarity check reads (`checks._DOUBTING`);
 - the subject of "<subject> gets no <move>" / "<subject> should never be <moved>" is not a host it leaves out or names
-  beside it, nor a condition said before it with no comma (`wording._NOT_THE_SUBJECT`, `_subject_itself`): "any box
+  beside it, nor a condition said before it with no comma (`forbidding._NOT_THE_SUBJECT`, `_subject_itself`): "any box
   but X gets no <move>" forbids the move on the others, never on X;
 - "X gets no <thing> from this note" leaves X out only where the thing is the move or nothing at all (`_NOTHING_OF_IT`),
   and "Exceptions: none." leaves no host out (`_NO_CASES`);
 - "REASON, so when X, ORDER": a reason that denies or restricts what it says of a host ("we never look after X") is no
-  general reason (`wording._general_reason`): read as one, the order fired on the host it leaves out;
+  general reason (`order._general_reason`): read as one, the order fired on the host it leaves out;
 - "keep X out of / away from / clear of any <move>", "keep the <move>s off X" forbid the move on X (`_KEPT_FROM_MOVE`,
   `_MOVE_KEPT_OFF`): read as an order of the move, a compiled order of it passed and a "never" was refused as inverted.
 Each test fails on the product files of 59e7cf3 (r48h; checked in a `git archive 59e7cf3` tree with this file copied

@@ -1,16 +1,16 @@
 """Issue 29, round 48 (r48b: a second review audit for over-breadth). Each class is a reading that made a rule wider than
 its words (a state lost, a limit read as a ban, a prohibition placed on every host), or its opposite:
 - "<move> alone won't suffice / won't do on <host> at <state>, so <other move>": where the move falls short is where the
-  other one is ordered (`wording._falls_short_scope`, used by `_so_order` and `_situation_told_first`; "won't do on ..."
+  other one is ordered (`order.falls_short_scope`, used by `_so_order` and `_situation_told_first`; "won't do on ..."
   is a move falling short, `_FALLS_SHORT`): dropped with the reason, a predicate of the bare host passed;
 - "<host> gets no more than one <move>", "<host> gets no warning before a <move>": a limit, or something said of the time
-  around the move, and no ban of it (`wording._LIMIT_NOT_BAN`): read as one, a compiled "never" passed;
+  around the move, and no ban of it (`forbidding._LIMIT_NOT_BAN`): read as one, a compiled "never" passed;
 - "<host> gets no <move> and no <other move>": the second "no" is said of the same subject (`_NO_MOVE_JOINED`), and "...
   and <host> gets no <move>" of its own (`_NEXT_SUBJECT`): read alone, the second move was forbidden on every host;
 - "<situation> means you might / could / may plan a <move>": no order (as "you might plan ... when ..." is none), but its
   situation is the one the words speak of (`_MEANS`): read as none, a predicate of the bare host passed;
 - a case of a list of exceptions that states a host's state ("Where this does not hold: - User0 is rooted at the same
-  time"): a negated condition of the rule (`wording._listed_state`), no host left out: read as the host excepted, the rule
+  time"): a negated condition of the rule (`clauses._listed_state`), no host left out: read as the host excepted, the rule
   fired on its own host while the listed state held; so is the state a sentence says the rule does not hold in ("This
   does not hold while User2 is rooted", `_NOT_HOLDING_WHILE`).
 Each test fails on the product files of 4ccbcc1 (checked in a `git archive 4ccbcc1` tree with this file copied in).

@@ -6,17 +6,17 @@ not apply).
   form that reached every call (`compile._EXAMPLE`, `compile.format_problem`);
 - "<situation> means you plan / recommend a <move>" (the one addressed, a modal or a Planner's or Analyst's verb before
   the move) is the order in that situation, as "<situation> means <move>" was: read as no order, the situation was no
-  condition and a predicate of the bare host passed (`wording._MEANS_ADDRESSED`);
-- "<host> gets / needs / receives no <move>" forbids the move on that host, not everywhere (`wording._said_of_subject`);
+  condition and a predicate of the bare host passed (`forbidding.MEANS_ADDRESSED`);
+- "<host> gets / needs / receives no <move>" forbids the move on that host, not everywhere (`forbidding._said_of_subject`);
   and "<host> gets no <move> from this note" leaves the host out of the note, as "this rule does not apply to <host>"
-  does (`wording._EXCEPTED_ALONE`);
+  does (`instruction.EXCEPTED_ALONE`);
 - a list of cases under "Where this does not hold:" / "Exceptions:" leaves out each host that opens a case
-  (`wording._listed_exceptions`);
+  (`clauses.listed_exceptions`);
 - "REASON, so when X, ORDER" gives the order with its condition where the reason names a host but says no state of it
-  (who answers for it): read as the whole rule, its order was lost (`wording._general_reason`);
+  (who answers for it): read as the whole rule, its order was lost (`order._general_reason`);
 - a heading that calls itself a note for a role ("a memo to the planner", "... memo to the chooser, and ... agrees") is
-  no situation of the rule, and "note for the chooser" is no scope "For the chooser" (`wording._addressed`,
-  `wording._SCOPE_LABEL`).
+  no situation of the rule, and "note for the chooser" is no scope "For the chooser" (`instruction._addressed`,
+  `forms._SCOPE_LABEL`).
 Each test fails on the product files of aad7623 (checked: this file run in a `git archive aad7623` tree). Sentences of
 our own, none from a case file."""
 

@@ -1,7 +1,7 @@
 """Issue 29, round 48 (r48m): rules the product kept silent where their words apply (blind-45's missed and outranked
 injections), each class a reading the product lacked, so its check refused a compilation that says what the words say:
 - polarity: a negation in the order's clause that is another move's or the writer's, not the order's: a "2nd look"
-  (an Analyse, `wording._VERB_FORMS`), "even with no <state>" (a concession, `condition._CONCESSION`), "leave <another
+  (an Analyse, `names.VERB_FORMS`), "even with no <state>" (a concession, `rule_claims.CONCESSION`), "leave <another
   move> for later" (put off), "doesn't second-guess that" (`checks._URGING`), "no, strike that:" (the writer taking
   back what came before), "never <one move> ahead of <another>" (the other first) (`checks._unplaced_negation`);
 - prefer: the move an order is given "instead" of, named in its reason, the move saved "for the end", and a move the
@@ -9,22 +9,22 @@ injections), each class a reading the product lacked, so its check refused a com
   (`checks._replaced_instead`, `checks._put_off`); a "before" after a "never" puts nothing off;
 - facts: a rating the order asks for in the third person or after its move ("..., high risk") is the answer, no
   condition (`condition.verdict_away`); another move kept for a case of what was done ("keep a Restore for when the
-  Remove did not take") is no condition of the note, for the check as for the gate (`condition._NARROWER_CASE`,
+  Remove did not take") is no condition of the note, for the check as for the gate (`rule_claims._NARROWER_CASE`,
   `checks._history`);
 - openings and notes: an opening that grants another teacher's note ("You were right about <host>, but ..."), a claim
   before a colon when the order states its own condition ("<host> is the keystone, not a spare brick: when ..."), a
   bracketed "(only <host>, not the other ...)", "<host> gets no <move>", "we never <moved> it" (told, no prohibition),
-  "before the user boxes get attention" (`wording.GRANTED`, `wording._claim_before`, `checks._only_named_kept`,
-  `wording._said_of_subject`, `wording._told_never`, `wording._SEQUENCED_CLASS`); "Lesson drawn:" heads the order
-  (`wording._HEADING_ONLY`);
+  "before the user boxes get attention" (`instruction.GRANTED`, `instruction._claim_before`, `checks._only_named_kept`,
+  `forbidding._said_of_subject`, `forbidding._told_never`, `forbidding._SEQUENCED_CLASS`); "Lesson drawn:" heads the order
+  (`instruction._HEADING_ONLY`);
 - time and state words: "Since episode 9 (<date>), ..." opens the order in time, no reason to cut
-  (`compile._JUSTIFICATION`, `wording._JUSTIFICATION`); "once <case>, that <move> stops being <what>" is where the order
-  ends (`condition.ORDER_ENDED`), with no fact to state; "already shows a compromise" is the state now, no history
-  (`condition.FACTS`); a scope of up to 120 characters before the order's comma (`wording.gives_order`); "each of the
-  latest two logged steps" quantifies steps, not hosts, and is history (`condition._EVERY`, `condition.FACTS`); the
-  claims of a condition with an "(only <host>, not the other ...)" note are those of that host (`wording.only_named_away`);
+  (`compile._JUSTIFICATION`, `order.JUSTIFICATION`); "once <case>, that <move> stops being <what>" is where the order
+  ends (`rule_claims.ORDER_ENDED`), with no fact to state; "already shows a compromise" is the state now, no history
+  (`facts.FACTS`); a scope of up to 120 characters before the order's comma (`order.gives_order`); "each of the
+  latest two logged steps" quantifies steps, not hosts, and is history (`general_claims._EVERY`, `facts.FACTS`); the
+  claims of a condition with an "(only <host>, not the other ...)" note are those of that host (`instruction.only_named_away`);
 - format: the reply's form said of the reply ("the analysis opens with ..."), with a sign ("< 40 words"), or in the
-  letters or lines it is written in ("in CAPS", "on 1 line") (`wording.OPENS_REPLY`, `compile._FORMAT_WORDS`).
+  letters or lines it is written in ("in CAPS", "on 1 line") (`order.OPENS_REPLY`, `compile._FORMAT_WORDS`).
 Each test fails on the product files of aad7623 (checked: the product tree of `git archive aad7623` with this file run
 against it). Sentences of our own, none from a case file."""
 
@@ -32,7 +32,10 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import looks_like_format, strip_justification
-from forge.rulebook.language.condition import claims, facts_needed, narrower_cases_away, text_claims, text_facts, verdict_away
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import text_claims, text_facts, verdict_away
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.rule_claims import narrower_cases_away
 from forge.rulebook.language.predicate import describe
 from forge.rulebook.language.wording import read_wording
 from tests.actions import do, prefer

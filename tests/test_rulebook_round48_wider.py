@@ -2,10 +2,10 @@
 that dropped part of the condition, so the rule would fire where its text says it does not apply).
 - a span of steps said with its least count, "for 3+ steps", "two or more turns", "rooted 4+ turns" (no "for"), is the
   defender's history (`unchanged_for`): read as no history at all, a bare state passed (`history_words._HELD`,
-  `condition.FACTS`);
+  `facts.FACTS`);
 - "only <host> <state>" with no verb ("only User4 hacked") restricts the state to that host, as "only <host> is <state>"
-  did (`wording._NOT_A_RESTRICTION`, `checks._only_host`); and a case under "Exception:" that states a host's state with
-  no verb ("Exception: Op_Host2 popped.") is the rule's "unless <case>" (`wording.BARE_STATE`, `wording._listed_state`):
+  did (`markers._NOT_A_RESTRICTION`, `checks._only_host`); and a case under "Exception:" that states a host's state with
+  no verb ("Exception: Op_Host2 popped.") is the rule's "unless <case>" (`markers.BARE_STATE`, `clauses._listed_state`):
   both were dropped, and a predicate without the restriction passed;
 - "a scan w/o exploit", "a scan (no exploit yet)", "a scan with no exploit" states the scan beside the denied exploit
   (`situation._activity_beside`), and so does "a scan on <host> w/o exploit", the state said before the host
@@ -16,7 +16,7 @@ our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import rule_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.wording import read_wording
 from tests.actions import do
 from tests.situations import refused_rule_holds_on

@@ -15,8 +15,9 @@ from __future__ import annotations
 import pytest
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import conceded_hosts
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.rule_claims import conceded_hosts
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 
 
 def prefer(verb, target, over_verb, over_target=None):
@@ -77,14 +78,14 @@ def test_what_a_text_reports_or_puts_aside_asks_for_no_fact(text, when, action):
 def test_a_rest_about_the_move_guards_nothing(rest):
     """An `unexpressed` rest that speaks of the move, not of when it applies, is no condition (it guarded the rule with
     words no context states, so the rule was silent where it applies)."""
-    from forge.rulebook.language.condition import guard_rest
+    from forge.rulebook.language.guard import guard_rest
 
     assert guard_rest(rest) == ""
 
 
 @pytest.mark.parametrize("rest", ["no Remove or Restore yet", "when User2 is scanned", "Restore only after a Remove failed"])
 def test_a_rest_that_states_when_still_guards(rest):
-    from forge.rulebook.language.condition import guard_rest
+    from forge.rulebook.language.guard import guard_rest
 
     assert guard_rest(rest) == rest
 
@@ -101,7 +102,7 @@ def test_a_host_the_defender_acted_on_is_no_bare_host():
 
 
 def hosts(text: str) -> str:
-    from forge.rulebook.language.wording import hosts_in
+    from forge.rulebook.language.names import hosts_in
 
     return hosts_in(text)[0]
 

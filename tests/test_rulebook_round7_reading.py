@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import pytest
 
-from forge.rulebook.language.condition import condition_of, facts_needed, guard_rest, rule_claims, spoken_facts, text_claims
+from forge.rulebook.language.condition import condition_of, spoken_facts, text_claims
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import guard_rest
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import AllOf, Atom, predicate_to_json
-from forge.rulebook.language.wording import gives_order, read_wording
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.wording import read_wording
 from tests.test_rulebook_claims_scope import taught
 from tests.test_rulebook_text_checks import entry, reply
 from tests.actions import do
@@ -193,6 +197,6 @@ def test_a_predicate_that_excludes_what_a_partial_reading_says_is_refused(text, 
 
 
 def hosts_in_text(text: str) -> str:
-    from forge.rulebook.language.wording import hosts_in
+    from forge.rulebook.language.names import hosts_in
 
     return hosts_in(text)[0]

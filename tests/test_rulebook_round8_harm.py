@@ -24,7 +24,10 @@ from __future__ import annotations
 import pytest
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import claims, facts_needed, rule_claims, semantic_claims, words_key
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import semantic_claims, words_key
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import describe, parse_predicate, truth
 from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import pronoun_hosts, read_wording

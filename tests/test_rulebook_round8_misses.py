@@ -22,7 +22,7 @@ from __future__ import annotations
 from forge.env.catalog import action_id, parse_action
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.action import parse_rule_action
-from forge.rulebook.language.condition import rule_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.predicate import implies, parse_predicate
 from forge.rulebook.language.wording import read_wording
 
@@ -209,7 +209,7 @@ def test_already_compromised_is_compromised_now() -> None:
 # -- guarded rests that are no condition ------------------------------------------------------------------------------
 
 def test_a_rest_said_aside_of_the_condition_does_not_guard() -> None:
-    from forge.rulebook.language.condition import guard_rest
+    from forge.rulebook.language.guard import guard_rest
 
     when = parse_predicate({"host": "Enterprise1", "compromise": "any"})
     # what a dash adds after the condition, a reason
@@ -273,7 +273,7 @@ def test_a_reason_in_the_story_does_not_cut_the_order_after_it() -> None:
 
 
 def test_at_the_same_time_is_read_as_one_context() -> None:
-    from forge.rulebook.language.condition import complete_claims, guard_claims
+    from forge.rulebook.language.guard import complete_claims, guard_claims
 
     text = "When two or more enterprise hosts are scanned at the same time, put a DecoyApache on each of them."
     found = rule_claims(text, bare=False)

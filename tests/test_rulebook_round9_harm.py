@@ -11,7 +11,9 @@ written for these tests.
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.language.condition import complete_claims, rule_claims, words_key
+from forge.rulebook.language.condition import words_key
+from forge.rulebook.language.guard import complete_claims
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.wording import read_wording
 
 STORY_THEN_LESSON = ("Enterprise2 got a foothold at step 9 and I decided to Analyse the user hosts first. That was a "
@@ -42,8 +44,8 @@ def test_a_rule_word_that_orders_nothing_after_it_is_left_alone() -> None:
 
 
 def _lesson_of(part: str) -> str:
-    from forge.rulebook.language.wording import _lesson
-    return _lesson(part)
+    from forge.rulebook.language.instruction import lesson_of
+    return lesson_of(part)
 
 
 def test_the_rule_i_would_give_myself_is_simple_opens_the_lesson() -> None:
@@ -132,7 +134,9 @@ def test_a_role_heading_is_no_order_and_no_situation() -> None:
 def test_a_number_the_reading_cannot_place_leaves_the_condition_unread():
     """Issue 29, tenth round: a port, a score or a threshold in a condition ("a shell to port 4444") says more than
     the state words around it, so what the product reads of the condition is not the whole of it."""
-    from forge.rulebook.language.condition import complete_claims, rule_claims, unplaced
+    from forge.rulebook.language.guard import complete_claims
+    from forge.rulebook.language.rule_claims import rule_claims
+    from forge.rulebook.language.scope import unplaced
 
     text = "A linux box with a session back to 8080 in its evidence: recommend Remove."
     assert "8080" in unplaced("box with a session back to 8080 in its evidence")

@@ -66,7 +66,7 @@ def test_rather_than_a_state_still_restricts_the_condition() -> None:
 # -- "Having seen ..., the better call is to VERB": a judgement that orders, after a participle's clause -------------
 
 def test_the_better_call_is_to_is_an_order() -> None:
-    from forge.rulebook.language.wording import gives_order
+    from forge.rulebook.language.order import gives_order
     assert gives_order("Thinking it over, the smarter move would be to Analyse Enterprise0 when it shows a scan")
     assert gives_order("The best choice is to Remove User3 while it only has a user shell")
     assert not gives_order("Thinking it over, I restored User3 too early")  # a story after the participle
@@ -114,7 +114,7 @@ def test_a_dropped_format_order_is_kept_as_format() -> None:
 # -- "the safe habit is to ...": a judgement, then the order; a long reflection's lesson on the reply's form ----------
 
 def test_a_judged_habit_gives_an_order() -> None:
-    from forge.rulebook.language.wording import gives_order
+    from forge.rulebook.language.order import gives_order
     assert gives_order("I may be wrong, but the wiser habit is to keep the reply to one line")
     assert gives_order("My rule would be to leave User0 alone while it only shows a scan")
     assert not gives_order("The habit was hard to break")
@@ -137,7 +137,7 @@ def test_a_long_reflection_on_the_reply_form_stays_format_when_dropped() -> None
 # -- "for User2, User3 and User4, if any ... Remove it"; the teacher's knowledge of hosts before the colon -------------
 
 def test_a_lead_that_lists_hosts_opens_an_order() -> None:
-    from forge.rulebook.language.wording import gives_order
+    from forge.rulebook.language.order import gives_order
     assert gives_order("For Enterprise0, Enterprise1 or Enterprise2, if any of them is rooted, Restore that host.")
     assert not gives_order("For User2, User3 and User4, the attacker came back every time.")
 

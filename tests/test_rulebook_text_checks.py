@@ -311,7 +311,7 @@ def test_a_rest_that_is_a_condition_guards_three_valued_by_what_it_claims():
     """A guard is judged like a semantic rule's condition, by its claims (three-valued), never by its cosine: "only
     while Op_Server0 is clean" holds where Op_Server0 shows Compromised No, is false where it is compromised, and
     unknown (silent) where the context does not show it; "it" is the one host the predicate names."""
-    from forge.rulebook.language.condition import guard_claims
+    from forge.rulebook.language.guard import guard_claims
     from forge.rulebook.language.predicate import parse_predicate, truth
     from forge.rulebook.language.situation import read_situation
 
@@ -381,7 +381,7 @@ def test_a_note_that_opens_with_its_situation_is_an_instruction_not_noise():
     from forge.rulebook.language.predicate import predicate_to_json
 
     # kept as written: judged by what its words claim, its opening situation
-    # (and, judged by its words alone, not met where the row is at Compromised Unknown: condition.confirmed)
+    # (and, judged by its words alone, not met where the row is at Compromised Unknown: guard.confirmed)
     assert predicate_to_json(semantic_claims(rule.directive, rule.semantic_reason)) == {
         "all": [{"host": "Op_Server0", "compromise": "any"}, {"not": {"host": "Op_Server0", "compromise": "Unknown"}}]}
     repeat = reply({"item": 1, "verdict": "DROP", "reason": "repeats an earlier artifact"})

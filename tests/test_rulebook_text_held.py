@@ -13,7 +13,7 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.condition import text_claims
 from forge.rulebook.language.predicate import truth
 from forge.rulebook.language.situation import read_situation
-from forge.rulebook.language.wording import hosts_in
+from forge.rulebook.language.names import hosts_in
 from forge.rulebook.model import RuleRecord
 from tests.test_rulebook_claims_scope import taught
 from tests.test_rulebook_text_checks import entry, reply
@@ -184,7 +184,7 @@ def test_more_conditions_are_read_whole_and_a_wider_predicate_is_refused(text, w
 
 
 def test_a_change_of_state_said_in_words_is_history():
-    from forge.rulebook.language.condition import facts_needed
+    from forge.rulebook.language.facts import facts_needed
 
     assert "history" in facts_needed("when a user host goes from scanned to exploited")
     assert text_problem("When a user host goes from scanned to exploited, remove the attacker from it.",

@@ -371,7 +371,7 @@ def _meaning_lines(record) -> list[str]:
     else:
         lines.append("action: none")
     if record.unexpressed:
-        from forge.rulebook.language.condition import guard_claims
+        from forge.rulebook.language.guard import guard_claims
 
         guard = guard_claims(record.unexpressed, meaning.when)
         judged = "no guard: a story, a justification or a restatement" if guard is None else \

@@ -1,7 +1,7 @@
 """A compiled rule never says more than its text, nor the opposite of it: the checks, whatever the compiler.
 
 The compiler (a model, the surrogate, or a case author's reference compilation) answers with a predicate and
-an action; `text_problem` compares them with what the text's own words say (language.wording reads them) and
+an action; `text_problem` compares them with what the text's own words say (language.wording.read_wording reads them) and
 names the first disagreement, or returns None:
 
 - *polarity*: a condition that holds on every context for a text that states one; a negation or restriction
@@ -18,7 +18,7 @@ names the first disagreement, or returns None:
   User0") can not be matched; and the entry names no host or class the text does not (a small model answered
   a text about Op_Server0 with the prompt's own example, "a User host ...");
 - *bare*: a condition that says something of a host it names is not compiled as that host merely shown;
-- *claims*: the predicate implies what the product reads of the condition itself (condition.claims: the hosts
+- *claims*: the predicate implies what the product reads of the condition itself (claims.claims: the hosts
   it names with their states, a class with a state, a quiet network, a named phase), where that reading
   places every negation ("If Enterprise1 is scanned but not yet compromised" is not `not (scanned and
   compromised)`);
@@ -47,9 +47,12 @@ from typing import Any, Iterable, Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
-from forge.rulebook.language.condition import (ORDER_ENDED, claims, narrower_cases_away, membership_denied_away, classes_denied, complete_claims, conceded_away, conceded_classes, conceded_hosts, conceded_states, facts_needed, guard_claims, guard_rest,
-                                               conditions_not_applied, listed_claims, rule_claims, spoken_facts, subject_of, whole_claims,
-                                               windows_left_to, words_beside_evidence)
+from forge.rulebook.language.claims import claims
+from forge.rulebook.language.condition import listed_claims, spoken_facts, windows_left_to
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
+from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
+from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
@@ -57,8 +60,14 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import state_of
-from forge.rulebook.language.wording import (GRANTED, HOLDING_OFF_DENIED, HOST_NAME, ONLY_NAMED, Wording, only_named_away, classes_compared_only, condition_elsewhere, classes_in, example_aside_away, first_rung, classes_sequenced_only, hosts_in, negations_in, order_without_conditions, pronoun_hosts, read_wording, same_verb, verbs_put_after,
-                                            state_words_in, unnamed_hosts, verbs_in, without_host_names)
+from forge.rulebook.language.clauses import order_without_conditions
+from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, verbs_put_after
+from forge.rulebook.language.forms import example_aside_away
+from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
+from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.names import HOST_NAME, classes_in, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
+from forge.rulebook.language.order import condition_elsewhere
+from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
 
 
 def _says_absence(atom: Atom, negated: bool) -> bool:
@@ -163,7 +172,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
             continue  # (r48m) "Op_Host1 hit (only Op_Host1, not the other op hosts)": the trigger keeps to that host alone
         if _EVERY_OTHER.search(condition.text) or _only_host(condition):
             # (a condition on every other host, `_EVERY_OTHER`: the others show nothing); (r48c) so does "only User2 owned", "only
-            # Op_Host0 is rooted", where "only" restricts (wording.negations_in): no other host in that state
+            # Op_Host0 is rooted", where "only" restricts (markers.negations_in): no other host in that state
             about = set(HOSTS)
         if not any(not about or set(atom.hosts()) & about for atom, _ in absent):
             return (f"negation: the condition is negated or restricted ({condition.text[:60]!r}: "
@@ -214,7 +223,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
 
 
 def _only_named_kept(condition: str, predicate) -> bool:
-    """(r48m) Whether every negation of a condition is in a note that keeps it to the hosts it names (wording.ONLY_NAMED), and
+    """(r48m) Whether every negation of a condition is in a note that keeps it to the hosts it names (instruction.ONLY_NAMED), and
     every host the trigger can match is one of those: what the note says, the trigger says by naming no other."""
     notes = list(ONLY_NAMED.finditer(condition))
     named = {h for m in notes for h in hosts_in(m["named"])}
@@ -709,7 +718,7 @@ _NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:min
 
 def _named_in_reference_only(text: str) -> set[str]:
     """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
-    (r48m) and the hosts and classes it names only in granting another note before its own (wording.GRANTED)."""
+    (r48m) and the hosts and classes it names only in granting another note before its own (instruction.GRANTED)."""
     spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, GRANTED) for m in p.finditer(text)]
     rest = text
     for span in spans:
@@ -999,7 +1008,7 @@ def _storys_host(words: Wording, when_raw: Any, action_raw: Any) -> Optional[str
     lesson = set(words.hosts) | set(words.excepted) | ({words.referent} if words.referent else set())
     if not lesson and not words.classes:
         return None
-    # (r48c) and the hosts of a case the rule does not hold in ("Exception: Enterprise1 rooted.", wording._listed_states):
+    # (r48c) and the hosts of a case the rule does not hold in ("Exception: Enterprise1 rooted.", clauses.listed_states):
     # a negated condition of the lesson's, which a predicate must state
     lesson |= {h for c in words.negated_conditions for h in c.hosts}
     story = set(hosts_in(words.text)) - lesson - hosts_of(words.classes) - _outside_of(f"{words.situation} {words.instruction}")
@@ -1115,7 +1124,7 @@ _ONLY_HOST = re.compile(rf"\bonly\s+{HOST_NAME}\b", re.IGNORECASE)
 
 def _only_host(condition) -> bool:
     """(r48c) Whether a condition restricts its state to the one host it names ("only User2 owned", "only Op_Host0 is
-    rooted": "only" read as a restriction, wording.negations_in): no other host is in that state."""
+    rooted": "only" read as a restriction, markers.negations_in): no other host is in that state."""
     return "only" in condition.negations and bool(_ONLY_HOST.search(condition.text))
 
 
@@ -1227,7 +1236,7 @@ def _before(words: Wording, predicate) -> Optional[str]:
 
 
 def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
-    """The predicate must imply what the product reads of the condition (condition.claims: the hosts it names
+    """The predicate must imply what the product reads of the condition (claims.claims: the hosts it names
     with their states, a class with a state, a quiet network, a named phase), where that reading places every
     negation of it: a predicate that does not is wider than the text, or says something else. (A window of steps its
     unexpressed rest states is the guard's to judge, no predicate's: condition.windows_left_to.)"""

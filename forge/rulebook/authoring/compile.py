@@ -19,8 +19,8 @@ names, history), whatever the compiler; a failing entry gets the same one correc
 failing it is kept semantic with the reason (judged by its words, three-valued), never stored as a predicate
 rule. The contract's `unexpressed` lists the part of the condition the predicate could not express; a rest
 that is a condition is kept and *guards* the rule (it applies where the predicate holds and the context is
-near that rest, three-valued: condition.py), a rest that is a justification, a story or a restatement is
-dropped (condition.guard_rest). A prohibition with no verb ("spend no actions on User0") is a `never` of
+near that rest, three-valued: guard.py), a rest that is a justification, a story or a restatement is
+dropped (guard.guard_rest). A prohibition with no verb ("spend no actions on User0") is a `never` of
 every verb on its host (checks.completed_action). An instruction the compiler drops as noise (a note that
 opens with its situation, then orders) is named in the re-prompt, and still dropped it is kept as written.
 
@@ -47,9 +47,13 @@ from forge.rulebook.model import CompileVerdict, CompiledRule, RuleType, SourceI
 from forge.rulebook.language.phases import phase_lines
 from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
-from forge.rulebook.language.condition import facts_needed, guard_rest
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
-from forge.rulebook.language.wording import OPENS_REPLY, SINCE_AS_REASON, classes_in, hosts_in, read_wording, sentences, states_something, verbs_in
+from forge.rulebook.language.markers import states_something
+from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
+from forge.rulebook.language.order import OPENS_REPLY, SINCE_AS_REASON, sentences
+from forge.rulebook.language.wording import read_wording
 
 COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
 MAX_DIRECTIVE_CHARS = 300

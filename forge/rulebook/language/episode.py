@@ -14,7 +14,7 @@ on every one of the past 3 turns", "the past three rewards are all negative", "a
 0 after a loss". It is unknown on a context that states fewer rewards than it needs.
 
 Only windows whose bounds are numbers are read: "late in the episode", "in the last steps" say no step, and a story's
-"at step 24 I chose ..." is no condition at all; those stay unread (condition.FACTS' "episode time"), so the rule that
+"at step 24 I chose ..." is no condition at all; those stay unread (facts.FACTS' "episode time"), so the rule that
 says them is not read whole and stays silent where nothing else decides it.
 """
 

@@ -1,6 +1,6 @@
 """What a condition's words say of the defender's history, as the history conditions of predicate.py. Pure.
 
-condition.py reads what a condition claims of what the hosts show now; a clause about earlier steps ("clean at the
+claims.py reads what a condition claims of what the hosts show now; a clause about earlier steps ("clean at the
 previous step", "compromised for three steps in a row", "still compromised after we removed it", "scanned before it
 was exploited") is a claim on the context's history lines instead (`Recent steps:`, `Host history`), and the gate
 judges it three-valued like any history atom: unknown, so silent, on a context without those lines. This module turns
@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from forge.rulebook.language.wording import MOVES_NOT_MADE, verbs_in
+from forge.rulebook.language.markers import MOVES_NOT_MADE
+from forge.rulebook.language.names import verbs_in
 
 RECENT_STEPS = 4  # "after a Remove" with no count: any step the context's history lines show (agent.history_steps)
 
@@ -120,7 +121,7 @@ _SCAN_FIRST = _any(r"\bscanned\s+(?:first\s+)?(?:before|and\s+then|then)(?:\s+(?
                    r"\b(?:showed|shows|showing)\s+(?:a\s+)?scan\s+(?:before|and\s+then|then)\s+(?:it\s+)?(?:showed|shows|showing|was|got)?\s*"
                    r"(?:an?\s+)?exploit\w*", r"\bscan(?:ned)?\s+(?:and\s+)?then\s+exploit\w*",
                    r"\bafter\s+(?:a\s+|being\s+)?scan(?:ned)?\b.*\bexploit\w*", r"\bprobed\s+(?:first|before)\b")
-# (r39m) A move the defender has NOT made lately (wording.MOVES_NOT_MADE): the `not` of an `acted` history.
+# (r39m) A move the defender has NOT made lately (markers.MOVES_NOT_MADE): the `not` of an `acted` history.
 _DENIED_MOVE = MOVES_NOT_MADE
 
 
@@ -139,7 +140,7 @@ def denied_moves(clause: str) -> list[DeniedMove]:
     for pattern in _DENIED_MOVE:
         for m in pattern.finditer(clause):
             verb = "any" if m["verb"].lower() in ("action", "move") else next(iter(verbs_in(m["verb"])), None)
-            if verb is not None:  # (r40m: "Decoy" too, any decoy: condition._denied_move_parts denies each)
+            if verb is not None:  # (r40m: "Decoy" too, any decoy: claims._denied_move_parts denies each)
                 found.append(DeniedMove(verb, m["who"], min(_count(m), 30)))
     return found
 
@@ -178,7 +179,7 @@ def _windowless(clause: str) -> str:
 
 def history_conditions(clause: str) -> Optional[dict]:
     """The history conditions one clause states, as predicate keys (`{}`: none), or None where it speaks of
-    history this reading cannot place. `remaining` words are checked by the caller (condition.py)."""
+    history this reading cannot place. `remaining` words are checked by the caller (general_claims.py)."""
     out: dict = {}
     if _search(_SCAN_FIRST, clause):
         out["scan_before_exploit"] = True

@@ -10,10 +10,10 @@ does not apply (a scan at step 12 for a rule of the first ten steps).
 Each reading here is a `Judged` condition with a three-valued `value` on a context: true or false where the context
 states the line it needs (its step, situation.Situation.step; the `Recent steps:` rewards; the analyst's `Current
 evidence` or the chooser's `Analyses this step:` block), unknown where it does not. The windows of steps and the trends
-of rewards are episode.py's (the one reader of them, whose readings are also the claims of condition.py); the evidence
+of rewards are episode.py's (the one reader of them, whose readings are also the claims of claims.py); the evidence
 is read here only. The gate
 (retrieve.py) holds a rule to every such condition its words state, as it holds it to its host claims; a condition
-these readers do not recognise stays with the FACTS of condition.py (unknown, so silent).
+these readers do not recognise stays with the FACTS of facts.py (unknown, so silent).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from forge.env.catalog import HOSTS
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, count_of, episode_claims
 from forge.rulebook.language.predicate import matched_hosts, truth
 from forge.rulebook.language.situation import Situation
-from forge.rulebook.language.wording import HOST_NAME, HOST_SHORT, hosts_in, same_verb, verbs_in
+from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, hosts_in, same_verb, verbs_in
 
 
 # Evidence said under a negation ("with no reverse shell") or as the analyst's verdict ("rate the risk high") is not
@@ -223,7 +223,7 @@ class EvidenceTest(Judged):
 
 
 # (r39h) The step's analyses as the subject of the rating they give a host, "the analyses of this step rate the box low": no
-# reading placed it, and the rule fired at every rating (condition.FACTS reads it as a fact, stated by `RISK_LINE`).
+# reading placed it, and the rule fired at every rating (facts.FACTS reads it as a fact, stated by `RISK_LINE`).
 # (The analyst is the one who rates, "as Analyst, rate risk low for ...": its verdict, no condition.)
 # (nor a rating denied between them, "the analyses do not rate it high")
 ANALYSES_RATE = (r"\banaly(?:ses|sis)\b(?:(?!\b(?:not|never|no|nor)\b|n't)[^.;:]){0,30}?\brat(?:e|es|ed)\s+(?:[\w-]+\s+){0,3}?"
@@ -328,7 +328,7 @@ def without_evidence(text: str) -> str:
 
 
 def judged_facts(text: str) -> frozenset[str]:
-    """(r39h) The kinds of fact (condition.FACTS) that these readings judge in `text`: the risk rating where they read one
+    """(r39h) The kinds of fact (facts.FACTS) that these readings judge in `text`: the risk rating where they read one
     (a rule on it is judged on the context's `Risk:` lines, not silent for want of a reading)."""
     return frozenset({"risk"}) if any(t.kind == "risk" for t in evidence_tests(text)) else frozenset()
 

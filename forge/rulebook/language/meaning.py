@@ -106,9 +106,9 @@ def _excepted_read(meaning: Meaning, text: str) -> Meaning:
 
 @lru_cache(maxsize=4096)
 def _excepted_when(when: Predicate, text: str) -> Predicate:
-    """`when` as the class atom without its excepted host (condition.excepting), where `when` is exactly that atom and
+    """`when` as the class atom without its excepted host (rule_claims.excepting), where `when` is exactly that atom and
     the negation of it on one host the text excepts (wording: Wording.excepted), of the class; else `when` itself."""
-    from forge.rulebook.language.condition import excepting  # lazy: condition.py reads more than this needs
+    from forge.rulebook.language.rule_claims import excepting  # lazy: rule_claims.py reads more than this needs
     from forge.rulebook.language.predicate import AllOf, Atom, Not
     from forge.rulebook.language.wording import read_wording
 
@@ -214,7 +214,7 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
     if rule.when is None or rule.action is None:
         return frozenset()
     # (a rule kept semantic speaks, by its words, for the hosts they say for sure: "restore compromised user hosts" is not
-    # a word for a user row at Compromised Unknown, the row a Remove leaves, as its own reading is not: condition.confirmed;
+    # a word for a user row at Compromised Unknown, the row a Remove leaves, as its own reading is not: guard.confirmed;
     # nor does a compiled rule whose predicate is wider there, "any compromise", since its words hold it to that reading)
     mine = matched_hosts(_for_sure(rule.when) if said else rule.when, situation)
     if held is not None and not said:
@@ -242,7 +242,7 @@ def hosts_it_may_match(when: Predicate, situation: Situation) -> tuple[str, ...]
 
 
 def _for_sure(when: Predicate) -> Predicate:
-    from forge.rulebook.language.condition import confirmed  # lazy: condition.py reads more than this needs
+    from forge.rulebook.language.guard import confirmed  # lazy: guard.py reads more than this needs
 
     return confirmed(when)
 

@@ -46,7 +46,7 @@ PHASES: dict[str, dict] = {
 }
 ALIASES = {"recon": "reconnaissance", "initial_access": "exploitation", "escalation": "privilege_escalation",
            "lateral": "lateral_movement", "analysis_confirmed_escalation": "escalation_confirmed"}
-# How texts name the phases (the product's reading of a condition: condition.claims; most specific first).
+# How texts name the phases (the product's reading of a condition: claims.claims; most specific first).
 NAMED_BY = (
     ("escalation_confirmed", re.compile(r"\b(?:analys[ie]s|analy[sz]ed?)\b[^.;]{0,40}\bconfirm\w*\b[^.;]{0,20}\bescalat", re.I)),
     # (r42h: also in a note's shorthand, "lateral movt", and said by its definition, "a box newly owned while one in another

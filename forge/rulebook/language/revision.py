@@ -17,7 +17,8 @@ import re
 from typing import Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS
-from forge.rulebook.language.wording import HOST_AT_HAND, Wording, read_wording
+from forge.rulebook.language.order import HOST_AT_HAND
+from forge.rulebook.language.wording import Wording, read_wording
 
 # "Scratch the part about User2", "drop the bit on E0", "strike the line for Op_Host1": the teacher takes one part of what
 # they said before out (the hosts named after it are no longer spoken for; the rule that follows keeps the rest).

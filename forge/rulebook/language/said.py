@@ -19,7 +19,10 @@ from typing import Optional
 from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, atoms_of, positive_hosts
-from forge.rulebook.language.wording import HOST_AT_HAND, classes_in, hosts_in, order_without_conditions, read_wording
+from forge.rulebook.language.clauses import order_without_conditions
+from forge.rulebook.language.names import classes_in, hosts_in
+from forge.rulebook.language.order import HOST_AT_HAND
+from forge.rulebook.language.wording import read_wording
 
 
 _AT_HAND = re.compile(r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
@@ -28,10 +31,10 @@ _AT_HAND = re.compile(r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 @lru_cache(maxsize=4096)
 def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     """What the text forbids (`forbidden_in_words`), else what it orders in so many words: one host verb, on the one
-    host it names or on the hosts of the one class it names, when what its words claim holds (condition.rule_claims;
+    host it names or on the hosts of the one class it names, when what its words claim holds (rule_claims.rule_claims;
     else where that host or class is shown): "Restore user hosts as soon as they're compromised" is "do Restore" on
     a user host that shows a compromise. None when it says neither that plainly."""
-    from forge.rulebook.language.condition import rule_claims  # lazy: condition.py reads more than this needs
+    from forge.rulebook.language.rule_claims import rule_claims  # lazy: rule_claims.py reads more than this needs
 
     forbidden = forbidden_in_words(text)
     words = read_wording(text)
@@ -76,7 +79,7 @@ def _put_off_in_a_clause(text: str, words) -> Optional[tuple[Predicate, RuleActi
     verb on one host it names, and names no class, read as `forbidden_in_words` reads a whole text; on that host, where
     its whole condition holds (and the other verb that clause orders preferred over it). A class named anywhere kept such
     a rule out of every dispute, and two teachers' opposite preferences on that host both spoke."""
-    from forge.rulebook.language.condition import whole_claims  # lazy: as in `said_in_words`
+    from forge.rulebook.language.guard import whole_claims  # lazy: as in `said_in_words`
 
     order = order_without_conditions(words.instruction, words.conditions)
     clauses = [c for c in re.split(r"[;.]|,\s*(?:and|but)\s+", order) if c.strip() and not classes_in(c)]
@@ -156,7 +159,7 @@ def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
     """Where a prohibition on named hosts states its own condition on them, read whole ("Ent1 hit -> Remove, that's
     it. Restoring Ent1 is a waste of a turn."): that condition, not the hosts in any state (a standing prohibition,
     "never restore User3, even when it's rooted", states none and stays on its hosts whatever their state)."""
-    from forge.rulebook.language.condition import whole_claims  # lazy: as in `said_in_words`
+    from forge.rulebook.language.guard import whole_claims  # lazy: as in `said_in_words`
 
     if not read_wording(text).conditions:
         return None
@@ -170,9 +173,10 @@ def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
 def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, RuleAction]]:
     """A prohibition of one verb that names no host (and no class but its condition's), on the host its condition
     describes ("Do not recommend Restore for a host whose row reads Unknown"): never that verb on the host its claims
-    match, where condition.rule_claims read the whole of its condition; None otherwise. (r34h) A verb only put off
+    match, where rule_claims.rule_claims read the whole of its condition; None otherwise. (r34h) A verb only put off
     ("Analyse such a host first, before any Remove") counts as forbidden there (`said_in_words` reads the preference)."""
-    from forge.rulebook.language.condition import evidence_rest, whole_claims  # lazy: as in `said_in_words`
+    from forge.rulebook.language.condition import evidence_rest  # lazy: as in `said_in_words`
+    from forge.rulebook.language.guard import whole_claims
 
     if words.hosts or not (words.prohibitions or words.dispreferred) or words.excepted:
         return None

@@ -13,19 +13,19 @@ call of their roles at stage 1):
      `host | activity | compromise` rows, alert lines and prose): the gate on meaning
      (`rulebook.condition_gate`; off, such rules are judged by the floor like semantic ones);
    - a rule whose predicate leaves part of its condition unexpressed (`unexpressed`) applies when the
-     predicate holds and what that rest claims holds as well (condition.guard_claims, three-valued like
+     predicate holds and what that rest claims holds as well (guard.guard_claims, three-valued like
      the predicate: "only while Op_Server0 is clean"); a rest the product cannot judge from a context
      ("at critical priority") leaves the rule silent, whatever its cosine;
    - a semantic rule (no predicate) applies when its mixed cosine reaches `rulebook.relevance_floor`,
      the floor calibrated for free text (calibrate.py);
    - either free-text part (a semantic rule's condition, a guarded rule's unexpressed rest) is unknown,
-     so silent, on a context that does not state a kind of fact it speaks of (condition.py: history,
+     so silent, on a context that does not state a kind of fact it speaks of (facts.py: history,
      rewards, an action's outcome, priority, traffic), whatever its cosine; and a semantic rule's condition
-     must hold where it speaks of hosts (condition.claims: "if User0 is not compromised" is unknown on a
+     must hold where it speaks of hosts (claims.claims: "if User0 is not compromised" is unknown on a
      context that does not state User0, false where User0 shows a compromise); a rule whose compiled
      predicate a check refused is judged by those claims alone, and is silent where they cannot place its
      condition (condition.semantic_claims);
-   - an unexpressed rest that is a justification, a story or a restatement (condition.guard_rest) never
+   - an unexpressed rest that is a justification, a story or a restatement (guard.guard_rest) never
      guards: the rule is judged by its predicate alone;
 5. conflicts settled (resolve.py) among the applying rules, and only where the rules' actions
    disagree in this context; a general rule whose exception won still speaks for the hosts the exception
@@ -47,9 +47,12 @@ import numpy as np
 from forge.config import ROLES
 from forge.rulebook.retrieval.bm25 import BM25Index
 from forge.rulebook.retrieval.fusion import mixed_cosine, ranks, rrf
-from forge.rulebook.language.condition import (claims_decide, compromise_said_for_sure, conceded_away, condition_of, confirmed, evidence_judged_away,
-                                               evidence_rest, facts_stated, facts_unread, guard_claims, guard_rest,
-                                               not_yet_reached, semantic_claims, subject_of, text_claims, text_facts, verdict_away)
+from forge.rulebook.language.condition import claims_decide, condition_of, evidence_judged_away, evidence_rest, facts_unread, semantic_claims, text_claims, text_facts, verdict_away
+from forge.rulebook.language.facts import facts_stated
+from forge.rulebook.language.guard import confirmed, guard_claims, guard_rest
+from forge.rulebook.language.rule_claims import conceded_away, not_yet_reached
+from forge.rulebook.language.scope import subject_of
+from forge.rulebook.language.shorthand import compromise_said_for_sure
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
 from forge.rulebook.language.judged import Judged, judged_facts, judged_in
 from forge.rulebook.language.wording import read_wording
@@ -259,7 +262,7 @@ class RuleIndex:
         self.gated = np.array([not m.semantic for m in self.meanings], dtype=bool)
         # A predicate with an unexpressed rest that is a condition: what the rest claims must hold too (the guard).
         rests = [guard_rest(v.record.unexpressed, m.when) for v, m in zip(self.content, self.meanings)]
-        # The kinds of fact each free-text part speaks of: a context must state them all (condition.py).
+        # The kinds of fact each free-text part speaks of: a context must state them all (facts.py).
         conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
         # (not what an order concedes: "never restore User0, even when it was owned again" holds whatever its past)
         # (r36m: a window of steps the claims below hold, "after step 15", is read: no fact of its own, condition.facts_unread)
@@ -273,7 +276,7 @@ class RuleIndex:
         claimed = [semantic_claims(v.record.directive, v.record.semantic_reason, v.record.text) if m.semantic
                    else guard_claims(rest, m.when) if rest else None
                    for v, m, rest in zip(self.content, self.meanings, rests)]
-        # (r34h) likewise a guarded rule whose rest cannot be read (condition.guard_claims): silent, its condition unknown
+        # (r34h) likewise a guarded rule whose rest cannot be read (guard.guard_claims): silent, its condition unknown
         unread_guard = [not m.semantic and bool(rest) and c == _NEVER for m, rest, c in zip(self.meanings, rests, claimed)]
         # A compiled predicate is held to its text as the product reads it (condition.text_claims): where that reading is
         # the whole condition it must hold, where it is a part that part must not be false.
@@ -281,9 +284,9 @@ class RuleIndex:
                 if not m.semantic and v.record.compiled_by != "grammar" else (None, False)
                 for v, m, c, rest in zip(self.content, self.meanings, claimed, rests)]
         # (what the part says is shown is said for sure, as a whole reading is: "while Enterprise1 is compromised" is not
-        # met by its row at Compromised Unknown, condition.confirmed)
+        # met by its row at Compromised Unknown, guard.confirmed)
         claimed = [_both(c, found if whole else confirmed(_shown(found))) for c, (found, whole) in zip(claimed, read)]
-        # (r41g: and, for every rule, the host its order is given before the attacker reaches, condition.not_yet_reached:
+        # (r41g: and, for every rule, the host its order is given before the attacker reaches, rule_claims.not_yet_reached:
         # shown compromised, the order comes too late)
         loose = [_both(_denied(found) if not whole else None, not_yet_reached(v.record.text or v.record.directive))
                  for v, (found, whole) in zip(self.content, read)]

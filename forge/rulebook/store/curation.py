@@ -53,14 +53,16 @@ from dataclasses import dataclass, fields, replace
 from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
-from forge.rulebook.language.condition import ordered_key, rule_claims, same_condition, skeleton, words_key
+from forge.rulebook.language.condition import ordered_key, same_condition, skeleton, words_key
+from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.action import MATCHED, RuleAction
 from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, atoms_of, implies, positive_hosts
 from forge.rulebook.language.revision import narrowed_in_words, revised_in_words, revision_conditioned, says_revision
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
-from forge.rulebook.language.wording import classes_in, hosts_in, read_wording, same_verb, state_words_in, verbs_in
+from forge.rulebook.language.names import classes_in, hosts_in, same_verb, state_words_in, verbs_in
+from forge.rulebook.language.wording import read_wording
 
 # A semantic teaching this close in wording to a withdrawn rule is refused. Lower than the merge
 # threshold on purpose: a wrong refusal is visible (it names the rule and how to restore it), a wrong
@@ -413,7 +415,7 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
 
 
 def _same_claims(a: str, b: str) -> bool:
-    """Whether what the two texts claim of the hosts' states (condition.rule_claims, with their orders) is one
+    """Whether what the two texts claim of the hosts' states (rule_claims.rule_claims, with their orders) is one
     claim: each implies the other (a bare mention of a host beside a state of it adds nothing). (r47h) A host said hit
     and denied root ("exploited but not rooted") is one claim with that host hit at user level ("shows an exploit at the
     user level"): one teacher's words for one rule, whatever the reading keeps of the denial where it is judged."""

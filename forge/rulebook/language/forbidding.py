@@ -1,0 +1,850 @@
+"""What a text forbids and disprefers: its prohibitions ("never / do not / don't / stop / avoid VERB") and the moves it puts second. Pure.
+
+A prohibition has its verb (None: a prohibition with no verb, "spend no actions on User0", forbids every verb) and
+the host it is about; a preference "X rather than / instead of Y" makes Y dispreferred. Also here: the moves a text
+says fall short or can wait (`falling_short`, `falls_short_away`), the hosts an order is contrasted with
+(`contrasted_hosts`) or leaves out as "the others" (`told_others`), and the classes it names only to sequence or
+compare its order (`classes_sequenced_only`, `classes_compared_only`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from forge.env.catalog import HOSTS, HOST_CLASSES
+from forge.rulebook.language.names import (CLASS_FORMS, HOST_FORMS, HOST_SHORT, VERB, VERB_FORMS, canonical_verb,
+                                           classes_in, hosts_in, verbs_in)
+
+
+# A warning against a move, "you'll regret ...", "we would surely regret ...": the move after it is forbidden.
+_WARNED_AGAINST = (r"(?:you|we|i)(?:['\u2019]ll|['\u2019]d|\s+will|\s+would|\s+are\s+going\s+to)\s+"
+                  r"(?:surely\s+|only\s+|soon\s+)?regret")
+
+
+# (r44x) A situation said to be no case for a move: "(this is) not the time for a Remove", "no case for Restore", "not a
+# job for an Analyse", "(it) is not one to restore": a verdict against that move there, a prohibition of it (after "is"
+# as well: no condition, "if it is not restored", but the verdict's own verb; read as none, the move was an order).
+NOT_A_CASE_FOR = (r"(?:not|no|never)\s+(?:(?:the|a|an|one)\s+)?(?:(?:right|good|proper|usual|ideal)\s+)?"
+                   r"(?:time|moment|case|job|place|occasion|situation|stage|spot|one|host|box|machine|server)\s+(?:for|to)\b")
+
+
+# Words that, standing before a verb, forbid it.
+_FORBID = (NOT_A_CASE_FOR + "|" + r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+           # a prohibition said politely: "I'd rather we didn't restore ...", "we would prefer you did not ..."
+           r"(?:rather|prefer)\s+(?:(?:that\s+)?(?:we|you|they|people|nobody)\s+)?(?:not|didn'?t|did\s+not|wouldn'?t|would\s+not)|"
+           r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
+           r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
+           r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
+           r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
+           # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
+           # (r42m: nor "no one has inspected it yet", what was not done so far: a report, no prohibition)
+           r"no(?!\s+(?!(?:need|reason|call|point|use|sense|cause)\b)\w+(?:\s+left)?\s+to\s)(?!\s+one\s+(?:has|have|had)\b)|without|"
+           # (r33h) a warning against the move: "we'll regret a Remove of Op_Host0 whilst ..."
+           + _WARNED_AGAINST)
+
+
+# Between a prohibition word and its verb, up to three words of any kind ("do not use Restore on", "never pick a Remove
+# for", "must not ever be restored"), but none that ends its clause, and none of the idioms that urge the verb ("never
+# hesitate to restore", "don't wait to restore"), nor words of doubt or knowing: "I can't be sure the Remove would have
+# held", "I can't be certain a Restore would have saved it", "I'm not sure Remove works there" doubt what the verb did or
+# does, and forbid nothing.
+_FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|until|so|because|hesitate\w*|forget\w*|fail\w*|"
+                  r"wait\w*|delay\w*|neglect\w*|omit\w*|postpone\w*|hurry\w*|be\s+afraid|be\s+slow|hold\s+back|"
+                  r"(?:be\s+)?(?:sure|certain|confident|convinced)|know\w*|tell|say|prove|rule\s+out|guarantee|judge|think|"
+                  r"believe|confirm|whether)\b)"
+                  r"[\w'][\w'-]*){0,3}?")
+
+
+_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={VERB.pattern})", re.IGNORECASE)
+
+
+# After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
+# not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
+# (r46m: and a note's "=" for "is": "Restore = waste of a step")
+BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
+                       r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
+                       # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
+                       r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
+                       r"bad\s+(?:idea|move|call|choice)|not\s+worth\s+(?:it|\w+)|no\s+use|off\s+the\s+table|not\s+an\s+option|counterproductive|mistake|"
+                       r"forbidden|not\s+allowed|banned|off[- ]limits|"
+                       # a verb judged out of place: "Sleep is never the right move", "is not an acceptable answer", "is never OK"
+                       r"(?:not|never)\s+(?:(?:a|an|the)\s+)?(?:right|correct|proper|appropriate|acceptable|good|best|wise|safe|smart)"
+                       r"(?:\s+(?:answer|fix|solution|way|move|call|choice|option|response|play|action|thing(?:\s+to\s+do)?))?|"
+                       r"(?:not|never)\s+(?:the|a|an)\s+(?:answer|fix|solution|way|move|call|choice|option|response|play)|"
+                       r"(?:not|never)\s+(?:ok|okay|fine|allowed|permitted|justified|warranted)|unacceptable|"
+                       r"not\s+enough|never\s+enough|insufficient|"
+                       r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
+                       r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
+
+
+# "X rather than / instead of / in preference to / over / not / before Y": Y is what the text disprefers.
+# ("not sure the Analyse helped", "not certain a Restore would hold": a doubt about a move, no dispreference of it)
+# ("restore it at once, without waiting on an Analyse": the verb waited on is the one put off)
+_DISPREFER = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|and\s+not|but\s+not|"
+                        r"without\s+(?:first\s+)?waiting\s+(?:on|for)|"
+                        r"not(?!\s+(?:sure|certain|confident|convinced)\b)|(?:swap(?:ping)?|replac(?:e|ing)|trad(?:e|ing))(?=[^.;]{0,60}?\b(?:for|with|by)\b)|switch(?:ing)?\s+(?:\w+\s+)?from|"
+                        # (r33h) "I'd rather Restore User3 than Analyse it": the move after "than", said with what it
+                        # is done to, is the one put aside ("rather restore it than watch" leaves the watching unread)
+                        r"(?:would|(?<=['\u2019])d)\s+(?:much\s+|far\s+)?(?:rather|sooner)\s+(?:[\w-]+\s+){1,4}?than(?=\s+\w+\s+(?:it|them|that\s+host|\w+\d)\b))\s+"
+                        # ("instead of reaching for a Restore", "rather than jumping straight to a Remove": the move reached for)
+                        # (r42m: "instead of guessing with a Remove", "rather than gambling on a Restore": the move tried)
+                        r"(?:(?:reach(?:ing)?|go(?:ing)?|opt(?:ing)?|jump(?:ing)?|rush(?:ing)?|head(?:ing)?)\s+(?:straight\s+)?(?:for|to|into)\s+|"
+                        r"(?:guess(?:ing)?|gambl(?:e|ing)|bet(?:ting)?|settl(?:e|ing)|lead(?:ing)?|open(?:ing)?|start(?:ing)?)\s+(?:with|on|for)\s+)?"
+                        r"(?:\w+\s+){0,2}?(?=(?:" + VERB.pattern + r"))", re.IGNORECASE)
+
+
+# "... as a last resort", "fall back to Restore", "restore only if that fails": the verb so named is dispreferred.
+VERB_WORD = r"\b(?:" + "|".join(pattern for _, pattern in VERB_FORMS) + ")"  # VERB without its groups
+
+
+# (r41m, r41h) A move said to fail at what the order is for, "a Remove won't clear root", "Restore alone does not fix it",
+# "Remove doesn't help on it": the order's other move, dispreferred (not forbidden: it is said to fall short, not to be
+# wrong). Said after "if" / "when" ("if a Remove doesn't clear it, restore"), it is the condition of a fallback and no
+# dispreference (fails_in_condition). (r47h: or "won't do", "will not suffice", "won't cut it", the clause ending there)
+FALLS_SHORT = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:(?:on|of|for)\s+(?:it|them|\w+\d)|there|here|it|\w+\d|alone|"
+                          r"by\s+itself)){0,2}\s+(?:does\s+not|doesn['\u2019]?t|will\s+not|won['\u2019]?t|would\s+not|wouldn['\u2019]?t|"
+                          r"cannot|can\s+not|can['\u2019]?t)\s+(?:(?:really|actually|fully|reliably|ever)\s+)?"
+                          r"(?:clear|fix|cure|undo|dislodge|evict|get\s+rid\s+of|help|work|solve|shift|stick|hold|"
+                          r"do\s+(?:it|the\s+job|the\s+trick|much|anything)|suffice|cut\s+it|"
+                          # (r47h) "a plain Restore will not do.", "Remove won't do here": "do" ending its clause is "do the job"
+                          # (r48b) or before where it falls short, "won't do on User1 at root", "won't do while it is rooted"
+                          r"do(?=\s*(?:[.;:,!)\u2013\u2014-]|$)|\s+(?:(?:on|for|at|with|in|here|there)\s|(?:when|whenever|while|once|if|as\s+long\s+as)\b)))\b",
+                          re.IGNORECASE)
+
+
+# (r46h) A move said to cost too much, as its clause's subject: "Restore costs a lot", "a Restore is expensive", "Restores
+# are too costly": the move the text puts aside for a cheaper one (not "..., but worth it": a cost the order accepts).
+# (one vocabulary of cost for `_COSTLY`, a move said to cost, and `_COST_SAID`, its omission said to: r46h, r46b)
+_COST_DEGREE = r"(?:(?:very|really|quite|so|too|far\s+too|way\s+too|rather|pretty)\s+)?"
+
+
+_COST_WORDS = r"expensive|costly|pricey"
+
+
+_COSTLY = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
+                     + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|"
+                     r"a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+
+
+# What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
+# by _CAN_WAIT in a clause of its own).
+_WAITS = r"\s+(?:(?:of|on|for)\s+(?:it|them|\w+\d)\s+)?(?:can|could|may|will|should|must)\s+(?:just\s+|safely\s+|easily\s+)?wait\b"
+
+
+_LAST_RESORT = re.compile(r"(?:\b(?:fall(?:ing)?\s+back\s+(?:on|to)|resort(?:ing)?\s+to)\s+(?:\w+\s+){0,1}?(?=" + VERB_WORD + r"))|"
+                          r"(?:" + VERB_WORD + r")(?=[^.;:,]{0,40}?\b(?:(?:only\s+)?as\s+a\s+last\s+resort|only\s+(?:if|when)\s+"
+                          r"(?:that|this|it|the\s+\w+)\s+(?:fails|failed|does\s+not\s+work|doesn't\s+work)|(?:is|as)\s+(?:the|a|our|your)\s+"
+                          r"(?:fallback|fall-back|backup|back-up|plan\s+b|second\s+choice)))|"
+                          # (r33h) "the Restore can wait; Remove User4 first": the move that can wait is put off
+                          r"(?:" + VERB_WORD + r")(?=" + _WAITS + r")|"
+                          # (r41h) "a Restore suits it, a Remove won't shift the attacker": a move that falls short, said as
+                          # its clause's subject (its "n't" was read as a doubt of the order beside it)
+                          r"(?:^|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s))(?:(?:a|an|the)\s+)?(?=" + FALLS_SHORT.pattern + r")",
+                          re.IGNORECASE)
+
+
+# (r41m) "a Remove of Op_Host2 can wait": the move put off (as _LAST_RESORT reads it in the order), in a clause of
+# its own after the order
+_CAN_WAIT = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*" + _WAITS, re.IGNORECASE)
+
+
+# (r42m) A move the text asks what good it would do, "What would one more Restore fix?", "Why spend a second Restore
+# on it?": a question that expects "nothing" puts the move aside (not "why not ...", "what about ...", which propose it).
+_QUESTIONED = re.compile(r"\b(?:what\s+(?:would|will|could|can|does|did)(?!\s+(?:about|if)\b)|why\s+(?:would|should|spend|waste|"
+                         r"bother|pay\s+for)(?!\s+not\b))\b[^?.;!]{0,40}?\b(?:another|one\s+more|a\s+second|yet\s+another|"
+                         r"a|an|the)\s+(?P<verb>" + VERB_WORD + r")\w*\b[^?.;!]{0,60}\?", re.IGNORECASE)
+
+
+# A move put second after one done first is put off, as "the Remove can wait" puts it off: "we Analyse that server
+# first, before any Restore" (r34h), "schedule Op_Host1's Restore first, and the Analyse afterwards" (r34m). A plan's
+# "first X, then Y" orders both and says no "before" / "after it"; "after it is exploited" is a condition.
+_PUT_SECOND = re.compile(r"\bfirst\b(?:[^.;:]{0,40}?\bbefore\s+(?:(?:any|a|an|the|doing\s+(?:a|an|any))\s+)(?P<before>" + VERB_WORD + r")"
+                         r"|[^.;:]*?(?:\band|,)\s+(?:then\s+)?(?:(?:any|the|all|its|an?)\s+)?(?P<after>" + VERB_WORD + r")\w*"
+                         r"(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:after|afterwards)(?:\s+(?:it|that|this|them))?\b"
+                         r"(?!\s+(?:is|are|was|were|gets?|got|has|have|shows?)\b))", re.IGNORECASE)
+
+
+def verbs_put_after(instruction: str) -> set[str]:
+    """(r45m) The catalog verbs an order puts after its first move with "after" / "afterwards" ("plan a Remove of it
+    first and an Analyse on it later"): the plan's second move, which an action may give in its `then`."""
+    return {v for m in _PUT_SECOND.finditer(instruction) if m["after"] for v in verbs_in(m["after"])}
+
+
+# "Remove is better than Restore", "Restore is worse than Remove": (preferred, dispreferred) verbs around a comparison.
+# ("a DecoyHarakaSMTP on Op_Server0 is the better use of the step than watching": what the move is on, and what it is
+# better as, may stand between)
+_COMPARED = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+)?"
+                       r"(?:is|are|works?|does|'s|would\s+be|will\s+be)\s+(?:\w+\s+){0,2}?"
+                       r"(?P<how>better|worse|safer|riskier|cheaper|costlier)\s+(?:(?:first|opening)\s+)?(?:(?:use|way|move|call|choice|option|bet|spend)\s+"
+                       r"(?:of\s+(?:the|a|our|your)\s+(?:step|turn|move|action|time)\s+)?)?than\s+(?:\w+\s+)?(?P<second>"
+                       + VERB_WORD + r")", re.IGNORECASE)
+
+
+# "a DecoyTomcat beats a Monitor", "Remove trumps Restore there", "Analyse is preferable to Restore": the second verb is
+# dispreferred (a comparison in another verb than "better than", _COMPARED).
+# (r40h, r40m: what the move is on may be said at length, "an Analyse on any probed enterprise box with nothing worse
+# on it beats a Restore": one word there was all it read, and the rule was left semantic, its dispute unseen)
+BEATS = re.compile(r"(?P<first>" + VERB_WORD + r")\s+(?:(?:on|of|for|to|against)\s+(?:the\s+)?[\w-]+\s+(?:[^.;:,!?]{0,80}?\s)?)?"
+                    r"(?:(?:always|still|easily|clearly)\s+)?"
+                    r"(?:beats|trumps|outranks|wins\s+over|(?:is|are)\s+(?:preferable|preferred)\s+(?:to|over))\s+"
+                    r"(?:(?:a|an|the|any)\s+)?(?P<second>" + VERB_WORD + r")", re.IGNORECASE)
+
+
+# Before a host: what the text contrasts it with ("restore Op_Server0 before Enterprise2", "decoy User2, not User3").
+_CONTRAST = re.compile(r"(?:\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|in\s+place\s+of|over|before|ahead\s+of|"
+                       r"and\s+not|but\s+not|not|never)|,\s*not)\s+(?:(?:on|to|for|at|with|from)\s+)?(?:the\s+)?", re.IGNORECASE)
+
+
+# After a contrasted host, words that make it a condition ("before Enterprise2 gets exploited"), not a contrast.
+_STATED_AFTER = re.compile(r"^\s*(?:is|are|was|were|gets?|got|shows?|showed|becomes?|became|has|have|had|does|did|turns?|"
+                           r"goes|falls|ends\s+up|starts?|stays?|remains?|can|could|will|would|may|might)\b", re.IGNORECASE)
+
+
+# A prohibition that names no verb: every verb on what follows it is forbidden.
+ANY_VERB = re.compile(
+    r"\b(?!\w*ed\b)(?:spend|waste|use|burn)\w*\s+(?:no|zero|nothing|not\s+(?:a\s+single|any|one))\s+(?:more\s+)?(?:actions?|time|"
+    r"steps?|turns?|effort|moves?)?\s*(?:at\s+all\s+)?on\b|"
+    r"\b(?:never|do\s+not|don'?t|stop|avoid|no\s+need\s+to)\s+(?:\w+\s+)?(?:touch\w*|bother\w*(?:\s+with)?|"
+    r"(?:waste|spend|use|burn)\w*\s+(?:\w+\s+){0,2}?(?:actions?|time|steps?|turns?|effort|moves?)\s+(?:at\s+all\s+)?on|"
+    r"act\w*\s+on|do\s+anything\s+(?:to|on|with|about)|interfere\w*\s+with|mess\w*\s+with)\b|"
+    r"\bleave\b(?=[^.;:]*\b(?:alone|be)\b)|\bhands\s+off\b|\bno\s+actions?\s+(?:at\s+all\s+)?on\b|\bignore\b|"
+    r"\b(?:keep|stay)\s+(?:off|away\s+from|clear\s+of|out\s+of)\b|\bsteer\s+clear\s+of\b|\boff[- ]limits\b|"
+    # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2" (told in the
+    # past, "I planned nothing for it", "we wasted no time on User2", it is a report)
+    r"\b(?!\w*ed\b)(?:plan|schedule|queue|recommend|propose|prescribe)\w*\s+nothing\s+(?:(?:at\s+all|more|else|whatsoever)\s+)?"
+    r"(?:for|on|to|against|about)\b",
+    re.IGNORECASE)
+
+
+EXCEPT_WORDS = (r"except(?:\s+(?:for|on))?|other\s+than|apart\s+from|aside\s+from|but\s+not|excluding|save\s+for|besides|"
+                 r"with\s+the\s+(?:sole\s+)?exception\s+of|not\s+counting|leaving\s+out|barring")
+
+
+EXCEPTED_HOST_LIST = (r"(?P<what>(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server)|defender)[\s_-]?\d?|" + HOST_SHORT + r")"
+              r"(?:\s*(?:,|and|or|nor|/)\s*(?:the\s+)?(?:(?:user|enterprise|op[\s_-]?(?:host|server))[\s_-]?\d|" + HOST_SHORT + r"))*)")
+
+
+# A light verb that carries the move as its noun: "run an Analyse of User2", "carry out a Remove on it", "do a Restore".
+LIGHT_VERB = r"(?:run|do|perform|carry\s+out|launch|issue|execute)\s+(?:an?|the|one)\s+"
+
+
+# (r47m) the move said as what the plan (or the reply) holds, after a modal: "every plan must include a DecoyTomcat on ...",
+# "your answer should contain a Remove of User2" (the order of that move; read as none, a later clause was the order and
+# the whole of this one its condition)
+# (r47a: not "hold": "we must hold the Restore of Op_Host1 while ..." keeps the move back, the opposite of an order of it)
+_HOLDING_VERB = r"(?:include|contain|carry|feature)\s+(?:an?|the|one)\s+"
+
+
+# (r48h) The move said as what the one addressed does, after "means": "a scan on User1 means you plan a decoy there", "an
+# exploit there means we remove it" (the order, in the situation before "means"; read as no order, that situation was no
+# condition and a predicate of the bare host passed the checks). The verbs a Planner's or an Analyst's order puts before
+# the move are `ADDRESSED_VERB` ("you plan / recommend / choose a Remove").
+ADDRESSED_VERB = r"(?:plan|recommend|choose|pick|use)"
+
+
+# (r48a) Not a "means" that is denied or made rare by the word before it, "a scan there never / hardly / no longer means
+# you plan a decoy": no order (read as one, its situation "a scan there never" was a condition the checks placed, and a
+# compiled order of the move passed)
+MEANS_DENIED = (r"(?<!\bnever\s)(?<!\bhardly\s)(?<!\brarely\s)(?<!\bseldom\s)(?<!\bscarcely\s)(?<!\bbarely\s)"
+                 r"(?<!\bno\slonger\s)(?<!\bnecessarily\s)(?<!\bautomatically\s)(?<!\bnot\salways\s)")
+
+
+MEANS_ADDRESSED = (MEANS_DENIED + r"means(?:\s+(?:that\s+)?(?:you|we)(?:\s+(?:should|must|need\s+to|have\s+to|ought\s+to|will|can))?"
+                    r"(?:\s+" + ADDRESSED_VERB + r")?)?")
+
+
+_MODAL_ORDER = re.compile(r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|ought\s+to|is\s+to\s+be|gets?|"
+                          # "an exploit on User2 means Remove User2", "calls for a Remove", "warrants a Restore"
+                          + MEANS_ADDRESSED + r"|calls?\s+for|warrants?|deserves?|demands?|requires?|"
+                          # ("a user host exploited right after a Restore needs a Remove"; "needs no Restore" is no order of it)
+                          r"needs?(?!\s+(?:to|no|not|nothing|never|none|neither|any)\b)|"
+                          # "the better call is to Remove User2", "the right move would be to ...": a judgement that orders
+                          r"(?:better|best|right|smarter|safer|wiser|correct|cheaper)\s+(?:call|move|choice|play|option|answer|"
+                          r"response|thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be))\s+"
+                          # (r39k) a hedge or a degree between the modal and the passive, "should probably be removed",
+                          # "must really get restored": still the order (read as none, the rule's clauses ran together)
+                          r"(?:(?:probably|likely|really|definitely|certainly|surely|always|also|still|then|perhaps|maybe|"
+                          r"usually|normally|generally|ideally|just|simply)\s+(?=(?:be|get)\s))?(?:be\s+|get\s+)?"
+                          # ("I should run an Analyse of that host", "must carry out a Remove there": the move said as a
+                          # noun after a light verb)
+                          # (r48b: not a hedge, "means we may / might / could decoy it": no order, as "we might decoy it" is none)
+                          r"(?:(?!(?:might|could|may)\b)\w+\s+)?(?:" + LIGHT_VERB + "|" + _HOLDING_VERB + r")?(?=" + VERB.pattern + ")", re.IGNORECASE)
+
+
+# -- the reading --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prohibition:
+    """A verb the text forbids (None: every verb), on the hosts named right after it (empty: not named)."""
+
+    verb: Optional[str]
+    hosts: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+
+
+def modal_order(body: str) -> bool:
+    """Whether a sentence orders with a modal or "means" (`_MODAL_ORDER`): (r48a) not a "means" its own clause disowns
+    or reports from another (`MEANS_DISOWNED`: "someone said a scan there means we plan a decoy")."""
+    return any(not (found.group(0).lower().startswith("means")
+                    and MEANS_DISOWNED.search(re.split(r"[,;:.]", body[:found.start()])[-1]))
+               for found in _MODAL_ORDER.finditer(body))
+
+
+def forbids_verb(sentence: str) -> bool:
+    """Whether a sentence forbids a verb: "never" / "not" after an auxiliary ("... which did not actually evict the
+    attacker", "if it was not restored") reports what a move did or states a condition, and forbids nothing (as
+    `prohibitions_in` reads it)."""
+    return any(not _after_auxiliary(sentence, match) and not _told_never(sentence, match)
+               and not _LIMIT_NOT_BAN.match(match.group(0))
+               for match in _FORBIDDEN_VERB.finditer(sentence))
+
+
+# (r48b) A "no" / "never" whose words before the move say a count or a time beside it, "User1 gets no more than one
+# Restore", "no warning before a Restore", "never more than two decoys": a limit on the move, or something said of the
+# time around it, and no ban of the move (read as one, a compiled "never" on the host passed, and an order of the one
+# move the words allow was refused as their opposite).
+_LIMIT_NOT_BAN = re.compile(r"^(?:no|never)\b(?:\s+[\w'-]+){0,2}?\s+(?:than|before|after|until|till|ahead\s+of|prior\s+to|"
+                            r"following|beyond)\b", re.IGNORECASE)
+
+
+# "not" before a state said of a host ("exploited but not rooted needs a Remove", "scanned, not yet compromised, gets a
+# decoy"): it denies that state; the move after it is ordered, not forbidden.
+_DENIED_STATE = re.compile(r"\s*not\s+(?:yet\s+|even\s+|fully\s+)?(?:compromised|exploited|scanned|rooted|privileged|owned|"
+                           r"escalated|breached|infected|hacked|pwned|popped)\b", re.IGNORECASE)
+
+
+# "no" / "without" before a state said as a noun ("scanned, but no compromise", "a host at root with no alerts", "no
+# foothold yet"): it denies that state, and the verb after it is the order's ("op hosts scanned with no compromise
+# receive a DecoyApache"), not one it forbids. ("no access to X" is a prohibition's object, not a state.)
+_DENIED_STATE_NOUN = re.compile(r"\s*(?:no|without)\s+(?:(?:any|further|more|new|current)\s+)?(?:compromises?|foothold|access|"
+                                r"escalation|exploits?|exploitation|alerts?|alarms?|activity|activities|scans?|scanning|"
+                                r"intrusion|breach)\b(?!\s+(?:to|is|was)\b)", re.IGNORECASE)
+
+
+# (r45m) A prohibition word that is itself denied: "don't skip the Analyse", "never leave out the Remove", "do not hold
+# off on a Restore", "never stop analysing it": two negations, an order of the verb (read as one, its "do not" forbade it).
+_HOLDING_OFF = (r"(?:skip|avoid|omit|neglect|stop(?!\s+(?:at|with|there|short)\b)|quit|cease|leave\s+out|refrain\s+from|"
+                r"hold\s+off(?:\s+on)?|hold\s+back\s+(?:on|from)|put\s+off|pass\s+up\s+on|pass\s+on|forgo|drop)\b")
+
+
+_DENYING = r"(?:never(?:\s+ever)?|do\s+not|don['\u2019]?t|must\s+not|mustn['\u2019]?t|should\s+not|shouldn['\u2019]?t)\s+(?:(?:ever|just|simply)\s+)?"
+
+
+HOLDING_OFF_DENIED = re.compile(r"\b" + _DENYING + _HOLDING_OFF, re.IGNORECASE)
+
+
+_HOLDING_OFF_START = re.compile(_HOLDING_OFF, re.IGNORECASE)
+
+
+_DENIED_BEFORE = re.compile(r"\b" + _DENYING + r"$", re.IGNORECASE)
+
+
+def _forbidding(instruction: str):
+    """The matches of _FORBIDDEN_VERB, less a "not" that denies a state (_DENIED_STATE) or a "no" before a state's noun
+    (_DENIED_STATE_NOUN): the search goes on after that state ("a host not compromised needs no Restore" still forbids
+    the Restore); and less a prohibition word itself denied, "don't skip the Analyse" (HOLDING_OFF_DENIED): an order,
+    the search going on after its verb."""
+    position = 0
+    while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
+        if HOLDING_OFF_DENIED.match(match.group(0)) or _HOLDING_OFF_START.match(match.group(0)) \
+                and _DENIED_BEFORE.search(instruction[:match.start()]) or _LIMIT_NOT_BAN.match(match.group(0)):
+            position = match.end()
+            continue
+        if _told_never(instruction, match):
+            position = match.end()
+            continue
+        denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
+        if denied is None:
+            yield match
+            position = match.end()
+        else:
+            position = match.start() + denied.end()
+
+
+# (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
+_TOLD_NEVER = re.compile(r"\s*never\s+(?:once\s+|again\s+)?(?:\w+ed|took|made|gave|ran|saw|went|got|kept|left|sent|chose|did|set|put)\b",
+                         re.IGNORECASE)
+
+
+def _told_never(text: str, match: re.Match) -> bool:
+    """(r48m) Whether a match of _FORBIDDEN_VERB is the teacher telling what they never did ("... and I never analysed it
+    after that", "we never restored it"): a "never" after "I" / "we" before a verb in the past, a story, no prohibition."""
+    return bool(_TOLD_NEVER.match(text, match.start()) and re.search(r"\b(?:i|we)\s*$", text[:match.start()], re.IGNORECASE))
+
+
+_PLAIN_FORBID = re.compile(r"\s*(?:never|do\s+not|don'?t|does\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+                           r"cannot|can'?t|may\s+not|avoid|refrain\s+from|under\s+no\s+circumstances)\s*", re.IGNORECASE)
+
+
+def forbidding_away(instruction: str) -> str:
+    """(r42x) An order without the words that forbid its verb ("never Restore an exploited user host": "Restore an
+    exploited user host"): what the order acts on, read for its states, without the prohibition's "never" read as a
+    denial of them. Only a plain word that forbids, right before the verb, is taken out; a "not" that denies a state, or
+    one after an auxiliary (a report or a condition), is kept."""
+    kept, position = [], 0
+    for match in _forbidding(instruction):
+        # (only the words that forbid plainly, right before the verb: a bare "no" or "not" may be a state ("back to No
+        # right after a Restore"), and words between may name what it acts on ("don't want User1 restored"))
+        if _PLAIN_FORBID.fullmatch(match.group(0)) and not _after_auxiliary(instruction, match):
+            kept.append(instruction[position:match.start()])
+            position = match.end()
+    return " ".join(kept + [instruction[position:]])
+
+
+# "not / never to be VERBed" after "is / are": the "is to" of an order ("Op_Server0 is not to be reimaged"), no state
+_TO_BE_DONE = re.compile(r"\s*(?:not|never)\s+to\s+(?:be|get)\b", re.IGNORECASE)
+
+
+_NOT_A_CASE_FOR_START = re.compile(r"\s*" + NOT_A_CASE_FOR, re.IGNORECASE)
+
+
+def _after_auxiliary(text: str, match: re.Match) -> bool:
+    before = text[:match.start()]
+    if _NOT_A_CASE_FOR_START.match(match.group(0)):
+        return False  # (r44x) "this is not the time for a Remove": a verdict against the move, not a condition
+    if _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE):
+        return False  # "User2 and User3 are never to be restored": an order said with "is to", not a condition
+    return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
+        r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", before, re.IGNORECASE))
+
+
+def _said_of_subject(before: str, match: re.Match) -> bool:
+    """Whether a prohibition is said of the subject before it: after a modal ("User1 should never be restored"), what it
+    gets none of ("User3 gets no decoy"), with its modal in it ("User3 should not be restored", "User2 mustn't get a Remove") or as an "is to" ("Op_Server0 is not
+    to be reimaged")."""
+    return bool(re.search(r"\b(?:should|must|may|can|is\s+to|are\s+to|shall|will)\s*$", before, re.IGNORECASE)
+                or re.match(r"\s*(?:(?:should|must|may|shall)\s*(?:not|n'?t)|cannot|can'?t)\b", match.group(0), re.IGNORECASE)
+                or _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE)
+                or re.match(r"\s*no\b", match.group(0), re.IGNORECASE) and bool(_RECEIVES.search(before)))
+
+
+# (r48a) What in a prohibition's subject is not the subject: a host it leaves out or names only as a place beside it
+# ("every server except Enterprise0 gets no Restore", "any host but User1", "the box next to User1 gets no decoy"), and a
+# condition said before it with no comma ("once User2 is owned Enterprise0 needs no Restore"). Read as the subject, the
+# prohibition was placed on the very host the words leave out (or on the condition's host).
+_NOT_THE_SUBJECT = re.compile(r"\b(?:" + EXCEPT_WORDS + r"|but|not|unlike|next\s+to|near|beside|behind|than|like|after|before)\s+"
+                              + EXCEPTED_HOST_LIST.replace("(?P<what>", "(?:") + r"|"
+                              r"^\s*(?:if|when|whenever|once|while|as\s+soon\s+as|after|unless|until)\b[^,]*?\b(?:is|are|was|were|"
+                              r"gets?|got|shows?|showed|reads?|turns?|goes|went)\s+(?:(?:a|an|the)\s+)?[\w-]+", re.IGNORECASE)
+
+
+def _subject_itself(subject: str) -> str:
+    """A prohibition's subject without what is not the subject (`_NOT_THE_SUBJECT`)."""
+    return _NOT_THE_SUBJECT.sub(" ", subject)
+
+
+# (r48b) "no <move>" joined to the next one, "no Restore and ", "no Remove, nor ": what stands between the subject and a
+# second "no <move>" said of it
+_NO_MOVE_JOINED = re.compile(r"(?:\bno\s+(?:(?:a|an|the|further|more|other|second)\s+)?" + VERB_WORD + r"\w*"
+                             r"(?:\s+(?:on|of|for)\s+(?:it|them))?\s*(?:,\s*(?:and|or|nor)?|and|or|nor)\s*)+$", re.IGNORECASE)
+
+
+# (r48b) "and" opening a clause with its own subject and verb, "... and User1 gets no Remove", "and Enterprise2 should
+# never be restored": the clause of another prohibition, whose subject is its own
+_NEXT_SUBJECT = (r"\band\s+(?=(?:the\s+)?[\w-]+\s+(?:gets?|needs?|receives?|deserves?|should|must|may|shall|can|will|is\s+to|"
+                 r"are\s+to)\b)")
+
+
+# (r48h, r48m) The subject as the one a move is given to, before "no <move>": "User4 gets no decoy", "Enterprise1 needs no
+# Restore", "the op boxes receive no Remove", "Defender merits no Restore" (the prohibition is on the subject; read as on
+# no host, it forbade the move everywhere, and an order of it on the other hosts of the text was refused as its opposite).
+_RECEIVES = re.compile(r"\b(?:gets?|receives?|deserves?|needs?|merits?|warrants?|(?:is|are)\s+given|(?:should|must|may|shall|will|can)\s+"
+                       r"(?:get|receive|be\s+given))\s*$", re.IGNORECASE)
+
+
+# (r48a) A "means" the teacher disowns or reports from another, in the words before it: "it is a myth that a scan there
+# means you plan a decoy", "someone said an exploit means we remove it" (what follows is no order of the text: read as
+# its situation, the doubt was placed in a condition and an order of the move passed the polarity check).
+MEANS_DISOWNED = re.compile(r"\b(?:wrong|false|untrue|myth|mistaken|mistake|nonsense|not\s+true|not\s+(?:every|all|each))\b|"
+                             r"\b(?:someone|somebody|people|they|others?|he|she|many|some)\s+(?:\w+\s+)?(?:said|says|say|think|thinks|"
+                             r"thought|believe|believes|believed|assume|assumes|assumed|told)\b|"
+                             r"(?<!\bi\s)(?<!\bwe\s)\b(?:claims?|claimed|insists?|insisted)\b|\b(?:allegedly|supposedly)\b",
+                             re.IGNORECASE)
+
+
+_RUNG_AFTER = re.compile(r"(?:[;,.!]|\s[-\u2013\u2014]+)\s*(?=(?:or\s+)?(?:else|otherwise)\s*,?\s*(?:if|when|whenever|once)\b)", re.IGNORECASE)
+
+
+def first_rung(text: str) -> str:
+    """(r46a) The first case of an if / else-if ladder: the text up to its next rung ("If E1 is owned, Restore it;
+    otherwise, if a scan is all it shows, decoy it" -> "If E1 is owned, Restore it"); the text as it stands where it has none.
+    Each rung pairs its own condition with its own order: one compiled predicate and action are held to one rung (held to
+    the ladder's conditions and orders at once, a Restore compiled for the scanned case passed, the opposite of its rung)."""
+    # (r46b: not a rung that only leaves a host alone, "otherwise, if it is User0, leave it be": the order's exception)
+    found = next((m for m in _RUNG_AFTER.finditer(text or "") if not LEFT_ALONE_CASE.match(text, m.start())), None)
+    return text[:found.start()].rstrip() if found and found.start() > 0 else text
+
+
+OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else|(?<!\bnothing\s)(?<!\banything\s)(?<!\bsomething\s)(?<!\beverything\s)else|in\s+(?:all\s+)?other\s+cases|the\s+rest\s+of\s+the\s+time)\b", re.IGNORECASE)
+
+
+def contrasted_hosts(instruction: str) -> tuple[str, ...]:
+    """The hosts the order is contrasted with: named right after "rather than / instead of / before / over / not"
+    ("restore Op_Server0 before Enterprise2", "put a decoy on User2, not User3"), unless what follows states
+    something of them ("before Enterprise2 gets exploited" is a condition)."""
+    found = []
+    for match in _CONTRAST.finditer(instruction):
+        after = instruction[match.end():]
+        # ("plan its Restore before any Restore of an enterprise server": the move put second is on the hosts after it)
+        moved = _MOVE_PUT_SECOND.match(after) if re.match(r"before|ahead", match.group(0).strip(), re.IGNORECASE) else None
+        if moved is not None:
+            after = after[moved.end():]
+            group = next((c for pattern, c in CLASS_FORMS if pattern.match(after)), None)
+            if group is not None:
+                named = hosts_in(instruction[:match.start()])  # (the order's own host is not put second)
+                found += [h for h in HOST_CLASSES[group] if h not in named]
+                continue
+        listed = _hosts_listed(after)
+        if listed and not _STATED_AFTER.match(after[listed[-1][1]:]):
+            found += [h for h, _ in listed]
+    return tuple(dict.fromkeys(found))
+
+
+def _hosts_listed(text: str) -> list[tuple[str, int]]:
+    """The hosts a text opens with, one or a list ("User1", "User1, User2 and User3", "User1-4" written out), each with
+    where it ends (r31m: "analyse User0, not User1-4" contrasts the order with every host of the list, not its first)."""
+    found: list[tuple[str, int]] = []
+    at = 0
+    while True:
+        host = next(((h, m) for pattern, h in HOST_FORMS if (m := pattern.match(text, at))), None)
+        if host is None:
+            return found
+        found.append((host[0], host[1].end()))
+        joined = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|\s+(?:and|or|nor)\s+)").match(text, host[1].end())
+        if joined is None:
+            return found
+        at = joined.end()
+
+
+# After "before" / "ahead of", a move named before the hosts it is on: "any Restore of", "a Remove on", "restoring".
+_MOVE_PUT_SECOND = re.compile(r"(?:(?:any|a|an|every|each)\s+)?" + VERB_WORD + r"\s+(?:(?:of|on|to|for)\s+)?(?:(?:a|an|the|any|every|each)\s+)?",
+                              re.IGNORECASE)
+
+
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:other|rest\s+of\s+the|remaining|every\s+other|all\s+(?:the\s+)?other)\b", re.IGNORECASE)
+
+
+def _others(scope: str, instruction: str, hosts: tuple[str, ...], classes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A prohibition on "the other user hosts" ("restore User1, but never the other user hosts"): the hosts of the
+    class the text does not name, not the whole class."""
+    if not classes or not _OTHERS.search(scope):
+        return hosts, classes
+    named = set(hosts_in(instruction))
+    return tuple(dict.fromkeys([*hosts, *(h for c in classes for h in HOST_CLASSES[c] if h not in named)])), ()
+
+
+def told_others(flat: str, whole: str, instruction: str) -> tuple[str, ...]:
+    """The hosts an order leaves out by calling the rest of their class "the other ..." when the text names them only
+    outside the order, in its story ("DecoyApache on Enterprise0 paid off. Put one on the other enterprise servers too
+    whenever they get scanned.": Enterprise1 and Enterprise2, not Enterprise0). A host the order itself names stays
+    (it may be its condition or its first move)."""
+    told = set(hosts_in(flat)) - set(hosts_in(whole))
+    return tuple(h for m in _OTHERS.finditer(instruction) if not _counted_other(instruction[:m.start()])
+                 for cls in classes_in(" ".join(instruction[m.end():].split()[:3]))[:1] for h in HOST_CLASSES[cls] if h in told)
+
+
+# (r38h) "other" after a count or a negation ("just one enterprise server is hit, no other server is", "any other
+# box", "one other server"): the others of the condition's own subject, never the hosts the story told of.
+_COUNTED_BEFORE = re.compile(r"\b(?:no|any|one|a\s+single|some|each|an|two|three|more\s+than\s+one)\s*$", re.IGNORECASE)
+
+
+def _counted_other(before: str) -> bool:
+    """Whether an "other" comes right after a count or a negation (`_COUNTED_BEFORE`)."""
+    return bool(_COUNTED_BEFORE.search(before))
+
+
+# A list of named hosts, "User1, User2 and User3" (a range written out is one): its commas join names and end no clause,
+# so a prohibition's scope, cut at a comma, must not lose the list's other hosts. (an item is a host's name or shorthand,
+# a word with its number: "Op_Host0", "U2"; the Defender host has none. The last item comes after "and" / "or": "never
+# restore User1, User2 is the one to restore" is no list)
+_HOST_ITEM = r"(?:[A-Za-z][\w-]*\d|Defender)\b"
+
+
+_HOST_LIST = re.compile(rf"\b{_HOST_ITEM}(?:\s*,\s*{_HOST_ITEM})*\s*,?\s+(?:and|or|nor)\s+{_HOST_ITEM}")
+
+
+def _host_lists_joined(text: str) -> str:
+    """The text with each list of named hosts' commas made spaces (same length): "never restore User1, User2 or User3"
+    forbids it on all three, "User0, User1 and User2 should never be restored" too."""
+    def joined(match: re.Match) -> str:
+        items = re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+", match.group(0))
+        return match.group(0).replace(",", " ") if all(len(hosts_in(item)) == 1 for item in items) else match.group(0)
+    return _HOST_LIST.sub(joined, text)
+
+
+# "Neither User1 nor User2 should be restored", "neither user host is to be reimaged ... nor": the hosts a passive
+# prohibition names before its verb, joined by "neither ... nor" (r31m; left unread the rule's "never" was refused as
+# inverting a text that "orders" the verb)
+_NEITHER_NOR = re.compile(r"\bneither\s+(?P<first>[^,;.:]{1,40}?)\s+nor\s+(?P<second>[^,;.:]{1,40}?)\s+"
+                          r"(?:should|must|shall|will|may|can|is\s+to|are\s+to|ought\s+to)\s+(?:ever\s+)?(?:be|get)\s+",
+                          re.IGNORECASE)
+
+
+# (r38h) Where the words a judgement is said of begin: after the last comma, or after an "and" / "but" / "while" that
+# joins a clause of its own to it ("a decoy goes on it first, and a Remove now would be premature": the Remove is
+# judged, not the decoy).
+_JUDGED_CLAUSE_START = re.compile(r",|\b(?:and|but|while|whereas)\s+(?=(?:(?:a|an|the)\s+)?(?:" +
+                                  "|".join(pattern for _, pattern in VERB_FORMS) + r")\b)", re.IGNORECASE)
+
+
+def _judged_subject(before: str) -> str:
+    """The words before a judgement ("... is pointless") that it is said of: its own clause (`_JUDGED_CLAUSE_START`)."""
+    return _JUDGED_CLAUSE_START.split(before)[-1]
+
+
+def falling_short(text: str) -> tuple[str, ...]:
+    """(r41m) The moves the text says fall short ("a Remove won't clear root"), can wait ("the Restore of User2 can
+    wait a turn") or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
+    not clear root"), which the order's reading drops."""
+    text = " ".join(text.split())
+    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY) for match in pattern.finditer(text)
+                               if not fails_in_condition(text[:match.start()]) and not _move_put_off(text[:match.start("verb")])
+                               and not (pattern is _COSTLY and _cost_accepted(text, match))
+                               for verb in verbs_in(match["verb"])[:1]))
+
+
+# (r46a) The move as the object of its delay or omission, "delaying a Restore", "skipping the Remove", "not restoring",
+# "waiting on a Restore", "a late Restore": what is judged (costly, wasteful) is the delay, not the move (read as the move,
+# "delaying a Restore is costly, restore it at once" was a Restore put aside: the opposite of its words)
+_PUT_OFF_BEFORE = re.compile(r"\b(?:delay(?:s|ed|ing)?|skip(?:s|ped|ping)?|postpon\w*|defer(?:s|red|ring)?|wait(?:s|ed|ing)?(?:\s+(?:for|on))?|"
+                             r"put(?:s|ting)?\s+off|hold(?:s|ing)?\s+off(?:\s+on)?|held\s+off(?:\s+on)?|miss(?:es|ed|ing)?|forgo\w*|"
+                             r"forget\w*|forgot\w*|omit\w*|fail(?:s|ed|ing)?\s+to|not|no|never|without|lack\s+of|absence\s+of|late|"
+                             r"belated|slow)\s+(?:(?:a|an|the|that|this|its|our|your|their|any)\s+)?$", re.IGNORECASE)
+
+
+# (r46a) A cost the text accepts: "although a Restore is costly, ...", "a Restore is expensive, yet it pays ..."
+_CONCEDED_BEFORE = re.compile(r"\b(?:although|though|even\s+if|even\s+though|granted|admittedly|sure|yes)\b", re.IGNORECASE)
+
+
+_CONCEDED_AFTER = re.compile(r"\b(?:but|yet|though|still|however|nevertheless|nonetheless|worth|pays?)\b", re.IGNORECASE)
+
+
+def _move_put_off(before: str) -> bool:
+    """(r46a) Whether the words before a verb make it the object of its delay or omission (`_PUT_OFF_BEFORE`)."""
+    return bool(_PUT_OFF_BEFORE.search(before))
+
+
+# (r46b) A cost said of the words a move heads ("restoring (it) is expensive", "skipping a Restore costs us"): read with
+# `_move_put_off`, the cost of its omission or delay
+_COST_SAID = re.compile(r"\w*(?:\s+(?!(?:as|because|since|for|it|that|this|which|they|so|and|but|or|if|when|while)\b)[\w-]+){0,4}?\s+(?:is|are|'s|would\s+be|will\s+be|proves?|costs?|would\s+cost|will\s+cost|"
+                        r"can\s+cost)\s+" + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|dear(?:ly)?|us\b|you\b|a\s+lot|(?:too\s+)?much|a\s+fortune|heavy|heavily)", re.IGNORECASE)
+
+
+def _omission_costly(text: str, verb: re.Match) -> bool:
+    """(r46b) Whether a move put off (`_move_put_off`) is said to cost (`_COST_SAID`): "not restoring is expensive",
+    "skipping the Restore of it costs us" judge the omission, urging the move."""
+    before = text[:verb.start()]
+    return (_move_put_off(before) and bool(_COST_SAID.match(text, verb.end()))
+            and not re.search(r"\b(?:do|does|did|should|must|will|would|can|could|may|please)(?:\s+not|n['\u2019]?t)\s+$", before, re.IGNORECASE))
+
+
+def _cost_accepted(text: str, found: re.Match) -> bool:
+    """(r46a) Whether a move said to cost a lot (`_COSTLY`) is a cost its sentence accepts: conceded before it in its
+    clause, or answered after it in its sentence (`_CONCEDED_BEFORE`, `_CONCEDED_AFTER`)."""
+    before = re.split(r"[.;:!?,]", text[:found.start()])[-1]
+    after = re.split(r"[.;:!?]", text[found.end():])[0]
+    return bool(_CONCEDED_BEFORE.search(before) or _CONCEDED_AFTER.search(after))
+
+
+# (r41m) What an order is set against as unlike it: "Enterprise2, unlike the op hosts, gets a Remove", "as opposed
+# to the user boxes": a class named to say the order is not about it.
+UNLIKE_WORDS = r"(?:unlike|as\s+opposed\s+to|in\s+contrast\s+(?:to|with)|contrary\s+to|not\s+like)"
+
+
+_UNLIKE = re.compile(r"\b" + UNLIKE_WORDS + r"\s+[^,;.:()!?]*", re.IGNORECASE)
+
+
+# (r43m) A class named only as the place of a move the order sequences with its own: "..., then a DecoyApache on the op
+# subnet", "put the Restore of it ahead of any work on the op hosts", "... before any op host is touched". Where
+# the order goes next or what it goes ahead of, no class its condition is about (read as one, a state was asked of it).
+_SEQUENCE_CLASS = r"(?:user|usr|enterprise|ent|op|ops|operational)[\s-]+(?:hosts?|box(?:es)?|machines?|servers?|srvs?|subnet|network|side|zone|segment|nodes?)"
+
+
+_SEQUENCED_CLASS = re.compile(
+    rf"(?:,\s*|\s+)(?:and\s+)?(?:then|after\s+that|afterwards|followed\s+by)\s+(?:[\w-]+\s+){{1,3}}?(?:on|to|for|across|in)\s+"
+    rf"(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
+    rf"\s+(?:ahead\s+of|before)\s+(?:anything|any\s+(?:other\s+)?(?:move|action|work|step))\s+(?:on|to|for|in)\s+(?:the\s+|an?\s+|any\s+)?{_SEQUENCE_CLASS}\b|"
+    rf"\s+before\s+(?:any|a|the)\s+{_SEQUENCE_CLASS}\s+(?:is|are|gets?)\s+(?:touched|restored|removed|analy[sz]ed|decoyed|handled|"
+    # (r48m) "before the user boxes get attention", "... are seen to"
+    rf"looked\s+at|dealt\s+with|seen\s+to|(?:any|some|the)\s+attention|attention|attended\s+to)\b|"
+    # (r45m) "Remove it before handling any op box", "before you do anything about the user boxes": the class the
+    # order goes ahead of, said with the verb of handling it
+    rf"\s+(?:ahead\s+of|before|prior\s+to)\s+(?:(?:you|we)\s+)?(?:touch\w*|handl\w*|work\w*\s+on|deal\w*\s+with|"
+    rf"do(?:ing|es)?\s+anything\s+(?:else\s+)?(?:about|to|on|with|for)|look\w*\s+(?:at|into)|turn\w*\s+to|mov\w*\s+on\s+to|"
+    rf"go(?:ing|es)?\s+(?:on\s+)?to|bother\w*\s+with|attend\w*\s+to|spend\w*\s+\w+\s+on)\s+(?:the\s+|an?\s+|any\s+)?(?:other\s+)?"
+    rf"{_SEQUENCE_CLASS}\b", re.IGNORECASE)
+
+
+def sequenced_away(text: str) -> str:
+    """(r43m) `text` without the moves it sequences with its order on a class (`_SEQUENCED_CLASS`)."""
+    return _SEQUENCED_CLASS.sub(" ", text or "")
+
+
+def classes_sequenced_only(text: str) -> set[str]:
+    """(r43m) The classes a text names only where its order goes next or what it goes ahead of (`_SEQUENCED_CLASS`)."""
+    return set(classes_in(text)) - set(classes_in(sequenced_away(text)))
+
+
+def classes_compared_only(text: str) -> set[str]:
+    """(r41m) The classes a text names only in what it sets its order against (_UNLIKE): no class the order is about."""
+    return set(classes_in(text)) - set(classes_in(_UNLIKE.sub(" ", text)))
+
+
+_FALLS_SHORT_CLAUSE = re.compile(FALLS_SHORT.pattern + r"[^.;:,]*", re.IGNORECASE)
+
+
+def falls_short_away(text: str) -> str:
+    """(r41m, r41h) The text without the clauses that say a move falls short ("a Remove won't clear root"): what a move
+    does, a reason against it, no condition of the order and no move the defender made (no history)."""
+    text = text or ""
+    return _FALLS_SHORT_CLAUSE.sub(lambda m: m.group(0) if fails_in_condition(text[:m.start()]) else " ", text)
+
+
+def fails_in_condition(before: str) -> bool:
+    """(r41m) A move said to fall short inside a condition, "if a Remove doesn't clear it, ...": the fallback's
+    condition, not a dispreference (the words of its own clause before it)."""
+    return bool(re.search(r"\b(?:if|when|whenever|unless|once|in\s+case|should|whether|until)\b",
+                          re.split(r"[.;:!?,]", before)[-1], re.IGNORECASE))
+
+
+# (r48a) A host kept from a move, "keep User1 out of any Restore", "hold Op_Host0 clear of Remove actions", or a move
+# kept off a host, "keep the decoys off User3", "keep any Remove away from Enterprise0": a prohibition of the move on
+# that host (read as none, the move's name was the order and a compiled order of it on the host passed as the text).
+_KEPT_FROM = r"(?:out\s+of|away\s+from|off|clear\s+of|free\s+(?:of|from)|safe\s+from)"
+
+
+_KEPT_FROM_MOVE = re.compile(r"\b(?:keep|hold)\s+(?P<what>(?:(?!\b(?:" + _KEPT_FROM + r")\b)[^.;:,!?]){1,50}?)\s+" + _KEPT_FROM + r"\s+"
+                             r"(?:(?:a|an|the|any|every|all|each|your|our|further|more|another)\s+)*(?P<verb>(?=" + VERB_WORD + r"))",
+                             re.IGNORECASE)
+
+
+_MOVE_KEPT_OFF = re.compile(r"\bkeep\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*(?P<verb>(?=" + VERB_WORD + r"))"
+                            r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\s+(?P<what>[^.;:,!?]{1,60})", re.IGNORECASE)
+
+
+def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
+    # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
+    instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not OTHERWISE.search(p))
+    instruction = _host_lists_joined(instruction)
+    found: list[Prohibition] = []
+    for match in ANY_VERB.finditer(instruction):
+        after = instruction[match.end():]
+        if VERB.match(after.lstrip()):
+            continue  # "don't bother analysing X": a prohibition of that verb (below)
+        scope = re.split(r"[.;:!?]|,\s*(?:but|and|then|instead)\b", after, maxsplit=1)[0]
+        if match.group(0).lower().startswith("leave"):
+            scope = after[:after.lower().find("alone")]
+        hosts, classes = _others(scope, instruction, hosts_in(scope), classes_in(scope))
+        # "don't touch Op_Server0 with a Remove": the move named after "with" is the one forbidden, not every move
+        tool = re.search(r"\bwith\s+(?:(?:a|an|the|any)\s+)?", scope, re.IGNORECASE)
+        verb = VERB.match(scope, tool.end()) if tool else None
+        if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
+            found.append(Prohibition(canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
+    found += _forbidden_by_word(instruction)
+    for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
+        # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
+        verb = VERB.search(instruction, match.start("verb"))
+        hosts, classes = hosts_in(match["what"]), classes_in(match["what"])
+        if verb is not None and (hosts or classes or re.fullmatch(r"\s*(?:it|them|that\s+host|this\s+host)\s*", match["what"], re.IGNORECASE)):
+            found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts, classes))
+    for match in _NEITHER_NOR.finditer(instruction):  # "neither User1 nor User2 should be restored": both hosts
+        verb = VERB.match(instruction, match.end())
+        if verb is not None:
+            named = f"{match['first']} {match['second']}"
+            found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(named), classes_in(named)))
+    for clause in re.split(r"[.;:!?]", instruction):
+        bad = BAD_IDEA.search(clause)
+        # the verb judged is the subject of the judgement: the first of the words after the last comma before it ("plan a
+        # Remove, a Restore there is overkill" judges the Restore), else the clause's first ("Restoring Enterprise1, in my
+        # view, is pointless")
+        subject = _judged_subject(clause[:bad.start()]) if bad else ""
+        verb = (VERB.search(subject) and VERB.search(clause, bad.start() - len(subject))) or VERB.search(clause[:bad.start()]) \
+            if bad else None
+        if verb is not None and _move_put_off(clause[:verb.start()]):
+            verb = None  # (r46a) "waiting on a Restore = waste of a step": the wait is the waste, not the Restore
+        if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
+            found.append(Prohibition(canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
+    return tuple(found), tuple(dict.fromkeys(_dispreferred(instruction, found)))
+
+
+def _forbidden_by_word(instruction: str) -> list[Prohibition]:
+    """The prohibitions a word of forbidding says ("never", "do not", "no <move>", `_forbidding`), each on the hosts
+    after its move or, with none there, on the subject before it ("User1 should never be restored")."""
+    found: list[Prohibition] = []
+    for match in _forbidding(instruction):
+        before = instruction[:match.start()]
+        if _after_auxiliary(instruction, match):
+            continue  # "if it is not restored", "if it has never been restored": a condition, not an order
+        verb = VERB.match(instruction, match.end())
+        if verb is None or _omission_costly(instruction, verb):
+            continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
+        after = instruction[verb.end():]
+        # (r48b: nor past "and <subject> gets ...", "no Restore and User1 gets no Remove": a clause of its own subject)
+        scope = re.split(r"[.;:!?,]|\b(?:but|instead|rather|then|when|if|while|unless|whenever)\b|" + _NEXT_SUBJECT, after, maxsplit=1)[0]
+        hosts, classes = hosts_in(scope), classes_in(scope)
+        # (r48b) "Enterprise0 gets no Restore and no Remove", "..., no Remove": a second "no <move>" joined to the first is
+        # said of the same subject (read alone, its subject was none and the move was forbidden on every host)
+        if re.match(r"no\b", match.group(0), re.IGNORECASE):
+            before = _NO_MOVE_JOINED.sub("", before)
+        if not hosts and not classes and _said_of_subject(before, match):
+            subject = re.split(r"[.;:!?,]", before)[-1]  # "User1 should never be restored": the host before it
+            # (r48b) the subject of the last clause, after a move of its own: "Enterprise0 gets no Restore and User1 gets"
+            joined = [m for m in re.finditer(_NEXT_SUBJECT, subject) if VERB.search(subject[:m.start()])]
+            subject = subject[joined[-1].end():] if joined else subject
+            hosts, classes = hosts_in(_subject_itself(subject)), classes_in(_subject_itself(subject))
+            if not hosts and not classes and re.search(r"\b(?:" + EXCEPT_WORDS + r"|but)\b", subject, re.IGNORECASE):
+                # (r48a) "any host but User1 gets no Remove", "every server except Enterprise0 ...": the hosts the
+                # subject's word covers but those it leaves out (read as the host left out, the prohibition was its opposite)
+                covered = (*HOST_CLASSES["Enterprise"], "Op_Server0") if re.search(r"\bservers?\b", subject, re.IGNORECASE) \
+                    else HOSTS
+                hosts = tuple(h for h in covered if h not in hosts_in(subject))
+        hosts, classes = _others(scope, instruction, hosts, classes)
+        found.append(Prohibition(canonical_verb(verb, after), hosts, classes))
+    return found
+
+
+def _dispreferred(instruction: str, found: list[Prohibition]) -> list[str]:
+    """The moves the text puts after another or turns down in favour of one ("rather than", "before any Remove", "as a
+    last resort", "worse than", "beats"), and with "instead" the moves `found` forbids."""
+    dispreferred: list[str] = []
+    for match in _DISPREFER.finditer(instruction):
+        verb = VERB.match(instruction, match.end())
+        if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
+                r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", instruction[:match.start()], re.IGNORECASE):
+            continue  # "if User1 is not compromised restore User0": a condition
+        if verb is not None and _omission_costly(instruction, verb):
+            continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
+        if verb is not None:
+            dispreferred.append(canonical_verb(verb, instruction[verb.end():]))
+    for match in _PUT_SECOND.finditer(instruction):  # "Analyse it first, before any Remove": the Remove waits
+        verb = VERB.match(instruction, match.start("before") if match["before"] else match.start("after"))
+        if verb is not None:
+            dispreferred.append(canonical_verb(verb, instruction[verb.end():]))
+    for match in _LAST_RESORT.finditer(instruction):
+        verb = VERB.search(instruction, match.start())
+        if verb is not None:
+            dispreferred.append(canonical_verb(verb, instruction[verb.end():]))
+    for match in _COMPARED.finditer(instruction):
+        first, second = verbs_in(match["first"]), verbs_in(match["second"])
+        worse = first if match["how"].lower() in ("worse", "riskier", "costlier") else second
+        dispreferred += list(worse[:1])
+    for match in BEATS.finditer(instruction):
+        dispreferred += list(verbs_in(match["second"])[:1])
+    if re.search(r"\binstead\b", instruction, re.IGNORECASE):
+        # "Don't restore X; remove it instead": the forbidden verb is the dispreferred one.
+        dispreferred += [p.verb for p in found if p.verb is not None]
+    return dispreferred
+
+
+_LEFT_ALONE = (r"(?:leave\s+(?:it|them|that\s+(?:one|host|box))(?:\s+(?:alone|be|untouched|as\s+it\s+is|in\s+peace|out))?|"
+               r"(?:keep\s+(?:your\s+)?)?hands\s+off(?:\s+(?:it|them))?|let\s+(?:it|them)\s+be|(?:do\s+not|don['\u2019]?t)\s+touch\s+(?:it|them)|"
+               r"skip\s+(?:it|them)|(?:do\s+)?nothing(?:\s+(?:to|on)\s+(?:it|them))?)(?=\s*(?:[.;!]|$))")
+
+
+LEFT_ALONE_CASE = re.compile(r"\s*(?:[;,.!:]|\s[-\u2013\u2014]+)\s*(?:(?:or\s+)?(?:else|otherwise)\s*,?\s*(?:if|when)\s+(?:it|that|this|the\s+host|"
+                              r"that\s+host)\s*(?:is|['\u2019]s)\s+|but\s+(?:for|with|on)\s+)"
+                              r"(?P<hosts>[A-Za-z_]+\d(?:\s*(?:,|or|and|/)\s*[A-Za-z_]+\d)*)\s*[,:]?\s*(?:[-\u2013\u2014]+\s*)?(?:then\s+)?"
+                              + _LEFT_ALONE, re.IGNORECASE)

@@ -1,0 +1,629 @@
+"""The forms a note is written in (labelled lines, a one-row table, questions, checklists, footnotes, quoted rows) said in the plain words the reader reads (`written_out`, ...). Pure.
+
+Each rewrite only restates: contractions written out, a form's lines said as one sentence, a yes/no question
+and its answer said as the condition it answers, a footnote said after what it marks, a window of steps after a
+move said as its condition, a hedge or an aside dropped. read_wording applies them before it reads.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from forge.rulebook.language.forbidding import ADDRESSED_VERB, LEFT_ALONE_CASE, VERB_WORD
+from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
+from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, classes_in, hosts_in, state_words_in, verbs_in
+from forge.rulebook.language.spelling import misspellings_mended
+
+
+# Prepositions of absence, written as the one the reader knows ("without"): "do not restore Op_Host1 absent any
+# exploitation", "in the absence of a compromise", "barring an exploit", "short of privileged access", "failing /
+# lacking / pending a confirmed compromise". Only before what a host shows: "barring User0" is an exception.
+_ABSENCE = re.compile(r"\b(?:in\s+the\s+(?:absence|lack)\s+of|absent|barring|short\s+of|failing|lacking|pending)\b"
+                      + ABSENT_WHAT, re.IGNORECASE)
+
+
+# Contractions in conditions, written out ("isn't clean" -> "is not clean", "the attacker's on it" -> "the attacker is on
+# it", "it's been breached" -> "it has been breached"); the forms of "do" stay, as the prohibitions are read in them.
+_NOT_CONTRACTED = re.compile(r"\b(is|are|was|were|has|have|had)n['\u2019]t\b", re.IGNORECASE)
+
+
+_IS_CONTRACTED = re.compile(r"\b(it|that|there|he|she|who|what|attacker|red|intruder|adversary|host|server|box|machine|"
+                            r"(?:user|enterprise)\d|op_(?:host|server)\d|defender)['\u2019]s\s+(?=(?P<has>been|got|gotten)?)",
+                            re.IGNORECASE)
+
+
+_PARTICIPLE_FULL = {"rmvd": "removed", "rstrd": "restored", "rstred": "restored", "anlsd": "analysed", "anlzd": "analysed",
+                    "analsd": "analysed", "analzd": "analysed"}
+
+
+_PARTICIPLE_SHORT = re.compile(r"\b(?:" + "|".join(_PARTICIPLE_FULL) + r")\b", re.IGNORECASE)
+
+
+# "OpS0 hit = impact": "=" between words, after a host's state and before words that name no host, says what the state
+# means, as "means" does. ("quiet spell = every box idle, nothing owned" names no host before it: what follows
+# is the definition, the condition itself, and stays.)
+_EQUALS_GLOSS = re.compile(r"(?P<said>[^.;:,=>]*[A-Za-z0-9])\s+=\s+(?P<gloss>[A-Za-z](?:(?!->)[^.;:,=])*)")
+
+
+def _glosses_host_state(found: re.Match) -> bool:
+    return bool(hosts_in(found["said"])) and not hosts_in(found["gloss"])
+
+
+# (r46h) "=" before a value of the table's, after a host or its row ("U4 row = Unknown", "E1 activity = Exploit"): what
+# the row reads, no gloss of it (read as "means", the value was what the state meant, and the host was claimed bare).
+# (r46b: and a value denied, "U4 row = not Unknown": the row reads anything but it; read as "means", the denial was dropped)
+_TABLE_VALUE_ALONE = re.compile(r"^\s*(?:not\s+)?(?:none|scan|exploit|no|unknown|user|privileged|root)\s*$", re.IGNORECASE)
+
+
+def _equals_said(found: re.Match) -> str:
+    """An "=" between words, in words: a table's value after a host is what its row reads, any other gloss of a host's
+    state what it means (`_EQUALS_GLOSS`)."""
+    if not _glosses_host_state(found):
+        return found[0]
+    return f"{found['said']} {'reads' if _TABLE_VALUE_ALONE.match(found['gloss']) else 'means'} {found['gloss']}"
+
+
+_INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|after)\s+[^,;.:]+?)\s+(?:should|must|do|may|can|will)\s+"
+                             r"(?:you|we)\s+(?=(?:" + ADDRESSED_VERB + r"\s+)?(?:(?:a|an|the)\s+)?" + VERB_WORD + r")",
+                             re.IGNORECASE)
+
+
+# (r35h) A condition written as code, "when E1.activity == Exploit:", "U4.compromised = User": the host's column
+# compared with a value, said as the table says it ("E1 shows Activity Exploit"). Read as words, the dot ended the
+# sentence and the condition kept the host alone (any state). ("!=" is left as written: a state denied, not read here.)
+_CODE_COMPARISON = re.compile(r"\b(?P<host>[A-Za-z][\w-]*\d)\.(?P<column>compromised|compromise|activity)\s*"
+                              r"(?:==|=(?!=)|\bis\b(?!\s+not\b))\s*[\"']?(?P<value>[A-Za-z]+)[\"']?", re.IGNORECASE)
+
+
+def _code_comparison_said(match: re.Match) -> str:
+    column = "Activity" if match["column"].lower() == "activity" else "Compromised"
+    return f"{match['host']} shows {column} {match['value'].capitalize()}"
+
+
+# (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
+# them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
+# are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
+_COUNT_RESTATED = re.compile(r"\b(?:most|(?:the|a)\s+majority|the\s+bulk|(?:a\s+)?(?:good|large)\s+(?:part|number|share))\s+of\s+"
+                             r"(?P<whole>(?:the\s+|our\s+)?(?:[\w-]+\s+)?[\w-]+)\s*,\s*(?:meaning|that\s+is|i\.\s?e\.?|in\s+other\s+words|"
+                             r"namely|so|or\s+rather)\s+(?P<count>(?:at\s+least\s+|more\s+than\s+)?\w+(?:\s+or\s+more)?)"
+                             r"(?:\s+of\s+(?:the\s+\w+|them|those|all))?\s*,", re.IGNORECASE)
+
+
+# (r43m) One of two or more named hosts said with "and" after a word that picks one of them: "whichever of User1 and
+# User2 is compromised", "either of E0 and E1 at user level". Each host by itself, as "User1 or User2" is read; read
+# with its "and", the first host was a bare subject and the state was claimed of the last one only.
+_LISTED_HOST = r"(?:(?:the\s+)?" + HOST_NAME + r"\b|" + HOST_SHORT + ")"
+
+
+_ONE_OF_LISTED = re.compile(rf"\b(?P<lead>(?:whichever|either|any|one)\s+of\s+{_LISTED_HOST}(?:\s*,\s*{_LISTED_HOST})*)"
+                            rf"\s*,?\s+and\s+(?={_LISTED_HOST})", re.IGNORECASE)
+
+
+# (r43m) A class, the host it leaves out, then what the class's hosts do: "each op host but Op_Host2 that is at
+# root". The relative clause is said of the class; read after the host, it was that host's state, the rule's condition.
+# (r47m: and the class said by its subnet after the noun, "each machine in the enterprise subnet but Enterprise1 that is ...")
+_EXCEPT_BEFORE_WHICH = re.compile(rf"\b(?P<lead>(?:every|each|any|all(?:\s+the)?)\s+(?:[\w-]+\s+){{0,2}}?(?:hosts?|box(?:es)?|machines?|"
+                                  rf"servers?|srvs?|workstations?|nodes?)(?:\s+(?:in|on|of)\s+the\s+(?:user|enterprise|op|operational)"
+                                  rf"[\s-]+(?:subnet|network|zone|segment|side|tier))?)\s+(?:but|except(?:\s+for)?|other\s+than|save|bar)\s+"
+                                  rf"(?P<hosts>{_LISTED_HOST}(?:\s*(?:,|\band\b|\bor\b)\s*{_LISTED_HOST})*)\s+"
+                                  rf"(?P<which>(?:that|which|who)\s+[^,;.:()]+)", re.IGNORECASE)
+
+
+_QUOTE_MARK = re.compile(r"(?<![\w'\u2019])['\"\u2018\u201c](?P<said>[A-Za-z][\w.-]*(?:\s+[A-Za-z0-9][\w.-]*)?)['\"\u2019\u201d](?![\w'\u2019])")
+
+
+def _one_of_listed(text: str) -> str:
+    """`text` with a pick of one of several named hosts said with "or" (`_ONE_OF_LISTED`)."""
+    return _ONE_OF_LISTED.sub(lambda m: re.sub(r"\s*,\s*", " or ", m["lead"]) + " or ", text)
+
+
+def written_out(text: str) -> str:
+    """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
+    _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
+    "with", "&" and "+" between words as "and", and "whilst" as "while"."""
+    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
+    # (r43h) "remvoe it", "exploted", "Privelaged": the rule language's words misspelt in a hurried note (spelling.py)
+    text = misspellings_mended(text)
+    # ("pending any scan": not yet, a stage the attack has not reached)
+    text = _ABSENCE.sub(lambda m: ("Without" if m[0][0].isupper() else "without") + (" yet" if m[0].lower() == "pending" else ""),
+                        text)
+    # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
+    text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
+    # "Analyse it b4 any Restore": the note's shorthand of "before" (read as a word, the move it puts off was no contrast)
+    text = re.sub(r"\bb4\b", "before", text, flags=re.IGNORECASE)
+    # (r43m) the quantifier misspelt in haste, "evry ent srv": too short a word for spelling.py's mending (its "exept" is
+    # mended there)
+    text = re.sub(r"\b(e)(?:vry|verey|vey)\b", r"\1very", text, flags=re.IGNORECASE)
+    text = _one_of_listed(text)
+    # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
+    # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
+    # what someone said, keeps its marks, and an apostrophe inside a word stays
+    text = _QUOTE_MARK.sub(r"\g<said>", text)
+    text = _EXCEPT_BEFORE_WHICH.sub(lambda m: f"{m['lead']} {m['which'].rstrip()}, except {m['hosts']}", text)
+    # (r45m) "clean at prev step", "owned since prev turn": the note's shorthand of "the previous"
+    text = re.sub(r"\b(?:at\s+|since\s+|on\s+|in\s+)?(?:the\s+)?prev\.?(?=\s+(?:step|turn|round|tick|move)\b)",
+                  lambda m: (m[0].split()[0] + " the previous" if m[0].split()[0].lower() in ("at", "since", "on", "in") else "the previous"),
+                  text, flags=re.IGNORECASE)
+    # (r42h) "lateral movt": the note's shorthand of the phase's name (unread, the word left the condition not whole)
+    text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
+    # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
+    # i.e. two or more, ..."), said in words
+    text = _CODE_COMPARISON.sub(_code_comparison_said, text)
+    text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
+    # "ent-class host", "a user class box": the class named with the word "class" (r32m; read as no class, any host)
+    text = re.sub(r"\b(user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+class[\s-]+(?=(?:hosts?|box(?:es)?|machines?|servers?|"
+                  r"srvs?|nodes?|systems?|workstations?)\b)", r"\1 ", text, flags=re.IGNORECASE)
+    # "Only when User3 is rooted should you restore it": the order inverted after its condition, said as "only when
+    # User3 is rooted, restore it" (r32m; with no comma, the order was read as part of the condition)
+    text = _INVERTED_ORDER.sub(lambda m: f"{m['lead']}, ", text)
+    # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
+    text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
+    # (r35m) "recomend Remove", "reccomend a Restore": "recommend" misspelt (read as no order word, the note's arrow
+    # before it was no order and its situation's "not" a negation of the move)
+    text = re.sub(r"\b(r)ec{1,2}om{1,2}[ae]nd(?=s\b|ed\b|ing\b|\b)", r"\1ecommend", text, flags=re.IGNORECASE)
+    # "at user lvl", "root lvl": the note's shorthand of "level" (read as the level it names)
+    text = re.sub(r"\b(l)vls?\b", r"\1evel", text, flags=re.IGNORECASE)
+    # (r35m) "only usr level", "at usr-level": the note's shorthand of "user" before a level (read as no level at all)
+    text = re.sub(r"\b(u)sr(?=[\s-]+level\b)", r"\1ser", text, flags=re.IGNORECASE)
+    # (r38m) "priv esc", "privesc", "priv-esc": the note's shorthand of "privilege escalation" (read word by word, the
+    # "esc" was left unplaced and the condition unread)
+    text = re.sub(r"\b(p)riv[\s-]?esc\b\.?", r"\1rivilege escalation", text, flags=re.IGNORECASE)
+    # "U4 priv", "at priv level": the note's shorthand of "privileged" (the level, as "root" is)
+    text = re.sub(r"\b(p)riv\b", r"\1rivileged", text, flags=re.IGNORECASE)
+    # "U2 rmvd", "rstrd at step 4": the note's shorthand of the past participles of the verbs (vowels dropped)
+    text = _PARTICIPLE_SHORT.sub(lambda m: _PARTICIPLE_FULL[m[0].lower()] if m[0][0].islower()
+                                 else _PARTICIPLE_FULL[m[0].lower()].capitalize(), text)
+    # "Enterprise2 scanned & nothing compromised anywhere", "Op_Server0 clean + User1 scanned": two clauses, as with
+    # "and" (read as one, the second clause's state was taken for the first host's)
+    text = re.sub(r"\s+[&+]\s+", " and ", text)
+    # "Unknown on a user box != compromised": the symbols of "is not" ("!=", "=/=", "\u2260") said in words
+    text = re.sub(r"\s*(?:!=|=/=|\u2260)\s*", " is not ", text)
+    text = _EQUALS_GLOSS.sub(_equals_said, text)
+    text = re.sub(r"\b(they|we|you)['\u2019]re\b", r"\1 are", text, flags=re.IGNORECASE)
+    # (r37m) "an exploit on Op_Host1 is the moment to restore it": the situation named as the time for the order (read
+    # as it stood, "to stop ..." was a purpose, and the order after it was cut away with it)
+    text = _MOMENT_FOR.sub(lambda m: f"{m['lead']}when {m['situation']}, ", text)
+    # (r46b) "..., (but) not (in) the step after you removed it": the step after the move put out of the order, as "unless it
+    # is the step after ..." says it (history_words reads that step; read as written, the exclusion was dropped at its comma)
+    text = _STEP_AFTER_DENIED.sub(", unless it is ", text)
+    # (r46b) a host given its own case only to be left alone, "...; otherwise, if it is User0, leave it be", "... - but for
+    # User0, hands off": the exception of the order before it, as "except User0" says it (read as a rung of its own, the
+    # order's Remove of User0 was accepted)
+    text = LEFT_ALONE_CASE.sub(lambda m: f", except {m['hosts']}", text)
+    return _IS_CONTRACTED.sub(lambda m: f"{m[1]} {'has' if m['has'] else 'is'} ", text)
+
+
+_STEP_AFTER_DENIED = re.compile(r"\s*,\s*(?:but\s+)?(?:not|except)\s+(?:(?:in|on|at|during|for)\s+)?(?=(?:the|that)\s+(?:next\s+)?"
+                                r"(?:step|turn)\s+(?:right\s+)?(?:after|following)\s+(?:we|you|u|i)\b)", re.IGNORECASE)
+
+
+# A situation named as the time for an order: "any probe of an ops box is the time to ...", "an exploit on Op_Host2 is
+# the signal to ..." (a host or state in general, "a/an/any ...", then "is the moment / time / signal / cue to")
+_MOMENT_FOR = re.compile(r"(?P<lead>^|[.;:]\s*|,\s*)(?P<situation>(?:a|an|any)\s+[^,;:.]{3,60}?)\s+(?:is|are)\s+(?:the|your|our)\s+"
+                         r"(?:right\s+)?(?:moment|time|signal|cue|point)\s+to\s+(?=\w)", re.IGNORECASE)
+
+
+# "Lesson for every user workstation: ...", "Rule for the op hosts: ...": the label before the scope it heads.
+# ("the lesson for the quiet case is: ..." names the lesson, no label: `_LESSON_LEAD`)
+# (r48h: not a label for a role, "tip for the planner:": whom the note is for, no scope of hosts; said as "For the planner",
+# the note word was lost and the heading was read as the rule's situation)
+_SCOPE_LABEL = re.compile(r"\b(?:lesson|rule|note|reminder|tip|check-?list)\s+for(?!\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
+                          r"(?:planner|analyst|(?:action[\s_-]?)?chooser)s?\b)(?=\s+[^.;:]{2,60}(?<!\bis)(?<!\bbe):)", re.IGNORECASE)
+
+
+# (r45h) and the label after the scope it heads, "Op_Server0 checklist:", "user boxes checklist:" (a host or class before it)
+_LABEL_AFTER_SCOPE = re.compile(r"^\s*(?P<scope>[^.;:,\n]{2,40}?)\s+check-?list(?=\s*:)", re.IGNORECASE)
+
+
+# (r45h) A role the heading addresses after its scope, "For Enterprise2, action chooser:": whom the note is for, no part of
+# the scope (the rule is taught for the role it addresses)
+_ROLE_AFTER_SCOPE = re.compile(r"^(?P<head>\s*for\s+[^.;:,\n]{2,40}?)\s*,\s*(?:for\s+)?(?:the\s+)?(?:planner|analyst|"
+                               r"action[\s_-]?chooser|chooser)(?=\s*:)", re.IGNORECASE)
+
+
+def scope_labels_said(flat: str) -> str:
+    """`flat` with a heading's label said as the scope it heads ("Lesson for X:", "X checklist:": "For X:"), without the role
+    it addresses after that scope."""
+    flat = _SCOPE_LABEL.sub("For", flat)
+    scoped = _LABEL_AFTER_SCOPE.match(flat)
+    if scoped and (hosts_in(scoped["scope"]) or classes_in(scoped["scope"])):
+        flat = f"For {scoped['scope'].strip()}{flat[scoped.end():]}"
+    return _ROLE_AFTER_SCOPE.sub(lambda m: m["head"], flat)
+
+
+# The defender's own move, then an order that holds for a window of steps after it ("After you restore Enterprise2, do not
+# restore it again for the next 3 steps", "For the next two steps after you remove User4, do not restore User4"): a
+# condition on the defender's history, as "if you restored Enterprise2 within the last 3 steps" says it (read as a lead
+# before the order, the move and its window were no condition at all).
+_WINDOW_N = r"(?P<n>\d+|one|two|three|four|five)"
+
+
+_WINDOW_MOVE = (r"(?:right\s+|just\s+)?after\s+(?:you|we|i)\s+(?P<verb>restore|remove|analy[sz]e)\s+"
+                rf"(?P<host>{HOST_NAME})")
+
+
+# (r36m: "within / in / during / over the next N steps" as well as "for the next N steps")
+# (r43m: also after a label's colon, "Lesson: after you analyse E0, ...", and counted in turns)
+_AFTER_FOR_NEXT = re.compile(rf"(?:^|(?<=[.;!?:]\s)){_WINDOW_MOVE}\s*,\s*(?P<order>[^.;:]+?)\s+(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+"
+                             rf"{_WINDOW_N}\s+(?P<unit>steps?|turns?)(?=\s*[.;!]|\s*$)", re.IGNORECASE)
+
+
+_FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?:]\s))(?:for|within|in|during|over)\s+the\s+(?:next|following)\s+{_WINDOW_N}\s+(?P<unit>steps?|turns?)\s+"
+                             rf"{_WINDOW_MOVE}\s*,\s*", re.IGNORECASE)
+
+
+def window_said(text: str) -> str:
+    """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT)."""
+    # (the window in the unit the text counts it in: a rest that names it, "next 4 turns", is still the text's own words)
+    text = _AFTER_FOR_NEXT.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} {_unit(m)}, {m['order']}", text)
+    return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} {_unit(m)}, ", text)
+
+
+def _unit(found: re.Match) -> str:
+    return "turns" if found["unit"].lower().startswith("turn") else "steps"
+
+
+# (r39h) A clause that says a named host does what the clause before it says, "if no other user host shows a compromise, and
+# User0 does, ...": the condition's own part (its state the verb phrase before it), not the order's. Cut at its comma, the
+# condition lost it and was read whole without it.
+_ELLIPSIS = re.compile(rf"\b(?P<phrase>(?:shows?|is|are|has|have|reads?)\s+[^,;.:]*?)\s*,\s*(?P<join>and|but)\s+(?P<host>{HOST_NAME})\s+"
+                       r"(?:does|do|is|has)(?:\s+(?:too|as\s+well|so))?\s*(?=[,;.:]|$)", re.IGNORECASE)
+
+
+def ellipsis_filled(text: str) -> str:
+    """`text` with each `_ELLIPSIS` clause said in full and joined to the clause before it ("shows a compromise and User0
+    shows a compromise")."""
+    return _ELLIPSIS.sub(lambda m: f"{m['phrase']} {m['join']} {m['host']} {m['phrase']}", text)
+
+
+# A note's list of the situation, one state an item, then the order after an arrow ("- U1 exploited - E1 clean => Remove
+# U1", its lines flattened): every item is the condition, as "U1 exploited and E1 clean" (r32m; read as it stood, the first
+# item alone was the situation and the rest the order's clause, its negations unplaced).
+_BULLET = r"\s+[-*\u2022]\s+"
+
+
+_LISTED_SITUATION = re.compile(r"\A\s*[-*\u2022]\s+(?P<items>(?:(?!->|=>|\u2192).)+?(?:" + _BULLET + r"(?:(?!->|=>|\u2192).)+?)+)"
+                               r"\s*(?=->|=>|\u2192)")
+
+
+def listed_situation_joined(flat: str) -> str:
+    """`flat` (one line) with a listed situation before its arrow said as one condition (_LISTED_SITUATION)."""
+    return _checked_items_said(_LISTED_SITUATION.sub(lambda m: " and ".join(re.split(_BULLET, m["items"])) + " ", flat))
+
+
+# (r45m) A checklist of states, numbered or bulleted, that a later sentence refers to as a whole: "1. Enterprise2 shows an
+# exploit. 2. Op_Server0 is not compromised. When both items hold, Remove Enterprise2." ("if all of the above are true",
+# "once every box is ticked"; "if any of them holds": one of them). Read as it stood, the items were a story and the
+# order's condition ("both items") named no state at all.
+_ITEM_MARK = r"(?:\(?\d{1,2}[.)]|\(?[a-h]\)|[-*\u2022])\s+"
+
+
+# (r47b) The items may be asked as yes/no questions, "1) is Op_Host1 owned? 2) is there no scan on it? If both answers are
+# yes, ...": each the statement it asks after (`_asked_said`); an item asked in other words leaves the list as it stands.
+_CHECKED_ITEMS = re.compile(
+    r"(?:(?<=[:.;])|\A)\s*(?P<items>(?:" + _ITEM_MARK + r"[^.;!?]+[.;?]?\s*){2,})"
+    r"(?P<lead>when|whenever|if|once|as\s+soon\s+as|while|with)\s+(?P<how>both|all|each|every|any|either|one)"
+    r"(?:\s+(?:of\s+)?(?:the\s+)?(?:two\s+|three\s+|four\s+)?(?:above|these|them|those|(?:items?|checks?|conditions?|points?|boxes|lines?|"
+    r"entries|answers?|questions?)(?:\s+(?:above|listed|on\s+the\s+list))?))?\s+(?:(?:all\s+)?(?:holds?|are\s+(?:true|met|satisfied|ticked|"
+    r"checked|yes)|is\s+(?:true|met|satisfied|ticked|checked|yes)|apply|applies|pass(?:es)?|check\s+out|are\s+the\s+case|"
+    r"is\s+the\s+case)|(?:is|are)\s+ticked|true|met|ticked|yes)\b(?P<asked>\s*\?)?", re.IGNORECASE)
+
+
+# A yes/no question about a host, its row or "there": "is <subject> <state>", "is there <what>", "does <subject> <verb> ..."
+_ASKED_SUBJECT = (r"(?:it|they|its\s+row|their\s+rows?|[A-Za-z_]+\d+(?:'s\s+row)?|(?:the|a|an|any|some|one|that|this)\s+"
+                  r"(?:[\w-]+\s+){0,2}?(?:hosts?|servers?|box(?:es)?|machines?|row))")
+
+
+_ASKED_ITEM = re.compile(rf"^\s*(?:(?P<be>is|are)\s+(?P<there>there\b|{_ASKED_SUBJECT})|(?P<do>does|do)\s+(?P<doer>{_ASKED_SUBJECT})\s+"
+                         r"(?P<verb>show|have|list|read|say|display|report)\b)(?P<rest>[^?]*)\?\s*$", re.IGNORECASE)
+
+
+def _asked_said(item: str) -> Optional[str]:
+    """An item as a statement: the item itself where it asks nothing, the statement a yes/no question (`_ASKED_ITEM`)
+    asks after ("is there no scan on it?" -> "there is no scan on it"), None for a question asked in other words."""
+    if not item.rstrip().endswith("?"):
+        return item
+    asked = _ASKED_ITEM.match(item)
+    if asked is None:
+        return None
+    if asked["be"]:
+        return f"{asked['there']} {asked['be'].lower()}{asked['rest']}".strip()
+    verb = asked["verb"].lower()
+    said = "has" if verb == "have" and asked["do"].lower() == "does" else verb + ("s" if asked["do"].lower() == "does" else "")
+    return f"{asked['doer']} {said}{asked['rest']}".strip()
+
+
+_HEADING_ONE_OF_CLASS = re.compile(r"(?P<host>\b(?:a|an|any|each)\s+(?:user|enterprise|op|operational)[\s-]+(?:host|box|machine|server|"
+                                  r"workstation))\b(?!s)[^:]*:\s*$", re.IGNORECASE)
+
+
+_ITS_ROW = re.compile(r"^\s*(?:its\s+row|it)\b", re.IGNORECASE)
+
+
+def _checked_items_said(flat: str) -> str:
+    """`flat` with a checklist of states that a later condition refers to as a whole (_CHECKED_ITEMS) said as that
+    condition: "When <item> and <item>" ("or" for "any" / "either" / "one"). A list whose items give orders is left as
+    it stands (its items are cases, not parts of one condition)."""
+    def said(m: re.Match) -> str:
+        items = [_asked_said(i.strip(" .;")) for i in re.split(_ITEM_MARK, m["items"]) if i.strip(" .;")]
+        if len(items) < 2 or None in items or any(verbs_in(i) for i in items):
+            return m.group(0)
+        # (r47b) "Checklist for any op box: 1) is it owned? ...": the first item's "it" is the one
+        # host of a class the heading names (read as any host's, the class was lost and the rule held on other classes)
+        heading = _HEADING_ONE_OF_CLASS.search(re.split(r"[.;!?]", flat[:m.start()])[-1])
+        if heading is not None and not hosts_in(heading.string):
+            items[0] = _ITS_ROW.sub(heading["host"], items[0], count=1)
+        join = " or " if m["how"].lower() in ("any", "either", "one") else " and "
+        lead = "when" if m["lead"].lower() == "with" else m["lead"]  # ("with both true, <order>")
+        return f" {lead} {join.join(items)}" + ("," if m["asked"] else "")
+    return _CHECKED_ITEMS.sub(said, flat)
+
+
+# (r33h) A reason set off by commas between the subject and its order: "User4, because the lab depends on it, must be
+# planned for a Remove as soon as ...". Read as a justification, it swallowed the rest of the sentence, order and all.
+_REASON_ASIDE = re.compile(r",\s*(?:because|since|given\s+that)\s+[^,;:.]+,\s*(?=(?:should|must|needs?\s+to|has\s+to|ought\s+to|"
+                           r"is\s+to|are\s+to|gets?|deserves?|warrants?|will|shall)\b)", re.IGNORECASE)
+
+
+# (r42m) Why a host is the exception, said in brackets after the heading ("X is the exception (it bridges to the op
+# subnet): ..."): a reason, whose class or subnet is no scope of the rule. An aside that names a host is kept (it may add
+# that host to the exception).
+_EXCEPTION_WHY = re.compile(r"(?P<head>\b(?:is|are)\s+(?:the|an|a)\s+(?:(?:one|big|main|only)\s+)?(?:exception|special\s+case|"
+                            r"odd\s+one\s+out))\s*\((?P<why>[^()]{1,100})\)(?=\s*[:\u2013\u2014]|\s+-\s)", re.IGNORECASE)
+
+
+# (r45m) A hedge on the order said as a condition of the defender's means, "if you can", "where possible", "if time allows":
+# how firmly the order holds, no state of the network (read as a condition, it was one no claim placed, and the rule was
+# never read whole).
+_HEDGE = (r"(?:if|when|whenever|where|wherever)\s+(?:you|we)\s+(?:can|could|are\s+able\s+to)(?:\s+afford\s+(?:it|to))?|"
+          r"if\s+(?:at\s+all\s+)?possible|(?:where|wherever|when|whenever)\s+possible|if\s+(?:time|budget)\s+(?:allows|permits)|"
+          r"if\s+(?:it\s+is|it's)\s+(?:at\s+all\s+)?possible")
+
+
+_HEDGE_CLAUSE = re.compile(rf"^\s*(?:{_HEDGE})\s*,\s*|\s*,?\s*\b(?:{_HEDGE})\b\s*(?=,)|\s*,?\s*\b(?:{_HEDGE})\b(?=\s*(?:[.;!]|$))",
+                           re.IGNORECASE)
+
+
+# (r45m) A check said as a question, then its answer's case by a pronoun: "to begin, whether Op_Host2 is quiet; if it is,
+# plan a decoy" (the case is "if Enterprise1 is clean"; read as "if it is", the case stated nothing).
+_WHETHER_THEN_IF = re.compile(r"\bwhether\s+(?P<what>[^,;:.?!]{3,80}?)\s*[,;:.?]\s*(?:and\s+|then\s+)?(?P<lead>if|when)\s+(?:it\s+is|they\s+are|so|yes|"
+                              r"it\s+does|that\s+is\s+the\s+case)\b", re.IGNORECASE)
+
+
+def whether_said(flat: str) -> str:
+    """`flat` with the case that answers a "whether" check by a pronoun said in full (`_WHETHER_THEN_IF`)."""
+    return _WHETHER_THEN_IF.sub(lambda m: f"{m.group(0)[:m.start('lead') - m.start()]}{m['lead']} {m['what']}", flat)
+
+
+def hedges_away(flat: str) -> str:
+    """`flat` without a hedge on the means said as a condition (`_HEDGE_CLAUSE`), its sentence's first letter kept."""
+    return _HEDGE_CLAUSE.sub("", flat)
+
+
+def reason_aside_dropped(flat: str) -> str:
+    """`flat` without a reason set off by commas before the order's verb (_REASON_ASIDE), nor one in brackets after an
+    exception heading (_EXCEPTION_WHY)."""
+    flat = _EXCEPTION_WHY.sub(lambda m: m["head"] if not hosts_in(m["why"]) else m.group(0), flat)
+    return _REASON_ASIDE.sub(" ", flat)
+
+
+# (r35m) A rule written as "key: value" lines ("host: User4 / state: scanned, not compromised / move: DecoySSHD User4 /
+# avoid: Remove User4"), each line possibly bulleted: the host it is for, the situation, the order and what the order is
+# set against, said as the sentence a note would write (flattened as it stood, the labels ran into one clause and the
+# situation's "not" was read as a negation of the order). Only a form whose every line has a label named here is read so.
+_FORM_KEYS = {
+    "host": "host", "hosts": "host", "target": "host", "applies to": "host", "scope": "host", "for": "host",
+    "state": "when", "when": "when", "if": "when", "condition": "when", "trigger": "when", "situation": "when",
+    "status": "when", "seen": "when",
+    "move": "do", "do": "do", "action": "do", "pick": "do", "choose": "do", "response": "do", "then": "then",
+    "recommend": "do", "plan": "do", "next": "then", "after that": "then",
+    "avoid": "avoid", "never": "avoid", "not": "avoid", "don't": "avoid", "do not": "avoid", "instead of": "avoid",
+}
+
+
+_FORM_LINE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[a-z][a-z' ]{0,14}?)\s*:\s*(?P<value>\S.*?)\s*$", re.IGNORECASE)
+
+
+_SAID_WITH_VERB = re.compile(r"^(?:is|are|shows?|has|have|reads?|sits?|stays?|at|with|under|in|gets?)\b", re.IGNORECASE)
+
+
+# A markdown table's row: "| Enterprise0 scanned | DecoyTomcat Enterprise0 |"; its rule under the header: "|---|---|".
+_TABLE_ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$")
+
+
+_TABLE_RULE = re.compile(r"^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
+
+
+def _one_row_table(lines: list[str]) -> list[tuple[str, str]]:
+    """A markdown table of one row under a header (its labels, as in _FORM_KEYS) as (label, cell) pairs; [] for any
+    other text (a table of several rows holds several rules: not read as one)."""
+    if len(lines) != 3 or not _TABLE_RULE.match(lines[1]) or not all(_TABLE_ROW.match(lines[i]) for i in (0, 2)):
+        return []
+    header, row = ([c.strip() for c in _TABLE_ROW.match(lines[i])["cells"].split("|")] for i in (0, 2))
+    return list(zip(header, row)) if len(header) == len(row) and all(header) and all(row) else []
+
+
+# (r40h) A yes/no question the order hangs on: "ask yourself: is Op_Host1 held? If so, remove it", "Is the op
+# server rooted? If so -> Restore it". The answer's "if it is" is the question said as a condition; read as no
+# statement at all, the rule's words placed nothing and its compiled trigger was held to nothing (it fired where the
+# host sat at Unknown). The question stays where it was: what leads it ("Before restoring X, ask:") is read as before.
+_QUESTION_THEN_ANSWER = re.compile(
+    r"\b(?P<aux>is|are)\s+(?P<subject>(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:hosts?|servers?|box(?:es)?|machines?)|"
+    r"[A-Za-z_]+\d+)\s+(?P<state>[^?.;:]{1,80}?)\s*\?\s*(?P<answer>if\s+(?:it\s+is|they\s+are|so|yes|the\s+answer\s+is\s+yes)\b)",
+    re.IGNORECASE)
+
+
+def question_answered(text: str) -> str:
+    """`text` with the answer to a yes/no question ("is X Y? If it is, ORDER") said as the condition it answers ("is X
+    Y? If X is Y, ORDER")."""
+    return _QUESTION_THEN_ANSWER.sub(
+        lambda m: m[0][:m.start("answer") - m.start()] + f"If {m['subject']} {m['aux'].lower()} {m['state'].strip()}", text or "")
+
+
+# (r44c) A note's situation said as a bare question, with no word that asks one ("Nothing on the op side owned? then
+# ...", "User2 scanned? -> ..."): the statement it asks after, then the order it answers with ("then", an arrow, or an
+# imperative). It is the order's condition, as the same words before an arrow are; read as no statement at all, the
+# question placed nothing and a trigger that asked a state of another host passed (asking the state of one host for a
+# whole subnet's). A question with a word that asks ("is ...?", "why ...?") is not one of these.
+_BARE_QUESTION = re.compile(r"(?:^|(?<=[.!;]\s))(?P<question>(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|shall|"
+                            r"may|might|must|has|have|had|why|what|how|who|whom|which|where|when|whenever|if|ask|any\s+idea)\b)"
+                            r"[^?.;:!]{3,120}?)\s*\?\s*(?P<then>then\b\s*,?\s*|->\s*|=>\s*)?(?=\S)", re.IGNORECASE)
+
+
+# (r47h) A question-and-answer pair, "Q: <situation>? A: <order>" (an FAQ's numbered entry, "FAQ 3. Q: ...? A: ..."): the
+# question is the situation the answer is for, as the same words before an arrow are. Read as it stands, neither was a
+# condition nor the order (the "Q:" led the text), so a move ordered for a quiet network passed as a rule on the reply's
+# form and reached every call. A question a word opens ("should ...?", "how many ...?") stays as it was, as bare ones do;
+# so does one that names a move ("..., do I restore it?"), whose answer may turn it down, and an answer that opens with
+# "no" or "not" (what it denies is the question's, not a situation).
+_QUESTION_LABELLED = re.compile(r"(?:^|(?<=[.!;]\s))\s*(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*(?P<question>[^?.;:!]{3,160}?)\s*\?"
+                               r"\s*A\s*\d*\s*[:.]\s*(?=\S)(?!(?:no|not|nope)\b)", re.IGNORECASE)
+
+
+def labelled_question_said(text: str) -> str:
+    """(r47h) `text` with a labelled question and its answer (`_QUESTION_LABELLED`) said as a note says them, "<situation>?
+    -> <answer>", where the question states a situation (as `bare_question_said` reads a bare one); else as it stands."""
+    def said(m: re.Match) -> str:
+        question = m["question"].strip()
+        bare = _BARE_QUESTION.match(f"{question}? then X")
+        if bare is None or bare["question"].strip() != question or verbs_in(question) or not (state_words_in(question)
+                                                                     or re.search(rf"\b{COUNTED_STATE}", question, re.IGNORECASE)):
+            return m[0]
+        return f"{question}? -> "
+    return _QUESTION_LABELLED.sub(said, text or "")
+
+
+_JUDGED_MOVE = re.compile(r"[\w-]+\s+(?:is|are|was|were|seems?|looks?|would|will|can|could|might|may|does|did|stays?)\b",
+                         re.IGNORECASE)
+
+
+def bare_question_said(text: str) -> str:
+    """(r44c) `text` with a situation asked as a bare question before its order (`_BARE_QUESTION`) said before an arrow,
+    as a note says it: "X? then ORDER" -> "X? -> ORDER". Left as it was where the question says no state of a host, or
+    no order follows it."""
+    def said(m: re.Match) -> str:
+        rest = text[m.end():]
+        stated = state_words_in(m["question"]) or re.search(rf"\b{COUNTED_STATE}", m["question"], re.IGNORECASE)
+        # (an order, not a judgement of a move: "... owned? Sleep is harmless" says what the move is, orders nothing)
+        ordered = m["then"] or (IMPERATIVE_START.match(rest) and not _JUDGED_MOVE.match(rest))
+        if not stated or not ordered:
+            return m[0]
+        return f"{m['question'].rstrip()}? -> "
+    return _BARE_QUESTION.sub(said, text or "")
+
+
+# (r46m) The labels of such a form run together on one line, as a compiler's directive flattens its lines ("when: Op_Host2
+# at root do: Restore Op_Host2 avoid: Remove Op_Host2"): a label word right before its colon, after a space.
+_FORM_KEY_INLINE = re.compile(r"(?:^|(?<=\s))(?P<key>" + "|".join(sorted((re.escape(k) for k in _FORM_KEYS if " " not in k), key=len, reverse=True))
+                         + r")\s*:\s+(?=\S)", re.IGNORECASE)
+
+
+def _form_lines_apart(text: str) -> str:
+    """(r46m) A form of labelled lines flattened into one line (`_FORM_KEY_INLINE`), opened by a label and with an order's label
+    after it, set back on lines of their own; any other text as it stands."""
+    if "\n" in text.strip():
+        return text
+    labels = list(_FORM_KEY_INLINE.finditer(text))
+    if len(labels) < 2 or labels[0].start() != len(text) - len(text.lstrip()) \
+            or not any(_FORM_KEYS[m["key"].lower()] == "do" for m in labels[1:]):
+        return text
+    return "\n".join(text[m.start():(labels[i + 1].start() if i + 1 < len(labels) else len(text))].strip()
+                     for i, m in enumerate(labels))
+
+
+def form_lines_said(text: str) -> str:
+    """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
+    move>. Avoid <what>."; any other text as it stands."""
+    lines = [line for line in _form_lines_apart(text or "").split("\n") if line.strip()]
+    table = _one_row_table(lines)
+    if table:
+        lines = [f"{key}: {value}" for key, value in table]
+    found = [_FORM_LINE.match(line) for line in lines]
+    if len(lines) < 2 or not all(found) or any(m["key"].lower() not in _FORM_KEYS for m in found):
+        return text
+    parts: dict[str, list[str]] = {}
+    for m in found:
+        parts.setdefault(_FORM_KEYS[m["key"].lower()], []).append(m["value"].rstrip(" .;"))
+    if len(parts.get("when", ())) != 1 or len(parts.get("do", ())) != 1 or len(parts.get("host", ())) > 1:
+        return text
+    state = " and ".join(p.strip() for p in parts["when"][0].split(",") if p.strip())
+    subject = re.sub(r"\s*(?:,|\band\b|&|/)\s*", " or ", parts["host"][0]) if "host" in parts else ""
+    if subject and not hosts_in(state):
+        state = f"{subject} {'' if _SAID_WITH_VERB.match(state) else 'is '}{state}"
+    said = f"When {state}: {parts['do'][0]}" + "".join(f", then {after}" for after in parts.get("then", ())) + "."
+    return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ()))
+
+
+# (r41h) A footnote: a mark right after a word of the rule ("recommend a Restore.*", "every user host\u2020") and the same
+# mark later, on its own before the note ("* User0 excepted", at the start of a line or, flattened, after a space). The note
+# is the rule's own, said as a sentence after what it marks; left with its marks ("... a Restore.* * User0 excepted") no
+# reading found the exception it states. Not where the text sets words in stars ("*only* user hosts"): that is emphasis.
+_FOOTNOTE_REF = re.compile(r"(?<=[\w.!?;:)])(?P<mark>\*{1,3}|\u2020|\u2021)(?=[\s,.;:]|$)")
+
+
+_EMPHASIS_OPENED = re.compile(r"(?:^|(?<=[\s(]))\*+\w")
+
+
+# (r44m) An example set in parentheses inside a sentence, "op box owned (e.g. OpH1 in seed 3) -> ...", "(for instance
+# User2, last run)": the host and run it tells of are the example's, no condition or scope of the rule. Left, its "e.g."
+# ended the sentence there and its last words were read as the note's situation.
+_EXAMPLE_ASIDE = re.compile(r"\s*\(\s*(?:e\.\s?g\.|eg\b|for\s+(?:example|instance)\b|as\s+in\s+(?:seed|run|episode|game)\b)[^()]*\)",
+                            re.IGNORECASE)
+
+
+def example_aside_away(text: str) -> str:
+    """(r44m) The text without an example it sets in parentheses (`_EXAMPLE_ASIDE`)."""
+    return _EXAMPLE_ASIDE.sub("", text or "")
+
+
+def footnotes_said(text: str) -> str:
+    """`text` with its footnote (_FOOTNOTE_REF) said as a sentence of its own after what it marks, its marks gone; any
+    other text as it stands."""
+    ref = None if not text or _EMPHASIS_OPENED.search(text) else _FOOTNOTE_REF.search(text)
+    note = ref and re.compile(rf"(?:^|(?<=\s)){re.escape(ref['mark'])}[ \t]*(?=\S)").search(text, ref.end())
+    if not note:
+        return text
+    before = (text[:ref.start()] + text[ref.end():note.start()]).rstrip()
+    return f"{before if before.endswith(('.', '!', '?', ';', ':')) else before + '.'} {text[note.end():]}"
+
+
+# (r46m) A note that sets aside another teacher's advice where its own condition holds: "Ignore s3/i01's Remove tip
+# when ...: Restore ...", "Disregard dana's decoy rule once ...: plan ...". Who is set aside is no host and no order (read
+# as one, "ignore" forbade every move on the host it named, and a teacher's id was taken for a host); the move of that
+# advice, where named, is the one put aside for the order after the colon ("instead of a Restore, Remove ...").
+_IGNORED_ADVICE = re.compile(r"^\s*(?:ignore|disregard|overrule|override|set\s+aside|(?:do\s+not|don['\u2019]?t)\s+follow)\s+"
+                             r"(?P<who>[\w/.-]+?)(?:'s|\u2019s)\s+(?:(?P<what>[\w-]+)\s+)?(?:advice|rule|note|lesson|tip|call|suggestion)s?\b\s*,?\s*"
+                             r"(?=(?:when|whenever|if|once|while|as\s+long\s+as)\b[^:]{3,200}:\s*\S)", re.IGNORECASE)
+
+
+# (r46m) A row's two values quoted as the alerts print them, "reads 'Activity Exploit, Compromised User'": one state (its
+# comma inside the quotes ended the condition there, and the compromise was read as an order's words)
+_QUOTED_ROW = re.compile(r"(?<!\w)'(?P<activity>Activity\s+\w+)\s*,\s*(?P<compromise>Compromised\s+\w+)'(?!\w)")
+
+
+# (r46m) And a field of the context quoted with its colon, "say 'Risk: high'", "reads 'Compromised: User'": the colon is the
+# field's, no end of the rule's situation (split there, the condition was cut to "'Risk" and read as nothing).
+_QUOTED_FIELD = re.compile(r"(?<!\w)'(?P<field>risk|activity|compromised|compromise|host)\s*:\s*(?P<value>[\w.-]+)'(?!\w)", re.IGNORECASE)
+
+
+def quoted_row_joined(text: str) -> str:
+    """(r46m) `text` with a quoted row's two values (`_QUOTED_ROW`) said as one state, and a quoted field (`_QUOTED_FIELD`)
+    without its colon."""
+    text = _QUOTED_ROW.sub(lambda m: f"{m['activity']} and {m['compromise']}", text or "")
+    return _QUOTED_FIELD.sub(lambda m: f"'{m['field']} {m['value']}'", text)
+
+
+def ignored_advice_said(text: str) -> str:
+    """(r46m) `text` with its lead that sets another teacher's advice aside (`_IGNORED_ADVICE`) said as its condition and
+    an order against that advice's move; any other text as it stands."""
+    found = _IGNORED_ADVICE.match(text or "")
+    if found is None:
+        return text
+    rest = text[found.end():]
+    put_aside = verbs_in(found["what"] or "")
+    if not put_aside:
+        return rest
+    colon = rest.index(":")
+    return f"{rest[:colon + 1]} instead of a {put_aside[0]}, {rest[colon + 1:].lstrip()}"

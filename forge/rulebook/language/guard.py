@@ -1,0 +1,613 @@
+"""The guard rest: which part of a compiler's `unexpressed` rest is a condition (`guard_rest`), and what it claims (`guard_claims`). Pure.
+
+A justification or a story ("because ...", "lesson: ...", "last time we waited") and a restatement of what the
+predicate already says ("the moment it is compromised") never guard: a rule is not silenced by its author's
+reasons.
+
+Also here, what every reading of claims is held to: whether `claims` read the whole of a condition, every negation
+placed and no word left unaccounted for (`complete_claims`, `reads_whole`), the claims of a whole text where they
+do (`whole_claims`), and a compromise said of a host or a class as the table confirms it (`confirmed`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+from typing import Optional
+
+from forge.env.catalog import HOSTS, HOST_CLASSES, QUIET_ACTIVITY, QUIET_COMPROMISE
+from forge.rulebook.language.claims import NEW_SUBJECT, STATE_SPOKEN, claims, classes_counts_compared, moves_said_after
+from forge.rulebook.language.clauses import order_without_conditions
+from forge.rulebook.language.episode import episode_claims, without_episode_claims
+from forge.rulebook.language.facts import facts_needed, hosts_compared
+from forge.rulebook.language.forbidding import sequenced_away
+from forge.rulebook.language.general_claims import ALERTS_LISTING, ALL_QUIET, CLAUSE_BREAK, history_unread
+from forge.rulebook.language.history_words import history_conditions, without_history
+from forge.rulebook.language.judged import evidence_away, evidence_tests, rating_away, without_evidence
+from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.names import (classes_in, hosts_in, named_in_full, state_words_in, unnamed_hosts, verbs_in,
+                                           without_host_names)
+from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.rule_claims import (CONCESSION, conceded_away, narrower_cases_away, rule_claims,
+                                                 window_alone)
+from forge.rulebook.language.scope import (branches_of, class_heading, condition_claims, subject_of, unplaced,
+                                           without_exception)
+from forge.rulebook.language.shorthand import NEWLY_GLOSSED, class_in_full, level_or_above_said, spelled_out
+from forge.rulebook.language.situation import state_of as _state_of, without_either_value
+from forge.rulebook.language.wording import conditions_left_out, read_wording
+
+
+# (the last lines: words that say a state is shown, as in "without evidence of a real compromise", or that it is
+# shown now, "so far", "already"; the hosts other than the one named, `OTHER`; a scope singled out, "for Enterprise2
+# specifically", "for User1 in particular", which is that host and no more; r40h: "held", the attacker's hold as situation.py reads
+# it, "while Enterprise2 is held"; r44h: "somewhere", as "anywhere": some host, which `GENERAL_SUBJECT` reads, "probed
+# somewhere while no box anywhere is held"; left unplaced, the reading was partial and its denial of any compromise one no
+# row showed false, so the rule fired where the other hosts were not shown)
+
+
+# Two states joined by "or" ("Compromised User or Compromised Privileged"): claims read one of them.
+# (not the "or" of a count: "a probe plus three or more servers hacked" states no two states as one)
+_EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity)\b[^.;,]{0,30}\bor\b(?!\s+(?:more|fewer|less)\b)"
+                           r"[^.;,]{0,30}\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity|unknown)\b", re.I)
+
+
+def complete_claims(text: str, found) -> bool:
+    """Whether `claims` read the whole of a rule's conditions: every negation placed, no word it does not account
+    for, and no kind of fact it cannot judge (history, rewards, ...). Judged on claims that are not the whole of
+    the condition, a rule would be wider than its text."""
+    text = narrower_cases_away(text)  # (r44m: a later case that only picks another move is none of its conditions)
+    words = read_wording(text)
+    unresolved: list = []
+    condition_claims(words, unresolved)
+    # (a class heading whose only negation is the hosts it excepts, "Op hosts other than Op_Server0", is read without
+    # them: `class_heading`)
+    headings = {c.text for c in words.conditions if class_heading(c.text, words) is not None}
+    # (r45m: nor "until step 10", a window of steps and nothing more: its "until" is the window's bound, its EpisodeStep)
+    negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
+               if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings
+               and not _exception_left_out(c, words, found) and not window_alone(c.text)]
+    # (r37m: in a note of cases, each case's negation is placed in its own alternative: `_case_denials_placed`)
+    cases = _case_denials_placed(words, found, negated) if negated else None
+    # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
+    return not unresolved and cases is not False and reads_whole("; ".join(without_exception(c.text) if c.text in headings else c.text
+                                                                           for c in words.conditions), found,
+                                                                 negated=bool(negated) and cases is None, resolved=True) \
+        and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
+        and not _hosts_unclaimed(words, found) and not _order_states_unread(words, found)
+
+
+def _case_denials_placed(words, found, negated) -> Optional[bool]:
+    """For a text whose conditions are cases, each heading its own order (`branches_of`), claimed as one alternative
+    each: whether every case that negates or restricts has a denial in its own alternative ("E0 scan only -> decoy it;
+    E0 under exploit -> Remove it": the "only" of the first case is its Compromised No, and the second case denies
+    nothing). None where the text is no such note (the negations are then looked for in the claims as a whole)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf  # lazy: as in `claims`
+
+    found_cases = branches_of(words)
+    if not found_cases or found is None:
+        return None
+    groups = found_cases[0]
+    either = next((p for p in (found.parts if isinstance(found, AllOf) else (found,))
+                   if isinstance(p, AnyOf) and len(p.parts) == len(groups)), None)
+    if either is None:
+        return None
+    denying = {c.text for c in negated}
+    return all(_denies_somewhere(alternative) for group, alternative in zip(groups, either.parts)
+               if any(words.conditions[i].text in denying for i in group))
+
+
+def _denies_somewhere(p) -> bool:
+    """Whether claims hold a negation or a quiet value anywhere in them."""
+    from forge.rulebook.language.predicate import Atom, Not  # lazy: as in `claims`
+
+    if isinstance(p, Not) or isinstance(p, Atom) and (p.compromise == QUIET_COMPROMISE or p.activity == QUIET_ACTIVITY):
+        return True
+    return any(_denies_somewhere(q) for q in getattr(p, "parts", ()))
+
+
+_EXCEPTING_WORD = re.compile(r"^(?:except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|excluding|save\s+for|barring|but\s+not)$",
+                             re.IGNORECASE)
+
+
+def _exception_left_out(condition, words, found) -> bool:
+    """Whether a condition's only restriction is the hosts it excepts, and the claims leave every one of them out ("Unknown
+    on any enterprise host except Enterprise1", claimed of Enterprise0 and Enterprise2: r32m): its negation is placed, by what is not claimed."""
+    from forge.rulebook.language.predicate import positive_hosts  # lazy: as in `claims`
+
+    return bool(condition.negations and condition.hosts) and all(_EXCEPTING_WORD.match(n) for n in condition.negations) \
+        and set(condition.hosts) <= set(words.excepted) and not set(condition.hosts) & positive_hosts(found)
+
+
+# The pieces of an order read with no condition apart from it: "OpS0 quiet + no usr host owned -> Sleep is fine",
+# "E0: clean at prev step, now owned -> plan Remove E0"
+_ORDER_PIECES = re.compile(r"[,;:+?!]|->|\band\b|\bthen\b", re.IGNORECASE)
+
+
+def _order_states_unread(words, found) -> bool:
+    """Whether a piece of a rule's order outside its conditions, one that states a state and names no verb ("E0: clean
+    at prev step, now owned -> plan Remove E0": the heading "E0" read as the condition, or nothing read as one), says
+    what its claims do not: a state the reading cannot place whole (a history, "clean at prev step"), or one the claims
+    do not imply ("owned now" beside claims that only ask E0 be shown). Such claims were read from the rest of the
+    text alone, and would make the rule wider than its text."""
+    from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
+
+    if found is None or ":" not in words.instruction:
+        return False
+    # (only the situation a heading states before its order, "<host>: <states>: <order>", or "<states> -> <order>")
+    rest = words.instruction.rsplit(":", 1)[0]
+    for c in words.conditions:
+        rest = rest.replace(c.text, " ")
+    subject = subject_of(words)
+    for piece in _ORDER_PIECES.split(named_in_full(rest)):
+        if not state_words_in(piece) or verbs_in(piece):
+            continue
+        said = claims(piece, subject)
+        if said is None or not reads_whole(piece, said, subject=subject) or not implies(found, said):
+            return True
+    return False
+
+
+def _hosts_unclaimed(words, found) -> bool:
+    """Whether a host the conditions name (not one they except) is in none of the claims' atoms: what they said of it
+    was not read ("no ent srv compromised + OpS0 quiet" read with OpS0 left out claimed the enterprise servers alone),
+    so the claims are not the whole of the condition."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    named = {h for c in words.conditions for h in c.hosts} - set(words.excepted)
+    if not words.conditions:
+        # no condition read apart from the order ("OpS0 quiet + no usr host owned -> Sleep is fine"): the claims are read
+        # from the order's own words, and a host it names that none of them holds was dropped from that reading
+        # (a host the order only acts on, "... then DecoyTomcat on Ent1", is its target: only one with a state said in
+        # its own piece of the order counts)
+        named = {h for piece in _ORDER_PIECES.split(words.instruction) if state_words_in(piece)
+                 for h in hosts_in(piece)} - set(words.excepted) - set(words.contrasted)
+    claimed = {h for atom, _ in atoms_of(found) if atom.host is not None for h in atom.hosts()}
+    return bool(named - claimed)
+
+
+def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subject: Optional[str] = None,
+                resolved: bool = False) -> bool:
+    """Whether claims `found` are the whole of `condition` (see `complete_claims`); `negated`: whether it negates
+    or restricts (None: read from its words); `subject`: the host its "it" stands for (`resolved`: the caller has
+    tied every "it" already)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    if found is None:
+        return False
+    condition = rating_away(moves_said_after(condition))  # (r39m) a rating of the one host named: judged.py reads it, the gate judges it
+    condition = hosts_compared(sequenced_away(condition))[1]  # (r43m) two named hosts' levels compared: read by `claims`
+    condition = classes_counts_compared(condition)[1]  # (r46m) and two classes' counts
+    condition = ALERTS_LISTING.sub(" in the alerts ", condition)  # (r43m) "the alerts list N hosts": read by `_listed`
+    if episode_claims(condition or "") and set(episode_claims(condition)) <= set(found.parts if isinstance(found, AllOf) else (found,)):
+        condition = without_episode_claims(condition)  # (r36m) the windows of steps the claims hold are read
+    condition = NEWLY_GLOSSED.sub(r"\1", condition or "")  # (the gloss of "newly" says what it says)
+    clauses = CLAUSE_BREAK.split(condition)
+    # (two states joined by "or" are read as one of them, unless every host is said quiet: "no host shows any activity
+    # or compromise")
+    if any(unplaced(spelled_out(without_history(c) if "history" in facts_needed(c) else c)) for c in clauses) \
+            or facts_needed(condition) - {"history"} or history_unread(condition) \
+            or _EITHER_STATE.search(without_either_value(condition)) and not ALL_QUIET.search(condition) \
+            or any(_state_unread(c, subject) or _piece_unread(c, subject) for c in clauses):
+        return False
+    unresolved: list = []
+    claims(condition, subject, unresolved)
+    if unresolved and not resolved:
+        return False
+    if not (bool(negations_in(condition)) if negated is None else negated):
+        return True
+    parts = found.parts if isinstance(found, AllOf) else (found,)
+    # (a class's host that shows one state and denies another, "a user host exploited, not rooted", or one of a few
+    # hosts, "whichever of E1 and E2 is probed, no more than that": each of its alternatives places the denial)
+    parts = tuple(q for p in parts for q in ([p] if not isinstance(p, AnyOf) or not all(
+        _denial_placed(a) for a in p.parts) else [Not(p)]))
+    return any(isinstance(p, Not) or isinstance(p, Atom) and QUIET_COMPROMISE == p.compromise
+               or isinstance(p, Atom) and p.activity == QUIET_ACTIVITY
+               # a whole subnet said quiet, its hosts each quiet ("the user subnet is quiet and ..."): a group of its own
+               or isinstance(p, AllOf) and all(_denial_placed(q) for q in p.parts)
+               # a history of absence: clean before ("newly"), unchanged, not changed by an action
+               or isinstance(p, Atom) and (p.newly_compromised is not None or p.unchanged_for is not None
+                                           or False in (p.changed, p.scan_before_exploit)) for p in parts)
+
+
+def _denial_placed(alternative) -> bool:
+    """Whether one alternative of claims places a denial: a negation, or a quiet value (Compromised No, Activity None),
+    in itself ("User2 at a scan and no compromise") or in one of its parts."""
+    from forge.rulebook.language.predicate import AllOf, Atom, Not  # lazy: as in `claims`
+
+    def quiet(q) -> bool:
+        return isinstance(q, Not) or isinstance(q, Atom) and (q.compromise == QUIET_COMPROMISE or q.activity == QUIET_ACTIVITY)
+    return quiet(alternative) or isinstance(alternative, AllOf) and any(quiet(q) for q in alternative.parts)
+
+
+def _state_unread(clause: str, subject: Optional[str] = None) -> bool:
+    """Whether a clause speaks of a state (STATE_SPOKEN) that `claims` reads as none: only bare hosts."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    if not STATE_SPOKEN.search(clause):
+        return False
+    found = claims(named_in_full(clause), subject)  # (a host in shorthand, "OpS0 @ Unknown", is a host all the same)
+    if found is None:
+        return False
+    atoms = [atom for atom, _ in atoms_of(found)]
+    return all(atom.bare() for atom in atoms) or _level_unread(clause, atoms)
+
+
+_DENIAL_FIRST = re.compile(r"\s*(?:no|not|never|nothing|none|without)\b", re.IGNORECASE)
+
+
+def _piece_unread(clause: str, subject: Optional[str] = None) -> bool:
+    """Whether a piece of a clause (as `claims` splits it: "Scan seen, nothing compromised yet") speaks of a state, is
+    placed nowhere on its own and adds nothing to what the clause claims: read without it, the clause claims the same
+    ("Scan seen" placed nowhere, only "nothing compromised" read), so the reading is not the whole of it."""
+    pieces = [p for p in NEW_SUBJECT.split(spelled_out(clause)) if p and p.strip()]
+    if len(pieces) < 2 or "history" in facts_needed(clause):
+        return False
+    found = claims(clause, subject)
+    if found is None:
+        return False  # (nothing placed here at all, an "it" this call cannot tie: no piece to tell apart)
+    # (a piece read on its own that only restates another, "nothing happening, no host showing activity", is read; so
+    # is a denial another piece implies, "it only shows a scan and no compromise")
+    return any(STATE_SPOKEN.search(piece) and not _DENIAL_FIRST.match(piece) and claims(piece, subject) is None
+               and claims(" and ".join(pieces[:i] + pieces[i + 1:]), subject) == found for i, piece in enumerate(pieces))
+
+
+# Words that name one compromise level of the table. A clause that says one, read as no atom at that level, was read
+# wider than its words ("a host that has shown Unknown for four steps" read as any compromise held for four steps).
+_LEVEL_SPOKEN = (
+    (re.compile(r"\bunknown\b", re.IGNORECASE), "Unknown"),
+    (re.compile(r"\bprivileged\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b", re.IGNORECASE), "Privileged"),
+    (re.compile(r"\buser[- ]level\b", re.IGNORECASE), "User"),
+)
+
+
+def _level_unread(clause: str, atoms) -> bool:
+    """Whether the clause names a compromise level (_LEVEL_SPOKEN) that no atom of its reading holds, the reading
+    placing no level of its own either ("at user level (not root)" read as User is read: it excludes root)."""
+    levels = {atom.compromise for atom in atoms}
+    if levels - {None, "any"}:
+        return False
+    # (two levels joined by "or", "at user level or root", are either: read as any compromise; (r46m) so is a level "or
+    # above", `level_or_above_said`)
+    clause = level_or_above_said(clause)
+    return any(pattern.search(without_either_value(clause)) and level not in levels for pattern, level in _LEVEL_SPOKEN)
+
+
+_REASON_OR_STORY = re.compile(
+    r"^\s*(?:because|since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)))|as\b|so\s+that|so\b|in\s+order\s+to|to\s+(?:avoid|prevent|stop|keep|make\s+sure|save)|"
+    r"otherwise|lesson|the\s+lesson|learn[te]d|last\s+time|earlier|that\s+way|this\s+(?:way|cost|happened)|"
+    r"which|it\s+(?:is|was)\s+(?:the|a|our|their)\b|(?:i|we|my|our)\b)", re.IGNORECASE)
+
+
+_RESTATED = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
+    has have had gets get got becomes become shows show showing shown showed still so and or of on in at to for from by
+    with as when whenever if once while moment soon immediately right away now then there host hosts machine machines
+    box boxes server servers one sign signs kind attacker red compromised compromise compromises exploited exploit
+    exploits exploiting scanned scan scans scanning probed probing breached breach infected hacked owned attacked
+    activity active alert alerts privileged privilege root rooted admin user-level level user enterprise operational
+    op workstation workstations quiet clean no not up under way underway ongoing progress going happening started
+    begun begins starts phase stage only yet nothing none never without but""".split())
+
+
+_LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out|alone|away|off|be)(?:\s+of\s+(?:it|this|that|the\s+plan))?$",
+                         re.IGNORECASE)
+
+
+# (r34m) A rest that tells what another branch of a decision tree or checklist does ("second branch (probed only): a
+# decoy instead", "branch 3: Analyse it", "user-level branch: Remove it rather than Restore"): the predicate holds the
+# branches' conditions, and the rest says what is done in one of them, never when the rule applies. Read as a guard it
+# could never be judged, and the rule was silent everywhere. (A rest that says which host the move is for, "target: the
+# clean one", is still read as a guard: a predicate written "compromise any" for "owned" would otherwise speak where a
+# host is only at Unknown.)
+# (r39m: and another case, "case 2: an op box under exploit -> Restore", "other cases: ...", as a note of cases labels it)
+_OTHER_BRANCH = re.compile(r"^\s*(?!(?:just\s+)?in\s+case\b)(?:[\w-]+\s+){0,2}(?:branch|case|cases)(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
+
+
+def _order_words_alone(rest: str, source: str) -> bool:
+    """(r45m) Whether a rest is made only of words of its text's order, outside its conditions, and states nothing ("you
+    plan" of "... you plan a Remove of User4 yourself"): who makes the move or how, no condition of it."""
+    words = read_wording(source)
+    order = order_without_conditions(words.instruction, words.conditions).lower()
+    said = re.findall(r"[a-z][a-z'-]*", rest.lower())
+    return bool(said) and not STATE_SPOKEN.search(rest) and not negations_in(rest) and not hosts_in(rest) \
+        and not classes_in(rest) and all(re.search(rf"\b{re.escape(w)}\b", order) for w in said)
+
+
+def guard_rest(rest: str, when=None, source: str = "") -> str:
+    """The part of an `unexpressed` rest that is a condition and so guards ("" if it is none): a rest that
+    speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is (nor a
+    rest whose words all come from the story or justification of the rule's `source` text, none from its
+    instruction: "Compromised workstations spread the attack. Restore any ..." listed as "spread attack"), and
+    neither is a restatement of the predicate `when` (what the rest claims, read whole, the predicate already
+    implies: "the moment it is compromised"), nor, where the rest claims nothing this reading can place, one made
+    only of the words of hosts and states."""
+    text = " ".join((rest or "").split())
+    if not text or source and _outside_instruction(text, source):
+        return ""
+    if _other_branches(text):
+        return ""  # (r34m) another branch's move: never when the rule applies
+    if source and when is not None and _said_whole(source, when):
+        # (r39m: before the kinds of fact: a rest that speaks of history, "next three steps", adds nothing where the product
+        # reads the whole condition, its history too, and the predicate implies it; kept, an unreadable rest silenced the rule)
+        return ""
+    if when is not None and _history_restated(text, when):
+        return ""  # (r46m) "clean previous step" beside a predicate that asks a fresh compromise: said already
+    if facts_needed(text):
+        return text
+    if _another_case_order(text):
+        return ""  # (r37m) what is done in another case: never when the rule applies
+    if source and _said_aside(text, source):
+        return ""
+    if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
+        return ""
+    if _LEFT_ALONE.match(text):
+        return ""  # the order itself, "leave out", "leave alone": what the move is, not when
+    if source and _order_words_alone(text, source):
+        return ""  # (r45m) words of the order itself, "you plan", "yourself": who makes the move, not when
+    if verbs_in(text) and _state_of(text) == ((None, None), None) and not hosts_in(text) and not classes_in(text) \
+            and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
+        return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"
+    found = _rest_claims(text, when)
+    if found is not None:
+        from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
+
+        return "" if when is not None and implies(when, found) else text
+    words = [w for w in re.findall(r"[a-z][a-z'-]*", text.lower()) if not re.fullmatch(r"(?:user|enterprise|op_host|op_server)\d", w)]
+    if all(w in _RESTATED for w in words):
+        return ""
+    return text
+
+
+def _history_restated(rest: str, when) -> bool:
+    """(r46m) Whether a rest says only a history the predicate already asks, in the same words' keys ("clean previous
+    step" beside `newly_compromised: true`): no guard of its own. Read as one, a rest with no host for its history was no
+    claim this reading could place, and the rule was silent."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    said = history_conditions(rest)
+    if not said or unplaced(without_history(rest)) or negations_in(without_history(rest)):
+        return False
+    # (r46a) and of the predicate's own host or class: "Op_Server0 was clean one turn before" beside a fresh
+    # compromise of User1 is another host's history, a guard of its own (dropped, the rule spoke whatever that host did);
+    # so is one said of every host of a class ("every op host clean last turn")
+    hosts, classes = set(hosts_in(rest)), set(classes_in(class_in_full(rest)))
+    if _EVERY_OF.search(rest):
+        return False
+    return any(not negated and all(getattr(atom, key, None) == value for key, value in said.items())
+               and (not hosts or atom.host in hosts) and (not classes or atom.host_class in classes or
+                                                          any(atom.host in HOST_CLASSES.get(c, ()) for c in classes))
+               for atom, negated in atoms_of(when))
+
+
+_EVERY_OF = re.compile(r"\b(?:every|each|all|both|none|any\s+other|another|other)\b", re.IGNORECASE)
+
+
+def _other_branches(rest: str) -> bool:
+    """Whether a rest is a list of other branches, each labelled, or one label before the list (r39g: "other cases: a
+    scan -> a decoy; a root -> Restore" lists under its one label a case and its move per part; read as a guard, the
+    unlabelled parts after the first kept the rule silent in its own case)."""
+    parts = [part for part in rest.split(";") if part.strip()]
+    if not parts or not _OTHER_BRANCH.match(parts[0]):
+        return False
+    return all(_OTHER_BRANCH.match(part) or _CASE_AND_MOVE.match(part) and verbs_in(_CASE_AND_MOVE.match(part)["move"])
+               for part in parts[1:])
+
+
+# one case and its move after an arrow or a colon, "root -> Restore", "a probe: an Analyse"
+_CASE_AND_MOVE = re.compile(r"^\s*(?P<case>[^:>]+?)\s*(?:-+>|=>|\u2192|:)\s*(?P<move>.+)$")
+
+
+def _another_case_order(rest: str) -> bool:
+    """Whether a rest is another case of the text with its own order ("when at root, an Analyse instead of the Remove",
+    "under a scan, DecoyApache instead", "with Op_Host2 owned as well, its Restore first"): a situation that names
+    no move, then, after its comma, a move. The predicate holds the case it orders; the rest tells what the text does
+    in the other (r37m: read as a guard, it claimed the other case's state and silenced the rule in its own case)."""
+    head, comma, tail = rest.partition(",")
+    head, tail = head.strip(), tail.strip(" .;")
+    if not comma or not head or not tail or verbs_in(head) or ";" in rest:
+        return False
+    opens_case = re.match(r"(?:if|when|whenever|while|once|at|under|should|in\s+case)\b", head, re.IGNORECASE)
+    return bool(opens_case) and bool(verbs_in(tail) or gives_order(tail))
+
+
+def _said_whole(source: str, when) -> bool:
+    """Whether the product reads the whole of a text's condition and the predicate implies it."""
+    from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
+
+    found = whole_claims(source)
+    return found is not None and implies(when, found)
+
+
+def _outside_instruction(rest: str, source: str) -> bool:
+    """Whether every word of a rest is in its source text but none is in that text's instruction (or opening
+    situation): the rest was taken from the text's story or justification."""
+    def content(text: str) -> set[str]:
+        return {w for w in re.findall(r"[a-z][a-z'-]{2,}", (text or "").lower()) if w not in _RESTATED}
+    words = read_wording(source)
+    # (nor in what the instruction concedes: "never restore User0, even when it is owned: it gets owned again at once"
+    # holds whatever the concession says, so a rest taken from it is no condition either)
+    said = content(f"{words.situation} {conceded_away(words.instruction)}")
+    rest_words = content(rest)
+    return bool(rest_words) and rest_words <= content(source) and not rest_words & said
+
+
+# What a text says beside its condition: the teacher's view of it ("I now think ...", "the lesson is that ..."), and the
+# table and the one who reads it ("the table shows ... for the host you are analysing").
+_OPINION = re.compile(r"\b(?:i|we)\s+(?:now\s+|really\s+|still\s+|also\s+)?(?:think|believe|feel|reckon|suspect|guess)\b(?:\s+that)?|"
+                      r"\b(?:the|my|our)\s+lesson(?:\s+here)?\s+is(?:\s+that)?|\blooking\s+back\b", re.IGNORECASE)
+
+
+# What a dash adds after an order or a condition: "... whenever it shows any compromise -- even user level there puts the
+# mission at stake" (a reason, where it orders nothing and states no condition).
+_DASHED = re.compile(r"\s[\u2013\u2014-]{1,2}\s+(?P<tail>[^.;:\u2013\u2014]+)")
+
+
+_CONDITION_WORD = re.compile(r"\b(?:when|whenever|if|while|once|unless|until|after|as\s+long\s+as|only)\b", re.IGNORECASE)
+
+
+_READER = frozenset("table row rows column columns you we your our analysing analyzing analyse analyze".split())
+
+
+def _said_aside(rest: str, source: str) -> bool:
+    """Whether every word of a rest that is not a restated one comes from what its source says aside of its conditions
+    (a concession, "even user level there puts the mission at stake"; the teacher's view, "I now think ...") or is the
+    table and its reader ("the table ... you"), and none from what its conditions say once those are set aside."""
+    def content(text: str) -> set[str]:
+        return {w for w in re.findall(r"[a-z][a-z'-]{2,}", (text or "").lower()) if w not in _RESTATED}
+    dashed = [m["tail"] for m in _DASHED.finditer(source) if not gives_order(m["tail"]) and not _CONDITION_WORD.search(m["tail"])]
+    aside = " ".join([m.group(0) for p in (CONCESSION, _OPINION) for m in p.finditer(source)] + dashed)
+    rest_words = content(rest)
+    conditions = " ".join(c.text for c in read_wording(source).conditions)
+    for tail in dashed:
+        conditions = conditions.replace(tail, " ")
+    conditions = content(_OPINION.sub(" ", conceded_away(conditions)))
+    said = rest_words - _READER
+    return bool(rest_words) and said <= content(aside) and not said & conditions
+
+
+def _rest_claims(rest: str, when):
+    """What a rest claims, read whole (None: this reading cannot place all of it); "it" is the predicate's one host."""
+    from forge.rulebook.language.predicate import named_host  # lazy: as in `claims`
+
+    subject = named_host(when) if when is not None else None
+    found = claims(rest, subject)
+    return found if reads_whole(rest, found, subject=subject) else None
+
+
+def guard_claims(rest: str, when):
+    """What a guarded rule's unexpressed rest claims, for the gate (None: the rest is no condition, nothing guards).
+    It is read like a semantic rule's condition (`claims`, three-valued; its "it" is the one host the predicate
+    names): "only while Op_Server0 is clean" must hold on the context. A rest this reading cannot place whole (a word
+    it does not know, a kind of fact it cannot judge, a negation it did not read: "at critical priority", "when the
+    attacker moves fast") is a condition the product cannot judge, so the rule stays silent: it is never passed by
+    its likeness to the context."""
+    from forge.rulebook.language.predicate import Always, Not, named_host  # lazy: as in `claims`
+
+    guard = guard_rest(rest, when)
+    if not guard:
+        return None
+    found = _rest_claims(guard, when)
+    if found is None and _evidence_alone(guard, when):
+        return None  # (r39g) what the analyses show of the predicate's hosts, all of it judged.py's: that guards
+    if found is None and (left := without_evidence(guard)) != guard:
+        # (r39h) a rest that says what the step's analyses report, "this step's analyses rate <host> low risk": judged.py
+        # judges that part (judged_in reads it from the same rest); the claims read what is left, and nothing is left to read
+        # where it was all evidence (or the predicate's own host: "on that user host")
+        subject = named_host(when) if when is not None else None
+        if not unplaced(left) and not negations_in(left) and claims(left, subject) is None:
+            return None
+        found = _rest_claims(left, when)
+    # (read as a semantic rule's words are, `confirmed`: "two or more user hosts compromised" is not met by a user row at
+    # Compromised Unknown; the rest let a rule through on one compromised user host and one at Unknown)
+    return _on_matched_host(confirmed(found), when) if found is not None else Not(Always())
+
+
+def _on_matched_host(found, when):
+    """(r40m) A rest that denies moves on "that user host" of a predicate over a class ("no decoy went on that box during
+    the past two turns"): the host the predicate matches, not every host of the class. Read of the class, a
+    decoy on another user host silenced the rule for the one it is for; bound here, some host of the class meets both.
+    Anything else is returned as it was."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    parts = found.parts if isinstance(found, AllOf) else (found,)
+    if not isinstance(when, Atom) or when.host is not None or when.host_class is None:
+        return found
+    if not all(isinstance(p, Not) and isinstance(p.part, Atom) and p.part.host_class == when.host_class
+               and p.part.acted is not None and p.part.activity is None and p.part.compromise is None for p in parts):
+        return found
+    hosts = HOSTS if when.host_class == "any" else HOST_CLASSES[when.host_class]
+    return AnyOf(tuple(AllOf((when.on(h), *(Not(p.part.on(h)) for p in parts))) for h in hosts))
+
+
+# The words a rest uses to say the step's analyses report something of the host the predicate matches, besides the
+# evidence itself: "this step's analyses show ... on that user host", "the analysis rates it ...".
+_ANALYSES_FRAME = frozenset("""this the step step's steps current analysis analyses analyst analysis's show shows showing
+    report reports reporting list lists rate rates rated give gives that host box machine server it its on of for in
+    a an user enterprise op operational remote local
+    analysed analyzed under host's box's
+    and with is are block baseline count counts""".split())  # (r40m: the host the analyst analyses; r40k: its evidence)
+
+
+# (r40m) The analyst's own evidence named as the source, of the host it analyses: "the analysed host's evidence lists ..."
+_ANALYSED_EVIDENCE = re.compile(r"\bthe\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)\s+evidence\s+(?:lists|shows)\b|"
+                                # (r42m) or where it stands, said after the reading: "... in the analysed host's evidence"
+                                r"\b(?:(?:in|on)\s+)?(?:the\s+analy[sz]ed\s+(?:host|box|machine)(?:'s|\u2019s)|its)\s+evidence"
+                                r"(?:\s+(?:lists|shows|has|holds|counts)\b)?|"
+                                # (r40k) the analyst's "Current evidence" named as what shows it, of its host ("its current
+                                # evidence shows", "<host>'s current evidence counts"); "evidence" alone stays no frame
+                                r"\b(?:in\s+)?(?:its|the|[\w]+(?:'s|\u2019s))\s+current\s+evidence(?:\s+(?:lists|shows|counts|has|holds)\b)?",
+                                re.IGNORECASE)
+
+
+def _evidence_alone(rest: str, when) -> bool:
+    """(r39g) Whether a guard rest states only what the step's analyses report of the hosts the predicate matches (a
+    reverse shell, a risk rating): judged.py judges it of those hosts (`judged_in`, with `of`); nothing is left for the
+    claims. Read for claims it was unplaced, and the rule silent where the analyses showed just that."""
+    # (r40m: a negation inside what the evidence reports, "lists no escalate file", is that reading's own)
+    # (r40k: or of the one host the predicate names, "<host>'s current evidence: processes above the baseline's":
+    # judged.py judges it of that host)
+    from forge.rulebook.language.predicate import named_host  # lazy: as in `claims`
+    if when is None or not evidence_tests(rest, when) or set(hosts_in(rest)) - {named_host(when)} \
+            or negations_in(evidence_away(rest)):
+        return False
+    return not words_beside_evidence(rest)
+
+
+# (r40k) An example in brackets, "(e.g. svc_backup)", "(for instance at step 9)": the example's words, no condition.
+_BRACKETED_EXAMPLE = re.compile(r"\(\s*(?:e\.\s?g\.|eg\b|for\s+(?:example|instance)\b|such\s+as\b)[^)]*\)", re.IGNORECASE)
+
+
+def words_beside_evidence(text: str) -> list[str]:
+    """(r40k) The words of `text` besides what judged.py reads of the analyst's evidence or the step's analyses (each
+    reading's words, the words that frame them as the evidence's, the hosts named, an example in brackets): none where
+    the text says only that, which the gate judges of the hosts it names (`judged_in`)."""
+    left = without_host_names(_ANALYSED_EVIDENCE.sub(" ", evidence_away(_BRACKETED_EXAMPLE.sub(" ", text or ""))))
+    words = re.findall(r"[a-z][a-z'_]*", re.sub(r"(?<!\w)['\u2019]s\b", " ", left).lower())  # (a named host's "'s")
+    return [w for w in words if w not in _ANALYSES_FRAME]
+
+
+_STORYLIKE = re.compile(r"\b(?:i|we|my|our)\b|\b(?:was|were|had|did|got|lost|cost|wasted|went|happened)\b", re.IGNORECASE)
+
+
+def confirmed(found, levels: bool = False):
+    """Claims where "Host is compromised", said of one named host or of a class ("a user host is compromised": one of
+    its hosts), is not met by a row at Compromised Unknown (the row a Remove leaves, or a level the table does not
+    know): a rule judged by its words alone, or a compiled predicate held to them, fires on what they say for sure. Said
+    under a negation ("not compromised") the claim stays as it was (Unknown leaves it unknown, as ever). With `levels`, a
+    level denied of one named host ("User2 is exploited but not rooted": not at Privileged) is not met by its row at
+    Unknown either: that row does not say the host is not at root (it does not know)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not  # lazy: as in `claims`
+
+    if isinstance(found, Atom):
+        # (an atom of what was done asks its host's rows already: "still compromised after a Remove" is not met at the
+        # Unknown a Remove leaves; another history is held to it here: "compromised, unchanged, for three steps" is not
+        # met by a row that read Unknown all along)
+        if found.compromise != "any" or found.acted is not None:
+            return found
+        if found.host is None:
+            # "a user host is compromised": some host of the class shows a compromise for sure (a row at Unknown in the
+            # class met it, and a rule about compromised user hosts fired on a table whose only user row read Unknown)
+            return AnyOf(tuple(confirmed(found.on(host)) for host in found.hosts()))
+        return AllOf((found, Not(replace(found, activity=None, compromise=_UNKNOWN_LEVEL, newly_compromised=None,
+                                         unchanged_for=None, acted=None, within=None, changed=None,
+                                         scan_before_exploit=None))))
+    if isinstance(found, (AnyOf, AllOf)):
+        return type(found)(tuple(confirmed(p, levels) for p in found.parts))
+    if levels and isinstance(found, Not) and isinstance(found.part, Atom) and found.part.host is not None \
+            and found.part.activity is None and found.part.compromise in _LEVELS and not found.part.history():
+        return AllOf((found, Not(replace(found.part, compromise=_UNKNOWN_LEVEL))))
+    return found  # (None, a negation: left as it was)
+
+
+_UNKNOWN_LEVEL = "Unknown"
+
+
+_LEVELS = ("User", "Privileged")  # the levels of a compromise the table states
+
+
+@lru_cache(maxsize=8192)
+def whole_claims(text: str):
+    """The claims of a rule's condition and order (`rule_claims`, no bare host) where they read the whole of its
+    condition (`complete_claims`); None where this reading places nothing, or only part of it."""
+    found = rule_claims(text, with_instruction=True, bare=False)
+    return found if found is not None and complete_claims(text, found) else None
