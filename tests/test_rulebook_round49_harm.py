@@ -24,7 +24,7 @@ from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.store.curation import _same_words
 from tests.actions import do
-from tests.situations import refused_rule_holds, refused_rule_holds_on
+from tests.situations import alert_lines, refused_rule_holds, refused_rule_holds_on
 
 
 def test_a_count_with_its_or_more_after_the_hosts_is_the_count() -> None:
@@ -41,12 +41,14 @@ def test_a_count_with_its_or_more_after_the_hosts_is_the_count() -> None:
         assert refused_rule_holds_on(text, **two) is True, text
 
 
-_UNKNOWN_AFTER_REMOVE = ("Recent steps: step 6: Monitor -> reward -0.2 | step 7: Remove User2 -> reward -0.2\n"
-                         "Host history (last 2 steps): User2: step 6 Exploit/User, step 7 None/Unknown; every other host: None/No\n"
-                         "Alerts:\nUser2: Activity None, Compromised Unknown")
-_UNKNOWN_AFTER_MONITOR = ("Recent steps: step 6: Remove User2 -> reward -0.2 | step 7: Monitor -> reward -0.2\n"
-                          "Host history (last 2 steps): User2: step 6 None/Unknown, step 7 None/Unknown; every other host: None/No\n"
-                          "Alerts:\nUser2: Activity None, Compromised Unknown")
+def _two_moves(earlier: str, latest: str) -> str:
+    """The defender's last two moves (a reward each), User2 at Unknown now."""
+    moves = " | ".join(f"step {n}: {move} -> reward -0.2" for n, move in ((6, earlier), (7, latest)))
+    return f"Recent steps: {moves}\n" + alert_lines(User2="None/Unknown")
+
+
+_UNKNOWN_AFTER_REMOVE = _two_moves("Monitor", "Remove User2")
+_UNKNOWN_AFTER_MONITOR = _two_moves("Remove User2", "Monitor")
 
 
 def test_a_move_the_defender_planned_is_its_last_move() -> None:
