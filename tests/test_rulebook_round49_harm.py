@@ -52,8 +52,8 @@ _UNKNOWN_AFTER_MONITOR = _two_moves("Remove User2", "Monitor")
 
 
 def test_a_move_the_defender_planned_is_its_last_move() -> None:
-    for text in ("Just after I plan a Remove of a user box and it reads Unknown, plan an Analyse of that box.",
-                 "Right after we picked a Remove of User2, if it sits at Unknown, plan an Analyse of it."):
+    for text in ("Just after I plan a Remove of a user box and its row turns Unknown, follow with an Analyse on that box.",
+                 "Right after we picked a Remove of User2, if it sits at Unknown, schedule an Analyse on it."):
         assert read_wording(text).conditions, text
         assert refused_rule_holds(text, _UNKNOWN_AFTER_REMOVE) is True, text
         # the host at Unknown a step after another move: not the step after the planned Remove
@@ -62,12 +62,12 @@ def test_a_move_the_defender_planned_is_its_last_move() -> None:
 
 def test_a_scope_naming_the_host_at_hand_with_a_state_is_the_condition() -> None:
     for text in ("For the machine under inspection at Privileged, suggest a Restore instead of reporting it quiet.",
-                 "For the box being examined at Unknown, recommend one more Analyse rather than calling it clean."):
+                 "For the box being examined at Unknown, recommend one more Analyse instead of declaring it clean."):
         assert read_wording(text).conditions, text
     text = "For the machine under inspection at Privileged, suggest a Restore instead of reporting it quiet."
     assert refused_rule_holds_on(text, Enterprise1="None/Privileged") is True
     assert refused_rule_holds_on(text, Enterprise1="Scan/No") is False
-    other = "For the box being examined at Unknown, recommend one more Analyse rather than calling it clean."
+    other = "For the box being examined at Unknown, recommend one more Analyse instead of declaring it clean."
     assert refused_rule_holds_on(other, User3="Scan/No") is False
     assert refused_rule_holds_on(other, User3="None/Unknown") is True
 
@@ -82,8 +82,8 @@ def test_a_heading_that_states_nothing_leaves_the_situation_after_its_colon() ->
 
 
 def test_a_move_that_cannot_keep_up_falls_short_in_either_wording() -> None:
-    withdrawn = "Once three or more enterprise servers are held, restore each held server; a Remove alone does not keep up."
+    withdrawn = "Once at least three enterprise servers are held, restore each held server; a plain Remove does not keep up."
     assert "Remove" in read_wording(withdrawn).dispreferred
-    assert _same_words(withdrawn, "Three owned enterprise servers or more -> Restore every owned one, Remove can't keep pace", None)
+    assert _same_words(withdrawn, "Three owned enterprise servers or more -> Restore each owned server, a Remove can't keep pace", None)
     # another order is another rule
-    assert not _same_words(withdrawn, "Three owned enterprise servers or more -> Remove every owned one, Restore can't keep pace", None)
+    assert not _same_words(withdrawn, "Three owned enterprise servers or more -> Remove each owned server, a Restore can't keep pace", None)
