@@ -9,7 +9,8 @@ apply, or a withdrawn rule retold in other words came back).
   (`wording.PLANNED`, `wording._DEFENDER_MOVED`, `history_words._ACTED`, `condition.FACTS`);
 - a scope naming the host at hand with its state, "For the machine under inspection at root, ...", is the condition, as
   "For a host at root, ..." is: read as none, the claims took their state from the answer the order turns down
-  ("instead of reporting it quiet") (`wording._conditions`);
+  ("instead of reporting it quiet"); and "every host you analyse" is the one host of each analysis, not all hosts at once
+  (`wording._conditions`, `condition._AT_HAND_DETERMINER`);
 - a heading before a colon that states nothing and names no host, class or move ("Following up on dan's R-7:") leaves
   the situation after the colon as the note's situation (read as a story for its "-ing", the order stood with no
   condition) (`wording._situation_told_first`);
@@ -70,6 +71,10 @@ def test_a_scope_naming_the_host_at_hand_with_a_state_is_the_condition() -> None
     other = "For the box being examined at Unknown, recommend one more Analyse instead of declaring it clean."
     assert refused_rule_holds_on(other, User3="Scan/No") is False
     assert refused_rule_holds_on(other, User3="None/Unknown") is True
+    # "every machine you inspect" is the one host of each inspection, not every host at once
+    each = "For every machine you inspect at Privileged, suggest a Remove."
+    assert refused_rule_holds_on(each, User1="None/Privileged") is True
+    assert refused_rule_holds_on(each, User1="None/User") is False
 
 
 def test_a_heading_that_states_nothing_leaves_the_situation_after_its_colon() -> None:
