@@ -3,20 +3,20 @@ compilation wider than the words passed the product's checks, a rule kept semant
 apply, or a withdrawn rule retold in other words came back).
 - a count whose "or more" follows the hosts it counts ("three rooted op boxes or more"), or whose hosts are said "owned"
   before their class ("two owned user machines"), is the count: read as one host, a predicate of one such host passed
-  (`condition._OR_MORE_AFTER`, `condition._COUNT`);
+  (`shorthand._OR_MORE_AFTER`, `general_claims.COUNT`);
 - the defender's move said as its plan or choice, "just after I plan a Remove of a box", is a condition on its last move
   (history), as "just after we removed it" is: read as no condition, the state after it held the rule at any step
-  (`wording.PLANNED`, `wording._DEFENDER_MOVED`, `history_words._ACTED`, `condition.FACTS`);
+  (`markers.PLANNED`, `markers.DEFENDER_MOVED`, `history_words._ACTED`, `facts.FACTS`);
 - a scope naming the host at hand with its state, "For the machine under inspection at root, ...", is the condition, as
   "For a host at root, ..." is: read as none, the claims took their state from the answer the order turns down
   ("instead of reporting it quiet"); and "every host you analyse" is the one host of each analysis, not all hosts at once
-  (`wording._conditions`, `condition._AT_HAND_DETERMINER`);
+  (`clauses.conditions_in`, `shorthand._AT_HAND_DETERMINER`);
 - a heading before a colon that states nothing and names no host, class or move ("Following up on dan's R-7:") leaves
   the situation after the colon as the note's situation (read as a story for its "-ing", the order stood with no
-  condition) (`wording._situation_told_first`);
+  condition) (`instruction._situation_told_first`);
 - a move said not to keep up falls short, a reason, whether its clause stays in the order's sentence or not: two
-  wordings of one rule, and a withdrawn rule so retold came back (`wording._FALLS_SHORT`, `condition.words_key`).
-Each test fails on the product files of 9f30320 (checked: this file run in a `git archive 9f30320` tree). Sentences of
+  wordings of one rule, and a withdrawn rule so retold came back (`forbidding.FALLS_SHORT`, `condition.words_key`).
+Each test fails on the product files of 9f30320 and of dc4312c (the language split; checked: this file run in a tree of each). Sentences of
 our own, none from a case file."""
 
 from __future__ import annotations
