@@ -165,8 +165,8 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
             scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
             spans.append(f"{scope['scope'] if scope else ''} {means['situation'].strip()}".strip())
     scope = _SCOPE_STATE.match(instruction)
-    # (r49h: or the host at hand, "for the host under analysis at Unknown, recommend ...": any host, in that state; read
-    # as no condition, the claims took their state from the answer the order turns down, "rather than calling it clean")
+    # (r49h: or the host at hand, "for the box under inspection at Privileged, suggest ...": any host, in that state; read
+    # as no condition, the claims took their state from the answer the order turns down, "instead of reporting it quiet")
     if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"]) or _ANY_HOST.match(scope["situation"])
                   or AT_HAND_START.match(scope["situation"])) \
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \

@@ -501,7 +501,7 @@ def words_key(text: str) -> tuple:
 
     def kind(verb: str) -> str:  # "put a decoy" and "deploy DecoyApache" are one move
         return "Decoy" if verb.startswith("Decoy") else verb
-    # (r49h: not a move only said to fall short, "..., Remove can't keep up": a reason, which one wording keeps in its
+    # (r49h: not a move only said to fall short, "..., a Restore can't keep pace": a reason, which one wording keeps in its
     # order's sentence and another drops with the sentence it stands in; counted, the two were other rules)
     spoken = set(verbs_in(falls_short_away(words.instruction)))
     verbs = frozenset((kind(v), v in banned) for v in words.verbs if v in spoken) | frozenset(("any", True) for p in words.prohibitions

@@ -152,7 +152,7 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:compromis\w*|exploit\w*|owned|pwned|rooted|hacked|breach\w*|infect\w*|popped|held) (?:at least )?{_NUMBER}(?:\+| or more| or longer) (?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         # (r44x: "after its Restore", "after that Remove": the host's own move, as "after the Restore of it")
-        # (r49h: "after I plan an Analyse", "after we picked a Restore": the move it planned, made)
+        # (r49h: "after I planned a Remove", "after we picked a Restore": the move it planned, made)
         rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it|its|their|that|this)\s+)?(?:{PLANNED})?{_VERBS}|since (?:the|step|it))\b",
         re.IGNORECASE), _history_stated),
     # (r34h) The attacker's kind or strategy ("facing an intruder who is driving directly at Enterprise1", "the b_line kind

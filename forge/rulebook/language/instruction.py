@@ -573,9 +573,9 @@ def _situation_told_first(before: list[str]) -> str:
     its first statement before the order that is not a story is its condition (what follows a colon in it explains,
     and is left out); "" if none is."""
     for part in before:
-        # (r49h) a heading that states nothing, names no host, class or move, "Adding to zoe's Z-2:", "Follow-up:": the
-        # situation is what follows its colon (read as a story for its "-ing", "for User4 ... only once User4 sits at
-        # user level; then Remove User4" stood with no condition and held wherever User4 was shown)
+        # (r49h) a heading that states nothing, names no host, class or move, "Following up on ann's R-4:", "Follow-up:":
+        # the situation is what follows its colon (read as a story for its "-ing", "for Op_Host2 ... only while it reads
+        # Privileged; then Restore Op_Host2" stood with no condition and held wherever Op_Host2 was shown)
         labelled = OPENING.match(part)
         if labelled and not (states_something(labelled["situation"]) or hosts_in(labelled["situation"])
                              or classes_in(labelled["situation"]) or verbs_in(labelled["situation"])):
