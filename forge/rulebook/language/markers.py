@@ -104,7 +104,7 @@ _PAST_EPISODE = (r"\s+(?:one|a|an|that|some|another|my|our|(?:an|the|my|our)\s+(
 # condition on the defender's moves reads, as a condition marker (r42m) and as an order's leading clause (r42h).
 # (r44h: or in the present, as a habit is said, "just after you reimage User3, ...": the same condition on the
 # defender's last move; left unread, the clause was lost and the rule held at any step its state did)
-# (r49h: or the move as the defender's plan or choice, "after I plan a Remove of User3", "once we picked a Restore on
+# (r49h: or the move as the defender's plan or choice, "after I chose a Decoy for Op_Host0", "once we picked a Restore on
 # it": the move it made, as "after we removed it" says; unread, "just after I plan a Remove of a box and it reads
 # Unknown, ..." was no condition and the rule held wherever a host read Unknown)
 # The verb of planning or choosing and its article, before the move's name (history_words reads it as the move made)
