@@ -17,7 +17,7 @@ from forge.rulebook.language.markers import (ABSENT_WHAT, BARE_STATE, CONDITION,
                                              OTHER_AFTER_NAMED, TAKEN_OVER, clause_end, list_start, negations_in,
                                              state_said_before, states_something)
 from forge.rulebook.language.names import STATE_WORDS, VERB_FORMS, classes_in, hosts_in, verbs_in
-from forge.rulebook.language.order import ACTED_LEAD, FIRST_PERSON, LEAD_WORD, MEANS, gives_order
+from forge.rulebook.language.order import ACTED_LEAD, AT_HAND_START, FIRST_PERSON, LEAD_WORD, MEANS, gives_order
 
 
 RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
@@ -165,7 +165,10 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
             scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
             spans.append(f"{scope['scope'] if scope else ''} {means['situation'].strip()}".strip())
     scope = _SCOPE_STATE.match(instruction)
-    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"]) or _ANY_HOST.match(scope["situation"])) \
+    # (r49h: or the host at hand, "for the box under inspection at Privileged, suggest ...": any host, in that state; read
+    # as no condition, the claims took their state from the answer the order turns down, "instead of reporting it quiet")
+    if scope and (hosts_in(scope["situation"]) or classes_in(scope["situation"]) or _ANY_HOST.match(scope["situation"])
+                  or AT_HAND_START.match(scope["situation"])) \
             and not re.search(r"\b(?:i|we|my|our|me|us)\b", scope["situation"], re.IGNORECASE) \
             and (STATE_WORDS.search(scope["situation"]) or LEVEL_WORDS.search(scope["situation"])):
         spans.append(scope["situation"].strip())  # "for Enterprise0 at Unknown, plan an Analyse": when it is at Unknown

@@ -501,8 +501,11 @@ def words_key(text: str) -> tuple:
 
     def kind(verb: str) -> str:  # "put a decoy" and "deploy DecoyApache" are one move
         return "Decoy" if verb.startswith("Decoy") else verb
-    verbs = frozenset((kind(v), v in banned) for v in words.verbs) | frozenset(("any", True) for p in words.prohibitions
-                                                                               if p.verb is None)
+    # (r49h: not a move only said to fall short, "..., a Restore can't keep pace": a reason, which one wording keeps in its
+    # order's sentence and another drops with the sentence it stands in; counted, the two were other rules)
+    spoken = set(verbs_in(falls_short_away(words.instruction)))
+    verbs = frozenset((kind(v), v in banned) for v in words.verbs if v in spoken) | frozenset(("any", True) for p in words.prohibitions
+                                                                                               if p.verb is None)
     found = rule_claims(text, with_instruction=True, bare=False)
     return (frozenset(words.hosts), frozenset(words.classes), verbs, None if found is None else repr(found),
             facts_needed(condition_of(text)))

@@ -21,6 +21,7 @@ from typing import Callable
 from forge.rulebook.language.forbidding import sequenced_away
 from forge.rulebook.language.history_words import history_conditions
 from forge.rulebook.language.judged import RISK_LINE, RISK_RATED, judged_facts
+from forge.rulebook.language.markers import PLANNED
 from forge.rulebook.language.names import hosts_in
 from forge.rulebook.language.situation import Situation
 
@@ -151,7 +152,8 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:compromis\w*|exploit\w*|owned|pwned|rooted|hacked|breach\w*|infect\w*|popped|held) (?:at least )?{_NUMBER}(?:\+| or more| or longer) (?:steps|turns)|"
         rf"before (?:it|that|the|an?) ?(?:was |were |showed |shows |got )?\w*|then (?:on the )?next|"
         # (r44x: "after its Restore", "after that Remove": the host's own move, as "after the Restore of it")
-        rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it|its|their|that|this)\s+)?{_VERBS}|since (?:the|step|it))\b",
+        # (r49h: "after I planned a Remove", "after we picked a Restore": the move it planned, made)
+        rf"after (?:(?:i|we|you|the defender|my|our|an?|the|it|its|their|that|this)\s+)?(?:{PLANNED})?{_VERBS}|since (?:the|step|it))\b",
         re.IGNORECASE), _history_stated),
     # (r34h) The attacker's kind or strategy ("facing an intruder who is driving directly at Enterprise1", "the b_line kind
     # of attacker"): no context states it (CAGE-2's tables show what the attacker did, not what it is after).

@@ -108,6 +108,8 @@ FALLS_SHORT = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:(?:on|of|for)
                           r"cannot|can\s+not|can['\u2019]?t)\s+(?:(?:really|actually|fully|reliably|ever)\s+)?"
                           r"(?:clear|fix|cure|undo|dislodge|evict|get\s+rid\s+of|help|work|solve|shift|stick|hold|"
                           r"do\s+(?:it|the\s+job|the\s+trick|much|anything)|suffice|cut\s+it|"
+                          # (r49h) "a lone Restore does not keep up", "Remove can't keep pace": it falls behind the attacker
+                          r"keep\s+(?:up|pace)|"
                           # (r47h) "a plain Restore will not do.", "Remove won't do here": "do" ending its clause is "do the job"
                           # (r48b) or before where it falls short, "won't do on User1 at root", "won't do while it is rooted"
                           r"do(?=\s*(?:[.;:,!)\u2013\u2014-]|$)|\s+(?:(?:on|for|at|with|in|here|there)\s|(?:when|whenever|while|once|if|as\s+long\s+as)\b)))\b",

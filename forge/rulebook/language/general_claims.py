@@ -264,7 +264,7 @@ COUNT = re.compile(r"\b(?:(?:(?:only|just)\s+)?(?P<low>one|two|three|four|[1-4])
                     r"all\s+(?:but|save|except(?:\s+for)?)\s+(?P<but>one|two|a\s+single|[12])|"
                     r"at\s+least\s+(?P<least>one|two|three|four|[1-4])|(?P<more>two|three|four|[2-4])\s+or\s+more|"
                     # "when two user hosts are compromised": at least that many
-                    r"(?P<bare>two|three|four|[2-4])(?=\s+(?:(?:compromised|exploited|scanned|infected|privileged|rooted|active)\s+)?"
+                    r"(?P<bare>two|three|four|[2-4])(?=\s+(?:(?:compromised|exploited|scanned|infected|privileged|rooted|active|owned|held|pwned|hacked)\s+)?"
                     r"(?:(?:user|enterprise|op|operational)[\s-]+)?(?:hosts|machines|boxes|servers|"
                     r"workstations|nodes|systems)\b)|"
                     r"more\s+than\s+(?P<than>one|two|three|[1-3])|(?P<several>several|multiple|many|a\s+few|a\s+couple\s+of)|"

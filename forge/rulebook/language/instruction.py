@@ -573,6 +573,13 @@ def _situation_told_first(before: list[str]) -> str:
     its first statement before the order that is not a story is its condition (what follows a colon in it explains,
     and is left out); "" if none is."""
     for part in before:
+        # (r49h) a heading that states nothing, names no host, class or move, "Following up on ann's R-4:", "Follow-up:":
+        # the situation is what follows its colon (read as a story for its "-ing", "for Op_Host2 ... only while it reads
+        # Privileged; then Restore Op_Host2" stood with no condition and held wherever Op_Host2 was shown)
+        labelled = OPENING.match(part)
+        if labelled and not (states_something(labelled["situation"]) or hosts_in(labelled["situation"])
+                             or classes_in(labelled["situation"]) or verbs_in(labelled["situation"])):
+            part = labelled["rest"]
         head, said = opening_of(part)
         # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
         # situation itself: the one it is about follows the colon (left out, the order held in every state)

@@ -104,8 +104,14 @@ _PAST_EPISODE = (r"\s+(?:one|a|an|that|some|another|my|our|(?:an|the|my|our)\s+(
 # condition on the defender's moves reads, as a condition marker (r42m) and as an order's leading clause (r42h).
 # (r44h: or in the present, as a habit is said, "just after you reimage User3, ...": the same condition on the
 # defender's last move; left unread, the clause was lost and the rule held at any step its state did)
+# (r49h: or the move as the defender's plan or choice, "after I chose a Decoy for Op_Host0", "once we picked a Restore on
+# it": the move it made, as "after we removed it" says; unread, "just after I plan a Remove of a box and it reads
+# Unknown, ..." was no condition and the rule held wherever a host read Unknown)
+# The verb of planning or choosing and its article, before the move's name (history_words reads it as the move made)
+PLANNED = r"(?:plan(?:s|ned)?|chose|choose|picked?|ordered?|issued?|queued?)\s+(?:a|an|the|another|one)\s+"
 DEFENDER_MOVED = (r"(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+)*(?:(?:remov|restor|re-?imag|analy[sz])\w*ed|"
-                   r"(?:remove|restore|re-?image|analy[sz]e)s?)\b")
+                  r"(?:remove|restore|re-?image|analy[sz]e)s?|" + PLANNED +
+                  r"(?:remove|removal|restore|re-?image|analy[sz]e|analysis|decoy\w*))\b")
 
 
 CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"

@@ -504,7 +504,7 @@ def gives_order(sentence: str) -> bool:
             opening = OPENING.match(body) if first.endswith("ed") or analyses else None
             return bool(opening and not STORY.search(opening["situation"]) and not FIRST_PERSON.search(opening["situation"])
                         # ("analysed box at Unknown -> rec ...": a heading on the host at hand and its state, however long)
-                        and (len(opening["situation"].split()) <= 3 or _AT_HAND_START.match(opening["situation"]) or analyses)
+                        and (len(opening["situation"].split()) <= 3 or AT_HAND_START.match(opening["situation"]) or analyses)
                         and gives_order(opening["rest"]))
             # ("Restoring X cost ...", "Decoys on X caught ...", "Remove did not clear X": reports)
         return True
@@ -526,7 +526,7 @@ HOST_AT_HAND = (r"(?:(?:the|a|an|any|each|every)\s+)?(?:(?:analy[sz]ed|inspected
 
 # (r44m: and the teacher's own, "the host I analyse": the host at hand as well, not one a story before it names)
 # (a heading that opens with it: "analysed box at Unknown", "inspected machine, root level")
-_AT_HAND_START = re.compile(r"^\s*" + HOST_AT_HAND + r"\b", re.IGNORECASE)
+AT_HAND_START = re.compile(r"^\s*" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
 # A moment of the episode told in the past ("When Op_Server0 was exploited at step 13 I was still removing ..."): a story's

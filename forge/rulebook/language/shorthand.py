@@ -76,6 +76,7 @@ HOSTS_ROW = re.compile(r"(?<=\d)\s+row\s+(?=(?:at\s+)?(?:unknown|privileged|root
 
 
 # A host named, then said to be the one analysed ("OpS0 under analysis", "User2 being inspected")
+_AT_HAND_DETERMINER = r"(?:the|every|each|any|an?)\s+"  # (r49h) before the words of the host at hand
 _HOST_UNDER_ANALYSIS = re.compile(r"(?P<name>[\w-]+)\s+" + AT_HAND_PARTICIPLE, re.IGNORECASE)
 
 
@@ -125,12 +126,13 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
                            r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\s+is\s+"
                            r"(?=(?:user|enterprise|op|defender)[\w-]*\b)", re.IGNORECASE), ""),
                # "the host you analyse shows ...", "analysed host: ...": the host the analyst's context is about, whichever
-               (re.compile(r"\b(?:the\s+)?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
+               # (r49h: "every host you analyse", "each host under analysis": the one host of each analysis, not all of them)
+               (re.compile(rf"\b(?:{_AT_HAND_DETERMINER})?(?:host|box|machine|server)\s+(?:(?:that|which)\s+)?(?:you|we|i)(?:'re|\s+are|\s+am)?\s+"
                                        r"(?:analy[sz]e|analy[sz]ing|inspect|inspecting|examine|examining|look\s+at|are\s+looking\s+at)\b|"
                                        # (the words of HOST_AT_HAND the wording knows: "the inspected box", "the
                                        # machine under examination")
-                                       r"\b(?:the\s+)?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server)\b|"
-                                       r"\b(?:the\s+)?(?:host|box|machine|server)\s+" + AT_HAND_PARTICIPLE,
+                                       rf"\b(?:{_AT_HAND_DETERMINER})?(?:analy[sz]ed|inspected|examined)\s+(?:host|box|machine|server)\b|"
+                                       rf"\b(?:{_AT_HAND_DETERMINER})?(?:host|box|machine|server)\s+" + AT_HAND_PARTICIPLE,
                                        re.IGNORECASE), "a host"),
                # "OpS0 under analysis, user level", "Enterprise1 being inspected": the host named is the one at hand, and
                # the words that say so say nothing more of it
@@ -305,8 +307,16 @@ _PLUS_COUNT = re.compile(r"\b(?P<n>[1-4])\s*\+(?=\s*(?:[\w-]+\s+){0,2}?(?:hosts?
                          r"workstations?|nodes?|systems?)\b)", re.IGNORECASE)
 
 
+# (r49h) and the "or more" said after the hosts it counts, "three owned op machines or more", "3 ent servers or more": the
+# same least count (its "or more" left unplaced, the reading was partial and a predicate of one such host passed)
+_OR_MORE_AFTER = re.compile(r"\b(?P<n>two|three|four|five|[2-5])\s+(?P<what>(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|"
+                            r"servers?|srvs?|svrs?|workstations?|nodes?|systems?))\s+or\s+more\b", re.IGNORECASE)
+
+
 def plus_as_or_more(condition: str) -> str:
-    """`condition` with a count said "2+" written "2 or more" (as `COUNT` reads it)."""
+    """`condition` with a count said "2+" written "2 or more" (as `COUNT` reads it), and one whose "or more" follows
+    the hosts it counts written before them."""
+    condition = _OR_MORE_AFTER.sub(lambda m: f"{m['n']} or more {m['what']}", condition)
     return _PLUS_COUNT.sub(lambda m: f"{m['n']} or more", condition)
 
 
