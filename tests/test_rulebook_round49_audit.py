@@ -42,7 +42,7 @@ def _last_moves(earlier: str, latest: str) -> str:
 def test_a_plan_in_the_present_after_once_is_no_move_made() -> None:
     after_remove = _last_moves("Monitor", "Remove User2")
     for text in ("Once you choose a Remove for User2 while it reads Unknown, analyse it instead.",
-                 "Once you plan a Remove of User2 and it reads Unknown, swap it for an Analyse."):
+                 "Once you plan a Remove on User2 while it reads Unknown, swap it for an Analyse."):
         # the Remove is the one being chosen: a step after a Remove made is not what the words name
         assert refused_rule_holds(text, after_remove) is not True, text
     # the plan said in the past is the move made (r49h)
@@ -68,11 +68,11 @@ def test_a_heading_that_disowns_or_restricts_is_not_dropped() -> None:
 def test_rules_that_put_one_move_aside_for_different_moves_are_two_rules() -> None:
     for first, second in (("When Op_Host1 reads Privileged, Remove can't keep up, restore it.",
                            "When Op_Host1 reads Privileged, Remove can't keep up, decoy it."),
-                          ("When Op_Host1 reads Privileged, restore it rather than removing it.",
-                           "When Op_Host1 reads Privileged, decoy it rather than removing it.")):
+                          ("With Op_Host1 at Privileged, restore the box rather than removing it.",
+                           "With Op_Host1 at Privileged, decoy the box rather than removing it.")):
         assert not _same_words(first, second, None), (first, second)
     # one order with its reason said two ways is one rule
-    assert _same_words("When Op_Host1 reads Privileged, restore it rather than removing it.",
+    assert _same_words("With Op_Host1 at Privileged, restore the box rather than removing it.",
                        "When Op_Host1 reads Privileged, Remove won't help; restore it.", None)
     assert _same_words("Restore Op_Host1 when it reads Privileged; a Remove can't keep up.",
                        "Restore Op_Host1 when it reads Privileged.", None)

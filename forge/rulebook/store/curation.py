@@ -416,8 +416,8 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
 
 def _other_orders(a: str, b: str) -> bool:
     """(r49a) Two texts that forbid nothing, each putting one move aside for a move it orders ("a Remove won't work on
-    Op_Host1, restore it" / "..., decoy it"; "restore it rather than removing it" / "decoy it rather than removing
-    it"), and order different moves: two rules, whatever move they both put aside (the move ordered is the rule; a
+    Op_Host1, restore it" / "..., decoy it"; "favour a Restore of it over a Remove" / "favour a decoy on it over a
+    Remove"), and order different moves: two rules, whatever move they both put aside (the move ordered is the rule; a
     prohibition's alternative is no other rule, but a move only said to fall short or be worse forbids nothing)."""
     if read_wording(a).prohibitions or read_wording(b).prohibitions:
         return False
