@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from forge.rulebook.language.markers import MOVES_NOT_MADE, PLANNED
+from forge.rulebook.language.markers import MOVES_NOT_MADE, PLANNED, PLANNED_MADE
 from forge.rulebook.language.names import verbs_in
 
 RECENT_STEPS = 4  # "after a Remove" with no count: any step the context's history lines show (agent.history_steps)
@@ -93,11 +93,14 @@ _WITHIN = (*_WINDOWS,
 # the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
 _CHANGED_AFTER = _any(r"\b(?<!\bthe\s)(?<!\bthat\s)(?<!\bthis\s)(?<!\bnext\s)(?<!^)(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
                       r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
+_ACTED_SUBJECT = r"(?:(?:we|you|u|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
+_ITS = r"(?:a|an|the|our|my|one|your|its|their|that|this)\s+(?:own\s+)?"
 _ACTED = _any(
-    rf"\b(?:after|following|since|once)\s+(?:(?:we|you|u|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
     # (r44x: "after its Restore", "following that Remove": the host's own move; unread, the state stood alone)
     # (r49h: or the move it planned, "after I chose a Decoy for it", "once we picked a Restore": the move made)
-    rf"(?:{PLANNED}|(?:a|an|the|our|my|one|your|its|their|that|this)\s+(?:own\s+)?)?(?:been\s+)?{_DONE}",
+    # (r49a: after "once" / "since", a plan said in the past only, PLANNED_MADE: "once you choose a Remove" is the choice)
+    rf"\b(?:(?:after|following)\s+{_ACTED_SUBJECT}(?:{PLANNED}|{_ITS})?|(?:since|once)\s+{_ACTED_SUBJECT}(?:{PLANNED_MADE}|{_ITS})?)"
+    rf"(?:been\s+)?{_DONE}",
     rf"\b(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+|already\s+)*{_DONE}(?:(?<=ed)|(?<=lt))\b",  # past: "we removed it"
     rf"\b(?:it|that\s+host|the\s+host)\s+(?:was|has\s+been|had\s+been)\s+(?:just\s+|already\s+)?{_DONE}",
     # a note's bare participle with its time: "U2 removed within the last 2 steps", "User1 restored in the past 3 turns"

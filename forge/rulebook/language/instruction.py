@@ -15,7 +15,7 @@ from typing import Optional
 
 from forge.rulebook.language.clauses import EXCEPTION_HEADING, RELATIVE
 from forge.rulebook.language.episode import step_windows
-from forge.rulebook.language.forbidding import EXCEPTED_HOST_LIST, EXCEPT_WORDS, OTHERWISE, VERB_WORD, forbids_verb
+from forge.rulebook.language.forbidding import EXCEPTED_HOST_LIST, EXCEPT_WORDS, MEANS_DISOWNED, OTHERWISE, VERB_WORD, forbids_verb
 from forge.rulebook.language.markers import (CONDITION, CONDITION_MARKER, LEVEL_WORDS, clause_end, moves_not_made_away,
                                              negations_in, states_something)
 from forge.rulebook.language.names import (HOST_NAME, STATE_WORDS, VERB, VERB_FORMS, classes_in, hosts_in, verbs_in,
@@ -568,6 +568,12 @@ def instruction_of(text: str) -> tuple[str, str, bool]:
     return instruction, "" if heading else without_justification(situation).rstrip("."), True
 
 
+# (r49a) A heading that says what follows no longer holds ("Outdated:", "Retracted:", "No longer:"), as MEANS_DISOWNED
+# says it never did
+_DISOWNED_HEADING = re.compile(r"\b(?:outdated|obsolete|superseded|retracted|withdrawn|scrapped|dropped|no\s+longer|"
+                               r"not\s+any\s*more|old\s+(?:advice|rule|note|guidance))\b", re.IGNORECASE)
+
+
 def _situation_told_first(before: list[str]) -> str:
     """A note whose first sentences state the situation (a host's state, then what phase that means, then the order):
     its first statement before the order that is not a story is its condition (what follows a colon in it explains,
@@ -576,10 +582,16 @@ def _situation_told_first(before: list[str]) -> str:
         # (r49h) a heading that states nothing, names no host, class or move, "Following up on ann's R-4:", "Follow-up:":
         # the situation is what follows its colon (read as a story for its "-ing", "for Op_Host2 ... only while it reads
         # Privileged; then Restore Op_Host2" stood with no condition and held wherever Op_Host2 was shown)
+        # (r49a: not one that disowns what follows, "Myth:", "Wrong:", "Outdated:": its words are no situation of the
+        # note's; read as one, "Myth: <host> at <state> is clean. Analyse <host> anyway." held only where the myth did)
         labelled = OPENING.match(part)
         if labelled and not (states_something(labelled["situation"]) or hosts_in(labelled["situation"])
-                             or classes_in(labelled["situation"]) or verbs_in(labelled["situation"])):
-            part = labelled["rest"]
+                             or classes_in(labelled["situation"]) or verbs_in(labelled["situation"])
+                             or MEANS_DISOWNED.search(labelled["situation"]) or _DISOWNED_HEADING.search(labelled["situation"])):
+            # (r49a: one that restricts, "Late game only:", "Night shift only:", states a condition the tables never
+            # show: kept before the situation, it is part of the note's condition, not dropped with the heading)
+            part = labelled["rest"] if not re.search(r"\bonly\b", labelled["situation"], re.IGNORECASE) \
+                else f"{labelled['situation'].strip()}, {labelled['rest']}"
         head, said = opening_of(part)
         # (r44h) a verdict on a move before the colon, "Not the moment for a Remove: <situation>.", states no
         # situation itself: the one it is about follows the colon (left out, the order held in every state)

@@ -109,6 +109,9 @@ _PAST_EPISODE = (r"\s+(?:one|a|an|that|some|another|my|our|(?:an|the|my|our)\s+(
 # Unknown, ..." was no condition and the rule held wherever a host read Unknown)
 # The verb of planning or choosing and its article, before the move's name (history_words reads it as the move made)
 PLANNED = r"(?:plan(?:s|ned)?|chose|choose|picked?|ordered?|issued?|queued?)\s+(?:a|an|the|another|one)\s+"
+# (r49a) PLANNED in the past only: after "once" / "since" the present is the choice being made, "once you choose a Remove
+# for it, analyse it instead" (no move made: read as one, the rule held only in the steps after a Remove of it)
+PLANNED_MADE = r"(?:planned|chose|picked|ordered|issued|queued)\s+(?:a|an|the|another|one)\s+"
 DEFENDER_MOVED = (r"(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+)*(?:(?:remov|restor|re-?imag|analy[sz])\w*ed|"
                   r"(?:remove|restore|re-?image|analy[sz]e)s?|" + PLANNED +
                   r"(?:remove|removal|restore|re-?image|analy[sz]e|analysis|decoy\w*))\b")

@@ -310,7 +310,10 @@ _PLUS_COUNT = re.compile(r"\b(?P<n>[1-4])\s*\+(?=\s*(?:[\w-]+\s+){0,2}?(?:hosts?
 # (r49h) and the "or more" said after the hosts it counts, "three owned op machines or more", "3 ent servers or more": the
 # same least count (its "or more" left unplaced, the reading was partial and a predicate of one such host passed)
 _OR_MORE_AFTER = re.compile(r"\b(?P<n>two|three|four|five|[2-5])\s+(?P<what>(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|"
-                            r"servers?|srvs?|svrs?|workstations?|nodes?|systems?))\s+or\s+more\b", re.IGNORECASE)
+                            r"servers?|srvs?|svrs?|workstations?|nodes?|systems?))\s+or\s+more\b"
+                            # (r49a: not the "more than" / "more of" of another count, "two user hosts or more than one op
+                            # host": that "or more" opens the second count, written before the first it was both wrong)
+                            r"(?!\s+(?:than|of)\b)", re.IGNORECASE)
 
 
 def plus_as_or_more(condition: str) -> str:

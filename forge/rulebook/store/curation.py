@@ -406,12 +406,24 @@ def _same_words(withdrawn: str, text: str, cosine: Optional[Callable[[str, str],
     if key[:3] == theirs[:3] and _same_claims(withdrawn, text):
         return True  # "once it's compromised" said as "User2: ... once compromised": one claim written two ways
     forbidden = forbidden_in_words(withdrawn)
-    if forbidden is not None and forbidden == forbidden_in_words(text):
+    if forbidden is not None and forbidden == forbidden_in_words(text) and not _other_orders(withdrawn, text):
         # one prohibition, in the same words' meaning (the same verb forbidden on the same hosts, in the same state):
         # "Never run Remove on Op_Server0" taught again as "Op_Server0 should never be removed; reimage it or leave it be"
         # (the alternative it allows is no other rule)
         return True
     return cosine is not None and skeleton(withdrawn) == skeleton(text) and cosine(withdrawn, text) >= WITHDRAWN_COSINE
+
+
+def _other_orders(a: str, b: str) -> bool:
+    """(r49a) Two texts that forbid nothing, each putting one move aside for a move it orders ("a Remove won't work on
+    Op_Host1, restore it" / "..., decoy it"; "favour a Restore of it over a Remove" / "favour a decoy on it over a
+    Remove"), and order different moves (none in common): two rules, whatever move they both put aside (the move
+    ordered is the rule; a prohibition's alternative is no other rule, but a move only said to fall short or be worse
+    forbids nothing)."""
+    if read_wording(a).prohibitions or read_wording(b).prohibitions:
+        return False
+    ordered_a, ordered_b = ({verb for verb, banned in words_key(t)[2] if not banned} for t in (a, b))
+    return bool(ordered_a and ordered_b and not ordered_a & ordered_b)  # (one move in common: leaning to refusal)
 
 
 def _same_claims(a: str, b: str) -> bool:
