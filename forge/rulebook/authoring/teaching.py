@@ -31,7 +31,7 @@ from forge.rulebook.model import (
 )
 from forge.rulebook.language.predicate import group_of, parse_predicate
 from forge.rulebook.language.revision import revision_preamble
-from forge.rulebook.language.transcript import settled_line
+from forge.rulebook.language.transcript import pasted_rule
 from forge.rulebook.authoring.trigger_node import stated_node
 
 
@@ -99,9 +99,10 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
 def taught_words(text: str) -> tuple[str, str]:
     """(opening, rule) of a teacher's text: the rule is what the product compiles and keeps as the rule's text.
     "Actually, ...", "Scratch my earlier note. ...": the opening says the teacher revises what they said before
-    (curation: it replaces their earlier rule); what follows it is the rule. (r49m) A chat log pasted whole: the rule is
-    the message it settles on (transcript.settled_line), the other messages its story."""
-    return revision_preamble(settled_line(text.strip()).strip())
+    (curation: it replaces their earlier rule); what follows it is the rule. (r49m) A record pasted whole, a chat log or
+    a post-mortem form: the rule is the message it settles on, or its line labelled as the rule (transcript.pasted_rule);
+    the rest is its story."""
+    return revision_preamble(pasted_rule(text.strip()).strip())
 
 
 def _given(item: SourceItem, correction: Correction) -> CompiledRule:
