@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import re
 
-from forge.rulebook.language.wording import gives_order, hosts_in, verbs_in
+from forge.rulebook.language.names import hosts_in, verbs_in
+from forge.rulebook.language.order import gives_order
 
 # "[09:14] ann: ...", "09:14 ann: ...", "[09:14:02] <ann> ...": a time, then the speaker.
 _MESSAGE = re.compile(r"^\s*(?:\[\s*\d{1,2}:\d{2}(?::\d{2})?\s*\]|\(\s*\d{1,2}:\d{2}(?::\d{2})?\s*\)|\d{1,2}:\d{2}(?::\d{2})?)\s*"
