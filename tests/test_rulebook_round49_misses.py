@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.teaching import taught_words
+from forge.rulebook.language.wording import read_wording
 from tests.actions import do, prefer
+from tests.situations import alert_lines, refused_rule_holds, refused_rule_holds_on
 
 _LOG = """[07:40] pia: the red side hit Op_Host1 yet again overnight, User4 too
 [07:41] tom: why not just Remove Op_Host1 and be done?
@@ -55,3 +57,84 @@ def test_a_post_mortem_form_is_taught_as_its_rule_line() -> None:
     # a form of a rule's own parts has no story line: read as it stands
     parts = "when: Enterprise1 probed\ndo: DecoyApache Enterprise1\nnever: Remove Enterprise1"
     assert taught_words(parts)[1] == parts
+
+
+def test_a_lead_that_says_the_note_is_told_again_is_no_situation() -> None:
+    for text in ("Kim again, the wider line from that thread: any enterprise server at Compromised User gets a Restore.",
+                 "The same mistake as last time, said again: any enterprise server at Compromised User gets a Restore."):
+        words = read_wording(text)
+        assert words.situation == "" and not any("again" in c.text for c in words.conditions), text
+        assert text_problem(text, {"class": "Enterprise", "compromise": "User"}, do("Restore")) is None, text
+    # a lead that states a host's state is still the situation
+    assert read_wording("Kim again, with User4 owned: restore it.").situation != ""
+
+
+def test_a_policys_where_is_its_condition() -> None:
+    two = "Article 2: Where three or more user hosts are owned at once, each owned user host is to be Restored."
+    assert refused_rule_holds_on(two, User1="None/User", User2="None/User", User3="None/Privileged") is True
+    assert refused_rule_holds_on(two, User1="None/User", User2="None/User") is False
+    one = "Where a single user host is owned, that host is to be Removed."
+    assert refused_rule_holds_on(one, User4="None/User") is True
+    assert refused_rule_holds_on(one, User4="None/User", User1="None/User") is False
+    # a "where" after a word or a comma tells where, and "Where this does not hold:" lists the rule's exceptions
+    assert [c.text for c in read_wording("Restore the box where the exploit landed.").conditions] == []
+    assert not any(c.text.startswith("Where") for c in read_wording(
+        "Restore any owned user host. Where this does not hold: User4, which has its own note.").conditions)
+
+
+def test_another_notes_case_set_aside_is_this_orders_condition() -> None:
+    text = ("What the morning lead wrote, except when User4 is owned as well: then User1 at user level gets a Restore, "
+            "not a Remove.")
+    words = read_wording(text)
+    assert words.situation == "when User4 is owned as well"
+    owned = {"all": [{"host": "User1", "compromise": "User"},
+                     {"any": [{"host": "User4", "compromise": "User"}, {"host": "User4", "compromise": "Privileged"}]}]}
+    assert text_problem(text, owned, prefer("Restore", "Remove", "User1")) is None
+
+
+def test_a_moment_of_the_story_is_no_situation_of_the_order_after_it() -> None:
+    text = ("In the exploitation phase of seed 7 our plan still opened with Removes on the user side. "
+            "I suspect that lost the game: once Op_Server0 shows an exploit, plan a Restore of Op_Server0 first.")
+    words = read_wording(text)
+    assert words.situation == "" and "User" not in words.classes
+    assert text_problem(text, {"host": "Op_Server0", "activity": "Exploit"}, do("Restore", "Op_Server0")) is None
+
+
+def test_a_scan_and_nothing_more_said_as_a_noun_is_a_scan_alone() -> None:
+    text = "On the analysed machine, a probe and nothing else means recommend a DecoyTomcat on it."
+    assert refused_rule_holds(text, alert_lines(User2="Scan/No")) is True
+    assert refused_rule_holds_on(text, User2="Scan/User") is False
+    assert text_problem(text, {"class": "any", "activity": "Scan", "compromise": "No"}, do("DecoyTomcat")) is None
+
+
+def test_a_host_not_worth_a_move_turns_the_move_down_and_states_no_situation() -> None:
+    text = "Frankly, as the whole crew has learned, User4 is not worth a Restore: once User4 is owned, Remove User4."
+    words = read_wording(text)
+    assert words.situation == "" and "Restore" in words.dispreferred
+    owned = {"any": [{"host": "User4", "compromise": "User"}, {"host": "User4", "compromise": "Privileged"}]}
+    assert text_problem(text, owned, prefer("Remove", "Restore", "User4")) is None
+
+
+def test_the_orders_own_move_said_again_is_no_history() -> None:
+    text = "inspected box @ Unknown -> rec Analyse it again next step, not Remove."
+    assert text_problem(text, {"class": "any", "compromise": "Unknown"}, prefer("Analyse", "Remove")) is None
+    # a past move in the condition is history as ever
+    past = "inspected box @ Unknown after we removed it twice -> rec Analyse it, not Remove."
+    assert text_problem(past, {"class": "any", "compromise": "Unknown"}, prefer("Analyse", "Remove")) is not None
+
+
+def test_a_policys_prohibitions_and_prescriptions_are_read() -> None:
+    for text, verb, host in (("Removes are not to be issued on Op_Server0 while it shows only a probe.", "Remove", "Op_Server0"),
+                             ("Rule 9. It is forbidden to plan a Remove of User4 while User4 reads a scan alone.", "Remove", "User4"),
+                             ("It is not permitted to recommend a Restore of User4 while it is merely probed.", "Restore", "User4")):
+        words = read_wording(text)
+        assert [(p.verb, p.hosts) for p in words.prohibitions] == [(verb, (host,))], text
+        probed = {"host": host, "activity": "Scan", "compromise": "No"}
+        assert text_problem(text, probed, {"mode": "never", "verb": verb, "target": host}) is None, text
+    # a move said to be the prescribed response is the order
+    text = "§4.2 User4 is not to be Restored while it is held at user level; a Remove of User4 is the prescribed response."
+    assert text_problem(text, {"host": "User4", "compromise": "User"}, prefer("Remove", "Restore", "User4")) is None
+    # another procedure said not to reach some hosts: the order after it is for them
+    text = "§4.3 The procedure of 4.2 does not extend to User1 or User2: for those two, a Restore is required once either is held at user level."
+    either = {"any": [{"host": "User1", "compromise": "User"}, {"host": "User2", "compromise": "User"}]}
+    assert text_problem(text, either, do("Restore")) is None
