@@ -37,7 +37,7 @@ _FORBID = (NOT_A_CASE_FOR + "|" + r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
            r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
-           # (r49m) "It is forbidden to plan a Restore of ...", "it is not permitted to ..."
+           # (r49m) "It is prohibited to pick a Remove on ...", "it is not permitted to ..."
            r"forbidden|prohibited|not\s+permitted|not\s+allowed|"
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
@@ -66,8 +66,8 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={VERB.pat
 # not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
 # (r46m: and a note's "=" for "is": "Restore = waste of a step")
 BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
-                       # (r49m) a policy's prohibition: "Restores are not to be issued on ...", "a Restore is not to be
-                       # recommended in that state"
+                       # (r49m) a policy's prohibition: "Removes are not to be run on User2", "an Analyse is not to be
+                       # picked there"
                        r"not\s+to\s+be\s+(?:issued|used|planned|recommended|chosen|picked|run|applied|performed|made|considered|"
                        r"spent|ordered|attempted|given)\b|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
@@ -133,9 +133,9 @@ _COSTLY = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:i
                      + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|"
                      r"a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
 
-# (r49m) A verdict against a move on a host: "User4 is not worth a Restore", "Enterprise2 isn't worth the Remove". The
+# (r49m) A verdict against a move on a host: "User4 is not worth a Remove", "Enterprise2 isn't worth the Restore". The
 # move is turned down (`falling_short`, read in the whole text); said before the colon of the order, "User4 is not worth a
-# Restore: when ..., Remove User4", it states no situation (instruction._opening_situation: read as one, its "not" negated
+# Remove: once ..., Restore User4", it states no situation (instruction._opening_situation: read as one, its "not" negated
 # the condition, and a faithful compilation was refused).
 NOT_WORTH = re.compile(rf"\b(?:(?:is|are|'s)\s+(?:really\s+|just\s+|simply\s+)?(?:not|never|hardly)|isn'?t|aren'?t)\s+worth\s+"
                        rf"(?:(?:a|an|the|any)\s+)?(?P<verb>{VERB_WORD}\w*)", re.IGNORECASE)

@@ -111,15 +111,15 @@ _OTHER_RULE_STANDS = re.compile(r"^(?:the|my|our|your|that|this|their|[\w-]+['\u
 # (r34h) Another rule said to be wrong for some hosts: "the model's restore-first habit is wrong for User3: ...". The order
 # after it is for those hosts, as after `_OTHER_RULE_STANDS` (read as a condition, its words were never placed and the
 # correction stayed silent while the rule it corrects spoke).
-# (r49m: or said not to reach them, "the procedure of 2.4 does not extend to Enterprise1:", "clause 3 does not apply to
-# User4:": the order after it is for the hosts the other rule leaves out)
+# (r49m: or said not to reach them, "article 5 does not cover User4:", "that procedure doesn't apply to the op hosts:":
+# the order after it is for the hosts the other rule leaves out)
 _OTHER_RULE_WRONG = re.compile(r"^(?:(?:the|my|our|your|that|this|their|[\w-]+['\u2019]s)\s+(?:[\w'-]+\s+){0,3}?(?:note|rule|advice|"
                                r"plan|habit|lesson|order|guidance|approach|policy|default|procedure|clause|section|article|paragraph)s?"
                                r"|(?:clause|section|article|paragraph|rule|policy)\s+[\d.]+[a-z]?)\b[^:;]*?\b(?:(?:is|are)\s+"
                                r"(?:just\s+|simply\s+|plainly\s+)?(?:wrong|mistaken|bad|not\s+right|a\s+mistake)\s+(?:for|on|with)|"
-                               r"(?:does|do)\s+not\s+(?:extend|apply|reach)\s+to|(?:doesn['\u2019]t|don['\u2019]t)\s+(?:extend|apply|reach)\s+to)\s+"
+                               r"(?:(?:does|do)\s+not|doesn['\u2019]t|don['\u2019]t)\s+(?:extend\s+to|apply\s+to|reach|cover))\s+"
                                r"(?P<aside>[^:;]+)$", re.IGNORECASE)
-# (a section mark before it, "\u00a72.5 The procedure ...", labels the entry)
+# (a section mark before it, "\u00a73 That habit ...", labels the entry)
 _SECTION_MARK = re.compile(r"^\s*\u00a7\s*[\d.]+[a-z]?\s+")
 
 
@@ -174,8 +174,8 @@ def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
         return "", first
     later = next((j for j in range(first + 1, len(parts)) if gives_order(parts[j]) and not CONDITION.match(parts[j])), None)
     if later is not None and STORY.search(part):
-        # (r49m) "In the impact phase of seed 4 my plan still opened with Analyses. ...: <order>": a moment of the story and
-        # what was done in it, no situation of the order after it (read as one, its hosts were hosts the rule had to name)
+        # (r49m) "Late in seed 9 our plan still led with decoys. ...: <order>": a moment of the story and what was done in
+        # it, no situation of the order after it (read as one, its hosts were hosts the rule had to name)
         return "", later
     return ("", first) if later is None else (part[:end].strip(), later)
 
@@ -502,7 +502,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     if reason_before(opening, rest) or _claim_before(opening, rest) or GRANTED.match(opening):
         return ""
     if (worth := NOT_WORTH.search(opening)) is not None and not opening[worth.end():].strip():
-        return ""  # (r49m) "<host> is not worth a Restore: when ...": a verdict against a move, no situation
+        return ""  # (r49m) "<host> is not worth a Remove: once ...": a verdict against a move, no situation
     if (case := _OTHER_SAID_EXCEPT.match(opening.strip())) is not None:
         return case["case"].strip()  # (r49m) the case another's note is set aside in: this order's condition
     stands = _other_rule_aside(opening.strip())

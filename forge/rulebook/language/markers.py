@@ -110,7 +110,7 @@ DEFENDER_MOVED = (r"(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+)*(?:
 
 # (r49m) "Where <state>, <order>": a policy's "where" opening its sentence or its clause after a colon is its "if" (read
 # as nothing, "Where two or more servers are compromised, restore each" lost its count and held on one); never a "where"
-# after a word or a comma, which tells where ("the host where it landed", "..., where a Remove will not clear it").
+# after a word or a comma, which tells where ("the host where it landed", "..., where a decoy catches nothing").
 CONDITION_MARKER = (r"whenever|when|(?<![\w,)'\"]\s)(?<![\w,(-])where(?!\s+(?:possible|needed|necessary|applicable|appropriate)\b)"
                     # (not "Where this does not hold: ...", the rule's own exceptions listed after it)
                     r"(?!\s+(?:this|that|it|the\s+(?:rule|note|above|order))\s+(?:does|do|did|is|will)\b)|"

@@ -30,7 +30,7 @@ _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pa
                      # (r37m) "an Analyse is generally the better opening move (than a Restore)": the move preferred
                      r"(?:(?:usually|often|always|generally|probably|normally|clearly)\s+)?the\s+(?:better|best|preferred|smarter|"
                      r"safer|wiser|"
-                     # (r49m) a policy's order: "a Remove of Enterprise0 is the prescribed response", "... is mandatory"
+                     # (r49m) a policy's order: "an Analyse of User4 is the required step", "... is mandatory"
                      r"prescribed|required|mandated|mandatory|expected|standard|correct|proper)\s+(?:first\s+|opening\s+)?"
                      r"(?:move|call|choice|option|answer|response|play|action|step|course(?:\s+of\s+action)?)|"
                      r"(?:mandatory|required|compulsory|obligatory|prescribed)|"

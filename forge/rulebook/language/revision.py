@@ -94,7 +94,7 @@ def says_revision(text: str) -> bool:
 
 # (r43x) A condition that opens a sentence up to its comma ("Once User3 is rooted, ..."), or one that follows the words
 # of revision in their clause ("... no longer holds once it is rooted").
-# (r49m: or a policy's "Where <state>, ...", and a clause's number in it, "the Remove of clause 4.1 no longer suffices",
+# (r49m: or a policy's "Where <state>, ...", and a clause's number in it, "what item 3.2 asks is no longer enough",
 # ends no sentence)
 _OPENING_CONDITION = re.compile(r"(?:^|[.;!?:]\s+)(?:once|when|whenever|where|if|after|as\s+soon\s+as|while|in\s+case)\b"
                                 r"(?:[^.;!?:,]|\.(?=\d))*,(?:[^.;!?:]|\.(?=\d))*$", re.IGNORECASE)

@@ -175,7 +175,7 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
                (re.compile(r"\b(with|w/)\s+(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b"
                            r"(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"with only a \2"),
                # (r49m) the same said as a noun of its own, the subject of a "means" or a note's case: "for the analysed host,
-               # a scan and nothing more means ...", "a probe, nothing else -> ..." (a "nothing" read on its own said no host
+               # a probe, no more, means ...", "a probe, nothing else -> ..." (a "nothing" read on its own said no host
                # anywhere was scanned: the opposite)
                (re.compile(r"(?:^|(?<=[,;:(]\s)|(?<=[,;:(]))\s*(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+"
                            r"(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r" only a \1"),

@@ -5,7 +5,7 @@ Teachers paste a conversation as it stood, one message a line, each with its tim
 
     [09:14] ann: the decoy on that box never catches anything
     [09:15] ben: so what then
-    [09:16] ann: ok, decided: whenever Enterprise1 is owned, plan a Restore of Enterprise1
+    [09:16] ann: ok, decided: whenever Enterprise1 gets owned, we reimage it with a Restore
     [09:17] ben: fine. who has the keys to the lab?
 
 The rule is the message that settles it: the last one that orders a move of the catalog, without the talk before the
@@ -83,7 +83,7 @@ def settled_line(text: str) -> str:
 
 def _without_talk(message: str) -> str:
     """The settling message from the colon after which its order starts: the lead before it names no move, and no host
-    unless the order names one of its own ("we agreed only Enterprise2 counts: when Enterprise2 ...")."""
+    unless the order names one of its own ("we settled it, User4 alone matters: once User4 ...")."""
     for colon in _LEAD_COLON.finditer(message):
         lead, rest = message[:colon.start()], message[colon.end():].strip()
         if verbs_in(lead) or not verbs_in(rest):
