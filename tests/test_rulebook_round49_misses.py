@@ -4,8 +4,21 @@ that kept a faithful compilation semantic (refused by a check), so the rule was 
   a move, without the talk before its colon (`transcript.settled_line`), and a post-mortem form of labelled lines as its
   line labelled as the rule (`transcript.rule_line`; both `teaching.taught_words`): read whole, the times
   were a situation, a host only the story named was one the entry had to keep to, a question ("stop bothering with
-  it?") a prohibition of every move and an "again" of the story a history condition.
-Each test fails on the product files of 9f30320 (checked in a `git archive 9f30320` tree with this file copied in).
+  it?") a prohibition of every move and an "again" of the story a history condition;
+- an opening that says the note is told again ("Kim again, ...:") is no situation (`instruction._signed`, `_RETOLD`);
+- a policy's "Where <state>, <order>" is its condition, and "Article 2:" a label (`markers.CONDITION_MARKER`,
+  `scope.unplaced`, `instruction._HEADING_ONLY`);
+- "What X said, except when <case>: then <order>": the case is the order's condition (`instruction._OTHER_SAID_EXCEPT`);
+- a moment of the story ("in <phase> of seed 7 our plan still opened with ...") is no situation of the order after it
+  (`order.STORY`, `instruction._stated_consequence`);
+- "a probe and nothing else" said as a noun is a probe alone (shorthand);
+- "<host> is not worth a <move>:" turns the move down, no situation (`forbidding.NOT_WORTH`);
+- the order's own move said again ("Analyse it again next step") is no history (`condition._MOVE_AGAIN`);
+- a policy's prohibitions ("are not to be issued", "it is forbidden / not permitted to") and prescriptions ("a Remove
+  of X is the prescribed answer"), and another procedure said not to reach some hosts (`forbidding`, `order._AS_FAR`,
+  `instruction._OTHER_RULE_WRONG`).
+Each test fails on the product files of 9f30320 (checked in a `git archive 9f30320` tree with this file copied in, and
+`taught_words`, which 9f30320 lacks, standing for its revision opening alone: every test fails on its assertions).
 Sentences of our own, none from a case file."""
 
 from __future__ import annotations
