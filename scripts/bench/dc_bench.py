@@ -282,9 +282,9 @@ def chooser_context(alerts: str) -> str:
 
 def reference_compilations(scenarios: list[dict]) -> dict[str, dict]:
     """Artifact text -> the case author's compilation (`ref`), for `--compiler reference`; also under the text the
-    product sends the compiler, without an opening that only says the teacher revises what they said before
-    ("Actually, ...": forge.rulebook.language.revision.revision_preamble)."""
-    from forge.rulebook.language.revision import revision_preamble
+    product sends the compiler (forge.rulebook.authoring.teaching.taught_words): without an opening that only says the
+    teacher revises what they said before ("Actually, ..."), and of a chat log pasted whole, the message it settles on."""
+    from forge.rulebook.authoring.teaching import taught_words
 
     refs: dict[str, dict] = {}
     for scenario in scenarios:
@@ -292,7 +292,7 @@ def reference_compilations(scenarios: list[dict]) -> dict[str, dict]:
             for item in step.get("teach") or []:
                 if "ref" in item:
                     refs[" ".join(item["text"].split())] = item["ref"]
-                    refs.setdefault(" ".join(revision_preamble(item["text"].strip())[1].split()), item["ref"])
+                    refs.setdefault(" ".join(taught_words(item["text"])[1].split()), item["ref"])
     return refs
 
 

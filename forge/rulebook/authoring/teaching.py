@@ -31,6 +31,7 @@ from forge.rulebook.model import (
 )
 from forge.rulebook.language.predicate import group_of, parse_predicate
 from forge.rulebook.language.revision import revision_preamble
+from forge.rulebook.language.transcript import pasted_rule
 from forge.rulebook.authoring.trigger_node import stated_node
 
 
@@ -78,9 +79,7 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
                provenance: Provenance = NO_PROVENANCE, note: str = "explicit correction", seed: int = 0) -> Taught:
     for correction in corrections:
         check_actor(correction.actor)
-    # "Actually, ...", "Scratch my earlier note. ...": the opening says the teacher revises what they said before
-    # (curation: it replaces their earlier rule); what follows it is the rule, compiled and kept as its text.
-    openings = [revision_preamble(c.text.strip()) for c in corrections]
+    openings = [taught_words(c.text) for c in corrections]
     sources = [SourceItem(c.kind, c.role, rest, c.actor) for c, (_, rest) in zip(corrections, openings)]
     to_compile = [i for i, c in enumerate(corrections) if c.meaning is None]
     report = compiler.compile([sources[i] for i in to_compile], seed=seed)
@@ -95,6 +94,15 @@ def teach_text(book: Rulebook, compiler: RuleCompiler, corrections: Sequence[Cor
         results[index] = outcome.result
         rule_ids[index] = None if outcome.result == "refused" else outcome.rule_id
     return Taught(report.rules, report, teach, rule_ids, results)
+
+
+def taught_words(text: str) -> tuple[str, str]:
+    """(opening, rule) of a teacher's text: the rule is what the product compiles and keeps as the rule's text.
+    "Actually, ...", "Scratch my earlier note. ...": the opening says the teacher revises what they said before
+    (curation: it replaces their earlier rule); what follows it is the rule. (r49m) A record pasted whole, a chat log or
+    a post-mortem form: the rule is the message it settles on, or its line labelled as the rule (transcript.pasted_rule);
+    the rest is its story."""
+    return revision_preamble(pasted_rule(text.strip()).strip())
 
 
 def _given(item: SourceItem, correction: Correction) -> CompiledRule:

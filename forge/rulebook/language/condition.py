@@ -128,8 +128,10 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     # (nor what it concedes: "never restore User0, even when it has been owned twice: ..." holds whatever the host's past)
     # (nor the other host an order on a named one is set against: "..., not on the box that was hit earlier", r34m)
     # (nor what a move is said to fall short at, r41m, r41h: "a Remove won't clear root" says what the move does, no past move)
-    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ",
-                   falls_short_away(other_host_away(conceded_away(_told_aside_away(words.instruction)))))
+    # (r49m: nor the order's own move said again, "recommend Analyse again next step": what the order repeats, no past it
+    # asks for)
+    order = re.sub(r"\b(?:before|instead\s+of|rather\s+than)\b[^,;.]*", " ", _MOVE_AGAIN.sub(
+        lambda m: m["move"], falls_short_away(other_host_away(conceded_away(_told_aside_away(words.instruction))))))
     said = [c.text for c in words.conditions] + [verdict_away(order)] \
         + [m["what"] for m in _MEANS_SO.finditer(words.text)]
     # (nor where an order ends, ORDER_ENDED: "after it is rooted, the trap no longer helps" says what stops, no past)
@@ -140,6 +142,11 @@ def spoken_facts(words) -> list[tuple[str, frozenset[str]]]:
     # the history words leave out only as two words side by side; with a gap between them it read as a run of steps)
     found = [(t, facts_needed(_UNTIL_NO_LONGER.sub(" while ", re.sub(r"\bstill\b\s*", "", t)))) for t in said]
     return [(t, kinds) for t, kinds in found if kinds]
+
+
+# (r49m) The order's move, repeated: "Analyse it again", "recommend Analyse again next step", "Restore User2 once more".
+_MOVE_AGAIN = re.compile(rf"(?P<move>\b(?:{MOVE_NAMES})(?:\s+(?:it|them|that\s+host|the\s+host|\w+\d))?)\s+(?:again|once\s+more)\b"
+                         r"(?:\s+(?:at\s+|on\s+|in\s+)?(?:the\s+)?next\s+(?:step|turn))?", re.IGNORECASE)
 
 
 # (r41m) An aside in brackets that tells what happened, its verbs all past ("(the Remove never held there: two tries,

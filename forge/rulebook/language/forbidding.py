@@ -37,6 +37,8 @@ _FORBID = (NOT_A_CASE_FOR + "|" + r"never(?:\s+ever)?|do\s+not|don'?t|does\s+not
            r"cannot|can'?t|may\s+not|avoid|stop|refrain\s+from|no\s+need\s+to|quit|cease|hold\s+off(?:\s+on)?|skip|"
            r"under\s+no\s+circumstances|in\s+no\s+case|hold\s+back\s+(?:on|from)|"
            r"no\s+(?:point|use|sense)(?:\s+in)?|(?:pointless|useless|futile|counterproductive|wrong|a\s+mistake|"
+           # (r49m) "It is prohibited to pick a Remove on ...", "it is not permitted to ..."
+           r"forbidden|prohibited|not\s+permitted|not\s+allowed|"
            r"a\s+waste(?:\s+of\s+\w+)?)\s+to|not|no\s+more|"
            # ("a host that had no foothold to remove", "nothing left to restore": what there was to act on, no prohibition)
            # (r42m: nor "no one has inspected it yet", what was not done so far: a report, no prohibition)
@@ -64,6 +66,10 @@ _FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={VERB.pat
 # not be used on Op_Server0" (present tense: "restoring User1 was pointless" tells what happened).
 # (r46m: and a note's "=" for "is": "Restore = waste of a step")
 BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply|always|usually|often)\s+)?(?:a\s+)?(?:pointless|useless|"
+                       # (r49m) a policy's prohibition: "Removes are not to be run on User2", "an Analyse is not to be
+                       # picked there"
+                       r"not\s+to\s+be\s+(?:issued|used|planned|recommended|chosen|picked|run|applied|performed|made|considered|"
+                       r"spent|ordered|attempted|given)\b|"
                        r"futile|wasteful|waste(?:\s+of\s+\w+)?|wasted|overkill|needless|unnecessary|redundant|"
                        # a verb judged out of its time or measure: "a Remove is premature", "Restore is too drastic there"
                        r"premature|too\s+(?:early|soon|hasty|rash|drastic|heavy|aggressive|much)|hasty|rash|excessive|"
@@ -128,6 +134,13 @@ _COST_WORDS = r"expensive|costly|pricey"
 _COSTLY = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
                      + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|"
                      r"a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+
+# (r49m) A verdict against a move on a host: "User4 is not worth a Remove", "Enterprise2 isn't worth the Restore". The
+# move is turned down (`falling_short`, read in the whole text); said before the colon of the order, "User4 is not worth a
+# Remove: once ..., Restore User4", it states no situation (instruction._opening_situation: read as one, its "not" negated
+# the condition, and a faithful compilation was refused).
+NOT_WORTH = re.compile(rf"\b(?:(?:is|are|'s)\s+(?:really\s+|just\s+|simply\s+)?(?:not|never|hardly)|isn'?t|aren'?t)\s+worth\s+"
+                       rf"(?:(?:a|an|the|any)\s+)?(?P<verb>{VERB_WORD}\w*)", re.IGNORECASE)
 
 
 # What a move that is put off is said to do: "(of it) can wait", "should just wait" (read by _LAST_RESORT in the order,
@@ -409,6 +422,8 @@ def _after_auxiliary(text: str, match: re.Match) -> bool:
         return False  # (r44x) "this is not the time for a Remove": a verdict against the move, not a condition
     if _TO_BE_DONE.match(match.group(0)) and re.search(r"\b(?:is|are|'s|'re)\s*$", before, re.IGNORECASE):
         return False  # "User2 and User3 are never to be restored": an order said with "is to", not a condition
+    if re.match(r"\s*not\s+(?:permitted|allowed)\s+to\b", match.group(0), re.IGNORECASE):
+        return False  # (r49m) "it is not permitted to restore ...": a policy's prohibition, not a condition
     return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
         r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", before, re.IGNORECASE))
 
@@ -599,10 +614,10 @@ def _judged_subject(before: str) -> str:
 
 def falling_short(text: str) -> tuple[str, ...]:
     """(r41m) The moves the text says fall short ("a Remove won't clear root"), can wait ("the Restore of User2 can
-    wait a turn") or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
+    wait a turn"), are not worth it (r49m, `NOT_WORTH`) or asks what good they would do (r42m, `_QUESTIONED`), read in the whole text: the words that say so are often a clause after the order ("...; a Remove does
     not clear root"), which the order's reading drops."""
     text = " ".join(text.split())
-    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY) for match in pattern.finditer(text)
+    return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH) for match in pattern.finditer(text)
                                if not fails_in_condition(text[:match.start()]) and not _move_put_off(text[:match.start("verb")])
                                and not (pattern is _COSTLY and _cost_accepted(text, match))
                                for verb in verbs_in(match["verb"])[:1]))

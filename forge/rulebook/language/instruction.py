@@ -15,7 +15,8 @@ from typing import Optional
 
 from forge.rulebook.language.clauses import EXCEPTION_HEADING, RELATIVE
 from forge.rulebook.language.episode import step_windows
-from forge.rulebook.language.forbidding import EXCEPTED_HOST_LIST, EXCEPT_WORDS, MEANS_DISOWNED, OTHERWISE, VERB_WORD, forbids_verb
+from forge.rulebook.language.forbidding import (EXCEPTED_HOST_LIST, EXCEPT_WORDS, MEANS_DISOWNED, NOT_WORTH, OTHERWISE, VERB_WORD,
+                                                forbids_verb)
 from forge.rulebook.language.markers import (CONDITION, CONDITION_MARKER, LEVEL_WORDS, clause_end, moves_not_made_away,
                                              negations_in, states_something)
 from forge.rulebook.language.names import (HOST_NAME, STATE_WORDS, VERB, VERB_FORMS, classes_in, hosts_in, verbs_in,
@@ -111,10 +112,27 @@ _OTHER_RULE_STANDS = re.compile(r"^(?:the|my|our|your|that|this|their|[\w-]+['\u
 # (r34h) Another rule said to be wrong for some hosts: "the model's restore-first habit is wrong for User3: ...". The order
 # after it is for those hosts, as after `_OTHER_RULE_STANDS` (read as a condition, its words were never placed and the
 # correction stayed silent while the rule it corrects spoke).
-_OTHER_RULE_WRONG = re.compile(r"^(?:the|my|our|your|that|this|their|[\w-]+['\u2019]s)\s+(?:[\w'-]+\s+){0,3}?(?:note|rule|advice|"
-                               r"plan|habit|lesson|order|guidance|approach|policy|default)s?\b[^:;]*?\b(?:is|are)\s+"
-                               r"(?:just\s+|simply\s+|plainly\s+)?(?:wrong|mistaken|bad|not\s+right|a\s+mistake)\s+(?:for|on|with)\s+"
+# (r49m: or said not to reach them, "article 5 does not cover User4:", "that procedure doesn't apply to the op hosts:":
+# the order after it is for the hosts the other rule leaves out)
+_OTHER_RULE_WRONG = re.compile(r"^(?:(?:the|my|our|your|that|this|their|[\w-]+['\u2019]s)\s+(?:[\w'-]+\s+){0,3}?(?:note|rule|advice|"
+                               r"plan|habit|lesson|order|guidance|approach|policy|default|procedure|clause|section|article|paragraph)s?"
+                               r"|(?:clause|section|article|paragraph|rule|policy)\s+[\d.]+[a-z]?)\b[^:;]*?\b(?:(?:is|are)\s+"
+                               r"(?:just\s+|simply\s+|plainly\s+)?(?:wrong|mistaken|bad|not\s+right|a\s+mistake)\s+(?:for|on|with)|"
+                               r"(?:(?:does|do)\s+not|doesn['\u2019]t|don['\u2019]t)\s+(?:extend\s+to|apply\s+to|reach|cover))\s+"
                                r"(?P<aside>[^:;]+)$", re.IGNORECASE)
+# (a section mark before it, "\u00a73 That habit ...", labels the entry)
+_SECTION_MARK = re.compile(r"^\s*\u00a7\s*[\d.]+[a-z]?\s+")
+
+
+# (r49m) Another's note said to hold but in a case, before the order for that case: "What the day shift said, except when
+# User4 is owned as well: then ...", "Kim's note, but not while Enterprise0 is probed: ...". The case is the condition
+# of the order after the colon (read with its "except", the condition was negated, and a faithful compilation of the
+# case was refused); what the other note says elsewhere is no part of this one.
+_OTHER_SAID_EXCEPT = re.compile(r"^(?:(?:what|as)\s+(?:[\w'/.-]+\s+){1,4}?(?:said|says|wrote|writes|put\s+it|suggested|proposed|"
+                                r"recommended|told\s+(?:us|you|me))|(?:the|my|our|your|that|this|their|[\w/.-]+['\u2019]s)\s+"
+                                r"(?:[\w'-]+\s+){0,3}?(?:note|rule|advice|call|line|order|tip)s?)\s*,?\s*(?:(?:still\s+)?(?:stands|holds|"
+                                r"applies)\s*,?\s*)?(?:except|but\s+not|save|other\s+than)\s+"
+                                r"(?P<case>(?:when|whenever|if|while|once|where)\b[^:;]+)$", re.IGNORECASE)
 
 
 _CONCLUDED = re.compile(r":|,\s*so\b(?!\s+that\b)", re.IGNORECASE)
@@ -130,6 +148,7 @@ def put_aside_for_this_rule(text: str) -> set[str]:
 def _other_rule_aside(opening: str) -> Optional[re.Match]:
     """The match of an opening that says another rule stands but for some hosts, or is wrong for them (the hosts put
     aside, `aside`, are the order's scope); None otherwise."""
+    opening = _SECTION_MARK.sub("", opening)
     return _OTHER_RULE_STANDS.match(opening) or _OTHER_RULE_WRONG.match(opening)
 
 
@@ -155,6 +174,10 @@ def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
     if not main or gives_order(main) or VERB.search(main):
         return "", first
     later = next((j for j in range(first + 1, len(parts)) if gives_order(parts[j]) and not CONDITION.match(parts[j])), None)
+    if later is not None and STORY.search(part):
+        # (r49m) "Late in seed 9 our plan still led with decoys. ...: <order>": a moment of the story and what was done in
+        # it, no situation of the order after it (read as one, its hosts were hosts the rule had to name)
+        return "", later
     return ("", first) if later is None else (part[:end].strip(), later)
 
 
@@ -257,7 +280,9 @@ _NOUN_MOVE = re.compile(r"^(?:a|an|one)\s+" + VERB_WORD + r"\s+(?:on|for|against
 
 # A heading before the order ("Lesson: any user host that ..."): it names what follows, no situation.
 _HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+(?:learn(?:ed|t)|drawn|taken))?|takeaway|take-away|moral|conclusion|rule|"
-                           r"note|reminder|tip|runbook|playbook|procedure|policy|sop|checklist|section)"
+                           r"note|reminder|tip|runbook|playbook|procedure|policy|sop|checklist|section|"
+                           # (r49m: "Clause 4.1:", "Article 3:", "Item 2b:": a numbered entry of a rulebook of its own)
+                           r"clause|article|paragraph|para|item|provision|regulation|standing\s+order)"
                            # ("runbook 4.2:", "SOP #7", "rule 3b:": the label of a document's entry, no condition)
                            r"(?:\s*(?:#\s*|no\.?\s*)?\d+(?:\.\d+)*[a-z]?\)?)?"
                            r"(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$|"
@@ -275,11 +300,26 @@ _TIME_WORDS = re.compile(r"\b(?:late|early|now|then|step|turn|phase|stage|game|e
                          re.IGNORECASE)
 
 
+# (r49m) An opening that says the note is told again, or who tells it again: "Kim again", "me once more", "same mistake
+# as last time, said again", with what the note is after a comma ("the wider line from that thread"). Its "again" is
+# the telling's, no history of the rule's condition (read as a situation, a faithful compilation was refused for the
+# history it lacked, and the rule was missed).
+_RETOLD = re.compile(r"^(?:[A-Za-z][\w'.-]*\s+(?:again|once\s+more)|(?:the\s+)?same\s+(?:failure|mistake|error|lesson|point|story|"
+                     r"problem|issue|note|rule|thing)\s+as\s+(?:before|last\s+time|earlier|yesterday)|"
+                     r"(?:told|said|repeated|restated|stated)\s+(?:again|once\s+more)|again|once\s+more)$", re.IGNORECASE)
+# (what the note is, after the comma: the line, note or rule, of a chat, a thread, a meeting)
+_NOTE_NAMED = re.compile(r"\b(?:line|note|rule|lesson|point|word|message|chat|thread|meeting|call|call-out|reminder)s?\b",
+                         re.IGNORECASE)
+
+
 def _signed(opening: str) -> bool:
-    """Whether an opening only says who speaks (`_SIGNATURE`)."""
+    """Whether an opening only says who speaks (`_SIGNATURE`), or that the note is told again (`_RETOLD`)."""
     opening = opening.strip(" ,")
-    return bool(_SIGNATURE.match(opening)) and not (hosts_in(opening) or classes_in(opening) or STATE_WORDS.search(opening)
-                                                    or _ACCESS_WORDS.search(opening) or _TIME_WORDS.search(opening))
+    heads = [part.strip() for part in opening.split(",")]
+    retold = bool(_RETOLD.match(heads[0])) and all(_RETOLD.match(part) or _NOTE_NAMED.search(part) for part in heads[1:])
+    return bool(_SIGNATURE.match(opening) or retold) and not (
+        hosts_in(opening) or classes_in(opening) or STATE_WORDS.search(opening) or _ACCESS_WORDS.search(opening)
+        or _TIME_WORDS.search(opening))
 
 
 # (r39m) A note addressed to a role before its order: "Planner:", "chooser only:", "Analyst, this one is for you, not the
@@ -462,6 +502,10 @@ def _opening_situation(opening: str, rest: str = "") -> str:
         return ""
     if reason_before(opening, rest) or _claim_before(opening, rest) or GRANTED.match(opening):
         return ""
+    if (worth := NOT_WORTH.search(opening)) is not None and not opening[worth.end():].strip():
+        return ""  # (r49m) "<host> is not worth a Remove: once ...": a verdict against a move, no situation
+    if (case := _OTHER_SAID_EXCEPT.match(opening.strip())) is not None:
+        return case["case"].strip()  # (r49m) the case another's note is set aside in: this order's condition
     stands = _other_rule_aside(opening.strip())
     if stands and hosts_in(stands["aside"]):
         aside = hosts_in(stands["aside"])

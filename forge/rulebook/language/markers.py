@@ -117,7 +117,13 @@ DEFENDER_MOVED = (r"(?:we|you|i|the\s+defender)\s+(?:have\s+|had\s+|just\s+)*(?:
                   r"(?:remove|removal|restore|re-?image|analy[sz]e|analysis|decoy\w*))\b")
 
 
-CONDITION_MARKER = (r"whenever|when|if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
+# (r49m) "Where <state>, <order>": a policy's "where" opening its sentence or its clause after a colon is its "if" (read
+# as nothing, "Where two or more servers are compromised, restore each" lost its count and held on one); never a "where"
+# after a word or a comma, which tells where ("the host where it landed", "..., where a decoy catches nothing").
+CONDITION_MARKER = (r"whenever|when|(?<![\w,)'\"]\s)(?<![\w,(-])where(?!\s+(?:possible|needed|necessary|applicable|appropriate)\b)"
+                    # (not "Where this does not hold: ...", the rule's own exceptions listed after it)
+                    r"(?!\s+(?:this|that|it|the\s+(?:rule|note|above|order))\s+(?:does|do|did|is|will)\b)|"
+                    r"if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
                      r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
                      # (r36m: nor "late in one run", "in the final turns of seed 4", "in the first turns of an earlier game":

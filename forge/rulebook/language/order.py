@@ -29,7 +29,11 @@ _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pa
                      r"right\s+(?:call|move|answer))|all\s+(?:we|you|i)\s+(?:do|need|want)|"
                      # (r37m) "an Analyse is generally the better opening move (than a Restore)": the move preferred
                      r"(?:(?:usually|often|always|generally|probably|normally|clearly)\s+)?the\s+(?:better|best|preferred|smarter|"
-                     r"safer|wiser)\s+(?:first\s+|opening\s+)?(?:move|call|choice|option|answer|response|play)|"
+                     r"safer|wiser|"
+                     # (r49m) a policy's order: "an Analyse of User4 is the required step", "... is mandatory"
+                     r"prescribed|required|mandated|mandatory|expected|standard|correct|proper)\s+(?:first\s+|opening\s+)?"
+                     r"(?:move|call|choice|option|answer|response|play|action|step|course(?:\s+of\s+action)?)|"
+                     r"(?:mandatory|required|compulsory|obligatory|prescribed)|"
                      r"(?:(?:usually|always|often|quite|more\s+than)\s+)?(?:enough|sufficient|plenty)|"
                      # a move allowed: "Sleep is fine", "a Monitor is OK there" (a "do" of it)
                      r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
@@ -97,6 +101,8 @@ _NO_STATE_BEFORE = "".join(rf"(?<!\bno\s{noun}\s)" for noun in ("root", "admin",
 STORY = re.compile(
     # what the author did ("I restored User0", "we waited", "my plan at turn 9 asked for ..."), or when ("last time")
     rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:(?:at|on|in|during|around)\s+(?:step|turn)\s+\d+\s*,?\s+)?(?:\w+ed|{_PAST})\b|"
+    # (r49m: with an adverb before the verb, "my plan still opened with ...", "we then waited", "our Remove only bought")
+    rf"\b(?:i|we|my|our)\s+(?:\w+\s+)?(?:still|then|already|just|only|also|even|again|instead)\s+(?:\w+ed|{_PAST})\b|"
     rf"\blast\s+time\b|\bearlier\s+(?:today|on)\b|"
     # what one named host went through ("User1 was scanned and then exploited", "Remove did not clear User1")
     # (after the moment it happened: "At step 3 User2 was exploited and I removed it ...")

@@ -94,8 +94,10 @@ def says_revision(text: str) -> bool:
 
 # (r43x) A condition that opens a sentence up to its comma ("Once User3 is rooted, ..."), or one that follows the words
 # of revision in their clause ("... no longer holds once it is rooted").
-_OPENING_CONDITION = re.compile(r"(?:^|[.;!?:]\s+)(?:once|when|whenever|if|after|as\s+soon\s+as|while|in\s+case)\b[^.;!?:,]*,"
-                                r"[^.;!?:]*$", re.IGNORECASE)
+# (r49m: or a policy's "Where <state>, ...", and a clause's number in it, "what item 3.2 asks is no longer enough",
+# ends no sentence)
+_OPENING_CONDITION = re.compile(r"(?:^|[.;!?:]\s+)(?:once|when|whenever|where|if|after|as\s+soon\s+as|while|in\s+case)\b"
+                                r"(?:[^.;!?:,]|\.(?=\d))*,(?:[^.;!?:]|\.(?=\d))*$", re.IGNORECASE)
 _TRAILING_CONDITION = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:once|when|whenever|if|after|as\s+soon\s+as|while)\b", re.IGNORECASE)
 # "from now on", "going forward", "henceforth": when the rule starts, no condition the revision stands under
 _FROM_NOW = re.compile(r"\b(?:from|going|henceforth)\b", re.IGNORECASE)

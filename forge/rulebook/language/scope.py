@@ -117,6 +117,9 @@ def unplaced(condition: str) -> list[str]:
     # (r41h: "however many times", "however often" mark the condition as "each time" does; read first, before its "many"
     # is taken for a count)
     condition = re.sub(r"\b(?:however|no\s+matter\s+how)\s+(?:many\s+times|often)\b", " when ", condition or "", flags=re.IGNORECASE)
+    # (r49m: a policy's "Where <state>" opening the condition is its "when", markers.CONDITION_MARKER; any other "where"
+    # tells where, and stays unplaced)
+    condition = re.sub(r"^(\W*)where\b", r"\1when", condition, flags=re.IGNORECASE)
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)

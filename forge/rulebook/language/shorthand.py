@@ -176,6 +176,11 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
                # no more (read as "with a scan" and a "nothing" on its own, it said no host of the class was scanned)
                (re.compile(r"\b(with|w/)\s+(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b"
                            r"(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"with only a \2"),
+               # (r49m) the same said as a noun of its own, the subject of a "means" or a note's case: "for the analysed host,
+               # a probe, no more, means ...", "a probe, nothing else -> ..." (a "nothing" read on its own said no host
+               # anywhere was scanned: the opposite)
+               (re.compile(r"(?:^|(?<=[,;:(]\s)|(?<=[,;:(]))\s*(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+"
+                           r"(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r" only a \1"),
                # (r39m) a level bounded from above by the lowest one, "held no higher than user level", "owned at most at
                # user level", "not beyond user level": at user level (read as a "no" on its own, it said not compromised)
                (re.compile(r"\b(?:(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than|at\s+most|(?:not\s+|never\s+)?beyond|"

@@ -1,0 +1,93 @@
+"""A rule pasted inside a record of what happened: a chat log (the line the conversation settles on), a post-mortem form
+(its line labelled as the rule). Pure.
+
+Teachers paste a conversation as it stood, one message a line, each with its time and its speaker:
+
+    [09:14] ann: the decoy on that box never catches anything
+    [09:15] ben: so what then
+    [09:16] ann: ok, decided: whenever Enterprise1 gets owned, we reimage it with a Restore
+    [09:17] ben: fine. who has the keys to the lab?
+
+The rule is the message that settles it: the last one that orders a move of the catalog, without the talk before the
+colon that only says it is settled ("ok, decided:"). The other messages are the story, a proposal turned down or
+small talk: a host they name is no host of the rule, an "again" in them no history of its condition, a question
+("so stop bothering with it?") no prohibition. Read whole, the log was one sentence of every speaker's words, the
+times a situation ("[09"), and a compilation faithful to the settled line was refused for what the others said.
+
+A post-mortem written as labelled lines, what the situation was, what was done, what happened, and the rule drawn:
+
+    when: User4 showed an exploit
+    what I did: analysed Enterprise1
+    what happened: User4 was owned a step later
+    rule: a user host under exploit -> Remove it the same step
+
+is taught as its rule line: the others are its story (the "when:" line is the failure's situation, not the rule's).
+"""
+
+from __future__ import annotations
+
+import re
+
+from forge.rulebook.language.names import hosts_in, verbs_in
+from forge.rulebook.language.order import gives_order
+
+# "[09:14] ann: ...", "09:14 ann: ...", "[09:14:02] <ann> ...": a time, then the speaker.
+_MESSAGE = re.compile(r"^\s*(?:\[\s*\d{1,2}:\d{2}(?::\d{2})?\s*\]|\(\s*\d{1,2}:\d{2}(?::\d{2})?\s*\)|\d{1,2}:\d{2}(?::\d{2})?)\s*"
+                      r"(?:<\s*[\w./@-]{1,30}\s*>|[\w./@-]{1,30}\s*:)\s*(?P<said>\S.*?)\s*$")
+# The talk that opens the settling message before its colon: "fine. agreed then:", "not quite. settled:"
+# (a colon between digits is a time, one before a bracket a smiley: neither opens anything).
+_LEAD_COLON = re.compile(r":(?=\s)")
+
+
+def pasted_rule(text: str) -> str:
+    """The rule of a text pasted from a record: a chat log's settled line (`settled_line`), a post-mortem form's rule line
+    (`rule_line`); any other text as it stands."""
+    return rule_line(settled_line(text))
+
+
+# A post-mortem form: every line "<label>: <value>", one labelled as the rule, one as what was done or came of it.
+_FORM_LINE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[a-z][a-z' ]{0,24}?)\s*:\s*(?P<value>\S.*?)\s*$", re.IGNORECASE)
+_RULE_LABEL = re.compile(r"^(?:(?:the|my|our|new)\s+)?(?:rule|lesson(?:\s+learn[te]d)?|takeaway|take-away|fix|from\s+now\s+on|"
+                         r"next\s+time|going\s+forward)$", re.IGNORECASE)
+_STORY_LABEL = re.compile(r"^(?:what\s+(?:i|we)\s+did|what\s+(?:happened|went\s+wrong|followed)|(?:the\s+)?(?:outcome|result|"
+                          r"consequence|mistake|error|impact|cost))$", re.IGNORECASE)
+
+
+def rule_line(text: str) -> str:
+    """A post-mortem form's rule: the value of its one line labelled as the rule (`_RULE_LABEL`), where another line tells
+    what was done or what came of it (`_STORY_LABEL`); any other text as it stands (a form of a rule's own parts, "when:
+    ... do: ...", is read as one by wording)."""
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    found = [_FORM_LINE.match(line) for line in lines]
+    if len(lines) < 3 or not all(found):
+        return text
+    rules = [m["value"] for m in found if _RULE_LABEL.match(m["key"].strip())]
+    if len(rules) != 1 or not any(_STORY_LABEL.match(m["key"].strip()) for m in found):
+        return text
+    return rules[0]
+
+
+def settled_line(text: str) -> str:
+    """A chat log's rule: the last message that orders a move (`verbs_in`, `gives_order`), without the talk before its
+    colon (no move, and no host the rest does not name again); any other text as it stands. A log is two messages or
+    more and nothing else, each line a time and a speaker."""
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    said = [_MESSAGE.match(line) for line in lines]
+    if len(lines) < 2 or not all(said):
+        return text
+    ordering = [m["said"] for m in said if verbs_in(m["said"]) and gives_order(m["said"])]
+    if not ordering:
+        return text
+    return _without_talk(ordering[-1])
+
+
+def _without_talk(message: str) -> str:
+    """The settling message from the colon after which its order starts: the lead before it names no move, and no host
+    unless the order names one of its own ("we settled it, User4 alone matters: once User4 ...")."""
+    for colon in _LEAD_COLON.finditer(message):
+        lead, rest = message[:colon.start()], message[colon.end():].strip()
+        if verbs_in(lead) or not verbs_in(rest):
+            break
+        if not hosts_in(lead) or hosts_in(rest):
+            return rest
+    return message
