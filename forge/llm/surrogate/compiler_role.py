@@ -27,7 +27,7 @@ import re
 from dataclasses import replace
 from typing import Optional, Sequence
 
-from forge.env.catalog import HOST_CLASSES, HOSTS
+from forge.env.catalog import DECOY_SERVICES, HOST_CLASSES, HOSTS
 from forge.llm.surrogate import reading
 from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, MATCHED, Act, Reading, Trigger, read_action, read_rule
 from forge.llm.surrogate.phrasing import in_grammar
@@ -74,11 +74,17 @@ def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = (),
     if trigger.negated:
         return {"not": predicate(replace(trigger, negated=False), kind, (), history)}
     if history and trigger.history and not trigger.also:
-        atom = {"host": trigger.subject} if trigger.subject in HOSTS else {"class": trigger.subject}
+        place = {"host": trigger.subject} if trigger.subject in HOSTS else {"class": trigger.subject}
+        atom = dict(place)
         for key, value in (("activity", trigger.activity), ("compromise", trigger.compromise)):
             if value is not None:
                 atom[key] = value
-        return {**atom, **dict(trigger.history)}
+        facts = dict(trigger.history)
+        absent = facts.pop("absent", False)
+        if absent:
+            # "no decoy went on it lately": the state, and none of those moves on the same host
+            return {"all": [atom, {"not": _moves_made(place, facts)}]}
+        return _moves_made(atom, facts)
     if trigger.phase is not None and trigger.phase in phases and not trigger.also:
         return {"phase": trigger.phase}
     if trigger.also:
@@ -93,6 +99,13 @@ def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = (),
         # "Never reimage the user hosts": wherever a user host is in view; "analyse user hosts": when they show anything.
         return atom if kind == "never" else {**atom, "activity": "any"}
     return atom
+
+
+def _moves_made(atom: dict, facts: dict):
+    """An atom with its history facts; a move "a decoy" (no service named) is any of the decoy verbs."""
+    if facts.get("acted") != ANY_DECOY:
+        return {**atom, **facts}
+    return {"any": [{**atom, **facts, "acted": f"Decoy{service}"} for service in DECOY_SERVICES]}
 
 
 def _act(act: Act) -> dict:
@@ -168,7 +181,7 @@ def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] =
                     "trigger": rule.text.rstrip(".")}
         return {**base, "type": "CONTENT", "when": None, "action": None, "trigger": rule.text.rstrip(".")}
     stated = rule.trigger is not None and bool(rule.trigger.history) and \
-        {key for key, _ in rule.trigger.history} - {"within", "changed"} <= set(history)
+        {key for key, _ in rule.trigger.history} - {"within", "changed", "absent"} <= set(history)
     return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind, phases, stated), "action": action(rule, any_verb),
             "unexpressed": rule.unread_beyond_history if stated else rule.unread, "trigger": trigger_text(rule.trigger)}
 

@@ -269,10 +269,16 @@ _REF = re.compile(r"\bzz([hcpr])(\d*)\b")
 
 _PRIVILEGED = re.compile(r"\bprivileged\b|\bprivilege escalation\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|"
                          r"\bescalat\w*")
-_USER_LEVEL = re.compile(r"\bcompromised user\b|\buser[- ]level\b|\buser (?:access|compromise|shell|privileges?|rights)\b")
+_USER_LEVEL = re.compile(r"\bcompromised user\b|\buser[- ]level\b|\buser (?:access|compromise|shell|privileges?|rights)\b|"
+                         r"\b(?:at|to|shows?|showing|reads?|back at)\s+user\b(?![\s-]*(?:hosts?|box|machines?|subnet|zz))")
 _UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\b(?:not sure|unsure|unclear|uncertain|(?:do not|don't) know)\b"
                       r"[^,.;]*\bcompromis|\bsuspect\w* (?:of )?compromise\b|\bpossibly compromised\b|"
-                      r"\bcompromise\w* (?:status |level |state )?(?:is |remains |stays )?unknown\b|\bunknown (?:status|state|level)\b")
+                      r"\bcompromise\w* (?:status |level |state )?(?:is |remains |stays )?unknown\b|\bunknown (?:status|state|level)\b|"
+                      r"\b(?:at|to|shows?|showing|reads?|still)\s+unknown\b|"
+                      # ("Unknown on a user box": the row's value, then the host it is on)
+                      r"\bunknown\s+(?=(?:on|for)\s+(?:a|an|the|any|some|each|every|zz))|"
+                      # ("no Restore on Unknown": the move's host at that value)
+                      r"\bon\s+unknown\b")
 _COMPROMISE = re.compile(r"\bcompromis\w*|\bbreach\w*|\btaken over\b|\binfected\b|\bhacked\b|\bowned\b|\bpwned\b|\bintrusion\b|"
                          r"\battacker (?:access|foothold)|\binfiltrat\w*|\breach(?:es|ed|ing)?\b|\bgets? into\b|"
                          r"\blands? on\b")
@@ -351,16 +357,58 @@ _HISTORY_FACTS = (
                r"(?:\s+in\s+a\s+row|\s+running|\s+straight)?"),
     # "newly compromised", "was clean at the previous step and is compromised now", "just been breached"
     re.compile(r"\b(?:newly|freshly|just(?:\s+been)?)\s+(?:compromis\w*|breach\w*|infect\w*|hacked|owned|exploited)|"
-               r"\bclean\s+(?:at|on|in)\s+the\s+(?:previous|last|prior)\s+(?:step|turn)|\bfor\s+the\s+first\s+time\b"),
+               r"\bclean\s+(?:at|on|in)\s+(?:the\s+)?(?:previous|prev|last|prior)\s+(?:step|turn)|\bfor\s+the\s+first\s+time\b"),
 )
 _RECENT = 3  # "after Remove" with no count: the last few steps
+# A move made on a host lately, said of the host or of the move: "U4 restored in last 2 turns", "a DecoySmss went onto
+# User1 within the past four turns", "Op_Host2 received a decoy in the previous turn", "decoyed in the last step"; with
+# "no", the move was not made ("no decoy went onto that box in the past 2 turns").
+_LATELY = r"(?:with)?in\s+(?:the\s+)?(?:last|past|previous|prior)\s+(?:(?P<count>" + _COUNT[1:-1] + r")\s+)?(?:steps?|turns?)"
+_MOVED_ON = r"\s+(?:was|were|has\s+been|had\s+been|went|got)\s+(?:\w+\s+)?(?:on|onto|at|to)\s+(?:zzh\d+|zzp)"
+_ACTED_LATELY = re.compile(
+    r"(?:(?P<no>\bno)\s+(?:other\s+)?(?P<absent>decoy\w*|" + _HOST_VERB + r")" + _MOVED_ON +
+    r"|\b(?:a|an|another)\s+(?P<move>decoy\w*|" + _HOST_VERB + r")" + _MOVED_ON +
+    r"|\b(?:got|received|had|has\s+had|was\s+given|were\s+given)\s+(?:a|an|another)\s+(?P<given>decoy\w*)"
+    r"|(?:(?<=zzh\d\s)|(?<=zzp\s)|\b(?:was|were|been|got)\s+)(?:already\s+|just\s+)?(?P<verb>decoy(?:ed|s)?|" + _HOST_VERB + r")"
+    r"(?:\s+zzp)?)\s+" + _LATELY)
+# "once we had restored some server and it got scanned again within 2 turns": the move, then the state it led to,
+# within a count of steps (the state's own words stay in the condition)
+_ACTED_THEN = re.compile(r"(?:\b(?:the\s+plan(?:ner)?|we|i|you|blue|the\s+defender)\s+)?\b(?:has|have|had)\s+(?:already\s+)?(?P<verb>" + _HOST_VERB + r"|decoyed)\b(?P<between>.{1,90}?)"
+                         r"\s+within\s+(?:the\s+next\s+)?(?P<count>" + _COUNT[1:-1] + r")\s+(?:steps|turns)")
+
+
+def _move_of(words: str) -> str:
+    """The catalog verb of a move's words ("removed" Remove, "a DecoyApache" DecoyApache, "a decoy" any decoy)."""
+    return _decoy(_verb_at(_VERB.match(words)), words)
+
+
+def _acted_lately(text: str) -> tuple[list[tuple[str, object]], str]:
+    """A move made lately that a condition speaks of, as history facts, and the text without its words."""
+    found = _ACTED_LATELY.search(text)
+    if found is not None:
+        words = found["absent"] or found["move"] or found["given"] or found["verb"]
+        count = found["count"]
+        facts = [("acted", _move_of(words)), ("within", _NUMBER.get(count, int(count) if count and count.isdigit() else 1))]
+        if found["no"]:
+            facts.append(("absent", True))
+        # (the host the move was made on stays: "no decoy went onto it" is about "it")
+        kept = " ".join(re.findall(r"zzh\d+|zzp", found.group(0)))
+        return facts, f"{text[:found.start()]} {kept} {text[found.end():]}"
+    found = _ACTED_THEN.search(text)
+    if found is not None:
+        count = found["count"]
+        facts = [("acted", _move_of(found["verb"])), ("within", _NUMBER.get(count, int(count) if count.isdigit() else _RECENT))]
+        # ("again": the state came back after the move, which the move's fact says)
+        between = re.sub(r"\bagain\b", " ", found["between"])
+        return facts, f"{text[:found.start()]} {between} {text[found.end():]}"
+    return [], text
 
 
 def _history_words(text: str) -> str:
     """A condition's history in its own words ("still compromised after Remove"), then whatever else of it is
     unplaced: what a compiler without history atoms lists as unexpressed."""
     spans: list[str] = []
-    for pattern in _HISTORY_FACTS:
+    for pattern in (_ACTED_LATELY, _ACTED_THEN, *_HISTORY_FACTS):
         found = pattern.search(text)
         span = " ".join(_REF.sub("it", found.group(0)).split()) if found else ""
         if span and not any(span in other or other in span for other in spans):
@@ -371,7 +419,7 @@ def _history_words(text: str) -> str:
 
 def _history_facts(text: str) -> tuple[tuple[tuple[str, object], ...], str]:
     """What a condition says of the defender's history, and the text with those words taken out."""
-    facts: list[tuple[str, object]] = []
+    facts, text = _acted_lately(text)
     acted, after, previous, scan_first, unchanged, over, stays, newly = _HISTORY_FACTS
     for pattern in _HISTORY_FACTS:
         found = pattern.search(text)
@@ -420,7 +468,8 @@ _SERVICE = re.compile(r"(?:\b|(?<=decoy))(apache|femitter|haraka\w*|smss|ssh\w*|
 _NEGATION = re.compile(r"^(?:(?:and|but|so|please|you should|we should|you|we|one|the defender|also)\s+)?(?:never(?: ever)?|do not|"
                        r"don't|dont|stop|avoid|refrain from|no need to|must not|mustn't|should not|shouldn't|cannot|can't|may not|"
                        r"quit|cease|hold off(?: on)?|no more|no)\b(?:\s+bother(?:ing)?\b)?(?:\s+(?:to|with)\b)?")
-_PREFER = re.compile(r"\b(?:rather than|instead of|in preference to|over|and not|but not|not)\b")
+# (", never Restore" / ", stop removing it" after an order: the move it turns down)
+_PREFER = re.compile(r"\b(?:rather than|instead of|in preference to|over|and not|but not|not)\b|,\s*(?:but\s+|and\s+)?(?:never|stop|no)\b")
 # "X, then Y" / "X and then Y" / "X; after that Y": a plan's next move.
 _THEN = re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:then|after that|afterwards|next)\b")
 _FORMAT = re.compile(r"\b(?:reply|replies|respond\w*|responses?|answer with|your answer|formatt?\w*|written as|"
@@ -446,7 +495,9 @@ _NONE_OF = re.compile(r"^(?:none\s+of(?:\s+the)?|no|not\s+(?:a\s+single|any|one)
 _ELLIPSIS = re.compile(r"\b(?:already|also|too|as well)\s*(?:is|are)?\s*$|\b(?:is|are)\s+(?:already|also|too)\s*$|"
                        r"\b(?:is|are|was|were)\s*(?:not|n't)(?:\s+(?:yet|either))?\s*$|\b(?:isn't|aren't|wasn't)\s*$")
 _ELLIPSIS_NOT = re.compile(r"(?:\bnot|n't)(?:\s+(?:yet|either))?\s*$")
-_JOIN = re.compile(r"\s+(?:while|whereas|and|but)\s+(?=(?:(?:a|an|the|some|any|one|at least one|none of the|no)\s+)*zz[hc]\d)")
+# (also "... and an exploit running on Enterprise2": a second subject named after its signal)
+_JOIN = re.compile(r"\s+(?:while|whereas|and|but)\s+(?=(?:(?:a|an|the|some|any|one|at least one|none of the|no)\s+)*zz[hc]\d|"
+                   r"(?:an?\s+|the\s+)?(?:exploit|scan|compromise|foothold|probe)\w*\s+(?:\w+\s+){0,2}?(?:on|at|against|of)\s+zz[hc]\d)")
 _CONDITION_FILLER = frozenset("""a an the any some every each all its it it's that this those these is are was were be been being
     has have had gets get got shows show showing shown showed still yet so and or of on in at to for from by with as
     there host hosts machine box one do does did up sign signs kind attacker under way underway ongoing progress
@@ -454,7 +505,8 @@ _CONDITION_FILLER = frozenset("""a an the any some every each all its it it's th
     remained row running straight consecutive successive""".split())
 _LEAD_MARKERS = (r"whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|each time|in case|"
                  r"should|on|upon|after|while|during|for")
-_LEAD = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)\s*,\s*(?:then\s+)?(?P<main>.+)$")
+_LEAD = re.compile(rf"^(?P<adverb>(?:right|just|straight|immediately)\s+(?=after\b))?(?P<marker>{_LEAD_MARKERS})\b\s*"
+                   rf"(?P<cond>.+?)\s*,\s*(?:then\s+)?(?P<main>.+)$")
 _LEAD_THEN = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+?)\s+then\s+(?P<main>.+)$")
 _LEAD_NO_COMMA = re.compile(rf"^(?P<marker>{_LEAD_MARKERS})\b\s*(?P<cond>.+)$")
 _MID = re.compile(r"^(?P<main>.+?)\s+(?P<marker>whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|"
@@ -471,11 +523,52 @@ class _Refs:
     values: list[str]  # what each `zzhN` / `zzcN` / `zzrN` token stands for: a host, a class, a relative set
 
 
+# Terse notes, as operators type them: "E2", "U3", "OpS0" for hosts; "usr boxes", "ent srvs" for classes; "@ User" for a
+# level; "&" or a lone "+" for "and"; "w/" for "with"; "rmvd" for "removed"; "X -> Y" for "when X, Y".
+_SHORT_HOST = re.compile(r"\b(?:(?P<user>u|usr)|(?P<ent>e|ent)|(?P<server>ops|op_s|opsrv|opsvr|opserv)|(?P<ophost>oph|op_h))"
+                         r"(?P<n>\d)\b")
+_SHORT_WORDS = ((re.compile(r"\bw/o\b"), "without"), (re.compile(r"\bw/"), "with "), (re.compile(r"\bb/c\b"), "because"),
+                (re.compile(r"\brmvd\b|\brm'?d\b"), "removed"), (re.compile(r"\brstrd\b"), "restored"),
+                (re.compile(r"\busrs?\b"), "user"), (re.compile(r"\blvl\b"), "level"), (re.compile(r"\bpriv\b"), "privileged"), (re.compile(r"\b(?:srvs?|svrs?)\b"), "servers"),
+                (re.compile(r"\bent(?=\s+(?:servers|hosts?|box(?:es)?|subnet)\b)"), "enterprise"),
+                (re.compile(r"\s*@\s*"), " at "), (re.compile(r"\s+(?:&|\+)\s+"), " and "))
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")
+
+
+def _unabbreviated(text: str) -> str:
+    """A terse note in full words (lower-case text in, lower-case text out)."""
+    def host(m: re.Match) -> str:
+        name = ("User" if m["user"] else "Enterprise" if m["ent"] else "Op_Server" if m["server"] else "Op_Host") + m["n"]
+        return name.lower() if name in HOSTS else m.group(0)
+
+    out = _SHORT_HOST.sub(host, text)
+    for pattern, words in _SHORT_WORDS:
+        out = pattern.sub(words, out)
+    if not _ARROW.search(out):
+        return out
+    # "E2 owned -> restore it": the situation, then what to do in it (in each sentence, or after a heading's colon)
+    pieces = re.split(r"((?:[.;!?]|:)\s+)", out)
+    for index in range(len(pieces) - 2, 0, -2):
+        # "U3: exploit showing -> ...": a host (or class) before the colon is the subject of the situation after it
+        head = pieces[index - 1].strip()
+        if pieces[index].startswith(":") and _ARROW.search(pieces[index + 1]) and len(head.split()) <= 3 and \
+                any(p.fullmatch(head) for p, _ in _HOST_PATTERNS) | bool(_SHORT_HOST.fullmatch(head)):
+            pieces[index - 1:index + 2] = [f"{head} {pieces[index + 1]}"]
+    for index, piece in enumerate(pieces):
+        left, arrow, right = piece.partition(_ARROW.search(piece).group(0)) if _ARROW.search(piece) else (piece, "", "")
+        if arrow and left.strip() and right.strip():
+            lead = "" if re.match(rf"(?:{_LEAD_MARKERS})\b", left.strip()) else "when "
+            # (everything before the arrow is the situation: "E1 removed lately, Unknown now -> ..." is one condition)
+            situation = re.sub(r"\s*,\s*", " and ", left.strip())
+            pieces[index] = f"{lead}{situation}, {_ARROW.sub(', then ', right.strip())}"
+    return "".join(pieces)
+
+
 def _tokenise(text: str) -> tuple[str, _Refs]:
     """Lower-case text with hosts as `zzhN`, classes as `zzcN`, relative host sets as `zzrN` and "it /
     that host" as `zzp`."""
     refs = _Refs([])
-    out = text.lower().replace("\u2019", "'")
+    out = _unabbreviated(text.lower().replace("\u2019", "'"))
 
     def keep(kind: str, value: str) -> str:
         refs.values.append(value)
@@ -509,8 +602,8 @@ def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
         return "Exploit", None
     if _CLEAN.search(text):  # "scanned but uncompromised": the scan, and no compromise
         return ("Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None), "No"
-    if re.search(r"\b(?:quiet|idle|calm)\b", text) and not _EXPLOIT.search(text) and not _SCAN.search(text) \
-            and not _COMPROMISE.search(text):
+    if re.search(r"\b(?:quiet|idle|calm)\b|\b(?:shows?|showing|shown|has|had)\s+nothing\b(?!\s+(?:but|except|besides|beyond|more|else))",
+                 text) and not _EXPLOIT.search(text) and not _SCAN.search(text) and not _COMPROMISE.search(text):
         return "None", "No"  # "while Enterprise2 is still quiet": nothing shows on it
     compromise = ("Privileged" if _PRIVILEGED.search(text) else "User" if _USER_LEVEL.search(text)
                   else "Unknown" if _UNKNOWN.search(text) else "any" if _COMPROMISE.search(text) else None)
@@ -633,7 +726,15 @@ def _split_condition(text: str) -> tuple[Optional[str], str, bool]:
     for form in (_LEAD, _LEAD_THEN):  # "when X, then Y" before "when X then Y": "scanned and then exploited" is one condition
         lead = form.match(text)
         if lead and (_VERB.search(lead["main"]) or _NEGATION.match(lead["main"])):
-            return lead["cond"], lead["main"], lead["marker"] == "unless"
+            # "right after you remove X": the marker is part of a condition of history
+            cond = f"{lead['adverb'] or ''}{lead['marker']} {lead['cond']}" if form is _LEAD and lead["marker"] in ("after", "upon") \
+                else lead["cond"]
+            more = _LEAD.match(lead["main"]) if form is _LEAD and lead["marker"] != "unless" else None
+            if more and more["marker"] not in ("unless", "after", "upon") and more["adverb"] is None \
+                    and (_VERB.search(more["main"]) or _NEGATION.match(more["main"])):
+                # "after you remove X, while it still shows Y, analyse X": one condition in two parts, then the order
+                return f"{cond} and {more['cond']}", more["main"], False
+            return cond, lead["main"], lead["marker"] == "unless"
     lead = _LEAD_NO_COMMA.match(text)
     if lead:
         # "when User1 is compromised restore it": the main clause starts at its first action word.
@@ -738,6 +839,10 @@ def _unread(plain: str, history: bool = False) -> str:
     words = [w for w in re.findall(r"[a-z][a-z-]+", rest.replace("'s", " ")) if w not in filler]
     if history:  # never expressible, so never too short to report
         return " ".join(words)
+    # (a rating of the alert, "high-prio alert", "critical alert": no column of the table, reported however short)
+    rated = re.search(r"[a-z-]*(?:prio|severit|critical|urgent)[a-z-]*(?:\s+(?:alerts?|alarms?|warnings?)\b)?", plain)
+    if rated and len(words) < 2:
+        return rated.group(0)  # (with the alert it rates: "high-prio alert")
     return " ".join(words) if len(words) >= 2 else ""
 
 
@@ -746,7 +851,8 @@ _NEGATED_COMPROMISE = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n'
                                  r"root|privileged|owned|hacked)|\bun(?:infected|breached)\b")
 _NEGATED_ACTIVITY = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n't)\s+(?:[a-z]+\s+){0,3}?(?:exploit|scan|probe|activ|"
                                r"alert)|\bun(?:exploited|scanned)\b")
-_ONLY_ACTIVITY = re.compile(r"\bonly\s+(?!when|if|once|after|while|as)(?:[a-z]+\s+){0,3}?(?:scan|prob|recon|exploit)")
+_ONLY_ACTIVITY = re.compile(r"\bonly\s+(?!when|if|once|after|while|as)(?:[a-z]+\s+){0,3}?(?:scan|prob|recon|exploit)|"
+                            r"\b(?:scan|prob|exploit)\w*\s+only\b")
 
 
 def _polar_signal(plain: str) -> tuple[tuple[Optional[str], Optional[str]], bool]:
@@ -778,6 +884,10 @@ def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _
     if not any(signal) and inherit is not None and _ELLIPSIS.search(plain):
         signal, negated = inherit, bool(_ELLIPSIS_NOT.search(plain))  # "... and Enterprise1 is not"
     negated = bool(_NONE_OF.match(text)) or any(signal) and negated
+    if named and named[0] in HOST_CLASSES and signal in (("None", "No"), (None, "No")) \
+            and re.search(r"\b(?:all|every|whole|entire)\b", plain):
+        # "the user subnet all quiet" ("... all clean"): no host of it shows an activity, and none a compromise
+        return _Condition(named[0], ("any", None), negated=True, extra=(Trigger(named[0], None, "any", negated=True),))
     return _Condition(named[0] if named else None, signal, negated=negated)
 
 
@@ -812,7 +922,7 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
         inherit = (None, "any") if _NEWLY.search(pieces[0]) else first.signal
         others = [_one_condition(p, refs, inherit=inherit) for p in pieces[1:]]
         if first.subject and any(first.signal) and all(o.subject and any(o.signal) for o in others):
-            first.extra = tuple(Trigger(o.subject, *o.signal, negated=o.negated) for o in others)
+            first.extra = (*first.extra, *(t for o in others for t in (Trigger(o.subject, *o.signal, negated=o.negated), *o.extra)))
             first.negated ^= unless
             first.unread = unread
             return first
@@ -825,7 +935,7 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
             subject, signal = _PHASE_MEANING[phase][0], signal if any(signal) else _PHASE_MEANING[phase][1]
         elif phase is not None:
             subject = "any"  # a phase of history ("lateral movement"): only its name says it
-    hosts = [n for n in named if n in HOSTS]
+    hosts = list(dict.fromkeys(n for n in named if n in HOSTS))  # (one host named twice is one host)
     if len(hosts) > 1 and hosts[0] == subject and (_TOGETHER.search(plain) or re.search(r"\band\b", plain)):
         return _Condition(subject, signal, also=tuple(dict.fromkeys(hosts[1:])), negated=unless, unread=unread)
     one = _one_condition(cond, refs)
@@ -969,19 +1079,44 @@ def _leading_preference(tokens: str) -> str:
     return f"{found['cond'].strip()}, {move}." if found["cond"] else f"{move}."
 
 
+_OUTSIDE_CLASS = re.compile(r"\bzzc\d+\s+(?:outside|beyond|other\s+than|apart\s+from|not\s+in)\s+(?:of\s+)?(?:the\s+)?zzc(?P<n>\d+)")
+
+
 def _with_exceptions(reading: Reading, tokens: str, refs: _Refs) -> Reading:
     """A rule about a class with hosts left out ("restore every compromised user host other than User0")."""
     found = _EXCEPT.search(tokens)
     trigger = reading.trigger
+    if trigger is not None and trigger.subject == "any" and not trigger.excluded:
+        # "a box beyond the op subnet", "any machine other than the enterprise servers": every host of no such class
+        outside = _OUTSIDE_CLASS.search(tokens)
+        if outside is not None and refs.values[int(outside["n"])] in HOST_CLASSES:
+            return replace(reading, trigger=replace(trigger, excluded=tuple(HOST_CLASSES[refs.values[int(outside["n"])]])))
     if found is None or trigger is None or trigger.subject not in (*HOST_CLASSES, "any"):
         return reading
     left_out = tuple(refs.values[int(n)] for n in re.findall(r"zzh(\d+)", found["hosts"]))
     return replace(reading, trigger=replace(trigger, excluded=left_out))
 
 
+# A note that announces its rule after telling what happened: "The lesson I'd keep: ...", "but the rule is: ...", "Lesson: ...".
+_ANNOUNCED = re.compile(r"(?:^|\b(?:the|my|our|one|a)\s+)(?:rule|lesson|takeaway|moral|upshot)\b[^:;.]{0,40}?:\s+(?=\S)")
+
+
+_CONNECTIVE = re.compile(r"^(?:so|thus|hence|therefore|consequently|in short|in other words|bottom line)\b\s*[:,]?\s+")
+
+
+def _announced(fragments: list[str]) -> list[str]:
+    """The fragments from the rule a note announces on (the story before it left out); all of them if it announces none."""
+    for index in range(len(fragments) - 1, -1, -1):
+        found = _ANNOUNCED.search(fragments[index])
+        if found is not None and found.end() < len(fragments[index]):
+            return [fragments[index][found.end():], *fragments[index + 1:]]
+    return fragments
+
+
 def _read_tokens(tokens: str, refs: _Refs, flat: str) -> Reading:
     tokens = _EXCEPT.sub(lambda m: m["between"] + " ", tokens)  # the left-out hosts are no subject of the rule
-    fragments = [f for f in _FRAGMENT_SPLIT.split(tokens) if f]
+    # ("So when ...", "So: when ...", "Therefore, ...": a connective before the order is no part of it)
+    fragments = _announced([_CONNECTIVE.sub("", f) for f in _FRAGMENT_SPLIT.split(tokens) if f])
     parts: list[tuple[_Part, bool]] = []
     loose: list[str] = []
     unreadable_order: Optional[str] = None  # an order in words this reader has no action for ("pick another action")

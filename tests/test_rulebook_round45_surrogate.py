@@ -1,0 +1,132 @@
+"""Round 44 (issue 29): the surrogate compiler's own reader on the phrasings of blind-41 it misread.
+
+The surrogate stands in for an LLM: it reads the text it is sent with its own reader (forge/llm/surrogate/free_text.py),
+never the product's. Each class below is a way people write rules that the reader turned into a compilation wider,
+narrower or other than the text (which the product's checks then rightly refused, or missed): the reader now gives the
+compilation the words mean, and the product's checks accept it. Sentences are this file's own.
+"""
+
+from __future__ import annotations
+
+from forge.llm.surrogate.compiler_role import _entry
+from forge.rulebook.authoring.checks import text_problem
+
+OFFERED = ("newly_compromised", "unchanged_for", "acted", "scan_before_exploit")
+DECOYS = ("Apache", "Femitter", "HarakaSMPT", "Smss", "SSHD", "Svchost", "Tomcat", "Vsftpd")
+
+
+def _compiled(text: str, role: str = "action_chooser") -> tuple[dict, dict, str]:
+    entry = _entry(1, "rule", role, text, ("reconnaissance", "impact"), OFFERED, True)
+    assert entry["verdict"] == "RULE" and entry["type"] == "CONTENT", (text, entry)
+    # the product's checks take it as faithful to its words
+    assert text_problem(text, entry["when"], entry["action"], entry.get("unexpressed", "")) is None, (text, entry)
+    return entry["when"], entry["action"], entry.get("unexpressed", "")
+
+
+def at(place: str, activity=None, compromise=None, **history) -> dict:
+    """An atom on a host (or, capitalised class name, a class), its state and history."""
+    atom = {"class" if place in ("User", "Enterprise", "Operational", "any") else "host": place}
+    atom.update({k: v for k, v in (("activity", activity), ("compromise", compromise)) if v is not None})
+    return {**atom, **history}
+
+
+def act(mode: str, verb: str, target: str, over: tuple = ()) -> dict:
+    found = {"mode": mode, "verb": verb, "target": target}
+    return {**found, "over": {"verb": over[0], "target": over[1]}} if over else found
+
+
+def none_of(atom: dict) -> dict:
+    return {"not": atom}
+
+
+def _any_decoy(atom: dict) -> dict:
+    return {"any": [{**atom, "acted": f"Decoy{service}"} for service in DECOYS]}
+
+
+def test_terse_notes_name_hosts_classes_and_levels_in_shorthand():
+    """"U3", "E0", "OpS0" are hosts, "usr boxes" the User class, "@ User" a user-level compromise, "&" and a lone "+"
+    join conditions, and "X -> Y" is "when X, Y"."""
+    when, action, _ = _compiled("U3 under exploit @ User -> Remove it")
+    assert when == at("User3", "Exploit", "User")
+    assert action == act("do", "Remove", "User3")
+    when, action, _ = _compiled("usr boxes getting probed -> DecoyVsftpd on them")
+    assert when == at("User", "Scan")
+    assert action == act("do", "DecoyVsftpd", "$matched")
+    when, action, _ = _compiled("E0 clean & an exploit running on U2 -> DecoyTomcat on E0")
+    assert when == {"all": [at("Enterprise0", None, "No"), at("User2", "Exploit")]}
+    assert action == act("do", "DecoyTomcat", "Enterprise0")
+    # ", never Remove" after the order: the move it turns down
+    when, action, _ = _compiled("OpS0 @ root -> Restore OpS0, never Remove")
+    assert when == at("Op_Server0", None, "Privileged")
+    assert action == act("prefer", "Restore", "Op_Server0", ("Remove", "Op_Server0"))
+
+
+def test_a_move_made_lately_is_a_history_condition():
+    """"rmvd in last 2 steps", "received a decoy within the past 2 turns", "a DecoySSHD got dropped onto X", "have
+    restored a host and ... within 2 turns" are the contract's acted/within atoms ("a decoy": any decoy verb); "no decoy
+    was laid on that box" is their absence."""
+    when, action, unexpressed = _compiled("U1 rmvd in last 2 steps + back @ User -> Restore U1, stop Removing it")
+    assert when == at("User1", None, "User", acted="Remove", within=2)
+    assert action == act("prefer", "Restore", "User1", ("Remove", "User1"))
+    assert unexpressed == ""
+    when, _, _ = _compiled("If Enterprise0 received a decoy within the past 2 turns and is under exploit at present, Remove Enterprise0.")
+    assert when == _any_decoy(at("Enterprise0", "Exploit", within=2))
+    when, _, _ = _compiled("If a DecoySSHD got dropped onto User4 within the prior 2 turns and User4 is being probed, "
+                           "Analyse User4.")
+    assert when == at("User4", "Scan", acted="DecoySSHD", within=2)
+    when, _, _ = _compiled("When User3 is being probed and no decoy was laid on that box in the past 4 turns, "
+                           "put a DecoyFemitter on User3.")
+    assert when == {"all": [at("User3", "Scan"), none_of(_any_decoy(at("User3", within=4)))]}
+    when, _, unexpressed = _compiled("Once we have restored an enterprise server and that server gets probed again "
+                                     "within 2 turns, plan one DecoyVsftpd on it.", "planner")
+    assert when == at("Enterprise", "Scan", acted="Restore", within=2)
+    assert unexpressed == ""
+
+
+def test_a_rule_announced_after_a_story_is_read_from_its_announcement():
+    """A note that tells what happened before it gives its rule ("The takeaway: ...", "but the rule is: ...") is the
+    rule it announces; a statement in the story ("once X, an Analyse adds nothing") is no order of it."""
+    text = ("We lost two turns on Analyses of boxes already rooted; once a host is at root, an Analyse tells us nothing. "
+            "The takeaway: never schedule an Analyse for any box at root level; schedule its Restore instead.")
+    when, action, _ = _compiled(text, "planner")
+    assert when == at("any", None, "Privileged")
+    assert action == act("prefer", "Restore", "$matched", ("Analyse", "$matched"))
+    # "So when ...": the connective is no part of the order; "shows nothing" is the host quiet
+    text = ("The attacker always went for Enterprise1 next. A decoy there paid off. So when some workstation is owned and "
+            "Enterprise1 shows nothing, get a DecoySmss onto Enterprise1.")
+    when, action, _ = _compiled(text, "planner")
+    assert when == {"all": [at("User", None, "any"), at("Enterprise1", "None", "No")]}
+    assert action == act("do", "DecoySmss", "Enterprise1")
+
+
+def test_a_chain_of_conditions_before_the_order_is_one_condition():
+    """"Right after you restore X, while its row still reads unknown, Analyse X": both parts are the condition (the move
+    made the step before, and the level it shows), not the first alone with the second lost in the order."""
+    text = "The lesson: right after you restore User1, while its row still reads unknown, Analyse User1 first."
+    entry = _entry(1, "rule", "action_chooser", text, (), OFFERED, True)
+    assert entry["when"] == at("User1", None, "Unknown", acted="Restore", within=1)
+    assert entry["action"] == act("do", "Analyse", "User1")
+
+
+def test_a_class_all_quiet_is_none_of_its_hosts_showing_anything():
+    """"the user subnet all quiet" is no User host with an activity or a compromise (not one User host quiet), and
+    "scan only" is a scan with no compromise."""
+    when, action, _ = _compiled("plan: usr subnet all quiet + E2 scan only -> DecoyTomcat on E2", "planner")
+    assert when == {"all": [none_of(at("User", "any")), none_of(at("User", None, "any")), at("Enterprise2", "Scan", "No")]}
+    assert action == act("do", "DecoyTomcat", "Enterprise2")
+
+
+def test_r44c_a_rated_alert_is_reported_unread():
+    # (r44c) the rating of an alert, however short, is no column of the table: the surrogate lists it, never drops it
+    from forge.llm.surrogate.free_text import read_rule
+
+    reading = read_rule("urgent-prio alert on U1 -> Remove U1.")
+    assert "prio" in reading.unread
+
+
+def test_r44c_the_hosts_outside_a_class_are_left_out():
+    # (r44c) "a machine outside the op subnet": every host of no such class, never any host
+    from forge.llm.surrogate.free_text import read_rule
+
+    reading = read_rule("From now on, a machine outside the enterprise subnet with an exploit running on it is to be removed.")
+    assert reading.trigger is not None and set(reading.trigger.excluded) >= {"Enterprise0", "Enterprise1", "Enterprise2"}
