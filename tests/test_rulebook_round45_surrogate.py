@@ -130,3 +130,101 @@ def test_r44c_the_hosts_outside_a_class_are_left_out():
 
     reading = read_rule("From now on, a machine outside the enterprise subnet with an exploit running on it is to be removed.")
     assert reading.trigger is not None and set(reading.trigger.excluded) >= {"Enterprise0", "Enterprise1", "Enterprise2"}
+
+
+# -- round 45 (r45s): where the reader read wider, narrower or other than the words ------------------------------------
+
+def test_r45s_a_situation_the_note_sets_outside_itself_is_none_of_its_own():
+    """A closing sentence that says a situation "is a separate question, not addressed" tells where the rule does not
+    speak: its level is never the rule's (it gave the rule that level, the opposite of the text)."""
+    text = ("Rebooting machines that merely read Unknown cost me turns. My rule: a user workstation left at Compromised "
+            "Unknown is given an Analyse, not a Restore. Workstations at Privileged, say User1 earlier, are a "
+            "separate question, not addressed by this note.")
+    when, action, _ = _compiled(text)
+    assert when == at("User", None, "Unknown")
+    assert action == act("prefer", "Analyse", "$matched", ("Restore", "$matched"))
+
+
+def test_r45s_a_level_denied_beside_an_activity_is_that_level_absent():
+    """"exploit w/o root", "exploited but not at root": the activity, and the host not at that level; not "no
+    compromise" (a host exploited at user level is what the words speak of)."""
+    for text in ("U2 exploit w/o root -> Remove", "If Enterprise1 is exploited but not yet at root, Remove Enterprise1."):
+        host = "User2" if text.startswith("U2") else "Enterprise1"
+        when, action, _ = _compiled(text)
+        assert when == {"all": [at(host, "Exploit"), none_of(at(host, None, "Privileged"))]}, text
+        assert action == act("do", "Remove", host)
+
+
+def test_r45s_hosts_listed_with_or_are_any_of_them():
+    """"U2, U3 or U4 exploited -> Remove that host": any of them in that state, the order on whichever it is (a comma in
+    the list was read as "and": all three at once, the order on the first)."""
+    when, action, _ = _compiled("U2, U3 or U4 exploited -> Remove that host")
+    assert when == {"any": [at("User2", "Exploit"), at("User3", "Exploit"), at("User4", "Exploit")]}
+    assert action == act("do", "Remove", "$matched")
+
+
+def test_r45s_either_level_is_user_or_privileged():
+    """"owned (user or root)", "compromised, whatever level": either level, one atom each (not root alone, and not any
+    compromise, which the table's Unknown also meets)."""
+    when, _, _ = _compiled("ent boxes owned (user or root) -> Restore whichever one it is")
+    assert when == {"any": [at("Enterprise", None, "User"), at("Enterprise", None, "Privileged")]}
+    when, _, _ = _compiled("Never reimage Enterprise2 once it is taken over, whatever level; Remove only.")
+    assert when == {"any": [at("Enterprise2", None, "User"), at("Enterprise2", None, "Privileged")]}
+
+
+def test_r45s_a_note_of_cases_speaks_in_each():
+    """Cases of one host, each with its own order ("X probed -> a decoy; X exploited -> Remove X"; "...; save
+    Restore for when it goes root"): the rule holds in any of them, the first gives the action and the others are
+    told in the rest as "other cases: ..." (read as the first alone, the rule was silent in the others)."""
+    when, action, unexpressed = _compiled("E1 probed only -> DecoyTomcat on E1; E1 exploited -> Restore E1.")
+    assert when == {"any": [at("Enterprise1", "Scan", "No"), at("Enterprise1", "Exploit")]}
+    assert action == act("do", "DecoyTomcat", "Enterprise1")
+    assert unexpressed.startswith("other case: ") and "Restore Enterprise1".lower() in unexpressed.lower()
+    when, action, unexpressed = _compiled("U3 at user lvl: Remove it; save Restore for when it goes root")
+    assert when == {"any": [at("User3", None, "User"), at("User3", None, "Privileged")]}
+    assert action == act("do", "Remove", "User3")
+    assert unexpressed.startswith("other case: ")
+
+
+def test_r45s_the_move_turned_down_after_a_comma():
+    """", skip the Remove" after an order turns that move down (a preference); ", no decoys yet" on a quiet network has
+    no host to make it on, so the order stands alone (a preference over a decoy on no host was refused)."""
+    when, action, _ = _compiled("a box at root -> Restore, skip the Remove.")
+    assert when == at("any", None, "Privileged")
+    assert action == act("prefer", "Restore", "$matched", ("Remove", "$matched"))
+    when, action, _ = _compiled("quiet network (nothing at all) -> Monitor only, no decoys for now.", "planner")
+    assert action["mode"] == "do" and action["verb"] == "Monitor" and action["target"] is None
+
+
+def test_r45s_terse_states():
+    """"has been exploited up to user level" is the level the exploit left (no exploit now); "nothing owned anywhere
+    across the net" and "sits at the user level" leave no words unread; "OpS0 hit" is the host taken."""
+    when, _, _ = _compiled("A server of the enterprise subnet that has been exploited up to user level: Remove that "
+                           "server, do not Restore it.")
+    assert when == at("Enterprise", None, "User")
+    when, _, unexpressed = _compiled("nothing owned anywhere across the net -> DecoySmss on Enterprise1.")
+    assert when == none_of(at("any", None, "any")) and unexpressed == ""
+    when, _, unexpressed = _compiled("Whenever Enterprise1 sits at the user level, Remove it and hold off on any Restore.")
+    assert when == at("Enterprise1", None, "User") and unexpressed == ""
+    when, action, _ = _compiled("OpS0 hit = impact phase. Restore it without delay.", "planner")
+    assert when == at("Op_Server0", None, "any")
+    assert action == act("do", "Restore", "Op_Server0")
+
+
+def test_r45s_what_an_analysis_reports_is_told_in_its_own_words():
+    """A condition on what the step's analyses report of a host ("a reverse shell ... in the analyses") is no column of
+    the table: the rest is said as written, not as its words one by one ("reverse shell lport step", which no reader
+    places, so the rule was silent), and a class it is said of is any host of it, whatever its row."""
+    when, action, unexpressed = _compiled("usr box w/ a reverse shell (lport 5555) in the analyses of this step -> Remove it")
+    assert when == {"class": "User"}
+    assert action == act("do", "Remove", "$matched")
+    assert unexpressed == "a reverse shell (lport 5555) in the analyses of this step"
+
+
+def test_r45s_a_heading_over_a_bulleted_list_of_cases():
+    """"ent srv:" over lines "- probed only -> ...", "- rooted -> ...": the heading's class is each line's subject, and
+    each line a case (the list was dropped as no instruction)."""
+    when, action, unexpressed = _compiled("ent srv:\n- probed only -> DecoyTomcat it\n- rooted -> Restore it")
+    assert when == {"any": [at("Enterprise", "Scan", "No"), at("Enterprise", None, "Privileged")]}
+    assert action == act("do", "DecoyTomcat", "$matched")
+    assert unexpressed == "other case: rooted -> restore it"

@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 
 from forge.env.catalog import DECOY_SERVICES, HOST_CLASSES, HOSTS
 from forge.llm.surrogate import reading
-from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, MATCHED, Act, Reading, Trigger, read_action, read_rule
+from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, EVIDENCE, MATCHED, Act, Reading, Trigger, read_action, read_rule
 from forge.llm.surrogate.phrasing import in_grammar
 from forge.llm.surrogate.provider import register_role
 from forge.llm.types import Message
@@ -90,6 +90,10 @@ def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = (),
     if trigger.also:
         return {"all": [predicate(Trigger(host, trigger.activity, trigger.compromise), kind)
                         for host in (trigger.subject, *trigger.also)]}
+    if trigger.compromise is not None and "|" in trigger.compromise:
+        # either level ("owned, user or root"): one atom each
+        return {"any": [predicate(replace(trigger, compromise=level), kind, phases, history)
+                        for level in trigger.compromise.split("|")]}
     atom: dict = {"host": trigger.subject} if trigger.subject not in (*HOST_CLASSES, "any") else {"class": trigger.subject}
     if trigger.activity is not None:
         atom["activity"] = trigger.activity
@@ -141,7 +145,7 @@ def trigger_text(trigger: Optional[Trigger]) -> str:
     if trigger.activity is not None:
         parts.append("Activity " + ("Scan or Exploit" if trigger.activity == "any" else trigger.activity))
     if trigger.compromise is not None:
-        parts.append("Compromised " + ("User or Privileged" if trigger.compromise == "any" else trigger.compromise))
+        parts.append("Compromised " + ("User or Privileged" if trigger.compromise == "any" else trigger.compromise.replace("|", " or ")))
     return f"{who}: {', '.join(parts)}" if parts else who
 
 
@@ -182,7 +186,12 @@ def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] =
         return {**base, "type": "CONTENT", "when": None, "action": None, "trigger": rule.text.rstrip(".")}
     stated = rule.trigger is not None and bool(rule.trigger.history) and \
         {key for key, _ in rule.trigger.history} - {"within", "changed", "absent"} <= set(history)
-    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind, phases, stated), "action": action(rule, any_verb),
+    when = predicate(rule.trigger, rule.kind, phases, stated)
+    if rule.unread and EVIDENCE.search(rule.unread) and set(when) == {"class", "activity"} and when["activity"] == "any":
+        when = {"class": when["class"]}  # (a host of the class, whatever its row: the evidence in the rest is the condition)
+    if rule.cases:  # a note of cases: any of them ("other cases: ..." told in the rest)
+        when = {"any": [when, *(predicate(case, rule.kind, phases) for case in rule.cases)]}
+    return {**base, "type": "CONTENT", "when": when, "action": action(rule, any_verb),
             "unexpressed": rule.unread_beyond_history if stated else rule.unread, "trigger": trigger_text(rule.trigger)}
 
 

@@ -107,6 +107,8 @@ def _value_holds(wanted: Optional[str], actual: str, quiet: str) -> bool:
         return True
     if wanted == "any":
         return actual != quiet
+    if "|" in wanted:  # ("User|Privileged": either level)
+        return actual in wanted.split("|")
     return actual == wanted
 
 
@@ -166,8 +168,14 @@ class Reading:
     unread: str = ""  # the condition this reader could not place, in its words (a model's "unexpressed" part)
     then: tuple[Act, ...] = ()  # a plan's later moves, in order ("remove it, then decoy the next hop")
     unread_beyond_history: str = ""  # what stays unread once the trigger's history is stated
+    # A note of cases, each with its own order ("E0 probed -> a decoy on it; E0 exploited -> Remove it"): the situations
+    # after the first, each a case the rule speaks in (its order told in `unread`, "other cases: ...")
+    cases: tuple[Trigger, ...] = ()
 
     def matching_rows(self, rows: Sequence[Row]) -> list[Row]:
+        if self.cases:
+            return [r for r in rows if r in replace(self, cases=()).matching_rows(rows)
+                    or any(Reading(self.kind, case).matching_rows([r]) for case in self.cases)]
         if self.trigger is None:
             return list(rows)
         if not self.trigger.holds_together(rows):
@@ -270,7 +278,7 @@ _REF = re.compile(r"\bzz([hcpr])(\d*)\b")
 _PRIVILEGED = re.compile(r"\bprivileged\b|\bprivilege escalation\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|"
                          r"\bescalat\w*")
 _USER_LEVEL = re.compile(r"\bcompromised user\b|\buser[- ]level\b|\buser (?:access|compromise|shell|privileges?|rights)\b|"
-                         r"\b(?:at|to|shows?|showing|reads?|back at)\s+user\b(?![\s-]*(?:hosts?|box|machines?|subnet|zz))")
+                         r"\b(?:at|to|shows?|showing|reads?|back at)\s+user(?:[\s-]+level)?\b(?![\s-]*(?:hosts?|box|machines?|subnet|zz))")
 _UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\b(?:not sure|unsure|unclear|uncertain|(?:do not|don't) know)\b"
                       r"[^,.;]*\bcompromis|\bsuspect\w* (?:of )?compromise\b|\bpossibly compromised\b|"
                       r"\bcompromise\w* (?:status |level |state )?(?:is |remains |stays )?unknown\b|\bunknown (?:status|state|level)\b|"
@@ -279,9 +287,15 @@ _UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\b(?:not 
                       r"\bunknown\s+(?=(?:on|for)\s+(?:a|an|the|any|some|each|every|zz))|"
                       # ("no Restore on Unknown": the move's host at that value)
                       r"\bon\s+unknown\b")
+_BOTH_LEVELS = re.compile(r"\buser(?:[- ]level)?\s*(?:or|/)\s*(?:root|privileged|admin)\b|"
+                          # ("compromised, whatever level", "at any level": the levels a compromise comes in)
+                          r"\b(?:whatever|any|either|every)\s+(?:the\s+|its\s+)?level\b|"
+                          r"\b(?:root|privileged|admin)(?:[- ]level)?\s*(?:or|/)\s*user\b(?![\s-]*(?:hosts?|box|machines?|subnet))")
 _COMPROMISE = re.compile(r"\bcompromis\w*|\bbreach\w*|\btaken over\b|\binfected\b|\bhacked\b|\bowned\b|\bpwned\b|\bintrusion\b|"
                          r"\battacker (?:access|foothold)|\binfiltrat\w*|\breach(?:es|ed|ing)?\b|\bgets? into\b|"
-                         r"\blands? on\b")
+                         r"\blands? on\b|"
+                         # ("OpS0 hit = impact", "Ent1 hit": the host taken; not "hit by a scan", "hit with probes")
+                         r"^\s*(?:is\s+|was\s+|gets?\s+|got\s+|been\s+)?hit\b(?!\s+(?:by|with)\b)")
 # A compromise that is new this step: what the table shows then is the exploit.
 _NEWLY = re.compile(r"\b(?:newly|just|freshly)\s+(?:been\s+)?(?:compromis\w*|exploit\w*|breach\w*|infect\w*|hacked|owned)")
 _EXPLOIT = re.compile(r"\bexploit\w*|\battacked\b|\bunder attack\b")
@@ -311,6 +325,10 @@ _PHASE_WORDS = (
 _PHASE_MEANING = {"reconnaissance": ("any", ("Scan", None)), "exploitation": ("any", ("Exploit", None)),
                   "privilege_escalation": ("any", (None, "Privileged")), "impact": ("Op_Server0", (None, "any"))}
 # What only the defender's history can show: a condition that says it is unread, in its own words.
+# What an analysis of a host reports (the analyst's evidence), no column of the table: "a reverse shell in this step's
+# analyses", "more processes than its baseline", "a connection on port 4444".
+EVIDENCE = re.compile(r"\b(?:analys[ie]s|evidence|baseline|processes|reverse[\s-]shells?|r?ports?|connections?|density|"
+                      r"user\s+accounts?)\b")
 _HISTORY = re.compile(r"\bafter\s+(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:remov|restor|analy[sz]|decoy|monitor)\w*|\bagain\b|"
                       r"\bpreviously\b|\bearlier\b|\brepeated\w*|\btwice\b|\bin a row\b|\bfor\s+(?:\w+\s+)?(?:steps|turns|rounds)\b|"
                       r"\b(?:last|previous|past)\s+(?:\w+\s+)?(?:steps?|turns?)\b|\bunchanged\b|\bha(?:s|ve)(?:n't| not)\s+changed\b|"
@@ -469,7 +487,7 @@ _NEGATION = re.compile(r"^(?:(?:and|but|so|please|you should|we should|you|we|on
                        r"don't|dont|stop|avoid|refrain from|no need to|must not|mustn't|should not|shouldn't|cannot|can't|may not|"
                        r"quit|cease|hold off(?: on)?|no more|no)\b(?:\s+bother(?:ing)?\b)?(?:\s+(?:to|with)\b)?")
 # (", never Restore" / ", stop removing it" after an order: the move it turns down)
-_PREFER = re.compile(r"\b(?:rather than|instead of|in preference to|over|and not|but not|not)\b|,\s*(?:but\s+|and\s+)?(?:never|stop|no)\b")
+_PREFER = re.compile(r"\b(?:rather than|instead of|in preference to|over|and not|but not|not)\b|,\s*(?:but\s+|and\s+)?(?:never|stop|no|skip|skipping)\b")
 # "X, then Y" / "X and then Y" / "X; after that Y": a plan's next move.
 _THEN = re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:then|after that|afterwards|next)\b")
 _FORMAT = re.compile(r"\b(?:reply|replies|respond\w*|responses?|answer with|your answer|formatt?\w*|written as|"
@@ -502,7 +520,7 @@ _CONDITION_FILLER = frozenset("""a an the any some every each all its it it's th
     has have had gets get got shows show showing shown showed still yet so and or of on in at to for from by with as
     there host hosts machine box one do does did up sign signs kind attacker under way underway ongoing progress
     going happening started begun begins starts phase stage only nothing none but not yet stays stay stayed remain remains
-    remained row running straight consecutive successive""".split())
+    remained row running straight consecutive successive anywhere everywhere net network sits sit sitting sat""".split())
 _LEAD_MARKERS = (r"whenever|when|if|unless|as soon as|as long as|once|the moment|any ?time|every time|each time|in case|"
                  r"should|on|upon|after|while|during|for")
 _LEAD = re.compile(rf"^(?P<adverb>(?:right|just|straight|immediately)\s+(?=after\b))?(?P<marker>{_LEAD_MARKERS})\b\s*"
@@ -532,6 +550,11 @@ _SHORT_WORDS = ((re.compile(r"\bw/o\b"), "without"), (re.compile(r"\bw/"), "with
                 (re.compile(r"\busrs?\b"), "user"), (re.compile(r"\blvl\b"), "level"), (re.compile(r"\bpriv\b"), "privileged"), (re.compile(r"\b(?:srvs?|svrs?)\b"), "servers"),
                 (re.compile(r"\bent(?=\s+(?:servers|hosts?|box(?:es)?|subnet)\b)"), "enterprise"),
                 (re.compile(r"\s*@\s*"), " at "), (re.compile(r"\s+(?:&|\+)\s+"), " and "))
+_LISTED_HOST = r"(?:user\d|enterprise\d|op_server\d|op_host\d|defender)"
+_OR_LIST = re.compile(rf"\b{_LISTED_HOST}(?:\s*,\s*{_LISTED_HOST})+,?\s+or\s+{_LISTED_HOST}\b")
+_BULLETED = re.compile(r":\s*\n\s*[-*\u2022]\s+\S[^\n]*(?:-+>|=>|\u2192)")
+_KEPT_FOR = re.compile(r"(?P<lead>(?:^|[.;]\s*))(?:keep|save|reserve|hold)\s+(?:the\s+|a\s+|your\s+)?(?P<verb>restore|remove|analy[sz]e)s?\s+"
+                       r"for\s+(?P<marker>when|if|once)\s+(?P<cond>[^.;,]+)")
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")
 
 
@@ -544,6 +567,9 @@ def _unabbreviated(text: str) -> str:
     out = _SHORT_HOST.sub(host, text)
     for pattern, words in _SHORT_WORDS:
         out = pattern.sub(words, out)
+    # "...; save Restore for when it goes root": another case, told as the move held back for it ("when it goes root,
+    # restore it")
+    out = _KEPT_FOR.sub(lambda m: f"{m['lead']}{m['marker']} {m['cond']}, {m['verb']} it", out)
     if not _ARROW.search(out):
         return out
     # "E2 owned -> restore it": the situation, then what to do in it (in each sentence, or after a heading's colon)
@@ -552,14 +578,15 @@ def _unabbreviated(text: str) -> str:
         # "U3: exploit showing -> ...": a host (or class) before the colon is the subject of the situation after it
         head = pieces[index - 1].strip()
         if pieces[index].startswith(":") and _ARROW.search(pieces[index + 1]) and len(head.split()) <= 3 and \
-                any(p.fullmatch(head) for p, _ in _HOST_PATTERNS) | bool(_SHORT_HOST.fullmatch(head)):
+                any(p.fullmatch(head) for p, _ in (*_HOST_PATTERNS, *_CLASS_PATTERNS)) | bool(_SHORT_HOST.fullmatch(head)):
             pieces[index - 1:index + 2] = [f"{head} {pieces[index + 1]}"]
     for index, piece in enumerate(pieces):
         left, arrow, right = piece.partition(_ARROW.search(piece).group(0)) if _ARROW.search(piece) else (piece, "", "")
         if arrow and left.strip() and right.strip():
             lead = "" if re.match(rf"(?:{_LEAD_MARKERS})\b", left.strip()) else "when "
             # (everything before the arrow is the situation: "E1 removed lately, Unknown now -> ..." is one condition)
-            situation = re.sub(r"\s*,\s*", " and ", left.strip())
+            # (but a list of hosts ended by "or", "U1, U2 or U3 exploited", is any of them)
+            situation = re.sub(r"\s*,\s*", " and ", _OR_LIST.sub(lambda m: re.sub(r"\s*,\s*", " or ", m.group(0)), left.strip()))
             pieces[index] = f"{lead}{situation}, {_ARROW.sub(', then ', right.strip())}"
     return "".join(pieces)
 
@@ -605,6 +632,9 @@ def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
     if re.search(r"\b(?:quiet|idle|calm)\b|\b(?:shows?|showing|shown|has|had)\s+nothing\b(?!\s+(?:but|except|besides|beyond|more|else))",
                  text) and not _EXPLOIT.search(text) and not _SCAN.search(text) and not _COMPROMISE.search(text):
         return "None", "No"  # "while Enterprise2 is still quiet": nothing shows on it
+    if _BOTH_LEVELS.search(text):
+        # "owned (user or root)", "at user or root level": either level, not any compromise (Unknown is neither)
+        return ("Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None), "User|Privileged"
     compromise = ("Privileged" if _PRIVILEGED.search(text) else "User" if _USER_LEVEL.search(text)
                   else "Unknown" if _UNKNOWN.search(text) else "any" if _COMPROMISE.search(text) else None)
     activity = "Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None
@@ -613,6 +643,9 @@ def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
     if compromise is not None and activity is not None and re.search(r"\bcompromised (?:user|privileged|unknown)\b", text) \
             and not re.search(r"\bactivity (?:scan|exploit)\b", text):
         activity = None  # "Compromised User" names the compromise only
+    if compromise in ("User", "Privileged") and activity == "Exploit" and \
+            re.search(r"\b(?:has|have|had)\s+been\s+exploited\b|\bwas\s+exploited\b|\bexploited\s+(?:at|to)\s+(?:user|root)", text):
+        activity = None  # "a box which was exploited up to user level": the level the exploit left, no exploit now
     return activity, compromise
 
 
@@ -806,6 +839,7 @@ class _Condition:
     unread: str = ""
     history: tuple[tuple[str, object], ...] = ()
     unread_beyond_history: str = ""
+    either: tuple[str, ...] = ()  # "User1 or User2 exploited": further hosts, any of which will do
 
 
 @dataclass
@@ -822,6 +856,7 @@ class _Part:
     stated: bool = False  # the fragment states a condition of its own
     history: tuple[tuple[str, object], ...] = ()
     unread_beyond_history: str = ""
+    either: tuple[str, ...] = ()
 
 
 def _unread(plain: str, history: bool = False) -> str:
@@ -880,6 +915,13 @@ def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _
     """One subject's condition: its subject, signal and whether it is negated."""
     named = _subjects_in(text, refs)
     plain = _REF.sub(" ", text)
+    activity, level = _signal(plain)
+    if named and named[0] in HOSTS and activity is not None and level in ("User", "Privileged") and inherit is None \
+            and _NEGATED_COMPROMISE.search(plain) and not _NEGATED_ACTIVITY.search(plain) \
+            and not (_TABLE_ACTIVITY.search(plain) or _TABLE_COMPROMISE.search(plain)):
+        # "User4: exploit w/o root", "exploited but not at root": the activity, and that host not at that level (not
+        # "no compromise": the other levels are still its own)
+        return _Condition(named[0], (activity, None), extra=(Trigger(named[0], None, level, negated=True),))
     signal, negated = _polar_signal(plain)
     if not any(signal) and inherit is not None and _ELLIPSIS.search(plain):
         signal, negated = inherit, bool(_ELLIPSIS_NOT.search(plain))  # "... and Enterprise1 is not"
@@ -908,6 +950,11 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     named = _subjects_in(cond, refs)
     plain = _REF.sub(" ", cond)
     unread = _unread(plain, history=bool(_HISTORY.search(cond)))
+    if unread and EVIDENCE.search(plain) and not _HISTORY.search(cond):
+        # what an analysis reports of the host is told in the condition's own words, as written ("a reverse shell in this
+        # step's analyses"): its words one by one ("reverse shell rport step") said nothing a reader could place
+        unread = _said(re.sub(r"^\s*(?:zz[hcp]\d*\s*)?(?:,\s*)?(?:and\s+|when\s+|if\s+|while\s+)*(?:with|has|have|having|shows?|"
+                              r"showing|whose)?\s*", "", cond), refs)
     if not named and _NOTHING.search(plain) and not _QUIET.search(plain) and not unless:
         # "while nothing is compromised", "as long as no host is exploited": no host shows it
         activity, compromise = _signal(re.sub(r"\b(?:nothing|no host|no machine|none of the hosts)\b", " ", plain))
@@ -938,7 +985,12 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     hosts = list(dict.fromkeys(n for n in named if n in HOSTS))  # (one host named twice is one host)
     if len(hosts) > 1 and hosts[0] == subject and (_TOGETHER.search(plain) or re.search(r"\band\b", plain)):
         return _Condition(subject, signal, also=tuple(dict.fromkeys(hosts[1:])), negated=unless, unread=unread)
+    if len(hosts) > 1 and hosts[0] == subject and re.search(r"\bor\b", plain) and any(signal) and not unless:
+        # "User1, User2 or User3 exploited": any one of them in that state
+        return _Condition(subject, signal, either=tuple(hosts[1:]), unread=unread)
     one = _one_condition(cond, refs)
+    if one.extra and one.subject == subject and not unless and phase is None:
+        return _Condition(subject, one.signal, extra=one.extra, unread=unread)  # ("exploited but not at root")
     polar, whole = _polar_signal(plain)
     if not whole and polar != signal and phase is None:
         signal = polar  # "scanned but not yet compromised": Scan and Compromised No
@@ -977,7 +1029,8 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
         return _Part(clause, clause.target, own_signal, unread=c.unread or _unread(_REF.sub(" ", cond), history=True),
                      stated=True)
     return _Part(clause, c.subject, c.signal, also=c.also, quiet=c.quiet, negated=c.negated, unread=c.unread,
-                 extra=c.extra, phase=c.phase, stated=True, history=c.history, unread_beyond_history=c.unread_beyond_history)
+                 extra=c.extra, phase=c.phase, stated=True, history=c.history, unread_beyond_history=c.unread_beyond_history,
+                 either=c.either)
 
 
 def _loose_condition(fragments: Sequence[str], refs: _Refs, before: Sequence[str] = ()) -> Optional[_Condition]:
@@ -1052,6 +1105,17 @@ def _plan(clause: _Clause, first_target: Optional[str]) -> tuple[Act, ...]:
 @lru_cache(maxsize=4096)  # the same memory is re-read at every call of an episode
 def read_rule(text: str) -> Reading:
     """What a rule or correction asks for, as far as the surrogate can make it out."""
+    # (a list of cases under a heading, one a line, "ent srvs:\n- scan only -> ...\n- root -> ...": each line a sentence,
+    # each a case the rule speaks in; a list whose lines are no situations this reader places, "- 2 -> ...", "- 3 or
+    # more -> ...", is read as before: its first line alone was the rule, wider than its words)
+    if _BULLETED.search(text or ""):
+        listed = _read_note(re.sub(r"\n\s*[-*\u2022]\s+(?=\S)", "; ", re.sub(r":\s*\n\s*[-*\u2022]\s+(?=\S)", ": ", text)))
+        if listed.cases:
+            return listed
+    return _read_note(text)
+
+
+def _read_note(text: str) -> Reading:
     flat = " ".join((text or "").split()).strip().lstrip("-*0123456789.) ").strip()
     if not flat:
         return VAGUE
@@ -1060,7 +1124,54 @@ def read_rule(text: str) -> Reading:
     if _FORMAT.search(lowered) and not _about_the_network(tokens):
         return Reading("format", text=instruction(flat))
     reading = _read_tokens(_leading_preference(tokens), refs, flat)
-    return _with_exceptions(reading, tokens, refs)
+    return _with_exceptions(_other_cases(reading, tokens, refs), tokens, refs)
+
+
+def _said(words: str, refs: _Refs, it: str = "it") -> str:
+    """Tokenised words said again in the note's names ("zzh0" its host, "zzc1" its class's hosts, "zzp" `it`)."""
+    words = re.sub(r"\bzzp\s*'s\b", "zzp is", words)  # ("when it's at root")
+
+    def name(m: re.Match) -> str:
+        if m[1] == "p":
+            return it
+        value = refs.values[int(m[2])]
+        return f"{value} host" if m[1] == "c" and value in HOST_CLASSES else value
+    return " ".join(_REF.sub(name, words).split()).strip(" ,.;:")
+
+
+def _other_cases(reading: Reading, tokens: str, refs: _Refs) -> Reading:
+    """A note of cases of one subject, each its situation and its order ("zzh0 scan only -> a decoy on zzh0; zzh0 already
+    under exploit -> remove zzh0 instead"): the rule speaks in each; the first gives the action, the others are told in
+    the unexpressed rest as "other cases: <case> -> <order>" (read as the first case alone, the rule was silent in the
+    others its words cover)."""
+    trigger = reading.trigger
+    if reading.kind not in ("do", "prefer") or trigger is None or trigger.quiet or trigger.history or reading.unread \
+            or trigger.subject not in (*HOSTS, *HOST_CLASSES, "any"):
+        return reading
+    fragments = [f for f in _announced([_CONNECTIVE.sub("", f) for f in _FRAGMENT_SPLIT.split(_EXCEPT.sub(
+        lambda m: m["between"] + " ", tokens)) if f]) if _gives_order(f)]
+    read = [(_read_fragment(_without_reason(f), refs), _without_reason(f)) for f in fragments]
+    ordered = [(part, words) for part, words in read if part is not None]
+    if len(ordered) < 2 or not ordered[0][0].stated:
+        return reading
+    cases, said = [], []
+    for part, words in ordered[1:]:
+        if not part.stated or part.clause.negated or part.clause.verb in (None, "*") or not any(part.signal) \
+                or part.quiet or part.history or part.also or part.either:
+            return reading
+        subject = trigger.subject if part.subject in (None, "zzp") else part.subject
+        if subject != trigger.subject:
+            return reading  # (cases of one subject only: "E0 probed -> ...; E1 probed -> ..." is two rules' worth)
+        cond, main, _ = _split_condition(words)
+        if not cond or not main:
+            return reading
+        cases.append(Trigger(subject, *part.signal, negated=part.negated, extra=part.extra))
+        it = subject if subject in HOSTS else "it"  # ("when it is exploited": the note's one host)
+        said.append(f"{_said(cond, refs, it)} -> {_said(main, refs, it)}")
+    if all(case.signal() == trigger.signal() and case.negated == trigger.negated for case in cases):
+        return reading
+    rest = ("other case: " if len(said) == 1 else "other cases: ") + "; ".join(said)
+    return replace(reading, cases=tuple(cases), unread=rest, unread_beyond_history=rest)
 
 
 # "Instead of restoring User1 when it is scanned, put a decoy on it": the order comes last, the dispreferred move first.
@@ -1113,10 +1224,21 @@ def _announced(fragments: list[str]) -> list[str]:
     return fragments
 
 
+# A sentence that sets a situation outside the note, with no order of its own after it: "boxes at root: a separate
+# question, not addressed", "the op hosts are another story", "User0 lies out of scope". What it describes is where the
+# rule does not speak: never the rule's own situation.
+_NOT_COVERED = re.compile(r"\b(?:(?:is|are|'s|'re)\s+)?(?:(?:a\s+)?(?:different|separate)\s+(?:matter|story|question|case|thing)|"
+                          r"another\s+(?:matter|story|question|case|thing)|"
+                          r"(?:not|never)\s+(?:covered|included|addressed|meant)|out\s+of\s+(?:scope|this))\b[^:>]*$")
+
+
 def _read_tokens(tokens: str, refs: _Refs, flat: str) -> Reading:
     tokens = _EXCEPT.sub(lambda m: m["between"] + " ", tokens)  # the left-out hosts are no subject of the rule
     # ("So when ...", "So: when ...", "Therefore, ...": a connective before the order is no part of it)
     fragments = _announced([_CONNECTIVE.sub("", f) for f in _FRAGMENT_SPLIT.split(tokens) if f])
+    # (a situation the note says it does not cover is none of its own: read as one, a closing "zzc3 at compromised
+    # privileged ... is another matter" gave the rule that level)
+    fragments = [f for f in fragments if not (_NOT_COVERED.search(f) and not _gives_order(f))] or fragments
     parts: list[tuple[_Part, bool]] = []
     loose: list[str] = []
     unreadable_order: Optional[str] = None  # an order in words this reader has no action for ("pick another action")
@@ -1166,11 +1288,19 @@ def _read_tokens(tokens: str, refs: _Refs, flat: str) -> Reading:
                         history=first.history, unread_beyond_history=first.unread_beyond_history)
     clause = first.clause
     subject, target = _resolve(first.subject, clause.target, clause.verb, clause.negated)
+    if first.either and clause.target in (None, "zzp") and target == subject:
+        target = MATCHED  # ("..., remove that host": whichever of them is in that state)
     verb = None if clause.verb == "*" else clause.verb
     common = dict(also=first.also, quiet=first.quiet, negated=first.negated, unread=first.unread, extra=first.extra,
-                  phase=first.phase, history=first.history, unread_beyond_history=first.unread_beyond_history)
+                  phase=first.phase, history=first.history, unread_beyond_history=first.unread_beyond_history,
+                  either=first.either)
     if clause.over_verb is not None and not clause.negated:
         _, over_target = _resolve(subject, clause.over_target or clause.target, clause.over_verb, False)
+        if over_target == MATCHED and verb is not None and (first.quiet or subject is None and not any(first.signal)
+                                                             and not first.history):
+            # ("quiet network -> Monitor, no decoys yet": the move turned down has no host to be made on; the order stands)
+            then = _plan(clause, target)
+            return _reading("do", subject, first.signal, Act(verb, target), None, flat, then=then, **common)
         return _reading("prefer", subject, first.signal, Act(verb, target), Act(clause.over_verb, over_target), flat, **common)
     if verb is None and not clause.negated:
         return Reading("vague", text=instruction(flat))
@@ -1182,7 +1312,8 @@ def _read_tokens(tokens: str, refs: _Refs, flat: str) -> Reading:
 def _reading(kind: str, subject: Optional[str], signal, act: Act, over: Optional[Act], flat: str, *,
              also: tuple[str, ...] = (), quiet: bool = False, negated: bool = False, unread: str = "",
              extra: tuple[Trigger, ...] = (), phase: Optional[str] = None, then: tuple[Act, ...] = (),
-             history: tuple[tuple[str, object], ...] = (), unread_beyond_history: str = "") -> Reading:
+             history: tuple[tuple[str, object], ...] = (), unread_beyond_history: str = "",
+             either: tuple[str, ...] = ()) -> Reading:
     activity, compromise = signal
     if quiet:
         trigger = Trigger("any", quiet=True)
@@ -1191,8 +1322,9 @@ def _reading(kind: str, subject: Optional[str], signal, act: Act, over: Optional
         trigger = Trigger("any", activity, compromise, negated=negated, extra=extra, history=history) \
             if activity or compromise or history else None
     else:
-        trigger = Trigger(subject, activity, compromise, also=also, negated=negated, extra=extra, phase=phase, history=history)
-    if act.target == MATCHED and (trigger is None or trigger.subject in HOSTS):
+        trigger = Trigger(subject, activity, compromise, also=also, negated=negated, extra=extra, phase=phase, history=history,
+                          either=either if subject in HOSTS else ())
+    if act.target == MATCHED and (trigger is None or trigger.subject in HOSTS and not trigger.either):
         act = Act(act.verb, trigger.subject if trigger else None)
     if over is not None and over.target == MATCHED and trigger is not None and trigger.subject in HOSTS:
         over = Act(over.verb, trigger.subject)
