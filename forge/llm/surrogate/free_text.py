@@ -278,11 +278,13 @@ _REF = re.compile(r"\bzz([hcpr])(\d*)\b")
 _PRIVILEGED = re.compile(r"\bprivileged\b|\bprivilege escalation\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|"
                          r"\bescalat\w*")
 _USER_LEVEL = re.compile(r"\bcompromised user\b|\buser[- ]level\b|\buser (?:access|compromise|shell|privileges?|rights)\b|"
-                         r"\b(?:at|to|shows?|showing|reads?|back at)\s+user(?:[\s-]+level)?\b(?![\s-]*(?:hosts?|box|machines?|subnet|zz))")
+                         r"(?:\b(?:at|to|shows?|showing|reads?|says?|said|back at)\s+|=\s*)['\"]?user(?:[\s-]+level)?\b"
+                         r"(?![\s-]*(?:hosts?|box|machines?|subnet|workstations?|desktops?|laptops?|computers?|nodes?|endpoints?|"
+                         r"systems?|accounts?|side|zz))")
 _UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\b(?:not sure|unsure|unclear|uncertain|(?:do not|don't) know)\b"
                       r"[^,.;]*\bcompromis|\bsuspect\w* (?:of )?compromise\b|\bpossibly compromised\b|"
                       r"\bcompromise\w* (?:status |level |state )?(?:is |remains |stays )?unknown\b|\bunknown (?:status|state|level)\b|"
-                      r"\b(?:at|to|shows?|showing|reads?|still)\s+unknown\b|"
+                      r"(?:\b(?:at|to|shows?|showing|reads?|says?|said|still)\s+|=\s*)['\"]?unknown\b|"
                       # ("Unknown on a user box": the row's value, then the host it is on)
                       r"\bunknown\s+(?=(?:on|for)\s+(?:a|an|the|any|some|each|every|zz))|"
                       # ("no Restore on Unknown": the move's host at that value)
@@ -556,6 +558,21 @@ _BULLETED = re.compile(r":\s*\n\s*[-*\u2022]\s+\S[^\n]*(?:-+>|=>|\u2192)")
 _KEPT_FOR = re.compile(r"(?P<lead>(?:^|[.;]\s*))(?:keep|save|reserve|hold)\s+(?:the\s+|a\s+|your\s+)?(?P<verb>restore|remove|analy[sz]e)s?\s+"
                        r"for\s+(?P<marker>when|if|once)\s+(?P<cond>[^.;,]+)")
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")
+_HEAD_LEAVES_OUT = re.compile(rf"(?P<cls>[a-z ]+?)\s*,?\s+(?:not|except(?:\s+for)?|other\s+than|but\s+not|apart\s+from|excluding|"
+                              rf"save\s+for)\s+(?P<hosts>{_LISTED_HOST}(?:\s*(?:,|and|or|nor)\s*{_LISTED_HOST})*)(?:\s+though)?")
+
+
+# What a situation before an arrow is said of: a host, a class, "it", "any box", "the network", "nothing". A situation
+# with none of these ("under exploit ->", "in that case ->", "Activity Scan, Compromised No' =>") is said of something
+# outside it (a heading, the sentence before, a quoted row): read as a situation of its own, it lost its subject and
+# with it part of the condition, so the note is read as it stands.
+_OWN_SUBJECT = re.compile(r"\b(?:it|its|they|them|hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|"
+                          r"nodes?|endpoints?|network|net|subnet|nothing|anything|everything|something|none|user|enterprise|"
+                          r"op|ops|operational)\b")
+
+
+def _names_its_subject(situation: str) -> bool:
+    return bool(_OWN_SUBJECT.search(situation) or any(p.search(situation) for p, _ in _HOST_PATTERNS))
 
 
 def _unabbreviated(text: str) -> str:
@@ -577,12 +594,24 @@ def _unabbreviated(text: str) -> str:
     for index in range(len(pieces) - 2, 0, -2):
         # "U3: exploit showing -> ...": a host (or class) before the colon is the subject of the situation after it
         head = pieces[index - 1].strip()
-        if pieces[index].startswith(":") and _ARROW.search(pieces[index + 1]) and len(head.split()) <= 3 and \
+        if not (pieces[index].startswith(":") and _ARROW.search(pieces[index + 1])):
+            continue
+        if len(head.split()) <= 3 and \
                 any(p.fullmatch(head) for p, _ in (*_HOST_PATTERNS, *_CLASS_PATTERNS)) | bool(_SHORT_HOST.fullmatch(head)):
             pieces[index - 1:index + 2] = [f"{head} {pieces[index + 1]}"]
+            continue
+        # "usr boxes, not U3 though: any of them exploited -> ...": the class, less the hosts the heading leaves out
+        left_out = _HEAD_LEAVES_OUT.fullmatch(head)
+        if left_out and any(p.fullmatch(left_out["cls"]) for p, _ in _CLASS_PATTERNS):
+            pieces[index - 1:index + 2] = [f"{left_out['cls']} except {left_out['hosts']} {pieces[index + 1]}"]
+    case_before = False  # (the piece before, across a ';', a case of its own: "E1 probed -> ...; rooted -> ...")
     for index, piece in enumerate(pieces):
         left, arrow, right = piece.partition(_ARROW.search(piece).group(0)) if _ARROW.search(piece) else (piece, "", "")
-        if arrow and left.strip() and right.strip():
+        if index % 2:
+            case_before = case_before and piece.startswith(";")
+            continue
+        case_before = bool(arrow and left.strip() and right.strip() and (_names_its_subject(left) or case_before))
+        if case_before:
             lead = "" if re.match(rf"(?:{_LEAD_MARKERS})\b", left.strip()) else "when "
             # (everything before the arrow is the situation: "E1 removed lately, Unknown now -> ..." is one condition)
             # (but a list of hosts ended by "or", "U1, U2 or U3 exploited", is any of them)
@@ -629,7 +658,7 @@ def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
         return "Exploit", None
     if _CLEAN.search(text):  # "scanned but uncompromised": the scan, and no compromise
         return ("Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None), "No"
-    if re.search(r"\b(?:quiet|idle|calm)\b|\b(?:shows?|showing|shown|has|had)\s+nothing\b(?!\s+(?:but|except|besides|beyond|more|else))",
+    if re.search(r"\b(?:quiet|idle|calm)\b|\b(?:shows?|showing|shown|has|had)\s+nothing\b(?!\s+(?:but|except|besides|beyond|more|else|new|newer|different|changed|further|to|of)\b)",
                  text) and not _EXPLOIT.search(text) and not _SCAN.search(text) and not _COMPROMISE.search(text):
         return "None", "No"  # "while Enterprise2 is still quiet": nothing shows on it
     if _BOTH_LEVELS.search(text):
@@ -644,8 +673,10 @@ def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
             and not re.search(r"\bactivity (?:scan|exploit)\b", text):
         activity = None  # "Compromised User" names the compromise only
     if compromise in ("User", "Privileged") and activity == "Exploit" and \
-            re.search(r"\b(?:has|have|had)\s+been\s+exploited\b|\bwas\s+exploited\b|\bexploited\s+(?:at|to)\s+(?:user|root)", text):
-        activity = None  # "a box which was exploited up to user level": the level the exploit left, no exploit now
+            re.search(r"\b(?:has|have|had)\s+been\s+exploited\b|\bwas\s+exploited\b|(?<!being\s)(?<!\bis\s)(?<!\bare\s)(?<!\bget\s)(?<!\bgets\s)\bexploited\s+(?:at|to)\s+(?:user|root)", text):
+        # "a box which was exploited up to user level": the level the exploit left, no exploit now (but "is being exploited
+        # at the user level" is the exploit now, at that level)
+        activity = None
     return activity, compromise
 
 
@@ -693,6 +724,9 @@ def _gives_order(text: str) -> bool:
     """Whether a fragment is an instruction rather than a report ("I wasted a turn ...", "Restoring X cost ..."),
     also after a heading or a situation and a colon ("Except for User0: do not restore it")."""
     text = text.strip()
+    lead = _LEAD.match(text)
+    if lead and _is_statement(lead["main"].strip(), lead["cond"]):
+        return False  # ("once it is exploited, a decoy on it is pointless": what a move is worth there, no order)
     if _ORDER_START.match(text) or _NO_ACTION.match(text):
         return True
     head, colon, tail = text.partition(": ")
@@ -945,6 +979,10 @@ def _read_condition(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     return read
 
 
+# Hosts listed with "or" ("zzh0, zzh1 or zzh2", "zzh0 or zzh1"): any of them.
+_EITHER_LIST = re.compile(r"zzh\d+(?:\s*(?:,\s*or\b|,|\bor\b)\s*zzh\d+)*\s*(?:,\s*)?\bor\s+zzh\d+")
+
+
 def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     """What a condition clause asks of the table."""
     named = _subjects_in(cond, refs)
@@ -985,9 +1023,12 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     hosts = list(dict.fromkeys(n for n in named if n in HOSTS))  # (one host named twice is one host)
     if len(hosts) > 1 and hosts[0] == subject and (_TOGETHER.search(plain) or re.search(r"\band\b", plain)):
         return _Condition(subject, signal, also=tuple(dict.fromkeys(hosts[1:])), negated=unless, unread=unread)
-    if len(hosts) > 1 and hosts[0] == subject and re.search(r"\bor\b", plain) and any(signal) and not unless:
-        # "User1, User2 or User3 exploited": any one of them in that state
-        return _Condition(subject, signal, either=tuple(hosts[1:]), unread=unread)
+    either = _EITHER_LIST.search(cond)
+    listed = [refs.values[int(n)] for n in re.findall(r"zzh(\d+)", either.group(0))] if either else []
+    if len(listed) > 1 and listed[0] == subject and any(signal) and not unless:
+        # "User1, User2 or User3 exploited": any one of them in that state (the hosts of the list only: "E0 or E2
+        # (anything other than E1)" leaves E1 out)
+        return _Condition(subject, signal, either=tuple(dict.fromkeys(listed[1:])), unread=unread)
     one = _one_condition(cond, refs)
     if one.extra and one.subject == subject and not unless and phase is None:
         return _Condition(subject, one.signal, extra=one.extra, unread=unread)  # ("exploited but not at root")
@@ -1139,6 +1180,21 @@ def _said(words: str, refs: _Refs, it: str = "it") -> str:
     return " ".join(_REF.sub(name, words).split()).strip(" ,.;:")
 
 
+# A clause that says what something is ("a decoy there is wasted", "removing that box is not the right call") rather than
+# telling what to do; an order starts with its move ("restore it", "then plan a decoy on it", "recommend Remove").
+_STATEMENT = re.compile(r"\b(?:is|are|was|were|be|been|being|becomes?|seems?)\b|'s\b|n't\b")
+_ORDER_FIRST = re.compile(r"(?:then\s+|and\s+|so\s+|just\s+|always\s+|please\s+|(?:plan|recommend|schedule|queue|pick|choose|use|"
+                          r"go\s+(?:for|with))\s+(?:a\s+|an\s+|the\s+)?)*(?!\w+ing\b)(?:" + _VERB.pattern + r")")
+
+
+def _is_statement(main: str, cond: str = "") -> bool:
+    """Whether the clause after a condition says what a move is worth ("a decoy on it is pointless") rather than orders it."""
+    if _NEGATION.match(main) or _NO_ACTION.match(main) or not _STATEMENT.search(main):
+        return False
+    return not _ORDER_FIRST.match(main) or bool(re.match(r"(?:a|an|the|another|any)\s", main)) \
+        or bool(re.search(r"\b(?:a|an|the|any|another)\s*$", cond))
+
+
 def _other_cases(reading: Reading, tokens: str, refs: _Refs) -> Reading:
     """A note of cases of one subject, each its situation and its order ("zzh0 scan only -> a decoy on zzh0; zzh0 already
     under exploit -> remove zzh0 instead"): the rule speaks in each; the first gives the action, the others are told in
@@ -1163,7 +1219,9 @@ def _other_cases(reading: Reading, tokens: str, refs: _Refs) -> Reading:
         if subject != trigger.subject:
             return reading  # (cases of one subject only: "E0 probed -> ...; E1 probed -> ..." is two rules' worth)
         cond, main, _ = _split_condition(words)
-        if not cond or not main:
+        if not cond or not main or _is_statement(main, cond):
+            # ("once it is exploited, a Remove there is no more the answer", "once owned, a decoy there is wasted": what a
+            # move is worth there, said of it, is no order; that situation is where the rule stops, not another case)
             return reading
         cases.append(Trigger(subject, *part.signal, negated=part.negated, extra=part.extra))
         it = subject if subject in HOSTS else "it"  # ("when it is exploited": the note's one host)
@@ -1209,7 +1267,9 @@ def _with_exceptions(reading: Reading, tokens: str, refs: _Refs) -> Reading:
 
 
 # A note that announces its rule after telling what happened: "The lesson I'd keep: ...", "but the rule is: ...", "Lesson: ...".
-_ANNOUNCED = re.compile(r"(?:^|\b(?:the|my|our|one|a)\s+)(?:rule|lesson|takeaway|moral|upshot)\b[^:;.]{0,40}?:\s+(?=\S)")
+# (also "the rule I keep is that ...": the rule announced in a clause of its own)
+_ANNOUNCED = re.compile(r"(?:^|\b(?:the|my|our|one|a)\s+)(?:rule|lesson|takeaway|moral|upshot)\b[^:;.]{0,40}?"
+                        r"(?::|\b(?:is|would be|will be)\s+(?:simply\s+)?that\b\s*:?)\s+(?=\S)")
 
 
 _CONNECTIVE = re.compile(r"^(?:so|thus|hence|therefore|consequently|in short|in other words|bottom line)\b\s*[:,]?\s+")

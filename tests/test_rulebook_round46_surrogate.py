@@ -1,4 +1,4 @@
-"""Round 44 (issue 29): the surrogate compiler's own reader on the phrasings of blind-41 it misread.
+"""Rounds 44-46 (issue 29): the surrogate compiler's own reader on the phrasings it misread.
 
 The surrogate stands in for an LLM: it reads the text it is sent with its own reader (forge/llm/surrogate/free_text.py),
 never the product's. Each class below is a way people write rules that the reader turned into a compilation wider,
@@ -228,3 +228,74 @@ def test_r45s_a_heading_over_a_bulleted_list_of_cases():
     assert when == {"any": [at("Enterprise", "Scan", "No"), at("Enterprise", None, "Privileged")]}
     assert action == act("do", "DecoyTomcat", "$matched")
     assert unexpressed == "other case: rooted -> restore it"
+
+
+# -- round 46 (r46s): the reader of r45s, where it read wider or other than the words ---------------------------------
+
+def test_r46s_a_situation_before_an_arrow_that_names_no_subject_keeps_the_one_named_before():
+    """A terse note is "situation -> order"; but a situation that names nothing of its own ("under exploit ->", "in that
+    case ->", the rest of a quoted row after its host and colon) is said of a host named before it: read as a situation
+    alone it lost that host's state (the rule fired at the host whatever its row, or always)."""
+    when, action, _ = _compiled("U2 scanned -> DecoySSHD on U2")
+    assert when == at("User2", "Scan") and action == act("do", "DecoySSHD", "User2")
+    when, action, _ = _compiled("Enterprise1 is the odd one out: under exploit -> a Restore of Enterprise1 goes in the plan, not a Remove.",
+                                "planner")
+    assert when == at("Enterprise1", "Exploit")
+    assert action == act("prefer", "Restore", "Enterprise1", ("Remove", "Enterprise1"))
+    when, _, _ = _compiled("trouble ahead = User3 being scanned. in that case -> DecoyFemitter on U3")
+    assert when == at("User3", "Scan")
+    when, _, _ = _compiled("table reads 'User0: Activity Scan, Compromised No' => DecoySSHD on U0, nothing more", "planner")
+    assert when == at("User0", "Scan", "No")
+
+
+def test_r46s_a_later_sentence_that_says_what_a_move_is_worth_is_no_case_of_the_rule():
+    """"X only while A; once B, doing it is pointless" tells where the rule stops: B is no case in which the rule gives
+    its order (read as one, the rule fired in the very situation its words rule out)."""
+    when, action, unexpressed = _compiled("DecoyTomcat goes on Enterprise1 only as long as it is still clean; once it is "
+                                          "exploited, a decoy there is too late.")
+    assert when == at("Enterprise1", None, "No")
+    assert action == act("do", "DecoyTomcat", "Enterprise1") and unexpressed == ""
+    # a case that does give an order stays one
+    when, _, _ = _compiled("E1 probed only -> DecoyTomcat on E1; E1 exploited -> Restore E1.")
+    assert when == {"any": [at("Enterprise1", "Scan", "No"), at("Enterprise1", "Exploit")]}
+
+
+def test_r46s_hosts_listed_with_or_are_those_of_the_list_only():
+    """"on User1 or User2 (any box but User3)": the hosts joined by "or", never one the text names to leave out."""
+    when, action, _ = _compiled("Exploit on User1 or User2 (any box but User3) -> Remove it.")
+    assert when == {"any": [at("User1", "Exploit"), at("User2", "Exploit")]}
+    assert action == act("do", "Remove", "$matched")
+
+
+def test_r46s_a_heading_that_leaves_hosts_out_of_its_class():
+    """"usr boxes, not U1 though: any of them w/ an exploit -> Remove it": the class less that host."""
+    when, action, _ = _compiled("ent servers, not E0 though: whichever of them has an exploit running -> Remove it.")
+    assert when == {"any": [at("Enterprise1", "Exploit"), at("Enterprise2", "Exploit")]}
+    assert action == act("do", "Remove", "$matched")
+
+
+def test_r46s_an_exploit_going_on_at_a_level_is_still_an_exploit():
+    """"under an exploit at the user level" (or "being exploited" so) is the exploit now, at that level (only "has been exploited up to user level"
+    is the level the exploit left behind, without it)."""
+    when, _, _ = _compiled("Should Enterprise2 be under an exploit at the user level, Remove Enterprise2 right away.")
+    assert when == at("Enterprise2", "Exploit", "User")
+    when, _, _ = _compiled("While Enterprise2 is being exploited to root, Remove Enterprise2 right away.")
+    assert when == at("Enterprise2", "Exploit", "Privileged")
+
+
+def test_r46s_a_rule_announced_with_is_that():
+    """"the rule I keep is that <rule>" announces the rule as a colon does: the story before it is no condition."""
+    text = ("Enterprise0 sat at Unknown for a while and I looked at User2 instead while it was being exploited. Maybe it "
+            "did not matter, yet the rule I keep is that an enterprise server under exploit gets a Remove that turn.")
+    when, action, _ = _compiled(text)
+    assert when == at("Enterprise", "Exploit")
+    assert action == act("do", "Remove", "$matched")
+
+
+def test_r46s_a_row_that_says_its_value():
+    """"row says 'Unknown'", "row = User": the row's value, as "reads Unknown" is."""
+    when, action, _ = _compiled("ent servers whose row says 'Unknown' -> an Analyse of it, no Restore")
+    assert when == at("Enterprise", None, "Unknown")
+    assert action == act("prefer", "Analyse", "$matched", ("Restore", "$matched"))
+    when, _, _ = _compiled("U1 row = User -> Remove U1")
+    assert when == at("User1", None, "User")
