@@ -197,11 +197,18 @@ def test_r45s_the_move_turned_down_after_a_comma():
 
 
 def test_r45s_terse_states():
-    """"has been exploited up to user level" is the level the exploit left (no exploit now); "nothing owned anywhere
-    across the net" and "sits at the user level" leave no words unread; "OpS0 hit" is the host taken."""
+    """"has been exploited up to user level" is the level the exploit left (no exploit now), but an exploit going on at
+    a level ("under an exploit at the user level", "being exploited to root") is the exploit now, at that level (r46s:
+    these two already read so on 38c08b5; kept here so the r45s reading of a level left behind does not swallow them);
+    "nothing owned anywhere across the net" and "sits at the user level" leave no words unread; "OpS0 hit" is the host
+    taken."""
     when, _, _ = _compiled("A server of the enterprise subnet that has been exploited up to user level: Remove that "
                            "server, do not Restore it.")
     assert when == at("Enterprise", None, "User")
+    when, _, _ = _compiled("Should Enterprise2 be under an exploit at the user level, Remove Enterprise2 right away.")
+    assert when == at("Enterprise2", "Exploit", "User")
+    when, _, _ = _compiled("While Enterprise2 is being exploited to root, Remove Enterprise2 right away.")
+    assert when == at("Enterprise2", "Exploit", "Privileged")
     when, _, unexpressed = _compiled("nothing owned anywhere across the net -> DecoySmss on Enterprise1.")
     assert when == none_of(at("any", None, "any")) and unexpressed == ""
     when, _, unexpressed = _compiled("Whenever Enterprise1 sits at the user level, Remove it and hold off on any Restore.")
@@ -274,15 +281,6 @@ def test_r46s_a_heading_that_leaves_hosts_out_of_its_class():
     assert action == act("do", "Remove", "$matched")
 
 
-def test_r46s_an_exploit_going_on_at_a_level_is_still_an_exploit():
-    """"under an exploit at the user level" (or "being exploited" so) is the exploit now, at that level (only "has been exploited up to user level"
-    is the level the exploit left behind, without it)."""
-    when, _, _ = _compiled("Should Enterprise2 be under an exploit at the user level, Remove Enterprise2 right away.")
-    assert when == at("Enterprise2", "Exploit", "User")
-    when, _, _ = _compiled("While Enterprise2 is being exploited to root, Remove Enterprise2 right away.")
-    assert when == at("Enterprise2", "Exploit", "Privileged")
-
-
 def test_r46s_a_rule_announced_with_is_that():
     """"the rule I keep is that <rule>" announces the rule as a colon does: the story before it is no condition."""
     text = ("Enterprise0 sat at Unknown for a while and I looked at User2 instead while it was being exploited. Maybe it "
@@ -299,3 +297,50 @@ def test_r46s_a_row_that_says_its_value():
     assert action == act("prefer", "Analyse", "$matched", ("Restore", "$matched"))
     when, _, _ = _compiled("U1 row = User -> Remove U1")
     assert when == at("User1", None, "User")
+
+
+# -- round 46 (r46s, second pass): readings that the bench showed wider than the words --------------------------------
+
+def test_r46s_a_rating_the_analyses_give_is_said_of_its_host():
+    """A condition on the risk the step's analyses give a host ("U4 rated Risk high") is told in the rest with the host it
+    is said of: said as "rated risk high" alone it was of no host, and the rule fired at every step; and "Risk: high"
+    quoted from the analyses is a field and its value, no heading before a colon (read as one, the condition was lost)."""
+    when, action, unexpressed = _compiled("U4 rated Risk high -> Remove U4.")
+    assert when == at("User4") and action == act("do", "Remove", "User4")
+    assert unexpressed == "User4 rated risk high"
+    when, action, unexpressed = _compiled("if the analyst's block puts 'Risk: high' on some workstation -> Restore that one")
+    assert when == at("User") and action == act("do", "Restore", "$matched")
+    assert "risk high" in unexpressed
+
+
+def test_r46s_a_state_back_within_some_steps_of_a_move():
+    """"exploited again within three turns of our Remove of it": the move made within that many steps, and the state now
+    (not a state that stayed for three steps, which fired where no such move was made)."""
+    when, action, _ = _compiled("When User2 is exploited again within three turns of our Remove of User2, restore User2.")
+    assert when == {"host": "User2", "activity": "Exploit", "acted": "Remove", "within": 3}
+    assert action == act("do", "Restore", "User2")
+
+
+def test_r46s_an_activity_and_nothing_more_is_that_activity_alone():
+    """"probed and nothing more", "a scan but nothing else": the activity, and no compromise (read as the activity alone,
+    the rule fired on a host already taken)."""
+    when, _, _ = _compiled("For Enterprise1 probed and nothing more, a DecoyTomcat on Enterprise1 rather than an Analyse.")
+    assert when == at("Enterprise1", "Scan", "No")
+    when, _, _ = _compiled("Once User4 shows a scan but nothing else, put DecoyVsftpd on User4.")
+    assert when == at("User4", "Scan", "No")
+
+
+def test_r46s_what_a_move_is_ahead_of_is_no_state():
+    """"..., before the attacker reaches User1": what the move comes ahead of, never a compromise the condition asks of
+    the hosts it names (read as one, the rule waited for the very compromise it meant to forestall)."""
+    when, action, _ = _compiled("When User2 or User3 shows a scan, before the attacker gets to User1, put a DecoySmss on User1.")
+    assert when == {"any": [at("User2", "Scan"), at("User3", "Scan")]}
+    assert action == act("do", "DecoySmss", "User1")
+
+
+def test_r46s_a_host_and_its_row_value_alone_is_that_value():
+    """In a note of cases, "E1 Unknown -> Analyse E1" is the host at Compromised Unknown: read as no situation, the whole
+    note fell back to its first case (the rule silent in the others its words give)."""
+    when, _, unexpressed = _compiled("E1 scanned only -> DecoyTomcat E1; E1 Unknown -> Analyse E1")
+    assert when == {"any": [at("Enterprise1", "Scan", "No"), at("Enterprise1", None, "Unknown")]}
+    assert unexpressed == "other case: Enterprise1 unknown -> analyse Enterprise1"

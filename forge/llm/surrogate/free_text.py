@@ -288,7 +288,9 @@ _UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\b(?:not 
                       # ("Unknown on a user box": the row's value, then the host it is on)
                       r"\bunknown\s+(?=(?:on|for)\s+(?:a|an|the|any|some|each|every|zz))|"
                       # ("no Restore on Unknown": the move's host at that value)
-                      r"\bon\s+unknown\b")
+                      r"\bon\s+unknown\b|"
+                      # ("U3 Unknown -> Analyse U3": a host and its row's value, nothing else)
+                      r"^\s*unknown\s*$")
 _BOTH_LEVELS = re.compile(r"\buser(?:[- ]level)?\s*(?:or|/)\s*(?:root|privileged|admin)\b|"
                           # ("compromised, whatever level", "at any level": the levels a compromise comes in)
                           r"\b(?:whatever|any|either|every)\s+(?:the\s+|its\s+)?level\b|"
@@ -329,7 +331,7 @@ _PHASE_MEANING = {"reconnaissance": ("any", ("Scan", None)), "exploitation": ("a
 # What only the defender's history can show: a condition that says it is unread, in its own words.
 # What an analysis of a host reports (the analyst's evidence), no column of the table: "a reverse shell in this step's
 # analyses", "more processes than its baseline", "a connection on port 4444".
-EVIDENCE = re.compile(r"\b(?:analys[ie]s|evidence|baseline|processes|reverse[\s-]shells?|r?ports?|connections?|density|"
+EVIDENCE = re.compile(r"\b(?:analys[ie]s|evidence|baseline|processes|reverse[\s-]shells?|r?ports?|connections?|density|risk|"
                       r"user\s+accounts?)\b")
 _HISTORY = re.compile(r"\bafter\s+(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:remov|restor|analy[sz]|decoy|monitor)\w*|\bagain\b|"
                       r"\bpreviously\b|\bearlier\b|\brepeated\w*|\btwice\b|\bin a row\b|\bfor\s+(?:\w+\s+)?(?:steps|turns|rounds)\b|"
@@ -396,6 +398,12 @@ _ACTED_LATELY = re.compile(
 _ACTED_THEN = re.compile(r"(?:\b(?:the\s+plan(?:ner)?|we|i|you|blue|the\s+defender)\s+)?\b(?:has|have|had)\s+(?:already\s+)?(?P<verb>" + _HOST_VERB + r"|decoyed)\b(?P<between>.{1,90}?)"
                          r"\s+within\s+(?:the\s+next\s+)?(?P<count>" + _COUNT[1:-1] + r")\s+(?:steps|turns)")
 
+# "owned once more within three turns of a Remove of it", "exploited within 2 turns after the Remove": the state came
+# (back) within a count of steps of the move (not a state that stayed for that many steps)
+_WITHIN_OF_MOVE = re.compile(r"\s*\b(?:again\s+)?within\s+(?:the\s+)?(?P<count>" + _COUNT[1:-1] + r")\s+(?:steps|turns)\s+"
+                             r"(?:of|after|since|following)\s+(?:our|the|my|your|a|an|its|their)?\s*(?P<verb>" + _HOST_VERB +
+                             r"|decoy\w*)(?:\s+(?:of|on)\s+(?:zzh\d+|zzp))?")
+
 
 def _move_of(words: str) -> str:
     """The catalog verb of a move's words ("removed" Remove, "a DecoyApache" DecoyApache, "a decoy" any decoy)."""
@@ -414,6 +422,11 @@ def _acted_lately(text: str) -> tuple[list[tuple[str, object]], str]:
         # (the host the move was made on stays: "no decoy went onto it" is about "it")
         kept = " ".join(re.findall(r"zzh\d+|zzp", found.group(0)))
         return facts, f"{text[:found.start()]} {kept} {text[found.end():]}"
+    found = _WITHIN_OF_MOVE.search(text)
+    if found is not None:
+        count = found["count"]
+        facts = [("acted", _move_of(found["verb"])), ("within", _NUMBER.get(count, int(count) if count.isdigit() else _RECENT))]
+        return facts, f"{text[:found.start()]} {text[found.end():]}"
     found = _ACTED_THEN.search(text)
     if found is not None:
         count = found["count"]
@@ -551,7 +564,9 @@ _SHORT_WORDS = ((re.compile(r"\bw/o\b"), "without"), (re.compile(r"\bw/"), "with
                 (re.compile(r"\brmvd\b|\brm'?d\b"), "removed"), (re.compile(r"\brstrd\b"), "restored"),
                 (re.compile(r"\busrs?\b"), "user"), (re.compile(r"\blvl\b"), "level"), (re.compile(r"\bpriv\b"), "privileged"), (re.compile(r"\b(?:srvs?|svrs?)\b"), "servers"),
                 (re.compile(r"\bent(?=\s+(?:servers|hosts?|box(?:es)?|subnet)\b)"), "enterprise"),
-                (re.compile(r"\s*@\s*"), " at "), (re.compile(r"\s+(?:&|\+)\s+"), " and "))
+                (re.compile(r"\s*@\s*"), " at "), (re.compile(r"\s+(?:&|\+)\s+"), " and "),
+                # ("the analyses say 'Risk: high'": a field of the analyses and its value, no heading before a colon)
+                (re.compile(r"\brisk\s*:\s*(?=(?:high|medium|low)\b)"), "risk "))
 _LISTED_HOST = r"(?:user\d|enterprise\d|op_server\d|op_host\d|defender)"
 _OR_LIST = re.compile(rf"\b{_LISTED_HOST}(?:\s*,\s*{_LISTED_HOST})+,?\s+or\s+{_LISTED_HOST}\b")
 _BULLETED = re.compile(r":\s*\n\s*[-*\u2022]\s+\S[^\n]*(?:-+>|=>|\u2192)")
@@ -899,8 +914,11 @@ def _unread(plain: str, history: bool = False) -> str:
     its first comma or action word, unless it speaks of history, where an action word is part of the
     condition ("still compromised after Remove") and so are "still" and "yet"."""
     rest = re.split(r",", plain, maxsplit=1)[0]
-    verb = None if history else _VERB.search(rest) or _NEGATION.search(rest)
+    # (not "the analyses" / "the analysis": what reports the condition, no order)
+    verb = None if history else next((v for v in _VERB.finditer(rest) if not re.match(r"analys(?:[ie]s|ts?)\b", v.group(0))), None) \
+        or _NEGATION.search(rest)
     rest = rest[:verb.start()] if verb and verb.start() > 0 else rest
+    rest = re.sub(r"\b(?:and\s+|but\s+)?nothing\s+(?:more|else)\b", " ", rest) if _ONLY_ACTIVITY.search(rest) else rest
     for pattern in (_NEWLY, _PRIVILEGED, _USER_LEVEL, _UNKNOWN, _COMPROMISE, _EXPLOIT, _SCAN, _ACTIVITY, _QUIET, _TOGETHER,
                     _NOT_IN_CONDITION, _ELLIPSIS, *(p for name, p in _PHASE_WORDS if name in _PHASE_MEANING), _REF):
         rest = pattern.sub(" ", rest)
@@ -921,7 +939,9 @@ _NEGATED_COMPROMISE = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n'
 _NEGATED_ACTIVITY = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n't)\s+(?:[a-z]+\s+){0,3}?(?:exploit|scan|probe|activ|"
                                r"alert)|\bun(?:exploited|scanned)\b")
 _ONLY_ACTIVITY = re.compile(r"\bonly\s+(?!when|if|once|after|while|as)(?:[a-z]+\s+){0,3}?(?:scan|prob|recon|exploit)|"
-                            r"\b(?:scan|prob|exploit)\w*\s+only\b")
+                            r"\b(?:scan|prob|exploit)\w*\s+only\b|"
+                            # ("scanned and nothing more", "a probe, nothing else": that activity alone)
+                            r"\b(?:scan|prob|exploit)\w*\s*,?\s+(?:and\s+|but\s+)?nothing\s+(?:more|else)\b")
 
 
 def _polar_signal(plain: str) -> tuple[tuple[Optional[str], Optional[str]], bool]:
@@ -967,8 +987,14 @@ def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _
     return _Condition(named[0] if named else None, signal, negated=negated)
 
 
+# "..., before the attacker reaches zzh2": what the move is ahead of (its purpose), no state of a host the condition asks
+_AHEAD_OF = re.compile(r"\s*,?\s*\bbefore\s+(?:the\s+attackers?|they|red|the\s+red\s+agent|anyone)\s+(?:can\s+|could\s+)?"
+                       r"(?:reach\w*|gets?\s+to|hits?|lands?\s+on|moves?\s+(?:on\s+)?to|spreads?\s+to|jumps?\s+to|pivots?\s+to)\b.*$")
+
+
 def _read_condition(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     """What a condition clause asks of the situation (see the module docstring), with what it says of history."""
+    cond = _AHEAD_OF.sub("", cond) or cond
     read = _read_situation(cond, refs, unless)
     history, beyond = _history_facts(cond)
     if history and not read.quiet:
@@ -991,8 +1017,10 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     if unread and EVIDENCE.search(plain) and not _HISTORY.search(cond):
         # what an analysis reports of the host is told in the condition's own words, as written ("a reverse shell in this
         # step's analyses"): its words one by one ("reverse shell rport step") said nothing a reader could place
-        unread = _said(re.sub(r"^\s*(?:zz[hcp]\d*\s*)?(?:,\s*)?(?:and\s+|when\s+|if\s+|while\s+)*(?:with|has|have|having|shows?|"
-                              r"showing|whose)?\s*", "", cond), refs)
+        # (of the host it names first, which stays: "E0 rated risk high" said as "rated risk high" was of no host at all)
+        unread = _said(re.sub(r"^\s*(?:(?P<host>zzh\d+)\s*|zz[cp]\d*\s*)?(?:,\s*)?(?:and\s+|when\s+|if\s+|while\s+)*"
+                              r"(?P<verb>with|has|have|having|shows?|showing|whose)?\s*",
+                              lambda m: f"{m['host']} {m['verb'] or ''} " if m["host"] else "", cond), refs)
     if not named and _NOTHING.search(plain) and not _QUIET.search(plain) and not unless:
         # "while nothing is compromised", "as long as no host is exploited": no host shows it
         activity, compromise = _signal(re.sub(r"\b(?:nothing|no host|no machine|none of the hosts)\b", " ", plain))
@@ -1176,7 +1204,7 @@ def _said(words: str, refs: _Refs, it: str = "it") -> str:
         if m[1] == "p":
             return it
         value = refs.values[int(m[2])]
-        return f"{value} host" if m[1] == "c" and value in HOST_CLASSES else value
+        return f"{value} host" if m[1] == "c" and (value in HOST_CLASSES or value == "any") else value
     return " ".join(_REF.sub(name, words).split()).strip(" ,.;:")
 
 
