@@ -257,7 +257,8 @@ def test_r46s_a_situation_before_an_arrow_that_names_no_subject_keeps_the_one_na
 
 def test_r46s_a_later_sentence_that_says_what_a_move_is_worth_is_no_case_of_the_rule():
     """"X only while A; once B, doing it is pointless" tells where the rule stops: B is no case in which the rule gives
-    its order (read as one, the rule fired in the very situation its words rule out)."""
+    its order (read as one, the rule fired in the very situation its words rule out). Only a move said to be worth
+    nothing there is no order: "once B, restoring it is urgent" orders it."""
     when, action, unexpressed = _compiled("DecoyTomcat goes on Enterprise1 only as long as it is still clean; once it is "
                                           "exploited, a decoy there is too late.")
     assert when == at("Enterprise1", None, "No")
@@ -265,6 +266,9 @@ def test_r46s_a_later_sentence_that_says_what_a_move_is_worth_is_no_case_of_the_
     # a case that does give an order stays one
     when, _, _ = _compiled("E1 probed only -> DecoyTomcat on E1; E1 exploited -> Restore E1.")
     assert when == {"any": [at("Enterprise1", "Scan", "No"), at("Enterprise1", "Exploit")]}
+    # and a move said to be needed there is ordered there (only a move said to be worth nothing is no order)
+    when, action, _ = _compiled("As soon as User1 has an exploit on it, removing User1 is urgent; restore nothing that step.")
+    assert when == at("User1", "Exploit") and action == act("do", "Remove", "User1")
 
 
 def test_r46s_hosts_listed_with_or_are_those_of_the_list_only():
@@ -282,12 +286,17 @@ def test_r46s_a_heading_that_leaves_hosts_out_of_its_class():
 
 
 def test_r46s_a_rule_announced_with_is_that():
-    """"the rule I keep is that <rule>" announces the rule as a colon does: the story before it is no condition."""
+    """"the rule I keep is that <rule>" announces the rule as a colon does: the story before it is no condition, but a
+    condition that leads the announcing sentence ("Whenever X, my rule is that ...") is the rule's."""
     text = ("Enterprise0 sat at Unknown for a while and I looked at User2 instead while it was being exploited. Maybe it "
             "did not matter, yet the rule I keep is that an enterprise server under exploit gets a Remove that turn.")
     when, action, _ = _compiled(text)
     assert when == at("Enterprise", "Exploit")
     assert action == act("do", "Remove", "$matched")
+    # (a condition that leads the announcing sentence is the rule's own: dropped with the story, the order held always)
+    when, action, _ = _compiled("Whenever Enterprise2 is at root, my rule is that a Restore of Enterprise2 goes first.")
+    assert when == at("Enterprise2", None, "Privileged")
+    assert action == act("do", "Restore", "Enterprise2")
 
 
 def test_r46s_a_row_that_says_its_value():
@@ -344,3 +353,4 @@ def test_r46s_a_host_and_its_row_value_alone_is_that_value():
     when, _, unexpressed = _compiled("E1 scanned only -> DecoyTomcat E1; E1 Unknown -> Analyse E1")
     assert when == {"any": [at("Enterprise1", "Scan", "No"), at("Enterprise1", None, "Unknown")]}
     assert unexpressed == "other case: Enterprise1 unknown -> analyse Enterprise1"
+

@@ -1215,9 +1215,18 @@ _ORDER_FIRST = re.compile(r"(?:then\s+|and\s+|so\s+|just\s+|always\s+|please\s+|
                           r"go\s+(?:for|with))\s+(?:a\s+|an\s+|the\s+)?)*(?!\w+ing\b)(?:" + _VERB.pattern + r")")
 
 
+# What a statement says a move is not worth there: "too late", "pointless", "wasted", "no more the answer", "not the right
+# call". (A move said to be urgent, the right call or what the host needs is still ordered: "restoring it is urgent".)
+_WORTHLESS = re.compile(r"\btoo\s+(?:late|early|costly|expensive)\b|\b(?:pointless|useless|futile|wasted|wasteful|moot|overkill|"
+                        r"unnecessary|needless)\b|\ba\s+waste\b|\bno\s+(?:more|longer|use|good|point)\b|"
+                        r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:the|a|worth|needed|necessary|enough|helpful|useful|right|wise|answer|call)\b|"
+                        r"\blittle\s+(?:use|point)\b|\bdoes\s+nothing\b|\bdo(?:es)?\s+no\s+good\b")
+
+
 def _is_statement(main: str, cond: str = "") -> bool:
-    """Whether the clause after a condition says what a move is worth ("a decoy on it is pointless") rather than orders it."""
-    if _NEGATION.match(main) or _NO_ACTION.match(main) or not _STATEMENT.search(main):
+    """Whether the clause after a condition says a move is not worth making there ("a decoy on it is pointless") rather
+    than orders it."""
+    if _NEGATION.match(main) or _NO_ACTION.match(main) or not _STATEMENT.search(main) or not _WORTHLESS.search(main):
         return False
     return not _ORDER_FIRST.match(main) or bool(re.match(r"(?:a|an|the|another|any)\s", main)) \
         or bool(re.search(r"\b(?:a|an|the|any|another)\s*$", cond))
@@ -1308,6 +1317,12 @@ def _announced(fragments: list[str]) -> list[str]:
     for index in range(len(fragments) - 1, -1, -1):
         found = _ANNOUNCED.search(fragments[index])
         if found is not None and found.end() < len(fragments[index]):
+            # (a condition that leads the announcing sentence is the rule's: "When X is owned, my rule is that we
+            # restore it"; a story there, "I restored it when ...", is not)
+            lead, rule = fragments[index][:found.start()].strip(" ,"), fragments[index][found.end():]
+            if _LEAD_NO_COMMA.match(lead) and not re.search(r"\b(?:i|we|my|our|me|us)\b", lead) and \
+                    not re.search(rf"\b(?:{_LEAD_MARKERS})\b", rule):
+                return [f"{lead}, {rule}", *fragments[index + 1:]]
             return [fragments[index][found.end():], *fragments[index + 1:]]
     return fragments
 
