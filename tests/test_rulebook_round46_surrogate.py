@@ -285,20 +285,6 @@ def test_r46s_a_heading_that_leaves_hosts_out_of_its_class():
     assert action == act("do", "Remove", "$matched")
 
 
-def test_r46s_a_rule_announced_with_is_that():
-    """"the rule I keep is that <rule>" announces the rule as a colon does: the story before it is no condition, but a
-    condition that leads the announcing sentence ("Whenever X, my rule is that ...") is the rule's."""
-    text = ("Enterprise0 sat at Unknown for a while and I looked at User2 instead while it was being exploited. Maybe it "
-            "did not matter, yet the rule I keep is that an enterprise server under exploit gets a Remove that turn.")
-    when, action, _ = _compiled(text)
-    assert when == at("Enterprise", "Exploit")
-    assert action == act("do", "Remove", "$matched")
-    # (a condition that leads the announcing sentence is the rule's own: dropped with the story, the order held always)
-    when, action, _ = _compiled("Whenever Enterprise2 is at root, my rule is that a Restore of Enterprise2 goes first.")
-    assert when == at("Enterprise2", None, "Privileged")
-    assert action == act("do", "Restore", "Enterprise2")
-
-
 def test_r46s_a_row_that_says_its_value():
     """"row says 'Unknown'", "row = User": the row's value, as "reads Unknown" is."""
     when, action, _ = _compiled("ent servers whose row says 'Unknown' -> an Analyse of it, no Restore")

@@ -1304,9 +1304,9 @@ def _with_exceptions(reading: Reading, tokens: str, refs: _Refs) -> Reading:
 
 
 # A note that announces its rule after telling what happened: "The lesson I'd keep: ...", "but the rule is: ...", "Lesson: ...".
-# (also "the rule I keep is that ...": the rule announced in a clause of its own)
-_ANNOUNCED = re.compile(r"(?:^|\b(?:the|my|our|one|a)\s+)(?:rule|lesson|takeaway|moral|upshot)\b[^:;.]{0,40}?"
-                        r"(?::|\b(?:is|would be|will be)\s+(?:simply\s+)?that\b\s*:?)\s+(?=\S)")
+# (not "the rule I keep is that ...": read so on branch r46s, it gained next to nothing on the readable splits and put
+# the rule after it, with no story around it for the checks to refuse, to the rest of this reader on unread text)
+_ANNOUNCED = re.compile(r"(?:^|\b(?:the|my|our|one|a)\s+)(?:rule|lesson|takeaway|moral|upshot)\b[^:;.]{0,40}?:\s+(?=\S)")
 
 
 _CONNECTIVE = re.compile(r"^(?:so|thus|hence|therefore|consequently|in short|in other words|bottom line)\b\s*[:,]?\s+")
@@ -1317,8 +1317,8 @@ def _announced(fragments: list[str]) -> list[str]:
     for index in range(len(fragments) - 1, -1, -1):
         found = _ANNOUNCED.search(fragments[index])
         if found is not None and found.end() < len(fragments[index]):
-            # (a condition that leads the announcing sentence is the rule's: "When X is owned, my rule is that we
-            # restore it"; a story there, "I restored it when ...", is not)
+            # (a condition that leads the announcing sentence is the rule's: "When X is owned, the rule: restore it";
+            # a story there, "I restored it when ...", is not)
             lead, rule = fragments[index][:found.start()].strip(" ,"), fragments[index][found.end():]
             if _LEAD_NO_COMMA.match(lead) and not re.search(r"\b(?:i|we|my|our|me|us)\b", lead) and \
                     not re.search(rf"\b(?:{_LEAD_MARKERS})\b", rule):
