@@ -189,6 +189,12 @@ def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] =
     when = predicate(rule.trigger, rule.kind, phases, stated)
     if rule.unread and EVIDENCE.search(rule.unread) and set(when) == {"class", "activity"} and when["activity"] == "any":
         when = {"class": when["class"]}  # (a host of the class, whatever its row: the evidence in the rest is the condition)
+    trigger = rule.trigger
+    if trigger is not None and trigger.negated and trigger.subject in HOSTS and set(when) == {"not"} \
+            and rule.act is not None and rule.act.target == trigger.subject:
+        # "DecoySSHD on E0 unless E0 is owned", "leave U0 alone unless it is exploited": a rule on that host, where it is
+        # shown and not in that state (the denial alone held wherever the host was not shown at all)
+        when = {"all": [{"host": trigger.subject}, when]}
     if rule.cases:  # a note of cases: any of them ("other cases: ..." told in the rest)
         when = {"any": [when, *(predicate(case, rule.kind, phases) for case in rule.cases)]}
     return {**base, "type": "CONTENT", "when": when, "action": action(rule, any_verb),

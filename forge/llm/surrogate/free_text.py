@@ -24,7 +24,7 @@ environment facts (host names, verbs, host classes, the subnets' order). What it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Optional, Sequence
 
@@ -278,13 +278,15 @@ _REF = re.compile(r"\bzz([hcpr])(\d*)\b")
 _PRIVILEGED = re.compile(r"\bprivileged\b|\bprivilege escalation\b|\broot(?:ed)?\b|\badmin(?:istrator)?\b|\bsystem[- ]level\b|"
                          r"\bescalat\w*")
 _USER_LEVEL = re.compile(r"\bcompromised user\b|\buser[- ]level\b|\buser (?:access|compromise|shell|privileges?|rights)\b|"
-                         r"(?:\b(?:at|to|shows?|showing|reads?|says?|said|back at)\s+|=\s*)['\"]?user(?:[\s-]+level)?\b"
+                         r"(?:\b(?:at|to|shows?|showing|reads?|says?|said|back at|still|now|only)\s+|=\s*)['\"]?user(?:[\s-]+level)?\b"
                          r"(?![\s-]*(?:hosts?|box|machines?|subnet|workstations?|desktops?|laptops?|computers?|nodes?|endpoints?|"
                          r"systems?|accounts?|side|zz))")
 _UNKNOWN = re.compile(r"\bcompromised unknown\b|\bunknown compromise\b|\b(?:not sure|unsure|unclear|uncertain|(?:do not|don't) know)\b"
                       r"[^,.;]*\bcompromis|\bsuspect\w* (?:of )?compromise\b|\bpossibly compromised\b|"
                       r"\bcompromise\w* (?:status |level |state )?(?:is |remains |stays )?unknown\b|\bunknown (?:status|state|level)\b|"
-                      r"(?:\b(?:at|to|shows?|showing|reads?|says?|said|still)\s+|=\s*)['\"]?unknown\b|"
+                      r"(?:\b(?:at|to|shows?|showing|reads?|says?|said|still|now|only)\s+|=\s*)['\"]?unknown\b|"
+                      # ("Unknown now": the row's value at this step)
+                      r"\bunknown\s+now\b|"
                       # ("Unknown on a user box": the row's value, then the host it is on)
                       r"\bunknown\s+(?=(?:on|for)\s+(?:a|an|the|any|some|each|every|zz))|"
                       # ("no Restore on Unknown": the move's host at that value)
@@ -379,13 +381,15 @@ _HISTORY_FACTS = (
                r"(?:\s+in\s+a\s+row|\s+running|\s+straight)?"),
     # "newly compromised", "was clean at the previous step and is compromised now", "just been breached"
     re.compile(r"\b(?:newly|freshly|just(?:\s+been)?)\s+(?:compromis\w*|breach\w*|infect\w*|hacked|owned|exploited)|"
-               r"\bclean\s+(?:at|on|in)\s+(?:the\s+)?(?:previous|prev|last|prior)\s+(?:step|turn)|\bfor\s+the\s+first\s+time\b"),
+               r"\bclean\s+(?:(?:at|on|in)\s+)?(?:the\s+)?(?:(?:previous|prev|last|prior)\s+(?:step|turn)|(?:step|turn)\s+before)|"
+               r"\bfor\s+the\s+first\s+time\b"),
 )
 _RECENT = 3  # "after Remove" with no count: the last few steps
 # A move made on a host lately, said of the host or of the move: "U4 restored in last 2 turns", "a DecoySmss went onto
 # User1 within the past four turns", "Op_Host2 received a decoy in the previous turn", "decoyed in the last step"; with
 # "no", the move was not made ("no decoy went onto that box in the past 2 turns").
-_LATELY = r"(?:with)?in\s+(?:the\s+)?(?:last|past|previous|prior)\s+(?:(?P<count>" + _COUNT[1:-1] + r")\s+)?(?:steps?|turns?)"
+# (also with no preposition, as notes put it: "U0 rmvd last step")
+_LATELY = r"(?:(?:with)?in\s+|at\s+|on\s+)?(?:the\s+)?(?:last|past|previous|prior)\s+(?:(?P<count>" + _COUNT[1:-1] + r")\s+)?(?:steps?|turns?)"
 _MOVED_ON = r"\s+(?:was|were|has\s+been|had\s+been|went|got)\s+(?:\w+\s+)?(?:on|onto|at|to)\s+(?:zzh\d+|zzp)"
 _ACTED_LATELY = re.compile(
     r"(?:(?P<no>\bno)\s+(?:other\s+)?(?P<absent>decoy\w*|" + _HOST_VERB + r")" + _MOVED_ON +
@@ -489,6 +493,13 @@ def _history_facts(text: str) -> tuple[tuple[tuple[str, object], ...], str]:
             text += " compromised"  # "still compromised after Remove", "newly compromised" keep their signal
         elif pattern is stays and found["state"]:
             text += " " + found["state"]  # "stays compromised for three steps": still compromised
+    if ("newly_compromised", True) in facts:
+        text = newly.sub(" ", text)  # ("freshly owned, clean one step before": one fact, said twice)
+    if any(name == "acted" for name, _ in facts) and not any(name == "changed" for name, _ in facts) \
+            and re.search(r"\bstill\s+(?:\w+\s+){0,3}?(?:compromis\w*|owned|user|root\w*|privileged|hit|breach\w*|infected)\b", text):
+        # (a host removed a step ago and owned still: the move left it owned; not a level of Unknown, the level a
+        # Remove itself puts on the row)
+        facts.append(("changed", False))
     return tuple(dict(facts).items()), text
 
 _ANY_ACTION = re.compile(r"\b(?:wast\w* (?:\w+ )?(?:actions?|time|steps?|effort|moves?|turns?)(?: at all)? on|touch\w*|"
@@ -519,7 +530,9 @@ _FRAGMENT_SPLIT = re.compile(r"\s*;\s*|\s+[\u2013\u2014-]\s+|\.\s+|,\s*(?=(?:it 
                              r"the attacker|which)\b)")
 # Condition words the reader takes as negating its signal, and the filler it ignores in a condition:
 # whatever else a condition says is reported as unread.
-_NOT_IN_CONDITION = re.compile(r"(?:\b(?:not|no|no longer|never|without)|n't)\s+(?:[a-z]+\s+){0,2}?(?:compromis|exploit|scan|"
+# (a denial is of its own clause: "did not clear it and it is still compromised" denies no compromise)
+_DENIAL_WORD = r"(?:(?!(?:and|but|while|whereas|though|although)\b)[a-z]+\s+)"
+_NOT_IN_CONDITION = re.compile(r"(?:\b(?:not|no|no longer|never|without)|n't)\s+" + _DENIAL_WORD + r"{0,2}?(?:compromis|exploit|scan|"
                                r"root|privileged|breach|infect|owned|hacked|activ|alert|suspicious)|"
                                r"\bun(?:compromised|exploited|touched)\b")
 # "none of the Enterprise hosts is ...", "no User host is ...": the negation is of the whole clause.
@@ -546,7 +559,7 @@ _MID = re.compile(r"^(?P<main>.+?)\s+(?P<marker>whenever|when|if|unless|as soon 
                   r"each time|in case|while|after|upon|during)\s+(?P<cond>.+)$")
 # An order: a conditional, a prohibition, or an imperative verb (not "Restoring X cost ...", not "Remove did not ...").
 _ORDER_START = re.compile(rf"^(?:(?:{_LEAD_MARKERS})\b|(?:never|always|please|prefer|only|next time|from now on|make sure|be sure to|remember to|try to|"
-                          r"do not|don't|dont|avoid|stop|refrain)\b)")
+                          r"do not|don't|dont|avoid|stop|refrain|(?:plan|recommend|schedule)\s+no)\b)")
 _NOT_AN_ORDER_AFTER_VERB = re.compile(r"^\s*(?:did|does|do|was|were|is|are|has|had|failed|worked|cleared|only|alone|"
                                       r"cost|costs|let|lets|made|makes|won't|didn't|doesn't|wasn't)\b")
 
@@ -554,6 +567,7 @@ _NOT_AN_ORDER_AFTER_VERB = re.compile(r"^\s*(?:did|does|do|was|were|is|are|has|h
 @dataclass
 class _Refs:
     values: list[str]  # what each `zzhN` / `zzcN` / `zzrN` token stands for: a host, a class, a relative set
+    every: set[int] = field(default_factory=set)  # the class tokens said of every host of the class ("every ent srv")
 
 
 # Terse notes, as operators type them: "E2", "U3", "OpS0" for hosts; "usr boxes", "ent srvs" for classes; "@ User" for a
@@ -649,8 +663,14 @@ def _tokenise(text: str) -> tuple[str, _Refs]:
         out = pattern.sub(lambda m, name=name: keep("h", name(m)), out)
     for pattern, relative in _RELATIVE_PATTERNS:
         out = pattern.sub(lambda m, relative=relative: keep("r", relative), out)
+    def kept_class(m: re.Match, cls: str) -> str:
+        token = keep("c", cls)
+        if re.match(r"\s*(?:every|each|all)\b", m.group(0)):
+            refs.every.add(len(refs.values) - 1)
+        return token
+
     for pattern, cls in _CLASS_PATTERNS:
-        out = pattern.sub(lambda m, cls=cls: keep("c", cls), out)
+        out = pattern.sub(lambda m, cls=cls: kept_class(m, cls), out)
     out = _PRONOUN.sub(" zzp ", out)
     out = _SOME_HOST.sub(lambda m: m["pre"] + keep("c", "any"), out)
     return " ".join(out.split()), refs
@@ -660,6 +680,10 @@ _TABLE_ACTIVITY = re.compile(r"\bactivity\s+(none|scan|exploit)\b")
 _TABLE_COMPROMISE = re.compile(r"(?<!not )(?<!but not )\bcompromised\s+(no|unknown|user|privileged)\b(?![\s-]*(?:hosts?|box|"
                                r"boxes|machines?|workstations?|desktops?|laptops?|nodes?|systems?|subnet|zzc))")
 _CLEAN = re.compile(r"\b(?:clean|uncompromised|not (?:yet )?compromised|no compromise|nothing on it (?:is )?compromised)\b")
+
+
+_NOTHING_RUNNING = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:running|going\s+on|happening)\b|\bno\s+(?:activity|alerts?)\b")
+_ROOT_DENIED = re.compile(r"(?:\b(?:no|not|without|never)|n't)\s+(?:\w+\s+){0,2}?(?:root(?:ed)?|privileged|admin)\b")
 
 
 def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
@@ -679,11 +703,17 @@ def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
     if _BOTH_LEVELS.search(text):
         # "owned (user or root)", "at user or root level": either level, not any compromise (Unknown is neither)
         return ("Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None), "User|Privileged"
+    if _USER_LEVEL.search(text) and _ROOT_DENIED.search(text):
+        # (owned at the user level, root not reached: that level, with root denied)
+        activity = "Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None
+        return activity, "User"
     compromise = ("Privileged" if _PRIVILEGED.search(text) else "User" if _USER_LEVEL.search(text)
                   else "Unknown" if _UNKNOWN.search(text) else "any" if _COMPROMISE.search(text) else None)
     activity = "Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None
     if activity is None and compromise is None and _ACTIVITY.search(text):
         activity = "any"
+    if activity is None and compromise is not None and _NOTHING_RUNNING.search(text):
+        activity = "None"  # (owned at the user level with nothing running: no activity beside the level)
     if compromise is not None and activity is not None and re.search(r"\bcompromised (?:user|privileged|unknown)\b", text) \
             and not re.search(r"\bactivity (?:scan|exploit)\b", text):
         activity = None  # "Compromised User" names the compromise only
@@ -754,6 +784,16 @@ def _gives_order(text: str) -> bool:
     return not (word.endswith("ing") or word.endswith("ed")) and not _NOT_AN_ORDER_AFTER_VERB.match(text[verb.end():])
 
 
+# A denial right before the move it denies, past the start of the clause: "(...) -> no Restore", "plan no Restore on ...",
+# "from step 25 on I do not restore", "are never to be restored", "must never be removed".
+_DENIED_BEFORE = re.compile(r"(?:^|\s)(?:no|never(?:\s+to\s+be)?|not\s+to\s+be|(?:must|should|may|can)\s*(?:not|n't|never)(?:\s+be)?|"
+                            r"(?:do|does|will)\s*(?:not|n't)|don'?t|won'?t|(?:is|are)\s+not\s+to\s+be)\s*$")
+_ORDER_WORDS = frozenset("i we you plan planner chooser analyst recommend schedule pick choose should must".split())
+# What a move named as the subject of a report did: "the Remove did not work", "Remove failed", "that restore didnt hold".
+_REPORTED_MOVE = re.compile(r"\s*(?:(?:of|on)\s+(?:zz[hp]\d*)\s+)?(?:did\s*n[o']?t|didnt|does\s*n[o']?t|doesnt|has\s*n[o']?t|hasnt|"
+                            r"was\s*n[o']?t|wasnt|failed|worked|cleared|helped|held)\b")
+
+
 def _main_clause(text: str, refs: _Refs) -> _Clause:
     negation = _NEGATION.match(text)
     negated = negation is not None
@@ -768,6 +808,14 @@ def _main_clause(text: str, refs: _Refs) -> _Clause:
     if not verbs:
         after = _refs_in(body[any_action.end():], refs) or _refs_in(body, refs)
         return _Clause(negated, "*", after[0] if after else None, rest=body[any_action.end():])
+    while len(verbs) > 1 and _REPORTED_MOVE.match(body[verbs[0].end():]):
+        verbs = verbs[1:]  # ("the Remove did not work, escalate to Restore": the move reported on is no order)
+    denied = _DENIED_BEFORE.search(body[:verbs[0].start()])
+    if not negated and denied and not [w for w in re.findall(r"[a-z][a-z'-]*", _REF.sub(" ", body[:denied.start()]))
+                                       if w not in _CONDITION_FILLER and w not in _ORDER_WORDS]:
+        # ("plan no Restore on it", "the op hosts are never to be restored", "I do not restore it"; words before the denial
+        # that this reader does not place, "rwd below -3 -> no Restore", leave the clause as it was read)
+        negated = True
     first = verbs[0]
     verb = _decoy(_verb_at(first), body)
     # A second action after "rather than / instead of / over / not": prefer the first over the second;
@@ -776,6 +824,13 @@ def _main_clause(text: str, refs: _Refs) -> _Clause:
     cut = len(body)
     then: list[tuple[str, Optional[str]]] = []
     previous = first
+    if negation is not None and re.match(r"(?:\w+\s+)?(?:stop|quit|cease)\b", negation.group(0)) and len(verbs) > 1 \
+            and re.fullmatch(r"\s*(?:zz[hpc]\d*\s*)?,?\s*(?:and|but)\s+(?:instead\s+|then\s+)?", body[first.end():verbs[1].start()]):
+        # ("stop analysing that box and Remove it": the move to make instead of the one to stop)
+        later = verbs[1]
+        named = _refs_in(body[first.end():later.start()], refs) or _refs_in(body[later.end():], refs)
+        return _Clause(False, _decoy(_verb_at(later), body[later.start():]), named[0] if named else None,
+                       verb, named[0] if named else None, rest=body[:first.start()], own=body[later.end():])
     for index, later in enumerate(verbs[1:], 1):
         between = body[previous.end():later.start()]
         marker = list(_PREFER.finditer(between))
@@ -788,6 +843,8 @@ def _main_clause(text: str, refs: _Refs) -> _Clause:
         chain = _THEN.search(between)
         if chain is None:
             continue
+        if re.search(r"\b(?:think\w*\s+(?:about|of)|consider\w*|worry\w*\s+about|weigh\w*\s+up)(?:\s+(?:a|an|the|some|any))?\s*$", between):
+            break  # ("reimage it, then consider a decoy": a move only to be weighed is no step of the plan)
         if not then:
             cut = previous.end() + chain.start()
         end = verbs[index + 1].start() if index + 1 < len(verbs) else len(body)
@@ -799,14 +856,49 @@ def _main_clause(text: str, refs: _Refs) -> _Clause:
     after = _refs_in(own, refs)
     before = _refs_in(body[:first.start()], refs)
     target = after[0] if after else before[0] if before else over_target
+    if target == "zzp" and before and before[0] != "zzp" and "zzp" not in re.sub(r"\([^)]*\)?", " ", own):
+        target = before[0]  # ("U2: no Restore (it is the way in)": "it" is the host named before the move)
     rest = (body[:first.start()] + " " + own).strip()
     return _Clause(negated, verb, target, over_verb, over_target, rest, own, tuple(then[:2]))
+
+
+def _quote_open(text: str) -> bool:
+    """Whether a quotation opened in the text is not closed in it ("the alerts list 'E1: Activity Scan": the comma
+    after it is inside the quoted row)."""
+    return len(re.findall(r"(?:^|(?<=\s))['\"](?=\s?\S)", text)) > len(re.findall(r"(?<=\S)['\"](?=\s|[,.;:]|$)", text))
+
+
+def _condition_goes_on(main: str) -> bool:
+    """Whether the first comma piece of what follows a condition's comma still belongs to the condition: it has no move
+    and no denial or order of its own, and speaks of the state's history ("unchanged", "for two steps straight", "and it
+    has stayed so for two steps") or goes on with "with ..." ("with no alerts on it")."""
+    piece, comma, rest = main.partition(",")
+    piece = piece.strip()
+    if not (comma and rest.strip()) or _VERB.search(piece) or _NEGATION.match(piece) \
+            or _ORDER_START.match(piece) and not piece.startswith("for ") \
+            or re.search(r"\b(?:means?|meaning|is|are|was|were|i\.e)\b", piece):  # ("... in its evidence means root")
+        return False
+    if re.match(r"(?:with|without)\b", piece):
+        return _situation_words(piece)
+    # (no subject of its own but "it": "meaning a host has just ..." is another clause)
+    return bool(_HISTORY.search(piece)) and not re.search(r"zz[hc]", piece)
+
+
+# "even when owned", "not even if it is exploited": the case the rule is said to reach too, read as its condition (as
+# its authors compile it); "even" itself, left in, kept the clause from being read as a condition at all
+_CONCESSION = re.compile(r"\b(?:not\s+)?even\s+(?=(?:when|if|once|though|while)\b)")
 
 
 def _split_condition(text: str) -> tuple[Optional[str], str, bool]:
     """(condition, main clause, whether the condition is an "unless")."""
     for form in (_LEAD, _LEAD_THEN):  # "when X, then Y" before "when X then Y": "scanned and then exploited" is one condition
         lead = form.match(text)
+        joined = text
+        while form is _LEAD and lead and (_condition_goes_on(lead["main"]) or _quote_open(lead["cond"])):
+            # ("when X has been owned, unchanged, for two steps, stop ...": a piece with no move of its own that speaks of the
+            # state or its history goes on with the condition, up to the comma the order follows)
+            joined = joined[:lead.end("cond")] + " " + re.sub(r"^\s*,\s*", "", joined[lead.end("cond"):], count=1)
+            lead = form.match(joined)
         if lead and (_VERB.search(lead["main"]) or _NEGATION.match(lead["main"])):
             # "right after you remove X": the marker is part of a condition of history
             cond = f"{lead['adverb'] or ''}{lead['marker']} {lead['cond']}" if form is _LEAD and lead["marker"] in ("after", "upon") \
@@ -843,6 +935,9 @@ def _split_at_colon(text: str) -> Optional[tuple[Optional[str], str, bool]]:
         return _split_condition(tail)  # "Except for User0: do not restore it when ...": a heading, not a situation
     if not _REF.search(head) and not _split_condition(tail)[0] and _situation_words(head):
         return head, tail, False  # "Reconnaissance under way: deploy a decoy on User2"
+    if _split_condition(tail)[0] and not _situation_words(head) and not _LEAD_NO_COMMA.match(head) \
+            and re.search(r"zzh\d", head) and len(head.split()) <= 5:
+        return _split_condition(tail)  # ("Op_Host1 stands apart: if exploited, do not remove it": a heading, its host named)
     lead = _LEAD.match(head) or _LEAD_NO_COMMA.match(head)
     if lead:
         return lead["cond"], tail, lead["marker"] == "unless"
@@ -867,9 +962,17 @@ def _without_reason(fragment: str) -> str:
     return _REASON.sub("", fragment).strip(" ,.;:!")
 
 
+def _unlisted(text: str) -> str:
+    """The text without a list item's mark ("- ", "2) ", "1. "); a count that opens it ("2+ servers owned", "3 user
+    boxes ...") is no mark."""
+    if re.match(r"\d+\s*(?:\+|or\s+more\b|[a-z])", text.lower()) or re.match(r"\d+\s+(?!\d)\w", text):
+        return text
+    return text.lstrip("-*0123456789.) ").strip()
+
+
 def instruction(text: str) -> str:
     """The text without its justification ("because ...", "; it is the attacker's foothold")."""
-    flat = " ".join(text.split()).strip().lstrip("-*0123456789.) ").strip()
+    flat = _unlisted(" ".join(text.split()).strip())
     parts = [p for p in _FRAGMENT_SPLIT.split(flat) if p]
     kept = [parts[0]] + [p for p in parts[1:] if not _REASON_LEAD.match(p.lower()) and _VERB.search(p.lower())]
     cleaned = [_REASON.sub("", p).strip(" ,.;:!") for p in kept]
@@ -934,9 +1037,9 @@ def _unread(plain: str, history: bool = False) -> str:
 
 
 # A negation right before one signal word: "not yet compromised", "nothing on it is compromised", "no exploit".
-_NEGATED_COMPROMISE = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n't)(?!\s+sure)\s+(?:[a-z]+\s+){0,4}?(?:compromis|breach|infect|"
+_NEGATED_COMPROMISE = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n't)(?!\s+sure)\s+" + _DENIAL_WORD + r"{0,4}?(?:compromis|breach|infect|"
                                  r"root|privileged|owned|hacked)|\bun(?:infected|breached)\b")
-_NEGATED_ACTIVITY = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n't)\s+(?:[a-z]+\s+){0,3}?(?:exploit|scan|probe|activ|"
+_NEGATED_ACTIVITY = re.compile(r"(?:\b(?:not|no|nothing|never|without|none)|n't)\s+" + _DENIAL_WORD + r"{0,3}?(?:exploit|scan|probe|activ|"
                                r"alert)|\bun(?:exploited|scanned)\b")
 _ONLY_ACTIVITY = re.compile(r"\bonly\s+(?!when|if|once|after|while|as)(?:[a-z]+\s+){0,3}?(?:scan|prob|recon|exploit)|"
                             r"\b(?:scan|prob|exploit)\w*\s+only\b|"
@@ -949,6 +1052,8 @@ def _polar_signal(plain: str) -> tuple[tuple[Optional[str], Optional[str]], bool
     the negated one is absent: "scanned but not yet compromised" is Scan and Compromised No; "only shows a scan"
     is Scan and no compromise; a condition whose every signal is negated is a negation ("not compromised")."""
     activity, compromise = _signal(plain)
+    if compromise == "User" and _USER_LEVEL.search(plain) and _ROOT_DENIED.search(plain):
+        plain = _ROOT_DENIED.sub(" ", plain)  # (a user-level host with root denied: no denial of the level)
     if _TABLE_ACTIVITY.search(plain) or _TABLE_COMPROMISE.search(plain):
         return (activity, compromise), False  # the table's own words, as written ("Compromised User but not ...")
     if "No" == compromise or "None" == activity:
@@ -971,6 +1076,7 @@ def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _
     plain = _REF.sub(" ", text)
     activity, level = _signal(plain)
     if named and named[0] in HOSTS and activity is not None and level in ("User", "Privileged") and inherit is None \
+            and not (level == "User" and _ROOT_DENIED.search(plain)) \
             and _NEGATED_COMPROMISE.search(plain) and not _NEGATED_ACTIVITY.search(plain) \
             and not (_TABLE_ACTIVITY.search(plain) or _TABLE_COMPROMISE.search(plain)):
         # "User4: exploit w/o root", "exploited but not at root": the activity, and that host not at that level (not
@@ -980,8 +1086,9 @@ def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _
     if not any(signal) and inherit is not None and _ELLIPSIS.search(plain):
         signal, negated = inherit, bool(_ELLIPSIS_NOT.search(plain))  # "... and Enterprise1 is not"
     negated = bool(_NONE_OF.match(text)) or any(signal) and negated
+    every = any(int(n) in refs.every for n in re.findall(r"zzc(\d+)", text))  # ("every ent srv clean")
     if named and named[0] in HOST_CLASSES and signal in (("None", "No"), (None, "No")) \
-            and re.search(r"\b(?:all|every|whole|entire)\b", plain):
+            and (every or re.search(r"\b(?:all|every|whole|entire)\b(?!\s+(?:but|except|save|bar)\b)", plain)):
         # "the user subnet all quiet" ("... all clean"): no host of it shows an activity, and none a compromise
         return _Condition(named[0], ("any", None), negated=True, extra=(Trigger(named[0], None, "any", negated=True),))
     return _Condition(named[0] if named else None, signal, negated=negated)
@@ -992,19 +1099,57 @@ _AHEAD_OF = re.compile(r"\s*,?\s*\bbefore\s+(?:the\s+attackers?|they|red|the\s+r
                        r"(?:reach\w*|gets?\s+to|hits?|lands?\s+on|moves?\s+(?:on\s+)?to|spreads?\s+to|jumps?\s+to|pivots?\s+to)\b.*$")
 
 
+# A state said of another time or of other hosts than the condition's subject: "was at root earlier" (the state now is
+# what follows: "..., now only Unknown"), "(the rest clean)", "the others quiet". It is no state of the subject now.
+_EARLIER_STATE = re.compile(r"\b(?:was|were|had\s+been|used\s+to\s+be)\s+(?:[^,;()]*?\s)?(?:earlier|previously|at\s+first|"
+                            r"originally|at\s+one\s+point|before)(?=\s*(?:[,;)]|$|and\b|but\b|now\b))")
+_OTHERS_STATE = re.compile(r"\(?\s*\b(?:the\s+)?(?:rest(?:\s+of\s+(?:them|it))?|others|other\s+ones|(?:all|every|each)\s+other\s+"
+                           r"(?:ones?|zzc\d+))\s+(?:(?:are|is|stay|stays|all|still|remain|remains)\s+)*(?:clean|quiet|calm|fine|"
+                           r"untouched|unaffected|uncompromised|ok|no)\b\s*\)?")
+
+
+def _aside_states(cond: str) -> tuple[str, str]:
+    """(the condition without the states it says of another time or other hosts, those states' words); the condition
+    as it is if what is left states nothing of its own."""
+    # (a past state that is history the reader places, "was clean the step before", stays: it is the condition's)
+    asides = [m.group(0) for p in (_EARLIER_STATE, _OTHERS_STATE) for m in p.finditer(cond)
+              if not _history_facts(m.group(0))[0]]
+    if not asides:
+        return cond, ""
+    kept = cond
+    for aside in asides:
+        kept = kept.replace(aside, " ")
+    if not _situation_words(kept):
+        return cond, ""
+    return " ".join(kept.split()), " ".join(" ".join(a.strip(" ()") for a in asides).split())
+
+
 def _read_condition(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     """What a condition clause asks of the situation (see the module docstring), with what it says of history."""
     cond = _AHEAD_OF.sub("", cond) or cond
+    cond, aside = _aside_states(cond)
     read = _read_situation(cond, refs, unless)
+    if aside:  # (told in the rest, in its words: the rule is then guarded by them)
+        aside = _said(aside, refs)
+        read.unread = f"{read.unread} {aside}".strip() if read.unread else aside
     history, beyond = _history_facts(cond)
     if history and not read.quiet:
-        read.unread = _history_words(cond)
-        read.history, read.unread_beyond_history = history, _unread(_REF.sub(" ", beyond))
+        read.unread = " ".join(w for w in (_history_words(cond), aside) if w)
+        read.history = history
+        read.unread_beyond_history = " ".join(w for w in (_unread(_REF.sub(" ", beyond)), aside) if w)
         if ("newly_compromised", True) in history:
             read.signal = (None, "any")  # compromised now, not at the step before: whatever it shows now
     return read
 
 
+# A count of a class's hosts: "only 1 zzc0", "exactly one zzc0", "a single zzc0", "2+ zzc0", "three or more zzc0".
+_HOST_COUNT = re.compile(r"\b(?:(?:only|exactly|just|precisely|at\s+least|at\s+most|more\s+than|fewer\s+than|no\s+more\s+than)\s+"
+                         r"(?:\d+|one|two|three|four|five|a\s+single)|a\s+single|single|[2-9]\s*\+?|two|three|four|five)"
+                         r"(?:\s+or\s+more)?\s+zzc\d+(?:\s+(?:is\s+|are\s+)?[a-z-]+(?:\s+at\s+once)?)?")
+# "the plan line says Remove U4", "the Planner's plan lists a Restore of it": a move the plan names, no order.
+_PLAN_SAYS = re.compile(r"\b(?:the\s+)?(?:planner'?s\s+)?plan(?:ner)?(?:'s)?(?:\s+line)?\s+(?:already\s+)?(?:says?|reads?|lists?|has|"
+                        r"contains?|includes?|names?|mentions?|proposes?|suggests?|wants?|calls?\s+for)\s+(?:a\s+|an\s+|to\s+)?"
+                        r"(?:" + _VERB.pattern + r")(?:\s+(?:on\s+|of\s+)?(?:zzh\d+|zzp))?")
 # Hosts listed with "or" ("zzh0, zzh1 or zzh2", "zzh0 or zzh1"): any of them.
 _EITHER_LIST = re.compile(r"zzh\d+(?:\s*(?:,\s*or\b|,|\bor\b)\s*zzh\d+)*\s*(?:,\s*)?\bor\s+zzh\d+")
 
@@ -1021,6 +1166,15 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
         unread = _said(re.sub(r"^\s*(?:(?P<host>zzh\d+)\s*|zz[cp]\d*\s*)?(?:,\s*)?(?:and\s+|when\s+|if\s+|while\s+)*"
                               r"(?P<verb>with|has|have|having|shows?|showing|whose)?\s*",
                               lambda m: f"{m['host']} {m['verb'] or ''} " if m["host"] else "", cond), refs)
+    counted = _HOST_COUNT.search(cond)
+    if counted is not None and _said(counted.group(0), refs) not in unread:
+        # ("only 1 usr box owned", "2+ ent srvs owned", "three or more user hosts": how many hosts, which no atom states)
+        unread = f"{unread} {_said(counted.group(0), refs)}".strip()
+    quoted = _PLAN_SAYS.search(cond)
+    if quoted is not None:
+        # what the Planner's plan says is told in the condition's own words, its move and host with it ("plan line says
+        # Remove U4": cut at its move word, the rest was "plan line says", which any plan met)
+        unread = _said(quoted.group(0), refs)
     if not named and _NOTHING.search(plain) and not _QUIET.search(plain) and not unless:
         # "while nothing is compromised", "as long as no host is exploited": no host shows it
         activity, compromise = _signal(re.sub(r"\b(?:nothing|no host|no machine|none of the hosts)\b", " ", plain))
@@ -1059,7 +1213,8 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
         return _Condition(subject, signal, either=tuple(dict.fromkeys(listed[1:])), unread=unread)
     one = _one_condition(cond, refs)
     if one.extra and one.subject == subject and not unless and phase is None:
-        return _Condition(subject, one.signal, extra=one.extra, unread=unread)  # ("exploited but not at root")
+        # ("exploited but not at root"; "the user subnet all quiet" is a denial, and stays one)
+        return _Condition(subject, one.signal, negated=one.negated, extra=one.extra, unread=unread)
     polar, whole = _polar_signal(plain)
     if not whole and polar != signal and phase is None:
         signal = polar  # "scanned but not yet compromised": Scan and Compromised No
@@ -1068,6 +1223,7 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
 
 
 def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
+    fragment = _CONCESSION.sub("", fragment)
     split = _split_at_colon(fragment)
     cond, main, unless = split if split is not None else _split_condition(fragment)
     clause = _main_clause(main, refs)
@@ -1086,6 +1242,10 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
         return _Part(clause, subject, signal, negated=negated and any(signal), unread=unread, history=history,
                      unread_beyond_history=_unread(_REF.sub(" ", beyond)) if history else "")
     c = _read_condition(cond, refs, unless)
+    if c.subject is None and not c.quiet and c.phase is None and any(c.signal) and clause.target in HOSTS and not c.unread \
+            and not re.search(r"zz[hcp]|\b(?:anywhere|everywhere|anyone|one)\b|" + _OWN_SUBJECT.pattern,
+                              re.sub(r"\([^)]*\)?", " ", cond)):  # (an aside in brackets names no subject of the condition)
+        c.subject = clause.target  # ("Remove User2 when exploited": the state is the named host's, not any host's)
     own_signal = _signal(_REF.sub(" ", clause.own))
     if clause.target in CLASSES and clause.target != c.subject and any(own_signal) and (c.subject or c.quiet):
         # "While no Enterprise host is compromised, remove the attacker from a compromised User host": the
@@ -1185,7 +1345,7 @@ def read_rule(text: str) -> Reading:
 
 
 def _read_note(text: str) -> Reading:
-    flat = " ".join((text or "").split()).strip().lstrip("-*0123456789.) ").strip()
+    flat = _unlisted(" ".join((text or "").split()).strip())
     if not flat:
         return VAGUE
     lowered = flat.lower()
