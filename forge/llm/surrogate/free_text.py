@@ -371,8 +371,11 @@ _HISTORY_FACTS = (
     re.compile(r"\b(?:ha(?:s|ve)(?:n't| not)\s+changed|unchanged|stayed the same)\s+(?:for\s+)?(?:the\s+(?:last|past)\s+)?" + _COUNT
                + r"\s+(?:steps|turns)"),
     # "compromised over the last two steps", "on two consecutive steps": the state stays
-    re.compile(r"\b(?:over|during|in|across|on|at|for)\s+(?:the\s+(?:last|past|previous)\s+)?" + _COUNT +
-               r"\s+(?:consecutive\s+|successive\s+|straight\s+)?(?:steps|turns|rounds)\b(?!\s+ago)(?:\s+in\s+a\s+row|\s+running|"
+    # (also "for 2+ steps", at least that many; and a note's "rooted 3 steps straight", "Unknown 2 turns running", with no
+    # preposition but a word that says the steps ran on: left unread, the span was dropped and the rule held at every step)
+    re.compile(r"\b(?:(?:over|during|in|across|on|at|for)\s+(?:the\s+(?:last|past|previous)\s+)?|"
+               r"(?=(?:\d+|one|two|three|four|five|six)\+?\s+(?:consecutive\s+)?(?:steps|turns|rounds)\s+(?:in\s+a\s+row|running|straight)\b))"
+               + _COUNT + r"\+?\s+(?:consecutive\s+|successive\s+|straight\s+)?(?:steps|turns|rounds)\b(?!\s+ago)(?:\s+in\s+a\s+row|\s+running|"
                r"\s+straight)?"),
     # "stays compromised for three steps in a row", "has remained exploited for 2 turns": the state stays
     re.compile(r"\b(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?|kept|keeps?|been|is|was|stuck|sits?|sat|shows?|showed|shown)\s+"
@@ -665,7 +668,8 @@ def _tokenise(text: str) -> tuple[str, _Refs]:
         out = pattern.sub(lambda m, relative=relative: keep("r", relative), out)
     def kept_class(m: re.Match, cls: str) -> str:
         token = keep("c", cls)
-        if re.match(r"\s*(?:every|each|all)\b", m.group(0)):
+        # ("every ent srv", and a subnet said as a whole: "the user subnet is quiet" is each of its hosts quiet, not one)
+        if re.match(r"\s*(?:every|each|all)\b", m.group(0)) or re.search(r"\b(?:subnet|network)$", m.group(0)):
             refs.every.add(len(refs.values) - 1)
         return token
 
@@ -1029,6 +1033,12 @@ def _unread(plain: str, history: bool = False) -> str:
     words = [w for w in re.findall(r"[a-z][a-z-]+", rest.replace("'s", " ")) if w not in filler]
     if history:  # never expressible, so never too short to report
         return " ".join(words)
+    # (a span of steps the patterns did not place, "owned for 3+ steps", "> 2 turns": a time of the condition, reported
+    # however short; left out, the rule held at every step the state shows, wider than its words)
+    span = re.search(r"(?:[<>]=?\s*|\b(?:for|over|past|last)\s+)?\b(?:\d+\s*\+?|(?:a\s+)?few|several|many|more)\s+"
+                     r"(?:more\s+)?(?:steps?|turns?|rounds?)\b|\b(?:lately|recently|earlier|previously|formerly|ago)\b|\bbefore\s*$", rest)
+    if span:
+        return " ".join(span.group(0).split())
     # (a rating of the alert, "high-prio alert", "critical alert": no column of the table, reported however short)
     rated = re.search(r"[a-z-]*(?:prio|severit|critical|urgent)[a-z-]*(?:\s+(?:alerts?|alarms?|warnings?)\b)?", plain)
     if rated and len(words) < 2:
