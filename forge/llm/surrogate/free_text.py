@@ -1156,6 +1156,13 @@ def _read_condition(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
 _HOST_COUNT = re.compile(r"\b(?:(?:only|exactly|just|precisely|at\s+least|at\s+most|more\s+than|fewer\s+than|no\s+more\s+than)\s+"
                          r"(?:\d+|one|two|three|four|five|a\s+single)|a\s+single|single|[2-9]\s*\+?|two|three|four|five)"
                          r"(?:\s+or\s+more)?\s+zzc\d+(?:\s+(?:is\s+|are\s+)?[a-z-]+(?:\s+at\s+once)?)?")
+# One subject and no other: "only zzh0 owned", "just zzh0 hit", "zzh0 alone is scanned", "zzh0 by itself", "zzh0 (is) the only one
+# owned" (not "only when", "only if": no host follows; not a count of a class, `_HOST_COUNT`).
+_ONLY_SUBJECT = re.compile(r"\b(?:only|just|solely)\s+(?:the\s+)?zz[hc]\d+(?:\s+(?:is\s+|are\s+)?[a-z-]+)?|"
+                           r"zz[hc]\d+\s+(?:(?:is|are|was|being|gets?|got)\s+)?(?:[a-z-]+\s+){0,2}?(?:alone|by\s+itself|on\s+its\s+own)\b|"
+                           r"zz[hc]\d+\s+(?:is\s+)?the\s+only\s+(?:one|host|box|machine|server|zzc\d+)(?:\s+[a-z-]+)?")
+_STATE_SAID = re.compile(r"\b(?:owned|pwned|hacked|breached|infected|compromised|exploited|scann?ed|probed|rooted|hit|"
+                         r"at\s+(?:user|root|privileged)(?:[\s-]level)?)\b")
 # "the plan line says Remove U4", "the Planner's plan lists a Restore of it": a move the plan names, no order.
 _PLAN_SAYS = re.compile(r"\b(?:the\s+)?(?:planner'?s\s+)?plan(?:ner)?(?:'s)?(?:\s+line)?\s+(?:already\s+)?(?:says?|reads?|lists?|has|"
                         r"contains?|includes?|names?|mentions?|proposes?|suggests?|wants?|calls?\s+for)\s+(?:a\s+|an\s+|to\s+)?"
@@ -1180,6 +1187,15 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     if counted is not None and _said(counted.group(0), refs) not in unread:
         # ("only 1 usr box owned", "2+ ent srvs owned", "three or more user hosts": how many hosts, which no atom states)
         unread = f"{unread} {_said(counted.group(0), refs)}".strip()
+    alone = _ONLY_SUBJECT.search(cond)
+    if alone is not None:
+        # ("only U2 owned", "E1 alone scanned", "U3 the only one hit": that host and no other in the state, which no atom of
+        # the host states; read as the host's state alone, the rule held where other hosts showed it too. The rest says
+        # the part the atom leaves out, the other hosts, in the state the condition names)
+        state = _STATE_SAID.search(cond)
+        others = "no host of another class" if alone.group(0).lstrip().startswith(("only zzc", "just zzc", "solely zzc")) \
+            or re.match(r"zzc", alone.group(0)) else "no other host"
+        unread = f"{unread} {others} {state.group(0) if state else 'in that state'}".strip()
     quoted = _PLAN_SAYS.search(cond)
     if quoted is not None:
         # what the Planner's plan says is told in the condition's own words, its move and host with it ("plan line says
@@ -1363,7 +1379,37 @@ def _read_note(text: str) -> Reading:
     if _FORMAT.search(lowered) and not _about_the_network(tokens):
         return Reading("format", text=instruction(flat))
     reading = _read_tokens(_leading_preference(tokens), refs, flat)
-    return _with_exceptions(_other_cases(reading, tokens, refs), tokens, refs)
+    return _with_excepted_case(_with_exceptions(_other_cases(reading, tokens, refs), tokens, refs), tokens, refs)
+
+
+# A case the note takes out of its rule in a sentence or an aside of its own, after the order: "... -> Remove E2.
+# Exception: OpS0 owned.", "(not if OpS0 is hit)", "n/a when U0 owned", "Skip it if ...", "This does not apply while ...".
+_EXCEPTED_CASE = re.compile(r"(?:^|[.;!?]\s+|\(\s*)(?P<case>(?:exception\s*[:=-]\s*(?:(?:when|if|while)\s+)?(?=zz[hc]\d)|"
+                            r"except(?:ion)?\s+(?:when|if|while)\b|(?:but\s+)?not\s+(?:if|when|while)\b|n/?a\s+(?:if|when|while)\b|"
+                            r"(?:this|that|it|the\s+rule|the\s+note)\s+(?:does\s+not|doesn't|does\s*n't|won't|will\s+not)\s+apply\s+"
+                            r"(?:if|when|while)\b|skip\s+(?:it|this|that)\s+(?:if|when|while)\b)[^.;!?)]*)")
+
+
+_CASE_CONDITION = re.compile(r"(?:exception\s*[:=-]\s*(?:(?:when|if|while)\s+)?|except(?:ion)?\s+(?:when|if|while)\s+|(?:but\s+)?not\s+(?:if|when|while)\s+|"
+                             r"n/?a\s+(?:if|when|while)\s+|(?:this|that|it|the\s+rule|the\s+note)\s+(?:does\s+not|doesn't|does\s*n't|won't|"
+                             r"will\s+not)\s+apply\s+(?:if|when|while)\s+|skip\s+(?:it|this|that)\s+(?:if|when|while)\s+)"
+                             r"(?P<cond>(?:zz[hcp]\d*|a\s+zzc\d+|any\s+zzc\d+)\b[^.;!?)]*?)\s*(?:,\s*though)?\s*$")
+
+
+def _with_excepted_case(reading: Reading, tokens: str, refs: _Refs) -> Reading:
+    """A reading with a case its note takes out of it, in a sentence or aside after the order (placed nowhere, the case
+    was dropped and the rule held there too, wider than its words): the case's host in its state, denied, where this
+    reader reads that case whole; else no predicate at all (the note is read as free text)."""
+    found = _EXCEPTED_CASE.search(tokens)
+    if found is None or reading.kind not in ("do", "never", "prefer") or reading.trigger is None:
+        return reading
+    case = _CASE_CONDITION.match(found["case"])
+    said = _read_condition(case["cond"], refs) if case else None
+    if said is not None and said.subject in HOSTS and any(said.signal) and not said.negated and not said.unread \
+            and not said.history and not said.also and not said.extra and not said.quiet:
+        denied = Trigger(said.subject, *said.signal, negated=True)
+        return replace(reading, trigger=replace(reading.trigger, extra=(*reading.trigger.extra, denied)))
+    return replace(reading, kind="vague", trigger=None, act=None, unread="")
 
 
 def _said(words: str, refs: _Refs, it: str = "it") -> str:
