@@ -74,3 +74,15 @@ def test_a_case_taken_out_after_the_order_is_kept():
     # (a class the order leaves out is no case of the situation: "not for ent srvs" stays the order's scope)
     when, _, _ = _compiled("exploit seen on a usr box -> Remove that box; not for ent srvs")
     assert when == {"class": "User", "activity": "Exploit"}
+
+
+def test_a_scan_with_the_exploit_denied_keeps_the_scan():
+    """"E2 probed (no exploit so far)", "U1 scan w/o any exploit": a scan, and the exploit denied; read as the exploit
+    denied alone, the scan was dropped and the rule held on every host with no exploit, quiet ones too."""
+    when, action, _ = _compiled("E2 probed (no exploit so far) -> DecoyTomcat E2")
+    assert when == {"all": [{"host": "Enterprise2", "activity": "Scan"}, {"not": {"host": "Enterprise2", "activity": "Exploit"}}]}
+    assert action == {"mode": "do", "verb": "DecoyTomcat", "target": "Enterprise2"}
+    when, _, _ = _compiled("U1 scan w/o any exploit -> DecoyTomcat U1")
+    assert when == {"all": [{"host": "User1", "activity": "Scan"}, {"not": {"host": "User1", "activity": "Exploit"}}]}
+    when, _, _ = _compiled("When a workstation gets probed and has not been exploited so far, a DecoyTomcat goes on it.")
+    assert when == {"class": "User", "activity": "Scan"}

@@ -690,6 +690,18 @@ _NOTHING_RUNNING = re.compile(r"\bnothing\s+(?:is\s+|was\s+)?(?:running|going\s+
 _ROOT_DENIED = re.compile(r"(?:\b(?:no|not|without|never)|n't)\s+(?:\w+\s+){0,2}?(?:root(?:ed)?|privileged|admin)\b")
 
 
+# "E1 scan (no exploit yet)", "scanned, not exploited", "scan w/o exploit": a scan, and the exploit denied (which the scan
+# already leaves out). Read as the exploit denied alone, the scan was dropped and the rule held wherever the host showed no
+# exploit, quiet hosts too.
+_EXPLOIT_DENIED = re.compile(r"(?:\b(?:no|not|without|never|nor)|n't)\s+(?:[a-z]+\s+){0,2}?exploit\w*|\bunexploited\b")
+_SCAN_DENIED = re.compile(r"(?:\b(?:no|not|without|never|nor)|n't)\s+(?:[a-z]+\s+){0,2}?(?:scan\w*|prob\w*)|\bunscanned\b")
+
+
+def _scan_with_exploit_denied(text: str) -> bool:
+    return bool(_SCAN.search(text) and _EXPLOIT_DENIED.search(text) and not _SCAN_DENIED.search(text)
+                and not re.sub(r"\bexploit\w*", "", _EXPLOIT_DENIED.sub(" ", text)).count("exploit"))
+
+
 def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
     table_activity, table_compromise = _TABLE_ACTIVITY.search(text), _TABLE_COMPROMISE.search(text)
     if table_activity or table_compromise:  # the table's own words: "shows Activity Scan and Compromised No"
@@ -714,6 +726,8 @@ def _signal(text: str) -> tuple[Optional[str], Optional[str]]:
     compromise = ("Privileged" if _PRIVILEGED.search(text) else "User" if _USER_LEVEL.search(text)
                   else "Unknown" if _UNKNOWN.search(text) else "any" if _COMPROMISE.search(text) else None)
     activity = "Exploit" if _EXPLOIT.search(text) else "Scan" if _SCAN.search(text) else None
+    if activity == "Exploit" and _scan_with_exploit_denied(text):
+        activity = "Scan"
     if activity is None and compromise is None and _ACTIVITY.search(text):
         activity = "any"
     if activity is None and compromise is not None and _NOTHING_RUNNING.search(text):
@@ -1069,6 +1083,9 @@ def _polar_signal(plain: str) -> tuple[tuple[Optional[str], Optional[str]], bool
     if "No" == compromise or "None" == activity:
         return (activity, compromise), False  # "clean", "no compromise": the quiet value already says the negation
     compromise_negated = compromise is not None and bool(_NEGATED_COMPROMISE.search(plain))
+    if activity == "Scan" and _scan_with_exploit_denied(plain):
+        # (the denial is the exploit's, which the scan leaves out: the scan stands, not denied)
+        return (activity, "No" if compromise is not None and _NEGATED_COMPROMISE.search(plain) else compromise), False
     activity_negated = activity is not None and bool(_NEGATED_ACTIVITY.search(plain))
     if compromise is None and activity is not None and _ONLY_ACTIVITY.search(plain):
         return (activity, "No"), False
@@ -1096,6 +1113,9 @@ def _one_condition(text: str, refs: _Refs, inherit: Optional[tuple] = None) -> _
     if not any(signal) and inherit is not None and _ELLIPSIS.search(plain):
         signal, negated = inherit, bool(_ELLIPSIS_NOT.search(plain))  # "... and Enterprise1 is not"
     negated = bool(_NONE_OF.match(text)) or any(signal) and negated
+    if named and named[0] in HOSTS and signal[0] == "Scan" and not negated and _scan_with_exploit_denied(plain):
+        # ("E1 scan (no exploit yet)": the scan, and the exploit denied as the words deny it)
+        return _Condition(named[0], signal, extra=(Trigger(named[0], "Exploit", None, negated=True),))
     every = any(int(n) in refs.every for n in re.findall(r"zzc(\d+)", text))  # ("every ent srv clean")
     if named and named[0] in HOST_CLASSES and signal in (("None", "No"), (None, "No")) \
             and (every or re.search(r"\b(?:all|every|whole|entire)\b(?!\s+(?:but|except|save|bar)\b)", plain)):
