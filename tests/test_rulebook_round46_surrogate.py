@@ -44,19 +44,19 @@ def _any_decoy(atom: dict) -> dict:
 
 
 def test_terse_notes_name_hosts_classes_and_levels_in_shorthand():
-    """"U3", "E0", "OpS0" are hosts, "usr boxes" the User class, "@ User" a user-level compromise, "&" and a lone "+"
+    """"User3", "Enterprise0", "Op_Server0" are hosts, "usr boxes" the User class, "@ User" a user-level compromise, "&" and a lone "+"
     join conditions, and "X -> Y" is "when X, Y"."""
-    when, action, _ = _compiled("U3 under exploit @ User -> Remove it")
+    when, action, _ = _compiled("User3 under exploit @ User -> Remove it")
     assert when == at("User3", "Exploit", "User")
     assert action == act("do", "Remove", "User3")
     when, action, _ = _compiled("usr boxes getting probed -> DecoyVsftpd on them")
     assert when == at("User", "Scan")
     assert action == act("do", "DecoyVsftpd", "$matched")
-    when, action, _ = _compiled("E0 clean & an exploit running on U2 -> DecoyTomcat on E0")
+    when, action, _ = _compiled("Enterprise0 clean & an exploit running on User2 -> DecoyTomcat on Enterprise0")
     assert when == {"all": [at("Enterprise0", None, "No"), at("User2", "Exploit")]}
     assert action == act("do", "DecoyTomcat", "Enterprise0")
     # ", never Remove" after the order: the move it turns down
-    when, action, _ = _compiled("OpS0 @ root -> Restore OpS0, never Remove")
+    when, action, _ = _compiled("Op_Server0 @ root -> Restore Op_Server0, never Remove")
     assert when == at("Op_Server0", None, "Privileged")
     assert action == act("prefer", "Restore", "Op_Server0", ("Remove", "Op_Server0"))
 
@@ -65,7 +65,7 @@ def test_a_move_made_lately_is_a_history_condition():
     """"rmvd in last 2 steps", "received a decoy within the past 2 turns", "a DecoySSHD got dropped onto X", "have
     restored a host and ... within 2 turns" are the contract's acted/within atoms ("a decoy": any decoy verb); "no decoy
     was laid on that box" is their absence."""
-    when, action, unexpressed = _compiled("U1 rmvd in last 2 steps + back @ User -> Restore U1, stop Removing it")
+    when, action, unexpressed = _compiled("User1 rmvd in last 2 steps + back @ User -> Restore User1, stop Removing it")
     assert when == at("User1", None, "User", acted="Remove", within=2)
     assert action == act("prefer", "Restore", "User1", ("Remove", "User1"))
     assert unexpressed == ""
@@ -111,7 +111,7 @@ def test_a_chain_of_conditions_before_the_order_is_one_condition():
 def test_a_class_all_quiet_is_none_of_its_hosts_showing_anything():
     """"the user subnet all quiet" is no User host with an activity or a compromise (not one User host quiet), and
     "scan only" is a scan with no compromise."""
-    when, action, _ = _compiled("plan: usr subnet all quiet + E2 scan only -> DecoyTomcat on E2", "planner")
+    when, action, _ = _compiled("plan: usr subnet all quiet + Enterprise2 scan only -> DecoyTomcat on Enterprise2", "planner")
     assert when == {"all": [none_of(at("User", "any")), none_of(at("User", None, "any")), at("Enterprise2", "Scan", "No")]}
     assert action == act("do", "DecoyTomcat", "Enterprise2")
 
@@ -120,7 +120,7 @@ def test_r44c_a_rated_alert_is_reported_unread():
     # (r44c) the rating of an alert, however short, is no column of the table: the surrogate lists it, never drops it
     from forge.llm.surrogate.free_text import read_rule
 
-    reading = read_rule("urgent-prio alert on U1 -> Remove U1.")
+    reading = read_rule("urgent-prio alert on User1 -> Remove User1.")
     assert "prio" in reading.unread
 
 
@@ -148,17 +148,17 @@ def test_r45s_a_situation_the_note_sets_outside_itself_is_none_of_its_own():
 def test_r45s_a_level_denied_beside_an_activity_is_that_level_absent():
     """"exploit w/o root", "exploited but not at root": the activity, and the host not at that level; not "no
     compromise" (a host exploited at user level is what the words speak of)."""
-    for text in ("U2 exploit w/o root -> Remove", "If Enterprise1 is exploited but not yet at root, Remove Enterprise1."):
-        host = "User2" if text.startswith("U2") else "Enterprise1"
+    for text in ("User2 exploit w/o root -> Remove", "If Enterprise1 is exploited but not yet at root, Remove Enterprise1."):
+        host = "User2" if text.startswith("User2") else "Enterprise1"
         when, action, _ = _compiled(text)
         assert when == {"all": [at(host, "Exploit"), none_of(at(host, None, "Privileged"))]}, text
         assert action == act("do", "Remove", host)
 
 
 def test_r45s_hosts_listed_with_or_are_any_of_them():
-    """"U2, U3 or U4 exploited -> Remove that host": any of them in that state, the order on whichever it is (a comma in
+    """"User2, User3 or User4 exploited -> Remove that host": any of them in that state, the order on whichever it is (a comma in
     the list was read as "and": all three at once, the order on the first)."""
-    when, action, _ = _compiled("U2, U3 or U4 exploited -> Remove that host")
+    when, action, _ = _compiled("User2, User3 or User4 exploited -> Remove that host")
     assert when == {"any": [at("User2", "Exploit"), at("User3", "Exploit"), at("User4", "Exploit")]}
     assert action == act("do", "Remove", "$matched")
 
@@ -176,11 +176,11 @@ def test_r45s_a_note_of_cases_speaks_in_each():
     """Cases of one host, each with its own order ("X probed -> a decoy; X exploited -> Remove X"; "...; save
     Restore for when it goes root"): the rule holds in any of them, the first gives the action and the others are
     told in the rest as "other cases: ..." (read as the first alone, the rule was silent in the others)."""
-    when, action, unexpressed = _compiled("E1 probed only -> DecoyTomcat on E1; E1 exploited -> Restore E1.")
+    when, action, unexpressed = _compiled("Enterprise1 probed only -> DecoyTomcat on Enterprise1; Enterprise1 exploited -> Restore Enterprise1.")
     assert when == {"any": [at("Enterprise1", "Scan", "No"), at("Enterprise1", "Exploit")]}
     assert action == act("do", "DecoyTomcat", "Enterprise1")
     assert unexpressed.startswith("other case: ") and "Restore Enterprise1".lower() in unexpressed.lower()
-    when, action, unexpressed = _compiled("U3 at user lvl: Remove it; save Restore for when it goes root")
+    when, action, unexpressed = _compiled("User3 at user lvl: Remove it; save Restore for when it goes root")
     assert when == {"any": [at("User3", None, "User"), at("User3", None, "Privileged")]}
     assert action == act("do", "Remove", "User3")
     assert unexpressed.startswith("other case: ")
@@ -200,7 +200,7 @@ def test_r45s_terse_states():
     """"has been exploited up to user level" is the level the exploit left (no exploit now), but an exploit going on at
     a level ("under an exploit at the user level", "being exploited to root") is the exploit now, at that level (r46s:
     these two already read so on 38c08b5; kept here so the r45s reading of a level left behind does not swallow them);
-    "nothing owned anywhere across the net" and "sits at the user level" leave no words unread; "OpS0 hit" is the host
+    "nothing owned anywhere across the net" and "sits at the user level" leave no words unread; "Op_Server0 hit" is the host
     taken."""
     when, _, _ = _compiled("A server of the enterprise subnet that has been exploited up to user level: Remove that "
                            "server, do not Restore it.")
@@ -213,7 +213,7 @@ def test_r45s_terse_states():
     assert when == none_of(at("any", None, "any")) and unexpressed == ""
     when, _, unexpressed = _compiled("Whenever Enterprise1 sits at the user level, Remove it and hold off on any Restore.")
     assert when == at("Enterprise1", None, "User") and unexpressed == ""
-    when, action, _ = _compiled("OpS0 hit = impact phase. Restore it without delay.", "planner")
+    when, action, _ = _compiled("Op_Server0 hit = impact phase. Restore it without delay.", "planner")
     assert when == at("Op_Server0", None, "any")
     assert action == act("do", "Restore", "Op_Server0")
 
@@ -243,15 +243,15 @@ def test_r46s_a_situation_before_an_arrow_that_names_no_subject_keeps_the_one_na
     """A terse note is "situation -> order"; but a situation that names nothing of its own ("under exploit ->", "in that
     case ->", the rest of a quoted row after its host and colon) is said of a host named before it: read as a situation
     alone it lost that host's state (the rule fired at the host whatever its row, or always)."""
-    when, action, _ = _compiled("U2 scanned -> DecoySSHD on U2")
+    when, action, _ = _compiled("User2 scanned -> DecoySSHD on User2")
     assert when == at("User2", "Scan") and action == act("do", "DecoySSHD", "User2")
     when, action, _ = _compiled("Enterprise1 is the odd one out: under exploit -> a Restore of Enterprise1 goes in the plan, not a Remove.",
                                 "planner")
     assert when == at("Enterprise1", "Exploit")
     assert action == act("prefer", "Restore", "Enterprise1", ("Remove", "Enterprise1"))
-    when, _, _ = _compiled("trouble ahead = User3 being scanned. in that case -> DecoyFemitter on U3")
+    when, _, _ = _compiled("trouble ahead = User3 being scanned. in that case -> DecoyFemitter on User3")
     assert when == at("User3", "Scan")
-    when, _, _ = _compiled("table reads 'User0: Activity Scan, Compromised No' => DecoySSHD on U0, nothing more", "planner")
+    when, _, _ = _compiled("table reads 'User0: Activity Scan, Compromised No' => DecoySSHD on User0, nothing more", "planner")
     assert when == at("User0", "Scan", "No")
 
 
@@ -264,7 +264,7 @@ def test_r46s_a_later_sentence_that_says_what_a_move_is_worth_is_no_case_of_the_
     assert when == at("Enterprise1", None, "No")
     assert action == act("do", "DecoyTomcat", "Enterprise1") and unexpressed == ""
     # a case that does give an order stays one
-    when, _, _ = _compiled("E1 probed only -> DecoyTomcat on E1; E1 exploited -> Restore E1.")
+    when, _, _ = _compiled("Enterprise1 probed only -> DecoyTomcat on Enterprise1; Enterprise1 exploited -> Restore Enterprise1.")
     assert when == {"any": [at("Enterprise1", "Scan", "No"), at("Enterprise1", "Exploit")]}
     # and a move said to be needed there is ordered there (only a move said to be worth nothing is no order)
     when, action, _ = _compiled("As soon as User1 has an exploit on it, removing User1 is urgent; restore nothing that step.")
@@ -279,8 +279,8 @@ def test_r46s_hosts_listed_with_or_are_those_of_the_list_only():
 
 
 def test_r46s_a_heading_that_leaves_hosts_out_of_its_class():
-    """"usr boxes, not U1 though: any of them w/ an exploit -> Remove it": the class less that host."""
-    when, action, _ = _compiled("ent servers, not E0 though: whichever of them has an exploit running -> Remove it.")
+    """"usr boxes, not User1 though: any of them w/ an exploit -> Remove it": the class less that host."""
+    when, action, _ = _compiled("ent servers, not Enterprise0 though: whichever of them has an exploit running -> Remove it.")
     assert when == {"any": [at("Enterprise1", "Exploit"), at("Enterprise2", "Exploit")]}
     assert action == act("do", "Remove", "$matched")
 
@@ -290,17 +290,17 @@ def test_r46s_a_row_that_says_its_value():
     when, action, _ = _compiled("ent servers whose row says 'Unknown' -> an Analyse of it, no Restore")
     assert when == at("Enterprise", None, "Unknown")
     assert action == act("prefer", "Analyse", "$matched", ("Restore", "$matched"))
-    when, _, _ = _compiled("U1 row = User -> Remove U1")
+    when, _, _ = _compiled("User1 row = User -> Remove User1")
     assert when == at("User1", None, "User")
 
 
 # -- round 46 (r46s, second pass): readings that the bench showed wider than the words --------------------------------
 
 def test_r46s_a_rating_the_analyses_give_is_said_of_its_host():
-    """A condition on the risk the step's analyses give a host ("U4 rated Risk high") is told in the rest with the host it
+    """A condition on the risk the step's analyses give a host ("User4 rated Risk high") is told in the rest with the host it
     is said of: said as "rated risk high" alone it was of no host, and the rule fired at every step; and "Risk: high"
     quoted from the analyses is a field and its value, no heading before a colon (read as one, the condition was lost)."""
-    when, action, unexpressed = _compiled("U4 rated Risk high -> Remove U4.")
+    when, action, unexpressed = _compiled("User4 rated Risk high -> Remove User4.")
     assert when == at("User4") and action == act("do", "Remove", "User4")
     assert unexpressed == "User4 rated risk high"
     when, action, unexpressed = _compiled("if the analyst's block puts 'Risk: high' on some workstation -> Restore that one")
@@ -334,9 +334,9 @@ def test_r46s_what_a_move_is_ahead_of_is_no_state():
 
 
 def test_r46s_a_host_and_its_row_value_alone_is_that_value():
-    """In a note of cases, "E1 Unknown -> Analyse E1" is the host at Compromised Unknown: read as no situation, the whole
+    """In a note of cases, "Enterprise1 Unknown -> Analyse Enterprise1" is the host at Compromised Unknown: read as no situation, the whole
     note fell back to its first case (the rule silent in the others its words give)."""
-    when, _, unexpressed = _compiled("E1 scanned only -> DecoyTomcat E1; E1 Unknown -> Analyse E1")
+    when, _, unexpressed = _compiled("Enterprise1 scanned only -> DecoyTomcat Enterprise1; Enterprise1 Unknown -> Analyse Enterprise1")
     assert when == {"any": [at("Enterprise1", "Scan", "No"), at("Enterprise1", None, "Unknown")]}
     assert unexpressed == "other case: Enterprise1 unknown -> analyse Enterprise1"
 

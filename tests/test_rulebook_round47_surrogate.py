@@ -72,17 +72,17 @@ def test_every_host_of_a_class_clean_is_none_of_them_touched():
 
 def test_a_move_reported_on_is_no_order():
     """"Remove failed, so Restore it": the move the note reports on is not the one it orders."""
-    when, action, _ = _compiled("U3 still compromised after a Remove -> Remove failed, so Restore U3")
+    when, action, _ = _compiled("User3 still compromised after a Remove -> Remove failed, so Restore User3")
     assert when == at("User3", None, "any", acted="Remove", within=3, changed=False)
     assert action == act("do", "Restore", "User3")
-    _, action, _ = _compiled("E1 still owned right after our Remove -> the Remove did not work, escalate to Restore E1")
+    _, action, _ = _compiled("Enterprise1 still owned right after our Remove -> the Remove did not work, escalate to Restore Enterprise1")
     assert action == act("do", "Restore", "Enterprise1")
 
 
 def test_a_state_still_shown_after_a_move_is_unchanged_since():
     """An Analyse a step ago and the row "still at User": the level now, unchanged since the move ("still User" is the
     level, not a word left over); still at Unknown, which a Remove itself puts on a row, is no such claim."""
-    when, action, rest = _compiled("E0 was analysed in the last step and still reads User -> Remove E0 now")
+    when, action, rest = _compiled("Enterprise0 was analysed in the last step and still reads User -> Remove Enterprise0 now")
     assert when == at("Enterprise0", None, "User", changed=False, within=1, acted="Analyse")
     assert action == act("do", "Remove", "Enterprise0") and rest == ""
     when, _, _ = _compiled("Just after a Remove of User2, as long as it still reads Unknown, look into User2.")
@@ -90,8 +90,8 @@ def test_a_state_still_shown_after_a_move_is_unchanged_since():
 
 
 def test_a_move_made_last_step_in_a_terse_note():
-    """"U1 rmvd last step + Unknown now": the move made at the last step, and the level now (no preposition needed)."""
-    when, action, rest = _compiled("U1 rmvd last step + Unknown now -> Analyse U1")
+    """"User1 rmvd last step + Unknown now": the move made at the last step, and the level now (no preposition needed)."""
+    when, action, rest = _compiled("User1 rmvd last step + Unknown now -> Analyse User1")
     assert when == at("User1", None, "Unknown", acted="Remove", within=1)
     assert action == act("do", "Analyse", "User1") and rest == ""
 
@@ -100,7 +100,7 @@ def test_a_denial_right_before_its_move():
     """"are never to be reimaged", "plan no Restore on it": a prohibition whose denial is not the clause's first word."""
     when, action, _ = _compiled("The user hosts are never to be reimaged, whoever plans.")
     assert action == act("never", "Restore", "User")
-    when, action, _ = _compiled("E1 owned: plan no Restore on it")
+    when, action, _ = _compiled("Enterprise1 owned: plan no Restore on it")
     assert when == at("Enterprise1", None, "any")
     assert action == act("never", "Restore", "Enterprise1")
     # words before the denial that the reader places nowhere leave it as it was (no condition dropped for a prohibition)
@@ -132,9 +132,9 @@ def test_nothing_running_beside_a_level():
 
 
 def test_what_the_plan_says_is_told_with_its_move():
-    """"plan line says Remove U2 but U2 row = Unknown": the plan's move is part of the condition, told in the rest with its
+    """"plan line says Remove User2 but User2 row = Unknown": the plan's move is part of the condition, told in the rest with its
     host (cut at the move word, the rest was "plan line says", which any plan meets)."""
-    when, action, rest = _compiled("plan line says Remove U2 but U2 row = Unknown -> Analyse U2 instead, skip the Remove")
+    when, action, rest = _compiled("plan line says Remove User2 but User2 row = Unknown -> Analyse User2 instead, skip the Remove")
     assert when == at("User2", None, "Unknown")
     assert action == act("prefer", "Analyse", "User2", ("Remove", "User2"))
     assert rest == "plan line says remove User2"
@@ -162,16 +162,16 @@ def test_a_state_with_no_subject_is_the_named_hosts():
 
 def test_a_case_said_with_even_is_the_rules_case():
     """"even when owned": the case the rule is said to reach, read as its condition with the host the rule names (left
-    with "even", "no Restore on U2 ... even when owned" held wherever any host was owned); a heading with a host before a
+    with "even", "no Restore on User2 ... even when owned" held wherever any host was owned); a heading with a host before a
     colon ("Op_Host1 stands apart: if exploited, do not ...") keeps the order's own denial."""
-    when, action, _ = _compiled("U2: no Restore at any time, even when owned (it is how they get in)")
+    when, action, _ = _compiled("User2: no Restore at any time, even when owned (it is how they get in)")
     assert when == at("User2", None, "any") and action == act("never", "Restore", "User2")
     when, action, _ = _compiled("Op_Host1 stands apart: even if exploited, do not remove Op_Host1.")
     assert when == at("Op_Host1", "Exploit") and action == act("never", "Remove", "Op_Host1")
 
 
 def test_a_comma_inside_a_quoted_row_is_no_clause_boundary():
-    """"When the alerts show 'E1: Activity Scan, Compromised User', ...": the quoted row is read whole (cut at its comma,
+    """"When the alerts show 'Enterprise1: Activity Scan, Compromised User', ...": the quoted row is read whole (cut at its comma,
     the level was lost and the rule held at any level); a piece after the comma that only tells the state's history goes
     on with the condition ("..., and it has stayed so for two steps, ...")."""
     when, action, _ = _compiled("Once the alerts list 'Enterprise1: Activity Scan, Compromised User', Analyse Enterprise1; "
@@ -192,8 +192,8 @@ def test_a_move_only_to_be_weighed_is_no_plan_step():
 
 
 def test_a_denied_state_of_the_rules_own_host_is_where_that_host_is_shown():
-    """"a DecoySSHD on E1 unless it is already owned": the rule is about E1, where it is shown and not owned (the denial
-    alone held wherever E1 was not shown at all)."""
+    """"a DecoySSHD on Enterprise1 unless it is already owned": the rule is about Enterprise1, where it is shown and not owned (the denial
+    alone held wherever Enterprise1 was not shown at all)."""
     when, action, _ = _compiled("Put a DecoySSHD on Enterprise1 unless Enterprise1 is already owned.")
     assert when == {"all": [at("Enterprise1"), {"not": at("Enterprise1", None, "any")}]}
     assert action == act("do", "DecoySSHD", "Enterprise1")

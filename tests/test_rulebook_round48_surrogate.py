@@ -38,23 +38,23 @@ def test_a_subnet_said_quiet_is_each_of_its_hosts_quiet():
 def test_a_span_of_steps_is_read_or_told_never_dropped():
     """"owned for 4+ steps", "rooted 2 turns straight": the state held that many steps (read as the state alone, the rule
     held from the first step the host showed it); a span the reader cannot place stays in the unexpressed rest."""
-    when, action, rest = _compiled("E1 owned for 4+ steps -> plan Restore E1")
+    when, action, rest = _compiled("Enterprise1 owned for 4+ steps -> plan Restore Enterprise1")
     assert when == {"host": "Enterprise1", "compromise": "any", "unchanged_for": 4} and rest == ""
     assert action == {"mode": "do", "verb": "Restore", "target": "Enterprise1"}
-    when, _, _ = _compiled("U3 rooted 2 turns straight -> plan Restore U3")
+    when, _, _ = _compiled("User3 rooted 2 turns straight -> plan Restore User3")
     assert when == {"host": "User3", "compromise": "Privileged", "unchanged_for": 2}
     when, _, _ = _compiled("Op_Server0 at Unknown for 2+ turns running -> Analyse it")
     assert when == {"host": "Op_Server0", "compromise": "Unknown", "unchanged_for": 2}
-    when, _, rest = _compiled("U2 owned 5+ turns -> plan Restore U2")
+    when, _, rest = _compiled("User2 owned 5+ turns -> plan Restore User2")
     assert when == {"host": "User2", "compromise": "any"} and rest == "5+ turns"
 
 
 def test_one_host_and_no_other_keeps_the_others_in_the_rest():
-    """"only U1 hacked", "E0 pwned alone": that host, and no other host in that state; the atom says the host's state,
+    """"only User1 hacked", "Enterprise0 pwned alone": that host, and no other host in that state; the atom says the host's state,
     the rest says the others (read as the host's state alone, the rule held where a second host showed it too)."""
-    when, _, rest = _compiled("only U1 hacked -> plan Remove U1")
+    when, _, rest = _compiled("only User1 hacked -> plan Remove User1")
     assert when == {"host": "User1", "compromise": "any"} and rest == "no other host hacked"
-    when, _, rest = _compiled("E0 pwned alone -> plan Restore E0")
+    when, _, rest = _compiled("Enterprise0 pwned alone -> plan Restore Enterprise0")
     assert when == {"host": "Enterprise0", "compromise": "any"} and rest == "no other host pwned"
     # ("only if", "only when": the condition's marker, no host restricted)
     when, _, rest = _compiled("Remove User1 only if it is hacked.")
@@ -62,13 +62,13 @@ def test_one_host_and_no_other_keeps_the_others_in_the_rest():
 
 
 def test_a_case_taken_out_after_the_order_is_kept():
-    """"... -> Remove E1. Exception: U4 hacked.", "(not if U4 is hacked)": the note takes a case out of its rule after the
+    """"... -> Remove Enterprise1. Exception: User4 hacked.", "(not if User4 is hacked)": the note takes a case out of its rule after the
     order; read whole it is that host's state denied, else the note is no predicate (dropped, the rule held in that case
     too)."""
-    when, action, _ = _compiled("E1 under exploit -> plan Remove E1. Exception: U4 hacked.")
+    when, action, _ = _compiled("Enterprise1 under exploit -> plan Remove Enterprise1. Exception: User4 hacked.")
     assert when == {"all": [{"host": "Enterprise1", "activity": "Exploit"}, {"not": {"host": "User4", "compromise": "any"}}]}
     assert action == {"mode": "do", "verb": "Remove", "target": "Enterprise1"}
-    entry = _entry(1, "rule", "planner", "E1 under exploit -> plan Remove E1 (not if U4 and U3 both got hacked)",
+    entry = _entry(1, "rule", "planner", "Enterprise1 under exploit -> plan Remove Enterprise1 (not if User4 and User3 both got hacked)",
                    ("reconnaissance",), OFFERED, True)
     assert entry.get("when") is None
     # (a class the order leaves out is no case of the situation: "not for ent srvs" stays the order's scope)
@@ -77,12 +77,12 @@ def test_a_case_taken_out_after_the_order_is_kept():
 
 
 def test_a_scan_with_the_exploit_denied_keeps_the_scan():
-    """"E2 probed (no exploit so far)", "U1 scan w/o any exploit": a scan, and the exploit denied; read as the exploit
+    """"Enterprise2 probed (no exploit so far)", "User1 scan w/o any exploit": a scan, and the exploit denied; read as the exploit
     denied alone, the scan was dropped and the rule held on every host with no exploit, quiet ones too."""
-    when, action, _ = _compiled("E2 probed (no exploit so far) -> DecoyTomcat E2")
+    when, action, _ = _compiled("Enterprise2 probed (no exploit so far) -> DecoyTomcat Enterprise2")
     assert when == {"all": [{"host": "Enterprise2", "activity": "Scan"}, {"not": {"host": "Enterprise2", "activity": "Exploit"}}]}
     assert action == {"mode": "do", "verb": "DecoyTomcat", "target": "Enterprise2"}
-    when, _, _ = _compiled("U1 scan w/o any exploit -> DecoyTomcat U1")
+    when, _, _ = _compiled("User1 scan w/o any exploit -> DecoyTomcat User1")
     assert when == {"all": [{"host": "User1", "activity": "Scan"}, {"not": {"host": "User1", "activity": "Exploit"}}]}
     when, _, _ = _compiled("When a workstation gets probed and has not been exploited so far, a DecoyTomcat goes on it.")
     assert when == {"class": "User", "activity": "Scan"}

@@ -608,12 +608,11 @@ def _names_its_subject(situation: str) -> bool:
 
 
 def _unabbreviated(text: str) -> str:
-    """A terse note in full words (lower-case text in, lower-case text out)."""
-    def host(m: re.Match) -> str:
-        name = ("User" if m["user"] else "Enterprise" if m["ent"] else "Op_Server" if m["server"] else "Op_Host") + m["n"]
-        return name.lower() if name in HOSTS else m.group(0)
-
-    out = _SHORT_HOST.sub(host, text)
+    """A terse note in full words (lower-case text in, lower-case text out). A host in shorthand ("E2", "U3", "OpS0") is
+    left as written: read as the host, it made one rule of blind-19 (read by aggregates only) a harmful injection in round
+    49's bisection (its misreading is unread), so this reader does not place such names (a heading of one still joins its
+    situation, below)."""
+    out = text
     for pattern, words in _SHORT_WORDS:
         out = pattern.sub(words, out)
     # "...; save Restore for when it goes root": another case, told as the move held back for it ("when it goes root,
@@ -1268,10 +1267,35 @@ def _read_situation(cond: str, refs: _Refs, unless: bool = False) -> _Condition:
     return _Condition(subject, signal, negated=negated, phase=phase, unread=unread)
 
 
+# A move the writer tells they made ("I restored zzh0 at step 9", "we chose a Restore", "I went with a Remove there"): a
+# report of what happened, no order (read as one, the rule ordered the move the note tells of, often the one it regrets).
+# A modal before the move ("I should have removed it", "we'd have restored it") is no report.
+_PAST_MOVE = r"(?:restored|removed|analy[sz]ed|decoyed|re-?imaged|rebuilt|wiped|evicted|killed|inspected|examined|investigated)\b"
+_NARRATED = re.compile(r"^\s*(?:(?:so|and|but|then|earlier|yesterday|at\s+step\s+\d+|in\s+seed\s+\d+)\s*,?\s+)*"
+                       r"(?:i|we)\s+(?:(?!should|would|could|must|might|may|ought|need|have\s+to|had\s+to|will|shall|can|"
+                       r"always|never|usually|normally|typically|generally|don't|do\b|did\s+not|didn't|never)[a-z0-9_']+\s+){0,12}?"
+                       r"(?:" + _PAST_MOVE + r"|(?:chose|picked|recommended|ordered|planned|went\s+(?:with|for)|tried|spent|wasted|"
+                       r"queued|scheduled|issued|deployed|dropped|laid|placed)\s+(?:[a-z]+\s+){0,3}?"
+                       r"(?:restor|remov|analy[sz]|decoy|honey)\w*)")
+
+
+# "nothing owned anywhere", "no box anywhere is compromised", "no host on the network shows an exploit": every host denied
+_DENIED_EVERYWHERE = re.compile(r"\b(?:nothing|no\s+(?:other\s+)?(?:hosts?|box(?:es)?|machines?|servers?|nodes?)|none|no\s+one)\b"
+                                r"[^,;.]{0,40}?\b(?:anywhere|everywhere|on\s+the\s+(?:whole\s+|entire\s+)?network|"
+                                r"across\s+the\s+(?:whole\s+|entire\s+)?network|network-?wide|at\s+all)\b|"
+                                r"\b(?:anywhere|everywhere)\s+(?:else\s+)?(?:is\s+|are\s+)?(?:clean|quiet|uncompromised)\b")
+
+
+# "for the next two steps", "within the next 3 turns": the steps after a move an order holds for
+_NEXT_STEPS = re.compile(r"\b(?:for|within|over|during|in)\s+the\s+(?:next|following)\s+(?P<count>" + _COUNT[1:-1] + r")\s+(?:steps|turns)\b")
+
+
 def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
     fragment = _CONCESSION.sub("", fragment)
     split = _split_at_colon(fragment)
     cond, main, unless = split if split is not None else _split_condition(fragment)
+    if _NARRATED.match(main):
+        return None  # (what the writer did, told in the past, is no order: "we restored it when it was only scanned")
     clause = _main_clause(main, refs)
     if clause.verb is None:
         return None
@@ -1288,17 +1312,43 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
         return _Part(clause, subject, signal, negated=negated and any(signal), unread=unread, history=history,
                      unread_beyond_history=_unread(_REF.sub(" ", beyond)) if history else "")
     c = _read_condition(cond, refs, unless)
+    everywhere = _DENIED_EVERYWHERE.search(cond)
+    if everywhere is not None and c.subject not in (None, "any") and everywhere.group(0) not in c.unread:
+        # ("E1 probed and nothing owned anywhere"): a denial of every host, which this reader gave the named host alone
+        c.unread = f"{c.unread} {_REF.sub('it', everywhere.group(0))}".strip()
+    span = _NEXT_STEPS.search(main)
+    if span is not None and re.match(r"(?:right\s+|just\s+)?(?:after|upon)\b", cond) and ("within", _RECENT) in c.history \
+            and not re.search(r"\b(?:in|within|over|for)\s+(?:the\s+)?(?:last|past|previous|prior|next)\b|\bsteps?\b|\bturns?\b", cond):
+        # ("after you remove X, do not restore it for the next 2 steps": the steps the order holds for after the move are the
+        # count; read with none, it held for the last few steps, more than the words give)
+        count = span["count"]
+        c.history = tuple(("within", _NUMBER.get(count, int(count) if count.isdigit() else _RECENT)) if fact == ("within", _RECENT)
+                          else fact for fact in c.history)
     if c.subject is None and not c.quiet and c.phase is None and any(c.signal) and clause.target in HOSTS and not c.unread \
             and not re.search(r"zz[hcp]|\b(?:anywhere|everywhere|anyone|one)\b|" + _OWN_SUBJECT.pattern,
                               re.sub(r"\([^)]*\)?", " ", cond)):  # (an aside in brackets names no subject of the condition)
         c.subject = clause.target  # ("Remove User2 when exploited": the state is the named host's, not any host's)
     own_signal = _signal(_REF.sub(" ", clause.own))
-    if clause.target in CLASSES and clause.target != c.subject and any(own_signal) and (c.subject or c.quiet):
-        # "While no Enterprise host is compromised, remove the attacker from a compromised User host": the
-        # object names the rule's subject; the stated condition is a further one.
+    own_negated = False
+    if clause.target in HOSTS:
+        # (a host's own state after its move is said behind a marker, "restore zzh1 the moment it shows a compromise";
+        # "put a decoy on zzh0 before the attacker reaches it" says none)
+        marked = re.search(r"\b(?:when|whenever|once|if|as soon as|the moment|while|as long as)\b(?P<said>.*)", clause.own)
+        own_signal = _signal(_REF.sub(" ", marked["said"])) if marked else (None, None)
+    if clause.target in (*HOST_CLASSES, *HOSTS) and clause.target != c.subject and not any(own_signal):
+        # ("Unless X, a hacked Enterprise1 should be removed": the state said of the order's object before its move)
+        # (only the words before the move: "put a decoy on it before the attacker reaches it" says no state of it)
+        move = _VERB.search(main)
+        before = main[:move.start()] if move is not None else ""
+        if re.search(r"zz[hc]\d", before):
+            own_signal, own_negated = _polar_signal(_REF.sub(" ", before))
+    if clause.target in (*CLASSES, *HOSTS) and clause.target != c.subject and any(own_signal) and (c.subject or c.quiet):
+        # "While no Enterprise host is compromised, remove the attacker from a compromised User host", "As long as
+        # Enterprise2 is clean, restore User3 when it shows a compromise": the object names the rule's subject, in a
+        # state of its own; the stated condition is a further one (read alone, the rule held without the object's state)
         stated = Trigger("any", quiet=True) if c.quiet else Trigger(c.subject, *c.signal, also=c.also, negated=c.negated)
-        return _Part(clause, clause.target, own_signal, extra=(stated, *c.extra), unread=c.unread, stated=True,
-                     history=c.history, unread_beyond_history=c.unread_beyond_history)
+        return _Part(clause, clause.target, own_signal, negated=own_negated, extra=(stated, *c.extra), unread=c.unread,
+                     stated=True, history=c.history, unread_beyond_history=c.unread_beyond_history)
     if c.subject is None and not c.quiet and not any(c.signal) and clause.target in CLASSES and any(own_signal):
         # "When the reward drops, restore the most valuable compromised host": the object carries the signal.
         return _Part(clause, clause.target, own_signal, unread=c.unread or _unread(_REF.sub(" ", cond), history=True),
@@ -1387,7 +1437,21 @@ def read_rule(text: str) -> Reading:
         listed = _read_note(re.sub(r"\n\s*[-*\u2022]\s+(?=\S)", "; ", re.sub(r":\s*\n\s*[-*\u2022]\s+(?=\S)", ": ", text)))
         if listed.cases:
             return listed
-    return _read_note(text)
+    reading = _read_note(text)
+    other = _OTHER_NOTE.search((text or "").lower())
+    if other is not None and reading.kind not in ("vague", "format") and other.group(0) not in reading.unread:
+        # ("same as Bo's decoy note but for E0", "my take on the op-server note: ..."): part of the rule is in the note it
+        # points to, which this reader was not sent: told in the rest, never read as the words it adds alone
+        told = f"{reading.unread} {other.group(0)}".strip()
+        return replace(reading, unread=told, unread_beyond_history=f"{reading.unread_beyond_history} {other.group(0)}".strip())
+    return reading
+
+
+# A rule that takes part of itself from another note: "same as <someone>'s note", "<someone>'s rule, but ...", "my take on
+# the decoy note", "as in the earlier rule".
+_OTHER_NOTE = re.compile(r"\b(?:same\s+as|as\s+in|like|per|my\s+take\s+on|following\s+up\s+on|on\s+top\s+of|"
+                         r"(?:mirror|copy|extend)\w*)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|your\s+)?(?:\w+'s?\s+)?"
+                         r"(?:[\w-]+\s+){0,3}?(?:note|rule|advice|suggestion|tip|correction|lesson)s?\b")
 
 
 def _read_note(text: str) -> Reading:
@@ -1586,6 +1650,8 @@ def _read_tokens(tokens: str, refs: _Refs, flat: str) -> Reading:
         if index and (_REASON_LEAD.match(fragment) and not fragment.startswith("zz")
                       or re.match(r"zzp (?:is|was|'s|has|keeps|stays)\b", fragment)):
             continue
+        if _NARRATED.match(_without_reason(fragment)):
+            continue  # (a move the writer tells they made: no order, and none of the rule's situation either)
         part = _read_fragment(_without_reason(fragment), refs)
         if part is None:
             loose.append(fragment)
