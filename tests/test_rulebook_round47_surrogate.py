@@ -171,7 +171,7 @@ def test_a_case_said_with_even_is_the_rules_case():
 
 
 def test_a_comma_inside_a_quoted_row_is_no_clause_boundary():
-    """"When the alerts show 'Enterprise1: Activity Scan, Compromised User', ...": the quoted row is read whole (cut at its comma,
+    """"Once the alerts list 'E1: Activity Scan, Compromised User', ...": the quoted row is read whole (cut at its comma,
     the level was lost and the rule held at any level); a piece after the comma that only tells the state's history goes
     on with the condition ("..., and it has stayed so for two steps, ...")."""
     when, action, _ = _compiled("Once the alerts list 'Enterprise1: Activity Scan, Compromised User', Analyse Enterprise1; "

@@ -83,5 +83,5 @@ def test_a_denial_of_every_host_is_not_the_named_hosts_own():
     entry = _entry_of("Enterprise1 probed and nothing owned anywhere -> DecoyTomcat Enterprise1.")
     assert "anywhere" in entry.get("unexpressed", ""), entry
     # said of no host, it is read whole, as before
-    when, _, unexpressed = _compiled("nothing owned anywhere on the net -> DecoySmss on Enterprise1.")
+    when, _, unexpressed = _compiled("nothing owned anywhere at this point -> DecoySmss on Enterprise1.")
     assert when == {"not": at("any", None, "any")} and unexpressed == ""

@@ -1279,7 +1279,7 @@ _NARRATED = re.compile(r"^\s*(?:(?:so|and|but|then|earlier|yesterday|at\s+step\s
                        r"(?:restor|remov|analy[sz]|decoy|honey)\w*)")
 
 
-# "nothing owned anywhere", "no box anywhere is compromised", "no host on the network shows an exploit": every host denied
+# "nothing owned anywhere", "no box anywhere is compromised", "no machine on the whole network exploited": every host denied
 _DENIED_EVERYWHERE = re.compile(r"\b(?:nothing|no\s+(?:other\s+)?(?:hosts?|box(?:es)?|machines?|servers?|nodes?)|none|no\s+one)\b"
                                 r"[^,;.]{0,40}?\b(?:anywhere|everywhere|on\s+the\s+(?:whole\s+|entire\s+)?network|"
                                 r"across\s+the\s+(?:whole\s+|entire\s+)?network|network-?wide|at\s+all)\b|"
@@ -1331,7 +1331,7 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
     own_signal = _signal(_REF.sub(" ", clause.own))
     own_negated = False
     if clause.target in HOSTS:
-        # (a host's own state after its move is said behind a marker, "restore zzh1 the moment it shows a compromise";
+        # (a host's own state after its move is said behind a marker, "restore zzh1 as soon as zzp gets owned";
         # "put a decoy on zzh0 before the attacker reaches it" says none)
         marked = re.search(r"\b(?:when|whenever|once|if|as soon as|the moment|while|as long as)\b(?P<said>.*)", clause.own)
         own_signal = _signal(_REF.sub(" ", marked["said"])) if marked else (None, None)
@@ -1343,9 +1343,10 @@ def _read_fragment(fragment: str, refs: _Refs) -> Optional[_Part]:
         if re.search(r"zz[hc]\d", before):
             own_signal, own_negated = _polar_signal(_REF.sub(" ", before))
     if clause.target in (*CLASSES, *HOSTS) and clause.target != c.subject and any(own_signal) and (c.subject or c.quiet):
-        # "While no Enterprise host is compromised, remove the attacker from a compromised User host", "As long as
-        # Enterprise2 is clean, restore User3 when it shows a compromise": the object names the rule's subject, in a
-        # state of its own; the stated condition is a further one (read alone, the rule held without the object's state)
+        # "While no Enterprise host is compromised, remove the attacker from a compromised User host": the
+        # object names the rule's subject; the stated condition is a further one.
+        # (also a named host in a state of its own, "with E2 clean, restore U3 once it is owned": read with the stated
+        # condition alone, the rule held whatever the host's state)
         stated = Trigger("any", quiet=True) if c.quiet else Trigger(c.subject, *c.signal, also=c.also, negated=c.negated)
         return _Part(clause, clause.target, own_signal, negated=own_negated, extra=(stated, *c.extra), unread=c.unread,
                      stated=True, history=c.history, unread_beyond_history=c.unread_beyond_history)
