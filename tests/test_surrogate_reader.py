@@ -195,13 +195,15 @@ GENERAL = [
      {"when": {"class": "any", "activity": "Exploit"}, "action": {"mode": "do", "verb": "Remove", "target": "$matched"}, "unexpressed": ""}),
     # negation scope: "unless", "no ... is", "shows no ..."
     ("Unless Op_Host1 is compromised, do not remove anything from it.",
-     {"when": {"not": {"host": "Op_Host1", "compromise": "any"}}, "action": {"mode": "never", "verb": "Remove", "target": "Op_Host1"},
+     {"when": {"all": [{"host": "Op_Host1"}, {"not": {"host": "Op_Host1", "compromise": "any"}}]},
+      "action": {"mode": "never", "verb": "Remove", "target": "Op_Host1"},
       "unexpressed": ""}),
     ("As long as no User host is compromised, put a decoy on any Enterprise host that gets scanned.",
      {"when": {"all": [{"class": "Enterprise", "activity": "Scan"}, {"not": {"class": "User", "compromise": "any"}}]},
       "action": {"mode": "do", "verb": "DecoyApache", "target": "$matched"}, "unexpressed": ""}),
     ("Never analyse User2 while it shows no exploit.",
-     {"when": {"not": {"host": "User2", "activity": "Exploit"}}, "action": {"mode": "never", "verb": "Analyse", "target": "User2"},
+     {"when": {"all": [{"host": "User2"}, {"not": {"host": "User2", "activity": "Exploit"}}]},
+      "action": {"mode": "never", "verb": "Analyse", "target": "User2"},
       "unexpressed": ""}),
     # two subjects, the second elliptical
     ("When Op_Server0 is scanned while an Enterprise host is too, analyse Op_Server0.",

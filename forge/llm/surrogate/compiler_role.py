@@ -27,9 +27,9 @@ import re
 from dataclasses import replace
 from typing import Optional, Sequence
 
-from forge.env.catalog import HOST_CLASSES, HOSTS
+from forge.env.catalog import DECOY_SERVICES, HOST_CLASSES, HOSTS
 from forge.llm.surrogate import reading
-from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, MATCHED, Act, Reading, Trigger, read_action, read_rule
+from forge.llm.surrogate.free_text import ANY_DECOY, DEFAULT_DECOY, EVIDENCE, MATCHED, Act, Reading, Trigger, read_action, read_rule
 from forge.llm.surrogate.phrasing import in_grammar
 from forge.llm.surrogate.provider import register_role
 from forge.llm.types import Message
@@ -74,16 +74,26 @@ def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = (),
     if trigger.negated:
         return {"not": predicate(replace(trigger, negated=False), kind, (), history)}
     if history and trigger.history and not trigger.also:
-        atom = {"host": trigger.subject} if trigger.subject in HOSTS else {"class": trigger.subject}
+        place = {"host": trigger.subject} if trigger.subject in HOSTS else {"class": trigger.subject}
+        atom = dict(place)
         for key, value in (("activity", trigger.activity), ("compromise", trigger.compromise)):
             if value is not None:
                 atom[key] = value
-        return {**atom, **dict(trigger.history)}
+        facts = dict(trigger.history)
+        absent = facts.pop("absent", False)
+        if absent:
+            # "no decoy went on it lately": the state, and none of those moves on the same host
+            return {"all": [atom, {"not": _moves_made(place, facts)}]}
+        return _moves_made(atom, facts)
     if trigger.phase is not None and trigger.phase in phases and not trigger.also:
         return {"phase": trigger.phase}
     if trigger.also:
         return {"all": [predicate(Trigger(host, trigger.activity, trigger.compromise), kind)
                         for host in (trigger.subject, *trigger.also)]}
+    if trigger.compromise is not None and "|" in trigger.compromise:
+        # either level ("owned, user or root"): one atom each
+        return {"any": [predicate(replace(trigger, compromise=level), kind, phases, history)
+                        for level in trigger.compromise.split("|")]}
     atom: dict = {"host": trigger.subject} if trigger.subject not in (*HOST_CLASSES, "any") else {"class": trigger.subject}
     if trigger.activity is not None:
         atom["activity"] = trigger.activity
@@ -93,6 +103,13 @@ def predicate(trigger: Optional[Trigger], kind: str, phases: Sequence[str] = (),
         # "Never reimage the user hosts": wherever a user host is in view; "analyse user hosts": when they show anything.
         return atom if kind == "never" else {**atom, "activity": "any"}
     return atom
+
+
+def _moves_made(atom: dict, facts: dict):
+    """An atom with its history facts; a move "a decoy" (no service named) is any of the decoy verbs."""
+    if facts.get("acted") != ANY_DECOY:
+        return {**atom, **facts}
+    return {"any": [{**atom, **facts, "acted": f"Decoy{service}"} for service in DECOY_SERVICES]}
 
 
 def _act(act: Act) -> dict:
@@ -128,7 +145,7 @@ def trigger_text(trigger: Optional[Trigger]) -> str:
     if trigger.activity is not None:
         parts.append("Activity " + ("Scan or Exploit" if trigger.activity == "any" else trigger.activity))
     if trigger.compromise is not None:
-        parts.append("Compromised " + ("User or Privileged" if trigger.compromise == "any" else trigger.compromise))
+        parts.append("Compromised " + ("User or Privileged" if trigger.compromise == "any" else trigger.compromise.replace("|", " or ")))
     return f"{who}: {', '.join(parts)}" if parts else who
 
 
@@ -168,8 +185,19 @@ def _entry(number: int, kind: str, role: str, body: str, phases: Sequence[str] =
                     "trigger": rule.text.rstrip(".")}
         return {**base, "type": "CONTENT", "when": None, "action": None, "trigger": rule.text.rstrip(".")}
     stated = rule.trigger is not None and bool(rule.trigger.history) and \
-        {key for key, _ in rule.trigger.history} - {"within", "changed"} <= set(history)
-    return {**base, "type": "CONTENT", "when": predicate(rule.trigger, rule.kind, phases, stated), "action": action(rule, any_verb),
+        {key for key, _ in rule.trigger.history} - {"within", "changed", "absent"} <= set(history)
+    when = predicate(rule.trigger, rule.kind, phases, stated)
+    if rule.unread and EVIDENCE.search(rule.unread) and set(when) == {"class", "activity"} and when["activity"] == "any":
+        when = {"class": when["class"]}  # (a host of the class, whatever its row: the evidence in the rest is the condition)
+    trigger = rule.trigger
+    if trigger is not None and trigger.negated and trigger.subject in HOSTS and set(when) == {"not"} \
+            and rule.act is not None and rule.act.target == trigger.subject:
+        # "DecoySSHD on E0 unless E0 is owned", "leave U0 alone unless it is exploited": a rule on that host, where it is
+        # shown and not in that state (the denial alone held wherever the host was not shown at all)
+        when = {"all": [{"host": trigger.subject}, when]}
+    if rule.cases:  # a note of cases: any of them ("other cases: ..." told in the rest)
+        when = {"any": [when, *(predicate(case, rule.kind, phases) for case in rule.cases)]}
+    return {**base, "type": "CONTENT", "when": when, "action": action(rule, any_verb),
             "unexpressed": rule.unread_beyond_history if stated else rule.unread, "trigger": trigger_text(rule.trigger)}
 
 
