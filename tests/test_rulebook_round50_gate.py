@@ -1,7 +1,8 @@
 """Issue 29, round 50 (r50g: harm on blind-47 from rules the gate let speak where their words do not apply).
 - a step of the episode named by its place or its period, "on the opening turn of a game", "every fourth turn", "on
   turns 5, 10, 15 and so on": a window of steps (read as none, the rule spoke at every step); an order to act with only
-  such a window needs no host shown ("put a decoy on User4" on the opening turn: the host is its target)
+  such a window needs no host shown ("put a decoy on User4" on the opening turn: the host is its target); "the last
+  step" with no episode named is the step before, history, no window
   (`episode._FORMS`, `EpisodeStep.every`, `rule_claims.rule_claims`);
 - an order of a move read as a rule on the reply's form (FORMAT, delivered on every call): a scope that is a step of the
   episode, or a quoted code or configuration form that states a host's state and its moves, is a decision
@@ -18,6 +19,7 @@ our own, none from a case file."""
 from __future__ import annotations
 
 from forge.rulebook.authoring.compile import looks_like_format
+from forge.rulebook.language.episode import step_windows
 from forge.rulebook.language.wording import read_wording
 from tests.situations import alert_lines, refused_rule_holds, refused_rule_holds_on
 
@@ -41,6 +43,8 @@ def test_a_step_named_by_its_place_or_its_period_is_a_window() -> None:
     # which of two steps "every other turn" starts at is not said: unknown
     other = "Every other turn, queue an Analyse of Enterprise2."
     assert refused_rule_holds(other, _at_step(4, Enterprise2="None/No")) is None
+    # "the last step" with no episode named is the step before (history), no window
+    assert not step_windows("If Op_Host1 was inspected on the last step, do not queue a fresh Analyse of it.")
     # a plan's first step is no step of the episode
     assert refused_rule_holds("As a first step, plan an Analyse of User3 when it shows a scan.",
                               _at_step(9, User3="Scan/No")) is True

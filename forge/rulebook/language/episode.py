@@ -147,6 +147,21 @@ def _step_place(m: re.Match) -> EpisodeStep:
     return EpisodeStep(1, 1) if m["which"].split()[-1].lower() in ("first", "opening", "initial") else EpisodeStep(from_end=1)
 
 
+_FIRST_STEP = re.compile(_STEP_PLACE, re.IGNORECASE)
+
+
+def _episode_step_place(text: str) -> list[tuple[int, int, EpisodeStep]]:
+    """(r50g) The steps named by their place: a first step alone ("on the opening turn") is the episode's; a last one only
+    where the episode is named ("at the final turn of the game"): "analysed at the last step" is the step before, history."""
+    found = []
+    for m in _FIRST_STEP.finditer(text or ""):
+        window = _step_place(m)
+        if window.from_end is not None and not re.search(r"\b(?:episode|game|run|match)\b", m.group(0), re.IGNORECASE):
+            continue
+        found.append((m.start(), m.end(), window))
+    return found
+
+
 # Each form: a pattern, and how its numbers make a window. Checked longest first; each match is read once.
 _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
     # (r50g) "on turns 5, 10, 15 and so on", "at steps 4, 8, 12, ...": a period said by its first steps
@@ -164,8 +179,6 @@ _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECA
     # "on even steps", "at odd-numbered turns"
     (r"\b(?:on|at|in|during)\s+(?:the\s+|all\s+)?(?P<parity>even|odd)(?:[\s-]numbered)?\s+(?:steps|turns)\b",
      lambda m: EpisodeStep(every=2) if m["parity"].lower() == "even" else EpisodeStep(every=2, outside=True)),
-    # (r50g) "on the opening turn of a game", "at the final turn of the game"
-    (_STEP_PLACE, _step_place),
     # "steps 4-9", "steps 4 to 9", "between step 4 and step 9", "from step 4 through 9"
     # (r39g: "turns 3-9 of the game", its episode named after the range, as the single bounds below allow)
     (rf"\b(?:between|from)?\s*{_STEP}\s+(?!{_COMPOUND})(?P<a>{_N})\s*(?:-|–|to|through|and|until|till)\s*(?:{_STEP}\s+)?(?P<b>{_COMPOUND}|{_N})\b"
@@ -241,7 +254,8 @@ _OF_LENGTH = re.compile(r"\s*\bof\s+\d{1,3}(?:\s+(?:steps|turns))?\b", re.IGNORE
 
 def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
     """(start, end, window) of every window the text states, none overlapping another (the first form to match wins)."""
-    taken: list[tuple[int, int, EpisodeStep]] = []
+    # (r50g) "on the opening turn of a game", "at the final turn of the game"
+    taken: list[tuple[int, int, EpisodeStep]] = _episode_step_place(text)
     for pattern, make in _FORMS:
         for m in pattern.finditer(text or ""):
             start, end = m.start(), m.end()
