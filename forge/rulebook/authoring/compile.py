@@ -47,6 +47,7 @@ from forge.rulebook.model import CompileVerdict, CompiledRule, RuleType, SourceI
 from forge.rulebook.language.phases import phase_lines
 from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
+from forge.rulebook.language.episode import step_windows
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
@@ -209,7 +210,8 @@ def looks_like_format(text: str) -> bool:
 # (a place in the reply, "After the action line, ...", "In the summary, ...", is the reply's form itself)
 _REPLY_PART = re.compile(r"\b(?:lines?|sentences?|words?|bullets?|headings?|sections?|paragraphs?|reports?|repl(?:y|ies)|answers?|"
                          r"plans?|summar(?:y|ies)|lists?|outputs?|messages?|responses?)\b", re.IGNORECASE)
-_SCOPE_LEAD = re.compile(r"^\s*(?P<scope>(?:for|after|before|during|in|within|until|till|once|from|past|beyond)\b[^,;:.]{3,80}),",
+# (r50g: and "on" / "at", "On the opening turn of a game, ...": a step of the episode, said with its preposition)
+_SCOPE_LEAD = re.compile(r"^\s*(?P<scope>(?:for|after|before|during|in|within|until|till|once|from|past|beyond|on|at)\b[^,;:.]{3,80}),",
                          re.IGNORECASE)
 
 
@@ -222,10 +224,16 @@ def format_problem(text: str) -> Optional[str]:
     # (r47a: or a condition of the episode in other words, "unless it is owned", "when the reward drops", "once the score
     # falls": the rule holds only then, while a FORMAT rule is injected on every call)
     lead = _SCOPE_LEAD.match(plain)  # ("For the first five steps, ...", "After a Restore, ...": a scope said without "when")
+    # (r50g: or a step of the episode, "On the opening turn of a game, put a decoy on User4 and nothing else", "every third turn":
+    # a window of steps (episode.py) is a condition of the episode, and read as FORMAT the order reached every call)
     if any(c.hosts or c.classes or _STATE.search(c.text) or states_something(c.text) or facts_needed(c.text)
-           for c in words.conditions) or lead and not _REPLY_PART.search(lead["scope"]) \
-            and (facts_needed(lead["scope"]) or states_something(lead["scope"]) or verbs_in(lead["scope"])):
+           or step_windows(c.text) for c in words.conditions) or lead and not _REPLY_PART.search(lead["scope"]) \
+            and (facts_needed(lead["scope"]) or states_something(lead["scope"]) or verbs_in(lead["scope"])
+                 or step_windows(lead["scope"])):
         return "format: the text states a condition on hosts: a rule about what to decide, not the reply's form"
+    coded = _decision_quoted(text or "")
+    if coded is not None:
+        return coded
     # a move ordered under a condition is a decision, whatever the condition's words ("when nobody is doing anything
     # anywhere, plan a Sleep and nothing else": "nothing else" says what to do, not how to write it)
     order = words.order
@@ -234,6 +242,24 @@ def format_problem(text: str) -> Optional[str]:
         return (f"format: the text orders {moves[0]} in a condition ({words.conditions[0].text[:50]!r}): a rule about "
                 "what to decide, not the reply's form")
     return _host_state_told(plain)
+
+
+# (r50g) A quoted text in a code or configuration form: between backticks, or a braced / bracketed mapping.
+_QUOTED_FORM = re.compile(r"`[^`]+`|\{[^{}]*\}", re.IGNORECASE)
+
+
+def _decision_quoted(text: str) -> Optional[str]:
+    """(r50g) Why a text whose quoted part is the decision itself is no FORMAT rule: the part, written as code or
+    configuration, states a named host's state and the moves for it ("`User3: {when: rooted, do: [Restore
+    User3]}`"). An example of the reply's wording ("answer with the action only, e.g. `Restore User1`")
+    states no state; one that does is a condition and its order, and read as FORMAT the order reached every call."""
+    for quoted in _QUOTED_FORM.finditer(text):
+        part = quoted.group(0)
+        told = hosts_in(part)
+        if told and (_STATE.search(part) or states_something(part)) and verbs_in(part):
+            return (f"format: the text writes, in a quoted form, a state of {told[0]} and the moves for it "
+                    f"({part[:50]!r}): a rule about what to decide, not the reply's form")
+    return None
 
 
 def _host_state_told(text: str) -> Optional[str]:

@@ -57,12 +57,23 @@ class EpisodeStep:
     last: Optional[int] = None
     from_end: Optional[int] = None
     outside: bool = False  # the rule does not apply there ("from step 9 on: n/a")
+    # (r50g) a period: the steps whose number is a multiple of `every` ("every third step", "on turns 5, 10, 15 and so
+    # on"); `every` with `counted` False, a period whose first step the words leave open ("every other turn"): unknown
+    every: Optional[int] = None
+    counted: bool = True
 
     def truth(self, step: Optional[int], latest: Optional[int], length: Optional[int]) -> Optional[bool]:
         """Whether a context at a step in [step, latest] (latest None: `step` or later) of an episode of `length` steps
         is in the window; None where it cannot tell (situation.Situation.step, `step_latest`, `episode_length`)."""
-        inside = self._inside(step, latest, length)
+        inside = self._periodic(step, latest) if self.every is not None else self._inside(step, latest, length)
         return None if inside is None else inside != self.outside
+
+    def _periodic(self, step: Optional[int], latest: Optional[int]) -> Optional[bool]:
+        """(r50g) Whether the context's one step is a step of the period: only a context that states its step exactly
+        (a range of steps holds steps in and out of it) and only a period whose steps the words count."""
+        if step is None or latest != step or not self.counted:
+            return None
+        return step % self.every == 0
 
     def _inside(self, step: Optional[int], latest: Optional[int], length: Optional[int]) -> Optional[bool]:
         if step is None:
@@ -87,6 +98,8 @@ class EpisodeStep:
     def describe(self) -> str:
         if self.outside:
             return "not " + replace(self, outside=False).describe()
+        if self.every is not None:
+            return f"every {self.every} steps" + ("" if self.counted else " (from a step the words leave open)")
         if self.from_end is not None:
             return f"in the episode's last {self.from_end} steps"
         if self.first is not None and self.last is not None:
@@ -102,8 +115,70 @@ def count_of(word: str) -> int:
     return _COUNTS[said] if said in _COUNTS else _NUMBER_WORDS[said]
 
 
+# (r50g) An ordinal of the step, "every third step", "each 4th turn", "every 3 steps": the steps counted from the episode's
+# first, a multiple of it; "every other turn", "every second step or so" leave open which of two they start at.
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+_ORDINAL = r"(?:" + "|".join(_ORDINALS) + r"|\d{1,2}(?:st|nd|rd|th))"
+
+
+def _ordinal(word: str) -> int:
+    word = word.lower()
+    return _ORDINALS[word] if word in _ORDINALS else int(re.match(r"\d+", word).group(0))
+
+
+def _listed_period(m: re.Match) -> EpisodeStep:
+    """(r50g) "on turns 5, 10, 15 and so on": a period where the steps listed are the multiples of the first; any other
+    list (its steps not so spaced) is a period whose steps the words do not count."""
+    said = [int(n) for n in re.findall(r"\d{1,3}", m["list"])]
+    first = said[0]
+    counted = first > 0 and all(n == first * (i + 1) for i, n in enumerate(said))
+    return EpisodeStep(every=first if counted else max(first, 1), counted=counted)
+
+
+# A step of the episode named by its place, "on the opening turn of a game", "at the very first step", "in the episode's
+# final step": one step (not a plan's or a sequence's first step, "as a first step", "the first step of the plan").
+_WHICH_STEP = r"(?P<which>first|opening|initial|very\s+first|last|final|closing|very\s+last)"
+_STEP_PLACE = (rf"\b(?:on|at|in|during|for)\s+(?:the\s+|an?\s+|this\s+)?(?:(?:episode|game|run|match)(?:'|\u2019)s\s+)?{_WHICH_STEP}\s+(?:step|turn)"
+               rf"(?!s)(?:\s+of\s+(?:the\s+|an?\s+|this\s+|each\s+|every\s+)?(?:episode|game|run|match)\b)?"
+               rf"(?!\s+(?:of|in)\s+(?:the|a|an|my|your|our|its|this|that|each|every)\s+(?:plan|sequence|list|order|answer|reply|chain|routine|playbook))")
+
+
+def _step_place(m: re.Match) -> EpisodeStep:
+    return EpisodeStep(1, 1) if m["which"].split()[-1].lower() in ("first", "opening", "initial") else EpisodeStep(from_end=1)
+
+
+_FIRST_STEP = re.compile(_STEP_PLACE, re.IGNORECASE)
+
+
+def _episode_step_place(text: str) -> list[tuple[int, int, EpisodeStep]]:
+    """(r50g) The steps named by their place: a first step alone ("on the opening turn") is the episode's; a last one only
+    where the episode is named ("at the final turn of the game"): "analysed at the last step" is the step before, history."""
+    found = []
+    for m in _FIRST_STEP.finditer(text or ""):
+        window = _step_place(m)
+        if window.from_end is not None and not re.search(r"\b(?:episode|game|run|match)\b", m.group(0), re.IGNORECASE):
+            continue
+        found.append((m.start(), m.end(), window))
+    return found
+
+
 # Each form: a pattern, and how its numbers make a window. Checked longest first; each match is read once.
 _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
+    # (r50g) "on turns 5, 10, 15 and so on", "at steps 4, 8, 12, ...": a period said by its first steps
+    (rf"\b(?:on|at|in|during)\s+{_STEP}\s+(?P<list>\d{{1,3}}(?:\s*,\s*\d{{1,3}}){{1,}}(?:\s*,?\s*(?:and|&)\s+\d{{1,3}})?)"
+     r"\s*,?\s*(?:and\s+so\s+on|and\s+so\s+forth|etc\.?|\.\.\.|\u2026)",
+     _listed_period),
+    # (r50g) "every third step", "each 4th turn", "every three steps", "every 3 turns"
+    (rf"\b(?:every|each)\s+(?P<o>{_ORDINAL})\s+(?:step|turn)\b(?:\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:episode|game|run|match)\b)?",
+     lambda m: EpisodeStep(every=_ordinal(m["o"]))),
+    (rf"\bevery\s+(?P<n>{_N})\s+(?:steps|turns)\b",
+     lambda m: EpisodeStep(every=count_of(m["n"]))),
+    # "every other step", "on alternate turns": which of the two steps it starts at is not said
+    (r"\b(?:every\s+other|on\s+alternate|every\s+alternate)\s+(?:steps?|turns?)\b",
+     lambda m: EpisodeStep(every=2, counted=False)),
+    # "on even steps", "at odd-numbered turns"
+    (r"\b(?:on|at|in|during)\s+(?:the\s+|all\s+)?(?P<parity>even|odd)(?:[\s-]numbered)?\s+(?:steps|turns)\b",
+     lambda m: EpisodeStep(every=2) if m["parity"].lower() == "even" else EpisodeStep(every=2, outside=True)),
     # "steps 4-9", "steps 4 to 9", "between step 4 and step 9", "from step 4 through 9"
     # (r39g: "turns 3-9 of the game", its episode named after the range, as the single bounds below allow)
     (rf"\b(?:between|from)?\s*{_STEP}\s+(?!{_COMPOUND})(?P<a>{_N})\s*(?:-|–|to|through|and|until|till)\s*(?:{_STEP}\s+)?(?P<b>{_COMPOUND}|{_N})\b"
@@ -179,7 +254,8 @@ _OF_LENGTH = re.compile(r"\s*\bof\s+\d{1,3}(?:\s+(?:steps|turns))?\b", re.IGNORE
 
 def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
     """(start, end, window) of every window the text states, none overlapping another (the first form to match wins)."""
-    taken: list[tuple[int, int, EpisodeStep]] = []
+    # (r50g) "on the opening turn of a game", "at the final turn of the game"
+    taken: list[tuple[int, int, EpisodeStep]] = _episode_step_place(text)
     for pattern, make in _FORMS:
         for m in pattern.finditer(text or ""):
             start, end = m.start(), m.end()

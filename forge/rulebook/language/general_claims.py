@@ -120,6 +120,10 @@ _TABLE_NO = re.compile(r"\bcompromised\s*[:=]?\s*no\b(?!\s+(?:host|hosts|machine
                        re.IGNORECASE)
 
 
+# (r50g) A phase named, then its definition in brackets: "the exploitation phase (an exploit under way on some box)".
+_PHASE_DEFINED = re.compile(r"\b(?:phase|stage)\s*\((?P<said>[^()]{3,100})\)", re.IGNORECASE)
+
+
 def general_parts(clause: str, universal: bool, besides: Optional[str] = None) -> list:
     """What a clause that names no host claims: every host quiet ("no host shows any activity"), a named phase, or a
     state of the hosts of a class ("a user host is compromised": some; "no user host ...": none; "all user hosts
@@ -147,7 +151,12 @@ def general_parts(clause: str, universal: bool, besides: Optional[str] = None) -
         return [Not(AnyOfQuiet())]
     phase = phase_named(clause)
     if phase is not None and not classes_in(clause):
-        return [parse_predicate(phase_predicate(phase))]
+        # (r50g) a phase the text defines in its own words right after naming it, "the exploitation phase (an exploit under
+        # way on some box)": its definition is the condition (the product's wider mapping of the phase, read instead,
+        # held where the text's own words do not)
+        defined = _PHASE_DEFINED.search(clause)
+        own = general_parts(defined["said"], universal, besides) if defined and phase_named(defined["said"]) is None else []
+        return own or [parse_predicate(phase_predicate(phase))]
     parts = []
     # (r36m: "a user box at Activity Scan, Compromised No" is the table's value of one host, no "no host ...": read as a
     # denial of the class it claimed that no host is both scanned and compromised, true where nothing is scanned at all)

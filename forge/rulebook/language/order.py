@@ -226,6 +226,12 @@ def so_order(part: str) -> str:
         # (r48b) "a Remove alone won't suffice on User1 at root, so add a Restore": where the move falls short is where
         # the other one is ordered (dropped with the reason, the order held on User1 in any state)
         return f"{fallen}, {found['order']}"
+    resolved = _SCOPED_RESOLVE.match(found["order"]) if found else None
+    if resolved and _RESOLVED_MODAL.match(found["order"][resolved.end():]) and not gives_order(part[:found.start()]):
+        # (r50g) "a quiet row at Unknown tells little, so for each box at Unknown we should suggest an Analyse": the
+        # scope and the teacher's resolve after it are the order (dropped with the reason, the scope's state was lost and
+        # the reason's words were read as the rule's condition)
+        return f"{resolved['scope']}, {_RESOLVED_MODAL.sub('', found['order'][resolved.end():], count=1)}"
     return found["order"] if found and (not gives_order(part[:found.start()]) or _NO_NEED.search(part[:found.start()])) \
         and (IMPERATIVE_START.match(found["order"]) or MEANS.search(found["order"])) \
         and (not CONDITION.match(found["order"]) or _general_reason(part[:found.start()])) else part
@@ -259,6 +265,11 @@ def falls_short_scope(reason: str) -> str:
 
 # (r46h) A scope, then a judgement of the move for it with no comma between: "for an enterprise host at root the surest
 # cure is a Restore", "on Op_Host1 the safer move would be a Remove".
+# (r50g) A scope, then the teacher's resolve with no comma between them: "for any host at Unknown I should recommend ..."
+_SCOPED_RESOLVE = re.compile(r"^(?P<scope>(?:for|on|at|with|in)\s+[^,;:]{3,120}?)\s*,?\s+(?=(?:i|we)\s+(?:should|must|need\s+to|"
+                             r"ought\s+to|have\s+to|will|shall)\b)", re.IGNORECASE)
+
+
 _SCOPED_REASON = re.compile(r"^(?P<scope>(?:for|on)\s+[^,;:]{3,80}?)\s+(?=(?:the|a|an|my|our|its)\s+(?:\w+\s+){0,2}?(?:fix|move|cure|"
                             r"remedy|answer|option|choice|call|response|step|action)\s+(?:is|are|would\s+be|will\s+be)\b)", re.IGNORECASE)
 

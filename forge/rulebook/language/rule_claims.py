@@ -294,7 +294,9 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
     # the first steps, put a decoy on User2", needs no User2 shown)
     windows = [w for w in episode_claims(f"{words.situation} {words.instruction}") if isinstance(w, EpisodeStep)]
     timed = bool(words.prohibitions and windows) and all(window_alone(c.text) for c in words.conditions)
-    hostless = not words.conditions or timed
+    # (r50g) an order to act with a window and no condition, "On the opening turn of a game, put a decoy on
+    # User4": the window says when, and the host it acts on is its target, not a host that must be shown
+    hostless = (not words.conditions and not (windows and not words.prohibitions)) or timed
     # What the order says of what it acts on is in its noun phrases ("any exploited user host", "the compromised
     # Op_Server0"); a host named bare is its target; the rest of the order (its purpose, what it replaces) claims nothing.
     stated = [m.group(0) for m in (*_STATED_OBJECT.finditer(rest), *_STATED_AFTER_OBJECT.finditer(rest), *_HELD_AFTER_OBJECT.finditer(rest),

@@ -94,6 +94,12 @@ _SENTENCE_OPENS = re.compile(r"(?:^|[.!?;]\s*)(?:" + LEAD_WORD.pattern.removepre
 def _heading(text: str, match: re.Match) -> bool:
     """An exception that heads the rule ("Except for User0: do not restore it ..."): the rule is about that host."""
     starts = _SENTENCE_OPENS.search(text[:match.start()].rstrip(" \"'("))
+    # (r50g) not after an order on a class that holds the host, "user boxes with a scan: DecoySmss on them. User3 is the
+    # exception: hands off User3": the host is the exception to that order (read as the rule's heading, the order held on
+    # it, the very host it keeps its hands off)
+    before = text[:match.start()]
+    if verbs_in(before) and any(h in HOST_CLASSES[c] for c in classes_in(before) for h in hosts_in(match.group(0))):
+        return False
     # (what it is the exception to may follow before the colon: "Enterprise2 is the exception to our usual enterprise
     # handling: when it is compromised, ...")
     # (r35h: or whose view it is, "Op_Host1 is the exception for us: whenever ...": the rule is about that host all the same)
