@@ -12,7 +12,10 @@ refused (the rule was kept semantic and its gate stayed silent). Each class is a
 - a form of labelled lines with comments ("# ..." lines, "  # ..." after a value): the comments are notes beside the
   form, not lines of it (`_comments_apart`); with one, the form was not read at all;
 - a configuration section for a host with a move turned off ("[hosts.User4]" / "remove = off"): a prohibition of that
-  move on that host (`config_section_said`).
+  move on that host (`config_section_said`);
+- a decision tree drawn in text, its branches on lines that open with a branch mark ("\u251c\u2500 <case> \u2500\u2500>
+  <move>"): each branch a case of a note of cases (`tree_said`); drawn, the branches ran into one clause and a case's
+  "nothing owned" stood beside the move as a negation no reading placed.
 Each test fails on the product files of 6db5527 (checked: this file run in a `git archive 6db5527` tree). Sentences of
 our own, none from a case file."""
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from tests.actions import do, never
+from tests.situations import alert_lines, refused_rule_holds
 
 
 def test_code_condition_on_a_host_variable_is_read() -> None:
@@ -33,7 +37,7 @@ def test_code_condition_on_a_host_variable_is_read() -> None:
 
 
 def test_the_only_time_a_move_is_allowed_forbids_it_otherwise() -> None:
-    text = "The only time we may Remove User4 is while it sits at user level; above that it needs a Restore."
+    text = "The only time we may Remove User4 is while its row reads Compromised User; above that it needs a Restore."
     elsewhere = {"all": [{"host": "User4"}, {"not": {"host": "User4", "compromise": "User"}}]}
     assert text_problem(text, elsewhere, never("Remove", "User4")) is None
     # said of the move, and of a time when nothing shows: never the move while something does
@@ -65,3 +69,27 @@ def test_a_move_turned_off_in_a_hosts_section_is_a_prohibition() -> None:
             "; the kiosk box: rebuilding it locks the lobby screens for an hour\n"
             "restore = off\n")
     assert text_problem(text, {"host": "User4"}, never("Restore", "User4")) is None
+
+
+def test_a_drawn_decision_tree_is_a_note_of_cases() -> None:
+    text = ("enterprise server alert?\n"
+            " \u251c\u2500 scanned, nothing owned yet \u2500\u2500> DecoySSHD on that server\n"
+            " \u2514\u2500 owned or exploited \u2500\u2500\u2500\u2500\u2500> Restore that server\n")
+    assert text_problem(text, {"class": "Enterprise", "activity": "Scan", "compromise": "No"}, do("DecoySSHD"),
+                        "other cases: owned or exploited -> Restore that server") is None
+
+
+def test_a_code_rule_kept_semantic_reads_its_condition_whole() -> None:
+    # (the function's header is no condition, and two comparisons on one variable are one host's row)
+    text = ('def triage(node):\n'
+            '    if node.activity == "Scan" and node.compromised == "No":\n'
+            '        return "DecoySSHD " + node.name\n')
+    assert refused_rule_holds(text, alert_lines(User3="Scan/No")) is True
+    assert refused_rule_holds(text, alert_lines(User3="Scan/User")) is not True
+
+
+def test_a_time_stamped_log_line_ends_where_its_line_ends() -> None:
+    text = ("INCIDENT 4471 | closed | reviewer: pat\n"
+            "2026-10-02T17:20:44Z planner queued Sleep; User4 row: Activity Exploit, Compromised User\n"
+            "Outcome: an exploit on User4 earns a Remove of User4 in that very step.\n")
+    assert text_problem(text, {"host": "User4", "activity": "Exploit"}, do("Remove", "User4")) is None

@@ -91,9 +91,22 @@ _CODE_VARIABLE_COMPARISON = re.compile(r"\b(?P<prefix>(?:usr|user|ent|enterprise
                                        r"[\"']?(?P<value>[A-Za-z]+)[\"']?", re.IGNORECASE)
 
 
+# (r50m) Two comparisons on the same variable joined by "and", said as one row ("the host shows a Compromised level and
+# an Activity"): said twice, each was read of any host, and the two states were never the same host's.
+_SAME_SUBJECT_TWICE = re.compile(r"\b(?P<subject>the\s+(?:\w+\s+)?host)\s+shows\s+(?P<first>(?:Activity|Compromised)\s+\w+)"
+                                 r"\s+and\s+(?P=subject)\s+shows\s+(?P<second>(?:Activity|Compromised)\s+\w+)")
+
+
+# (r50m) A function's header in a snippet, "def triage(node):", "function pick(box) {": its name says what the code is
+# for, no condition of it (read as one, "def ...(host)" was a condition no reading could place, and the rule's condition
+# never read whole)
+_CODE_HEADER = re.compile(r"(?:^|(?<=[\s.;]))(?:def|function|func)\s+\w+\s*\([^()]{0,40}\)\s*(?:->\s*[\w\[\], ]{1,30}?)?\s*[:{]\s*")
+
+
 def _code_variable_comparison_said(match: re.Match) -> str:
     column = "Activity" if match["column"].lower() == "activity" else "Compromised"
-    subject = f"the {match['prefix'][:-1]} {match['noun']}" if match["prefix"] else f"the {match['noun']}"
+    # (whatever noun the variable uses, "node", "srv", the host it stands for)
+    subject = f"the {match['prefix'][:-1]} host" if match["prefix"] else "the host"
     return f"{subject} shows {column} {match['value'].capitalize()}"
 
 
@@ -190,6 +203,7 @@ def written_out(text: str) -> str:
     # i.e. two or more, ..."), said in words
     text = _ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
+    text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
     # "ent-class host", "a user class box": the class named with the word "class" (r32m; read as no class, any host)
     text = re.sub(r"\b(user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+class[\s-]+(?=(?:hosts?|box(?:es)?|machines?|servers?|"
@@ -559,11 +573,16 @@ _FORM_KEY_INLINE = re.compile(r"(?:^|(?<=\s))(?P<key>" + "|".join(sorted((re.esc
                          + r")\s*:\s+(?=\S)", re.IGNORECASE)
 
 
+_FILE_NAMED_FIRST = re.compile(r"^\s*(?:#+|//)\s*[\w./-]+\.(?:ya?ml|json|ini|cfg|conf|toml|txt|py)\s+(?=\S)", re.IGNORECASE)
+
+
 def _form_lines_apart(text: str) -> str:
     """(r46m) A form of labelled lines flattened into one line (`_FORM_KEY_INLINE`), opened by a label and with an order's label
     after it, set back on lines of their own; any other text as it stands."""
     if "\n" in text.strip():
         return text
+    # (r50m) after a comment that names the file it came from ("# rules/pivots.yaml hosts: ..."), a note beside the form
+    text = _FILE_NAMED_FIRST.sub("", text)
     labels = list(_FORM_KEY_INLINE.finditer(text))
     if len(labels) < 2 or labels[0].start() != len(text) - len(text.lstrip()) \
             or not any(_FORM_KEYS[m["key"].lower()] == "do" for m in labels[1:]):
@@ -817,3 +836,21 @@ def tree_said(text: str) -> str:
         line = _DRAWN_ARROW.sub(" -> ", line)
         said.append("; " + _BRANCH_MARK.sub("", line).strip() if branch else line)
     return "\n".join(said)
+
+
+# (r50m) A line of a log or a ticket that opens with its time stamp ("2026-03-02T10:41:07Z chooser picked ...", "[10:41:07]
+# ...", "10:41 ...") is an entry of its own: it ends where its line ends. Flattened with the line after it, an entry with
+# no final stop ran into the next line's label ("... Compromised No Resolution: ..."), and the entry's state became the
+# situation of the resolution's order (its "No" a negation of the rule's condition).
+_STAMPED_LINE = re.compile(r"^\s*(?:\[\s*)?(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?|"
+                           r"\d{1,2}:\d{2}(?::\d{2})?)(?:\s*\])?\s+\S")
+
+
+def log_lines_said(text: str) -> str:
+    """(r50m) `text` with each time-stamped line (`_STAMPED_LINE`) ended with a stop where it has none; any other text as
+    it stands."""
+    lines = (text or "").split("\n")
+    if not any(_STAMPED_LINE.match(line) for line in lines):
+        return text
+    return "\n".join(line.rstrip() + "." if _STAMPED_LINE.match(line) and not re.search(r"[.!?;:]\s*$", line) else line
+                     for line in lines)
