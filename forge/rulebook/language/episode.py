@@ -57,6 +57,10 @@ class EpisodeStep:
     last: Optional[int] = None
     from_end: Optional[int] = None
     outside: bool = False  # the rule does not apply there ("from step 9 on: n/a")
+    # (r50m) a periodic window: the steps `every` apart, at `at` past a multiple ("every third step": 3, 6, 9, ...,
+    # every=3, at=0; "on steps 2, 5, 8 and so on": every=3, at=2)
+    every: Optional[int] = None
+    at: int = 0
 
     def truth(self, step: Optional[int], latest: Optional[int], length: Optional[int]) -> Optional[bool]:
         """Whether a context at a step in [step, latest] (latest None: `step` or later) of an episode of `length` steps
@@ -67,6 +71,12 @@ class EpisodeStep:
     def _inside(self, step: Optional[int], latest: Optional[int], length: Optional[int]) -> Optional[bool]:
         if step is None:
             return None
+        if self.every is not None:
+            # (r50m) a periodic window: every step the context may be at must agree; an open range never does
+            if latest is None or latest - step > self.every:
+                return None
+            held = {self._bounds_hold(s) and (s - self.at) % self.every == 0 for s in range(step, latest + 1)}
+            return held.pop() if len(held) == 1 else None
         if latest is None:  # the step is `step` or later: only a window open above can hold it, one ending before it cannot
             if self.last is not None and step > self.last:
                 return False
@@ -87,6 +97,9 @@ class EpisodeStep:
     def describe(self) -> str:
         if self.outside:
             return "not " + replace(self, outside=False).describe()
+        if self.every is not None:
+            first = self.first if self.first is not None else (self.at or self.every)
+            return f"at every {self.every}th step ({first}, {first + self.every}, ...)"
         if self.from_end is not None:
             return f"in the episode's last {self.from_end} steps"
         if self.first is not None and self.last is not None:
@@ -102,8 +115,39 @@ def count_of(word: str) -> int:
     return _COUNTS[said] if said in _COUNTS else _NUMBER_WORDS[said]
 
 
+_ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5, "sixth": 6, "6th": 6,
+             "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10}
+
+
+# (r50m) A list of steps in one stride, said to go on: "on steps 3, 6, 9, 12 and so on", "at turns 2, 4, 6, ...", "(3, 6, 9,
+# ...)" after "every third step". Three numbers or more, the same stride (two or more) between each.
+_STEP_LIST = r"(?P<list>\d{1,3}(?:\s*,\s*\d{1,3}){2,})\s*,?\s*(?:and\s+so\s+on|and\s+so\s+forth|etc\.?|\.\.\.|\u2026)"
+
+
+def _stride(listed: str) -> Optional[tuple[int, int]]:
+    """(every, first) of a list of steps in one stride of two or more; None for any other list."""
+    steps = [int(n) for n in re.findall(r"\d{1,3}", listed)]
+    strides = {b - a for a, b in zip(steps, steps[1:])}
+    return (strides.pop(), steps[0]) if len(strides) == 1 and min(strides) >= 2 else None
+
+
+def _periodic(every: int, m: re.Match) -> Optional[EpisodeStep]:
+    listed = _stride(m["list"]) if m.groupdict().get("list") else None
+    if m.groupdict().get("list") and (listed is None or listed[0] != every):
+        return None  # (a list that disagrees with its stride: no window read)
+    return EpisodeStep(every=every, at=(listed[1] if listed else every) % every)
+
+
 # Each form: a pattern, and how its numbers make a window. Checked longest first; each match is read once.
 _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
+    # (r50m) "every third step (3, 6, 9, ...)", "every 4 turns of the episode", "on every 5th step": the multiples of the
+    # stride (the Nth step is step N), or the steps its list names; "every other step" says neither which, and is not read
+    (rf"\b(?:on\s+|at\s+)?every\s+(?P<nth>{'|'.join(_ORDINALS)}|(?P<n>\d{{1,2}})(?:th|st|nd|rd)?)\s+{_STEP}{_EPISODE}"
+     rf"(?:\s*\(\s*(?:{_STEP}\s+)?{_STEP_LIST}\s*\))?",
+     lambda m: _periodic(int(m["n"]) if m["n"] else _ORDINALS[m["nth"].lower()], m)),
+    # (r50m) "on steps 3, 6, 9, 12 and so on": the list's stride
+    (rf"\b(?:on\s+|at\s+)?{_STEP}\s+{_STEP_LIST}",
+     lambda m: _periodic(_stride(m["list"])[0], m) if _stride(m["list"]) else None),
     # "steps 4-9", "steps 4 to 9", "between step 4 and step 9", "from step 4 through 9"
     # (r39g: "turns 3-9 of the game", its episode named after the range, as the single bounds below allow)
     (rf"\b(?:between|from)?\s*{_STEP}\s+(?!{_COMPOUND})(?P<a>{_N})\s*(?:-|–|to|through|and|until|till)\s*(?:{_STEP}\s+)?(?P<b>{_COMPOUND}|{_N})\b"
@@ -184,7 +228,9 @@ def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
         for m in pattern.finditer(text or ""):
             start, end = m.start(), m.end()
             if m.group(0).strip() and not any(s < end and start < e for s, e, _ in taken):
-                window, end = _bound_included(make(m), text, end)
+                if (made := make(m)) is None:
+                    continue  # (r50m) a form whose numbers make no window (a list of steps in no one stride)
+                window, end = _bound_included(made, text, end)
                 if (length := _OF_LENGTH.match(text, end)) is not None:
                     end = length.end()  # ("step 33 or later of 40": the episode's length, said with the bound)
                 if (denied := _NOT_HERE.match(text, end)) is not None:

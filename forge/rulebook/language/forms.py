@@ -818,18 +818,25 @@ def config_section_said(text: str) -> str:
 # (drawn, "──>"), and its move. Each branch is a case of its own, as in a note of cases "<case> -> <order>; <case> ->
 # <order>": the branches said after semicolons. Read as drawn, the branches ran together into one clause, a case's "no"
 # or "nothing owned" stood in the clause of the move, and no reading placed it.
-_BRANCH_MARK = re.compile(r"^\s*(?:[\u251c\u2514\u2502|`+]\s*[\u2500\u2014-]*\s*>?|[\u2500\u2014-]{1,}>|=>|\u2192)\s*(?=\S)")
+_BRANCH_MARK = re.compile(r"^\s*(?:[\u251c\u2514]\s*[\u2500\u2014-]*\s*>?|[|`+]\s*[\u2500\u2014-]+\s*>?)\s*(?=\S)")
+
+
+# (a branch that answers the question, "yes", "no, only scanned": the question is its case, which a note of cases would
+# lose; such a tree is left as drawn)
+_ANSWER = re.compile(r"^\s*(?:yes|no|yep|nope|true|false)\b", re.IGNORECASE)
 
 
 _DRAWN_ARROW = re.compile(r"\s*[\u2500\u2014]+>\s*|\s*-{2,}>\s*")
 
 
 def tree_said(text: str) -> str:
-    """(r50m) `text` with a decision tree's branch lines (`_BRANCH_MARK`, two or more after a line that is none) said as the
-    cases of a note, each after a semicolon, its drawn arrows as "->"; any other text as it stands."""
+    """(r50m) `text` with a decision tree's branch lines (`_BRANCH_MARK`, two or more after a line that is none, none of
+    them a bare answer, `_ANSWER`) said as the cases of a note, each after a semicolon, its drawn arrows as "->"; any other
+    text as it stands."""
     lines = (text or "").split("\n")
     marked = [bool(_BRANCH_MARK.match(line)) for line in lines]
-    if sum(marked) < 2 or marked[0] or not any(m and not before for before, m in zip(marked, marked[1:])):
+    if sum(marked) < 2 or marked[0] or not any(m and not before for before, m in zip(marked, marked[1:])) \
+            or any(m and _ANSWER.match(_BRANCH_MARK.sub("", line)) for line, m in zip(lines, marked)):
         return text
     said = []
     for line, branch in zip(lines, marked):
