@@ -15,13 +15,16 @@ refused (the rule was kept semantic and its gate stayed silent). Each class is a
   move on that host (`config_section_said`);
 - a decision tree drawn in text, its branches on lines that open with a branch mark ("\u251c\u2500 <case> \u2500\u2500>
   <move>"): each branch a case of a note of cases (`tree_said`); drawn, the branches ran into one clause and a case's
-  "nothing owned" stood beside the move as a negation no reading placed.
+  "nothing owned" stood beside the move as a negation no reading placed;
+- a periodic window of steps, "every fourth turn (4, 8, 12, ...)", "at turns 2, 7, 12 and so on": the steps of that stride
+  (episode.EpisodeStep `every`, `at`); read as no window at all, a rule guarded by it was silent at every step.
 Each test fails on the product files of 6db5527 (checked: this file run in a `git archive 6db5527` tree). Sentences of
 our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.episode import step_windows
 from tests.actions import do, never
 from tests.situations import alert_lines, refused_rule_holds
 
@@ -89,7 +92,19 @@ def test_a_code_rule_kept_semantic_reads_its_condition_whole() -> None:
 
 
 def test_a_time_stamped_log_line_ends_where_its_line_ends() -> None:
-    text = ("INCIDENT 4471 | closed | reviewer: pat\n"
-            "2026-10-02T17:20:44Z planner queued Sleep; User4 row: Activity Exploit, Compromised User\n"
-            "Outcome: an exploit on User4 earns a Remove of User4 in that very step.\n")
-    assert text_problem(text, {"host": "User4", "activity": "Exploit"}, do("Remove", "User4")) is None
+    text = ("INCIDENT 4471 | state: closed | owner: pat\n"
+            "2026-10-02T17:20:44Z planner queued Sleep; User4 row: Activity Scan, Compromised No\n"
+            "Fix: a scan on User4 gets a DecoySSHD on User4 in that very step. Sleep is no answer there.\n")
+    assert text_problem(text, {"host": "User4", "activity": "Scan"}, do("DecoySSHD", "User4")) is None
+
+
+def test_a_periodic_window_holds_at_the_steps_of_its_stride() -> None:
+    (every_fourth,) = step_windows("check Op_Host0 again every fourth turn (4, 8, 12, ...)")
+    assert [every_fourth.truth(n, n, 30) for n in (4, 5, 8, 10, 12)] == [True, False, True, False, True]
+    (listed,) = step_windows("a decoy on User1 at turns 2, 7, 12 and so on")
+    assert [listed.truth(n, n, 30) for n in (2, 3, 7, 12, 13)] == [True, False, True, True, False]
+    # a context whose step is not known to one value stays unknown
+    assert every_fourth.truth(4, None, 30) is None
+    # no stride, or none said: no window
+    assert step_windows("at turns 2, 3, 7 and so on") == ()
+    assert step_windows("look at it every other turn") == ()

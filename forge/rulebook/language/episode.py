@@ -119,7 +119,7 @@ _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10}
 
 
-# (r50m) A list of steps in one stride, said to go on: "on steps 3, 6, 9, 12 and so on", "at turns 2, 4, 6, ...", "(3, 6, 9,
+# (r50m) A list of steps in one stride, said to go on: "on turns 5, 10, 15 and so on", "at turns 2, 4, 6, ...", "(3, 6, 9,
 # ...)" after "every third step". Three numbers or more, the same stride (two or more) between each.
 _STEP_LIST = r"(?P<list>\d{1,3}(?:\s*,\s*\d{1,3}){2,})\s*,?\s*(?:and\s+so\s+on|and\s+so\s+forth|etc\.?|\.\.\.|\u2026)"
 
@@ -145,7 +145,7 @@ _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECA
     (rf"\b(?:on\s+|at\s+)?every\s+(?P<nth>{'|'.join(_ORDINALS)}|(?P<n>\d{{1,2}})(?:th|st|nd|rd)?)\s+{_STEP}{_EPISODE}"
      rf"(?:\s*\(\s*(?:{_STEP}\s+)?{_STEP_LIST}\s*\))?",
      lambda m: _periodic(int(m["n"]) if m["n"] else _ORDINALS[m["nth"].lower()], m)),
-    # (r50m) "on steps 3, 6, 9, 12 and so on": the list's stride
+    # (r50m) "on turns 5, 10, 15 and so on": the list's stride
     (rf"\b(?:on\s+|at\s+)?{_STEP}\s+{_STEP_LIST}",
      lambda m: _periodic(_stride(m["list"])[0], m) if _stride(m["list"]) else None),
     # "steps 4-9", "steps 4 to 9", "between step 4 and step 9", "from step 4 through 9"
