@@ -195,7 +195,8 @@ def cut_conditions(directive: str, text: str) -> tuple[str, ...]:
     text, directive = narrower_cases_away(text), narrower_cases_away(directive)  # (r44m: on both sides alike)
     words = read_wording(text)
     stated = [c.text for c in words.conditions] + list(conditions_left_out(text))
-    kept = " ".join((directive or "").split()).lower()
+    # (r50m: or as the reader says it, a form's lines said as a sentence, "When <state>: <order>", on both sides alike)
+    kept = " ".join(f"{directive or ''} {read_wording(directive or '').text}".split()).lower()
     # (r39m: an opening read whole as the situation, "the sequence should be, whenever X ...", is kept where the directive
     # holds it from its condition's first word on)
     return tuple(c for c in stated if " ".join(c.split()).lower() not in kept and _says_something(c)

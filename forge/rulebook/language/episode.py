@@ -57,9 +57,11 @@ class EpisodeStep:
     last: Optional[int] = None
     from_end: Optional[int] = None
     outside: bool = False  # the rule does not apply there ("from step 9 on: n/a")
-    # (r50g) a period: the steps whose number is a multiple of `every` ("every third step", "on turns 5, 10, 15 and so
-    # on"); `every` with `counted` False, a period whose first step the words leave open ("every other turn"): unknown
+    # (r50g, r50m) a period: the steps `every` apart, `at` past a multiple ("every third step": 3, 6, 9, ..., every=3,
+    # at=0; "on steps 2, 5, 8 and so on": every=3, at=2); with `counted` False, a period whose first step the words
+    # leave open ("every other turn"): unknown
     every: Optional[int] = None
+    at: int = 0
     counted: bool = True
 
     def truth(self, step: Optional[int], latest: Optional[int], length: Optional[int]) -> Optional[bool]:
@@ -69,11 +71,12 @@ class EpisodeStep:
         return None if inside is None else inside != self.outside
 
     def _periodic(self, step: Optional[int], latest: Optional[int]) -> Optional[bool]:
-        """(r50g) Whether the context's one step is a step of the period: only a context that states its step exactly
-        (a range of steps holds steps in and out of it) and only a period whose steps the words count."""
-        if step is None or latest != step or not self.counted:
+        """(r50g, r50m) Whether the context's step is a step of the period: only a period whose steps the words count,
+        and a context at a range of steps only where every step of it agrees (an open range never does)."""
+        if step is None or latest is None or not self.counted or latest - step > self.every:
             return None
-        return step % self.every == 0
+        held = {self._bounds_hold(s) and (s - self.at) % self.every == 0 for s in range(step, latest + 1)}
+        return held.pop() if len(held) == 1 else None
 
     def _inside(self, step: Optional[int], latest: Optional[int], length: Optional[int]) -> Optional[bool]:
         if step is None:
@@ -99,7 +102,10 @@ class EpisodeStep:
         if self.outside:
             return "not " + replace(self, outside=False).describe()
         if self.every is not None:
-            return f"every {self.every} steps" + ("" if self.counted else " (from a step the words leave open)")
+            if not self.counted:
+                return f"every {self.every} steps (from a step the words leave open)"
+            first = self.at or self.every
+            return f"at every {self.every}th step ({first}, {first + self.every}, ...)"
         if self.from_end is not None:
             return f"in the episode's last {self.from_end} steps"
         if self.first is not None and self.last is not None:
@@ -119,6 +125,9 @@ def count_of(word: str) -> int:
 # first, a multiple of it; "every other turn", "every second step or so" leave open which of two they start at.
 _ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 _ORDINAL = r"(?:" + "|".join(_ORDINALS) + r"|\d{1,2}(?:st|nd|rd|th))"
+# (r50m) A list of steps said to go on: "5, 10, 15 and so on", "2, 4, 6, ...", "(3, 6, 9, ...)" after "every third step"
+_STEP_LIST = (r"(?P<list>\d{1,3}(?:\s*,\s*\d{1,3}){1,}(?:\s*,?\s*(?:and|&)\s+\d{1,3})?)"
+              r"\s*,?\s*(?:and\s+so\s+on|and\s+so\s+forth|etc\.?|\.\.\.|\u2026)")
 
 
 def _ordinal(word: str) -> int:
@@ -126,13 +135,28 @@ def _ordinal(word: str) -> int:
     return _ORDINALS[word] if word in _ORDINALS else int(re.match(r"\d+", word).group(0))
 
 
+def _stride(listed: str) -> Optional[tuple[int, int]]:
+    """(r50m) (every, first) of a list of steps in one stride of two or more; None for any other list."""
+    steps = [int(n) for n in re.findall(r"\d{1,3}", listed)]
+    strides = {b - a for a, b in zip(steps, steps[1:])}
+    return (strides.pop(), steps[0]) if len(strides) == 1 and min(strides) >= 2 else None
+
+
 def _listed_period(m: re.Match) -> EpisodeStep:
-    """(r50g) "on turns 5, 10, 15 and so on": a period where the steps listed are the multiples of the first; any other
-    list (its steps not so spaced) is a period whose steps the words do not count."""
-    said = [int(n) for n in re.findall(r"\d{1,3}", m["list"])]
-    first = said[0]
-    counted = first > 0 and all(n == first * (i + 1) for i, n in enumerate(said))
-    return EpisodeStep(every=first if counted else max(first, 1), counted=counted)
+    """(r50g, r50m) "on turns 5, 10, 15 and so on", "on steps 2, 5, 8, ...": the period of the list's one stride; a list
+    in no one stride is a period whose steps the words do not count."""
+    listed = _stride(m["list"])
+    return EpisodeStep(every=listed[0], at=listed[1] % listed[0]) if listed else EpisodeStep(every=2, counted=False)
+
+
+def _ordinal_period(m: re.Match) -> Optional[EpisodeStep]:
+    """(r50g, r50m) "every third step", with its steps listed after it "(3, 6, 9, ...)": a list that disagrees with the
+    ordinal makes no window."""
+    every = _ordinal(m["o"])
+    if not m["list"]:
+        return EpisodeStep(every=every)
+    listed = _stride(m["list"])
+    return EpisodeStep(every=every, at=listed[1] % every) if listed and listed[0] == every else None
 
 
 # A step of the episode named by its place, "on the opening turn of a game", "at the very first step", "in the episode's
@@ -165,13 +189,12 @@ def _episode_step_place(text: str) -> list[tuple[int, int, EpisodeStep]]:
 # Each form: a pattern, and how its numbers make a window. Checked longest first; each match is read once.
 _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f in (
     # (r50g) "on turns 5, 10, 15 and so on", "at steps 4, 8, 12, ...": a period said by its first steps
-    (rf"\b(?:on|at|in|during)\s+{_STEP}\s+(?P<list>\d{{1,3}}(?:\s*,\s*\d{{1,3}}){{1,}}(?:\s*,?\s*(?:and|&)\s+\d{{1,3}})?)"
-     r"\s*,?\s*(?:and\s+so\s+on|and\s+so\s+forth|etc\.?|\.\.\.|\u2026)",
-     _listed_period),
-    # (r50g) "every third step", "each 4th turn", "every three steps", "every 3 turns"
-    (rf"\b(?:every|each)\s+(?P<o>{_ORDINAL})\s+(?:step|turn)\b(?:\s+of\s+(?:the\s+|an?\s+|this\s+)?(?:episode|game|run|match)\b)?",
-     lambda m: EpisodeStep(every=_ordinal(m["o"]))),
-    (rf"\bevery\s+(?P<n>{_N})\s+(?:steps|turns)\b",
+    (rf"\b(?:on|at|in|during)\s+{_STEP}\s+{_STEP_LIST}", _listed_period),
+    # (r50g, r50m) "every third step", "each 4th turn", "on every 5th step (5, 10, 15, ...)", "every three steps"
+    (rf"\b(?:on\s+|at\s+)?(?:every|each)\s+(?P<o>{_ORDINAL})\s+(?:step|turn)\b{_EPISODE}"
+     rf"(?:\s*\(\s*(?:{_STEP}\s+)?{_STEP_LIST}\s*\))?",
+     _ordinal_period),
+    (rf"\bevery\s+(?P<n>{_N})\s+(?:steps|turns)\b{_EPISODE}",
      lambda m: EpisodeStep(every=count_of(m["n"]))),
     # "every other step", "on alternate turns": which of the two steps it starts at is not said
     (r"\b(?:every\s+other|on\s+alternate|every\s+alternate)\s+(?:steps?|turns?)\b",
@@ -260,7 +283,9 @@ def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
         for m in pattern.finditer(text or ""):
             start, end = m.start(), m.end()
             if m.group(0).strip() and not any(s < end and start < e for s, e, _ in taken):
-                window, end = _bound_included(make(m), text, end)
+                if (made := make(m)) is None:
+                    continue  # (r50m) a form whose numbers make no window (a list of steps in no one stride)
+                window, end = _bound_included(made, text, end)
                 if (length := _OF_LENGTH.match(text, end)) is not None:
                     end = length.end()  # ("step 33 or later of 40": the episode's length, said with the bound)
                 if (denied := _NOT_HERE.match(text, end)) is not None:

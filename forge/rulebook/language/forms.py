@@ -81,6 +81,57 @@ def _code_comparison_said(match: re.Match) -> str:
     return f"{match['host']} shows {column} {match['value'].capitalize()}"
 
 
+# (r50m) The same comparison on the host a snippet is written for, a variable rather than a name: "if box.activity ==
+# "Exploit" and box.compromised == "User":", "usr_box.compromised == User" (a class's prefix before the noun). Said as the
+# host at hand shows it ("the host shows Activity Scan", "the usr host shows ..."); read as words, the dot after the
+# variable ended the sentence, the condition kept "if host" alone, and its state words were left in the order's clause
+# (a quiet value there, "== No", was a negation no reading placed).
+_CODE_VARIABLE_COMPARISON = re.compile(r"\b(?P<prefix>(?:usr|user|ent|enterprise|op|ops)_)?(?P<noun>host|box|machine|node|srv|server)"
+                                       r"\.(?P<column>compromised|compromise|activity)\s*(?:==|=(?!=)|\bis\b(?!\s+not\b))\s*"
+                                       r"[\"']?(?P<value>[A-Za-z]+)[\"']?", re.IGNORECASE)
+
+
+# (r50m) Two comparisons on the same variable joined by "and", said as one row ("the host shows a Compromised level and
+# an Activity"): said twice, each was read of any host, and the two states were never the same host's.
+_SAME_SUBJECT_TWICE = re.compile(r"\b(?P<subject>the\s+(?:\w+\s+)?host)\s+shows\s+(?P<first>(?:Activity|Compromised)\s+\w+)"
+                                 r"\s+and\s+(?P=subject)\s+shows\s+(?P<second>(?:Activity|Compromised)\s+\w+)")
+
+
+# (r50m) A function's header in a snippet, "def triage(node):", "function pick(box) {": its name says what the code is
+# for, no condition of it (read as one, "def ...(host)" was a condition no reading could place, and the rule's condition
+# never read whole)
+_CODE_HEADER = re.compile(r"(?:^|(?<=[\s.;]))(?:def|function|func)\s+\w+\s*\([^()]{0,40}\)\s*(?:->\s*[\w\[\], ]{1,30}?)?\s*[:{]\s*")
+
+
+def _code_variable_comparison_said(match: re.Match) -> str:
+    column = "Activity" if match["column"].lower() == "activity" else "Compromised"
+    # (whatever noun the variable uses, "node", "srv", the host it stands for)
+    subject = f"the {match['prefix'][:-1]} host" if match["prefix"] else "the host"
+    return f"{subject} shows {column} {match['value'].capitalize()}"
+
+
+# (r50m) A move allowed at one time only, said of that time: "the only time we can Analyse Op_Host2 is once it shows a
+# scan", "the sole case where Sleep is okay is if nothing is scanned", "the one case in which we restore User1 is once it
+# is at root". It forbids the move at every other time: said as "never <move> unless <condition>", as a
+# note that forbids it in so many words says it. Read as it stood, the order was the move's (its "only" a restriction no
+# reading placed), and a compiled "never" of the move outside that time was refused as the text's opposite.
+_ONLY_TIME_ALLOWED = re.compile(
+    r"\bthe\s+(?:only|one|sole)\s+(?:time|moment|case|situation|occasion|circumstance)s?\s+(?:(?:that|when|in\s+which|where)\s+)?"
+    r"(?:(?:you|we|i|one|the\s+(?:planner|chooser|analyst|agent|defender))\s+(?:(?:may|can|could|should|might|get\s+to|"
+    r"(?:are|is|am)\s+(?:allowed|permitted)\s+to|ought\s+to)\s+)?(?P<move>[^.;:?!,]+?)|"
+    r"(?P<judged>[^.;:?!,]+?)\s+(?:is|are|becomes?)\s+(?:ever\s+)?(?:acceptable|allowed|okay|ok|fine|permitted|justified|"
+    r"warranted|an\s+option|on\s+the\s+table)(?:\s+(?:for\s+(?:me|us|you)|here|at\s+all))?)"
+    r"\s*,?\s+is\s+(?:when|whenever|if|while|once|as\s+long\s+as)\b(?P<none>\s+no\s+(?=[a-z]))?", re.IGNORECASE)
+
+
+def _only_time_allowed_said(match: re.Match) -> str:
+    move = (match["move"] or match["judged"]).strip()
+    if not verbs_in(move) or re.match(r"(?:a|an|the|any)\b", move, re.IGNORECASE):
+        return match[0]  # (no move named, or one named as a thing: left as written)
+    # ("... is when no host shows an exploit": never the move while one does, the denial of "no" said as "any")
+    return f"{'N' if match[0][0].isupper() else 'n'}ever {move} " + ("when any " if match["none"] else "unless")
+
+
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
@@ -150,7 +201,9 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
     # i.e. two or more, ..."), said in words
-    text = _CODE_COMPARISON.sub(_code_comparison_said, text)
+    text = _ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
+    text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
+    text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
     # "ent-class host", "a user class box": the class named with the word "class" (r32m; read as no class, any host)
     text = re.sub(r"\b(user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+class[\s-]+(?=(?:hosts?|box(?:es)?|machines?|servers?|"
@@ -520,11 +573,16 @@ _FORM_KEY_INLINE = re.compile(r"(?:^|(?<=\s))(?P<key>" + "|".join(sorted((re.esc
                          + r")\s*:\s+(?=\S)", re.IGNORECASE)
 
 
+_FILE_NAMED_FIRST = re.compile(r"^\s*(?:#+|//)\s*[\w./-]+\.(?:ya?ml|json|ini|cfg|conf|toml|txt|py)\s+(?=\S)", re.IGNORECASE)
+
+
 def _form_lines_apart(text: str) -> str:
     """(r46m) A form of labelled lines flattened into one line (`_FORM_KEY_INLINE`), opened by a label and with an order's label
     after it, set back on lines of their own; any other text as it stands."""
     if "\n" in text.strip():
         return text
+    # (r50m) after a comment that names the file it came from ("# rules/pivots.yaml hosts: ..."), a note beside the form
+    text = _FILE_NAMED_FIRST.sub("", text)
     labels = list(_FORM_KEY_INLINE.finditer(text))
     if len(labels) < 2 or labels[0].start() != len(text) - len(text.lstrip()) \
             or not any(_FORM_KEYS[m["key"].lower()] == "do" for m in labels[1:]):
@@ -537,6 +595,7 @@ def form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
     lines = [line for line in _form_lines_apart(text or "").split("\n") if line.strip()]
+    lines, notes = _comments_apart(lines)
     table = _one_row_table(lines)
     if table:
         lines = [f"{key}: {value}" for key, value in table]
@@ -553,7 +612,33 @@ def form_lines_said(text: str) -> str:
     if subject and not hosts_in(state):
         state = f"{subject} {'' if _SAID_WITH_VERB.match(state) else 'is '}{state}"
     said = f"When {state}: {parts['do'][0]}" + "".join(f", then {after}" for after in parts.get("then", ())) + "."
-    return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ()))
+    return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ())) \
+        + "".join(f" {note[0].upper()}{note[1:]}." for note in notes)
+
+
+# (r50m) A comment in a configuration snippet's lines: a line of its own that opens with "#" or "//" ("# rules/pivots.yaml"),
+# or what follows " # " on a labelled line ("action: Restore   # the reason, in a word or two"). It is the writer's note beside the
+# form, no line of it: read as one, a form with a comment was no form at all (its labels were left as words, and a class
+# its note named was taken for the rule's scope); read into a value, the note was part of the order.
+_COMMENT_LINE = re.compile(r"^\s*(?:#+|//)\s*(?P<note>.*?)\s*$")
+
+
+_TRAILING_COMMENT = re.compile(r"\s+(?:#+|//)\s+(?P<note>\S.*?)\s*$")
+
+
+def _comments_apart(lines: list[str]) -> tuple[list[str], list[str]]:
+    """(r50m) The lines of a form without its comments (`_COMMENT_LINE`, `_TRAILING_COMMENT`), and the comments' notes
+    (a note that is only a file's name or path is none)."""
+    kept, notes = [], []
+    for line in lines:
+        whole = _COMMENT_LINE.match(line)
+        trailing = None if whole else _TRAILING_COMMENT.search(line)
+        note = (whole or trailing)["note"] if whole or trailing else ""
+        if note and " " in note.strip():
+            notes.append(note.strip().rstrip(" ."))
+        if not whole:
+            kept.append(line[:trailing.start()] if trailing else line)
+    return kept, notes
 
 
 # (r41h) A footnote: a mark right after a word of the rule ("recommend a Restore.*", "every user host\u2020") and the same
@@ -627,3 +712,152 @@ def ignored_advice_said(text: str) -> str:
         return rest
     colon = rest.index(":")
     return f"{rest[:colon + 1]} instead of a {put_aside[0]}, {rest[colon + 1:].lstrip()}"
+
+
+# (r50m) An acceptance test written as its lines, "Given <situation>" (and "And ..." lines), "When <the role's turn>",
+# "Then <what it does>": the situation is the order's condition and the "Then" its order, as "When <situation>: <order>."
+# says them. Read line by line, a "When I plan" line was the condition, its clause ran on over the "Then" and took the
+# order's first move with it (the order then named only the later one, and a compilation of both was refused). A
+# "When" line that states no host's state is the role's turn, no condition; one that does joins the situation.
+_TEST_LINE = re.compile(r"^\s*(?P<key>given|when|then|and|but)\b\s*:?\s*(?P<rest>\S.*?)\s*$", re.IGNORECASE)
+
+
+# "Then the plan is <order>", "Then the chooser picks <order>": the words that say whose answer it is, before the order
+_THEN_LEAD = re.compile(r"^(?:the\s+(?:plan|pick|choice|answer|recommendation|suggestion|action|move|(?:action\s+)?chooser|planner|"
+                        r"analyst)\s+(?:is|should\s+be|must\s+be|will\s+be|picks|chooses|recommends|suggests|proposes|includes?)|"
+                        r"(?:i|we|you|it)\s+(?:should|must|will)\s+(?:plan|pick|choose|recommend|suggest|propose))\s*:?\s+(?=\S)",
+                        re.IGNORECASE)
+
+
+# (r50m) The same test written on one line, its keywords capitalised ("Given <situation> When I plan Then <order>"), as a
+# compiler's directive flattens its lines
+_TEST_INLINE = re.compile(r"(?:^|(?<=[\s.:;]))Given:?\s+(?P<given>[^.;]+?)\s+(?:When:?\s+(?P<when>[^.;]+?)\s+)?Then:?\s+(?P<then>[^.;]+)")
+
+
+def acceptance_test_said(text: str) -> str:
+    """(r50m) `text` with an acceptance test's lines (`_TEST_LINE`: a "Given" line first, a "Then" line after) said as one
+    sentence, "When <given> [and <when>]: <then>."; any other text as it stands."""
+    lines = (text or "").split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        first = _TEST_LINE.match(lines[i])
+        if first is None or first["key"].lower() != "given":
+            out.append(lines[i])
+            i += 1
+            continue
+        parts: dict[str, list[str]] = {"given": [], "when": [], "then": []}
+        key, j = "", i
+        while j < len(lines) and (line := _TEST_LINE.match(lines[j])):
+            said = line["key"].lower()
+            if said in ("given", "when", "then"):
+                if said == "given" and key:
+                    break  # (the next test)
+                key = said
+            parts[key].append(line["rest"].rstrip(" .;"))
+            j += 1
+        if not parts["then"]:
+            out.append(lines[i])
+            i += 1
+            continue
+        stated = [w for w in parts["when"] if hosts_in(w) or classes_in(w) or state_words_in(w)]
+        situation = " and ".join(parts["given"] + stated)
+        order = " and ".join(_THEN_LEAD.sub("", t) for t in parts["then"])
+        out.append(f"When {situation}: {order}.")
+        i = j
+    return _TEST_INLINE.sub(_test_inline_said, "\n".join(out))
+
+
+def _test_inline_said(match: re.Match) -> str:
+    when = match["when"] or ""
+    stated = " and " + when if hosts_in(when) or classes_in(when) or state_words_in(when) else ""
+    return f"When {match['given'].strip()}{stated}: {_THEN_LEAD.sub('', match['then'].strip())}"
+
+
+# (r50m) A configuration file's section for a host, "[user.User1]" (or "[User1]"), with settings of moves under it,
+# "restore = never", "remove: no": a setting that turns a move off forbids it on the section's hosts, "Never Restore
+# User1."; the comments beside them (";" or "#" lines) are the writer's notes, said after as sentences. Read as it stood,
+# the setting was no prohibition (its "never" was a word after a verb's name) and the note's story was the rule's order.
+_SECTION = re.compile(r"^\s*\[(?P<section>[^\[\]]{1,60})\]\s*$")
+
+
+_SETTING = re.compile(r"^\s*(?P<key>[A-Za-z][\w -]{0,30}?)\s*[=:]\s*[\"']?(?P<value>[A-Za-z]+)[\"']?\s*[;,]?\s*$")
+
+
+_SETTING_OFF = re.compile(r"^(?:never|no|false|off|disabled?|forbidden|deny|denied|banned|blocked)$", re.IGNORECASE)
+
+
+_SETTING_COMMENT = re.compile(r"^\s*(?:;+|#+|//)\s*(?P<note>.*?)\s*$")
+
+
+def config_section_said(text: str) -> str:
+    """(r50m) `text` that is a configuration section for named hosts (`_SECTION`) whose every setting names a move and turns
+    it off (`_SETTING`, `_SETTING_OFF`), said as the prohibitions they are, then its comments' notes; any other text as it
+    stands."""
+    lines = [line for line in (text or "").split("\n") if line.strip()]
+    if not lines or not (section := _SECTION.match(lines[0])) or not hosts_in(section["section"]):
+        return text
+    hosts = " and ".join(hosts_in(section["section"]))
+    said, notes = [], []
+    for line in lines[1:]:
+        if comment := _SETTING_COMMENT.match(line):
+            notes.append(comment["note"].rstrip(" ."))
+            continue
+        setting = _SETTING.match(line)
+        verbs = verbs_in(setting["key"]) if setting else ()
+        if not setting or len(verbs) != 1 or not _SETTING_OFF.match(setting["value"]):
+            return text
+        said.append(f"Never {verbs[0]} {hosts}.")
+    if not said:
+        return text
+    return " ".join(said + [f"{note[0].upper()}{note[1:]}." for note in notes if note])
+
+
+# (r50m) A decision tree drawn in text: a question, then its branches, each on a line that opens with a branch mark
+# ("├─ ", "└── ", "|-- ", "`- ", or an arrow, "-> ", under the question) and gives the branch's case, an arrow
+# (drawn, "──>"), and its move. Each branch is a case of its own, as in a note of cases "<case> -> <order>; <case> ->
+# <order>": the branches said after semicolons. Read as drawn, the branches ran together into one clause, a case's "no"
+# or "nothing owned" stood in the clause of the move, and no reading placed it.
+_BRANCH_MARK = re.compile(r"^\s*(?:[\u251c\u2514]\s*[\u2500\u2014-]*\s*>?|[|`+]\s*[\u2500\u2014-]+\s*>?)\s*(?=\S)")
+
+
+# (a branch that answers the question, "yes", "no, only scanned": the question is its case, which a note of cases would
+# lose; such a tree is left as drawn)
+_ANSWER = re.compile(r"^\s*(?:yes|no|yep|nope|true|false)\b", re.IGNORECASE)
+
+
+_DRAWN_ARROW = re.compile(r"\s*[\u2500\u2014]+>\s*|\s*-{2,}>\s*")
+
+
+def tree_said(text: str) -> str:
+    """(r50m) `text` with a decision tree's branch lines (`_BRANCH_MARK`, two or more after a line that is none, none of
+    them a bare answer, `_ANSWER`) said as the cases of a note, each after a semicolon, its drawn arrows as "->"; any other
+    text as it stands."""
+    lines = (text or "").split("\n")
+    marked = [bool(_BRANCH_MARK.match(line)) for line in lines]
+    if sum(marked) < 2 or marked[0] or not any(m and not before for before, m in zip(marked, marked[1:])) \
+            or any(m and _ANSWER.match(_BRANCH_MARK.sub("", line)) for line, m in zip(lines, marked)):
+        return text
+    said = []
+    for line, branch in zip(lines, marked):
+        line = _DRAWN_ARROW.sub(" -> ", line)
+        said.append("; " + _BRANCH_MARK.sub("", line).strip() if branch else line)
+    return "\n".join(said)
+
+
+# (r50m) A line of a log or a ticket that opens with its time stamp ("2026-03-02T10:41:07Z chooser picked ...", "[10:41:07]
+# ...", "10:41 ...") is an entry of its own: it ends where its line ends. Flattened with the line after it, an entry with
+# no final stop ran into the next line's label ("... Compromised No Resolution: ..."), and the entry's state became the
+# situation of the resolution's order (its "No" a negation of the rule's condition).
+_STAMPED_LINE = re.compile(r"^\s*(?:\[\s*)?(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?|"
+                           r"\d{1,2}:\d{2}(?::\d{2})?)(?:\s*\])?\s+\S")
+
+
+def log_lines_said(text: str) -> str:
+    """(r50m) `text` with each time-stamped line (`_STAMPED_LINE`) ended with a stop where it has none; any other text as
+    it stands."""
+    lines = (text or "").split("\n")
+    if not any(_STAMPED_LINE.match(line) for line in lines):
+        return text
+    return "\n".join(line.rstrip() + "." if _STAMPED_LINE.match(line) and not re.search(r"[.!?;:]\s*$", line) else line
+                     for line in lines)
