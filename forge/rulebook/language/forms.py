@@ -533,6 +533,68 @@ def _form_lines_apart(text: str) -> str:
                      for i, m in enumerate(labels))
 
 
+# (r50c) An acceptance test's labels, "Given ... When ... Then ..." (or "Scenario: ... Then: ..."), each at a line's start or
+# after a sentence's end: what Scenario, Given, When (and an And or But after them) say is the rule's condition, what Then
+# says its order. Read as sentences, the labels hid the condition ("Given: no alerts on any host. Then: plan Monitor"
+# stated none, and a predicate that held everywhere passed).
+_TEST_LABEL = re.compile(r"(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[ \t]*(?:[-*\u2022][ \t]*)?(?P<key>scenario|given|when|and|but|then)\b[ \t]*(?P<colon>:)?[ \t]*",
+                         re.IGNORECASE)
+
+
+# A When of the test that is the role's own turn ("When I plan", "When the chooser picks"): when the rule is asked, no
+# condition of it
+_OWN_TURN = re.compile(r"^(?:i|we|you|the\s+(?:planner|chooser|analyst|agent|defender|plan)|it)\s+(?:am\s+|is\s+|are\s+)?"
+                       r"(?:asked\s+(?:to\s+)?)?(?:plan|choose|chooses|picks?|decides?|recommends?|answers?|repl(?:y|ies)|acts?|"
+                       r"planning|choosing|picking|deciding|made|runs?)\b[^.;]{0,20}$", re.IGNORECASE)
+
+
+def given_then_said(text: str) -> str:
+    """(r50c) `text` with an acceptance test's labels (_TEST_LABEL) said as one sentence, "When <condition>: <order>.", after
+    the words before the test and before those after its Then line; any other text as it stands. Only a test with a Then and
+    a Given (or a Scenario with its colon) is one."""
+    labels = list(_TEST_LABEL.finditer(text or ""))
+    keys = [m["key"].lower() for m in labels]
+    if "then" not in keys or not ("given" in keys or any(k == "scenario" and m["colon"] for k, m in zip(keys, labels))):
+        return text
+    first = keys.index("given") if "given" in keys else keys.index("scenario")
+    if keys.index("then") < first or keys[first] == "scenario" and not labels[first]["colon"] and "given" not in keys:
+        return text
+    labels = labels[first:]
+    then = next(i for i, m in enumerate(labels) if m["key"].lower() == "then")
+    labels = labels[:then + 1]
+    conditions = []
+    for i, m in enumerate(labels[:-1]):
+        value = text[m.end():labels[i + 1].start()].strip().rstrip(".;:,").strip()
+        if value and not (m["key"].lower() == "when" and _OWN_TURN.match(value)):
+            conditions.append(value)
+    rest = text[labels[-1].end():]
+    cut = rest.find("\n")
+    order, after = (rest, "") if cut < 0 else (rest[:cut], rest[cut:])
+    order = order.strip()
+    if not conditions or not order:
+        return text
+    lead = text[:labels[0].start()].strip().rstrip(":;,").strip()
+    said = f"When {' and '.join(conditions)}: {order}{'' if order.endswith(('.', '!', '?')) else '.'}"
+    return " ".join(p for p in (f"{lead}{'' if not lead or lead.endswith(('.', '!', '?')) else '.'}", said, after.strip()) if p)
+
+
+# (r50c) A setting of configuration set in backticks that keys a move to a host's state in its name: "`enterprise1.on_user_compromise
+# = Remove  # not Restore`" (the host, then the state in words joined by "_", after "on", "when" or "if"; a comment after "#")
+_HOST_SETTING = re.compile(r"`\s*(?P<host>[A-Za-z_]+\d)\s*\.\s*(?:on|when|if|upon)_(?P<state>[a-z]+(?:_[a-z]+){0,3})\s*(?:=|:)\s*"
+                           r"(?P<move>[A-Za-z]+)\s*(?:#\s*(?P<note>[^`]*?))?\s*`", re.IGNORECASE)
+
+
+def setting_said(text: str) -> str:
+    """(r50c) `text` with a setting of configuration (_HOST_SETTING) said as the rule it sets, "when <host> shows <state>:
+    <move> <host>" (and its comment after a comma); any other text as it stands. Left as code, its state was no condition,
+    and a predicate that asked the host merely shown passed."""
+    def said(m: re.Match) -> str:
+        host = next(iter(hosts_in(m["host"])), m["host"])
+        note = f", {m['note'].strip()}" if m["note"] and m["note"].strip() else ""
+        return f"when {host} shows {m['state'].replace('_', ' ')}: {m['move']} {host}{note}"
+    return _HOST_SETTING.sub(said, text or "")
+
+
 def form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
