@@ -282,7 +282,7 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         return None
     mode = str(action.get("mode", "")).lower()
     done, banned = _moves(action)
-    # (r50c: and a move permitted only in one case, forbidden everywhere else: "the only time you may Restore it is ...")
+    # (r50c: and a move permitted only in one case, forbidden everywhere else: "the only time we may Remove it is if ...")
     forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred) + _permitted_verbs(words.text)
     spared = set(words.contrasted) | (set(words.excepted) - _excepted_in_condition(words))
     second = _moves_put_second(words)
@@ -1629,7 +1629,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _condition_elsewhere(text, predicate)
 
 
-# (r50c) A move the text only permits, and only in one case: "the only time you may Restore X is when ...", "the only
+# (r50c) A move the text only permits, and only in one case: "the only time we may Remove X is if ...", "the only
 # time a Monitor is acceptable is when ...", "you may only Remove it once ...", "a Restore is allowed only if ...". What
 # it names before "is when" is the move it allows there and forbids everywhere else; it orders it nowhere.
 _ONLY_PERMITTED = re.compile(
@@ -1654,7 +1654,7 @@ def _permitted_only(words: Wording, action: Optional[dict]) -> Optional[str]:
     done, _ = _moves(action)
     for verb, target in done:
         if any(same_verb(p, verb) for p in permitted):
-            return (f"permission: the text only permits {verb} in one case (\"the only time you may\"), it orders it nowhere, "
+            return (f"permission: the text only permits {verb} in one case (\"the only time ... may\"), it orders it nowhere, "
                     f"but the action orders {verb} {target or ''}".rstrip() + ": forbid it where that case does not hold "
                     "(a \"never\" under the negated condition)")
     return None

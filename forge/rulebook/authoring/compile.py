@@ -247,10 +247,10 @@ _SAID_EXAMPLE = re.compile(r"(?:\b|(?<=\s))(?:e\.g\.|i\.e\.|for example|for inst
 
 
 def _move_on_host_ordered(text: str) -> Optional[str]:
-    """(r50c) Why a text that states no condition clause is still no FORMAT rule: its order is a move on a named host ("On the
-    first step, plan a DecoyApache on Enterprise0 and nothing else": "nothing else" bounds the plan, it is no form of the
-    reply), or a snippet of configuration it gives as the rule states a host's state beside a move on a host ("`Enterprise1:
-    {state: owned at user level, plan: [Remove Enterprise1]}`"). A FORMAT rule reaches every call of its roles, while a
+    """(r50c) Why a text that states no condition clause is still no FORMAT rule: its order is a move on a named host ("At a game's
+    opening turn, put a DecoyTomcat on Enterprise2 and plan nothing more": "nothing more" bounds the plan, it is no form of the
+    reply), or a snippet of configuration it gives as the rule states a host's state beside a move on a host ("`Op_Server0:
+    {status: exploited, moves: [Restore Op_Server0]}`"). A FORMAT rule reaches every call of its roles, while a
     move on a host is a decision with a situation of its own."""
     order = read_wording(_SAID_EXAMPLE.sub(" ", _EXAMPLE.sub(" ", text or ""))).order
     for part in sentences(order):

@@ -113,6 +113,11 @@ _FORMS: tuple[tuple[re.Pattern, object], ...] = tuple((re.compile(p, re.IGNORECA
     (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:first|opening)\s+(?P<a>{_N})\s+{_STEP}{_EPISODE}"
      rf"{_INCLUDED}",
      lambda m: EpisodeStep(1, count_of(m["a"]))),
+    # (r50c) "at the first turn of a match", "at the game's opening turn", "in the very first turn": step 1 alone (an
+    # ordinal with no count; not a story's "on the first step I chose ...", "at the first step of seed 1003")
+    (rf"\b(?:on|at|in|during|for)\s+(?:the\s+)?(?:(?:episode|game|run|match)(?:'|\u2019)s\s+)?(?:very\s+)?(?:first|opening|1st)\s+"
+     rf"(?:step|turn){_EPISODE}\b(?!\s+of\s+(?:seed|run|game|episode|match)\s*#?\s*\d)(?!\s*,?\s*(?:i|we|my|our)\b)",
+     lambda m: EpisodeStep(1, 1)),
     # "in the last three steps of the episode (step 28 onwards of 30)": the numbers in brackets say the same window
     (rf"\b(?:in|during|for|within|over)?\s*(?:the\s+)?(?:last|final|closing)\s+(?P<a>{_N})\s+{_STEP}{_EPISODE}"
      rf"\s*\(\s*{_STEP}\s+(?P<b>\d{{1,3}})\s*(?:\+|onwards?|or\s+later|and\s+later|on)\s*(?:of\s+(?P<len>\d{{1,3}}))?\s*\)",

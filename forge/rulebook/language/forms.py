@@ -535,7 +535,7 @@ def _form_lines_apart(text: str) -> str:
 
 # (r50c) An acceptance test's labels, "Given ... When ... Then ..." (or "Scenario: ... Then: ..."), each at a line's start or
 # after a sentence's end: what Scenario, Given, When (and an And or But after them) say is the rule's condition, what Then
-# says its order. Read as sentences, the labels hid the condition ("Given: no alerts on any host. Then: plan Monitor"
+# says its order. Read as sentences, the labels hid the condition ("Given: nothing flagged on any host. Then: choose Sleep"
 # stated none, and a predicate that held everywhere passed).
 _TEST_LABEL = re.compile(r"(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[ \t]*(?:[-*\u2022][ \t]*)?(?P<key>scenario|given|when|and|but|then)\b[ \t]*(?P<colon>:)?[ \t]*",
                          re.IGNORECASE)
