@@ -66,6 +66,10 @@ def test_hosts_in_shorthand_are_read_as_in_full() -> None:
     # "absent any exploitation": the negation is the condition, not an exploit asked
     for text in ("Never reimage Op_Host2 absent any exploitation.", "Never reimage OpH2 absent any exploitation."):
         assert text_problem(text, {"host": "Op_Host2", "activity": "Exploit"}, never("Restore", "Op_Host2")) is not None, text
+    # a note that borrows another's shape and restates the condition on its own host, in either spelling, is whole
+    for text in ("U1: as in kim's Op_Host0 trap note, only with a DecoySmss, and only while U1 is probed & clean.",
+                 "User1: as in kim's Op_Host0 trap note, only with a DecoySmss, and only while User1 is probed & clean."):
+        assert text_problem(text, {"host": "User1", "activity": "Scan", "compromise": "No"}, do("DecoySmss", "User1")) is None, text
 
 
 def test_the_opening_turn_is_a_window_of_one_step() -> None:

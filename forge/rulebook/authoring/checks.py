@@ -1626,7 +1626,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _phase_host_widened(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
-        or _condition_elsewhere(text, predicate)
+        or _condition_elsewhere(text, predicate, action)
 
 
 # (r50c) A move the text only permits, and only in one case: "the only time we may Remove X is if ...", "the only
@@ -1660,7 +1660,7 @@ def _permitted_only(words: Wording, action: Optional[dict]) -> Optional[str]:
     return None
 
 
-def _condition_elsewhere(text: str, predicate) -> Optional[str]:
+def _condition_elsewhere(text: str, predicate, action: Optional[dict] = None) -> Optional[str]:
     """(r43h) A text that takes part of its condition from another note it points to ("ditto the <host> note", "my take
     on <someone>'s note: the same <Verb>, but only while ..."): a predicate that asks a state of no host beyond those its
     own words speak of states that part alone, and is wider than the rule (it fired where the other note's condition
@@ -1671,6 +1671,11 @@ def _condition_elsewhere(text: str, predicate) -> Optional[str]:
     spoken = {h for atom, _ in atoms_of(own) for h in atom.hosts()} if own is not None else set()
     asked = {h for atom, _ in atoms_of(predicate) if not atom.bare() for h in atom.hosts()}
     if not asked <= spoken:
+        return None
+    # (r50c) an order aimed at the hosts whose own states the predicate asks ("E2: same as kim's User1 note, but only while E2
+    # is scanned"): the other note lends its shape, and the text restates the condition on its own host
+    aimed = {h for t in _targets(action) if _concrete(t) for h in hosts_of([t])}
+    if aimed and aimed <= asked and len(asked) < len(HOSTS):
         return None
     return ("reference: the text takes part of its condition from another note it points to, and the predicate states "
             "only what its own words add: state the other note's condition too, or keep the rule semantic")
@@ -1902,7 +1907,8 @@ def _condition_hosts(words: Wording, predicate) -> Optional[str]:
     it is not enough, a trigger on any host in that state would hold where User3 is clean and another host owned. (A
     host the text excepts, concedes or names as one of a group the trigger is about is the scope check's.)"""
     trigger_hosts = {atom.host for atom, _ in atoms_of(predicate) if atom.host}
-    spared = set(words.excepted) | set(words.contrasted) | set(conceded_hosts(words.text)) | _included(words.instruction)
+    spared = set(words.excepted) | set(words.contrasted) | set(conceded_hosts(words.text)) | _included(words.instruction) \
+        | _named_in_reference_only(words.text)  # (r50c: "same as maria's User4 note": the other note's host, as the scope check has it)
     for condition in words.conditions:
         for host in condition.hosts:
             if host not in trigger_hosts and host not in spared and host in HOSTS:
