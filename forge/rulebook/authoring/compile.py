@@ -241,8 +241,10 @@ def format_problem(text: str) -> Optional[str]:
 _SNIPPET = re.compile(r"(?<!e\.g\.\s)(?<!\blike\s)(?<!such as\s)`(?P<code>[^`]+)`", re.IGNORECASE)
 
 
-# (r50c) An example said after "e.g." or "such as", or set in single quotes ("e.g. 'Remove User2'"): no move the text orders
-_SAID_EXAMPLE = re.compile(r"(?:\b|(?<=\s))(?:e\.g\.|i\.e\.|for example|for instance|such as|like)\s*:?\s*(?:'[^']*'|[^.;:]*)|"
+# (r50c) An example said after "e.g." or "such as", or set in single quotes ("e.g. 'Remove User2'"), or after "like this:" to
+# its sentence's end ("answer in one line, like this: Analyse User3"): no move the text orders
+_SAID_EXAMPLE = re.compile(r"\b(?:like\s+(?:this|so)|as\s+follows|for\s+example|for\s+instance)\s*:\s*[^;]*?(?=[.;!?](?:\s|$)|$)|"
+                           r"(?:\b|(?<=\s))(?:e\.g\.|i\.e\.|for example|for instance|such as|like)\s*:?\s*(?:'[^']*'|[^.;:]*)|"
                            r"(?<![\w'])'[^']{1,60}'(?![\w'])", re.IGNORECASE)
 
 
@@ -252,7 +254,7 @@ def _move_on_host_ordered(text: str) -> Optional[str]:
     reply), or a snippet of configuration it gives as the rule states a host's state beside a move on a host ("`Op_Server0:
     {status: exploited, moves: [Restore Op_Server0]}`"). A FORMAT rule reaches every call of its roles, while a
     move on a host is a decision with a situation of its own."""
-    order = read_wording(_SAID_EXAMPLE.sub(" ", _EXAMPLE.sub(" ", text or ""))).order
+    order = read_wording(_EXAMPLE.sub(" ", _SAID_EXAMPLE.sub(" ", text or ""))).order
     for part in sentences(order):
         moves = [v for v in verbs_in(part) if v in HOST_VERBS]
         if moves and hosts_in(part) and read_wording(part).gives_order:
