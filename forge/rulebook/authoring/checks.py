@@ -65,7 +65,7 @@ from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compa
 from forge.rulebook.language.forms import example_aside_away
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
-from forge.rulebook.language.names import HOST_NAME, classes_in, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
+from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
 
@@ -282,7 +282,8 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         return None
     mode = str(action.get("mode", "")).lower()
     done, banned = _moves(action)
-    forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred)
+    # (r50c: and a move permitted only in one case, forbidden everywhere else: "the only time we may Remove it is if ...")
+    forbidden = [p.verb for p in words.prohibitions] + list(words.dispreferred) + _permitted_verbs(words.text)
     spared = set(words.contrasted) | (set(words.excepted) - _excepted_in_condition(words))
     second = _moves_put_second(words)
     for step, (verb, target) in enumerate(done):
@@ -395,8 +396,8 @@ def _never_unspoken(words: Wording, action: Optional[dict]) -> Optional[str]:
             or words.dispreferred:
         return None
     verb = _verb(action.get("verb"))
-    if verb == ANY_VERB:
-        return None
+    if verb == ANY_VERB or any(same_verb(p, verb) for p in _permitted_verbs(words.text)):
+        return None  # (r50c: a move permitted in one case only is turned down everywhere else)
     clauses = [c for sentence in re.split(r"(?<=[.;!?])\s+", words.text) for c in _CLAUSE_END.split(sentence)
                if any(same_verb(named, verb) for named in verbs_in(c))]
     if clauses and not any(_NEGATIVE_WORD(c) or _DOUBTING.search(c) or _FAILS_NOW.search(c) for c in clauses):
@@ -1594,7 +1595,7 @@ def _history_in_every_branch(words: Wording, predicate) -> Optional[str]:
     return None
 
 
-CHECKS = ("format", "reach", "never", "always", "negation", "prohibition", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
+CHECKS = ("format", "reach", "never", "always", "negation", "prohibition", "permission", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
           "bare", "before", "claims", "narrow", "history", "facts", "target", "reference")
 
 
@@ -1605,10 +1606,14 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     if when_raw is None:
         return None
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
+    # (r50c) a host in a note's shorthand ("E1", "U2", "OpS0") read as the table names it, as every reader below knows it:
+    # read in shorthand, some readers missed a condition or a scope they place when the name is written in full
+    text = named_in_full(text)
     words = read_wording(text)
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
-    return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _matched(predicate, action) \
+    return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
+        or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
@@ -1621,10 +1626,41 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _phase_host_widened(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
-        or _condition_elsewhere(text, predicate)
+        or _condition_elsewhere(text, predicate, action)
 
 
-def _condition_elsewhere(text: str, predicate) -> Optional[str]:
+# (r50c) A move the text only permits, and only in one case: "the only time we may Remove X is if ...", "the only
+# time a Monitor is acceptable is when ...", "you may only Remove it once ...", "a Restore is allowed only if ...". What
+# it names before "is when" is the move it allows there and forbids everywhere else; it orders it nowhere.
+_ONLY_PERMITTED = re.compile(
+    r"\bthe\s+only\s+(?:time|case|moment|situation|occasion|point|step)s?\b(?P<a>[^.;:]{0,80}?\b(?:may|might|can|could|get\s+to|"
+    r"allowed|permitted|acceptable|ok|okay|fine|justified|warranted)\b[^.;:]{0,40}?)\s+(?:is|are|comes?|being)\s+"
+    r"(?:when|if|once|while|after|where|at)\b|"
+    r"\b(?:you|we|i|they|the\s+(?:planner|chooser|analyst|agent|defender))\s+(?:may|can|should|are\s+allowed\s+to|get\s+to)\s+only\s+"
+    r"(?P<b>[^.;:]{0,60}?)\s+(?:when|if|once|while|after)\b|"
+    r"(?P<c>\b[^.;:]{0,40}?)\s+(?:is|are)\s+(?:only\s+)?(?:allowed|permitted|acceptable|ok|okay|justified)\s+only\s+"
+    r"(?:when|if|once|while|after)\b", re.IGNORECASE)
+
+
+def _permitted_verbs(text: str) -> list[str]:
+    """(r50c) The moves a text permits only in one case (`_ONLY_PERMITTED`), which it forbids everywhere else."""
+    return [v for m in _ONLY_PERMITTED.finditer(text) for v in verbs_in(m["a"] or m["b"] or m["c"] or "")]
+
+
+def _permitted_only(words: Wording, action: Optional[dict]) -> Optional[str]:
+    """(r50c) A move the text permits only in one case (`_ONLY_PERMITTED`) compiled as an order of it: a permission is no
+    order; what the text forbids is the move where that case does not hold (a `never` under the negated condition)."""
+    permitted = _permitted_verbs(words.text)
+    done, _ = _moves(action)
+    for verb, target in done:
+        if any(same_verb(p, verb) for p in permitted):
+            return (f"permission: the text only permits {verb} in one case (\"the only time ... may\"), it orders it nowhere, "
+                    f"but the action orders {verb} {target or ''}".rstrip() + ": forbid it where that case does not hold "
+                    "(a \"never\" under the negated condition)")
+    return None
+
+
+def _condition_elsewhere(text: str, predicate, action: Optional[dict] = None) -> Optional[str]:
     """(r43h) A text that takes part of its condition from another note it points to ("ditto the <host> note", "my take
     on <someone>'s note: the same <Verb>, but only while ..."): a predicate that asks a state of no host beyond those its
     own words speak of states that part alone, and is wider than the rule (it fired where the other note's condition
@@ -1635,6 +1671,11 @@ def _condition_elsewhere(text: str, predicate) -> Optional[str]:
     spoken = {h for atom, _ in atoms_of(own) for h in atom.hosts()} if own is not None else set()
     asked = {h for atom, _ in atoms_of(predicate) if not atom.bare() for h in atom.hosts()}
     if not asked <= spoken:
+        return None
+    # (r50c) an order aimed at the hosts whose own states the predicate asks ("E2: same as kim's User1 note, but only while E2
+    # is scanned"): the other note lends its shape, and the text restates the condition on its own host
+    aimed = {h for t in _targets(action) if _concrete(t) for h in hosts_of([t])}
+    if aimed and aimed <= asked and len(asked) < len(HOSTS):
         return None
     return ("reference: the text takes part of its condition from another note it points to, and the predicate states "
             "only what its own words add: state the other note's condition too, or keep the rule semantic")
@@ -1866,7 +1907,8 @@ def _condition_hosts(words: Wording, predicate) -> Optional[str]:
     it is not enough, a trigger on any host in that state would hold where User3 is clean and another host owned. (A
     host the text excepts, concedes or names as one of a group the trigger is about is the scope check's.)"""
     trigger_hosts = {atom.host for atom, _ in atoms_of(predicate) if atom.host}
-    spared = set(words.excepted) | set(words.contrasted) | set(conceded_hosts(words.text)) | _included(words.instruction)
+    spared = set(words.excepted) | set(words.contrasted) | set(conceded_hosts(words.text)) | _included(words.instruction) \
+        | _named_in_reference_only(words.text)  # (r50c: "same as maria's User4 note": the other note's host, as the scope check has it)
     for condition in words.conditions:
         for host in condition.hosts:
             if host not in trigger_hosts and host not in spared and host in HOSTS:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
 from forge.config import ROLES
-from forge.env.catalog import HOSTS, action_reference
+from forge.env.catalog import HOST_VERBS, HOSTS, action_reference
 from forge.rulebook.language.grammar import ConditionalRule, parse_rule
 from forge.llm.json_reply import ask_for_json, call_records
 from forge.llm.templates import render
@@ -241,7 +241,27 @@ def format_problem(text: str) -> Optional[str]:
     if moves:
         return (f"format: the text orders {moves[0]} in a condition ({words.conditions[0].text[:50]!r}): a rule about "
                 "what to decide, not the reply's form")
-    return _host_state_told(plain)
+    return _host_state_told(plain) or _move_on_host_ordered(text)
+
+
+# (r50c) An example said after "e.g." or "such as", or set in single quotes ("e.g. 'Remove User2'"), or after "like this:" to
+# its sentence's end ("answer in one line, like this: Analyse User3"): no move the text orders
+_SAID_EXAMPLE = re.compile(r"\b(?:like\s+(?:this|so)|as\s+follows|for\s+example|for\s+instance)\s*:\s*[^;]*?(?=[.;!?](?:\s|$)|$)|"
+                           r"(?:\b|(?<=\s))(?:e\.g\.|i\.e\.|for example|for instance|such as|like)\s*:?\s*(?:'[^']*'|[^.;:]*)|"
+                           r"(?<![\w'])'[^']{1,60}'(?![\w'])", re.IGNORECASE)
+
+
+def _move_on_host_ordered(text: str) -> Optional[str]:
+    """(r50c) Why a text that states no condition clause is still no FORMAT rule: its order is a move on a named host ("At a game's
+    opening turn, put a DecoyTomcat on Enterprise2 and plan nothing more": "nothing more" bounds the plan, it is no form of the
+    reply); a quoted form of code is `_decision_quoted`'s. A FORMAT rule reaches every call of its roles, while a
+    move on a host is a decision with a situation of its own."""
+    order = read_wording(_EXAMPLE.sub(" ", _SAID_EXAMPLE.sub(" ", text or ""))).order
+    for part in sentences(order):
+        moves = [v for v in verbs_in(part) if v in HOST_VERBS]
+        if moves and hosts_in(part) and read_wording(part).gives_order:
+            return f"format: the text orders {moves[0]} on {hosts_in(part)[0]}: a rule about what to decide, not the reply's form"
+    return None
 
 
 # (r50g) A quoted text in a code or configuration form: between backticks, or a braced / bracketed mapping.

@@ -164,7 +164,9 @@ def _ordinal_period(m: re.Match) -> Optional[EpisodeStep]:
 _WHICH_STEP = r"(?P<which>first|opening|initial|very\s+first|last|final|closing|very\s+last)"
 _STEP_PLACE = (rf"\b(?:on|at|in|during|for)\s+(?:the\s+|an?\s+|this\s+)?(?:(?:episode|game|run|match)(?:'|\u2019)s\s+)?{_WHICH_STEP}\s+(?:step|turn)"
                rf"(?!s)(?:\s+of\s+(?:the\s+|an?\s+|this\s+|each\s+|every\s+)?(?:episode|game|run|match)\b)?"
-               rf"(?!\s+(?:of|in)\s+(?:the|a|an|my|your|our|its|this|that|each|every)\s+(?:plan|sequence|list|order|answer|reply|chain|routine|playbook))")
+               rf"(?!\s+(?:of|in)\s+(?:the|a|an|my|your|our|its|this|that|each|every)\s+(?:plan|sequence|list|order|answer|reply|chain|routine|playbook))"
+               # (r50c) nor a story's: "at the first step of seed 1003", "on the opening turn I chose ..."
+               rf"(?!\s+of\s+(?:seed|run|game|episode|match)\s*#?\s*\d)(?!\s*#?\s*\d)(?!\s*,?\s*(?:i|we|my|our)\b)")
 
 
 def _step_place(m: re.Match) -> EpisodeStep:

@@ -591,6 +591,23 @@ def _form_lines_apart(text: str) -> str:
                      for i, m in enumerate(labels))
 
 
+# (r50c) A setting of configuration set in backticks that keys a move to a host's state in its name: "`enterprise1.on_user_compromise
+# = Remove  # not Restore`" (the host, then the state in words joined by "_", after "on", "when" or "if"; a comment after "#")
+_HOST_SETTING = re.compile(r"`\s*(?P<host>[A-Za-z_]+\d)\s*\.\s*(?:on|when|if|upon)_(?P<state>[a-z]+(?:_[a-z]+){0,3})\s*(?:=|:)\s*"
+                           r"(?P<move>[A-Za-z]+)\s*(?:#\s*(?P<note>[^`]*?))?\s*`", re.IGNORECASE)
+
+
+def setting_said(text: str) -> str:
+    """(r50c) `text` with a setting of configuration (_HOST_SETTING) said as the rule it sets, "when <host> shows <state>:
+    <move> <host>" (and its comment after a comma); any other text as it stands. Left as code, its state was no condition,
+    and a predicate that asked the host merely shown passed."""
+    def said(m: re.Match) -> str:
+        host = next(iter(hosts_in(m["host"])), m["host"])
+        note = f", {m['note'].strip()}" if m["note"] and m["note"].strip() else ""
+        return f"when {host} shows {m['state'].replace('_', ' ')}: {m['move']} {host}{note}"
+    return _HOST_SETTING.sub(said, text or "")
+
+
 def form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""
@@ -734,9 +751,17 @@ _THEN_LEAD = re.compile(r"^(?:the\s+(?:plan|pick|choice|answer|recommendation|su
 _TEST_INLINE = re.compile(r"(?:^|(?<=[\s.:;]))Given:?\s+(?P<given>[^.;]+?)\s+(?:When:?\s+(?P<when>[^.;]+?)\s+)?Then:?\s+(?P<then>[^.;]+)")
 
 
+# (r50c) A test's labels with their colons written one after another in sentences ("Case: a calm table. Given: nothing
+# flagged. Then: choose Sleep"): each label starts a line of the test, as if written on its own line
+_LABEL_AFTER_SENTENCE = re.compile(r"(?<=[.!?;])[ \t]+(?=(?:given|when|then|and|but)[ \t]*:)", re.IGNORECASE)
+_LABELLED = {key: re.compile(rf"(?:^|[\s.!?;]){key}[ \t]*:", re.IGNORECASE) for key in ("given", "then")}
+
+
 def acceptance_test_said(text: str) -> str:
     """(r50m) `text` with an acceptance test's lines (`_TEST_LINE`: a "Given" line first, a "Then" line after) said as one
     sentence, "When <given> [and <when>]: <then>."; any other text as it stands."""
+    if all(label.search(text or "") for label in _LABELLED.values()):
+        text = _LABEL_AFTER_SENTENCE.sub("\n", text)
     lines = (text or "").split("\n")
     out: list[str] = []
     i = 0
