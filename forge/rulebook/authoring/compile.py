@@ -268,6 +268,16 @@ def _move_on_host_ordered(text: str) -> Optional[str]:
 _QUOTED_FORM = re.compile(r"`[^`]+`|\{[^{}]*\}", re.IGNORECASE)
 
 
+# (r50a) A quoted form given as an example of what to write: right after "like", "e.g.", "for example", "such as", or a verb of
+# writing ("never write `...` in the reply", "output `...`"). It shows the reply's form, whatever host and move its example
+# names ("Reply in JSON shaped like {"host": "User1", "state": "rooted", ...}"): read as a decision, a rule on the reply's
+# form was refused as FORMAT, and its example's move was read as the order.
+_EXAMPLE_LEAD = re.compile(r"\b(?:(?:shaped|looking|formatted|laid\s+out)?\s*like|e\.\s?g\.?|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as|as\s+in|"
+                           r"(?:write|writes|writing|print|output|type|emit|say|answer\s+with|reply\s+with|respond\s+with|end\s+with|"
+                           r"start\s+with|begin\s+with)(?:\s+(?:a|an|one|the)\s+(?:line|block|string|row|object|entry))?)\s*[,:]?\s*$",
+                           re.IGNORECASE)
+
+
 def _decision_quoted(text: str) -> Optional[str]:
     """(r50g) Why a text whose quoted part is the decision itself is no FORMAT rule: the part, written as code or
     configuration, states a named host's state and the moves for it ("`User3: {when: rooted, do: [Restore
@@ -275,6 +285,8 @@ def _decision_quoted(text: str) -> Optional[str]:
     states no state; one that does is a condition and its order, and read as FORMAT the order reached every call."""
     for quoted in _QUOTED_FORM.finditer(text):
         part = quoted.group(0)
+        if _EXAMPLE_LEAD.search(text[:quoted.start()]):
+            continue  # (r50a) an example of what to write ("reply with one line like `...`"): the reply's form, no decision
         told = hosts_in(part)
         if told and (_STATE.search(part) or states_something(part)) and verbs_in(part):
             return (f"format: the text writes, in a quoted form, a state of {told[0]} and the moves for it "

@@ -176,6 +176,13 @@ def _step_place(m: re.Match) -> EpisodeStep:
 _FIRST_STEP = re.compile(_STEP_PLACE, re.IGNORECASE)
 
 
+# (r50a) A window said as the exception, "Analyse it on every turn except every third turn", "but not on steps 4-9",
+# "apart from the opening turn of a game": the steps the rule does not reach, as "n/a" after a window says (read as
+# said, the rule held at the very steps its words set aside, and at no other).
+_EXCEPTED_BEFORE = re.compile(r"\b(?:except(?:ing)?(?:\s+for)?|apart\s+from|other\s+than|save\s+for|excluding|but\s+not|outside(?:\s+of)?)"
+                              r"\s*(?:(?:on|at|during|in|for)\b\s*)?(?:the\b\s*)?$", re.IGNORECASE)
+
+
 def _episode_step_place(text: str) -> list[tuple[int, int, EpisodeStep]]:
     """(r50g) The steps named by their place: a first step alone ("on the opening turn") is the episode's; a last one only
     where the episode is named ("at the final turn of the game"): "analysed at the last step" is the step before, history."""
@@ -184,7 +191,7 @@ def _episode_step_place(text: str) -> list[tuple[int, int, EpisodeStep]]:
         window = _step_place(m)
         if window.from_end is not None and not re.search(r"\b(?:episode|game|run|match)\b", m.group(0), re.IGNORECASE):
             continue
-        found.append((m.start(), m.end(), window))
+        found.append((m.start(), m.end(), replace(window, outside=True) if _EXCEPTED_BEFORE.search(text[:m.start()]) else window))
     return found
 
 
@@ -292,6 +299,8 @@ def _found(text: str) -> list[tuple[int, int, EpisodeStep]]:
                     end = length.end()  # ("step 33 or later of 40": the episode's length, said with the bound)
                 if (denied := _NOT_HERE.match(text, end)) is not None:
                     window, end = replace(window, outside=True), denied.end()
+                elif _EXCEPTED_BEFORE.search(text[:start]):
+                    window = replace(window, outside=True)  # (r50a) "except every third turn": the steps it is not
                 taken.append((start, end, window))
     return sorted(taken, key=lambda t: t[0])
 

@@ -124,10 +124,21 @@ _ONLY_TIME_ALLOWED = re.compile(
     r"\s*,?\s+is\s+(?:when|whenever|if|while|once|as\s+long\s+as)\b(?P<none>\s+no\s+(?=[a-z]))?", re.IGNORECASE)
 
 
+# (r50a) What the words after "the only time you ..." say when they are no permission: a move refused ("should not
+# Restore", "shouldn't", "don't", "never", "skip", "hold off on") or one owed ("must", "have to", "need to", "are required to"). "The only time you
+# should not restore X is when <c>" orders the move at every other time, and "the only time you must restore X is when <c>"
+# forbids nothing at other times: said as "never <move> unless <c>", the first was the opposite of its words.
+_NOT_A_PERMISSION = re.compile(r"(?:not|never|no\b|\w+n't|cannot|skip|avoid|hold\s+off|refrain|forgo|must|have\s+to|has\s+to|"
+                               r"(?:have|has)\s+got\s+to|got\s+to|need(?:s)?\s+to|(?:are|is|am)\s+(?:required|obliged|forced|bound|expected)\s+to)\b",
+                               re.IGNORECASE)
+
+
 def _only_time_allowed_said(match: re.Match) -> str:
     move = (match["move"] or match["judged"]).strip()
     if not verbs_in(move) or re.match(r"(?:a|an|the|any)\b", move, re.IGNORECASE):
         return match[0]  # (no move named, or one named as a thing: left as written)
+    if match["move"] and _NOT_A_PERMISSION.match(move):
+        return match[0]  # (a move refused or owed at that time, no permission: left as written)
     # ("... is when no host shows an exploit": never the move while one does, the denial of "no" said as "any")
     return f"{'N' if match[0][0].isupper() else 'n'}ever {move} " + ("when any " if match["none"] else "unless")
 
@@ -736,7 +747,8 @@ def ignored_advice_said(text: str) -> str:
 # says them. Read line by line, a "When I plan" line was the condition, its clause ran on over the "Then" and took the
 # order's first move with it (the order then named only the later one, and a compilation of both was refused). A
 # "When" line that states no host's state is the role's turn, no condition; one that does joins the situation.
-_TEST_LINE = re.compile(r"^\s*(?P<key>given|when|then|and|but)\b\s*:?\s*(?P<rest>\S.*?)\s*$", re.IGNORECASE)
+# (r50a: not "Then again, ...", the idiom for "on the other hand", no step of a test)
+_TEST_LINE = re.compile(r"^\s*(?P<key>given|when|then(?!\s+again\b)|and|but)\b\s*:?\s*(?P<rest>\S.*?)\s*$", re.IGNORECASE)
 
 
 # "Then the plan is <order>", "Then the chooser picks <order>": the words that say whose answer it is, before the order
@@ -748,7 +760,8 @@ _THEN_LEAD = re.compile(r"^(?:the\s+(?:plan|pick|choice|answer|recommendation|su
 
 # (r50m) The same test written on one line, its keywords capitalised ("Given <situation> When I plan Then <order>"), as a
 # compiler's directive flattens its lines
-_TEST_INLINE = re.compile(r"(?:^|(?<=[\s.:;]))Given:?\s+(?P<given>[^.;]+?)\s+(?:When:?\s+(?P<when>[^.;]+?)\s+)?Then:?\s+(?P<then>[^.;]+)")
+# (r50a: nor "Then again, ...")
+_TEST_INLINE = re.compile(r"(?:^|(?<=[\s.:;]))Given:?\s+(?P<given>[^.;]+?)\s+(?:When:?\s+(?P<when>[^.;]+?)\s+)?Then(?!\s+again\b):?\s+(?P<then>[^.;]+)")
 
 
 # (r50c) A test's labels with their colons written one after another in sentences ("Case: a calm table. Given: nothing
@@ -815,6 +828,19 @@ _SETTING_OFF = re.compile(r"^(?:never|no|false|off|disabled?|forbidden|deny|deni
 _SETTING_COMMENT = re.compile(r"^\s*(?:;+|#+|//)\s*(?P<note>.*?)\s*$")
 
 
+# (r50a) The words a setting's name may have beside its move's name and still name that move turned on or off ("allow_restore")
+_SETTING_ALLOWS = {"allow", "allowed", "enable", "enabled", "permit", "permitted"}
+
+
+def _move_named_alone(key: str) -> bool:
+    """(r50a) Whether a setting's name (`_SETTING`) is its move's name, alone or with a word of allowing ("restore",
+    "allow_restore"): "skip_restore = no", "never restore = false" turn the move on, not off, and "restore_if_scanned = no",
+    "remove first = no" turn off less than the move (read as "Never <move>", each was the opposite or wider)."""
+    words = [w for w in re.split(r"[\s_-]+", key.strip().lower()) if w]
+    rest = [w for w in words if not verbs_in(w)]
+    return len(words) - len(rest) == 1 and set(rest) <= _SETTING_ALLOWS
+
+
 def config_section_said(text: str) -> str:
     """(r50m) `text` that is a configuration section for named hosts (`_SECTION`) whose every setting names a move and turns
     it off (`_SETTING`, `_SETTING_OFF`), said as the prohibitions they are, then its comments' notes; any other text as it
@@ -830,7 +856,7 @@ def config_section_said(text: str) -> str:
             continue
         setting = _SETTING.match(line)
         verbs = verbs_in(setting["key"]) if setting else ()
-        if not setting or len(verbs) != 1 or not _SETTING_OFF.match(setting["value"]):
+        if not setting or len(verbs) != 1 or not _SETTING_OFF.match(setting["value"]) or not _move_named_alone(setting["key"]):
             return text
         said.append(f"Never {verbs[0]} {hosts}.")
     if not said:

@@ -227,6 +227,11 @@ def so_order(part: str) -> str:
         # the other one is ordered (dropped with the reason, the order held on User1 in any state)
         return f"{fallen}, {found['order']}"
     resolved = _SCOPED_RESOLVE.match(found["order"]) if found else None
+    # (r50a) only a scope that states what it holds of ("for each box at Unknown"), none that sets a host aside ("for anything
+    # but User1"): a scope that names a host bare, "so for User1 we should ...", takes its state from the reason, and
+    # dropped with it, the order held on that host in any state (and on the very host "anything but" set aside)
+    if resolved and (not states_something(resolved["scope"]) or _SCOPE_SET_ASIDE.search(resolved["scope"])):
+        resolved = None
     if resolved and _RESOLVED_MODAL.match(found["order"][resolved.end():]) and not gives_order(part[:found.start()]):
         # (r50g) "a quiet row at Unknown tells little, so for each box at Unknown we should suggest an Analyse": the
         # scope and the teacher's resolve after it are the order (dropped with the reason, the scope's state was lost and
@@ -268,6 +273,9 @@ def falls_short_scope(reason: str) -> str:
 # (r50g) A scope, then the teacher's resolve with no comma between them: "for any host at Unknown I should recommend ..."
 _SCOPED_RESOLVE = re.compile(r"^(?P<scope>(?:for|on|at|with|in)\s+[^,;:]{3,120}?)\s*,?\s+(?=(?:i|we)\s+(?:should|must|need\s+to|"
                              r"ought\s+to|have\s+to|will|shall)\b)", re.IGNORECASE)
+
+
+_SCOPE_SET_ASIDE = re.compile(r"\b(?:but|except(?:ing)?|save|other\s+than|besides|apart\s+from|excluding|aside\s+from)\b", re.IGNORECASE)
 
 
 _SCOPED_REASON = re.compile(r"^(?P<scope>(?:for|on)\s+[^,;:]{3,80}?)\s+(?=(?:the|a|an|my|our|its)\s+(?:\w+\s+){0,2}?(?:fix|move|cure|"
