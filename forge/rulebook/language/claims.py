@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import Optional
 
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, QUIET_ACTIVITY, QUIET_COMPROMISE
@@ -289,6 +290,27 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
         landed = _HAS_LANDED.search(clause) and not negations_in(clause)
         parts.extend([_or_landed(p) for p in said] if landed else said)
     return all_of(_moves_bound_to_class_host(parts))
+
+
+_read_claims = claims  # the reading itself (above); `claims` below remembers it
+
+
+@lru_cache(maxsize=8192)
+def _claims_of(condition: str, subject: Optional[str], group: tuple[str, ...], universal: bool):
+    unresolved: list = []
+    found = _read_claims(condition, subject, unresolved, group, universal)
+    return found, tuple(unresolved)
+
+
+def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
+           universal: bool = True):  # noqa: F811 - the reading above, remembered
+    """`_read_claims`, remembered by its arguments: a pure reading of the words (its predicates are frozen, and what it
+    leaves `unresolved` is only ever appended), which the gate, the checks and the compiler ask again and again of the
+    same conditions (dc-bench blind-43 with the surrogate compiler: 6385 readings of 451 conditions)."""
+    found, left = _claims_of(condition, subject, tuple(group), universal)
+    if unresolved is not None:
+        unresolved.extend(left)
+    return found
 
 
 def _lateral_said(condition: str, named: tuple[str, ...]):

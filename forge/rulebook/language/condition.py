@@ -241,6 +241,7 @@ def _lone_word(condition: str) -> bool:
     return len(re.findall(r"[A-Za-z_0-9']+", condition)) == 1
 
 
+@lru_cache(maxsize=8192)  # (the gate reads every rule again whenever the book changes: each rule's words once)
 def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose

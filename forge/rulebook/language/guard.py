@@ -53,6 +53,20 @@ _EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|roo
 
 
 def complete_claims(text: str, found) -> bool:
+    """`_complete_claims`, remembered by its arguments (a pure reading of the words and frozen claims, asked again of
+    each rule by the checks, the gate and the compiler); claims that cannot be hashed are read without the memory."""
+    try:
+        return _complete_claims_of(text, found)
+    except TypeError:
+        return _complete_claims(text, found)
+
+
+@lru_cache(maxsize=8192)
+def _complete_claims_of(text: str, found) -> bool:
+    return _complete_claims(text, found)
+
+
+def _complete_claims(text: str, found) -> bool:
     """Whether `claims` read the whole of a rule's conditions: every negation placed, no word it does not account
     for, and no kind of fact it cannot judge (history, rewards, ...). Judged on claims that are not the whole of
     the condition, a rule would be wider than its text."""

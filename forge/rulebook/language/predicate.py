@@ -40,6 +40,7 @@ unless it can show they exclude each other (used to find conflicts and supersess
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache, wraps
 from itertools import product
 from typing import Any, Optional, Union
 
@@ -566,6 +567,24 @@ def _covers(general: Atom, specific: Atom) -> bool:
     return True
 
 
+def _remembered(function):
+    """`function` (pure on frozen predicates) remembered by its arguments: `implies` recurses over "any" and "all" and
+    the checks ask it of each claim against each other, so the same parts come again and again (dc-bench blind-27 with
+    the reference compilations: a million calls of `implies`, 48 thousand distinct). An argument that cannot be hashed
+    (no predicate: they are frozen) is answered without the memory."""
+    remembered = lru_cache(maxsize=1 << 16)(function)
+
+    @wraps(function)
+    def call(*args):
+        try:
+            return remembered(*args)
+        except TypeError:
+            return function(*args)
+
+    call.cache_info = remembered.cache_info
+    return call
+
+
 def _consistent(conjunction: tuple[Literal, ...]) -> bool:
     positives = [a for a, pos in conjunction if pos]
     negatives = [a for a, pos in conjunction if not pos]
@@ -651,6 +670,7 @@ def _move_only(p: Atom) -> bool:
         and p.newly_compromised is None and p.unchanged_for is None and p.scan_before_exploit is None
 
 
+@_remembered
 def implies(p: Predicate, q: Predicate) -> bool:
     """Does every context meeting `p` meet `q`? Conservative: True only when the forms show it."""
     p, q = _quiet_form(_collapsed(p)), _quiet_form(q)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from forge.env.catalog import hosts_of
 from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims, counted_groups
@@ -268,6 +269,7 @@ def conceded_classes(text: str) -> frozenset[str]:
     return frozenset(inside - set(classes_in(_set_aside(text))))
 
 
+@lru_cache(maxsize=8192)  # (a pure reading of the words, asked again of each rule by the checks, the gate and the compiler)
 def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True):
     """The claims of a rule's condition (its subject: the one host it names, for "it"); `with_instruction`: also
     what its order says of the states of what it acts on ("remove the attacker from any exploited user host"),
