@@ -29,6 +29,7 @@ from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import (classes_in, hosts_in, named_in_full, state_words_in, unnamed_hosts, verbs_in,
                                            without_host_names)
 from forge.rulebook.language.order import gives_order
+from forge.rulebook.language.remembered import remembered
 from forge.rulebook.language.rule_claims import (CONCESSION, conceded_away, narrower_cases_away, rule_claims,
                                                  window_alone)
 from forge.rulebook.language.scope import (branches_of, class_heading, condition_claims, subject_of, unplaced,
@@ -52,21 +53,8 @@ _EITHER_STATE = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|privileged|roo
                            r"[^.;,]{0,30}\b(?:compromis\w*|exploit\w*|scan\w*|privileged|root\w*|user[- ]level|activity|unknown)\b", re.I)
 
 
+@remembered(maxsize=8192)  # (asked again of each rule by the checks, the gate and the compiler)
 def complete_claims(text: str, found) -> bool:
-    """`_complete_claims`, remembered by its arguments (a pure reading of the words and frozen claims, asked again of
-    each rule by the checks, the gate and the compiler); claims that cannot be hashed are read without the memory."""
-    try:
-        return _complete_claims_of(text, found)
-    except TypeError:
-        return _complete_claims(text, found)
-
-
-@lru_cache(maxsize=8192)
-def _complete_claims_of(text: str, found) -> bool:
-    return _complete_claims(text, found)
-
-
-def _complete_claims(text: str, found) -> bool:
     """Whether `claims` read the whole of a rule's conditions: every negation placed, no word it does not account
     for, and no kind of fact it cannot judge (history, rewards, ...). Judged on claims that are not the whole of
     the condition, a rule would be wider than its text."""

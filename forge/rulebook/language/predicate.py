@@ -40,7 +40,6 @@ unless it can show they exclude each other (used to find conflicts and supersess
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache, wraps
 from itertools import product
 from typing import Any, Optional, Union
 
@@ -48,6 +47,7 @@ from forge.env.catalog import ACTIVITIES, COMPROMISE_LEVELS, HOST_CLASSES, HOST_
 from forge.rulebook.model import RulebookError
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
 from forge.rulebook.language.phases import phase_predicate
+from forge.rulebook.language.remembered import remembered
 from forge.rulebook.language.situation import SOME, History, Situation
 
 ANY_CLASS = "any"  # the class of every host: an atom that names no host and no class
@@ -567,24 +567,6 @@ def _covers(general: Atom, specific: Atom) -> bool:
     return True
 
 
-def _remembered(function):
-    """`function` (pure on frozen predicates) remembered by its arguments: `implies` recurses over "any" and "all" and
-    the checks ask it of each claim against each other, so the same parts come again and again (dc-bench blind-27 with
-    the reference compilations: a million calls of `implies`, 48 thousand distinct). An argument that cannot be hashed
-    (no predicate: they are frozen) is answered without the memory."""
-    remembered = lru_cache(maxsize=1 << 16)(function)
-
-    @wraps(function)
-    def call(*args):
-        try:
-            return remembered(*args)
-        except TypeError:
-            return function(*args)
-
-    call.cache_info = remembered.cache_info
-    return call
-
-
 def _consistent(conjunction: tuple[Literal, ...]) -> bool:
     positives = [a for a, pos in conjunction if pos]
     negatives = [a for a, pos in conjunction if not pos]
@@ -670,7 +652,7 @@ def _move_only(p: Atom) -> bool:
         and p.newly_compromised is None and p.unchanged_for is None and p.scan_before_exploit is None
 
 
-@_remembered
+@remembered(maxsize=1 << 16)  # (asked of each claim against each other, recursing over "any" and "all")
 def implies(p: Predicate, q: Predicate) -> bool:
     """Does every context meeting `p` meet `q`? Conservative: True only when the forms show it."""
     p, q = _quiet_form(_collapsed(p)), _quiet_form(q)
