@@ -5,9 +5,9 @@ words say it does not, or the opposite of its words:
   about it;
 - an excepted host described and then named in brackets ("apart from the one with the keys (i.e. Enterprise0)") is
   that host excepted (`instruction.exceptions_said`);
-- another note quoted as what it said, then "that still holds, except for <host>: ...", is the rule the text excepts
-  from, not its order (`wording._QUOTED_NOTE_EXCEPTED`);
-- "in my own words" is no length of the reply, and a text that names an attack phase and a move on hosts is no FORMAT
+- another note quoted as what it said, then "it still stands, but not for <host>: ...", is the rule the text
+  excepts from, not its order (`wording._QUOTED_NOTE_EXCEPTED`);
+- "in my own words" (or "in other words") is no length of the reply, and a text that names an attack phase and a move on hosts is no FORMAT
   rule (`compile._FORMAT_WORDS`, `compile._phase_move_ordered`);
 - a lesson with no condition of its own after a story told of the host it acts on ("<host> got exploited and ...") is
   for the state the story tells (`condition.story_state`, `checks._story_state_dropped`, `condition.semantic_claims`);
@@ -44,15 +44,15 @@ def test_an_exception_in_another_language_leaves_its_host_out() -> None:
 
 
 def test_an_excepted_host_named_in_brackets_is_left_out() -> None:
-    text = ("Every enterprise server apart from the one holding the domain keys (i.e. Enterprise0): Remove it when it is "
-            "compromised at user level.")
+    text = ("Every enterprise server apart from the one holding the domain keys (i.e. Enterprise0): Remove it once the "
+            "attacker holds it.")
     assert read_wording(text).excepted == ("Enterprise0",)
     assert text_problem(text, {"host": "Enterprise0", "compromise": "User"}, do("Remove", "Enterprise0")) is not None
     assert refused_rule_holds_on(text, Enterprise0="None/User") is not True
 
 
 def test_a_quoted_note_is_the_rule_the_text_excepts_from() -> None:
-    text = ("My earlier note said 'never Remove an op host'. That still holds, except for Op_Host2: once Op_Host2 shows "
+    text = ("My earlier note said 'never Remove an op host'. That still stands, except for Op_Host2: once Op_Host2 shows "
             "an exploit, Remove it.")
     words = read_wording(text)
     assert not words.prohibitions
@@ -61,8 +61,8 @@ def test_a_quoted_note_is_the_rule_the_text_excepts_from() -> None:
 
 
 def test_a_phase_and_a_move_are_no_format_rule() -> None:
-    text = ("Lateral movement phase, in my own words: something new got owned beside an old foothold. I Analysed there and "
-            "it spread. So in that phase my move is Remove on the freshly owned box.")
+    text = ("Lateral movement phase, in other words: something new got owned beside an old foothold. I Analysed there and "
+            "it spread. For that phase, the move I want is Remove on the freshly owned box.")
     assert not looks_like_format(text)
     assert format_problem(text) is not None
     # a bound on the reply's words stays one
@@ -86,7 +86,7 @@ def test_a_class_in_shorthand_before_a_relative_clause_stays_the_condition_s() -
 
 
 def test_a_concession_over_the_level_keeps_the_compromise() -> None:
-    text = "For Op_Host0, plan a Restore rather than a Remove, whatever level it is owned at. Removes never stick there."
+    text = "For Op_Host0, plan a Restore and never a Remove there, whatever level it is owned at. Removes never stick there."
     assert text_problem(text, {"host": "Op_Host0"}, prefer("Restore", "Remove", "Op_Host0")) is not None
     assert text_problem(text, {"host": "Op_Host0", "compromise": "any"}, prefer("Restore", "Remove", "Op_Host0")) is None
     assert refused_rule_holds_on(text, Op_Host0="Scan/No") is not True
