@@ -48,7 +48,7 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.claims import claims
-from forge.rulebook.language.condition import listed_claims, spoken_facts, windows_left_to
+from forge.rulebook.language.condition import listed_claims, spoken_facts, story_state, windows_left_to
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
@@ -1193,6 +1193,21 @@ def _bare(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
     return _stateless(words, predicate)
 
 
+def _story_state_dropped(words: Wording, predicate) -> Optional[str]:
+    """(r51h) A lesson with no condition of its own after a story that tells the state of the host it acts on
+    (`condition.story_state`): that state is the situation the lesson is for, so a predicate that only asks that hosts be
+    shown, in any state, is wider than the text (it ordered a Remove of a clean host)."""
+    atoms = [atom for atom, _ in atoms_of(predicate)]
+    if not atoms or not all(atom.bare() for atom in atoms):
+        return None
+    told = story_state(words)
+    if told is None:
+        return None
+    state = "/".join(str(v) for k, v in told.items() if k != "host")
+    return (f"bare: the story tells the state of {told['host']} ({state}) before a lesson with no condition of its own, "
+            "but the predicate only asks that the context shows it: express the story's state")
+
+
 def _evidence_guarded(condition: str, unexpressed: str = "") -> bool:
     """(r40k) A condition that says only what the analyst's evidence or the step's analyses report of the hosts it names
     ("when the analysis of that host lists a file at density 0.8 or more"), whose unexpressed rest states each kind of
@@ -1617,7 +1632,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
-        or _bare(words, predicate, unexpressed) \
+        or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \
         or _before(words, predicate) \
         or _history_turned(words, predicate, unexpressed) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \

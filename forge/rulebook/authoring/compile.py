@@ -44,7 +44,7 @@ from forge.memory.text import normalise
 from forge.rulebook.language.action import MAX_PLAN, MODES, parse_rule_action, rule_action_to_json
 from forge.rulebook.language.meaning import grammar_meaning
 from forge.rulebook.model import CompileVerdict, CompiledRule, RuleType, SourceItem, canonical_json, short_hash
-from forge.rulebook.language.phases import phase_lines
+from forge.rulebook.language.phases import phase_lines, phase_named
 from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.episode import step_windows
@@ -74,7 +74,10 @@ _FORMAT_WORDS = re.compile(
     r"\b(?:reply|replies|respond|format|json|syntax|one line|per line|exactly one line|characters|answer with|"
     r"nothing else|written as)\b|`(?:Answer|Tool):|"
     # the reply's length and layout: "answer in three lines", "under 60 words", "a numbered list", "a single word"
-    r"\b(?:in|to|under|within|at\s+most|no\s+more\s+than)\s+(?:\w+\s+){0,2}?(?:lines|words|sentences)\b|"
+    # (r51h: not the teacher's own words, "in my own words", "in other words", "in plain words": how the note says it, no
+    # length of the reply; read as one, a lesson with a move on a host in a phase was FORMAT and reached every call)
+    r"\b(?:in|to|under|within|at\s+most|no\s+more\s+than)\s+(?!(?:my|our|his|her|their)\s+own\s+words\b|"
+    r"(?:other|plain|plainer|simple|simpler)\s+words\b)(?:\w+\s+){0,2}?(?:lines|words|sentences)\b|"
     r"\b(?:numbered|bulleted)\s+list\b|\bbullet(?:\s+points?|s)\b|"
     # a plan's length counted in its moves: "keep each plan to at most two actions" (what the plan holds is its form)
     r"\bplans?\s+(?:(?:to|of|with)\s+)?(?:at\s+most|no\s+more\s+than|under|within|to|of)\s+(?:\w+\s+)?(?:moves|steps|actions|items|entries)\b|"
@@ -241,7 +244,19 @@ def format_problem(text: str) -> Optional[str]:
     if moves:
         return (f"format: the text orders {moves[0]} in a condition ({words.conditions[0].text[:50]!r}): a rule about "
                 "what to decide, not the reply's form")
-    return _host_state_told(plain) or _move_on_host_ordered(text)
+    return _host_state_told(plain) or _move_on_host_ordered(text) or _phase_move_ordered(plain)
+
+
+def _phase_move_ordered(text: str) -> Optional[str]:
+    """(r51h) Why a text that states no condition clause is still no FORMAT rule: it names a phase of the attack and a
+    move on hosts ("Impact phase, as I see it: ... there, a Restore of the op server comes first"). A phase is a
+    situation the table shows (phases.py), so the move is a decision in it; read as FORMAT, it reached every call."""
+    phase = phase_named(text)
+    moves = [v for v in verbs_in(text) if v in HOST_VERBS]
+    if phase and moves:
+        return (f"format: the text names the {phase.replace('_', ' ')} phase and the move {moves[-1]}: a rule about what to "
+                "decide, not the reply's form")
+    return None
 
 
 # (r50c) An example said after "e.g." or "such as", or set in single quotes ("e.g. 'Remove User2'"), or after "like this:" to

@@ -20,7 +20,9 @@ from forge.rulebook.language.names import STATE_WORDS, VERB_FORMS, classes_in, h
 from forge.rulebook.language.order import ACTED_LEAD, AT_HAND_START, FIRST_PERSON, LEAD_WORD, MEANS, gives_order
 
 
-RELATIVE = re.compile(r"\b(?:(?:user|enterprise|op|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
+# (r51h: the class in a note's shorthand too, "usr box showing Unknown", "ent srv that is hit": left out, the condition
+# began at the noun and lost its class, and a rule on user boxes fired on an enterprise host)
+RELATIVE = re.compile(r"\b(?:(?:user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
                        # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
                        # ("Restore Op_Server0 that same step": a time, no relative clause)
                        r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+"

@@ -25,7 +25,7 @@ from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
 from forge.rulebook.language.markers import negations_in, other_host_away
-from forge.rulebook.language.names import classes_in, hosts_in, named_in_full, verbs_in
+from forge.rulebook.language.names import classes_in, hosts_in, named_in_full, state_words_in, verbs_in
 from forge.rulebook.language.order import condition_elsewhere, sentences
 from forge.rulebook.language.rule_claims import (ORDER_ENDED, conceded_away, conceded_states, excepting,
                                                  narrower_cases_away, rule_claims)
@@ -241,6 +241,38 @@ def _lone_word(condition: str) -> bool:
     return len(re.findall(r"[A-Za-z_0-9']+", condition)) == 1
 
 
+def story_state(words) -> Optional[dict]:
+    """(r51h) The state a lesson's story tells of the host its order acts on, as predicate JSON, where the lesson states no
+    condition of its own ("Op_Host1 got exploited while my plan only monitored. Better: Remove Op_Host1, then ..." ->
+    Op_Host1 at Activity Exploit); None elsewhere. The story is the text's opening sentence, the host its
+    subject and the state told in the past ("<host> was / got / sat ..."), and it names no other host. It says why the
+    lesson was written, and where the lesson names no situation, the one the story tells of its own host is the situation
+    it is for: read as the host shown in any state, the lesson ordered a Remove of a clean host. (`words`: the text's
+    Wording, its hosts named in full.)"""
+    from forge.rulebook.language.situation import host_statements  # lazy: situation reads conditions
+
+    if any(c.hosts or c.classes or state_words_in(c.text) or _says_something(c.text) for c in words.conditions):
+        return None
+    if state_words_in(words.instruction) or STATE_SPOKEN.search(words.instruction):
+        return None  # (a state in the lesson's own words, read as a condition or not, is its own situation)
+    opening = next(iter(sentences(words.text)), "")
+    told = _TOLD_IN_THE_PAST.match(opening)
+    if told is None or set(hosts_in(opening)) != set(hosts_in(told["host"])) \
+            or any(part and (part in opening or opening in part) for part in (words.instruction, words.situation)):
+        return None
+    for host, (activity, compromise), negated in host_statements(opening):
+        if not negated and host in hosts_in(words.instruction) and (activity in ("Scan", "Exploit") or compromise in ("User", "Privileged")):
+            return {"host": host, **({"activity": activity} if activity in ("Scan", "Exploit") else {}),
+                    **({"compromise": compromise} if compromise in ("User", "Privileged") else {})}
+    return None
+
+
+# (r51h) A story's opening told of one host in the past, the host its subject: "Op_Host1 was exploited ...", "User4 got
+# scanned ...", "User3 sat at root ..."
+_TOLD_IN_THE_PAST = re.compile(r"^\s*(?:the\s+)?(?P<host>[A-Za-z_]+\d|Defender)\s+(?:was|got|sat|went|had\s+been|became|fell|stood)\b",
+                               re.IGNORECASE)
+
+
 @lru_cache(maxsize=8192)  # (the gate reads every rule again whenever the book changes: each rule's words once)
 def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
@@ -256,6 +288,10 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         return Not(Always())
     if condition_elsewhere(text or directive):  # (r43h) part of its condition is another note's, not here: unknown
         return Not(Always())
+    told = story_state(read_wording(named_in_full(text or directive)))
+    if told is not None:  # (r51h) a lesson with no condition of its own is for the state its story tells of its host
+        from forge.rulebook.language.predicate import parse_predicate  # lazy: as above
+        return confirmed(parse_predicate(told))
     if _table_cases(text or directive) is not None:
         # (r45m) a table of cases under a heading: any case's claims, each read whole, or none at all (read as prose, its
         # heading alone was the condition, "an op host is shown", and it fired whatever the host showed)

@@ -18,6 +18,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims, counted
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away, forbidding_away
+from forge.rulebook.language.instruction import LEVEL_CONCEDED
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import classes_in, hosts_in, state_words_in, verbs_in
 from forge.rulebook.language.scope import condition_claims, heading_hosts, outside_or_claims, subject_of
@@ -68,7 +69,9 @@ _HELD_AFTER_OBJECT = re.compile(r"(?<!\bor\s)(?<!\band\s)(?<!,\s)(?<!\bnor\s)\b(
 # A concession is no condition: "never restore Enterprise1, even if it is compromised", "whatever it shows".
 # (r48m: "remove it, even with no alert on it", "even without any activity": the order holds in that case too)
 # (r41m: not "no matter how often it is owned", each time it is: a condition)
-CONCESSION = re.compile(r"\b(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
+# (r51h: not a concession over the level alone, "whatever level it is owned at": the attacker holds the host, at some
+# level, a condition (`instruction.level_conceded_said`))
+CONCESSION = re.compile(r"\b(?!" + LEVEL_CONCEDED.pattern + r")(?:even\s+(?:if|when|though|while|as|with(?:out)?)|whatever|regardless\s+of|no\s+matter(?!\s+how\s+(?:many\s+times|often)\b)|"
                          # (r33m) "even owned, it falls again at once": the elided "even if it is owned", before a comma
                          r"even\s+(?:owned|rooted|compromised|exploited|breached|pwned)(?=\s*,))\b[^.;]*", re.IGNORECASE)
 

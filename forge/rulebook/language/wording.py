@@ -26,14 +26,14 @@ from typing import Optional
 from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIEW, conditions_in, listed_exceptions,
                                              listed_states, order_without_conditions)
-from forge.rulebook.language.forbidding import (Prohibition, VERB_WORD, contrasted_hosts, falling_short,
+from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 prohibitions_in, told_others)
 from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
                                            form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, scope_labels_said, whether_said, window_said,
                                            written_out)
-from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, instruction_of, lesson_of,
+from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, exceptions_said, level_conceded_said, instruction_of, lesson_of,
                                                  put_aside_for_this_rule, reason_before, teachers_view)
 from forge.rulebook.language.markers import moves_not_made_away, negations_in, states_something
 from forge.rulebook.language.names import classes_in, expand_ranges, hosts_in, verbs_in
@@ -178,13 +178,26 @@ _OTHER_NOTE_LEAD = re.compile(r"^\s*(?:[^:.;]{0,60}?\b(?:is|are|'s)\s+(?:a\s+|an
                               r"\s+[^:.;]{0,60}?\b(?:note|rule|lesson|advice|tip)s?\s*:\s*", re.IGNORECASE)
 
 
+
+# (r51h) Another note quoted as what it said, then this text's exception to it: "My first note said 'no Remove on an op
+# host'. It still stands, but not for Op_Host2: ...", "Dana's rule reads "...": fine, but not for Op_Host1: ...". The
+# quotation is the rule this text excepts a host from, not its order (read as the order, the text forbade the very move
+# it orders on the host it excepts); the exception and what follows are this text's rule.
+_QUOTED_NOTE_EXCEPTED = re.compile(
+    r"^\s*(?:the|an?|our|my|your|his|her|their|[A-Z]\w*['\u2019]s)\s+(?:(?:old|older|earlier|previous|first|original|standing|"
+    r"existing|current|last)\s+)?(?:note|rule|lesson|advice|guidance|order|policy|entry|line)\s+(?:said|says|reads|read|goes|went|"
+    r"was|is|ran|runs)\s*:?\s*(?P<mark>['\"\u2018\u201c])[^'\"\u2018\u2019\u201c\u201d]{3,200}['\"\u2019\u201d]\s*[.;:,]?\s*"
+    r"(?:(?:that|this|it)\s+(?:still\s+)?(?:holds|stands|applies|stays|remains|is\s+right|is\s+fine)(?:\s+(?:true|good|so))?\s*"
+    r"(?:[,;:.\u2013\u2014-]\s*|\s+(?=but\b)))?(?:but\s+|however\s*,?\s*)?(?=(?:" + EXCEPT_WORDS + r"|not\s+for)\b)", re.IGNORECASE)
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", window_said(ellipsis_filled(expand_ranges(written_out(listed_situation_joined(
-                               reason_aside_dropped(whether_said(hedges_away(" ".join(bare_question_said(labelled_question_said(question_answered(form_lines_said(footnotes_said(example_aside_away(ignored_advice_said(quoted_row_joined(acceptance_test_said(config_section_said(tree_said(log_lines_said(setting_said(text))))))))))))).split())))))))))))
+                               reason_aside_dropped(whether_said(hedges_away(" ".join(level_conceded_said(exceptions_said(bare_question_said(labelled_question_said(question_answered(form_lines_said(footnotes_said(example_aside_away(ignored_advice_said(quoted_row_joined(acceptance_test_said(config_section_said(tree_said(log_lines_said(setting_said(text))))))))))))))).split())))))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat))))
+    flat = _QUOTED_NOTE_EXCEPTED.sub("", flat)  # (r51h) the quoted rule this text excepts from is not its order
     instruction, situation, order = instruction_of(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = conditions_in(instruction, situation)
