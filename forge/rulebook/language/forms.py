@@ -115,13 +115,18 @@ def _code_variable_comparison_said(match: re.Match) -> str:
 # is at root". It forbids the move at every other time: said as "never <move> unless <condition>", as a
 # note that forbids it in so many words says it. Read as it stood, the order was the move's (its "only" a restriction no
 # reading placed), and a compiled "never" of the move outside that time was refused as the text's opposite.
-_ONLY_TIME_ALLOWED = re.compile(
-    r"\bthe\s+(?:only|one|sole)\s+(?:time|moment|case|situation|occasion|circumstance)s?\s+(?:(?:that|when|in\s+which|where)\s+)?"
-    r"(?:(?:you|we|i|one|the\s+(?:planner|chooser|analyst|agent|defender))\s+(?:(?:may|can|could|should|might|get\s+to|"
+# (r51m) One pattern for both readers of it: this rewrite (`_only_time_allowed_said`) and the check that a permission
+# was not compiled as an order (checks._permitted_verbs, through `only_time_permitted`). "the only point it comes ..."
+# and the step ("the only step ...") are the same time; "is after ..." / "is at ..." say when, not on what condition, and
+# are read by the check alone (the move is still permitted then only), never rewritten into "unless".
+ONLY_TIME_ALLOWED = re.compile(
+    r"\bthe\s+(?:only|one|sole)\s+(?:time|moment|case|situation|occasion|circumstance|point|step)s?\s+(?:(?:that|when|in\s+which|where)\s+)?"
+    r"(?:(?:you|we|i|one|they|the\s+(?:planner|chooser|analyst|agent|defender))\s+(?:(?:may|can|could|should|might|get\s+to|"
     r"(?:are|is|am)\s+(?:allowed|permitted)\s+to|ought\s+to)\s+)?(?P<move>[^.;:?!,]+?)|"
     r"(?P<judged>[^.;:?!,]+?)\s+(?:is|are|becomes?)\s+(?:ever\s+)?(?:acceptable|allowed|okay|ok|fine|permitted|justified|"
     r"warranted|an\s+option|on\s+the\s+table)(?:\s+(?:for\s+(?:me|us|you)|here|at\s+all))?)"
-    r"\s*,?\s+is\s+(?:when|whenever|if|while|once|as\s+long\s+as)\b(?P<none>\s+no\s+(?=[a-z]))?", re.IGNORECASE)
+    r"\s*,?\s+(?P<be>is|are|comes?)\s+(?P<when>when|whenever|if|while|once|as\s+long\s+as|after|at)\b(?P<none>\s+no\s+(?=[a-z]))?",
+    re.IGNORECASE)
 
 
 # (r50a) What the words after "the only time you ..." say when they are no permission: a move refused ("should not
@@ -133,12 +138,20 @@ _NOT_A_PERMISSION = re.compile(r"(?:not|never|no\b|\w+n't|cannot|skip|avoid|hold
                                re.IGNORECASE)
 
 
-def _only_time_allowed_said(match: re.Match) -> str:
+def only_time_permitted(match: re.Match) -> Optional[str]:
+    """(r51m) The move a match of `ONLY_TIME_ALLOWED` permits at that time only (None: what it names there is refused or
+    owed, `_NOT_A_PERMISSION`, or no move at all): "Remove User1", "a Monitor" (a move named as a thing)."""
     move = (match["move"] or match["judged"]).strip()
-    if not verbs_in(move) or re.match(r"(?:a|an|the|any)\b", move, re.IGNORECASE):
-        return match[0]  # (no move named, or one named as a thing: left as written)
-    if match["move"] and _NOT_A_PERMISSION.match(move):
-        return match[0]  # (a move refused or owed at that time, no permission: left as written)
+    if not verbs_in(move) or (match["move"] and _NOT_A_PERMISSION.match(move)):
+        return None
+    return move
+
+
+def _only_time_allowed_said(match: re.Match) -> str:
+    move = only_time_permitted(match)
+    if move is None or re.match(r"(?:a|an|the|any)\b", move, re.IGNORECASE) or match["be"].lower() not in ("is", "are") \
+            or match["when"].lower() in ("after", "at"):
+        return match[0]  # (no move named, one named as a thing, refused or owed, or said by when: left as written)
     # ("... is when no host shows an exploit": never the move while one does, the denial of "no" said as "any")
     return f"{'N' if match[0][0].isupper() else 'n'}ever {move} " + ("when any " if match["none"] else "unless")
 
@@ -212,7 +225,7 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
     # i.e. two or more, ..."), said in words
-    text = _ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
+    text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
