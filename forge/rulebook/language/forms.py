@@ -156,6 +156,25 @@ def _only_time_allowed_said(match: re.Match) -> str:
     return f"{'N' if match[0][0].isupper() else 'n'}ever {move} " + ("when any " if match["none"] else "unless")
 
 
+# (r51m) A host described by what the evidence shows of it: "any user workstation that the alerts show compromised at
+# user level", "any host the alerts show with Activity Exploit", "the boxes the table lists as scanned". The alerts (the
+# table, the row) are where the state is read, no state of their own: said as the host's state, "any user workstation
+# that is compromised at user level", "any host showing Activity Exploit". Read as it stood, "alerts" was some activity,
+# a state the words never ask (a host the alerts list for its compromise alone showed none), or the condition unread.
+_SHOWN_BY_EVIDENCE = re.compile(
+    r"\b(?P<noun>hosts?|box(?:es)?|machines?|workstations?|desktops?|servers?|nodes?|ones?)\s+(?:that\s+|which\s+)?(?:the\s+)?"
+    r"(?:alerts?|alert\s+lines?|table|observation|rows?)\s+(?:shows?|lists?|reports?|flags?|marks?)\s+(?:as\s+|being\s+)?"
+    r"(?P<with>with\s+)?(?=(?P<column>(?-i:Activity|Compromised))\b|(?:compromised|owned|rooted|exploited|scanned|pwned|breached)\b|"
+    r"at\s+(?:user|root|privileged|admin)\b)", re.IGNORECASE)
+
+
+def _shown_by_evidence_said(match: re.Match) -> str:
+    noun = match["noun"]
+    if match["with"] or match["column"]:
+        return f"{noun} showing "
+    return f"{noun} that {'is' if noun.lower() in ('host', 'box', 'machine', 'workstation', 'desktop', 'server', 'node', 'one') else 'are'} "
+
+
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
@@ -226,6 +245,7 @@ def written_out(text: str) -> str:
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
     # i.e. two or more, ..."), said in words
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
+    text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
