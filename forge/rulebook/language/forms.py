@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from forge.rulebook.language.forbidding import ADDRESSED_VERB, LEFT_ALONE_CASE, VERB_WORD
+from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
 from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, classes_in, hosts_in, state_words_in, verbs_in
 from forge.rulebook.language.spelling import misspellings_mended
@@ -175,6 +175,29 @@ def _shown_by_evidence_said(match: re.Match) -> str:
     return f"{noun} that {'is' if noun.lower() in ('host', 'box', 'machine', 'workstation', 'desktop', 'server', 'node', 'one') else 'are'} "
 
 
+# (r51m) The host an exception leaves out, described, then named in brackets: "the enterprise hosts, except the one
+# that holds the keys (that is Enterprise2)", "the workstations other than the first one (User0 is the first)", "die
+# Server, außer dem mit den Schlüsseln (das ist Enterprise0)". The bracket says which host the description is: said
+# as "except <host>", as an exception that names it is read. Read as it stood, the host was a state's subject the
+# condition asked, or the rule's own host, and the exception no one's. One host, described as one ("the one", "the
+# first", "the box that ..."), and identified ("that is", "i.e.", "namely", "<host> is the ..."), never an example
+# ("e.g.", "for instance"): a host given as one of several the description covers is no name of the exception.
+_EXCEPT_DESCRIBED = re.compile(
+    rf"\b(?P<word>{EXCEPT_WORDS}|au(?:ß|ss)er|ausgenommen|sauf|except[ée]|excepto|salvo|menos)\s+"
+    r"(?:the|that|this|der|die|das|dem|den|le|la|el|celui|celle)\s+(?P<desc>(?:one|first|second|third|last|only|"
+    r"(?:host|box|machine|server|workstation|node|mit|qui|que|con)\b)[^()\[\].;:]{0,60}?)\s*\(\s*"
+    rf"(?:(?:(?:that|this|which|it)\s+(?:is|being)|that's|it's|i\.\s?e\.?,?|namely|viz\.?|das\s+ist|c['\u2019]est|es|=)\s+)?"
+    rf"(?:the\s+)?(?P<host>{HOST_NAME}\b|{HOST_SHORT})(?P<rest>(?:\s+(?:is|=)\s+(?:the|that|this)\b|\s*,)[^()]*)?\s*\)",
+    re.IGNORECASE)
+
+
+def _except_described_said(match: re.Match) -> str:
+    if hosts_in(match["desc"]) or re.search(r"\b(?:e\.\s?g|for\s+(?:instance|example)|such\s+as|like)\b", match[0], re.IGNORECASE):
+        return match[0]
+    word = match["word"] if re.match(EXCEPT_WORDS, match["word"], re.IGNORECASE) else "except"
+    return f"{word} {match['host']}"
+
+
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
@@ -245,7 +268,7 @@ def written_out(text: str) -> str:
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
     # i.e. two or more, ..."), said in words
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
-    text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
+    text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, _EXCEPT_DESCRIBED.sub(_except_described_said, text))
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
