@@ -602,6 +602,38 @@ _QUESTION_LABELLED = re.compile(r"(?:^|(?<=[.!;]\s))\s*(?:FAQ\s*(?:#\s*)?\d*\s*[
                                r"\s*A\s*\d*\s*[:.]\s*(?=\S)(?!(?:no|not|nope)\b)", re.IGNORECASE)
 
 
+# (r51m) A question that asks what to do in a situation it states, then its answer: "Q: What do we do when User3 shows an
+# exploit? A: Remove User3", "what should I pick if the op server is scanned? DecoyApache on it"; and a dialogue that
+# turns a move down and then asks what instead: "Q: should I Remove X again when its row says Unknown? A: no, ... Q: so
+# what then? A: Analyse X first". The situation is the order's condition and the last answer the order: said as
+# "When <situation>: <answer>". Read as it stood, the question's word ("what") kept its situation from being read, or
+# the move the first question asked after was read as the order. An answer that opens with a denial or "it depends"
+# ("A: nothing", "A: no", "A: neither") is left as it stands.
+_ANSWER_GIVEN = r"\s*\?\s*(?:A\s*\d*\s*[:.]\s*)?(?=\S)(?!(?:no|not|nope|nothing|none|neither|it\s+depends)\b)"
+_WHAT_TO_DO = re.compile(
+    r"(?:\bQ\s*\d*\s*[:.]\s*)?\bwhat\s+(?:do|should|shall|would|can|must)\s+(?:we|i|you|one)\s+(?:do|pick|choose|recommend|rec|plan|play)"
+    r"\s+(?P<when>when|if|once|while|whenever)\s+(?P<cond>[^?.;!:]{3,160}?)" + _ANSWER_GIVEN, re.IGNORECASE)
+_WHAT_INSTEAD = re.compile(
+    r"(?:\bQ\s*\d*\s*[:.]\s*)?\b(?:should|shall|do|can|may)\s+(?:we|i|you)\s+(?P<asked>[^?.;!:]{3,80}?)\s+(?P<when>when|if|once|while|whenever)\s+"
+    r"(?P<cond>[^?.;!:]{3,160}?)\s*\?\s*A\s*\d*\s*[:.]\s*(?:no|nope|not)\b[^?]{0,200}?[.;!]\s*(?:Q\s*\d*\s*[:.]\s*)?"
+    r"(?:so\s+|then\s+|ok(?:ay)?\s*,?\s+)?what\s+(?:then|instead|now|else)\b[^?.;!:]{0,40}" + _ANSWER_GIVEN, re.IGNORECASE)
+
+
+def what_to_do_said(text: str) -> str:
+    """(r51m) `text` with a question asking what to do in a situation, and its answer (`_WHAT_TO_DO`, `_WHAT_INSTEAD`),
+    said as "When <situation>: <answer>" where the situation states something of a host; else as it stands."""
+    def said(m: re.Match) -> str:
+        cond = m["cond"].strip()
+        if not (state_words_in(cond) or hosts_in(cond) or classes_in(cond) or re.search(r"\b(?:Unknown|Privileged)\b", cond)) \
+                or verbs_in(cond):
+            return m[0]
+        asked = hosts_in(m.groupdict().get("asked") or "")
+        if len(asked) == 1:  # ("should I Remove X when its row says Unknown?": the X row)
+            cond = re.sub(r"\bit\b", asked[0], re.sub(r"\bits\b", f"the {asked[0]}", cond))
+        return f"{m['when'].capitalize()} {cond}: "
+    return _WHAT_TO_DO.sub(said, _WHAT_INSTEAD.sub(said, text or ""))
+
+
 def labelled_question_said(text: str) -> str:
     """(r47h) `text` with a labelled question and its answer (`_QUESTION_LABELLED`) said as a note says them, "<situation>?
     -> <answer>", where the question states a situation (as `bare_question_said` reads a bare one); else as it stands."""

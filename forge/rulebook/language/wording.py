@@ -29,7 +29,7 @@ from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIE
 from forge.rulebook.language.forbidding import (Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 prohibitions_in, told_others)
 from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
-                                           form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said,
+                                           form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said, what_to_do_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, scope_labels_said, whether_said, window_said,
                                            written_out)
@@ -183,7 +183,7 @@ def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
                            _ARROW.sub(": ", window_said(ellipsis_filled(expand_ranges(written_out(listed_situation_joined(
-                               reason_aside_dropped(whether_said(hedges_away(" ".join(bare_question_said(labelled_question_said(question_answered(form_lines_said(footnotes_said(example_aside_away(ignored_advice_said(quoted_row_joined(acceptance_test_said(config_section_said(tree_said(log_lines_said(setting_said(text))))))))))))).split())))))))))))
+                               reason_aside_dropped(whether_said(hedges_away(" ".join(bare_question_said(labelled_question_said(what_to_do_said(question_answered(form_lines_said(footnotes_said(example_aside_away(ignored_advice_said(quoted_row_joined(acceptance_test_said(config_section_said(tree_said(log_lines_said(setting_said(text)))))))))))))).split())))))))))))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat))))
     instruction, situation, order = instruction_of(flat)
     whole = f"{situation} {instruction}".strip()
