@@ -198,6 +198,16 @@ def _except_described_said(match: re.Match) -> str:
     return f"{word} {match['host']}"
 
 
+# (r51m) A condition run into the order's subject with no comma, as a contract or a standing order writes it: "where
+# User0 is compromised at user level the Defender shall not Remove it", "if Op_Server0 is owned you must Restore it".
+# The party that acts and its modal open the order: said with the comma ("where ..., the Defender shall ..."). Read as
+# it stood, the order was part of its own condition, and what it forbids a negation of that condition.
+_CONDITION_RUN_INTO_PARTY = re.compile(
+    r"\b(?P<cond>(?:where|when|whenever|if|once|while|in\s+case)\s+[^,;:.()]{3,120}?)\s+(?P<party>the\s+(?:Defender|Planner|Analyst|"
+    r"(?:action\s+)?chooser|agent|defender)|you|we)\s+(?=(?:shall|must|should|will|is\s+to|are\s+to|needs?\s+to|has\s+to|"
+    r"have\s+to)\b)", re.IGNORECASE)
+
+
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
@@ -269,6 +279,7 @@ def written_out(text: str) -> str:
     # i.e. two or more, ..."), said in words
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, _EXCEPT_DESCRIBED.sub(_except_described_said, text))
+    text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)

@@ -47,11 +47,12 @@ HOST_FORMS: tuple[tuple[re.Pattern, str], ...] = tuple(
        (re.compile(r"\bop[_-]?s(?:rv|vr)?[_-]?0\b", re.IGNORECASE), "Op_Server0"),
        # (r51m) not the defender who acts, named by its role as a contract or an order names a party: "the Defender shall
        # Remove ...", "the Defender must not Restore it", "the Defender will perform an Analyse" (a host does no move;
-       # "the Defender shall be restored", "Defender will show a scan" are the host's)
+       # "the Defender shall be restored", "Defender will show a scan" are the host's; the party's modal ends a subject
+       # cut before its "not": "the Defender shall")
        (re.compile(r"\bDefender\b(?!'s)(?!(?i:\s+(?:shall|must|should|will|is\s+to|has\s+to|needs?\s+to|ought\s+to)"
-                   r"(?:\s+(?:not|never|always|also|then|first|only|immediately|promptly))*\s+(?:perform|carry\s+out|execute|take|run|"
+                   r"(?:\s+(?:not|never|always|also|then|first|only|immediately|promptly))*(?:\s*$|\s+(?:perform|carry\s+out|execute|take|run|"
                    r"deploy|place|settle|apply|schedule|plan|choose|pick|remov|restor|re-?imag|analy[sz]|inspect|investigat|examin|"
-                   r"check|decoy|monitor|watch|sleep|wait)))"), "Defender"),
+                   r"check|decoy|monitor|watch|sleep|wait))))"), "Defender"),
        (re.compile(r"\bdefender[\s-]+(?:host|machine|box|server)\b", re.IGNORECASE), "Defender")])
 
 
