@@ -156,10 +156,10 @@ def _only_time_allowed_said(match: re.Match) -> str:
     return f"{'N' if match[0][0].isupper() else 'n'}ever {move} " + ("when any " if match["none"] else "unless")
 
 
-# (r51m) A host described by what the evidence shows of it: "any user workstation that the alerts show compromised at
-# user level", "any host the alerts show with Activity Exploit", "the boxes the table lists as scanned". The alerts (the
-# table, the row) are where the state is read, no state of their own: said as the host's state, "any user workstation
-# that is compromised at user level", "any host showing Activity Exploit". Read as it stood, "alerts" was some activity,
+# (r51m) A host described by what the evidence shows of it: "every op box that the alerts show rooted", "a server the
+# table lists with Activity Scan", "the boxes the table lists as scanned". The alerts (the table, the row) are where the
+# state is read, no state of their own: said as the host's state, "every op box that is rooted", "a server showing
+# Activity Scan". Read as it stood, "alerts" was some activity,
 # a state the words never ask (a host the alerts list for its compromise alone showed none), or the condition unread.
 _SHOWN_BY_EVIDENCE = re.compile(
     r"\b(?P<noun>hosts?|box(?:es)?|machines?|workstations?|desktops?|servers?|nodes?|ones?)\s+(?:that\s+|which\s+)?(?:the\s+)?"
@@ -175,9 +175,9 @@ def _shown_by_evidence_said(match: re.Match) -> str:
     return f"{noun} that {'is' if noun.lower() in ('host', 'box', 'machine', 'workstation', 'desktop', 'server', 'node', 'one') else 'are'} "
 
 
-# (r51m) The host an exception leaves out, described, then named in brackets: "the enterprise hosts, except the one
-# that holds the keys (that is Enterprise2)", "the workstations other than the first one (User0 is the first)", "die
-# Server, außer dem mit den Schlüsseln (das ist Enterprise0)". The bracket says which host the description is: said
+# (r51m) The host an exception leaves out, described, then named in brackets: "the op hosts, except the one that runs
+# backups (i.e. Op_Host2)", "user boxes other than the newest one (User4 is the newest)", "die Rechner, außer dem alten
+# (das ist User1)". The bracket says which host the description is: said
 # as "except <host>", as an exception that names it is read. Read as it stood, the host was a state's subject the
 # condition asked, or the rule's own host, and the exception no one's. One host, described as one ("the one", "the
 # first", "the box that ..."), and identified ("that is", "i.e.", "namely", "<host> is the ..."), never an example
@@ -199,8 +199,8 @@ def _except_described_said(match: re.Match) -> str:
 
 
 # (r51m) A condition run into the order's subject with no comma, as a contract or a standing order writes it: "where
-# User0 is compromised at user level the Defender shall not Remove it", "if Op_Server0 is owned you must Restore it".
-# The party that acts and its modal open the order: said with the comma ("where ..., the Defender shall ..."). Read as
+# Op_Host1 reads Compromised User the Planner shall plan a Restore of it", "if Op_Server0 is owned you must Restore it".
+# The party that acts and its modal open the order: said with the comma ("where ..., the Planner shall ..."). Read as
 # it stood, the order was part of its own condition, and what it forbids a negation of that condition.
 _CONDITION_RUN_INTO_PARTY = re.compile(
     r"\b(?P<cond>(?:where|when|whenever|if|once|while|in\s+case)\s+[^,;:.()]{3,120}?)\s+(?P<party>the\s+(?:Defender|Planner|Analyst|"
@@ -613,10 +613,10 @@ _QUESTION_LABELLED = re.compile(r"(?:^|(?<=[.!;]\s))\s*(?:FAQ\s*(?:#\s*)?\d*\s*[
                                r"\s*A\s*\d*\s*[:.]\s*(?=\S)(?!(?:no|not|nope)\b)", re.IGNORECASE)
 
 
-# (r51m) A question that asks what to do in a situation it states, then its answer: "Q: What do we do when User3 shows an
-# exploit? A: Remove User3", "what should I pick if the op server is scanned? DecoyApache on it"; and a dialogue that
-# turns a move down and then asks what instead: "Q: should I Remove X again when its row says Unknown? A: no, ... Q: so
-# what then? A: Analyse X first". The situation is the order's condition and the last answer the order: said as
+# (r51m) A question that asks what to do in a situation it states, then its answer: "Q: what should I do if Op_Host0 is
+# rooted? A: Restore it", "what should I pick if the op server is scanned? DecoyApache on it"; and a dialogue that
+# turns a move down and then asks what instead: "Q: can we Restore X once it reads Unknown? A: no, ... Q: what
+# instead? A: Analyse X". The situation is the order's condition and the last answer the order: said as
 # "When <situation>: <answer>". Read as it stood, the question's word ("what") kept its situation from being read, or
 # the move the first question asked after was read as the order. An answer that opens with a denial or "it depends"
 # ("A: nothing", "A: no", "A: neither") is left as it stands.
@@ -639,7 +639,7 @@ def what_to_do_said(text: str) -> str:
                 or verbs_in(cond):
             return m[0]
         asked = hosts_in(m.groupdict().get("asked") or "")
-        if len(asked) == 1:  # ("should I Remove X when its row says Unknown?": the X row)
+        if len(asked) == 1:  # ("can we Restore X once its row reads Unknown?": the X row)
             cond = re.sub(r"\bit\b", asked[0], re.sub(r"\bits\b", f"the {asked[0]}", cond))
         return f"{m['when'].capitalize()} {cond}: "
     return _WHAT_TO_DO.sub(said, _WHAT_INSTEAD.sub(said, text or ""))

@@ -253,8 +253,8 @@ def condition_claims(words, unresolved: Optional[list] = None):
 # enterprise zone" (what follows is read for the class words it names)
 # (r41h, r41m: and "unlike the op hosts", "as opposed to ...": a class named to set the subject apart from it)
 # (r43x: and "beyond the op subnet", only before a subnet or hosts: "beyond user level" is a compromise, no class denied)
-# (r51m: or a host said to be no host of the class, "anything that isn't a user machine", "each box that is not an op
-# host": the same denial, said of what the host is)
+# (r51m: or a host said to be no host of the class, "whatever isn't an op box", "each box that is not an enterprise
+# server": the same denial, said of what the host is)
 _NOT_A_MEMBER = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:on|in|within|inside|part\s+of|one\s+of|among|"
                            r"an?(?=\s+(?:user|enterprise|ent|op|ops|operational)[\s-]+(?:host|box|machine|server|workstation|node|system)\b))\b"
                            r"(?P<rest>[^,;.]{0,40})"

@@ -1,0 +1,87 @@
+"""Issue 29, round 51 (r51m): rules written in registers the reader did not read as wide as their words, whose faithful
+compilation the checks then refused (the rule was kept semantic and its gate stayed silent), or whose form was lost.
+Each class is what the words mean in general:
+- "the only time/case/occasion ... may/is okay ... is when ...": one reader (forms.ONLY_TIME_ALLOWED with
+  `only_time_permitted`) for the rewrite into "never <move> unless" and for the check that a permission was not compiled
+  as an order;
+- "the Defender shall/must <move>": the party that acts, named as a contract names it, not the Defender host
+  (names.HOST_FORMS);
+- a host described by what the alerts or the table show of it ("any box the alerts show with Activity Scan"): the host's
+  state, no state of the alerts (forms._SHOWN_BY_EVIDENCE);
+- an exception's host described, then named in brackets ("apart from the last one (that is Op_Host2)"): "except <host>"
+  (forms._EXCEPT_DESCRIBED);
+- a host said to be no host of a class ("any machine that is not an enterprise host"): the class denied
+  (scope._NOT_A_MEMBER);
+- a question asking what to do in a situation, and a dialogue that turns a move down and then asks what instead: the
+  situation is the condition, the last answer the order (forms.what_to_do_said);
+- a note on the reply's form in shorthand ("fmt", "answer style", "max 2 short lines"): FORMAT (compile._FORMAT_WORDS);
+- a condition run into the order's party with no comma ("where ... the Planner shall not ..."): the condition ends before
+  the party (forms._CONDITION_RUN_INTO_PARTY).
+Each test fails on the product files of 91cc4f7 (checked: this file run in a `git archive 91cc4f7` tree). Sentences of
+our own, none from a case file."""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.authoring.compile import format_problem, looks_like_format
+from tests.actions import do, never, prefer
+
+
+def test_the_sole_occasion_a_move_is_fine_permits_it_and_orders_it_nowhere() -> None:
+    text = "Looking back, the sole occasion a Sleep is fine for us is when no machine shows any activity."
+    problem = text_problem(text, {"not": {"activity": "Scan"}}, do("Sleep", "any"))
+    assert problem is not None and problem.startswith("permission")
+    # said with "the only time ... may": rewritten into a "never" the check accepts, as before
+    allowed = "The only time we may Restore Op_Host1 is when its row reads Compromised Privileged."
+    elsewhere = {"all": [{"host": "Op_Host1"}, {"not": {"host": "Op_Host1", "compromise": "Privileged"}}]}
+    assert text_problem(allowed, elsewhere, never("Restore", "Op_Host1")) is None
+
+
+def test_the_defender_that_shall_act_is_the_party_not_the_host() -> None:
+    text = "Under the service terms the Defender must carry out a Remove on every op host that reads Compromised User."
+    assert text_problem(text, {"class": "Operational", "compromise": "User"}, do("Remove")) is None
+    # the host still, where it is what is restored or what shows a state
+    host = "The Defender shall be restored whenever the Defender host reads Compromised User."
+    assert text_problem(host, {"class": "Operational", "compromise": "User"}, do("Restore")) is not None
+
+
+def test_a_host_described_by_what_the_alerts_show_has_that_state() -> None:
+    text = "Put DecoySSHD on any box the alerts show with Activity Scan, and on nothing else."
+    assert text_problem(text, {"activity": "Scan"}, do("DecoySSHD")) is None
+    rooted = "Restore every enterprise server that the alerts show rooted."
+    assert text_problem(rooted, {"class": "Enterprise", "compromise": "Privileged"}, do("Restore")) is None
+
+
+def test_an_exception_described_then_named_in_brackets_leaves_that_host_out() -> None:
+    text = "Every op host apart from the last one (that is Op_Host2, it runs the backups): when it is scanned, DecoyApache on it."
+    either = {"any": [{"host": "Op_Host0", "activity": "Scan"}, {"host": "Op_Host1", "activity": "Scan"}]}
+    assert text_problem(text, either, do("DecoyApache")) is None
+    problem = text_problem(text, {"class": "Operational", "activity": "Scan"}, do("DecoyApache"))
+    assert problem is not None and "Op_Host2" in problem
+
+
+def test_a_host_said_to_be_no_host_of_a_class_denies_the_class() -> None:
+    text = "Anything that is not an op host and shows Activity Exploit: Remove it there and then."
+    others = {"any": [{"class": "User", "activity": "Exploit"}, {"class": "Enterprise", "activity": "Exploit"}]}
+    assert text_problem(text, others, do("Remove")) is None
+    assert text_problem(text, {"class": "Operational", "activity": "Exploit"}, do("Remove")) is not None
+
+
+def test_a_question_of_what_to_do_in_a_situation_is_its_condition() -> None:
+    text = "Night shift FAQ. Q: What should we do if Op_Host1 shows a scan? A: DecoySmss on Op_Host1; skip any Remove there."
+    assert text_problem(text, {"host": "Op_Host1", "activity": "Scan"}, do("DecoySmss", "Op_Host1")) is None
+    dialogue = ("Q: should I Restore User1 again when its row reads Unknown? A: no, that burns a turn for nothing. "
+                "Q: what then? A: Analyse User1 first, rather than a second Restore.")
+    assert text_problem(dialogue, {"host": "User1", "compromise": "Unknown"}, prefer("Analyse", "Restore", "User1")) is None
+
+
+def test_a_note_on_the_replys_form_in_shorthand_is_format() -> None:
+    for text in ("planner fmt: the moves first, the why after, no prose between",
+                 "Answer style for the analyst: the verdict, then the evidence, then a single caveat.",
+                 "summaries: max 2 short lines, hosts by their full names"):
+        assert looks_like_format(text) and format_problem(text) is None, text
+
+
+def test_a_condition_run_into_the_party_that_acts_ends_before_it() -> None:
+    text = "Where Op_Host0 reads Compromised User the Planner shall not plan a Remove of it but shall plan a Restore of Op_Host0."
+    assert text_problem(text, {"host": "Op_Host0", "compromise": "User"}, prefer("Restore", "Remove", "Op_Host0")) is None
