@@ -208,6 +208,16 @@ _CONDITION_RUN_INTO_PARTY = re.compile(
     r"have\s+to)\b)", re.IGNORECASE)
 
 
+# (r51m) What the rule leaves to another provision, as a contract does: ", save as provided in the exception on file for
+# Op_Host1", ", except as set out in clause 3 for the user hosts", "(unless otherwise agreed for the op server)". The
+# other provision says what those hosts get, and where it does not (withdrawn, never taught) this rule holds for them as
+# for any host: no condition of this rule, nor a host it is about. Read as it stood, "provided" opened a condition (the
+# provision's "already on file" a history no predicate states) and the host was one the rule had to name.
+_PROVIDED_ELSEWHERE = re.compile(r"\s*[,(]?\s*\b(?:save|except|other\s+than|unless\s+otherwise)\s+as\s+(?:provided|set\s+out|stated|"
+                                 r"laid\s+down|specified|agreed)\s+(?:in|by|under|for)\b[^.;:()]{0,100}\)?(?=\s*(?:[.;:]|$))",
+                                 re.IGNORECASE)
+
+
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
@@ -279,6 +289,7 @@ def written_out(text: str) -> str:
     # i.e. two or more, ..."), said in words
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, _EXCEPT_DESCRIBED.sub(_except_described_said, text))
+    text = _PROVIDED_ELSEWHERE.sub("", text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
