@@ -16,7 +16,13 @@ Each class is what the words mean in general:
   situation is the condition, the last answer the order (forms.what_to_do_said);
 - a note on the reply's form in shorthand ("fmt", "answer style", "max 2 short lines"): FORMAT (compile._FORMAT_WORDS);
 - a condition run into the order's party with no comma ("where ... the Planner shall not ..."): the condition ends before
-  the party (forms._CONDITION_RUN_INTO_PARTY).
+  the party (forms._CONDITION_RUN_INTO_PARTY);
+- what a rule leaves to another provision ("save as provided in clause 4 for <host>"): no condition, no host of it
+  (forms._PROVIDED_ELSEWHERE);
+- a deliberation ("For: ... Against: ... Verdict: ..."): the verdict is the rule (forms._verdict_alone);
+- the order put late, after what the note is not about ("Not about X. Here it is: ..."): the order alone, where the
+  denials name nothing it covers (forms._not_about_away);
+- a restriction put late as a sentence of its own ("<order>. Not if ..."): ", but not if ..." (forms._NOT_WHEN_LATE).
 Each test fails on the product files of 91cc4f7 (checked: this file run in a `git archive 91cc4f7` tree). Sentences of
 our own, none from a case file."""
 
@@ -24,6 +30,9 @@ from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import format_problem, looks_like_format
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.forms import written_out
+from forge.rulebook.language.predicate import describe
 from tests.actions import do, never, prefer
 
 
@@ -85,3 +94,35 @@ def test_a_note_on_the_replys_form_in_shorthand_is_format() -> None:
 def test_a_condition_run_into_the_party_that_acts_ends_before_it() -> None:
     text = "Where Op_Host0 reads Compromised User the Planner shall not plan a Remove of it but shall plan a Restore of Op_Host0."
     assert text_problem(text, {"host": "Op_Host0", "compromise": "User"}, prefer("Restore", "Remove", "Op_Host0")) is None
+
+
+def _claims_of_kept_semantic(text: str) -> str:
+    """What a rule kept semantic (its compiled predicate refused) must meet, described ("not (always)": never read)."""
+    found = semantic_claims(text, "predicate refused: always: no condition", text)
+    return describe(found) if found is not None else ""
+
+
+def test_what_a_rule_leaves_to_another_provision_is_no_condition_of_it() -> None:
+    text = ("Rule 7. Every user box the table shows at root level shall get a Restore, save as provided in the older "
+            "exception already filed for User4.")
+    assert text_problem(text, {"class": "User", "compromise": "Privileged"}, do("Restore")) is None
+
+
+def test_a_verdict_after_a_deliberation_is_read_alone() -> None:
+    text = ("Weighing it up. For: a Restore of Op_Host2 while it only sits at Unknown wipes whatever hides there. Against: "
+            "it costs a turn. Verdict: whenever Op_Host2 reads Compromised Unknown, plan Restore Op_Host2.")
+    assert _claims_of_kept_semantic(text) == "Op_Host2 shows Compromised Unknown"
+
+
+def test_an_order_put_after_what_the_note_is_not_about_is_read_alone() -> None:
+    text = "Not about probes. Not about the op hosts either. Here it is: an enterprise server at Compromised Privileged gets a Restore."
+    assert _claims_of_kept_semantic(text) != "not (always)"
+    # a denial of what the rule covers is an exception, never dropped
+    kept = "Not about Enterprise1. Here it is: an enterprise server at Compromised Privileged gets a Restore."
+    assert "Not about Enterprise1" in written_out(kept)
+
+
+def test_a_restriction_put_late_denies_the_order_there() -> None:
+    text = "Restore Op_Host1 once it is rooted. Not if Op_Server0 reads Compromised User as well."
+    assert _claims_of_kept_semantic(text).startswith("(Op_Host1 shows Compromised Privileged) and ((not (Op_Server0 shows "
+                                                     "Compromised User))")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
 from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, classes_in, hosts_in, state_words_in, verbs_in
@@ -208,7 +209,7 @@ _CONDITION_RUN_INTO_PARTY = re.compile(
     r"have\s+to)\b)", re.IGNORECASE)
 
 
-# (r51m) What the rule leaves to another provision, as a contract does: ", save as provided in the exception on file for
+# (r51m) What the rule leaves to another provision, as a contract does: ", save as provided in clause 4 for
 # Op_Host1", ", except as set out in clause 3 for the user hosts", "(unless otherwise agreed for the op server)". The
 # other provision says what those hosts get, and where it does not (withdrawn, never taught) this rule holds for them as
 # for any host: no condition of this rule, nor a host it is about. Read as it stood, "provided" opened a condition (the
@@ -216,6 +217,61 @@ _CONDITION_RUN_INTO_PARTY = re.compile(
 _PROVIDED_ELSEWHERE = re.compile(r"\s*[,(]?\s*\b(?:save|except|other\s+than|unless\s+otherwise)\s+as\s+(?:provided|set\s+out|stated|"
                                  r"laid\s+down|specified|agreed)\s+(?:in|by|under|for)\b[^.;:()]{0,100}\)?(?=\s*(?:[.;:]|$))",
                                  re.IGNORECASE)
+
+
+# (r51m) A deliberation, then its verdict: "For: ... Against: ... Verdict: when X is scanned, DecoySSHD on it", "Pros of
+# ...: ... Cons: ... On balance: ...", "I go back and forth: ... Final answer: ...". The arguments weigh the
+# move; the verdict is the rule, its own condition said there. Read whole, an argument's "while ..." or "if ..." was a
+# condition of the rule (its claims never whole, the rule silent), or its move the order. Only a verdict that states its
+# own situation and names a move is read alone: one that only says "do it" leans on the arguments, and stays as written.
+_DELIBERATED = re.compile(r"\b(?:for\s*:|against\s*:|pros\b|cons\s*:|back\s+and\s+forth|arguing\s+with\s+myself|on\s+the\s+one\s+hand|"
+                          r"on\s+the\s+other\s+hand)", re.IGNORECASE)
+_VERDICT_LEAD = re.compile(r"(?:^|(?<=[.!?])\s+)(?:so\s*,?\s*)?(?:verdict|decision|final\s+(?:answer|call|word)|bottom\s+line|"
+                           r"conclusion|on\s+balance)\b[^:.;]{0,50}?:\s*", re.IGNORECASE)
+
+
+def _verdict_alone(text: str) -> str:
+    """`text` from its verdict on (`_VERDICT_LEAD`), where what goes before deliberates (`_DELIBERATED`) and the verdict
+    states a situation and names a move; else as it stands."""
+    leads = list(_VERDICT_LEAD.finditer(text))
+    if not leads or not _DELIBERATED.search(text[:leads[-1].start()]):
+        return text
+    verdict = text[leads[-1].end():]
+    if not verbs_in(verdict) or not (state_words_in(verdict) or re.search(r"\b(?:Unknown|Privileged|Exploit|Scan|(?:user|root|admin)[\s-]+level)\b", verdict, re.IGNORECASE)):
+        return text
+    return verdict[:1].upper() + verdict[1:]
+
+
+# (r51m) The order put late, after what the note is not about: "Not about probes. Not about Op_Host2 either. Here it is:
+# an op host at Compromised Unknown gets a Restore first." The denials name topics the note sets aside, then a lead
+# ("here it is:", "it's this:", "the rule is:") gives the note itself: read alone, as its own words. Read whole, the
+# "not"s were negations of its condition no reading placed, and the lead was its situation. Only where what the denials
+# name is none of what the rule speaks of (hosts, classes): a denial of a host the rule covers is an exception, kept.
+_NOT_ABOUT_LEAD = re.compile(r"^\s*(?P<denials>(?:(?:(?:this|the)\s+(?:one|note|rule|lesson)\s+is\s+|it(?:'s|\s+is)\s+)?not\s+about\s+"
+                             r"[^.;:!?]{1,80}[.;!]\s*){1,4})(?:it(?:'s|\s+is)\s+this|this\s+is\s+it|here\s+it\s+is|here(?:'s|\s+is)\s+(?:the\s+(?:rule|point|thing|note)|"
+                             r"what\s+it\s+is)|the\s+(?:rule|point|thing)\s+is)\s*:\s*(?=\S)", re.IGNORECASE)
+
+
+def _not_about_away(text: str) -> str:
+    """`text` without the denials that lead its late order (`_NOT_ABOUT_LEAD`) where they name nothing the rule names."""
+    found = _NOT_ABOUT_LEAD.match(text)
+    if not found:
+        return text
+    rest = text[found.end():]
+    denied = {*hosts_in(found["denials"]), *classes_in(found["denials"])}
+    spoken = {*hosts_in(rest), *classes_in(rest)}
+    if not spoken or denied & spoken or any(h in HOST_CLASSES.get(c, ()) for h in denied for c in spoken) \
+            or any(h in HOST_CLASSES.get(c, ()) for h in spoken for c in denied):
+        return text
+    return rest[:1].upper() + rest[1:]
+
+
+# (r51m) A restriction put late, as a sentence of its own after the order: "Restore Op_Host1 once it is rooted. Not if
+# Op_Server0 is also down, though.", "-> Remove U2. not when any op host is hit", "... PS: not while E1 is scanned". It
+# denies the order in that case, as ", but not when ..." says it: said so. Read as a sentence of its own, its condition
+# was one more case the order needed (the opposite of its words), or the rule's claims never whole.
+_NOT_WHEN_LATE = re.compile(r"(?<=[\w)])\s*[.;]\s+(?:(?:ps|p\.s\.)\s*:?\s*)?(?:but\s+)?not\s+(?P<when>when|if|while|whenever|once)\s+(?=\S)",
+                            re.IGNORECASE)
 
 
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
@@ -289,7 +345,8 @@ def written_out(text: str) -> str:
     # i.e. two or more, ..."), said in words
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, _EXCEPT_DESCRIBED.sub(_except_described_said, text))
-    text = _PROVIDED_ELSEWHERE.sub("", text)
+    text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
+    text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
