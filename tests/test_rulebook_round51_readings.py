@@ -22,7 +22,10 @@ Each class is what the words mean in general:
 - a deliberation ("For: ... Against: ... Verdict: ..."): the verdict is the rule (forms._verdict_alone);
 - the order put late, after what the note is not about ("Not about X. Here it is: ..."): the order alone, where the
   denials name nothing it covers (forms._not_about_away);
-- a restriction put late as a sentence of its own ("<order>. Not if ..."): ", but not if ..." (forms._NOT_WHEN_LATE).
+- a restriction put late as a sentence of its own ("<order>. Not if ..."): ", but not if ..." (forms._NOT_WHEN_LATE);
+- a decoy dropped on a host ("drop DecoyTomcat on it"): put there, a step of the order (forms.written_out);
+- a host that "gets <Move>" by the move's catalog name: the move it is given, which ends the condition
+  (markers._JUDGED_VERB).
 Each test fails on the product files of 91cc4f7 (checked: this file run in a `git archive 91cc4f7` tree). Sentences of
 our own, none from a case file."""
 
@@ -126,3 +129,14 @@ def test_a_restriction_put_late_denies_the_order_there() -> None:
     text = "Restore Op_Host1 once it is rooted. Not if Op_Server0 reads Compromised User as well."
     assert _claims_of_kept_semantic(text).startswith("(Op_Host1 shows Compromised Privileged) and ((not (Op_Server0 shows "
                                                      "Compromised User))")
+
+
+def test_a_decoy_dropped_on_a_host_is_put_there() -> None:
+    text = "Steps for an op host at Compromised User: first Remove it; then drop DecoyTomcat on the same host."
+    action = {**do("Remove"), "then": [{"verb": "DecoyTomcat", "target": "$matched"}]}
+    assert text_problem(text, {"class": "Operational", "compromise": "User"}, action) is None
+
+
+def test_a_host_that_gets_a_move_by_its_name_is_given_that_move() -> None:
+    text = "From here on, a user host that reads Compromised Unknown gets Analyse from me, not a Restore."
+    assert text_problem(text, {"class": "User", "compromise": "Unknown"}, prefer("Analyse", "Restore")) is None

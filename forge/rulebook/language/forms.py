@@ -357,6 +357,10 @@ def written_out(text: str) -> str:
     # "Only when User3 is rooted should you restore it": the order inverted after its condition, said as "only when
     # User3 is rooted, restore it" (r32m; with no comma, the order was read as part of the condition)
     text = _INVERTED_ORDER.sub(lambda m: f"{m['lead']}, ", text)
+    # (r51m) "drop DecoySSHD on it", "then drop a decoy there": a decoy put down, as the idiom says it (read as a fall of a
+    # value, "when the reward drops", the step was no part of the order)
+    text = re.sub(r"\b(d)rop(s|ped|ping)?(?=\s+(?:(?:a|an|one|the)\s+)?decoy)", lambda m: ("P" if m[1] == "D" else "p") + "ut"
+                  + {"s": "s", "ped": "", "ping": "ting"}.get(m[2] or "", ""), text, flags=re.IGNORECASE)
     # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
     text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
     # (r35m) "recomend Remove", "reccomend a Restore": "recommend" misspelt (read as no order word, the note's arrow
