@@ -140,3 +140,8 @@ def test_a_decoy_dropped_on_a_host_is_put_there() -> None:
 def test_a_host_that_gets_a_move_by_its_name_is_given_that_move() -> None:
     text = "From here on, a user host that reads Compromised Unknown gets Analyse from me, not a Restore."
     assert text_problem(text, {"class": "User", "compromise": "Unknown"}, prefer("Analyse", "Restore")) is None
+
+
+def test_a_state_glossed_in_brackets_stays_in_its_condition() -> None:
+    text = "Art. 2: every plan drawn up while an enterprise server is only probed (scan, no foothold) shall contain DecoySvchost on it."
+    assert text_problem(text, {"class": "Enterprise", "activity": "Scan", "compromise": "No"}, do("DecoySvchost")) is None

@@ -274,6 +274,15 @@ _NOT_WHEN_LATE = re.compile(r"(?<=[\w)])\s*[.;]\s+(?:(?:ps|p\.s\.)\s*:?\s*)?(?:b
                             re.IGNORECASE)
 
 
+# (r51m) A state glossed in brackets, its parts between commas: "as long as an op box is probed only (scan, no
+# foothold)", "once Op_Host1 is held (exploit, user level)". The bracket restates one state: its parts said with
+# "and", so its comma no longer ends the condition (left there, the gloss's "no foothold" stood in the order's clause
+# as a negation no reading placed).
+_STATE_PART = r"\s*(?:(?:no|not|any|some|only|just|a|an)\s+)?(?:scan|exploit|compromise|foothold|activity|user|root|privileged|unknown|" \
+              r"owned|clean|quiet)\w*(?:[\s-]+level)?\s*"
+_STATE_GLOSSED = re.compile(rf"\((?P<inner>(?:{_STATE_PART},)+{_STATE_PART})\)", re.IGNORECASE)
+
+
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
@@ -346,6 +355,7 @@ def written_out(text: str) -> str:
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, _EXCEPT_DESCRIBED.sub(_except_described_said, text))
     text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
+    text = _STATE_GLOSSED.sub(lambda m: "(" + re.sub(r"\s*,\s*", " and ", m["inner"].strip()) + ")", text)
     text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
