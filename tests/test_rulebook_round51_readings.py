@@ -145,3 +145,9 @@ def test_a_host_that_gets_a_move_by_its_name_is_given_that_move() -> None:
 def test_a_state_glossed_in_brackets_stays_in_its_condition() -> None:
     text = "Art. 2: every plan drawn up while an enterprise server is only probed (scan, no foothold) shall contain DecoySvchost on it."
     assert text_problem(text, {"class": "Enterprise", "activity": "Scan", "compromise": "No"}, do("DecoySvchost")) is None
+
+
+def test_the_lesson_headed_next_time_then_is_the_order() -> None:
+    text = ("I rated Op_Host0 fine this turn since its files looked normal, yet the row read Privileged. Next time, then: "
+            "if a host I analyse has a row saying Compromised Privileged, suggest Restore on it.")
+    assert text_problem(text, {"compromise": "Privileged"}, do("Restore")) is None
