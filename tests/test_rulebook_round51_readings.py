@@ -151,3 +151,12 @@ def test_the_lesson_headed_next_time_then_is_the_order() -> None:
     text = ("I rated Op_Host0 fine this turn since its files looked normal, yet the row read Privileged. Next time, then: "
             "if a host I analyse has a row saying Compromised Privileged, suggest Restore on it.")
     assert text_problem(text, {"compromise": "Privileged"}, do("Restore")) is None
+
+
+def test_a_clause_in_french_german_or_spanish_leaves_a_host_out_or_turns_a_move_down() -> None:
+    french = "Si un poste de travail est compromis au niveau User, fais un Restore dessus, sauf User3 qui sert aux tests."
+    three_left = {"any": [{"host": h, "compromise": "User"} for h in ("User0", "User1", "User2", "User4")]}
+    assert text_problem(french, three_left, do("Restore")) is None
+    assert text_problem(french, {"class": "User", "compromise": "User"}, do("Restore")) is not None
+    spanish = "Op_Host1 comprometido (Compromised Privileged) -> Restore Op_Host1, nada de Remove"
+    assert text_problem(spanish, {"host": "Op_Host1", "compromise": "Privileged"}, prefer("Restore", "Remove", "Op_Host1")) is None

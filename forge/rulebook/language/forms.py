@@ -283,6 +283,18 @@ _STATE_PART = r"\s*(?:(?:no|not|any|some|only|just|a|an)\s+)?(?:scan|exploit|com
 _STATE_GLOSSED = re.compile(rf"\((?P<inner>(?:{_STATE_PART},)+{_STATE_PART})\)", re.IGNORECASE)
 
 
+# (r51m) A clause in French, German or Spanish that leaves a host out of the order or turns a move down, inside a note
+# otherwise read: "..., mais jamais sur User0", "sauf Op_Host2", "außer Enterprise1", "excepto User4"; "pas de Remove",
+# "kein Restore", "nada de Analyse", "sin Remove". Said in the words the reader reads ("except <host>", "no <move>");
+# read as it stood, the host was one the rule had to name and the move one more it ordered.
+_FOREIGN_EXCEPT = re.compile(rf"(?:\s*,)?\s+\b(?:mais\s+(?:jamais|pas)\s+(?:sur|pour|à)|sauf(?:\s+(?:sur|pour))?|hormis|except[ée]|"
+                             rf"au(?:ß|ss)er(?:\s+(?:auf|bei|für))?|ausgenommen|aber\s+(?:nie(?:mals)?|nicht)\s+(?:auf|bei|für)|"
+                             rf"excepto(?:\s+(?:en|para))?|salvo(?:\s+(?:en|para))?|pero\s+(?:nunca|no)\s+(?:en|para))\s+"
+                             rf"(?=(?:{HOST_NAME}|{HOST_SHORT})\b)", re.IGNORECASE)
+_FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:mals)?\s+(?:ein(?:en)?\s+)?|nada\s+de|ning[úu]n|sin|nunca)\s+"
+                         r"(?=(?-i:Restore|Remove|Analyse|Monitor|Sleep|Decoy\w*)\b)", re.IGNORECASE)
+
+
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
 # them, are owned", "the bulk of the servers, i.e. two or more, ...": said as the count ("four or more of user boxes
 # are owned"). Read as written, the comma ended the condition before its state, which then claimed nothing.
@@ -355,6 +367,7 @@ def written_out(text: str) -> str:
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, _EXCEPT_DESCRIBED.sub(_except_described_said, text))
     text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
+    text = _FOREIGN_NO.sub("no ", _FOREIGN_EXCEPT.sub(", except ", text))
     text = _STATE_GLOSSED.sub(lambda m: "(" + re.sub(r"\s*,\s*", " and ", m["inner"].strip()) + ")", text)
     text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)

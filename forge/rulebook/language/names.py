@@ -76,6 +76,15 @@ CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"\bU-(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b", re.IGNORECASE), "User"),
     (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?:hosts?|servers|box(?:es)?|machines?|nodes?|systems?|subnet|network|zone|"
                 r"segment|side|tier)\b", re.IGNORECASE), "Operational"),
+    # (r51m) the classes in a clause in French, German or Spanish: "un poste utilisateur", "die Server im Enterprise-Netz",
+    # "los equipos de usuario", "le réseau opérationnel"
+    (re.compile(r"\bpostes?\s+(?:de\s+travail|utilisateurs?)\b|\bbenutzer[\s-]*(?:rechner|hosts?|netz(?:werk)?)\b|\barbeitsplatzrechner\b|"
+                r"\b(?:equipos?|estaci[oó]n(?:es)?|hosts?)\s+de\s+(?:usuarios?|trabajo)\b|\buser[\s-]*(?:netz(?:werk)?|r[ée]seau)\b",
+                re.IGNORECASE), "User"),
+    (re.compile(r"\benterprise[\s-]*(?:netz(?:werk)?|r[ée]seau|red)\b|\bserv(?:eurs?|idor(?:es)?)\s+(?:d[e']\s*l?['\s]?)?(?:la\s+)?entreprise\b|"
+                r"\bserv(?:eurs?|idor(?:es)?)\s+de\s+(?:la\s+)?empresa\b", re.IGNORECASE), "Enterprise"),
+    (re.compile(r"\b(?:op|ops|operational)[\s-]*(?:netz(?:werk)?|r[ée]seau)\b|\br[ée]seau\s+op[ée]rationnel\b|\bred\s+operacional\b",
+                re.IGNORECASE), "Operational"),
 )
 
 
