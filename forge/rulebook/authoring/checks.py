@@ -62,7 +62,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
 from forge.rulebook.language.situation import state_of
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, verbs_put_after
-from forge.rulebook.language.forms import example_aside_away
+from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, only_time_permitted
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
@@ -1647,10 +1647,9 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
 # (r50c) A move the text only permits, and only in one case: "the only time we may Remove X is if ...", "the only
 # time a Monitor is acceptable is when ...", "you may only Remove it once ...", "a Restore is allowed only if ...". What
 # it names before "is when" is the move it allows there and forbids everywhere else; it orders it nowhere.
+# (r51m) "the only time ..." read by forms.ONLY_TIME_ALLOWED (one pattern with the rewrite into "never <move> unless");
+# here the two other ways of saying it.
 _ONLY_PERMITTED = re.compile(
-    r"\bthe\s+only\s+(?:time|case|moment|situation|occasion|point|step)s?\b(?P<a>[^.;:]{0,80}?\b(?:may|might|can|could|get\s+to|"
-    r"allowed|permitted|acceptable|ok|okay|fine|justified|warranted)\b[^.;:]{0,40}?)\s+(?:is|are|comes?|being)\s+"
-    r"(?:when|if|once|while|after|where|at)\b|"
     r"\b(?:you|we|i|they|the\s+(?:planner|chooser|analyst|agent|defender))\s+(?:may|can|should|are\s+allowed\s+to|get\s+to)\s+only\s+"
     r"(?P<b>[^.;:]{0,60}?)\s+(?:when|if|once|while|after)\b|"
     r"(?P<c>\b[^.;:]{0,40}?)\s+(?:is|are)\s+(?:only\s+)?(?:allowed|permitted|acceptable|ok|okay|justified)\s+only\s+"
@@ -1658,8 +1657,10 @@ _ONLY_PERMITTED = re.compile(
 
 
 def _permitted_verbs(text: str) -> list[str]:
-    """(r50c) The moves a text permits only in one case (`_ONLY_PERMITTED`), which it forbids everywhere else."""
-    return [v for m in _ONLY_PERMITTED.finditer(text) for v in verbs_in(m["a"] or m["b"] or m["c"] or "")]
+    """(r50c) The moves a text permits only in one case (`forms.ONLY_TIME_ALLOWED`, `_ONLY_PERMITTED`), which it forbids
+    everywhere else."""
+    return [v for m in ONLY_TIME_ALLOWED.finditer(text) for v in verbs_in(only_time_permitted(m) or "")] \
+        + [v for m in _ONLY_PERMITTED.finditer(text) for v in verbs_in(m["b"] or m["c"] or "")]
 
 
 def _permitted_only(words: Wording, action: Optional[dict]) -> Optional[str]:

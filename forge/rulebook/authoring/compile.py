@@ -87,7 +87,12 @@ _FORMAT_WORDS = re.compile(
     r"\b\w+\s+(?:lines|words|sentences)\s+at\s+most\b|"
     # (r48m) a bound said with a sign or "max", "< 60 words", "max 3 lines"; the letters or lines it is written in, "in
     # CAPS", "in upper case", "on 1 line"
-    r"(?:<=?|\u2264|\bmax(?:imum)?\.?(?:\s+of)?)\s*\d+\s*(?:lines|words|sentences|characters|chars)\b|"
+    # (r51m: a word may stand between, "max 3 numbered lines")
+    r"(?:<=?|\u2264|\bmax(?:imum)?\.?(?:\s+of)?)\s*\d+\s*(?:[a-z]+\s+)?(?:lines|words|sentences|characters|chars)\b|"
+    # (r51m) the reply's form in a note's shorthand or named as such: "chooser fmt: ...", "Answer style for the chooser:
+    # ...", "action + target only, no prose", "one action per answer"
+    r"\bfmt\b|\b(?:answer|reply|response|output|plan|report|summary)\s+(?:style|format|layout|shape)\b|\bno\s+prose\b|"
+    r"\bper\s+(?:answer|reply|response|report|summary)\b|"
     r"\bin\s+(?:all\s+)?(?:caps|capitals|capital\s+letters|upper[\s-]?case|lower[\s-]?case|block\s+letters)\b|"
     r"\bon\s+(?:1|one|a\s+single)\s+line\b|"
     # (r47m) a length said as a bound it must not pass, "no report longer than four lines", and the size of a plan asked
@@ -103,6 +108,10 @@ _FORMAT_WORDS = re.compile(
 )
 _NOTHING_ELSE = re.compile(r"\bnothing\s+else\b", re.IGNORECASE)
 _QUESTION_AND_ANSWER = re.compile(r"\bQ\s*[:.]\s*[^?]{3,200}\?\s*A\s*[:.]\s*\S")  # (r47m) "Q: ...? A: ...", a note's FAQ entry
+# (r51m) A note headed by the reply it is about: "chooser fmt: ...", "fmt (chooser): ...", "plans: max 3 numbered lines",
+# "Answer style for the chooser: ...": a note of the reply's form under such a heading is advice, never a story
+_FORM_HEADING = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:fmt|format|style|layout)\b[^:.;]{0,30}:|"
+                           r"^\s*(?:plans?|answers?|repl(?:y|ies)|reports?|summar(?:y|ies)|analys[ie]s)\s*(?:\([^)]{0,20}\)\s*)?:", re.IGNORECASE)
 _HOST_WORD = {h.lower(): h for h in HOSTS}
 # A condition clause (a correction that states one is not a bare action: teaching.py).
 STATED_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
@@ -440,8 +449,8 @@ def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
     words = read_wording(item.text)
     # (an order on the reply's form is an instruction too: "keep the plan to three lines"; kept, it is FORMAT)
     # (r47m: and one said as a note's question and its answer, "Q: how many moves can one plan carry? A: three": advice,
-    # never a story)
-    if words.gives_order or looks_like_format(item.text) and _QUESTION_AND_ANSWER.search(item.text):
+    # never a story; r51m: so is one under a heading of the reply's form, "chooser fmt: ...", `_FORM_HEADING`)
+    if words.gives_order or looks_like_format(item.text) and (_QUESTION_AND_ANSWER.search(item.text) or _FORM_HEADING.search(item.text)):
         return (f"it was dropped, but it gives an order ({words.instruction[:60]!r}"
                 f"{', in the situation ' + repr(words.situation[:40]) if words.situation else ''}): compile it")
     return None

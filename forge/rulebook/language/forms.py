@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from forge.rulebook.language.forbidding import ADDRESSED_VERB, LEFT_ALONE_CASE, VERB_WORD
+from forge.env.catalog import HOST_CLASSES
+from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
 from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, classes_in, hosts_in, state_words_in, verbs_in
 from forge.rulebook.language.spelling import misspellings_mended
@@ -115,13 +116,18 @@ def _code_variable_comparison_said(match: re.Match) -> str:
 # is at root". It forbids the move at every other time: said as "never <move> unless <condition>", as a
 # note that forbids it in so many words says it. Read as it stood, the order was the move's (its "only" a restriction no
 # reading placed), and a compiled "never" of the move outside that time was refused as the text's opposite.
-_ONLY_TIME_ALLOWED = re.compile(
-    r"\bthe\s+(?:only|one|sole)\s+(?:time|moment|case|situation|occasion|circumstance)s?\s+(?:(?:that|when|in\s+which|where)\s+)?"
-    r"(?:(?:you|we|i|one|the\s+(?:planner|chooser|analyst|agent|defender))\s+(?:(?:may|can|could|should|might|get\s+to|"
+# (r51m) One pattern for both readers of it: this rewrite (`_only_time_allowed_said`) and the check that a permission
+# was not compiled as an order (checks._permitted_verbs, through `only_time_permitted`). "the only point it comes ..."
+# and the step ("the only step ...") are the same time; "is after ..." / "is at ..." say when, not on what condition, and
+# are read by the check alone (the move is still permitted then only), never rewritten into "unless".
+ONLY_TIME_ALLOWED = re.compile(
+    r"\bthe\s+(?:only|one|sole)\s+(?:time|moment|case|situation|occasion|circumstance|point|step)s?\s+(?:(?:that|when|in\s+which|where)\s+)?"
+    r"(?:(?:you|we|i|one|they|the\s+(?:planner|chooser|analyst|agent|defender))\s+(?:(?:may|can|could|should|might|get\s+to|"
     r"(?:are|is|am)\s+(?:allowed|permitted)\s+to|ought\s+to)\s+)?(?P<move>[^.;:?!,]+?)|"
     r"(?P<judged>[^.;:?!,]+?)\s+(?:is|are|becomes?)\s+(?:ever\s+)?(?:acceptable|allowed|okay|ok|fine|permitted|justified|"
     r"warranted|an\s+option|on\s+the\s+table)(?:\s+(?:for\s+(?:me|us|you)|here|at\s+all))?)"
-    r"\s*,?\s+is\s+(?:when|whenever|if|while|once|as\s+long\s+as)\b(?P<none>\s+no\s+(?=[a-z]))?", re.IGNORECASE)
+    r"\s*,?\s+(?P<be>is|are|comes?)\s+(?P<when>when|whenever|if|while|once|as\s+long\s+as|after|at)\b(?P<none>\s+no\s+(?=[a-z]))?",
+    re.IGNORECASE)
 
 
 # (r50a) What the words after "the only time you ..." say when they are no permission: a move refused ("should not
@@ -133,14 +139,160 @@ _NOT_A_PERMISSION = re.compile(r"(?:not|never|no\b|\w+n't|cannot|skip|avoid|hold
                                re.IGNORECASE)
 
 
-def _only_time_allowed_said(match: re.Match) -> str:
+def only_time_permitted(match: re.Match) -> Optional[str]:
+    """(r51m) The move a match of `ONLY_TIME_ALLOWED` permits at that time only (None: what it names there is refused or
+    owed, `_NOT_A_PERMISSION`, or no move at all): "Remove User1", "a Monitor" (a move named as a thing)."""
     move = (match["move"] or match["judged"]).strip()
-    if not verbs_in(move) or re.match(r"(?:a|an|the|any)\b", move, re.IGNORECASE):
-        return match[0]  # (no move named, or one named as a thing: left as written)
-    if match["move"] and _NOT_A_PERMISSION.match(move):
-        return match[0]  # (a move refused or owed at that time, no permission: left as written)
+    if not verbs_in(move) or (match["move"] and _NOT_A_PERMISSION.match(move)):
+        return None
+    return move
+
+
+def _only_time_allowed_said(match: re.Match) -> str:
+    move = only_time_permitted(match)
+    if move is None or re.match(r"(?:a|an|the|any)\b", move, re.IGNORECASE) or match["be"].lower() not in ("is", "are") \
+            or match["when"].lower() in ("after", "at"):
+        return match[0]  # (no move named, one named as a thing, refused or owed, or said by when: left as written)
     # ("... is when no host shows an exploit": never the move while one does, the denial of "no" said as "any")
     return f"{'N' if match[0][0].isupper() else 'n'}ever {move} " + ("when any " if match["none"] else "unless")
+
+
+# (r51m) A host described by what the evidence shows of it: "every op box that the alerts show rooted", "a server the
+# table lists with Activity Scan", "the boxes the table lists as scanned". The alerts (the table, the row) are where the
+# state is read, no state of their own: said as the host's state, "every op box that is rooted", "a server showing
+# Activity Scan". Read as it stood, "alerts" was some activity,
+# a state the words never ask (a host the alerts list for its compromise alone showed none), or the condition unread.
+_SHOWN_BY_EVIDENCE = re.compile(
+    r"\b(?P<noun>hosts?|box(?:es)?|machines?|workstations?|desktops?|servers?|nodes?|ones?)\s+(?:that\s+|which\s+)?(?:the\s+)?"
+    r"(?:alerts?|alert\s+lines?|table|observation|rows?)\s+(?:shows?|lists?|reports?|flags?|marks?)\s+(?:as\s+|being\s+)?"
+    r"(?P<with>with\s+)?(?=(?P<column>(?-i:Activity|Compromised))\b|(?:compromised|owned|rooted|exploited|scanned|pwned|breached)\b|"
+    r"at\s+(?:user|root|privileged|admin)\b)", re.IGNORECASE)
+
+
+def _shown_by_evidence_said(match: re.Match) -> str:
+    noun = match["noun"]
+    if match["with"] or match["column"]:
+        return f"{noun} showing "
+    return f"{noun} that {'is' if noun.lower() in ('host', 'box', 'machine', 'workstation', 'desktop', 'server', 'node', 'one') else 'are'} "
+
+
+# (r51m) The host an exception leaves out, described, then named in brackets: "the op hosts, except the one that runs
+# backups (i.e. Op_Host2)", "user boxes other than the newest one (User4 is the newest)", "die Rechner, außer dem alten
+# (das ist User1)". The bracket says which host the description is: said
+# as "except <host>", as an exception that names it is read. Read as it stood, the host was a state's subject the
+# condition asked, or the rule's own host, and the exception no one's. One host, described as one ("the one", "the
+# first", "the box that ..."), and identified ("that is", "i.e.", "namely", "<host> is the ..."), never an example
+# ("e.g.", "for instance"): a host given as one of several the description covers is no name of the exception.
+_EXCEPT_DESCRIBED = re.compile(
+    rf"\b(?P<word>{EXCEPT_WORDS}|au(?:ß|ss)er|ausgenommen|sauf|except[ée]|excepto|salvo|menos)\s+"
+    r"(?:the|that|this|der|die|das|dem|den|le|la|el|celui|celle)\s+(?P<desc>(?:one|first|second|third|last|only|"
+    r"(?:host|box|machine|server|workstation|node|mit|qui|que|con)\b)[^()\[\].;:]{0,60}?)\s*\(\s*"
+    rf"(?:(?:(?:that|this|which|it)\s+(?:is|being)|that's|it's|i\.\s?e\.?,?|namely|viz\.?|das\s+ist|c['\u2019]est|es|=)\s+)?"
+    rf"(?:the\s+)?(?P<host>{HOST_NAME}\b|{HOST_SHORT})(?P<rest>(?:\s+(?:is|=)\s+(?:the|that|this)\b|\s*,)[^()]*)?\s*\)",
+    re.IGNORECASE)
+
+
+def _except_described_said(match: re.Match) -> str:
+    if hosts_in(match["desc"]) or re.search(r"\b(?:e\.\s?g|for\s+(?:instance|example)|such\s+as|like)\b", match[0], re.IGNORECASE):
+        return match[0]
+    word = match["word"] if re.match(EXCEPT_WORDS, match["word"], re.IGNORECASE) else "except"
+    return f"{word} {match['host']}"
+
+
+# (r51m) A condition run into the order's subject with no comma, as a contract or a standing order writes it: "where
+# Op_Host1 reads Compromised User the Planner shall plan a Restore of it", "if Op_Server0 is owned you must Restore it".
+# The party that acts and its modal open the order: said with the comma ("where ..., the Planner shall ..."). Read as
+# it stood, the order was part of its own condition, and what it forbids a negation of that condition.
+_CONDITION_RUN_INTO_PARTY = re.compile(
+    r"\b(?P<cond>(?:where|when|whenever|if|once|while|in\s+case)\s+[^,;:.()]{3,120}?)\s+(?P<party>the\s+(?:Defender|Planner|Analyst|"
+    r"(?:action\s+)?chooser|agent|defender)|you|we)\s+(?=(?:shall|must|should|will|is\s+to|are\s+to|needs?\s+to|has\s+to|"
+    r"have\s+to)\b)", re.IGNORECASE)
+
+
+# (r51m) What the rule leaves to another provision, as a contract does: ", save as provided in clause 4 for
+# Op_Host1", ", except as set out in clause 3 for the user hosts", "(unless otherwise agreed for the op server)". The
+# other provision says what those hosts get, and where it does not (withdrawn, never taught) this rule holds for them as
+# for any host: no condition of this rule, nor a host it is about. Read as it stood, "provided" opened a condition (the
+# provision's "already on file" a history no predicate states) and the host was one the rule had to name.
+_PROVIDED_ELSEWHERE = re.compile(r"\s*[,(]?\s*\b(?:save|except|other\s+than|unless\s+otherwise)\s+as\s+(?:provided|set\s+out|stated|"
+                                 r"laid\s+down|specified|agreed)\s+(?:in|by|under|for)\b[^.;:()]{0,100}\)?(?=\s*(?:[.;:]|$))",
+                                 re.IGNORECASE)
+
+
+# (r51m) A deliberation, then its verdict: "For: ... Against: ... Verdict: when X is scanned, DecoySSHD on it", "Pros of
+# ...: ... Cons: ... On balance: ...", "I go back and forth: ... Final answer: ...". The arguments weigh the
+# move; the verdict is the rule, its own condition said there. Read whole, an argument's "while ..." or "if ..." was a
+# condition of the rule (its claims never whole, the rule silent), or its move the order. Only a verdict that states its
+# own situation and names a move is read alone: one that only says "do it" leans on the arguments, and stays as written.
+_DELIBERATED = re.compile(r"\b(?:for\s*:|against\s*:|pros\b|cons\s*:|back\s+and\s+forth|arguing\s+with\s+myself|on\s+the\s+one\s+hand|"
+                          r"on\s+the\s+other\s+hand)", re.IGNORECASE)
+_VERDICT_LEAD = re.compile(r"(?:^|(?<=[.!?])\s+)(?:so\s*,?\s*)?(?:verdict|decision|final\s+(?:answer|call|word)|bottom\s+line|"
+                           r"conclusion|on\s+balance)\b[^:.;]{0,50}?:\s*", re.IGNORECASE)
+
+
+def _verdict_alone(text: str) -> str:
+    """`text` from its verdict on (`_VERDICT_LEAD`), where what goes before deliberates (`_DELIBERATED`) and the verdict
+    states a situation and names a move; else as it stands."""
+    leads = list(_VERDICT_LEAD.finditer(text))
+    if not leads or not _DELIBERATED.search(text[:leads[-1].start()]):
+        return text
+    verdict = text[leads[-1].end():]
+    if not verbs_in(verdict) or not (state_words_in(verdict) or re.search(r"\b(?:Unknown|Privileged|Exploit|Scan|(?:user|root|admin)[\s-]+level)\b", verdict, re.IGNORECASE)):
+        return text
+    return verdict[:1].upper() + verdict[1:]
+
+
+# (r51m) The order put late, after what the note is not about: "Not about probes. Not about Op_Host2 either. Here it is:
+# an op host at Compromised Unknown gets a Restore first." The denials name topics the note sets aside, then a lead
+# ("here it is:", "it's this:", "the rule is:") gives the note itself: read alone, as its own words. Read whole, the
+# "not"s were negations of its condition no reading placed, and the lead was its situation. Only where what the denials
+# name is none of what the rule speaks of (hosts, classes): a denial of a host the rule covers is an exception, kept.
+_NOT_ABOUT_LEAD = re.compile(r"^\s*(?P<denials>(?:(?:(?:this|the)\s+(?:one|note|rule|lesson)\s+is\s+|it(?:'s|\s+is)\s+)?not\s+about\s+"
+                             r"[^.;:!?]{1,80}[.;!]\s*){1,4})(?:it(?:'s|\s+is)\s+this|this\s+is\s+it|here\s+it\s+is|here(?:'s|\s+is)\s+(?:the\s+(?:rule|point|thing|note)|"
+                             r"what\s+it\s+is)|the\s+(?:rule|point|thing)\s+is)\s*:\s*(?=\S)", re.IGNORECASE)
+
+
+def _not_about_away(text: str) -> str:
+    """`text` without the denials that lead its late order (`_NOT_ABOUT_LEAD`) where they name nothing the rule names."""
+    found = _NOT_ABOUT_LEAD.match(text)
+    if not found:
+        return text
+    rest = text[found.end():]
+    denied = {*hosts_in(found["denials"]), *classes_in(found["denials"])}
+    spoken = {*hosts_in(rest), *classes_in(rest)}
+    if not spoken or denied & spoken or any(h in HOST_CLASSES.get(c, ()) for h in denied for c in spoken) \
+            or any(h in HOST_CLASSES.get(c, ()) for h in spoken for c in denied):
+        return text
+    return rest[:1].upper() + rest[1:]
+
+
+# (r51m) A restriction put late, as a sentence of its own after the order: "Restore Op_Host1 once it is rooted. Not if
+# Op_Server0 is also down, though.", "-> Remove U2. not when any op host is hit", "... PS: not while E1 is scanned". It
+# denies the order in that case, as ", but not when ..." says it: said so. Read as a sentence of its own, its condition
+# was one more case the order needed (the opposite of its words), or the rule's claims never whole.
+_NOT_WHEN_LATE = re.compile(r"(?<=[\w)])\s*[.;]\s+(?:(?:ps|p\.s\.)\s*:?\s*)?(?:but\s+)?not\s+(?P<when>when|if|while|whenever|once)\s+(?=\S)",
+                            re.IGNORECASE)
+
+
+# (r51m) A state glossed in brackets, its parts between commas: "as long as an op box is probed only (scan, no
+# foothold)", "once Op_Host1 is held (exploit, user level)". The bracket restates one state: its parts said with
+# "and", so its comma no longer ends the condition (left there, the gloss's "no foothold" stood in the order's clause
+# as a negation no reading placed).
+_STATE_PART = r"\s*(?:(?:no|not|any|some|only|just|a|an)\s+)?(?:scan|exploit|compromise|foothold|activity|user|root|privileged|unknown|" \
+              r"owned|clean|quiet)\w*(?:[\s-]+level)?\s*"
+_STATE_GLOSSED = re.compile(rf"\((?P<inner>(?:{_STATE_PART},)+{_STATE_PART})\)", re.IGNORECASE)
+
+
+# (r51m) A clause in French, German or Spanish that leaves a host out of the order or turns a move down, inside a note
+# otherwise read: "..., mais jamais sur User0", "sauf Op_Host2", "außer Enterprise1", "excepto User4"; "pas de Remove",
+# "kein Restore", "nada de Analyse", "sin Remove". Said in the words the reader reads ("except <host>", "no <move>");
+# read as it stood, the host was one the rule had to name and the move one more it ordered.
+_FOREIGN_EXCEPT = re.compile(rf"(?:\s*,)?\s+\b(?:mais\s+(?:jamais|pas)\s+(?:sur|pour|à)|sauf(?:\s+(?:sur|pour))?|hormis|except[ée]|"
+                             rf"au(?:ß|ss)er(?:\s+(?:auf|bei|für))?|ausgenommen|aber\s+(?:nie(?:mals)?|nicht)\s+(?:auf|bei|für)|"
+                             rf"excepto(?:\s+(?:en|para))?|salvo(?:\s+(?:en|para))?|pero\s+(?:nunca|no)\s+(?:en|para))\s+"
+                             rf"(?=(?:{HOST_NAME}|{HOST_SHORT})\b)", re.IGNORECASE)
+_FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:mals)?\s+(?:ein(?:en)?\s+)?|nada\s+de|ning[úu]n|sin|nunca)\s+"
+                         r"(?=(?-i:Restore|Remove|Analyse|Monitor|Sleep|Decoy\w*)\b)", re.IGNORECASE)
 
 
 # (r35h) A vague share of a class restated as a count between commas: "the majority of user boxes, so four or more of
@@ -212,7 +364,13 @@ def written_out(text: str) -> str:
     text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
     # i.e. two or more, ..."), said in words
-    text = _ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
+    text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
+    text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, _EXCEPT_DESCRIBED.sub(_except_described_said, text))
+    text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
+    text = _FOREIGN_NO.sub("no ", _FOREIGN_EXCEPT.sub(", except ", text))
+    text = _STATE_GLOSSED.sub(lambda m: "(" + re.sub(r"\s*,\s*", " and ", m["inner"].strip()) + ")", text)
+    text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
+    text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
     text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
@@ -222,6 +380,10 @@ def written_out(text: str) -> str:
     # "Only when User3 is rooted should you restore it": the order inverted after its condition, said as "only when
     # User3 is rooted, restore it" (r32m; with no comma, the order was read as part of the condition)
     text = _INVERTED_ORDER.sub(lambda m: f"{m['lead']}, ", text)
+    # (r51m) "drop DecoySSHD on it", "then drop a decoy there": a decoy put down, as the idiom says it (read as a fall of a
+    # value, "when the reward drops", the step was no part of the order)
+    text = re.sub(r"\b(d)rop(s|ped|ping)?(?=\s+(?:(?:a|an|one|the)\s+)?decoy)", lambda m: ("P" if m[1] == "D" else "p") + "ut"
+                  + {"s": "s", "ped": "", "ping": "ting"}.get(m[2] or "", ""), text, flags=re.IGNORECASE)
     # "rec Remove", "rec. a Restore": the note's shorthand of "recommend"
     text = re.sub(r"\b(r)ec\.?\s+(?=(?:(?:a|an|the)\s+)?" + VERB_WORD + r")", r"\1ecommend ", text, flags=re.IGNORECASE)
     # (r35m) "recomend Remove", "reccomend a Restore": "recommend" misspelt (read as no order word, the note's arrow
@@ -544,6 +706,38 @@ _BARE_QUESTION = re.compile(r"(?:^|(?<=[.!;]\s))(?P<question>(?!(?:is|are|was|we
 # "no" or "not" (what it denies is the question's, not a situation).
 _QUESTION_LABELLED = re.compile(r"(?:^|(?<=[.!;]\s))\s*(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*(?P<question>[^?.;:!]{3,160}?)\s*\?"
                                r"\s*A\s*\d*\s*[:.]\s*(?=\S)(?!(?:no|not|nope)\b)", re.IGNORECASE)
+
+
+# (r51m) A question that asks what to do in a situation it states, then its answer: "Q: what should I do if Op_Host0 is
+# rooted? A: Restore it", "what should I pick if the op server is scanned? DecoyApache on it"; and a dialogue that
+# turns a move down and then asks what instead: "Q: can we Restore X once it reads Unknown? A: no, ... Q: what
+# instead? A: Analyse X". The situation is the order's condition and the last answer the order: said as
+# "When <situation>: <answer>". Read as it stood, the question's word ("what") kept its situation from being read, or
+# the move the first question asked after was read as the order. An answer that opens with a denial or "it depends"
+# ("A: nothing", "A: no", "A: neither") is left as it stands.
+_ANSWER_GIVEN = r"\s*\?\s*(?:A\s*\d*\s*[:.]\s*)?(?=\S)(?!(?:no|not|nope|nothing|none|neither|it\s+depends)\b)"
+_WHAT_TO_DO = re.compile(
+    r"(?:\bQ\s*\d*\s*[:.]\s*)?\bwhat\s+(?:do|should|shall|would|can|must)\s+(?:we|i|you|one)\s+(?:do|pick|choose|recommend|rec|plan|play)"
+    r"\s+(?P<when>when|if|once|while|whenever)\s+(?P<cond>[^?.;!:]{3,160}?)" + _ANSWER_GIVEN, re.IGNORECASE)
+_WHAT_INSTEAD = re.compile(
+    r"(?:\bQ\s*\d*\s*[:.]\s*)?\b(?:should|shall|do|can|may)\s+(?:we|i|you)\s+(?P<asked>[^?.;!:]{3,80}?)\s+(?P<when>when|if|once|while|whenever)\s+"
+    r"(?P<cond>[^?.;!:]{3,160}?)\s*\?\s*A\s*\d*\s*[:.]\s*(?:no|nope|not)\b[^?]{0,200}?[.;!]\s*(?:Q\s*\d*\s*[:.]\s*)?"
+    r"(?:so\s+|then\s+|ok(?:ay)?\s*,?\s+)?what\s+(?:then|instead|now|else)\b[^?.;!:]{0,40}" + _ANSWER_GIVEN, re.IGNORECASE)
+
+
+def what_to_do_said(text: str) -> str:
+    """(r51m) `text` with a question asking what to do in a situation, and its answer (`_WHAT_TO_DO`, `_WHAT_INSTEAD`),
+    said as "When <situation>: <answer>" where the situation states something of a host; else as it stands."""
+    def said(m: re.Match) -> str:
+        cond = m["cond"].strip()
+        if not (state_words_in(cond) or hosts_in(cond) or classes_in(cond) or re.search(r"\b(?:Unknown|Privileged)\b", cond)) \
+                or verbs_in(cond):
+            return m[0]
+        asked = hosts_in(m.groupdict().get("asked") or "")
+        if len(asked) == 1:  # ("can we Restore X once its row reads Unknown?": the X row)
+            cond = re.sub(r"\bit\b", asked[0], re.sub(r"\bits\b", f"the {asked[0]}", cond))
+        return f"{m['when'].capitalize()} {cond}: "
+    return _WHAT_TO_DO.sub(said, _WHAT_INSTEAD.sub(said, text or ""))
 
 
 def labelled_question_said(text: str) -> str:

@@ -351,7 +351,9 @@ _PASSIVE_ORDER = re.compile(r"\s(?:should|must|needs?\s+to|ought\s+to|has\s+to|i
 _JUDGED_VERB = re.compile(r"\s(?:(?:the|my|our|your)\s+(?:\w+\s+){0,2}?(?:call|move|choice|answer|response|play|fix|remedy|option|"
                           # ("a user box that shows a scan gets an Analyse": the move the host is given)
                           r"thing\s+to\s+do)\s+(?:is|would\s+be|will\s+be|should\s+be)|means|calls?\s+for|warrants?|deserves?|"
-                          r"(?:gets|receives|should\s+get|should\s+receive)(?=\s+(?:a|an)\s)|"
+                          # (r51m: or the move by its catalog name, capitalised, "... gets Monitor in my plan": a noun, as
+                          # "a Monitor" is, never the participle of "gets restored")
+                          r"(?:gets|receives|should\s+get|should\s+receive)(?=\s+(?:(?:a|an)\s|(?-i:(?:Restore|Remove|Analyse|Monitor|Sleep|Decoy)\w*\b)))|"
                           r"demands?|requires?)\s+(?:(?:simply|just)\s+)?(?:(?:a|an|the|to)\s+)?(?=" + VERB_WORD + r")", re.IGNORECASE)
 
 

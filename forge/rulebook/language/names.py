@@ -45,7 +45,14 @@ HOST_FORMS: tuple[tuple[re.Pattern, str], ...] = tuple(
        *[(re.compile(rf"\b(?:u|usr)[_-]?{n}\b", re.IGNORECASE), f"User{n}") for n in range(5)],
        *[(re.compile(rf"\bop[_-]?h(?:st)?[_-]?{n}\b", re.IGNORECASE), f"Op_Host{n}") for n in range(3)],
        (re.compile(r"\bop[_-]?s(?:rv|vr)?[_-]?0\b", re.IGNORECASE), "Op_Server0"),
-       (re.compile(r"\bDefender\b(?!'s)"), "Defender"),
+       # (r51m) not the defender who acts, named by its role as a contract or an order names a party: "the Defender shall
+       # Remove ...", "the Defender must not Restore it", "the Defender will perform an Analyse" (a host does no move;
+       # "the Defender shall be restored", "Defender will show a scan" are the host's; the party's modal ends a subject
+       # cut before its "not": "the Defender shall")
+       (re.compile(r"\bDefender\b(?!'s)(?!(?i:\s+(?:shall|must|should|will|is\s+to|has\s+to|needs?\s+to|ought\s+to)"
+                   r"(?:\s+(?:not|never|always|also|then|first|only|immediately|promptly))*(?:\s*$|\s+(?:perform|carry\s+out|execute|take|run|"
+                   r"deploy|place|settle|apply|schedule|plan|choose|pick|remov|restor|re-?imag|analy[sz]|inspect|investigat|examin|"
+                   r"check|decoy|monitor|watch|sleep|wait))))"), "Defender"),
        (re.compile(r"\bdefender[\s-]+(?:host|machine|box|server)\b", re.IGNORECASE), "Defender")])
 
 
@@ -69,6 +76,15 @@ CLASS_FORMS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"\bU-(?:hosts?|box(?:es)?|machines?|workstations?|nodes?|systems?)\b", re.IGNORECASE), "User"),
     (re.compile(r"\b(?:ops|opr|opl)\.?[\s-]*(?:hosts?|servers|box(?:es)?|machines?|nodes?|systems?|subnet|network|zone|"
                 r"segment|side|tier)\b", re.IGNORECASE), "Operational"),
+    # (r51m) the classes in a clause in French, German or Spanish: "un poste utilisateur", "die Server im Enterprise-Netz",
+    # "los equipos de usuario", "le réseau opérationnel"
+    (re.compile(r"\bpostes?\s+(?:de\s+travail|utilisateurs?)\b|\bbenutzer[\s-]*(?:rechner|hosts?|netz(?:werk)?)\b|\barbeitsplatzrechner\b|"
+                r"\b(?:equipos?|estaci[oó]n(?:es)?|hosts?)\s+de\s+(?:usuarios?|trabajo)\b|\buser[\s-]*(?:netz(?:werk)?|r[ée]seau)\b",
+                re.IGNORECASE), "User"),
+    (re.compile(r"\benterprise[\s-]*(?:netz(?:werk)?|r[ée]seau|red)\b|\bserv(?:eurs?|idor(?:es)?)\s+(?:d[e']\s*l?['\s]?)?(?:la\s+)?entreprise\b|"
+                r"\bserv(?:eurs?|idor(?:es)?)\s+de\s+(?:la\s+)?empresa\b", re.IGNORECASE), "Enterprise"),
+    (re.compile(r"\b(?:op|ops|operational)[\s-]*(?:netz(?:werk)?|r[ée]seau)\b|\br[ée]seau\s+op[ée]rationnel\b|\bred\s+operacional\b",
+                re.IGNORECASE), "Operational"),
 )
 
 

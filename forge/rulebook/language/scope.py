@@ -253,7 +253,11 @@ def condition_claims(words, unresolved: Optional[list] = None):
 # enterprise zone" (what follows is read for the class words it names)
 # (r41h, r41m: and "unlike the op hosts", "as opposed to ...": a class named to set the subject apart from it)
 # (r43x: and "beyond the op subnet", only before a subnet or hosts: "beyond user level" is a compromise, no class denied)
-_NOT_A_MEMBER = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:on|in|within|inside|part\s+of|one\s+of|among)\b(?P<rest>[^,;.]{0,40})"
+# (r51m: or a host said to be no host of the class, "whatever isn't an op box", "each box that is not an enterprise
+# server": the same denial, said of what the host is)
+_NOT_A_MEMBER = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:on|in|within|inside|part\s+of|one\s+of|among|"
+                           r"an?(?=\s+(?:user|enterprise|ent|op|ops|operational)[\s-]+(?:host|box|machine|server|workstation|node|system)\b))\b"
+                           r"(?P<rest>[^,;.]{0,40})"
                            r"|\b(?:outside|" + UNLIKE_WORDS + r"|beyond(?=\s+(?:the\s+)?[\w-]+[\s-]+(?:sub)?(?:net|network|zone|segment|"
                            r"hosts|box(?:es)?|machines|servers|nodes)\b))\s+(?:of\s+)?(?P<outside>[^,;.]{0,40})", re.IGNORECASE)
 

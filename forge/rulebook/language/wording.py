@@ -29,7 +29,7 @@ from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIE
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 prohibitions_in, told_others)
 from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
-                                           form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said,
+                                           form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said, what_to_do_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, scope_labels_said, whether_said, window_said,
                                            written_out)
@@ -190,12 +190,26 @@ _QUOTED_NOTE_EXCEPTED = re.compile(
     r"(?:(?:that|this|it)\s+(?:still\s+)?(?:holds|stands|applies|stays|remains|is\s+right|is\s+fine)(?:\s+(?:true|good|so))?\s*"
     r"(?:[,;:.\u2013\u2014-]\s*|\s+(?=but\b)))?(?:but\s+|however\s*,?\s*)?(?=(?:" + EXCEPT_WORDS + r"|not\s+for)\b)", re.IGNORECASE)
 
+# The rewrites `read_wording` applies, in order: first those that read a text's lines and blocks (settings, log lines,
+# trees, tests, config sections, quoted rows, form lines, footnotes, questions and answers), then, on the text with its
+# whitespace joined, those that read its sentences.
+_BLOCKS_SAID = (setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
+                ignored_advice_said, example_aside_away, footnotes_said, form_lines_said, question_answered,
+                what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
+_SENTENCES_SAID = (hedges_away, whether_said, reason_aside_dropped, listed_situation_joined, written_out, expand_ranges,
+                   ellipsis_filled, window_said)
+
+
 @lru_cache(maxsize=4096)
 def read_wording(text: str) -> Wording:
     """What the text says that a compilation must agree with (see the module docstring)."""
-    flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(),
-                           _ARROW.sub(": ", window_said(ellipsis_filled(expand_ranges(written_out(listed_situation_joined(
-                               reason_aside_dropped(whether_said(hedges_away(" ".join(level_conceded_said(exceptions_said(bare_question_said(labelled_question_said(question_answered(form_lines_said(footnotes_said(example_aside_away(ignored_advice_said(quoted_row_joined(acceptance_test_said(config_section_said(tree_said(log_lines_said(setting_said(text))))))))))))))).split())))))))))))
+    flat = text
+    for said in _BLOCKS_SAID:
+        flat = said(flat)
+    flat = " ".join(flat.split())
+    for said in _SENTENCES_SAID:
+        flat = said(flat)
+    flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), _ARROW.sub(": ", flat))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat))))
     flat = _QUOTED_NOTE_EXCEPTED.sub("", flat)  # (r51h) the quoted rule this text excepts from is not its order
     instruction, situation, order = instruction_of(flat)
