@@ -176,29 +176,6 @@ def _shown_by_evidence_said(match: re.Match) -> str:
     return f"{noun} that {'is' if noun.lower() in ('host', 'box', 'machine', 'workstation', 'desktop', 'server', 'node', 'one') else 'are'} "
 
 
-# (r51m) The host an exception leaves out, described, then named in brackets: "the op hosts, except the one that runs
-# backups (i.e. Op_Host2)", "user boxes other than the newest one (User4 is the newest)", "die Rechner, außer dem alten
-# (das ist User1)". The bracket says which host the description is: said
-# as "except <host>", as an exception that names it is read. Read as it stood, the host was a state's subject the
-# condition asked, or the rule's own host, and the exception no one's. One host, described as one ("the one", "the
-# first", "the box that ..."), and identified ("that is", "i.e.", "namely", "<host> is the ..."), never an example
-# ("e.g.", "for instance"): a host given as one of several the description covers is no name of the exception.
-_EXCEPT_DESCRIBED = re.compile(
-    rf"\b(?P<word>{EXCEPT_WORDS}|au(?:ß|ss)er|ausgenommen|sauf|except[ée]|excepto|salvo|menos)\s+"
-    r"(?:the|that|this|der|die|das|dem|den|le|la|el|celui|celle)\s+(?P<desc>(?:one|first|second|third|last|only|"
-    r"(?:host|box|machine|server|workstation|node|mit|qui|que|con)\b)[^()\[\].;:]{0,60}?)\s*\(\s*"
-    rf"(?:(?:(?:that|this|which|it)\s+(?:is|being)|that's|it's|i\.\s?e\.?,?|namely|viz\.?|das\s+ist|c['\u2019]est|es|=)\s+)?"
-    rf"(?:the\s+)?(?P<host>{HOST_NAME}\b|{HOST_SHORT})(?P<rest>(?:\s+(?:is|=)\s+(?:the|that|this)\b|\s*,)[^()]*)?\s*\)",
-    re.IGNORECASE)
-
-
-def _except_described_said(match: re.Match) -> str:
-    if hosts_in(match["desc"]) or re.search(r"\b(?:e\.\s?g|for\s+(?:instance|example)|such\s+as|like)\b", match[0], re.IGNORECASE):
-        return match[0]
-    word = match["word"] if re.match(EXCEPT_WORDS, match["word"], re.IGNORECASE) else "except"
-    return f"{word} {match['host']}"
-
-
 # (r51m) A condition run into the order's subject with no comma, as a contract or a standing order writes it: "where
 # Op_Host1 reads Compromised User the Planner shall plan a Restore of it", "if Op_Server0 is owned you must Restore it".
 # The party that acts and its modal open the order: said with the comma ("where ..., the Planner shall ..."). Read as
@@ -283,14 +260,39 @@ _STATE_PART = r"\s*(?:(?:no|not|any|some|only|just|a|an)\s+)?(?:scan|exploit|com
 _STATE_GLOSSED = re.compile(rf"\((?P<inner>(?:{_STATE_PART},)+{_STATE_PART})\)", re.IGNORECASE)
 
 
-# (r51m) A clause in French, German or Spanish that leaves a host out of the order or turns a move down, inside a note
-# otherwise read: "..., mais jamais sur User0", "sauf Op_Host2", "außer Enterprise1", "excepto User4"; "pas de Remove",
-# "kein Restore", "nada de Analyse", "sin Remove". Said in the words the reader reads ("except <host>", "no <move>");
-# read as it stood, the host was one the rule had to name and the move one more it ordered.
-_FOREIGN_EXCEPT = re.compile(rf"(?:\s*,)?\s+\b(?:mais\s+(?:jamais|pas)\s+(?:sur|pour|à)|sauf(?:\s+(?:sur|pour))?|hormis|except[ée]|"
-                             rf"au(?:ß|ss)er(?:\s+(?:auf|bei|für))?|ausgenommen|aber\s+(?:nie(?:mals)?|nicht)\s+(?:auf|bei|für)|"
-                             rf"excepto(?:\s+(?:en|para))?|salvo(?:\s+(?:en|para))?|pero\s+(?:nunca|no)\s+(?:en|para))\s+"
-                             rf"(?=(?:{HOST_NAME}|{HOST_SHORT})\b)", re.IGNORECASE)
+# (r51h, r51m) A host an exception leaves out, said in another language or described and then named.
+# - Its word for "except" ("außer", "ausgenommen", "sauf", "hormis", "excepto", "salvo", "tranne", "behalve", ...), with
+#   the preposition a host may follow ("sauf sur", "außer bei", "excepto en"), and "but never (not) on" before a host
+#   ("mais jamais sur User0", "aber nie auf E1", "pero nunca en User3"): said "except" ("except on"). Unread, the host it leaves out
+#   was the only host the text named, and the rule was read as one about it: the opposite of its words.
+# - A host described, then named in brackets ("other than the backup box (i.e. Op_Host2)", "except the newest one
+#   (User4 is the newest)", "außer dem alten (das ist User1)"): said "except <host>". Read as it stood, the bracketed
+#   host was the rule's own host or a state's subject, and the exception no one's. Never a host given as an example
+#   ("e.g.", "for instance", "such as"): one of several the description covers names no exception.
+_FOREIGN_EXCEPT = re.compile(
+    r"(?<!\w)(?:(?:au(?:ß|ss)er|ausgenommen|mit\s+ausnahme\s+(?:von|des|der)|sauf|hormis|except[ée]|"
+    r"à\s+l['\u2019]exception\s+d(?:e|u|es)|excepto|salvo|a\s+excepci[óo]n\s+de|tranne|eccetto|exceto|behalve|uitgezonderd)"
+    rf"(?:\s+(?:sur|pour|auf|bei|für|en|para)(?=\s+(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})))?|"
+    r"(?P<never>mais\s+(?:jamais|pas)|aber\s+(?:nie(?:mals)?|nicht|keinesfalls)|pero\s+(?:nunca|no|jamás)|ma\s+mai)\s+"
+    rf"(?:sur|pour|à|a|auf|bei|für|an|en|sobre|para|su|per)(?=\s+(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})))(?!\w)", re.IGNORECASE)
+_EXCEPTED_IDENTIFIED = re.compile(
+    rf"\b(?P<word>{EXCEPT_WORDS})\s+(?P<what>[^,;:.()\[\]]{{1,60}}?)\s*\(\s*"
+    r"(?:(?:(?:that|this|which|it)\s+(?:is|being)|that's|it's|i\.\s?e\.?,?|namely|viz\.?|das\s+ist|c['\u2019]est|es|meaning|=)\s+)?"
+    rf"(?:the\s+)?(?P<host>{HOST_NAME}|{HOST_SHORT})(?:\s+(?:is|ist|est|es|=)\s+[^()]{{0,40}}|\s*,[^()]{{0,40}})?\s*\)", re.IGNORECASE)
+_AN_EXAMPLE = re.compile(r"\b(?:e\.\s?g|for\s+(?:instance|example)|such\s+as|like)\b", re.IGNORECASE)
+
+
+def exceptions_said(text: str) -> str:
+    """`text` with a host an exception leaves out said as "except <host>", where it was said in another language or
+    described and then named in brackets (see `_FOREIGN_EXCEPT`, `_EXCEPTED_IDENTIFIED`)."""
+    text = _FOREIGN_EXCEPT.sub(lambda m: "except on" if m["never"] else "except", text or "")
+    return _EXCEPTED_IDENTIFIED.sub(lambda m: m[0] if hosts_in(m["what"]) or _AN_EXAMPLE.search(m[0])
+                                    else f"{m['word']} {m['host']}", text)
+
+
+# (r51m) A clause in French, German or Spanish that turns a move down, inside a note otherwise read: "pas de Remove",
+# "kein Restore", "nada de Analyse", "sin Remove". Said as "no <move>"; read as it stood, the move was one more the note
+# ordered. (A host such a clause leaves out: `exceptions_said`.)
 _FOREIGN_NO = re.compile(r"\b(?:pas\s+de|jamais\s+de|aucun|kein(?:en|e)?|nie(?:mals)?\s+(?:ein(?:en)?\s+)?|nada\s+de|ning[úu]n|sin|nunca)\s+"
                          r"(?=(?-i:Restore|Remove|Analyse|Monitor|Sleep|Decoy\w*)\b)", re.IGNORECASE)
 
@@ -365,9 +367,9 @@ def written_out(text: str) -> str:
     # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
     # i.e. two or more, ..."), said in words
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
-    text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, _EXCEPT_DESCRIBED.sub(_except_described_said, text))
+    text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
     text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
-    text = _FOREIGN_NO.sub("no ", _FOREIGN_EXCEPT.sub(", except ", text))
+    text = _FOREIGN_NO.sub("no ", text)
     text = _STATE_GLOSSED.sub(lambda m: "(" + re.sub(r"\s*,\s*", " and ", m["inner"].strip()) + ")", text)
     text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)

@@ -33,31 +33,6 @@ EXCEPT = re.compile(r"\b(?:hosts?|box(?:es)?|machines?|servers?|workstations?|de
                      r"remove|analy)))", re.IGNORECASE)
 
 
-# (r51h) An exception said in another language: its word for "except" ("außer", "ausgenommen", "sauf", "hormis", "excepto",
-# "salvo", "tranne", "behalve", ...), and "but never (not) on" before a host ("mais jamais sur User0", "aber nie auf E1",
-# "pero nunca en User3"). Unread, the host it leaves out was the only host the text named, and the rule was read as one
-# about it: the opposite of its words.
-_FOREIGN_EXCEPT = re.compile(r"(?<!\w)(?:au(?:ß|ss)er|ausgenommen|mit\s+ausnahme\s+(?:von|des|der)|sauf|hormis|except[ée]|"
-                             r"à\s+l['\u2019]exception\s+d(?:e|u|es)|excepto|salvo|a\s+excepci[óo]n\s+de|tranne|eccetto|exceto|"
-                             r"behalve|uitgezonderd)(?!\w)", re.IGNORECASE)
-_FOREIGN_BUT_NEVER_ON = re.compile(r"(?<!\w)(?:mais\s+(?:jamais|pas)\s+(?:sur|pour|à|a)|aber\s+(?:nie(?:mals)?|nicht|keinesfalls)\s+"
-                                   r"(?:auf|bei|für|an)|pero\s+(?:nunca|no|jamás)\s+(?:en|sobre|para|a)|ma\s+mai\s+(?:su|per))\s+"
-                                   rf"(?=(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT}))", re.IGNORECASE)
-# (r51h) The host an exception describes and then names in brackets: "ausser dem Rechner der Buchhaltung (das ist
-# Enterprise1)", "other than the last one (User4 is the last)", "except the keyholder (i.e. E0)": the exception is of
-# that host (read as the description, it left out nothing, and the bracketed host was the one the rule was about).
-_EXCEPTED_IDENTIFIED = re.compile(rf"\b(?P<word>{EXCEPT_WORDS})\s+(?P<what>[^,;:.()]{{1,60}}?)\s*\(\s*(?:(?:that\s+is|that's|i\.\s?e\.?,?|"
-                                  rf"namely|das\s+ist|c['\u2019]est|es|meaning)\s+)?(?P<host>{HOST_NAME}|{HOST_SHORT})"
-                                  rf"(?:\s+(?:is|ist|est|es)\s+[^()]{{0,40}})?\s*\)", re.IGNORECASE)
-
-
-def exceptions_said(text: str) -> str:
-    """(r51h) `text` with an exception in another language said as "except" (`_FOREIGN_EXCEPT`, `_FOREIGN_BUT_NEVER_ON`),
-    and an excepted host described and named in brackets said by its name (`_EXCEPTED_IDENTIFIED`)."""
-    text = _FOREIGN_BUT_NEVER_ON.sub("except on ", _FOREIGN_EXCEPT.sub("except", text or ""))
-    return _EXCEPTED_IDENTIFIED.sub(lambda m: m[0] if hosts_in(m["what"]) else f"{m['word']} {m['host']}", text)
-
-
 # (r51h) A concession over the level of a state, said with the state: "whatever level Op_Host0 is taken at", "no matter
 # which level User2 is owned at", "however deeply it is breached". It concedes the level, not the state: the host is
 # held by the attacker, at some level (read as a concession of the whole, "whatever ...", the rule held with the host

@@ -29,11 +29,11 @@ from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIE
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 prohibitions_in, told_others)
 from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
-                                           form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said, what_to_do_said,
+                                           form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said, what_to_do_said, exceptions_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, scope_labels_said, whether_said, window_said,
                                            written_out)
-from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, exceptions_said, level_conceded_said, instruction_of, lesson_of,
+from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_conceded_said, instruction_of, lesson_of,
                                                  put_aside_for_this_rule, reason_before, teachers_view)
 from forge.rulebook.language.markers import moves_not_made_away, negations_in, states_something
 from forge.rulebook.language.names import classes_in, expand_ranges, hosts_in, verbs_in
