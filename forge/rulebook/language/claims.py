@@ -210,8 +210,8 @@ def moves_said_after(condition: str) -> str:
     return _MOVE_TURNED_STATE.sub(_move_turned_said, condition or "")
 
 
-def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
-           universal: bool = True):
+def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None,
+                 group: tuple[str, ...] = (), universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
     named with a state must show it ("User0 is compromised"), with a negated one must not ("User0 is not being
     scanned"); a host named bare must be shown; a class with a state ("a user host is compromised") needs some host of
@@ -292,9 +292,6 @@ def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[l
     return all_of(_moves_bound_to_class_host(parts))
 
 
-_read_claims = claims  # the reading itself (above); `claims` below remembers it
-
-
 @lru_cache(maxsize=8192)
 def _claims_of(condition: str, subject: Optional[str], group: tuple[str, ...], universal: bool):
     unresolved: list = []
@@ -303,7 +300,7 @@ def _claims_of(condition: str, subject: Optional[str], group: tuple[str, ...], u
 
 
 def claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None, group: tuple[str, ...] = (),
-           universal: bool = True):  # noqa: F811 - the reading above, remembered
+           universal: bool = True):
     """`_read_claims`, remembered by its arguments: a pure reading of the words (its predicates are frozen, and what it
     leaves `unresolved` is only ever appended), which the gate, the checks and the compiler ask again and again of the
     same conditions (dc-bench blind-43 with the surrogate compiler: 6385 readings of 451 conditions)."""
