@@ -48,7 +48,7 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.claims import claims
-from forge.rulebook.language.condition import listed_claims, spoken_facts, story_state, windows_left_to
+from forge.rulebook.language.condition import arrow_cases, listed_claims, spoken_facts, story_state, windows_left_to
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
@@ -1611,7 +1611,7 @@ def _history_in_every_branch(words: Wording, predicate) -> Optional[str]:
 
 
 CHECKS = ("format", "reach", "never", "always", "negation", "prohibition", "permission", "disprefer", "polarity", "inverted", "verb", "host", "class", "except", "grounding",
-          "bare", "before", "claims", "narrow", "history", "facts", "target", "reference")
+          "bare", "before", "claims", "narrow", "history", "facts", "target", "reference", "case")
 
 
 def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "") -> Optional[str]:
@@ -1621,6 +1621,35 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     if when_raw is None:
         return None
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
+    problem = _whole_text_problem(text, when_raw, action_raw, unexpressed)
+    cases = arrow_cases(text)
+    if not cases or unexpressed:
+        return problem
+    # (r51a) a list of cases, "<situation> -> <order>" each: the compilation is held to one case, the situation and the
+    # order of the same case (held to the whole list, one case's order passed under another's situation: "scan -> Analyse;
+    # exploit -> Remove" compiled as a Remove of a scanned host), or to the whole where every case orders its moves. (A
+    # compilation that states what it leaves of the other cases, `unexpressed`, is judged whole, as r42m's tables are.)
+    if any(_whole_text_problem(case, when_raw, action_raw, unexpressed) is None for case in cases):
+        return None
+    moves = set(_action_verbs(action_raw))
+    if problem is None and all(moves <= set(verbs_in(case)) for case in cases):
+        return None
+    return problem or (f"case: the text pairs each of its cases with its own order, but no case orders "
+                       f"{'/'.join(sorted(moves))} in the situation the predicate states: keep to one case")
+
+
+def _action_verbs(action_raw: Any) -> list[str]:
+    """The catalog verbs a compiled action's JSON names (its move, what it is preferred over, its next steps)."""
+    if not isinstance(action_raw, dict):
+        return []
+    found = [str(action_raw.get("verb"))]
+    for part in [action_raw.get("over"), *(action_raw.get("then") or [])]:
+        found += _action_verbs(part)
+    return found
+
+
+def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "") -> Optional[str]:
+    """`text_problem` of one text (one rung, one case, or the whole)."""
     # (r50c) a host in a note's shorthand ("E1", "U2", "OpS0") read as the table names it, as every reader below knows it:
     # read in shorthand, some readers missed a condition or a scope they place when the name is written in full
     text = named_in_full(text)

@@ -423,6 +423,23 @@ def _further_cases(text: str) -> list[str]:
     return [m["case"] for m in later if not NOT_APPLYING.search(m["order"])] if all(later) else []
 
 
+def arrow_cases(text: str) -> list[str]:
+    """(r51a) A text that lists its cases as "<situation> -> <order>", each in a sentence of its own ("scan on a user box
+    -> Analyse; exploit on a user box -> Remove"), as one text per case: that case's sentence with the text's other words
+    (a heading before the first case's situation, "Op_Host2: probed -> ...", said before each case; a sentence of no
+    case, said with each). Each case pairs its own situation with its own order, as the rungs of a ladder do
+    (`forbidding.first_rung`): a compiled predicate and action are held to one case, never to one case's situation with
+    another's order. [] where the text lists fewer than two such cases (`_further_cases`)."""
+    parts = [s for s in re.split(r"(?<=[.;!?])\s+|\n+", text or "") if s.strip()]
+    at = [i for i, s in enumerate(parts) if re.search(r"-+>|=>|\u2192", s)]
+    if len(at) < 2 or not all(_ARROW_CASE.match(parts[i]) for i in at[1:]):
+        return []
+    first = parts[at[0]]
+    heading = first[:first.rfind(":", 0, re.search(r"-+>|=>|\u2192", first).start()) + 1].strip()
+    return [" ".join(p if j != i or j == at[0] or not heading else f"{heading} {p}" for j, p in enumerate(parts)
+                     if j not in at or j == i) for i in at]
+
+
 # (r42m) A branch tried when the ones before it do not hold: "failing that, if ...", "if not, when ...", "otherwise, if ...".
 _FALLBACK_OPENING = re.compile(r"^\s*(?:failing\s+that|if\s+(?:not|neither|none)|otherwise|else|if\s+that\s+fails)\s*,?\s*",
                                re.IGNORECASE)

@@ -191,8 +191,14 @@ _CONDITION_RUN_INTO_PARTY = re.compile(
 # other provision says what those hosts get, and where it does not (withdrawn, never taught) this rule holds for them as
 # for any host: no condition of this rule, nor a host it is about. Read as it stood, "provided" opened a condition (the
 # provision's "already on file" a history no predicate states) and the host was one the rule had to name.
+# (r51a: the provision ends at its clause, a comma that lists no more hosts or a condition of the rule's own: ", except
+# as set out in clause 2, when Op_Host0 is rooted" keeps "when Op_Host0 is rooted"; read to the full stop, the rule's own
+# condition went with the provision and the rule held on every host, in any state)
+_PROVISION_ENDS = r"\b(?:when|whenever|if|while|once|unless|until|where|as\s+long\s+as|as\s+soon\s+as)\b"
 _PROVIDED_ELSEWHERE = re.compile(r"\s*[,(]?\s*\b(?:save|except|other\s+than|unless\s+otherwise)\s+as\s+(?:provided|set\s+out|stated|"
-                                 r"laid\s+down|specified|agreed)\s+(?:in|by|under|for)\b[^.;:()]{0,100}\)?(?=\s*(?:[.;:]|$))",
+                                 r"laid\s+down|specified|agreed)\s+(?:in|by|under|for)\b"
+                                 r"(?:(?!" + _PROVISION_ENDS + r")(?:[^.;:(),]|,(?=\s*(?:and\s+|or\s+)?(?:" + HOST_NAME + r"|"
+                                 + HOST_SHORT + r"))))" + r"{0,100}\)?(?=\s*(?:[.;:,]|$)|\s+" + _PROVISION_ENDS + r")",
                                  re.IGNORECASE)
 
 
@@ -275,8 +281,19 @@ _FOREIGN_EXCEPT = re.compile(
     rf"(?:\s+(?:sur|pour|auf|bei|für|en|para)(?=\s+(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})))?|"
     r"(?P<never>mais\s+(?:jamais|pas)|aber\s+(?:nie(?:mals)?|nicht|keinesfalls)|pero\s+(?:nunca|no|jamás)|ma\s+mai)\s+"
     rf"(?:sur|pour|à|a|auf|bei|für|an|en|sobre|para|su|per)(?=\s+(?:the\s+)?(?:{HOST_NAME}|{HOST_SHORT})))(?!\w)", re.IGNORECASE)
+# (r51a) Only a host described: "except when it is only scanned (User1 is the usual one)" excepts a case, its clause
+# unread, never the host its bracket names (said "except User1", the case the rule leaves out was gone, and the rule
+# held there).
+# (r51a) Its word for "except" before its word for "if" or "when" ("sauf si", "sauf quand", "außer wenn", "excepto
+# cuando", "salvo que", "tranne se", "behalve als") and "unless" itself ("à moins que", "es sei denn", "a menos que"): a
+# case the rule leaves out, "unless". Said "except si ...", the case was no clause the reader knew, and the rule held in it.
+_FOREIGN_UNLESS = re.compile(
+    r"(?<!\w)(?:(?:sauf|hormis|au(?:ß|ss)er|excepto|salvo|tranne|eccetto|exceto|behalve)\s+(?:si|s['\u2019]|quand|lorsque|wenn|falls|"
+    r"sofern|cuando|que|se|quando|als|wanneer)|à\s+moins\s+qu(?:e|['\u2019])|es\s+sei\s+denn,?|a\s+menos\s+que|a\s+meno\s+che)"
+    r"(?!\w)\s*", re.IGNORECASE)
 _EXCEPTED_IDENTIFIED = re.compile(
-    rf"\b(?P<word>{EXCEPT_WORDS})\s+(?P<what>[^,;:.()\[\]]{{1,60}}?)\s*\(\s*"
+    rf"\b(?P<word>{EXCEPT_WORDS})\s+(?!(?:when|whenever|if|while|once|unless|until|during|after|before|where|as|in\s+case)\b)"
+    r"(?P<what>[^,;:.()\[\]]{1,60}?)\s*\(\s*"
     r"(?:(?:(?:that|this|which|it)\s+(?:is|being)|that's|it's|i\.\s?e\.?,?|namely|viz\.?|das\s+ist|c['\u2019]est|es|meaning|=)\s+)?"
     rf"(?:the\s+)?(?P<host>{HOST_NAME}|{HOST_SHORT})(?:\s+(?:is|ist|est|es|=)\s+[^()]{{0,40}}|\s*,[^()]{{0,40}})?\s*\)", re.IGNORECASE)
 _AN_EXAMPLE = re.compile(r"\b(?:e\.\s?g|for\s+(?:instance|example)|such\s+as|like)\b", re.IGNORECASE)
@@ -285,7 +302,8 @@ _AN_EXAMPLE = re.compile(r"\b(?:e\.\s?g|for\s+(?:instance|example)|such\s+as|lik
 def exceptions_said(text: str) -> str:
     """`text` with a host an exception leaves out said as "except <host>", where it was said in another language or
     described and then named in brackets (see `_FOREIGN_EXCEPT`, `_EXCEPTED_IDENTIFIED`)."""
-    text = _FOREIGN_EXCEPT.sub(lambda m: "except on" if m["never"] else "except", text or "")
+    text = _FOREIGN_UNLESS.sub("unless ", text or "")
+    text = _FOREIGN_EXCEPT.sub(lambda m: "except on" if m["never"] else "except", text)
     return _EXCEPTED_IDENTIFIED.sub(lambda m: m[0] if hosts_in(m["what"]) or _AN_EXAMPLE.search(m[0])
                                     else f"{m['word']} {m['host']}", text)
 
@@ -717,7 +735,12 @@ _QUESTION_LABELLED = re.compile(r"(?:^|(?<=[.!;]\s))\s*(?:FAQ\s*(?:#\s*)?\d*\s*[
 # "When <situation>: <answer>". Read as it stood, the question's word ("what") kept its situation from being read, or
 # the move the first question asked after was read as the order. An answer that opens with a denial or "it depends"
 # ("A: nothing", "A: no", "A: neither") is left as it stands.
-_ANSWER_GIVEN = r"\s*\?\s*(?:A\s*\d*\s*[:.]\s*)?(?=\S)(?!(?:no|not|nope|nothing|none|neither|it\s+depends)\b)"
+# (r51a: nor one that opens by saying the writer does not know, "Honestly I do not know; maybe ...", "not sure", "no
+# idea", "hard to say": no answer, and read as one, its guess was the order the doubt had kept from being one)
+_ANSWER_GIVEN = r"\s*\?\s*(?:A\s*\d*\s*[:.]\s*)?(?=\S)(?!(?:no|not|nope|nothing|none|neither|it\s+depends)\b)" \
+                r"(?!(?:(?:honestly|frankly|truthfully|to\s+be\s+honest)\s*,?\s*)?(?:(?:i|we)(?:\s+(?:really|honestly|still))?\s+" \
+                r"(?:do\s+not|don't|dont|can't|cannot|could\s+not|couldn't)\s+(?:know|say|tell|decide)|(?:i'm|i\s+am|we're|we\s+are)\s+" \
+                r"(?:not\s+sure|unsure|undecided|torn)|no\s+idea|dunno|hard\s+to\s+say|who\s+knows|unclear|good\s+question)\b)"
 _WHAT_TO_DO = re.compile(
     r"(?:\bQ\s*\d*\s*[:.]\s*)?\bwhat\s+(?:do|should|shall|would|can|must)\s+(?:we|i|you|one)\s+(?:do|pick|choose|recommend|rec|plan|play)"
     r"\s+(?P<when>when|if|once|while|whenever)\s+(?P<cond>[^?.;!:]{3,160}?)" + _ANSWER_GIVEN, re.IGNORECASE)

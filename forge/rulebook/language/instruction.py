@@ -90,8 +90,9 @@ EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # (r43h, r43m) "but" ("save", "bar") after a word of every host, "every user box but U3 that ...", "all of them but
     # User1", "all but E0": the host left out of the hosts the quantifier spans (left unread, "but" was no exception and
     # the rule fired on it alone)
-    rf"\b(?:all|every|each|any)\b(?:\s+of\s+(?:them|those|these)|(?:\s+(?!(?:but|save|bar)\b)[\w-]+){{0,2}})\s*,?\s+(?:but|save|bar)\s+{EXCEPTED_HOST_LIST}"
-    rf"(?=\s*(?:[.;:,)!]|$|\s+(?:that|which|who|where|when|if|while|whenever|once|unless|until|after|as|at)\b))",
+    # (r51a: and the words of every host in one, "anything but User1", "everything save E0", "anywhere but U3")
+    rf"\b(?:all|every|each|any|anything|everything|anywhere|everywhere|anyone|everyone|whatever)\b(?:\s+of\s+(?:them|those|these)|(?:\s+(?!(?:but|save|bar)\b)[\w-]+){{0,2}})\s*,?\s+(?:but|save|bar)\s+{EXCEPTED_HOST_LIST}"
+    rf"(?=\s*(?:[.;:,)!]|$|\s+(?:that|which|who|where|when|if|while|whenever|once|unless|until|after|as|at|showing|reading|with)\b))",
     # (r32h; r32m read the same participle on its own, folded here) the host put aside after the order, "..., Enterprise0 excepted", "(User3 excluded)", "with Op_Host2 aside";
     # left unread, the host was read as a condition of the order (that it be compromised too)
     rf"(?:[,(\u2013\u2014]\s*|\s-\s*|\bwith\s+){EXCEPTED_HOST_LIST}\s+(?:excepted|excluded|exempted|aside|apart)\b",

@@ -190,6 +190,15 @@ _QUOTED_NOTE_EXCEPTED = re.compile(
     r"(?:(?:that|this|it)\s+(?:still\s+)?(?:holds|stands|applies|stays|remains|is\s+right|is\s+fine)(?:\s+(?:true|good|so))?\s*"
     r"(?:[,;:.\u2013\u2014-]\s*|\s+(?=but\b)))?(?:but\s+|however\s*,?\s*)?(?=(?:" + EXCEPT_WORDS + r"|not\s+for)\b)", re.IGNORECASE)
 
+def _quoted_note_away(flat: str) -> str:
+    """`flat` without the quoted note its exception amends (`_QUOTED_NOTE_EXCEPTED`), where what follows gives an order of
+    its own. (r51a) Where it names no move ("That still holds, except for Op_Host1 while Op_Server0 is clean"), the
+    quotation is still the order and the exception a case it leaves out: read alone, the case left out was the rule's
+    only condition, and the rule held there, the opposite of its words."""
+    found = _QUOTED_NOTE_EXCEPTED.match(flat)
+    return flat[found.end():] if found and verbs_in(flat[found.end():]) else flat
+
+
 # The rewrites `read_wording` applies, in order: first those that read a text's lines and blocks (settings, log lines,
 # trees, tests, config sections, quoted rows, form lines, footnotes, questions and answers), then, on the text with its
 # whitespace joined, those that read its sentences.
@@ -211,7 +220,7 @@ def read_wording(text: str) -> Wording:
         flat = said(flat)
     flat = _FORM_LABEL.sub(lambda m: m.group(1) + m["first"].upper(), _ARROW.sub(": ", flat))
     flat = _OTHER_NOTE_LEAD.sub("", _REVISION_LABEL.sub("", _JUDGED_PROPOSAL.sub(r"\g<judged> ", scope_labels_said(flat))))
-    flat = _QUOTED_NOTE_EXCEPTED.sub("", flat)  # (r51h) the quoted rule this text excepts from is not its order
+    flat = _quoted_note_away(flat)  # (r51h) the quoted rule this text excepts from is not its order
     instruction, situation, order = instruction_of(flat)
     whole = f"{situation} {instruction}".strip()
     conditions = conditions_in(instruction, situation)
