@@ -10,17 +10,22 @@ text says it does not, or let a compilation pass that does:
   (wording._quoted_note_away);
 - "anything but <host>" leaves that host out, as "all but <host>" does (instruction.EXCEPTED_ALONE);
 - a list of cases "<situation> -> <order>": a compilation is held to one case, never one case's situation with
-  another's order (condition.arrow_cases, checks.text_problem).
+  another's order (condition.arrow_cases, checks.text_problem);
+- a lesson after a story that says itself when it holds (a window of steps, a time): the story's state and that time
+  together are its situation, never the story's state alone (condition.semantic_claims, _lesson_says_when);
+- an omission switched off as a setting ("skip restore = no") bans nothing (forbidding._SET_OFF_AFTER).
 Each test fails on the product files of 9275d43 (checked: this file run in a `git archive 9275d43` tree), and on
 91cc4f7 where the class is older than the round (see the report). Sentences of our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.forms import written_out
+from forge.rulebook.language.predicate import describe
 from forge.rulebook.language.wording import read_wording
 from tests.actions import do
-from tests.situations import refused_rule_holds_on
+from tests.situations import REFUSED, refused_rule_holds_on
 
 
 def test_a_provision_left_elsewhere_ends_at_its_clause() -> None:
@@ -73,3 +78,20 @@ def test_a_list_of_cases_pairs_each_situation_with_its_own_order() -> None:
     # each case compiled alone passes
     assert text_problem(text, {"class": "User", "activity": "Scan"}, do("Analyse")) is None
     assert text_problem(text, {"class": "User", "activity": "Exploit"}, do("Remove")) is None
+
+
+def test_a_lesson_that_says_when_it_holds_is_not_the_story_s_state_alone() -> None:
+    for text in ("Enterprise1 got exploited while my plan waited. Going forward: Remove Enterprise1, except on the "
+                 "first step.",
+                 "Enterprise1 got exploited while my plan waited. Going forward: Remove Enterprise1, but only in the "
+                 "last ten steps."):
+        # held at every step on the story's state alone, it held in the very step the lesson leaves out
+        found = semantic_claims(text, REFUSED, text)
+        assert found is not None and ("at steps" in describe(found) or describe(found) == "not (always)"), text
+
+
+def test_an_omission_switched_off_as_a_setting_bans_nothing() -> None:
+    for text in ("skip restore = no", "skip Analyse = off"):
+        assert not read_wording(text).prohibitions, text
+    # switched on, it still turns the move down
+    assert read_wording("skip restore = yes").prohibitions

@@ -267,6 +267,13 @@ def story_state(words) -> Optional[dict]:
     return None
 
 
+def _lesson_says_when(words) -> bool:
+    """(r51a) Whether a lesson's own words say when it holds: a window of steps, a trend, a time or a condition no
+    reading places ("Remove User3, except on the first step", "but only in the last ten steps", "before an Analyse")."""
+    return bool(episode_claims(words.instruction) or facts_needed(words.instruction)
+                or any(c.text in words.instruction for c in words.conditions))
+
+
 # (r51h) A story's opening told of one host in the past, the host its subject: "Op_Host1 was exploited ...", "User4 got
 # scanned ...", "User3 sat at root ..."
 _TOLD_IN_THE_PAST = re.compile(r"^\s*(?:the\s+)?(?P<host>[A-Za-z_]+\d|Defender)\s+(?:was|got|sat|went|had\s+been|became|fell|stood)\b",
@@ -288,10 +295,24 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         return Not(Always())
     if condition_elsewhere(text or directive):  # (r43h) part of its condition is another note's, not here: unknown
         return Not(Always())
-    told = story_state(read_wording(named_in_full(text or directive)))
+    lesson = read_wording(named_in_full(text or directive))
+    told = story_state(lesson)
     if told is not None:  # (r51h) a lesson with no condition of its own is for the state its story tells of its host
         from forge.rulebook.language.predicate import parse_predicate  # lazy: as above
-        return confirmed(parse_predicate(told))
+        story = confirmed(parse_predicate(told))
+        if not _lesson_says_when(lesson):
+            return story
+        # (r51a) and, where the lesson says when it holds, then too: the story's state alone held it at every step, in
+        # the very step the lesson leaves out; where what it says of the time is not read, unknown
+        rest = _claims_read(directive, semantic_reason, text)
+        return Not(Always()) if rest is None or rest == Not(Always()) else all_of([story, rest])
+    return _claims_read(directive, semantic_reason, text)
+
+
+def _claims_read(directive: str, semantic_reason: str = "", text: str = ""):
+    """`semantic_claims` read of the rule's own words (its story aside)."""
+    from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
+
     if _table_cases(text or directive) is not None:
         # (r45m) a table of cases under a heading: any case's claims, each read whole, or none at all (read as prose, its
         # heading alone was the condition, "an op host is shown", and it fired whatever the host showed)

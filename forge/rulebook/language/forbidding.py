@@ -357,6 +357,11 @@ _HOLDING_OFF_START = re.compile(_HOLDING_OFF, re.IGNORECASE)
 _DENIED_BEFORE = re.compile(r"\b" + _DENYING + r"$", re.IGNORECASE)
 
 
+# (r51a) ... or turned off as a setting after its verb: "skip restore = no", "avoid Remove: false", "skip Analyse = off":
+# the omission switched off, no ban of the move (read as one, a setting that keeps the Restore forbade it everywhere)
+_SET_OFF_AFTER = re.compile(rf"(?:{VERB.pattern})\w*\s*(?:=|:)\s*(?:no|false|off|0|disabled)\b", re.IGNORECASE)
+
+
 def _forbidding(instruction: str):
     """The matches of _FORBIDDEN_VERB, less a "not" that denies a state (_DENIED_STATE) or a "no" before a state's noun
     (_DENIED_STATE_NOUN): the search goes on after that state ("a host not compromised needs no Restore" still forbids
@@ -365,7 +370,8 @@ def _forbidding(instruction: str):
     position = 0
     while (match := _FORBIDDEN_VERB.search(instruction, position)) is not None:
         if HOLDING_OFF_DENIED.match(match.group(0)) or _HOLDING_OFF_START.match(match.group(0)) \
-                and _DENIED_BEFORE.search(instruction[:match.start()]) or _LIMIT_NOT_BAN.match(match.group(0)):
+                and (_DENIED_BEFORE.search(instruction[:match.start()]) or _SET_OFF_AFTER.match(instruction, match.end())) \
+                or _LIMIT_NOT_BAN.match(match.group(0)):
             position = match.end()
             continue
         if _told_never(instruction, match):
