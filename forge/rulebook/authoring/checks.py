@@ -1629,9 +1629,11 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     # order of the same case (held to the whole list, one case's order passed under another's situation: "scan -> Analyse;
     # exploit -> Remove" compiled as a Remove of a scanned host), or to the whole where every case orders its moves. (A
     # compilation that states what it leaves of the other cases, `unexpressed`, is judged whole, as r42m's tables are.)
-    if any(_whole_text_problem(case, when_raw, action_raw, unexpressed) is None for case in cases):
-        return None
     moves = set(_action_verbs(action_raw))
+    # (a case whose own order names every move the action makes: "anything else -> nothing from this list" orders none)
+    if any(moves <= set(verbs_in(case)) and _whole_text_problem(case, when_raw, action_raw, unexpressed) is None
+           for case in cases):
+        return None
     if problem is None and all(moves <= set(verbs_in(case)) for case in cases):
         return None
     return problem or (f"case: the text pairs each of its cases with its own order, but no case orders "

@@ -453,7 +453,10 @@ def arrow_cases(text: str) -> list[str]:
     another's order. [] where the text lists fewer than two such cases (`_further_cases`)."""
     parts = [s for s in re.split(r"(?<=[.;!?])\s+|\n+", text or "") if s.strip()]
     at = [i for i, s in enumerate(parts) if re.search(r"-+>|=>|\u2192", s)]
-    if len(at) < 2 or not all(_ARROW_CASE.match(parts[i]) for i in at[1:]):
+    # (a case tried only when those before it fail, "2) otherwise, an exploit -> Remove", is a rung of a ladder: the
+    # earlier cases' failing is part of it, and it is never read alone)
+    if len(at) < 2 or not all(_ARROW_CASE.match(parts[i]) for i in at[1:]) \
+            or any(_FALLBACK_OPENING.match(re.sub(r"^\s*(?:\(?\w{1,2}[).:]|[-*\u2022])\s*", "", parts[i])) for i in at[1:]):
         return []
     first = parts[at[0]]
     heading = first[:first.rfind(":", 0, re.search(r"-+>|=>|\u2192", first).start()) + 1].strip()
