@@ -56,7 +56,7 @@ def test_an_answer_that_does_not_know_gives_no_order() -> None:
 
 
 def test_a_quoted_note_amended_by_a_case_alone_is_still_the_order() -> None:
-    text = ("Kim's rule reads 'Restore Op_Host0 as soon as it is rooted'. That still holds, except for Op_Host0 while "
+    text = ("Kim's rule reads 'Restore Op_Host0 the moment it shows root'. That still holds, except for Op_Host0 while "
             "Enterprise2 is clean.")
     # the case the text leaves out (Enterprise2 clean) is where the rule does not hold
     assert refused_rule_holds_on(text, Op_Host0="None/Privileged") is not True

@@ -1630,7 +1630,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     # exploit -> Remove" compiled as a Remove of a scanned host), or to the whole where every case orders its moves. (A
     # compilation that states what it leaves of the other cases, `unexpressed`, is judged whole, as r42m's tables are.)
     moves = set(_action_verbs(action_raw))
-    # (a case whose own order names every move the action makes: "anything else -> nothing from this list" orders none)
+    # (a case whose own order names every move the action makes: "any other row -> no move of ours" orders none)
     if any(moves <= set(verbs_in(case)) and _whole_text_problem(case, when_raw, action_raw, unexpressed) is None
            for case in cases):
         return None
