@@ -352,6 +352,25 @@ def _one_of_listed(text: str) -> str:
     return _ONE_OF_LISTED.sub(lambda m: re.sub(r"\s*,\s*", " or ", m["lead"]) + " or ", text)
 
 
+def _clauses_said(text: str) -> str:
+    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): the only time a move is
+    allowed, a host described by what the evidence shows, what a rule leaves to another provision, a deliberation's
+    verdict, a move turned down in another language, a state glossed in brackets, a restriction put late, a condition run
+    into the order's party, a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of
+    the servers, i.e. two or more, ...")."""
+    text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
+    text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
+    text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
+    text = _FOREIGN_NO.sub("no ", text)
+    text = _STATE_GLOSSED.sub(lambda m: "(" + re.sub(r"\s*,\s*", " and ", m["inner"].strip()) + ")", text)
+    text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
+    text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
+    text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
+    text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
+    text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
+    return text
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -382,18 +401,7 @@ def written_out(text: str) -> str:
                   text, flags=re.IGNORECASE)
     # (r42h) "lateral movt": the note's shorthand of the phase's name (unread, the word left the condition not whole)
     text = re.sub(r"\b(lateral\s+)(?:movt|mvmt|mvt)\b", r"\1movement", text, flags=re.IGNORECASE)
-    # (r35h) a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of the servers,
-    # i.e. two or more, ..."), said in words
-    text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
-    text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
-    text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
-    text = _FOREIGN_NO.sub("no ", text)
-    text = _STATE_GLOSSED.sub(lambda m: "(" + re.sub(r"\s*,\s*", " and ", m["inner"].strip()) + ")", text)
-    text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
-    text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
-    text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
-    text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
-    text = _COUNT_RESTATED.sub(lambda m: f"{m['count']} of {m['whole']}", text)
+    text = _clauses_said(text)
     # "ent-class host", "a user class box": the class named with the word "class" (r32m; read as no class, any host)
     text = re.sub(r"\b(user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+class[\s-]+(?=(?:hosts?|box(?:es)?|machines?|servers?|"
                   r"srvs?|nodes?|systems?|workstations?)\b)", r"\1 ", text, flags=re.IGNORECASE)
