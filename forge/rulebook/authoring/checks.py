@@ -59,7 +59,7 @@ from forge.rulebook.language.judged import evidence_away, evidence_tests, judged
 from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
-from forge.rulebook.language.situation import state_of
+from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, verbs_put_after
 from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, only_time_permitted
@@ -1372,7 +1372,7 @@ def _level_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
     asked = {key for atom, negated in atoms_of(predicate) if not negated
              for key in ("compromise", "activity") if getattr(atom, key) == "any" and (key == "compromise" or atom.host)}
     if "compromise" in asked and _LEVEL_PHRASE.search(text) and not _any_level_of_asked(text, predicate) \
-            and not _BOTH_LEVELS.search(text):
+            and not levels_joined(text):
         return ("claims: the text names a compromise level, but the predicate asks any compromise: express the level "
                 "the text says")
     # (any activity is looked for in the instruction, the story and the reason left out: "it may have caught something
@@ -1455,20 +1455,12 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
             "and no more")
 
 
-# Both compromise levels named as one condition: "at user level or root", "user or root", "root or user access"
-_BOTH_LEVELS = re.compile(
-    # (r45m: with an article before the second level, "a user-level or an admin-level foothold")
-    r"\buser(?:[\s-]level)?(?:\s+(?:access|privileges?))?\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?(?:root\w*|privileged|privilege|admin\w*|system[\s-]level)\b|"
-    r"\b(?:(?:root|privileged|admin\w*)(?:[\s-]level)?|root\w*|system[\s-]level)\s*(?:,|/|\bor\b|\band\b)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?user(?:[\s-]level|\s+access|\b)",
-    re.IGNORECASE)
-
-
 def _one_level_of_two(text: str, predicate, found) -> bool:
     """Whether the text names both compromise levels as one condition ("once Enterprise2 sits at user level or root"), its
     whole reading `found` asks any compromise and no one level, but the predicate asks only one of them: narrower, the
     rule would be silent at the level it left out."""
     read = {atom.compromise for atom, negated in atoms_of(found) if not negated}
-    if not _BOTH_LEVELS.search(text) or "any" not in read or read & {"User", "Privileged"}:
+    if not levels_joined(text) or "any" not in read or read & {"User", "Privileged"}:
         return False
     levels = {atom.compromise for atom, negated in atoms_of(predicate) if not negated}
     return len(levels & {"User", "Privileged"}) == 1 and not levels & {"any"}

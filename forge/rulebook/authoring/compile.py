@@ -116,11 +116,28 @@ _HOST_WORD = {h.lower(): h for h in HOSTS}
 # A condition clause (a correction that states one is not a bare action: teaching.py).
 STATED_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
                               re.IGNORECASE)
-# An example the text gives (quoted, or after "e.g.", "such as", "like"): its words are no subject of the rule. It ends where
-# its sentence or clause does: (r48h) a colon after it opens the rule's own clause ("Guard User4 like gold: as soon as
-# it is hit, Restore it"; read as the example, the condition was lost and a decision was FORMAT),
-# unless the colon comes right after the word that opens the example ("for example: `Restore User1`").
-_EXAMPLE = re.compile(r"`[^`]*`|\"[^\"]*\"|\b(?:e\.g\.|for example|for instance|such as|like)\b\s*:?[^.;:]*", re.IGNORECASE)
+# (r52f) One reading of an example the text gives, its words no subject of the rule: the words that open one ...
+_EXAMPLE_WORDS = r"for\s+(?:example|instance)|such\s+as|like\b"
+# ... and their abbreviations, "e.g." and "i.e." (`_MOVE_EXAMPLE`, `_EXAMPLE_LEAD`; `_EXAMPLE` reads none, below)
+_EXAMPLE_ABBREVIATIONS = r"e\.\s?g\.?|i\.\s?e\.?"
+# An example in quotes, between backticks or double quotes ("reply with the action only, e.g. `Restore User1`")
+_QUOTED_EXAMPLE = r"`[^`]*`|\"[^\"]*\""
+
+
+def _example_after(opening: str) -> str:
+    """An example after one of the words `opening`: one set in single quotes ("e.g. 'Remove User2'"), or else the rest of
+    its sentence or clause. (r48h) A colon after it opens the rule's own clause ("Guard User4 like gold: as soon as it is
+    hit, Restore it"; read as the example, the condition was lost and a decision was FORMAT), unless the colon comes
+    right after the word that opens the example ("for example: `Restore User1`")."""
+    return rf"\b(?:{opening})\s*:?\s*(?:'[^']*'|[^.;:]*)"
+
+
+# An example where a condition on hosts is looked for (`format_problem`): quoted, or after "for example", "such as",
+# "like". Not after "e.g." or "i.e.", nor set in single quotes alone: in a condition those give a host of the class it
+# names ("ent srv rooted (e.g. E1 ...) -> Restore that srv"), say the condition again ("i.e. Op_Server0 shows any
+# compromise") or name a move or a value ("'Sleep' is never ok while any box shows 'Exploit'"), all of which the
+# condition's reading needs; cut, a decision was read as FORMAT.
+_EXAMPLE = re.compile(rf"{_QUOTED_EXAMPLE}|{_example_after(_EXAMPLE_WORDS)}", re.IGNORECASE)
 # A drop the product accepts whatever the text: the compiler says it repeats another artifact.
 _REPEAT = re.compile(r"\b(?:repeat\w*|duplicate\w*|same\s+(?:rule|as)|already\s+(?:listed|given|covered))\b", re.IGNORECASE)
 
@@ -268,10 +285,11 @@ def _phase_move_ordered(text: str) -> Optional[str]:
     return None
 
 
-# (r50c) An example said after "e.g." or "such as", or set in single quotes ("e.g. 'Remove User2'"), or after "like this:" to
-# its sentence's end ("answer in one line, like this: Analyse User3"): no move the text orders
-_SAID_EXAMPLE = re.compile(r"\b(?:like\s+(?:this|so)|as\s+follows|for\s+example|for\s+instance)\s*:\s*[^;]*?(?=[.;!?](?:\s|$)|$)|"
-                           r"(?:\b|(?<=\s))(?:e\.g\.|i\.e\.|for example|for instance|such as|like)\s*:?\s*(?:'[^']*'|[^.;:]*)|"
+# (r50c) An example where a move the text orders is looked for (`_move_on_host_ordered`), besides `_EXAMPLE`'s: one said
+# after "e.g." or "i.e.", or set in single quotes, or after "like this:" to its sentence's end ("answer in one line, like
+# this: Analyse User3"): a move on a host it shows is no move the text orders
+_MOVE_EXAMPLE = re.compile(r"\b(?:like\s+(?:this|so)|as\s+follows|for\s+(?:example|instance))\s*:\s*[^;]*?(?=[.;!?](?:\s|$)|$)|"
+                           rf"{_example_after(f'{_EXAMPLE_WORDS}|{_EXAMPLE_ABBREVIATIONS}')}|"
                            r"(?<![\w'])'[^']{1,60}'(?![\w'])", re.IGNORECASE)
 
 
@@ -280,7 +298,7 @@ def _move_on_host_ordered(text: str) -> Optional[str]:
     opening turn, put a DecoyTomcat on Enterprise2 and plan nothing more": "nothing more" bounds the plan, it is no form of the
     reply); a quoted form of code is `_decision_quoted`'s. A FORMAT rule reaches every call of its roles, while a
     move on a host is a decision with a situation of its own."""
-    order = read_wording(_EXAMPLE.sub(" ", _SAID_EXAMPLE.sub(" ", text or ""))).order
+    order = read_wording(_EXAMPLE.sub(" ", _MOVE_EXAMPLE.sub(" ", text or ""))).order
     for part in sentences(order):
         moves = [v for v in verbs_in(part) if v in HOST_VERBS]
         if moves and hosts_in(part) and read_wording(part).gives_order:
@@ -292,11 +310,12 @@ def _move_on_host_ordered(text: str) -> Optional[str]:
 _QUOTED_FORM = re.compile(r"`[^`]+`|\{[^{}]*\}", re.IGNORECASE)
 
 
-# (r50a) A quoted form given as an example of what to write: right after "like", "e.g.", "for example", "such as", or a verb of
-# writing ("never write `...` in the reply", "output `...`"). It shows the reply's form, whatever host and move its example
-# names ("Reply in JSON shaped like {"host": "User1", "state": "rooted", ...}"): read as a decision, a rule on the reply's
-# form was refused as FORMAT, and its example's move was read as the order.
-_EXAMPLE_LEAD = re.compile(r"\b(?:(?:shaped|looking|formatted|laid\s+out)?\s*like|e\.\s?g\.?|i\.\s?e\.?|for\s+(?:example|instance)|such\s+as|as\s+in|"
+# (r50a) A quoted form given as an example of what to write: right after a word that opens an example ("like", "shaped
+# like", "e.g.", "for example", "such as", "as in"), or a verb of writing ("never write `...` in the reply", "output `...`").
+# It shows the reply's form, whatever host and move its example names ("Reply in JSON shaped like {"host": "User1",
+# "state": "rooted", ...}"): read as a decision, a rule on the reply's form was refused as FORMAT, and its example's move
+# was read as the order. (It is the example's opening, read before the quoted form, where the readers above read its span.)
+_EXAMPLE_LEAD = re.compile(rf"\b(?:{_EXAMPLE_WORDS}|{_EXAMPLE_ABBREVIATIONS}|as\s+in|"
                            r"(?:write|writes|writing|print|output|type|emit|say|answer\s+with|reply\s+with|respond\s+with|end\s+with|"
                            r"start\s+with|begin\s+with)(?:\s+(?:a|an|one|the)\s+(?:line|block|string|row|object|entry))?)\s*[,:]?\s*$",
                            re.IGNORECASE)

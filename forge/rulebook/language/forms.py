@@ -1043,6 +1043,10 @@ def _test_inline_said(match: re.Match) -> str:
 # "restore = never", "remove: no": a setting that turns a move off forbids it on the section's hosts, "Never Restore
 # User1."; the comments beside them (";" or "#" lines) are the writer's notes, said after as sentences. Read as it stood,
 # the setting was no prohibition (its "never" was a word after a verb's name) and the note's story was the rule's order.
+# (r52f: not `setting_said`'s reading, though both read "<name> = <value>": there the name holds a host and a state and
+# the value is the move, one setting in backticks inside a sentence, its note after "#", said as an order under a
+# condition; here the section names the hosts, the name is the move and the value turns it off, on lines of their own,
+# said as prohibitions. They share the "=" alone; one reader of both would read forms neither reads now.)
 _SECTION = re.compile(r"^\s*\[(?P<section>[^\[\]]{1,60})\]\s*$")
 
 

@@ -334,10 +334,26 @@ def _table_or_either(text: str, found: re.Match, values, negated: Negated) -> Op
     return SOME if negated is None and either else value
 
 
+# (r52f) The two compromise levels named as one condition: "user or root", "owned (user or root)", "root/user access",
+# "at user level or root", "a user-level or an admin-level foothold" (r45m: a level's word with its "-level", an article
+# before the second one), "user and root". One reader, for the situation's value (`_either_value`) and the checks'
+# (checks.py: a predicate of one level where the text names both is narrower than it).
+_USER_LEVEL = r"user(?:[\s-]level)?(?:\s+(?:access|privileges?))?"
+_PRIVILEGED_LEVEL = r"(?:(?:root|privileged|admin)\w*(?:[\s-]level)?|privilege|system[\s-]level)"
+_LEVEL_JOIN = r"\s*(?P<{}>(?:,\s*)?(?:\bor\b|/|\band\b)|,)\s*(?:at\s+|with\s+)?(?:(?:an?|the)\s+)?"
+_LEVELS_JOINED = re.compile(rf"\b(?:{_USER_LEVEL}{_LEVEL_JOIN.format('join')}{_PRIVILEGED_LEVEL}|"
+                            rf"{_PRIVILEGED_LEVEL}{_LEVEL_JOIN.format('join_after')}user(?:[\s-]level|\s+access)?)\b", re.IGNORECASE)
+
+
+def levels_joined(text: str, *, either: bool = False) -> list[re.Match]:
+    """The places where `text` names the two compromise levels as one condition (`_LEVELS_JOINED`). `either`: only those
+    joined by "or" (or "/"), which a piece of a situation reads as either level; a host is never at both, so a piece that
+    joins them by "and" or a comma says no value of its own (the checks read every joining as naming both)."""
+    found = list(_LEVELS_JOINED.finditer(text or ""))
+    return [m for m in found if not either or re.search(r"\bor\b|/", m["join"] or m["join_after"])]
+
+
 # Two values of one column joined by "or": "(a scan or an exploit)", "owned (user or root)", "user-level or admin".
-# (r45m: "a user-level or an admin-level foothold": a level word with its "-level", an article before the second one)
-_LEVEL_WORD = r"(?:(?:user|privileged|root|admin(?:istrator)?|system)[- ]level|user|privileged|root(?:ed)?|admin(?:istrator)?)"
-_EITHER_LEVEL = re.compile(rf"\b(?P<a>{_LEVEL_WORD})\s*(?:,\s*)?(?:or|/)\s*(?:(?:an?|the)\s+)?(?P<b>{_LEVEL_WORD})\b", re.IGNORECASE)
 _EITHER_ACTIVITY = re.compile(r"\b(?:an?\s+)?(?:scan\w*|exploit\w*)\s*(?:,\s*)?(?:or|/)\s*(?:an?\s+)?(?:scan\w*|exploit\w*)\b",
                               re.IGNORECASE)
 
@@ -348,8 +364,7 @@ def _either_value(text: str, activity: Optional[str], compromise: Optional[str],
     activity (not Exploit alone). A negated piece is left as it was ("neither scanned nor exploited" is read there)."""
     if negated is not None:
         return activity, compromise
-    level = _EITHER_LEVEL.search(text)
-    if level and _level_of(level["a"]) != _level_of(level["b"]):
+    if levels_joined(text, either=True):
         compromise = SOME
     pair = _EITHER_ACTIVITY.search(text)
     if pair and pair.group(0).lower().count("scan") == 1:
@@ -359,12 +374,9 @@ def _either_value(text: str, activity: Optional[str], compromise: Optional[str],
 
 def without_either_value(text: str) -> str:
     """`text` with each pair of values `_either_value` reads blanked out ("user level or root", "a scan or an exploit")."""
-    text = _EITHER_LEVEL.sub(lambda m: " " if _level_of(m["a"]) != _level_of(m["b"]) else m.group(0), text or "")
+    for level in reversed(levels_joined(text, either=True)):
+        text = f"{text[:level.start()]} {text[level.end():]}"
     return _EITHER_ACTIVITY.sub(lambda m: " " if m.group(0).lower().count("scan") == 1 else m.group(0), text)
-
-
-def _level_of(word: str) -> str:
-    return "User" if word.lower().startswith("user") else "Privileged"
 
 
 def _activity_beside(text: str, denied: str) -> Optional[str]:
