@@ -42,3 +42,25 @@ def test_a_prohibition_on_described_hosts_keeps_its_own_reading():
     assert not isinstance(claims("hosts that are at root"), Not)
     words = read_wording("Never reimage machines which are rooted.")
     assert not any(c.text.lower().startswith("never") for c in words.conditions)
+
+
+# -- (r52c) a move the writer leaves undecided is neither ordered nor forbidden ------------------------------------
+
+
+@pytest.mark.parametrize("text, when, action", [
+    ("Honestly we can't tell whether a Restore of Op_Host2 pays off when it sits at root.",
+     {"host": "Op_Host2", "compromise": "Privileged"}, {"mode": "do", "verb": "Restore", "target": "Op_Host2"}),
+    ("No idea if taking the intruder off User3 with a Remove is the right call when it shows an exploit.",
+     {"host": "User3", "activity": "Exploit"}, {"mode": "do", "verb": "Remove", "target": "User3"}),
+    ("unsure whether to decoy Enterprise0 once it gets scanned",
+     {"host": "Enterprise0", "activity": "Scan"}, {"mode": "do", "verb": "DecoyApache", "target": "Enterprise0"}),
+])
+def test_an_undecided_move_is_no_order(text, when, action):
+    problem = text_problem(text, when, action)
+    assert problem is not None and "leaves open" in problem
+
+
+def test_a_doubt_about_the_lesson_leaves_the_order_after_it():
+    text = "I am not certain this carries over to other games, but restore Op_Host2 when it sits at root."
+    assert text_problem(text, {"host": "Op_Host2", "compromise": "Privileged"},
+                        {"mode": "do", "verb": "Restore", "target": "Op_Host2"}) is None
