@@ -64,3 +64,10 @@ def test_a_doubt_about_the_lesson_leaves_the_order_after_it():
     text = "I am not certain this carries over to other games, but restore Op_Host2 when it sits at root."
     assert text_problem(text, {"host": "Op_Host2", "compromise": "Privileged"},
                         {"mode": "do", "verb": "Restore", "target": "Op_Host2"}) is None
+
+
+def test_a_doubt_about_what_a_move_would_have_done_leaves_the_order():
+    # the question is the story's (what a Remove would have done), not whether to make the move the note orders
+    text = "Can't tell whether a Remove would have kept the attacker off Op_Host1; restore Op_Host1 when it is owned."
+    assert text_problem(text, {"host": "Op_Host1", "compromise": "any"},
+                        {"mode": "do", "verb": "Restore", "target": "Op_Host1"}) is None

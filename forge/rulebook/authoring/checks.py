@@ -508,6 +508,10 @@ _UNDECIDED = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|honestly\s+)?(?:can(?:not
                         r"do(?:n['\u2019]t|\s+not))\s+(?:say|tell|decide|judge|know)|(?:not|never)\s+(?:sure|certain|clear|convinced)|"
                         r"unsure|uncertain|unclear|undecided|hard\s+to\s+(?:say|tell|judge)|no\s+idea|i\s+wonder|who\s+knows)"
                         r"\s*,?\s+(?:if|whether)\b", re.IGNORECASE)
+# A question about the story, what a move did or would have done, and no doubt about making it: "would have held", "had
+# worked", "did any good", "was worth it".
+_TOLD_OF_BEFORE = re.compile(r"\b(?:(?:would|could|might|should)(?:n['\u2019]t)?\s+(?:not\s+)?have|had|did|was|were|has\s+(?:ever\s+)?(?:helped|"
+                             r"worked|held|done))\b", re.IGNORECASE)
 # (r42m) What has not been done so far, told in the perfect with "yet" ("no one has inspected that box yet", "it hasn't been
 # analysed yet"): the history that makes the order worth giving, no turning down of it.
 _NOT_DONE_YET = re.compile(r"\b(?:(?:nobody|no\s+one|none\s+of\s+us)\s+(?:has|have|had)|(?:has|have|had)(?:n['\u2019]t|\s+not))"
@@ -650,6 +654,8 @@ def _undecided(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optiona
     for verb, _ in done:
         for undecided in _UNDECIDED.finditer(words.text):
             question = _CLAUSE_END.split(words.text[undecided.end():], maxsplit=1)[0]
+            if _TOLD_OF_BEFORE.search(question):
+                continue  # "I don't know whether a Restore would have held": a doubt about what a move did or would have done
             if any(same_verb(named, verb) for named in verbs_in(question)):
                 return (f"polarity: the move {verb} stands in a question the writer leaves open "
                         f"({(undecided.group(0) + question)[:70]!r}): the text neither orders {verb} nor turns it down; "
