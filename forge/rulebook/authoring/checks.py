@@ -200,7 +200,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
-    doubt = _unplaced_negation(words, done, ended)
+    doubt = _undecided(words, done) or _unplaced_negation(words, done, ended)
     if doubt:
         return doubt
     ordered = _ordered_verbs(words)
@@ -500,6 +500,18 @@ _IN_PLACE_OF = re.compile(r"\b(?:instead(?:\s+of)?|rather\s+than|otherwise)\b|"
 _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:entirely\s+|completely\s+|fully\s+|at\s+all\s+)?"
                             r"(?:sure|certain|confident|convinced)|(?:i|we)\s+(?:might|may|could)\s+be\s+(?:wrong|mistaken|"
                             r"overweighting|overreading|overfitting)|not\s+(?:sure|certain)\s+(?:if|whether|that))\b", re.IGNORECASE)
+# (r52c) The writer who does not know whether the move is right: "I cannot say whether we should restore User2", "not
+# sure if removing the attacker there is right", "hard to tell whether a decoy helps". The move stands in the question
+# left open, so the note neither orders nor forbids it (read past the doubt, it was an order; "not sure if" was taken
+# for a doubt about the lesson, `_WRITERS_DOUBT`).
+_UNDECIDED = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|honestly\s+)?(?:can(?:not|['\u2019]t|\s+not)|could(?:n['\u2019]t|\s+not)|"
+                        r"do(?:n['\u2019]t|\s+not))\s+(?:say|tell|decide|judge|know)|(?:not|never)\s+(?:sure|certain|clear|convinced)|"
+                        r"unsure|uncertain|unclear|undecided|hard\s+to\s+(?:say|tell|judge)|no\s+idea|i\s+wonder|who\s+knows)"
+                        r"\s*,?\s+(?:if|whether)\b", re.IGNORECASE)
+# A question about the story, what a move did or would have done, and no doubt about making it: "would have held", "had
+# worked", "did any good", "was worth it".
+_TOLD_OF_BEFORE = re.compile(r"\b(?:(?:would|could|might|should)(?:n['\u2019]t)?\s+(?:not\s+)?have|had|did|was|were|has\s+(?:ever\s+)?(?:helped|"
+                             r"worked|held|done))\b", re.IGNORECASE)
 # (r42m) What has not been done so far, told in the perfect with "yet" ("no one has inspected that box yet", "it hasn't been
 # analysed yet"): the history that makes the order worth giving, no turning down of it.
 _NOT_DONE_YET = re.compile(r"\b(?:(?:nobody|no\s+one|none\s+of\s+us)\s+(?:has|have|had)|(?:has|have|had)(?:n['\u2019]t|\s+not))"
@@ -632,6 +644,23 @@ def _set_aside(words: Wording, predicate, action: Optional[dict]) -> list[str]:
     # than the order's whatever class it names)
     spans += [m.group(0) for m in re.finditer(_OTHER_ONE, words.text, re.IGNORECASE)]
     return spans
+
+
+def _undecided(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optional[str]:
+    """(r52c) A move the writer leaves undecided (`_UNDECIDED`), read in the whole text: the question may open with the
+    "if" a condition opens with ("not sure if removing it is right when ..."), so the order the reading is left with
+    holds no trace of it. The question runs to the end of its clause ("not sure this generalises, but restore it"
+    orders the Restore)."""
+    for verb, _ in done:
+        for undecided in _UNDECIDED.finditer(words.text):
+            question = _CLAUSE_END.split(words.text[undecided.end():], maxsplit=1)[0]
+            if _TOLD_OF_BEFORE.search(question):
+                continue  # "I don't know whether a Restore would have held": a doubt about what a move did or would have done
+            if any(same_verb(named, verb) for named in verbs_in(question)):
+                return (f"polarity: the move {verb} stands in a question the writer leaves open "
+                        f"({(undecided.group(0) + question)[:70]!r}): the text neither orders {verb} nor turns it down; "
+                        "keep the rule semantic")
+    return None
 
 
 def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], ended: Iterable[str] = ()) -> Optional[str]:

@@ -210,6 +210,16 @@ def moves_said_after(condition: str) -> str:
     return _MOVE_TURNED_STATE.sub(_move_turned_said, condition or "")
 
 
+# (r52c) Hosts described by a relative clause and kept out by the words before them, as `clauses.conditions_in` reads them
+# from the order: "but not on hosts that are at root", "except for boxes which are owned", "other than servers showing a
+# scan": no host so described. Read from the noun on, the hosts kept out were a state the rule asked for (or a quiet
+# host, "not for boxes which are owned" as some host clean; "not hosts that are compromised at root" lost its "not").
+_KEPT_OUT_DESCRIBED = re.compile(r"^\s*(?:(?:but|and|yet)\s+)?(?:not|never|except(?:\s+for)?|other\s+than|save)\s+"
+                                 r"(?:(?:on|for|to|with|in|at|from)\s+)?(?=(?:(?:the|any|those|these)\s+)?(?:[\w-]+\s+){0,2}?"
+                                 r"(?:hosts?|box(?:es)?|machines?|servers?|workstations?|nodes?|ones)\s+(?:that|which|who|showing|with)\b)",
+                                 re.IGNORECASE)
+
+
 def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Optional[list] = None,
                  group: tuple[str, ...] = (), universal: bool = True):
     """What a condition says of the hosts it names, as a predicate (None: it says nothing this reader can place). A host
@@ -228,6 +238,10 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
     # (r43m: "..., then a decoy on the op subnet" is where the order goes next, no condition)
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
     condition = only_named_away(condition)  # (r48m: "E1 hit (only E1, not the other servers)": of E1 alone)
+    if kept_out := _KEPT_OUT_DESCRIBED.match(condition):
+        # (no host so described: narrower than "not the host it acts on", so a rule kept to the others is read cautiously)
+        inner = claims(condition[kept_out.end():], subject, unresolved, group, universal)
+        return None if inner is None else Not(inner)
     compared, rest = hosts_compared(condition)
     if not compared:  # (r46m) "more held on the op side than on the user side": two classes' counts
         compared, rest = classes_counts_compared(condition)

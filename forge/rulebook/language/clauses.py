@@ -22,7 +22,7 @@ from forge.rulebook.language.order import ACTED_LEAD, AT_HAND_START, FIRST_PERSO
 
 # (r51h: the class in a note's shorthand too, "usr box showing Unknown", "ent srv that is hit": left out, the condition
 # began at the noun and lost its class, and a rule on user boxes fired on an enterprise host)
-RELATIVE = re.compile(r"\b(?:(?:user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|one|"
+RELATIVE = re.compile(r"\b(?:(?:user|usr|enterprise|ent|entp|op|ops|operational)[\s-]+)?(?:host|hosts|box|boxes|machine|machines|server|servers|workstation|workstations|ones?|"
                        # ("with" before a verb is what the order uses: "don't touch Defender with Restore")
                        # ("Restore Op_Server0 that same step": a time, no relative clause)
                        r"User\d|Enterprise\d|Op_Host\d|Op_Server0|Defender)\s+"
@@ -133,6 +133,12 @@ _EXAMPLE_BEFORE = re.compile(r"(?:\bfor\s+(?:instance|example)|\be\.\s?g\.)\s*,?
 
 # (r40k) The words that make a condition an exception, right before its marker: "but not (if)", "except (when)".
 _EXCEPTED_CONDITION = re.compile(r"\b(?:(?:but|and|yet)\s+not|except|but\s+never)\s+$", re.IGNORECASE)
+# (r52c) The same words before a host described by a relative clause, with the preposition the order gives it: "...,
+# but not on hosts that are at root", "except for boxes which are rooted", ", never hosts that are owned". Left out, the
+# description was a condition the rule holds in: the hosts it keeps away from became the ones it acts on.
+_EXCEPTED_RELATIVE = re.compile(r"(?:\b(?:(?:but|and|yet)\s+not|except|never|not|other\s+than|save)(?:\s+(?:on|for|to|with|in|at|"
+                                r"from))?\s+(?:(?:the|any|those|these)\s+)?|\bexcept\s+for\s+(?:(?:the|any|those|these)\s+)?)$",
+                                re.IGNORECASE)
 
 
 def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
@@ -153,7 +159,8 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
         if any(m.start() < relative.start() < m.end() for m in OTHER_AFTER_NAMED.finditer(instruction)):
             continue  # (r34m) "remove User0 itself, not the box that was hit earlier": the other host, no condition
         start = state_said_before(instruction, list_start(instruction, relative.start()))
-        spans.append(instruction[start:clause_end(instruction, relative.end())])
+        excepted = _EXCEPTED_RELATIVE.search(instruction[:start])
+        spans.append(instruction[excepted.start() if excepted else start:clause_end(instruction, relative.end())])
     # (r44x: and the subject of a verdict against a move, "Op_Host1 at root a step after its Restore is no case for a
     # Remove", the level and the history with it; not a subject that opens a condition or a relative clause of its own,
     # which those read; a level is a state there, not in "Unknown after a Remove means the Remove worked", a gloss)
