@@ -239,15 +239,9 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
     condition = sequenced_away(_DEFENDER_ACTING.sub("we", file_names_away(moves_said_after(condition))))  # (r40m: files are judged.py's; "the defender": we)
     condition = only_named_away(condition)  # (r48m: "E1 hit (only E1, not the other servers)": of E1 alone)
     if kept_out := _KEPT_OUT_DESCRIBED.match(condition):
-        # (no host so described: narrower than "not the host it acts on", so a rule kept to the others is read cautiously)
-        inner = claims(condition[kept_out.end():], subject, unresolved, group, universal)
-        return None if inner is None else Not(inner)
-    compared, rest = hosts_compared(condition)
-    if not compared:  # (r46m) "more held on the op side than on the user side": two classes' counts
-        compared, rest = classes_counts_compared(condition)
-    if compared:  # (r43m) "E0 worse off than U1, ...": the levels compared, and what the rest says
-        inner = claims(rest, subject, unresolved, group, universal) if rest.strip(" ,;:.-") else None
-        return all_of(compared + ([inner] if inner is not None else []))
+        return _kept_out_claims(condition[kept_out.end():], subject, unresolved, group, universal)
+    if (compared := _compared_claims(condition, subject, unresolved, group, universal)) is not None:
+        return compared
     if episode_claims(condition):
         return _episode_first(condition, subject, unresolved, group, universal)
     if _ONLY_ON_LIST.search(hosts_alone_as_only(condition)):
@@ -304,6 +298,29 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
         landed = _HAS_LANDED.search(clause) and not negations_in(clause)
         parts.extend([_or_landed(p) for p in said] if landed else said)
     return all_of(_moves_bound_to_class_host(parts))
+
+
+def _kept_out_claims(described: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],
+                     universal: bool):
+    """(r52c) No host as `described` (`_KEPT_OUT_DESCRIBED`): narrower than "not the host the rule acts on", so a rule
+    kept to the other hosts is read cautiously; None where the description says nothing this reading can place."""
+    from forge.rulebook.language.predicate import Not  # lazy: beside this module
+
+    inner = claims(described, subject, unresolved, group, universal)
+    return None if inner is None else Not(inner)
+
+
+def _compared_claims(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],
+                     universal: bool):
+    """(r43m) "E0 worse off than U1, ...": the levels two hosts are compared at, (r46m) or two classes' counts ("more
+    held on the op side than on the user side"), and what the rest of the condition says; None if it compares none."""
+    compared, rest = hosts_compared(condition)
+    if not compared:
+        compared, rest = classes_counts_compared(condition)
+    if not compared:
+        return None
+    inner = claims(rest, subject, unresolved, group, universal) if rest.strip(" ,;:.-") else None
+    return all_of(compared + ([inner] if inner is not None else []))
 
 
 @lru_cache(maxsize=8192)
