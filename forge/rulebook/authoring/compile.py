@@ -510,15 +510,16 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         except PredicateError:
             when = None
         if format_problem(item.text) is None:
-            return CompiledRule(item, CompileVerdict.RULE, directive, RuleType.FORMAT, roles, "format/reply", "", "model", when=when), None
+            return CompiledRule(item, CompileVerdict.RULE, _format_directive(item.text, directive), RuleType.FORMAT, roles,
+                                "format/reply", "", "model", when=when), None
         rule_type, meaning = RuleType.CONTENT, ContentMeaning(None, None, "", f"predicate refused: {format_problem(item.text)}")
     else:
         meaning = content_meaning(item.text, raw.get("when"), raw.get("action"), raw.get("unexpressed"))
         if meaning.when is None and looks_like_format(item.text):
             # a rule about the reply's form the compiler took for content ("Answer in three lines: Host, Verdict,
             # Why."): no predicate can say when it holds, it holds on every call of its roles
-            return CompiledRule(item, CompileVerdict.RULE, directive, RuleType.FORMAT, roles, "format/reply", "", "model",
-                                when=None), None
+            return CompiledRule(item, CompileVerdict.RULE, _format_directive(item.text, directive), RuleType.FORMAT, roles,
+                                "format/reply", "", "model", when=None), None
         if meaning.when is None and not meaning.problem:
             meaning = meaning._replace(problem="the compiler gave no predicate")
     when, action, unexpressed, reason = meaning
@@ -533,6 +534,17 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
         group = group_of(parse_predicate(when))
     return CompiledRule(item, CompileVerdict.RULE, directive, rule_type, roles, group, trigger or directive, "model",
                         when=when, action=action, semantic_reason=reason, unexpressed=unexpressed), None
+
+
+def _format_directive(text: str, directive: str) -> str:
+    """What a FORMAT rule injects: its author's words where they fit, else the model's directive. Nothing checks a
+    model's rewrite of a reply's form (no predicate, no action), so, as for a semantic rule, the rewrite could only lose
+    or change what the author asked (the surrogate cut "Keep answers short - one line per host" to its first clause)."""
+    whole = " ".join((text or "").split())
+    # (its reason left out, "..., so that the parser can read it", where what is left still reads as a rule of the form)
+    cut = strip_justification(whole)
+    said = cut if cut and looks_like_format(cut) else whole
+    return said if said and len(said) <= MAX_DIRECTIVE_CHARS else directive
 
 
 def _invalid_meaning(raw: Any, items: Sequence[SourceItem] = ()) -> Optional[str]:
