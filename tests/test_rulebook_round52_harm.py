@@ -1,12 +1,16 @@
 """Issue 29, round 52 (r52h): blind-49's harmful injections, one class a test. Each is a place where the product read a
 rule's text wider than its words, or as their opposite:
 - a move proposed only to be mocked ("..., what could possibly go wrong", "? Lovely, if you like wasting a step") is
-  forbidden, never ordered (forbidding.mocked_moves, read into wording's prohibitions).
+  forbidden, never ordered (forbidding.mocked_moves, read into wording's prohibitions);
+- a story of the writer's own move on a host, told with the state the host was in ("I reimaged X while it stood at
+  root"), is the situation of the lesson after it, as a story told of the host is (condition._MY_MOVE_TOLD).
 Each test fails on the product files of a664cfe and passes on r52h. Sentences of our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.predicate import describe
 from forge.rulebook.language.wording import read_wording
 from tests.actions import do, never, prefer
 
@@ -25,3 +29,13 @@ def test_a_mocking_reply_turns_down_the_question_before_it() -> None:
     held = {"host": "Enterprise0", "activity": "None", "compromise": "User"}
     assert text_problem(text, held, do("Restore", "Enterprise0")) is not None
     assert text_problem(text, held, prefer("Remove", "Restore", "Enterprise0")) is None
+
+
+def test_my_move_told_with_the_hosts_state_is_the_lessons_situation() -> None:
+    text = ("I restored User3 on turn 4 while it sat at user level with no activity; the step was thrown away. In that "
+            "spot a Remove of User3 is the wiser move than a Restore.")
+    assert text_problem(text, {"host": "User3"}, do("Remove", "User3")) is not None
+    held = {"host": "User3", "activity": "None", "compromise": "User"}
+    assert text_problem(text, held, do("Remove", "User3")) is None
+    # kept semantic, the rule is for that state of the host, not for the host in any state
+    assert "User3 shows Compromised User" in describe(semantic_claims(text, "predicate refused: bare", text))
