@@ -32,8 +32,8 @@ def test_a_mocking_reply_turns_down_the_question_before_it() -> None:
 
 
 def test_my_move_told_with_the_hosts_state_is_the_lessons_situation() -> None:
-    text = ("I restored User3 on turn 4 while it sat at user level with no activity; the step was thrown away. In that "
-            "spot a Remove of User3 is the wiser move than a Restore.")
+    text = ("I restored User3 on turn 4 while it was compromised at user level and showed no activity; the step was thrown "
+            "away. In that spot a Remove of User3 is the wiser move than a Restore.")
     assert text_problem(text, {"host": "User3"}, do("Remove", "User3")) is not None
     held = {"host": "User3", "activity": "None", "compromise": "User"}
     assert text_problem(text, held, do("Remove", "User3")) is None
