@@ -3,12 +3,16 @@ rule's text wider than its words, or as their opposite:
 - a move proposed only to be mocked ("..., what could possibly go wrong", "? Lovely, if you like wasting a step") is
   forbidden, never ordered (forbidding.mocked_moves, read into wording's prohibitions);
 - a story of the writer's own move on a host, told with the state the host was in ("I reimaged X while it stood at
-  root"), is the situation of the lesson after it, as a story told of the host is (condition._MY_MOVE_TOLD).
+  root"), is the situation of the lesson after it, as a story told of the host is (condition._MY_MOVE_TOLD);
+- a rule on the reply's form that says the situation it is for without a word of condition, a bare question before it
+  or a host in a state as its subject, is no FORMAT rule, which reaches every call (compile._situation_unmarked,
+  compile._HOST_IN_STATE).
 Each test fails on the product files of a664cfe and passes on r52h. Sentences of our own, none from a case file."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.authoring.compile import format_problem
 from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.predicate import describe
 from forge.rulebook.language.wording import read_wording
@@ -39,3 +43,11 @@ def test_my_move_told_with_the_hosts_state_is_the_lessons_situation() -> None:
     assert text_problem(text, held, do("Remove", "User3")) is None
     # kept semantic, the rule is for that state of the host, not for the host in any state
     assert "User3 shows Compromised User" in describe(semantic_claims(text, "predicate refused: bare", text))
+
+
+def test_a_form_for_one_situation_is_no_format_rule() -> None:
+    assert format_problem("Exploited but not yet rooted? then the summary is two words: 'foothold only'.") is not None
+    assert format_problem("Any desk showing Privileged heads the plan as 'Restore <desk>' and stays on one line.") is not None
+    # a rule on the reply's form with no situation stays one
+    assert format_problem("Keep every plan to two short lines, the move first.") is None
+
