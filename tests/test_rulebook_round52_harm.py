@@ -6,7 +6,9 @@ rule's text wider than its words, or as their opposite:
   root"), is the situation of the lesson after it, as a story told of the host is (condition._MY_MOVE_TOLD);
 - a rule on the reply's form that says the situation it is for without a word of condition, a bare question before it
   or a host in a state as its subject, is no FORMAT rule, which reaches every call (compile._situation_unmarked,
-  compile._HOST_IN_STATE).
+  compile._HOST_IN_STATE);
+- an order's bound after its move ("gets an Analyse, nothing more") is no negation of the state the order is for
+  (rule_claims.moves_bounded_away).
 Each test fails on the product files of a664cfe and passes on r52h. Sentences of our own, none from a case file."""
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.predicate import describe
 from forge.rulebook.language.wording import read_wording
 from tests.actions import do, never, prefer
+from tests.situations import refused_rule_holds_on
 
 
 def test_a_mocked_proposal_is_forbidden_never_ordered() -> None:
@@ -51,3 +54,8 @@ def test_a_form_for_one_situation_is_no_format_rule() -> None:
     # a rule on the reply's form with no situation stays one
     assert format_problem("Keep every plan to two short lines, the move first.") is None
 
+
+def test_a_bound_after_the_move_denies_no_state() -> None:
+    text = "Every server reading Unknown gets one Analyse from the chooser, nothing more."
+    assert refused_rule_holds_on(text, Enterprise1="None/Unknown") is True
+    assert refused_rule_holds_on(text, Enterprise1="None/User") is not True
