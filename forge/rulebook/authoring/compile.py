@@ -257,7 +257,7 @@ def format_problem(text: str) -> Optional[str]:
     return _host_state_told(plain) or _move_on_host_ordered(text) or _phase_move_ordered(plain) or _situation_unmarked(plain)
 
 
-# (r52h) A host of the reply in a state, said as the subject with no word of condition: "a box at Unknown goes into the
+# (r52h) A host of the reply in a state, said as the subject with no word of condition: "a box at Unknown is written into the
 # plan as an Analyse", "any server showing Privileged heads the list", "every desk reading root ...".
 _HOST_IN_STATE = re.compile(r"\b(?:a|an|any|each|every)\s+(?:[\w-]+\s+){0,2}?(?:at|showing|reading)\s+(?:compromised\s+|activity\s+)?"
                             r"(?:unknown|privileged|root|admin|user[\s-]+level|exploit|scan)\b", re.IGNORECASE)

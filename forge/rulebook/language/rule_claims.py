@@ -272,7 +272,7 @@ def conceded_classes(text: str) -> frozenset[str]:
     return frozenset(inside - set(classes_in(_set_aside(text))))
 
 
-# (r52h) The order's own bound after its move, "gets an Analyse, nothing more", "goes into the plan as 'Analyse X' and
+# (r52h) The order's own bound after its move, "gets an Analyse, nothing more", "is planned as 'Analyse X' and
 # nothing else", "a Remove and nothing besides": no other move, no negation of the state the order is for (read as one,
 # "a box at Unknown gets an Analyse, nothing more" held where no box was at Unknown, the opposite of its words).
 _MOVE_BOUNDED = re.compile(r"(?:\s*,\s*|\s+)(?:and\s+)?(?:nothing|none)\s+(?:else|more|besides|further)\b", re.IGNORECASE)
