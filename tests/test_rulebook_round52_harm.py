@@ -8,7 +8,9 @@ rule's text wider than its words, or as their opposite:
   or a host in a state as its subject, is no FORMAT rule, which reaches every call (compile._situation_unmarked,
   compile._HOST_IN_STATE);
 - an order's bound after its move ("gets an Analyse, nothing more") is no negation of the state the order is for
-  (rule_claims.moves_bounded_away).
+  (rule_claims.moves_bounded_away);
+- a markdown table of cases is one case a row: a ditto cell ("same") repeats the cell above, and a row with no move is
+  no case of the rule, whether its lines are as written or run into one (forms.table_cases_said, forms._table_apart).
 Each test fails on the product files of a664cfe and passes on r52h. Sentences of our own, none from a case file."""
 
 from __future__ import annotations
@@ -59,3 +61,13 @@ def test_a_bound_after_the_move_denies_no_state() -> None:
     text = "Every server reading Unknown gets one Analyse from the chooser, nothing more."
     assert refused_rule_holds_on(text, Enterprise1="None/Unknown") is True
     assert refused_rule_holds_on(text, Enterprise1="None/User") is not True
+
+
+def test_a_table_of_cases_repeats_ditto_cells_and_drops_rows_without_a_move() -> None:
+    text = ("| box | its row | move |\n|---|---|---|\n| Enterprise0 | Compromised Privileged | Restore |\n"
+            "| Enterprise1 | ditto | Restore |\n| Enterprise2 | ditto | - |\n(Enterprise2 is our bait server.)")
+    for said in (text, " ".join(text.split())):  # as written, and run into one line as a directive keeps it
+        assert refused_rule_holds_on(said, Enterprise1="None/Privileged") is True
+        # the ditto row is that state, not the host in any state; the row with no move is no case
+        assert refused_rule_holds_on(said, Enterprise1="None/User") is not True
+        assert refused_rule_holds_on(said, Enterprise2="None/Privileged") is not True
