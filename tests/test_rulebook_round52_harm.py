@@ -10,7 +10,9 @@ rule's text wider than its words, or as their opposite:
 - an order's bound after its move ("gets an Analyse, nothing more") is no negation of the state the order is for
   (rule_claims.moves_bounded_away);
 - a markdown table of cases is one case a row: a ditto cell ("same") repeats the cell above, and a row with no move is
-  no case of the rule, whether its lines are as written or run into one (forms.table_cases_said, forms._table_apart).
+  no case of the rule, whether its lines are as written or run into one (forms.table_cases_said, forms._table_apart);
+- "still <state> one step after <move>" is an unchanged row since that move, not the move alone
+  (history_words._UNCHANGED_AFTER).
 Each test fails on the product files of a664cfe and passes on r52h. Sentences of our own, none from a case file."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.predicate import describe
 from forge.rulebook.language.wording import read_wording
 from tests.actions import do, never, prefer
-from tests.situations import refused_rule_holds_on
+from tests.situations import refused_rule_holds, refused_rule_holds_on
 
 
 def test_a_mocked_proposal_is_forbidden_never_ordered() -> None:
@@ -71,3 +73,15 @@ def test_a_table_of_cases_repeats_ditto_cells_and_drops_rows_without_a_move() ->
         # the ditto row is that state, not the host in any state; the row with no move is no case
         assert refused_rule_holds_on(said, Enterprise1="None/User") is not True
         assert refused_rule_holds_on(said, Enterprise2="None/Privileged") is not True
+
+
+def test_still_held_a_step_after_the_move_asks_an_unchanged_row() -> None:
+    text = "Op_Host2 still compromised one step after the Remove? Restore Op_Host2 then."
+
+    def seen(now: str) -> str:
+        return ("Step 22 of 30.\nRecent steps: step 20: Sleep -> reward -2.3 | step 21: Remove Op_Host2 -> reward -2.4\n"
+                "Host history (last 2 steps): Op_Host2: step 20 Scan/No, step 21 Exploit/User; every other host: None/No\n\n"
+                f"Alerts:\nOp_Host2: Activity None, Compromised {now}")
+    assert refused_rule_holds(text, seen("User").replace("Activity None", "Activity Exploit")) is True
+    # the row moved after the Remove: the Remove did take, the rule does not hold
+    assert refused_rule_holds(text, seen("Unknown")) is not True
