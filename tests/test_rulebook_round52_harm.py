@@ -32,6 +32,9 @@ def test_a_mocked_proposal_is_forbidden_never_ordered() -> None:
     scanned = {"host": "Op_Host2", "activity": "Scan"}
     assert text_problem(text, scanned, do("Restore", "Op_Host2")) is not None
     assert text_problem(text, scanned, never("Restore", "Op_Host2")) is None
+    # the question asked in the sentence, not as a tag closing it, mocks nothing
+    weighed = "Once Op_Host2 is rooted, reimage it, having weighed what could go wrong for the staff on it."
+    assert not any(p.verb == "Restore" for p in read_wording(weighed).prohibitions)
 
 
 def test_a_mocking_reply_turns_down_the_question_before_it() -> None:

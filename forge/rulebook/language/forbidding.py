@@ -303,9 +303,11 @@ class Prohibition:
 # (r52h) A move proposed only to be mocked: "Sure, reimage it at the first scan, what could possibly go wrong", "Remove
 # the admin box? Great, if you like handing the red team a free step." The sarcasm turns the proposal down: the move
 # it names is forbidden on its hosts, never ordered (read as an order, the rule prescribed what its writer scorns).
-_MOCKED = re.compile(r"\bwhat\s+(?:could|can|might)\s+(?:possibly\s+)?go\s+wrong\b|"
-                     r"\bhow\s+could\s+(?:that|this|it)\s+(?:possibly\s+)?go\s+wrong\b|"
-                     r"\bwhat(?:['\u2019]s|\s+is)\s+the\s+worst\s+that\s+(?:could|can)\s+happen\b|"
+# (The question is a tag that closes its clause, "..., what could go wrong."; asked in the sentence, "think about what
+# could go wrong before a Restore", it mocks nothing.)
+_MOCKED = re.compile(r"(?:^|(?<=[,;:(]\s)|(?<=[-\u2013\u2014]\s))(?:(?:what|how)\s+(?:could|can|might)\s+(?:that\s+|this\s+|it\s+)?"
+                     r"(?:possibly\s+)?go\s+wrong|what(?:['\u2019]s|\s+is)\s+the\s+worst\s+that\s+(?:could|can)\s+happen)"
+                     r"(?=\s*(?:[.!?)]|$))|"
                      r"\bif\s+you\s+(?:really\s+)?(?:enjoy|like|love|fancy|relish)\s+(?:losing|wasting|burning|throwing|"
                      r"giving|handing|gifting|donating)\b|"
                      r"\bsaid\s+no\s*(?:one|body)\s+ever\b|\bgood\s+luck\s+with\s+that\b|"
