@@ -54,6 +54,7 @@ from forge.rulebook.language.predicate import PredicateError, group_of, parse_pr
 from forge.rulebook.language.markers import states_something
 from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
 from forge.rulebook.language.order import OPENS_REPLY, SINCE_AS_REASON, sentences
+from forge.rulebook.language.forms import bare_question_said
 from forge.rulebook.language.wording import read_wording
 
 COMPILER_PROMPT = Path(__file__).with_name("compiler_prompt.md")
@@ -270,7 +271,26 @@ def format_problem(text: str) -> Optional[str]:
     if moves:
         return (f"format: the text orders {moves[0]} in a condition ({words.conditions[0].text[:50]!r}): a rule about "
                 "what to decide, not the reply's form")
-    return _host_state_told(plain) or _move_on_host_ordered(text) or _phase_move_ordered(plain)
+    return _host_state_told(plain) or _move_on_host_ordered(text) or _phase_move_ordered(plain) or _situation_unmarked(plain)
+
+
+# (r52h) A host of the reply in a state, said as the subject with no word of condition: "a box at Unknown is written into the
+# plan as an Analyse", "any server showing Privileged heads the list", "every desk reading root ...".
+_HOST_IN_STATE = re.compile(r"\b(?:a|an|any|each|every)\s+(?:[\w-]+\s+){0,2}?(?:at|showing|reading)\s+(?:compromised\s+|activity\s+)?"
+                            r"(?:unknown|privileged|root|admin|user[\s-]+level|exploit|scan)\b", re.IGNORECASE)
+
+
+def _situation_unmarked(text: str) -> Optional[str]:
+    """(r52h) Why a text with no condition clause is still no FORMAT rule: it states the situation its form is for in other
+    words, a bare question before the form ("Probed and nothing worse? then the report is two words", forms.bare_question_said)
+    or a host in a state as the subject (`_HOST_IN_STATE`). The form holds only there, while a FORMAT rule reaches every
+    call: read as one, it was injected on hosts at root and clean alike."""
+    asked = bare_question_said(text) != text
+    subject = _HOST_IN_STATE.search(text)
+    if not asked and subject is None:
+        return None
+    said = subject.group(0) if subject else "a situation asked before the order"
+    return f"format: the text says the situation its form is for ({said[:50]!r}): a rule that holds only there, not on every call"
 
 
 def _phase_move_ordered(text: str) -> Optional[str]:

@@ -256,7 +256,7 @@ def story_state(words) -> Optional[dict]:
     if state_words_in(words.instruction) or STATE_SPOKEN.search(words.instruction):
         return None  # (a state in the lesson's own words, read as a condition or not, is its own situation)
     opening = next(iter(sentences(words.text)), "")
-    told = _TOLD_IN_THE_PAST.match(opening)
+    told = _TOLD_IN_THE_PAST.match(opening) or _MY_MOVE_TOLD.match(opening)
     if told is None or set(hosts_in(opening)) != set(hosts_in(told["host"])) \
             or any(part and (part in opening or opening in part) for part in (words.instruction, words.situation)):
         return None
@@ -278,6 +278,12 @@ def _lesson_says_when(words) -> bool:
 # scanned ...", "User3 sat at root ..."
 _TOLD_IN_THE_PAST = re.compile(r"^\s*(?:the\s+)?(?P<host>[A-Za-z_]+\d|Defender)\s+(?:was|got|sat|went|had\s+been|became|fell|stood)\b",
                                re.IGNORECASE)
+# (r52h) ... or the writer's own move on the host, told with the state the host was in: "I reimaged User3 on step 4
+# while it stood at root", "we removed Op_Host0 as it was being exploited" (the host the move's object, "it" its state's
+# subject). Read as no story, the lesson after it ("in that spot, a Remove is the better call") held on the host in any
+# state.
+_MY_MOVE_TOLD = re.compile(r"^\s*(?:i|we)\s+(?:\w+ly\s+)?\w+ed\s+(?:the\s+)?(?P<host>[A-Za-z_]+\d)\b[^.;!?]*?"
+                           r"\b(?:while|when|as|though)\s+it\s+(?:was|sat|stood|showed|had|read|still)\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=8192)  # (the gate reads every rule again whenever the book changes: each rule's words once)

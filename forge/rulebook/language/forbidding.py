@@ -300,6 +300,37 @@ class Prohibition:
     classes: tuple[str, ...] = ()
 
 
+# (r52h) A move proposed only to be mocked: "Sure, reimage it at the first scan, what could possibly go wrong", "Remove
+# the admin box? Great, if you like handing the red team a free step." The sarcasm turns the proposal down: the move
+# it names is forbidden on its hosts, never ordered (read as an order, the rule prescribed what its writer scorns).
+# (The question is a tag that closes its clause, "..., what could go wrong."; asked in the sentence, "think about what
+# could go wrong before a Restore", it mocks nothing.)
+_MOCKED = re.compile(r"(?:^|(?<=[,;:(]\s)|(?<=[-\u2013\u2014]\s))(?:(?:what|how)\s+(?:could|can|might)\s+(?:that\s+|this\s+|it\s+)?"
+                     r"(?:possibly\s+)?go\s+wrong|what(?:['\u2019]s|\s+is)\s+the\s+worst\s+that\s+(?:could|can)\s+happen)"
+                     r"(?=\s*(?:[.!?)]|$))|"
+                     r"\bif\s+you\s+(?:really\s+)?(?:enjoy|like|love|fancy|relish)\s+(?:losing|wasting|burning|throwing|"
+                     r"giving|handing|gifting|donating)\b|"
+                     r"\bsaid\s+no\s*(?:one|body)\s+ever\b|\bgood\s+luck\s+with\s+that\b|"
+                     r"\b(?:because|since)\s+that\s+(?:always\s+)?(?:works|worked)\s+so\s+well\b", re.IGNORECASE)
+
+
+def mocked_moves(text: str) -> tuple[Prohibition, ...]:
+    """(r52h) The moves a text proposes only to mock (`_MOCKED`), each a prohibition on the hosts and classes named with
+    it: the verbs of the mocking clause before its mockery, or, where it names none there ("Restore it while it idles?
+    Grand, if you like wasting a step."), of the clause just before it, the proposal it answers (the order that follows
+    the mockery, "...; Remove it instead", is no part of it)."""
+    parts = [p for p in re.split(r"(?<=[.!?;])\s+", text) if p.strip()]
+    found: list[Prohibition] = []
+    for number, sentence in enumerate(parts):
+        mockery = _MOCKED.search(sentence)
+        if mockery is None:
+            continue
+        proposal = sentence[:mockery.start()]
+        proposal = proposal if verbs_in(proposal) else parts[number - 1] if number else ""
+        found += [Prohibition(verb, hosts_in(proposal), classes_in(proposal)) for verb in dict.fromkeys(verbs_in(proposal))]
+    return tuple(found)
+
+
 def modal_order(body: str) -> bool:
     """Whether a sentence orders with a modal or "means" (`_MODAL_ORDER`): (r48a) not a "means" its own clause disowns
     or reports from another (`MEANS_DISOWNED`: "someone said a scan there means we plan a decoy")."""

@@ -846,6 +846,65 @@ def setting_said(text: str) -> str:
     return _HOST_SETTING.sub(said, text or "")
 
 
+# (r52h) A markdown table of cases, two rows or more, whose last column is the move ("| host | what it shows | move |"): each
+# row is a case, "<its other cells> -> <its move>". A cell that repeats the one above ("same", "ditto", "as above", '"')
+# says that cell's value; a row whose move cell is empty or a dash is no case (the table gives no move there). Read
+# flattened, a ditto row claimed its host shown in any state, and a row with no move was one of the rule's cases: the
+# rule fired on the hosts the table left out.
+_MOVE_HEADER = re.compile(r"^(?:move|moves|do|action|pick|choose|choice|response|recommend(?:ation)?|plan|order|play|what\s+to\s+do)$",
+                          re.IGNORECASE)
+_DITTO = re.compile(r"^(?:same|the\s+same|ditto|as\s+above|same\s+as\s+above|\"|\u3003|'')$", re.IGNORECASE)
+_NO_MOVE = re.compile(r"^(?:|-+|\u2013|\u2014|none|n/?a|nothing|no\s+move)$", re.IGNORECASE)
+
+
+def table_cases_said(text: str) -> str:
+    """(r52h) `text` with a markdown table of cases (`_MOVE_HEADER` its last column, two rows or more) said as one case a
+    line, "<cells> -> <move>.": ditto cells filled from the row above, rows with no move left out; a header cell that
+    names a host ("Enterprise1 shows") said before its cells. Any other text as it stands."""
+    found = _table_apart(text or "")
+    if found is None:
+        return text
+    before, cells, after = found
+    header, body = cells[0], cells[2:]
+    if len(body) < 2 or not _MOVE_HEADER.match(header[-1].strip(" *_")) or any(len(row) != len(header) for row in body):
+        return text
+    said, above = [], [""] * len(header)
+    for row in body:
+        row = [above[j] if _DITTO.match(cell) else cell for j, cell in enumerate(row)]
+        above = row
+        if _NO_MOVE.match(row[-1]):
+            continue
+        situation = " ".join(f"{h} {c}" if hosts_in(h) else c for h, c in zip(header[:-1], row[:-1]) if c)
+        said.append(f"{situation} -> {row[-1].rstrip('.')}.")
+    return "\n".join(part for part in (before.rstrip(), *said, after.strip()) if part)
+
+
+def _table_apart(text: str) -> Optional[tuple[str, list[list[str]], str]]:
+    """(r52h) A markdown table's rows as lists of cells, its header first and its rule second, with the text before and
+    after it; its lines as written, or run into one line as a directive flattens them ("| a | b | |---|---| | c | d |",
+    where a row's cells are as many as the rule's and rows are parted by one blank cell). None where there is none."""
+    lines = text.split("\n")
+    rows = [i for i, line in enumerate(lines) if _TABLE_ROW.match(line)]
+    if len(rows) >= 3 and rows == list(range(rows[0], rows[0] + len(rows))) and _TABLE_RULE.match(lines[rows[1]]):
+        cells = [[c.strip() for c in _TABLE_ROW.match(lines[i])["cells"].split("|")] for i in rows]
+        return "\n".join(lines[:rows[0]]), cells, "\n".join(lines[rows[-1] + 1:])
+    rule = re.search(r"\|(?:\s*:?-{3,}:?\s*\|)+", text)
+    if rule is None:
+        return None
+    width = len(re.findall(r"-{3,}", rule.group(0)))
+    first = text.index("|", text.rfind("\n", 0, rule.start()) + 1)
+    last = text.rfind("|")
+    if "\n" in text[first:last]:
+        return None
+    tokens = [t.strip() for t in text[first + 1:last].split("|")]
+    if (len(tokens) + 1) % (width + 1) or any(tokens[i] for i in range(width, len(tokens), width + 1)):
+        return None
+    cells = [tokens[i:i + width] for i in range(0, len(tokens), width + 1)]
+    if len(cells) < 3 or not all(re.fullmatch(r":?-{3,}:?", c) for c in cells[1]):
+        return None
+    return text[:first], cells, text[last + 1:]
+
+
 def form_lines_said(text: str) -> str:
     """`text` written as labelled lines (_FORM_KEYS) said as one sentence: "When <host> is <state>: <order>, then <next
     move>. Avoid <what>."; any other text as it stands."""

@@ -109,7 +109,10 @@ _ACTED = _any(
 _UNCHANGED_AFTER = _any(
     # (r40h: "stays owned just after the Restore": the step after the move, as "just after" is in _WITHIN; the
     # state and the unchanged row were lost, and the rule fired wherever the move was made, the host clean or not shown)
-    rf"\b(?:still|remains?|remained|stays?|stayed)\s+{_STATE}\s+(?:even\s+)?(?:(?:right|just|immediately|directly)\s+)?"
+    # (r52h: "still hit a single step after the Remove", "stays held a turn after the Restore": the step after the move, as
+    # _WITHIN reads it; read as no unchanged row, the rule held wherever the move was made, the host gone to Unknown too)
+    rf"\b(?:still|remains?|remained|stays?|stayed)\s+{_STATE}\s+(?:even\s+)?(?:(?:right|just|immediately|directly|"
+    rf"(?:one|a|a\s+single)\s+(?:step|turn))\s+)?"
     rf"(?:after|following|despite|in\s+spite\s+of)\s+"
     rf"(?:(?:we|you|i)\s+)?(?:(?:a|an|the|our|my|your)\s+)?{_DONE}",
     rf"\b{_DONE}\s+(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't|won't|did\s+nothing\s+to)\s+"

@@ -442,7 +442,8 @@ _NOTE_WORD = r"(?:the\s+|my\s+|our\s+|that\s+)?(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+
 
 
 _CONDITION_ELSEWHERE = re.compile(
-    r"\bditto\b|"
+    # (r52h: not a table's cell that repeats the one above it, "| ditto |": forms.table_cases_said)
+    r"(?<!\|\s)(?<!\|)\bditto\b(?!\s*\|)|"
     rf"\b(?:same\s+as|just\s+like|as\s+in|as\s+per)\s+{_NOTE_WORD}(?:\s+(?:above|before|earlier))?\s*[,;:]?\s*but\b|"
     rf"\b(?:my|our)\s+(?:take|spin|version|variant)\s+(?:on|of)\s+{_NOTE_WORD}|"
     rf"\b(?:the\s+)?same\s+{VERB_WORD}[^.;]*?\bbut\b", re.IGNORECASE)

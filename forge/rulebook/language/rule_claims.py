@@ -272,6 +272,21 @@ def conceded_classes(text: str) -> frozenset[str]:
     return frozenset(inside - set(classes_in(_set_aside(text))))
 
 
+# (r52h) The order's own bound after its move, "gets an Analyse, nothing more", "is planned as 'Analyse X' and
+# nothing else", "a Remove and nothing besides": no other move, no negation of the state the order is for (read as one,
+# "a box at Unknown gets an Analyse, nothing more" held where no box was at Unknown, the opposite of its words).
+_MOVE_BOUNDED = re.compile(r"(?:\s*,\s*|\s+)(?:and\s+)?(?:nothing|none)\s+(?:else|more|besides|further)\b", re.IGNORECASE)
+
+
+def moves_bounded_away(order: str) -> str:
+    """(r52h) `order` without the bound said after a move in its own clause (`_MOVE_BOUNDED`); a bound with no move before
+    it in its clause ("scanned and nothing more"), which restricts a state, is left."""
+    def away(m: re.Match) -> str:
+        clause = re.split(r"[.;:?!]", order[:m.start()])[-1]
+        return " " if verbs_in(clause) else m.group(0)
+    return _MOVE_BOUNDED.sub(away, order)
+
+
 @lru_cache(maxsize=8192)  # (a pure reading of the words, asked again of each rule by the checks, the gate and the compiler)
 def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True):
     """The claims of a rule's condition (its subject: the one host it names, for "it"); `with_instruction`: also
@@ -310,7 +325,7 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
         parts.append(target)
     # (r42x) read bare, the order's own "never" would deny the states of what it acts on ("never Restore an exploited
     # user host": no user host exploited, beside the exploited one its noun phrase claims): it forbids the verb, not them
-    whole = forbidding_away(rest)
+    whole = forbidding_away(moves_bounded_away(rest))
     for piece in stated + ([whole] if hostless and bare else []):
         # (r41h) "a box outside the op subnet showing a probe": a host of the other classes, as in a condition
         # (r46m) "the newly compromised host" the order acts on is the host that fell, whichever it is: not the one host

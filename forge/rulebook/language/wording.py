@@ -27,12 +27,12 @@ from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIEW, conditions_in, listed_exceptions,
                                              listed_states, order_without_conditions)
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
-                                                prohibitions_in, told_others)
+                                                mocked_moves, prohibitions_in, told_others)
 from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
                                            form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said, what_to_do_said, exceptions_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, scope_labels_said, whether_said, window_said,
-                                           written_out)
+                                           table_cases_said, written_out)
 from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_conceded_said, instruction_of, lesson_of,
                                                  put_aside_for_this_rule, reason_before, teachers_view)
 from forge.rulebook.language.markers import moves_not_made_away, negations_in, states_something
@@ -203,7 +203,7 @@ def _quoted_note_away(flat: str) -> str:
 # trees, tests, config sections, quoted rows, form lines, footnotes, questions and answers), then, on the text with its
 # whitespace joined, those that read its sentences.
 _BLOCKS_SAID = (setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
-                ignored_advice_said, example_aside_away, footnotes_said, form_lines_said, question_answered,
+                ignored_advice_said, example_aside_away, footnotes_said, table_cases_said, form_lines_said, question_answered,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
 _SENTENCES_SAID = (hedges_away, whether_said, reason_aside_dropped, listed_situation_joined, written_out, expand_ranges,
                    ellipsis_filled, window_said)
@@ -236,6 +236,8 @@ def read_wording(text: str) -> Wording:
     excepted = tuple(h for h in excepted if h not in aside)  # (the hosts this rule is for, another rule's exception)
     prohibitions, dispreferred = prohibitions_in(moves_not_made_away(instruction))  # (r39m: a move not made is history)
     dispreferred = tuple(dict.fromkeys((*dispreferred, *falling_short(text))))
+    # (r52h) a move proposed only to be mocked ("..., what could possibly go wrong") is forbidden, wherever it stands
+    prohibitions = tuple(dict.fromkeys((*prohibitions, *mocked_moves(flat))))
     # ("Leave Op_Server0 out of the plan while it only shows a scan": "leave X out" as the whole order is a prohibition of
     # every move on X, not an exception to an order it does not give)
     left_out = tuple(dict.fromkeys(h for p in EXCEPTED_ALONE if p.pattern in _LEFT_OUT_PATTERNS for m in p.finditer(instruction)
