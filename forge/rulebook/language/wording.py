@@ -121,6 +121,24 @@ _GENERAL_HOST = re.compile(r"\b(?:a|an|any|some|every|each|all|whichever|whateve
                            r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
+# (r52m) "the host" as what a condition speaks of ("once the box gets probed", "if the host's row reads Unknown"): the
+# host at hand, whichever it is, as "a host" is, no host a story before it named.
+_THE_HOST_SAID = re.compile(r"\b(?:when|if|once|whenever|while|as\s+soon\s+as)\s+the\s+(?:host|box|machine|server|node|"
+                            r"workstation)(?:['\u2019]s\s+(?:row|table|record|line|entry))?\s+(?:is|shows|has|reads|looks|sits|"
+                            r"gets|goes|turns|says)\b", re.IGNORECASE)
+_AT_HAND = re.compile(r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
+
+
+def _host_at_hand_last(text: str) -> bool:
+    """Whether the last host the text speaks of before its order is the host at hand, not a named one: "the host"
+    of a condition or "the box we inspect" (`_THE_HOST_SAID`, `HOST_AT_HAND`) with no host named after it ("I rated
+    Op_Host2 low at step 4. If the host reads root, rate it critical."; "My report on User2 missed it. For the box we
+    inspect: when it is merely probed, ..."). The order's "it" is that host, the nearer of the two, as a person reads
+    it: a lesson is about its own subject, never a host only its story names."""
+    return any(not hosts_in(text[found.start():]) for pattern in (_THE_HOST_SAID, _AT_HAND)
+               for found in pattern.finditer(text))
+
+
 def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> Optional[str]:
     """The host an order that names none refers to by "it" or "that host": the one host the rest of the text names."""
     rest = _pronoun_hosts(text, order, named, classes)
@@ -129,7 +147,7 @@ def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str,
 
 def _pronoun_hosts(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> tuple[str, ...]:
     """The hosts an order that names none may mean by "it" or "that host": those the rest of the text names."""
-    if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order):
+    if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order) or _host_at_hand_last(text):
         return ()
     return hosts_in(text)
 

@@ -1,0 +1,35 @@
+"""Issue 29, round 52 (r52m): classes of missed injections, where a rule the text makes apply stayed silent.
+- "the host" that a condition speaks of ("when the host reads Privileged", "for the box I inspect: if it ..."), with no
+  host named after it, is the host at hand: the order's "it" is that host, never the one a story before it named
+  (wording._host_at_hand_last);
+- a compiler's unexpressed rest that is the wording of the role's answer ("the opening word of the report") or which
+  moves of a kind the order means ("any decoy verb on Op_Host1") never guards: it is what is done, not when
+  (guard._answer_or_move_kind).
+Each test fails on a664cfe's product files and passes on the branch. Sentences of our own, none from a case file."""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.wording import pronoun_hosts, read_wording
+from tests.actions import do
+
+
+def test_the_host_of_a_condition_is_the_host_at_hand_not_the_storys() -> None:
+    text = ("Last night I rated Op_Host2 low although its record read root. If the host reads Compromised Privileged, "
+            "rate it critical and recommend that it be restored.")
+    assert read_wording(text).referent is None
+    assert pronoun_hosts(text) == ()
+    # a compilation about any host that reads root keeps to the words
+    assert text_problem(text, {"class": "any", "compromise": "Privileged"}, do("Restore")) is None
+
+
+def test_the_host_being_inspected_before_a_colon_is_the_host_at_hand() -> None:
+    text = ("My report on User2 at step 9 called a probe an intrusion. For the box I inspect: if it is merely probed, "
+            "advise a decoy; if it is exploited, advise a Remove.")
+    assert read_wording(text).referent is None
+    # (the class stays as it was: an order with "it" and only the story's host is about that host)
+    told = "I was too slow to restore Enterprise0 on Tuesday. Restore it as soon as it reads root."
+    assert read_wording(told).referent == "Enterprise0"
+    # ... and where the story names a host after "the host", that host may be the one meant: no reading of ours
+    later = "When the host reads root I hesitated over Enterprise0 again. Restore it right away."
+    assert read_wording(later).referent == "Enterprise0"
