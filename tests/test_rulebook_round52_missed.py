@@ -10,6 +10,8 @@ Each test fails on a664cfe's product files and passes on the branch. Sentences o
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.guard import guard_rest
+from forge.rulebook.language.predicate import parse_predicate
 from forge.rulebook.language.wording import pronoun_hosts, read_wording
 from tests.actions import do
 
@@ -33,3 +35,27 @@ def test_the_host_being_inspected_before_a_colon_is_the_host_at_hand() -> None:
     # ... and where the story names a host after "the host", that host may be the one meant: no reading of ours
     later = "When the host reads root I hesitated over Enterprise0 again. Restore it right away."
     assert read_wording(later).referent == "Enterprise0"
+
+
+def test_the_wording_of_the_answer_never_guards() -> None:
+    when = parse_predicate({"host": "Op_Host1", "compromise": "Privileged"})
+    text = "When Op_Host1 reads root, open your report with the word ALARM and recommend a Restore."
+    for rest in ("the opening word of the report", "the report's top line wording", "a one-line plan"):
+        assert guard_rest(rest, when, text) == "", rest
+    # (two parts: another branch's move, then the wording)
+    two = parse_predicate({"host": "Op_Host1", "activity": "Exploit"})
+    assert guard_rest("second branch (probe only): suggest a decoy; the wording of the last line", two) == ""
+
+
+def test_which_moves_of_a_kind_never_guards_on_the_predicates_hosts() -> None:
+    when = parse_predicate({"class": "Enterprise", "activity": "Scan"})
+    assert guard_rest("every decoy verb on the enterprise subnet", when) == ""
+    host = parse_predicate({"host": "Op_Host1", "activity": "Scan"})
+    assert guard_rest("any decoy verb on Op_Host1", host) == ""
+    root = parse_predicate({"host": "Op_Host1", "compromise": "Privileged"})
+    # evidence the analyst reads is a condition, wording words or not
+    assert guard_rest("the first line names the port of the reverse shell", root) != ""
+    # a kind of move on a host the predicate is not about says where, and the product cannot read it
+    assert guard_rest("any decoy verb on Enterprise0", root) != ""
+    # a state is a condition
+    assert guard_rest("the report's wording while Enterprise0 is compromised", root) != ""
