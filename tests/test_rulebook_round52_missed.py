@@ -30,7 +30,7 @@ def test_the_host_being_inspected_before_a_colon_is_the_host_at_hand() -> None:
             "advise a decoy; if it is exploited, advise a Remove.")
     assert read_wording(text).referent is None
     # (the class stays as it was: an order with "it" and only the story's host is about that host)
-    told = "I was too slow to restore Enterprise0 on Tuesday. Restore it as soon as it reads root."
+    told = "I was too slow to restore Enterprise0 on Tuesday. Restore it the moment it reads root."
     assert read_wording(told).referent == "Enterprise0"
     # ... and where the story names a host after "the host", that host may be the one meant: no reading of ours
     later = "When the host reads root I hesitated over Enterprise0 again. Restore it right away."
@@ -59,3 +59,26 @@ def test_which_moves_of_a_kind_never_guards_on_the_predicates_hosts() -> None:
     assert guard_rest("any decoy verb on Enterprise0", root) != ""
     # a state is a condition
     assert guard_rest("the report's wording while Enterprise0 is compromised", root) != ""
+
+
+def test_a_rule_on_the_replys_wording_is_format() -> None:
+    from forge.rulebook.authoring.compile import looks_like_format
+
+    for text in ("Closing sentence of each report: the risk you rate.",
+                 "Put each plan line in the imperative mood: 'Analyse Op_Host1', not 'perhaps analyse it'.",
+                 "Inside the summary, spell each machine name out in full, no abbreviations.",
+                 "A plan should never exceed three lines.", "Up to two moves per plan, please."):
+        assert looks_like_format(text), text
+    # a decision in a condition is not, whatever its words of the reply
+    assert not looks_like_format("When User2 reads root, write the plan in the imperative: Restore User2.")
+
+
+def test_a_dropped_order_on_the_replys_form_is_refused() -> None:
+    from forge.rulebook.authoring.compile import _drop_problem
+    from forge.rulebook.model import SourceItem
+
+    item = SourceItem("correction", "analyst", "In every report, spell each machine name out in full.", "user:kim")
+    assert _drop_problem(item, {"verdict": "DROP", "reason": "not an instruction"}) is not None
+    # a story of what was written stays droppable
+    told = SourceItem("correction", "planner", "Yesterday my plan put every machine name in full and spelled them out.", "user:kim")
+    assert _drop_problem(told, {"verdict": "DROP", "reason": "a story"}) is None
