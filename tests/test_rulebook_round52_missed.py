@@ -82,3 +82,23 @@ def test_a_dropped_order_on_the_replys_form_is_refused() -> None:
     # a story of what was written stays droppable
     told = SourceItem("correction", "planner", "Yesterday my plan put every machine name in full and spelled them out.", "user:kim")
     assert _drop_problem(told, {"verdict": "DROP", "reason": "a story"}) is None
+
+
+def test_a_notes_own_names_are_written_out() -> None:
+    from forge.rulebook.language.glossary import glossary_said
+
+    text = ("Legend: 'the barn' = Op_Host1, OH2 = Op_Host2, 'rig' = any op host. Rule: a rooted rig gets a Restore; "
+            "the barn never gets a Remove while OH2 sits quiet.")
+    said = glossary_said(text)
+    assert "Legend" not in said and "'the barn'" not in said
+    assert said.startswith("A rooted op host gets a Restore")
+    assert "Op_Host1 never gets a Remove while Op_Host2 sits quiet" in said
+    words = read_wording(text)
+    assert "Op_Host1" in words.hosts and "Op_Host2" in words.hosts
+    # "that same box" is the host defined before it
+    assert glossary_said("Key: H1 = Op_Host1, and 'the gate' = that same box. Never Restore the gate.") == \
+        "Never Restore Op_Host1."
+    # no heading, or no definition of a host or hosts: the text as written
+    assert glossary_said("H1 = Op_Host1 is what I call it. Never Restore H1.") == \
+        "H1 = Op_Host1 is what I call it. Never Restore H1."
+    assert glossary_said("Key: 'calm' = nothing at all. Sleep when calm.") == "Key: 'calm' = nothing at all. Sleep when calm."
