@@ -102,3 +102,13 @@ def test_a_notes_own_names_are_written_out() -> None:
     assert glossary_said("H1 = Op_Host1 is what I call it. Never Restore H1.") == \
         "H1 = Op_Host1 is what I call it. Never Restore H1."
     assert glossary_said("Key: 'calm' = nothing at all. Sleep when calm.") == "Key: 'calm' = nothing at all. Sleep when calm."
+
+
+def test_a_host_that_goes_into_the_plan_as_a_move_gets_it() -> None:
+    from forge.rulebook.language.wording import plan_entry_said
+
+    assert plan_entry_said("Op_Host1 never goes into the plan as a Remove.") == "Op_Host1 never gets a Remove."
+    assert plan_entry_said("A rooted op box goes in a plan as 'Restore <box>'.") == "A rooted op box gets a Restore <box>'."
+    # as a sentence before a colon, it is the order, no situation of it
+    words = read_wording("Op_Host1 must never go into any plan as an Analyse: when it reads root, plan its Restore.")
+    assert words.situation == "" and any(p.verb == "Analyse" for p in words.prohibitions)

@@ -218,6 +218,21 @@ def _quoted_note_away(flat: str) -> str:
     return flat[found.end():] if found and verbs_in(flat[found.end():]) else flat
 
 
+# (r52m) The planner's idiom for a move on a host, "Op_Host1 goes into the plan as a Restore", "never goes in a plan as an
+# Analyse": the host gets that move (said so, "Op_Host1 gets a Restore", the reader knows the order and its "never"; read as
+# none, the sentence was a situation before its colon and its "never" a negated condition no predicate could say).
+_PLAN_ENTRY = re.compile(r"\b(?P<go>goes|go|went|going)\s+(?:in|into|onto)\s+(?:the|a|an|any|every|my|your|our)\s+"
+                         r"(?:plan|report|list)s?\s+as\s+(?P<article>(?:a|an)\s+)?['\"\u2018\u201c]?(?=" + VERB_WORD + r")",
+                         re.IGNORECASE)
+_GETS = {"goes": "gets", "go": "get", "went": "got", "going": "getting"}
+
+
+def plan_entry_said(flat: str) -> str:
+    """`flat` with the planner's "<host> goes into the plan as a <move>" said as "<host> gets a <move>" (`_PLAN_ENTRY`)."""
+    return _PLAN_ENTRY.sub(lambda m: f"{_GETS[m['go'].lower()]} " + (m["article"] or ("an " if flat[m.end():m.end() + 1].lower()
+                                                                                          in "aeiou" else "a ")), flat)
+
+
 # The rewrites `read_wording` applies, in order: first those that read a text's lines and blocks (a glossary, settings, log lines,
 # trees, tests, config sections, quoted rows, form lines, footnotes, questions and answers), then, on the text with its
 # whitespace joined, those that read its sentences.
@@ -225,7 +240,7 @@ def _quoted_note_away(flat: str) -> str:
 _BLOCKS_SAID = (glossary_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
                 ignored_advice_said, example_aside_away, footnotes_said, form_lines_said, question_answered,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
-_SENTENCES_SAID = (hedges_away, whether_said, reason_aside_dropped, listed_situation_joined, written_out, expand_ranges,
+_SENTENCES_SAID = (hedges_away, whether_said, reason_aside_dropped, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
                    ellipsis_filled, window_said)
 
 
