@@ -112,3 +112,17 @@ def test_a_host_that_goes_into_the_plan_as_a_move_gets_it() -> None:
     # as a sentence before a colon, it is the order, no situation of it
     words = read_wording("Op_Host1 must never go into any plan as an Analyse: when it reads root, plan its Restore.")
     assert words.situation == "" and any(p.verb == "Analyse" for p in words.prohibitions)
+
+
+def test_a_level_with_another_level_denied_beside_it_is_no_restriction() -> None:
+    from forge.rulebook.language.markers import negations_in
+
+    # the level is exact: denying another level beside it restricts nothing more
+    assert negations_in("once an op box reads root (Privileged, not Unknown)") == ()
+    assert negations_in("when Op_Host1 sits at Unknown, not at user level") == ()
+    # a doubt about the host, "can't be sure", is no absence of anything
+    assert negations_in("if a row reads Unknown and we can't be sure the box is held") == ()
+    # a denial of another thing than a level still restricts
+    assert negations_in("once an op box reads root and not scanned") == ("not",)
+    text = "Once an op box reads root (Privileged, not Unknown), plan its Restore."
+    assert text_problem(text, {"class": "Operational", "compromise": "Privileged"}, do("Restore")) is None

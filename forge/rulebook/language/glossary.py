@@ -7,7 +7,7 @@ was never whole, and the rule stayed silent where it applied (or a compilation t
 naming one the text does not). The rewrite puts each meaning in the place of its term and leaves the heading out.
 
 A meaning is read only where it is a host (one host name, or "that same box" after one), a class ("any user host"),
-or hosts in general with a condition ("any host whose row shows Compromised Unknown"); any other definition is left as
+or hosts in general with a condition ("any box whose row reads Unknown"); any other definition is left as
 written, and so is a text with no such heading. It only restates: a term stands for what the note says it stands for.
 """
 

@@ -59,13 +59,17 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # ("at user level rather than privileged", "user-level instead of root": the same)
                                 r"(?:(?:and|but)\s+)?(?:not|never|no|rather\s+than|instead\s+of)\s+(?:yet\s+)?(?:at\s+)?(?:root|admin\w*|privileged|system)"
                                 r"(?:[- ]level)?(?:\s+(?:yet|so\s+far))?\b\s*\)?|"  # ("user-level, no root yet")
+                                # (r52m) and any other level said with a level denied beside it: "root (Privileged, not
+                                # Unknown)", "Unknown, not user level": the level is exact, the denial says it again
+                                r"\b(?:privileged|root\w*|admin\w*|unknown)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?(?:(?:and|but)\s+)?"
+                                r"(?:not|never|rather\s+than|instead\s+of)\s+(?:at\s+)?(?:unknown|privileged|root|user[- ]level)\b\s*\)?|"
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 # (r39m) a lower bound on a count, "no fewer than 4 op machines", "not less than 2": "at least"
                                 r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)|"
                                 # (r39m) and a level bounded by the lowest, "no worse than user level": at user level
                                 r"\b(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than\s+(?:at\s+)?(?:the\s+)?(?=user[\s-]level\b)|"
-                                r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
+                                r"\bnot\s+only\b|\bif\s+not\s+already\b|(?:\bnot|n['\u2019]t)\s+(?:be\s+)?(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
                                 r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b"
