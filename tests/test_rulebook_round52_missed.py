@@ -126,3 +126,13 @@ def test_a_level_with_another_level_denied_beside_it_is_no_restriction() -> None
     assert negations_in("once an op box reads root and not scanned") == ("not",)
     text = "Once an op box reads root (Privileged, not Unknown), plan its Restore."
     assert text_problem(text, {"class": "Operational", "compromise": "Privileged"}, do("Restore")) is None
+
+
+def test_a_range_said_with_the_kind_in_the_plural_names_each_host() -> None:
+    from forge.rulebook.language.names import expand_ranges
+
+    assert expand_ranges("Op hosts 0-2 get a decoy as soon as one is probed.").startswith("Op_Host0, Op_Host1 and Op_Host2")
+    assert expand_ranges("never restore enterprises 1 to 2") == "never restore Enterprise1 and Enterprise2"
+    # a compilation that names a host of the range names one the text names
+    text = "Users 2-4 get a Remove once they show an exploit; User0 stays out of this."
+    assert "User3" in read_wording(text).hosts
