@@ -136,3 +136,13 @@ def test_a_range_said_with_the_kind_in_the_plural_names_each_host() -> None:
     # a compilation that names a host of the range names one the text names
     text = "Users 2-4 get a Remove once they show an exploit; User0 stays out of this."
     assert "User3" in read_wording(text).hosts
+
+
+def test_a_question_asked_to_argue_states_no_condition_of_the_order() -> None:
+    from forge.rulebook.language.wording import conditions_left_out
+
+    text = "Why bother restoring User2 while only User3 is being exploited? When User3 is exploited, Remove User3."
+    assert conditions_left_out(text) == ()
+    # a question that is the order itself keeps its condition as the instruction's
+    asked = "Why would anyone restore a host that only shows a scan?"
+    assert read_wording(asked).conditions

@@ -324,6 +324,13 @@ _ONE_DESCRIBED = re.compile(r"one\s+(?:that|which|who)\b", re.IGNORECASE)
 _IS_THE_ONE = re.compile(r"\b(?:is|are|was|were|'s)\s+(?:the|a)\s+(?:only\s+)?$", re.IGNORECASE)
 
 
+# (r52m) A question asked only to argue, "What is the point of a decoy on Op_Host1 when Op_Server0 is the one probed?", "Why
+# bother restoring User2 if ...?": its "when" is the argument's, no condition of the order beside it (read as one, the rule's
+# claims were never whole and it stayed silent where its own condition held). One that is the order itself is the instruction.
+_RHETORICAL = re.compile(r"^\s*(?:what(?:'s|\s+is)\s+the\s+(?:point|use|sense)\s+(?:of|in)|why\s+(?:would|should|do|does|bother)|"
+                         r"what\s+good\s+is|who\s+needs)\b[^?]*\?\s*$", re.IGNORECASE)
+
+
 def conditions_left_out(text: str) -> tuple[str, ...]:
     """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
     and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
@@ -332,7 +339,7 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
     kept = f"{words.situation} {words.instruction}".lower()  # (a lesson the reader drew starts with a capital)
     left = []
     for sentence in sentences(words.text):
-        if STORY.search(sentence) or _EXAMPLE_SENTENCE.match(sentence):
+        if STORY.search(sentence) or _EXAMPLE_SENTENCE.match(sentence) or _RHETORICAL.match(sentence):
             continue
         sentence = lesson_of(sentence)  # (r45m: "My takeaway is that <lesson>": the lead that names the lesson is no condition)
         opening = OPENING.match(sentence)
