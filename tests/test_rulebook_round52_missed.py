@@ -146,3 +146,14 @@ def test_a_question_asked_to_argue_states_no_condition_of_the_order() -> None:
     # a question that is the order itself keeps its condition as the instruction's
     asked = "Why would anyone restore a host that only shows a scan?"
     assert read_wording(asked).conditions
+
+
+def test_once_as_a_count_of_times_opens_no_condition() -> None:
+    from forge.rulebook.language.wording import conditions_left_out
+
+    text = "Op_Host1 never needs a Restore from us; it has not been touched once all month."
+    assert conditions_left_out(text) == ()
+    for said in ("it got probed once in a while", "we analyse it once per shift"):
+        assert not read_wording(f"Never Restore Op_Host1; {said}.").conditions, said
+    # "once" that opens a clause is still its condition
+    assert read_wording("Once Op_Host1 reads root, Restore it.").conditions

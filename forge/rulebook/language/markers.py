@@ -128,7 +128,9 @@ CONDITION_MARKER = (r"whenever|when|(?<![\w,)'\"]\s)(?<![\w,(-])where(?!\s+(?:po
                     # (not "Where this does not hold: ...", the rule's own exceptions listed after it)
                     r"(?!\s+(?:this|that|it|the\s+(?:rule|note|above|order))\s+(?:does|do|did|is|will)\b)|"
                     r"if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
-                     r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
+                     r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again|all\s+(?:week|day|night|game|episode|shift|month|year)|in\s+a\s+while|or\s+twice|"
+                     # (r52m: nor a count of times, "has not shown up once all week", "once in a while", "once a day")
+                     r"a\s+(?:day|week|turn|step|game|shift|night)|per\s+(?:day|week|turn|step|game|shift|episode))\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
                      # (r36m: nor "late in one run", "in the final turns of seed 4", "in the first turns of an earlier game":
                      # a moment of a past episode, its "one / an earlier / that" not the episode under way)
