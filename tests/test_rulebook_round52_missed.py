@@ -157,3 +157,17 @@ def test_once_as_a_count_of_times_opens_no_condition() -> None:
         assert not read_wording(f"Never Restore Op_Host1; {said}.").conditions, said
     # "once" that opens a clause is still its condition
     assert read_wording("Once Op_Host1 reads root, Restore it.").conditions
+
+
+def test_a_prohibition_on_listed_hosts_holds_where_any_of_them_is_shown() -> None:
+    from forge.rulebook.language.condition import semantic_claims
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+
+    text = "Enterprise0 and Op_Host2 never need a Restore from us."
+    found = semantic_claims(text, "predicate refused: prohibition", text)
+    alone = read_situation("Alerts:\nOp_Host2: Activity Scan, Compromised No")
+    assert truth(found, alone) is True
+    # an order to act on both is still about both
+    both = semantic_claims("Restore Enterprise0 and Op_Host2.", "predicate refused: x", "Restore Enterprise0 and Op_Host2.")
+    assert truth(both, alone) is not True
