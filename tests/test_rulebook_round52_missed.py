@@ -171,3 +171,16 @@ def test_a_prohibition_on_listed_hosts_holds_where_any_of_them_is_shown() -> Non
     # an order to act on both is still about both
     both = semantic_claims("Restore Enterprise0 and Op_Host2.", "predicate refused: x", "Restore Enterprise0 and Op_Host2.")
     assert truth(both, alone) is not True
+
+
+def test_a_likelihood_said_of_a_state_is_that_state() -> None:
+    from forge.rulebook.language.claims import claims
+    from forge.rulebook.language.guard import reads_whole
+
+    for condition in ("Op_Host2 probably owned at user level", "as long as the attacker holds Op_Host2",
+                      "Op_Host2 apparently at root"):
+        found = claims(condition)
+        assert found is not None and reads_whole(condition, found), condition
+    # a doubt is no state: "maybe" leaves the reading short of the whole
+    doubt = "Op_Host2 maybe owned"
+    assert not reads_whole(doubt, claims(doubt))

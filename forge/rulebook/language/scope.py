@@ -71,7 +71,11 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly held
-    say says saying owns owning table row rows print prints printed printing meaning namely""".split())  # (r44m: "a scan in its table": its row, as ever)
+    say says saying owns owning table row rows print prints printed printing meaning namely
+    hold holds holding probably likely fairly pretty quite sure apparently presumably""".split())  # (r44m: "a scan in its table": its row, as ever)
+# (r52m: the attacker "holds" a host as it "owns" it; and a likelihood said of a state, "probably owned", "likely at user
+# level", "fairly sure it is root": the state it names, as the table shows it; not a doubt, "maybe", "possibly", "perhaps",
+# which leave the state unread)
 
 
 # An activity said to be running ("an exploit is running", "scans running"): "running" says it is under way, no more.
