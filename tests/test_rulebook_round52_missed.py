@@ -184,3 +184,12 @@ def test_a_likelihood_said_of_a_state_is_that_state() -> None:
     # a doubt is no state: "maybe" leaves the reading short of the whole
     doubt = "Op_Host2 maybe owned"
     assert not reads_whole(doubt, claims(doubt))
+
+
+def test_the_teachers_own_doubt_beside_unknown_is_placed() -> None:
+    from forge.rulebook.language.scope import unplaced
+
+    assert unplaced("when a row reads Unknown and we cannot be sure the box is held") == []
+    assert unplaced("if Op_Host2 sits at Unknown and I'm not certain it is owned") == []
+    # a doubt of another kind is still unread
+    assert unplaced("if Op_Host2 sits at Unknown and I cannot reach it") != []

@@ -112,6 +112,10 @@ _CASE_APART = re.compile(r"\b(?:is|are)\s+(?:(?:a|an)\s+(?:different|separate|ot
                          re.IGNORECASE)
 
 
+_TEACHER_UNSURE = re.compile(r"\b(?:i|we|you)(?:\s+(?:can(?:no|['\u2019])t|cannot|can\s+not|am\s+not|are\s+not)|['\u2019](?:m|re)\s+not)\s+"
+                             r"(?:be\s+)?(?:sure|certain)\b", re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
@@ -127,6 +131,8 @@ def unplaced(condition: str) -> list[str]:
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
+    # (r52m: the teacher's own doubt beside "Unknown", "and we cannot be certain it is held": what Unknown is, said again)
+    condition = _TEACHER_UNSURE.sub(" ", condition)
     # (r41h: "outside the op subnet", "unlike a usr box": the class set apart, which `_outside_denied` reads)
     condition = membership_denied_away(condition)
     condition = HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", plus_as_or_more(counts_said_plainly(condition))))
