@@ -193,3 +193,13 @@ def test_the_teachers_own_doubt_beside_unknown_is_placed() -> None:
     assert unplaced("if Op_Host2 sits at Unknown and I'm not certain it is owned") == []
     # a doubt of another kind is still unread
     assert unplaced("if Op_Host2 sits at Unknown and I cannot reach it") != []
+
+
+def test_the_record_an_analyst_reads_is_the_host_at_hand() -> None:
+    from forge.rulebook.language.guard import complete_claims
+    from forge.rulebook.language.rule_claims import rule_claims
+
+    text = "Whenever the record reads Unknown, open the report with the word UNSURE."
+    found = rule_claims(text, with_instruction=True)
+    assert found is not None and found.host_class == "any" and found.compromise == "Unknown"
+    assert complete_claims(text, found)

@@ -45,7 +45,8 @@ def _same_class_host_again(before: list, condition: str, classes: list):
 # ("the table shows Compromised Unknown", said to the analyst: the table of the host analysed, whichever it is)
 _THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)|"
                        # (r40g: or "is" it, "when its row is Unknown": read as no host, the condition was unread)
-                       r"\b(?:the|its|the\s+host's)\s+(?:table|row)(?=\s+(?:shows?|says|reads|lists|is)\b)|"
+                       # (r52m: or its record, "when the record shows Privileged": the analysed host's record)
+                       r"\b(?:the|its|the\s+host's)\s+(?:table|row|record)(?=\s+(?:shows?|says|reads|lists|is)\b)|"
                        # (a note drops the article: "row reads Unknown -> ...", "when row shows Privileged, ...")
                        r"^(?P<lead>\s*(?:(?:when|whenever|if|once|while)\s+)?)(?:table|row)(?=\s+(?:shows?|says|reads|lists)\b)",
                        re.IGNORECASE)
@@ -158,7 +159,7 @@ def unplaced(condition: str) -> list[str]:
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
     # (a note's "row says E0 Unknown", with no article: the row that says it is that host's, and "says" is "shows")
     # (r46m: and its line of the alerts, "a user host's alert line reads ...", "its line says ...")
-    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+|alert\s+)?(?:rows?|lines?)\s+(?:says?|reads?|shows?|prints?|is|are|sits?|stands?)\b",
+    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+|alert\s+)?(?:rows?|lines?|records?)\s+(?:says?|reads?|shows?|prints?|is|are|sits?|stands?)\b",
                     " it shows ", spared, flags=re.IGNORECASE)
     # (r46m: a value quoted as the table prints it, "reads 'Compromised User'": the quotes say nothing more)
     spared = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", spared, flags=re.IGNORECASE)
