@@ -104,7 +104,19 @@ _FORMAT_WORDS = re.compile(
     # (r47m) what the reply says or leaves out, "mention no quiet host in a summary", "say nothing of the rest in it":
     # its content, chosen for every call (a condition on hosts or a move makes it a decision: `format_problem`)
     r"\b(?:mention\w*|say\s+nothing|talk\s+about|write\s+about)\b[^.;:]{0,40}?\b(?:in|from|within)\s+(?:the|your|a|each|every|"
-    r"that|this|its|any)\s+(?:plan|report|analysis|answer|reply|summary)s?\b",
+    r"that|this|its|any)\s+(?:plan|report|analysis|answer|reply|summary)s?\b|"
+    # (r52m) a place in the reply named as such, "the opening word of each report", "the closing sentence of each plan";
+    # the grammar it is written in, "in the imperative", "in the first person"; names written out, "spell each machine name
+    # out in full"; a length it must not pass, "never exceed four lines", "max two moves per plan"; its lines
+    # labelled, "as three labelled lines"
+    r"\b(?:first|last|opening|closing|final|top)\s+(?:word|line|sentence)s?\s+of\s+(?:every|each|any|a|an|the|your|my|its|"
+    r"their)\s+(?:answer|reply|response|output|report|analys[ie]s|plan|summary)s?\b|"
+    r"\bin\s+the\s+(?:imperative|passive(?:\s+voice)?|active\s+voice|(?:first|second|third)\s+person|(?:past|present|future)\s+tense)\b|"
+    r"\bspell\w*\s+(?:[\w'-]+\s+){0,4}?out\s+in\s+full\b|"
+    r"\bexceed\w*\s+(?:\w+\s+){0,2}?(?:lines|words|sentences|characters)\b|"
+    r"\b(?:max(?:imum)?|at\s+most|up\s+to)\s+(?:\w+\s+)?(?:actions|moves|lines|items)\s+(?:per|in\s+(?:a|each|every|the))\s+"
+    r"(?:plan|answer|reply|report|response)\b|"
+    r"\b(?:as|in)\s+(?:\w+\s+)?label(?:l)?ed\s+lines\b",
     re.IGNORECASE,
 )
 _NOTHING_ELSE = re.compile(r"\bnothing\s+else\b", re.IGNORECASE)
@@ -479,6 +491,14 @@ def content_meaning(text: str, when_raw: Any, action_raw: Any, unexpressed_raw: 
     return ContentMeaning(when, completed_action(text, action), guard_rest(unexpressed, parse_predicate(when), text), "")
 
 
+# (r52m) A clause that opens with a verb of writing in the imperative, at the text's start or after a comma, colon or
+# semicolon: "spell ... out", "write ...", "keep ...", "put ...". An order on the reply's form said so is advice, never a story
+# (a story tells what was written: "I wrote ...", "the plan put ...").
+_WRITE_ORDER = re.compile(r"(?:^|[.;:,!?]\s*)(?:always\s+|never\s+|please\s+)?(?:spell|write|keep|put|phrase|word|number|"
+                          r"label|list|quote|name|give|use|start|begin|open|end|close|finish)\b(?!\s+(?:is|was|were|are)\b)",
+                          re.IGNORECASE)
+
+
 def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
     """Why a DROP of this artifact is refused (None: accepted): an instruction is no noise, whatever it opens
     with ("Op_Server0 compromised. That is the impact phase. Restore it right away."). A drop that says the
@@ -489,7 +509,9 @@ def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
     # (an order on the reply's form is an instruction too: "keep the plan to three lines"; kept, it is FORMAT)
     # (r47m: and one said as a note's question and its answer, "Q: how many moves can one plan carry? A: three": advice,
     # never a story; r51m: so is one under a heading of the reply's form, "chooser fmt: ...", `_FORM_HEADING`)
-    if words.gives_order or looks_like_format(item.text) and (_QUESTION_AND_ANSWER.search(item.text) or _FORM_HEADING.search(item.text)):
+    # (r52m: and one whose clause opens with a verb of writing, "In the plan itself, spell each name out in full", `_WRITE_ORDER`)
+    if words.gives_order or looks_like_format(item.text) and (_QUESTION_AND_ANSWER.search(item.text) or _FORM_HEADING.search(item.text)
+                                                              or _WRITE_ORDER.search(item.text)):
         return (f"it was dropped, but it gives an order ({words.instruction[:60]!r}"
                 f"{', in the situation ' + repr(words.situation[:40]) if words.situation else ''}): compile it")
     return None

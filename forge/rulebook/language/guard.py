@@ -340,6 +340,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return ""  # (r37m) what is done in another case: never when the rule applies
     if source and _said_aside(text, source):
         return ""
+    if _answer_or_move_kind(text, when):
+        return ""  # (r52m) the wording of the answer, or which of a kind of move: what is done, not when
     if _REASON_OR_STORY.match(text) or read_wording(text).gives_order is False and _STORYLIKE.search(text):
         return ""
     if _LEFT_ALONE.match(text):
@@ -358,6 +360,39 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+# (r52m) What the role writes, never when its rule applies: the wording of its answer ("the top line's wording", "a
+# one-line plan", "what the report says first", "how the analysis is worded for Op_Host1") and which moves of a kind the
+# order means ("any decoy verb on Op_Host1", "every decoy move on the enterprise hosts"). A compiler lists them as
+# unexpressed because the action cannot hold them; read as a guard, they claimed nothing the product could place, and
+# the rule was silent wherever its predicate held.
+_ANSWER_FORM = re.compile(r"\b(?:wording|worded|phrasing|phrased|(?:first|last|opening|top)\s+(?:line|word|sentence)s?|"
+                          r"one[- ]line|how\s+the\s+(?:report|plan|analysis)\s+is\s+(?:written|worded)|"
+                          r"what\s+the\s+(?:report|plan|analysis)\s+(?:says|calls))\b", re.IGNORECASE)
+_MOVE_KIND = re.compile(r"^(?:any|every|each|all)\s+(?:of\s+the\s+)?decoy\s+(?:verb|move)s?\b", re.IGNORECASE)
+# a fact of the analyst's evidence or a condition word: a part that says one is a condition, whatever else it says
+_FACT_OR_CONDITION = re.compile(r"\b(?:ports?|connections?|shells?|files?|process(?:es)?|when|whenever|if|while|once|after|"
+                                r"before|until|unless|since|steps?)\b", re.IGNORECASE)
+
+
+def _answer_or_move_kind(rest: str, when) -> bool:
+    """Whether every part of a rest (split at ";") is another branch (`_OTHER_BRANCH`), the wording of the role's answer
+    (`_ANSWER_FORM`) or which moves of a kind the order means (`_MOVE_KIND`), each naming no state, no fact and no
+    condition, and no host or class the predicate is not about (`when`)."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    if when is None:
+        return False
+    about = {h for atom, negated in atoms_of(when) if not negated for h in atom.hosts()}
+    parts = [part.strip() for part in rest.split(";") if part.strip()]
+
+    def form_or_kind(part: str) -> bool:
+        named = set(hosts_in(part)) | {h for c in classes_in(class_in_full(part)) for h in HOST_CLASSES[c]}
+        return bool(_ANSWER_FORM.search(part) or _MOVE_KIND.match(part)) and not _FACT_OR_CONDITION.search(part) \
+            and not STATE_SPOKEN.search(without_host_names(part)) and named <= about
+    return bool(parts) and any(form_or_kind(p) for p in parts) \
+        and all(form_or_kind(p) or _OTHER_BRANCH.match(p) for p in parts)
 
 
 def _history_restated(rest: str, when) -> bool:

@@ -59,13 +59,17 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # ("at user level rather than privileged", "user-level instead of root": the same)
                                 r"(?:(?:and|but)\s+)?(?:not|never|no|rather\s+than|instead\s+of)\s+(?:yet\s+)?(?:at\s+)?(?:root|admin\w*|privileged|system)"
                                 r"(?:[- ]level)?(?:\s+(?:yet|so\s+far))?\b\s*\)?|"  # ("user-level, no root yet")
+                                # (r52m) and any other level said with a level denied beside it: "root (Privileged, not
+                                # Unknown)", "Unknown, not user level": the level is exact, the denial says it again
+                                r"\b(?:privileged|root\w*|admin\w*|unknown)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?(?:(?:and|but)\s+)?"
+                                r"(?:not|never|rather\s+than|instead\s+of)\s+(?:at\s+)?(?:unknown|privileged|root|user[- ]level)\b\s*\)?|"
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 # (r39m) a lower bound on a count, "no fewer than 4 op machines", "not less than 2": "at least"
                                 r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+(?=(?:one|two|three|four|five|[1-5])\b)|"
                                 # (r39m) and a level bounded by the lowest, "no worse than user level": at user level
                                 r"\b(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than\s+(?:at\s+)?(?:the\s+)?(?=user[\s-]level\b)|"
-                                r"\bnot\s+only\b|\bif\s+not\s+already\b|\bnot\s+(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
+                                r"\bnot\s+only\b|\bif\s+not\s+already\b|(?:\bnot|n['\u2019]t)\s+(?:be\s+)?(?:sure|certain|clear\s+(?:whether|if|what|which|how))\b|(?:do\s+not|don'?t)\s+know\b|"
                                 # "only for User3", "and only Op_Server0": the rule's scope, said twice
                                 r"\bonly\s+(?:for\s+|on\s+|about\s+|to\s+)?(?:the\s+)?(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|"
                                 r"defender|user\s+hosts?|enterprise\s+hosts?|op\w*\s+hosts?)\b"
@@ -124,7 +128,9 @@ CONDITION_MARKER = (r"whenever|when|(?<![\w,)'\"]\s)(?<![\w,(-])where(?!\s+(?:po
                     # (not "Where this does not hold: ...", the rule's own exceptions listed after it)
                     r"(?!\s+(?:this|that|it|the\s+(?:rule|note|above|order))\s+(?:does|do|did|is|will)\b)|"
                     r"if(?!\s+(?:that|this|it)\s+is\s+(?:alright|all\s+right|ok|okay|fine|possible|acceptable)\b)|"
-                     r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again)\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
+                     r"while|(?<!at\s)once(?!\s+(?:more(?!\s+than\b)|again|all\s+(?:week|day|night|game|episode|shift|month|year)|in\s+a\s+while|or\s+twice|"
+                     # (r52m: nor a count of times, "has not shown up once all week", "once in a while", "once a day")
+                     r"a\s+(?:day|week|turn|step|game|shift|night)|per\s+(?:day|week|turn|step|game|shift|episode))\b)|(?:the\s+)?next\s+time(?=\s+(?:a|an|the|any|some|it|that|this|we|you|they|there|user|enterprise|op|\w+\d)\b)|at\s+the\s+(?:start|beginning|end)\s+of|"
                      # (not "late in seed 1001", "early in run 3": a moment of an episode told, r32m)
                      # (r36m: nor "late in one run", "in the final turns of seed 4", "in the first turns of an earlier game":
                      # a moment of a past episode, its "one / an earlier / that" not the episode under way)

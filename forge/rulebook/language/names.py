@@ -129,7 +129,8 @@ def canonical_verb(match: re.Match, text_after: str = "") -> str:
 
 # A range of hosts of one kind: "User1-User4", "User1 through User4", "User1 to 4", "Op_Host0-2".
 # (in shorthand too, "U1-U3", "ent0-2", "usr1 to usr4")
-_RANGE = re.compile(r"\b(?P<kind>user|usr|u|enterprise|ent|e|op[\s_-]?host|op[\s_-]?h(?:st)?)[\s_-]?(?P<first>\d)\s*"
+# (r52m: and the kind said in the plural before the numbers, "Users 1-3", "enterprises 0 to 2", "op hosts 1-2")
+_RANGE = re.compile(r"\b(?P<kind>user|usr|u|enterprise|ent|e|op[\s_-]?host|op[\s_-]?h(?:st)?)(?:(?<=ser|ise|ost)s\s+|[\s_-])?(?P<first>\d)\s*"
                     r"(?:-|\u2013|\.\.|to|through|thru|till|until)\s*"
                     r"(?:(?P=kind)[\s_-]?)?(?P<last>\d)\b", re.IGNORECASE)
 

@@ -332,6 +332,8 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
         # the rule names elsewhere ("..., then a decoy on the op server": read of it, that server had to be owned)
         fresh = piece is not whole and _freshly_said(rest, piece)
         order = outside_or_claims(f"newly {piece}" if fresh else piece, None if fresh else subject, None, (), universal=False)
+        if piece is whole and words.prohibitions:
+            order = _each_banned(order)  # (r52m) "User1 and Op_Host2 never get a Restore": where either is shown
         if piece is whole and words.contrasted:
             # ("restore Enterprise0 or Enterprise1, whichever is compromised, not Enterprise2": the host the order is
             # contrasted with is none it acts on, so not one of the hosts it applies to, shown in any state)
@@ -364,6 +366,17 @@ def _freshly_said(rest: str, piece: str) -> bool:
     at = rest.find(piece)
     return at >= 0 and bool(_FRESH_BEFORE.search(rest[:at])) and bool(_GENERIC_NOUN.search(f" {piece}")) \
         and not classes_in(piece) and not hosts_in(piece)
+
+
+def _each_banned(found):
+    """(r52m) The hosts a prohibition with no condition is on, listed as its subject ("User1, User2 and Op_Host2 never
+    deserve a Remove", "never restore User1 and User2"): each one is under it by itself, so it applies where any of them is
+    shown (read as all of them at once, it held only where every one was shown, and was silent beside one of them)."""
+    from forge.rulebook.language.predicate import AllOf, AnyOf, Atom  # lazy: as in `claims`
+
+    if isinstance(found, AllOf) and all(isinstance(p, Atom) and p.host is not None and p.bare() for p in found.parts):
+        return AnyOf(found.parts)
+    return found
 
 
 def _bare_target(part) -> bool:

@@ -45,7 +45,8 @@ def _same_class_host_again(before: list, condition: str, classes: list):
 # ("the table shows Compromised Unknown", said to the analyst: the table of the host analysed, whichever it is)
 _THE_HOST = re.compile(r"\b(?:the|that|this)\s+(?P<what>host|box|machine|server)\b(?!'s)|"
                        # (r40g: or "is" it, "when its row is Unknown": read as no host, the condition was unread)
-                       r"\b(?:the|its|the\s+host's)\s+(?:table|row)(?=\s+(?:shows?|says|reads|lists|is)\b)|"
+                       # (r52m: or its record, "when the record shows Privileged": the analysed host's record)
+                       r"\b(?:the|its|the\s+host's)\s+(?:table|row|record)(?=\s+(?:shows?|says|reads|lists|is)\b)|"
                        # (a note drops the article: "row reads Unknown -> ...", "when row shows Privileged, ...")
                        r"^(?P<lead>\s*(?:(?:when|whenever|if|once|while)\s+)?)(?:table|row)(?=\s+(?:shows?|says|reads|lists)\b)",
                        re.IGNORECASE)
@@ -71,7 +72,11 @@ _PLACED = frozenset("""a an the any some every each all its it it's that which t
     other others another else second rest just agent read reads reading turns turned goes went drops dropped falls fell flips flipped
     immediately directly already progress sitting sits sit sat standing stands
     actually really truly indeed definitely genuinely whichever specifically particular particularly held
-    say says saying owns owning table row rows print prints printed printing meaning namely""".split())  # (r44m: "a scan in its table": its row, as ever)
+    say says saying owns owning table row rows print prints printed printing meaning namely
+    hold holds holding probably likely fairly pretty quite sure apparently presumably""".split())  # (r44m: "a scan in its table": its row, as ever)
+# (r52m: the attacker "holds" a host as it "owns" it; and a likelihood said of a state, "probably owned", "likely at user
+# level", "fairly sure it is root": the state it names, as the table shows it; not a doubt, "maybe", "possibly", "perhaps",
+# which leave the state unread)
 
 
 # An activity said to be running ("an exploit is running", "scans running"): "running" says it is under way, no more.
@@ -108,6 +113,10 @@ _CASE_APART = re.compile(r"\b(?:is|are)\s+(?:(?:a|an)\s+(?:different|separate|ot
                          re.IGNORECASE)
 
 
+_TEACHER_UNSURE = re.compile(r"\b(?:i|we|you)(?:\s+(?:can(?:no|['\u2019])t|cannot|can\s+not|am\s+not|are\s+not)|['\u2019](?:m|re)\s+not)\s+"
+                             r"(?:be\s+)?(?:sure|certain)\b", re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
@@ -123,6 +132,8 @@ def unplaced(condition: str) -> list[str]:
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
+    # (r52m: the teacher's own doubt beside "Unknown", "and we cannot be certain it is held": what Unknown is, said again)
+    condition = _TEACHER_UNSURE.sub(" ", condition)
     # (r41h: "outside the op subnet", "unlike a usr box": the class set apart, which `_outside_denied` reads)
     condition = membership_denied_away(condition)
     condition = HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", plus_as_or_more(counts_said_plainly(condition))))
@@ -148,7 +159,7 @@ def unplaced(condition: str) -> list[str]:
     # ("a host whose row reads Unknown": the host's row of the table is its state, which the reading places)
     # (a note's "row says E0 Unknown", with no article: the row that says it is that host's, and "says" is "shows")
     # (r46m: and its line of the alerts, "a user host's alert line reads ...", "its line says ...")
-    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+|alert\s+)?(?:rows?|lines?)\s+(?:says?|reads?|shows?|prints?|is|are|sits?|stands?)\b",
+    spared = re.sub(r"(?<!\bin\sa\s)\b(?:(?:whose|its|their|the)\s+)?(?:table\s+|alert\s+)?(?:rows?|lines?|records?)\s+(?:says?|reads?|shows?|prints?|is|are|sits?|stands?)\b",
                     " it shows ", spared, flags=re.IGNORECASE)
     # (r46m: a value quoted as the table prints it, "reads 'Compromised User'": the quotes say nothing more)
     spared = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", spared, flags=re.IGNORECASE)

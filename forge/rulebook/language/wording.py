@@ -33,6 +33,7 @@ from forge.rulebook.language.forms import (acceptance_test_said, bare_question_s
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, scope_labels_said, whether_said, window_said,
                                            table_cases_said, written_out)
+from forge.rulebook.language.glossary import glossary_said
 from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_conceded_said, instruction_of, lesson_of,
                                                  put_aside_for_this_rule, reason_before, teachers_view)
 from forge.rulebook.language.markers import moves_not_made_away, negations_in, states_something
@@ -121,6 +122,24 @@ _GENERAL_HOST = re.compile(r"\b(?:a|an|any|some|every|each|all|whichever|whateve
                            r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
+# (r52m) "the host" as what a condition speaks of ("once the box gets probed", "if the host's row reads Unknown"): the
+# host at hand, whichever it is, as "a host" is, no host a story before it named.
+_THE_HOST_SAID = re.compile(r"\b(?:when|if|once|whenever|while|as\s+soon\s+as)\s+the\s+(?:host|box|machine|server|node|"
+                            r"workstation)(?:['\u2019]s\s+(?:row|table|record|line|entry))?\s+(?:is|shows|has|reads|looks|sits|"
+                            r"gets|goes|turns|says)\b", re.IGNORECASE)
+_AT_HAND = re.compile(r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
+
+
+def _host_at_hand_last(text: str) -> bool:
+    """Whether the last host the text speaks of before its order is the host at hand, not a named one: "the host"
+    of a condition or "the box we inspect" (`_THE_HOST_SAID`, `HOST_AT_HAND`) with no host named after it ("I rated
+    Op_Host2 low at step 4. If the host reads root, rate it critical."; "My report on User2 missed it. For the box we
+    inspect: when it is merely probed, ..."). The order's "it" is that host, the nearer of the two, as a person reads
+    it: a lesson is about its own subject, never a host only its story names."""
+    return any(not hosts_in(text[found.start():]) for pattern in (_THE_HOST_SAID, _AT_HAND)
+               for found in pattern.finditer(text))
+
+
 def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> Optional[str]:
     """The host an order that names none refers to by "it" or "that host": the one host the rest of the text names."""
     rest = _pronoun_hosts(text, order, named, classes)
@@ -129,7 +148,7 @@ def _referent(text: str, order: str, named: tuple[str, ...], classes: tuple[str,
 
 def _pronoun_hosts(text: str, order: str, named: tuple[str, ...], classes: tuple[str, ...]) -> tuple[str, ...]:
     """The hosts an order that names none may mean by "it" or "that host": those the rest of the text names."""
-    if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order):
+    if named or classes or not _PRONOUN.search(order) or _GENERAL_HOST.search(order) or _host_at_hand_last(text):
         return ()
     return hosts_in(text)
 
@@ -199,13 +218,29 @@ def _quoted_note_away(flat: str) -> str:
     return flat[found.end():] if found and verbs_in(flat[found.end():]) else flat
 
 
-# The rewrites `read_wording` applies, in order: first those that read a text's lines and blocks (settings, log lines,
+# (r52m) The planner's idiom for a move on a host, "Op_Host1 goes into the plan as a Restore", "never goes in a plan as an
+# Analyse": the host gets that move (said so, "Op_Host1 gets a Restore", the reader knows the order and its "never"; read as
+# none, the sentence was a situation before its colon and its "never" a negated condition no predicate could say).
+_PLAN_ENTRY = re.compile(r"\b(?P<go>goes|go|went|going)\s+(?:in|into|onto)\s+(?:the|a|an|any|every|my|your|our)\s+"
+                         r"(?:plan|report|list)s?\s+as\s+(?P<article>(?:a|an)\s+)?['\"\u2018\u201c]?(?=" + VERB_WORD + r")",
+                         re.IGNORECASE)
+_GETS = {"goes": "gets", "go": "get", "went": "got", "going": "getting"}
+
+
+def plan_entry_said(flat: str) -> str:
+    """`flat` with the planner's "<host> goes into the plan as a <move>" said as "<host> gets a <move>" (`_PLAN_ENTRY`)."""
+    return _PLAN_ENTRY.sub(lambda m: f"{_GETS[m['go'].lower()]} " + (m["article"] or ("an " if flat[m.end():m.end() + 1].lower()
+                                                                                          in "aeiou" else "a ")), flat)
+
+
+# The rewrites `read_wording` applies, in order: first those that read a text's lines and blocks (a glossary, settings, log lines,
 # trees, tests, config sections, quoted rows, form lines, footnotes, questions and answers), then, on the text with its
 # whitespace joined, those that read its sentences.
-_BLOCKS_SAID = (setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
+# (r52m: first, a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...")
+_BLOCKS_SAID = (glossary_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
                 ignored_advice_said, example_aside_away, footnotes_said, table_cases_said, form_lines_said, question_answered,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
-_SENTENCES_SAID = (hedges_away, whether_said, reason_aside_dropped, listed_situation_joined, written_out, expand_ranges,
+_SENTENCES_SAID = (hedges_away, whether_said, reason_aside_dropped, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
                    ellipsis_filled, window_said)
 
 
@@ -291,6 +326,13 @@ _ONE_DESCRIBED = re.compile(r"one\s+(?:that|which|who)\b", re.IGNORECASE)
 _IS_THE_ONE = re.compile(r"\b(?:is|are|was|were|'s)\s+(?:the|a)\s+(?:only\s+)?$", re.IGNORECASE)
 
 
+# (r52m) A question asked only to argue, "What is the point of a decoy on Op_Host1 when Op_Server0 is the one probed?", "Why
+# bother restoring User2 if ...?": its "when" is the argument's, no condition of the order beside it (read as one, the rule's
+# claims were never whole and it stayed silent where its own condition held). One that is the order itself is the instruction.
+_RHETORICAL = re.compile(r"^\s*(?:what(?:'s|\s+is)\s+the\s+(?:point|use|sense)\s+(?:of|in)|why\s+(?:would|should|do|does|bother)|"
+                         r"what\s+good\s+is|who\s+needs)\b[^?]*\?\s*$", re.IGNORECASE)
+
+
 def conditions_left_out(text: str) -> tuple[str, ...]:
     """The conditions a text states outside its instruction and opening situation, in a sentence that is no story
     and not in a justification ("Restore Enterprise1 if it is compromised. This only matters while Op_Server0 is
@@ -299,7 +341,7 @@ def conditions_left_out(text: str) -> tuple[str, ...]:
     kept = f"{words.situation} {words.instruction}".lower()  # (a lesson the reader drew starts with a capital)
     left = []
     for sentence in sentences(words.text):
-        if STORY.search(sentence) or _EXAMPLE_SENTENCE.match(sentence):
+        if STORY.search(sentence) or _EXAMPLE_SENTENCE.match(sentence) or _RHETORICAL.match(sentence):
             continue
         sentence = lesson_of(sentence)  # (r45m: "My takeaway is that <lesson>": the lead that names the lesson is no condition)
         opening = OPENING.match(sentence)
