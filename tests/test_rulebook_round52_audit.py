@@ -1,0 +1,21 @@
+"""Issue 29, round 52 (r52a): an audit of the round's new readers, probed with sentences of our own. Each test is a
+reading that was wider than its words, or their opposite, on 8bc4e8d:
+- a mockery answers the sentence before it only where it stands alone after a proposal, asked or granted in scorn: an
+  order said plainly before a mockery of something else stays an order, and a mockery that is the condition of a clause
+  after it mocks that clause's move, not the sentence before (forbidding._ONLY_ASSENT, _PROPOSED, _MOCKERY_LEADS)."""
+
+from __future__ import annotations
+
+from forge.rulebook.language.forbidding import mocked_moves
+
+
+def test_a_mockery_of_its_own_words_forbids_no_order_before_it() -> None:
+    # the order stands; what is scorned is the idling the second sentence names
+    plain = "Evict the intruder from Op_Host1 when it holds user access. Idling there, because that always works so well."
+    assert mocked_moves(plain) == ()
+    # a mockery that conditions the clause after it is no answer to the sentence before
+    ahead = "Put a decoy on Enterprise1 early? If you enjoy handing red an easy target, skip it."
+    assert mocked_moves(ahead) == ()
+    # a proposal asked and scorned alone is still forbidden
+    asked = "Sleep through a root on User2? Good luck with that."
+    assert [p.verb for p in mocked_moves(asked)] == ["Sleep"]
