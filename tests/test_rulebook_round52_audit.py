@@ -2,11 +2,15 @@
 reading that was wider than its words, or their opposite, on 8bc4e8d:
 - a mockery answers the sentence before it only where it stands alone after a proposal, asked or granted in scorn: an
   order said plainly before a mockery of something else stays an order, and a mockery that is the condition of a clause
-  after it mocks that clause's move, not the sentence before (forbidding._ONLY_ASSENT, _PROPOSED, _MOCKERY_LEADS)."""
+  after it mocks that clause's move, not the sentence before (forbidding._ONLY_ASSENT, _PROPOSED, _MOCKERY_LEADS);
+- an exception to a move whose object is already denied ("Restore no box except for boxes which are rooted") lets the
+  move where the description holds: the described hosts are the rule's, not kept out (clauses._NEGATED_ORDER,
+  _LETS_BY_EXCEPTION); "save" opens an exception only after a comma."""
 
 from __future__ import annotations
 
 from forge.rulebook.language.forbidding import mocked_moves
+from tests.situations import refused_rule_holds_on
 
 
 def test_a_mockery_of_its_own_words_forbids_no_order_before_it() -> None:
@@ -19,3 +23,11 @@ def test_a_mockery_of_its_own_words_forbids_no_order_before_it() -> None:
     # a proposal asked and scorned alone is still forbidden
     asked = "Sleep through a root on User2? Good luck with that."
     assert [p.verb for p in mocked_moves(asked)] == ["Sleep"]
+
+
+def test_an_exception_to_a_denied_object_is_where_the_move_is_let() -> None:
+    for text in ("Reimage no box except for boxes which are at root.",
+                 "Reimage nothing other than workstations that are rooted."):
+        # where User1 is rooted, and not where it is clean or merely probed (read as kept out: the opposite)
+        assert [refused_rule_holds_on(text, User1=row) for row in ("None/Privileged", "None/No", "Scan/No")] \
+            == [True, False, False], text
