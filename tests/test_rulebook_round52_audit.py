@@ -5,7 +5,9 @@ reading that was wider than its words, or their opposite, on 8bc4e8d:
   after it mocks that clause's move, not the sentence before (forbidding._ONLY_ASSENT, _PROPOSED, _MOCKERY_LEADS);
 - an exception to a move whose object is already denied ("Restore no box except for boxes which are rooted") lets the
   move where the description holds: the described hosts are the rule's, not kept out (clauses._NEGATED_ORDER,
-  _LETS_BY_EXCEPTION); "save" opens an exception only after a comma."""
+  _LETS_BY_EXCEPTION); "save" opens an exception only after a comma;
+- a state bounded in a participle, "a box showing a scan and nothing more", is that state alone (shorthand's bounded
+  state reads "showing"), as `rule_claims.moves_bounded_away` leaves a bound with no move before it."""
 
 from __future__ import annotations
 
@@ -31,3 +33,10 @@ def test_an_exception_to_a_denied_object_is_where_the_move_is_let() -> None:
         # where User1 is rooted, and not where it is clean or merely probed (read as kept out: the opposite)
         assert [refused_rule_holds_on(text, User1=row) for row in ("None/Privileged", "None/No", "Scan/No")] \
             == [True, False, False], text
+
+
+def test_a_state_bounded_in_a_participle_is_that_state_alone() -> None:
+    text = "Any box showing a probe and nothing more gets a single Analyse."
+    # where User1 is probed and clean, not where it is exploited, held or quiet (read as "no scan": the opposite)
+    assert [refused_rule_holds_on(text, User1=row) for row in ("Scan/No", "Exploit/No", "None/User", "None/No")] \
+        == [True, False, False, False]
