@@ -7,11 +7,15 @@ reading that was wider than its words, or their opposite, on 8bc4e8d:
   move where the description holds: the described hosts are the rule's, not kept out (clauses._NEGATED_ORDER,
   _LETS_BY_EXCEPTION); "save" opens an exception only after a comma;
 - a state bounded in a participle, "a box showing a scan and nothing more", is that state alone (shorthand's bounded
-  state reads "showing"), as `rule_claims.moves_bounded_away` leaves a bound with no move before it."""
+  state reads "showing"), as `rule_claims.moves_bounded_away` leaves a bound with no move before it;
+- a move the writer doubts, "I doubt we should reimage X", is no order, as one left undecided is not
+  (checks._UNDECIDED reads the doubt said as a verb)."""
 
 from __future__ import annotations
 
+from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forbidding import mocked_moves
+from tests.actions import do
 from tests.situations import refused_rule_holds_on
 
 
@@ -40,3 +44,12 @@ def test_a_state_bounded_in_a_participle_is_that_state_alone() -> None:
     # where User1 is probed and clean, not where it is exploited, held or quiet (read as "no scan": the opposite)
     assert [refused_rule_holds_on(text, User1=row) for row in ("Scan/No", "Exploit/No", "None/User", "None/No")] \
         == [True, False, False, False]
+
+
+def test_a_doubted_move_is_no_order() -> None:
+    rooted = {"host": "User4", "compromise": "Privileged"}
+    assert text_problem("I doubt we ought to reimage User4 each time it goes to root.", rooted, do("Restore", "User4")) \
+        is not None
+    # a doubt about something else leaves the order standing
+    assert text_problem("I doubt red stays away long; reimage User4 each time it goes to root.", rooted,
+                        do("Restore", "User4")) is None
