@@ -9,11 +9,14 @@ reading that was wider than its words, or their opposite, on 8bc4e8d:
 - a state bounded in a participle, "a box showing a scan and nothing more", is that state alone (shorthand's bounded
   state reads "showing"), as `rule_claims.moves_bounded_away` leaves a bound with no move before it;
 - a move the writer doubts, "I doubt we should reimage X", is no order, as one left undecided is not
-  (checks._UNDECIDED reads the doubt said as a verb)."""
+  (checks._UNDECIDED reads the doubt said as a verb);
+- a FORMAT rule is injected less its reason only where the reason is all the cut drops: an order after the reason stays
+  (compile._ANOTHER_CLAUSE in compile._format_directive)."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.authoring.compile import _format_directive
 from forge.rulebook.language.forbidding import mocked_moves
 from tests.actions import do
 from tests.situations import refused_rule_holds_on
@@ -53,3 +56,10 @@ def test_a_doubted_move_is_no_order() -> None:
     # a doubt about something else leaves the order standing
     assert text_problem("I doubt red stays away long; reimage User4 each time it goes to root.", rooted,
                         do("Restore", "User4")) is None
+
+
+def test_a_format_rule_keeps_the_order_after_its_reason() -> None:
+    text = "Keep each reply brief since the log viewer truncates it; put no more than two hosts on a line."
+    assert "two hosts" in _format_directive(text, "Keep each reply brief.")
+    # the reason alone is still left out
+    assert _format_directive("Keep each reply brief, since the log viewer truncates it.", "x") == "Keep each reply brief"
