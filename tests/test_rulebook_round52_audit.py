@@ -11,12 +11,15 @@ reading that was wider than its words, or their opposite, on 8bc4e8d:
 - a move the writer doubts, "I doubt we should reimage X", is no order, as one left undecided is not
   (checks._UNDECIDED reads the doubt said as a verb);
 - a FORMAT rule is injected less its reason only where the reason is all the cut drops: an order after the reason stays
-  (compile._ANOTHER_CLAUSE in compile._format_directive)."""
+  (compile._ANOTHER_CLAUSE in compile._format_directive);
+- a reply-form rule whose situation is hosts said in the plural ("Hosts at root are written first") or by their state
+  as an adjective ("rooted boxes head the plan") is no FORMAT rule, as one said with "a"/"every" is not
+  (compile._HOST_IN_STATE)."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.authoring.compile import _format_directive
+from forge.rulebook.authoring.compile import _format_directive, format_problem
 from forge.rulebook.language.forbidding import mocked_moves
 from tests.actions import do
 from tests.situations import refused_rule_holds_on
@@ -63,3 +66,10 @@ def test_a_format_rule_keeps_the_order_after_its_reason() -> None:
     assert "two hosts" in _format_directive(text, "Keep each reply brief.")
     # the reason alone is still left out
     assert _format_directive("Keep each reply brief, since the log viewer truncates it.", "x") == "Keep each reply brief"
+
+
+def test_a_form_for_hosts_in_a_state_said_in_the_plural_is_no_format_rule() -> None:
+    assert format_problem("Machines at root come first in the summary, one to a line.") is not None
+    assert format_problem("Exploited workstations are named in capitals in the reply.") is not None
+    # a form for every call stays one
+    assert format_problem("Name the machines in the order the table gives them, one to a line.") is None

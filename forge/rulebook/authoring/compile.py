@@ -277,7 +277,15 @@ def format_problem(text: str) -> Optional[str]:
 # (r52h) A host of the reply in a state, said as the subject with no word of condition: "a box at Unknown is written into the
 # plan as an Analyse", "any server showing Privileged heads the list", "every desk reading root ...".
 _HOST_IN_STATE = re.compile(r"\b(?:a|an|any|each|every)\s+(?:[\w-]+\s+){0,2}?(?:at|showing|reading)\s+(?:compromised\s+|activity\s+)?"
-                            r"(?:unknown|privileged|root|admin|user[\s-]+level|exploit|scan)\b", re.IGNORECASE)
+                            r"(?:unknown|privileged|root|admin|user[\s-]+level|exploit|scan)\b|"
+                            # (r52a) the hosts said in the plural, no article before them ("Hosts at root are written first",
+                            # "all boxes showing an exploit ..."), or their state as the word before them ("rooted boxes head
+                            # the plan"): read as a FORMAT rule, it was injected where no host was so
+                            r"(?:^|(?<=[,;:(]\s)|\b(?:all|the|those|these)\s+)(?:[\w-]+\s+)?(?:hosts|boxes|machines|servers|workstations|"
+                            r"desks|nodes)\s+(?:(?:at|showing|reading)\s+(?:an?\s+)?(?:compromised\s+|activity\s+)?(?:unknown|privileged|root|"
+                            r"admin|user[\s-]+level|exploit|scan)\b)|"
+                            r"\b(?:rooted|exploited|scanned|probed|compromised|owned|breached)\s+(?:hosts?|box(?:es)?|machines?|"
+                            r"servers?|workstations?|desks?|nodes?)\b", re.IGNORECASE)
 
 
 def _situation_unmarked(text: str) -> Optional[str]:
