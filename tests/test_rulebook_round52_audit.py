@@ -14,13 +14,17 @@ reading that was wider than its words, or their opposite, on 8bc4e8d:
   (compile._ANOTHER_CLAUSE in compile._format_directive);
 - a reply-form rule whose situation is hosts said in the plural ("Hosts at root are written first") or by their state
   as an adjective ("rooted boxes head the plan") is no FORMAT rule, as one said with "a"/"every" is not
-  (compile._HOST_IN_STATE)."""
+  (compile._HOST_IN_STATE);
+- "still <state> the step after <move>" is the row unchanged since that move, as "one step after" is
+  (history_words._UNCHANGED_AFTER reads "the step", "the very turn")."""
 
 from __future__ import annotations
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import _format_directive, format_problem
 from forge.rulebook.language.forbidding import mocked_moves
+from forge.rulebook.language.predicate import describe
+from forge.rulebook.language.rule_claims import rule_claims
 from tests.actions import do
 from tests.situations import refused_rule_holds_on
 
@@ -73,3 +77,10 @@ def test_a_form_for_hosts_in_a_state_said_in_the_plural_is_no_format_rule() -> N
     assert format_problem("Exploited workstations are named in capitals in the reply.") is not None
     # a form for every call stays one
     assert format_problem("Name the machines in the order the table gives them, one to a line.") is None
+
+
+def test_still_in_a_state_the_step_after_a_move_is_an_unchanged_row() -> None:
+    text = "Should Enterprise2 stay at root the very turn after our Restore of it, evict the intruder instead."
+    said = describe(rule_claims(text))
+    # the state kept since the move, not the move alone in a window
+    assert "unchanged" in said and "Enterprise2" in said, said
