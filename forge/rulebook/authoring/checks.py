@@ -507,7 +507,11 @@ _WRITERS_DOUBT = re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+(?:enti
 _UNDECIDED = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|honestly\s+)?(?:can(?:not|['\u2019]t|\s+not)|could(?:n['\u2019]t|\s+not)|"
                         r"do(?:n['\u2019]t|\s+not))\s+(?:say|tell|decide|judge|know)|(?:not|never)\s+(?:sure|certain|clear|convinced)|"
                         r"unsure|uncertain|unclear|undecided|hard\s+to\s+(?:say|tell|judge)|no\s+idea|i\s+wonder|who\s+knows)"
-                        r"\s*,?\s+(?:if|whether)\b", re.IGNORECASE)
+                        r"\s*,?\s+(?:if|whether)\b|"
+                        # (r52a) the doubt said as a verb, "I doubt we should restore User2", "doubtful that a decoy helps":
+                        # read past, the move doubted was ordered
+                        r"\b(?:i|we)\s+(?:really\s+|honestly\s+|rather\s+|kind\s+of\s+)?doubt(?:\s+(?:if|whether|that))?\b|"
+                        r"\bdoubtful\s+(?:if|whether|that)\b", re.IGNORECASE)
 # A question about the story, what a move did or would have done, and no doubt about making it: "would have held", "had
 # worked", "did any good", "was worth it".
 _TOLD_OF_BEFORE = re.compile(r"\b(?:(?:would|could|might|should)(?:n['\u2019]t)?\s+(?:not\s+)?have|had|did|was|were|has\s+(?:ever\s+)?(?:helped|"

@@ -289,7 +289,15 @@ def format_problem(text: str) -> Optional[str]:
 # (r52h) A host of the reply in a state, said as the subject with no word of condition: "a box at Unknown is written into the
 # plan as an Analyse", "any server showing Privileged heads the list", "every desk reading root ...".
 _HOST_IN_STATE = re.compile(r"\b(?:a|an|any|each|every)\s+(?:[\w-]+\s+){0,2}?(?:at|showing|reading)\s+(?:compromised\s+|activity\s+)?"
-                            r"(?:unknown|privileged|root|admin|user[\s-]+level|exploit|scan)\b", re.IGNORECASE)
+                            r"(?:unknown|privileged|root|admin|user[\s-]+level|exploit|scan)\b|"
+                            # (r52a) the hosts said in the plural, no article before them ("Hosts at root are written first",
+                            # "all boxes showing an exploit ..."), or their state as the word before them ("rooted boxes head
+                            # the plan"): read as a FORMAT rule, it was injected where no host was so
+                            r"(?:^|(?<=[,;:(]\s)|\b(?:all|the|those|these)\s+)(?:[\w-]+\s+)?(?:hosts|boxes|machines|servers|workstations|"
+                            r"desks|nodes)\s+(?:(?:at|showing|reading)\s+(?:an?\s+)?(?:compromised\s+|activity\s+)?(?:unknown|privileged|root|"
+                            r"admin|user[\s-]+level|exploit|scan)\b)|"
+                            r"\b(?:rooted|exploited|scanned|probed|compromised|owned|breached)\s+(?:hosts?|box(?:es)?|machines?|"
+                            r"servers?|workstations?|desks?|nodes?)\b", re.IGNORECASE)
 
 
 def _situation_unmarked(text: str) -> Optional[str]:
@@ -578,6 +586,10 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
                         when=when, action=action, semantic_reason=reason, unexpressed=unexpressed), None
 
 
+# (r52a) A clause or sentence after the reason a FORMAT rule's cut dropped: another of its orders, or more of its form.
+_ANOTHER_CLAUSE = re.compile(r"[.;!?:]\s+\S|\s[-\u2013\u2014]+\s+\S")
+
+
 def _format_directive(text: str, directive: str) -> str:
     """What a FORMAT rule injects: its author's words where they fit, else the model's directive. Nothing checks a
     model's rewrite of a reply's form (no predicate, no action), so, as for a semantic rule, the rewrite could only lose
@@ -585,7 +597,11 @@ def _format_directive(text: str, directive: str) -> str:
     whole = " ".join((text or "").split())
     # (its reason left out, "..., so that the parser can read it", where what is left still reads as a rule of the form)
     cut = strip_justification(whole)
-    said = cut if cut and looks_like_format(cut) else whole
+    # (r52a) only where the reason was all it cut: "Keep replies short because long ones get cut off; never list more
+    # than three hosts" lost its second order with the reason, and the rule injected asked less than its author
+    dropped = whole[len(cut.rstrip(".")):] if cut and whole.startswith(cut.rstrip(".")) else None
+    reason_only = dropped is not None and not _ANOTHER_CLAUSE.search(dropped)
+    said = cut if cut and reason_only and looks_like_format(cut) else whole
     return said if said and len(said) <= MAX_DIRECTIVE_CHARS else directive
 
 

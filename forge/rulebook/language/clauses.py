@@ -136,9 +136,20 @@ _EXCEPTED_CONDITION = re.compile(r"\b(?:(?:but|and|yet)\s+not|except|but\s+never
 # (r52c) The same words before a host described by a relative clause, with the preposition the order gives it: "...,
 # but not on hosts that are at root", "except for boxes which are rooted", ", never hosts that are owned". Left out, the
 # description was a condition the rule holds in: the hosts it keeps away from became the ones it acts on.
-_EXCEPTED_RELATIVE = re.compile(r"(?:\b(?:(?:but|and|yet)\s+not|except|never|not|other\s+than|save)(?:\s+(?:on|for|to|with|in|at|"
+_EXCEPTED_RELATIVE = re.compile(r"(?:\b(?:(?:but|and|yet)\s+not|except|never|not|other\s+than|(?<=,\s)save)(?:\s+(?:on|for|to|with|in|at|"
                                 r"from))?\s+(?:(?:the|any|those|these)\s+)?|\bexcept\s+for\s+(?:(?:the|any|those|these)\s+)?)$",
                                 re.IGNORECASE)
+
+# (r52a) A move whose object the clause before such an exception already denies ("restore nothing other than hosts that
+# are at root", "Restore no box except for boxes which are rooted"): the two negations let the move where the description
+# holds, so the described hosts are the ones the order is for. Read as kept out, the rule held where no host was rooted,
+# the opposite of its words. (A "never"/"don't" before it is a prohibition, read as one: "don't Restore anything, except
+# ones that are rooted" forbids it where none is, as the kept-out reading says.) "save" opens an exception only after a
+# comma: in "to save hosts that are at root" it is a verb.
+_NEGATED_ORDER = re.compile(r"\b(?:nothing|none|nobody|no\s+one|no(?:\s+[\w-]+){1,2})\s*,?\s*$", re.IGNORECASE)
+# (which exceptions it turns: those of "except", "other than", "save"; "but not" and "never" keep hosts out of an order
+# said plainly, they are no exception to a denial)
+_LETS_BY_EXCEPTION = re.compile(r"^(?:except|other|save)", re.IGNORECASE)
 
 
 def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
@@ -160,6 +171,9 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
             continue  # (r34m) "remove User0 itself, not the box that was hit earlier": the other host, no condition
         start = state_said_before(instruction, list_start(instruction, relative.start()))
         excepted = _EXCEPTED_RELATIVE.search(instruction[:start])
+        if excepted and _LETS_BY_EXCEPTION.match(excepted.group(0)) \
+                and _NEGATED_ORDER.search(instruction[:excepted.start()]):
+            excepted = None  # (r52a) "restore no box except ones that are rooted": the exception is where the move is let
         spans.append(instruction[excepted.start() if excepted else start:clause_end(instruction, relative.end())])
     # (r44x: and the subject of a verdict against a move, "Op_Host1 at root a step after its Restore is no case for a
     # Remove", the level and the history with it; not a subject that opens a condition or a relative clause of its own,

@@ -314,6 +314,22 @@ _MOCKED = re.compile(r"(?:^|(?<=[,;:(]\s)|(?<=[-\u2013\u2014]\s))(?:(?:what|how)
                      r"\b(?:because|since)\s+that\s+(?:always\s+)?(?:works|worked)\s+so\s+well\b", re.IGNORECASE)
 
 
+# (r52a) What lets a mockery answer the sentence before it: its own sentence holds nothing before it but an assent
+# ("Lovely, ", "Oh sure, ", none), and the sentence before is a proposal, asked ("Restore it while it idles?") or granted
+# in the same scorn ("Sure, reimage it at the first scan."). An order said plainly before a mockery of something else is
+# no proposal of it: read as one, "Remove it at once. Waiting a turn, because that always works so well." forbade the
+# Remove the writer orders.
+_ONLY_ASSENT = re.compile(r"^\s*(?:(?:oh|ah|yeah|yes|well|right|sure|great|lovely|grand|brilliant|perfect|fine|wonderful|"
+                          r"fantastic|excellent|splendid|super|cool|ok(?:ay)?|of\s+course|absolutely|totally)[\s,.!-]*)*$",
+                          re.IGNORECASE)
+_PROPOSED = re.compile(r"\?\s*$|^\s*(?:(?:oh|ah|yeah|well)[\s,]+)?(?:sure|of\s+course|absolutely|totally|by\s+all\s+means)\b",
+                       re.IGNORECASE)
+# (r52a) A clause after the mockery in its sentence ("if you like handing red an easy target, skip the decoy"): the
+# mockery is the condition of that clause, and what it mocks is the other move; the sentence before is no part of it.
+_MOCKERY_LEADS = re.compile(r"^[^.;!?,]*,\s*(?!(?:then|honestly|really|frankly|mate|though|i\s+guess|i\s+suppose)\s*[.!?]*\s*$)"
+                            r"\w", re.IGNORECASE)
+
+
 def mocked_moves(text: str) -> tuple[Prohibition, ...]:
     """(r52h) The moves a text proposes only to mock (`_MOCKED`), each a prohibition on the hosts and classes named with
     it: the verbs of the mocking clause before its mockery, or, where it names none there ("Restore it while it idles?
@@ -325,8 +341,15 @@ def mocked_moves(text: str) -> tuple[Prohibition, ...]:
         mockery = _MOCKED.search(sentence)
         if mockery is None:
             continue
+        if _MOCKERY_LEADS.search(sentence[mockery.end():]):
+            continue  # "if you like giving red a free target, skip it": the mockery is the condition of what follows it
         proposal = sentence[:mockery.start()]
-        proposal = proposal if verbs_in(proposal) else parts[number - 1] if number else ""
+        if not verbs_in(proposal):
+            # (r52a) the proposal before it, only where the mockery stands alone answering it ("...? Lovely, if you like
+            # wasting a step."): a sentence of its own words before the mockery mocks those, not the order before them
+            # ("Remove it on a user foothold. Sitting on your hands, because that always works so well.")
+            answered = number and _ONLY_ASSENT.match(proposal) and _PROPOSED.search(parts[number - 1])
+            proposal = parts[number - 1] if answered else ""
         found += [Prohibition(verb, hosts_in(proposal), classes_in(proposal)) for verb in dict.fromkeys(verbs_in(proposal))]
     return tuple(found)
 

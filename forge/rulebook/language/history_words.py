@@ -35,6 +35,9 @@ _COUNT = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6
 _N = r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|several)"
 # (r40h: "held" as situation.py reads it, the attacker's hold on a host: "still held" was history left unplaced)
 _STATE = r"(?:compromis\w*|exploit\w*|breach\w*|infect\w*|hit|owned|pwned|popped|rooted|hacked|taken\s+over|held(?!\s+(?:back|off|up|for|until|steady)\b))"
+# (r52a) a level said as a place, "still at root", "stays at user level", where _UNCHANGED_AFTER reads a state: left out,
+# "stay at root the very turn after our Restore" was no unchanged row, the rule holding for four steps whatever came between
+_LEVEL_HELD = r"(?:at\s+(?:root|admin|user[\s-]+level|privileged|system)(?:[\s-]+level)?|privileged|under\s+(?:an?\s+)?exploit)"
 _DONE = r"(?P<verb>remov\w*|restor\w*|re-?imag\w*|analy[sz]\w*|decoy\w*|clean\w*|evict\w*|kill\w*|kick\w*|wip\w*|rebuil\w*)"
 
 def _any(*patterns: str) -> tuple[re.Pattern, ...]:
@@ -90,8 +93,9 @@ _WITHIN = (*_WINDOWS,
                  r"(?:^|\b(?:the|that|this|on\s+the|in\s+the)\s+)(?:next\s+)?(?:step|turn)\s+(?:right\s+)?(?:after|following)\s+(?:we|you|u|i)\b",
                  # (r40m) "after just restored", "once it has just been removed": the step after it as well
                  r"\b(?:after|following|once|since)\s+(?:(?:it|we|you|i|they)\s+)?(?:(?:has|have|had|was|were)\s+)?just\b"))
-# the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove"
-_CHANGED_AFTER = _any(r"\b(?<!\bthe\s)(?<!\bthat\s)(?<!\bthis\s)(?<!\bnext\s)(?<!^)(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
+# the action did change it: "turned Privileged right after we analysed it", "went to Unknown after the Remove" (r52a: not
+# the noun "turn" after a word that counts or points at it, "the very turn after", "a single turn after": a time)
+_CHANGED_AFTER = _any(r"\b(?<!\bthe\s)(?<!\bthat\s)(?<!\bthis\s)(?<!\bnext\s)(?<!\bvery\s)(?<!\bone\s)(?<!\ba\s)(?<!\bsingle\s)(?<!^)(?:turn(?:s|ed)?|became|becomes|went|goes|flipped|changed|jumped|escalated)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
                       r"(?:(?:right|just|immediately|directly)\s+)?(?:after|following)\b")
 _ACTED_SUBJECT = r"(?:(?:we|you|u|i|the\s+defender)\s+)?(?:(?:have|had|has|just|already)\s+)*"
 _ITS = r"(?:a|an|the|our|my|one|your|its|their|that|this)\s+(?:own\s+)?"
@@ -110,9 +114,10 @@ _UNCHANGED_AFTER = _any(
     # (r40h: "stays owned just after the Restore": the step after the move, as "just after" is in _WITHIN; the
     # state and the unchanged row were lost, and the rule fired wherever the move was made, the host clean or not shown)
     # (r52h: "still hit a single step after the Remove", "stays held a turn after the Restore": the step after the move, as
-    # _WITHIN reads it; read as no unchanged row, the rule held wherever the move was made, the host gone to Unknown too)
-    rf"\b(?:still|remains?|remained|stays?|stayed)\s+{_STATE}\s+(?:even\s+)?(?:(?:right|just|immediately|directly|"
-    rf"(?:one|a|a\s+single)\s+(?:step|turn))\s+)?"
+    # _WITHIN reads it; read as no unchanged row, the rule held wherever the move was made, the host gone to Unknown too;
+    # r52a: "still rooted the step after the Restore" too, read as a window of four steps and no state at all)
+    rf"\b(?:still|remains?|remained|stays?|stayed)\s+(?:{_STATE}|{_LEVEL_HELD})\s+(?:even\s+)?(?:(?:right|just|immediately|directly|"
+    rf"(?:one|a|a\s+single|the|the\s+very)\s+(?:step|turn))\s+)?"
     rf"(?:after|following|despite|in\s+spite\s+of)\s+"
     rf"(?:(?:we|you|i)\s+)?(?:(?:a|an|the|our|my|your)\s+)?{_DONE}",
     rf"\b{_DONE}\s+(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't|won't|did\s+nothing\s+to)\s+"

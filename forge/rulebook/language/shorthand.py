@@ -169,8 +169,10 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
                (re.compile(r"\b(?:(?:a|an|one)\s+)?(scan|probe)s?\s+(?:seen|spotted|observed|detected|noted|logged|noticed)"
                            r"(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE),
                 lambda m: "only " + ("scanned" if m.group(1).lower() == "scan" else "probed")),
-               # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else"
-               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|has\s+been)\s+(?:(?:only|just|merely)\s+)?(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
+               # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else", (r52a) "a box
+               # showing a scan and nothing more" (the bound of a state, no move before it: `rule_claims.moves_bounded_away`
+               # leaves it here; read as a "nothing" on its own, the rule held where no host was scanned, the opposite)
+               (re.compile(r"\b(?P<verb>is|are|was|were|shows?|showing|has\s+been)\s+(?:(?:only|just|merely)\s+)?(?P<what>(?:being\s+|a\s+|an\s+)?\w+)(?:\s*,?\s+and|\s*,)\s+"
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
                # (r39m) "each op box w/ one probe and nothing else", "an op server with a probe, nothing more": that host's scan, and
                # no more (read as "with a scan" and a "nothing" on its own, it said no host of the class was scanned)
