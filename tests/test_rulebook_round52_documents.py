@@ -24,3 +24,11 @@ def test_a_class_named_beside_the_document_still_restricts():
     problem = text_problem(text, {"class": "Enterprise", "compromise": "any"},
                            {"mode": "do", "verb": "Restore", "target": "$matched"})
     assert problem is not None
+
+
+def test_what_a_rule_under_a_class_named_document_forbids_is_read():
+    # (where disputes between teachers are settled, a semantic rule's prohibition is what its words forbid)
+    from forge.rulebook.language.said import said_in_words
+
+    found = said_in_words("Regardless of the op-side handbook, the Defender shall never Restore Enterprise0.")
+    assert found is not None and found[1].mode == "never" and found[1].move.verb == "Restore"

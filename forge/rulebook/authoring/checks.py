@@ -750,19 +750,10 @@ _NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:min
                        re.IGNORECASE)
 
 
-# (r52e) ... and a class that only names a document: "notwithstanding the user-host procedures", "as the enterprise
-# playbook has it". The document is not the hosts the rule is about; read as the rule's class, a rule on one server was
-# refused for not keeping to the user hosts.
-_DOCUMENT_OF_CLASS = re.compile(r"\b(?:user|usr|enterprise|ent|op|ops|operational)(?:[\s-]+(?:host|box|server|machine|subnet|side|"
-                                r"network|zone)s?)?[\s-]+(?:procedures?|playbooks?|run[\s-]?books?|polic(?:y|ies)|guidelines?|manuals?|"
-                                r"handbooks?|SOPs?|standing\s+orders)\b", re.IGNORECASE)
-
-
 def _named_in_reference_only(text: str) -> set[str]:
     """(r41m) The hosts a text names only in pointing to another note (_REFERENCE) or in leaving one to it (_NOT_MINE);
-    (r48m) and the hosts and classes it names only in granting another note before its own (instruction.GRANTED);
-    (r52e) and the classes it names only in naming a document (_DOCUMENT_OF_CLASS)."""
-    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, GRANTED, _DOCUMENT_OF_CLASS) for m in p.finditer(text)]
+    (r48m) and the hosts and classes it names only in granting another note before its own (instruction.GRANTED)."""
+    spans = [m.group(0) for p in (_REFERENCE, _NOT_MINE, GRANTED) for m in p.finditer(text)]
     rest = text
     for span in spans:
         rest = rest.replace(span, " ")

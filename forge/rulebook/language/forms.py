@@ -352,13 +352,22 @@ def _one_of_listed(text: str) -> str:
     return _ONE_OF_LISTED.sub(lambda m: re.sub(r"\s*,\s*", " or ", m["lead"]) + " or ", text)
 
 
+# (r52e) A class that only names a document: "notwithstanding the user-host procedures", "as the enterprise playbook
+# has it", "the op-subnet standing orders". The document is not the hosts the rule is about: said without the class
+# ("the procedures"). Read as the rule's class, a rule on one server was refused for not keeping to the user hosts, and
+# what it forbids was unread where disputes are settled.
+_DOCUMENT_OF_CLASS = re.compile(r"\b(?:user|usr|enterprise|ent|op|ops|operational)(?:[\s-]+(?:host|box|server|machine|subnet|side|"
+                                r"network|zone)s?)?[\s-]+(?P<document>procedures?|playbooks?|run[\s-]?books?|polic(?:y|ies)|"
+                                r"guidelines?|manuals?|handbooks?|SOPs?|standing\s+orders)\b", re.IGNORECASE)
+
+
 def _clauses_said(text: str) -> str:
-    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): the only time a move is
-    allowed, a host described by what the evidence shows, what a rule leaves to another provision, a deliberation's
-    verdict, a move turned down in another language, a state glossed in brackets, a restriction put late, a condition run
-    into the order's party, a condition in code ("E1.activity == Exploit") and a share restated as a count ("the bulk of
-    the servers, i.e. two or more, ...")."""
-    text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, text)
+    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): a class that only names
+    a document, the only time a move is allowed, a host described by what the evidence shows, what a rule leaves to
+    another provision, a deliberation's verdict, a move turned down in another language, a state glossed in brackets, a
+    restriction put late, a condition run into the order's party, a condition in code ("E1.activity == Exploit") and a
+    share restated as a count ("the bulk of the servers, i.e. two or more, ...")."""
+    text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, _DOCUMENT_OF_CLASS.sub(r"\g<document>", text))
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
     text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
     text = _FOREIGN_NO.sub("no ", text)
