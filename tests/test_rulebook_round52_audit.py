@@ -84,3 +84,13 @@ def test_still_in_a_state_the_step_after_a_move_is_an_unchanged_row() -> None:
     said = describe(rule_claims(text))
     # the state kept since the move, not the move alone in a window
     assert "unchanged" in said and "Enterprise2" in said, said
+
+
+def test_the_level_a_host_still_holds_after_a_move_is_kept():
+    # (r52g) "still Privileged right after I analysed it": the unchanged row at that level, not any compromise; read as
+    # any, the level was left unread and a kept-semantic lesson with it went silent
+    from forge.rulebook.language.claims import claims
+
+    found = claims("if Op_Host2 is still Privileged right after we analysed it")
+    assert found.compromise == "Privileged" and found.changed is False and found.acted == "Analyse"
+    assert claims("if User4 remains at user level just after the Remove").compromise == "User"

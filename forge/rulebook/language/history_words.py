@@ -116,7 +116,9 @@ _UNCHANGED_AFTER = _any(
     # (r52h: "still hit a single step after the Remove", "stays held a turn after the Restore": the step after the move, as
     # _WITHIN reads it; read as no unchanged row, the rule held wherever the move was made, the host gone to Unknown too;
     # r52a: "still rooted the step after the Restore" too, read as a window of four steps and no state at all)
-    rf"\b(?:still|remains?|remained|stays?|stayed)\s+(?:{_STATE}|{_LEVEL_HELD})\s+(?:even\s+)?(?:(?:right|just|immediately|directly|"
+    # (the state stays in the clause, `keep`, for the reading of its state: taken out with the history, "still
+    # Privileged right after I analysed it" asked any compromise, and the level the text says was left unread)
+    rf"\b(?:still|remains?|remained|stays?|stayed)\s+(?P<keep>{_STATE}|{_LEVEL_HELD})\s+(?:even\s+)?(?:(?:right|just|immediately|directly|"
     rf"(?:one|a|a\s+single|the|the\s+very)\s+(?:step|turn))\s+)?"
     rf"(?:after|following|despite|in\s+spite\s+of)\s+"
     rf"(?:(?:we|you|i)\s+)?(?:(?:a|an|the|our|my|your)\s+)?{_DONE}",
