@@ -553,6 +553,8 @@ HOST_AT_HAND = (r"(?:(?:the|a|an|any|each|every)\s+)?(?:(?:analy[sz]ed|inspected
 # (r44m: and the teacher's own, "the host I analyse": the host at hand as well, not one a story before it names)
 # (a heading that opens with it: "analysed box at Unknown", "inspected machine, root level")
 AT_HAND_START = re.compile(r"^\s*" + HOST_AT_HAND + r"\b", re.IGNORECASE)
+# ... and anywhere in a text ("For the box we inspect: when it is merely probed, ...")
+AT_HAND_SAID = re.compile(r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
 # A moment of the episode told in the past ("When Op_Server0 was exploited at step 13 I was still removing ..."): a story's

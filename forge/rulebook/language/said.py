@@ -21,11 +21,8 @@ from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, atoms_of, positive_hosts
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.names import classes_in, hosts_in
-from forge.rulebook.language.order import HOST_AT_HAND
+from forge.rulebook.language.order import AT_HAND_SAID
 from forge.rulebook.language.wording import read_wording
-
-
-_AT_HAND = re.compile(r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4096)
@@ -62,7 +59,7 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     if not hosts and not words.classes:
         # ("a host at root -> Restore": no host or class named, its order is for any host its claims say it is about,
         # so a teacher's exception on one named host is found and settled against it)
-        if claims is None and _AT_HAND.search(text):
+        if claims is None and AT_HAND_SAID.search(text):
             # (r40h) "recommend a Restore of the host under analysis" with a condition on its evidence, which no claim
             # states: the order is for the host at hand, whichever is shown (read as no order, its teacher's word
             # never disputed a rule that prefers another move there)

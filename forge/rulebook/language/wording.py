@@ -38,7 +38,7 @@ from forge.rulebook.language.instruction import (EXCEPT, EXCEPTED_ALONE, level_c
                                                  put_aside_for_this_rule, reason_before, teachers_view)
 from forge.rulebook.language.markers import moves_not_made_away, negations_in, states_something
 from forge.rulebook.language.names import classes_in, expand_ranges, hosts_in, verbs_in
-from forge.rulebook.language.order import HOST_AT_HAND, JUSTIFICATION, LEAD_WORD, OPENING, STORY, sentences, so_order
+from forge.rulebook.language.order import AT_HAND_SAID, HOST_AT_HAND, JUSTIFICATION, LEAD_WORD, OPENING, STORY, sentences, so_order
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,6 @@ _GENERAL_HOST = re.compile(r"\b(?:a|an|any|some|every|each|all|whichever|whateve
 _THE_HOST_SAID = re.compile(r"\b(?:when|if|once|whenever|while|as\s+soon\s+as)\s+the\s+(?:host|box|machine|server|node|"
                             r"workstation)(?:['\u2019]s\s+(?:row|table|record|line|entry))?\s+(?:is|shows|has|reads|looks|sits|"
                             r"gets|goes|turns|says)\b", re.IGNORECASE)
-_AT_HAND = re.compile(r"\b" + HOST_AT_HAND + r"\b", re.IGNORECASE)
 
 
 def _host_at_hand_last(text: str) -> bool:
@@ -136,7 +135,7 @@ def _host_at_hand_last(text: str) -> bool:
     Op_Host2 low at step 4. If the host reads root, rate it critical."; "My report on User2 missed it. For the box we
     inspect: when it is merely probed, ..."). The order's "it" is that host, the nearer of the two, as a person reads
     it: a lesson is about its own subject, never a host only its story names."""
-    return any(not hosts_in(text[found.start():]) for pattern in (_THE_HOST_SAID, _AT_HAND)
+    return any(not hosts_in(text[found.start():]) for pattern in (_THE_HOST_SAID, AT_HAND_SAID)
                for found in pattern.finditer(text))
 
 
