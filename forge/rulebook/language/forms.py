@@ -57,11 +57,20 @@ def _glosses_host_state(found: re.Match) -> bool:
 _TABLE_VALUE_ALONE = re.compile(r"^\s*(?:not\s+)?(?:none|scan|exploit|no|unknown|user|privileged|root)\s*$", re.IGNORECASE)
 
 
+# (r53h) A gloss that is an order: a move, or a move denied, "U3 only Unknown = no Restore on it", "OpS0 + any compromise =
+# Restore it". The "=" is the note's arrow between a case and its order, as "->" is: said so. Read as "means", the case
+# was no condition of its own, and the claims of the whole note kept its host alone (any state).
+_ORDER_GLOSS = re.compile(rf"^(?:(?:no|never|not|don'?t|do\s+not)\s+)?(?:(?:an?|the)\s+)?(?:{ADDRESSED_VERB}\s+)?(?:(?:an?|the)\s+)?{VERB_WORD}",
+                          re.IGNORECASE)
+
+
 def _equals_said(found: re.Match) -> str:
-    """An "=" between words, in words: a table's value after a host is what its row reads, any other gloss of a host's
-    state what it means (`_EQUALS_GLOSS`)."""
+    """An "=" between words, in words: a table's value after a host is what its row reads, an order after a host's state
+    that state's order (`_ORDER_GLOSS`), any other gloss of a host's state what it means (`_EQUALS_GLOSS`)."""
     if not _glosses_host_state(found):
         return found[0]
+    if _ORDER_GLOSS.match(found["gloss"]):
+        return f"{found['said']} -> {found['gloss']}"
     return f"{found['said']} {'reads' if _TABLE_VALUE_ALONE.match(found['gloss']) else 'means'} {found['gloss']}"
 
 
