@@ -446,7 +446,14 @@ _CONDITION_ELSEWHERE = re.compile(
     r"(?<!\|\s)(?<!\|)\bditto\b(?!\s*\|)|"
     rf"\b(?:same\s+as|just\s+like|as\s+in|as\s+per)\s+{_NOTE_WORD}(?:\s+(?:above|before|earlier))?\s*[,;:]?\s*but\b|"
     rf"\b(?:my|our)\s+(?:take|spin|version|variant)\s+(?:on|of)\s+{_NOTE_WORD}|"
-    rf"\b(?:the\s+)?same\s+{VERB_WORD}[^.;]*?\bbut\b", re.IGNORECASE)
+    rf"\b(?:the\s+)?same\s+{VERB_WORD}[^.;]*?\bbut\b|"
+    # (r53h) an override of the teacher's own earlier note whose condition is said to hold "too": "Override to my default
+    # above: when Op_Server0 is owned too, Restore Op_Server0 ...": the other state is the earlier note's condition
+    r"\b(?:my|our|the|that)\s+(?:own\s+)?(?:default|(?:earlier|previous|last)\s+(?:note|rule|order|lesson|advice)|"
+    r"(?:default|note|rule|order|lesson|advice)\s+(?:above|before|earlier))\s*[,:;.\u2013\u2014-]\s*"
+    r"(?:(?!\b(?:when|whenever|if|once|while)\b)[^.;])*?"
+    r"\b(?:when|whenever|if|once|while)\b(?:(?!\b(?:and|while|when|if|with)\b)[^.;,])*?\b(?:too|as\s+well|also)\b",
+    re.IGNORECASE)
 
 
 def condition_elsewhere(text: str) -> bool:
