@@ -38,7 +38,9 @@ _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pa
                      # a move allowed: "Sleep is fine", "a Monitor is OK there" (a "do" of it)
                      r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
                      # ("a Remove will do for that", "a Remove does the job there")
-                     r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick))\b", re.IGNORECASE)
+                     r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick)|"
+                     # (r53h) a case's move said to come first, "both owned -> the Remove on Enterprise2 goes first": the order
+                     r"(?:(?:should|must|has\s+to)\s+)?(?:goes?|comes?)\s+first|(?:is|'s)\s+first)\b", re.IGNORECASE)
 
 
 # (r37m) A move named with no more to it, as a case's whole order ("-> the Remove alone", "just the Analyse", "a Restore
