@@ -294,8 +294,8 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
 # (r44x) "<situation> is no case for / doesn't call for / needs no <move>": the situation a verdict against a move is said
 # of, as its subject (the verdict itself is read as a prohibition, NOT_A_CASE_FOR, _FORBID)
 # (its subject within its clause: not over a "that" or a "but" that opens it, "my takeaway is that <situation> needs no ...")
-# (r53h) A state that "gets" a move, as a case gets its order: "an Unknown on Enterprise2 gets an Analyse, not a Restore",
-# "a scan on User1 gets a decoy". The state (a level is one here: the sentence glosses nothing) is the order's situation,
+# (r53h) A state that "gets" a move, as a case gets its order: "a Privileged on User4 gets a Restore rather than a
+# Remove", "a scan on User1 gets a decoy". The state (a level is one here: the sentence glosses nothing) is the order's situation,
 # as "means" / "calls for" say it. Read as no condition, a compilation of the bare host passed and fired in any state.
 _STATE_GETS_MOVE = re.compile(r"(?P<situation>[^,;:.]+?)\s+gets?\s+(?:a|an|the)\s+(?=" + VERB_WORD + r")", re.IGNORECASE)
 

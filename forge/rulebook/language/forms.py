@@ -57,7 +57,7 @@ def _glosses_host_state(found: re.Match) -> bool:
 _TABLE_VALUE_ALONE = re.compile(r"^\s*(?:not\s+)?(?:none|scan|exploit|no|unknown|user|privileged|root)\s*$", re.IGNORECASE)
 
 
-# (r53h) A gloss that is an order: a move, or a move denied, "U3 only Unknown = no Restore on it", "OpS0 + any compromise =
+# (r53h) A gloss that is an order: a move, or a move denied, "U4 at Unknown = no Remove on that box", "OpS0 + any compromise =
 # Restore it". The "=" is the note's arrow between a case and its order, as "->" is: said so. Read as "means", the case
 # was no condition of its own, and the claims of the whole note kept its host alone (any state).
 _ORDER_GLOSS = re.compile(rf"^(?:(?:no|never|not|don'?t|do\s+not)\s+)?(?:(?:an?|the)\s+)?(?:{ADDRESSED_VERB}\s+)?(?:(?:an?|the)\s+)?{VERB_WORD}",
@@ -266,8 +266,8 @@ _NOT_WHEN_LATE = re.compile(r"(?<=[\w)])\s*[.;]\s+(?:(?:ps|p\.s\.)\s*:?\s*)?(?:b
                             re.IGNORECASE)
 
 
-# (r53h) The same restriction put after a comma, denied with "never" as well as "not": "Restore it, never while it only
-# shows Unknown", "remove U2, and not if an op host is hit". The order holds except in that case, as ", but not when ..."
+# (r53h) The same restriction put after a comma, denied with "never" as well as "not": "reimage it, never while the row
+# reads Unknown", "remove U2, and not if an op host is hit". The order holds except in that case, as ", but not when ..."
 # says it: said so (a "while" as "when": the claims read a denied "when", and took a denied "while" for the case). Read
 # as it stood, the "never" was outside the condition's clause and its condition a case the order needed: a compilation
 # that ordered the move there (the opposite of its words) passed.

@@ -223,7 +223,7 @@ def condition_claims(words, unresolved: Optional[list] = None):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
         elif len(named) < 2 and _TWO_REFERRED.search(condition.text) and not hosts_in(condition.text) \
                 and not sentence_classes:
-            # (r53h) "1. Enterprise2 2. Enterprise1. If both are compromised, Remove Enterprise2 first": "both" are the two
+            # (r53h) "Escalation list: 1. User1 2. User4. Once both are owned, ...": "both" are the two
             # hosts the text named before (a list, another sentence), not the one its own sentence names; where the text
             # names other than two, what it points to is not read (read of the one host, it held with the other clean)
             listed = [h for h in hosts_in(words.text) if h not in words.excepted]

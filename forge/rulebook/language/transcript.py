@@ -81,8 +81,8 @@ def settled_line(text: str) -> str:
     return _edit_joined(ordering[-1], said) or _without_talk(ordering[-1]["said"])
 
 
-# (r53h) A message its speaker edits, "[09:16] gus: edit: Restore, not Remove, and only at root": the edit amends the
-# speaker's own earlier message, whose situation it does not say again ("[09:14] gus: OpS0 owned -> Remove it"). The rule
+# (r53h) A message its speaker edits, "[08:03] kim: edit: Remove, not Analyse": the edit amends the speaker's own
+# earlier message, whose situation it does not say again ("[08:01] kim: E0 exploited -> Analyse E0"). The rule
 # is that situation with the edit's order. Read alone, the edit lost the situation: the rule held wherever its host was
 # shown (or anywhere), whatever state the earlier message asked.
 _EDIT_LABEL = re.compile(r"^\s*(?:edit(?:ed)?|correction|typo|fix(?:ed)?)\s*:\s*(?P<rest>\S.*)$", re.IGNORECASE | re.DOTALL)
