@@ -169,8 +169,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if _kept_out_by_class(condition.text, predicate, action, about):
             continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
         if _only_named_kept(condition.text, predicate) or _denial_implied(condition.text, words, predicate):
-            # (r48m) "Op_Host1 hit (only Op_Host1, not the other op hosts)": the trigger keeps to that host alone; (r53h)
-            continue  # "..., but not when its row reads Unknown" under a predicate asking that host at User: excluded
+            continue  # (r48m) "Op_Host1 hit (only Op_Host1, ...)": that host alone kept; (r53h) a denial its states exclude
         if _EVERY_OTHER.search(condition.text) or _only_host(condition):
             # (a condition on every other host, `_EVERY_OTHER`: the others show nothing); (r48c) so does "only User2 owned", "only
             # Op_Host0 is rooted", where "only" restricts (markers.negations_in): no other host in that state
