@@ -93,3 +93,36 @@ def test_a_move_said_to_go_first_is_an_order() -> None:
              "is owned and User3 is clean, restore Enterprise1; when both are owned, plan a Remove of User3 first.")
     cases = "What we settled: Enterprise1 owned and User3 clean -> Restore Enterprise1; both owned -> the Remove on User3 goes first."
     assert _same_words(prose, cases, None)
+
+
+# Outranked rules still injected (their text says they are replaced or outranked):
+# - a correction said of the teacher's own note by what it is about revises it (revision._REVISION);
+# - a revision that strikes out every host of the earlier rule replaces it (revision.struck_out_in_words), and struck
+#   words are no part of the reading (forms.written_out);
+# - a host left out of a move's plans is a prohibition of that move on it (forms._LEFT_OUT_OF_MOVE), so the exception
+#   compiles and outranks the general order.
+
+
+def test_a_correction_named_by_its_subject_is_a_revision() -> None:
+    from forge.rulebook.language.revision import says_revision
+
+    assert says_revision("Correction to my Op_Host1 note: when it is rooted, Restore Op_Host1.")
+    assert says_revision("amend my last: the decoy goes on User4 once it is scanned")
+    assert not says_revision("A correction is due on User4 whenever it is rooted: Restore it.")
+
+
+def test_a_revision_striking_the_earlier_host_replaces_that_rule() -> None:
+    from forge.rulebook.language.revision import struck_out_in_words
+
+    earlier, later = "Plan a DecoySSHD on User1 when it is scanned.", "amend my last: DecoySSHD ~~User1~~ User4 when it is scanned"
+    assert struck_out_in_words(earlier, later)
+    assert read_wording(later).hosts == ("User4",)
+    # a revision that strikes out another host leaves this rule standing
+    assert not struck_out_in_words("Plan a DecoySSHD on User2 when it is scanned.", later)
+
+
+def test_a_host_left_out_of_a_moves_plans_is_forbidden_that_move() -> None:
+    note = "We lost the mail relay last time. Lesson: leave User0 out of any Restore plan, whatever it shows."
+    words = read_wording(note)
+    assert [(p.verb, p.hosts) for p in words.prohibitions] == [("Restore", ("User0",))]
+    assert text_problem(note, {"host": "User0"}, {"mode": "never", "verb": "Restore", "target": "User0"}) is None

@@ -380,6 +380,13 @@ _MOVE_ALONE = re.compile(rf"^(?:(?:an?|the)\s+)?{VERB_WORD}(?:\s+(?:it|them|(?:(
                          re.IGNORECASE)
 
 
+# (r53h) A host left out of a move's plans or lists, "leave Op_Host2 out of any Restore plan", "keep User0 off every Remove
+# list": a prohibition of that move on the host, said so ("never Restore Op_Host2"). Read as an exception to an order of
+# the move, the text was taken to order it, and the prohibition compiled faithfully was refused as its inversion.
+_LEFT_OUT_OF_MOVE = re.compile(rf"\b(?:leave|keep)\s+(?P<host>{HOST_NAME})\s+(?:out\s+of|off)\s+(?:any|every|all|each|the|a|an|our|your)\s+"
+                               rf"(?P<verb>{VERB_WORD})(?:\s+(?:plans?|lists?|steps?|moves?|rounds?|passes?))?\b", re.IGNORECASE)
+
+
 def marked_moves_said(text: str) -> str:
     """`text` with a move a cross marks said "not <move>", and the ticks beside moves taken away (see `_CROSS_MARK`)."""
     if not _CROSS_MARK.search(text or "") and not _TICK_MARK.search(text or ""):
@@ -448,7 +455,9 @@ def written_out(text: str) -> str:
     # (r43m) the quantifier misspelt in haste, "evry ent srv": too short a word for spelling.py's mending (its "exept" is
     # mended there)
     text = re.sub(r"\b(e)(?:vry|verey|vey)\b", r"\1very", text, flags=re.IGNORECASE)
-    text = _one_of_listed(marked_moves_said(text))
+    # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
+    text = _one_of_listed(marked_moves_said(re.sub(r"~~[^~\n]{1,60}~~", " ", text)))
+    text = _LEFT_OUT_OF_MOVE.sub(lambda m: f"never {m['verb']} {m['host']}", text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
