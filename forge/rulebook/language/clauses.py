@@ -180,7 +180,10 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
     # which those read; a level is a state there, not in "Unknown after a Remove means the Remove worked", a gloss)
     verdicts = [m for m in _NO_CASE_FOR.finditer(instruction)
                 if not CONDITION.search(m["situation"]) and not RELATIVE.search(m["situation"])]
-    gets = list(_STATE_GETS_MOVE.finditer(instruction))
+    # (one whose subject holds a condition or a relative clause of its own, "any op box that shows a scan gets a decoy",
+    # is read by them)
+    gets = [m for m in _STATE_GETS_MOVE.finditer(instruction)
+            if not CONDITION.search(m["situation"]) and not RELATIVE.search(m["situation"])]
     for means in (*MEANS.finditer(instruction), *gets, *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
         if means not in verdicts and MEANS_DISOWNED.search(means["situation"]):
             continue  # (r48a) "it is wrong to think a scan there means you plan a decoy": no situation of an order
@@ -297,7 +300,9 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
 # (r53h) A state that "gets" a move, as a case gets its order: "a Privileged on User4 gets a Restore rather than a
 # Remove", "a scan on User1 gets a decoy". The state (a level is one here: the sentence glosses nothing) is the order's situation,
 # as "means" / "calls for" say it. Read as no condition, a compilation of the bare host passed and fired in any state.
-_STATE_GETS_MOVE = re.compile(r"(?P<situation>[^,;:.]+?)\s+gets?\s+(?:a|an|the)\s+(?=" + VERB_WORD + r")", re.IGNORECASE)
+# (the whole clause before "gets", from its sentence's start or a colon: not a piece of a list cut at its last comma)
+_STATE_GETS_MOVE = re.compile(r"(?:^|[.;:!?]\s*)(?P<situation>[^,;:.!?()]+?)\s+gets?\s+(?:a|an|the)\s+(?=" + VERB_WORD + r")",
+                              re.IGNORECASE)
 
 
 _NO_CASE_FOR = re.compile(r"(?P<situation>\b(?:(?!\b(?:that|but)\s)[^,;:.])+?)\s+(?:(?:is|are|was|'s)\s+" + NOT_A_CASE_FOR + r"|"
