@@ -191,9 +191,11 @@ def heading_hosts(words) -> list[str]:
     return [h for h in listed if h not in words.excepted]
 
 
-# (r53h) A condition said of two hosts by a word that points back to them: "both", "either (of them)", "neither".
-_TWO_REFERRED = re.compile(r"\b(?:both|either|neither)\b(?!\s+(?:of\s+)?(?:the\s+)?[\w-]+[\s-]+(?:hosts?|box(?:es)?|servers?|machines?|"
-                           r"subnets?|sides?))", re.IGNORECASE)
+# (r53h) A condition said of two hosts by a word that points back to them, as its subject: "both are ...", "either of them
+# shows ...", "neither is ..." (not "it shows neither", two states; nor "both the user and the enterprise subnets").
+_TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|those|the\s+two))?\s+(?:are|is|were|was|get|gets|got|"
+                           r"show|shows|showed|look|looks|sit|sits|stay|stays|remain|remains|have|has|go|goes|fall|falls)\b",
+                           re.IGNORECASE)
 
 
 def condition_claims(words, unresolved: Optional[list] = None):
