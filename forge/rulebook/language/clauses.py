@@ -181,9 +181,11 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
     verdicts = [m for m in _NO_CASE_FOR.finditer(instruction)
                 if not CONDITION.search(m["situation"]) and not RELATIVE.search(m["situation"])]
     # (one whose subject holds a condition or a relative clause of its own, "any op box that shows a scan gets a decoy",
-    # is read by them)
+    # is read by them; so is one said of every host of a class, "every ent srv under a scan gets ...": each in turn, which
+    # a condition "every ... under a scan" would read as all of them at once)
     gets = [m for m in _STATE_GETS_MOVE.finditer(instruction)
-            if not CONDITION.search(m["situation"]) and not RELATIVE.search(m["situation"])]
+            if not CONDITION.search(m["situation"]) and not RELATIVE.search(m["situation"])
+            and not re.search(r"\b(?:every|each|all|any)\b", m["situation"], re.IGNORECASE)]
     for means in (*MEANS.finditer(instruction), *gets, *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
         if means not in verdicts and MEANS_DISOWNED.search(means["situation"]):
             continue  # (r48a) "it is wrong to think a scan there means you plan a decoy": no situation of an order
