@@ -168,8 +168,8 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         about = hosts_of(h for h in condition.hosts if h not in words.excepted) | hosts_of(condition.classes)
         if _kept_out_by_class(condition.text, predicate, action, about):
             continue  # (r39k) "a host ... that is not on the op subnet": said by the classes the trigger keeps to
-        if _only_named_kept(condition.text, predicate):
-            continue  # (r48m) "Op_Host1 hit (only Op_Host1, not the other op hosts)": the trigger keeps to that host alone
+        if _only_named_kept(condition.text, predicate) or _denial_implied(condition.text, words, predicate):
+            continue  # (r48m) "Op_Host1 hit (only Op_Host1, ...)": that host alone kept; (r53h) a denial its states exclude
         if _EVERY_OTHER.search(condition.text) or _only_host(condition):
             # (a condition on every other host, `_EVERY_OTHER`: the others show nothing); (r48c) so does "only User2 owned", "only
             # Op_Host0 is rooted", where "only" restricts (markers.negations_in): no other host in that state
@@ -220,6 +220,23 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
                     "named in its condition, \"after a Remove\", is no part of its order)")
     return _inversion(words, action, ordered, reachable) or _put_off_ordered(words, done, ordered) \
         or _never_unspoken(words, action)
+
+
+# (r53h) The denial that opens a condition put after the order: "but not while ...", "not when ...", "never if ...".
+_DENIAL_LEAD = re.compile(r"^\s*(?:but\s+|and\s+)?(?:not|never)\s+(?=(?:when|whenever|if|while|once)\b)", re.IGNORECASE)
+
+
+def _denial_implied(condition: str, words: Wording, predicate) -> bool:
+    """(r53h) Whether a condition the order is denied in ("Restore it, but not while it only shows Unknown") is a state of
+    named hosts that the predicate's own states exclude (Op_Server0 at User or root is never Op_Server0 at Unknown): the
+    denial is said, though no atom of it says an absence. Claims of no named host (one whose "it" is unresolved) are not."""
+    lead = _DENIAL_LEAD.match(condition)
+    if lead is None:
+        return False
+    said = claims(condition[lead.end():], subject_of(words))
+    if said is None or any(atom.host is None for atom, _ in atoms_of(said)):
+        return False
+    return implies(predicate, Not(said))
 
 
 def _only_named_kept(condition: str, predicate) -> bool:

@@ -180,10 +180,16 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
     # which those read; a level is a state there, not in "Unknown after a Remove means the Remove worked", a gloss)
     verdicts = [m for m in _NO_CASE_FOR.finditer(instruction)
                 if not CONDITION.search(m["situation"]) and not RELATIVE.search(m["situation"])]
-    for means in (*MEANS.finditer(instruction), *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
+    # (one whose subject holds a condition or a relative clause of its own, "any op box that shows a scan gets a decoy",
+    # is read by them; so is one said of every host of a class, "every ent srv under a scan gets ...": each in turn, which
+    # a condition "every ... under a scan" would read as all of them at once)
+    gets = [m for m in _STATE_GETS_MOVE.finditer(instruction) if LEVEL_WORDS.search(m["situation"])
+            and not CONDITION.search(m["situation"]) and not RELATIVE.search(m["situation"])
+            and not re.search(r"\b(?:every|each|all|any)\b", m["situation"], re.IGNORECASE)]
+    for means in (*MEANS.finditer(instruction), *gets, *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
         if means not in verdicts and MEANS_DISOWNED.search(means["situation"]):
             continue  # (r48a) "it is wrong to think a scan there means you plan a decoy": no situation of an order
-        if STATE_WORDS.search(means["situation"]) or means in verdicts and states_something(means["situation"]):
+        if STATE_WORDS.search(means["situation"]) or means in verdicts and states_something(means["situation"]) or means in gets:
             # ("For an inspected machine, root access means Restore": the scope before it says whose state it is)
             scope = _MEANS_SCOPE.search(instruction[:means.start("situation")])
             spans.append(f"{scope['scope'] if scope else ''} {means['situation'].strip()}".strip())
@@ -292,6 +298,15 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
 # (r44x) "<situation> is no case for / doesn't call for / needs no <move>": the situation a verdict against a move is said
 # of, as its subject (the verdict itself is read as a prohibition, NOT_A_CASE_FOR, _FORBID)
 # (its subject within its clause: not over a "that" or a "but" that opens it, "my takeaway is that <situation> needs no ...")
+# (r53h) A level that "gets" a move, as a case gets its order: "a Privileged on User4 gets a Restore rather than a
+# Remove", "an Unknown on it gets an Analyse". The level (a state here: the sentence glosses nothing) is the order's
+# situation, as "means" / "calls for" say it. (A state word, "an exploit on X gets ...", is read as before.) Read as no
+# condition, a compilation of the bare host passed and fired in any state.
+# (the whole clause before "gets", from its sentence's start or a colon: not a piece of a list cut at its last comma)
+_STATE_GETS_MOVE = re.compile(r"(?:^|[.;:!?]\s*)(?P<situation>[^,;:.!?()]+?)\s+gets\s+(?:a|an|the)\s+(?=" + VERB_WORD + r")",
+                              re.IGNORECASE)
+
+
 _NO_CASE_FOR = re.compile(r"(?P<situation>\b(?:(?!\b(?:that|but)\s)[^,;:.])+?)\s+(?:(?:is|are|was|'s)\s+" + NOT_A_CASE_FOR + r"|"
                           r"(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)\s+(?:call\s+for|need|warrant|require|deserve|"
                           r"demand|justify|mean)|(?:needs?|calls?\s+for|warrants?|deserves?)\s+no)\s+(?:(?:a|an|the|any)\s+)?"

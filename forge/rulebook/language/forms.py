@@ -57,11 +57,20 @@ def _glosses_host_state(found: re.Match) -> bool:
 _TABLE_VALUE_ALONE = re.compile(r"^\s*(?:not\s+)?(?:none|scan|exploit|no|unknown|user|privileged|root)\s*$", re.IGNORECASE)
 
 
+# (r53h) A gloss that is an order: a move, or a move denied, "U4 at Unknown = no Remove on that box", "OpS0 + any compromise =
+# Restore it". The "=" is the note's arrow between a case and its order, as "->" is: said so. Read as "means", the case
+# was no condition of its own, and the claims of the whole note kept its host alone (any state).
+_ORDER_GLOSS = re.compile(rf"^(?:(?:no|never|not|don'?t|do\s+not)\s+)?(?:(?:an?|the)\s+)?(?:{ADDRESSED_VERB}\s+)?(?:(?:an?|the)\s+)?{VERB_WORD}",
+                          re.IGNORECASE)
+
+
 def _equals_said(found: re.Match) -> str:
-    """An "=" between words, in words: a table's value after a host is what its row reads, any other gloss of a host's
-    state what it means (`_EQUALS_GLOSS`)."""
+    """An "=" between words, in words: a table's value after a host is what its row reads, an order after a host's state
+    that state's order (`_ORDER_GLOSS`), any other gloss of a host's state what it means (`_EQUALS_GLOSS`)."""
     if not _glosses_host_state(found):
         return found[0]
+    if _ORDER_GLOSS.match(found["gloss"]):
+        return f"{found['said']} -> {found['gloss']}"
     return f"{found['said']} {'reads' if _TABLE_VALUE_ALONE.match(found['gloss']) else 'means'} {found['gloss']}"
 
 
@@ -257,6 +266,15 @@ _NOT_WHEN_LATE = re.compile(r"(?<=[\w)])\s*[.;]\s+(?:(?:ps|p\.s\.)\s*:?\s*)?(?:b
                             re.IGNORECASE)
 
 
+# (r53h) The same restriction put after a comma, denied with "never" as well as "not": "reimage it, never while the row
+# reads Unknown", "remove U2, and not if an op host is hit". The order holds except in that case, as ", but not when ..."
+# says it: said so (a "while" as "when": the claims read a denied "when", and took a denied "while" for the case). Read
+# as it stood, the "never" was outside the condition's clause and its condition a case the order needed: a compilation
+# that ordered the move there (the opposite of its words) passed.
+_NEVER_WHEN_AFTER_COMMA = re.compile(r"(?<=[\w)])\s*,\s*(?:and\s+|but\s+)?(?:not|never)\s+(?P<when>when|if|while|whenever|once)\s+(?=\S)",
+                                     re.IGNORECASE)
+
+
 # (r51m) A state glossed in brackets, its parts between commas: "as long as an op box is probed only (scan, no
 # foothold)", "once Op_Host1 is held (exploit, user level)". The bracket restates one state: its parts said with
 # "and", so its comma no longer ends the condition (left there, the gloss's "no foothold" stood in the order's clause
@@ -347,6 +365,44 @@ _EXCEPT_BEFORE_WHICH = re.compile(rf"\b(?P<lead>(?:every|each|any|all(?:\s+the)?
 _QUOTE_MARK = re.compile(r"(?<![\w'\u2019])['\"\u2018\u201c](?P<said>[A-Za-z][\w.-]*(?:\s+[A-Za-z0-9][\w.-]*)?)['\"\u2019\u201d](?![\w'\u2019])")
 
 
+# (r53h) A move marked with a cross or a tick, as a note marks a choice: "Monitor \u274c, DecoySSHD on it \u2705",
+# "Remove \u2714 / Restore \u2718", "plan Analyse Defender, \u274c Restore". A move named alone in its piece of the note
+# (its target at most) beside a cross is the move ruled out: said "not <move>". Read as it stood, the cross was a token no
+# reader placed, and a compilation that ordered the very move it rules out passed (the opposite of its words). A tick only
+# confirms the move beside it, and goes. A cross beside words that already deny or judge ("no Restore on it \u2718", "a
+# Restore there is premature \u2718") only stresses them: left as written.
+_CROSS_MARK = re.compile("[\u274c\u274e\u2716\u2717\u2718\u26d4\U0001F6AB]\ufe0f?")
+_TICK_MARK = re.compile("[\u2705\u2714\u2713\u2611\U0001F44D]\ufe0f?")
+# (the pieces of a note: between commas, semicolons, slashes, bars, sentence ends and arrows)
+_MARKED_PIECES = re.compile(r"(\s*(?:[,;/|.!?:]|-+>|=>|[\u2192\u2794\u279c\u279d\u279e\u27a1\u21d2\u27f6])\s*)")
+_MOVE_ALONE = re.compile(rf"^(?:(?:an?|the)\s+)?{VERB_WORD}(?:\s+(?:it|them|(?:(?:on|to|for|at|of)\s+)?(?:(?:the|that|this|its|each|"
+                         rf"every|any)\s+)?(?:[\w-]+\s+){{0,2}}?(?:[A-Za-z_]+\d|Defender|hosts?|box(?:es)?|servers?|machines?|one)))?$",
+                         re.IGNORECASE)
+
+
+# (r53h) A host left out of a move's plans or lists, "leave Op_Host2 out of any Restore plan", "keep User0 off every Remove
+# list": a prohibition of that move on the host, said so ("never Restore Op_Host2"). Read as an exception to an order of
+# the move, the text was taken to order it, and the prohibition compiled faithfully was refused as its inversion.
+_LEFT_OUT_OF_MOVE = re.compile(rf"\b(?:leave|keep)\s+(?P<host>{HOST_NAME})\s+(?:out\s+of|off)\s+(?:any|every|all|each|the|a|an|our|your)\s+"
+                               rf"(?P<verb>{VERB_WORD})(?:\s+(?:plans?|lists?|steps?|moves?|rounds?|passes?))?\b", re.IGNORECASE)
+
+
+def marked_moves_said(text: str) -> str:
+    """`text` with a move a cross marks said "not <move>", and the ticks beside moves taken away (see `_CROSS_MARK`)."""
+    if not _CROSS_MARK.search(text or "") and not _TICK_MARK.search(text or ""):
+        return text
+    parts = _MARKED_PIECES.split(text)
+    for i in range(0, len(parts), 2):
+        piece = parts[i]
+        crossed = bool(_CROSS_MARK.search(piece))
+        bare = _TICK_MARK.sub("", _CROSS_MARK.sub("", piece))
+        if crossed and _MOVE_ALONE.match(bare.strip()):
+            parts[i] = f"{piece[:len(piece) - len(piece.lstrip())]}not {bare.strip()}"
+        elif not crossed and _TICK_MARK.search(piece):
+            parts[i] = bare.rstrip()
+    return "".join(parts)
+
+
 def _one_of_listed(text: str) -> str:
     """`text` with a pick of one of several named hosts said with "or" (`_ONE_OF_LISTED`)."""
     return _ONE_OF_LISTED.sub(lambda m: re.sub(r"\s*,\s*", " or ", m["lead"]) + " or ", text)
@@ -373,6 +429,7 @@ def _clauses_said(text: str) -> str:
     text = _FOREIGN_NO.sub("no ", text)
     text = _STATE_GLOSSED.sub(lambda m: "(" + re.sub(r"\s*,\s*", " and ", m["inner"].strip()) + ")", text)
     text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
+    text = _NEVER_WHEN_AFTER_COMMA.sub(lambda m: f", but not {'when' if m['when'].lower() == 'while' else m['when'].lower()} ", text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))
@@ -398,7 +455,9 @@ def written_out(text: str) -> str:
     # (r43m) the quantifier misspelt in haste, "evry ent srv": too short a word for spelling.py's mending (its "exept" is
     # mended there)
     text = re.sub(r"\b(e)(?:vry|verey|vey)\b", r"\1very", text, flags=re.IGNORECASE)
-    text = _one_of_listed(text)
+    # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
+    text = _one_of_listed(marked_moves_said(re.sub(r"~~[^~\n]{1,60}~~", " ", text)))
+    text = _LEFT_OUT_OF_MOVE.sub(lambda m: f"never {m['verb']} {m['host']}", text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays

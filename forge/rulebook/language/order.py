@@ -38,7 +38,9 @@ _AS_FAR = re.compile(r"^\s*(?:(?:a|an|the)\s+)?(?:" + "|".join(pattern for _, pa
                      # a move allowed: "Sleep is fine", "a Monitor is OK there" (a "do" of it)
                      r"(?:(?:perfectly|totally|quite|just)\s+)?(?:fine|ok|okay|acceptable|alright|all\s+right|allowed|permitted))|"
                      # ("a Remove will do for that", "a Remove does the job there")
-                     r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick))\b", re.IGNORECASE)
+                     r"(?:will|would|should|can)\s+(?:do|suffice)|suffices|does\s+the\s+(?:job|trick)|"
+                     # (r53h) a case's move said to come first, "both rooted -> the Restore of User1 goes first": the order
+                     r"(?:(?:should|must|has\s+to)\s+)?(?:goes?|comes?)\s+first|(?:is|'s)\s+first)\b", re.IGNORECASE)
 
 
 # (r37m) A move named with no more to it, as a case's whole order ("-> the Remove alone", "just the Analyse", "a Restore
@@ -446,7 +448,14 @@ _CONDITION_ELSEWHERE = re.compile(
     r"(?<!\|\s)(?<!\|)\bditto\b(?!\s*\|)|"
     rf"\b(?:same\s+as|just\s+like|as\s+in|as\s+per)\s+{_NOTE_WORD}(?:\s+(?:above|before|earlier))?\s*[,;:]?\s*but\b|"
     rf"\b(?:my|our)\s+(?:take|spin|version|variant)\s+(?:on|of)\s+{_NOTE_WORD}|"
-    rf"\b(?:the\s+)?same\s+{VERB_WORD}[^.;]*?\bbut\b", re.IGNORECASE)
+    rf"\b(?:the\s+)?same\s+{VERB_WORD}[^.;]*?\bbut\b|"
+    # (r53h) an override of the teacher's own earlier note whose condition is said to hold "too": "An exception to my rule
+    # above: if Enterprise0 is rooted too, ...": the other state is the earlier note's condition
+    r"\b(?:my|our|the|that)\s+(?:own\s+)?(?:default|(?:earlier|previous|last)\s+(?:note|rule|order|lesson|advice)|"
+    r"(?:default|note|rule|order|lesson|advice)\s+(?:above|before|earlier))\s*[,:;.\u2013\u2014-]\s*"
+    r"(?:(?!\b(?:when|whenever|if|once|while)\b)[^.;])*?"
+    r"\b(?:when|whenever|if|once|while)\b(?:(?!\b(?:and|while|when|if|with)\b)[^.;,])*?\b(?:too|as\s+well|also)\b",
+    re.IGNORECASE)
 
 
 def condition_elsewhere(text: str) -> bool:

@@ -17,6 +17,7 @@ import re
 from typing import Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS
+from forge.rulebook.language.names import hosts_in
 from forge.rulebook.language.order import HOST_AT_HAND
 from forge.rulebook.language.wording import Wording, read_wording
 
@@ -44,6 +45,11 @@ _REVISION: tuple[re.Pattern, ...] = tuple(re.compile(p, re.IGNORECASE) for p in 
     r"\b(?:any\s?more|any\s+longer)\b",
     r"\binstead\s+of\s+(?:what\s+I\s+(?:said|wrote)|my\s+(?:earlier|previous|last|old)\b)",
     r"\b(?:my|the)\s+(?:earlier|previous|old|last)\s+(?:note|rule|advice|instruction|order|call|word|guidance)\b",
+    # (r53h) a correction said of the teacher's own note by what it is about: "Correction to my User2 note, ...", "amend
+    # my last: ...", "fix for our Op_Host1 rule -- ..."
+    r"\b(?:correction|amendment|update|fix|edit)\s+(?:to|of|on|for)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:note|rule|line|order|advice|message|post)\b",
+    r"\bamend(?:ing)?\s+(?:my|our)\s+(?:last|earlier|previous|old|note|rule|line|message|post)\b",
     # taking one part out of what was said: "drop the bit about Op_Host1", "strike the line on User0"
     _DROP_PART,
 ))
@@ -175,3 +181,19 @@ def narrowed_in_words(earlier: str, later: str) -> bool:
     old_do, old_banned = _verbs(old)
     new_do, new_banned = _verbs(new)
     return bool(old_do) and new_do == old_do and not (old_banned or new_banned)
+
+
+# (r53h) Words struck through, "~~Enterprise1~~ Enterprise2", "~~Restore~~ Remove": taken back by their writer.
+STRUCK_OUT = re.compile(r"~~(?P<struck>[^~\n]{1,60})~~")
+
+
+def struck_out_in_words(earlier: str, later: str) -> bool:
+    """Whether the `later` text, read as a revision by the same teacher, strikes out every host the `earlier` one named
+    ("amend my last: Analyse ~~User1~~ User4 when it is scanned" after "Analyse User1 when it is scanned") and orders its
+    moves on another: the earlier rule is what the teacher took back. Kept, it would still speak for the struck host."""
+    struck = {h for m in STRUCK_OUT.finditer(later or "") for h in hosts_in(m["struck"])}
+    old, new = read_wording(earlier), read_wording(STRUCK_OUT.sub(" ", later or ""))
+    old_do, old_banned = _verbs(old)
+    new_do, new_banned = _verbs(new)
+    return bool(struck) and _hosts(old) <= struck and bool(_hosts(new) - struck) and bool(old_do) and old_do <= new_do \
+        and not (old_banned or new_banned)

@@ -191,6 +191,13 @@ def heading_hosts(words) -> list[str]:
     return [h for h in listed if h not in words.excepted]
 
 
+# (r53h) A condition said of two hosts by a word that points back to them, as its subject: "both are ...", "either of them
+# shows ...", "neither is ..." (not "it shows neither", two states; nor "both the user and the enterprise subnets").
+_TWO_REFERRED = re.compile(r"\b(?:both|either|neither)(?:\s+of\s+(?:them|these|those|the\s+two))?\s+(?:are|is|were|was|get|gets|got|"
+                           r"show|shows|showed|look|looks|sit|sits|stay|stays|remain|remains|have|has|go|goes|fall|falls)\b",
+                           re.IGNORECASE)
+
+
 def condition_claims(words, unresolved: Optional[list] = None):
     """The claims of a text's conditions, each read with its own "it": the one host its sentence names ("Restore
     Enterprise1 if it is compromised. ... while Op_Server0 is clean": "it" is Enterprise1), else the text's subject."""
@@ -216,6 +223,15 @@ def condition_claims(words, unresolved: Optional[list] = None):
         sentence_classes = [c for c in classes_in(sentence) if c not in classes_denied(sentence)]
         if heading and re.search(r"\b(?:both|either|neither|them|they|each|all|whichever)\b", condition.text, re.IGNORECASE):
             named = heading  # "Enterprise0 and Enterprise1: when both are rooted, restore Enterprise0"
+        elif len(named) < 2 and _TWO_REFERRED.search(condition.text) and not hosts_in(condition.text) \
+                and not sentence_classes:
+            # (r53h) "Escalation list: 1. User1 2. User4. Once both are owned, ...": "both" are the two
+            # hosts the text named before (a list, another sentence), not the one its own sentence names; where the text
+            # names other than two, what it points to is not read (read of the one host, it held with the other clean)
+            listed = [h for h in hosts_in(words.text) if h not in words.excepted]
+            if len(listed) != 2 and unresolved is not None:
+                unresolved.append(condition.text)
+            named = listed if len(listed) == 2 else named
         # (a class the sentence names only after the condition, in a later step of its order, "remove User4 when it shows
         # an exploit, then DecoyTomcat the enterprise subnet", is no referent of its "it": the host named before it is)
         upto = sentence[:max(sentence.find(condition.text), 0)] + condition.text

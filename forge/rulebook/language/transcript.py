@@ -75,10 +75,36 @@ def settled_line(text: str) -> str:
     said = [_MESSAGE.match(line) for line in lines]
     if len(lines) < 2 or not all(said):
         return text
-    ordering = [m["said"] for m in said if verbs_in(m["said"]) and gives_order(m["said"])]
+    ordering = [m for m in said if verbs_in(m["said"]) and gives_order(m["said"])]
     if not ordering:
         return text
-    return _without_talk(ordering[-1])
+    return _edit_joined(ordering[-1], said) or _without_talk(ordering[-1]["said"])
+
+
+# (r53h) A message its speaker edits, "[08:03] kim: edit: Remove, not Analyse": the edit amends the speaker's own
+# earlier message, whose situation it does not say again ("[08:01] kim: E0 exploited -> Analyse E0"). The rule
+# is that situation with the edit's order. Read alone, the edit lost the situation: the rule held wherever its host was
+# shown (or anywhere), whatever state the earlier message asked.
+_EDIT_LABEL = re.compile(r"^\s*(?:edit(?:ed)?|correction|typo|fix(?:ed)?)\s*:\s*(?P<rest>\S.*)$", re.IGNORECASE | re.DOTALL)
+_SPEAKER = re.compile(r"(?:<\s*(?P<a>[\w./@-]{1,30})\s*>|(?P<b>[\w./@-]{1,30})\s*:)\s*(?=\S)")
+
+
+def _speaker(message: re.Match) -> str:
+    found = _SPEAKER.search(message.string, 0, message.start("said"))
+    return (found["a"] or found["b"]).lower() if found else ""
+
+
+def _edit_joined(message: re.Match, log: list) -> str:
+    """The edited rule of a log whose settling message is an edit (`_EDIT_LABEL`): the situation of the speaker's last
+    earlier message that states one apart from its order, then "->", then the edit's words; "" where there is none."""
+    from forge.rulebook.language.wording import read_wording  # lazy: wording reads what this module settles on
+
+    edit = _EDIT_LABEL.match(message["said"])
+    if edit is None:
+        return ""
+    earlier = [m for m in log[:log.index(message)] if _speaker(m) == _speaker(message) and verbs_in(m["said"])]
+    situation = read_wording(earlier[-1]["said"]).situation if earlier else ""
+    return f"{situation} -> {edit['rest']}" if situation else ""
 
 
 def _without_talk(message: str) -> str:

@@ -59,7 +59,8 @@ from forge.rulebook.language.action import MATCHED, RuleAction
 from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
 from forge.rulebook.model import Evidence, RuleChange, RuleRecord, RuleStatus, RuleType, RulebookError, rule_id_for
 from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Not, atoms_of, implies, positive_hosts
-from forge.rulebook.language.revision import narrowed_in_words, revised_in_words, revision_conditioned, says_revision
+from forge.rulebook.language.revision import (narrowed_in_words, revised_in_words, revision_conditioned, says_revision,
+                                              struck_out_in_words)
 from forge.rulebook.language.said import forbidden_in_words, said_in_words
 from forge.rulebook.language.names import classes_in, hosts_in, same_verb, state_words_in, verbs_in
 from forge.rulebook.language.wording import read_wording
@@ -525,6 +526,7 @@ def _own_replaced(book: _Book, rule: RuleRecord, actor: str, revises: bool) -> l
         semantic = meaning_of(rule).semantic
         found += [other for other in _own_others(book, rule, actor) if other not in found
                   and (restated_own(other, rule) or narrowed_own(other, rule)
+                       or struck_out_in_words(other.text or other.directive, rule.text or rule.directive)
                        or ((semantic or meaning_of(other).semantic)
                            and revised_in_words(other.text or other.directive, rule.text or rule.directive)))]
     return found
