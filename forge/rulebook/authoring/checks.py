@@ -62,7 +62,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, verbs_put_after
-from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, only_time_permitted
+from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, left_to_provision, only_time_permitted
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
@@ -1105,6 +1105,22 @@ def _host_widened_to_class(words: Wording, predicate, action: Optional[dict]) ->
     return None
 
 
+def _provision_host_asked(text: str, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r53l) A trigger restricted to, or an order aimed at, a host the text names only in what it leaves to another
+    provision ("Any host showing an exploit gets a Remove, save as provided in the exception on file for the op server"):
+    that host is the other provision's, and the rule is about every host it describes. Compiled as a Remove of the op
+    server when the op server is exploited, the rule said the very move the exception it defers to turns down there,
+    and nothing of the other hosts."""
+    left = left_to_provision(text)
+    if not left:
+        return None
+    asked = {atom.host for atom, negated in atoms_of(predicate) if not negated and atom.host is not None}
+    for host in sorted(left & (asked | _targets(action))):
+        return (f"provision: the text leaves {host} to another provision, but the entry is about {host}: keep to the hosts "
+                "the rule's own words describe")
+    return None
+
+
 def _grounding(text: str, when_raw: Any, action_raw: Any) -> Optional[str]:
     """The entry names a place the text does not: a host it never names, or a class none of its hosts or
     class words belong to. Only a text that names hosts is checked (plain words for places are the compiler's)."""
@@ -1685,7 +1701,8 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
         or _matched(predicate, action) \
-        or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
+        or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
+        or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \

@@ -202,6 +202,16 @@ _PROVIDED_ELSEWHERE = re.compile(r"\s*[,(]?\s*\b(?:save|except|other\s+than|unle
                                  re.IGNORECASE)
 
 
+
+def left_to_provision(text: str) -> frozenset[str]:
+    """(r53l) The hosts a text names only in what it leaves to another provision (`_PROVIDED_ELSEWHERE`: ", save as
+    provided in the exception on file for the op server"): the other provision's hosts, which this rule is not about
+    (checks.py refuses a trigger or a target on them)."""
+    spans = [m.group(0) for m in _PROVIDED_ELSEWHERE.finditer(text or "")]
+    if not spans:
+        return frozenset()
+    return frozenset(h for span in spans for h in hosts_in(span)) - frozenset(hosts_in(_PROVIDED_ELSEWHERE.sub(" ", text)))
+
 # (r51m) A deliberation, then its verdict: "For: ... Against: ... Verdict: when X is scanned, DecoySSHD on it", "Pros of
 # ...: ... Cons: ... On balance: ...", "I go back and forth: ... Final answer: ...". The arguments weigh the
 # move; the verdict is the rule, its own condition said there. Read whole, an argument's "while ..." or "if ..." was a
