@@ -874,6 +874,8 @@ _MOVE_HEADER = re.compile(r"^(?:move|moves|do|action|pick|choose|choice|response
                           re.IGNORECASE)
 _DITTO = re.compile(r"^(?:same|the\s+same|ditto|as\s+above|same\s+as\s+above|\"|\u3003|'')$", re.IGNORECASE)
 _NO_MOVE = re.compile(r"^(?:|-+|\u2013|\u2014|none|n/?a|nothing|no\s+move)$", re.IGNORECASE)
+# (r53l) A cell that gives no value: a dash or "n/a" (an empty cell says nothing and is left out of the case).
+_NO_VALUE = re.compile(r"^(?:-+|\u2013|\u2014|n/a)$", re.IGNORECASE)
 
 
 def table_cases_said(text: str) -> str:
@@ -889,9 +891,13 @@ def table_cases_said(text: str) -> str:
         return text
     said, above = [], [""] * len(header)
     for row in body:
+        # (r53l) a ditto cell with nothing above it to repeat (in the first row, or under such a cell), or a dash or
+        # "n/a" where a state is given: the table says no state there, so the row is no case (read as one, the host was
+        # its case in any state)
+        unrepeated = any(_DITTO.match(cell) and not above[j] for j, cell in enumerate(row))
         row = [above[j] if _DITTO.match(cell) else cell for j, cell in enumerate(row)]
         above = row
-        if _NO_MOVE.match(row[-1]):
+        if unrepeated or _NO_MOVE.match(row[-1]) or any(_NO_VALUE.match(cell) for cell in row[:-1]):
             continue
         situation = " ".join(f"{h} {c}" if hosts_in(h) else c for h, c in zip(header[:-1], row[:-1]) if c)
         said.append(f"{situation} -> {row[-1].rstrip('.')}.")
