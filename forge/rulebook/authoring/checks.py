@@ -551,6 +551,10 @@ _ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|
                         r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+no\s+other\s+time|never\s+otherwise)\b|"
                         r"\bnot\s+(?:yet\s+)?(?:reach\s+for|go\s+for|use|try|escalate\s+to)\s+anything\s+"
                         r"(?:heavier|else|more|stronger|bigger|harsher)\b", re.IGNORECASE)
+# (r53l) "Restore nothing on Enterprise1 except when it is rooted", its condition taken away: the object denied and the
+# exception that lets the move where the condition holds, two negations that give the order (clauses.conditions_in)
+_LET_BY_EXCEPTION = re.compile(r"\b(?:nothing|none|nobody|no\s+one)\b(?:\s+(?:on|for|to|at|in|of)\s+(?:[\w-]+\s*){1,3}?)?\s*,?\s*"
+                               r"except\s*(?=[.;,!?]|$)", re.IGNORECASE)
 # "Remove User1; never widen that rule out to the other user hosts": the writer keeps the order to the host it names,
 # no negation of its verb (a note that names a host stays a negation the reading must place)
 _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend|generali[sz]e|widen|broaden)\s+"
@@ -686,7 +690,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
             # (r43x: "not on the op subnet" denies a host a class, which says where the order goes, not whether)
-            cues = _ONLY_THIS.sub(" ", membership_denied_away(_scope_note_removed(clause, done)))
+            cues = _ONLY_THIS.sub(" ", _LET_BY_EXCEPTION.sub(" ", membership_denied_away(_scope_note_removed(clause, done))))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
