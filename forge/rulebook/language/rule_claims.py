@@ -226,6 +226,8 @@ def _narrower_case(text: str, found: re.Match) -> bool:
     case = found["only"] or found["instead"] or found["done"] or found["after"] or found["incase"] or found["kept"] or ""
     named = set(hosts_in(text[found.start():found.end()]))
     words = read_wording(before)
+    if words.conditions and verbs_in(before) and _one_of_the_class(case, before):
+        return True  # (r53l) "...; if that host is Enterprise2, Restore it instead": one host of the first case's class
     if not words.conditions or not verbs_in(before) or named - set(hosts_in(before)) or classes_in(case):
         return False
     if len(set(hosts_in(before))) > 1 and not named:
@@ -239,6 +241,22 @@ def _narrower_case(text: str, found: re.Match) -> bool:
     # or one the first case denies ("..., not rooted -> ..., a Restore only once it is rooted"); another state is a
     # case of its own, beside the first ("if it is only scanned, ...; if it is exploited, ... instead": either)
     return _within_case(rule_claims(before), claims(case, subject_of(read_wording(text))))
+
+
+# (r53l) A case that only says which host the note's host is: "if that host is Enterprise2", "when it's User3", "if the
+# box in question is Op_Host1".
+_IDENTITY_CASE = re.compile(rf"^\s*(?:(?:that|the|this)\s+(?:same\s+)?(?:host|box|machine|server|workstation|one)(?:\s+in\s+question)?|it)"
+                            rf"\s*(?:is|'s|happens\s+to\s+be)\s+(?:{HOST_WORD})\s*$", re.IGNORECASE)
+
+
+def _one_of_the_class(case: str, before: str) -> bool:
+    """(r53l) Whether a later case only picks out one host by name (`_IDENTITY_CASE`) of the one class the note's first
+    case is about ("Remove any enterprise host that shows a compromise; if that host is Enterprise2, Restore it
+    instead"): a narrower case within the first, whose own move changes there, and no condition beside it (read as one,
+    "Enterprise2 is shown" was an alternative, and the note held on Enterprise2 in any state, quiet as well)."""
+    hosts, classes = hosts_in(case), classes_in(before)
+    return bool(_IDENTITY_CASE.match(case)) and len(hosts) == 1 and len(set(classes)) == 1 \
+        and hosts[0] in hosts_of(classes) and not hosts_in(before)
 
 
 def _within_case(first, later) -> bool:
