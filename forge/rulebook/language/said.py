@@ -212,7 +212,9 @@ def _forbidden_on_class(words) -> Optional[tuple[Predicate, RuleAction]]:
     if words.hosts or words.excepted or words.conditions or words.dispreferred or len(words.classes) != 1:
         return None
     verbs = {p.verb or ANY_VERB for p in words.prohibitions}
-    if len(verbs) != 1 or any(p.hosts or tuple(p.classes) != tuple(words.classes) for p in words.prohibitions):
+    # (the prohibition said of the class, or of no place while the text names that class alone: "user boxes never get a
+    # Restore")
+    if len(verbs) != 1 or any(p.hosts or p.classes and tuple(p.classes) != tuple(words.classes) for p in words.prohibitions):
         return None
     return Atom(host_class=words.classes[0]), RuleAction("never", Move(verbs.pop(), MATCHED))
 
