@@ -141,6 +141,6 @@ def test_a_rest_keeping_to_the_named_hosts_is_no_guard() -> None:
 
 
 def test_a_count_of_a_class_the_text_does_not_name_is_no_class() -> None:
-    text = "Once an op box reads Scan, a DecoyApache goes on it: the three named op hosts only."
+    text = "Once an op box reads Scan, a DecoyApache goes on it: just the three listed op boxes only."
     assert text_problem(text, {"class": "Operational", "activity": "Scan"}, do("DecoyApache")) is not None
     assert refused_rule_holds_on(text, Op_Server0="Scan/No") is not True

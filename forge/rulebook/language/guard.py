@@ -352,7 +352,7 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
             and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
         return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"
     if when is not None and _named_hosts_only(text, when):
-        return ""  # (r53l) "the three named op hosts only, not Op_Server0": the hosts the trigger names, said again
+        return ""  # (r53l) "the two named user hosts only, not User0": the hosts the trigger names, said again
     found = _rest_claims(text, when)
     if found is not None:
         from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
@@ -364,7 +364,7 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     return text
 
 
-# (r53l) A rest that keeps the rule to the hosts the text names, and sets others apart: "the three named op hosts only",
+# (r53l) A rest that keeps the rule to the hosts the text names, and sets others apart: "the two named user boxes only",
 # "only the listed hosts", ", not Op_Server0".
 _NAMED_ONLY = re.compile(r"^\s*(?:only\s+)?(?:the\s+)?(?:(?P<count>two|three|four|five|[2-5])\s+)?(?:named|listed|mentioned|above)\s+"
                          r"(?:(?:user|enterprise|op|ops|operational)[\s-]+)?(?:hosts|boxes|machines|servers|workstations|nodes|ones)"

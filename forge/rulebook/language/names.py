@@ -253,7 +253,7 @@ def unnamed_hosts(text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in _SINGLES_OUT.finditer(text or "") if not hosts_in(m.group(0))) + _few_of_class(text or "")
 
 
-# (r53l) An order kept to a count of a class's hosts: "the three named op hosts only", "only the two listed user boxes".
+# (r53l) An order kept to a count of a class's hosts: "the three listed op boxes only", "only the two named user boxes".
 _FEW_OF_CLASS = re.compile(r"\bonly\s+the\s+(?P<count>two|three|four|[2-4])\s+(?:named\s+|listed\s+|above\s+)?(?P<cls>[\w-]+(?:\s+[\w-]+)?)\b|"
                            r"\bthe\s+(?P<count2>two|three|four|[2-4])\s+(?:named\s+|listed\s+|above\s+)?(?P<cls2>[\w-]+(?:\s+[\w-]+)?)\s+only\b",
                            re.IGNORECASE)
@@ -262,7 +262,7 @@ _FEW = {"two": 2, "three": 3, "four": 4}
 
 def _few_of_class(text: str) -> tuple[str, ...]:
     """(r53l) The words that keep the order to fewer hosts of one class than it has (`_FEW_OF_CLASS`), where the text names
-    fewer hosts of that class than it counts: which ones it means the product cannot tell ("the three named op hosts
+    fewer hosts of that class than it counts: which ones it means the product cannot tell ("the three listed op boxes
     only" beside no op host named is not the op subnet, its server too)."""
     found = []
     for m in _FEW_OF_CLASS.finditer(text):
