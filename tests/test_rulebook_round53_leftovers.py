@@ -54,6 +54,16 @@ def test_a_standing_prohibition_on_a_class_is_said() -> None:
     assert when == Atom(host_class="User") and action.mode == "never" and action.move.verb == "Restore"
 
 
+def test_a_standing_class_prohibition_kept_semantic_speaks_where_the_class_is_shown() -> None:
+    assert refused_rule_holds_on(CLASS_BAN, User2="None/No") is True
+    assert refused_rule_holds_on("Enterprise boxes never get a Remove from this team.", Op_Host1="Scan/No") is True
+    # (the whole table is shown: the enterprise hosts too) but not an alert naming only an op host
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+    found = semantic_claims(CLASS_BAN, REFUSED, CLASS_BAN)
+    assert truth(found, read_situation("Alerts:\nOp_Host1: Activity Scan, Compromised No")) is False
+
+
 def test_two_teachers_semantic_rules_on_a_class_and_one_of_its_hosts_are_flagged_and_settled() -> None:
     book = PlanBook()
     book.apply(_semantic(CLASS_BAN, "user:oona"), _semantic(ONE_HOST_ORDER, "user:piet"))

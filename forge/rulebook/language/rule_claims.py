@@ -322,6 +322,8 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
         return _with_restated(excepting(found, spared), words, spared)
     if found is None and bare and (heading := _heading_alone(words)) is not None:
         return heading  # "Op_Host0 to Op_Host2: never Restore": any of them shown
+    if found is None and bare and (banned := _class_banned_alone(words)) is not None:
+        return banned  # (r53l) "never Restore a user host": where a user host is shown
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     rest = words.instruction
     for c in words.conditions:
@@ -474,6 +476,22 @@ def excepting(found, excepted):
         alternatives = tuple(g for g in found.parts if not {a.host for a in g.parts if isinstance(a, Atom)} & set(excepted))
     parts = tuple(p for p in (excepting(x, excepted) for x in alternatives) if p is not None)
     return None if not parts else parts[0] if len(parts) == 1 else type(found)(parts)
+
+
+def _class_banned_alone(words):
+    """(r53l) A standing prohibition of one verb on the one class a text names, with no condition, no host named and none
+    excepted ("Never Restore a user host", "user boxes never get a Restore"): it applies where a host of that class is
+    shown, as "never restore User0" applies where User0 is (None: not such a rule). Unread, a rule kept semantic after its
+    predicate was refused was silent everywhere, and its teacher's word never spoke."""
+    from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
+
+    if words.conditions or words.hosts or words.excepted or words.dispreferred or len(words.classes) != 1 \
+            or not words.prohibitions:
+        return None
+    if len({p.verb for p in words.prohibitions}) != 1 or any(p.hosts or p.classes and tuple(p.classes) != tuple(words.classes)
+                                                              for p in words.prohibitions):
+        return None
+    return Atom(host_class=words.classes[0])
 
 
 def _heading_alone(words):
