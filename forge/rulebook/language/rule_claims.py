@@ -478,6 +478,14 @@ def excepting(found, excepted):
     return None if not parts else parts[0] if len(parts) == 1 else type(found)(parts)
 
 
+def states_said(text: str) -> bool:
+    """(r53l) Whether a text says a state of some host anywhere (a state word, or a level or activity the situation reader
+    places): a standing prohibition on a class states none."""
+    from forge.rulebook.language.situation import state_of  # lazy: as in `claims`
+
+    return bool(state_words_in(text)) or state_of(text) != ((None, None), None)
+
+
 def _class_banned_alone(words):
     """(r53l) A standing prohibition of one verb on the one class a text names, with no condition, no host named and none
     excepted ("Never Restore a user host", "user boxes never get a Restore"): it applies where a host of that class is
@@ -486,8 +494,8 @@ def _class_banned_alone(words):
     from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
 
     if words.conditions or words.hosts or words.excepted or words.dispreferred or len(words.classes) != 1 \
-            or not words.prohibitions:
-        return None
+            or not words.prohibitions or states_said(words.text):
+        return None  # (a state said anywhere, "no Restore on a user box at Unknown", is a condition this reads nowhere)
     if len({p.verb for p in words.prohibitions}) != 1 or any(p.hosts or p.classes and tuple(p.classes) != tuple(words.classes)
                                                               for p in words.prohibitions):
         return None
