@@ -62,7 +62,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, verbs_put_after
-from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, only_time_permitted
+from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, left_to_provision, only_time_permitted
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
@@ -568,6 +568,10 @@ _ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|
                         r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+no\s+other\s+time|never\s+otherwise)\b|"
                         r"\bnot\s+(?:yet\s+)?(?:reach\s+for|go\s+for|use|try|escalate\s+to)\s+anything\s+"
                         r"(?:heavier|else|more|stronger|bigger|harsher)\b", re.IGNORECASE)
+# (r53l) "Restore nothing on Enterprise1 except when it is rooted", its condition taken away: the object denied and the
+# exception that lets the move where the condition holds, two negations that give the order (clauses.conditions_in)
+_LET_BY_EXCEPTION = re.compile(r"\b(?:nothing|none|nobody|no\s+one)\b(?:\s+(?:on|for|to|at|in|of)\s+(?:[\w-]+\s*){1,3}?)?\s*,?\s*"
+                               r"except\s*(?=[.;,!?]|$)", re.IGNORECASE)
 # "Remove User1; never widen that rule out to the other user hosts": the writer keeps the order to the host it names,
 # no negation of its verb (a note that names a host stays a negation the reading must place)
 _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend|generali[sz]e|widen|broaden)\s+"
@@ -703,7 +707,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             # "Don't restore it. Remove it instead.": the word that points back at what the text turned down is that
             # prohibition's, wherever the reading placed it
             # (r43x: "not on the op subnet" denies a host a class, which says where the order goes, not whether)
-            cues = _ONLY_THIS.sub(" ", membership_denied_away(_scope_note_removed(clause, done)))
+            cues = _ONLY_THIS.sub(" ", _LET_BY_EXCEPTION.sub(" ", membership_denied_away(_scope_note_removed(clause, done))))
             for span in ended:  # (a scope note or an ending inside the clause negates nothing of its verb)
                 cues = cues.replace(span, " ")
             cues = HOLDING_OFF_DENIED.sub(" ", cues)  # (r45m) "don't skip the Analyse": two negations, an order
@@ -1119,6 +1123,22 @@ def _host_widened_to_class(words: Wording, predicate, action: Optional[dict]) ->
         if widened:
             return (f"host: the lesson is about {', '.join(sorted(targets))} and names no {atom.host_class} hosts, but the "
                     f"trigger holds for any {atom.host_class} host: keep to the hosts the text names")
+    return None
+
+
+def _provision_host_asked(text: str, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r53l) A trigger restricted to, or an order aimed at, a host the text names only in what it leaves to another
+    provision ("Any host showing an exploit gets a Remove, save as provided in the exception on file for the op server"):
+    that host is the other provision's, and the rule is about every host it describes. Compiled as a Remove of the op
+    server when the op server is exploited, the rule said the very move the exception it defers to turns down there,
+    and nothing of the other hosts."""
+    left = left_to_provision(text)
+    if not left:
+        return None
+    asked = {atom.host for atom, negated in atoms_of(predicate) if not negated and atom.host is not None}
+    for host in sorted(left & (asked | _targets(action))):
+        return (f"provision: the text leaves {host} to another provision, but the entry is about {host}: keep to the hosts "
+                "the rule's own words describe")
     return None
 
 
@@ -1702,7 +1722,8 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
         or _matched(predicate, action) \
-        or _scope(words, predicate, when_raw, action) or _singled_out(words, predicate) \
+        or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
+        or _singled_out(words, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \

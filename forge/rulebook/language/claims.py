@@ -306,8 +306,14 @@ def _kept_out_claims(described: str, subject: Optional[str], unresolved: Optiona
     kept to the other hosts is read cautiously; None where the description says nothing this reading can place."""
     from forge.rulebook.language.predicate import Not  # lazy: beside this module
 
+    # (r53l) "never ones which are rooted", "but not the ones that show a scan": "ones" stands for the hosts the order is
+    # for; read as hosts (the cautious "no host so described"). Unread, the exclusion was no claim and the rule was silent.
+    described = _ONES_DESCRIBED.sub(lambda m: f"{m['article'] or ''}hosts", described)
     inner = claims(described, subject, unresolved, group, universal)
     return None if inner is None else Not(inner)
+
+
+_ONES_DESCRIBED = re.compile(r"^(?P<article>(?:the|any|those|these)\s+)?ones\b(?=\s+(?:that|which|who|showing|with)\b)", re.IGNORECASE)
 
 
 def _compared_claims(condition: str, subject: Optional[str], unresolved: Optional[list], group: tuple[str, ...],

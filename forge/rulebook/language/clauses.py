@@ -147,6 +147,10 @@ _EXCEPTED_RELATIVE = re.compile(r"(?:\b(?:(?:but|and|yet)\s+not|except|never|not
 # ones that are rooted" forbids it where none is, as the kept-out reading says.) "save" opens an exception only after a
 # comma: in "to save hosts that are at root" it is a verb.
 _NEGATED_ORDER = re.compile(r"\b(?:nothing|none|nobody|no\s+one|no(?:\s+[\w-]+){1,2})\s*,?\s*$", re.IGNORECASE)
+# (r53l) ... and before an exception that is a condition, the denied object with the place it is denied on: "restore
+# nothing on Enterprise1 except when ...", "no Remove for the user boxes, except once ..."
+_DENIED_OBJECT = re.compile(r"\b(?:nothing|none|nobody|no\s+one|no(?:\s+[\w-]+){1,2})(?:\s+(?:on|for|to|at|in|of)\s+(?:[\w-]+\s*){1,3}?)?"
+                            r"\s*,?\s*$", re.IGNORECASE)
 # (which exceptions it turns: those of "except", "other than", "save"; "but not" and "never" keep hosts out of an order
 # said plainly, they are no exception to a denial)
 _LETS_BY_EXCEPTION = re.compile(r"^(?:except|other|save)", re.IGNORECASE)
@@ -162,7 +166,16 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
         # (r40k) "..., but not if it is compromised", "except once it is rooted": the exception is the condition's
         # own words (read from its marker on, it was the opposite: a condition the rule holds in)
         excepted = _EXCEPTED_CONDITION.search(instruction[:marker.start()])
-        span = instruction[excepted.start() if excepted else marker.start():clause_end(instruction, marker.end())]
+        start = excepted.start() if excepted else marker.start()
+        denied = _DENIED_OBJECT.search(instruction[:start])
+        # (not a move denied, "no Remove for the user boxes except once ...": a prohibition, its exception kept out of it)
+        if _LETS_BY_EXCEPTION.match(instruction[start:]) and denied and not verbs_in(denied.group(0)) \
+                and verbs_in(instruction[:denied.start()]):
+            # (r53l) "Restore nothing except when it is rooted", "remove no box except if ...": the exception to a denied
+            # object is where the move is let, the order's own condition (read as kept out, the rule ordered the Restore
+            # where the host was not rooted, the opposite of its words)
+            start = marker.start() + (len(re.match(r"except\s+", marker.group(0)).group(0)) if re.match(r"except\s", marker.group(0)) else 0)
+        span = instruction[start:clause_end(instruction, marker.end())]
         if _EMPHASIS_ONLY.fullmatch(span.strip()):
             continue  # (r33h) "Restore it. Every time.": the order's emphasis, no condition of its own
         spans.append(span)

@@ -211,6 +211,16 @@ _PROVIDED_ELSEWHERE = re.compile(r"\s*[,(]?\s*\b(?:save|except|other\s+than|unle
                                  re.IGNORECASE)
 
 
+
+def left_to_provision(text: str) -> frozenset[str]:
+    """(r53l) The hosts a text names only in what it leaves to another provision (`_PROVIDED_ELSEWHERE`: ", save as
+    provided in the exception on file for the op server"): the other provision's hosts, which this rule is not about
+    (checks.py refuses a trigger or a target on them)."""
+    spans = [m.group(0) for m in _PROVIDED_ELSEWHERE.finditer(text or "")]
+    if not spans:
+        return frozenset()
+    return frozenset(h for span in spans for h in hosts_in(span)) - frozenset(hosts_in(_PROVIDED_ELSEWHERE.sub(" ", text)))
+
 # (r51m) A deliberation, then its verdict: "For: ... Against: ... Verdict: when X is scanned, DecoySSHD on it", "Pros of
 # ...: ... Cons: ... On balance: ...", "I go back and forth: ... Final answer: ...". The arguments weigh the
 # move; the verdict is the rule, its own condition said there. Read whole, an argument's "while ..." or "if ..." was a
@@ -923,6 +933,8 @@ _MOVE_HEADER = re.compile(r"^(?:move|moves|do|action|pick|choose|choice|response
                           re.IGNORECASE)
 _DITTO = re.compile(r"^(?:same|the\s+same|ditto|as\s+above|same\s+as\s+above|\"|\u3003|'')$", re.IGNORECASE)
 _NO_MOVE = re.compile(r"^(?:|-+|\u2013|\u2014|none|n/?a|nothing|no\s+move)$", re.IGNORECASE)
+# (r53l) A cell that gives no value: a dash or "n/a" (an empty cell says nothing and is left out of the case).
+_NO_VALUE = re.compile(r"^(?:-+|\u2013|\u2014|n/a)$", re.IGNORECASE)
 
 
 def table_cases_said(text: str) -> str:
@@ -938,9 +950,13 @@ def table_cases_said(text: str) -> str:
         return text
     said, above = [], [""] * len(header)
     for row in body:
+        # (r53l) a ditto cell with nothing above it to repeat (in the first row, or under such a cell), or a dash or
+        # "n/a" where a state is given: the table says no state there, so the row is no case (read as one, the host was
+        # its case in any state)
+        unrepeated = any(_DITTO.match(cell) and not above[j] for j, cell in enumerate(row))
         row = [above[j] if _DITTO.match(cell) else cell for j, cell in enumerate(row)]
         above = row
-        if _NO_MOVE.match(row[-1]):
+        if unrepeated or _NO_MOVE.match(row[-1]) or any(_NO_VALUE.match(cell) for cell in row[:-1]):
             continue
         situation = " ".join(f"{h} {c}" if hosts_in(h) else c for h, c in zip(header[:-1], row[:-1]) if c)
         said.append(f"{situation} -> {row[-1].rstrip('.')}.")

@@ -351,6 +351,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if verbs_in(text) and _state_of(text) == ((None, None), None) and not hosts_in(text) and not classes_in(text) \
             and not negations_in(text) and not re.search(r"\b(?:when|whenever|if|while|once|after|until|unless)\b", text, re.I):
         return ""  # about the move, not when it applies: "Remove is as good as Restore here", "any Decoy verb"
+    if when is not None and _named_hosts_only(text, when):
+        return ""  # (r53l) "the two named user hosts only, not User0": the hosts the trigger names, said again
     found = _rest_claims(text, when)
     if found is not None:
         from forge.rulebook.language.predicate import implies  # lazy: as in `claims`
@@ -360,6 +362,35 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
     if all(w in _RESTATED for w in words):
         return ""
     return text
+
+
+# (r53l) A rest that keeps the rule to the hosts the text names, and sets others apart: "the two named user boxes only",
+# "only the listed hosts", ", not Op_Server0".
+_NAMED_ONLY = re.compile(r"^\s*(?:only\s+)?(?:the\s+)?(?:(?P<count>two|three|four|five|[2-5])\s+)?(?:named|listed|mentioned|above)\s+"
+                         r"(?:(?:user|enterprise|op|ops|operational)[\s-]+)?(?:hosts|boxes|machines|servers|workstations|nodes|ones)"
+                         r"(?:\s+only)?(?P<rest>(?:\s*[,;]?\s*(?:but\s+|and\s+)?not\s+[^,;.]+)*)\s*\.?\s*$", re.IGNORECASE)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _named_hosts_only(text: str, when) -> bool:
+    """(r53l) Whether a rest only keeps the rule to the hosts its trigger names (`_NAMED_ONLY`): a trigger on named hosts
+    alone, as many as the rest counts, of the class it names, and any host it sets apart ("not Op_Server0") one the trigger
+    cannot match. Read as a condition it placed nothing, and the rule was silent where its trigger held."""
+    from forge.rulebook.language.predicate import atoms_of, positive_hosts  # lazy: as in `claims`
+
+    found = _NAMED_ONLY.match(text)
+    if found is None or any(atom.host is None for atom, negated in atoms_of(when) if not negated):
+        return False
+    named = set(positive_hosts(when))
+    count = found["count"]
+    if not named or count and _COUNTS.get(count.lower(), int(count) if count.isdigit() else 0) != len(named):
+        return False
+    classes = classes_in(text[:found.start("rest")])
+    if classes and not all(any(h in HOST_CLASSES[c] for c in classes) for h in named):
+        return False
+    apart = hosts_in(found["rest"])
+    return (not found["rest"].strip() or bool(apart)) and not set(apart) & named \
+        and not classes_in(found["rest"]) and not state_words_in(found["rest"])
 
 
 # (r52m) What the role writes, never when its rule applies: the wording of its answer ("the top line's wording", "a

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Optional, Sequence
 
 from forge.rulebook.language.grammar import ConditionalRule, parse_rule
-from forge.rulebook.language.action import MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
+from forge.rulebook.language.action import CLASS_TARGETS, MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
 from forge.rulebook.model import RuleType, canonical_json
 from forge.rulebook.language.predicate import (
     Predicate,
@@ -220,7 +220,7 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
     if held is not None and not said:
         kept = set(matched_hosts(held, situation))
         mine = tuple(h for h in mine if h in kept)
-    free = set().union(*(m.hosts(mine) for m in (*rule.action.moves, rule.action.over) if m is not None))
+    free = set().union(*(_acted_on_here(m, mine, situation) for m in (*rule.action.moves, rule.action.over) if m is not None))
     for position, other in enumerate(others):
         other = disputing(other) or other
         if other.when is None or other.action is None:
@@ -233,6 +233,17 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
             return frozenset()
         free -= disputed or frozenset()
     return frozenset(free)
+
+
+def _acted_on_here(move, matched: Sequence[str], situation: Situation) -> frozenset[str]:
+    """(r53l) The hosts a move acts on in this context: a move on a whole class ("never Restore a user host", aimed at the
+    User class) acts here on the hosts of that class the context shows. Counted on the class's every host, a general rule
+    beaten by another teacher's exception on the one user host shown still spoke "for" user hosts the context never
+    showed, and was injected beside its exception as if it had the last word on them."""
+    hosts = move.hosts(matched)
+    if move.target in CLASS_TARGETS and situation:
+        return hosts & frozenset(situation.shown())
+    return hosts
 
 
 def hosts_it_may_match(when: Predicate, situation: Situation) -> tuple[str, ...]:

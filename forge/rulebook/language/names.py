@@ -247,9 +247,34 @@ def state_words_in(text: str) -> tuple[str, ...]:
 
 
 def unnamed_hosts(text: str) -> tuple[str, ...]:
-    """The words of a text that single out one host by no name `hosts_in` reads ("the second enterprise server", "srv3"):
-    a reading that leaves them out is wider than the text."""
-    return tuple(m.group(0) for m in _SINGLES_OUT.finditer(text or "") if not hosts_in(m.group(0)))
+    """The words of a text that single out one host by no name `hosts_in` reads ("the second enterprise server", "srv3"),
+    or (r53l) keep the order to fewer hosts of a class than it has, hosts the text does not name (`_FEW_OF_CLASS`): a
+    reading that leaves them out is wider than the text."""
+    return tuple(m.group(0) for m in _SINGLES_OUT.finditer(text or "") if not hosts_in(m.group(0))) + _few_of_class(text or "")
+
+
+# (r53l) An order kept to a count of a class's hosts: "the three listed op boxes only", "only the two named user boxes".
+_FEW_OF_CLASS = re.compile(r"\bonly\s+the\s+(?P<count>two|three|four|[2-4])\s+(?:named\s+|listed\s+|above\s+)?(?P<cls>[\w-]+(?:\s+[\w-]+)?)\b|"
+                           r"\bthe\s+(?P<count2>two|three|four|[2-4])\s+(?:named\s+|listed\s+|above\s+)?(?P<cls2>[\w-]+(?:\s+[\w-]+)?)\s+only\b",
+                           re.IGNORECASE)
+_FEW = {"two": 2, "three": 3, "four": 4}
+
+
+def _few_of_class(text: str) -> tuple[str, ...]:
+    """(r53l) The words that keep the order to fewer hosts of one class than it has (`_FEW_OF_CLASS`), where the text names
+    fewer hosts of that class than it counts: which ones it means the product cannot tell ("the three listed op boxes
+    only" beside no op host named is not the op subnet, its server too)."""
+    found = []
+    for m in _FEW_OF_CLASS.finditer(text):
+        count, said = (m["count"], m["cls"]) if m["count"] else (m["count2"], m["cls2"])
+        classes = classes_in(said)
+        if len(classes) != 1:
+            continue
+        number = _FEW.get(count.lower()) or int(count)
+        members = HOST_CLASSES[classes[0]]
+        if number < len(members) and len(set(hosts_in(text)) & set(members)) < number:
+            found.append(m.group(0))
+    return tuple(found)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -226,6 +226,8 @@ def _narrower_case(text: str, found: re.Match) -> bool:
     case = found["only"] or found["instead"] or found["done"] or found["after"] or found["incase"] or found["kept"] or ""
     named = set(hosts_in(text[found.start():found.end()]))
     words = read_wording(before)
+    if words.conditions and verbs_in(before) and _one_of_the_class(case, before):
+        return True  # (r53l) "...; if that host is Enterprise2, Restore it instead": one host of the first case's class
     if not words.conditions or not verbs_in(before) or named - set(hosts_in(before)) or classes_in(case):
         return False
     if len(set(hosts_in(before))) > 1 and not named:
@@ -239,6 +241,22 @@ def _narrower_case(text: str, found: re.Match) -> bool:
     # or one the first case denies ("..., not rooted -> ..., a Restore only once it is rooted"); another state is a
     # case of its own, beside the first ("if it is only scanned, ...; if it is exploited, ... instead": either)
     return _within_case(rule_claims(before), claims(case, subject_of(read_wording(text))))
+
+
+# (r53l) A case that only says which host the note's host is: "if that host is Enterprise2", "when it's User3", "if the
+# box in question is Op_Host1".
+_IDENTITY_CASE = re.compile(rf"^\s*(?:(?:that|the|this)\s+(?:same\s+)?(?:host|box|machine|server|workstation|one)(?:\s+in\s+question)?|it)"
+                            rf"\s*(?:is|'s|happens\s+to\s+be)\s+(?:{HOST_WORD})\s*$", re.IGNORECASE)
+
+
+def _one_of_the_class(case: str, before: str) -> bool:
+    """(r53l) Whether a later case only picks out one host by name (`_IDENTITY_CASE`) of the one class the note's first
+    case is about ("Remove any enterprise host that shows a compromise; if that host is Enterprise2, Restore it
+    instead"): a narrower case within the first, whose own move changes there, and no condition beside it (read as one,
+    "Enterprise2 is shown" was an alternative, and the note held on Enterprise2 in any state, quiet as well)."""
+    hosts, classes = hosts_in(case), classes_in(before)
+    return bool(_IDENTITY_CASE.match(case)) and len(hosts) == 1 and len(set(classes)) == 1 \
+        and hosts[0] in hosts_of(classes) and not hosts_in(before)
 
 
 def _within_case(first, later) -> bool:
@@ -304,6 +322,8 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
         return _with_restated(excepting(found, spared), words, spared)
     if found is None and bare and (heading := _heading_alone(words)) is not None:
         return heading  # "Op_Host0 to Op_Host2: never Restore": any of them shown
+    if found is None and bare and (banned := _class_banned_alone(words)) is not None:
+        return banned  # (r53l) "never Restore a user host": where a user host is shown
     parts = list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ())
     rest = words.instruction
     for c in words.conditions:
@@ -456,6 +476,30 @@ def excepting(found, excepted):
         alternatives = tuple(g for g in found.parts if not {a.host for a in g.parts if isinstance(a, Atom)} & set(excepted))
     parts = tuple(p for p in (excepting(x, excepted) for x in alternatives) if p is not None)
     return None if not parts else parts[0] if len(parts) == 1 else type(found)(parts)
+
+
+def states_said(text: str) -> bool:
+    """(r53l) Whether a text says a state of some host anywhere (a state word, or a level or activity the situation reader
+    places): a standing prohibition on a class states none."""
+    from forge.rulebook.language.situation import state_of  # lazy: as in `claims`
+
+    return bool(state_words_in(text)) or state_of(text) != ((None, None), None)
+
+
+def _class_banned_alone(words):
+    """(r53l) A standing prohibition of one verb on the one class a text names, with no condition, no host named and none
+    excepted ("Never Restore a user host", "user boxes never get a Restore"): it applies where a host of that class is
+    shown, as "never restore User0" applies where User0 is (None: not such a rule). Unread, a rule kept semantic after its
+    predicate was refused was silent everywhere, and its teacher's word never spoke."""
+    from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
+
+    if words.conditions or words.hosts or words.excepted or words.dispreferred or len(words.classes) != 1 \
+            or not words.prohibitions or states_said(words.text):
+        return None  # (a state said anywhere, "no Restore on a user box at Unknown", is a condition this reads nowhere)
+    if len({p.verb for p in words.prohibitions}) != 1 or any(p.hosts or p.classes and tuple(p.classes) != tuple(words.classes)
+                                                              for p in words.prohibitions):
+        return None
+    return Atom(host_class=words.classes[0])
 
 
 def _heading_alone(words):

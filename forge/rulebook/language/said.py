@@ -42,6 +42,9 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     unnamed = _forbidden_where_claimed(text, words)
     if unnamed is not None:  # (r34h: a move put off there and another ordered, a preference of the one over the other)
         return unnamed[0], _preferred_instead(words, *unnamed)
+    standing = _forbidden_on_class(words)
+    if standing is not None:
+        return standing
     verbs = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS]
     # hosts the text names of the one class it orders for are that class's ("... on a user host; that goes for User1
     # through User4, leave User0 out"): its scope is the class, less what it excepts (rule_claims)
@@ -197,6 +200,26 @@ def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, Rule
             not _of_class_hosts(claims, words.classes):
         return None
     return claims, RuleAction("never", Move(verbs.pop(), MATCHED))
+
+
+def _forbidden_on_class(words) -> Optional[tuple[Predicate, RuleAction]]:
+    """(r53l) A standing prohibition of one verb on the one class the text names, with no condition, no host named and
+    none excepted ("Never Restore a user host", "enterprise servers get no Remove from us"): never that verb on a host of
+    that class, whatever it shows. Kept without a compiled meaning, such a rule was no party to any dispute (a class
+    prohibition is no exception about named hosts, `forbidden_in_words`, and it has no condition for
+    `_forbidden_where_claimed` to read), so another teacher's exception on one user host and this general word were
+    both injected, or the exception alone where the general rule's teacher asked."""
+    from forge.rulebook.language.rule_claims import states_said  # lazy: as in `said_in_words`
+
+    if words.hosts or words.excepted or words.conditions or words.dispreferred or len(words.classes) != 1 \
+            or states_said(words.text):
+        return None  # (a state said where no condition is read, "no Restore on a user box at Unknown": not in any state)
+    verbs = {p.verb or ANY_VERB for p in words.prohibitions}
+    # (the prohibition said of the class, or of no place while the text names that class alone: "user boxes never get a
+    # Restore")
+    if len(verbs) != 1 or any(p.hosts or p.classes and tuple(p.classes) != tuple(words.classes) for p in words.prohibitions):
+        return None
+    return Atom(host_class=words.classes[0]), RuleAction("never", Move(verbs.pop(), MATCHED))
 
 
 def _of_class_hosts(claims, classes) -> bool:

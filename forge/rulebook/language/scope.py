@@ -117,6 +117,9 @@ _TEACHER_UNSURE = re.compile(r"\b(?:i|we|you)(?:\s+(?:can(?:no|['\u2019])t|canno
                              r"(?:be\s+)?(?:sure|certain)\b", re.IGNORECASE)
 
 
+_ORDER_MODAL_LEFT = re.compile(r"\s+(?:shall|must|will|(?:is|are)\s+to)\s*$", re.IGNORECASE)
+
+
 def unplaced(condition: str) -> list[str]:
     """The words of a condition the product's reading does not account for ("if User3 is quarantined"): where
     there are any, what it read of the condition is not the whole of it."""
@@ -132,6 +135,9 @@ def unplaced(condition: str) -> list[str]:
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
+    # (r53l: the order's modal that a condition in the subject ran into, "any host showing an exploit shall | receive a
+    # Remove": the order's word, as "should" there is; unplaced, a standing order in a contract's words was never read whole)
+    condition = _ORDER_MODAL_LEFT.sub("", condition)
     # (r52m: the teacher's own doubt beside "Unknown", "and we cannot be certain it is held": what Unknown is, said again)
     condition = _TEACHER_UNSURE.sub(" ", condition)
     # (r41h: "outside the op subnet", "unlike a usr box": the class set apart, which `_outside_denied` reads)
