@@ -361,12 +361,43 @@ _DOCUMENT_OF_CLASS = re.compile(r"\b(?:user|usr|enterprise|ent|op|ops|operationa
                                 r"guidelines?|manuals?|handbooks?|SOPs?|standing\s+orders)\b", re.IGNORECASE)
 
 
+# (r53m) A default that leaves itself open to a later word, "Unless told otherwise, plan a Remove ...", "..., until
+# someone says otherwise": the order stands until another note overrides it (that note, narrower, wins where it speaks:
+# resolve.py), and no state of a host is denied. Read as it stood, "unless told" was a negated condition that no
+# predicate could state, and the default stayed semantic and went unmatched.
+_DEFAULT_UNTIL_TOLD = (r"(?:unless|until)\s+(?:(?:you|we)\s+(?:are|get)\s+|i\s+am\s+)?(?:told|instructed|advised|informed)\s+otherwise|"
+                       r"(?:unless|until)\s+(?:someone|somebody|a\s+later\s+note|another\s+note|a\s+newer\s+(?:note|rule))\s+"
+                       r"says\s+otherwise")
+_DEFAULT_OPEN = re.compile(r"(?:^|(?<=[.;!?:\n]))(?P<space>\s*)(?:" + _DEFAULT_UNTIL_TOLD + r")\s*[,:;\u2013\u2014-]\s*|"
+                           r"\s*[,;(]\s*(?:" + _DEFAULT_UNTIL_TOLD + r")\s*\)?(?=\s*(?:[.;!]|$))", re.IGNORECASE)
+# (r53m) A likeness to another note's case leading the clause, "Not unlike the Op_Server0 case, ...", "Just like the
+# User2 rule, ...", "As with alice's Enterprise1 note, ...": that case is the other note's, and the clause after the comma
+# says this rule's own situation. Read with it, the other case's host was a host the condition had to show.
+_LIKE_ANOTHER_CASE = re.compile(r"(?:^|(?<=[.;!?:\n]))(?P<space>\s*)(?:not\s+unlike|(?:just\s+|much\s+)?like|as\s+with|same\s+as)\s+"
+                                r"(?:the\s+|my\s+|our\s+)?(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:case|note|rule|lesson|line|entry)"
+                                r"\s*,\s*", re.IGNORECASE)
+# (r53m) A class and one of its hosts set apart after a comma, as a heading or a note puts it: "usr boxes at Unknown, not
+# User3 tho: Analyse it", "user hosts owned, but not User0". It is the class but that host, as "except User3" says it. Read
+# as it stood, the "not" was an absence no predicate states (the rule stayed semantic) and the host a state it shows.
+_CLASS_BUT_ONE = re.compile(r"(?P<head>\b(?:user|usr|enterprise|ent|op|ops|operational)[\s-]*(?:hosts?|box(?:es)?|servers?|"
+                            r"machines?|workstations?)\b[^.;:!?\n,]*),\s*(?:but\s+)?not\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT
+                            + r")(?:\s+(?:tho|though))?(?=\s*(?:[:.;!?\n]|$))", re.IGNORECASE)
+# (r53m) Words struck through as a chat writes a correction, "Analyse ~~Enterprise1~~ Enterprise2": the struck words are
+# taken back, the ones after them stand. Read with them, the struck host was one the rule had to name.
+_STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
+
+
 def _clauses_said(text: str) -> str:
-    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): a class that only names
+    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): words struck through, a
+    default's "unless told otherwise", a likeness to another note's case leading a clause, a class and
+    one of its hosts set apart by "not", a class that only names
     a document, the only time a move is allowed, a host described by what the evidence shows, what a rule leaves to
     another provision, a deliberation's verdict, a move turned down in another language, a state glossed in brackets, a
     restriction put late, a condition run into the order's party, a condition in code ("E1.activity == Exploit") and a
     share restated as a count ("the bulk of the servers, i.e. two or more, ...")."""
+    text = _DEFAULT_OPEN.sub(lambda m: m["space"] or "", _STRUCK_OUT.sub("", text))
+    text = _LIKE_ANOTHER_CASE.sub(lambda m: m["space"] or "", text)
+    text = _CLASS_BUT_ONE.sub(lambda m: f"{m['head']} except {m['host']}", text)
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, _DOCUMENT_OF_CLASS.sub(r"\g<document>", text))
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
     text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
