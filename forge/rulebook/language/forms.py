@@ -382,6 +382,12 @@ _LIKE_ANOTHER_CASE = re.compile(r"(?:^|(?<=[.;!?:\n]))(?P<space>\s*)(?:not\s+unl
 _CLASS_BUT_ONE = re.compile(r"(?P<head>\b(?:user|usr|enterprise|ent|op|ops|operational)[\s-]*(?:hosts?|box(?:es)?|servers?|"
                             r"machines?|workstations?)\b[^.;:!?\n,]*),\s*(?:but\s+)?not\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT
                             + r")(?:\s+(?:tho|though))?(?=\s*(?:[:.;!?\n]|$))", re.IGNORECASE)
+# (r53m) A phase of the attack that leads its clause with no comma before the order: "in the impact phase plan a Restore
+# of Op_Server0", "during the recon stage decoy it". Said with the comma, as the readers know it: without it the phase was
+# no condition, and the order not seen (a lesson drawn in those words gave none).
+_PHASE_UNMARKED = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<phase>\s*(?:in|during|within)\s+(?:the\s+)?(?:[\w-]+\s+){1,2}?(?:phase|stage))"
+                             r"\s+(?=(?:plan|restore|remove|analy[sz]e|monitor|decoy|deploy|put|recommend|choose|pick|re-?image)\b)",
+                             re.IGNORECASE)
 # (r53m) Words struck through as a chat writes a correction, "Analyse ~~Enterprise1~~ Enterprise2": the struck words are
 # taken back, the ones after them stand. Read with them, the struck host was one the rule had to name.
 _STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
@@ -390,7 +396,7 @@ _STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
 def _clauses_said(text: str) -> str:
     """`text` with the forms of its clauses said in the words the reader reads (`written_out`): words struck through, a
     default's "unless told otherwise", a likeness to another note's case leading a clause, a class and
-    one of its hosts set apart by "not", a class that only names
+    one of its hosts set apart by "not", a phase leading its order with no comma, a class that only names
     a document, the only time a move is allowed, a host described by what the evidence shows, what a rule leaves to
     another provision, a deliberation's verdict, a move turned down in another language, a state glossed in brackets, a
     restriction put late, a condition run into the order's party, a condition in code ("E1.activity == Exploit") and a
@@ -398,6 +404,7 @@ def _clauses_said(text: str) -> str:
     text = _DEFAULT_OPEN.sub(lambda m: m["space"] or "", _STRUCK_OUT.sub("", text))
     text = _LIKE_ANOTHER_CASE.sub(lambda m: m["space"] or "", text)
     text = _CLASS_BUT_ONE.sub(lambda m: f"{m['head']} except {m['host']}", text)
+    text = _PHASE_UNMARKED.sub(lambda m: f"{m['phase']}, ", text)
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, _DOCUMENT_OF_CLASS.sub(r"\g<document>", text))
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
     text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))

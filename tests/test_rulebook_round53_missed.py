@@ -1,0 +1,98 @@
+"""Round 53 (r53m): rules kept semantic although their compilation was faithful, because a reader was too narrow for how
+people write: a chat correction with words struck through, a default "unless told otherwise", a likeness to another
+note's case, a class with one host set apart by "not", litotes and urging ("not unlike", "no reason to hold back"), a
+level that goes beyond another ("root, not merely user"), a move kept out with "leave", a lesson under its heading after a
+story that reads like an order, and a phase that leads its order with no comma. Each faithful compilation now passes;
+each wider or turned-around one is still refused."""
+
+import pytest
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.wording import read_wording
+
+
+def _do(verb, target):
+    return {"mode": "do", "verb": verb, "target": target}
+
+
+FAITHFUL = [
+    # words struck through are taken back; the ones after them stand
+    ("fix to my earlier entry: Restore ~~User4~~ User1 whenever it is at Privileged",
+     {"host": "User1", "compromise": "Privileged"}, _do("Restore", "User1")),
+    # a default open to a later note names no state of a host
+    ("Unless told otherwise, remove any enterprise server that reads Compromised User.",
+     {"class": "Enterprise", "compromise": "User"}, _do("Remove", "$matched")),
+    # a likeness to another note's case is that note's host, not this rule's
+    ("Not unlike the User4 case, Op_Server0 with an exploit on it is no place to hold back: Remove Op_Server0.",
+     {"host": "Op_Server0", "activity": "Exploit"}, _do("Remove", "Op_Server0")),
+    ("also Enterprise1, same deal as bob's Enterprise0 entry: E1 @ Privileged -> Restore E1",
+     {"host": "Enterprise1", "compromise": "Privileged"}, _do("Restore", "Enterprise1")),
+    # a class with one host set apart after a comma: the class but that host
+    ("ent servers at Privileged, not Enterprise0 though: Restore it",
+     {"any": [{"host": "Enterprise1", "compromise": "Privileged"}, {"host": "Enterprise2", "compromise": "Privileged"}]},
+     _do("Restore", "$matched")),
+    # a level that goes beyond another is that level exactly
+    ("Op_Server0 at root (Privileged, not merely user level) -> Restore Op_Server0.",
+     {"host": "Op_Server0", "compromise": "Privileged"}, _do("Restore", "Op_Server0")),
+    # a move kept out with "leave" is a prohibition of it there
+    ("A Remove there cut the green users off last game. Lesson: leave Op_Server0 out of every Remove plan, in any state.",
+     {"host": "Op_Server0"}, {"mode": "never", "verb": "Remove", "target": "Op_Server0"}),
+    # a lesson under its heading: the story before it, however it reads, is none of the order
+    ("We watched User2 for several turns and never touched it. Lesson: once User2 has held Compromised User unchanged "
+     "for 4 steps, Remove it instead of watching again.",
+     {"host": "User2", "compromise": "User", "unchanged_for": 4},
+     {"mode": "prefer", "verb": "Remove", "target": "User2", "over": {"verb": "Monitor", "target": "User2"}}),
+]
+
+
+@pytest.mark.parametrize("text, when, action", FAITHFUL)
+def test_a_faithful_compilation_passes(text, when, action):
+    assert text_problem(text, when, action) is None
+
+
+WIDER_OR_TURNED = [
+    # the struck host compiled, or the condition dropped
+    ("fix to my earlier entry: Restore ~~User4~~ User1 whenever it is at Privileged",
+     {"host": "User4", "compromise": "Privileged"}, _do("Restore", "User4")),
+    ("fix to my earlier entry: Restore ~~User4~~ User1 whenver it is at Privileged",
+     {"host": "User1"}, _do("Restore", "User1")),
+    # the default's level widened, or its class
+    ("Unless told otherwise, remove any enterprise server that reads Compromised User.",
+     {"class": "any", "compromise": "User"}, _do("Remove", "$matched")),
+    # the other case's host taken for this rule's condition
+    ("Not unlike the User4 case, Op_Server0 with an exploit on it is no place to hold back: Remove Op_Server0.",
+     {"host": "User4", "activity": "Exploit"}, _do("Remove", "Op_Server0")),
+    # the host set apart still matched
+    ("ent servers at Privileged, not Enterprise0 though: Restore it",
+     {"class": "Enterprise", "compromise": "Privileged"}, _do("Restore", "$matched")),
+    # the level widened
+    ("Op_Server0 at root (Privileged, not merely user level) -> Restore Op_Server0.",
+     {"host": "Op_Server0", "compromise": "any"}, _do("Restore", "Op_Server0")),
+    # the move kept out ordered
+    ("A Remove there cut the green users off last game. Lesson: leave Op_Server0 out of every Remove plan, in any state.",
+     {"host": "Op_Server0"}, _do("Remove", "Op_Server0")),
+    # the lesson's history dropped
+    ("We watched User2 for several turns and never touched it. Lesson: once User2 has held Compromised User unchanged "
+     "for 4 steps, Remove it instead of watching again.",
+     {"host": "User2", "compromise": "User"}, _do("Remove", "User2")),
+    # a phase leading the order with no comma is its condition
+    ("Looking back, User0 was the way in. The rule I'd keep: in the recon phase plan a DecoySSHD on User0.",
+     {"host": "User0"}, _do("DecoySSHD", "User0")),
+]
+
+
+@pytest.mark.parametrize("text, when, action", WIDER_OR_TURNED)
+def test_a_wider_or_turned_compilation_is_still_refused(text, when, action):
+    assert text_problem(text, when, action) is not None
+
+
+def test_a_lesson_under_its_heading_is_the_order_after_a_story_that_reads_like_one():
+    words = read_wording("We watched User2 for several turns and never touched it. Lesson: once User2 has held "
+                         "Compromised User unchanged for 4 steps, Remove it instead of watching again.")
+    assert "never touched" not in words.instruction
+    assert not words.prohibitions
+
+
+def test_a_phase_with_no_comma_before_the_order_is_read_as_its_condition():
+    words = read_wording("Looking back, User0 was the way in. The rule I'd keep: in the recon phase plan a DecoySSHD on User0.")
+    assert any("recon phase" in c.text for c in words.conditions)
