@@ -1,6 +1,6 @@
 """Round 53 (r53m): rules kept semantic although their compilation was faithful, because a reader was too narrow for how
 people write: a chat correction with words struck through, a default "unless told otherwise", a likeness to another
-note's case, a class with one host set apart by "not", litotes and urging ("not unlike", "no reason to hold back"), a
+note's case, a class with one host set apart by "not", litotes and urging ("not unlike", "no reason to hesitate"), a
 level that goes beyond another ("root, not merely user"), a move kept out with "leave", a lesson under its heading after a
 story that reads like an order, and a phase that leads its order with no comma. Each faithful compilation now passes;
 each wider or turned-around one is still refused."""
@@ -23,7 +23,7 @@ FAITHFUL = [
     ("Unless told otherwise, remove any enterprise server that reads Compromised User.",
      {"class": "Enterprise", "compromise": "User"}, _do("Remove", "$matched")),
     # a likeness to another note's case is that note's host, not this rule's
-    ("Not unlike the User4 case, Op_Server0 with an exploit on it is no place to hold back: Remove Op_Server0.",
+    ("Not unlike the User4 case, Op_Server0 with an exploit on it leaves no reason to hesitate: Remove Op_Server0.",
      {"host": "Op_Server0", "activity": "Exploit"}, _do("Remove", "Op_Server0")),
     ("also Enterprise1, same deal as bob's Enterprise0 entry: E1 @ Privileged -> Restore E1",
      {"host": "Enterprise1", "compromise": "Privileged"}, _do("Restore", "Enterprise1")),
@@ -60,7 +60,7 @@ WIDER_OR_TURNED = [
     ("Unless told otherwise, remove any enterprise server that reads Compromised User.",
      {"class": "any", "compromise": "User"}, _do("Remove", "$matched")),
     # the other case's host taken for this rule's condition
-    ("Not unlike the User4 case, Op_Server0 with an exploit on it is no place to hold back: Remove Op_Server0.",
+    ("Not unlike the User4 case, Op_Server0 with an exploit on it leaves no reason to hesitate: Remove Op_Server0.",
      {"host": "User4", "activity": "Exploit"}, _do("Remove", "Op_Server0")),
     # the host set apart still matched
     ("ent servers at Privileged, not Enterprise0 though: Restore it",

@@ -743,7 +743,7 @@ def _matched(predicate, action: Optional[dict]) -> Optional[str]:
 
 # (r41m) Another note the text points to for its form, "same as maria's User4 restore note", "like the Enterprise1 rule":
 # the hosts named there are that note's, and the text's own order says where this one applies.
-# (r53m: "same treatment as alice's User2 line", "not unlike the Op_Server0 case": a likeness to another note's line or case,
+# (r53m: "same drill as kim's Op_Host1 line", "not unlike the User1 case": a likeness to another note's line or case,
 # a noun between "same" and "as")
 _REFERENCE = re.compile(r"\b(?:same\s+(?:[\w-]+\s+)?as|just\s+like|like|not\s+unlike|as\s+in|as\s+per|mirrors?|copies|copy\s+of)\s+(?:the\s+|my\s+|our\s+)?"
                         r"(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:note|rule|lesson|advice|order|line|entry|case)\b", re.IGNORECASE)

@@ -361,7 +361,7 @@ _DOCUMENT_OF_CLASS = re.compile(r"\b(?:user|usr|enterprise|ent|op|ops|operationa
                                 r"guidelines?|manuals?|handbooks?|SOPs?|standing\s+orders)\b", re.IGNORECASE)
 
 
-# (r53m) A default that leaves itself open to a later word, "Unless told otherwise, plan a Remove ...", "..., until
+# (r53m) A default that leaves itself open to a later word, "Unless told otherwise, restore the op hosts ...", "..., until
 # someone says otherwise": the order stands until another note overrides it (that note, narrower, wins where it speaks:
 # resolve.py), and no state of a host is denied. Read as it stood, "unless told" was a negated condition that no
 # predicate could state, and the default stayed semantic and went unmatched.
@@ -370,25 +370,25 @@ _DEFAULT_UNTIL_TOLD = (r"(?:unless|until)\s+(?:(?:you|we)\s+(?:are|get)\s+|i\s+a
                        r"says\s+otherwise")
 _DEFAULT_OPEN = re.compile(r"(?:^|(?<=[.;!?:\n]))(?P<space>\s*)(?:" + _DEFAULT_UNTIL_TOLD + r")\s*[,:;\u2013\u2014-]\s*|"
                            r"\s*[,;(]\s*(?:" + _DEFAULT_UNTIL_TOLD + r")\s*\)?(?=\s*(?:[.;!]|$))", re.IGNORECASE)
-# (r53m) A likeness to another note's case leading the clause, "Not unlike the Op_Server0 case, ...", "Just like the
+# (r53m) A likeness to another note's case leading the clause, "Not unlike the User1 case, ...", "Just like the
 # User2 rule, ...", "As with alice's Enterprise1 note, ...": that case is the other note's, and the clause after the comma
 # says this rule's own situation. Read with it, the other case's host was a host the condition had to show.
 _LIKE_ANOTHER_CASE = re.compile(r"(?:^|(?<=[.;!?:\n]))(?P<space>\s*)(?:not\s+unlike|(?:just\s+|much\s+)?like|as\s+with|same\s+as)\s+"
                                 r"(?:the\s+|my\s+|our\s+)?(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:case|note|rule|lesson|line|entry)"
                                 r"\s*,\s*", re.IGNORECASE)
-# (r53m) A class and one of its hosts set apart after a comma, as a heading or a note puts it: "usr boxes at Unknown, not
-# User3 tho: Analyse it", "user hosts owned, but not User0". It is the class but that host, as "except User3" says it. Read
+# (r53m) A class and one of its hosts set apart after a comma, as a heading or a note puts it: "op boxes scanned, not
+# Op_Host1 tho: decoy it", "user hosts owned, but not User0". It is the class but that host, as "except User3" says it. Read
 # as it stood, the "not" was an absence no predicate states (the rule stayed semantic) and the host a state it shows.
 _CLASS_BUT_ONE = re.compile(r"(?P<head>\b(?:user|usr|enterprise|ent|op|ops|operational)[\s-]*(?:hosts?|box(?:es)?|servers?|"
                             r"machines?|workstations?)\b[^.;:!?\n,]*),\s*(?:but\s+)?not\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT
                             + r")(?:\s+(?:tho|though))?(?=\s*(?:[:.;!?\n]|$))", re.IGNORECASE)
-# (r53m) A phase of the attack that leads its clause with no comma before the order: "in the impact phase plan a Restore
-# of Op_Server0", "during the recon stage decoy it". Said with the comma, as the readers know it: without it the phase was
+# (r53m) A phase of the attack that leads its clause with no comma before the order: "in the escalation phase restore
+# the host", "during the recon stage decoy it". Said with the comma, as the readers know it: without it the phase was
 # no condition, and the order not seen (a lesson drawn in those words gave none).
 _PHASE_UNMARKED = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<phase>\s*(?:in|during|within)\s+(?:the\s+)?(?:[\w-]+\s+){1,2}?(?:phase|stage))"
                              r"\s+(?=(?:plan|restore|remove|analy[sz]e|monitor|decoy|deploy|put|recommend|choose|pick|re-?image)\b)",
                              re.IGNORECASE)
-# (r53m) Words struck through as a chat writes a correction, "Analyse ~~Enterprise1~~ Enterprise2": the struck words are
+# (r53m) Words struck through as a chat writes a correction, "Remove ~~User2~~ User4": the struck words are
 # taken back, the ones after them stand. Read with them, the struck host was one the rule had to name.
 _STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
 

@@ -68,7 +68,7 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"\b(?:privileged|root\w*|admin\w*)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?(?:(?:and|but)\s+)?"
                                 r"not\s+(?:just|merely|only|simply)\s+(?:at\s+)?user(?:[- ]level)?\b(?![\s_-]*(?:\d|hosts?\b|box\w*|machines?\b))\s*\)?|"
                                 # (r53m) double negatives that deny nothing of a host: a likeness said by "not unlike" ("not unlike
-                                # the Op_Server0 case": like it) and an urging said by "no place / no reason to hold back" (act)
+                                # the User1 case": like it) and an urging said by "no reason / no time to hesitate" (act)
                                 r"\bnot\s+unlike\b|"
                                 r"\bno\s+(?:place|time|moment|reason|need)\s+(?:to|for)\s+(?:hold(?:ing)?\s+back|hesitat\w*|wait\w*|delay\w*|dither\w*)\b|"
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
