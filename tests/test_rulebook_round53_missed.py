@@ -8,6 +8,7 @@ each wider or turned-around one is still refused."""
 import pytest
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.authoring.compile import looks_like_format
 from forge.rulebook.language.wording import read_wording
 
 
@@ -96,3 +97,24 @@ def test_a_lesson_under_its_heading_is_the_order_after_a_story_that_reads_like_o
 def test_a_phase_with_no_comma_before_the_order_is_read_as_its_condition():
     words = read_wording("Looking back, User0 was the way in. The rule I'd keep: in the recon phase plan a DecoySSHD on User0.")
     assert any("recon phase" in c.text for c in words.conditions)
+
+
+# -- (r53m) a rule on what the reply leaves out, or on a labelled line it must hold, is a rule of the reply's form ------
+
+
+@pytest.mark.parametrize("text", [
+    "Analyst summaries: subnet masks tell us nothing, keep them out.",
+    "Analyst, please leave the list of open ports out of every summary.",
+    "Each summary closes with 'Watch next: <host>'.",
+])
+def test_what_the_reply_leaves_out_or_a_labelled_line_it_holds_is_its_form(text):
+    assert looks_like_format(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Leave any Remove suggestion out of the summary.",  # a move kept out of it: a decision
+    "Leave Enterprise1 out of the plan.",  # a host kept out of it: a decision
+    "Each summary closes with 'Remove <host>'.",  # a move the reply must end on
+])
+def test_a_move_or_a_host_kept_out_of_the_reply_is_no_form(text):
+    assert not looks_like_format(text)
