@@ -8,7 +8,10 @@ each wider or turned-around one is still refused."""
 import pytest
 
 from forge.rulebook.authoring.checks import text_problem
-from forge.rulebook.authoring.compile import looks_like_format
+from forge.rulebook.authoring.compile import looks_like_format, strip_justification
+from forge.rulebook.language.condition import claims_decide, semantic_claims
+from forge.rulebook.language.predicate import Atom, implies, truth
+from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
 
 
@@ -118,3 +121,29 @@ def test_what_the_reply_leaves_out_or_a_labelled_line_it_holds_is_its_form(text)
 ])
 def test_a_move_or_a_host_kept_out_of_the_reply_is_no_form(text):
     assert not looks_like_format(text)
+
+
+# -- (r53m) semantic rules whose claims could not be read: the default cut at its "otherwise", the instance a note is
+# addressed to, a lesson led by "the habit to keep:" ------------------------------------------------------------------
+
+
+def test_a_default_is_not_cut_at_its_otherwise():
+    assert strip_justification("Unless told otherwise, decoy any op host that shows a scan.").endswith("shows a scan.")
+    assert strip_justification("Restore Enterprise2 now, otherwise the attacker settles in.") == "Restore Enterprise2 now"
+
+
+@pytest.mark.parametrize("text, context, expected", [
+    ("Unless told otherwise, decoy any op host that shows a scan.",
+     "Alerts:\nOp_Host1: Activity Scan, Compromised No", Atom(host_class="Operational", activity="Scan")),
+    ("@s5/i02 (analyst): recommend nothing for User0 while it only shows a scan.",
+     "Host User0: table Activity Scan, Compromised No.", Atom(host="User0", activity="Scan", compromise="No")),
+    ("I sat on Op_Host2 at Privileged for three turns. The habit to keep: for the host you analyse at Privileged, "
+     "recommend a Restore.", "Host Op_Host2: table Activity None, Compromised Privileged.",
+     Atom(host_class="any", compromise="Privileged")),
+])
+def test_a_semantic_rule_is_held_to_the_condition_it_states(text, context, expected):
+    reason = "compiled as written: the compiler dropped an instruction (not an instruction)"
+    found = semantic_claims(text, reason, text)
+    assert claims_decide(text, reason)
+    assert truth(found, read_situation(context)) is True
+    assert implies(found, expected)

@@ -53,7 +53,7 @@ from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
 from forge.rulebook.language.markers import states_something
 from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
-from forge.rulebook.language.order import OPENS_REPLY, SINCE_AS_REASON, sentences
+from forge.rulebook.language.order import NOT_TOLD, OPENS_REPLY, SINCE_AS_REASON, sentences
 from forge.rulebook.language.forms import bare_question_said
 from forge.rulebook.language.wording import read_wording
 
@@ -67,7 +67,7 @@ COMPILER_SCHEMA = compiler_schema(ROLES, [t.value for t in RuleType], modes=MODE
 # batch whose reply is still unusable is split in halves and asked again (see `_ask_split`).
 BATCH = 4
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|" + SINCE_AS_REASON + r"|so that|in order to|otherwise|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|" + SINCE_AS_REASON + r"|so that|in order to|" + NOT_TOLD + r"otherwise|"
     r"to (?:prevent|stop|avoid|keep|make sure)|which (?:is|would|will|means))\b.*$",
     re.IGNORECASE | re.DOTALL,
 )

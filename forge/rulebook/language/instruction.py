@@ -220,6 +220,8 @@ _RESTATED_LEAD = re.compile(r"^(?:(?:to\s+)?put(?:\s+it)?\s+(?:another\s+way|dif
 _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|hedged|"
                           r"cautious|rough|provisional|working|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
                           r"(?:rule|lesson|takeaway|take-away|moral|conclusion|sequence|order\s+of\s+moves|habit)"
+                          # (r53m: "the habit to keep:", "the rule to remember is": what the teacher keeps, said with "to")
+                          r"(?:\s+to\s+(?:keep|remember|follow|take\s+away|carry\s+forward))?"
                           # (when or where it holds: "my rule from now on is", "the lesson for the quiet case is:")
                           r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what|"
                           # ("..., but for next time: if ..., ...": the lesson, headed by when it is for)
