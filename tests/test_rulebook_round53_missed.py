@@ -135,10 +135,10 @@ def test_a_default_is_not_cut_at_its_otherwise():
 @pytest.mark.parametrize("text, context, expected", [
     ("Unless told otherwise, decoy any op host that shows a scan.",
      "Alerts:\nOp_Host1: Activity Scan, Compromised No", Atom(host_class="Operational", activity="Scan")),
-    ("@s5/i02 (analyst): recommend nothing for User0 while it only shows a scan.",
+    ("@s5/i02 (analyst): recommend nothing for User0 whenever it only shows a scan.",
      "Host User0: table Activity Scan, Compromised No.", Atom(host="User0", activity="Scan", compromise="No")),
-    ("I sat on Op_Host2 at Privileged for three turns. The habit to keep: for the host you analyse at Privileged, "
-     "recommend a Restore.", "Host Op_Host2: table Activity None, Compromised Privileged.",
+    ("I sat on Op_Host2 at Privileged for three turns. The habit to keep: whenever the analysed host sits at "
+     "Privileged, recommend a Restore.", "Host Op_Host2: table Activity None, Compromised Privileged.",
      Atom(host_class="any", compromise="Privileged")),
 ])
 def test_a_semantic_rule_is_held_to_the_condition_it_states(text, context, expected):
@@ -147,3 +147,18 @@ def test_a_semantic_rule_is_held_to_the_condition_it_states(text, context, expec
     assert claims_decide(text, reason)
     assert truth(found, read_situation(context)) is True
     assert implies(found, expected)
+
+
+# -- (r53m) a heading that revises a note on a host is the scope of the order after it, no situation ---------------
+
+
+def test_a_revision_heading_is_the_scope_of_its_order():
+    text = "Change of plan for Enterprise1: once it's owned (user or root), Restore it, not Remove."
+    reason = "predicate refused: host"
+    found = semantic_claims(text, reason, text)
+    assert truth(found, read_situation("Alerts:\nEnterprise1: Activity None, Compromised Privileged")) is True
+    assert truth(found, read_situation("Alerts:\nEnterprise2: Activity None, Compromised Privileged")) is not True
+    faithful = {"any": [{"host": "Enterprise1", "compromise": "User"}, {"host": "Enterprise1", "compromise": "Privileged"}]}
+    prefer = {"mode": "prefer", "verb": "Restore", "target": "Enterprise1", "over": {"verb": "Remove", "target": "Enterprise1"}}
+    assert text_problem(text, faithful, prefer) is None
+    assert text_problem(text, {"class": "any", "compromise": "any"}, {**prefer, "target": "$matched"}) is not None

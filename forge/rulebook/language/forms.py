@@ -392,6 +392,13 @@ _PHASE_UNMARKED = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<phase>\s*(?:in|during|wit
 # to read it, no condition of the rule (read as one, its words made the condition unreadable and the rule stayed silent).
 _ADDRESSED_TO = re.compile(r"(?:^|(?<=\n))\s*@[\w/.-]{1,30}(?:\s*\((?:planner|analyst|(?:action[\s_-]*)?chooser|defender)\))?"
                            r"\s*[:,]\s*", re.IGNORECASE)
+# (r53m) A heading that says the note revises what its writer said of a host: "Change of plan on Op_Host2: ...", "Update
+# for User0: ...", "New plan for the op server: ...". What it is about is the scope of the order after the colon, as "On
+# Op_Host2: ..." says it; the change itself is no situation of the network (read as one, the whole condition was never
+# read, and the revised rule stayed silent while the one it revises spoke).
+_REVISION_HEADING = re.compile(r"(?:^|(?<=\n))(?P<space>\s*)(?:(?:a\s+)?change\s+of\s+plans?|(?:an?\s+)?(?:update|correction|"
+                               r"amendment|revision)|new\s+plan)\s+(?:on|for|to|about|regarding)\s+(?=[^:;,.\n]{1,40}:)",
+                               re.IGNORECASE)
 # (r53m) Words struck through as a chat writes a correction, "Remove ~~User2~~ User4": the struck words are
 # taken back, the ones after them stand. Read with them, the struck host was one the rule had to name.
 _STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
@@ -399,14 +406,14 @@ _STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
 
 def _clauses_said(text: str) -> str:
     """`text` with the forms of its clauses said in the words the reader reads (`written_out`): the instance a note is addressed to, words struck through, a
-    default's "unless told otherwise", a likeness to another note's case leading a clause, a class and
+    default's "unless told otherwise", a heading that revises a note on a host, a likeness to another note's case leading a clause, a class and
     one of its hosts set apart by "not", a phase leading its order with no comma, a class that only names
     a document, the only time a move is allowed, a host described by what the evidence shows, what a rule leaves to
     another provision, a deliberation's verdict, a move turned down in another language, a state glossed in brackets, a
     restriction put late, a condition run into the order's party, a condition in code ("E1.activity == Exploit") and a
     share restated as a count ("the bulk of the servers, i.e. two or more, ...")."""
     text = _DEFAULT_OPEN.sub(lambda m: m["space"] or "", _STRUCK_OUT.sub("", _ADDRESSED_TO.sub("", text)))
-    text = _LIKE_ANOTHER_CASE.sub(lambda m: m["space"] or "", text)
+    text = _LIKE_ANOTHER_CASE.sub(lambda m: m["space"] or "", _REVISION_HEADING.sub(lambda m: f"{m['space'] or ''}On ", text))
     text = _CLASS_BUT_ONE.sub(lambda m: f"{m['head']} except {m['host']}", text)
     text = _PHASE_UNMARKED.sub(lambda m: f"{m['phase']}, ", text)
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, _DOCUMENT_OF_CLASS.sub(r"\g<document>", text))
