@@ -556,6 +556,23 @@ def _past_belief(hedged: re.Match, view: str) -> str:
     return rest if CONDITION.match(rest) and gives_order(rest) else view
 
 
+def _order_first(parts: list[str], drawn: Optional[int]) -> Optional[int]:
+    """The part that gives the order: the first that gives one, or a lesson after a story that reads like one."""
+    first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
+    # (a lesson drawn inside its sentence is the order: a story before it that reads like one, "When Op_Server0 first
+    # showed a scan I filed it under noise, ...", told in the first person, is no part of it)
+    if drawn is not None and (first is None or all(FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i]))):
+        return drawn
+    # (r53m) a lesson under its heading, "Lesson: when ..., Restore it", after a story told in the first person that reads
+    # like an order ("I kept analysing Enterprise0 ... and never acted on it"): the headed part is the order, the story none
+    # of it (read as the order, its "never acted" forbade every move, and the lesson's own order was refused)
+    headed_at = next((i for i, part in enumerate(parts) if first is not None and i > first and _lesson_headed(part)), None)
+    if drawn is None and headed_at is not None \
+            and all(STORY.search(parts[i]) for i in range(headed_at) if gives_order(parts[i])):
+        return headed_at
+    return first
+
+
 def _lesson_headed(part: str) -> bool:
     """(r53m) Whether a part is an order under a heading that names it the lesson ("Lesson: ...", "Rule: ...")."""
     found = OPENING.match(part)
@@ -566,19 +583,8 @@ def instruction_of(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     said = [_RESTATED_LEAD.sub("", _VIEW_LEAD.sub("", part)) for part in parts_of(text)]
     parts = [lesson_of(part) for part in said]
-    # (a lesson drawn inside its sentence is the order: a story before it that reads like one, "When Op_Server0 first
-    # showed a scan I filed it under noise, ...", told in the first person, is no part of it)
     drawn = next((i for i, (part, lesson) in enumerate(zip(said, parts)) if lesson != part), None)
-    first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
-    if drawn is not None and (first is None or all(FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i]))):
-        first = drawn
-    # (r53m) a lesson under its heading, "Lesson: when ..., Restore it", after a story told in the first person that reads
-    # like an order ("I kept analysing Enterprise0 ... and never acted on it"): the headed part is the order, the story none
-    # of it (read as the order, its "never acted" forbade every move, and the lesson's own order was refused)
-    headed_at = next((i for i, part in enumerate(parts) if first is not None and i > first and _lesson_headed(part)), None)
-    if drawn is None and headed_at is not None \
-            and all(STORY.search(parts[i]) for i in range(headed_at) if gives_order(parts[i])):
-        first = headed_at
+    first = _order_first(parts, drawn)
     if first is None:
         # (r43h: a lesson's heading before it, "Lesson: <state> means ..., so <order>", is none of the state)
         glossed = next(((part, _glossed_state(part)) for part in map(_heading_away, parts) if _glossed_state(part)), None)
