@@ -12,6 +12,7 @@ from forge.rulebook.authoring.compile import looks_like_format, strip_justificat
 from forge.rulebook.language.condition import claims_decide, semantic_claims
 from forge.rulebook.language.predicate import Atom, implies, truth
 from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.transcript import pasted_rule
 from forge.rulebook.language.wording import read_wording
 
 
@@ -162,3 +163,22 @@ def test_a_revision_heading_is_the_scope_of_its_order():
     prefer = {"mode": "prefer", "verb": "Restore", "target": "Enterprise1", "over": {"verb": "Remove", "target": "Enterprise1"}}
     assert text_problem(text, faithful, prefer) is None
     assert text_problem(text, {"class": "any", "compromise": "any"}, {**prefer, "target": "$matched"}) is not None
+
+
+# -- (r53m) a chat log whose last word is an edit of the message before it -------------------------------------------
+
+
+def test_an_edit_in_a_chat_log_keeps_the_message_it_edits():
+    log = ("[11:20] ines: Op_Host1 compromised -> Remove it\n"
+           "[11:23] ines: edit: Restore it instead, but only once it reads Privileged")
+    rule = pasted_rule(log)
+    assert "Op_Host1" in rule and rule.rstrip().endswith("reads Privileged")
+    # compiled for any host at Privileged (the host lost with the first message), it is refused
+    assert text_problem(rule, {"class": "any", "compromise": "Privileged"}, _do("Restore", "$matched")) is not None
+    assert text_problem(rule, {"host": "Op_Host1", "compromise": "Privileged"}, _do("Restore", "Op_Host1")) is None
+
+
+def test_a_settled_line_that_edits_nothing_is_read_alone():
+    log = ("[08:01] jo: what do we do about Enterprise0\n"
+           "[08:02] kai: agreed: once Enterprise0 is exploited, Remove Enterprise0")
+    assert pasted_rule(log) == "once Enterprise0 is exploited, Remove Enterprise0"

@@ -78,7 +78,18 @@ def settled_line(text: str) -> str:
     ordering = [m["said"] for m in said if verbs_in(m["said"]) and gives_order(m["said"])]
     if not ordering:
         return text
+    messages = [m["said"] for m in said]
+    at = len(messages) - 1 - messages[::-1].index(ordering[-1])
+    if _EDIT.match(ordering[-1]):
+        # (r53m) an edit of the message before it, "edit: a decoy instead, and only while it is scanned": it changes that
+        # message and leans on it for what it leaves unsaid (the host, the state); taken alone, a rule on one server
+        # lost its host and was compiled for any host. The rule is the message it edits, then the edit.
+        return f"{_without_talk(messages[at - 1]).rstrip(' .')}. {ordering[-1]}" if at > 0 else text
     return _without_talk(ordering[-1])
+
+
+# (r53m) A message that edits the one before it in a chat log: "edit: ...", "correction: ...", "EDIT - ...".
+_EDIT = re.compile(r"^\s*(?:edit(?:ed)?|correction|erratum|amend(?:ed|ment)?|fix(?:ed)?|update)\s*(?::|-+|\u2013|\u2014)\s*\S", re.IGNORECASE)
 
 
 def _without_talk(message: str) -> str:
