@@ -169,7 +169,7 @@ def test_a_revision_heading_is_the_scope_of_its_order():
 
 
 def test_an_edit_in_a_chat_log_keeps_the_message_it_edits():
-    log = ("[11:20] ines: Op_Host1 compromised -> Remove it\n"
+    log = ("[11:20] ines: Op_Host1 compromised -> Remove it\n[11:21] lu: +1\n"
            "[11:23] ines: edit: Restore it instead, but only once it reads Privileged")
     rule = pasted_rule(log)
     assert "Op_Host1" in rule and rule.rstrip().endswith("reads Privileged")

@@ -83,8 +83,10 @@ def settled_line(text: str) -> str:
     if _EDIT.match(ordering[-1]):
         # (r53m) an edit of the message before it, "edit: a decoy instead, and only while it is scanned": it changes that
         # message and leans on it for what it leaves unsaid (the host, the state); taken alone, a rule on one server
-        # lost its host and was compiled for any host. The rule is the message it edits, then the edit.
-        return f"{_without_talk(messages[at - 1]).rstrip(' .')}. {ordering[-1]}" if at > 0 else text
+        # lost its host and was compiled for any host. The rule is the message it edits (the last before it that names a
+        # move: a "+1" between them edits nothing), then the edit.
+        edited = next((m for m in reversed(messages[:at]) if verbs_in(m)), None)
+        return f"{_without_talk(edited).rstrip(' .')}. {ordering[-1]}" if edited is not None else text
     return _without_talk(ordering[-1])
 
 
