@@ -182,3 +182,14 @@ def test_a_settled_line_that_edits_nothing_is_read_alone():
     log = ("[08:01] jo: what do we do about Enterprise0\n"
            "[08:02] kai: agreed: once Enterprise0 is exploited, Remove Enterprise0")
     assert pasted_rule(log) == "once Enterprise0 is exploited, Remove Enterprise0"
+
+
+# -- (r53m) a host in a state that no longer gets a move: the state is the condition, the move turned down there -------
+
+
+def test_a_host_that_no_longer_gets_a_move_in_a_state():
+    text = "Fix: Enterprise2 rooted no longer gets a Remove; restore it."
+    prefer = {"mode": "prefer", "verb": "Restore", "target": "Enterprise2", "over": {"verb": "Remove", "target": "Enterprise2"}}
+    assert text_problem(text, {"host": "Enterprise2", "compromise": "Privileged"}, prefer) is None
+    assert text_problem(text, {"host": "Enterprise2"}, prefer) is not None
+    assert text_problem(text, {"host": "Enterprise2", "compromise": "Privileged"}, _do("Remove", "Enterprise2")) is not None

@@ -399,6 +399,12 @@ _ADDRESSED_TO = re.compile(r"(?:^|(?<=\n))\s*@[\w/.-]{1,30}(?:\s*\((?:planner|an
 _REVISION_HEADING = re.compile(r"(?:^|(?<=\n))(?P<space>\s*)(?:(?:a\s+)?change\s+of\s+plans?|(?:an?\s+)?(?:update|correction|"
                                r"amendment|revision)|new\s+plan)\s+(?:on|for|to|about|regarding)\s+(?=[^:;,.\n]{1,40}:)",
                                re.IGNORECASE)
+# (r53m) A correction that a host in a state no longer gets a move, as a note patches an earlier one: "User1 rooted no longer
+# gets a Remove; restore it". The state is the condition, the move is what it turns down there: said as "when User1 is
+# rooted, no Remove". Read as it stood, no condition was read and its "no longer" was a history no predicate states.
+_NO_LONGER_GETS = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<space>\s*)(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s+"
+                             r"(?P<state>exploited|scanned|probed|compromised|owned|rooted|breached|hacked|pwned)\s+no\s+longer\s+"
+                             r"(?:gets|calls\s+for|warrants)\s+(?:a|an|any)\s+(?P<move>[\w-]+)", re.IGNORECASE)
 # (r53m) Words struck through as a chat writes a correction, "Remove ~~User2~~ User4": the struck words are
 # taken back, the ones after them stand. Read with them, the struck host was one the rule had to name.
 _STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
@@ -407,7 +413,7 @@ _STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
 def _clauses_said(text: str) -> str:
     """`text` with the forms of its clauses said in the words the reader reads (`written_out`): the instance a note is addressed to, words struck through, a
     default's "unless told otherwise", a heading that revises a note on a host, a likeness to another note's case leading a clause, a class and
-    one of its hosts set apart by "not", a phase leading its order with no comma, a class that only names
+    one of its hosts set apart by "not", a phase leading its order with no comma, a host in a state that no longer gets a move, a class that only names
     a document, the only time a move is allowed, a host described by what the evidence shows, what a rule leaves to
     another provision, a deliberation's verdict, a move turned down in another language, a state glossed in brackets, a
     restriction put late, a condition run into the order's party, a condition in code ("E1.activity == Exploit") and a
@@ -416,6 +422,8 @@ def _clauses_said(text: str) -> str:
     text = _LIKE_ANOTHER_CASE.sub(lambda m: m["space"] or "", _REVISION_HEADING.sub(lambda m: f"{m['space'] or ''}On ", text))
     text = _CLASS_BUT_ONE.sub(lambda m: f"{m['head']} except {m['host']}", text)
     text = _PHASE_UNMARKED.sub(lambda m: f"{m['phase']}, ", text)
+    text = _NO_LONGER_GETS.sub(lambda m: f"{m['space'] or ''}when {m['host']} is {m['state']}, no {m['move']}" if verbs_in(m["move"])
+                               else m[0], text)
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, _DOCUMENT_OF_CLASS.sub(r"\g<document>", text))
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
     text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))
