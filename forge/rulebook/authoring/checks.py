@@ -764,8 +764,10 @@ def _matched(predicate, action: Optional[dict]) -> Optional[str]:
 
 # (r41m) Another note the text points to for its form, "same as maria's User4 restore note", "like the Enterprise1 rule":
 # the hosts named there are that note's, and the text's own order says where this one applies.
-_REFERENCE = re.compile(r"\b(?:same\s+as|just\s+like|like|as\s+in|as\s+per|mirrors?|copies|copy\s+of)\s+(?:the\s+|my\s+|our\s+)?"
-                        r"(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:note|rule|lesson|advice|order)\b", re.IGNORECASE)
+# (r53m: "same drill as kim's Op_Host1 line", "not unlike the User1 case": a likeness to another note's line or case,
+# a noun between "same" and "as")
+_REFERENCE = re.compile(r"\b(?:same\s+(?:[\w-]+\s+)?as|just\s+like|like|not\s+unlike|as\s+in|as\s+per|mirrors?|copies|copy\s+of)\s+(?:the\s+|my\s+|our\s+)?"
+                        r"(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:note|rule|lesson|advice|order|line|entry|case)\b", re.IGNORECASE)
 # ... and one the text says is not its own: "(U3 itself: not my call.)", "(User3 is penny's business)"
 _NOT_MINE = re.compile(r"\(\s*[\w-]+(?:\s+itself)?\s*:?\s*(?:is\s+)?not\s+(?:mine|my\s+(?:call|business|note|concern)|this\s+note)\s*[.!]?\s*\)",
                        re.IGNORECASE)

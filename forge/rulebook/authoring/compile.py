@@ -53,7 +53,7 @@ from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
 from forge.rulebook.language.markers import states_something
 from forge.rulebook.language.names import classes_in, hosts_in, verbs_in
-from forge.rulebook.language.order import OPENS_REPLY, SINCE_AS_REASON, sentences
+from forge.rulebook.language.order import NOT_TOLD, OPENS_REPLY, SINCE_AS_REASON, sentences
 from forge.rulebook.language.forms import bare_question_said
 from forge.rulebook.language.wording import read_wording
 
@@ -67,7 +67,7 @@ COMPILER_SCHEMA = compiler_schema(ROLES, [t.value for t in RuleType], modes=MODE
 # batch whose reply is still unusable is split in halves and asked again (see `_ask_split`).
 BATCH = 4
 _JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|" + SINCE_AS_REASON + r"|so that|in order to|otherwise|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:because|" + SINCE_AS_REASON + r"|so that|in order to|" + NOT_TOLD + r"otherwise|"
     r"to (?:prevent|stop|avoid|keep|make sure)|which (?:is|would|will|means))\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -238,13 +238,28 @@ def when_clause(rule: ConditionalRule) -> str:
     return str(rule).split(", then ")[0].removeprefix("When ")
 
 
+# (r53m) A line the reply must hold, quoted with a slot to fill: "'Next check: <host>'", "'Verdict: <word>'". Its words are
+# the reply's own, no move ordered ("check" read as an Analyse made a rule on the plan's last line a decision).
+# (Only a labelled line, "<label>: <slot>", whose label is no move: "'Restore <host>'" still orders a Restore.)
+_QUOTED_TEMPLATE = re.compile(r"['\"\u2018\u201c]\s*(?!(?:remove|restore|analy[sz]e|monitor|decoy\w*|sleep|re-?image)\b)"
+                              r"[\w\s'-]{1,30}:\s*<[\w\s-]{1,20}>\s*[.!]?\s*['\"\u2019\u201d]", re.IGNORECASE)
+# (r53m) What the reply must leave out, named by no move nor host: "leave the process list out of your summary", "Reports:
+# port numbers mean nothing here, keep them out" (the reply's content, as its length is its form).
+_LEFT_OUT_OF_REPLY = re.compile(r"\b(?:leave|keep)\s+[^.;:!?]{1,60}?\s+out\s+of\s+(?:the|your|each|every|any|its|their)\s+(?:[\w-]+\s+)?"
+                                r"(?:reports?|plans?|repl(?:y|ies)|answers?|summar(?:y|ies))\b|"
+                                r"^\s*(?:(?:analyst|planner)(?:['\u2019]s)?\s+)?(?:reports?|plans?|repl(?:y|ies)|answers?|summar(?:y|ies))\s*:"
+                                r"[^.;!?]*\bkeep\s+(?:it|them|those|these|that)\s+out\b", re.IGNORECASE)
+
+
 def looks_like_format(text: str) -> bool:
     """A rule about the reply's form: words of replying, and nothing about hosts or what they show."""
     # how the reply opens or closes is its form, unless what it opens with is a move or a host ("begin the plan with a
     # Remove of User2" orders what to decide)
     found = OPENS_REPLY.search(text or "")
-    opens = bool(found) and not words_named(text) and not verbs_in(text[found.end():])
-    return (opens or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
+    opens = bool(found) and not words_named(text) and not verbs_in(_QUOTED_TEMPLATE.sub(" ", text[found.end():]))
+    # (r53m) what the reply leaves out, where the text names no move nor host
+    left_out = bool(_LEFT_OUT_OF_REPLY.search(text or "")) and not words_named(text) and not verbs_in(text)
+    return (opens or left_out or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
 
 
 # (r47a) A scope said first, before a comma, without a word of condition: "For the first five steps, ...", "After a

@@ -790,10 +790,11 @@ def fails_in_condition(before: str) -> bool:
 # (r48a) A host kept from a move, "keep User1 out of any Restore", "hold Op_Host0 clear of Remove actions", or a move
 # kept off a host, "keep the decoys off User3", "keep any Remove away from Enterprise0": a prohibition of the move on
 # that host (read as none, the move's name was the order and a compiled order of it on the host passed as the text).
+# (r53m: "leave Op_Host2 out of every Restore we plan": the same, said with "leave")
 _KEPT_FROM = r"(?:out\s+of|away\s+from|off|clear\s+of|free\s+(?:of|from)|safe\s+from)"
 
 
-_KEPT_FROM_MOVE = re.compile(r"\b(?:keep|hold)\s+(?P<what>(?:(?!\b(?:" + _KEPT_FROM + r")\b)[^.;:,!?]){1,50}?)\s+" + _KEPT_FROM + r"\s+"
+_KEPT_FROM_MOVE = re.compile(r"\b(?:keep|hold|leave)\s+(?P<what>(?:(?!\b(?:" + _KEPT_FROM + r")\b)[^.;:,!?]){1,50}?)\s+" + _KEPT_FROM + r"\s+"
                              r"(?:(?:a|an|the|any|every|all|each|your|our|further|more|another)\s+)*(?P<verb>(?=" + VERB_WORD + r"))",
                              re.IGNORECASE)
 

@@ -427,12 +427,69 @@ _DOCUMENT_OF_CLASS = re.compile(r"\b(?:user|usr|enterprise|ent|op|ops|operationa
                                 r"guidelines?|manuals?|handbooks?|SOPs?|standing\s+orders)\b", re.IGNORECASE)
 
 
+# (r53m) A default that leaves itself open to a later word, "Unless told otherwise, restore the op hosts ...", "..., until
+# someone says otherwise": the order stands until another note overrides it (that note, narrower, wins where it speaks:
+# resolve.py), and no state of a host is denied. Read as it stood, "unless told" was a negated condition that no
+# predicate could state, and the default stayed semantic and went unmatched.
+_DEFAULT_UNTIL_TOLD = (r"(?:unless|until)\s+(?:(?:you|we)\s+(?:are|get)\s+|i\s+am\s+)?(?:told|instructed|advised|informed)\s+otherwise|"
+                       r"(?:unless|until)\s+(?:someone|somebody|a\s+later\s+note|another\s+note|a\s+newer\s+(?:note|rule))\s+"
+                       r"says\s+otherwise")
+_DEFAULT_OPEN = re.compile(r"(?:^|(?<=[.;!?:\n]))(?P<space>\s*)(?:" + _DEFAULT_UNTIL_TOLD + r")\s*[,:;\u2013\u2014-]\s*|"
+                           r"\s*[,;(]\s*(?:" + _DEFAULT_UNTIL_TOLD + r")\s*\)?(?=\s*(?:[.;!]|$))", re.IGNORECASE)
+# (r53m) A likeness to another note's case leading the clause, "Not unlike the User1 case, ...", "Just like the
+# User2 rule, ...", "As with alice's Enterprise1 note, ...": that case is the other note's, and the clause after the comma
+# says this rule's own situation. Read with it, the other case's host was a host the condition had to show.
+_LIKE_ANOTHER_CASE = re.compile(r"(?:^|(?<=[.;!?:\n]))(?P<space>\s*)(?:not\s+unlike|(?:just\s+|much\s+)?like|as\s+with|same\s+as)\s+"
+                                r"(?:the\s+|my\s+|our\s+)?(?:[\w-]+['\u2019]s\s+)?(?:[\w-]+\s+){0,3}?(?:case|note|rule|lesson|line|entry)"
+                                r"\s*,\s*", re.IGNORECASE)
+# (r53m) A class and one of its hosts set apart after a comma, as a heading or a note puts it: "op boxes scanned, not
+# Op_Host1 tho: decoy it", "user hosts owned, but not User0". It is the class but that host, as "except User3" says it. Read
+# as it stood, the "not" was an absence no predicate states (the rule stayed semantic) and the host a state it shows.
+_CLASS_BUT_ONE = re.compile(r"(?P<head>\b(?:user|usr|enterprise|ent|op|ops|operational)[\s-]*(?:hosts?|box(?:es)?|servers?|"
+                            r"machines?|workstations?)\b[^.;:!?\n,]*),\s*(?:but\s+)?not\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT
+                            + r")(?:\s+(?:tho|though))?(?=\s*(?:[:.;!?\n]|$))", re.IGNORECASE)
+# (r53m) A phase of the attack that leads its clause with no comma before the order: "in the escalation phase restore
+# the host", "during the recon stage decoy it". Said with the comma, as the readers know it: without it the phase was
+# no condition, and the order not seen (a lesson drawn in those words gave none).
+_PHASE_UNMARKED = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<phase>\s*(?:in|during|within)\s+(?:the\s+)?(?:[\w-]+\s+){1,2}?(?:phase|stage))"
+                             r"\s+(?=(?:plan|restore|remove|analy[sz]e|monitor|decoy|deploy|put|recommend|choose|pick|re-?image)\b)",
+                             re.IGNORECASE)
+# (r53m) The instance a note is addressed to, as a chat mentions it: "@s2/i04 (analyst): ...", "@i09: ...". Who is meant
+# to read it, no condition of the rule (read as one, its words made the condition unreadable and the rule stayed silent).
+_ADDRESSED_TO = re.compile(r"(?:^|(?<=\n))\s*@[\w/.-]{1,30}(?:\s*\((?:planner|analyst|(?:action[\s_-]*)?chooser|defender)\))?"
+                           r"\s*[:,]\s*", re.IGNORECASE)
+# (r53m) A heading that says the note revises what its writer said of a host: "Change of plan on Op_Host2: ...", "Update
+# for User0: ...", "New plan for the op server: ...". What it is about is the scope of the order after the colon, as "On
+# Op_Host2: ..." says it; the change itself is no situation of the network (read as one, the whole condition was never
+# read, and the revised rule stayed silent while the one it revises spoke).
+_REVISION_HEADING = re.compile(r"(?:^|(?<=\n))(?P<space>\s*)(?:(?:a\s+)?change\s+of\s+plans?|(?:an?\s+)?(?:update|correction|"
+                               r"amendment|revision)|new\s+plan)\s+(?:on|for|to|about|regarding)\s+(?=[^:;,.\n]{1,40}:)",
+                               re.IGNORECASE)
+# (r53m) A correction that a host in a state no longer gets a move, as a note patches an earlier one: "User1 rooted no longer
+# gets a Remove; restore it". The state is the condition, the move is what it turns down there: said as "when User1 is
+# rooted, no Remove". Read as it stood, no condition was read and its "no longer" was a history no predicate states.
+_NO_LONGER_GETS = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<space>\s*)(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s+"
+                             r"(?P<state>exploited|scanned|probed|compromised|owned|rooted|breached|hacked|pwned)\s+no\s+longer\s+"
+                             r"(?:gets|calls\s+for|warrants)\s+(?:a|an|any)\s+(?P<move>[\w-]+)", re.IGNORECASE)
+# (r53m) Words struck through as a chat writes a correction, "Remove ~~User2~~ User4": the struck words are
+# taken back, the ones after them stand. Read with them, the struck host was one the rule had to name.
+_STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
+
+
 def _clauses_said(text: str) -> str:
-    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): a class that only names
+    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): the instance a note is addressed to, words struck through, a
+    default's "unless told otherwise", a heading that revises a note on a host, a likeness to another note's case leading a clause, a class and
+    one of its hosts set apart by "not", a phase leading its order with no comma, a host in a state that no longer gets a move, a class that only names
     a document, the only time a move is allowed, a host described by what the evidence shows, what a rule leaves to
     another provision, a deliberation's verdict, a move turned down in another language, a state glossed in brackets, a
     restriction put late, a condition run into the order's party, a condition in code ("E1.activity == Exploit") and a
     share restated as a count ("the bulk of the servers, i.e. two or more, ...")."""
+    text = _DEFAULT_OPEN.sub(lambda m: m["space"] or "", _STRUCK_OUT.sub("", _ADDRESSED_TO.sub("", text)))
+    text = _LIKE_ANOTHER_CASE.sub(lambda m: m["space"] or "", _REVISION_HEADING.sub(lambda m: f"{m['space'] or ''}On ", text))
+    text = _CLASS_BUT_ONE.sub(lambda m: f"{m['head']} except {m['host']}", text)
+    text = _PHASE_UNMARKED.sub(lambda m: f"{m['phase']}, ", text)
+    text = _NO_LONGER_GETS.sub(lambda m: f"{m['space'] or ''}when {m['host']} is {m['state']}, no {m['move']}" if verbs_in(m["move"])
+                               else m[0], text)
     text = ONLY_TIME_ALLOWED.sub(_only_time_allowed_said, _DOCUMENT_OF_CLASS.sub(r"\g<document>", text))
     text = _SHOWN_BY_EVIDENCE.sub(_shown_by_evidence_said, text)
     text = _PROVIDED_ELSEWHERE.sub("", _verdict_alone(_not_about_away(text)))

@@ -220,6 +220,8 @@ _RESTATED_LEAD = re.compile(r"^(?:(?:to\s+)?put(?:\s+it)?\s+(?:another\s+way|dif
 _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|hedged|"
                           r"cautious|rough|provisional|working|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
                           r"(?:rule|lesson|takeaway|take-away|moral|conclusion|sequence|order\s+of\s+moves|habit)"
+                          # (r53m: "the habit to keep:", "the rule to remember is": what the teacher keeps, said with "to")
+                          r"(?:\s+to\s+(?:keep|remember|follow|take\s+away|carry\s+forward))?"
                           # (when or where it holds: "my rule from now on is", "the lesson for the quiet case is:")
                           r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what|"
                           # ("..., but for next time: if ..., ...": the lesson, headed by when it is for)
@@ -554,16 +556,35 @@ def _past_belief(hedged: re.Match, view: str) -> str:
     return rest if CONDITION.match(rest) and gives_order(rest) else view
 
 
+def _order_first(parts: list[str], drawn: Optional[int]) -> Optional[int]:
+    """The part that gives the order: the first that gives one, or a lesson after a story that reads like one."""
+    first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
+    # (a lesson drawn inside its sentence is the order: a story before it that reads like one, "When Op_Server0 first
+    # showed a scan I filed it under noise, ...", told in the first person, is no part of it)
+    if drawn is not None and (first is None or all(FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i]))):
+        return drawn
+    # (r53m) a lesson under its heading, "Lesson: when ..., Restore it", after a story told in the first person that reads
+    # like an order ("I kept analysing Enterprise0 ... and never acted on it"): the headed part is the order, the story none
+    # of it (read as the order, its "never acted" forbade every move, and the lesson's own order was refused)
+    headed_at = next((i for i, part in enumerate(parts) if first is not None and i > first and _lesson_headed(part)), None)
+    if drawn is None and headed_at is not None \
+            and all(STORY.search(parts[i]) for i in range(headed_at) if gives_order(parts[i])):
+        return headed_at
+    return first
+
+
+def _lesson_headed(part: str) -> bool:
+    """(r53m) Whether a part is an order under a heading that names it the lesson ("Lesson: ...", "Rule: ...")."""
+    found = OPENING.match(part)
+    return bool(found and _HEADING_ONLY.match(found["situation"].strip()) and gives_order(found["rest"]))
+
+
 def instruction_of(text: str) -> tuple[str, str, bool]:
     """(instruction, opening situation, gives an order)."""
     said = [_RESTATED_LEAD.sub("", _VIEW_LEAD.sub("", part)) for part in parts_of(text)]
     parts = [lesson_of(part) for part in said]
-    # (a lesson drawn inside its sentence is the order: a story before it that reads like one, "When Op_Server0 first
-    # showed a scan I filed it under noise, ...", told in the first person, is no part of it)
     drawn = next((i for i, (part, lesson) in enumerate(zip(said, parts)) if lesson != part), None)
-    first = next((i for i, part in enumerate(parts) if gives_order(part)), None)
-    if drawn is not None and (first is None or all(FIRST_PERSON.search(parts[i]) for i in range(drawn) if gives_order(parts[i]))):
-        first = drawn
+    first = _order_first(parts, drawn)
     if first is None:
         # (r43h: a lesson's heading before it, "Lesson: <state> means ..., so <order>", is none of the state)
         glossed = next(((part, _glossed_state(part)) for part in map(_heading_away, parts) if _glossed_state(part)), None)

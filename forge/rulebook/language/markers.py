@@ -63,6 +63,14 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # Unknown)", "Unknown, not user level": the level is exact, the denial says it again
                                 r"\b(?:privileged|root\w*|admin\w*|unknown)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?(?:(?:and|but)\s+)?"
                                 r"(?:not|never|rather\s+than|instead\s+of)\s+(?:at\s+)?(?:unknown|privileged|root|user[- ]level)\b\s*\)?|"
+                                # (r53m) the level above with the lower one it goes beyond, "Privileged, not just user", "root,
+                                # not merely user level": an addition (more than user), the level exact, no absence
+                                r"\b(?:privileged|root\w*|admin\w*)\s*(?:\(\s*|,\s*|\s[\u2013\u2014-]{1,2}\s*)?(?:(?:and|but)\s+)?"
+                                r"not\s+(?:just|merely|only|simply)\s+(?:at\s+)?user(?:[- ]level)?\b(?![\s_-]*(?:\d|hosts?\b|box\w*|machines?\b))\s*\)?|"
+                                # (r53m) double negatives that deny nothing of a host: a likeness said by "not unlike" ("not unlike
+                                # the User1 case": like it) and an urging said by "no reason / no time to hesitate" (act)
+                                r"\bnot\s+unlike\b|"
+                                r"\bno\s+(?:place|time|moment|reason|need)\s+(?:to|for)\s+(?:hold(?:ing)?\s+back|hesitat\w*|wait\w*|delay\w*|dither\w*)\b|"
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
                                 # (r39m) a lower bound on a count, "no fewer than 4 op machines", "not less than 2": "at least"

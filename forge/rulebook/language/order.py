@@ -60,8 +60,14 @@ _UNMARKED_SCOPE = re.compile(r"^(?:for|on|with|at|in)\s+[^,:;]{3,80}?\s+(?=(?:a|
 SINCE_AS_REASON = r"since(?!\s+(?:before|then|earlier|the\s+(?:last|previous|prior|start|beginning|first)|step|last|it\s+(?:was|got|became)|episode|turn|round|run|game|seed|version|yesterday|today|\d))"
 
 
+# (r53m) "otherwise" that gives a reason ("..., otherwise it spreads"), not a default's "unless told otherwise", "until
+# someone says otherwise": cut there as a reason, the default lost its order (the reason openers of both readers)
+NOT_TOLD = r"(?<!\btold\s)(?<!\binstructed\s)(?<!\badvised\s)(?<!\binformed\s)(?<!\bsays\s)(?<!\bsay\s)"
+
+
 JUSTIFICATION = re.compile(
-    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|" + SINCE_AS_REASON + r"|as\s+otherwise|so\s+that|in\s+order\s+to|otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
+    r"\s*(?:[,;:(\u2013\u2014-]\s*)?\b(?:(?<!just\s)(?<!only\s)(?<!merely\s)(?<!simply\s)(?<!solely\s)because|" + SINCE_AS_REASON + r"|as\s+otherwise|so\s+that|in\s+order\s+to|"
+    + NOT_TOLD + r"otherwise(?!\s*,?\s*(?:if|when|whenever|once)\b)|given\s+that|"
     r"to\s+(?:prevent|stop|avoid|keep|make\s+sure|save)|"
     # ("a host which is scanned and nothing more should never be restored": right after the noun it restricts, with no
     # comma, "which" opens the condition, no reason)

@@ -30,13 +30,15 @@ _STEMS = {
     "privileged": ("privileged", "privilege", "privileges"),
     "recommend": ("recommend", "recommends", "recommended"),
     "except": ("except", "excepted", "exception"),
+    # (r53m) the marker of a standing condition, "whenver it shows a scan": unmended, the condition went unread
+    "whenever": ("whenever",),
 }
 _KNOWN = frozenset(form for forms in _STEMS.values() for form in forms)
 # English words one slip away from a word above: never a misspelling of it. (Words that hold one of the forms above,
 # "remover", "analyser", "restorer", are never mended anyway: `_derived`.)
 _ENGLISH = frozenset(("remote", "analyst", "analysts", "scanner", "scanners", "spanned", "planned", "scammed", "canned",
                       "expert", "explore", "explored", "exploration", "explorations", "explained", "exploded",
-                      "accept", "accepted", "expect", "expected", "expects", "exempted", "excerpt", "recommit"))
+                      "accept", "accepted", "expect", "expected", "expects", "exempted", "excerpt", "recommit", "wherever"))
 _WORD = re.compile(r"\b[A-Za-z]{5,}\b")
 
 

@@ -85,7 +85,9 @@ def settled_line(text: str) -> str:
 # earlier message, whose situation it does not say again ("[08:01] kim: E0 exploited -> Analyse E0"). The rule
 # is that situation with the edit's order. Read alone, the edit lost the situation: the rule held wherever its host was
 # shown (or anywhere), whatever state the earlier message asked.
-_EDIT_LABEL = re.compile(r"^\s*(?:edit(?:ed)?|correction|typo|fix(?:ed)?)\s*:\s*(?P<rest>\S.*)$", re.IGNORECASE | re.DOTALL)
+# (r53m: and "erratum", "amended", "update", and a dash after the label, "EDIT - ...")
+_EDIT_LABEL = re.compile(r"^\s*(?:edit(?:ed)?|correction|erratum|typo|fix(?:ed)?|amend(?:ed|ment)?|update)\s*(?::|-+|\u2013|\u2014)\s*"
+                         r"(?P<rest>\S.*)$", re.IGNORECASE | re.DOTALL)
 _SPEAKER = re.compile(r"(?:<\s*(?P<a>[\w./@-]{1,30})\s*>|(?P<b>[\w./@-]{1,30})\s*:)\s*(?=\S)")
 
 
@@ -105,6 +107,7 @@ def _edit_joined(message: re.Match, log: list) -> str:
     earlier = [m for m in log[:log.index(message)] if _speaker(m) == _speaker(message) and verbs_in(m["said"])]
     situation = read_wording(earlier[-1]["said"]).situation if earlier else ""
     return f"{situation} -> {edit['rest']}" if situation else ""
+
 
 
 def _without_talk(message: str) -> str:
