@@ -390,13 +390,6 @@ _MOVE_ALONE = re.compile(rf"^(?:(?:an?|the)\s+)?{VERB_WORD}(?:\s+(?:it|them|(?:(
                          re.IGNORECASE)
 
 
-# (r53h) A host left out of a move's plans or lists, "leave Op_Host2 out of any Restore plan", "keep User0 off every Remove
-# list": a prohibition of that move on the host, said so ("never Restore Op_Host2"). Read as an exception to an order of
-# the move, the text was taken to order it, and the prohibition compiled faithfully was refused as its inversion.
-_LEFT_OUT_OF_MOVE = re.compile(rf"\b(?:leave|keep)\s+(?P<host>{HOST_NAME})\s+(?:out\s+of|off)\s+(?:any|every|all|each|the|a|an|our|your)\s+"
-                               rf"(?P<verb>{VERB_WORD})(?:\s+(?:plans?|lists?|steps?|moves?|rounds?|passes?))?\b", re.IGNORECASE)
-
-
 def marked_moves_said(text: str) -> str:
     """`text` with a move a cross marks said "not <move>", and the ticks beside moves taken away (see `_CROSS_MARK`)."""
     if not _CROSS_MARK.search(text or "") and not _TICK_MARK.search(text or ""):
@@ -471,20 +464,21 @@ _REVISION_HEADING = re.compile(r"(?:^|(?<=\n))(?P<space>\s*)(?:(?:a\s+)?change\s
 _NO_LONGER_GETS = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<space>\s*)(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s+"
                              r"(?P<state>exploited|scanned|probed|compromised|owned|rooted|breached|hacked|pwned)\s+no\s+longer\s+"
                              r"(?:gets|calls\s+for|warrants)\s+(?:a|an|any)\s+(?P<move>[\w-]+)", re.IGNORECASE)
-# (r53m) Words struck through as a chat writes a correction, "Remove ~~User2~~ User4": the struck words are
-# taken back, the ones after them stand. Read with them, the struck host was one the rule had to name.
-_STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
+# (r53m, r53h) Words struck through as a chat or a revision writes a correction, "Remove ~~User2~~ User4", "~~Restore~~
+# Remove": the struck words are taken back, the ones after them stand. Read with them, the struck host was one the rule
+# had to name (and revision.py reads what a revision struck out of the rule it replaces).
+STRUCK_OUT = re.compile(r"~~(?P<struck>[^~\n]{1,80})~~")
 
 
 def _clauses_said(text: str) -> str:
-    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): the instance a note is addressed to, words struck through, a
+    """`text` with the forms of its clauses said in the words the reader reads (`written_out`): the instance a note is addressed to, a
     default's "unless told otherwise", a heading that revises a note on a host, a likeness to another note's case leading a clause, a class and
     one of its hosts set apart by "not", a phase leading its order with no comma, a host in a state that no longer gets a move, a class that only names
     a document, the only time a move is allowed, a host described by what the evidence shows, what a rule leaves to
     another provision, a deliberation's verdict, a move turned down in another language, a state glossed in brackets, a
     restriction put late, a condition run into the order's party, a condition in code ("E1.activity == Exploit") and a
     share restated as a count ("the bulk of the servers, i.e. two or more, ...")."""
-    text = _DEFAULT_OPEN.sub(lambda m: m["space"] or "", _STRUCK_OUT.sub("", _ADDRESSED_TO.sub("", text)))
+    text = _DEFAULT_OPEN.sub(lambda m: m["space"] or "", _ADDRESSED_TO.sub("", text))  # (struck words: written_out, before)
     text = _LIKE_ANOTHER_CASE.sub(lambda m: m["space"] or "", _REVISION_HEADING.sub(lambda m: f"{m['space'] or ''}On ", text))
     text = _CLASS_BUT_ONE.sub(lambda m: f"{m['head']} except {m['host']}", text)
     text = _PHASE_UNMARKED.sub(lambda m: f"{m['phase']}, ", text)
@@ -523,8 +517,7 @@ def written_out(text: str) -> str:
     # mended there)
     text = re.sub(r"\b(e)(?:vry|verey|vey)\b", r"\1very", text, flags=re.IGNORECASE)
     # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
-    text = _one_of_listed(marked_moves_said(re.sub(r"~~[^~\n]{1,60}~~", " ", text)))
-    text = _LEFT_OUT_OF_MOVE.sub(lambda m: f"never {m['verb']} {m['host']}", text)
+    text = _one_of_listed(marked_moves_said(STRUCK_OUT.sub(" ", text)))
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays

@@ -17,6 +17,7 @@ import re
 from typing import Optional
 
 from forge.env.catalog import HOST_CLASSES, HOSTS
+from forge.rulebook.language.forms import STRUCK_OUT
 from forge.rulebook.language.names import hosts_in
 from forge.rulebook.language.order import HOST_AT_HAND
 from forge.rulebook.language.wording import Wording, read_wording
@@ -181,10 +182,6 @@ def narrowed_in_words(earlier: str, later: str) -> bool:
     old_do, old_banned = _verbs(old)
     new_do, new_banned = _verbs(new)
     return bool(old_do) and new_do == old_do and not (old_banned or new_banned)
-
-
-# (r53h) Words struck through, "~~Enterprise1~~ Enterprise2", "~~Restore~~ Remove": taken back by their writer.
-STRUCK_OUT = re.compile(r"~~(?P<struck>[^~\n]{1,60})~~")
 
 
 def struck_out_in_words(earlier: str, later: str) -> bool:
