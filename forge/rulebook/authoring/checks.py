@@ -1999,7 +1999,9 @@ def _phase_host_widened(text: str, predicate, when_raw: Any) -> Optional[str]:
 _SCAN_ONLY = re.compile(r"\b(?:(?:being\s+)?(?:scann\w*|prob\w*)|(?:(?:a|an|one)\s+)?(?:scan|probe))\s+only\b|"
                         r"\b(?:only|merely|just|nothing\s+but)\s+(?:being\s+|been\s+|(?:a|an|one)\s+)?(?:scan\w*|prob\w*)\b|"
                         r"\ball\s+(?:that\s+)?\S+\s+(?:shows?|showed|has|had)\s+(?:is|was)\s+(?:a\s+)?(?:scan|probe)\b|"
-                        r"\b(?:a|one)\s+(?:mere|lone)\s+(?:scan|probe)\b", re.IGNORECASE)
+                        r"\b(?:a|one)\s+(?:mere|lone)\s+(?:scan|probe)\b|"
+                        # (r53c) the other way round: "a scan is all it shows", "a probe is all we see on User2"
+                        r"\b(?:scan|probe)\s+(?:is|was)\s+all\s+(?:that\s+)?\S+\s+(?:shows?|showed|has|had|sees?|saw)\b", re.IGNORECASE)
 
 
 def _scan_only_compromised(text: str, predicate) -> Optional[str]:

@@ -107,6 +107,14 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
                (re.compile(r"\b(?:all|the\s+only\s+thing)\s+(?:that\s+)?(?P<subject>it|they|(?:that|the)\s+(?:host|box|machine|server)|"
                            r"[A-Za-z_]+\d)\s+(?P<verb>shows?|showed|has|had|displays?|reports?)\s+(?:is|was|are)\s+"
                            r"(?=(?:(?:a|an|one)\s+)?(?:scan|probe|exploit|unknown)\b)", re.IGNORECASE), r"\g<subject> \g<verb> only "),
+               # (r53c) the same said the other way round, "as long as a scan is all it shows", "a probe is all that we see
+               # on User2": that state and no more (read as a bare scan, the rule held on a scanned host already owned)
+               (re.compile(r"\b(?P<state>(?:(?:a|an|one)\s+)?(?:scan|probe|exploit))\s+(?:is|was)\s+all\s+(?:that\s+)?"
+                           r"(?:(?P<subject>it|they|(?:that|the)\s+(?:host|box|machine|server)|[A-Za-z_]+\d)\s+"
+                           r"(?P<verb>shows?|showed|has|had|displays?|reports?)\b|(?:we|i|you)\s+(?:see|saw|get|got)\s+"
+                           r"(?:on|from|for)\s+(?P<place>it|them|(?:that|the)\s+(?:host|box|machine|server)|[A-Za-z_]+\d)\b)",
+                           re.IGNORECASE),
+                lambda m: f"{m['subject'] or m['place']} {m['verb'] or 'shows'} only {m['state']}"),
                # "only" after what it limits: "User1 scanned only", "a scan only"
                # (and with no article, as notes say it: "usr box, scan only")
                (re.compile(r"\b((?:being\s+)?(?:scanned|probed)|(?:(?:a|an|one)\s+)?(?:scan|probe))\s+only\b", re.IGNORECASE), r"only \1"),
