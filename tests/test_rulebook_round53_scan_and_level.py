@@ -46,3 +46,10 @@ def test_a_level_written_with_an_at_sign_is_the_hosts_level(text, host, level):
 def test_an_instance_addressed_with_an_at_sign_is_no_level():
     claim = rule_claims("@s3/i02: Remove User2 once it shows an exploit")
     assert claim.host == "User2" and claim.compromise is None and claim.activity == "Exploit"
+
+
+def test_a_level_that_does_not_end_the_situation_is_not_read_as_the_whole_of_it():
+    # "@ User" followed by more of the situation: read as "at User" alone, the rest ("exploit live") was dropped and the
+    # claim was wider than the note
+    claim = rule_claims("checked U1 @ user lvl, exploit live -> suggest a Restore")
+    assert claim is None or claim.activity == "Exploit"

@@ -516,9 +516,13 @@ def written_out(text: str) -> str:
     # (r43m) the quantifier misspelt in haste, "evry ent srv": too short a word for spelling.py's mending (its "exept" is
     # mended there)
     text = re.sub(r"\b(e)(?:vry|verey|vey)\b", r"\1very", text, flags=re.IGNORECASE)
-    # (r53c) "U3 @ User", "E2@Privileged": a host at a level, as a note writes it (situation.py reads "@ User" in a
-    # condition, but after a heading, "User3: U3 @ User -> Restore it", the "@" was no condition word and the level was lost)
-    text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)\b)", " at ", text, flags=re.IGNORECASE)
+    # (r53c) "U3 @ User -> ...", "E2@Privileged:": a host at a level as the whole situation, as a note writes it
+    # (situation.py reads "@ User" in a condition, but after a heading, "User3: U3 @ User -> Restore it", the "@" was no
+    # condition word and the level was lost). Only where the level ends the situation: "E2 @ user lvl, exploit running ->"
+    # goes on, and read as "at" its first part alone was a condition narrower than the note's (a withdrawn note of it
+    # no longer matched the same note reworded)
+    text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)(?:\s+(?:level|lvl))?\s*(?:->|=>|[\u2192\u279c:;.]|$))",
+                  " at ", text, flags=re.IGNORECASE)
     # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
     text = _one_of_listed(marked_moves_said(STRUCK_OUT.sub(" ", text)))
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
