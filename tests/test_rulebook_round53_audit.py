@@ -1,0 +1,31 @@
+"""Round 53 (r53a): an audit of r53l's readings at their edges.
+
+- a standing prohibition on a class is read as one (said._forbidden_on_class, rule_claims._class_banned_alone) only where
+  its words say nothing more (rule_claims.class_ban_plain): "twice", "before analysing it", "as a first move", "it is wrong
+  to say ..." narrow it or turn it round, and read as a plain ban it spoke wherever a host of the class was shown.
+Each test fails on r53l's head (3ac0801) and passes on r53a. Sentences of our own, none from a case file."""
+
+from __future__ import annotations
+
+from forge.rulebook.language.predicate import Atom
+from forge.rulebook.language.said import said_in_words
+from tests.situations import refused_rule_holds_on
+
+QUALIFIED_BANS = (
+    "Workstations should never be reimaged twice in one game.",
+    "Never reimage an enterprise box before an Analyse has looked at it.",
+    "Op boxes never get a Remove as the opening move.",
+    "It would be a mistake to say we never reimage user boxes.",
+    "Enterprise servers never get a Remove yet.",
+)
+
+
+def test_a_class_ban_with_words_beyond_it_is_no_standing_ban() -> None:
+    for text in QUALIFIED_BANS:
+        assert said_in_words(text) is None, text
+        assert refused_rule_holds_on(text, User1="Exploit/User", Enterprise1="Exploit/User", Op_Host1="Exploit/User") is not True, text
+    # (a plain ban is still one, and a sentence beside it about another move leaves it one)
+    for text in ("Workstations must never be reimaged, under any circumstances.", "Op boxes never get a Remove from us."):
+        said = said_in_words(text)
+        assert said is not None and said[1].mode == "never", text
+    assert said_in_words("User boxes are never to be reimaged; on those a Remove is as far as we go.")[0] == Atom(host_class="User")
