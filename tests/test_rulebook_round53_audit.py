@@ -28,7 +28,8 @@ def test_a_class_ban_with_words_beyond_it_is_no_standing_ban() -> None:
         assert said_in_words(text) is None, text
         assert refused_rule_holds_on(text, User1="Exploit/User", Enterprise1="Exploit/User", Op_Host1="Exploit/User") is not True, text
     # (a plain ban is still one, and a sentence beside it about another move leaves it one)
-    for text in ("Workstations must never be reimaged, under any circumstances.", "Op boxes never get a Remove from us."):
+    for text in ("Workstations must never be reimaged, under any circumstances.", "Op boxes never get a Remove from us.",
+                 "Never touch an enterprise box."):
         said = said_in_words(text)
         assert said is not None and said[1].mode == "never", text
     assert said_in_words("User boxes are never to be reimaged; for those boxes a Remove is our limit.")[0] == Atom(host_class="User")

@@ -487,11 +487,11 @@ def states_said(text: str) -> bool:
 
 
 # (r53a) What a standing prohibition on a class says and no more: its negation and modal, its verb, the class's hosts by
-# any noun, who acts ("from us", "this team") and its emphasis ("full stop", "ever", "at all"). A word beyond them ("twice",
+# any noun, any move ("never touch"), who acts ("from us", "this team") and its emphasis ("full stop", "ever", "at all"). A word beyond them ("twice",
 # "before analysing it", "yet", "as a first move", "it is wrong to say") narrows the prohibition or turns it round.
 _PLAIN_BAN = re.compile(r"\b(?:never|not|no|do|does|don['\u2019]t|doesn['\u2019]t|must|mustn['\u2019]t|shall|should|shouldn['\u2019]t|"
                         r"ever|at\s+all|full\s+stop|period|under\s+any\s+circumstances?|whatever\s+(?:it|they)\s+shows?|"
-                        r"a|an|any|the|on|of|to|for|from|by|be|is|are|get|gets|receive|receives|us|we|our|this|team|side|"
+                        r"a|an|any|the|on|of|to|for|from|by|be|is|are|get|gets|receive|receives|us|we|our|this|team|side|touch(?:ed)?|moves?|"
                         r"hosts?|box(?:es)?|machines?|workstations?|servers?|nodes?|systems?)\b", re.IGNORECASE)
 
 
@@ -503,7 +503,7 @@ def class_ban_plain(words) -> bool:
     shown: wider than the words, or their opposite."""
     banned = {p.verb for p in words.prohibitions}
     for sentence in (s for s in re.split(r"[.;!?\n]+", words.text) if s.strip()):
-        if banned & set(verbs_in(sentence)):
+        if banned & set(verbs_in(sentence)) or None in banned and negations_in(sentence):
             left = _PLAIN_BAN.sub(" ", VERB.sub(" ", without_class_names(sentence)))
             if re.sub(r"[\s,:'\"()\u2019-]+", "", left):
                 return False
