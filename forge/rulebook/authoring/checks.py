@@ -60,7 +60,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
-from forge.rulebook.language.clauses import order_without_conditions
+from forge.rulebook.language.clauses import DENIED_PLACE, order_without_conditions
 from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, verbs_put_after
 from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, left_to_provision, only_time_permitted
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
@@ -570,8 +570,7 @@ _ONLY_THIS = re.compile(r"(?:,\s*|\s+and\s+|\s+)(?:nothing|none)\s+(?:else|more|
                         r"(?:heavier|else|more|stronger|bigger|harsher)\b", re.IGNORECASE)
 # (r53l) "Restore nothing on Enterprise1 except when it is rooted", its condition taken away: the object denied and the
 # exception that lets the move where the condition holds, two negations that give the order (clauses.conditions_in)
-_LET_BY_EXCEPTION = re.compile(r"\b(?:nothing|none|nobody|no\s+one)\b(?:\s+(?:on|for|to|at|in|of)\s+(?:[\w-]+\s*){1,3}?)?\s*,?\s*"
-                               r"except\s*(?=[.;,!?]|$)", re.IGNORECASE)
+_LET_BY_EXCEPTION = re.compile(r"\b(?:nothing|none|nobody|no\s+one)\b" + DENIED_PLACE + r"\s*,?\s*except\s*(?=[.;,!?]|$)", re.IGNORECASE)
 # "Remove User1; never widen that rule out to the other user hosts": the writer keeps the order to the host it names,
 # no negation of its verb (a note that names a host stays a negation the reading must place)
 _NOT_WIDER = re.compile(r"\b(?:do\s+not|don['\u2019]t|never)\s+(?:stretch|extend|generali[sz]e|widen|broaden)\s+"

@@ -149,8 +149,10 @@ _EXCEPTED_RELATIVE = re.compile(r"(?:\b(?:(?:but|and|yet)\s+not|except|never|not
 _NEGATED_ORDER = re.compile(r"\b(?:nothing|none|nobody|no\s+one|no(?:\s+[\w-]+){1,2})\s*,?\s*$", re.IGNORECASE)
 # (r53l) ... and before an exception that is a condition, the denied object with the place it is denied on: "restore
 # nothing on Enterprise1 except when ...", "no Remove for the user boxes, except once ..."
-_DENIED_OBJECT = re.compile(r"\b(?:nothing|none|nobody|no\s+one|no(?:\s+[\w-]+){1,2})(?:\s+(?:on|for|to|at|in|of)\s+(?:[\w-]+\s*){1,3}?)?"
-                            r"\s*,?\s*$", re.IGNORECASE)
+# (r53a: the place by any preposition, "remove nothing from User2", "restore nothing within the user subnet": read without
+# it, the exception was kept out and the rule held where User2 showed no exploit, the opposite of its words)
+DENIED_PLACE = r"(?:\s+(?:on|for|to|at|in|of|from|within|inside|across|among|with)\s+(?:[\w-]+\s*){1,3}?)?"
+_DENIED_OBJECT = re.compile(r"\b(?:nothing|none|nobody|no\s+one|no(?:\s+[\w-]+){1,2})" + DENIED_PLACE + r"\s*,?\s*$", re.IGNORECASE)
 # (which exceptions it turns: those of "except", "other than", "save"; "but not" and "never" keep hosts out of an order
 # said plainly, they are no exception to a denial)
 _LETS_BY_EXCEPTION = re.compile(r"^(?:except|other|save)", re.IGNORECASE)

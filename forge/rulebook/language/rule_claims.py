@@ -20,7 +20,7 @@ from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away, forbidding_away
 from forge.rulebook.language.instruction import LEVEL_CONCEDED
 from forge.rulebook.language.markers import negations_in
-from forge.rulebook.language.names import classes_in, hosts_in, state_words_in, verbs_in
+from forge.rulebook.language.names import VERB, classes_in, hosts_in, state_words_in, verbs_in, without_class_names
 from forge.rulebook.language.scope import condition_claims, heading_hosts, outside_or_claims, subject_of
 from forge.rulebook.language.shorthand import HOST_WORD, spelled_out
 from forge.rulebook.language.wording import read_wording
@@ -486,6 +486,32 @@ def states_said(text: str) -> bool:
     return bool(state_words_in(text)) or state_of(text) != ((None, None), None)
 
 
+# (r53a) What a standing prohibition on a class says and no more: its negation and modal, its verb, the class's hosts by
+# any noun, any move ("never touch"), who acts ("from us", "this team") and its emphasis ("full stop", "ever", "at all"). A word beyond them ("twice",
+# "before analysing it", "yet", "as a first move", "it is wrong to say") narrows the prohibition or turns it round.
+_PLAIN_BAN = re.compile(r"\b(?:never|not|no|do|does|don['\u2019]t|doesn['\u2019]t|must|mustn['\u2019]t|shall|should|shouldn['\u2019]t|"
+                        r"ever|at\s+all|full\s+stop|period|under\s+any\s+circumstances?|whatever\s+(?:it|they)\s+shows?|"
+                        r"a|an|any|the|on|of|to|for|from|by|be|is|are|get|gets|receive|receives|us|we|our|this|team|side|touch(?:ed)?|moves?|"
+                        r"hosts?|box(?:es)?|machines?|workstations?|servers?|nodes?|systems?)\b", re.IGNORECASE)
+
+
+def class_ban_plain(words) -> bool:
+    """(r53a) Whether a text's standing prohibition on a class says nothing beyond it (`_PLAIN_BAN`) in the sentences that
+    name its verb, and any other sentence names another move, unnegated ("Never Restore a user host; for workstations a
+    Remove is the ceiling"). Read as a plain ban, "never Restore a user host twice", "... before analysing it", "... as a
+    first move" or "it is wrong to say we never Restore a user host" spoke "never Restore" wherever a user host was
+    shown: wider than the words, or their opposite."""
+    banned = {p.verb for p in words.prohibitions}
+    for sentence in (s for s in re.split(r"[.;!?\n]+", words.text) if s.strip()):
+        if banned & set(verbs_in(sentence)) or None in banned and negations_in(sentence):
+            left = _PLAIN_BAN.sub(" ", VERB.sub(" ", without_class_names(sentence)))
+            if re.sub(r"[\s,:'\"()\u2019-]+", "", left):
+                return False
+        elif not verbs_in(sentence) or negations_in(sentence):
+            return False
+    return True
+
+
 def _class_banned_alone(words):
     """(r53l) A standing prohibition of one verb on the one class a text names, with no condition, no host named and none
     excepted ("Never Restore a user host", "user boxes never get a Restore"): it applies where a host of that class is
@@ -494,7 +520,7 @@ def _class_banned_alone(words):
     from forge.rulebook.language.predicate import Atom  # lazy: as in `claims`
 
     if words.conditions or words.hosts or words.excepted or words.dispreferred or len(words.classes) != 1 \
-            or not words.prohibitions or states_said(words.text):
+            or not words.prohibitions or states_said(words.text) or not class_ban_plain(words):
         return None  # (a state said anywhere, "no Restore on a user box at Unknown", is a condition this reads nowhere)
     if len({p.verb for p in words.prohibitions}) != 1 or any(p.hosts or p.classes and tuple(p.classes) != tuple(words.classes)
                                                               for p in words.prohibitions):

@@ -209,10 +209,10 @@ def _forbidden_on_class(words) -> Optional[tuple[Predicate, RuleAction]]:
     prohibition is no exception about named hosts, `forbidden_in_words`, and it has no condition for
     `_forbidden_where_claimed` to read), so another teacher's exception on one user host and this general word were
     both injected, or the exception alone where the general rule's teacher asked."""
-    from forge.rulebook.language.rule_claims import states_said  # lazy: as in `said_in_words`
+    from forge.rulebook.language.rule_claims import class_ban_plain, states_said  # lazy: as in `said_in_words`
 
     if words.hosts or words.excepted or words.conditions or words.dispreferred or len(words.classes) != 1 \
-            or states_said(words.text):
+            or states_said(words.text) or not words.prohibitions or not class_ban_plain(words):
         return None  # (a state said where no condition is read, "no Restore on a user box at Unknown": not in any state)
     verbs = {p.verb or ANY_VERB for p in words.prohibitions}
     # (the prohibition said of the class, or of no place while the text names that class alone: "user boxes never get a
