@@ -441,6 +441,16 @@ _LIKE_ANOTHER_CASE = re.compile(r"(?:^|(?<=[.;!?:\n]))(?P<space>\s*)(?:not\s+unl
 _CLASS_BUT_ONE = re.compile(r"(?P<head>\b(?:user|usr|enterprise|ent|op|ops|operational)[\s-]*(?:hosts?|box(?:es)?|servers?|"
                             r"machines?|workstations?)\b[^.;:!?\n,]*),\s*(?:but\s+)?not\s+(?P<host>" + HOST_NAME + r"|" + HOST_SHORT
                             + r")(?:\s+(?:tho|though))?(?=\s*(?:[:.;!?\n]|$))", re.IGNORECASE)
+# (r53c) A later case that picks out one host by name only to withhold the note's move there: "Remove any enterprise
+# host that shows a compromise; if that host is Enterprise2, do nothing / leave it alone / never Remove it". That host is
+# the note's exception, as "except Enterprise2" says it. Read as a case beside the first, "Enterprise2 is shown" was an
+# alternative, and the note ordered its move on Enterprise2 in any state, the one host its words keep it from.
+_NAMED_ONE_WITHHELD = re.compile(r"\s*[;,.]?\s*(?:but\s+)?(?:if|when|where|in\s+case)\s+(?:(?:that|the|this)\s+(?:same\s+)?"
+                                 r"(?:host|box|machine|server|workstation|one)(?:\s+in\s+question)?|it)\s*(?:is|'s|happens\s+to\s+be)\s+"
+                                 r"(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s*,?\s*(?:then\s+)?(?:just\s+)?"
+                                 r"(?:do\s+nothing|nothing|leave\s+it(?:\s+alone|\s+be)?|skip\s+it|hands\s+off|sit\s+tight|"
+                                 r"(?:do\s+not|don['\u2019]?t|never)\s+[\w-]+\s+it|no\s+[\w-]+)(?:\s+(?:there|at\s+all))?"
+                                 r"(?=\s*(?:[.;!\n]|$))", re.IGNORECASE)
 # (r53m) A phase of the attack that leads its clause with no comma before the order: "in the escalation phase restore
 # the host", "during the recon stage decoy it". Said with the comma, as the readers know it: without it the phase was
 # no condition, and the order not seen (a lesson drawn in those words gave none).
@@ -481,6 +491,7 @@ def _clauses_said(text: str) -> str:
     text = _DEFAULT_OPEN.sub(lambda m: m["space"] or "", _ADDRESSED_TO.sub("", text))  # (struck words: written_out, before)
     text = _LIKE_ANOTHER_CASE.sub(lambda m: m["space"] or "", _REVISION_HEADING.sub(lambda m: f"{m['space'] or ''}On ", text))
     text = _CLASS_BUT_ONE.sub(lambda m: f"{m['head']} except {m['host']}", text)
+    text = _NAMED_ONE_WITHHELD.sub(lambda m: f", except {m['host']}", text)
     text = _PHASE_UNMARKED.sub(lambda m: f"{m['phase']}, ", text)
     text = _NO_LONGER_GETS.sub(lambda m: f"{m['space'] or ''}when {m['host']} is {m['state']}, no {m['move']}" if verbs_in(m["move"])
                                else m[0], text)
