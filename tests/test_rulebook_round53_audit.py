@@ -1,0 +1,24 @@
+"""Round 53 (r53b): an audit of the readings added on r53m, at their edges. Each test here holds a reading to its words
+where it had grown wider than them or turned them round: a "keep / leave <host> out of <Move>" under a negation (the
+move wanted there, no prohibition), an urging ("no reason to hold back") said as the condition itself, what a reply
+leaves out chosen by a state of the hosts (a decision, no form), and a chat's "@<host>:" (the host the note is about,
+no reader it is addressed to)."""
+
+from forge.rulebook.authoring.checks import text_problem
+
+
+def _on(verb, target, mode="do"):
+    return {"mode": mode, "verb": verb, "target": target}
+
+
+# -- a host kept out of a move, under a negation, is the move wanted there ---------------------------------------------
+
+
+def test_a_negated_keep_or_leave_out_of_a_move_is_no_prohibition():
+    text = "Don't leave Op_Server0 out of any Restore plan once it is rooted."
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "Privileged"}, _on("Restore", "Op_Server0", "never")) is not None
+    text = "Do not keep User1 out of the Restore list when it is privileged."
+    assert text_problem(text, {"host": "User1", "compromise": "Privileged"}, _on("Restore", "User1", "never")) is not None
+    # (unnegated, it still forbids the move there)
+    text = "Please leave User2 out of any Restore for now."
+    assert text_problem(text, {"host": "User2"}, _on("Restore", "User2")) is not None
