@@ -22,3 +22,14 @@ def test_a_negated_keep_or_leave_out_of_a_move_is_no_prohibition():
     # (unnegated, it still forbids the move there)
     text = "Please leave User2 out of any Restore for now."
     assert text_problem(text, {"host": "User2"}, _on("Restore", "User2")) is not None
+
+
+# -- an urging said as the condition itself is a condition (an absence), no urging ------------------------------------
+
+
+def test_no_reason_to_hold_back_said_as_the_condition_is_no_urging():
+    text = "Remove Op_Host1 when there is no reason to hold back, i.e. it is not scanned."
+    assert text_problem(text, {"host": "Op_Host1", "activity": "Scan"}, _on("Remove", "Op_Host1")) is not None
+    # (said as a verdict on the situation, it still urges: the condition before it is the rule's)
+    text = "An exploit on Enterprise1 gives us no reason to hesitate: Remove Enterprise1."
+    assert text_problem(text, {"host": "Enterprise1", "activity": "Exploit"}, _on("Remove", "Enterprise1")) is None
