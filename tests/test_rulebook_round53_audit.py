@@ -5,6 +5,10 @@ leaves out chosen by a state of the hosts (a decision, no form), and a chat's "@
 no reader it is addressed to)."""
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.authoring.compile import looks_like_format
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.predicate import truth
+from forge.rulebook.language.situation import read_situation
 
 
 def _on(verb, target, mode="do"):
@@ -33,3 +37,22 @@ def test_no_reason_to_hold_back_said_as_the_condition_is_no_urging():
     # (said as a verdict on the situation, it still urges: the condition before it is the rule's)
     text = "An exploit on Enterprise1 gives us no reason to hesitate: Remove Enterprise1."
     assert text_problem(text, {"host": "Enterprise1", "activity": "Exploit"}, _on("Remove", "Enterprise1")) is None
+
+
+# -- what a reply leaves out, chosen by a state of the hosts, is a decision on them, no form ---------------------------
+
+
+def test_hosts_left_out_of_the_plan_by_their_state_is_no_form():
+    assert not looks_like_format("Leave privileged hosts out of every plan.")
+    assert not looks_like_format("Keep anything already compromised out of each plan you write.")
+    assert looks_like_format("Leave the raw log lines out of every report.")
+
+
+# -- "@<host>:" in a chat is the host the note is about, no reader it is addressed to -----------------------------------
+
+
+def test_a_host_mentioned_with_an_at_sign_is_the_rules_host():
+    text = "@Enterprise2: restore it once it reads Privileged."
+    found = semantic_claims(text, "compiled as written: the compiler dropped an instruction (not an instruction)", text)
+    assert truth(found, read_situation("Alerts:\nEnterprise2: Activity None, Compromised Privileged")) is True
+    assert truth(found, read_situation("Alerts:\nUser1: Activity None, Compromised Privileged")) is not True

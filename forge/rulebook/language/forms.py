@@ -390,7 +390,8 @@ _PHASE_UNMARKED = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<phase>\s*(?:in|during|wit
                              re.IGNORECASE)
 # (r53m) The instance a note is addressed to, as a chat mentions it: "@s2/i04 (analyst): ...", "@i09: ...". Who is meant
 # to read it, no condition of the rule (read as one, its words made the condition unreadable and the rule stayed silent).
-_ADDRESSED_TO = re.compile(r"(?:^|(?<=\n))\s*@[\w/.-]{1,30}(?:\s*\((?:planner|analyst|(?:action[\s_-]*)?chooser|defender)\))?"
+# (r53b: never a host, "@Op_Host2: restore it ...", which a chat mentions so to say what the note is about: the rule's host)
+_ADDRESSED_TO = re.compile(r"(?:^|(?<=\n))\s*@(?!(?:" + HOST_NAME + r"|" + HOST_SHORT + r")(?![\w/.-]))[\w/.-]{1,30}(?:\s*\((?:planner|analyst|(?:action[\s_-]*)?chooser|defender)\))?"
                            r"\s*[:,]\s*", re.IGNORECASE)
 # (r53m) A heading that says the note revises what its writer said of a host: "Change of plan on Op_Host2: ...", "Update
 # for User0: ...", "New plan for the op server: ...". What it is about is the scope of the order after the colon, as "On
