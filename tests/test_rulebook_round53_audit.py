@@ -56,3 +56,14 @@ def test_a_host_mentioned_with_an_at_sign_is_the_rules_host():
     found = semantic_claims(text, "compiled as written: the compiler dropped an instruction (not an instruction)", text)
     assert truth(found, read_situation("Alerts:\nEnterprise2: Activity None, Compromised Privileged")) is True
     assert truth(found, read_situation("Alerts:\nUser1: Activity None, Compromised Privileged")) is not True
+
+
+# -- a move that "no longer" does alone or first still stands: no "never" of it ------------------------------------------
+
+
+def test_a_move_no_longer_enough_alone_or_first_is_not_turned_down():
+    owned = {"any": [{"host": "Op_Host1", "compromise": "User"}, {"host": "Op_Host1", "compromise": "Privileged"}]}
+    text = "Op_Host1 owned no longer gets an Analyse alone; Remove it as well."
+    assert text_problem(text, owned, _on("Analyse", "Op_Host1", "never")) is not None
+    text = "User0 exploited no longer warrants a Restore first: Analyse it, then Restore."
+    assert text_problem(text, {"host": "User0", "activity": "Exploit"}, _on("Restore", "User0", "never")) is not None

@@ -405,7 +405,11 @@ _REVISION_HEADING = re.compile(r"(?:^|(?<=\n))(?P<space>\s*)(?:(?:a\s+)?change\s
 # rooted, no Remove". Read as it stood, no condition was read and its "no longer" was a history no predicate states.
 _NO_LONGER_GETS = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<space>\s*)(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s+"
                              r"(?P<state>exploited|scanned|probed|compromised|owned|rooted|breached|hacked|pwned)\s+no\s+longer\s+"
-                             r"(?:gets|calls\s+for|warrants)\s+(?:a|an|any)\s+(?P<move>[\w-]+)", re.IGNORECASE)
+                             r"(?:gets|calls\s+for|warrants)\s+(?:a|an|any)\s+(?P<move>[\w-]+)\b"
+                             # (r53b: not a move said to be no longer enough alone or first, "no longer gets an Analyse only:
+                             # Remove it too": the move still stands, with another; read as "no <Move>", a never passed)
+                             r"(?!\s+(?:only|alone|first|by\s+itself|on\s+its\s+own|(?:just\s+)?yet|straight\s+away|right\s+away|at\s+once)\b)",
+                             re.IGNORECASE)
 # (r53m) Words struck through as a chat writes a correction, "Remove ~~User2~~ User4": the struck words are
 # taken back, the ones after them stand. Read with them, the struck host was one the rule had to name.
 _STRUCK_OUT = re.compile(r"~~[^~\n]{1,80}~~\s*")
