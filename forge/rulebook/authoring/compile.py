@@ -257,8 +257,10 @@ def looks_like_format(text: str) -> bool:
     # Remove of User2" orders what to decide)
     found = OPENS_REPLY.search(text or "")
     opens = bool(found) and not words_named(text) and not verbs_in(_QUOTED_TEMPLATE.sub(" ", text[found.end():]))
-    # (r53m) what the reply leaves out, where the text names no move nor host
-    left_out = bool(_LEFT_OUT_OF_REPLY.search(text or "")) and not words_named(text) and not verbs_in(text)
+    # (r53m) what the reply leaves out, where the text names no move nor host; (r53b) nor a state, "leave privileged hosts
+    # out of every plan": which hosts the plan acts on, a decision on what they show
+    left_out = bool(_LEFT_OUT_OF_REPLY.search(text or "")) and not words_named(text) and not verbs_in(text) \
+        and not states_something(text)
     return (opens or left_out or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
 
 

@@ -799,6 +799,12 @@ _KEPT_FROM_MOVE = re.compile(r"\b(?:keep|hold|leave)\s+(?P<what>(?:(?!\b(?:" + _
                              re.IGNORECASE)
 
 
+# (r53b) The same said under a negation, "don't leave Op_Server0 out of any Restore", "never keep User1 off the Remove list":
+# the move is wanted there, the opposite of a prohibition (read as one, a "never" of the move passed as the text).
+_KEEPING_DENIED = re.compile(r"\b(?:don['\u2019]?t|do\s+not|never|not|no\s+need\s+to|shouldn['\u2019]?t|should\s+not|mustn['\u2019]?t|"
+                             r"must\s+not|can['\u2019]?t|cannot|stop|quit)\s+(?:(?:ever|just|simply|now|again)\s+)?$", re.IGNORECASE)
+
+
 _MOVE_KEPT_OFF = re.compile(r"\bkeep\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*(?P<verb>(?=" + VERB_WORD + r"))"
                             r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\s+(?P<what>[^.;:,!?]{1,60})", re.IGNORECASE)
 
@@ -824,6 +830,8 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
     found += _forbidden_by_word(instruction)
     for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
         # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
+        if _KEEPING_DENIED.search(instruction[:match.start()]):
+            continue  # (r53b) "don't leave User1 out of a Restore": the move wanted there, no prohibition
         verb = VERB.search(instruction, match.start("verb"))
         hosts, classes = hosts_in(match["what"]), classes_in(match["what"])
         if verb is not None and (hosts or classes or re.fullmatch(r"\s*(?:it|them|that\s+host|this\s+host)\s*", match["what"], re.IGNORECASE)):

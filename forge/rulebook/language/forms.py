@@ -459,7 +459,8 @@ _PHASE_UNMARKED = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<phase>\s*(?:in|during|wit
                              re.IGNORECASE)
 # (r53m) The instance a note is addressed to, as a chat mentions it: "@s2/i04 (analyst): ...", "@i09: ...". Who is meant
 # to read it, no condition of the rule (read as one, its words made the condition unreadable and the rule stayed silent).
-_ADDRESSED_TO = re.compile(r"(?:^|(?<=\n))\s*@[\w/.-]{1,30}(?:\s*\((?:planner|analyst|(?:action[\s_-]*)?chooser|defender)\))?"
+# (r53b: never a host, "@Op_Host2: restore it ...", which a chat mentions so to say what the note is about: the rule's host)
+_ADDRESSED_TO = re.compile(r"(?:^|(?<=\n))\s*@(?!(?:" + HOST_NAME + r"|" + HOST_SHORT + r")(?![\w/.-]))[\w/.-]{1,30}(?:\s*\((?:planner|analyst|(?:action[\s_-]*)?chooser|defender)\))?"
                            r"\s*[:,]\s*", re.IGNORECASE)
 # (r53m) A heading that says the note revises what its writer said of a host: "Change of plan on Op_Host2: ...", "Update
 # for User0: ...", "New plan for the op server: ...". What it is about is the scope of the order after the colon, as "On
@@ -473,7 +474,11 @@ _REVISION_HEADING = re.compile(r"(?:^|(?<=\n))(?P<space>\s*)(?:(?:a\s+)?change\s
 # rooted, no Remove". Read as it stood, no condition was read and its "no longer" was a history no predicate states.
 _NO_LONGER_GETS = re.compile(r"(?:^|(?<=[.;:!?\n]))(?P<space>\s*)(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s+"
                              r"(?P<state>exploited|scanned|probed|compromised|owned|rooted|breached|hacked|pwned)\s+no\s+longer\s+"
-                             r"(?:gets|calls\s+for|warrants)\s+(?:a|an|any)\s+(?P<move>[\w-]+)", re.IGNORECASE)
+                             r"(?:gets|calls\s+for|warrants)\s+(?:a|an|any)\s+(?P<move>[\w-]+)\b"
+                             # (r53b: not a move said to be no longer enough alone or first, "no longer gets an Analyse only:
+                             # Remove it too": the move still stands, with another; read as "no <Move>", a never passed)
+                             r"(?!\s+(?:only|alone|first|by\s+itself|on\s+its\s+own|(?:just\s+)?yet|straight\s+away|right\s+away|at\s+once)\b)",
+                             re.IGNORECASE)
 # (r53m, r53h) Words struck through as a chat or a revision writes a correction, "Remove ~~User2~~ User4", "~~Restore~~
 # Remove": the struck words are taken back, the ones after them stand. Read with them, the struck host was one the rule
 # had to name (and revision.py reads what a revision struck out of the rule it replaces).

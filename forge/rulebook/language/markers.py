@@ -38,6 +38,11 @@ BARE_STATE = (r"(?:(?:still|now|currently)\s+)?(?:owned|rooted|pwned|popped|hack
               r"scanned|probed|taken(?:\s+over)?|under\s+(?:attack|exploit|scan)|at\s+(?:user|privileged|root|admin|unknown)\w*)\b")
 
 
+# (r53b) Not right after a word of condition, "when / if / once (there is) ...": what follows is the condition, whatever it says.
+_NOT_AS_CONDITION = "".join(rf"(?<!\b{word}\s{then})" for word in ("when", "whenever", "if", "once", "while", "unless", "until")
+                            for then in ("", r"there\sis\s", r"there's\s", r"there\u2019s\s", r"we\shave\s", r"you\shave\s"))
+
+
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (shorthand.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
@@ -70,6 +75,9 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # (r53m) double negatives that deny nothing of a host: a likeness said by "not unlike" ("not unlike
                                 # the User1 case": like it) and an urging said by "no reason / no time to hesitate" (act)
                                 r"\bnot\s+unlike\b|"
+                                # (r53b: not said as the condition itself, "when there is no reason to hold back": an
+                                # absence the situation must show, which no predicate states)
+                                + _NOT_AS_CONDITION +
                                 r"\bno\s+(?:place|time|moment|reason|need)\s+(?:to|for)\s+(?:hold(?:ing)?\s+back|hesitat\w*|wait\w*|delay\w*|dither\w*)\b|"
                                 # a judgement on a verb ("there is nothing to gain from watching"), not an absence
                                 r"\bnothing\s+to\s+(?:gain|win|learn)\b|\bno\s+(?:point|use|sense|benefit|value)\s+in\b|"
