@@ -514,16 +514,9 @@ def _clauses_said(text: str) -> str:
     return text
 
 
-def written_out(text: str) -> str:
-    """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
-    _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
-    "with", "&" and "+" between words as "and", and "whilst" as "while"."""
-    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
-    # (r43h) "remvoe it", "exploted", "Privelaged": the rule language's words misspelt in a hurried note (spelling.py)
-    text = misspellings_mended(text)
-    # ("pending any scan": not yet, a stage the attack has not reached)
-    text = _ABSENCE.sub(lambda m: ("Without" if m[0][0].isupper() else "without") + (" yet" if m[0].lower() == "pending" else ""),
-                        text)
+def _note_shorthand_said(text: str) -> str:
+    """`text` with a hurried note's shorthand said in words (`written_out`): "w/o", "w/", "b4", "evry", a level written
+    "@", words struck through, moves marked with a cross or a tick, one of a list of hosts."""
     # the shorthand of notes: "w/o any activity" is "without any activity", "w/ a scan" is "with a scan"
     text = re.sub(r"\b(w)/(?:o|out)\b", r"\1ithout", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(w)/(?=\s)", r"\1ith", text, flags=re.IGNORECASE)
@@ -540,7 +533,20 @@ def written_out(text: str) -> str:
     text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)(?:\s+(?:level|lvl))?\s*(?:->|=>|[\u2192\u279c:;.]|$))",
                   " at ", text, flags=re.IGNORECASE)
     # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
-    text = _one_of_listed(marked_moves_said(STRUCK_OUT.sub(" ", text)))
+    return _one_of_listed(marked_moves_said(STRUCK_OUT.sub(" ", text)))
+
+
+def written_out(text: str) -> str:
+    """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
+    _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
+    "with", "&" and "+" between words as "and", and "whilst" as "while"."""
+    text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
+    # (r43h) "remvoe it", "exploted", "Privelaged": the rule language's words misspelt in a hurried note (spelling.py)
+    text = misspellings_mended(text)
+    # ("pending any scan": not yet, a stage the attack has not reached)
+    text = _ABSENCE.sub(lambda m: ("Without" if m[0][0].isupper() else "without") + (" yet" if m[0].lower() == "pending" else ""),
+                        text)
+    text = _note_shorthand_said(text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
