@@ -1,0 +1,31 @@
+"""Issue 29, round 53 (r53d): a review of r53h's readings at their edges, with sentences of our own. Each test is a reading
+r53h widened or turned, fixed as a class:
+- the words before "gets a <move>" are a case only when they are a plain noun phrase: a negated getting ("never gets",
+  "no longer gets") or a frame of doubt is no situation (clauses._GETS_NOT_PLAIN);
+- an edit in a chat log keeps the situation of its own speaker's earlier message only (transcript._speaker reads the
+  speaker after the time, not the time's hour), and an edit that states its own case stands alone."""
+
+from __future__ import annotations
+
+from forge.rulebook.authoring.teaching import taught_words
+from tests.situations import refused_rule_holds_on
+
+
+def test_a_level_that_never_gets_a_move_is_still_the_case_of_the_prohibition() -> None:
+    note = "A root on Enterprise2 never gets a Remove, whatever the queue says."
+    # the prohibition speaks where Enterprise2 is rooted (r53h read "a root on Enterprise2 never" as a denied case: nowhere)
+    assert refused_rule_holds_on(note, Enterprise2="None/Privileged") is True
+    assert refused_rule_holds_on(note, Enterprise2="None/User") is not True
+
+
+def test_an_edit_by_another_speaker_takes_no_situation_from_the_first() -> None:
+    log = "[14:20] mia: Op_Host1 probed -> DecoyApache on Op_Host1\n[14:22] raj: edit: Remove Op_Host1"
+    # both messages fall in the same hour: the hour is no speaker
+    assert taught_words(log)[1] == "Remove Op_Host1"
+    same = "[14:20] mia: Op_Host1 probed -> DecoyApache on Op_Host1\n[14:22] mia: edit: Remove Op_Host1"
+    assert taught_words(same)[1] == "Op_Host1 probed -> Remove Op_Host1"
+
+
+def test_an_edit_stating_its_own_case_replaces_the_earlier_case() -> None:
+    log = "[14:20] mia: Op_Host1 probed -> DecoyApache on Op_Host1\n[14:23] mia: edit: once Op_Host1 is rooted, Restore Op_Host1"
+    assert taught_words(log)[1] == "once Op_Host1 is rooted, Restore Op_Host1"
