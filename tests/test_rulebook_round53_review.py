@@ -3,7 +3,8 @@ r53h widened or turned, fixed as a class:
 - the words before "gets a <move>" are a case only when they are a plain noun phrase: a negated getting ("never gets",
   "no longer gets") or a frame of doubt is no situation (clauses._GETS_NOT_PLAIN);
 - an edit in a chat log keeps the situation of its own speaker's earlier message only (transcript._speaker reads the
-  speaker after the time, not the time's hour), and an edit that states its own case stands alone."""
+  speaker after the time, not the time's hour), and an edit that states its own case stands alone;
+- "as well as" inside a note's own condition is no "too" pointing to the earlier note (order._CONDITION_ELSEWHERE)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,14 @@ def test_an_edit_by_another_speaker_takes_no_situation_from_the_first() -> None:
 def test_an_edit_stating_its_own_case_replaces_the_earlier_case() -> None:
     log = "[14:20] mia: Op_Host1 probed -> DecoyApache on Op_Host1\n[14:23] mia: edit: once Op_Host1 is rooted, Restore Op_Host1"
     assert taught_words(log)[1] == "once Op_Host1 is rooted, Restore Op_Host1"
+
+
+def test_as_well_as_inside_the_notes_own_condition_is_no_too() -> None:
+    from forge.rulebook.language.order import condition_elsewhere
+
+    note = "My previous rule, in full: when Op_Host2 shows an exploit as well as a scan, Remove Op_Host2."
+    # "as well as" joins two states of its own condition: read here, not left to the earlier note (r53h: unknown, silent)
+    assert not condition_elsewhere(note)
+    assert refused_rule_holds_on(note, Op_Host2="Exploit/User") is True
+    # a state said to hold "as well", after the note that holds the other, is still partly the earlier note's
+    assert condition_elsewhere("Exception to the rule above: if Op_Host0 is rooted as well, Restore Op_Host0.")
