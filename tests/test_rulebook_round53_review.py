@@ -1,10 +1,12 @@
 """Issue 29, round 53 (r53d): a review of r53h's readings at their edges, with sentences of our own. Each test is a reading
-r53h widened or turned, fixed as a class:
+r53h widened, turned or silenced, fixed as a class:
 - the words before "gets a <move>" are a case only when they are a plain noun phrase: a negated getting ("never gets",
   "no longer gets") or a frame of doubt is no situation (clauses._GETS_NOT_PLAIN);
 - an edit in a chat log keeps the situation of its own speaker's earlier message only (transcript._speaker reads the
   speaker after the time, not the time's hour), and an edit that states its own case stands alone;
-- "as well as" inside a note's own condition is no "too" pointing to the earlier note (order._CONDITION_ELSEWHERE)."""
+- "as well as" inside a note's own condition is no "too" pointing to the earlier note (order._CONDITION_ELSEWHERE);
+- ", not while <case>" after a prohibition with no case of its own repeats the denial: the case is the prohibition's
+  (forms._DENIED_ORDER_ALONE), so its inversion is refused."""
 
 from __future__ import annotations
 
@@ -41,3 +43,17 @@ def test_as_well_as_inside_the_notes_own_condition_is_no_too() -> None:
     assert refused_rule_holds_on(note, Op_Host2="Exploit/User") is True
     # a state said to hold "as well", after the note that holds the other, is still partly the earlier note's
     assert condition_elsewhere("Exception to the rule above: if Op_Host0 is rooted as well, Restore Op_Host0.")
+
+
+def test_not_while_after_a_bare_prohibition_is_that_prohibitions_case() -> None:
+    from forge.rulebook.authoring.checks import text_problem
+    from forge.rulebook.language.wording import read_wording
+    from tests.actions import never
+
+    note = "Don't Restore Op_Host1, not while Op_Server0 shows a scan"
+    # the "not" repeats the denial: the prohibition holds while Op_Server0 is scanned, and only then
+    assert text_problem(note, {"host": "Op_Server0", "activity": "Scan"}, never("Restore", "Op_Host1")) is None
+    assert text_problem(note, {"not": {"host": "Op_Server0", "activity": "Scan"}}, never("Restore", "Op_Host1")) is not None
+    # beside a case of its own, the "not" still sets the other case apart
+    contrast = read_wording("Never Remove Enterprise1 when it is rooted, not when it is only at user level")
+    assert "but not when it is only at user level" in [c.text for c in contrast.conditions]
