@@ -3,7 +3,7 @@ r53h widened, turned or silenced, fixed as a class:
 - the words before "gets a <move>" are a case only when they are a plain noun phrase: a negated getting ("never gets",
   "no longer gets") or a frame of doubt is no situation (clauses._GETS_NOT_PLAIN);
 - an edit in a chat log keeps the situation of its own speaker's earlier message only (transcript._speaker reads the
-  speaker after the time, not the time's hour), and an edit that states its own case stands alone;
+  speaker after the time, not the time's hour), and an edit that states its own case of a host it names stands alone;
 - "as well as" inside a note's own condition is no "too" pointing to the earlier note (order._CONDITION_ELSEWHERE);
 - ", not while <case>" after a prohibition with no case of its own repeats the denial: the case is the prohibition's
   (forms._DENIED_ORDER_ALONE), so its inversion is refused."""
@@ -32,6 +32,9 @@ def test_an_edit_by_another_speaker_takes_no_situation_from_the_first() -> None:
 def test_an_edit_stating_its_own_case_replaces_the_earlier_case() -> None:
     log = "[14:20] mia: Op_Host1 probed -> DecoyApache on Op_Host1\n[14:23] mia: edit: once Op_Host1 is rooted, Restore Op_Host1"
     assert taught_words(log)[1] == "once Op_Host1 is rooted, Restore Op_Host1"
+    # a case said of no host narrows the earlier message's case: joined to it
+    narrowed = "[14:20] mia: Op_Host1 probed -> DecoyApache on Op_Host1\n[14:23] mia: edit: Remove instead, but only once it is rooted"
+    assert taught_words(narrowed)[1].startswith("Op_Host1 probed -> ")
 
 
 def test_as_well_as_inside_the_notes_own_condition_is_no_too() -> None:

@@ -103,8 +103,10 @@ def _edit_joined(message: re.Match, log: list) -> str:
     if edit is None:
         return ""
     edited = read_wording(edit["rest"])
-    if edited.situation or edited.conditions:
-        return ""  # (r53d) an edit that says its own case ("edit: when E0 is rooted, Restore E0") replaces the earlier one
+    if (edited.situation or edited.conditions) and hosts_in(edit["rest"]):
+        # (r53d) an edit that says its own case of a host it names ("edit: when E0 is rooted, Restore E0") replaces the
+        # earlier one; a case said of no host ("edit: Restore, only at root") narrows the earlier message's
+        return ""
     earlier = [m for m in log[:log.index(message)] if _speaker(m) == _speaker(message) and verbs_in(m["said"])]
     situation = read_wording(earlier[-1]["said"]).situation if earlier else ""
     return f"{situation} -> {edit['rest']}" if situation else ""
