@@ -200,7 +200,8 @@ def conditions_in(instruction: str, situation: str) -> tuple[Condition, ...]:
     # a condition "every ... under a scan" would read as all of them at once)
     gets = [m for m in _STATE_GETS_MOVE.finditer(instruction) if LEVEL_WORDS.search(m["situation"])
             and not CONDITION.search(m["situation"]) and not RELATIVE.search(m["situation"])
-            and not re.search(r"\b(?:every|each|all|any)\b", m["situation"], re.IGNORECASE)]
+            and not re.search(r"\b(?:every|each|all|any)\b", m["situation"], re.IGNORECASE)
+            and not _GETS_NOT_PLAIN.search(m["situation"])]
     for means in (*MEANS.finditer(instruction), *gets, *verdicts):  # "User2 under exploit means Remove User2": when it shows an exploit
         if means not in verdicts and MEANS_DISOWNED.search(means["situation"]):
             continue  # (r48a) "it is wrong to think a scan there means you plan a decoy": no situation of an order
@@ -320,6 +321,15 @@ _GLOSS = re.compile(r"\s*,?\s+(?:which\s+)?(?:means|i\.e\.|that\s+is)\s+(?!(?:(?
 # (the whole clause before "gets", from its sentence's start or a colon: not a piece of a list cut at its last comma)
 _STATE_GETS_MOVE = re.compile(r"(?:^|[.;:!?]\s*)(?P<situation>[^,;:.!?()]+?)\s+gets\s+(?:a|an|the)\s+(?=" + VERB_WORD + r")",
                               re.IGNORECASE)
+
+
+# (r53d) What keeps the words before "gets" from being a plain case: a negation or a rare-ness of the getting ("a Privileged
+# on User4 never / no longer / seldom gets a Remove": a prohibition, read by its own readers, whose words are no state), or
+# a frame of doubt or report around it ("I doubt ...", "nobody said ...", "whether ..."): taken for the situation, its
+# negation denied the case the note is about, and the rule held nowhere, or where the level is absent.
+_GETS_NOT_PLAIN = re.compile(r"\b(?:no|not|never|nobody|none|hardly|rarely|seldom|barely|scarcely|whether|if|unless|doubts?|"
+                             r"said|says|say|think|thinks|thought|believe[sd]?|claims?|claimed|wonder\w*|unsure|sure)\b|n['\u2019]t\b",
+                             re.IGNORECASE)
 
 
 _NO_CASE_FOR = re.compile(r"(?P<situation>\b(?:(?!\b(?:that|but)\s)[^,;:.])+?)\s+(?:(?:is|are|was|'s)\s+" + NOT_A_CASE_FOR + r"|"

@@ -283,6 +283,24 @@ _NOT_WHEN_LATE = re.compile(r"(?<=[\w)])\s*[.;]\s+(?:(?:ps|p\.s\.)\s*:?\s*)?(?:b
 # that ordered the move there (the opposite of its words) passed.
 _NEVER_WHEN_AFTER_COMMA = re.compile(r"(?<=[\w)])\s*,\s*(?:and\s+|but\s+)?(?:not|never)\s+(?P<when>when|if|while|whenever|once)\s+(?=\S)",
                                      re.IGNORECASE)
+# (r53d) After an order that is itself denied and says no case of its own, "never Restore User2, not while Op_Server0 is
+# being scanned", "don't Remove E1, not when it is only at user level", the "not" only repeats the denial: the case is
+# the prohibition's own (when Op_Server0 is scanned), not one it is lifted in. Read as an exception, the faithful
+# compilation was refused and its inversion (the prohibition everywhere else) passed. Beside a case of its own ("never
+# Remove E1 when it is rooted, not when it is only at user level") the "not" still sets the other case apart.
+_DENIED_ORDER_ALONE = re.compile(rf"(?:^|[.;:!?\n]\s*)(?:(?:so|and|but|please|just)\s+)?(?:never|don['\u2019]?t|do\s+not|avoid|"
+                                 rf"no\s+(?:(?:an?|the)\s+)?{VERB_WORD})\b[^.;:!?\n]*$", re.IGNORECASE)
+_OWN_CASE = re.compile(r"\b(?:when|whenever|if|while|once|unless|until|after|before|as\s+long\s+as)\b", re.IGNORECASE)
+
+
+def _never_when_after_comma_said(found: re.Match) -> str:
+    """The words of a denied case put after a comma (`_NEVER_WHEN_AFTER_COMMA`): an exception to the order, or, after an
+    order denied with no case of its own, that denial's case (`_DENIED_ORDER_ALONE`)."""
+    when = "when" if found["when"].lower() == "while" else found["when"].lower()
+    denied = _DENIED_ORDER_ALONE.search(found.string[:found.start()])
+    if denied and not _OWN_CASE.search(denied.group(0)):
+        return f", {when} "
+    return f", but not {when} "
 
 
 # (r51m) A state glossed in brackets, its parts between commas: "as long as an op box is probed only (scan, no
@@ -506,7 +524,7 @@ def _clauses_said(text: str) -> str:
     text = _FOREIGN_NO.sub("no ", text)
     text = _STATE_GLOSSED.sub(lambda m: "(" + re.sub(r"\s*,\s*", " and ", m["inner"].strip()) + ")", text)
     text = _NOT_WHEN_LATE.sub(lambda m: f", but not {m['when'].lower()} ", text)
-    text = _NEVER_WHEN_AFTER_COMMA.sub(lambda m: f", but not {'when' if m['when'].lower() == 'while' else m['when'].lower()} ", text)
+    text = _NEVER_WHEN_AFTER_COMMA.sub(_never_when_after_comma_said, text)
     text = _CONDITION_RUN_INTO_PARTY.sub(lambda m: f"{m['cond']}, {m['party']} ", text)
     text = _CODE_VARIABLE_COMPARISON.sub(_code_variable_comparison_said, _CODE_COMPARISON.sub(_code_comparison_said, text))
     text = _CODE_HEADER.sub("", _SAME_SUBJECT_TWICE.sub(lambda m: f"{m['subject']} shows {m['first']} and {m['second']}", text))

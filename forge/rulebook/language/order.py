@@ -460,7 +460,8 @@ _CONDITION_ELSEWHERE = re.compile(
     r"\b(?:my|our|the|that)\s+(?:own\s+)?(?:default|(?:earlier|previous|last)\s+(?:note|rule|order|lesson|advice)|"
     r"(?:default|note|rule|order|lesson|advice)\s+(?:above|before|earlier))\s*[,:;.\u2013\u2014-]\s*"
     r"(?:(?!\b(?:when|whenever|if|once|while)\b)[^.;])*?"
-    r"\b(?:when|whenever|if|once|while)\b(?:(?!\b(?:and|while|when|if|with)\b)[^.;,])*?\b(?:too|as\s+well|also)\b",
+    # ("as well as" joins a second state within the note's own condition, "an exploit as well as a scan": no "too")
+    r"\b(?:when|whenever|if|once|while)\b(?:(?!\b(?:and|while|when|if|with)\b)[^.;,])*?\b(?:too|as\s+well(?!\s+as\b)|also)\b",
     re.IGNORECASE)
 
 

@@ -33,7 +33,7 @@ from forge.rulebook.language.order import gives_order
 
 # "[09:14] ann: ...", "09:14 ann: ...", "[09:14:02] <ann> ...": a time, then the speaker.
 _MESSAGE = re.compile(r"^\s*(?:\[\s*\d{1,2}:\d{2}(?::\d{2})?\s*\]|\(\s*\d{1,2}:\d{2}(?::\d{2})?\s*\)|\d{1,2}:\d{2}(?::\d{2})?)\s*"
-                      r"(?:<\s*[\w./@-]{1,30}\s*>|[\w./@-]{1,30}\s*:)\s*(?P<said>\S.*?)\s*$")
+                      r"(?:<\s*(?P<angled>[\w./@-]{1,30})\s*>|(?P<named>[\w./@-]{1,30})\s*:)\s*(?P<said>\S.*?)\s*$")
 # The talk that opens the settling message before its colon: "fine. agreed then:", "not quite. settled:"
 # (a colon between digits is a time, one before a bracket a smiley: neither opens anything).
 _LEAD_COLON = re.compile(r":(?=\s)")
@@ -88,12 +88,12 @@ def settled_line(text: str) -> str:
 # (r53m: and "erratum", "amended", "update", and a dash after the label, "EDIT - ...")
 _EDIT_LABEL = re.compile(r"^\s*(?:edit(?:ed)?|correction|erratum|typo|fix(?:ed)?|amend(?:ed|ment)?|update)\s*(?::|-+|\u2013|\u2014)\s*"
                          r"(?P<rest>\S.*)$", re.IGNORECASE | re.DOTALL)
-_SPEAKER = re.compile(r"(?:<\s*(?P<a>[\w./@-]{1,30})\s*>|(?P<b>[\w./@-]{1,30})\s*:)\s*(?=\S)")
 
 
 def _speaker(message: re.Match) -> str:
-    found = _SPEAKER.search(message.string, 0, message.start("said"))
-    return (found["a"] or found["b"]).lower() if found else ""
+    """(r53d) The speaker a log line names after its time (`_MESSAGE`): searched for in the line, the first "<word>:" was
+    the time's hour ("[08:03]"), and every message of that hour was one speaker's, another's edit joined to it."""
+    return (message["angled"] or message["named"]).lower()
 
 
 def _edit_joined(message: re.Match, log: list) -> str:
@@ -103,6 +103,11 @@ def _edit_joined(message: re.Match, log: list) -> str:
 
     edit = _EDIT_LABEL.match(message["said"])
     if edit is None:
+        return ""
+    edited = read_wording(edit["rest"])
+    if (edited.situation or edited.conditions) and hosts_in(edit["rest"]):
+        # (r53d) an edit that says its own case of a host it names ("edit: when E0 is rooted, Restore E0") replaces the
+        # earlier one; a case said of no host ("edit: Restore, only at root") narrows the earlier message's
         return ""
     earlier = [m for m in log[:log.index(message)] if _speaker(m) == _speaker(message) and verbs_in(m["said"])]
     situation = read_wording(earlier[-1]["said"]).situation if earlier else ""
