@@ -13,7 +13,7 @@ from typing import Optional
 from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
-from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, classes_in, hosts_in, state_words_in, verbs_in
+from forge.rulebook.language.names import HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, state_words_in, verbs_in
 from forge.rulebook.language.spelling import misspellings_mended
 
 
@@ -463,9 +463,8 @@ _CLASS_BUT_ONE = re.compile(r"(?P<head>\b(?:user|usr|enterprise|ent|op|ops|opera
 # host that shows a compromise; if that host is Enterprise2, do nothing / leave it alone / never Remove it". That host is
 # the note's exception, as "except Enterprise2" says it. Read as a case beside the first, "Enterprise2 is shown" was an
 # alternative, and the note ordered its move on Enterprise2 in any state, the one host its words keep it from.
-_NAMED_ONE_WITHHELD = re.compile(r"\s*[;,.]?\s*(?:but\s+)?(?:if|when|where|in\s+case)\s+(?:(?:that|the|this)\s+(?:same\s+)?"
-                                 r"(?:host|box|machine|server|workstation|one)(?:\s+in\s+question)?|it)\s*(?:is|'s|happens\s+to\s+be)\s+"
-                                 r"(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s*,?\s*(?:then\s+)?(?:just\s+)?"
+_NAMED_ONE_WITHHELD = re.compile(r"\s*[;,.]?\s*(?:but\s+)?(?:if|when|where|in\s+case)\s+" + HOST_IDENTIFIED
+                                 + r"(?P<host>" + HOST_NAME + r"|" + HOST_SHORT + r")\s*,?\s*(?:then\s+)?(?:just\s+)?"
                                  r"(?:do\s+nothing|nothing|leave\s+it(?:\s+alone|\s+be)?|skip\s+it|hands\s+off|sit\s+tight|"
                                  r"(?:do\s+not|don['\u2019]?t|never)\s+[\w-]+\s+it|no\s+[\w-]+)(?:\s+(?:there|at\s+all))?"
                                  r"(?=\s*(?:[.;!\n]|$))", re.IGNORECASE)

@@ -112,6 +112,11 @@ _SERVICE = re.compile(r"(apache|femitter|haraka\w*|smss|ssh\w*|svchost|tomcat|vs
 # A host by its full name, in any spacing ("User3", "op host 1", "Op_Server0"): the readers below and claims.py's
 HOST_NAME = r"(?:(?:user|enterprise)[\s_-]?\d|op[\s_-]?(?:host|server)[\s_-]?\d|defender)"
 
+# (r53) The host at hand said to be one named host, "if that host is Enterprise2", "when the box happens to be U3":
+# the lead before the name (rule_claims reads it as a narrower case, forms as the host a note withholds its move from).
+HOST_IDENTIFIED = (r"(?:(?:that|the|this)\s+(?:same\s+)?(?:host|box|machine|server|workstation|one)(?:\s+in\s+question)?|it)"
+                   r"\s*(?:is|'s|happens\s+to\s+be)\s+")
+
 
 # A host in a note's shorthand ("E2", "usr3", "OpS0"): these readers and judged.py's
 HOST_SHORT = r"(?:(?:e|ent|u|usr)[_-]?\d|op[_-]?(?:s(?:rv|vr)?|h(?:st)?)[_-]?\d)\b"

@@ -20,7 +20,7 @@ from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away, forbidding_away
 from forge.rulebook.language.instruction import LEVEL_CONCEDED
 from forge.rulebook.language.markers import negations_in
-from forge.rulebook.language.names import VERB, classes_in, hosts_in, state_words_in, verbs_in, without_class_names
+from forge.rulebook.language.names import HOST_IDENTIFIED, VERB, classes_in, hosts_in, state_words_in, verbs_in, without_class_names
 from forge.rulebook.language.scope import condition_claims, heading_hosts, outside_or_claims, subject_of
 from forge.rulebook.language.shorthand import HOST_WORD, spelled_out
 from forge.rulebook.language.wording import read_wording
@@ -245,8 +245,7 @@ def _narrower_case(text: str, found: re.Match) -> bool:
 
 # (r53l) A case that only says which host the note's host is: "if that host is Enterprise2", "when it's User3", "if the
 # box in question is Op_Host1".
-_IDENTITY_CASE = re.compile(rf"^\s*(?:(?:that|the|this)\s+(?:same\s+)?(?:host|box|machine|server|workstation|one)(?:\s+in\s+question)?|it)"
-                            rf"\s*(?:is|'s|happens\s+to\s+be)\s+(?:{HOST_WORD})\s*$", re.IGNORECASE)
+_IDENTITY_CASE = re.compile(rf"^\s*{HOST_IDENTIFIED}(?:{HOST_WORD})\s*$", re.IGNORECASE)
 
 
 def _one_of_the_class(case: str, before: str) -> bool:
