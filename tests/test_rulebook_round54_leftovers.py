@@ -70,3 +70,57 @@ def test_a_host_marked_fine_joins_no_other_hosts_condition() -> None:
     # a tick after the order's host confirms the move
     assert text_problem("User4 rooted -> Restore User4 \u2705", {"host": "User4", "compromise": "Privileged"},
                         do("Restore", "User4")) is None
+
+
+# -- a move answered "no", a move listed to avoid --------------------------------------------------------------------------
+
+def test_a_move_answered_no_is_not_ordered() -> None:
+    text = "Enterprise0 at root = Restore? Nope, Remove."
+    words = read_wording(text)
+    assert "Restore" in [p.verb for p in words.prohibitions]
+    assert text_problem(text, {"host": "Enterprise0", "compromise": "Privileged"}, do("Restore", "Enterprise0"))
+
+
+def test_a_move_first_on_a_list_to_avoid_is_forbidden() -> None:
+    text = "Once Op_Host1 is exploited, Remove comes first on our list of moves to avoid."
+    assert "Remove" in [p.verb for p in read_wording(text).prohibitions]
+    assert text_problem(text, {"host": "Op_Host1", "activity": "Exploit"}, do("Remove", "Op_Host1"))
+
+
+# -- a wish for a revision -------------------------------------------------------------------------------------------------
+
+def test_a_revision_only_wished_for_is_none() -> None:
+    from forge.rulebook.language.revision import says_revision
+
+    assert not says_revision("A correction to my Op_Host2 rule would be welcome; Analyse it when scanned.")
+    assert says_revision("Correction to my Op_Host2 rule: Analyse it when scanned.")
+
+
+# -- arrow glyphs, an address before the situation -------------------------------------------------------------------------
+
+def test_an_arrow_glyph_is_an_arrow() -> None:
+    from forge.rulebook.authoring.teaching import taught_words
+
+    _, rule = taught_words("Enterprise2 scanned \u279c DecoyTomcat on Enterprise2")
+    words = read_wording(rule)
+    assert words.situation.strip() == "Enterprise2 scanned" and "DecoyTomcat" in words.order
+
+
+def test_an_address_before_the_situation_is_no_condition() -> None:
+    from forge.rulebook.language.guard import guard_rest
+
+    text = "chooser team, Enterprise2 rooted -> Restore Enterprise2"
+    assert read_wording(text).situation == "Enterprise2 rooted"
+    assert guard_rest("chooser team", {"host": "Enterprise2", "compromise": "Privileged"}, text) == ""
+
+
+# -- a phase no reader knows -----------------------------------------------------------------------------------------------
+
+def test_a_phase_no_reader_knows_keeps_the_predicate_from_dropping_it() -> None:
+    text = "During the late stage of the run, once Enterprise2 is rooted, Restore Enterprise2."
+    rooted = {"host": "Enterprise2", "compromise": "Privileged"}
+    assert text_problem(text, rooted, do("Restore", "Enterprise2"))
+    assert text_problem(text, rooted, do("Restore", "Enterprise2"), unexpressed="the late stage of the run") is None
+    # a phase told in the story is no condition
+    assert text_problem("Last time I lost Enterprise2 in the late stage of the run, and it cost us. Restore Enterprise2 once "
+                        "it is rooted.", rooted, do("Restore", "Enterprise2")) is None

@@ -56,12 +56,12 @@ from forge.rulebook.language.scope import classes_denied, conditions_not_applied
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
-from forge.rulebook.language.phases import phase_named, phase_predicate
+from forge.rulebook.language.phases import phase_named, phase_predicate, unknown_phase_named
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, order_without_conditions
-from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, only_time_permitted
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
@@ -496,7 +496,9 @@ _COMES_FIRST = re.compile(r"\b(?P<verb>\w+)\s+(?:(?:should|must|has\s+to|needs\s
 
 def _put_first(text: str) -> set[str]:
     """The catalog verbs the text says come first ("a Remove goes first")."""
-    return {v for m in _COMES_FIRST.finditer(text) for v in verbs_in(m["verb"])}
+    # (r54l: not first on a list of moves to avoid, forbidding.LISTED_TO_AVOID: a prohibition)
+    avoided = [m.span() for m in LISTED_TO_AVOID.finditer(text)]
+    return {v for m in _COMES_FIRST.finditer(text) if not any(a <= m.start() < b for a, b in avoided) for v in verbs_in(m["verb"])}
 
 
 # Words that turn an order around or doubt it, beyond the plain negations: "no point restoring it", "a Restore there is
@@ -1738,7 +1740,8 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _phase_host_widened(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
-        or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate)
+        or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
+        or _phase_unknown(text, unexpressed)
 
 
 def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
@@ -1775,6 +1778,17 @@ def _fine_host_asked(text: str, predicate) -> Optional[str]:
         return (f"claims: the text marks {', '.join(asked)} fine, but the predicate asks it in a state of attack: keep the mark "
                 "out of the other hosts' condition")
     return None
+
+
+def _phase_unknown(text: str, unexpressed: str) -> Optional[str]:
+    """(r54l) A phase of the episode no phase defines ("in the early phase", phases.unknown_phase_named) that the predicate
+    leaves out and the entry does not list as unexpressed: the rule would hold in every phase, wider than its words."""
+    words = read_wording(text)
+    phase = unknown_phase_named(f"{words.situation} {words.instruction}")  # (a phase of the story is no condition)
+    if phase is None or unknown_phase_named(unexpressed) or any(w in unexpressed.lower() for w in phase.lower().split()[:1]):
+        return None
+    return (f"claims: the text holds the rule to a phase no predicate can ask ({phase!r}): list it as unexpressed, or keep the "
+            "rule semantic")
 
 
 # (r50c) A move the text only permits, and only in one case: "the only time we may Remove X is if ...", "the only

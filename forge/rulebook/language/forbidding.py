@@ -840,7 +840,7 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
         verb = VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
-    found += _forbidden_by_word(instruction) + _nothing_moved(instruction)
+    found += _forbidden_by_word(instruction) + _nothing_moved(instruction) + listed_to_avoid(instruction)
     for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
         # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
         if _KEEPING_DENIED.search(instruction[:match.start()]):
@@ -1016,4 +1016,28 @@ def _nothing_moved(instruction: str) -> list[Prohibition]:
         if verb is not None:
             place = match["place"] or ""
             found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(place), classes_in(place)))
+    return found
+
+
+
+# (r54l) A move put on a list of moves to avoid: "Restore comes first on the list of moves to avoid", "a Remove tops our
+# list of things never to do there", "Analyse is on my don'ts for User2": a prohibition of the move (read as none, "comes
+# first" made it the order, the move its writer lists to avoid).
+_AVOID_LIST = (r"(?:(?:the|my|our|your|a|this|that)\s+)?(?:(?:short|long|own|usual|standing)\s+)?(?:(?:list|set|pile)\s+of\s+"
+               r"(?:(?:moves?|things?|actions?|steps?|options?|choices?)\s+)?(?:(?:to\s+)?(?:avoid|skip|shun)|(?:never|not)\s+to\s+"
+               r"(?:make|do|take|play|pick|choose|plan|try)|(?:we|i|you)\s+(?:avoid|skip|never\s+\w+))|don['\u2019]?ts|"
+               r"(?:black|block|ban|no[\s-]?go|do[\s-]?not)[\s-]?list|banned\s+(?:moves?|list))")
+LISTED_TO_AVOID = re.compile(rf"(?P<verb>{VERB_WORD})\w*\s+(?:(?:[\w-]+\s+){{0,2}}?)(?:(?:comes?|goes?|sits?|stands?|is|are|belongs?)\s+"
+                             rf"(?:(?:first|top|high|highest|right|squarely)\s+)?(?:on|in|at\s+the\s+top\s+of)|tops|heads|leads)\s+"
+                             + _AVOID_LIST, re.IGNORECASE)
+
+
+def listed_to_avoid(instruction: str) -> list[Prohibition]:
+    """(r54l) The prohibitions `LISTED_TO_AVOID` says: the move, on the hosts and classes its clause names."""
+    found = []
+    for match in LISTED_TO_AVOID.finditer(instruction):
+        verb = VERB.match(instruction, match.start("verb"))
+        clause = re.split(r"[.;:!?]", instruction[match.end():], maxsplit=1)[0]
+        if verb is not None:
+            found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(clause), classes_in(clause)))
     return found

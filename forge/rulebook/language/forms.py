@@ -570,7 +570,20 @@ def _note_shorthand_said(text: str) -> str:
     text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)(?:\s+(?:level|lvl))?\s*(?:->|=>|[\u2192\u279c:;.]|$))",
                   " at ", text, flags=re.IGNORECASE)
     # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
-    return _one_of_listed(marked_moves_said(STRUCK_OUT.sub(" ", text)))
+    return _one_of_listed(marked_moves_said(_answered_no_said(STRUCK_OUT.sub(" ", text))))
+
+
+# (r54l) A move asked after and answered "no" in the note itself: "User2 rooted = Restore? No, Remove.", "-> a Restore?
+# nope: Analyse it". The move asked is turned down ("not Restore, Remove."); read as it stood, the question's move was the
+# order, the move its writer answered "no" to.
+_ANSWERED_NO = re.compile(r"(?P<lead>(?:^|[=:,;.!>\u2192\u2794\u279c\u279d\u279e\u27a1\u21d2\u27f6])\s*)(?P<move>[^=:,;.!?>\n]{1,60}?)\s*\?\s*"
+                          r"(?:no|nope|nah|not\s+that)\b\s*[,.;:!\u2013\u2014-]*\s*", re.IGNORECASE)
+
+
+def _answered_no_said(text: str) -> str:
+    """(r54l) `text` with a move the note asks after alone and answers "no" (`_ANSWERED_NO`) said "not <move>, "."""
+    return _ANSWERED_NO.sub(lambda m: f"{m['lead']}not {m['move'].strip()}, " if _MOVE_ALONE.match(m["move"].strip()) else m[0],
+                            text)
 
 
 def written_out(text: str) -> str:
