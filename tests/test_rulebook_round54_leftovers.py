@@ -31,8 +31,8 @@ def test_a_ban_put_off_for_a_time_is_no_plain_never() -> None:
     assert text_problem("Please do not Restore User3 yet.", {"host": "User3"}, never("Restore", "User3"))
     assert text_problem("No Analyse of Enterprise0 first.", {"host": "Enterprise0"}, never("Analyse", "Enterprise0"))
     # what the ban waits on, asked: the time is said
-    assert text_problem("Please do not Restore User3 yet while it only shows a scan.",
-                        {"host": "User3", "activity": "Scan", "compromise": "No"}, never("Restore", "User3")) is None
+    assert text_problem("Please do not Restore User3 yet while it shows nothing but a scan.",
+                        {"host": "User3", "compromise": "No", "activity": "Scan"}, never("Restore", "User3")) is None
     # a plain ban stays one
     assert text_problem("Never Restore User3.", {"host": "User3"}, never("Restore", "User3")) is None
 
