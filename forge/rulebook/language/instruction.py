@@ -523,7 +523,7 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     # (r54l) and the role it is for before the situation's comma, an address ("planner folks, User2 rooted -> ...",
     # "chooser team, once E1 is hit: ..."): no part of it (read as one, the words were a condition no reading placed)
     leading = re.match(r"^(?P<role>[^,;:]+?)\s*,\s*(?P<rest>[^,;:].*)$", opening.strip())
-    if leading is not None and _addressed(leading["role"]):
+    if leading is not None and _addressed(leading["role"]) and not _addressed(opening):
         opening = leading["rest"]
     said = _MOVE_SINCE.sub("", opening)  # (the defender's move as the time of a state is no story or view of the teacher)
     if STORY.search(said) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
