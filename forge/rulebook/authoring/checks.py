@@ -56,13 +56,14 @@ from forge.rulebook.language.scope import classes_denied, conditions_not_applied
 from forge.rulebook.language.episode import step_windows, without_step_windows
 from forge.rulebook.language.history_words import history_directions
 from forge.rulebook.language.judged import evidence_away, evidence_tests, judged_facts, rating_away
-from forge.rulebook.language.phases import phase_named, phase_predicate
+from forge.rulebook.language.phases import phase_named, phase_predicate, unknown_phase_named
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, order_without_conditions
-from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, verbs_put_after
-from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, left_to_provision, only_time_permitted
+from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+                                                verbs_put_after)
+from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, only_time_permitted
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
@@ -495,7 +496,9 @@ _COMES_FIRST = re.compile(r"\b(?P<verb>\w+)\s+(?:(?:should|must|has\s+to|needs\s
 
 def _put_first(text: str) -> set[str]:
     """The catalog verbs the text says come first ("a Remove goes first")."""
-    return {v for m in _COMES_FIRST.finditer(text) for v in verbs_in(m["verb"])}
+    # (r54l: not first on a list of moves to avoid, forbidding.LISTED_TO_AVOID: a prohibition)
+    avoided = [m.span() for m in LISTED_TO_AVOID.finditer(text)]
+    return {v for m in _COMES_FIRST.finditer(text) if not any(a <= m.start() < b for a, b in avoided) for v in verbs_in(m["verb"])}
 
 
 # Words that turn an order around or doubt it, beyond the plain negations: "no point restoring it", "a Restore there is
@@ -1722,6 +1725,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
+        or _ban_limited(words, predicate, action) \
         or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
         or _singled_out(words, predicate) \
@@ -1736,7 +1740,55 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _phase_host_widened(text, predicate, when_raw) \
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
-        or _condition_elsewhere(text, predicate, action)
+        or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
+        or _phase_unknown(text, unexpressed)
+
+
+def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
+    """(r54l) A prohibition its own clause limits by a count or a time (forbidding.limited_bans: "never Restore a user host
+    twice", "do not Restore User1 yet") compiled as a plain `never`: a count needs the move made before (an `acted`
+    history atom), a time a state or a history the ban waits on; with neither, the `never` forbids the first move too, or
+    for good, wider than the words."""
+    if not isinstance(action, dict) or str(action.get("mode", "")).lower() != "never":
+        return None
+    verb = _verb(action.get("verb"))
+    limits = [kind for banned, kind in limited_bans(words.instruction).items() if same_verb(banned, verb)]
+    if not limits:
+        return None
+    atoms = [atom for atom, _ in atoms_of(predicate)]
+    if "alone" in limits:
+        return (f"prohibition: the text turns down {verb} only as the sole move (\"no {verb} only\"), it bans it nowhere, but "
+                f"the action is a \"never\" of it: order the move the text adds, or keep the rule semantic")
+    if "count" in limits and not any(atom.acted for atom in atoms):
+        return (f"prohibition: the text limits its ban of {verb} by a count (\"twice\", \"more than once\"), but "
+                f"the \"never\" forbids the first {verb} too: ask the move made before (acted), or keep the rule semantic")
+    if "time" in limits and all(atom.bare() for atom in atoms):
+        return (f"prohibition: the text puts {verb} off for a time (\"yet\", \"again\", \"first\"), but the \"never\" "
+                f"forbids it wherever the host is shown: state what the ban waits on, or keep the rule semantic")
+    return None
+
+
+def _fine_host_asked(text: str, predicate) -> Optional[str]:
+    """(r54l) A host the text marks fine ("User1 ok, User2 rooted -> Restore User2", forms.hosts_marked_fine) asked in a
+    state of attack (a scan, an exploit, a compromise): the mark joined the other host's condition, the opposite of it."""
+    fine = hosts_marked_fine(text)
+    asked = sorted({atom.host for atom, negated in atoms_of(predicate) if not negated and atom.host in fine
+                    and (atom.activity not in (None, QUIET_ACTIVITY) or atom.compromise not in (None, QUIET_COMPROMISE))})
+    if asked:
+        return (f"claims: the text marks {', '.join(asked)} fine, but the predicate asks it in a state of attack: keep the mark "
+                "out of the other hosts' condition")
+    return None
+
+
+def _phase_unknown(text: str, unexpressed: str) -> Optional[str]:
+    """(r54l) A phase of the episode no phase defines ("in the early phase", phases.unknown_phase_named) that the predicate
+    leaves out and the entry does not list as unexpressed: the rule would hold in every phase, wider than its words."""
+    words = read_wording(text)
+    phase = unknown_phase_named(f"{words.situation} {words.instruction}")  # (a phase of the story is no condition)
+    if phase is None or unknown_phase_named(unexpressed) or any(w in unexpressed.lower() for w in phase.lower().split()[:1]):
+        return None
+    return (f"claims: the text holds the rule to a phase no predicate can ask ({phase!r}): list it as unexpressed, or keep the "
+            "rule semantic")
 
 
 # (r50c) A move the text only permits, and only in one case: "the only time we may Remove X is if ...", "the only

@@ -29,6 +29,7 @@ from forge.rulebook.store.curation import Outcome
 from forge.rulebook.model import (
     CompileVerdict, CompiledRule, DecisionNode, Evidence, RuleType, RuleVersion, RulebookError, SourceItem, check_actor,
 )
+from forge.rulebook.language.names import arrows_written_plain
 from forge.rulebook.language.predicate import group_of, parse_predicate
 from forge.rulebook.language.revision import revision_preamble
 from forge.rulebook.language.transcript import pasted_rule
@@ -101,8 +102,8 @@ def taught_words(text: str) -> tuple[str, str]:
     "Actually, ...", "Scratch my earlier note. ...": the opening says the teacher revises what they said before
     (curation: it replaces their earlier rule); what follows it is the rule. (r49m) A record pasted whole, a chat log or
     a post-mortem form: the rule is the message it settles on, or its line labelled as the rule (transcript.pasted_rule);
-    the rest is its story."""
-    return revision_preamble(pasted_rule(text.strip()).strip())
+    the rest is its story. (r54l) An arrow drawn with a glyph ("\u279c") is written "->" (names.arrows_written_plain)."""
+    return revision_preamble(pasted_rule(arrows_written_plain(text).strip()).strip())
 
 
 def _given(item: SourceItem, correction: Correction) -> CompiledRule:

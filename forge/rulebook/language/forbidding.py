@@ -428,7 +428,7 @@ def _forbidding(instruction: str):
                 or _LIMIT_NOT_BAN.match(match.group(0)):
             position = match.end()
             continue
-        if _told_never(instruction, match):
+        if _told_never(instruction, match) or _keeping_turned(instruction, match):
             position = match.end()
             continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
@@ -442,6 +442,19 @@ def _forbidding(instruction: str):
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
 _TOLD_NEVER = re.compile(r"\s*never\s+(?:once\s+|again\s+)?(?:\w+ed|took|made|gave|ran|saw|went|got|kept|left|sent|chose|did|set|put)\b",
                          re.IGNORECASE)
+
+
+# (r54l) A prohibition word before "keep(ing) <the move> off <host>": "stop keeping the decoys off Enterprise1", "never keep
+# a Remove away from User2" deny the keeping, and want the move there (read as a ban of the move, a "never" of the move,
+# the opposite, passed as the text). `prohibitions_in` reads the keeping itself (_MOVE_KEPT_OFF, _KEEPING_DENIED).
+_KEEPING_BEFORE = re.compile(r"\b(?:keep(?:s|ing)?|hold(?:s|ing)?)\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*$",
+                             re.IGNORECASE)
+
+
+def _keeping_turned(text: str, match: re.Match) -> bool:
+    """(r54l) Whether a match of _FORBIDDEN_VERB denies the keeping of its move off a place (`_KEEPING_BEFORE`), no move."""
+    return bool(_KEEPING_BEFORE.search(match.group(0))
+                and re.match(r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\b", text[match.end():], re.IGNORECASE))
 
 
 def _told_never(text: str, match: re.Match) -> bool:
@@ -805,7 +818,7 @@ _KEEPING_DENIED = re.compile(r"\b(?:don['\u2019]?t|do\s+not|never|not|no\s+need\
                              r"must\s+not|can['\u2019]?t|cannot|stop|quit)\s+(?:(?:ever|just|simply|now|again)\s+)?$", re.IGNORECASE)
 
 
-_MOVE_KEPT_OFF = re.compile(r"\bkeep\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*(?P<verb>(?=" + VERB_WORD + r"))"
+_MOVE_KEPT_OFF = re.compile(r"\bkeep(?:s|ing)?\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*(?P<verb>(?=" + VERB_WORD + r"))"
                             r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\s+(?P<what>[^.;:,!?]{1,60})", re.IGNORECASE)
 
 
@@ -827,7 +840,7 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
         verb = VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
-    found += _forbidden_by_word(instruction)
+    found += _forbidden_by_word(instruction) + _nothing_moved(instruction) + listed_to_avoid(instruction)
     for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
         # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
         if _KEEPING_DENIED.search(instruction[:match.start()]):
@@ -934,3 +947,97 @@ LEFT_ALONE_CASE = re.compile(r"\s*(?:[;,.!:]|\s[-\u2013\u2014]+)\s*(?:(?:or\s+)?
                               r"that\s+host)\s*(?:is|['\u2019]s)\s+|but\s+(?:for|with|on)\s+)"
                               r"(?P<hosts>[A-Za-z_]+\d(?:\s*(?:,|or|and|/)\s*[A-Za-z_]+\d)*)\s*[,:]?\s*(?:[-\u2013\u2014]+\s*)?(?:then\s+)?"
                               + _LEFT_ALONE, re.IGNORECASE)
+
+
+# (r54l) A prohibition limited in its own clause by a count or a time beside the ban: "never Restore a user host twice",
+# "don't Remove Enterprise0 more than once", "no Analyse of it a second time" (a count: the move is banned after it was
+# made, not before), "do not Restore User1 yet", "don't Analyse it again" (said with a state it waits on, "again while it
+# shows Unknown", as a time), "hold off on the Remove for now", "never Restore it first" (a time: the move is
+# put off, not banned). Stored as a plain "never" on the host or class, the ban spoke where the first move was meant, or
+# for good where the teacher only put the move off: wider than the words.
+_COUNT_LIMIT = (r"twice|thrice|(?:two|three|four|five|\d+)\s+times|(?:more|other)\s+than\s+(?:once|twice|one|\w+\s+times)|"
+                r"(?:a|any)\s+(?:second|third|2nd|3rd|further)\s+(?:time|go|round|pass)|(?:once|one\s+time)\s+more|"
+                r"repeatedly|in\s+a\s+row|back[\s-]to[\s-]back|over\s+and\s+over")
+_TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|this\s+point)|so\s+(?:soon|early|fast)|"
+               r"too\s+(?:soon|early|fast)|right\s+(?:away|now)|straight\s+away|immediately|at\s+once|"
+               r"(?:at\s+)?first|as\s+(?:a|an|the|our|your)\s+(?:first|opening)\s+(?:move|step|action|reaction|response)|"
+               r"early(?:\s+on)?|in\s+the\s+first\s+(?:step|steps|turn|turns|round)")
+_BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}))\b", re.IGNORECASE)
+# The end of a prohibition's own clause: a stop, a comma, a dash, or a condition or reason of its own after it.
+_BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|before|"
+                             r"after|because|since|as\s+long\s+as|even|so(?!\s+(?:soon|early|fast)\b)|but)\b", re.IGNORECASE)
+
+
+# (r54l) ... or by "only" right after the move and what it is done to: "no Remove only", "never an Analyse alone on it":
+# the move is not to be the only one, no ban of it (read as one, a "never" of the move the text wants with another).
+_MOVE_ALONE = re.compile(r"[\w-]*(?:\s+(?:it|them|there|\w+\d|(?:on|of|for)\s+(?:it|them|\w+\d)))?\s+(?:only|alone|by\s+itself|"
+                         r"on\s+its\s+own)\b", re.IGNORECASE)
+_LIMIT_RANK = ("time", "count", "alone")
+
+
+def limited_bans(instruction: str) -> dict[str, str]:
+    """(r54l) The verbs whose prohibition (`_forbidding`) its own clause limits by a count or a time (`_BAN_LIMIT`) or
+    says of the move alone (`_MOVE_ALONE`), each with the kind of its limit, "time", "count" or "alone" (the last of
+    them wins): what a plain "never" of the verb would say wider."""
+    found: dict[str, str] = {}
+    for match in _forbidding(instruction):
+        verb = VERB.search(instruction, match.end())
+        if verb is None:
+            continue
+        end = _BAN_CLAUSE_END.search(instruction, verb.end())
+        clause = instruction[match.start():end.start() if end else len(instruction)]
+        limit = _BAN_LIMIT.search(clause)
+        kind = "alone" if _MOVE_ALONE.match(instruction, verb.end()) else None if limit is None else \
+            "count" if limit["count"] else "time"
+        if kind is not None:
+            name = canonical_verb(verb, instruction[verb.end():])
+            found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
+    return found
+
+
+
+# (r54l) A move with nothing for its object, on a place: "Remove nothing on User2", "restore none of the user hosts", "we
+# Analyse nothing there": a prohibition of the move there (read as none, the move's name was the order, and a compiled
+# "do" of it on that host passed as the text). Not where an exception lets the move ("Remove nothing from User2 except
+# when ...", clauses._DENIED_OBJECT: the move is ordered in the exception), nor after a subject's auxiliary ("it needs
+# nothing", "there was nothing to restore": no move of ours).
+_NOTHING_MOVED = re.compile(rf"(?<!\bto\s)(?P<verb>{VERB_WORD})(?<!ed)\s+(?:nothing|none)(?:\s+(?:at\s+all|whatsoever))?"
+                            r"(?P<place>\s+(?:on|for|to|at|in|of|from|within|inside|across|among|with)\s+"
+                            r"(?:(?!\b(?:except|other|save|unless|but|when|whenever|if|while|once|until|before|after)\b)[^.;:,!?()]){1,40}?|\s+there)?"
+                            r"\s*(?=[.;:!?)]|$|,\s*(?!(?:except|other|save|unless|but)\b)|\s+(?:when|whenever|if|while|once|until|as\s+long\s+as)\b)",
+                            re.IGNORECASE)
+
+
+def _nothing_moved(instruction: str) -> list[Prohibition]:
+    """(r54l) The prohibitions `_NOTHING_MOVED` says: the move, on the hosts and classes its place names."""
+    found = []
+    for match in _NOTHING_MOVED.finditer(instruction):
+        verb = VERB.match(instruction, match.start("verb"))
+        if verb is not None:
+            place = match["place"] or ""
+            found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(place), classes_in(place)))
+    return found
+
+
+
+# (r54l) A move put on a list of moves to avoid: "Restore comes first on the list of moves to avoid", "a Remove tops our
+# list of things never to do there", "Analyse is on my don'ts for User2": a prohibition of the move (read as none, "comes
+# first" made it the order, the move its writer lists to avoid).
+_AVOID_LIST = (r"(?:(?:the|my|our|your|a|this|that)\s+)?(?:(?:short|long|own|usual|standing)\s+)?(?:(?:list|set|pile)\s+of\s+"
+               r"(?:(?:moves?|things?|actions?|steps?|options?|choices?)\s+)?(?:(?:to\s+)?(?:avoid|skip|shun)|(?:never|not)\s+to\s+"
+               r"(?:make|do|take|play|pick|choose|plan|try)|(?:we|i|you)\s+(?:avoid|skip|never\s+\w+))|don['\u2019]?ts|"
+               r"(?:black|block|ban|no[\s-]?go|do[\s-]?not)[\s-]?list|banned\s+(?:moves?|list))")
+LISTED_TO_AVOID = re.compile(rf"(?P<verb>{VERB_WORD})\w*\s+(?:(?:[\w-]+\s+){{0,2}}?)(?:(?:comes?|goes?|sits?|stands?|is|are|belongs?)\s+"
+                             rf"(?:(?:first|top|high|highest|right|squarely)\s+)?(?:on|in|at\s+the\s+top\s+of)|tops|heads|leads)\s+"
+                             + _AVOID_LIST, re.IGNORECASE)
+
+
+def listed_to_avoid(instruction: str) -> list[Prohibition]:
+    """(r54l) The prohibitions `LISTED_TO_AVOID` says: the move, on the hosts and classes its clause names."""
+    found = []
+    for match in LISTED_TO_AVOID.finditer(instruction):
+        verb = VERB.match(instruction, match.start("verb"))
+        clause = re.split(r"[.;:!?]", instruction[match.end():], maxsplit=1)[0]
+        if verb is not None:
+            found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(clause), classes_in(clause)))
+    return found

@@ -420,8 +420,28 @@ def marked_moves_said(text: str) -> str:
         if crossed and _MOVE_ALONE.match(bare.strip()):
             parts[i] = f"{piece[:len(piece) - len(piece.lstrip())]}not {bare.strip()}"
         elif not crossed and _TICK_MARK.search(piece):
-            parts[i] = bare.rstrip()
+            # (r54l) a tick beside a host named alone marks that host fine, "User1 \u2705, User2 rooted": said "ok" (taken
+            # away, the host joined the next piece's list, "User1, User2 rooted", and was read as rooted too)
+            parts[i] = bare.rstrip() + (" ok" if _HOST_ALONE.match(bare.strip()) else "")
     return "".join(parts)
+
+
+_HOST_ALONE = re.compile(rf"^(?:{HOST_NAME}|{HOST_SHORT})$", re.IGNORECASE)
+
+
+# (r54l) A host a note marks fine: "User1 ok", "User1: fine", "User1 looks good", "User1 all good", "User1 \u2705". Said in a
+# list beside a host in some state ("User1 ok, User2 rooted -> Restore User2"), it is no part of that host's state: a
+# predicate that asks it in a state of attack (checks) says the opposite of the mark.
+_MARKED_FINE = re.compile(rf"\b(?P<host>{HOST_NAME})\s*(?:[:=]\s*|(?:is|looks?|seems?|stays?)\s+)?(?:(?:all\s+)?(?:ok|okay|fine|good|"
+                          r"healthy|green)\b(?!\s+(?:to|for|with)\b)|" + _TICK_MARK.pattern + ")", re.IGNORECASE)
+
+
+def hosts_marked_fine(text: str) -> set[str]:
+    """(r54l) The hosts a text marks fine (`_MARKED_FINE`), each where it opens its piece of the note (not a tick after an
+    order's host, "Remove User2 \u2705", which confirms the move)."""
+    text = text or ""
+    return {h for m in _MARKED_FINE.finditer(text) if not verbs_in(_MARKED_PIECES.split(text[:m.start()])[-1])
+            for h in hosts_in(m["host"])}
 
 
 def _one_of_listed(text: str) -> str:
@@ -550,7 +570,20 @@ def _note_shorthand_said(text: str) -> str:
     text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)(?:\s+(?:level|lvl))?\s*(?:->|=>|[\u2192\u279c:;.]|$))",
                   " at ", text, flags=re.IGNORECASE)
     # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
-    return _one_of_listed(marked_moves_said(STRUCK_OUT.sub(" ", text)))
+    return _one_of_listed(marked_moves_said(_answered_no_said(STRUCK_OUT.sub(" ", text))))
+
+
+# (r54l) A move asked after and answered "no" in the note itself: "User2 rooted = Restore? No, Remove.", "-> a Restore?
+# nope: Analyse it". The move asked is turned down ("not Restore, Remove."); read as it stood, the question's move was the
+# order, the move its writer answered "no" to.
+_ANSWERED_NO = re.compile(r"(?P<lead>(?:^|[=:,;.!>\u2192\u2794\u279c\u279d\u279e\u27a1\u21d2\u27f6])\s*)(?P<move>[^=:,;.!?>\n]{1,60}?)\s*\?\s*"
+                          r"(?:no|nope|nah|not\s+that)\b\s*[,.;:!\u2013\u2014-]*\s*", re.IGNORECASE)
+
+
+def _answered_no_said(text: str) -> str:
+    """(r54l) `text` with a move the note asks after alone and answers "no" (`_ANSWERED_NO`) said "not <move>, "."""
+    return _ANSWERED_NO.sub(lambda m: f"{m['lead']}not {m['move'].strip()}, " if _MOVE_ALONE.match(m["move"].strip()) else m[0],
+                            text)
 
 
 def written_out(text: str) -> str:

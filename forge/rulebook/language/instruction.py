@@ -354,7 +354,9 @@ _ROLE_NAME = re.compile(r"\b(?:(?:the|a|an|my|our|every|each)\s+)?(?:planner|ana
 
 _ADDRESS_WORDS = frozenset("""this that these the note notes rule rules one message word reminder is it's its are meant intended
 written aimed addressed goes go applies apply for to you your yours and not only just alone solely but also here hey dear
-from me please part section""".split())  # (r47m: "planner part", "the chooser's section": the part of a document for it)
+from me please part section folks team teams people crew everyone everybody all guys colleagues friends""".split())
+# (r47m: "planner part", "the chooser's section": the part of a document for it; r54l: "planner folks", "chooser team",
+# "analysts, everyone": the people the role's note is for, an address that states no situation)
 
 
 # A teacher's verdict on what was taught before, as the opening of a correction: "That is backwards:", "No, that's
@@ -518,6 +520,11 @@ def _opening_situation(opening: str, rest: str = "") -> str:
     addressed = re.match(r"^(?P<head>[^,;:]+?)\s*,\s*(?P<role>[^,;:]+)$", opening.strip())
     if addressed is not None and _addressed(addressed["role"]):
         opening = addressed["head"]
+    # (r54l) and the role it is for before the situation's comma, an address ("planner folks, User2 rooted -> ...",
+    # "chooser team, once E1 is hit: ..."): no part of it (read as one, the words were a condition no reading placed)
+    leading = re.match(r"^(?P<role>[^,;:]+?)\s*,\s*(?P<rest>[^,;:].*)$", opening.strip())
+    if leading is not None and _addressed(leading["role"]) and not _addressed(opening):
+        opening = leading["rest"]
     said = _MOVE_SINCE.sub("", opening)  # (the defender's move as the time of a state is no story or view of the teacher)
     if STORY.search(said) or _ABOUT_RULES.search(opening) or _HEADING_ONLY.match(opening.strip()) \
             or not FROM_NOW_ON.sub("", opening.strip()) or _signed(opening) or _addressed(opening) \

@@ -336,3 +336,16 @@ STATE_WORDS = re.compile(r"\b(?:compromis\w*|exploit\w*|scan\w*|prob(?:e|es|ed|i
 
 def class_of(host: str) -> Optional[str]:
     return next((c for c, hosts in HOST_CLASSES.items() if host in hosts), None)
+
+
+
+# (r54l) The arrows a note may draw between a situation and its order, beyond "->", "=>" and "\u2192" that the readers know:
+# "\u2794", "\u279c", "\u27a1", "\u21d2", "\u27f6" and their like. Written as "->" where a teacher's text enters the book
+# (teaching.taught_words), so every reader takes them as arrows (left as they were, a note drawn with one had no situation
+# and no order any reader placed, and its rule was silent).
+_ARROW_GLYPHS = re.compile("\\s*[\u2794\u2799\u279b\u279c\u279d\u279e\u279f\u27a0\u27a1\u27a4\u27f6\u27f9\u21d2\u21e8\u21a6\u2b95\u2907\u21fe\u27bc\u27be]\ufe0f?\\s*")
+
+
+def arrows_written_plain(text: str) -> str:
+    """(r54l) `text` with the arrow glyphs of `_ARROW_GLYPHS` written "->"."""
+    return _ARROW_GLYPHS.sub(" -> ", text or "")

@@ -92,3 +92,20 @@ def phase_lines() -> str:
 def phase_named(text: str):
     """The phase a text names ("reconnaissance under way", "during initial access"), or None."""
     return next((name for name, words in NAMED_BY if words.search(text or "")), None)
+
+
+
+# (r54l) A phase of the episode named by its place in time, which no phase here defines and no predicate can ask: "in the
+# early phase", "the late stage of the run", "during the opening part of the game", "endgame". Dropped, the rule held in
+# every phase, wider than its words: a predicate must leave it to the gate (its `unexpressed` rest), or the rule stays
+# semantic.
+_PHASE_UNKNOWN = re.compile(r"\b(?:early|earlier|late|later|middle|mid|opening|closing|final|initial|first|last|second|third|end|"
+                            r"beginning|starting|quiet|calm|busy|hot|heavy)[\s-]+(?:phase|stage|part\s+of\s+(?:the|an|this)\s+"
+                            r"(?:episode|game|run|match|attack))s?\b|\b(?:early|late)[\s-]+(?:in|on)\s+(?:the|an|this)\s+"
+                            r"(?:episode|game|run|match)\b|\b(?:early|late|end)[\s-]?game\b", re.IGNORECASE)
+
+
+def unknown_phase_named(text: str):
+    """(r54l) The words by which a text names a phase of the episode no phase here defines (`_PHASE_UNKNOWN`), or None."""
+    found = _PHASE_UNKNOWN.search(text or "")
+    return found.group(0) if found else None

@@ -86,11 +86,27 @@ def revision_preamble(text: str) -> tuple[str, str]:
     return found.group(0).strip(" ,:;.!-"), (f"{named[0]}: {rest}" if label else rest)
 
 
+# (r54l) Words of revision only wished for: "an update to my User2 note would be nice", "a fix for our E0 rule is overdue",
+# "I'd welcome a correction to my last note". A wish for a revision, not one: the rule that follows replaces nothing (read
+# as one, curation put the teacher's earlier rule aside for a note that only asks for a change).
+_WISHED_AFTER = re.compile(r"[^.;:!?]{0,40}?\b(?:(?:would|could|might|should)\s+(?:really\s+)?(?:be\s+)?(?:nice|good|great|welcome|"
+                           r"helpful|useful|handy|worth\s+\w+|help)|(?:is|are)\s+(?:long\s+)?(?:due|overdue|needed|wanted|welcome|"
+                           r"pending|on\s+(?:my|our|the)\s+(?:list|to-?do))|(?:is|are)\s+(?:still\s+)?(?:missing|coming|to\s+come))\b",
+                           re.IGNORECASE)
+_WISHED_BEFORE = re.compile(r"\b(?:(?:i|we)(?:['\u2019]d|\s+would)\s+(?:really\s+)?(?:like|love|welcome|appreciate|want)|"
+                            r"(?:i|we)\s+(?:wish|hope)\s+(?:for|there\s+were|to\s+(?:see|get|have))|hoping\s+for|maybe|perhaps|"
+                            r"some\s?day|at\s+some\s+point|(?:could|can|would)\s+(?:someone|somebody|anyone|you)\s+(?:write|make|post|"
+                            r"do|add|send))\s+(?:(?:a|an|the|some)\s+)?$", re.IGNORECASE)
+
+
 def revision_words(text: str) -> Optional[str]:
-    """The words by which `text` says it replaces what its teacher said before (None: it does not say so)."""
+    """The words by which `text` says it replaces what its teacher said before (None: it does not say so; nor where they
+    are only wished for, `_WISHED_AFTER`, `_WISHED_BEFORE`)."""
+    text = text or ""
     for pattern in _REVISION:
-        found = pattern.search(text or "")
-        if found:
+        for found in pattern.finditer(text):
+            if _WISHED_AFTER.match(text, found.end()) or _WISHED_BEFORE.search(text[:found.start()]):
+                continue
             return found.group(0).strip(" ,:;.!-")
     return None
 

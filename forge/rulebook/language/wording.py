@@ -27,7 +27,7 @@ from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIEW, conditions_in, listed_exceptions,
                                              listed_states, order_without_conditions)
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
-                                                mocked_moves, prohibitions_in, told_others)
+                                                listed_to_avoid, mocked_moves, prohibitions_in, told_others)
 from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said,
                                            form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said, what_to_do_said, exceptions_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
@@ -271,7 +271,8 @@ def read_wording(text: str) -> Wording:
     prohibitions, dispreferred = prohibitions_in(moves_not_made_away(instruction))  # (r39m: a move not made is history)
     dispreferred = tuple(dict.fromkeys((*dispreferred, *falling_short(text))))
     # (r52h) a move proposed only to be mocked ("..., what could possibly go wrong") is forbidden, wherever it stands
-    prohibitions = tuple(dict.fromkeys((*prohibitions, *mocked_moves(flat))))
+    # (r54l) and one put on a list of moves to avoid, whose "to avoid" the instruction leaves out as a purpose
+    prohibitions = tuple(dict.fromkeys((*prohibitions, *mocked_moves(flat), *listed_to_avoid(flat))))
     # ("Leave Op_Server0 out of the plan while it only shows a scan": "leave X out" as the whole order is a prohibition of
     # every move on X, not an exception to an order it does not give)
     left_out = tuple(dict.fromkeys(h for p in EXCEPTED_ALONE if p.pattern in _LEFT_OUT_PATTERNS for m in p.finditer(instruction)
