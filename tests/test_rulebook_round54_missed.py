@@ -23,8 +23,8 @@ ASIDES = [
     ("Put a DecoyTomcat on enterprise boxes that show a scan (not the Defender though, skip that one).",
      "Alerts: Enterprise2: Activity Scan, Compromised No", "Alerts: Defender: Activity Scan, Compromised No"),
     # a host denied after the aside's other words
-    ("Analyse a host once it is exploited (ent servers only, and never the Defender).",
-     "Alerts: Enterprise0: Activity Exploit, Compromised User", "Alerts: Defender: Activity Exploit, Compromised User"),
+    ("Analyse a host once it is exploited (ent servers only, never Enterprise0).",
+     "Alerts: Enterprise2: Activity Exploit, Compromised User", "Alerts: Enterprise0: Activity Exploit, Compromised User"),
 ]
 
 
@@ -35,7 +35,7 @@ def test_a_host_set_apart_in_an_aside_is_left_out_and_the_rest_is_read(text, app
 
 
 def test_a_class_said_alone_keeps_the_rule_to_that_class():
-    text = "Analyse a host once it is exploited (ent servers only, and never the Defender)."
+    text = "Analyse a host once it is exploited (ent servers only, never Enterprise0)."
     assert _holds(text, "Alerts: User1: Activity Exploit, Compromised User") is not True
 
 
