@@ -314,7 +314,9 @@ _NOUN_MOVE = re.compile(r"^(?:a|an|one)\s+" + VERB_WORD + r"\s+(?:on|for|against
 _HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+(?:learn(?:ed|t)|drawn|taken))?|takeaway|take-away|moral|conclusion|rule|"
                            r"note|reminder|tip|runbook|playbook|procedure|policy|sop|checklist|section|"
                            # (r49m: "Clause 4.1:", "Article 3:", "Item 2b:": a numbered entry of a rulebook of its own)
-                           r"clause|article|paragraph|para|item|provision|regulation|standing\s+order)"
+                           r"clause|article|paragraph|para|item|provision|regulation|standing\s+order|"
+                           # (r54m: a post-mortem's "Action item(s):", "Follow-up action:", the order it draws)
+                           r"(?:follow[\s-]*up\s+)?action(?:\s+items?|s)?|fix|remedy|remediation)"
                            # ("runbook 4.2:", "SOP #7", "rule 3b:": the label of a document's entry, no condition)
                            r"(?:\s*(?:#\s*|no\.?\s*)?\d+(?:\.\d+)*[a-z]?\)?)?"
                            r"(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$|"
