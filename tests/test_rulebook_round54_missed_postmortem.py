@@ -16,7 +16,7 @@ NOTES = [
     ("Review of game 4. Summary: Enterprise1 got rooted at turn 9 while we were busy decoying users. Follow-up action: "
      "when Enterprise1 reads Compromised Privileged, Restore Enterprise1 right away.",
      "Alerts: Enterprise1: Activity None, Compromised Privileged", "Alerts: Enterprise1: Activity None, Compromised User"),
-    ("Debrief, seed 12. Root cause: nobody watched the ops box. Action items: (1) when Op_Host2 shows a scan, put a "
+    ("Debrief, seed 12. Root cause: nobody watched the ops box. Action items: (1) when Op_Host2 is probed, place a "
      "DecoyApache on Op_Host2; (2) update the on-call sheet.",
      "Alerts: Op_Host2: Activity Scan, Compromised No", "Alerts: Op_Host1: Activity Scan, Compromised No"),
 ]
