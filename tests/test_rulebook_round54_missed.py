@@ -50,3 +50,9 @@ def test_a_denial_that_states_something_is_still_a_condition():
     # "not" with a state of the host is a condition of the rule, no aside that sets a host apart
     text = "Put a DecoyTomcat on enterprise boxes that show a scan (not when Enterprise1 is compromised)."
     assert _holds(text, "Alerts: Enterprise1: Activity Scan, Compromised User") is not True
+
+
+def test_a_class_named_only_to_set_the_host_apart_is_no_class_of_its_claims():
+    # "unlike a user box" names the User class to set the host apart from it: claims of the Enterprise class are whole
+    text = "An ent server with an exploit on it, unlike a usr box -> rec Restore right away rather than Remove."
+    assert complete_claims(text, rule_claims(text, with_instruction=True))

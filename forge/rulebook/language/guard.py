@@ -33,8 +33,8 @@ from forge.rulebook.language.order import gives_order
 from forge.rulebook.language.remembered import remembered
 from forge.rulebook.language.rule_claims import (CONCESSION, conceded_away, narrower_cases_away, rule_claims,
                                                  window_alone)
-from forge.rulebook.language.scope import (branches_of, class_heading, condition_claims, subject_of, unplaced,
-                                           without_exception)
+from forge.rulebook.language.scope import (branches_of, class_heading, classes_denied, condition_claims, subject_of,
+                                           unplaced, without_exception)
 from forge.rulebook.language.shorthand import NEWLY_GLOSSED, class_in_full, level_or_above_said, spelled_out
 from forge.rulebook.language.situation import state_of as _state_of, without_either_value
 from forge.rulebook.language.wording import conditions_left_out, read_wording
@@ -193,7 +193,8 @@ def _classes_unclaimed(words, found) -> bool:
     from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
 
     # (and a class the rule is said to be for alone, wherever it stands: markers.CLASS_ONLY)
-    named = {cls for c in words.conditions for cls in c.classes} \
+    # (not a class named only to set the host apart from it, "an ent server under exploit, unlike a user box")
+    named = {cls for c in words.conditions for cls in c.classes if cls not in classes_denied(c.text)} \
         | {cls for m in re.finditer(CLASS_ONLY, f"{words.situation} {words.instruction}", re.IGNORECASE) for cls in classes_in(m.group(0))}
     atoms = [atom for atom, _ in atoms_of(found)] if found is not None else []
     return any(not any(atom.host_class == cls or atom.host is not None and set(atom.hosts()) <= set(HOST_CLASSES[cls])
