@@ -280,9 +280,7 @@ def condition_claims(words, unresolved: Optional[list] = None):
             said = _LONE_IT.sub("a host", said, count=1)
         said = _only_one_case(said, words.conditions[index - 1].text if index else "")
         said = _each_it_acts_on(said, named, words)
-        # (r54m: a host in shorthand, "whenever OpS0 hit", is that host: read in full, as the state words after a name are
-        # read; read as it stood, the shorthand kept its state from being placed once the sentence named a second host)
-        found = outside_or_claims(named_in_full(said), own, unresolved, tuple(named))
+        found = outside_or_claims(said, own, unresolved, tuple(named))
         found = _each_its_own_case(found) if _every_one_heading(said, words) else found
         each.append(list(found.parts if isinstance(found, AllOf) else (found,) if found is not None else ()))
     return _branches_either(words, parts, each)
