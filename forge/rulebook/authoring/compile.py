@@ -71,6 +71,12 @@ _JUSTIFICATION = re.compile(
     r"to (?:prevent|stop|avoid|keep|make sure)|which (?:is|would|will|means))\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
+# (r54m) A part of the reply given its place in every one, in the present: "the verdict comes last in each summary", "the
+# host's name goes at the top of every report" (the reply's layout, said as how it always is: advice, never a story)
+_PLACED_IN_REPLY = (r"\b(?:goes|go|comes?|stands?|appears?|sits?)\s+(?:first|last|at\s+the\s+(?:top|end|start|bottom))\s+(?:in|of)\s+"
+                    r"(?:every|each|any|all|your)\s+(?:answer|reply|response|output|report|analys[ie]s|plan|summar(?:y|ies))s?\b")
+
+
 _FORMAT_WORDS = re.compile(
     r"\b(?:reply|replies|respond|format|json|syntax|one line|per line|exactly one line|characters|answer with|"
     r"nothing else|written as)\b|`(?:Answer|Tool):|"
@@ -116,7 +122,9 @@ _FORMAT_WORDS = re.compile(
     r"\bexceed\w*\s+(?:\w+\s+){0,2}?(?:lines|words|sentences|characters)\b|"
     r"\b(?:max(?:imum)?|at\s+most|up\s+to)\s+(?:\w+\s+)?(?:actions|moves|lines|items)\s+(?:per|in\s+(?:a|each|every|the))\s+"
     r"(?:plan|answer|reply|report|response)\b|"
-    r"\b(?:as|in)\s+(?:\w+\s+)?label(?:l)?ed\s+lines\b",
+    r"\b(?:as|in)\s+(?:\w+\s+)?label(?:l)?ed\s+lines\b|"
+    # (r54m) a part of the reply given its place in every one, "the verdict comes last in each summary"
+    + _PLACED_IN_REPLY,
     re.IGNORECASE,
 )
 _NOTHING_ELSE = re.compile(r"\bnothing\s+else\b", re.IGNORECASE)
@@ -124,7 +132,9 @@ _QUESTION_AND_ANSWER = re.compile(r"\bQ\s*[:.]\s*[^?]{3,200}\?\s*A\s*[:.]\s*\S")
 # (r51m) A note headed by the reply it is about: "chooser fmt: ...", "fmt (chooser): ...", "plans: max 3 numbered lines",
 # "Answer style for the chooser: ...": a note of the reply's form under such a heading is advice, never a story
 _FORM_HEADING = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:fmt|format|style|layout)\b[^:.;]{0,30}:|"
-                           r"^\s*(?:plans?|answers?|repl(?:y|ies)|reports?|summar(?:y|ies)|analys[ie]s)\s*(?:\([^)]{0,20}\)\s*)?:", re.IGNORECASE)
+                           # (r54m: and the role whose reply it is, "planner reports: ...", "chooser answers: ...")
+                           r"^\s*(?:(?:the\s+)?(?:(?:action[\s_-]*)?chooser|planner|analyst)(?:['\u2019]s)?\s+)?"
+                           r"(?:plans?|answers?|repl(?:y|ies)|reports?|summar(?:y|ies)|analys[ie]s)\s*(?:\([^)]{0,20}\)\s*)?:", re.IGNORECASE)
 _HOST_WORD = {h.lower(): h for h in HOSTS}
 # A condition clause (a correction that states one is not a bare action: teaching.py).
 STATED_CONDITION = re.compile(r"\b(?:when|whenever|if|while|once|as soon as|as long as|unless|during|until)\b[^,;:.]*",
@@ -256,12 +266,20 @@ def looks_like_format(text: str) -> bool:
     # how the reply opens or closes is its form, unless what it opens with is a move or a host ("begin the plan with a
     # Remove of User2" orders what to decide)
     found = OPENS_REPLY.search(text or "")
-    opens = bool(found) and not words_named(text) and not verbs_in(_QUOTED_TEMPLATE.sub(" ", text[found.end():]))
+    # (r54m: the hosts of its story are none of it, "my report on User2 buried the verdict. End each report with ...": a
+    # host its order or situation names is)
+    said = read_wording(text or "")
+    opens = bool(found) and not words_named(f"{said.situation} {said.instruction}") \
+        and not verbs_in(_QUOTED_TEMPLATE.sub(" ", text[found.end():]))
     # (r53m) what the reply leaves out, where the text names no move nor host; (r53b) nor a state, "leave privileged hosts
     # out of every plan": which hosts the plan acts on, a decision on what they show
     left_out = bool(_LEFT_OUT_OF_REPLY.search(text or "")) and not words_named(text) and not verbs_in(text) \
         and not states_something(text)
-    return (opens or left_out or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
+    # (r54m) a note under a heading of the reply's form that names no host, class, move or state, "planner reports: two
+    # lines, verdict last": what it says is that reply's form (it says nothing a decision could turn on)
+    headed = bool(_FORM_HEADING.search(text or "")) and not words_named(text) and not verbs_in(text) \
+        and not states_something(text) and not _STATE.search(text or "")
+    return (opens or left_out or headed or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
 
 
 # (r47a) A scope said first, before a comma, without a word of condition: "For the first five steps, ...", "After a
@@ -535,8 +553,10 @@ def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
     # (r47m: and one said as a note's question and its answer, "Q: how many moves can one plan carry? A: three": advice,
     # never a story; r51m: so is one under a heading of the reply's form, "chooser fmt: ...", `_FORM_HEADING`)
     # (r52m: and one whose clause opens with a verb of writing, "In the plan itself, spell each name out in full", `_WRITE_ORDER`)
+    # (r54m: and one that gives a part of the reply its place in every one, "the verdict comes last in each summary")
     if words.gives_order or looks_like_format(item.text) and (_QUESTION_AND_ANSWER.search(item.text) or _FORM_HEADING.search(item.text)
-                                                              or _WRITE_ORDER.search(item.text)):
+                                                              or _WRITE_ORDER.search(item.text)
+                                                              or re.search(_PLACED_IN_REPLY, item.text, re.IGNORECASE)):
         return (f"it was dropped, but it gives an order ({words.instruction[:60]!r}"
                 f"{', in the situation ' + repr(words.situation[:40]) if words.situation else ''}): compile it")
     return None

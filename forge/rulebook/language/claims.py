@@ -417,6 +417,16 @@ _ONE_OF_NAMED = re.compile(rf"\b(?P<exactly>(?:exactly|only|just)\s+)?one\s+of\s
                            r"(?P<state>(?:is|was|gets|got|becomes|became|shows|reads|has\s+been)\b[^,;.]*)", re.IGNORECASE)
 
 
+# (r54m) A count of two or more over hosts the text names, the state said with or without its verb: "any 2 of U1 / U2 / U3
+# owned at once", "at least two of Enterprise0, Enterprise1 and Enterprise2 are compromised" (that many of them in the
+# state; "exactly" / "only": that many and the others not). Read host by host, the list was one host in the state, or all.
+_COUNT_WORD = {"two": 2, "three": 3, "2": 2, "3": 3}
+SOME_OF_NAMED = re.compile(rf"\b(?P<bound>(?:any|at\s+least|exactly|only|just)\s+)?(?P<n>two|three|2|3)\s+of\s+(?:the\s+)?"
+                            rf"(?P<hosts>{HOST_WORD}(?:\s*(?:,|/|\band\b|\bor\b)\s*{HOST_WORD})+)\s+"
+                            r"(?P<state>(?:(?:are|were|get|got|become|became|show|showing|read|reading|have\s+been)\s+)?[^,;.]*)",
+                            re.IGNORECASE)
+
+
 def _counts_of_named(clauses: list[str]) -> tuple[list, list[str]]:
     """The claims of the counts over named hosts in `clauses` (`_ONE_OF_NAMED`: some one of them in the state, or exactly
     one and the others not), and the clauses without them. A count whose state is negated or unread is left as it was."""
@@ -430,6 +440,14 @@ def _counts_of_named(clauses: list[str]) -> tuple[list, list[str]]:
             if len(hosts) < 2 or negated is not None or state == (None, None):
                 continue
             found.append(of_count(state_atom(Atom, state, host=hosts[0]), hosts, Count(1, 1 if m["exactly"] else None)))
+            clause = clause.replace(m.group(0), " ")
+        for m in list(SOME_OF_NAMED.finditer(clause)):
+            hosts, n = list(dict.fromkeys(hosts_in(m["hosts"]))), _COUNT_WORD[m["n"].lower()]
+            state, negated = _state_of(m["state"])
+            if len(hosts) <= n or negated is not None or state == (None, None):
+                continue
+            exact = bool(m["bound"]) and m["bound"].split()[0].lower() in ("exactly", "only", "just")
+            found.append(of_count(state_atom(Atom, state, host=hosts[0]), hosts, Count(n, n if exact else None)))
             clause = clause.replace(m.group(0), " ")
         rest.append(clause)
     return found, rest

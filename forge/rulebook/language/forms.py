@@ -965,6 +965,33 @@ _WHAT_INSTEAD = re.compile(
     r"(?:so\s+|then\s+|ok(?:ay)?\s*,?\s+)?what\s+(?:then|instead|now|else)\b[^?.;!:]{0,40}" + _ANSWER_GIVEN, re.IGNORECASE)
 
 
+# (r54m) A question that asks whether a move may be made in a situation, answered "no" and then with the prohibition
+# itself: "Q: may we Analyse User2 once it is rooted? A: No, never Analyse it then." The situation is the prohibition's
+# condition: said as "Once <situation>: <prohibition>". Read as it stood, the question's words were the condition ("Q:
+# may we Analyse ...") and the reading was never whole. (A prohibition of another move than the one asked after, or no
+# prohibition at all after the "no", is left as it stands.)
+_MOVE_REFUSED = re.compile(
+    r"(?:\bFAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?(?:\bQ\s*\d*\s*[:.]\s*)?\b(?:can|may|should|shall|do|could)\s+(?:we|i|you)\s+"
+    r"(?P<asked>[^?.;!:]{3,80}?)\s+(?P<when>when|if|once|while|whenever)\s+(?P<cond>[^?.;!:]{3,160}?)\s*\?\s*A\s*\d*\s*[:.]\s*"
+    r"(?:no|nope)\s*[,.;!:-]\s*(?P<order>(?:never|do\s+not|don't|dont)\b[^.;!?]*?)(?:\s+(?:then|there|in\s+that\s+case))?"
+    r"\s*(?=[.;!]|$)", re.IGNORECASE)
+
+
+def _move_refused_said(text: str) -> str:
+    """(r54m) `text` with a move asked after and refused (`_MOVE_REFUSED`) said as "<When> <situation>: <prohibition>",
+    where the situation states something of a host and the prohibition is of the move asked after; else as it stands."""
+    def said(m: re.Match) -> str:
+        cond, asked, forbidden = m["cond"].strip(), verbs_in(m["asked"]), verbs_in(m["order"])
+        if not (state_words_in(cond) or hosts_in(cond) or classes_in(cond)) or verbs_in(cond) or not forbidden \
+                or not set(forbidden) <= set(asked):
+            return m[0]
+        named = hosts_in(m["asked"])
+        if len(named) == 1:  # ("may we Analyse User2 once it is rooted?": User2 is rooted)
+            cond = re.sub(r"\bit\b", named[0], re.sub(r"\bits\b", f"the {named[0]}", cond))
+        return f"{m['when'].capitalize()} {cond}: {m['order'].strip()}"
+    return _MOVE_REFUSED.sub(said, text or "")
+
+
 def what_to_do_said(text: str) -> str:
     """(r51m) `text` with a question asking what to do in a situation, and its answer (`_WHAT_TO_DO`, `_WHAT_INSTEAD`),
     said as "When <situation>: <answer>" where the situation states something of a host; else as it stands."""
@@ -977,7 +1004,7 @@ def what_to_do_said(text: str) -> str:
         if len(asked) == 1:  # ("can we Restore X once its row reads Unknown?": the X row)
             cond = re.sub(r"\bit\b", asked[0], re.sub(r"\bits\b", f"the {asked[0]}", cond))
         return f"{m['when'].capitalize()} {cond}: "
-    return _WHAT_TO_DO.sub(said, _WHAT_INSTEAD.sub(said, text or ""))
+    return _move_refused_said(_WHAT_TO_DO.sub(said, _WHAT_INSTEAD.sub(said, text or "")))
 
 
 def labelled_question_said(text: str) -> str:

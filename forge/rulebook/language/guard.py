@@ -24,16 +24,17 @@ from forge.rulebook.language.facts import facts_needed, hosts_compared
 from forge.rulebook.language.forbidding import sequenced_away
 from forge.rulebook.language.general_claims import ALERTS_LISTING, ALL_QUIET, CLAUSE_BREAK, history_unread
 from forge.rulebook.language.history_words import history_conditions, without_history
+from forge.rulebook.language.instruction import EXCEPTED_ASIDE
 from forge.rulebook.language.judged import evidence_away, evidence_tests, rating_away, without_evidence
-from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.markers import CLASS_ONLY, negations_in
 from forge.rulebook.language.names import (classes_in, hosts_in, named_in_full, state_words_in, unnamed_hosts, verbs_in,
                                            without_host_names)
 from forge.rulebook.language.order import gives_order
 from forge.rulebook.language.remembered import remembered
 from forge.rulebook.language.rule_claims import (CONCESSION, conceded_away, narrower_cases_away, rule_claims,
                                                  window_alone)
-from forge.rulebook.language.scope import (branches_of, class_heading, condition_claims, subject_of, unplaced,
-                                           without_exception)
+from forge.rulebook.language.scope import (branches_of, class_heading, classes_denied, condition_claims, subject_of,
+                                           unplaced, without_exception)
 from forge.rulebook.language.shorthand import NEWLY_GLOSSED, class_in_full, level_or_above_said, spelled_out
 from forge.rulebook.language.situation import state_of as _state_of, without_either_value
 from forge.rulebook.language.wording import conditions_left_out, read_wording
@@ -68,15 +69,19 @@ def complete_claims(text: str, found) -> bool:
     # (r45m: nor "until step 10", a window of steps and nothing more: its "until" is the window's bound, its EpisodeStep)
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
                if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings
-               and not _exception_left_out(c, words, found) and not window_alone(c.text)]
+               and not _exception_left_out(c, words, found) and not _aside_left_out(c, words, found)
+               and not window_alone(c.text)]
     # (r37m: in a note of cases, each case's negation is placed in its own alternative: `_case_denials_placed`)
     cases = _case_denials_placed(words, found, negated) if negated else None
     # (a host singled out by words the reading does not name, "the second enterprise server", is left out of it)
-    return not unresolved and cases is not False and reads_whole("; ".join(without_exception(c.text) if c.text in headings else c.text
-                                                                           for c in words.conditions), found,
+    # (r54m: a bracketed aside that leaves hosts out, and that the claims leave out, is read: as "except" would be)
+    asides = {c.text for c in words.conditions if _aside_left_out(c, words, found)}
+    return not unresolved and cases is not False and reads_whole("; ".join(without_exception(c.text) if c.text in headings
+                                                                           else EXCEPTED_ASIDE.sub(" ", c.text) if c.text in asides
+                                                                           else c.text for c in words.conditions), found,
                                                                  negated=bool(negated) and cases is None, resolved=True) \
         and not conditions_left_out(text) and not unnamed_hosts(f"{words.situation} {words.instruction}") \
-        and not _hosts_unclaimed(words, found) and not _order_states_unread(words, found)
+        and not _hosts_unclaimed(words, found) and not _classes_unclaimed(words, found) and not _order_states_unread(words, found)
 
 
 def _case_denials_placed(words, found, negated) -> Optional[bool]:
@@ -119,6 +124,19 @@ def _exception_left_out(condition, words, found) -> bool:
 
     return bool(condition.negations and condition.hosts) and all(_EXCEPTING_WORD.match(n) for n in condition.negations) \
         and set(condition.hosts) <= set(words.excepted) and not set(condition.hosts) & positive_hosts(found)
+
+
+def _aside_left_out(condition, words, found) -> bool:
+    """(r54m) Whether a condition's only negation is a bracketed aside that leaves hosts out ("probed user boxes (not User2
+    though", instruction.EXCEPTED_ASIDE), and the claims leave every one of them out: its negation is placed, by what is
+    not claimed, as an "except" would be (`_exception_left_out`)."""
+    from forge.rulebook.language.predicate import positive_hosts  # lazy: as in `claims`
+
+    asides = list(EXCEPTED_ASIDE.finditer(condition.text))
+    left_out = {h for m in asides for h in hosts_in(m["what"])}
+    rest = EXCEPTED_ASIDE.sub(" ", condition.text)
+    return bool(asides and left_out) and left_out <= set(words.excepted) and not negations_in(rest) \
+        and not left_out & positive_hosts(found)
 
 
 # The pieces of an order read with no condition apart from it: "OpS0 quiet + no usr host owned -> Sleep is fine",
@@ -166,6 +184,21 @@ def _hosts_unclaimed(words, found) -> bool:
                  for h in hosts_in(piece)} - set(words.excepted) - set(words.contrasted)
     claimed = {h for atom, _ in atoms_of(found) if atom.host is not None for h in atom.hosts()}
     return bool(named - claimed)
+
+
+def _classes_unclaimed(words, found) -> bool:
+    """(r54m) Whether a host class the conditions name is in none of the claims' atoms, neither as the class nor as one of
+    its hosts: "decoy it (op boxes only) once a machine is probed" read as any host probed left the class out, and the
+    claims were wider than the condition."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    # (and a class the rule is said to be for alone, wherever it stands: markers.CLASS_ONLY)
+    # (not a class named only to set the host apart from it, "an ent server under exploit, unlike a user box")
+    named = {cls for c in words.conditions for cls in c.classes if cls not in classes_denied(c.text)} \
+        | {cls for m in re.finditer(CLASS_ONLY, f"{words.situation} {words.instruction}", re.IGNORECASE) for cls in classes_in(m.group(0))}
+    atoms = [atom for atom, _ in atoms_of(found)] if found is not None else []
+    return any(not any(atom.host_class == cls or atom.host is not None and set(atom.hosts()) <= set(HOST_CLASSES[cls])
+                       for atom in atoms) for cls in named if cls in HOST_CLASSES)
 
 
 def reads_whole(condition: str, found, *, negated: Optional[bool] = None, subject: Optional[str] = None,

@@ -58,7 +58,16 @@ _NOTHING_OF_IT = r"(?:no\s+(?:(?:a|an|the|further|more|other|second)\s+)?(?=" + 
 # An exception said on its own: "User0 is the exception", "this does not apply to User0", "except for User0" (a host
 # right after it: "except when ..." is a condition), "leave User0 out of it", "exclude User0".
 # (a host in a note's shorthand too: "not E0 though", "except U3 and U4", "OpS0 is the exception")
+# (r54m) A host denied on its own inside a bracketed aside, at its start or after the aside's other words: "decoy the
+# probed user boxes (not User2 though, it is a honeypot)", "(op hosts only, and never Op_Server0)", "(U1, U2, U3 - not
+# U4)". With no state said of it, the aside leaves that host out of the hosts the rule is about, as "except User2" would
+# (read as a negated condition, claims that left the host out were never the whole of it).
+EXCEPTED_ASIDE = re.compile(rf"\((?:[^()]*?(?:,|:|;|\s-|\u2013|\u2014|\band\b)\s*)?(?:but\s+)?(?:not|never)\s+{EXCEPTED_HOST_LIST}"
+                            rf"(?:\s+(?:though|tho|mind\s+you))?(?=\s*(?:[),;]|$))", re.IGNORECASE)
+
+
 EXCEPTED_ALONE = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
+    EXCEPTED_ASIDE.pattern,
     rf"\b(?:{EXCEPT_WORDS})\s+{EXCEPTED_HOST_LIST}\b",
     rf"{EXCEPTED_HOST_LIST}\s+(?:is|are)\s+(?:the\s+|an\s+|one\s+)?(?:(?:only|sole|one)\s+)?(?:exception|excluded|excepted|exempt)\b",
     # "(User0/User4 not covered by this.)", "Op_Host2 is out of scope here"
@@ -305,7 +314,9 @@ _NOUN_MOVE = re.compile(r"^(?:a|an|one)\s+" + VERB_WORD + r"\s+(?:on|for|against
 _HEADING_ONLY = re.compile(r"^(?:(?:the|my|our|one)\s+)?(?:lesson(?:\s+(?:learn(?:ed|t)|drawn|taken))?|takeaway|take-away|moral|conclusion|rule|"
                            r"note|reminder|tip|runbook|playbook|procedure|policy|sop|checklist|section|"
                            # (r49m: "Clause 4.1:", "Article 3:", "Item 2b:": a numbered entry of a rulebook of its own)
-                           r"clause|article|paragraph|para|item|provision|regulation|standing\s+order)"
+                           r"clause|article|paragraph|para|item|provision|regulation|standing\s+order|"
+                           # (r54m: a post-mortem's "Action item(s):", "Follow-up action:", the order it draws)
+                           r"(?:follow[\s-]*up\s+)?action(?:\s+items?|s)?|fix|remedy|remediation)"
                            # ("runbook 4.2:", "SOP #7", "rule 3b:": the label of a document's entry, no condition)
                            r"(?:\s*(?:#\s*|no\.?\s*)?\d+(?:\.\d+)*[a-z]?\)?)?"
                            r"(?:\s+(?:here|for\s+next\s+time|for\s+the\s+future))?$|"

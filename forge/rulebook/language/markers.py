@@ -43,6 +43,10 @@ _NOT_AS_CONDITION = "".join(rf"(?<!\b{word}\s{then})" for word in ("when", "when
                             for then in ("", r"there\sis\s", r"there's\s", r"there\u2019s\s", r"we\shave\s", r"you\shave\s"))
 
 
+# (r54m) A class said to be all the rule is for, after its noun: "(enterprise servers only)", "usr boxes only".
+CLASS_ONLY = r"\b(?:user|usr|enterprise|ent|op|ops|operational)[\s-]*(?:hosts?|servers?|srvs?|box(?:es)?|machines?)\s+only\b"
+
+
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (shorthand.spelled_out)
                                 r"(?:\b(?:only|just|merely|solely)\s+)?\bunknown\b[^.;:]*?\s*,?\s+(?:and|but|with)\s+(?:no|not\s+(?:a|any)|"
@@ -96,6 +100,9 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 r"(?!\s+" + BARE_STATE + r")|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
                                 r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b|"
+                                # (r54m) and a class so, "(enterprise servers only)", "usr boxes only": the class the rule
+                                # is for (guard._classes_unclaimed holds its claims to that class)
+                                + CLASS_ONLY + "|"
                                 # "while they merely read User", "only at User": the user level by its bare name after a
                                 # verb that reads the table (r31m; no host "User2", no "user hosts": those restrict scope)
                                 r"\b(?:only|just|merely|solely)\s+(?:(?:reads?|reading|shows?|showing|sits?|sitting)\s+(?:at\s+)?|at\s+)"

@@ -477,10 +477,15 @@ _LEADING_CONNECTIVE = re.compile(r"^(?:then|also|so|now|instead(?!\s+of\b)|rathe
                                  r"otherwise(?=\s*,?\s*(?:if|when)\b))\b\s*,?\s*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
 
 
+# (r54m) A list entry's enumerator in brackets, "(1)", "(b)", "(ii)": no word of the entry (`gives_order` reads the entry
+# after it, "(1) when ..., Restore ...")
+_ENUMERATOR = re.compile(r"^\(\s*(?:\d{1,2}|[a-h]|i{1,3}|iv|v)\s*\)\s*", re.IGNORECASE)
+
+
 def gives_order(sentence: str) -> bool:
     """Whether a sentence instructs (a condition, a prohibition, an imperative, "X should be restored")
     rather than reports ("I restored User0 and lost the step")."""
-    body = LEAD_WORD.sub("", sentence.strip().lstrip("-*0123456789.) ").strip())
+    body = LEAD_WORD.sub("", _ENUMERATOR.sub("", sentence.strip().lstrip("-*0123456789.) ").strip()))
     future = FROM_NOW_ON.match(body)
     body = FROM_NOW_ON.sub("", body)  # "Next time, remove ...": an order for what comes
     if future:  # (r45m) "Next time, for ..., I should rate it high and recommend ...": the teacher's resolve, the order

@@ -14,13 +14,14 @@ from dataclasses import replace
 from typing import Optional
 
 from forge.env.catalog import HOSTS, HOST_CLASSES, hosts_of
-from forge.rulebook.language.claims import CLASS_WORD, HOST_NAMES, all_of, claims, same_host_of_class, their_class
+from forge.rulebook.language.claims import (CLASS_WORD, HOST_NAMES, SOME_OF_NAMED, all_of, claims, same_host_of_class,
+                                           their_class)
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.forbidding import EXCEPT_WORDS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only
 from forge.rulebook.language.general_claims import COUNT, GENERAL_SUBJECT, SOME_HOST
 from forge.rulebook.language.history_words import history_conditions
 from forge.rulebook.language.markers import negations_in
-from forge.rulebook.language.names import (CLASS_FORMS, classes_in, hosts_in, verbs_in, without_class_names,
+from forge.rulebook.language.names import (CLASS_FORMS, classes_in, hosts_in, named_in_full, verbs_in, without_class_names,
                                            without_host_names)
 from forge.rulebook.language.order import HOST_AT_HAND
 from forge.rulebook.language.shorthand import (HOSTS_ROW, HOST_WORD, NEWLY_GLOSSED, counts_said_plainly, hosts_only,
@@ -144,6 +145,9 @@ def unplaced(condition: str) -> list[str]:
     condition = membership_denied_away(condition)
     condition = HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", plus_as_or_more(counts_said_plainly(condition))))
     condition = _other_than_as_except(condition)
+    # (r54m: a count over the hosts it names, "any 2 of U1 / U2 / U3 owned": its words are read, claims.SOME_OF_NAMED)
+    if SOME_OF_NAMED.search(named_in_full(condition)):  # (its hosts in shorthand too, "two of U2 / U3 / U4")
+        condition = SOME_OF_NAMED.sub(lambda m: f" {m['hosts']} {m['state']}", named_in_full(condition))
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(HOST_NAMES.sub(" ", NEWLY_GLOSSED.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
