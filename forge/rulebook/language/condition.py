@@ -21,6 +21,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away
+from forge.rulebook.language.forms import moves_answered
 from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
@@ -287,6 +288,14 @@ _MY_MOVE_TOLD = re.compile(r"^\s*(?:i|we)\s+(?:\w+ly\s+)?\w+ed\s+(?:the\s+)?(?P<
 
 
 @lru_cache(maxsize=8192)  # (the gate reads every rule again whenever the book changes: each rule's words once)
+def decides_nothing(text: str) -> bool:
+    """(r54h) Whether a note names moves only to leave them open: each one a question asks about and its answer does not
+    settle ("Q: do we Restore User3 when it is only scanned? A: it depends", forms.moves_answered). Kept semantic, it was
+    injected where its question's situation held, as if it ordered the move its answer declines to."""
+    _, left_open = moves_answered(text or "")
+    return bool(left_open) and set(verbs_in(text or "")) <= left_open
+
+
 def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
@@ -300,6 +309,8 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     if cut_conditions(directive, text):  # a condition of its text that the directive left out is not read: unknown
         return Not(Always())
     if condition_elsewhere(text or directive):  # (r43h) part of its condition is another note's, not here: unknown
+        return Not(Always())
+    if decides_nothing(text or directive):  # (r54h) every move it names is asked about and left open: no rule to apply
         return Not(Always())
     lesson = read_wording(named_in_full(text or directive))
     told = story_state(lesson)

@@ -947,6 +947,35 @@ def what_to_do_said(text: str) -> str:
     return _WHAT_TO_DO.sub(said, _WHAT_INSTEAD.sub(said, text or ""))
 
 
+# (r54h) A question that asks whether to make a move, then its answer: "Q: should the box get a Remove? A: no, ...",
+# "do we Restore it when it is probed? A: it depends". A denial ("no", "nope", "never", "absolutely not") turns the move
+# asked about down; an answer that leaves the matter open ("it depends", "not settled", "undecided", "still under
+# discussion") neither orders it nor forbids it. Read as it stood, the move the question named was taken for the order
+# (a "do Remove" for "should it get another Remove? No - Analyse it first", the opposite of its words).
+_MOVE_ASKED = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*)?"
+                         r"(?P<question>(?:should|shall|do|does|can|could|may|must|would|will|is|are)\s[^?]{3,200}?)\?"
+                         r"\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
+_ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b",
+                            re.IGNORECASE)
+_ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?:yet\s+)?(?:settled|decided|agreed)\b|"
+                          r"\b(?:undecided|unsettled|unresolved|open\s+question|under\s+discussion|up\s+in\s+the\s+air|tbd)\b",
+                          re.IGNORECASE)
+
+
+def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(r54h) The moves questions ask about that their answers turn down, and those they leave open (`_MOVE_ASKED`):
+    (denied, left open). A move the answer orders again in its own words is neither."""
+    denied: set[str] = set()
+    left_open: set[str] = set()
+    for found in _MOVE_ASKED.finditer(text or ""):
+        asked = set(verbs_in(found["question"])) - set(verbs_in(found["answer"]))
+        if _ANSWER_DENIES.search(found["answer"]):
+            denied |= asked
+        elif _ANSWER_OPEN.search(found["answer"]):
+            left_open |= asked
+    return frozenset(denied), frozenset(left_open)
+
+
 def labelled_question_said(text: str) -> str:
     """(r47h) `text` with a labelled question and its answer (`_QUESTION_LABELLED`) said as a note says them, "<situation>?
     -> <answer>", where the question states a situation (as `bare_question_said` reads a bare one); else as it stands."""

@@ -1,0 +1,60 @@
+"""Round 54 (r54h): rules injected where their own words say they do not apply, or the opposite of them. A count of
+times an event has come ("the third time a Restore leaves it held") is history, which no claim of the hosts' rows reads;
+a question that asks whether to make a move is answered "no" (the move turned down) or left open ("it depends": no
+order at all); a checklist none of whose boxes is ticked agrees nothing."""
+
+import pytest
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.condition import semantic_claims
+from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.predicate import Always, Not
+
+
+def _do(verb, target):
+    return {"mode": "do", "verb": verb, "target": target}
+
+
+# a count of times an event has come is history
+@pytest.mark.parametrize("text", [
+    "The third time a Restore leaves Enterprise1 held, give up on restoring it and Analyse it.",
+    "if an exploit shows up on User2 a second time, put a decoy on it",
+])
+def test_count_of_times_is_history(text):
+    assert "history" in facts_needed(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The third time a Restore leaves a user box compromised, switch to Remove on that box.",
+    "The fourth time an exploit lands on an enterprise server, Restore the server.",
+])
+def test_count_of_times_keeps_a_refused_rule_silent(text):
+    assert semantic_claims(text, "predicate refused: prohibition: x", text) == Not(Always())
+
+
+# a move asked about and turned down is never the order
+@pytest.mark.parametrize("text, when, action", [
+    ("Q: should an op box at Privileged get one more Analyse? A: No, Restore it straight away.",
+     {"class": "Operational", "compromise": "Privileged"}, _do("Analyse", "$matched")),
+    ("Can we Remove Enterprise0 once it reads Unknown? A: Nope, let an Analyse settle it first.",
+     {"host": "Enterprise0", "compromise": "Unknown"}, _do("Remove", "Enterprise0")),
+])
+def test_move_turned_down_by_the_answer_is_refused(text, when, action):
+    assert text_problem(text, when, action) is not None
+
+
+# a move asked about and left open is no order, and the note is applied nowhere
+@pytest.mark.parametrize("text", [
+    "Q: do we Analyse User1 while it only shows a scan? A: It depends; nobody has decided that yet.",
+    "Should we put a DecoySSHD on Enterprise2 when it gets probed? Still under discussion.",
+])
+def test_move_left_open_is_no_order(text):
+    verb = "Analyse" if "Analyse" in text else "DecoySSHD"
+    host = "User1" if "User1" in text else "Enterprise2"
+    assert text_problem(text, {"host": host, "activity": "Scan"}, _do(verb, host)) is not None
+    assert semantic_claims(text, "", text) == Not(Always())
+
+
+def test_question_answered_with_the_move_itself_is_still_an_order():
+    text = "Q: should Op_Server0 get a Restore when it is at Privileged? A: Yes, Restore Op_Server0."
+    assert text_problem(text, {"host": "Op_Server0", "compromise": "Privileged"}, _do("Restore", "Op_Server0")) is None
