@@ -58,3 +58,26 @@ def test_move_left_open_is_no_order(text):
 def test_question_answered_with_the_move_itself_is_still_an_order():
     text = "Q: should Op_Server0 get a Restore when it is at Privileged? A: Yes, Restore Op_Server0."
     assert text_problem(text, {"host": "Op_Server0", "compromise": "Privileged"}, _do("Restore", "Op_Server0")) is None
+
+
+# a move only suggested with a modal of what is possible is no order, and a note of suggestions alone applies nowhere
+@pytest.mark.parametrize("text, when, action", [
+    ("whenever Op_Host1 gets exploited it might be worth a Restore of Op_Host1",
+     {"host": "Op_Host1", "activity": "Exploit"}, _do("Restore", "Op_Host1")),
+    ("Enterprise0 at Unknown: we could possibly run an Analyse on it.",
+     {"host": "Enterprise0", "compromise": "Unknown"}, _do("Analyse", "Enterprise0")),
+    ("User1 probed? perhaps a DecoyHarakaSMPT could work on it, no idea really.",
+     {"host": "User1", "activity": "Scan"}, _do("DecoyHarakaSMPT", "User1")),
+])
+def test_move_only_suggested_is_no_order(text, when, action):
+    assert text_problem(text, when, action) is not None
+    assert semantic_claims(text, "", text) == Not(Always())
+
+
+@pytest.mark.parametrize("text, when, action", [
+    # a move the writer could not make is no suggestion of it
+    ("When Enterprise1 is exploited, Remove Enterprise1; we could not restore it in time last game.",
+     {"host": "Enterprise1", "activity": "Exploit"}, _do("Remove", "Enterprise1")),
+])
+def test_firm_order_beside_a_hedge_still_passes(text, when, action):
+    assert text_problem(text, when, action) is None

@@ -62,7 +62,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, order_without_conditions
 from forge.rulebook.language.forbidding import HOLDING_OFF_DENIED, classes_compared_only, classes_sequenced_only, first_rung, verbs_put_after
-from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, left_to_provision, moves_answered, only_time_permitted
+from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, left_to_provision, moves_answered, moves_only_suggested, only_time_permitted
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
@@ -672,15 +672,16 @@ def _set_aside(words: Wording, predicate, action: Optional[dict]) -> list[str]:
 
 def _answered(words: Wording, done: list[tuple[str, Optional[str]]], banned: list[tuple[str, Optional[str]]]) -> Optional[str]:
     """(r54h) A move a question asks about, ordered where its answer turns it down ("should it get another Remove? No -
-    ...") or leaves it open ("it depends"): the opposite of the text, or more than it says (forms.moves_answered)."""
+    ...") or leaves it open ("it depends"), or a move the text only suggests ("it might be worth a Remove"): the
+    opposite of the text, or more than it says (forms.moves_answered, forms.moves_only_suggested)."""
     denied, left_open = moves_answered(words.text)
     for verb, _ in done:
         if any(same_verb(verb, d) for d in denied) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"polarity: the text asks whether to {verb} and its answer is no, but the action orders {verb}: "
                     "a move turned down is a \"never\" (or a \"prefer ... over\" it), never a \"do\"")
-        if any(same_verb(verb, o) for o in left_open):
-            return (f"polarity: the text asks whether to {verb} and its answer leaves it open: the text neither orders "
-                    f"{verb} nor turns it down; keep the rule semantic")
+        if any(same_verb(verb, o) for o in left_open | moves_only_suggested(words.text)):
+            return (f"polarity: the text leaves {verb} open (a question it does not settle, or a move it only suggests, "
+                    f"\"might be worth\", \"we could\"): it neither orders {verb} nor turns it down; keep the rule semantic")
     return None
 
 

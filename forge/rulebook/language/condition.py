@@ -21,7 +21,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away
-from forge.rulebook.language.forms import moves_answered
+from forge.rulebook.language.forms import moves_answered, moves_only_suggested
 from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
@@ -289,10 +289,11 @@ _MY_MOVE_TOLD = re.compile(r"^\s*(?:i|we)\s+(?:\w+ly\s+)?\w+ed\s+(?:the\s+)?(?P<
 
 @lru_cache(maxsize=8192)  # (the gate reads every rule again whenever the book changes: each rule's words once)
 def decides_nothing(text: str) -> bool:
-    """(r54h) Whether a note names moves only to leave them open: each one a question asks about and its answer does not
-    settle ("Q: do we Restore User3 when it is only scanned? A: it depends", forms.moves_answered). Kept semantic, it was
+    """(r54h) Whether a note names moves only to leave them open: each one suggested, or asked about in a question its
+    answer does not settle ("Q: do we Restore User3 when it is only scanned? A: it depends", forms.moves_answered). Kept semantic, it was
     injected where its question's situation held, as if it ordered the move its answer declines to."""
-    _, left_open = moves_answered(text or "")
+    # (and the moves it only suggests, "it might be worth a Remove there": forms.moves_only_suggested)
+    left_open = moves_answered(text or "")[1] | moves_only_suggested(text or "")
     return bool(left_open) and set(verbs_in(text or "")) <= left_open
 
 

@@ -976,6 +976,26 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(denied), frozenset(left_open)
 
 
+# (r54h) A move only suggested, with a modal of what is possible: "it might be worth removing User4", "we could perhaps plan
+# a decoy on it", "maybe a Remove could help there". The writer puts the move forward and orders nothing (as "we might
+# decoy it" is no order, forbidding._MODAL_ORDER); read past the hedge, the suggestion was compiled as the order. Not a
+# permission ("you may restore it") nor a move the writer could not make ("we could not restore it").
+_ONLY_SUGGESTED = re.compile(r"\b(?:might|could)\s+(?:well\s+|also\s+)?(?:be\s+worth|help|work|do\s+the\s+trick|be\s+an?\s+(?:option|idea))\b|"
+                             r"\b(?:we|you|i|one)\s+(?:could|might)\b(?!\s+(?:not|never|no\s+longer)\b)(?!n['\u2019]t)(?!\s+have\b)|"
+                             r"\bworth\s+(?:a\s+(?:try|shot)|trying|considering)\b", re.IGNORECASE)
+_SUGGESTION_CLAUSE_END = re.compile(r"[.;!?\n]+")
+
+
+def moves_only_suggested(text: str) -> frozenset[str]:
+    """(r54h) The moves a text only suggests (`_ONLY_SUGGESTED`): named in a sentence the hedge is in, and ordered in no
+    sentence without one."""
+    suggested: set[str] = set()
+    firm: set[str] = set()
+    for sentence in _SUGGESTION_CLAUSE_END.split(text or ""):
+        (suggested if _ONLY_SUGGESTED.search(sentence) else firm).update(verbs_in(sentence))
+    return frozenset(suggested - firm)
+
+
 def labelled_question_said(text: str) -> str:
     """(r47h) `text` with a labelled question and its answer (`_QUESTION_LABELLED`) said as a note says them, "<situation>?
     -> <answer>", where the question states a situation (as `bare_question_said` reads a bare one); else as it stands."""
