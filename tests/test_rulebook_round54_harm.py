@@ -81,3 +81,25 @@ def test_move_only_suggested_is_no_order(text, when, action):
 ])
 def test_firm_order_beside_a_hedge_still_passes(text, when, action):
     assert text_problem(text, when, action) is None
+
+
+# a checklist with no item ticked agrees nothing: no rule on the reply's form, and applied nowhere
+def test_checklist_with_nothing_ticked_is_no_format_rule():
+    from forge.rulebook.authoring.compile import SourceItem, _entry
+    from forge.rulebook.model import RuleType
+
+    text = "Possible planner habits:\n[ ] open each plan with the step number\n[ ] close it with a one-word verdict"
+    rule, problem = _entry(SourceItem("correction", "planner", text, "ann"),
+                           {"verdict": "RULE", "type": "FORMAT", "directive": text, "roles": ["planner"]})
+    assert problem is None and rule.type == RuleType.CONTENT and rule.when is None
+    assert semantic_claims(rule.directive, rule.semantic_reason, text) == Not(Always())
+
+
+def test_checklist_with_an_item_ticked_stays_a_format_rule():
+    from forge.rulebook.authoring.compile import SourceItem, _entry
+    from forge.rulebook.model import RuleType
+
+    text = "Planner habits we settled on:\n[x] open each plan with the step number\n[ ] close it with a one-word verdict"
+    rule, _ = _entry(SourceItem("correction", "planner", text, "ann"),
+                     {"verdict": "RULE", "type": "FORMAT", "directive": text, "roles": ["planner"]})
+    assert rule.type == RuleType.FORMAT

@@ -21,7 +21,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away
-from forge.rulebook.language.forms import moves_answered, moves_only_suggested
+from forge.rulebook.language.forms import moves_answered, moves_only_suggested, nothing_ticked
 from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
@@ -294,7 +294,8 @@ def decides_nothing(text: str) -> bool:
     injected where its question's situation held, as if it ordered the move its answer declines to."""
     # (and the moves it only suggests, "it might be worth a Remove there": forms.moves_only_suggested)
     left_open = moves_answered(text or "")[1] | moves_only_suggested(text or "")
-    return bool(left_open) and set(verbs_in(text or "")) <= left_open
+    # (and a checklist none of whose items is ticked, forms.nothing_ticked: every item only put forward)
+    return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "")
 
 
 def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):

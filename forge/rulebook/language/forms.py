@@ -996,6 +996,18 @@ def moves_only_suggested(text: str) -> frozenset[str]:
     return frozenset(suggested - firm)
 
 
+# (r54h) A checklist's boxes, one an item: "[ ] keep it short", "- [x] name the host", "\u2610 ...". An item left unticked
+# is put forward, not agreed; a list none of whose items is ticked agrees nothing ("Ideas: [ ] ... [ ] ..."). Read as a
+# note of the reply's form, it was injected on every call of its role.
+_BOX_UNTICKED = re.compile(r"^\s*(?:[-*]\s*)?(?:\[\s?\]|\u2610)", re.MULTILINE)
+_BOX_TICKED = re.compile(r"^\s*(?:[-*]\s*)?(?:\[\s?[xX\u2713\u2714]\s?\]|[\u2611\u2612\u2705])", re.MULTILINE)
+
+
+def nothing_ticked(text: str) -> bool:
+    """(r54h) Whether a text is a checklist with no item ticked (`_BOX_UNTICKED`): it agrees nothing."""
+    return bool(_BOX_UNTICKED.search(text or "")) and not _BOX_TICKED.search(text or "")
+
+
 def labelled_question_said(text: str) -> str:
     """(r47h) `text` with a labelled question and its answer (`_QUESTION_LABELLED`) said as a note says them, "<situation>?
     -> <answer>", where the question states a situation (as `bare_question_said` reads a bare one); else as it stands."""
