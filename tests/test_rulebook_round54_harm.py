@@ -103,3 +103,26 @@ def test_checklist_with_an_item_ticked_stays_a_format_rule():
     rule, _ = _entry(SourceItem("correction", "planner", text, "ann"),
                      {"verdict": "RULE", "type": "FORMAT", "directive": text, "roles": ["planner"]})
     assert rule.type == RuleType.FORMAT
+
+
+# a prohibition conceded in a state, said with the move to make instead: the other move is for that state
+@pytest.mark.parametrize("text, shown, quiet", [
+    ("Enterprise1 is special: even if it is rooted, no Remove on Enterprise1 - Restore it.",
+     "Enterprise1: Activity None, Compromised Privileged", "Enterprise1: Activity Scan, Compromised No"),
+    ("Even when Op_Host2 is compromised, do not restore Op_Host2; Analyse it instead.",
+     "Op_Host2: Activity None, Compromised User", "Op_Host2: Activity None, Compromised No"),
+])
+def test_conceded_prohibition_with_another_move_holds_in_the_conceded_state(text, shown, quiet):
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+
+    found = semantic_claims(text, "predicate refused: always: x", text)
+    assert truth(found, read_situation(f"Alerts:\n{shown}")) is True
+    assert truth(found, read_situation(f"Alerts:\n{quiet}")) is not True
+
+
+def test_conceded_prohibition_alone_still_holds_wherever_its_host_is_shown():
+    from forge.rulebook.language.predicate import Atom
+
+    text = "Do not Remove Enterprise2, even when it is compromised."
+    assert semantic_claims(text, "predicate refused: always: x", text) == Atom(host="Enterprise2")

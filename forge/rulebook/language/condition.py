@@ -328,6 +328,25 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     return _claims_read(directive, semantic_reason, text)
 
 
+# (r54h) A prohibition conceded in a state ("even when it is compromised, do not Restore User0"), said with the move to make
+# instead ("- Remove it", "; Restore it instead"): the other move is for that state (a Remove of a host nothing holds
+# clears nothing). Read without the concession, as a prohibition alone is, the note was injected with its Remove wherever
+# the host was shown, scanned and clean too.
+_CONCEDED_CASE = re.compile(r"\beven\s+(?=(?:if|when|while|with|once)\b)", re.IGNORECASE)
+
+
+def conceded_with_alternative(text: str) -> str:
+    """(r54h) `text` with its concession said as its condition (`_CONCEDED_CASE`: "even when X" -> "when X") where it
+    forbids a move and orders another; else as it stands."""
+    if not _CONCEDED_CASE.search(text or "") or not conceded_states(text):
+        return text
+    words = read_wording(text)
+    banned = {p.verb for p in words.prohibitions} | set(words.dispreferred)
+    if not banned or not set(verbs_in(words.instruction)) - banned:
+        return text
+    return _CONCEDED_CASE.sub("", text)
+
+
 def _claims_read(directive: str, semantic_reason: str = "", text: str = ""):
     """`semantic_claims` read of the rule's own words (its story aside)."""
     from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
@@ -337,6 +356,7 @@ def _claims_read(directive: str, semantic_reason: str = "", text: str = ""):
         # heading alone was the condition, "an op host is shown", and it fired whatever the host showed)
         listed = listed_claims(text or directive)
         return confirmed(listed) if listed is not None else Not(Always())
+    directive = conceded_with_alternative(directive)
     found = rule_claims(directive, with_instruction=True)
     # (whole as `rule_claims` reads it, without what the order concedes: "never restore User0, even when it is owned: it
     # gets owned again at once" is read whole as "User0 is shown")
