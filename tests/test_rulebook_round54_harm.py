@@ -126,3 +126,23 @@ def test_conceded_prohibition_alone_still_holds_wherever_its_host_is_shown():
 
     text = "Do not Remove Enterprise2, even when it is compromised."
     assert semantic_claims(text, "predicate refused: always: x", text) == Atom(host="Enterprise2")
+
+
+# a condition that points back at a table line the text quotes is that line: its host at both values
+_LINE_NOTE = ("Around step 7 the table showed 'Op_Host0: Activity Scan, Compromised No' and I let it be. "
+              "Whenever that row turns up, put a DecoyApache on Op_Host0 at once.")
+
+
+def test_predicate_of_the_host_alone_is_wider_than_the_quoted_line():
+    assert text_problem(_LINE_NOTE, {"host": "Op_Host0"}, _do("DecoyApache", "Op_Host0")) is not None
+    assert text_problem(_LINE_NOTE, {"host": "Op_Host0", "activity": "Scan", "compromise": "No"},
+                        _do("DecoyApache", "Op_Host0")) is None
+
+
+def test_rule_kept_semantic_holds_on_the_quoted_line_only():
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+
+    found = semantic_claims(_LINE_NOTE, "predicate refused: scope: x", _LINE_NOTE)
+    assert truth(found, read_situation("Alerts:\nOp_Host0: Activity Scan, Compromised No")) is True
+    assert truth(found, read_situation("Alerts:\nOp_Host0: Activity Exploit, Compromised User")) is not True

@@ -21,7 +21,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away
-from forge.rulebook.language.forms import moves_answered, moves_only_suggested, nothing_ticked
+from forge.rulebook.language.forms import line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
 from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
@@ -298,6 +298,14 @@ def decides_nothing(text: str) -> bool:
     return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "")
 
 
+def line_claims(rows):
+    """(r54h) The claims of table lines a note quotes (forms.line_referred_back): any of them, each its host at both values."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
+
+    atoms = tuple(Atom(host=h, activity=a, compromise=c) for h, a, c in rows)
+    return atoms[0] if len(atoms) == 1 else AnyOf(atoms)
+
+
 def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
@@ -314,6 +322,9 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         return Not(Always())
     if decides_nothing(text or directive):  # (r54h) every move it names is asked about and left open: no rule to apply
         return Not(Always())
+    rows = line_referred_back(text or directive)
+    if rows and all(points_back_at_line(c.text) for c in read_wording(named_in_full(text or directive)).conditions):
+        return line_claims(rows)  # (r54h) its condition points back at a line it quotes: that line, as the table states it
     lesson = read_wording(named_in_full(text or directive))
     told = story_state(lesson)
     if told is not None:  # (r51h) a lesson with no condition of its own is for the state its story tells of its host

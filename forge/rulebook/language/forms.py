@@ -1008,6 +1008,34 @@ def nothing_ticked(text: str) -> bool:
     return bool(_BOX_UNTICKED.search(text or "")) and not _BOX_TICKED.search(text or "")
 
 
+# (r54h) A table's line quoted whole ("Enterprise2: Activity Exploit, Compromised User"), then a condition that points back
+# at it: "next time I see that line", "on that row", "when the same line comes up". The line is the condition: its host
+# at both of its values. Read as no condition at all, a predicate of the host alone passed, and fired on every row of it.
+_LINE_QUOTED = re.compile(r"[\"\u201c\u201d'`](?P<line>[A-Za-z_]+\d?\s*:\s*Activity\s+\w+\s*,\s*Compromised\s+\w+)\s*[\"\u201c\u201d'`]",
+                          re.IGNORECASE)
+_LINE_REFERRED = re.compile(r"\b(?:that|this|the\s+same|such\s+a|a\s+like)\s+(?:line|row|entry|alert|reading)\b", re.IGNORECASE)
+
+
+def points_back_at_line(condition: str) -> bool:
+    """(r54h) Whether a condition is a pointer back at a quoted line and nothing more ("next time I see that line")."""
+    return bool(_LINE_REFERRED.search(condition or "")) and not state_words_in(condition) and not verbs_in(condition)
+
+
+def line_referred_back(text: str) -> tuple[tuple[str, str, str], ...]:
+    """(r54h) The table lines a text quotes (`_LINE_QUOTED`), as (host, activity, compromise), where a later condition
+    points back at them (`_LINE_REFERRED`); () where none does."""
+    quoted = list(_LINE_QUOTED.finditer(text or ""))
+    if not quoted or not _LINE_REFERRED.search(text or "", quoted[0].end()):
+        return ()
+    from forge.rulebook.language.situation import read_situation  # lazy: situation reads the forms of a context
+
+    rows = []
+    for found in quoted:
+        for host, states in read_situation(f"Alerts:\n{found['line']}").by_host.items():
+            rows += [(host, activity, compromise) for activity, compromise in states]
+    return tuple(rows)
+
+
 def labelled_question_said(text: str) -> str:
     """(r47h) `text` with a labelled question and its answer (`_QUESTION_LABELLED`) said as a note says them, "<situation>?
     -> <answer>", where the question states a situation (as `bare_question_said` reads a bare one); else as it stands."""
