@@ -146,3 +146,23 @@ def test_rule_kept_semantic_holds_on_the_quoted_line_only():
     found = semantic_claims(_LINE_NOTE, "predicate refused: scope: x", _LINE_NOTE)
     assert truth(found, read_situation("Alerts:\nOp_Host0: Activity Scan, Compromised No")) is True
     assert truth(found, read_situation("Alerts:\nOp_Host0: Activity Exploit, Compromised User")) is not True
+
+
+# a count above one over hosts the text names ("any 2 of ...") is that count, read whole
+@pytest.mark.parametrize("text, one_only, two", [
+    ("any 2 of U1 / U2 / U4 rooted -> Restore U1",
+     "User2: Activity None, Compromised Privileged\nUser4: Activity None, Compromised Unknown",
+     "User1: Activity None, Compromised Privileged\nUser4: Activity None, Compromised Privileged"),
+    ("If at least two of Op_Host0, Op_Host1 and Op_Host2 are compromised, plan a Restore of Op_Host0.",
+     "Op_Host1: Activity None, Compromised User",
+     "Op_Host0: Activity None, Compromised User\nOp_Host2: Activity None, Compromised Privileged"),
+])
+def test_count_of_named_hosts_above_one_is_read_whole(text, one_only, two):
+    from forge.rulebook.language.condition import text_claims
+    from forge.rulebook.language.predicate import truth
+    from forge.rulebook.language.situation import read_situation
+
+    found, whole = text_claims(text)
+    assert whole
+    assert truth(found, read_situation(f"Alerts:\n{one_only}")) is not True
+    assert truth(found, read_situation(f"Alerts:\n{two}")) is True

@@ -14,13 +14,13 @@ from dataclasses import replace
 from typing import Optional
 
 from forge.env.catalog import HOSTS, HOST_CLASSES, hosts_of
-from forge.rulebook.language.claims import CLASS_WORD, HOST_NAMES, all_of, claims, same_host_of_class, their_class
+from forge.rulebook.language.claims import CLASS_WORD, COUNT_OF_NAMED, HOST_NAMES, all_of, claims, same_host_of_class, their_class
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.forbidding import EXCEPT_WORDS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only
 from forge.rulebook.language.general_claims import COUNT, GENERAL_SUBJECT, SOME_HOST
 from forge.rulebook.language.history_words import history_conditions
 from forge.rulebook.language.markers import negations_in
-from forge.rulebook.language.names import (CLASS_FORMS, classes_in, hosts_in, verbs_in, without_class_names,
+from forge.rulebook.language.names import (CLASS_FORMS, classes_in, hosts_in, named_in_full, verbs_in, without_class_names,
                                            without_host_names)
 from forge.rulebook.language.order import HOST_AT_HAND
 from forge.rulebook.language.shorthand import (HOSTS_ROW, HOST_WORD, NEWLY_GLOSSED, counts_said_plainly, hosts_only,
@@ -132,6 +132,9 @@ def unplaced(condition: str) -> list[str]:
     # (r49m: a policy's "Where <state>" opening the condition is its "when", markers.CONDITION_MARKER; any other "where"
     # tells where, and stays unplaced)
     condition = re.sub(r"^(\W*)where\b", r"\1when", condition, flags=re.IGNORECASE)
+    # (r54h) "any 2 of E0 / E1 / E2": a count `claims` reads (_counts_of_named), its hosts in any spelling
+    named = named_in_full(condition)
+    condition = COUNT_OF_NAMED.sub(" ", named) if COUNT_OF_NAMED.search(named) else condition
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
