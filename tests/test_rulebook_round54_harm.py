@@ -45,7 +45,7 @@ def test_move_turned_down_by_the_answer_is_refused(text, when, action):
 
 # a move asked about and left open is no order, and the note is applied nowhere
 @pytest.mark.parametrize("text", [
-    "Q: do we Analyse User1 while it only shows a scan? A: It depends; nobody has decided that yet.",
+    "Q: do we Analyse User1 as long as a probe is all it has? A: It depends; nobody has decided that yet.",
     "Should we put a DecoySSHD on Enterprise2 when it gets probed? Still under discussion.",
 ])
 def test_move_left_open_is_no_order(text):
@@ -56,7 +56,7 @@ def test_move_left_open_is_no_order(text):
 
 
 def test_question_answered_with_the_move_itself_is_still_an_order():
-    text = "Q: should Op_Server0 get a Restore when it is at Privileged? A: Yes, Restore Op_Server0."
+    text = "Q: should Op_Server0 receive a Restore once it reads Privileged? A: Yes, Restore Op_Server0."
     assert text_problem(text, {"host": "Op_Server0", "compromise": "Privileged"}, _do("Restore", "Op_Server0")) is None
 
 

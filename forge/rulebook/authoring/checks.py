@@ -1719,7 +1719,7 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
 
 
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
-    """(r54h) A condition that points back at a table line the text quotes ("next time I see that line"): the predicate
+    """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
     rows = line_referred_back(text)
     if not rows or implies(predicate, line_claims(rows)):

@@ -412,7 +412,7 @@ def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[
 # (r34h) A count over hosts the text names: "(exactly / only / just) one of User1 and User3 is compromised". Split at
 # its "and", the clause gave the state to the last host alone and the first was claimed only shown (so the rule fired
 # where both were owned, which "exactly one" excludes).
-# (r54h) And a count above one, "any 2 of E0 / E1 / E2 owned at once", "at least two of User1, User2 and User4 are
+# (r54h) And a count above one, "any 3 of U1 / U2 / U3 / U4 taken", "at least two of User1, User2 and User4 are
 # compromised", its hosts parted by slashes too and its state said without a verb: read as "E0 or E1 or E2 owned", the
 # rule fired where one of them was, which the count excludes.
 _COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}

@@ -290,7 +290,7 @@ _MY_MOVE_TOLD = re.compile(r"^\s*(?:i|we)\s+(?:\w+ly\s+)?\w+ed\s+(?:the\s+)?(?P<
 @lru_cache(maxsize=8192)  # (the gate reads every rule again whenever the book changes: each rule's words once)
 def decides_nothing(text: str) -> bool:
     """(r54h) Whether a note names moves only to leave them open: each one suggested, or asked about in a question its
-    answer does not settle ("Q: do we Restore User3 when it is only scanned? A: it depends", forms.moves_answered). Kept semantic, it was
+    answer does not settle ("Q: is a Remove due on Op_Host1 once probed? A: depends", forms.moves_answered). Kept semantic, it was
     injected where its question's situation held, as if it ordered the move its answer declines to."""
     # (and the moves it only suggests, "it might be worth a Remove there": forms.moves_only_suggested)
     left_open = moves_answered(text or "")[1] | moves_only_suggested(text or "")
@@ -339,8 +339,8 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     return _claims_read(directive, semantic_reason, text)
 
 
-# (r54h) A prohibition conceded in a state ("even when it is compromised, do not Restore User0"), said with the move to make
-# instead ("- Remove it", "; Restore it instead"): the other move is for that state (a Remove of a host nothing holds
+# (r54h) A prohibition conceded in a state ("never Analyse Enterprise0, even if it is held"), said with the move to make
+# instead ("- Restore it", "; a Remove instead"): the other move is for that state (a Remove of a host nothing holds
 # clears nothing). Read without the concession, as a prohibition alone is, the note was injected with its Remove wherever
 # the host was shown, scanned and clean too.
 _CONCEDED_CASE = re.compile(r"\beven\s+(?=(?:if|when|while|with|once)\b)", re.IGNORECASE)

@@ -976,8 +976,8 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(denied), frozenset(left_open)
 
 
-# (r54h) A move only suggested, with a modal of what is possible: "it might be worth removing User4", "we could perhaps plan
-# a decoy on it", "maybe a Remove could help there". The writer puts the move forward and orders nothing (as "we might
+# (r54h) A move only suggested, with a modal of what is possible: "it might be worth a Restore of Op_Host2", "you could
+# perhaps decoy User1", "perhaps an Analyse could help". The writer puts the move forward and orders nothing (as "we might
 # decoy it" is no order, forbidding._MODAL_ORDER); read past the hedge, the suggestion was compiled as the order. Not a
 # permission ("you may restore it") nor a move the writer could not make ("we could not restore it").
 _ONLY_SUGGESTED = re.compile(r"\b(?:might|could)\s+(?:well\s+|also\s+)?(?:be\s+worth|help|work|do\s+the\s+trick|be\s+an?\s+(?:option|idea))\b|"
@@ -1009,7 +1009,7 @@ def nothing_ticked(text: str) -> bool:
 
 
 # (r54h) A table's line quoted whole ("Enterprise2: Activity Exploit, Compromised User"), then a condition that points back
-# at it: "next time I see that line", "on that row", "when the same line comes up". The line is the condition: its host
+# at it: "when I meet that row again", "on that line", "whenever the same row shows". The line is the condition: its host
 # at both of its values. Read as no condition at all, a predicate of the host alone passed, and fired on every row of it.
 _LINE_QUOTED = re.compile(r"[\"\u201c\u201d'`](?P<line>[A-Za-z_]+\d?\s*:\s*Activity\s+\w+\s*,\s*Compromised\s+\w+)\s*[\"\u201c\u201d'`]",
                           re.IGNORECASE)
@@ -1017,7 +1017,7 @@ _LINE_REFERRED = re.compile(r"\b(?:that|this|the\s+same|such\s+a|a\s+like)\s+(?:
 
 
 def points_back_at_line(condition: str) -> bool:
-    """(r54h) Whether a condition is a pointer back at a quoted line and nothing more ("next time I see that line")."""
+    """(r54h) Whether a condition is a pointer back at a quoted line and nothing more ("whenever that row shows up")."""
     return bool(_LINE_REFERRED.search(condition or "")) and not state_words_in(condition) and not verbs_in(condition)
 
 

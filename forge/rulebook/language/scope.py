@@ -132,7 +132,7 @@ def unplaced(condition: str) -> list[str]:
     # (r49m: a policy's "Where <state>" opening the condition is its "when", markers.CONDITION_MARKER; any other "where"
     # tells where, and stays unplaced)
     condition = re.sub(r"^(\W*)where\b", r"\1when", condition, flags=re.IGNORECASE)
-    # (r54h) "any 2 of E0 / E1 / E2": a count `claims` reads (_counts_of_named), its hosts in any spelling
+    # (r54h) "any 3 of U1 / U2 / U3 / U4": a count `claims` reads (_counts_of_named), its hosts in any spelling
     named = named_in_full(condition)
     condition = COUNT_OF_NAMED.sub(" ", named) if COUNT_OF_NAMED.search(named) else condition
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
