@@ -166,3 +166,29 @@ def test_count_of_named_hosts_above_one_is_read_whole(text, one_only, two):
     assert whole
     assert truth(found, read_situation(f"Alerts:\n{one_only}")) is not True
     assert truth(found, read_situation(f"Alerts:\n{two}")) is True
+
+
+# a rule back in force (its replacement withdrawn) is replaced by the teacher's later revision, as an active one is
+def test_a_revision_replaces_a_rule_back_in_force():
+    from forge.rulebook.model import Evidence
+    from forge.rulebook.retrieval.resolve import eligible_rules
+    from forge.rulebook.store.curation import Teaching
+    from tests.plan_book import PlanBook
+
+    def taught(text, when, action):
+        return Teaching(text, "CONTENT", ("action_chooser",), "g", "user:kim", Evidence("correction", "user:kim", text[:40], 1),
+                        trigger="dn-x", compiled_by="model", when=when, action=action, text=text)
+
+    first = taught("Op_Host1 held -> Restore Op_Host1.", {"host": "Op_Host1", "compromise": "any"}, _do("Restore", "Op_Host1"))
+    second = taught("Update: Op_Host1 held -> a Remove of Op_Host1 rather than a Restore.", {"host": "Op_Host1", "compromise": "any"},
+                    {"mode": "prefer", "verb": "Remove", "target": "Op_Host1", "over": {"verb": "Restore", "target": "Op_Host1"}})
+    third = taught("Disregard my earlier notes on Op_Host1: Analyse Op_Host1 once its row reads Unknown, nothing more.",
+                   {"host": "Op_Host1", "compromise": "Unknown"}, _do("Analyse", "Op_Host1"))
+    book = PlanBook()
+    book.apply(first)
+    book.apply(second)
+    assert book.of(first.directive).status == "superseded"
+    book.withdraw(book.of(second.directive).rule_id)
+    assert book.of(first.directive).rule_id in eligible_rules(book.records)  # back in force
+    book.apply(third)
+    assert eligible_rules(book.records) == {book.of(third.directive).rule_id}
