@@ -192,3 +192,15 @@ def test_a_revision_replaces_a_rule_back_in_force():
     assert book.of(first.directive).rule_id in eligible_rules(book.records)  # back in force
     book.apply(third)
     assert eligible_rules(book.records) == {book.of(third.directive).rule_id}
+
+
+# "enough" in a chat's spelling: the move judged short is the one the text puts aside
+@pytest.mark.parametrize("text", [
+    "op host 2 rooted -> restore it, a remove alone is not enuf for that",
+    "User4 compromised: Restore User4 - Remove is never enuff on that box.",
+])
+def test_move_judged_not_enough_in_chat_spelling_is_put_aside(text):
+    from forge.rulebook.language.wording import read_wording
+
+    words = read_wording(text)
+    assert "Remove" in {p.verb for p in words.prohibitions} | set(words.dispreferred)

@@ -80,7 +80,9 @@ BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply
                        r"(?:\s+(?:answer|fix|solution|way|move|call|choice|option|response|play|action|thing(?:\s+to\s+do)?))?|"
                        r"(?:not|never)\s+(?:the|a|an)\s+(?:answer|fix|solution|way|move|call|choice|option|response|play)|"
                        r"(?:not|never)\s+(?:ok|okay|fine|allowed|permitted|justified|warranted)|unacceptable|"
-                       r"not\s+enough|never\s+enough|insufficient|"
+                       # (r54h: and "enough" in a chat's spelling, "not enuf", "never enuff": read as no word, the move judged
+                       # short was taken for no dispreference at all, and two teachers' dispute went unread)
+                       r"not\s+(?:enough|enuf|enuff)|never\s+(?:enough|enuf|enuff)|insufficient|"
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
 
