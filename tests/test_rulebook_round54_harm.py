@@ -204,3 +204,15 @@ def test_move_judged_not_enough_in_chat_spelling_is_put_aside(text):
 
     words = read_wording(text)
     assert "Remove" in {p.verb for p in words.prohibitions} | set(words.dispreferred)
+
+
+# a judgement after a dash is said of the clause after the dash, never of the move ordered before it
+@pytest.mark.parametrize("text, judged, ordered", [
+    ("Op_Host0 rooted: Restore Op_Host0 - an Analyse is pointless by then.", "Analyse", "Restore"),
+    ("Enterprise1 exploited -> Remove Enterprise1 \u2014 a Restore would be overkill there.", "Restore", "Remove"),
+])
+def test_judgement_after_a_dash_is_of_its_own_clause(text, judged, ordered):
+    from forge.rulebook.language.wording import read_wording
+
+    banned = {p.verb for p in read_wording(text).prohibitions}
+    assert judged in banned and ordered not in banned

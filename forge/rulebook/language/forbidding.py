@@ -665,7 +665,9 @@ _NEITHER_NOR = re.compile(r"\bneither\s+(?P<first>[^,;.:]{1,40}?)\s+nor\s+(?P<se
 # (r38h) Where the words a judgement is said of begin: after the last comma, or after an "and" / "but" / "while" that
 # joins a clause of its own to it ("a decoy goes on it first, and a Remove now would be premature": the Remove is
 # judged, not the decoy).
-_JUDGED_CLAUSE_START = re.compile(r",|\b(?:and|but|while|whereas)\s+(?=(?:(?:a|an|the)\s+)?(?:" +
+# (r54h: and a dash set between two clauses, "Restore User4 - a Remove is not enough there": read from the clause's start,
+# the judgement fell on the Restore, the very move ordered, and the order was read as its own prohibition)
+_JUDGED_CLAUSE_START = re.compile(r",|\s[-\u2013\u2014]+\s|\b(?:and|but|while|whereas)\s+(?=(?:(?:a|an|the)\s+)?(?:" +
                                   "|".join(pattern for _, pattern in VERB_FORMS) + r")\b)", re.IGNORECASE)
 
 
