@@ -18,7 +18,7 @@ def _do(verb, target):
 # a count of times an event has come is history
 @pytest.mark.parametrize("text", [
     "The third time a Restore leaves Enterprise1 held, give up on restoring it and Analyse it.",
-    "if an exploit shows up on User2 a second time, put a decoy on it",
+    "the second time an exploit shows up on User2, put a decoy on it",
 ])
 def test_count_of_times_is_history(text):
     assert "history" in facts_needed(text)
@@ -216,3 +216,15 @@ def test_judgement_after_a_dash_is_of_its_own_clause(text, judged, ordered):
 
     banned = {p.verb for p in read_wording(text).prohibitions}
     assert judged in banned and ordered not in banned
+
+
+@pytest.mark.parametrize("text", [
+    # the writer's doubt about themselves suggests no move
+    "I could be misreading the run, but when Enterprise0 shows an exploit, Remove Enterprise0.",
+    # a suggestion quoted as wording to avoid is no suggestion of the note's
+    "Plans say 'Remove User3', never 'we could remove User3'.",
+])
+def test_no_suggestion_where_the_modal_is_the_writers_doubt_or_a_quote(text):
+    from forge.rulebook.language.forms import moves_only_suggested
+
+    assert moves_only_suggested(text) == frozenset()

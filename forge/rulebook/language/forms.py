@@ -981,9 +981,14 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
 # decoy it" is no order, forbidding._MODAL_ORDER); read past the hedge, the suggestion was compiled as the order. Not a
 # permission ("you may restore it") nor a move the writer could not make ("we could not restore it").
 _ONLY_SUGGESTED = re.compile(r"\b(?:might|could)\s+(?:well\s+|also\s+)?(?:be\s+worth|help|work|do\s+the\s+trick|be\s+an?\s+(?:option|idea))\b|"
-                             r"\b(?:we|you|i|one)\s+(?:could|might)\b(?!\s+(?:not|never|no\s+longer)\b)(?!n['\u2019]t)(?!\s+have\b)|"
+                             # (the move itself after "we could", "you might perhaps plan": "I could be wrong", "I might be
+                             # misreading it" doubt the writer, and suggest nothing)
+                             r"\b(?:we|you|i)\s+(?:could|might)(?:\s+(?:perhaps|possibly|maybe|also|just))?\s+"
+                             r"(?:(?:plan|put|try|run|use|give|go\s+for|consider|deploy|place|add|do)\s+(?:(?:a|an|the)\s+)?)?"
+                             rf"(?={VERB_WORD})|"
                              r"\bworth\s+(?:a\s+(?:try|shot)|trying|considering)\b", re.IGNORECASE)
 _SUGGESTION_CLAUSE_END = re.compile(r"[.;!?\n]+")
+_QUOTED_SPAN = re.compile(r"(?<![\w'])'[^'\n]{1,120}'(?![\w'])|\"[^\"\n]{1,120}\"|\u201c[^\u201d\n]{1,120}\u201d")
 
 
 def moves_only_suggested(text: str) -> frozenset[str]:
@@ -991,7 +996,8 @@ def moves_only_suggested(text: str) -> frozenset[str]:
     sentence without one."""
     suggested: set[str] = set()
     firm: set[str] = set()
-    for sentence in _SUGGESTION_CLAUSE_END.split(text or ""):
+    # (a suggestion quoted as an example of wording, "never 'we might consider removing it'", is no suggestion of the note's)
+    for sentence in _SUGGESTION_CLAUSE_END.split(_QUOTED_SPAN.sub(" ", text or "")):
         (suggested if _ONLY_SUGGESTED.search(sentence) else firm).update(verbs_in(sentence))
     return frozenset(suggested - firm)
 
