@@ -48,7 +48,7 @@ from typing import Any, Iterable, Optional
 from forge.env.catalog import HOST_CLASSES, HOST_VERBS, HOSTS, QUIET_ACTIVITY, QUIET_COMPROMISE, VERB_ALIASES, hosts_of
 from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.claims import claims
-from forge.rulebook.language.condition import arrow_cases, listed_claims, spoken_facts, story_state, windows_left_to
+from forge.rulebook.language.condition import arrow_cases, line_claims, listed_claims, spoken_facts, story_state, windows_left_to
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
@@ -63,7 +63,8 @@ from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, order_without_conditions
 from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
-from forge.rulebook.language.forms import ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, only_time_permitted
+from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_referred_back,
+                                           moves_answered, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
@@ -201,7 +202,7 @@ def _polarity(words: Wording, predicate, action: Optional[dict], unexpressed: st
         if any(same_verb(verb, v) for v, _ in done) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"disprefer: the text disprefers {verb} (\"rather than\", \"instead of\") but the action prescribes it: "
                     f"prefer the other action over {verb}")
-    doubt = _undecided(words, done) or _unplaced_negation(words, done, ended)
+    doubt = _answered(words, done, banned) or _undecided(words, done) or _unplaced_negation(words, done, ended)
     if doubt:
         return doubt
     ordered = _ordered_verbs(words)
@@ -671,6 +672,21 @@ def _set_aside(words: Wording, predicate, action: Optional[dict]) -> list[str]:
     # than the order's whatever class it names)
     spans += [m.group(0) for m in re.finditer(_OTHER_ONE, words.text, re.IGNORECASE)]
     return spans
+
+
+def _answered(words: Wording, done: list[tuple[str, Optional[str]]], banned: list[tuple[str, Optional[str]]]) -> Optional[str]:
+    """(r54h) A move a question asks about, ordered where its answer turns it down ("should it get another Remove? No -
+    ...") or leaves it open ("it depends"), or a move the text only suggests ("it might be worth a Remove"): the
+    opposite of the text, or more than it says (forms.moves_answered, forms.moves_only_suggested)."""
+    denied, left_open = moves_answered(words.text)
+    for verb, _ in done:
+        if any(same_verb(verb, d) for d in denied) and not any(same_verb(verb, b) for b, _ in banned):
+            return (f"polarity: the text asks whether to {verb} and its answer is no, but the action orders {verb}: "
+                    "a move turned down is a \"never\" (or a \"prefer ... over\" it), never a \"do\"")
+        if any(same_verb(verb, o) for o in left_open | moves_only_suggested(words.text)):
+            return (f"polarity: the text leaves {verb} open (a question it does not settle, or a move it only suggests, "
+                    f"\"might be worth\", \"we could\"): it neither orders {verb} nor turns it down; keep the rule semantic")
+    return None
 
 
 def _undecided(words: Wording, done: list[tuple[str, Optional[str]]]) -> Optional[str]:
@@ -1706,6 +1722,17 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
                        f"{'/'.join(sorted(moves))} in the situation the predicate states: keep to one case")
 
 
+def _line_referred_dropped(text: str, predicate) -> Optional[str]:
+    """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
+    must state that line, its host at both of its values (forms.line_referred_back)."""
+    rows = line_referred_back(text)
+    if not rows or implies(predicate, line_claims(rows)):
+        return None
+    said = "; ".join(f"{h}: Activity {a}, Compromised {c}" for h, a, c in rows)
+    return (f"scope: the text's condition points back at the line it quotes ({said!r}), but the predicate does not state "
+            "it: give that host both of the line's values")
+
+
 def _action_verbs(action_raw: Any) -> list[str]:
     """The catalog verbs a compiled action's JSON names (its move, what it is preferred over, its next steps)."""
     if not isinstance(action_raw, dict):
@@ -1726,6 +1753,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
         or _ban_limited(words, predicate, action) \
+        or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
         or _singled_out(words, predicate) \

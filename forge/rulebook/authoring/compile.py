@@ -48,6 +48,7 @@ from forge.rulebook.language.phases import phase_lines, phase_named
 from forge.rulebook.authoring.checks import completed_action, text_problem
 from forge.rulebook.authoring.compiler_schema import compiler_schema
 from forge.rulebook.language.episode import step_windows
+from forge.rulebook.language.condition import decides_nothing
 from forge.rulebook.language.facts import facts_needed
 from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import PredicateError, group_of, parse_predicate, predicate_to_json
@@ -562,6 +563,9 @@ def _drop_problem(item: SourceItem, raw: Mapping[str, Any]) -> Optional[str]:
     return None
 
 
+_AGREES_NOTHING = "format: the text agrees nothing (a checklist with no item ticked): no rule on the reply's form"
+
+
 def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule], Optional[str]]:
     """One model entry checked field by field: (compiled rule, None) or (None, the problem). A rule
     whose predicate or action is invalid, or says more than its text or the opposite, comes back semantic,
@@ -596,13 +600,16 @@ def _entry(item: SourceItem, raw: dict[str, Any]) -> tuple[Optional[CompiledRule
             when, _ = _meaning(raw, rule_type)
         except PredicateError:
             when = None
-        if format_problem(item.text) is None:
+        # (r54h) a note that agrees nothing, a checklist with no item ticked (condition.decides_nothing), is no rule on the
+        # reply's form: kept semantic, where its claims leave it silent
+        problem = format_problem(item.text) or (_AGREES_NOTHING if decides_nothing(item.text) else None)
+        if problem is None:
             return CompiledRule(item, CompileVerdict.RULE, _format_directive(item.text, directive), RuleType.FORMAT, roles,
                                 "format/reply", "", "model", when=when), None
-        rule_type, meaning = RuleType.CONTENT, ContentMeaning(None, None, "", f"predicate refused: {format_problem(item.text)}")
+        rule_type, meaning = RuleType.CONTENT, ContentMeaning(None, None, "", f"predicate refused: {problem}")
     else:
         meaning = content_meaning(item.text, raw.get("when"), raw.get("action"), raw.get("unexpressed"))
-        if meaning.when is None and looks_like_format(item.text):
+        if meaning.when is None and looks_like_format(item.text) and not decides_nothing(item.text):
             # a rule about the reply's form the compiler took for content ("Answer in three lines: Host, Verdict,
             # Why."): no predicate can say when it holds, it holds on every call of its roles
             return CompiledRule(item, CompileVerdict.RULE, _format_directive(item.text, directive), RuleType.FORMAT, roles,

@@ -412,18 +412,22 @@ def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[
 # (r34h) A count over hosts the text names: "(exactly / only / just) one of User1 and User3 is compromised". Split at
 # its "and", the clause gave the state to the last host alone and the first was claimed only shown (so the rule fired
 # where both were owned, which "exactly one" excludes).
-_ONE_OF_NAMED = re.compile(rf"\b(?P<exactly>(?:exactly|only|just)\s+)?one\s+of\s+(?:the\s+two\s+|the\s+hosts\s+)?"
-                           rf"(?P<hosts>{HOST_WORD}(?:\s*(?:,|\band\b|\bor\b)\s*{HOST_WORD})+)\s+"
-                           r"(?P<state>(?:is|was|gets|got|becomes|became|shows|reads|has\s+been)\b[^,;.]*)", re.IGNORECASE)
+# (r54h) And a count above one, "any 3 of U1 / U2 / U3 / U4 taken", "at least two of User1, User2 and User4 are
+# compromised", its hosts parted by slashes too and its state said without a verb: read as "E0 or E1 or E2 owned", the
+# rule fired where one of them was, which the count excludes (r54m read the same class: "that many of them in the state;
+# with "exactly", the others not").
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_ONE_OF_NAMED = re.compile(rf"\b(?P<exactly>(?:exactly|only|just)\s+)?(?:(?:any|at\s+least)\s+)?(?P<n>one|two|three|four|[1-4])\s+of\s+"
+                           rf"(?:the\s+(?:two|three|four)\s+|the\s+hosts\s+)?"
+                           rf"(?P<hosts>{HOST_WORD}(?:\s*(?:,|/|\band\b|\bor\b)\s*{HOST_WORD})+)\s+"
+                           r"(?P<state>(?:is|are|was|were|gets?|got|becomes?|became|shows?|showing|reads?|reading|has\s+been|have\s+been)\b[^,;.]*|"
+                           r"(?:compromised|owned|exploited|rooted|scanned|infected|breached|hacked|pwned)\b[^,;.>-]*)", re.IGNORECASE)
 
 
-# (r54m) A count of two or more over hosts the text names, the state said with or without its verb: "any 2 of U1 / U2 / U3
-# owned at once", "at least two of Enterprise0, Enterprise1 and Enterprise2 are compromised" (that many of them in the
-# state; "exactly" / "only": that many and the others not). Read host by host, the list was one host in the state, or all.
-_COUNT_WORD = {"two": 2, "three": 3, "2": 2, "3": 3}
-SOME_OF_NAMED = re.compile(rf"\b(?P<bound>(?:any|at\s+least|exactly|only|just)\s+)?(?P<n>two|three|2|3)\s+of\s+(?:the\s+)?"
-                            rf"(?P<hosts>{HOST_WORD}(?:\s*(?:,|/|\band\b|\bor\b)\s*{HOST_WORD})+)\s+"
-                            r"(?P<state>(?:(?:are|were|get|got|become|became|show|showing|read|reading|have\s+been)\s+)?[^,;.]*)",
+# (r54h) The count's own words before the hosts it counts ("any 2 of", "exactly one of"): `_counts_of_named` reads them,
+# so they are placed words (scope.unplaced)
+COUNT_OF_NAMED = re.compile(rf"\b(?:(?:exactly|only|just)\s+)?(?:(?:any|at\s+least)\s+)?(?:one|two|three|four|[1-4])\s+of\s+"
+                            rf"(?:the\s+(?:two|three|four)\s+|the\s+hosts\s+)?(?={HOST_WORD}(?:\s*(?:,|/|\band\b|\bor\b)\s*{HOST_WORD})+\s)",
                             re.IGNORECASE)
 
 
@@ -439,15 +443,10 @@ def _counts_of_named(clauses: list[str]) -> tuple[list, list[str]]:
             state, negated = _state_of(m["state"])
             if len(hosts) < 2 or negated is not None or state == (None, None):
                 continue
-            found.append(of_count(state_atom(Atom, state, host=hosts[0]), hosts, Count(1, 1 if m["exactly"] else None)))
-            clause = clause.replace(m.group(0), " ")
-        for m in list(SOME_OF_NAMED.finditer(clause)):
-            hosts, n = list(dict.fromkeys(hosts_in(m["hosts"]))), _COUNT_WORD[m["n"].lower()]
-            state, negated = _state_of(m["state"])
-            if len(hosts) <= n or negated is not None or state == (None, None):
-                continue
-            exact = bool(m["bound"]) and m["bound"].split()[0].lower() in ("exactly", "only", "just")
-            found.append(of_count(state_atom(Atom, state, host=hosts[0]), hosts, Count(n, n if exact else None)))
+            n = _COUNT_WORDS[m["n"].lower()]
+            if n >= len(hosts):
+                continue  # ("two of User1 and User2": both, which the reading of "and" already says)
+            found.append(of_count(state_atom(Atom, state, host=hosts[0]), hosts, Count(n, n if m["exactly"] else None)))
             clause = clause.replace(m.group(0), " ")
         rest.append(clause)
     return found, rest

@@ -21,6 +21,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away
+from forge.rulebook.language.forms import line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
 from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
@@ -287,6 +288,24 @@ _MY_MOVE_TOLD = re.compile(r"^\s*(?:i|we)\s+(?:\w+ly\s+)?\w+ed\s+(?:the\s+)?(?P<
 
 
 @lru_cache(maxsize=8192)  # (the gate reads every rule again whenever the book changes: each rule's words once)
+def decides_nothing(text: str) -> bool:
+    """(r54h) Whether a note names moves only to leave them open: each one suggested, or asked about in a question its
+    answer does not settle ("Q: is a Remove due on Op_Host1 once probed? A: depends", forms.moves_answered). Kept semantic, it was
+    injected where its question's situation held, as if it ordered the move its answer declines to."""
+    # (and the moves it only suggests, "it might be worth a Remove there": forms.moves_only_suggested)
+    left_open = moves_answered(text or "")[1] | moves_only_suggested(text or "")
+    # (and a checklist none of whose items is ticked, forms.nothing_ticked: every item only put forward)
+    return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "")
+
+
+def line_claims(rows):
+    """(r54h) The claims of table lines a note quotes (forms.line_referred_back): any of them, each its host at both values."""
+    from forge.rulebook.language.predicate import AnyOf, Atom  # lazy: as in `claims`
+
+    atoms = tuple(Atom(host=h, activity=a, compromise=c) for h, a, c in rows)
+    return atoms[0] if len(atoms) == 1 else AnyOf(atoms)
+
+
 def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     """The claims a semantic rule must meet (None: none, its cosine decides). Claims that read the whole of its
     condition (and the states its order names) decide alone (`claims_decide`): its cosine adds nothing. A rule whose
@@ -301,6 +320,11 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
         return Not(Always())
     if condition_elsewhere(text or directive):  # (r43h) part of its condition is another note's, not here: unknown
         return Not(Always())
+    if decides_nothing(text or directive):  # (r54h) every move it names is asked about and left open: no rule to apply
+        return Not(Always())
+    rows = line_referred_back(text or directive)
+    if rows and all(points_back_at_line(c.text) for c in read_wording(named_in_full(text or directive)).conditions):
+        return line_claims(rows)  # (r54h) its condition points back at a line it quotes: that line, as the table states it
     lesson = read_wording(named_in_full(text or directive))
     told = story_state(lesson)
     if told is not None:  # (r51h) a lesson with no condition of its own is for the state its story tells of its host
@@ -315,6 +339,25 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     return _claims_read(directive, semantic_reason, text)
 
 
+# (r54h) A prohibition conceded in a state ("never Analyse Enterprise0, even if it is held"), said with the move to make
+# instead ("- Restore it", "; a Remove instead"): the other move is for that state (a Remove of a host nothing holds
+# clears nothing). Read without the concession, as a prohibition alone is, the note was injected with its Remove wherever
+# the host was shown, scanned and clean too.
+_CONCEDED_CASE = re.compile(r"\beven\s+(?=(?:if|when|while|with|once)\b)", re.IGNORECASE)
+
+
+def conceded_with_alternative(text: str) -> str:
+    """(r54h) `text` with its concession said as its condition (`_CONCEDED_CASE`: "even when X" -> "when X") where it
+    forbids a move and orders another; else as it stands."""
+    if not _CONCEDED_CASE.search(text or "") or not conceded_states(text):
+        return text
+    words = read_wording(text)
+    banned = {p.verb for p in words.prohibitions} | set(words.dispreferred)
+    if not banned or not set(verbs_in(words.instruction)) - banned:
+        return text
+    return _CONCEDED_CASE.sub("", text)
+
+
 def _claims_read(directive: str, semantic_reason: str = "", text: str = ""):
     """`semantic_claims` read of the rule's own words (its story aside)."""
     from forge.rulebook.language.predicate import Always, Not  # lazy: as in `claims`
@@ -324,6 +367,7 @@ def _claims_read(directive: str, semantic_reason: str = "", text: str = ""):
         # heading alone was the condition, "an op host is shown", and it fired whatever the host showed)
         listed = listed_claims(text or directive)
         return confirmed(listed) if listed is not None else Not(Always())
+    directive = conceded_with_alternative(directive)
     found = rule_claims(directive, with_instruction=True)
     # (whole as `rule_claims` reads it, without what the order concedes: "never restore User0, even when it is owned: it
     # gets owned again at once" is read whole as "User0 is shown")

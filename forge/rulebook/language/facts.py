@@ -132,6 +132,9 @@ FACTS: tuple[Fact, ...] = (
         r"persist\w*|stay(?:s|ed|ing)?|remain(?:s|ed)?|remaining(?!\s+(?:\w+\s+)?(?:hosts?|workstations?|machines?|box(?:es)?|servers?|ones))|unchanged|(?:has|have|had)(?: not|n't) changed|newly|stuck|"
         r"(?:has|have) been (?:\w+ ){0,3}?for|(?:go(?:es)?|went|gone|turn(?:s|ed)?|chang(?:es|ed)|mov(?:es|ed))\s+from|(?<!\bexploit\s)(?<!\bexploits\s)(?<!\bprocess\s)(?<!\bshell\s)(?<!\battack\s)(?<!\bexploit\sstill\s)(?<!\bscan\sstill\s)(?<!\bnothing\s)(?<!\bnothing\sis\s)(?<!\bnothing\selse\s)running(?!\s+(?:through|on|in|across|against|over|from|its|their|the|a|an)\b)|straight(?!\s+(?:away|off|to|into|from|at|on))|on end|lingers?|linger(?:ed|ing)|"
         r"keeps?\s+(?:on\s+)?(?:coming|getting|being|showing|reappearing|returning|popping)|comes?\s+back|came\s+back|"
+        # (r54h) a count of times an event has come, "the third time an exploit lands there": how many times it happened
+        # before, which only the steps before tell ("restore it a 5th time?" counts the move asked about: no condition)
+        r"the\s+(?:second|third|fourth|fifth|sixth|\d+(?:nd|rd|th))\s+time\b|"
         r"re-?appear\w*|re-?compromis\w*|re-?infect\w*|re-?exploit\w*|over and over|however often|each time we|"
         r"every time we|consecutive\w*|in succession|continu(?:es|ed|ing|ally|ously)|for (?:a while|long|some time|"
         r"several|many)|(?:has|have) just been|just (?:got|been|became)|fresh(?:ly)?|for the first time|was clean|"

@@ -80,7 +80,9 @@ BAD_IDEA = re.compile(r"(?:(?:is|are|'s|would\s+be|(?<=\s)=)\s+(?:(?:just|simply
                        r"(?:\s+(?:answer|fix|solution|way|move|call|choice|option|response|play|action|thing(?:\s+to\s+do)?))?|"
                        r"(?:not|never)\s+(?:the|a|an)\s+(?:answer|fix|solution|way|move|call|choice|option|response|play)|"
                        r"(?:not|never)\s+(?:ok|okay|fine|allowed|permitted|justified|warranted)|unacceptable|"
-                       r"not\s+enough|never\s+enough|insufficient|"
+                       # (r54h: and "enough" in a chat's spelling, "not enuf", "never enuff": read as no word, the move judged
+                       # short was taken for no dispreference at all, and two teachers' dispute went unread)
+                       r"not\s+(?:enough|enuf|enuff)|never\s+(?:enough|enuf|enuff)|insufficient|"
                        r"the\s+wrong\s+(?:move|call|answer|choice))|(?:must|should|may|is\s+to|are\s+to)\s*(?:not|never|n't)\s+"
                        r"be\s+(?:used|applied|chosen|run|an\s+option))\b", re.IGNORECASE)
 
@@ -676,7 +678,9 @@ _NEITHER_NOR = re.compile(r"\bneither\s+(?P<first>[^,;.:]{1,40}?)\s+nor\s+(?P<se
 # (r38h) Where the words a judgement is said of begin: after the last comma, or after an "and" / "but" / "while" that
 # joins a clause of its own to it ("a decoy goes on it first, and a Remove now would be premature": the Remove is
 # judged, not the decoy).
-_JUDGED_CLAUSE_START = re.compile(r",|\b(?:and|but|while|whereas)\s+(?=(?:(?:a|an|the)\s+)?(?:" +
+# (r54h: and a dash set between two clauses, "Restore User4 - a Remove is not enough there": read from the clause's start,
+# the judgement fell on the Restore, the very move ordered, and the order was read as its own prohibition)
+_JUDGED_CLAUSE_START = re.compile(r",|\s[-\u2013\u2014]+\s|\b(?:and|but|while|whereas)\s+(?=(?:(?:a|an|the)\s+)?(?:" +
                                   "|".join(pattern for _, pattern in VERB_FORMS) + r")\b)", re.IGNORECASE)
 
 

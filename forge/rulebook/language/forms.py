@@ -1007,6 +1007,101 @@ def what_to_do_said(text: str) -> str:
     return _move_refused_said(_WHAT_TO_DO.sub(said, _WHAT_INSTEAD.sub(said, text or "")))
 
 
+# (r54h) A question that asks whether to make a move, then its answer: "Q: should the box get a Remove? A: no, ...",
+# "do we Restore it when it is probed? A: it depends". A denial ("no", "nope", "never", "absolutely not") turns the move
+# asked about down; an answer that leaves the matter open ("it depends", "not settled", "undecided", "still under
+# discussion") neither orders it nor forbids it. Read as it stood, the move the question named was taken for the order
+# (a "do Remove" for "should it get another Remove? No - Analyse it first", the opposite of its words).
+_MOVE_ASKED = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*)?"
+                         r"(?P<question>(?:should|shall|do|does|can|could|may|must|would|will|is|are)\s[^?]{3,200}?)\?"
+                         r"\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
+_ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b",
+                            re.IGNORECASE)
+_ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?:yet\s+)?(?:settled|decided|agreed)\b|"
+                          r"\b(?:undecided|unsettled|unresolved|open\s+question|under\s+discussion|up\s+in\s+the\s+air|tbd)\b",
+                          re.IGNORECASE)
+
+
+def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(r54h) The moves questions ask about that their answers turn down, and those they leave open (`_MOVE_ASKED`):
+    (denied, left open). A move the answer orders again in its own words is neither."""
+    denied: set[str] = set()
+    left_open: set[str] = set()
+    for found in _MOVE_ASKED.finditer(text or ""):
+        asked = set(verbs_in(found["question"])) - set(verbs_in(found["answer"]))
+        if _ANSWER_DENIES.search(found["answer"]):
+            denied |= asked
+        elif _ANSWER_OPEN.search(found["answer"]):
+            left_open |= asked
+    return frozenset(denied), frozenset(left_open)
+
+
+# (r54h) A move only suggested, with a modal of what is possible: "it might be worth a Restore of Op_Host2", "you could
+# perhaps decoy User1", "perhaps an Analyse could help". The writer puts the move forward and orders nothing (as "we might
+# decoy it" is no order, forbidding._MODAL_ORDER); read past the hedge, the suggestion was compiled as the order. Not a
+# permission ("you may restore it") nor a move the writer could not make ("we could not restore it").
+_ONLY_SUGGESTED = re.compile(r"\b(?:might|could)\s+(?:well\s+|also\s+)?(?:be\s+worth|help|work|do\s+the\s+trick|be\s+an?\s+(?:option|idea))\b|"
+                             # (the move itself after "we could", "you might perhaps plan": "I could be wrong", "I might be
+                             # misreading it" doubt the writer, and suggest nothing)
+                             r"\b(?:we|you|i)\s+(?:could|might)(?:\s+(?:perhaps|possibly|maybe|also|just))?\s+"
+                             r"(?:(?:plan|put|try|run|use|give|go\s+for|consider|deploy|place|add|do)\s+(?:(?:a|an|the)\s+)?)?"
+                             rf"(?={VERB_WORD})|"
+                             r"\bworth\s+(?:a\s+(?:try|shot)|trying|considering)\b", re.IGNORECASE)
+_SUGGESTION_CLAUSE_END = re.compile(r"[.;!?\n]+")
+_QUOTED_SPAN = re.compile(r"(?<![\w'])'[^'\n]{1,120}'(?![\w'])|\"[^\"\n]{1,120}\"|\u201c[^\u201d\n]{1,120}\u201d")
+
+
+def moves_only_suggested(text: str) -> frozenset[str]:
+    """(r54h) The moves a text only suggests (`_ONLY_SUGGESTED`): named in a sentence the hedge is in, and ordered in no
+    sentence without one."""
+    suggested: set[str] = set()
+    firm: set[str] = set()
+    # (a suggestion quoted as an example of wording, "never 'we might consider removing it'", is no suggestion of the note's)
+    for sentence in _SUGGESTION_CLAUSE_END.split(_QUOTED_SPAN.sub(" ", text or "")):
+        (suggested if _ONLY_SUGGESTED.search(sentence) else firm).update(verbs_in(sentence))
+    return frozenset(suggested - firm)
+
+
+# (r54h) A checklist's boxes, one an item: "[ ] keep it short", "- [x] name the host", "\u2610 ...". An item left unticked
+# is put forward, not agreed; a list none of whose items is ticked agrees nothing ("Ideas: [ ] ... [ ] ..."). Read as a
+# note of the reply's form, it was injected on every call of its role.
+_BOX_UNTICKED = re.compile(r"^\s*(?:[-*]\s*)?(?:\[\s?\]|\u2610)", re.MULTILINE)
+_BOX_TICKED = re.compile(r"^\s*(?:[-*]\s*)?(?:\[\s?[xX\u2713\u2714]\s?\]|[\u2611\u2612\u2705])", re.MULTILINE)
+
+
+def nothing_ticked(text: str) -> bool:
+    """(r54h) Whether a text is a checklist with no item ticked (`_BOX_UNTICKED`): it agrees nothing."""
+    return bool(_BOX_UNTICKED.search(text or "")) and not _BOX_TICKED.search(text or "")
+
+
+# (r54h) A table's line quoted whole ("Enterprise2: Activity Exploit, Compromised User"), then a condition that points back
+# at it: "when I meet that row again", "on that line", "whenever the same row shows". The line is the condition: its host
+# at both of its values. Read as no condition at all, a predicate of the host alone passed, and fired on every row of it.
+_LINE_QUOTED = re.compile(r"[\"\u201c\u201d'`](?P<line>[A-Za-z_]+\d?\s*:\s*Activity\s+\w+\s*,\s*Compromised\s+\w+)\s*[\"\u201c\u201d'`]",
+                          re.IGNORECASE)
+_LINE_REFERRED = re.compile(r"\b(?:that|this|the\s+same|such\s+a|a\s+like)\s+(?:line|row|entry|alert|reading)\b", re.IGNORECASE)
+
+
+def points_back_at_line(condition: str) -> bool:
+    """(r54h) Whether a condition is a pointer back at a quoted line and nothing more ("whenever that row shows up")."""
+    return bool(_LINE_REFERRED.search(condition or "")) and not state_words_in(condition) and not verbs_in(condition)
+
+
+def line_referred_back(text: str) -> tuple[tuple[str, str, str], ...]:
+    """(r54h) The table lines a text quotes (`_LINE_QUOTED`), as (host, activity, compromise), where a later condition
+    points back at them (`_LINE_REFERRED`); () where none does."""
+    quoted = list(_LINE_QUOTED.finditer(text or ""))
+    if not quoted or not _LINE_REFERRED.search(text or "", quoted[0].end()):
+        return ()
+    from forge.rulebook.language.situation import read_situation  # lazy: situation reads the forms of a context
+
+    rows = []
+    for found in quoted:
+        for host, states in read_situation(f"Alerts:\n{found['line']}").by_host.items():
+            rows += [(host, activity, compromise) for activity, compromise in states]
+    return tuple(rows)
+
+
 def labelled_question_said(text: str) -> str:
     """(r47h) `text` with a labelled question and its answer (`_QUESTION_LABELLED`) said as a note says them, "<situation>?
     -> <answer>", where the question states a situation (as `bare_question_said` reads a bare one); else as it stands."""

@@ -14,8 +14,7 @@ from dataclasses import replace
 from typing import Optional
 
 from forge.env.catalog import HOSTS, HOST_CLASSES, hosts_of
-from forge.rulebook.language.claims import (CLASS_WORD, HOST_NAMES, SOME_OF_NAMED, all_of, claims, same_host_of_class,
-                                           their_class)
+from forge.rulebook.language.claims import CLASS_WORD, COUNT_OF_NAMED, HOST_NAMES, all_of, claims, same_host_of_class, their_class
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.forbidding import EXCEPT_WORDS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only
 from forge.rulebook.language.general_claims import COUNT, GENERAL_SUBJECT, SOME_HOST
@@ -133,6 +132,9 @@ def unplaced(condition: str) -> list[str]:
     # (r49m: a policy's "Where <state>" opening the condition is its "when", markers.CONDITION_MARKER; any other "where"
     # tells where, and stays unplaced)
     condition = re.sub(r"^(\W*)where\b", r"\1when", condition, flags=re.IGNORECASE)
+    # (r54h) "any 3 of U1 / U2 / U3 / U4": a count `claims` reads (_counts_of_named), its hosts in any spelling
+    named = named_in_full(condition)
+    condition = COUNT_OF_NAMED.sub(" ", named) if COUNT_OF_NAMED.search(named) else condition
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
@@ -145,9 +147,6 @@ def unplaced(condition: str) -> list[str]:
     condition = membership_denied_away(condition)
     condition = HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", plus_as_or_more(counts_said_plainly(condition))))
     condition = _other_than_as_except(condition)
-    # (r54m: a count over the hosts it names, "any 2 of U1 / U2 / U3 owned": its words are read, claims.SOME_OF_NAMED)
-    if SOME_OF_NAMED.search(named_in_full(condition)):  # (its hosts in shorthand too, "two of U2 / U3 / U4")
-        condition = SOME_OF_NAMED.sub(lambda m: f" {m['hosts']} {m['state']}", named_in_full(condition))
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(HOST_NAMES.sub(" ", NEWLY_GLOSSED.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"

@@ -520,8 +520,10 @@ def _disagreeing(book: _Book, rule: RuleRecord, by_words: bool = False, supersed
 def _own_replaced(book: _Book, rule: RuleRecord, actor: str, revises: bool) -> list[RuleRecord]:
     """The teacher's own active rules that `rule` replaces (replaces_own); with words of revision, also those
     that it or they have no compiled meaning for and that it revises by their words (revision.revised_in_words)."""
-    found = [other for other in _disagreeing(book, rule)
-             if actor in other.actors and other.directive != rule.directive and replaces_own(other, rule, revises)]
+    # (r54h) with a rule back in force, its replacement withdrawn (`_back_in_force`): a revision replaces it as an active one
+    found = [other for other in _disagreeing(book, rule, superseded=revises)
+             if (other.active or _back_in_force(book, other)) and actor in other.actors
+             and other.directive != rule.directive and replaces_own(other, rule, revises)]
     if revises:
         semantic = meaning_of(rule).semantic
         found += [other for other in _own_others(book, rule, actor) if other not in found
@@ -545,8 +547,18 @@ def _own_others(book: _Book, rule: RuleRecord, actor: str) -> list[RuleRecord]:
     """The teacher's other active rules that a revision by `rule` could replace: another directive, the same type, a
     role in common; in rule-id order, as the backends list heads each in its own order."""
     return [other for other in sorted(book.records.values(), key=lambda r: r.rule_id)
-            if other.active and actor in other.actors and other.rule_id != rule.rule_id
+            if (other.active or _back_in_force(book, other)) and actor in other.actors and other.rule_id != rule.rule_id
             and other.directive != rule.directive and other.type == rule.type and set(other.roles) & set(rule.roles)]
+
+
+def _back_in_force(book: _Book, rule: RuleRecord) -> bool:
+    """(r54h) Whether a superseded rule is back in force: every rule that replaced it is withdrawn (resolve.eligible_rules
+    lets it back). A teacher's later revision ("scratch my earlier notes on E1: ...") replaces it as it would an active
+    one; left superseded by the withdrawn rule alone, it was injected beside the revision that took its place."""
+    if rule.status != RuleStatus.SUPERSEDED:
+        return False
+    replacing = [other for other in book.records.values() if rule.rule_id in other.supersedes]
+    return all(other.status == RuleStatus.WITHDRAWN for other in replacing)
 
 
 def _supersede_own(book: _Book, rule_id: str, actor: str, revises: bool = False) -> None:
