@@ -1005,10 +1005,16 @@ def limited_bans(instruction: str) -> dict[str, str]:
 # "do" of it on that host passed as the text). Not where an exception lets the move ("Remove nothing from User2 except
 # when ...", clauses._DENIED_OBJECT: the move is ordered in the exception), nor after a subject's auxiliary ("it needs
 # nothing", "there was nothing to restore": no move of ours).
+# (r54d) Nor where the move with nothing is asked ("Remove nothing on User2? Wrong: ...": a question forbids nothing), nor
+# where a clause of what follows is joined to it ("Restore nothing on User2 and you lose the network", ", or it spreads":
+# the imperative is a warning of what comes of the move not made, and wants the move).
+_CONSEQUENCE_JOINED = r"\b(?:and|or)\s+(?:else\b|(?:you|we|i|they|it|he|she|that|this|then|soon)\b)"
 _NOTHING_MOVED = re.compile(rf"(?<!\bto\s)(?P<verb>{VERB_WORD})(?<!ed)\s+(?:nothing|none)(?:\s+(?:at\s+all|whatsoever))?"
                             r"(?P<place>\s+(?:on|for|to|at|in|of|from|within|inside|across|among|with)\s+"
-                            r"(?:(?!\b(?:except|other|save|unless|but|when|whenever|if|while|once|until|before|after)\b)[^.;:,!?()]){1,40}?|\s+there)?"
-                            r"\s*(?=[.;:!?)]|$|,\s*(?!(?:except|other|save|unless|but)\b)|\s+(?:when|whenever|if|while|once|until|as\s+long\s+as)\b)",
+                            r"(?:(?!\b(?:except|other|save|unless|but|when|whenever|if|while|once|until|before|after)\b|" + _CONSEQUENCE_JOINED + r")"
+                            r"[^.;:,!?()]){1,40}?|\s+there)?"
+                            r"\s*(?=[.;:!)]|$|,\s*(?!(?:except|other|save|unless|but)\b|" + _CONSEQUENCE_JOINED + r")|"
+                            r"\s+(?:when|whenever|if|while|once|until|as\s+long\s+as)\b)",
                             re.IGNORECASE)
 
 
