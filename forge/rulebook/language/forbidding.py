@@ -1033,21 +1033,33 @@ def _nothing_moved(instruction: str) -> list[Prohibition]:
 # (r54l) A move put on a list of moves to avoid: "Restore comes first on the list of moves to avoid", "a Remove tops our
 # list of things never to do there", "Analyse is on my don'ts for User2": a prohibition of the move (read as none, "comes
 # first" made it the order, the move its writer lists to avoid).
+# (r54d) A list of things "we never skip / miss / forget" is a list of things always done: no list to avoid.
+_NEVER_LEFT_UNDONE = r"(?:skip|miss|forget|neglect|omit|drop|leave|overlook|fail|hesitate|delay|postpone|question|doubt|regret)"
 _AVOID_LIST = (r"(?:(?:the|my|our|your|a|this|that)\s+)?(?:(?:short|long|own|usual|standing)\s+)?(?:(?:list|set|pile)\s+of\s+"
                r"(?:(?:moves?|things?|actions?|steps?|options?|choices?)\s+)?(?:(?:to\s+)?(?:avoid|skip|shun)|(?:never|not)\s+to\s+"
-               r"(?:make|do|take|play|pick|choose|plan|try)|(?:we|i|you)\s+(?:avoid|skip|never\s+\w+))|don['\u2019]?ts|"
+               r"(?:make|do|take|play|pick|choose|plan|try)|(?:we|i|you)\s+(?:avoid|skip|never\s+(?!" + _NEVER_LEFT_UNDONE + r")\w+))|don['\u2019]?ts|"
                r"(?:black|block|ban|no[\s-]?go|do[\s-]?not)[\s-]?list|banned\s+(?:moves?|list))")
+# (r54d) A move said to be kept off the list ("Restore does not belong on ...", "no longer sits on", "hardly belongs on"),
+# or a listing only reported ("someone said Restore is on our don'ts"): no prohibition (read as one, a "never" of the move
+# the text wants passed as the text).
+_LISTING_DENIED = re.compile(r"\b(?:not|no|never|hardly|barely|rarely|seldom|scarcely|nowhere)\b|n['\u2019]t\b", re.IGNORECASE)
+_LISTING_REPORTED = re.compile(r"\b(?:said|says|say|claim(?:s|ed)?|think(?:s)?|thought|heard|told|believe[sd]?|assume[sd]?|"
+                               r"argue[sd]?|insist(?:s|ed)?|suggest(?:s|ed)?|rumou?r)\b", re.IGNORECASE)
 LISTED_TO_AVOID = re.compile(rf"(?P<verb>{VERB_WORD})\w*\s+(?:(?:[\w-]+\s+){{0,2}}?)(?:(?:comes?|goes?|sits?|stands?|is|are|belongs?)\s+"
-                             rf"(?:(?:first|top|high|highest|right|squarely)\s+)?(?:on|in|at\s+the\s+top\s+of)|tops|heads|leads)\s+"
+                             rf"(?:(?:first|top|high|highest|right|squarely)\s+)?(?:on|in|at\s+the\s+top\s+of)|tops|heads|leads)\s+(?P<list>)"
                              + _AVOID_LIST, re.IGNORECASE)
 
 
 def listed_to_avoid(instruction: str) -> list[Prohibition]:
-    """(r54l) The prohibitions `LISTED_TO_AVOID` says: the move, on the hosts and classes its clause names."""
+    """(r54l) The prohibitions `LISTED_TO_AVOID` says: the move, on the hosts and classes its clause names (r54d: and the
+    words between the move and the list, "Restore User2 is on ..."; none where the listing is denied or only reported,
+    `_LISTING_DENIED`, `_LISTING_REPORTED`)."""
     found = []
     for match in LISTED_TO_AVOID.finditer(instruction):
         verb = VERB.match(instruction, match.start("verb"))
-        clause = re.split(r"[.;:!?]", instruction[match.end():], maxsplit=1)[0]
-        if verb is not None:
+        clause = instruction[verb.end() if verb else match.start():match.start("list")] + \
+            re.split(r"[.;:!?]", instruction[match.end():], maxsplit=1)[0]
+        if verb is not None and not _LISTING_DENIED.search(instruction, verb.end(), match.start("list")) \
+                and not _LISTING_REPORTED.search(re.split(r"[.;:!?]", instruction[:match.start()])[-1]):
             found.append(Prohibition(canonical_verb(verb, instruction[verb.end():]), hosts_in(clause), classes_in(clause)))
     return found
