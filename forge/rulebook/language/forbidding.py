@@ -822,7 +822,10 @@ _KEEPING_DENIED = re.compile(r"\b(?:don['\u2019]?t|do\s+not|never|not|no\s+need\
                              r"must\s+not|can['\u2019]?t|cannot|stop|quit)\s+(?:(?:ever|just|simply|now|again)\s+)?$", re.IGNORECASE)
 
 
-_MOVE_KEPT_OFF = re.compile(r"\bkeep(?:s|ing)?\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*(?P<verb>(?=" + VERB_WORD + r"))"
+# (r54d) The order "keep <move> off <host>" only: "keeping" / "keeps" name the keeping, in a question ("Is keeping Remove away
+# from User3 wise? No: ..."), a story or a verdict on it, and read as a ban they turned the move the text wants into a
+# "never" ("stop keeping ..." is denied, forbidding._keeping_turned).
+_MOVE_KEPT_OFF = re.compile(r"\bkeep\s+(?:(?:a|an|the|any|every|all|each|your|our|further|more)\s+)*(?P<verb>(?=" + VERB_WORD + r"))"
                             r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\s+(?P<what>[^.;:,!?]{1,60})", re.IGNORECASE)
 
 
