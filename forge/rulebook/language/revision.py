@@ -98,6 +98,12 @@ _WISHED_BEFORE = re.compile(r"\b(?:(?:i|we)(?:['\u2019]d|\s+would)\s+(?:really\s
                             r"some\s?day|at\s+some\s+point|(?:could|can|would)\s+(?:someone|somebody|anyone|you)\s+(?:write|make|post|"
                             r"do|add|send))\s+(?:(?:a|an|the|some)\s+)?$", re.IGNORECASE)
 
+# (r54d) Only a revision named as a thing ("an update", "a fix", "a correction") is wished for: "From now on, a Restore
+# is needed ...", "Going forward, a Remove would help ...", "Perhaps my earlier note was too strict: ..." revise, and
+# their "is needed", "would help", "perhaps" say something of the rule or the old note (read as a wish, the teacher's
+# earlier rule stayed beside the one that replaces it).
+_REVISION_NOUN = re.compile(r"\b(?:update[sd]?|correction|fix|amendment|edit|revision|change)\b", re.IGNORECASE)
+
 
 def revision_words(text: str) -> Optional[str]:
     """The words by which `text` says it replaces what its teacher said before (None: it does not say so; nor where they
@@ -105,7 +111,8 @@ def revision_words(text: str) -> Optional[str]:
     text = text or ""
     for pattern in _REVISION:
         for found in pattern.finditer(text):
-            if _WISHED_AFTER.match(text, found.end()) or _WISHED_BEFORE.search(text[:found.start()]):
+            if _REVISION_NOUN.search(found.group(0)) and (_WISHED_AFTER.match(text, found.end())
+                                                          or _WISHED_BEFORE.search(text[:found.start()])):
                 continue
             return found.group(0).strip(" ,:;.!-")
     return None
