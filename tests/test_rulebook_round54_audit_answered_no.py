@@ -27,3 +27,11 @@ def test_a_no_standing_alone_still_turns_the_move_down():
     assert text_problem(text, {"host": "User2", "compromise": "User"}, _on("Restore", "User2")) is not None
     text = "Enterprise0 rooted -> Restore? Nope. Remove Enterprise0."
     assert text_problem(text, {"host": "Enterprise0", "compromise": "Privileged"}, _on("Restore", "Enterprise0")) is not None
+
+
+def test_a_no_before_an_arrow_turns_the_move_down_and_the_asked_move_is_no_case():
+    rooted = {"host": "User2", "compromise": "Privileged"}
+    for text in ("User2 rooted -> Remove? No -> Restore User2.", "User2 rooted \u2192 Remove? Nope \u2192 Restore User2.",
+                 "User2 rooted => Remove? No => Restore User2."):
+        assert text_problem(text, rooted, _on("Remove", "User2")) is not None, text
+        assert text_problem(text, rooted, _on("Restore", "User2")) is None, text

@@ -506,7 +506,11 @@ def arrow_cases(text: str) -> list[str]:
     # (a case tried only when those before it fail, "2) otherwise, an exploit -> Remove", is a rung of a ladder: the
     # earlier cases' failing is part of it, and it is never read alone)
     if len(at) < 2 or not all(_ARROW_CASE.match(parts[i]) for i in at[1:]) \
-            or any(_FALLBACK_OPENING.match(re.sub(r"^\s*(?:\(?\w{1,2}[).:]|[-*\u2022])\s*", "", parts[i])) for i in at[1:]):
+            or any(_FALLBACK_OPENING.match(re.sub(r"^\s*(?:\(?\w{1,2}[).:]|[-*\u2022])\s*", "", parts[i])) for i in at[1:]) \
+            or any(parts[i].rstrip().endswith("?") for i in at):
+        # (r54d: nor where a case's order is asked, "User2 rooted -> Remove? No -> Restore User2": the question is the
+        # text's own, its answer turns the move down (forms._answered_no_said), and held to the asked "case" alone, the
+        # order of the move answered "no" passed)
         return []
     first = parts[at[0]]
     heading = first[:first.rfind(":", 0, re.search(r"-+>|=>|\u2192", first).start()) + 1].strip()

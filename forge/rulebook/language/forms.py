@@ -578,9 +578,10 @@ def _note_shorthand_said(text: str) -> str:
 # order, the move its writer answered "no" to.
 # (r54d) The answer is the "no" standing alone, closed by a stop or the end: "Restore? No doubt, ...", "No question",
 # "No matter what", "Not that often" open a phrase that urges the move or only limits it; read as the answer, they turned
-# the order round into a prohibition.
-_ANSWERED_NO = re.compile(r"(?P<lead>(?:^|[=:,;.!>\u2192\u2794\u279c\u279d\u279e\u27a1\u21d2\u27f6])\s*)(?P<move>[^=:,;.!?>\n]{1,60}?)\s*\?\s*"
-                          r"(?:no|nope|nah|not\s+that)\b(?=\s*(?:[,.;:!\u2013\u2014-]|$))\s*[,.;:!\u2013\u2014-]*\s*", re.IGNORECASE)
+# the order round into a prohibition. An arrow after the "no" ("Remove? No -> Restore User2") closes it whole (its "-" taken
+# alone left a stray ">", and the order of the move answered "no" passed the checks).
+_ANSWERED_NO = re.compile(r"(?P<lead>(?:^|[=:,;.!>\u2192\u2794\u279c\u279d\u279e\u27a1\u21d2\u27f6])\s*)(?P<move>[^=:,;.!?>\u2192\n]{1,60}?)\s*\?\s*"
+                          r"(?:no|nope|nah|not\s+that)\b(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))\s*(?:->|=>|[,.;:!\u2013\u2014\u2192-])*\s*", re.IGNORECASE)
 
 
 def _answered_no_said(text: str) -> str:
