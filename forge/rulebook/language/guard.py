@@ -136,7 +136,20 @@ def _aside_left_out(condition, words, found) -> bool:
     left_out = {h for m in asides for h in hosts_in(m["what"])}
     rest = EXCEPTED_ASIDE.sub(" ", condition.text)
     return bool(asides and left_out) and left_out <= set(words.excepted) and not negations_in(rest) \
-        and not left_out & positive_hosts(found)
+        and not left_out & positive_hosts(found) and not _history_unclaimed(rest, found)
+
+
+def _history_unclaimed(condition: str, found) -> bool:
+    """(r54b) Whether a condition says history ("if it stayed rooted for 3 steps", "once it was scanned before") that no
+    claim holds: read beside a bracketed aside, the claims lost it, and the aside placed, they stood for the whole of it
+    (a Restore on a host rooted that very step)."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    if "history" not in facts_needed(condition):
+        return False
+    said = history_conditions(condition)
+    atoms = [atom for atom, _ in atoms_of(found)] if found is not None else []
+    return not said or any(all(getattr(atom, key, None) is None for atom in atoms) for key in said)
 
 
 # The pieces of an order read with no condition apart from it: "OpS0 quiet + no usr host owned -> Sleep is fine",
