@@ -123,9 +123,7 @@ _FORMAT_WORDS = re.compile(
     r"\bexceed\w*\s+(?:\w+\s+){0,2}?(?:lines|words|sentences|characters)\b|"
     r"\b(?:max(?:imum)?|at\s+most|up\s+to)\s+(?:\w+\s+)?(?:actions|moves|lines|items)\s+(?:per|in\s+(?:a|each|every|the))\s+"
     r"(?:plan|answer|reply|report|response)\b|"
-    r"\b(?:as|in)\s+(?:\w+\s+)?label(?:l)?ed\s+lines\b|"
-    # (r54m) a part of the reply given its place in every one, "the verdict comes last in each summary"
-    + _PLACED_IN_REPLY,
+    r"\b(?:as|in)\s+(?:\w+\s+)?label(?:l)?ed\s+lines\b",
     re.IGNORECASE,
 )
 _NOTHING_ELSE = re.compile(r"\bnothing\s+else\b", re.IGNORECASE)
@@ -227,6 +225,13 @@ def fitted(directive: str) -> str:
     return kept[:MAX_DIRECTIVE_CHARS]
 
 
+# (r54b) A defender's move said by a word of acting the catalog has no verb for, "containment first", "quarantine always":
+# under a heading of the reply or placed in it, it orders a move (no form of the reply)
+_ACTING_NOUN = re.compile(r"\b(?:contain(?:ment|ing)|quarantin\w*|isolat\w*|block(?:ing|s)?|patch\w*|harden\w*|wip(?:e|es|ing)\b|"
+                          r"reimag\w*|rebuild\w*|evict\w*|kick\w*|remediat\w*|mitigat\w*|sleep\w*|wait(?:s|ing)?|"
+                          r"deploy\w*|honeypot\w*|lure\w*|bait\w*|restor\w*|remov\w*|decoy\w*)\b", re.IGNORECASE)
+
+
 def words_named(text: str) -> bool:
     """Whether a text names a host or a class of hosts."""
     return bool(hosts_in(text) or classes_in(text))
@@ -279,8 +284,13 @@ def looks_like_format(text: str) -> bool:
     # (r54m) a note under a heading of the reply's form that names no host, class, move or state, "planner reports: two
     # lines, verdict last": what it says is that reply's form (it says nothing a decision could turn on)
     headed = bool(_FORM_HEADING.search(text or "")) and not words_named(text) and not verbs_in(text) \
-        and not states_something(text) and not _STATE.search(text or "")
-    return (opens or left_out or headed or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
+        and not states_something(text) and not _STATE.search(text or "") and not _ACTING_NOUN.search(text or "")
+    # (r54m) a part of the reply given its place in every one, "the verdict comes last in each summary"; (r54b) where that
+    # part is a move, a host or a state, "Remove comes first in every plan", "Enterprise2 goes at the top of every report",
+    # it orders what to decide, and a FORMAT rule holds on every call of its role
+    placed = bool(re.search(_PLACED_IN_REPLY, text or "", re.IGNORECASE)) and not words_named(text) and not verbs_in(text) \
+        and not states_something(text) and not _STATE.search(text or "") and not _ACTING_NOUN.search(text or "")
+    return (opens or left_out or headed or placed or bool(_FORMAT_WORDS.search(text or ""))) and format_problem(text) is None
 
 
 # (r47a) A scope said first, before a comma, without a word of condition: "For the first five steps, ...", "After a

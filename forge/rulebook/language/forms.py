@@ -981,6 +981,9 @@ _MOVE_REFUSED = re.compile(
     r"\s*(?=[.;!]|$)", re.IGNORECASE)
 
 
+_REFERRING = re.compile(r"\b(?:it|them|this\s+one|that\s+one|the\s+(?:host|box|machine|server))\b", re.IGNORECASE)
+
+
 def _move_refused_said(text: str) -> str:
     """(r54m) `text` with a move asked after and refused (`_MOVE_REFUSED`) said as "<When> <situation>: <prohibition>",
     where the situation states something of a host and the prohibition is of the move asked after; else as it stands."""
@@ -989,10 +992,18 @@ def _move_refused_said(text: str) -> str:
         if not (state_words_in(cond) or hosts_in(cond) or classes_in(cond)) or verbs_in(cond) or not forbidden \
                 or not set(forbidden) <= set(asked):
             return m[0]
-        named = hosts_in(m["asked"])
+        named, order = hosts_in(m["asked"]), m["order"].strip()
         if len(named) == 1:  # ("may we Analyse User2 once it is rooted?": User2 is rooted)
             cond = re.sub(r"\bit\b", named[0], re.sub(r"\bits\b", f"the {named[0]}", cond))
-        return f"{m['when'].capitalize()} {cond}: {m['order'].strip()}"
+        # (r54b) the answer's "it" / "them" is what the question asked about: said after the situation alone, "Once Op_Server0
+        # is rooted: never Restore it" (asked of Enterprise1), it was the situation's host, a move forbidden on the wrong one.
+        # One host asked after is named in its place; hosts or a class asked after are left as they stand.
+        if _REFERRING.search(order):
+            if len(named) == 1:
+                order = _REFERRING.sub(named[0], order)
+            elif named or classes_in(m["asked"]):
+                return m[0]
+        return f"{m['when'].capitalize()} {cond}: {order}"
     return _MOVE_REFUSED.sub(said, text or "")
 
 

@@ -68,7 +68,9 @@ def complete_claims(text: str, found) -> bool:
     headings = {c.text for c in words.conditions if class_heading(c.text, words) is not None}
     # (r45m: nor "until step 10", a window of steps and nothing more: its "until" is the window's bound, its EpisodeStep)
     negated = [c for c in words.negated_conditions  # ("unless it is User0" is the exception: no claim at all)
-               if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes) and c.text not in headings
+               # (r54b: not a bracketed aside's host, "... (not User2)": `_aside_left_out` places that, where the rest is held)
+               if not (c.hosts and set(c.hosts) <= set(words.excepted) and not c.classes and not EXCEPTED_ASIDE.search(c.text))
+               and c.text not in headings
                and not _exception_left_out(c, words, found) and not _aside_left_out(c, words, found)
                and not window_alone(c.text)]
     # (r37m: in a note of cases, each case's negation is placed in its own alternative: `_case_denials_placed`)
@@ -136,7 +138,36 @@ def _aside_left_out(condition, words, found) -> bool:
     left_out = {h for m in asides for h in hosts_in(m["what"])}
     rest = EXCEPTED_ASIDE.sub(" ", condition.text)
     return bool(asides and left_out) and left_out <= set(words.excepted) and not negations_in(rest) \
-        and not left_out & positive_hosts(found)
+        and not left_out & positive_hosts(found) and not _said_unclaimed(rest, found) \
+        and not set(hosts_in(rest)) - positive_hosts(found) and not _aside_goes_on(words)
+
+
+def _aside_goes_on(words) -> bool:
+    """(r54b) Whether a bracketed aside that leaves a host out says more of hosts after it, "(not User2 though, nor User3)":
+    the condition is cut at its comma, and what follows (another host left out) is read nowhere."""
+    said = f"{words.situation} {words.instruction}"
+    for m in EXCEPTED_ASIDE.finditer(said):
+        tail = said[m.end():].split(")", 1)[0]
+        if hosts_in(tail) or classes_in(tail) or negations_in(tail) or re.search(r"\b(?:nor|neither|except|but)\b", tail, re.IGNORECASE):
+            return True
+    return False
+
+
+def _said_unclaimed(condition: str, found) -> bool:
+    """(r54b) Whether a condition says a state or history ("while it is being exploited", "if it stayed rooted for 3
+    steps") that no claim holds: read beside a bracketed aside, the claims lost the condition, and the aside placed, they
+    stood for the whole of it (a Restore on a user box rooted, not under exploit; rooted that very step). A state said
+    denied is not looked for: left unread."""
+    from forge.rulebook.language.predicate import atoms_of  # lazy: as in `claims`
+
+    atoms = [atom for atom, _ in atoms_of(found)] if found is not None else []
+    (activity, compromise), denied = _state_of(condition)
+    if denied is not None or activity and not any(atom.activity == activity for atom in atoms) \
+            or compromise and not any(atom.compromise == compromise for atom in atoms):
+        return True
+    said = history_conditions(condition) if "history" in facts_needed(condition) else {}
+    return said is None or "history" in facts_needed(condition) and not said \
+        or any(all(getattr(atom, key, None) is None for atom in atoms) for key in said)
 
 
 # The pieces of an order read with no condition apart from it: "OpS0 quiet + no usr host owned -> Sleep is fine",

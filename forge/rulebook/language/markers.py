@@ -46,6 +46,12 @@ _NOT_AS_CONDITION = "".join(rf"(?<!\b{word}\s{then})" for word in ("when", "when
 # (r54m) A class said to be all the rule is for, after its noun: "(enterprise servers only)", "usr boxes only".
 CLASS_ONLY = r"\b(?:user|usr|enterprise|ent|op|ops|operational)[\s-]*(?:hosts?|servers?|srvs?|box(?:es)?|machines?)\s+only\b"
 
+# (r54b) ... and so only where it stands as a clause of its own, "(ent servers only, ...)", "Remove it, usr boxes only.":
+# inside a clause, "once user boxes only show up in the alerts", "if the probes touch user machines only", it restricts
+# the situation (no host of another class so) and is read as a restriction, as "when only user hosts are" is.
+_CLASS_ONLY_ALONE = (r"(?:(?<=[(,;:])|(?<=[(,;:]\s)|(?<=\s[-\u2013\u2014]\s)|^)\s*" + CLASS_ONLY
+                     + r"(?=\s*(?:[),;:]|[.!]?\s*$|\s[-\u2013\u2014]\s))")
+
 
 _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long\s+as|as\s+soon\s+as|in\s+case|then)\b|"
                                 # "(only) Unknown and no confirmed compromise": what Unknown is, said again (shorthand.spelled_out)
@@ -99,10 +105,13 @@ _NOT_A_RESTRICTION = re.compile(r"\bonly\s+(?:when|if|while|once|after|as\s+long
                                 # state without its verb, the same restriction (no other host in that state)
                                 r"(?!\s+" + BARE_STATE + r")|"
                                 # "for Enterprise2 only", "applies to User1 only": the same, said after
-                                r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b|"
+                                r"\b(?:(?:user|enterprise|op[\s_]?(?:host|server))[\s_-]?\d|defender|hosts?)\s+only\b"
+                                # (r54b: not a class's hosts, "the scans hit user hosts only": _CLASS_ONLY_ALONE reads those)
+                                + "".join(rf"(?<!\b{word}\shosts\sonly)(?<!\b{word}\shost\sonly)(?<!\b{word}-hosts\sonly)"
+                                          for word in ("user", "usr", "enterprise", "ent", "op", "ops", "operational")) + "|"
                                 # (r54m) and a class so, "(enterprise servers only)", "usr boxes only": the class the rule
                                 # is for (guard._classes_unclaimed holds its claims to that class)
-                                + CLASS_ONLY + "|"
+                                + _CLASS_ONLY_ALONE + "|"
                                 # "while they merely read User", "only at User": the user level by its bare name after a
                                 # verb that reads the table (r31m; no host "User2", no "user hosts": those restrict scope)
                                 r"\b(?:only|just|merely|solely)\s+(?:(?:reads?|reading|shows?|showing|sits?|sitting)\s+(?:at\s+)?|at\s+)"
