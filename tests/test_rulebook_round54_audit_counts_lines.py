@@ -2,9 +2,10 @@
 
 - a count over named hosts (claims._ONE_OF_NAMED, read since r54h above one and with "are" / verbless states) is read
   with the words that bound it: "no more than two of", "fewer than two of", "more than two of", "one or two of", "every
-  one of" (claims.count_bounded); read as the count alone, the rule held where the bound excludes (two or three hosts for
-  "no more than two", any one for "every one of"); words it cannot tell ("all but one of") leave the count unread; and
-  "any 2 of" two hosts is both of them, never either (it fell to the reading of the slash);
+  one of" (claims.count_bounded); read as the count alone, the rule held where the bound excludes (two or three hosts
+  for "no more than two", any one for "every one of"); words it cannot tell ("all but one of") leave the count unread;
+  "any 2 of" two hosts is both of them, never either (it fell to the reading of the slash); "precisely" is "exactly";
+  and the counted state ends where another subject's clause begins ("... are held and Enterprise1 is scanned");
 - a pointer back at a quoted table line (forms.line_referred_back) that keeps the line out ("every step, except on that
   row") or that could point at either of two quoted lines is no condition of that line (forms.line_pointer_unclear):
   read as the line, the rule held on the one row its words except, or on a row it was not written for.
@@ -75,6 +76,19 @@ def test_any_two_of_two_hosts_is_both():
 def test_a_bound_it_cannot_tell_leaves_the_count_unread():
     text = "When all but one of User1, User2 and User3 are compromised, Remove User1."
     assert _holds(text, User2="None/User") is not True
+
+
+def test_the_counted_state_ends_where_another_subject_begins():
+    text = "If at least two of Op_Host0, Op_Host1 and Op_Host2 are held and Enterprise1 is scanned, Restore Op_Host0."
+    # (Enterprise1's scan is the rule's condition too, never the counted hosts')
+    assert _holds(text, Op_Host0="Scan/User", Op_Host1="Scan/User") is not True
+    assert _holds(text, Op_Host0="None/User", Op_Host1="None/User", Enterprise1="Scan/No") is True
+
+
+def test_precisely_two_of_is_exactly_two():
+    text = "When precisely two of Enterprise0, Enterprise1 and Enterprise2 are held, Analyse Enterprise0."
+    assert _holds(text, Enterprise0="None/User", Enterprise1="None/User", Enterprise2="None/User") is not True
+    assert _holds(text, Enterprise0="None/User", Enterprise1="None/User") is True
 
 
 # -- a pointer back at a quoted line ------------------------------------------------------------------------------------

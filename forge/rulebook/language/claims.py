@@ -418,11 +418,17 @@ def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[
 # rule fired where one of them was, which the count excludes (r54m read the same class: "that many of them in the state;
 # with "exactly", the others not").
 _COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
-_ONE_OF_NAMED = re.compile(rf"\b(?P<exactly>(?:exactly|only|just)\s+)?(?:(?:any|at\s+least)\s+)?(?P<n>one|two|three|four|[1-4])\s+of\s+"
+# (r54a) The count's state ends where a clause of another subject begins ("... are compromised and Enterprise0 is
+# scanned": read to the full stop, Enterprise0's scan was taken for the counted hosts' and dropped from the condition);
+# and "precisely two of" is "exactly" (read as "at least", it held where all three were).
+_COUNT_STATE_WORD = r"(?:(?!\b(?:and|or|but|while|whilst|whereas|when|whenever|if|unless|once|until|as\s+long\s+as)\b)"
+_ONE_OF_NAMED = re.compile(rf"\b(?P<exactly>(?:exactly|only|just|precisely)\s+)?(?:(?:any|at\s+least)\s+)?(?P<n>one|two|three|four|[1-4])\s+of\s+"
                            rf"(?:the\s+(?:two|three|four)\s+|the\s+hosts\s+)?"
                            rf"(?P<hosts>{HOST_WORD}(?:\s*(?:,|/|\band\b|\bor\b)\s*{HOST_WORD})+)\s+"
-                           r"(?P<state>(?:is|are|was|were|gets?|got|becomes?|became|shows?|showing|reads?|reading|has\s+been|have\s+been)\b[^,;.]*|"
-                           r"(?:compromised|owned|exploited|rooted|scanned|infected|breached|hacked|pwned)\b[^,;.>-]*)", re.IGNORECASE)
+                           r"(?P<state>(?:is|are|was|were|gets?|got|becomes?|became|shows?|showing|reads?|reading|has\s+been|have\s+been)\b"
+                           + _COUNT_STATE_WORD + r"[^,;.])*|"
+                           r"(?:compromised|owned|exploited|rooted|scanned|infected|breached|hacked|pwned)\b" + _COUNT_STATE_WORD + r"[^,;.>-])*)",
+                           re.IGNORECASE)
 
 
 # (r54a) Words before a count over named hosts that bound it otherwise than "at least": "more than two of" (three at
@@ -472,7 +478,7 @@ def counts_of_named_placed(condition: str) -> str:
 
 # (r54h) The count's own words before the hosts it counts ("any 2 of", "exactly one of"): `_counts_of_named` reads them,
 # so they are placed words (scope.unplaced)
-COUNT_OF_NAMED = re.compile(rf"\b(?:(?:exactly|only|just)\s+)?(?:(?:any|at\s+least)\s+)?(?:one|two|three|four|[1-4])\s+of\s+"
+COUNT_OF_NAMED = re.compile(rf"\b(?:(?:exactly|only|just|precisely)\s+)?(?:(?:any|at\s+least)\s+)?(?:one|two|three|four|[1-4])\s+of\s+"
                             rf"(?:the\s+(?:two|three|four)\s+|the\s+hosts\s+)?(?={HOST_WORD}(?:\s*(?:,|/|\band\b|\bor\b)\s*{HOST_WORD})+\s)",
                             re.IGNORECASE)
 
