@@ -7,8 +7,9 @@
   "any 2 of" two hosts is both of them, never either (it fell to the reading of the slash); "precisely" is "exactly";
   and the counted state ends where another subject's clause begins ("... are held and Enterprise1 is scanned");
 - a pointer back at a quoted table line (forms.line_referred_back) that keeps the line out ("every step, except on that
-  row") or that could point at either of two quoted lines is no condition of that line (forms.line_pointer_unclear):
-  read as the line, the rule held on the one row its words except, or on a row it was not written for.
+  row"), that is said of another host ("such a line on Enterprise2") or that could point at either of two quoted lines
+  is no condition of that line (forms.line_pointer_unclear): read as the line, the rule held on the one row its words
+  except, or on a row it was not written for.
 Each test fails on dd5adf5 and passes on r54a."""
 
 from __future__ import annotations
@@ -106,3 +107,10 @@ def test_a_line_the_pointer_keeps_out_is_no_condition_of_it():
 def test_a_pointer_at_one_of_two_quoted_lines_is_not_either():
     assert refused_rule_holds_on(_TWO_LINES, Op_Host2="Scan/No") is not True
     assert text_problem(_TWO_LINES, {"host": "Op_Host2", "activity": "Scan", "compromise": "No"}, _do("Remove", "Op_Host2")) is not None
+
+
+def test_a_line_of_that_kind_on_another_host_is_not_the_quoted_line():
+    text = ("A row such as 'Op_Host1: Activity Scan, Compromised No' means little by itself. "
+            "When such a line appears on Enterprise2, Analyse Enterprise2.")
+    assert refused_rule_holds_on(text, Op_Host1="Scan/No") is not True
+    assert text_problem(text, {"host": "Op_Host1", "activity": "Scan", "compromise": "No"}, _do("Analyse", "Enterprise2")) is not None

@@ -1726,8 +1726,8 @@ def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
     if line_pointer_unclear(text):
-        return ("scope: the text points back at a table line it quotes, but keeps that line out, or quotes several: which "
-                "line the rule holds on its words do not settle; keep the rule semantic")
+        return ("scope: the text points back at a table line it quotes, but keeps that line out, says it of another host, or "
+                "quotes several: which line the rule holds on its words do not settle; keep the rule semantic")
     rows = line_referred_back(text)
     if not rows or implies(predicate, line_claims(rows)):
         return None

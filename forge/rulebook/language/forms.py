@@ -1112,7 +1112,8 @@ _POINTER_DENIED = re.compile(rf"\b(?:{EXCEPT_WORDS}|unless|not|never|no|nor|but|
 
 def line_pointer_unclear(text: str) -> bool:
     """(r54a) Whether a pointer back at a quoted line (`_LINE_REFERRED`) cannot be read as that line's condition: the
-    pointer keeps the line out (`_POINTER_DENIED` in the words just before it), or the text quotes more than one line
+    pointer keeps the line out (`_POINTER_DENIED` in the words just before it), is said of another host than the line's
+    ("such a line on Enterprise0"), or the text quotes more than one line
     ("'A' at step 3 and 'B' at step 9; when that row comes back ...": "that row" is one of them, which the words alone do
     not settle; read as any of them, the rule held on a line it was not written for)."""
     quoted = list(_LINE_QUOTED.finditer(text or ""))
@@ -1122,8 +1123,12 @@ def line_pointer_unclear(text: str) -> bool:
     if not pointers:
         return False
     lines = {re.sub(r"\s+", " ", found["line"].lower()) for found in quoted}
+    # (a pointer said of another host, "when such a line shows on Enterprise0", is a line of that kind there, not the
+    # line quoted: read as the line, the rule held where the quoted host showed it, and never on the host it names)
+    line_hosts = set(hosts_in(" ".join(found["line"] for found in quoted)))
+    elsewhere = any(set(hosts_in(re.split(r"[,;.:!?\n]|->", (text or "")[p.end():], maxsplit=1)[0])) - line_hosts for p in pointers)
     # (the quoted lines themselves set apart: their "Compromised No" is a value, no denial)
-    return len(lines) > 1 or any(_POINTER_DENIED.search(_LINE_QUOTED.sub(".", (text or "")[:p.start()])) for p in pointers)
+    return len(lines) > 1 or elsewhere or any(_POINTER_DENIED.search(_LINE_QUOTED.sub(".", (text or "")[:p.start()])) for p in pointers)
 
 
 def labelled_question_said(text: str) -> str:
