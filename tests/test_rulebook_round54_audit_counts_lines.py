@@ -5,7 +5,8 @@
   one of" (claims.count_bounded); read as the count alone, the rule held where the bound excludes (two or three hosts
   for "no more than two", any one for "every one of"); words it cannot tell ("all but one of") leave the count unread;
   "any 2 of" two hosts is both of them, never either (it fell to the reading of the slash); "precisely" is "exactly";
-  and the counted state ends where another subject's clause begins ("... are held and Enterprise1 is scanned");
+  the counted state ends where another subject's clause begins ("... are held and Enterprise1 is scanned"); and a count
+  whose state it does not read ("2 of E0/E1/E2 hit") leaves its words unplaced (claims.counts_of_named_placed);
 - a pointer back at a quoted table line (forms.line_referred_back) that keeps the line out ("every step, except on that
   row"), that is said of another host ("such a line on Enterprise2") or that could point at either of two quoted lines
   is no condition of that line (forms.line_pointer_unclear): read as the line, the rule held on the one row its words
@@ -90,6 +91,13 @@ def test_precisely_two_of_is_exactly_two():
     text = "When precisely two of Enterprise0, Enterprise1 and Enterprise2 are held, Analyse Enterprise0."
     assert _holds(text, Enterprise0="None/User", Enterprise1="None/User", Enterprise2="None/User") is not True
     assert _holds(text, Enterprise0="None/User", Enterprise1="None/User") is True
+
+
+def test_a_count_whose_state_is_not_read_leaves_its_words_unplaced():
+    # ("hit" is no state the count reads: its "2 of" was taken as placed, and the slash read alone said any one of them)
+    text = "once 2 of E0/E1/E2 hit -> Restore E0"
+    assert text_claims(text)[1] is False
+    assert refused_rule_holds_on(text, Enterprise1="None/User") is not True
 
 
 # -- a pointer back at a quoted line ------------------------------------------------------------------------------------

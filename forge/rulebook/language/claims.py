@@ -465,11 +465,14 @@ def count_bounded(before: str, n: int, total: int) -> tuple[object, int]:
 
 def counts_of_named_placed(condition: str) -> str:
     """(r54a) `condition` without the words of the counts `_counts_of_named` reads (`COUNT_OF_NAMED`, and the bound
-    before it), for scope.unplaced: a count this reading cannot tell (`count_bounded` False) keeps its words unplaced."""
+    before it), for scope.unplaced: a count this reading cannot tell (`count_bounded` False), or whose state it does not
+    read ("2 of U1/U2/U3 hit": left to the slash, read as any one of them), keeps its words unplaced."""
     kept, at = [], 0
     for found in COUNT_OF_NAMED.finditer(condition):
         bound, start = count_bounded(condition[:found.start()], 1, 4)
-        if bound is False:
+        read = _ONE_OF_NAMED.match(condition, found.start())
+        state, negated = _state_of(read["state"]) if read else ((None, None), None)
+        if bound is False or state == (None, None) or negated is not None:
             continue
         kept.append(condition[at:max(start, at)])
         at = found.end()
