@@ -63,7 +63,7 @@ from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, order_without_conditions
 from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
-from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_referred_back,
+from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
@@ -1725,6 +1725,9 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
+    if line_pointer_unclear(text):
+        return ("scope: the text points back at a table line it quotes, but keeps that line out, says it of another host, or "
+                "quotes several: which line the rule holds on its words do not settle; keep the rule semantic")
     rows = line_referred_back(text)
     if not rows or implies(predicate, line_claims(rows)):
         return None

@@ -246,8 +246,9 @@ def _read_claims(condition: str, subject: Optional[str] = None, unresolved: Opti
         return _episode_first(condition, subject, unresolved, group, universal)
     if _ONLY_ON_LIST.search(hosts_alone_as_only(condition)):
         return _only_on_listed(condition, subject, unresolved, group, universal)
-    parts, coarse, last = _history_parts(spelled_out(_named_as_the_table_names(condition, subject)), subject, group)
-    counted, coarse = _counts_of_named(coarse)
+    said = spelled_out(_named_as_the_table_names(condition, subject))
+    parts, coarse, last = _history_parts(said, subject, group)
+    counted, coarse = _counts_of_named(coarse, unresolved, said)
     parts.extend(counted)
     named_class: Optional[str] = None  # the one class the clauses before named, for "they" / "none of them"
     for clause in (piece for c in coarse for piece in _shared_state(_terse_split(NEW_SUBJECT.split(c)))):
@@ -417,37 +418,104 @@ def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[
 # rule fired where one of them was, which the count excludes (r54m read the same class: "that many of them in the state;
 # with "exactly", the others not").
 _COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
-_ONE_OF_NAMED = re.compile(rf"\b(?P<exactly>(?:exactly|only|just)\s+)?(?:(?:any|at\s+least)\s+)?(?P<n>one|two|three|four|[1-4])\s+of\s+"
+# (r54a) The count's state ends where a clause of another subject begins ("... are compromised and Enterprise0 is
+# scanned": read to the full stop, Enterprise0's scan was taken for the counted hosts' and dropped from the condition);
+# and "precisely two of" is "exactly" (read as "at least", it held where all three were).
+_COUNT_STATE_WORD = r"(?:(?!\b(?:and|or|but|while|whilst|whereas|when|whenever|if|unless|once|until|as\s+long\s+as)\b)"
+_ONE_OF_NAMED = re.compile(rf"\b(?P<exactly>(?:exactly|only|just|precisely)\s+)?(?:(?:any|at\s+least)\s+)?(?P<n>one|two|three|four|[1-4])\s+of\s+"
                            rf"(?:the\s+(?:two|three|four)\s+|the\s+hosts\s+)?"
                            rf"(?P<hosts>{HOST_WORD}(?:\s*(?:,|/|\band\b|\bor\b)\s*{HOST_WORD})+)\s+"
-                           r"(?P<state>(?:is|are|was|were|gets?|got|becomes?|became|shows?|showing|reads?|reading|has\s+been|have\s+been)\b[^,;.]*|"
-                           r"(?:compromised|owned|exploited|rooted|scanned|infected|breached|hacked|pwned)\b[^,;.>-]*)", re.IGNORECASE)
+                           r"(?P<state>(?:is|are|was|were|gets?|got|becomes?|became|shows?|showing|reads?|reading|has\s+been|have\s+been)\b"
+                           + _COUNT_STATE_WORD + r"[^,;.])*|"
+                           r"(?:compromised|owned|exploited|rooted|scanned|infected|breached|hacked|pwned)\b" + _COUNT_STATE_WORD + r"[^,;.>-])*)",
+                           re.IGNORECASE)
+
+
+# (r54a) Words before a count over named hosts that bound it otherwise than "at least": "more than two of" (three at
+# least), "no more than two of" / "at most" / "up to" (two at most), "fewer than two of" (one at most), "one or two of"
+# (a range), "every one of" / "each one of" (all of them). Read as the count alone, "no more than two of U1, U2, U3
+# compromised" held where two or three were (the opposite of its words), "every one of U1 / U2 / U3 owned" where any one
+# was. A bound above counts the hosts it speaks of, one at least (as general_claims._counted reads "at most two hosts").
+_MORE_THAN = re.compile(r"(?<!\bno\s)(?<!\bnot\s)\b(?:more|greater)\s+than\s*$|\b(?:over|above)\s*$", re.IGNORECASE)
+_AT_MOST = re.compile(r"\b(?:no|not)\s+(?:more|greater)\s+than\s*$|\bat\s+most\s*$|\bup\s+to\s*$", re.IGNORECASE)
+_FEWER_THAN = re.compile(r"(?<!\bno\s)(?<!\bnot\s)\b(?:fewer|less)\s+than\s*$|\b(?:under|below)\s*$", re.IGNORECASE)
+_RANGE_FROM = re.compile(r"\b(?P<low>one|two|three|four|[1-4])\s*(?:or|to|-)\s*$", re.IGNORECASE)
+_EACH_ONE = re.compile(r"\b(?:every|each)\s*$", re.IGNORECASE)
+# (and words this reading does not take up, "not one of", "all but two of", "no fewer than two of", "at best one of":
+# the count is left unread, its words unplaced, and the claims are not the whole of the condition)
+_COUNT_UNREAD = re.compile(r"\b(?:no|not|never|nor|(?:none|all)\s+(?:but|save|except(?:\s+for)?)|at\s+best|beyond|other\s+than)\s*$|"
+                           r"\b(?:no|not)\s+(?:fewer|less)\s+than\s*$", re.IGNORECASE)
+
+
+def count_bounded(before: str, n: int, total: int) -> tuple[object, int]:
+    """(r54a) The count the words before "<n> of <hosts>" say (`_MORE_THAN`, `_AT_MOST`, ...) among `total` named hosts,
+    and where those words begin in `before`: (a Count, start); (None, len) where they bound it not at all (the plain "at
+    least"); (False, len) where this reading cannot tell."""
+    before = before or ""
+    if _COUNT_UNREAD.search(before):
+        return False, len(before)
+    for bound, count in ((_EACH_ONE, lambda: Count(total, total)), (_MORE_THAN, lambda: Count(n + 1) if n < total else False),
+                         (_AT_MOST, lambda: Count(1, n)), (_FEWER_THAN, lambda: Count(1, n - 1) if n > 1 else False)):
+        if found := bound.search(before):
+            return count(), found.start()
+    if low := _RANGE_FROM.search(before):
+        return Count(min(_COUNT_WORDS[low["low"].lower()], n), n), low.start()
+    return None, len(before)
+
+
+def counts_of_named_placed(condition: str) -> str:
+    """(r54a) `condition` without the words of the counts `_counts_of_named` reads (`COUNT_OF_NAMED`, and the bound
+    before it), for scope.unplaced: a count this reading cannot tell (`count_bounded` False), or whose state it does not
+    read ("2 of U1/U2/U3 hit": left to the slash, read as any one of them), keeps its words unplaced."""
+    kept, at = [], 0
+    for found in COUNT_OF_NAMED.finditer(condition):
+        bound, start = count_bounded(condition[:found.start()], 1, 4)
+        read = _ONE_OF_NAMED.match(condition, found.start())
+        state, negated = _state_of(read["state"]) if read else ((None, None), None)
+        if bound is False or state == (None, None) or negated is not None:
+            continue
+        kept.append(condition[at:max(start, at)])
+        at = found.end()
+    return "".join(kept) + " " + condition[at:] if kept else condition
 
 
 # (r54h) The count's own words before the hosts it counts ("any 2 of", "exactly one of"): `_counts_of_named` reads them,
 # so they are placed words (scope.unplaced)
-COUNT_OF_NAMED = re.compile(rf"\b(?:(?:exactly|only|just)\s+)?(?:(?:any|at\s+least)\s+)?(?:one|two|three|four|[1-4])\s+of\s+"
+COUNT_OF_NAMED = re.compile(rf"\b(?:(?:exactly|only|just|precisely)\s+)?(?:(?:any|at\s+least)\s+)?(?:one|two|three|four|[1-4])\s+of\s+"
                             rf"(?:the\s+(?:two|three|four)\s+|the\s+hosts\s+)?(?={HOST_WORD}(?:\s*(?:,|/|\band\b|\bor\b)\s*{HOST_WORD})+\s)",
                             re.IGNORECASE)
 
 
-def _counts_of_named(clauses: list[str]) -> tuple[list, list[str]]:
+def _counts_of_named(clauses: list[str], unresolved: Optional[list] = None, whole: str = "") -> tuple[list, list[str]]:
     """The claims of the counts over named hosts in `clauses` (`_ONE_OF_NAMED`: some one of them in the state, or exactly
-    one and the others not), and the clauses without them. A count whose state is negated or unread is left as it was."""
+    one and the others not), and the clauses without them. A count whose state is negated or unread is left as it was.
+    (r54a) A count bounded otherwise (`count_bounded`: "no more than two of", "every one of"), or above the hosts it
+    names, is taken out of its clause unread (appended to `unresolved`): read as the hosts it lists, "and" claimed them
+    all, "or" and "/" any one, each the opposite of some count. `whole`: the condition the clauses were split from (a
+    bound may stand before the break that split them: "all but one of ...")."""
     from forge.rulebook.language.predicate import Atom  # lazy: beside this module
 
     found, rest = [], []
     for clause in clauses:
-        for m in list(_ONE_OF_NAMED.finditer(clause)):
+        read = clause  # (the clause as it was read: each match's place and the words before it)
+        for m in list(_ONE_OF_NAMED.finditer(read)):
             hosts = list(dict.fromkeys(hosts_in(m["hosts"])))
             state, negated = _state_of(m["state"])
             if len(hosts) < 2 or negated is not None or state == (None, None):
                 continue
             n = _COUNT_WORDS[m["n"].lower()]
-            if n >= len(hosts):
-                continue  # ("two of User1 and User2": both, which the reading of "and" already says)
-            found.append(of_count(state_atom(Atom, state, host=hosts[0]), hosts, Count(n, n if m["exactly"] else None)))
-            clause = clause.replace(m.group(0), " ")
+            bound, start = count_bounded(read[:m.start()], n, len(hosts))
+            if bound is None and not read[:m.start()].strip() and m.group(0) in whole:
+                bound = count_bounded(whole[:whole.index(m.group(0))], n, len(hosts))[0] or None
+            if bound is False or n > len(hosts):
+                if unresolved is not None:
+                    unresolved.append(m.group(0))
+                clause = clause.replace(m.group(0), " ")
+                continue
+            # ("two of User1 and User2", "any 2 of U1 / U2": both, as many as it names)
+            count = bound or Count(n, n if m["exactly"] else None)
+            found.append(of_count(state_atom(Atom, state, host=hosts[0]), hosts, count))
+            clause = clause.replace(read[start:m.end()], " ", 1)
         rest.append(clause)
     return found, rest
 

@@ -21,7 +21,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away
-from forge.rulebook.language.forms import line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
+from forge.rulebook.language.forms import line_pointer_unclear, line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
 from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
@@ -321,6 +321,8 @@ def semantic_claims(directive: str, semantic_reason: str = "", text: str = ""):
     if condition_elsewhere(text or directive):  # (r43h) part of its condition is another note's, not here: unknown
         return Not(Always())
     if decides_nothing(text or directive):  # (r54h) every move it names is asked about and left open: no rule to apply
+        return Not(Always())
+    if line_pointer_unclear(text or directive):  # (r54a) a pointer at a quoted line that keeps it out, or at one of several
         return Not(Always())
     rows = line_referred_back(text or directive)
     if rows and all(points_back_at_line(c.text) for c in read_wording(named_in_full(text or directive)).conditions):

@@ -1103,8 +1103,10 @@ def points_back_at_line(condition: str) -> bool:
 
 
 def line_referred_back(text: str) -> tuple[tuple[str, str, str], ...]:
-    """(r54h) The table lines a text quotes (`_LINE_QUOTED`), as (host, activity, compromise), where a later condition
-    points back at them (`_LINE_REFERRED`); () where none does."""
+    """(r54h) The table line a text quotes (`_LINE_QUOTED`), as (host, activity, compromise), where a later condition
+    points back at it (`_LINE_REFERRED`); () where none does, or where the pointer is unclear (`line_pointer_unclear`)."""
+    if line_pointer_unclear(text):
+        return ()
     quoted = list(_LINE_QUOTED.finditer(text or ""))
     if not quoted or not _LINE_REFERRED.search(text or "", quoted[0].end()):
         return ()
@@ -1115,6 +1117,33 @@ def line_referred_back(text: str) -> tuple[tuple[str, str, str], ...]:
         for host, states in read_situation(f"Alerts:\n{found['line']}").by_host.items():
             rows += [(host, activity, compromise) for activity, compromise in states]
     return tuple(rows)
+
+
+# (r54a) A pointer back at a quoted line that keeps the line out ("every step, except on that row", "unless that line
+# shows", "not on that row"): the line is where the rule does NOT apply. Read as the pointer alone, the line became the
+# condition and the rule held there only, the opposite of its words.
+_POINTER_DENIED = re.compile(rf"\b(?:{EXCEPT_WORDS}|unless|not|never|no|nor|but|without|save)\b[^.;:!?\n]{{0,30}}$", re.IGNORECASE)
+
+
+def line_pointer_unclear(text: str) -> bool:
+    """(r54a) Whether a pointer back at a quoted line (`_LINE_REFERRED`) cannot be read as that line's condition: the
+    pointer keeps the line out (`_POINTER_DENIED` in the words just before it), is said of another host than the line's
+    ("such a line on Enterprise0"), or the text quotes more than one line
+    ("'A' at step 3 and 'B' at step 9; when that row comes back ...": "that row" is one of them, which the words alone do
+    not settle; read as any of them, the rule held on a line it was not written for)."""
+    quoted = list(_LINE_QUOTED.finditer(text or ""))
+    if not quoted:
+        return False
+    pointers = list(_LINE_REFERRED.finditer(text or "", quoted[0].end()))
+    if not pointers:
+        return False
+    lines = {re.sub(r"\s+", " ", found["line"].lower()) for found in quoted}
+    # (a pointer said of another host, "when such a line shows on Enterprise0", is a line of that kind there, not the
+    # line quoted: read as the line, the rule held where the quoted host showed it, and never on the host it names)
+    line_hosts = set(hosts_in(" ".join(found["line"] for found in quoted)))
+    elsewhere = any(set(hosts_in(re.split(r"[,;.:!?\n]|->", (text or "")[p.end():], maxsplit=1)[0])) - line_hosts for p in pointers)
+    # (the quoted lines themselves set apart: their "Compromised No" is a value, no denial)
+    return len(lines) > 1 or elsewhere or any(_POINTER_DENIED.search(_LINE_QUOTED.sub(".", (text or "")[:p.start()])) for p in pointers)
 
 
 def labelled_question_said(text: str) -> str:

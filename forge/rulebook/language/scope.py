@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Optional
 
 from forge.env.catalog import HOSTS, HOST_CLASSES, hosts_of
-from forge.rulebook.language.claims import CLASS_WORD, COUNT_OF_NAMED, HOST_NAMES, all_of, claims, same_host_of_class, their_class
+from forge.rulebook.language.claims import CLASS_WORD, COUNT_OF_NAMED, HOST_NAMES, counts_of_named_placed, all_of, claims, same_host_of_class, their_class
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.forbidding import EXCEPT_WORDS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only
 from forge.rulebook.language.general_claims import COUNT, GENERAL_SUBJECT, SOME_HOST
@@ -134,7 +134,7 @@ def unplaced(condition: str) -> list[str]:
     condition = re.sub(r"^(\W*)where\b", r"\1when", condition, flags=re.IGNORECASE)
     # (r54h) "any 3 of U1 / U2 / U3 / U4": a count `claims` reads (_counts_of_named), its hosts in any spelling
     named = named_in_full(condition)
-    condition = COUNT_OF_NAMED.sub(" ", named) if COUNT_OF_NAMED.search(named) else condition
+    condition = counts_of_named_placed(named) if COUNT_OF_NAMED.search(named) else condition
     # (r41h: "<situation> is a different story (another matter, a case of its own)": it sets the situation apart from the
     # rule before, and says nothing more of it)
     condition = _CASE_APART.sub(" ", condition)
