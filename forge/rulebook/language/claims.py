@@ -18,7 +18,7 @@ from forge.env.catalog import HOST_CLASSES, HOST_VERBS, QUIET_ACTIVITY, QUIET_CO
 from forge.rulebook.language.episode import episode_claims, without_episode_claims
 from forge.rulebook.language.facts import facts_needed, hosts_compared
 from forge.rulebook.language.forbidding import sequenced_away
-from forge.rulebook.language.general_claims import (ALL_QUIET, CLAUSE_BREAK, Count, GENERAL_SUBJECT, NOTHING,
+from forge.rulebook.language.general_claims import (ALL_QUIET, CLAUSE_BREAK, NUMBER_WORDS, Count, GENERAL_SUBJECT, NOTHING,
                                                     NOTHING_ELSE_GOING_ON, NOT_YET, OTHER, SOME_HOST, THE_OTHERS,
                                                     excludes, general_parts, history_claim, negated_atom, of_count,
                                                     state_atom)
@@ -417,7 +417,6 @@ def _episode_first(condition: str, subject: Optional[str], unresolved: Optional[
 # compromised", its hosts parted by slashes too and its state said without a verb: read as "E0 or E1 or E2 owned", the
 # rule fired where one of them was, which the count excludes (r54m read the same class: "that many of them in the state;
 # with "exactly", the others not").
-_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 # (r54a) The count's state ends where a clause of another subject begins ("... are compromised and Enterprise0 is
 # scanned": read to the full stop, Enterprise0's scan was taken for the counted hosts' and dropped from the condition);
 # and "precisely two of" is "exactly" (read as "at least", it held where all three were).
@@ -459,7 +458,7 @@ def count_bounded(before: str, n: int, total: int) -> tuple[object, int]:
         if found := bound.search(before):
             return count(), found.start()
     if low := _RANGE_FROM.search(before):
-        return Count(min(_COUNT_WORDS[low["low"].lower()], n), n), low.start()
+        return Count(min(NUMBER_WORDS[low["low"].lower()], n), n), low.start()
     return None, len(before)
 
 
@@ -503,7 +502,7 @@ def _counts_of_named(clauses: list[str], unresolved: Optional[list] = None, whol
             state, negated = _state_of(m["state"])
             if len(hosts) < 2 or negated is not None or state == (None, None):
                 continue
-            n = _COUNT_WORDS[m["n"].lower()]
+            n = NUMBER_WORDS[m["n"].lower()]
             bound, start = count_bounded(read[:m.start()], n, len(hosts))
             if bound is None and not read[:m.start()].strip() and m.group(0) in whole:
                 bound = count_bounded(whole[:whole.index(m.group(0))], n, len(hosts))[0] or None

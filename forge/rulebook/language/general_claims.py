@@ -253,7 +253,7 @@ def _besides(part, host: str, AllOf, AnyOf, Not, Atom):
 # "exactly one", "a single", "only one", "just one"; (r38m) a range or a bound above: "one or two", "two to three",
 # "exactly two", "at most two", "no more than two", "up to two", "fewer than three"; and "all but one" (every host of
 # the class save that many).
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
 
 
 _SMALL_NUMBER = r"(?:one|two|three|four|five|[1-5])"
@@ -312,7 +312,7 @@ class Count:
 
 
 def _number(word: str) -> int:
-    return 1 if word.lower().startswith("a") else _NUMBERS[word.lower()]
+    return 1 if word.lower().startswith("a") else NUMBER_WORDS[word.lower()]
 
 
 def _counted(clause: str) -> Optional[Count]:
