@@ -231,7 +231,12 @@ ANY_VERB = re.compile(
     # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2" (told in the
     # past, "I planned nothing for it", "we wasted no time on User2", it is a report)
     r"\b(?!\w*ed\b)(?:plan|schedule|queue|recommend|propose|prescribe)\w*\s+nothing\s+(?:(?:at\s+all|more|else|whatsoever)\s+)?"
-    r"(?:for|on|to|against|about)\b",
+    r"(?:for|on|to|against|about)\b|"
+    # (r55h) a house norm said of nobody, "nobody touches User4", "no one is to lay a finger on the server": every move on
+    # it forbidden (read as none, a Decoy ordered on the host passed as the text); the present or a modal only, what nobody
+    # did ("nobody touched it", "no one has touched it yet") is a report
+    r"\b(?:nobody|no[\s-]one)\s+(?:(?:should|must|may|shall|will|can|is\s+to|gets?\s+to|is\s+allowed\s+to)\s+)?(?:ever\s+)?"
+    r"(?:touch(?:es)?|lays?\s+(?:a\s+)?(?:finger|hand)s?\s+on|acts?\s+on|interferes?\s+with|mess(?:es)?\s+with)\b",
     re.IGNORECASE)
 
 
