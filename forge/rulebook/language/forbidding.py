@@ -59,7 +59,14 @@ _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|un
                   r"[\w'][\w'-]*){0,3}?")
 
 
-_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={VERB.pattern})", re.IGNORECASE)
+# (r55h) The move named as what a turn is spent on, "don't ever pass the turn with Sleep", "never spend a step on an
+# Analyse there", "do not waste your move doing a Remove": that move forbidden (five words and more between the word of
+# forbidding and the verb, the filler's three did not reach it and the text was read as an order of the move).
+_TURN_SPENT = (r"(?:\s+(?:ever|just|simply))?\s+(?:pass|spend|use|burn|waste|end|take)\w*\s+(?:(?:the|a|this|that|your|our|one|"
+               r"a\s+whole)\s+)?(?:turn|step|move|go|round)\s+(?:with|on|for|doing|by|in)(?:\s+(?:a|an|the|another))?")
+
+
+_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b(?:{_TURN_SPENT}|{_FORBID_FILLER})\s+(?={VERB.pattern})", re.IGNORECASE)
 
 
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
