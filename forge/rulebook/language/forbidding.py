@@ -59,10 +59,10 @@ _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|un
                   r"[\w'][\w'-]*){0,3}?")
 
 
-# (r55h) The move named as what a turn is spent on, "don't ever pass the turn with Sleep", "never spend a step on an
+# (r55h) The move named as what a turn is spent on, "do not close your turn with a Sleep", "never spend a step on an
 # Analyse there", "do not waste your move doing a Remove": that move forbidden (five words and more between the word of
 # forbidding and the verb, the filler's three did not reach it and the text was read as an order of the move).
-_TURN_SPENT = (r"(?:\s+(?:ever|just|simply))?\s+(?:pass|spend|use|burn|waste|end|take)\w*\s+(?:(?:the|a|this|that|your|our|one|"
+_TURN_SPENT = (r"(?:\s+(?:ever|just|simply))?\s+(?:pass|spend|use|burn|waste|end|close|take)\w*\s+(?:(?:the|a|this|that|your|our|one|"
                r"a\s+whole)\s+)?(?:turn|step|move|go|round)\s+(?:with|on|for|doing|by|in)(?:\s+(?:a|an|the|another))?")
 
 
@@ -142,7 +142,7 @@ _COST_WORDS = r"expensive|costly|pricey"
 
 _COSTLY = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
                      + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|"
-                     # (r55h) "a Restore is too dear there": dear as costly, as the omission's `_COST_SAID` has it
+                     # (r55h) "Restores are dear on that box": dear as costly, as the omission's `_COST_SAID` has it
                      r"dear|a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
 
 # (r49m) A verdict against a move on a host: "User4 is not worth a Remove", "Enterprise2 isn't worth the Restore". The
