@@ -69,8 +69,8 @@ def test_side_written_short_is_the_whole_side():
 
 # a host the Planner's change line states clean has left the alerts: not shown
 def test_host_stated_clean_in_the_change_line_is_not_shown():
-    context = ("Step 8 of 30.\nObservation from get_updated_hosts(): Hosts changed since the last step: Op_Host2 (Activity None, "
-               "Compromised No), User3 (Activity Exploit, Compromised User)\nAlerts:\nUser3: Activity Exploit, Compromised User")
+    context = ("Step 8 of 30.\nObservation from get_updated_hosts(): Hosts changed since the last step: User3 (Activity Exploit, "
+               "Compromised User), Op_Host2 (Activity None, Compromised No)\nAlerts:\nUser3: Activity Exploit, Compromised User")
     situation = read_situation(context)
     assert truth(Atom(host="Op_Host2"), situation) is False
     assert truth(Atom(host="User3"), situation) is True
