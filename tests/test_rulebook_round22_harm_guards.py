@@ -111,5 +111,8 @@ def test_a_condition_on_a_host_named_quiet_in_the_changed_line_is_read_there_onl
 def test_plan_nothing_for_a_host_needs_the_host_shown(tmp_path) -> None:
     text = "Plan nothing at all for User2; it belongs to another team."
     injected = _injected(tmp_path, PLANNER, text, {"host": "User2"}, {"mode": "never", "verb": "any", "target": "User2"})
-    assert injected(_planner([("User2", "None", "No")], ("User1", "None", "User")))
+    assert injected(_planner([("User2", "Exploit", "User")], ("User1", "None", "User"), ("User2", "Exploit", "User")))
+    # (r55h: named clean in the line of changes only, it has left the alerts: not shown, as the authors of blind-12, -13,
+    # -16, -39 and -52 each labelled it; r22r had judged those label disputes and asserted it shown here)
+    assert not injected(_planner([("User2", "None", "No")], ("User1", "None", "User")))
     assert not injected(_planner([("User1", "Exploit", "User")], ("User1", "Exploit", "User")))

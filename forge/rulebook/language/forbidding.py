@@ -59,7 +59,14 @@ _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|un
                   r"[\w'][\w'-]*){0,3}?")
 
 
-_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b{_FORBID_FILLER}\s+(?={VERB.pattern})", re.IGNORECASE)
+# (r55h) The move named as what a turn is spent on, "do not close your turn with a Sleep", "never spend a step on an
+# Analyse there", "do not waste your move doing a Remove": that move forbidden (five words and more between the word of
+# forbidding and the verb, the filler's three did not reach it and the text was read as an order of the move).
+_TURN_SPENT = (r"(?:\s+(?:ever|just|simply))?\s+(?:pass|spend|use|burn|waste|end|close|take)\w*\s+(?:(?:the|a|this|that|your|our|one|"
+               r"a\s+whole)\s+)?(?:turn|step|move|go|round)\s+(?:with|on|for|doing|by|in)(?:\s+(?:a|an|the|another))?")
+
+
+_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b(?:{_TURN_SPENT}|{_FORBID_FILLER})\s+(?={VERB.pattern})", re.IGNORECASE)
 
 
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
@@ -135,7 +142,8 @@ _COST_WORDS = r"expensive|costly|pricey"
 
 _COSTLY = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
                      + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|"
-                     r"a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+                     # (r55h) "Restores are dear on that box": dear as costly, as the omission's `_COST_SAID` has it
+                     r"dear|a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
 
 # (r49m) A verdict against a move on a host: "User4 is not worth a Remove", "Enterprise2 isn't worth the Restore". The
 # move is turned down (`falling_short`, read in the whole text); said before the colon of the order, "User4 is not worth a
@@ -231,7 +239,12 @@ ANY_VERB = re.compile(
     # a role's own order of nothing: "plan nothing (at all) for the user hosts", "recommend nothing on User2" (told in the
     # past, "I planned nothing for it", "we wasted no time on User2", it is a report)
     r"\b(?!\w*ed\b)(?:plan|schedule|queue|recommend|propose|prescribe)\w*\s+nothing\s+(?:(?:at\s+all|more|else|whatsoever)\s+)?"
-    r"(?:for|on|to|against|about)\b",
+    r"(?:for|on|to|against|about)\b|"
+    # (r55h) a house norm said of nobody, "nobody touches User4", "no one is to lay a finger on the server": every move on
+    # it forbidden (read as none, a Decoy ordered on the host passed as the text); the present or a modal only, what nobody
+    # did ("nobody touched it", "no one has touched it yet") is a report
+    r"\b(?:nobody|no[\s-]one)\s+(?:(?:should|must|may|shall|will|can|is\s+to|gets?\s+to|is\s+allowed\s+to)\s+)?(?:ever\s+)?"
+    r"(?:touch(?:es)?|lays?\s+(?:a\s+)?(?:finger|hand)s?\s+on|acts?\s+on|interferes?\s+with|mess(?:es)?\s+with)\b",
     re.IGNORECASE)
 
 

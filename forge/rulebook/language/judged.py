@@ -27,7 +27,7 @@ from typing import Mapping, Optional, Union
 from forge.env.catalog import HOSTS
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend, count_of, episode_claims
 from forge.rulebook.language.predicate import matched_hosts, truth
-from forge.rulebook.language.situation import Situation
+from forge.rulebook.language.situation import CHANGED_LINE, Situation
 from forge.rulebook.language.names import HOST_NAME, HOST_SHORT, hosts_in, same_verb, verbs_in
 
 
@@ -393,7 +393,6 @@ _STILL_QUIET = re.compile(rf"\b(?P<host>{HOST_NAME}|{HOST_SHORT})\s+(?:(?:is|are
                           r"(?:(?:shows?|showing|reads?|looks?|is|sits?(?:\s+at)?|at)\s+)?"
                           r"(?:nothing(?:\s+at\s+all)?|clean|quiet|untouched|uncompromised|idle|no\s+(?:activity|compromise|alerts?)|"
                           r"activity\s+none(?:\s*,?\s*compromised\s+no)?|none\s*/\s*no)\b", re.IGNORECASE)
-_CHANGED_LINE = re.compile(r"^.*\bHosts\s+changed\s+since\s+the\s+last\s+step:\s*(?P<hosts>.*)$", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -404,7 +403,7 @@ class StillQuiet(Judged):
     host: str = ""
 
     def value(self, text: str, situation: Situation) -> Optional[bool]:
-        changed = _CHANGED_LINE.search(text or "")
+        changed = CHANGED_LINE.search(text or "")
         if changed and self.host in hosts_in(re.sub(r"\([^)]*\)", " ", changed["hosts"])):
             return False
         past = situation.history.past(self.host) if situation.history is not None else None

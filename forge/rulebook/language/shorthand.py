@@ -212,7 +212,9 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
 # that the clauses are split before it as before "user host" ("no usr host owned + ent srv scanned" read as one clause
 # claimed neither class scanned: the second clause's state was given to both subjects, and its "no" to the second)
 # (r38m: and a subnet in shorthand, "usr subnet", "ent subnet")
-_SUBNET_NOUN = r"|subnets?|networks?|zones?|segments?"
+# (r55h: and a side or tier of the network, "usr side, scan only": the user side as a whole, as "user side" reads; left
+# unexpanded, it was one user host scanned, and the rule held where another user host was owned)
+_SUBNET_NOUN = r"|subnets?|networks?|zones?|segments?|sides?|tiers?"
 
 
 _CLASS_SHORTHAND = ((re.compile(r"\b(?:ent|entr|entp|enter)\.?[\s-]*(?=(?:hosts?|servers?|srvs?|svrs?|box(?:es)?|machines?|nodes?|"

@@ -53,6 +53,11 @@ _COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(" + "|".join(COMPROMISE_LEVE
 _ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b")
 _NONE_ALERTED = re.compile(r"^\s*No host shows activity or compromise\.?\s*$")
 _OTHERS_QUIET = re.compile(r"\(\d+ other hosts: Activity None, Compromised No\)")
+# The Planner's line of what changed since the last step, its hosts after the colon (one reader: judged.StillQuiet's too).
+# (r55h) A host it states clean there ("User0 (Activity None, Compromised No)") has left the alerts, its state known and
+# nothing of it shown (`Situation.unnamed`): a rule on the host merely shown, "plan nothing on User0", held on the step it
+# was cleaned, where the alerts no longer list it.
+CHANGED_LINE = re.compile(r"^.*\bHosts\s+changed\s+since\s+the\s+last\s+step:\s*(?P<hosts>.*)$", re.IGNORECASE | re.MULTILINE)
 _SKIPPED_LINES = re.compile(r"^\s*(?:Recent steps:|Host history\b|Step \d+ of \d+\.?\s*$)", re.IGNORECASE)
 _STEP_LINE = re.compile(r"^\s*Step (\d+) of \d+\b", re.IGNORECASE)
 _EPISODE_AT = re.compile(r"^\s*Step (\d+) of (\d+)\b", re.IGNORECASE | re.MULTILINE)
@@ -439,10 +444,12 @@ def host_statements(clause: str) -> list[tuple[str, State, Negated]]:
     return [(_HOST_WORD[h.group(1).lower()], state, negated) for h, (state, negated) in zip(hosts, found)]
 
 
-def _hosts_in(clause: str, reading: _Reading) -> None:
-    """Each host of a clause with the state the clause states for it (`host_statements`)."""
+def _hosts_in(clause: str, reading: _Reading, changes: bool = False) -> None:
+    """Each host of a clause with the state the clause states for it (`host_statements`); in the line of changes
+    (`changes`, `CHANGED_LINE`), a host stated clean there is not shown."""
     for host, (activity, compromise), _ in host_statements(clause):
-        reading.add(host, activity, compromise)
+        quiet = (activity, compromise) == (QUIET_ACTIVITY, QUIET_COMPROMISE)
+        reading.add(host, activity, compromise, named=not (changes and quiet))
 
 
 def _history(lines: list[str]) -> Optional[History]:
@@ -515,7 +522,7 @@ def read_situation(text: str) -> Situation:
             continue
         for clause in _CLAUSE_SPLIT.split(line):
             if clause and clause.strip():
-                _hosts_in(clause, reading)
+                _hosts_in(clause, reading, changes=bool(CHANGED_LINE.match(line)))
     history = _history(lines)
     return replace(reading.situation(), history=history, **_episode_at(text or "", history))
 
