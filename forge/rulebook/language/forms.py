@@ -567,8 +567,10 @@ def _note_shorthand_said(text: str) -> str:
     # condition word and the level was lost). Only where the level ends the situation: "E2 @ user lvl, exploit running ->"
     # goes on, and read as "at" its first part alone was a condition narrower than the note's (a withdrawn note of it
     # no longer matched the same note reworded)
-    text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)(?:\s+(?:level|lvl))?\s*(?:->|=>|[\u2192\u279c:;.]|$))",
-                  " at ", text, flags=re.IGNORECASE)
+    # (r55m: and where a dash closes it before the order's move, "no Restore for Ent0 while it's @ user lvl - analyse
+    # first": the move after the dash is the order, no more of the situation)
+    text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)(?:\s+(?:level|lvl))?\s*(?:->|=>|[\u2192\u279c:;.]|$|"
+                  r"\s[-\u2013\u2014]\s+" + VERB_WORD + "))", " at ", text, flags=re.IGNORECASE)
     # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
     return _one_of_listed(marked_moves_said(_answered_no_said(STRUCK_OUT.sub(" ", text))))
 
