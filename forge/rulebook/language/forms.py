@@ -721,8 +721,21 @@ _FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?:]\s))(?:for|within|in|during|over
                              rf"{_WINDOW_MOVE}\s*,\s*", re.IGNORECASE)
 
 
+# (r55m) A time that runs to the episode's end, "from the first exploit on X until the end of the episode", "for the rest
+# of the game": the episode's end bounds nothing within it, so the words say no more than the time it starts from. Read
+# as a bound, its "until" was a restriction no claim could place, and the rule stayed silent where its start held.
+_TO_EPISODE_END = re.compile(r"\s*,?\s*\b(?:(?:all\s+the\s+way\s+)?(?:until|till|til|up\s+to|up\s+until|right\s+up\s+to|to|through)\s+"
+                             r"the\s+(?:very\s+)?end|for\s+the\s+rest|for\s+the\s+remainder)\s+of\s+the\s+(?:episode|game|run|match)\b"
+                             # (not where the time it starts from follows, "for the rest of the episode after E2 is owned":
+                             # that start is the condition, read with the words that lead it)
+                             r"(?!\s*,?\s*(?:after|once|since|from|following|when|as\s+soon\s+as)\b)", re.IGNORECASE)
+
+
 def window_said(text: str) -> str:
-    """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT)."""
+    """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT), and
+    a time that runs to the episode's end said without that end (_TO_EPISODE_END)."""
+    if _TO_EPISODE_END.search(text):  # (and the comma it leaves at a sentence's start: "Until the end of the game, ...")
+        text = re.sub(r"(^|[.;:!?]\s)\s*,\s*", r"\1", _TO_EPISODE_END.sub("", text))
     # (the window in the unit the text counts it in: a rest that names it, "next 4 turns", is still the text's own words)
     text = _AFTER_FOR_NEXT.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} {_unit(m)}, {m['order']}", text)
     return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} {_unit(m)}, ", text)
