@@ -592,6 +592,11 @@ def _answered_no_said(text: str) -> str:
                             text)
 
 
+# (r55m) "until <host> is clean again", "till it gets back to quiet again": a quiet state returned to, ending the order's time
+_UNTIL_AGAIN = re.compile(r"(?P<until>\b(?:until|till|til)\b[^,;:.!?]{0,60}?\b(?:clean|quiet|uncompromised|restored|recovered|healthy|"
+                          r"safe|calm|idle)\b)\s+again\b", re.IGNORECASE)
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -603,6 +608,10 @@ def written_out(text: str) -> str:
     text = _ABSENCE.sub(lambda m: ("Without" if m[0][0].isupper() else "without") + (" yet" if m[0].lower() == "pending" else ""),
                         text)
     text = _note_shorthand_said(text)
+    # (r55m) "until Op_Server0 is clean again": the "again" of a state the host returns to, after "until", says the end of
+    # the time the order holds (while it is not clean), no history to look up (read as one, "again", facts.py, the
+    # condition was unknown and the rule silent while the host was compromised)
+    text = _UNTIL_AGAIN.sub(r"\g<until>", text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
