@@ -886,6 +886,22 @@ def whether_said(flat: str) -> str:
     return _WHETHER_THEN_IF.sub(lambda m: f"{m.group(0)[:m.start('lead') - m.start()]}{m['lead']} {m['what']}", flat)
 
 
+# (r55m) A heading that says what a host is before the order about it, "User0 is the CEO's laptop: ...", "Op_Server0 is our
+# crown jewel: ...": who the host is, no state of it (read as a condition, its noun, "laptop", was taken for a class, and the
+# order's "it" lost its host). Only a noun phrase after "is" with no word of state, move or negation, and a colon after it.
+_HOST_DESCRIBED = re.compile(rf"^(?P<host>\s*{HOST_NAME})\s+is\s+(?P<what>(?:the|our|my|a|an)\s+[^:;.,!?]{{1,40}}?)\s*:\s*(?=\S)",
+                             re.IGNORECASE)
+
+
+def host_described_away(flat: str) -> str:
+    """(r55m) `flat` with a heading that only says what its host is (`_HOST_DESCRIBED`) said as the host alone: "User0: ..."."""
+    found = _HOST_DESCRIBED.match(flat or "")
+    if found is None or state_words_in(found["what"]) or verbs_in(found["what"]) or hosts_in(found["what"]) \
+            or re.search(r"\b(?:no|not|never|none|nothing|only|except|unless|when|if|while|once)\b|n't\b", found["what"], re.IGNORECASE):
+        return flat
+    return f"{found['host']}: {flat[found.end():]}"
+
+
 def hedges_away(flat: str) -> str:
     """`flat` without a hedge on the means said as a condition (`_HEDGE_CLAUSE`), its sentence's first letter kept."""
     return _HEDGE_CLAUSE.sub("", flat)
