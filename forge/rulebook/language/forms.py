@@ -893,6 +893,19 @@ _HOST_DESCRIBED = re.compile(rf"^(?P<host>\s*{HOST_NAME})\s+is\s+(?P<what>(?:the
                              re.IGNORECASE)
 
 
+# (r55m) A phase of the attack that opens a sentence before the order's own clause with no comma, "in the impact phase the plan
+# starts with a Restore": the phase is the condition and ends there (read as one clause, the condition ran on into the order,
+# and neither was read; the comma the writer left out is put back)
+_PHASE_OPENS = re.compile(r"(?:^|(?<=[.:;!?]\s))(?P<phase>\s*(?:in|during)\s+the\s+(?:recon\w*|discovery|scanning|exploitation|"
+                          r"initial\s+access|(?:privilege\s+)?escalation|lateral[\s-]+movement|impact)\s+(?:phase|stage))"
+                          r"(?=\s+(?:the\s+plan|our\s+plan|my\s+plan|we|you|i|always|never)\b)", re.IGNORECASE)
+
+
+def phase_comma_said(flat: str) -> str:
+    """(r55m) `flat` with a comma after a phase that opens a sentence before its order's clause (`_PHASE_OPENS`)."""
+    return _PHASE_OPENS.sub(r"\g<phase>,", flat or "")
+
+
 def host_described_away(flat: str) -> str:
     """(r55m) `flat` with a heading that only says what its host is (`_HOST_DESCRIBED`) said as the host alone: "User0: ..."."""
     found = _HOST_DESCRIBED.match(flat or "")
