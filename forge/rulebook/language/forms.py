@@ -906,6 +906,19 @@ def phase_comma_said(flat: str) -> str:
     return _PHASE_OPENS.sub(r"\g<phase>,", flat or "")
 
 
+# (r55m) A host's priority said right after the condition with no comma, "When Op_Server0 shows an exploit it comes first:
+# Restore ...", "if E2 is owned that takes priority": the order's rank, no state (read as part of the condition, its words were
+# unplaced and the rule silent); the comma the writer left out is put back, and the condition ends before it
+_PRIORITY_AFTER = re.compile(r"(?<=\w)\s+(?=(?:it|that|this|that\s+one|this\s+one|that\s+host|this\s+host)\s+(?:(?:comes|goes)\s+first|"
+                             r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.]|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
+                             r"(?=(?:and|then)\b))", re.IGNORECASE)
+
+
+def priority_comma_said(flat: str) -> str:
+    """(r55m) `flat` with a comma before a host's priority said right after a condition (`_PRIORITY_AFTER`)."""
+    return _PRIORITY_AFTER.sub(", ", flat or "")
+
+
 def host_described_away(flat: str) -> str:
     """(r55m) `flat` with a heading that only says what its host is (`_HOST_DESCRIBED`) said as the host alone: "User0: ..."."""
     found = _HOST_DESCRIBED.match(flat or "")
