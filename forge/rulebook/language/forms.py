@@ -919,6 +919,27 @@ def priority_comma_said(flat: str) -> str:
     return _PRIORITY_AFTER.sub(", ", flat or "")
 
 
+# (r55m) Two orders, each on its own host, and one condition that gives each host its own state "respectively": "Restore User1 and
+# Remove User2 when they show an exploit and a scan respectively". Each order is for its own host in its own state (read as
+# one condition, both hosts had to show both, and the rule was never whole); said as the two cases it pairs.
+_RESPECTIVELY = re.compile(rf"(?P<v1>[A-Za-z-]+)\s+(?P<h1>{HOST_NAME}|{HOST_SHORT})\s+and\s+(?P<v2>[A-Za-z-]+)\s+(?P<h2>{HOST_NAME}|{HOST_SHORT})\s+"
+                           r"(?P<when>when|whenever|if|once)\s+they\s+(?P<verb>show|are|get)\s+(?P<s1>[^,;.:]{1,40}?)\s+and\s+"
+                           r"(?P<s2>[^,;.:]{1,40}?)\s*,?\s+respectively\b", re.IGNORECASE)
+_ONE_VERB = {"show": "shows", "are": "is", "get": "gets"}
+
+
+def respectively_said(flat: str) -> str:
+    """(r55m) `flat` with two orders paired with their hosts' states "respectively" (`_RESPECTIVELY`) said as two cases:
+    "if User1 shows an exploit, Restore it; if User2 shows a scan, Remove it"."""
+    def cases(m: re.Match) -> str:
+        if len(verbs_in(m["v1"])) != 1 or len(verbs_in(m["v2"])) != 1 or hosts_in(m["h1"]) == hosts_in(m["h2"]):
+            return m.group(0)
+        verb = _ONE_VERB[m["verb"].lower()]
+        return (f"{m['when']} {m['h1']} {verb} {m['s1']}, {m['v1']} it; "
+                f"{m['when'].lower()} {m['h2']} {verb} {m['s2']}, {m['v2']} it")
+    return _RESPECTIVELY.sub(cases, flat or "")
+
+
 def host_described_away(flat: str) -> str:
     """(r55m) `flat` with a heading that only says what its host is (`_HOST_DESCRIBED`) said as the host alone: "User0: ..."."""
     found = _HOST_DESCRIBED.match(flat or "")
