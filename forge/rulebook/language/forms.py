@@ -940,11 +940,27 @@ def respectively_said(flat: str) -> str:
     return _RESPECTIVELY.sub(cases, flat or "")
 
 
+# (r55m) And a host named after a description of it, set off by commas: "When the crown jewel, Op_Server0, is only being
+# scanned, ...": the host itself (read with it, the description's words were unplaced, and the condition never whole).
+_HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
+_NOT_A_DESCRIPTION = re.compile(r"\b(?:no|not|never|none|nothing|only|except|unless|when|if|while|once|and|or|but|other|next|last|"
+                                r"first|second|third)\b|n't\b", re.IGNORECASE)
+
+
+def _a_description(what: str, host: str) -> bool:
+    """(r55m) Whether words only describe `host`: no state, move, host, negation or condition word in them, and no class but
+    the host's own ("the CEO's laptop": a user host)."""
+    named = hosts_in(host)
+    return not (state_words_in(what) or verbs_in(what) or hosts_in(what) or _NOT_A_DESCRIPTION.search(what)) \
+        and len(named) == 1 and all(named[0] in HOST_CLASSES.get(c, ()) for c in classes_in(what))
+
+
 def host_described_away(flat: str) -> str:
-    """(r55m) `flat` with a heading that only says what its host is (`_HOST_DESCRIBED`) said as the host alone: "User0: ..."."""
-    found = _HOST_DESCRIBED.match(flat or "")
-    if found is None or state_words_in(found["what"]) or verbs_in(found["what"]) or hosts_in(found["what"]) \
-            or re.search(r"\b(?:no|not|never|none|nothing|only|except|unless|when|if|while|once)\b|n't\b", found["what"], re.IGNORECASE):
+    """(r55m) `flat` with a heading that only says what its host is (`_HOST_DESCRIBED`) said as the host alone: "User0: ...";
+    and a host named after a description of it (`_HOST_APPOSED`) as the host alone."""
+    flat = _HOST_APPOSED.sub(lambda m: f"{m['host']} " if _a_description(m["what"], m["host"]) else m.group(0), flat or "")
+    found = _HOST_DESCRIBED.match(flat)
+    if found is None or not _a_description(found["what"], found["host"]):
         return flat
     return f"{found['host']}: {flat[found.end():]}"
 
