@@ -56,7 +56,7 @@ def test_a_time_that_runs_to_the_episode_s_end_is_the_time_it_starts_from():
         Atom(host="User3", activity="Scan")
     assert read_wording("Keep Op_Host0 under a decoy for the rest of the match.").text == "Keep Op_Host0 under a decoy."
     # (the start said after it is kept: it is the condition)
-    kept = "For the rest of the run after User2 first gets rooted, keep its Restore in the plan."
+    kept = "For the remainder of the run once User2 first gets rooted, keep its Restore in the plan."
     assert read_wording(kept).text == kept
 
 

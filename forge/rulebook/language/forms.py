@@ -730,12 +730,12 @@ _FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?:]\s))(?:for|within|in|during|over
                              rf"{_WINDOW_MOVE}\s*,\s*", re.IGNORECASE)
 
 
-# (r55m) A time that runs to the episode's end, "from the first exploit on X until the end of the episode", "for the rest
-# of the game": the episode's end bounds nothing within it, so the words say no more than the time it starts from. Read
+# (r55m) A time that runs to the episode's end, "from the first probe of X till the end of the game", "for the remainder
+# of the match": the episode's end bounds nothing within it, so the words say no more than the time it starts from. Read
 # as a bound, its "until" was a restriction no claim could place, and the rule stayed silent where its start held.
 _TO_EPISODE_END = re.compile(r"\s*,?\s*\b(?:(?:all\s+the\s+way\s+)?(?:until|till|til|up\s+to|up\s+until|right\s+up\s+to|to|through)\s+"
                              r"the\s+(?:very\s+)?end|for\s+the\s+rest|for\s+the\s+remainder)\s+of\s+the\s+(?:episode|game|run|match)\b"
-                             # (not where the time it starts from follows, "for the rest of the episode after E2 is owned":
+                             # (not where the time it starts from follows, "for the remainder of the game once E2 is owned":
                              # that start is the condition, read with the words that lead it)
                              r"(?!\s*,?\s*(?:after|once|since|from|following|when|as\s+soon\s+as)\b)", re.IGNORECASE)
 
@@ -893,8 +893,8 @@ _HOST_DESCRIBED = re.compile(rf"^(?P<host>\s*{HOST_NAME})\s+is\s+(?P<what>(?:the
                              re.IGNORECASE)
 
 
-# (r55m) A phase of the attack that opens a sentence before the order's own clause with no comma, "in the impact phase the plan
-# starts with a Restore": the phase is the condition and ends there (read as one clause, the condition ran on into the order,
+# (r55m) A phase of the attack that opens a sentence before the order's own clause with no comma, "during the impact stage our
+# plan opens with a Restore": the phase is the condition and ends there (read as one clause, the condition ran on into the order,
 # and neither was read; the comma the writer left out is put back)
 _PHASE_OPENS = re.compile(r"(?:^|(?<=[.:;!?]\s))(?P<phase>\s*(?:in|during)\s+the\s+(?:recon\w*|discovery|scanning|exploitation|"
                           r"initial\s+access|(?:privilege\s+)?escalation|lateral[\s-]+movement|impact)\s+(?:phase|stage))"
@@ -906,8 +906,8 @@ def phase_comma_said(flat: str) -> str:
     return _PHASE_OPENS.sub(r"\g<phase>,", flat or "")
 
 
-# (r55m) A host's priority said right after the condition with no comma, "When Op_Server0 shows an exploit it comes first:
-# Restore ...", "if E2 is owned that takes priority": the order's rank, no state (read as part of the condition, its words were
+# (r55m) A host's priority said right after the condition with no comma, "if Enterprise1 is rooted it comes first: Remove
+# ...", "if E2 is owned that takes priority": the order's rank, no state (read as part of the condition, its words were
 # unplaced and the rule silent); the comma the writer left out is put back, and the condition ends before it
 _PRIORITY_AFTER = re.compile(r"(?<=\w)\s+(?=(?:it|that|this|that\s+one|this\s+one|that\s+host|this\s+host)\s+(?:(?:comes|goes)\s+first|"
                              r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.]|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
@@ -919,8 +919,8 @@ def priority_comma_said(flat: str) -> str:
     return _PRIORITY_AFTER.sub(", ", flat or "")
 
 
-# (r55m) Two orders, each on its own host, and one condition that gives each host its own state "respectively": "Restore User1 and
-# Remove User2 when they show an exploit and a scan respectively". Each order is for its own host in its own state (read as
+# (r55m) Two orders, each on its own host, and one condition that gives each host its own state "respectively": "Remove User3 and
+# Restore Op_Host1 if they are probed and rooted respectively". Each order is for its own host in its own state (read as
 # one condition, both hosts had to show both, and the rule was never whole); said as the two cases it pairs.
 _RESPECTIVELY = re.compile(rf"(?P<v1>[A-Za-z-]+)\s+(?P<h1>{HOST_NAME}|{HOST_SHORT})\s+and\s+(?P<v2>[A-Za-z-]+)\s+(?P<h2>{HOST_NAME}|{HOST_SHORT})\s+"
                            r"(?P<when>when|whenever|if|once)\s+they\s+(?P<verb>show|are|get)\s+(?P<s1>[^,;.:]{1,40}?)\s+and\s+"
@@ -930,7 +930,7 @@ _ONE_VERB = {"show": "shows", "are": "is", "get": "gets"}
 
 def respectively_said(flat: str) -> str:
     """(r55m) `flat` with two orders paired with their hosts' states "respectively" (`_RESPECTIVELY`) said as two cases:
-    "if User1 shows an exploit, Restore it; if User2 shows a scan, Remove it"."""
+    "if User3 is probed, Remove it; if Op_Host1 is rooted, Restore it"."""
     def cases(m: re.Match) -> str:
         if len(verbs_in(m["v1"])) != 1 or len(verbs_in(m["v2"])) != 1 or hosts_in(m["h1"]) == hosts_in(m["h2"]):
             return m.group(0)
@@ -940,8 +940,8 @@ def respectively_said(flat: str) -> str:
     return _RESPECTIVELY.sub(cases, flat or "")
 
 
-# (r55m) And a host named after a description of it, set off by commas: "When the crown jewel, Op_Server0, is only being
-# scanned, ...": the host itself (read with it, the description's words were unplaced, and the condition never whole).
+# (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
+# host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
 _NOT_A_DESCRIPTION = re.compile(r"\b(?:no|not|never|none|nothing|only|except|unless|when|if|while|once|and|or|but|other|next|last|"
                                 r"first|second|third)\b|n't\b", re.IGNORECASE)

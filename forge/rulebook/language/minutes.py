@@ -4,7 +4,7 @@ A team may hand its rule over as the minutes of the meeting that settled it: a h
 review minutes:"), then items, each labelled with what became of it: agreed (decided, approved, accepted), turned down
 (rejected, declined, dropped), or left for later (parked, deferred, tabled, pending, open, to be decided). Only an
 agreed item is the team's rule. An item turned down or left for later orders nothing and says no condition: read as
-part of the rule, its hosts ("who owns the Defender") and moves ("restoring the user hosts as well") were taken for the
+part of the rule, its hosts ("whose job the Defender is") and moves ("removing every op host too") were taken for the
 rule's, its words were left unplaced, and the rule whose agreed item said a plain condition stayed silent where it held.
 
 The rewrite keeps the agreed items alone, each a sentence of its own, the heading and the other items left out. A text
