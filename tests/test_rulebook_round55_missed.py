@@ -110,3 +110,12 @@ def test_two_orders_paired_with_their_hosts_states_respectively():
     # (one host twice is no pair: left as written, and unread)
     same = "Remove Enterprise0 and Restore Enterprise0 if they are scanned and rooted respectively."
     assert read_wording(same).text == same
+
+
+def test_what_a_move_is_good_for_said_before_the_order_is_no_condition():
+    text = "A DecoyTomcat only pays off on an untouched box: never decoy User2 once it is rooted."
+    assert _claims(text) == _claims("Never decoy User2 once it is rooted.")
+    assert _claims(text) != _never()
+    # (said of a host, it is no general truth: left as written)
+    kept = "A Remove on User2 only helps while it is user-level: Restore it once it is rooted."
+    assert read_wording(kept).text.startswith("A Remove on User2 only helps")

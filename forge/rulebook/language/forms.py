@@ -955,6 +955,19 @@ def _a_description(what: str, host: str) -> bool:
         and len(named) == 1 and all(named[0] in HOST_CLASSES.get(c, ()) for c in classes_in(what))
 
 
+# (r55m) What a move is good for, said as a general truth before the order's colon: "A decoy only helps a clean host: never decoy
+# Enterprise1 once ...", "a Remove just works on a user-level foothold; ...": the writer's reason for the order, no condition of
+# it (read as one, its state was claimed beside the order's own, the two could never hold at once, and the rule was silent).
+_MOVE_WORTH = re.compile(r"(?:^|(?<=[.!?]\s))(?P<move>(?:a|an|the)\s+[\w-]+)\s+(?:only\s+|just\s+|really\s+)?(?:helps|works|pays\s+off|"
+                         r"does\s+(?:any\s+)?good|is\s+(?:only\s+)?(?:useful|worth\s+it|any\s+use))\b[^.:;!?]{0,60}[:;]\s*(?=\S)",
+                         re.IGNORECASE)
+
+
+def move_worth_away(flat: str) -> str:
+    """(r55m) `flat` without a general truth of what a move is good for, said before its order (`_MOVE_WORTH`)."""
+    return _MOVE_WORTH.sub(lambda m: "" if len(verbs_in(m["move"])) == 1 and not hosts_in(m.group(0)) else m.group(0), flat or "")
+
+
 def host_described_away(flat: str) -> str:
     """(r55m) `flat` with a heading that only says what its host is (`_HOST_DESCRIBED`) said as the host alone: "User0: ...";
     and a host named after a description of it (`_HOST_APPOSED`) as the host alone."""
