@@ -955,7 +955,7 @@ def _a_description(what: str, host: str) -> bool:
         and len(named) == 1 and all(named[0] in HOST_CLASSES.get(c, ()) for c in classes_in(what))
 
 
-# (r55m) What a move is good for, said as a general truth before the order's colon: "A decoy only helps a clean host: never decoy
+# (r55m) What a move is good for, said as a general truth before the order's colon: "A decoy only pays off on an idle box: never decoy
 # Enterprise1 once ...", "a Remove just works on a user-level foothold; ...": the writer's reason for the order, no condition of
 # it (read as one, its state was claimed beside the order's own, the two could never hold at once, and the rule was silent).
 _MOVE_WORTH = re.compile(r"(?:^|(?<=[.!?]\s))(?P<move>(?:a|an|the)\s+[\w-]+)\s+(?:only\s+|just\s+|really\s+)?(?:helps|works|pays\s+off|"
