@@ -119,3 +119,9 @@ def test_what_a_move_is_good_for_said_before_the_order_is_no_condition():
     # (said of a host, it is no general truth: left as written)
     kept = "A Remove on User2 only helps while it is user-level: Restore it once it is rooted."
     assert read_wording(kept).text.startswith("A Remove on User2 only helps")
+
+
+def test_a_heading_that_sums_the_order_up_as_not_both_at_once_is_no_condition():
+    text = "Never two in one step: if User1 and User3 are both rooted, Restore User3 and leave User1 for later."
+    assert not read_wording(text).text.lower().startswith("never two")
+    assert _claims(text) != _never()

@@ -963,9 +963,20 @@ _MOVE_WORTH = re.compile(r"(?:^|(?<=[.!?]\s))(?P<move>(?:a|an|the)\s+[\w-]+)\s+(
                          re.IGNORECASE)
 
 
+# (r55m) A heading that sums the order up as "not both at once" before the case it is for: "Not both Enterprise0 and Enterprise2 in
+# one step: if both are rooted, ...", "Never two at the same time: when ...": the point of the order the case then gives in full,
+# no condition (read as one, its "not" was a negation no claim placed, and the rule stayed silent where the case held).
+_NOT_BOTH_HEADING = re.compile(r"^\s*(?:not|never)\s+(?:both|two)\b[^:.;!?]{0,60}?\b(?:at\s+once|together|in\s+(?:one|the\s+same|a\s+single)\s+"
+                               r"(?:step|turn|go)|at\s+the\s+same\s+time|simultaneously)\s*:\s*(?=(?:if|when|whenever|once|should)\b)",
+                               re.IGNORECASE)
+
+
 def move_worth_away(flat: str) -> str:
-    """(r55m) `flat` without a general truth of what a move is good for, said before its order (`_MOVE_WORTH`)."""
-    return _MOVE_WORTH.sub(lambda m: "" if len(verbs_in(m["move"])) == 1 and not hosts_in(m.group(0)) else m.group(0), flat or "")
+    """(r55m) `flat` without a general truth of what a move is good for, said before its order (`_MOVE_WORTH`), nor a heading
+    that sums its order up as "not both at once" (`_NOT_BOTH_HEADING`)."""
+    flat = _MOVE_WORTH.sub(lambda m: "" if len(verbs_in(m["move"])) == 1 and not hosts_in(m.group(0)) else m.group(0), flat or "")
+    # (and a heading that sums the order up as "not both at once", `_NOT_BOTH_HEADING`: the case after it is the rule)
+    return _NOT_BOTH_HEADING.sub("", flat)
 
 
 def host_described_away(flat: str) -> str:
