@@ -125,3 +125,17 @@ def test_a_heading_that_sums_the_order_up_as_not_both_at_once_is_no_condition():
     text = "Never two in one step: if User1 and User3 are both rooted, Restore User3 and leave User1 for later."
     assert not read_wording(text).text.lower().startswith("never two")
     assert _claims(text) != _never()
+
+
+def test_a_reply_under_a_quoted_note_is_read_as_what_it_settles():
+    from forge.rulebook.language.replies import reply_said
+
+    agreed = "> Suggestion: plan a Remove on any op host that gets exploited.\nYes, but not Op_Host0: the vendor patches that one."
+    assert reply_said(agreed).startswith("Plan a Remove on any op host that gets exploited, but not Op_Host0")
+    found = _claims(agreed)
+    assert found != _never() and "Op_Host0" not in repr(found)
+    turned_down = "Re: ent policy\n> Enterprise0 rooted: Remove it.\nDisagree. Restore Enterprise0 once it is rooted."
+    assert reply_said(turned_down) == "Restore Enterprise0 once it is rooted."
+    # (a text that quotes nothing, or an answer with no verdict of its own, is left as written)
+    plain = "> a note from last week\nwe keep Op_Server0 decoyed"
+    assert reply_said(plain) == plain
