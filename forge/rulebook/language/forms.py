@@ -567,8 +567,10 @@ def _note_shorthand_said(text: str) -> str:
     # condition word and the level was lost). Only where the level ends the situation: "E2 @ user lvl, exploit running ->"
     # goes on, and read as "at" its first part alone was a condition narrower than the note's (a withdrawn note of it
     # no longer matched the same note reworded)
-    text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)(?:\s+(?:level|lvl))?\s*(?:->|=>|[\u2192\u279c:;.]|$))",
-                  " at ", text, flags=re.IGNORECASE)
+    # (r55m: and where a dash closes it before the order's move, "no Restore for Ent0 while it's @ user lvl - analyse
+    # first": the move after the dash is the order, no more of the situation)
+    text = re.sub(r"(?<=\w)\s*@\s*(?=(?:user|priv(?:ileged|s)?|unknown|root|admin)(?:\s+(?:level|lvl))?\s*(?:->|=>|[\u2192\u279c:;.]|$|"
+                  r"\s[-\u2013\u2014]\s+" + VERB_WORD + "))", " at ", text, flags=re.IGNORECASE)
     # (r53h) words struck through, "Analyse ~~E1~~ E2", are taken back by their writer: no part of the rule
     return _one_of_listed(marked_moves_said(_answered_no_said(STRUCK_OUT.sub(" ", text))))
 
@@ -590,6 +592,11 @@ def _answered_no_said(text: str) -> str:
                             text)
 
 
+# (r55m) "until <host> is clean again", "till it gets back to quiet again": a quiet state returned to, ending the order's time
+_UNTIL_AGAIN = re.compile(r"(?P<until>\b(?:until|till|til)\b[^,;:.!?]{0,60}?\b(?:clean|quiet|uncompromised|restored|recovered|healthy|"
+                          r"safe|calm|idle)\b)\s+again\b", re.IGNORECASE)
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -601,6 +608,10 @@ def written_out(text: str) -> str:
     text = _ABSENCE.sub(lambda m: ("Without" if m[0][0].isupper() else "without") + (" yet" if m[0].lower() == "pending" else ""),
                         text)
     text = _note_shorthand_said(text)
+    # (r55m) "until Op_Server0 is clean again": the "again" of a state the host returns to, after "until", says the end of
+    # the time the order holds (while it is not clean), no history to look up (read as one, "again", facts.py, the
+    # condition was unknown and the rule silent while the host was compromised)
+    text = _UNTIL_AGAIN.sub(r"\g<until>", text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
@@ -719,8 +730,21 @@ _FOR_NEXT_AFTER = re.compile(rf"(?:^|(?<=[.;!?:]\s))(?:for|within|in|during|over
                              rf"{_WINDOW_MOVE}\s*,\s*", re.IGNORECASE)
 
 
+# (r55m) A time that runs to the episode's end, "from the first probe of X till the end of the game", "for the remainder
+# of the match": the episode's end bounds nothing within it, so the words say no more than the time it starts from. Read
+# as a bound, its "until" was a restriction no claim could place, and the rule stayed silent where its start held.
+_TO_EPISODE_END = re.compile(r"\s*,?\s*\b(?:(?:all\s+the\s+way\s+)?(?:until|till|til|up\s+to|up\s+until|right\s+up\s+to|to|through)\s+"
+                             r"the\s+(?:very\s+)?end|for\s+the\s+rest|for\s+the\s+remainder)\s+of\s+the\s+(?:episode|game|run|match)\b"
+                             # (not where the time it starts from follows, "for the remainder of the game once E2 is owned":
+                             # that start is the condition, read with the words that lead it)
+                             r"(?!\s*,?\s*(?:after|once|since|from|following|when|as\s+soon\s+as)\b)", re.IGNORECASE)
+
+
 def window_said(text: str) -> str:
-    """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT)."""
+    """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT), and
+    a time that runs to the episode's end said without that end (_TO_EPISODE_END)."""
+    if _TO_EPISODE_END.search(text):  # (and the comma it leaves at a sentence's start: "Until the end of the game, ...")
+        text = re.sub(r"(^|[.;:!?]\s)\s*,\s*", r"\1", _TO_EPISODE_END.sub("", text))
     # (the window in the unit the text counts it in: a rest that names it, "next 4 turns", is still the text's own words)
     text = _AFTER_FOR_NEXT.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} {_unit(m)}, {m['order']}", text)
     return _FOR_NEXT_AFTER.sub(lambda m: f"If you {m['verb']}d {m['host']} within the last {m['n']} {_unit(m)}, ", text)
@@ -860,6 +884,109 @@ _WHETHER_THEN_IF = re.compile(r"\bwhether\s+(?P<what>[^,;:.?!]{3,80}?)\s*[,;:.?]
 def whether_said(flat: str) -> str:
     """`flat` with the case that answers a "whether" check by a pronoun said in full (`_WHETHER_THEN_IF`)."""
     return _WHETHER_THEN_IF.sub(lambda m: f"{m.group(0)[:m.start('lead') - m.start()]}{m['lead']} {m['what']}", flat)
+
+
+# (r55m) A heading that says what a host is before the order about it, "User0 is the CEO's laptop: ...", "Op_Server0 is our
+# crown jewel: ...": who the host is, no state of it (read as a condition, its noun, "laptop", was taken for a class, and the
+# order's "it" lost its host). Only a noun phrase after "is" with no word of state, move or negation, and a colon after it.
+_HOST_DESCRIBED = re.compile(rf"^(?P<host>\s*{HOST_NAME})\s+is\s+(?P<what>(?:the|our|my|a|an)\s+[^:;.,!?]{{1,40}}?)\s*:\s*(?=\S)",
+                             re.IGNORECASE)
+
+
+# (r55m) A phase of the attack that opens a sentence before the order's own clause with no comma, "during the impact stage our
+# plan opens with a Restore": the phase is the condition and ends there (read as one clause, the condition ran on into the order,
+# and neither was read; the comma the writer left out is put back)
+_PHASE_OPENS = re.compile(r"(?:^|(?<=[.:;!?]\s))(?P<phase>\s*(?:in|during)\s+the\s+(?:recon\w*|discovery|scanning|exploitation|"
+                          r"initial\s+access|(?:privilege\s+)?escalation|lateral[\s-]+movement|impact)\s+(?:phase|stage))"
+                          r"(?=\s+(?:the\s+plan|our\s+plan|my\s+plan|we|you|i|always|never)\b)", re.IGNORECASE)
+
+
+def phase_comma_said(flat: str) -> str:
+    """(r55m) `flat` with a comma after a phase that opens a sentence before its order's clause (`_PHASE_OPENS`)."""
+    return _PHASE_OPENS.sub(r"\g<phase>,", flat or "")
+
+
+# (r55m) A host's priority said right after the condition with no comma, "if Enterprise1 is rooted it comes first: Remove
+# ...", "if E2 is owned that takes priority": the order's rank, no state (read as part of the condition, its words were
+# unplaced and the rule silent); the comma the writer left out is put back, and the condition ends before it
+_PRIORITY_AFTER = re.compile(r"(?<=\w)\s+(?=(?:it|that|this|that\s+one|this\s+one|that\s+host|this\s+host)\s+(?:(?:comes|goes)\s+first|"
+                             r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.]|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
+                             r"(?=(?:and|then)\b))", re.IGNORECASE)
+
+
+def priority_comma_said(flat: str) -> str:
+    """(r55m) `flat` with a comma before a host's priority said right after a condition (`_PRIORITY_AFTER`)."""
+    return _PRIORITY_AFTER.sub(", ", flat or "")
+
+
+# (r55m) Two orders, each on its own host, and one condition that gives each host its own state "respectively": "Remove User3 and
+# Restore Op_Host1 if they are probed and rooted respectively". Each order is for its own host in its own state (read as
+# one condition, both hosts had to show both, and the rule was never whole); said as the two cases it pairs.
+_RESPECTIVELY = re.compile(rf"(?P<v1>[A-Za-z-]+)\s+(?P<h1>{HOST_NAME}|{HOST_SHORT})\s+and\s+(?P<v2>[A-Za-z-]+)\s+(?P<h2>{HOST_NAME}|{HOST_SHORT})\s+"
+                           r"(?P<when>when|whenever|if|once)\s+they\s+(?P<verb>show|are|get)\s+(?P<s1>[^,;.:]{1,40}?)\s+and\s+"
+                           r"(?P<s2>[^,;.:]{1,40}?)\s*,?\s+respectively\b", re.IGNORECASE)
+_ONE_VERB = {"show": "shows", "are": "is", "get": "gets"}
+
+
+def respectively_said(flat: str) -> str:
+    """(r55m) `flat` with two orders paired with their hosts' states "respectively" (`_RESPECTIVELY`) said as two cases:
+    "if User3 is probed, Remove it; if Op_Host1 is rooted, Restore it"."""
+    def cases(m: re.Match) -> str:
+        if len(verbs_in(m["v1"])) != 1 or len(verbs_in(m["v2"])) != 1 or hosts_in(m["h1"]) == hosts_in(m["h2"]):
+            return m.group(0)
+        verb = _ONE_VERB[m["verb"].lower()]
+        return (f"{m['when']} {m['h1']} {verb} {m['s1']}, {m['v1']} it; "
+                f"{m['when'].lower()} {m['h2']} {verb} {m['s2']}, {m['v2']} it")
+    return _RESPECTIVELY.sub(cases, flat or "")
+
+
+# (r55m) And a host named after a description of it, set off by commas: "once our oldest box, User2, gets probed, ...": the
+# host itself (read with it, the description's words were unplaced, and the condition never whole).
+_HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
+_NOT_A_DESCRIPTION = re.compile(r"\b(?:no|not|never|none|nothing|only|except|unless|when|if|while|once|and|or|but|other|next|last|"
+                                r"first|second|third)\b|n't\b", re.IGNORECASE)
+
+
+def _a_description(what: str, host: str) -> bool:
+    """(r55m) Whether words only describe `host`: no state, move, host, negation or condition word in them, and no class but
+    the host's own ("the CEO's laptop": a user host)."""
+    named = hosts_in(host)
+    return not (state_words_in(what) or verbs_in(what) or hosts_in(what) or _NOT_A_DESCRIPTION.search(what)) \
+        and len(named) == 1 and all(named[0] in HOST_CLASSES.get(c, ()) for c in classes_in(what))
+
+
+# (r55m) What a move is good for, said as a general truth before the order's colon: "A decoy only pays off on an idle box: never decoy
+# Enterprise1 once ...", "a Remove just works on a user-level foothold; ...": the writer's reason for the order, no condition of
+# it (read as one, its state was claimed beside the order's own, the two could never hold at once, and the rule was silent).
+_MOVE_WORTH = re.compile(r"(?:^|(?<=[.!?]\s))(?P<move>(?:a|an|the)\s+[\w-]+)\s+(?:only\s+|just\s+|really\s+)?(?:helps|works|pays\s+off|"
+                         r"does\s+(?:any\s+)?good|is\s+(?:only\s+)?(?:useful|worth\s+it|any\s+use))\b[^.:;!?]{0,60}[:;]\s*(?=\S)",
+                         re.IGNORECASE)
+
+
+# (r55m) A heading that sums the order up as "not both at once" before the case it is for: "Not both Enterprise0 and Enterprise2 in
+# one step: if both are rooted, ...", "Never two at the same time: when ...": the point of the order the case then gives in full,
+# no condition (read as one, its "not" was a negation no claim placed, and the rule stayed silent where the case held).
+_NOT_BOTH_HEADING = re.compile(r"^\s*(?:not|never)\s+(?:both|two)\b[^:.;!?]{0,60}?\b(?:at\s+once|together|in\s+(?:one|the\s+same|a\s+single)\s+"
+                               r"(?:step|turn|go)|at\s+the\s+same\s+time|simultaneously)\s*:\s*(?=(?:if|when|whenever|once|should)\b)",
+                               re.IGNORECASE)
+
+
+def move_worth_away(flat: str) -> str:
+    """(r55m) `flat` without a general truth of what a move is good for, said before its order (`_MOVE_WORTH`), nor a heading
+    that sums its order up as "not both at once" (`_NOT_BOTH_HEADING`)."""
+    flat = _MOVE_WORTH.sub(lambda m: "" if len(verbs_in(m["move"])) == 1 and not hosts_in(m.group(0)) else m.group(0), flat or "")
+    # (and a heading that sums the order up as "not both at once", `_NOT_BOTH_HEADING`: the case after it is the rule)
+    return _NOT_BOTH_HEADING.sub("", flat)
+
+
+def host_described_away(flat: str) -> str:
+    """(r55m) `flat` with a heading that only says what its host is (`_HOST_DESCRIBED`) said as the host alone: "User0: ...";
+    and a host named after a description of it (`_HOST_APPOSED`) as the host alone."""
+    flat = _HOST_APPOSED.sub(lambda m: f"{m['host']} " if _a_description(m["what"], m["host"]) else m.group(0), flat or "")
+    found = _HOST_DESCRIBED.match(flat)
+    if found is None or not _a_description(found["what"], found["host"]):
+        return flat
+    return f"{found['host']}: {flat[found.end():]}"
 
 
 def hedges_away(flat: str) -> str:

@@ -420,6 +420,9 @@ _EVERY_HEADING = re.compile(r"^\s*(?:every|each|all(?:\s+(?:of\s+)?the)?)\s+(?=(
 
 _ON_ONE_HOST = re.compile(r"\b(?:it|that\s+(?:host|box|machine|server|one|node))\b", re.IGNORECASE)
 
+# (r55m) An order that is one move's word and nothing more: "reimage", "Remove.", "restore it first" is not (it names "it")
+_MOVE_ALONE = re.compile(r"(?:(?:plan\s+)?(?:an?\s+)?[A-Za-z][\w-]*)[.!]?", re.IGNORECASE)
+
 
 def _every_one_heading(condition: str, words) -> bool:
     """Whether a condition is a heading on every host of a class whose order acts on "it" (`_EVERY_HEADING`)."""
@@ -427,8 +430,12 @@ def _every_one_heading(condition: str, words) -> bool:
     one = _ON_ONE_HOST.search(order)
     # (r46a: not where the order names a host of its own before its "it", "all user boxes owned: decoy Op_Server0 before it
     # falls": that "it" is that host, and the heading's "all" stays every host of the class at once)
+    # (r55m: or the order is the move alone, "every breached usr host: reimage": it acts on each host the heading names,
+    # as "it" does; only after "every" or "each", whose hosts are each a case, not "all", which may be the whole class at once)
+    alone = _MOVE_ALONE.fullmatch(order.strip()) is not None and bool(verbs_in(order)) \
+        and re.match(r"\s*(?:every|each)\b", condition, re.IGNORECASE) is not None
     return condition.strip() == words.situation.strip() and bool(_EVERY_HEADING.match(condition)) \
-        and one is not None and not set(hosts_in(order[:one.start()])) - set(hosts_in(condition))
+        and (alone or one is not None and not set(hosts_in(order[:one.start()])) - set(hosts_in(condition)))
 
 
 def _each_its_own_case(found):

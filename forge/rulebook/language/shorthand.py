@@ -170,12 +170,14 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
                            r"compromised)\b(?!\s+(?:on|in|at|anywhere|elsewhere|else)\b)", re.IGNORECASE), r"\1, nothing compromised on it"),
                # "ent srv scanned and nothing more": the state said without its verb (or after a bare comma, "scanned, nothing
                # more", as a note says it)
+               # (r55m: in these readings of a scan and no more, "nothing worse" says the same as "nothing more": the scan is
+               # the worst of it, "opserver scanned, nothing worse"; read as a "nothing" on its own, the rule held nowhere)
                (re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbeing\s)\b(scanned|probed)(?:\s*,?\s+and|\s*,)\s+"
-                           r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"only \1"),
+                           r"nothing\s+(?:more|else|worse)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"only \1"),
                # "scan seen, nothing more", "a probe spotted and nothing else": a note's scan, said seen, and no more (it was read
                # as "no scan": the opposite)
                (re.compile(r"\b(?:(?:a|an|one)\s+)?(scan|probe)s?\s+(?:seen|spotted|observed|detected|noted|logged|noticed)"
-                           r"(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE),
+                           r"(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else|worse)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE),
                 lambda m: "only " + ("scanned" if m.group(1).lower() == "scan" else "probed")),
                # "is being scanned and nothing more", "shows a scan and nothing else", "shows a scan, nothing else", (r52a) "a box
                # showing a scan and nothing more" (the bound of a state, no move before it: `rule_claims.moves_bounded_away`
@@ -184,13 +186,13 @@ _ONLY_FORMS = ((_SPECIMEN, r"\1"),
                            r"nothing\s+(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"\g<verb> only \g<what>"),
                # (r39m) "each op box w/ one probe and nothing else", "an op server with a probe, nothing more": that host's scan, and
                # no more (read as "with a scan" and a "nothing" on its own, it said no host of the class was scanned)
-               (re.compile(r"\b(with|w/)\s+(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else)\b"
+               (re.compile(r"\b(with|w/)\s+(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+(?:more|else|worse)\b"
                            r"(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r"with only a \2"),
                # (r49m) the same said as a noun of its own, the subject of a "means" or a note's case: "for the analysed host,
                # a probe, no more, means ...", "a probe, nothing else -> ..." (a "nothing" read on its own said no host
                # anywhere was scanned: the opposite)
                (re.compile(r"(?:^|(?<=[,;:(]\s)|(?<=[,;:(]))\s*(?:(?:a|an|one)\s+)?(scan|probe)s?(?:\s*,?\s+and|\s*,)\s+nothing\s+"
-                           r"(?:more|else)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r" only a \1"),
+                           r"(?:more|else|worse)\b(?!\s+(?:is\s+)?(?:going\s+on|happening))", re.IGNORECASE), r" only a \1"),
                # (r39m) a level bounded from above by the lowest one, "held no higher than user level", "owned at most at
                # user level", "not beyond user level": at user level (read as a "no" on its own, it said not compromised)
                (re.compile(r"\b(?:(?:no|not)\s+(?:worse|higher|deeper|further|more)\s+than|at\s+most|(?:not\s+|never\s+)?beyond|"
