@@ -973,11 +973,14 @@ _WHAT_INSTEAD = re.compile(
 # itself: "Q: may we Analyse User2 once it is rooted? A: No, never Analyse it then." The situation is the prohibition's
 # condition: said as "Once <situation>: <prohibition>". Read as it stood, the question's words were the condition ("Q:
 # may we Analyse ...") and the reading was never whole. (A prohibition of another move than the one asked after, or no
-# prohibition at all after the "no", is left as it stands.)
+# prohibition at all after the "no", is left as it stands; r55l: so is a prohibition that states a condition of its own,
+# "No, do not Remove it then if it is still at user level": said after the question's situation alone, the reading took
+# that situation for the whole and the answer's own condition was lost, a ban wider than its words.)
 _MOVE_REFUSED = re.compile(
     r"(?:\bFAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?(?:\bQ\s*\d*\s*[:.]\s*)?\b(?:can|may|should|shall|do|could)\s+(?:we|i|you)\s+"
     r"(?P<asked>[^?.;!:]{3,80}?)\s+(?P<when>when|if|once|while|whenever)\s+(?P<cond>[^?.;!:]{3,160}?)\s*\?\s*A\s*\d*\s*[:.]\s*"
-    r"(?:no|nope)\s*[,.;!:-]\s*(?P<order>(?:never|do\s+not|don't|dont)\b[^.;!?]*?)(?:\s+(?:then|there|in\s+that\s+case))?"
+    r"(?:no|nope)\s*[,.;!:-]\s*(?P<order>(?:never|do\s+not|don't|dont)\b(?:(?!\b(?:if|when|whenever|while|once|unless|until|as\s+long\s+as)\b)[^.;!?])*?)"
+    r"(?:\s+(?:then|there|in\s+that\s+case))?"
     r"\s*(?=[.;!]|$)", re.IGNORECASE)
 
 
