@@ -1354,9 +1354,20 @@ _EXAMPLE_ASIDE = re.compile(r"\s*\(\s*(?:e\.\s?g\.|eg\b|for\s+(?:example|instanc
                             re.IGNORECASE)
 
 
+# (r55l) An exception said inside the example's parentheses, after it: "(e.g. User1, not User2)", "(for instance User3 but
+# never User2)", "(like User0; except User4)". It is the rule's own exception, not the example's: taken away with the
+# example, the class the rule is said of held on the host it leaves out.
+_EXCEPTION_IN_ASIDE = re.compile(r"[,;]?\s*\b(?:but\s+)?(?:not|never|except(?:\s+for)?|excluding|apart\s+from|other\s+than|save)\s+"
+                                 r"[^()]*?(?=\s*\)$)", re.IGNORECASE)
+
+
 def example_aside_away(text: str) -> str:
-    """(r44m) The text without an example it sets in parentheses (`_EXAMPLE_ASIDE`)."""
-    return _EXAMPLE_ASIDE.sub("", text or "")
+    """(r44m) The text without an example it sets in parentheses (`_EXAMPLE_ASIDE`); (r55l) an exception said after the
+    example in them (`_EXCEPTION_IN_ASIDE`) is kept, in parentheses of its own."""
+    def away(m: re.Match) -> str:
+        kept = _EXCEPTION_IN_ASIDE.search(m[0])
+        return f" ({kept[0].strip(' ,;')})" if kept and hosts_in(kept[0]) else ""
+    return _EXAMPLE_ASIDE.sub(away, text or "")
 
 
 def footnotes_said(text: str) -> str:
