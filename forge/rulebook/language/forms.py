@@ -1347,6 +1347,27 @@ _FOOTNOTE_REF = re.compile(r"(?<=[\w.!?;:)])(?P<mark>\*{1,3}|\u2020|\u2021)(?=[\
 _EMPHASIS_OPENED = re.compile(r"(?:^|(?<=[\s(]))\*+\w")
 
 
+# (r55l) One of two named hosts in a state, "but not both": "when one of User1 and User2 is rooted, but not both", "if either
+# User3 or User4 gets scanned (not both)". That is exactly one of them (claims._ONE_OF_NAMED reads "exactly one of");
+# read without the "not both", which stood in no clause of its own, the rule held where both were, the case its words
+# leave out.
+_HOST_OR_SHORT = rf"(?:\b{HOST_NAME}\b|\b{HOST_SHORT})"
+_NOT_BOTH = re.compile(
+    rf"\b(?:(?:(?:exactly|only|just)\s+)?one\s+of\s+(?P<a>{_HOST_OR_SHORT})\s*(?:and|or|/|,)\s*(?P<b>{_HOST_OR_SHORT})|"
+    rf"either\s+(?P<c>{_HOST_OR_SHORT})\s+or\s+(?P<d>{_HOST_OR_SHORT}))"
+    r"(?P<state>\s+(?:is|are|gets?|got|becomes?|shows?|reads?|was|has\s+been)\s+[^,;.:!?()]{2,60}?|\s+[a-z]+ed\b)"
+    r"\s*(?:,\s*|\(\s*)?(?:but\s+|and\s+)?(?:not|never)\s+both(?:\s+of\s+them)?\b\s*\)?", re.IGNORECASE)
+
+
+def not_both_said(text: str) -> str:
+    """(r55l) `text` with one of two named hosts in a state "but not both" (`_NOT_BOTH`) said as "exactly one of <a> and <b>
+    <state>"; else as it stands."""
+    def said(m: re.Match) -> str:
+        a, b = (m["a"], m["b"]) if m["a"] else (m["c"], m["d"])
+        return f"exactly one of {a} and {b}{m['state'].rstrip()}"
+    return _NOT_BOTH.sub(said, text or "")
+
+
 # (r44m) An example set in parentheses inside a sentence, "op box owned (e.g. OpH1 in seed 3) -> ...", "(for instance
 # User2, last run)": the host and run it tells of are the example's, no condition or scope of the rule. Left, its "e.g."
 # ended the sentence there and its last words were read as the note's situation.
