@@ -927,6 +927,29 @@ def question_answered(text: str) -> str:
         lambda m: m[0][:m.start("answer") - m.start()] + f"If {m['subject']} {m['aux'].lower()} {m['state'].strip()}", text or "")
 
 
+# (r55l) A yes/no question of a host's state answered "no", then the order: "Is User2 rooted? No. Then Analyse User2", "has
+# Op_Host0 been exploited? Nope - put a decoy on it". The order is for the state denied: said as "If <subject> <aux> not
+# <state>, <order>". Read as it stood, the question was the situation and its "no" was lost, the order held where the
+# state it denies was shown (the opposite of its words). (A question that asks after a move, "Remove User3? No", is
+# forms._move_asked's; an answer that goes on to deny more, "No, nor ...", is left as it stands.)
+_STATE_DENIED_ANSWER = re.compile(
+    r"(?:^|(?<=[.!;:]\s)|(?<=\n))\s*(?P<aux>is|are|was|were|has|have)\s+(?P<subject>(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
+    rf"(?:hosts?|servers?|box(?:es)?|machines?)|{HOST_NAME}|{HOST_SHORT})\s+(?P<state>[^?.;:!]{{1,80}}?)\s*\?\s*(?:A\s*[:.]\s*)?"
+    r"(?:no|nope|nah|negative)\s*(?:[.,!;:-]+|\s+-+|\s*\u2014)\s*(?!(?:nor|and|but|or)\b)(?:(?:then|so|in\s+that\s+case)\s*[,:]?\s+)?(?=\S)",
+    re.IGNORECASE)
+
+
+def state_denied_said(text: str) -> str:
+    """(r55l) `text` with a yes/no question of a state answered "no" (`_STATE_DENIED_ANSWER`) said as the state denied, "If
+    <subject> <aux> not <state>, "; else as it stands (a question that names a move is no question of a state)."""
+    def said(m: re.Match) -> str:
+        state = m["state"].strip()
+        if verbs_in(state) or not (state_words_in(state) or re.search(r"\b(?:user[\s-]level|root|privileged|unknown)\b", state, re.I)):
+            return m[0]
+        return f"If {m['subject']} {m['aux'].lower()} not {state}, "
+    return _STATE_DENIED_ANSWER.sub(said, text or "")
+
+
 # (r44c) A note's situation said as a bare question, with no word that asks one ("Nothing on the op side owned? then
 # ...", "User2 scanned? -> ..."): the statement it asks after, then the order it answers with ("then", an arrow, or an
 # imperative). It is the order's condition, as the same words before an arrow are; read as no statement at all, the

@@ -28,7 +28,7 @@ from forge.rulebook.language.clauses import (Condition, HEADING_ASIDE, WHOSE_VIE
                                              listed_states, order_without_conditions)
 from forge.rulebook.language.forbidding import (EXCEPT_WORDS, Prohibition, VERB_WORD, contrasted_hosts, falling_short,
                                                 listed_to_avoid, mocked_moves, prohibitions_in, told_others)
-from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said, not_both_said,
+from forge.rulebook.language.forms import (acceptance_test_said, bare_question_said, config_section_said, log_lines_said, tree_said, ellipsis_filled, example_aside_away, footnotes_said, not_both_said, state_denied_said,
                                            form_lines_said, hedges_away, ignored_advice_said, labelled_question_said, setting_said, what_to_do_said, exceptions_said,
                                            listed_situation_joined, question_answered, quoted_row_joined,
                                            reason_aside_dropped, scope_labels_said, whether_said, window_said,
@@ -237,7 +237,7 @@ def plan_entry_said(flat: str) -> str:
 # whitespace joined, those that read its sentences.
 # (r52m: first, a note's own names written out, glossary.py: "Legend: 'the barn' = Op_Host1. Rule: ...")
 _BLOCKS_SAID = (glossary_said, setting_said, log_lines_said, tree_said, config_section_said, acceptance_test_said, quoted_row_joined,
-                ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered,
+                ignored_advice_said, example_aside_away, not_both_said, footnotes_said, table_cases_said, form_lines_said, question_answered, state_denied_said,
                 what_to_do_said, labelled_question_said, bare_question_said, exceptions_said, level_conceded_said)
 _SENTENCES_SAID = (hedges_away, whether_said, reason_aside_dropped, listed_situation_joined, written_out, plan_entry_said, expand_ranges,
                    ellipsis_filled, window_said)
