@@ -20,13 +20,26 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, atoms_of, positive_hosts
 from forge.rulebook.language.clauses import order_without_conditions
-from forge.rulebook.language.names import classes_in, hosts_in
+from forge.rulebook.language.forbidding import limited_bans
+from forge.rulebook.language.names import classes_in, hosts_in, same_verb
 from forge.rulebook.language.order import AT_HAND_SAID
 from forge.rulebook.language.wording import read_wording
 
 
 @lru_cache(maxsize=4096)
 def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
+    """`_said_in_words`, but for a ban its own clause limits by a count or a time, or says of the move alone
+    (forbidding.limited_bans: "never Restore User2 twice", "do not Restore User1 yet"): (r55l) that is no plain "never",
+    and read as one in a dispute, it beat another teacher's order of the first Restore, which its words allow. None."""
+    said = _said_in_words(text)
+    if said is None or said[1].mode not in ("never", "prefer"):
+        return said
+    banned = said[1].move.verb if said[1].mode == "never" else said[1].over.verb if said[1].over else None
+    limited = limited_bans(read_wording(text).instruction)
+    return None if any(same_verb(verb, banned) or banned == ANY_VERB for verb in limited) else said
+
+
+def _said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     """What the text forbids (`forbidden_in_words`), else what it orders in so many words: one host verb, on the one
     host it names or on the hosts of the one class it names, when what its words claim holds (rule_claims.rule_claims;
     else where that host or class is shown): "Restore user hosts as soon as they're compromised" is "do Restore" on
