@@ -26,6 +26,8 @@ from forge.rulebook.language.grammar import ConditionalRule, parse_rule
 from forge.rulebook.language.action import CLASS_TARGETS, MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
 from forge.rulebook.model import RuleType, canonical_json
 from forge.rulebook.language.predicate import (
+    AllOf,
+    AnyOf,
     Predicate,
     PredicateError,
     atoms_of,
@@ -37,6 +39,7 @@ from forge.rulebook.language.predicate import (
     parse_predicate,
     positive_hosts,
     predicate_to_json,
+    truth,
 )
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import Situation
@@ -132,6 +135,7 @@ def meaning_of(record) -> Meaning:
     meaning = _parsed(when, action, record.directive)
     if meaning.when is not None:
         meaning = _excepted_read(meaning, getattr(record, "text", "") or record.directive)
+        meaning = _disputed_in_its_case(meaning, getattr(record, "text", "") or record.directive)
     if meaning.semantic and getattr(record, "type", RuleType.CONTENT) == RuleType.CONTENT:
         said = said_in_words(getattr(record, "text", "") or record.directive)
         if said is not None:
@@ -140,8 +144,34 @@ def meaning_of(record) -> Meaning:
 
 
 def disputing(meaning: Meaning) -> Optional[Meaning]:
-    """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown)."""
-    return meaning if not meaning.semantic else meaning.said
+    """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown); (r55l) for a
+    note of cases, its move in its own case (`_disputed_in_its_case`)."""
+    return meaning.said if meaning.semantic or meaning.said is not None else meaning
+
+
+def _disputed_in_its_case(meaning: Meaning, text: str) -> Meaning:
+    """(r55l) A note of cases whose orders differ ("User2 scanned -> Analyse User2. User2 rooted -> Restore User2"), compiled
+    by design with its first case's move as the action and the other cases left in its rest (condition.arrow_cases): its
+    action is its word only in the cases that order that move. Disputed over its whole trigger, it was taken to order
+    Analyse where User2 is rooted, and a teacher's "never Analyse User2 once it is rooted" lost to it, or beat it, over a
+    move it never orders there. The meaning it disputes by (`said`) is held to those cases, as its words read them; where
+    they read none of them, it stays its own."""
+    from forge.rulebook.language.condition import arrow_cases  # lazy: readers of whole texts
+    from forge.rulebook.language.names import verbs_in
+    from forge.rulebook.language.rule_claims import rule_claims
+
+    cases = arrow_cases(text)
+    if len(cases) < 2 or meaning.action is None or meaning.said is not None:
+        return meaning
+    moved = {m.verb for m in meaning.action.moves}
+    own = [case for case in cases if moved <= set(verbs_in(case))]
+    if not own or len(own) == len(cases):
+        return meaning
+    read = [rule_claims(case, with_instruction=True, bare=False) for case in own]
+    if any(claim is None for claim in read):
+        return meaning
+    held = AllOf((meaning.when, read[0] if len(read) == 1 else AnyOf(tuple(read))))
+    return replace(meaning, said=Meaning(held, meaning.action))
 
 
 def standing_exception(narrow: Meaning, broad: Meaning) -> bool:
@@ -197,6 +227,10 @@ def may_conflict(a: Meaning, b: Meaning) -> bool:
 def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
     """Do the two rules, both applying to `situation`, disagree about what to do in it?"""
     if a.when is None or b.when is None or a.action is None or b.action is None:
+        return False
+    # (r55l) a meaning disputed by that is false here says nothing here: a note of cases held to the case of its move
+    # (`_disputed_in_its_case`) is not a word on that move in its other case, whose own order its text gives
+    if truth(a.when, situation) is False or truth(b.when, situation) is False:
         return False
     return clash_hosts(a.action, b.action, matched_hosts(a.when, situation), matched_hosts(b.when, situation)) is not None
 
