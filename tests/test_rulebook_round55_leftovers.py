@@ -147,3 +147,12 @@ def test_a_note_of_cases_disputes_only_in_the_case_of_its_move():
     assert conflict_in(disputing(note), disputing(ban), rooted) is False
     both = alert_rows(("Enterprise0", "Scan", "Privileged"))
     assert conflict_in(disputing(note), disputing(ban), both) is True
+
+
+# -- a fault asked of the move, answered no ----------------------------------------------------------------------------
+
+def test_a_fault_asked_of_a_move_and_answered_no_turns_no_move_down():
+    from forge.rulebook.language.forms import moves_answered
+    assert moves_answered("Would a Remove be wrong once User4 is exploited? No.")[0] == frozenset()
+    assert moves_answered("Is a Restore of Op_Host1 ever a waste when it is rooted? Nope.")[0] == frozenset()
+    assert "Remove" in moves_answered("Should User4 get a Remove once it is exploited? No.")[0]

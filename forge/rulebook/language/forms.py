@@ -1063,6 +1063,12 @@ _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?
                           re.IGNORECASE)
 
 
+# (r55l) The words of a fault a question asks the move of: "is a Restore ever a mistake", "would a Remove be wrong there",
+# "is an Analyse a waste of a turn", "is a Restore overkill".
+_FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call|choice)|waste(?:ful|d)?|pointless|useless|"
+                          r"overkill|premature|excessive|counterproductive|harmful|too\s+(?:early|soon|much|drastic))\b", re.IGNORECASE)
+
+
 def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(r54h) The moves questions ask about that their answers turn down, and those they leave open (`_MOVE_ASKED`):
     (denied, left open). A move the answer orders again in its own words is neither."""
@@ -1070,6 +1076,10 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     left_open: set[str] = set()
     for found in _MOVE_ASKED.finditer(text or ""):
         asked = set(verbs_in(found["question"])) - set(verbs_in(found["answer"]))
+        # (r55l) a question that asks whether the move is a mistake ("is a Restore ever wrong once it is rooted?"): its
+        # "no" denies the judgement, and leaves the move the right one; read as a move turned down, the order was refused
+        if _FAULT_ASKED.search(found["question"]) and _ANSWER_DENIES.search(found["answer"]):
+            continue
         if _ANSWER_DENIES.search(found["answer"]):
             denied |= asked
         elif _ANSWER_OPEN.search(found["answer"]):
