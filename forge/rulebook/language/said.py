@@ -32,11 +32,17 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     (forbidding.limited_bans: "never Restore User2 twice", "do not Restore User1 yet"): (r55l) that is no plain "never",
     and read as one in a dispute, it beat another teacher's order of the first Restore, which its words allow. None."""
     said = _said_in_words(text)
-    if said is None or said[1].mode not in ("never", "prefer"):
+    # (a preference of another move over it, "not a Restore case yet -> Remove OpS0", is the word the dispute needs: the
+    # move ordered in its place, which the limit leaves standing)
+    if said is None or said[1].mode != "never":
         return said
-    banned = said[1].move.verb if said[1].mode == "never" else said[1].over.verb if said[1].over else None
-    limited = limited_bans(read_wording(text).instruction)
-    return None if any(same_verb(verb, banned) or banned == ANY_VERB for verb in limited) else said
+    banned = said[1].move.verb
+    kinds = {kind for verb, kind in limited_bans(read_wording(text).instruction).items() if same_verb(verb, banned) or banned == ANY_VERB}
+    # (a time with a state it waits on, "not a Restore case yet" of a host at user level under an exploit, is a "never"
+    # while that state holds, as the checks take it: checks._ban_limited; a count, or a time with no state, is none)
+    if kinds & {"count", "alone"} or "time" in kinds and all(atom.bare() for atom, _ in atoms_of(said[0])):
+        return None
+    return said
 
 
 def _said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
