@@ -142,11 +142,15 @@ def test_a_note_of_cases_disputes_only_in_the_case_of_its_move():
                               _act("do", "Analyse", "Enterprise0")))
     ban = meaning_of(_record("Once Enterprise0 is at root, never Analyse Enterprise0.", {"host": "Enterprise0", "compromise": "Privileged"},
                              _act("never", "Analyse", "Enterprise0")))
-    assert isinstance(disputing(note).when, AllOf)
+    assert len(note.cases) == 2 and all(isinstance(case.when, AllOf) for case in note.cases)
     rooted = alert_rows(("Enterprise0", "None", "Privileged"))
     assert conflict_in(disputing(note), disputing(ban), rooted) is False
     both = alert_rows(("Enterprise0", "Scan", "Privileged"))
     assert conflict_in(disputing(note), disputing(ban), both) is True
+    # (and a teacher against the other case's order disputes it there)
+    no_restore = meaning_of(_record("Never Restore Enterprise0 while it is at root.", {"host": "Enterprise0", "compromise": "Privileged"},
+                                    _act("never", "Restore", "Enterprise0")))
+    assert conflict_in(disputing(note), disputing(no_restore), rooted) is True
 
 
 # -- a fault asked of the move, answered no ----------------------------------------------------------------------------

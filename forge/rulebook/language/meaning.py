@@ -27,7 +27,6 @@ from forge.rulebook.language.action import CLASS_TARGETS, MATCHED, RuleAction, c
 from forge.rulebook.model import RuleType, canonical_json
 from forge.rulebook.language.predicate import (
     AllOf,
-    AnyOf,
     Predicate,
     PredicateError,
     atoms_of,
@@ -52,6 +51,9 @@ class Meaning:
     # A semantic rule's prohibition or plain order in so many words ("do not restore User3": never Restore on the hosts
     # it names; said.py): used only to find and settle disagreements (`disputing`), never to decide whether it applies.
     said: Optional["Meaning"] = None
+    # (r55l) A compiled note of cases whose orders differ: each case's order within its trigger, which it disputes by in
+    # that case (`_disputed_in_its_case`); never used to decide whether it applies.
+    cases: tuple["Meaning", ...] = ()
 
     @property
     def semantic(self) -> bool:
@@ -144,34 +146,42 @@ def meaning_of(record) -> Meaning:
 
 
 def disputing(meaning: Meaning) -> Optional[Meaning]:
-    """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown); (r55l) for a
-    note of cases, its move in its own case (`_disputed_in_its_case`)."""
-    return meaning.said if meaning.semantic or meaning.said is not None else meaning
+    """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown)."""
+    return meaning if not meaning.semantic else meaning.said
 
 
 def _disputed_in_its_case(meaning: Meaning, text: str) -> Meaning:
     """(r55l) A note of cases whose orders differ ("User2 scanned -> Analyse User2. User2 rooted -> Restore User2"), compiled
-    by design with its first case's move as the action and the other cases left in its rest (condition.arrow_cases): its
-    action is its word only in the cases that order that move. Disputed over its whole trigger, it was taken to order
-    Analyse where User2 is rooted, and a teacher's "never Analyse User2 once it is rooted" lost to it, or beat it, over a
-    move it never orders there. The meaning it disputes by (`said`) is held to those cases, as its words read them; where
-    they read none of them, it stays its own."""
+    by design with its first case's move as the action and the other cases left in its rest (condition.arrow_cases): in
+    each case its word is that case's own order. Disputed by its stored action alone, it was taken to order Analyse where
+    User2 is rooted: a teacher's "never Analyse User2 once it is rooted" lost to it, or beat it, over a move it never
+    orders there, and one against its Restore there went unseen. Each case's order as its words say it (said_in_words),
+    within the trigger, is what it disputes by in that case (`cases`); where a case's order is not read so plainly, the
+    note disputes by its stored action, as before."""
     from forge.rulebook.language.condition import arrow_cases  # lazy: readers of whole texts
     from forge.rulebook.language.names import verbs_in
-    from forge.rulebook.language.rule_claims import rule_claims
 
     cases = arrow_cases(text)
     if len(cases) < 2 or meaning.action is None or meaning.said is not None:
         return meaning
     moved = {m.verb for m in meaning.action.moves}
-    own = [case for case in cases if moved <= set(verbs_in(case))]
-    if not own or len(own) == len(cases):
+    if all(moved <= set(verbs_in(case)) for case in cases):
         return meaning
-    read = [rule_claims(case, with_instruction=True, bare=False) for case in own]
-    if any(claim is None for claim in read):
+    read = [said_in_words(case) for case in cases]
+    if any(said is None or said[0] is None for said in read):
         return meaning
-    held = AllOf((meaning.when, read[0] if len(read) == 1 else AnyOf(tuple(read))))
-    return replace(meaning, said=Meaning(held, meaning.action))
+    return replace(meaning, cases=tuple(Meaning(AllOf((meaning.when, when)), action) for when, action in read))
+
+
+def _in_its_case(meaning: Meaning, situation: Situation) -> tuple[tuple[RuleAction, tuple[str, ...]], ...]:
+    """(r55l) What a meaning disputes by in `situation`, each action with the hosts its trigger matched: for a note of cases
+    (`Meaning.cases`), each case that may hold there, on the hosts both the case and the whole trigger match (a case's
+    reading may say no more than its class: the hosts are the trigger's); else itself."""
+    if not meaning.cases:
+        return ((meaning.action, matched_hosts(meaning.when, situation)),)
+    whole = set(matched_hosts(meaning.when, situation))
+    return tuple((case.action, tuple(h for h in matched_hosts(case.when, situation) if h in whole)) for case in meaning.cases
+                 if truth(case.when, situation) is not False)
 
 
 def standing_exception(narrow: Meaning, broad: Meaning) -> bool:
@@ -212,7 +222,9 @@ def _uses_matched(action: RuleAction) -> bool:
 
 def may_conflict(a: Meaning, b: Meaning) -> bool:
     """Can the two rules apply in one context and disagree there? Semantic rules never conflict by
-    meaning (their meaning is not known)."""
+    meaning (their meaning is not known). (r55l) A note of cases may, in any of its cases, by that case's order."""
+    if a.cases or b.cases:
+        return any(may_conflict(x, y) for x in (a.cases or (a,)) for y in (b.cases or (b,)))
     if a.when is None or b.when is None or a.action is None or b.action is None:
         return False
     hosts = clash_hosts(a.action, b.action, positive_hosts(a.when), positive_hosts(b.when))
@@ -228,11 +240,8 @@ def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
     """Do the two rules, both applying to `situation`, disagree about what to do in it?"""
     if a.when is None or b.when is None or a.action is None or b.action is None:
         return False
-    # (r55l) a meaning disputed by that is false here says nothing here: a note of cases held to the case of its move
-    # (`_disputed_in_its_case`) is not a word on that move in its other case, whose own order its text gives
-    if truth(a.when, situation) is False or truth(b.when, situation) is False:
-        return False
-    return clash_hosts(a.action, b.action, matched_hosts(a.when, situation), matched_hosts(b.when, situation)) is not None
+    # (r55l) a note of cases disputes in each case that may hold here by that case's own order (`_disputed_in_its_case`)
+    return any(clash_hosts(x, y, xs, ys) is not None for x, xs in _in_its_case(a, situation) for y, ys in _in_its_case(b, situation))
 
 
 def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation,
