@@ -148,7 +148,7 @@ def test_a_note_of_cases_disputes_only_in_the_case_of_its_move():
     both = alert_rows(("Enterprise0", "Scan", "Privileged"))
     assert conflict_in(disputing(note), disputing(ban), both) is True
     # (and a teacher against the other case's order disputes it there)
-    no_restore = meaning_of(_record("Never Restore Enterprise0 while it is at root.", {"host": "Enterprise0", "compromise": "Privileged"},
+    no_restore = meaning_of(_record("As long as Enterprise0 sits at root, no Restore of it.", {"host": "Enterprise0", "compromise": "Privileged"},
                                     _act("never", "Restore", "Enterprise0")))
     assert conflict_in(disputing(note), disputing(no_restore), rooted) is True
 
