@@ -1316,8 +1316,11 @@ def _stateless(words: Wording, predicate) -> Optional[str]:
         return None
     # (the words that only name a host's presence, "in the alerts", state nothing)
     # (r40m: nor a state word inside what the evidence reports, a file "escalate.sh": the gate judges that, judged.py)
-    stated = next((c for c in words.conditions if any(w.lower() not in _NAMING for w in state_words_in(evidence_away(c.text)))),
-                  None)
+    # (r55l: and a compromise level said as a place, "if it is still at user level", "while user-level": no state word, it
+    # is a state all the same; missed, "A: No, do not Remove it then if it is still at user level" passed as a never-Remove
+    # of any host shown, a ban wider than its words)
+    stated = next((c for c in words.conditions if any(w.lower() not in _NAMING for w in state_words_in(evidence_away(c.text)))
+                   or _LEVEL_PHRASE.search(evidence_away(c.text))), None)
     if stated is None:
         return None
     return (f"bare: the condition states a state ({stated.text[:60]!r}) but the predicate only asks that the context shows "
@@ -1502,6 +1505,36 @@ def _any_level_of_asked(text: str, predicate) -> bool:
         if not named or named & asked or set(classes_in(clause)) & asked:
             return True
     return False
+
+
+def _level_turned(words: Wording, predicate, unexpressed: str = "") -> Optional[str]:
+    """(r55l) A condition that says one compromise level only ("if it is still at user level", "while it sits at root")
+    compiled as the other level alone, the opposite of its words, or with no compromise at all, the level dropped. Where the
+    readers leave a word of it unplaced ("still" read as history), the claims check has no whole reading to hold the
+    predicate to, and "Q: may we Remove User2 once it is scanned? A: No, do not Remove it then if it is still at user level"
+    passed as a ban on any scanned User2. (A level denied, "unless it is at user level", or any compromise said beside it,
+    leaves the level open: left alone; so is a rest that states a level, which the guard judges.)"""
+    said: set[str] = set()
+    for condition in words.conditions:
+        body = evidence_away(condition.text)
+        if _ANY_LEVEL.search(_LEVEL_PHRASE.sub(" ", body)):
+            return None
+        for found in _LEVEL_PHRASE.finditer(body):
+            if condition.negations or _DENIED_BEFORE.search(body[:found.start()]):
+                return None
+            if not re.search(r"unknown", found.group(0), re.IGNORECASE):
+                said.add("User" if re.search(r"\buser\b", found.group(0), re.IGNORECASE) else "Privileged")
+    if len(said) != 1 or _LEVEL_PHRASE.search(unexpressed or ""):
+        return None
+    asked = {atom.compromise for atom, negated in atoms_of(predicate) if not negated and atom.compromise is not None}
+    if not asked and not any(atom.compromise is not None for atom, _ in atoms_of(predicate)) \
+            and any(not atom.bare() for atom, _ in atoms_of(predicate)):
+        return (f"claims: the condition says {next(iter(said))} level, but the predicate asks no compromise: express the "
+                "level the text says")
+    if not asked or asked & said or "any" in asked:
+        return None
+    return (f"claims: the condition says {next(iter(said))} level only, but the predicate asks {'/'.join(sorted(asked))}: "
+            "express the level the text says")
 
 
 def _level_denied(text: str, predicate) -> Optional[str]:
@@ -1765,7 +1798,8 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \
         or _before(words, predicate) \
         or _history_turned(words, predicate, unexpressed) \
-        or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _condition_hosts(words, predicate) \
+        or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _level_turned(words, predicate, unexpressed) \
+        or _condition_hosts(words, predicate) \
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \
         or _phase_host_widened(text, predicate, when_raw) \

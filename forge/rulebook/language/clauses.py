@@ -358,9 +358,12 @@ _SCOPE_STATE = re.compile(r"^\s*(?:for|on)\s+(?P<situation>(?:(?:a|an|any|every|
 # A level said after the host or class it is of, with no condition word ("Restore User1 at root", "Remove Enterprise2 at
 # user level, never Restore it", "the move for the user hosts at Privileged"): the state of that subject, when the rule
 # applies (left unread, a predicate that only asks the host be shown passed as the whole condition).
-_AT_LEVEL = re.compile(r"\s+(?:(?:is|are)\s+)?(?:(?:still|sitting|stuck)\s+)?at\s+(?:(?:a|the)\s+)?"
-                       r"(?:user[\s-]level|user|root|privileged|unknown|admin(?:istrator)?|system)\b"
-                       r"(?:[\s-]+(?:level|access|privileges?|compromise|rights))?", re.IGNORECASE)
+# (r55l) ... and a second level joined to it by "or" ("Restore any user box at user level or root"): either level, the
+# condition; cut after the first, the rule read as "at user level" alone and was silent on a rooted box it names.
+_LEVEL_SAID = (r"(?:user[\s-]level|user|root|privileged|unknown|admin(?:istrator)?|system)\b"
+               r"(?:[\s-]+(?:level|access|privileges?|compromise|rights))?")
+_AT_LEVEL = re.compile(r"\s+(?:(?:is|are)\s+)?(?:(?:still|sitting|stuck)\s+)?at\s+(?:(?:a|the)\s+)?" + _LEVEL_SAID +
+                       r"(?:\s*,?\s*(?:or|/)\s*(?:at\s+)?(?:(?:a|the)\s+)?" + _LEVEL_SAID + ")?", re.IGNORECASE)
 
 
 # A quiet state said right after the level ("User4 at root with no alerts ought to be reimaged"): part of the

@@ -697,6 +697,15 @@ _JUDGED_CLAUSE_START = re.compile(r",|\s[-\u2013\u2014]+\s|\b(?:and|but|while|wh
                                   "|".join(pattern for _, pattern in VERB_FORMS) + r")\b)", re.IGNORECASE)
 
 
+# (r55l) A judgement's subject that is every move but the one ordered: "anything less", "anything short of that", "nothing
+# else", "any lesser move", "half measures". Its clause has no verb of its own, and the order's verb before it was taken for
+# what it judges: "Restore E0 - anything less is not enough" read as a ban on the very Restore it urges.
+_OTHER_THAN_MOVE = re.compile(r"(?:(?:anything|something|nothing|any\s+thing)\s+(?:less|else|short(?:\s+of\s+(?:that|it|this))?|"
+                              r"other|weaker|softer|smaller|lighter)(?:\s+than\s+(?:that|it|this))?|"
+                              r"(?:any|a|every)\s+(?:lesser|weaker|softer|lighter|smaller|other)\s+(?:move|action|step|response|fix|measure)s?|"
+                              r"half[\s-]+measures?|less(?:\s+than\s+(?:that|it|this))?)", re.IGNORECASE)
+
+
 def _judged_subject(before: str) -> str:
     """The words before a judgement ("... is pointless") that it is said of: its own clause (`_JUDGED_CLAUSE_START`)."""
     return _JUDGED_CLAUSE_START.split(before)[-1]
@@ -884,6 +893,8 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
             if bad else None
         if verb is not None and _move_put_off(clause[:verb.start()]):
             verb = None  # (r46a) "waiting on a Restore = waste of a step": the wait is the waste, not the Restore
+        if bad and _OTHER_THAN_MOVE.fullmatch(subject.strip(" -\u2013\u2014")):
+            verb = None  # (r55l) "Restore E0 - anything less is not enough": what is judged is every move short of the order
         if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
             found.append(Prohibition(canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
     return tuple(found), tuple(dict.fromkeys(_dispreferred(instruction, found)))

@@ -1054,6 +1054,29 @@ def question_answered(text: str) -> str:
         lambda m: m[0][:m.start("answer") - m.start()] + f"If {m['subject']} {m['aux'].lower()} {m['state'].strip()}", text or "")
 
 
+# (r55l) A yes/no question of a host's state answered "no", then the order: "Is User2 rooted? No. Then Analyse User2", "has
+# Op_Host0 been exploited? Nope - put a decoy on it". The order is for the state denied: said as "If <subject> <aux> not
+# <state>, <order>". Read as it stood, the question was the situation and its "no" was lost, the order held where the
+# state it denies was shown (the opposite of its words). (A question that asks after a move, "Remove User3? No", is
+# forms._move_asked's; an answer that goes on to deny more, "No, nor ...", is left as it stands.)
+_STATE_DENIED_ANSWER = re.compile(
+    r"(?:^|(?<=[.!;:]\s)|(?<=\n))\s*(?P<aux>is|are|was|were|has|have)\s+(?P<subject>(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
+    rf"(?:hosts?|servers?|box(?:es)?|machines?)|{HOST_NAME}|{HOST_SHORT})\s+(?P<state>[^?.;:!]{{1,80}}?)\s*\?\s*(?:A\s*[:.]\s*)?"
+    r"(?:no|nope|nah|negative)\s*(?:[.,!;:-]+|\s+-+|\s*\u2014)\s*(?!(?:nor|and|but|or)\b)(?:(?:then|so|in\s+that\s+case)\s*[,:]?\s+)?(?=\S)",
+    re.IGNORECASE)
+
+
+def state_denied_said(text: str) -> str:
+    """(r55l) `text` with a yes/no question of a state answered "no" (`_STATE_DENIED_ANSWER`) said as the state denied, "If
+    <subject> <aux> not <state>, "; else as it stands (a question that names a move is no question of a state)."""
+    def said(m: re.Match) -> str:
+        state = m["state"].strip()
+        if verbs_in(state) or not (state_words_in(state) or re.search(r"\b(?:user[\s-]level|root|privileged|unknown)\b", state, re.I)):
+            return m[0]
+        return f"If {m['subject']} {m['aux'].lower()} not {state}, "
+    return _STATE_DENIED_ANSWER.sub(said, text or "")
+
+
 # (r44c) A note's situation said as a bare question, with no word that asks one ("Nothing on the op side owned? then
 # ...", "User2 scanned? -> ..."): the statement it asks after, then the order it answers with ("then", an arrow, or an
 # imperative). It is the order's condition, as the same words before an arrow are; read as no statement at all, the
@@ -1100,11 +1123,14 @@ _WHAT_INSTEAD = re.compile(
 # itself: "Q: may we Analyse User2 once it is rooted? A: No, never Analyse it then." The situation is the prohibition's
 # condition: said as "Once <situation>: <prohibition>". Read as it stood, the question's words were the condition ("Q:
 # may we Analyse ...") and the reading was never whole. (A prohibition of another move than the one asked after, or no
-# prohibition at all after the "no", is left as it stands.)
+# prohibition at all after the "no", is left as it stands; r55l: so is a prohibition that states a condition of its own,
+# "No, do not Remove it then if it is still at user level": said after the question's situation alone, the reading took
+# that situation for the whole and the answer's own condition was lost, a ban wider than its words.)
 _MOVE_REFUSED = re.compile(
     r"(?:\bFAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?(?:\bQ\s*\d*\s*[:.]\s*)?\b(?:can|may|should|shall|do|could)\s+(?:we|i|you)\s+"
     r"(?P<asked>[^?.;!:]{3,80}?)\s+(?P<when>when|if|once|while|whenever)\s+(?P<cond>[^?.;!:]{3,160}?)\s*\?\s*A\s*\d*\s*[:.]\s*"
-    r"(?:no|nope)\s*[,.;!:-]\s*(?P<order>(?:never|do\s+not|don't|dont)\b[^.;!?]*?)(?:\s+(?:then|there|in\s+that\s+case))?"
+    r"(?:no|nope)\s*[,.;!:-]\s*(?P<order>(?:never|do\s+not|don't|dont)\b(?:(?!\b(?:if|when|whenever|while|once|unless|until|as\s+long\s+as)\b)[^.;!?])*?)"
+    r"(?:\s+(?:then|there|in\s+that\s+case))?"
     r"\s*(?=[.;!]|$)", re.IGNORECASE)
 
 
@@ -1164,6 +1190,12 @@ _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?
                           re.IGNORECASE)
 
 
+# (r55l) The words of a fault a question asks the move of: "is a Restore ever a mistake", "would a Remove be wrong there",
+# "is an Analyse a waste of a turn", "is a Restore overkill".
+_FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call|choice)|waste(?:ful|d)?|pointless|useless|"
+                          r"overkill|premature|excessive|counterproductive|harmful|too\s+(?:early|soon|much|drastic))\b", re.IGNORECASE)
+
+
 def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(r54h) The moves questions ask about that their answers turn down, and those they leave open (`_MOVE_ASKED`):
     (denied, left open). A move the answer orders again in its own words is neither."""
@@ -1171,6 +1203,10 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     left_open: set[str] = set()
     for found in _MOVE_ASKED.finditer(text or ""):
         asked = set(verbs_in(found["question"])) - set(verbs_in(found["answer"]))
+        # (r55l) a question that asks whether the move is a mistake ("is a Restore ever wrong once it is rooted?"): its
+        # "no" denies the judgement, and leaves the move the right one; read as a move turned down, the order was refused
+        if _FAULT_ASKED.search(found["question"]) and _ANSWER_DENIES.search(found["answer"]):
+            continue
         if _ANSWER_DENIES.search(found["answer"]):
             denied |= asked
         elif _ANSWER_OPEN.search(found["answer"]):
@@ -1484,6 +1520,27 @@ _FOOTNOTE_REF = re.compile(r"(?<=[\w.!?;:)])(?P<mark>\*{1,3}|\u2020|\u2021)(?=[\
 _EMPHASIS_OPENED = re.compile(r"(?:^|(?<=[\s(]))\*+\w")
 
 
+# (r55l) One of two named hosts in a state, "but not both": "when one of User1 and User2 is rooted, but not both", "if either
+# User3 or User4 gets scanned (not both)". That is exactly one of them (claims._ONE_OF_NAMED reads "exactly one of");
+# read without the "not both", which stood in no clause of its own, the rule held where both were, the case its words
+# leave out.
+_HOST_OR_SHORT = rf"(?:\b{HOST_NAME}\b|\b{HOST_SHORT})"
+_NOT_BOTH = re.compile(
+    rf"\b(?:(?:(?:exactly|only|just)\s+)?one\s+of\s+(?P<a>{_HOST_OR_SHORT})\s*(?:and|or|/|,)\s*(?P<b>{_HOST_OR_SHORT})|"
+    rf"either\s+(?P<c>{_HOST_OR_SHORT})\s+or\s+(?P<d>{_HOST_OR_SHORT}))"
+    r"(?P<state>\s+(?:is|are|gets?|got|becomes?|shows?|reads?|was|has\s+been)\s+[^,;.:!?()]{2,60}?|\s+[a-z]+ed\b)"
+    r"\s*(?:,\s*|\(\s*)?(?:but\s+|and\s+)?(?:not|never)\s+both(?:\s+of\s+them)?\b\s*\)?", re.IGNORECASE)
+
+
+def not_both_said(text: str) -> str:
+    """(r55l) `text` with one of two named hosts in a state "but not both" (`_NOT_BOTH`) said as "exactly one of <a> and <b>
+    <state>"; else as it stands."""
+    def said(m: re.Match) -> str:
+        a, b = (m["a"], m["b"]) if m["a"] else (m["c"], m["d"])
+        return f"exactly one of {a} and {b}{m['state'].rstrip()}"
+    return _NOT_BOTH.sub(said, text or "")
+
+
 # (r44m) An example set in parentheses inside a sentence, "op box owned (e.g. OpH1 in seed 3) -> ...", "(for instance
 # User2, last run)": the host and run it tells of are the example's, no condition or scope of the rule. Left, its "e.g."
 # ended the sentence there and its last words were read as the note's situation.
@@ -1491,9 +1548,20 @@ _EXAMPLE_ASIDE = re.compile(r"\s*\(\s*(?:e\.\s?g\.|eg\b|for\s+(?:example|instanc
                             re.IGNORECASE)
 
 
+# (r55l) An exception said inside the example's parentheses, after it: "(e.g. User1, not User2)", "(for instance User3 but
+# never User2)", "(like User0; except User4)". It is the rule's own exception, not the example's: taken away with the
+# example, the class the rule is said of held on the host it leaves out.
+_EXCEPTION_IN_ASIDE = re.compile(r"[,;]?\s*\b(?:but\s+)?(?:not|never|except(?:\s+for)?|excluding|apart\s+from|other\s+than|save)\s+"
+                                 r"[^()]*?(?=\s*\)$)", re.IGNORECASE)
+
+
 def example_aside_away(text: str) -> str:
-    """(r44m) The text without an example it sets in parentheses (`_EXAMPLE_ASIDE`)."""
-    return _EXAMPLE_ASIDE.sub("", text or "")
+    """(r44m) The text without an example it sets in parentheses (`_EXAMPLE_ASIDE`); (r55l) an exception said after the
+    example in them (`_EXCEPTION_IN_ASIDE`) is kept, in parentheses of its own."""
+    def away(m: re.Match) -> str:
+        kept = _EXCEPTION_IN_ASIDE.search(m[0])
+        return f" ({kept[0].strip(' ,;')})" if kept and hosts_in(kept[0]) else ""
+    return _EXAMPLE_ASIDE.sub(away, text or "")
 
 
 def footnotes_said(text: str) -> str:

@@ -26,6 +26,7 @@ from forge.rulebook.language.grammar import ConditionalRule, parse_rule
 from forge.rulebook.language.action import CLASS_TARGETS, MATCHED, RuleAction, clash_hosts, parse_rule_action, rule_action_to_json
 from forge.rulebook.model import RuleType, canonical_json
 from forge.rulebook.language.predicate import (
+    AllOf,
     Predicate,
     PredicateError,
     atoms_of,
@@ -37,6 +38,7 @@ from forge.rulebook.language.predicate import (
     parse_predicate,
     positive_hosts,
     predicate_to_json,
+    truth,
 )
 from forge.rulebook.language.said import said_in_words
 from forge.rulebook.language.situation import Situation
@@ -49,6 +51,9 @@ class Meaning:
     # A semantic rule's prohibition or plain order in so many words ("do not restore User3": never Restore on the hosts
     # it names; said.py): used only to find and settle disagreements (`disputing`), never to decide whether it applies.
     said: Optional["Meaning"] = None
+    # (r55l) A compiled note of cases whose orders differ: each case's order within its trigger, which it disputes by in
+    # that case (`_disputed_in_its_case`); never used to decide whether it applies.
+    cases: tuple["Meaning", ...] = ()
 
     @property
     def semantic(self) -> bool:
@@ -132,6 +137,7 @@ def meaning_of(record) -> Meaning:
     meaning = _parsed(when, action, record.directive)
     if meaning.when is not None:
         meaning = _excepted_read(meaning, getattr(record, "text", "") or record.directive)
+        meaning = _disputed_in_its_case(meaning, getattr(record, "text", "") or record.directive)
     if meaning.semantic and getattr(record, "type", RuleType.CONTENT) == RuleType.CONTENT:
         said = said_in_words(getattr(record, "text", "") or record.directive)
         if said is not None:
@@ -142,6 +148,40 @@ def meaning_of(record) -> Meaning:
 def disputing(meaning: Meaning) -> Optional[Meaning]:
     """The meaning a rule disagrees by: its own, or for a semantic rule what its words forbid (None: unknown)."""
     return meaning if not meaning.semantic else meaning.said
+
+
+def _disputed_in_its_case(meaning: Meaning, text: str) -> Meaning:
+    """(r55l) A note of cases whose orders differ ("User2 scanned -> Analyse User2. User2 rooted -> Restore User2"), compiled
+    by design with its first case's move as the action and the other cases left in its rest (condition.arrow_cases): in
+    each case its word is that case's own order. Disputed by its stored action alone, it was taken to order Analyse where
+    User2 is rooted: a teacher's "never Analyse User2 once it is rooted" lost to it, or beat it, over a move it never
+    orders there, and one against its Restore there went unseen. Each case's order as its words say it (said_in_words),
+    within the trigger, is what it disputes by in that case (`cases`); where a case's order is not read so plainly, the
+    note disputes by its stored action, as before."""
+    from forge.rulebook.language.condition import arrow_cases  # lazy: readers of whole texts
+    from forge.rulebook.language.names import verbs_in
+
+    cases = arrow_cases(text)
+    if len(cases) < 2 or meaning.action is None or meaning.said is not None:
+        return meaning
+    moved = {m.verb for m in meaning.action.moves}
+    if all(moved <= set(verbs_in(case)) for case in cases):
+        return meaning
+    read = [said_in_words(case) for case in cases]
+    if any(said is None or said[0] is None for said in read):
+        return meaning
+    return replace(meaning, cases=tuple(Meaning(AllOf((meaning.when, when)), action) for when, action in read))
+
+
+def _in_its_case(meaning: Meaning, situation: Situation) -> tuple[tuple[RuleAction, tuple[str, ...]], ...]:
+    """(r55l) What a meaning disputes by in `situation`, each action with the hosts its trigger matched: for a note of cases
+    (`Meaning.cases`), each case that may hold there, on the hosts both the case and the whole trigger match (a case's
+    reading may say no more than its class: the hosts are the trigger's); else itself."""
+    if not meaning.cases:
+        return ((meaning.action, matched_hosts(meaning.when, situation)),)
+    whole = set(matched_hosts(meaning.when, situation))
+    return tuple((case.action, tuple(h for h in matched_hosts(case.when, situation) if h in whole)) for case in meaning.cases
+                 if truth(case.when, situation) is not False)
 
 
 def standing_exception(narrow: Meaning, broad: Meaning) -> bool:
@@ -182,7 +222,9 @@ def _uses_matched(action: RuleAction) -> bool:
 
 def may_conflict(a: Meaning, b: Meaning) -> bool:
     """Can the two rules apply in one context and disagree there? Semantic rules never conflict by
-    meaning (their meaning is not known)."""
+    meaning (their meaning is not known). (r55l) A note of cases may, in any of its cases, by that case's order."""
+    if a.cases or b.cases:
+        return any(may_conflict(x, y) for x in (a.cases or (a,)) for y in (b.cases or (b,)))
     if a.when is None or b.when is None or a.action is None or b.action is None:
         return False
     hosts = clash_hosts(a.action, b.action, positive_hosts(a.when), positive_hosts(b.when))
@@ -198,7 +240,8 @@ def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
     """Do the two rules, both applying to `situation`, disagree about what to do in it?"""
     if a.when is None or b.when is None or a.action is None or b.action is None:
         return False
-    return clash_hosts(a.action, b.action, matched_hosts(a.when, situation), matched_hosts(b.when, situation)) is not None
+    # (r55l) a note of cases disputes in each case that may hold here by that case's own order (`_disputed_in_its_case`)
+    return any(clash_hosts(x, y, xs, ys) is not None for x, xs in _in_its_case(a, situation) for y, ys in _in_its_case(b, situation))
 
 
 def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation,

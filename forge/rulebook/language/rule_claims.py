@@ -351,6 +351,10 @@ def rule_claims(text: str, *, with_instruction: bool = False, bare: bool = True)
         # the rule names elsewhere ("..., then a decoy on the op server": read of it, that server had to be owned)
         fresh = piece is not whole and _freshly_said(rest, piece)
         order = outside_or_claims(f"newly {piece}" if fresh else piece, None if fresh else subject, None, (), universal=False)
+        # (r55l) so is one of a class or a named host said fresh, "any newly rooted user box": read without its "newly", the
+        # rule held on a box rooted long ago, wider than its words (the claims of it said fresh, where the readers place them)
+        if piece is not whole and not fresh and _fresh_before(rest, piece):
+            order = outside_or_claims(f"newly {piece}", subject, None, (), universal=False) or order
         if piece is whole and words.prohibitions:
             order = _each_banned(order)  # (r52m) "User1 and Op_Host2 never get a Restore": where either is shown
         if piece is whole and words.contrasted:
@@ -377,6 +381,12 @@ _FRESH_BEFORE = re.compile(r"\b(?:newly|freshly|just)\s+$", re.IGNORECASE)
 
 
 _GENERIC_NOUN = re.compile(r"\s(?:hosts?|box(?:es)?|machines?|servers?|workstations?|desktops?|laptops?|nodes?)$", re.IGNORECASE)
+
+
+def _fresh_before(rest: str, piece: str) -> bool:
+    """(r55l) Whether an order's stated object comes right after "newly", "freshly" or "just" ("any newly rooted user box")."""
+    at = rest.find(piece)
+    return at >= 0 and bool(_FRESH_BEFORE.search(rest[:at]))
 
 
 def _freshly_said(rest: str, piece: str) -> bool:

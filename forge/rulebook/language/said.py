@@ -20,13 +20,32 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, atoms_of, positive_hosts
 from forge.rulebook.language.clauses import order_without_conditions
-from forge.rulebook.language.names import classes_in, hosts_in
+from forge.rulebook.language.forbidding import limited_bans
+from forge.rulebook.language.names import classes_in, hosts_in, same_verb
 from forge.rulebook.language.order import AT_HAND_SAID
 from forge.rulebook.language.wording import read_wording
 
 
 @lru_cache(maxsize=4096)
 def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
+    """`_said_in_words`, but for a ban its own clause limits by a count or a time, or says of the move alone
+    (forbidding.limited_bans: "never Restore User2 twice", "do not Restore User1 yet"): (r55l) that is no plain "never",
+    and read as one in a dispute, it beat another teacher's order of the first Restore, which its words allow. None."""
+    said = _said_in_words(text)
+    # (a preference of another move over it, "not a Restore case yet -> Remove OpS0", is the word the dispute needs: the
+    # move ordered in its place, which the limit leaves standing)
+    if said is None or said[1].mode != "never":
+        return said
+    banned = said[1].move.verb
+    kinds = {kind for verb, kind in limited_bans(read_wording(text).instruction).items() if same_verb(verb, banned) or banned == ANY_VERB}
+    # (a time with a state it waits on, "not a Restore case yet" of a host at user level under an exploit, is a "never"
+    # while that state holds, as the checks take it: checks._ban_limited; a count, or a time with no state, is none)
+    if kinds & {"count", "alone"} or "time" in kinds and all(atom.bare() for atom, _ in atoms_of(said[0])):
+        return None
+    return said
+
+
+def _said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     """What the text forbids (`forbidden_in_words`), else what it orders in so many words: one host verb, on the one
     host it names or on the hosts of the one class it names, when what its words claim holds (rule_claims.rule_claims;
     else where that host or class is shown): "Restore user hosts as soon as they're compromised" is "do Restore" on
