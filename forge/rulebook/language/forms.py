@@ -1252,19 +1252,6 @@ def nothing_ticked(text: str) -> bool:
     return bool(_BOX_UNTICKED.search(text or "")) and not _BOX_TICKED.search(text or "")
 
 
-# (r55h) A meeting's minutes, one decision a line, each under its verdict: "* AGREED: plan a Remove on ...", "- DECIDED (was
-# parked): ...", beside "PARKED:", "REJECTED:", "TBD:" lines. The lines agreed are the orders the minutes give; the rest
-# decide nothing (parked, open) or turn a proposal down. Read as one text, the minutes name several moves and no one
-# order, so a withdrawn agreed item taught again in other words was not found and came back into the book.
-_AGREED_ITEM = re.compile(r"^[ \t]*(?:[-*\u2022][ \t]*)?(?:agreed|decided|resolved|approved)\b(?:[ \t]*\([^)\n]{0,40}\))?"
-                          r"[ \t]*[:\u2013\u2014-][ \t]*(?P<item>[^\n]*\S)", re.IGNORECASE | re.MULTILINE)
-
-
-def items_agreed(text: str) -> tuple[str, ...]:
-    """(r55h) The decisions a text's minutes record as agreed (`_AGREED_ITEM`), each line's words after its verdict."""
-    return tuple(found["item"] for found in _AGREED_ITEM.finditer(text or ""))
-
-
 # (r54h) A table's line quoted whole ("Enterprise2: Activity Exploit, Compromised User"), then a condition that points back
 # at it: "when I meet that row again", "on that line", "whenever the same row shows". The line is the condition: its host
 # at both of its values. Read as no condition at all, a predicate of the host alone passed, and fired on every row of it.

@@ -18,21 +18,28 @@ import re
 
 # An item's label, at the text's start, a line's start or after a list mark (a dash, a star, a bullet: the minutes'
 # lines joined into one), then its colon: "AGREED:", "- PARKED:", "* AGREED (was parked):", "TBD:".
-_SETTLED = r"agreed|decided|approved|accepted|adopted"
+_SETTLED = r"agreed|decided|resolved|approved|accepted|adopted"
 _NOT_SETTLED = r"rejected|declined|dropped|vetoed|parked|deferred|tabled|pending|open|undecided|tbd|to\s+be\s+decided"
 _ITEM = re.compile(r"(?:^|(?<=\n)|(?<=\s)(?=[-*\u2022]\s))\s*(?:[-*\u2022]\s*)?"
                    rf"(?P<label>{_SETTLED}|{_NOT_SETTLED})\b(?:\s*\([^)\n]{{0,40}}\))?\s*:\s*", re.IGNORECASE)
 
 
-def minutes_said(text: str) -> str:
-    """`text` as the items its minutes agreed, each a sentence (see the module docstring); `text` itself where it is no
-    such minutes (fewer than two labelled items, or none agreed)."""
+def agreed_items(text: str) -> tuple[str, ...]:
+    """The items `text`'s minutes agreed, each as its own sentence (see the module docstring); none where `text` is no
+    such minutes (fewer than two labelled items, or none agreed). Curation reads each as an order of its own, so an
+    agreed item withdrawn and taught again in other words is found."""
     items = list(_ITEM.finditer(text or ""))
     if len(items) < 2 or not any(re.fullmatch(_SETTLED, m["label"], re.IGNORECASE) for m in items):
-        return text
+        return ()
     agreed = []
     for found, after in zip(items, items[1:] + [None]):
         said = text[found.end():after.start() if after is not None else len(text)].strip().rstrip(".;")
         if re.fullmatch(_SETTLED, found["label"], re.IGNORECASE) and said:
             agreed.append(said[:1].upper() + said[1:] + ".")
-    return " ".join(agreed) if agreed else text
+    return tuple(agreed)
+
+
+def minutes_said(text: str) -> str:
+    """`text` as the items its minutes agreed, each a sentence (`agreed_items`); `text` itself where it is no such
+    minutes."""
+    return " ".join(agreed_items(text)) or text

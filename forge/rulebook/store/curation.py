@@ -54,7 +54,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from forge.memory.text import similarity
 from forge.rulebook.language.condition import ordered_key, same_condition, skeleton, words_key
-from forge.rulebook.language.forms import items_agreed
+from forge.rulebook.language.minutes import agreed_items
 from forge.rulebook.language.rule_claims import rule_claims
 from forge.rulebook.language.action import MATCHED, RuleAction
 from forge.rulebook.language.meaning import Meaning, disputing, meaning_of, may_conflict, same_meaning, standing_exception
@@ -364,7 +364,7 @@ def _orders(record: RuleRecord) -> list[_Order]:
     text = record.text or record.directive
     compiled = meaning_of(record)
     # (r55h) minutes: each item agreed is an order of its own, which the minutes read whole do not say plainly
-    said = [found for found in map(said_in_words, (text, *items_agreed(text))) if found is not None]
+    said = [found for found in map(said_in_words, (text, *agreed_items(text))) if found is not None]
     meanings = ([compiled] if not compiled.semantic and compiled.action is not None else []) + [Meaning(*s) for s in said]
     states = bool(state_words_in(text))
     return [_Order(m, states and all(atom.bare() and not negated for atom, negated in atoms_of(m.when))) for m in meanings]
