@@ -1510,13 +1510,16 @@ _EMPHASIS_OPENED = re.compile(r"(?:^|(?<=[\s(]))\*+\w")
 # (r55l) One of two named hosts in a state, "but not both": "when one of User1 and User2 is rooted, but not both", "if either
 # User3 or User4 gets scanned (not both)". That is exactly one of them (claims._ONE_OF_NAMED reads "exactly one of");
 # read without the "not both", which stood in no clause of its own, the rule held where both were, the case its words
-# leave out.
+# leave out. (r55d) The "not both" ends its clause: "and not both of them clean" (at least one not clean) or "not both at
+# once" (of moves) says something else of the two, and, cut there, its rest was glued to the state ("rootedclean") and a
+# predicate of both hosts clean passed as the rule's.
 _HOST_OR_SHORT = rf"(?:\b{HOST_NAME}\b|\b{HOST_SHORT})"
 _NOT_BOTH = re.compile(
     rf"\b(?:(?:(?:exactly|only|just)\s+)?one\s+of\s+(?P<a>{_HOST_OR_SHORT})\s*(?:and|or|/|,)\s*(?P<b>{_HOST_OR_SHORT})|"
     rf"either\s+(?P<c>{_HOST_OR_SHORT})\s+or\s+(?P<d>{_HOST_OR_SHORT}))"
     r"(?P<state>\s+(?:is|are|gets?|got|becomes?|shows?|reads?|was|has\s+been)\s+[^,;.:!?()]{2,60}?|\s+[a-z]+ed\b)"
-    r"\s*(?:,\s*|\(\s*)?(?:but\s+|and\s+)?(?:not|never)\s+both(?:\s+of\s+them)?\b\s*\)?", re.IGNORECASE)
+    r"\s*(?:,\s*|\(\s*)?(?:but\s+|and\s+)?(?:not|never)\s+both(?:\s+of\s+them)?\b(?=\s*(?:[,;.:!?)]|->|\bthen\b|$))(?:\s*\))?",
+    re.IGNORECASE)
 
 
 def not_both_said(text: str) -> str:
