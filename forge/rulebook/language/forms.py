@@ -1071,10 +1071,36 @@ def state_denied_said(text: str) -> str:
     <subject> <aux> not <state>, "; else as it stands (a question that names a move is no question of a state)."""
     def said(m: re.Match) -> str:
         state = m["state"].strip()
-        if verbs_in(state) or not (state_words_in(state) or re.search(r"\b(?:user[\s-]level|root|privileged|unknown)\b", state, re.I)):
+        denied = _DENIAL_IN_STATE.search(state)
+        stated = state if denied is None else f"{state[:denied.start()]}{denied['word'] or ''}{state[denied.end():]}"
+        if verbs_in(stated) or not (state_words_in(stated) or re.search(r"\b(?:user[\s-]level|root|privileged|unknown)\b", stated, re.I)):
             return m[0]
+        # (r55d) an answer that goes on with a statement, not an order ("No - it's worse, it's rooted", "No, it is only at
+        # user level"), says more of the state than the "no": left as it stands
+        if not _order_opens(m.string[m.end():]):
+            return m[0]
+        # (r55d) a state that is itself a denial ("is User2 not rooted?", "is User2 uncompromised?"): its "no" says the host
+        # IS in the state denied; said "not not rooted", "not uncompromised", it was read as the denial, the opposite
+        if denied is not None:
+            return f"If {m['subject']} {m['aux'].lower()} {stated}, "
         return f"If {m['subject']} {m['aux'].lower()} not {state}, "
     return _STATE_DENIED_ANSWER.sub(said, text or "")
+
+
+# (r55d) The denial a state says of itself (`state_denied_said`): "not (yet)", "no longer", "never", or the "un" of
+# "uncompromised", "unscanned" (the state it denies: `word`); and the opening of an order: a move's verb, or a word an order
+# to act or to hold off starts with.
+_DENIAL_IN_STATE = re.compile(r"\b(?:(?:not|never|no\s+longer)\s+(?:yet\s+)?|un(?=(?P<word>compromised|scanned|exploited|"
+                              r"rooted|touched|owned|breached|infected|hacked)\b)(?P=word))", re.IGNORECASE)
+_ORDER_OPENS = re.compile(r"\s*(?:(?:please|just|simply)\s+)?(?:(?:do\s+not|don['\u2019]?t|never|do)\s+)?"
+                          r"(?:(?P<verb>[a-z][\w-]*)\b)", re.IGNORECASE)
+_ORDER_WORDS = frozenset(("put", "deploy", "place", "plant", "set", "leave", "keep", "wait", "hold", "go", "start", "let"))
+
+
+def _order_opens(rest: str) -> bool:
+    """(r55d) Whether `rest` opens with an order: a move's verb, or a word that starts one (`_ORDER_WORDS`)."""
+    found = _ORDER_OPENS.match(rest)
+    return found is not None and (bool(verbs_in(found["verb"])) or found["verb"].lower() in _ORDER_WORDS)
 
 
 # (r44c) A note's situation said as a bare question, with no word that asks one ("Nothing on the op side owned? then
