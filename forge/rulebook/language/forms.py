@@ -1222,6 +1222,13 @@ _FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call
                           r"overkill|premature|excessive|counterproductive|harmful|too\s+(?:early|soon|much|drastic))\b", re.IGNORECASE)
 
 
+# (r55d) What makes a question more than the fault of a move (`moves_answered`): a merit asked beside it, another side
+# set by "or", or the move not made ("not to", "skip", "hold off", "without").
+_FAULT_NOT_ALONE = re.compile(r"\b(?:or|useful|right|good|worth\w*|needed|necessary|enough|ok(?:ay)?|fine|wise|smart|best|"
+                              r"better|helpful|sensible|not|never|no|skip\w*|hold\w*\s+off|without|instead|delay\w*|"
+                              r"forgo\w*|forget\w*|miss\w*|fail\w*|avoid\w*|neglect\w*)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
 def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(r54h) The moves questions ask about that their answers turn down, and those they leave open (`_MOVE_ASKED`):
     (denied, left open). A move the answer orders again in its own words is neither."""
@@ -1231,7 +1238,11 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
         asked = set(verbs_in(found["question"])) - set(verbs_in(found["answer"]))
         # (r55l) a question that asks whether the move is a mistake ("is a Restore ever wrong once it is rooted?"): its
         # "no" denies the judgement, and leaves the move the right one; read as a move turned down, the order was refused
-        if _FAULT_ASKED.search(found["question"]) and _ANSWER_DENIES.search(found["answer"]):
+        # (r55d: only where the fault is all it asks: a question that also asks a merit or sets another side by "or", "is
+        # a Restore useful, or a waste? No", or the fault of not making the move, "is it a mistake to skip a Restore?", is
+        # answered as before; read as a fault denied, "useful ... or a waste? No" was stored as the order of a Restore)
+        if _FAULT_ASKED.search(found["question"]) and _ANSWER_DENIES.search(found["answer"]) \
+                and not _FAULT_NOT_ALONE.search(found["question"]):
             continue
         if _ANSWER_DENIES.search(found["answer"]):
             denied |= asked
