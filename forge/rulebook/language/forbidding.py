@@ -700,10 +700,21 @@ _JUDGED_CLAUSE_START = re.compile(r",|\s[-\u2013\u2014]+\s|\b(?:and|but|while|wh
 # (r55l) A judgement's subject that is every move but the one ordered: "anything less", "anything short of that", "nothing
 # else", "any lesser move", "half measures". Its clause has no verb of its own, and the order's verb before it was taken for
 # what it judges: "Restore E0 - anything less is not enough" read as a ban on the very Restore it urges.
+# (r55d) ... and the other way, every move beyond the order: "Remove the attacker from User2 - anything more is overkill"
+# (read as a ban on the Remove it orders)
 _OTHER_THAN_MOVE = re.compile(r"(?:(?:anything|something|nothing|any\s+thing)\s+(?:less|else|short(?:\s+of\s+(?:that|it|this))?|"
-                              r"other|weaker|softer|smaller|lighter)(?:\s+than\s+(?:that|it|this))?|"
-                              r"(?:any|a|every)\s+(?:lesser|weaker|softer|lighter|smaller|other)\s+(?:move|action|step|response|fix|measure)s?|"
-                              r"half[\s-]+measures?|less(?:\s+than\s+(?:that|it|this))?)", re.IGNORECASE)
+                              r"other|weaker|softer|smaller|lighter|more|further|stronger|harsher|heavier|bigger|beyond(?:\s+(?:that|it|this))?)"
+                              r"(?:\s+than\s+(?:that|it|this))?|"
+                              r"(?:any|a|every)\s+(?:lesser|weaker|softer|lighter|smaller|other|stronger|harsher|heavier|bigger|further)\s+"
+                              r"(?:move|action|step|response|fix|measure)s?|"
+                              r"half[\s-]+measures?|(?:less|more)(?:\s+than\s+(?:that|it|this))?)", re.IGNORECASE)
+# (r55d) The same said of a move it names: "anything less than a Restore", "anything but a Restore", "any move short of a
+# Restore": the move named is the measure of what is judged, the one urged, never what is judged (read as the judged move,
+# "anything less than a Restore is a mistake" was a ban on the Restore). (The other way, "anything more than an Analyse is
+# too much", the move named is the most allowed, no order: left to the readers as it was.)
+_OTHER_THAN_NAMED = re.compile(r"\b(?:anything|something|nothing|everything|any\s+thing|any\s+(?:other\s+)?(?:move|action|step|"
+                               r"response|fix|measure))\s+(?:(?:less|other|else|weaker|softer|smaller|lighter)\s+than|but|except|"
+                               r"besides|short\s+of|instead\s+of|other\s+than|apart\s+from)\s+(?:(?:a|an|the|any)\s+)?$", re.IGNORECASE)
 
 
 def _judged_subject(before: str) -> str:
@@ -718,6 +729,7 @@ def falling_short(text: str) -> tuple[str, ...]:
     text = " ".join(text.split())
     return tuple(dict.fromkeys(verb for pattern in (FALLS_SHORT, _CAN_WAIT, _QUESTIONED, _COSTLY, NOT_WORTH) for match in pattern.finditer(text)
                                if not fails_in_condition(text[:match.start()]) and not _move_put_off(text[:match.start("verb")])
+                               and not _OTHER_THAN_NAMED.search(text[:match.start("verb")])  # (r55d: the measure, not the move)
                                and not (pattern is _COSTLY and _cost_accepted(text, match))
                                for verb in verbs_in(match["verb"])[:1]))
 
@@ -895,6 +907,8 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
             verb = None  # (r46a) "waiting on a Restore = waste of a step": the wait is the waste, not the Restore
         if bad and _OTHER_THAN_MOVE.fullmatch(subject.strip(" -\u2013\u2014")):
             verb = None  # (r55l) "Restore E0 - anything less is not enough": what is judged is every move short of the order
+        if verb is not None and _OTHER_THAN_NAMED.search(clause[:verb.start()]):
+            verb = None  # (r55d) "anything less than a Restore is a mistake": the Restore is the measure, not the fault
         if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
             found.append(Prohibition(canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
     return tuple(found), tuple(dict.fromkeys(_dispreferred(instruction, found)))
