@@ -60,7 +60,7 @@ from forge.rulebook.language.phases import phase_named, phase_predicate, unknown
 from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, Atom, Not, atoms_of, describe, dnf, implies, may_overlap,
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
-from forge.rulebook.language.clauses import DENIED_PLACE, order_without_conditions
+from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
 from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
@@ -1537,6 +1537,17 @@ def _level_turned(words: Wording, predicate, unexpressed: str = "") -> Optional[
             "express the level the text says")
 
 
+def _level_relative(text: str, predicate) -> Optional[str]:
+    """(r55d) A level said by its place against another ("if it is above user level", "below root", "past user level":
+    clauses.LEVEL_RELATIVE) compiled with a compromise level: most often the level it names, the opposite of its words
+    ("above user level" is root), and no level of the table says "above" or "below" as such: refused."""
+    said = LEVEL_RELATIVE.search(example_aside_away(text or ""))
+    if said is None or not any(atom.compromise is not None for atom, _ in atoms_of(predicate)):
+        return None
+    return (f"claims: the text says a level by its place against another ({said.group(0).strip()!r}), but the predicate asks "
+            "a level of the table: keep the rule semantic")
+
+
 def _level_denied(text: str, predicate) -> Optional[str]:
     """(r38x) The other way round: a compromise the text denies with no level ("while none of the servers is compromised",
     "nothing owned anywhere") compiled as the absence of one level (`not ... Privileged`): wider than the text, the rule
@@ -1799,6 +1810,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _before(words, predicate) \
         or _history_turned(words, predicate, unexpressed) \
         or _claims(text, predicate, unexpressed) or _level_widened(text, predicate, when_raw) or _level_turned(words, predicate, unexpressed) \
+        or _level_relative(text, predicate) \
         or _condition_hosts(words, predicate) \
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \

@@ -366,6 +366,15 @@ _AT_LEVEL = re.compile(r"\s+(?:(?:is|are)\s+)?(?:(?:still|sitting|stuck)\s+)?at\
                        r"(?:\s*,?\s*(?:or|/)\s*(?:at\s+)?(?:(?:a|the)\s+)?" + _LEVEL_SAID + ")?", re.IGNORECASE)
 
 
+# (r55d) A level said by its place against another, "above user level", "below root", "past user level", "higher than
+# user": not that level, most often the other one (or none). Read as the level it names, "Restore User2 if it is above
+# user level" held at user level and never at root, the opposite of its words. ("exploited up to user level" is the level
+# reached: that level.)
+LEVEL_RELATIVE = re.compile(r"\b(?:above|below|over|under(?:neath)?|beyond|past|(?:higher|lower|more|less|further|greater)\s+than|"
+                            r"short\s+of|at\s+(?:least|most))\s+(?:(?:a|the)\s+)?(?=(?:user(?:[\s-]level|\s+(?:access|privileges?|"
+                            r"rights))|root|privileged|admin(?:istrator)?|system[\s-]level)\b)", re.IGNORECASE)
+
+
 # A quiet state said right after the level ("User4 at root with no alerts ought to be reimaged"): part of the
 # same condition (left out, the rule reads as "at user level" in any activity, and its "no" as a prohibition's)
 # (r47h: or "with nothing running (on it)", "and nothing going on": the same quiet row in other words, shorthand.nothing_on_it_said)

@@ -15,7 +15,7 @@ from typing import Optional
 
 from forge.env.catalog import HOSTS, HOST_CLASSES, hosts_of
 from forge.rulebook.language.claims import CLASS_WORD, COUNT_OF_NAMED, HOST_NAMES, counts_of_named_placed, all_of, claims, same_host_of_class, their_class
-from forge.rulebook.language.clauses import order_without_conditions
+from forge.rulebook.language.clauses import LEVEL_RELATIVE, order_without_conditions
 from forge.rulebook.language.forbidding import EXCEPT_WORDS, UNLIKE_WORDS, classes_compared_only, classes_sequenced_only
 from forge.rulebook.language.general_claims import COUNT, GENERAL_SUBJECT, SOME_HOST
 from forge.rulebook.language.history_words import history_conditions
@@ -147,6 +147,8 @@ def unplaced(condition: str) -> list[str]:
     condition = membership_denied_away(condition)
     condition = HOSTS_ROW.sub(" shows ", _USER_LEVEL_OVER_ROOT.sub(" ", plus_as_or_more(counts_said_plainly(condition))))
     condition = _other_than_as_except(condition)
+    # (r55d: a level said against another, "over user level", "under root": no reading places it, clauses.LEVEL_RELATIVE)
+    condition = LEVEL_RELATIVE.sub(" relatively ", condition)
     spared = re.sub(r"\buser[- ]level\b|\bsystem[- ]level\b", " ", without_host_names(HOST_NAMES.sub(" ", NEWLY_GLOSSED.sub(r"\1", condition))),
                     flags=re.IGNORECASE)
     # a count of hosts (`claims` reads it: _counted) and "the next time", which marks the condition; "at the same time"
