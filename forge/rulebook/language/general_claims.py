@@ -386,6 +386,9 @@ _RUN_OF_LEVEL = re.compile(r"^\s*of\s+(?=(?:user|privileged|root|admin|unknown)\
                            re.IGNORECASE)
 
 
+_NEWLY_ROOTED = re.compile(r"\b(?:newly|just|freshly)\s+(?:been\s+|got\s+|gotten\s+|become\s+|turned\s+)?rooted\b", re.IGNORECASE)
+
+
 def history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ()):
     """The history atom one clause states (history_words), on the host it names, else its class or "a host", else the
     host before it (None: history this reading cannot place, or no host to place it on)."""
@@ -422,6 +425,10 @@ def history_claim(clause: str, last: Optional[str], group: tuple[str, ...] = ())
         values["compromise"] = values["compromise"] or ("any" if history.get("newly_compromised") is not False
                                                         or re.search(r"compromis|exploit|breach|infect|root|owned|\bheld\b", clause, re.I)
                                                         else None)
+    # (r55d) "newly rooted", "just been rooted": the fresh state said is root, which `history_conditions` took with the
+    # "newly"; read as any compromise, the rule held on a host newly at user level, wider than its words
+    if history.get("newly_compromised") and values["compromise"] in (None, "any") and _NEWLY_ROOTED.search(clause):
+        values["compromise"] = "Privileged"
     try:
         return parse_predicate({**where, **{k: v for k, v in values.items() if v is not None}, **history})
     except PredicateError:
