@@ -173,14 +173,18 @@ def _disputed_in_its_case(meaning: Meaning, text: str) -> Meaning:
     return replace(meaning, cases=tuple(Meaning(AllOf((meaning.when, when)), action) for when, action in read))
 
 
-def _in_its_case(meaning: Meaning, situation: Situation) -> tuple[tuple[RuleAction, tuple[str, ...]], ...]:
+def in_its_cases(meaning: Meaning, situation: Situation, may: bool = False,
+                 within: Optional[Sequence[str]] = None) -> tuple[tuple[RuleAction, tuple[str, ...]], ...]:
     """(r55l) What a meaning disputes by in `situation`, each action with the hosts its trigger matched: for a note of cases
     (`Meaning.cases`), each case that may hold there, on the hosts both the case and the whole trigger match (a case's
-    reading may say no more than its class: the hosts are the trigger's); else itself."""
+    reading may say no more than its class: the hosts are the trigger's); else itself. (r55d) `may`: the hosts it may
+    match (a party whose condition is unknown here, `hosts_it_may_match`); `within`: the hosts of the whole trigger, where
+    the caller has narrowed them (`undisputed_hosts`)."""
+    hosts = hosts_it_may_match if may else matched_hosts
+    whole = tuple(hosts(meaning.when, situation)) if within is None else tuple(within)
     if not meaning.cases:
-        return ((meaning.action, matched_hosts(meaning.when, situation)),)
-    whole = set(matched_hosts(meaning.when, situation))
-    return tuple((case.action, tuple(h for h in matched_hosts(case.when, situation) if h in whole)) for case in meaning.cases
+        return ((meaning.action, whole),)
+    return tuple((case.action, tuple(h for h in hosts(case.when, situation) if h in whole)) for case in meaning.cases
                  if truth(case.when, situation) is not False)
 
 
@@ -241,7 +245,7 @@ def conflict_in(a: Meaning, b: Meaning, situation: Situation) -> bool:
     if a.when is None or b.when is None or a.action is None or b.action is None:
         return False
     # (r55l) a note of cases disputes in each case that may hold here by that case's own order (`_disputed_in_its_case`)
-    return any(clash_hosts(x, y, xs, ys) is not None for x, xs in _in_its_case(a, situation) for y, ys in _in_its_case(b, situation))
+    return any(clash_hosts(x, y, xs, ys) is not None for x, xs in in_its_cases(a, situation) for y, ys in in_its_cases(b, situation))
 
 
 def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situation,
@@ -263,18 +267,24 @@ def undisputed_hosts(rule: Meaning, others: Sequence[Meaning], situation: Situat
     if held is not None and not said:
         kept = set(matched_hosts(held, situation))
         mine = tuple(h for h in mine if h in kept)
-    free = set().union(*(_acted_on_here(m, mine, situation) for m in (*rule.action.moves, rule.action.over) if m is not None))
+    # (r55d) a note of cases speaks and is disputed by each case's own order, as the dispute was found (`conflict_in`): by
+    # its stored action alone, "User2 scanned -> Analyse; User2 rooted -> Restore" beaten by "never Restore User2 when it
+    # is rooted and scanned" was still undisputed on User2 (an Analyse), and both were injected
+    own = in_its_cases(rule, situation, within=mine)
+    free = set().union(*(_acted_on_here(m, hosts, situation) for action, hosts in own
+                         for m in (*action.moves, action.over) if m is not None))
     for position, other in enumerate(others):
         other = disputing(other) or other
         if other.when is None or other.action is None:
             return frozenset()
         # (r40h) a party whose condition is unknown here disputes the hosts it may match: read by what it matches for
         # sure (none), the rule it outranks spoke there as if nobody disputed it
-        theirs = hosts_it_may_match(other.when, situation) if position in unknown else matched_hosts(other.when, situation)
-        disputed = clash_hosts(rule.action, other.action, mine, theirs)
-        if disputed is not None and not disputed:
-            return frozenset()
-        free -= disputed or frozenset()
+        for action, hosts in own:
+            for theirs_action, theirs in in_its_cases(other, situation, may=position in unknown):
+                disputed = clash_hosts(action, theirs_action, hosts, theirs)
+                if disputed is not None and not disputed:
+                    return frozenset()
+                free -= disputed or frozenset()
     return frozenset(free)
 
 

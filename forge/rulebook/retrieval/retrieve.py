@@ -56,11 +56,11 @@ from forge.rulebook.language.shorthand import compromise_said_for_sure
 from forge.rulebook.language.episode import EpisodeStep, RewardTrend
 from forge.rulebook.language.judged import Judged, judged_facts, judged_in
 from forge.rulebook.language.wording import read_wording
-from forge.rulebook.language.meaning import (Meaning, conflict_in, disputing, hosts_it_may_match, meaning_of,
+from forge.rulebook.language.meaning import (Meaning, conflict_in, disputing, in_its_cases, meaning_of,
                                              undisputed_hosts)
 from forge.rulebook.model import RuleRecord, RuleType, RuleVersion
 from forge.rulebook.language.action import opposed_hosts
-from forge.rulebook.language.predicate import (AllOf, Always, Atom, Not, atoms_of, matched_hosts, outcome_stated,
+from forge.rulebook.language.predicate import (AllOf, Always, Atom, Not, atoms_of, outcome_stated,
                                                predicate_to_json, truth as value_of)
 from forge.rulebook.retrieval.resolve import Decision, narrower_first, resolve_conflicts
 from forge.rulebook.language.situation import Situation, read_situation
@@ -216,9 +216,9 @@ def _may_conflict_here(a: Meaning, b: Meaning, a_unknown: bool, b_unknown: bool,
     """Whether two rules are opposed here, one (or both) of them with a condition unknown here: one forbids what the
     other orders (two teachers who disagree), on the hosts the unknown one may match (those whose state does not make
     it false) against what the other matches. Two orders of different verbs are no such dispute."""
-    hosts_a = hosts_it_may_match(a.when, situation) if a_unknown else matched_hosts(a.when, situation)
-    hosts_b = hosts_it_may_match(b.when, situation) if b_unknown else matched_hosts(b.when, situation)
-    return opposed_hosts(a.action, b.action, hosts_a, hosts_b) is not None
+    # (r55d) a note of cases, in each case that may hold here by that case's own order (meaning.in_its_cases)
+    return any(opposed_hosts(x, y, xs, ys) is not None for x, xs in in_its_cases(a, situation, may=a_unknown)
+               for y, ys in in_its_cases(b, situation, may=b_unknown))
 
 
 class RuleIndex:
