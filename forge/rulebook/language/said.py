@@ -18,8 +18,9 @@ from typing import Optional
 
 from forge.rulebook.language.action import ANY_VERB, MATCHED, Move, RuleAction
 from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
-from forge.rulebook.language.predicate import AnyOf, Atom, Predicate, atoms_of, positive_hosts
+from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Predicate, atoms_of, positive_hosts
 from forge.rulebook.language.clauses import order_without_conditions
+from forge.rulebook.language.episode import EpisodeStep, episode_claims
 from forge.rulebook.language.forbidding import limited_bans
 from forge.rulebook.language.names import classes_in, hosts_in, same_verb
 from forge.rulebook.language.order import AT_HAND_SAID
@@ -40,8 +41,14 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     kinds = {kind for verb, kind in limited_bans(read_wording(text).instruction).items() if same_verb(verb, banned) or banned == ANY_VERB}
     # (a time with a state it waits on, "not a Restore case yet" of a host at user level under an exploit, is a "never"
     # while that state holds, as the checks take it: checks._ban_limited; a count, or a time with no state, is none)
-    if kinds & {"count", "alone"} or "time" in kinds and all(atom.bare() for atom, _ in atoms_of(said[0])):
+    if kinds & {"count", "alone"}:
         return None
+    if "time" in kinds and all(atom.bare() for atom, _ in atoms_of(said[0])):
+        # (r55d) a time that is a window of steps the words give, "never Restore User2 in the first 3 steps", is a
+        # "never" in that window: read as none, the ban took no part in a dispute there, and beside another teacher's
+        # "Restore User2 once it is rooted" both were injected at step 2
+        windows = [w for w in episode_claims(text) if isinstance(w, EpisodeStep) and not w.outside]
+        return (AllOf((said[0], *windows)), said[1]) if windows else None
     return said
 
 
