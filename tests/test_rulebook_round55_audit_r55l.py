@@ -20,6 +20,7 @@ from forge.rulebook.language.forms import moves_answered, not_both_said
 from forge.rulebook.language.meaning import conflict_in, disputing, meaning_of, undisputed_hosts
 from forge.rulebook.language.predicate import atoms_of
 from forge.rulebook.language.rule_claims import rule_claims
+from forge.rulebook.language.situation import read_situation
 from forge.rulebook.language.wording import read_wording
 from forge.rulebook.model import RuleType
 from tests.situations import alert_rows, refused_rule_holds_on
@@ -115,3 +116,15 @@ def test_a_note_of_cases_beaten_in_one_case_is_disputed_there():
     # where only its Analyse case holds, it is undisputed as before
     probed = alert_rows(("Op_Host0", "Scan", "No"))
     assert undisputed_hosts(note, [ban], probed) == frozenset({"Op_Host0"})
+
+
+def test_a_ban_in_a_window_of_steps_disputes_in_that_window():
+    ban = meaning_of(SimpleNamespace(when=None, action=None, directive="Never Reimage Op_Host1 in the first 4 steps.",
+                                     text="Never Reimage Op_Host1 in the first 4 steps.", type=RuleType.CONTENT))
+    order = meaning_of(_record("Reimage Op_Host1 once it is at root.", {"host": "Op_Host1", "compromise": "Privileged"},
+                               _act("do", "Restore", "Op_Host1")))
+    early = read_situation("Step 2 of 30.\nAlerts:\nOp_Host1: Activity None, Compromised Privileged")
+    late = read_situation("Step 9 of 30.\nAlerts:\nOp_Host1: Activity None, Compromised Privileged")
+    # in its window the ban is a "never" (read as none, both were injected at step 2); after it, no word at all
+    assert conflict_in(disputing(ban), disputing(order), early) is True
+    assert conflict_in(disputing(ban), disputing(order), late) is False
