@@ -593,7 +593,9 @@ def _answered_no_said(text: str) -> str:
 
 
 # (r55m) "until <host> is clean again", "till it gets back to quiet again": a quiet state returned to, ending the order's time
-_UNTIL_AGAIN = re.compile(r"(?P<until>\b(?:until|till|til)\b[^,;:.!?]{0,60}?\b(?:clean|quiet|uncompromised|restored|recovered|healthy|"
+# (r55b: not after a "not" that fronts it, "not until E1 is clean again: Restore User1", "..., but not till ...": the
+# order waits for that state, the opposite of while it is not clean; written without its "again", it was read so)
+_UNTIL_AGAIN = re.compile(r"(?P<until>(?<!\bnot\s)(?<!\bnever\s)\b(?:until|till|til)\b[^,;:.!?]{0,60}?\b(?:clean|quiet|uncompromised|restored|recovered|healthy|"
                           r"safe|calm|idle)\b)\s+again\b", re.IGNORECASE)
 
 
@@ -737,7 +739,10 @@ _TO_EPISODE_END = re.compile(r"\s*,?\s*\b(?:(?:all\s+the\s+way\s+)?(?:until|till
                              r"the\s+(?:very\s+)?end|for\s+the\s+rest|for\s+the\s+remainder)\s+of\s+the\s+(?:episode|game|run|match)\b"
                              # (not where the time it starts from follows, "for the remainder of the game once E2 is owned":
                              # that start is the condition, read with the words that lead it)
-                             r"(?!\s*,?\s*(?:after|once|since|from|following|when|as\s+soon\s+as)\b)", re.IGNORECASE)
+                             # (r55b: nor where a restriction of it follows, "... till the end of the game unless E0 is rooted":
+                             # left out, the time's own start was lost with it, and the restriction alone was the condition)
+                             r"(?!\s*,?\s*(?:after|once|since|from|following|when|as\s+soon\s+as|unless|except|but|if|while|only|"
+                             r"provided|(?:as|so)\s+long\s+as|save|or|and)\b)", re.IGNORECASE)
 
 
 def window_said(text: str) -> str:
@@ -932,7 +937,10 @@ def respectively_said(flat: str) -> str:
     """(r55m) `flat` with two orders paired with their hosts' states "respectively" (`_RESPECTIVELY`) said as two cases:
     "if User3 is probed, Remove it; if Op_Host1 is rooted, Restore it"."""
     def cases(m: re.Match) -> str:
-        if len(verbs_in(m["v1"])) != 1 or len(verbs_in(m["v2"])) != 1 or hosts_in(m["h1"]) == hosts_in(m["h2"]):
+        # (r55b: nor where the pair closes a longer list, "Remove E1, Restore E2 and Analyse E0 when ... respectively": the
+        # states pair with other hosts than these two, and read as these two, each order got another host's state)
+        if len(verbs_in(m["v1"])) != 1 or len(verbs_in(m["v2"])) != 1 or hosts_in(m["h1"]) == hosts_in(m["h2"]) \
+                or re.search(r",\s*$", m.string[:m.start()]):
             return m.group(0)
         verb = _ONE_VERB[m["verb"].lower()]
         return (f"{m['when']} {m['h1']} {verb} {m['s1']}, {m['v1']} it; "
@@ -944,7 +952,14 @@ def respectively_said(flat: str) -> str:
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
 _NOT_A_DESCRIPTION = re.compile(r"\b(?:no|not|never|none|nothing|only|except|unless|when|if|while|once|and|or|but|other|next|last|"
-                                r"first|second|third)\b|n't\b", re.IGNORECASE)
+                                r"first|second|third)\b|n't\b"
+                                # (r55b) nor a word that tells what befell the host, which the state readers may not know ("the
+                                # box red owns", "a lost cause", "the pwned one", "our fallen box", "under attack", "in trouble"): a
+                                # participle, the attacker or another actor as a clause's subject, or a word of harm; read as the
+                                # host alone, its order held in every state
+                                r"|\b\w+(?:ed|en|wn|ing)\b|\b(?:red|attacker|adversary|intruder|enemy|they|we|you|i|he|she|it)\b"
+                                r"|\b(?:lost|gone|down|dead|dirty|hit|trouble|attack\w*|fire|burning|risk|danger|pwn\w*|own\w*|took|"
+                                r"hot|bad|sick|cause|broken|victim|casualty|foothold|beachhead|target)\b", re.IGNORECASE)
 
 
 def _a_description(what: str, host: str) -> bool:
@@ -971,10 +986,16 @@ _NOT_BOTH_HEADING = re.compile(r"^\s*(?:not|never)\s+(?:both|two)\b[^:.;!?]{0,60
                                re.IGNORECASE)
 
 
+_BANS = re.compile(r"\s*(?:never|don't|do\s+not|no|not|avoid)\b", re.IGNORECASE)
+
+
 def move_worth_away(flat: str) -> str:
     """(r55m) `flat` without a general truth of what a move is good for, said before its order (`_MOVE_WORTH`), nor a heading
     that sums its order up as "not both at once" (`_NOT_BOTH_HEADING`)."""
-    flat = _MOVE_WORTH.sub(lambda m: "" if len(verbs_in(m["move"])) == 1 and not hosts_in(m.group(0)) else m.group(0), flat or "")
+    # (r55b: only before a prohibition, "...: never decoy ...": before a move ordered, "A Restore only works on a rooted host:
+    # Restore User2", the truth is the order's own condition, and left out, the order held in every state)
+    flat = _MOVE_WORTH.sub(lambda m: "" if len(verbs_in(m["move"])) == 1 and not hosts_in(m.group(0))
+                           and _BANS.match(flat[m.end():]) else m.group(0), flat or "")
     # (and a heading that sums the order up as "not both at once", `_NOT_BOTH_HEADING`: the case after it is the rule)
     return _NOT_BOTH_HEADING.sub("", flat)
 
