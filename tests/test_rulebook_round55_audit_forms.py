@@ -66,3 +66,18 @@ def test_an_each_heading_that_waits_for_the_whole_class_is_no_host_s_own_case():
     found = _claims("each user host, once all are scanned: Analyse")
     assert not isinstance(found, AnyOf)
     assert found != Not(Always())
+
+
+def test_respectively_after_a_word_that_bears_on_both_orders_pairs_nothing():
+    for text in ("Never Remove User1 and Restore User2 when they are scanned and rooted respectively.",
+                 "I would Remove User1 and Restore User2 when they are scanned and rooted respectively? Not sure."):
+        assert "respectively" in read_wording(text).text, text
+
+
+def test_a_host_that_comes_first_then_another_move_is_no_order_of_that_move():
+    # (the priority stays in the condition, where the compiler leaves it unexpressed and the rule silent: read as the
+    # order's rank, the rule restored User1 while Op_Server0, the host that comes first, was being exploited)
+    text = "When Op_Server0 shows an exploit it comes first, then Restore User1."
+    assert [c.text for c in read_wording(text).conditions] != ["When Op_Server0 shows an exploit"]
+    assert [c.text for c in read_wording("If User4 shows an exploit that takes priority: Remove User4.").conditions] == \
+        ["If User4 shows an exploit"]

@@ -915,8 +915,10 @@ def phase_comma_said(flat: str) -> str:
 # ...", "if E2 is owned that takes priority": the order's rank, no state (read as part of the condition, its words were
 # unplaced and the rule silent); the comma the writer left out is put back, and the condition ends before it
 _PRIORITY_AFTER = re.compile(r"(?<=\w)\s+(?=(?:it|that|this|that\s+one|this\s+one|that\s+host|this\s+host)\s+(?:(?:comes|goes)\s+first|"
-                             r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.]|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
-                             r"(?=(?:and|then)\b))", re.IGNORECASE)
+                             r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.](?!\s*(?:and\s+)?then\b)|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
+                             # (r55b: not before "then", "it comes first, then Restore User1": the order after it is the second
+                             # move, and read as the rule's, the host that comes first was left for later)
+                             r"(?=and\b(?!\s+then\b)))", re.IGNORECASE)
 
 
 def priority_comma_said(flat: str) -> str:
@@ -937,10 +939,12 @@ def respectively_said(flat: str) -> str:
     """(r55m) `flat` with two orders paired with their hosts' states "respectively" (`_RESPECTIVELY`) said as two cases:
     "if User3 is probed, Remove it; if Op_Host1 is rooted, Restore it"."""
     def cases(m: re.Match) -> str:
-        # (r55b: nor where the pair closes a longer list, "Remove E1, Restore E2 and Analyse E0 when ... respectively": the
-        # states pair with other hosts than these two, and read as these two, each order got another host's state)
+        # (r55b: and only where the two orders open their sentence: the end of a longer list, "Remove E1, Restore E2 and
+        # Analyse E0 when ... respectively", pairs its states with other hosts than these two; a word before them, "Never
+        # Remove E1 and Restore E2 when ...", "I would ...", bears on both, and set before the first case alone, it was a
+        # negation no claim placed)
         if len(verbs_in(m["v1"])) != 1 or len(verbs_in(m["v2"])) != 1 or hosts_in(m["h1"]) == hosts_in(m["h2"]) \
-                or re.search(r",\s*$", m.string[:m.start()]):
+                or not re.search(r"(?:^|[.;:!?])\s*$", m.string[:m.start()]):
             return m.group(0)
         verb = _ONE_VERB[m["verb"].lower()]
         return (f"{m['when']} {m['h1']} {verb} {m['s1']}, {m['v1']} it; "
