@@ -81,3 +81,10 @@ def test_a_host_that_comes_first_then_another_move_is_no_order_of_that_move():
     assert [c.text for c in read_wording(text).conditions] != ["When Op_Server0 shows an exploit"]
     assert [c.text for c in read_wording("If User4 shows an exploit that takes priority: Remove User4.").conditions] == \
         ["If User4 shows an exploit"]
+
+
+def test_a_wait_until_a_host_is_clean_again_then_an_order_is_no_order_while_it_is_not_clean():
+    for text in ("Wait until Enterprise1 is clean again, then Restore User1.",
+                 "Hold off on User1 until Enterprise1 is clean again; then Restore User1."):
+        assert _claims(text) != Not(Atom(host="Enterprise1", compromise="No")), text
+        assert text_problem(text, {"not": {"host": "Enterprise1", "compromise": "No"}}, _do("Restore", "User1")) is not None, text

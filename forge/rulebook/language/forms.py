@@ -599,6 +599,19 @@ _UNTIL_AGAIN = re.compile(r"(?P<until>(?<!\bnot\s)(?<!\bnever\s)\b(?:until|till|
                           r"safe|calm|idle)\b)\s+again\b", re.IGNORECASE)
 
 
+# (r55b) A wait before the state returns, "wait until ... clean again, then Restore User1", "hold off on User1 till ...; then
+# ...": the order after it is for when the host is clean, the opposite of while it is not; the "again" is kept (unknown)
+_WAIT_BEFORE = re.compile(r"\b(?:wait|hold(?:\s+off)?|hang\s+on|pause|sit\s+tight|stand\s+by)\b[^.;:!?]{0,40}$", re.IGNORECASE)
+_THEN_AFTER = re.compile(r"^\s*[,;]?\s*(?:and\s+)?then\b", re.IGNORECASE)
+
+
+def _until_again_said(m: re.Match) -> str:
+    """(r55b) `_UNTIL_AGAIN` said without its "again", except after a wait or before a "then" (`_WAIT_BEFORE`)."""
+    if _WAIT_BEFORE.search(m.string[:m.start()]) or _THEN_AFTER.match(m.string[m.end():]):
+        return m.group(0)
+    return m["until"]
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -613,7 +626,7 @@ def written_out(text: str) -> str:
     # (r55m) "until Op_Server0 is clean again": the "again" of a state the host returns to, after "until", says the end of
     # the time the order holds (while it is not clean), no history to look up (read as one, "again", facts.py, the
     # condition was unknown and the rule silent while the host was compromised)
-    text = _UNTIL_AGAIN.sub(r"\g<until>", text)
+    text = _UNTIL_AGAIN.sub(_until_again_said, text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
