@@ -36,8 +36,8 @@ def test_not_until_a_host_is_clean_again_is_never_while_it_is_not_clean():
 
 
 def test_the_episode_s_end_with_a_restriction_after_it_keeps_its_start():
-    for text in ("From the first scan on User3 until the end of the episode unless Op_Server0 is rooted, never Sleep.",
-                 "From the first scan on User3 until the end of the episode, unless Op_Server0 is rooted, never Sleep."):
+    for text in ("From the first probe of User3 until the very end of the match unless Op_Server0 is rooted, never Sleep.",
+                 "From the first probe of User3 until the very end of the match, unless Op_Server0 is rooted, never Sleep."):
         assert _claims(text) != Not(Atom(host="Op_Server0", compromise="Privileged")), text
 
 
@@ -58,7 +58,7 @@ def test_what_a_move_is_good_for_before_a_move_ordered_is_its_condition():
 
 
 def test_respectively_at_the_end_of_a_longer_list_pairs_nothing():
-    text = "Remove E1, Restore E2 and Analyse E0 when they show an exploit and a scan respectively."
+    text = "Remove E1, Restore E2 and Analyse E0 once they get rooted and probed respectively."
     assert "respectively" in read_wording(text).text
 
 
@@ -77,8 +77,8 @@ def test_respectively_after_a_word_that_bears_on_both_orders_pairs_nothing():
 def test_a_host_that_comes_first_then_another_move_is_no_order_of_that_move():
     # (the priority stays in the condition, where the compiler leaves it unexpressed and the rule silent: read as the
     # order's rank, the rule restored User1 while Op_Server0, the host that comes first, was being exploited)
-    text = "When Op_Server0 shows an exploit it comes first, then Restore User1."
-    assert [c.text for c in read_wording(text).conditions] != ["When Op_Server0 shows an exploit"]
+    text = "Once Op_Server0 is being exploited it goes first, then Restore User1."
+    assert [c.text for c in read_wording(text).conditions] != ["Once Op_Server0 is being exploited"]
     assert [c.text for c in read_wording("If User4 shows an exploit that takes priority: Remove User4.").conditions] == \
         ["If User4 shows an exploit"]
 

@@ -43,8 +43,8 @@ def test_a_move_only_a_rejected_item_names_is_no_order_of_the_minutes():
 
 
 def test_a_label_that_denies_the_agreement_is_an_item_not_agreed():
-    text = "Ops minutes:\n- AGREED: Analyse Op_Server0 whenever it is scanned.\n- Not agreed: Restore Op_Server0 whenever it is scanned."
-    assert agreed_items(text) == ("Analyse Op_Server0 whenever it is scanned.",)
+    text = "Ops minutes:\n- AGREED: Analyse Op_Server0 each time a probe hits it.\n- Not agreed: Restore Op_Server0 each time a probe hits it."
+    assert agreed_items(text) == ("Analyse Op_Server0 each time a probe hits it.",)
     nobody = "Ops minutes:\n- Agreed by nobody: Restore User2 when it is scanned.\n- PARKED: decoys on User2."
     assert _claims(nobody) == Not(Always())
 
