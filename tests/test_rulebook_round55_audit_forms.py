@@ -49,6 +49,8 @@ def test_a_description_that_tells_what_befell_the_host_is_no_description():
     assert _claims("When the owned box, User3, is probed, Remove it.") != Atom(host="User3", activity="Scan")
     # a description that only says who the host is still names the host alone
     assert read_wording("User0 is the CEO's laptop: never reimage it.").text == "User0: never reimage it."
+    # (and a noun that only ends like a participle, "crown", is no state)
+    assert read_wording("Once the crown asset, Op_Server0, gets probed, decoy it.").text.startswith("Once Op_Server0 gets probed")
 
 
 def test_what_a_move_is_good_for_before_a_move_ordered_is_its_condition():
@@ -88,3 +90,9 @@ def test_a_wait_until_a_host_is_clean_again_then_an_order_is_no_order_while_it_i
                  "Hold off on User1 until Enterprise1 is clean again; then Restore User1."):
         assert _claims(text) != Not(Atom(host="Enterprise1", compromise="No")), text
         assert text_problem(text, {"not": {"host": "Enterprise1", "compromise": "No"}}, _do("Restore", "User1")) is not None, text
+
+
+def test_a_priority_before_a_restriction_of_the_condition_keeps_it():
+    text = "If Enterprise2 is owned it gets top priority, unless User4 is owned as well: Remove Enterprise2."
+    assert [c.text for c in read_wording(text).conditions] != ["If Enterprise2 is owned"]
+    assert text_problem(text, {"host": "Enterprise2", "compromise": "any"}, _do("Remove", "Enterprise2")) is not None

@@ -928,7 +928,10 @@ def phase_comma_said(flat: str) -> str:
 # ...", "if E2 is owned that takes priority": the order's rank, no state (read as part of the condition, its words were
 # unplaced and the rule silent); the comma the writer left out is put back, and the condition ends before it
 _PRIORITY_AFTER = re.compile(r"(?<=\w)\s+(?=(?:it|that|this|that\s+one|this\s+one|that\s+host|this\s+host)\s+(?:(?:comes|goes)\s+first|"
-                             r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.](?!\s*(?:and\s+)?then\b)|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
+                             r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.](?!\s*(?:and\s+)?then\b)"
+                             # (r55b: nor before a restriction of the condition, "it takes priority, unless Op_Server0 is rooted
+                             # too: ...": ended before the priority, the condition lost the restriction after it)
+                             r"(?!\s*(?:unless|except|but|if|when|whenever|while|provided|as\s+long\s+as|only)\b)|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
                              # (r55b: not before "then", "it comes first, then Restore User1": the order after it is the second
                              # move, and read as the rule's, the host that comes first was left for later)
                              r"(?=and\b(?!\s+then\b)))", re.IGNORECASE)
@@ -974,7 +977,8 @@ _NOT_A_DESCRIPTION = re.compile(r"\b(?:no|not|never|none|nothing|only|except|unl
                                 # box red owns", "a lost cause", "the pwned one", "our fallen box", "under attack", "in trouble"): a
                                 # participle, the attacker or another actor as a clause's subject, or a word of harm; read as the
                                 # host alone, its order held in every state
-                                r"|\b\w+(?:ed|en|wn|ing)\b|\b(?:red|attacker|adversary|intruder|enemy|they|we|you|i|he|she|it)\b"
+                                r"|\b\w+ed\b|\b\w{2,}ing\b|\b(?:taken|fallen|broken|stolen|beaten|hidden|shown|blown|thrown|overrun|gone|lost)\b"
+                                r"|\b(?:red|attacker|adversary|intruder|enemy|they|we|you|i|he|she|it)\b"
                                 r"|\b(?:lost|gone|down|dead|dirty|hit|trouble|attack\w*|fire|burning|risk|danger|pwn\w*|own\w*|took|"
                                 r"hot|bad|sick|cause|broken|victim|casualty|foothold|beachhead|target)\b", re.IGNORECASE)
 
