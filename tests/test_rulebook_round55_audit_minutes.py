@@ -62,6 +62,8 @@ def test_a_turned_down_note_s_answer_with_no_condition_is_its_move_in_the_note_s
                  "> Put a decoy on User2 when it is scanned.\nDisagree. Analyse User2 instead."):
         assert _claims(text) == Atom(host="User2", activity="Scan"), text
         assert text_problem(text, {"host": "User2"}, _do("Analyse", "User2")) is not None, text
+    # (the note lends its condition, none of its moves)
+    assert "Remove" not in reply_said("> Restore User2 if it is rooted, or Remove it otherwise.\nNo, Analyse User2.")
     # an answer with a condition of its own is read as written
     own = "> Enterprise0 rooted: Remove it.\nDisagree. Restore Enterprise0 once it is rooted."
     assert reply_said(own) == "Restore Enterprise0 once it is rooted."

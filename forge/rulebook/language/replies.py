@@ -51,7 +51,7 @@ def reply_said(text: str) -> str:
 
 
 # (r55b) A condition clause of the quoted note ("when it is scanned"), and the words of one in the answer
-_CONDITION = re.compile(r"\b(?:when|whenever|if|once|while|as\s+soon\s+as|after|unless|until|as\s+long\s+as)\b[^.;:!?]*", re.IGNORECASE)
+_CONDITION = re.compile(r"\b(?:when|whenever|if|once|while|as\s+soon\s+as|after|unless|until|as\s+long\s+as)\b[^.;:!?,]*", re.IGNORECASE)
 
 
 def _answer_in_its_case(answer: str, quoted: str) -> str:
@@ -64,7 +64,8 @@ def _answer_in_its_case(answer: str, quoted: str) -> str:
     if case is None or _CONDITION.search(answer) or state_words_in(answer):
         return said
     named = hosts_in(quoted)
-    if len(named) != 1:
+    # (nor where the note's condition names a move, "if it is rooted or was Restored": the note turned down says it)
+    if len(named) != 1 or verbs_in(case.group(0)):
         return f"> {quoted} {said}"
     condition = re.sub(r"\bit\b", named[0], case.group(0).strip())
     return f"{said.rstrip(' .;!')}, {condition}."
