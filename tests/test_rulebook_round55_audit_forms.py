@@ -96,3 +96,11 @@ def test_a_priority_before_a_restriction_of_the_condition_keeps_it():
     text = "If Enterprise2 is owned it gets top priority, unless User4 is owned as well: Remove Enterprise2."
     assert [c.text for c in read_wording(text).conditions] != ["If Enterprise2 is owned"]
     assert text_problem(text, {"host": "Enterprise2", "compromise": "any"}, _do("Remove", "Enterprise2")) is not None
+
+
+def test_not_until_a_state_opens_the_order_once_the_state_holds():
+    # (the plain form read before r55m's reader came: "not until" was read as "until", while not clean: the opposite)
+    for text in ("Not until Enterprise2 is quiet: Remove User4.", "Remove User4, but not till Enterprise2 is quiet."):
+        assert _claims(text) == Atom(host="Enterprise2", activity="None", compromise="No"), text
+    # a ban "until" stays a ban while the state does not hold
+    assert _claims("Do not Remove User4 until Enterprise2 is quiet.") != Atom(host="Enterprise2", activity="None", compromise="No")

@@ -605,6 +605,10 @@ _WAIT_BEFORE = re.compile(r"\b(?:wait|hold(?:\s+off)?|hang\s+on|pause|sit\s+tigh
 _THEN_AFTER = re.compile(r"^\s*[,;]?\s*(?:and\s+)?then\b", re.IGNORECASE)
 
 
+_NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til)\b"
+                        r"(?![^.;:,!?]*\bagain\b)", re.IGNORECASE)  # (a state returned to "again" is history: left unknown)
+
+
 def _until_again_said(m: re.Match) -> str:
     """(r55b) `_UNTIL_AGAIN` said without its "again", except after a wait or before a "then" (`_WAIT_BEFORE`)."""
     if _WAIT_BEFORE.search(m.string[:m.start()]) or _THEN_AFTER.match(m.string[m.end():]):
@@ -627,6 +631,10 @@ def written_out(text: str) -> str:
     # the time the order holds (while it is not clean), no history to look up (read as one, "again", facts.py, the
     # condition was unknown and the rule silent while the host was compromised)
     text = _UNTIL_AGAIN.sub(_until_again_said, text)
+    # (r55b) "not until <state>" that opens its clause, "Not until Enterprise1 is clean: Restore User1", "..., but not till
+    # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
+    # opposite)
+    text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
