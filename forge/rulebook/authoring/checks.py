@@ -67,6 +67,7 @@ from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away
                                            moves_answered, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
+from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
@@ -1818,7 +1819,28 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _narrow(text, predicate, unexpressed) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
-        or _phase_unknown(text, unexpressed)
+        or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action)
+
+
+def _minutes_unagreed(text: str, action: Optional[dict]) -> Optional[str]:
+    """(r55b) A meeting's minutes (minutes.py) compiled as a move no agreed item names: only an agreed item is the team's
+    rule; a move turned down or left for later ("- PARKED: Restore User3 once it is rooted") orders nothing, and minutes that
+    agreed no move order nothing at all. (The reading of the minutes is their agreed items alone, so a move named only in
+    another item was a word no check saw.)"""
+    if not isinstance(action, dict) or not _ITEMS_LABELLED.search(text):
+        return None
+    agreed = agreed_items(text)
+    if agrees_nothing(text):
+        return ("polarity: the text is minutes whose agreed items order no move (each move in it was turned down or left "
+                "for later): it orders nothing; keep the rule semantic")
+    done, banned = _moves(action)
+    said = verbs_in(" ".join(agreed)) if agreed else ()
+    moves = [v for v, _ in done + (banned if str(action.get("mode", "")).lower() == "never" else [])]
+    stray = [v for v in moves if agreed and not any(same_verb(v, s) for s in said)]
+    if stray:
+        return (f"verb: the action uses {stray[0]}, but the minutes agreed only {', '.join(sorted(said))}: a move turned "
+                "down or left for later is no order")
+    return None
 
 
 def _ban_limited(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:

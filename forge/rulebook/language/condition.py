@@ -27,6 +27,7 @@ from forge.rulebook.language.guard import complete_claims, confirmed, reads_whol
 from forge.rulebook.language.judged import evidence_away, evidence_tests, without_evidence
 from forge.rulebook.language.markers import negations_in, other_host_away
 from forge.rulebook.language.names import classes_in, hosts_in, named_in_full, state_words_in, verbs_in
+from forge.rulebook.language.minutes import agrees_nothing
 from forge.rulebook.language.order import condition_elsewhere, sentences
 from forge.rulebook.language.rule_claims import (ORDER_ENDED, conceded_away, conceded_states, excepting,
                                                  narrower_cases_away, rule_claims)
@@ -294,8 +295,9 @@ def decides_nothing(text: str) -> bool:
     injected where its question's situation held, as if it ordered the move its answer declines to."""
     # (and the moves it only suggests, "it might be worth a Remove there": forms.moves_only_suggested)
     left_open = moves_answered(text or "")[1] | moves_only_suggested(text or "")
-    # (and a checklist none of whose items is ticked, forms.nothing_ticked: every item only put forward)
-    return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "")
+    # (and a checklist none of whose items is ticked, forms.nothing_ticked: every item only put forward; (r55b) and a
+    # meeting's minutes that agreed no move, minutes.agrees_nothing: every move in them turned down or left for later)
+    return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "") or agrees_nothing(text or "")
 
 
 def line_claims(rows):

@@ -593,8 +593,27 @@ def _answered_no_said(text: str) -> str:
 
 
 # (r55m) "until <host> is clean again", "till it gets back to quiet again": a quiet state returned to, ending the order's time
-_UNTIL_AGAIN = re.compile(r"(?P<until>\b(?:until|till|til)\b[^,;:.!?]{0,60}?\b(?:clean|quiet|uncompromised|restored|recovered|healthy|"
+# (r55b: not after a "not" that fronts it, "not until E1 is clean again: Restore User1", "..., but not till ...": the
+# order waits for that state, the opposite of while it is not clean; written without its "again", it was read so)
+_UNTIL_AGAIN = re.compile(r"(?P<until>(?<!\bnot\s)(?<!\bnever\s)\b(?:until|till|til)\b[^,;:.!?]{0,60}?\b(?:clean|quiet|uncompromised|restored|recovered|healthy|"
                           r"safe|calm|idle)\b)\s+again\b", re.IGNORECASE)
+
+
+# (r55b) A wait before the state returns, "wait until ... clean again, then Restore User1", "hold off on User1 till ...; then
+# ...": the order after it is for when the host is clean, the opposite of while it is not; the "again" is kept (unknown)
+_WAIT_BEFORE = re.compile(r"\b(?:wait|hold(?:\s+off)?|hang\s+on|pause|sit\s+tight|stand\s+by)\b[^.;:!?]{0,40}$", re.IGNORECASE)
+_THEN_AFTER = re.compile(r"^\s*[,;]?\s*(?:and\s+)?then\b", re.IGNORECASE)
+
+
+_NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til)\b"
+                        r"(?![^.;:,!?]*\bagain\b)", re.IGNORECASE)  # (a state returned to "again" is history: left unknown)
+
+
+def _until_again_said(m: re.Match) -> str:
+    """(r55b) `_UNTIL_AGAIN` said without its "again", except after a wait or before a "then" (`_WAIT_BEFORE`)."""
+    if _WAIT_BEFORE.search(m.string[:m.start()]) or _THEN_AFTER.match(m.string[m.end():]):
+        return m.group(0)
+    return m["until"]
 
 
 def written_out(text: str) -> str:
@@ -611,7 +630,11 @@ def written_out(text: str) -> str:
     # (r55m) "until Op_Server0 is clean again": the "again" of a state the host returns to, after "until", says the end of
     # the time the order holds (while it is not clean), no history to look up (read as one, "again", facts.py, the
     # condition was unknown and the rule silent while the host was compromised)
-    text = _UNTIL_AGAIN.sub(r"\g<until>", text)
+    text = _UNTIL_AGAIN.sub(_until_again_said, text)
+    # (r55b) "not until <state>" that opens its clause, "Not until Enterprise1 is clean: Restore User1", "..., but not till
+    # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
+    # opposite)
+    text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
@@ -737,7 +760,10 @@ _TO_EPISODE_END = re.compile(r"\s*,?\s*\b(?:(?:all\s+the\s+way\s+)?(?:until|till
                              r"the\s+(?:very\s+)?end|for\s+the\s+rest|for\s+the\s+remainder)\s+of\s+the\s+(?:episode|game|run|match)\b"
                              # (not where the time it starts from follows, "for the remainder of the game once E2 is owned":
                              # that start is the condition, read with the words that lead it)
-                             r"(?!\s*,?\s*(?:after|once|since|from|following|when|as\s+soon\s+as)\b)", re.IGNORECASE)
+                             # (r55b: nor where a restriction of it follows, "... till the end of the game unless E0 is rooted":
+                             # left out, the time's own start was lost with it, and the restriction alone was the condition)
+                             r"(?!\s*,?\s*(?:after|once|since|from|following|when|as\s+soon\s+as|unless|except|but|if|while|only|"
+                             r"provided|(?:as|so)\s+long\s+as|save|or|and)\b)", re.IGNORECASE)
 
 
 def window_said(text: str) -> str:
@@ -910,8 +936,13 @@ def phase_comma_said(flat: str) -> str:
 # ...", "if E2 is owned that takes priority": the order's rank, no state (read as part of the condition, its words were
 # unplaced and the rule silent); the comma the writer left out is put back, and the condition ends before it
 _PRIORITY_AFTER = re.compile(r"(?<=\w)\s+(?=(?:it|that|this|that\s+one|this\s+one|that\s+host|this\s+host)\s+(?:(?:comes|goes)\s+first|"
-                             r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.]|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
-                             r"(?=(?:and|then)\b))", re.IGNORECASE)
+                             r"(?:takes|has|gets)\s+(?:top\s+|first\s+)?priority)\s*[:,;.](?!\s*(?:and\s+)?then\b)"
+                             # (r55b: nor before a restriction of the condition, "it takes priority, unless Op_Server0 is rooted
+                             # too: ...": ended before the priority, the condition lost the restriction after it)
+                             r"(?!\s*(?:unless|except|but|if|when|whenever|while|provided|as\s+long\s+as|only)\b)|(?:it|that|this)\s+(?:comes|goes)\s+first\s+"
+                             # (r55b: not before "then", "it comes first, then Restore User1": the order after it is the second
+                             # move, and read as the rule's, the host that comes first was left for later)
+                             r"(?=and\b(?!\s+then\b)))", re.IGNORECASE)
 
 
 def priority_comma_said(flat: str) -> str:
@@ -932,7 +963,12 @@ def respectively_said(flat: str) -> str:
     """(r55m) `flat` with two orders paired with their hosts' states "respectively" (`_RESPECTIVELY`) said as two cases:
     "if User3 is probed, Remove it; if Op_Host1 is rooted, Restore it"."""
     def cases(m: re.Match) -> str:
-        if len(verbs_in(m["v1"])) != 1 or len(verbs_in(m["v2"])) != 1 or hosts_in(m["h1"]) == hosts_in(m["h2"]):
+        # (r55b: and only where the two orders open their sentence: the end of a longer list, "Remove E1, Restore E2 and
+        # Analyse E0 when ... respectively", pairs its states with other hosts than these two; a word before them, "Never
+        # Remove E1 and Restore E2 when ...", "I would ...", bears on both, and set before the first case alone, it was a
+        # negation no claim placed)
+        if len(verbs_in(m["v1"])) != 1 or len(verbs_in(m["v2"])) != 1 or hosts_in(m["h1"]) == hosts_in(m["h2"]) \
+                or not re.search(r"(?:^|[.;:!?])\s*$", m.string[:m.start()]):
             return m.group(0)
         verb = _ONE_VERB[m["verb"].lower()]
         return (f"{m['when']} {m['h1']} {verb} {m['s1']}, {m['v1']} it; "
@@ -944,7 +980,15 @@ def respectively_said(flat: str) -> str:
 # host itself (read with it, the description's words were unplaced, and the condition never whole).
 _HOST_APPOSED = re.compile(rf"\b(?:the|our|my)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}),\s+(?P<host>{HOST_NAME}),\s*", re.IGNORECASE)
 _NOT_A_DESCRIPTION = re.compile(r"\b(?:no|not|never|none|nothing|only|except|unless|when|if|while|once|and|or|but|other|next|last|"
-                                r"first|second|third)\b|n't\b", re.IGNORECASE)
+                                r"first|second|third)\b|n't\b"
+                                # (r55b) nor a word that tells what befell the host, which the state readers may not know ("the
+                                # box red owns", "a lost cause", "the pwned one", "our fallen box", "under attack", "in trouble"): a
+                                # participle, the attacker or another actor as a clause's subject, or a word of harm; read as the
+                                # host alone, its order held in every state
+                                r"|\b\w+ed\b|\b\w{2,}ing\b|\b(?:taken|fallen|broken|stolen|beaten|hidden|shown|blown|thrown|overrun|gone|lost)\b"
+                                r"|\b(?:red|attacker|adversary|intruder|enemy|they|we|you|i|he|she|it)\b"
+                                r"|\b(?:lost|gone|down|dead|dirty|hit|trouble|attack\w*|fire|burning|risk|danger|pwn\w*|own\w*|took|"
+                                r"hot|bad|sick|cause|broken|victim|casualty|foothold|beachhead|target)\b", re.IGNORECASE)
 
 
 def _a_description(what: str, host: str) -> bool:
@@ -971,10 +1015,16 @@ _NOT_BOTH_HEADING = re.compile(r"^\s*(?:not|never)\s+(?:both|two)\b[^:.;!?]{0,60
                                re.IGNORECASE)
 
 
+_BANS = re.compile(r"\s*(?:never|don't|do\s+not|no|not|avoid)\b", re.IGNORECASE)
+
+
 def move_worth_away(flat: str) -> str:
     """(r55m) `flat` without a general truth of what a move is good for, said before its order (`_MOVE_WORTH`), nor a heading
     that sums its order up as "not both at once" (`_NOT_BOTH_HEADING`)."""
-    flat = _MOVE_WORTH.sub(lambda m: "" if len(verbs_in(m["move"])) == 1 and not hosts_in(m.group(0)) else m.group(0), flat or "")
+    # (r55b: only before a prohibition, "...: never decoy ...": before a move ordered, "A Restore only works on a rooted host:
+    # Restore User2", the truth is the order's own condition, and left out, the order held in every state)
+    flat = _MOVE_WORTH.sub(lambda m: "" if len(verbs_in(m["move"])) == 1 and not hosts_in(m.group(0))
+                           and _BANS.match(flat[m.end():]) else m.group(0), flat or "")
     # (and a heading that sums the order up as "not both at once", `_NOT_BOTH_HEADING`: the case after it is the rule)
     return _NOT_BOTH_HEADING.sub("", flat)
 

@@ -16,12 +16,22 @@ from __future__ import annotations
 
 import re
 
+from forge.rulebook.language.names import verbs_in
+
 # An item's label, at the text's start, a line's start or after a list mark (a dash, a star, a bullet: the minutes'
 # lines joined into one), then its colon: "AGREED:", "- PARKED:", "* AGREED (was parked):", "TBD:".
 _SETTLED = r"agreed|decided|resolved|approved|accepted|adopted"
-_NOT_SETTLED = r"rejected|declined|dropped|vetoed|parked|deferred|tabled|pending|open|undecided|tbd|to\s+be\s+decided"
-_ITEM = re.compile(r"(?:^|(?<=\n)|(?<=\s)(?=[-*\u2022]\s))\s*(?:[-*\u2022]\s*)?"
+# (r55b: and an agreement denied in the label itself, "Not agreed:", "Agreed by nobody:", "No agreement:": no item agreed;
+# unread as a label, its item ran on into the agreed item before it, and its move was taken for the agreed one's)
+_NOT_SETTLED = r"rejected|declined|dropped|vetoed|parked|deferred|tabled|pending|open|undecided|tbd|to\s+be\s+decided|" \
+    r"(?:not|never)\s+(?:agreed|decided|resolved|approved|accepted|adopted)|no\s+(?:agreement|decision|consensus)|disagreed|" \
+    r"(?:agreed|decided|approved|accepted)\s+by\s+no(?:body|\s+one|ne)"
+# (r55b: and a label after a sentence's stop or the heading's colon, the minutes' items written on one line: "Minutes:
+# REJECTED: ... AGREED: ..."; unread there, the items stood as one rule, and the move turned down was compiled as the order)
+_ITEM = re.compile(r"(?:^|(?<=\n)|(?<=\s)(?=[-*\u2022]\s)|(?<=[.;:]\s))\s*(?:[-*\u2022]\s*)?"
                    rf"(?P<label>{_SETTLED}|{_NOT_SETTLED})\b(?:\s*\([^)\n]{{0,40}}\))?\s*:\s*", re.IGNORECASE)
+
+ITEM_LABEL = _ITEM  # (r55b) what marks a text as minutes, for the checks (authoring/checks.py, _minutes_unagreed)
 
 
 def agreed_items(text: str) -> tuple[str, ...]:
@@ -37,6 +47,15 @@ def agreed_items(text: str) -> tuple[str, ...]:
         if re.fullmatch(_SETTLED, found["label"], re.IGNORECASE) and said:
             agreed.append(said[:1].upper() + said[1:] + ".")
     return tuple(agreed)
+
+
+def agrees_nothing(text: str) -> bool:
+    """(r55b) Whether `text` is minutes (two labelled items or more) none of whose agreed items orders a move: every item
+    that names one was turned down or left for later ("- PARKED: Restore User3 once it is rooted. - REJECTED: ..."), or
+    what was agreed names no move ("AGREED: nothing on Op_Server0 yet"). Such minutes order nothing: read as the text they
+    are written in, or as an agreed item with no move of its own, the item parked was the order the rule gave."""
+    items = list(_ITEM.finditer(text or ""))
+    return len(items) >= 2 and not any(verbs_in(item) for item in agreed_items(text))
 
 
 def minutes_said(text: str) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from forge.rulebook.language.names import verbs_in
+from forge.rulebook.language.names import hosts_in, state_words_in, verbs_in
 
 # The subject line, the quoted lines (each opened by ">"), then the answer's verdict at a line's or a sentence's start.
 _REPLY = re.compile(r"^\s*(?:(?:re|fwd?)\s*:[^>\n]{0,80}?)?\s*(?P<quoted>>.+?)(?:\n\s*|(?<=[.!?])\s+)"
@@ -36,12 +36,36 @@ def reply_said(text: str) -> str:
     quoted = _QUOTED_LABEL.sub("", re.sub(r"(?:^|\n)\s*>\s?", " ", found["quoted"]).strip())
     quoted, answer = quoted[:1].upper() + quoted[1:], found["answer"].strip()
     if _TURNED_DOWN.fullmatch(found["verdict"]):
-        return answer[:1].upper() + answer[1:] if verbs_in(answer) else text
+        return _answer_in_its_case(answer, quoted) if verbs_in(answer) else text
     if not verbs_in(quoted):
         return text
     if not answer:
         return quoted
     # (what the answer adds: "but not User4: ..." leaves a host out of the note it agrees to, as a clause of it)
-    if re.match(r"but\b", answer, re.IGNORECASE):
+    # (r55b: and so does an answer that goes on in the verdict's sentence, "Ok, if User3 is not the only box rooted": a
+    # condition of the note it agrees to; set off as a sentence of its own, "... rooted. if ...", it was read as no
+    # condition of the rule, and the rule held without it)
+    if re.match(r"but\b", answer, re.IGNORECASE) or (found["close"] == "," and answer[:1].islower()):
         return f"{quoted.rstrip(' .;')}, {answer}"
     return f"{quoted.rstrip(' .;')}. {answer}"
+
+
+# (r55b) A condition clause of the quoted note ("when it is scanned"), and the words of one in the answer
+_CONDITION = re.compile(r"\b(?:when|whenever|if|once|while|as\s+soon\s+as|after|unless|until|as\s+long\s+as)\b[^.;:!?,]*", re.IGNORECASE)
+
+
+def _answer_in_its_case(answer: str, quoted: str) -> str:
+    """(r55b) A turned-down note's answer read in the case the note was for: "> Put a decoy on User2 when it is scanned. / Nope,
+    Analyse User2": the answer's move when User2 is scanned, not in every state of User2 (read alone, its order held
+    wherever User2 was shown). An answer that states a condition of its own is read as written; where the note's condition
+    cannot be said of one host, the reply is left as written."""
+    said = answer[:1].upper() + answer[1:]
+    case = _CONDITION.search(quoted)
+    if case is None or _CONDITION.search(answer) or state_words_in(answer):
+        return said
+    named = hosts_in(quoted)
+    # (nor where the note's condition names a move, "if it is rooted or was Restored": the note turned down says it)
+    if len(named) != 1 or verbs_in(case.group(0)):
+        return f"> {quoted} {said}"
+    condition = re.sub(r"\bit\b", named[0], case.group(0).strip())
+    return f"{said.rstrip(' .;!')}, {condition}."

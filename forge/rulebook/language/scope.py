@@ -426,6 +426,11 @@ _ON_ONE_HOST = re.compile(r"\b(?:it|that\s+(?:host|box|machine|server|one|node))
 _MOVE_ALONE = re.compile(r"(?:(?:plan\s+)?(?:an?\s+)?[A-Za-z][\w-]*)[.!]?", re.IGNORECASE)
 
 
+# (r55b) A heading's words past its hosts and their state: a clause, another "all", an exception
+_HEADING_GOES_ON = re.compile(r"[,;(]|\b(?:all|both|every|each|whole|together|once|when|whenever|if|while|after|until|unless|except|"
+                              r"but|save|only|not|no|never)\b", re.IGNORECASE)
+
+
 def _every_one_heading(condition: str, words) -> bool:
     """Whether a condition is a heading on every host of a class whose order acts on "it" (`_EVERY_HEADING`)."""
     order = order_without_conditions(words.instruction, words.conditions)
@@ -434,8 +439,11 @@ def _every_one_heading(condition: str, words) -> bool:
     # falls": that "it" is that host, and the heading's "all" stays every host of the class at once)
     # (r55m: or the order is the move alone, "every breached usr host: reimage": it acts on each host the heading names,
     # as "it" does; only after "every" or "each", whose hosts are each a case, not "all", which may be the whole class at once)
+    # (r55b: and only where the heading is the hosts alone: "each user host, once all are scanned: Analyse" waits for the
+    # whole class, and "every ... host except User0" or a clause after a comma is a condition of its own, no host's case)
     alone = _MOVE_ALONE.fullmatch(order.strip()) is not None and bool(verbs_in(order)) \
-        and re.match(r"\s*(?:every|each)\b", condition, re.IGNORECASE) is not None
+        and re.match(r"\s*(?:every|each)\b", condition, re.IGNORECASE) is not None \
+        and not _HEADING_GOES_ON.search(condition.strip()[5:])
     return condition.strip() == words.situation.strip() and bool(_EVERY_HEADING.match(condition)) \
         and (alone or one is not None and not set(hosts_in(order[:one.start()])) - set(hosts_in(condition)))
 
