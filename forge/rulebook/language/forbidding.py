@@ -64,9 +64,15 @@ _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|un
 # forbidding and the verb, the filler's three did not reach it and the text was read as an order of the move).
 _TURN_SPENT = (r"(?:\s+(?:ever|just|simply))?\s+(?:pass|spend|use|burn|waste|end|close|take)\w*\s+(?:(?:the|a|this|that|your|our|one|"
                r"a\s+whole)\s+)?(?:turn|step|move|go|round)\s+(?:with|on|for|doing|by|in)(?:\s+(?:a|an|the|another))?")
+# (r55a) ... after a word that forbids plainly only: after a bare "not", a judgement or a "no" ("why not spend the turn on an
+# Analyse?", "it's never wrong to spend the step on a Restore", "it is not a mistake to use the turn for a Remove"), the
+# spending is proposed or approved, and read as forbidden, the move the text urges was a "never"
+_TURN_SPENT_LEAD = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|quit|"
+                    r"refrain\s+from|no\s+need\s+to|under\s+no\s+circumstances|in\s+no\s+case")
 
 
-_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b(?:{_TURN_SPENT}|{_FORBID_FILLER})\s+(?={VERB.pattern})", re.IGNORECASE)
+_FORBIDDEN_VERB = re.compile(rf"\b(?:(?:{_TURN_SPENT_LEAD}){_TURN_SPENT}|(?:{_FORBID})\b{_FORBID_FILLER})\s+(?={VERB.pattern})",
+                             re.IGNORECASE)
 
 
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
