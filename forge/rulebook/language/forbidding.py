@@ -149,7 +149,8 @@ _COST_WORDS = r"expensive|costly|pricey"
 _COSTLY = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
                      + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|"
                      # (r55h) "Restores are dear on that box": dear as costly, as the omission's `_COST_SAID` has it
-                     r"dear|a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+                     # (r55a: not "dear to me", "dear to the team": a move held dear is liked, no cost)
+                     r"dear(?!\s+to\b)|a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
 
 # (r49m) A verdict against a move on a host: "User4 is not worth a Remove", "Enterprise2 isn't worth the Restore". The
 # move is turned down (`falling_short`, read in the whole text); said before the colon of the order, "User4 is not worth a
