@@ -858,6 +858,36 @@ _MOVE_KEPT_OFF = re.compile(r"\bkeep\s+(?:(?:a|an|the|any|every|all|each|your|ou
                             r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\s+(?P<what>[^.;:,!?]{1,60})", re.IGNORECASE)
 
 
+# (r55a) After a prohibition of every move, what narrows it: one move named ("never spend a step on an Analyse of X", "don't
+# spend two steps on a Restore": that move alone is forbidden, `_MOVE_NAMED_AFTER`), or every move but one ("never spend a
+# step on anything but a Remove": no move forbidden by it, `_BUT_MOVES`). Read as every move forbidden on the host, a "never" of any action there passed
+# as the text, and the Remove it orders was forbidden with the rest.
+# (a participle names what the place went through, "never waste a step on a restored host": every move on it, as before)
+_MOVE_NAMED_AFTER = re.compile(r"\s*(?:a|an|the|another|one|more|further|extra)\s+(?!\w+ed\b)(?=" + VERB.pattern + r")",
+                               re.IGNORECASE)
+_BUT_MOVES = re.compile(r"\s*(?:anything|everything|any\s+(?:other\s+)?(?:move|action|step)|all)\s+(?:" + EXCEPT_WORDS + r"|but)\b",
+                        re.IGNORECASE)
+# (r55a) ... or an exception that is a move: "no one touches it except to put a decoy on it", "never touch User1 but for a
+# Remove"
+_BUT_A_MOVE = re.compile(r"\b(?:" + EXCEPT_WORDS + r"|but)\s+(?:(?:to|for|with|by)\s+)?(?:(?:put(?:ting)?|plac\w*)\s+)?"
+                         r"(?:(?:a|an|the|one|its)\s+)?(?!\w+ed\b)(?=" + VERB.pattern + r")", re.IGNORECASE)
+# (r55a) The house norm said of nobody (ANY_VERB's "nobody touches <host>") is the text's own order where it opens a sentence
+# or a clause of it ("Once Op_Host1 is probed, no one is to lay a finger on it"), the sentence not a question: asked ("does
+# nobody touch User2?"), quoted ("the lead said 'nobody touches User2'") or told inside a story ("we had a rule that nobody
+# touches it"), it is no prohibition of the text, and read as one, the order the text gives there was its opposite.
+_NORM_OF_NOBODY = re.compile(r"(?:nobody|no[\s-]one)\b", re.IGNORECASE)
+
+
+def _norm_said(text: str, match: re.Match) -> bool:
+    """(r55a) Whether a norm said of nobody (`_NORM_OF_NOBODY`) opens its sentence or a clause after a comma, in a sentence
+    that asks nothing."""
+    sentence_end = re.search(r"[.!?;]|$", text[match.end():])
+    # (after a joining word, "..., and nobody touches User2", or an order to see to it, "make sure no one touches it")
+    return bool(re.search(r"(?:^|[.!;:,\u2013\u2014(]|\s-)\s*(?:(?:and|so|then|but|also)\s+)?"
+                          r"(?:(?:make\s+sure|ensure|see\s+to\s+it)\s+(?:that\s+)?)?$", text[:match.start()], re.IGNORECASE)) \
+        and not text[match.end():][sentence_end.start():].startswith("?")
+
+
 def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not OTHERWISE.search(p))
@@ -867,13 +897,18 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
         after = instruction[match.end():]
         if VERB.match(after.lstrip()):
             continue  # "don't bother analysing X": a prohibition of that verb (below)
+        if _BUT_MOVES.match(after) or _NORM_OF_NOBODY.match(match.group(0)) and not _norm_said(instruction, match):
+            continue  # (r55a) every move but one, or a norm asked, quoted or told: not every move forbidden
         scope = re.split(r"[.;:!?]|,\s*(?:but|and|then|instead)\b", after, maxsplit=1)[0]
+        if _BUT_A_MOVE.search(scope):
+            continue  # (r55a) "nobody touches Op_Host1 except to put a decoy on it": every move but that one
+        named = _MOVE_NAMED_AFTER.match(after)  # (r55a) "never spend a step on an Analyse of X": that move
         if match.group(0).lower().startswith("leave"):
             scope = after[:after.lower().find("alone")]
         hosts, classes = _others(scope, instruction, hosts_in(scope), classes_in(scope))
         # "don't touch Op_Server0 with a Remove": the move named after "with" is the one forbidden, not every move
         tool = re.search(r"\bwith\s+(?:(?:a|an|the|any)\s+)?", scope, re.IGNORECASE)
-        verb = VERB.match(scope, tool.end()) if tool else None
+        verb = VERB.match(after, named.end()) if named else VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
     found += _forbidden_by_word(instruction) + _nothing_moved(instruction) + listed_to_avoid(instruction)
