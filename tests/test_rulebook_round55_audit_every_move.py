@@ -72,3 +72,12 @@ def test_the_norm_said_plainly_still_forbids_every_move():
 def test_a_never_of_every_move_the_text_forbids_nowhere_is_refused():
     text = "No one minds if you act on Enterprise0 when it shows a scan."
     assert text_problem(text, {"host": "Enterprise0", "activity": "Scan"}, _on(ANY_VERB, "$matched", "never")) is not None
+
+
+def test_the_host_a_ban_of_every_move_waits_on_is_no_place_of_it():
+    # the condition's host is to be cleaned: its Restore is the text's, a "never" of every move on it is its opposite
+    for text, host in (("No one is to touch Enterprise1 until Op_Server0 is clean again; Restore Op_Server0 when it is "
+                        "rooted.", "Op_Server0"),
+                       ("Don't touch User4 before Enterprise0 is restored; Restore Enterprise0 when it is rooted.", "Enterprise0")):
+        assert all(host not in p.hosts for p in _every_move_banned(text)), text
+        assert text_problem(text, {"host": host, "compromise": "Privileged"}, _on("Restore", host)) is None, text

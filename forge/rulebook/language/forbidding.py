@@ -899,7 +899,10 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
             continue  # "don't bother analysing X": a prohibition of that verb (below)
         if _BUT_MOVES.match(after) or _NORM_OF_NOBODY.match(match.group(0)) and not _norm_said(instruction, match):
             continue  # (r55a) every move but one, or a norm asked, quoted or told: not every move forbidden
-        scope = re.split(r"[.;:!?]|,\s*(?:but|and|then|instead)\b", after, maxsplit=1)[0]
+        # (r55a: nor past a condition of its own, "nobody is to touch Enterprise2 until Op_Server0 is clean": the host the
+        # condition waits on is no place of the prohibition, and read as one, every move on it was forbidden, its Restore too)
+        scope = re.split(r"[.;:!?]|,\s*(?:but|and|then|instead)\b|\b(?:until|till|before|unless|once|when|whenever|while|if|"
+                         r"after|as\s+long\s+as)\b", after, maxsplit=1, flags=re.IGNORECASE)[0]
         if _BUT_A_MOVE.search(scope):
             continue  # (r55a) "nobody touches Op_Host1 except to put a decoy on it": every move but that one
         named = _MOVE_NAMED_AFTER.match(after)  # (r55a) "never spend a step on an Analyse of X": that move
