@@ -81,3 +81,12 @@ def test_the_host_a_ban_of_every_move_waits_on_is_no_place_of_it():
                        ("Don't touch User4 before Enterprise0 is restored; Restore Enterprise0 when it is rooted.", "Enterprise0")):
         assert all(host not in p.hosts for p in _every_move_banned(text)), text
         assert text_problem(text, {"host": host, "compromise": "Privileged"}, _on("Restore", host)) is None, text
+
+
+def test_a_story_that_quotes_a_norm_of_nobody_gives_no_order():
+    from forge.rulebook.language.order import gives_order
+
+    # (told, it is no instruction: dropped as a story is, not kept as a rule)
+    assert not gives_order("Back then the team lived by 'no one touches Enterprise2', and red kept the box all episode.")
+    assert not gives_order("We had an unwritten rule that nobody touches User3, and it got rooted twice.")
+    assert gives_order("No one touches User3 while it only shows a scan.")

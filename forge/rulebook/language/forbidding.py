@@ -888,6 +888,12 @@ def _norm_said(text: str, match: re.Match) -> bool:
         and not text[match.end():][sentence_end.start():].startswith("?")
 
 
+def bans_every_move(text: str) -> bool:
+    """(r55a) Whether `text` says a prohibition of every move (ANY_VERB) of its own: a norm of nobody only where it is
+    said (`_norm_said`), not asked, quoted or told."""
+    return any(not _NORM_OF_NOBODY.match(m.group(0)) or _norm_said(text, m) for m in ANY_VERB.finditer(text))
+
+
 def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not OTHERWISE.search(p))
