@@ -890,7 +890,8 @@ def _norm_said(text: str, match: re.Match) -> bool:
 
 def bans_every_move(text: str) -> bool:
     """(r55a) Whether `text` says a prohibition of every move (ANY_VERB) of its own: a norm of nobody only where it is
-    said (`_norm_said`), not asked, quoted or told."""
+    said (`_norm_said`), not asked, quoted or told. Whether a sentence gives an order (order.gives_order) asks it: a story
+    that quotes such a norm gives none, and kept as a rule it was injected by retrieval."""
     return any(not _NORM_OF_NOBODY.match(m.group(0)) or _norm_said(text, m) for m in ANY_VERB.finditer(text))
 
 

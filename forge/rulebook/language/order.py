@@ -558,7 +558,6 @@ def gives_order(sentence: str) -> bool:
         return True
     # (r40h, r40m) one move said to beat another, "an Analyse on a probed server beats a Restore": the teacher's
     # preference in the present tense is an order, as "I'd prefer ..." is (a comparison told of the past, "beat", is no match)
-    # (r55a: a ban of every move said, not a norm of nobody quoted or told in a story, `bans_every_move`)
     if modal_order(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or bans_every_move(body) \
             or forbids_verb(body) or BEATS.search(body):
         return not STORY.match(body) or bans_every_move(body)
