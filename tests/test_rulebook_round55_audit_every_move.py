@@ -89,4 +89,4 @@ def test_a_story_that_quotes_a_norm_of_nobody_gives_no_order():
     # (told, it is no instruction: dropped as a story is, not kept as a rule)
     assert not gives_order("Back then the team lived by 'no one touches Enterprise2', and red kept the box all episode.")
     assert not gives_order("We had an unwritten rule that nobody touches User3, and it got rooted twice.")
-    assert gives_order("No one touches User3 while it only shows a scan.")
+    assert gives_order("No one touches User3 as long as red is merely probing it.")
