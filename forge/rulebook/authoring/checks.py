@@ -408,6 +408,13 @@ _REFERS_BACK = re.compile(r"\b(?:it|its)\b|\b(?:that|this|the\s+same)\s+(?:\w+\s
                           r"desktop|node|one)\b", re.IGNORECASE)
 
 
+# (r55a) Nobody objecting to a move, "no one minds if you touch it", "nobody objects to a Restore there", "nobody would
+# complain": a permission in words of nobody, which the norm said of nobody (forbidding.ANY_VERB) is not.
+_NOBODY_OBJECTS = re.compile(r"\b(?:nobody|no[\s-]one)\s+(?:(?:will|would|should|could|ever|really)\s+)*"
+                             r"(?:minds?|cares?|objects?|complains?|gripes?|is\s+(?:going\s+to\s+)?(?:upset|bothered)|"
+                             r"has\s+(?:a\s+problem|an\s+issue|objections?))\b", re.IGNORECASE)
+
+
 def _never_unspoken(words: Wording, action: Optional[dict]) -> Optional[str]:
     """(r37y) A `never` of a verb the text turns down nowhere: no prohibition the reading places, and every clause that
     names the verb is free of a negation or a doubt ("I would take the attacker off User2 with a Remove" compiled as
@@ -416,7 +423,11 @@ def _never_unspoken(words: Wording, action: Optional[dict]) -> Optional[str]:
             or words.dispreferred:
         return None
     verb = _verb(action.get("verb"))
-    if verb == ANY_VERB or any(same_verb(p, verb) for p in _permitted_verbs(words.text)):
+    if verb == ANY_VERB:
+        # (r55a) where the text's only "nobody" is nobody objecting ("no one minds if you touch User2"), the moves are let
+        return ("inverted: the text says nobody objects to a move and forbids none, but the action is a \"never\" of every "
+                "move") if _NOBODY_OBJECTS.search(words.text) else None
+    if any(same_verb(p, verb) for p in _permitted_verbs(words.text)):
         return None  # (r50c: a move permitted in one case only is turned down everywhere else)
     clauses = [c for sentence in re.split(r"(?<=[.;!?])\s+", words.text) for c in _CLAUSE_END.split(sentence)
                if any(same_verb(named, verb) for named in verbs_in(c))]

@@ -64,9 +64,15 @@ _FORBID_FILLER = (r"(?:\s+(?!(?:and|but|or|then|if|when|whenever|unless|while|un
 # forbidding and the verb, the filler's three did not reach it and the text was read as an order of the move).
 _TURN_SPENT = (r"(?:\s+(?:ever|just|simply))?\s+(?:pass|spend|use|burn|waste|end|close|take)\w*\s+(?:(?:the|a|this|that|your|our|one|"
                r"a\s+whole)\s+)?(?:turn|step|move|go|round)\s+(?:with|on|for|doing|by|in)(?:\s+(?:a|an|the|another))?")
+# (r55a) ... after a word that forbids plainly only: after a bare "not", a judgement or a "no" ("why not spend the turn on an
+# Analyse?", "it's never wrong to spend the step on a Restore", "it is not a mistake to use the turn for a Remove"), the
+# spending is proposed or approved, and read as forbidden, the move the text urges was a "never"
+_TURN_SPENT_LEAD = (r"never(?:\s+ever)?|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|stop|quit|"
+                    r"refrain\s+from|no\s+need\s+to|under\s+no\s+circumstances|in\s+no\s+case")
 
 
-_FORBIDDEN_VERB = re.compile(rf"\b(?:{_FORBID})\b(?:{_TURN_SPENT}|{_FORBID_FILLER})\s+(?={VERB.pattern})", re.IGNORECASE)
+_FORBIDDEN_VERB = re.compile(rf"\b(?:(?:{_TURN_SPENT_LEAD}){_TURN_SPENT}|(?:{_FORBID})\b{_FORBID_FILLER})\s+(?={VERB.pattern})",
+                             re.IGNORECASE)
 
 
 # After a verb, words that forbid it: "restoring User1 is pointless", "Restore is not the answer for User1", "Remove must
@@ -143,7 +149,8 @@ _COST_WORDS = r"expensive|costly|pricey"
 _COSTLY = re.compile(r"(?P<verb>" + VERB_WORD + r")\w*(?:\s+(?:of|on|for)\s+(?:it|them|\w+\d))?\s+(?:is|are|'s|costs?)\s+"
                      + _COST_DEGREE + r"(?:" + _COST_WORDS + r"|"
                      # (r55h) "Restores are dear on that box": dear as costly, as the omission's `_COST_SAID` has it
-                     r"dear|a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+                     # (r55a: not "dear to me", "dear to the team": a move held dear is liked, no cost)
+                     r"dear(?!\s+to\b)|a\s+lot(?!\s+(?:less|more)\b)|(?:too\s+)?much(?!\s+(?:less|more)\b)|a\s+fortune)\b(?!\s*,?\s*but\b)", re.IGNORECASE)
 
 # (r49m) A verdict against a move on a host: "User4 is not worth a Remove", "Enterprise2 isn't worth the Restore". The
 # move is turned down (`falling_short`, read in the whole text); said before the colon of the order, "User4 is not worth a
@@ -863,6 +870,43 @@ _MOVE_KEPT_OFF = re.compile(r"\bkeep\s+(?:(?:a|an|the|any|every|all|each|your|ou
                             r"[\w-]+\s+(?:[\w-]+\s+)?" + _KEPT_FROM + r"\s+(?P<what>[^.;:,!?]{1,60})", re.IGNORECASE)
 
 
+# (r55a) After a prohibition of every move, what narrows it: one move named ("never spend a step on an Analyse of X", "don't
+# spend two steps on a Restore": that move alone is forbidden, `_MOVE_NAMED_AFTER`), or every move but one ("never spend a
+# step on anything but a Remove": no move forbidden by it, `_BUT_MOVES`). Read as every move forbidden on the host, a "never" of any action there passed
+# as the text, and the Remove it orders was forbidden with the rest.
+# (a participle names what the place went through, "never waste a step on a restored host": every move on it, as before)
+_MOVE_NAMED_AFTER = re.compile(r"\s*(?:a|an|the|another|one|more|further|extra)\s+(?!\w+ed\b)(?=" + VERB.pattern + r")",
+                               re.IGNORECASE)
+_BUT_MOVES = re.compile(r"\s*(?:anything|everything|any\s+(?:other\s+)?(?:move|action|step)|all)\s+(?:" + EXCEPT_WORDS + r"|but)\b",
+                        re.IGNORECASE)
+# (r55a) ... or an exception that is a move: "no one touches it except to put a decoy on it", "never touch User1 but for a
+# Remove"
+_BUT_A_MOVE = re.compile(r"\b(?:" + EXCEPT_WORDS + r"|but)\s+(?:(?:to|for|with|by)\s+)?(?:(?:put(?:ting)?|plac\w*)\s+)?"
+                         r"(?:(?:a|an|the|one|its)\s+)?(?!\w+ed\b)(?=" + VERB.pattern + r")", re.IGNORECASE)
+# (r55a) The house norm said of nobody (ANY_VERB's "nobody touches <host>") is the text's own order where it opens a sentence
+# or a clause of it ("Once Op_Host1 is probed, no one is to lay a finger on it"), the sentence not a question: asked ("does
+# nobody touch User2?"), quoted ("the lead said 'nobody touches User2'") or told inside a story ("we had a rule that nobody
+# touches it"), it is no prohibition of the text, and read as one, the order the text gives there was its opposite.
+_NORM_OF_NOBODY = re.compile(r"(?:nobody|no[\s-]one)\b", re.IGNORECASE)
+
+
+def _norm_said(text: str, match: re.Match) -> bool:
+    """(r55a) Whether a norm said of nobody (`_NORM_OF_NOBODY`) opens its sentence or a clause after a comma, in a sentence
+    that asks nothing."""
+    sentence_end = re.search(r"[.!?;]|$", text[match.end():])
+    # (after a joining word, "..., and nobody touches User2", or an order to see to it, "make sure no one touches it")
+    return bool(re.search(r"(?:^|[.!;:,\u2013\u2014(]|\s-)\s*(?:(?:and|so|then|but|also)\s+)?"
+                          r"(?:(?:make\s+sure|ensure|see\s+to\s+it)\s+(?:that\s+)?)?$", text[:match.start()], re.IGNORECASE)) \
+        and not text[match.end():][sentence_end.start():].startswith("?")
+
+
+def bans_every_move(text: str) -> bool:
+    """(r55a) Whether `text` says a prohibition of every move (ANY_VERB) of its own: a norm of nobody only where it is
+    said (`_norm_said`), not asked, quoted or told. Whether a sentence gives an order (order.gives_order) asks it: a story
+    that quotes such a norm gives none, and kept as a rule it was injected by retrieval."""
+    return any(not _NORM_OF_NOBODY.match(m.group(0)) or _norm_said(text, m) for m in ANY_VERB.finditer(text))
+
+
 def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[str, ...]]:
     # "...; leave it alone otherwise": a prohibition for the other cases is no part of this rule's order
     instruction = "; ".join(p for p in re.split(r"\s*;\s*|(?<=[.!?])\s+", instruction) if not OTHERWISE.search(p))
@@ -872,13 +916,21 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
         after = instruction[match.end():]
         if VERB.match(after.lstrip()):
             continue  # "don't bother analysing X": a prohibition of that verb (below)
-        scope = re.split(r"[.;:!?]|,\s*(?:but|and|then|instead)\b", after, maxsplit=1)[0]
+        if _BUT_MOVES.match(after) or _NORM_OF_NOBODY.match(match.group(0)) and not _norm_said(instruction, match):
+            continue  # (r55a) every move but one, or a norm asked, quoted or told: not every move forbidden
+        # (r55a: nor past a condition of its own, "nobody is to touch Enterprise2 until Op_Server0 is clean": the host the
+        # condition waits on is no place of the prohibition, and read as one, every move on it was forbidden, its Restore too)
+        scope = re.split(r"[.;:!?]|,\s*(?:but|and|then|instead)\b|\b(?:until|till|before|unless|once|when|whenever|while|if|"
+                         r"after|as\s+long\s+as)\b", after, maxsplit=1, flags=re.IGNORECASE)[0]
+        if _BUT_A_MOVE.search(scope):
+            continue  # (r55a) "nobody touches Op_Host1 except to put a decoy on it": every move but that one
+        named = _MOVE_NAMED_AFTER.match(after)  # (r55a) "never spend a step on an Analyse of X": that move
         if match.group(0).lower().startswith("leave"):
             scope = after[:after.lower().find("alone")]
         hosts, classes = _others(scope, instruction, hosts_in(scope), classes_in(scope))
         # "don't touch Op_Server0 with a Remove": the move named after "with" is the one forbidden, not every move
         tool = re.search(r"\bwith\s+(?:(?:a|an|the|any)\s+)?", scope, re.IGNORECASE)
-        verb = VERB.match(scope, tool.end()) if tool else None
+        verb = VERB.match(after, named.end()) if named else VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
     found += _forbidden_by_word(instruction) + _nothing_moved(instruction) + listed_to_avoid(instruction)

@@ -12,8 +12,9 @@ import re
 from typing import Optional
 
 from forge.env.catalog import DECOY_SERVICES
-from forge.rulebook.language.forbidding import (ADDRESSED_VERB, ANY_VERB, BAD_IDEA, BEATS, FALLS_SHORT, MEANS_ADDRESSED,
-                                                MEANS_DENIED, VERB_WORD, fails_in_condition, forbids_verb, modal_order)
+from forge.rulebook.language.forbidding import (ADDRESSED_VERB, BAD_IDEA, BEATS, FALLS_SHORT, MEANS_ADDRESSED,
+                                                MEANS_DENIED, VERB_WORD, bans_every_move, fails_in_condition, forbids_verb,
+                                                modal_order)
 from forge.rulebook.language.markers import (CONDITION, CONDITION_MARKER, DEFENDER_MOVED, IMPERATIVE_START,
                                              OPENING_VERB, OPENS_REPLY_WITH, clause_end, negations_in, states_something)
 from forge.rulebook.language.names import HOST_NAME, STATE_WORDS, VERB, VERB_FORMS, classes_in, hosts_in, verbs_in
@@ -557,9 +558,9 @@ def gives_order(sentence: str) -> bool:
         return True
     # (r40h, r40m) one move said to beat another, "an Analyse on a probed server beats a Restore": the teacher's
     # preference in the present tense is an order, as "I'd prefer ..." is (a comparison told of the past, "beat", is no match)
-    if modal_order(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or ANY_VERB.search(body) \
+    if modal_order(body) or _CLEFT_ORDER.search(body) or _OWN_PREFERENCE.search(body) or bans_every_move(body) \
             or forbids_verb(body) or BEATS.search(body):
-        return not STORY.match(body) or bool(ANY_VERB.search(body))
+        return not STORY.match(body) or bans_every_move(body)
     opening = OPENING.match(body)
     return bool(opening and gives_order(opening["rest"]))
 
