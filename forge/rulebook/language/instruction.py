@@ -484,6 +484,25 @@ def only_named_away(text: str) -> str:
     return text or ""
 
 
+# (r55n) A bracketed aside that leaves hosts out, set between the hosts a condition names and the state it says of them:
+# "E0/E1/E2 (not the Defender) scanned". Read in place, the state after it was said of the host it names last.
+_ASIDE_BEFORE_STATE = re.compile(rf"(?P<before>{HOST_NAME}|{HOST_SHORT})\s*(?P<aside>{EXCEPTED_ASIDE.pattern}\s*\))(?=\s*[A-Za-z])", re.IGNORECASE)
+
+
+def excepted_between_away(text: str) -> str:
+    """(r55n) `text` without a bracketed aside that leaves hosts out (EXCEPTED_ASIDE) where it stands between named hosts
+    and the state said of them (`_ASIDE_BEFORE_STATE`): the state is the named hosts', and the hosts set aside are no
+    part of the condition (its negation is placed by their being left out, guard._aside_left_out). Kept where the aside
+    follows a class ("user boxes (not User2) scanned": read without it, the class would take User2 back in) or where it
+    leaves out a host named before it."""
+    for found in reversed(list(_ASIDE_BEFORE_STATE.finditer(text or ""))):
+        named = set(hosts_in(text[:found.start("aside")]))
+        left_out = set(hosts_in(found["what"]))
+        if named and left_out and not named & left_out and not classes_in(text[:found.start("aside")]):
+            text = f"{text[:found.start('aside')].rstrip()} {text[found.end('aside'):].lstrip()}"
+    return text or ""
+
+
 def _claim_before(opening: str, rest: str) -> bool:
     """(r48m) Whether an opening before a colon is a claim the order rests on, where the order states its own condition
     on every host the opening names: "Op_Server0 is the keystone, not a spare brick: when Op_Server0 is hit, ...",
