@@ -485,7 +485,7 @@ def only_named_away(text: str) -> str:
 
 
 # (r55n) A bracketed aside that leaves hosts out, set between the hosts a condition names and the state it says of them:
-# "E0/E1/E2 (not the Defender) scanned". Read in place, the state after it was said of the host it names last.
+# "OpH0/OpH1 (not the Defender) probed". Read in place, the state after it was said of the host it names last.
 _ASIDE_BEFORE_STATE = re.compile(rf"(?P<before>{HOST_NAME}|{HOST_SHORT})\s*(?P<aside>{EXCEPTED_ASIDE.pattern}\s*\))(?=\s*[A-Za-z])", re.IGNORECASE)
 
 
