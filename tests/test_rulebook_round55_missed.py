@@ -23,3 +23,14 @@ def test_an_aside_after_a_class_is_left_in_place():
     from forge.rulebook.language.instruction import excepted_between_away
     text = "user boxes (not User2) probed"
     assert excepted_between_away(text) == text
+
+
+def test_else_branches_after_the_case_do_not_guard_it():
+    # (a rest of "else ..." / "otherwise ..." parts: the cases after the rule's own, never when it applies)
+    from forge.rulebook.language.guard import guard_rest
+    from forge.rulebook.language.predicate import parse_predicate
+    when = parse_predicate({"host": "Enterprise1", "compromise": "Privileged"})
+    rest = "else if Enterprise1 is merely probed: DecoySmss on it; otherwise leave Enterprise1 be"
+    assert guard_rest(rest, when) == ""
+    # (a rest that opens with a condition of its own still guards)
+    assert guard_rest("only while Enterprise1 is also probed", when) != ""

@@ -369,6 +369,11 @@ _LEFT_ALONE = re.compile(r"^(?:leave|keep|stay|hands)\s+(?:it\s+|them\s+)?(?:out
 _OTHER_BRANCH = re.compile(r"^\s*(?!(?:just\s+)?in\s+case\b)(?:[\w-]+\s+){0,2}(?:branch|case|cases)(?:\s+\d+)?\s*(?:\([^)]*\)\s*)?:", re.IGNORECASE)
 
 
+# (r55n) A branch that the text puts after the rule's own case, in an if/else chain: "else if ...", "otherwise ...", "or
+# else ...". It applies only where the case before it does not: read as a guard, its state kept the rule silent in its own case.
+_ELSE_BRANCH = re.compile(r"^\s*(?:else|otherwise|or\s+else)\b", re.IGNORECASE)
+
+
 def _order_words_alone(rest: str, source: str) -> bool:
     """(r45m) Whether a rest is made only of words of its text's order, outside its conditions, and states nothing ("you
     plan" of "... you plan a Remove of User4 yourself"): who makes the move or how, no condition of it."""
@@ -519,6 +524,8 @@ def _other_branches(rest: str) -> bool:
     scan -> a decoy; a root -> Restore" lists under its one label a case and its move per part; read as a guard, the
     unlabelled parts after the first kept the rule silent in its own case)."""
     parts = [part for part in rest.split(";") if part.strip()]
+    if parts and all(_ELSE_BRANCH.match(part) for part in parts):
+        return True  # (r55n) "else if it is only probed: a decoy; otherwise leave it": the branches after the rule's own
     if not parts or not _OTHER_BRANCH.match(parts[0]):
         return False
     return all(_OTHER_BRANCH.match(part) or _CASE_AND_MOVE.match(part) and verbs_in(_CASE_AND_MOVE.match(part)["move"])
