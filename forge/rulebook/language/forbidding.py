@@ -450,7 +450,8 @@ def _forbidding(instruction: str):
                 or _LIMIT_NOT_BAN.match(match.group(0)):
             position = match.end()
             continue
-        if _told_never(instruction, match) or _keeping_turned(instruction, match):
+        if _told_never(instruction, match) or _keeping_turned(instruction, match) or _without_denied(instruction, match) \
+                or _WHY_NOT.search(instruction[:match.start()]):
             position = match.end()
             continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
@@ -459,6 +460,25 @@ def _forbidding(instruction: str):
             position = match.end()
         else:
             position = match.start() + denied.end()
+
+
+# (r55e) A "without" in a clause a negation already opens, "do not close the turn without a Restore of User1", "never let
+# a step pass without restoring it": two negations, the move after "without" is the one demanded (read as "no Restore",
+# the text was a "never" of the very move it asks for: the opposite)
+_NEGATION_OPENS_CLAUSE = re.compile(r"\b(?:not|never|no|nobody|none|cannot)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+# (r55e) A word of forbidding right after "why", "why not Restore User2 when it is rooted?", "why don't we Remove it?", "why
+# shouldn't we decoy User1?": the move proposed as a question, no ban (read as one, the text was a "never" of its proposal)
+_WHY_NOT = re.compile(r"\bwhy\s+(?:ever\s+)?$", re.IGNORECASE)
+
+
+def _without_denied(instruction: str, match: re.Match) -> bool:
+    """(r55e) Whether `match` is a "without" in a clause a negation opens before it (`_NEGATION_OPENS_CLAUSE`)."""
+    if not match.group(0).lower().startswith("without"):
+        return False
+    clause = re.split(r"[.;:!?,]", instruction[:match.start()])[-1]
+    return _NEGATION_OPENS_CLAUSE.search(clause) is not None
 
 
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
@@ -1011,6 +1031,8 @@ def _dispreferred(instruction: str, found: list[Prohibition]) -> list[str]:
         if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
                 r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", instruction[:match.start()], re.IGNORECASE):
             continue  # "if User1 is not compromised restore User0": a condition
+        if _WHY_NOT.search(instruction[:match.start()]):
+            continue  # (r55e) "why not Restore User2?": proposed
         if verb is not None and _omission_costly(instruction, verb):
             continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
         if verb is not None:

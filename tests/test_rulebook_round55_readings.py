@@ -1,0 +1,49 @@
+"""Round 55, second wave (r55e): wrong readings the first wave's auditors found and left, each probed with sentences of
+our own. Each test fails on 2351291:
+- a wait until a state, then an order ("wait until Enterprise1 is clean, then Restore User1"): the order is for once the
+  state holds, read as "until" it held while the state did not (the opposite);
+- "without" a move in a clause a negation opens ("do not close the turn without a Restore"): two negations demand the
+  move, read as "no Restore" the text was a "never" of it;
+- "why not <move>?" proposes the move: read as "not <move>", a ban."""
+
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.forbidding import prohibitions_in
+
+
+def _do(verb, target):
+    return {"mode": "do", "verb": verb, "target": target}
+
+
+def _never(verb, target):
+    return {"mode": "never", "verb": verb, "target": target}
+
+
+def test_a_wait_until_a_state_then_an_order_is_the_order_once_the_state_holds():
+    for text, host, verb, target in (("Wait until Enterprise1 is clean, then Restore User1.", "Enterprise1", "Restore", "User1"),
+                                     ("Please hold off till User4 is uncompromised and then Remove Op_Host2.", "User4", "Remove", "Op_Host2"),
+                                     ("Sit tight until Enterprise0 is quiet; then decoy Enterprise2.", "Enterprise0", "DeployDecoy", "Enterprise2")):
+        assert text_problem(text, {"not": {"host": host, "compromise": "No"}}, _do(verb, target)) is not None, text
+    # the reading once the state holds passes
+    assert text_problem("Wait until Enterprise1 is clean, then Restore User1.", {"host": "Enterprise1", "compromise": "No"},
+                        _do("Restore", "User1")) is None
+
+
+def test_without_a_move_after_a_negation_demands_the_move():
+    for text, host in (("Do not close the turn without a Restore of User1.", "User1"),
+                       ("Never let a step go by without restoring Enterprise2.", "Enterprise2"),
+                       ("You can't end your move without a Remove on User3.", "User3")):
+        assert not [p for p in prohibitions_in(text)[0] if p.verb in ("Restore", "Remove")], text
+        verb = "Remove" if "Remove" in text else "Restore"
+        assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
+    # "without" alone still forbids its move
+    assert prohibitions_in("Act on User1 without a Restore.")[0]
+
+
+def test_why_not_a_move_proposes_it_and_bans_nothing():
+    for text, host, verb in (("Why not Restore User2 when it is rooted?", "User2", "Restore"),
+                             ("Why don't we Remove User3 the moment it gets owned?", "User3", "Remove"),
+                             ("why shouldn't we analyse Enterprise1 while it is being scanned?", "Enterprise1", "Analyse")):
+        assert not prohibitions_in(text)[0], text
+        assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
+    # a ban beside the question stays a ban
+    assert prohibitions_in("Never restore User2; why not Remove it?")[0]
