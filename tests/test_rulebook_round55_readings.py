@@ -4,7 +4,9 @@ our own. Each test fails on 2351291:
   state holds, read as "until" it held while the state did not (the opposite);
 - "without" a move in a clause a negation opens ("do not close the turn without a Restore"): two negations demand the
   move, read as "no Restore" the text was a "never" of it;
-- "why not <move>?" proposes the move: read as "not <move>", a ban."""
+- "why not <move>?" proposes the move: read as "not <move>", a ban;
+- an action aimed at a whole class the text leaves a host of out ("never Restore a user box, not User2 though"): the
+  check looked at `$matched` only, and the class target took the host in."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forbidding import prohibitions_in
@@ -47,3 +49,15 @@ def test_why_not_a_move_proposes_it_and_bans_nothing():
         assert text_problem(text, {"host": host}, _never(verb, host)) is not None, text
     # a ban beside the question stays a ban
     assert prohibitions_in("Never restore User2; why not Remove it?")[0]
+
+
+def test_an_order_on_a_class_with_a_host_left_out_is_not_aimed_at_the_whole_class():
+    for text, verb, mode in (("Never Restore a user box (e.g. User0, but except User2).", "Restore", "never"),
+                             ("Never Restore a user box, not User2 though.", "Restore", "never"),
+                             ("Decoy the user machines once scanned, save for User2.", "DeployDecoy", "do")):
+        action = {"mode": mode, "verb": verb, "target": "User"}
+        assert text_problem(text, {"class": "User"}, action) is not None, text
+        # aimed at the matched host, with the host left out of the trigger, it passes
+        kept = {"all": [{"class": "User"}, {"not": {"host": "User2"}}]}
+        if mode == "never":
+            assert text_problem(text, kept, {"mode": mode, "verb": verb, "target": "$matched"}) is None, text

@@ -873,10 +873,22 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         if matched and host in positive_hosts(predicate) and not excluded:
             said = "excepts" if host in words.excepted else "contrasts its order with"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
-    return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action) \
-        or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
+    return _class_aimed_past_exception(words, targets) or _grounding(words.text, when_raw, action) \
+        or _storys_host(words, when_raw, action) or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
         or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action)
+
+
+def _class_aimed_past_exception(words: Wording, targets) -> Optional[str]:
+    """(r55e) An action aimed at a whole class the text excepts a host of, or contrasts its order with ("never Restore a
+    user box, not User2 though" stored as "never Restore every User host"): the class takes in the host left out, and no
+    trigger leaves it out of a class target (the check above looks at `$matched` only)."""
+    for host in dict.fromkeys([*words.excepted, *words.contrasted]):
+        for target in targets:
+            if target in HOST_CLASSES and host in HOST_CLASSES[target]:
+                return (f"except: the text leaves {host} out, but the action is aimed at every {target} host: aim it at "
+                        f"$matched and leave {host} out of the trigger")
+    return None
 
 
 def _denied_class_asked(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:
