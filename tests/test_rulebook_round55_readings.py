@@ -6,7 +6,8 @@ our own. Each test fails on 2351291:
   move, read as "no Restore" the text was a "never" of it;
 - "why not <move>?" proposes the move: read as "not <move>", a ban;
 - an action aimed at a whole class the text leaves a host of out ("never Restore a user box, not User2 though"): the
-  check looked at `$matched` only, and the class target took the host in."""
+  check looked at `$matched` only, and the class target took the host in;
+- a quoted note with no verdict under it (only "Agreed?", or nothing): a proposal, read as the note's order."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forbidding import prohibitions_in
@@ -61,3 +62,19 @@ def test_an_order_on_a_class_with_a_host_left_out_is_not_aimed_at_the_whole_clas
         kept = {"all": [{"class": "User"}, {"not": {"host": "User2"}}]}
         if mode == "never":
             assert text_problem(text, kept, {"mode": mode, "verb": verb, "target": "$matched"}) is None, text
+
+
+def test_a_quoted_note_only_asked_about_or_left_unanswered_orders_nothing():
+    from forge.rulebook.language.condition import semantic_claims
+    from forge.rulebook.language.predicate import Not, Always
+    for text, when, verb, host in (("> Put a decoy on Enterprise1 as soon as it is probed.\nAgreed?",
+                                    {"host": "Enterprise1", "activity": "Scan"}, "DeployDecoy", "Enterprise1"),
+                                   ("> Remove Op_Host1 whenever it shows a user foothold.",
+                                    {"host": "Op_Host1", "compromise": "User"}, "Remove", "Op_Host1"),
+                                   ("Re: cleanup\n> Restore Enterprise0 the moment it gets rooted.\nThoughts? Anyone?",
+                                    {"host": "Enterprise0", "compromise": "Privileged"}, "Restore", "Enterprise0")):
+        assert text_problem(text, when, _do(verb, host)) is not None, text
+        assert semantic_claims(text, "predicate refused: x", text) == Not(Always()), text
+    # agreed, the note is the rule
+    agreed = "> Remove Op_Host1 whenever it shows a user foothold.\nAgreed."
+    assert text_problem(agreed, {"host": "Op_Host1", "compromise": "User"}, _do("Remove", "Op_Host1")) is None

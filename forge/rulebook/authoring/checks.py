@@ -70,6 +70,7 @@ from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
+from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
 
 
@@ -691,6 +692,9 @@ def _answered(words: Wording, done: list[tuple[str, Optional[str]]], banned: lis
     ...") or leaves it open ("it depends"), or a move the text only suggests ("it might be worth a Remove"): the
     opposite of the text, or more than it says (forms.moves_answered, forms.moves_only_suggested)."""
     denied, left_open = moves_answered(words.text)
+    if (done or banned) and proposal_unsettled(words.text):  # (r55e) "> Restore User2 ... / Agreed?": not agreed
+        return ("polarity: the text quotes a note and agrees to nothing (a question, or no answer): it orders no move; "
+                "keep the rule semantic")
     for verb, _ in done:
         if any(same_verb(verb, d) for d in denied) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"polarity: the text asks whether to {verb} and its answer is no, but the action orders {verb}: "
