@@ -7,7 +7,11 @@ our own. Each test fails on 2351291:
 - "why not <move>?" proposes the move: read as "not <move>", a ban;
 - an action aimed at a whole class the text leaves a host of out ("never Restore a user box, not User2 though"): the
   check looked at `$matched` only, and the class target took the host in;
-- a quoted note with no verdict under it (only "Agreed?", or nothing): a proposal, read as the note's order."""
+- a quoted note with no verdict under it (only "Agreed?", or nothing): a proposal, read as the note's order;
+- a ban that names no host, with a clause that ends or lifts it ("never touch it until User3 is restored"): read as a ban
+  on the host waited on; a ban whose condition only says what must not hold kept no host of the ban;
+- a ban limited to some steps ("don't spend two steps on ...") or to a window at the end ("during the last 5 steps"):
+  disputed as a plain "never"."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forbidding import prohibitions_in
@@ -78,3 +82,28 @@ def test_a_quoted_note_only_asked_about_or_left_unanswered_orders_nothing():
     # agreed, the note is the rule
     agreed = "> Remove Op_Host1 whenever it shows a user foothold.\nAgreed."
     assert text_problem(agreed, {"host": "Op_Host1", "compromise": "User"}, _do("Remove", "Op_Host1")) is None
+
+
+def test_a_ban_s_condition_on_another_host_is_no_place_of_the_ban_and_keeps_the_banned_host():
+    from forge.rulebook.language.predicate import positive_hosts
+    from forge.rulebook.language.said import forbidden_in_words
+    for text, waited in (("Op_Host2 was probed. Do not touch it till Enterprise0 is restored.", "Enterprise0"),
+                         ("Keep your hands off it until User1 gets restored.", "User1")):
+        assert forbidden_in_words(text) is None, text
+        assert text_problem(text, {"not": {"host": waited, "compromise": "No"}}, _never("any", waited)) is not None, text
+    for text, banned in (("Leave Enterprise2 alone unless Op_Server0 gets rooted.", "Enterprise2"),
+                         ("Leave User4 be until Enterprise1 is clean.", "User4")):
+        said = forbidden_in_words(text)
+        assert said is None or banned in positive_hosts(said[0]), text
+
+
+def test_a_ban_limited_to_some_steps_or_a_window_at_the_end_is_no_plain_never():
+    from forge.rulebook.language.predicate import Atom
+    from forge.rulebook.language.said import said_in_words
+    for text in ("Do not burn three turns on an Analyse of Enterprise1.",
+                 "Never Remove Op_Host1 during the final 4 steps.",
+                 "You shouldn't restore User4 over the last ten turns."):
+        said = said_in_words(text)
+        assert said is None or said[1].mode != "never" or not (isinstance(said[0], Atom) and said[0].bare()), text
+    # a plain ban is still one
+    assert said_in_words("Never Remove Op_Host1.")[1].mode == "never"

@@ -473,6 +473,18 @@ _NEGATION_OPENS_CLAUSE = re.compile(r"\b(?:not|never|no|nobody|none|cannot)\b|n[
 _WHY_NOT = re.compile(r"\bwhy\s+(?:ever\s+)?$", re.IGNORECASE)
 
 
+# (r55e) A clause that ends a ban's time or lifts it: "never touch it until User3 is restored", "... unless Op_Server0 is
+# rooted", "hands off till Enterprise0 is clean"
+_BAN_LIFTED = re.compile(r"\b(?:until|till|til|unless|before)\b[^.;:!?,]*", re.IGNORECASE)
+
+
+def hosts_waited_on(text: str) -> set[str]:
+    """(r55e) The hosts named in the clauses that end or lift a ban (`_BAN_LIFTED`): the state waited on, no place of the
+    ban, unless the text names them elsewhere too."""
+    waited = {h for m in _BAN_LIFTED.finditer(text or "") for h in hosts_in(m.group(0))}
+    return waited - set(hosts_in(_BAN_LIFTED.sub(" ", text or "")))
+
+
 def _without_denied(instruction: str, match: re.Match) -> bool:
     """(r55e) Whether `match` is a "without" in a clause a negation opens before it (`_NEGATION_OPENS_CLAUSE`)."""
     if not match.group(0).lower().startswith("without"):
@@ -1076,11 +1088,15 @@ LEFT_ALONE_CASE = re.compile(r"\s*(?:[;,.!:]|\s[-\u2013\u2014]+)\s*(?:(?:or\s+)?
 # for good where the teacher only put the move off: wider than the words.
 _COUNT_LIMIT = (r"twice|thrice|(?:two|three|four|five|\d+)\s+times|(?:more|other)\s+than\s+(?:once|twice|one|\w+\s+times)|"
                 r"(?:a|any)\s+(?:second|third|2nd|3rd|further)\s+(?:time|go|round|pass)|(?:once|one\s+time)\s+more|"
-                r"repeatedly|in\s+a\s+row|back[\s-]to[\s-]back|over\s+and\s+over")
+                r"repeatedly|in\s+a\s+row|back[\s-]to[\s-]back|over\s+and\s+over|"
+                # (r55e) the steps the move may take, "don't spend two steps on a Restore of User2": the move in more than one
+                r"(?:two|three|four|five|several|many|multiple|\d+)\s+(?:whole\s+)?(?:steps|turns|moves|rounds)\s+(?:on|for|doing)\b")
 _TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|this\s+point)|so\s+(?:soon|early|fast)|"
                r"too\s+(?:soon|early|fast)|right\s+(?:away|now)|straight\s+away|immediately|at\s+once|"
                r"(?:at\s+)?first|as\s+(?:a|an|the|our|your)\s+(?:first|opening)\s+(?:move|step|action|reaction|response)|"
-               r"early(?:\s+on)?|in\s+the\s+first\s+(?:step|steps|turn|turns|round)")
+               r"early(?:\s+on)?|in\s+the\s+first\s+(?:step|steps|turn|turns|round)|"
+               # (r55e) a window of steps at the episode's end or start, "during the last 5 steps", "over the final turns"
+               r"(?:in|during|over|for|within)\s+the\s+(?:last|final|closing|opening|first)\s+(?:\w+\s+)?(?:steps?|turns?|rounds?)")
 _BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}))\b", re.IGNORECASE)
 # The end of a prohibition's own clause: a stop, a comma, a dash, or a condition or reason of its own after it.
 _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|before|"
@@ -1110,6 +1126,14 @@ def limited_bans(instruction: str) -> dict[str, str]:
             "count" if limit["count"] else "time"
         if kind is not None:
             name = canonical_verb(verb, instruction[verb.end():])
+            found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
+    for match in ANY_VERB.finditer(instruction):  # (r55e) "don't spend two steps on a Restore of User2": the move named after
+        after = instruction[match.end():]
+        named, limit = _MOVE_NAMED_AFTER.match(after), _BAN_LIMIT.search(match.group(0))
+        verb = VERB.match(after, named.end()) if named and limit else None
+        if verb is not None:
+            name = canonical_verb(verb, after[verb.end():])
+            kind = "count" if limit["count"] else "time"
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
     return found
 

@@ -21,7 +21,7 @@ from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Predicate, atoms_of, positive_hosts
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.episode import EpisodeStep, episode_claims
-from forge.rulebook.language.forbidding import limited_bans
+from forge.rulebook.language.forbidding import hosts_waited_on, limited_bans
 from forge.rulebook.language.names import classes_in, hosts_in, same_verb
 from forge.rulebook.language.order import AT_HAND_SAID
 from forge.rulebook.language.wording import read_wording
@@ -164,8 +164,12 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         return None  # a class prohibition is a general rule, not an exception about named hosts
     verbs: set[str] = set()
     hosts: set[str] = set()
+    # (r55e) a ban that names no host is on none of the hosts a clause that ends or lifts it waits on ("never touch it
+    # until User3 is restored"), and one whose condition is on another host than its own holds only where that condition
+    # does ("leave Op_Host0 alone unless Op_Server0 is rooted")
+    waited_on = {h for c in words.conditions for h in c.hosts}
     for prohibition in words.prohibitions:
-        if prohibition.classes:
+        if prohibition.classes or not prohibition.hosts and hosts_waited_on(words.text):
             return None
         verbs.add(prohibition.verb or ANY_VERB)
         hosts |= set(prohibition.hosts or words.hosts)
@@ -178,6 +182,8 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     atoms = tuple(Atom(host=host) for host in sorted(hosts))
     when: Predicate = atoms[0] if len(atoms) == 1 else AnyOf(atoms)
     stated = _stated_condition(text, hosts)
+    if stated is None and waited_on - hosts:
+        return None  # (r55e) a condition on another host, which no "never" on the banned hosts alone keeps
     return stated or when, RuleAction("never", Move(verbs.pop(), MATCHED))
 
 
@@ -193,7 +199,14 @@ def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
     if claims is None or not positive_hosts(claims) <= hosts:
         return None
     atoms = list(atoms_of(claims))
-    return claims if atoms and not any(atom.bare() for atom, _ in atoms) else None
+    if not atoms or any(atom.bare() for atom, _ in atoms):
+        return None
+    if not positive_hosts(claims):
+        # (r55e) a condition that only says what must not hold, "leave Op_Host0 alone unless Op_Server0 is rooted": the
+        # banned hosts kept beside it (alone, it matched no host of the ban, and its "never" fell on whatever it matched)
+        banned = tuple(Atom(host=host) for host in sorted(hosts))
+        return AllOf((banned[0] if len(banned) == 1 else AnyOf(banned), claims))
+    return claims
 
 
 def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, RuleAction]]:
