@@ -11,7 +11,8 @@ our own. Each test fails on 2351291:
 - a ban that names no host, with a clause that ends or lifts it ("never touch it until User3 is restored"): read as a ban
   on the host waited on; a ban whose condition only says what must not hold kept no host of the ban;
 - a ban limited to some steps ("don't spend two steps on ...") or to a window at the end ("during the last 5 steps"):
-  disputed as a plain "never"."""
+  disputed as a plain "never";
+- a question whether a move is a fault, answered "yes": disputed as an order of the move."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forbidding import prohibitions_in
@@ -107,3 +108,12 @@ def test_a_ban_limited_to_some_steps_or_a_window_at_the_end_is_no_plain_never():
         assert said is None or said[1].mode != "never" or not (isinstance(said[0], Atom) and said[0].bare()), text
     # a plain ban is still one
     assert said_in_words("Never Remove Op_Host1.")[1].mode == "never"
+
+
+def test_a_fault_question_answered_yes_turns_the_move_down():
+    from forge.rulebook.language.said import said_in_words
+    for text, host, verb in (("Would a Remove be a mistake on Op_Host1? Yes.", "Op_Host1", "Remove"),
+                             ("Is a Restore of Enterprise2 overkill? Yeah, sadly.", "Enterprise2", "Restore")):
+        said = said_in_words(text)
+        assert said is None or said[1].mode != "do", text
+        assert text_problem(text, {"host": host}, _do(verb, host)) is not None, text

@@ -1270,6 +1270,7 @@ _MOVE_ASKED = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:
                          r"\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
 _ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b",
                             re.IGNORECASE)
+_ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)", re.IGNORECASE)
 _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?:yet\s+)?(?:settled|decided|agreed)\b|"
                           r"\b(?:undecided|unsettled|unresolved|open\s+question|under\s+discussion|up\s+in\s+the\s+air|tbd)\b",
                           re.IGNORECASE)
@@ -1302,6 +1303,12 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
         # answered as before; read as a fault denied, "useful ... or a waste? No" was stored as the order of a Restore)
         if _FAULT_ASKED.search(found["question"]) and _ANSWER_DENIES.search(found["answer"]) \
                 and not _FAULT_NOT_ALONE.search(found["question"]):
+            continue
+        # (r55e) ... and its "yes" says the move is the fault, "would a Restore be wrong on User2? Yes": turned down (read
+        # as the question's move alone, it was disputed as an order of the Restore)
+        if _FAULT_ASKED.search(found["question"]) and _ANSWER_AFFIRMS.search(found["answer"]) \
+                and not _FAULT_NOT_ALONE.search(found["question"]):
+            denied |= asked
             continue
         if _ANSWER_DENIES.search(found["answer"]):
             denied |= asked
