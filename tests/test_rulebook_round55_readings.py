@@ -12,7 +12,8 @@ our own. Each test fails on 2351291:
   on the host waited on; a ban whose condition only says what must not hold kept no host of the ban;
 - a ban limited to some steps ("don't spend two steps on ...") or to a window at the end ("during the last 5 steps"):
   disputed as a plain "never";
-- a question whether a move is a fault, answered "yes": disputed as an order of the move."""
+- a question whether a move is a fault, answered "yes": disputed as an order of the move;
+- a class that only names the source of an order ("per the usr side team, Remove User3"): disputed as the scope."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.forbidding import prohibitions_in
@@ -117,3 +118,12 @@ def test_a_fault_question_answered_yes_turns_the_move_down():
         said = said_in_words(text)
         assert said is None or said[1].mode != "do", text
         assert text_problem(text, {"host": host}, _do(verb, host)) is not None, text
+
+
+def test_a_class_that_only_names_the_order_s_source_is_no_scope():
+    from forge.rulebook.language.predicate import positive_hosts
+    from forge.rulebook.language.said import said_in_words
+    for text, host in (("Per the usr side team, Remove User3.", "User3"),
+                       ("According to the ent tier admins: Restore Enterprise1 at root.", "Enterprise1")):
+        said = said_in_words(text)
+        assert said is None or positive_hosts(said[0]) == {host}, text

@@ -55,6 +55,11 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     return said
 
 
+# (r55e) The source an order is told on, before it: "Per the usr side team, ...", "According to the enterprise folks: ..."
+_SOURCE_LEAD = re.compile(r"^\s*(?:per|as\s+per|according\s+to|on\s+behalf\s+of|word\s+from)\s+(?:the\s+|our\s+)?[^,:;.]{1,50}?"
+                          r"\b(?:team|folks|people|crew|group|squad|desk|guys|owners?|leads?|admins?)\s*[,:]", re.IGNORECASE)
+
+
 def _said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     """What the text forbids (`forbidden_in_words`), else what it orders in so many words: one host verb, on the one
     host it names or on the hosts of the one class it names, when what its words claim holds (rule_claims.rule_claims;
@@ -77,7 +82,10 @@ def _said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     verbs = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS]
     # hosts the text names of the one class it orders for are that class's ("... on a user host; that goes for User1
     # through User4, leave User0 out"): its scope is the class, less what it excepts (rule_claims)
-    hosts = [] if len(words.classes) == 1 and all(h in HOST_CLASSES[words.classes[0]] for h in words.hosts) else words.hosts
+    # (r55e: not where the class only names the order's source, "Per the usr side team, Remove User3": read as its scope,
+    # the order on User3 was disputed as an order on every user host)
+    hosts = [] if len(words.classes) == 1 and all(h in HOST_CLASSES[words.classes[0]] for h in words.hosts) \
+        and classes_in(_SOURCE_LEAD.sub("", words.text)) else words.hosts
     if words.prohibitions or words.dispreferred or len(verbs) != 1 or not words.classes and len(hosts) > 1 and \
             not _each_named_host(rule_claims(text, with_instruction=True, bare=False), hosts, words):
         return None
