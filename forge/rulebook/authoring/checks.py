@@ -61,7 +61,7 @@ from forge.rulebook.language.predicate import (ANY_CLASS, AllOf, Always, AnyOf, 
                                                outcome_stated, parse_predicate, positive_hosts)
 from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
-from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
+from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_suggested, only_time_permitted)
@@ -70,6 +70,7 @@ from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
 from forge.rulebook.language.order import condition_elsewhere
+from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.wording import Wording, pronoun_hosts, read_wording
 
 
@@ -329,6 +330,9 @@ def _inversion(words: Wording, action: Optional[dict], ordered: set[str], reacha
         if places and (not _aims_at(target, places) or concrete and not hosts_of([target]) <= places):
             return (f"inverted: the text forbids {verb if verb != ANY_VERB else 'every action'} on "
                     f"{', '.join(sorted(places))[:60]}, but the action forbids it on {target}")
+        if not places and concrete and _waited_on_only(words, target):
+            return (f"inverted: the text's ban names no host but {target} in the condition it waits on: that host is no "
+                    "place of the ban; aim it at the host the ban means")
         if places and target == MATCHED and reachable - places - set(words.excepted):
             # "don't restore User2; restore User1" compiled as "never restore the matched user host": it forbids
             # the restore the text orders on User1
@@ -691,6 +695,9 @@ def _answered(words: Wording, done: list[tuple[str, Optional[str]]], banned: lis
     ...") or leaves it open ("it depends"), or a move the text only suggests ("it might be worth a Remove"): the
     opposite of the text, or more than it says (forms.moves_answered, forms.moves_only_suggested)."""
     denied, left_open = moves_answered(words.text)
+    if (done or banned) and proposal_unsettled(words.text):  # (r55e) "> Restore User2 ... / Agreed?": not agreed
+        return ("polarity: the text quotes a note and agrees to nothing (a question, or no answer): it orders no move; "
+                "keep the rule semantic")
     for verb, _ in done:
         if any(same_verb(verb, d) for d in denied) and not any(same_verb(verb, b) for b, _ in banned):
             return (f"polarity: the text asks whether to {verb} and its answer is no, but the action orders {verb}: "
@@ -873,10 +880,29 @@ def _scope(words: Wording, predicate, when_raw: Any, action: Optional[dict]) -> 
         if matched and host in positive_hosts(predicate) and not excluded:
             said = "excepts" if host in words.excepted else "contrasts its order with"
             return f"except: the text {said} {host}, but the trigger can match it: leave {host} out"
-    return _grounding(words.text, when_raw, action) or _storys_host(words, when_raw, action) \
-        or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
+    return _class_aimed_past_exception(words, action) or _grounding(words.text, when_raw, action) \
+        or _storys_host(words, when_raw, action) or _reach(words, action, not isinstance(predicate, Always) and bool(positive_hosts(predicate))) \
         or _target_off_order(words, action) or _move_repeated(words.text, action) \
         or _class_for_host(words, predicate, action) or _denied_class_asked(words, predicate, action)
+
+
+def _waited_on_only(words: Wording, target: str) -> bool:
+    """(r55e) Whether every host of `target` is named only in a clause that ends or lifts the ban (forbidding.hosts_waited_on),
+    "never touch it until User3 is restored": the host waited on is no place of a ban that names none (read as one, it
+    was "never any move on User3", the host the text wants restored)."""
+    return bool(hosts_of([target])) and hosts_of([target]) <= hosts_waited_on(words.text)
+
+
+def _class_aimed_past_exception(words: Wording, action: Optional[dict]) -> Optional[str]:
+    """(r55e) An action aimed at a whole class the text excepts a host of, or contrasts its order with ("never Restore a
+    user box, not User2 though" stored as "never Restore every User host"): the class takes in the host left out, and no
+    trigger leaves it out of a class target (the check above looks at `$matched` only)."""
+    target = action.get("target") if isinstance(action, dict) and str(action.get("mode", "")).lower() in ("do", "never") else None
+    for host in dict.fromkeys([*words.excepted, *words.contrasted]):
+        if target in HOST_CLASSES and host in HOST_CLASSES[target]:
+            return (f"except: the text leaves {host} out, but the action is aimed at every {target} host: aim it at "
+                    f"$matched and leave {host} out of the trigger")
+    return None
 
 
 def _denied_class_asked(words: Wording, predicate, action: Optional[dict]) -> Optional[str]:

@@ -21,6 +21,7 @@ from forge.rulebook.language.claims import STATE_SPOKEN, all_of, claims
 from forge.rulebook.language.episode import EpisodeStep, episode_claims, without_episode_claims
 from forge.rulebook.language.facts import MOVE_NAMES, facts_needed
 from forge.rulebook.language.forbidding import falls_short_away
+from forge.rulebook.language.replies import proposal_unsettled
 from forge.rulebook.language.forms import line_pointer_unclear, line_referred_back, moves_answered, moves_only_suggested, nothing_ticked, points_back_at_line
 from forge.rulebook.language.general_claims import history_unread
 from forge.rulebook.language.guard import complete_claims, confirmed, reads_whole
@@ -297,7 +298,9 @@ def decides_nothing(text: str) -> bool:
     left_open = moves_answered(text or "")[1] | moves_only_suggested(text or "")
     # (and a checklist none of whose items is ticked, forms.nothing_ticked: every item only put forward; (r55b) and a
     # meeting's minutes that agreed no move, minutes.agrees_nothing: every move in them turned down or left for later)
-    return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "") or agrees_nothing(text or "")
+    # (r55e: and a quoted note with no verdict under it, only a question or nothing, replies.proposal_unsettled)
+    return bool(left_open) and set(verbs_in(text or "")) <= left_open or nothing_ticked(text or "") or agrees_nothing(text or "") \
+        or proposal_unsettled(text or "")
 
 
 def line_claims(rows):

@@ -450,7 +450,8 @@ def _forbidding(instruction: str):
                 or _LIMIT_NOT_BAN.match(match.group(0)):
             position = match.end()
             continue
-        if _told_never(instruction, match) or _keeping_turned(instruction, match):
+        if _told_never(instruction, match) or _keeping_turned(instruction, match) or _without_denied(instruction, match) \
+                or _WHY_NOT.search(instruction[:match.start()]):
             position = match.end()
             continue
         denied = _DENIED_STATE.match(match.group(0)) or _DENIED_STATE_NOUN.match(match.group(0))
@@ -459,6 +460,37 @@ def _forbidding(instruction: str):
             position = match.end()
         else:
             position = match.start() + denied.end()
+
+
+# (r55e) A "without" in a clause a negation already opens, "do not close the turn without a Restore of User1", "never let
+# a step pass without restoring it": two negations, the move after "without" is the one demanded (read as "no Restore",
+# the text was a "never" of the very move it asks for: the opposite)
+_NEGATION_OPENS_CLAUSE = re.compile(r"\b(?:not|never|no|nobody|none|cannot)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+# (r55e) A word of forbidding right after "why", "why not Restore User2 when it is rooted?", "why don't we Remove it?", "why
+# shouldn't we decoy User1?": the move proposed as a question, no ban (read as one, the text was a "never" of its proposal)
+_WHY_NOT = re.compile(r"\bwhy\s+(?:ever\s+)?$", re.IGNORECASE)
+
+
+# (r55e) A clause that ends a ban's time or lifts it: "never touch it until User3 is restored", "... unless Op_Server0 is
+# rooted", "hands off till Enterprise0 is clean"
+_BAN_LIFTED = re.compile(r"\b(?:until|till|til|unless|before)\b[^.;:!?,]*", re.IGNORECASE)
+
+
+def hosts_waited_on(text: str) -> set[str]:
+    """(r55e) The hosts named in the clauses that end or lift a ban (`_BAN_LIFTED`): the state waited on, no place of the
+    ban, unless the text names them elsewhere too."""
+    waited = {h for m in _BAN_LIFTED.finditer(text or "") for h in hosts_in(m.group(0))}
+    return waited - set(hosts_in(_BAN_LIFTED.sub(" ", text or "")))
+
+
+def _without_denied(instruction: str, match: re.Match) -> bool:
+    """(r55e) Whether `match` is a "without" in a clause a negation opens before it (`_NEGATION_OPENS_CLAUSE`)."""
+    if not match.group(0).lower().startswith("without"):
+        return False
+    clause = re.split(r"[.;:!?,]", instruction[:match.start()])[-1]
+    return _NEGATION_OPENS_CLAUSE.search(clause) is not None
 
 
 # (r48m) A "never" before a verb in the past: "(I) never analysed it after that", "(we) never restored it".
@@ -1011,6 +1043,8 @@ def _dispreferred(instruction: str, found: list[Prohibition]) -> list[str]:
         if re.match(r"\s*not\b", match.group(0), re.IGNORECASE) and re.search(
                 r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", instruction[:match.start()], re.IGNORECASE):
             continue  # "if User1 is not compromised restore User0": a condition
+        if _WHY_NOT.search(instruction[:match.start()]):
+            continue  # (r55e) "why not Restore User2?": proposed
         if verb is not None and _omission_costly(instruction, verb):
             continue  # (r46b) "not restoring is expensive": the omission is the cost, the Restore is urged
         if verb is not None:
@@ -1054,11 +1088,15 @@ LEFT_ALONE_CASE = re.compile(r"\s*(?:[;,.!:]|\s[-\u2013\u2014]+)\s*(?:(?:or\s+)?
 # for good where the teacher only put the move off: wider than the words.
 _COUNT_LIMIT = (r"twice|thrice|(?:two|three|four|five|\d+)\s+times|(?:more|other)\s+than\s+(?:once|twice|one|\w+\s+times)|"
                 r"(?:a|any)\s+(?:second|third|2nd|3rd|further)\s+(?:time|go|round|pass)|(?:once|one\s+time)\s+more|"
-                r"repeatedly|in\s+a\s+row|back[\s-]to[\s-]back|over\s+and\s+over")
+                r"repeatedly|in\s+a\s+row|back[\s-]to[\s-]back|over\s+and\s+over|"
+                # (r55e) the steps the move may take, "don't spend two steps on a Restore of User2": the move in more than one
+                r"(?:two|three|four|five|several|many|multiple|\d+)\s+(?:whole\s+)?(?:steps|turns|moves|rounds)\s+(?:on|for|doing)\b")
 _TIME_LIMIT = (r"yet|again|(?:for|at)\s+(?:now|the\s+moment|the\s+time\s+being|this\s+point)|so\s+(?:soon|early|fast)|"
                r"too\s+(?:soon|early|fast)|right\s+(?:away|now)|straight\s+away|immediately|at\s+once|"
                r"(?:at\s+)?first|as\s+(?:a|an|the|our|your)\s+(?:first|opening)\s+(?:move|step|action|reaction|response)|"
-               r"early(?:\s+on)?|in\s+the\s+first\s+(?:step|steps|turn|turns|round)")
+               r"early(?:\s+on)?|in\s+the\s+first\s+(?:step|steps|turn|turns|round)|"
+               # (r55e) a window of steps at the episode's end or start, "during the last 5 steps", "over the final turns"
+               r"(?:in|during|over|for|within)\s+the\s+(?:last|final|closing|opening|first)\s+(?:\w+\s+)?(?:steps?|turns?|rounds?)")
 _BAN_LIMIT = re.compile(rf"\b(?:(?P<count>{_COUNT_LIMIT})|(?P<time>{_TIME_LIMIT}))\b", re.IGNORECASE)
 # The end of a prohibition's own clause: a stop, a comma, a dash, or a condition or reason of its own after it.
 _BAN_CLAUSE_END = re.compile(r"[.;:!?,()]|\s[-\u2013\u2014]\s|(?<!\bthan)(?<!\bmore)\sonce\b(?!\s+more)|\s(?:when|whenever|if|unless|while|until|till|before|"
@@ -1088,6 +1126,14 @@ def limited_bans(instruction: str) -> dict[str, str]:
             "count" if limit["count"] else "time"
         if kind is not None:
             name = canonical_verb(verb, instruction[verb.end():])
+            found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
+    for match in ANY_VERB.finditer(instruction):  # (r55e) "don't spend two steps on a Restore of User2": the move named after
+        after = instruction[match.end():]
+        named, limit = _MOVE_NAMED_AFTER.match(after), _BAN_LIMIT.search(match.group(0))
+        verb = VERB.match(after, named.end()) if named and limit else None
+        if verb is not None:
+            name = canonical_verb(verb, after[verb.end():])
+            kind = "count" if limit["count"] else "time"
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
     return found
 

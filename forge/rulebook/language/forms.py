@@ -609,6 +609,14 @@ _NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s
                         r"(?![^.;:,!?]*\bagain\b)", re.IGNORECASE)  # (a state returned to "again" is history: left unknown)
 
 
+# (r55e) A wait until a state, then the order, "wait until Enterprise1 is clean, then Restore User1", "hold off on User1 till
+# User2 is quiet; then Remove User3": the order is for once the state holds, said "once <state>," (read as "until", it held
+# while the state did not: the opposite). A state returned to "again" is left as `_UNTIL_AGAIN` leaves it (unknown).
+_WAIT_UNTIL_THEN = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=\n))\s*(?:just\s+|please\s+)?(?:wait|hold(?:\s+off)?|hang\s+on|pause|sit\s+tight|"
+                              r"stand\s+by)\b(?:\s+(?:on|with)\s+[\w-]+)?\s+(?:until|till|til)\s+(?P<state>[^,;:.!?]{1,60}?)"
+                              r"(?<!\bagain)\s*[,;]?\s*(?:and\s+)?then\b\s*,?\s*", re.IGNORECASE)
+
+
 def _until_again_said(m: re.Match) -> str:
     """(r55b) `_UNTIL_AGAIN` said without its "again", except after a wait or before a "then" (`_WAIT_BEFORE`)."""
     if _WAIT_BEFORE.search(m.string[:m.start()]) or _THEN_AFTER.match(m.string[m.end():]):
@@ -631,6 +639,7 @@ def written_out(text: str) -> str:
     # the time the order holds (while it is not clean), no history to look up (read as one, "again", facts.py, the
     # condition was unknown and the rule silent while the host was compromised)
     text = _UNTIL_AGAIN.sub(_until_again_said, text)
+    text = _WAIT_UNTIL_THEN.sub(lambda m: f"{'O' if m[0].strip()[0].isupper() else 'o'}nce {m['state']}, ", text)
     # (r55b) "not until <state>" that opens its clause, "Not until Enterprise1 is clean: Restore User1", "..., but not till
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
     # opposite)
@@ -1261,6 +1270,7 @@ _MOVE_ASKED = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:
                          r"\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
 _ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b",
                             re.IGNORECASE)
+_ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)", re.IGNORECASE)
 _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?:yet\s+)?(?:settled|decided|agreed)\b|"
                           r"\b(?:undecided|unsettled|unresolved|open\s+question|under\s+discussion|up\s+in\s+the\s+air|tbd)\b",
                           re.IGNORECASE)
@@ -1293,6 +1303,12 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
         # answered as before; read as a fault denied, "useful ... or a waste? No" was stored as the order of a Restore)
         if _FAULT_ASKED.search(found["question"]) and _ANSWER_DENIES.search(found["answer"]) \
                 and not _FAULT_NOT_ALONE.search(found["question"]):
+            continue
+        # (r55e) ... and its "yes" says the move is the fault, "would a Restore be wrong on User2? Yes": turned down (read
+        # as the question's move alone, it was disputed as an order of the Restore)
+        if _FAULT_ASKED.search(found["question"]) and _ANSWER_AFFIRMS.search(found["answer"]) \
+                and not _FAULT_NOT_ALONE.search(found["question"]):
+            denied |= asked
             continue
         if _ANSWER_DENIES.search(found["answer"]):
             denied |= asked

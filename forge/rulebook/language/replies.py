@@ -50,6 +50,23 @@ def reply_said(text: str) -> str:
     return f"{quoted.rstrip(' .;')}. {answer}"
 
 
+# (r55e) The quoted lines at a text's start (after a subject line, if any), then what follows them
+_QUOTED_THEN = re.compile(r"^\s*(?:(?:re|fwd?)\s*:[^>\n]{0,80}?)?\s*(?P<quoted>(?:>[^\n]*(?:\n|$)\s*)+)(?P<after>.*)$",
+                          re.IGNORECASE | re.DOTALL)
+
+
+def proposal_unsettled(text: str) -> bool:
+    """(r55e) Whether `text` is a quoted note with no verdict under it: nothing, or only a question ("> Restore User2 once
+    it is rooted. / Agreed?"). A proposal asked about, or only quoted, is not agreed: read as written, the note's order was
+    the rule's."""
+    found = _QUOTED_THEN.match(text or "")
+    if found is None or not verbs_in(found["quoted"]) or _REPLY.match(text or ""):
+        return False
+    after = found["after"].strip()
+    return not after or all(s.strip().endswith("?") for s in re.split(r"(?<=[.!?])\s+", after) if s.strip()) \
+        and not verbs_in(after)
+
+
 # (r55b) A condition clause of the quoted note ("when it is scanned"), and the words of one in the answer
 _CONDITION = re.compile(r"\b(?:when|whenever|if|once|while|as\s+soon\s+as|after|unless|until|as\s+long\s+as)\b[^.;:!?,]*", re.IGNORECASE)
 

@@ -21,7 +21,8 @@ from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Predicate, atoms_of, positive_hosts
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.episode import EpisodeStep, episode_claims
-from forge.rulebook.language.forbidding import limited_bans
+from forge.rulebook.language.forbidding import hosts_waited_on, limited_bans
+from forge.rulebook.language.forms import moves_answered
 from forge.rulebook.language.names import classes_in, hosts_in, same_verb
 from forge.rulebook.language.order import AT_HAND_SAID
 from forge.rulebook.language.wording import read_wording
@@ -33,6 +34,8 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     (forbidding.limited_bans: "never Restore User2 twice", "do not Restore User1 yet"): (r55l) that is no plain "never",
     and read as one in a dispute, it beat another teacher's order of the first Restore, which its words allow. None."""
     said = _said_in_words(text)
+    if said is not None and said[1].mode == "do" and any(same_verb(said[1].move.verb, d) for d in moves_answered(text)[0]):
+        return None  # (r55e) "would a Restore be wrong on User2? Yes": the move a question turns down is no order
     # (a preference of another move over it, "not a Restore case yet -> Remove OpS0", is the word the dispute needs: the
     # move ordered in its place, which the limit leaves standing)
     if said is None or said[1].mode != "never":
@@ -50,6 +53,11 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         windows = [w for w in episode_claims(text) if isinstance(w, EpisodeStep) and not w.outside]
         return (AllOf((said[0], *windows)), said[1]) if windows else None
     return said
+
+
+# (r55e) The source an order is told on, before it: "Per the usr side team, ...", "According to the enterprise folks: ..."
+_SOURCE_LEAD = re.compile(r"^\s*(?:per|as\s+per|according\s+to|on\s+behalf\s+of|word\s+from)\s+(?:the\s+|our\s+)?[^,:;.]{1,50}?"
+                          r"\b(?:team|folks|people|crew|group|squad|desk|guys|owners?|leads?|admins?)\s*[,:]", re.IGNORECASE)
 
 
 def _said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
@@ -74,7 +82,10 @@ def _said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     verbs = [v for v in dict.fromkeys(words.verbs) if v not in GLOBAL_VERBS]
     # hosts the text names of the one class it orders for are that class's ("... on a user host; that goes for User1
     # through User4, leave User0 out"): its scope is the class, less what it excepts (rule_claims)
-    hosts = [] if len(words.classes) == 1 and all(h in HOST_CLASSES[words.classes[0]] for h in words.hosts) else words.hosts
+    # (r55e: not where the class only names the order's source, "Per the usr side team, Remove User3": read as its scope,
+    # the order on User3 was disputed as an order on every user host)
+    hosts = [] if len(words.classes) == 1 and all(h in HOST_CLASSES[words.classes[0]] for h in words.hosts) \
+        and classes_in(_SOURCE_LEAD.sub("", words.text)) else words.hosts
     if words.prohibitions or words.dispreferred or len(verbs) != 1 or not words.classes and len(hosts) > 1 and \
             not _each_named_host(rule_claims(text, with_instruction=True, bare=False), hosts, words):
         return None
@@ -164,8 +175,12 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         return None  # a class prohibition is a general rule, not an exception about named hosts
     verbs: set[str] = set()
     hosts: set[str] = set()
+    # (r55e) a ban that names no host is on none of the hosts a clause that ends or lifts it waits on ("never touch it
+    # until User3 is restored"), and one whose condition is on another host than its own holds only where that condition
+    # does ("leave Op_Host0 alone unless Op_Server0 is rooted")
+    waited_on = {h for c in words.conditions for h in c.hosts}
     for prohibition in words.prohibitions:
-        if prohibition.classes:
+        if prohibition.classes or not prohibition.hosts and hosts_waited_on(words.text):
             return None
         verbs.add(prohibition.verb or ANY_VERB)
         hosts |= set(prohibition.hosts or words.hosts)
@@ -178,6 +193,8 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     atoms = tuple(Atom(host=host) for host in sorted(hosts))
     when: Predicate = atoms[0] if len(atoms) == 1 else AnyOf(atoms)
     stated = _stated_condition(text, hosts)
+    if stated is None and waited_on - hosts:
+        return None  # (r55e) a condition on another host, which no "never" on the banned hosts alone keeps
     return stated or when, RuleAction("never", Move(verbs.pop(), MATCHED))
 
 
@@ -193,7 +210,14 @@ def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
     if claims is None or not positive_hosts(claims) <= hosts:
         return None
     atoms = list(atoms_of(claims))
-    return claims if atoms and not any(atom.bare() for atom, _ in atoms) else None
+    if not atoms or any(atom.bare() for atom, _ in atoms):
+        return None
+    if not positive_hosts(claims):
+        # (r55e) a condition that only says what must not hold, "leave Op_Host0 alone unless Op_Server0 is rooted": the
+        # banned hosts kept beside it (alone, it matched no host of the ban, and its "never" fell on whatever it matched)
+        banned = tuple(Atom(host=host) for host in sorted(hosts))
+        return AllOf((banned[0] if len(banned) == 1 else AnyOf(banned), claims))
+    return claims
 
 
 def _forbidden_where_claimed(text: str, words) -> Optional[tuple[Predicate, RuleAction]]:
