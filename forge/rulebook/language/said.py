@@ -176,9 +176,7 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     verbs: set[str] = set()
     hosts: set[str] = set()
     # (r55e) a ban that names no host is on none of the hosts a clause that ends or lifts it waits on ("never touch it
-    # until User3 is restored"), and one whose condition is on another host than its own holds only where that condition
-    # does ("leave Op_Host0 alone unless Op_Server0 is rooted")
-    waited_on = {h for c in words.conditions for h in c.hosts}
+    # until User3 is restored")
     for prohibition in words.prohibitions:
         if prohibition.classes or not prohibition.hosts and hosts_waited_on(words.text):
             return None
@@ -192,10 +190,12 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         return None
     atoms = tuple(Atom(host=host) for host in sorted(hosts))
     when: Predicate = atoms[0] if len(atoms) == 1 else AnyOf(atoms)
-    stated = _stated_condition(text, hosts)
-    if stated is None and waited_on - hosts:
-        return None  # (r55e) a condition on another host, which no "never" on the banned hosts alone keeps
-    return stated or when, RuleAction("never", Move(verbs.pop(), MATCHED))
+    # A condition on another host than the banned ones ("OpS0 hit -> no Remove on E1") has no predicate here: the
+    # "never" falls on its matched host, which would be the other host. The ban is then read on its own hosts in any
+    # state. That is wider than the words, but this reading only finds disputes between rules injected together, and
+    # each is injected only where its own condition holds. Read as no ban, the dispute was lost and the rule it
+    # outranks was injected beside it (blind-37, measured at dad2a4e).
+    return _stated_condition(text, hosts) or when, RuleAction("never", Move(verbs.pop(), MATCHED))
 
 
 def _stated_condition(text: str, hosts: set[str]) -> Optional[Predicate]:
