@@ -1071,6 +1071,10 @@ _FORM_KEYS = {
     "move": "do", "do": "do", "action": "do", "pick": "do", "choose": "do", "response": "do", "then": "then",
     "recommend": "do", "plan": "do", "next": "then", "after that": "then",
     "avoid": "avoid", "never": "avoid", "not": "avoid", "don't": "avoid", "do not": "avoid", "instead of": "avoid",
+    # (r56m) the hosts the line is not for ("not for: Enterprise1, Enterprise2", "except: the Defender"): the form's
+    # exception. Unlabelled, the form was read as no form at all, and its "not" was taken for a turning down of the order.
+    "not for": "except", "except": "except", "except for": "except", "excluding": "except", "exclude": "except",
+    "but not": "except",
 }
 
 
@@ -1572,6 +1576,7 @@ def form_lines_said(text: str) -> str:
         state = f"{subject} {'' if _SAID_WITH_VERB.match(state) else 'is '}{state}"
     said = f"When {state}: {parts['do'][0]}" + "".join(f", then {after}" for after in parts.get("then", ())) + "."
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ())) \
+        + "".join(f" Not for {excepted}." for excepted in parts.get("except", ())) \
         + "".join(f" {note[0].upper()}{note[1:]}." for note in notes)
 
 
