@@ -1498,6 +1498,10 @@ _MOVE_HEADER = re.compile(r"^(?:move|moves|do|action|pick|choose|choice|response
                           re.IGNORECASE)
 _DITTO = re.compile(r"^(?:same|the\s+same|ditto|as\s+above|same\s+as\s+above|\"|\u3003|'')$", re.IGNORECASE)
 _NO_MOVE = re.compile(r"^(?:|-+|\u2013|\u2014|none|n/?a|nothing|no\s+move)$", re.IGNORECASE)
+# (r56m) A last column of notes beside the move's ("| host | when | move | notes |"): the writer's remarks on a row, no
+# part of its case. Read as the last column, the table was no table of cases (its move column was not last), and a
+# note's "not" was taken for a turning down of the move.
+_NOTE_HEADER = re.compile(r"^(?:notes?|comments?|remarks?|why|reason|rationale)$", re.IGNORECASE)
 # (r53l) A cell that gives no value: a dash or "n/a" (an empty cell says nothing and is left out of the case).
 _NO_VALUE = re.compile(r"^(?:-+|\u2013|\u2014|n/a)$", re.IGNORECASE)
 
@@ -1511,7 +1515,14 @@ def table_cases_said(text: str) -> str:
         return text
     before, cells, after = found
     header, body = cells[0], cells[2:]
-    if len(body) < 2 or not _MOVE_HEADER.match(header[-1].strip(" *_")) or any(len(row) != len(header) for row in body):
+    if any(len(row) != len(header) for row in body):
+        return text
+    notes: list[str] = []
+    if len(header) > 2 and _NOTE_HEADER.match(header[-1].strip(" *_")) and _MOVE_HEADER.match(header[-2].strip(" *_")):
+        # (r56m) a column of notes after the move's: said after the cases, each a sentence of its own
+        notes = [row[-1].rstrip(" .") for row in body if row[-1] and not _NO_VALUE.match(row[-1])]
+        header, body = header[:-1], [row[:-1] for row in body]
+    if len(body) < 2 or not _MOVE_HEADER.match(header[-1].strip(" *_")):
         return text
     said, above = [], [""] * len(header)
     for row in body:
@@ -1525,7 +1536,7 @@ def table_cases_said(text: str) -> str:
             continue
         situation = " ".join(f"{h} {c}" if hosts_in(h) else c for h, c in zip(header[:-1], row[:-1]) if c)
         said.append(f"{situation} -> {row[-1].rstrip('.')}.")
-    return "\n".join(part for part in (before.rstrip(), *said, after.strip()) if part)
+    return "\n".join(part for part in (before.rstrip(), *said, *(f"{note}." for note in notes), after.strip()) if part)
 
 
 def _table_apart(text: str) -> Optional[tuple[str, list[list[str]], str]]:
