@@ -1075,6 +1075,9 @@ _FORM_KEYS = {
     # exception. Unlabelled, the form was read as no form at all, and its "not" was taken for a turning down of the order.
     "not for": "except", "except": "except", "except for": "except", "excluding": "except", "exclude": "except",
     "but not": "except",
+    # (r56m) the subnet the line is for ("subnet: enterprise"), said as the place of its condition; and the writer's note
+    # beside the form ("note: ..."), said after it as a comment's note is
+    "subnet": "subnet", "note": "note", "notes": "note", "comment": "note",
 }
 
 
@@ -1579,13 +1582,16 @@ def form_lines_said(text: str) -> str:
     parts: dict[str, list[str]] = {}
     for m in found:
         parts.setdefault(_FORM_KEYS[m["key"].lower()], []).append(m["value"].rstrip(" .;"))
-    if len(parts.get("when", ())) != 1 or len(parts.get("do", ())) != 1 or len(parts.get("host", ())) > 1:
+    if len(parts.get("when", ())) != 1 or len(parts.get("do", ())) != 1 or len(parts.get("host", ())) > 1 \
+            or len(parts.get("subnet", ())) > 1:
         return text
+    notes += parts.get("note", [])
     state = " and ".join(p.strip() for p in parts["when"][0].split(",") if p.strip())
     subject = re.sub(r"\s*(?:,|\band\b|&|/)\s*", " or ", parts["host"][0]) if "host" in parts else ""
     if subject and not hosts_in(state):
         state = f"{subject} {'' if _SAID_WITH_VERB.match(state) else 'is '}{state}"
-    said = f"When {state}: {parts['do'][0]}" + "".join(f", then {after}" for after in parts.get("then", ())) + "."
+    place = f"On the {parts['subnet'][0]} subnet, w" if "subnet" in parts else "W"
+    said = f"{place}hen {state}: {parts['do'][0]}" + "".join(f", then {after}" for after in parts.get("then", ())) + "."
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ())) \
         + "".join(f" Not for {excepted}." for excepted in parts.get("except", ())) \
         + "".join(f" {note[0].upper()}{note[1:]}." for note in notes)
