@@ -235,7 +235,9 @@ _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|
                           r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what|"
                           # ("..., but for next time: if ..., ...": the lesson, headed by when it is for)
                           # (r51m: and with a word of its own before the colon, "Next time, then: ...", "next time, though:")
-                          r"(?:for\s+)?(?:the\s+)?next\s+time(?:\s*,\s*(?:then|though|therefore|anyway|at\s+least))?(?=\s*:))"
+                          r"(?:for\s+)?(?:the\s+)?next\s+time(?:\s*,\s*(?:then|though|therefore|anyway|at\s+least))?(?=\s*:)|"
+                          # (r56m: "one rule only: ...", "just one rule:": how many rules the note gives, no condition of it)
+                          r"(?:(?:just|only)\s+)?one\s+(?:rule|lesson)(?:\s+(?:only|then|here))?(?=\s*:))"
                           # (who draws it: "I would take away", "I'd give myself", "we should learn from this")
                           r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
                           r"(?:\s+(?:here\s+)?(?:is|should\s+be|would\s+be|will\s+be)(?:\s+(?:probably|simply|really|just))?"
