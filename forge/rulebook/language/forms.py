@@ -624,11 +624,28 @@ def _until_again_said(m: re.Match) -> str:
     return m["until"]
 
 
+# (r56m) A condition that a host's row be anything but the quiet one: "when its row is anything but None/No", "if Enterprise2
+# reads anything other than clean". That is the row not quiet, said "unless <it> is <quiet>" (read as it stood, "anything but"
+# was passed over and the condition was the quiet row: the opposite). Only a condition that ends there (its subject, the
+# quiet row, then the clause's end): one that goes on is left as it stands.
+_QUIET_ROW = r"(?:None\s*/\s*No|None\s+and\s+No|Activity\s+None\s*(?:,|and)?\s*Compromised\s+No|clean|quiet)"
+_ANYTHING_BUT_QUIET = re.compile(r"\b(?:when|whenever|if|while|once)\s+(?P<subject>(?:its\s+row|it|the\s+row|[\w-]+(?:['\u2019]s\s+row)?))\s+"
+                                 r"(?:is|are|reads?|shows?)\s+(?:anything|everything)\s+(?:but|other\s+than|except|save)\s+"
+                                 rf"(?P<quiet>{_QUIET_ROW})(?=\s*(?:[.;,:!?)]|$))", re.IGNORECASE)
+
+
+# (r56m) Words set in stars for emphasis, "the answer is **never** Monitor", "*only* User2": the words themselves (the stars
+# were tokens no reading placed, and the "never" inside them forbade nothing). A footnote's mark is said before this
+# (footnotes_said), and a star that opens no pair is left as it stands.
+_EMPHASIS = re.compile(r"(?<![\w*])(?P<stars>\*{1,2})(?=[A-Za-z])(?P<words>[^*\n]{1,60}?)(?<=[\w.!?])(?P=stars)(?![\w*])")
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
     "with", "&" and "+" between words as "and", and "whilst" as "while"."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
+    text = _EMPHASIS.sub(lambda m: m["words"], text)
     # (r43h) "remvoe it", "exploted", "Privelaged": the rule language's words misspelt in a hurried note (spelling.py)
     text = misspellings_mended(text)
     # ("pending any scan": not yet, a stage the attack has not reached)
@@ -644,6 +661,7 @@ def written_out(text: str) -> str:
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
     # opposite)
     text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
+    text = _ANYTHING_BUT_QUIET.sub(lambda m: f"{'U' if m[0][0].isupper() else 'u'}nless {m['subject']} is {m['quiet']}", text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
