@@ -65,7 +65,7 @@ from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_suggested, only_time_permitted)
-from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
+from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
@@ -247,7 +247,7 @@ def _only_named_kept(condition: str, predicate) -> bool:
     """(r48m) Whether every negation of a condition is in a note that keeps it to the hosts it names (instruction.ONLY_NAMED), and
     every host the trigger can match is one of those: what the note says, the trigger says by naming no other."""
     notes = list(ONLY_NAMED.finditer(condition))
-    named = {h for m in notes for h in hosts_in(m["named"])}
+    named = {h for m in notes for h in only_named_hosts(condition, m)}
     return bool(notes) and bool(named) and not negations_in(only_named_away(condition)) \
         and set(positive_hosts(predicate)) <= named
 

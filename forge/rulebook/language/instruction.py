@@ -469,8 +469,21 @@ GRANTED = re.compile(r"^\s*(?:you(?:['\u2019]re|\s+are|\s+were)\s+(?:quite\s+|ab
 
 # (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only Op_Host1, not
 # the other op hosts)", "(just Enterprise1 -- not the rest of the servers)"
-ONLY_NAMED = re.compile(r"\(\s*(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*(?:not|never)\s+(?:the\s+|any\s+)?"
-                        r"(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
+# (r56m: and the note with its "not" alone, right after the host it keeps the condition to: "when I analyse Enterprise1
+# specifically (not the other enterprise hosts)", "Op_Server0 (but not the rest of the op hosts)": `named` is then
+# that host, `only_named_hosts`)
+ONLY_NAMED = re.compile(r"\(\s*(?:(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*|(?:but\s+)?)(?:not|never)\s+"
+                        r"(?:the\s+|any\s+)?(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
+_HOST_BEFORE_NOTE = re.compile(rf"\b(?P<host>{HOST_NAME})(?:\s+(?:specifically|alone|only|itself|in\s+particular))?\s*$", re.IGNORECASE)
+
+
+def only_named_hosts(text: str, found: re.Match) -> set[str]:
+    """(r48m, r56m) The hosts a note of ONLY_NAMED keeps its condition to: those it names, or, where it names none, the host
+    right before it ("Enterprise1 specifically (not the other ...)"); none where neither."""
+    if found["named"]:
+        return set(hosts_in(found["named"]))
+    before = _HOST_BEFORE_NOTE.search(text[:found.start()])
+    return set(hosts_in(before["host"])) if before else set()
 
 
 def only_named_away(text: str) -> str:
@@ -479,7 +492,7 @@ def only_named_away(text: str) -> str:
     are no part of it (read as a condition, "not the other user boxes" asked them quiet, or the note's "other user
     boxes" them shown)."""
     for found in reversed(list(ONLY_NAMED.finditer(text or ""))):
-        named = set(hosts_in(found["named"]))
+        named = only_named_hosts(text, found)
         rest = f"{text[:found.start()]} {text[found.end():]}"
         if named and named <= set(hosts_in(rest)):
             text = f"{text[:found.start()].rstrip()}{text[found.end():]}"
