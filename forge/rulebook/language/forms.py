@@ -79,7 +79,7 @@ _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|
                              re.IGNORECASE)
 
 
-# (r56m) The double negative put first, "Not unless Enterprise2 is compromised should anyone restore Op_Server0", "not unless
+# (r56m) The double negative put first, "Not unless User1 is owned may we reimage User2", "not unless
 # it is rooted may you Restore it": the move is allowed only in that case, so outside it the move is forbidden, said
 # "Unless <case>, never <move>" (read as it stood, the "not" was placed nowhere and the move's host taken for the case's).
 _NOT_UNLESS_INVERTED = re.compile(r"(?:^|(?<=[.;:!?]\s)|(?<=\n))(?P<not>not)\s+unless\s+(?P<case>[^,;.:]+?)\s+"
@@ -633,8 +633,8 @@ def _until_again_said(m: re.Match) -> str:
     return m["until"]
 
 
-# (r56m) A condition that a host's row be anything but the quiet one: "when its row is anything but None/No", "if Enterprise2
-# reads anything other than clean". That is the row not quiet, said "unless <it> is <quiet>" (read as it stood, "anything but"
+# (r56m) A condition that a host's row be anything but the quiet one: "if the row reads anything other than None/No", "while User3
+# shows anything but quiet". That is the row not quiet, said "unless <it> is <quiet>" (read as it stood, "anything but"
 # was passed over and the condition was the quiet row: the opposite). Only a condition that ends there (its subject, the
 # quiet row, then the clause's end): one that goes on is left as it stands.
 _QUIET_ROW = r"(?:None\s*/\s*No|None\s+and\s+No|Activity\s+None\s*(?:,|and)?\s*Compromised\s+No|clean|quiet)"
@@ -643,7 +643,7 @@ _ANYTHING_BUT_QUIET = re.compile(r"\b(?:when|whenever|if|while|once)\s+(?P<subje
                                  rf"(?P<quiet>{_QUIET_ROW})(?=\s*(?:[.;,:!?)]|$))", re.IGNORECASE)
 
 
-# (r56m) Words set in stars for emphasis, "the answer is **never** Monitor", "*only* User2": the words themselves (the stars
+# (r56m) Words set in stars for emphasis, "our answer is **never** a Sleep", "*only* User2": the words themselves (the stars
 # were tokens no reading placed, and the "never" inside them forbade nothing). A footnote's mark is said before this
 # (footnotes_said), and a star that opens no pair is left as it stands.
 _EMPHASIS = re.compile(r"(?<![\w*])(?P<stars>\*{1,2})(?=[A-Za-z])(?P<words>[^*\n]{1,60}?)(?<=[\w.!?])(?P=stars)(?![\w*])")

@@ -469,8 +469,8 @@ GRANTED = re.compile(r"^\s*(?:you(?:['\u2019]re|\s+are|\s+were)\s+(?:quite\s+|ab
 
 # (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only Op_Host1, not
 # the other op hosts)", "(just Enterprise1 -- not the rest of the servers)"
-# (r56m: and the note with its "not" alone, right after the host it keeps the condition to: "when I analyse Enterprise1
-# specifically (not the other enterprise hosts)", "Op_Server0 (but not the rest of the op hosts)": `named` is then
+# (r56m: and the note with its "not" alone, right after the host it keeps the condition to: "once I look at User2
+# specifically (not the other user boxes)", "Op_Server0 (but not the rest of the op hosts)": `named` is then
 # that host, `only_named_hosts`)
 ONLY_NAMED = re.compile(r"\(\s*(?:(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*|(?:but\s+)?)(?:not|never)\s+"
                         r"(?:the\s+|any\s+)?(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
