@@ -65,7 +65,7 @@ from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_suggested, only_time_permitted)
-from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
+from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
 from forge.rulebook.language.names import HOST_NAME, classes_in, named_in_full, hosts_in, same_verb, state_words_in, unnamed_hosts, verbs_in, without_host_names
@@ -247,7 +247,7 @@ def _only_named_kept(condition: str, predicate) -> bool:
     """(r48m) Whether every negation of a condition is in a note that keeps it to the hosts it names (instruction.ONLY_NAMED), and
     every host the trigger can match is one of those: what the note says, the trigger says by naming no other."""
     notes = list(ONLY_NAMED.finditer(condition))
-    named = {h for m in notes for h in hosts_in(m["named"])}
+    named = {h for m in notes for h in only_named_hosts(condition, m)}
     return bool(notes) and bool(named) and not negations_in(only_named_away(condition)) \
         and set(positive_hosts(predicate)) <= named
 
@@ -620,6 +620,11 @@ _TAKEN_BACK = re.compile(r"\b(?:no|nope|wait|sorry|oops)\s*[,.!]?\s*(?:scratch|s
 # (`next`: the move that comes first)
 _NOT_BEFORE = re.compile(r"(?:\b(?:never|not)|n['\u2019]t)\s+(?:[\w-]+\s+){0,3}?(?:before|ahead\s+of|prior\s+to)\s+"
                          r"(?:(?:a|an|any|the|its|their)\s+)?(?P<next>\w+)", re.IGNORECASE)
+# (r56m) The order's own move said as the least that will do: "nothing less than a Restore will do", "nothing short of a
+# Remove", "no less than a full Restore" (`move`: the move so named). It asks for that move, and no weaker one, so it
+# turns down no part of the order; read as a negation, the order of that very move was doubted.
+_NOTHING_SHORT_OF = re.compile(r"\b(?:nothing|no)\s+(?:less|short)\s+(?:than|of)\s+(?:(?:a|an|the)\s+)?(?:full\s+)?(?P<move>[\w-]+)",
+                               re.IGNORECASE)
 # (r48m) Another move left for later or to someone else: "leave every decoy for later", "leave the second Analyse to
 # the day team", "save any Restore for the end" (`what`, a move's noun; "leave it for later" is no such move)
 _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
@@ -753,6 +758,7 @@ def _unplaced_negation(words: Wording, done: list[tuple[str, Optional[str]]], en
             # the order that follows; "never chooses a Restore ahead of the Remove": the other move kept for after
             cues = _TAKEN_BACK.sub(" ", cues)
             cues = _NOT_BEFORE.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["next"])) else m.group(0), cues)
+            cues = _NOTHING_SHORT_OF.sub(lambda m: " " if any(same_verb(named, verb) for named in verbs_in(m["move"])) else m.group(0), cues)
             # (r48m) "... and leave every decoy for later": another move put off, no turning down of this one
             cues = _LEFT_FOR_LATER.sub(lambda m: " " if verbs_in(m["what"]) and not any(
                 same_verb(named, verb) for named in verbs_in(m["what"])) else m.group(0), cues)

@@ -543,6 +543,13 @@ _TO_BE_DONE = re.compile(r"\s*(?:not|never)\s+to\s+(?:be|get)\b", re.IGNORECASE)
 _NOT_A_CASE_FOR_START = re.compile(r"\s*" + NOT_A_CASE_FOR, re.IGNORECASE)
 
 
+# (r56m) The move named as the answer or the call, turned down: "on User1 our answer is never an Analyse", "your pick is not
+# a Restore". The "is" there names what the move is, so the "never" after it forbids the move; read as "it is never ...", a
+# state of a host, it was taken for a condition and the prohibition was lost.
+_ANSWER_IS = re.compile(r"\b(?:the|my|our|your)\s+(?:answer|move|call|pick|choice|response|recommendation|play)\s+(?:is|will\s+be)\s*$",
+                        re.IGNORECASE)
+
+
 def _after_auxiliary(text: str, match: re.Match) -> bool:
     before = text[:match.start()]
     if _NOT_A_CASE_FOR_START.match(match.group(0)):
@@ -551,6 +558,9 @@ def _after_auxiliary(text: str, match: re.Match) -> bool:
         return False  # "User2 and User3 are never to be restored": an order said with "is to", not a condition
     if re.match(r"\s*not\s+(?:permitted|allowed)\s+to\b", match.group(0), re.IGNORECASE):
         return False  # (r49m) "it is not permitted to restore ...": a policy's prohibition, not a condition
+    if _ANSWER_IS.search(before) and not re.search(r"\b(?:if|when|whenever|unless|once|while|whether)\b",
+                                                     re.split(r"[.;:!?,]", before)[-1], re.IGNORECASE):
+        return False  # (r56m) "our answer is never a Sleep", "the move is not a Restore": the move turned down, no condition
     return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(
         r"\b(?:is|are|was|were|has|have|had|did|does|do)\s*$", before, re.IGNORECASE))
 

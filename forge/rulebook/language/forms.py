@@ -79,6 +79,15 @@ _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|
                              re.IGNORECASE)
 
 
+# (r56m) The double negative put first, "Not unless User1 is owned may we reimage User2", "not unless
+# it is rooted may you Restore it": the move is allowed only in that case, so outside it the move is forbidden, said
+# "Unless <case>, never <move>" (read as it stood, the "not" was placed nowhere and the move's host taken for the case's).
+_NOT_UNLESS_INVERTED = re.compile(r"(?:^|(?<=[.;:!?]\s)|(?<=\n))(?P<not>not)\s+unless\s+(?P<case>[^,;.:]+?)\s+"
+                                  r"(?:should|shall|must|may|can|could|will|would|do|does)\s+"
+                                  r"(?:(?:any(?:one|body)|some(?:one|body)|you|we|one|the\s+(?:planner|analyst|chooser|defender))\s+)?"
+                                  r"(?=(?:" + ADDRESSED_VERB + r"\s+)?(?:(?:a|an|the)\s+)?" + VERB_WORD + r")", re.IGNORECASE)
+
+
 # (r35h) A condition written as code, "when E1.activity == Exploit:", "U4.compromised = User": the host's column
 # compared with a value, said as the table says it ("E1 shows Activity Exploit"). Read as words, the dot ended the
 # sentence and the condition kept the host alone (any state). ("!=" is left as written: a state denied, not read here.)
@@ -624,11 +633,28 @@ def _until_again_said(m: re.Match) -> str:
     return m["until"]
 
 
+# (r56m) A condition that a host's row be anything but the quiet one: "if the row reads anything other than None/No", "while User3
+# shows anything but quiet". That is the row not quiet, said "unless <it> is <quiet>" (read as it stood, "anything but"
+# was passed over and the condition was the quiet row: the opposite). Only a condition that ends there (its subject, the
+# quiet row, then the clause's end): one that goes on is left as it stands.
+_QUIET_ROW = r"(?:None\s*/\s*No|None\s+and\s+No|Activity\s+None\s*(?:,|and)?\s*Compromised\s+No|clean|quiet)"
+_ANYTHING_BUT_QUIET = re.compile(r"\b(?:when|whenever|if|while|once)\s+(?P<subject>(?:its\s+row|it|the\s+row|[\w-]+(?:['\u2019]s\s+row)?))\s+"
+                                 r"(?:is|are|reads?|shows?)\s+(?:anything|everything)\s+(?:but|other\s+than|except|save)\s+"
+                                 rf"(?P<quiet>{_QUIET_ROW})(?=\s*(?:[.;,:!?)]|$))", re.IGNORECASE)
+
+
+# (r56m) Words set in stars for emphasis, "our answer is **never** a Sleep", "*only* User2": the words themselves (the stars
+# were tokens no reading placed, and the "never" inside them forbade nothing). A footnote's mark is said before this
+# (footnotes_said), and a star that opens no pair is left as it stands.
+_EMPHASIS = re.compile(r"(?<![\w*])(?P<stars>\*{1,2})(?=[A-Za-z])(?P<words>[^*\n]{1,60}?)(?<=[\w.!?])(?P=stars)(?![\w*])")
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
     "with", "&" and "+" between words as "and", and "whilst" as "while"."""
     text = _NOT_CONTRACTED.sub(lambda m: f"{m[1]} not", re.sub(r"\b(w)hilst\b", r"\1hile", text or "", flags=re.IGNORECASE))
+    text = _EMPHASIS.sub(lambda m: m["words"], text)
     # (r43h) "remvoe it", "exploted", "Privelaged": the rule language's words misspelt in a hurried note (spelling.py)
     text = misspellings_mended(text)
     # ("pending any scan": not yet, a stage the attack has not reached)
@@ -644,6 +670,7 @@ def written_out(text: str) -> str:
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
     # opposite)
     text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
+    text = _ANYTHING_BUT_QUIET.sub(lambda m: f"{'U' if m[0][0].isupper() else 'u'}nless {m['subject']} is {m['quiet']}", text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
@@ -662,6 +689,7 @@ def written_out(text: str) -> str:
     # "Only when User3 is rooted should you restore it": the order inverted after its condition, said as "only when
     # User3 is rooted, restore it" (r32m; with no comma, the order was read as part of the condition)
     text = _INVERTED_ORDER.sub(lambda m: f"{m['lead']}, ", text)
+    text = _NOT_UNLESS_INVERTED.sub(lambda m: f"{'U' if m['not'][0].isupper() else 'u'}nless {m['case']}, never ", text)
     # (r51m) "drop DecoySSHD on it", "then drop a decoy there": a decoy put down, as the idiom says it (read as a fall of a
     # value, "when the reward drops", the step was no part of the order)
     text = re.sub(r"\b(d)rop(s|ped|ping)?(?=\s+(?:(?:a|an|one|the)\s+)?decoy)", lambda m: ("P" if m[1] == "D" else "p") + "ut"
@@ -1071,6 +1099,13 @@ _FORM_KEYS = {
     "move": "do", "do": "do", "action": "do", "pick": "do", "choose": "do", "response": "do", "then": "then",
     "recommend": "do", "plan": "do", "next": "then", "after that": "then",
     "avoid": "avoid", "never": "avoid", "not": "avoid", "don't": "avoid", "do not": "avoid", "instead of": "avoid",
+    # (r56m) the hosts the line is not for ("not for: Enterprise1, Enterprise2", "except: the Defender"): the form's
+    # exception. Unlabelled, the form was read as no form at all, and its "not" was taken for a turning down of the order.
+    "not for": "except", "except": "except", "except for": "except", "excluding": "except", "exclude": "except",
+    "but not": "except",
+    # (r56m) the subnet the line is for ("subnet: enterprise"), said as the place of its condition; and the writer's note
+    # beside the form ("note: ..."), said after it as a comment's note is
+    "subnet": "subnet", "note": "note", "notes": "note", "comment": "note",
 }
 
 
@@ -1494,6 +1529,10 @@ _MOVE_HEADER = re.compile(r"^(?:move|moves|do|action|pick|choose|choice|response
                           re.IGNORECASE)
 _DITTO = re.compile(r"^(?:same|the\s+same|ditto|as\s+above|same\s+as\s+above|\"|\u3003|'')$", re.IGNORECASE)
 _NO_MOVE = re.compile(r"^(?:|-+|\u2013|\u2014|none|n/?a|nothing|no\s+move)$", re.IGNORECASE)
+# (r56m) A last column of notes beside the move's ("| host | when | move | notes |"): the writer's remarks on a row, no
+# part of its case. Read as the last column, the table was no table of cases (its move column was not last), and a
+# note's "not" was taken for a turning down of the move.
+_NOTE_HEADER = re.compile(r"^(?:notes?|comments?|remarks?|why|reason|rationale)$", re.IGNORECASE)
 # (r53l) A cell that gives no value: a dash or "n/a" (an empty cell says nothing and is left out of the case).
 _NO_VALUE = re.compile(r"^(?:-+|\u2013|\u2014|n/a)$", re.IGNORECASE)
 
@@ -1507,7 +1546,14 @@ def table_cases_said(text: str) -> str:
         return text
     before, cells, after = found
     header, body = cells[0], cells[2:]
-    if len(body) < 2 or not _MOVE_HEADER.match(header[-1].strip(" *_")) or any(len(row) != len(header) for row in body):
+    if any(len(row) != len(header) for row in body):
+        return text
+    notes: list[str] = []
+    if len(header) > 2 and _NOTE_HEADER.match(header[-1].strip(" *_")) and _MOVE_HEADER.match(header[-2].strip(" *_")):
+        # (r56m) a column of notes after the move's: said after the cases, each a sentence of its own
+        notes = [row[-1].rstrip(" .") for row in body if row[-1] and not _NO_VALUE.match(row[-1])]
+        header, body = header[:-1], [row[:-1] for row in body]
+    if len(body) < 2 or not _MOVE_HEADER.match(header[-1].strip(" *_")):
         return text
     said, above = [], [""] * len(header)
     for row in body:
@@ -1521,7 +1567,7 @@ def table_cases_said(text: str) -> str:
             continue
         situation = " ".join(f"{h} {c}" if hosts_in(h) else c for h, c in zip(header[:-1], row[:-1]) if c)
         said.append(f"{situation} -> {row[-1].rstrip('.')}.")
-    return "\n".join(part for part in (before.rstrip(), *said, after.strip()) if part)
+    return "\n".join(part for part in (before.rstrip(), *said, *(f"{note}." for note in notes), after.strip()) if part)
 
 
 def _table_apart(text: str) -> Optional[tuple[str, list[list[str]], str]]:
@@ -1564,14 +1610,18 @@ def form_lines_said(text: str) -> str:
     parts: dict[str, list[str]] = {}
     for m in found:
         parts.setdefault(_FORM_KEYS[m["key"].lower()], []).append(m["value"].rstrip(" .;"))
-    if len(parts.get("when", ())) != 1 or len(parts.get("do", ())) != 1 or len(parts.get("host", ())) > 1:
+    if len(parts.get("when", ())) != 1 or len(parts.get("do", ())) != 1 or len(parts.get("host", ())) > 1 \
+            or len(parts.get("subnet", ())) > 1:
         return text
+    notes += parts.get("note", [])
     state = " and ".join(p.strip() for p in parts["when"][0].split(",") if p.strip())
     subject = re.sub(r"\s*(?:,|\band\b|&|/)\s*", " or ", parts["host"][0]) if "host" in parts else ""
     if subject and not hosts_in(state):
         state = f"{subject} {'' if _SAID_WITH_VERB.match(state) else 'is '}{state}"
-    said = f"When {state}: {parts['do'][0]}" + "".join(f", then {after}" for after in parts.get("then", ())) + "."
+    place = f"On the {parts['subnet'][0]} subnet, w" if "subnet" in parts else "W"
+    said = f"{place}hen {state}: {parts['do'][0]}" + "".join(f", then {after}" for after in parts.get("then", ())) + "."
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ())) \
+        + "".join(f" Not for {excepted}." for excepted in parts.get("except", ())) \
         + "".join(f" {note[0].upper()}{note[1:]}." for note in notes)
 
 

@@ -235,7 +235,9 @@ _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|
                           r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what|"
                           # ("..., but for next time: if ..., ...": the lesson, headed by when it is for)
                           # (r51m: and with a word of its own before the colon, "Next time, then: ...", "next time, though:")
-                          r"(?:for\s+)?(?:the\s+)?next\s+time(?:\s*,\s*(?:then|though|therefore|anyway|at\s+least))?(?=\s*:))"
+                          r"(?:for\s+)?(?:the\s+)?next\s+time(?:\s*,\s*(?:then|though|therefore|anyway|at\s+least))?(?=\s*:)|"
+                          # (r56m: "one rule only: ...", "just one rule:": how many rules the note gives, no condition of it)
+                          r"(?:(?:just|only)\s+)?one\s+(?:rule|lesson)(?:\s+(?:only|then|here))?(?=\s*:))"
                           # (who draws it: "I would take away", "I'd give myself", "we should learn from this")
                           r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
                           r"(?:\s+(?:here\s+)?(?:is|should\s+be|would\s+be|will\s+be)(?:\s+(?:probably|simply|really|just))?"
@@ -467,8 +469,21 @@ GRANTED = re.compile(r"^\s*(?:you(?:['\u2019]re|\s+are|\s+were)\s+(?:quite\s+|ab
 
 # (r48m) A bracketed note that keeps a condition to the hosts it names and none other of their kind: "(only Op_Host1, not
 # the other op hosts)", "(just Enterprise1 -- not the rest of the servers)"
-ONLY_NAMED = re.compile(r"\(\s*(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*(?:not|never)\s+(?:the\s+|any\s+)?"
-                        r"(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
+# (r56m: and the note with its "not" alone, right after the host it keeps the condition to: "once I look at User2
+# specifically (not the other user boxes)", "Op_Server0 (but not the rest of the op hosts)": `named` is then
+# that host, `only_named_hosts`)
+ONLY_NAMED = re.compile(r"\(\s*(?:(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?|\u2014|\u2013|;)\s*|(?:but\s+)?)(?:not|never)\s+"
+                        r"(?:the\s+|any\s+)?(?:other|others|remaining|rest\s+of\s+the)\b[^()]*\)", re.IGNORECASE)
+_HOST_BEFORE_NOTE = re.compile(rf"\b(?P<host>{HOST_NAME})(?:\s+(?:specifically|alone|only|itself|in\s+particular))?\s*$", re.IGNORECASE)
+
+
+def only_named_hosts(text: str, found: re.Match) -> set[str]:
+    """(r48m, r56m) The hosts a note of ONLY_NAMED keeps its condition to: those it names, or, where it names none, the host
+    right before it ("Enterprise1 specifically (not the other ...)"); none where neither."""
+    if found["named"]:
+        return set(hosts_in(found["named"]))
+    before = _HOST_BEFORE_NOTE.search(text[:found.start()])
+    return set(hosts_in(before["host"])) if before else set()
 
 
 def only_named_away(text: str) -> str:
@@ -477,7 +492,7 @@ def only_named_away(text: str) -> str:
     are no part of it (read as a condition, "not the other user boxes" asked them quiet, or the note's "other user
     boxes" them shown)."""
     for found in reversed(list(ONLY_NAMED.finditer(text or ""))):
-        named = set(hosts_in(found["named"]))
+        named = only_named_hosts(text, found)
         rest = f"{text[:found.start()]} {text[found.end():]}"
         if named and named <= set(hosts_in(rest)):
             text = f"{text[:found.start()].rstrip()}{text[found.end():]}"
