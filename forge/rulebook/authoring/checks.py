@@ -1603,7 +1603,7 @@ def _level_denied(text: str, predicate) -> Optional[str]:
     return None
 
 
-def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
+def _narrow(text: str, predicate, unexpressed: str, action=None) -> Optional[str]:
     """Where the product reads the whole of the condition, the predicate must not ask more than that reading (a history
     the story told, "owned for four steps", or a quiet network for "no host shows any compromise"): narrower, the rule
     stays silent where its words say it applies. Refused, it is kept semantic and judged by that whole reading."""
@@ -1613,8 +1613,9 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
         found = rule_claims(text, with_instruction=True)
         return (f"narrow: the text says a state only in a concession ('even if', 'whatever'), but the predicate asks it "
                 f"({describe(found)[:90]}): express the condition, and no more")
-    if guard_rest(unexpressed, predicate, text).strip():
-        return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none)
+    if guard_rest(unexpressed, predicate, text, action).strip():
+        return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none,
+        # r56l: nor another case's own move)
     found = whole_claims(text)
     if found is None or implies(found, predicate):
         return None
@@ -1853,7 +1854,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \
         or _phase_host_widened(text, predicate, when_raw) \
-        or _narrow(text, predicate, unexpressed) \
+        or _narrow(text, predicate, unexpressed, action) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
         or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action)

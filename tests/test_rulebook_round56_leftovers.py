@@ -1,0 +1,32 @@
+"""Round 56 (r56l): readings the fifty-fifth round left wrong.
+
+1. A compiler's `unexpressed` rest that only orders another move in another case of the text ("the other box, once
+   rooted: Restore it") is no condition on the rule's own move: it never guards (the rule was silent in its own case).
+   A rest that speaks of the rule's own move, or of a sequence, still guards."""
+
+from forge.rulebook.authoring.compile import content_meaning
+from forge.rulebook.language.guard import guard_rest
+from forge.rulebook.language.predicate import parse_predicate
+
+
+def test_a_rest_that_orders_another_case_move_does_not_guard():
+    for text, when, action, rest in (
+            ("Put a DecoyApache on User2 while it is probed; when User2 is rooted we Restore it instead.",
+             {"host": "User2", "activity": "Scan"}, {"mode": "do", "verb": "DecoyApache", "target": "User2"},
+             "User2 rooted: Restore User2"),
+            ("Remove Enterprise1 when it shows an exploit; Restore the box instead whenever it ends up owned.",
+             {"host": "Enterprise1", "activity": "Exploit"}, {"mode": "do", "verb": "Remove", "target": "Enterprise1"},
+             "Restore Enterprise1 whenever Enterprise1 is owned"),
+            ("Scanned user boxes get a decoy; any box past the scan stage is simply Removed.",
+             {"class": "User", "activity": "Scan"}, {"mode": "do", "verb": "DecoyApache", "target": "$matched"},
+             "a box past the scan stage gets Remove rather than the decoy")):
+        meaning = content_meaning(text, when, action, rest)
+        assert meaning.when is not None and meaning.unexpressed == "", (text, meaning)
+
+
+def test_a_rest_on_the_rules_own_move_still_guards():
+    when = parse_predicate({"host": "User3", "activity": "Exploit"})
+    own = {"mode": "do", "verb": "Remove", "target": "User3"}
+    for rest in ("User0 rooted: no Remove on User3", "User1 probed: Analyse User3 first",
+                 "Remove User3 only when the alert is at critical priority"):
+        assert guard_rest(rest, when, "", own) == rest, rest
