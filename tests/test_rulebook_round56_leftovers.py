@@ -2,9 +2,13 @@
 
 1. A compiler's `unexpressed` rest that only orders another move in another case of the text ("the other box, once
    rooted: Restore it") is no condition on the rule's own move: it never guards (the rule was silent in its own case).
-   A rest that speaks of the rule's own move, or of a sequence, still guards."""
+   A rest that speaks of the rule's own move, or of a sequence, still guards.
+2. A time that starts at a host's first event ("from the first probe of X on") is the condition that the host has shown
+   that state: with a restriction after it ("..., unless Y is rooted"), the restriction alone had been the condition."""
 
+from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import content_meaning
+from forge.rulebook.language.condition import semantic_claims
 from forge.rulebook.language.guard import guard_rest
 from forge.rulebook.language.predicate import parse_predicate
 
@@ -30,3 +34,24 @@ def test_a_rest_on_the_rules_own_move_still_guards():
     for rest in ("User0 rooted: no Remove on User3", "User1 probed: Analyse User3 first",
                  "Remove User3 only when the alert is at critical priority"):
         assert guard_rest(rest, when, "", own) == rest, rest
+
+
+def _claims(text):
+    return semantic_claims(text, "predicate refused: a check turned it down", text)
+
+
+def test_a_time_from_a_hosts_first_event_keeps_its_start():
+    from forge.rulebook.language.predicate import AllOf, Atom
+
+    for text, start in (
+            ("From the first probe of Enterprise2 on, unless Op_Host2 is rooted, keep a decoy on Enterprise2.",
+             Atom(host="Enterprise2", activity="Scan")),
+            ("From Enterprise0's first exploit onwards, Restore Enterprise0 each turn unless Op_Host2 is rooted.",
+             Atom(host="Enterprise0", activity="Exploit"))):
+        found = _claims(text)
+        assert isinstance(found, AllOf) and start in found.parts, (text, found)
+    text = "From the first probe of Enterprise2 on, unless Op_Host2 is rooted, Remove Enterprise2."
+    action = {"mode": "do", "verb": "Remove", "target": "Enterprise2"}
+    assert text_problem(text, {"not": {"host": "Op_Host2", "compromise": "Privileged"}}, action) is not None
+    assert text_problem(text, {"all": [{"host": "Enterprise2", "activity": "Scan"},
+                                       {"not": {"host": "Op_Host2", "compromise": "Privileged"}}]}, action) is None

@@ -775,6 +775,29 @@ _TO_EPISODE_END = re.compile(r"\s*,?\s*\b(?:(?:all\s+the\s+way\s+)?(?:until|till
                              r"provided|(?:as|so)\s+long\s+as|save|or|and)\b)", re.IGNORECASE)
 
 
+# (r56l) A time that starts at an event of a host, "from the first probe of User3 on", "from User3's first exploit onwards",
+# "from the first hit on E1 till the end of the game": its start is the condition, the host having shown that state (said
+# "once User3 has been probed", which the readers place). Read as it stood, a restriction after it ("..., unless Op_Server0 is
+# rooted") was the whole condition, and the rule held before the host was ever touched.
+_FIRST_EVENT = {"probe": "probed", "scan": "scanned", "exploit": "exploited", "hit": "exploited", "attack": "exploited",
+                "compromise": "compromised", "breach": "compromised", "foothold": "compromised", "root": "rooted"}
+_FROM_FIRST_EVENT = re.compile(
+    rf"\bfrom\s+(?:(?:the\s+)?(?:very\s+)?first\s+(?P<event>{'|'.join(_FIRST_EVENT)})\s+(?:of|on|against|at)\s+(?P<host>{HOST_NAME}|{HOST_SHORT})|"
+    rf"(?P<owner>{HOST_NAME}|{HOST_SHORT})(?:'s|\u2019s)\s+(?:very\s+)?first\s+(?P<event2>{'|'.join(_FIRST_EVENT)}))\s+"
+    r"(?:on(?:wards?)?|forwards?|(?:until|till|til|to|through)\s+the\s+(?:very\s+)?end\s+of\s+the\s+(?:episode|game|run|match))\b",
+    re.IGNORECASE)
+
+
+def _first_event_said(found: re.Match) -> str:
+    host, event = found["host"] or found["owner"], (found["event"] or found["event2"]).lower()
+    return f"once {host} has been {_FIRST_EVENT[event]}"
+
+
+def first_event_said(text: str) -> str:
+    """`text` with a time that starts at a host's first event said as that event (_FROM_FIRST_EVENT)."""
+    return _FROM_FIRST_EVENT.sub(_first_event_said, text)
+
+
 def window_said(text: str) -> str:
     """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT), and
     a time that runs to the episode's end said without that end (_TO_EPISODE_END)."""
