@@ -4,7 +4,10 @@
    rooted: Restore it") is no condition on the rule's own move: it never guards (the rule was silent in its own case).
    A rest that speaks of the rule's own move, or of a sequence, still guards.
 2. A time that starts at a host's first event ("from the first probe of X on") is the condition that the host has shown
-   that state: with a restriction after it ("..., unless Y is rooted"), the restriction alone had been the condition."""
+   that state: with a restriction after it ("..., unless Y is rooted"), the restriction alone had been the condition.
+3. A statement after a condition that ends in a restriction ("if X is rooted, it takes priority, unless ...: <order>"):
+   the statement is the order's reason, but its restriction restricts the condition (dropped with the reason, a predicate
+   without the exception passed the checks)."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import content_meaning
@@ -55,3 +58,13 @@ def test_a_time_from_a_hosts_first_event_keeps_its_start():
     assert text_problem(text, {"not": {"host": "Op_Host2", "compromise": "Privileged"}}, action) is not None
     assert text_problem(text, {"all": [{"host": "Enterprise2", "activity": "Scan"},
                                        {"not": {"host": "Op_Host2", "compromise": "Privileged"}}]}, action) is None
+
+
+def test_a_restriction_after_a_stated_priority_stays_with_the_condition():
+    action = {"mode": "do", "verb": "Restore", "target": "User4"}
+    plain = {"host": "User4", "compromise": "Privileged"}
+    kept = {"all": [plain, {"not": {"host": "Enterprise2", "activity": "Exploit"}}]}
+    for text in ("If User4 is rooted, it takes priority, unless Enterprise2 is under exploit: Restore User4.",
+                 "If U4 is rooted, that one has priority over the rest, unless E2 is under exploit: Restore U4."):
+        assert text_problem(text, plain, action) is not None, text
+        assert text_problem(text, kept, action) is None, text
