@@ -7,7 +7,9 @@
    that state: with a restriction after it ("..., unless Y is rooted"), the restriction alone had been the condition.
 3. A statement after a condition that ends in a restriction ("if X is rooted, it takes priority, unless ...: <order>"):
    the statement is the order's reason, but its restriction restricts the condition (dropped with the reason, a predicate
-   without the exception passed the checks)."""
+   without the exception passed the checks).
+4. A ban limited by a count of steps ("don't sink more than one turn into a Remove") is no plain "never", and no order
+   of the move either: said_in_words reads neither, and a compiled "never" is refused."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import content_meaning
@@ -68,3 +70,13 @@ def test_a_restriction_after_a_stated_priority_stays_with_the_condition():
                  "If U4 is rooted, that one has priority over the rest, unless E2 is under exploit: Restore U4."):
         assert text_problem(text, plain, action) is not None, text
         assert text_problem(text, kept, action) is None, text
+
+
+def test_a_ban_limited_by_steps_spent_is_neither_never_nor_an_order():
+    from forge.rulebook.language.said import said_in_words
+
+    when = {"host": "Op_Host1", "compromise": "User"}
+    for text in ("Once Op_Host1 is owned, do not sink more than one turn into a Remove.",
+                 "Never burn three moves removing Op_Host1 while it is owned."):
+        assert said_in_words(text) is None, text
+        assert text_problem(text, when, {"mode": "never", "verb": "Remove", "target": "Op_Host1"}) is not None, text

@@ -38,6 +38,11 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         return None  # (r55e) "would a Restore be wrong on User2? Yes": the move a question turns down is no order
     # (a preference of another move over it, "not a Restore case yet -> Remove OpS0", is the word the dispute needs: the
     # move ordered in its place, which the limit leaves standing)
+    if said is not None and said[1].mode == "do" and any(same_verb(said[1].move.verb, verb) and kind == "count"
+                                                         for verb, kind in limited_bans(read_wording(text).instruction).items()):
+        # (r56l) a ban a count limits, "when User1 is rooted, don't spend two steps on a Restore": no order of the move
+        # either (read as "do Restore", it disputed another teacher's ban as if it ordered the very move it limits)
+        return None
     if said is None or said[1].mode != "never":
         return said
     banned = said[1].move.verb
