@@ -9,7 +9,10 @@
    the statement is the order's reason, but its restriction restricts the condition (dropped with the reason, a predicate
    without the exception passed the checks).
 4. A ban limited by a count of steps ("don't sink more than one turn into a Remove") is no plain "never", and no order
-   of the move either: said_in_words reads neither, and a compiled "never" is refused."""
+   of the move either: said_in_words reads neither, and a compiled "never" is refused.
+5. A move named only in a question nothing answers ("Ought we to Remove Op_Host0 once it is owned?") is no order and no
+   ban: a compiled "do" or "never" of it is refused, and said_in_words reads none. (A request, "could you ...?", and a
+   question its answer or order follows are read as before.)"""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.authoring.compile import content_meaning
@@ -80,3 +83,17 @@ def test_a_ban_limited_by_steps_spent_is_neither_never_nor_an_order():
                  "Never burn three moves removing Op_Host1 while it is owned."):
         assert said_in_words(text) is None, text
         assert text_problem(text, when, {"mode": "never", "verb": "Remove", "target": "Op_Host1"}) is not None, text
+
+
+def test_a_move_only_asked_about_is_no_order():
+    from forge.rulebook.language.said import said_in_words
+
+    when = {"host": "Op_Host0", "compromise": "User"}
+    for text in ("Ought we to Remove Op_Host0 once it is owned?",
+                 "What about a Remove on Op_Host0 whenever it ends up owned?",
+                 "Op_Host0 owned. Who in their right mind would Remove it then?"):
+        for mode in ("do", "never"):
+            assert text_problem(text, when, {"mode": mode, "verb": "Remove", "target": "Op_Host0"}) is not None, (text, mode)
+        assert said_in_words(text) is None, text
+    for text in ("Could you Remove Op_Host0 once it is owned?", "Ought we to Remove Op_Host0 once it is owned? Yes, always."):
+        assert text_problem(text, when, {"mode": "do", "verb": "Remove", "target": "Op_Host0"}) is None, text

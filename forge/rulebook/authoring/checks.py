@@ -64,7 +64,7 @@ from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_
 from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
-                                           moves_answered, moves_only_suggested, only_time_permitted)
+                                           moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
@@ -1785,6 +1785,9 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     `when_raw` / `action_raw`: the entry's JSON, already valid (compile.py parses it first)."""
     if when_raw is None:
         return None
+    asked = _move_only_asked(text, action_raw)
+    if asked:
+        return asked
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
     problem = _whole_text_problem(text, when_raw, action_raw, unexpressed)
     cases = arrow_cases(text)
@@ -1803,6 +1806,18 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         return None
     return problem or (f"case: the text pairs each of its cases with its own order, but no case orders "
                        f"{'/'.join(sorted(moves))} in the situation the predicate states: keep to one case")
+
+
+def _move_only_asked(text: str, action_raw: Any) -> Optional[str]:
+    """(r56l) A move the text names only in a question nothing answers (forms.moves_only_asked: "Should we Restore User2
+    once it is rooted?", "Why would anyone Restore it?") compiled as the rule's move: a question orders nothing, and
+    whether it suggests the move or mocks it its words do not settle. Passed, the compiled order, or its "never", was the
+    rule's word where the text gave none."""
+    verb = _verb(action_raw.get("verb")) if isinstance(action_raw, dict) else None
+    if not verb or not any(same_verb(asked, verb) for asked in moves_only_asked(named_in_full(text))):
+        return None
+    return (f"polarity: the text names {verb} only in a question that nothing answers: a question orders nothing and "
+            "forbids nothing; keep the rule semantic")
 
 
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:

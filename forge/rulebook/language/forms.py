@@ -13,7 +13,7 @@ from typing import Optional
 from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
-from forge.rulebook.language.names import HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, state_words_in, verbs_in
+from forge.rulebook.language.names import HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, same_verb, state_words_in, verbs_in
 from forge.rulebook.language.spelling import misspellings_mended
 
 
@@ -1310,6 +1310,33 @@ _FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call
 _FAULT_NOT_ALONE = re.compile(r"\b(?:or|useful|right|good|worth\w*|needed|necessary|enough|ok(?:ay)?|fine|wise|smart|best|"
                               r"better|helpful|sensible|not|never|no|skip\w*|hold\w*\s+off|without|instead|delay\w*|"
                               r"forgo\w*|forget\w*|miss\w*|fail\w*|avoid\w*|neglect\w*)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+# (r56l) A sentence that asks and what follows it: a question ends at its "?", and an answer, if any, opens the next one.
+_ASKED_SENTENCE = re.compile(r"[^.!?]*\?")
+# a request said as a question, "could you please Remove ...?", "please, can we ...?": an order
+_REQUEST = re.compile(r"\b(?:please|kindly)\b|^\W*(?:[^,;:?]{0,40}[,;:]\s*)?(?:could|can|would|will)\s+(?:you|we)\b"
+                      r"(?!\s+(?:ever|really|seriously|possibly)\b)", re.IGNORECASE)
+_ANSWER_OPENS = re.compile(r"\s*(?:A\s*\d*\s*[:.]|->|=>|\u2192|then\b)", re.IGNORECASE)
+
+
+def moves_only_asked(text: str) -> frozenset[str]:
+    """(r56l) The moves a text names only inside questions that nothing answers ("Should we Restore User2 once it is
+    rooted?", "How about a Remove of User3?", "Why would anyone Restore User1 at user level?"): a question orders
+    nothing, whether it suggests the move or mocks it, and which it does its words do not settle. (Not a question its
+    answer or its order follows, "... rooted? Yes.", "... rooted? -> Restore it", which `moves_answered` and
+    `bare_question_said` read.)"""
+    text = text or ""
+    asked: set[str] = set()
+    for found in _ASKED_SENTENCE.finditer(text):
+        after = text[found.end():]
+        if _ANSWER_OPENS.match(after) or _ANSWER_DENIES.match(after) or _ANSWER_AFFIRMS.match(after) \
+                or _ANSWER_OPEN.match(after):
+            continue
+        if not _REQUEST.search(found.group(0)):
+            asked |= set(verbs_in(found.group(0)))
+    stated = set(verbs_in(_ASKED_SENTENCE.sub(" ", text)))
+    return frozenset(v for v in asked if not any(same_verb(v, s) or same_verb(s, v) for s in stated))
 
 
 def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
