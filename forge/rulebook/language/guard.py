@@ -566,7 +566,7 @@ _SEQUENCE = re.compile(r"\b(?:first|then|before|after|once|until|till|since|late
 def _orders_other_moves(rest: str, action) -> bool:
     """(r56l) Whether every part of a rest (split at ";") orders, in a case it names, a move none of whose verbs is one of
     the rule's own `action` (its move, a plan's later moves, or the move a preference sets aside): "User4 exploited:
-    Remove User4" beside a Restore of User0, "a twin showing an exploit gets Remove instead of the decoy" beside the
+    Remove User4" beside a Restore of User0, "a box past the probe gets a Remove rather than the decoy" beside the
     decoy, "otherwise Restore it" beside a Remove. The text's other case, with its own order, says nothing of when the
     rule's own move applies: read as a guard it claimed nothing the product could place, and the rule was silent in its
     own case. A rest that names one of the rule's own verbs ("no Remove on User4" beside a Remove), or a sequence or a
