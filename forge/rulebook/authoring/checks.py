@@ -64,7 +64,7 @@ from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_
 from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
 from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
-                                           moves_answered, moves_only_suggested, only_time_permitted)
+                                           moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import negations_in
 from forge.rulebook.language.minutes import ITEM_LABEL as _ITEMS_LABELLED, agreed_items, agrees_nothing
@@ -1609,7 +1609,7 @@ def _level_denied(text: str, predicate) -> Optional[str]:
     return None
 
 
-def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
+def _narrow(text: str, predicate, unexpressed: str, action=None) -> Optional[str]:
     """Where the product reads the whole of the condition, the predicate must not ask more than that reading (a history
     the story told, "owned for four steps", or a quiet network for "no host shows any compromise"): narrower, the rule
     stays silent where its words say it applies. Refused, it is kept semantic and judged by that whole reading."""
@@ -1619,8 +1619,9 @@ def _narrow(text: str, predicate, unexpressed: str) -> Optional[str]:
         found = rule_claims(text, with_instruction=True)
         return (f"narrow: the text says a state only in a concession ('even if', 'whatever'), but the predicate asks it "
                 f"({describe(found)[:90]}): express the condition, and no more")
-    if guard_rest(unexpressed, predicate, text).strip():
-        return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none)
+    if guard_rest(unexpressed, predicate, text, action).strip():
+        return None  # (a rest that is a condition, which the predicate leaves out, is judged as a guard; a story is none,
+        # r56l: nor another case's own move)
     found = whole_claims(text)
     if found is None or implies(found, predicate):
         return None
@@ -1790,6 +1791,9 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
     `when_raw` / `action_raw`: the entry's JSON, already valid (compile.py parses it first)."""
     if when_raw is None:
         return None
+    asked = _move_only_asked(text, action_raw)
+    if asked:
+        return asked
     text = first_rung(text)  # (r46a) a ladder's compilation is held to its first case, whose condition and order pair
     problem = _whole_text_problem(text, when_raw, action_raw, unexpressed)
     cases = arrow_cases(text)
@@ -1808,6 +1812,18 @@ def text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: str = "
         return None
     return problem or (f"case: the text pairs each of its cases with its own order, but no case orders "
                        f"{'/'.join(sorted(moves))} in the situation the predicate states: keep to one case")
+
+
+def _move_only_asked(text: str, action_raw: Any) -> Optional[str]:
+    """(r56l) A move the text names only in a question nothing answers (forms.moves_only_asked: "Should we Restore User2
+    once it is rooted?", "Why would anyone Restore it?") compiled as the rule's move: a question orders nothing, and
+    whether it suggests the move or mocks it its words do not settle. Passed, the compiled order, or its "never", was the
+    rule's word where the text gave none."""
+    verb = _verb(action_raw.get("verb")) if isinstance(action_raw, dict) else None
+    if not verb or not any(same_verb(asked, verb) for asked in moves_only_asked(named_in_full(text))):
+        return None
+    return (f"polarity: the text names {verb} only in a question that nothing answers: a question orders nothing and "
+            "forbids nothing; keep the rule semantic")
 
 
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
@@ -1859,7 +1875,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _state_on_unnamed_host(text, predicate, when_raw) or _state_beyond_classes(text, predicate, when_raw) \
         or _alternative_widened(text, predicate, when_raw) or _scan_only_compromised(text, predicate) \
         or _phase_host_widened(text, predicate, when_raw) \
-        or _narrow(text, predicate, unexpressed) \
+        or _narrow(text, predicate, unexpressed, action) \
         or _history(words, predicate, unexpressed) or _compromise_denied(words, predicate) \
         or _condition_elsewhere(text, predicate, action) or _fine_host_asked(text, predicate) \
         or _phase_unknown(text, unexpressed) or _minutes_unagreed(text, action)

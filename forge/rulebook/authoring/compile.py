@@ -542,7 +542,9 @@ def content_meaning(text: str, when_raw: Any, action_raw: Any, unexpressed_raw: 
     if problem is not None:
         return ContentMeaning(None, None, "", f"predicate refused: {problem}")
     # a justification, a story (or words taken from them) or a restatement of the predicate never guards
-    return ContentMeaning(when, completed_action(text, action), guard_rest(unexpressed, parse_predicate(when), text), "")
+    # (r56l: nor a rest that only orders other moves in other cases than the rule's own action)
+    completed = completed_action(text, action)
+    return ContentMeaning(when, completed, guard_rest(unexpressed, parse_predicate(when), text, completed), "")
 
 
 # (r52m) A clause that opens with a verb of writing in the imperative, at the text's start or after a comma, colon or

@@ -1120,6 +1120,15 @@ _MOVE_ALONE = re.compile(r"[\w-]*(?:\s+(?:it|them|there|\w+\d|(?:on|of|for)\s+(?
 _LIMIT_RANK = ("time", "count", "alone")
 
 
+# (r56l) Steps spent on a move, counted past one, and turned down: "never spend more than one step restoring User1", "don't
+# sink over two turns into a Remove", "do not waste three moves analysing it". The move may be made, in fewer steps: a
+# count, no ban of the move (read as none, the words were an order of the move; read as a "never", the first move too).
+_STEPS_ON_MOVE = re.compile(r"\b(?:never|do\s+not|don'?t|no\s+need\s+to|avoid|stop)\s+(?:\w+\s+)?(?:spend|waste|use|burn|sink|pour)\w*\s+"
+                            r"(?:more\s+than\s+(?:one|a\s+single|\d+)|over\s+(?:one|a\s+single|\d+)|two|three|four|five|several|many|"
+                            r"multiple|\d+)\s+(?:whole\s+)?(?:steps?|turns?|moves?|rounds?|actions?)\s+(?:(?:on|for|doing|into)\s+)?"
+                            r"(?:(?:a|an|the|another|one)\s+)?(?!\w+ed\b)(?=" + VERB.pattern + r")", re.IGNORECASE)
+
+
 def limited_bans(instruction: str) -> dict[str, str]:
     """(r54l) The verbs whose prohibition (`_forbidding`) its own clause limits by a count or a time (`_BAN_LIMIT`) or
     says of the move alone (`_MOVE_ALONE`), each with the kind of its limit, "time", "count" or "alone" (the last of
@@ -1137,6 +1146,11 @@ def limited_bans(instruction: str) -> dict[str, str]:
         if kind is not None:
             name = canonical_verb(verb, instruction[verb.end():])
             found[name] = max(kind, found.get(name, kind), key=_LIMIT_RANK.index)
+    for match in _STEPS_ON_MOVE.finditer(instruction):  # (r56l) "never spend more than one step restoring User1"
+        verb = VERB.match(instruction, match.end())
+        if verb is not None:
+            name = canonical_verb(verb, instruction[verb.end():])
+            found[name] = max("count", found.get(name, "count"), key=_LIMIT_RANK.index)
     for match in ANY_VERB.finditer(instruction):  # (r55e) "don't spend two steps on a Restore of User2": the move named after
         after = instruction[match.end():]
         named, limit = _MOVE_NAMED_AFTER.match(after), _BAN_LIMIT.search(match.group(0))

@@ -13,7 +13,7 @@ from typing import Optional
 from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
-from forge.rulebook.language.names import HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, state_words_in, verbs_in
+from forge.rulebook.language.names import HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, same_verb, state_words_in, verbs_in
 from forge.rulebook.language.spelling import misspellings_mended
 
 
@@ -803,6 +803,29 @@ _TO_EPISODE_END = re.compile(r"\s*,?\s*\b(?:(?:all\s+the\s+way\s+)?(?:until|till
                              r"provided|(?:as|so)\s+long\s+as|save|or|and)\b)", re.IGNORECASE)
 
 
+# (r56l) A time that starts at an event of a host, "from the first probe of User3 on", "from User3's first exploit onwards",
+# "from the first hit on E1 till the end of the game": its start is the condition, the host having shown that state (said
+# "once User3 has been probed", which the readers place). Read as it stood, a restriction after it ("..., unless Op_Server0 is
+# rooted") was the whole condition, and the rule held before the host was ever touched.
+_FIRST_EVENT = {"probe": "probed", "scan": "scanned", "exploit": "exploited", "hit": "exploited", "attack": "exploited",
+                "compromise": "compromised", "breach": "compromised", "foothold": "compromised", "root": "rooted"}
+_FROM_FIRST_EVENT = re.compile(
+    rf"\bfrom\s+(?:(?:the\s+)?(?:very\s+)?first\s+(?P<event>{'|'.join(_FIRST_EVENT)})\s+(?:of|on|against|at)\s+(?P<host>{HOST_NAME}|{HOST_SHORT})|"
+    rf"(?P<owner>{HOST_NAME}|{HOST_SHORT})(?:'s|\u2019s)\s+(?:very\s+)?first\s+(?P<event2>{'|'.join(_FIRST_EVENT)}))\s+"
+    r"(?:on(?:wards?)?|forwards?|(?:until|till|til|to|through)\s+the\s+(?:very\s+)?end\s+of\s+the\s+(?:episode|game|run|match))\b",
+    re.IGNORECASE)
+
+
+def _first_event_said(found: re.Match) -> str:
+    host, event = found["host"] or found["owner"], (found["event"] or found["event2"]).lower()
+    return f"once {host} has been {_FIRST_EVENT[event]}"
+
+
+def first_event_said(text: str) -> str:
+    """`text` with a time that starts at a host's first event said as that event (_FROM_FIRST_EVENT)."""
+    return _FROM_FIRST_EVENT.sub(_first_event_said, text)
+
+
 def window_said(text: str) -> str:
     """`text` with an order for a window of steps after the defender's move said as its condition (_AFTER_FOR_NEXT), and
     a time that runs to the episode's end said without that end (_TO_EPISODE_END)."""
@@ -1322,6 +1345,33 @@ _FAULT_ASKED = re.compile(r"\b(?:mistakes?|wrong|errors?|bad\s+(?:idea|move|call
 _FAULT_NOT_ALONE = re.compile(r"\b(?:or|useful|right|good|worth\w*|needed|necessary|enough|ok(?:ay)?|fine|wise|smart|best|"
                               r"better|helpful|sensible|not|never|no|skip\w*|hold\w*\s+off|without|instead|delay\w*|"
                               r"forgo\w*|forget\w*|miss\w*|fail\w*|avoid\w*|neglect\w*)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+# (r56l) A sentence that asks and what follows it: a question ends at its "?", and an answer, if any, opens the next one.
+_ASKED_SENTENCE = re.compile(r"[^.!?]*\?")
+# a request said as a question, "could you please Remove ...?", "please, can we ...?": an order
+_REQUEST = re.compile(r"\b(?:please|kindly)\b|^\W*(?:[^,;:?]{0,40}[,;:]\s*)?(?:could|can|would|will)\s+(?:you|we)\b"
+                      r"(?!\s+(?:ever|really|seriously|possibly)\b)", re.IGNORECASE)
+_ANSWER_OPENS = re.compile(r"\s*(?:A\s*\d*\s*[:.]|->|=>|\u2192|then\b)", re.IGNORECASE)
+
+
+def moves_only_asked(text: str) -> frozenset[str]:
+    """(r56l) The moves a text names only inside questions that nothing answers ("Should we Restore User2 once it is
+    rooted?", "How about a Remove of User3?", "Why would anyone Restore User1 at user level?"): a question orders
+    nothing, whether it suggests the move or mocks it, and which it does its words do not settle. (Not a question its
+    answer or its order follows, "... rooted? Yes.", "... rooted? -> Restore it", which `moves_answered` and
+    `bare_question_said` read.)"""
+    text = text or ""
+    asked: set[str] = set()
+    for found in _ASKED_SENTENCE.finditer(text):
+        after = text[found.end():]
+        if _ANSWER_OPENS.match(after) or _ANSWER_DENIES.match(after) or _ANSWER_AFFIRMS.match(after) \
+                or _ANSWER_OPEN.match(after):
+            continue
+        if not _REQUEST.search(found.group(0)):
+            asked |= set(verbs_in(found.group(0)))
+    stated = set(verbs_in(_ASKED_SENTENCE.sub(" ", text)))
+    return frozenset(v for v in asked if not any(same_verb(v, s) or same_verb(s, v) for s in stated))
 
 
 def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:

@@ -384,14 +384,15 @@ def _order_words_alone(rest: str, source: str) -> bool:
         and not classes_in(rest) and all(re.search(rf"\b{re.escape(w)}\b", order) for w in said)
 
 
-def guard_rest(rest: str, when=None, source: str = "") -> str:
+def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
     """The part of an `unexpressed` rest that is a condition and so guards ("" if it is none): a rest that
     speaks of a kind of fact (history, rewards, ...) is a condition; a justification or a story never is (nor a
     rest whose words all come from the story or justification of the rule's `source` text, none from its
     instruction: "Compromised workstations spread the attack. Restore any ..." listed as "spread attack"), and
     neither is a restatement of the predicate `when` (what the rest claims, read whole, the predicate already
     implies: "the moment it is compromised"), nor, where the rest claims nothing this reading can place, one made
-    only of the words of hosts and states."""
+    only of the words of hosts and states, nor (given the rule's own `action`) one that only orders other moves in
+    other cases (`_orders_other_moves`)."""
     text = " ".join((rest or "").split())
     if not text or source and _outside_instruction(text, source):
         return ""
@@ -407,6 +408,8 @@ def guard_rest(rest: str, when=None, source: str = "") -> str:
         return text
     if _another_case_order(text):
         return ""  # (r37m) what is done in another case: never when the rule applies
+    if action is not None and _orders_other_moves(text, action):
+        return ""  # (r56l) another case's own move, "otherwise Restore it" beside a Remove: never the rule's own case
     if source and _said_aside(text, source):
         return ""
     if _answer_or_move_kind(text, when):
@@ -547,6 +550,73 @@ def _another_case_order(rest: str) -> bool:
         return False
     opens_case = re.match(r"(?:if|when|whenever|while|once|at|under|should|in\s+case)\b", head, re.IGNORECASE)
     return bool(opens_case) and bool(verbs_in(tail) or gives_order(tail))
+
+
+# (r56l) Where a rest's part gives its move: after a case and its arrow or colon (`_CASE_AND_MOVE`), after "otherwise" or
+# "else", after what a case "gets", or at the opening of an imperative ("Remove User2 when it shows a scan").
+_GETS_MOVE = re.compile(r"^(?P<case>.+?)\s+(?:gets?|receives?|takes?|deserves?)\s+(?P<move>.+)$", re.IGNORECASE)
+# the move the part sets aside for its own, "instead of the decoy", "rather than a Restore": the contrast, no order
+_SET_ASIDE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:the\s+|a\s+|an\s+|its\s+)?[\w-]+", re.IGNORECASE)
+# words that put moves in a sequence or a time: a rest that says one ("Analyse first", "after a Restore") may be a
+# condition on the rule's own move, and keeps guarding
+_SEQUENCE = re.compile(r"\b(?:first|then|before|after|once|until|till|since|later|next|already|yet|again|previous|last)\b",
+                       re.IGNORECASE)
+
+
+def _orders_other_moves(rest: str, action) -> bool:
+    """(r56l) Whether every part of a rest (split at ";") orders, in a case it names, a move none of whose verbs is one of
+    the rule's own `action` (its move, a plan's later moves, or the move a preference sets aside): "User4 exploited:
+    Remove User4" beside a Restore of User0, "a box past the probe gets a Remove rather than the decoy" beside the
+    decoy, "otherwise Restore it" beside a Remove. The text's other case, with its own order, says nothing of when the
+    rule's own move applies: read as a guard it claimed nothing the product could place, and the rule was silent in its
+    own case. A rest that names one of the rule's own verbs ("no Remove on User4" beside a Remove), or a sequence or a
+    time ("Analyse first"), may be a condition on the rule's own move, and still guards."""
+    own = _own_verbs(action)
+    parts = [part.strip(" .") for part in rest.split(";") if part.strip(" .")]
+    return bool(own) and bool(parts) and all(_other_move_in_a_case(part, own) for part in parts)
+
+
+def _own_verbs(action) -> frozenset:
+    """The verbs of a rule's action (a JSON object or a parsed one): its moves and the move it prefers its own over."""
+    from forge.rulebook.language.action import parse_rule_action  # lazy: as in `claims`
+    from forge.rulebook.language.predicate import PredicateError  # lazy: as in `claims`
+
+    if isinstance(action, dict):
+        try:
+            action = parse_rule_action(action)
+        except (PredicateError, ValueError, KeyError, TypeError):
+            return frozenset()
+    moves = (*getattr(action, "moves", ()), *((action.over,) if getattr(action, "over", None) is not None else ()))
+    return frozenset(m.verb for m in moves if m.verb)
+
+
+def _other_move_in_a_case(part: str, own: frozenset) -> bool:
+    """Whether a part of a rest names a case and orders in it a move of verbs none of which is the rule's own (`own`);
+    a generic "decoy" counts as every decoy verb, and a ban of every verb ("any") as every verb."""
+    if _SEQUENCE.search(part) or "any" in own:
+        return False
+    case, move = _case_and_its_move(part)
+    if case is None or not STATE_SPOKEN.search(case) and not _ELSE_BRANCH.match(case):
+        return False
+    said = set(verbs_in(_SET_ASIDE.sub(" ", part)))
+    if not verbs_in(move) or verbs_in(case) and not _ELSE_BRANCH.match(case):
+        return False
+    return not any(v in own or v == "Decoy" and any(o.startswith("Decoy") for o in own) for v in said)
+
+
+def _case_and_its_move(part: str) -> tuple[Optional[str], str]:
+    """A part of a rest as the case it names and the move it orders there (None for the case where it has no such form)."""
+    if (found := _ELSE_BRANCH.match(part)) is not None:
+        return found.group(0), part[found.end():]
+    for pattern in (_CASE_AND_MOVE, _GETS_MOVE):
+        found = pattern.match(part)
+        if found is not None and not verbs_in(found["case"]):
+            return found["case"], found["move"]
+    head = re.split(r"\b(?:when|whenever|if|while|in\s+case)\b", part, maxsplit=1, flags=re.IGNORECASE)
+    opening = head[0].split()[:1]
+    if len(head) == 2 and opening and verbs_in(opening[0]):  # (an imperative: its verb first)
+        return head[1], head[0]
+    return None, part
 
 
 def _said_whole(source: str, when) -> bool:

@@ -181,6 +181,12 @@ def _other_rule_aside(opening: str) -> Optional[re.Match]:
     return _OTHER_RULE_STANDS.match(opening) or _OTHER_RULE_WRONG.match(opening)
 
 
+# (r56l) A restriction said after a statement, at its end: ", unless ...", "(except when ...)", ", as long as ...".
+_RESTRICTION_AFTER = re.compile(r"(?:[,;(\u2013\u2014]|\s-)\s*(?P<restriction>(?:unless|except(?:\s+(?:if|when|while|where))?|provided(?:\s+that)?|"
+                                r"(?:as|so)\s+long\s+as|only\s+(?:if|when|while)|but\s+only\s+(?:if|when|while)|but\s+not\s+(?:if|when|while))\b"
+                                r"[^;:]*)$", re.IGNORECASE)
+
+
 def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
     """(situation, index of the order in `parts`) where the first part that looks like an order is a condition with a statement
     for its main clause and the order comes after it ("If an enterprise server and a user host are both compromised,
@@ -199,7 +205,11 @@ def _stated_consequence(parts: list[str], first: int) -> tuple[str, int]:
     if colon and said.strip() and not gives_order(said) and gives_order(order) and not CONDITION.match(order.strip()):
         # "If ..., the Remove didn't work: escalate to Restore": what the statement concludes is the reason
         parts[first] = order.strip()
-        return part[:end].strip(), first
+        # (r56l: but a restriction after the statement, "If E0 is rooted, it takes priority, unless OpS0 is hit: Restore
+        # E0", restricts the condition: dropped with the reason, the order held in the very case it sets aside)
+        restricted = _RESTRICTION_AFTER.search(said)
+        kept = f", {restricted['restriction'].strip(' ()')}" if restricted else ""
+        return part[:end].strip() + kept, first
     if not main or gives_order(main) or VERB.search(main):
         return "", first
     later = next((j for j in range(first + 1, len(parts)) if gives_order(parts[j]) and not CONDITION.match(parts[j])), None)

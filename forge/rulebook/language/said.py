@@ -22,7 +22,7 @@ from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Predicate, ato
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.episode import EpisodeStep, episode_claims
 from forge.rulebook.language.forbidding import hosts_waited_on, limited_bans
-from forge.rulebook.language.forms import moves_answered
+from forge.rulebook.language.forms import moves_answered, moves_only_asked
 from forge.rulebook.language.names import classes_in, hosts_in, same_verb
 from forge.rulebook.language.order import AT_HAND_SAID
 from forge.rulebook.language.wording import read_wording
@@ -36,8 +36,15 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     said = _said_in_words(text)
     if said is not None and said[1].mode == "do" and any(same_verb(said[1].move.verb, d) for d in moves_answered(text)[0]):
         return None  # (r55e) "would a Restore be wrong on User2? Yes": the move a question turns down is no order
+    if said is not None and said[1].move.verb != ANY_VERB and any(same_verb(said[1].move.verb, asked) for asked in moves_only_asked(text)):
+        return None  # (r56l) "should we Restore User2 once it is rooted?": a move only asked about, no order, no ban
     # (a preference of another move over it, "not a Restore case yet -> Remove OpS0", is the word the dispute needs: the
     # move ordered in its place, which the limit leaves standing)
+    if said is not None and said[1].mode == "do" and any(same_verb(said[1].move.verb, verb) and kind == "count"
+                                                         for verb, kind in limited_bans(read_wording(text).instruction).items()):
+        # (r56l) a ban a count limits, "when User1 is rooted, don't spend two steps on a Restore": no order of the move
+        # either (read as "do Restore", it disputed another teacher's ban as if it ordered the very move it limits)
+        return None
     if said is None or said[1].mode != "never":
         return said
     banned = said[1].move.verb

@@ -261,7 +261,8 @@ class RuleIndex:
         self.meanings: list[Meaning] = [meaning_of(v.record) for v in self.content]
         self.gated = np.array([not m.semantic for m in self.meanings], dtype=bool)
         # A predicate with an unexpressed rest that is a condition: what the rest claims must hold too (the guard).
-        rests = [guard_rest(v.record.unexpressed, m.when) for v, m in zip(self.content, self.meanings)]
+        # (r56l: given the rule's own action, a rest that only orders other moves in other cases never guards)
+        rests = [guard_rest(v.record.unexpressed, m.when, action=m.action) for v, m in zip(self.content, self.meanings)]
         # The kinds of fact each free-text part speaks of: a context must state them all (facts.py).
         conditions = [condition_of(v.record.directive) if m.semantic else "" for v, m in zip(self.content, self.meanings)]
         # (not what an order concedes: "never restore User0, even when it was owned again" holds whatever its past)
