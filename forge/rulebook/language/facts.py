@@ -147,8 +147,8 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:went|changed|turned|moved|dropped|fell)\s+(?:\w+\s+){{0,3}}?(?:from|to|into)\b|"
         rf"(?:a|an|the|our|my)\s+(?:remove|restore|analyse|analysis|removal|reimage)\s+(?:has|had)\b|"
         # the defender's move as what changed a host: "an Analyse turned it Privileged", "the Restore left it at Unknown"
-        # (r56h: and the host it was made on between, in the present too, "when a Remove on Enterprise1 leaves it still
-        # owned": what the move did, which only the steps before tell; read as the state now, the rule fired on any host
+        # (r56h: and the host it was made on between, in the present too, "once a Restore of User2 leaves it at root
+        # again": what the move did, which only the steps before tell; read as the state now, the rule fired on any host
         # at that state, moved or not)
         rf"(?:a|an|the|our|my|that|this|last|previous)\s+(?:remove|restore|analy[sz]e|analysis|removal|reimage|decoy\w*)\s+"
         rf"(?:(?:on|of|against|for)\s+(?:the\s+|that\s+|this\s+|its\s+)?[\w-]+\s+)?"

@@ -764,8 +764,8 @@ _OTHER_THAN_NAMED = re.compile(r"\b(?:anything|something|nothing|everything|any\
                                r"besides|short\s+of|instead\s+of|other\s+than|apart\s+from)\s+(?:(?:a|an|the|any)\s+)?$", re.IGNORECASE)
 
 
-# (r56h) A condition that opens a judged clause before its subject: "With Enterprise2 clean, a Restore of the server is
-# premature", "if User1 is quiet, a Remove there is overkill". The host it names is what the judgement waits on, no place
+# (r56h) A condition that opens a judged clause before its subject: "While Op_Host2 is quiet, removing that box is
+# overkill", "if User1 is quiet, a Remove there is overkill". The host it names is what the judgement waits on, no place
 # of the move judged (read as its place, the ban fell on Enterprise2, and a faithful "never" on the server was disputed).
 _CONDITION_BEFORE_SUBJECT = re.compile(r"^\s*(?:with|if|when|whenever|while|once|unless|as\s+long\s+as|after|until|given|so\s+long\s+as)\b",
                                        re.IGNORECASE)

@@ -1268,8 +1268,8 @@ def what_to_do_said(text: str) -> str:
 _MOVE_ASKED = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*)?"
                          r"(?P<question>(?:should|shall|do|does|can|could|may|must|would|will|is|are)\s[^?]{3,200}?)\?"
                          r"\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
-# (r56h) A question that names the move with no verb of asking, "Q: DecoyApache on Op_Server0 when it is only probed? A:
-# no, ...", "Restore User1 now? Nope": elliptical, it still asks whether to make that move, and its answer settles it as
+# (r56h) A question that names the move with no verb of asking, "Q: a Remove on User3 for a mere probe? A: no, decoy
+# it", "Restore User1 now? Nope": elliptical, it still asks whether to make that move, and its answer settles it as
 # the full question's would. Said after a "Q:" mark with a move somewhere in it, or opening with the move itself. (Read
 # as no question, the move it named was compiled as the order its answer turns down.)
 _MOVE_ASKED_ELLIPTICAL = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*"

@@ -771,7 +771,7 @@ def _glossed_state(part: str) -> str:
         return ""
     if _EVIDENCE_GLOSSED.search(state) or evidence_tests(state):
         # (r43h) what the analyst's evidence shows, of the host at hand: judged.py reads it; (r56h) so is a line of that
-        # evidence said alone and named for what it is, "a connection to remote port 4444 is a reverse shell, so ...":
+        # evidence said alone and named for what it is, "an outbound link to port 4444 is an attacker shell, so ...":
         # the order holds where the evidence shows it (read as no state, the order stood with no condition, and fired on
         # every analysis it looked like)
         return state

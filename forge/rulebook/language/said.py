@@ -177,8 +177,8 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     hosts: set[str] = set()
     # (r55e) a ban that names no host is on none of the hosts a clause that ends or lifts it waits on ("never touch it
     # until User3 is restored")
-    # (r56h) a ban that names no host beside one of that move that does ("Not unless E2 is owned should anyone Restore
-    # Op_Server0. With E2 clean, a Restore of the server is premature") is said of the same hosts, not of every host the
+    # (r56h) a ban that names no host beside one of that move that does ("Not unless E1 is owned may we Restore
+    # Op_Host2. While E1 is quiet, restoring that box is overkill") is said of the same hosts, not of every host the
     # text names (read so, the host its condition waits on was banned too, and the ban fell on that host alone)
     placed = {p.verb: p.hosts for p in words.prohibitions if p.hosts}
     for prohibition in words.prohibitions:
