@@ -1277,6 +1277,10 @@ _MOVE_ASKED_ELLIPTICAL = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*
                                     r"\?\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
 _ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b",
                             re.IGNORECASE)
+# (r56h) For a question that names its move alone, only a denial standing alone, closed by a stop or the end, as
+# `_ANSWERED_NO` takes it: "Remove User3? No doubt: ..." urges the move ("No doubt", "No question", "Not that often").
+_ANSWER_DENIES_ALONE = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
+                                  r"\b(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))", re.IGNORECASE)
 _ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)", re.IGNORECASE)
 _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?:yet\s+)?(?:settled|decided|agreed)\b|"
                           r"\b(?:undecided|unsettled|unresolved|open\s+question|under\s+discussion|up\s+in\s+the\s+air|tbd)\b",
@@ -1318,7 +1322,7 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
                 and not _FAULT_NOT_ALONE.search(question):
             denied |= asked
             continue
-        if _ANSWER_DENIES.search(found["answer"]):
+        if (_ANSWER_DENIES_ALONE if found.re is _MOVE_ASKED_ELLIPTICAL else _ANSWER_DENIES).search(found["answer"]):
             denied |= asked
         elif _ANSWER_OPEN.search(found["answer"]):
             left_open |= asked
