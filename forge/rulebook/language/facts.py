@@ -147,8 +147,13 @@ FACTS: tuple[Fact, ...] = (
         rf"(?:went|changed|turned|moved|dropped|fell)\s+(?:\w+\s+){{0,3}}?(?:from|to|into)\b|"
         rf"(?:a|an|the|our|my)\s+(?:remove|restore|analyse|analysis|removal|reimage)\s+(?:has|had)\b|"
         # the defender's move as what changed a host: "an Analyse turned it Privileged", "the Restore left it at Unknown"
+        # (r56h: and the host it was made on between, in the present too, "once a Restore of User2 leaves it at root
+        # again": what the move did, which only the steps before tell; read as the state now, the rule fired on any host
+        # at that state, moved or not)
         rf"(?:a|an|the|our|my|that|this|last|previous)\s+(?:remove|restore|analy[sz]e|analysis|removal|reimage|decoy\w*)\s+"
-        rf"(?:(?:has|had|just|then)\s+)?(?:turned|made|left|changed|pushed|sent|flipped|dropped|moved|brought|put|knocked)\b|"
+        rf"(?:(?:on|of|against|for)\s+(?:the\s+|that\s+|this\s+|its\s+)?[\w-]+\s+)?"
+        rf"(?:(?:has|had|just|then)\s+)?(?:turned|made|left|changed|pushed|sent|flipped|dropped|moved|brought|put|knocked|"
+        rf"leaves|keeps|kept|turns|makes)\b|"
         r"recently|(?:last|previous|prior|earlier) (?:step|turn|action|move|decision)s?|step before|the last time|"
         rf"(?:last|past|previous|{_NUMBER}) {_NUMBER}? ?(?:(?:recorded|logged) )?(?:steps|turns|actions|moves|decisions)|for (?:at least )?{_NUMBER}(?:\+| or more| or longer)? (?:more )?(?:steps|turns)|"
         # (r48c) a span said with its least count, "for 3+ steps", "two or more turns", and "owned 3+ steps" with no "for"

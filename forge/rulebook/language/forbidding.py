@@ -475,7 +475,15 @@ _WHY_NOT = re.compile(r"\bwhy\s+(?:ever\s+)?$", re.IGNORECASE)
 
 # (r55e) A clause that ends a ban's time or lifts it: "never touch it until User3 is restored", "... unless Op_Server0 is
 # rooted", "hands off till Enterprise0 is clean"
-_BAN_LIFTED = re.compile(r"\b(?:until|till|til|unless|before)\b[^.;:!?,]*", re.IGNORECASE)
+# (r56h) The auxiliary and subject a negative inversion puts after its condition, "Not unless Enterprise2 is owned should
+# anyone Restore Op_Server0", "only once it is clean may we decoy it": the main clause starts there.
+INVERTED_AUXILIARY = (r"\b(?:should|shall|may|must|can|could|will|would)\s+(?:anyone|anybody|any\s+one|someone|we|you|one|i|they|"
+                      r"the\s+(?:defender|chooser|planner|analyst|team))\b")
+
+
+# (r56h: up to an inverted auxiliary, INVERTED_AUXILIARY: the ban's own clause starts there, and its host is the ban's
+# place, not one waited on)
+_BAN_LIFTED = re.compile(r"\b(?:until|till|til|unless|before)\b(?:(?!" + INVERTED_AUXILIARY + r")[^.;:!?,])*", re.IGNORECASE)
 
 
 def hosts_waited_on(text: str) -> set[str]:
@@ -766,6 +774,21 @@ _OTHER_THAN_NAMED = re.compile(r"\b(?:anything|something|nothing|everything|any\
                                r"besides|short\s+of|instead\s+of|other\s+than|apart\s+from)\s+(?:(?:a|an|the|any)\s+)?$", re.IGNORECASE)
 
 
+# (r56h) A condition that opens a judged clause before its subject: "While Op_Host2 is quiet, removing that box is
+# overkill", "if User1 is quiet, a Remove there is overkill". The host it names is what the judgement waits on, no place
+# of the move judged (read as its place, the ban fell on Enterprise2, and a faithful "never" on the server was disputed).
+_CONDITION_BEFORE_SUBJECT = re.compile(r"^\s*(?:with|if|when|whenever|while|once|unless|as\s+long\s+as|after|until|given|so\s+long\s+as)\b",
+                                       re.IGNORECASE)
+
+
+def _judged_condition_away(clause: str, subject: str) -> str:
+    """(r56h) A judged clause without the condition that opens it before its subject (`_CONDITION_BEFORE_SUBJECT`)."""
+    at = clause.find(subject) if subject.strip() else -1
+    if at > 0 and _CONDITION_BEFORE_SUBJECT.match(clause[:at]):
+        return clause[at:]
+    return clause
+
+
 def _judged_subject(before: str) -> str:
     """The words before a judgement ("... is pointless") that it is said of: its own clause (`_JUDGED_CLAUSE_START`)."""
     return _JUDGED_CLAUSE_START.split(before)[-1]
@@ -975,7 +998,7 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
         verb = VERB.match(after, named.end()) if named else VERB.match(scope, tool.end()) if tool else None
         if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
             found.append(Prohibition(canonical_verb(verb, scope[verb.end():]) if verb else None, hosts, classes))
-    found += _forbidden_by_word(instruction) + _nothing_moved(instruction) + listed_to_avoid(instruction)
+    found += _forbidden_by_word(instruction) + _nothing_moved(instruction) + listed_to_avoid(instruction) + _inverted_bans(instruction)
     for match in (*_KEPT_FROM_MOVE.finditer(instruction), *_MOVE_KEPT_OFF.finditer(instruction)):
         # (r48a) "keep User1 out of any Restore", "keep the decoys off User3": the move forbidden on what is kept from it
         if _KEEPING_DENIED.search(instruction[:match.start()]):
@@ -1004,8 +1027,32 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
         if verb is not None and _OTHER_THAN_NAMED.search(clause[:verb.start()]):
             verb = None  # (r55d) "anything less than a Restore is a mistake": the Restore is the measure, not the fault
         if verb is not None:  # "restoring Enterprise1 is pointless", "Restore is not the answer for User1"
-            found.append(Prohibition(canonical_verb(verb, clause[verb.end():]), hosts_in(clause), classes_in(clause)))
+            named = _judged_condition_away(clause, subject)
+            found.append(Prohibition(canonical_verb(verb, clause[verb.end():]), hosts_in(named), classes_in(named)))
     return tuple(found), tuple(dict.fromkeys(_dispreferred(instruction, found)))
+
+
+# (r56h) A ban said by a negative inversion, its condition first: "Not unless Enterprise2 is owned should anyone Restore
+# Op_Server0", "not until the scan stops may we decoy User1", "only once it is clean should you Remove it": the move
+# after the inverted auxiliary (INVERTED_AUXILIARY) is forbidden on the hosts after it, save in that case (read as no ban,
+# the rule's "never" had no place, and it was no party to a dispute with an order of that move there).
+_INVERTED_BAN = re.compile(r"\b(?:not\s+(?:unless|until|till|before)|only\s+(?:if|when|once|after|while))\b[^.;:!?]*?"
+                           + INVERTED_AUXILIARY + r"\s+(?:ever\s+)?", re.IGNORECASE)
+
+
+def _inverted_bans(instruction: str) -> list[Prohibition]:
+    """(r56h) The bans `_INVERTED_BAN` says, each on the hosts (or classes) its clause names after its move."""
+    found: list[Prohibition] = []
+    for match in _INVERTED_BAN.finditer(instruction):
+        verb = VERB.match(instruction, match.end())
+        if verb is None:
+            continue
+        after = instruction[verb.end():]
+        scope = re.split(r"[.;:!?,]|\b(?:but|and|then|instead|rather)\b", after, maxsplit=1)[0]
+        hosts, classes = hosts_in(scope), classes_in(scope)
+        if hosts or classes or re.search(r"\b(?:it|that host|them|this host)\b", scope, re.IGNORECASE):
+            found.append(Prohibition(canonical_verb(verb, after), hosts, classes))
+    return found
 
 
 def _forbidden_by_word(instruction: str) -> list[Prohibition]:

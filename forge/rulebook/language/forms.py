@@ -1326,8 +1326,19 @@ def what_to_do_said(text: str) -> str:
 _MOVE_ASKED = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*)?"
                          r"(?P<question>(?:should|shall|do|does|can|could|may|must|would|will|is|are)\s[^?]{3,200}?)\?"
                          r"\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
+# (r56h) A question that names the move with no verb of asking, "Q: a Remove on User3 for a mere probe? A: no, decoy
+# it", "Restore User1 now? Nope": elliptical, it still asks whether to make that move, and its answer settles it as
+# the full question's would. Said after a "Q:" mark with a move somewhere in it, or opening with the move itself. (Read
+# as no question, the move it named was compiled as the order its answer turns down.)
+_MOVE_ASKED_ELLIPTICAL = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*"
+                                    rf"(?P<question>(?=[^?]{{0,60}}?{VERB_WORD})[^?]{{3,200}}?)|(?P<bare>(?=\s*{VERB_WORD})[^?]{{3,200}}?))"
+                                    r"\?\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
 _ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b",
                             re.IGNORECASE)
+# (r56h) For a question that names its move alone, only a denial standing alone, closed by a stop or the end, as
+# `_ANSWERED_NO` takes it: "Remove User3? No doubt: ..." urges the move ("No doubt", "No question", "Not that often").
+_ANSWER_DENIES_ALONE = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))"
+                                  r"\b(?=\s*(?:[,.;:!\u2013\u2014\u2192-]|=>|$))", re.IGNORECASE)
 _ANSWER_AFFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|yup|absolutely|definitely|certainly|indeed|sure(?:ly)?)\b(?!\s+not\b)", re.IGNORECASE)
 _ANSWER_OPEN = re.compile(r"^\W*(?:it\s+)?depends\b|\b(?:not|never|nothing)\s+(?:yet\s+)?(?:settled|decided|agreed)\b|"
                           r"\b(?:undecided|unsettled|unresolved|open\s+question|under\s+discussion|up\s+in\s+the\s+air|tbd)\b",
@@ -1379,23 +1390,24 @@ def moves_answered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     (denied, left open). A move the answer orders again in its own words is neither."""
     denied: set[str] = set()
     left_open: set[str] = set()
-    for found in _MOVE_ASKED.finditer(text or ""):
-        asked = set(verbs_in(found["question"])) - set(verbs_in(found["answer"]))
+    for found in (*_MOVE_ASKED.finditer(text or ""), *_MOVE_ASKED_ELLIPTICAL.finditer(text or "")):
+        question = found.group("question") or found.groupdict().get("bare") or ""
+        asked = set(verbs_in(question)) - set(verbs_in(found["answer"]))
         # (r55l) a question that asks whether the move is a mistake ("is a Restore ever wrong once it is rooted?"): its
         # "no" denies the judgement, and leaves the move the right one; read as a move turned down, the order was refused
         # (r55d: only where the fault is all it asks: a question that also asks a merit or sets another side by "or", "is
         # a Restore useful, or a waste? No", or the fault of not making the move, "is it a mistake to skip a Restore?", is
         # answered as before; read as a fault denied, "useful ... or a waste? No" was stored as the order of a Restore)
-        if _FAULT_ASKED.search(found["question"]) and _ANSWER_DENIES.search(found["answer"]) \
-                and not _FAULT_NOT_ALONE.search(found["question"]):
+        if _FAULT_ASKED.search(question) and _ANSWER_DENIES.search(found["answer"]) \
+                and not _FAULT_NOT_ALONE.search(question):
             continue
         # (r55e) ... and its "yes" says the move is the fault, "would a Restore be wrong on User2? Yes": turned down (read
         # as the question's move alone, it was disputed as an order of the Restore)
-        if _FAULT_ASKED.search(found["question"]) and _ANSWER_AFFIRMS.search(found["answer"]) \
-                and not _FAULT_NOT_ALONE.search(found["question"]):
+        if _FAULT_ASKED.search(question) and _ANSWER_AFFIRMS.search(found["answer"]) \
+                and not _FAULT_NOT_ALONE.search(question):
             denied |= asked
             continue
-        if _ANSWER_DENIES.search(found["answer"]):
+        if (_ANSWER_DENIES_ALONE if found.re is _MOVE_ASKED_ELLIPTICAL else _ANSWER_DENIES).search(found["answer"]):
             denied |= asked
         elif _ANSWER_OPEN.search(found["answer"]):
             left_open |= asked

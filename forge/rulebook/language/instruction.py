@@ -15,6 +15,7 @@ from typing import Optional
 
 from forge.rulebook.language.clauses import EXCEPTION_HEADING, RELATIVE
 from forge.rulebook.language.episode import step_windows
+from forge.rulebook.language.judged import evidence_tests
 from forge.rulebook.language.forbidding import (EXCEPTED_HOST_LIST, EXCEPT_WORDS, MEANS_DISOWNED, NOT_WORTH, OTHERWISE, VERB_WORD,
                                                 forbids_verb)
 from forge.rulebook.language.markers import (CONDITION, CONDITION_MARKER, LEVEL_WORDS, clause_end, moves_not_made_away,
@@ -768,14 +769,20 @@ def _verdict_before(head: str, said: str) -> bool:
 # (r43h: a file's name keeps its dot, "cmd.exe in the evidence means ...", and the host at hand may lead it, "for the host
 # under analysis, a <file> in the evidence means ...")
 _GLOSSED_STATE = re.compile(r"^\s*(?P<state>(?:(?:for|on)\s+" + HOST_AT_HAND + r"\s*,\s*)?(?:[^,;:.]|\.(?=\w))+?)\s+"
-                            r"(?:means?|indicates?|signals?|signifies|points?\s+to)\s+"
+                            r"(?:means?|indicates?|signals?|signifies|points?\s+to|(?:is|are)\s+(?:a|an)(?=\s))\s+"
                             r"(?!(?:(?:a|an|the)\s+)?" + VERB_WORD + r")[^.;:,]+,\s*so\s+(?!that\b)(?P<order>.+)$", re.IGNORECASE)
 
 
 def _heading_away(part: str) -> str:
-    """(r43h) A sentence without a heading that only labels it ("Lesson: ...", "Rule: ...")."""
+    """(r43h) A sentence without a heading that only labels it ("Lesson: ...", "Rule: ..."; r56h: or names the role it
+    is for, "For the analyst: ...", which states no situation)."""
     found = OPENING.match(part)
-    return found["rest"] if found and _HEADING_ONLY.match(found["situation"].strip()) else part
+    heading = found["situation"].strip() if found else ""
+    return found["rest"] if found and (_HEADING_ONLY.match(heading) or _FOR_ROLE.match(heading)) else part
+
+
+# (r56h) The role a heading says the sentence is for: "For the analyst", "for the Planner", "Chooser".
+_FOR_ROLE = re.compile(r"^(?:for\s+(?:the\s+)?)?(?:plan|planner|analyst|action[\s_-]?chooser|chooser)$", re.IGNORECASE)
 
 
 def _glossed_state(part: str) -> str:
@@ -787,8 +794,12 @@ def _glossed_state(part: str) -> str:
     state = found["state"].strip()
     if STORY.search(state) or FIRST_PERSON.search(state):
         return ""
-    if _EVIDENCE_GLOSSED.search(state):
-        return state  # (r43h) what the analyst's evidence shows, of the host at hand: judged.py reads it
+    if _EVIDENCE_GLOSSED.search(state) or evidence_tests(state):
+        # (r43h) what the analyst's evidence shows, of the host at hand: judged.py reads it; (r56h) so is a line of that
+        # evidence said alone and named for what it is, "an outbound link to port 4444 is an attacker shell, so ...":
+        # the order holds where the evidence shows it (read as no state, the order stood with no condition, and fired on
+        # every analysis it looked like)
+        return state
     if not (hosts_in(state) or classes_in(state)) or not states_something(state):
         return ""
     return state

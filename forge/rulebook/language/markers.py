@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from forge.rulebook.language.forbidding import BAD_IDEA, LIGHT_VERB, VERB_WORD
+from forge.rulebook.language.forbidding import BAD_IDEA, INVERTED_AUXILIARY, LIGHT_VERB, VERB_WORD
 from forge.rulebook.language.names import ANALYSES_NOUN, HOST_NAME, HOST_SHORT, STATE_WORDS, VERB
 
 
@@ -480,7 +480,10 @@ def clause_end(text: str, start: int) -> int:
     end = other.start() if other else end
     end = _rather_than_end(text[:start], rest[:end], end)
     # "whenever Enterprise0 shows Compromised Privileged I should recommend ...": the teacher's modal opens the main clause
-    main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end])
+    # (r56h: and so does the auxiliary a negative inversion puts after its condition, "not unless E2 is owned should
+    # anyone restore it": kept in the condition, it was no state, and the condition was read as nothing)
+    main = _FIRST_PERSON_MODAL.search(rest[:end]) or _PASSIVE_ORDER.search(rest[:end]) \
+        or re.search(INVERTED_AUXILIARY, rest[:end], re.IGNORECASE)
     end = main.start() if main else end
     # "when Enterprise1 shows Unknown I analyse Enterprise1": the teacher's present move opens the main clause
     move = _first_person_move(rest[:end])

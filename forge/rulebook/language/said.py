@@ -184,11 +184,15 @@ def forbidden_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
     hosts: set[str] = set()
     # (r55e) a ban that names no host is on none of the hosts a clause that ends or lifts it waits on ("never touch it
     # until User3 is restored")
+    # (r56h) a ban that names no host beside one of that move that does ("Not unless E1 is owned may we Restore
+    # Op_Host2. While E1 is quiet, restoring that box is overkill") is said of the same hosts, not of every host the
+    # text names (read so, the host its condition waits on was banned too, and the ban fell on that host alone)
+    placed = {p.verb: p.hosts for p in words.prohibitions if p.hosts}
     for prohibition in words.prohibitions:
         if prohibition.classes or not prohibition.hosts and hosts_waited_on(words.text):
             return None
         verbs.add(prohibition.verb or ANY_VERB)
-        hosts |= set(prohibition.hosts or words.hosts)
+        hosts |= set(prohibition.hosts or placed.get(prohibition.verb) or words.hosts)
     if words.dispreferred:
         verbs |= set(words.dispreferred)
         hosts |= set(words.hosts)

@@ -96,7 +96,12 @@ _PROSE_COMPROMISE = (
                 # ("shows only Unknown", "is still Unknown": the level, said with a word before it)
                 r"(?: (?:to|as|back to))?(?: (?:only|just|merely|still))? unknown\b|@\s*unknown\b|"
                 # ("E0 Unknown -> Analyse E0": the level right after the host's name, as a note writes it)
-                r"^\s*(?:(?:only|just|still)\s+)?unknown\s*$", re.I), "Unknown"),
+                r"^\s*(?:(?:only|just|still)\s+)?unknown\s*$|"
+                # (r56h: "any box with Unknown", "a host w/ Unknown": the level a host is with, as "at Unknown"; not an
+                # unknown thing it has, "with unknown processes", "with an unknown user")
+                r"\bwith\s+(?:(?:only|just|still)\s+)?unknown\b(?!\s+(?:process\w*|users?|accounts?|logins?|files?|connections?|"
+                r"ports?|traffic|origins?|sources?|reasons?|causes?|services?|software|binar\w*|programs?|ips?|address\w*|"
+                r"hosts?|box\w*|devices?|activity|evidence))", re.I), "Unknown"),
     (re.compile(r"\bcompromis|\bowned\b|\binfect(?:ed|ion)\b|\bfootholds?\b|\b(?:is|are|was|were|been|being|already|still)\s+(?:(?:both|all|each|now|also|too|then)\s+)?held\b(?!\s+(?:back|off|up|for|until|steady|out|firm|fast|strong|tight|against|the\s+line|(?:their|its)\s+ground))|"
                 # (r46h: a note's "held" with no verb before it, "User0 and User4 both held -> ...", "E1 held -> ...": the
                 # attacker's hold, as "is held" is; read as no state, the hosts were merely named and the rule fired on either shown)
