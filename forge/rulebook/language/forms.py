@@ -79,15 +79,6 @@ _INVERTED_ORDER = re.compile(r"(?P<lead>\b(?:only|just)\s+(?:when|if|once|while|
                              re.IGNORECASE)
 
 
-# (r56m) The double negative put first, "Not unless User1 is owned may we reimage User2", "not unless
-# it is rooted may you Restore it": the move is allowed only in that case, so outside it the move is forbidden, said
-# "Unless <case>, never <move>" (read as it stood, the "not" was placed nowhere and the move's host taken for the case's).
-_NOT_UNLESS_INVERTED = re.compile(r"(?:^|(?<=[.;:!?]\s)|(?<=\n))(?P<not>not)\s+unless\s+(?P<case>[^,;.:]+?)\s+"
-                                  r"(?:should|shall|must|may|can|could|will|would|do|does)\s+"
-                                  r"(?:(?:any(?:one|body)|some(?:one|body)|you|we|one|the\s+(?:planner|analyst|chooser|defender))\s+)?"
-                                  r"(?=(?:" + ADDRESSED_VERB + r"\s+)?(?:(?:a|an|the)\s+)?" + VERB_WORD + r")", re.IGNORECASE)
-
-
 # (r35h) A condition written as code, "when E1.activity == Exploit:", "U4.compromised = User": the host's column
 # compared with a value, said as the table says it ("E1 shows Activity Exploit"). Read as words, the dot ended the
 # sentence and the condition kept the host alone (any state). ("!=" is left as written: a state denied, not read here.)
@@ -689,7 +680,6 @@ def written_out(text: str) -> str:
     # "Only when User3 is rooted should you restore it": the order inverted after its condition, said as "only when
     # User3 is rooted, restore it" (r32m; with no comma, the order was read as part of the condition)
     text = _INVERTED_ORDER.sub(lambda m: f"{m['lead']}, ", text)
-    text = _NOT_UNLESS_INVERTED.sub(lambda m: f"{'U' if m['not'][0].isupper() else 'u'}nless {m['case']}, never ", text)
     # (r51m) "drop DecoySSHD on it", "then drop a decoy there": a decoy put down, as the idiom says it (read as a fall of a
     # value, "when the reward drops", the step was no part of the order)
     text = re.sub(r"\b(d)rop(s|ped|ping)?(?=\s+(?:(?:a|an|one|the)\s+)?decoy)", lambda m: ("P" if m[1] == "D" else "p") + "ut"
