@@ -1033,11 +1033,16 @@ def prohibitions_in(instruction: str) -> tuple[tuple[Prohibition, ...], tuple[st
 
 
 # (r56h) A ban said by a negative inversion, its condition first: "Not unless Enterprise2 is owned should anyone Restore
-# Op_Server0", "not until the scan stops may we decoy User1", "only once it is clean should you Remove it": the move
-# after the inverted auxiliary (INVERTED_AUXILIARY) is forbidden on the hosts after it, save in that case (read as no ban,
-# the rule's "never" had no place, and it was no party to a dispute with an order of that move there).
-_INVERTED_BAN = re.compile(r"\b(?:not\s+(?:unless|until|till|before)|only\s+(?:if|when|once|after|while))\b[^.;:!?]*?"
-                           + INVERTED_AUXILIARY + r"\s+(?:ever\s+)?", re.IGNORECASE)
+# Op_Server0", "not till the scan stops again may we decoy User1": the move after the inverted auxiliary
+# (INVERTED_AUXILIARY) is forbidden on the hosts after it, save in that case (read as no ban, the rule's "never" had no
+# place, and it was no party to a dispute with an order of that move there).
+# (r56a) Only where the case keeps a word every reader takes as the ban's lift ("unless", "until": the checks then ask the
+# predicate for the case's absence). Not an "only if / only once / only when <case>" inversion, nor "not until" written
+# "only once" (forms._NOT_UNTIL), nor "not before": their case is said as a plain condition, so the ban was read IN the
+# case where the move is let ("Only once User1 is rooted should anyone Remove User1" stored as never Remove User1 while
+# it is rooted, the opposite; "not before User2 is owned ..." as never Remove User2 in any state). Those stay as the
+# inverted order reads them (forms._INVERTED_ORDER: the move in the case).
+_INVERTED_BAN = re.compile(r"\bnot\s+(?:unless|until|till)\b[^.;:!?]*?" + INVERTED_AUXILIARY + r"\s+(?:ever\s+)?", re.IGNORECASE)
 
 
 def _inverted_bans(instruction: str) -> list[Prohibition]:
