@@ -5,9 +5,12 @@ or their opposite, on 0dbe6c8:
   we <move>") is no ban in that case: r56h's negative inversion (forbidding._INVERTED_BAN) read the case as the ban's
   condition, and the checks took "never <move>" in the very case the words let it (only "not unless / until" keep the
   word that lifts the ban);
+- a question that names its move alone (forms._MOVE_ASKED_ELLIPTICAL) is one sentence: an order said plainly, then a
+  question of something else answered "no" ("... Any doubts? No."), is no move turned down.
 """
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.forms import moves_answered
 
 
 def _on(verb, target, mode="do"):
@@ -35,3 +38,17 @@ def test_a_negative_inversion_with_unless_still_bans_outside_its_case():
                         _on("Restore", "User4", "never")) is None
     assert text_problem(text, {"all": [{"host": "User4"}, {"host": "Op_Host0", "compromise": "any"}]},
                         _on("Restore", "User4", "never")) is not None
+
+
+def test_an_order_before_a_question_of_something_else_is_not_turned_down():
+    for text, verb, host, when in (
+            ("Restore Op_Host1 when it is rooted. Any objections? None, no.", "Restore", "Op_Host1",
+             {"host": "Op_Host1", "compromise": "Privileged"}),
+            ("Remove User4 once it shows an exploit. Clear? No? Then ask again.", "Remove", "User4",
+             {"host": "User4", "activity": "Exploit"}),
+            ("Analyse Enterprise2 when it reads Unknown, always. Exceptions? Nope.", "Analyse", "Enterprise2",
+             {"host": "Enterprise2", "compromise": "Unknown"})):
+        assert moves_answered(text)[0] == frozenset(), text
+        assert text_problem(text, when, _on(verb, host)) is None, text
+    # the move asked in its own sentence is still turned down
+    assert "Remove" in moves_answered("Restore Op_Host1 when it is rooted. Remove User4 too? No.")[0]

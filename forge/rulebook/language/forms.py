@@ -1320,8 +1320,12 @@ _MOVE_ASKED = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:
 # it", "Restore User1 now? Nope": elliptical, it still asks whether to make that move, and its answer settles it as
 # the full question's would. Said after a "Q:" mark with a move somewhere in it, or opening with the move itself. (Read
 # as no question, the move it named was compiled as the order its answer turns down.)
+# (r56a: within one sentence, `_ONE_SENTENCE`: spanning a stop, an order said plainly before a question of something
+# else, "Restore User1 when it is rooted. Any doubts? No.", was read as asked and turned down, and its order refused)
+_ONE_SENTENCE = r"(?:[^?.!;\n]|\.(?=\w))"
 _MOVE_ASKED_ELLIPTICAL = re.compile(r"(?:^|(?<=[.!;:?\n])\s*)(?:(?:FAQ\s*(?:#\s*)?\d*\s*[.:)]?\s*)?Q\s*\d*\s*[:.]\s*"
-                                    rf"(?P<question>(?=[^?]{{0,60}}?{VERB_WORD})[^?]{{3,200}}?)|(?P<bare>(?=\s*{VERB_WORD})[^?]{{3,200}}?))"
+                                    rf"(?P<question>(?={_ONE_SENTENCE}{{0,60}}?{VERB_WORD}){_ONE_SENTENCE}{{3,200}}?)|"
+                                    rf"(?P<bare>(?=\s*{VERB_WORD}){_ONE_SENTENCE}{{3,200}}?))"
                                     r"\?\s*(?:A\s*\d*\s*[:.]\s*)?(?P<answer>[^?]{0,200})", re.IGNORECASE)
 _ANSWER_DENIES = re.compile(r"^\W*(?:no|nope|never|nah|absolutely\s+not|definitely\s+not|certainly\s+not|not\s+(?:ever|at\s+all))\b",
                             re.IGNORECASE)
