@@ -806,7 +806,16 @@ _FROM_FIRST_EVENT = re.compile(
     re.IGNORECASE)
 
 
+# (r56d) A time from a first event that the text denies or sets aside ("not from the first probe of User2 on, but from its
+# first exploit on", "rather than from ...", "instead of from ..."): said as that event, the denial turned a time the text
+# turns down into the rule's condition ("Not once User2 has been probed, ..." read as "User2 shows a scan").
+_TIME_DENIED_BEFORE = re.compile(r"\b(?:not|never|nor|rather\s+than|instead\s+of|in\s+place\s+of|other\s+than|no\s+longer)\s+"
+                                 r"(?:(?:just|only|merely|even|already|straight\s+away)\s+)?$", re.IGNORECASE)
+
+
 def _first_event_said(found: re.Match) -> str:
+    if _TIME_DENIED_BEFORE.search(found.string[:found.start()]):
+        return found.group(0)
     host, event = found["host"] or found["owner"], (found["event"] or found["event2"]).lower()
     return f"once {host} has been {_FIRST_EVENT[event]}"
 
