@@ -1177,7 +1177,9 @@ _LIMIT_RANK = ("time", "count", "alone")
 # count, no ban of the move (read as none, the words were an order of the move; read as a "never", the first move too).
 _STEPS_ON_MOVE = re.compile(r"\b(?:never|do\s+not|don'?t|no\s+need\s+to|avoid|stop)\s+(?:\w+\s+)?(?:spend|waste|use|burn|sink|pour)\w*\s+"
                             r"(?:more\s+than\s+(?:one|a\s+single|\d+)|over\s+(?:one|a\s+single|\d+)|two|three|four|five|several|many|"
-                            r"multiple|\d+)\s+(?:whole\s+)?(?:steps?|turns?|moves?|rounds?|actions?)\s+(?:(?:on|for|doing|into)\s+)?"
+                            r"multiple|\d+)\s+(?:whole\s+)?(?:steps?|turns?|moves?|rounds?|actions?)\s+"
+                            # (r56d) a run of them, "three steps in a row restoring User1": still a count
+                            r"(?:(?:in\s+a\s+row|running|straight|on\s+end|back[\s-]to[\s-]back|in\s+succession)\s+)?(?:(?:on|for|doing|into)\s+)?"
                             r"(?:(?:a|an|the|another|one)\s+)?(?!\w+ed\b)(?=" + VERB.pattern + r")", re.IGNORECASE)
 
 

@@ -806,7 +806,16 @@ _FROM_FIRST_EVENT = re.compile(
     re.IGNORECASE)
 
 
+# (r56d) A time from a first event that the text denies or sets aside ("not from the first probe of User2 on, but from its
+# first exploit on", "rather than from ...", "instead of from ..."): said as that event, the denial turned a time the text
+# turns down into the rule's condition ("Not once User2 has been probed, ..." read as "User2 shows a scan").
+_TIME_DENIED_BEFORE = re.compile(r"\b(?:not|never|nor|rather\s+than|instead\s+of|in\s+place\s+of|other\s+than|no\s+longer)\s+"
+                                 r"(?:(?:just|only|merely|even|already|straight\s+away)\s+)?$", re.IGNORECASE)
+
+
 def _first_event_said(found: re.Match) -> str:
+    if _TIME_DENIED_BEFORE.search(found.string[:found.start()]):
+        return found.group(0)
     host, event = found["host"] or found["owner"], (found["event"] or found["event2"]).lower()
     return f"once {host} has been {_FIRST_EVENT[event]}"
 
@@ -1354,10 +1363,37 @@ _FAULT_NOT_ALONE = re.compile(r"\b(?:or|useful|right|good|worth\w*|needed|necess
 
 # (r56l) A sentence that asks and what follows it: a question ends at its "?", and an answer, if any, opens the next one.
 _ASKED_SENTENCE = re.compile(r"[^.!?]*\?")
-# a request said as a question, "could you please Remove ...?", "please, can we ...?": an order
-_REQUEST = re.compile(r"\b(?:please|kindly)\b|^\W*(?:[^,;:?]{0,40}[,;:]\s*)?(?:could|can|would|will)\s+(?:you|we)\b"
+# a request said as a question, "could you please Remove ...?", "please, can we ...?": an order (r56d: not "will we ...?",
+# "would we ...?", which ask what the team is going to do: "Will we Restore User2 once it is rooted? We will not.")
+_REQUEST = re.compile(r"\b(?:please|kindly)\b|^\W*(?:[^,;:?]{0,40}[,;:]\s*)?(?:(?:could|can|would|will)\s+you|(?:could|can)\s+we)\b"
                       r"(?!\s+(?:ever|really|seriously|possibly)\b)", re.IGNORECASE)
 _ANSWER_OPENS = re.compile(r"\s*(?:A\s*\d*\s*[:.]|->|=>|\u2192|then\b)", re.IGNORECASE)
+
+
+# (r56d) An order or a ban closed by a tag that asks only for assent: "Restore User2 once it is rooted, OK?", "Don't ever
+# Remove Op_Server0 while it is scanned, is that clear?", "Remove User3 on an exploit, will you?"; after a ban, also "why
+# would you?". The sentence ends at a "?", but what it asks is the tag: the order before it stands (read as a question, a
+# plain ban was read as no ban at all, and took no part in a dispute).
+_ASSENT_TAG = re.compile(r"(?:,|;|\s[-\u2013\u2014]+|[\u2013\u2014])\s*(?P<tag>(?:ok(?:ay)?|right|yes|yeah|no|alright|all\s+right|agreed|"
+                         r"understood|clear|got\s+(?:it|that)|deal|capisce|(?:is|are)\s+(?:that|we)\s+(?:clear|understood|agreed)|"
+                         r"(?:do\s+)?you\s+(?:understand|hear\s+me|see)|(?:will|would|can|could|won'?t)\s+you|"
+                         r"(?P<mocked>why\s+would\s+(?:you|anyone|we)(?:\s+ever)?))\s*[!?]*\s*\?)\s*$", re.IGNORECASE)
+# the order the tag closes: an imperative or a ban first, after a condition put before it if any
+_ORDER_FIRST = re.compile(r"^\W*(?:(?:once|when|whenever|if|as\s+soon\s+as|while)\b[^,]*,\s*)?(?:(?:so|now|then|ok(?:ay)?|and|look|well)\W+)?"
+                          r"(?:please\W+)?(?:(?P<ban>never|don'?t|do\s+not)\b(?:\s+ever\b)?|(?:always\s+|just\s+|simply\s+)?"
+                          r"(?P<first>(?:put|place|deploy|plant|set|drop)\s+(?:\w+\s+){0,2}\w+|[\w-]+))", re.IGNORECASE)
+
+
+def _assent_tag_away(text: str) -> str:
+    """`text` with each order closed by an assent tag (`_ASSENT_TAG`) said as a statement, the tag dropped."""
+    def stated(found: re.Match) -> str:
+        sentence = found.group(0)
+        tag = _ASSENT_TAG.search(sentence)
+        order = _ORDER_FIRST.match(sentence[:tag.start()]) if tag else None
+        if order is None or not (order["ban"] or verbs_in(order["first"])) or tag["mocked"] and not order["ban"]:
+            return sentence
+        return sentence[:tag.start()] + "."
+    return _ASKED_SENTENCE.sub(stated, text)
 
 
 def moves_only_asked(text: str) -> frozenset[str]:
@@ -1366,7 +1402,7 @@ def moves_only_asked(text: str) -> frozenset[str]:
     nothing, whether it suggests the move or mocks it, and which it does its words do not settle. (Not a question its
     answer or its order follows, "... rooted? Yes.", "... rooted? -> Restore it", which `moves_answered` and
     `bare_question_said` read.)"""
-    text = text or ""
+    text = _assent_tag_away(text or "")
     asked: set[str] = set()
     for found in _ASKED_SENTENCE.finditer(text):
         after = text[found.end():]

@@ -408,7 +408,7 @@ def guard_rest(rest: str, when=None, source: str = "", action=None) -> str:
         return text
     if _another_case_order(text):
         return ""  # (r37m) what is done in another case: never when the rule applies
-    if action is not None and _orders_other_moves(text, action):
+    if action is not None and _orders_other_moves(text, action, when):
         return ""  # (r56l) another case's own move, "otherwise Restore it" beside a Remove: never the rule's own case
     if source and _said_aside(text, source):
         return ""
@@ -559,11 +559,31 @@ _GETS_MOVE = re.compile(r"^(?P<case>.+?)\s+(?:gets?|receives?|takes?|deserves?)\
 _SET_ASIDE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:the\s+|a\s+|an\s+|its\s+)?[\w-]+", re.IGNORECASE)
 # words that put moves in a sequence or a time: a rest that says one ("Analyse first", "after a Restore") may be a
 # condition on the rule's own move, and keeps guarding
-_SEQUENCE = re.compile(r"\b(?:first|then|before|after|once|until|till|since|later|next|already|yet|again|previous|last)\b",
+_SEQUENCE = re.compile(r"\b(?:first|then|before|after|once|until|till|since|later|next|already|yet|again|previous|last)\b|"
+                       # (r56d) and their other forms: "Analyse it beforehand", "in advance", "prior", "to start with"
+                       r"\b(?:beforehand|afterwards?|previously|earlier|prior|in\s+advance|ahead\s+of|to\s+(?:start|begin)\s+with)\b",
                        re.IGNORECASE)
+# (r56d) A case that limits the rule's own case, not another one: "unless User2 is rooted: Restore it", "except when ...",
+# "not at root -> ...", "provided User2 is not rooted -> Restore it otherwise", "Op_Server0 clean only: otherwise Restore
+# it". The move after it is what the text does where the rule's own move does not apply: the case is a condition on the
+# rule's move (dropped, the rule spoke in the very case its text set aside).
+_OWN_CASE_LIMITED = re.compile(r"^\s*(?:(?:but\s+)?(?:unless|except|save|barring|excluding)|(?:but\s+)?not\s+(?:when|if|while|once|at|under|during|with)|"
+                               r"(?:but\s+)?only|provided|as\s+long\s+as|so\s+long\s+as)\b|\b(?:only|alone)\s*$", re.IGNORECASE)
+# the move where the case fails: "...: otherwise Restore it", "-> Restore it if not", "...: else a Remove"
+_WHERE_IT_FAILS = re.compile(r"\b(?:otherwise|else|if\s+not|failing\s+that)\b", re.IGNORECASE)
+# (r56d) An order in the other case that holds the rule's own move off its target: "Op_Server0 rooted: Restore Op_Server0,
+# skip User2", "... and leave User2 alone", "hold off on User2", "nothing on User2": the rule's move is withheld there
+_HELD_OFF = (r"\b(?:skip\w*|leav\w*|hold\w*(?:\s+off)?|spar\w*|ignor\w*|postpon\w*|delay\w*|defer\w*|keep\w*\s+off|hands\s+off|"
+             r"nothing|no\s+(?:move|action)|not|never|don'?t\s+touch)\s+(?:(?:on|of|for|to|with|the|box|host)\s+){0,2}")
 
 
-def _orders_other_moves(rest: str, action) -> bool:
+def _held_off(move: str, targets: frozenset) -> bool:
+    """(r56d) Whether an order holds off one of `targets` (`_HELD_OFF` before it, or "<target> alone / untouched")."""
+    return any(re.search(_HELD_OFF + re.escape(host) + r"\b|\b" + re.escape(host) + r"\s+(?:alone|untouched|be)\b", move, re.IGNORECASE)
+               for host in targets)
+
+
+def _orders_other_moves(rest: str, action, when=None) -> bool:
     """(r56l) Whether every part of a rest (split at ";") orders, in a case it names, a move none of whose verbs is one of
     the rule's own `action` (its move, a plan's later moves, or the move a preference sets aside): "User4 exploited:
     Remove User4" beside a Restore of User0, "a box past the probe gets a Remove rather than the decoy" beside the
@@ -571,13 +591,13 @@ def _orders_other_moves(rest: str, action) -> bool:
     rule's own move applies: read as a guard it claimed nothing the product could place, and the rule was silent in its
     own case. A rest that names one of the rule's own verbs ("no Remove on User4" beside a Remove), or a sequence or a
     time ("Analyse first"), may be a condition on the rule's own move, and still guards."""
-    own = _own_verbs(action)
+    own, targets = _own_verbs(action), _own_targets(action, when)
     parts = [part.strip(" .") for part in rest.split(";") if part.strip(" .")]
-    return bool(own) and bool(parts) and all(_other_move_in_a_case(part, own) for part in parts)
+    return bool(own) and bool(parts) and all(_other_move_in_a_case(part, own, targets) for part in parts)
 
 
-def _own_verbs(action) -> frozenset:
-    """The verbs of a rule's action (a JSON object or a parsed one): its moves and the move it prefers its own over."""
+def _own_moves(action) -> tuple:
+    """The moves of a rule's action (a JSON object or a parsed one): its moves and the move it prefers its own over."""
     from forge.rulebook.language.action import parse_rule_action  # lazy: as in `claims`
     from forge.rulebook.language.predicate import PredicateError  # lazy: as in `claims`
 
@@ -585,19 +605,37 @@ def _own_verbs(action) -> frozenset:
         try:
             action = parse_rule_action(action)
         except (PredicateError, ValueError, KeyError, TypeError):
-            return frozenset()
-    moves = (*getattr(action, "moves", ()), *((action.over,) if getattr(action, "over", None) is not None else ()))
-    return frozenset(m.verb for m in moves if m.verb)
+            return ()
+    return (*getattr(action, "moves", ()), *((action.over,) if getattr(action, "over", None) is not None else ()))
 
 
-def _other_move_in_a_case(part: str, own: frozenset) -> bool:
+def _own_verbs(action) -> frozenset:
+    """The verbs of a rule's action (`_own_moves`)."""
+    return frozenset(m.verb for m in _own_moves(action) if m.verb)
+
+
+def _own_targets(action, when) -> frozenset:
+    """(r56d) The hosts a rule's action aims at (`_own_moves`), those its trigger `when` names for "$matched"."""
+    from forge.rulebook.language.predicate import positive_hosts  # lazy: as in `claims`
+
+    matched = positive_hosts(when) if when is not None else ()
+    return frozenset(h for m in _own_moves(action) for h in m.hosts(matched))
+
+
+def _other_move_in_a_case(part: str, own: frozenset, targets: frozenset = frozenset()) -> bool:
     """Whether a part of a rest names a case and orders in it a move of verbs none of which is the rule's own (`own`);
-    a generic "decoy" counts as every decoy verb, and a ban of every verb ("any") as every verb."""
+    a generic "decoy" counts as every decoy verb, and a ban of every verb ("any") as every verb. (r56d) Not a case that
+    limits the rule's own (`_OWN_CASE_LIMITED`, or a move said for where it fails), nor a move that holds the rule's own
+    move off one of its `targets` (`_HELD_OFF`)."""
     if _SEQUENCE.search(part) or "any" in own:
         return False
     case, move = _case_and_its_move(part)
     if case is None or not STATE_SPOKEN.search(case) and not _ELSE_BRANCH.match(case):
         return False
+    if not _ELSE_BRANCH.match(case) and (_OWN_CASE_LIMITED.search(case.strip()) or _WHERE_IT_FAILS.search(move)):
+        return False  # (r56d) the rule's own case limited, and what is done where it fails: a condition on its move
+    if _held_off(move, targets):
+        return False  # (r56d) the rule's own target held off in the other case: its move is withheld there
     said = set(verbs_in(_SET_ASIDE.sub(" ", part)))
     if not verbs_in(move) or verbs_in(case) and not _ELSE_BRANCH.match(case):
         return False
