@@ -13,7 +13,8 @@ from typing import Optional
 from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
-from forge.rulebook.language.names import HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, same_verb, state_words_in, verbs_in
+from forge.rulebook.language.names import (HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, same_verb, state_words_in, verbs_in,
+                                          without_host_names)
 from forge.rulebook.language.spelling import misspellings_mended
 
 
@@ -1589,6 +1590,20 @@ _NOTE_HEADER = re.compile(r"^(?:notes?|comments?|remarks?|why|reason|rationale)$
 _NO_VALUE = re.compile(r"^(?:-+|\u2013|\u2014|n/a)$", re.IGNORECASE)
 
 
+# (r56b) What makes a writer's note beside a rule (a table's notes column, a form's "note:" line) part of the rule: a
+# condition or a time ("unless it is already rooted", "only before Op_Server0 is hit", "except when rooted"), another
+# move or a state ("rooted? then Restore instead", "skip this if it is rooted"), a question. Said after the rule as a
+# sentence of its own, such a note lost what it points back to ("it"), and the row's move held in the very case the note
+# takes out of it. A note that only remarks ("Op_Host2 is listed elsewhere", "costly but worth it") names none of these.
+_RESTRICTING_NOTE = re.compile(r"\?|\b(?:if|when|whenever|while|unless|except|excluding|only|once|until|till|before|after|"
+                               r"instead|rather|otherwise|provided|skip|avoid|never|wait|hold\s+off)\b", re.IGNORECASE)
+
+
+def note_restricts(note: str) -> bool:
+    """(r56b) Whether a note beside a rule restricts its order (`_RESTRICTING_NOTE`, or a state or a move it names)."""
+    return bool(_RESTRICTING_NOTE.search(note) or state_words_in(note) or verbs_in(note))
+
+
 def table_cases_said(text: str) -> str:
     """(r52h) `text` with a markdown table of cases (`_MOVE_HEADER` its last column, two rows or more) said as one case a
     line, "<cells> -> <move>.": ditto cells filled from the row above, rows with no move left out; a header cell that
@@ -1604,6 +1619,8 @@ def table_cases_said(text: str) -> str:
     if len(header) > 2 and _NOTE_HEADER.match(header[-1].strip(" *_")) and _MOVE_HEADER.match(header[-2].strip(" *_")):
         # (r56m) a column of notes after the move's: said after the cases, each a sentence of its own
         notes = [row[-1].rstrip(" .") for row in body if row[-1] and not _NO_VALUE.match(row[-1])]
+        if any(note_restricts(note) for note in notes):
+            return text  # (r56b) a note that says when the row's move holds is part of its case, no remark after the cases
         header, body = header[:-1], [row[:-1] for row in body]
     if len(body) < 2 or not _MOVE_HEADER.match(header[-1].strip(" *_")):
         return text
@@ -1665,6 +1682,13 @@ def form_lines_said(text: str) -> str:
     if len(parts.get("when", ())) != 1 or len(parts.get("do", ())) != 1 or len(parts.get("host", ())) > 1 \
             or len(parts.get("subnet", ())) > 1:
         return text
+    # (r56b) an exception line is read as the hosts it names ("not for: User0, User1"); one that says a state, a time, a
+    # class or a condition ("except: when Enterprise0 is rooted", "not for: rooted hosts") is left as written, and so is a
+    # note line that restricts the order (note_restricts): said as a sentence after the rule ("Not for rooted hosts."),
+    # no reading placed it, and the order held in the very case the line took out
+    if any(not _hosts_only(excepted) for excepted in parts.get("except", ())) \
+            or any(note_restricts(note) for note in parts.get("note", ())):
+        return text
     notes += parts.get("note", [])
     state = " and ".join(p.strip() for p in parts["when"][0].split(",") if p.strip())
     subject = re.sub(r"\s*(?:,|\band\b|&|/)\s*", " or ", parts["host"][0]) if "host" in parts else ""
@@ -1675,6 +1699,11 @@ def form_lines_said(text: str) -> str:
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ())) \
         + "".join(f" Not for {excepted}." for excepted in parts.get("except", ())) \
         + "".join(f" {note[0].upper()}{note[1:]}." for note in notes)
+
+
+def _hosts_only(value: str) -> bool:
+    """(r56b) Whether a form's value names hosts and nothing else ("User0, User1", "the Defender", "E1 & E2")."""
+    return bool(hosts_in(value)) and re.fullmatch(r"(?:[\s,/&]|\b(?:the|and|or|nor)\b)*", without_host_names(value)) is not None
 
 
 # (r50m) A comment in a configuration snippet's lines: a line of its own that opens with "#" or "//" ("# rules/pivots.yaml"),
