@@ -641,6 +641,25 @@ _ANYTHING_BUT_QUIET = re.compile(r"\b(?:when|whenever|if|while|once)\s+(?P<subje
 _EMPHASIS = re.compile(r"(?<![\w*])(?P<stars>\*{1,2})(?=[A-Za-z])(?P<words>[^*\n]{1,60}?)(?<=[\w.!?])(?P=stars)(?![\w*])")
 
 
+# (r56b) After the quiet row, a further condition joined to it: "..., or if Enterprise0 is rooted", "..., and when ...".
+# Under an "unless", that condition was read as one more case the order does not hold in: "unless A, or if B" turned
+# "B" into "not B", and "unless A, and if B" into "not A or not B", wider than the words.
+_JOINED_CONDITION = re.compile(r"\s*,?\s*(?:(?:or|nor)\b|and\s+(?:if|when|whenever|while|once|as\s+long\s+as|provided)\b)",
+                               re.IGNORECASE)
+
+
+def _anything_but_quiet_said(m: re.Match) -> str:
+    """(r56m) A row "anything but" quiet (_ANYTHING_BUT_QUIET) said "unless <it> is <quiet>"; (r56b) with a further
+    condition joined after it (_JOINED_CONDITION), said of its host "is not clean" / "is not quiet", which keeps the
+    "or" / "and" between the two; a row value ("None/No") there is left as it stands."""
+    if not _JOINED_CONDITION.match(m.string, m.end()):
+        return f"{'U' if m[0][0].isupper() else 'u'}nless {m['subject']} is {m['quiet']}"
+    if hosts_in(m["subject"]) and not re.search(r"\brow\b", m["subject"], re.IGNORECASE) \
+            and m["quiet"].lower() in ("clean", "quiet"):
+        return f"{m[0].split()[0]} {m['subject']} is not {m['quiet']}"
+    return m[0]
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -662,7 +681,7 @@ def written_out(text: str) -> str:
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
     # opposite)
     text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
-    text = _ANYTHING_BUT_QUIET.sub(lambda m: f"{'U' if m[0][0].isupper() else 'u'}nless {m['subject']} is {m['quiet']}", text)
+    text = _ANYTHING_BUT_QUIET.sub(_anything_but_quiet_said, text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
