@@ -497,11 +497,21 @@ ONLY_NAMED = re.compile(r"\(\s*(?:(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?
 _HOST_BEFORE_NOTE = re.compile(rf"\b(?P<host>{HOST_NAME})(?:\s+(?:specifically|alone|only|itself|in\s+particular))?\s*$", re.IGNORECASE)
 
 
+# (r56b) A state said of the host right after such a note, "If User1 alone (not the other user hosts) is rooted", "when
+# Op_Host1 (but not the other op hosts) shows an exploit": the note then denies that state of the others, a condition of
+# the rule ("only User1 is rooted"); taken for a note that keeps the rule to the host, the others' state was dropped and
+# the rule held whatever they showed.
+_STATE_AFTER_NOTE = re.compile(r"\s*(?:is|are|was|were|has|have|had|gets?|got|shows?|showed|becomes?|became|goes|went|falls?|"
+                               r"fell|stays?|remains?|looks?|reads?|sits?|turns?|'s)\b", re.IGNORECASE)
+
+
 def only_named_hosts(text: str, found: re.Match) -> set[str]:
     """(r48m, r56m) The hosts a note of ONLY_NAMED keeps its condition to: those it names, or, where it names none, the host
     right before it ("Enterprise1 specifically (not the other ...)"); none where neither."""
     if found["named"]:
         return set(hosts_in(found["named"]))
+    if _STATE_AFTER_NOTE.match(text, found.end()):
+        return set()  # (r56b) "when User1 (not the other user hosts) is rooted": the state denied of the others, a condition
     before = _HOST_BEFORE_NOTE.search(text[:found.start()])
     return set(hosts_in(before["host"])) if before else set()
 
