@@ -1721,7 +1721,10 @@ def form_lines_said(text: str) -> str:
 
 
 def _hosts_only(value: str) -> bool:
-    """(r56b) Whether a form's value names hosts and nothing else ("User0, User1", "the Defender", "E1 & E2")."""
+    """(r56b) Whether a form's value names hosts and nothing else ("User0, User1", "the Defender", "E1 & E2"), a remark in
+    brackets after them aside ("User0 (the CEO's box)"), where it names no host and restricts nothing (note_restricts)."""
+    value = re.sub(r"\s*\((?P<aside>[^()]*)\)\s*$", lambda m: "" if not hosts_in(m["aside"]) and not note_restricts(m["aside"])
+                   else m[0], value)
     return bool(hosts_in(value)) and re.fullmatch(r"(?:[\s,/&]|\b(?:the|and|or|nor)\b)*", without_host_names(value)) is not None
 
 
