@@ -125,3 +125,14 @@ def test_a_note_after_the_subject_of_a_state_denies_it_of_the_others():
     for text in ("If User1 alone (not the other user hosts) is rooted, Restore User1.",
                  "When User1 (but not the other user hosts) is rooted, Restore User1."):
         assert text_problem(text, {"host": "User1", "compromise": "Privileged"}, _do("Restore", "User1")) is not None, text
+
+
+# --- a last condition joined by ", and if" (found beside the above; scope.branches_of, r44h / r45m) ----------------------
+
+def test_a_last_condition_joined_by_and_if_is_a_further_condition_of_the_order():
+    text = "Restore User2 if User3 is rooted, and if Enterprise0 is rooted."
+    user3, enterprise0 = {"host": "User3", "compromise": "Privileged"}, {"host": "Enterprise0", "compromise": "Privileged"}
+    assert text_problem(text, {"all": [user3, {"not": enterprise0}]}, _do("Restore", "User2")) is not None
+    assert text_problem(text, {"all": [user3, enterprise0]}, _do("Restore", "User2")) is None
+    # (read as a case the rule does not apply in, it held where Enterprise0 was clean)
+    assert not _reading_holds(text, User3="None/Privileged")
