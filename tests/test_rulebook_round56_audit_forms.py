@@ -42,7 +42,7 @@ def test_an_exception_line_that_names_no_hosts_is_no_list_of_hosts_left_out():
         text = "when: a host is exploited\nmove: Remove it\n" + line
         assert text_problem(text, {"activity": "Exploit"}, _do("Remove", "$matched")) is not None, line
     # a line of hosts is still read as the hosts it leaves out
-    text = "when: a user host is exploited\nmove: Remove it\nexcept: User2"
+    text = "when: some user box got exploited\nmove: Remove it\nexcept: User2"
     kept = {"any": [{"host": h, "activity": "Exploit"} for h in ("User0", "User1", "User3", "User4")]}
     assert text_problem(text, kept, _do("Remove", "$matched")) is None
     assert text_problem(text, {"class": "User", "activity": "Exploit"}, _do("Remove", "$matched")) is not None
