@@ -623,8 +623,14 @@ _NOT_BEFORE = re.compile(r"(?:\b(?:never|not)|n['\u2019]t)\s+(?:[\w-]+\s+){0,3}?
 # (r56m) The order's own move said as the least that will do: "nothing less than a Restore will do", "nothing short of a
 # Remove", "no less than a full Restore" (`move`: the move so named). It asks for that move, and no weaker one, so it
 # turns down no part of the order; read as a negation, the order of that very move was doubted.
-_NOTHING_SHORT_OF = re.compile(r"\b(?:nothing|no)\s+(?:less|short)\s+(?:than|of)\s+(?:(?:a|an|the)\s+)?(?:full\s+)?(?P<move>[\w-]+)",
-                               re.IGNORECASE)
+# (r56b) Only said as the least that will do: the phrase ends its clause, or what follows says the move will do ("... will
+# do", "... helps", "... is needed", a word at most before it, a misspelt "will" too), and no question mark ends it. "nothing short of a Restore? nah", "no less than a
+# Restore ever helped", "nothing less than a Restore makes sense? I doubt it" doubt or deny the move.
+_NOTHING_SHORT_OF = re.compile(r"\b(?:nothing|no)\s+(?:less|short)\s+(?:than|of)\s+(?:(?:a|an|the)\s+)?(?:full\s+)?(?P<move>[\w-]+)"
+                               r"(?:\s+(?:of|on|for)\s+[\w-]+)?"
+                               r"(?=\s*(?:[.;!,\n\u2013\u2014]|--|$)|\s+(?:[\w']+\s+)?"
+                               r"(?:do|does|help|helps|work|works|suffice|suffices|fix(?:es)?\s+it|cuts?\s+it|is\s+(?:needed|required|"
+                               r"enough|called\s+for|acceptable|right)|gets?\s+it\s+back)\b)(?![^.!?\n]*\?)", re.IGNORECASE)
 # (r48m) Another move left for later or to someone else: "leave every decoy for later", "leave the second Analyse to
 # the day team", "save any Restore for the end" (`what`, a move's noun; "leave it for later" is no such move)
 _LEFT_FOR_LATER = re.compile(r"\b(?:leav(?:e|es|ing)|keep(?:s|ing)?|sav(?:e|es|ing))\s+(?P<what>(?:(?:the|any|all|its|their|a|an)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+"

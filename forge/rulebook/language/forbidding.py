@@ -558,6 +558,13 @@ _ANSWER_IS = re.compile(r"\b(?:the|my|our|your)\s+(?:answer|move|call|pick|choic
                         re.IGNORECASE)
 
 
+# (r56b) ... the "not" / "never" right before the move, with an article or a "to" at most: "the answer is not only a Restore",
+# "our answer is not always a Restore", "your pick is not necessarily a Restore", "the answer is not just a Remove" limit
+# how often or how alone the move is the answer, and forbid nothing (read as "never <move>", the move the text urges
+# was turned down).
+_ANSWER_DENIED = re.compile(r"\s*(?:not|never)(?:\s+(?:a|an|the|to))?\s*", re.IGNORECASE)
+
+
 def _after_auxiliary(text: str, match: re.Match) -> bool:
     before = text[:match.start()]
     if _NOT_A_CASE_FOR_START.match(match.group(0)):
@@ -566,7 +573,7 @@ def _after_auxiliary(text: str, match: re.Match) -> bool:
         return False  # "User2 and User3 are never to be restored": an order said with "is to", not a condition
     if re.match(r"\s*not\s+(?:permitted|allowed)\s+to\b", match.group(0), re.IGNORECASE):
         return False  # (r49m) "it is not permitted to restore ...": a policy's prohibition, not a condition
-    if _ANSWER_IS.search(before) and not re.search(r"\b(?:if|when|whenever|unless|once|while|whether)\b",
+    if _ANSWER_IS.search(before) and _ANSWER_DENIED.fullmatch(match.group(0)) and not re.search(r"\b(?:if|when|whenever|unless|once|while|whether)\b",
                                                      re.split(r"[.;:!?,]", before)[-1], re.IGNORECASE):
         return False  # (r56m) "our answer is never a Sleep", "the move is not a Restore": the move turned down, no condition
     return bool(re.match(r"\s*(?:not|never)\b", match.group(0), re.IGNORECASE) and re.search(

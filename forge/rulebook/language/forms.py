@@ -13,7 +13,8 @@ from typing import Optional
 from forge.env.catalog import HOST_CLASSES
 from forge.rulebook.language.forbidding import ADDRESSED_VERB, EXCEPT_WORDS, LEFT_ALONE_CASE, VERB_WORD
 from forge.rulebook.language.markers import ABSENT_WHAT, COUNTED_STATE, IMPERATIVE_START
-from forge.rulebook.language.names import HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, same_verb, state_words_in, verbs_in
+from forge.rulebook.language.names import (HOST_IDENTIFIED, HOST_NAME, HOST_SHORT, classes_in, hosts_in, same_verb, state_words_in, verbs_in,
+                                          without_host_names)
 from forge.rulebook.language.spelling import misspellings_mended
 
 
@@ -640,6 +641,25 @@ _ANYTHING_BUT_QUIET = re.compile(r"\b(?:when|whenever|if|while|once)\s+(?P<subje
 _EMPHASIS = re.compile(r"(?<![\w*])(?P<stars>\*{1,2})(?=[A-Za-z])(?P<words>[^*\n]{1,60}?)(?<=[\w.!?])(?P=stars)(?![\w*])")
 
 
+# (r56b) After the quiet row, a further condition joined to it: "..., or if Enterprise0 is rooted", "..., and when ...".
+# Under an "unless", that condition was read as one more case the order does not hold in: "unless A, or if B" turned
+# "B" into "not B", and "unless A, and if B" into "not A or not B", wider than the words.
+_JOINED_CONDITION = re.compile(r"\s*,?\s*(?:(?:or|nor)\b|and\s+(?:if|when|whenever|while|once|as\s+long\s+as|provided)\b)",
+                               re.IGNORECASE)
+
+
+def _anything_but_quiet_said(m: re.Match) -> str:
+    """(r56m) A row "anything but" quiet (_ANYTHING_BUT_QUIET) said "unless <it> is <quiet>"; (r56b) with a further
+    condition joined after it (_JOINED_CONDITION), said of its host "is not clean" / "is not quiet", which keeps the
+    "or" / "and" between the two; a row value ("None/No") there is left as it stands."""
+    if not _JOINED_CONDITION.match(m.string, m.end()):
+        return f"{'U' if m[0][0].isupper() else 'u'}nless {m['subject']} is {m['quiet']}"
+    if hosts_in(m["subject"]) and not re.search(r"\brow\b", m["subject"], re.IGNORECASE) \
+            and m["quiet"].lower() in ("clean", "quiet"):
+        return f"{m[0].split()[0]} {m['subject']} is not {m['quiet']}"
+    return m[0]
+
+
 def written_out(text: str) -> str:
     """`text` in the words the reader knows: the contractions of "be" and "have" written out (see _NOT_CONTRACTED,
     _IS_CONTRACTED, "they're"), the prepositions of absence as "without" (_ABSENCE), "w/o" and "w/" as "without" and
@@ -661,7 +681,7 @@ def written_out(text: str) -> str:
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
     # opposite)
     text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
-    text = _ANYTHING_BUT_QUIET.sub(lambda m: f"{'U' if m[0][0].isupper() else 'u'}nless {m['subject']} is {m['quiet']}", text)
+    text = _ANYTHING_BUT_QUIET.sub(_anything_but_quiet_said, text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
     # what someone said, keeps its marks, and an apostrophe inside a word stays
@@ -1629,6 +1649,20 @@ _NOTE_HEADER = re.compile(r"^(?:notes?|comments?|remarks?|why|reason|rationale)$
 _NO_VALUE = re.compile(r"^(?:-+|\u2013|\u2014|n/a)$", re.IGNORECASE)
 
 
+# (r56b) What makes a writer's note beside a rule (a table's notes column, a form's "note:" line) part of the rule: a
+# condition or a time ("unless it is already rooted", "only before Op_Server0 is hit", "except when rooted"), another
+# move or a state ("rooted? then Restore instead", "skip this if it is rooted"), a question. Said after the rule as a
+# sentence of its own, such a note lost what it points back to ("it"), and the row's move held in the very case the note
+# takes out of it. A note that only remarks ("Op_Host2 is listed elsewhere", "costly but worth it") names none of these.
+_RESTRICTING_NOTE = re.compile(r"\?|\b(?:if|when|whenever|while|unless|except|excluding|only|once|until|till|before|after|"
+                               r"instead|rather|otherwise|provided|skip|avoid|never|wait|hold\s+off)\b", re.IGNORECASE)
+
+
+def note_restricts(note: str) -> bool:
+    """(r56b) Whether a note beside a rule restricts its order (`_RESTRICTING_NOTE`, or a state or a move it names)."""
+    return bool(_RESTRICTING_NOTE.search(note) or state_words_in(note) or verbs_in(note))
+
+
 def table_cases_said(text: str) -> str:
     """(r52h) `text` with a markdown table of cases (`_MOVE_HEADER` its last column, two rows or more) said as one case a
     line, "<cells> -> <move>.": ditto cells filled from the row above, rows with no move left out; a header cell that
@@ -1644,6 +1678,8 @@ def table_cases_said(text: str) -> str:
     if len(header) > 2 and _NOTE_HEADER.match(header[-1].strip(" *_")) and _MOVE_HEADER.match(header[-2].strip(" *_")):
         # (r56m) a column of notes after the move's: said after the cases, each a sentence of its own
         notes = [row[-1].rstrip(" .") for row in body if row[-1] and not _NO_VALUE.match(row[-1])]
+        if any(note_restricts(note) for note in notes):
+            return text  # (r56b) a note that says when the row's move holds is part of its case, no remark after the cases
         header, body = header[:-1], [row[:-1] for row in body]
     if len(body) < 2 or not _MOVE_HEADER.match(header[-1].strip(" *_")):
         return text
@@ -1705,6 +1741,13 @@ def form_lines_said(text: str) -> str:
     if len(parts.get("when", ())) != 1 or len(parts.get("do", ())) != 1 or len(parts.get("host", ())) > 1 \
             or len(parts.get("subnet", ())) > 1:
         return text
+    # (r56b) an exception line is read as the hosts it names ("not for: User0, User1"); one that says a state, a time, a
+    # class or a condition ("except: when Enterprise0 is rooted", "not for: rooted hosts") is left as written, and so is a
+    # note line that restricts the order (note_restricts): said as a sentence after the rule ("Not for rooted hosts."),
+    # no reading placed it, and the order held in the very case the line took out
+    if any(not _hosts_only(excepted) for excepted in parts.get("except", ())) \
+            or any(note_restricts(note) for note in parts.get("note", ())):
+        return text
     notes += parts.get("note", [])
     state = " and ".join(p.strip() for p in parts["when"][0].split(",") if p.strip())
     subject = re.sub(r"\s*(?:,|\band\b|&|/)\s*", " or ", parts["host"][0]) if "host" in parts else ""
@@ -1715,6 +1758,14 @@ def form_lines_said(text: str) -> str:
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ())) \
         + "".join(f" Not for {excepted}." for excepted in parts.get("except", ())) \
         + "".join(f" {note[0].upper()}{note[1:]}." for note in notes)
+
+
+def _hosts_only(value: str) -> bool:
+    """(r56b) Whether a form's value names hosts and nothing else ("User0, User1", "the Defender", "E1 & E2"), a remark in
+    brackets after them aside ("User0 (the CEO's box)"), where it names no host and restricts nothing (note_restricts)."""
+    value = re.sub(r"\s*\((?P<aside>[^()]*)\)\s*$", lambda m: "" if not hosts_in(m["aside"]) and not note_restricts(m["aside"])
+                   else m[0], value)
+    return bool(hosts_in(value)) and re.fullmatch(r"(?:[\s,/&]|\b(?:the|and|or|nor)\b)*", without_host_names(value)) is not None
 
 
 # (r50m) A comment in a configuration snippet's lines: a line of its own that opens with "#" or "//" ("# rules/pivots.yaml"),

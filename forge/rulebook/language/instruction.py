@@ -246,9 +246,7 @@ _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|
                           r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+|a\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|cases|time)))?|what|"
                           # ("..., but for next time: if ..., ...": the lesson, headed by when it is for)
                           # (r51m: and with a word of its own before the colon, "Next time, then: ...", "next time, though:")
-                          r"(?:for\s+)?(?:the\s+)?next\s+time(?:\s*,\s*(?:then|though|therefore|anyway|at\s+least))?(?=\s*:)|"
-                          # (r56m: "one rule only: ...", "just one rule:": how many rules the note gives, no condition of it)
-                          r"(?:(?:just|only)\s+)?one\s+(?:rule|lesson)(?:\s+(?:only|then|here))?(?=\s*:))"
+                          r"(?:for\s+)?(?:the\s+)?next\s+time(?:\s*,\s*(?:then|though|therefore|anyway|at\s+least))?(?=\s*:))"
                           # (who draws it: "I would take away", "I'd give myself", "we should learn from this")
                           r"(?:\s+(?:that\s+)?(?:i|we)(?:'d|'ll)?\b(?:\s+[\w']+){1,5}?)?"
                           r"(?:\s+(?:here\s+)?(?:is|should\s+be|would\s+be|will\s+be)(?:\s+(?:probably|simply|really|just))?"
@@ -259,6 +257,17 @@ _LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|
                           # ("the lesson I'd keep: when ...", "the sequence should be: ...")
                           r"(?:\s+(?:to|that))?\s*[:,]?|\s*:)\s*(?=\S)",
                           re.IGNORECASE)
+
+
+# (r56m) "one rule only: ...", "just one rule:": how many rules the note gives, no condition of it. (r56b) Only where it
+# opens its part, after a word that links it to what came before at most ("Even so, one rule only: ..."): after anything
+# else, the rule is another's or an old one ("Dana's team lives by one rule only: never Remove User2. I disagree"), or
+# its condition comes before it ("If User0 is rooted, one rule only: ..."), and read from the colon on, the story was
+# dropped and the rule was the one the writer turns down, or held in every state.
+_ONE_RULE_LEAD = re.compile(r"^\s*(?:(?:even\s+so|still|so|anyway|anyhow|and|but|then|ok(?:ay)?|fine|well|in\s+short|in\s+sum|"
+                            r"all\s+the\s+same|nonetheless|regardless|bottom\s+line|long\s+story\s+short|for\s+now|from\s+now\s+on|"
+                            r"going\s+forward|hence|therefore|thus|now)\s*[,:\u2013\u2014-]?\s*)?"
+                            r"(?:(?:just|only)\s+)?one\s+(?:rule|lesson)(?:\s+(?:only|then|here))?\s*:\s*(?=\S)", re.IGNORECASE)
 
 
 # The teacher's own hypothetical before a colon: "If I had to write one rule from it: ...", "If we were to sum it up: ...":
@@ -273,7 +282,7 @@ def lesson_of(part: str) -> str:
     if hypothetical is not None and gives_order(part[hypothetical.end():]):
         rest = part[hypothetical.end():]
         return rest[:1].upper() + rest[1:]
-    found = _LESSON_LEAD.match(part)
+    found = _ONE_RULE_LEAD.match(part) or _LESSON_LEAD.match(part)
     if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn|"
                                       r"sequence|order\s+of\s+moves|habit|tell\s+(?:myself|ourselves)|recommend|next\s+time)\b",
                                       found.group(0), re.IGNORECASE):
@@ -488,11 +497,21 @@ ONLY_NAMED = re.compile(r"\(\s*(?:(?:only|just)\s+(?P<named>[^,()]+?)\s*(?:,|--?
 _HOST_BEFORE_NOTE = re.compile(rf"\b(?P<host>{HOST_NAME})(?:\s+(?:specifically|alone|only|itself|in\s+particular))?\s*$", re.IGNORECASE)
 
 
+# (r56b) A state said of the host right after such a note, "If User1 alone (not the other user hosts) is rooted", "when
+# Op_Host1 (but not the other op hosts) shows an exploit": the note then denies that state of the others, a condition of
+# the rule ("only User1 is rooted"); taken for a note that keeps the rule to the host, the others' state was dropped and
+# the rule held whatever they showed.
+_STATE_AFTER_NOTE = re.compile(r"\s*(?:is|are|was|were|has|have|had|gets?|got|shows?|showed|becomes?|became|goes|went|falls?|"
+                               r"fell|stays?|remains?|looks?|reads?|sits?|turns?|'s)\b", re.IGNORECASE)
+
+
 def only_named_hosts(text: str, found: re.Match) -> set[str]:
     """(r48m, r56m) The hosts a note of ONLY_NAMED keeps its condition to: those it names, or, where it names none, the host
     right before it ("Enterprise1 specifically (not the other ...)"); none where neither."""
     if found["named"]:
         return set(hosts_in(found["named"]))
+    if _STATE_AFTER_NOTE.match(text, found.end()):
+        return set()  # (r56b) "when User1 (not the other user hosts) is rooted": the state denied of the others, a condition
     before = _HOST_BEFORE_NOTE.search(text[:found.start()])
     return set(hosts_in(before["host"])) if before else set()
 

@@ -559,6 +559,12 @@ _CONDITION_HEADING = re.compile(r"^(?P<heading>\s*(?:when|whenever|if|once|while
                                 re.IGNORECASE | re.DOTALL)
 
 
+# (r56b) A last condition joined to the order before it by ", and" ("Restore User2 if User3 is rooted, and if Enterprise0
+# is rooted."): a further condition of that order, not a case the rule does not apply in (read so, the rule held where
+# Enterprise0 was not rooted: the opposite of its words)
+_JOINED_BY_AND = re.compile(r",\s+and\s+$", re.IGNORECASE)
+
+
 def branches_of(words) -> Optional[tuple[list[list[int]], list[int]]]:
     """The branches of a decision tree or checklist, as the indices of `words.conditions` each holds, and the indices
     of the conditions it does not apply in: every clause with a condition holds one, which opens it (after a step's count) and heads an order of its own, or closes the
@@ -570,9 +576,9 @@ def branches_of(words) -> Optional[tuple[list[list[int]], list[int]]]:
     # (r45m: and after a heading's condition and its colon, and before a later case joined by "and": "When a user host is
     # owned: if A, X, and if B, Y instead")
     headed_by = _CONDITION_HEADING.match(words.instruction)
+    source = headed_by["rest"] if headed_by else words.instruction
     clauses = ([headed_by["heading"]] if headed_by else []) + \
-        [c for c in re.split(r"(?<=[.;!?])\s+|\s+/\s+|,\s+and\s+(?=(?:if|when|whenever|once|should)\b)",
-                             headed_by["rest"] if headed_by else words.instruction) if c.strip(" .;")]
+        [c for c in re.split(r"(?<=[.;!?])\s+|\s+/\s+|,\s+and\s+(?=(?:if|when|whenever|once|should)\b)", source) if c.strip(" .;")]
     groups: list[list[int]] = []
     placed: set[int] = set()
     closed: list[int] = []  # a condition the text says the rule does not apply in ("if only one is, this says nothing")
@@ -604,7 +610,8 @@ def branches_of(words) -> Optional[tuple[list[list[int]], list[int]]]:
             # the order first, its condition after it; (r43m) and a later case that keeps another move for its own
             # condition, "...; save the Restore for once it is at root" (read with the first case's, the rule held nowhere)
             groups.append(inside)
-        elif _BRANCH_LEAD.fullmatch(before) and groups and (NOT_APPLYING.search(after) or last and not after.strip(" ,.;")):
+        elif _BRANCH_LEAD.fullmatch(before) and groups and (NOT_APPLYING.search(after) or last and not after.strip(" ,.;")
+                                                          and not _JOINED_BY_AND.search(source[:source.find(clause)])):
             closed.append(inside[0])
         else:
             return None
