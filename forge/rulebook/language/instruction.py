@@ -237,7 +237,8 @@ _RESTATED_LEAD = re.compile(r"^(?:(?:to\s+)?put(?:\s+it)?\s+(?:another\s+way|dif
 # is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
 # words before it (the hedge, the story) are none of it.
 # (r31m: the writer's hedge on it, "my hedged takeaway", "our cautious lesson", is no story either)
-_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|hedged|"
+# (r56n: and the teacher's own, "correcting my own habit: ...", "our own lesson:": whose it is, the same lead)
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:own\s+)?(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|hedged|"
                           r"cautious|rough|provisional|working|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
                           r"(?:rule|lesson|takeaway|take-away|moral|conclusion|sequence|order\s+of\s+moves|habit)"
                           # (r53m: "the habit to keep:", "the rule to remember is": what the teacher keeps, said with "to")
