@@ -1,0 +1,45 @@
+"""Round 56, second wave (r56n): forms of words the readers did not place, whose rules were missed.
+
+Each test holds a reading exactly as wide as its words: what the words state is read, and a near sentence that says
+more (or less) is not read as they are.
+"""
+from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.situation import read_situation
+from forge.rulebook.language.wording import read_wording
+
+
+# --- the teacher's own lesson lead, "correcting my own habit: <order>" ---------------------------------------------
+
+_OWN_HABIT = ("Two turns ago I queued a DecoyTomcat for User1 while its line had read Exploit for a while, far too slow. "
+              "Correcting my own habit: queue a Remove of User1 on the turn it gets exploited, no decoy first.")
+
+
+def test_own_habit_lead_heads_the_lesson_and_the_story_is_no_condition():
+    words = read_wording(_OWN_HABIT)
+    assert words.gives_order
+    assert words.instruction.lower().startswith("queue a remove of user1")
+    assert all("for a while" not in c.text for c in words.conditions)
+    assert text_problem(_OWN_HABIT, {"host": "User1", "activity": "Exploit"},
+                        {"mode": "do", "verb": "Remove", "target": "User1"}) is None
+    # (the lesson's "no decoy first" stays a ban: a decoy ordered is refused)
+    assert text_problem(_OWN_HABIT, {"host": "User1", "activity": "Exploit"},
+                        {"mode": "do", "verb": "DecoyTomcat", "target": "User1"}) is not None
+
+
+# --- a quiet network said on the alerts' header line, or in the history lines' shorthand ---------------------------
+
+def test_alerts_header_with_the_quiet_line_on_it_states_every_host_quiet_unnamed():
+    seen = read_situation("Alerts: No host shows activity or compromise.")
+    assert seen.states("Op_Host1") == (("None", "No"),)
+    assert seen.unnamed == frozenset(seen.by_host)  # stated quiet, none of them shown by name
+
+
+def test_every_host_quiet_in_the_none_no_shorthand():
+    seen = read_situation("by now all 13 hosts None/No and no alert since the first step")
+    assert seen.states("Enterprise2") == (("None", "No"),)
+    assert len(seen.by_host) == 13
+    # (not with a host set apart after it, nor negated: those lines say more, or less, than every host quiet)
+    apart = read_situation("all hosts None/No except Op_Server0: Activity Exploit, Compromised User")
+    assert "Op_Host1" not in apart.by_host
+    assert apart.states("Op_Server0") == (("Exploit", "User"),)
+    assert read_situation("it is not all 13 hosts None/No any more").by_host == {}
