@@ -43,3 +43,17 @@ def test_every_host_quiet_in_the_none_no_shorthand():
     assert "Op_Host1" not in apart.by_host
     assert apart.states("Op_Server0") == (("Exploit", "User"),)
     assert read_situation("it is not all 13 hosts None/No any more").by_host == {}
+
+
+# --- the Analyst's report named as the rater of the step's analyses ------------------------------------------------
+
+def test_analysts_report_as_the_rater_leaves_the_rest_for_the_claims():
+    from forge.rulebook.language.condition import semantic_claims
+    from forge.rulebook.language.judged import judged_in
+    from forge.rulebook.language.predicate import Always, Not
+
+    text = "If the analyst's report for this step rates some host's risk high, Remove that host at once."
+    assert [t.kind for t in judged_in(text)] == ["risk"]
+    assert semantic_claims(text) != Not(Always())  # read: some host shown, its rating judged by the gate
+    # (denied, the rating is no condition read: the rule stays unread, silent)
+    assert semantic_claims("Unless the analyst's report rates some host's risk high, just Monitor.") == Not(Always())
