@@ -57,3 +57,19 @@ def test_analysts_report_as_the_rater_leaves_the_rest_for_the_claims():
     assert semantic_claims(text) != Not(Always())  # read: some host shown, its rating judged by the gate
     # (denied, the rating is no condition read: the rule stays unread, silent)
     assert semantic_claims("Unless the analyst's report rates some host's risk high, just Monitor.") == Not(Always())
+
+
+# --- "For <host> <state> (aside), <order>": the host and its state heading the order -------------------------------
+
+_FOR_HOST_STATE = "For Op_Host1 probed (a scan only, no compromise yet), queue DecoySmss on it ahead of the red team."
+
+
+def test_for_host_in_state_heads_the_order_as_its_condition():
+    words = read_wording(_FOR_HOST_STATE)
+    assert [c.hosts for c in words.conditions] == [("Op_Host1",)]
+    do = {"mode": "do", "verb": "DecoySmss", "target": "Op_Host1"}
+    assert text_problem(_FOR_HOST_STATE, {"host": "Op_Host1", "activity": "Scan", "compromise": "No"}, do) is None
+    # (the aside's "no compromise" stays a restriction: a scan in any state is wider than the words)
+    assert text_problem(_FOR_HOST_STATE, {"host": "Op_Host1", "activity": "Scan"}, do) is not None
+    # (a host named after "for" with no state of its own is no such head)
+    assert read_wording("For Op_Host1, probed boxes get a DecoySmss.").conditions == ()
