@@ -711,8 +711,8 @@ def written_out(text: str) -> str:
     # (r37m) "an exploit on Op_Host1 is the moment to restore it": the situation named as the time for the order (read
     # as it stood, "to stop ..." was a purpose, and the order after it was cut away with it)
     text = _MOMENT_FOR.sub(lambda m: f"{m['lead']}when {m['situation']}, ", text)
-    # (r56n) "For Enterprise0 scanned (only a scan), put ...": one host and its state opening the order's clause, as "when
-    # Enterprise0 is scanned" says it (read as no condition, the aside's "no compromise" was a negation placed nowhere)
+    # (r56n) "For Op_Host2 probed (a scan at most), deploy ...": one host and its state opening the order's clause, as "when
+    # Op_Host2 is probed" says it (read as no condition, the aside's "no compromise" was a negation placed nowhere)
     text = _FOR_HOST_IN_STATE.sub(lambda m: f"{m['lead']}{'W' if m['for'][0] == 'F' else 'w'}hen {m['host']} is {m['state']}", text)
     # (r46b) "..., (but) not (in) the step after you removed it": the step after the move put out of the order, as "unless it
     # is the step after ..." says it (history_words reads that step; read as written, the exclusion was dropped at its comma)
@@ -729,8 +729,8 @@ _STEP_AFTER_DENIED = re.compile(r"\s*,\s*(?:but\s+)?(?:not|except)\s+(?:(?:in|on
 
 
 # (r56n) One host and a state it is in, after "for" at the head of a sentence and before the comma (or an aside in brackets
-# and the comma) that ends it: "For Enterprise0 scanned (only scan, no compromise), put ...". Only a participle of the
-# attack's states and one host: "for Enterprise0, scanned hosts ..." or "for User1 and User2 ..." are not it.
+# and the comma) that ends it: "For User3 exploited (rooted or not), restore ...". Only a participle of the
+# attack's states and one host: "for User3, exploited boxes ..." or "for User1 and User2 ..." are not it.
 _FOR_HOST_IN_STATE = re.compile(rf"(?P<lead>^\s*|[.;:!?]\s+)(?P<for>[Ff]or)\s+(?P<host>{HOST_NAME}|{HOST_SHORT})\s+"
                                 r"(?P<state>scanned|exploited|compromised|owned|rooted|probed|breached|infected)"
                                 r"(?=\s*(?:\([^()]{1,60}\)\s*)?,)", re.IGNORECASE)
