@@ -73,3 +73,19 @@ def test_for_host_in_state_heads_the_order_as_its_condition():
     assert text_problem(_FOR_HOST_STATE, {"host": "Op_Host1", "activity": "Scan"}, do) is not None
     # (a host named after "for" with no state of its own is no such head)
     assert read_wording("For Op_Host1, probed boxes get a DecoySmss.").conditions == ()
+
+
+# --- a chat log written speaker first, "<name> <time> > <message>" -------------------------------------------------
+
+_SPEAKER_FIRST_LOG = ("ivy 16:02 > analyse Op_Host0 whenever anything shows on it\n"
+                      "jon 16:03 > even for a probe? waste of a step, never analyse for that\n"
+                      "ivy 16:05 > ok: analyse Op_Host0 when it shows an exploit, probes aside")
+
+
+def test_speaker_first_log_settles_on_its_last_order():
+    from forge.rulebook.language.transcript import settled_line
+
+    assert settled_line(_SPEAKER_FIRST_LOG) == "analyse Op_Host0 when it shows an exploit, probes aside"
+    # (a single such line, or one that is no message, leaves the text as it stands)
+    mixed = _SPEAKER_FIRST_LOG + "\nsummary: see above"
+    assert settled_line(mixed) == mixed
