@@ -102,3 +102,17 @@ def test_move_no_longer_worth_it_is_turned_down():
     over = {"mode": "prefer", "verb": "Restore", "target": "Op_Host2", "over": {"verb": "Analyse", "target": "Op_Host2"}}
     assert text_problem(_NO_LONGER_WORTH, when, over) is None
     assert text_problem(_NO_LONGER_WORTH, when, {"mode": "do", "verb": "Analyse", "target": "Op_Host2"}) is not None
+
+
+# --- a move named alone after a ban, "...; an Analyse first." ------------------------------------------------------
+
+_MOVE_ALONE = "Right after a Restore of an op host, we must not Restore the same box again; an Analyse first."
+
+
+def test_move_named_alone_after_a_ban_is_its_order():
+    words = read_wording(_MOVE_ALONE)
+    assert "Analyse" in words.verbs and words.instruction.endswith("an Analyse first.")
+    when = {"class": "Operational", "acted": "Restore", "within": 1}
+    prefer = {"mode": "prefer", "verb": "Analyse", "target": "$matched", "over": {"verb": "Restore", "target": "$matched"}}
+    assert text_problem(_MOVE_ALONE, when, prefer) is None
+    assert text_problem(_MOVE_ALONE, when, {"mode": "do", "verb": "Restore", "target": "$matched"}) is not None

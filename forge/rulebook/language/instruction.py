@@ -322,6 +322,8 @@ def _resolved(lesson: str) -> str:
 
 # A move named as a noun before what it is on: "a DecoySvchost on Enterprise0", "one Remove per compromised host".
 _NOUN_MOVE = re.compile(r"^(?:a|an|one)\s+" + VERB_WORD + r"\s+(?:on|for|against|of|to|per)\s+\S", re.IGNORECASE)
+# (r56n) A move named alone as a sentence of its own, with when it comes: "an Analyse first.", "a Restore instead".
+_NOUN_MOVE_ALONE = re.compile(r"^\s*(?:a|an|one)\s+" + VERB_WORD + r"\s+(?:first|instead)\s*[.!]?\s*$", re.IGNORECASE)
 
 
 # A heading before the order ("Lesson: any user host that ..."): it names what follows, no situation.
@@ -711,7 +713,9 @@ def instruction_of(text: str) -> tuple[str, str, bool]:
         order, situation = _situation_after(order, parts[first + 1:first + 2])
     # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
     # (r46m: not a ladder's next rung, "else if it only shows a probe, decoy it": a case with its own condition)
-    orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p))
+    # (r56n: and a move named alone as what comes first or instead, "...; an Analyse first.": the order that follows a ban)
+    orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p)
+                                                         or _NOUN_MOVE_ALONE.match(p))
                         and (not OTHERWISE.search(p) or _NEXT_RUNG.match(p))]
     instruction = "; ".join(j for j in (without_justification(LEAD_WORD.sub("", o)) for o in orders) if j)
     heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)
