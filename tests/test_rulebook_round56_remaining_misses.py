@@ -91,19 +91,6 @@ def test_speaker_first_log_settles_on_its_last_order():
     assert settled_line(mixed) == mixed
 
 
-# --- a move "no longer worth" it: turned down from then on ---------------------------------------------------------
-
-_NO_LONGER_WORTH = "Once Op_Host2 has been rooted for four turns, Restore it; an Analyse is no longer worth doing at that point."
-
-
-def test_move_no_longer_worth_it_is_turned_down():
-    assert [p.verb for p in read_wording(_NO_LONGER_WORTH).prohibitions] == ["Analyse"]
-    when = {"host": "Op_Host2", "compromise": "Privileged", "unchanged_for": 4}
-    over = {"mode": "prefer", "verb": "Restore", "target": "Op_Host2", "over": {"verb": "Analyse", "target": "Op_Host2"}}
-    assert text_problem(_NO_LONGER_WORTH, when, over) is None
-    assert text_problem(_NO_LONGER_WORTH, when, {"mode": "do", "verb": "Analyse", "target": "Op_Host2"}) is not None
-
-
 # --- a move named alone after a ban, "...; an Analyse first." ------------------------------------------------------
 
 _MOVE_ALONE = "Right after a Restore of an op host, we must not Restore the same box again; an Analyse first."
