@@ -731,6 +731,7 @@ def written_out(text: str) -> str:
     # (r37m) "an exploit on Op_Host1 is the moment to restore it": the situation named as the time for the order (read
     # as it stood, "to stop ..." was a purpose, and the order after it was cut away with it)
     text = _MOMENT_FOR.sub(lambda m: f"{m['lead']}when {m['situation']}, ", text)
+    text = _FOR_HOST_IN_STATE.sub(_when_host_in_state, text)  # (r56n: "For Op_Host2 probed (...), ..." said with "when")
     # (r46b) "..., (but) not (in) the step after you removed it": the step after the move put out of the order, as "unless it
     # is the step after ..." says it (history_words reads that step; read as written, the exclusion was dropped at its comma)
     text = _STEP_AFTER_DENIED.sub(", unless it is ", text)
@@ -743,6 +744,20 @@ def written_out(text: str) -> str:
 
 _STEP_AFTER_DENIED = re.compile(r"\s*,\s*(?:but\s+)?(?:not|except)\s+(?:(?:in|on|at|during|for)\s+)?(?=(?:the|that)\s+(?:next\s+)?"
                                 r"(?:step|turn)\s+(?:right\s+)?(?:after|following)\s+(?:we|you|u|i)\b)", re.IGNORECASE)
+
+
+# (r56n) One host and a state it is in, after "for" at the head of a sentence and before the comma (or an aside in brackets
+# and the comma) that ends it: "For User3 exploited (rooted or not), restore ...". Only a participle of the
+# attack's states and one host: "for User3, exploited boxes ..." or "for User1 and User2 ..." are not it.
+_FOR_HOST_IN_STATE = re.compile(rf"(?P<lead>^\s*|[.;:!?]\s+)(?P<for>[Ff]or)\s+(?P<host>{HOST_NAME}|{HOST_SHORT})\s+"
+                                r"(?P<state>scanned|exploited|compromised|owned|rooted|probed|breached|infected)"
+                                r"(?=\s*(?:\([^()]{1,60}\)\s*)?,)", re.IGNORECASE)
+
+
+def _when_host_in_state(found: re.Match) -> str:
+    """(r56n) "For Op_Host2 probed (a scan at most), deploy ...": one host and its state opening the order's clause, as "when
+    Op_Host2 is probed" says it (read as no condition, an aside's "no compromise" was a negation placed nowhere)."""
+    return f"{found['lead']}{'W' if found['for'][0] == 'F' else 'w'}hen {found['host']} is {found['state']}"
 
 
 # A situation named as the time for an order: "any probe of an ops box is the time to ...", "an exploit on Op_Host2 is

@@ -237,7 +237,8 @@ _RESTATED_LEAD = re.compile(r"^(?:(?:to\s+)?put(?:\s+it)?\s+(?:another\s+way|dif
 # is to remove it", "the takeaway is: ...", "what I'd take from this is that ...". What follows it is the order; the
 # words before it (the hedge, the story) are none of it.
 # (r31m: the writer's hedge on it, "my hedged takeaway", "our cautious lesson", is no story either)
-_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|hedged|"
+# (r56n: and the teacher's own, "correcting my own habit: ...", "our own lesson:": whose it is, the same lead)
+_LESSON_LEAD = re.compile(r"^.*?\b(?:(?:the|my|our)\s+(?:own\s+)?(?:(?:new|simple|one|main|real|true|actual|proper|key|right|better|hedged|"
                           r"cautious|rough|provisional|working|[a-z]+(?:ble|est|er|ful|ive))\s+)?"
                           r"(?:rule|lesson|takeaway|take-away|moral|conclusion|sequence|order\s+of\s+moves|habit)"
                           # (r53m: "the habit to keep:", "the rule to remember is": what the teacher keeps, said with "to")
@@ -330,6 +331,8 @@ def _resolved(lesson: str) -> str:
 
 # A move named as a noun before what it is on: "a DecoySvchost on Enterprise0", "one Remove per compromised host".
 _NOUN_MOVE = re.compile(r"^(?:a|an|one)\s+" + VERB_WORD + r"\s+(?:on|for|against|of|to|per)\s+\S", re.IGNORECASE)
+# (r56n) A move named alone as a sentence of its own, with when it comes: "an Analyse first.", "a Restore instead".
+_NOUN_MOVE_ALONE = re.compile(r"^\s*(?:a|an|one)\s+" + VERB_WORD + r"\s+(?:first|instead)\s*[.!]?\s*$", re.IGNORECASE)
 
 
 # A heading before the order ("Lesson: any user host that ..."): it names what follows, no situation.
@@ -729,7 +732,9 @@ def instruction_of(text: str) -> tuple[str, str, bool]:
         order, situation = _situation_after(order, parts[first + 1:first + 2])
     # (an order for the other cases, "...; leave it alone otherwise", is no part of this rule)
     # (r46m: not a ladder's next rung, "else if it only shows a probe, decoy it": a case with its own condition)
-    orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p))
+    # (r56n: and a move named alone as what comes first or instead, "...; an Analyse first.": the order that follows a ban)
+    orders = [order] + [p for p in parts[first + 1:] if (gives_order(p) and not EXPLANATION_LEAD.match(p) or _SCOPE_NOTE.match(p)
+                                                         or _NOUN_MOVE_ALONE.match(p))
                         and (not OTHERWISE.search(p) or _NEXT_RUNG.match(p))]
     instruction = "; ".join(j for j in (without_justification(LEAD_WORD.sub("", o)) for o in orders) if j)
     heading = re.match(r"^\s*(?:except(?:\s+for)?|exception\s*(?:for)?|but)\b", situation, re.IGNORECASE)

@@ -308,7 +308,10 @@ def rating_away(condition: str) -> str:
 # analyses rate ...", "the analyses of the step show ...", "... by the analyst".
 _REPORTED_BY = re.compile(r"\b(?:(?:this|the)\s+step(?:'s|\u2019s)\s+|the\s+)?analys[ie]s\b(?:\s+(?:this|of\s+(?:the|this)|for\s+(?:the|this))"
                           r"\s+step)?(?:\s+(?:rate[sd]?|show(?:s|ed)?|report(?:s|ed)?|finds?|found|give[sn]?|says?|lists?))?|"
-                          rf"{_BY_RATER}|\b(?:this|the)\s+step(?:'s|\u2019s)(?=\s{{2,}})", re.IGNORECASE)
+                          rf"{_BY_RATER}|\b(?:this|the)\s+step(?:'s|\u2019s)(?=\s{{2,}})|"
+                          # (r56n: the Analyst's report named for the analyses, "if the analyst's report for the step rates ... high")
+                          r"\b(?:the\s+)?analyst(?:'s|\u2019s)\s+reports?(?:\s+(?:in|of|for)\s+(?:this|the)\s+step)?"
+                          r"(?:\s+(?:rate[sd]?|show(?:s|ed)?|report(?:s|ed)?|finds?|found|give[sn]?|says?|lists?))?", re.IGNORECASE)
 
 
 def without_evidence(text: str) -> str:

@@ -50,8 +50,12 @@ _COMPROMISED_ONLY = re.compile(r"\bCompromised:?\s+(" + "|".join(COMPROMISE_LEVE
                                re.IGNORECASE)
 # The environment's own ways of saying every host is quiet (text_view.py): a statement about all hosts;
 # the alerts' line names none of them.
-_ALL_QUIET = re.compile(r"\bAll (\d+) hosts: Activity None, Compromised No\b")
-_NONE_ALERTED = re.compile(r"^\s*No host shows activity or compromise\.?\s*$")
+# (r56n: and in the history lines' own shorthand, "all 13 hosts None/No": activity None, compromise No; not after a "not",
+# nor with hosts set apart after it, "all hosts None/No except User2 ...", whose line says more than every host quiet)
+_ALL_QUIET = re.compile(r"(?<!\bnot\s)\b[Aa]ll (?:(\d+) )?hosts:? (?:Activity None, Compromised No|None\s*/\s*No)\b"
+                        r"(?![\s,;:(\u2013\u2014-]*(?:except|but|save|apart|other\s+than|besides)\b)")
+# (r56n: also after the alerts' own header on its line, "Alerts: No host shows activity or compromise.": the same line)
+_NONE_ALERTED = re.compile(r"^\s*(?:Alerts:\s*)?No host shows activity or compromise\.?\s*$")
 _OTHERS_QUIET = re.compile(r"\(\d+ other hosts: Activity None, Compromised No\)")
 # The Planner's line of what changed since the last step, its hosts after the colon (one reader: judged.StillQuiet's too).
 # (r55h) A host it states clean there ("User0 (Activity None, Compromised No)") has left the alerts, its state known and

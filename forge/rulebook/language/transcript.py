@@ -32,8 +32,10 @@ from forge.rulebook.language.names import hosts_in, verbs_in
 from forge.rulebook.language.order import gives_order
 
 # "[09:14] ann: ...", "09:14 ann: ...", "[09:14:02] <ann> ...": a time, then the speaker.
-_MESSAGE = re.compile(r"^\s*(?:\[\s*\d{1,2}:\d{2}(?::\d{2})?\s*\]|\(\s*\d{1,2}:\d{2}(?::\d{2})?\s*\)|\d{1,2}:\d{2}(?::\d{2})?)\s*"
-                      r"(?:<\s*(?P<angled>[\w./@-]{1,30})\s*>|(?P<named>[\w./@-]{1,30})\s*:)\s*(?P<said>\S.*?)\s*$")
+# (r56n: or the speaker first, then the time and a ">" before the message: "kim 16:05 > ...")
+_MESSAGE = re.compile(r"^\s*(?:(?:\[\s*\d{1,2}:\d{2}(?::\d{2})?\s*\]|\(\s*\d{1,2}:\d{2}(?::\d{2})?\s*\)|\d{1,2}:\d{2}(?::\d{2})?)\s*"
+                      r"(?:<\s*(?P<angled>[\w./@-]{1,30})\s*>|(?P<named>[\w./@-]{1,30})\s*:)|"
+                      r"(?P<first>[\w./@-]{1,30})\s+\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s*>)\s*(?P<said>\S.*?)\s*$")
 # The talk that opens the settling message before its colon: "fine. agreed then:", "not quite. settled:"
 # (a colon between digits is a time, one before a bracket a smiley: neither opens anything).
 _LEAD_COLON = re.compile(r":(?=\s)")
@@ -93,7 +95,7 @@ _EDIT_LABEL = re.compile(r"^\s*(?:edit(?:ed)?|correction|erratum|typo|fix(?:ed)?
 def _speaker(message: re.Match) -> str:
     """(r53d) The speaker a log line names after its time (`_MESSAGE`): searched for in the line, the first "<word>:" was
     the time's hour ("[08:03]"), and every message of that hour was one speaker's, another's edit joined to it."""
-    return (message["angled"] or message["named"]).lower()
+    return (message["angled"] or message["named"] or message["first"]).lower()
 
 
 def _edit_joined(message: re.Match, log: list) -> str:
