@@ -1414,7 +1414,36 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").
     if not may_overlap(predicate, found):
         return f"claims: the predicate excludes what the condition says ({describe(found)[:90]}): express the condition"
-    return _state_moved(found, predicate) or _state_widened(found, predicate)
+    return _and_read_as_or(text, found, predicate) or _state_moved(found, predicate) or _state_widened(found, predicate)
+
+
+# Words that say a choice of cases, or deny a joint case ("unless both ..."): a disjunction the text may say itself.
+_ALTERNATIVES_SAID = re.compile(r"\b(?:or|either|whichever|any\s+of|one\s+of|unless|except|neither|nor|both|otherwise|"
+                                r"but\s+not|else)\b|/", re.IGNORECASE)
+
+
+def _hosts_asked(literals) -> set[str]:
+    """The hosts a conjunction of literals asks about (a class: each of its hosts)."""
+    return {h for atom, _ in literals for h in atom.hosts()}
+
+
+def _and_read_as_or(text: str, found, predicate) -> Optional[str]:
+    """(r56e) Read in part, a condition the reading joins with "and" over several places ("If User2 is rooted and
+    Enterprise0 is not clean") is still a conjunction: a predicate with an alternative that leaves out one of those places
+    (`any[User2 rooted, not Enterprise0 clean]`) fires where the text asks both, an "or" the text never says. Where the text
+    has words of choice or of a denied joint case, the disjunction may be its own, and is left to the other checks."""
+    read = dnf(found)
+    if read is None or len(read) != 1 or _ALTERNATIVES_SAID.search(text):
+        return None
+    places = [_hosts_asked((literal,)) for literal in read[0]]
+    if len({frozenset(p) for p in places}) < 2:
+        return None
+    for alternative in dnf(predicate) or ():
+        asked = _hosts_asked(alternative)
+        if any(not (place & asked) for place in places):
+            return (f"claims: the condition joins its parts with \"and\" ({describe(found)[:90]}), but the predicate "
+                    f"holds without one of them: express every part")
+    return None
 
 
 def _state_moved(found, predicate) -> Optional[str]:
