@@ -63,7 +63,7 @@ from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
 from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
-from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
+from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import negations_in
@@ -1861,6 +1861,16 @@ def _move_only_asked(text: str, action_raw: Any) -> Optional[str]:
             "forbids nothing; keep the rule semantic")
 
 
+def _subnet_left_out_asked(text: str, predicate) -> Optional[str]:
+    """(r56e) A form's subnet line that leaves a subnet out ("subnet: any but user", forms.subnets_left_out): a predicate
+    that can match a host of that subnet holds the rule where the line says it is not for, the opposite of the words."""
+    for left_out in subnets_left_out(text):
+        if positive_hosts(predicate) & set(HOST_CLASSES[left_out]):
+            return (f"scope: the text's subnet line leaves out the {left_out} subnet, but the predicate can match a "
+                    f"{left_out} host: keep those hosts out")
+    return None
+
+
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
@@ -1898,7 +1908,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
         or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
-        or _singled_out(words, predicate) \
+        or _singled_out(words, predicate) or _subnet_left_out_asked(text, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \

@@ -1761,7 +1761,8 @@ def form_lines_said(text: str) -> str:
     # note line that restricts the order (note_restricts): said as a sentence after the rule ("Not for rooted hosts."),
     # no reading placed it, and the order held in the very case the line took out
     if any(not _hosts_only(excepted) for excepted in parts.get("except", ())) \
-            or any(note_restricts(note) for note in parts.get("note", ())):
+            or any(note_restricts(note) for note in parts.get("note", ())) \
+            or any(_SUBNET_LEFT_OUT.search(subnet) for subnet in parts.get("subnet", ())):
         return text
     notes += parts.get("note", [])
     state = " and ".join(p.strip() for p in parts["when"][0].split(",") if p.strip())
@@ -1773,6 +1774,26 @@ def form_lines_said(text: str) -> str:
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ())) \
         + "".join(f" Not for {excepted}." for excepted in parts.get("except", ())) \
         + "".join(f" {note[0].upper()}{note[1:]}." for note in notes)
+
+
+# (r56e) A subnet line that leaves a subnet out ("subnet: any but user", "all except op", "non-user") names the subnets
+# the rule is NOT for: said as "On the any but user subnet, ...", it was read as that very subnet, the opposite. Left as
+# written, no reading takes it for the rule's place.
+_SUBNET_LEFT_OUT = re.compile(r"\b(?:but|except|excluding|exclude|other\s+than|save|bar|not|non|no|besides|apart\s+from|"
+                              r"outside|beyond|minus|without)\b", re.IGNORECASE)
+
+
+def subnets_left_out(text: str) -> tuple[str, ...]:
+    """(r56e) The host classes a form's subnet line leaves out (`_SUBNET_LEFT_OUT`: "subnet: any but user" is User,
+    "all except op, ent" Operational and Enterprise), each subnet word after the word that leaves them out."""
+    out: list[str] = []
+    for line in _form_lines_apart(text or "").split("\n"):
+        m = _FORM_LINE.match(line)
+        if not m or _FORM_KEYS.get(m["key"].lower()) != "subnet" or not (left := _SUBNET_LEFT_OUT.search(m["value"])):
+            continue
+        for word in re.split(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*", m["value"][left.end():]):
+            out += classes_in(f"{word} hosts") if word.strip() else ()
+    return tuple(dict.fromkeys(out))
 
 
 def _hosts_only(value: str) -> bool:
