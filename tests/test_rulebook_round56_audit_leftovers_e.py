@@ -3,9 +3,14 @@ compilation the checks accepted on b143cef that is wider than the words:
 - read in part, a condition joined with "and" over two places was accepted as an "or" of them once one part held a "not"
   (`checks._and_read_as_or`);
 - a form's subnet line that leaves a subnet out ("subnet: anything but ops") was said as that very subnet, the opposite
-  (`forms.subnets_left_out`, `checks._subnet_left_out_asked`)."""
+  (`forms.subnets_left_out`, `checks._subnet_left_out_asked`);
+- a lesson lead that ends in a bare colon after a condition ("Once Op_Host1 is owned, the lesson: ...") dropped its
+  condition (`instruction.lesson_of`);
+- an order or a ban the writer reports of another and turns down, or quotes and calls wrong, was taken for the text's
+  own (`disowned.moves_disowned`, `checks._move_disowned`, `said.said_in_words`)."""
 
 from forge.rulebook.authoring.checks import text_problem
+from forge.rulebook.language.said import said_in_words
 
 
 def _do(verb, target):
@@ -42,3 +47,31 @@ def test_a_subnet_line_that_leaves_a_subnet_out_is_not_that_subnet():
     # a subnet line that names its subnet is still that subnet
     said = "subnet: ops\nwhen: a box is being exploited\nmove: Remove it"
     assert text_problem(said, {"class": "Operational", "activity": "Exploit"}, remove) is None
+
+
+def test_a_lesson_lead_with_a_bare_colon_keeps_the_condition_before_it():
+    for text in ("Once Op_Host1 is owned, the lesson: Remove Op_Host1 straight away.",
+                 "Whenever Op_Host1 is owned, my rule: Remove Op_Host1 straight away."):
+        assert text_problem(text, {"host": "Op_Host1"}, _do("Remove", "Op_Host1")) is not None, text
+        owned = {"host": "Op_Host1", "compromise": "any"}
+        assert text_problem(text, owned, _do("Remove", "Op_Host1")) is None, text
+
+
+def _never(verb, target):
+    return {"mode": "never", "verb": verb, "target": target}
+
+
+def test_a_move_the_writer_reports_of_another_and_turns_down_is_no_rule_of_the_text():
+    rooted = {"host": "Enterprise1", "compromise": _ROOT}
+    for text in ("With Enterprise1 rooted, do not ever Restore it, claims Priya; we disagree and Restore it anyway.",
+                 "With Enterprise1 rooted, Priya says never to Restore it. Not me: Restore it.",
+                 "\u201cNever Restore Enterprise1\u201d is plain wrong: Restore it once it is rooted."):
+        assert text_problem(text, rooted, _never("Restore", "Enterprise1")) is not None, text
+        said = said_in_words(text)
+        assert said is None or said[1].mode != "never", text
+    for text in ("The ops crew swears by the rule: Remove Op_Host2 on sight; I disagree.",
+                 "The previous runbook said the rule: Remove Op_Host2 on sight."):
+        assert text_problem(text, {"host": "Op_Host2"}, _do("Remove", "Op_Host2")) is not None, text
+    # a ban the writer agrees with is the text's own
+    agreed = "With Enterprise1 rooted, Priya says never to Restore it, and she is right."
+    assert text_problem(agreed, rooted, _never("Restore", "Enterprise1")) is None

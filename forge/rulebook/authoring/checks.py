@@ -50,6 +50,7 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.claims import claims
 from forge.rulebook.language.condition import arrow_cases, line_claims, listed_claims, spoken_facts, story_state, windows_left_to
 from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.disowned import moves_disowned
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
 from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
@@ -1861,6 +1862,19 @@ def _move_only_asked(text: str, action_raw: Any) -> Optional[str]:
             "forbids nothing; keep the rule semantic")
 
 
+def _move_disowned(text: str, action: Optional[dict]) -> Optional[str]:
+    """(r56e) An order or a ban the writer reports of another and turns down, or quotes and calls wrong
+    (disowned.moves_disowned: "never Restore it, says Dana; I say ...", "Dana's team lives by the rule: ...; I disagree"),
+    compiled as the rule's own: the rule is the one the writer rejects, the opposite of their words."""
+    if not isinstance(action, dict) or action.get("mode") not in ("do", "never"):
+        return None
+    verb = _verb(action.get("verb"))
+    if not verb or not any(mode == action["mode"] and same_verb(said, verb) for mode, said in moves_disowned(text)):
+        return None
+    return (f"polarity: the text's {action['mode']} {verb} is another's, or quoted, and the writer turns it down: no rule "
+            "of the text; keep the rule semantic")
+
+
 def _subnet_left_out_asked(text: str, predicate) -> Optional[str]:
     """(r56e) A form's subnet line that leaves a subnet out ("subnet: any but user", forms.subnets_left_out): a predicate
     that can match a host of that subnet holds the rule where the line says it is not for, the opposite of the words."""
@@ -1904,6 +1918,7 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
+        or _move_disowned(text, action) \
         or _ban_limited(words, predicate, action) \
         or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \
