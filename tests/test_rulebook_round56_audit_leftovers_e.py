@@ -1,7 +1,7 @@
 """Round 56 (r56e): wrong readings the round's auditors found and left, probed with sentences of our own. Each test is a
 compilation the checks accepted on b143cef that is wider than the words:
 - read in part, a condition joined with "and" over two places was accepted as an "or" of them once one part held a "not"
-  (`checks._and_read_as_or`);
+  (`checks._and_read_as_or`); so was one whose last part, joined with ", and when", no reading placed;
 - a form's subnet line that leaves a subnet out ("subnet: anything but ops") was said as that very subnet, the opposite
   (`forms.subnets_left_out`, `checks._subnet_left_out_asked`);
 - a lesson lead that ends in a bare colon after a condition ("Once Op_Host1 is owned, the lesson: ...") dropped its
@@ -33,6 +33,13 @@ def test_a_condition_joined_with_and_is_no_disjunction_when_read_in_part():
     # and where the text says the choice itself, the "or" is its own
     chosen = "Should User3 be rooted or Enterprise1 not be clean, then Restore User3 at once."
     assert text_problem(chosen, wider, _do("Restore", "User3")) is None
+
+
+def test_a_last_part_joined_with_and_when_is_no_alternative_of_the_part_read():
+    text = "Remove Op_Host2 once it is exploited, and when Enterprise2 still looks clean."
+    exploited = {"host": "Op_Host2", "activity": "Exploit"}
+    wider = {"any": [exploited, {"host": "Enterprise2", "compromise": "No"}]}
+    assert text_problem(text, wider, _do("Remove", "Op_Host2")) is not None
 
 
 def test_a_subnet_line_that_leaves_a_subnet_out_is_not_that_subnet():

@@ -1432,18 +1432,20 @@ def _and_read_as_or(text: str, found, predicate) -> Optional[str]:
     """(r56e) Read in part, a condition the reading joins with "and" over several places ("If User2 is rooted and
     Enterprise0 is not clean") is still a conjunction: a predicate with an alternative that leaves out one of those places
     (`any[User2 rooted, not Enterprise0 clean]`) fires where the text asks both, an "or" the text never says. Where the text
-    has words of choice or of a denied joint case, the disjunction may be its own, and is left to the other checks."""
+    has words of choice or of a denied joint case, the disjunction may be its own, and is left to the other checks.
+    (So is a reading that kept one part only, "Restore Enterprise0 if it is rooted, and when Op_Server0 is still clean"
+    read as Enterprise0 rooted: `any[Enterprise0 rooted, Op_Server0 clean]` holds without the part it read.)"""
     read = dnf(found)
     if read is None or len(read) != 1 or _ALTERNATIVES_SAID.search(text):
         return None
     places = [_hosts_asked((literal,)) for literal in read[0]]
-    if len({frozenset(p) for p in places}) < 2:
+    if not places:
         return None
     for alternative in dnf(predicate) or ():
         asked = _hosts_asked(alternative)
         if any(not (place & asked) for place in places):
-            return (f"claims: the condition joins its parts with \"and\" ({describe(found)[:90]}), but the predicate "
-                    f"holds without one of them: express every part")
+            return (f"claims: the text joins what it asks with \"and\" ({describe(found)[:90]}), but the predicate "
+                    f"holds without part of it, an \"or\" the text does not say: express every part")
     return None
 
 
