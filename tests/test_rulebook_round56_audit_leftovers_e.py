@@ -7,7 +7,9 @@ compilation the checks accepted on b143cef that is wider than the words:
 - a lesson lead that ends in a bare colon after a condition ("Once Op_Host1 is owned, the lesson: ...") dropped its
   condition (`instruction.lesson_of`);
 - an order or a ban the writer reports of another and turns down, or quotes and calls wrong, was taken for the text's
-  own (`disowned.moves_disowned`, `checks._move_disowned`, `said.said_in_words`)."""
+  own (`disowned.moves_disowned`, `checks._move_disowned`, `said.said_in_words`);
+- a condition that waits on a person's request or leave ("only once cleared should we ...") was no condition at all
+  (`facts.FACTS` "request")."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.said import said_in_words
@@ -82,3 +84,13 @@ def test_a_move_the_writer_reports_of_another_and_turns_down_is_no_rule_of_the_t
     # a ban the writer agrees with is the text's own
     agreed = "With Enterprise1 rooted, Priya says never to Restore it, and she is right."
     assert text_problem(agreed, rooted, _never("Restore", "Enterprise1")) is None
+
+
+def test_a_condition_that_waits_on_a_request_is_a_fact_no_context_states():
+    remove = _do("Remove", "Enterprise2")
+    for text in ("Only once cleared should we Remove Enterprise2.", "Remove Enterprise2, but only when instructed.",
+                 "If the duty officer gives the go-ahead, Remove Enterprise2.", "Remove Enterprise2 on the lead's say-so."):
+        assert text_problem(text, {"host": "Enterprise2"}, remove) is not None, text
+    # listed in the unexpressed rest, the rule is guarded by it (and silent where no context states it)
+    assert text_problem("Only once cleared should we Remove Enterprise2.", {"host": "Enterprise2"}, remove,
+                        "once cleared") is None
