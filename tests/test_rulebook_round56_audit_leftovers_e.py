@@ -9,7 +9,9 @@ compilation the checks accepted on b143cef that is wider than the words:
 - an order or a ban the writer reports of another and turns down, or quotes and calls wrong, was taken for the text's
   own (`disowned.moves_disowned`, `checks._move_disowned`, `said.said_in_words`);
 - a condition that waits on a person's request or leave ("only once cleared should we ...") was no condition at all
-  (`facts.FACTS` "request")."""
+  (`facts.FACTS` "request");
+- a ban up to a state, "before it is owned", held in every state, and "Not before <state> should we <move>" was an order
+  in any state (`forms._BAN_BEFORE_STATE`, `forms._NOT_UNTIL`)."""
 
 from forge.rulebook.authoring.checks import text_problem
 from forge.rulebook.language.said import said_in_words
@@ -94,3 +96,19 @@ def test_a_condition_that_waits_on_a_request_is_a_fact_no_context_states():
     # listed in the unexpressed rest, the rule is guarded by it (and silent where no context states it)
     assert text_problem("Only once cleared should we Remove Enterprise2.", {"host": "Enterprise2"}, remove,
                         "once cleared") is None
+
+
+def test_a_ban_before_a_state_lifts_at_that_state():
+    owned = {"host": "Op_Host1", "compromise": "any"}
+    text = "You must never Restore Op_Host1 before it gets owned."
+    for wider in ({"host": "Op_Host1"}, owned):
+        assert text_problem(text, wider, _never("Restore", "Op_Host1")) is not None, wider
+    assert text_problem(text, {"not": owned}, _never("Restore", "Op_Host1")) is None
+    said = said_in_words(text)
+    assert said is not None and said[1].mode == "never" and "not" in repr(said[0]).lower()
+    inverted = "Not before Op_Host1 gets owned should anyone Restore Op_Host1."
+    assert text_problem(inverted, {"host": "Op_Host1"}, _do("Restore", "Op_Host1")) is not None
+    assert text_problem(inverted, owned, _do("Restore", "Op_Host1")) is None
+    # a move after "before" is a sequence, no state
+    assert text_problem("Never Restore Op_Host1 before you Analyse it.", {"host": "Op_Host1"},
+                        _never("Restore", "Op_Host1")) is None

@@ -606,8 +606,22 @@ _WAIT_BEFORE = re.compile(r"\b(?:wait|hold(?:\s+off)?|hang\s+on|pause|sit\s+tigh
 _THEN_AFTER = re.compile(r"^\s*[,;]?\s*(?:and\s+)?then\b", re.IGNORECASE)
 
 
-_NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til)\b"
+# (r56e) "before" followed by a host's state, "before it is owned", "before User2 gets rooted": the time up to that state,
+# as "until" says it (a move after "before", "before you Analyse it", is a sequence, left as written)
+_BEFORE_STATE = (r"before(?=\s+(?:it|they|[A-Z][\w-]*\d|(?:the|that|this|each|every|any)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
+                 r"(?:is|are|gets?|got|has\s+been|have\s+been|becomes?|shows?|turns?|goes|falls?)\b)")
+
+
+_NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til|"
+                        + _BEFORE_STATE + r")\b"
                         r"(?![^.;:,!?]*\bagain\b)", re.IGNORECASE)  # (a state returned to "again" is history: left unknown)
+
+
+# (r56e) A ban up to a state, "never Remove User2 before it is owned", "don't Restore it before Enterprise0 gets rooted": the
+# ban lifts at that state, as "until" says it (read without it, the ban held in every state, the state its words leave the
+# move to among them)
+_BAN_BEFORE_STATE = re.compile(r"(?P<ban>\b(?:never|not|don'?t|doesn'?t|mustn'?t|shouldn'?t|no)\b[^.;:!?]*?\s)" + _BEFORE_STATE,
+                               re.IGNORECASE)
 
 
 # (r55e) A wait until a state, then the order, "wait until Enterprise1 is clean, then Restore User1", "hold off on User1 till
@@ -681,6 +695,7 @@ def written_out(text: str) -> str:
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
     # opposite)
     text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
+    text = _BAN_BEFORE_STATE.sub(lambda m: f"{m['ban']}until", text)
     text = _ANYTHING_BUT_QUIET.sub(_anything_but_quiet_said, text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
