@@ -693,9 +693,8 @@ def written_out(text: str) -> str:
     text = _WAIT_UNTIL_THEN.sub(lambda m: f"{'O' if m[0].strip()[0].isupper() else 'o'}nce {m['state']}, ", text)
     # (r55b) "not until <state>" that opens its clause, "Not until Enterprise1 is clean: Restore User1", "..., but not till
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
-    # opposite)
-    text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
-    text = _BAN_BEFORE_STATE.sub(lambda m: f"{m['ban']}until", text)
+    # opposite). (r56e) A ban "before <state>" is a ban until it: `_BAN_BEFORE_STATE`
+    text = _BAN_BEFORE_STATE.sub(lambda m: f"{m['ban']}until", _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text))
     text = _ANYTHING_BUT_QUIET.sub(_anything_but_quiet_said, text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
