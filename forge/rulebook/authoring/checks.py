@@ -1419,8 +1419,9 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
 
 
 # Words that say a choice of cases, or deny a joint case ("unless both ..."): a disjunction the text may say itself.
+# (and a chain of cases, "...; failing that, if ...; if not, ...": each case its own alternative)
 _ALTERNATIVES_SAID = re.compile(r"\b(?:or|either|whichever|any\s+of|one\s+of|unless|except|neither|nor|both|otherwise|"
-                                r"but\s+not|else)\b|/", re.IGNORECASE)
+                                r"but\s+not|else|failing|if\s+not|if\s+that\s+fails|instead|alternatively)\b|/", re.IGNORECASE)
 
 
 def _hosts_asked(literals) -> set[str]:
