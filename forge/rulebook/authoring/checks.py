@@ -1439,7 +1439,7 @@ def _and_read_as_or(text: str, found, predicate) -> Optional[str]:
     read = dnf(found)
     if read is None or len(read) != 1 or _ALTERNATIVES_SAID.search(text):
         return None
-    places = [_hosts_asked((literal,)) for literal in read[0]]
+    places = [_hosts_asked((literal,)) for literal in read[0] if not literal[0].bare()]  # (a host merely shown: no part)
     if not places:
         return None
     for alternative in dnf(predicate) or ():

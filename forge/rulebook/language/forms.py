@@ -607,9 +607,11 @@ _THEN_AFTER = re.compile(r"^\s*[,;]?\s*(?:and\s+)?then\b", re.IGNORECASE)
 
 
 # (r56e) "before" followed by a host's state, "before it is owned", "before User2 gets rooted": the time up to that state,
-# as "until" says it (a move after "before", "before you Analyse it", is a sequence, left as written)
+# as "until" says it (a move after "before", "before you Analyse it", is a sequence, and a move's outcome, "before it is
+# restored", history: both left as written)
 _BEFORE_STATE = (r"before(?=\s+(?:it|they|[A-Z][\w-]*\d|(?:the|that|this|each|every|any)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
-                 r"(?:is|are|gets?|got|has\s+been|have\s+been|becomes?|shows?|turns?|goes|falls?)\b)")
+                 r"(?:is|are|gets?|got|has\s+been|have\s+been|becomes?|shows?|turns?|goes|falls?)\s+(?:(?:fully|actually|really)\s+)?"
+                 r"(?:owned|rooted|compromised|exploited|scanned|probed|breached|hit|root|privileged|pwned)\b)")
 
 
 _NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til|"
