@@ -50,6 +50,7 @@ from forge.rulebook.language.action import ANY_VERB, MATCHED, RELATIVE_TARGETS
 from forge.rulebook.language.claims import claims
 from forge.rulebook.language.condition import arrow_cases, line_claims, listed_claims, spoken_facts, story_state, windows_left_to
 from forge.rulebook.language.facts import facts_needed
+from forge.rulebook.language.disowned import moves_disowned
 from forge.rulebook.language.guard import complete_claims, guard_claims, guard_rest, whole_claims, words_beside_evidence
 from forge.rulebook.language.rule_claims import ORDER_ENDED, conceded_away, conceded_classes, conceded_hosts, conceded_states, narrower_cases_away, rule_claims
 from forge.rulebook.language.scope import classes_denied, conditions_not_applied, membership_denied_away, subject_of
@@ -63,7 +64,7 @@ from forge.rulebook.language.situation import levels_joined, state_of
 from forge.rulebook.language.clauses import DENIED_PLACE, LEVEL_RELATIVE, order_without_conditions
 from forge.rulebook.language.forbidding import (HOLDING_OFF_DENIED, hosts_waited_on, LISTED_TO_AVOID, classes_compared_only, classes_sequenced_only, first_rung, limited_bans,
                                                 verbs_put_after)
-from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
+from forge.rulebook.language.forms import (ONLY_TIME_ALLOWED, subnets_left_out, example_aside_away, hosts_marked_fine, left_to_provision, line_pointer_unclear, line_referred_back,
                                            moves_answered, moves_only_asked, moves_only_suggested, only_time_permitted)
 from forge.rulebook.language.instruction import GRANTED, ONLY_NAMED, only_named_away, only_named_hosts
 from forge.rulebook.language.markers import negations_in
@@ -1414,7 +1415,39 @@ def _claims(text: str, predicate, unexpressed: str = "") -> Optional[str]:
     # the opposite ("When Enterprise2 sits at user level ..." compiled as "Enterprise2 is not at user level").
     if not may_overlap(predicate, found):
         return f"claims: the predicate excludes what the condition says ({describe(found)[:90]}): express the condition"
-    return _state_moved(found, predicate) or _state_widened(found, predicate)
+    return _and_read_as_or(text, found, predicate) or _state_moved(found, predicate) or _state_widened(found, predicate)
+
+
+# Words that say a choice of cases, or deny a joint case ("unless both ..."): a disjunction the text may say itself.
+# (and a chain of cases, "...; failing that, if ...; if not, ...": each case its own alternative)
+_ALTERNATIVES_SAID = re.compile(r"\b(?:or|either|whichever|any\s+of|one\s+of|unless|except|neither|nor|both|otherwise|"
+                                r"but\s+not|else|failing|if\s+not|if\s+that\s+fails|instead|alternatively)\b|/", re.IGNORECASE)
+
+
+def _hosts_asked(literals) -> set[str]:
+    """The hosts a conjunction of literals asks about (a class: each of its hosts)."""
+    return {h for atom, _ in literals for h in atom.hosts()}
+
+
+def _and_read_as_or(text: str, found, predicate) -> Optional[str]:
+    """(r56e) Read in part, a condition the reading joins with "and" over several places ("If User2 is rooted and
+    Enterprise0 is not clean") is still a conjunction: a predicate with an alternative that leaves out one of those places
+    (`any[User2 rooted, not Enterprise0 clean]`) fires where the text asks both, an "or" the text never says. Where the text
+    has words of choice or of a denied joint case, the disjunction may be its own, and is left to the other checks.
+    (So is a reading that kept one part only, "Restore Enterprise0 if it is rooted, and when Op_Server0 is still clean"
+    read as Enterprise0 rooted: `any[Enterprise0 rooted, Op_Server0 clean]` holds without the part it read.)"""
+    read = dnf(found)
+    if read is None or len(read) != 1 or _ALTERNATIVES_SAID.search(text):
+        return None
+    places = [_hosts_asked((literal,)) for literal in read[0] if not literal[0].bare()]  # (a host merely shown: no part)
+    if not places:
+        return None
+    for alternative in dnf(predicate) or ():
+        asked = _hosts_asked(alternative)
+        if any(not (place & asked) for place in places):
+            return (f"claims: the text joins what it asks with \"and\" ({describe(found)[:90]}), but the predicate "
+                    f"holds without part of it, an \"or\" the text does not say: express every part")
+    return None
 
 
 def _state_moved(found, predicate) -> Optional[str]:
@@ -1832,6 +1865,29 @@ def _move_only_asked(text: str, action_raw: Any) -> Optional[str]:
             "forbids nothing; keep the rule semantic")
 
 
+def _move_disowned(text: str, action: Optional[dict]) -> Optional[str]:
+    """(r56e) An order or a ban the writer reports of another and turns down, or quotes and calls wrong
+    (disowned.moves_disowned: "never Restore it, says Dana; I say ...", "Dana's team lives by the rule: ...; I disagree"),
+    compiled as the rule's own: the rule is the one the writer rejects, the opposite of their words."""
+    if not isinstance(action, dict) or action.get("mode") not in ("do", "never"):
+        return None
+    verb = _verb(action.get("verb"))
+    if not verb or not any(mode == action["mode"] and same_verb(said, verb) for mode, said in moves_disowned(text)):
+        return None
+    return (f"polarity: the text's {action['mode']} {verb} is another's, or quoted, and the writer turns it down: no rule "
+            "of the text; keep the rule semantic")
+
+
+def _subnet_left_out_asked(text: str, predicate) -> Optional[str]:
+    """(r56e) A form's subnet line that leaves a subnet out ("subnet: any but user", forms.subnets_left_out): a predicate
+    that can match a host of that subnet holds the rule where the line says it is not for, the opposite of the words."""
+    for left_out in subnets_left_out(text):
+        if positive_hosts(predicate) & set(HOST_CLASSES[left_out]):
+            return (f"scope: the text's subnet line leaves out the {left_out} subnet, but the predicate can match a "
+                    f"{left_out} host: keep those hosts out")
+    return None
+
+
 def _line_referred_dropped(text: str, predicate) -> Optional[str]:
     """(r54h) A condition that points back at a table line the text quotes ("when that row comes back"): the predicate
     must state that line, its host at both of its values (forms.line_referred_back)."""
@@ -1865,11 +1921,12 @@ def _whole_text_problem(text: str, when_raw: Any, action_raw: Any, unexpressed: 
     predicate = parse_predicate(when_raw)
     action = completed_action(text, action_raw)
     return _never_holds(predicate) or _polarity(words, predicate, action, unexpressed) or _permitted_only(words, action) \
+        or _move_disowned(text, action) \
         or _ban_limited(words, predicate, action) \
         or _line_referred_dropped(text, predicate) \
         or _matched(predicate, action) \
         or _scope(words, predicate, when_raw, action) or _provision_host_asked(text, predicate, action) \
-        or _singled_out(words, predicate) \
+        or _singled_out(words, predicate) or _subnet_left_out_asked(text, predicate) \
         or _host_widened_to_class(words, predicate, action) or _outside_widened(words, predicate) \
         or _not_covered_asked(text, words, predicate) \
         or _bare(words, predicate, unexpressed) or _story_state_dropped(words, predicate) \

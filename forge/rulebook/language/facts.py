@@ -116,6 +116,17 @@ def _rewards_stated(text: str, situation: Situation) -> bool:
         or bool(re.search(r"\breward\b[^\n]*\d", text, re.IGNORECASE))
 
 
+_REQUEST_WAITED = (r"\b(?:if|when|whenever|once|unless|until|after)\s+(?:(?:we|you|i|they)(?:'re|\s+are|\s+were|\s+get|\s+got|\s+have\s+been)\s+)?"
+                   r"(?:(?:explicitly|specifically|formally|directly)\s+)?(?:asked|told(?:\s+to)?|requested|instructed|ordered|"
+                   r"approved|authori[sz]ed|permitted|allowed|cleared|signed\s+off)(?=\s*(?:[,.;:!?)]|$|\b(?:should|must|do|does|may|"
+                   r"can|will|shall|would|could)\b))|"
+                   r"\b(?:on|upon|at|by)\s+(?:(?:their|his|her|someone's|the\s+\w+'s)\s+)?(?:request|demand|instruction|say-so|orders?)\b|"
+                   r"\bwith(?:out)?\s+(?:(?:prior|explicit|written)\s+)?(?:approval|permission|sign-?off|the\s+go-ahead)\b|"
+                   r"\b(?:someone|somebody|the\s+(?:boss|lead|manager|captain|owner|operator|commander|client|customer|team\s+lead|"
+                   r"duty\s+officer|on-call)|management)\s+(?:asks?|requests?|approves?|says\s+so|tells\s+(?:us|you)|signs?\s+off|"
+                   r"gives\s+the\s+(?:word|go-ahead|ok|nod))\b")
+
+
 FACTS: tuple[Fact, ...] = (
     # The defender's earlier steps: what it did and how hosts changed (the context's history lines).
     Fact("history", re.compile(
@@ -218,6 +229,11 @@ FACTS: tuple[Fact, ...] = (
     # op host more compromised than Op_Server0"): no predicate over the table compares two hosts, and the product does not judge it,
     # so a rule that states it is silent (read as the named host merely shown, it fired wherever that host was listed).
     Fact("comparison", re.compile(_COMPARED_STATE, re.IGNORECASE), lambda text, situation: False),
+    # (r56e) A person's request or leave ("only if asked should we ...", "Remove User1 once approved", "if the lead says
+    # so"): no context states who asked for what, so a rule that waits on it is silent (read as no condition, "Only if
+    # asked should we Remove User1" held the Remove wherever User1 was shown). Said where it ends its clause: "when
+    # asked what to pick" addresses a role, no condition.
+    Fact("request", re.compile(_REQUEST_WAITED, re.IGNORECASE), lambda text, situation: False),
 )
 
 

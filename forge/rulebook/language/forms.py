@@ -606,8 +606,24 @@ _WAIT_BEFORE = re.compile(r"\b(?:wait|hold(?:\s+off)?|hang\s+on|pause|sit\s+tigh
 _THEN_AFTER = re.compile(r"^\s*[,;]?\s*(?:and\s+)?then\b", re.IGNORECASE)
 
 
-_NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til)\b"
+# (r56e) "before" followed by a host's state, "before it is owned", "before User2 gets rooted": the time up to that state,
+# as "until" says it (a move after "before", "before you Analyse it", is a sequence, and a move's outcome, "before it is
+# restored", history: both left as written)
+_BEFORE_STATE = (r"before(?=\s+(?:it|they|[A-Z][\w-]*\d|(?:the|that|this|each|every|any)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
+                 r"(?:is|are|gets?|got|has\s+been|have\s+been|becomes?|shows?|turns?|goes|falls?)\s+(?:(?:fully|actually|really)\s+)?"
+                 r"(?:owned|rooted|compromised|exploited|scanned|probed|breached|hit|root|privileged|pwned)\b)")
+
+
+_NOT_UNTIL = re.compile(r"(?:^|(?<=[.;:!?(]\s)|(?<=,\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\n))\s*not\s+(?:until|till|til|"
+                        + _BEFORE_STATE + r")\b"
                         r"(?![^.;:,!?]*\bagain\b)", re.IGNORECASE)  # (a state returned to "again" is history: left unknown)
+
+
+# (r56e) A ban up to a state, "never Remove User2 before it is owned", "don't Restore it before Enterprise0 gets rooted": the
+# ban lifts at that state, as "until" says it (read without it, the ban held in every state, the state its words leave the
+# move to among them)
+_BAN_BEFORE_STATE = re.compile(r"(?P<ban>\b(?:never|not|don'?t|doesn'?t|mustn'?t|shouldn'?t|no)\b[^.;:!?]*?\s)" + _BEFORE_STATE,
+                               re.IGNORECASE)
 
 
 # (r55e) A wait until a state, then the order, "wait until Enterprise1 is clean, then Restore User1", "hold off on User1 till
@@ -679,8 +695,8 @@ def written_out(text: str) -> str:
     text = _WAIT_UNTIL_THEN.sub(lambda m: f"{'O' if m[0].strip()[0].isupper() else 'o'}nce {m['state']}, ", text)
     # (r55b) "not until <state>" that opens its clause, "Not until Enterprise1 is clean: Restore User1", "..., but not till
     # it is quiet": the order waits for that state, said "only once" (read as "until", it held while the state did not: the
-    # opposite)
-    text = _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text)
+    # opposite). (r56e) A ban "before <state>" is a ban until it: `_BAN_BEFORE_STATE`
+    text = _BAN_BEFORE_STATE.sub(lambda m: f"{m['ban']}until", _NOT_UNTIL.sub(lambda m: "Only once" if m[0][0].isupper() else "only once", text))
     text = _ANYTHING_BUT_QUIET.sub(_anything_but_quiet_said, text)
     # (r43m) a word or two quoted as the table or the alert prints them, "shows 'Exploit'", "pick \"Sleep\"": the words
     # themselves (the quote marks were tokens no reading placed, and the condition was never whole); a longer quotation,
@@ -1761,7 +1777,8 @@ def form_lines_said(text: str) -> str:
     # note line that restricts the order (note_restricts): said as a sentence after the rule ("Not for rooted hosts."),
     # no reading placed it, and the order held in the very case the line took out
     if any(not _hosts_only(excepted) for excepted in parts.get("except", ())) \
-            or any(note_restricts(note) for note in parts.get("note", ())):
+            or any(note_restricts(note) for note in parts.get("note", ())) \
+            or any(_SUBNET_LEFT_OUT.search(subnet) for subnet in parts.get("subnet", ())):
         return text
     notes += parts.get("note", [])
     state = " and ".join(p.strip() for p in parts["when"][0].split(",") if p.strip())
@@ -1773,6 +1790,26 @@ def form_lines_said(text: str) -> str:
     return said + "".join(f" Avoid {avoided}." for avoided in parts.get("avoid", ())) \
         + "".join(f" Not for {excepted}." for excepted in parts.get("except", ())) \
         + "".join(f" {note[0].upper()}{note[1:]}." for note in notes)
+
+
+# (r56e) A subnet line that leaves a subnet out ("subnet: any but user", "all except op", "non-user") names the subnets
+# the rule is NOT for: said as "On the any but user subnet, ...", it was read as that very subnet, the opposite. Left as
+# written, no reading takes it for the rule's place.
+_SUBNET_LEFT_OUT = re.compile(r"\b(?:but|except|excluding|exclude|other\s+than|save|bar|not|non|no|besides|apart\s+from|"
+                              r"outside|beyond|minus|without)\b", re.IGNORECASE)
+
+
+def subnets_left_out(text: str) -> tuple[str, ...]:
+    """(r56e) The host classes a form's subnet line leaves out (`_SUBNET_LEFT_OUT`: "subnet: any but user" is User,
+    "all except op, ent" Operational and Enterprise), each subnet word after the word that leaves them out."""
+    out: list[str] = []
+    for line in _form_lines_apart(text or "").split("\n"):
+        m = _FORM_LINE.match(line)
+        if not m or _FORM_KEYS.get(m["key"].lower()) != "subnet" or not (left := _SUBNET_LEFT_OUT.search(m["value"])):
+            continue
+        for word in re.split(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*", m["value"][left.end():]):
+            out += classes_in(f"{word} hosts") if word.strip() else ()
+    return tuple(dict.fromkeys(out))
 
 
 def _hosts_only(value: str) -> bool:

@@ -277,6 +277,18 @@ _HYPOTHETICAL_LEAD = re.compile(r"^\s*if\s+(?:i|we)\s+(?:had|were|was)\s+to\s+(?
                                 r"box|server|machine)\w*\b)[^:;.]{1,60}?:\s*(?=\S)", re.IGNORECASE)
 
 
+# (r56e) A lesson lead that says whose rule it is, another's or an old document's: "The old card said the rule: ...",
+# "Dana's team lives by the rule: ...; I disagree". The rule after the colon is theirs, reported: read as the teacher's
+# lesson, the story was dropped and the rule was the one the writer reports or turns down. (Said by the teacher, "I'd
+# say", "we keep", it is theirs.)
+_ANOTHERS_LEAD = re.compile(r"(?<![\w'])(?!(?:i|we|i'd|we'd|i'll|we'll|i've|we've|myself|ourselves|us|me)\b)[\w']+\s+"
+                            r"(?:(?:still|always|once|all)\s+)?(?:said|says|lives?\s+by|lived\s+by|follows?|followed|goes\s+by|"
+                            r"go\s+by|went\s+by|swears?\s+by|swore\s+by|keeps?|kept|wrote|writes|teaches|taught|preaches|"
+                            r"preached|stated|states|read|reads|has|had|used|uses|insists?\s+on|insisted\s+on|gave|gives)\s+"
+                            r"(?:(?:by|on|to|us|me)\s+)?(?:the|their|his|her|its|an?|this|that)\s+"
+                            r"(?:[\w-]+\s+)?(?:rule|lesson|takeaway|moral|habit|sequence)\b", re.IGNORECASE)
+
+
 def lesson_of(part: str) -> str:
     """A part that names the lesson inside it (_LESSON_LEAD): the lesson, when it orders; else the part."""
     hypothetical = _HYPOTHETICAL_LEAD.match(part)
@@ -284,7 +296,7 @@ def lesson_of(part: str) -> str:
         rest = part[hypothetical.end():]
         return rest[:1].upper() + rest[1:]
     found = _ONE_RULE_LEAD.match(part) or _LESSON_LEAD.match(part)
-    if found is None or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn|"
+    if found is None or _ANOTHERS_LEAD.search(found.group(0)) or not re.search(r"\b(?:rule|lesson|takeaway|take-away|moral|conclusion|take\s+away|take|draw|learn|"
                                       r"sequence|order\s+of\s+moves|habit|tell\s+(?:myself|ourselves)|recommend|next\s+time)\b",
                                       found.group(0), re.IGNORECASE):
         return part
@@ -304,7 +316,10 @@ def lesson_of(part: str) -> str:
             and not CONDITION.match(rest):
         opening = lead.lstrip()
         end = clause_end(opening, marker.end())
-        if opening[end:end + 1] == "," and _LESSON_LEAD.match(opening[end + 1:].lstrip()) is not None:
+        # (r56e) the lead after the condition is matched with the lesson that follows it: alone, a lead that ends in a
+        # bare colon ("If User0 is rooted, the rule: ...") had nothing after it, and its condition was dropped
+        after = part[len(part) - len(part.lstrip()) + end + 1:].lstrip()
+        if opening[end:end + 1] == "," and _LESSON_LEAD.match(after) is not None:
             return f"{opening[:end].strip()}, {rest[:1].lower() + rest[1:]}"
     return rest
 

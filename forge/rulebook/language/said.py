@@ -21,6 +21,7 @@ from forge.env.catalog import GLOBAL_VERBS, HOST_CLASSES
 from forge.rulebook.language.predicate import AllOf, AnyOf, Atom, Predicate, atoms_of, positive_hosts
 from forge.rulebook.language.clauses import order_without_conditions
 from forge.rulebook.language.episode import EpisodeStep, episode_claims
+from forge.rulebook.language.disowned import moves_disowned
 from forge.rulebook.language.forbidding import hosts_waited_on, limited_bans
 from forge.rulebook.language.forms import moves_answered, moves_only_asked
 from forge.rulebook.language.names import classes_in, hosts_in, same_verb
@@ -38,6 +39,8 @@ def said_in_words(text: str) -> Optional[tuple[Predicate, RuleAction]]:
         return None  # (r55e) "would a Restore be wrong on User2? Yes": the move a question turns down is no order
     if said is not None and said[1].move.verb != ANY_VERB and any(same_verb(said[1].move.verb, asked) for asked in moves_only_asked(text)):
         return None  # (r56l) "should we Restore User2 once it is rooted?": a move only asked about, no order, no ban
+    if said is not None and any(mode == said[1].mode and same_verb(said[1].move.verb, verb) for mode, verb in moves_disowned(text)):
+        return None  # (r56e) "never Restore it, says Dana; I disagree": the rule the writer turns down is none of theirs
     # (a preference of another move over it, "not a Restore case yet -> Remove OpS0", is the word the dispute needs: the
     # move ordered in its place, which the limit leaves standing)
     if said is not None and said[1].mode == "do" and any(same_verb(said[1].move.verb, verb) and kind == "count"

@@ -1,0 +1,66 @@
+"""Orders and bans the writer reports of another, or quotes, and turns down (r56e). Pure.
+
+"never Restore it, says Dana; I say always Restore it", "Dana's team lives by the rule: Restore User0; I disagree",
+'"Never Restore User2" is wrong: ...', "The old card said the rule: ...": the move after the attribution, or inside the
+quotes, is the rule the writer rejects or reports as superseded, no rule of the text. Read as the text's own, a compiled
+"never" (or "do") of it was the opposite of what the writer says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from forge.rulebook.language.forbidding import forbids_verb
+from forge.rulebook.language.names import verbs_in
+
+# Who said it, before the words ("Dana says:", "Dana's team lives by the rule:", "the card said"), never the writer.
+_SAID_BY_BEFORE = re.compile(r"(?<![\w'])(?!(?:i|we|you)\b)(?P<who>[\w']+)\s+(?:(?:still|always|once|all)\s+)?"
+                             r"(?:says?|said|insists?(?:\s+on)?|insisted(?:\s+on)?|claims?|claimed|thinks?|thought|believes?|"
+                             r"believed|lives?\s+by|lived\s+by|goes\s+by|went\s+by|swears?\s+by|swore\s+by|follows?|followed|"
+                             r"preach(?:es|ed)|wrote|writes|told\s+(?:us|me))\b", re.IGNORECASE)
+
+# Who said it, after the words: "never Restore it, says Dana", "..., according to the old card".
+_SAID_BY_AFTER = re.compile(r",\s*(?:(?:says?|said|insists?|insisted|claims?|claimed|writes|wrote)\s+(?!(?:i|we|me|us)\b)[\w']+|"
+                            r"according\s+to\s+(?!(?:me|us)\b)[\w']+|per\s+(?!(?:me|us)\b)[\w']+)", re.IGNORECASE)
+
+# A source the writer calls superseded: "the old card", "the former runbook", "last year's playbook".
+_OLD_SOURCE = re.compile(r"\b(?:old|older|former|previous|outdated|obsolete|retired|superseded|last\s+year's)\b", re.IGNORECASE)
+
+# The writer turning down what was reported: "I disagree", "I say <something else>", "not me", "that's wrong".
+_WRITER_REJECTS = re.compile(r"\b(?:i|we)\s+(?:(?:strongly|completely|respectfully|totally|still)\s+)?(?:disagree|object|reject\s+(?:it|that|this)|"
+                             r"don'?t\s+(?:agree|buy\s+it|think\s+so)|say\s+(?!(?:the\s+same|so|too|likewise|yes|amen|ditto|agree)\b))|"
+                             r"\bnot\s+me\b|\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:just\s+|plain\s+|simply\s+|dead\s+)?"
+                             r"(?:wrong|mistaken|backwards|nonsense|a\s+mistake|outdated|bad\s+advice)\b", re.IGNORECASE)
+
+# Quoted words and what follows them in their sentence: '"Never Restore User2" is wrong', "“Restore it” is a mistake".
+_QUOTED = re.compile(r"[\"\u201c](?P<quoted>[^\"\u201c\u201d]{3,160})[\"\u201d](?P<after>[^.;!?]{0,60})")
+_CALLED_WRONG = re.compile(r"^\s*(?:is|was|'s|sounds|seems|would\s+be)\s+(?:(?:just|plain|simply|dead|flat|completely|all)\s+)?"
+                           r"(?:wrong|mistaken|backwards|nonsense|a\s+mistake|outdated|bad\s+advice|false|misguided|not\s+right|"
+                           r"a\s+myth|rubbish)\b", re.IGNORECASE)
+
+
+def _moves(words: str) -> set[tuple[str, str]]:
+    """The moves some words say, each with whether they forbid it ("never") or order it ("do")."""
+    mode = "never" if forbids_verb(words) else "do"
+    return {(mode, verb) for verb in verbs_in(words)}
+
+
+def moves_disowned(text: str) -> frozenset[tuple[str, str]]:
+    """The (mode, verb) pairs the writer reports of another (`_SAID_BY_BEFORE`, `_SAID_BY_AFTER`) and turns down after
+    (`_WRITER_REJECTS`) or reports from a superseded source (`_OLD_SOURCE`), or quotes and calls wrong (`_CALLED_WRONG`)."""
+    text = text or ""
+    out: set[tuple[str, str]] = set()
+    for m in _QUOTED.finditer(text):
+        if _CALLED_WRONG.match(m["after"]):
+            out |= _moves(m["quoted"])
+    start = 0
+    for clause in re.split(r"(?<=[.;!?])\s+|;\s*", text):
+        start = text.find(clause, start)
+        later = text[start + len(clause):]
+        before, after = _SAID_BY_BEFORE.search(clause), _SAID_BY_AFTER.search(clause)
+        if before is not None and (_OLD_SOURCE.search(clause[:before.start("who") + len(before["who"])])
+                                   or _WRITER_REJECTS.search(clause[before.end():] + " " + later)):
+            out |= _moves(clause[before.end():])
+        elif after is not None and _WRITER_REJECTS.search(clause[after.end():] + " " + later):
+            out |= _moves(clause[:after.start()])
+    return frozenset(out)
