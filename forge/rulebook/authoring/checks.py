@@ -1424,6 +1424,10 @@ _ALTERNATIVES_SAID = re.compile(r"\b(?:or|either|whichever|any\s+of|one\s+of|unl
                                 r"but\s+not|else|failing|if\s+not|if\s+that\s+fails|instead|alternatively)\b|/", re.IGNORECASE)
 
 
+# The words that join two conditions into one case: "and", "&", "as well as", "plus"
+_JOINED_SAID = re.compile(r"\band\b|&|\bas\s+well\s+as\b|\bplus\b", re.IGNORECASE)
+
+
 def _hosts_asked(literals) -> set[str]:
     """The hosts a conjunction of literals asks about (a class: each of its hosts)."""
     return {h for atom, _ in literals for h in atom.hosts()}
@@ -1437,7 +1441,9 @@ def _and_read_as_or(text: str, found, predicate) -> Optional[str]:
     (So is a reading that kept one part only, "Restore Enterprise0 if it is rooted, and when Op_Server0 is still clean"
     read as Enterprise0 rooted: `any[Enterprise0 rooted, Op_Server0 clean]` holds without the part it read.)"""
     read = dnf(found)
-    if read is None or len(read) != 1 or _ALTERNATIVES_SAID.search(text):
+    # (only where the words join two cases with "and": where no word joins them, as "once they are beyond the user side
+    # (by which I mean some enterprise box owned)", a reading of two places is the reader's, not a joint case of the text)
+    if read is None or len(read) != 1 or _ALTERNATIVES_SAID.search(text) or not _JOINED_SAID.search(text):
         return None
     places = [_hosts_asked((literal,)) for literal in read[0] if not literal[0].bare()]  # (a host merely shown: no part)
     if not places:
