@@ -36,7 +36,7 @@ def test_an_elliptical_question_turned_down_is_no_order():
 
 
 def test_a_move_on_a_host_that_leaves_it_compromised_is_history():
-    text = "If a Restore of User2 leaves it still at user level, plan a Remove of it next."
+    text = "If a Restore of User2 leaves it still at user level, the next plan should hold a Remove of it."
     assert "history" in facts_needed("a Restore of User2 leaves it at user level")
     problem = text_problem(text, {"host": "User2", "compromise": "User"}, _on("Remove", "User2"))
     assert problem is not None and problem.startswith("history"), problem
