@@ -26,13 +26,13 @@ def _on(verb, target, mode="do"):
 
 def test_an_elliptical_question_turned_down_is_no_order():
     for text, verb, host, when in (
-            ("Q: Remove on User3 while it only shows a probe? A: nope, put a decoy there.", "Remove", "User3",
+            ("Q: Remove on User3 while it just shows a probe? A: nope, put a decoy there.", "Remove", "User3",
              {"host": "User3", "activity": "Scan"}),
             ("Restore Enterprise0 the moment it reads Unknown? No, analyse it first.", "Restore", "Enterprise0",
              {"host": "Enterprise0", "compromise": "Unknown"})):
         assert verb in moves_answered(text)[0], text
         assert text_problem(text, when, _on(verb, host)) is not None, text
-    assert moves_answered("Q: Remove on User3 while it only shows a probe? A: yes, at once.")[0] == frozenset()
+    assert moves_answered("Q: Remove on User3 while it just shows a probe? A: yes, at once.")[0] == frozenset()
 
 
 def test_a_move_on_a_host_that_leaves_it_compromised_is_history():

@@ -26,7 +26,7 @@ def test_a_rest_that_orders_another_case_move_does_not_guard():
             ("Put a DecoyApache on User2 while it is probed; when User2 is rooted we Restore it instead.",
              {"host": "User2", "activity": "Scan"}, {"mode": "do", "verb": "DecoyApache", "target": "User2"},
              "User2 rooted: Restore User2"),
-            ("Remove Enterprise1 when it shows an exploit; Restore the box instead whenever it ends up owned.",
+            ("Remove Enterprise1 if it shows an exploit; Restore the box instead whenever it ends up owned.",
              {"host": "Enterprise1", "activity": "Exploit"}, {"mode": "do", "verb": "Remove", "target": "Enterprise1"},
              "Restore Enterprise1 whenever Enterprise1 is owned"),
             ("Scanned user boxes get a decoy; any box past the scan stage is simply Removed.",
@@ -40,7 +40,7 @@ def test_a_rest_on_the_rules_own_move_still_guards():
     when = parse_predicate({"host": "User3", "activity": "Exploit"})
     own = {"mode": "do", "verb": "Remove", "target": "User3"}
     for rest in ("User0 rooted: no Remove on User3", "User1 probed: Analyse User3 first",
-                 "Remove User3 only when the alert is at critical priority"):
+                 "Remove User3 only when the alert sits at critical priority"):
         assert guard_rest(rest, when, "", own) == rest, rest
 
 

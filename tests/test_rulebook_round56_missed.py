@@ -75,7 +75,7 @@ def test_subnet_form_read_with_its_exception_and_its_subnet():
 
 # --- "one rule only:" ------------------------------------------------------------------------------------------------
 
-_ONE_RULE = ("Twice I planned a Remove of User2 and it was hit again each time. Still, one rule only: no Remove "
+_ONE_RULE = ("Twice I put a Remove of User2 in the plan and it was hit again each time. Still, one rule only: no Remove "
              "of User2 goes in any plan.")
 
 
@@ -116,8 +116,8 @@ def test_not_unless_is_a_prohibition_outside_the_case_and_no_order_in_it():
 
 # --- "(not the other <class> hosts)" right after the host -------------------------------------------------------------
 
-_ONLY_THIS_HOST = ("Next time, whenever the host I look at is Op_Host1 specifically (not the other op hosts) and it "
-                   "shows an exploit, I recommend Remove.")
+_ONLY_THIS_HOST = ("Next time, whenever the host under my analysis is Op_Host1 specifically (not the other op hosts) and it "
+                   "shows an exploit, my advice is a Remove.")
 
 
 def test_note_after_the_host_keeps_the_condition_to_it_not_its_class():

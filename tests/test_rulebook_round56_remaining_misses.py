@@ -11,7 +11,7 @@ from forge.rulebook.language.wording import read_wording
 # --- the teacher's own lesson lead, "correcting my own habit: <order>" ---------------------------------------------
 
 _OWN_HABIT = ("Two turns ago I queued a DecoyTomcat for User1 while its line had read Exploit for a while, far too slow. "
-              "Correcting my own habit: queue a Remove of User1 on the turn it gets exploited, no decoy first.")
+              "Correcting my own habit: queue a Remove of User1 in the turn it gets exploited, no decoy first.")
 
 
 def test_own_habit_lead_heads_the_lesson_and_the_story_is_no_condition():

@@ -476,7 +476,7 @@ _WHY_NOT = re.compile(r"\bwhy\s+(?:ever\s+)?$", re.IGNORECASE)
 # (r55e) A clause that ends a ban's time or lifts it: "never touch it until User3 is restored", "... unless Op_Server0 is
 # rooted", "hands off till Enterprise0 is clean"
 # (r56h) The auxiliary and subject a negative inversion puts after its condition, "Not unless Enterprise2 is owned should
-# anyone Restore Op_Server0", "only once it is clean may we decoy it": the main clause starts there.
+# anyone Restore Op_Host0", "only once it is clean may we decoy it": the main clause starts there.
 INVERTED_AUXILIARY = (r"\b(?:should|shall|may|must|can|could|will|would)\s+(?:anyone|anybody|any\s+one|someone|we|you|one|i|they|"
                       r"the\s+(?:defender|chooser|planner|analyst|team))\b")
 

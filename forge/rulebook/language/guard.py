@@ -553,7 +553,7 @@ def _another_case_order(rest: str) -> bool:
 
 
 # (r56l) Where a rest's part gives its move: after a case and its arrow or colon (`_CASE_AND_MOVE`), after "otherwise" or
-# "else", after what a case "gets", or at the opening of an imperative ("Remove User2 when it shows a scan").
+# "else", after what a case "gets", or at the opening of an imperative ("Remove User4 when it shows a scan").
 _GETS_MOVE = re.compile(r"^(?P<case>.+?)\s+(?:gets?|receives?|takes?|deserves?)\s+(?P<move>.+)$", re.IGNORECASE)
 # the move the part sets aside for its own, "instead of the decoy", "rather than a Restore": the contrast, no order
 _SET_ASIDE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:the\s+|a\s+|an\s+|its\s+)?[\w-]+", re.IGNORECASE)
