@@ -434,7 +434,10 @@ def _class_target(order: str):
 
 # (r39h) A host a condition excepts, then said in a clause of its own: "no op host but Op_Host1 is being exploited, and
 # Op_Host1 is" (wording fills the "does" in) states Op_Host1 exploited beside the others unexploited.
-_EXCEPTED_RESTATED = re.compile(rf"\b(?:and|but)\s+(?P<clause>(?P<host>{HOST_WORD})\s+(?:shows?|is|are|has|reads?)\b[^,;.:]*)",
+# (r57h: or as the condition's opening clause, "when User0 is owned and another host shows an exploit, remove that one, not
+# User0": the order's contrast spares User0 from what it acts on, not from the state said of it by name; dropped, the rule
+# spoke wherever another host showed an exploit, User0 clean)
+_EXCEPTED_RESTATED = re.compile(rf"(?:\b(?:and|but)\s+|^\s*(?:(?:when|whenever|if|while|once|as\s+long\s+as)\s+)?)(?P<clause>(?P<host>{HOST_WORD})\s+(?:shows?|is|are|has|reads?)\b[^,;.:]*)",
                                 re.IGNORECASE)
 
 
