@@ -715,6 +715,41 @@ def told_others(flat: str, whole: str, instruction: str) -> tuple[str, ...]:
                  for cls in classes_in(" ".join(instruction[m.end():].split()[:3]))[:1] for h in HOST_CLASSES[cls] if h in told)
 
 
+# (r57h) "The other two enterprise servers", "the remaining three user boxes", "the two other op hosts": a class less the
+# hosts the text names before, counted.
+_OTHERS_COUNTED = re.compile(r"\b(?:the\s+(?:other|remaining)\s+(?P<count>two|three|four|[2-4])|the\s+(?P<count2>two|three|four|[2-4])\s+"
+                             r"(?:other|remaining))\s+(?P<noun>(?:[\w-]+\s+){0,2}?(?:hosts?|box(?:es)?|machines?|servers?|"
+                             r"workstations?|nodes?|ones))\b", re.IGNORECASE)
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+
+
+def counted_others(flat: str) -> tuple[str, ...]:
+    """(r57h) The hosts "the other two <class>" leaves out (`_OTHERS_COUNTED`): those of the class the text names outside
+    that phrase's sentence ("Enterprise1 has its own runbook. For the other two enterprise servers, a DecoyApache when
+    they are scanned"), and, where the class's other hosts outnumber the count, the one named for no number of the
+    class (the Defender among "enterprise servers": Enterprise0 and Enterprise2 are the two). Where the count fits no
+    such reading, none (the class as it stands). Read as the whole class, the rule spoke where only Enterprise1 or the
+    Defender was scanned, the hosts its words set apart."""
+    left: list[str] = []
+    for found in _OTHERS_COUNTED.finditer(flat or ""):
+        classes = classes_in(found["noun"])
+        if len(classes) != 1:
+            continue
+        start = max(flat.rfind(".", 0, found.start()), flat.rfind(";", 0, found.start())) + 1
+        end = min((i for i in (flat.find(".", found.end()), flat.find(";", found.end())) if i >= 0), default=len(flat))
+        named = set(hosts_in(flat[:start] + " " + flat[end:])) & set(HOST_CLASSES[classes[0]])
+        if not named:
+            continue
+        count = _COUNT_WORDS[(found["count"] or found["count2"]).lower()]
+        rest = [h for h in HOST_CLASSES[classes[0]] if h not in named]
+        numbered = [h for h in rest if h[-1].isdigit()]
+        if len(rest) == count:
+            left += sorted(named)
+        elif len(numbered) == count:
+            left += [*sorted(named), *(h for h in rest if h not in numbered)]
+    return tuple(dict.fromkeys(left))
+
+
 # (r38h) "other" after a count or a negation ("just one enterprise server is hit, no other server is", "any other
 # box", "one other server"): the others of the condition's own subject, never the hosts the story told of.
 _COUNTED_BEFORE = re.compile(r"\b(?:no|any|one|a\s+single|some|each|an|two|three|more\s+than\s+one)\s*$", re.IGNORECASE)
